@@ -1,0 +1,61 @@
+/**
+ * The seam between the experiment runner (eval/) and agent systems (agents/<name>/).
+ * A system is a function (item, ctx) → outcome; the runner owns iteration, resume, the run dir,
+ * results.jsonl, traces/<id>.json, progress and provenance.
+ */
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import type { StructuredToolInterface } from '@langchain/core/tools';
+import type { Retriever } from '../retrieval/types.js';
+
+export interface TokenUsage {
+  input: number;
+  output: number;
+  total: number;
+  calls: number;
+  cached: number;
+}
+
+export interface SystemContext {
+  /** Seed for this item (derived from the run seed and the item id). */
+  seed: number;
+  /** LangChain tools (bm25_search, qld_search, dense_search, hybrid_search, rewrite_query...). */
+  tools: StructuredToolInterface[];
+  /** Retrievers by method, for offline/heuristic systems that do not go through an LLM. */
+  retrievers: Partial<Record<string, Retriever>>;
+  /** Chat model from the LLM factory; undefined in offline mode. */
+  llm?: BaseChatModel;
+  /** Fetch passage text for ids (from the index doc store). */
+  getPassage(id: string): Promise<{ id: string; text: string; title?: string } | undefined>;
+  /** System-specific options from the run config (k, jurors, rounds, ...). */
+  options: Record<string, unknown>;
+  signal?: AbortSignal;
+}
+
+/** What a system returns for one item; the runner adds id, gold, correct, timing, tokens. */
+export interface SystemOutcome {
+  /** Predicted label (option letter for MCQ, class label for classification) or null on failure. */
+  prediction: string | null;
+  /** "high" | "low" etc.; free-form per system. */
+  confidence?: string;
+  /** Everything needed to audit the item: hypotheses, tool calls, evidence, votes... (JSON-able). */
+  trace: Record<string, unknown>;
+  /** Small per-item metrics merged into results.jsonl (e.g. evidence recall flags). */
+  metrics?: Record<string, number | boolean | null>;
+  /** Set when the item failed (unparseable LLM output twice, ...): the run goes on. */
+  error?: string;
+}
+
+export type AgentSystem<Item> = (item: Item, ctx: SystemContext) => Promise<SystemOutcome>;
+
+/** One line of results.jsonl. */
+export interface ResultRecord {
+  id: string;
+  prediction: string | null;
+  gold: string;
+  correct: boolean;
+  confidence?: string;
+  metrics?: Record<string, number | boolean | null>;
+  tokens?: TokenUsage;
+  ms: number;
+  error?: string;
+}

@@ -1,0 +1,78 @@
+/**
+ * manifest.json — the only file readers trust first in an index dir. Layout of an index dir:
+ *
+ *   <dir>/manifest.json     this file (format, version, analyzer, corpus, methods, checksums)
+ *   <dir>/docs/...          doc store: passage id → text/title/source (owned by indexer/docstore)
+ *   <dir>/sparse/...        inverted index shared by bm25 and qld (owned by indexer/sparse)
+ *   <dir>/dense/...         LanceDB table (id, vector) when "dense" is built (owned by indexer/dense)
+ *
+ * Sections are owned by the module that writes them; this file only fixes the envelope.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { errors } from '../src/errors.js';
+
+export const MANIFEST_FORMAT = 'lexcase-index';
+export const MANIFEST_VERSION = 1;
+
+export const analyzerConfigSchema = z.object({
+  lowercase: z.boolean().default(true),
+  stopwords: z.enum(['english', 'none']).default('english'),
+  stemmer: z.enum(['porter', 'snowball', 'none']).default('porter'),
+  minTokenLength: z.number().int().min(1).default(1),
+});
+export type AnalyzerConfig = z.infer<typeof analyzerConfigSchema>;
+
+export const manifestSchema = z.object({
+  format: z.literal(MANIFEST_FORMAT),
+  version: z.number().int(),
+  lexcaseVersion: z.string(),
+  createdAt: z.string(),
+  corpus: z.object({
+    name: z.string(),
+    /** sha256 over the passages in build order (id + text), so runs can record what was indexed. */
+    checksum: z.string(),
+    passages: z.number().int(),
+    sources: z.record(z.string(), z.number()).optional(),
+  }),
+  analyzer: analyzerConfigSchema,
+  methods: z.array(z.string()),
+  /** sha256 of each data file, relative path → hex. */
+  checksums: z.record(z.string(), z.string()),
+  sparse: z.looseObject({}).optional(),
+  dense: z
+    .looseObject({
+      embedder: z.string(),
+      model: z.string(),
+      dimension: z.number().int(),
+      uri: z.string(),
+      table: z.string(),
+    })
+    .optional(),
+});
+export type Manifest = z.infer<typeof manifestSchema>;
+
+export async function readManifest(dir: string): Promise<Manifest> {
+  let raw: string;
+  try {
+    raw = await readFile(join(dir, 'manifest.json'), 'utf8');
+  } catch {
+    throw errors.indexMissing(dir);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (e) {
+    throw errors.indexCorrupt(join(dir, 'manifest.json'), (e as Error).message);
+  }
+  const parsed = manifestSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw errors.indexIncompatible(dir, `manifest field "${issue.path.join('.')}": ${issue.message}`);
+  }
+  if (parsed.data.version > MANIFEST_VERSION) {
+    throw errors.indexIncompatible(dir, `format version ${parsed.data.version} is newer than this lexcase supports (${MANIFEST_VERSION})`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,49 @@
+/** The single Retriever seam: bm25, qld, dense, hybrid and rewrite are all Retrievers. */
+
+export type MethodName = 'bm25' | 'qld' | 'dense' | 'hybrid' | 'lancedb-fts' | 'wink';
+
+export interface SearchOptions {
+  /** Number of hits to return (default 10). */
+  k?: number;
+}
+
+export interface Hit {
+  id: string;
+  score: number;
+  /** 1-based rank. */
+  rank: number;
+}
+
+/** Per-term contribution of one document's score (for `--explain`). */
+export interface TermContribution {
+  term: string;
+  /** Query-term count c(t, q). */
+  qtf: number;
+  /** Term frequency in the document (0 when unmatched). */
+  tf: number;
+  df: number;
+  score: number;
+}
+
+export interface Explanation {
+  id: string;
+  method: MethodName | string;
+  score: number;
+  /** Score part shared by every document (e.g. QLD's document-length and unmatched-term mass). */
+  base?: number;
+  terms: TermContribution[];
+  /** Free-form notes, e.g. fusion components for hybrid. */
+  detail?: Record<string, unknown>;
+}
+
+export interface Retriever {
+  readonly method: MethodName | string;
+  search(query: string, opts?: SearchOptions): Promise<Hit[]>;
+  explain?(query: string, id: string): Promise<Explanation>;
+}
+
+/** Fetches passage text by id from an index's doc store. */
+export interface DocStore {
+  get(id: string): Promise<{ id: string; text: string; title?: string; source?: string } | undefined>;
+  size: number;
+}

@@ -1,0 +1,57 @@
+/**
+ * Shared CLI plumbing: every command's action goes through `action()`, which sets up --json /
+ * --quiet / --debug, prints LexcaseErrors as one clear message and exits non-zero.
+ */
+import { isLexcaseError } from '../errors.js';
+import { log, redact, setLogLevel } from '../log.js';
+import { setProgressEnabled } from '../progress.js';
+
+export interface GlobalOpts {
+  json?: boolean;
+  quiet?: boolean;
+  debug?: boolean;
+}
+
+/** Print a result: JSON to stdout with --json, else the human text. */
+export function output(opts: GlobalOpts, json: unknown, human: () => string): void {
+  if (opts.json) process.stdout.write(JSON.stringify(json, null, 2) + '\n');
+  else process.stdout.write(human() + '\n');
+}
+
+export function parseIntOpt(name: string) {
+  return (v: string): number => {
+    const n = Number(v);
+    if (!Number.isInteger(n)) throw new Error(`--${name} must be an integer, got "${v}"`);
+    return n;
+  };
+}
+
+export function parseListOpt(v: string): string[] {
+  return v.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function action<A extends any[]>(fn: (...args: A) => Promise<void> | void) {
+  return async (...args: A): Promise<void> => {
+    // commander passes (...positionals, opts, command); merge globals from the root program.
+    const cmd = args[args.length - 1] as { optsWithGlobals?: () => GlobalOpts };
+    const opts: GlobalOpts = cmd?.optsWithGlobals ? cmd.optsWithGlobals() : {};
+    if (opts.debug) setLogLevel('debug');
+    else if (opts.quiet || opts.json) setLogLevel('warn');
+    if (opts.json || opts.quiet) setProgressEnabled(false);
+    try {
+      await fn(...args);
+    } catch (e) {
+      if (isLexcaseError(e)) {
+        log.error(e.message);
+        if (opts.debug && e.stack) process.stderr.write(redact(e.stack) + '\n');
+      } else {
+        const err = e as Error;
+        log.error(err?.message ?? String(e));
+        if (opts.debug && err?.stack) process.stderr.write(redact(err.stack) + '\n');
+        else process.stderr.write('(run with --debug for a stack trace)\n');
+      }
+      process.exitCode = 1;
+    }
+  };
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+/**
+ * `lexcase` command-line entry point. Each command lives in its own file under ./commands and
+ * exports `register(program)`; add new commands to the list below.
+ */
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Command } from 'commander';
+import { VERSION } from '../version.js';
+import type { CommandModule } from './commands/types.js';
+
+const modules: CommandModule[] = [
+  // one import per command file, kept in alphabetical order
+];
+
+export function buildProgram(): Command {
+  const program = new Command('lexcase')
+    .description('Retrieval-centric legal RAG with agentic advocates')
+    .version(VERSION)
+    .option('--json', 'machine-readable JSON on stdout; no progress bars')
+    .option('-q, --quiet', 'only warnings and errors on stderr')
+    .option('--debug', 'stack traces and debug logging')
+    .showHelpAfterError()
+    .enablePositionalOptions(false);
+  for (const m of modules) m.register(program);
+  return program;
+}
+
+function invokedDirectly(): boolean {
+  try {
+    return !!process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
+  } catch {
+    return false;
+  }
+}
+
+if (invokedDirectly()) {
+  await buildProgram().parseAsync(process.argv);
+}

@@ -1,0 +1,120 @@
+/**
+ * The one home for lexcase's errors. Every error a user can cause is a LexcaseError with a stable
+ * `code` and a message that names the file, line or field at fault. The CLI prints `message` and
+ * exits non-zero (stack traces only with --debug). Create errors through the factories below so
+ * messages stay consistent; add a factory here rather than throwing ad-hoc Errors.
+ */
+
+export type ErrorCode =
+  | 'USAGE'
+  | 'CORPUS_PARSE'
+  | 'CORPUS_NOT_FOUND'
+  | 'DUPLICATE_ID'
+  | 'INDEX_MISSING'
+  | 'INDEX_INCOMPATIBLE'
+  | 'INDEX_CORRUPT'
+  | 'METHOD_UNAVAILABLE'
+  | 'DIMENSION_MISMATCH'
+  | 'EMBEDDER_UNAVAILABLE'
+  | 'CONFIG_INVALID'
+  | 'LLM_NOT_CONFIGURED'
+  | 'LLM_OUTPUT_INVALID'
+  | 'LLM_REQUEST_FAILED'
+  | 'DATASET_UNKNOWN'
+  | 'RUN_INVALID'
+  | 'NOT_FOUND'
+  | 'INVALID_INPUT';
+
+export interface ErrorDetails {
+  file?: string;
+  line?: number;
+  field?: string;
+  hint?: string;
+  cause?: unknown;
+}
+
+export class LexcaseError extends Error {
+  readonly code: ErrorCode;
+  readonly details: ErrorDetails;
+
+  constructor(code: ErrorCode, message: string, details: ErrorDetails = {}) {
+    super(message + (details.hint ? `\n  hint: ${details.hint}` : ''), details.cause ? { cause: details.cause } : undefined);
+    this.name = 'LexcaseError';
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export const isLexcaseError = (e: unknown): e is LexcaseError => e instanceof LexcaseError;
+
+const where = (file?: string, line?: number) => (file ? `${file}${line !== undefined ? `:${line}` : ''}: ` : '');
+
+export const errors = {
+  usage: (message: string, hint?: string) => new LexcaseError('USAGE', message, { hint }),
+
+  invalidInput: (field: string, message: string) =>
+    new LexcaseError('INVALID_INPUT', `invalid ${field}: ${message}`, { field }),
+
+  corpusParse: (file: string, line: number, message: string, cause?: unknown) =>
+    new LexcaseError('CORPUS_PARSE', `${where(file, line)}${message}`, { file, line, cause }),
+
+  corpusNotFound: (nameOrPath: string, known: string[] = []) =>
+    new LexcaseError('CORPUS_NOT_FOUND', `corpus not found: ${nameOrPath}`, {
+      hint: known.length ? `bundled corpora: ${known.join(', ')}; or pass a path to a .jsonl, .csv, .tsv or .parquet file` : undefined,
+    }),
+
+  duplicateId: (id: string, file?: string, line?: number) =>
+    new LexcaseError('DUPLICATE_ID', `${where(file, line)}duplicate passage id "${id}"`, { file, line, field: 'id' }),
+
+  indexMissing: (dir: string) =>
+    new LexcaseError('INDEX_MISSING', `no lexcase index at ${dir} (manifest.json not found)`, {
+      file: dir,
+      hint: `build one with: lexcase index build <corpus> --out ${dir}`,
+    }),
+
+  indexIncompatible: (dir: string, message: string) =>
+    new LexcaseError('INDEX_INCOMPATIBLE', `index at ${dir} is incompatible: ${message}`, {
+      file: dir,
+      hint: 'rebuild it with this version of lexcase',
+    }),
+
+  indexCorrupt: (file: string, message: string) =>
+    new LexcaseError('INDEX_CORRUPT', `${file}: index file is corrupt: ${message}`, { file }),
+
+  methodUnavailable: (method: string, dir: string, available: string[]) =>
+    new LexcaseError('METHOD_UNAVAILABLE', `method "${method}" is not available in index ${dir}`, {
+      hint: `available: ${available.join(', ') || 'none'}; rebuild with --methods ${method}`,
+    }),
+
+  dimensionMismatch: (expected: number, got: number, context: string) =>
+    new LexcaseError('DIMENSION_MISMATCH', `${context}: vector dimension ${got} does not match the index (${expected})`, {
+      field: 'dimension',
+    }),
+
+  embedderUnavailable: (message: string, hint?: string) =>
+    new LexcaseError('EMBEDDER_UNAVAILABLE', message, { hint }),
+
+  configInvalid: (file: string | undefined, field: string, message: string) =>
+    new LexcaseError('CONFIG_INVALID', `${where(file)}config field "${field}": ${message}`, { file, field }),
+
+  llmNotConfigured: () =>
+    new LexcaseError('LLM_NOT_CONFIGURED', 'this command needs an LLM, and no endpoint is configured', {
+      hint:
+        'set LEXCASE_LLM_BASE_URL (any OpenAI-compatible endpoint), LEXCASE_LLM_MODEL and, if needed, LEXCASE_LLM_API_KEY; ' +
+        'or put an "llm" section in lexcase.config.json; or use --offline for the heuristic (no-LLM) path',
+    }),
+
+  llmOutputInvalid: (what: string, message: string) =>
+    new LexcaseError('LLM_OUTPUT_INVALID', `LLM output for ${what} could not be parsed: ${message}`, { field: what }),
+
+  llmRequestFailed: (message: string, cause?: unknown) =>
+    new LexcaseError('LLM_REQUEST_FAILED', `LLM request failed: ${message}`, { cause }),
+
+  datasetUnknown: (name: string, known: string[]) =>
+    new LexcaseError('DATASET_UNKNOWN', `unknown dataset "${name}"`, { hint: `known datasets: ${known.join(', ')}` }),
+
+  runInvalid: (dir: string, message: string) =>
+    new LexcaseError('RUN_INVALID', `run ${dir}: ${message}`, { file: dir }),
+
+  notFound: (what: string, id: string) => new LexcaseError('NOT_FOUND', `${what} not found: ${id}`),
+};
