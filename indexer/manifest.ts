@@ -76,3 +76,11 @@ export async function readManifest(dir: string): Promise<Manifest> {
   }
   return parsed.data;
 }
+
+/** Write manifest.json atomically (temp file + rename), so a reader never sees half a manifest. */
+export async function writeManifest(dir: string, manifest: Manifest): Promise<void> {
+  const { writeFile, rename } = await import('node:fs/promises');
+  const tmp = join(dir, `manifest.json.tmp-${process.pid}`);
+  await writeFile(tmp, JSON.stringify(manifest, null, 2) + '\n');
+  await rename(tmp, join(dir, 'manifest.json'));
+}
