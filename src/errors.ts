@@ -58,6 +58,9 @@ export const errors = {
   corpusParse: (file: string, line: number, message: string, cause?: unknown) =>
     new LexcaseError('CORPUS_PARSE', `${where(file, line)}${message}`, { file, line, cause }),
 
+  corpusField: (file: string, field: string, message: string) =>
+    new LexcaseError('CORPUS_PARSE', `${file}: field "${field}": ${message}`, { file, field }),
+
   corpusNotFound: (nameOrPath: string, known: string[] = []) =>
     new LexcaseError('CORPUS_NOT_FOUND', `corpus not found: ${nameOrPath}`, {
       hint: known.length ? `bundled corpora: ${known.join(', ')}; or pass a path to a .jsonl, .csv, .tsv or .parquet file` : undefined,
