@@ -1,0 +1,58 @@
+/**
+ * The embedder seam: every provider (transformers, use-lite, openai) turns texts into unit-length
+ * Float32Array vectors of a fixed dimension. `kind` lets a provider add the model's query or
+ * passage prefix (bge's search instruction, e5's "query: "/"passage: ").
+ */
+
+export type EmbedKind = 'query' | 'passage';
+
+export interface EmbedOptions {
+  kind: EmbedKind;
+  /** Called with the number of texts finished so far (cumulative) as batches complete. */
+  onProgress?(done: number): void;
+  signal?: AbortSignal;
+}
+
+export interface Embedder {
+  /** "provider:model", e.g. "transformers:Xenova/bge-small-en-v1.5" or "use-lite:universal-sentence-encoder-lite". */
+  readonly id: string;
+  readonly provider: EmbedderProvider;
+  readonly model: string;
+  readonly dimension: number;
+  embed(texts: string[], opts: EmbedOptions): Promise<Float32Array[]>;
+  /** Release workers / sessions (optional). */
+  close?(): Promise<void>;
+}
+
+export const EMBEDDER_PROVIDERS = ['use-lite', 'transformers', 'openai'] as const;
+export type EmbedderProvider = (typeof EMBEDDER_PROVIDERS)[number];
+
+/** What `createEmbedder` needs; also what the manifest records (minus secrets). */
+export interface EmbedderSpec {
+  provider: EmbedderProvider;
+  /** Model id (provider-specific). transformers: HF id or folder name under modelDir's parent. */
+  model?: string;
+  /** transformers: a local copy of the model (folder with config.json, tokenizer.json, onnx/). */
+  modelDir?: string;
+  /** transformers: never fetch from the hub (default when LEXCASE_OFFLINE=1 or modelDir is given). */
+  offline?: boolean;
+  /** transformers: use onnx/model_quantized.onnx (default false: fp32 onnx/model.onnx). */
+  quantized?: boolean;
+  /** transformers: where downloaded models are cached. */
+  cacheDir?: string;
+  /** openai: endpoint (default env LEXCASE_EMBED_BASE_URL). */
+  baseURL?: string;
+  /** openai: API key (default env LEXCASE_EMBED_API_KEY); never recorded or logged. */
+  apiKey?: string;
+  /** openai: requested output dimension (for models that support it). */
+  dimensions?: number;
+  /** Texts per model call (provider default when absent). */
+  batchSize?: number;
+  /** Truncate each text to this many whitespace-separated words before embedding (0 = no limit). */
+  maxWords?: number;
+  /** use-lite: worker threads (default min(2, cores)); 0 = run in this thread. */
+  workers?: number;
+  /** Override the per-model query/passage prefixes. */
+  queryPrefix?: string;
+  passagePrefix?: string;
+}
