@@ -1,0 +1,151 @@
+/**
+ * Case triples for 3-ply arguments (Zhang & Ashley 2025, §4.2 and appendix B): a current case c1,
+ * a precedent c2 cited for the plaintiff and a counter-example c3 cited for the defendant, in one
+ * of three modes:
+ *  - arguable: c1 shares a relevant factor with c2 (a pro-plaintiff factor; c2 was won by the
+ *    plaintiff) and with c3 (a pro-defendant factor; c3 was won by the defendant);
+ *  - mismatched: the same overlaps, but each precedent's outcome is against the side citing it
+ *    (c2 won by the defendant, c3 by the plaintiff) — a system should abstain;
+ *  - non-arguable: c1 shares no factor at all with c2 nor with c3 — a system should abstain.
+ * Complexity k gives each case between k-1 and k+1 factors (the paper used k = 5, n = 90 per mode).
+ * Source "synthetic" draws factor sets at random, as the paper did; "casebase" picks real cases
+ * from the bundled CATO case base that satisfy the same conditions.
+ */
+import { errors } from '../../src/errors.js';
+import { createRng, deriveSeed, type Rng } from '../../src/rng.js';
+import { sortFactorIds, type Side, type TradeSecretModel } from '../../corpora/trade-secret.js';
+
+export type ScenarioMode = 'arguable' | 'mismatched' | 'non-arguable';
+export const SCENARIO_MODES: readonly ScenarioMode[] = ['arguable', 'mismatched', 'non-arguable'];
+
+export interface CurrentCase {
+  name?: string;
+  factors: string[];
+}
+export interface Precedent {
+  name?: string;
+  factors: string[];
+  outcome: Side;
+}
+
+export interface CaseTriple {
+  id: string;
+  mode: ScenarioMode;
+  c1: CurrentCase;
+  c2: Precedent;
+  c3: Precedent;
+}
+
+export type ScenarioSource = 'synthetic' | 'casebase';
+
+export interface BuildScenarioOptions {
+  mode: ScenarioMode;
+  n: number;
+  seed: number;
+  /** Mean number of factors per case; each case gets complexity-1..complexity+1. Default 5 (the paper's). */
+  complexity?: number;
+  source?: ScenarioSource;
+}
+
+export const DEFAULT_COMPLEXITY = 5;
+
+export const intersect = (a: readonly string[], b: readonly string[]): string[] => {
+  const s = new Set(b);
+  return sortFactorIds(a.filter((x) => s.has(x)));
+};
+
+/** Which mode a triple's factors and outcomes actually satisfy ("other" when none). */
+export function classifyTriple(t: Pick<CaseTriple, 'c1' | 'c2' | 'c3'>, model: TradeSecretModel): ScenarioMode | 'other' {
+  const side = (id: string) => model.byId.get(id)?.side;
+  const s2 = intersect(t.c1.factors, t.c2.factors);
+  const s3 = intersect(t.c1.factors, t.c3.factors);
+  if (s2.length === 0 && s3.length === 0) return t.c2.outcome === 'P' && t.c3.outcome === 'D' ? 'non-arguable' : 'other';
+  const relevant = s2.some((f) => side(f) === 'P') && s3.some((f) => side(f) === 'D');
+  if (!relevant) return 'other';
+  if (t.c2.outcome === 'P' && t.c3.outcome === 'D') return 'arguable';
+  if (t.c2.outcome === 'D' && t.c3.outcome === 'P') return 'mismatched';
+  return 'other';
+}
+
+/** What a good system does with a triple: argue only in the arguable mode. */
+export const expectedBehaviour = (mode: ScenarioMode): 'argue' | 'abstain' => (mode === 'arguable' ? 'argue' : 'abstain');
+
+function checkOptions(o: BuildScenarioOptions, factorCount: number): number {
+  const k = o.complexity ?? DEFAULT_COMPLEXITY;
+  if (!SCENARIO_MODES.includes(o.mode)) throw errors.invalidInput('scenario', `"${o.mode}" is not one of ${SCENARIO_MODES.join(', ')}`);
+  if (!Number.isInteger(o.n) || o.n < 1) throw errors.invalidInput('n', `expected a positive integer, got ${o.n}`);
+  // Non-arguable triples need c1 and c2 disjoint: (k+1) + (k+1) factors must fit in the factor set.
+  if (!Number.isInteger(k) || k < 2 || 2 * (k + 1) > factorCount) {
+    throw errors.invalidInput('complexity', `expected an integer from 2 to ${Math.floor(factorCount / 2) - 1}, got ${k}`);
+  }
+  return k;
+}
+
+/** Fill `base` up to `size` with factors drawn from `pool` (never repeating one). */
+function fill(rng: Rng, base: string[], pool: readonly string[], size: number): string[] {
+  const have = new Set(base);
+  const extra = rng.sample(pool.filter((f) => !have.has(f)), Math.max(0, size - base.length));
+  return sortFactorIds([...base, ...extra]);
+}
+
+function syntheticTriple(rng: Rng, mode: ScenarioMode, k: number, model: TradeSecretModel): Omit<CaseTriple, 'id'> {
+  const all = model.factors.map((f) => f.id);
+  const size = () => rng.int(k - 1, k + 1);
+  if (mode === 'non-arguable') {
+    const c1 = fill(rng, [], all, size());
+    const rest = all.filter((f) => !c1.includes(f));
+    return {
+      mode,
+      c1: { factors: c1 },
+      c2: { factors: fill(rng, [], rest, size()), outcome: 'P' },
+      c3: { factors: fill(rng, [], rest, size()), outcome: 'D' },
+    };
+  }
+  const pro = (s: Side) => model.factors.filter((f) => f.side === s).map((f) => f.id);
+  const sharedP = rng.sample(pro('P'), 1)[0];
+  const sharedD = rng.sample(pro('D'), 1)[0];
+  const c1 = fill(rng, [sharedP, sharedD], all, Math.max(2, size()));
+  const c2 = fill(rng, [sharedP], all, size());
+  const c3 = fill(rng, [sharedD], all, size());
+  const flip = mode === 'mismatched';
+  return { mode, c1: { factors: c1 }, c2: { factors: c2, outcome: flip ? 'D' : 'P' }, c3: { factors: c3, outcome: flip ? 'P' : 'D' } };
+}
+
+function casebaseTriple(rng: Rng, mode: ScenarioMode, model: TradeSecretModel): Omit<CaseTriple, 'id'> {
+  const side = (id: string) => model.byId.get(id)?.side;
+  const shares = (a: string[], b: string[], s: Side) => intersect(a, b).some((f) => side(f) === s);
+  const disjoint = (a: string[], b: string[]) => intersect(a, b).length === 0;
+  const want2: Side = mode === 'mismatched' ? 'D' : 'P';
+  const want3: Side = mode === 'mismatched' ? 'P' : 'D';
+  const candidates = model.cases.flatMap((c1) => {
+    const others = model.cases.filter((c) => c !== c1);
+    const c2s = others.filter((c) => c.outcome === want2 && (mode === 'non-arguable' ? disjoint(c1.factors, c.factors) : shares(c1.factors, c.factors, 'P')));
+    const c3s = others.filter((c) => c.outcome === want3 && (mode === 'non-arguable' ? disjoint(c1.factors, c.factors) : shares(c1.factors, c.factors, 'D')));
+    return c2s.length && c3s.length ? [{ c1, c2s, c3s }] : [];
+  });
+  if (!candidates.length) throw errors.invalidInput('scenario', `the case base has no ${mode} triple`);
+  const pick = candidates[rng.int(0, candidates.length - 1)];
+  const c2 = pick.c2s[rng.int(0, pick.c2s.length - 1)];
+  const c3 = pick.c3s[rng.int(0, pick.c3s.length - 1)];
+  return {
+    mode,
+    c1: { name: pick.c1.name, factors: pick.c1.factors },
+    c2: { name: c2.name, factors: c2.factors, outcome: c2.outcome },
+    c3: { name: c3.name, factors: c3.factors, outcome: c3.outcome },
+  };
+}
+
+/** n seeded triples of one mode; ids are "<mode>-001".. and the same seed gives the same triples. */
+export function buildScenarios(o: BuildScenarioOptions, model: TradeSecretModel): CaseTriple[] {
+  const k = checkOptions(o, model.factors.length);
+  const rng = createRng(deriveSeed(o.seed, `threeply/${o.mode}/${o.source ?? 'synthetic'}/${k}`));
+  return Array.from({ length: o.n }, (_, i) => ({
+    id: `${o.mode}-${String(i + 1).padStart(3, '0')}`,
+    ...(o.source === 'casebase' ? casebaseTriple(rng, o.mode, model) : syntheticTriple(rng, o.mode, k, model)),
+  }));
+}
+
+/** The scenario mode encoded in a triple id ("mismatched-007" → "mismatched"). */
+export function modeOfId(id: string): ScenarioMode | undefined {
+  return SCENARIO_MODES.find((m) => id.startsWith(`${m}-`));
+}
