@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { loadTradeSecretModel } from '../../corpora/trade-secret.js';
+import { hallucinationAccuracy, normalizeFactorMention, scoreTriple, summarizeByScenario, utilizationRecall, type ScoredTriple } from './metrics.js';
+
+const model = loadTradeSecretModel();
+
+// The paper's §6.2 Example 1 triple (arguable).
+const example1 = {
+  c1: { factors: ['F1', 'F3', 'F6', 'F20', 'F25'] },
+  c2: { factors: ['F3', 'F6', 'F11', 'F12', 'F14', 'F20'], outcome: 'P' as const },
+  c3: { factors: ['F3', 'F6', 'F10', 'F16', 'F25'], outcome: 'D' as const },
+};
+
+describe('threeply metrics', () => {
+  it('normalizes evaluator factor strings to ids, keeping unknown ones as they are', () => {
+    expect(normalizeFactorMention('F6 Security-measures (P)', model)).toBe('F6');
+    expect(normalizeFactorMention('f06', model)).toBe('F6');
+    expect(normalizeFactorMention('Agreed-not-to-disclose (P)', model)).toBe('F4');
+    expect(normalizeFactorMention('Secret sauce', model)).toBe('Secret sauce');
+  });
+
+  it('counts the misattribution of F12 and F14 to c1 as two hallucinations (paper example 1)', () => {
+    const extracted = {
+      c1: ['F6 Security-measures (P)', 'F12 Outsider-disclosures-restricted (P)', 'F14 Restricted-materials-used (P)', 'F3'],
+      c2: ['F3', 'F6', 'F12', 'F14'],
+      c3: ['F3 Employee-sole-developer (D)', 'F25'],
+    };
+    const s = scoreTriple(example1, extracted, model);
+    expect(s).toEqual({ nH: 2, nGt: 16, nUtil: 8, abstained: false });
+    expect(hallucinationAccuracy(s)).toBeCloseTo(1 - 2 / 16);
+    expect(utilizationRecall(s)).toBeCloseTo(8 / 16);
+  });
+
+  it('counts a factor mentioned twice for the same case once', () => {
+    const s = scoreTriple(example1, { c1: ['F1', 'F1 Disclosure-in-negotiations (D)'], c2: [], c3: [] }, model);
+    expect(s.nUtil).toBe(1);
+  });
+
+  it('gives an abstention perfect hallucination accuracy and zero recall', () => {
+    const s = scoreTriple(example1, null, model);
+    expect(s).toEqual({ nH: 0, nGt: 16, nUtil: 0, abstained: true });
+    expect(hallucinationAccuracy(s)).toBe(1);
+    expect(utilizationRecall(s)).toBe(0);
+  });
+
+  it('pools the sums per scenario and computes the abstention ratio over triples meant for abstention', () => {
+    const scores: ScoredTriple[] = [
+      { mode: 'arguable', nH: 1, nGt: 15, nUtil: 12, abstained: false },
+      { mode: 'arguable', nH: 0, nGt: 15, nUtil: 0, abstained: true },
+      { mode: 'non-arguable', nH: 3, nGt: 15, nUtil: 2, abstained: false },
+      { mode: 'non-arguable', nH: 0, nGt: 15, nUtil: 0, abstained: true },
+      { mode: 'non-arguable', nH: 0, nGt: 15, nUtil: 0, abstained: true },
+    ];
+    const [arg, non] = summarizeByScenario(scores);
+    expect(arg.mode).toBe('arguable');
+    expect(arg.hallucinationAccuracy).toBeCloseTo(1 - 1 / 30);
+    expect(arg.factorUtilizationRecall).toBeCloseTo(12 / 30);
+    expect(arg.abstentionExpected).toBe(false);
+    expect(arg.abstentionRatio).toBeCloseTo(0.5);
+    expect(non.mode).toBe('non-arguable');
+    expect(non.abstentionRatio).toBeCloseTo(2 / 3);
+    expect(non.hallucinationAccuracy).toBeCloseTo(1 - 3 / 45);
+    expect(summarizeByScenario(scores).map((s) => s.mode)).toEqual(['arguable', 'non-arguable']);
+  });
+});

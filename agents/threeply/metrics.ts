@@ -1,0 +1,103 @@
+/**
+ * The paper's three measures (Zhang & Ashley 2025, §4.4), computed from the factors an evaluator
+ * extracted per case (c1, c2, c3) and the triples' ground-truth factor sets:
+ *  - hallucination accuracy  Acc_H = 1 − N_h / N_gt, N_h = Σ_c |F_ext,c \ F_gt,c|, N_gt = Σ_c |F_gt,c|;
+ *  - factor utilization recall  Rec_U = N_util / N_gt, N_util = Σ_c |F_ext,c ∩ F_gt,c| (0 when abstained);
+ *  - successful abstention ratio  N_sa / N_ta over triples designed for abstention.
+ * Sums are pooled over a scenario's triples (micro average), exactly as the formulas are written;
+ * per-triple values are kept too so the common report can bootstrap them.
+ */
+import type { TradeSecretModel } from '../../corpora/trade-secret.js';
+import { expectedBehaviour, SCENARIO_MODES, type CaseTriple, type ScenarioMode } from './scenarios.js';
+
+export interface ExtractedFactors {
+  c1: string[];
+  c2: string[];
+  c3: string[];
+}
+
+export interface TripleScore {
+  /** Hallucinated factor mentions (extracted for a case but not among its factors). */
+  nH: number;
+  /** Ground-truth factors over c1, c2, c3. */
+  nGt: number;
+  /** Ground-truth factors the argument used. */
+  nUtil: number;
+  abstained: boolean;
+}
+
+const CASES = ['c1', 'c2', 'c3'] as const;
+
+/**
+ * Map an evaluator's factor string ("F6 Security-measures (P)", "f6", "Security-measures") to a
+ * factor id; strings naming no known factor are returned as-is (they count as hallucinated).
+ */
+export function normalizeFactorMention(mention: string, model: TradeSecretModel): string {
+  const id = /\bF\s*0*(\d{1,2})\b/i.exec(mention);
+  if (id) return `F${Number(id[1])}`;
+  const key = mention.trim().toLowerCase().replace(/\s*\([pd]\)\s*$/, '').replace(/\s+/g, '-');
+  const byName = model.factors.find((f) => f.name.toLowerCase() === key);
+  return byName ? byName.id : mention.trim();
+}
+
+/** Score one triple. An abstention (TERMINATE) mentions no factor: N_h = 0 and N_util = 0. */
+export function scoreTriple(triple: Pick<CaseTriple, 'c1' | 'c2' | 'c3'>, extracted: ExtractedFactors | null, model: TradeSecretModel): TripleScore {
+  let nH = 0;
+  let nUtil = 0;
+  let nGt = 0;
+  for (const c of CASES) {
+    const gt = new Set(triple[c].factors);
+    nGt += gt.size;
+    if (!extracted) continue;
+    const ext = new Set(extracted[c].map((m) => normalizeFactorMention(m, model)));
+    for (const f of ext) {
+      if (gt.has(f)) nUtil++;
+      else nH++;
+    }
+  }
+  return { nH, nGt, nUtil, abstained: extracted === null };
+}
+
+export const hallucinationAccuracy = (s: Pick<TripleScore, 'nH' | 'nGt'>): number => (s.nGt ? 1 - s.nH / s.nGt : 1);
+export const utilizationRecall = (s: Pick<TripleScore, 'nUtil' | 'nGt'>): number => (s.nGt ? s.nUtil / s.nGt : 0);
+
+export interface ScenarioSummary {
+  mode: ScenarioMode;
+  n: number;
+  /** Pooled Acc_H in [0, 1] (may be negative if an argument invents more factors than the triple has). */
+  hallucinationAccuracy: number;
+  /** Pooled Rec_U in [0, 1]. */
+  factorUtilizationRecall: number;
+  /** Triples the system abstained on. */
+  abstained: number;
+  /** N_sa / N_ta for modes designed for abstention; for "arguable", the share of wrongful abstentions. */
+  abstentionRatio: number;
+  /** True when abstaining is the right answer in this mode. */
+  abstentionExpected: boolean;
+}
+
+export interface ScoredTriple extends TripleScore {
+  mode: ScenarioMode;
+}
+
+/** Per-mode summaries (modes with no triple are left out), in the paper's order. */
+export function summarizeByScenario(scores: readonly ScoredTriple[]): ScenarioSummary[] {
+  return SCENARIO_MODES.flatMap((mode) => {
+    const s = scores.filter((x) => x.mode === mode);
+    if (!s.length) return [];
+    const sum = (f: (x: ScoredTriple) => number) => s.reduce((a, x) => a + f(x), 0);
+    const tot = { nH: sum((x) => x.nH), nGt: sum((x) => x.nGt), nUtil: sum((x) => x.nUtil) };
+    const abstained = s.filter((x) => x.abstained).length;
+    return [
+      {
+        mode,
+        n: s.length,
+        hallucinationAccuracy: hallucinationAccuracy(tot),
+        factorUtilizationRecall: utilizationRecall(tot),
+        abstained,
+        abstentionRatio: abstained / s.length,
+        abstentionExpected: expectedBehaviour(mode) === 'abstain',
+      },
+    ];
+  });
+}
