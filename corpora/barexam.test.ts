@@ -1,0 +1,30 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadQuestions } from './registry.js';
+
+describe('Bar Exam QA question format', () => {
+  it('reads the upstream flat CSV form (idx, choice_a..choice_d, gold_idx) as the same Question', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-bq-'));
+    const f = join(dir, 'qa.csv');
+    await writeFile(f, 'idx,prompt,question,choice_a,choice_b,choice_c,choice_d,answer,gold_idx,gold_passage\nmbe_9,"Facts, facts.",Is it?,yes,no,maybe,never,b,mbe_9,"Rule text"\n');
+    const [q] = await loadQuestions('barexam', 'all', { file: f });
+    expect(q).toEqual({ id: 'mbe_9', prompt: 'Facts, facts.', question: 'Is it?', choices: ['yes', 'no', 'maybe', 'never'], answer: 'B', goldPassageIds: ['mbe_9'], meta: {} });
+  });
+
+  it('rejects an answer outside the choices naming file and line', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-bq-'));
+    const f = join(dir, 'qa.jsonl');
+    await writeFile(f, JSON.stringify({ id: 'q1', prompt: '', question: 'Q', choices: ['a', 'b'], answer: 'C', gold_idx: 'p' }) + '\n');
+    await expect(loadQuestions('barexam', 'all', { file: f })).rejects.toThrow(/qa\.jsonl:1: question q1: field "answer" must be one of A\/B, got "C"/);
+  });
+
+  it('rejects duplicate question ids naming both lines', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-bq-'));
+    const f = join(dir, 'qa.jsonl');
+    const row = JSON.stringify({ id: 'q1', prompt: '', question: 'Q', choices: ['a', 'b'], answer: 'A', gold_idx: 'p' });
+    await writeFile(f, `${row}\n${row}\n`);
+    await expect(loadQuestions('barexam', 'all', { file: f })).rejects.toThrow(/qa\.jsonl:2: duplicate question id "q1" \(first on line 1\)/);
+  });
+});

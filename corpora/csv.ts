@@ -1,0 +1,77 @@
+/**
+ * Streaming CSV/TSV loader (csv-parse): the first row is the header; columns are mapped onto the
+ * Passage model by name (see field-map.ts). Quoted fields may span lines; errors name the file and
+ * the line where the bad record starts.
+ */
+import { basename } from 'node:path';
+import { parse } from 'csv-parse';
+import { errors } from '../src/errors.js';
+import { readTextChunks } from './read-lines.js';
+import { toPassage } from './field-map.js';
+import type { PassageLoadOptions } from './jsonl.js';
+import type { Passage } from './types.js';
+
+export interface CsvOptions {
+  /** Field delimiter; default "\t" for .tsv/.tsv.gz files, "," otherwise. */
+  delimiter?: string;
+}
+
+export function delimiterFor(file: string): string {
+  return /\.tsv(\.gz)?$/i.test(file) ? '\t' : ',';
+}
+
+/** Rows as header-keyed objects with the 1-based line their record starts on. */
+export async function* readCsvRows(file: string, opts: CsvOptions = {}): AsyncGenerator<{ line: number; row: Record<string, string> }> {
+  const delimiter = opts.delimiter ?? delimiterFor(file);
+  const parser = parse({
+    columns: (header: string[]) => header.map((h) => h.trim()),
+    delimiter,
+    bom: true,
+    info: true,
+    relax_column_count: false,
+    skip_empty_lines: true,
+    // TSV exports rarely quote; a stray quote must not swallow the rest of the file.
+    quote: delimiter === '\t' ? false : '"',
+  });
+  const source = readTextChunks(file);
+  // Feed the parser from the decoded stream with back-pressure.
+  const feed = (async () => {
+    try {
+      for await (const chunk of source) {
+        if (!parser.write(chunk)) await new Promise<void>((r) => parser.once('drain', () => r()));
+      }
+      parser.end();
+    } catch (e) {
+      parser.destroy(e as Error);
+    }
+  })();
+  try {
+    for await (const rec of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
+      yield { line: rec.info.lines, row: rec.record };
+    }
+  } catch (e) {
+    const err = e as Error & { lines?: number; code?: string };
+    if ((err as { code?: string }).code === 'CORPUS_PARSE' || (err as { code?: string }).code === 'CORPUS_NOT_FOUND') throw e;
+    throw errors.corpusParse(file, err.lines ?? 0, `malformed ${delimiter === '\t' ? 'TSV' : 'CSV'}: ${err.message}`, e);
+  } finally {
+    await feed;
+  }
+}
+
+export async function* loadCsvPassages(file: string, opts: PassageLoadOptions & CsvOptions = {}): AsyncGenerator<Passage> {
+  const defaultSource = opts.source ?? basename(file);
+  const fields = opts.fields ?? {};
+  let checked = false;
+  for await (const { line, row } of readCsvRows(file, opts)) {
+    if (!checked) {
+      checked = true;
+      const header = Object.keys(row);
+      for (const [key, col] of Object.entries(fields)) {
+        if (col && !header.includes(col)) {
+          throw errors.corpusField(file, col, `no such column (--${key === 'docId' ? 'doc-id' : key}-field); header: ${header.join(', ')}`);
+        }
+      }
+    }
+    yield toPassage(row, fields, { file, line, defaultSource });
+  }
+}

@@ -1,0 +1,73 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { loadJsonlPassages } from './jsonl.js';
+import type { Passage } from './types.js';
+
+async function collect(it: AsyncIterable<Passage>): Promise<Passage[]> {
+  const out: Passage[] = [];
+  for await (const p of it) out.push(p);
+  return out;
+}
+
+describe('JSONL passage loader', () => {
+  it('streams passages with default field names, skipping blank lines and accepting CRLF', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-jsonl-'));
+    const f = join(dir, 'p.jsonl');
+    await writeFile(f, '{"id":"a","text":"Alpha text","title":"T"}\r\n\n{"idx":7,"contents":"seven","doc_id":"d1"}\n');
+    expect(await collect(loadJsonlPassages(f))).toEqual([
+      { id: 'a', text: 'Alpha text', title: 'T', source: 'p.jsonl' },
+      { id: '7', text: 'seven', docId: 'd1', source: 'p.jsonl' },
+    ]);
+  });
+
+  it('reads .jsonl.gz the same as plain JSONL', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-jsonl-'));
+    const body = '{"id":"x","text":"one"}\n{"id":"y","text":"two"}\n';
+    await writeFile(join(dir, 'p.jsonl'), body);
+    await writeFile(join(dir, 'p.jsonl.gz'), gzipSync(body));
+    const plain = await collect(loadJsonlPassages(join(dir, 'p.jsonl'), { source: 's' }));
+    const gz = await collect(loadJsonlPassages(join(dir, 'p.jsonl.gz'), { source: 's' }));
+    expect(gz).toEqual(plain);
+    expect(gz.map((p) => p.id)).toEqual(['x', 'y']);
+  });
+
+  it('names file and line of a malformed line', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-jsonl-'));
+    const f = join(dir, 'bad.jsonl');
+    await writeFile(f, '{"id":"a","text":"ok"}\n{"id":"b","text":\n{"id":"c","text":"ok"}\n');
+    await expect(collect(loadJsonlPassages(f))).rejects.toMatchObject({ code: 'CORPUS_PARSE', message: expect.stringContaining(`${f}:2: malformed JSON`) });
+  });
+
+  it('rejects a missing id naming file, line and field, and allows empty text', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-jsonl-'));
+    const f = join(dir, 'noid.jsonl');
+    await writeFile(f, '{"id":"a","text":""}\n{"text":"no id here"}\n');
+    await expect(collect(loadJsonlPassages(f))).rejects.toThrow(/noid\.jsonl:2: missing passage id \(field "id"\)/);
+    const g = join(dir, 'custom.jsonl');
+    await writeFile(g, '{"pid":"a","body":"","name":"N"}\n{"name":"N2","body":"b"}\n');
+    await expect(collect(loadJsonlPassages(g, { fields: { id: 'name', text: 'body' } }))).resolves.toEqual([
+      { id: 'N', text: '', source: 'custom.jsonl' },
+      { id: 'N2', text: 'b', source: 'custom.jsonl' },
+    ]);
+  });
+
+  it('decodes invalid UTF-8 bytes as replacement characters instead of failing', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-jsonl-'));
+    const f = join(dir, 'latin1.jsonl');
+    await writeFile(f, Buffer.concat([Buffer.from('{"id":"a","text":"caf'), Buffer.from([0xe9, 0xff]), Buffer.from(' ok"}\n')]));
+    const [p] = await collect(loadJsonlPassages(f));
+    expect(p.text).toBe('caf\uFFFD\uFFFD ok');
+  });
+
+  it('keeps multi-byte characters split across read chunks intact', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-jsonl-'));
+    const f = join(dir, 'big.jsonl');
+    const text = '§ Straße — “quoted” '.repeat(5000); // > 64 KiB read chunks
+    await writeFile(f, JSON.stringify({ id: 'u', text }) + '\n');
+    const [p] = await collect(loadJsonlPassages(f));
+    expect(p.text).toBe(text);
+  });
+});

@@ -1,0 +1,38 @@
+/** Streaming JSONL loader (plain or .gz): one JSON object per line; blank lines are skipped. */
+import { basename } from 'node:path';
+import { errors } from '../src/errors.js';
+import { readLines } from './read-lines.js';
+import { toPassage, type FieldMapping } from './field-map.js';
+import type { Passage } from './types.js';
+
+export interface JsonRecord {
+  line: number;
+  value: unknown;
+}
+
+/** Parsed JSON values, one per non-blank line; a malformed line → CORPUS_PARSE naming file:line. */
+export async function* readJsonl(file: string): AsyncGenerator<JsonRecord> {
+  for await (const { line, text } of readLines(file)) {
+    if (!text.trim()) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (e) {
+      throw errors.corpusParse(file, line, `malformed JSON: ${(e as Error).message}`, e);
+    }
+    yield { line, value };
+  }
+}
+
+export interface PassageLoadOptions {
+  fields?: FieldMapping;
+  /** `source` for records that carry none (default: the file name). */
+  source?: string;
+}
+
+export async function* loadJsonlPassages(file: string, opts: PassageLoadOptions = {}): AsyncGenerator<Passage> {
+  const defaultSource = opts.source ?? basename(file);
+  for await (const { line, value } of readJsonl(file)) {
+    yield toPassage(value, opts.fields ?? {}, { file, line, defaultSource });
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Load passages from a file of any size, by format: JSONL, CSV, TSV (each optionally .gz) or
+ * Parquet. The format comes from `format` or the file extension. A directory is accepted when it
+ * holds passages.{jsonl,jsonl.gz,csv,tsv,parquet} (the Bar Exam QA / lexcase data layout).
+ */
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { errors } from '../src/errors.js';
+import { loadJsonlPassages, type PassageLoadOptions } from './jsonl.js';
+import { loadCsvPassages } from './csv.js';
+import { loadParquetPassages } from './parquet.js';
+import type { Passage } from './types.js';
+
+export const PASSAGE_FORMATS = ['jsonl', 'csv', 'tsv', 'parquet'] as const;
+export type PassageFormat = (typeof PASSAGE_FORMATS)[number];
+
+export interface FileLoadOptions extends PassageLoadOptions {
+  format?: PassageFormat;
+  /** CSV delimiter override. */
+  delimiter?: string;
+}
+
+export function formatFromPath(file: string): PassageFormat | undefined {
+  const f = file.toLowerCase().replace(/\.gz$/, '');
+  if (f.endsWith('.jsonl') || f.endsWith('.ndjson') || f.endsWith('.json')) return 'jsonl';
+  if (f.endsWith('.csv')) return 'csv';
+  if (f.endsWith('.tsv') || f.endsWith('.tab')) return 'tsv';
+  if (f.endsWith('.parquet') || f.endsWith('.pq')) return 'parquet';
+  return undefined;
+}
+
+async function kind(path: string): Promise<'file' | 'dir' | undefined> {
+  try {
+    const s = await stat(path);
+    return s.isDirectory() ? 'dir' : s.isFile() ? 'file' : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Resolve a directory to its passages file; undefined when there is none. */
+export async function resolvePassageFile(path: string): Promise<string | undefined> {
+  const k = await kind(path);
+  if (k === 'file') return path;
+  if (k !== 'dir') return undefined;
+  for (const name of ['passages.jsonl', 'passages.jsonl.gz', 'passages.csv', 'passages.tsv', 'passages.parquet']) {
+    if ((await kind(join(path, name))) === 'file') return join(path, name);
+  }
+  return undefined;
+}
+
+export async function* loadPassageFile(path: string, opts: FileLoadOptions = {}): AsyncGenerator<Passage> {
+  const file = await resolvePassageFile(path);
+  if (!file) throw errors.corpusNotFound(path);
+  const format = opts.format ?? formatFromPath(file);
+  if (!format) {
+    throw errors.usage(`cannot tell the format of ${file} from its extension`, `pass --format ${PASSAGE_FORMATS.join('|')}`);
+  }
+  if (format === 'jsonl') yield* loadJsonlPassages(file, opts);
+  else if (format === 'parquet') yield* loadParquetPassages(file, opts);
+  else yield* loadCsvPassages(file, { ...opts, delimiter: opts.delimiter ?? (format === 'tsv' ? '\t' : ',') });
+}

@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../src/version.js';
+import { CORPORA, datasetChecksum, loadPassages, loadQuestions } from './registry.js';
+import { retrievalQuery } from './barexam.js';
+import type { Passage } from './types.js';
+
+const SHARED = resolve(PACKAGE_ROOT, '../shared/data');
+const sha = async (f: string) => createHash('sha256').update(await readFile(f)).digest('hex');
+
+async function collect(it: AsyncIterable<Passage>): Promise<Passage[]> {
+  const out: Passage[] = [];
+  for await (const p of it) out.push(p);
+  return out;
+}
+
+describe('bundled corpora', () => {
+  it('default = barexam gold passages + legal_corpus, with the documented counts and unique ids', async () => {
+    const all = await collect(loadPassages('default'));
+    expect(all.length).toBe(CORPORA.default.passages);
+    expect(all.length).toBe(6151);
+    expect(new Set(all.map((p) => p.id)).size).toBe(all.length);
+    const bySource = all.reduce<Record<string, number>>((m, p) => ({ ...m, [p.source]: (m[p.source] ?? 0) + 1 }), {});
+    expect(bySource).toEqual({ barexam_qa: 1149, cap_arkansas_sample: 2386, ussc_courtlistener: 2008, fre: 119, frcp: 411, us_constitution: 78 });
+  });
+
+  it('unknown corpus name lists the bundled names', async () => {
+    await expect(collect(loadPassages('no-such-corpus'))).rejects.toMatchObject({
+      code: 'CORPUS_NOT_FOUND',
+      message: expect.stringContaining('bundled corpora: default, barexam, legal_corpus'),
+    });
+  });
+
+  it.skipIf(!existsSync(SHARED))('bundled files are byte-identical (after gunzip) to ../shared/data', async () => {
+    expect(await datasetChecksum('barexam')).toBe(await sha(join(SHARED, 'barexam_qa/qa.jsonl')));
+    expect(await datasetChecksum('mmlu_pro_law')).toBe(await sha(join(SHARED, 'mmlu_pro_law/law.jsonl')));
+    expect(await datasetChecksum('legal_corpus')).toBe(await sha(join(SHARED, 'legal_corpus/passages.jsonl')));
+    expect(await datasetChecksum(join(PACKAGE_ROOT, 'corpora/data/barexam/passages.jsonl.gz'))).toBe(await sha(join(SHARED, 'barexam_qa/passages.jsonl')));
+  });
+});
+
+describe('question datasets', () => {
+  it('barexam: 1,195 questions, 4 choices, letter answers, one gold id that exists in the corpus', async () => {
+    const qs = await loadQuestions('barexam', 'all');
+    expect(qs.length).toBe(1195);
+    const ids = new Set((await collect(loadPassages('barexam'))).map((p) => p.id));
+    for (const q of qs) {
+      expect(q.choices.length).toBe(4);
+      expect(['A', 'B', 'C', 'D']).toContain(q.answer);
+      expect(q.goldPassageIds.length).toBe(1);
+      expect(ids.has(q.goldPassageIds[0])).toBe(true);
+    }
+    const counts = qs.reduce<Record<string, number>>((m, q) => ({ ...m, [q.answer]: (m[q.answer] ?? 0) + 1 }), {});
+    expect(counts).toEqual({ A: 294, B: 295, C: 299, D: 307 });
+    expect(qs.filter((q) => q.prompt === '').length).toBe(750);
+  });
+
+  it('barexam splits have the original sizes, are disjoint, cover all, and are stable for a seed', async () => {
+    const [train, val, test] = await Promise.all((['train', 'val', 'test'] as const).map((s) => loadQuestions('barexam', s)));
+    expect([train.length, val.length, test.length]).toEqual([954, 124, 117]);
+    const union = new Set([...train, ...val, ...test].map((q) => q.id));
+    expect(union.size).toBe(1195);
+    const again = await loadQuestions('barexam', 'val', { seed: 13 });
+    expect(again.map((q) => q.id)).toEqual(val.map((q) => q.id));
+    const other = await loadQuestions('barexam', 'val', { seed: 14 });
+    expect(other.map((q) => q.id)).not.toEqual(val.map((q) => q.id));
+  });
+
+  it('mmlu_pro_law: 1,101 questions with 3–10 options and a valid letter answer, no gold passages', async () => {
+    const qs = await loadQuestions('mmlu_pro_law');
+    expect(qs.length).toBe(1101);
+    for (const q of qs) {
+      expect(q.choices.length).toBeGreaterThanOrEqual(3);
+      expect(q.choices.length).toBeLessThanOrEqual(10);
+      expect(q.answer.charCodeAt(0) - 65).toBeLessThan(q.choices.length);
+      expect(q.goldPassageIds).toEqual([]);
+    }
+  });
+
+  it('unknown dataset lists the known ones', async () => {
+    await expect(loadQuestions('hotpotqa')).rejects.toMatchObject({ code: 'DATASET_UNKNOWN', message: expect.stringContaining('barexam, mmlu_pro_law') });
+  });
+
+  it('the retrieval query is prompt + newline + question, or the question alone when the prompt is empty', () => {
+    expect(retrievalQuery({ prompt: 'Facts.', question: 'Q?' })).toBe('Facts.\nQ?');
+    expect(retrievalQuery({ prompt: '', question: 'Q?' })).toBe('Q?');
+  });
+});

@@ -1,0 +1,191 @@
+/**
+ * Bundled corpora and question datasets (files under corpora/data/, shipped with the package), and
+ * the two entry points everything else uses: `loadPassages(nameOrPath)` and
+ * `loadQuestions(dataset, split)`. The product never reads ../shared at run time.
+ *
+ * Corpora:   barexam (1,149 gold passages) · legal_corpus (5,002 public-domain passages) ·
+ *            default (= barexam + legal_corpus, 6,151 passages; the demo's corpus)
+ * Datasets:  barexam (1,195 MBE questions, one gold passage each) · mmlu_pro_law (1,101 questions)
+ */
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../src/version.js';
+import { errors } from '../src/errors.js';
+import { openBytes, assertReadableFile } from './read-lines.js';
+import { loadJsonlPassages, readJsonl } from './jsonl.js';
+import { loadPassageFile, resolvePassageFile, type FileLoadOptions } from './load-passages.js';
+import { barexamQuestion } from './barexam.js';
+import { mmluProQuestion } from './mmlu-pro.js';
+import { DEFAULT_SPLIT_SEED, selectSplit } from './splits.js';
+import { readCsvRows } from './csv.js';
+import { formatFromPath } from './load-passages.js';
+import type { Passage, Question, Split } from './types.js';
+
+export const DATA_DIR = join(PACKAGE_ROOT, 'corpora', 'data');
+
+interface CorpusPart {
+  file: string;
+  /** `source` for records without one. */
+  source: string;
+}
+
+export interface CorpusInfo {
+  name: string;
+  description: string;
+  passages: number;
+  licence: string;
+  parts: CorpusPart[];
+}
+
+const BAREXAM_PASSAGES: CorpusPart = { file: 'barexam/passages.jsonl.gz', source: 'barexam_qa' };
+const LEGAL_CORPUS: CorpusPart = { file: 'legal_corpus/passages.jsonl.gz', source: 'legal_corpus' };
+
+export const CORPORA: Record<string, CorpusInfo> = {
+  default: {
+    name: 'default',
+    description: 'Bar Exam QA gold passages + legal_corpus distractors (the demo corpus)',
+    passages: 1149 + 5002,
+    licence: 'CC BY-SA 4.0 (barexam part) + public domain (legal_corpus part)',
+    parts: [BAREXAM_PASSAGES, LEGAL_CORPUS],
+  },
+  barexam: {
+    name: 'barexam',
+    description: 'Bar Exam QA public MBE subset: the 1,149 unique gold passages',
+    passages: 1149,
+    licence: 'CC BY-SA 4.0',
+    parts: [BAREXAM_PASSAGES],
+  },
+  legal_corpus: {
+    name: 'legal_corpus',
+    description: 'CAP Arkansas opinions, 50 SCOTUS opinions, FRE, FRCP, US Constitution (~100–200-word passages)',
+    passages: 5002,
+    licence: 'public domain texts',
+    parts: [LEGAL_CORPUS],
+  },
+};
+
+export interface DatasetInfo {
+  name: string;
+  description: string;
+  file: string;
+  questions: number;
+  licence: string;
+  /** Corpus whose passage ids the gold ids refer to (if any). */
+  corpus?: string;
+  parse: (rec: unknown, file: string, line: number) => Question;
+}
+
+export const DATASETS: Record<string, DatasetInfo> = {
+  barexam: {
+    name: 'barexam',
+    description: 'Bar Exam QA public MBE subset: 1,195 questions, one gold passage each',
+    file: 'barexam/qa.jsonl.gz',
+    questions: 1195,
+    licence: 'CC BY-SA 4.0',
+    corpus: 'barexam',
+    parse: barexamQuestion,
+  },
+  mmlu_pro_law: {
+    name: 'mmlu_pro_law',
+    description: 'MMLU-Pro law category: 1,101 questions with 3–10 options (no gold passages)',
+    file: 'mmlu_pro_law/law.jsonl.gz',
+    questions: 1101,
+    licence: 'MIT',
+    parse: mmluProQuestion,
+  },
+};
+
+export const corpusNames = (): string[] => Object.keys(CORPORA);
+export const datasetNames = (): string[] => Object.keys(DATASETS);
+
+export interface LoadPassagesOptions extends FileLoadOptions {
+  onProgress?: (passagesDone: number) => void;
+}
+
+/** Is `name` a bundled corpus name (as opposed to a path)? */
+export const isBundledCorpus = (name: string): boolean => Object.hasOwn(CORPORA, name);
+
+/**
+ * Stream passages from a bundled corpus name or from a path (JSONL/CSV/TSV/Parquet, or a folder with
+ * passages.*). Unknown name that is not a file either → CORPUS_NOT_FOUND listing the bundled names.
+ */
+export async function* loadPassages(nameOrPath: string, opts: LoadPassagesOptions = {}): AsyncGenerator<Passage> {
+  let n = 0;
+  const tick = (p: Passage) => {
+    n++;
+    if (opts.onProgress && n % 1000 === 0) opts.onProgress(n);
+    return p;
+  };
+  if (isBundledCorpus(nameOrPath)) {
+    for (const part of CORPORA[nameOrPath].parts) {
+      for await (const p of loadJsonlPassages(join(DATA_DIR, part.file), { source: part.source })) yield tick(p);
+    }
+  } else {
+    if (!(await resolvePassageFile(nameOrPath))) throw errors.corpusNotFound(nameOrPath, corpusNames());
+    for await (const p of loadPassageFile(nameOrPath, opts)) yield tick(p);
+  }
+  opts.onProgress?.(n);
+}
+
+export interface LoadQuestionsOptions {
+  /** Split seed (default 13). */
+  seed?: number;
+  /** Read the dataset's records from this file (JSONL or CSV, same format) instead of the bundled copy. */
+  file?: string;
+}
+
+function datasetInfo(name: string): DatasetInfo {
+  if (!Object.hasOwn(DATASETS, name)) throw errors.datasetUnknown(name, datasetNames());
+  return DATASETS[name];
+}
+
+async function* readRecords(file: string): AsyncGenerator<{ line: number; value: unknown }> {
+  const fmt = formatFromPath(file);
+  if (fmt === 'csv' || fmt === 'tsv') {
+    for await (const { line, row } of readCsvRows(file)) yield { line, value: row };
+  } else yield* readJsonl(file);
+}
+
+/** Questions of a dataset split (seeded; see corpora/splits.ts). */
+export async function loadQuestions(dataset: string, split: Split = 'all', opts: LoadQuestionsOptions = {}): Promise<Question[]> {
+  const info = datasetInfo(dataset);
+  const file = opts.file ?? join(DATA_DIR, info.file);
+  await assertReadableFile(file);
+  const all: Question[] = [];
+  const seen = new Map<string, number>();
+  for await (const { line, value } of readRecords(file)) {
+    const q = info.parse(value, file, line);
+    if (seen.has(q.id)) throw errors.corpusParse(file, line, `duplicate question id "${q.id}" (first on line ${seen.get(q.id)})`);
+    seen.set(q.id, line);
+    all.push(q);
+  }
+  return selectSplit(all, split, opts.seed ?? DEFAULT_SPLIT_SEED);
+}
+
+/** sha256 (hex) of a file's content, decompressed when it is .gz (so it matches the plain JSONL). */
+export async function fileChecksum(file: string): Promise<string> {
+  await assertReadableFile(file);
+  const h = createHash('sha256');
+  for await (const chunk of openBytes(file)) h.update(chunk as Buffer);
+  return h.digest('hex');
+}
+
+/** Data files behind a bundled dataset or corpus name (absolute paths). */
+export function dataFiles(name: string): string[] {
+  if (Object.hasOwn(DATASETS, name)) return [join(DATA_DIR, DATASETS[name].file)];
+  if (isBundledCorpus(name)) return CORPORA[name].parts.map((p) => join(DATA_DIR, p.file));
+  throw errors.datasetUnknown(name, [...new Set([...datasetNames(), ...corpusNames()])]);
+}
+
+/**
+ * Checksum recorded by experiments: for one data file, the sha256 of its (decompressed) content;
+ * for several, the sha256 of "<sha256>  <file name>\n" lines in order. A path is checksummed as is.
+ */
+export async function datasetChecksum(nameOrFile: string): Promise<string> {
+  const files = Object.hasOwn(DATASETS, nameOrFile) || isBundledCorpus(nameOrFile) ? dataFiles(nameOrFile) : [nameOrFile];
+  const sums = await Promise.all(files.map(fileChecksum));
+  if (sums.length === 1) return sums[0];
+  const h = createHash('sha256');
+  files.forEach((f, i) => h.update(`${sums[i]}  ${f.slice(DATA_DIR.length + 1)}\n`));
+  return h.digest('hex');
+}
