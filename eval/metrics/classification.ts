@@ -1,0 +1,55 @@
+/**
+ * Per-class precision / recall / F1 and macro-F1 for single-label classification.
+ * Labels default to the union of gold and predicted labels (sorted), as scikit-learn does; a 0/0
+ * precision or recall counts as 0. A null prediction (system failure) is a false negative for the
+ * gold class and a false positive for no class.
+ */
+export interface ClassScores {
+  precision: number;
+  recall: number;
+  f1: number;
+  /** Number of gold items of this class. */
+  support: number;
+  tp: number;
+  fp: number;
+  fn: number;
+}
+
+export interface ClassificationReport {
+  perClass: Record<string, ClassScores>;
+  macroPrecision: number;
+  macroRecall: number;
+  macroF1: number;
+  accuracy: number;
+  n: number;
+}
+
+const div = (a: number, b: number) => (b === 0 ? 0 : a / b);
+
+export function classificationReport(predictions: readonly (string | null)[], golds: readonly string[], labels?: readonly string[]): ClassificationReport {
+  if (predictions.length !== golds.length) throw new RangeError(`classificationReport: ${predictions.length} predictions for ${golds.length} golds`);
+  const labelSet = labels
+    ? [...labels]
+    : [...new Set([...golds, ...predictions.filter((p): p is string => p !== null)])].sort();
+  const perClass: Record<string, ClassScores> = {};
+  let correct = 0;
+  for (const l of labelSet) {
+    let tp = 0, fp = 0, fn = 0;
+    for (let i = 0; i < golds.length; i++) {
+      const p = predictions[i], g = golds[i];
+      if (p === l && g === l) tp++;
+      else if (p === l) fp++;
+      else if (g === l) fn++;
+    }
+    const precision = div(tp, tp + fp);
+    const recall = div(tp, tp + fn);
+    perClass[l] = { precision, recall, f1: div(2 * precision * recall, precision + recall), support: tp + fn, tp, fp, fn };
+  }
+  for (let i = 0; i < golds.length; i++) if (predictions[i] === golds[i]) correct++;
+  const avg = (key: 'precision' | 'recall' | 'f1') => div(labelSet.reduce((s, l) => s + perClass[l][key], 0), labelSet.length);
+  return { perClass, macroPrecision: avg('precision'), macroRecall: avg('recall'), macroF1: avg('f1'), accuracy: div(correct, golds.length), n: golds.length };
+}
+
+export function macroF1(predictions: readonly (string | null)[], golds: readonly string[], labels?: readonly string[]): number {
+  return classificationReport(predictions, golds, labels).macroF1;
+}
