@@ -1,0 +1,94 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defaultCacheDir, loadConfig, publicLlmConfig } from './config.js';
+import { redact } from './log.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'lexcase-config-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const write = async (name: string, json: unknown) => {
+  const p = join(dir, name);
+  await writeFile(p, typeof json === 'string' ? json : JSON.stringify(json));
+  return p;
+};
+
+describe('loadConfig', () => {
+  it('uses defaults with no file and no env: nothing configured, temperature 0, default cache dir', async () => {
+    const c = await loadConfig({ env: {}, cwd: dir });
+    expect(c.file).toBeUndefined();
+    expect(c.llm.baseUrl).toBeUndefined();
+    expect(c.llm.model).toBeUndefined();
+    expect(c.llm).toMatchObject({ temperature: 0, timeoutMs: 120_000, maxRetries: 4, concurrency: 4 });
+    expect(c.llm.cacheDir).toBe(defaultCacheDir({}));
+  });
+
+  it('reads ./lexcase.config.json from cwd and lets env override it', async () => {
+    await write('lexcase.config.json', { llm: { baseUrl: 'http://localhost:8000/v1', model: 'llama', temperature: 0.5, cacheDir: 'cache' } });
+    const c = await loadConfig({ env: { LEXCASE_LLM_MODEL: 'qwen', LEXCASE_LLM_CONCURRENCY: '8' }, cwd: dir });
+    expect(c.file).toBe(join(dir, 'lexcase.config.json'));
+    expect(c.llm).toMatchObject({ baseUrl: 'http://localhost:8000/v1', model: 'qwen', temperature: 0.5, concurrency: 8 });
+    expect(c.llm.cacheDir).toBe(join(dir, 'cache'));
+  });
+
+  it('falls back to OPENAI_API_KEY / OPENAI_BASE_URL, LEXCASE_* first', async () => {
+    const c = await loadConfig({
+      env: { OPENAI_API_KEY: 'sk-openai-fallback-1234', OPENAI_BASE_URL: 'https://api.openai.com/v1', LEXCASE_LLM_API_KEY: 'sk-lexcase-key-5678' },
+      cwd: dir,
+    });
+    expect(c.llm.baseUrl).toBe('https://api.openai.com/v1');
+    expect(c.llm.apiKey).toBe('sk-lexcase-key-5678');
+    // The key is registered as a secret once loaded.
+    expect(redact('key=sk-lexcase-key-5678')).not.toContain('sk-lexcase-key-5678');
+    expect(publicLlmConfig(c.llm).apiKey).toBe('***');
+  });
+
+  it('turns the cache off with LEXCASE_CACHE_DIR=off', async () => {
+    const c = await loadConfig({ env: { LEXCASE_CACHE_DIR: 'off' }, cwd: dir });
+    expect(c.llm.cacheDir).toBe(false);
+  });
+
+  it('rejects a bad field in the file, naming the file and the field', async () => {
+    const f = await write('bad.json', { llm: { baseUrl: 'http://x/v1', temperature: 'hot' } });
+    await expect(loadConfig({ file: f, env: {}, cwd: dir })).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      message: expect.stringMatching(/bad\.json: config field "llm\.temperature"/),
+    });
+  });
+
+  it('rejects an unknown key in the llm section (typos do not pass silently)', async () => {
+    const f = await write('typo.json', { llm: { modle: 'x' } });
+    await expect(loadConfig({ file: f, env: {}, cwd: dir })).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      message: expect.stringMatching(/"llm\.modle".*unknown key/),
+    });
+  });
+
+  it('rejects a file that is not JSON and a --config file that does not exist', async () => {
+    const f = await write('broken.json', '{ "llm": ');
+    await expect(loadConfig({ file: f, env: {}, cwd: dir })).rejects.toMatchObject({ code: 'CONFIG_INVALID', message: expect.stringMatching(/not valid JSON/) });
+    await expect(loadConfig({ file: 'nope.json', env: {}, cwd: dir })).rejects.toMatchObject({ message: expect.stringMatching(/config file not found/) });
+  });
+
+  it('rejects a non-numeric env value naming the variable', async () => {
+    await expect(loadConfig({ env: { LEXCASE_LLM_TIMEOUT_MS: '10s' }, cwd: dir })).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      message: expect.stringMatching(/LEXCASE_LLM_TIMEOUT_MS.*integer/),
+    });
+    await expect(loadConfig({ env: { LEXCASE_LLM_TEMPERATURE: '5' }, cwd: dir })).rejects.toMatchObject({
+      message: expect.stringMatching(/LEXCASE_LLM_TEMPERATURE/),
+    });
+  });
+
+  it('keeps other top-level sections for the areas that own them', async () => {
+    await write('lexcase.config.json', { llm: {}, index: { dir: 'idx' } });
+    const c = await loadConfig({ env: {}, cwd: dir });
+    expect(c.extra).toEqual({ index: { dir: 'idx' } });
+  });
+});

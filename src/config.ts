@@ -1,0 +1,173 @@
+/**
+ * lexcase configuration: an optional `lexcase.config.json` (cwd, or the file given with --config)
+ * overlaid by environment variables. Validated with zod; a bad value stops with CONFIG_INVALID
+ * naming the file (or the env variable) and the field.
+ *
+ * Precedence, lowest first: built-in defaults < config file < environment.
+ *
+ * ```json
+ * { "llm": { "baseUrl": "http://localhost:8000/v1", "model": "meta-llama/Llama-3.3-70B-Instruct",
+ *            "temperature": 0, "timeoutMs": 60000, "concurrency": 4 } }
+ * ```
+ */
+import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { errors } from './errors.js';
+import { registerSecret } from './log.js';
+
+export const CONFIG_FILE_NAME = 'lexcase.config.json';
+
+export const llmConfigSchema = z
+  .object({
+    /** OpenAI-compatible endpoint, e.g. https://api.openai.com/v1 or http://localhost:8000/v1. */
+    baseUrl: z.url().optional(),
+    model: z.string().min(1).optional(),
+    /** Not needed by most local servers (vLLM, Ollama, llama.cpp). Never logged. */
+    apiKey: z.string().min(1).optional(),
+    temperature: z.number().min(0).max(2).default(0),
+    maxTokens: z.number().int().positive().optional(),
+    timeoutMs: z.number().int().positive().default(120_000),
+    /** Retries after the first attempt on 429, 5xx, timeouts, connection errors and malformed bodies. */
+    maxRetries: z.number().int().min(0).max(20).default(4),
+    /** First backoff delay; doubles per retry (with jitter), capped at retryMaxMs. */
+    retryBaseMs: z.number().int().min(0).default(1000),
+    retryMaxMs: z.number().int().min(0).default(30_000),
+    /** Most requests in flight at once (per chat model and its bound copies). */
+    concurrency: z.number().int().positive().max(256).default(4),
+    /** Response cache directory; false disables the cache. Default: ~/.cache/lexcase/llm. */
+    cacheDir: z.union([z.string().min(1), z.literal(false)]).optional(),
+  })
+  .strict();
+
+export type LlmConfig = z.infer<typeof llmConfigSchema>;
+
+export const configFileSchema = z
+  .object({
+    $schema: z.string().optional(),
+    llm: llmConfigSchema.partial().strict().optional(),
+  })
+  .loose();
+
+export interface LexcaseConfig {
+  llm: LlmConfig;
+  /** The config file that was read, if any. */
+  file?: string;
+  /** Other top-level sections of the config file, unvalidated (owned by the areas that read them). */
+  extra: Record<string, unknown>;
+}
+
+/** Default cache dir: $XDG_CACHE_HOME/lexcase/llm or ~/.cache/lexcase/llm. */
+export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  return join(base, 'lexcase', 'llm');
+}
+
+type EnvSpec = { key: keyof LlmConfig; vars: string[]; kind: 'string' | 'number' | 'int' | 'cache' };
+
+const ENV: EnvSpec[] = [
+  { key: 'baseUrl', vars: ['LEXCASE_LLM_BASE_URL', 'OPENAI_BASE_URL'], kind: 'string' },
+  { key: 'model', vars: ['LEXCASE_LLM_MODEL'], kind: 'string' },
+  { key: 'apiKey', vars: ['LEXCASE_LLM_API_KEY', 'OPENAI_API_KEY'], kind: 'string' },
+  { key: 'temperature', vars: ['LEXCASE_LLM_TEMPERATURE'], kind: 'number' },
+  { key: 'maxTokens', vars: ['LEXCASE_LLM_MAX_TOKENS'], kind: 'int' },
+  { key: 'timeoutMs', vars: ['LEXCASE_LLM_TIMEOUT_MS'], kind: 'int' },
+  { key: 'maxRetries', vars: ['LEXCASE_LLM_MAX_RETRIES'], kind: 'int' },
+  { key: 'retryBaseMs', vars: ['LEXCASE_LLM_RETRY_BASE_MS'], kind: 'int' },
+  { key: 'concurrency', vars: ['LEXCASE_LLM_CONCURRENCY'], kind: 'int' },
+  { key: 'cacheDir', vars: ['LEXCASE_CACHE_DIR'], kind: 'cache' },
+];
+
+/** Env values as a partial llm config; names the variable when a value is not a number. */
+export function llmConfigFromEnv(env: NodeJS.ProcessEnv): Partial<LlmConfig> {
+  const out: Record<string, unknown> = {};
+  for (const spec of ENV) {
+    const name = spec.vars.find((v) => env[v] !== undefined && env[v] !== '');
+    if (!name) continue;
+    const raw = env[name]!.trim();
+    if (spec.kind === 'string') out[spec.key] = raw;
+    else if (spec.kind === 'cache') out[spec.key] = /^(off|false|0|none|no)$/i.test(raw) ? false : raw;
+    else {
+      const n = Number(raw);
+      if (!Number.isFinite(n) || (spec.kind === 'int' && !Number.isInteger(n)))
+        throw errors.configInvalid(undefined, name, `expected ${spec.kind === 'int' ? 'an integer' : 'a number'}, got "${raw}"`);
+      out[spec.key] = n;
+    }
+  }
+  return out as Partial<LlmConfig>;
+}
+
+function zodIssueToError(file: string | undefined, prefix: string, issue: z.core.$ZodIssue): Error {
+  const field = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || '(root)';
+  const message =
+    issue.code === 'unrecognized_keys' ? `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}` : issue.message;
+  const fieldName = issue.code === 'unrecognized_keys' ? [field, issue.keys[0]].filter((s) => s !== '(root)').join('.') : field;
+  return errors.configInvalid(file, fieldName, message);
+}
+
+/** Find the config file: the explicit one (must exist) or ./lexcase.config.json if present. */
+export function findConfigFile(file?: string, cwd = process.cwd()): string | undefined {
+  if (file) {
+    const p = resolve(cwd, file);
+    if (!existsSync(p)) throw errors.configInvalid(p, '(file)', 'config file not found');
+    return p;
+  }
+  const p = join(cwd, CONFIG_FILE_NAME);
+  return existsSync(p) ? p : undefined;
+}
+
+/**
+ * Load and validate the config. Missing file is fine (defaults + env); an unreadable or invalid
+ * file, or a bad env value, throws CONFIG_INVALID naming the file/variable and field.
+ */
+export async function loadConfig(opts: { file?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<LexcaseConfig> {
+  const env = opts.env ?? process.env;
+  const file = findConfigFile(opts.file, opts.cwd);
+  let fileLlm: Partial<LlmConfig> = {};
+  let extra: Record<string, unknown> = {};
+  if (file) {
+    let json: unknown;
+    try {
+      json = JSON.parse(await readFile(file, 'utf8'));
+    } catch (e) {
+      throw errors.configInvalid(file, '(file)', `not valid JSON: ${(e as Error).message}`);
+    }
+    const parsed = configFileSchema.safeParse(json);
+    if (!parsed.success) throw zodIssueToError(file, '', parsed.error.issues[0]);
+    const { llm, $schema: _schema, ...rest } = parsed.data as { llm?: Partial<LlmConfig>; $schema?: string } & Record<string, unknown>;
+    fileLlm = llm ?? {};
+    extra = rest;
+  }
+  const envLlm = llmConfigFromEnv(env);
+  const merged = { ...fileLlm, ...envLlm };
+  const parsed = llmConfigSchema.safeParse(merged);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const key = String(issue.path[0] ?? '');
+    const spec = ENV.find((s) => s.key === key);
+    const fromEnv = key in envLlm && spec;
+    if (fromEnv) {
+      const name = spec.vars.find((v) => env[v] !== undefined && env[v] !== '')!;
+      throw errors.configInvalid(undefined, name, issue.message);
+    }
+    throw zodIssueToError(file, 'llm', issue);
+  }
+  const llm = parsed.data;
+  if (llm.cacheDir === undefined) llm.cacheDir = defaultCacheDir(env);
+  else if (typeof llm.cacheDir === 'string') llm.cacheDir = resolve(opts.cwd ?? process.cwd(), llm.cacheDir);
+  registerSecret(llm.apiKey);
+  return { llm, file, extra };
+}
+
+/** True when an endpoint and a model are configured. */
+export function llmConfigured(cfg: LlmConfig): boolean {
+  return !!cfg.baseUrl && !!cfg.model;
+}
+
+/** A copy safe to write into run configs and reports: the API key replaced by a marker. */
+export function publicLlmConfig(cfg: LlmConfig): Record<string, unknown> {
+  const { apiKey, ...rest } = cfg;
+  return { ...rest, apiKey: apiKey ? '***' : undefined };
+}

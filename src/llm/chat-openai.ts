@@ -1,0 +1,135 @@
+/**
+ * ChatOpenAI (@langchain/openai) with lexcase's plumbing around every request:
+ *  1. on-disk response cache keyed by the full wire request (model, messages incl. tool calls and
+ *     tool results, sampling parameters, bound tools) — a hit makes no HTTP request;
+ *  2. a concurrency limit shared by the model and every copy made by bindTools/withConfig;
+ *  3. retries with exponential backoff on 429/5xx/timeouts/connection errors/malformed bodies
+ *     (the client's own retries are off so there is one policy);
+ *  4. token accounting into the model's UsageMeter and the current usage scope.
+ * Streaming is disabled (stream() falls back to one request) so every call takes this path.
+ */
+import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
+import type { BaseMessage } from '@langchain/core/messages';
+import type { ChatGeneration, ChatResult } from '@langchain/core/outputs';
+import { ChatOpenAI, convertMessagesToCompletionsMessageParams, type ChatOpenAIFields } from '@langchain/openai';
+import type { LimitFunction } from 'p-limit';
+import { log } from '../log.js';
+import type { DiskCache } from './disk-cache.js';
+import { withRetries } from './retry.js';
+import { recordUsage, type UsageMeter } from './usage.js';
+
+export interface LlmStats {
+  /** HTTP requests sent (attempts, including retries). */
+  requests: number;
+  retries: number;
+  cacheHits: number;
+  /** Most requests in flight at once. */
+  maxInFlight: number;
+  inFlight: number;
+}
+
+/** State shared by a factory-made model and all its bound copies. */
+export interface LexcaseModelShared {
+  usage?: UsageMeter;
+  cache?: DiskCache;
+  limit: LimitFunction;
+  retry: { maxRetries: number; baseMs: number; maxMs: number };
+  stats: LlmStats;
+}
+
+// Call options that do not change the reply and must not split the cache.
+const VOLATILE_PARAMS = new Set(['stream', 'stream_options', 'user', 'signal', 'timeout', 'promptIndex']);
+
+export class LexcaseChatOpenAI extends ChatOpenAI {
+  readonly lexcase: LexcaseModelShared;
+
+  constructor(fields: ChatOpenAIFields, shared: LexcaseModelShared) {
+    super({ ...fields, maxRetries: 0, disableStreaming: true, useResponsesApi: false });
+    this.lexcase = shared;
+  }
+
+  static override lc_name(): string {
+    return 'LexcaseChatOpenAI';
+  }
+
+  override withConfig(config: Partial<this['ParsedCallOptions']>) {
+    const m = new LexcaseChatOpenAI(this.fields ?? {}, this.lexcase);
+    // defaultOptions is protected on the base class; copy it the way ChatOpenAI.withConfig does.
+    (m as unknown as { defaultOptions: unknown }).defaultOptions = { ...this.defaultOptions, ...config };
+    return m as unknown as ReturnType<ChatOpenAI['withConfig']>;
+  }
+
+  /** The cache key: the request as it would go on the wire, minus fields that do not affect the reply. */
+  cacheKey(messages: BaseMessage[], options: this['ParsedCallOptions']): { prompt: string; llmKey: string } {
+    const wire = convertMessagesToCompletionsMessageParams({ messages, model: this.model });
+    const params = Object.fromEntries(
+      Object.entries(this.invocationParams(options) as Record<string, unknown>)
+        .filter(([k, v]) => !VOLATILE_PARAMS.has(k) && v !== undefined)
+        .sort(([a], [b]) => a.localeCompare(b)),
+    );
+    return { prompt: JSON.stringify(wire), llmKey: JSON.stringify({ model: this.model, ...params }) };
+  }
+
+  override async _generate(
+    messages: BaseMessage[],
+    options: this['ParsedCallOptions'],
+    runManager?: CallbackManagerForLLMRun,
+  ): Promise<ChatResult> {
+    const s = this.lexcase;
+    const key = s.cache ? this.cacheKey(messages, options) : undefined;
+    if (s.cache && key) {
+      const hit = await s.cache.lookup(key.prompt, key.llmKey);
+      if (hit?.length) {
+        s.stats.cacheHits++;
+        recordUsage({ input: 0, output: 0, cached: true }, s.usage);
+        return { generations: hit as ChatGeneration[], llmOutput: { cached: true } };
+      }
+    }
+    const result = await withRetries(
+      () =>
+        s.limit(async () => {
+          s.stats.requests++;
+          s.stats.inFlight++;
+          s.stats.maxInFlight = Math.max(s.stats.maxInFlight, s.stats.inFlight);
+          try {
+            return await super._generate(messages, options, runManager);
+          } finally {
+            s.stats.inFlight--;
+          }
+        }),
+      {
+        ...s.retry,
+        signal: options.signal,
+        onRetry: ({ attempt, delayMs, reason }) => {
+          s.stats.retries++;
+          log.debug(`LLM request failed (${reason}); retry ${attempt}/${s.retry.maxRetries} in ${delayMs} ms`);
+        },
+      },
+    );
+    const { input, output } = tokensOf(result);
+    recordUsage({ input, output }, s.usage);
+    if (s.cache && key) {
+      try {
+        await s.cache.update(key.prompt, key.llmKey, result.generations);
+      } catch (e) {
+        log.warn(`LLM cache write failed (${s.cache.dir}): ${(e as Error).message}`);
+      }
+    }
+    return result;
+  }
+}
+
+/** Tokens of one chat result: llmOutput.tokenUsage, else the message's usage_metadata. */
+export function tokensOf(result: ChatResult): { input: number; output: number } {
+  const tu = result.llmOutput?.tokenUsage as { promptTokens?: number; completionTokens?: number } | undefined;
+  if (tu && (tu.promptTokens !== undefined || tu.completionTokens !== undefined))
+    return { input: tu.promptTokens ?? 0, output: tu.completionTokens ?? 0 };
+  let input = 0;
+  let output = 0;
+  for (const g of result.generations) {
+    const um = (g.message as { usage_metadata?: { input_tokens?: number; output_tokens?: number } }).usage_metadata;
+    input += um?.input_tokens ?? 0;
+    output += um?.output_tokens ?? 0;
+  }
+  return { input, output };
+}

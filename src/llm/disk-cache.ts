@@ -1,0 +1,101 @@
+/**
+ * On-disk LLM response cache: one JSON file per entry, `<dir>/<sha256(prompt \0 llmKey)>.json`.
+ * A LangChain BaseCache, so it also works as `cache:` on any LangChain chat model; the lexcase
+ * factory calls it with the full wire request (model + messages incl. tool calls + parameters +
+ * bound tools) as the key, which LangChain's own cache key (a text rendering of the messages)
+ * does not capture. Chat generations are stored with content, tool calls and metadata so that
+ * tool-call replies come back from the cache as real AIMessages. Writes are atomic (tmp + rename);
+ * an unreadable entry counts as a miss.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { BaseCache } from '@langchain/core/caches';
+import { AIMessage, isAIMessage, type BaseMessage } from '@langchain/core/messages';
+import type { ChatGeneration, Generation } from '@langchain/core/outputs';
+
+interface StoredGeneration {
+  text: string;
+  generationInfo?: Record<string, unknown>;
+  message?: {
+    content: unknown;
+    tool_calls?: unknown[];
+    invalid_tool_calls?: unknown[];
+    additional_kwargs?: Record<string, unknown>;
+    response_metadata?: Record<string, unknown>;
+    usage_metadata?: unknown;
+    id?: string;
+  };
+}
+
+interface Entry {
+  v: 1;
+  createdAt: string;
+  generations: StoredGeneration[];
+}
+
+export function cacheKeyHash(prompt: string, llmKey: string): string {
+  return createHash('sha256').update(prompt).update('\0').update(llmKey).digest('hex');
+}
+
+function storeGeneration(g: Generation): StoredGeneration {
+  const out: StoredGeneration = { text: g.text, generationInfo: g.generationInfo };
+  const msg = (g as ChatGeneration).message as BaseMessage | undefined;
+  if (msg) {
+    const ai = isAIMessage(msg) ? msg : undefined;
+    out.message = {
+      content: msg.content,
+      tool_calls: ai?.tool_calls,
+      invalid_tool_calls: ai?.invalid_tool_calls,
+      additional_kwargs: msg.additional_kwargs,
+      response_metadata: msg.response_metadata,
+      usage_metadata: ai?.usage_metadata,
+      id: msg.id,
+    };
+  }
+  return out;
+}
+
+function restoreGeneration(s: StoredGeneration): Generation {
+  if (!s.message) return { text: s.text, generationInfo: s.generationInfo };
+  const m = s.message;
+  const message = new AIMessage({
+    content: m.content as AIMessage['content'],
+    tool_calls: (m.tool_calls ?? []) as AIMessage['tool_calls'],
+    invalid_tool_calls: (m.invalid_tool_calls ?? []) as AIMessage['invalid_tool_calls'],
+    additional_kwargs: m.additional_kwargs ?? {},
+    response_metadata: m.response_metadata ?? {},
+    usage_metadata: m.usage_metadata as AIMessage['usage_metadata'],
+    id: m.id,
+  });
+  return { text: s.text, generationInfo: s.generationInfo, message } as ChatGeneration;
+}
+
+export class DiskCache extends BaseCache<Generation[]> {
+  constructor(readonly dir: string) {
+    super();
+  }
+
+  path(prompt: string, llmKey: string): string {
+    return join(this.dir, `${cacheKeyHash(prompt, llmKey)}.json`);
+  }
+
+  async lookup(prompt: string, llmKey: string): Promise<Generation[] | null> {
+    try {
+      const entry = JSON.parse(await readFile(this.path(prompt, llmKey), 'utf8')) as Entry;
+      if (entry.v !== 1 || !Array.isArray(entry.generations)) return null;
+      return entry.generations.map(restoreGeneration);
+    } catch {
+      return null;
+    }
+  }
+
+  async update(prompt: string, llmKey: string, value: Generation[]): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    const file = this.path(prompt, llmKey);
+    const entry: Entry = { v: 1, createdAt: new Date().toISOString(), generations: value.map(storeGeneration) };
+    const tmp = `${file}.tmp-${process.pid}-${Math.floor(performance.now() * 1000)}`;
+    await writeFile(tmp, JSON.stringify(entry));
+    await rename(tmp, file);
+  }
+}

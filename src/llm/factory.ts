@@ -1,0 +1,54 @@
+/**
+ * The one way lexcase makes chat models: `createChatModel(cfg)` returns a ChatOpenAI
+ * (@langchain/openai) pointed at any OpenAI-compatible endpoint (OpenAI, vLLM, Ollama, llama.cpp
+ * server, ...) with a response cache, retries with backoff, a concurrency limit and token
+ * accounting wrapped around it (see chat-openai.ts). Tests point it at the scripted local server
+ * in tests/support, or use the fake chat model there.
+ */
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import pLimit from 'p-limit';
+import { llmConfigured, type LlmConfig } from '../config.js';
+import { errors } from '../errors.js';
+import { registerSecret } from '../log.js';
+import { LexcaseChatOpenAI, type LlmStats } from './chat-openai.js';
+import { DiskCache } from './disk-cache.js';
+import type { UsageMeter } from './usage.js';
+
+/** Throw LLM_NOT_CONFIGURED (with how to configure one) unless an endpoint and model are set. */
+export function requireLlm(cfg: LlmConfig): void {
+  if (!llmConfigured(cfg)) throw errors.llmNotConfigured();
+}
+
+export interface CreateChatModelOptions {
+  /** Run-level meter; per-item meters come from withUsageScope (see usage.ts). */
+  usage?: UsageMeter;
+}
+
+export function createChatModel(cfg: LlmConfig, opts: CreateChatModelOptions = {}): BaseChatModel {
+  requireLlm(cfg);
+  registerSecret(cfg.apiKey);
+  const stats: LlmStats = { requests: 0, retries: 0, cacheHits: 0, maxInFlight: 0, inFlight: 0 };
+  return new LexcaseChatOpenAI(
+    {
+      model: cfg.model!,
+      // Local servers need no key, but the client insists on one.
+      apiKey: cfg.apiKey ?? 'no-key',
+      temperature: cfg.temperature,
+      ...(cfg.maxTokens !== undefined ? { maxTokens: cfg.maxTokens } : {}),
+      timeout: cfg.timeoutMs,
+      configuration: { baseURL: cfg.baseUrl },
+    },
+    {
+      usage: opts.usage,
+      cache: cfg.cacheDir ? new DiskCache(cfg.cacheDir) : undefined,
+      limit: pLimit(cfg.concurrency),
+      retry: { maxRetries: cfg.maxRetries, baseMs: cfg.retryBaseMs, maxMs: cfg.retryMaxMs },
+      stats,
+    },
+  );
+}
+
+/** Request/retry/cache counters of a factory-made model (undefined for other models). */
+export function llmStats(model: unknown): LlmStats | undefined {
+  return model instanceof LexcaseChatOpenAI ? { ...model.lexcase.stats } : undefined;
+}

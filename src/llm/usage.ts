@@ -1,0 +1,91 @@
+/**
+ * Token accounting. A UsageMeter sums {input, output} tokens and counts calls and cache hits.
+ * `fork()` makes a child meter whose additions also reach its parent (per-item or per-agent
+ * accounting inside a run). `withUsageScope(meter, fn)` makes `meter` the current scope for
+ * everything `fn` awaits (AsyncLocalStorage), so chat models created by the factory, and the test
+ * fakes, attribute tokens to the item being run without agents passing meters around.
+ *
+ * Cache hits count as calls and as `cached`, but add no tokens: input/output are tokens actually
+ * spent on the endpoint.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { TokenUsage } from '../../eval/types.js';
+
+export type { TokenUsage };
+
+export interface UsageDelta {
+  input: number;
+  output: number;
+  cached?: boolean;
+}
+
+export const emptyUsage = (): TokenUsage => ({ input: 0, output: 0, total: 0, calls: 0, cached: 0 });
+
+export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    total: a.total + b.total,
+    calls: a.calls + b.calls,
+    cached: a.cached + b.cached,
+  };
+}
+
+export class UsageMeter {
+  private u: TokenUsage = emptyUsage();
+  constructor(readonly parent?: UsageMeter) {}
+
+  add(d: UsageDelta): void {
+    for (let m: UsageMeter | undefined = this; m; m = m.parent) {
+      m.u.calls += 1;
+      if (d.cached) {
+        m.u.cached += 1;
+        continue;
+      }
+      const input = Math.max(0, Math.round(d.input || 0));
+      const output = Math.max(0, Math.round(d.output || 0));
+      m.u.input += input;
+      m.u.output += output;
+      m.u.total += input + output;
+    }
+  }
+
+  snapshot(): TokenUsage {
+    return { ...this.u };
+  }
+
+  /** A child meter: what is added to it is also added to this meter. */
+  fork(): UsageMeter {
+    return new UsageMeter(this);
+  }
+
+  /** True when `other` is this meter or one of its ancestors. */
+  descendsFrom(other: UsageMeter): boolean {
+    for (let m: UsageMeter | undefined = this; m; m = m.parent) if (m === other) return true;
+    return false;
+  }
+}
+
+const scope = new AsyncLocalStorage<UsageMeter>();
+
+/** Run `fn` with `meter` as the current usage scope (nested scopes: the innermost wins). */
+export function withUsageScope<T>(meter: UsageMeter, fn: () => T): T {
+  return scope.run(meter, fn);
+}
+
+export function currentUsageScope(): UsageMeter | undefined {
+  return scope.getStore();
+}
+
+/**
+ * Record one model call on `meter` (the model's own meter, if any) and on the current scope,
+ * counting it once per meter even when one descends from the other.
+ */
+export function recordUsage(d: UsageDelta, meter?: UsageMeter): void {
+  const scoped = currentUsageScope();
+  const targets = [meter, scoped].filter((m): m is UsageMeter => !!m);
+  // Drop a meter that another target already reaches through its parent chain.
+  const unique = targets.filter((m, i) => targets.indexOf(m) === i);
+  const leaves = unique.filter((m) => !unique.some((o) => o !== m && o.descendsFrom(m)));
+  for (const m of leaves) m.add(d);
+}
