@@ -1,0 +1,147 @@
+/**
+ * One benchmark scenario in its own process, so peak RSS (getrusage maxRSS) is that engine's alone.
+ * Invoked by bench/run.ts as `node child.js '<json spec>'`; writes its result as JSON to
+ * spec.resultFile. Phases: `build` (time, CPU, peak RSS, bytes on disk), `query` (load time, query
+ * latencies at each k, peak RSS of a serving process), `all` (both in one process, for in-memory
+ * engines), plus H4's `dense-ann` and `embed` scenarios when their files exist.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { getEngine } from './engines/index.js';
+import type { EngineContext, Searcher } from './engines/types.js';
+import { cpuSeconds, dirBreakdown, dirBytes, latencyStats, peakRssMiB, type LatencyStats } from './measure.js';
+
+export interface EngineSpec {
+  kind: 'engine';
+  engine: string;
+  phase: 'build' | 'query' | 'all';
+  corpusFile: string;
+  workDir: string;
+  method?: string;
+  queriesFile?: string;
+  ks?: number[];
+  /** Most queries timed per k (default: all). */
+  maxQueries?: number;
+  /** Stop timing a k after this many seconds (at least 3 queries are always timed). */
+  timeBudgetS?: number;
+  warmup?: number;
+  workers?: number;
+  resultFile: string;
+}
+
+export interface DenseSpec {
+  kind: 'dense-ann' | 'embed';
+  args: Record<string, unknown>;
+  resultFile: string;
+}
+
+export type ChildSpec = EngineSpec | DenseSpec;
+
+export interface BuildResult {
+  buildS: number;
+  buildCpuS: number;
+  buildPeakRssMiB: number;
+  indexBytes?: number;
+  indexBreakdown?: Record<string, number>;
+}
+
+export interface QueryResult {
+  loadS?: number;
+  byK: Record<string, LatencyStats & { samplesMs: number[] }>;
+  queryPeakRssMiB: number;
+  /** Top-10 ids of the first queries, to compare rankings across engines. */
+  top10: string[][];
+}
+
+async function timeQueries(s: Searcher, queries: string[], spec: EngineSpec): Promise<Omit<QueryResult, 'loadS' | 'queryPeakRssMiB'>> {
+  const ks = spec.ks ?? [1000, 10];
+  const warm = Math.min(spec.warmup ?? 2, queries.length);
+  for (let i = 0; i < warm; i++) await s.search(queries[i], Math.max(...ks));
+  const byK: QueryResult['byK'] = {};
+  const top10: string[][] = [];
+  for (const k of ks) {
+    const ms: number[] = [];
+    const limit = Math.min(queries.length, spec.maxQueries ?? queries.length);
+    const deadline = performance.now() + (spec.timeBudgetS ?? Infinity) * 1000;
+    for (let i = 0; i < limit; i++) {
+      const t = performance.now();
+      const ids = await s.search(queries[i], k);
+      ms.push(performance.now() - t);
+      if (i < 5 && top10.length < 5 && k >= 10) top10.push(ids.slice(0, 10));
+      if (performance.now() > deadline && ms.length >= 3) break;
+    }
+    byK[String(k)] = { ...latencyStats(ms), samplesMs: ms.map((x) => Math.round(x * 100) / 100) };
+  }
+  return { byK, top10 };
+}
+
+async function runEngine(spec: EngineSpec): Promise<Record<string, unknown>> {
+  const engine = getEngine(spec.engine, { workers: spec.workers });
+  const ctx: EngineContext = { corpusFile: spec.corpusFile, workDir: spec.workDir, method: spec.method };
+  const out: Record<string, unknown> = { engine: engine.name, phase: spec.phase, method: spec.method };
+  let searcher: Searcher | undefined;
+  if (spec.phase === 'build' || spec.phase === 'all') {
+    const t = performance.now();
+    const built = await engine.build(ctx);
+    const build: BuildResult = {
+      buildS: Math.round((performance.now() - t) / 10) / 100,
+      buildCpuS: cpuSeconds(),
+      buildPeakRssMiB: peakRssMiB(),
+    };
+    if (built.indexDir) {
+      build.indexBytes = await dirBytes(built.indexDir);
+      build.indexBreakdown = await dirBreakdown(built.indexDir);
+    }
+    Object.assign(out, build, built.detail ? { detail: built.detail } : {});
+    searcher = built.searcher;
+  }
+  if (spec.phase === 'query' || spec.phase === 'all') {
+    const queries = JSON.parse(await readFile(spec.queriesFile!, 'utf8')) as string[];
+    let loadS: number | undefined;
+    if (!searcher) {
+      const t = performance.now();
+      searcher = await engine.open!(ctx);
+      loadS = Math.round((performance.now() - t) / 10) / 100;
+    }
+    const timed = await timeQueries(searcher, queries, spec);
+    const q: QueryResult = { loadS, ...timed, queryPeakRssMiB: peakRssMiB() };
+    Object.assign(out, q);
+    await searcher.close?.();
+  }
+  return out;
+}
+
+async function runDense(spec: DenseSpec): Promise<Record<string, unknown>> {
+  const file = spec.kind === 'dense-ann' ? './dense-ann.js' : './embed-throughput.js';
+  const fnName = spec.kind === 'dense-ann' ? 'runDenseAnnBench' : 'runEmbedThroughputBench';
+  const mod = (await import(file)) as Record<string, (args: unknown) => Promise<unknown>>;
+  if (typeof mod[fnName] !== 'function') throw new Error(`bench/${file.slice(2)} does not export ${fnName}`);
+  const t = performance.now();
+  const result = await mod[fnName](spec.args);
+  return { result, wallS: Math.round((performance.now() - t) / 10) / 100, peakRssMiB: peakRssMiB() };
+}
+
+/** Whether H4's scenario file exists next to this one (as .ts under tsx, .js when built). */
+export function denseScenarioAvailable(kind: 'dense-ann' | 'embed'): boolean {
+  const base = kind === 'dense-ann' ? 'dense-ann' : 'embed-throughput';
+  const here = fileURLToPath(import.meta.url);
+  const ext = here.endsWith('.ts') ? '.ts' : '.js';
+  return existsSync(fileURLToPath(new URL(`./${base}${ext}`, import.meta.url)));
+}
+
+async function main(): Promise<void> {
+  const spec = JSON.parse(process.argv[2] ?? '{}') as ChildSpec;
+  const result = spec.kind === 'engine' ? await runEngine(spec) : await runDense(spec);
+  await writeFile(spec.resultFile, JSON.stringify(result, null, 2));
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().then(
+    () => process.exit(0),
+    (err) => {
+      process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,32 @@
+/** The seam every benchmarked engine implements (one engine per file in bench/engines/). */
+
+export interface EngineContext {
+  /** JSONL corpus ({id, text, ...} per line). */
+  corpusFile: string;
+  /** Scratch directory the engine owns for this run (index files go here). */
+  workDir: string;
+  /** Scoring method, for engines with more than one (lexcase: bm25 | qld). */
+  method?: string;
+}
+
+export interface Searcher {
+  /** Top-k passage ids for a query, best first. */
+  search(query: string, k: number): Promise<string[]>;
+  close?(): Promise<void> | void;
+}
+
+export interface BuildOutcome {
+  /** In-memory engines hand back their searcher; on-disk engines are reopened in a fresh process. */
+  searcher?: Searcher;
+  /** Directory holding the on-disk index (its size is measured), when there is one. */
+  indexDir?: string;
+  detail?: Record<string, unknown>;
+}
+
+export interface Engine {
+  readonly name: string;
+  /** true: the index lives on disk and `open` loads it in a fresh process. */
+  readonly persistent: boolean;
+  build(ctx: EngineContext): Promise<BuildOutcome>;
+  open?(ctx: EngineContext): Promise<Searcher>;
+}

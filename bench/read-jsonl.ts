@@ -1,0 +1,22 @@
+/**
+ * Fast streaming reader for the benchmark's JSONL corpora: large chunked reads, split on newlines,
+ * one JSON.parse per line. Passages are yielded one at a time; the file is never held in memory.
+ */
+import { createReadStream } from 'node:fs';
+import type { Passage } from '../corpora/types.js';
+
+export async function* readPassagesJsonl(file: string): AsyncGenerator<Passage> {
+  let rest = '';
+  for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 4 << 20 })) {
+    const text = rest + (chunk as string);
+    let start = 0;
+    let nl = text.indexOf('\n', start);
+    while (nl !== -1) {
+      if (nl > start) yield JSON.parse(text.slice(start, nl)) as Passage;
+      start = nl + 1;
+      nl = text.indexOf('\n', start);
+    }
+    rest = text.slice(start);
+  }
+  if (rest.trim()) yield JSON.parse(rest) as Passage;
+}

@@ -1,0 +1,261 @@
+/**
+ * The benchmark's results: the JSON shape, the comparisons (speed-up and memory ratio vs peers),
+ * the issue's targets with pass/miss, and the Markdown rendering.
+ */
+import type { LatencyStats } from './measure.js';
+
+export interface EngineRun {
+  size: number;
+  engine: string;
+  method?: string;
+  status: 'ok' | 'failed' | 'skipped';
+  reason?: string;
+  build?: {
+    buildS: number;
+    buildCpuS: number;
+    buildPeakRssMiB: number;
+    indexBytes?: number;
+    /** Index bytes without the doc store (docs/): the inverted index itself. */
+    postingsBytes?: number;
+    indexBreakdown?: Record<string, number>;
+    loadAvgAtStart: number;
+  };
+  query?: {
+    loadS?: number;
+    byK: Record<string, LatencyStats & { samplesMs?: number[] }>;
+    queryPeakRssMiB: number;
+    top10: string[][];
+    maxQueries?: number;
+    loadAvgAtStart: number;
+  };
+}
+
+export interface DenseRun {
+  scenario: 'dense-ann' | 'embed';
+  args: Record<string, unknown>;
+  status: 'ok' | 'failed' | 'skipped';
+  reason?: string;
+  result?: unknown;
+  wallS?: number;
+  peakRssMiB?: number;
+}
+
+export interface CorpusInfo {
+  size: number;
+  passages: number;
+  rawTextBytes: number;
+  words: number;
+  meanWords: number;
+  generateS: number;
+  cached: boolean;
+}
+
+export interface Comparison {
+  size: number;
+  peer: string;
+  k: number;
+  /** Queries both engines ran (the peer's, usually capped). */
+  commonQueries: number;
+  lexcaseP50Ms: number;
+  peerP50Ms: number;
+  speedup: number;
+  lexcasePeakRssMiB: number;
+  peerPeakRssMiB: number;
+  /** lexcase peak RSS / peer peak RSS (lower is better). */
+  memoryRatio: number;
+  /** Mean overlap of top-10 ids on the first queries (ranking agreement). */
+  top10Overlap?: number;
+}
+
+export interface TargetCheck {
+  id: string;
+  description: string;
+  target: string;
+  measured: string;
+  pass: boolean | null;
+}
+
+export interface BenchResults {
+  schema: 'lexcase-bench/1';
+  startedAt: string;
+  finishedAt: string;
+  command: string;
+  machine: { cpus: number; cpuModel: string; totalMemGiB: number; node: string; platform: string; arch: string; loadAvgAtStart: number[] };
+  options: Record<string, unknown>;
+  corpora: CorpusInfo[];
+  runs: EngineRun[];
+  dense: DenseRun[];
+  comparisons: Comparison[];
+  targets: TargetCheck[];
+  notes: string[];
+}
+
+const MiB = 1024 * 1024;
+const fmt = (x: number | undefined, d = 1) => (x === undefined || Number.isNaN(x) ? '–' : x.toFixed(d));
+const p50Of = (ms: number[]) => {
+  const s = [...ms].sort((a, b) => a - b);
+  return s.length ? s[Math.max(0, Math.ceil(s.length / 2) - 1)] : NaN;
+};
+
+export function peakRss(run: EngineRun): number {
+  return Math.max(run.build?.buildPeakRssMiB ?? 0, run.query?.queryPeakRssMiB ?? 0);
+}
+
+export function compare(runs: EngineRun[], size: number, peer: string, k: number): Comparison | undefined {
+  const lex = runs.find((r) => r.size === size && r.engine === 'lexcase' && r.method === 'bm25' && r.status === 'ok');
+  const other = runs.find((r) => r.size === size && r.engine === peer && r.status === 'ok');
+  const lk = lex?.query?.byK[String(k)];
+  const pk = other?.query?.byK[String(k)];
+  if (!lex || !other || !lk?.samplesMs || !pk?.samplesMs) return undefined;
+  const n = Math.min(lk.samplesMs.length, pk.samplesMs.length);
+  const lexP50 = p50Of(lk.samplesMs.slice(0, n));
+  const peerP50 = p50Of(pk.samplesMs.slice(0, n));
+  const lexRss = peakRss(lex);
+  const peerRss = peakRss(other);
+  const lt = lex.query?.top10 ?? [];
+  const pt = other.query?.top10 ?? [];
+  const m = Math.min(lt.length, pt.length);
+  let overlap: number | undefined;
+  if (m) {
+    let sum = 0;
+    for (let i = 0; i < m; i++) {
+      const set = new Set(lt[i]);
+      sum += pt[i].filter((id) => set.has(id)).length / Math.max(1, Math.min(10, lt[i].length));
+    }
+    overlap = Math.round((sum / m) * 1000) / 1000;
+  }
+  return {
+    size,
+    peer,
+    k,
+    commonQueries: n,
+    lexcaseP50Ms: Math.round(lexP50 * 100) / 100,
+    peerP50Ms: Math.round(peerP50 * 100) / 100,
+    speedup: Math.round((peerP50 / lexP50) * 10) / 10,
+    lexcasePeakRssMiB: lexRss,
+    peerPeakRssMiB: peerRss,
+    memoryRatio: Math.round((lexRss / peerRss) * 1000) / 1000,
+    top10Overlap: overlap,
+  };
+}
+
+function pickNumber(obj: unknown, keys: string[]): number | undefined {
+  if (!obj || typeof obj !== 'object') return undefined;
+  const rec = obj as Record<string, unknown>;
+  for (const k of keys) if (typeof rec[k] === 'number') return rec[k] as number;
+  return undefined;
+}
+
+/** H4's dense-ANN result, read tolerantly: {p50Ms, p95Ms, recallAt10} at top level or under `ann`. */
+export function annFigures(r: unknown): { p50Ms?: number; p95Ms?: number; recallAt10?: number } {
+  const src = r && typeof r === 'object' && 'ann' in (r as object) ? (r as { ann: unknown }).ann : r;
+  return {
+    p50Ms: pickNumber(src, ['p50Ms', 'p50', 'annP50Ms']),
+    p95Ms: pickNumber(src, ['p95Ms', 'p95', 'annP95Ms']),
+    recallAt10: pickNumber(src, ['recallAt10', 'recall@10', 'recall10']) ?? pickNumber(r, ['recallAt10', 'recall@10', 'recall10']),
+  };
+}
+
+export function checkTargets(res: Pick<BenchResults, 'runs' | 'comparisons' | 'dense' | 'corpora'>, bigSize = 856_835, peerSize = 100_000): TargetCheck[] {
+  const out: TargetCheck[] = [];
+  const lexBuild = res.runs.find((r) => r.size === bigSize && r.engine === 'lexcase' && r.build && r.status === 'ok');
+  const corpus = res.corpora.find((c) => c.size === bigSize);
+  const na = (id: string, description: string, target: string) => out.push({ id, description, target, measured: 'not measured', pass: null });
+  if (lexBuild?.build) {
+    const b = lexBuild.build;
+    out.push({ id: 'build-time', description: `lexcase build, ${bigSize.toLocaleString('en')} passages, 2 workers`, target: '≤ 60 s', measured: `${fmt(b.buildS)} s`, pass: b.buildS <= 60 });
+    out.push({ id: 'build-rss', description: 'lexcase build peak RSS', target: '≤ 2048 MiB', measured: `${fmt(b.buildPeakRssMiB, 0)} MiB`, pass: b.buildPeakRssMiB <= 2048 });
+    if (corpus && b.postingsBytes !== undefined) {
+      const ratio = b.postingsBytes / corpus.rawTextBytes;
+      out.push({ id: 'index-size', description: 'lexcase index without doc store / raw text', target: '≤ 0.30×', measured: `${ratio.toFixed(3)}× (${fmt(b.postingsBytes / MiB)} of ${fmt(corpus.rawTextBytes / MiB)} MiB; with doc store ${((b.indexBytes ?? 0) / corpus.rawTextBytes).toFixed(2)}×)`, pass: ratio <= 0.3 });
+    }
+  } else {
+    na('build-time', 'lexcase build at 856K', '≤ 60 s');
+    na('build-rss', 'lexcase build peak RSS at 856K', '≤ 2048 MiB');
+    na('index-size', 'lexcase index / raw text at 856K', '≤ 0.30×');
+  }
+  for (const method of ['bm25', 'qld']) {
+    const q = res.runs.find((r) => r.size === bigSize && r.engine === 'lexcase' && r.method === method && r.status === 'ok')?.query;
+    const s = q?.byK['1000'];
+    if (s) out.push({ id: `p50-${method}`, description: `lexcase ${method}, 140–170-word queries, top-1000, ${bigSize.toLocaleString('en')} passages`, target: 'p50 ≤ 20 ms', measured: `p50 ${fmt(s.p50Ms, 2)} ms, p95 ${fmt(s.p95Ms, 2)} ms (${s.queries} q)`, pass: s.p50Ms <= 20 });
+    else na(`p50-${method}`, `lexcase ${method} top-1000 at 856K`, 'p50 ≤ 20 ms');
+  }
+  const wink = res.comparisons.find((c) => c.size === peerSize && c.peer === 'wink-bm25' && c.k === 1000);
+  if (wink) {
+    out.push({ id: 'vs-wink-speed', description: `query speed-up vs wink-bm25-text-search at ${peerSize.toLocaleString('en')} (top-1000, same ${wink.commonQueries} queries)`, target: '≥ 20×', measured: `${fmt(wink.speedup)}× (${fmt(wink.lexcaseP50Ms, 2)} vs ${fmt(wink.peerP50Ms, 0)} ms p50)`, pass: wink.speedup >= 20 });
+    out.push({ id: 'vs-wink-memory', description: `peak RSS vs wink at ${peerSize.toLocaleString('en')} (lexcase: max of build and serving process)`, target: '≤ 0.20×', measured: `${wink.memoryRatio.toFixed(3)}× (${fmt(wink.lexcasePeakRssMiB, 0)} vs ${fmt(wink.peerPeakRssMiB, 0)} MiB)`, pass: wink.memoryRatio <= 0.2 });
+  } else {
+    na('vs-wink-speed', `speed-up vs wink at ${peerSize}`, '≥ 20×');
+    na('vs-wink-memory', `memory vs wink at ${peerSize}`, '≤ 0.20×');
+  }
+  const ann = res.dense.find((d) => d.scenario === 'dense-ann' && d.status === 'ok' && (d.args as { n?: number }).n === bigSize);
+  const f = ann ? annFigures(ann.result) : undefined;
+  if (f && f.p50Ms !== undefined) {
+    out.push({ id: 'ann-p50', description: `dense ANN at ${bigSize.toLocaleString('en')} × ${(ann!.args as { dim?: number }).dim ?? 384}-dim`, target: '≤ 10 ms', measured: `p50 ${fmt(f.p50Ms, 2)} ms, p95 ${fmt(f.p95Ms, 2)} ms`, pass: f.p50Ms <= 10 });
+    out.push({ id: 'ann-recall', description: 'ANN recall@10 vs exact flat search', target: '≥ 0.95', measured: fmt(f.recallAt10, 3), pass: f.recallAt10 === undefined ? null : f.recallAt10 >= 0.95 });
+  } else {
+    na('ann-p50', 'dense ANN p50 at 856K', '≤ 10 ms');
+    na('ann-recall', 'ANN recall@10 vs flat at 856K', '≥ 0.95');
+  }
+  return out;
+}
+
+export function renderMarkdown(r: BenchResults): string {
+  const L: string[] = [];
+  L.push(`# lexcase benchmark — ${r.startedAt}`, '');
+  L.push(`Machine: ${r.machine.cpus} cores (${r.machine.cpuModel}), ${r.machine.totalMemGiB} GiB RAM, Node ${r.machine.node}, ${r.machine.platform}/${r.machine.arch}; load average at start ${r.machine.loadAvgAtStart.join(' / ')}.`);
+  L.push(`Command: \`${r.command}\``, '');
+  L.push('Synthetic corpus (seeded Zipf vocabulary, 60–200-word passages) and 140–170-word bar-exam-like queries; every engine ran in its own process on the same files. Not the Bar Exam QA pool: sizes are synthetic.', '');
+  L.push('| passages | words | mean words | raw text MiB |', '|---:|---:|---:|---:|');
+  for (const c of r.corpora) L.push(`| ${c.passages.toLocaleString('en')} | ${c.words.toLocaleString('en')} | ${fmt(c.meanWords)} | ${fmt(c.rawTextBytes / MiB)} |`);
+  L.push('');
+  const ks = [...new Set(r.runs.flatMap((x) => Object.keys(x.query?.byK ?? {})))].sort((a, b) => Number(b) - Number(a));
+  const head = ['passages', 'engine', 'build s', 'build CPU s', 'build peak RSS MiB', 'index MiB (× raw)', 'load s', ...ks.flatMap((k) => [`p50 @${k} ms`, `p95 @${k} ms`]), 'queries timed', 'serving peak RSS MiB'];
+  L.push(`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 2 ? '---' : '---:')).join('|')}|`);
+  for (const x of r.runs) {
+    const name = x.method ? `${x.engine} ${x.method}` : x.engine;
+    if (x.status !== 'ok') {
+      L.push(`| ${x.size.toLocaleString('en')} | ${name} | ${x.status}: ${(x.reason ?? '').split('\n')[0].replace(/\|/g, '/').slice(0, 140)} |${' |'.repeat(head.length - 3)}`);
+      continue;
+    }
+    const corpus = r.corpora.find((c) => c.size === x.size);
+    const b = x.build;
+    const idx = b?.indexBytes !== undefined && corpus ? `${fmt(b.indexBytes / MiB)} (${(b.indexBytes / corpus.rawTextBytes).toFixed(2)}×${b.postingsBytes !== undefined && b.postingsBytes !== b.indexBytes ? `; w/o docs ${(b.postingsBytes / corpus.rawTextBytes).toFixed(2)}×` : ''})` : b ? 'in memory' : '';
+    const q = x.query;
+    const cells = [
+      x.size.toLocaleString('en'),
+      name,
+      b ? fmt(b.buildS) : '↑',
+      b ? fmt(b.buildCpuS) : '↑',
+      b ? fmt(b.buildPeakRssMiB, 0) : '↑',
+      b ? idx : '↑',
+      q?.loadS !== undefined ? fmt(q.loadS, 2) : '–',
+      ...ks.flatMap((k) => [fmt(q?.byK[k]?.p50Ms, 2), fmt(q?.byK[k]?.p95Ms, 2)]),
+      q ? String(Math.min(...Object.values(q.byK).map((s) => s.queries))) + (q.maxQueries ? ` (cap ${q.maxQueries})` : '') : '–',
+      q ? fmt(q.queryPeakRssMiB, 0) : '–',
+    ];
+    L.push(`| ${cells.join(' | ')} |`);
+  }
+  L.push('', '"↑": same index as the row above (built once for bm25 and qld). In-memory peers build and query in one process, so their serving RSS includes the build.', '');
+  if (r.comparisons.length) {
+    L.push('## lexcase bm25 vs peers (same queries, same process isolation)', '');
+    L.push('| passages | peer | k | queries | lexcase p50 ms | peer p50 ms | speed-up | lexcase peak RSS MiB | peer peak RSS MiB | memory ratio | top-10 overlap |', '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const c of r.comparisons) L.push(`| ${c.size.toLocaleString('en')} | ${c.peer} | ${c.k} | ${c.commonQueries} | ${fmt(c.lexcaseP50Ms, 2)} | ${fmt(c.peerP50Ms, 2)} | ${fmt(c.speedup)}× | ${fmt(c.lexcasePeakRssMiB, 0)} | ${fmt(c.peerPeakRssMiB, 0)} | ${c.memoryRatio.toFixed(3)} | ${c.top10Overlap ?? '–'} |`);
+    L.push('');
+  }
+  if (r.dense.length) {
+    L.push('## Dense (LanceDB ANN) and embedding throughput', '');
+    L.push('| scenario | args | status | ANN p50 ms | ANN p95 ms | recall@10 vs flat | wall s | peak RSS MiB | detail |', '|---|---|---|---:|---:|---:|---:|---:|---|');
+    for (const d of r.dense) {
+      const f = d.scenario === 'dense-ann' ? annFigures(d.result) : {};
+      const detail = d.status === 'ok' ? JSON.stringify(d.result).replace(/\|/g, '/').slice(0, 300) : (d.reason ?? '').split('\n')[0].slice(0, 200);
+      L.push(`| ${d.scenario} | ${JSON.stringify(d.args).replace(/\|/g, '/')} | ${d.status} | ${fmt(f.p50Ms, 2)} | ${fmt(f.p95Ms, 2)} | ${fmt(f.recallAt10, 3)} | ${fmt(d.wallS)} | ${fmt(d.peakRssMiB, 0)} | ${detail} |`);
+    }
+    L.push('');
+  }
+  L.push('## Targets (issue 3 and issue 4)', '', '| target | measured | required | result |', '|---|---|---|---|');
+  for (const t of r.targets) L.push(`| ${t.description} | ${t.measured} | ${t.target} | ${t.pass === null ? 'not measured' : t.pass ? 'PASS' : '**MISS**'} |`);
+  L.push('');
+  if (r.notes.length) L.push('## Notes', '', ...r.notes.map((n) => `- ${n}`), '');
+  return L.join('\n');
+}

@@ -1,0 +1,40 @@
+/** Run one scenario in a fresh Node process (bench/child.ts or dist/bench/child.js) and read its result. */
+import { spawn } from 'node:child_process';
+import { readFile, rm } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import type { ChildSpec } from './child.js';
+
+export interface ChildOutcome {
+  ok: boolean;
+  result?: Record<string, unknown>;
+  error?: string;
+  wallS: number;
+  loadAvgAtStart: number;
+}
+
+const fromTs = fileURLToPath(import.meta.url).endsWith('.ts');
+const childPath = fileURLToPath(new URL(fromTs ? './child.ts' : './child.js', import.meta.url));
+
+export async function runChild(spec: ChildSpec, timeoutS: number, heapMiB = 16_384): Promise<ChildOutcome> {
+  const args = [...(fromTs ? ['--import', 'tsx'] : []), `--max-old-space-size=${heapMiB}`, childPath, JSON.stringify(spec)];
+  const loadAvgAtStart = Math.round(loadavg()[0] * 100) / 100;
+  const t = performance.now();
+  await rm(spec.resultFile, { force: true });
+  const code = await new Promise<number | string>((resolve) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let tail = '';
+    child.stderr.on('data', (d: Buffer) => {
+      tail = (tail + d.toString()).slice(-4000);
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutS * 1000);
+    child.on('close', (c, sig) => {
+      clearTimeout(timer);
+      resolve(c === 0 ? 0 : `exit ${c ?? sig}${sig === 'SIGKILL' ? ` (killed after ${timeoutS} s limit?)` : ''}: ${tail.trim().split('\n').slice(-6).join('\n')}`);
+    });
+  });
+  const wallS = Math.round((performance.now() - t) / 10) / 100;
+  if (code !== 0) return { ok: false, error: String(code), wallS, loadAvgAtStart };
+  const result = JSON.parse(await readFile(spec.resultFile, 'utf8')) as Record<string, unknown>;
+  return { ok: true, result, wallS, loadAvgAtStart };
+}
