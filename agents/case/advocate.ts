@@ -1,0 +1,147 @@
+/**
+ * The LLM Advocate: one per hypothesis, a tool-calling loop built with langchain's createAgent. It
+ * analyses its hypothesis, picks tools, searches, reflects and refines, then returns its k most
+ * compelling passages with a one-line justification each (JSON parsed with zod).
+ *
+ * Limits: `maxSteps` model calls (modelCallLimitMiddleware) and `maxTokens` (a beforeModel
+ * middleware that ends the loop once the advocate's replies have used that many tokens). When the
+ * loop ends without a parseable selection, one compile call (invokeStructured: one retry, then
+ * LLM_OUTPUT_INVALID) asks the model to choose from the passages its searches returned; if that
+ * fails too, the advocate falls back to its top passages by evidence score and records the error.
+ *
+ * Evidence can only be passages some tool returned to this advocate: ids it invents are dropped and
+ * listed in `rejectedIds`, so nothing outside retrieval (e.g. a dataset's gold passage) can enter a
+ * juror's prompt through an advocate.
+ */
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
+import type { StructuredToolInterface } from '@langchain/core/tools';
+import { createAgent, createMiddleware, modelCallLimitMiddleware } from 'langchain';
+import { z } from 'zod';
+import { isLexcaseError } from '../../src/errors.js';
+import { invokeStructured, messageText, parseStructured } from '../../src/llm/structured.js';
+import { advocateCompilePrompt, advocateSystemPrompt, advocateTask } from './prompts.js';
+import { truncate } from './question-text.js';
+import { countingModel } from './token-tally.js';
+import { extractToolTrace, tokensOf, type Candidate } from './tool-trace.js';
+import type { AdvocateResult, EvidenceItem, Hypothesis } from './types.js';
+
+export const EvidenceSelection = z.object({
+  analysis: z.string().optional(),
+  evidence: z
+    .array(z.object({ id: z.union([z.string(), z.number()]).transform(String), justification: z.string().default('') }))
+    .min(1),
+});
+
+export interface AdvocateOptions {
+  llm: BaseChatModel;
+  tools: StructuredToolInterface[];
+  facts: string;
+  hypothesis: Hypothesis;
+  k: number;
+  stance?: 'for' | 'against';
+  maxSteps?: number;
+  maxTokens?: number;
+  getPassage?: (id: string) => Promise<{ id: string; text: string } | undefined>;
+  signal?: AbortSignal;
+}
+
+const TOKEN_LIMIT_NOTE = '[lexcase: advocate token limit reached]';
+
+function tokenLimitMiddleware(maxTokens: number) {
+  return createMiddleware({
+    name: 'LexcaseTokenLimit',
+    beforeModel: {
+      canJumpTo: ['end'],
+      hook: (state: { messages: BaseMessage[] }) => {
+        if (tokensOf(state.messages) >= maxTokens) return { jumpTo: 'end' as const, messages: [new AIMessage(TOKEN_LIMIT_NOTE)] };
+        return undefined;
+      },
+    },
+  });
+}
+
+function selectEvidence(
+  picked: { id: string; justification: string }[],
+  candidates: Map<string, Candidate>,
+  k: number,
+): { evidence: EvidenceItem[]; rejected: string[] } {
+  const evidence: EvidenceItem[] = [];
+  const rejected: string[] = [];
+  for (const p of picked) {
+    const c = candidates.get(p.id);
+    if (!c) {
+      rejected.push(p.id);
+      continue;
+    }
+    if (evidence.some((e) => e.id === p.id)) continue;
+    evidence.push({ id: p.id, score: c.score, justification: truncate(p.justification.replace(/\s+/g, ' ').trim(), 300) });
+    if (evidence.length >= k) break;
+  }
+  return { evidence, rejected };
+}
+
+export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
+  const stance = o.stance ?? 'for';
+  const maxSteps = o.maxSteps ?? 6;
+  const maxTokens = o.maxTokens ?? 20000;
+  const agent = createAgent({
+    model: o.llm,
+    tools: o.tools,
+    systemPrompt: advocateSystemPrompt(o.k, stance, o.tools.map((t) => t.name)),
+    middleware: [modelCallLimitMiddleware({ runLimit: maxSteps, exitBehavior: 'end' }), tokenLimitMiddleware(maxTokens)],
+  });
+  const state = (await agent.invoke(
+    { messages: [new HumanMessage(advocateTask(o.facts, o.hypothesis.text, stance))] },
+    { signal: o.signal, recursionLimit: maxSteps * 2 + 5 },
+  )) as { messages: BaseMessage[] };
+  const messages = state.messages;
+  const { calls, candidates, steps } = extractToolTrace(messages);
+  let tokens = tokensOf(messages);
+  const last = messages[messages.length - 1];
+  const lastText = last ? messageText(last) : '';
+  let stop: AdvocateResult['stop'] = 'final';
+  if (lastText === TOKEN_LIMIT_NOTE) stop = 'token-limit';
+  else if (/^Model call limits exceeded/.test(lastText)) stop = 'step-limit';
+
+  let analysis: string | undefined;
+  let picked: { id: string; justification: string }[] | undefined;
+  let error: string | undefined;
+  if (stop === 'final') {
+    try {
+      const sel = parseStructured(lastText, EvidenceSelection);
+      picked = sel.evidence;
+      analysis = sel.analysis;
+    } catch {
+      /* fall through to the compile call */
+    }
+  }
+  if ((!picked || selectEvidence(picked, candidates, o.k).evidence.length === 0) && candidates.size > 0) {
+    const list = [...candidates.values()]
+      .sort((a, b) => b.score - a.score)
+      .slice(0, 30)
+      .map((c) => `${c.id}: ${truncate(c.snippet.replace(/\s+/g, ' '), 300)}`)
+      .join('\n');
+    const tally = { tokens: 0 };
+    try {
+      const r = await invokeStructured(
+        countingModel(o.llm, tally),
+        [new SystemMessage('You are an Advocate compiling evidence.'), new HumanMessage(advocateCompilePrompt(o.k, o.hypothesis.text, stance, list))],
+        EvidenceSelection,
+        { what: `advocate ${o.hypothesis.key} evidence selection`, signal: o.signal },
+      );
+      picked = r.value.evidence;
+      analysis = r.value.analysis ?? analysis;
+    } catch (e) {
+      if (!isLexcaseError(e)) throw e;
+      error = e.message;
+      picked = [...candidates.values()].sort((a, b) => b.score - a.score).map((c) => ({ id: c.id, justification: '(no parseable selection; ranked by evidence score)' }));
+    }
+    tokens += tally.tokens;
+  }
+  const { evidence, rejected } = selectEvidence(picked ?? [], candidates, o.k);
+  if (o.getPassage) {
+    for (const e of evidence) e.text = (await o.getPassage(e.id))?.text ?? candidates.get(e.id)?.snippet;
+  } else for (const e of evidence) e.text = candidates.get(e.id)?.snippet;
+  return { hypothesis: o.hypothesis, stance, evidence, toolCalls: calls, rejectedIds: rejected, steps, stop, tokens, analysis, error };
+}

@@ -1,0 +1,52 @@
+/**
+ * CASE offline (no LLM), labelled "offline heuristic, no LLM" in traces and reports: direct
+ * hypotheses → one heuristic advocate per option (facts + question + option through bm25/qld/dense,
+ * RRF-fused) → the evidence-score solver instead of a jury.
+ */
+import type { Question } from '../../corpora/types.js';
+import type { AgentSystem, SystemContext, SystemOutcome } from '../../eval/types.js';
+import { errors } from '../../src/errors.js';
+import { OFFLINE_LABEL, offlineMethods, runOfflineAdvocate } from './advocate-offline.js';
+import { directHypotheses } from './hypotheses-direct.js';
+import { evidenceScoreVerdict } from './offline-solver.js';
+import { factsOf } from './question-text.js';
+import { advocateTrace } from './trace-view.js';
+import type { AdvocateResult } from './types.js';
+
+export interface CaseOfflineOptions {
+  k?: number;
+  /** Retrieval methods (bm25, qld, dense, hybrid); default: bm25/qld/dense as available. */
+  tools?: string[];
+  depth?: number;
+}
+
+export function createCaseOfflineSystem(defaults: CaseOfflineOptions = {}): AgentSystem<Question> {
+  return async (q: Question, ctx: SystemContext): Promise<SystemOutcome> => {
+    const k = typeof ctx.options.k === 'number' ? ctx.options.k : (defaults.k ?? 5);
+    const wanted = Array.isArray(ctx.options.tools) ? (ctx.options.tools as string[]) : defaults.tools;
+    if (ctx.options.hypotheses === 'exploratory')
+      throw errors.usage('--hypotheses exploratory needs an LLM; the offline heuristic uses the options as hypotheses (direct)');
+    const methods = offlineMethods(ctx.retrievers, wanted?.filter((t) => t !== 'rewrite'));
+    const facts = factsOf(q);
+    const hypotheses = directHypotheses(q);
+    const advocates: AdvocateResult[] = [];
+    for (const h of hypotheses)
+      advocates.push(await runOfflineAdvocate({ retrievers: ctx.retrievers, methods, facts, hypothesis: h, k, depth: defaults.depth, getPassage: ctx.getPassage }));
+    const verdict = evidenceScoreVerdict(advocates);
+    return {
+      prediction: verdict.answer,
+      confidence: verdict.confidence,
+      trace: {
+        system: 'case',
+        mode: OFFLINE_LABEL,
+        hypothesesMode: 'direct',
+        k,
+        methods,
+        hypotheses,
+        advocates: advocates.map(advocateTrace),
+        verdict,
+        tokens: { hypotheses: 0, advocates: 0, jury: 0, total: 0 },
+      },
+    };
+  };
+}

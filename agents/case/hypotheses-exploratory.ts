@@ -1,0 +1,30 @@
+/**
+ * Exploratory Hypothesis Generation (CASE §4 (1b)): the Analyst LLM proposes hypotheses from the
+ * facts and question alone (the options are NOT shown), H = f_LLM-gen(q). They are then mapped back
+ * to the options (map-hypotheses.ts) so the jury can vote A–D.
+ */
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { HumanMessage } from '@langchain/core/messages';
+import { z } from 'zod';
+import type { Question } from '../../corpora/types.js';
+import { invokeStructured } from '../../src/llm/structured.js';
+import { mapToOptions } from './map-hypotheses.js';
+import { exploratoryPrompt } from './prompts.js';
+import { factsOf } from './question-text.js';
+import type { Hypothesis } from './types.js';
+
+export const ExploratoryReply = z.object({ hypotheses: z.array(z.string().min(1)).min(1) });
+
+export async function exploratoryHypotheses(
+  llm: BaseChatModel,
+  q: Pick<Question, 'prompt' | 'question' | 'choices'>,
+  opts: { max?: number; signal?: AbortSignal } = {},
+): Promise<{ hypotheses: Hypothesis[]; raw: string[] }> {
+  const max = opts.max ?? 4;
+  const r = await invokeStructured(llm, [new HumanMessage(exploratoryPrompt(factsOf(q), max))], ExploratoryReply, {
+    what: 'exploratory hypotheses',
+    signal: opts.signal,
+  });
+  const texts = r.value.hypotheses.map((h) => h.trim()).filter(Boolean).slice(0, max);
+  return { hypotheses: mapToOptions(texts, q.choices), raw: r.raw };
+}

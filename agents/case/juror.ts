@@ -1,0 +1,67 @@
+/**
+ * One juror: sees the question, the options and every hypothesis–evidence pair, reasons step by step
+ * in its persona, and votes for one option letter (JSON parsed with zod). A juror whose output is
+ * unparseable twice (invokeStructured: one retry) abstains; the abstention, the error and the raw
+ * replies are recorded. Request failures (after the LLM layer's own retries) propagate and fail the
+ * item.
+ */
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { HumanMessage, SystemMessage } from '@langchain/core/messages';
+import { z } from 'zod';
+import type { Question } from '../../corpora/types.js';
+import { isLexcaseError } from '../../src/errors.js';
+import { invokeStructured } from '../../src/llm/structured.js';
+import type { Persona } from './personas.js';
+import { jurorSystemPrompt } from './prompts.js';
+import { factsOf, optionsBlock, truncate } from './question-text.js';
+import { countingModel } from './token-tally.js';
+import type { AdvocateResult, JurorRecord } from './types.js';
+
+export function voteSchema(letters: string[]) {
+  return z.object({
+    reasoning: z.string().default(''),
+    vote: z
+      .string()
+      .transform((v) => v.trim().replace(/^\(?([A-Za-z])[).:]?(\s.*)?$/s, '$1').toUpperCase())
+      .pipe(z.enum(letters as [string, ...string[]])),
+  });
+}
+
+export function jurorCaseFile(q: Pick<Question, 'prompt' | 'question' | 'choices'>, advocates: AdvocateResult[], passageChars = 1200): string {
+  const parts = ['Question:', factsOf(q), '', 'Options:', optionsBlock(q), ''];
+  for (const a of advocates) {
+    const h = a.hypothesis;
+    parts.push(`Hypothesis ${h.key}${h.letter && h.letter !== h.key ? ` (closest to option ${h.letter})` : ''}: ${h.text}`);
+    if (a.evidence.length === 0) parts.push('  Evidence: (the advocate found none)');
+    a.evidence.forEach((e, i) => {
+      parts.push(`  Evidence ${i + 1} [${e.id}]: ${truncate((e.text ?? '').replace(/\s+/g, ' '), passageChars)}`);
+      if (e.justification) parts.push(`    Advocate's note: ${e.justification}`);
+    });
+    parts.push('');
+  }
+  parts.push('Think step by step, then give your vote as one option letter.');
+  return parts.join('\n');
+}
+
+export async function runJuror(
+  llm: BaseChatModel,
+  persona: Persona,
+  caseFile: string,
+  letters: string[],
+  signal?: AbortSignal,
+): Promise<JurorRecord> {
+  const tally = { tokens: 0, replies: [] as string[] };
+  try {
+    const r = await invokeStructured(
+      countingModel(llm, tally),
+      [new SystemMessage(jurorSystemPrompt(persona)), new HumanMessage(caseFile)],
+      voteSchema(letters),
+      { what: `juror ${persona.name}`, signal },
+    );
+    return { persona: persona.name, reasoning: r.value.reasoning, vote: r.value.vote, abstained: false, raw: r.attempts > 1 ? r.raw : undefined, tokens: tally.tokens };
+  } catch (e) {
+    if (isLexcaseError(e) && e.code === 'LLM_OUTPUT_INVALID')
+      return { persona: persona.name, reasoning: '', vote: null, abstained: true, error: e.message, raw: tally.replies, tokens: tally.tokens };
+    throw e;
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Majority vote with a defined tie rule (docs/case.md "Jury"):
+ * - Abstentions (null votes) are not counted.
+ * - The letter with the most votes wins. Confidence is "high" when every juror on the panel voted
+ *   for it (unanimous, no abstention), "low" when it won a strict plurality without unanimity
+ *   (2–1, or 2–0 with an abstention).
+ * - A tie for the most votes (1–1–1, 1–1 with an abstention, or every juror abstaining, when all
+ *   candidate letters are tied at 0) is broken by the summed evidence score of each tied letter's
+ *   advocate(s); if those are equal too, the alphabetically lowest letter wins. Confidence "tie".
+ */
+import type { VerdictRecord, Vote } from './types.js';
+
+export function majorityVote(
+  votes: (Vote | null)[],
+  candidates: string[],
+  evidenceScore: Record<string, number> = {},
+): VerdictRecord {
+  const tally: Record<string, number> = {};
+  for (const c of candidates) tally[c] = 0;
+  for (const v of votes) if (v !== null) tally[v] = (tally[v] ?? 0) + 1;
+  const letters = Object.keys(tally).sort();
+  if (letters.length === 0) return { answer: null, confidence: 'none', tally };
+  const max = Math.max(...letters.map((l) => tally[l]));
+  const top = letters.filter((l) => tally[l] === max);
+  if (top.length === 1) {
+    const unanimous = votes.length > 0 && votes.every((v) => v === top[0]);
+    return { answer: top[0], confidence: unanimous ? 'high' : 'low', tally };
+  }
+  const scores: Record<string, number> = {};
+  for (const l of top) scores[l] = evidenceScore[l] ?? 0;
+  const best = Math.max(...top.map((l) => scores[l]));
+  const byScore = top.filter((l) => scores[l] === best);
+  return {
+    answer: byScore[0],
+    confidence: 'tie',
+    tally,
+    tieBreak: { tied: top, by: byScore.length === 1 ? 'evidence-score' : 'lowest-letter', scores },
+  };
+}

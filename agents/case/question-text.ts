@@ -1,0 +1,20 @@
+/** How a Question is shown to CASE's agents: the fact pattern + question, and the lettered options. */
+import { LETTERS, type Question } from '../../corpora/types.js';
+
+/** Facts + question (the paper's retrieval query is prompt + question). */
+export function factsOf(q: Pick<Question, 'prompt' | 'question'>): string {
+  return [q.prompt, q.question].map((s) => s.trim()).filter(Boolean).join('\n');
+}
+
+export function optionsBlock(q: Pick<Question, 'choices'>): string {
+  return q.choices.map((c, i) => `${LETTERS[i]}. ${c}`).join('\n');
+}
+
+/** Option letters that have text (mbe_494 has an empty D). */
+export function optionLetters(q: Pick<Question, 'choices'>): string[] {
+  return q.choices.map((c, i) => (c.trim() ? LETTERS[i] : '')).filter(Boolean);
+}
+
+export function truncate(text: string, max: number): string {
+  return text.length <= max ? text : text.slice(0, max - 1).trimEnd() + '…';
+}

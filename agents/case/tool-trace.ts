@@ -1,0 +1,95 @@
+/**
+ * Turns an agent transcript (AI messages with tool_calls, then ToolMessages) into ToolCallRecords,
+ * and collects every passage the tools returned (best rank, snippet) as the advocate's candidate
+ * pool. Tool outputs are the JSON of retrieval/tools: {results: [{id, score, rank, snippet}]};
+ * rewrite_query's output ({query} or plain text) is kept as `output`.
+ */
+import type { BaseMessage } from '@langchain/core/messages';
+import { messageText } from '../../src/llm/structured.js';
+import type { ToolCallRecord } from './types.js';
+
+export interface Candidate {
+  id: string;
+  snippet: string;
+  /** Reciprocal-rank evidence score summed over the tool calls that returned the id. */
+  score: number;
+  bestRank: number;
+}
+
+export const RRF_K = 60;
+
+interface ParsedHit {
+  id: string;
+  rank: number;
+  snippet: string;
+}
+
+export function parseToolOutput(text: string): { hits: ParsedHit[]; output?: string; error?: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return /error/i.test(text.slice(0, 40)) ? { hits: [], error: text.slice(0, 300) } : { hits: [], output: text.slice(0, 500) };
+  }
+  const obj = (json ?? {}) as Record<string, unknown>;
+  const results = Array.isArray(obj.results) ? obj.results : Array.isArray(json) ? (json as unknown[]) : [];
+  const hits: ParsedHit[] = [];
+  results.forEach((r, i) => {
+    const h = (r ?? {}) as Record<string, unknown>;
+    if (typeof h.id !== 'string' && typeof h.id !== 'number') return;
+    hits.push({ id: String(h.id), rank: typeof h.rank === 'number' ? h.rank : i + 1, snippet: typeof h.snippet === 'string' ? h.snippet : typeof h.text === 'string' ? h.text : '' });
+  });
+  const output = typeof obj.query === 'string' ? obj.query : typeof obj.rewritten === 'string' ? obj.rewritten : undefined;
+  const error = typeof obj.error === 'string' ? obj.error : undefined;
+  return { hits, output, error };
+}
+
+function queryOf(args: Record<string, unknown>): string {
+  for (const k of ['query', 'q', 'text', 'hypothesis']) if (typeof args[k] === 'string') return args[k] as string;
+  return JSON.stringify(args);
+}
+
+export function extractToolTrace(messages: BaseMessage[]): { calls: ToolCallRecord[]; candidates: Map<string, Candidate>; steps: number } {
+  const pending = new Map<string, ToolCallRecord>();
+  const calls: ToolCallRecord[] = [];
+  const candidates = new Map<string, Candidate>();
+  let steps = 0;
+  for (const m of messages) {
+    const type = m.getType();
+    if (type === 'ai') {
+      steps++;
+      const tcs = (m as unknown as { tool_calls?: { id?: string; name: string; args: Record<string, unknown> }[] }).tool_calls ?? [];
+      for (const tc of tcs) {
+        const rec: ToolCallRecord = { tool: tc.name, query: queryOf(tc.args ?? {}), ids: [], step: steps };
+        calls.push(rec);
+        if (tc.id) pending.set(tc.id, rec);
+      }
+    } else if (type === 'tool') {
+      const id = (m as unknown as { tool_call_id?: string }).tool_call_id;
+      const rec = id ? pending.get(id) : undefined;
+      if (!rec) continue;
+      const parsed = parseToolOutput(messageText(m));
+      rec.ids = parsed.hits.map((h) => h.id);
+      if (parsed.output !== undefined) rec.output = parsed.output;
+      if (parsed.error !== undefined) rec.error = parsed.error;
+      for (const h of parsed.hits) {
+        const c = candidates.get(h.id) ?? { id: h.id, snippet: h.snippet, score: 0, bestRank: h.rank };
+        c.score += 1 / (RRF_K + h.rank);
+        c.bestRank = Math.min(c.bestRank, h.rank);
+        if (!c.snippet && h.snippet) c.snippet = h.snippet;
+        candidates.set(h.id, c);
+      }
+    }
+  }
+  return { calls, candidates, steps };
+}
+
+/** Sum of usage_metadata.total_tokens over AI messages. */
+export function tokensOf(messages: BaseMessage[]): number {
+  let t = 0;
+  for (const m of messages) {
+    const u = (m as unknown as { usage_metadata?: { total_tokens?: number } }).usage_metadata;
+    if (u?.total_tokens) t += u.total_tokens;
+  }
+  return t;
+}

@@ -1,0 +1,32 @@
+/** Compact, JSON-able views of stage results for the per-question trace. */
+import { truncate } from './question-text.js';
+import type { AdvocateResult } from './types.js';
+
+export function advocateTrace(a: AdvocateResult) {
+  return {
+    key: a.hypothesis.key,
+    letter: a.hypothesis.letter,
+    hypothesis: a.hypothesis.text,
+    stance: a.stance,
+    stop: a.stop,
+    steps: a.steps,
+    tokens: a.tokens,
+    ...(a.analysis ? { analysis: a.analysis } : {}),
+    toolCalls: a.toolCalls,
+    evidence: a.evidence.map((e) => ({ id: e.id, score: e.score, justification: e.justification, snippet: truncate((e.text ?? '').replace(/\s+/g, ' '), 240) })),
+    ...(a.rejectedIds.length ? { rejectedIds: a.rejectedIds } : {}),
+    ...(a.retrievalScores ? { retrievalScores: a.retrievalScores } : {}),
+    ...(a.error ? { error: a.error } : {}),
+  };
+}
+
+/** Summed evidence score per option letter (tie-break input). */
+export function evidenceScoreByLetter(advocates: AdvocateResult[]): Record<string, number> {
+  const s: Record<string, number> = {};
+  for (const a of advocates) {
+    const l = a.hypothesis.letter;
+    if (!l) continue;
+    s[l] = (s[l] ?? 0) + a.evidence.reduce((t, e) => t + e.score, 0);
+  }
+  return s;
+}

@@ -1,0 +1,69 @@
+/** Records the CASE pipeline passes between its stages and writes into each question's trace. */
+
+/** A competing claim an advocate argues for. `letter` is the option it stands for (null if none). */
+export interface Hypothesis {
+  /** Stable key within a question: "A".."D" for direct hypotheses, "H1".. for exploratory ones. */
+  key: string;
+  text: string;
+  letter: string | null;
+}
+
+/** One tool call an advocate made: which tool, the query it sent, and the passage ids it got back. */
+export interface ToolCallRecord {
+  tool: string;
+  query: string;
+  ids: string[];
+  /** Model step (1-based) that issued the call; 0 for offline retrieval. */
+  step: number;
+  /** Rewritten query text, for rewrite_query. */
+  output?: string;
+  error?: string;
+}
+
+export interface EvidenceItem {
+  id: string;
+  /** Comparable evidence score (reciprocal-rank based; see docs/case.md "Scores"). */
+  score: number;
+  justification: string;
+  /** Passage text (shown to jurors); absent when the doc store has no text for the id. */
+  text?: string;
+}
+
+export interface AdvocateResult {
+  hypothesis: Hypothesis;
+  stance: 'for' | 'against';
+  evidence: EvidenceItem[];
+  toolCalls: ToolCallRecord[];
+  /** Ids the advocate named that no tool ever returned to it (dropped: evidence must come from tools). */
+  rejectedIds: string[];
+  steps: number;
+  /** Why the loop stopped: "final" answer, "step-limit", "token-limit", or "offline". */
+  stop: 'final' | 'step-limit' | 'token-limit' | 'offline';
+  tokens: number;
+  /** The advocate's own analysis text, when it gave one. */
+  analysis?: string;
+  /** Offline only: per retrieval method, the mean raw score of its top-k hits for this advocate's query. */
+  retrievalScores?: Record<string, number>;
+  error?: string;
+}
+
+export type Vote = string; // "A".."D"
+
+export interface JurorRecord {
+  persona: string;
+  reasoning: string;
+  /** null = abstained (unparseable output twice). */
+  vote: Vote | null;
+  abstained: boolean;
+  error?: string;
+  raw?: string[];
+  tokens: number;
+}
+
+export interface VerdictRecord {
+  answer: string | null;
+  /** "offline": chosen by the offline evidence-score solver (no jury). "high": every juror voted the winner; "low": a strict majority/plurality that is not unanimous; "tie": the tie rule decided. */
+  confidence: 'high' | 'low' | 'tie' | 'none' | 'offline';
+  tally: Record<string, number>;
+  tieBreak?: { tied: string[]; by: 'evidence-score' | 'lowest-letter'; scores: Record<string, number> };
+}
