@@ -30,6 +30,8 @@ export async function createOpenAIEmbedder(spec: EmbedderSpec): Promise<Embedder
     dimensions: spec.dimensions,
     batchSize,
     stripNewLines: false,
+    // The OpenAI SDK asks for base64 by default; many compatible servers (TEI, older Ollama) only speak float.
+    encodingFormat: 'float',
     maxRetries: 2,
     configuration: baseURL ? { baseURL } : undefined,
   });

@@ -8,7 +8,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { errors } from '../../src/errors.js';
-import { workerEntry } from '../../src/worker-url.js';
+import { fileURLToPath } from 'node:url';
 import { inBatches, l2normalize, truncateWords } from './batching.js';
 import { loadUseLiteModel, type UseLiteModel } from './use-lite-model.js';
 import type { EmbedOptions, Embedder, EmbedderSpec } from './types.js';
@@ -23,15 +23,31 @@ function inThread(model: UseLiteModel): Batcher {
   return async (texts) => (await model.embed(texts)).map((v) => l2normalize(Float32Array.from(v)));
 }
 
+/**
+ * Start the worker from dist (.js) or, under vitest/tsx, from the .ts source. `execArgv: ['--import',
+ * 'tsx']` does not reach worker threads on Node 20 ("Unknown file extension .ts"), so the .ts case
+ * registers tsx's ESM hooks inside the worker before importing the entry.
+ */
+function spawnWorker(): Worker {
+  const self = fileURLToPath(import.meta.url);
+  if (!self.endsWith('.ts')) return new Worker(new URL('./use-lite-worker.js', import.meta.url));
+  const entry = new URL('./use-lite-worker.ts', import.meta.url).href;
+  return new Worker(`import('tsx/esm/api').then((m) => m.register()).then(() => import(${JSON.stringify(entry)}))`, { eval: true });
+}
+
 /** A fixed pool of workers; each runs one batch at a time; results keep input order. */
 function workerPool(n: number): { run: Batcher; close(): Promise<void> } {
-  const entry = workerEntry(import.meta.url, './use-lite-worker.js');
-  const workers = Array.from({ length: n }, () => new Worker(entry.url, { execArgv: entry.execArgv }));
+  const workers = Array.from({ length: n }, () => spawnWorker());
   const idle: Worker[] = [...workers];
   const waiting: Array<(w: Worker) => void> = [];
   let nextId = 0;
   // Workers keep the process alive only while they hold a batch, so a caller that forgets close() still exits.
   const acquire = () => new Promise<Worker>((res) => (idle.length ? res(idle.pop()!) : waiting.push(res))).then((w) => (w.ref(), w));
+  let broken: Error | undefined;
+  for (const w of workers) {
+    w.on('error', (e) => (broken ??= e));
+    w.on('exit', (code) => (broken ??= new Error(`worker exited with code ${code}`)));
+  }
   const release = (w: Worker) => {
     w.unref();
     if (waiting.length) waiting.shift()!(w);
@@ -39,6 +55,7 @@ function workerPool(n: number): { run: Batcher; close(): Promise<void> } {
   };
   for (const w of workers) w.unref();
   const run: Batcher = async (texts) => {
+    if (broken) throw errors.embedderUnavailable(`use-lite worker crashed: ${broken.message}`);
     const w = await acquire();
     const id = nextId++;
     try {
@@ -47,22 +64,32 @@ function workerPool(n: number): { run: Batcher; close(): Promise<void> } {
           if (m.id !== id) return;
           w.off('message', onMsg);
           w.off('error', onErr);
+          w.off('exit', onErr);
           if (m.error) rej(errors.embedderUnavailable(`use-lite worker failed: ${m.error}`));
           else res(m.vectors!.map((v) => l2normalize(v)));
         };
-        const onErr = (e: Error) => {
+        const onErr = (e: Error | number) => {
           w.off('message', onMsg);
-          rej(errors.embedderUnavailable(`use-lite worker crashed: ${e.message}`));
+          w.off('error', onErr);
+          w.off('exit', onErr);
+          rej(errors.embedderUnavailable(`use-lite worker crashed: ${typeof e === 'number' ? `exit code ${e}` : e.message}`));
         };
         w.on('message', onMsg);
         w.once('error', onErr);
+        w.once('exit', onErr);
         w.postMessage({ id, texts });
       });
     } finally {
       release(w);
     }
   };
-  return { run, close: async () => void (await Promise.all(workers.map((w) => w.terminate()))) };
+  return {
+    run,
+    close: async () => {
+      broken ??= new Error('embedder closed');
+      await Promise.all(workers.map((w) => w.terminate()));
+    },
+  };
 }
 
 export async function createUseLiteEmbedder(spec: EmbedderSpec): Promise<Embedder> {
