@@ -93,7 +93,7 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
   });
   const state = (await agent.invoke(
     { messages: [new HumanMessage(advocateTask(o.facts, o.hypothesis.text, stance))] },
-    { signal: o.signal, recursionLimit: maxSteps * 2 + 5 },
+    { signal: o.signal, recursionLimit: maxSteps * 8 + 10 },
   )) as { messages: BaseMessage[] };
   const messages = state.messages;
   const { calls, candidates, steps } = extractToolTrace(messages);

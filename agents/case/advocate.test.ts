@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { FakeChatModel } from '../../tests/support/fake-chat-model.js';
+import { runAdvocate } from './advocate.js';
+import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, searchTool } from './testing/fixtures.js';
+import { factsOf } from './question-text.js';
+
+const tools = [searchTool('bm25_search', keywordRetriever('bm25')), searchTool('qld_search', keywordRetriever('qld'))];
+const hyp = { key: 'C', text: QUESTION.choices[2], letter: 'C' };
+
+describe('LLM advocate (createAgent tool loop)', () => {
+  it('searches, refines, and returns its k passages with justifications; every tool call is recorded', async () => {
+    const model = new FakeChatModel([
+      { toolCalls: [{ name: 'bm25_search', args: { query: 'impeach own witness' } }] },
+      { toolCalls: [{ name: 'qld_search', args: { query: 'voucher rule party vouches for its witness' } }] },
+      JSON.stringify({
+        analysis: 'The voucher rule is the issue.',
+        evidence: [
+          { id: 'voucher', justification: 'states the common-law voucher rule' },
+          { id: 'invented_99', justification: 'not from any tool' },
+          { id: 'fre607', justification: 'modern rule' },
+        ],
+      }),
+    ]);
+    const a = await runAdvocate({ llm: model, tools, facts: factsOf(QUESTION), hypothesis: hyp, k: 2, getPassage: getPassageFrom(PASSAGES) });
+    expect(a.stop).toBe('final');
+    expect(a.steps).toBe(3);
+    expect(a.toolCalls.map((c) => [c.tool, c.query, c.step])).toEqual([
+      ['bm25_search', 'impeach own witness', 1],
+      ['qld_search', 'voucher rule party vouches for its witness', 2],
+    ]);
+    expect(a.toolCalls[0].ids).toContain('fre607');
+    expect(a.toolCalls[1].ids[0]).toBe('voucher');
+    expect(a.evidence.map((e) => e.id)).toEqual(['voucher', 'fre607']);
+    expect(a.evidence[0].justification).toBe('states the common-law voucher rule');
+    expect(a.evidence[0].text).toBe(PASSAGES.voucher);
+    expect(a.evidence[0].score).toBeGreaterThan(0);
+    expect(a.rejectedIds).toEqual(['invented_99']);
+    expect(a.analysis).toMatch(/voucher/);
+    expect(a.tokens).toBeGreaterThan(0);
+    // the model saw the tools and the hypothesis
+    expect(model.calls[0].tools.map((t) => t.function.name)).toEqual(['bm25_search', 'qld_search']);
+    expect(model.calls[0].text).toContain(hyp.text);
+  });
+
+  it('stops at the step limit and compiles its evidence in one extra call', async () => {
+    const model = new FakeChatModel((call) =>
+      call.tools.length
+        ? { toolCalls: [{ name: 'bm25_search', args: { query: `impeach witness ${call.index}` } }] }
+        : JSON.stringify({ evidence: [{ id: 'fre607', justification: 'any party may impeach' }] }),
+    );
+    const a = await runAdvocate({ llm: model, tools, facts: factsOf(QUESTION), hypothesis: hyp, k: 3, maxSteps: 2 });
+    expect(a.stop).toBe('step-limit');
+    expect(a.toolCalls).toHaveLength(2);
+    expect(a.evidence.map((e) => e.id)).toEqual(['fre607']);
+    expect(model.calls).toHaveLength(3);
+    expect(model.calls[2].text).toContain('fre607:');
+  });
+
+  it('stops at the token limit', async () => {
+    const model = new FakeChatModel((call) =>
+      call.tools.length
+        ? { toolCalls: [{ name: 'bm25_search', args: { query: 'witness credibility' } }], usage: { input: 600, output: 10 } }
+        : JSON.stringify({ evidence: [{ id: 'fre608', justification: 'character for truthfulness' }] }),
+    );
+    const a = await runAdvocate({ llm: model, tools, facts: factsOf(QUESTION), hypothesis: hyp, k: 3, maxSteps: 10, maxTokens: 1000 });
+    expect(a.stop).toBe('token-limit');
+    expect(a.toolCalls).toHaveLength(2); // 610 < 1000 after one step, 1220 ≥ 1000 after two
+  });
+
+  it('a malformed final reply gets the compile call; two more failures fall back to evidence scores with the error recorded', async () => {
+    const model = new FakeChatModel([
+      { toolCalls: [{ name: 'bm25_search', args: { query: 'impeach own witness voucher' } }] },
+      'I think the voucher rule applies.',
+      'still no json',
+      '{"evidence": "none"}',
+    ]);
+    const a = await runAdvocate({ llm: model, tools, facts: factsOf(QUESTION), hypothesis: hyp, k: 2 });
+    expect(a.error).toMatch(/could not be parsed/);
+    expect(a.evidence).toHaveLength(2);
+    expect(a.evidence[0].justification).toMatch(/no parseable selection/);
+    expect(a.evidence.map((e) => e.id).every((id) => a.toolCalls[0].ids.includes(id))).toBe(true);
+  });
+});

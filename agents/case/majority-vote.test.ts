@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { majorityVote } from './majority-vote.js';
+
+const L = ['A', 'B', 'C', 'D'];
+
+describe('majorityVote', () => {
+  it('unanimous panel → high confidence', () => {
+    expect(majorityVote(['B', 'B', 'B'], L)).toMatchObject({ answer: 'B', confidence: 'high', tally: { A: 0, B: 3, C: 0, D: 0 } });
+  });
+  it('2–1 → low confidence for the majority letter', () => {
+    expect(majorityVote(['C', 'A', 'C'], L)).toMatchObject({ answer: 'C', confidence: 'low' });
+  });
+  it('2–0 with an abstention is a majority but not unanimous → low', () => {
+    expect(majorityVote(['D', null, 'D'], L)).toMatchObject({ answer: 'D', confidence: 'low' });
+  });
+  it('1–1–1 is broken by summed evidence score', () => {
+    const v = majorityVote(['A', 'C', 'D'], L, { A: 0.1, B: 0.9, C: 0.5, D: 0.2 });
+    expect(v.answer).toBe('C'); // B has the best score but no vote: only tied letters compete
+    expect(v.confidence).toBe('tie');
+    expect(v.tieBreak).toEqual({ tied: ['A', 'C', 'D'], by: 'evidence-score', scores: { A: 0.1, C: 0.5, D: 0.2 } });
+  });
+  it('1–1–1 with equal evidence scores → lowest letter', () => {
+    const v = majorityVote(['D', 'B', 'C'], L, { B: 1, C: 1, D: 1 });
+    expect(v).toMatchObject({ answer: 'B', confidence: 'tie', tieBreak: { by: 'lowest-letter' } });
+  });
+  it('1–1 with an abstention is a tie', () => {
+    expect(majorityVote(['D', null, 'A'], L, { A: 0.2, D: 0.3 })).toMatchObject({ answer: 'D', confidence: 'tie' });
+  });
+  it('every juror abstaining leaves all options tied: evidence score decides', () => {
+    const v = majorityVote([null, null, null], L, { A: 0.1, B: 0.05, C: 0.4, D: 0.2 });
+    expect(v).toMatchObject({ answer: 'C', confidence: 'tie' });
+    expect(v.tieBreak?.tied).toEqual(L);
+  });
+});
