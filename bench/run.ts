@@ -7,7 +7,7 @@
  * bench/embed-throughput.ts exist. Prints a Markdown table and writes
  * bench/results/<timestamp>.{json,md} and bench/results/latest.{json,md}.
  *
- *   node dist/bench/run.js [--sizes 100000,856835] [--queries 100] [--k 1000,10] [--seed 42]
+ *   node dist/bench/run.js [--sizes 100000,856835] [--queries 200] [--k 1000,10] [--seed 42]
  *     [--only lexcase,lancedb,wink,minisearch,dense,embed] [--skip-peers] [--peer-max-size 100000]
  *     [--wink-queries 20] [--minisearch-queries 10] [--peer-time-budget 90] [--dense-sizes …]
  *     [--dense-queries 100] [--dim 384] [--workers 2] [--work DIR] [--out DIR] [--keep]
@@ -54,7 +54,7 @@ const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), fileURLToPath
 export function defaultOptions(): BenchOptions {
   return {
     sizes: [100_000, 856_835],
-    queries: 100,
+    queries: 200,
     ks: [1000, 10],
     seed: 42,
     only: [...SCENARIOS],
@@ -139,7 +139,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
 
 const HELP = `npm run bench -- [options]
   --sizes LIST            corpus sizes (default 100000,856835)
-  --queries N             queries per size for lexcase and LanceDB (default 100)
+  --queries N             queries per size for lexcase and LanceDB (default 200)
   --k LIST                top-k values timed (default 1000,10)
   --seed N                generator seed (default 42)
   --only LIST             scenarios: ${SCENARIOS.join(',')} (default all)
