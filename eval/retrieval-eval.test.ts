@@ -1,0 +1,95 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Question } from '../corpora/types.js';
+import type { Hit, Retriever } from '../retrieval/types.js';
+import { evalRetrieval, parseKs } from './retrieval-eval.js';
+import { TrecRunWriter, trecQrelsLines, trecRunLines } from './retrieval-eval-run-file.js';
+
+const q = (id: string, prompt: string, question: string, gold: string[]): Question => ({ id, prompt, question, choices: ['x', 'y'], answer: 'A', goldPassageIds: gold });
+
+/** A retriever that ranks 200 passages p0..p199 so that the gold of each query lands at a chosen rank. */
+function scripted(goldRank: Record<string, [string, number | null]>): Retriever & { seen: string[] } {
+  const seen: string[] = [];
+  return {
+    method: 'scripted',
+    seen,
+    async search(query, opts) {
+      seen.push(query);
+      const [gold, rank] = goldRank[query];
+      const ids = Array.from({ length: 200 }, (_, i) => `p${i}`);
+      if (rank !== null) ids.splice(rank - 1, 0, gold);
+      return ids.slice(0, opts?.k ?? 10).map((id, i): Hit => ({ id, score: 100 - i, rank: i + 1 }));
+    },
+  };
+}
+
+describe('evalRetrieval', () => {
+  const questions = [
+    q('q1', 'Facts one.', 'Q1?', ['g1']),
+    q('q2', '', 'Q2?', ['g2']),
+    q('q3', 'Facts three.', 'Q3?', ['g3']),
+    q('q4', 'Facts four.', 'Q4?', ['g4']),
+    q('q5', 'No gold.', 'Q5?', []),
+  ];
+  const retriever = scripted({
+    'Facts one.\nQ1?': ['g1', 1],
+    'Q2?': ['g2', 5],
+    'Facts three.\nQ3?': ['g3', 50],
+    'Facts four.\nQ4?': ['g4', null],
+    'No gold.\nQ5?': ['x', null],
+  });
+
+  it('aggregates Recall@k, MRR@10 and nDCG@10 to hand-computed means, skipping questions without gold', async () => {
+    const r = await evalRetrieval({ retriever, questions, ks: [1, 10, 100, 1000], iterations: 500 });
+    expect(r.n).toBe(4);
+    expect(r.skipped).toBe(1);
+    expect(r.depth).toBe(1000);
+    expect(r.perQuery.map((p) => p.firstRank)).toEqual([1, 5, 50, null]);
+    expect(r.metrics['recall@1'].estimate).toBe(0.25);
+    expect(r.metrics['recall@10'].estimate).toBe(0.5);
+    expect(r.metrics['recall@100'].estimate).toBe(0.75);
+    expect(r.metrics['recall@1000'].estimate).toBe(0.75);
+    expect(r.metrics['mrr@10'].estimate).toBeCloseTo((1 + 1 / 5) / 4, 12);
+    expect(r.metrics['ndcg@10'].estimate).toBeCloseTo((1 + 1 / Math.log2(6)) / 4, 12);
+    for (const c of Object.values(r.metrics)) {
+      expect(c.lo).toBeLessThanOrEqual(c.estimate);
+      expect(c.hi).toBeGreaterThanOrEqual(c.estimate);
+    }
+  });
+
+  it('queries with prompt + newline + question (never the answer choices)', async () => {
+    retriever.seen.length = 0;
+    await evalRetrieval({ retriever, questions: questions.slice(0, 2), ks: [10], iterations: 10 });
+    expect(retriever.seen).toEqual(['Facts one.\nQ1?', 'Q2?']);
+  });
+
+  it('is reproducible: same seed → identical CIs', async () => {
+    const a = await evalRetrieval({ retriever, questions, ks: [10], iterations: 300, seed: 5 });
+    const b = await evalRetrieval({ retriever, questions, ks: [10], iterations: 300, seed: 5 });
+    expect(b.metrics).toEqual(a.metrics);
+  });
+
+  it('parseKs sorts, dedupes and rejects bad values', () => {
+    expect(parseKs('100,1,10,10')).toEqual([1, 10, 100]);
+    expect(() => parseKs('1,0')).toThrow(/positive integer/);
+    expect(() => parseKs('ten')).toThrow(/positive integer/);
+  });
+});
+
+describe('TREC run and qrels files', () => {
+  it('writes "<qid> Q0 <docid> <rank> <score> <tag>" lines and qrels', async () => {
+    expect(trecRunLines('q1', [{ id: 'd1', score: 2.5, rank: 1 }, { id: 'd2', score: -1, rank: 2 }], 'lexcase-bm25')).toBe(
+      'q1 Q0 d1 1 2.500000 lexcase-bm25\nq1 Q0 d2 2 -1.000000 lexcase-bm25\n',
+    );
+    expect(trecQrelsLines([q('q1', '', 'Q', ['g1', 'g2'])])).toBe('q1 0 g1 1\nq1 0 g2 1\n');
+    expect(() => trecRunLines('q 1', [], 't')).toThrow(/whitespace/);
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-run-'));
+    const w = new TrecRunWriter(join(dir, 'sub', 'run.txt'), 'tag');
+    await w.add('a', [{ id: 'x', score: 1, rank: 1 }]);
+    await w.add('b', [{ id: 'y', score: 0.5, rank: 1 }]);
+    await w.close();
+    expect(await readFile(join(dir, 'sub', 'run.txt'), 'utf8')).toBe('a Q0 x 1 1.000000 tag\nb Q0 y 1 0.500000 tag\n');
+  });
+});

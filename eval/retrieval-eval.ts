@@ -1,0 +1,109 @@
+/**
+ * Retrieval evaluation: run every question's query through a Retriever, find the rank of its gold
+ * passage(s), and aggregate Recall@k (default k = 1, 10, 100, 1000), MRR@10 and nDCG@10 (binary
+ * relevance), each with a 95% percentile bootstrap CI over questions (seeded, eval/bootstrap.ts).
+ *
+ * The query text is the question's prompt (fact pattern) + "\n" + question, as in the Bar Exam QA
+ * paper (corpora/barexam.ts `retrievalQuery`); answer choices are NOT part of the query. Questions
+ * without gold passage ids are skipped and counted. Relevance is by passage id: a gold text that
+ * also exists under another id (10 such pairs in Bar Exam QA) counts only under the gold id.
+ */
+import type { Question } from '../corpora/types.js';
+import type { Hit, Retriever } from '../retrieval/types.js';
+import { retrievalQuery } from '../corpora/barexam.js';
+import { bootstrapCi, type BootstrapOptions, type Ci } from './bootstrap.js';
+import { firstRelevantRank, ndcgAtK, recallAtK, reciprocalRank } from './metrics/index.js';
+import { percentile } from './bootstrap.js';
+
+export const DEFAULT_KS = [1, 10, 100, 1000];
+export const MRR_K = 10;
+export const NDCG_K = 10;
+
+export interface QueryResult {
+  id: string;
+  goldIds: string[];
+  /** 1-based rank of the first gold passage within the retrieved depth, or null. */
+  firstRank: number | null;
+  /** Recall@k per k. */
+  recall: Record<number, number>;
+  rr: number;
+  ndcg: number;
+  ms: number;
+}
+
+export interface RetrievalEvalOptions extends BootstrapOptions {
+  retriever: Retriever;
+  questions: readonly Question[];
+  ks?: number[];
+  /** Called after each query with its result and hits (e.g. to write a TREC run file). */
+  onQuery?: (result: QueryResult, hits: Hit[]) => void | Promise<void>;
+  onProgress?: (done: number, total: number) => void;
+  signal?: AbortSignal;
+  /** Query text for a question (default: prompt + "\n" + question). */
+  queryOf?: (q: Question) => string;
+}
+
+export interface RetrievalEvalResult {
+  method: string;
+  /** Questions evaluated (with at least one gold id). */
+  n: number;
+  /** Questions skipped because they have no gold passage ids. */
+  skipped: number;
+  ks: number[];
+  /** Hits retrieved per query: max(ks, 10). */
+  depth: number;
+  /** "recall@1", …, "mrr@10", "ndcg@10" → mean with bootstrap CI. */
+  metrics: Record<string, Ci>;
+  latency: { meanMs: number; p50Ms: number; p95Ms: number };
+  perQuery: QueryResult[];
+  bootstrap: { iterations: number; seed: number; level: number };
+}
+
+export function parseKs(s: string | number[]): number[] {
+  const ks = (Array.isArray(s) ? s : s.split(',').map((x) => x.trim()).filter(Boolean).map(Number)).slice();
+  for (const k of ks) if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be a positive integer, got "${k}"`);
+  return [...new Set(ks)].sort((a, b) => a - b);
+}
+
+export async function evalRetrieval(opts: RetrievalEvalOptions): Promise<RetrievalEvalResult> {
+  const ks = parseKs(opts.ks ?? DEFAULT_KS);
+  if (ks.length === 0) throw new RangeError('at least one k is needed');
+  const depth = Math.max(...ks, MRR_K, NDCG_K);
+  const queryOf = opts.queryOf ?? retrievalQuery;
+  const perQuery: QueryResult[] = [];
+  let skipped = 0;
+  const total = opts.questions.length;
+  let done = 0;
+  for (const q of opts.questions) {
+    opts.signal?.throwIfAborted();
+    done++;
+    if (q.goldPassageIds.length === 0) {
+      skipped++;
+      opts.onProgress?.(done, total);
+      continue;
+    }
+    const t0 = performance.now();
+    const hits = await opts.retriever.search(queryOf(q), { k: depth });
+    const ms = performance.now() - t0;
+    const ranked = hits.map((h) => h.id);
+    const gold = q.goldPassageIds;
+    const recall: Record<number, number> = {};
+    for (const k of ks) recall[k] = recallAtK(ranked, gold, k);
+    const r: QueryResult = { id: q.id, goldIds: gold.slice(), firstRank: firstRelevantRank(ranked, gold), recall, rr: reciprocalRank(ranked, gold, MRR_K), ndcg: ndcgAtK(ranked, gold, NDCG_K), ms };
+    perQuery.push(r);
+    await opts.onQuery?.(r, hits);
+    opts.onProgress?.(done, total);
+  }
+  const b = { iterations: opts.iterations ?? 2000, seed: opts.seed ?? 13, level: opts.level ?? 0.95 };
+  const metrics: Record<string, Ci> = {};
+  for (const k of ks) metrics[`recall@${k}`] = bootstrapCi(perQuery.map((r) => r.recall[k]), b);
+  metrics[`mrr@${MRR_K}`] = bootstrapCi(perQuery.map((r) => r.rr), b);
+  metrics[`ndcg@${NDCG_K}`] = bootstrapCi(perQuery.map((r) => r.ndcg), b);
+  const times = perQuery.map((r) => r.ms).sort((x, y) => x - y);
+  const latency = {
+    meanMs: times.length ? times.reduce((s, t) => s + t, 0) / times.length : 0,
+    p50Ms: times.length ? percentile(times, 0.5) : 0,
+    p95Ms: times.length ? percentile(times, 0.95) : 0,
+  };
+  return { method: opts.retriever.method, n: perQuery.length, skipped, ks, depth, metrics, latency, perQuery, bootstrap: b };
+}
