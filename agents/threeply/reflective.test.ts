@@ -1,0 +1,223 @@
+/**
+ * The reflective loop and the baselines against the scripted OpenAI-compatible server through the
+ * real ChatOpenAI client (createChatModel). The script answers by inspecting each request: which
+ * agent is asking (system prompt), which ply, and — for the Factor Analyst — the actual factor lists
+ * in the prompt, so the abstention decision is computed from the triple rather than from call order.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadTradeSecretModel } from '../../corpora/trade-secret.js';
+import { llmConfigSchema } from '../../src/config.js';
+import { createChatModel } from '../../src/llm/factory.js';
+import { startScriptedServer, type RecordedRequest, type ScriptedServer, type ScriptReply } from '../../tests/support/scripted-openai-server.js';
+import type { SystemContext } from '../../eval/types.js';
+import { buildScenarios, type CaseTriple } from './scenarios.js';
+import { createThreePlySystem } from './system.js';
+import type { ThreePlySystemKind } from './types.js';
+
+const factors = loadTradeSecretModel();
+let srv: ScriptedServer | undefined;
+afterEach(async () => {
+  await srv?.close();
+  srv = undefined;
+});
+
+const sys = (r: RecordedRequest): string => r.body.messages[0].content;
+const user = (r: RecordedRequest): string => r.body.messages[r.body.messages.length - 1].content;
+const role = (r: RecordedRequest) => {
+  const s = sys(r);
+  if (s.startsWith('You are a Factor Analyst')) return 'analyst';
+  if (s.startsWith('You are an Argument Polisher')) return 'polisher';
+  if (s.startsWith('You are a Factor Distiller')) return 'distiller';
+  if (s.startsWith('You are the Argument Developer')) return /Revise the/.test(user(r)) ? 'revise' : 'developer';
+  if (s.includes('counsel for the Plaintiff')) return 'plaintiff';
+  if (s.includes('counsel for the Defendant')) return 'defendant';
+  return s.includes('Work step by step') ? 'single-enhanced' : 'single';
+};
+const plyOf = (r: RecordedRequest) => {
+  const re = /(?:Segment to analyse \(|Segment \(|Write the |Revise the )(Plaintiff's Argument|Defendant's Counterargument|Plaintiff's Rebuttal)/g;
+  return [...user(r).matchAll(re)].at(-1)?.[1];
+};
+
+/** The factor lists and outcomes shown in a prompt. */
+function parseTripleFromPrompt(text: string) {
+  const block = (label: string) => {
+    const start = text.indexOf(label);
+    const rest = text.slice(start).split('\n');
+    const head = rest[0];
+    const ids: string[] = [];
+    for (const line of rest.slice(1)) {
+      const m = /^(F\d+) /.exec(line);
+      if (!m) break;
+      ids.push(m[1]);
+    }
+    return { ids, outcome: /outcome (Plaintiff|Defendant)/.exec(head)?.[1] };
+  };
+  return { c1: block('c1 (current case)'), c2: block('c2 ('), c3: block('c3 (') };
+}
+
+/** A Factor Analyst that follows its own abstention rule on the real factor lists. */
+function analystVerdict(r: RecordedRequest): 'REQUIRES_ABSTENTION' | 'VALID_ARGUMENT' {
+  const t = parseTripleFromPrompt(user(r));
+  const ply = plyOf(r);
+  const primary = ply === "Defendant's Counterargument" ? t.c3 : t.c2;
+  const wanted = ply === "Defendant's Counterargument" ? 'Defendant' : 'Plaintiff';
+  const shared = primary.ids.filter((f) => t.c1.ids.includes(f));
+  return shared.length === 0 || primary.outcome !== wanted ? 'REQUIRES_ABSTENTION' : 'VALID_ARGUMENT';
+}
+
+const json = (o: unknown): ScriptReply => ({ content: JSON.stringify(o) });
+
+async function modelFor(script: (r: RecordedRequest, i: number) => ScriptReply) {
+  srv = await startScriptedServer(script);
+  const cfg = llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: false, maxRetries: 0 });
+  return createChatModel(cfg);
+}
+
+const ctxFor = (llm: Awaited<ReturnType<typeof modelFor>>): SystemContext => ({
+  seed: 1,
+  tools: [],
+  retrievers: {},
+  llm,
+  getPassage: async () => undefined,
+  options: {},
+});
+
+const arguable = buildScenarios({ mode: 'arguable', n: 1, seed: 11 }, factors)[0];
+const nonArguable = buildScenarios({ mode: 'non-arguable', n: 1, seed: 11 }, factors)[0];
+const mismatched = buildScenarios({ mode: 'mismatched', n: 1, seed: 11 }, factors)[0];
+const shared = (t: CaseTriple, c: 'c2' | 'c3') => t[c].factors.filter((f) => t.c1.factors.includes(f));
+
+describe('reflective 3-ply system (scripted server, real ChatOpenAI client)', () => {
+  it('TERMINATEs at the first ply of a non-arguable triple: developer, analyst, nothing more', async () => {
+    const llm = await modelFor((r) => {
+      switch (role(r)) {
+        case 'developer':
+          return { content: `c1 and c2 share ${nonArguable.c2.factors[0]}, which supports the Plaintiff.` };
+        case 'analyst':
+          return json({ analysis_outcome: analystVerdict(r), summary: 'There are no common factors between c1 and c2.', abstention_details: { reason_for_abstention: 'No common factors found.' } });
+        default:
+          return { status: 500, error: `unexpected ${role(r)} call` };
+      }
+    });
+    const out = await createThreePlySystem({ kind: 'reflective', factors })(nonArguable, ctxFor(llm));
+    expect(out.prediction).toBe('abstain');
+    expect(out.trace.terminatedAt).toBe('plaintiff');
+    expect(out.trace.plies).toEqual({});
+    expect(out.metrics).toMatchObject({ abstained: true, nH: 0, nUtil: 0, hallucinationAccuracy: 1, factorUtilizationRecall: 0 });
+    expect(srv!.requests.map(role)).toEqual(['developer', 'analyst']);
+    // the analyst saw the real factor lists of the triple
+    expect(user(srv!.requests[1])).toContain(`outcome Plaintiff`);
+    for (const f of nonArguable.c1.factors) expect(user(srv!.requests[1])).toMatch(new RegExp(`^${f} `, 'm'));
+  });
+
+  it('TERMINATEs on a mismatched triple because c2 was won by the Defendant', async () => {
+    const llm = await modelFor((r) =>
+      role(r) === 'developer'
+        ? { content: `c1 and c2 share ${shared(mismatched, 'c2')[0]}.` }
+        : role(r) === 'analyst'
+          ? json({ analysis_outcome: analystVerdict(r), summary: "c2's outcome is Defendant." })
+          : { status: 500 },
+    );
+    const out = await createThreePlySystem({ kind: 'reflective', factors })(mismatched, ctxFor(llm));
+    expect(out.prediction).toBe('abstain');
+    expect(out.trace.reason).toBe("c2's outcome is Defendant.");
+  });
+
+  it('argues an arguable triple: accepts, corrects once, never revises twice, then scores the distilled factors', async () => {
+    const p2 = shared(arguable, 'c2');
+    const p3 = shared(arguable, 'c3');
+    const llm = await modelFor((r) => {
+      const ply = plyOf(r);
+      switch (role(r)) {
+        case 'developer':
+          return { content: `DRAFT ${ply}` };
+        case 'revise':
+          return { content: `REVISED ${ply}` };
+        case 'analyst': {
+          const verdict = analystVerdict(r);
+          if (verdict !== 'VALID_ARGUMENT') return json({ analysis_outcome: verdict, summary: 'unexpected' });
+          // the first defendant draft misattributes a factor; everything else is valid
+          if (ply === "Defendant's Counterargument" && user(r).includes('DRAFT'))
+            return json({ analysis_outcome: 'REQUIRES CORRECTION', summary: 'F9 is not a factor of c3.', correction_details: { fabricated_or_misrepresented_factors: ['F9 (claimed for c3)'] } });
+          return json({ analysis_outcome: 'VALID_ARGUMENT', summary: 'valid' });
+        }
+        case 'polisher': {
+          const revised = user(r).includes('REVISED');
+          // the rebuttal polisher keeps asking for a revision: only one may happen
+          const again = ply === "Plaintiff's Rebuttal";
+          return json({ revision_needed: again ? true : false, feedback_summary: 'ok', instructions_for_developer: again ? 'use more factors' : '', polished_argument: `POLISHED ${revised ? 'REVISED ' : ''}${ply}` });
+        }
+        case 'distiller':
+          return json({ c1: [...p2, ...p3, 'F9 Imaginary (P)'], c2: p2, c3: p3 });
+        default:
+          return { status: 500 };
+      }
+    });
+    const out = await createThreePlySystem({ kind: 'reflective', factors })(arguable, ctxFor(llm));
+    expect(out.prediction).toBe('argue');
+    expect(srv!.requests.map(role)).toEqual([
+      'developer', 'analyst', 'polisher',
+      'developer', 'analyst', 'polisher', 'revise', 'analyst', 'polisher',
+      'developer', 'analyst', 'polisher', 'revise', 'analyst', 'polisher',
+      'distiller',
+    ]);
+    expect(out.trace.plies).toEqual({
+      plaintiff: "POLISHED Plaintiff's Argument",
+      defendant: "POLISHED REVISED Defendant's Counterargument",
+      rebuttal: "POLISHED REVISED Plaintiff's Rebuttal",
+    });
+    // the revision request carries the analyst's correction
+    const revise = srv!.requests.find((r) => role(r) === 'revise')!;
+    expect(user(revise)).toContain('F9 (claimed for c3)');
+    // later plies see the earlier (polished) ones
+    const rebuttalDraft = srv!.requests.filter((r) => role(r) === 'developer')[2];
+    expect(user(rebuttalDraft)).toContain("POLISHED REVISED Defendant's Counterargument");
+    // distiller input is the final argument as JSON with the paper's keys
+    expect(JSON.parse(user(srv!.requests.at(-1)!))).toHaveProperty(["Plaintiff's Argument"]);
+    const nGt = arguable.c1.factors.length + arguable.c2.factors.length + arguable.c3.factors.length;
+    const nUtil = new Set([...p2, ...p3]).size + p2.length + p3.length;
+    expect(out.metrics).toMatchObject({ abstained: false, nH: 1, nGt, nUtil });
+    expect(out.metrics!.hallucinationAccuracy).toBeCloseTo(1 - 1 / nGt);
+  });
+
+  it('still TERMINATEs when the re-check of a revision requires abstention', async () => {
+    const llm = await modelFor((r) => {
+      if (role(r) === 'developer' || role(r) === 'revise') return { content: `text ${plyOf(r)}` };
+      if (role(r) === 'analyst') {
+        const n = srv!.requests.filter((x) => role(x) === 'analyst').length;
+        return json({ analysis_outcome: n === 1 ? 'REQUIRES_CORRECTION' : 'REQUIRES_ABSTENTION', summary: `check ${n}` });
+      }
+      return json({ revision_needed: false, polished_argument: 'p' });
+    });
+    const out = await createThreePlySystem({ kind: 'reflective', factors })(arguable, ctxFor(llm));
+    expect(out.prediction).toBe('abstain');
+    expect(out.trace.reason).toBe('check 2');
+    expect(srv!.requests.map(role)).toEqual(['developer', 'analyst', 'polisher', 'revise', 'analyst']);
+  });
+});
+
+describe('3-ply baselines (scripted server)', () => {
+  const threePly = { "Plaintiff's Argument": 'a', "Defendant's Counterargument": 'b', "Plaintiff's Rebuttal": 'c' };
+
+  it.each<[ThreePlySystemKind, string, 'argue' | 'abstain']>([
+    ['single', JSON.stringify(threePly), 'argue'],
+    ['single', 'TERMINATE: no grounded argument', 'abstain'],
+    ['single-enhanced', 'Step 1: c1 shares nothing with c2.\nStep 2: abstain.\nTERMINATE: no common factors', 'abstain'],
+    ['single-enhanced', 'Step 1: ok\n```json\n' + JSON.stringify(threePly) + '\n```', 'argue'],
+    ['single', JSON.stringify({ ...threePly, "Defendant's Counterargument": 'TERMINATE: c3 was won by the Plaintiff' }), 'abstain'],
+  ])('%s replying %j → %s', async (kind, reply, expected) => {
+    const llm = await modelFor((r) => (role(r) === 'distiller' ? json({ c1: [], c2: [], c3: [] }) : role(r) === kind ? { content: reply } : { status: 500 }));
+    const out = await createThreePlySystem({ kind, factors })(arguable, ctxFor(llm));
+    expect(out.prediction).toBe(expected);
+    expect(srv!.requests.map(role)).toEqual(expected === 'argue' ? [kind, 'distiller'] : [kind]);
+  });
+
+  it('multi-agent without reflection: plaintiff, defendant, plaintiff in turn, each seeing the earlier plies', async () => {
+    const llm = await modelFor((r) => (role(r) === 'distiller' ? json({ c1: ['F1'], c2: [], c3: [] }) : { content: `${role(r)} says ${plyOf(r)}` }));
+    const out = await createThreePlySystem({ kind: 'multi-no-reflection', factors })(arguable, ctxFor(llm));
+    expect(out.prediction).toBe('argue');
+    expect(srv!.requests.map(role)).toEqual(['plaintiff', 'defendant', 'plaintiff', 'distiller']);
+    expect(user(srv!.requests[1])).toContain("plaintiff says Plaintiff's Argument");
+    expect(user(srv!.requests[2])).toContain("defendant says Defendant's Counterargument");
+  });
+});

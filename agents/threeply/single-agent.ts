@@ -1,0 +1,50 @@
+/**
+ * Single-agent baselines (§3.4.1–2): one model writes the whole 3-ply argument in one turn, with
+ * the paper's core prompt (SA) or with chain-of-thought instructions on grounding, abstention and
+ * factor utilization (SA-EP). The reply is abstention when it (or one of its plies) is TERMINATE.
+ */
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
+import { errors } from '../../src/errors.js';
+import { messageText, parseStructured } from '../../src/llm/structured.js';
+import { isTerminate, PLIES, PLY_LABEL, type PlyKey } from './format.js';
+import { ENHANCED_SINGLE_AGENT_SYSTEM, SINGLE_AGENT_SYSTEM } from './prompts.js';
+import { threePlySchema } from './schemas.js';
+import type { ArgumentResult, TraceStep } from './types.js';
+
+export async function runSingleAgent(model: BaseChatModel, triple: string, opts: { enhanced: boolean; signal?: AbortSignal }): Promise<ArgumentResult> {
+  const role = opts.enhanced ? 'single-agent-enhanced' : 'single-agent';
+  const messages: BaseMessage[] = [new SystemMessage(opts.enhanced ? ENHANCED_SINGLE_AGENT_SYSTEM : SINGLE_AGENT_SYSTEM), new HumanMessage(triple)];
+  const steps: TraceStep[] = [];
+  let convo = messages;
+  let lastError = '';
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    const text = messageText(await model.invoke(convo, { signal: opts.signal }));
+    steps.push({ role, round: attempt - 1, output: text });
+    let parsed: Record<string, unknown> | undefined;
+    try {
+      parsed = parseStructured(text, threePlySchema);
+    } catch (e) {
+      lastError = (e as Error).message;
+    }
+    const ply = (p: PlyKey): string | undefined => {
+      const v = parsed?.[PLY_LABEL[p]];
+      return typeof v === 'string' && v.trim() ? v : undefined;
+    };
+    if (isTerminate(text) && !(parsed && PLIES.every((p) => ply(p) && !isTerminate(ply(p))))) {
+      return { abstained: true, terminatedAt: 'plaintiff', reason: text.trim().split(/\r?\n/).pop(), plies: {}, steps };
+    }
+    if (parsed) {
+      const plies: Partial<Record<PlyKey, string>> = {};
+      for (const p of PLIES) {
+        const v = ply(p);
+        if (isTerminate(v)) return { abstained: true, terminatedAt: p, reason: v, plies: {}, steps };
+        if (v) plies[p] = v;
+      }
+      if (Object.keys(plies).length) return { abstained: false, plies, steps };
+      lastError = 'none of the three plies is present';
+    }
+    convo = [...messages, new AIMessage(text), new HumanMessage(`Your reply could not be parsed (${lastError}). Reply again with only the JSON object with the three keys, or TERMINATE.`)];
+  }
+  throw errors.llmOutputInvalid(role, lastError);
+}
