@@ -1,0 +1,314 @@
+/**
+ * buildIndex: one streaming pass over the passages → a complete index dir (doc store + sparse
+ * inverted index + manifest), written to `<out>.tmp-<pid>` and renamed into place atomically.
+ *
+ * The main thread validates passages, writes the doc store and hands batches of texts to build
+ * workers (or analyses them itself with workers: 0); each worker keeps an in-memory segment and
+ * spills it to disk every `segmentPostings` postings; at the end the segments are merged.
+ */
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { rename, rm, stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { errors, LexcaseError } from '../src/errors.js';
+import { spawnWorker } from './sparse/spawn-worker.js';
+import { VERSION } from '../src/version.js';
+import type { Passage } from '../corpora/types.js';
+import { createAnalyzer } from './analyzer.js';
+import { DocStoreWriter } from './docstore-writer.js';
+import { MANIFEST_FORMAT, MANIFEST_VERSION, writeManifest, type AnalyzerConfig, type Manifest } from './manifest.js';
+import { SPARSE_FILES, SPARSE_FORMAT, SPARSE_VERSION, POSTINGS_ENCODING, type SparseSection } from './sparse/format.js';
+import { mergeSegments } from './sparse/merge-segments.js';
+import { SegmentSpiller } from './sparse/segment-spiller.js';
+import { HashingFile } from './sparse/hashing-file.js';
+
+export interface BuildOptions {
+  out: string;
+  corpusName: string;
+  /** Default ['bm25', 'qld']; 'dense' is added by indexer/dense/add-dense.ts after the sparse build. */
+  methods?: string[];
+  analyzer?: Partial<AnalyzerConfig>;
+  /** Build worker threads; default min(2, cores). 0 = analyse on the main thread. */
+  workers?: number;
+  /** Postings a worker holds in memory before spilling a segment to disk (default 12M). */
+  segmentPostings?: number;
+  /** Passages per batch handed to a worker (default 1000). */
+  batchPassages?: number;
+  onProgress?: (passagesDone: number) => void;
+  signal?: AbortSignal;
+  /** Options for the dense step (H4: indexer/dense/add-dense.ts). */
+  dense?: unknown;
+}
+
+const SPARSE_METHODS = new Set(['bm25', 'qld']);
+
+interface Sink {
+  add(base: number, texts: string[]): Promise<void>;
+  finish(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+/** Doc lengths, grown as batches come back (possibly out of order). */
+class Lengths {
+  a = new Uint32Array(1 << 16);
+  set(base: number, l: Uint32Array): void {
+    if (base + l.length > this.a.length) {
+      let n = this.a.length * 2;
+      while (n < base + l.length) n *= 2;
+      const b = new Uint32Array(n);
+      b.set(this.a);
+      this.a = b;
+    }
+    this.a.set(l, base);
+  }
+}
+
+function inProcessSink(analyzer: Partial<AnalyzerConfig>, segDir: string, threshold: number, lengths: Lengths): Sink {
+  const sp = new SegmentSpiller(createAnalyzer(analyzer), { segDir, name: 'w0', threshold });
+  return {
+    async add(base, texts) {
+      lengths.set(base, sp.addBatch(base, texts));
+    },
+    async finish() {
+      return sp.finish();
+    },
+    async close() {},
+  };
+}
+
+function workerSink(count: number, analyzer: Partial<AnalyzerConfig>, segDir: string, threshold: number, lengths: Lengths): Sink {
+  const MAX_INFLIGHT = 2;
+  let failure: Error | undefined;
+  let wake: (() => void) | undefined;
+  const notify = () => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  const ws = Array.from({ length: count }, (_, i) => {
+    const worker = spawnWorker(import.meta.url, './sparse/build-worker.js');
+    const state = { worker, inflight: 0, finished: undefined as ((s: string[]) => void) | undefined };
+    worker.on('message', (m: { type: string; base?: number; lengths?: Uint32Array; segments?: string[]; message?: string }) => {
+      if (m.type === 'batch-done') {
+        lengths.set(m.base!, m.lengths!);
+        state.inflight--;
+      } else if (m.type === 'finished') state.finished?.(m.segments!);
+      else if (m.type === 'error') failure = new Error(`build worker ${i} failed: ${m.message}`);
+      notify();
+    });
+    worker.on('error', (e) => {
+      failure = e;
+      notify();
+    });
+    worker.postMessage({ type: 'init', analyzer, segDir, name: `w${i}`, threshold });
+    return state;
+  });
+  const waitTurn = () => new Promise<void>((r) => (wake = r));
+  return {
+    async add(base, texts) {
+      for (;;) {
+        if (failure) throw failure;
+        const free = ws.filter((w) => w.inflight < MAX_INFLIGHT).sort((a, b) => a.inflight - b.inflight)[0];
+        if (free) {
+          free.inflight++;
+          free.worker.postMessage({ type: 'batch', base, texts });
+          return;
+        }
+        await waitTurn();
+      }
+    },
+    async finish() {
+      while (ws.some((w) => w.inflight > 0)) {
+        if (failure) throw failure;
+        await waitTurn();
+      }
+      const lists = await Promise.all(
+        ws.map(
+          (w) =>
+            new Promise<string[]>((res, rej) => {
+              w.finished = res;
+              w.worker.once('error', rej);
+              w.worker.postMessage({ type: 'finish' });
+            }),
+        ),
+      );
+      if (failure) throw failure;
+      return lists.flat();
+    },
+    async close() {
+      await Promise.all(ws.map((w) => w.worker.terminate()));
+    },
+  };
+}
+
+/** Remove `<out>.tmp-<pid>` dirs left by builds whose process no longer runs. */
+function removeStaleTemps(out: string): void {
+  const parent = dirname(out);
+  const prefix = `${basename(out)}.tmp-`;
+  if (!existsSync(parent)) return;
+  for (const name of readdirSync(parent)) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(name.slice(prefix.length));
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    let alive = true;
+    try {
+      process.kill(pid, 0);
+    } catch (e) {
+      alive = (e as NodeJS.ErrnoException).code === 'EPERM';
+    }
+    if (!alive) rmSync(join(parent, name), { recursive: true, force: true });
+  }
+}
+
+function checkPassage(p: Passage, position: number, corpusName: string): void {
+  if (!p || typeof p !== 'object') throw errors.corpusParse(corpusName, position, 'passage is not an object');
+  if (typeof p.id !== 'string' || p.id.length === 0) throw errors.corpusParse(corpusName, position, 'passage field "id" must be a non-empty string');
+  if (typeof p.text !== 'string') throw errors.corpusParse(corpusName, position, `passage "${p.id}": field "text" must be a string`);
+}
+
+export async function buildIndex(passages: AsyncIterable<Passage>, opts: BuildOptions): Promise<Manifest> {
+  const out = resolve(opts.out);
+  const methods = opts.methods ?? ['bm25', 'qld'];
+  for (const m of methods) if (!SPARSE_METHODS.has(m) && m !== 'dense') throw errors.usage(`unknown index method "${m}" (known: bm25, qld, dense)`);
+  const analyzer = createAnalyzer(opts.analyzer).config;
+  const workers = Math.max(0, Math.floor(opts.workers ?? Math.min(2, availableParallelism())));
+  const threshold = Math.max(1, opts.segmentPostings ?? 12_000_000);
+  const batchPassages = Math.max(1, opts.batchPassages ?? 1000);
+
+  mkdirSync(dirname(out), { recursive: true });
+  removeStaleTemps(out);
+  const tmp = `${out}.tmp-${process.pid}`;
+  rmSync(tmp, { recursive: true, force: true });
+  const segDir = join(tmp, 'segments');
+  mkdirSync(join(tmp, 'docs'), { recursive: true });
+  mkdirSync(join(tmp, 'sparse'), { recursive: true });
+  mkdirSync(segDir);
+
+  const lengths = new Lengths();
+  const sink = workers > 0 ? workerSink(workers, analyzer, segDir, threshold, lengths) : inProcessSink(analyzer, segDir, threshold, lengths);
+  const checksums: Record<string, string> = {};
+  try {
+    const docs = new DocStoreWriter(tmp);
+    const seen = new Map<string, number>();
+    let batch: string[] = [];
+    let batchChars = 0;
+    let base = 0;
+    let n = 0;
+    const flush = async () => {
+      if (!batch.length) return;
+      const texts = batch;
+      batch = [];
+      batchChars = 0;
+      await sink.add(base, texts);
+      base += texts.length;
+      opts.onProgress?.(base);
+    };
+    for await (const p of passages) {
+      if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('build aborted');
+      checkPassage(p, n + 1, opts.corpusName);
+      const first = seen.get(p.id);
+      if (first !== undefined) {
+        const e = errors.duplicateId(p.id, opts.corpusName, n + 1);
+        e.message += ` (first seen as passage #${first})`;
+        throw e;
+      }
+      seen.set(p.id, n + 1);
+      docs.add(p);
+      batch.push(p.text);
+      batchChars += p.text.length;
+      n++;
+      if (batch.length >= batchPassages || batchChars >= 4_000_000) await flush();
+    }
+    await flush();
+    seen.clear();
+    const segments = await sink.finish();
+    if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('build aborted');
+    const sources = docs.close(checksums);
+
+    // Doc lengths, their sum, and doc order by (length, index) via a counting sort.
+    const dl = lengths.a.subarray(0, n);
+    let total = 0;
+    let maxLen = 0;
+    for (let i = 0; i < n; i++) {
+      total += dl[i];
+      if (dl[i] > maxLen) maxLen = dl[i];
+    }
+    const counts = new Uint32Array(maxLen + 2);
+    for (let i = 0; i < n; i++) counts[dl[i] + 1]++;
+    for (let l = 1; l < counts.length; l++) counts[l] += counts[l - 1];
+    const byLen = new Uint32Array(n);
+    for (let i = 0; i < n; i++) byLen[counts[dl[i]]++] = i;
+    for (const [name, a] of [
+      [SPARSE_FILES.doclen, dl],
+      [SPARSE_FILES.bylen, byLen],
+    ] as const) {
+      const f = new HashingFile(join(tmp, name));
+      f.writeTyped(a);
+      checksums[name] = f.close();
+    }
+
+    const merged = mergeSegments(segments, tmp);
+    Object.assign(checksums, merged.checksums);
+    rmSync(segDir, { recursive: true, force: true });
+
+    const corpusHash = createHash('sha256');
+    for (const k of ['docs/ids.bin', 'docs/ids.off', 'docs/text.bin', 'docs/text.off']) corpusHash.update(checksums[k]);
+    const sparse: SparseSection = {
+      format: SPARSE_FORMAT,
+      version: SPARSE_VERSION,
+      encoding: POSTINGS_ENCODING,
+      documents: n,
+      terms: merged.terms,
+      postings: merged.postings,
+      totalTokens: total,
+      avgDocLength: n ? total / n : 0,
+      maxDocLength: maxLen,
+      segments: segments.length,
+      bytes: 0,
+    };
+    for (const f of Object.values(SPARSE_FILES)) sparse.bytes += (await stat(join(tmp, f))).size;
+    const manifest: Manifest = {
+      format: MANIFEST_FORMAT,
+      version: MANIFEST_VERSION,
+      lexcaseVersion: VERSION,
+      createdAt: new Date().toISOString(),
+      corpus: { name: opts.corpusName, checksum: corpusHash.digest('hex'), passages: n, sources },
+      analyzer,
+      methods: methods.filter((m) => SPARSE_METHODS.has(m)),
+      checksums: Object.fromEntries(Object.entries(checksums).sort(([a], [b]) => (a < b ? -1 : 1))),
+      sparse,
+    };
+    await writeManifest(tmp, manifest);
+    await sink.close();
+    await swapIntoPlace(tmp, out);
+    if (methods.includes('dense')) await runDenseHook(out, opts.dense);
+    return manifest;
+  } catch (e) {
+    await sink.close().catch(() => undefined);
+    await rm(tmp, { recursive: true, force: true });
+    if (e instanceof LexcaseError) throw e;
+    throw e;
+  }
+}
+
+/** Rename `tmp` to `out`; an existing `out` is moved aside first and deleted only afterwards. */
+async function swapIntoPlace(tmp: string, out: string): Promise<void> {
+  const old = `${out}.old-${process.pid}`;
+  const hadOld = existsSync(out);
+  if (hadOld) await rename(out, old);
+  await rename(tmp, out);
+  if (hadOld) await rm(old, { recursive: true, force: true });
+}
+
+/**
+ * DENSE HOOK (owned by H4): when 'dense' is among the methods, indexer/dense/add-dense.ts adds the
+ * dense section to the finished index dir.
+ */
+async function runDenseHook(out: string, dense: unknown): Promise<void> {
+  const here = new URL('./dense/', import.meta.url);
+  const candidates = ['add-dense.js', 'add-dense.ts'].map((f) => new URL(f, here));
+  if (!candidates.some((u) => existsSync(u))) throw errors.methodUnavailable('dense', out, ['bm25', 'qld']);
+  const mod = (await import('./dense/add-dense.js' as string)) as { addDenseIndex(dir: string, opts?: unknown): Promise<unknown> };
+  await mod.addDenseIndex(out, dense);
+}

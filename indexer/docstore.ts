@@ -1,0 +1,114 @@
+/**
+ * Reads the doc store written by docstore-writer.ts. Offsets and ids are loaded into memory
+ * (a few bytes per passage); texts, titles and doc ids are read from disk by offset on demand.
+ */
+import { open, readFile, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { errors } from '../src/errors.js';
+import type { Passage } from '../corpora/types.js';
+import type { DocStore } from '../retrieval/types.js';
+import { DOCSTORE_FILES } from './docstore-writer.js';
+import { readManifest } from './manifest.js';
+
+export type OpenedDocStore = DocStore & {
+  /** All passages in index order. */
+  entries(): AsyncIterable<Passage>;
+  /** Passage ids in index order (internal doc index i ↔ ids()[i]). */
+  ids(): string[];
+  /** Passage by internal doc index. */
+  at(index: number): Promise<Passage>;
+  /** Internal doc index of a passage id, or -1. */
+  indexOf(id: string): number;
+  close(): Promise<void>;
+};
+
+async function readOffsets(dir: string, base: string, n: number): Promise<Float64Array> {
+  const file = join(dir, `${base}.off`);
+  const buf = await readFile(file).catch(() => {
+    throw errors.indexCorrupt(file, 'doc store file is missing');
+  });
+  if (buf.byteLength !== (n + 1) * 8) throw errors.indexCorrupt(file, `expected ${n + 1} offsets, found ${buf.byteLength / 8}`);
+  const a = new Float64Array(n + 1);
+  new Uint8Array(a.buffer).set(buf);
+  return a;
+}
+
+class Column {
+  constructor(
+    private fh: FileHandle,
+    readonly offsets: Float64Array,
+  ) {}
+  async get(i: number): Promise<string> {
+    const a = this.offsets[i];
+    const len = this.offsets[i + 1] - a;
+    if (len === 0) return '';
+    const buf = Buffer.allocUnsafe(len);
+    await this.fh.read(buf, 0, len, a);
+    return buf.toString('utf8');
+  }
+  close(): Promise<void> {
+    return this.fh.close();
+  }
+}
+
+async function openColumn(dir: string, base: string, n: number): Promise<Column> {
+  const offsets = await readOffsets(dir, base, n);
+  const file = join(dir, `${base}.bin`);
+  const fh = await open(file, 'r').catch(() => {
+    throw errors.indexCorrupt(file, 'doc store file is missing');
+  });
+  return new Column(fh, offsets);
+}
+
+export async function openDocStore(dir: string): Promise<OpenedDocStore> {
+  const manifest = await readManifest(dir);
+  const n = manifest.corpus.passages;
+  const idOffsets = await readOffsets(dir, DOCSTORE_FILES.ids, n);
+  const idBlob = await readFile(join(dir, `${DOCSTORE_FILES.ids}.bin`));
+  const idList: string[] = new Array(n);
+  const whole = idBlob.toString('utf8');
+  if (whole.length === idBlob.length) for (let i = 0; i < n; i++) idList[i] = whole.slice(idOffsets[i], idOffsets[i + 1]);
+  else for (let i = 0; i < n; i++) idList[i] = idBlob.toString('utf8', idOffsets[i], idOffsets[i + 1]);
+  const text = await openColumn(dir, DOCSTORE_FILES.text, n);
+  const title = await openColumn(dir, DOCSTORE_FILES.title, n);
+  const docId = await openColumn(dir, DOCSTORE_FILES.docId, n);
+  const srcFile = join(dir, DOCSTORE_FILES.source);
+  const srcBuf = await readFile(srcFile);
+  if (srcBuf.byteLength !== n * 4) throw errors.indexCorrupt(srcFile, `expected ${n} entries`);
+  const sourceIdx = new Uint32Array(n);
+  new Uint8Array(sourceIdx.buffer).set(srcBuf);
+  const sources = JSON.parse(await readFile(join(dir, DOCSTORE_FILES.sources), 'utf8')) as string[];
+  let byId: Map<string, number> | undefined;
+
+  const indexOf = (id: string): number => {
+    if (!byId) {
+      byId = new Map();
+      for (let i = 0; i < n; i++) byId.set(idList[i], i);
+    }
+    return byId.get(id) ?? -1;
+  };
+  const at = async (i: number): Promise<Passage> => {
+    const [t, ti, d] = await Promise.all([text.get(i), title.get(i), docId.get(i)]);
+    const p: Passage = { id: idList[i], text: t, source: sources[sourceIdx[i]] };
+    if (ti) p.title = ti;
+    if (d) p.docId = d;
+    return p;
+  };
+
+  return {
+    size: n,
+    ids: () => idList,
+    indexOf,
+    at,
+    async get(id: string) {
+      const i = indexOf(id);
+      return i < 0 ? undefined : at(i);
+    },
+    async *entries() {
+      for (let i = 0; i < n; i++) yield await at(i);
+    },
+    async close() {
+      await Promise.all([text.close(), title.close(), docId.close()]);
+    },
+  };
+}

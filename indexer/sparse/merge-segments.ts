@@ -1,0 +1,140 @@
+/**
+ * Merge term-sorted segment files into the final sparse index files (format.ts). Memory holds one
+ * read buffer per segment, the per-term statistics and one term's postings at a time.
+ */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { HashingFile } from './hashing-file.js';
+import { SegmentReader } from './segment-file.js';
+import { SPARSE_FILES } from './format.js';
+import { ByteSink, decodePostings, writePosting } from './varint.js';
+
+export interface MergeResult {
+  terms: number;
+  postings: number;
+  bytes: number;
+  checksums: Record<string, string>;
+}
+
+const enc = new TextEncoder();
+
+export function mergeSegments(segmentPaths: string[], outDir: string, removeSegments = true): MergeResult {
+  const readers = segmentPaths.map((p) => new SegmentReader(p));
+  for (const r of readers) r.next();
+  const termsFile = new HashingFile(join(outDir, SPARSE_FILES.terms));
+  const postingsFile = new HashingFile(join(outDir, SPARSE_FILES.postings), 1 << 22);
+  const df: number[] = [];
+  const cf: number[] = [];
+  const offsets: number[] = [0];
+  let postingsTotal = 0;
+  let first = true;
+  const sink = new ByteSink(1 << 16);
+  let docsA = new Uint32Array(1024);
+  let tfsA = new Uint32Array(1024);
+  const nl = enc.encode('\n');
+
+  for (;;) {
+    let term: string | undefined;
+    for (const r of readers) if (!r.done && (term === undefined || r.term < term)) term = r.term;
+    if (term === undefined) break;
+    let tdf = 0;
+    let tcf = 0;
+    const parts: SegmentReader[] = [];
+    for (const r of readers) {
+      if (!r.done && r.term === term) {
+        parts.push(r);
+        tdf += r.df;
+        tcf += r.cf;
+      }
+    }
+    if (parts.length === 1) postingsFile.write(parts[0].postings);
+    else {
+      if (tdf > docsA.length) {
+        docsA = new Uint32Array(tdf * 2);
+        tfsA = new Uint32Array(tdf * 2);
+      }
+      // Decode every part after the previous ones, then order by doc (parts interleave across workers).
+      let n = 0;
+      let sorted = true;
+      for (const p of parts) {
+        decodePostings(p.postings, 0, p.df, docsA.subarray(n), tfsA.subarray(n));
+        if (n > 0 && docsA[n] < docsA[n - 1]) sorted = false;
+        n += p.df;
+      }
+      let docs: Uint32Array = docsA.subarray(0, n);
+      let tfs: Uint32Array = tfsA.subarray(0, n);
+      if (!sorted) [docs, tfs] = mergeRuns(parts.map((p) => p.df), docs, tfs);
+      sink.len = 0;
+      let prev = -1;
+      for (let i = 0; i < n; i++) {
+        writePosting(sink, docs[i] - prev, tfs[i]);
+        prev = docs[i];
+      }
+      postingsFile.write(sink.view());
+    }
+    if (!first) termsFile.write(nl);
+    termsFile.write(enc.encode(term));
+    first = false;
+    df.push(tdf);
+    cf.push(tcf);
+    postingsTotal += tdf;
+    offsets.push(postingsFile.bytesWritten);
+    for (const p of parts) p.next();
+  }
+
+  const checksums: Record<string, string> = {};
+  checksums[SPARSE_FILES.terms] = termsFile.close();
+  const bytes = postingsFile.bytesWritten;
+  checksums[SPARSE_FILES.postings] = postingsFile.close();
+  const write = (name: string, a: ArrayBufferView) => {
+    const f = new HashingFile(join(outDir, name));
+    f.writeTyped(a);
+    checksums[name] = f.close();
+  };
+  write(SPARSE_FILES.df, Uint32Array.from(df));
+  write(SPARSE_FILES.cf, Float64Array.from(cf));
+  write(SPARSE_FILES.offsets, Float64Array.from(offsets));
+  if (removeSegments) for (const p of segmentPaths) rmSync(p, { force: true });
+  return { terms: df.length, postings: postingsTotal, bytes, checksums };
+}
+
+/**
+ * Merge consecutive sorted runs (lengths `runs`) of (doc, tf) into one doc-sorted list. Runs come
+ * from workers that took alternating batches, so they interleave in long stretches: copy from the
+ * smallest head while it stays below the second smallest.
+ */
+function mergeRuns(runs: number[], docs: Uint32Array, tfs: Uint32Array): [Uint32Array, Uint32Array] {
+  const n = docs.length;
+  const S = runs.length;
+  const pos = new Int32Array(S);
+  const end = new Int32Array(S);
+  let acc = 0;
+  for (let s = 0; s < S; s++) {
+    pos[s] = acc;
+    acc += runs[s];
+    end[s] = acc;
+  }
+  const d2 = new Uint32Array(n);
+  const t2 = new Uint32Array(n);
+  let o = 0;
+  while (o < n) {
+    let best = -1;
+    let second = Infinity;
+    for (let s = 0; s < S; s++) {
+      if (pos[s] >= end[s]) continue;
+      const h = docs[pos[s]];
+      if (best < 0 || h < docs[pos[best]]) {
+        if (best >= 0) second = Math.min(second, docs[pos[best]]);
+        best = s;
+      } else second = Math.min(second, h);
+    }
+    let p = pos[best];
+    const e = end[best];
+    do {
+      d2[o] = docs[p];
+      t2[o++] = tfs[p++];
+    } while (p < e && docs[p] < second);
+    pos[best] = p;
+  }
+  return [d2, t2];
+}

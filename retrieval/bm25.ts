@@ -1,0 +1,50 @@
+/**
+ * BM25 with Lucene's formula (as in Pyserini): Σ_{t∈q} c(t,q) · idf(t) · tf·(k1+1) / (tf + k1·(1 − b + b·dl/avgdl)),
+ * idf = ln(1 + (N − df + 0.5)/(df + 0.5)); k1 = 0.9, b = 0.4 by default. Only documents that match
+ * at least one query term are ranked. Exact doc lengths are used (Lucene stores them lossily).
+ */
+import type { SparseIndex } from '../indexer/sparse/sparse-index.js';
+import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
+import { accumulate, accumulatorFor, Mode, termFrequency } from './sparse/accumulator.js';
+import { bm25Norms } from './sparse/doc-arrays.js';
+import { docIndexOf, resolveK, toHits, topTouched } from './sparse/hits.js';
+import { queryTerms } from './sparse/query-terms.js';
+
+export interface Bm25Params {
+  k1: number;
+  b: number;
+}
+export const BM25_DEFAULTS: Bm25Params = { k1: 0.9, b: 0.4 };
+
+export const bm25Idf = (N: number, df: number) => Math.log(1 + (N - df + 0.5) / (df + 0.5));
+
+export function createBm25Retriever(index: SparseIndex, params: Partial<Bm25Params> = {}): Retriever {
+  const { k1, b } = { ...BM25_DEFAULTS, ...params };
+  return {
+    method: 'bm25',
+    async search(query: string, opts?: SearchOptions): Promise<Hit[]> {
+      const k = resolveK(opts, index.N);
+      const q = queryTerms(index, query);
+      if (q.ids.length === 0 || k === 0) return [];
+      const norm = bm25Norms(index, k1, b);
+      const acc = accumulatorFor(index);
+      for (let i = 0; i < q.ids.length; i++) {
+        const t = q.ids[i];
+        accumulate(index, acc, t, Mode.Bm25, q.counts[i] * bm25Idf(index.N, index.df[t]) * (k1 + 1), 0, norm);
+      }
+      return toHits(index, topTouched(acc, k).sorted());
+    },
+    async explain(query: string, id: string): Promise<Explanation> {
+      const doc = docIndexOf(index, id);
+      const q = queryTerms(index, query);
+      const dl = index.doclen[doc];
+      const norm = k1 * (1 - b + (b * dl) / (index.avgdl || 1));
+      const terms = q.ids.map((t, i) => {
+        const tf = termFrequency(index, t, doc);
+        const idf = bm25Idf(index.N, index.df[t]);
+        return { term: q.terms[i], qtf: q.counts[i], tf, df: index.df[t], score: tf ? (q.counts[i] * idf * tf * (k1 + 1)) / (tf + norm) : 0 };
+      });
+      return { id, method: 'bm25', score: terms.reduce((s, t) => s + t.score, 0), terms, detail: { k1, b, dl, avgdl: index.avgdl, N: index.N } };
+    },
+  };
+}

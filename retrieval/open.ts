@@ -1,0 +1,62 @@
+/**
+ * openRetriever(dir, method): the one entry point from an index dir to a Retriever.
+ * Sparse methods share one loaded SparseIndex per dir (cached; reloaded when the manifest changes).
+ * H4 extends this file with 'dense' and 'hybrid'.
+ */
+import { stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { errors } from '../src/errors.js';
+import { readManifest } from '../indexer/manifest.js';
+import { loadSparseIndex, type SparseIndex } from '../indexer/sparse/sparse-index.js';
+import type { Retriever } from './types.js';
+import { createBm25Retriever } from './bm25.js';
+import { createQldRetriever, type QldVariant } from './qld.js';
+import { numberOption } from './sparse/hits.js';
+
+const cache = new Map<string, { key: string; index: Promise<SparseIndex> }>();
+
+/** Load (once per dir and manifest version) the sparse index shared by bm25 and qld. */
+export async function openSparseIndex(dir: string): Promise<SparseIndex> {
+  const abs = resolve(dir);
+  let key: string;
+  try {
+    const s = await stat(join(abs, 'manifest.json'));
+    key = `${s.mtimeMs}:${s.ino}:${s.size}`;
+  } catch {
+    throw errors.indexMissing(dir);
+  }
+  const hit = cache.get(abs);
+  if (hit && hit.key === key) return hit.index;
+  if (hit) void hit.index.then((old) => old.docs.close()).catch(() => undefined);
+  const index = loadSparseIndex(abs);
+  cache.set(abs, { key, index });
+  index.catch(() => cache.delete(abs));
+  return index;
+}
+
+/** Drop cached indexes (all, or one dir), closing their doc store files. */
+export async function closeSparseIndexes(dir?: string): Promise<void> {
+  for (const [k, v] of [...cache]) {
+    if (dir && k !== resolve(dir)) continue;
+    cache.delete(k);
+    await v.index.then((i) => i.docs.close()).catch(() => undefined);
+  }
+}
+
+export const SPARSE_METHODS = ['bm25', 'qld'] as const;
+
+export async function openRetriever(dir: string, method: string, opts: Record<string, unknown> = {}): Promise<Retriever> {
+  const manifest = await readManifest(dir);
+  if (method === 'bm25' || method === 'qld') {
+    if (!manifest.methods.includes(method)) throw errors.methodUnavailable(method, dir, manifest.methods);
+    const index = await openSparseIndex(dir);
+    if (method === 'bm25') return createBm25Retriever(index, { k1: numberOption(opts, 'k1', 0.9, 0), b: numberOption(opts, 'b', 0.4, 0, 1) });
+    const variant = (opts.variant ?? 'textbook') as QldVariant;
+    return createQldRetriever(index, { mu: numberOption(opts, 'mu', 2000, Number.MIN_VALUE), variant });
+  }
+  if (method === 'wink') {
+    const { createWinkRetrieverFromIndex } = await import('./wink.js');
+    return createWinkRetrieverFromIndex(dir, opts);
+  }
+  throw errors.methodUnavailable(method, dir, [...manifest.methods, 'wink']);
+}

@@ -1,0 +1,45 @@
+/** Shared helpers for the sparse retrievers: top-k over touched docs, hits, option parsing. */
+import { errors } from '../../src/errors.js';
+import type { SparseIndex } from '../../indexer/sparse/sparse-index.js';
+import type { Hit, SearchOptions } from '../types.js';
+import type { Accumulator } from './accumulator.js';
+import { TopK } from './top-k.js';
+
+export function resolveK(opts: SearchOptions | undefined, n: number): number {
+  const k = opts?.k ?? 10;
+  if (!Number.isInteger(k) || k < 0) throw errors.invalidInput('k', `expected a non-negative integer, got ${k}`);
+  return Math.min(k, n);
+}
+
+/** Top-k over the touched documents by their accumulated score. */
+export function topTouched(acc: Accumulator, k: number): TopK {
+  const top = new TopK(k);
+  const { scores, touched } = acc;
+  for (let i = 0; i < acc.count; i++) {
+    const d = touched[i];
+    const s = scores[d];
+    if (s >= top.threshold) top.push(s, d);
+  }
+  return top;
+}
+
+export function toHits(index: SparseIndex, ranked: Array<[number, number]>): Hit[] {
+  const ids = index.docs.ids();
+  return ranked.map(([doc, score], i) => ({ id: ids[doc], score, rank: i + 1 }));
+}
+
+export function numberOption(opts: Record<string, unknown> | undefined, name: string, dflt: number, min: number, max = Infinity): number {
+  const v = opts?.[name];
+  if (v === undefined || v === null) return dflt;
+  const n = typeof v === 'string' ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isFinite(n) || n < min || n > max) {
+    throw errors.invalidInput(name, `expected a number in [${min}, ${max === Infinity ? '∞' : max}], got ${JSON.stringify(v)}`);
+  }
+  return n;
+}
+
+export function docIndexOf(index: SparseIndex, id: string): number {
+  const i = index.docs.indexOf(id);
+  if (i < 0) throw errors.notFound('passage', id);
+  return i;
+}
