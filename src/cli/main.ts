@@ -8,9 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { VERSION } from '../version.js';
 import type { CommandModule } from './commands/types.js';
+import * as acalContest from './commands/acal-contest.js';
 
 const modules: CommandModule[] = [
   // one import per command file, kept in alphabetical order
+  acalContest,
 ];
 
 export function buildProgram(): Command {

@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { withResult } from '../../../agents/acal/graph/recompute.js';
+import { loadSampleGraph } from '../../../agents/acal/graph/sample-graph.js';
+import { readAudit, readGraph, writeGraph } from '../../../agents/acal/graph/store.js';
+import { buildProgram } from '../main.js';
+
+let runDir: string;
+beforeEach(() => {
+  runDir = mkdtempSync(join(tmpdir(), 'acal-cli-'));
+  writeGraph(runDir, withResult(loadSampleGraph()));
+  process.exitCode = 0;
+});
+afterEach(() => {
+  rmSync(runDir, { recursive: true, force: true });
+  vi.restoreAllMocks();
+  process.exitCode = 0;
+});
+
+async function cli(...args: string[]): Promise<{ out: string; err: string }> {
+  let out = '';
+  let err = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
+  vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
+  await buildProgram().parseAsync(['node', 'lexcase', ...args]);
+  vi.restoreAllMocks();
+  return { out, err };
+}
+
+describe('lexcase acal contest', () => {
+  it('--json reports the audit entry and recomputed result, and the change persists', async () => {
+    const { out } = await cli('--json', 'acal', 'contest', runDir, '--item', 'hearsay-train-1', '--action', 'set-base', '--arg', 's1', '--base', '0.1', '--who', 'carol');
+    const j = JSON.parse(out);
+    expect(j.entry).toMatchObject({ who: 'carol', revision: 1, action: { type: 'set-base', argument: 's1', base: 0.1 } });
+    expect(j.result.effectiveBase.s1).toBe(0.1);
+    expect(readGraph(runDir, 'hearsay-train-1').result).toEqual(j.result);
+    expect(readAudit(runDir)).toHaveLength(1);
+  });
+
+  it('adds an attacking argument with relations from flags and lowers the claim', async () => {
+    const { out } = await cli(
+      'acal', 'contest', runDir, '--item', 'hearsay-train-1', '--action', 'add', '--side', 'attack', '--base', '1',
+      '--text', 'Offered only to show Ronald was on notice.', '--relate', 'attack:s1', 'attack:s2', '--who', 'dan',
+    );
+    const [, before, after] = /σ\(claim\) (0\.\d+) → (0\.\d+)/.exec(out)!;
+    expect(Number(after)).toBeLessThan(Number(before));
+    expect(out).toMatch(/- h1 \[human\] τ=1.00/);
+    const g = readGraph(runDir, 'hearsay-train-1');
+    expect(g.relations.filter((r) => r.from === 'h1' || r.to === 'h1')).toHaveLength(4);
+  });
+
+  it('a bad flag is one clear error and exit code 1, nothing written', async () => {
+    const { err } = await cli('acal', 'contest', runDir, '--item', 'hearsay-train-1', '--action', 'set-base', '--arg', 's1', '--base', 'high');
+    expect(err).toMatch(/--base must be a number/);
+    expect(process.exitCode).toBe(1);
+    expect(readAudit(runDir)).toEqual([]);
+  });
+
+  it('acal show prints the graph with strengths and the audit log', async () => {
+    await cli('acal', 'contest', runDir, '--item', 'hearsay-train-1', '--action', 'reject', '--arg', 'a2', '--who', 'eve');
+    const { out } = await cli('acal', 'show', runDir, '--item', 'hearsay-train-1', '--audit');
+    expect(out).toMatch(/σ\(claim\) = 0\.\d{4} → Yes/);
+    expect(out).toMatch(/x a2 .* rejected/);
+    expect(out).toMatch(/r1 .* eve: {"type":"reject","argument":"a2"}/);
+  });
+});
