@@ -1,0 +1,82 @@
+/**
+ * The CASE paper's single-path baselines on the lexcase runner (§4.1):
+ * - llm-only: the question and options, no retrieval;
+ * - bm25-rag / qld-rag / dense-rag / hybrid-rag: the top-k passages for the query facts + question
+ *   from that retriever, prepended to the unified prompt (k ∈ {3, 5, 10} in the paper);
+ * - oracle: the dataset's gold passage(s) prepended — the ONLY mode whose prompt may contain gold
+ *   passage text (the paper's "vanilla prompting with the gold passage", §5.5).
+ * Every mode except the oracle runs behind the gold guard: it gets a blind question (no answer, no
+ * gold ids), so it cannot inject gold text; its context comes only from the retriever.
+ */
+import type { Question } from '../../corpora/types.js';
+import type { AgentSystem, SystemContext, SystemOutcome } from '../../eval/types.js';
+import { errors, isLexcaseError } from '../../src/errors.js';
+import { blindQuestion } from '../case/gold-guard.js';
+import { factsOf } from '../case/question-text.js';
+import { answerMcq, type ContextPassage } from './mcq-prompt.js';
+
+export const BASELINE_MODES = ['llm-only', 'bm25-rag', 'qld-rag', 'dense-rag', 'hybrid-rag', 'oracle'] as const;
+export type BaselineMode = (typeof BASELINE_MODES)[number];
+
+export function ragMethod(mode: BaselineMode): string | undefined {
+  return mode.endsWith('-rag') ? mode.slice(0, -'-rag'.length) : undefined;
+}
+
+async function contextFor(mode: BaselineMode, q: Question, ctx: SystemContext, k: number, trace: Record<string, unknown>): Promise<ContextPassage[]> {
+  if (mode === 'llm-only') return [];
+  if (mode === 'oracle') {
+    const out: ContextPassage[] = [];
+    for (const id of q.goldPassageIds) {
+      const p = await ctx.getPassage(id);
+      if (!p) throw errors.notFound('gold passage in the index doc store (oracle mode needs the gold passages indexed)', id);
+      out.push({ id, text: p.text });
+    }
+    trace.context = out.map((p) => ({ id: p.id, source: 'gold' }));
+    return out;
+  }
+  const method = ragMethod(mode)!;
+  const retriever = ctx.retrievers[method];
+  if (!retriever) throw errors.usage(`${mode} needs the "${method}" retriever, which this index does not have`, `available: ${Object.keys(ctx.retrievers).join(', ') || 'none'}`);
+  const query = factsOf(q);
+  const hits = await retriever.search(query, { k });
+  trace.retrieval = { method, query, ids: hits.map((h) => h.id), scores: hits.map((h) => h.score) };
+  const out: ContextPassage[] = [];
+  for (const h of hits) {
+    const p = await ctx.getPassage(h.id);
+    if (p) out.push({ id: h.id, text: p.text });
+  }
+  trace.context = out.map((p) => ({ id: p.id, source: method }));
+  return out;
+}
+
+function innerBaseline(mode: BaselineMode, defaultK: number): AgentSystem<Question> {
+  return async (q, ctx): Promise<SystemOutcome> => {
+    const k = typeof ctx.options.k === 'number' ? ctx.options.k : defaultK;
+    const trace: Record<string, unknown> = { system: 'baseline', mode, k: mode === 'llm-only' ? 0 : k };
+    if (!ctx.llm) throw errors.llmNotConfigured();
+    try {
+      const passages = await contextFor(mode, q, ctx, k, trace);
+      const r = await answerMcq(ctx.llm, q, passages, ctx.signal);
+      trace.reasoning = r.value.reasoning;
+      trace.raw = r.raw;
+      return { prediction: r.value.answer, trace };
+    } catch (e) {
+      if (!isLexcaseError(e)) throw e;
+      trace.error = e.message;
+      return { prediction: null, trace, error: e.message };
+    }
+  };
+}
+
+/** A baseline system for the runner. Non-oracle modes see a blind question and report goldInContext. */
+export function createBaseline(mode: BaselineMode, opts: { k?: number } = {}): AgentSystem<Question> {
+  if (!BASELINE_MODES.includes(mode)) throw errors.invalidInput('mode', `"${mode}"; expected one of ${BASELINE_MODES.join(', ')}`);
+  const inner = innerBaseline(mode, opts.k ?? 5);
+  if (mode === 'oracle') return inner;
+  return async (q, ctx) => {
+    const out = await inner(blindQuestion(q), ctx);
+    const ids = ((out.trace.retrieval as { ids?: string[] } | undefined)?.ids ?? []) as string[];
+    const goldInContext = q.goldPassageIds.length && ragMethod(mode) ? ids.some((id) => q.goldPassageIds.includes(id)) : null;
+    return { ...out, metrics: { ...(out.metrics ?? {}), goldInContext } };
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * The unified multiple-choice prompt every baseline uses (CASE §4.1/§5.3: retrieved passages are
+ * "concatenated and prepended to a unified multiple-choice prompt template") and the common answer
+ * parser (JSON {"reasoning","answer"} parsed with zod; one retry, then the item is recorded as failed).
+ */
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { HumanMessage, SystemMessage } from '@langchain/core/messages';
+import { z } from 'zod';
+import type { Question } from '../../corpora/types.js';
+import { invokeStructured } from '../../src/llm/structured.js';
+import { factsOf, optionLetters, optionsBlock, truncate } from '../case/question-text.js';
+
+export interface ContextPassage {
+  id: string;
+  text: string;
+}
+
+export const MCQ_SYSTEM = 'You are an expert on United States law answering a multiple-choice bar exam question.';
+
+export function mcqPrompt(q: Pick<Question, 'prompt' | 'question' | 'choices'>, passages: ContextPassage[], passageChars = 2000): string {
+  const parts: string[] = [];
+  if (passages.length) {
+    parts.push('Legal passages that may be relevant:');
+    passages.forEach((p, i) => parts.push(`[${i + 1}] (${p.id}) ${truncate(p.text.replace(/\s+/g, ' '), passageChars)}`));
+    parts.push('');
+  }
+  parts.push('Question:', factsOf(q), '', 'Options:', optionsBlock(q), '');
+  parts.push('Think briefly, then answer with only a JSON object: {"reasoning": "<short reasoning>", "answer": "<one option letter>"}');
+  return parts.join('\n');
+}
+
+export function answerSchema(letters: string[]) {
+  return z.object({
+    reasoning: z.string().default(''),
+    answer: z
+      .string()
+      .transform((v) => v.trim().replace(/^\(?([A-Za-z])[).:]?(\s.*)?$/s, '$1').toUpperCase())
+      .pipe(z.enum(letters as [string, ...string[]])),
+  });
+}
+
+export async function answerMcq(llm: BaseChatModel, q: Pick<Question, 'prompt' | 'question' | 'choices'>, passages: ContextPassage[], signal?: AbortSignal) {
+  return invokeStructured(llm, [new SystemMessage(MCQ_SYSTEM), new HumanMessage(mcqPrompt(q, passages))], answerSchema(optionLetters(q)), {
+    what: 'multiple-choice answer',
+    signal,
+  });
+}
