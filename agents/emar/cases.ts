@@ -1,0 +1,40 @@
+/**
+ * Turning lexcase's datasets into EMAR cases. The paper's benchmark (LFPBench, 756 Chinese civil
+ * cases with evidence lists and claims) is not available here, so EMAR runs on multiple-choice
+ * questions (Bar Exam QA: the fact pattern is the evidence) and on LegalBench-style classification
+ * tasks (the text is the evidence; the task's labels become the options).
+ */
+import type { Question, TaskExample } from '../../corpora/types.js';
+import { LETTERS } from '../../corpora/types.js';
+import { errors } from '../../src/errors.js';
+import type { EmarCase } from './types.js';
+
+export function questionToCase(q: Question): EmarCase {
+  return { id: q.id, evidence: q.prompt, question: q.question, choices: q.choices };
+}
+
+export interface TaskFraming {
+  /** The question put to the parties, e.g. "Is there hearsay?". */
+  question: string;
+  /** The task's labels, in option order, e.g. ["Yes", "No"]. */
+  labels: string[];
+}
+
+/** Framings for the LegalBench tasks EMAR is run on. */
+export const TASK_FRAMINGS: Record<string, TaskFraming> = {
+  hearsay: {
+    question: 'Under the Federal Rules of Evidence, is the evidence described above hearsay (an out-of-court statement offered to prove the truth of the matter asserted)?',
+    labels: ['Yes', 'No'],
+  },
+};
+
+export function taskExampleToCase(ex: TaskExample, framing: TaskFraming): EmarCase {
+  return { id: ex.id, evidence: ex.text, question: framing.question, choices: framing.labels };
+}
+
+/** The label of an option letter (for classification tasks). */
+export function letterToLabel(letter: string, framing: TaskFraming): string {
+  const i = LETTERS.indexOf(letter);
+  if (i < 0 || i >= framing.labels.length) throw errors.invalidInput('answer', `"${letter}" is not an option of ${framing.labels.join('/')}`);
+  return framing.labels[i];
+}

@@ -1,0 +1,54 @@
+/**
+ * EMAR (Evidence-logic-integrated Multi-Agent argumentation), the paper's algorithm:
+ *   facts ← ExtractFacts(E)
+ *   A ← Proponent(E, P)
+ *   repeat  B ← Opponent(E, P, A);  A ← Proponent(E, P, B);  epoch ← epoch + 1
+ *   until  cos(embed(A), embed(B)) ≥ ε  or  epoch = MAX_DEPTH
+ *   J ← Judge(facts, A, B)          (the judge also states the established facts)
+ * with ε = 0.85 and MAX_DEPTH = 3 as in the paper. At most 3 + 2·MAX_DEPTH LLM calls per case.
+ */
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { errors } from '../../src/errors.js';
+import { claimSimilarity, DEFAULT_EPSILON, DEFAULT_MAX_DEPTH } from './convergence.js';
+import { extractFacts } from './fact-extraction.js';
+import { judge } from './judge.js';
+import { opponent } from './opponent.js';
+import { proponent } from './proponent.js';
+import { claimForEmbedding } from './prompts.js';
+import type { ClaimEmbedder, EmarCase, EmarResult, EmarRound } from './types.js';
+
+export interface EmarOptions {
+  embedder: ClaimEmbedder;
+  /** Convergence threshold on the cosine similarity of the parties' claims (default 0.85). */
+  epsilon?: number;
+  /** Maximum recursion depth (default 3). */
+  maxDepth?: number;
+  signal?: AbortSignal;
+}
+
+export async function runEmar(model: BaseChatModel, c: EmarCase, opts: EmarOptions): Promise<EmarResult> {
+  const epsilon = opts.epsilon ?? DEFAULT_EPSILON;
+  const maxDepth = opts.maxDepth ?? DEFAULT_MAX_DEPTH;
+  if (!(epsilon > -1 && epsilon <= 1)) throw errors.invalidInput('epsilon', `expected a cosine similarity in (-1, 1], got ${epsilon}`);
+  if (!Number.isInteger(maxDepth) || maxDepth < 1) throw errors.invalidInput('maxDepth', `expected a positive integer, got ${maxDepth}`);
+  if (c.choices.length < 2) throw errors.invalidInput('choices', `EMAR needs a multiple-choice question (item ${c.id} has ${c.choices.length} options)`);
+
+  const { signal } = opts;
+  const facts = await extractFacts(model, c, signal);
+  const initial = await proponent(model, c, facts, undefined, signal);
+  let a = initial;
+  const rounds: EmarRound[] = [];
+  let stop: EmarResult['stop'] = 'max-depth';
+  for (let epoch = 1; epoch <= maxDepth; epoch++) {
+    const b = await opponent(model, c, facts, a, signal);
+    a = await proponent(model, c, facts, b, signal);
+    const similarity = await claimSimilarity(opts.embedder, claimForEmbedding(a, c.choices), claimForEmbedding(b, c.choices), signal);
+    rounds.push({ epoch, opponent: b, proponent: a, similarity });
+    if (similarity >= epsilon) {
+      stop = 'convergence';
+      break;
+    }
+  }
+  const verdict = await judge(model, c, facts, a, rounds.at(-1)?.opponent, signal);
+  return { facts, initial, rounds, stop, judge: verdict, answer: verdict.answer };
+}
