@@ -1,0 +1,33 @@
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { llmStats } from '../llm/factory.js';
+import { addLlmOptions, resolveLlm } from './llm-options.js';
+
+const parse = (args: string[]) => {
+  const cmd = addLlmOptions(new Command('x').exitOverride());
+  cmd.parse(args, { from: 'user' });
+  return cmd.opts();
+};
+
+describe('resolveLlm', () => {
+  it('returns no model with --offline, even when nothing is configured', async () => {
+    const r = await resolveLlm(parse(['--offline']), { env: {}, cwd: '/' });
+    expect(r.model).toBeUndefined();
+    expect(r.offline).toBe(true);
+  });
+
+  it('stops with LLM_NOT_CONFIGURED (saying how to configure) without --offline and without an endpoint', async () => {
+    await expect(resolveLlm(parse([]), { env: {}, cwd: '/' })).rejects.toMatchObject({
+      code: 'LLM_NOT_CONFIGURED',
+      message: expect.stringMatching(/LEXCASE_LLM_BASE_URL.*--offline/s),
+    });
+  });
+
+  it('builds a factory model from env; --no-cache turns the cache off', async () => {
+    const env = { LEXCASE_LLM_BASE_URL: 'http://127.0.0.1:9/v1', LEXCASE_LLM_MODEL: 'm' };
+    const r = await resolveLlm(parse(['--no-cache']), { env, cwd: '/' });
+    expect(r.model).toBeDefined();
+    expect(llmStats(r.model)).toMatchObject({ requests: 0 });
+    expect(r.config.llm.cacheDir).toBe(false);
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * Shared CLI flags for commands that use an LLM, and the one place they are turned into a chat
+ * model:
+ *
+ *   addLlmOptions(program.command('run')...).action(action(async (opts) => {
+ *     const { model, usage, config } = await resolveLlm(opts);   // model undefined with --offline
+ *   }));
+ *
+ * Flags: --config <file> (default ./lexcase.config.json), --offline (no LLM), --no-cache (skip the
+ * response cache). Without --offline and without a configured endpoint, resolveLlm stops with
+ * LLM_NOT_CONFIGURED, whose message says how to configure one.
+ */
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import type { Command } from 'commander';
+import { loadConfig, llmConfigured, type LexcaseConfig } from '../config.js';
+import { errors } from '../errors.js';
+import { createChatModel } from '../llm/factory.js';
+import { UsageMeter } from '../llm/usage.js';
+
+export interface LlmCliOpts {
+  config?: string;
+  offline?: boolean;
+  /** commander's --no-cache sets cache=false. */
+  cache?: boolean;
+}
+
+export function addLlmOptions(cmd: Command): Command {
+  return cmd
+    .option('--config <file>', 'config file (default: ./lexcase.config.json if present)')
+    .option('--offline', 'no LLM: use the heuristic (offline) path')
+    .option('--no-cache', 'do not read or write the LLM response cache');
+}
+
+export interface ResolvedLlm {
+  /** Undefined with --offline (or when optional and nothing is configured). */
+  model?: BaseChatModel;
+  config: LexcaseConfig;
+  /** Run-level token meter the model reports into. */
+  usage: UsageMeter;
+  offline: boolean;
+}
+
+export async function resolveLlm(
+  opts: LlmCliOpts,
+  o: { env?: NodeJS.ProcessEnv; cwd?: string; /** return no model instead of failing when nothing is configured */ optional?: boolean } = {},
+): Promise<ResolvedLlm> {
+  const config = await loadConfig({ file: opts.config, env: o.env, cwd: o.cwd });
+  if (opts.cache === false) config.llm.cacheDir = false;
+  const usage = new UsageMeter();
+  if (opts.offline) return { config, usage, offline: true };
+  if (!llmConfigured(config.llm)) {
+    if (o.optional) return { config, usage, offline: true };
+    throw errors.llmNotConfigured();
+  }
+  return { model: createChatModel(config.llm, { usage }), config, usage, offline: false };
+}
