@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import type { ResultRecord } from '../../eval/types.js';
+import { caseMetrics, caseMetricsMarkdown } from './metrics.js';
+
+const rec = (id: string, correct: boolean, confidence: string, m: Record<string, boolean | null>, total = 100): ResultRecord => ({
+  id,
+  prediction: correct ? 'A' : 'B',
+  gold: 'A',
+  correct,
+  confidence,
+  metrics: m,
+  tokens: { input: total - 10, output: 10, total, calls: 5, cached: 0 },
+  ms: 1,
+});
+const trace = (calls: [string, string[]][]) => ({
+  mode: 'llm',
+  advocates: [{ toolCalls: calls.map(([tool, ids]) => ({ tool, ids })) }],
+  tokens: { advocates: 60, jury: 40, total: 100 },
+  jurors: [{ abstained: false }, { abstained: true }, { abstained: false }],
+});
+
+describe('caseMetrics', () => {
+  const records = [
+    rec('q1', true, 'high', { goldInCorrectEvidence: true, goldInAnyEvidence: true, goldEverReturned: true }),
+    rec('q2', true, 'low', { goldInCorrectEvidence: false, goldInAnyEvidence: true, goldEverReturned: true }),
+    rec('q3', false, 'low', { goldInCorrectEvidence: false, goldInAnyEvidence: false, goldEverReturned: true }),
+    rec('q4', false, 'tie', { goldInCorrectEvidence: false, goldInAnyEvidence: false, goldEverReturned: false }),
+    rec('q5', true, 'high', { goldInCorrectEvidence: null, goldInAnyEvidence: null, goldEverReturned: null }),
+  ];
+  const traces = new Map(records.map((r) => [r.id, trace([['bm25_search', ['p1', 'p2']], ['qld_search', ['p2', 'p3']]])]));
+  const m = caseMetrics(records, traces);
+
+  it('accuracy and confidence strata, with CIs', () => {
+    expect(m.accuracy.rate).toBeCloseTo(3 / 5);
+    expect(m.accuracy.ci!.lo).toBeLessThanOrEqual(0.6);
+    expect(m.accuracy.ci!.hi).toBeGreaterThanOrEqual(0.6);
+    expect(m.byConfidence.high.rate).toBe(1);
+    expect(m.byConfidence.low).toMatchObject({ n: 2, rate: 0.5 });
+    expect(m.byConfidence.tie).toMatchObject({ n: 1, rate: 0 });
+  });
+  it('evidence recall over questions with gold (nulls excluded)', () => {
+    expect(m.evidenceRecall.goldInCorrectEvidence).toMatchObject({ n: 4, rate: 0.25 });
+    expect(m.evidenceRecall.goldInAnyEvidence.rate).toBe(0.5);
+    expect(m.evidenceRecall.goldEverReturned.rate).toBe(0.75);
+    expect(m.evidenceRecall.goldInContext.n).toBe(0);
+  });
+  it('tool usage, tokens and abstentions from traces', () => {
+    expect(m.tools.calls).toEqual({ bm25_search: 5, qld_search: 5 });
+    expect(m.tools.callsPerQuestion).toBe(2);
+    expect(m.tools.distinctPassagesPerQuestion).toBe(3);
+    expect(m.tokens).toMatchObject({ total: 500, perQuestion: 100, byStage: { advocates: 300, jury: 200 } });
+    expect(m.abstentions).toBe(5);
+    const md = caseMetricsMarkdown(m);
+    expect(md).toContain('| accuracy | 60.0%');
+    expect(md).toContain("| gold in correct hypothesis's evidence | 25.0%");
+    expect(md).toContain('bm25_search 5');
+  });
+});

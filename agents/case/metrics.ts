@@ -1,0 +1,114 @@
+/**
+ * CASE/baseline report metrics computed from a run's results.jsonl records and traces only:
+ * accuracy with a 95% bootstrap CI, confidence-stratified accuracy (high/low/tie/offline), tool
+ * usage counts (calls per tool, calls per question, distinct passages returned), tokens, and
+ * advocate evidence recall (gold in the correct hypothesis's evidence / in any advocate's evidence /
+ * ever returned by a tool call) — plus goldInContext for RAG baselines.
+ * Failed items (prediction null) count as wrong; they are listed separately.
+ */
+import { bootstrapCi, type Ci } from '../../eval/bootstrap.js';
+import type { ResultRecord } from '../../eval/types.js';
+
+export interface RateCi {
+  n: number;
+  rate: number | null;
+  ci?: { lo: number; hi: number };
+}
+
+export interface CaseMetrics {
+  label?: string;
+  n: number;
+  failed: number;
+  accuracy: RateCi;
+  byConfidence: Record<string, RateCi>;
+  evidenceRecall: Record<'goldInCorrectEvidence' | 'goldInAnyEvidence' | 'goldEverReturned' | 'goldInContext', RateCi>;
+  tools: { calls: Record<string, number>; callsPerQuestion: number; distinctPassagesPerQuestion: number };
+  tokens: { total: number; perQuestion: number; byStage: Record<string, number> };
+  abstentions: number;
+}
+
+function rate(values: number[], seed: number): RateCi {
+  if (values.length === 0) return { n: 0, rate: null };
+  const ci: Ci = bootstrapCi(values, { seed, iterations: 2000 });
+  return { n: values.length, rate: ci.estimate, ci: { lo: ci.lo, hi: ci.hi } };
+}
+
+type AnyTrace = Record<string, unknown> & {
+  mode?: string;
+  advocates?: { toolCalls?: { tool: string; ids: string[] }[] }[];
+  tokens?: Record<string, number>;
+  jurors?: { abstained?: boolean }[];
+};
+
+export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<string, unknown>>, seed = 13): CaseMetrics {
+  const acc = records.map((r) => (r.correct ? 1 : 0));
+  const byConf: Record<string, number[]> = {};
+  for (const r of records) if (r.confidence) (byConf[r.confidence] ??= []).push(r.correct ? 1 : 0);
+  const flag = (key: string) =>
+    records.flatMap((r) => {
+      const v = r.metrics?.[key];
+      return typeof v === 'boolean' ? [v ? 1 : 0] : [];
+    });
+  const calls: Record<string, number> = {};
+  let callTotal = 0;
+  let distinct = 0;
+  const byStage: Record<string, number> = {};
+  let abstentions = 0;
+  let label: string | undefined;
+  for (const r of records) {
+    const t = traces.get(r.id) as AnyTrace | undefined;
+    if (!t) continue;
+    if (typeof t.mode === 'string') label ??= t.mode;
+    const seen = new Set<string>();
+    for (const a of t.advocates ?? [])
+      for (const c of a.toolCalls ?? []) {
+        calls[c.tool] = (calls[c.tool] ?? 0) + 1;
+        callTotal++;
+        for (const id of c.ids ?? []) seen.add(id);
+      }
+    distinct += seen.size;
+    for (const [k, v] of Object.entries(t.tokens ?? {})) if (k !== 'total' && typeof v === 'number') byStage[k] = (byStage[k] ?? 0) + v;
+    abstentions += (t.jurors ?? []).filter((j) => j.abstained).length;
+  }
+  const tokenTotal = records.reduce((s, r) => s + (r.tokens?.total ?? 0), 0) || Object.values(byStage).reduce((a, b) => a + b, 0);
+  const n = records.length;
+  return {
+    ...(label ? { label } : {}),
+    n,
+    failed: records.filter((r) => r.prediction === null).length,
+    accuracy: rate(acc, seed),
+    byConfidence: Object.fromEntries(Object.entries(byConf).sort().map(([k, v]) => [k, rate(v, seed)])),
+    evidenceRecall: {
+      goldInCorrectEvidence: rate(flag('goldInCorrectEvidence'), seed),
+      goldInAnyEvidence: rate(flag('goldInAnyEvidence'), seed),
+      goldEverReturned: rate(flag('goldEverReturned'), seed),
+      goldInContext: rate(flag('goldInContext'), seed),
+    },
+    tools: { calls, callsPerQuestion: n ? callTotal / n : 0, distinctPassagesPerQuestion: n ? distinct / n : 0 },
+    tokens: { total: tokenTotal, perQuestion: n ? tokenTotal / n : 0, byStage },
+    abstentions,
+  };
+}
+
+const pct = (r: RateCi) => (r.rate === null ? '–' : `${(100 * r.rate).toFixed(1)}%${r.ci ? ` [${(100 * r.ci.lo).toFixed(1)}, ${(100 * r.ci.hi).toFixed(1)}]` : ''} (n=${r.n})`);
+
+export function caseMetricsMarkdown(m: CaseMetrics): string {
+  const lines = [`### CASE metrics${m.label ? ` — ${m.label}` : ''}`, ''];
+  lines.push(`| metric | value (95% CI) |`, `|---|---|`);
+  lines.push(`| accuracy | ${pct(m.accuracy)} |`);
+  for (const [k, v] of Object.entries(m.byConfidence)) lines.push(`| accuracy, ${k} confidence | ${pct(v)} |`);
+  const er = m.evidenceRecall;
+  if (er.goldInCorrectEvidence.n) lines.push(`| gold in correct hypothesis's evidence | ${pct(er.goldInCorrectEvidence)} |`);
+  if (er.goldInAnyEvidence.n) lines.push(`| gold in any advocate's evidence | ${pct(er.goldInAnyEvidence)} |`);
+  if (er.goldEverReturned.n) lines.push(`| gold ever returned by a tool call | ${pct(er.goldEverReturned)} |`);
+  if (er.goldInContext.n) lines.push(`| gold in the prompt context (RAG) | ${pct(er.goldInContext)} |`);
+  lines.push(`| failed items | ${m.failed} |`);
+  if (m.abstentions) lines.push(`| juror abstentions | ${m.abstentions} |`);
+  lines.push('');
+  const tools = Object.entries(m.tools.calls).sort((a, b) => b[1] - a[1]);
+  if (tools.length) {
+    lines.push(`Tool calls: ${tools.map(([t, c]) => `${t} ${c}`).join(', ')} (${m.tools.callsPerQuestion.toFixed(1)} per question, ${m.tools.distinctPassagesPerQuestion.toFixed(1)} distinct passages returned per question).`);
+  }
+  lines.push(`Tokens: ${m.tokens.total} total, ${m.tokens.perQuestion.toFixed(0)} per question${Object.keys(m.tokens.byStage).length ? ` (${Object.entries(m.tokens.byStage).map(([k, v]) => `${k} ${v}`).join(', ')})` : ''}.`);
+  return lines.join('\n');
+}
