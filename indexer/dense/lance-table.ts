@@ -1,0 +1,81 @@
+/** The LanceDB side of the dense index: schema, open/create, existing ids, append, ANN index. */
+import * as lancedb from '@lancedb/lancedb';
+import { Field, FixedSizeList, Float32, makeData, RecordBatch, Schema, Struct, Table as ArrowTable, Utf8, vectorFromArray } from 'apache-arrow';
+import { errors } from '../../src/errors.js';
+import type { AnnParams } from './ann-params.js';
+
+export function denseSchema(dim: number): Schema {
+  return new Schema([new Field('id', new Utf8(), false), new Field('vector', new FixedSizeList(dim, new Field('item', new Float32(), true)), false)]);
+}
+
+export async function connectDense(uri: string): Promise<lancedb.Connection> {
+  try {
+    return await lancedb.connect(uri);
+  } catch (e) {
+    throw errors.embedderUnavailable(`cannot open LanceDB at ${uri}: ${(e as Error).message}`, 'for object storage set the usual credentials (AWS_* / GOOGLE_* / AZURE_*) in the environment');
+  }
+}
+
+export async function openDenseTable(db: lancedb.Connection, table: string, context: string): Promise<lancedb.Table> {
+  const names = await db.tableNames();
+  if (!names.includes(table)) throw errors.indexCorrupt(context, `LanceDB table "${table}" is missing`);
+  return db.openTable(table);
+}
+
+/** Open the table for appending, or create it empty (`fresh` drops an existing one). */
+export async function openOrCreate(db: lancedb.Connection, table: string, dim: number, fresh: boolean): Promise<lancedb.Table> {
+  const names = await db.tableNames();
+  if (names.includes(table) && !fresh) {
+    const t = await db.openTable(table);
+    const field = (await t.schema()).fields.find((f) => f.name === 'vector');
+    const have = (field?.type as FixedSizeList | undefined)?.listSize;
+    if (have === dim) return t;
+  }
+  return db.createEmptyTable(table, denseSchema(dim), { mode: 'overwrite' });
+}
+
+/** All ids already in the table (for resuming a build). */
+export async function existingIds(t: lancedb.Table): Promise<Set<string>> {
+  const ids = new Set<string>();
+  if ((await t.countRows()) === 0) return ids;
+  for await (const batch of t.query().select(['id'])) {
+    const col = batch.getChild('id')!;
+    for (let i = 0; i < col.length; i++) ids.add(col.get(i) as string);
+  }
+  return ids;
+}
+
+/** Append one batch; LanceDB commits each add as one version, so a batch is all-or-nothing. */
+export async function appendVectors(t: lancedb.Table, ids: string[], vectors: Float32Array[]): Promise<void> {
+  if (!ids.length) return;
+  await t.add(vectorsToArrow(ids, vectors));
+}
+
+/** Build an Arrow table (id, vector) straight from Float32Arrays (no per-number JS arrays). */
+export function vectorsToArrow(ids: string[], vectors: Float32Array[]): ArrowTable {
+  const dim = vectors[0].length;
+  const flat = new Float32Array(ids.length * dim);
+  vectors.forEach((v, i) => {
+    if (v.length !== dim) throw errors.dimensionMismatch(dim, v.length, `vector for "${ids[i]}"`);
+    flat.set(v, i * dim);
+  });
+  const schema = denseSchema(dim);
+  const vecType = schema.fields[1].type as FixedSizeList;
+  const child = makeData({ type: new Float32(), length: flat.length, nullCount: 0, data: flat });
+  const vecData = makeData({ type: vecType, length: ids.length, nullCount: 0, child });
+  const idData = vectorFromArray(ids, new Utf8()).data[0];
+  const struct = makeData({ type: new Struct(schema.fields), length: ids.length, nullCount: 0, children: [idData, vecData] });
+  return new ArrowTable([new RecordBatch(schema, struct)]);
+}
+
+export async function buildAnnIndex(t: lancedb.Table, p: AnnParams): Promise<void> {
+  await t.createIndex('vector', {
+    config: lancedb.Index.ivfPq({ numPartitions: p.numPartitions, numSubVectors: p.numSubVectors, distanceType: 'cosine' }),
+    replace: true,
+  });
+}
+
+/** Drop a vector index if present (a rebuild below the threshold searches flat). */
+export async function dropVectorIndexes(t: lancedb.Table): Promise<void> {
+  for (const ix of await t.listIndices()) if (ix.columns.includes('vector')) await t.dropIndex(ix.name);
+}

@@ -1,0 +1,107 @@
+/**
+ * DenseRetriever: embeds the query with the index's embedder and searches the LanceDB table by
+ * cosine distance (score = cosine similarity = 1 − distance). Flat (exact) search below the ANN
+ * threshold; IVF-PQ with the manifest's nprobes/refineFactor above it (overridable per retriever).
+ *
+ * The query embedder must be the one the index was built with: by default it is recreated from the
+ * manifest's recorded spec; a caller-supplied embedder with another model is a clear USAGE error,
+ * and one with another dimension is DIMENSION_MISMATCH.
+ */
+import type * as lancedb from '@lancedb/lancedb';
+import { errors } from '../src/errors.js';
+import { readManifest } from '../indexer/manifest.js';
+import type { DenseSection } from '../indexer/dense/dense-section.js';
+import { resolveDenseUri } from '../indexer/dense/dense-section.js';
+import { connectDense, openDenseTable } from '../indexer/dense/lance-table.js';
+import { createEmbedder } from './embed/create-embedder.js';
+import type { Embedder, EmbedderSpec } from './embed/types.js';
+import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
+
+export interface DenseOptions {
+  /** Query embedder (default: rebuilt from the manifest's spec). */
+  embedder?: Embedder;
+  /** Spec fields that override the manifest's (e.g. a modelDir on this machine, an endpoint). */
+  embedderOverrides?: Partial<EmbedderSpec>;
+  nprobes?: number;
+  refineFactor?: number;
+  /** Force exact flat search even when an ANN index exists. */
+  exact?: boolean;
+}
+
+export interface DenseRetriever extends Retriever {
+  readonly embedder: Embedder;
+  /** Search by a ready query vector (must be unit length, index dimension). */
+  searchVector(vector: Float32Array, opts?: SearchOptions): Promise<Hit[]>;
+  close(): Promise<void>;
+}
+
+export function checkEmbedderMatches(section: DenseSection, embedder: Embedder, dir: string): void {
+  if (embedder.dimension !== section.dimension) throw errors.dimensionMismatch(section.dimension, embedder.dimension, `query embedder ${embedder.id} for index ${dir}`);
+  if (embedder.id !== section.embedderId) {
+    throw errors.usage(
+      `query embedder ${embedder.id} does not match the index's embedder ${section.embedderId} (${dir}); vectors from different models are not comparable`,
+      `search with --embedder ${section.embedder}${section.embedder === 'use-lite' ? '' : ` --model ${section.model}`}, or rebuild the dense index with the embedder you want`,
+    );
+  }
+}
+
+export async function openDenseRetriever(dir: string, opts: DenseOptions = {}): Promise<DenseRetriever> {
+  const manifest = await readManifest(dir);
+  const section = manifest.dense as DenseSection | undefined;
+  if (!section || !manifest.methods.includes('dense')) throw errors.methodUnavailable('dense', dir, manifest.methods);
+  const embedder = opts.embedder ?? (await createEmbedder({ ...(section.spec as EmbedderSpec), provider: section.embedder, model: section.model, ...opts.embedderOverrides }));
+  checkEmbedderMatches(section, embedder, dir);
+  const uri = resolveDenseUri(dir, section.uri);
+  const db = await connectDense(uri);
+  const table = await openDenseTable(db, section.table, uri);
+  return createDenseRetriever(table, section, embedder, opts, () => (opts.embedder ? Promise.resolve() : (embedder.close?.() ?? Promise.resolve())));
+}
+
+export function createDenseRetriever(table: lancedb.Table, section: Pick<DenseSection, 'rows' | 'ann' | 'dimension'>, embedder: Embedder, opts: DenseOptions = {}, onClose: () => Promise<void> = async () => {}): DenseRetriever {
+  const nprobes = opts.nprobes ?? section.ann?.nprobes;
+  const refine = opts.refineFactor ?? section.ann?.refineFactor;
+
+  const searchVector = async (vector: Float32Array, sopts?: SearchOptions): Promise<Hit[]> => {
+    const k = sopts?.k ?? 10;
+    if (!Number.isInteger(k) || k < 0) throw errors.invalidInput('k', `expected a non-negative integer, got ${k}`);
+    if (vector.length !== section.dimension) throw errors.dimensionMismatch(section.dimension, vector.length, 'query vector');
+    const limit = Math.min(k, section.rows);
+    if (limit === 0) return [];
+    let q = table.vectorSearch(vector).column('vector').distanceType('cosine').select(['id']).limit(limit);
+    if (section.ann && !opts.exact) {
+      if (nprobes) q = q.nprobes(nprobes);
+      if (refine) q = q.refineFactor(refine);
+    } else if (opts.exact) q = q.bypassVectorIndex();
+    const rows = (await q.toArray()) as Array<{ id: string; _distance: number }>;
+    return rows.map((r, i) => ({ id: r.id, score: 1 - r._distance, rank: i + 1 }));
+  };
+
+  return {
+    method: 'dense',
+    embedder,
+    searchVector,
+    async search(query: string, sopts?: SearchOptions): Promise<Hit[]> {
+      if (!query.trim()) return [];
+      const [v] = await embedder.embed([query], { kind: 'query' });
+      return searchVector(v, sopts);
+    },
+    async explain(query: string, id: string): Promise<Explanation> {
+      const [v] = await embedder.embed([query], { kind: 'query' });
+      const safe = id.replace(/'/g, "''");
+      const rows = (await table.query().where(`id = '${safe}'`).select(['id', 'vector']).limit(1).toArray()) as Array<{ id: string; vector: { toArray(): Float32Array } | number[] }>;
+      if (!rows.length) throw errors.notFound('passage in dense index', id);
+      const pv = rows[0].vector;
+      const arr = Array.isArray(pv) ? pv : Array.from(pv.toArray());
+      let dot = 0;
+      for (let i = 0; i < v.length; i++) dot += v[i] * arr[i];
+      return {
+        id,
+        method: 'dense',
+        score: dot,
+        terms: [],
+        detail: { embedder: embedder.id, dimension: embedder.dimension, metric: 'cosine', search: section.ann && !opts.exact ? { type: 'ivf_pq', nprobes, refineFactor: refine } : { type: 'flat' } },
+      };
+    },
+    close: onClose,
+  };
+}

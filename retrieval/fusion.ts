@@ -1,0 +1,95 @@
+/**
+ * Rank fusion for hybrid retrieval.
+ *
+ * - Reciprocal-rank fusion (Cormack et al. 2009): score(d) = Σ_m w_m / (k + rank_m(d)), k = 60,
+ *   summed over the component lists that contain d (1-based ranks; default weights 1).
+ * - Weighted fusion of min-max-normalised scores: each list's scores are mapped to [0, 1] by
+ *   (s − min)/(max − min) over that list (all 1 when max = min); score(d) = Σ_m w_m · norm_m(d),
+ *   with 0 for lists that do not contain d. Weights default to 1/|lists|.
+ *
+ * Ties in the fused score break by id, so output is deterministic.
+ */
+import type { Hit } from './types.js';
+
+export type FusionMethod = 'rrf' | 'weighted';
+export const RRF_K = 60;
+
+export interface RankedList {
+  method: string;
+  hits: Hit[];
+}
+
+export interface FusedComponent {
+  rank: number;
+  score: number;
+  /** Min-max normalised score (weighted fusion) — absent for RRF. */
+  normalized?: number;
+  contribution: number;
+}
+
+export interface FusedHit extends Hit {
+  components: Record<string, FusedComponent>;
+}
+
+function finish(acc: Map<string, { score: number; components: Record<string, FusedComponent> }>, k?: number): FusedHit[] {
+  const all = [...acc].map(([id, v]) => ({ id, score: v.score, components: v.components }));
+  all.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return all.slice(0, k ?? all.length).map((h, i) => ({ ...h, rank: i + 1 }));
+}
+
+function weightOf(weights: Record<string, number> | undefined, method: string, dflt: number): number {
+  const w = weights?.[method];
+  return w === undefined ? dflt : w;
+}
+
+export function reciprocalRankFusion(lists: RankedList[], opts: { k?: number; rrfK?: number; weights?: Record<string, number> } = {}): FusedHit[] {
+  const c = opts.rrfK ?? RRF_K;
+  const acc = new Map<string, { score: number; components: Record<string, FusedComponent> }>();
+  for (const { method, hits } of lists) {
+    const w = weightOf(opts.weights, method, 1);
+    for (const h of hits) {
+      const contribution = w / (c + h.rank);
+      const e = acc.get(h.id) ?? { score: 0, components: {} };
+      e.score += contribution;
+      e.components[method] = { rank: h.rank, score: h.score, contribution };
+      acc.set(h.id, e);
+    }
+  }
+  return finish(acc, opts.k);
+}
+
+export function minMaxNormalize(hits: Hit[]): Map<string, number> {
+  const out = new Map<string, number>();
+  if (!hits.length) return out;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const h of hits) {
+    lo = Math.min(lo, h.score);
+    hi = Math.max(hi, h.score);
+  }
+  const span = hi - lo;
+  for (const h of hits) out.set(h.id, span > 0 ? (h.score - lo) / span : 1);
+  return out;
+}
+
+export function weightedFusion(lists: RankedList[], opts: { k?: number; weights?: Record<string, number> } = {}): FusedHit[] {
+  const dflt = lists.length ? 1 / lists.length : 1;
+  const acc = new Map<string, { score: number; components: Record<string, FusedComponent> }>();
+  for (const { method, hits } of lists) {
+    const w = weightOf(opts.weights, method, dflt);
+    const norm = minMaxNormalize(hits);
+    for (const h of hits) {
+      const n = norm.get(h.id)!;
+      const contribution = w * n;
+      const e = acc.get(h.id) ?? { score: 0, components: {} };
+      e.score += contribution;
+      e.components[method] = { rank: h.rank, score: h.score, normalized: n, contribution };
+      acc.set(h.id, e);
+    }
+  }
+  return finish(acc, opts.k);
+}
+
+export function fuse(method: FusionMethod, lists: RankedList[], opts: { k?: number; rrfK?: number; weights?: Record<string, number> } = {}): FusedHit[] {
+  return method === 'rrf' ? reciprocalRankFusion(lists, opts) : weightedFusion(lists, opts);
+}

@@ -1,0 +1,73 @@
+/**
+ * HybridRetriever: runs component retrievers (any subset of bm25 / qld / dense, or any Retriever)
+ * for the same query, each to `depth` hits (default max(k, 100)), and fuses the lists with
+ * reciprocal-rank fusion (k = 60) or weighted min-max fusion (see fusion.ts). `explain` reports,
+ * for one passage, each component's rank, raw score, normalised score and contribution.
+ */
+import { errors } from '../src/errors.js';
+import { fuse, type FusedHit, type FusionMethod, type RankedList } from './fusion.js';
+import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
+
+export interface HybridOptions {
+  fusion?: FusionMethod;
+  /** Per-method weights (RRF default 1 each; weighted default 1/n each). */
+  weights?: Record<string, number>;
+  /** RRF constant (default 60). */
+  rrfK?: number;
+  /** Hits fetched from each component (default max(k, 100)). */
+  depth?: number;
+}
+
+export const DEFAULT_HYBRID_METHODS = ['bm25', 'dense'];
+
+export function createHybridRetriever(components: Retriever[], opts: HybridOptions = {}): Retriever & { fusedSearch(q: string, o?: SearchOptions): Promise<FusedHit[]> } {
+  if (components.length === 0) throw errors.usage('hybrid retrieval needs at least one component method');
+  const methods = components.map((c) => String(c.method));
+  if (new Set(methods).size !== methods.length) throw errors.usage(`hybrid component methods must be distinct, got ${methods.join(',')}`);
+  const fusion = opts.fusion ?? 'rrf';
+  if (fusion !== 'rrf' && fusion !== 'weighted') throw errors.invalidInput('fusion', `expected rrf or weighted, got ${String(fusion)}`);
+  for (const [m, w] of Object.entries(opts.weights ?? {})) {
+    if (!methods.includes(m)) throw errors.invalidInput('weights', `"${m}" is not one of the hybrid methods (${methods.join(', ')})`);
+    if (!Number.isFinite(w) || w < 0) throw errors.invalidInput('weights', `weight for ${m} must be a non-negative number, got ${w}`);
+  }
+
+  const lists = async (query: string, k: number): Promise<RankedList[]> => {
+    const depth = Math.max(opts.depth ?? 100, k);
+    return Promise.all(components.map(async (c) => ({ method: String(c.method), hits: await c.search(query, { k: depth }) })));
+  };
+  const fusedSearch = async (query: string, sopts?: SearchOptions): Promise<FusedHit[]> => {
+    const k = sopts?.k ?? 10;
+    if (!Number.isInteger(k) || k < 0) throw errors.invalidInput('k', `expected a non-negative integer, got ${k}`);
+    if (k === 0) return [];
+    return fuse(fusion, await lists(query, k), { k, rrfK: opts.rrfK, weights: opts.weights });
+  };
+
+  return {
+    method: 'hybrid',
+    fusedSearch,
+    async search(query: string, sopts?: SearchOptions): Promise<Hit[]> {
+      return (await fusedSearch(query, sopts)).map(({ id, score, rank }) => ({ id, score, rank }));
+    },
+    async explain(query: string, id: string): Promise<Explanation> {
+      const depth = Math.max(opts.depth ?? 100, 10);
+      const all = fuse(fusion, await lists(query, depth), { rrfK: opts.rrfK, weights: opts.weights });
+      const hit = all.find((h) => h.id === id);
+      return {
+        id,
+        method: 'hybrid',
+        score: hit?.score ?? 0,
+        terms: [],
+        detail: {
+          fusion,
+          methods,
+          depth,
+          ...(fusion === 'rrf' ? { rrfK: opts.rrfK ?? 60 } : {}),
+          weights: opts.weights ?? {},
+          fusedRank: hit?.rank ?? null,
+          components: hit?.components ?? {},
+          note: hit ? undefined : `not in the top ${depth} of any component`,
+        },
+      };
+    },
+  };
+}
