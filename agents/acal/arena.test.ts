@@ -1,0 +1,119 @@
+/**
+ * The ACAL arena end to end against the scripted OpenAI-compatible server, through the real
+ * ChatOpenAI client made by createChatModel.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { llmConfigSchema } from '../../src/config.js';
+import { createChatModel } from '../../src/llm/factory.js';
+import { startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
+import { runArena } from './arena.js';
+import { recompute } from './graph/recompute.js';
+import { acalTask } from './tasks.js';
+import { scriptedArena } from './test-support/scripted-arena.js';
+
+let srv: ScriptedServer | undefined;
+afterEach(async () => {
+  await srv?.close();
+  srv = undefined;
+});
+
+const evidence = [
+  { id: 'fre-801', title: 'FRE 801', text: '"Hearsay" means a statement that the declarant does not make while testifying at the current trial or hearing, offered to prove the truth of the matter asserted.' },
+  { id: 'fre-803', title: 'FRE 803', text: 'Exceptions to the rule against hearsay regardless of whether the declarant is available as a witness.' },
+];
+
+async function model(script = scriptedArena()) {
+  srv = await startScriptedServer(script);
+  return createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: false, maxRetries: 0, timeoutMs: 5000 }));
+}
+
+const userOf = (r: { body: { messages: { role: string; content: string }[] } }) => r.body.messages.find((m) => m.role === 'user')!.content;
+
+describe('ACAL arena (scripted OpenAI-compatible server)', () => {
+  it('builds a scored, related, clash-resolved graph and decides a hearsay item Yes', async () => {
+    const llm = await model();
+    const { graph, trace } = await runArena(llm, {
+      itemId: 'hearsay-train-1',
+      task: acalTask('hearsay'),
+      caseText: 'On the issue of whether Rebecca was ill, the fact that Rebecca told Ronald that she was unwell.',
+      evidence,
+    });
+    // teams of 2 + 2, 2 arguments each → s1..s4, a1..a4
+    expect(trace.teams.support.map((m) => m.role)).toEqual(['Law Clerk / Judicial Clerk', 'Prosecutor']);
+    expect(graph.arguments.map((a) => a.id)).toEqual(['s1', 's2', 's3', 's4', 'a1', 'a2', 'a3', 'a4']);
+    expect(graph.arguments.find((a) => a.id === 'a3')!.agent).toBe('Legal Analyst');
+    // base strengths from the rubric scorer; cited ids kept only when retrieved
+    expect(graph.arguments.find((a) => a.id === 's1')!.baseStrength).toBe(0.8);
+    expect(graph.arguments.find((a) => a.id === 's2')!.citedPassageIds).toEqual(['fre-803']);
+    expect(trace.droppedCitations).toEqual(['s2', 's4', 'a2', 'a4'].map((argument) => ({ argument, ids: ['not-a-retrieved-id'] })));
+    // C(8,2) = 28 pairs in ⌈28/10⌉ = 3 relation calls
+    const relCalls = srv!.requests.filter((r) => userOf(r).startsWith('TASK: classify the relation'));
+    expect(relCalls).toHaveLength(3);
+    expect(trace.relationCalls).toBe(3);
+    expect(userOf(relCalls[0]).match(/^PAIR /gm)).toHaveLength(10);
+    expect(userOf(relCalls[2]).match(/^PAIR /gm)).toHaveLength(8);
+    // confidence 0.5 (s2~a2) demoted to neutral → no edge either way; others bidirectional
+    expect(trace.pairJudgements.find((j) => j.pair === 's2~a2')).toMatchObject({ relation: 'attack', kept: 'neutral' });
+    expect(graph.relations.some((r) => (r.from === 's2' && r.to === 'a2') || (r.from === 'a2' && r.to === 's2'))).toBe(false);
+    expect(graph.relations).toHaveLength(2 * 27);
+    for (const r of graph.relations) expect(graph.relations.some((x) => x.from === r.to && x.to === r.from && x.kind === r.kind)).toBe(true);
+    // clashes: opposite sides attacking each other with |Δτ| < 0.2 (0.75 vs 0.35/0.3 → none here)
+    expect(trace.clashes).toBe(0);
+    expect(graph.result).toMatchObject({ verdict: 'Yes', decidedBy: 'threshold', semantics: 'quadratic', converged: true });
+    expect(graph.result!.claimStrength).toBeGreaterThan(0.51);
+    expect(trace.judged).toBe(false);
+    // every prompt that needs evidence carries the passage text; the gold label never appears
+    const gen = srv!.requests.filter((r) => userOf(r).startsWith('TASK: write arguments'));
+    expect(gen).toHaveLength(4);
+    for (const r of gen) expect(userOf(r)).toContain('[fre-801] FRE 801:');
+    // recomputation from the saved graph alone gives the same result
+    expect(recompute(graph)).toEqual(graph.result);
+  });
+
+  it('equal scores across the sides trigger clash resolution: winners gain β, losers lose β', async () => {
+    const llm = await model();
+    const { graph, trace } = await runArena(llm, {
+      itemId: 'tie',
+      task: acalTask('hearsay'),
+      caseText: 'NEAR-TIE: the fact that Ann nodded when asked whether the light was red.',
+      evidence,
+    });
+    // equal scores 0.6 on both sides → every attacking cross pair (except the demoted one) clashes
+    expect(trace.clashes).toBe(15);
+    expect(srv!.requests.filter((r) => userOf(r).startsWith('TASK: resolve a clash'))).toHaveLength(15);
+    expect(graph.clash.outcomes).toHaveLength(15);
+    expect(graph.clash.outcomes.every((o) => o.winner === o.support)).toBe(true);
+    // winners gain β = 0.15, losers lose it
+    expect(graph.result!.effectiveBase.s1).toBeCloseTo(0.75, 12);
+    expect(graph.result!.effectiveBase.a1).toBeCloseTo(0.45, 12);
+  });
+
+  it('without clash resolution the symmetric tie escalates to the judge, whose decision is binding', async () => {
+    const llm = await model();
+    const { graph, trace } = await runArena(
+      llm,
+      { itemId: 'tie', task: acalTask('hearsay'), caseText: 'NEAR-TIE: the fact that Ann nodded.', evidence },
+      { clashResolution: false },
+    );
+    expect(graph.result!.inBand).toBe(true);
+    expect(trace.judged).toBe(true);
+    expect(graph.judge).toMatchObject({ decision: 'Yes', reasoning: 'scripted judge', revision: 0 });
+    expect(graph.result).toMatchObject({ decidedBy: 'judge', escalation: 'done', verdict: 'Yes' });
+    const j = srv!.requests.find((r) => userOf(r).startsWith('TASK: final judgment'))!;
+    expect(userOf(j)).toContain('ARGUMENT GRAPH:');
+    expect(userOf(j)).toContain('[fre-801]');
+    expect(userOf(j)).toMatch(/\(a4\) \[ATTACKS; Legal Analyst; base 0\.60, final 0\.\d\d\]/);
+  });
+
+  it('retries once on an unparseable reply and still completes; semantics are selectable', async () => {
+    const llm = await model(scriptedArena({ garbleFirst: 'score' }));
+    const { graph } = await runArena(
+      llm,
+      { itemId: 'h0', task: acalTask('hearsay'), caseText: 'On the issue of whether James is smart, the fact that James came first in his class.', evidence },
+      { semantics: 'dfquad' },
+    );
+    expect(graph.result).toMatchObject({ verdict: 'No', semantics: 'dfquad' });
+    const scoreCalls = srv!.requests.filter((r) => userOf(r).startsWith('TASK: score each argument'));
+    expect(scoreCalls).toHaveLength(5); // 4 agents + 1 retry
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * Multi-agent argument generation (ACAL eq. 3.2): each selected agent writes 2–5 arguments for
+ * its side, grounded in the retrieved evidence, citing passage ids. Citations of ids that were
+ * not retrieved are dropped (and reported).
+ */
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { z } from 'zod';
+import { invokeStructured } from '../../../src/llm/structured.js';
+import { describeRole, roleByName } from '../roles.js';
+import { caseHeader, msgs, type CaseInput } from './common.js';
+
+export interface DraftArgument {
+  text: string;
+  citedPassageIds: string[];
+  droppedCitations: string[];
+}
+
+const schema = z.object({
+  arguments: z
+    .array(z.object({ text: z.string().min(1), citedPassageIds: z.array(z.string()).default([]) }))
+    .min(2)
+    .max(5),
+});
+
+export async function generateArguments(
+  llm: BaseChatModel,
+  c: CaseInput,
+  role: string,
+  side: 'support' | 'attack',
+  opts: { signal?: AbortSignal } = {},
+): Promise<{ arguments: DraftArgument[]; raw: string[] }> {
+  const persona = roleByName(role);
+  const goal =
+    side === 'support'
+      ? 'arguments SUPPORTING the claim (reasons it is TRUE)'
+      : 'arguments ATTACKING the claim (reasons it is FALSE)';
+  const user = [
+    `TASK: write ${goal}, as the ${role}.`,
+    caseHeader(c),
+    'Write between 2 and 5 arguments — as many as the evidence and the complexity of the case justify. Each argument must be specific to the facts of this case, apply the legal test precisely, and cite the ids of the evidence passages it relies on (an empty list if none applies). Do not invent passage ids.',
+    'Reply with JSON only: {"arguments": [{"text": "<one argument>", "citedPassageIds": ["<id>", ...]}]}',
+  ].join('\n\n');
+  const r = await invokeStructured(llm, msgs(`You are a legal expert: ${persona ? describeRole(persona) : role}`, user), schema, {
+    what: `${side} arguments by ${role}`,
+    signal: opts.signal,
+  });
+  const known = new Set(c.evidence.map((p) => p.id));
+  return {
+    arguments: r.value.arguments.map((a) => ({
+      text: a.text,
+      citedPassageIds: [...new Set(a.citedPassageIds.filter((id) => known.has(id)))],
+      droppedCitations: a.citedPassageIds.filter((id) => !known.has(id)),
+    })),
+    raw: r.raw,
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * LLM relation identification (ACAL §3.2.4): every pair (αi, αj), i < j, is classified as
+ * attack / support / neutral with a confidence, b pairs per call (default b = 10, so
+ * ⌈C(n,2)/b⌉ calls). Relations with confidence < 0.6 are demoted to neutral; established
+ * relations are made bidirectional; neutral pairs add no edge.
+ */
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { z } from 'zod';
+import { invokeStructured } from '../../../src/llm/structured.js';
+import type { AcalRelation } from '../graph/types.js';
+import { msgs } from './common.js';
+
+export interface RelationInput {
+  id: string;
+  side: 'support' | 'attack';
+  text: string;
+}
+
+export interface PairJudgement {
+  pair: string;
+  a: string;
+  b: string;
+  relation: 'attack' | 'support' | 'neutral';
+  confidence: number;
+  /** The relation after the confidence threshold. */
+  kept: 'attack' | 'support' | 'neutral';
+}
+
+export function pairsOf(args: RelationInput[]): { pair: string; a: RelationInput; b: RelationInput }[] {
+  const out = [];
+  for (let i = 0; i < args.length; i++)
+    for (let j = i + 1; j < args.length; j++) out.push({ pair: `${args[i].id}~${args[j].id}`, a: args[i], b: args[j] });
+  return out;
+}
+
+export async function identifyRelations(
+  llm: BaseChatModel,
+  context: string,
+  args: RelationInput[],
+  opts: { batchSize?: number; minConfidence?: number; signal?: AbortSignal } = {},
+): Promise<{ relations: AcalRelation[]; judgements: PairJudgement[]; calls: number; raw: string[] }> {
+  const b = opts.batchSize ?? 10;
+  const minConf = opts.minConfidence ?? 0.6;
+  const pairs = pairsOf(args);
+  const judgements: PairJudgement[] = [];
+  const raw: string[] = [];
+  let calls = 0;
+  for (let start = 0; start < pairs.length; start += b) {
+    const batch = pairs.slice(start, start + b);
+    const ids = batch.map((p) => p.pair);
+    const schema = z
+      .object({
+        relations: z.array(
+          z.object({ pair: z.string(), relation: z.enum(['attack', 'support', 'neutral']), confidence: z.number().min(0).max(1) }),
+        ),
+      })
+      .superRefine((v, ctx) => {
+        const got = new Set(v.relations.map((r) => r.pair));
+        const missing = ids.filter((id) => !got.has(id));
+        if (missing.length) ctx.addIssue({ code: 'custom', message: `missing pairs ${missing.join(', ')}`, path: ['relations'] });
+      });
+    const user = [
+      'TASK: classify the relation between each pair of legal arguments.',
+      `CONTEXT: ${context}`,
+      batch
+        .map(
+          (p) =>
+            `PAIR ${p.pair}\n  A (${p.a.side}s the claim): ${p.a.text}\n  B (${p.b.side}s the claim): ${p.b.text}`,
+        )
+        .join('\n'),
+      'For each pair: "attack" if A and B contradict or undermine each other; "support" if one reinforces or provides evidence for the other; "neutral" if they address different aspects or have no logical dependency. Judge the content, not merely the sides: arguments on opposite sides can be neutral. Give a confidence in [0, 1].',
+      'Reply with JSON only: {"relations": [{"pair": "<pair id>", "relation": "attack|support|neutral", "confidence": <0..1>}]}',
+    ].join('\n\n');
+    const r = await invokeStructured(llm, msgs('You are an expert in legal argumentation and natural language inference.', user), schema, {
+      what: 'argument relations',
+      signal: opts.signal,
+    });
+    calls++;
+    raw.push(...r.raw);
+    for (const p of batch) {
+      const j = r.value.relations.find((x) => x.pair === p.pair)!;
+      judgements.push({
+        pair: p.pair,
+        a: p.a.id,
+        b: p.b.id,
+        relation: j.relation,
+        confidence: j.confidence,
+        kept: j.relation !== 'neutral' && j.confidence >= minConf ? j.relation : 'neutral',
+      });
+    }
+  }
+  return { relations: relationsFromJudgements(judgements), judgements, calls, raw };
+}
+
+/** Bidirectional edges for every kept support/attack judgement. */
+export function relationsFromJudgements(js: PairJudgement[]): AcalRelation[] {
+  const out: AcalRelation[] = [];
+  for (const j of js) {
+    if (j.kept === 'neutral') continue;
+    out.push({ from: j.a, to: j.b, kind: j.kept, confidence: j.confidence, origin: 'llm' });
+    out.push({ from: j.b, to: j.a, kind: j.kept, confidence: j.confidence, origin: 'llm' });
+  }
+  return out;
+}
