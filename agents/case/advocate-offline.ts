@@ -57,6 +57,8 @@ export async function runOfflineAdvocate(o: OfflineAdvocateOptions): Promise<Adv
   const stance = o.stance ?? 'for';
   const depth = o.depth ?? 100;
   const methods = offlineMethods(o.retrievers, o.methods);
+  if (stance === 'against' && !o.facts.trim())
+    throw errors.usage('offline counter-evidence needs the facts of the case', 'pass --facts TEXT or --question ID (or configure an LLM)');
   const calls: ToolCallRecord[] = [];
   const query = `${o.facts}\n${o.hypothesis.text}`;
   const runs = await searchAll(o.retrievers, methods, query, depth, calls);

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { FakeChatModel } from '../../tests/support/fake-chat-model.js';
+import { findEvidence } from './find-evidence.js';
+import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, searchTool } from './testing/fixtures.js';
+import { factsOf } from './question-text.js';
+
+const retrievers = { bm25: keywordRetriever('bm25'), qld: keywordRetriever('qld') };
+
+describe('findEvidence', () => {
+  it('offline: fused bm25+qld evidence for the hypothesis, labelled, with the tool calls made', async () => {
+    const r = await findEvidence({ hypothesis: 'any party may attack the credibility of a witness', k: 3, retrievers, getPassage: getPassageFrom(PASSAGES) });
+    expect(r.mode).toBe('offline heuristic, no LLM');
+    expect(r.stance).toBe('for');
+    expect(r.evidence).toHaveLength(3);
+    expect(r.evidence[0].id).toBe('fre607');
+    expect(r.evidence[0].text).toBe(PASSAGES.fre607);
+    expect(r.evidence[0].justification).toMatch(/bm25 #1, qld #1/);
+    expect(r.toolCalls.map((c) => c.tool)).toEqual(['bm25_search', 'qld_search']);
+  });
+
+  it('offline --against ranks case-relevant passages the hypothesis does not pull up', async () => {
+    const r = await findEvidence({ hypothesis: 'Paul cannot impeach his own witness', facts: factsOf(QUESTION), against: true, k: 2, retrievers });
+    expect(r.stance).toBe('against');
+    expect(r.toolCalls).toHaveLength(4); // hypothesis run + facts run, per method
+    const forIds = (await findEvidence({ hypothesis: 'Paul cannot impeach his own witness', facts: factsOf(QUESTION), k: 2, retrievers })).evidence.map((e) => e.id);
+    expect(r.evidence.map((e) => e.id)).not.toEqual(forIds);
+    await expect(findEvidence({ hypothesis: 'x y', against: true, retrievers })).rejects.toThrow(/needs the facts/);
+  });
+
+  it('LLM: one advocate with tools, stance in the prompt, and its justifications', async () => {
+    const model = new FakeChatModel([
+      { toolCalls: [{ name: 'bm25_search', args: { query: 'exceptions to impeaching own witness' } }] },
+      '{"analysis":"FRE 607 defeats it","evidence":[{"id":"fre607","justification":"any party may attack credibility"}]}',
+    ]);
+    const r = await findEvidence({
+      hypothesis: 'Paul cannot impeach his own witness',
+      facts: factsOf(QUESTION),
+      against: true,
+      llm: model,
+      tools: [searchTool('bm25_search', retrievers.bm25), searchTool('qld_search', retrievers.qld)],
+      use: ['bm25'],
+      getPassage: getPassageFrom(PASSAGES),
+    });
+    expect(r.mode).toBe('llm');
+    expect(model.calls[0].text).toMatch(/AGAINST the hypothesis/);
+    expect(model.calls[0].tools.map((t) => t.function.name)).toEqual(['bm25_search']);
+    expect(r.evidence).toEqual([{ id: 'fre607', score: expect.any(Number), justification: 'any party may attack credibility', text: PASSAGES.fre607 }]);
+    expect(r.toolCalls[0]).toMatchObject({ tool: 'bm25_search', query: 'exceptions to impeaching own witness' });
+  });
+
+  it('rejects an empty hypothesis and a bad k', async () => {
+    await expect(findEvidence({ hypothesis: '  ', retrievers })).rejects.toThrow(/invalid hypothesis/);
+    await expect(findEvidence({ hypothesis: 'x', k: 0, retrievers })).rejects.toThrow(/invalid k/);
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * findEvidence: the everyday use of an Advocate — "what in this corpus supports (or, with
+ * `against`, undermines) this hypothesis?". One advocate runs: the LLM tool-calling advocate when a
+ * chat model and tools are given, else the offline heuristic (labelled "offline heuristic, no LLM").
+ * Returns the strongest passages with scores, one-line justifications and the tool calls made.
+ */
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import type { StructuredToolInterface } from '@langchain/core/tools';
+import type { Retriever } from '../../retrieval/types.js';
+import { errors } from '../../src/errors.js';
+import { runAdvocate } from './advocate.js';
+import { OFFLINE_LABEL, runOfflineAdvocate } from './advocate-offline.js';
+import { selectTools } from './select-tools.js';
+import type { EvidenceItem, ToolCallRecord } from './types.js';
+
+export interface FindEvidenceOptions {
+  hypothesis: string;
+  /** Facts / question context for the advocate (may be empty). */
+  facts?: string;
+  against?: boolean;
+  k?: number;
+  /** Offline: retrievers to fuse. LLM: used only through `tools`. */
+  retrievers?: Partial<Record<string, Retriever>>;
+  getPassage?: (id: string) => Promise<{ id: string; text: string } | undefined>;
+  /** LLM mode: the chat model and the retrieval tools (retrieval/tools createRetrievalTools). */
+  llm?: BaseChatModel;
+  tools?: StructuredToolInterface[];
+  /** Restrict to these tools / methods (bm25, qld, dense, hybrid, rewrite). */
+  use?: string[];
+  maxSteps?: number;
+  maxTokens?: number;
+  signal?: AbortSignal;
+}
+
+export interface EvidenceResult {
+  hypothesis: string;
+  facts: string;
+  stance: 'for' | 'against';
+  mode: 'llm' | typeof OFFLINE_LABEL;
+  evidence: EvidenceItem[];
+  toolCalls: ToolCallRecord[];
+  analysis?: string;
+  rejectedIds?: string[];
+  stop: string;
+  tokens: number;
+  error?: string;
+}
+
+export async function findEvidence(o: FindEvidenceOptions): Promise<EvidenceResult> {
+  const hypothesisText = o.hypothesis.trim();
+  if (!hypothesisText) throw errors.invalidInput('hypothesis', 'must not be empty');
+  const facts = (o.facts ?? '').trim();
+  const k = o.k ?? 5;
+  if (!Number.isInteger(k) || k < 1) throw errors.invalidInput('k', `must be a positive integer, got ${o.k}`);
+  const stance = o.against ? 'against' : 'for';
+  const hypothesis = { key: 'H', text: hypothesisText, letter: null };
+  const r = o.llm
+    ? await runAdvocate({
+        llm: o.llm,
+        tools: selectTools(o.tools ?? [], o.use),
+        facts,
+        hypothesis,
+        k,
+        stance,
+        maxSteps: o.maxSteps,
+        maxTokens: o.maxTokens,
+        getPassage: o.getPassage,
+        signal: o.signal,
+      })
+    : await runOfflineAdvocate({ retrievers: o.retrievers ?? {}, methods: o.use?.filter((m) => m !== 'rewrite'), facts, hypothesis, k, stance, getPassage: o.getPassage });
+  return {
+    hypothesis: hypothesisText,
+    facts,
+    stance,
+    mode: o.llm ? 'llm' : OFFLINE_LABEL,
+    evidence: r.evidence,
+    toolCalls: r.toolCalls,
+    ...(r.analysis ? { analysis: r.analysis } : {}),
+    ...(r.rejectedIds.length ? { rejectedIds: r.rejectedIds } : {}),
+    stop: r.stop,
+    tokens: r.tokens,
+    ...(r.error ? { error: r.error } : {}),
+  };
+}
