@@ -1,0 +1,109 @@
+/**
+ * CASE through the REAL @langchain/openai client (createChatModel) against the scripted
+ * OpenAI-compatible HTTP server on 127.0.0.1: multi-step advocate tool loops, juror votes, a 429
+ * that is retried, a malformed juror reply retried then recorded as an abstention, and an item
+ * whose LLM requests keep failing (500) recorded as failed while the next item still runs.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { llmConfigSchema } from '../../src/config.js';
+import { createChatModel, llmStats } from '../../src/llm/factory.js';
+import { deriveSeed } from '../../src/rng.js';
+import { startScriptedServer, type RecordedRequest, type ScriptReply, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
+import type { SystemContext } from '../../eval/types.js';
+import { createCase } from './index.js';
+import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, searchTool, without } from './testing/fixtures.js';
+
+let srv: ScriptedServer | undefined;
+afterEach(async () => {
+  await srv?.close();
+  srv = undefined;
+});
+
+const corpus = without(PASSAGES, ['gold0']);
+const bm25 = keywordRetriever('bm25', corpus);
+const qld = keywordRetriever('qld', corpus);
+
+function ctx(url: string, questionId = QUESTION.id): SystemContext {
+  const llm = createChatModel(llmConfigSchema.parse({ baseUrl: url, model: 'scripted', cacheDir: false, maxRetries: 2, retryBaseMs: 1, retryMaxMs: 5, timeoutMs: 5000 }));
+  return {
+    seed: deriveSeed(7, questionId),
+    tools: [searchTool('bm25_search', bm25, corpus), searchTool('qld_search', qld, corpus)],
+    retrievers: { bm25, qld },
+    llm,
+    getPassage: getPassageFrom(corpus),
+    options: { k: 2 },
+  };
+}
+
+const text = (req: RecordedRequest) => JSON.stringify(req.body.messages);
+const isJuror = (req: RecordedRequest) => /juror on a panel/.test(text(req));
+
+/** Advocate: bm25 search, then qld search with a refined query, then pick the first two ids seen. */
+function advocateReply(req: RecordedRequest): ScriptReply {
+  const msgs = req.body.messages as { role: string; content: string }[];
+  const toolMsgs = msgs.filter((m) => m.role === 'tool');
+  const hyp = /Hypothesis to support:\\n([^"]*)/.exec(text(req))?.[1] ?? '';
+  if (toolMsgs.length === 0) return { toolCalls: [{ name: 'bm25_search', args: { query: `witness ${hyp}` } }] };
+  if (toolMsgs.length === 1) return { toolCalls: [{ name: 'qld_search', args: { query: 'relevant evidence admissible' } }] };
+  const ids = toolMsgs.flatMap((m) => JSON.parse(m.content).results.map((r: { id: string }) => r.id));
+  return { content: JSON.stringify({ analysis: 'done', evidence: [...new Set(ids)].slice(0, 2).map((id) => ({ id, justification: `on point: ${id}` })) }) };
+}
+
+describe('CASE against the scripted OpenAI-compatible server', () => {
+  it('runs multi-step advocate loops, retries a 429, records a twice-malformed juror as abstaining, and votes', async () => {
+    let jurorReqs = 0;
+    srv = await startScriptedServer((req) => {
+      if (!isJuror(req)) return advocateReply(req);
+      jurorReqs++;
+      if (jurorReqs === 1) return { status: 429, error: 'rate limited', headers: { 'retry-after': '0' } };
+      if (jurorReqs === 2 || jurorReqs === 3) return { content: 'I vote for B because relevance.' }; // first juror: malformed twice
+      return { content: JSON.stringify({ reasoning: 'Step 1: relevance. Step 2: FRE 402.', vote: 'B' }) };
+    });
+    const c = ctx(srv.url);
+    const out = await createCase()(QUESTION, c);
+    const t = out.trace as any;
+    expect(out.error).toBeUndefined();
+    expect(out.prediction).toBe('B');
+    expect(out.confidence).toBe('low'); // 2–0 with one abstention
+    expect(t.jurors[0]).toMatchObject({ abstained: true, vote: null, raw: ['I vote for B because relevance.', 'I vote for B because relevance.'] });
+    expect(t.jurors.slice(1).map((j: any) => j.vote)).toEqual(['B', 'B']);
+    for (const a of t.advocates) {
+      expect(a.steps).toBe(3);
+      expect(a.toolCalls.map((x: any) => x.tool)).toEqual(['bm25_search', 'qld_search']);
+      expect(a.toolCalls[1].query).toBe('relevant evidence admissible');
+      expect(a.evidence).toHaveLength(2);
+      expect(a.evidence[0].justification).toMatch(/^on point: /);
+    }
+    // wire-level: tools were offered, tool results went back as role "tool" messages
+    const advReqs = srv.requests.filter((r) => !isJuror(r));
+    expect(advReqs).toHaveLength(12);
+    expect(advReqs[0].body.tools.map((x: any) => x.function.name)).toEqual(['bm25_search', 'qld_search']);
+    expect(advReqs[2].body.messages.filter((m: any) => m.role === 'tool')).toHaveLength(2);
+    expect(llmStats(c.llm)?.retries).toBe(1);
+    // tokens come from the server's usage figures
+    expect(t.tokens.advocates).toBeGreaterThan(0);
+    expect(t.tokens.jury).toBeGreaterThan(0);
+    // no prompt carried the (unindexed) gold passage
+    for (const r of srv.requests) expect(r.text).not.toContain(PASSAGES.gold0.slice(0, 50));
+  }, 30_000);
+
+  it('an item whose requests keep failing is recorded as failed; the next item still runs', async () => {
+    const second = { ...QUESTION, id: 'mbe_second' };
+    let failing = true;
+    srv = await startScriptedServer((req) => {
+      if (isJuror(req)) return failing ? { status: 500, error: 'upstream down' } : { content: '{"reasoning":"r","vote":"B"}' };
+      return advocateReply(req);
+    });
+    const system = createCase();
+    const results = [];
+    for (const q of [QUESTION, second]) {
+      results.push(await system(q, ctx(srv.url, q.id)));
+      failing = false;
+    }
+    expect(results[0].prediction).toBeNull();
+    expect(results[0].error).toMatch(/LLM request failed.*500/s);
+    expect((results[0].trace as any).advocates).toHaveLength(4);
+    expect(results[1].prediction).toBe('B');
+    expect(results[1].confidence).toBe('high');
+  }, 30_000);
+});
