@@ -67,7 +67,7 @@ export function createDenseRetriever(table: lancedb.Table, section: Pick<DenseSe
     if (vector.length !== section.dimension) throw errors.dimensionMismatch(section.dimension, vector.length, 'query vector');
     const limit = Math.min(k, section.rows);
     if (limit === 0) return [];
-    let q = table.vectorSearch(vector).column('vector').distanceType('cosine').select(['id']).limit(limit);
+    let q = table.vectorSearch(vector).column('vector').distanceType('cosine').select(['id', '_distance']).limit(limit);
     if (section.ann && !opts.exact) {
       if (nprobes) q = q.nprobes(nprobes);
       if (refine) q = q.refineFactor(refine);

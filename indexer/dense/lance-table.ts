@@ -1,4 +1,5 @@
 /** The LanceDB side of the dense index: schema, open/create, existing ids, append, ANN index. */
+import './lance-env.js';
 import * as lancedb from '@lancedb/lancedb';
 import { Field, FixedSizeList, Float32, makeData, RecordBatch, Schema, Struct, Table as ArrowTable, Utf8, vectorFromArray } from 'apache-arrow';
 import { errors } from '../../src/errors.js';

@@ -1,0 +1,113 @@
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Passage } from '../../corpora/types.js';
+import { createEmbedder } from '../../retrieval/embed/create-embedder.js';
+import type { Embedder } from '../../retrieval/embed/types.js';
+import { openDenseRetriever } from '../../retrieval/dense.js';
+import { buildIndex } from '../build.js';
+import { readManifest } from '../manifest.js';
+import { addDenseIndex } from './add-dense.js';
+import type { DenseSection } from './dense-section.js';
+import { connectDense, existingIds, openDenseTable } from './lance-table.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repoRoot = resolve(here, '../..');
+const modelDir = join(repoRoot, 'tests/fixtures/tiny-embedder/tiny-bert');
+const passages: Passage[] = readFileSync(join(repoRoot, '../shared/data/barexam_qa/passages.jsonl'), 'utf8')
+  .split('\n')
+  .filter(Boolean)
+  .slice(0, 60)
+  .map((l) => ({ ...(JSON.parse(l) as { id: string; text: string }), source: 'barexam_qa' }));
+
+async function* stream(ps: Passage[]) {
+  yield* ps;
+}
+
+/** Wraps an embedder and counts passage texts it embeds. */
+function counting(inner: Embedder): Embedder & { embedded: number } {
+  const e = {
+    embedded: 0,
+    id: inner.id,
+    provider: inner.provider,
+    model: inner.model,
+    dimension: inner.dimension,
+    async embed(texts: string[], o: Parameters<Embedder['embed']>[1]) {
+      if (o.kind === 'passage') e.embedded += texts.length;
+      return inner.embed(texts, o);
+    },
+  };
+  return e;
+}
+
+let tmp: string;
+let tiny: Embedder;
+beforeAll(async () => {
+  tmp = await mkdtemp(join(tmpdir(), 'lexcase-dense-'));
+  tiny = await createEmbedder({ provider: 'transformers', modelDir });
+});
+afterAll(() => rm(tmp, { recursive: true, force: true }));
+
+describe('dense index in LanceDB', () => {
+  it('builds through buildIndex --methods bm25,dense, records the embedder, and round-trips search', async () => {
+    const out = join(tmp, 'idx');
+    await buildIndex(stream(passages), { out, corpusName: 'barexam-sample', methods: ['bm25', 'dense'], workers: 0, dense: { embedder: { provider: 'transformers', modelDir }, batchSize: 16 } });
+    const m = await readManifest(out);
+    expect(m.methods).toEqual(expect.arrayContaining(['bm25', 'dense']));
+    const d = m.dense as unknown as DenseSection;
+    expect(d).toMatchObject({ embedder: 'transformers', embedderId: 'transformers:tiny-bert', model: 'tiny-bert', dimension: 32, uri: 'dense', table: 'passages', metric: 'cosine', rows: 60, ann: null });
+    expect(d.spec).not.toHaveProperty('apiKey');
+    const r = await openDenseRetriever(out);
+    // A passage's own text is its nearest neighbour (cosine 1) under any deterministic embedder.
+    for (const p of [passages[3], passages[41]]) {
+      const hits = await r.search(p.text, { k: 5 });
+      expect(hits[0]).toMatchObject({ id: p.id, rank: 1 });
+      expect(hits[0].score).toBeCloseTo(1, 4);
+      expect(hits.map((h) => h.rank)).toEqual([1, 2, 3, 4, 5]);
+      for (let i = 1; i < hits.length; i++) expect(hits[i].score).toBeLessThanOrEqual(hits[i - 1].score);
+    }
+    const ex = await r.explain!(passages[3].text, passages[3].id);
+    expect(ex.score).toBeCloseTo(1, 4);
+    expect(await r.search('   ')).toEqual([]);
+    expect(await r.search('hearsay', { k: 1000 })).toHaveLength(60);
+  });
+
+  it('resumes after an interruption without duplicates or re-embedding finished batches', async () => {
+    const out = join(tmp, 'resume');
+    await buildIndex(stream(passages), { out, corpusName: 'barexam-sample', methods: ['bm25'], workers: 0 });
+    const first = counting(tiny);
+    const ac = new AbortController();
+    await expect(
+      addDenseIndex(out, { embedder: first, batchSize: 10, signal: ac.signal, onProgress: (n) => n >= 30 && ac.abort(new Error('killed midway')) }),
+    ).rejects.toThrow('killed midway');
+    expect((await readManifest(out)).methods).not.toContain('dense');
+    const table = await openDenseTable(await connectDense(join(out, 'dense')), 'passages', out);
+    expect(await table.countRows()).toBe(30);
+
+    const second = counting(tiny);
+    const m = await addDenseIndex(out, { embedder: second, batchSize: 10 });
+    expect(second.embedded).toBe(30);
+    expect(m.methods).toContain('dense');
+    await table.checkoutLatest();
+    const ids = await existingIds(table);
+    expect(await table.countRows()).toBe(60);
+    expect(ids.size).toBe(60);
+    expect([...ids].sort()).toEqual(passages.map((p) => p.id).sort());
+    const hits = await (await openDenseRetriever(out)).search(passages[55].text, { k: 1 });
+    expect(hits[0].id).toBe(passages[55].id);
+  });
+
+  it('refuses a query embedder of another dimension or model with a clear error', async () => {
+    const out = join(tmp, 'idx');
+    const other = { ...tiny, id: 'transformers:other', dimension: 48, embed: tiny.embed } as Embedder;
+    await expect(openDenseRetriever(out, { embedder: other })).rejects.toMatchObject({ code: 'DIMENSION_MISMATCH', message: expect.stringMatching(/dimension 48 .*\(32\)/) });
+    const sameDim = { ...tiny, id: 'transformers:some-other-32d', model: 'some-other-32d', embed: tiny.embed } as Embedder;
+    await expect(openDenseRetriever(out, { embedder: sameDim })).rejects.toMatchObject({ code: 'USAGE', message: expect.stringMatching(/does not match the index's embedder transformers:tiny-bert/) });
+    const bm25Only = join(tmp, 'resume-none');
+    await buildIndex(stream(passages.slice(0, 5)), { out: bm25Only, corpusName: 'x', methods: ['bm25'], workers: 0 });
+    await expect(openDenseRetriever(bm25Only)).rejects.toMatchObject({ code: 'METHOD_UNAVAILABLE' });
+  });
+});
