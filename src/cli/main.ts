@@ -9,10 +9,18 @@ import { Command } from 'commander';
 import { VERSION } from '../version.js';
 import type { CommandModule } from './commands/types.js';
 import * as acalContest from './commands/acal-contest.js';
+import * as demo from './commands/demo.js';
+import * as evalRetrieval from './commands/eval-retrieval.js';
+import * as indexCmd from './commands/index-cmd.js';
+import * as search from './commands/search.js';
 
 const modules: CommandModule[] = [
   // one import per command file, kept in alphabetical order
   acalContest,
+  demo,
+  evalRetrieval,
+  indexCmd,
+  search,
 ];
 
 export function buildProgram(): Command {

@@ -1,0 +1,25 @@
+/**
+ * indexCorpus: load a bundled corpus or a passage file (any supported format) and build an index
+ * dir from it — the library form of `lexcase index build`.
+ */
+import { basename } from 'node:path';
+import { buildIndex, type BuildOptions } from '../indexer/build.js';
+import type { Manifest } from '../indexer/manifest.js';
+import { CORPORA, isBundledCorpus, loadPassages } from './registry.js';
+import type { FileLoadOptions } from './load-passages.js';
+
+export interface IndexCorpusOptions extends Omit<BuildOptions, 'corpusName'>, Pick<FileLoadOptions, 'format' | 'fields' | 'delimiter'> {
+  /** Corpus name recorded in the manifest (default: the bundled name or the file name). */
+  corpusName?: string;
+}
+
+/** Passage count of a bundled corpus (known up front), else undefined. */
+export const knownPassageCount = (corpus: string): number | undefined => (isBundledCorpus(corpus) ? CORPORA[corpus].passages : undefined);
+
+export async function indexCorpus(corpus: string, opts: IndexCorpusOptions): Promise<Manifest> {
+  const { format, fields, delimiter, corpusName, ...build } = opts;
+  return buildIndex(loadPassages(corpus, { format, fields, delimiter }), {
+    ...build,
+    corpusName: corpusName ?? (isBundledCorpus(corpus) ? corpus : basename(corpus)),
+  });
+}

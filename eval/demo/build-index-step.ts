@@ -1,0 +1,54 @@
+/** Demo step 1: build the bundled demo index in <dir>/index unless a matching one is already there. */
+import { readManifest, type Manifest } from '../../indexer/manifest.js';
+import { indexCorpus, knownPassageCount } from '../../corpora/index-corpus.js';
+import { createProgress } from '../../src/progress.js';
+import type { DemoContext, DemoStep } from './types.js';
+
+/** Why an existing index cannot be reused, or null when it can. */
+export function staleReason(m: Manifest, ctx: Pick<DemoContext, 'corpus' | 'indexMethods'>): string | null {
+  if (m.corpus.name !== ctx.corpus) return `it indexes corpus "${m.corpus.name}", not "${ctx.corpus}"`;
+  const expected = knownPassageCount(ctx.corpus);
+  if (expected !== undefined && m.corpus.passages !== expected) return `it has ${m.corpus.passages} passages, expected ${expected}`;
+  const missing = ctx.indexMethods.filter((x) => !m.methods.includes(x) && !(x === 'dense' && m.dense));
+  if (missing.length) return `it lacks method(s) ${missing.join(', ')}`;
+  return null;
+}
+
+export const buildIndexStep: DemoStep = {
+  name: 'build-index',
+  async run(ctx) {
+    let reason: string | null = 'none exists yet';
+    if (!ctx.rebuild) {
+      try {
+        reason = staleReason(await readManifest(ctx.indexDir), ctx);
+      } catch (e) {
+        reason = (e as Error).message.split('\n')[0];
+      }
+    } else reason = '--rebuild';
+    let built = false;
+    let seconds = 0;
+    if (reason) {
+      ctx.say(`building the ${ctx.corpus} index in ${ctx.indexDir} (${reason})…`);
+      const total = knownPassageCount(ctx.corpus) ?? 0;
+      const bar = createProgress(`index ${ctx.corpus}`);
+      if (total) bar.start(total);
+      const t0 = performance.now();
+      try {
+        await indexCorpus(ctx.corpus, {
+          out: ctx.indexDir,
+          methods: ctx.indexMethods,
+          signal: ctx.signal,
+          dense: ctx.indexMethods.includes('dense') ? ctx.denseOptions : undefined,
+          onProgress: (n) => total && bar.update(n),
+        });
+      } finally {
+        bar.stop();
+      }
+      seconds = (performance.now() - t0) / 1000;
+      built = true;
+      ctx.say(`  built in ${seconds.toFixed(1)} s`);
+    } else ctx.say(`reusing the index in ${ctx.indexDir}`);
+    const m = await readManifest(ctx.indexDir);
+    ctx.data.index = { dir: ctx.indexDir, built, seconds, corpus: m.corpus, methods: m.methods, analyzer: m.analyzer };
+  },
+};

@@ -1,0 +1,9 @@
+/**
+ * The demo's steps, in order. To add one (e.g. dense retrieval, an offline CASE evidence run),
+ * write eval/demo/<name>-step.ts exporting a DemoStep and add it to this list.
+ */
+import type { DemoStep } from './types.js';
+import { buildIndexStep } from './build-index-step.js';
+import { retrievalEvalStep } from './retrieval-eval-step.js';
+
+export const DEMO_STEPS: DemoStep[] = [buildIndexStep, retrievalEvalStep];

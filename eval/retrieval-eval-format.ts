@@ -1,0 +1,31 @@
+/** Human-readable (Markdown) rendering of a retrieval report: a header that states corpus and split, then one row per method. */
+import type { Ci } from './bootstrap.js';
+import type { RetrievalReport } from './retrieval-eval-index.js';
+import { MRR_K, NDCG_K } from './retrieval-eval.js';
+
+const fmt = (x: number) => x.toFixed(3);
+export const fmtCi = (c: Ci): string => `${fmt(c.estimate)} [${fmt(c.lo)}, ${fmt(c.hi)}]`;
+const int = (n: number) => n.toLocaleString('en-US');
+
+export function reportHeader(r: RetrievalReport): string {
+  const b = r.results[0]?.bootstrap;
+  return [
+    `Corpus: **${r.corpus.name}** (${int(r.corpus.passages)} passages) · dataset **${r.dataset.name}**, split **${r.dataset.split}** (n = ${int(r.dataset.n)}, split seed ${r.dataset.splitSeed}; lexcase's seeded split, not the original membership)`,
+    `Query: ${r.query}. Cells: mean [${Math.round((b?.level ?? 0.95) * 100)}% bootstrap CI${b ? `, ${int(b.iterations)} resamples, seed ${b.seed}` : ''}].`,
+    `Note: ${r.note}`,
+  ].join('\n');
+}
+
+export function retrievalTable(r: RetrievalReport): string {
+  const cols = [...r.ks.map((k) => `recall@${k}`), `mrr@${MRR_K}`, `ndcg@${NDCG_K}`];
+  const title = (c: string) => c.replace('recall', 'Recall').replace('mrr', 'MRR').replace('ndcg', 'nDCG');
+  const lines = [`| method | ${cols.map(title).join(' | ')} | p50 ms |`, `|---|${cols.map(() => '---').join('|')}|---|`];
+  for (const res of r.results) {
+    lines.push(`| ${res.method} | ${cols.map((c) => (res.metrics[c] ? fmtCi(res.metrics[c]) : '–')).join(' | ')} | ${res.latency.p50Ms.toFixed(1)} |`);
+  }
+  return lines.join('\n');
+}
+
+export function formatRetrievalReport(r: RetrievalReport): string {
+  return `${reportHeader(r)}\n\n${retrievalTable(r)}`;
+}

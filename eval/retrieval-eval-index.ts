@@ -1,0 +1,116 @@
+/**
+ * `evalRetrievalOnIndex`: the retrieval evaluation behind `lexcase eval retrieval` and the demo —
+ * opens an index dir, loads a dataset split, runs evalRetrieval for each method, and returns a
+ * report that always states the corpus (name, passage count, checksum) and the dataset split, so a
+ * figure on the small bundled corpus is never mistaken for one on the paper's 856,835-passage pool.
+ */
+import { readManifest } from '../indexer/manifest.js';
+import { openRetriever } from '../retrieval/open.js';
+import { datasetChecksum, loadQuestions } from '../corpora/registry.js';
+import { DEFAULT_SPLIT_SEED } from '../corpora/splits.js';
+import { VERSION } from '../src/version.js';
+import type { Split } from '../corpora/types.js';
+import { evalRetrieval, DEFAULT_KS, type QueryResult, type RetrievalEvalResult } from './retrieval-eval.js';
+import { TrecRunWriter, trecQrelsLines } from './retrieval-eval-run-file.js';
+import type { Hit } from '../retrieval/types.js';
+
+export const PAPER_POOL_NOTE =
+  'The Bar Exam QA paper (and CASE, Table 3) retrieves from the full 856,835-passage pool; this corpus is smaller, so these figures are not comparable with the paper\'s.';
+
+export interface IndexEvalOptions {
+  index: string;
+  methods: string[];
+  dataset?: string;
+  split?: Split;
+  /** Split seed (default 13). */
+  splitSeed?: number;
+  /** Read the dataset from this file instead of the bundled copy. */
+  datasetFile?: string;
+  ks?: number[];
+  /** Bootstrap resamples and seed. */
+  iterations?: number;
+  seed?: number;
+  /** TREC run file; with several methods, "<name>.<method><ext>" per method. */
+  runFile?: string;
+  /** TREC qrels file for the evaluated questions. */
+  qrelsFile?: string;
+  /** Options passed to openRetriever (k1, b, mu, variant, ...). */
+  retrieverOptions?: Record<string, unknown>;
+  onProgress?: (method: string, done: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+export interface RetrievalReport {
+  kind: 'retrieval-eval';
+  lexcaseVersion: string;
+  createdAt: string;
+  index: string;
+  corpus: { name: string; passages: number; checksum: string };
+  dataset: { name: string; split: Split; n: number; splitSeed: number; checksum: string; file?: string };
+  query: string;
+  note: string;
+  ks: number[];
+  results: RetrievalEvalResult[];
+  runFiles?: Record<string, string>;
+  qrelsFile?: string;
+}
+
+export function runFileFor(runFile: string, method: string, several: boolean): string {
+  if (!several) return runFile;
+  const m = /^(.*?)(\.[^./\\]*)?$/.exec(runFile)!;
+  return `${m[1]}.${method}${m[2] ?? ''}`;
+}
+
+export async function evalRetrievalOnIndex(opts: IndexEvalOptions): Promise<RetrievalReport> {
+  const manifest = await readManifest(opts.index);
+  const dataset = opts.dataset ?? 'barexam';
+  const split = opts.split ?? 'val';
+  const splitSeed = opts.splitSeed ?? DEFAULT_SPLIT_SEED;
+  const questions = await loadQuestions(dataset, split, { seed: splitSeed, file: opts.datasetFile });
+  const checksum = await datasetChecksum(opts.datasetFile ?? dataset);
+  // Open all retrievers first, so a missing method fails before any work.
+  const retrievers = [];
+  for (const m of opts.methods) retrievers.push(await openRetriever(opts.index, m, opts.retrieverOptions));
+  const results: RetrievalEvalResult[] = [];
+  const runFiles: Record<string, string> = {};
+  for (const retriever of retrievers) {
+    const method = String(retriever.method);
+    let writer: TrecRunWriter | undefined;
+    if (opts.runFile) {
+      runFiles[method] = runFileFor(opts.runFile, method, opts.methods.length > 1);
+      writer = new TrecRunWriter(runFiles[method], `lexcase-${method}`);
+    }
+    const r = await evalRetrieval({
+      retriever,
+      questions,
+      ks: opts.ks ?? DEFAULT_KS,
+      iterations: opts.iterations,
+      seed: opts.seed,
+      signal: opts.signal,
+      onProgress: (d, t) => opts.onProgress?.(method, d, t),
+      onQuery: writer ? (q: QueryResult, hits: Hit[]) => writer!.add(q.id, hits) : undefined,
+    });
+    await writer?.close();
+    results.push(r);
+  }
+  if (opts.qrelsFile) {
+    const { writeFile, mkdir } = await import('node:fs/promises');
+    const { dirname } = await import('node:path');
+    await mkdir(dirname(opts.qrelsFile), { recursive: true });
+    await writeFile(opts.qrelsFile, trecQrelsLines(questions));
+  }
+  return {
+    kind: 'retrieval-eval',
+    lexcaseVersion: VERSION,
+    createdAt: new Date().toISOString(),
+    index: opts.index,
+    corpus: { name: manifest.corpus.name, passages: manifest.corpus.passages, checksum: manifest.corpus.checksum },
+    dataset: { name: dataset, split, n: questions.length, splitSeed, checksum, ...(opts.datasetFile ? { file: opts.datasetFile } : {}) },
+    query: 'prompt + "\\n" + question (answer choices not included)',
+    note: PAPER_POOL_NOTE,
+    ks: results[0]?.ks ?? opts.ks ?? DEFAULT_KS,
+    results,
+    ...(opts.runFile ? { runFiles } : {}),
+    ...(opts.qrelsFile ? { qrelsFile: opts.qrelsFile } : {}),
+  };
+}

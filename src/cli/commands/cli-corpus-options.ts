@@ -1,0 +1,65 @@
+/**
+ * Shared option parsing for commands that read a corpus or build an index: the --analyzer list and
+ * the field-mapping flags (--id-field, --text-field, ...).
+ */
+import type { Command } from 'commander';
+import { analyzerConfigSchema, type AnalyzerConfig } from '../../../indexer/manifest.js';
+import { errors } from '../../errors.js';
+import type { FieldMapping } from '../../../corpora/field-map.js';
+import { PASSAGE_FORMATS, type PassageFormat } from '../../../corpora/load-passages.js';
+
+/** "stemmer=porter,stopwords=english,lowercase=true,minTokenLength=2" → Partial<AnalyzerConfig>. */
+export function parseAnalyzerSpec(spec: string | undefined): Partial<AnalyzerConfig> {
+  if (!spec) return {};
+  const keys = Object.keys(analyzerConfigSchema.shape);
+  const raw: Record<string, unknown> = {};
+  for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const [k, v] = part.split('=').map((s) => s.trim());
+    const key = k === 'min-token-length' || k === 'minlen' ? 'minTokenLength' : k;
+    if (!keys.includes(key) || v === undefined) {
+      throw errors.invalidInput('--analyzer', `"${part}"; expected key=value pairs with keys ${keys.join(', ')} (e.g. stemmer=porter,stopwords=english)`);
+    }
+    raw[key] = v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v;
+  }
+  const parsed = analyzerConfigSchema.partial().safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw errors.invalidInput('--analyzer', `${issue.path.join('.')}: ${issue.message}`);
+  }
+  return Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined)) as Partial<AnalyzerConfig>;
+}
+
+export interface CorpusFlags {
+  format?: string;
+  idField?: string;
+  textField?: string;
+  titleField?: string;
+  docIdField?: string;
+  sourceField?: string;
+  delimiter?: string;
+}
+
+export function addCorpusOptions(cmd: Command): Command {
+  return cmd
+    .option('--format <format>', `input format for a path: ${PASSAGE_FORMATS.join('|')} (default: from the extension; .gz allowed for jsonl/csv/tsv)`)
+    .option('--id-field <name>', 'column/field holding the passage id (default: first of id, idx, _id, docid, doc_id, pid, passage_id)')
+    .option('--text-field <name>', 'column/field holding the passage text (default: first of text, contents, passage, body, content)')
+    .option('--title-field <name>', 'column/field holding the title (default: title)')
+    .option('--doc-id-field <name>', 'column/field holding the source document id (default: doc_id, docId, document_id)')
+    .option('--source-field <name>', 'column/field holding the source label (default: source, else the file name)')
+    .option('--delimiter <char>', 'CSV delimiter override (default "," for .csv, tab for .tsv)');
+}
+
+export function corpusLoadOptions(flags: CorpusFlags): { format?: PassageFormat; fields: FieldMapping; delimiter?: string } {
+  if (flags.format && !(PASSAGE_FORMATS as readonly string[]).includes(flags.format)) {
+    throw errors.invalidInput('--format', `"${flags.format}"; expected one of ${PASSAGE_FORMATS.join(', ')}`);
+  }
+  const fields: FieldMapping = {};
+  if (flags.idField) fields.id = flags.idField;
+  if (flags.textField) fields.text = flags.textField;
+  if (flags.titleField) fields.title = flags.titleField;
+  if (flags.docIdField) fields.docId = flags.docIdField;
+  if (flags.sourceField) fields.source = flags.sourceField;
+  const delimiter = flags.delimiter === '\\t' || flags.delimiter === 'tab' ? '\t' : flags.delimiter;
+  return { format: flags.format as PassageFormat | undefined, fields, delimiter };
+}

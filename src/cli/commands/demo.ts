@@ -1,0 +1,41 @@
+/**
+ * `lexcase demo [--dir .lexcase/demo]`: build the bundled default index if missing, evaluate bm25
+ * and qld on the Bar Exam QA val split, print the Markdown table, write report.md/report.json.
+ * The steps live in eval/demo/steps.ts.
+ */
+import type { Command } from 'commander';
+import { runDemo } from '../../../eval/demo/run-demo.js';
+import { log } from '../../log.js';
+import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
+
+interface DemoFlags {
+  dir: string;
+  rebuild?: boolean;
+  iterations: number;
+}
+
+export function register(program: Command): void {
+  program
+    .command('demo')
+    .description(
+      'offline demo: build the bundled default corpus index (Bar Exam QA gold passages + public-domain legal_corpus, 6,151 passages) if missing, ' +
+        'evaluate bm25 and qld on the Bar Exam QA val split (seeded; the original split membership is not available), print the table and write report.md/report.json',
+    )
+    .option('--dir <dir>', 'demo directory (index in <dir>/index)', '.lexcase/demo')
+    .option('--rebuild', 'rebuild the index even if a matching one exists')
+    .option('--iterations <n>', 'bootstrap resamples', parseIntOpt('iterations'), 2000)
+    .action(
+      action(async (flags: DemoFlags, cmd: Command) => {
+        const g = cmd.optsWithGlobals() as GlobalOpts;
+        const ac = new AbortController();
+        const onSig = () => ac.abort(new Error('interrupted'));
+        process.once('SIGINT', onSig);
+        try {
+          const r = await runDemo({ dir: flags.dir, rebuild: flags.rebuild, iterations: flags.iterations, signal: ac.signal, say: (l) => log.info(l) });
+          output(g, { ...r.json, reportMd: r.reportMd, reportJson: r.reportJson }, () => `${r.markdown}\nwrote ${r.reportMd} and ${r.reportJson}`);
+        } finally {
+          process.off('SIGINT', onSig);
+        }
+      }),
+    );
+}

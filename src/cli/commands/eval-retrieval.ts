@@ -1,0 +1,101 @@
+/**
+ * `lexcase eval retrieval --dataset barexam --split val --index DIR --method bm25,qld --k 1,10,100,1000`
+ * Registers `retrieval` under the shared `eval` command (created here if no other module has).
+ */
+import { writeFile, mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Command } from 'commander';
+import { datasetNames } from '../../../corpora/registry.js';
+import { BAREXAM_SPLIT_SIZES, DEFAULT_SPLIT_SEED, parseSplit } from '../../../corpora/splits.js';
+import { evalRetrievalOnIndex } from '../../../eval/retrieval-eval-index.js';
+import { formatRetrievalReport } from '../../../eval/retrieval-eval-format.js';
+import { parseKs, DEFAULT_KS } from '../../../eval/retrieval-eval.js';
+import { createProgress, type Progress } from '../../progress.js';
+import { errors } from '../../errors.js';
+import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
+import { addRetrieverOptions, retrieverOptions, type RetrieverFlags } from './retriever-options.js';
+
+interface EvalRetrievalFlags extends RetrieverFlags {
+  dataset: string;
+  split: string;
+  index: string;
+  method: string[];
+  k: string;
+  seed: number;
+  splitSeed: number;
+  iterations: number;
+  runFile?: string;
+  qrelsFile?: string;
+  datasetFile?: string;
+  out?: string;
+}
+
+/** The shared `eval` parent command: reuse it when another module registered it first. */
+export function evalCommand(program: Command): Command {
+  return program.commands.find((c) => c.name() === 'eval') ?? program.command('eval').description('evaluate retrieval and systems');
+}
+
+export const SPLIT_HELP = `split: train | val | test | all. Seeded splits with the original Bar Exam QA sizes (train ${BAREXAM_SPLIT_SIZES.train} / val ${BAREXAM_SPLIT_SIZES.val} / test ${BAREXAM_SPLIT_SIZES.test}); the original membership is not available, so lexcase draws its own (seed ${DEFAULT_SPLIT_SEED} by default, --split-seed to change)`;
+
+export function register(program: Command): void {
+  addRetrieverOptions(
+    evalCommand(program)
+      .command('retrieval')
+      .description('Recall@k, MRR@10 and nDCG@10 (95% bootstrap CIs) of retrieval methods on a dataset split; query = prompt + "\\n" + question')
+      .requiredOption('--index <dir>', 'index directory')
+      .option('--dataset <name>', `question dataset with gold passages (${datasetNames().join(', ')})`, 'barexam')
+      .option('--split <split>', SPLIT_HELP, 'val')
+      .option('--method <list>', 'comma list of methods, e.g. bm25,qld', parseListOpt, ['bm25'])
+      .option('--k <list>', 'comma list of cutoffs for Recall@k', DEFAULT_KS.join(','))
+      .option('--seed <n>', 'bootstrap seed', parseIntOpt('seed'), 13)
+      .option('--split-seed <n>', 'split seed', parseIntOpt('split-seed'), DEFAULT_SPLIT_SEED)
+      .option('--iterations <n>', 'bootstrap resamples', parseIntOpt('iterations'), 2000)
+      .option('--run-file <file>', 'write a TREC run file (one per method: <name>.<method><ext> when several)')
+      .option('--qrels-file <file>', 'write the TREC qrels of the evaluated questions')
+      .option('--dataset-file <file>', 'read the dataset from this file (same format) instead of the bundled copy')
+      .option('--out <file>', 'also write the full JSON report (per-query ranks included) to this file'),
+  ).action(
+    action(async (flags: EvalRetrievalFlags, cmd: Command) => {
+      const g = cmd.optsWithGlobals() as GlobalOpts;
+      let ks: number[];
+      try {
+        ks = parseKs(flags.k);
+      } catch (e) {
+        throw errors.invalidInput('--k', (e as Error).message);
+      }
+      if (flags.method.length === 0) throw errors.invalidInput('--method', 'give at least one method');
+      let bar: Progress | undefined;
+      let barMethod = '';
+      const report = await evalRetrievalOnIndex({
+        index: flags.index,
+        methods: flags.method,
+        dataset: flags.dataset,
+        split: parseSplit(flags.split),
+        splitSeed: flags.splitSeed,
+        datasetFile: flags.datasetFile,
+        ks,
+        seed: flags.seed,
+        iterations: flags.iterations,
+        runFile: flags.runFile,
+        qrelsFile: flags.qrelsFile,
+        retrieverOptions: retrieverOptions(flags),
+        onProgress: (method, done, total) => {
+          if (method !== barMethod) {
+            bar?.stop();
+            barMethod = method;
+            bar = createProgress(`eval ${method}`);
+            bar.start(total);
+          }
+          bar!.update(done);
+        },
+      });
+      bar?.stop();
+      if (flags.out) {
+        await mkdir(dirname(flags.out), { recursive: true });
+        await writeFile(flags.out, JSON.stringify(report, null, 2) + '\n');
+      }
+      const compact = { ...report, results: report.results.map(({ perQuery, ...r }) => ({ ...r, perQuery: perQuery.map((q) => ({ id: q.id, firstRank: q.firstRank })) })) };
+      output(g, compact, () => formatRetrievalReport(report));
+    }),
+  );
+}

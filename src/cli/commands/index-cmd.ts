@@ -1,0 +1,142 @@
+/**
+ * `lexcase index build <corpus-name|path> --out DIR` and `lexcase index info DIR`.
+ * --methods takes any comma list and passes it to buildIndex (bm25, qld; dense when the dense
+ * indexer is present — unknown methods are rejected there with the known list).
+ */
+import { join, relative } from 'node:path';
+import { readdir, stat } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { indexCorpus, knownPassageCount } from '../../../corpora/index-corpus.js';
+import { readManifest, type Manifest } from '../../../indexer/manifest.js';
+import { corpusNames } from '../../../corpora/registry.js';
+import { createProgress } from '../../progress.js';
+import { log } from '../../log.js';
+import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
+import { addCorpusOptions, corpusLoadOptions, parseAnalyzerSpec, type CorpusFlags } from './cli-corpus-options.js';
+
+export interface IndexBuildFlags extends CorpusFlags {
+  out: string;
+  methods: string[];
+  analyzer?: string;
+  workers?: number;
+  name?: string;
+  /** Extra options for a dense build (H4); passed to buildIndex as `dense`. */
+  dense?: unknown;
+}
+
+/** Sizes of an index dir: total bytes and bytes per top-level entry. */
+export async function dirSizes(dir: string): Promise<{ total: number; parts: Record<string, number> }> {
+  const parts: Record<string, number> = {};
+  let total = 0;
+  const walk = async (d: string, top: string | undefined): Promise<void> => {
+    for (const e of await readdir(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      const key = top ?? e.name;
+      if (e.isDirectory()) await walk(p, key);
+      else if (e.isFile()) {
+        const s = (await stat(p)).size;
+        parts[key] = (parts[key] ?? 0) + s;
+        total += s;
+      }
+    }
+  };
+  await walk(dir, undefined);
+  return { total, parts };
+}
+
+const mb = (b: number) => `${(b / 1048576).toFixed(1)} MiB`;
+
+/** Build an index from a bundled corpus name or a path, with a progress bar on a TTY. */
+export async function runIndexBuild(corpus: string, flags: IndexBuildFlags, signal?: AbortSignal): Promise<{ manifest: Manifest; seconds: number; bytes: number }> {
+  const analyzer = parseAnalyzerSpec(flags.analyzer);
+  const load = corpusLoadOptions(flags);
+  const total = knownPassageCount(corpus) ?? 0;
+  const bar = createProgress(`index ${corpus}`);
+  if (total) bar.start(total);
+  let lastLogged = 0;
+  const t0 = performance.now();
+  try {
+    const manifest = await indexCorpus(corpus, {
+      ...load,
+      out: flags.out,
+      corpusName: flags.name,
+      methods: flags.methods,
+      analyzer,
+      workers: flags.workers,
+      signal,
+      dense: flags.dense,
+      onProgress: (n) => {
+        if (total) bar.update(n);
+        else if (n - lastLogged >= 100_000) {
+          lastLogged = n;
+          log.info(`  ${n.toLocaleString('en-US')} passages…`);
+        }
+      },
+    });
+    if (total) bar.update(manifest.corpus.passages);
+    const bytes = (await dirSizes(flags.out)).total;
+    return { manifest, seconds: (performance.now() - t0) / 1000, bytes };
+  } finally {
+    bar.stop();
+  }
+}
+
+export function manifestSummary(dir: string, m: Manifest, sizes: { total: number; parts: Record<string, number> }): string {
+  const a = m.analyzer;
+  return [
+    `index ${dir}`,
+    `  corpus    ${m.corpus.name}: ${m.corpus.passages.toLocaleString('en-US')} passages (sha256 ${m.corpus.checksum.slice(0, 12)}…)`,
+    ...(m.corpus.sources ? [`  sources   ${Object.entries(m.corpus.sources).map(([s, n]) => `${s} ${n}`).join(', ')}`] : []),
+    `  methods   ${m.methods.join(', ')}`,
+    `  analyzer  lowercase=${a.lowercase} stopwords=${a.stopwords} stemmer=${a.stemmer} minTokenLength=${a.minTokenLength}`,
+    ...(m.dense ? [`  dense     ${m.dense.embedder} ${m.dense.model} (dim ${m.dense.dimension})`] : []),
+    `  size      ${mb(sizes.total)} (${Object.entries(sizes.parts).map(([k, v]) => `${k} ${mb(v)}`).join(', ')})`,
+    `  format    ${m.format} v${m.version}, built by lexcase ${m.lexcaseVersion} at ${m.createdAt}`,
+  ].join('\n');
+}
+
+export function register(program: Command): void {
+  const index = program.command('index').description('build and inspect on-disk indexes');
+
+  addCorpusOptions(
+    index
+      .command('build')
+      .description(
+        `build an index dir from a bundled corpus (${corpusNames().join(', ')}) or a passage file of any size (JSONL, CSV, TSV — optionally .gz — or Parquet)`,
+      )
+      .argument('<corpus>', 'bundled corpus name or path to a passage file / folder with passages.*')
+      .requiredOption('--out <dir>', 'index directory to write (built in <dir>.tmp-<pid>, then renamed into place)')
+      .option('--methods <list>', 'comma list of methods to build (bm25, qld; dense when available)', parseListOpt, ['bm25', 'qld'])
+      .option('--analyzer <spec>', 'analyzer settings, e.g. stemmer=porter,stopwords=english,lowercase=true,minTokenLength=1 (stemmer: porter|snowball|none; stopwords: english|none)')
+      .option('--workers <n>', 'build worker threads (default: min(2, cores); 0 = main thread only)', parseIntOpt('workers'))
+      .option('--name <name>', 'corpus name recorded in the manifest (default: the bundled name or the file name)'),
+  ).action(
+    action(async (corpus: string, flags: IndexBuildFlags, cmd: Command) => {
+      const g = cmd.optsWithGlobals() as GlobalOpts;
+      const ac = new AbortController();
+      const onSig = () => ac.abort(new Error('interrupted'));
+      process.once('SIGINT', onSig);
+      try {
+        const { manifest, seconds, bytes } = await runIndexBuild(corpus, flags, ac.signal);
+        output(g, { out: flags.out, seconds, bytes, manifest }, () =>
+          `built ${flags.out} from ${manifest.corpus.name}: ${manifest.corpus.passages.toLocaleString('en-US')} passages, methods ${manifest.methods.join(', ')}, ${mb(bytes)}, ${seconds.toFixed(1)} s`,
+        );
+      } finally {
+        process.off('SIGINT', onSig);
+      }
+    }),
+  );
+
+  index
+    .command('info')
+    .description('print an index manifest summary: corpus, passage count, methods, analyzer, sizes')
+    .argument('<dir>', 'index directory')
+    .action(
+      action(async (dir: string, _flags: unknown, cmd: Command) => {
+        const g = cmd.optsWithGlobals() as GlobalOpts;
+        const m = await readManifest(dir);
+        const sizes = await dirSizes(dir);
+        output(g, { dir: relative(process.cwd(), dir) || '.', manifest: m, bytes: sizes.total, parts: sizes.parts }, () => manifestSummary(dir, m, sizes));
+      }),
+    );
+}

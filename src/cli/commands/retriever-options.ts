@@ -1,0 +1,27 @@
+/** Scorer parameters shared by `search` and `eval retrieval`: --k1, --b, --mu, --variant → openRetriever opts. */
+import type { Command } from 'commander';
+
+export interface RetrieverFlags {
+  k1?: string;
+  b?: string;
+  mu?: string;
+  variant?: string;
+}
+
+export function addRetrieverOptions(cmd: Command): Command {
+  return cmd
+    .option('--k1 <x>', 'BM25 k1 (default 0.9)')
+    .option('--b <x>', 'BM25 b (default 0.4)')
+    .option('--mu <x>', 'QLD Dirichlet μ (default 2000)')
+    .option('--variant <name>', 'QLD variant: textbook (Σ c(t,q)·ln((tf+μP)/(dl+μ)), default) | lucene (LMDirichlet, clamped)');
+}
+
+/** Only the options the user set, so each retriever keeps its own defaults. */
+export function retrieverOptions(flags: RetrieverFlags): Record<string, unknown> {
+  const o: Record<string, unknown> = {};
+  if (flags.k1 !== undefined) o.k1 = Number(flags.k1);
+  if (flags.b !== undefined) o.b = Number(flags.b);
+  if (flags.mu !== undefined) o.mu = Number(flags.mu);
+  if (flags.variant !== undefined) o.variant = flags.variant;
+  return o;
+}

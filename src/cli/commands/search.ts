@@ -1,0 +1,84 @@
+/**
+ * `lexcase search "<query>" --index DIR --method bm25|qld|… [-k N] [--explain] [--json]`:
+ * rank, id, score and a snippet from the index's doc store; --explain adds per-term contributions.
+ */
+import type { Command } from 'commander';
+import { openRetriever } from '../../../retrieval/open.js';
+import { openDocStore } from '../../../indexer/docstore.js';
+import type { Explanation, Hit } from '../../../retrieval/types.js';
+import { errors } from '../../errors.js';
+import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
+import { addRetrieverOptions, retrieverOptions, type RetrieverFlags } from './retriever-options.js';
+
+interface SearchFlags extends RetrieverFlags {
+  index: string;
+  method: string;
+  k: number;
+  explain?: boolean;
+  snippet: number;
+}
+
+export function snippet(text: string, width: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= width ? flat : `${flat.slice(0, width - 1).trimEnd()}…`;
+}
+
+function explainLines(e: Explanation): string[] {
+  const lines = e.terms
+    .filter((t) => t.score !== 0 || t.tf > 0)
+    .sort((a, b) => b.score - a.score)
+    .map((t) => `      ${t.term.padEnd(16)} ${t.score.toFixed(4).padStart(9)}  (tf ${t.tf}, df ${t.df}, qtf ${t.qtf})`);
+  if (e.base !== undefined) lines.push(`      ${'(base)'.padEnd(16)} ${e.base.toFixed(4).padStart(9)}`);
+  const unmatched = e.terms.filter((t) => t.tf === 0 && t.score === 0).map((t) => t.term);
+  if (unmatched.length) lines.push(`      unmatched: ${unmatched.join(' ')}`);
+  return lines;
+}
+
+export function register(program: Command): void {
+  addRetrieverOptions(
+    program
+      .command('search')
+      .description('search an index and print rank, id, score and a snippet')
+      .argument('<query>', 'query text (quote it)')
+      .requiredOption('--index <dir>', 'index directory (from `lexcase index build`)')
+      .option('--method <name>', 'retrieval method: bm25 | qld | wink | any method the index has', 'bm25')
+      .option('-k, --k <n>', 'number of hits', parseIntOpt('k'), 10)
+      .option('--explain', 'per-term score contributions of each hit')
+      .option('--snippet <chars>', 'snippet width in characters', parseIntOpt('snippet'), 160),
+  ).action(
+    action(async (query: string, flags: SearchFlags, cmd: Command) => {
+      const g = cmd.optsWithGlobals() as GlobalOpts;
+      if (flags.k < 1) throw errors.invalidInput('-k', `expected a positive integer, got ${flags.k}`);
+      const retriever = await openRetriever(flags.index, flags.method, retrieverOptions(flags));
+      const docs = await openDocStore(flags.index);
+      try {
+        const t0 = performance.now();
+        const hits = await retriever.search(query, { k: flags.k });
+        const ms = performance.now() - t0;
+        if (flags.explain && !retriever.explain) throw errors.usage(`method "${flags.method}" has no --explain`);
+        const rows: Array<Hit & { title?: string; source?: string; text: string; explanation?: Explanation }> = [];
+        for (const h of hits) {
+          const p = await docs.get(h.id);
+          const explanation = flags.explain && retriever.explain ? await retriever.explain(query, h.id) : undefined;
+          rows.push({ ...h, title: p?.title, source: p?.source, text: p?.text ?? '', explanation });
+        }
+        output(
+          g,
+          { query, method: retriever.method, index: flags.index, k: flags.k, ms, hits: rows.map(({ text, ...r }) => ({ ...r, snippet: snippet(text, flags.snippet) })) },
+          () => {
+            if (rows.length === 0) return `no hits for "${snippet(query, 60)}" (${retriever.method}; all query terms unknown or stopwords?)`;
+            const out = [`${rows.length} hits · ${retriever.method} · ${ms.toFixed(1)} ms`];
+            for (const r of rows) {
+              out.push(`${String(r.rank).padStart(4)}  ${r.score.toFixed(4).padStart(10)}  ${r.id}${r.title ? `  — ${r.title}` : ''}`);
+              out.push(`      ${snippet(r.text, flags.snippet)}`);
+              if (r.explanation) out.push(...explainLines(r.explanation));
+            }
+            return out.join('\n');
+          },
+        );
+      } finally {
+        await (docs as { close?: () => Promise<void> }).close?.();
+      }
+    }),
+  );
+}
