@@ -1,0 +1,103 @@
+/**
+ * LegalBench binary classification tasks used by ACAL: `hearsay` (bundled, CC BY 4.0) and
+ * `learned_hands_courts` (CC BY-NC-SA 4.0: NOT bundled — load it from a directory you supply).
+ *
+ * A directory may hold `<task>.<split>.jsonl` (lexcase layout, fields {index, text, answer, ...})
+ * or `<task>/<split>.tsv` / `<task>/<split>.jsonl` (LegalBench repository layout).
+ * Lookup order: opts.dir, $LEXCASE_LEGALBENCH_DIR, the bundled copy (hearsay only).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { readFile } from 'node:fs/promises';
+import { errors } from '../src/errors.js';
+import { PACKAGE_ROOT } from '../src/version.js';
+import { readLines } from './read-lines.js';
+import type { TaskExample } from './types.js';
+
+export interface LegalBenchTaskInfo {
+  name: string;
+  labels: readonly ['Yes', 'No'];
+  licence: string;
+  bundled: boolean;
+}
+
+export const LEGALBENCH_TASKS: Record<string, LegalBenchTaskInfo> = {
+  hearsay: { name: 'hearsay', labels: ['Yes', 'No'], licence: 'CC BY 4.0', bundled: true },
+  learned_hands_courts: { name: 'learned_hands_courts', labels: ['Yes', 'No'], licence: 'CC BY-NC-SA 4.0', bundled: false },
+};
+
+export const BUNDLED_LEGALBENCH_DIR = join(PACKAGE_ROOT, 'corpora', 'data', 'legalbench');
+
+export interface LoadLegalBenchOptions {
+  split?: 'train' | 'test';
+  dir?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+function candidates(dir: string, task: string, split: string): string[] {
+  return [join(dir, `${task}.${split}.jsonl`), join(dir, task, `${split}.jsonl`), join(dir, task, `${split}.tsv`)];
+}
+
+/** The file a task/split would be read from, or a clear error saying where to get it. */
+export function resolveLegalBenchFile(task: string, opts: LoadLegalBenchOptions = {}): string {
+  const info = LEGALBENCH_TASKS[task];
+  if (!info) throw errors.datasetUnknown(task, Object.keys(LEGALBENCH_TASKS));
+  const split = opts.split ?? 'test';
+  const env = opts.env ?? process.env;
+  const dirs = [opts.dir, env.LEXCASE_LEGALBENCH_DIR, info.bundled ? BUNDLED_LEGALBENCH_DIR : undefined].filter((d): d is string => !!d);
+  for (const d of dirs) for (const f of candidates(d, task, split)) if (existsSync(f)) return f;
+  const looked = dirs.flatMap((d) => candidates(d, task, split));
+  throw errors.usage(
+    `LegalBench ${task} ${split} data not found${looked.length ? ` (looked for ${looked.join(', ')})` : ''}`,
+    info.bundled
+      ? undefined
+      : `${task} is licensed ${info.licence} and is not bundled; pass --data DIR (or set LEXCASE_LEGALBENCH_DIR) pointing at your copy`,
+  );
+}
+
+function toExample(task: string, split: string, row: Record<string, unknown>, file: string, line: number): TaskExample {
+  const index = row.index;
+  const text = row.text;
+  const answer = row.answer;
+  if ((typeof index !== 'string' && typeof index !== 'number') || String(index) === '')
+    throw errors.corpusParse(file, line, 'field "index" is missing');
+  if (typeof text !== 'string' || !text.trim()) throw errors.corpusParse(file, line, 'field "text" is missing or empty');
+  if (answer !== 'Yes' && answer !== 'No') throw errors.corpusParse(file, line, `field "answer" must be "Yes" or "No", got ${JSON.stringify(answer)}`);
+  const meta: Record<string, unknown> = { index: String(index), task, split };
+  for (const [k, v] of Object.entries(row)) if (!['index', 'text', 'answer'].includes(k)) meta[k] = v;
+  return { id: `${task}-${split}-${index}`, text, label: answer, meta };
+}
+
+export async function loadLegalBenchTask(task: string, opts: LoadLegalBenchOptions = {}): Promise<TaskExample[]> {
+  const split = opts.split ?? 'test';
+  const file = resolveLegalBenchFile(task, opts);
+  const out: TaskExample[] = [];
+  if (file.endsWith('.tsv')) {
+    let rows: Record<string, unknown>[];
+    try {
+      rows = parseCsv(await readFile(file, 'utf8'), { delimiter: '\t', columns: true, relax_quotes: true, skip_empty_lines: true });
+    } catch (e) {
+      throw errors.corpusParse(file, 0, `not a valid TSV: ${(e as Error).message}`, e);
+    }
+    rows.forEach((r, i) => out.push(toExample(task, split, r, file, i + 2)));
+  } else {
+    for await (const { text, line } of readLines(file)) {
+      if (!text.trim()) continue;
+      let row: unknown;
+      try {
+        row = JSON.parse(text);
+      } catch (e) {
+        throw errors.corpusParse(file, line, `invalid JSON: ${(e as Error).message}`, e);
+      }
+      if (!row || typeof row !== 'object') throw errors.corpusParse(file, line, 'expected a JSON object');
+      out.push(toExample(task, split, row as Record<string, unknown>, file, line));
+    }
+  }
+  const seen = new Set<string>();
+  for (const ex of out) {
+    if (seen.has(ex.id)) throw errors.corpusParse(file, 0, `duplicate index "${ex.meta?.index}"`);
+    seen.add(ex.id);
+  }
+  return out;
+}
