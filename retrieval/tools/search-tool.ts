@@ -1,0 +1,70 @@
+/**
+ * One retrieval method as a LangChain tool: input {query, k}, output JSON text
+ * {method, query, results: [{id, score, rank, title?, snippet}]}. Every call is recorded
+ * (tool, input, ids, ms). A failing retriever returns {error, results: []} so an agent loop can go on.
+ */
+import { tool, type StructuredToolInterface } from '@langchain/core/tools';
+import { z } from 'zod';
+import type { DocStore, Retriever } from '../types.js';
+import { makeSnippet } from './snippet.js';
+import { recordToolCall, type ToolRecorder } from './tool-recorder.js';
+
+export const searchInputSchema = z.object({
+  query: z.string().min(1).describe('Search query: keywords, or a statement of the legal issue and rule you need'),
+  k: z.number().int().min(1).max(50).optional().describe('Number of passages to return (1-50)'),
+});
+
+export type SearchInput = z.infer<typeof searchInputSchema>;
+
+export interface SearchResult {
+  id: string;
+  score: number;
+  rank: number;
+  title?: string;
+  snippet: string;
+}
+
+export interface SearchToolOptions {
+  name: string;
+  description: string;
+  retriever: Retriever;
+  docs: DocStore;
+  recorder?: ToolRecorder;
+  snippetChars?: number;
+  defaultK?: number;
+}
+
+const round = (x: number) => Math.round(x * 1e4) / 1e4;
+
+export function createSearchTool(o: SearchToolOptions): StructuredToolInterface {
+  const snippetChars = o.snippetChars ?? 600;
+  const defaultK = o.defaultK ?? 5;
+  return tool(
+    async (input: SearchInput) => {
+      const t0 = performance.now();
+      const k = input.k ?? defaultK;
+      const query = input.query.trim();
+      try {
+        const hits = query ? await o.retriever.search(query, { k }) : [];
+        const results: SearchResult[] = [];
+        for (const h of hits) {
+          const doc = await o.docs.get(h.id);
+          results.push({
+            id: h.id,
+            score: round(h.score),
+            rank: h.rank,
+            ...(doc?.title ? { title: doc.title } : {}),
+            snippet: doc ? makeSnippet(doc.text, query, snippetChars) : '',
+          });
+        }
+        recordToolCall({ tool: o.name, input: { query, k }, ids: results.map((r) => r.id), ms: Math.round(performance.now() - t0) }, o.recorder);
+        return JSON.stringify({ method: o.retriever.method, query, results });
+      } catch (e) {
+        const error = (e as Error).message ?? String(e);
+        recordToolCall({ tool: o.name, input: { query, k }, ids: [], ms: Math.round(performance.now() - t0), error }, o.recorder);
+        return JSON.stringify({ method: o.retriever.method, query, error, results: [] });
+      }
+    },
+    { name: o.name, description: o.description, schema: searchInputSchema },
+  ) as unknown as StructuredToolInterface;
+}
