@@ -1,0 +1,213 @@
+/**
+ * The retrieval CLI (index build/info, search, eval retrieval) run in-process through buildProgram()
+ * on a tiny corpus in a temp dir: exit codes, --json output and clear errors.
+ */
+import { mkdtemp, writeFile, readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CommanderError } from 'commander';
+import { buildProgram } from './main.js';
+
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function cli(...args: string[]): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((stdout += String(s)), true));
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((stderr += String(s)), true));
+  process.exitCode = 0;
+  let code = 0;
+  try {
+    const program = buildProgram().exitOverride().configureOutput({ writeOut: (s) => (stdout += s), writeErr: (s) => (stderr += s) });
+    for (const c of program.commands) c.exitOverride();
+    for (const c of program.commands.flatMap((c) => c.commands)) c.exitOverride();
+    await program.parseAsync(['node', 'lexcase', ...args]);
+    code = Number(process.exitCode ?? 0);
+  } catch (e) {
+    if (e instanceof CommanderError) code = e.exitCode;
+    else throw e;
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+    process.exitCode = 0;
+  }
+  return { code, stdout, stderr };
+}
+
+const passages = [
+  { id: 'p-hearsay', text: 'Hearsay is an out-of-court statement offered to prove the truth of the matter asserted.', title: 'Hearsay' },
+  { id: 'p-adverse', text: 'Adverse possession requires open, notorious, continuous and hostile possession for the statutory period.' },
+  { id: 'p-contract', text: 'A contract requires offer, acceptance and consideration; a promise without consideration is unenforceable.' },
+  { id: 'p-murder', text: 'Murder is the unlawful killing of a human being with malice aforethought.' },
+  { id: 'p-empty', text: '' },
+];
+const questions = [
+  { id: 'q1', prompt: 'Dan testified about what Wes said outside court.', question: 'Is the out-of-court statement hearsay?', choices: ['yes', 'no'], answer: 'A', gold_idx: 'p-hearsay' },
+  { id: 'q2', prompt: '', question: 'Did the hostile, continuous possession for the statutory period give Ann title by adverse possession?', choices: ['yes', 'no'], answer: 'A', gold_idx: 'p-adverse' },
+  { id: 'q3', prompt: 'A promised B a gift.', question: 'Is the promise enforceable without consideration?', choices: ['yes', 'no'], answer: 'B', gold_idx: 'p-contract' },
+];
+
+let dir: string;
+let corpus: string;
+let index: string;
+let qa: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'lexcase-cli-'));
+  corpus = join(dir, 'tiny.jsonl');
+  qa = join(dir, 'qa.jsonl');
+  index = join(dir, 'idx');
+  await writeFile(corpus, passages.map((p) => JSON.stringify(p)).join('\n') + '\n');
+  await writeFile(qa, questions.map((q) => JSON.stringify(q)).join('\n') + '\n');
+  const r = await cli('index', 'build', corpus, '--out', index, '--workers', '0', '--json');
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+});
+
+afterEach(() => {
+  process.exitCode = 0;
+});
+
+describe('lexcase index', () => {
+  it('build writes a readable index; info reports corpus name, passage count and methods', async () => {
+    expect(existsSync(join(index, 'manifest.json'))).toBe(true);
+    const r = await cli('--json', 'index', 'info', index);
+    expect(r.code).toBe(0);
+    const info = JSON.parse(r.stdout);
+    expect(info.manifest.corpus).toMatchObject({ name: 'tiny.jsonl', passages: 5 });
+    expect(info.manifest.methods).toEqual(['bm25', 'qld']);
+    expect(info.bytes).toBeGreaterThan(0);
+    const human = await cli('index', 'info', index);
+    expect(human.stdout).toMatch(/corpus\s+tiny\.jsonl: 5 passages/);
+  });
+
+  it('build from CSV with custom fields and an analyzer spec records the analyzer', async () => {
+    const csv = join(dir, 'pool.csv');
+    await writeFile(csv, 'pid,body\n1,"Running runners ran, quickly"\n2,The rule against perpetuities\n');
+    const out = join(dir, 'idx-csv');
+    const r = await cli('--json', 'index', 'build', csv, '--out', out, '--id-field', 'pid', '--text-field', 'body', '--analyzer', 'stemmer=none,stopwords=none', '--methods', 'bm25', '--workers', '0');
+    expect(r.code).toBe(0);
+    const m = JSON.parse(r.stdout).manifest;
+    expect(m.analyzer).toMatchObject({ stemmer: 'none', stopwords: 'none' });
+    expect(m.methods).toEqual(['bm25']);
+    const s = await cli('--json', 'search', 'the', '--index', out, '--method', 'bm25');
+    expect(JSON.parse(s.stdout).hits.map((h: { id: string }) => h.id)).toEqual(['2']);
+  });
+
+  it('rejects a bad --analyzer key naming the accepted keys', async () => {
+    const r = await cli('index', 'build', corpus, '--out', join(dir, 'x'), '--analyzer', 'stemer=porter');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/invalid --analyzer: "stemer=porter"; expected key=value pairs with keys lowercase, stopwords, stemmer, minTokenLength/);
+  });
+
+  it('unknown corpus name → exit 1 with the bundled names', async () => {
+    const r = await cli('index', 'build', 'no-such-corpus', '--out', join(dir, 'nope'));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('corpus not found: no-such-corpus');
+    expect(r.stderr).toContain('bundled corpora: default, barexam, legal_corpus');
+    expect(existsSync(join(dir, 'nope', 'manifest.json'))).toBe(false);
+  });
+
+  it('malformed corpus line → exit 1 naming file:line', async () => {
+    const bad = join(dir, 'bad.jsonl');
+    await writeFile(bad, '{"id":"a","text":"fine"}\n{"id":"b","text": oops}\n');
+    const r = await cli('index', 'build', bad, '--out', join(dir, 'bad-idx'), '--workers', '0');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${bad}:2: malformed JSON`);
+    expect(existsSync(join(dir, 'bad-idx', 'manifest.json'))).toBe(false);
+  });
+});
+
+describe('lexcase search', () => {
+  it('ranks the matching passage first and prints a snippet from the doc store', async () => {
+    const r = await cli('--json', 'search', 'hearsay statement truth of the matter', '--index', index, '--method', 'bm25', '-k', '3');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.method).toBe('bm25');
+    expect(out.hits[0]).toMatchObject({ rank: 1, id: 'p-hearsay', title: 'Hearsay' });
+    expect(out.hits[0].snippet).toMatch(/^Hearsay is an out-of-court statement/);
+    const human = await cli('search', 'malice killing', '--index', index, '--method', 'qld', '-k', '1');
+    expect(human.stdout).toMatch(/1 hits · qld/);
+    expect(human.stdout).toMatch(/p-murder/);
+  });
+
+  it('--explain gives per-term contributions that sum to the hit score', async () => {
+    const r = await cli('--json', 'search', 'adverse possession hostile', '--index', index, '--method', 'bm25', '-k', '1', '--explain');
+    const hit = JSON.parse(r.stdout).hits[0];
+    expect(hit.id).toBe('p-adverse');
+    const terms = hit.explanation.terms as Array<{ term: string; score: number; tf: number }>;
+    expect(terms.map((t) => t.term).sort()).toEqual(['advers', 'hostil', 'possess']);
+    expect(terms.reduce((s, t) => s + t.score, 0) + (hit.explanation.base ?? 0)).toBeCloseTo(hit.score, 6);
+  });
+
+  it('missing index → exit 1 with "no lexcase index" and a build hint', async () => {
+    const r = await cli('search', 'x', '--index', join(dir, 'missing'));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`no lexcase index at ${join(dir, 'missing')}`);
+    expect(r.stderr).toContain('lexcase index build');
+  });
+
+  it('a method the index lacks → exit 1 naming the available methods', async () => {
+    const r = await cli('search', 'x', '--index', join(dir, 'idx-csv'), '--method', 'qld');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/method "qld" is not available/);
+    expect(r.stderr).toMatch(/available: bm25/);
+  });
+});
+
+describe('lexcase eval retrieval', () => {
+  it('evaluates a dataset file against the index and reports corpus size, split and metrics with CIs', async () => {
+    const run = join(dir, 'runs', 'run.txt');
+    const r = await cli('--json', 'eval', 'retrieval', '--index', index, '--dataset-file', qa, '--split', 'all', '--method', 'bm25,qld', '--k', '1,3', '--iterations', '200', '--run-file', run);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const rep = JSON.parse(r.stdout);
+    expect(rep.corpus).toMatchObject({ name: 'tiny.jsonl', passages: 5 });
+    expect(rep.dataset).toMatchObject({ name: 'barexam', split: 'all', n: 3 });
+    expect(rep.results.map((x: { method: string }) => x.method)).toEqual(['bm25', 'qld']);
+    const bm25 = rep.results[0];
+    expect(bm25.metrics['recall@1'].estimate).toBe(1);
+    expect(bm25.metrics['mrr@10'].estimate).toBe(1);
+    expect(bm25.perQuery.map((q: { firstRank: number }) => q.firstRank)).toEqual([1, 1, 1]);
+    const lines = (await readFile(join(dir, 'runs', 'run.bm25.txt'), 'utf8')).trim().split('\n');
+    expect(lines[0]).toMatch(/^q1 Q0 p-hearsay 1 [\d.]+ lexcase-bm25$/);
+    expect(existsSync(join(dir, 'runs', 'run.qld.txt'))).toBe(true);
+  });
+
+  it('prints a Markdown table that states the corpus and its size', async () => {
+    const r = await cli('eval', 'retrieval', '--index', index, '--dataset-file', qa, '--split', 'all', '--k', '1', '--iterations', '50');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Corpus: **tiny.jsonl** (5 passages)');
+    expect(r.stdout).toContain('| method | Recall@1 | MRR@10 | nDCG@10 | p50 ms |');
+    expect(r.stdout).toMatch(/\| bm25 \| 1\.000 \[1\.000, 1\.000\]/);
+  });
+
+  it('unknown dataset and bad split are clear errors', async () => {
+    const a = await cli('eval', 'retrieval', '--index', index, '--dataset', 'hotpot');
+    expect(a.code).toBe(1);
+    expect(a.stderr).toMatch(/unknown dataset "hotpot"[\s\S]*known datasets: barexam, mmlu_pro_law/);
+    const b = await cli('eval', 'retrieval', '--index', index, '--split', 'dev2');
+    expect(b.code).toBe(1);
+    expect(b.stderr).toMatch(/invalid split: "dev2"/);
+  });
+
+  it('--help of every retrieval command documents its options', async () => {
+    for (const [args, needle] of [
+      [['index', 'build', '--help'], '--id-field'],
+      [['index', 'info', '--help'], 'index directory'],
+      [['search', '--help'], '--explain'],
+      [['eval', 'retrieval', '--help'], 'original membership is not available'],
+      [['demo', '--help'], '--dir'],
+    ] as const) {
+      const r = await cli(...args);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(needle);
+    }
+  });
+});
