@@ -38,7 +38,7 @@ export function scriptedArena(opts: ArenaScriptOptions = {}) {
   let garbled = false;
   return (req: RecordedRequest): ScriptReply => {
     const text = userText(req);
-    const caseText = /\nCASE: (.*)/.exec('\n' + text)?.[1] ?? '';
+    const caseText = [...('\n' + text).matchAll(/\n(?:CASE|Case): (.*)/g)].pop()?.[1] ?? ''; // the last one: few-shot examples come first
     const cue = cueOf(caseText);
     const evidenceIds = [...text.matchAll(/^\[([^\]]+)\]/gm)].map((m) => m[1]);
 
@@ -90,10 +90,10 @@ export function scriptedArena(opts: ArenaScriptOptions = {}) {
     if (text.startsWith('TASK: resolve a clash')) return json({ winner: cue === 'attack' ? 'B' : 'A', reason: 'scripted clash' });
     if (text.startsWith('TASK: final judgment')) return json({ decision: cue === 'attack' ? 'No' : 'Yes', reasoning: 'scripted judge' });
 
-    // baselines
-    if (/Answer with Yes or No/i.test(text) || /"answer"/.test(text)) {
+    // baselines (SP, CoT, RAG)
+    if (text.startsWith('TASK: answer the legal classification question')) {
       const answer = cue === 'attack' ? 'No' : 'Yes';
-      return { content: /step by step/i.test(text) ? `Reasoning: scripted.\nAnswer: ${answer}` : `Answer: ${answer}` };
+      return json(/step by step/.test(text) ? { reasoning: 'scripted steps', answer } : { answer });
     }
     return { status: 500, error: `scripted arena: unrecognised prompt: ${text.slice(0, 80)}` };
   };

@@ -1,0 +1,54 @@
+/**
+ * ACAL as an agent system for the experiment runner: for each LegalBench item, gather hybrid-RAG
+ * evidence, run the arena, save the argument graph to <graphDir>/acal/<itemId>.graph.json and
+ * return the verdict ("Yes"/"No") with a trace.
+ */
+import type { TaskExample } from '../../corpora/types.js';
+import type { AgentSystem } from '../../eval/types.js';
+import { errors } from '../../src/errors.js';
+import { runArena, type ArenaOptions } from './arena.js';
+import { gatherEvidence } from './evidence.js';
+import { writeGraph } from './graph/store.js';
+import { acalTask } from './tasks.js';
+
+export interface AcalSystemOptions extends Omit<ArenaOptions, 'signal'> {
+  task: string;
+  /** Evidence passages per item (paper: top-k, k = 5). */
+  k?: number;
+  /** Run directory; graphs go to <graphDir>/acal/. Omit to keep graphs only in the trace. */
+  graphDir?: string;
+}
+
+export function createAcalSystem(opts: AcalSystemOptions): AgentSystem<TaskExample> {
+  const task = acalTask(opts.task);
+  return async (item, ctx) => {
+    if (!ctx.llm) throw errors.llmNotConfigured();
+    const ev = await gatherEvidence(ctx, task.query(item.text), opts.k ?? 5);
+    const { graph, trace } = await runArena(ctx.llm, { itemId: item.id, task, caseText: item.text, evidence: ev.passages }, { ...opts, signal: ctx.signal });
+    const graphFile = opts.graphDir ? writeGraph(opts.graphDir, graph) : undefined;
+    const r = graph.result!;
+    return {
+      prediction: r.verdict,
+      confidence: r.decidedBy === 'judge' ? 'judge' : r.inBand ? 'low' : 'high',
+      trace: {
+        system: 'acal',
+        semantics: r.semantics,
+        claimStrength: r.claimStrength,
+        decidedBy: r.decidedBy,
+        evidenceTool: ev.tool,
+        evidenceIds: ev.passages.map((p) => p.id),
+        ...(graphFile ? { graphFile } : { graph }),
+        ...trace,
+      },
+      metrics: {
+        claimStrength: r.claimStrength,
+        judged: trace.judged,
+        clashes: trace.clashes,
+        arguments: graph.arguments.length,
+        relations: graph.relations.length / 2,
+        llmCalls: trace.llmCalls,
+        converged: r.converged,
+      },
+    };
+  };
+}
