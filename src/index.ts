@@ -37,3 +37,7 @@ export { TrecRunWriter, trecRunLines, trecQrelsLines } from '../eval/retrieval-e
 export { runDemo, type DemoOptions, type DemoResult } from '../eval/demo/run-demo.js';
 export { DEMO_STEPS } from '../eval/demo/steps.js';
 export type { DemoStep, DemoContext } from '../eval/demo/types.js';
+export { findEvidence, type FindEvidenceOptions, type EvidenceResult } from '../agents/case/find-evidence.js';
+export { createCase, createCaseLlmSystem, createCaseOfflineSystem, runAdvocate, runOfflineAdvocate, majorityVote, samplePanel, PERSONAS, evidenceRecall, withGoldGuard, OFFLINE_LABEL, type CaseOptions } from '../agents/case/index.js';
+export { caseMetrics, caseMetricsMarkdown, type CaseMetrics } from '../agents/case/metrics.js';
+export { createBaseline, BASELINE_MODES, type BaselineMode } from '../agents/baselines/index.js';

@@ -10,11 +10,15 @@ import type { Retriever } from '../../retrieval/types.js';
 import { errors } from '../../src/errors.js';
 import { runAdvocate } from './advocate.js';
 import { OFFLINE_LABEL, runOfflineAdvocate } from './advocate-offline.js';
+import { createRetrievalTools } from '../../retrieval/tools/index.js';
+import { openCaseIndex } from './open-index.js';
 import { selectTools } from './select-tools.js';
 import type { EvidenceItem, ToolCallRecord } from './types.js';
 
 export interface FindEvidenceOptions {
   hypothesis: string;
+  /** Index dir: opens its retrievers, doc store and (with an llm) retrieval tools, unless given below. */
+  index?: string;
   /** Facts / question context for the advocate (may be empty). */
   facts?: string;
   against?: boolean;
@@ -46,7 +50,18 @@ export interface EvidenceResult {
   error?: string;
 }
 
-export async function findEvidence(o: FindEvidenceOptions): Promise<EvidenceResult> {
+export async function findEvidence(opts: FindEvidenceOptions): Promise<EvidenceResult> {
+  if (!opts.index || opts.retrievers) return findEvidenceWith(opts);
+  const idx = await openCaseIndex(opts.index);
+  try {
+    const tools = opts.tools ?? (opts.llm ? createRetrievalTools({ retrievers: idx.retrievers, docs: idx.docs, llm: opts.llm }) : []);
+    return await findEvidenceWith({ ...opts, retrievers: idx.retrievers, getPassage: opts.getPassage ?? idx.getPassage, tools });
+  } finally {
+    await idx.docs.close?.();
+  }
+}
+
+async function findEvidenceWith(o: FindEvidenceOptions): Promise<EvidenceResult> {
   const hypothesisText = o.hypothesis.trim();
   if (!hypothesisText) throw errors.invalidInput('hypothesis', 'must not be empty');
   const facts = (o.facts ?? '').trim();

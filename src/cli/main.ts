@@ -11,6 +11,7 @@ import type { CommandModule } from './commands/types.js';
 import * as acalContest from './commands/acal-contest.js';
 import * as demo from './commands/demo.js';
 import * as evalRetrieval from './commands/eval-retrieval.js';
+import * as evidence from './commands/evidence.js';
 import * as indexCmd from './commands/index-cmd.js';
 import * as search from './commands/search.js';
 
@@ -19,6 +20,7 @@ const modules: CommandModule[] = [
   acalContest,
   demo,
   evalRetrieval,
+  evidence,
   indexCmd,
   search,
 ];

@@ -1,0 +1,86 @@
+/**
+ * `lexcase evidence "<hypothesis>" [--facts TEXT | --question ID] --index DIR [--against] [-k N]
+ *  [--tools bm25,qld,…] [--offline] [--json]`: runs one CASE Advocate and prints the strongest
+ * supporting passages (with --against, counter-evidence) with scores, one-line justifications and
+ * the tool calls it made. The library equivalent is `findEvidence` (agents/case/find-evidence.ts).
+ */
+import type { Command } from 'commander';
+import { loadQuestions } from '../../../corpora/registry.js';
+import { findEvidence, type EvidenceResult } from '../../../agents/case/find-evidence.js';
+import { factsOf } from '../../../agents/case/question-text.js';
+import { errors } from '../../errors.js';
+import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
+import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
+
+interface EvidenceFlags extends LlmCliOpts {
+  facts?: string;
+  question?: string;
+  dataset: string;
+  index: string;
+  against?: boolean;
+  k: number;
+  tools?: string[];
+  maxSteps: number;
+}
+
+const flat = (s: string, n: number) => {
+  const t = (s ?? '').replace(/\s+/g, ' ').trim();
+  return t.length <= n ? t : `${t.slice(0, n - 1).trimEnd()}…`;
+};
+
+export function formatEvidence(r: EvidenceResult): string {
+  const lines = [`${r.stance === 'for' ? 'Evidence for' : 'Counter-evidence to'}: ${r.hypothesis}`, `(${r.mode}${r.stop !== 'final' && r.stop !== 'offline' ? `; stopped at ${r.stop}` : ''})`, ''];
+  if (r.analysis) lines.push(`Analysis: ${r.analysis}`, '');
+  if (r.evidence.length === 0) lines.push('No passages found.');
+  r.evidence.forEach((e, i) => {
+    lines.push(`${String(i + 1).padStart(2)}. ${e.id}  score ${e.score.toFixed(4)}`);
+    lines.push(`    ${e.justification}`);
+    if (e.text) lines.push(`    "${flat(e.text, 220)}"`);
+  });
+  lines.push('', `Tool calls (${r.toolCalls.length}):`);
+  for (const c of r.toolCalls)
+    lines.push(`  ${c.tool}${c.step ? ` [step ${c.step}]` : ''}: "${flat(c.query, 90)}" → ${c.output ? `"${flat(c.output, 60)}"` : `${c.ids.length} ids${c.ids.length ? ` (${c.ids.slice(0, 3).join(', ')}${c.ids.length > 3 ? ', …' : ''})` : ''}`}`);
+  if (r.error) lines.push('', `note: ${r.error}`);
+  return lines.join('\n');
+}
+
+export function register(program: Command): void {
+  addLlmOptions(
+    program
+      .command('evidence')
+      .description('run one CASE advocate: the strongest passages for (or, with --against, against) a hypothesis')
+      .argument('<hypothesis>', 'the claim to find evidence for (quote it)')
+      .requiredOption('--index <dir>', 'index directory (from `lexcase index build`)')
+      .option('--facts <text>', 'facts of the case, given to the advocate with the hypothesis')
+      .option('--question <id>', 'take the facts from this dataset question (e.g. mbe_0)')
+      .option('--dataset <name>', 'dataset for --question', 'barexam')
+      .option('--against', 'find counter-evidence instead of support')
+      .option('-k, --k <n>', 'number of passages', parseIntOpt('k'), 5)
+      .option('--tools <list>', 'tools/methods to use: bm25,qld,dense,hybrid,rewrite (default: all the index has)', parseListOpt)
+      .option('--max-steps <n>', 'advocate model-call limit (LLM mode)', parseIntOpt('max-steps'), 6),
+  ).action(
+    action(async (hypothesis: string, flags: EvidenceFlags, cmd: Command) => {
+      const g = cmd.optsWithGlobals() as GlobalOpts;
+      if (flags.facts !== undefined && flags.question !== undefined) throw errors.usage('give --facts or --question, not both');
+      if (flags.k < 1) throw errors.invalidInput('-k', `expected a positive integer, got ${flags.k}`);
+      let facts = flags.facts ?? '';
+      if (flags.question !== undefined) {
+        const q = (await loadQuestions(flags.dataset, 'all')).find((x) => x.id === flags.question);
+        if (!q) throw errors.notFound(`question in dataset ${flags.dataset}`, flags.question);
+        facts = factsOf(q);
+      }
+      const llm = await resolveLlm(flags);
+      const r = await findEvidence({
+        hypothesis,
+        facts,
+        index: flags.index,
+        against: flags.against,
+        k: flags.k,
+        llm: llm.model,
+        use: flags.tools,
+        maxSteps: flags.maxSteps,
+      });
+      output(g, { ...r, usage: llm.usage.snapshot() }, () => formatEvidence(r));
+    }),
+  );
+}
