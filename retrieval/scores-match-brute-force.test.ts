@@ -76,3 +76,23 @@ describe('sparse scorers equal the brute-force reference', () => {
     );
   });
 });
+
+describe('on real legal text (long posting lists, long bar-exam queries)', () => {
+  it('all scorers equal the reference over 300 passages for 10 real questions', async () => {
+    const { readFileSync } = await import('node:fs');
+    const shared = `${process.cwd()}/../shared/data`;
+    const ts = readFileSync(`${shared}/legal_corpus/passages.jsonl`, 'utf8').split('\n').slice(2000, 2300).map((l) => (JSON.parse(l) as { text: string }).text);
+    const qs = readFileSync(`${shared}/barexam_qa/qa.jsonl`, 'utf8').split('\n').slice(100, 110).map((l) => {
+      const q = JSON.parse(l) as { prompt: string; question: string };
+      return `${q.prompt} ${q.question}`;
+    });
+    const dir = await build(ts);
+    const ref = new BruteForce(createAnalyzer(), texts(ts));
+    const [bm25, qld, lucene] = await Promise.all([openRetriever(dir, 'bm25'), openRetriever(dir, 'qld'), openRetriever(dir, 'qld', { variant: 'lucene' })]);
+    for (const q of qs) {
+      expectMatches(await bm25.search(q, { k: 300 }), ref.bm25(q));
+      expectMatches(await qld.search(q, { k: 300 }), ref.qld(q));
+      expectMatches(await lucene.search(q, { k: 300 }), ref.luceneQld(q));
+    }
+  });
+});

@@ -4,6 +4,7 @@
  * weights within 1e-4 of the exact score.
  */
 import type { SparseIndex } from '../../indexer/sparse/sparse-index.js';
+import { decodedPostings, TF_ESCAPE, type PostingList } from './decoded-postings.js';
 
 export class Accumulator {
   readonly scores: Float64Array;
@@ -47,59 +48,69 @@ export const Mode = { Bm25: 0, Qld: 1, LuceneQld: 2 } as const;
 export type Mode = (typeof Mode)[keyof typeof Mode];
 
 /**
- * Walk the postings of `termId` (inlined varint decoding) and add each posting's weight to its
- * document's accumulator. One loop for all scorers: `mode` is loop-invariant, so the branch is free.
+ * Add each posting's weight of `termId` to its document's accumulator. Postings come decoded
+ * (decoded-postings.ts), so the loops are plain typed-array walks, one specialised loop per scorer.
  */
 export function accumulate(index: SparseIndex, acc: Accumulator, termId: number, mode: Mode, p1: number, p2: number, arr: Float64Array | undefined): void {
-  const buf = index.postings;
-  let pos = index.offsets[termId];
-  const df = index.df[termId];
+  const list = decodedPostings(index, termId);
+  if (mode === Mode.Bm25) accumulateBm25(list, acc, p1, arr!);
+  else if (mode === Mode.Qld) accumulateQld(list, acc, p1, p2);
+  else accumulateLuceneQld(list, acc, p1, p2, arr!);
+}
+
+/** += p1·tf / (tf + norm[doc]). */
+function accumulateBm25(list: PostingList, acc: Accumulator, p1: number, norm: Float64Array): void {
+  const { docs, tfs, length } = list;
   const { scores, mark, touched } = acc;
-  const a = arr ?? scores;
   let count = acc.count;
-  let doc = -1;
-  const tf1 = mode === Mode.Bm25 ? 0 : Math.log1p(1 / p2);
-  for (let i = 0; i < df; i++) {
-    let b = buf[pos++];
-    let v = b & 127;
-    if (b >= 128) {
-      b = buf[pos++];
-      v |= (b & 127) << 7;
-      if (b >= 128) {
-        b = buf[pos++];
-        v |= (b & 127) << 14;
-        if (b >= 128) {
-          b = buf[pos++];
-          v |= (b & 127) << 21;
-          if (b >= 128) {
-            b = buf[pos++];
-            v += (b & 127) * 268435456;
-          }
-        }
-      }
+  for (let i = 0; i < length; i++) {
+    const d = docs[i];
+    let tf = tfs[i];
+    if (tf === TF_ESCAPE) tf = list.bigTf!.get(i)!;
+    if (mark[d] === 0) {
+      mark[d] = 1;
+      touched[count++] = d;
     }
-    doc += Math.floor(v / 2);
-    let tf = 1;
-    if ((v & 1) === 0) {
-      b = buf[pos++];
-      tf = b & 127;
-      let shift = 128;
-      while (b >= 128) {
-        b = buf[pos++];
-        tf += (b & 127) * shift;
-        shift *= 128;
-      }
+    scores[d] += (p1 * tf) / (tf + norm[d]);
+  }
+  acc.count = count;
+}
+
+/** += p1·ln(1 + tf/muP). */
+function accumulateQld(list: PostingList, acc: Accumulator, p1: number, muP: number): void {
+  const { docs, tfs, length } = list;
+  const { scores, mark, touched } = acc;
+  let count = acc.count;
+  const w1 = p1 * Math.log1p(1 / muP);
+  for (let i = 0; i < length; i++) {
+    const d = docs[i];
+    let tf = tfs[i];
+    if (tf === TF_ESCAPE) tf = list.bigTf!.get(i)!;
+    if (mark[d] === 0) {
+      mark[d] = 1;
+      touched[count++] = d;
     }
-    if (mark[doc] === 0) {
-      mark[doc] = 1;
-      touched[count++] = doc;
+    scores[d] += tf === 1 ? w1 : p1 * Math.log1p(tf / muP);
+  }
+  acc.count = count;
+}
+
+/** += p1·max(0, ln(1 + tf/muP) + ratio[doc]). */
+function accumulateLuceneQld(list: PostingList, acc: Accumulator, p1: number, muP: number, ratio: Float64Array): void {
+  const { docs, tfs, length } = list;
+  const { scores, mark, touched } = acc;
+  let count = acc.count;
+  const l1 = Math.log1p(1 / muP);
+  for (let i = 0; i < length; i++) {
+    const d = docs[i];
+    let tf = tfs[i];
+    if (tf === TF_ESCAPE) tf = list.bigTf!.get(i)!;
+    if (mark[d] === 0) {
+      mark[d] = 1;
+      touched[count++] = d;
     }
-    if (mode === Mode.Bm25) scores[doc] += (p1 * tf) / (tf + a[doc]);
-    else if (mode === Mode.Qld) scores[doc] += p1 * (tf === 1 ? tf1 : Math.log1p(tf / p2));
-    else {
-      const s = (tf === 1 ? tf1 : Math.log1p(tf / p2)) + a[doc];
-      if (s > 0) scores[doc] += p1 * s;
-    }
+    const s = (tf === 1 ? l1 : Math.log1p(tf / muP)) + ratio[d];
+    if (s > 0) scores[d] += p1 * s;
   }
   acc.count = count;
 }
