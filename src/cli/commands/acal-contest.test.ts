@@ -60,7 +60,8 @@ describe('lexcase acal contest', () => {
 
   it('acal show prints the graph with strengths and the audit log', async () => {
     await cli('acal', 'contest', runDir, '--item', 'hearsay-train-1', '--action', 'reject', '--arg', 'a2', '--who', 'eve');
-    const { out } = await cli('acal', 'show', runDir, '--item', 'hearsay-train-1', '--audit');
+    const { out } = await cli('acal', 'show', runDir, '--item', 'hearsay-train-1', '--audit', '--compare');
+    expect(out).toMatch(/acal-compat +σ\(claim\) = 0\.99\d\d → Yes/);
     expect(out).toMatch(/σ\(claim\) = 0\.\d{4} → Yes/);
     expect(out).toMatch(/x a2 .* rejected/);
     expect(out).toMatch(/r1 .* eve: {"type":"reject","argument":"a2"}/);

@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 const globals = <T extends object>(o: T, cmd: Command): T & GlobalOpts => ({ ...cmd.optsWithGlobals(), ...o });
 import { CONTEST_ACTIONS } from '../../../agents/acal/contest/actions.js';
 import { contest } from '../../../agents/acal/contest/contest.js';
+import { compareSemantics } from '../../../agents/acal/graph/compare.js';
 import { readAudit, readGraph } from '../../../agents/acal/graph/store.js';
 import type { AcalGraph } from '../../../agents/acal/graph/types.js';
 import { errors } from '../../errors.js';
@@ -107,13 +108,17 @@ export function register(program: Command): void {
     .description('print an item\'s argument graph, strengths and verdict')
     .requiredOption('--item <id>', 'item id')
     .option('--audit', 'also print the audit log for the item')
+    .option('--compare', 'also show σ(claim) under every semantics (quadratic, dfquad, acal-compat)')
     .action(
-      action(async (runDir: string, local: { item: string; audit?: boolean }, cmd: Command) => {
+      action(async (runDir: string, local: { item: string; audit?: boolean; compare?: boolean }, cmd: Command) => {
         const o = globals(local, cmd);
         const g = readGraph(runDir, o.item);
         const log = o.audit ? readAudit(runDir, o.item) : undefined;
-        output(o, { graph: g, audit: log }, () =>
-          describeGraph(g) + (log ? '\n\naudit:\n' + log.map((e) => `  r${e.revision} ${e.when} ${e.who}: ${JSON.stringify(e.action)}`).join('\n') : ''),
+        const cmp = o.compare ? compareSemantics(g) : undefined;
+        output(o, { graph: g, audit: log, compare: cmp }, () =>
+          describeGraph(g) +
+          (cmp ? '\n\nsemantics:\n' + cmp.map((c) => `  ${c.semantics.padEnd(12)} σ(claim) = ${c.claimStrength.toFixed(4)} → ${c.thresholdVerdict}${c.converged ? '' : ' (not converged)'}`).join('\n') : '') +
+          (log ? '\n\naudit:\n' + log.map((e) => `  r${e.revision} ${e.when} ${e.who}: ${JSON.stringify(e.action)}`).join('\n') : ''),
         );
       }),
     );
