@@ -109,6 +109,6 @@ export function caseMetricsMarkdown(m: CaseMetrics): string {
   if (tools.length) {
     lines.push(`Tool calls: ${tools.map(([t, c]) => `${t} ${c}`).join(', ')} (${m.tools.callsPerQuestion.toFixed(1)} per question, ${m.tools.distinctPassagesPerQuestion.toFixed(1)} distinct passages returned per question).`);
   }
-  lines.push(`Tokens: ${m.tokens.total} total, ${m.tokens.perQuestion.toFixed(0)} per question${Object.keys(m.tokens.byStage).length ? ` (${Object.entries(m.tokens.byStage).map(([k, v]) => `${k} ${v}`).join(', ')})` : ''}.`);
+  if (m.tokens.total > 0) lines.push(`Tokens: ${m.tokens.total} total, ${m.tokens.perQuestion.toFixed(0)} per question${Object.keys(m.tokens.byStage).length ? ` (${Object.entries(m.tokens.byStage).map(([k, v]) => `${k} ${v}`).join(', ')})` : ''}.`);
   return lines.join('\n');
 }

@@ -5,5 +5,6 @@
 import type { DemoStep } from './types.js';
 import { buildIndexStep } from './build-index-step.js';
 import { retrievalEvalStep } from './retrieval-eval-step.js';
+import { caseOfflineStep } from '../../agents/case/demo-step.js';
 
-export const DEMO_STEPS: DemoStep[] = [buildIndexStep, retrievalEvalStep];
+export const DEMO_STEPS: DemoStep[] = [buildIndexStep, retrievalEvalStep, caseOfflineStep];

@@ -1,0 +1,55 @@
+/**
+ * In-memory offline CASE evaluation over a list of questions (no run dir): used by the demo step
+ * and for quick measurements. Experiment runs with resume and reports go through `lexcase run case`.
+ */
+import type { Question } from '../../corpora/types.js';
+import type { ResultRecord } from '../../eval/types.js';
+import { deriveSeed } from '../../src/rng.js';
+import { createCase } from './index.js';
+import { caseMetrics, type CaseMetrics } from './metrics.js';
+import { openCaseIndex } from './open-index.js';
+
+export interface OfflineEvalResult {
+  records: ResultRecord[];
+  traces: Map<string, Record<string, unknown>>;
+  metrics: CaseMetrics;
+  methods: string[];
+}
+
+export async function evalCaseOffline(opts: {
+  index: string;
+  questions: Question[];
+  k?: number;
+  methods?: string[];
+  seed?: number;
+  onProgress?: (done: number, total: number) => void;
+}): Promise<OfflineEvalResult> {
+  const idx = await openCaseIndex(opts.index);
+  const seed = opts.seed ?? 13;
+  const system = createCase({ offline: true, k: opts.k ?? 5, tools: opts.methods });
+  const records: ResultRecord[] = [];
+  const traces = new Map<string, Record<string, unknown>>();
+  let methods: string[] = [];
+  try {
+    for (const q of opts.questions) {
+      const t0 = performance.now();
+      const out = await system(q, { seed: deriveSeed(seed, q.id), tools: [], retrievers: idx.retrievers, getPassage: idx.getPassage, options: {} });
+      methods = (out.trace.methods as string[]) ?? methods;
+      traces.set(q.id, out.trace);
+      records.push({
+        id: q.id,
+        prediction: out.prediction,
+        gold: q.answer,
+        correct: out.prediction === q.answer,
+        ...(out.confidence ? { confidence: out.confidence } : {}),
+        ...(out.metrics ? { metrics: out.metrics } : {}),
+        ms: performance.now() - t0,
+        ...(out.error ? { error: out.error } : {}),
+      });
+      opts.onProgress?.(records.length, opts.questions.length);
+    }
+  } finally {
+    await idx.docs.close?.();
+  }
+  return { records, traces, metrics: caseMetrics(records, traces, seed), methods };
+}
