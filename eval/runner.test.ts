@@ -1,0 +1,210 @@
+import { mkdtempSync, readFileSync, readdirSync, rmSync, appendFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HumanMessage } from '@langchain/core/messages';
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { llmConfigSchema } from '../src/config.js';
+import { errors } from '../src/errors.js';
+import { createChatModel } from '../src/llm/factory.js';
+import { invokeStructured } from '../src/llm/structured.js';
+import { UsageMeter } from '../src/llm/usage.js';
+import { registerSecret } from '../src/log.js';
+import { createRetrievalTools } from '../retrieval/tools/index.js';
+import type { DocStore, Retriever } from '../retrieval/types.js';
+import { FakeChatModel } from '../tests/support/fake-chat-model.js';
+import { startScriptedServer } from '../tests/support/scripted-openai-server.js';
+import { readResults, resultsPath, tracePath } from './run-dir.js';
+import { runExperiment } from './runner.js';
+import type { AgentSystem, SystemContext } from './types.js';
+
+interface Q {
+  id: string;
+  question: string;
+  answer: string;
+}
+
+const ITEMS: Q[] = [
+  { id: 'mbe_1', question: 'Is a promise to make a gift enforceable?', answer: 'B' },
+  { id: 'mbe_2', question: 'May a party impeach its own witness?', answer: 'A' },
+  { id: 'mbe_3', question: 'Does adverse possession require hostility?', answer: 'C' },
+  { id: 'mbe_4', question: 'Is hearsay admissible to show effect on the listener?', answer: 'D' },
+];
+
+const PASSAGES: Record<string, string> = {
+  p1: 'A promise to make a gift is generally unenforceable for want of consideration.',
+  p2: 'Any party, including the party that called the witness, may attack the witness credibility.',
+  p3: 'Adverse possession requires possession that is actual, open, notorious, hostile and continuous.',
+};
+const docs: DocStore = { size: 3, get: async (id) => (PASSAGES[id] ? { id, text: PASSAGES[id] } : undefined) };
+const words = (s: string) => new Set(s.toLowerCase().match(/[a-z]{4,}/g) ?? []);
+const overlap: Retriever = {
+  method: 'bm25',
+  async search(query, o) {
+    const q = words(query);
+    return Object.entries(PASSAGES)
+      .map(([id, t]) => ({ id, score: [...words(t)].filter((w) => q.has(w)).length }))
+      .filter((h) => h.score > 0)
+      .sort((a, b) => b.score - a.score)
+      .slice(0, o?.k ?? 5)
+      .map((h, i) => ({ ...h, rank: i + 1 }));
+  },
+};
+
+/** A small RAG system: search with the bm25 tool, then ask the model for {"answer": X}. */
+const ragSystem: AgentSystem<Q> = async (item, ctx) => {
+  const search = ctx.tools.find((t) => t.name === 'bm25_search')!;
+  const out = JSON.parse(await (search as unknown as { invoke(x: unknown): Promise<string> }).invoke({ query: item.question, k: 2 }));
+  const context = out.results.map((r: { snippet: string }) => r.snippet).join('\n');
+  const { value, raw } = await invokeStructured(ctx.llm!, [new HumanMessage(`[${item.id}] ${item.question}\nContext:\n${context}\nReply {"answer": "A"|"B"|"C"|"D"}`)], z.object({ answer: z.enum(['A', 'B', 'C', 'D']) }), { what: 'answer' });
+  return { prediction: value.answer, confidence: 'high', trace: { context: out.results.map((r: { id: string }) => r.id), raw }, metrics: { retrieved: out.results.length } };
+};
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'lexcase-run-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const ctxFor = (llm: BaseChatModel | undefined) => (_item: Q, { seed }: { seed: number }): SystemContext => ({
+  seed,
+  tools: createRetrievalTools({ retrievers: { bm25: overlap }, docs }),
+  retrievers: { bm25: overlap },
+  llm,
+  getPassage: (id) => docs.get(id),
+  options: {},
+});
+
+describe('runExperiment', () => {
+  it('writes config.json with provenance, one results line and one trace per item, with per-item tokens and tool calls', async () => {
+    const llm = new FakeChatModel((call) => ({ content: `{"answer": "${call.text.includes('gift') ? 'B' : 'A'}"}`, usage: { input: 100, output: 7 } }));
+    const usage = new UsageMeter();
+    const r = await runExperiment({ runDir: dir, system: ragSystem, items: ITEMS, gold: (q) => q.answer, makeContext: ctxFor(llm), config: { system: 'rag-test', k: 2 }, seed: 7, usage });
+    expect(r).toMatchObject({ skipped: 0, ran: 4, failed: 0, aborted: false });
+    const cfg = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+    expect(cfg.seed).toBe(7);
+    expect(cfg.config).toEqual({ system: 'rag-test', k: 2 });
+    expect(cfg.provenance.datasetChecksum).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(cfg.provenance.gitSha).toMatch(/^([0-9a-f]{7,64}(-dirty)?|unknown)$/);
+    expect(cfg.provenance.lexcaseVersion).toMatch(/^\d+\.\d+\.\d+/);
+    const { records } = await readResults(dir);
+    expect(records.map((x) => [x.id, x.prediction, x.correct])).toEqual([
+      ['mbe_1', 'B', true],
+      ['mbe_2', 'A', true],
+      ['mbe_3', 'A', false],
+      ['mbe_4', 'A', false],
+    ]);
+    expect(records[0].tokens).toEqual({ input: 100, output: 7, total: 107, calls: 1, cached: 0 });
+    expect(records[0].metrics).toEqual({ retrieved: 1 });
+    expect(usage.snapshot()).toMatchObject({ input: 400, output: 28, calls: 4 });
+    const trace = JSON.parse(readFileSync(tracePath(dir, 'mbe_1'), 'utf8'));
+    expect(trace.context).toEqual(['p1']);
+    expect(trace.runner.toolCalls).toEqual([expect.objectContaining({ tool: 'bm25_search', input: { query: ITEMS[0].question, k: 2 }, ids: ['p1'] })]);
+    expect(trace.runner).toMatchObject({ prediction: 'B', gold: 'B', correct: true });
+  });
+
+  it('records a failing item (system throws or returns error) and goes on', async () => {
+    const system: AgentSystem<Q> = async (item) => {
+      if (item.id === 'mbe_2') throw errors.llmOutputInvalid('juror vote', 'field "vote": expected A-D');
+      if (item.id === 'mbe_3') return { prediction: null, trace: { note: 'abstained' }, error: 'no hypothesis survived' };
+      return { prediction: item.answer, trace: {} };
+    };
+    const r = await runExperiment({ runDir: dir, system, items: ITEMS, gold: (q) => q.answer, makeContext: ctxFor(undefined), config: {}, seed: 1 });
+    expect(r.failed).toBe(2);
+    const { records } = await readResults(dir);
+    const byId = Object.fromEntries(records.map((x) => [x.id, x]));
+    expect(byId.mbe_2).toMatchObject({ prediction: null, correct: false, error: expect.stringMatching(/^LLM_OUTPUT_INVALID: .*juror vote/) });
+    expect(byId.mbe_3).toMatchObject({ prediction: null, correct: false, error: 'no hypothesis survived' });
+    expect(byId.mbe_4).toMatchObject({ prediction: 'D', correct: true });
+    expect(JSON.parse(readFileSync(tracePath(dir, 'mbe_3'), 'utf8')).note).toBe('abstained');
+  });
+
+  it('resumes an interrupted run: done items are skipped, the rest run once', async () => {
+    const calls: string[] = [];
+    const controller = new AbortController();
+    const system: AgentSystem<Q> = async (item) => {
+      calls.push(item.id);
+      if (calls.length === 2) controller.abort();
+      return { prediction: item.answer, trace: {} };
+    };
+    const base = { runDir: dir, system, items: ITEMS, gold: (q: Q) => q.answer, makeContext: ctxFor(undefined), config: { system: 's' }, seed: 3 };
+    const first = await runExperiment({ ...base, signal: controller.signal });
+    expect(first.aborted).toBe(true);
+    expect(first.ran).toBe(2);
+    calls.length = 0;
+    const second = await runExperiment(base);
+    expect(second).toMatchObject({ skipped: 2, ran: 2 });
+    expect(calls).toEqual(['mbe_3', 'mbe_4']);
+    expect((await readResults(dir)).records.map((x) => x.id)).toEqual(['mbe_1', 'mbe_2', 'mbe_3', 'mbe_4']);
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).resumes).toHaveLength(1);
+  });
+
+  it('drops a truncated last line left by a crash and redoes that item', async () => {
+    const system: AgentSystem<Q> = async (item) => ({ prediction: item.answer, trace: {} });
+    const base = { runDir: dir, system, items: ITEMS.slice(0, 2), gold: (q: Q) => q.answer, makeContext: ctxFor(undefined), config: {}, seed: 3 };
+    await runExperiment(base);
+    appendFileSync(resultsPath(dir), '{"id":"mbe_3","prediction":"C","go');
+    const r = await runExperiment({ ...base, items: ITEMS });
+    expect(r).toMatchObject({ skipped: 2, ran: 2 });
+    const text = readFileSync(resultsPath(dir), 'utf8');
+    expect(text.trim().split('\n').map((l) => JSON.parse(l).id)).toEqual(['mbe_1', 'mbe_2', 'mbe_3', 'mbe_4']);
+  });
+
+  it('refuses to resume into a run dir started with another config or seed', async () => {
+    const system: AgentSystem<Q> = async (item) => ({ prediction: item.answer, trace: {} });
+    const base = { runDir: dir, system, items: ITEMS, gold: (q: Q) => q.answer, makeContext: ctxFor(undefined), config: { k: 3 }, seed: 3 };
+    await runExperiment(base);
+    await expect(runExperiment({ ...base, config: { k: 5 } })).rejects.toMatchObject({ code: 'RUN_INVALID', message: expect.stringMatching(/field "k" differs/) });
+    await expect(runExperiment({ ...base, seed: 4 })).rejects.toMatchObject({ code: 'RUN_INVALID', message: expect.stringMatching(/seed 3/) });
+  });
+
+  it('runs items concurrently up to the limit, lines stay whole; duplicate ids are rejected', async () => {
+    let open = 0;
+    let max = 0;
+    const system: AgentSystem<Q> = async (item) => {
+      max = Math.max(max, ++open);
+      await new Promise((r) => setTimeout(r, 15));
+      open--;
+      return { prediction: item.answer, trace: { pad: 'x'.repeat(5000) } };
+    };
+    const many = Array.from({ length: 12 }, (_, i) => ({ id: `q/${i}`, question: 'q', answer: 'A' }));
+    const r = await runExperiment({ runDir: dir, system, items: many, gold: (q) => q.answer, makeContext: ctxFor(undefined), config: {}, seed: 1, concurrency: 3 });
+    expect(max).toBe(3);
+    expect(r.results).toHaveLength(12);
+    expect((await readResults(dir)).records).toHaveLength(12);
+    expect(existsSync(tracePath(dir, 'q/5'))).toBe(true);
+    expect(readdirSync(join(dir, 'traces'))).toHaveLength(12);
+    await expect(runExperiment({ runDir: dir, system, items: [many[0], many[0]], gold: (q) => q.answer, makeContext: ctxFor(undefined), config: {}, seed: 1 })).rejects.toThrow(/duplicate item id/);
+  });
+
+  it('keeps API keys out of traces and results', async () => {
+    const key = 'sk-live-TOPSECRET-abcdef123456';
+    registerSecret(key);
+    const system: AgentSystem<Q> = async (item) => ({ prediction: item.answer, trace: { request: { headers: { authorization: `Bearer ${key}` } } }, error: `401 Incorrect API key provided: ${key}` });
+    await runExperiment({ runDir: dir, system, items: ITEMS.slice(0, 1), gold: (q) => q.answer, makeContext: ctxFor(undefined), config: { apiKey: key }, seed: 1 });
+    for (const f of ['results.jsonl', 'config.json', 'traces/mbe_1.json']) expect(readFileSync(join(dir, f), 'utf8')).not.toContain(key);
+  });
+
+  it('runs the real ChatOpenAI client against the scripted server: retries, and an unparseable reply becomes that item’s failure', async () => {
+    const srv = await startScriptedServer((req) => {
+      const text = JSON.stringify(req.body.messages);
+      const id = /\[(mbe_\d)\]/.exec(text)?.[1];
+      if (id === 'mbe_2') return { content: 'I think it is probably A, not sure.' };
+      if (id === 'mbe_3' && !srv.requests.some((r) => r.index < req.index && JSON.stringify(r.body.messages).includes('[mbe_3]'))) return { status: 500 };
+      return { content: `{"answer": "${id === 'mbe_1' ? 'B' : 'C'}"}`, usage: { prompt_tokens: 50, completion_tokens: 5 } };
+    });
+    try {
+      const llm = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: false, retryBaseMs: 1 }));
+      const r = await runExperiment({ runDir: dir, system: ragSystem, items: ITEMS.slice(0, 3), gold: (q) => q.answer, makeContext: ctxFor(llm), config: {}, seed: 1 });
+      expect(r.failed).toBe(1);
+      const byId = Object.fromEntries(r.results.map((x) => [x.id, x]));
+      expect(byId.mbe_1).toMatchObject({ prediction: 'B', correct: true, tokens: { input: 50, output: 5, calls: 1 } });
+      expect(byId.mbe_2).toMatchObject({ prediction: null, error: expect.stringMatching(/LLM_OUTPUT_INVALID/) });
+      expect(byId.mbe_2.tokens?.calls).toBe(2);
+      expect(byId.mbe_3).toMatchObject({ prediction: 'C', correct: true });
+    } finally {
+      await srv.close();
+    }
+  });
+});

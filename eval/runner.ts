@@ -1,0 +1,202 @@
+/**
+ * The experiment runner: runs an AgentSystem over items and leaves a run directory that a crashed
+ * or interrupted run resumes from.
+ *
+ *   const { results } = await runExperiment({ runDir, system, items, gold: (q) => q.answer,
+ *     makeContext: (q, { seed }) => ({ seed, tools, retrievers, llm, getPassage, options }),
+ *     config: { system: 'case', dataset: 'barexam', split: 'val', k: 5 }, seed: 13 });
+ *
+ * Per item, in order: the system runs inside a usage scope (tokens of every model call, per item)
+ * and a tool-recorder scope (every retrieval tool call); traces/<id>.json is written (redacted);
+ * then one line is appended to results.jsonl. Items whose id is already in results.jsonl are
+ * skipped (resume); a truncated last line from a crash is dropped and that item is redone. A
+ * system that throws or returns `error` is recorded as a failed item (prediction null) and the run
+ * goes on. An aborted item (signal) is not recorded, so it is redone on resume.
+ */
+import pLimit from 'p-limit';
+import { errors, isLexcaseError } from '../src/errors.js';
+import { UsageMeter, withUsageScope } from '../src/llm/usage.js';
+import { log } from '../src/log.js';
+import { createProgress } from '../src/progress.js';
+import { deriveSeed } from '../src/rng.js';
+import { ToolRecorder, withToolRecorder } from '../retrieval/tools/tool-recorder.js';
+import { provenance, type Provenance } from './provenance.js';
+import { appendResult, configPath, ensureRunDir, readConfig, repairResults, writeJsonAtomic, writeTrace } from './run-dir.js';
+import type { AgentSystem, ResultRecord, SystemContext, SystemOutcome } from './types.js';
+
+export interface RunProgress {
+  id: string;
+  done: number;
+  total: number;
+  correct: number;
+  failed: number;
+}
+
+export interface RunExperimentOptions<Item extends { id: string }> {
+  runDir: string;
+  system: AgentSystem<Item>;
+  items: Item[];
+  gold: (item: Item) => string;
+  /** Build the system context for one item; `seed` is derived from the run seed and the item id. */
+  makeContext: (item: Item, info: { seed: number }) => Promise<SystemContext> | SystemContext;
+  /** Resolved config (system, dataset, split, k, tools, model, index...); written to config.json. */
+  config: Record<string, unknown>;
+  seed: number;
+  /** Items run at once (default 1). */
+  concurrency?: number;
+  /** Run-level meter; per-item meters are forks of it. */
+  usage?: UsageMeter;
+  onProgress?: (p: RunProgress) => void;
+  signal?: AbortSignal;
+  /** Progress-bar label (default "run"). */
+  label?: string;
+}
+
+export interface RunExperimentResult {
+  /** Every record in results.jsonl after this call (earlier ones first). */
+  results: ResultRecord[];
+  /** Items skipped because they were already done. */
+  skipped: number;
+  /** Items run (recorded) by this call. */
+  ran: number;
+  failed: number;
+  aborted: boolean;
+}
+
+/** The config.json of a run. */
+export interface RunConfigFile {
+  seed: number;
+  config: Record<string, unknown>;
+  provenance: Provenance;
+  resumes?: { at: string; gitSha: string; datasetChecksum: string; items: number; skipped: number }[];
+}
+
+const stable = (v: unknown): string =>
+  JSON.stringify(v, (_k, val) => (val && typeof val === 'object' && !Array.isArray(val) ? Object.fromEntries(Object.entries(val).sort(([a], [b]) => a.localeCompare(b))) : val));
+
+function firstDifference(a: Record<string, unknown>, b: Record<string, unknown>): string | undefined {
+  for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) if (stable(a[k]) !== stable(b[k])) return k;
+  return undefined;
+}
+
+function errorText(e: unknown): string {
+  if (isLexcaseError(e)) return `${e.code}: ${e.message}`;
+  return (e as Error)?.message ?? String(e);
+}
+
+export async function runExperiment<Item extends { id: string }>(opts: RunExperimentOptions<Item>): Promise<RunExperimentResult> {
+  const { runDir, items, seed } = opts;
+  const seen = new Set<string>();
+  for (const it of items) {
+    if (seen.has(it.id)) throw errors.invalidInput('items', `duplicate item id "${it.id}"`);
+    seen.add(it.id);
+  }
+  await ensureRunDir(runDir);
+  // JSON round-trip so the comparison sees what config.json holds (no undefined, no functions).
+  const config = JSON.parse(JSON.stringify(opts.config ?? {})) as Record<string, unknown>;
+  const prov = provenance(items, opts.gold as (item: never) => string);
+
+  const existing = (await readConfig(runDir)) as RunConfigFile | undefined;
+  const previous = await repairResults(runDir);
+  const doneIds = new Set(previous.map((r) => r.id));
+  const todo = items.filter((it) => !doneIds.has(it.id));
+  const skipped = items.length - todo.length;
+
+  if (existing) {
+    if (existing.seed !== seed) throw errors.runInvalid(runDir, `was started with seed ${existing.seed}, not ${seed}; use a new run dir to change the seed`);
+    const diff = firstDifference(existing.config ?? {}, config);
+    if (diff) throw errors.runInvalid(runDir, `was started with a different config (field "${diff}" differs); use a new run dir`);
+    existing.resumes = [...(existing.resumes ?? []), { at: prov.createdAt, gitSha: prov.gitSha, datasetChecksum: prov.datasetChecksum, items: items.length, skipped }];
+    await writeJsonAtomic(configPath(runDir), existing);
+    if (skipped) log.info(`resuming ${runDir}: ${skipped} of ${items.length} items already done`);
+  } else {
+    const file: RunConfigFile = { seed, config, provenance: prov };
+    await writeJsonAtomic(configPath(runDir), file);
+  }
+
+  const results: ResultRecord[] = previous.filter((r) => seen.has(r.id));
+  let ran = 0;
+  let failed = 0;
+  let correct = results.filter((r) => r.correct).length;
+  let aborted = false;
+  const progress = createProgress(opts.label ?? 'run');
+  progress.start(items.length);
+  progress.update(skipped);
+  // Appends are serialised so lines never interleave.
+  let appendChain: Promise<void> = Promise.resolve();
+
+  const runOne = async (item: Item): Promise<void> => {
+    if (opts.signal?.aborted) {
+      aborted = true;
+      return;
+    }
+    const itemSeed = deriveSeed(seed, item.id);
+    const meter = opts.usage ? opts.usage.fork() : new UsageMeter();
+    const recorder = new ToolRecorder();
+    const gold = opts.gold(item);
+    const t0 = performance.now();
+    let outcome: SystemOutcome;
+    try {
+      const ctx = await opts.makeContext(item, { seed: itemSeed });
+      outcome = await withUsageScope(meter, () =>
+        withToolRecorder(recorder, () => opts.system(item, { ...ctx, seed: ctx.seed ?? itemSeed, signal: ctx.signal ?? opts.signal })),
+      );
+    } catch (e) {
+      if (opts.signal?.aborted) {
+        aborted = true;
+        return;
+      }
+      outcome = { prediction: null, trace: {}, error: errorText(e) };
+    }
+    if (opts.signal?.aborted && outcome.error) {
+      aborted = true;
+      return;
+    }
+    const ms = Math.round(performance.now() - t0);
+    const tokens = meter.snapshot();
+    const prediction = outcome.error ? (outcome.prediction ?? null) : outcome.prediction;
+    const record: ResultRecord = {
+      id: item.id,
+      prediction,
+      gold,
+      correct: prediction !== null && prediction === gold,
+      ...(outcome.confidence !== undefined ? { confidence: outcome.confidence } : {}),
+      ...(outcome.metrics ? { metrics: outcome.metrics } : {}),
+      tokens,
+      ms,
+      ...(outcome.error ? { error: outcome.error } : {}),
+    };
+    const trace = {
+      ...(outcome.trace ?? {}),
+      id: item.id,
+      runner: {
+        prediction,
+        gold,
+        correct: record.correct,
+        confidence: outcome.confidence,
+        error: outcome.error,
+        seed: itemSeed,
+        ms,
+        tokens,
+        toolCalls: recorder.calls,
+      },
+    };
+    await writeTrace(runDir, item.id, trace);
+    appendChain = appendChain.then(() => appendResult(runDir, record));
+    await appendChain;
+    results.push(record);
+    ran++;
+    if (record.error) failed++;
+    if (record.correct) correct++;
+    progress.increment();
+    opts.onProgress?.({ id: item.id, done: skipped + ran, total: items.length, correct, failed });
+  };
+
+  const limit = pLimit(Math.max(1, opts.concurrency ?? 1));
+  try {
+    await Promise.all(todo.map((it) => limit(() => runOne(it))));
+  } finally {
+    progress.stop();
+  }
+  return { results, skipped, ran, failed, aborted };
+}
