@@ -22,6 +22,7 @@ import { SPARSE_FILES, SPARSE_FORMAT, SPARSE_VERSION, POSTINGS_ENCODING, type Sp
 import { mergeSegments } from './sparse/merge-segments.js';
 import { SegmentSpiller } from './sparse/segment-spiller.js';
 import { HashingFile } from './sparse/hashing-file.js';
+import type { AddDenseOptions } from './dense/add-dense.js';
 
 export interface BuildOptions {
   out: string;
@@ -37,8 +38,8 @@ export interface BuildOptions {
   batchPassages?: number;
   onProgress?: (passagesDone: number) => void;
   signal?: AbortSignal;
-  /** Options for the dense step (H4: indexer/dense/add-dense.ts). */
-  dense?: unknown;
+  /** Options for the dense step (indexer/dense/add-dense.ts). */
+  dense?: AddDenseOptions;
 }
 
 const SPARSE_METHODS = new Set(['bm25', 'qld']);
@@ -302,13 +303,10 @@ async function swapIntoPlace(tmp: string, out: string): Promise<void> {
 }
 
 /**
- * DENSE HOOK (owned by H4): when 'dense' is among the methods, indexer/dense/add-dense.ts adds the
- * dense section to the finished index dir.
+ * Dense step (owned by H4): when 'dense' is among the methods, indexer/dense/add-dense.ts adds the
+ * dense section to the finished index dir. Imported lazily so sparse-only builds never load LanceDB.
  */
-async function runDenseHook(out: string, dense: unknown): Promise<void> {
-  const here = new URL('./dense/', import.meta.url);
-  const candidates = ['add-dense.js', 'add-dense.ts'].map((f) => new URL(f, here));
-  if (!candidates.some((u) => existsSync(u))) throw errors.methodUnavailable('dense', out, ['bm25', 'qld']);
-  const mod = (await import('./dense/add-dense.js' as string)) as { addDenseIndex(dir: string, opts?: unknown): Promise<unknown> };
-  await mod.addDenseIndex(out, dense);
+async function runDenseHook(out: string, dense: AddDenseOptions | undefined): Promise<void> {
+  const { addDenseIndex } = await import('./dense/add-dense.js');
+  await addDenseIndex(out, dense);
 }
