@@ -58,5 +58,9 @@ export async function openRetriever(dir: string, method: string, opts: Record<st
     const { createWinkRetrieverFromIndex } = await import('./wink.js');
     return createWinkRetrieverFromIndex(dir, opts);
   }
-  throw errors.methodUnavailable(method, dir, [...manifest.methods, 'wink']);
+  // H4: dense (LanceDB vectors), hybrid (fusion of any of bm25/qld/dense), lancedb-fts (LanceDB's own FTS, built on demand).
+  if (method === 'dense') return (await import('./dense-open.js')).openDenseFromOptions(dir, opts);
+  if (method === 'hybrid') return (await import('./hybrid-open.js')).openHybridRetriever(dir, opts, openRetriever);
+  if (method === 'lancedb-fts') return (await import('./lancedb-fts.js')).openLanceFtsRetriever(dir);
+  throw errors.methodUnavailable(method, dir, [...manifest.methods, 'wink', 'lancedb-fts', ...(manifest.methods.includes('dense') ? ['hybrid'] : [])]);
 }

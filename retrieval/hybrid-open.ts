@@ -1,0 +1,49 @@
+/**
+ * openRetriever(dir, 'hybrid', opts): opens each component method of the index dir and fuses them.
+ *
+ *   methods   'bm25,dense' (default), any subset of bm25 / qld / dense (and lancedb-fts)
+ *   fusion    'rrf' (default, k = 60) | 'weighted' (min-max-normalised scores)
+ *   weights   { bm25: 0.3, dense: 0.7 } or 'bm25=0.3,dense=0.7'
+ *   rrfK, depth (hits fetched per component, default max(k, 100))
+ * Component-specific options (k1, b, mu, embedder, nprobes, …) are passed to every component.
+ */
+import { errors } from '../src/errors.js';
+import { readManifest } from '../indexer/manifest.js';
+import { createHybridRetriever, DEFAULT_HYBRID_METHODS } from './hybrid.js';
+import type { FusionMethod } from './fusion.js';
+import type { Retriever } from './types.js';
+
+type Open = (dir: string, method: string, opts?: Record<string, unknown>) => Promise<Retriever>;
+
+export const HYBRID_COMPONENTS = ['bm25', 'qld', 'dense', 'lancedb-fts'];
+
+export function parseWeights(v: unknown): Record<string, number> | undefined {
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v === 'object') return v as Record<string, number>;
+  const out: Record<string, number> = {};
+  for (const part of String(v).split(',').map((s) => s.trim()).filter(Boolean)) {
+    const [m, w] = part.split('=');
+    const n = Number(w);
+    if (!m || w === undefined || !Number.isFinite(n)) throw errors.invalidInput('weights', `expected method=weight pairs like bm25=0.3,dense=0.7, got "${part}"`);
+    out[m.trim()] = n;
+  }
+  return out;
+}
+
+export function parseMethods(v: unknown): string[] {
+  const list = Array.isArray(v) ? v.map(String) : typeof v === 'string' && v ? v.split(',').map((s) => s.trim()).filter(Boolean) : DEFAULT_HYBRID_METHODS;
+  for (const m of list) if (!HYBRID_COMPONENTS.includes(m)) throw errors.invalidInput('hybrid methods', `"${m}" cannot be fused (use ${HYBRID_COMPONENTS.join(', ')})`);
+  return list;
+}
+
+export async function openHybridRetriever(dir: string, opts: Record<string, unknown>, open: Open): Promise<Retriever> {
+  const methods = parseMethods(opts.methods ?? opts.hybridMethods);
+  const manifest = await readManifest(dir);
+  for (const m of methods) if (m !== 'lancedb-fts' && !manifest.methods.includes(m)) throw errors.methodUnavailable(m, dir, manifest.methods);
+  const fusion = (opts.fusion ?? 'rrf') as FusionMethod;
+  const { methods: _m, hybridMethods: _h, fusion: _f, weights: _w, rrfK: _r, depth: _d, ...rest } = opts;
+  const components = await Promise.all(methods.map((m) => open(dir, m, rest)));
+  const rrfK = opts.rrfK !== undefined ? Number(opts.rrfK) : undefined;
+  const depth = opts.depth !== undefined ? Number(opts.depth) : undefined;
+  return createHybridRetriever(components, { fusion, weights: parseWeights(opts.weights), rrfK, depth });
+}

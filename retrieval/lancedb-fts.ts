@@ -1,0 +1,63 @@
+/**
+ * `lancedb-fts`: LanceDB's own full-text search (tantivy-style BM25 over an inverted index with
+ * English stemming and stop words) over the same passages as the index dir, as a peer method for
+ * comparison with lexcase's exact BM25. Built on demand the first time it is opened (or by
+ * `ensureLanceFts`), into <dir>/lancedb-fts (table "passages": id, text), and recorded in the
+ * manifest's methods. Its scores are LanceDB's `_score` (BM25, its own tokenizer and parameters).
+ */
+import '../indexer/dense/lance-env.js';
+import * as lancedb from '@lancedb/lancedb';
+import { join } from 'node:path';
+import { openDocStore } from '../indexer/docstore.js';
+import { readManifest, writeManifest } from '../indexer/manifest.js';
+import { errors } from '../src/errors.js';
+import { log } from '../src/log.js';
+import type { Hit, Retriever, SearchOptions } from './types.js';
+
+export const LANCE_FTS_DIR = 'lancedb-fts';
+const TABLE = 'passages';
+
+/** Build the FTS table if the index dir does not have it yet; returns the opened table. */
+export async function ensureLanceFts(dir: string, opts: { rebuild?: boolean } = {}): Promise<lancedb.Table> {
+  const db = await lancedb.connect(join(dir, LANCE_FTS_DIR));
+  const manifest = await readManifest(dir);
+  if (!opts.rebuild && (await db.tableNames()).includes(TABLE) && manifest.methods.includes('lancedb-fts')) return db.openTable(TABLE);
+  log.info(`lancedb-fts: building LanceDB full-text index over ${manifest.corpus.passages} passages`);
+  const store = await openDocStore(dir);
+  let table: lancedb.Table | undefined;
+  try {
+    let batch: Array<{ id: string; text: string }> = [];
+    const flush = async () => {
+      if (!batch.length) return;
+      if (!table) table = await db.createTable(TABLE, batch, { mode: 'overwrite' });
+      else await table.add(batch);
+      batch = [];
+    };
+    for await (const p of store.entries()) {
+      batch.push({ id: p.id, text: p.title ? `${p.title}\n${p.text}` : p.text });
+      if (batch.length >= 10_000) await flush();
+    }
+    await flush();
+  } finally {
+    await store.close();
+  }
+  if (!table) throw errors.indexCorrupt(dir, 'cannot build lancedb-fts over an empty corpus');
+  await table.createIndex('text', { config: lancedb.Index.fts({ withPosition: false, lowercase: true, stem: true, removeStopWords: true, language: 'English' }) });
+  const latest = await readManifest(dir);
+  if (!latest.methods.includes('lancedb-fts')) await writeManifest(dir, { ...latest, methods: [...latest.methods, 'lancedb-fts'] });
+  return table;
+}
+
+export async function openLanceFtsRetriever(dir: string): Promise<Retriever> {
+  const table = await ensureLanceFts(dir);
+  return {
+    method: 'lancedb-fts',
+    async search(query: string, sopts?: SearchOptions): Promise<Hit[]> {
+      const k = sopts?.k ?? 10;
+      if (!Number.isInteger(k) || k < 0) throw errors.invalidInput('k', `expected a non-negative integer, got ${k}`);
+      if (!query.trim() || k === 0) return [];
+      const rows = (await table.query().fullTextSearch(query).select(['id', '_score']).limit(k).toArray()) as Array<{ id: string; _score: number }>;
+      return rows.map((r, i) => ({ id: r.id, score: r._score, rank: i + 1 }));
+    },
+  };
+}
