@@ -13,6 +13,9 @@ export function reportHeader(r: RetrievalReport): string {
     `Corpus: **${r.corpus.name}** (${int(r.corpus.passages)} passages) · dataset **${r.dataset.name}**, split **${r.dataset.split}** (n = ${int(r.dataset.n)}, split seed ${r.dataset.splitSeed}; lexcase's seeded split, not the original membership)`,
     `Query: ${r.query}. Cells: mean [${Math.round((b?.level ?? 0.95) * 100)}% bootstrap CI${b ? `, ${int(b.iterations)} resamples, seed ${b.seed}` : ''}].`,
     `Note: ${r.note}`,
+    ...(r.goldMissing?.questions
+      ? [`**Warning:** ${int(r.goldMissing.questions)} of ${int(r.dataset.n)} questions have no gold passage in this index (e.g. ${r.goldMissing.examples.join(', ')}); they count as misses. Index a corpus that contains the gold passages (e.g. "default" or "barexam").`]
+      : []),
   ].join('\n');
 }
 

@@ -5,11 +5,12 @@
  * figure on the small bundled corpus is never mistaken for one on the paper's 856,835-passage pool.
  */
 import { readManifest } from '../indexer/manifest.js';
+import { openDocStore } from '../indexer/docstore.js';
 import { openRetriever } from '../retrieval/open.js';
 import { datasetChecksum, loadQuestions } from '../corpora/registry.js';
 import { DEFAULT_SPLIT_SEED } from '../corpora/splits.js';
 import { VERSION } from '../src/version.js';
-import type { Split } from '../corpora/types.js';
+import type { Question, Split } from '../corpora/types.js';
 import { evalRetrieval, DEFAULT_KS, type QueryResult, type RetrievalEvalResult } from './retrieval-eval.js';
 import { TrecRunWriter, trecQrelsLines } from './retrieval-eval-run-file.js';
 import type { Hit } from '../retrieval/types.js';
@@ -47,12 +48,25 @@ export interface RetrievalReport {
   index: string;
   corpus: { name: string; passages: number; checksum: string };
   dataset: { name: string; split: Split; n: number; splitSeed: number; checksum: string; file?: string };
+  /** Questions (with gold ids) none of whose gold passages is in the index: they can only score 0. */
+  goldMissing: { questions: number; examples: string[] };
   query: string;
   note: string;
   ks: number[];
   results: RetrievalEvalResult[];
   runFiles?: Record<string, string>;
   qrelsFile?: string;
+}
+
+/** Questions with gold ids of which none is in the index's doc store. */
+export async function countGoldMissing(index: string, questions: readonly Question[]): Promise<{ questions: number; examples: string[] }> {
+  const docs = await openDocStore(index);
+  try {
+    const missing = questions.filter((q) => q.goldPassageIds.length > 0 && q.goldPassageIds.every((g) => docs.indexOf(g) < 0));
+    return { questions: missing.length, examples: missing.slice(0, 5).map((q) => q.id) };
+  } finally {
+    await docs.close();
+  }
 }
 
 export function runFileFor(runFile: string, method: string, several: boolean): string {
@@ -68,6 +82,7 @@ export async function evalRetrievalOnIndex(opts: IndexEvalOptions): Promise<Retr
   const splitSeed = opts.splitSeed ?? DEFAULT_SPLIT_SEED;
   const questions = await loadQuestions(dataset, split, { seed: splitSeed, file: opts.datasetFile });
   const checksum = await datasetChecksum(opts.datasetFile ?? dataset);
+  const goldMissing = await countGoldMissing(opts.index, questions);
   // Open all retrievers first, so a missing method fails before any work.
   const retrievers = [];
   for (const m of opts.methods) retrievers.push(await openRetriever(opts.index, m, opts.retrieverOptions));
@@ -106,6 +121,7 @@ export async function evalRetrievalOnIndex(opts: IndexEvalOptions): Promise<Retr
     index: opts.index,
     corpus: { name: manifest.corpus.name, passages: manifest.corpus.passages, checksum: manifest.corpus.checksum },
     dataset: { name: dataset, split, n: questions.length, splitSeed, checksum, ...(opts.datasetFile ? { file: opts.datasetFile } : {}) },
+    goldMissing,
     query: 'prompt + "\\n" + question (answer choices not included)',
     note: PAPER_POOL_NOTE,
     ks: results[0]?.ks ?? opts.ks ?? DEFAULT_KS,

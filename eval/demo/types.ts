@@ -4,6 +4,7 @@
  * appends a Markdown section and a JSON entry to the report. Adding a step = one file + one line.
  */
 import type { Split } from '../../corpora/types.js';
+import type { BuildOptions } from '../../indexer/build.js';
 
 export interface DemoSection {
   title: string;
@@ -22,7 +23,7 @@ export interface DemoContext {
   /** Retrieval methods to evaluate, in table order; steps may add some (e.g. "dense", "hybrid"). */
   evalMethods: string[];
   /** Options passed to buildIndex as `dense` when "dense" is in indexMethods. */
-  denseOptions?: unknown;
+  denseOptions?: BuildOptions['dense'];
   dataset: string;
   split: Split;
   splitSeed: number;

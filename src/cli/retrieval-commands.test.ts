@@ -188,6 +188,14 @@ describe('lexcase eval retrieval', () => {
     expect(r.stdout).toMatch(/\| bm25 \| 1\.000 \[1\.000, 1\.000\]/);
   });
 
+  it('warns when the index does not contain the gold passages (e.g. barexam questions on another corpus)', async () => {
+    const r = await cli('eval', 'retrieval', '--index', index, '--split', 'val', '--k', '10', '--iterations', '20');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('**Warning:** 124 of 124 questions have no gold passage in this index');
+    const ok = await cli('--json', 'eval', 'retrieval', '--index', index, '--dataset-file', qa, '--split', 'all', '--k', '1', '--iterations', '20');
+    expect(JSON.parse(ok.stdout).goldMissing).toEqual({ questions: 0, examples: [] });
+  });
+
   it('unknown dataset and bad split are clear errors', async () => {
     const a = await cli('eval', 'retrieval', '--index', index, '--dataset', 'hotpot');
     expect(a.code).toBe(1);

@@ -8,20 +8,22 @@ import { readdir, stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { indexCorpus, knownPassageCount } from '../../../corpora/index-corpus.js';
 import { readManifest, type Manifest } from '../../../indexer/manifest.js';
+import type { BuildOptions } from '../../../indexer/build.js';
 import { corpusNames } from '../../../corpora/registry.js';
 import { createProgress } from '../../progress.js';
 import { log } from '../../log.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
 import { addCorpusOptions, corpusLoadOptions, parseAnalyzerSpec, type CorpusFlags } from './cli-corpus-options.js';
+import { addDenseBuildOptions, denseBuildOptions, wantsDense, type DenseBuildFlags } from '../../../indexer/dense/cli-options.js';
 
-export interface IndexBuildFlags extends CorpusFlags {
+export interface IndexBuildFlags extends CorpusFlags, DenseBuildFlags {
   out: string;
   methods: string[];
   analyzer?: string;
   workers?: number;
   name?: string;
-  /** Extra options for a dense build (H4); passed to buildIndex as `dense`. */
-  dense?: unknown;
+  /** Options for a dense build; passed to buildIndex as `dense`. */
+  dense?: BuildOptions['dense'];
 }
 
 /** Sizes of an index dir: total bytes and bytes per top-level entry. */
@@ -55,16 +57,19 @@ export async function runIndexBuild(corpus: string, flags: IndexBuildFlags, sign
   if (total) bar.start(total);
   let lastLogged = 0;
   const t0 = performance.now();
+  // H4: --embedder/--model-dir imply the dense method; dense options come from the --embedder… flags.
+  const methods = wantsDense(flags) && !flags.methods.includes('dense') ? [...flags.methods, 'dense'] : flags.methods;
+  const dense = flags.dense ?? (methods.includes('dense') ? denseBuildOptions(flags) : undefined);
   try {
     const manifest = await indexCorpus(corpus, {
       ...load,
       out: flags.out,
       corpusName: flags.name,
-      methods: flags.methods,
+      methods,
       analyzer,
       workers: flags.workers,
       signal,
-      dense: flags.dense,
+      dense,
       onProgress: (n) => {
         if (total) bar.update(n);
         else if (n - lastLogged >= 100_000) {
@@ -99,17 +104,17 @@ export function register(program: Command): void {
   const index = program.command('index').description('build and inspect on-disk indexes');
 
   addCorpusOptions(
-    index
+    addDenseBuildOptions(index
       .command('build')
       .description(
         `build an index dir from a bundled corpus (${corpusNames().join(', ')}) or a passage file of any size (JSONL, CSV, TSV — optionally .gz — or Parquet)`,
       )
       .argument('<corpus>', 'bundled corpus name or path to a passage file / folder with passages.*')
       .requiredOption('--out <dir>', 'index directory to write (built in <dir>.tmp-<pid>, then renamed into place)')
-      .option('--methods <list>', 'comma list of methods to build (bm25, qld; dense when available)', parseListOpt, ['bm25', 'qld'])
+      .option('--methods <list>', 'comma list of methods to build (bm25, qld, dense)', parseListOpt, ['bm25', 'qld'])
       .option('--analyzer <spec>', 'analyzer settings, e.g. stemmer=porter,stopwords=english,lowercase=true,minTokenLength=1 (stemmer: porter|snowball|none; stopwords: english|none)')
       .option('--workers <n>', 'build worker threads (default: min(2, cores); 0 = main thread only)', parseIntOpt('workers'))
-      .option('--name <name>', 'corpus name recorded in the manifest (default: the bundled name or the file name)'),
+      .option('--name <name>', 'corpus name recorded in the manifest (default: the bundled name or the file name)')),
   ).action(
     action(async (corpus: string, flags: IndexBuildFlags, cmd: Command) => {
       const g = cmd.optsWithGlobals() as GlobalOpts;
