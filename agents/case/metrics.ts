@@ -93,7 +93,7 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
 const pct = (r: RateCi) => (r.rate === null ? '–' : `${(100 * r.rate).toFixed(1)}%${r.ci ? ` [${(100 * r.ci.lo).toFixed(1)}, ${(100 * r.ci.hi).toFixed(1)}]` : ''} (n=${r.n})`);
 
 export function caseMetricsMarkdown(m: CaseMetrics): string {
-  const lines = [`### CASE metrics${m.label ? ` — ${m.label}` : ''}`, ''];
+  const lines = [`### Metrics${m.label ? ` — ${m.label}` : ''}`, ''];
   lines.push(`| metric | value (95% CI) |`, `|---|---|`);
   lines.push(`| accuracy | ${pct(m.accuracy)} |`);
   for (const [k, v] of Object.entries(m.byConfidence)) lines.push(`| accuracy, ${k} confidence | ${pct(v)} |`);

@@ -13,6 +13,8 @@ import * as demo from './commands/demo.js';
 import * as evalRetrieval from './commands/eval-retrieval.js';
 import * as evidence from './commands/evidence.js';
 import * as indexCmd from './commands/index-cmd.js';
+import * as runBaseline from './commands/run-baseline.js';
+import * as runCase from './commands/run-case.js';
 import * as search from './commands/search.js';
 
 const modules: CommandModule[] = [
@@ -22,6 +24,8 @@ const modules: CommandModule[] = [
   evalRetrieval,
   evidence,
   indexCmd,
+  runBaseline,
+  runCase,
   search,
 ];
 

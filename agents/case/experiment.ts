@@ -1,0 +1,156 @@
+/**
+ * runCaseExperiment: a CASE or baseline run over a dataset split on the experiment runner
+ * (eval/runner.ts: results.jsonl + traces/<id>.json, resume), followed by the CASE metrics
+ * (accuracy with CI, confidence strata, evidence recall, tool usage, tokens) written next to the
+ * results as case-metrics.json / case-metrics.md. `lexcase run case|baseline` is this function.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { indexCorpus } from '../../corpora/index-corpus.js';
+import { loadQuestions } from '../../corpora/registry.js';
+import { readManifest } from '../../indexer/manifest.js';
+import type { Question, Split } from '../../corpora/types.js';
+import { readTrace } from '../../eval/run-dir.js';
+import { runExperiment, type RunProgress } from '../../eval/runner.js';
+import type { AgentSystem, ResultRecord } from '../../eval/types.js';
+import { createRetrievalTools } from '../../retrieval/tools/index.js';
+import { errors } from '../../src/errors.js';
+import type { UsageMeter } from '../../src/llm/usage.js';
+import { BASELINE_MODES, createBaseline, ragMethod, type BaselineMode } from '../baselines/baseline-system.js';
+import { OFFLINE_LABEL } from './advocate-offline.js';
+import { createCase } from './index.js';
+import { caseMetrics, caseMetricsMarkdown, type CaseMetrics } from './metrics.js';
+import { openCaseIndex } from './open-index.js';
+
+export interface CaseExperimentOptions {
+  system: 'case' | 'baseline';
+  /** Baseline mode (system "baseline"). */
+  mode?: BaselineMode;
+  dataset: string;
+  split: Split;
+  splitSeed?: number;
+  index: string;
+  /** CASE: the offline heuristic (no LLM). */
+  offline?: boolean;
+  llm?: BaseChatModel;
+  /** Public (redacted) model settings for config.json. */
+  model?: Record<string, unknown>;
+  usage?: UsageMeter;
+  tools?: string[];
+  jurors?: number;
+  k?: number;
+  seed?: number;
+  limit?: number;
+  hypotheses?: 'direct' | 'exploratory';
+  maxSteps?: number;
+  maxTokens?: number;
+  concurrency?: number;
+  runDir?: string;
+  onProgress?: (p: RunProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface CaseExperimentResult {
+  runDir: string;
+  ran: number;
+  skipped: number;
+  failed: number;
+  metrics: CaseMetrics;
+  markdown: string;
+}
+
+/** Where `run case|baseline` and `evidence` look when no --index is given (the demo's index dir). */
+export const DEFAULT_INDEX_DIR = join('.lexcase', 'demo', 'index');
+
+/** The default-corpus index (Bar Exam QA gold passages + legal_corpus, bm25 + qld), built if absent. */
+export async function ensureDefaultIndex(dir = DEFAULT_INDEX_DIR, say: (line: string) => void = () => {}): Promise<string> {
+  try {
+    await readManifest(dir);
+    return dir;
+  } catch {
+    say(`building the default index in ${dir} (bundled Bar Exam QA gold passages + legal_corpus; bm25, qld)…`);
+    await indexCorpus('default', { out: dir, methods: ['bm25', 'qld'] });
+    return dir;
+  }
+}
+
+export function defaultRunDir(o: Pick<CaseExperimentOptions, 'system' | 'mode' | 'offline' | 'dataset' | 'split' | 'k' | 'seed' | 'hypotheses'>): string {
+  const what = o.system === 'case' ? `case-${o.offline ? 'offline' : 'llm'}${o.hypotheses === 'exploratory' ? '-exploratory' : ''}` : `baseline-${o.mode}`;
+  const k = o.system === 'baseline' && o.mode === 'llm-only' ? '' : `-k${o.k ?? 5}`;
+  return join('runs', `${what}-${o.dataset}-${o.split}${k}-s${o.seed ?? 13}`);
+}
+
+export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseExperimentResult> {
+  const k = o.k ?? 5;
+  const seed = o.seed ?? 13;
+  if (!Number.isInteger(k) || k < 1) throw errors.invalidInput('k', `must be a positive integer, got ${o.k}`);
+  if (o.system === 'baseline') {
+    if (!o.mode || !BASELINE_MODES.includes(o.mode)) throw errors.invalidInput('mode', `"${o.mode}"; expected one of ${BASELINE_MODES.join(', ')}`);
+    if (o.offline) throw errors.usage('baselines need an LLM; --offline is only for `run case`');
+  }
+  const offline = o.system === 'case' && !!o.offline;
+  if (!offline && !o.llm) throw errors.llmNotConfigured();
+  let questions: Question[] = await loadQuestions(o.dataset, o.split, { seed: o.splitSeed });
+  if (o.limit !== undefined) {
+    if (!Number.isInteger(o.limit) || o.limit < 1) throw errors.invalidInput('limit', `must be a positive integer, got ${o.limit}`);
+    questions = questions.slice(0, o.limit);
+  }
+  const idx = await openCaseIndex(o.index);
+  try {
+    const rag = o.system === 'baseline' ? ragMethod(o.mode!) : undefined;
+    if (rag && !idx.retrievers[rag]) throw errors.methodUnavailable(rag, o.index, Object.keys(idx.retrievers));
+    const tools = !offline && o.system === 'case' ? createRetrievalTools({ retrievers: idx.retrievers, docs: idx.docs, llm: o.llm }) : [];
+    const system: AgentSystem<Question> =
+      o.system === 'case'
+        ? createCase({ offline, k, jurors: o.jurors, hypotheses: o.hypotheses, tools: o.tools, maxSteps: o.maxSteps, maxTokens: o.maxTokens })
+        : createBaseline(o.mode!, { k });
+    const runDir = o.runDir ?? defaultRunDir({ ...o, k, seed });
+    const config: Record<string, unknown> = {
+      system: o.system,
+      ...(o.system === 'case'
+        ? { mode: offline ? OFFLINE_LABEL : 'llm', hypotheses: o.hypotheses ?? 'direct', jurors: offline ? 0 : (o.jurors ?? 3), tools: o.tools ?? 'all', maxSteps: o.maxSteps ?? 6, maxTokens: o.maxTokens ?? 20000 }
+        : { mode: o.mode }),
+      k: o.system === 'baseline' && o.mode === 'llm-only' ? 0 : k,
+      dataset: o.dataset,
+      split: o.split,
+      splitSeed: o.splitSeed ?? 13,
+      limit: o.limit ?? null,
+      index: resolve(o.index),
+      retrievers: Object.keys(idx.retrievers),
+      model: offline ? null : (o.model ?? null),
+    };
+    const r = await runExperiment({
+      runDir,
+      system,
+      items: questions,
+      gold: (q) => q.answer,
+      makeContext: (_q, { seed: itemSeed }) => ({ seed: itemSeed, tools, retrievers: idx.retrievers, llm: offline ? undefined : o.llm, getPassage: idx.getPassage, options: {} }),
+      config,
+      seed,
+      usage: o.usage,
+      concurrency: o.concurrency,
+      onProgress: o.onProgress,
+      signal: o.signal,
+      label: o.system === 'case' ? 'case' : o.mode,
+    });
+    const { metrics, markdown } = await caseMetricsOfRun(runDir, r.results, seed);
+    return { runDir, ran: r.ran, skipped: r.skipped, failed: r.failed, metrics, markdown };
+  } finally {
+    await idx.docs.close?.();
+  }
+}
+
+/** CASE metrics of a run dir's results (traces read from the dir); also written to case-metrics.{json,md}. */
+export async function caseMetricsOfRun(runDir: string, results: ResultRecord[], seed = 13): Promise<{ metrics: CaseMetrics; markdown: string }> {
+  const traces = new Map<string, Record<string, unknown>>();
+  for (const rec of results) {
+    const t = await readTrace(runDir, rec.id);
+    if (t) traces.set(rec.id, t);
+  }
+  const metrics = caseMetrics(results, traces, seed);
+  const markdown = caseMetricsMarkdown(metrics);
+  await writeFile(join(runDir, 'case-metrics.json'), JSON.stringify(metrics, null, 2) + '\n');
+  await writeFile(join(runDir, 'case-metrics.md'), markdown + '\n');
+  return { metrics, markdown };
+}

@@ -1,0 +1,51 @@
+/**
+ * `lexcase run baseline --mode llm-only|bm25-rag|qld-rag|dense-rag|hybrid-rag|oracle --k 3|5|10 …`:
+ * the CASE paper's single-path baselines on the same runner and run-dir layout as `run case`.
+ * Only the oracle puts the gold passage in the prompt.
+ */
+import type { Command } from 'commander';
+import { ensureDefaultIndex, runCaseExperiment } from '../../../agents/case/experiment.js';
+import { BASELINE_MODES, type BaselineMode } from '../../../agents/baselines/baseline-system.js';
+import { parseSplit } from '../../../corpora/splits.js';
+import { publicLlmConfig } from '../../config.js';
+import { errors } from '../../errors.js';
+import { log } from '../../log.js';
+import { action, output, type GlobalOpts } from '../action.js';
+import { addLlmOptions, resolveLlm } from '../llm-options.js';
+import { addRunOptions, formatRun, runCommand, type RunFlags } from './run-case.js';
+
+interface RunBaselineFlags extends RunFlags {
+  mode: string;
+}
+
+export function register(program: Command): void {
+  addLlmOptions(
+    addRunOptions(runCommand(program).command('baseline').description('single-path baselines: LLM-only, BM25/QLD/dense/hybrid RAG, gold oracle'))
+      .requiredOption('--mode <mode>', BASELINE_MODES.join(' | ')),
+  ).action(
+    action(async (flags: RunBaselineFlags, cmd: Command) => {
+      const g = cmd.optsWithGlobals() as GlobalOpts;
+      if (!BASELINE_MODES.includes(flags.mode as BaselineMode)) throw errors.invalidInput('--mode', `"${flags.mode}"; expected one of ${BASELINE_MODES.join(', ')}`);
+      if (flags.offline) throw errors.usage('baselines need an LLM; --offline is only for `lexcase run case`');
+      const llm = await resolveLlm(flags);
+      const index = flags.index ?? (await ensureDefaultIndex(undefined, (l) => log.info(l)));
+      const r = await runCaseExperiment({
+        system: 'baseline',
+        mode: flags.mode as BaselineMode,
+        dataset: flags.dataset,
+        split: parseSplit(flags.split),
+        splitSeed: flags.splitSeed,
+        index,
+        llm: llm.model,
+        model: llm.model ? publicLlmConfig(llm.config.llm) : undefined,
+        usage: llm.usage,
+        k: flags.k,
+        seed: flags.seed,
+        limit: flags.limit,
+        concurrency: flags.concurrency,
+        runDir: flags.runDir,
+      });
+      output(g, { runDir: r.runDir, ran: r.ran, skipped: r.skipped, failed: r.failed, metrics: r.metrics }, () => formatRun(r, `baseline ${flags.mode}`));
+    }),
+  );
+}

@@ -1,0 +1,100 @@
+/**
+ * `lexcase run case --dataset barexam --split val [--index DIR] [--offline] [--tools bm25,qld,dense,hybrid,rewrite]
+ *  [--jurors 3] [--k 5] [--seed 13] [--limit N] [--hypotheses direct|exploratory] [--run-dir runs/NAME]`:
+ * the CASE pipeline over a dataset split on the experiment runner (resumable run dir), then its
+ * metrics. Without --index, the bundled default index (.lexcase/demo/index) is used, built if absent.
+ * Without --offline and without a configured LLM it stops at once with how to configure one.
+ */
+import type { Command } from 'commander';
+import { OFFLINE_LABEL } from '../../../agents/case/advocate-offline.js';
+import { ensureDefaultIndex, runCaseExperiment, type CaseExperimentResult } from '../../../agents/case/experiment.js';
+import { parseSplit } from '../../../corpora/splits.js';
+import { publicLlmConfig } from '../../config.js';
+import { errors } from '../../errors.js';
+import { log } from '../../log.js';
+import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
+import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
+
+export interface RunFlags extends LlmCliOpts {
+  dataset: string;
+  split: string;
+  splitSeed: number;
+  index?: string;
+  k: number;
+  seed: number;
+  limit?: number;
+  runDir?: string;
+  concurrency: number;
+}
+
+interface RunCaseFlags extends RunFlags {
+  tools?: string[];
+  jurors: number;
+  hypotheses: string;
+  maxSteps: number;
+  maxTokens: number;
+}
+
+/** The `run` parent command, shared by every `run <system>` module. */
+export function runCommand(program: Command): Command {
+  return program.commands.find((c) => c.name() === 'run') ?? program.command('run').description('run an experiment over a dataset split (resumable run dir)');
+}
+
+export function addRunOptions(cmd: Command): Command {
+  return cmd
+    .option('--dataset <name>', 'dataset', 'barexam')
+    .option('--split <split>', 'train | val | test | all', 'val')
+    .option('--split-seed <n>', 'seed of the dataset split', parseIntOpt('split-seed'), 13)
+    .option('--index <dir>', 'index directory (default: the bundled default index, built if absent)')
+    .option('-k, --k <n>', 'passages per advocate / in the RAG context', parseIntOpt('k'), 5)
+    .option('--seed <n>', 'run seed (jury panels, bootstrap)', parseIntOpt('seed'), 13)
+    .option('--limit <n>', 'only the first N questions of the split', parseIntOpt('limit'))
+    .option('--run-dir <dir>', 'run directory (default runs/<system>-<mode>-<dataset>-<split>-k<k>-s<seed>)')
+    .option('--concurrency <n>', 'questions run at once', parseIntOpt('concurrency'), 1);
+}
+
+export function formatRun(r: CaseExperimentResult, title: string): string {
+  return [`${title}: ${r.runDir}`, `ran ${r.ran}, skipped ${r.skipped} (already done), failed ${r.failed}`, '', r.markdown].join('\n');
+}
+
+export function register(program: Command): void {
+  addLlmOptions(
+    addRunOptions(runCommand(program).command('case').description('CASE: hypotheses → advocates (tool loops) → persona jury'))
+      .option('--tools <list>', 'advocate tools: bm25,qld,dense,hybrid,rewrite (default: all the index has)', parseListOpt)
+      .option('--jurors <n>', 'jurors per question (from the 5 personas)', parseIntOpt('jurors'), 3)
+      .option('--hypotheses <how>', 'direct (options are the hypotheses) | exploratory (LLM proposes them)', 'direct')
+      .option('--max-steps <n>', 'model calls per advocate', parseIntOpt('max-steps'), 6)
+      .option('--max-tokens <n>', 'tokens per advocate loop', parseIntOpt('max-tokens'), 20000),
+  ).action(
+    action(async (flags: RunCaseFlags, cmd: Command) => {
+      const g = cmd.optsWithGlobals() as GlobalOpts;
+      if (flags.hypotheses !== 'direct' && flags.hypotheses !== 'exploratory') throw errors.invalidInput('--hypotheses', `"${flags.hypotheses}"; expected direct or exploratory`);
+      const llm = await resolveLlm(flags);
+      const index = flags.index ?? (await ensureDefaultIndex(undefined, (l) => log.info(l)));
+      const r = await runCaseExperiment({
+        system: 'case',
+        dataset: flags.dataset,
+        split: parseSplit(flags.split),
+        splitSeed: flags.splitSeed,
+        index,
+        offline: llm.offline,
+        llm: llm.model,
+        model: llm.model ? publicLlmConfig(llm.config.llm) : undefined,
+        usage: llm.usage,
+        tools: flags.tools,
+        jurors: flags.jurors,
+        k: flags.k,
+        seed: flags.seed,
+        limit: flags.limit,
+        hypotheses: flags.hypotheses,
+        maxSteps: flags.maxSteps,
+        maxTokens: flags.maxTokens,
+        concurrency: flags.concurrency,
+        runDir: flags.runDir,
+      });
+      output(g, { runDir: r.runDir, ran: r.ran, skipped: r.skipped, failed: r.failed, metrics: r.metrics }, () =>
+        formatRun(r, `CASE${llm.offline ? ` (${OFFLINE_LABEL})` : ''}`),
+      );
+    }),
+  );
+}
