@@ -13,6 +13,7 @@ import * as demo from './commands/demo.js';
 import * as evalRetrieval from './commands/eval-retrieval.js';
 import * as evidence from './commands/evidence.js';
 import * as indexCmd from './commands/index-cmd.js';
+import * as runAcal from './commands/run-acal.js';
 import * as runBaseline from './commands/run-baseline.js';
 import * as runCase from './commands/run-case.js';
 import * as search from './commands/search.js';
@@ -24,6 +25,7 @@ const modules: CommandModule[] = [
   evalRetrieval,
   evidence,
   indexCmd,
+  runAcal,
   runBaseline,
   runCase,
   search,

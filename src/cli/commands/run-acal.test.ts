@@ -1,0 +1,82 @@
+/**
+ * `lexcase run acal` end to end in-process: real ChatOpenAI client (configured through the
+ * environment, as a user would) against the scripted server; then `lexcase acal contest` on a
+ * saved graph.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { readAudit, readGraph } from '../../../agents/acal/graph/store.js';
+import { scriptedArena } from '../../../agents/acal/test-support/scripted-arena.js';
+import { startScriptedServer, type ScriptedServer } from '../../../tests/support/scripted-openai-server.js';
+import { buildProgram } from '../main.js';
+
+let dir: string;
+let srv: ScriptedServer;
+const saved = { ...process.env };
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'acal-cli-run-'));
+  srv = await startScriptedServer(scriptedArena());
+  Object.assign(process.env, { LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'scripted', LEXCASE_LLM_MAX_RETRIES: '0' });
+});
+afterAll(async () => {
+  process.env = saved;
+  await srv.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function cli(...args: string[]): Promise<{ out: string; err: string; code: number }> {
+  let out = '';
+  let err = '';
+  process.exitCode = 0;
+  vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
+  vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
+  try {
+    await buildProgram().parseAsync(['node', 'lexcase', ...args]);
+  } finally {
+    vi.restoreAllMocks();
+  }
+  const code = Number(process.exitCode ?? 0);
+  process.exitCode = 0;
+  return { out, err, code };
+}
+
+describe('lexcase run acal', () => {
+  it('runs hearsay, saves graphs and a report; acal contest then changes a graph and logs it', async () => {
+    const out = join(dir, 'run');
+    const r = await cli('--json', 'run', 'acal', '--task', 'hearsay', '--limit', '3', '--out', out, '--iterations', '100', '--no-cache', '--semantics', 'acal-compat');
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out);
+    expect(j.metrics.n).toBe(3);
+    expect(readFileSync(join(out, 'acal-report.md'), 'utf8')).toMatch(/# ACAL on LegalBench hearsay/);
+    const g = readGraph(out, 'hearsay-test-0');
+    expect(g.settings.semantics).toBe('acal-compat');
+    expect(g.clash.clamp).toEqual([0.1, 0.95]);
+    if (!existsSync(join('.lexcase', 'demo', 'index', 'manifest.json'))) expect(r.err).toMatch(/no --index/);
+
+    const first = g.arguments[0].id;
+    const c = await cli('--json', 'acal', 'contest', out, '--item', 'hearsay-test-0', '--action', 'set-base', '--arg', first, '--base', '0.05', '--who', 'reviewer');
+    expect(c.code).toBe(0);
+    const e = JSON.parse(c.out).entry;
+    expect(e).toMatchObject({ who: 'reviewer', revision: 1, before: { id: first, humanBase: null } });
+    expect(readAudit(out, 'hearsay-test-0')).toHaveLength(1);
+    expect(readGraph(out, 'hearsay-test-0').result!.effectiveBase[first]).toBe(0.05);
+  });
+
+  it('refuses learned_hands_courts without --data (not bundled: CC BY-NC-SA)', async () => {
+    const saveDir = process.env.LEXCASE_LEGALBENCH_DIR;
+    delete process.env.LEXCASE_LEGALBENCH_DIR;
+    const r = await cli('run', 'acal', '--task', 'learned_hands_courts', '--out', join(dir, 'lhc'), '--no-cache');
+    if (saveDir) process.env.LEXCASE_LEGALBENCH_DIR = saveDir;
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/CC BY-NC-SA 4.0 and is not bundled; pass --data DIR/);
+  });
+
+  it('rejects an unknown semantics with the list of names', async () => {
+    const r = await cli('run', 'acal', '--task', 'hearsay', '--semantics', 'euler', '--no-cache');
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/unknown "euler"[\s\S]*quadratic, dfquad, acal-compat/);
+  });
+});

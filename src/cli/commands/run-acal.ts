@@ -1,0 +1,103 @@
+/**
+ * `lexcase run acal --task hearsay|learned_hands_courts [--index DIR] [--limit N]
+ *  [--semantics quadratic|dfquad|acal-compat] [--system acal|sp|cot|rag] [--data DIR] [--out DIR]`:
+ * ACAL (or a paper baseline) over a LegalBench task; a resumable run dir with results.jsonl,
+ * traces, one argument graph per item (<out>/acal/<id>.graph.json) and acal-report.md|json.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { ACAL_SYSTEMS, runAcal, type AcalSystemName } from '../../../agents/acal/run-acal.js';
+import { isSemanticsName, SEMANTICS } from '../../../agents/acal/semantics/index.js';
+import { errors } from '../../errors.js';
+import { log } from '../../log.js';
+import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
+import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
+
+interface RunAcalFlags extends LlmCliOpts {
+  task: string;
+  system: string;
+  semantics: string;
+  index?: string;
+  data?: string;
+  split: string;
+  limit?: number;
+  k: number;
+  out?: string;
+  seed: number;
+  concurrency: number;
+  iterations: number;
+  clash: boolean;
+  escalation: boolean;
+}
+
+/** Default evidence index: the bundled legal corpus index that `lexcase demo` builds. */
+export const DEFAULT_ACAL_INDEX = join('.lexcase', 'demo', 'index');
+
+function runCommand(program: Command): Command {
+  return program.commands.find((c) => c.name() === 'run') ?? program.command('run').description('run an agent system over a dataset (resumable run directory)');
+}
+
+export function register(program: Command): void {
+  addLlmOptions(
+    runCommand(program)
+      .command('acal')
+      .description('ACAL argument arena (or a baseline) on a LegalBench task; saves a contestable argument graph per item')
+      .requiredOption('--task <name>', 'hearsay | learned_hands_courts')
+      .option('--system <name>', `${ACAL_SYSTEMS.join(' | ')} (sp/cot/rag are the paper's baselines)`, 'acal')
+      .option('--semantics <name>', `${SEMANTICS.join(' | ')} (acal-compat reproduces the public ACAL code's update)`, 'quadratic')
+      .option('--index <dir>', `index for hybrid-RAG evidence (default ${DEFAULT_ACAL_INDEX} when present; build it with \`lexcase demo\`)`)
+      .option('--data <dir>', 'directory with the task data (required for learned_hands_courts, which is CC BY-NC-SA and not bundled)')
+      .option('--split <split>', 'test | train', 'test')
+      .option('--limit <n>', 'first N items only', parseIntOpt('limit'))
+      .option('-k, --k <n>', 'evidence passages per item', parseIntOpt('k'), 5)
+      .option('--out <dir>', 'run directory (default runs/acal-<system>-<task>-<semantics>)')
+      .option('--seed <n>', 'run seed', parseIntOpt('seed'), 13)
+      .option('--concurrency <n>', 'items at once', parseIntOpt('concurrency'), 1)
+      .option('--iterations <n>', 'bootstrap resamples for the CIs', parseIntOpt('iterations'), 2000)
+      .option('--no-clash', 'ablation: no clash resolution')
+      .option('--no-escalation', 'ablation: no uncertainty-aware escalation to the judge'),
+  ).action(
+    action(async (flags: RunAcalFlags, cmd: Command) => {
+      const g = cmd.optsWithGlobals() as GlobalOpts;
+      if (!isSemanticsName(flags.semantics)) throw errors.usage(`--semantics: unknown "${flags.semantics}"`, `use one of ${SEMANTICS.join(', ')}`);
+      if (!(ACAL_SYSTEMS as readonly string[]).includes(flags.system)) throw errors.usage(`--system: unknown "${flags.system}"`, `use one of ${ACAL_SYSTEMS.join(', ')}`);
+      if (flags.split !== 'test' && flags.split !== 'train') throw errors.usage(`--split must be test or train, got "${flags.split}"`);
+      if (flags.offline) throw errors.usage('run acal needs an LLM; it has no offline path', 'drop --offline and configure an endpoint (tests use the scripted server)');
+      const index = flags.index ?? (existsSync(join(DEFAULT_ACAL_INDEX, 'manifest.json')) ? DEFAULT_ACAL_INDEX : undefined);
+      if (!index && flags.system !== 'sp' && flags.system !== 'cot')
+        log.warn(`no --index and no ${DEFAULT_ACAL_INDEX}: arguments will have no retrieved evidence (build the default index with \`lexcase demo\`)`);
+      const { model, config, usage } = await resolveLlm(flags);
+      const system = flags.system as AcalSystemName;
+      const runDir = flags.out ?? join('runs', `acal-${system}-${flags.task}${system === 'acal' ? `-${flags.semantics}` : ''}`);
+      const ac = new AbortController();
+      const onSig = () => ac.abort(new Error('interrupted'));
+      process.once('SIGINT', onSig);
+      try {
+        const r = await runAcal({
+          task: flags.task,
+          runDir,
+          llm: model!,
+          system,
+          split: flags.split,
+          dataDir: flags.data,
+          limit: flags.limit,
+          semantics: flags.semantics,
+          clashResolution: flags.clash,
+          escalation: flags.escalation,
+          k: flags.k,
+          indexDir: index,
+          seed: flags.seed,
+          concurrency: flags.concurrency,
+          iterations: flags.iterations,
+          usage,
+          extraConfig: { model: config.llm.model, temperature: config.llm.temperature },
+          signal: ac.signal,
+        });
+        output(g, { runDir, metrics: r.metrics, reportMd: r.reportMd, reportJson: r.reportJson, ran: r.ran, skipped: r.skipped }, () => `${r.markdown}\nwrote ${r.reportMd}`);
+      } finally {
+        process.off('SIGINT', onSig);
+      }
+    }),
+  );
+}
