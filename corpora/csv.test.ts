@@ -47,6 +47,19 @@ describe('CSV/TSV passage loader', () => {
     await expect(collect(loadCsvPassages(f, { fields: { text: 'contents' } }))).rejects.toThrow(/field "contents": no such column \(--text-field\); header: id, body/);
   });
 
+  it('a consumer that stops early does not hang the reader (large file, break after one row)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-csv-'));
+    const f = join(dir, 'big.csv');
+    const rows = Array.from({ length: 50_000 }, (_, i) => `p${i},"passage number ${i}, with a comma"`);
+    await writeFile(f, `id,text\n${rows.join('\n')}\n`);
+    const got: Passage[] = [];
+    for await (const p of loadCsvPassages(f)) {
+      got.push(p);
+      if (got.length === 1) break;
+    }
+    expect(got).toEqual([{ id: 'p0', text: 'passage number 0, with a comma', source: 'big.csv' }]);
+  });
+
   it('names file, line and field of a row without an id', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'lexcase-csv-'));
     const f = join(dir, 'p.csv');

@@ -35,12 +35,24 @@ export async function* readCsvRows(file: string, opts: CsvOptions = {}): AsyncGe
   });
   const source = readTextChunks(file);
   // Feed the parser from the decoded stream with back-pressure.
+  // Resolve on 'drain', or on 'close' when the consumer stopped early and the parser was destroyed.
+  const drained = () =>
+    new Promise<void>((r) => {
+      const done = () => {
+        parser.off('drain', done);
+        parser.off('close', done);
+        r();
+      };
+      parser.once('drain', done);
+      parser.once('close', done);
+    });
   const feed = (async () => {
     try {
       for await (const chunk of source) {
-        if (!parser.write(chunk)) await new Promise<void>((r) => parser.once('drain', () => r()));
+        if (parser.destroyed) break;
+        if (!parser.write(chunk)) await drained();
       }
-      parser.end();
+      if (!parser.destroyed) parser.end();
     } catch (e) {
       parser.destroy(e as Error);
     }
