@@ -1,7 +1,8 @@
 /** Scorer parameters shared by `search` and `eval retrieval`: --k1, --b, --mu, --variant → openRetriever opts. */
 import type { Command } from 'commander';
+import { addDenseSearchOptions, denseSearchOptions, type DenseSearchFlags } from '../../../retrieval/dense-cli-options.js';
 
-export interface RetrieverFlags {
+export interface RetrieverFlags extends DenseSearchFlags {
   k1?: string;
   b?: string;
   mu?: string;
@@ -9,7 +10,7 @@ export interface RetrieverFlags {
 }
 
 export function addRetrieverOptions(cmd: Command): Command {
-  return cmd
+  return addDenseSearchOptions(cmd)
     .option('--k1 <x>', 'BM25 k1 (default 0.9)')
     .option('--b <x>', 'BM25 b (default 0.4)')
     .option('--mu <x>', 'QLD Dirichlet μ (default 2000)')
@@ -18,7 +19,7 @@ export function addRetrieverOptions(cmd: Command): Command {
 
 /** Only the options the user set, so each retriever keeps its own defaults. */
 export function retrieverOptions(flags: RetrieverFlags): Record<string, unknown> {
-  const o: Record<string, unknown> = {};
+  const o: Record<string, unknown> = denseSearchOptions(flags);
   if (flags.k1 !== undefined) o.k1 = Number(flags.k1);
   if (flags.b !== undefined) o.b = Number(flags.b);
   if (flags.mu !== undefined) o.mu = Number(flags.mu);

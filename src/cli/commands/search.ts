@@ -31,6 +31,7 @@ function explainLines(e: Explanation): string[] {
   if (e.base !== undefined) lines.push(`      ${'(base)'.padEnd(16)} ${e.base.toFixed(4).padStart(9)}`);
   const unmatched = e.terms.filter((t) => t.tf === 0 && t.score === 0).map((t) => t.term);
   if (unmatched.length) lines.push(`      unmatched: ${unmatched.join(' ')}`);
+  if (e.terms.length === 0 && e.detail) lines.push(`      ${JSON.stringify(e.detail)}`); // dense / hybrid: fusion components
   return lines;
 }
 
