@@ -5,34 +5,32 @@
  */
 import type { SparseIndex } from '../indexer/sparse/sparse-index.js';
 import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
-import { accumulate, accumulatorFor, Mode, termFrequency } from './sparse/accumulator.js';
-import { bm25Norms } from './sparse/doc-arrays.js';
-import { docIndexOf, resolveK, toHits, topTouched } from './sparse/hits.js';
+import { termFrequency } from './sparse/accumulator.js';
+import { docIndexOf, resolveK, toHits } from './sparse/hits.js';
 import { queryTerms } from './sparse/query-terms.js';
+import { scorerFor } from './sparse/query-pool.js';
+import { bm25Idf } from './sparse/score-core.js';
+
+export { bm25Idf };
 
 export interface Bm25Params {
   k1: number;
   b: number;
+  /** Query worker threads over doc ranges (0 or 1 = score on the calling thread). */
+  threads: number;
 }
-export const BM25_DEFAULTS: Bm25Params = { k1: 0.9, b: 0.4 };
-
-export const bm25Idf = (N: number, df: number) => Math.log(1 + (N - df + 0.5) / (df + 0.5));
+export const BM25_DEFAULTS = { k1: 0.9, b: 0.4 } as const;
 
 export function createBm25Retriever(index: SparseIndex, params: Partial<Bm25Params> = {}): Retriever {
   const { k1, b } = { ...BM25_DEFAULTS, ...params };
+  const scorer = scorerFor(index, index, index.view, params.threads ?? 0);
   return {
     method: 'bm25',
     async search(query: string, opts?: SearchOptions): Promise<Hit[]> {
       const k = resolveK(opts, index.N);
       const q = queryTerms(index, query);
-      if (q.ids.length === 0 || k === 0) return [];
-      const norm = bm25Norms(index, k1, b);
-      const acc = accumulatorFor(index);
-      for (let i = 0; i < q.ids.length; i++) {
-        const t = q.ids[i];
-        accumulate(index, acc, t, Mode.Bm25, q.counts[i] * bm25Idf(index.N, index.df[t]) * (k1 + 1), 0, norm);
-      }
-      return toHits(index, topTouched(acc, k).sorted());
+      const r = await scorer.score({ method: 'bm25', k1, b, ids: q.ids, counts: q.counts, k });
+      return toHits(index, r);
     },
     async explain(query: string, id: string): Promise<Explanation> {
       const doc = docIndexOf(index, id);
@@ -40,7 +38,7 @@ export function createBm25Retriever(index: SparseIndex, params: Partial<Bm25Para
       const dl = index.doclen[doc];
       const norm = k1 * (1 - b + (b * dl) / (index.avgdl || 1));
       const terms = q.ids.map((t, i) => {
-        const tf = termFrequency(index, t, doc);
+        const tf = termFrequency(index.view, t, doc);
         const idf = bm25Idf(index.N, index.df[t]);
         return { term: q.terms[i], qtf: q.counts[i], tf, df: index.df[t], score: tf ? (q.counts[i] * idf * tf * (k1 + 1)) / (tf + norm) : 0 };
       });

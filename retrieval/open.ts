@@ -12,6 +12,11 @@ import type { Retriever } from './types.js';
 import { createBm25Retriever } from './bm25.js';
 import { createQldRetriever, type QldVariant } from './qld.js';
 import { numberOption } from './sparse/hits.js';
+import { closeScorers } from './sparse/query-pool.js';
+import { availableParallelism } from 'node:os';
+
+/** Indexes at least this large score queries on min(2, cores) worker threads by default. */
+export const QUERY_THREADS_MIN_DOCS = 50_000;
 
 const cache = new Map<string, { key: string; index: Promise<SparseIndex> }>();
 
@@ -27,7 +32,7 @@ export async function openSparseIndex(dir: string): Promise<SparseIndex> {
   }
   const hit = cache.get(abs);
   if (hit && hit.key === key) return hit.index;
-  if (hit) void hit.index.then((old) => old.docs.close()).catch(() => undefined);
+  if (hit) void hit.index.then((old) => Promise.all([old.docs.close(), closeScorers(old)])).catch(() => undefined);
   const index = loadSparseIndex(abs);
   cache.set(abs, { key, index });
   index.catch(() => cache.delete(abs));
@@ -39,7 +44,7 @@ export async function closeSparseIndexes(dir?: string): Promise<void> {
   for (const [k, v] of [...cache]) {
     if (dir && k !== resolve(dir)) continue;
     cache.delete(k);
-    await v.index.then((i) => i.docs.close()).catch(() => undefined);
+    await v.index.then((i) => Promise.all([i.docs.close(), closeScorers(i)])).catch(() => undefined);
   }
 }
 
@@ -50,9 +55,11 @@ export async function openRetriever(dir: string, method: string, opts: Record<st
   if (method === 'bm25' || method === 'qld') {
     if (!manifest.methods.includes(method)) throw errors.methodUnavailable(method, dir, manifest.methods);
     const index = await openSparseIndex(dir);
-    if (method === 'bm25') return createBm25Retriever(index, { k1: numberOption(opts, 'k1', 0.9, 0), b: numberOption(opts, 'b', 0.4, 0, 1) });
+    const dfltThreads = index.N >= QUERY_THREADS_MIN_DOCS ? Math.min(2, availableParallelism()) : 0;
+    const threads = Math.floor(numberOption(opts, 'threads', dfltThreads, 0, 64));
+    if (method === 'bm25') return createBm25Retriever(index, { k1: numberOption(opts, 'k1', 0.9, 0), b: numberOption(opts, 'b', 0.4, 0, 1), threads });
     const variant = (opts.variant ?? 'textbook') as QldVariant;
-    return createQldRetriever(index, { mu: numberOption(opts, 'mu', 2000, Number.MIN_VALUE), variant });
+    return createQldRetriever(index, { mu: numberOption(opts, 'mu', 2000, Number.MIN_VALUE), variant, threads });
   }
   if (method === 'wink') {
     const { createWinkRetrieverFromIndex } = await import('./wink.js');

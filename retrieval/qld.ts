@@ -13,66 +13,33 @@
 import { errors } from '../src/errors.js';
 import type { SparseIndex } from '../indexer/sparse/sparse-index.js';
 import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
-import { accumulate, accumulatorFor, Mode, termFrequency } from './sparse/accumulator.js';
-import { logLengths, logRatios } from './sparse/doc-arrays.js';
-import { docIndexOf, resolveK, toHits, topTouched } from './sparse/hits.js';
+import { termFrequency } from './sparse/accumulator.js';
+import { docIndexOf, resolveK, toHits } from './sparse/hits.js';
 import { queryTerms } from './sparse/query-terms.js';
-import { TopK } from './sparse/top-k.js';
+import { scorerFor } from './sparse/query-pool.js';
+import { collectionProb } from './sparse/score-core.js';
+
+export { collectionProb };
 
 export type QldVariant = 'textbook' | 'lucene';
 export interface QldParams {
   mu: number;
   variant: QldVariant;
+  /** Query worker threads over doc ranges (0 or 1 = score on the calling thread). */
+  threads: number;
 }
-export const QLD_DEFAULTS: QldParams = { mu: 2000, variant: 'textbook' };
-
-/** P(t|C) used by each variant. */
-export const collectionProb = (variant: QldVariant, cf: number, total: number) => (variant === 'lucene' ? (cf + 1) / (total + 1) : cf / total);
+export const QLD_DEFAULTS = { mu: 2000, variant: 'textbook' } as const;
 
 export function createQldRetriever(index: SparseIndex, params: Partial<QldParams> = {}): Retriever {
   const { mu, variant } = { ...QLD_DEFAULTS, ...params };
   if (variant !== 'textbook' && variant !== 'lucene') throw errors.invalidInput('variant', `expected "textbook" or "lucene", got "${String(variant)}"`);
   const T = index.totalTokens;
+  const scorer = scorerFor(index, index, index.view, params.threads ?? 0);
 
   const search = async (query: string, opts?: SearchOptions): Promise<Hit[]> => {
     const k = resolveK(opts, index.N);
     const q = queryTerms(index, query);
-    if (q.ids.length === 0 || k === 0) return [];
-    const acc = accumulatorFor(index);
-    if (variant === 'lucene') {
-      const ratios = logRatios(index, mu);
-      for (let i = 0; i < q.ids.length; i++) {
-        accumulate(index, acc, q.ids[i], Mode.LuceneQld, q.counts[i], mu * collectionProb('lucene', index.cf[q.ids[i]], T), ratios);
-      }
-      return toHits(index, topTouched(acc, k).sorted());
-    }
-    let base = 0;
-    let qlen = 0;
-    for (let i = 0; i < q.ids.length; i++) {
-      const muP = mu * collectionProb('textbook', index.cf[q.ids[i]], T);
-      base += q.counts[i] * Math.log(muP);
-      qlen += q.counts[i];
-      accumulate(index, acc, q.ids[i], Mode.Qld, q.counts[i], muP, undefined);
-    }
-    const lnl = logLengths(index, mu);
-    const top = new TopK(k);
-    const { scores, touched, mark } = acc;
-    for (let i = 0; i < acc.count; i++) {
-      const d = touched[i];
-      const s = base - qlen * lnl[d] + scores[d];
-      if (s >= top.threshold) top.push(s, d);
-    }
-    // Unmatched documents: the best are the shortest, in (length, index) order.
-    let taken = 0;
-    for (let j = 0; j < index.N && taken < k; j++) {
-      const d = index.byLen[j];
-      if (mark[d]) continue;
-      taken++;
-      const s = base - qlen * lnl[d];
-      if (s < top.threshold) break;
-      top.push(s, d);
-    }
-    return toHits(index, top.sorted());
+    return toHits(index, await scorer.score({ method: 'qld', variant, mu, ids: q.ids, counts: q.counts, k }));
   };
 
   return {
@@ -83,7 +50,7 @@ export function createQldRetriever(index: SparseIndex, params: Partial<QldParams
       const q = queryTerms(index, query);
       const dl = index.doclen[doc];
       const terms = q.ids.map((t, i) => {
-        const tf = termFrequency(index, t, doc);
+        const tf = termFrequency(index.view, t, doc);
         const P = collectionProb(variant, index.cf[t], T);
         const c = q.counts[i];
         const score =

@@ -2,7 +2,7 @@
  * The loaded sparse index: a few large reads into typed arrays (no JSON parsing of postings), plus
  * the analyzer rebuilt from the manifest and the doc store (for ids and texts).
  */
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { errors } from '../../src/errors.js';
@@ -10,9 +10,12 @@ import { createAnalyzer, type Analyzer } from '../analyzer.js';
 import { openDocStore, type OpenedDocStore } from '../docstore.js';
 import { readManifest, type Manifest } from '../manifest.js';
 import { SPARSE_FILES, SPARSE_VERSION, sparseSectionSchema, type SparseSection } from './format.js';
+import { scoringView, type ScoringData, type ScoringView } from '../../retrieval/sparse/scoring-view.js';
 
-export interface SparseIndex {
+export interface SparseIndex extends ScoringData {
   dir: string;
+  /** The whole doc range, for in-process scoring. */
+  view: ScoringView;
   manifest: Manifest;
   section: SparseSection;
   analyzer: Analyzer;
@@ -34,15 +37,30 @@ export interface SparseIndex {
   termId(term: string): number;
 }
 
-async function readTyped<T extends Uint32Array | Float64Array>(dir: string, rel: string, make: (n: number) => T, expect: number): Promise<T> {
-  const file = join(dir, rel);
-  const buf = await readFile(file).catch(() => {
+/** Read a whole file straight into shared memory (query workers see it without a copy). */
+async function readShared(file: string, expectBytes: number): Promise<SharedArrayBuffer> {
+  const fh = await open(file, 'r').catch(() => {
     throw errors.indexCorrupt(file, 'sparse index file is missing');
   });
-  const a = make(expect);
-  if (buf.byteLength !== a.byteLength) throw errors.indexCorrupt(file, `expected ${a.byteLength} bytes, found ${buf.byteLength}`);
-  new Uint8Array(a.buffer).set(buf);
-  return a;
+  try {
+    const size = (await fh.stat()).size;
+    if (size !== expectBytes) throw errors.indexCorrupt(file, `expected ${expectBytes} bytes, found ${size}`);
+    const sab = new SharedArrayBuffer(size);
+    const view = new Uint8Array(sab);
+    let off = 0;
+    while (off < size) {
+      const { bytesRead } = await fh.read(view, off, Math.min(size - off, 1 << 26), off);
+      if (bytesRead === 0) throw errors.indexCorrupt(file, 'file shrank while reading');
+      off += bytesRead;
+    }
+    return sab;
+  } finally {
+    await fh.close();
+  }
+}
+
+async function readTyped<T extends Uint32Array | Float64Array>(dir: string, rel: string, make: (b: SharedArrayBuffer) => T, bytesPer: number, expect: number): Promise<T> {
+  return make(await readShared(join(dir, rel), expect * bytesPer));
 }
 
 export async function loadSparseIndex(dir: string): Promise<SparseIndex> {
@@ -64,19 +82,16 @@ export async function loadSparseIndex(dir: string): Promise<SparseIndex> {
   });
   const terms = V === 0 ? [] : termsText.split('\n');
   if (terms.length !== V) throw errors.indexCorrupt(termsFile, `expected ${V} terms, found ${terms.length}`);
+  const u32 = (b: SharedArrayBuffer) => new Uint32Array(b);
+  const f64 = (b: SharedArrayBuffer) => new Float64Array(b);
   const [df, cf, offsets, doclen, byLen] = await Promise.all([
-    readTyped(dir, SPARSE_FILES.df, (n) => new Uint32Array(n), V),
-    readTyped(dir, SPARSE_FILES.cf, (n) => new Float64Array(n), V),
-    readTyped(dir, SPARSE_FILES.offsets, (n) => new Float64Array(n), V + 1),
-    readTyped(dir, SPARSE_FILES.doclen, (n) => new Uint32Array(n), N),
-    readTyped(dir, SPARSE_FILES.bylen, (n) => new Uint32Array(n), N),
+    readTyped(dir, SPARSE_FILES.df, u32, 4, V),
+    readTyped(dir, SPARSE_FILES.cf, f64, 8, V),
+    readTyped(dir, SPARSE_FILES.offsets, f64, 8, V + 1),
+    readTyped(dir, SPARSE_FILES.doclen, u32, 4, N),
+    readTyped(dir, SPARSE_FILES.bylen, u32, 4, N),
   ]);
-  const postingsFile = join(dir, SPARSE_FILES.postings);
-  const pbuf = await readFile(postingsFile).catch(() => {
-    throw errors.indexCorrupt(postingsFile, 'sparse index file is missing');
-  });
-  if (pbuf.byteLength !== offsets[V]) throw errors.indexCorrupt(postingsFile, `expected ${offsets[V]} bytes, found ${pbuf.byteLength}`);
-  const postings = new Uint8Array(pbuf.buffer, pbuf.byteOffset, pbuf.byteLength);
+  const postings = new Uint8Array(await readShared(join(dir, SPARSE_FILES.postings), offsets[V]));
   const docs = await openDocStore(dir);
   if (docs.size !== N) throw errors.indexCorrupt(dir, `doc store holds ${docs.size} passages, sparse index ${N}`);
 
@@ -93,8 +108,10 @@ export async function loadSparseIndex(dir: string): Promise<SparseIndex> {
     return -1;
   };
 
+  const data: ScoringData = { N, totalTokens: section.totalTokens, avgdl: section.avgDocLength, df, cf, offsets, postings, doclen, byLen };
   return {
     dir,
+    view: scoringView(data),
     manifest,
     section,
     analyzer: createAnalyzer(manifest.analyzer),

@@ -3,7 +3,7 @@
  * a touched list resets only what a query wrote. Float64 (not Float32) keeps sums of ~100 term
  * weights within 1e-4 of the exact score.
  */
-import type { SparseIndex } from '../../indexer/sparse/sparse-index.js';
+import type { ScoringView } from './scoring-view.js';
 import { decodedPostings, TF_ESCAPE, type PostingList } from './decoded-postings.js';
 
 export class Accumulator {
@@ -29,9 +29,9 @@ export class Accumulator {
   }
 }
 
-const accs = new WeakMap<SparseIndex, Accumulator>();
+const accs = new WeakMap<ScoringView, Accumulator>();
 /** The accumulator of an index (scoring is synchronous, so one per index is never shared mid-query). */
-export function accumulatorFor(index: SparseIndex): Accumulator {
+export function accumulatorFor(index: ScoringView): Accumulator {
   let a = accs.get(index);
   if (!a) accs.set(index, (a = new Accumulator(index.N)));
   a.reset();
@@ -51,7 +51,7 @@ export type Mode = (typeof Mode)[keyof typeof Mode];
  * Add each posting's weight of `termId` to its document's accumulator. Postings come decoded
  * (decoded-postings.ts), so the loops are plain typed-array walks, one specialised loop per scorer.
  */
-export function accumulate(index: SparseIndex, acc: Accumulator, termId: number, mode: Mode, p1: number, p2: number, arr: Float64Array | undefined): void {
+export function accumulate(index: ScoringView, acc: Accumulator, termId: number, mode: Mode, p1: number, p2: number, arr: Float64Array | undefined): void {
   const list = decodedPostings(index, termId);
   if (mode === Mode.Bm25) accumulateBm25(list, acc, p1, arr!);
   else if (mode === Mode.Qld) accumulateQld(list, acc, p1, p2);
@@ -116,7 +116,7 @@ function accumulateLuceneQld(list: PostingList, acc: Accumulator, p1: number, mu
 }
 
 /** Term frequency of `doc` in `termId`'s postings (0 when absent). For explain, not for ranking. */
-export function termFrequency(index: SparseIndex, termId: number, doc: number): number {
+export function termFrequency(index: ScoringView, termId: number, doc: number): number {
   const buf = index.postings;
   let pos = index.offsets[termId];
   const df = index.df[termId];

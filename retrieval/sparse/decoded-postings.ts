@@ -3,9 +3,9 @@
  * Uint16 with an escape for tf ≥ 65535), on first use, and cached per index for lists with at least
  * CACHE_MIN_DF postings; shorter lists are decoded into a scratch list on every use (cheap, and a
  * million tiny cached arrays would cost more memory than they save). Memory: ≤ 6 bytes/posting of
- * the terms that queries actually touched.
+ * the terms that queries actually touched. A view over a doc range keeps only that range's postings.
  */
-import type { SparseIndex } from '../../indexer/sparse/sparse-index.js';
+import type { ScoringView } from './scoring-view.js';
 
 export const TF_ESCAPE = 0xffff;
 const CACHE_MIN_DF = 64;
@@ -18,14 +18,16 @@ export interface PostingList {
   bigTf?: Map<number, number>;
 }
 
-const caches = new WeakMap<SparseIndex, { lists: (PostingList | undefined)[]; scratch: PostingList }>();
+const caches = new WeakMap<ScoringView, { lists: (PostingList | undefined)[]; scratch: PostingList }>();
 
-function decodeInto(index: SparseIndex, termId: number, list: PostingList): void {
+function decodeInto(index: ScoringView, termId: number, list: PostingList): void {
   const buf = index.postings;
   let pos = index.offsets[termId];
   const df = index.df[termId];
   const { docs, tfs } = list;
+  const { lo, hi } = index;
   let doc = -1;
+  let n = 0;
   list.bigTf = undefined;
   for (let i = 0; i < df; i++) {
     let b = buf[pos++];
@@ -58,17 +60,19 @@ function decodeInto(index: SparseIndex, termId: number, list: PostingList): void
         shift *= 128;
       }
     }
-    docs[i] = doc;
+    if (doc < lo) continue;
+    if (doc >= hi) break;
+    docs[n] = doc;
     if (tf >= TF_ESCAPE) {
-      (list.bigTf ??= new Map()).set(i, tf);
+      (list.bigTf ??= new Map()).set(n, tf);
       tf = TF_ESCAPE;
     }
-    tfs[i] = tf;
+    tfs[n++] = tf;
   }
-  list.length = df;
+  list.length = n;
 }
 
-export function decodedPostings(index: SparseIndex, termId: number): PostingList {
+export function decodedPostings(index: ScoringView, termId: number): PostingList {
   let c = caches.get(index);
   if (!c) caches.set(index, (c = { lists: [], scratch: { docs: new Uint32Array(CACHE_MIN_DF), tfs: new Uint16Array(CACHE_MIN_DF), length: 0 } }));
   const df = index.df[termId];
@@ -80,6 +84,7 @@ export function decodedPostings(index: SparseIndex, termId: number): PostingList
   if (!list) {
     list = { docs: new Uint32Array(df), tfs: new Uint16Array(df), length: df };
     decodeInto(index, termId, list);
+    if (list.length < df) list = { docs: list.docs.slice(0, list.length), tfs: list.tfs.slice(0, list.length), length: list.length, bigTf: list.bigTf };
     c.lists[termId] = list;
   }
   return list;

@@ -1,9 +1,9 @@
 /** Per-document arrays derived from doc lengths, computed once per (index, parameters) and cached. */
-import type { SparseIndex } from '../../indexer/sparse/sparse-index.js';
+import type { ScoringView } from './scoring-view.js';
 
-const cache = new WeakMap<SparseIndex, Map<string, Float64Array>>();
+const cache = new WeakMap<ScoringView, Map<string, Float64Array>>();
 
-function cached(index: SparseIndex, key: string, f: (dl: number) => number): Float64Array {
+function cached(index: ScoringView, key: string, f: (dl: number) => number): Float64Array {
   let m = cache.get(index);
   if (!m) cache.set(index, (m = new Map()));
   let a = m.get(key);
@@ -17,11 +17,11 @@ function cached(index: SparseIndex, key: string, f: (dl: number) => number): Flo
 }
 
 /** k1·(1 − b + b·dl/avgdl): BM25's length normalisation. */
-export const bm25Norms = (index: SparseIndex, k1: number, b: number) =>
+export const bm25Norms = (index: ScoringView, k1: number, b: number) =>
   cached(index, `bm25:${k1}:${b}`, (dl) => k1 * (1 - b + (b * dl) / (index.avgdl || 1)));
 
 /** ln(dl + μ). */
-export const logLengths = (index: SparseIndex, mu: number) => cached(index, `lnl:${mu}`, (dl) => Math.log(dl + mu));
+export const logLengths = (index: ScoringView, mu: number) => cached(index, `lnl:${mu}`, (dl) => Math.log(dl + mu));
 
 /** ln(μ / (dl + μ)). */
-export const logRatios = (index: SparseIndex, mu: number) => cached(index, `lnr:${mu}`, (dl) => Math.log(mu / (dl + mu)));
+export const logRatios = (index: ScoringView, mu: number) => cached(index, `lnr:${mu}`, (dl) => Math.log(mu / (dl + mu)));

@@ -1,9 +1,8 @@
-/** Shared helpers for the sparse retrievers: top-k over touched docs, hits, option parsing. */
+/** Shared helpers for the sparse retrievers: k, hits, option parsing. */
 import { errors } from '../../src/errors.js';
 import type { SparseIndex } from '../../indexer/sparse/sparse-index.js';
 import type { Hit, SearchOptions } from '../types.js';
-import type { Accumulator } from './accumulator.js';
-import { TopK } from './top-k.js';
+import type { Ranked } from './score-core.js';
 
 export function resolveK(opts: SearchOptions | undefined, n: number): number {
   const k = opts?.k ?? 10;
@@ -11,21 +10,9 @@ export function resolveK(opts: SearchOptions | undefined, n: number): number {
   return Math.min(k, n);
 }
 
-/** Top-k over the touched documents by their accumulated score. */
-export function topTouched(acc: Accumulator, k: number): TopK {
-  const top = new TopK(k);
-  const { scores, touched } = acc;
-  for (let i = 0; i < acc.count; i++) {
-    const d = touched[i];
-    const s = scores[d];
-    if (s >= top.threshold) top.push(s, d);
-  }
-  return top;
-}
-
-export function toHits(index: SparseIndex, ranked: Array<[number, number]>): Hit[] {
+export function toHits(index: SparseIndex, ranked: Ranked): Hit[] {
   const ids = index.docs.ids();
-  return ranked.map(([doc, score], i) => ({ id: ids[doc], score, rank: i + 1 }));
+  return ranked.docs.map((doc, i) => ({ id: ids[doc], score: ranked.scores[i], rank: i + 1 }));
 }
 
 export function numberOption(opts: Record<string, unknown> | undefined, name: string, dflt: number, min: number, max = Infinity): number {

@@ -1,0 +1,99 @@
+/**
+ * Query-time parallelism: `threads` workers each own a contiguous doc range of the same shared
+ * index and return their exact top-k; the merge of per-range top-k lists is the exact global top-k
+ * (identical scores: each doc is scored by the same operations in the same order).
+ */
+import type { Worker } from 'node:worker_threads';
+import { spawnWorker } from '../../indexer/sparse/spawn-worker.js';
+import { mergeRanked, scoreTopK, type Ranked, type ScoreRequest } from './score-core.js';
+import type { ScoringData, ScoringView } from './scoring-view.js';
+
+export interface Scorer {
+  score(req: ScoreRequest): Promise<Ranked>;
+  close(): Promise<void>;
+}
+
+export function inProcessScorer(view: ScoringView): Scorer {
+  return { score: async (req) => scoreTopK(view, req), close: async () => undefined };
+}
+
+export function createQueryPool(data: ScoringData, threads: number): Scorer {
+  const plain: ScoringData = {
+    N: data.N,
+    totalTokens: data.totalTokens,
+    avgdl: data.avgdl,
+    df: data.df,
+    cf: data.cf,
+    offsets: data.offsets,
+    postings: data.postings,
+    doclen: data.doclen,
+    byLen: data.byLen,
+  };
+  const pending = new Map<number, { parts: Ranked[]; left: number; k: number; resolve(r: Ranked): void; reject(e: Error): void }>();
+  let nextId = 0;
+  let failure: Error | undefined;
+  const workers: Worker[] = [];
+  const setRef = (on: boolean) => workers.forEach((w) => (on ? w.ref() : w.unref()));
+  for (let t = 0; t < threads; t++) {
+    const lo = Math.floor((data.N * t) / threads);
+    const hi = Math.floor((data.N * (t + 1)) / threads);
+    const w = spawnWorker(import.meta.url, './query-worker.js');
+    w.on('message', (m: { type: string; id: number; docs?: number[]; scores?: number[]; message?: string }) => {
+      const p = pending.get(m.id);
+      if (!p) return;
+      if (m.type === 'error') {
+        pending.delete(m.id);
+        p.reject(new Error(`query worker failed: ${m.message}`));
+      } else {
+        p.parts[t] = { docs: m.docs!, scores: m.scores! };
+        if (--p.left === 0) {
+          pending.delete(m.id);
+          p.resolve(mergeRanked(p.parts, p.k));
+        }
+      }
+      if (pending.size === 0) setRef(false);
+    });
+    w.on('error', (e) => {
+      failure = e;
+      for (const p of pending.values()) p.reject(e);
+      pending.clear();
+    });
+    w.postMessage({ type: 'init', data: plain, lo, hi });
+    w.unref();
+    workers.push(w);
+  }
+  return {
+    score(req) {
+      if (failure) return Promise.reject(failure);
+      if (req.ids.length === 0 || req.k <= 0) return Promise.resolve({ docs: [], scores: [] });
+      return new Promise<Ranked>((resolve, reject) => {
+        const id = nextId++;
+        pending.set(id, { parts: [], left: workers.length, k: req.k, resolve, reject });
+        setRef(true);
+        for (const w of workers) w.postMessage({ type: 'score', id, req });
+      });
+    },
+    async close() {
+      await Promise.all(workers.map((w) => w.terminate()));
+    },
+  };
+}
+
+const pools = new WeakMap<object, Map<number, Scorer>>();
+
+/** The scorer of an index for `threads` (0/1 = in-process), created once and reused. */
+export function scorerFor(owner: object, data: ScoringData, view: ScoringView, threads: number): Scorer {
+  let m = pools.get(owner);
+  if (!m) pools.set(owner, (m = new Map()));
+  const key = threads > 1 ? threads : 0;
+  let s = m.get(key);
+  if (!s) m.set(key, (s = key ? createQueryPool(data, key) : inProcessScorer(view)));
+  return s;
+}
+
+export async function closeScorers(owner: object): Promise<void> {
+  const m = pools.get(owner);
+  if (!m) return;
+  pools.delete(owner);
+  await Promise.all([...m.values()].map((s) => s.close()));
+}

@@ -1,0 +1,23 @@
+/**
+ * Query worker: scores one doc range of a shared (SharedArrayBuffer) sparse index.
+ *   → {type:'init', data: ScoringData, lo, hi}
+ *   → {type:'score', id, req: ScoreRequest}   ← {type:'result', id, docs, scores} | {type:'error', id, message}
+ */
+import { parentPort } from 'node:worker_threads';
+import { scoreTopK, type ScoreRequest } from './score-core.js';
+import { scoringView, type ScoringData, type ScoringView } from './scoring-view.js';
+
+let view: ScoringView | undefined;
+
+parentPort!.on('message', (m: { type: string; id?: number; data?: ScoringData; lo?: number; hi?: number; req?: ScoreRequest }) => {
+  if (m.type === 'init') {
+    view = scoringView(m.data!, m.lo, m.hi);
+    return;
+  }
+  try {
+    const r = scoreTopK(view!, m.req!);
+    parentPort!.postMessage({ type: 'result', id: m.id, docs: r.docs, scores: r.scores });
+  } catch (e) {
+    parentPort!.postMessage({ type: 'error', id: m.id, message: (e as Error).stack ?? String(e) });
+  }
+});

@@ -1,0 +1,37 @@
+/**
+ * What scoring needs from a sparse index, as plain typed arrays (SharedArrayBuffer-backed when
+ * loaded by loadSparseIndex, so query workers share them without copying), restricted to the doc
+ * range [lo, hi) that one scorer (the main thread, or one query worker) is responsible for.
+ */
+export interface ScoringData {
+  N: number;
+  totalTokens: number;
+  avgdl: number;
+  df: Uint32Array;
+  cf: Float64Array;
+  offsets: Float64Array;
+  postings: Uint8Array;
+  doclen: Uint32Array;
+  byLen: Uint32Array;
+}
+
+export interface ScoringView extends ScoringData {
+  lo: number;
+  hi: number;
+  /** The docs of [lo, hi) in (length, index) order. */
+  byLenRange: Uint32Array;
+}
+
+export function scoringView(data: ScoringData, lo = 0, hi = data.N): ScoringView {
+  let byLenRange = data.byLen;
+  if (lo > 0 || hi < data.N) {
+    byLenRange = new Uint32Array(hi - lo);
+    let j = 0;
+    for (let i = 0; i < data.N; i++) {
+      const d = data.byLen[i];
+      if (d >= lo && d < hi) byLenRange[j++] = d;
+    }
+  }
+  const { N, totalTokens, avgdl, df, cf, offsets, postings, doclen, byLen } = data;
+  return { N, totalTokens, avgdl, df, cf, offsets, postings, doclen, byLen, lo, hi, byLenRange };
+}
