@@ -9,6 +9,7 @@ import { loadTradeSecretModel } from '../../corpora/trade-secret.js';
 import { llmConfigSchema } from '../../src/config.js';
 import { createChatModel } from '../../src/llm/factory.js';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer, type ScriptReply } from '../../tests/support/scripted-openai-server.js';
+import { analystVerdict, jsonReply, plyOf, threeplyRole, userText } from './test-support/scripted-threeply.js';
 import type { SystemContext } from '../../eval/types.js';
 import { buildScenarios, type CaseTriple } from './scenarios.js';
 import { createThreePlySystem } from './system.js';
@@ -21,51 +22,9 @@ afterEach(async () => {
   srv = undefined;
 });
 
-const sys = (r: RecordedRequest): string => r.body.messages[0].content;
-const user = (r: RecordedRequest): string => r.body.messages[r.body.messages.length - 1].content;
-const role = (r: RecordedRequest) => {
-  const s = sys(r);
-  if (s.startsWith('You are a Factor Analyst')) return 'analyst';
-  if (s.startsWith('You are an Argument Polisher')) return 'polisher';
-  if (s.startsWith('You are a Factor Distiller')) return 'distiller';
-  if (s.startsWith('You are the Argument Developer')) return /Revise the/.test(user(r)) ? 'revise' : 'developer';
-  if (s.includes('counsel for the Plaintiff')) return 'plaintiff';
-  if (s.includes('counsel for the Defendant')) return 'defendant';
-  return s.includes('Work step by step') ? 'single-enhanced' : 'single';
-};
-const plyOf = (r: RecordedRequest) => {
-  const re = /(?:Segment to analyse \(|Segment \(|Write the |Revise the )(Plaintiff's Argument|Defendant's Counterargument|Plaintiff's Rebuttal)/g;
-  return [...user(r).matchAll(re)].at(-1)?.[1];
-};
-
-/** The factor lists and outcomes shown in a prompt. */
-function parseTripleFromPrompt(text: string) {
-  const block = (label: string) => {
-    const start = text.indexOf(label);
-    const rest = text.slice(start).split('\n');
-    const head = rest[0];
-    const ids: string[] = [];
-    for (const line of rest.slice(1)) {
-      const m = /^(F\d+) /.exec(line);
-      if (!m) break;
-      ids.push(m[1]);
-    }
-    return { ids, outcome: /outcome (Plaintiff|Defendant)/.exec(head)?.[1] };
-  };
-  return { c1: block('c1 (current case)'), c2: block('c2 ('), c3: block('c3 (') };
-}
-
-/** A Factor Analyst that follows its own abstention rule on the real factor lists. */
-function analystVerdict(r: RecordedRequest): 'REQUIRES_ABSTENTION' | 'VALID_ARGUMENT' {
-  const t = parseTripleFromPrompt(user(r));
-  const ply = plyOf(r);
-  const primary = ply === "Defendant's Counterargument" ? t.c3 : t.c2;
-  const wanted = ply === "Defendant's Counterargument" ? 'Defendant' : 'Plaintiff';
-  const shared = primary.ids.filter((f) => t.c1.ids.includes(f));
-  return shared.length === 0 || primary.outcome !== wanted ? 'REQUIRES_ABSTENTION' : 'VALID_ARGUMENT';
-}
-
-const json = (o: unknown): ScriptReply => ({ content: JSON.stringify(o) });
+const role = threeplyRole;
+const user = userText;
+const json = jsonReply;
 
 async function modelFor(script: (r: RecordedRequest, i: number) => ScriptReply) {
   srv = await startScriptedServer(script);

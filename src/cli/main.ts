@@ -9,25 +9,35 @@ import { Command } from 'commander';
 import { VERSION } from '../version.js';
 import type { CommandModule } from './commands/types.js';
 import * as acalContest from './commands/acal-contest.js';
+import * as compare from './commands/compare.js';
 import * as demo from './commands/demo.js';
 import * as evalRetrieval from './commands/eval-retrieval.js';
 import * as evidence from './commands/evidence.js';
 import * as indexCmd from './commands/index-cmd.js';
+import * as indexDense from './commands/index-dense.js';
+import * as report from './commands/report.js';
 import * as runAcal from './commands/run-acal.js';
 import * as runBaseline from './commands/run-baseline.js';
 import * as runCase from './commands/run-case.js';
+import * as runEmar from './commands/run-emar.js';
+import * as runThreeply from './commands/run-threeply.js';
 import * as search from './commands/search.js';
 
 const modules: CommandModule[] = [
   // one import per command file, kept in alphabetical order
   acalContest,
+  compare,
   demo,
   evalRetrieval,
   evidence,
   indexCmd,
+  indexDense,
+  report,
   runAcal,
   runBaseline,
   runCase,
+  runEmar,
+  runThreeply,
   search,
 ];
 

@@ -1,0 +1,52 @@
+/**
+ * EMAR run summary from results.jsonl records: the paper's measures (accuracy, macro-F1, micro-F1 —
+ * for single-label items micro-F1 equals accuracy) with a seeded bootstrap CI on accuracy, plus the
+ * recursion's behaviour: mean depth, convergence rate, how often the parties ended in agreement.
+ * Failed items count as wrong (prediction null) in accuracy and F1.
+ */
+import { bootstrapCi, type Ci } from '../../eval/bootstrap.js';
+import { classificationReport } from '../../eval/metrics/index.js';
+import type { ResultRecord } from '../../eval/types.js';
+
+export interface EmarSummary {
+  n: number;
+  failed: number;
+  accuracy: number;
+  accuracyCi: Ci;
+  macroF1: number;
+  microF1: number;
+  meanDepth: number;
+  convergenceRate: number;
+  partiesAgreeRate: number;
+}
+
+export function summarizeEmarRun(records: readonly ResultRecord[], opts: { labels?: readonly string[]; seed?: number; iterations?: number } = {}): EmarSummary {
+  const ok = records.filter((r) => !r.error && r.metrics);
+  const share = (f: (r: ResultRecord) => boolean) => (ok.length ? ok.filter(f).length / ok.length : 0);
+  const report = classificationReport(
+    records.map((r) => r.prediction),
+    records.map((r) => r.gold),
+    opts.labels,
+  );
+  return {
+    n: records.length,
+    failed: records.length - ok.length,
+    accuracy: report.accuracy,
+    accuracyCi: bootstrapCi(records.map((r) => (r.correct ? 1 : 0)), { seed: opts.seed ?? 13, iterations: opts.iterations ?? 2000 }),
+    macroF1: report.macroF1,
+    microF1: report.accuracy,
+    meanDepth: ok.length ? ok.reduce((a, r) => a + Number(r.metrics!.depth ?? 0), 0) / ok.length : 0,
+    convergenceRate: share((r) => r.metrics!.converged === true),
+    partiesAgreeRate: share((r) => r.metrics!.partiesAgree === true),
+  };
+}
+
+const pct = (x: number) => (100 * x).toFixed(2);
+
+export function emarSummaryMarkdown(dataset: string, s: EmarSummary): string {
+  return [
+    '| dataset | n | accuracy % [95% CI] | macro-F1 % | micro-F1 % | mean depth | converged % | parties agree % | failed |',
+    '|---|---:|---|---:|---:|---:|---:|---:|---:|',
+    `| ${dataset} | ${s.n} | ${pct(s.accuracy)} [${pct(s.accuracyCi.lo)}, ${pct(s.accuracyCi.hi)}] | ${pct(s.macroF1)} | ${pct(s.microF1)} | ${s.meanDepth.toFixed(2)} | ${pct(s.convergenceRate)} | ${pct(s.partiesAgreeRate)} | ${s.failed} |`,
+  ].join('\n');
+}

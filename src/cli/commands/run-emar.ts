@@ -1,0 +1,150 @@
+/**
+ * `lexcase run emar --dataset barexam|hearsay --split val [--limit N]`: EMAR's proponent/opponent
+ * recursion with embedding convergence and a judge, over Bar Exam QA questions or LegalBench
+ * hearsay examples, through the common experiment runner. The paper's benchmark (LFPBench, Chinese
+ * civil cases) is not available, hence these datasets. Writes emar-summary.md/json to the run dir.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { ChatOpenAI } from '@langchain/openai';
+import { loadLegalBenchTask } from '../../../corpora/legalbench.js';
+import { loadQuestions } from '../../../corpora/registry.js';
+import type { Question, Split, TaskExample } from '../../../corpora/types.js';
+import { letterToLabel, questionToCase, TASK_FRAMINGS, taskExampleToCase } from '../../../agents/emar/cases.js';
+import { DEFAULT_EPSILON, DEFAULT_MAX_DEPTH } from '../../../agents/emar/convergence.js';
+import { emarSummaryMarkdown, summarizeEmarRun } from '../../../agents/emar/summary.js';
+import { createEmarSystem } from '../../../agents/emar/system.js';
+import type { AgentSystem } from '../../../eval/types.js';
+import { runExperiment } from '../../../eval/runner.js';
+import { writeJsonAtomic } from '../../../eval/run-dir.js';
+import { createEmbedder, parseEmbedderSpec } from '../../../retrieval/embed/create-embedder.js';
+import { errors } from '../../errors.js';
+import { createChatModel } from '../../llm/factory.js';
+import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
+import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
+import { runCommand } from './run-threeply.js';
+
+/** The paper's sampling settings for EMAR. */
+export const EMAR_SAMPLING = { temperature: 0.1, topP: 0.9, maxTokens: 2048 };
+export const EMAR_DATASETS = ['barexam', 'hearsay'] as const;
+
+interface EmarOpts extends GlobalOpts, LlmCliOpts {
+  dataset: string;
+  split: string;
+  limit?: number;
+  seed: number;
+  epsilon: number;
+  maxDepth: number;
+  embedder: string;
+  embedModel?: string;
+  embedModelDir?: string;
+  temperature: number;
+  out?: string;
+  concurrency: number;
+}
+
+type Item = (Question & { kind: 'question' }) | (TaskExample & { kind: 'task' });
+
+async function loadItems(o: EmarOpts): Promise<Item[]> {
+  let items: Item[];
+  if (o.dataset === 'barexam') {
+    if (!['train', 'val', 'test', 'all'].includes(o.split)) throw errors.usage(`--split for barexam must be train, val, test or all, got "${o.split}"`);
+    items = (await loadQuestions('barexam', o.split as Split)).map((q) => ({ ...q, kind: 'question' as const }));
+  } else if (o.dataset === 'hearsay') {
+    // LegalBench ships hearsay as train (5) and test (94); there is no val split.
+    if (o.split !== 'train' && o.split !== 'test') throw errors.usage(`--split for hearsay must be train or test (LegalBench has no val split), got "${o.split}"`);
+    items = (await loadLegalBenchTask('hearsay', { split: o.split })).map((t) => ({ ...t, kind: 'task' as const }));
+  } else throw errors.datasetUnknown(o.dataset, [...EMAR_DATASETS]);
+  return o.limit !== undefined ? items.slice(0, o.limit) : items;
+}
+
+export async function runEmarCommand(o: EmarOpts): Promise<void> {
+  if (o.offline) throw errors.usage('run emar needs an LLM; it has no offline path', 'drop --offline and configure an endpoint');
+  if (o.limit !== undefined && o.limit < 1) throw errors.usage(`--limit must be a positive integer, got ${o.limit}`);
+  if (!(o.epsilon > -1 && o.epsilon <= 1)) throw errors.usage(`--epsilon must be a cosine similarity in (-1, 1], got ${o.epsilon}`);
+  if (!(o.maxDepth >= 1)) throw errors.usage(`--max-depth must be at least 1, got ${o.maxDepth}`);
+  const items = await loadItems(o);
+  const { config, usage } = await resolveLlm(o);
+  const llmCfg = { ...config.llm, temperature: o.temperature, maxTokens: config.llm.maxTokens ?? EMAR_SAMPLING.maxTokens };
+  const model = createChatModel(llmCfg, { usage });
+  if (model instanceof ChatOpenAI) model.topP = EMAR_SAMPLING.topP;
+
+  const embedder = await createEmbedder(parseEmbedderSpec(o.embedder, { model: o.embedModel, modelDir: o.embedModelDir }));
+  const framing = TASK_FRAMINGS.hearsay;
+  const system = createEmarSystem<Item>({
+    embedder,
+    epsilon: o.epsilon,
+    maxDepth: o.maxDepth,
+    toCase: (it) => (it.kind === 'question' ? questionToCase(it) : taskExampleToCase(it, framing)),
+    toPrediction: (letter, it) => (it.kind === 'question' ? letter : letterToLabel(letter, framing)),
+  }) as AgentSystem<Item>;
+  const runDir = o.out ?? join('runs', `emar-${o.dataset}-${o.split}-s${o.seed}`);
+  try {
+    const run = await runExperiment({
+      runDir,
+      system,
+      items,
+      gold: (it) => (it.kind === 'question' ? it.answer : it.label),
+      makeContext: (_it, { seed }) => ({ seed, tools: [], retrievers: {}, llm: model, getPassage: async () => undefined, options: {} }),
+      config: {
+        system: 'emar',
+        dataset: o.dataset,
+        split: o.split,
+        limit: o.limit ?? null,
+        model: config.llm.model,
+        temperature: llmCfg.temperature,
+        topP: EMAR_SAMPLING.topP,
+        maxTokens: llmCfg.maxTokens,
+        epsilon: o.epsilon,
+        maxDepth: o.maxDepth,
+        embedder: embedder.id,
+      },
+      seed: o.seed,
+      usage,
+      concurrency: o.concurrency,
+      label: `emar ${o.dataset}`,
+    });
+    const summary = summarizeEmarRun(run.results, { labels: o.dataset === 'hearsay' ? framing.labels : undefined, seed: o.seed });
+    const md = emarSummaryMarkdown(`${o.dataset}/${o.split}`, summary);
+    await writeJsonAtomic(join(runDir, 'emar-summary.json'), { dataset: o.dataset, split: o.split, embedder: embedder.id, epsilon: o.epsilon, maxDepth: o.maxDepth, ...summary });
+    await writeFile(join(runDir, 'emar-summary.md'), `# EMAR on ${o.dataset} (${o.split})\n\n${md}\n`);
+    output(
+      o,
+      { runDir, ran: run.ran, skipped: run.skipped, tokens: usage.snapshot(), ...summary },
+      () => `${md}\n\nrun dir: ${runDir} (ran ${run.ran}, resumed past ${run.skipped}, failed ${run.failed}); tokens ${usage.snapshot().total}`,
+    );
+  } finally {
+    await embedder.close?.();
+  }
+}
+
+const num = (name: string) => (v: string) => {
+  const n = Number(v);
+  if (!Number.isFinite(n)) throw new Error(`--${name} must be a number, got "${v}"`);
+  return n;
+};
+
+export function register(program: Command): void {
+  addLlmOptions(
+    runCommand(program)
+      .command('emar')
+      .description('EMAR evidential multi-agent argumentation (proponent/opponent recursion to convergence, judge) on Bar Exam QA or LegalBench hearsay')
+      .option('--dataset <name>', EMAR_DATASETS.join(' | '), 'barexam')
+      .option('--split <split>', 'barexam: train | val | test | all; hearsay: train | test', 'val')
+      .option('--limit <n>', 'first N items of the split', parseIntOpt('limit'))
+      .option('--seed <n>', 'run seed', parseIntOpt('seed'), 13)
+      .option('--epsilon <x>', 'convergence threshold on the cosine similarity of the claims (the paper: 0.85)', num('epsilon'), DEFAULT_EPSILON)
+      .option('--max-depth <n>', 'maximum recursion depth (the paper: 3)', parseIntOpt('max-depth'), DEFAULT_MAX_DEPTH)
+      .option('--embedder <provider>', 'embedding provider for convergence: use-lite | transformers | openai', 'use-lite')
+      .option('--embed-model <id>', 'embedding model id (provider-specific)')
+      .option('--embed-model-dir <dir>', 'transformers: a local copy of the model')
+      .option('--temperature <t>', 'sampling temperature (the paper: 0.1; top-p 0.9 and max_tokens 2048 are also the paper\'s)', num('temperature'), EMAR_SAMPLING.temperature)
+      .option('--concurrency <n>', 'items run at once', parseIntOpt('concurrency'), 1)
+      .option('--out <dir>', 'run directory (default runs/emar-<dataset>-<split>-s<seed>)'),
+  ).action(
+    action(async (opts: EmarOpts, cmd: Command) => {
+      await runEmarCommand({ ...cmd.optsWithGlobals(), ...opts });
+    }),
+  );
+}

@@ -1,0 +1,110 @@
+/**
+ * `lexcase run threeply` end to end in-process: real ChatOpenAI client configured through the
+ * environment, against the scripted server playing a rule-following team; then resume, and the
+ * clear failures (no endpoint, unknown scenario).
+ */
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { rulesScript, threeplyRole } from '../../../agents/threeply/test-support/scripted-threeply.js';
+import { startScriptedServer, type ScriptedServer } from '../../../tests/support/scripted-openai-server.js';
+import { register } from './run-threeply.js';
+
+let dir: string;
+let srv: ScriptedServer;
+const saved = { ...process.env };
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'threeply-cli-'));
+  srv = await startScriptedServer(rulesScript());
+});
+afterAll(async () => {
+  process.env = saved;
+  await srv.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const useServer = () => Object.assign(process.env, { LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'scripted', LEXCASE_LLM_MAX_RETRIES: '0' });
+
+async function cli(...args: string[]): Promise<{ out: string; err: string; code: number }> {
+  const program = new Command('lexcase').option('--json').option('-q, --quiet').option('--debug').exitOverride();
+  register(program);
+  let out = '';
+  let err = '';
+  process.exitCode = 0;
+  vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
+  vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
+  try {
+    await program.parseAsync(['node', 'lexcase', ...args]);
+  } finally {
+    vi.restoreAllMocks();
+  }
+  const code = Number(process.exitCode ?? 0);
+  process.exitCode = 0;
+  return { out, err, code };
+}
+
+describe('lexcase run threeply', () => {
+  it('runs the reflective system over all three scenarios and reports the paper’s metrics per scenario', async () => {
+    useServer();
+    const out = join(dir, 'reflective');
+    const r = await cli('--json', 'run', 'threeply', '--scenarios', 'arguable,mismatched,non-arguable', '--n', '2', '--seed', '5', '--out', out, '--no-cache');
+    expect(r.code, r.err).toBe(0);
+    const j = JSON.parse(r.out);
+    expect(j).toMatchObject({ ran: 6, skipped: 0, failed: 0 });
+    const by = Object.fromEntries(j.scenarios.map((s: { mode: string }) => [s.mode, s]));
+    expect(by.arguable).toMatchObject({ n: 2, abstained: 0, hallucinationAccuracy: 1 });
+    expect(by.arguable.factorUtilizationRecall).toBeGreaterThan(0);
+    expect(by.mismatched).toMatchObject({ n: 2, abstained: 2, abstentionRatio: 1, factorUtilizationRecall: 0 });
+    expect(by['non-arguable']).toMatchObject({ n: 2, abstained: 2, abstentionRatio: 1 });
+
+    const results = readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(results.map((x) => x.id).sort()).toEqual(['arguable-001', 'arguable-002', 'mismatched-001', 'mismatched-002', 'non-arguable-001', 'non-arguable-002']);
+    expect(results.every((x) => x.correct)).toBe(true);
+    expect(results.find((x) => x.id === 'arguable-001').tokens.calls).toBe(10); // 3 plies × (developer, analyst, polisher) + distiller
+    expect(readdirSync(join(out, 'traces'))).toHaveLength(6);
+    const trace = JSON.parse(readFileSync(join(out, 'traces', 'mismatched-001.json'), 'utf8'));
+    expect(trace).toMatchObject({ system: 'reflective', abstained: true, terminatedAt: 'plaintiff' });
+    expect(trace.steps.map((s: { role: string }) => s.role)).toEqual(['developer', 'analyst']);
+    expect(readFileSync(join(out, 'threeply-summary.md'), 'utf8')).toMatch(/\| reflective \| non-arguable \| 2 \|/);
+    // generation at the paper's max_tokens, the distiller at temperature 0
+    const gen = srv.requests.find((q) => threeplyRole(q) === 'developer')!;
+    expect(gen.body.max_tokens ?? gen.body.max_completion_tokens).toBe(1000);
+    expect(srv.requests.find((q) => threeplyRole(q) === 'distiller')!.body.temperature).toBe(0);
+  });
+
+  it('resumes a finished run without calling the model again', async () => {
+    useServer();
+    const before = srv.requests.length;
+    const r = await cli('--json', 'run', 'threeply', '--scenarios', 'arguable,mismatched,non-arguable', '--n', '2', '--seed', '5', '--out', join(dir, 'reflective'), '--no-cache');
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ ran: 0, skipped: 6 });
+    expect(srv.requests.length).toBe(before);
+  });
+
+  it('runs a baseline as a different system in its own run dir', async () => {
+    useServer();
+    const r = await cli('--json', 'run', 'threeply', '--scenarios', 'non-arguable', '--n', '1', '--system', 'single', '--out', join(dir, 'single'), '--no-cache');
+    // the rules script does not play the single agent: the item fails and the run goes on
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ ran: 1, failed: 1 });
+    expect(existsSync(join(dir, 'single', 'results.jsonl'))).toBe(true);
+  });
+
+  it('stops with LLM_NOT_CONFIGURED guidance when no endpoint is configured', async () => {
+    process.env = { ...saved, LEXCASE_LLM_BASE_URL: '', LEXCASE_LLM_MODEL: '', OPENAI_BASE_URL: '' };
+    const r = await cli('run', 'threeply', '--n', '1', '--out', join(dir, 'none'));
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/this command needs an LLM, and no endpoint is configured[\s\S]*LEXCASE_LLM_BASE_URL/);
+    expect(existsSync(join(dir, 'none'))).toBe(false);
+  });
+
+  it('rejects an unknown scenario, naming the valid ones', async () => {
+    useServer();
+    const r = await cli('run', 'threeply', '--scenarios', 'arguable,easy', '--n', '1', '--out', join(dir, 'bad'));
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/unknown scenario "easy"[\s\S]*arguable, mismatched, non-arguable/);
+  });
+});

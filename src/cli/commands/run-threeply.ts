@@ -1,0 +1,118 @@
+/**
+ * `lexcase run threeply --scenarios arguable,mismatched,non-arguable --n 90 [--system reflective]`:
+ * builds seeded case triples from the CATO factor model, runs a 3-ply system over them through the
+ * common experiment runner (resume, results.jsonl, traces) and writes the per-scenario table of
+ * hallucination accuracy, factor utilization recall and abstention ratio (threeply-summary.md/json).
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { loadTradeSecretModel } from '../../../corpora/trade-secret.js';
+import { buildScenarios, expectedBehaviour, SCENARIO_MODES, type CaseTriple, type ScenarioMode, type ScenarioSource } from '../../../agents/threeply/scenarios.js';
+import { summarizeRun, summaryMarkdown } from '../../../agents/threeply/summary.js';
+import { createThreePlySystem } from '../../../agents/threeply/system.js';
+import { THREEPLY_SYSTEMS, type ThreePlySystemKind } from '../../../agents/threeply/types.js';
+import { runExperiment } from '../../../eval/runner.js';
+import { writeJsonAtomic } from '../../../eval/run-dir.js';
+import { errors } from '../../errors.js';
+import { createChatModel } from '../../llm/factory.js';
+import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
+import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
+
+/** The paper's generation limit (max_tokens 1000). */
+export const THREEPLY_MAX_TOKENS = 1000;
+
+interface ThreeplyOpts extends GlobalOpts, LlmCliOpts {
+  scenarios: string[];
+  n: number;
+  seed: number;
+  complexity: number;
+  source: string;
+  system: string;
+  evaluatorModel?: string;
+  out?: string;
+  concurrency: number;
+}
+
+/** The shared `run` parent command: reuse it when another module registered it first. */
+export function runCommand(program: Command): Command {
+  return program.commands.find((c) => c.name() === 'run') ?? program.command('run').description('run an agent system over a dataset (resumable run directory)');
+}
+
+function check(o: ThreeplyOpts): { modes: ScenarioMode[]; kind: ThreePlySystemKind; source: ScenarioSource } {
+  const bad = o.scenarios.filter((s) => !(SCENARIO_MODES as readonly string[]).includes(s));
+  if (bad.length || !o.scenarios.length) throw errors.usage(`--scenarios: unknown scenario "${bad[0] ?? ''}"`, `use a comma-separated list of ${SCENARIO_MODES.join(', ')}`);
+  if (!(THREEPLY_SYSTEMS as readonly string[]).includes(o.system)) throw errors.usage(`--system: unknown system "${o.system}"`, `use one of ${THREEPLY_SYSTEMS.join(', ')}`);
+  if (o.source !== 'synthetic' && o.source !== 'casebase') throw errors.usage(`--source must be synthetic or casebase, got "${o.source}"`);
+  if (o.offline) throw errors.usage('run threeply needs an LLM; it has no offline path', 'drop --offline and configure an endpoint');
+  return { modes: [...new Set(o.scenarios)] as ScenarioMode[], kind: o.system as ThreePlySystemKind, source: o.source };
+}
+
+export async function runThreeplyCommand(o: ThreeplyOpts): Promise<void> {
+  const { modes, kind, source } = check(o);
+  const { config, usage } = await resolveLlm(o);
+  const llmCfg = { ...config.llm, maxTokens: config.llm.maxTokens ?? THREEPLY_MAX_TOKENS };
+  const model = createChatModel(llmCfg, { usage });
+  // The paper's evaluator ran at temperature 0; it may be another model on the same endpoint.
+  const evaluatorModel = o.evaluatorModel ?? config.llm.model!;
+  const evaluator = createChatModel({ ...llmCfg, model: evaluatorModel, temperature: 0 }, { usage });
+
+  const factors = loadTradeSecretModel();
+  const items: CaseTriple[] = modes.flatMap((mode) => buildScenarios({ mode, n: o.n, seed: o.seed, complexity: o.complexity, source }, factors));
+  const runDir = o.out ?? join('runs', `threeply-${kind}-${source}-s${o.seed}`);
+
+  const run = await runExperiment({
+    runDir,
+    system: createThreePlySystem({ kind, factors, evaluator }),
+    items,
+    gold: (t) => expectedBehaviour(t.mode),
+    makeContext: (_t, { seed }) => ({ seed, tools: [], retrievers: {}, llm: model, getPassage: async () => undefined, options: {} }),
+    config: {
+      system: 'threeply',
+      variant: kind,
+      dataset: `trade-secret-${source}`,
+      scenarios: modes,
+      n: o.n,
+      complexity: o.complexity,
+      model: config.llm.model,
+      evaluatorModel,
+      temperature: llmCfg.temperature,
+      maxTokens: llmCfg.maxTokens,
+    },
+    seed: o.seed,
+    usage,
+    concurrency: o.concurrency,
+    label: `threeply ${kind}`,
+  });
+
+  const summary = summarizeRun(run.results, { seed: o.seed });
+  const md = `# 3-ply arguments: ${kind}\n\n${summaryMarkdown(kind, summary)}\n`;
+  await writeJsonAtomic(join(runDir, 'threeply-summary.json'), { system: kind, source, seed: o.seed, scenarios: summary });
+  await writeFile(join(runDir, 'threeply-summary.md'), md);
+  output(
+    o,
+    { runDir, system: kind, ran: run.ran, skipped: run.skipped, failed: run.failed, tokens: usage.snapshot(), scenarios: summary },
+    () => `${summaryMarkdown(kind, summary)}\n\nrun dir: ${runDir} (ran ${run.ran}, resumed past ${run.skipped}, failed ${run.failed}); tokens ${usage.snapshot().total}`,
+  );
+}
+
+export function register(program: Command): void {
+  addLlmOptions(
+    runCommand(program)
+      .command('threeply')
+      .description('reflective 3-ply legal arguments on CATO trade-secret case triples (hallucination accuracy, factor utilization recall, abstention)')
+      .option('--scenarios <list>', `comma-separated: ${SCENARIO_MODES.join(', ')}`, parseListOpt, [...SCENARIO_MODES])
+      .option('--n <n>', 'triples per scenario (the paper: 90)', parseIntOpt('n'), 90)
+      .option('--system <kind>', THREEPLY_SYSTEMS.join(' | '), 'reflective')
+      .option('--seed <n>', 'seed for the triples and the run', parseIntOpt('seed'), 13)
+      .option('--complexity <k>', 'each case gets k-1..k+1 factors (the paper: 5)', parseIntOpt('complexity'), 5)
+      .option('--source <s>', 'synthetic (random factor sets, as the paper) | casebase (real CATO cases)', 'synthetic')
+      .option('--evaluator-model <id>', 'model for the Factor Distiller, on the same endpoint (default: the run model), at temperature 0')
+      .option('--concurrency <n>', 'triples run at once', parseIntOpt('concurrency'), 1)
+      .option('--out <dir>', 'run directory (default runs/threeply-<system>-<source>-s<seed>)'),
+  ).action(
+    action(async (opts: ThreeplyOpts, cmd: Command) => {
+      await runThreeplyCommand({ ...cmd.optsWithGlobals(), ...opts });
+    }),
+  );
+}
