@@ -1,0 +1,171 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { buildProgram } from '../../src/cli/main.js';
+import { recordUsage } from '../../src/llm/usage.js';
+import { registerSecret } from '../../src/log.js';
+import { recordToolCall } from '../../retrieval/tools/tool-recorder.js';
+import { bootstrapCi, pairedBootstrap } from '../bootstrap.js';
+import { runExperiment } from '../runner.js';
+import type { AgentSystem, SystemContext } from '../types.js';
+import { compareRuns, formatComparison } from './compare.js';
+import { readRun } from './read-run.js';
+import { registerReportSection } from './registry.js';
+import { writeReport } from './write-report.js';
+
+interface Item {
+  id: string;
+  answer: string;
+}
+const ITEMS: Item[] = Array.from({ length: 20 }, (_, i) => ({ id: `q${String(i).padStart(2, '0')}`, answer: 'ABCD'[i % 4] }));
+const ctx = (): SystemContext => ({ seed: 0, tools: [], retrievers: {}, getPassage: async () => undefined, options: {} });
+
+/** Deterministic system: right on items where `right(i)`; confidence, metrics, tokens and tool calls by index. */
+function scripted(right: (i: number) => boolean, opts: { failAt?: number[] } = {}): AgentSystem<Item> {
+  return async (item) => {
+    const i = Number(item.id.slice(1));
+    if (opts.failAt?.includes(i)) throw new Error(`model returned garbage for ${item.id}`);
+    recordUsage({ input: 100 + i, output: 10 });
+    recordToolCall({ tool: 'bm25_search', input: { query: item.id }, ids: [`p${i}`, `p${i + 1}`], ms: 1 });
+    if (i % 2 === 0) recordToolCall({ tool: 'qld_search', input: { query: item.id }, ids: [`p${i}`], ms: 1 });
+    return {
+      prediction: right(i) ? item.answer : 'A' === item.answer ? 'B' : 'A',
+      confidence: i % 3 === 0 ? 'low' : 'high',
+      trace: { advocates: [{ letter: 'A', toolCalls: [{ tool: 'dense_search', query: 'x', ids: ['z'] }] }] },
+      metrics: { goldEverReturned: i % 4 !== 0, goldInAnyEvidence: i < 5 ? null : i % 2 === 0, evidenceCount: 3 },
+    };
+  };
+}
+
+let root: string;
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'lexcase-report-'));
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+async function makeRun(name: string, system: AgentSystem<Item>, items = ITEMS, config: Record<string, unknown> = { system: name }) {
+  const dir = join(root, name);
+  await runExperiment({ runDir: dir, system, items, gold: (q) => q.answer, makeContext: ctx, config, seed: 5 });
+  return dir;
+}
+
+describe('writeReport', () => {
+  it('reports accuracy with the bootstrap CI, by confidence, per-item metrics, tool usage, tokens and failures', async () => {
+    const right = (i: number) => i % 5 !== 0; // 16 of 20 right ... minus failures
+    const dir = await makeRun('case', scripted(right, { failAt: [7] }));
+    const report = await writeReport(dir, { iterations: 500 });
+    const s = report.json.sections as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const correct = ITEMS.map((_, i) => (right(i) && i !== 7 ? 1 : 0));
+    const expected = bootstrapCi(correct, { iterations: 500, seed: 5 });
+    expect(s.accuracy).toMatchObject({ n: 20, correct: 15, accuracy: 0.75, ci: { lo: expected.lo, hi: expected.hi } });
+    expect(s.accuracy.ci.lo).toBeLessThan(0.75);
+    expect(s.accuracy.ci.hi).toBeGreaterThan(0.75);
+    expect(s.accuracy.answered).toMatchObject({ n: 19 });
+    // confidence: i%3==0 → low (0,3,6,9,12,15,18); item 7 failed (no confidence)
+    expect(s.byConfidence.low.n).toBe(7);
+    expect(s.byConfidence.high.n).toBe(12);
+    // goldEverReturned: false for i%4==0 among the 19 answered items
+    const ever = ITEMS.map((_, i) => i).filter((i) => i !== 7);
+    expect(s.itemMetrics.goldEverReturned).toMatchObject({ kind: 'rate', n: 19, value: ever.filter((i) => i % 4 !== 0).length / 19 });
+    expect(s.itemMetrics.goldInAnyEvidence.n).toBe(14); // nulls (i < 5) skipped, item 7 failed
+    expect(s.itemMetrics.evidenceCount).toMatchObject({ kind: 'mean', value: 3 });
+    expect(s.toolUsage.tools.bm25_search).toMatchObject({ calls: 19, items: 19 });
+    expect(s.toolUsage.tools.qld_search.calls).toBe(10);
+    expect(s.toolUsage.tools.dense_search).toBeUndefined(); // runner's record preferred over the walk
+    expect(s.tokens).toMatchObject({ calls: 19, output: 190, input: ever.reduce((a, i) => a + 100 + i, 0) });
+    expect(s.failures).toMatchObject({ count: 1, items: [{ id: 'q07', error: 'model returned garbage for q07' }] });
+    const md = readFileSync(join(dir, 'report.md'), 'utf8');
+    expect(md).toContain('# Run report — case');
+    expect(md).toMatch(/\| all items \| 20 \| 15 \| 75\.0% \|/);
+    expect(md).toContain('## Accuracy by confidence');
+    expect(md).toContain('goldEverReturned');
+    expect(md).toContain('git sha');
+    expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')).sections.accuracy.accuracy).toBe(0.75);
+  });
+
+  it('falls back to {tool, ids} objects in the system trace when the runner recorded no tool calls', async () => {
+    const sys: AgentSystem<Item> = async (item) => ({
+      prediction: item.answer,
+      trace: { advocates: [{ toolCalls: [{ tool: 'bm25_search', query: 'a', ids: ['p1'] }, { tool: 'rewrite_query', query: 'b', ids: [] }] }] },
+    });
+    const dir = await makeRun('walk', sys, ITEMS.slice(0, 4));
+    const s = (await writeReport(dir, { iterations: 100 })).json.sections as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(s.toolUsage.tools).toMatchObject({ bm25_search: { calls: 4 }, rewrite_query: { calls: 4 } });
+    expect(s.toolUsage.distinctPassagesPerItem).toBe(1);
+  });
+
+  it('adds sections registered for the run’s system only', async () => {
+    registerReportSection('evidenceRecallTest', (run) => ({ id: 'evidenceRecallTest', title: 'Evidence recall (test)', markdown: `n=${run.results.length}`, json: { n: run.results.length } }), { systems: ['case-test'] });
+    const a = await makeRun('case-test', scripted(() => true), ITEMS.slice(0, 3));
+    const b = await makeRun('other', scripted(() => true), ITEMS.slice(0, 3));
+    expect((await writeReport(a, { iterations: 50 })).markdown).toContain('## Evidence recall (test)');
+    expect((await writeReport(b, { iterations: 50 })).markdown).not.toContain('Evidence recall (test)');
+  });
+
+  it('never writes a registered secret into the report', async () => {
+    const key = 'sk-report-SECRET-9876543210';
+    registerSecret(key);
+    const dir = await makeRun('leaky', async (item) => ({ prediction: null, trace: {}, error: `401: bad key ${key}` }), ITEMS.slice(0, 2), { system: 'leaky', note: key });
+    await writeReport(dir, { iterations: 50 });
+    for (const f of ['report.md', 'report.json']) expect(readFileSync(join(dir, f), 'utf8')).not.toContain(key);
+  });
+
+  it('rejects a dir that is not a run, and a malformed results line, naming them', async () => {
+    await expect(readRun(join(root, 'nope'))).rejects.toMatchObject({ code: 'RUN_INVALID' });
+    const dir = await makeRun('bad', scripted(() => true), ITEMS.slice(0, 3));
+    const file = join(dir, 'results.jsonl');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    lines[1] = '{"id": 3}';
+    writeFileSync(file, lines.join('\n'));
+    await expect(readRun(dir)).rejects.toMatchObject({ code: 'RUN_INVALID', message: expect.stringMatching(/line 2/) });
+  });
+});
+
+describe('compareRuns', () => {
+  it('paired bootstrap on shared ids: difference, CI, p-value and agreement table', async () => {
+    const a = await makeRun('strong', scripted((i) => i % 10 !== 0));
+    const b = await makeRun('weak', scripted((i) => i % 2 === 0), ITEMS.slice(0, 16));
+    const c = await compareRuns(a, b, { iterations: 2000, seed: 1 });
+    expect(c.shared).toBe(16);
+    expect(c.onlyA).toBe(4);
+    const av = ITEMS.slice(0, 16).map((_, i) => (i % 10 !== 0 ? 1 : 0));
+    const bv = ITEMS.slice(0, 16).map((_, i) => (i % 2 === 0 ? 1 : 0));
+    const expected = pairedBootstrap(av, bv, { iterations: 2000, seed: 1 });
+    expect(c.accuracy).toMatchObject({ estimate: expected.estimate, lo: expected.lo, hi: expected.hi, p: expected.p });
+    expect(c.accuracy.estimate).toBeCloseTo(14 / 16 - 8 / 16);
+    // 8 vs 2 discordant pairs out of 16: suggestive, not conclusive.
+    expect(c.accuracy.p).toBeGreaterThan(0.01);
+    expect(c.accuracy.p).toBeLessThan(0.15);
+    expect(c.agreement).toEqual({ both: 6, onlyA: 8, onlyB: 2, neither: 0 });
+    expect(c.metrics.goldEverReturned.estimate).toBe(0);
+    expect(formatComparison(c)).toMatch(/\| accuracy \| 87\.5% \| 50\.0% \| \+37\.5 pp \|/);
+  });
+
+  it('a run compared with itself: zero difference, p = 1', async () => {
+    const a = await makeRun('same', scripted((i) => i % 3 !== 0));
+    const c = await compareRuns(a, a, { iterations: 500 });
+    expect(c.accuracy).toMatchObject({ estimate: 0, lo: 0, hi: 0, p: 1 });
+  });
+});
+
+describe('CLI: lexcase report / compare', () => {
+  it('prints the report JSON with --json and writes report.md; compare prints the paired difference', async () => {
+    const a = await makeRun('cli-a', scripted((i) => i % 4 !== 0));
+    const b = await makeRun('cli-b', scripted((i) => i % 2 === 0));
+    const out: string[] = [];
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((c: string | Uint8Array) => (out.push(String(c)), true));
+    try {
+      await buildProgram().parseAsync(['node', 'lexcase', '--json', 'report', a, '--iterations', '200']);
+      const json = JSON.parse(out.join(''));
+      expect(json.sections.accuracy).toMatchObject({ n: 20, correct: 15 });
+      out.length = 0;
+      await buildProgram().parseAsync(['node', 'lexcase', 'compare', a, b, '--iterations', '300']);
+      expect(out.join('')).toMatch(/Paired comparison \(A − B\) on 20 shared items/);
+      expect(out.join('')).toMatch(/\+25\.0 pp/);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(readFileSync(join(a, 'report.md'), 'utf8')).toContain('## Accuracy');
+  });
+});

@@ -1,0 +1,20 @@
+/** Run header: what was run, on what, with which seed/code/data. */
+import type { SectionBuilder } from '../types.js';
+
+export const summarySection: SectionBuilder = (run) => {
+  const c = run.config.config;
+  const p = run.config.provenance;
+  const fields: [string, unknown][] = [
+    ...Object.entries(c).filter(([, v]) => v !== undefined && (typeof v !== 'object' || Array.isArray(v))),
+    ['seed', run.config.seed],
+    ['items in results', run.results.length],
+    ['items planned', p.items],
+    ['dataset checksum', p.datasetChecksum],
+    ['git sha', p.gitSha],
+    ['lexcase version', p.lexcaseVersion],
+    ['created', p.createdAt],
+    ...(run.config.resumes?.length ? [['resumed', `${run.config.resumes.length}×`] as [string, unknown]] : []),
+  ];
+  const markdown = fields.map(([k, v]) => `- **${k}**: ${Array.isArray(v) ? v.join(', ') : String(v)}`).join('\n');
+  return { id: 'summary', title: 'Run', markdown, json: { config: c, seed: run.config.seed, provenance: p, resumes: run.config.resumes ?? [] } };
+};

@@ -1,0 +1,32 @@
+import type { ResultRecord } from '../types.js';
+import type { RunConfigFile } from '../runner.js';
+
+/** Everything a report is computed from: the run dir's files, nothing else. */
+export interface RunData {
+  dir: string;
+  config: RunConfigFile;
+  results: ResultRecord[];
+  /** traces/<id>.json by item id (only items that have one). */
+  traces: Map<string, Record<string, unknown>>;
+  /** A truncated last results line was ignored. */
+  droppedTail: boolean;
+}
+
+export interface ReportOptions {
+  /** Bootstrap resamples (default 2000). */
+  iterations?: number;
+  /** Bootstrap seed (default: the run's seed). */
+  seed?: number;
+}
+
+export interface ReportSection {
+  id: string;
+  title: string;
+  /** Markdown body (without the heading). */
+  markdown: string;
+  /** The same figures, machine-readable. */
+  json: unknown;
+}
+
+/** Builds one section from a run, or null when the run has nothing for it. */
+export type SectionBuilder = (run: RunData, opts: Required<ReportOptions>) => ReportSection | null | Promise<ReportSection | null>;

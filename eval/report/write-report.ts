@@ -1,0 +1,51 @@
+/**
+ * buildReport(run) → {markdown, json}; writeReport(dir) writes report.md and report.json into the
+ * run dir. Sections: summary, accuracy (95% bootstrap CI), accuracy by confidence, per-item
+ * metrics, tool usage, tokens, failures, then sections registered by agent systems. Everything
+ * written passes through redactValue.
+ */
+import { join } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { redact, redactValue } from '../../src/log.js';
+import { RUN_FILES, writeJsonAtomic } from '../run-dir.js';
+import { readRun } from './read-run.js';
+import { registeredSections } from './registry.js';
+import { accuracySection } from './sections/accuracy.js';
+import { confidenceSection } from './sections/confidence.js';
+import { failuresSection } from './sections/failures.js';
+import { itemMetricsSection } from './sections/item-metrics.js';
+import { summarySection } from './sections/summary.js';
+import { tokensSection } from './sections/tokens.js';
+import { toolUsageSection } from './sections/tool-usage.js';
+import type { ReportOptions, ReportSection, RunData, SectionBuilder } from './types.js';
+
+export const GENERIC_SECTIONS: SectionBuilder[] = [summarySection, accuracySection, confidenceSection, itemMetricsSection, toolUsageSection, tokensSection, failuresSection];
+
+export interface Report {
+  markdown: string;
+  json: { run: string; generatedAt: string; sections: Record<string, unknown> };
+  sections: ReportSection[];
+}
+
+export async function buildReport(run: RunData, opts: ReportOptions & { extraSections?: SectionBuilder[] } = {}): Promise<Report> {
+  const o = { iterations: opts.iterations ?? 2000, seed: opts.seed ?? run.config.seed };
+  const builders = [...GENERIC_SECTIONS, ...registeredSections(run), ...(opts.extraSections ?? [])];
+  const sections: ReportSection[] = [];
+  for (const b of builders) {
+    const s = await b(run, o);
+    if (s) sections.push(s);
+  }
+  const system = typeof run.config.config.system === 'string' ? ` — ${run.config.config.system}` : '';
+  const markdown = redact([`# Run report${system}`, '', `\`${run.dir}\``, '', ...sections.flatMap((s) => [`## ${s.title}`, '', s.markdown, ''])].join('\n'));
+  const json = redactValue({ run: run.dir, generatedAt: new Date().toISOString(), sections: Object.fromEntries(sections.map((s) => [s.id, s.json])) });
+  return { markdown, json, sections };
+}
+
+/** Read the run in `dir`, build its report and write report.md + report.json there. */
+export async function writeReport(dir: string, opts: ReportOptions & { extraSections?: SectionBuilder[] } = {}): Promise<Report> {
+  const run = await readRun(dir);
+  const report = await buildReport(run, opts);
+  await writeFile(join(dir, RUN_FILES.reportMd), report.markdown);
+  await writeJsonAtomic(join(dir, RUN_FILES.reportJson), report.json);
+  return report;
+}
