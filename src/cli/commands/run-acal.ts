@@ -4,10 +4,11 @@
  * ACAL (or a paper baseline) over a LegalBench task; a resumable run dir with results.jsonl,
  * traces, one argument graph per item (<out>/acal/<id>.graph.json) and acal-report.md|json.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { ACAL_SYSTEMS, runAcal, type AcalSystemName } from '../../../agents/acal/run-acal.js';
+import { DEFAULT_INDEX_DIR, ensureDefaultIndex } from '../../../agents/case/experiment.js';
+import { resolveLegalBenchFile } from '../../../corpora/legalbench.js';
 import { isSemanticsName, SEMANTICS } from '../../../agents/acal/semantics/index.js';
 import { errors } from '../../errors.js';
 import { log } from '../../log.js';
@@ -31,9 +32,6 @@ interface RunAcalFlags extends LlmCliOpts {
   escalation: boolean;
 }
 
-/** Default evidence index: the bundled legal corpus index that `lexcase demo` builds. */
-export const DEFAULT_ACAL_INDEX = join('.lexcase', 'demo', 'index');
-
 function runCommand(program: Command): Command {
   return program.commands.find((c) => c.name() === 'run') ?? program.command('run').description('run an agent system over a dataset (resumable run directory)');
 }
@@ -46,11 +44,11 @@ export function register(program: Command): void {
       .requiredOption('--task <name>', 'hearsay | learned_hands_courts')
       .option('--system <name>', `${ACAL_SYSTEMS.join(' | ')} (sp/cot/rag are the paper's baselines)`, 'acal')
       .option('--semantics <name>', `${SEMANTICS.join(' | ')} (acal-compat reproduces the public ACAL code's update)`, 'quadratic')
-      .option('--index <dir>', `index for hybrid-RAG evidence (default ${DEFAULT_ACAL_INDEX} when present; build it with \`lexcase demo\`)`)
+      .option('--index <dir>', `index for hybrid-RAG evidence (default: the bundled legal-corpus index in ${DEFAULT_INDEX_DIR}, built if absent; an index with dense vectors enables hybrid_search)`)
       .option('--data <dir>', 'directory with the task data (required for learned_hands_courts, which is CC BY-NC-SA and not bundled)')
       .option('--split <split>', 'test | train', 'test')
       .option('--limit <n>', 'first N items only', parseIntOpt('limit'))
-      .option('-k, --k <n>', 'evidence passages per item', parseIntOpt('k'), 5)
+      .option('-k, --k <n>', 'evidence passages per item (0: no retrieval)', parseIntOpt('k'), 5)
       .option('--out <dir>', 'run directory (default runs/acal-<system>-<task>-<semantics>)')
       .option('--seed <n>', 'run seed', parseIntOpt('seed'), 13)
       .option('--concurrency <n>', 'items at once', parseIntOpt('concurrency'), 1)
@@ -64,9 +62,11 @@ export function register(program: Command): void {
       if (!(ACAL_SYSTEMS as readonly string[]).includes(flags.system)) throw errors.usage(`--system: unknown "${flags.system}"`, `use one of ${ACAL_SYSTEMS.join(', ')}`);
       if (flags.split !== 'test' && flags.split !== 'train') throw errors.usage(`--split must be test or train, got "${flags.split}"`);
       if (flags.offline) throw errors.usage('run acal needs an LLM; it has no offline path', 'drop --offline and configure an endpoint (tests use the scripted server)');
-      const index = flags.index ?? (existsSync(join(DEFAULT_ACAL_INDEX, 'manifest.json')) ? DEFAULT_ACAL_INDEX : undefined);
-      if (!index && flags.system !== 'sp' && flags.system !== 'cot')
-        log.warn(`no --index and no ${DEFAULT_ACAL_INDEX}: arguments will have no retrieved evidence (build the default index with \`lexcase demo\`)`);
+      resolveLegalBenchFile(flags.task, { split: flags.split, dir: flags.data }); // fail on missing data before building an index
+      if (flags.k < 0) throw errors.usage(`--k must be 0 or more, got ${flags.k}`);
+      const needsIndex = flags.k > 0 && (flags.system === 'acal' || flags.system === 'rag');
+      const index = needsIndex ? (flags.index ?? (await ensureDefaultIndex(undefined, (l) => log.info(l)))) : undefined;
+      if (flags.k === 0 && flags.system !== 'sp' && flags.system !== 'cot') log.warn('-k 0: no retrieved evidence; arguments are grounded in the case text only');
       const { model, config, usage } = await resolveLlm(flags);
       const system = flags.system as AcalSystemName;
       const runDir = flags.out ?? join('runs', `acal-${system}-${flags.task}${system === 'acal' ? `-${flags.semantics}` : ''}`);
