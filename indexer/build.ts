@@ -283,7 +283,7 @@ export async function buildIndex(passages: AsyncIterable<Passage>, opts: BuildOp
     await writeManifest(tmp, manifest);
     await sink.close();
     await swapIntoPlace(tmp, out);
-    if (methods.includes('dense')) await runDenseHook(out, opts.dense);
+    if (methods.includes('dense')) return await runDenseHook(out, opts.dense);
     return manifest;
   } catch (e) {
     await sink.close().catch(() => undefined);
@@ -306,7 +306,7 @@ async function swapIntoPlace(tmp: string, out: string): Promise<void> {
  * Dense step (owned by H4): when 'dense' is among the methods, indexer/dense/add-dense.ts adds the
  * dense section to the finished index dir. Imported lazily so sparse-only builds never load LanceDB.
  */
-async function runDenseHook(out: string, dense: AddDenseOptions | undefined): Promise<void> {
+async function runDenseHook(out: string, dense: AddDenseOptions | undefined): Promise<Manifest> {
   const { addDenseIndex } = await import('./dense/add-dense.js');
-  await addDenseIndex(out, dense);
+  return addDenseIndex(out, dense);
 }

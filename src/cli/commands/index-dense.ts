@@ -1,0 +1,38 @@
+/**
+ * `lexcase index dense <dir> [--embedder …]`: add a dense (LanceDB) index to an existing index dir,
+ * or resume one that was interrupted (same embedder → continues after the last completed batch).
+ * Registered under the `index` command created by index-cmd.ts.
+ */
+import type { Command } from 'commander';
+import { addDenseIndex } from '../../../indexer/dense/add-dense.js';
+import { addDenseBuildOptions, denseBuildOptions, type DenseBuildFlags } from '../../../indexer/dense/cli-options.js';
+import type { DenseSection } from '../../../indexer/dense/dense-section.js';
+import { action, output, type GlobalOpts } from '../action.js';
+
+export function register(program: Command): void {
+  const index = program.commands.find((c) => c.name() === 'index') ?? program.command('index').description('build and inspect on-disk indexes');
+  addDenseBuildOptions(
+    index
+      .command('dense')
+      .description('add a dense LanceDB index to an existing index dir, or resume an interrupted dense build')
+      .argument('<dir>', 'index directory (from `lexcase index build`)'),
+  ).action(
+    action(async (dir: string, flags: DenseBuildFlags, cmd: Command) => {
+      const g = cmd.optsWithGlobals() as GlobalOpts;
+      const ac = new AbortController();
+      const onSig = () => ac.abort(new Error('interrupted (rerun the same command to resume)'));
+      process.once('SIGINT', onSig);
+      const t0 = performance.now();
+      try {
+        const m = await addDenseIndex(dir, { ...denseBuildOptions(flags), signal: ac.signal });
+        const d = m.dense as unknown as DenseSection;
+        const s = (performance.now() - t0) / 1000;
+        output(g, { dir, seconds: s, dense: d }, () =>
+          `dense index in ${dir}: ${d.rows.toLocaleString('en-US')} vectors, ${d.embedderId} (dim ${d.dimension}), ${d.ann ? `IVF-PQ ${d.ann.numPartitions}×${d.ann.numSubVectors}` : 'flat search'}, ${s.toFixed(1)} s`,
+        );
+      } finally {
+        process.off('SIGINT', onSig);
+      }
+    }),
+  );
+}
