@@ -49,3 +49,10 @@ export { findEvidence, type FindEvidenceOptions, type EvidenceResult } from '../
 export { createCase, createCaseLlmSystem, createCaseOfflineSystem, runAdvocate, runOfflineAdvocate, majorityVote, samplePanel, PERSONAS, evidenceRecall, withGoldGuard, OFFLINE_LABEL, type CaseOptions } from '../agents/case/index.js';
 export { caseMetrics, caseMetricsMarkdown, type CaseMetrics } from '../agents/case/metrics.js';
 export { createBaseline, BASELINE_MODES, type BaselineMode } from '../agents/baselines/index.js';
+export { createRetrievalTools, createSearchTool, createRewriteQueryTool, rewriteQuery, ToolRecorder, withToolRecorder, makeSnippet, REWRITE_STYLES, type RetrievalToolsOptions, type ToolCallLog, type SearchResult, type RewriteStyle } from '../retrieval/tools/index.js';
+export { runExperiment, type RunExperimentOptions, type RunExperimentResult, type RunConfigFile, type RunProgress } from '../eval/runner.js';
+export { readResults, traceFileName, RUN_FILES } from '../eval/run-dir.js';
+export { gitSha, provenance, type Provenance } from '../eval/provenance.js';
+export { readRun, buildReport, writeReport, registerReportSection, compareRuns, compareRunData, formatComparison, toolCallsOf, type Comparison, type Report, type RunData, type ReportSection, type SectionBuilder } from '../eval/report/index.js';
+export { computeStrengths as computeQbafStrengths, quadraticEnergy, dfQuad, acalCompat, SEMANTICS as QBAF_SEMANTICS, recompute as recomputeAcalGraph, compareSemantics, readGraph as readAcalGraph, writeGraph as writeAcalGraph, readAudit as readAcalAudit, contest as contestAcal, applyContest as applyAcalContest, parseContestAction, runArena, createAcalSystem, runAcal, acalMetrics, LEGAL_ROLES, ACAL_TASKS, PAPER_DEFAULTS as ACAL_PAPER_DEFAULTS, type AcalGraph, type ContestAction, type AuditEntry as AcalAuditEntry, type Qbaf, type SemanticsName } from '../agents/acal/index.js';
+export { loadLegalBenchTask, resolveLegalBenchFile, LEGALBENCH_TASKS } from '../corpora/legalbench.js';
