@@ -68,7 +68,11 @@ export async function runEmarCommand(o: EmarOpts): Promise<void> {
   const { config, usage } = await resolveLlm(o);
   const llmCfg = { ...config.llm, temperature: o.temperature, maxTokens: config.llm.maxTokens ?? EMAR_SAMPLING.maxTokens };
   const model = createChatModel(llmCfg, { usage });
-  if (model instanceof ChatOpenAI) model.topP = EMAR_SAMPLING.topP;
+  // top_p is not a config field; ChatOpenAI delegates requests to its completions client.
+  if (model instanceof ChatOpenAI) {
+    model.topP = EMAR_SAMPLING.topP;
+    (model as unknown as { completions: { topP?: number } }).completions.topP = EMAR_SAMPLING.topP;
+  }
 
   const embedder = await createEmbedder(parseEmbedderSpec(o.embedder, { model: o.embedModel, modelDir: o.embedModelDir }));
   const framing = TASK_FRAMINGS.hearsay;

@@ -1,0 +1,95 @@
+/**
+ * `lexcase run emar` end to end in-process: real ChatOpenAI client configured through the
+ * environment against the scripted server, and the real offline use-lite embedder for convergence.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadLegalBenchTask } from '../../../corpora/legalbench.js';
+import { startScriptedServer, type RecordedRequest, type ScriptedServer, type ScriptReply } from '../../../tests/support/scripted-openai-server.js';
+import { register } from './run-emar.js';
+
+let dir: string;
+let srv: ScriptedServer;
+const saved = { ...process.env };
+
+const sys = (r: RecordedRequest): string => r.body.messages[0].content;
+const json = (o: unknown): ScriptReply => ({ content: JSON.stringify(o) });
+const AGREED = 'The statement is not hearsay because it is not offered for the truth of the matter asserted.';
+
+// Parties agree on hearsay items (convergence); on bar-exam items they never do (depth 3).
+function script(r: RecordedRequest): ScriptReply {
+  const s = sys(r);
+  const hearsay = JSON.stringify(r.body.messages).includes('is the evidence described above hearsay');
+  if (s.startsWith('You are a fact-finding clerk')) return json({ facts: ['a statement was made'] });
+  if (s.startsWith('You are the Proponent')) return json({ answer: 'B', claim: AGREED, argument: 'r', evidence: [] });
+  if (s.startsWith('You are the Opponent'))
+    return hearsay
+      ? json({ answer: 'B', claim: AGREED, argument: 'agreed', evidence: [] })
+      : json({ answer: 'C', claim: 'Weather patterns in the valley made the crop fail before the contract was signed.', argument: 'x', evidence: [] });
+  if (s.startsWith('You are a neutral Judge')) return json({ established_facts: ['x'], answer: 'B', rationale: 'r' });
+  return { status: 500 };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'emar-cli-'));
+  srv = await startScriptedServer(script);
+  Object.assign(process.env, { LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'scripted', LEXCASE_LLM_MAX_RETRIES: '0' });
+});
+afterAll(async () => {
+  process.env = saved;
+  await srv.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function cli(...args: string[]): Promise<{ out: string; err: string; code: number }> {
+  const program = new Command('lexcase').option('--json').option('-q, --quiet').option('--debug').exitOverride();
+  register(program);
+  let out = '';
+  let err = '';
+  process.exitCode = 0;
+  vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
+  vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
+  try {
+    await program.parseAsync(['node', 'lexcase', ...args]);
+  } finally {
+    vi.restoreAllMocks();
+  }
+  const code = Number(process.exitCode ?? 0);
+  process.exitCode = 0;
+  return { out, err, code };
+}
+
+describe('lexcase run emar', () => {
+  it('runs LegalBench hearsay: converged parties, labels as predictions, accuracy from the gold labels', async () => {
+    const out = join(dir, 'hearsay');
+    const r = await cli('--json', 'run', 'emar', '--dataset', 'hearsay', '--split', 'train', '--out', out, '--no-cache');
+    expect(r.code, r.err).toBe(0);
+    const j = JSON.parse(r.out);
+    const gold = await loadLegalBenchTask('hearsay', { split: 'train' });
+    expect(j).toMatchObject({ ran: gold.length, failed: 0, convergenceRate: 1, meanDepth: 1 });
+    expect(j.accuracy).toBeCloseTo(gold.filter((g) => g.label === 'No').length / gold.length);
+    const results = readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(results.every((x) => x.prediction === 'No')).toBe(true);
+    const trace = JSON.parse(readFileSync(join(out, 'traces', `${results[0].id}.json`), 'utf8'));
+    expect(trace).toMatchObject({ system: 'emar', stop: 'convergence', embedder: 'use-lite:universal-sentence-encoder-lite' });
+    expect(trace.rounds[0].similarity).toBeGreaterThanOrEqual(0.85);
+    // the paper's sampling settings reach the endpoint
+    expect(srv.requests[0].body).toMatchObject({ temperature: 0.1, top_p: 0.9 });
+    expect(srv.requests[0].body.max_tokens ?? srv.requests[0].body.max_completion_tokens).toBe(2048);
+  });
+
+  it('runs Bar Exam QA val with --limit: parties that never converge stop at depth 3', async () => {
+    const r = await cli('--json', 'run', 'emar', '--dataset', 'barexam', '--split', 'val', '--limit', '1', '--out', join(dir, 'bar'), '--no-cache');
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ ran: 1, n: 1, meanDepth: 3, convergenceRate: 0 });
+  });
+
+  it('rejects a split the dataset does not have', async () => {
+    const r = await cli('run', 'emar', '--dataset', 'hearsay', '--split', 'val');
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/hearsay must be train or test/);
+  });
+});
