@@ -48,7 +48,7 @@ export interface BuildResult {
 
 export interface QueryResult {
   loadS?: number;
-  byK: Record<string, LatencyStats & { samplesMs: number[] }>;
+  byK: Record<string, LatencyStats & { samplesMs: number[]; cpuP50Ms: number; cpuP95Ms: number }>;
   queryPeakRssMiB: number;
   /** Top-10 ids of the first queries, to compare rankings across engines. */
   top10: string[][];
@@ -62,16 +62,21 @@ async function timeQueries(s: Searcher, queries: string[], spec: EngineSpec): Pr
   const top10: string[][] = [];
   for (const k of ks) {
     const ms: number[] = [];
+    const cpuMs: number[] = [];
     const limit = Math.min(queries.length, spec.maxQueries ?? queries.length);
     const deadline = performance.now() + (spec.timeBudgetS ?? Infinity) * 1000;
     for (let i = 0; i < limit; i++) {
+      const c = process.cpuUsage();
       const t = performance.now();
       const ids = await s.search(queries[i], k);
       ms.push(performance.now() - t);
+      const dc = process.cpuUsage(c);
+      cpuMs.push((dc.user + dc.system) / 1000);
       if (i < 5 && top10.length < 5 && k >= 10) top10.push(ids.slice(0, 10));
       if (performance.now() > deadline && ms.length >= 3) break;
     }
-    byK[String(k)] = { ...latencyStats(ms), samplesMs: ms.map((x) => Math.round(x * 100) / 100) };
+    const cpu = latencyStats(cpuMs);
+    byK[String(k)] = { ...latencyStats(ms), cpuP50Ms: cpu.p50Ms, cpuP95Ms: cpu.p95Ms, samplesMs: ms.map((x) => Math.round(x * 100) / 100) };
   }
   return { byK, top10 };
 }

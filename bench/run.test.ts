@@ -61,6 +61,7 @@ describe('bench harness on a tiny corpus', () => {
         expect(s.p50Ms).toBeGreaterThan(0);
         expect(s.p95Ms).toBeGreaterThanOrEqual(s.p50Ms);
         expect(s.samplesMs).toHaveLength(5);
+        expect(s.cpuP50Ms).toBeGreaterThan(0);
       }
       expect(r.query!.queryPeakRssMiB).toBeGreaterThan(20);
     }
@@ -77,6 +78,8 @@ describe('bench harness on a tiny corpus', () => {
     expect(wink.commonQueries).toBe(5);
     expect(wink.speedup).toBeCloseTo(wink.peerP50Ms / wink.lexcaseP50Ms, 0);
     expect(wink.memoryRatio).toBeCloseTo(wink.lexcasePeakRssMiB / wink.peerPeakRssMiB, 2);
+    expect(wink.servingMemoryRatio).toBeCloseTo(wink.lexcaseServingRssMiB / wink.peerPeakRssMiB, 2);
+    expect(wink.cpuSpeedup).toBeGreaterThan(0);
     expect(wink.top10Overlap).toBeGreaterThan(0.8);
     expect(new Set(written.comparisons.map((c) => c.peer))).toEqual(new Set(['wink-bm25', 'minisearch', 'lancedb-fts']));
   });
@@ -90,6 +93,7 @@ describe('bench harness on a tiny corpus', () => {
       'p50-qld',
       'vs-wink-speed',
       'vs-wink-memory',
+      'vs-wink-memory-peak',
       'ann-p50',
       'ann-recall',
     ]);

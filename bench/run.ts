@@ -13,7 +13,7 @@
  *     [--dense-queries 100] [--dim 384] [--workers 2] [--work DIR] [--out DIR] [--keep]
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { cpus, getPriority, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -175,6 +175,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
       platform: process.platform,
       arch: process.arch,
       loadAvgAtStart: loadavg().map((x) => round(x)),
+      nice: getPriority(),
     },
     options: { ...opts, log: undefined },
     corpora: [],
@@ -329,7 +330,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
   results.notes.push(
     'Peak RSS is getrusage maxRSS of the engine\'s own child process (worker threads included). lexcase "peak RSS" in comparisons is the larger of its build process and its serving process.',
     'lexcase index size excludes the doc store (docs/: passage text kept for display) in the ratio; the size with it is shown too. LanceDB\'s directory holds the text plus its FTS index.',
-    'All engines share one 2-core machine with other work; the load average at the start of each child is in the JSON (loadAvgAtStart).',
+    'All engines share one 2-core machine with other work; the load average at the start of each child is in the JSON (loadAvgAtStart). "CPU p50" is the per-query process CPU time (user + system, all threads): close to the uncontended latency for single-threaded engines, and above wall time for multi-threaded ones (LanceDB).',
   );
   results.finishedAt = new Date().toISOString();
 

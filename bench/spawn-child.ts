@@ -16,8 +16,8 @@ export interface ChildOutcome {
 const fromTs = fileURLToPath(import.meta.url).endsWith('.ts');
 const childPath = fileURLToPath(new URL(fromTs ? './child.ts' : './child.js', import.meta.url));
 
-export async function runChild(spec: ChildSpec, timeoutS: number, heapMiB = 16_384): Promise<ChildOutcome> {
-  const args = [...(fromTs ? ['--import', 'tsx'] : []), `--max-old-space-size=${heapMiB}`, childPath, JSON.stringify(spec)];
+export async function runChild(spec: ChildSpec, timeoutS: number, heapMiB?: number): Promise<ChildOutcome> {
+  const args = [...(fromTs ? ['--import', 'tsx'] : []), ...(heapMiB ? [`--max-old-space-size=${heapMiB}`] : []), childPath, JSON.stringify(spec)];
   const loadAvgAtStart = Math.round(loadavg()[0] * 100) / 100;
   const t = performance.now();
   await rm(spec.resultFile, { force: true });
