@@ -1,4 +1,5 @@
 /** ACAL public surface: semantics, argument graphs, contestation, the arena, the runner glue. */
+import './report-section.js';
 export { computeStrengths, quadraticEnergy, dfQuad, acalCompat, isSemanticsName, SEMANTICS, ACAL_COMPAT } from './semantics/index.js';
 export type { Qbaf, QbafNode, QbafEdge, SemanticsName, SemanticsOptions, SemanticsResult } from './semantics/types.js';
 export { recompute, withResult, toQbaf } from './graph/recompute.js';
@@ -16,3 +17,4 @@ export { runAcal, ACAL_SYSTEMS, type RunAcalOptions, type RunAcalResult, type Ac
 export { acalMetrics, metricsTable as acalMetricsTable, type AcalMetrics } from './metrics.js';
 export { LEGAL_ROLES, ROLE_NAMES, type LegalRole } from './roles.js';
 export { ACAL_TASKS, acalTask, type AcalTask } from './tasks.js';
+export { acalSection, ACAL_REPORT_SYSTEMS } from './report-section.js';

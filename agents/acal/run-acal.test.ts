@@ -67,6 +67,10 @@ describe('runAcal on LegalBench hearsay (scripted server, real index)', () => {
     expect(md).toMatch(/\| acal \| 8 \| \d+\.\d \[\d+\.\d, \d+\.\d\] \|/);
     expect(md).toMatch(/Non-assertive conduct/);
     expect(JSON.parse(readFileSync(r.reportJson, 'utf8')).config).toMatchObject({ system: 'acal', semantics: 'quadratic', tools: ['bm25_search'] });
+    // the generic report carries the ACAL section with the same figures
+    const generic = JSON.parse(readFileSync(join(runDir, 'report.json'), 'utf8'));
+    expect(JSON.stringify(generic)).toContain('"macroF1"');
+    expect(readFileSync(join(runDir, 'report.md'), 'utf8')).toMatch(/ACAL metrics/);
     const trace = JSON.parse(readFileSync(join(runDir, 'traces', `${items[0].id}.json`), 'utf8'));
     expect(trace).toMatchObject({ system: 'acal', evidenceTool: 'bm25_search' });
     // no prompt ever carries the gold label field

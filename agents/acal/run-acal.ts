@@ -3,13 +3,14 @@
  * opens the retrieval index (hybrid RAG through the retrieval tools), runs the experiment runner
  * (resumable run dir, results.jsonl, traces), saves one argument graph per item under
  * <runDir>/acal/, and writes <runDir>/acal-report.md|json with accuracy, macro precision, macro
- * recall and macro-F1 with 95% bootstrap CIs.
+ * recall and macro-F1 with 95% bootstrap CIs (plus the generic report.md|json of eval/report).
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { loadLegalBenchTask, LEGALBENCH_TASKS } from '../../corpora/legalbench.js';
 import type { TaskExample } from '../../corpora/types.js';
+import { writeReport } from '../../eval/report/write-report.js';
 import { runExperiment } from '../../eval/runner.js';
 import type { AgentSystem, ResultRecord } from '../../eval/types.js';
 import { errors } from '../../src/errors.js';
@@ -22,6 +23,7 @@ import { acalDir } from './graph/store.js';
 import { acalMetrics, metricsTable, type AcalMetrics } from './metrics.js';
 import type { SemanticsName } from './semantics/types.js';
 import { createAcalSystem } from './system.js';
+import './report-section.js';
 
 export const ACAL_SYSTEMS = ['acal', 'sp', 'cot', 'rag'] as const;
 export type AcalSystemName = (typeof ACAL_SYSTEMS)[number];
@@ -93,7 +95,7 @@ export async function runAcal(opts: RunAcalOptions): Promise<RunAcalResult> {
           : createSingleAgentRagSystem({ task: opts.task, k });
 
   const config = {
-    system,
+    system: system === 'acal' ? 'acal' : `acal-${system}`,
     task: opts.task,
     split,
     limit: opts.limit ?? null,
@@ -126,6 +128,8 @@ export async function runAcal(opts: RunAcalOptions): Promise<RunAcalResult> {
   const reportJson = join(opts.runDir, 'acal-report.json');
   await writeFile(reportMd, markdown);
   await writeFile(reportJson, JSON.stringify({ task: opts.task, system, config, seed, metrics, decisions: decisionStats(run.results), slices: sliceAccuracy(run.results, items) }, null, 2) + '\n');
+  // the generic run report (report.md|json: accuracy, confidence, failures, tokens, tool usage + the ACAL section)
+  await writeReport(opts.runDir, { iterations: opts.iterations, seed });
   return { runDir: opts.runDir, results: run.results, metrics, reportMd, reportJson, markdown, ran: run.ran, skipped: run.skipped };
 }
 

@@ -1,0 +1,32 @@
+/**
+ * The ACAL section of `lexcase report` (runs whose config.system is acal, acal-sp, acal-cot or
+ * acal-rag): accuracy, macro precision, macro recall and macro-F1 with 95% bootstrap CIs, and for
+ * ACAL itself how decisions were reached (judge escalations, clashes, convergence).
+ */
+import { registerReportSection } from '../../eval/report/registry.js';
+import type { SectionBuilder } from '../../eval/report/types.js';
+import { acalMetrics, metricsTable } from './metrics.js';
+
+export const ACAL_REPORT_SYSTEMS = ['acal', 'acal-sp', 'acal-cot', 'acal-rag'];
+
+export const acalSection: SectionBuilder = (run, o) => {
+  if (!run.results.length) return null;
+  const m = acalMetrics(run.results, { iterations: o.iterations, seed: o.seed });
+  const name = String(run.config.config.system ?? 'acal');
+  const per = run.results.map((r) => r.metrics ?? {});
+  const judged = per.filter((x) => x.judged === true).length;
+  const notConverged = per.filter((x) => x.converged === false).length;
+  const clashes = per.reduce((s, x) => s + (typeof x.clashes === 'number' ? x.clashes : 0), 0);
+  const decisions =
+    name === 'acal'
+      ? `\n\nDecisions: ${judged} of ${run.results.length} escalated to the judge; ${notConverged} not converged; ${clashes} clashes resolved in all.`
+      : '';
+  return {
+    id: 'acal',
+    title: 'ACAL metrics (LegalBench, labels Yes/No)',
+    markdown: metricsTable([{ name, m }]) + decisions,
+    json: { ...m, judged, notConverged, clashes },
+  };
+};
+
+registerReportSection('acal', acalSection, { systems: ACAL_REPORT_SYSTEMS });
