@@ -1,6 +1,7 @@
 /**
  * Term-at-a-time accumulation into one dense Float64 score array per index, reused across queries;
- * a touched list resets only what a query wrote. Float64 (not Float32) keeps sums of ~100 term
+ * a touched list resets only what a query wrote. BM25 and textbook QLD weights are always > 0, so
+ * a zero score means "untouched"; Lucene QLD weights can be 0, so it keeps a separate mark array. Float64 (not Float32) keeps sums of ~100 term
  * weights within 1e-4 of the exact score.
  */
 import type { ScoringView } from './scoring-view.js';
@@ -58,39 +59,35 @@ export function accumulate(index: ScoringView, acc: Accumulator, termId: number,
   else accumulateLuceneQld(list, acc, p1, p2, arr!);
 }
 
-/** += p1·tf / (tf + norm[doc]). */
+/** += p1·tf / (tf + norm[doc]). Weights are > 0, so a zero score marks an untouched doc. */
 function accumulateBm25(list: PostingList, acc: Accumulator, p1: number, norm: Float64Array): void {
   const { docs, tfs, length } = list;
-  const { scores, mark, touched } = acc;
+  const { scores, touched } = acc;
   let count = acc.count;
   for (let i = 0; i < length; i++) {
     const d = docs[i];
     let tf = tfs[i];
     if (tf === TF_ESCAPE) tf = list.bigTf!.get(i)!;
-    if (mark[d] === 0) {
-      mark[d] = 1;
-      touched[count++] = d;
-    }
-    scores[d] += (p1 * tf) / (tf + norm[d]);
+    const s = scores[d];
+    if (s === 0) touched[count++] = d;
+    scores[d] = s + (p1 * tf) / (tf + norm[d]);
   }
   acc.count = count;
 }
 
-/** += p1·ln(1 + tf/muP). */
+/** += p1·ln(1 + tf/muP). Weights are > 0, so a zero score marks an untouched doc. */
 function accumulateQld(list: PostingList, acc: Accumulator, p1: number, muP: number): void {
   const { docs, tfs, length } = list;
-  const { scores, mark, touched } = acc;
+  const { scores, touched } = acc;
   let count = acc.count;
   const w1 = p1 * Math.log1p(1 / muP);
   for (let i = 0; i < length; i++) {
     const d = docs[i];
     let tf = tfs[i];
     if (tf === TF_ESCAPE) tf = list.bigTf!.get(i)!;
-    if (mark[d] === 0) {
-      mark[d] = 1;
-      touched[count++] = d;
-    }
-    scores[d] += tf === 1 ? w1 : p1 * Math.log1p(tf / muP);
+    const s = scores[d];
+    if (s === 0) touched[count++] = d;
+    scores[d] = s + (tf === 1 ? w1 : p1 * Math.log1p(tf / muP));
   }
   acc.count = count;
 }

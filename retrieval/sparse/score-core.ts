@@ -68,12 +68,11 @@ export function scoreTopK(view: ScoringView, req: ScoreRequest): Ranked {
     if (s >= top.threshold) top.push(s, d);
   }
   // Unmatched documents: the best are the shortest, in (length, index) order.
-  const mark = acc.mark;
   const order = view.byLenRange;
   let taken = 0;
   for (let j = 0; j < order.length && taken < k; j++) {
     const d = order[j];
-    if (mark[d]) continue;
+    if (scores[d] !== 0) continue;
     taken++;
     const s = base - qlen * lnl[d];
     if (s < top.threshold) break;
