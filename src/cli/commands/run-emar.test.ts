@@ -76,6 +76,9 @@ describe('lexcase run emar', () => {
     const trace = JSON.parse(readFileSync(join(out, 'traces', `${results[0].id}.json`), 'utf8'));
     expect(trace).toMatchObject({ system: 'emar', stop: 'convergence', embedder: 'use-lite:universal-sentence-encoder-lite' });
     expect(trace.rounds[0].similarity).toBeGreaterThanOrEqual(0.85);
+    const rj = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+    expect(rj.sections.emar).toMatchObject({ n: gold.length, convergenceRate: 1 });
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toMatch(/## EMAR: accuracy, F1 and recursion[\s\S]*\| hearsay\/train \|/);
     // the paper's sampling settings reach the endpoint
     expect(srv.requests[0].body).toMatchObject({ temperature: 0.1, top_p: 0.9 });
     expect(srv.requests[0].body.max_tokens ?? srv.requests[0].body.max_completion_tokens).toBe(2048);

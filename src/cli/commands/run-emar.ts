@@ -2,9 +2,8 @@
  * `lexcase run emar --dataset barexam|hearsay --split val [--limit N]`: EMAR's proponent/opponent
  * recursion with embedding convergence and a judge, over Bar Exam QA questions or LegalBench
  * hearsay examples, through the common experiment runner. The paper's benchmark (LFPBench, Chinese
- * civil cases) is not available, hence these datasets. Writes emar-summary.md/json to the run dir.
+ * civil cases) is not available, hence these datasets. Writes the run's report.md/json (common format plus an EMAR section).
  */
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { ChatOpenAI } from '@langchain/openai';
@@ -13,11 +12,12 @@ import { loadQuestions } from '../../../corpora/registry.js';
 import type { Question, Split, TaskExample } from '../../../corpora/types.js';
 import { letterToLabel, questionToCase, TASK_FRAMINGS, taskExampleToCase } from '../../../agents/emar/cases.js';
 import { DEFAULT_EPSILON, DEFAULT_MAX_DEPTH } from '../../../agents/emar/convergence.js';
+import '../../../agents/emar/report-section.js';
 import { emarSummaryMarkdown, summarizeEmarRun } from '../../../agents/emar/summary.js';
 import { createEmarSystem } from '../../../agents/emar/system.js';
 import type { AgentSystem } from '../../../eval/types.js';
 import { runExperiment } from '../../../eval/runner.js';
-import { writeJsonAtomic } from '../../../eval/run-dir.js';
+import { writeReport } from '../../../eval/report/write-report.js';
 import { createEmbedder, parseEmbedderSpec } from '../../../retrieval/embed/create-embedder.js';
 import { errors } from '../../errors.js';
 import { createChatModel } from '../../llm/factory.js';
@@ -111,8 +111,8 @@ export async function runEmarCommand(o: EmarOpts): Promise<void> {
     });
     const summary = summarizeEmarRun(run.results, { labels: o.dataset === 'hearsay' ? framing.labels : undefined, seed: o.seed });
     const md = emarSummaryMarkdown(`${o.dataset}/${o.split}`, summary);
-    await writeJsonAtomic(join(runDir, 'emar-summary.json'), { dataset: o.dataset, split: o.split, embedder: embedder.id, epsilon: o.epsilon, maxDepth: o.maxDepth, ...summary });
-    await writeFile(join(runDir, 'emar-summary.md'), `# EMAR on ${o.dataset} (${o.split})\n\n${md}\n`);
+    // report.md / report.json in the common format, with the EMAR section (report-section.ts)
+    await writeReport(runDir);
     output(
       o,
       { runDir, ran: run.ran, skipped: run.skipped, tokens: usage.snapshot(), ...summary },

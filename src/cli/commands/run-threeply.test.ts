@@ -68,7 +68,11 @@ describe('lexcase run threeply', () => {
     const trace = JSON.parse(readFileSync(join(out, 'traces', 'mismatched-001.json'), 'utf8'));
     expect(trace).toMatchObject({ system: 'reflective', abstained: true, terminatedAt: 'plaintiff' });
     expect(trace.steps.map((s: { role: string }) => s.role)).toEqual(['developer', 'analyst']);
-    expect(readFileSync(join(out, 'threeply-summary.md'), 'utf8')).toMatch(/\| reflective \| non-arguable \| 2 \|/);
+    const report = readFileSync(join(out, 'report.md'), 'utf8');
+    expect(report).toMatch(/## 3-ply arguments[\s\S]*\| reflective \| non-arguable \| 2 \|/);
+    expect(report).toMatch(/## Accuracy/i);
+    const rj = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+    expect(rj.sections.threeply.scenarios.map((x: { mode: string }) => x.mode)).toEqual(['arguable', 'mismatched', 'non-arguable']);
     // generation at the paper's max_tokens, the distiller at temperature 0
     const gen = srv.requests.find((q) => threeplyRole(q) === 'developer')!;
     expect(gen.body.max_tokens ?? gen.body.max_completion_tokens).toBe(1000);

@@ -2,18 +2,18 @@
  * `lexcase run threeply --scenarios arguable,mismatched,non-arguable --n 90 [--system reflective]`:
  * builds seeded case triples from the CATO factor model, runs a 3-ply system over them through the
  * common experiment runner (resume, results.jsonl, traces) and writes the per-scenario table of
- * hallucination accuracy, factor utilization recall and abstention ratio (threeply-summary.md/json).
+ * hallucination accuracy, factor utilization recall and abstention ratio into the run's report.md/json.
  */
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { loadTradeSecretModel } from '../../../corpora/trade-secret.js';
 import { buildScenarios, expectedBehaviour, SCENARIO_MODES, type CaseTriple, type ScenarioMode, type ScenarioSource } from '../../../agents/threeply/scenarios.js';
+import '../../../agents/threeply/report-section.js';
 import { summarizeRun, summaryMarkdown } from '../../../agents/threeply/summary.js';
 import { createThreePlySystem } from '../../../agents/threeply/system.js';
 import { THREEPLY_SYSTEMS, type ThreePlySystemKind } from '../../../agents/threeply/types.js';
 import { runExperiment } from '../../../eval/runner.js';
-import { writeJsonAtomic } from '../../../eval/run-dir.js';
+import { writeReport } from '../../../eval/report/write-report.js';
 import { errors } from '../../errors.js';
 import { createChatModel } from '../../llm/factory.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
@@ -85,10 +85,9 @@ export async function runThreeplyCommand(o: ThreeplyOpts): Promise<void> {
     label: `threeply ${kind}`,
   });
 
+  // report.md / report.json in the common format, with the 3-ply section (report-section.ts)
+  await writeReport(runDir);
   const summary = summarizeRun(run.results, { seed: o.seed });
-  const md = `# 3-ply arguments: ${kind}\n\n${summaryMarkdown(kind, summary)}\n`;
-  await writeJsonAtomic(join(runDir, 'threeply-summary.json'), { system: kind, source, seed: o.seed, scenarios: summary });
-  await writeFile(join(runDir, 'threeply-summary.md'), md);
   output(
     o,
     { runDir, system: kind, ran: run.ran, skipped: run.skipped, failed: run.failed, tokens: usage.snapshot(), scenarios: summary },

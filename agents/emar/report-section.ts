@@ -1,0 +1,23 @@
+/**
+ * The EMAR section of `lexcase report` (runs whose config.system is "emar"): the paper's accuracy,
+ * macro-F1 and micro-F1, and how the recursion ended (depth, convergence, agreement).
+ */
+import { registerReportSection } from '../../eval/report/registry.js';
+import type { SectionBuilder } from '../../eval/report/types.js';
+import { TASK_FRAMINGS } from './cases.js';
+import { emarSummaryMarkdown, summarizeEmarRun } from './summary.js';
+
+export const emarSection: SectionBuilder = (run, o) => {
+  if (!run.results.length) return null;
+  const dataset = String(run.config.config.dataset ?? '');
+  const labels = TASK_FRAMINGS[dataset]?.labels;
+  const s = summarizeEmarRun(run.results, { labels, seed: o.seed, iterations: o.iterations });
+  return {
+    id: 'emar',
+    title: 'EMAR: accuracy, F1 and recursion',
+    markdown: `${emarSummaryMarkdown(`${dataset}/${String(run.config.config.split ?? '')}`, s)}\n\nThe paper's LFPBench (Chinese civil cases) is not available; figures on this dataset are not comparable with the paper's.`,
+    json: s,
+  };
+};
+
+registerReportSection('emar', emarSection, { systems: ['emar'] });

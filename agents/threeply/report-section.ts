@@ -1,0 +1,23 @@
+/**
+ * The 3-ply section of `lexcase report` (runs whose config.system is "threeply"): per scenario,
+ * hallucination accuracy, factor utilization recall and abstention ratio with 95% bootstrap CIs.
+ */
+import { registerReportSection } from '../../eval/report/registry.js';
+import type { SectionBuilder } from '../../eval/report/types.js';
+import { summarizeRun, summaryMarkdown } from './summary.js';
+
+export const threeplySection: SectionBuilder = (run, o) => {
+  if (!run.results.length) return null;
+  const variant = String(run.config.config.variant ?? 'threeply');
+  const rows = summarizeRun(run.results, { seed: o.seed, iterations: o.iterations });
+  return {
+    id: 'threeply',
+    title: '3-ply arguments: hallucination, factor utilization, abstention (per scenario)',
+    markdown:
+      summaryMarkdown(variant, rows) +
+      '\n\nPercentages pooled over the scenario’s triples (the paper’s formulas), with 95% bootstrap CIs over triples. Abstention is the right answer on mismatched and non-arguable triples; on arguable triples the figure is wrongful abstention.',
+    json: { variant, scenarios: rows },
+  };
+};
+
+registerReportSection('threeply', threeplySection, { systems: ['threeply'] });
