@@ -75,10 +75,10 @@ export async function ensureDefaultIndex(dir = DEFAULT_INDEX_DIR, say: (line: st
   }
 }
 
-export function defaultRunDir(o: Pick<CaseExperimentOptions, 'system' | 'mode' | 'offline' | 'dataset' | 'split' | 'k' | 'seed' | 'hypotheses'>): string {
+export function defaultRunDir(o: Pick<CaseExperimentOptions, 'system' | 'mode' | 'offline' | 'dataset' | 'split' | 'k' | 'seed' | 'hypotheses' | 'limit'>): string {
   const what = o.system === 'case' ? `case-${o.offline ? 'offline' : 'llm'}${o.hypotheses === 'exploratory' ? '-exploratory' : ''}` : `baseline-${o.mode}`;
   const k = o.system === 'baseline' && o.mode === 'llm-only' ? '' : `-k${o.k ?? 5}`;
-  return join('runs', `${what}-${o.dataset}-${o.split}${k}-s${o.seed ?? 13}`);
+  return join('runs', `${what}-${o.dataset}-${o.split}${k}-s${o.seed ?? 13}${o.limit !== undefined ? `-n${o.limit}` : ''}`);
 }
 
 export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseExperimentResult> {

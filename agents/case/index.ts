@@ -20,3 +20,4 @@ export type * from './types.js';
 export function createCase(opts: CaseOptions & { offline?: boolean } = {}): AgentSystem<Question> {
   return withGoldGuard(opts.offline ? createCaseOfflineSystem({ k: opts.k, tools: opts.tools }) : createCaseLlmSystem(opts));
 }
+import './report-section.js';
