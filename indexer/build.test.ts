@@ -8,6 +8,7 @@ import { fromArray, tempDir } from './build-test-helpers.js';
 import { readManifest } from './manifest.js';
 import { SPARSE_FILES } from './sparse/format.js';
 import { DOCSTORE_FILES } from './docstore-writer.js';
+import { openDocStore } from './docstore.js';
 import { closeSparseIndexes, openRetriever } from '../retrieval/open.js';
 import type { Passage } from '../corpora/types.js';
 
@@ -90,5 +91,18 @@ describe('buildIndex', () => {
     await expect(p).rejects.toThrow();
     expect(existsSync(out)).toBe(false);
     expect(readdirSync(tmp.dir).filter((n) => n.startsWith('aborted'))).toEqual([]);
+  });
+
+  it('the doc store streams every passage back in order across read blocks, and gets by id', async () => {
+    const many: Passage[] = Array.from({ length: 2500 }, (_, i) => ({ id: `p${i}`, text: i % 10 ? `passage ${i} é` : '', title: i % 3 ? undefined : `t${i}`, docId: i % 2 ? `doc${i >> 4}` : undefined, source: `s${i % 4}` }));
+    const out = join(tmp.dir, 'many');
+    await buildIndex(fromArray(many), { out, corpusName: 'many', workers: 0 });
+    const ds = await openDocStore(out);
+    const back: Passage[] = [];
+    for await (const p of ds.entries()) back.push(p);
+    expect(back).toEqual(many.map((p) => Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined))));
+    expect(await ds.get('p2499')).toEqual(back[2499]);
+    expect(ds.size).toBe(2500);
+    await ds.close();
   });
 });

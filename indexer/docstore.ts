@@ -46,10 +46,22 @@ class Column {
     await this.fh.read(buf, 0, len, a);
     return buf.toString('utf8');
   }
+  /** Strings i..j-1 with one read. */
+  async range(i: number, j: number): Promise<string[]> {
+    const a = this.offsets[i];
+    const len = this.offsets[j] - a;
+    const buf = Buffer.allocUnsafe(len);
+    if (len) await this.fh.read(buf, 0, len, a);
+    const out: string[] = new Array(j - i);
+    for (let x = i; x < j; x++) out[x - i] = buf.toString('utf8', this.offsets[x] - a, this.offsets[x + 1] - a);
+    return out;
+  }
   close(): Promise<void> {
     return this.fh.close();
   }
 }
+
+const ENTRY_BLOCK = 1024;
 
 async function openColumn(dir: string, base: string, n: number): Promise<Column> {
   const offsets = await readOffsets(dir, base, n);
@@ -105,7 +117,16 @@ export async function openDocStore(dir: string): Promise<OpenedDocStore> {
       return i < 0 ? undefined : at(i);
     },
     async *entries() {
-      for (let i = 0; i < n; i++) yield await at(i);
+      for (let i = 0; i < n; i += ENTRY_BLOCK) {
+        const j = Math.min(n, i + ENTRY_BLOCK);
+        const [ts, tis, ds] = await Promise.all([text.range(i, j), title.range(i, j), docId.range(i, j)]);
+        for (let x = i; x < j; x++) {
+          const p: Passage = { id: idList[x], text: ts[x - i], source: sources[sourceIdx[x]] };
+          if (tis[x - i]) p.title = tis[x - i];
+          if (ds[x - i]) p.docId = ds[x - i];
+          yield p;
+        }
+      }
     },
     async close() {
       await Promise.all([text.close(), title.close(), docId.close()]);
