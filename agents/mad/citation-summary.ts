@@ -1,0 +1,44 @@
+/**
+ * Per-item citation figures, from the citations that back the system's answer (MAD: the winning
+ * debater's final brief; baselines: the answer's claims). Written into results.jsonl `metrics` so
+ * `lexcase compare` and the run metrics can use them.
+ */
+import type { CheckedCitation } from './types.js';
+
+export interface ItemCitationMetrics {
+  [k: string]: number | boolean | null;
+  citations: number;
+  /** Share of cited ids that exist in the index (null with no citations). */
+  citationsExist: number | null;
+  /** Share of citations the lexical support check accepts. */
+  citationsSupportive: number | null;
+  /** Share the judge did not list as unsupported (MAD only; null otherwise). */
+  citationsJudgeSupportive: number | null;
+  /** Share of cited ids the author had been shown (pool or own request). */
+  citationsSeen: number | null;
+  /** A gold passage is among the cited ids (null when the question has no gold ids). */
+  goldCited: boolean | null;
+  /** A gold passage is in the evidence shown to the system (null when no gold ids). */
+  goldInPool: boolean | null;
+}
+
+const share = (n: number, d: number): number | null => (d === 0 ? null : n / d);
+
+export function itemCitationMetrics(
+  cites: CheckedCitation[],
+  gold: string[],
+  evidenceIds: string[],
+  judgeUnsupported?: string[],
+): ItemCitationMetrics {
+  const n = cites.length;
+  const unsupported = new Set(judgeUnsupported ?? []);
+  return {
+    citations: n,
+    citationsExist: share(cites.filter((c) => c.exists).length, n),
+    citationsSupportive: share(cites.filter((c) => c.supportive).length, n),
+    citationsJudgeSupportive: judgeUnsupported ? share(cites.filter((c) => !unsupported.has(c.id)).length, n) : null,
+    citationsSeen: share(cites.filter((c) => c.seen).length, n),
+    goldCited: gold.length ? cites.some((c) => gold.includes(c.id)) : null,
+    goldInPool: gold.length ? evidenceIds.some((id) => gold.includes(id)) : null,
+  };
+}

@@ -1,0 +1,210 @@
+/**
+ * MAD through the REAL @langchain/openai client (createChatModel) against the scripted
+ * OpenAI-compatible server, with the real retrieval tools over a keyword retriever on real FRE /
+ * Bar Exam passages. Replies are chosen per request (role from the system prompt), so the tests do
+ * not depend on call order.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Question } from '../../corpora/types.js';
+import type { SystemContext } from '../../eval/types.js';
+import { createRetrievalTools } from '../../retrieval/tools/index.js';
+import { llmConfigSchema } from '../../src/config.js';
+import { createChatModel } from '../../src/llm/factory.js';
+import { deriveSeed } from '../../src/rng.js';
+import { startScriptedServer, type RecordedRequest, type ScriptReply, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
+import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, without } from '../case/testing/fixtures.js';
+import { createMad } from './debate.js';
+import { briefReply, debaterLetter, humanText, judgeReply, msgs, roleOf, roundOf } from './testing/script.js';
+import type { DebateTrace } from './debate.js';
+
+let srv: ScriptedServer | undefined;
+afterEach(async () => {
+  await srv?.close();
+  srv = undefined;
+});
+
+const corpus = without(PASSAGES, ['gold0']);
+
+function ctx(url: string, q: Question = QUESTION): SystemContext {
+  const llm = createChatModel(llmConfigSchema.parse({ baseUrl: url, model: 'scripted', cacheDir: false, maxRetries: 1, retryBaseMs: 1, retryMaxMs: 5, timeoutMs: 5000 }));
+  const bm25 = keywordRetriever('bm25', corpus);
+  const docs = { size: Object.keys(corpus).length, get: getPassageFrom(corpus) };
+  return { seed: deriveSeed(7, q.id), tools: createRetrievalTools({ retrievers: { bm25 }, docs }), retrievers: { bm25 }, llm, getPassage: getPassageFrom(corpus), options: {} };
+}
+
+/** Default script: every debater briefs; B's rebuttal first requests one snippet; the judge picks B. */
+function defaultScript(over: (req: RecordedRequest) => ScriptReply | undefined = () => undefined) {
+  return (req: RecordedRequest): ScriptReply => {
+    const o = over(req);
+    if (o) return o;
+    const role = roleOf(req);
+    if (role === 'judge') return judgeReply('B', ['made_up_1']);
+    if (role === 'cross-examiner')
+      return { content: JSON.stringify({ questions: ['A', 'B', 'C', 'D'].map((l) => ({ letter: l, question: `Q-${l}: which rule makes your option right?` })) }) };
+    if (role === 'cross-answer') return { content: JSON.stringify({ answer: `ANS-${debaterLetter(req)}: FRE 402` }) };
+    if (role === 'debater') {
+      const letter = debaterLetter(req);
+      const round = roundOf(req);
+      const m = msgs(req);
+      if (letter === 'B' && round > 1 && req.body.tools?.length && !m.some((x) => x.role === 'tool'))
+        return { toolCalls: [{ name: 'bm25_search', args: { query: 'party impeach own witness credibility' } }] };
+      return briefReply(letter, round, { badId: letter === 'B' ? 'made_up_1' : undefined });
+    }
+    return { status: 500, error: `unexpected request: ${String(msgs(req)[0]?.content).slice(0, 60)}` };
+  };
+}
+
+const debaterReqs = (s: ScriptedServer, letter: string, round: number) =>
+  s.requests.filter((r) => roleOf(r) === 'debater' && debaterLetter(r) === letter && roundOf(r) === round);
+
+describe('multi-agent debate against the scripted OpenAI-compatible server', () => {
+  it('runs a full debate: pool → openings → rebuttals with one snippet request → judge verdict, rationale, checklist, citation checks', async () => {
+    srv = await startScriptedServer(defaultScript());
+    const out = await createMad({ rounds: 2, topology: 'full', k: 2 })(QUESTION, ctx(srv.url));
+    const t = out.trace as DebateTrace;
+    expect(out.error).toBeUndefined();
+    expect(out.prediction).toBe('B');
+    expect(t.letters).toEqual(['A', 'B', 'C', 'D']);
+    expect(t.pool.length).toBeGreaterThan(0);
+    expect(t.rounds.map((r) => r.briefs.map((b) => `${b.letter}${b.kind[0]}`))).toEqual([
+      ['Ao', 'Bo', 'Co', 'Do'],
+      ['Ar', 'Br', 'Cr', 'Dr'],
+    ]);
+    // B's rebuttal asked the retriever for one snippet (k forced to 1) and got it back as a tool message
+    const b2 = t.rounds[1].briefs[1];
+    expect(b2.request).toMatchObject({ tool: 'bm25_search', query: 'party impeach own witness credibility' });
+    expect(b2.request!.ids).toHaveLength(1);
+    const bReqs = debaterReqs(srv, 'B', 2);
+    expect(bReqs).toHaveLength(2);
+    expect(bReqs[0].body.tools.map((x: any) => x.function.name)).toEqual(['bm25_search']);
+    expect(bReqs[1].body.tool_choice).toBe('none');
+    const toolMsg = bReqs[1].body.messages.find((m: any) => m.role === 'tool');
+    expect(JSON.parse(toolMsg.content).results).toHaveLength(1);
+    // the opening offered no tools
+    expect(debaterReqs(srv, 'A', 1)[0].body.tools).toBeUndefined();
+    // judgment
+    expect(t.judge!.rationale).toHaveLength(3);
+    expect(t.judge!.checklist).toEqual({ doctrine_named: true, on_point_authority: true, accurate_use: true, logical_application: true, opponent_addressed: false });
+    // citations of the winner: fre402 exists and is supportive; made_up_1 does not exist
+    const cites = b2.citations;
+    expect(cites.find((c) => c.id === 'fre402')).toMatchObject({ exists: true, seen: true, supportive: true });
+    expect(cites.find((c) => c.id === 'made_up_1')).toMatchObject({ exists: false, seen: false, supportive: false });
+    expect(out.metrics).toMatchObject({ citations: 2, citationsExist: 0.5, citationsSupportive: 0.5, citationsJudgeSupportive: 0.5, checklist: 4, forfeits: 0, goldCited: false });
+    // every call carried a seed; the judge saw every final brief
+    expect(srv.requests.every((r) => typeof r.body.seed === 'number')).toBe(true);
+    const judgeReq = srv.requests.find((r) => roleOf(r) === 'judge')!;
+    for (const l of ['A', 'B', 'C', 'D']) expect(humanText(judgeReq)).toContain(`ARG-${l}-r2`);
+    // the gold passage is not indexed and no prompt carries the answer key
+    for (const r of srv.requests) expect(r.text).not.toContain(PASSAGES.gold0.slice(0, 40));
+  }, 30_000);
+
+  it('full topology: in a rebuttal each debater sees every opponent; sparse: only the preceding one in the ring', async () => {
+    srv = await startScriptedServer(defaultScript());
+    await createMad({ rounds: 2, topology: 'full', k: 2 })(QUESTION, ctx(srv.url));
+    for (const l of ['A', 'B', 'C', 'D']) {
+      const text = humanText(debaterReqs(srv, l, 2)[0]);
+      for (const o of ['A', 'B', 'C', 'D']) expect(text).toContain(`ARG-${o}-r1`);
+    }
+    await srv.close();
+    srv = await startScriptedServer(defaultScript());
+    const out = await createMad({ rounds: 3, topology: 'sparse', k: 2 })(QUESTION, ctx(srv.url));
+    const t = out.trace as DebateTrace;
+    const previous: Record<string, string> = { A: 'D', B: 'A', C: 'B', D: 'C' };
+    for (const round of [2, 3]) {
+      for (const l of ['A', 'B', 'C', 'D']) {
+        const text = humanText(debaterReqs(srv, l, round)[0]);
+        const visible = ['A', 'B', 'C', 'D'].filter((o) => text.includes(`ARG-${o}-r${round - 1}`));
+        expect(visible.sort()).toEqual([l, previous[l]].sort()); // own brief + the preceding opponent's
+      }
+      expect(t.rounds[round - 1].briefs.map((b) => b.saw)).toEqual([['D'], ['A'], ['B'], ['C']]);
+    }
+    // the judge still sees all final briefs
+    const judgeText = humanText(srv.requests.find((r) => roleOf(r) === 'judge')!);
+    for (const l of ['A', 'B', 'C', 'D']) expect(judgeText).toContain(`ARG-${l}-r3`);
+  }, 30_000);
+
+  it('one debater per option for a 10-option (MMLU-Pro style) question; sparse ring over 10', async () => {
+    const q10: Question = {
+      ...QUESTION,
+      id: 'mmlu_law_1',
+      choices: [...QUESTION.choices, 'admissible as a prior inconsistent statement', 'inadmissible as hearsay', 'admissible only to impeach', 'inadmissible under Rule 403', 'admissible as substantive evidence', 'inadmissible because cumulative'],
+    };
+    srv = await startScriptedServer(defaultScript());
+    const out = await createMad({ rounds: 2, topology: 'sparse', k: 1 })(q10, ctx(srv.url, q10));
+    const t = out.trace as DebateTrace;
+    expect(t.letters).toEqual(['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J']);
+    expect(t.rounds[1].briefs.map((b) => b.saw.join(''))).toEqual(['J', 'A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I']);
+    expect(srv.requests.filter((r) => roleOf(r) === 'debater' && roundOf(r) === 1)).toHaveLength(10);
+    expect(out.prediction).toBe('B');
+  }, 30_000);
+
+  it('cross-examiner toggle: off → no examiner call; on → one question per debater, answers reach the judge', async () => {
+    srv = await startScriptedServer(defaultScript());
+    const off = await createMad({ rounds: 1, crossExaminer: false, k: 2 })(QUESTION, ctx(srv.url));
+    expect(srv.requests.some((r) => roleOf(r) === 'cross-examiner' || roleOf(r) === 'cross-answer')).toBe(false);
+    expect((off.trace as DebateTrace).crossExamination).toBeUndefined();
+    expect(humanText(srv.requests.find((r) => roleOf(r) === 'judge')!)).not.toContain('Cross-examination:');
+    await srv.close();
+
+    srv = await startScriptedServer(defaultScript());
+    const on = await createMad({ rounds: 1, crossExaminer: true, k: 2 })(QUESTION, ctx(srv.url));
+    const x = (on.trace as DebateTrace).crossExamination!;
+    expect(srv.requests.filter((r) => roleOf(r) === 'cross-examiner')).toHaveLength(1);
+    expect(srv.requests.filter((r) => roleOf(r) === 'cross-answer').map(debaterLetter).sort()).toEqual(['A', 'B', 'C', 'D']);
+    expect(x.questions.map((q) => [q.letter, q.answer])).toEqual([
+      ['A', 'ANS-A: FRE 402'],
+      ['B', 'ANS-B: FRE 402'],
+      ['C', 'ANS-C: FRE 402'],
+      ['D', 'ANS-D: FRE 402'],
+    ]);
+    const judgeText = humanText(srv.requests.find((r) => roleOf(r) === 'judge')!);
+    expect(judgeText).toContain('Cross-examination:');
+    expect(judgeText).toContain('To Debater C: Q-C: which rule makes your option right?');
+    expect(judgeText).toContain('ANS-C: FRE 402');
+    // the cross-examiner saw the final briefs
+    expect(humanText(srv.requests.find((r) => roleOf(r) === 'cross-examiner')!)).toContain('ARG-D-r1');
+  }, 30_000);
+
+  it('judge output: malformed once → retried and parsed; malformed twice → item failure recorded with raw replies, debate kept', async () => {
+    let judgeCalls = 0;
+    srv = await startScriptedServer(
+      defaultScript((req) => {
+        if (roleOf(req) !== 'judge') return undefined;
+        judgeCalls++;
+        if (judgeCalls === 1) return { content: 'The answer is clearly B.' };
+        if (judgeCalls === 2) return judgeReply('b');
+        // second item: a rationale of 2 bullets, then an unknown letter
+        if (judgeCalls === 3) return { content: JSON.stringify({ verdict: 'B', rationale: ['one', 'two'], checklist: {} }) };
+        return judgeReply('Z');
+      }),
+    );
+    const ok = await createMad({ rounds: 1, k: 2 })(QUESTION, ctx(srv.url));
+    expect(ok.prediction).toBe('B');
+    expect((ok.trace as DebateTrace).judge!.raw).toEqual(['The answer is clearly B.', expect.stringContaining('"verdict":"b"')]);
+    const retryReq = srv.requests.filter((r) => roleOf(r) === 'judge')[1];
+    expect(retryReq.body.messages.at(-1).content).toMatch(/could not be parsed/);
+
+    const bad = await createMad({ rounds: 1, k: 2 })({ ...QUESTION, id: 'mbe_bad' }, ctx(srv.url));
+    const t = bad.trace as DebateTrace;
+    expect(bad.prediction).toBeNull();
+    expect(bad.error).toMatch(/judge could not be parsed/);
+    expect(t.judgeRaw).toHaveLength(2);
+    expect(t.rounds[0].briefs).toHaveLength(4);
+    expect(bad.metrics).toMatchObject({ citations: 0, checklist: null });
+  }, 30_000);
+
+  it('a debater unparseable twice forfeits its round; the debate and verdict go on', async () => {
+    srv = await startScriptedServer(
+      defaultScript((req) => (roleOf(req) === 'debater' && debaterLetter(req) === 'C' && roundOf(req) === 1 ? { content: 'I refuse to use JSON' } : undefined)),
+    );
+    const out = await createMad({ rounds: 2, topology: 'sparse', k: 2 })(QUESTION, ctx(srv.url));
+    const t = out.trace as DebateTrace;
+    const c1 = t.rounds[0].briefs[2];
+    expect(c1.error).toMatch(/debater C round 1/);
+    expect(c1.raw).toEqual(['I refuse to use JSON', 'I refuse to use JSON']);
+    expect(out.metrics?.forfeits).toBe(1);
+    // D (which sees C in the sparse ring) was told C filed no brief
+    expect(humanText(debaterReqs(srv, 'D', 2)[0])).toContain('Debater C (option C): (no brief this round)');
+    expect(out.prediction).toBe('B');
+  }, 30_000);
+});

@@ -1,0 +1,128 @@
+/**
+ * The multi-agent debate system (paper 002 §3): Round 0 shared evidence pool → Round 1 openings (one
+ * debater per answer option, 2 to 10 options) → rounds 2..R rebuttal/closing under the full or
+ * sparse topology (topology.ts), each rebuttal allowed one retriever request → optional
+ * cross-examination → the Judge's verdict, 3-bullet rationale and 5-item checklist. Debaters of a
+ * round run concurrently (the LLM factory's limit applies). The system sees a blind copy of the
+ * question (no answer, no gold ids); gold ids are used only afterwards, for the item's metrics.
+ *
+ * Failures: a debater unparseable twice forfeits that round; an unparseable cross-examiner is
+ * skipped; an unparseable judge (twice) fails the item (prediction null, error recorded, the run
+ * goes on). Request failures after the LLM layer's retries also fail the item.
+ */
+import type { Question } from '../../corpora/types.js';
+import type { AgentSystem, SystemContext, SystemOutcome } from '../../eval/types.js';
+import { errors, isLexcaseError } from '../../src/errors.js';
+import { deriveSeed } from '../../src/rng.js';
+import { blindQuestion } from '../case/gold-guard.js';
+import { optionLetters } from '../case/question-text.js';
+import { itemCitationMetrics } from './citation-summary.js';
+import { crossExamine } from './cross-examiner.js';
+import { debaterTurn } from './debater.js';
+import { buildEvidencePool, findSearchTool } from './evidence-pool.js';
+import { judge } from './judge.js';
+import { seededModel } from './llm-call.js';
+import { visibleOpponents } from './topology.js';
+import { CHECKLIST_ITEMS, type Brief, type CrossExamination, type Judgment, type MadSettings, type PoolPassage } from './types.js';
+
+export const MAD_DEFAULTS: MadSettings = { rounds: 2, topology: 'sparse', crossExaminer: false, k: 3, method: 'bm25', passageChars: 600 };
+
+export function madSettings(o: Partial<MadSettings> = {}): MadSettings {
+  const s = { ...MAD_DEFAULTS, ...Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) } as MadSettings;
+  if (!Number.isInteger(s.rounds) || s.rounds < 1 || s.rounds > 3) throw errors.invalidInput('rounds', `must be 1, 2 or 3, got ${s.rounds}`);
+  if (s.topology !== 'full' && s.topology !== 'sparse') throw errors.invalidInput('topology', `"${s.topology}"; expected full or sparse`);
+  if (!Number.isInteger(s.k) || s.k < 1) throw errors.invalidInput('k', `must be a positive integer, got ${s.k}`);
+  return s;
+}
+
+export function checkOptionCount(q: Question, letters: string[]): void {
+  if (letters.length < 2 || letters.length > 10) throw errors.invalidInput(`question ${q.id} choices`, `a debate needs 2 to 10 non-empty options, got ${letters.length}`);
+}
+
+export interface DebateTrace {
+  [k: string]: unknown;
+  system: 'mad';
+  settings: MadSettings;
+  letters: string[];
+  pool: { id: string; query: string }[];
+  rounds: { round: number; briefs: Brief[] }[];
+  crossExamination?: CrossExamination;
+  judge?: Judgment;
+  error?: string;
+}
+
+async function debate(q: Question, ctx: SystemContext, s: MadSettings, trace: DebateTrace): Promise<Judgment> {
+  if (!ctx.llm) throw errors.llmNotConfigured();
+  const llm = ctx.llm;
+  const letters = trace.letters;
+  const searchTool = findSearchTool(ctx.tools, s.method);
+  const pool: PoolPassage[] = await buildEvidencePool(q, ctx, s.method, s.k);
+  trace.pool = pool.map((p) => ({ id: p.id, query: p.query }));
+  const extra = new Map<string, PoolPassage[]>(letters.map((l) => [l, []]));
+  let prev: Brief[] = [];
+  for (let round = 1; round <= s.rounds; round++) {
+    const turns = await Promise.all(
+      letters.map((letter, i) =>
+        debaterTurn({
+          llm: seededModel(llm, deriveSeed(ctx.seed, `debater-${letter}-r${round}`)),
+          q,
+          letter,
+          round,
+          rounds: s.rounds,
+          pool,
+          extra: extra.get(letter)!,
+          own: prev[i],
+          seen: round === 1 ? [] : visibleOpponents(s.topology, i, letters.length).map((j) => prev[j]),
+          tools: [searchTool],
+          passageChars: s.passageChars,
+          getPassage: ctx.getPassage,
+          signal: ctx.signal,
+        }),
+      ),
+    );
+    turns.forEach((t, i) => extra.get(letters[i])!.push(...t.added));
+    prev = turns.map((t) => t.brief);
+    trace.rounds.push({ round, briefs: prev });
+  }
+  if (s.crossExaminer) {
+    trace.crossExamination = await crossExamine(seededModel(llm, deriveSeed(ctx.seed, 'cross-examiner')), q, letters, prev, ctx.signal);
+  }
+  const j = await judge(seededModel(llm, deriveSeed(ctx.seed, 'judge')), q, letters, pool, prev, trace.crossExamination, s.passageChars, ctx.signal);
+  trace.judge = j;
+  return j;
+}
+
+function allEvidenceIds(trace: DebateTrace): string[] {
+  const ids = new Set(trace.pool.map((p) => p.id));
+  for (const r of trace.rounds) for (const b of r.briefs) for (const id of b.request?.ids ?? []) ids.add(id);
+  return [...ids];
+}
+
+/** The MAD system for the runner. */
+export function createMad(opts: Partial<MadSettings> = {}): AgentSystem<Question> {
+  const s = madSettings(opts);
+  return async (item, ctx): Promise<SystemOutcome> => {
+    const q = blindQuestion(item);
+    const letters = optionLetters(q);
+    checkOptionCount(q, letters);
+    const trace: DebateTrace = { system: 'mad', settings: s, letters, pool: [], rounds: [] };
+    let prediction: string | null = null;
+    let error: string | undefined;
+    try {
+      prediction = (await debate(q, ctx, s, trace)).verdict;
+    } catch (e) {
+      if (!isLexcaseError(e)) throw e;
+      error = trace.error = e.message;
+      if ((e as { raw?: string[] }).raw) trace.judgeRaw = (e as { raw?: string[] }).raw;
+    }
+    const last = trace.rounds[trace.rounds.length - 1]?.briefs ?? [];
+    const winner = prediction ? last.find((b) => b.letter === prediction) : undefined;
+    const metrics: Record<string, number | boolean | null> = {
+      ...itemCitationMetrics(winner?.citations ?? [], item.goldPassageIds, allEvidenceIds(trace), trace.judge ? trace.judge.unsupported : undefined),
+      debateCitations: trace.rounds.reduce((n, r) => n + r.briefs.reduce((m, b) => m + b.citations.length, 0), 0),
+      forfeits: trace.rounds.reduce((n, r) => n + r.briefs.filter((b) => b.error).length, 0),
+      checklist: trace.judge ? CHECKLIST_ITEMS.filter((k) => trace.judge!.checklist[k]).length : null,
+    };
+    return { prediction, trace, metrics, ...(error ? { error } : {}) };
+  };
+}

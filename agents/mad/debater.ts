@@ -1,0 +1,118 @@
+/**
+ * One debater's turn. Round 1 (opening): argue for its option from the shared pool. Round r > 1
+ * (rebuttal/closing): sees its own previous brief and the opponents' the topology allows, may request
+ * ONE new snippet by calling a search tool once (the tool call is executed with k = 1; further calls
+ * in the same turn are refused), then writes the revised brief. Citations are checked (exists in the
+ * index, seen by the debater, lexical support). A reply unparseable twice forfeits the round: the
+ * brief is recorded empty with the error and the debate goes on.
+ */
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { HumanMessage, SystemMessage, ToolMessage, type AIMessage, type BaseMessage } from '@langchain/core/messages';
+import type { StructuredToolInterface } from '@langchain/core/tools';
+import type { Question } from '../../corpora/types.js';
+import { isLexcaseError } from '../../src/errors.js';
+import { truncate } from '../case/question-text.js';
+import { checkCitations } from './citation-check.js';
+import { searchWith } from './evidence-pool.js';
+import { parseOrRetryOnce } from './llm-call.js';
+import { debaterSystem, openingPrompt, rebuttalPrompt } from './prompts.js';
+import { briefSchema } from './schemas.js';
+import type { Brief, PoolPassage } from './types.js';
+
+export interface DebaterTurnOptions {
+  llm: BaseChatModel;
+  q: Question;
+  letter: string;
+  round: number;
+  rounds: number;
+  pool: PoolPassage[];
+  /** Snippets this debater requested in earlier rounds (it keeps them). */
+  extra: PoolPassage[];
+  own?: Brief;
+  seen: Brief[];
+  /** Search tools a rebuttal may call once; empty = no requests. */
+  tools: StructuredToolInterface[];
+  passageChars: number;
+  getPassage(id: string): Promise<{ id: string; text: string } | undefined>;
+  signal?: AbortSignal;
+}
+
+export interface DebaterTurn {
+  brief: Brief;
+  /** The snippet requested this turn (added to the debater's own evidence). */
+  added: PoolPassage[];
+}
+
+async function requestSnippet(
+  first: AIMessage,
+  o: DebaterTurnOptions,
+): Promise<{ toolMessages: ToolMessage[]; request?: Brief['request']; added: PoolPassage[] }> {
+  const calls = first.tool_calls ?? [];
+  const toolMessages: ToolMessage[] = [];
+  let request: Brief['request'];
+  const added: PoolPassage[] = [];
+  for (const [i, call] of calls.entries()) {
+    const id = call.id ?? `call_${i}`;
+    const tool = o.tools.find((t) => t.name === call.name);
+    const query = typeof call.args?.query === 'string' ? call.args.query : '';
+    if (i > 0 || !tool || !query) {
+      toolMessages.push(new ToolMessage({ tool_call_id: id, content: i > 0 ? 'Refused: one snippet per round.' : `Refused: unknown tool or empty query (${call.name}).` }));
+      continue;
+    }
+    const hits = await searchWith(tool, query, 1, o.signal);
+    const results = [];
+    for (const h of hits) {
+      const p = await o.getPassage(h.id);
+      const text = p?.text ?? h.snippet ?? '';
+      added.push({ id: h.id, text, query });
+      results.push({ id: h.id, text: truncate(text.replace(/\s+/g, ' '), o.passageChars) });
+    }
+    request = { tool: call.name, query, ids: hits.map((h) => h.id) };
+    toolMessages.push(new ToolMessage({ tool_call_id: id, content: JSON.stringify({ results }) }));
+  }
+  return { toolMessages, request, added };
+}
+
+export async function debaterTurn(o: DebaterTurnOptions): Promise<DebaterTurn> {
+  const opening = o.round === 1 || !o.own;
+  const evidence = [...o.pool, ...o.extra];
+  const canRequest = !opening && o.tools.length > 0;
+  const prompt = opening
+    ? openingPrompt(o.q, o.letter, evidence, o.passageChars)
+    : rebuttalPrompt(o.q, o.letter, o.round, o.rounds, evidence, o.own!, o.seen, o.passageChars, canRequest);
+  let messages: BaseMessage[] = [new SystemMessage(debaterSystem(o.letter)), new HumanMessage(prompt)];
+  const base: Omit<Brief, 'argument' | 'claims' | 'citations'> = {
+    letter: o.letter,
+    round: o.round,
+    kind: opening ? 'opening' : 'rebuttal',
+    saw: o.seen.map((b) => b.letter),
+  };
+  const what = `debater ${o.letter} round ${o.round}`;
+  let added: PoolPassage[] = [];
+  try {
+    let model: Pick<BaseChatModel, 'invoke'> = o.llm;
+    let first: AIMessage;
+    if (canRequest && typeof o.llm.bindTools === 'function') {
+      first = (await o.llm.bindTools(o.tools).invoke(messages, { signal: o.signal })) as AIMessage;
+      if (first.tool_calls?.length) {
+        const r = await requestSnippet(first, o);
+        added = r.added;
+        base.request = r.request;
+        messages = [...messages, first, ...r.toolMessages];
+        // the brief itself: tools still declared (the conversation has tool calls) but not callable
+        model = o.llm.bindTools(o.tools, { tool_choice: 'none' });
+        first = (await model.invoke(messages, { signal: o.signal })) as AIMessage;
+      }
+    } else first = (await o.llm.invoke(messages, { signal: o.signal })) as AIMessage;
+    const r = await parseOrRetryOnce(model, messages, first, briefSchema, what, o.signal);
+    const seenIds = new Set([...evidence, ...added].map((p) => p.id));
+    const citations = await checkCitations(r.value.claims, seenIds, o.getPassage);
+    return {
+      brief: { ...base, argument: r.value.argument, rebuttal: opening ? undefined : r.value.rebuttal, claims: r.value.claims, citations, ...(r.attempts > 1 ? { raw: r.raw } : {}) },
+      added,
+    };
+  } catch (e) {
+    if (!isLexcaseError(e) || e.code !== 'LLM_OUTPUT_INVALID') throw e;
+    return { brief: { ...base, argument: '', claims: [], citations: [], error: e.message, raw: (e as { raw?: string[] }).raw }, added };
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * runMadExperiment: MAD or one of its baselines over a dataset split on the experiment runner
+ * (results.jsonl + traces/<id>.json, resume), then the MAD metrics written next to the results as
+ * mad-metrics.json / mad-metrics.md. runMadSeeds repeats a run for several seeds (one run dir per
+ * seed) and adds consistency across seeds (consistency.json). `lexcase run mad` is these functions.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { loadQuestions } from '../../corpora/registry.js';
+import type { Question, Split } from '../../corpora/types.js';
+import { writeJsonAtomic } from '../../eval/run-dir.js';
+import { runExperiment, type RunProgress } from '../../eval/runner.js';
+import { createRetrievalTools, type ToolMethod } from '../../retrieval/tools/index.js';
+import { errors } from '../../src/errors.js';
+import type { UsageMeter } from '../../src/llm/usage.js';
+import { openCaseIndex } from '../case/open-index.js';
+import { createMadSystem, MAD_SYSTEMS, type MadSystemName } from './baselines.js';
+import { madSettings } from './debate.js';
+import { madMetrics, madMetricsMarkdown, predictionsOf, seedConsistency, seedConsistencyMarkdown, type MadMetrics, type SeedConsistency } from './metrics.js';
+import type { MadSettings } from './types.js';
+
+export interface MadExperimentOptions extends Partial<MadSettings> {
+  system?: MadSystemName;
+  /** Self-consistency samples. */
+  samples?: number;
+  dataset: string;
+  split: Split;
+  splitSeed?: number;
+  index: string;
+  llm?: BaseChatModel;
+  /** Public (redacted) model settings for config.json. */
+  model?: Record<string, unknown>;
+  usage?: UsageMeter;
+  seed?: number;
+  limit?: number;
+  concurrency?: number;
+  runDir?: string;
+  onProgress?: (p: RunProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface MadExperimentResult {
+  runDir: string;
+  ran: number;
+  skipped: number;
+  failed: number;
+  metrics: MadMetrics;
+  markdown: string;
+  predictions: Map<string, string | null>;
+}
+
+export function madRunName(o: Pick<MadExperimentOptions, 'system' | 'samples' | 'dataset' | 'split' | 'seed'> & MadSettings): string {
+  const sys = o.system ?? 'mad';
+  const what =
+    sys === 'mad' ? `mad-${o.topology}-r${o.rounds}${o.crossExaminer ? '-x' : ''}` : sys === 'self-consistency' ? `mad-sc${o.samples ?? 5}` : 'mad-single-rag';
+  return `${what}-${o.dataset}-${o.split}-${o.method}-k${o.k}-s${o.seed ?? 13}`;
+}
+
+export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExperimentResult> {
+  const system = o.system ?? 'mad';
+  if (!MAD_SYSTEMS.includes(system)) throw errors.invalidInput('system', `"${system}"; expected one of ${MAD_SYSTEMS.join(', ')}`);
+  const s = madSettings(o);
+  const seed = o.seed ?? 13;
+  if (!o.llm) throw errors.llmNotConfigured();
+  let questions: Question[] = await loadQuestions(o.dataset, o.split, { seed: o.splitSeed });
+  if (o.limit !== undefined) {
+    if (!Number.isInteger(o.limit) || o.limit < 1) throw errors.invalidInput('limit', `must be a positive integer, got ${o.limit}`);
+    questions = questions.slice(0, o.limit);
+  }
+  const idx = await openCaseIndex(o.index);
+  try {
+    if (!idx.retrievers[s.method]) throw errors.methodUnavailable(s.method, o.index, Object.keys(idx.retrievers));
+    // one shared retriever, through the retrieval tools
+    const tools = createRetrievalTools({ retrievers: { [s.method]: idx.retrievers[s.method] } as Partial<Record<ToolMethod, never>>, docs: idx.docs });
+    const runDir = o.runDir ?? join('runs', madRunName({ ...o, ...s, system, seed }));
+    const config: Record<string, unknown> = {
+      system: `mad/${system}`,
+      ...(system === 'mad' ? { rounds: s.rounds, topology: s.topology, crossExaminer: s.crossExaminer } : {}),
+      ...(system === 'self-consistency' ? { samples: o.samples ?? 5 } : {}),
+      k: s.k,
+      method: s.method,
+      passageChars: s.passageChars,
+      dataset: o.dataset,
+      split: o.split,
+      splitSeed: o.splitSeed ?? 13,
+      limit: o.limit ?? null,
+      index: resolve(o.index),
+      model: o.model ?? null,
+    };
+    const r = await runExperiment({
+      runDir,
+      system: createMadSystem(system, { ...s, samples: o.samples }),
+      items: questions,
+      gold: (q) => q.answer,
+      makeContext: (_q, { seed: itemSeed }) => ({ seed: itemSeed, tools, retrievers: idx.retrievers, llm: o.llm, getPassage: idx.getPassage, options: {} }),
+      config,
+      seed,
+      usage: o.usage,
+      concurrency: o.concurrency,
+      onProgress: o.onProgress,
+      signal: o.signal,
+      label: system,
+    });
+    const metrics = madMetrics(r.results, seed);
+    const markdown = madMetricsMarkdown(metrics, `${system === 'mad' ? `MAD (${s.topology}, ${s.rounds} round${s.rounds > 1 ? 's' : ''}${s.crossExaminer ? ', cross-examiner' : ''})` : system} — ${o.dataset} ${o.split}`);
+    await writeFile(join(runDir, 'mad-metrics.json'), JSON.stringify(metrics, null, 2) + '\n');
+    await writeFile(join(runDir, 'mad-metrics.md'), markdown + '\n');
+    return { runDir, ran: r.ran, skipped: r.skipped, failed: r.failed, metrics, markdown, predictions: predictionsOf(r.results) };
+  } finally {
+    await idx.docs.close?.();
+  }
+}
+
+export interface MadSeedsResult {
+  runs: MadExperimentResult[];
+  consistency: SeedConsistency;
+  markdown: string;
+}
+
+/** The same run for each seed (run dirs <base>-s<seed>), plus consistency across seeds (written into each run dir). */
+export async function runMadSeeds(o: MadExperimentOptions, seeds: number[]): Promise<MadSeedsResult> {
+  if (seeds.length < 2) throw errors.invalidInput('seeds', `need at least two seeds for consistency, got ${seeds.length}`);
+  const runs: MadExperimentResult[] = [];
+  for (const seed of seeds) runs.push(await runMadExperiment({ ...o, seed, runDir: o.runDir ? `${o.runDir}-s${seed}` : undefined }));
+  const consistency = seedConsistency(runs.map((r) => r.predictions));
+  const payload = { seeds, runDirs: runs.map((r) => r.runDir), ...consistency };
+  for (const r of runs) await writeJsonAtomic(join(r.runDir, 'consistency.json'), payload);
+  return { runs, consistency, markdown: seedConsistencyMarkdown(consistency) };
+}

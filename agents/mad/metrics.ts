@@ -1,0 +1,124 @@
+/**
+ * MAD run metrics (paper 002 §4.2) from results.jsonl records:
+ * - accuracy with a 95% percentile-bootstrap CI (failed items count as wrong);
+ * - citation quality, over the citations backing each answer (citation-summary.ts): share that
+ *   exist in the index, share the lexical support check accepts, share the judge did not flag
+ *   (MAD), share the author had been shown, and gold coverage (a gold passage cited / in the pool);
+ *   each is the mean over the items where it is defined, with its item count;
+ * - the judge's checklist (mean items ticked, of 5) and debater forfeits;
+ * - consistency across seeds (seedConsistency): over the items every run answered, the mean share
+ *   of run pairs with the same prediction, and the share of items where all runs agree.
+ * Paired comparisons between runs are `lexcase compare` (eval/report/compare.ts).
+ */
+import { bootstrapCi, type Ci } from '../../eval/bootstrap.js';
+import type { ResultRecord } from '../../eval/types.js';
+
+export interface MeanOf {
+  mean: number | null;
+  n: number;
+}
+
+export interface MadMetrics {
+  items: number;
+  failed: number;
+  accuracy: Ci;
+  citations: {
+    perAnswer: MeanOf;
+    exist: MeanOf;
+    supportive: MeanOf;
+    judgeSupportive: MeanOf;
+    seen: MeanOf;
+    goldCited: MeanOf;
+    goldInPool: MeanOf;
+  };
+  checklist: MeanOf;
+  forfeits: MeanOf;
+}
+
+export function meanOfMetric(results: readonly ResultRecord[], key: string): MeanOf {
+  const vals: number[] = [];
+  for (const r of results) {
+    const v = r.metrics?.[key];
+    if (typeof v === 'number' && Number.isFinite(v)) vals.push(v);
+    else if (typeof v === 'boolean') vals.push(v ? 1 : 0);
+  }
+  return { mean: vals.length ? vals.reduce((a, b) => a + b, 0) / vals.length : null, n: vals.length };
+}
+
+export function madMetrics(results: readonly ResultRecord[], seed = 13): MadMetrics {
+  return {
+    items: results.length,
+    failed: results.filter((r) => r.error || r.prediction === null).length,
+    accuracy: bootstrapCi(results.map((r) => (r.correct ? 1 : 0)), { seed }),
+    citations: {
+      perAnswer: meanOfMetric(results, 'citations'),
+      exist: meanOfMetric(results, 'citationsExist'),
+      supportive: meanOfMetric(results, 'citationsSupportive'),
+      judgeSupportive: meanOfMetric(results, 'citationsJudgeSupportive'),
+      seen: meanOfMetric(results, 'citationsSeen'),
+      goldCited: meanOfMetric(results, 'goldCited'),
+      goldInPool: meanOfMetric(results, 'goldInPool'),
+    },
+    checklist: meanOfMetric(results, 'checklist'),
+    forfeits: meanOfMetric(results, 'forfeits'),
+  };
+}
+
+export interface SeedConsistency {
+  runs: number;
+  /** Items present (with a non-failed prediction) in every run. */
+  items: number;
+  /** Mean over items of the share of run pairs that agree. */
+  pairwiseAgreement: number | null;
+  /** Share of items where every run gave the same prediction. */
+  unanimous: number | null;
+}
+
+/** Agreement of predictions across runs (one map id → prediction per seed). */
+export function seedConsistency(runs: ReadonlyArray<ReadonlyMap<string, string | null>>): SeedConsistency {
+  if (runs.length < 2) return { runs: runs.length, items: 0, pairwiseAgreement: null, unanimous: null };
+  const ids = [...runs[0].keys()].filter((id) => runs.every((r) => typeof r.get(id) === 'string'));
+  let pairSum = 0;
+  let unanimous = 0;
+  const pairs = (runs.length * (runs.length - 1)) / 2;
+  for (const id of ids) {
+    const preds = runs.map((r) => r.get(id) as string);
+    let agree = 0;
+    for (let a = 0; a < preds.length; a++) for (let b = a + 1; b < preds.length; b++) if (preds[a] === preds[b]) agree++;
+    pairSum += agree / pairs;
+    if (preds.every((p) => p === preds[0])) unanimous++;
+  }
+  return { runs: runs.length, items: ids.length, pairwiseAgreement: ids.length ? pairSum / ids.length : null, unanimous: ids.length ? unanimous / ids.length : null };
+}
+
+export function predictionsOf(results: readonly ResultRecord[]): Map<string, string | null> {
+  return new Map(results.map((r) => [r.id, r.error ? null : r.prediction]));
+}
+
+const pct = (v: number | null) => (v === null ? '–' : `${(100 * v).toFixed(1)}%`);
+const row = (label: string, m: MeanOf, fmt = pct) => `| ${label} | ${fmt(m.mean)} | ${m.n} |`;
+
+export function madMetricsMarkdown(m: MadMetrics, title = 'MAD metrics'): string {
+  const a = m.accuracy;
+  return [
+    `## ${title}`,
+    '',
+    `Accuracy: ${pct(a.estimate)} (95% CI ${pct(a.lo)}–${pct(a.hi)}), n = ${m.items}, failed ${m.failed}`,
+    '',
+    '| citation quality (answer citations) | value | items |',
+    '|---|---|---|',
+    row('citations per answer', m.citations.perAnswer, (v) => (v === null ? '–' : v.toFixed(2))),
+    row('cited ids that exist in the index', m.citations.exist),
+    row('supportive (lexical check)', m.citations.supportive),
+    row('supportive (judge)', m.citations.judgeSupportive),
+    row('cited ids the author was shown', m.citations.seen),
+    row('gold passage cited', m.citations.goldCited),
+    row('gold passage in the evidence', m.citations.goldInPool),
+    row('judge checklist items ticked (of 5)', m.checklist, (v) => (v === null ? '–' : v.toFixed(2))),
+    row('debater forfeits per item', m.forfeits, (v) => (v === null ? '–' : v.toFixed(2))),
+  ].join('\n');
+}
+
+export function seedConsistencyMarkdown(c: SeedConsistency): string {
+  return `Consistency across ${c.runs} seeds (${c.items} items answered in every run): pairwise agreement ${pct(c.pairwiseAgreement)}, unanimous ${pct(c.unanimous)}`;
+}

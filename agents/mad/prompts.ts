@@ -1,0 +1,138 @@
+/**
+ * Prompts of the debate (paper 002 §3.1–3.2): debaters defending one option each (opening, then
+ * rebuttal/closing rounds), the optional cross-examiner, the judge with its 3-bullet rationale and
+ * 5-item checklist, and the single-agent baselines. Every reply is a JSON object (zod-parsed).
+ */
+import type { Question } from '../../corpora/types.js';
+import { factsOf, optionsBlock, truncate } from '../case/question-text.js';
+import type { Brief, CrossExamination, PoolPassage } from './types.js';
+
+const CLAIMS_FORMAT = '"claims": [{"text": "<one legal claim>", "cites": ["<passage id>", ...]}, ...]';
+
+export function evidenceBlock(pool: PoolPassage[], chars: number): string {
+  if (pool.length === 0) return 'Authorities: (the retriever returned none)';
+  return ['Authorities (shared evidence pool; cite them by id in square brackets):', ...pool.map((p) => `[${p.id}] ${truncate(p.text.replace(/\s+/g, ' '), chars)}`)].join('\n');
+}
+
+export function questionBlock(q: Pick<Question, 'prompt' | 'question' | 'choices'>): string {
+  return ['Question:', factsOf(q), '', 'Options:', optionsBlock(q)].join('\n');
+}
+
+export function debaterSystem(letter: string): string {
+  return [
+    `You are Debater ${letter} in a structured legal debate about a multiple-choice bar exam question.`,
+    `You defend option ${letter} as the legally best answer, whatever your private view.`,
+    'You must cite the authority for every legal claim by its passage id; cite only ids you were shown, and never invent authorities or quote text that is not in them. You may rely on no authority for a claim only if none applies — then cite nothing.',
+  ].join(' ');
+}
+
+export function openingPrompt(q: Question, letter: string, pool: PoolPassage[], chars: number): string {
+  return [
+    questionBlock(q),
+    '',
+    evidenceBlock(pool, chars),
+    '',
+    `Round 1 (opening). Argue that option ${letter} is correct: name the governing doctrine, apply it to the facts, and cite the authorities you rely on.`,
+    `Reply with only a JSON object: {"argument": "<your opening brief>", ${CLAIMS_FORMAT}}`,
+  ].join('\n');
+}
+
+export function briefText(b: Pick<Brief, 'letter' | 'argument' | 'rebuttal' | 'claims' | 'error'>): string {
+  if (b.error) return `Debater ${b.letter} (option ${b.letter}): (no brief this round)`;
+  const lines = [`Debater ${b.letter} (option ${b.letter}):`];
+  if (b.rebuttal) lines.push(`  Rebuttal: ${b.rebuttal}`);
+  lines.push(`  Argument: ${b.argument}`);
+  for (const c of b.claims) lines.push(`  - ${c.text}${c.cites.length ? ` [${c.cites.join('] [')}]` : ''}`);
+  return lines.join('\n');
+}
+
+export function rebuttalPrompt(
+  q: Question,
+  letter: string,
+  round: number,
+  rounds: number,
+  pool: PoolPassage[],
+  own: Brief,
+  seen: Brief[],
+  chars: number,
+  canRequest: boolean,
+): string {
+  const closing = round === rounds;
+  return [
+    questionBlock(q),
+    '',
+    evidenceBlock(pool, chars),
+    '',
+    'Your previous brief:',
+    briefText(own),
+    '',
+    seen.length === 1 ? "The opposing debater's previous brief:" : "The opposing debaters' previous briefs:",
+    ...seen.map(briefText),
+    '',
+    `Round ${round} (${closing ? 'closing' : 'rebuttal'}). (a) Rebut the opponent's strongest point; ${
+      canRequest ? '(b) you may request ONE new snippet from the retriever by calling a search tool once before writing; ' : ''
+    }(c) revise your application of the law to the facts in defence of option ${letter}, citing authorities by id.`,
+    `Reply with only a JSON object: {"rebuttal": "<the point you rebut and why it fails>", "argument": "<your revised brief>", ${CLAIMS_FORMAT}}`,
+  ].join('\n');
+}
+
+export const CROSS_EXAMINER_SYSTEM =
+  'You are the Cross-Examiner in a structured legal debate. You probe gaps and shared misconceptions before the judgment.';
+
+export function crossExamPrompt(q: Question, briefs: Brief[]): string {
+  return [
+    questionBlock(q),
+    '',
+    'Final briefs:',
+    ...briefs.map(briefText),
+    '',
+    'Ask each debater ONE targeted question that probes the weakest gap in its brief (a missing element, a misapplied or distinguishable authority, an ignored fact) or a misconception the debaters share.',
+    'Reply with only a JSON object: {"questions": [{"letter": "<debater option letter>", "question": "<your question>"}, ...]}',
+  ].join('\n');
+}
+
+export function crossAnswerPrompt(q: Question, own: Brief, question: string): string {
+  return [
+    questionBlock(q),
+    '',
+    'Your final brief:',
+    briefText(own),
+    '',
+    `The Cross-Examiner asks you, Debater ${own.letter}: ${question}`,
+    'Answer it briefly and honestly, citing authorities by id where you rely on them.',
+    'Reply with only a JSON object: {"answer": "<your answer>"}',
+  ].join('\n');
+}
+
+export const JUDGE_SYSTEM = [
+  'You are the Judge of a structured legal debate about a multiple-choice bar exam question.',
+  'Each debater defended one option. Decide which option is legally correct on the merits — not which debater argued more — checking (i) doctrinal relevance, (ii) citation correctness against the authorities shown, (iii) whether the application to the facts is sufficient.',
+].join(' ');
+
+export function judgePrompt(q: Question, pool: PoolPassage[], briefs: Brief[], cross: CrossExamination | undefined, chars: number): string {
+  const parts = [questionBlock(q), '', evidenceBlock(pool, chars), '', 'Final briefs (one per option):', ...briefs.map(briefText)];
+  if (cross && cross.questions.length) {
+    parts.push('', 'Cross-examination:');
+    for (const x of cross.questions) parts.push(`  To Debater ${x.letter}: ${x.question}`, `  Answer: ${x.answer}`);
+  }
+  parts.push(
+    '',
+    'Select the correct option. Give a rationale of exactly 3 bullets, and fill the checklist for the winning brief: doctrine_named (it names the governing doctrine), on_point_authority (it cites an on-point authority), accurate_use (its authorities say what it claims), logical_application (it applies the rule to the facts logically), opponent_addressed (it answers the opposing arguments).',
+    'List under unsupported_citations the ids the winning brief cites that do not support the claim they are attached to.',
+    'Reply with only a JSON object: {"verdict": "<option letter>", "rationale": ["<bullet 1>", "<bullet 2>", "<bullet 3>"], "checklist": {"doctrine_named": true|false, "on_point_authority": true|false, "accurate_use": true|false, "logical_application": true|false, "opponent_addressed": true|false}, "unsupported_citations": ["<id>", ...]}',
+  );
+  return parts.join('\n');
+}
+
+export const ANALYST_SYSTEM = 'You are a single legal analyst answering a multiple-choice bar exam question with retrieved authorities.';
+
+export function citedAnswerPrompt(q: Question, pool: PoolPassage[], chars: number): string {
+  return [
+    questionBlock(q),
+    '',
+    evidenceBlock(pool, chars),
+    '',
+    'Choose the legally correct option. Cite the authority for every legal claim by its passage id; cite only ids shown above.',
+    `Reply with only a JSON object: {"reasoning": "<short reasoning>", "answer": "<one option letter>", ${CLAIMS_FORMAT}}`,
+  ].join('\n');
+}

@@ -1,0 +1,78 @@
+/** Shapes of a multi-agent debate (MAD, paper 002): evidence, briefs, citations, judgment, trace. */
+
+export type Topology = 'full' | 'sparse';
+
+/** One passage of the shared evidence pool (Round 0) or a snippet a debater requested. */
+export interface PoolPassage {
+  id: string;
+  text: string;
+  /** The query that retrieved it (Round 0: the option-specific query; rebuttal: the debater's request). */
+  query: string;
+}
+
+/** One cited claim as the debater wrote it. */
+export interface Claim {
+  text: string;
+  cites: string[];
+}
+
+/** A citation after checking: does the id exist in the index, had the author seen it, does it support the claim. */
+export interface CheckedCitation {
+  id: string;
+  claim: string;
+  /** The id is in the index doc store. */
+  exists: boolean;
+  /** The author had the passage in view (pool or its own request) when citing it. */
+  seen: boolean;
+  /** Lexical support check (see citation-check.ts); false when the passage does not exist. */
+  supportive: boolean;
+  /** Share of the claim's content terms found in the passage. */
+  overlap: number;
+}
+
+export interface Brief {
+  letter: string;
+  round: number;
+  /** Round 1: opening; later rounds: rebuttal of the strongest opposing point. */
+  kind: 'opening' | 'rebuttal';
+  /** Letters of the opponents whose previous briefs this debater saw (empty in the opening). */
+  saw: string[];
+  argument: string;
+  rebuttal?: string;
+  claims: Claim[];
+  citations: CheckedCitation[];
+  /** The one new snippet requested from the retriever this round, if any. */
+  request?: { tool: string; query: string; ids: string[] };
+  /** Set when the debater's reply was unparseable twice: it forfeits this round (empty brief). */
+  error?: string;
+  raw?: string[];
+}
+
+export interface CrossExamination {
+  questions: { letter: string; question: string; answer: string }[];
+  error?: string;
+}
+
+export const CHECKLIST_ITEMS = ['doctrine_named', 'on_point_authority', 'accurate_use', 'logical_application', 'opponent_addressed'] as const;
+export type ChecklistItem = (typeof CHECKLIST_ITEMS)[number];
+
+export interface Judgment {
+  verdict: string;
+  rationale: [string, string, string];
+  checklist: Record<ChecklistItem, boolean>;
+  /** Ids cited by the winning brief that the judge says do not support its claims. */
+  unsupported: string[];
+  raw?: string[];
+}
+
+export interface MadSettings {
+  rounds: number;
+  topology: Topology;
+  crossExaminer: boolean;
+  /** Passages per Round-0 query and the k of rebuttal requests' source tool (requests return 1). */
+  k: number;
+  /** Retrieval method for Round 0 (its <method>_search tool). */
+  method: string;
+  /** Characters of passage text shown per passage. */
+  passageChars: number;
+}
