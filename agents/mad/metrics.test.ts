@@ -1,0 +1,99 @@
+/** MAD metric functions on hand-made data. */
+import { describe, expect, it } from 'vitest';
+import type { ResultRecord } from '../../eval/types.js';
+import { checkCitations, lexicallySupports } from './citation-check.js';
+import { itemCitationMetrics } from './citation-summary.js';
+import { madMetrics, seedConsistency } from './metrics.js';
+import { visibleOpponents } from './topology.js';
+
+const FRE402 = 'Rule 402. General Admissibility of Relevant Evidence. Relevant evidence is admissible unless any of the following provides otherwise. Irrelevant evidence is not admissible.';
+
+const rec = (id: string, prediction: string | null, gold: string, metrics: ResultRecord['metrics'] = {}): ResultRecord => ({
+  id,
+  prediction,
+  gold,
+  correct: prediction === gold,
+  metrics,
+  ms: 1,
+  ...(prediction === null ? { error: 'x' } : {}),
+});
+
+describe('citation checks', () => {
+  it('lexical support: a claim restating the rule is supported, an unrelated claim is not', () => {
+    expect(lexicallySupports('Relevant evidence is generally admissible', FRE402).supportive).toBe(true);
+    expect(lexicallySupports('A contract for land must be in writing under the statute of frauds', FRE402).supportive).toBe(false);
+    // one shared term is not enough even when the claim is short
+    expect(lexicallySupports('evidence', FRE402).supportive).toBe(false);
+  });
+
+  it('checkCitations: exists / seen / supportive per cited id, duplicates within a claim counted once', async () => {
+    const get = async (id: string) => (id === 'fre402' ? { text: FRE402 } : undefined);
+    const c = await checkCitations([{ text: 'Relevant evidence is admissible', cites: ['fre402', 'fre402', 'ghost'] }], new Set(['fre402']), get);
+    expect(c.map((x) => [x.id, x.exists, x.seen, x.supportive])).toEqual([
+      ['fre402', true, true, true],
+      ['ghost', false, false, false],
+    ]);
+  });
+
+  it('itemCitationMetrics: shares over the answer citations, judge flags, gold coverage', () => {
+    const cites = [
+      { id: 'a', claim: '', exists: true, seen: true, supportive: true, overlap: 1 },
+      { id: 'b', claim: '', exists: true, seen: false, supportive: false, overlap: 0 },
+      { id: 'c', claim: '', exists: false, seen: false, supportive: false, overlap: 0 },
+      { id: 'g', claim: '', exists: true, seen: true, supportive: true, overlap: 0.5 },
+    ];
+    expect(itemCitationMetrics(cites, ['g'], ['a', 'g'], ['b'])).toEqual({
+      citations: 4,
+      citationsExist: 0.75,
+      citationsSupportive: 0.5,
+      citationsJudgeSupportive: 0.75,
+      citationsSeen: 0.5,
+      goldCited: true,
+      goldInPool: true,
+    });
+    expect(itemCitationMetrics([], [], [])).toMatchObject({ citations: 0, citationsExist: null, citationsJudgeSupportive: null, goldCited: null, goldInPool: null });
+  });
+});
+
+describe('run metrics', () => {
+  it('accuracy with a 95% CI (failures count as wrong) and citation means over the items where defined', () => {
+    const rs = [
+      rec('1', 'A', 'A', { citations: 2, citationsExist: 1, citationsSupportive: 0.5, goldCited: true, checklist: 5 }),
+      rec('2', 'B', 'A', { citations: 0, citationsExist: null, citationsSupportive: null, goldCited: false, checklist: 3 }),
+      rec('3', 'C', 'C', { citations: 1, citationsExist: 0, citationsSupportive: 0, goldCited: null, checklist: 4 }),
+      rec('4', null, 'D', {}),
+    ];
+    const m = madMetrics(rs, 13);
+    expect(m.items).toBe(4);
+    expect(m.failed).toBe(1);
+    expect(m.accuracy.estimate).toBe(0.5);
+    expect(m.accuracy.lo).toBeLessThan(0.5);
+    expect(m.accuracy.hi).toBeGreaterThan(0.5);
+    expect(m.citations.exist).toEqual({ mean: 0.5, n: 2 });
+    expect(m.citations.supportive).toEqual({ mean: 0.25, n: 2 });
+    expect(m.citations.goldCited).toEqual({ mean: 0.5, n: 2 });
+    expect(m.citations.perAnswer).toEqual({ mean: 1, n: 3 });
+    expect(m.checklist).toEqual({ mean: 4, n: 3 });
+    expect(m.citations.judgeSupportive).toEqual({ mean: null, n: 0 });
+  });
+
+  it('consistency across seeds: pairwise agreement and unanimity over items answered in every run', () => {
+    const r1 = new Map<string, string | null>([['q1', 'A'], ['q2', 'B'], ['q3', 'C'], ['q4', 'A']]);
+    const r2 = new Map<string, string | null>([['q1', 'A'], ['q2', 'C'], ['q3', 'C'], ['q4', null]]);
+    const r3 = new Map<string, string | null>([['q1', 'A'], ['q2', 'D'], ['q3', 'B'], ['q4', 'A']]);
+    const c = seedConsistency([r1, r2, r3]);
+    // q4 failed in run 2 → excluded. q1: 3/3 pairs agree; q2: 0/3; q3: 1/3
+    expect(c.items).toBe(3);
+    expect(c.pairwiseAgreement).toBeCloseTo((1 + 0 + 1 / 3) / 3, 10);
+    expect(c.unanimous).toBeCloseTo(1 / 3, 10);
+    expect(seedConsistency([r1])).toMatchObject({ pairwiseAgreement: null });
+    expect(seedConsistency([r1, r1]).pairwiseAgreement).toBe(1);
+  });
+
+  it('topology: full sees n−1 opponents, sparse the ring predecessor, two debaters coincide', () => {
+    expect(visibleOpponents('full', 1, 4)).toEqual([0, 2, 3]);
+    expect(visibleOpponents('sparse', 0, 4)).toEqual([3]);
+    expect(visibleOpponents('sparse', 3, 10)).toEqual([2]);
+    expect(visibleOpponents('sparse', 0, 2)).toEqual(visibleOpponents('full', 0, 2));
+  });
+});
