@@ -17,7 +17,7 @@ const schema = z.object({
   selected: z
     .array(z.object({ role: z.enum(ROLE_NAMES), reason: z.string().default('') }))
     .min(1)
-    .max(4),
+    .max(10), // more than asked for are cut to maxAgents below rather than failing the item
 });
 
 export async function selectTeam(

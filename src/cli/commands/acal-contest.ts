@@ -10,6 +10,7 @@ const globals = <T extends object>(o: T, cmd: Command): T & GlobalOpts => ({ ...
 import { CONTEST_ACTIONS } from '../../../agents/acal/contest/actions.js';
 import { contest } from '../../../agents/acal/contest/contest.js';
 import { compareSemantics } from '../../../agents/acal/graph/compare.js';
+import { withResult } from '../../../agents/acal/graph/recompute.js';
 import { readAudit, readGraph } from '../../../agents/acal/graph/store.js';
 import type { AcalGraph } from '../../../agents/acal/graph/types.js';
 import { errors } from '../../errors.js';
@@ -112,7 +113,7 @@ export function register(program: Command): void {
     .action(
       action(async (runDir: string, local: { item: string; audit?: boolean; compare?: boolean }, cmd: Command) => {
         const o = globals(local, cmd);
-        const g = readGraph(runDir, o.item);
+        const g = withResult(readGraph(runDir, o.item)); // the result is always recomputed, never trusted from the file
         const log = o.audit ? readAudit(runDir, o.item) : undefined;
         const cmp = o.compare ? compareSemantics(g) : undefined;
         output(o, { graph: g, audit: log, compare: cmp }, () =>
