@@ -6,7 +6,7 @@
  * workers (or analyses them itself with workers: 0); each worker keeps an in-memory segment and
  * spills it to disk every `segmentPostings` postings; at the end the segments are merged.
  */
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -143,22 +143,29 @@ function workerSink(count: number, analyzer: Partial<AnalyzerConfig>, segDir: st
   };
 }
 
-/** Remove `<out>.tmp-<pid>` dirs left by builds whose process no longer runs. */
+/**
+ * Clean up after builds whose process is gone: delete their `<out>.tmp-<pid>` dirs, and for an
+ * `<out>.old-<pid>` (a crash between the two renames of swapIntoPlace) put it back if `<out>` is
+ * missing, else delete it.
+ */
 function removeStaleTemps(out: string): void {
   const parent = dirname(out);
-  const prefix = `${basename(out)}.tmp-`;
   if (!existsSync(parent)) return;
   for (const name of readdirSync(parent)) {
-    if (!name.startsWith(prefix)) continue;
-    const pid = Number(name.slice(prefix.length));
-    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    const m = /^(.*)\.(tmp|old)-(\d+)$/.exec(name);
+    if (!m || m[1] !== basename(out)) continue;
+    const pid = Number(m[3]);
+    if (pid === process.pid) continue;
     let alive = true;
     try {
       process.kill(pid, 0);
     } catch (e) {
       alive = (e as NodeJS.ErrnoException).code === 'EPERM';
     }
-    if (!alive) rmSync(join(parent, name), { recursive: true, force: true });
+    if (alive) continue;
+    const path = join(parent, name);
+    if (m[2] === 'old' && !existsSync(out)) renameSync(path, out);
+    else rmSync(path, { recursive: true, force: true });
   }
 }
 

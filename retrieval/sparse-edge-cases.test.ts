@@ -148,3 +148,25 @@ describe('bad input', () => {
     expect(await code(openRetriever(dir, 'qld', { variant: 'jm' }))).toMatch(/INVALID_INPUT: invalid variant/);
   });
 });
+
+describe('degenerate corpora and crash leftovers', () => {
+  it('an empty corpus builds an index that answers every query with no hits', async () => {
+    const out = join(tmp.dir, 'empty-corpus');
+    const m = await buildIndex(fromArray([]), { out, corpusName: 'none', workers: 0 });
+    expect(m.corpus.passages).toBe(0);
+    expect(m.sparse).toMatchObject({ documents: 0, terms: 0, postings: 0 });
+    for (const method of ['bm25', 'qld']) expect(await (await openRetriever(out, method)).search('contract', { k: 10 })).toEqual([]);
+  });
+
+  it('an index left aside by a build that died between its two renames is put back by the next build', async () => {
+    const { renameSync, existsSync } = await import('node:fs');
+    const out = join(tmp.dir, 'aside');
+    await buildIndex(fromArray(texts(['kept passage one', 'kept passage two', 'three'])), { out, corpusName: 'kept', workers: 0 });
+    renameSync(out, `${out}.old-999999999`);
+    const dupes = [...texts(['x0', 'x1']), ...texts(['dup'])];
+    await expect(buildIndex(fromArray(dupes), { out, corpusName: 'failing', workers: 0 })).rejects.toThrow(/duplicate/);
+    expect(existsSync(`${out}.old-999999999`)).toBe(false);
+    expect((await openRetriever(out, 'bm25')).method).toBe('bm25');
+    expect((await (await openRetriever(out, 'bm25')).search('kept'))[0].id).toBe('d0');
+  });
+});
