@@ -27,6 +27,20 @@ export interface Comparison {
   /** Items right in both / only A / only B / neither. */
   agreement: { both: number; onlyA: number; onlyB: number; neither: number };
   metrics: Record<string, DiffCi & { a: number; b: number }>;
+  /** Config fields whose values differ between the runs: field → [A, B]. */
+  configDiff: Record<string, [unknown, unknown]>;
+}
+
+const show = (v: unknown) => (v === undefined ? '–' : typeof v === 'string' ? v : JSON.stringify(v));
+
+/** Top-level config fields that differ (run dirs and paths aside, which always do). */
+export function configDiff(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, [unknown, unknown]> {
+  const out: Record<string, [unknown, unknown]> = {};
+  for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
+    if (/^(runDir|run-dir|out)$/i.test(k)) continue;
+    if (JSON.stringify(a[k]) !== JSON.stringify(b[k])) out[k] = [a[k], b[k]];
+  }
+  return out;
 }
 
 const sys = (r: RunData) => (typeof r.config.config.system === 'string' ? r.config.config.system : undefined);
@@ -65,6 +79,7 @@ export function compareRunData(A: RunData, B: RunData, opts: { iterations?: numb
     accuracy: pairedBootstrap(a, b, bo),
     agreement,
     metrics,
+    configDiff: { ...configDiff(A.config.config, B.config.config), ...(A.config.seed !== B.config.seed ? { seed: [A.config.seed, B.config.seed] as [unknown, unknown] } : {}) },
   };
 }
 
@@ -86,6 +101,7 @@ export function formatComparison(c: Comparison): string {
     '',
     `- ${name(c.a, 'A')}`,
     `- ${name(c.b, 'B')}`,
+    ...(Object.keys(c.configDiff).length ? [`- config differences: ${Object.entries(c.configDiff).map(([k, [x, y]]) => `${k}: ${show(x)} vs ${show(y)}`).join('; ')}`] : []),
     ...(c.onlyA || c.onlyB ? [`- not compared: ${c.onlyA} items only in A, ${c.onlyB} only in B`] : []),
     '',
     table(['metric', 'A', 'B', 'A − B', '95% CI', 'p'], rows),

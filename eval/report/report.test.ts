@@ -140,6 +140,8 @@ describe('compareRuns', () => {
     expect(c.agreement).toEqual({ both: 6, onlyA: 8, onlyB: 2, neither: 0 });
     expect(c.metrics.goldEverReturned.estimate).toBe(0);
     expect(formatComparison(c)).toMatch(/\| accuracy \| 87\.5% \| 50\.0% \| \+37\.5 pp \|/);
+    expect(c.configDiff).toEqual({ system: ['strong', 'weak'] });
+    expect(formatComparison(c)).toContain('config differences: system: strong vs weak');
   });
 
   it('a run compared with itself: zero difference, p = 1', async () => {
