@@ -1,16 +1,16 @@
 /**
  * runCaseExperiment: a CASE or baseline run over a dataset split on the experiment runner
  * (eval/runner.ts: results.jsonl + traces/<id>.json, resume), followed by the CASE metrics
- * (accuracy with CI, confidence strata, evidence recall, tool usage, tokens) written next to the
- * results as case-metrics.json / case-metrics.md. `lexcase run case|baseline` is this function.
+ * (accuracy with CI, confidence strata, evidence recall, tool usage, tokens) and the run's
+ * report.md / report.json (eval/report, including the CASE section). `lexcase run case|baseline` is this function.
  */
-import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { indexCorpus } from '../../corpora/index-corpus.js';
 import { loadQuestions } from '../../corpora/registry.js';
 import { readManifest } from '../../indexer/manifest.js';
 import type { Question, Split } from '../../corpora/types.js';
+import { writeReport } from '../../eval/report/write-report.js';
 import { readTrace } from '../../eval/run-dir.js';
 import { runExperiment, type RunProgress } from '../../eval/runner.js';
 import type { AgentSystem, ResultRecord } from '../../eval/types.js';
@@ -141,7 +141,10 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
   }
 }
 
-/** CASE metrics of a run dir's results (traces read from the dir); also written to case-metrics.{json,md}. */
+/**
+ * CASE metrics of a run (for the command's own output) and the run's full report
+ * (report.md + report.json via eval/report: generic sections + the CASE section).
+ */
 export async function caseMetricsOfRun(runDir: string, results: ResultRecord[], seed = 13): Promise<{ metrics: CaseMetrics; markdown: string }> {
   const traces = new Map<string, Record<string, unknown>>();
   for (const rec of results) {
@@ -149,8 +152,6 @@ export async function caseMetricsOfRun(runDir: string, results: ResultRecord[], 
     if (t) traces.set(rec.id, t);
   }
   const metrics = caseMetrics(results, traces, seed);
-  const markdown = caseMetricsMarkdown(metrics);
-  await writeFile(join(runDir, 'case-metrics.json'), JSON.stringify(metrics, null, 2) + '\n');
-  await writeFile(join(runDir, 'case-metrics.md'), markdown + '\n');
-  return { metrics, markdown };
+  await writeReport(runDir, { seed });
+  return { metrics, markdown: caseMetricsMarkdown(metrics) };
 }

@@ -82,7 +82,7 @@ describe('lexcase run case --offline', () => {
     const trace = JSON.parse(readFileSync(join(runDir, 'traces', `${val[0].id}.json`), 'utf8'));
     expect(trace.mode).toBe('offline heuristic, no LLM');
     expect(trace.advocates[0].toolCalls.map((c: any) => c.tool)).toEqual(['bm25_search', 'qld_search']);
-    expect(existsSync(join(runDir, 'case-metrics.md'))).toBe(true);
+    expect(readFileSync(join(runDir, 'report.md'), 'utf8')).toContain('## CASE metrics (offline heuristic, no LLM)');
 
     // interrupt: keep the first result and half of the second line (a crash mid-write)
     const kept = lines(join(runDir, 'results.jsonl'));
