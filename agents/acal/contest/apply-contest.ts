@@ -40,7 +40,7 @@ const relsBetween = (rels: AcalRelation[], a: string, b: string, both: boolean) 
   rels.filter((r) => (r.from === a && r.to === b) || (both && r.from === b && r.to === a));
 
 export function applyContest(graph: AcalGraph, action: ContestAction, meta: ContestMeta): { graph: AcalGraph; entry: AuditEntry } {
-  const prev = graph.result ?? withResult(graph).result!;
+  const prev = withResult(graph).result!; // recomputed: a stored result is never trusted
   let args = graph.arguments.map((a) => ({ ...a }));
   let relations = graph.relations.map((r) => ({ ...r }));
   let before: unknown = null;
