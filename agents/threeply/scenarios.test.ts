@@ -78,6 +78,9 @@ describe('scenario builder (real CATO case base)', () => {
         for (const c of [t.c1, t.c2, t.c3]) expect(names.has(c.name!)).toBe(true);
         expect(new Set([t.c1.name, t.c2.name, t.c3.name]).size).toBe(3);
       }
+      // no triple repeats while the case base has unused ones
+      const keys = buildScenarios({ mode, n: 90, seed: 5, source: 'casebase' }, model).map((t) => [t.c1.name, t.c2.name, t.c3.name].join('|'));
+      expect(new Set(keys).size).toBe(90);
     });
   }
 });

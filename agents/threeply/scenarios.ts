@@ -111,38 +111,46 @@ function syntheticTriple(rng: Rng, mode: ScenarioMode, k: number, model: TradeSe
   return { mode, c1: { factors: c1 }, c2: { factors: c2, outcome: flip ? 'D' : 'P' }, c3: { factors: c3, outcome: flip ? 'P' : 'D' } };
 }
 
-function casebaseTriple(rng: Rng, mode: ScenarioMode, model: TradeSecretModel): Omit<CaseTriple, 'id'> {
+/** Every (c1, c2, c3) of distinct real cases that satisfies the mode. */
+function casebaseTriples(mode: ScenarioMode, model: TradeSecretModel): Array<Omit<CaseTriple, 'id'>> {
   const side = (id: string) => model.byId.get(id)?.side;
-  const shares = (a: string[], b: string[], s: Side) => intersect(a, b).some((f) => side(f) === s);
-  const disjoint = (a: string[], b: string[]) => intersect(a, b).length === 0;
+  const fits = (c1: string[], p: string[], s: Side) => (mode === 'non-arguable' ? intersect(c1, p).length === 0 : intersect(c1, p).some((f) => side(f) === s));
   const want2: Side = mode === 'mismatched' ? 'D' : 'P';
   const want3: Side = mode === 'mismatched' ? 'P' : 'D';
-  const candidates = model.cases.flatMap((c1) => {
-    const others = model.cases.filter((c) => c !== c1);
-    const c2s = others.filter((c) => c.outcome === want2 && (mode === 'non-arguable' ? disjoint(c1.factors, c.factors) : shares(c1.factors, c.factors, 'P')));
-    const c3s = others.filter((c) => c.outcome === want3 && (mode === 'non-arguable' ? disjoint(c1.factors, c.factors) : shares(c1.factors, c.factors, 'D')));
-    return c2s.length && c3s.length ? [{ c1, c2s, c3s }] : [];
-  });
-  if (!candidates.length) throw errors.invalidInput('scenario', `the case base has no ${mode} triple`);
-  const pick = candidates[rng.int(0, candidates.length - 1)];
-  const c2 = pick.c2s[rng.int(0, pick.c2s.length - 1)];
-  const c3 = pick.c3s[rng.int(0, pick.c3s.length - 1)];
-  return {
-    mode,
-    c1: { name: pick.c1.name, factors: pick.c1.factors },
-    c2: { name: c2.name, factors: c2.factors, outcome: c2.outcome },
-    c3: { name: c3.name, factors: c3.factors, outcome: c3.outcome },
-  };
+  const out: Array<Omit<CaseTriple, 'id'>> = [];
+  for (const c1 of model.cases) {
+    const c2s = model.cases.filter((c) => c !== c1 && c.outcome === want2 && fits(c1.factors, c.factors, 'P'));
+    const c3s = model.cases.filter((c) => c !== c1 && c.outcome === want3 && fits(c1.factors, c.factors, 'D'));
+    for (const c2 of c2s)
+      for (const c3 of c3s) {
+        if (c3 === c2) continue;
+        out.push({
+          mode,
+          c1: { name: c1.name, factors: c1.factors },
+          c2: { name: c2.name, factors: c2.factors, outcome: c2.outcome },
+          c3: { name: c3.name, factors: c3.factors, outcome: c3.outcome },
+        });
+      }
+  }
+  if (!out.length) throw errors.invalidInput('scenario', `the case base has no ${mode} triple`);
+  return out;
 }
 
 /** n seeded triples of one mode; ids are "<mode>-001".. and the same seed gives the same triples. */
 export function buildScenarios(o: BuildScenarioOptions, model: TradeSecretModel): CaseTriple[] {
   const k = checkOptions(o, model.factors.length);
   const rng = createRng(deriveSeed(o.seed, `threeply/${o.mode}/${o.source ?? 'synthetic'}/${k}`));
-  return Array.from({ length: o.n }, (_, i) => ({
-    id: `${o.mode}-${String(i + 1).padStart(3, '0')}`,
-    ...(o.source === 'casebase' ? casebaseTriple(rng, o.mode, model) : syntheticTriple(rng, o.mode, k, model)),
-  }));
+  const id = (i: number) => `${o.mode}-${String(i + 1).padStart(3, '0')}`;
+  if (o.source === 'casebase') {
+    // Distinct real triples in a seeded order; only when n exceeds them does the order repeat.
+    const all = casebaseTriples(o.mode, model);
+    let pool: typeof all = [];
+    return Array.from({ length: o.n }, (_, i) => {
+      if (!pool.length) pool = rng.shuffle(all);
+      return { id: id(i), ...pool.pop()! };
+    });
+  }
+  return Array.from({ length: o.n }, (_, i) => ({ id: id(i), ...syntheticTriple(rng, o.mode, k, model) }));
 }
 
 /** The scenario mode encoded in a triple id ("mismatched-007" → "mismatched"). */
