@@ -105,4 +105,14 @@ describe('buildIndex', () => {
     expect(ds.size).toBe(2500);
     await ds.close();
   });
+
+  it('a corpus error midway through a worker build propagates unchanged and leaves nothing behind', async () => {
+    const out = join(tmp.dir, 'loader-error');
+    async function* broken() {
+      for (let i = 0; i < 250; i++) yield REAL[i];
+      throw new Error('corpus.jsonl:251: unexpected token');
+    }
+    await expect(buildIndex(broken(), { out, corpusName: 'corpus.jsonl', workers: 2, batchPassages: 20 })).rejects.toThrow('corpus.jsonl:251: unexpected token');
+    expect(readdirSync(tmp.dir).filter((n) => n.startsWith('loader-error'))).toEqual([]);
+  });
 });
