@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ describe('LegalBench loader', () => {
     expect(await loadLegalBenchTask('hearsay', { split: 'train', env: {} })).toHaveLength(5);
   });
 
-  it('bundled hearsay is identical to the shared copy', async () => {
+  it.skipIf(!existsSync(SHARED))('bundled hearsay is identical to the shared copy', async () => {
     const a = await loadLegalBenchTask('hearsay', { env: {} });
     const b = await loadLegalBenchTask('hearsay', { dir: SHARED });
     expect(a).toEqual(b);
@@ -27,7 +27,7 @@ describe('LegalBench loader', () => {
     expect(() => resolveLegalBenchFile('learned_hands_courts', { env: {} })).toThrow(/not found[\s\S]*CC BY-NC-SA 4.0 and is not bundled; pass --data DIR/);
   });
 
-  it('loads learned_hands_courts from a user-supplied directory: 192 items, balanced', async () => {
+  it.skipIf(!existsSync(SHARED))('loads learned_hands_courts from a user-supplied directory: 192 items, balanced', async () => {
     const xs = await loadLegalBenchTask('learned_hands_courts', { dir: SHARED });
     expect(xs).toHaveLength(192);
     expect(xs.filter((x) => x.label === 'Yes')).toHaveLength(96);

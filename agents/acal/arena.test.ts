@@ -116,4 +116,12 @@ describe('ACAL arena (scripted OpenAI-compatible server)', () => {
     const scoreCalls = srv!.requests.filter((r) => userOf(r).startsWith('TASK: score each argument'));
     expect(scoreCalls).toHaveLength(5); // 4 agents + 1 retry
   });
+
+  it('is deterministic given the same replies: two runs give identical graphs despite concurrent calls', async () => {
+    const llm = await model();
+    const input = { itemId: 'd', task: acalTask('hearsay'), caseText: 'NEAR-TIE: the fact that Ann said the light was red.', evidence };
+    const a = await runArena(llm, input);
+    const b = await runArena(llm, input);
+    expect(JSON.stringify(b.graph)).toBe(JSON.stringify(a.graph));
+  });
 });
