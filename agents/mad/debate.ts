@@ -25,10 +25,11 @@ import { seededModel } from './llm-call.js';
 import { visibleOpponents } from './topology.js';
 import { CHECKLIST_ITEMS, type Brief, type CrossExamination, type Judgment, type MadSettings, type PoolPassage } from './types.js';
 
-export const MAD_DEFAULTS: MadSettings = { rounds: 2, topology: 'sparse', crossExaminer: false, k: 3, method: 'bm25', passageChars: 600 };
+export const MAD_DEFAULTS: MadSettings = { rounds: 2, topology: 'sparse', crossExaminer: false, k: 5, method: 'bm25', passageChars: 600 };
 
 export function madSettings(o: Partial<MadSettings> = {}): MadSettings {
-  const s = { ...MAD_DEFAULTS, ...Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) } as MadSettings;
+  const s = { ...MAD_DEFAULTS };
+  for (const key of Object.keys(MAD_DEFAULTS) as (keyof MadSettings)[]) if (o[key] !== undefined) (s as Record<string, unknown>)[key] = o[key];
   if (!Number.isInteger(s.rounds) || s.rounds < 1 || s.rounds > 3) throw errors.invalidInput('rounds', `must be 1, 2 or 3, got ${s.rounds}`);
   if (s.topology !== 'full' && s.topology !== 'sparse') throw errors.invalidInput('topology', `"${s.topology}"; expected full or sparse`);
   if (!Number.isInteger(s.k) || s.k < 1) throw errors.invalidInput('k', `must be a positive integer, got ${s.k}`);

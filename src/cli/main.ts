@@ -20,6 +20,7 @@ import * as runAcal from './commands/run-acal.js';
 import * as runBaseline from './commands/run-baseline.js';
 import * as runCase from './commands/run-case.js';
 import * as runEmar from './commands/run-emar.js';
+import * as runMad from './commands/run-mad.js';
 import * as runThreeply from './commands/run-threeply.js';
 import * as search from './commands/search.js';
 
@@ -37,6 +38,7 @@ const modules: CommandModule[] = [
   runBaseline,
   runCase,
   runEmar,
+  runMad,
   runThreeply,
   search,
 ];

@@ -1,0 +1,181 @@
+/**
+ * `lexcase run mad` in-process on a small real index (gold passages of the first val questions +
+ * legal_corpus distractors) with the real OpenAI client against the scripted server: a debate run
+ * with traces and metrics, resume, the baselines, `lexcase compare` between MAD and a baseline,
+ * consistency across seeds, a 10-option MMLU-Pro law question, and the no-LLM / --offline stops.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CommanderError } from 'commander';
+import { loadPassages, loadQuestions } from '../../../corpora/registry.js';
+import type { Passage, Question } from '../../../corpora/types.js';
+import { buildIndex } from '../../../indexer/build.js';
+import { closeSparseIndexes } from '../../../retrieval/open.js';
+import { briefReply, debaterLetter, judgeReply, roleOf, roundOf } from '../../../agents/mad/testing/script.js';
+import { startScriptedServer, type RecordedRequest, type ScriptReply, type ScriptedServer } from '../../../tests/support/scripted-openai-server.js';
+import { buildProgram } from '../main.js';
+
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((stdout += String(s)), true));
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((stderr += String(s)), true));
+  process.exitCode = 0;
+  let code = 0;
+  try {
+    const program = buildProgram().exitOverride();
+    for (const c of program.commands) c.exitOverride();
+    await program.parseAsync(['node', 'lexcase', ...args]);
+    code = Number(process.exitCode ?? 0);
+  } catch (e) {
+    if (e instanceof CommanderError) code = e.exitCode;
+    else throw e;
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+    process.exitCode = 0;
+  }
+  return { code, stdout, stderr };
+}
+
+const LLM_VARS = ['LEXCASE_LLM_BASE_URL', 'OPENAI_BASE_URL', 'LEXCASE_LLM_MODEL', 'LEXCASE_LLM_API_KEY', 'OPENAI_API_KEY'];
+let dir: string;
+let index: string;
+let val: Question[];
+let goldText: Map<string, string>;
+let srv: ScriptedServer;
+
+/** Debaters brief, the judge picks the gold answer of the question in the prompt, the analyst answers A. */
+function script(req: RecordedRequest): ScriptReply {
+  const role = roleOf(req);
+  if (role === 'debater') return briefReply(debaterLetter(req), roundOf(req));
+  if (role === 'judge') {
+    const q = val.find((x) => req.text.includes(JSON.stringify(x.question).slice(1, 60)));
+    return judgeReply(q?.answer ?? 'A');
+  }
+  if (role === 'analyst') return { content: JSON.stringify({ reasoning: 'r', answer: 'A', claims: [{ text: 'A claim about negligence duty', cites: ['nonexistent_id'] }] }) };
+  return { status: 500, error: 'unexpected request' };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'lexcase-run-mad-'));
+  index = join(dir, 'idx');
+  val = (await loadQuestions('barexam', 'val')).slice(0, 2);
+  const gold = new Set(val.flatMap((q) => q.goldPassageIds));
+  const passages: Passage[] = [];
+  goldText = new Map();
+  for await (const p of loadPassages('barexam')) if (gold.has(p.id)) (passages.push(p), goldText.set(p.id, p.text));
+  let n = 0;
+  for await (const p of loadPassages('legal_corpus')) if (n++ < 200) passages.push(p);
+  await buildIndex((async function* () { yield* passages; })(), { out: index, corpusName: 'test', workers: 0 });
+  srv = await startScriptedServer(script);
+}, 60_000);
+
+afterAll(async () => {
+  await srv?.close();
+  await closeSparseIndexes();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+afterEach(() => vi.unstubAllEnvs());
+
+const noLlm = () => LLM_VARS.forEach((v) => vi.stubEnv(v, undefined as unknown as string));
+function useScriptedLlm() {
+  noLlm();
+  vi.stubEnv('LEXCASE_LLM_BASE_URL', srv.url);
+  vi.stubEnv('LEXCASE_LLM_MODEL', 'scripted');
+  vi.stubEnv('LEXCASE_LLM_RETRY_BASE_MS', '1');
+}
+const lines = (f: string) => readFileSync(f, 'utf8').split('\n').filter(Boolean);
+
+describe('lexcase run mad', () => {
+  it('debates each question, writes results, transcript traces and metrics, and resumes without new requests', async () => {
+    useScriptedLlm();
+    const runDir = join(dir, 'mad');
+    const before = srv.requests.length;
+    const r = await cli('--json', 'run', 'mad', '--index', index, '--limit', '2', '--rounds', '2', '--topology', 'full', '-k', '2', '--run-dir', runDir, '--no-cache');
+    expect(r.stderr).not.toMatch(/error/i);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect(j).toMatchObject({ ran: 2, skipped: 0, failed: 0 });
+    expect(j.metrics.accuracy.estimate).toBe(1);
+    expect(j.metrics.checklist.mean).toBe(4);
+    // 2 questions × (4 openings + 4 rebuttals + 1 judge); the scripted debaters make no snippet requests
+    expect(srv.requests.length - before).toBe(18);
+    expect(lines(join(runDir, 'results.jsonl'))).toHaveLength(2);
+    const t = JSON.parse(readFileSync(join(runDir, 'traces', `${val[0].id}.json`), 'utf8'));
+    expect(t.rounds.map((x: any) => x.briefs.length)).toEqual([4, 4]);
+    expect(t.rounds[1].briefs[0].saw).toEqual(['B', 'C', 'D']);
+    expect(t.judge.rationale).toHaveLength(3);
+    expect(t.pool.length).toBeGreaterThan(0);
+    expect(existsSync(join(runDir, 'mad-metrics.md'))).toBe(true);
+    const config = JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8')).config;
+    expect(config).toMatchObject({ system: 'mad/mad', rounds: 2, topology: 'full', crossExaminer: false, k: 2, method: 'bm25' });
+    // no prompt carries the answer key: gold passages appear only if retrieved into the pool
+    for (const q of val) {
+      const g = goldText.get(q.goldPassageIds[0])!.slice(0, 60);
+      const trace = JSON.parse(readFileSync(join(runDir, 'traces', `${q.id}.json`), 'utf8'));
+      const inPool = trace.pool.some((p: { id: string }) => q.goldPassageIds.includes(p.id));
+      const reqs = srv.requests.slice(before).filter((x) => x.text.includes(JSON.stringify(q.question).slice(1, 60)));
+      expect(reqs.some((x) => x.text.includes(JSON.stringify(g).slice(1, -1)))).toBe(inPool);
+    }
+    const again = await cli('--json', 'run', 'mad', '--index', index, '--limit', '2', '--rounds', '2', '--topology', 'full', '-k', '2', '--run-dir', runDir, '--no-cache');
+    expect(JSON.parse(again.stdout)).toMatchObject({ ran: 0, skipped: 2 });
+    expect(srv.requests.length - before).toBe(18);
+  }, 60_000);
+
+  it('baselines run on the same pool; `lexcase compare` pairs MAD with each; seeds give consistency', async () => {
+    useScriptedLlm();
+    const mad = join(dir, 'mad-sparse');
+    expect((await cli('--json', 'run', 'mad', '--index', index, '--limit', '2', '--rounds', '1', '-k', '2', '--run-dir', mad, '--no-cache')).code).toBe(0);
+    const single = join(dir, 'single');
+    const rs = await cli('--json', 'run', 'mad', '--system', 'single-rag', '--index', index, '--limit', '2', '-k', '2', '--run-dir', single, '--no-cache');
+    expect(rs.code).toBe(0);
+    const js = JSON.parse(rs.stdout);
+    expect(js.metrics.citations.exist).toEqual({ mean: 0, n: 2 }); // the analyst cites an id the index does not have
+    const sc = join(dir, 'sc');
+    const before = srv.requests.length;
+    const rsc = await cli('--json', 'run', 'mad', '--system', 'self-consistency', '--samples', '3', '--index', index, '--limit', '2', '-k', '2', '--run-dir', sc, '--no-cache');
+    expect(rsc.code).toBe(0);
+    expect(srv.requests.length - before).toBe(6);
+    for (const base of [single, sc]) {
+      const c = await cli('--json', 'compare', mad, base, '--iterations', '200');
+      expect(c.code).toBe(0);
+      const cj = JSON.parse(c.stdout);
+      expect(cj.shared).toBe(2);
+      expect(cj.accuracy.n).toBe(2);
+    }
+    const seeds = await cli('--json', 'run', 'mad', '--system', 'single-rag', '--seeds', '1,2', '--index', index, '--limit', '2', '-k', '2', '--run-dir', join(dir, 'seeds'), '--no-cache');
+    expect(seeds.code).toBe(0);
+    const sj = JSON.parse(seeds.stdout);
+    expect(sj.runs.map((x: any) => x.runDir)).toEqual([join(dir, 'seeds-s1'), join(dir, 'seeds-s2')]);
+    expect(sj.consistency).toMatchObject({ runs: 2, items: 2, pairwiseAgreement: 1, unanimous: 1 });
+    expect(JSON.parse(readFileSync(join(dir, 'seeds-s1', 'consistency.json'), 'utf8')).seeds).toEqual([1, 2]);
+  }, 60_000);
+
+  it('MMLU-Pro law: one debater per option (up to 10)', async () => {
+    useScriptedLlm();
+    const q = (await loadQuestions('mmlu_pro_law', 'val'))[0];
+    const before = srv.requests.length;
+    const r = await cli('--json', 'run', 'mad', '--dataset', 'mmlu_pro_law', '--index', index, '--limit', '1', '--rounds', '1', '-k', '1', '--run-dir', join(dir, 'mmlu'), '--no-cache');
+    expect(r.code).toBe(0);
+    const n = q.choices.filter((c) => c.trim()).length;
+    expect(n).toBeGreaterThanOrEqual(3);
+    expect(srv.requests.slice(before).filter((x) => roleOf(x) === 'debater')).toHaveLength(n);
+  }, 60_000);
+
+  it('stops at once without an LLM, and refuses --offline', async () => {
+    noLlm();
+    const r = await cli('run', 'mad', '--index', index, '--limit', '1', '--run-dir', join(dir, 'none'));
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/LLM/);
+    expect(existsSync(join(dir, 'none'))).toBe(false);
+    const off = await cli('run', 'mad', '--offline', '--index', index, '--limit', '1');
+    expect(off.code).not.toBe(0);
+    expect(off.stderr).toMatch(/needs an LLM/);
+    const bad = await cli('run', 'mad', '--topology', 'star', '--index', index);
+    expect(bad.stderr).toMatch(/topology/);
+  });
+});
