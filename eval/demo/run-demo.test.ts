@@ -11,7 +11,9 @@ describe('runDemo', () => {
     const dir = await mkdtemp(join(tmpdir(), 'lexcase-demo-'));
     const said: string[] = [];
     // The barexam gold-passage corpus (1,149 passages) keeps the test fast; `lexcase demo` uses "default".
-    const first = await runDemo({ dir, corpus: 'barexam', iterations: 100, say: (l) => said.push(l) });
+    // The dense step (use-lite embedding, minutes on 2 cores) is tested in eval/demo/dense-step.test.ts.
+    const steps = DEMO_STEPS.filter((s) => s.name !== 'dense');
+    const first = await runDemo({ dir, corpus: 'barexam', iterations: 100, steps, say: (l) => said.push(l) });
     expect(said[0]).toMatch(/building the barexam index/);
     const md = await readFile(join(dir, 'report.md'), 'utf8');
     expect(md).toBe(first.markdown);
@@ -28,7 +30,7 @@ describe('runDemo', () => {
     // Every gold passage is in this corpus and it has only 1,149 passages: Recall@1000 must be high.
     for (const r of results) expect(r.metrics['recall@1000'].estimate).toBeGreaterThan(0.9);
 
-    const again = await runDemo({ dir, corpus: 'barexam', iterations: 100 });
+    const again = await runDemo({ dir, corpus: 'barexam', iterations: 100, steps });
     expect((again.json.index as { built: boolean }).built).toBe(false);
     type R = { results: Array<{ method: string; metrics: unknown }> };
     const metricsOf = (x: unknown) => (x as R).results.map((r) => [r.method, r.metrics]);
@@ -57,6 +59,6 @@ describe('runDemo', () => {
     expect(r.markdown).toContain('## Extra\n\nextra section');
     expect(r.json.steps).toEqual(['first', 'extra']);
     expect(r.json.first).toEqual({ ok: true });
-    expect(DEMO_STEPS.slice(0, 2).map((x) => x.name)).toEqual(['build-index', 'retrieval-eval']);
+    expect(DEMO_STEPS.slice(0, 3).map((x) => x.name)).toEqual(['build-index', 'dense', 'retrieval-eval']);
   });
 });

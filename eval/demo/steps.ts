@@ -5,6 +5,7 @@
 import type { DemoStep } from './types.js';
 import { buildIndexStep } from './build-index-step.js';
 import { retrievalEvalStep } from './retrieval-eval-step.js';
+import { denseStep } from './dense-step.js';
 import { caseOfflineStep } from '../../agents/case/demo-step.js';
 
-export const DEMO_STEPS: DemoStep[] = [buildIndexStep, retrievalEvalStep, caseOfflineStep];
+export const DEMO_STEPS: DemoStep[] = [buildIndexStep, denseStep, retrievalEvalStep, caseOfflineStep];

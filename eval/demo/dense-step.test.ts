@@ -1,0 +1,45 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildIndexStep } from './build-index-step.js';
+import { denseStep, DEMO_DENSE_SPEC } from './dense-step.js';
+import { retrievalEvalStep } from './retrieval-eval-step.js';
+import { runDemo } from './run-demo.js';
+import { DEMO_STEPS } from './steps.js';
+
+const modelDir = join(resolve(dirname(fileURLToPath(import.meta.url)), '../..'), 'tests/fixtures/tiny-embedder/tiny-bert');
+const dirs: string[] = [];
+afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+
+describe('demo dense step', () => {
+  it('is in the default demo, uses the offline use-lite embedder, and runs before the retrieval table', () => {
+    const names = DEMO_STEPS.map((s) => s.name);
+    expect(names.indexOf('dense')).toBeGreaterThan(names.indexOf('build-index'));
+    expect(names.indexOf('dense')).toBeLessThan(names.indexOf('retrieval-eval'));
+    expect(DEMO_DENSE_SPEC.provider).toBe('use-lite');
+  });
+
+  it('adds a dense index to the demo index once and puts dense and hybrid rows in the Recall@k table', { timeout: 300_000 }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-demo-dense-'));
+    dirs.push(dir);
+    const steps = [buildIndexStep, denseStep, retrievalEvalStep];
+    const said: string[] = [];
+    // The tiny random-weight model stands in for use-lite to keep this fast; its dense recall is near chance.
+    const opts = { dir, corpus: 'barexam', iterations: 50, steps, denseOptions: { embedder: { provider: 'transformers' as const, modelDir } }, say: (l: string) => said.push(l) };
+    const first = await runDemo(opts);
+    expect(said.join('\n')).toMatch(/embedding 1,149 passages with transformers/);
+    expect(first.markdown).toMatch(/\| dense \| \d\.\d{3} \[/);
+    expect(first.markdown).toMatch(/\| hybrid \| \d\.\d{3} \[/);
+    const results = (first.json.retrieval as { results: Array<{ method: string; metrics: Record<string, { estimate: number }> }> }).results;
+    expect(results.map((r) => r.method)).toEqual(['bm25', 'qld', 'dense', 'hybrid']);
+    // Every gold passage is among the 1,149: RRF(bm25, dense) over depth 1000 keeps bm25's hits.
+    expect(results[3].metrics['recall@1000'].estimate).toBeGreaterThan(0.9);
+    expect(first.json.dense).toMatchObject({ embedder: 'transformers:tiny-bert', dimension: 32, rows: 1149, built: true });
+    said.length = 0;
+    const again = await runDemo({ ...opts, steps: [buildIndexStep, denseStep] });
+    expect(said.join('\n')).toMatch(/reusing the dense \(transformers:tiny-bert\) index/);
+    expect(again.json.dense).toMatchObject({ built: false });
+  });
+});
