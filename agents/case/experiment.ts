@@ -18,7 +18,8 @@ import { createRetrievalTools } from '../../retrieval/tools/index.js';
 import { errors } from '../../src/errors.js';
 import type { UsageMeter } from '../../src/llm/usage.js';
 import { BASELINE_MODES, createBaseline, ragMethod, type BaselineMode } from '../baselines/baseline-system.js';
-import { OFFLINE_LABEL } from './advocate-offline.js';
+import { OFFLINE_LABEL, offlineMethods } from './advocate-offline.js';
+import { selectTools } from './select-tools.js';
 import { createCase } from './index.js';
 import { caseMetrics, caseMetricsMarkdown, type CaseMetrics } from './metrics.js';
 import { openCaseIndex } from './open-index.js';
@@ -101,6 +102,10 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
     const rag = o.system === 'baseline' ? ragMethod(o.mode!) : undefined;
     if (rag && !idx.retrievers[rag]) throw errors.methodUnavailable(rag, o.index, Object.keys(idx.retrievers));
     const tools = !offline && o.system === 'case' ? createRetrievalTools({ retrievers: idx.retrievers, docs: idx.docs, llm: o.llm }) : [];
+    // Fail before the run starts (not once per item) on settings the index or mode cannot serve.
+    if (offline && o.hypotheses === 'exploratory') throw errors.usage('--hypotheses exploratory needs an LLM; the offline heuristic uses the options as hypotheses');
+    if (offline) offlineMethods(idx.retrievers, o.tools?.filter((t) => t !== 'rewrite'));
+    else if (o.system === 'case') selectTools(tools, o.tools);
     const system: AgentSystem<Question> =
       o.system === 'case'
         ? createCase({ offline, k, jurors: o.jurors, hypotheses: o.hypotheses, tools: o.tools, maxSteps: o.maxSteps, maxTokens: o.maxTokens })

@@ -107,6 +107,18 @@ describe('lexcase run case --offline', () => {
     }
   });
 
+  it('settings the index or mode cannot serve stop before the run starts', async () => {
+    noLlm();
+    const runDir = join(dir, 'never-bad');
+    const a = await cli('run', 'case', '--offline', '--hypotheses', 'exploratory', '--index', index, '--run-dir', runDir);
+    expect(a.code).toBe(1);
+    expect(a.stderr).toMatch(/exploratory needs an LLM/);
+    const b = await cli('run', 'case', '--offline', '--tools', 'dense', '--index', index, '--run-dir', runDir);
+    expect(b.code).toBe(1);
+    expect(b.stderr).toMatch(/none of the retrievers dense is available \(index has: bm25, qld\)/);
+    expect(existsSync(runDir)).toBe(false);
+  });
+
   it('lexcase evidence --offline prints passages, justifications and tool calls', async () => {
     noLlm();
     const q = val[0];
