@@ -120,6 +120,18 @@ describe('runExperiment', () => {
     expect(JSON.parse(readFileSync(tracePath(dir, 'mbe_3'), 'utf8')).note).toBe('abstained');
   });
 
+  it('stops the run on a makeContext (setup) error instead of recording every item as failed', async () => {
+    const calls: string[] = [];
+    const system: AgentSystem<Q> = async (item) => (calls.push(item.id), { prediction: item.answer, trace: {} });
+    const makeContext = (item: Q, info: { seed: number }) => {
+      if (item.id === 'mbe_2') throw errors.indexMissing('/nowhere/index');
+      return ctxFor(undefined)(item, info);
+    };
+    await expect(runExperiment({ runDir: dir, system, items: ITEMS, gold: (q) => q.answer, makeContext, config: {}, seed: 1 })).rejects.toMatchObject({ code: 'INDEX_MISSING' });
+    expect(calls).toEqual(['mbe_1']);
+    expect((await readResults(dir)).records.map((r) => r.id)).toEqual(['mbe_1']);
+  });
+
   it('resumes an interrupted run: done items are skipped, the rest run once', async () => {
     const calls: string[] = [];
     const controller = new AbortController();

@@ -11,7 +11,8 @@
  * then one line is appended to results.jsonl. Items whose id is already in results.jsonl are
  * skipped (resume); a truncated last line from a crash is dropped and that item is redone. A
  * system that throws or returns `error` is recorded as a failed item (prediction null) and the run
- * goes on. An aborted item (signal) is not recorded, so it is redone on resume.
+ * goes on. An aborted item (signal) is not recorded, so it is redone on resume. An error from
+ * `makeContext` is a setup error: no more items start, and it is thrown once running items end.
  */
 import pLimit from 'p-limit';
 import { errors, isLexcaseError } from '../src/errors.js';
@@ -125,7 +126,9 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
   // Appends are serialised so lines never interleave.
   let appendChain: Promise<void> = Promise.resolve();
 
+  let setupError: unknown;
   const runOne = async (item: Item): Promise<void> => {
+    if (setupError) return;
     if (opts.signal?.aborted) {
       aborted = true;
       return;
@@ -136,8 +139,15 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
     const gold = opts.gold(item);
     const t0 = performance.now();
     let outcome: SystemOutcome;
+    let ctx: SystemContext;
     try {
-      const ctx = await opts.makeContext(item, { seed: itemSeed });
+      ctx = await opts.makeContext(item, { seed: itemSeed });
+    } catch (e) {
+      // A context that cannot be built (index missing, bad option) is a setup error: stop the run.
+      setupError ??= e;
+      return;
+    }
+    try {
       outcome = await withUsageScope(meter, () =>
         withToolRecorder(recorder, () => opts.system(item, { ...ctx, seed: ctx.seed ?? itemSeed, signal: ctx.signal ?? opts.signal })),
       );
@@ -198,5 +208,6 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
   } finally {
     progress.stop();
   }
+  if (setupError) throw setupError;
   return { results, skipped, ran, failed, aborted };
 }
