@@ -64,10 +64,10 @@ export function register(program: Command): void {
       if (flags.offline) throw errors.usage('run acal needs an LLM; it has no offline path', 'drop --offline and configure an endpoint (tests use the scripted server)');
       resolveLegalBenchFile(flags.task, { split: flags.split, dir: flags.data }); // fail on missing data before building an index
       if (flags.k < 0) throw errors.usage(`--k must be 0 or more, got ${flags.k}`);
+      const { model, config, usage } = await resolveLlm(flags);
       const needsIndex = flags.k > 0 && (flags.system === 'acal' || flags.system === 'rag');
       const index = needsIndex ? (flags.index ?? (await ensureDefaultIndex(undefined, (l) => log.info(l)))) : undefined;
       if (flags.k === 0 && flags.system !== 'sp' && flags.system !== 'cot') log.warn('-k 0: no retrieved evidence; arguments are grounded in the case text only');
-      const { model, config, usage } = await resolveLlm(flags);
       const system = flags.system as AcalSystemName;
       const runDir = flags.out ?? join('runs', `acal-${system}-${flags.task}${system === 'acal' ? `-${flags.semantics}` : ''}`);
       const ac = new AbortController();
