@@ -6,4 +6,5 @@ export { lexicallySupports, termOverlap, checkCitations, SUPPORT_MIN_OVERLAP, SU
 export { itemCitationMetrics, type ItemCitationMetrics } from './citation-summary.js';
 export { madMetrics, madMetricsMarkdown, seedConsistency, seedConsistencyMarkdown, predictionsOf, type MadMetrics, type SeedConsistency } from './metrics.js';
 export { runMadExperiment, runMadSeeds, madRunName, type MadExperimentOptions, type MadExperimentResult, type MadSeedsResult } from './experiment.js';
+export { madSection, roundFigures, checklistRates, MAD_REPORT_SYSTEMS } from './report-section.js';
 export { CHECKLIST_ITEMS, type Brief, type Judgment, type MadSettings, type Topology, type CheckedCitation, type CrossExamination } from './types.js';

@@ -13,7 +13,7 @@ import { loadPassages, loadQuestions } from '../../../corpora/registry.js';
 import type { Passage, Question } from '../../../corpora/types.js';
 import { buildIndex } from '../../../indexer/build.js';
 import { closeSparseIndexes } from '../../../retrieval/open.js';
-import { briefReply, debaterLetter, judgeReply, roleOf, roundOf } from '../../../agents/mad/testing/script.js';
+import { briefReply, debaterLetter, humanText, judgeReply, roleOf, roundOf } from '../../../agents/mad/testing/script.js';
 import { startScriptedServer, type RecordedRequest, type ScriptReply, type ScriptedServer } from '../../../tests/support/scripted-openai-server.js';
 import { buildProgram } from '../main.js';
 
@@ -50,7 +50,14 @@ let srv: ScriptedServer;
 /** Debaters brief, the judge picks the gold answer of the question in the prompt, the analyst answers A. */
 function script(req: RecordedRequest): ScriptReply {
   const role = roleOf(req);
-  if (role === 'debater') return briefReply(debaterLetter(req), roundOf(req));
+  if (role === 'debater') {
+    // cite the first authority of the pool, with a claim paraphrasing its opening words
+    const first = /\n\[([^\]\n]+)\] ([^\n]+)/.exec(humanText(req));
+    if (!first) return briefReply(debaterLetter(req), roundOf(req));
+    const r = roundOf(req);
+    const claim = first[2].split(/\s+/).slice(0, 14).join(' ');
+    return { content: JSON.stringify({ ...(r > 1 ? { rebuttal: 'fails' } : {}), argument: `ARG-${debaterLetter(req)}-r${r}`, claims: [{ text: claim, cites: [first[1]] }] }) };
+  }
   if (role === 'judge') {
     const q = val.find((x) => req.text.includes(JSON.stringify(x.question).slice(1, 60)));
     return judgeReply(q?.answer ?? 'A');
@@ -102,6 +109,9 @@ describe('lexcase run mad', () => {
     expect(j).toMatchObject({ ran: 2, skipped: 0, failed: 0 });
     expect(j.metrics.accuracy.estimate).toBe(1);
     expect(j.metrics.checklist.mean).toBe(4);
+    expect(j.metrics.citations.exist).toEqual({ mean: 1, n: 2 });
+    expect(j.metrics.citations.supportive).toEqual({ mean: 1, n: 2 });
+    expect(j.metrics.citations.seen).toEqual({ mean: 1, n: 2 });
     // 2 questions × (4 openings + 4 rebuttals + 1 judge); the scripted debaters make no snippet requests
     expect(srv.requests.length - before).toBe(18);
     expect(lines(join(runDir, 'results.jsonl'))).toHaveLength(2);
@@ -124,6 +134,14 @@ describe('lexcase run mad', () => {
     const again = await cli('--json', 'run', 'mad', '--index', index, '--limit', '2', '--rounds', '2', '--topology', 'full', '-k', '2', '--run-dir', runDir, '--no-cache');
     expect(JSON.parse(again.stdout)).toMatchObject({ ran: 0, skipped: 2 });
     expect(srv.requests.length - before).toBe(18);
+    // the report shows the MAD section: per-round figures and the checklist rates
+    const rep = await cli('report', runDir, '--iterations', '200');
+    expect(rep.code).toBe(0);
+    const md = readFileSync(join(runDir, 'report.md'), 'utf8');
+    expect(md).toContain('MAD metrics');
+    expect(md).toMatch(/\| 1 \| 8 \| 0 \| 0 \| 8 \| 100\.0% \|/);
+    expect(md).toMatch(/\| 2 \| 8 \| 0 \| 0 \| 8 \| 100\.0% \|/);
+    expect(md).toContain('opponent_addressed 0.0%');
   }, 60_000);
 
   it('baselines run on the same pool; `lexcase compare` pairs MAD with each; seeds give consistency', async () => {

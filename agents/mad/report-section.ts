@@ -1,0 +1,70 @@
+/**
+ * The MAD section of `lexcase report` (runs whose config.system is mad/mad, mad/single-rag or
+ * mad/self-consistency): accuracy with CI and citation quality (metrics.ts), plus, for debates, the
+ * per-round figures read from the traces — briefs filed, forfeits, snippet requests, citations and
+ * the lexically supportive share per round — and the judge checklist item rates.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { registerReportSection } from '../../eval/report/registry.js';
+import type { SectionBuilder } from '../../eval/report/types.js';
+import { madMetrics, madMetricsMarkdown, seedConsistencyMarkdown, type SeedConsistency } from './metrics.js';
+import { CHECKLIST_ITEMS, type Brief, type Judgment } from './types.js';
+
+export const MAD_REPORT_SYSTEMS = ['mad/mad', 'mad/single-rag', 'mad/self-consistency'];
+
+export interface RoundFigures {
+  round: number;
+  briefs: number;
+  forfeits: number;
+  requests: number;
+  citations: number;
+  supportive: number | null;
+}
+
+export function roundFigures(traces: Iterable<Record<string, unknown>>): RoundFigures[] {
+  const by = new Map<number, { briefs: number; forfeits: number; requests: number; citations: number; supportive: number }>();
+  for (const t of traces) {
+    for (const r of (t.rounds as { round: number; briefs: Brief[] }[] | undefined) ?? []) {
+      const f = by.get(r.round) ?? { briefs: 0, forfeits: 0, requests: 0, citations: 0, supportive: 0 };
+      for (const b of r.briefs) {
+        f.briefs++;
+        if (b.error) f.forfeits++;
+        if (b.request) f.requests++;
+        f.citations += b.citations.length;
+        f.supportive += b.citations.filter((c) => c.supportive).length;
+      }
+      by.set(r.round, f);
+    }
+  }
+  return [...by.entries()].sort(([a], [b]) => a - b).map(([round, f]) => ({ round, ...f, supportive: f.citations ? f.supportive / f.citations : null }));
+}
+
+export function checklistRates(traces: Iterable<Record<string, unknown>>): Record<string, number | null> {
+  const judged = [...traces].map((t) => t.judge as Judgment | undefined).filter((j): j is Judgment => !!j);
+  return Object.fromEntries(CHECKLIST_ITEMS.map((k) => [k, judged.length ? judged.filter((j) => j.checklist[k]).length / judged.length : null]));
+}
+
+const pct = (v: number | null) => (v === null ? '–' : `${(100 * v).toFixed(1)}%`);
+
+export const madSection: SectionBuilder = async (run, o) => {
+  const m = madMetrics(run.results, o.seed);
+  const parts = [madMetricsMarkdown(m).split('\n').slice(2).join('\n')];
+  const rounds = roundFigures(run.traces.values());
+  const checklist = checklistRates(run.traces.values());
+  if (rounds.length) {
+    parts.push('', '| round | briefs | forfeits | snippet requests | citations | supportive (lexical) |', '|---|---|---|---|---|---|');
+    for (const r of rounds) parts.push(`| ${r.round} | ${r.briefs} | ${r.forfeits} | ${r.requests} | ${r.citations} | ${pct(r.supportive)} |`);
+    parts.push('', `Judge checklist (share of judged items): ${CHECKLIST_ITEMS.map((k) => `${k} ${pct(checklist[k])}`).join(', ')}.`);
+  }
+  let consistency: SeedConsistency | undefined;
+  try {
+    consistency = JSON.parse(await readFile(join(run.dir, 'consistency.json'), 'utf8')) as SeedConsistency;
+    parts.push('', seedConsistencyMarkdown(consistency));
+  } catch {
+    /* a single-seed run */
+  }
+  return { id: 'mad', title: 'MAD metrics', markdown: parts.join('\n'), json: { ...m, rounds, checklist, consistency: consistency ?? null } };
+};
+
+registerReportSection('mad', madSection, { systems: MAD_REPORT_SYSTEMS });
