@@ -56,3 +56,20 @@ export { gitSha, provenance, type Provenance } from '../eval/provenance.js';
 export { readRun, buildReport, writeReport, registerReportSection, compareRuns, compareRunData, formatComparison, toolCallsOf, type Comparison, type Report, type RunData, type ReportSection, type SectionBuilder } from '../eval/report/index.js';
 export { computeStrengths as computeQbafStrengths, quadraticEnergy, dfQuad, acalCompat, SEMANTICS as QBAF_SEMANTICS, recompute as recomputeAcalGraph, compareSemantics, readGraph as readAcalGraph, writeGraph as writeAcalGraph, readAudit as readAcalAudit, contest as contestAcal, applyContest as applyAcalContest, parseContestAction, runArena, createAcalSystem, runAcal, acalMetrics, LEGAL_ROLES, ACAL_TASKS, PAPER_DEFAULTS as ACAL_PAPER_DEFAULTS, type AcalGraph, type ContestAction, type AuditEntry as AcalAuditEntry, type Qbaf, type SemanticsName } from '../agents/acal/index.js';
 export { loadLegalBenchTask, resolveLegalBenchFile, LEGALBENCH_TASKS } from '../corpora/legalbench.js';
+export {
+  createMad,
+  createSingleRag,
+  createSelfConsistency,
+  createMadSystem,
+  runMadExperiment,
+  runMadSeeds,
+  madMetrics,
+  seedConsistency,
+  lexicallySupports,
+  visibleOpponents,
+  MAD_DEFAULTS,
+  type MadSettings,
+  type MadMetrics,
+  type SeedConsistency,
+  type MadExperimentOptions,
+} from '../agents/mad/index.js';
