@@ -28,6 +28,8 @@ export const llmConfigSchema = z
     /** Not needed by most local servers (vLLM, Ollama, llama.cpp). Never logged. */
     apiKey: z.string().min(1).optional(),
     temperature: z.number().min(0).max(2).default(0),
+    /** Nucleus sampling; left to the server's default when unset. */
+    topP: z.number().gt(0).max(1).optional(),
     maxTokens: z.number().int().positive().optional(),
     timeoutMs: z.number().int().positive().default(120_000),
     /** Retries after the first attempt on 429, 5xx, timeouts, connection errors and malformed bodies. */
@@ -73,6 +75,7 @@ const ENV: EnvSpec[] = [
   { key: 'apiKey', vars: ['LEXCASE_LLM_API_KEY', 'OPENAI_API_KEY'], kind: 'string' },
   { key: 'temperature', vars: ['LEXCASE_LLM_TEMPERATURE'], kind: 'number' },
   { key: 'maxTokens', vars: ['LEXCASE_LLM_MAX_TOKENS'], kind: 'int' },
+  { key: 'topP', vars: ['LEXCASE_LLM_TOP_P'], kind: 'number' },
   { key: 'timeoutMs', vars: ['LEXCASE_LLM_TIMEOUT_MS'], kind: 'int' },
   { key: 'maxRetries', vars: ['LEXCASE_LLM_MAX_RETRIES'], kind: 'int' },
   { key: 'retryBaseMs', vars: ['LEXCASE_LLM_RETRY_BASE_MS'], kind: 'int' },

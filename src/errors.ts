@@ -104,7 +104,7 @@ export const errors = {
     new LexcaseError('LLM_NOT_CONFIGURED', 'this command needs an LLM, and no endpoint is configured', {
       hint:
         'set LEXCASE_LLM_BASE_URL (any OpenAI-compatible endpoint), LEXCASE_LLM_MODEL and, if needed, LEXCASE_LLM_API_KEY; ' +
-        'or put an "llm" section in lexcase.config.json; or use --offline for the heuristic (no-LLM) path',
+        'or put an "llm" section in lexcase.config.json; commands with an offline heuristic path (run case, evidence) also accept --offline',
     }),
 
   llmOutputInvalid: (what: string, message: string) =>

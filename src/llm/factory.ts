@@ -35,6 +35,7 @@ export function createChatModel(cfg: LlmConfig, opts: CreateChatModelOptions = {
       apiKey: cfg.apiKey ?? 'no-key',
       temperature: cfg.temperature,
       ...(cfg.maxTokens !== undefined ? { maxTokens: cfg.maxTokens } : {}),
+      ...(cfg.topP !== undefined ? { topP: cfg.topP } : {}),
       timeout: cfg.timeoutMs,
       configuration: { baseURL: cfg.baseUrl },
     },

@@ -6,7 +6,6 @@
  */
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { ChatOpenAI } from '@langchain/openai';
 import { loadLegalBenchTask } from '../../../corpora/legalbench.js';
 import { loadQuestions } from '../../../corpora/registry.js';
 import type { Question, Split, TaskExample } from '../../../corpora/types.js';
@@ -66,13 +65,13 @@ export async function runEmarCommand(o: EmarOpts): Promise<void> {
   if (!(o.maxDepth >= 1)) throw errors.usage(`--max-depth must be at least 1, got ${o.maxDepth}`);
   const items = await loadItems(o);
   const { config, usage } = await resolveLlm(o);
-  const llmCfg = { ...config.llm, temperature: o.temperature, maxTokens: config.llm.maxTokens ?? EMAR_SAMPLING.maxTokens };
+  const llmCfg = {
+    ...config.llm,
+    temperature: o.temperature,
+    topP: config.llm.topP ?? EMAR_SAMPLING.topP,
+    maxTokens: config.llm.maxTokens ?? EMAR_SAMPLING.maxTokens,
+  };
   const model = createChatModel(llmCfg, { usage });
-  // top_p is not a config field; ChatOpenAI delegates requests to its completions client.
-  if (model instanceof ChatOpenAI) {
-    model.topP = EMAR_SAMPLING.topP;
-    (model as unknown as { completions: { topP?: number } }).completions.topP = EMAR_SAMPLING.topP;
-  }
 
   const embedder = await createEmbedder(parseEmbedderSpec(o.embedder, { model: o.embedModel, modelDir: o.embedModelDir }));
   const framing = TASK_FRAMINGS.hearsay;
@@ -98,7 +97,7 @@ export async function runEmarCommand(o: EmarOpts): Promise<void> {
         limit: o.limit ?? null,
         model: config.llm.model,
         temperature: llmCfg.temperature,
-        topP: EMAR_SAMPLING.topP,
+        topP: llmCfg.topP,
         maxTokens: llmCfg.maxTokens,
         epsilon: o.epsilon,
         maxDepth: o.maxDepth,
