@@ -39,7 +39,9 @@ export function parseToolOutput(text: string): { hits: ParsedHit[]; output?: str
     if (typeof h.id !== 'string' && typeof h.id !== 'number') return;
     hits.push({ id: String(h.id), rank: typeof h.rank === 'number' ? h.rank : i + 1, snippet: typeof h.snippet === 'string' ? h.snippet : typeof h.text === 'string' ? h.text : '' });
   });
-  const output = typeof obj.query === 'string' ? obj.query : typeof obj.rewritten === 'string' ? obj.rewritten : undefined;
+  // rewrite_query answers {query, style, ...}; search tools echo their query next to `results`.
+  const isSearch = Array.isArray(obj.results);
+  const output = isSearch ? undefined : typeof obj.query === 'string' ? obj.query : typeof obj.rewritten === 'string' ? obj.rewritten : undefined;
   const error = typeof obj.error === 'string' ? obj.error : undefined;
   return { hits, output, error };
 }

@@ -178,6 +178,30 @@ describe('lexcase run case|baseline with an LLM (scripted OpenAI-compatible serv
     }
   }, 60_000);
 
+  it('lexcase evidence --against with an LLM: the advocate is told to challenge, uses the index tools, prints its picks', async () => {
+    const srv = await startScriptedServer((req): ScriptReply => {
+      const toolMsgs = (req.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'tool');
+      if (toolMsgs.length === 0) return { toolCalls: [{ name: 'qld_search', args: { query: 'exception to the rule' } }] };
+      const id = JSON.parse(toolMsgs[0].content).results[0].id;
+      return { content: JSON.stringify({ analysis: 'an exception applies', evidence: [{ id, justification: 'states the exception' }] }) };
+    });
+    try {
+      useScriptedLlm(srv.url);
+      const q = val[1];
+      const r = await cli('evidence', q.choices[0], '--question', q.id, '--index', index, '--against', '-k', '2', '--no-cache');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^Counter-evidence to: /);
+      expect(r.stdout).toContain('(llm)');
+      expect(r.stdout).toContain('Analysis: an exception applies');
+      expect(r.stdout).toMatch(/ 1\. \S+ {2}score \d\.\d{4}\n {4}states the exception/);
+      expect(r.stdout).toMatch(/qld_search \[step 1\]: "exception to the rule" → \d+ ids/);
+      expect(JSON.stringify(srv.requests[0].body.messages)).toContain('AGAINST the hypothesis');
+      expect(srv.requests[0].body.tools.map((t: any) => t.function.name)).toEqual(['bm25_search', 'qld_search', 'rewrite_query']);
+    } finally {
+      await srv.close();
+    }
+  }, 60_000);
+
   it('run baseline: RAG prompts carry only retrieved passages; only the oracle prompt carries the gold passage', async () => {
     const srv = await startScriptedServer(() => ({ content: '{"reasoning":"r","answer":"B"}' }));
     try {

@@ -1,0 +1,35 @@
+import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
+import { describe, expect, it } from 'vitest';
+import { extractToolTrace, parseToolOutput } from './tool-trace.js';
+
+describe('tool trace extraction', () => {
+  it('search output (which echoes its query) gives ids and no rewritten query', () => {
+    const p = parseToolOutput(JSON.stringify({ method: 'bm25', query: 'hearsay', results: [{ id: 'a', score: 3, rank: 1, snippet: 's' }] }));
+    expect(p).toEqual({ hits: [{ id: 'a', rank: 1, snippet: 's' }], output: undefined, error: undefined });
+  });
+  it('rewrite_query output gives the rewritten query and no ids; errors are kept', () => {
+    expect(parseToolOutput(JSON.stringify({ query: 'ISSUE: hearsay. RULE: FRE 801', style: 'structured' }))).toMatchObject({ hits: [], output: 'ISSUE: hearsay. RULE: FRE 801' });
+    expect(parseToolOutput(JSON.stringify({ error: 'model failed', query: 'x' })).error).toBe('model failed');
+  });
+  it('pairs tool calls with their results by id and sums reciprocal-rank scores per passage', () => {
+    const msgs = [
+      new HumanMessage('task'),
+      new AIMessage({ content: '', tool_calls: [{ id: 't1', name: 'bm25_search', args: { query: 'q1' } }, { id: 't2', name: 'rewrite_query', args: { query: 'q' } }] }),
+      new ToolMessage({ tool_call_id: 't2', content: JSON.stringify({ query: 'better q' }) }),
+      new ToolMessage({ tool_call_id: 't1', content: JSON.stringify({ results: [{ id: 'a', rank: 1 }, { id: 'b', rank: 2 }] }) }),
+      new AIMessage({ content: '', tool_calls: [{ id: 't3', name: 'qld_search', args: { query: 'better q' } }] }),
+      new ToolMessage({ tool_call_id: 't3', content: JSON.stringify({ results: [{ id: 'b', rank: 1 }] }) }),
+      new AIMessage('{"evidence":[]}'),
+    ];
+    const t = extractToolTrace(msgs);
+    expect(t.steps).toBe(3);
+    expect(t.calls).toEqual([
+      { tool: 'bm25_search', query: 'q1', ids: ['a', 'b'], step: 1 },
+      { tool: 'rewrite_query', query: 'q', ids: [], step: 1, output: 'better q' },
+      { tool: 'qld_search', query: 'better q', ids: ['b'], step: 2 },
+    ]);
+    expect(t.candidates.get('a')!.score).toBeCloseTo(1 / 61);
+    expect(t.candidates.get('b')!.score).toBeCloseTo(1 / 62 + 1 / 61);
+    expect(t.candidates.get('b')!.bestRank).toBe(1);
+  });
+});
