@@ -13,6 +13,15 @@ export { openRetriever, openSparseIndex, closeSparseIndexes } from '../retrieval
 export { createBm25Retriever, BM25_DEFAULTS, type Bm25Params } from '../retrieval/bm25.js';
 export { createQldRetriever, QLD_DEFAULTS, type QldParams, type QldVariant } from '../retrieval/qld.js';
 export { createWinkRetriever, type WinkOptions } from '../retrieval/wink.js';
+export { createEmbedder, parseEmbedderSpec } from '../retrieval/embed/create-embedder.js';
+export type { Embedder, EmbedderSpec, EmbedOptions, EmbedKind, EmbedderProvider } from '../retrieval/embed/types.js';
+export { addDenseIndex, type AddDenseOptions } from '../indexer/dense/add-dense.js';
+export { annParams, DEFAULT_ANN_THRESHOLD, type AnnParams } from '../indexer/dense/ann-params.js';
+export type { DenseSection } from '../indexer/dense/dense-section.js';
+export { openDenseRetriever, createDenseRetriever, type DenseRetriever, type DenseOptions } from '../retrieval/dense.js';
+export { createHybridRetriever, type HybridOptions } from '../retrieval/hybrid.js';
+export { reciprocalRankFusion, weightedFusion, minMaxNormalize, fuse, RRF_K, type FusionMethod, type FusedHit, type RankedList } from '../retrieval/fusion.js';
+export { openLanceFtsRetriever, ensureLanceFts } from '../retrieval/lancedb-fts.js';
 export { loadConfig, llmConfigSchema, type LlmConfig, type LexcaseConfig } from './config.js';
 export { createChatModel, requireLlm, llmStats } from './llm/factory.js';
 export { UsageMeter, withUsageScope, recordUsage } from './llm/usage.js';
