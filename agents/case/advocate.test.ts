@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FakeChatModel } from '../../tests/support/fake-chat-model.js';
 import { runAdvocate } from './advocate.js';
-import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, searchTool } from './testing/fixtures.js';
+import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, searchTool } from './test-support/fixtures.js';
 import { factsOf } from './question-text.js';
 
 const tools = [searchTool('bm25_search', keywordRetriever('bm25')), searchTool('qld_search', keywordRetriever('qld'))];

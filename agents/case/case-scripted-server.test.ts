@@ -11,7 +11,7 @@ import { deriveSeed } from '../../src/rng.js';
 import { startScriptedServer, type RecordedRequest, type ScriptReply, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
 import type { SystemContext } from '../../eval/types.js';
 import { createCase } from './index.js';
-import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, searchTool, without } from './testing/fixtures.js';
+import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, searchTool, without } from './test-support/fixtures.js';
 
 let srv: ScriptedServer | undefined;
 afterEach(async () => {

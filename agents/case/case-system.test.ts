@@ -5,7 +5,7 @@ import { deriveSeed } from '../../src/rng.js';
 import { FakeChatModel, type FakeCall, type FakeReply } from '../../tests/support/fake-chat-model.js';
 import { createCase } from './index.js';
 import { panelFor } from './jury-panel.js';
-import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, searchTool, without } from './testing/fixtures.js';
+import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, searchTool, without } from './test-support/fixtures.js';
 
 function ctxFor(llm: FakeChatModel | undefined, passages: Record<string, string>, options: Record<string, unknown> = {}): SystemContext {
   const bm25 = keywordRetriever('bm25', passages);

@@ -7,7 +7,7 @@ import { readRun } from '../../eval/report/read-run.js';
 import { buildReport } from '../../eval/report/write-report.js';
 import { runExperiment } from '../../eval/runner.js';
 import { createCase } from './index.js';
-import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION } from './testing/fixtures.js';
+import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION } from './test-support/fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lexcase-case-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
