@@ -6,7 +6,7 @@ import { llmConfigSchema } from '../../src/config.js';
 import { createChatModel } from '../../src/llm/factory.js';
 import { deriveSeed } from '../../src/rng.js';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
-import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, without } from '../case/testing/fixtures.js';
+import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, without } from '../case/test-support/fixtures.js';
 import { createSelfConsistency, createSingleRag, majority } from './baselines.js';
 import { roleOf } from './testing/script.js';
 

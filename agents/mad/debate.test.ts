@@ -12,7 +12,7 @@ import { llmConfigSchema } from '../../src/config.js';
 import { createChatModel } from '../../src/llm/factory.js';
 import { deriveSeed } from '../../src/rng.js';
 import { startScriptedServer, type RecordedRequest, type ScriptReply, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
-import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, without } from '../case/testing/fixtures.js';
+import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, without } from '../case/test-support/fixtures.js';
 import { createMad } from './debate.js';
 import { briefReply, debaterLetter, humanText, judgeReply, msgs, roleOf, roundOf } from './testing/script.js';
 import type { DebateTrace } from './debate.js';
@@ -66,6 +66,10 @@ describe('multi-agent debate against the scripted OpenAI-compatible server', () 
     expect(out.prediction).toBe('B');
     expect(t.letters).toEqual(['A', 'B', 'C', 'D']);
     expect(t.pool.length).toBeGreaterThan(0);
+    // Round 0: one issue query (facts + question) and one query per option (its text), through bm25_search
+    const queries = [`${QUESTION.prompt}\n${QUESTION.question}`, ...QUESTION.choices];
+    for (const p of t.pool) expect(queries).toContain(p.query);
+    expect(t.pool.map((p) => p.id)).toContain('fre402'); // "relevant" option B reaches the relevance rule
     expect(t.rounds.map((r) => r.briefs.map((b) => `${b.letter}${b.kind[0]}`))).toEqual([
       ['Ao', 'Bo', 'Co', 'Do'],
       ['Ar', 'Br', 'Cr', 'Dr'],

@@ -1,16 +1,22 @@
 /**
  * Round 0 (retrieval prep, paper 002 §3.2/§3.5): the shared Retriever returns the top-k authorities
- * for each option (query = facts + question + option text) through the retrieval tools
- * (`<method>_search`), pooled, deduplicated and interleaved by rank so no option's results crowd out
- * another's. Every debater (and the judge) sees the same pool; the baselines get the same pool, so
- * a MAD–baseline difference is the debate's, not the evidence's. Passage text comes from the index
- * doc store (ctx.getPassage), never from the dataset, so gold passages reach a prompt only if the
- * retriever returned them.
+ * through the retrieval tools (`<method>_search`) for one issue query (facts + question) and one
+ * query per option (the option's text; the question stem is prepended when the option has fewer
+ * than 3 content terms, e.g. "Yes."), pooled, deduplicated and interleaved by rank so no query's
+ * results crowd out another's. Every debater (and the judge) sees the same pool; the baselines get
+ * the same pool, so a MAD–baseline difference is the debate's, not the evidence's. Passage text
+ * comes from the index doc store (ctx.getPassage), never from the dataset, so gold passages reach a
+ * prompt only if the retriever returned them.
+ *
+ * Why option-text queries: on Bar Exam QA val (124 questions with gold, default index, bm25, k = 5)
+ * facts+option queries put a gold passage in the pool for 12.1% of questions, the issue query plus
+ * option-text queries (this) for 39.5% (pool of 20.3 passages); see docs/mad.md.
  */
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import type { Question } from '../../corpora/types.js';
 import type { SystemContext } from '../../eval/types.js';
 import { errors } from '../../src/errors.js';
+import { createAnalyzer } from '../../indexer/analyzer.js';
 import { factsOf } from '../case/question-text.js';
 import type { PoolPassage } from './types.js';
 
@@ -36,22 +42,22 @@ export async function searchWith(tool: StructuredToolInterface, query: string, k
   return (parsed.results ?? []).map((h) => ({ id: String(h.id), score: h.score, rank: h.rank, snippet: h.snippet }));
 }
 
-export function optionQuery(q: Pick<Question, 'prompt' | 'question'>, choice: string): string {
-  return `${factsOf(q)}\n${choice}`;
+const analyzer = createAnalyzer();
+
+/** The Round-0 query for one option: its text, with the question stem when the option alone is too thin. */
+export function optionQuery(q: Pick<Question, 'question'>, choice: string): string {
+  return analyzer.tokens(choice).length < 3 ? `${q.question}\n${choice}` : choice;
 }
 
 export async function buildEvidencePool(q: Question, ctx: SystemContext, method: string, k: number): Promise<PoolPassage[]> {
   const tool = findSearchTool(ctx.tools, method);
-  const perOption: { query: string; hits: ToolHit[] }[] = [];
-  for (const choice of q.choices) {
-    if (!choice.trim()) continue;
-    const query = optionQuery(q, choice);
-    perOption.push({ query, hits: await searchWith(tool, query, k, ctx.signal) });
-  }
+  const queries = [factsOf(q), ...q.choices.filter((c) => c.trim()).map((c) => optionQuery(q, c))];
+  const results: { query: string; hits: ToolHit[] }[] = [];
+  for (const query of queries) results.push({ query, hits: await searchWith(tool, query, k, ctx.signal) });
   const pool: PoolPassage[] = [];
   const seen = new Set<string>();
   for (let r = 0; r < k; r++) {
-    for (const o of perOption) {
+    for (const o of results) {
       const h = o.hits[r];
       if (!h || seen.has(h.id)) continue;
       seen.add(h.id);
