@@ -12,7 +12,7 @@ import { availableParallelism } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import { errors, LexcaseError } from '../src/errors.js';
-import { spawnWorker } from './sparse/spawn-worker.js';
+import { spawnWorker } from '../src/worker-url.js';
 import { VERSION } from '../src/version.js';
 import type { Passage } from '../corpora/types.js';
 import { createAnalyzer } from './analyzer.js';

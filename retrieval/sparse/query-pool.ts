@@ -4,7 +4,7 @@
  * (identical scores: each doc is scored by the same operations in the same order).
  */
 import type { Worker } from 'node:worker_threads';
-import { spawnWorker } from '../../indexer/sparse/spawn-worker.js';
+import { spawnWorker } from '../../src/worker-url.js';
 import { mergeRanked, scoreTopK, type Ranked, type ScoreRequest } from './score-core.js';
 import type { ScoringData, ScoringView } from './scoring-view.js';
 
