@@ -8,7 +8,7 @@ import { deriveSeed } from '../../src/rng.js';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
 import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, without } from '../case/test-support/fixtures.js';
 import { createSelfConsistency, createSingleRag, majority } from './baselines.js';
-import { roleOf } from './testing/script.js';
+import { roleOf } from './test-support/script.js';
 
 let srv: ScriptedServer | undefined;
 afterEach(async () => {

@@ -14,7 +14,7 @@ import { deriveSeed } from '../../src/rng.js';
 import { startScriptedServer, type RecordedRequest, type ScriptReply, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
 import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, without } from '../case/test-support/fixtures.js';
 import { createMad } from './debate.js';
-import { briefReply, debaterLetter, humanText, judgeReply, msgs, roleOf, roundOf } from './testing/script.js';
+import { briefReply, debaterLetter, humanText, judgeReply, msgs, roleOf, roundOf } from './test-support/script.js';
 import type { DebateTrace } from './debate.js';
 
 let srv: ScriptedServer | undefined;

@@ -13,7 +13,7 @@ import { loadPassages, loadQuestions } from '../../../corpora/registry.js';
 import type { Passage, Question } from '../../../corpora/types.js';
 import { buildIndex } from '../../../indexer/build.js';
 import { closeSparseIndexes } from '../../../retrieval/open.js';
-import { briefReply, debaterLetter, humanText, judgeReply, roleOf, roundOf } from '../../../agents/mad/testing/script.js';
+import { briefReply, debaterLetter, humanText, judgeReply, roleOf, roundOf } from '../../../agents/mad/test-support/script.js';
 import { startScriptedServer, type RecordedRequest, type ScriptReply, type ScriptedServer } from '../../../tests/support/scripted-openai-server.js';
 import { buildProgram } from '../main.js';
 
