@@ -23,6 +23,7 @@ import * as runEmar from './commands/run-emar.js';
 import * as runMad from './commands/run-mad.js';
 import * as runThreeply from './commands/run-threeply.js';
 import * as search from './commands/search.js';
+import * as serve from './commands/serve.js';
 
 const modules: CommandModule[] = [
   // one import per command file, kept in alphabetical order
@@ -41,6 +42,7 @@ const modules: CommandModule[] = [
   runMad,
   runThreeply,
   search,
+  serve,
 ];
 
 export function buildProgram(): Command {

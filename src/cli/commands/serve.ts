@@ -1,0 +1,50 @@
+/**
+ * `lexcase serve [--index DIR] [--runs DIR] [--port N] [--host 127.0.0.1]`: the evidence and
+ * argument explorer, a local web app (search, CASE run traces, ACAL argument graphs) served from
+ * the project's own built assets. The server is web/server/server.ts (startExplorer).
+ */
+import type { Command } from 'commander';
+import { startExplorer } from '../../../web/server/server.js';
+import { errors } from '../../errors.js';
+import { log } from '../../log.js';
+import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
+import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
+
+interface ServeFlags extends LlmCliOpts {
+  index?: string;
+  runs?: string;
+  port: number;
+  host: string;
+}
+
+export function register(program: Command): void {
+  addLlmOptions(
+    program
+      .command('serve')
+      .description('local web app: search an index, find evidence for a hypothesis, browse CASE traces, contest ACAL argument graphs')
+      .option('--index <dir>', 'index directory to search (from `lexcase index build` or `lexcase demo`)')
+      .option('--runs <dir>', 'directory holding run directories (CASE runs, ACAL runs with argument graphs)')
+      .option('--port <n>', 'port (0 = any free port)', parseIntOpt('port'), 8080)
+      .option('--host <addr>', 'address to bind (default loopback only)', '127.0.0.1'),
+  ).action(
+    action(async (flags: ServeFlags, cmd: Command) => {
+      const g = cmd.optsWithGlobals() as GlobalOpts;
+      if (flags.port < 0 || flags.port > 65535) throw errors.invalidInput('--port', `expected 0..65535, got ${flags.port}`);
+      if (!flags.index && !flags.runs) throw errors.usage('give --index DIR and/or --runs DIR');
+      if (flags.host !== '127.0.0.1' && flags.host !== 'localhost' && flags.host !== '::1')
+        log.warn(`binding to ${flags.host}: anyone who can reach this address can contest the argument graphs under --runs`);
+      const llm = await resolveLlm(flags, { optional: true });
+      const s = await startExplorer({ index: flags.index, runs: flags.runs, host: flags.host, port: flags.port, llm: llm.model, llmLabel: llm.model ? llm.config.llm.model : undefined });
+      output(g, { url: s.url, index: flags.index ?? null, runs: flags.runs ?? null, llm: !!llm.model }, () => `lexcase explorer at ${s.url}  (Ctrl-C to stop)`);
+      await new Promise<void>((resolveStop) => {
+        const stop = () => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          void s.close().then(resolveStop);
+        };
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+    }),
+  );
+}

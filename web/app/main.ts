@@ -1,0 +1,45 @@
+/** Entry point of the explorer's browser app: hash routes #/search, #/runs, #/args. */
+import { api, type Info } from './api.js';
+import { renderArgumentView } from './argument-view.js';
+import { clear, errorBox } from './dom.js';
+import { renderRunView } from './run-view.js';
+import { renderSearchView } from './search-view.js';
+
+export interface Route {
+  view: 'search' | 'runs' | 'args';
+  params: URLSearchParams;
+}
+
+export function parseRoute(hash: string): Route {
+  const [path, query] = hash.replace(/^#\/?/, '').split('?');
+  const view = path === 'runs' || path === 'args' ? path : 'search';
+  return { view, params: new URLSearchParams(query ?? '') };
+}
+
+export function go(view: Route['view'], params: Record<string, string> = {}): void {
+  const q = new URLSearchParams(params).toString();
+  const next = `#/${view}${q ? `?${q}` : ''}`;
+  if (location.hash === next) void render();
+  else location.hash = next;
+}
+
+let info: Info | undefined;
+
+async function render(): Promise<void> {
+  const root = document.getElementById('view')!;
+  const route = parseRoute(location.hash);
+  for (const a of document.querySelectorAll<HTMLAnchorElement>('nav a')) a.classList.toggle('active', a.dataset.view === route.view);
+  try {
+    info ??= await api<Info>('/api/info');
+    const status = document.getElementById('status')!;
+    status.textContent = [info.index ? `${info.index.corpus} · ${info.index.passages.toLocaleString()} passages` : 'no index', info.llm.available ? `LLM: ${info.llm.label}` : 'offline advocate'].join(' · ');
+    if (route.view === 'search') await renderSearchView(root, info, route.params);
+    else if (route.view === 'runs') await renderRunView(root, route.params, 'case');
+    else await renderArgumentView(root, route.params);
+  } catch (e) {
+    clear(root, errorBox(e));
+  }
+}
+
+window.addEventListener('hashchange', () => void render());
+void render();

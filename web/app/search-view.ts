@@ -1,0 +1,149 @@
+/** Search view: query an index (bm25 / qld / dense / hybrid), see matched terms and the per-term score explanation; or run one advocate for a typed hypothesis. */
+import { api, qs, type Info } from './api.js';
+import { clear, errorBox, fmt, h } from './dom.js';
+
+type Segment = [string, string | null];
+interface Term { term: string; qtf: number; tf: number; df: number; score: number }
+interface Explanation { score: number; base?: number; terms: Term[]; detail?: Record<string, unknown> }
+interface Hit { rank: number; id: string; score: number; title?: string; source?: string; segments: Segment[]; truncated: boolean; explanation?: Explanation }
+interface ToolCall { tool: string; query: string; ids: string[]; step: number; output?: string; error?: string }
+
+export function passage(segments: Segment[], truncated = false): HTMLElement {
+  return h('p', { class: 'passage' }, segments.map(([t, term]) => (term ? h('mark', { title: `index term: ${term}` }, t) : t)), truncated ? ' …' : '');
+}
+
+function explanationTable(e: Explanation): HTMLElement {
+  const rows = [...e.terms].sort((a, b) => b.score - a.score);
+  return h(
+    'details',
+    { class: 'explain' },
+    h('summary', {}, `score explanation (${fmt(e.score)})`),
+    rows.length
+      ? h(
+          'table',
+          { class: 'terms' },
+          h('thead', {}, h('tr', {}, h('th', {}, 'term'), h('th', {}, 'score'), h('th', {}, 'tf'), h('th', {}, 'df'), h('th', {}, 'qtf'))),
+          h(
+            'tbody',
+            {},
+            rows.map((t) => h('tr', { class: t.tf > 0 ? 'matched' : 'unmatched' }, h('td', {}, t.term), h('td', { class: 'num' }, fmt(t.score)), h('td', { class: 'num' }, t.tf), h('td', { class: 'num' }, t.df), h('td', { class: 'num' }, t.qtf))),
+            e.base !== undefined ? h('tr', {}, h('td', {}, '(base)'), h('td', { class: 'num' }, fmt(e.base)), h('td', { colspan: 3 }, 'shared by every document')) : null,
+          ),
+        )
+      : null,
+    e.detail ? h('pre', { class: 'detail' }, JSON.stringify(e.detail, null, 1)) : null,
+  );
+}
+
+export function toolCallsTable(calls: ToolCall[], gold: Set<string> = new Set()): HTMLElement {
+  return h(
+    'table',
+    { class: 'calls', 'data-testid': 'tool-calls' },
+    h('thead', {}, h('tr', {}, h('th', {}, 'step'), h('th', {}, 'tool'), h('th', {}, 'query'), h('th', {}, 'returned ids'))),
+    h(
+      'tbody',
+      {},
+      calls.map((c) =>
+        h(
+          'tr',
+          {},
+          h('td', { class: 'num' }, c.step),
+          h('td', {}, c.tool),
+          h('td', { class: 'query' }, c.query, c.output ? h('div', { class: 'muted' }, `→ ${c.output}`) : null, c.error ? h('div', { class: 'error-text' }, c.error) : null),
+          h('td', { class: 'ids' }, c.ids.map((id) => h('span', { class: gold.has(id) ? 'pid gold' : 'pid', title: gold.has(id) ? 'gold passage' : '' }, id))),
+        ),
+      ),
+    ),
+  );
+}
+
+export async function renderSearchView(root: HTMLElement, info: Info, params: URLSearchParams): Promise<void> {
+  if (!info.index) {
+    clear(root, h('div', { class: 'empty' }, 'This server was started without --index: start it with `lexcase serve --index DIR` to search.'));
+    return;
+  }
+  const methods = info.index.methods;
+  const mode = params.get('mode') === 'evidence' ? 'evidence' : 'search';
+  const q = h('input', { type: 'search', id: 'q', name: 'q', 'data-testid': 'query', placeholder: mode === 'search' ? 'query, e.g. hearsay statement offered for the truth' : 'hypothesis, e.g. The statement is inadmissible hearsay', value: params.get('q') ?? '', autofocus: true });
+  const method = h('select', { id: 'method', 'data-testid': 'method' }, methods.map((m) => h('option', { value: m }, m)));
+  method.value = params.get('method') && methods.includes(params.get('method')!) ? params.get('method')! : methods[0];
+  const k = h('input', { type: 'number', id: 'k', min: 1, max: 100, value: params.get('k') ?? (mode === 'search' ? '10' : '5'), 'data-testid': 'k' });
+  const facts = h('textarea', { id: 'facts', rows: 3, placeholder: 'facts of the case (optional)', 'data-testid': 'facts' });
+  facts.value = params.get('facts') ?? '';
+  const against = h('input', { type: 'checkbox', id: 'against' });
+  const advocate = h('select', { id: 'advocate', 'data-testid': 'advocate' }, h('option', { value: 'offline' }, 'offline heuristic'), info.llm.available ? h('option', { value: 'llm' }, `LLM advocate (${info.llm.label})`) : null);
+  const results = h('section', { id: 'results', 'data-testid': 'results' });
+  const modeSwitch = h(
+    'div',
+    { class: 'modes' },
+    h('a', { href: '#/search', class: mode === 'search' ? 'active' : '', 'data-testid': 'mode-search' }, 'Search'),
+    h('a', { href: '#/search?mode=evidence', class: mode === 'evidence' ? 'active' : '', 'data-testid': 'mode-evidence' }, 'Evidence for hypothesis'),
+  );
+  const submit = h('button', { type: 'submit', 'data-testid': 'go' }, mode === 'search' ? 'Search' : 'Find evidence');
+  const form = h(
+    'form',
+    { class: 'searchbar' },
+    q,
+    mode === 'search' ? h('label', {}, 'method ', method) : h('label', {}, 'advocate ', advocate),
+    h('label', {}, 'k ', k),
+    submit,
+    mode === 'evidence' ? h('div', { class: 'evidence-extra' }, facts, h('label', {}, against, ' counter-evidence (against)')) : null,
+  );
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    void run();
+  });
+
+  async function run(): Promise<void> {
+    clear(results, h('div', { class: 'muted' }, mode === 'search' ? 'searching…' : 'the advocate is searching…'));
+    submit.disabled = true;
+    try {
+      if (mode === 'search') {
+        const r = await api(`/api/search?${qs({ q: q.value, method: method.value, k: k.value })}`);
+        history.replaceState(null, '', `#/search?${qs({ q: q.value, method: method.value, k: k.value })}`);
+        clear(
+          results,
+          h('div', { class: 'summary', 'data-testid': 'summary' }, `${r.hits.length} hits · ${r.method} · ${fmt(r.ms, 1)} ms · query terms: `, r.queryTerms.map((t: string) => h('code', {}, t)).flatMap((c: Node) => [c, ' '])),
+          r.hits.length === 0 ? h('div', { class: 'empty' }, 'No hits (all query terms unknown or stopwords?).') : null,
+          h(
+            'ol',
+            { class: 'hits' },
+            (r.hits as Hit[]).map((hit) =>
+              h(
+                'li',
+                { class: 'hit', 'data-testid': 'hit', 'data-id': hit.id },
+                h('div', { class: 'hit-head' }, h('span', { class: 'rank' }, `#${hit.rank}`), h('span', { class: 'pid' }, hit.id), hit.title ? h('span', { class: 'title' }, hit.title) : null, h('span', { class: 'score' }, fmt(hit.score))),
+                passage(hit.segments, hit.truncated),
+                hit.explanation ? explanationTable(hit.explanation) : null,
+              ),
+            ),
+          ),
+        );
+      } else {
+        const r = await api('/api/evidence', { hypothesis: q.value, facts: facts.value, against: against.checked, k: Number(k.value), mode: advocate.value });
+        clear(
+          results,
+          h('div', { class: 'summary', 'data-testid': 'summary' }, `${r.stance === 'for' ? 'Evidence for' : 'Counter-evidence to'}: `, h('strong', {}, r.hypothesis), ` · ${r.mode} · stop: ${r.stop}${r.tokens ? ` · ${r.tokens} tokens` : ''}`),
+          r.analysis ? h('p', { class: 'analysis' }, r.analysis) : null,
+          r.error ? errorBox(r.error) : null,
+          h(
+            'ol',
+            { class: 'hits' },
+            r.evidence.map((e: { id: string; score: number; justification: string; segments: Segment[]; truncated: boolean }) =>
+              h('li', { class: 'hit', 'data-testid': 'evidence', 'data-id': e.id }, h('div', { class: 'hit-head' }, h('span', { class: 'pid' }, e.id), h('span', { class: 'score' }, fmt(e.score))), h('div', { class: 'justification' }, e.justification), passage(e.segments, e.truncated)),
+            ),
+          ),
+          h('h3', {}, `Tool calls (${r.toolCalls.length})`),
+          toolCallsTable(r.toolCalls),
+        );
+      }
+    } catch (e) {
+      clear(results, errorBox(e));
+    } finally {
+      submit.disabled = false;
+    }
+  }
+
+  clear(root, h('div', { class: 'search-view', 'data-testid': 'search-view' }, modeSwitch, form, results));
+  if (q.value) await run();
+}

@@ -1,0 +1,93 @@
+/**
+ * CASE run endpoints: the question list of a run (with an accuracy filter) and one question's
+ * trace — hypotheses, advocates' tool calls and evidence, jurors and verdict — with the gold
+ * answer and gold passages from the run's dataset marked where they are known.
+ */
+import { z } from 'zod';
+import { loadQuestions } from '../../corpora/registry.js';
+import type { Question } from '../../corpora/types.js';
+import { readConfig, readResults, readTrace } from '../../eval/run-dir.js';
+import { notFound } from './http-util.js';
+import type { RunEntry } from './runs.js';
+
+export const questionsQuerySchema = z.object({
+  run: z.string().min(1).max(500),
+  filter: z.enum(['all', 'correct', 'wrong']).default('all'),
+});
+
+export const traceQuerySchema = z.object({
+  run: z.string().min(1).max(500),
+  item: z.string().min(1).max(500),
+});
+
+const questionCache = new Map<string, Promise<Map<string, Question> | undefined>>();
+
+/** Questions of the run's dataset by id, or undefined when the dataset cannot be loaded here. */
+async function datasetQuestions(run: RunEntry): Promise<Map<string, Question> | undefined> {
+  const cfg = ((await readConfig(run.dir).catch(() => undefined))?.config ?? {}) as Record<string, unknown>;
+  const dataset = typeof cfg.dataset === 'string' ? cfg.dataset : undefined;
+  if (!dataset) return undefined;
+  let p = questionCache.get(dataset);
+  if (!p) {
+    p = loadQuestions(dataset, 'all').then(
+      (qs) => new Map(qs.map((q) => [q.id, q])),
+      () => undefined,
+    );
+    questionCache.set(dataset, p);
+  }
+  return p;
+}
+
+const flat = (s: string, n: number) => {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length <= n ? t : `${t.slice(0, n - 1).trimEnd()}…`;
+};
+
+export async function runQuestions(run: RunEntry, filter: 'all' | 'correct' | 'wrong') {
+  const parsed = await readResults(run.dir);
+  const byId = new Map(parsed.records.map((r) => [r.id, r]));
+  const all = [...byId.values()];
+  const qs = await datasetQuestions(run);
+  const rows = all
+    .filter((r) => filter === 'all' || (filter === 'correct' ? r.correct : !r.correct))
+    .map((r) => ({
+      id: r.id,
+      prediction: r.prediction,
+      gold: r.gold,
+      correct: r.correct,
+      confidence: r.confidence ?? null,
+      error: r.error ?? null,
+      question: qs?.get(r.id) ? flat(qs.get(r.id)!.question, 140) : null,
+    }));
+  const config = await readConfig(run.dir).catch(() => undefined);
+  return {
+    run: { id: run.id, kind: run.kind, system: run.system, mode: run.mode, dataset: run.dataset, config: config?.config ?? null },
+    total: all.length,
+    correct: all.filter((r) => r.correct).length,
+    filter,
+    questions: rows,
+  };
+}
+
+export async function runTrace(run: RunEntry, item: string, passageText: (id: string) => Promise<string | undefined>) {
+  const parsed = await readResults(run.dir);
+  const result = parsed.records.filter((r) => r.id === item).pop();
+  if (!result) throw notFound(`no item "${item}" in run "${run.id}"`);
+  const trace = (await readTrace(run.dir, item)) ?? null;
+  const q = (await datasetQuestions(run))?.get(item);
+  const goldIds = q?.goldPassageIds ?? [];
+  const goldPassages = [];
+  for (const id of goldIds) {
+    const text = await passageText(id).catch(() => undefined);
+    goldPassages.push({ id, snippet: text === undefined ? null : flat(text, 400) });
+  }
+  return {
+    run: { id: run.id, kind: run.kind, mode: run.mode },
+    result,
+    question: q ? { id: q.id, question: q.question, prompt: q.prompt, choices: q.choices, answer: q.answer } : null,
+    goldPassageIds: goldIds,
+    goldKnown: !!q,
+    goldPassages,
+    trace,
+  };
+}

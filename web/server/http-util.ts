@@ -1,0 +1,100 @@
+/**
+ * Small HTTP helpers for the explorer server: JSON replies, bounded JSON bodies, zod validation
+ * and the mapping from errors to status codes (bad input → 400, unknown things → 404, anything
+ * unexpected → 500 with a generic message). Messages are redacted before they leave the process.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { z } from 'zod';
+import { isLexcaseError } from '../../src/errors.js';
+import { log, redact } from '../../src/log.js';
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string) => new HttpError(400, message);
+export const notFound = (message: string) => new HttpError(404, message);
+
+const SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
+
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...SECURITY_HEADERS });
+  res.end(text);
+}
+
+export function sendBytes(res: ServerResponse, type: string, body: Buffer | string): void {
+  const buf = typeof body === 'string' ? Buffer.from(body) : body;
+  res.writeHead(200, {
+    'content-type': type,
+    'content-length': buf.byteLength,
+    'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'",
+    ...SECURITY_HEADERS,
+  });
+  res.end(buf);
+}
+
+const STATUS: Partial<Record<string, number>> = {
+  USAGE: 400,
+  INVALID_INPUT: 400,
+  METHOD_UNAVAILABLE: 400,
+  LLM_NOT_CONFIGURED: 400,
+  NOT_FOUND: 404,
+  INDEX_MISSING: 404,
+  DATASET_UNKNOWN: 404,
+  RUN_INVALID: 422,
+  LLM_OUTPUT_INVALID: 502,
+  LLM_REQUEST_FAILED: 502,
+  EMBEDDER_UNAVAILABLE: 503,
+};
+
+export function sendError(res: ServerResponse, e: unknown): void {
+  if (e instanceof HttpError) return sendJson(res, e.status, { error: redact(e.message) });
+  if (isLexcaseError(e)) return sendJson(res, STATUS[e.code] ?? 500, { error: redact(e.message), code: e.code });
+  log.warn(`explorer: ${redact((e as Error)?.stack ?? String(e))}`);
+  sendJson(res, 500, { error: 'internal error (see the server log)' });
+}
+
+export const MAX_BODY_BYTES = 256 * 1024;
+
+export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const type = req.headers['content-type'] ?? '';
+  if (!/^application\/json\b/i.test(type)) throw new HttpError(415, 'expected a JSON body (content-type: application/json)');
+  const chunks: Buffer[] = [];
+  let n = 0;
+  for await (const c of req) {
+    n += (c as Buffer).byteLength;
+    if (n > MAX_BODY_BYTES) throw new HttpError(413, `request body over ${MAX_BODY_BYTES} bytes`);
+    chunks.push(c as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch (e) {
+    throw badRequest(`body is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+/** Validate with zod; the first issue becomes a 400 naming the field. */
+export function validate<S extends z.ZodType>(schema: S, value: unknown, where: string): z.infer<S> {
+  const r = schema.safeParse(value);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    const field = issue.path.length ? issue.path.join('.') : '(root)';
+    throw badRequest(`${where}: field "${field}": ${issue.message}`);
+  }
+  return r.data;
+}
+
+/** Query-string parameters as a plain object (last value wins). */
+export function queryParams(url: URL): Record<string, string> {
+  return Object.fromEntries(url.searchParams.entries());
+}

@@ -1,0 +1,115 @@
+/**
+ * Run discovery under the --runs root. A run is a directory with a config.json (written by the
+ * experiment runner) or an acal/ folder of saved argument graphs. Runs are addressed by their path
+ * relative to the root ("." for the root itself); a request naming anything that is not in the
+ * discovered list is a 404, so no request can reach a path outside the root.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import { acalDir } from '../../agents/acal/graph/store.js';
+import { readResults } from '../../eval/run-dir.js';
+import { notFound } from './http-util.js';
+
+export interface RunEntry {
+  id: string;
+  dir: string;
+  /** "case" for CASE (and baseline) runs, "acal" for runs with argument graphs, else "run". */
+  kind: 'case' | 'acal' | 'run';
+  system?: string;
+  mode?: string;
+  dataset?: string;
+  items: number;
+  correct: number;
+  graphs: number;
+}
+
+const MAX_DEPTH = 3;
+const MAX_RUNS = 500;
+const SKIP = new Set(['node_modules', '.git', 'sparse', 'dense']);
+
+const graphFiles = (dir: string): string[] => {
+  const d = acalDir(dir);
+  if (!existsSync(d)) return [];
+  try {
+    return readdirSync(d).filter((f) => f.endsWith('.graph.json'));
+  } catch {
+    return [];
+  }
+};
+
+function readJson(file: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+async function describe(root: string, dir: string): Promise<RunEntry | undefined> {
+  const hasConfig = existsSync(join(dir, 'config.json'));
+  const graphs = graphFiles(dir).length;
+  if (!hasConfig && graphs === 0) return undefined;
+  const cfg = (readJson(join(dir, 'config.json'))?.config ?? {}) as Record<string, unknown>;
+  let items = 0;
+  let correct = 0;
+  try {
+    const r = await readResults(dir);
+    const byId = new Map(r.records.map((x) => [x.id, x]));
+    items = byId.size;
+    for (const x of byId.values()) if (x.correct) correct++;
+  } catch {
+    /* unreadable results: listed with 0 items */
+  }
+  const system = typeof cfg.system === 'string' ? cfg.system : undefined;
+  const rel = relative(root, dir).split(sep).join('/') || '.';
+  return {
+    id: rel,
+    dir,
+    kind: graphs > 0 ? 'acal' : system === 'case' || system === 'baseline' ? 'case' : 'run',
+    system,
+    mode: typeof cfg.mode === 'string' ? cfg.mode : undefined,
+    dataset: typeof cfg.dataset === 'string' ? cfg.dataset : typeof cfg.task === 'string' ? cfg.task : undefined,
+    items,
+    correct,
+    graphs,
+  };
+}
+
+export async function listRuns(rootDir: string): Promise<RunEntry[]> {
+  const root = resolve(rootDir);
+  const out: RunEntry[] = [];
+  const walk = async (dir: string, depth: number): Promise<void> => {
+    if (out.length >= MAX_RUNS) return;
+    const e = await describe(root, dir);
+    if (e) {
+      out.push(e);
+      return; // a run's own folders are not searched for more runs
+    }
+    if (depth >= MAX_DEPTH) return;
+    let names: string[];
+    try {
+      names = readdirSync(dir).sort();
+    } catch {
+      return;
+    }
+    for (const n of names) {
+      if (SKIP.has(n)) continue;
+      const p = join(dir, n);
+      try {
+        if (!statSync(p).isDirectory()) continue; // statSync follows links; discovered dirs are still addressed only by id
+      } catch {
+        continue;
+      }
+      await walk(p, depth + 1);
+    }
+  };
+  if (existsSync(root)) await walk(root, 0);
+  return out;
+}
+
+export async function findRun(rootDir: string | undefined, id: string): Promise<RunEntry> {
+  if (!rootDir) throw notFound('this server was started without --runs');
+  const run = (await listRuns(rootDir)).find((r) => r.id === id);
+  if (!run) throw notFound(`no run "${id}" under the runs directory`);
+  return run;
+}

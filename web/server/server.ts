@@ -1,0 +1,140 @@
+/**
+ * The explorer's HTTP server (`lexcase serve`): the browser app at / and a JSON API under /api.
+ * Bound to 127.0.0.1 by default. Every input is validated with zod (400 with a message naming the
+ * field); runs and graphs are addressed by ids from the server's own listing (404 otherwise); the
+ * only writes are ACAL contestations, through the library, inside the chosen run's acal/ folder.
+ * Nothing from the LLM configuration (endpoint keys) is ever sent to the browser.
+ *
+ *   GET  /api/info                         index (methods, passages), runs root?, llm available?
+ *   GET  /api/search?q=&method=&k=          highlighted hits + per-term explanation
+ *   POST /api/evidence                      {hypothesis, facts?, against?, k?, mode: offline|llm}
+ *   GET  /api/runs                          discovered runs
+ *   GET  /api/run/questions?run=&filter=    CASE questions (all | correct | wrong)
+ *   GET  /api/run/trace?run=&item=          one question's trace, gold marked
+ *   GET  /api/acal/graphs?run=              argument graphs of a run
+ *   GET  /api/acal/graph?run=&item=         graph (recomputed), audit log, semantics comparison
+ *   POST /api/acal/contest                  {run, item, action, who?} → contest(...)
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { VERSION } from '../../src/version.js';
+import { contestBodySchema, contestGraph, graphQuerySchema, graphView, listGraphs } from './acal-api.js';
+import { loadAssets, type Assets } from './assets.js';
+import { questionsQuerySchema, runQuestions, runTrace, traceQuerySchema } from './case-run-api.js';
+import { HttpError, notFound, queryParams, readJsonBody, sendBytes, sendError, sendJson, validate } from './http-util.js';
+import { openIndexContext, type IndexContext } from './index-context.js';
+import { findRun, listRuns } from './runs.js';
+import { evidence, evidenceBodySchema, search, searchQuerySchema } from './search-api.js';
+import { z } from 'zod';
+
+export interface ExplorerOptions {
+  index?: string;
+  runs?: string;
+  host?: string;
+  /** 0 = any free port. */
+  port?: number;
+  /** Chat model for the LLM advocate (evidence mode "llm"); none = offline only. */
+  llm?: BaseChatModel;
+  /** Shown in /api/info (never the endpoint or key). */
+  llmLabel?: string;
+}
+
+export interface ExplorerServer {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+const runQuerySchema = z.object({ run: z.string().min(1).max(500) });
+
+export async function startExplorer(opts: ExplorerOptions = {}): Promise<ExplorerServer> {
+  const host = opts.host ?? '127.0.0.1';
+  const ix: IndexContext | undefined = opts.index ? await openIndexContext(opts.index) : undefined;
+  const assets: Assets = await loadAssets();
+  const needIndex = (): IndexContext => {
+    if (!ix) throw notFound('this server was started without --index');
+    return ix;
+  };
+  const passageText = async (id: string) => (ix ? (await ix.docs.get(id))?.text : undefined);
+
+  type Handler = (req: IncomingMessage, url: URL) => Promise<unknown>;
+  const get: Record<string, Handler> = {
+    '/api/info': async () => ({
+      version: VERSION,
+      index: ix ? { dir: ix.dir, corpus: ix.manifest.corpus.name, passages: ix.manifest.corpus.passages, methods: ix.methods, analyzer: ix.manifest.analyzer } : null,
+      runs: opts.runs ? true : false,
+      llm: opts.llm ? { available: true, label: opts.llmLabel ?? 'configured model' } : { available: false },
+    }),
+    '/api/search': async (_req, url) => search(needIndex(), validate(searchQuerySchema, queryParams(url), 'search')),
+    '/api/runs': async () => ({ runs: opts.runs ? (await listRuns(opts.runs)).map(({ dir: _dir, ...r }) => r) : [] }),
+    '/api/run/questions': async (_req, url) => {
+      const q = validate(questionsQuerySchema, queryParams(url), 'questions');
+      return runQuestions(await findRun(opts.runs, q.run), q.filter);
+    },
+    '/api/run/trace': async (_req, url) => {
+      const q = validate(traceQuerySchema, queryParams(url), 'trace');
+      return runTrace(await findRun(opts.runs, q.run), q.item, passageText);
+    },
+    '/api/acal/graphs': async (_req, url) => {
+      const q = validate(runQuerySchema, queryParams(url), 'graphs');
+      const run = await findRun(opts.runs, q.run);
+      return { run: { id: run.id }, graphs: run.graphs ? listGraphs(run) : [] };
+    },
+    '/api/acal/graph': async (_req, url) => {
+      const q = validate(graphQuerySchema, queryParams(url), 'graph');
+      return graphView(await findRun(opts.runs, q.run), q.item);
+    },
+  };
+  const post: Record<string, Handler> = {
+    '/api/evidence': async (req) => evidence(needIndex(), validate(evidenceBodySchema, await readJsonBody(req), 'evidence'), opts.llm),
+    '/api/acal/contest': async (req) => {
+      const body = validate(contestBodySchema, await readJsonBody(req), 'contest');
+      return contestGraph(await findRun(opts.runs, body.run), body);
+    },
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname;
+    if (path.startsWith('/api/')) {
+      const table = req.method === 'GET' ? get : req.method === 'POST' ? post : undefined;
+      const h = table?.[path];
+      if (!h) {
+        throw path in get || path in post ? new HttpError(405, `${req.method} not allowed on ${path}`) : notFound(`no API route ${path}`);
+      }
+      // POSTs must come from this app (a page on another origin cannot contest a graph).
+      if (req.method === 'POST' && req.headers.origin && req.headers.origin !== `http://${req.headers.host}`) throw new HttpError(403, 'cross-origin request refused');
+      sendJson(res, 200, await h(req, url));
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, `${req.method} not allowed`);
+    const name = path === '/' || path === '/index.html' ? 'index.html' : path.slice(1);
+    const a = assets[name];
+    if (!a) throw notFound(`no such page: ${path}`);
+    sendBytes(res, a.type, a.body);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e) => {
+      if (!res.headersSent) sendError(res, e);
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 8080, host, () => resolveListen());
+  });
+  const addr = server.address() as AddressInfo;
+  const shown = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  return {
+    url: `http://${shown}:${addr.port}`,
+    server,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+      await ix?.close();
+    },
+  };
+}
+

@@ -1,0 +1,78 @@
+/**
+ * Self-contained fixtures for the explorer tests, all made through the library: a tiny index of
+ * real bundled passages (the gold passages of the first Bar Exam QA val questions plus
+ * legal_corpus distractors), an offline CASE run over those questions (runExperiment +
+ * createCase), and an ACAL run holding the sample hearsay argument graph (writeGraph).
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { OFFLINE_LABEL } from '../../agents/case/advocate-offline.js';
+import { createCase } from '../../agents/case/index.js';
+import { openCaseIndex } from '../../agents/case/open-index.js';
+import { loadSampleGraph } from '../../agents/acal/graph/sample-graph.js';
+import { writeGraph } from '../../agents/acal/graph/store.js';
+import { loadPassages, loadQuestions } from '../../corpora/registry.js';
+import type { Passage, Question } from '../../corpora/types.js';
+import { runExperiment } from '../../eval/runner.js';
+import { buildIndex } from '../../indexer/build.js';
+import { closeSparseIndexes } from '../../retrieval/open.js';
+
+export interface ExplorerFixtures {
+  root: string;
+  index: string;
+  runs: string;
+  caseRunId: string;
+  acalRunId: string;
+  acalItem: string;
+  questions: Question[];
+  cleanup(): Promise<void>;
+}
+
+export async function makeExplorerFixtures(nQuestions = 4): Promise<ExplorerFixtures> {
+  const root = mkdtempSync(join(tmpdir(), 'lexcase-explorer-'));
+  const index = join(root, 'index');
+  const runs = join(root, 'runs');
+  const questions = (await loadQuestions('barexam', 'val')).slice(0, nQuestions);
+  const gold = new Set(questions.flatMap((q) => q.goldPassageIds));
+  const passages: Passage[] = [];
+  for await (const p of loadPassages('barexam')) if (gold.has(p.id)) passages.push(p);
+  let n = 0;
+  for await (const p of loadPassages('legal_corpus')) if (n++ < 150) passages.push(p);
+  await buildIndex((async function* () { yield* passages; })(), { out: index, corpusName: 'explorer-test', workers: 0 });
+
+  const caseRunId = 'case-offline';
+  const idx = await openCaseIndex(index);
+  try {
+    await runExperiment({
+      runDir: join(runs, caseRunId),
+      system: createCase({ offline: true }),
+      items: questions,
+      gold: (q) => q.answer,
+      makeContext: (_q, { seed }) => ({ seed, tools: [], retrievers: idx.retrievers, getPassage: idx.getPassage, options: {} }),
+      config: { system: 'case', mode: OFFLINE_LABEL, hypotheses: 'direct', jurors: 0, k: 5, dataset: 'barexam', split: 'val', index },
+      seed: 13,
+    });
+  } finally {
+    await idx.docs.close?.();
+  }
+
+  const acalRunId = 'acal/hearsay';
+  mkdirSync(join(runs, acalRunId), { recursive: true });
+  const graph = loadSampleGraph();
+  writeGraph(join(runs, acalRunId), graph);
+
+  return {
+    root,
+    index,
+    runs,
+    caseRunId,
+    acalRunId,
+    acalItem: graph.itemId,
+    questions,
+    async cleanup() {
+      await closeSparseIndexes(index);
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
