@@ -6,9 +6,8 @@ import type { BenchResults } from './report.js';
 import { defaultOptions, runBench } from './run.js';
 
 // Smoke test: the whole harness (generator → JSONL → one child process per engine → comparisons →
-// targets → JSON + Markdown) on 2,000 passages and a few queries, peers on. lexcase builds with
-// workers: 0 here because worker threads cannot load .ts sources under tsx on Node 20; the built
-// bench (dist/) uses 2 workers.
+// targets → JSON + Markdown) on 2,000 passages and a few queries, peers on; lexcase builds with
+// 2 worker threads as in the real run.
 describe('bench harness on a tiny corpus', () => {
   let dir: string;
   let results: BenchResults;
@@ -24,7 +23,7 @@ describe('bench harness on a tiny corpus', () => {
       ks: [100, 10],
       only: ['lexcase', 'lancedb', 'wink', 'minisearch'],
       peerMaxSize: 2000,
-      workers: 0,
+      workers: 2,
       workDir: join(dir, 'work'),
       outDir: join(dir, 'results'),
       childTimeoutS: 120,
