@@ -197,6 +197,34 @@ describe('multi-agent debate against the scripted OpenAI-compatible server', () 
     expect(bad.metrics).toMatchObject({ citations: 0, checklist: null });
   }, 30_000);
 
+  it('judge each round: an interim verdict after rounds 1 and 2 (no cross-examination), the final after 3; per-round correctness flags', async () => {
+    let judged = 0;
+    srv = await startScriptedServer(
+      defaultScript((req) => {
+        if (roleOf(req) !== 'judge') return undefined;
+        judged++;
+        const text = humanText(req);
+        // the judge is shown the briefs of the round just finished: pick A after round 1, B after rounds 2 and 3
+        if (text.includes('ARG-A-r1')) return judgeReply('A');
+        if (text.includes('ARG-A-r2')) return { content: 'garbled' }; // interim judgment fails twice → recorded, item goes on
+        return judgeReply('B');
+      }),
+    );
+    const out = await createMad({ rounds: 3, topology: 'sparse', crossExaminer: true, judgeEachRound: true, k: 2 })(QUESTION, ctx(srv.url));
+    const t = out.trace as DebateTrace;
+    expect(judged).toBe(1 + 2 + 1);
+    expect(t.roundVerdicts).toEqual([
+      { round: 1, verdict: 'A' },
+      { round: 2, verdict: null, error: expect.stringMatching(/judge could not be parsed/) },
+      { round: 3, verdict: 'B' },
+    ]);
+    expect(out.prediction).toBe('B');
+    expect(out.metrics).toMatchObject({ correctAfterRound1: false, correctAfterRound2: false, correctAfterRound3: true });
+    // only the final judge saw the cross-examination
+    const judgeReqs = srv.requests.filter((r) => roleOf(r) === 'judge');
+    expect(judgeReqs.filter((r) => humanText(r).includes('Cross-examination:'))).toHaveLength(1);
+  }, 30_000);
+
   it('a debater unparseable twice forfeits its round; the debate and verdict go on', async () => {
     srv = await startScriptedServer(
       defaultScript((req) => (roleOf(req) === 'debater' && debaterLetter(req) === 'C' && roundOf(req) === 1 ? { content: 'I refuse to use JSON' } : undefined)),

@@ -25,7 +25,7 @@ import { seededModel } from './llm-call.js';
 import { visibleOpponents } from './topology.js';
 import { CHECKLIST_ITEMS, type Brief, type CrossExamination, type Judgment, type MadSettings, type PoolPassage } from './types.js';
 
-export const MAD_DEFAULTS: MadSettings = { rounds: 2, topology: 'sparse', crossExaminer: false, k: 5, method: 'bm25', passageChars: 600 };
+export const MAD_DEFAULTS: MadSettings = { rounds: 2, topology: 'sparse', crossExaminer: false, k: 5, method: 'bm25', passageChars: 600, judgeEachRound: false };
 
 export function madSettings(o: Partial<MadSettings> = {}): MadSettings {
   const s = { ...MAD_DEFAULTS };
@@ -49,6 +49,8 @@ export interface DebateTrace {
   rounds: { round: number; briefs: Brief[] }[];
   crossExamination?: CrossExamination;
   judge?: Judgment;
+  /** With judgeEachRound: the judge's verdict after every round (the last is the final judgment). */
+  roundVerdicts?: { round: number; verdict: string | null; error?: string }[];
   error?: string;
 }
 
@@ -84,12 +86,24 @@ async function debate(q: Question, ctx: SystemContext, s: MadSettings, trace: De
     turns.forEach((t, i) => extra.get(letters[i])!.push(...t.added));
     prev = turns.map((t) => t.brief);
     trace.rounds.push({ round, briefs: prev });
+    if (s.judgeEachRound && round < s.rounds) {
+      // an interim judgment on this round's briefs (no cross-examination); its failure does not fail the item
+      trace.roundVerdicts ??= [];
+      try {
+        const jr = await judge(seededModel(llm, deriveSeed(ctx.seed, `judge-r${round}`)), q, letters, pool, prev, undefined, s.passageChars, ctx.signal);
+        trace.roundVerdicts.push({ round, verdict: jr.verdict });
+      } catch (e) {
+        if (!isLexcaseError(e) || e.code !== 'LLM_OUTPUT_INVALID') throw e;
+        trace.roundVerdicts.push({ round, verdict: null, error: e.message });
+      }
+    }
   }
   if (s.crossExaminer) {
     trace.crossExamination = await crossExamine(seededModel(llm, deriveSeed(ctx.seed, 'cross-examiner')), q, letters, prev, ctx.signal);
   }
   const j = await judge(seededModel(llm, deriveSeed(ctx.seed, 'judge')), q, letters, pool, prev, trace.crossExamination, s.passageChars, ctx.signal);
   trace.judge = j;
+  if (s.judgeEachRound) (trace.roundVerdicts ??= []).push({ round: s.rounds, verdict: j.verdict });
   return j;
 }
 
@@ -124,6 +138,10 @@ export function createMad(opts: Partial<MadSettings> = {}): AgentSystem<Question
       forfeits: trace.rounds.reduce((n, r) => n + r.briefs.filter((b) => b.error).length, 0),
       checklist: trace.judge ? CHECKLIST_ITEMS.filter((k) => trace.judge!.checklist[k]).length : null,
     };
+    if (s.judgeEachRound) for (let r = 1; r <= s.rounds; r++) {
+      const v = trace.roundVerdicts?.find((x) => x.round === r);
+      metrics[`correctAfterRound${r}`] = v?.verdict ? v.verdict === item.answer : false; // a failed judgment counts as wrong
+    }
     return { prediction, trace, metrics, ...(error ? { error } : {}) };
   };
 }

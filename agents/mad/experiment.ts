@@ -53,7 +53,7 @@ export interface MadExperimentResult {
 export function madRunName(o: Pick<MadExperimentOptions, 'system' | 'samples' | 'dataset' | 'split' | 'seed'> & MadSettings): string {
   const sys = o.system ?? 'mad';
   const what =
-    sys === 'mad' ? `mad-${o.topology}-r${o.rounds}${o.crossExaminer ? '-x' : ''}` : sys === 'self-consistency' ? `mad-sc${o.samples ?? 5}` : 'mad-single-rag';
+    sys === 'mad' ? `mad-${o.topology}-r${o.rounds}${o.crossExaminer ? '-x' : ''}${o.judgeEachRound ? '-je' : ''}` : sys === 'self-consistency' ? `mad-sc${o.samples ?? 5}` : 'mad-single-rag';
   return `${what}-${o.dataset}-${o.split}-${o.method}-k${o.k}-s${o.seed ?? 13}`;
 }
 
@@ -76,7 +76,7 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
     const runDir = o.runDir ?? join('runs', madRunName({ ...o, ...s, system, seed }));
     const config: Record<string, unknown> = {
       system: `mad/${system}`,
-      ...(system === 'mad' ? { rounds: s.rounds, topology: s.topology, crossExaminer: s.crossExaminer } : {}),
+      ...(system === 'mad' ? { rounds: s.rounds, topology: s.topology, crossExaminer: s.crossExaminer, judgeEachRound: s.judgeEachRound } : {}),
       ...(system === 'self-consistency' ? { samples: o.samples ?? 5 } : {}),
       k: s.k,
       method: s.method,

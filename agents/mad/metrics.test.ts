@@ -77,6 +77,21 @@ describe('run metrics', () => {
     expect(m.citations.judgeSupportive).toEqual({ mean: null, n: 0 });
   });
 
+  it('accuracy per round from the correctAfterRound flags (items without flags skipped)', () => {
+    const rs = [
+      rec('1', 'A', 'A', { correctAfterRound1: false, correctAfterRound2: true }),
+      rec('2', 'B', 'B', { correctAfterRound1: true, correctAfterRound2: true }),
+      rec('3', 'C', 'A', { correctAfterRound1: false, correctAfterRound2: false }),
+      rec('4', 'C', 'C', {}),
+    ];
+    const m = madMetrics(rs, 13);
+    expect(m.byRound.map((r) => [r.round, r.accuracy.estimate, r.accuracy.n])).toEqual([
+      [1, 1 / 3, 3],
+      [2, 2 / 3, 3],
+    ]);
+    expect(madMetrics([rec('1', 'A', 'A')]).byRound).toEqual([]);
+  });
+
   it('consistency across seeds: pairwise agreement and unanimity over items answered in every run', () => {
     const r1 = new Map<string, string | null>([['q1', 'A'], ['q2', 'B'], ['q3', 'C'], ['q4', 'A']]);
     const r2 = new Map<string, string | null>([['q1', 'A'], ['q2', 'C'], ['q3', 'C'], ['q4', null]]);

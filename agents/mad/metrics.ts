@@ -33,6 +33,8 @@ export interface MadMetrics {
   };
   checklist: MeanOf;
   forfeits: MeanOf;
+  /** With --judge-each-round: accuracy of the judge's verdict after each round, with 95% CIs. */
+  byRound: { round: number; accuracy: Ci }[];
 }
 
 export function meanOfMetric(results: readonly ResultRecord[], key: string): MeanOf {
@@ -61,7 +63,23 @@ export function madMetrics(results: readonly ResultRecord[], seed = 13): MadMetr
     },
     checklist: meanOfMetric(results, 'checklist'),
     forfeits: meanOfMetric(results, 'forfeits'),
+    byRound: roundAccuracy(results, seed),
   };
+}
+
+/** Accuracy after each round from the per-item `correctAfterRound<r>` flags (items without a flag skipped). */
+export function roundAccuracy(results: readonly ResultRecord[], seed = 13): { round: number; accuracy: Ci }[] {
+  const rounds = new Set<number>();
+  for (const r of results) for (const k of Object.keys(r.metrics ?? {})) {
+    const m = /^correctAfterRound(\d+)$/.exec(k);
+    if (m) rounds.add(Number(m[1]));
+  }
+  return [...rounds]
+    .sort((a, b) => a - b)
+    .map((round) => {
+      const vals = results.map((r) => r.metrics?.[`correctAfterRound${round}`]).filter((v): v is boolean => typeof v === 'boolean');
+      return { round, accuracy: bootstrapCi(vals.map((v) => (v ? 1 : 0)), { seed }) };
+    });
 }
 
 export interface SeedConsistency {
@@ -116,6 +134,9 @@ export function madMetricsMarkdown(m: MadMetrics, title = 'MAD metrics'): string
     row('gold passage in the evidence', m.citations.goldInPool),
     row('judge checklist items ticked (of 5)', m.checklist, (v) => (v === null ? '–' : v.toFixed(2))),
     row('debater forfeits per item', m.forfeits, (v) => (v === null ? '–' : v.toFixed(2))),
+    ...(m.byRound.length
+      ? ['', '| judged after round | accuracy | 95% CI | n |', '|---|---|---|---|', ...m.byRound.map((r) => `| ${r.round} | ${pct(r.accuracy.estimate)} | ${pct(r.accuracy.lo)}–${pct(r.accuracy.hi)} | ${r.accuracy.n} |`)]
+      : []),
   ].join('\n');
 }
 

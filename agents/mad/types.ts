@@ -75,4 +75,6 @@ export interface MadSettings {
   method: string;
   /** Characters of passage text shown per passage. */
   passageChars: number;
+  /** Also judge after each earlier round (rounds ablation from one debate, paper H3). */
+  judgeEachRound: boolean;
 }

@@ -1,6 +1,6 @@
 /**
  * `lexcase run mad --dataset barexam|mmlu_pro_law --split val [--index DIR] [--rounds 2]
- *  [--topology full|sparse] [--cross-examiner] [--system mad|single-rag|self-consistency]
+ *  [--topology full|sparse] [--cross-examiner] [--judge-each-round] [--system mad|single-rag|self-consistency]
  *  [--samples 5] [--method bm25] [-k 5] [--seed 13 | --seeds 13,14,15] [--limit N] [--run-dir DIR]`:
  * the multi-agent debate (or one of its baselines) over a dataset split on the experiment runner
  * (resumable run dir, traces with the debate transcript per round, citations and judge output),
@@ -26,6 +26,7 @@ interface RunMadFlags extends RunFlags {
   rounds: number;
   topology: string;
   crossExaminer?: boolean;
+  judgeEachRound?: boolean;
   system: string;
   samples: number;
   method: string;
@@ -48,6 +49,7 @@ export function register(program: Command): void {
       .option('--rounds <n>', 'debate rounds (1–3)', parseIntOpt('rounds'), 2)
       .option('--topology <t>', 'full (every opponent) | sparse (the preceding opponent only)', 'sparse')
       .option('--cross-examiner', 'one targeted question to each debater before judgment')
+      .option('--judge-each-round', 'also judge after each earlier round (accuracy per round from one debate)')
       .option('--samples <n>', 'self-consistency samples', parseIntOpt('samples'), 5)
       .option('--method <m>', 'the shared retriever (its <method>_search tool): bm25 | qld | dense | hybrid', 'bm25')
       .option('--passage-chars <n>', 'characters of each passage shown', parseIntOpt('passage-chars'), 600)
@@ -71,6 +73,7 @@ export function register(program: Command): void {
         rounds: flags.rounds,
         topology,
         crossExaminer: !!flags.crossExaminer,
+        judgeEachRound: !!flags.judgeEachRound,
         k: flags.k,
         method: flags.method,
         passageChars: flags.passageChars,
