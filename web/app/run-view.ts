@@ -51,7 +51,7 @@ export async function renderRunView(root: HTMLElement, params: URLSearchParams, 
       ),
       h(
         'table',
-        { class: 'questions', 'data-testid': 'questions' },
+        { class: 'questions', 'data-testid': 'questions', 'data-filter': filter },
         h('thead', {}, h('tr', {}, h('th', {}, 'id'), h('th', {}, 'pred'), h('th', {}, 'gold'), h('th', {}, ''), h('th', {}, 'conf.'), h('th', {}, 'question'))),
         h(
           'tbody',
