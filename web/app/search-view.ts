@@ -12,6 +12,13 @@ export function passage(segments: Segment[], truncated = false): HTMLElement {
   return h('p', { class: 'passage' }, segments.map(([t, term]) => (term ? h('mark', { title: `index term: ${term}` }, t) : t)), truncated ? ' …' : '');
 }
 
+/** Scalar parameters (k1, b, dl, …) on one line; nested detail (fusion components) as JSON. */
+function detailView(d: Record<string, unknown>): HTMLElement {
+  const scalar = Object.values(d).every((v) => v === null || ['number', 'string', 'boolean'].includes(typeof v));
+  if (!scalar) return h('pre', { class: 'detail' }, JSON.stringify(d, null, 1));
+  return h('div', { class: 'detail-line muted' }, Object.entries(d).map(([k, v]) => `${k} ${typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(3) : v}`).join(' · '));
+}
+
 function explanationTable(e: Explanation): HTMLElement {
   const rows = [...e.terms].sort((a, b) => b.score - a.score);
   return h(
@@ -31,7 +38,7 @@ function explanationTable(e: Explanation): HTMLElement {
           ),
         )
       : null,
-    e.detail ? h('pre', { class: 'detail' }, JSON.stringify(e.detail, null, 1)) : null,
+    e.detail ? detailView(e.detail) : null,
   );
 }
 
@@ -49,8 +56,8 @@ export function toolCallsTable(calls: ToolCall[], gold: Set<string> = new Set())
           {},
           h('td', { class: 'num' }, c.step),
           h('td', {}, c.tool),
-          h('td', { class: 'query' }, c.query, c.output ? h('div', { class: 'muted' }, `→ ${c.output}`) : null, c.error ? h('div', { class: 'error-text' }, c.error) : null),
-          h('td', { class: 'ids' }, c.ids.map((id) => h('span', { class: gold.has(id) ? 'pid gold' : 'pid', title: gold.has(id) ? 'gold passage' : '' }, id))),
+          h('td', { class: 'query' }, c.query.length > 260 ? h('details', {}, h('summary', {}, `${c.query.slice(0, 200)}…`), c.query) : c.query, c.output ? h('div', { class: 'muted' }, `→ ${c.output}`) : null, c.error ? h('div', { class: 'error-text' }, c.error) : null),
+          h('td', { class: 'ids' }, h('div', { class: 'idwrap' }, c.ids.length ? c.ids.map((id) => h('span', { class: gold.has(id) ? 'pid gold' : 'pid', title: gold.has(id) ? 'gold passage' : '' }, id)) : h('span', { class: 'muted' }, 'none'))),
         ),
       ),
     ),
