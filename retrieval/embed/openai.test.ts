@@ -76,6 +76,6 @@ describe('openai-compatible embedder against a local server', () => {
   });
 
   it('reports an unreachable endpoint as EMBEDDER_UNAVAILABLE', async () => {
-    await expect(createEmbedder({ provider: 'openai', baseURL: 'http://127.0.0.1:9/v1', model: 'm', apiKey: 'k-0000' })).rejects.toMatchObject({ code: 'EMBEDDER_UNAVAILABLE' });
+    await expect(createEmbedder({ provider: 'openai', baseURL: 'http://127.0.0.1:9/v1', model: 'm', apiKey: 'k-0000', maxRetries: 0 })).rejects.toMatchObject({ code: 'EMBEDDER_UNAVAILABLE' });
   });
 });

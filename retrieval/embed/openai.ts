@@ -32,7 +32,7 @@ export async function createOpenAIEmbedder(spec: EmbedderSpec): Promise<Embedder
     stripNewLines: false,
     // The OpenAI SDK asks for base64 by default; many compatible servers (TEI, older Ollama) only speak float.
     encodingFormat: 'float',
-    maxRetries: 2,
+    maxRetries: spec.maxRetries ?? 2,
     configuration: baseURL ? { baseURL } : undefined,
   });
   const prefixes = { ...prefixesFor(model), ...(spec.queryPrefix !== undefined ? { query: spec.queryPrefix } : {}), ...(spec.passagePrefix !== undefined ? { passage: spec.passagePrefix } : {}) };

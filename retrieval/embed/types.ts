@@ -44,6 +44,8 @@ export interface EmbedderSpec {
   baseURL?: string;
   /** openai: API key (default env LEXCASE_EMBED_API_KEY); never recorded or logged. */
   apiKey?: string;
+  /** openai: retries per request on connection errors / 429 / 5xx (default 2). */
+  maxRetries?: number;
   /** openai: requested output dimension (for models that support it). */
   dimensions?: number;
   /** Texts per model call (provider default when absent). */
