@@ -73,7 +73,7 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     await shot('search');
     await page.getByTestId('method').selectOption('qld');
     await page.getByTestId('go').click();
-    await page.waitForFunction(() => document.querySelector('[data-testid=summary]')?.textContent?.includes('qld'));
+    await expect.poll(() => page.getByTestId('summary').textContent(), { timeout: 30_000 }).toContain('qld');
   });
 
   it('search view: evidence for a typed hypothesis runs the offline advocate and shows its tool calls', async () => {
@@ -124,7 +124,7 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     expect(await page.getByTestId('graph-svg').locator('[data-node]').count()).toBe(4);
     await shot('arguments-before');
     await page.getByTestId('reject-s1').click();
-    await page.waitForFunction((b) => Number(document.querySelector('[data-testid=claim-strength]')?.textContent) !== b, before);
+    await expect.poll(async () => Number(await page.getByTestId('claim-strength').textContent()), { timeout: 30_000 }).not.toBe(before);
     const after = Number(await page.getByTestId('claim-strength').textContent());
     expect(after).toBeLessThan(before);
     expect(await page.getByTestId('contest-msg').textContent()).toContain(`σ(claim) ${before.toFixed(4)} → ${after.toFixed(4)}`);
@@ -133,7 +133,7 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     // change a base strength: the argument's own final strength moves
     await page.getByTestId('base-s2').fill('0.2');
     await page.getByTestId('set-base-s2').click();
-    await page.waitForFunction((v) => document.querySelector('[data-testid=sigma-s2]')?.textContent !== v, sigmaS2);
+    await expect.poll(() => page.getByTestId('sigma-s2').textContent(), { timeout: 30_000 }).not.toBe(sigmaS2);
     expect(await page.getByTestId('audit').locator('li').count()).toBe(2);
     // add an argument with a relation, and the SVG gains a node
     await page.getByTestId('add-side').selectOption('attack');
