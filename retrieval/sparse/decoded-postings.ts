@@ -16,6 +16,10 @@ export interface PostingList {
   length: number;
   /** Posting index → tf, for tf ≥ 65535. */
   bigTf?: Map<number, number>;
+  /** False for the scratch list of short terms (overwritten by the next decode). */
+  cached: boolean;
+  /** Largest per-posting weight factor, per scorer parameters (max-score.ts). */
+  ub?: Map<string, number>;
 }
 
 const caches = new WeakMap<ScoringView, { lists: (PostingList | undefined)[]; scratch: PostingList }>();
@@ -74,7 +78,7 @@ function decodeInto(index: ScoringView, termId: number, list: PostingList): void
 
 export function decodedPostings(index: ScoringView, termId: number): PostingList {
   let c = caches.get(index);
-  if (!c) caches.set(index, (c = { lists: [], scratch: { docs: new Uint32Array(CACHE_MIN_DF), tfs: new Uint16Array(CACHE_MIN_DF), length: 0 } }));
+  if (!c) caches.set(index, (c = { lists: [], scratch: { docs: new Uint32Array(CACHE_MIN_DF), tfs: new Uint16Array(CACHE_MIN_DF), length: 0, cached: false } }));
   const df = index.df[termId];
   if (df < CACHE_MIN_DF) {
     decodeInto(index, termId, c.scratch);
@@ -82,9 +86,9 @@ export function decodedPostings(index: ScoringView, termId: number): PostingList
   }
   let list = c.lists[termId];
   if (!list) {
-    list = { docs: new Uint32Array(df), tfs: new Uint16Array(df), length: df };
+    list = { docs: new Uint32Array(df), tfs: new Uint16Array(df), length: df, cached: true };
     decodeInto(index, termId, list);
-    if (list.length < df) list = { docs: list.docs.slice(0, list.length), tfs: list.tfs.slice(0, list.length), length: list.length, bigTf: list.bigTf };
+    if (list.length < df) list = { docs: list.docs.slice(0, list.length), tfs: list.tfs.slice(0, list.length), length: list.length, bigTf: list.bigTf, cached: true };
     c.lists[termId] = list;
   }
   return list;

@@ -6,11 +6,13 @@
  * QLD textbook: Σ c·ln(μP) − |q|·ln(dl+μ) + Σ_{matched} c·ln(1 + tf/(μP)) over ALL docs; unmatched
  *   docs are taken in (length, index) order, so only k of them are ever looked at.
  * QLD lucene: Σ_{matched} c·max(0, ln(1 + tf/(μP')) + ln(μ/(dl+μ))), P' = (cf+1)/(|C|+1).
+ * Scoring itself (term-at-a-time with exact MaxScore pruning) lives in max-score.ts.
  */
-import { accumulate, accumulatorFor, Mode } from './accumulator.js';
+import { Mode } from './accumulator.js';
 import { bm25Norms, logLengths, logRatios } from './doc-arrays.js';
 import type { ScoringView } from './scoring-view.js';
-import { TopK } from './top-k.js';
+import { maxScoreTopK, type TermPlan } from './max-score.js';
+import type { TopK } from './top-k.js';
 
 export type ScoreRequest = { ids: number[]; counts: number[]; k: number } & (
   | { method: 'bm25'; k1: number; b: number }
@@ -28,57 +30,49 @@ export const bm25Idf = (N: number, df: number) => Math.log(1 + (N - df + 0.5) / 
 /** P(t|C) of each QLD variant. */
 export const collectionProb = (variant: 'textbook' | 'lucene', cf: number, total: number) => (variant === 'lucene' ? (cf + 1) / (total + 1) : cf / total);
 
-export function scoreTopK(view: ScoringView, req: ScoreRequest): Ranked {
-  const k = Math.min(req.k, view.hi - view.lo);
-  const { ids, counts } = req;
-  if (ids.length === 0 || k <= 0) return { docs: [], scores: [] };
-  const acc = accumulatorFor(view);
-  const top = new TopK(k);
-  const { scores, touched } = acc;
-
-  if (req.method === 'bm25' || req.variant === 'lucene') {
+/**
+ * The query's terms with their scorer constants, in processing order: decreasing weight at tf = 1
+ * (a range-independent key, so every doc range adds the same weights in the same order), ties by
+ * term id.
+ */
+export function termPlan(view: ScoringView, req: ScoreRequest): TermPlan[] {
+  const plan: TermPlan[] = [];
+  for (let i = 0; i < req.ids.length; i++) {
+    const id = req.ids[i];
+    const c = req.counts[i];
+    const df = view.df[id];
     if (req.method === 'bm25') {
-      const norm = bm25Norms(view, req.k1, req.b);
-      for (let i = 0; i < ids.length; i++) accumulate(view, acc, ids[i], Mode.Bm25, counts[i] * bm25Idf(view.N, view.df[ids[i]]) * (req.k1 + 1), 0, norm);
+      const p1 = c * bm25Idf(view.N, df) * (req.k1 + 1);
+      plan.push({ id, p1, p2: 0, key: p1, df });
     } else {
-      const ratios = logRatios(view, req.mu);
-      for (let i = 0; i < ids.length; i++) accumulate(view, acc, ids[i], Mode.LuceneQld, counts[i], req.mu * collectionProb('lucene', view.cf[ids[i]], view.totalTokens), ratios);
+      const muP = req.mu * collectionProb(req.variant, view.cf[id], view.totalTokens);
+      plan.push({ id, p1: c, p2: muP, key: c * Math.log1p(1 / muP), df });
     }
-    for (let i = 0; i < acc.count; i++) {
-      const d = touched[i];
-      const s = scores[d];
-      if (s >= top.threshold) top.push(s, d);
-    }
-    return ranked(top);
   }
+  return plan.sort((a, b) => b.key - a.key || a.id - b.id);
+}
 
-  const mu = req.mu;
+/** Exact top-k of one request over one doc range (MaxScore pruning unless `exhaustive`). */
+export function scoreTopK(view: ScoringView, req: ScoreRequest, exhaustive = false): Ranked {
+  const k = Math.min(req.k, view.hi - view.lo);
+  if (req.ids.length === 0 || k <= 0) return { docs: [], scores: [] };
+  const plan = termPlan(view, req);
+  if (req.method === 'bm25') {
+    const arr = bm25Norms(view, req.k1, req.b);
+    return ranked(maxScoreTopK(view, { mode: Mode.Bm25, plan, k, arr, paramKey: `bm25:${req.k1}:${req.b}`, exhaustive }));
+  }
+  if (req.variant === 'lucene') {
+    const arr = logRatios(view, req.mu);
+    return ranked(maxScoreTopK(view, { mode: Mode.LuceneQld, plan, k, arr, paramKey: `lucene:${req.mu}`, exhaustive }));
+  }
   let base = 0;
   let qlen = 0;
-  for (let i = 0; i < ids.length; i++) {
-    const muP = mu * collectionProb('textbook', view.cf[ids[i]], view.totalTokens);
-    base += counts[i] * Math.log(muP);
-    qlen += counts[i];
-    accumulate(view, acc, ids[i], Mode.Qld, counts[i], muP, undefined);
+  for (const t of plan) {
+    base += t.p1 * Math.log(t.p2);
+    qlen += t.p1;
   }
-  const lnl = logLengths(view, mu);
-  for (let i = 0; i < acc.count; i++) {
-    const d = touched[i];
-    const s = base - qlen * lnl[d] + scores[d];
-    if (s >= top.threshold) top.push(s, d);
-  }
-  // Unmatched documents: the best are the shortest, in (length, index) order.
-  const order = view.byLenRange;
-  let taken = 0;
-  for (let j = 0; j < order.length && taken < k; j++) {
-    const d = order[j];
-    if (scores[d] !== 0) continue;
-    taken++;
-    const s = base - qlen * lnl[d];
-    if (s < top.threshold) break;
-    top.push(s, d);
-  }
-  return ranked(top);
+  const lnl = logLengths(view, req.mu);
+  return ranked(maxScoreTopK(view, { mode: Mode.Qld, plan, k, arr: undefined, paramKey: `qld:${req.mu}`, qld: { base, qlen, lnl }, exhaustive }));
 }
 
 function ranked(top: TopK): Ranked {
