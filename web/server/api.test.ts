@@ -9,6 +9,7 @@ import { readGraph } from '../../agents/acal/graph/store.js';
 import { withResult } from '../../agents/acal/graph/recompute.js';
 import { createAnalyzer } from '../../indexer/analyzer.js';
 import { openDocStore } from '../../indexer/docstore.js';
+import { FakeChatModel } from '../../tests/support/fake-chat-model.js';
 import { makeExplorerFixtures, type ExplorerFixtures } from '../test-support/explorer-fixtures.js';
 import { startExplorer, type ExplorerServer } from './server.js';
 
@@ -162,6 +163,28 @@ describe('explorer server', () => {
     // offline counter-evidence contrasts the facts with the hypothesis, so it needs facts
     const noFacts = await call('/api/evidence', { body: { hypothesis: 'A promise without consideration is not enforceable', against: true } });
     expect(noFacts.status).toBe(400);
+  });
+
+  it('evidence: with a model, mode "llm" runs the LLM advocate over the index\'s retrieval tools', async () => {
+    const top = (await call('/api/search?q=hearsay%20statement&method=bm25&k=3')).json.hits.map((x: { id: string }) => x.id);
+    const model = new FakeChatModel([
+      { toolCalls: [{ name: 'bm25_search', args: { query: 'hearsay statement' } }] },
+      JSON.stringify({ analysis: 'the first hit defines hearsay', evidence: [{ id: top[0], justification: 'defines the term' }, { id: 'never-returned', justification: 'invented' }] }),
+    ]);
+    const t = await startExplorer({ index: f.index, port: 0, llm: model as never, llmLabel: 'fake' });
+    try {
+      const res = await fetch(`${t.url}/api/evidence`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hypothesis: 'The statement is hearsay', mode: 'llm', k: 2 }) });
+      const r = await res.json();
+      expect(res.status).toBe(200);
+      expect(r.mode).toBe('llm');
+      expect(model.calls[0].tools.map((x) => x.function.name)).toEqual(expect.arrayContaining(['bm25_search', 'qld_search']));
+      expect(r.toolCalls[0]).toMatchObject({ tool: 'bm25_search', query: 'hearsay statement' });
+      expect(r.evidence.map((e: { id: string }) => e.id)).toEqual([top[0]]); // an id no tool returned is dropped
+      expect(r.rejectedIds).toEqual(['never-returned']);
+      expect(r.evidence[0].segments.some((x: [string, string | null]) => x[1] === 'statement')).toBe(true);
+    } finally {
+      await t.close();
+    }
   });
 
   it('evidence: empty hypothesis, LLM mode without a model, bad JSON and a wrong content type are 4xx', async () => {

@@ -27,7 +27,8 @@ export function highlight(analyzer: Analyzer, text: string, terms: Iterable<stri
     else out.push([s, term]);
   };
   for (const m of text.matchAll(TOKEN)) {
-    const t = analyzer.term(m[0]);
+    // the analyzer NFC-normalises non-ASCII text before tokenizing; a decomposed word must match too
+    const t = analyzer.term(/[^\x00-\x7f]/.test(m[0]) ? m[0].normalize('NFC') : m[0]);
     if (t === null || !wanted.has(t)) continue;
     push(text.slice(last, m.index), null);
     push(m[0], t);
