@@ -174,7 +174,7 @@ describe('explorer server', () => {
     const t = await startExplorer({ index: f.index, port: 0, llm: model as never, llmLabel: 'fake' });
     try {
       const res = await fetch(`${t.url}/api/evidence`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hypothesis: 'The statement is hearsay', mode: 'llm', k: 2 }) });
-      const r = await res.json();
+      const r = (await res.json()) as any;
       expect(res.status).toBe(200);
       expect(r.mode).toBe('llm');
       expect(model.calls[0].tools.map((x) => x.function.name)).toEqual(expect.arrayContaining(['bm25_search', 'qld_search']));
