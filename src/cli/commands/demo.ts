@@ -19,7 +19,8 @@ export function register(program: Command): void {
     .command('demo')
     .description(
       'offline demo: build the bundled default corpus index (Bar Exam QA gold passages + public-domain legal_corpus, 6,151 passages) if missing, ' +
-        'evaluate bm25 and qld on the Bar Exam QA val split (seeded; the original split membership is not available), print the table and write report.md/report.json',
+        'add a use-lite dense index (bundled, offline; LEXCASE_DEMO_DENSE=0 skips it), evaluate bm25, qld, dense and hybrid on the Bar Exam QA val split ' +
+        '(seeded; the original split membership is not available), run the offline CASE advocates (heuristic, no LLM), print the report and write report.md/report.json',
     )
     .option('--dir <dir>', 'demo directory (index in <dir>/index)', '.lexcase/demo')
     .option('--rebuild', 'rebuild the index even if a matching one exists')
