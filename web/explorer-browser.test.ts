@@ -90,8 +90,9 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
   it('run view: the filter splits questions, and a trace shows advocates, tool calls, evidence and the gold answer', async () => {
     await page.goto(`${s.url}/#/runs`);
     await page.getByTestId('run-view').waitFor();
+    expect(await page.getByTestId('run-link').count()).toBe(2); // the ACAL run lives in the argument view
     await page.locator(`[data-testid=run-link][data-run="${f.caseRunId}"]`).click();
-    await page.getByTestId('question-row').first().waitFor();
+    await page.locator(`[data-testid=questions][data-run="${f.caseRunId}"]`).waitFor();
     const all = await page.getByTestId('question-row').count();
     expect(all).toBe(f.questions.length);
     await page.getByTestId('filter-wrong').click();
@@ -115,12 +116,24 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     await shot('run-trace');
   });
 
+  it('run view: an LLM run\'s trace shows the juror personas, their reasoning and votes, and the jury verdict', async () => {
+    const q = f.questions[0];
+    await page.goto(`${s.url}/#/runs?run=${f.llmRunId}&item=${q.id}`);
+    await page.getByTestId('jurors').waitFor();
+    expect(await page.getByTestId('jurors').locator('.juror').count()).toBe(3);
+    expect(await page.getByTestId('jurors').textContent()).toContain(`vote ${q.answer}`);
+    expect(await page.getByTestId('jurors').textContent()).toContain('Weighing the advocates');
+    expect(await page.getByTestId('verdict').textContent()).toContain(`Verdict: ${q.answer}`);
+    expect(await page.getByTestId('verdict').textContent()).toContain('confidence high');
+    expect(await page.getByTestId('outcome').textContent()).toBe('correct');
+    await shot('run-llm-jury');
+  });
+
   it('argument view: rejecting a supporting argument lowers σ(claim) on screen and logs the action', async () => {
     await page.goto(`${s.url}/#/args`);
     await page.getByTestId('argument-view').waitFor();
     await page.getByTestId('claim-strength').waitFor();
     const before = Number(await page.getByTestId('claim-strength').textContent());
-    const sigmaS2 = await page.getByTestId('sigma-s2').textContent();
     expect(await page.getByTestId('graph-svg').locator('[data-node]').count()).toBe(4);
     await shot('arguments-before');
     await page.getByTestId('reject-s1').click();
@@ -131,10 +144,11 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     expect(await page.getByTestId('arg-row-s1').getAttribute('class')).toContain('rejected');
     expect(await page.getByTestId('audit').locator('li').count()).toBe(1);
     // change a base strength: the argument's own final strength moves
+    const sigmaS2 = await page.getByTestId('sigma-s2').textContent();
     await page.getByTestId('base-s2').fill('0.2');
     await page.getByTestId('set-base-s2').click();
-    await expect.poll(() => page.getByTestId('sigma-s2').textContent(), { timeout: 30_000 }).not.toBe(sigmaS2);
-    expect(await page.getByTestId('audit').locator('li').count()).toBe(2);
+    await expect.poll(() => page.getByTestId('audit').locator('li').count(), { timeout: 30_000 }).toBe(2);
+    expect(await page.getByTestId('sigma-s2').textContent()).not.toBe(sigmaS2);
     // add an argument with a relation, and the SVG gains a node
     await page.getByTestId('add-side').selectOption('attack');
     await page.getByTestId('add-text').fill('The statement is offered to show her then-existing condition.');

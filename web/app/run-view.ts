@@ -51,7 +51,7 @@ export async function renderRunView(root: HTMLElement, params: URLSearchParams, 
       ),
       h(
         'table',
-        { class: 'questions', 'data-testid': 'questions', 'data-filter': filter },
+        { class: 'questions', 'data-testid': 'questions', 'data-filter': filter, 'data-run': runId },
         h('thead', {}, h('tr', {}, h('th', {}, 'id'), h('th', {}, 'pred'), h('th', {}, 'gold'), h('th', {}, ''), h('th', {}, 'conf.'), h('th', {}, 'question'))),
         h(
           'tbody',

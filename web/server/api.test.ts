@@ -204,7 +204,7 @@ describe('explorer server', () => {
   it('runs: lists the CASE and ACAL runs; the question filter splits all into correct and wrong', async () => {
     const r = await call('/api/runs');
     const ids = r.json.runs.map((x: { id: string }) => x.id).sort();
-    expect(ids).toEqual([f.acalRunId, f.caseRunId].sort());
+    expect(ids).toEqual([f.acalRunId, f.caseRunId, f.llmRunId].sort());
     expect(r.text).not.toContain(f.root); // absolute paths stay on the server
     const all = await call(`/api/run/questions?run=${f.caseRunId}`);
     expect(all.json.total).toBe(f.questions.length);
@@ -232,6 +232,28 @@ describe('explorer server', () => {
     }
     expect(r.json.trace.verdict.answer).toBe(r.json.result.prediction);
     expect((await call(`/api/run/trace?run=${f.caseRunId}&item=nope`)).status).toBe(404);
+  });
+
+  it('trace of an LLM run: advocates\' tool loops, the seeded juror panel with reasoning and votes, and the jury verdict', async () => {
+    const q = f.questions[0];
+    const r = await call(`/api/run/trace?run=${f.llmRunId}&item=${q.id}`);
+    expect(r.status).toBe(200);
+    const t = r.json.trace;
+    expect(t.mode).toBe('llm');
+    expect(t.advocates).toHaveLength(q.choices.length);
+    for (const a of t.advocates) {
+      expect(a.toolCalls[0]).toMatchObject({ tool: 'bm25_search', step: 1 });
+      const returned = new Set(a.toolCalls.flatMap((c: { ids: string[] }) => c.ids));
+      for (const e of a.evidence) expect(returned.has(e.id)).toBe(true);
+    }
+    expect(t.jurors).toHaveLength(3);
+    expect(t.jurors.map((j: { persona: string }) => j.persona)).toEqual(t.panel);
+    expect(t.jurors.every((j: { vote: string }) => j.vote === q.answer)).toBe(true);
+    expect(t.verdict).toMatchObject({ answer: q.answer, confidence: 'high' });
+    expect(r.json.result.correct).toBe(true);
+    const wrong = await call(`/api/run/questions?run=${f.llmRunId}&filter=wrong`);
+    // the second question's jurors all voted "A"
+    expect(wrong.json.questions.map((x: { id: string }) => x.id)).toEqual(f.questions[1].answer === 'A' ? [] : [f.questions[1].id]);
   });
 
   it('contest: rejecting an argument recomputes σ(claim) through the library, saves the graph and appends the audit log', async () => {

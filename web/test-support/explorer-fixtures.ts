@@ -17,12 +17,16 @@ import type { Passage, Question } from '../../corpora/types.js';
 import { runExperiment } from '../../eval/runner.js';
 import { buildIndex } from '../../indexer/build.js';
 import { closeSparseIndexes } from '../../retrieval/open.js';
+import { createRetrievalTools } from '../../retrieval/tools/index.js';
+import { FakeChatModel, type FakeCall, type FakeReply } from '../../tests/support/fake-chat-model.js';
 
 export interface ExplorerFixtures {
   root: string;
   index: string;
   runs: string;
   caseRunId: string;
+  /** A CASE run through the LLM pipeline (scripted chat model): advocates with tool loops and a 3-juror panel. */
+  llmRunId: string;
   acalRunId: string;
   acalItem: string;
   questions: Question[];
@@ -42,6 +46,7 @@ export async function makeExplorerFixtures(nQuestions = 4): Promise<ExplorerFixt
   await buildIndex((async function* () { yield* passages; })(), { out: index, corpusName: 'explorer-test', workers: 0 });
 
   const caseRunId = 'case-offline';
+  const llmRunId = 'case-llm-scripted';
   const idx = await openCaseIndex(index);
   try {
     await runExperiment({
@@ -51,6 +56,34 @@ export async function makeExplorerFixtures(nQuestions = 4): Promise<ExplorerFixt
       gold: (q) => q.answer,
       makeContext: (_q, { seed }) => ({ seed, tools: [], retrievers: idx.retrievers, getPassage: idx.getPassage, options: {} }),
       config: { system: 'case', mode: OFFLINE_LABEL, hypotheses: 'direct', jurors: 0, k: 5, dataset: 'barexam', split: 'val', index },
+      seed: 13,
+    });
+    // The LLM pipeline with a scripted model: each advocate searches with its hypothesis and keeps
+    // the top two hits; jurors vote for the gold answer on even questions, for "A" otherwise.
+    const byPrompt = new Map(questions.map((q, i) => [q.question.slice(0, 60), i]));
+    const script = (call: FakeCall): FakeReply => {
+      if (/juror on a panel/.test(call.text)) {
+        const i = [...byPrompt].find(([k]) => call.text.includes(k))?.[1] ?? 1;
+        return JSON.stringify({ reasoning: `Weighing the advocates' evidence for question ${i + 1}.`, vote: i % 2 === 0 ? questions[i].answer : 'A' });
+      }
+      if (call.tools.length === 0) return '{"evidence":[]}';
+      const last = call.messages[call.messages.length - 1];
+      if (last.getType() === 'human') {
+        const hyp = (call.text.split('Hypothesis to support:\n')[1] ?? '').slice(0, 200);
+        return { toolCalls: [{ name: 'bm25_search', args: { query: hyp } }] };
+      }
+      const ids: string[] = JSON.parse(String(last.content)).results.map((r: { id: string }) => r.id);
+      return JSON.stringify({ evidence: ids.slice(0, 2).map((id) => ({ id, justification: `states the rule in ${id}` })) });
+    };
+    const llm = new FakeChatModel(script);
+    const tools = createRetrievalTools({ retrievers: idx.retrievers, docs: idx.docs });
+    await runExperiment({
+      runDir: join(runs, llmRunId),
+      system: createCase({ jurors: 3 }),
+      items: questions.slice(0, 2),
+      gold: (q) => q.answer,
+      makeContext: (_q, { seed }) => ({ seed, tools, retrievers: idx.retrievers, llm, getPassage: idx.getPassage, options: {} }),
+      config: { system: 'case', mode: 'llm', hypotheses: 'direct', jurors: 3, k: 5, dataset: 'barexam', split: 'val', index, model: 'scripted' },
       seed: 13,
     });
   } finally {
@@ -67,6 +100,7 @@ export async function makeExplorerFixtures(nQuestions = 4): Promise<ExplorerFixt
     index,
     runs,
     caseRunId,
+    llmRunId,
     acalRunId,
     acalItem: graph.itemId,
     questions,
