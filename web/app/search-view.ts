@@ -42,6 +42,24 @@ function explanationTable(e: Explanation): HTMLElement {
   );
 }
 
+const SHOWN_IDS = 12;
+const pidChip = (id: string, gold: Set<string>, rank: number) => h('span', { class: gold.has(id) ? 'pid gold' : 'pid', title: `rank ${rank}${gold.has(id) ? ' · gold passage' : ''}` }, id);
+
+/** Returned ids: the first dozen (and any gold id, wherever it ranks), the rest behind "+N more". */
+function idList(ids: string[], gold: Set<string>): HTMLElement {
+  if (ids.length === 0) return h('span', { class: 'muted' }, 'none');
+  const head = ids.slice(0, SHOWN_IDS).map((id, i) => pidChip(id, gold, i + 1));
+  const rest = ids.slice(SHOWN_IDS);
+  const restGold = rest.map((id, i) => [id, i + SHOWN_IDS + 1] as const).filter(([id]) => gold.has(id));
+  return h(
+    'div',
+    { class: 'idwrap' },
+    head,
+    restGold.map(([id, r]) => pidChip(id, gold, r)),
+    rest.length ? h('details', { class: 'more-ids' }, h('summary', {}, `+${rest.length} more`), h('div', { class: 'idwrap' }, rest.map((id, i) => pidChip(id, gold, i + SHOWN_IDS + 1)))) : null,
+  );
+}
+
 export function toolCallsTable(calls: ToolCall[], gold: Set<string> = new Set()): HTMLElement {
   return h(
     'table',
@@ -57,7 +75,7 @@ export function toolCallsTable(calls: ToolCall[], gold: Set<string> = new Set())
           h('td', { class: 'num' }, c.step),
           h('td', {}, c.tool),
           h('td', { class: 'query' }, c.query.length > 260 ? h('details', {}, h('summary', {}, `${c.query.slice(0, 200)}…`), c.query) : c.query, c.output ? h('div', { class: 'muted' }, `→ ${c.output}`) : null, c.error ? h('div', { class: 'error-text' }, c.error) : null),
-          h('td', { class: 'ids' }, h('div', { class: 'idwrap' }, c.ids.length ? c.ids.map((id) => h('span', { class: gold.has(id) ? 'pid gold' : 'pid', title: gold.has(id) ? 'gold passage' : '' }, id)) : h('span', { class: 'muted' }, 'none'))),
+          h('td', { class: 'ids' }, idList(c.ids, gold)),
         ),
       ),
     ),
