@@ -32,7 +32,7 @@ it('a build killed midway leaves the previous index readable; the next build cle
   });
   const tmpDirs = readdirSync(tmp.dir).filter((n) => n.startsWith('idx.tmp-'));
   expect(tmpDirs).toEqual([`idx.tmp-${child.pid}`]);
-  expect(existsSync(join(tmp.dir, tmpDirs[0], 'docs/text.bin'))).toBe(true);
+  expect(existsSync(join(tmp.dir, tmpDirs[0], 'docs/text.off'))).toBe(true);
   child.kill('SIGKILL');
   await new Promise((r) => child.once('exit', r));
 

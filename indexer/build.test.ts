@@ -25,7 +25,7 @@ const REAL: Passage[] = readFileSync(join(process.cwd(), '../shared/data/legal_c
   .map((l) => JSON.parse(l) as { id: string; text: string; title?: string; doc_id?: string })
   .map((r) => ({ id: r.id, text: r.text, title: r.title, docId: r.doc_id, source: 'legal_corpus' }));
 
-const dataFiles = [...Object.values(SPARSE_FILES), `${DOCSTORE_FILES.ids}.bin`, `${DOCSTORE_FILES.text}.bin`, `${DOCSTORE_FILES.text}.off`];
+const dataFiles = [...Object.values(SPARSE_FILES), `${DOCSTORE_FILES.ids}.bin`, `${DOCSTORE_FILES.text}.dfl`, `${DOCSTORE_FILES.text}.blk`, `${DOCSTORE_FILES.text}.off`];
 const digest = (dir: string) => Object.fromEntries(dataFiles.map((f) => [f, createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')]));
 
 async function build(name: string, opts: Partial<BuildOptions>): Promise<string> {

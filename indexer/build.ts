@@ -17,6 +17,7 @@ import { VERSION } from '../src/version.js';
 import type { Passage } from '../corpora/types.js';
 import { createAnalyzer } from './analyzer.js';
 import { DocStoreWriter } from './docstore-writer.js';
+import { BLOCK_CODEC, BLOCK_PASSAGES } from './docstore-blocks.js';
 import { MANIFEST_FORMAT, MANIFEST_VERSION, writeManifest, type AnalyzerConfig, type Manifest } from './manifest.js';
 import { SPARSE_FILES, SPARSE_FORMAT, SPARSE_VERSION, POSTINGS_ENCODING, type SparseSection } from './sparse/format.js';
 import { mergeSegments } from './sparse/merge-segments.js';
@@ -40,6 +41,8 @@ export interface BuildOptions {
   signal?: AbortSignal;
   /** Options for the dense step (indexer/dense/add-dense.ts). */
   dense?: AddDenseOptions;
+  /** Store passage texts in deflated blocks of 64 (default true; false = plain v1 layout). */
+  compressDocs?: boolean;
 }
 
 const SPARSE_METHODS = new Set(['bm25', 'qld']);
@@ -197,7 +200,8 @@ export async function buildIndex(passages: AsyncIterable<Passage>, opts: BuildOp
   const sink = workers > 0 ? workerSink(workers, analyzer, segDir, threshold, lengths) : inProcessSink(analyzer, segDir, threshold, lengths);
   const checksums: Record<string, string> = {};
   try {
-    const docs = new DocStoreWriter(tmp);
+    const compressDocs = opts.compressDocs ?? true;
+    const docs = new DocStoreWriter(tmp, compressDocs);
     const seen = new Map<string, number>();
     let batch: string[] = [];
     let batchChars = 0;
@@ -261,7 +265,8 @@ export async function buildIndex(passages: AsyncIterable<Passage>, opts: BuildOp
     rmSync(segDir, { recursive: true, force: true });
 
     const corpusHash = createHash('sha256');
-    for (const k of ['docs/ids.bin', 'docs/ids.off', 'docs/text.bin', 'docs/text.off']) corpusHash.update(checksums[k]);
+    // Over the uncompressed texts, so the corpus checksum does not depend on the doc store layout.
+    for (const h of [checksums['docs/ids.bin'], checksums['docs/ids.off'], docs.textHash, checksums['docs/text.off']]) corpusHash.update(h);
     const sparse: SparseSection = {
       format: SPARSE_FORMAT,
       version: SPARSE_VERSION,
@@ -286,6 +291,7 @@ export async function buildIndex(passages: AsyncIterable<Passage>, opts: BuildOp
       methods: methods.filter((m) => SPARSE_METHODS.has(m)),
       checksums: Object.fromEntries(Object.entries(checksums).sort(([a], [b]) => (a < b ? -1 : 1))),
       sparse,
+      docstore: compressDocs ? { version: 2, text: BLOCK_CODEC, blockPassages: BLOCK_PASSAGES } : { version: 1, text: 'plain' },
     };
     await writeManifest(tmp, manifest);
     await sink.close();

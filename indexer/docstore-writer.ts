@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { HashingFile } from './sparse/hashing-file.js';
 import type { Passage } from '../corpora/types.js';
+import { BlockColumnWriter } from './docstore-blocks.js';
 
 export const DOCSTORE_FILES = {
   ids: 'docs/ids',
@@ -75,7 +76,9 @@ export class StringColumnWriter {
 
 export class DocStoreWriter {
   private ids: StringColumnWriter;
-  private text: StringColumnWriter;
+  private text: StringColumnWriter | BlockColumnWriter;
+  /** sha256 of the uncompressed texts (the v1 `docs/text.bin` checksum), set by close(). */
+  textHash = '';
   private title: StringColumnWriter;
   private docId: StringColumnWriter;
   private source: HashingFile;
@@ -85,9 +88,10 @@ export class DocStoreWriter {
   private nSource = 0;
   count = 0;
 
-  constructor(readonly dir: string) {
+  /** compress: texts in deflated blocks (doc store v2, docstore-blocks.ts); else plain (v1). */
+  constructor(readonly dir: string, readonly compress = true) {
     this.ids = new StringColumnWriter(dir, DOCSTORE_FILES.ids);
-    this.text = new StringColumnWriter(dir, DOCSTORE_FILES.text);
+    this.text = compress ? new BlockColumnWriter(dir, DOCSTORE_FILES.text) : new StringColumnWriter(dir, DOCSTORE_FILES.text);
     this.title = new StringColumnWriter(dir, DOCSTORE_FILES.title);
     this.docId = new StringColumnWriter(dir, DOCSTORE_FILES.docId);
     this.source = new HashingFile(join(dir, DOCSTORE_FILES.source));
@@ -117,7 +121,11 @@ export class DocStoreWriter {
   /** Close every column; returns per-source passage counts. Checksums land in `checksums`. */
   close(checksums: Record<string, string>): Record<string, number> {
     this.ids.close(checksums);
-    this.text.close(checksums);
+    if (this.text instanceof BlockColumnWriter) this.textHash = this.text.close(checksums);
+    else {
+      this.text.close(checksums);
+      this.textHash = checksums[`${DOCSTORE_FILES.text}.bin`];
+    }
     this.title.close(checksums);
     this.docId.close(checksums);
     this.source.writeTyped(this.sourceBuf.subarray(0, this.nSource));

@@ -9,6 +9,7 @@ import type { Passage } from '../corpora/types.js';
 import type { DocStore } from '../retrieval/types.js';
 import { DOCSTORE_FILES } from './docstore-writer.js';
 import { readManifest } from './manifest.js';
+import { BlockColumn, BLOCK_CODEC, BLOCK_PASSAGES } from './docstore-blocks.js';
 
 export type OpenedDocStore = DocStore & {
   /** All passages in index order. */
@@ -81,7 +82,10 @@ export async function openDocStore(dir: string): Promise<OpenedDocStore> {
   const whole = idBlob.toString('utf8');
   if (whole.length === idBlob.length) for (let i = 0; i < n; i++) idList[i] = whole.slice(idOffsets[i], idOffsets[i + 1]);
   else for (let i = 0; i < n; i++) idList[i] = idBlob.toString('utf8', idOffsets[i], idOffsets[i + 1]);
-  const text = await openColumn(dir, DOCSTORE_FILES.text, n);
+  const store = manifest.docstore;
+  if (store && (store.version > 2 || (store.text !== 'plain' && (store.text !== BLOCK_CODEC || store.blockPassages !== BLOCK_PASSAGES))))
+    throw errors.indexIncompatible(dir, `doc store version ${store.version} with text "${store.text}" (block ${store.blockPassages}) is not supported by this lexcase`);
+  const text = store?.text === BLOCK_CODEC ? await BlockColumn.open(dir, DOCSTORE_FILES.text, await readOffsets(dir, DOCSTORE_FILES.text, n)) : await openColumn(dir, DOCSTORE_FILES.text, n);
   const title = await openColumn(dir, DOCSTORE_FILES.title, n);
   const docId = await openColumn(dir, DOCSTORE_FILES.docId, n);
   const srcFile = join(dir, DOCSTORE_FILES.source);

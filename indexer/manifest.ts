@@ -14,7 +14,8 @@ import { z } from 'zod';
 import { errors } from '../src/errors.js';
 
 export const MANIFEST_FORMAT = 'lexcase-index';
-export const MANIFEST_VERSION = 1;
+/** 2: doc store texts may be block-compressed (see `docstore`); version-1 dirs are still read. */
+export const MANIFEST_VERSION = 2;
 
 export const analyzerConfigSchema = z.object({
   lowercase: z.boolean().default(true),
@@ -41,6 +42,14 @@ export const manifestSchema = z.object({
   /** sha256 of each data file, relative path → hex. */
   checksums: z.record(z.string(), z.string()),
   sparse: z.looseObject({}).optional(),
+  /** Doc store layout (indexer/docstore*.ts); absent = version 1, plain texts. */
+  docstore: z
+    .looseObject({
+      version: z.number().int(),
+      text: z.string(),
+      blockPassages: z.number().int().optional(),
+    })
+    .optional(),
   dense: z
     .looseObject({
       embedder: z.string(),

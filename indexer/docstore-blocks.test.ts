@@ -1,0 +1,76 @@
+/**
+ * Doc store v2 (texts in deflated blocks): the same passages come back as from the plain v1 layout
+ * (get, at, entries, across block boundaries, empty and non-ASCII texts), the corpus checksum does
+ * not depend on the layout, the texts take much less space, v1 dirs still open, and a newer or
+ * damaged doc store gives a clear error.
+ */
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import type { Passage } from '../corpora/types.js';
+import { buildIndex } from './build.js';
+import { fromArray, tempDir } from './build-test-helpers.js';
+import { BLOCK_PASSAGES } from './docstore-blocks.js';
+import { openDocStore } from './docstore.js';
+import { readManifest } from './manifest.js';
+
+const tmp = tempDir('lexcase-docblocks-');
+afterAll(() => tmp.cleanup());
+
+const REAL: Passage[] = readFileSync(join(process.cwd(), '../shared/data/legal_corpus/passages.jsonl'), 'utf8')
+  .split('\n')
+  .slice(0, 3 * BLOCK_PASSAGES + 5)
+  .map((l) => JSON.parse(l) as { id: string; text: string; title?: string; doc_id?: string })
+  .map((r) => ({ id: r.id, text: r.text, title: r.title, docId: r.doc_id, source: 'legal_corpus' }));
+REAL[BLOCK_PASSAGES - 1] = { ...REAL[BLOCK_PASSAGES - 1], text: '' };
+REAL[BLOCK_PASSAGES] = { ...REAL[BLOCK_PASSAGES], text: 'Café — § 1983 «naïve» 法律 😀' };
+
+async function build(name: string, compressDocs: boolean): Promise<string> {
+  const out = join(tmp.dir, name);
+  await buildIndex(fromArray(REAL), { out, corpusName: 'legal', workers: 0, compressDocs });
+  return out;
+}
+
+const all = async (dir: string) => {
+  const ds = await openDocStore(dir);
+  const out: Passage[] = [];
+  for await (const p of ds.entries()) out.push(p);
+  await ds.close();
+  return out;
+};
+
+it('block-compressed and plain doc stores return the same passages; the corpus checksum is layout-independent', async () => {
+  const z = await build('z', true);
+  const plain = await build('plain', false);
+  const mz = await readManifest(z);
+  expect(mz.docstore).toEqual({ version: 2, text: 'deflate-raw-1', blockPassages: BLOCK_PASSAGES });
+  expect((await readManifest(plain)).docstore).toEqual({ version: 1, text: 'plain' });
+  expect(mz.corpus.checksum).toBe((await readManifest(plain)).corpus.checksum);
+  const [a, b] = [await all(z), await all(plain)];
+  expect(a).toEqual(b);
+  expect(a.map((p) => p.text)).toEqual(REAL.map((p) => p.text));
+  // Random access, out of order, across block boundaries (block cache evictions included).
+  const ds = await openDocStore(z);
+  for (const i of [BLOCK_PASSAGES, 0, REAL.length - 1, BLOCK_PASSAGES - 1, 2 * BLOCK_PASSAGES + 1, 1, BLOCK_PASSAGES]) expect((await ds.at(i)).text).toBe(REAL[i].text);
+  expect((await ds.get(REAL[7].id))?.text).toBe(REAL[7].text);
+  await ds.close();
+  const zBytes = statSync(join(z, 'docs/text.dfl')).size;
+  const rawBytes = statSync(join(plain, 'docs/text.bin')).size;
+  expect(zBytes).toBeLessThan(rawBytes * 0.5);
+});
+
+it('a newer doc store version or a damaged block gives a clear error', async () => {
+  const z = await build('bad', true);
+  const mfile = join(z, 'manifest.json');
+  const m = JSON.parse(readFileSync(mfile, 'utf8'));
+  writeFileSync(mfile, JSON.stringify({ ...m, docstore: { version: 3, text: 'zstd' } }));
+  await expect(openDocStore(z)).rejects.toMatchObject({ code: 'INDEX_INCOMPATIBLE' });
+  writeFileSync(mfile, JSON.stringify(m));
+  const dfl = join(z, 'docs/text.dfl');
+  const bytes = readFileSync(dfl);
+  bytes.fill(0xff, 0, 64);
+  writeFileSync(dfl, bytes);
+  const ds = await openDocStore(z);
+  await expect(ds.at(0)).rejects.toMatchObject({ code: 'INDEX_CORRUPT' });
+  await ds.close();
+});
