@@ -15,6 +15,7 @@ export interface DenseSearchFlags {
   modelDir?: string;
   nprobes?: string;
   refineFactor?: string;
+  ef?: string;
   exact?: boolean;
 }
 
@@ -30,6 +31,7 @@ export function addDenseSearchOptions(cmd: Command): Command {
     .option('--model-dir <dir>', 'dense: local copy of the transformers model the index was built with')
     .option('--nprobes <n>', 'dense: IVF partitions probed per query (default from the index manifest)')
     .option('--refine-factor <n>', 'dense: re-rank k·N PQ candidates with exact vectors (default from the manifest)')
+    .option('--ef <n>', 'dense: HNSW beam width per probed partition (ivf_hnsw_sq indexes; default from the manifest)')
     .option('--exact', 'dense: exact flat search even when an ANN index exists');
 }
 
@@ -46,6 +48,7 @@ export function denseSearchOptions(flags: DenseSearchFlags): Record<string, unkn
   set('modelDir', flags.modelDir);
   set('nprobes', flags.nprobes);
   set('refineFactor', flags.refineFactor);
+  set('ef', flags.ef);
   if (flags.exact) o.exact = true;
   return o;
 }

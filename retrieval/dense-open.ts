@@ -31,6 +31,8 @@ export function denseOptionsFrom(opts: Record<string, unknown>): DenseOptions {
   const d: DenseOptions = { embedderOverrides: overrides };
   const np = num(opts, 'nprobes');
   const rf = num(opts, 'refineFactor');
+  const ef = num(opts, 'ef');
+  if (ef !== undefined) d.ef = ef;
   if (np !== undefined) d.nprobes = np;
   if (rf !== undefined) d.refineFactor = rf;
   if (opts.exact) d.exact = true;

@@ -1,7 +1,8 @@
 /**
  * DenseRetriever: embeds the query with the index's embedder and searches the LanceDB table by
  * cosine distance (score = cosine similarity = 1 − distance). Flat (exact) search below the ANN
- * threshold; IVF-PQ with the manifest's nprobes/refineFactor above it (overridable per retriever).
+ * threshold; above it the manifest's ANN index (ivf_flat by default, or ivf_pq / ivf_hnsw_sq) with its
+ * recorded query knobs nprobes / refineFactor / ef (each overridable per retriever).
  *
  * The query embedder must be the one the index was built with: by default it is recreated from the
  * manifest's recorded spec; a caller-supplied embedder with another model is a clear USAGE error,
@@ -12,7 +13,7 @@ import { errors } from '../src/errors.js';
 import { readManifest } from '../indexer/manifest.js';
 import type { DenseSection } from '../indexer/dense/dense-section.js';
 import { resolveDenseUri } from '../indexer/dense/dense-section.js';
-import { connectDense, openDenseTable } from '../indexer/dense/lance-table.js';
+import { applyAnnKnobs, connectDense, openDenseTable } from '../indexer/dense/lance-table.js';
 import { createEmbedder } from './embed/create-embedder.js';
 import type { Embedder, EmbedderSpec } from './embed/types.js';
 import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
@@ -24,6 +25,8 @@ export interface DenseOptions {
   embedderOverrides?: Partial<EmbedderSpec>;
   nprobes?: number;
   refineFactor?: number;
+  /** HNSW beam width (ivf_hnsw_sq indexes). */
+  ef?: number;
   /** Force exact flat search even when an ANN index exists. */
   exact?: boolean;
 }
@@ -60,6 +63,7 @@ export async function openDenseRetriever(dir: string, opts: DenseOptions = {}): 
 export function createDenseRetriever(table: lancedb.Table, section: Pick<DenseSection, 'rows' | 'ann' | 'dimension'>, embedder: Embedder, opts: DenseOptions = {}, onClose: () => Promise<void> = async () => {}): DenseRetriever {
   const nprobes = opts.nprobes ?? section.ann?.nprobes;
   const refine = opts.refineFactor ?? section.ann?.refineFactor;
+  const ef = opts.ef ?? section.ann?.ef;
 
   const searchVector = async (vector: Float32Array, sopts?: SearchOptions): Promise<Hit[]> => {
     const k = sopts?.k ?? 10;
@@ -68,10 +72,8 @@ export function createDenseRetriever(table: lancedb.Table, section: Pick<DenseSe
     const limit = Math.min(k, section.rows);
     if (limit === 0) return [];
     let q = table.vectorSearch(vector).column('vector').distanceType('cosine').select(['id', '_distance']).limit(limit);
-    if (section.ann && !opts.exact) {
-      if (nprobes) q = q.nprobes(nprobes);
-      if (refine) q = q.refineFactor(refine);
-    } else if (opts.exact) q = q.bypassVectorIndex();
+    if (section.ann && !opts.exact) q = applyAnnKnobs(q, { nprobes, refineFactor: refine, ef });
+    else if (opts.exact) q = q.bypassVectorIndex();
     const rows = (await q.toArray()) as Array<{ id: string; _distance: number }>;
     return rows.map((r, i) => ({ id: r.id, score: 1 - r._distance, rank: i + 1 }));
   };
@@ -99,7 +101,7 @@ export function createDenseRetriever(table: lancedb.Table, section: Pick<DenseSe
         method: 'dense',
         score: dot,
         terms: [],
-        detail: { embedder: embedder.id, dimension: embedder.dimension, metric: 'cosine', search: section.ann && !opts.exact ? { type: 'ivf_pq', nprobes, refineFactor: refine } : { type: 'flat' } },
+        detail: { embedder: embedder.id, dimension: embedder.dimension, metric: 'cosine', search: section.ann && !opts.exact ? { type: section.ann.type ?? 'ivf_pq', nprobes, refineFactor: refine, ef } : { type: 'flat' } },
       };
     },
     close: onClose,

@@ -6,7 +6,8 @@
  * - Resumable: a progress file (<dir>/dense-build.json) names the embedder and target; a rerun with
  *   the same embedder skips ids already in the table and continues after the last completed batch
  *   (an interrupted batch was never committed, so nothing is duplicated). Another embedder starts over.
- * - IVF-PQ index above `annThreshold` rows (see ann-params.ts), flat exact search below.
+ * - An ANN index (ivf_flat by default, see ann-params.ts) at or above `annThreshold` rows, flat
+ *   exact search below.
  * - The manifest is rewritten atomically only at the end, so readers never see a half-built dense index.
  */
 import { readFile, rm, writeFile } from 'node:fs/promises';
@@ -31,7 +32,7 @@ export interface AddDenseOptions {
   table?: string;
   /** Passages per embed+append batch (default 256). */
   batchSize?: number;
-  /** Build IVF-PQ at or above this many rows (default 50,000); below, search is flat and exact. */
+  /** Build the ANN index at or above this many rows (default 50,000); below, search is flat and exact. */
   annThreshold?: number;
   ann?: Partial<AnnParams>;
   signal?: AbortSignal;
@@ -132,7 +133,7 @@ export async function addDenseIndex(dir: string, opts: AddDenseOptions = {}): Pr
     let ann: DenseSection['ann'] = null;
     if (rows >= threshold) {
       const p = annParams(rows, embedder.dimension, opts.ann);
-      log.info(`dense: building IVF-PQ (${p.numPartitions} partitions, ${p.numSubVectors} sub-vectors) over ${rows} vectors`);
+      log.info(`dense: building ${p.type} (${p.numPartitions} partitions) over ${rows} vectors`);
       await buildAnnIndex(tbl, p);
       ann = { ...p, threshold };
     } else {

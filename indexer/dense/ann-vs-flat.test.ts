@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { clusteredVectors, exactTopK } from '../../bench/clustered-vectors.js';
 import { createDenseRetriever } from '../../retrieval/dense.js';
 import type { Embedder } from '../../retrieval/embed/types.js';
-import { annParams } from './ann-params.js';
+import { annParams, DEFAULT_ANN_TYPE } from './ann-params.js';
 import { appendVectors, buildAnnIndex, connectDense, openOrCreate } from './lance-table.js';
 
 const dirs: string[] = [];
@@ -14,12 +14,14 @@ afterAll(async () => Promise.all(dirs.map((d) => rm(d, { recursive: true, force:
 const noEmbedder = { id: 'x:y', provider: 'openai', model: 'y', dimension: 32, embed: async () => [] } as unknown as Embedder;
 
 describe('ANN parameters', () => {
-  it('follow the documented rules (√N partitions, dim/16 sub-vectors dividing dim)', () => {
-    expect(annParams(856_835, 384)).toEqual({ type: 'ivf_pq', numPartitions: 926, numSubVectors: 24, nprobes: 47, refineFactor: expect.any(Number) });
+  it('follow the documented rules (√N partitions, per-type probes, dim/16 sub-vectors dividing dim)', () => {
+    expect(annParams(856_835, 384).type).toBe(DEFAULT_ANN_TYPE);
+    expect(annParams(856_835, 384, { type: 'ivf_pq' })).toEqual({ type: 'ivf_pq', numPartitions: 926, numSubVectors: 24, nprobes: 47, refineFactor: 40 });
     expect(annParams(100_000, 384).numPartitions).toBe(316);
     expect(annParams(3000, 32).numPartitions).toBe(11); // capped at N/256
-    expect(annParams(10_000, 100).numSubVectors).toBe(5); // 100/16 ≈ 6 → 5 divides 100
+    expect(annParams(10_000, 100, { type: 'ivf_pq' }).numSubVectors).toBe(5); // 100/16 ≈ 6 → 5 divides 100
     expect(annParams(10_000, 384, { nprobes: 7 }).nprobes).toBe(7);
+    expect(annParams(3000, 32, { type: 'ivf_hnsw_sq' })).toMatchObject({ type: 'ivf_hnsw_sq', nprobes: 4, ef: expect.any(Number) });
   });
 });
 
@@ -43,7 +45,7 @@ describe('LanceDB IVF-PQ vs flat search on clustered vectors', () => {
       truth.push(exact);
     }
 
-    const params = annParams(v.n, 32);
+    const params = annParams(v.n, 32, { type: 'ivf_pq' });
     await buildAnnIndex(table, params);
     await table.checkoutLatest();
     expect((await table.listIndices()).map((i) => i.indexType)).toContain('IvfPq');

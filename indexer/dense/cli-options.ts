@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { errors } from '../../src/errors.js';
 import { parseEmbedderSpec } from '../../retrieval/embed/create-embedder.js';
 import type { AddDenseOptions } from './add-dense.js';
+import { ANN_TYPES, type AnnParams, type AnnType } from './ann-params.js';
 
 export interface DenseBuildFlags {
   embedder?: string;
@@ -13,6 +14,8 @@ export interface DenseBuildFlags {
   embedBatch?: string;
   maxWords?: string;
   annThreshold?: string;
+  annType?: string;
+  annPartitions?: string;
 }
 
 export function addDenseBuildOptions(cmd: Command): Command {
@@ -24,7 +27,9 @@ export function addDenseBuildOptions(cmd: Command): Command {
     .option('--dense-table <name>', 'dense: LanceDB table name (default passages)')
     .option('--embed-batch <n>', 'dense: passages per embed+append batch, the resume granularity (default 256)')
     .option('--max-words <n>', 'dense: truncate passages to N words before embedding (use-lite default 256)')
-    .option('--ann-threshold <n>', 'dense: build IVF-PQ at or above N vectors, flat exact search below (default 50000)');
+    .option('--ann-threshold <n>', 'dense: build the ANN index (--ann-type) at or above N vectors, flat exact search below (default 50000)')
+    .option('--ann-type <type>', 'dense: ANN index type, ivf_flat (default; exact distances in the probed partitions) | ivf_hnsw_sq | ivf_pq')
+    .option('--ann-partitions <n>', 'dense: IVF partitions (default ≈ √N)');
 }
 
 const int = (name: string, v?: string) => {
@@ -46,8 +51,15 @@ export function denseBuildOptions(flags: DenseBuildFlags): AddDenseOptions {
     ...(flags.modelDir ? { modelDir: flags.modelDir } : {}),
     ...(flags.maxWords !== undefined ? { maxWords: int('max-words', flags.maxWords) } : {}),
   });
+  const ann: Partial<AnnParams> = {};
+  if (flags.annType !== undefined) {
+    if (!(ANN_TYPES as readonly string[]).includes(flags.annType)) throw errors.invalidInput('--ann-type', `expected one of ${ANN_TYPES.join(', ')}, got "${flags.annType}"`);
+    ann.type = flags.annType as AnnType;
+  }
+  if (flags.annPartitions !== undefined) ann.numPartitions = int('ann-partitions', flags.annPartitions);
   return {
     embedder: spec,
+    ...(Object.keys(ann).length ? { ann } : {}),
     ...(flags.denseUri ? { uri: flags.denseUri } : {}),
     ...(flags.denseTable ? { table: flags.denseTable } : {}),
     ...(flags.embedBatch !== undefined ? { batchSize: int('embed-batch', flags.embedBatch) } : {}),

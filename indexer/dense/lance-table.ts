@@ -69,11 +69,34 @@ export function vectorsToArrow(ids: string[], vectors: Float32Array[]): ArrowTab
   return new ArrowTable([new RecordBatch(schema, struct)]);
 }
 
+/** The LanceDB index config for these parameters (cosine distance on unit vectors). */
+export function annIndexConfig(p: AnnParams): lancedb.Index {
+  const distanceType = 'cosine' as const;
+  switch (p.type) {
+    case 'ivf_pq':
+      return lancedb.Index.ivfPq({ numPartitions: p.numPartitions, numSubVectors: p.numSubVectors, distanceType });
+    case 'ivf_hnsw_sq':
+      return lancedb.Index.hnswSq({ numPartitions: p.numPartitions, m: p.m, efConstruction: p.efConstruction, distanceType });
+    case 'ivf_flat':
+      return lancedb.Index.ivfFlat({ numPartitions: p.numPartitions, distanceType });
+    default:
+      throw errors.invalidInput('ann.type', `unknown ANN index type "${(p as { type: string }).type}"`);
+  }
+}
+
+/** LanceDB's name for the index type (listIndices().indexType). */
+export const LANCE_INDEX_TYPE: Record<AnnParams['type'], string> = { ivf_flat: 'IvfFlat', ivf_pq: 'IvfPq', ivf_hnsw_sq: 'IvfHnswSq' };
+
 export async function buildAnnIndex(t: lancedb.Table, p: AnnParams): Promise<void> {
-  await t.createIndex('vector', {
-    config: lancedb.Index.ivfPq({ numPartitions: p.numPartitions, numSubVectors: p.numSubVectors, distanceType: 'cosine' }),
-    replace: true,
-  });
+  await t.createIndex('vector', { config: annIndexConfig(p), replace: true });
+}
+
+/** Apply an index's query-time knobs (nprobes, refineFactor, ef) to a vector query. */
+export function applyAnnKnobs(q: lancedb.VectorQuery, k: { nprobes?: number; refineFactor?: number; ef?: number }): lancedb.VectorQuery {
+  if (k.nprobes) q = q.nprobes(k.nprobes);
+  if (k.refineFactor) q = q.refineFactor(k.refineFactor);
+  if (k.ef) q = q.ef(k.ef);
+  return q;
 }
 
 /** Drop a vector index if present (a rebuild below the threshold searches flat). */
