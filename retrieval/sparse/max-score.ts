@@ -34,7 +34,7 @@ export interface TermPlan {
 }
 
 /** Work counters of the last scoreTopK call on this thread (for profiling and tests). */
-export const scoreStats = { postingsWalked: 0, galloped: 0, candidates: 0, switchedAt: -1, terms: 0, thetaChecks: 0 };
+export const scoreStats = { selectMs: 0, touched: 0, postingsWalked: 0, galloped: 0, candidates: 0, switchedAt: -1, terms: 0, thetaChecks: 0 };
 
 /** Largest weight of one posting list in the range (cached per list and parameters). */
 function upperBound(list: PostingList, cacheable: boolean, mode: Mode, p1: number, p2: number, arr: Float64Array | undefined, key: string): number {
@@ -196,7 +196,7 @@ export function maxScoreTopK(view: ScoringView, inp: MaxScoreInput): TopK {
     if (!inp.exhaustive && j > 0) {
       const bound = offset + R[j];
       // Worth a θ check (O(touched)) only when it could save walking many more postings.
-      if (restPostings[j] > 2 * acc.count + 4 * k && bound < lastTriedBound * 0.85 && (qld ? view.hi - view.lo : acc.count) > k) {
+      if (restPostings[j] > 4 * (acc.count + k) && bound < lastTriedBound * 0.85 && (qld ? view.hi - view.lo : acc.count) > k) {
         lastTriedBound = bound;
         scoreStats.thetaChecks++;
         theta = selectAll(view, acc, k, qld).threshold;
@@ -207,7 +207,13 @@ export function maxScoreTopK(view: ScoringView, inp: MaxScoreInput): TopK {
     accumulate(view, acc, t.id, mode, t.p1, t.p2, arr);
     scoreStats.postingsWalked += t.df;
   }
-  if (j >= T) return selectAll(view, acc, k, qld);
+  if (j >= T) {
+    const t0 = performance.now();
+    const r = selectAll(view, acc, k, qld);
+    scoreStats.selectMs += performance.now() - t0;
+    scoreStats.touched += acc.count;
+    return r;
+  }
 
   // Phase 2: candidates only.
   scoreStats.switchedAt = j;

@@ -11,7 +11,8 @@
 import { Mode } from './accumulator.js';
 import { bm25Norms, logLengths, logRatios } from './doc-arrays.js';
 import type { ScoringView } from './scoring-view.js';
-import { maxScoreTopK, type TermPlan } from './max-score.js';
+import { maxScoreTopK, type MaxScoreInput, type TermPlan } from './max-score.js';
+import { blockedTopK } from './blocked-taat.js';
 import type { TopK } from './top-k.js';
 
 export type ScoreRequest = { ids: number[]; counts: number[]; k: number } & (
@@ -52,18 +53,33 @@ export function termPlan(view: ScoringView, req: ScoreRequest): TermPlan[] {
   return plan.sort((a, b) => b.key - a.key || a.id - b.id);
 }
 
-/** Exact top-k of one request over one doc range (MaxScore pruning unless `exhaustive`). */
-export function scoreTopK(view: ScoringView, req: ScoreRequest, exhaustive = false): Ranked {
+/**
+ * How to score: 'auto' picks cache-blocked TAAT (blocked-taat.ts) for queries whose postings
+ * number at least a quarter of the range's docs, else TAAT with MaxScore pruning (max-score.ts);
+ * 'exhaustive' is plain TAAT (the reference the others are tested against).
+ */
+export type Strategy = 'auto' | 'blocked' | 'maxscore' | 'exhaustive';
+
+/** Postings per doc of the range above which 'auto' uses blocked TAAT. */
+export const BLOCKED_MIN_DENSITY = 0.25;
+
+/** Exact top-k of one request over one doc range. */
+export function scoreTopK(view: ScoringView, req: ScoreRequest, strategy: Strategy = 'auto', blockDocs?: number): Ranked {
   const k = Math.min(req.k, view.hi - view.lo);
   if (req.ids.length === 0 || k <= 0) return { docs: [], scores: [] };
   const plan = termPlan(view, req);
+  let postings = 0;
+  for (const t of plan) postings += t.df;
+  const blocked = strategy === 'blocked' || (strategy === 'auto' && postings >= BLOCKED_MIN_DENSITY * (view.hi - view.lo));
+  const exhaustive = strategy === 'exhaustive';
+  const run = (inp: MaxScoreInput) => ranked(blocked ? blockedTopK(view, inp, blockDocs) : maxScoreTopK(view, inp));
   if (req.method === 'bm25') {
     const arr = bm25Norms(view, req.k1, req.b);
-    return ranked(maxScoreTopK(view, { mode: Mode.Bm25, plan, k, arr, paramKey: `bm25:${req.k1}:${req.b}`, exhaustive }));
+    return run({ mode: Mode.Bm25, plan, k, arr, paramKey: `bm25:${req.k1}:${req.b}`, exhaustive });
   }
   if (req.variant === 'lucene') {
     const arr = logRatios(view, req.mu);
-    return ranked(maxScoreTopK(view, { mode: Mode.LuceneQld, plan, k, arr, paramKey: `lucene:${req.mu}`, exhaustive }));
+    return run({ mode: Mode.LuceneQld, plan, k, arr, paramKey: `lucene:${req.mu}`, exhaustive });
   }
   let base = 0;
   let qlen = 0;
@@ -72,7 +88,7 @@ export function scoreTopK(view: ScoringView, req: ScoreRequest, exhaustive = fal
     qlen += t.p1;
   }
   const lnl = logLengths(view, req.mu);
-  return ranked(maxScoreTopK(view, { mode: Mode.Qld, plan, k, arr: undefined, paramKey: `qld:${req.mu}`, qld: { base, qlen, lnl }, exhaustive }));
+  return run({ mode: Mode.Qld, plan, k, arr: undefined, paramKey: `qld:${req.mu}`, qld: { base, qlen, lnl }, exhaustive });
 }
 
 function ranked(top: TopK): Ranked {

@@ -1,7 +1,7 @@
 /**
- * MaxScore pruning is exact: on random Zipf-like corpora where pruning actually switches to the
- * candidates-only phase, the pruned top-k equals the exhaustive top-k bit for bit (same docs, same
- * order, same scores), for BM25 (default and random k1/b), textbook QLD and Lucene QLD, k small and
+ * MaxScore pruning and cache-blocked TAAT are exact: on random Zipf-like corpora where pruning
+ * actually switches to the candidates-only phase, the pruned and the blocked top-k equal the
+ * exhaustive top-k bit for bit (same docs, same order, same scores), for BM25 (default and random k1/b), textbook QLD and Lucene QLD, k small and
  * large, on the whole range and on the doc ranges query workers use.
  */
 import fc from 'fast-check';
@@ -37,7 +37,7 @@ let run = 0;
 let switched = 0;
 let compared = 0;
 
-it('pruned top-k equals exhaustive top-k bit for bit (bm25, textbook QLD, Lucene QLD; k small and large)', async () => {
+it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook QLD, Lucene QLD; k small and large)', async () => {
   await fc.assert(
     fc.asyncProperty(
       fc.integer({ min: 0, max: 2 ** 31 - 1 }),
@@ -73,12 +73,16 @@ it('pruned top-k equals exhaustive top-k bit for bit (bm25, textbook QLD, Lucene
             ];
             for (const view of halves) {
               for (const req of reqs) {
-                const pruned = scoreTopK(view, req);
+                const pruned = scoreTopK(view, req, 'maxscore');
                 if (scoreStats.switchedAt >= 0) switched++;
-                const full = scoreTopK(view, req, true);
+                const full = scoreTopK(view, req, 'exhaustive');
                 compared++;
                 expect(pruned.docs).toEqual(full.docs);
                 expect(pruned.scores).toEqual(full.scores);
+                // Cache-blocked TAAT (tiny blocks, so postings cross many block boundaries).
+                const blocked = scoreTopK(view, req, 'blocked', 1 + (seed % 37));
+                expect(blocked.docs).toEqual(full.docs);
+                expect(blocked.scores).toEqual(full.scores);
               }
             }
           }
