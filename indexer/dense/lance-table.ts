@@ -1,12 +1,18 @@
 /** The LanceDB side of the dense index: schema, open/create, existing ids, append, ANN index. */
 import './lance-env.js';
 import * as lancedb from '@lancedb/lancedb';
-import { Field, FixedSizeList, Float32, makeData, RecordBatch, Schema, Struct, Table as ArrowTable, Utf8, vectorFromArray } from 'apache-arrow';
+import { createRequire } from 'node:module';
+import type { FixedSizeList, Schema, Table as ArrowTable } from 'apache-arrow';
+
+// @lancedb/lancedb is CommonJS and checks `instanceof` against its own (CJS) apache-arrow classes;
+// build Arrow objects from that same module instance, not from apache-arrow's ESM build.
+const arrow = createRequire(import.meta.url)('apache-arrow') as typeof import('apache-arrow');
+const { Field, Float32, makeData, RecordBatch, Struct, Utf8, vectorFromArray } = arrow;
 import { errors } from '../../src/errors.js';
 import type { AnnParams } from './ann-params.js';
 
 export function denseSchema(dim: number): Schema {
-  return new Schema([new Field('id', new Utf8(), false), new Field('vector', new FixedSizeList(dim, new Field('item', new Float32(), true)), false)]);
+  return new arrow.Schema([new Field('id', new Utf8(), false), new Field('vector', new arrow.FixedSizeList(dim, new Field('item', new Float32(), true)), false)]);
 }
 
 export async function connectDense(uri: string): Promise<lancedb.Connection> {
@@ -66,7 +72,7 @@ export function vectorsToArrow(ids: string[], vectors: Float32Array[]): ArrowTab
   const vecData = makeData({ type: vecType, length: ids.length, nullCount: 0, child });
   const idData = vectorFromArray(ids, new Utf8()).data[0];
   const struct = makeData({ type: new Struct(schema.fields), length: ids.length, nullCount: 0, children: [idData, vecData] });
-  return new ArrowTable([new RecordBatch(schema, struct)]);
+  return new arrow.Table([new RecordBatch(schema, struct)]);
 }
 
 /** The LanceDB index config for these parameters (cosine distance on unit vectors). */
