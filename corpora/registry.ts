@@ -1,7 +1,7 @@
 /**
  * Bundled corpora and question datasets (files under corpora/data/, shipped with the package), and
  * the two entry points everything else uses: `loadPassages(nameOrPath)` and
- * `loadQuestions(dataset, split)`. The product never reads ../shared at run time.
+ * `loadQuestions(dataset, split)`. The product reads only its own bundled copies (corpora/data) at run time.
  *
  * Corpora:   barexam (1,149 gold passages) · legal_corpus (5,002 public-domain passages) ·
  *            default (= barexam + legal_corpus, 6,151 passages; the demo's corpus)
