@@ -6,39 +6,11 @@ import { mkdtemp, writeFile, readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CommanderError } from 'commander';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from './main.js';
+import { runCli } from '../../tests/support/run-cli.js';
 
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function cli(...args: string[]): Promise<CliResult> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((stdout += String(s)), true));
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((stderr += String(s)), true));
-  process.exitCode = 0;
-  let code = 0;
-  try {
-    const program = buildProgram().exitOverride().configureOutput({ writeOut: (s) => (stdout += s), writeErr: (s) => (stderr += s) });
-    for (const c of program.commands) c.exitOverride();
-    for (const c of program.commands.flatMap((c) => c.commands)) c.exitOverride();
-    await program.parseAsync(['node', 'lexcase', ...args]);
-    code = Number(process.exitCode ?? 0);
-  } catch (e) {
-    if (e instanceof CommanderError) code = e.exitCode;
-    else throw e;
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-    process.exitCode = 0;
-  }
-  return { code, stdout, stderr };
-}
+const cli = (...args: string[]) => runCli(args);
 
 const passages = [
   { id: 'p-hearsay', text: 'Hearsay is an out-of-court statement offered to prove the truth of the matter asserted.', title: 'Hearsay' },

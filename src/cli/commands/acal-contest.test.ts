@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { withResult } from '../../../agents/acal/graph/recompute.js';
 import { loadSampleGraph } from '../../../agents/acal/graph/sample-graph.js';
 import { readAudit, readGraph, writeGraph } from '../../../agents/acal/graph/store.js';
-import { buildProgram } from '../main.js';
+import { runCli } from '../../../tests/support/run-cli.js';
 
 let runDir: string;
 beforeEach(() => {
@@ -19,15 +19,7 @@ afterEach(() => {
   process.exitCode = 0;
 });
 
-async function cli(...args: string[]): Promise<{ out: string; err: string }> {
-  let out = '';
-  let err = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
-  await buildProgram().parseAsync(['node', 'lexcase', ...args]);
-  vi.restoreAllMocks();
-  return { out, err };
-}
+const cli = (...args: string[]) => runCli(args);
 
 describe('lexcase acal contest', () => {
   it('--json reports the audit entry and recomputed result, and the change persists', async () => {
@@ -52,9 +44,9 @@ describe('lexcase acal contest', () => {
   });
 
   it('a bad flag is one clear error and exit code 1, nothing written', async () => {
-    const { err } = await cli('acal', 'contest', runDir, '--item', 'hearsay-train-1', '--action', 'set-base', '--arg', 's1', '--base', 'high');
+    const { err, code } = await cli('acal', 'contest', runDir, '--item', 'hearsay-train-1', '--action', 'set-base', '--arg', 's1', '--base', 'high');
     expect(err).toMatch(/--base must be a number/);
-    expect(process.exitCode).toBe(1);
+    expect(code).toBe(1);
     expect(readAudit(runDir)).toEqual([]);
   });
 

@@ -6,11 +6,11 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAudit, readGraph } from '../../../agents/acal/graph/store.js';
 import { scriptedArena } from '../../../agents/acal/test-support/scripted-arena.js';
 import { startScriptedServer, type ScriptedServer } from '../../../tests/support/scripted-openai-server.js';
-import { buildProgram } from '../main.js';
+import { runCli } from '../../../tests/support/run-cli.js';
 
 let dir: string;
 let srv: ScriptedServer;
@@ -27,21 +27,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function cli(...args: string[]): Promise<{ out: string; err: string; code: number }> {
-  let out = '';
-  let err = '';
-  process.exitCode = 0;
-  vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
-  try {
-    await buildProgram().parseAsync(['node', 'lexcase', ...args]);
-  } finally {
-    vi.restoreAllMocks();
-  }
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = 0;
-  return { out, err, code };
-}
+const cli = (...args: string[]) => runCli(args);
 
 describe('lexcase run acal', () => {
   it('runs hearsay, saves graphs and a report; acal contest then changes a graph and logs it', async () => {

@@ -8,36 +8,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CommanderError } from 'commander';
 import { loadPassages, loadQuestions } from '../../../corpora/registry.js';
 import type { Passage, Question } from '../../../corpora/types.js';
 import { buildIndex } from '../../../indexer/build.js';
 import { closeSparseIndexes } from '../../../retrieval/open.js';
 import { startScriptedServer, type RecordedRequest, type ScriptReply } from '../../../tests/support/scripted-openai-server.js';
-import { buildProgram } from '../main.js';
+import { runCli } from '../../../tests/support/run-cli.js';
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((stdout += String(s)), true));
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((stderr += String(s)), true));
-  process.exitCode = 0;
-  let code = 0;
-  try {
-    const program = buildProgram().exitOverride();
-    for (const c of program.commands) c.exitOverride();
-    await program.parseAsync(['node', 'lexcase', ...args]);
-    code = Number(process.exitCode ?? 0);
-  } catch (e) {
-    if (e instanceof CommanderError) code = e.exitCode;
-    else throw e;
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-    process.exitCode = 0;
-  }
-  return { code, stdout, stderr };
-}
+const cli = (...args: string[]) => runCli(args);
 
 const LLM_VARS = ['LEXCASE_LLM_BASE_URL', 'OPENAI_BASE_URL', 'LEXCASE_LLM_MODEL', 'LEXCASE_LLM_API_KEY', 'OPENAI_API_KEY'];
 let dir: string;

@@ -5,11 +5,11 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command } from 'commander';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadLegalBenchTask } from '../../../corpora/legalbench.js';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer, type ScriptReply } from '../../../tests/support/scripted-openai-server.js';
 import { register } from './run-emar.js';
+import { programWith, runCli } from '../../../tests/support/run-cli.js';
 
 let dir: string;
 let srv: ScriptedServer;
@@ -44,23 +44,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function cli(...args: string[]): Promise<{ out: string; err: string; code: number }> {
-  const program = new Command('lexcase').option('--json').option('-q, --quiet').option('--debug').exitOverride();
-  register(program);
-  let out = '';
-  let err = '';
-  process.exitCode = 0;
-  vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
-  try {
-    await program.parseAsync(['node', 'lexcase', ...args]);
-  } finally {
-    vi.restoreAllMocks();
-  }
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = 0;
-  return { out, err, code };
-}
+const cli = (...args: string[]) => runCli(args, programWith(register));
 
 describe('lexcase run emar', () => {
   it('runs LegalBench hearsay: converged parties, labels as predictions, accuracy from the gold labels', async () => {

@@ -6,11 +6,11 @@
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command } from 'commander';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rulesScript, threeplyRole } from '../../../agents/threeply/test-support/scripted-threeply.js';
 import { startScriptedServer, type ScriptedServer } from '../../../tests/support/scripted-openai-server.js';
 import { register } from './run-threeply.js';
+import { programWith, runCli } from '../../../tests/support/run-cli.js';
 
 let dir: string;
 let srv: ScriptedServer;
@@ -28,23 +28,7 @@ afterAll(async () => {
 
 const useServer = () => Object.assign(process.env, { LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'scripted', LEXCASE_LLM_MAX_RETRIES: '0' });
 
-async function cli(...args: string[]): Promise<{ out: string; err: string; code: number }> {
-  const program = new Command('lexcase').option('--json').option('-q, --quiet').option('--debug').exitOverride();
-  register(program);
-  let out = '';
-  let err = '';
-  process.exitCode = 0;
-  vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
-  try {
-    await program.parseAsync(['node', 'lexcase', ...args]);
-  } finally {
-    vi.restoreAllMocks();
-  }
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = 0;
-  return { out, err, code };
-}
+const cli = (...args: string[]) => runCli(args, programWith(register));
 
 describe('lexcase run threeply', () => {
   it('runs the reflective system over all three scenarios and reports the paper’s metrics per scenario', async () => {
