@@ -16,7 +16,7 @@ export { createWinkRetriever, type WinkOptions } from '../retrieval/wink.js';
 export { createEmbedder, parseEmbedderSpec } from '../retrieval/embed/create-embedder.js';
 export type { Embedder, EmbedderSpec, EmbedOptions, EmbedKind, EmbedderProvider } from '../retrieval/embed/types.js';
 export { addDenseIndex, type AddDenseOptions } from '../indexer/dense/add-dense.js';
-export { annParams, DEFAULT_ANN_THRESHOLD, type AnnParams } from '../indexer/dense/ann-params.js';
+export { annParams, ANN_TYPES, DEFAULT_ANN_THRESHOLD, DEFAULT_ANN_TYPE, type AnnParams, type AnnType } from '../indexer/dense/ann-params.js';
 export type { DenseSection } from '../indexer/dense/dense-section.js';
 export { openDenseRetriever, createDenseRetriever, type DenseRetriever, type DenseOptions } from '../retrieval/dense.js';
 export { createHybridRetriever, type HybridOptions } from '../retrieval/hybrid.js';

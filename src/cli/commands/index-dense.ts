@@ -28,7 +28,7 @@ export function register(program: Command): void {
         const d = m.dense as unknown as DenseSection;
         const s = (performance.now() - t0) / 1000;
         output(g, { dir, seconds: s, dense: d }, () =>
-          `dense index in ${dir}: ${d.rows.toLocaleString('en-US')} vectors, ${d.embedderId} (dim ${d.dimension}), ${d.ann ? `IVF-PQ ${d.ann.numPartitions}×${d.ann.numSubVectors}` : 'flat search'}, ${s.toFixed(1)} s`,
+          `dense index in ${dir}: ${d.rows.toLocaleString('en-US')} vectors, ${d.embedderId} (dim ${d.dimension}), ${d.ann ? `${d.ann.type ?? 'ivf_pq'} ${d.ann.numPartitions} partitions, nprobes ${d.ann.nprobes}` : 'flat search'}, ${s.toFixed(1)} s`,
         );
       } finally {
         process.off('SIGINT', onSig);
