@@ -4,6 +4,7 @@
  * are off because no engine here does phrase queries. Rows are appended in batches of 20,000
  * (one fragment each, no compaction), so the directory holds the text once plus the FTS index.
  */
+import '../../indexer/dense/lance-env.js';
 import * as lancedb from '@lancedb/lancedb';
 import { join } from 'node:path';
 import { readPassagesJsonl } from '../read-jsonl.js';

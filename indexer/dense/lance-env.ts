@@ -1,7 +1,13 @@
 /**
- * Imported before @lancedb/lancedb: keep the native library's Rust logger to errors unless the user
- * asked for more (LANCEDB_LOG=info|debug), so "No existing dataset … will be created" warnings do
- * not clutter the CLI.
+ * Imported before @lancedb/lancedb (lance-table.ts, retrieval/lancedb-fts.ts, the bench engine):
+ * - keep the native library's Rust logger to errors unless the user asked for more
+ *   (LANCEDB_LOG=info|debug), so "No existing dataset … will be created" warnings do not clutter the CLI;
+ * - give Lance's CPU thread pool at least 4 threads. With LanceDB 0.31.0 on a 2-core machine the
+ *   default pool (one per core) deadlocks while building a full-text index over ~20K+ passages;
+ *   with 4 threads 100K passages index in ~6 s. A user's LANCE_CPU_THREADS wins.
  */
+import { availableParallelism } from 'node:os';
+
 process.env.LANCEDB_LOG ??= 'error';
+process.env.LANCE_CPU_THREADS ??= String(Math.max(4, availableParallelism()));
 export {};
