@@ -162,6 +162,18 @@ export async function loadQuestions(dataset: string, split: Split = 'all', opts:
   return selectSplit(all, split, opts.seed ?? DEFAULT_SPLIT_SEED);
 }
 
+/** The first `limit` questions of a split (all when undefined); a non-positive or fractional limit is an error. */
+export async function loadQuestionsLimited(
+  dataset: string,
+  split: Split,
+  opts: LoadQuestionsOptions & { limit?: number } = {},
+): Promise<Question[]> {
+  const questions = await loadQuestions(dataset, split, opts);
+  if (opts.limit === undefined) return questions;
+  if (!Number.isInteger(opts.limit) || opts.limit < 1) throw errors.invalidInput('limit', `must be a positive integer, got ${opts.limit}`);
+  return questions.slice(0, opts.limit);
+}
+
 /** sha256 (hex) of a file's content, decompressed when it is .gz (so it matches the plain JSONL). */
 export async function fileChecksum(file: string): Promise<string> {
   await assertReadableFile(file);

@@ -7,7 +7,7 @@
 import { join, resolve } from 'node:path';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { indexCorpus } from '../../corpora/index-corpus.js';
-import { loadQuestions } from '../../corpora/registry.js';
+import { loadQuestionsLimited } from '../../corpora/registry.js';
 import { readManifest } from '../../indexer/manifest.js';
 import type { Question, Split } from '../../corpora/types.js';
 import { writeReport } from '../../eval/report/write-report.js';
@@ -92,11 +92,7 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
   }
   const offline = o.system === 'case' && !!o.offline;
   if (!offline && !o.llm) throw errors.llmNotConfigured();
-  let questions: Question[] = await loadQuestions(o.dataset, o.split, { seed: o.splitSeed });
-  if (o.limit !== undefined) {
-    if (!Number.isInteger(o.limit) || o.limit < 1) throw errors.invalidInput('limit', `must be a positive integer, got ${o.limit}`);
-    questions = questions.slice(0, o.limit);
-  }
+  const questions: Question[] = await loadQuestionsLimited(o.dataset, o.split, { seed: o.splitSeed, limit: o.limit });
   const idx = await openCaseIndex(o.index);
   try {
     const rag = o.system === 'baseline' ? ragMethod(o.mode!) : undefined;

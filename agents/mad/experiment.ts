@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { loadQuestions } from '../../corpora/registry.js';
+import { loadQuestionsLimited } from '../../corpora/registry.js';
 import type { Question, Split } from '../../corpora/types.js';
 import { writeJsonAtomic } from '../../eval/run-dir.js';
 import { runExperiment, type RunProgress } from '../../eval/runner.js';
@@ -63,11 +63,7 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
   const s = madSettings(o);
   const seed = o.seed ?? 13;
   if (!o.llm) throw errors.llmNotConfigured();
-  let questions: Question[] = await loadQuestions(o.dataset, o.split, { seed: o.splitSeed });
-  if (o.limit !== undefined) {
-    if (!Number.isInteger(o.limit) || o.limit < 1) throw errors.invalidInput('limit', `must be a positive integer, got ${o.limit}`);
-    questions = questions.slice(0, o.limit);
-  }
+  const questions: Question[] = await loadQuestionsLimited(o.dataset, o.split, { seed: o.splitSeed, limit: o.limit });
   const idx = await openCaseIndex(o.index);
   try {
     if (!idx.retrievers[s.method]) throw errors.methodUnavailable(s.method, o.index, Object.keys(idx.retrievers));
