@@ -14,7 +14,6 @@ import { createHash } from 'node:crypto';
 import { errors, LexcaseError } from '../src/errors.js';
 import { spawnWorker } from '../src/worker-url.js';
 import { VERSION } from '../src/version.js';
-import type { Passage } from '../corpora/types.js';
 import { createAnalyzer } from './analyzer.js';
 import { DocStoreWriter } from './docstore-writer.js';
 import { BLOCK_CODEC, BLOCK_PASSAGES } from './docstore-blocks.js';
@@ -24,10 +23,13 @@ import { mergeSegments } from './sparse/merge-segments.js';
 import { SegmentSpiller } from './sparse/segment-spiller.js';
 import { HashingFile } from './sparse/hashing-file.js';
 import type { AddDenseOptions } from './dense/add-dense.js';
+import { checkPassagesInput, defaultCorpusName, withSource, type PassageInput, type PassagesInput } from './passage-input.js';
 
 export interface BuildOptions {
+  /** Index directory to write (replaced atomically if it exists). */
   out: string;
-  corpusName: string;
+  /** Corpus name recorded in the manifest; default: the index directory's name. Also the default `source` of passages without one. */
+  corpusName?: string;
   /** Default ['bm25', 'qld']; 'dense' is added by indexer/dense/add-dense.ts after the sparse build. */
   methods?: string[];
   analyzer?: Partial<AnalyzerConfig>;
@@ -172,14 +174,24 @@ function removeStaleTemps(out: string): void {
   }
 }
 
-function checkPassage(p: Passage, position: number, corpusName: string): void {
+function checkPassage(p: PassageInput, position: number, corpusName: string): void {
   if (!p || typeof p !== 'object') throw errors.corpusParse(corpusName, position, 'passage is not an object');
   if (typeof p.id !== 'string' || p.id.length === 0) throw errors.corpusParse(corpusName, position, 'passage field "id" must be a non-empty string');
   if (typeof p.text !== 'string') throw errors.corpusParse(corpusName, position, `passage "${p.id}": field "text" must be a string`);
 }
 
-export async function buildIndex(passages: AsyncIterable<Passage>, opts: BuildOptions): Promise<Manifest> {
+/**
+ * Build an index dir from `passages` (an array or any sync/async iterable of `{id, text, title?,
+ * docId?, source?}`) into `opts.out`. Returns the manifest written.
+ */
+export async function buildIndex<T extends PassageInput>(passages: PassagesInput<T>, opts: BuildOptions): Promise<Manifest> {
+  if (!opts || typeof opts !== 'object') throw errors.usage('buildIndex: options are required', 'e.g. buildIndex(passages, { out: "my-index" })');
+  if (typeof opts.out !== 'string' || !opts.out) throw errors.invalidInput('out', `buildIndex needs the index directory to write as option "out", got ${JSON.stringify(opts.out)}`);
+  if (opts.corpusName !== undefined && (typeof opts.corpusName !== 'string' || !opts.corpusName))
+    throw errors.invalidInput('corpusName', `expected a non-empty string, got ${JSON.stringify(opts.corpusName)}`);
+  checkPassagesInput(passages);
   const out = resolve(opts.out);
+  const corpusName = opts.corpusName ?? defaultCorpusName(out);
   const methods = opts.methods ?? ['bm25', 'qld'];
   for (const m of methods) if (!SPARSE_METHODS.has(m) && m !== 'dense') throw errors.usage(`unknown index method "${m}" (known: bm25, qld, dense)`);
   const analyzer = createAnalyzer(opts.analyzer).config;
@@ -218,15 +230,15 @@ export async function buildIndex(passages: AsyncIterable<Passage>, opts: BuildOp
     };
     for await (const p of passages) {
       if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('build aborted');
-      checkPassage(p, n + 1, opts.corpusName);
+      checkPassage(p, n + 1, corpusName);
       const first = seen.get(p.id);
       if (first !== undefined) {
-        const e = errors.duplicateId(p.id, opts.corpusName, n + 1);
+        const e = errors.duplicateId(p.id, corpusName, n + 1);
         e.message += ` (first seen as passage #${first})`;
         throw e;
       }
       seen.set(p.id, n + 1);
-      docs.add(p);
+      docs.add(withSource(p, corpusName));
       batch.push(p.text);
       batchChars += p.text.length;
       n++;
@@ -286,7 +298,7 @@ export async function buildIndex(passages: AsyncIterable<Passage>, opts: BuildOp
       version: MANIFEST_VERSION,
       lexcaseVersion: VERSION,
       createdAt: new Date().toISOString(),
-      corpus: { name: opts.corpusName, checksum: corpusHash.digest('hex'), passages: n, sources },
+      corpus: { name: corpusName, checksum: corpusHash.digest('hex'), passages: n, sources },
       analyzer,
       methods: methods.filter((m) => SPARSE_METHODS.has(m)),
       checksums: Object.fromEntries(Object.entries(checksums).sort(([a], [b]) => (a < b ? -1 : 1))),

@@ -86,8 +86,18 @@ export async function readManifest(dir: string): Promise<Manifest> {
   return parsed.data;
 }
 
-/** Write manifest.json atomically (temp file + rename), so a reader never sees half a manifest. */
+/**
+ * Write manifest.json atomically (temp file + rename), so a reader never sees half a manifest.
+ * The manifest is checked against the schema `readManifest` applies first: a writer must never
+ * leave an index that its own reader calls incompatible (a missing field would otherwise vanish
+ * in JSON.stringify and only surface at the next open).
+ */
 export async function writeManifest(dir: string, manifest: Manifest): Promise<void> {
+  const checked = manifestSchema.safeParse(manifest);
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    throw errors.invalidInput(`manifest.${issue.path.join('.')}`, `refusing to write ${join(dir, 'manifest.json')}: ${issue.message}`);
+  }
   const { writeFile, rename } = await import('node:fs/promises');
   const tmp = join(dir, `manifest.json.tmp-${process.pid}`);
   await writeFile(tmp, JSON.stringify(manifest, null, 2) + '\n');

@@ -10,6 +10,7 @@ import { docIndexOf, resolveK, toHits } from './sparse/hits.js';
 import { queryTerms } from './sparse/query-terms.js';
 import { scorerFor } from './sparse/query-pool.js';
 import { bm25Idf } from './sparse/score-core.js';
+import { attachTexts } from './hit-text.js';
 
 export { bm25Idf };
 
@@ -30,7 +31,8 @@ export function createBm25Retriever(index: SparseIndex, params: Partial<Bm25Para
       const k = resolveK(opts, index.N);
       const q = queryTerms(index, query);
       const r = await scorer.score({ method: 'bm25', k1, b, ids: q.ids, counts: q.counts, k });
-      return toHits(index, r);
+      const hits = toHits(index, r);
+      return opts?.withText ? attachTexts(hits, index.docs, 'bm25') : hits;
     },
     async explain(query: string, id: string): Promise<Explanation> {
       const doc = docIndexOf(index, id);

@@ -17,6 +17,7 @@ import { applyAnnKnobs, connectDense, openDenseTable } from '../indexer/dense/la
 import { createEmbedder } from './embed/create-embedder.js';
 import type { Embedder, EmbedderSpec } from './embed/types.js';
 import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
+import { attachTexts, textStoreFor, type TextSource } from './hit-text.js';
 
 export interface DenseOptions {
   /** Query embedder (default: rebuilt from the manifest's spec). */
@@ -29,6 +30,8 @@ export interface DenseOptions {
   ef?: number;
   /** Force exact flat search even when an ANN index exists. */
   exact?: boolean;
+  /** Where `withText` reads passage texts (default for openDenseRetriever: the index dir's doc store). */
+  docs?: TextSource;
 }
 
 export interface DenseRetriever extends Retriever {
@@ -57,7 +60,7 @@ export async function openDenseRetriever(dir: string, opts: DenseOptions = {}): 
   const uri = resolveDenseUri(dir, section.uri);
   const db = await connectDense(uri);
   const table = await openDenseTable(db, section.table, uri);
-  return createDenseRetriever(table, section, embedder, opts, () => (opts.embedder ? Promise.resolve() : (embedder.close?.() ?? Promise.resolve())));
+  return createDenseRetriever(table, section, embedder, { docs: () => textStoreFor(dir), ...opts }, () => (opts.embedder ? Promise.resolve() : (embedder.close?.() ?? Promise.resolve())));
 }
 
 export function createDenseRetriever(table: lancedb.Table, section: Pick<DenseSection, 'rows' | 'ann' | 'dimension'>, embedder: Embedder, opts: DenseOptions = {}, onClose: () => Promise<void> = async () => {}): DenseRetriever {
@@ -75,7 +78,8 @@ export function createDenseRetriever(table: lancedb.Table, section: Pick<DenseSe
     if (section.ann && !opts.exact) q = applyAnnKnobs(q, { nprobes, refineFactor: refine, ef });
     else if (opts.exact) q = q.bypassVectorIndex();
     const rows = (await q.toArray()) as Array<{ id: string; _distance: number }>;
-    return rows.map((r, i) => ({ id: r.id, score: 1 - r._distance, rank: i + 1 }));
+    const hits = rows.map((r, i) => ({ id: r.id, score: 1 - r._distance, rank: i + 1 }));
+    return sopts?.withText ? attachTexts(hits, opts.docs, 'dense') : hits;
   };
 
   return {

@@ -12,6 +12,7 @@ import { readManifest } from '../indexer/manifest.js';
 import { createHybridRetriever, DEFAULT_HYBRID_METHODS } from './hybrid.js';
 import type { FusionMethod } from './fusion.js';
 import type { Retriever } from './types.js';
+import { textStoreFor } from './hit-text.js';
 
 type Open = (dir: string, method: string, opts?: Record<string, unknown>) => Promise<Retriever>;
 
@@ -45,5 +46,5 @@ export async function openHybridRetriever(dir: string, opts: Record<string, unkn
   const components = await Promise.all(methods.map((m) => open(dir, m, rest)));
   const rrfK = opts.rrfK !== undefined ? Number(opts.rrfK) : undefined;
   const depth = opts.depth !== undefined ? Number(opts.depth) : undefined;
-  return createHybridRetriever(components, { fusion, weights: parseWeights(opts.weights), rrfK, depth });
+  return createHybridRetriever(components, { fusion, weights: parseWeights(opts.weights), rrfK, depth, docs: () => textStoreFor(dir) });
 }

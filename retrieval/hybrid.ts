@@ -7,6 +7,7 @@
 import { errors } from '../src/errors.js';
 import { fuse, type FusedHit, type FusionMethod, type RankedList } from './fusion.js';
 import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
+import { attachTexts, type TextSource } from './hit-text.js';
 
 export interface HybridOptions {
   fusion?: FusionMethod;
@@ -16,6 +17,8 @@ export interface HybridOptions {
   rrfK?: number;
   /** Hits fetched from each component (default max(k, 100)). */
   depth?: number;
+  /** Where `withText` reads passage texts; without it the components are asked for their hits' texts. */
+  docs?: TextSource;
 }
 
 export const DEFAULT_HYBRID_METHODS = ['bm25', 'dense'];
@@ -31,9 +34,9 @@ export function createHybridRetriever(components: Retriever[], opts: HybridOptio
     if (!Number.isFinite(w) || w < 0) throw errors.invalidInput('weights', `weight for ${m} must be a non-negative number, got ${w}`);
   }
 
-  const lists = async (query: string, k: number): Promise<RankedList[]> => {
+  const lists = async (query: string, k: number, withText = false): Promise<RankedList[]> => {
     const depth = Math.max(opts.depth ?? 100, k);
-    return Promise.all(components.map(async (c) => ({ method: String(c.method), hits: await c.search(query, { k: depth }) })));
+    return Promise.all(components.map(async (c) => ({ method: String(c.method), hits: await c.search(query, { k: depth, withText }) })));
   };
   const fusedSearch = async (query: string, sopts?: SearchOptions): Promise<FusedHit[]> => {
     const k = sopts?.k ?? 10;
@@ -46,7 +49,19 @@ export function createHybridRetriever(components: Retriever[], opts: HybridOptio
     method: 'hybrid',
     fusedSearch,
     async search(query: string, sopts?: SearchOptions): Promise<Hit[]> {
-      return (await fusedSearch(query, sopts)).map(({ id, score, rank }) => ({ id, score, rank }));
+      if (!sopts?.withText) return (await fusedSearch(query, sopts)).map(({ id, score, rank }) => ({ id, score, rank }));
+      if (opts.docs) return attachTexts((await fusedSearch(query, { k: sopts.k })).map(({ id, score, rank }) => ({ id, score, rank })), opts.docs, 'hybrid');
+      // No doc store: take each fused hit's text from the component hits it came from.
+      const k = sopts.k ?? 10;
+      if (!Number.isInteger(k) || k < 0) throw errors.invalidInput('k', `expected a non-negative integer, got ${k}`);
+      if (k === 0) return [];
+      const ls = await lists(query, k, true);
+      const byId = new Map(ls.flatMap((l) => l.hits.map((h) => [h.id, h] as const)));
+      return fuse(fusion, ls, { k, rrfK: opts.rrfK, weights: opts.weights }).map(({ id, score, rank }) => {
+        const h = byId.get(id);
+        if (h?.text === undefined) throw errors.usage(`hybrid component did not return the text of passage ${id}`, 'pass a doc store as the `docs` option of createHybridRetriever');
+        return h.title ? { id, score, rank, text: h.text, title: h.title } : { id, score, rank, text: h.text };
+      });
     },
     async explain(query: string, id: string): Promise<Explanation> {
       const depth = Math.max(opts.depth ?? 100, 10);

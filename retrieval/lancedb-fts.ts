@@ -13,6 +13,7 @@ import { readManifest, writeManifest } from '../indexer/manifest.js';
 import { errors } from '../src/errors.js';
 import { log } from '../src/log.js';
 import type { Hit, Retriever, SearchOptions } from './types.js';
+import { attachTexts, textStoreFor } from './hit-text.js';
 
 export const LANCE_FTS_DIR = 'lancedb-fts';
 const TABLE = 'passages';
@@ -57,7 +58,8 @@ export async function openLanceFtsRetriever(dir: string): Promise<Retriever> {
       if (!Number.isInteger(k) || k < 0) throw errors.invalidInput('k', `expected a non-negative integer, got ${k}`);
       if (!query.trim() || k === 0) return [];
       const rows = (await table.query().fullTextSearch(query).select(['id', '_score']).limit(k).toArray()) as Array<{ id: string; _score: number }>;
-      return rows.map((r, i) => ({ id: r.id, score: r._score, rank: i + 1 }));
+      const hits = rows.map((r, i) => ({ id: r.id, score: r._score, rank: i + 1 }));
+      return sopts?.withText ? attachTexts(hits, () => textStoreFor(dir), 'lancedb-fts') : hits;
     },
   };
 }

@@ -13,6 +13,7 @@ import { createBm25Retriever } from './bm25.js';
 import { createQldRetriever, type QldVariant } from './qld.js';
 import { numberOption } from './sparse/hits.js';
 import { closeScorers } from './sparse/query-pool.js';
+import { closeTextStores } from './hit-text.js';
 import { availableParallelism } from 'node:os';
 
 /** Indexes at least this large score queries on min(2, cores) worker threads by default. */
@@ -41,6 +42,7 @@ export async function openSparseIndex(dir: string): Promise<SparseIndex> {
 
 /** Drop cached indexes (all, or one dir), closing their doc store files. */
 export async function closeSparseIndexes(dir?: string): Promise<void> {
+  await closeTextStores(dir);
   for (const [k, v] of [...cache]) {
     if (dir && k !== resolve(dir)) continue;
     cache.delete(k);

@@ -18,6 +18,7 @@ import { docIndexOf, resolveK, toHits } from './sparse/hits.js';
 import { queryTerms } from './sparse/query-terms.js';
 import { scorerFor } from './sparse/query-pool.js';
 import { collectionProb } from './sparse/score-core.js';
+import { attachTexts } from './hit-text.js';
 
 export { collectionProb };
 
@@ -39,7 +40,8 @@ export function createQldRetriever(index: SparseIndex, params: Partial<QldParams
   const search = async (query: string, opts?: SearchOptions): Promise<Hit[]> => {
     const k = resolveK(opts, index.N);
     const q = queryTerms(index, query);
-    return toHits(index, await scorer.score({ method: 'qld', variant, mu, ids: q.ids, counts: q.counts, k }));
+    const hits = toHits(index, await scorer.score({ method: 'qld', variant, mu, ids: q.ids, counts: q.counts, k }));
+    return opts?.withText ? attachTexts(hits, index.docs, 'qld') : hits;
   };
 
   return {

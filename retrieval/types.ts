@@ -5,6 +5,8 @@ export type MethodName = 'bm25' | 'qld' | 'dense' | 'hybrid' | 'lancedb-fts' | '
 export interface SearchOptions {
   /** Number of hits to return (default 10). */
   k?: number;
+  /** Also return each hit's passage text (and title, when it has one), read from the index's doc store. */
+  withText?: boolean;
 }
 
 export interface Hit {
@@ -12,7 +14,14 @@ export interface Hit {
   score: number;
   /** 1-based rank. */
   rank: number;
+  /** Passage text; set when searched with `withText: true`. */
+  text?: string;
+  /** Passage title, when it has one and the search asked for `withText`. */
+  title?: string;
 }
+
+/** A hit searched with `withText: true`. */
+export type TextHit = Hit & { text: string };
 
 /** Per-term contribution of one document's score (for `--explain`). */
 export interface TermContribution {

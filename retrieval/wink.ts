@@ -15,6 +15,7 @@ import { readManifest } from '../indexer/manifest.js';
 import type { Hit, Retriever, SearchOptions } from './types.js';
 import { BM25_DEFAULTS } from './bm25.js';
 import { numberOption } from './sparse/hits.js';
+import { attachTexts, textStoreFor, type TextSource } from './hit-text.js';
 
 interface WinkEngine {
   defineConfig(cfg: { fldWeights: Record<string, number>; bm25Params?: { k1?: number; b?: number; k?: number } }): boolean;
@@ -32,6 +33,8 @@ export interface WinkOptions {
   b?: number;
   /** Decimals wink keeps per term weight (4..9; default 9). */
   precision?: number;
+  /** Where `withText` reads passage texts; without it the passages' texts are kept in memory. */
+  docs?: TextSource;
 }
 
 /** Build a wink-bm25-text-search Retriever over `passages` (in memory). */
@@ -43,11 +46,14 @@ export async function createWinkRetriever(passages: Iterable<Passage> | AsyncIte
   engine.defineConfig({ fldWeights: { text: 1 }, bm25Params: { k1, b, k: 1 } });
   engine.definePrepTasks([(text: string) => analyzer.tokens(text)]);
   const ids: string[] = [];
+  const kept = new Map<string, { id: string; text: string; title?: string }>();
   for await (const p of passages) {
     // Doc index as wink's id: its result table then lists ties in index order, like ours.
     engine.addDoc({ text: p.text }, ids.length);
     ids.push(p.id);
+    if (!opts.docs) kept.set(p.id, p.title ? { id: p.id, text: p.text, title: p.title } : { id: p.id, text: p.text });
   }
+  const docs: TextSource = opts.docs ?? { get: async (id: string) => kept.get(id) };
   if (ids.length < 3) throw errors.invalidInput('corpus', `wink-bm25-text-search needs at least 3 passages, got ${ids.length}`);
   engine.consolidate(opts.precision ?? 9);
   return {
@@ -55,7 +61,8 @@ export async function createWinkRetriever(passages: Iterable<Passage> | AsyncIte
     async search(query: string, o?: SearchOptions): Promise<Hit[]> {
       const k = Math.min(o?.k ?? 10, ids.length);
       if (k <= 0) return [];
-      return engine.search(query, k).map(([doc, score], i) => ({ id: ids[Number(doc)], score, rank: i + 1 }));
+      const hits = engine.search(query, k).map(([doc, score], i) => ({ id: ids[Number(doc)], score, rank: i + 1 }));
+      return o?.withText ? attachTexts(hits, docs, 'wink') : hits;
     },
   };
 }
@@ -69,6 +76,7 @@ export async function createWinkRetrieverFromIndex(dir: string, opts: Record<str
       analyzer: manifest.analyzer,
       k1: numberOption(opts, 'k1', BM25_DEFAULTS.k1, 0),
       b: numberOption(opts, 'b', BM25_DEFAULTS.b, 0, 1),
+      docs: () => textStoreFor(dir),
     });
   } finally {
     await docs.close();

@@ -82,3 +82,6 @@ export {
   type SeedConsistency,
   type MadExperimentOptions,
 } from '../agents/mad/index.js';
+export { defaultCorpusName, type PassageInput, type PassagesInput } from '../indexer/passage-input.js';
+export { attachTexts, textStoreFor, closeTextStores, type TextLookup, type TextSource } from '../retrieval/hit-text.js';
+export { LexcaseRetriever, type LexcaseRetrieverInput, type LexcaseDocumentMetadata } from '../retrieval/langchain-retriever.js';
