@@ -39,9 +39,11 @@ export function createScrubber(dirs: [string | undefined, string][]): Scrubber {
     for (const f of forms(dir)) if (f !== '/' && f.length > 1) pairs.push([f, name]);
   }
   pairs.sort((a, b) => b[0].length - a[0].length);
+  // whole path names only: "/home/al" is not replaced inside "/home/alice" or "x.com/home/al"
+  const patterns = pairs.map(([abs, name]) => [new RegExp(`(?<![\\w.-])${abs.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.-])`, 'g'), name] as const);
   const scrubString = (s: string): string => {
     let out = s;
-    for (const [abs, name] of pairs) if (out.includes(abs)) out = out.split(abs).join(name);
+    for (const [re, name] of patterns) out = out.replace(re, () => name);
     return out;
   };
   const walk = (v: unknown): unknown => {
