@@ -14,7 +14,12 @@ const PRIVATE_KEYS = new Set(['baseurl', 'cachedir', 'apikey', 'api_key']);
 const publicEntries = (o: object, f: (v: unknown) => unknown) =>
   Object.fromEntries(Object.entries(o).flatMap(([k, x]) => (PRIVATE_KEYS.has(k.toLowerCase()) ? [] : [[k, f(x)]])));
 
-export type Scrubber = (value: unknown) => unknown;
+export interface Scrubber {
+  /** The value with directories replaced and private keys dropped (as it would go on the wire). */
+  (value: unknown): unknown;
+  /** One message (an error) with the directories replaced. */
+  text(message: string): string;
+}
 
 /** Both the given and the resolved real form of a directory (a symlinked tmp dir has two names). */
 function forms(dir: string): string[] {
@@ -40,20 +45,21 @@ export function createScrubber(dirs: [string | undefined, string][]): Scrubber {
   }
   pairs.sort((a, b) => b[0].length - a[0].length);
   // whole path names only: "/home/al" is not replaced inside "/home/alice" or "x.com/home/al"
-  const patterns = pairs.map(([abs, name]) => [new RegExp(`(?<![\\w.-])${abs.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.-])`, 'g'), name] as const);
+  const patterns = pairs.map(([abs, name]) => [abs, new RegExp(`(?<![\\w.-])${abs.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.-])`, 'g'), name] as const);
   const scrubString = (s: string): string => {
     let out = s;
-    for (const [re, name] of patterns) out = out.replace(re, () => name);
+    for (const [abs, re, name] of patterns) if (out.includes(abs)) out = out.replace(re, () => name);
     return out;
   };
-  const walk = (v: unknown): unknown => {
+  const walk = (value: unknown): unknown => {
+    // toJSON first (dates), as JSON.stringify will on the wire
+    const v = value && typeof (value as { toJSON?: unknown }).toJSON === 'function' ? (value as { toJSON(): unknown }).toJSON() : value;
     if (typeof v === 'string') return scrubString(v);
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object') return publicEntries(v, walk);
     return v;
   };
-  // through JSON first, so toJSON (dates, typed views) applies as it will on the wire
-  return (value) => (value === undefined ? value : walk(JSON.parse(JSON.stringify(value))));
+  return Object.assign(walk, { text: scrubString });
 }
 
 /** A run's config.json for the browser: private keys dropped, absolute paths reduced to their last name. */

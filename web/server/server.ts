@@ -135,7 +135,7 @@ export async function startExplorer(opts: ExplorerOptions = {}): Promise<Explore
 
   const server = createServer((req, res) => {
     handle(req, res).catch((e) => {
-      if (!res.headersSent) sendError(res, e, (m) => scrub(m) as string);
+      if (!res.headersSent) sendError(res, e, scrub.text);
       else res.end();
     });
   });
