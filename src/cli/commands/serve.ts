@@ -34,6 +34,8 @@ export function register(program: Command): void {
       if (!flags.index && !flags.runs) throw errors.usage('give --index DIR and/or --runs DIR');
       if (flags.host !== '127.0.0.1' && flags.host !== 'localhost' && flags.host !== '::1')
         log.warn(`binding to ${flags.host}: anyone who can reach this address can contest the argument graphs under --runs`);
+      if (flags.host === '0.0.0.0' || flags.host === '::')
+        log.warn(`--host ${flags.host}: requests are answered only when their Host names 127.0.0.1, localhost, [::1] or ${flags.host}; to serve other machines, give --host this machine's address`);
       const llm = await resolveLlm(flags, { optional: true });
       const s = await startExplorer({ index: flags.index, runs: flags.runs, host: flags.host, port: flags.port, llm: llm.model, llmLabel: llm.model ? llm.config.llm.model : undefined });
       output(g, { url: s.url, index: flags.index ?? null, runs: flags.runs ?? null, llm: !!llm.model }, () => `lexcase explorer at ${s.url}  (Ctrl-C to stop)`);
