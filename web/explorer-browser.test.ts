@@ -68,7 +68,10 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     const queryTerms = createAnalyzer().tokens('hearsay statement offered to prove the truth');
     for (const title of await page.getByTestId('hit').first().locator('mark').evaluateAll((ms) => ms.map((m) => m.getAttribute('title'))))
       expect(queryTerms).toContain(title!.replace('index term: ', ''));
+    // the explanation is fetched from /api/explain when the hit's explanation is opened
+    expect(await page.getByTestId('hit').first().locator('table.terms').count()).toBe(0);
     await page.getByTestId('hit').first().locator('details.explain summary').click();
+    await page.getByTestId('hit').first().locator('table.terms tr.matched').first().waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('hit').first().locator('table.terms tr.matched').count()).toBeGreaterThan(0);
     await shot('search');
     await page.getByTestId('method').selectOption('qld');

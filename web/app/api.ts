@@ -14,7 +14,7 @@ export const qs = (o: Record<string, string | number | undefined>): string =>
 
 export interface Info {
   version: string;
-  index: { dir: string; corpus: string; passages: number; methods: string[] } | null;
+  index: { name: string; corpus: string; passages: number; methods: string[] } | null;
   runs: boolean;
   llm: { available: boolean; label?: string };
 }

@@ -5,7 +5,7 @@ import { clear, errorBox, fmt, h } from './dom.js';
 type Segment = [string, string | null];
 interface Term { term: string; qtf: number; tf: number; df: number; score: number }
 interface Explanation { score: number; base?: number; terms: Term[]; detail?: Record<string, unknown> }
-interface Hit { rank: number; id: string; score: number; title?: string; source?: string; segments: Segment[]; truncated: boolean; explanation?: Explanation }
+interface Hit { rank: number; id: string; score: number; title?: string; source?: string; segments: Segment[]; truncated: boolean }
 interface ToolCall { tool: string; query: string; ids: string[]; step: number; output?: string; error?: string }
 
 export function passage(segments: Segment[], truncated = false): HTMLElement {
@@ -19,12 +19,10 @@ function detailView(d: Record<string, unknown>): HTMLElement {
   return h('div', { class: 'detail-line muted' }, Object.entries(d).map(([k, v]) => `${k} ${typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(3) : v}`).join(' · '));
 }
 
-function explanationTable(e: Explanation): HTMLElement {
+/** The per-term table and detail line of one explanation. */
+function explanationBody(e: Explanation): (HTMLElement | null)[] {
   const rows = [...e.terms].sort((a, b) => b.score - a.score);
-  return h(
-    'details',
-    { class: 'explain' },
-    h('summary', {}, `score explanation (${fmt(e.score)})`),
+  return [
     rows.length
       ? h(
           'table',
@@ -39,7 +37,31 @@ function explanationTable(e: Explanation): HTMLElement {
         )
       : null,
     e.detail ? detailView(e.detail) : null,
-  );
+  ];
+}
+
+/**
+ * A hit's score explanation, fetched from /api/explain the first time it is opened (the search
+ * itself returns no explanations: explaining every hit would hold the server for each search).
+ */
+function explanationToggle(query: string, method: string, hit: Hit): HTMLElement {
+  const summary = h('summary', {}, `score explanation (${fmt(hit.score)})`);
+  const body = h('div', { class: 'explain-body' });
+  const box = h('details', { class: 'explain', 'data-testid': 'explain' }, summary, body) as HTMLDetailsElement;
+  let loaded = false;
+  box.addEventListener('toggle', () => {
+    if (!box.open || loaded) return;
+    loaded = true;
+    clear(body, h('div', { class: 'muted' }, 'loading…'));
+    api<{ explanation: Explanation }>(`/api/explain?${qs({ q: query, method, id: hit.id })}`).then(
+      (r) => clear(body, ...explanationBody(r.explanation)),
+      (e) => {
+        loaded = false; // closing and opening again retries
+        clear(body, errorBox(e));
+      },
+    );
+  });
+  return box;
 }
 
 const SHOWN_IDS = 12;
@@ -139,7 +161,7 @@ export async function renderSearchView(root: HTMLElement, info: Info, params: UR
                 { class: 'hit', 'data-testid': 'hit', 'data-id': hit.id },
                 h('div', { class: 'hit-head' }, h('span', { class: 'rank' }, `#${hit.rank}`), h('span', { class: 'pid' }, hit.id), hit.title ? h('span', { class: 'title' }, hit.title) : null, h('span', { class: 'score' }, fmt(hit.score))),
                 passage(hit.segments, hit.truncated),
-                hit.explanation ? explanationTable(hit.explanation) : null,
+                r.explainable ? explanationToggle(r.query, r.method, hit) : null,
               ),
             ),
           ),

@@ -4,7 +4,7 @@
  * contest(runDir, itemId, action, {who}) (apply, recompute, save, append to the audit log),
  * readAudit and compareSemantics. Items are only those whose graph file exists in the run.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { contestActionSchema } from '../../agents/acal/contest/actions.js';
@@ -12,9 +12,9 @@ import { contest } from '../../agents/acal/contest/contest.js';
 import type { AuditEntry } from '../../agents/acal/contest/apply-contest.js';
 import { compareSemantics } from '../../agents/acal/graph/compare.js';
 import { withResult } from '../../agents/acal/graph/recompute.js';
-import { acalDir, parseGraph, readAudit, readGraph } from '../../agents/acal/graph/store.js';
+import { acalDir, graphPath, parseGraph, readAudit, readGraph } from '../../agents/acal/graph/store.js';
 import { notFound } from './http-util.js';
-import type { RunEntry } from './runs.js';
+import { graphFiles, resolvesInside, type RunEntry } from './runs.js';
 
 export const graphQuerySchema = z.object({
   run: z.string().min(1).max(500),
@@ -37,7 +37,7 @@ export const contestBodySchema = z.object({
 export function listGraphs(run: RunEntry) {
   const dir = acalDir(run.dir);
   const out = [];
-  for (const f of readdirSync(dir).filter((x) => x.endsWith('.graph.json')).sort()) {
+  for (const f of graphFiles(run.root, run.dir).sort()) {
     const file = join(dir, f);
     try {
       const g = withResult(parseGraph(JSON.parse(readFileSync(file, 'utf8')), file));
@@ -52,7 +52,7 @@ export function listGraphs(run: RunEntry) {
 /** The item must be one of the run's graphs, found by the library's own file naming. */
 function checkItem(run: RunEntry, item: string): void {
   const known = listGraphs(run).filter((g) => !('error' in g)).map((g) => g.itemId);
-  if (!known.includes(item)) throw notFound(`no argument graph "${item}" in run "${run.id}"`);
+  if (!known.includes(item) || !resolvesInside(run.root, graphPath(run.dir, item))) throw notFound(`no argument graph "${item}" in run "${run.id}"`);
 }
 
 /** What an ACAL view reply carries (audit entries as stored in audit.jsonl). */

@@ -2,7 +2,9 @@
  * The explorer's JSON API over real HTTP on 127.0.0.1 (port 0), against fixtures made through the
  * library: a tiny real index, an offline CASE run and an ACAL run with the sample hearsay graph.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readGraph } from '../../agents/acal/graph/store.js';
@@ -31,6 +33,25 @@ async function call(path: string, init: { body?: unknown; raw?: string; method?:
     json = undefined;
   }
   return { status: res.status, json, text, type: res.headers.get('content-type') ?? '' };
+}
+
+/** A request over real HTTP with any headers, Host included (fetch cannot forge Host). */
+function raw(target: ExplorerServer, path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<{ status: number; text: string }> {
+  const u = new URL(target.url);
+  const body = init.body === undefined ? undefined : JSON.stringify(init.body);
+  return new Promise((resolveReply, reject) => {
+    const req = request(
+      { host: u.hostname, port: u.port, path, method: init.method ?? (body ? 'POST' : 'GET'), headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...init.headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolveReply({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /** Every file under dir with its size and mtime, to prove what a request did (not) write. */
@@ -96,7 +117,7 @@ describe('explorer server', () => {
     }
   });
 
-  it('search: ranked hits whose highlighted words are exactly the passage words analysed to query terms, and a per-term explanation summing to the score', async () => {
+  it('search: ranked hits whose highlighted words are exactly the passage words analysed to query terms; /api/explain gives each hit a per-term explanation summing to its score', async () => {
     const query = 'hearsay statements offered to prove the truth';
     const r = await call(`/api/search?q=${encodeURIComponent(query)}&method=bm25&k=5`);
     expect(r.status).toBe(200);
@@ -104,9 +125,11 @@ describe('explorer server', () => {
     const terms = new Set(analyzer.tokens(query));
     expect(new Set(r.json.queryTerms)).toEqual(terms);
     expect(r.json.hits.length).toBe(5);
+    expect(r.json.explainable).toBe(true);
     const docs = await openDocStore(f.index);
     try {
       for (const hit of r.json.hits) {
+        expect(hit.explanation).toBeUndefined(); // explained on demand, not in the search reply
         const p = await docs.get(hit.id);
         const joined = hit.segments.map((x: [string, string | null]) => x[0]).join('');
         expect(p!.text.startsWith(joined)).toBe(true);
@@ -118,9 +141,13 @@ describe('explorer server', () => {
         }
         // every unmarked word of the passage analyses to a non-query term
         for (const [text, term] of hit.segments) if (term === null) for (const w of text.match(/[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu) ?? []) expect(terms.has(analyzer.term(w) ?? '')).toBe(false);
-        const e = hit.explanation;
+        const ex = await call(`/api/explain?q=${encodeURIComponent(query)}&method=bm25&id=${encodeURIComponent(hit.id)}`);
+        expect(ex.status).toBe(200);
+        expect(ex.json.id).toBe(hit.id);
+        const e = ex.json.explanation;
         const sum = e.terms.reduce((t: number, x: { score: number }) => t + x.score, 0) + (e.base ?? 0);
         expect(sum).toBeCloseTo(hit.score, 6);
+        expect(e.terms.filter((x: { tf: number }) => x.tf > 0).length).toBeGreaterThan(0);
       }
     } finally {
       await docs.close();
@@ -129,7 +156,20 @@ describe('explorer server', () => {
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
     const qld = await call(`/api/search?q=${encodeURIComponent(query)}&method=qld&k=3`);
     expect(qld.json.method).toBe('qld');
-    expect(qld.json.hits[0].explanation.terms.length).toBeGreaterThan(0);
+    const qex = await call(`/api/explain?q=${encodeURIComponent(query)}&method=qld&id=${encodeURIComponent(qld.json.hits[0].id)}`);
+    expect(qex.json.explanation.terms.length).toBeGreaterThan(0);
+    expect(qex.json.explanation.score).toBeCloseTo(qld.json.hits[0].score, 6);
+  });
+
+  it('explain: an unknown passage is a 404, a missing id or an unknown method a 400', async () => {
+    const unknown = await call('/api/explain?q=hearsay&method=bm25&id=no-such-passage');
+    expect(unknown.status).toBe(404);
+    expect(unknown.json.error).toMatch(/no-such-passage/);
+    const noId = await call('/api/explain?q=hearsay&method=bm25');
+    expect(noId.status).toBe(400);
+    expect(noId.json.error).toMatch(/"id"/);
+    const dense = await call('/api/explain?q=hearsay&method=dense&id=x');
+    expect(dense.status).toBe(400);
   });
 
   it('search: bad input is a 400 naming the field', async () => {
@@ -326,5 +366,194 @@ describe('explorer server', () => {
     expect((await call('/api/nothing')).status).toBe(404);
     expect((await call('/api/search?q=x', { method: 'DELETE' })).status).toBe(405);
     expect((await call('/', { method: 'PUT', raw: '' })).status).toBe(405);
+  });
+});
+
+describe('explorer server: host and origin rules (DNS rebinding)', () => {
+  const port = () => new URL(s.url).port;
+
+  it('a rebound name (Host: evil.example:PORT with its own Origin) cannot contest a graph: 403, graph and audit log untouched', async () => {
+    const before = snapshot(f.runs);
+    const r = await raw(s, '/api/acal/contest', {
+      headers: { host: `evil.example:${port()}`, origin: `http://evil.example:${port()}` },
+      body: { run: f.acalRunId, item: f.acalItem, action: { type: 'reject', argument: 's2' }, who: 'attacker' },
+    });
+    expect(r.status).toBe(403);
+    expect(r.text).not.toContain('attacker');
+    expect(snapshot(f.runs)).toEqual(before);
+  });
+
+  it('GETs under a foreign Host are refused too: no run, trace, search or page is read', async () => {
+    for (const path of ['/api/runs', `/api/run/questions?run=${f.caseRunId}`, `/api/run/trace?run=${f.caseRunId}&item=${f.questions[0].id}`, '/api/info', '/api/search?q=hearsay', '/', '/app.js'])
+      for (const host of [`evil.example:${port()}`, 'evil.example', `127.0.0.1.evil.example:${port()}`, `127.0.0.1:${Number(port()) + 1}`, `localhost:${port()}@evil.example`]) {
+        const r = await raw(s, path, { headers: { host } });
+        expect(r.status, `${host} ${path}`).toBe(403);
+        expect(r.text, `${host} ${path}`).not.toContain(f.caseRunId);
+      }
+  });
+
+  it('the bound names are served: 127.0.0.1, localhost and [::1] with the bound port, case-insensitively', async () => {
+    for (const host of [`127.0.0.1:${port()}`, `localhost:${port()}`, `LOCALHOST:${port()}`, `[::1]:${port()}`]) {
+      const r = await raw(s, '/api/runs', { headers: { host } });
+      expect(r.status, host).toBe(200);
+      expect(JSON.parse(r.text).runs.length).toBe(3);
+    }
+  });
+
+  it('an Origin other than a bound name on the bound port is refused, on GET and POST; a same-origin POST is served', async () => {
+    const host = `127.0.0.1:${port()}`;
+    for (const origin of ['http://evil.example', `http://evil.example:${port()}`, 'null', `https://127.0.0.1:${port()}`, `http://127.0.0.1:${Number(port()) + 1}`, `http://127.0.0.1:${port()}.evil.example`]) {
+      expect((await raw(s, '/api/runs', { headers: { host, origin } })).status, origin).toBe(403);
+      const post = await raw(s, '/api/acal/contest', { headers: { host, origin }, body: { run: f.acalRunId, item: f.acalItem, action: { type: 'accept', argument: 's2' } } });
+      expect(post.status, origin).toBe(403);
+    }
+    expect((await raw(s, '/api/runs', { headers: { host, origin: `http://localhost:${port()}` } })).status).toBe(200);
+    const ok = await raw(s, '/api/acal/contest', { headers: { host, origin: `http://127.0.0.1:${port()}` }, body: { run: f.acalRunId, item: f.acalItem, action: { type: 'accept', argument: 's2' }, who: 'same-origin' } });
+    expect(ok.status).toBe(200);
+    expect(JSON.parse(ok.text).entry.who).toBe('same-origin');
+  });
+
+  it('a request without a Host header (HTTP/1.0) is refused', async () => {
+    const { connect } = await import('node:net');
+    const u = new URL(s.url);
+    const reply = await new Promise<string>((resolveReply, reject) => {
+      const sock = connect(Number(u.port), u.hostname, () => sock.end('GET /api/runs HTTP/1.0\r\n\r\n'));
+      let out = '';
+      sock.on('data', (c) => (out += c.toString()));
+      sock.on('end', () => resolveReply(out));
+      sock.on('error', reject);
+    });
+    expect(reply).toMatch(/^HTTP\/1\.[01] 403/);
+    expect(reply).not.toContain(f.caseRunId);
+  });
+
+  it('a server bound with --host 127.0.0.2 answers to that address and the loopback names, and to no other', async () => {
+    const t = await startExplorer({ runs: f.runs, host: '127.0.0.2', port: 0 });
+    try {
+      const p = new URL(t.url).port;
+      expect(t.url).toBe(`http://127.0.0.2:${p}`);
+      for (const host of [`127.0.0.2:${p}`, `localhost:${p}`]) expect((await raw(t, '/api/runs', { headers: { host } })).status, host).toBe(200);
+      expect((await raw(t, '/api/runs', { headers: { host: `127.0.0.2:${p}`, origin: `http://127.0.0.2:${p}` } })).status).toBe(200);
+      for (const host of [`example.internal:${p}`, `127.0.0.3:${p}`]) expect((await raw(t, '/api/runs', { headers: { host } })).status, host).toBe(403);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('prototype names are no routes: /constructor, /__proto__, /toString and the same under /api/ are 404 (GET and POST)', async () => {
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
+      expect((await call(`/${name}`)).status, `/${name}`).toBe(404);
+      expect((await call(`/api/${name}`)).status, `/api/${name}`).toBe(404);
+      expect((await call(`/api/${name}`, { body: {} })).status, `POST /api/${name}`).toBe(404);
+    }
+  });
+});
+
+describe('explorer server: nothing of the server\'s file system or endpoint settings reaches the browser', () => {
+  it('/api/info names the index by its directory name only', async () => {
+    const r = await call('/api/info');
+    expect(r.json.index.name).toBe('index');
+    expect(r.json.index.dir).toBeUndefined();
+    expect(r.text).not.toContain(f.root);
+    expect(r.text).not.toContain(realpathSync(f.root));
+  });
+
+  it('every run API reply is free of absolute paths, baseUrl and cacheDir (a run config with model settings and an absolute index path; an error naming a file)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'lexcase-explorer-private-'));
+    try {
+      const runs = join(root, 'runs');
+      cpSync(join(f.runs, f.caseRunId), join(runs, 'with-model'), { recursive: true });
+      const cfgFile = join(runs, 'with-model', 'config.json');
+      const cfg = JSON.parse(readFileSync(cfgFile, 'utf8'));
+      cfg.config.model = { baseUrl: 'http://10.0.0.9:8000/v1', model: 'qwen-test', cacheDir: join(root, 'llm-cache'), apiKey: '***', temperature: 0 };
+      cfg.config.index = join(root, 'indexes', 'barexam-index');
+      writeFileSync(cfgFile, JSON.stringify(cfg));
+      cpSync(join(f.runs, f.acalRunId), join(runs, 'acal-run'), { recursive: true });
+      writeFileSync(join(runs, 'acal-run', 'acal', 'broken.graph.json'), JSON.stringify({ itemId: 'broken', claim: 42 })); // valid JSON, not a graph: the error names the file
+      const t = await startExplorer({ index: f.index, runs, port: 0 });
+      try {
+        const get = async (path: string) => {
+          const r = await fetch(t.url + path);
+          return { status: r.status, text: await r.text() };
+        };
+        const replies = [
+          await get('/api/info'),
+          await get('/api/runs'),
+          await get('/api/run/questions?run=with-model'),
+          ...(await Promise.all(f.questions.map((q) => get(`/api/run/trace?run=with-model&item=${q.id}`)))),
+          await get('/api/acal/graphs?run=acal-run'),
+          await get(`/api/acal/graph?run=acal-run&item=${f.acalItem}`),
+          await get('/api/acal/graph?run=acal-run&item=broken'),
+          await get('/api/search?q=hearsay'),
+        ];
+        for (const r of replies) {
+          for (const secret of [root, realpathSync(root), f.root, realpathSync(f.root), '10.0.0.9', 'llm-cache']) expect(r.text).not.toContain(secret);
+          expect(r.text).not.toMatch(/baseUrl|cacheDir/i);
+        }
+        const questions = JSON.parse(replies[2].text);
+        expect(questions.run.config.model).toEqual({ model: 'qwen-test', temperature: 0 });
+        expect(questions.run.config.index).toBe('barexam-index');
+        // the broken graph is listed with its error, which names the file relative to the runs root
+        const broken = JSON.parse(replies[replies.length - 4].text).graphs.find((g: { itemId: string }) => g.itemId === 'broken');
+        expect(broken.error).toContain('runs/acal-run/acal/broken.graph.json');
+      } finally {
+        await t.close();
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('explorer server: symbolic links under --runs', () => {
+  it('a linked run, trace or graph that resolves outside the runs root is neither listed nor served; links inside it are', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'lexcase-explorer-links-'));
+    try {
+      const runs = join(root, 'runs');
+      const outside = join(root, 'outside');
+      mkdirSync(runs, { recursive: true });
+      cpSync(join(f.runs, f.caseRunId), join(outside, 'case-run'), { recursive: true });
+      cpSync(join(f.runs, f.acalRunId), join(outside, 'acal-run'), { recursive: true });
+      // 1. a run directory linked from outside the root
+      symlinkSync(join(outside, 'case-run'), join(runs, 'linked-out'));
+      // 2. a real run inside whose trace file links outside
+      cpSync(join(f.runs, f.caseRunId), join(runs, 'real-case'), { recursive: true });
+      const item = f.questions[0].id;
+      const traceFile = join(runs, 'real-case', 'traces', `${item}.json`);
+      rmSync(traceFile);
+      symlinkSync(join(outside, 'case-run', 'traces', `${item}.json`), traceFile);
+      // 3. an ACAL run inside whose graph file links outside; 4. one whose acal/ folder links outside
+      mkdirSync(join(runs, 'acal-linked-graph', 'acal'), { recursive: true });
+      const graphName = readdirSync(join(outside, 'acal-run', 'acal')).find((n) => n.endsWith('.graph.json'))!;
+      symlinkSync(join(outside, 'acal-run', 'acal', graphName), join(runs, 'acal-linked-graph', 'acal', graphName));
+      mkdirSync(join(runs, 'acal-linked-dir'));
+      symlinkSync(join(outside, 'acal-run', 'acal'), join(runs, 'acal-linked-dir', 'acal'));
+      // 5. a link that stays inside the root is followed
+      symlinkSync(join(runs, 'real-case'), join(runs, 'alias-inside'));
+      const outsideBefore = snapshot(outside);
+
+      const t = await startExplorer({ runs, port: 0 });
+      try {
+        const get = async (path: string) => {
+          const r = await fetch(t.url + path);
+          return { status: r.status, json: (await r.json()) as any };
+        };
+        const ids = (await get('/api/runs')).json.runs.map((r: { id: string }) => r.id).sort();
+        expect(ids).toEqual(['alias-inside', 'real-case']);
+        expect((await get('/api/run/questions?run=linked-out')).status).toBe(404);
+        expect((await get(`/api/run/trace?run=real-case&item=${item}`)).status).toBe(404);
+        expect((await get(`/api/run/trace?run=real-case&item=${f.questions[1].id}`)).status).toBe(200);
+        expect((await get(`/api/run/trace?run=alias-inside&item=${f.questions[1].id}`)).status).toBe(200);
+        expect((await get(`/api/acal/graph?run=acal-linked-graph&item=${f.acalItem}`)).status).toBe(404);
+        expect((await get(`/api/acal/graphs?run=acal-linked-dir`)).status).toBe(404);
+        const contest = await fetch(`${t.url}/api/acal/contest`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ run: 'acal-linked-graph', item: f.acalItem, action: { type: 'reject', argument: 's1' } }) });
+        expect(contest.status).toBe(404);
+      } finally {
+        await t.close();
+      }
+      expect(snapshot(outside)).toEqual(outsideBefore);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -6,9 +6,10 @@
 import { z } from 'zod';
 import { loadQuestions } from '../../corpora/registry.js';
 import type { Question } from '../../corpora/types.js';
-import { readConfig, readResults, readTrace } from '../../eval/run-dir.js';
+import { readConfig, readResults, readTrace, tracePath } from '../../eval/run-dir.js';
 import { notFound } from './http-util.js';
-import type { RunEntry } from './runs.js';
+import { publicRunConfig } from './public-json.js';
+import { servable, type RunEntry } from './runs.js';
 
 export const questionsQuerySchema = z.object({
   run: z.string().min(1).max(500),
@@ -61,7 +62,7 @@ export async function runQuestions(run: RunEntry, filter: 'all' | 'correct' | 'w
     }));
   const config = await readConfig(run.dir).catch(() => undefined);
   return {
-    run: { id: run.id, kind: run.kind, system: run.system, mode: run.mode, dataset: run.dataset, config: config?.config ?? null },
+    run: { id: run.id, kind: run.kind, system: run.system, mode: run.mode, dataset: run.dataset, config: config?.config ? publicRunConfig(config.config) : null },
     total: all.length,
     correct: all.filter((r) => r.correct).length,
     filter,
@@ -73,6 +74,8 @@ export async function runTrace(run: RunEntry, item: string, passageText: (id: st
   const parsed = await readResults(run.dir);
   const result = parsed.records.filter((r) => r.id === item).pop();
   if (!result) throw notFound(`no item "${item}" in run "${run.id}"`);
+  // a trace file linked outside the runs root is not served
+  if (!servable(run.root, tracePath(run.dir, item))) throw notFound(`no trace for item "${item}" in run "${run.id}"`);
   const trace = (await readTrace(run.dir, item)) ?? null;
   const q = (await datasetQuestions(run))?.get(item);
   const goldIds = q?.goldPassageIds ?? [];

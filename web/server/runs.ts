@@ -2,9 +2,11 @@
  * Run discovery under the --runs root. A run is a directory with a config.json (written by the
  * experiment runner) or an acal/ folder of saved argument graphs. Runs are addressed by their path
  * relative to the root ("." for the root itself); a request naming anything that is not in the
- * discovered list is a 404, so no request can reach a path outside the root.
+ * discovered list is a 404, so no request can reach a path outside the root. Symbolic links are
+ * followed only while they resolve inside the root (realpath): a linked directory, run file or
+ * graph file that resolves outside it is neither listed nor served.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { acalDir } from '../../agents/acal/graph/store.js';
 import { readResults } from '../../eval/run-dir.js';
@@ -13,6 +15,8 @@ import { notFound } from './http-util.js';
 export interface RunEntry {
   id: string;
   dir: string;
+  /** The runs root, resolved (realpath): every file served from this run resolves inside it. */
+  root: string;
   /** "case" for CASE (and baseline) runs, "acal" for runs with argument graphs, else "run". */
   kind: 'case' | 'acal' | 'run';
   system?: string;
@@ -27,15 +31,33 @@ const MAX_DEPTH = 3;
 const MAX_RUNS = 500;
 const SKIP = new Set(['node_modules', '.git', 'sparse', 'dense']);
 
-const graphFiles = (dir: string): string[] => {
-  const d = acalDir(dir);
-  if (!existsSync(d)) return [];
+/** True when `path` exists and resolves (following every link) to `realRoot` or below it. */
+export function resolvesInside(realRoot: string, path: string): boolean {
+  let real: string;
   try {
-    return readdirSync(d).filter((f) => f.endsWith('.graph.json'));
+    real = realpathSync(path);
+  } catch {
+    return false;
+  }
+  return real === realRoot || real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
+}
+
+/** A run's file may be read or written: it is absent, or it resolves inside the root. */
+export const servable = (realRoot: string, path: string): boolean => !existsSync(path) || resolvesInside(realRoot, path);
+
+/** The run's graph files (names) that resolve inside the root. */
+export function graphFiles(realRoot: string, dir: string): string[] {
+  const d = acalDir(dir);
+  if (!existsSync(d) || !resolvesInside(realRoot, d)) return [];
+  try {
+    return readdirSync(d).filter((f) => f.endsWith('.graph.json') && resolvesInside(realRoot, join(d, f)));
   } catch {
     return [];
   }
-};
+}
+
+/** Files a run's endpoints read or write directly; a run with one of them linked outside the root is not listed. */
+const RUN_FILES = ['config.json', 'results.jsonl', 'traces', 'acal', join('acal', 'audit.jsonl')];
 
 function readJson(file: string): Record<string, unknown> | undefined {
   try {
@@ -46,8 +68,9 @@ function readJson(file: string): Record<string, unknown> | undefined {
 }
 
 async function describe(root: string, dir: string): Promise<RunEntry | undefined> {
+  if (!RUN_FILES.every((f) => servable(root, join(dir, f)))) return undefined;
   const hasConfig = existsSync(join(dir, 'config.json'));
-  const graphs = graphFiles(dir).length;
+  const graphs = graphFiles(root, dir).length;
   if (!hasConfig && graphs === 0) return undefined;
   const cfg = (readJson(join(dir, 'config.json'))?.config ?? {}) as Record<string, unknown>;
   let items = 0;
@@ -65,6 +88,7 @@ async function describe(root: string, dir: string): Promise<RunEntry | undefined
   return {
     id: rel,
     dir,
+    root,
     kind: graphs > 0 ? 'acal' : system === 'case' || system === 'baseline' ? 'case' : 'run',
     system,
     mode: typeof cfg.mode === 'string' ? cfg.mode : undefined,
@@ -76,7 +100,12 @@ async function describe(root: string, dir: string): Promise<RunEntry | undefined
 }
 
 export async function listRuns(rootDir: string): Promise<RunEntry[]> {
-  const root = resolve(rootDir);
+  let root: string;
+  try {
+    root = realpathSync(resolve(rootDir));
+  } catch {
+    return [];
+  }
   const out: RunEntry[] = [];
   const walk = async (dir: string, depth: number): Promise<void> => {
     if (out.length >= MAX_RUNS) return;
@@ -96,14 +125,15 @@ export async function listRuns(rootDir: string): Promise<RunEntry[]> {
       if (SKIP.has(n)) continue;
       const p = join(dir, n);
       try {
-        if (!statSync(p).isDirectory()) continue; // statSync follows links; discovered dirs are still addressed only by id
+        if (!statSync(p).isDirectory()) continue; // statSync follows links: only those resolving inside the root
       } catch {
         continue;
       }
+      if (!resolvesInside(root, p)) continue;
       await walk(p, depth + 1);
     }
   };
-  if (existsSync(root)) await walk(root, 0);
+  await walk(root, 0);
   return out;
 }
 

@@ -1,6 +1,8 @@
 /**
- * GET /api/search?q=…&method=bm25&k=10 — ranked passages with matched terms highlighted and the
- * retriever's per-term explanation; POST /api/evidence {hypothesis, facts?, against?, k?, mode?} —
+ * GET /api/search?q=…&method=bm25&k=10 — ranked passages with matched terms highlighted (no
+ * explanations: explaining a hit walks every query term's postings, ~20 ms per hit on a 300K-passage
+ * index, so it is done on demand); GET /api/explain?q=…&method=bm25&id=… — the retriever's per-term
+ * explanation of one hit, fetched by the app when a hit's explanation is opened; POST /api/evidence {hypothesis, facts?, against?, k?, mode?} —
  * one CASE advocate (offline heuristic, or the LLM advocate when the server has a model).
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
@@ -8,7 +10,7 @@ import { z } from 'zod';
 import { findEvidence } from '../../agents/case/find-evidence.js';
 import { createRetrievalTools } from '../../retrieval/tools/index.js';
 import type { Explanation } from '../../retrieval/types.js';
-import { badRequest } from './http-util.js';
+import { badRequest, notFound } from './http-util.js';
 import { highlight, queryTerms, type Segment } from './highlight.js';
 import type { IndexContext } from './index-context.js';
 
@@ -29,13 +31,22 @@ export interface SearchHitView {
   source?: string;
   segments: Segment[];
   truncated: boolean;
-  explanation?: Explanation;
 }
+
+export const explainQuerySchema = z.object({
+  q: searchQuerySchema.shape.q,
+  method: searchQuerySchema.shape.method,
+  id: z.string().min(1).max(500),
+});
 
 const clip = (text: string) => (text.length > MAX_PASSAGE_CHARS ? { text: text.slice(0, MAX_PASSAGE_CHARS), truncated: true } : { text, truncated: false });
 
+function checkMethod(ix: IndexContext, method: string): void {
+  if (!ix.methods.includes(method)) throw badRequest(`method "${method}" is not in this index (available: ${ix.methods.join(', ')})`);
+}
+
 export async function search(ix: IndexContext, input: z.infer<typeof searchQuerySchema>) {
-  if (!ix.methods.includes(input.method)) throw badRequest(`method "${input.method}" is not in this index (available: ${ix.methods.join(', ')})`);
+  checkMethod(ix, input.method);
   const retriever = await ix.retriever(input.method);
   const t0 = performance.now();
   const hits = await retriever.search(input.q, { k: input.k });
@@ -45,10 +56,18 @@ export async function search(ix: IndexContext, input: z.infer<typeof searchQuery
   for (const h of hits) {
     const p = await ix.docs.get(h.id);
     const { text, truncated } = clip(p?.text ?? '');
-    const explanation = retriever.explain ? await retriever.explain(input.q, h.id).catch(() => undefined) : undefined;
-    out.push({ rank: h.rank, id: h.id, score: h.score, title: p?.title, source: p?.source, segments: highlight(ix.analyzer, text, terms), truncated, explanation });
+    out.push({ rank: h.rank, id: h.id, score: h.score, title: p?.title, source: p?.source, segments: highlight(ix.analyzer, text, terms), truncated });
   }
-  return { query: input.q, method: retriever.method, k: input.k, ms, queryTerms: terms, hits: out };
+  return { query: input.q, method: retriever.method, k: input.k, ms, queryTerms: terms, explainable: typeof retriever.explain === 'function', hits: out };
+}
+
+/** One hit's per-term explanation (404 for a passage not in the index). */
+export async function explainHit(ix: IndexContext, input: z.infer<typeof explainQuerySchema>): Promise<{ query: string; method: string; id: string; explanation: Explanation }> {
+  checkMethod(ix, input.method);
+  const retriever = await ix.retriever(input.method);
+  if (!retriever.explain) throw badRequest(`method "${input.method}" gives no score explanations`);
+  if (ix.docs.indexOf(input.id) < 0) throw notFound(`no passage "${input.id}" in this index`);
+  return { query: input.q, method: retriever.method, id: input.id, explanation: await retriever.explain(input.q, input.id) };
 }
 
 export const evidenceBodySchema = z.object({

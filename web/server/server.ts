@@ -1,12 +1,16 @@
 /**
  * The explorer's HTTP server (`lexcase serve`): the browser app at / and a JSON API under /api.
- * Bound to 127.0.0.1 by default. Every input is validated with zod (400 with a message naming the
+ * Bound to 127.0.0.1 by default. Every request's Host must name the server (127.0.0.1, localhost,
+ * [::1] or the --host address, with the bound port) and its Origin, if sent, be such a host's
+ * origin — else 403 before any work (host-guard.ts: DNS rebinding). Every input is validated with zod (400 with a message naming the
  * field); runs and graphs are addressed by ids from the server's own listing (404 otherwise); the
  * only writes are ACAL contestations, through the library, inside the chosen run's acal/ folder.
- * Nothing from the LLM configuration (endpoint keys) is ever sent to the browser.
+ * Nothing from the LLM configuration (endpoint, key, cache) and no absolute server path is ever
+ * sent to the browser (public-json.ts). Routes are Maps (no prototype keys: /api/constructor is a 404).
  *
- *   GET  /api/info                         index (methods, passages), runs root?, llm available?
- *   GET  /api/search?q=&method=&k=          highlighted hits + per-term explanation
+ *   GET  /api/info                         index (name, methods, passages), runs root?, llm available?
+ *   GET  /api/search?q=&method=&k=          highlighted hits
+ *   GET  /api/explain?q=&method=&id=        one hit's per-term score explanation (on demand)
  *   POST /api/evidence                      {hypothesis, facts?, against?, k?, mode: offline|llm}
  *   GET  /api/runs                          discovered runs
  *   GET  /api/run/questions?run=&filter=    CASE questions (all | correct | wrong)
@@ -17,15 +21,18 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { basename } from 'node:path';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { VERSION } from '../../src/version.js';
 import { contestBodySchema, contestGraph, graphQuerySchema, graphView, listGraphs } from './acal-api.js';
 import { loadAssets, type Assets } from './assets.js';
 import { questionsQuerySchema, runQuestions, runTrace, traceQuerySchema } from './case-run-api.js';
+import { allowedHostNames, refuseReason } from './host-guard.js';
 import { HttpError, notFound, queryParams, readJsonBody, sendBytes, sendError, sendJson, validate } from './http-util.js';
 import { openIndexContext, type IndexContext } from './index-context.js';
+import { createScrubber } from './public-json.js';
 import { findRun, listRuns } from './runs.js';
-import { evidence, evidenceBodySchema, search, searchQuerySchema } from './search-api.js';
+import { evidence, evidenceBodySchema, explainHit, explainQuerySchema, search, searchQuerySchema } from './search-api.js';
 import { z } from 'zod';
 
 export interface ExplorerOptions {
@@ -57,17 +64,23 @@ export async function startExplorer(opts: ExplorerOptions = {}): Promise<Explore
     return ix;
   };
   const passageText = async (id: string) => (ix ? (await ix.docs.get(id))?.text : undefined);
+  const indexName = ix ? basename(ix.dir) : undefined;
+  const scrub = createScrubber([
+    [opts.runs, 'runs'],
+    [ix?.dir, indexName ?? 'index'],
+  ]);
 
   type Handler = (req: IncomingMessage, url: URL) => Promise<unknown>;
-  const get: Record<string, Handler> = {
+  const get = new Map<string, Handler>(Object.entries({
     '/api/info': async () => ({
       version: VERSION,
-      index: ix ? { dir: ix.dir, corpus: ix.manifest.corpus.name, passages: ix.manifest.corpus.passages, methods: ix.methods, analyzer: ix.manifest.analyzer } : null,
+      index: ix ? { name: indexName, corpus: ix.manifest.corpus.name, passages: ix.manifest.corpus.passages, methods: ix.methods, analyzer: ix.manifest.analyzer } : null,
       runs: opts.runs ? true : false,
       llm: opts.llm ? { available: true, label: opts.llmLabel ?? 'configured model' } : { available: false },
     }),
     '/api/search': async (_req, url) => search(needIndex(), validate(searchQuerySchema, queryParams(url), 'search')),
-    '/api/runs': async () => ({ runs: opts.runs ? (await listRuns(opts.runs)).map(({ dir: _dir, ...r }) => r) : [] }),
+    '/api/explain': async (_req, url) => explainHit(needIndex(), validate(explainQuerySchema, queryParams(url), 'explain')),
+    '/api/runs': async () => ({ runs: opts.runs ? (await listRuns(opts.runs)).map(({ dir: _dir, root: _root, ...r }) => r) : [] }),
     '/api/run/questions': async (_req, url) => {
       const q = validate(questionsQuerySchema, queryParams(url), 'questions');
       return runQuestions(await findRun(opts.runs, q.run), q.filter);
@@ -85,39 +98,44 @@ export async function startExplorer(opts: ExplorerOptions = {}): Promise<Explore
       const q = validate(graphQuerySchema, queryParams(url), 'graph');
       return graphView(await findRun(opts.runs, q.run), q.item);
     },
-  };
-  const post: Record<string, Handler> = {
+  } satisfies Record<string, Handler>));
+  const post = new Map<string, Handler>(Object.entries({
     '/api/evidence': async (req) => evidence(needIndex(), validate(evidenceBodySchema, await readJsonBody(req), 'evidence'), opts.llm),
     '/api/acal/contest': async (req) => {
       const body = validate(contestBodySchema, await readJsonBody(req), 'contest');
       return contestGraph(await findRun(opts.runs, body.run), body);
     },
-  };
+  } satisfies Record<string, Handler>));
+  const assetMap = new Map(Object.entries(assets));
+
+  const hostNames = allowedHostNames(host);
+  let port = -1; // the bound port, set once the server listens (port 0 = any free port)
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    // DNS rebinding / cross-origin guard: before routing, body reading or any file access.
+    const refused = refuseReason(req.headers, hostNames, port);
+    if (refused) throw new HttpError(403, refused);
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     if (path.startsWith('/api/')) {
       const table = req.method === 'GET' ? get : req.method === 'POST' ? post : undefined;
-      const h = table?.[path];
+      const h = table?.get(path);
       if (!h) {
-        throw path in get || path in post ? new HttpError(405, `${req.method} not allowed on ${path}`) : notFound(`no API route ${path}`);
+        throw get.has(path) || post.has(path) ? new HttpError(405, `${req.method} not allowed on ${path}`) : notFound(`no API route ${path}`);
       }
-      // POSTs must come from this app (a page on another origin cannot contest a graph).
-      if (req.method === 'POST' && req.headers.origin && req.headers.origin !== `http://${req.headers.host}`) throw new HttpError(403, 'cross-origin request refused');
-      sendJson(res, 200, await h(req, url));
+      sendJson(res, 200, scrub(await h(req, url)));
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, `${req.method} not allowed`);
     const name = path === '/' || path === '/index.html' ? 'index.html' : path.slice(1);
-    const a = assets[name];
+    const a = assetMap.get(name);
     if (!a) throw notFound(`no such page: ${path}`);
     sendBytes(res, a.type, a.body);
   };
 
   const server = createServer((req, res) => {
     handle(req, res).catch((e) => {
-      if (!res.headersSent) sendError(res, e);
+      if (!res.headersSent) sendError(res, e, scrub.text);
       else res.end();
     });
   });
@@ -126,6 +144,7 @@ export async function startExplorer(opts: ExplorerOptions = {}): Promise<Explore
     server.listen(opts.port ?? 8080, host, () => resolveListen());
   });
   const addr = server.address() as AddressInfo;
+  port = addr.port;
   const shown = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   return {
     url: `http://${shown}:${addr.port}`,

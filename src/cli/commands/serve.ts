@@ -1,7 +1,8 @@
 /**
  * `lexcase serve [--index DIR] [--runs DIR] [--port N] [--host 127.0.0.1]`: the evidence and
  * argument explorer, a local web app (search, CASE run traces, ACAL argument graphs) served from
- * the project's own built assets. The server is web/server/server.ts (startExplorer).
+ * the project's own built assets. The server is web/server/server.ts (startExplorer); it answers
+ * only to requests whose Host names the bound address or a loopback name (web/server/host-guard.ts).
  */
 import type { Command } from 'commander';
 import { startExplorer } from '../../../web/server/server.js';
@@ -25,7 +26,7 @@ export function register(program: Command): void {
       .option('--index <dir>', 'index directory to search (from `lexcase index build` or `lexcase demo`)')
       .option('--runs <dir>', 'directory holding run directories (CASE runs, ACAL runs with argument graphs)')
       .option('--port <n>', 'port (0 = any free port)', parseIntOpt('port'), 8080)
-      .option('--host <addr>', 'address to bind (default loopback only)', '127.0.0.1'),
+      .option('--host <addr>', 'address to bind (default loopback only); requests must name it (or 127.0.0.1, localhost, [::1]) in Host', '127.0.0.1'),
   ).action(
     action(async (flags: ServeFlags, cmd: Command) => {
       const g = cmd.optsWithGlobals() as GlobalOpts;
@@ -33,6 +34,8 @@ export function register(program: Command): void {
       if (!flags.index && !flags.runs) throw errors.usage('give --index DIR and/or --runs DIR');
       if (flags.host !== '127.0.0.1' && flags.host !== 'localhost' && flags.host !== '::1')
         log.warn(`binding to ${flags.host}: anyone who can reach this address can contest the argument graphs under --runs`);
+      if (flags.host === '0.0.0.0' || flags.host === '::')
+        log.warn(`--host ${flags.host}: requests are answered only when their Host names 127.0.0.1, localhost, [::1] or ${flags.host}; to serve other machines, give --host this machine's address`);
       const llm = await resolveLlm(flags, { optional: true });
       const s = await startExplorer({ index: flags.index, runs: flags.runs, host: flags.host, port: flags.port, llm: llm.model, llmLabel: llm.model ? llm.config.llm.model : undefined });
       output(g, { url: s.url, index: flags.index ?? null, runs: flags.runs ?? null, llm: !!llm.model }, () => `lexcase explorer at ${s.url}  (Ctrl-C to stop)`);

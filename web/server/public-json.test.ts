@@ -1,0 +1,62 @@
+/**
+ * What the explorer's replies are reduced to before they leave the process: known directories by
+ * short names (whole path names only), endpoint and cache keys dropped, run configs relative.
+ */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createScrubber, publicRunConfig } from './public-json.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'lexcase-public-json-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('explorer reply scrubbing', () => {
+  const runs = join(tmp, 'work', 'runs');
+  const index = join(tmp, 'indexes', 'barexam');
+  const scrub = createScrubber([
+    [runs, 'runs'],
+    [index, 'barexam'],
+  ]);
+
+  it('replaces the runs root, the index, the working and home directories wherever they occur in strings', () => {
+    const out = scrub({
+      error: `run invalid: ${runs}/acal-run/acal/x.graph.json: bad field`,
+      nested: [{ note: `index ${index} opened; cwd ${process.cwd()}/runs; cache ${homedir()}/.cache/lexcase` }],
+    }) as { error: string; nested: { note: string }[] };
+    expect(out.error).toBe('run invalid: runs/acal-run/acal/x.graph.json: bad field');
+    expect(out.nested[0].note).toBe('index barexam opened; cwd ./runs; cache ~/.cache/lexcase');
+  });
+
+  it('replaces whole path names only: a longer name or a URL path that starts the same is kept', () => {
+    const text = `${runs}-old/x, ${runs}2, https://example.com${runs}/y, ${runs}`;
+    expect(scrub(text)).toBe(`${runs}-old/x, ${runs}2, https://example.com${runs}/y, runs`);
+  });
+
+  it('a directory reached through a symlink is replaced under both names', () => {
+    mkdirSync(runs, { recursive: true });
+    const link = join(tmp, 'link-to-work');
+    symlinkSync(join(tmp, 'work'), link);
+    const viaLink = createScrubber([[join(link, 'runs'), 'runs']]);
+    expect(viaLink(`${join(link, 'runs')}/a`)).toBe('runs/a');
+    expect(viaLink(`${realpathSync(runs)}/b`)).toBe('runs/b');
+  });
+
+  it('drops baseUrl, cacheDir and apiKey at any depth, keeps the rest (including a "__proto__" key as data)', () => {
+    const value = JSON.parse('{"config":{"model":{"baseUrl":"http://10.0.0.9/v1","CacheDir":"/x","apiKey":"***","model":"m"},"__proto__":{"polluted":true}}}');
+    const out = scrub(value) as Record<string, any>;
+    expect(out.config.model).toEqual({ model: 'm' });
+    expect(Object.hasOwn(out.config, '__proto__')).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('a run config shows absolute paths by their last name', () => {
+    expect(publicRunConfig({ index: '/srv/indexes/barexam-bm25', dataset: 'barexam', k: 5, tools: ['bm25', '/opt/tool'], model: { baseUrl: 'http://h/v1', model: 'q' } })).toEqual({
+      index: 'barexam-bm25',
+      dataset: 'barexam',
+      k: 5,
+      tools: ['bm25', 'tool'],
+      model: { model: 'q' },
+    });
+  });
+});
