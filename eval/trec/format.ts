@@ -2,6 +2,7 @@
 import { table } from '../report/format.js';
 import type { TrecEvalResult } from './evaluate.js';
 import type { TrecComparison } from './compare.js';
+import type { TopicsRetrievalReport } from './eval-index.js';
 
 const f3 = (x: number) => x.toFixed(4);
 const int = (n: number) => n.toLocaleString('en-US');
@@ -23,7 +24,7 @@ export function topicLines(r: TrecEvalResult): string[] {
     lines.push(
       t.noRelevant.skipped
         ? `Left out (--skip-no-relevant): ${plural(t.noRelevant.count, 'topic')} with no relevant document (${eg(t.noRelevant)}).`
-        : `${plural(t.noRelevant.count, 'topic')} with no relevant document (${eg(t.noRelevant)}) score 0 and are in the mean, as in trec_eval; --skip-no-relevant leaves them out.`,
+        : `${plural(t.noRelevant.count, 'topic')} with no relevant document (${eg(t.noRelevant)}) ${t.noRelevant.count === 1 ? 'scores 0 and is' : 'score 0 and are'} in the mean, as in trec_eval; --skip-no-relevant leaves ${t.noRelevant.count === 1 ? 'it' : 'them'} out.`,
     );
   const b = r.bootstrap;
   lines.push(`Cells: mean [${Math.round(b.level * 100)}% bootstrap CI over topics, ${int(b.iterations)} resamples, seed ${b.seed}].`);
@@ -60,5 +61,17 @@ export function comparisonTable(c: TrecComparison, labelA: string, labelB: strin
     table(['metric', 'A', 'B', 'A − B', `${Math.round((any?.level ?? 0.95) * 100)}% CI`, 'p'], rows),
     '',
     `Paired bootstrap over topics${any ? `, ${int(any.iterations)} resamples, seed ${any.seed}` : ''}; p two-sided.`,
+  ].join('\n');
+}
+
+/** The report of `eval retrieval --topics … --qrels …`: corpus, topics, qrels, one row per method. */
+export function formatTopicsReport(r: TopicsRetrievalReport, opts: { perTopic?: boolean } = {}): string {
+  const first = r.results[0];
+  return [
+    `Corpus: **${r.corpus.name}** (${int(r.corpus.passages)} passages) · topics ${r.topics.file} (${int(r.topics.n)}) · qrels ${r.qrels.file} (${int(r.qrels.topics)} topics, ${int(r.qrels.judgements)} judgements) · ${int(r.depth)} hits a topic`,
+    ...(first ? topicLines(first) : []),
+    '',
+    trecTable(r.results.map((x) => ({ label: x.method, result: x, extra: { 'p50 ms': x.latency.p50Ms.toFixed(1) } }))),
+    ...(opts.perTopic ? r.results.flatMap((x) => ['', `${x.method}:`, perTopicTable(x)]) : []),
   ].join('\n');
 }
