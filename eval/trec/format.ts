@@ -18,7 +18,7 @@ export function topicLines(r: TrecEvalResult): string[] {
     lines.push(
       t.missingFromRun.countedAsZero
         ? `Counted as 0 (--complete): ${plural(t.missingFromRun.count, 'qrels topic')} missing from the run (${eg(t.missingFromRun)}).`
-        : `Skipped: ${plural(t.missingFromRun.count, 'qrels topic')} missing from the run (${eg(t.missingFromRun)}); --complete counts them as 0, like trec_eval -c.`,
+        : `Skipped: ${plural(t.missingFromRun.count, 'qrels topic')} missing from the run (${eg(t.missingFromRun)}); --complete counts ${t.missingFromRun.count === 1 ? 'it' : 'them'} as 0, like trec_eval -c.`,
     );
   if (t.noRelevant.count)
     lines.push(

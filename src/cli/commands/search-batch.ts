@@ -56,7 +56,7 @@ export async function runBatchSearch(query: string | undefined, flags: BatchSear
     [
       `${r.topics} topics · ${r.method} · k ${k} → ${r.hits} run lines in ${flags.runFile} (tag ${r.tag})`,
       `search time ${(r.latency.totalMs / 1000).toFixed(2)} s (p50 ${r.latency.p50Ms.toFixed(1)} ms, p95 ${r.latency.p95Ms.toFixed(1)} ms a topic)`,
-      ...(r.empty.length ? [`${r.empty.length} topics got no hit (e.g. ${r.empty.slice(0, 5).join(', ')}): all their terms unknown or stopwords`] : []),
+      ...(r.empty.length ? [`${r.empty.length} ${r.empty.length === 1 ? 'topic' : 'topics'} got no hit (e.g. ${r.empty.slice(0, 5).join(', ')}): all terms unknown or stopwords; such a topic has no run line, so trec_eval skips it unless -c (lexcase: --complete)`] : []),
       `evaluate it: lexcase eval run ${flags.runFile} --qrels QRELS`,
     ].join('\n'),
   );
