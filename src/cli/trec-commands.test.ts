@@ -166,5 +166,6 @@ describe('clear errors, exit 1, no stack trace', () => {
     await expectError(['eval', 'retrieval', '--topics', topics, '--index', index], /--topics needs --qrels FILE/);
     await expectError(['eval', 'retrieval', '--topics', topics, '--qrels', qrels, '--index', index, '--split', 'test'], /--split belongs to the --dataset mode/);
     await expectError(['eval', 'run', join(dir, 'nope.txt'), '--qrels', qrels], /run file not found: .*nope\.txt/);
+    await expectError(['eval', 'retrieval', '--index', index, '--metrics', 'map'], /--metrics works with --topics FILE --qrels FILE/);
   });
 });

@@ -41,6 +41,14 @@ export function addTopicsOptions(cmd: Command): Command {
 const DATASET_ONLY = ['dataset', 'split', 'splitSeed', 'datasetFile', 'qrelsFile', 'k'];
 const flagName = (o: string) => `--${o.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
+/** Options of the --topics mode, refused in the --dataset mode rather than silently ignored. */
+const TOPICS_ONLY = ['metrics', 'complete', 'relevanceLevel', 'skipNoRelevant', 'perTopic', 'hits', 'topicsFormat'];
+
+export function assertNoTopicsOptions(cmd: Command): void {
+  const given = TOPICS_ONLY.filter((o) => cmd.getOptionValueSource(o) === 'cli');
+  if (given.length) throw errors.usage(`${given.map(flagName).join(', ')} ${given.length === 1 ? 'works' : 'work'} with --topics FILE --qrels FILE (your own collection); the --dataset mode reports Recall@k (--k), MRR@10 and nDCG@10`);
+}
+
 export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<void> {
   const g = cmd.optsWithGlobals() as GlobalOpts;
   if (!flags.topics) throw errors.usage('--qrels needs --topics FILE (your own topics); the bundled datasets carry their own gold passages');

@@ -15,7 +15,7 @@ import { createProgress, type Progress } from '../../progress.js';
 import { errors } from '../../errors.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
 import { addRetrieverOptions, retrieverOptions, type RetrieverFlags } from './retriever-options.js';
-import { addTopicsOptions, runTopicsEval, type TopicsFlags } from './eval-retrieval-topics.js';
+import { addTopicsOptions, assertNoTopicsOptions, runTopicsEval, type TopicsFlags } from './eval-retrieval-topics.js';
 
 interface EvalRetrievalFlags extends RetrieverFlags {
   topics?: string;
@@ -61,6 +61,7 @@ export function register(program: Command): void {
   ).action(
     action(async (flags: EvalRetrievalFlags, cmd: Command) => {
       if (flags.topics !== undefined || flags.qrels !== undefined) return runTopicsEval(flags as unknown as TopicsFlags, cmd);
+      assertNoTopicsOptions(cmd);
       const g = cmd.optsWithGlobals() as GlobalOpts;
       let ks: number[];
       try {

@@ -1,5 +1,5 @@
 /** The trec_eval options shared by `eval run` and `eval retrieval --topics` (eval/trec/ does the work). */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { TrecEvalOptions } from '../../../eval/trec/evaluate.js';
 import { DEFAULT_METRICS, METRIC_HELP, parseMeasures } from '../../../eval/trec/measures.js';
 import { parseIntOpt, parseListOpt } from '../action.js';
@@ -19,7 +19,7 @@ export function addTrecEvalOptions(cmd: Command, opts: { qrelsRequired: boolean 
   const qrels = '--qrels <file>';
   const qrelsHelp = 'TREC qrels "qid 0 docid rel" (graded: rel ≥ 1 relevant, 0 judged non-relevant)';
   return (opts.qrelsRequired ? cmd.requiredOption(qrels, qrelsHelp) : cmd.option(qrels, `${qrelsHelp}; with --topics`))
-    .option('--metrics <list>', `comma list: ${METRIC_HELP}`, parseListOpt, DEFAULT_METRICS)
+    .addOption(new Option('--metrics <list>', `comma list: ${METRIC_HELP}`).argParser(parseListOpt).default(DEFAULT_METRICS, DEFAULT_METRICS.join(',')))
     .option('--complete', 'like trec_eval -c: qrels topics missing from the run count as 0 (default: skipped, as trec_eval does)')
     .option('--relevance-level <n>', 'grade at or above which a document is relevant (trec_eval -l)', parseIntOpt('relevance-level'), 1)
     .option('--skip-no-relevant', 'leave out topics whose judgements have no relevant document (trec_eval scores them 0)')
