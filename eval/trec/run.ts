@@ -29,9 +29,13 @@ export interface LoadedRun {
 
 export async function loadTrecRun(file: string): Promise<LoadedRun> {
   const run: TrecRun = new Map();
-  const lineOf = new Map<string, number>();
+  // per topic: docid → line, to name both lines of a duplicate (no concatenated keys: runs have millions of lines)
+  const lineOf = new Map<string, Map<string, number>>();
   const tags = new Set<string>();
   let lines = 0;
+  let qidLast: string | undefined;
+  let docs: RunDoc[] = [];
+  let seen = new Map<string, number>();
   for await (const { line, text } of readNamedLines('run file', file)) {
     if (isSkippable(text)) continue;
     const f = text.trim().split(/\s+/);
@@ -39,12 +43,19 @@ export async function loadTrecRun(file: string): Promise<LoadedRun> {
     const [qid, , docid, , scoreText, tag] = f;
     const score = Number(scoreText);
     if (!Number.isFinite(score)) throw errors.fileParse(file, line, `score "${scoreText}" is not a finite number`);
-    const key = `${qid}\u0000${docid}`;
-    const first = lineOf.get(key);
+    if (qid !== qidLast) {
+      qidLast = qid;
+      let d = run.get(qid);
+      if (!d) {
+        run.set(qid, (d = []));
+        lineOf.set(qid, new Map());
+      }
+      docs = d;
+      seen = lineOf.get(qid)!;
+    }
+    const first = seen.get(docid);
     if (first !== undefined) throw errors.fileParse(file, line, `document "${docid}" is listed twice for topic "${qid}" (first on line ${first}); trec_eval refuses duplicate documents`);
-    lineOf.set(key, line);
-    let docs = run.get(qid);
-    if (!docs) run.set(qid, (docs = []));
+    seen.set(docid, line);
     docs.push({ docid, score });
     tags.add(tag);
     lines++;
