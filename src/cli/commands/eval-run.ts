@@ -50,7 +50,7 @@ export function register(program: Command): void {
         output(g, json, () =>
           [
             `Qrels: ${flags.qrels}`,
-            ...topicLines(a),
+            ...(B && b ? [`Run A, ${label(A)}:`, ...topicLines(a).slice(0, -1), `Run B, ${label(B)}:`, ...topicLines(b)] : topicLines(a)),
             '',
             trecTable([{ label: label(A), result: a }, ...(B && b ? [{ label: label(B), result: b }] : [])]),
             ...(flags.perTopic ? ['', perTopicTable(a), ...(b ? ['', perTopicTable(b)] : [])] : []),
