@@ -39,7 +39,13 @@ export async function loadTrecRun(file: string): Promise<LoadedRun> {
   for await (const { line, text } of readNamedLines('run file', file)) {
     if (isSkippable(text)) continue;
     const f = text.trim().split(/\s+/);
-    if (f.length < 6) throw errors.fileParse(file, line, `expected 6 whitespace-separated fields "qid Q0 docid rank score tag", found ${f.length}`);
+    if (f.length < 6)
+      throw errors.fileParse(
+        file,
+        line,
+        `expected 6 whitespace-separated fields "qid Q0 docid rank score tag", found ${f.length}`,
+        f.length === 3 ? 'this looks like an MS MARCO-format run (qid docid rank); convert it to TREC format first (Pyserini: python -m pyserini.eval.convert_msmarco_run_to_trec_run)' : undefined,
+      );
     const [qid, , docid, , scoreText, tag] = f;
     const score = Number(scoreText);
     if (!Number.isFinite(score)) throw errors.fileParse(file, line, `score "${scoreText}" is not a finite number`);
