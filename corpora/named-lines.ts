@@ -17,5 +17,5 @@ export async function* readNamedLines(what: string, file: string): AsyncGenerato
   yield* readLines(file);
 }
 
-/** Blank lines and `#` comment lines (trec_eval 10 accepts `#` comments in runs and qrels). */
+/** Blank lines and `#` comment lines (skipped in runs and qrels; trec_eval 10.0 skips `#` lines too, 9.0.8 rejects them). */
 export const isSkippable = (text: string): boolean => text.trim() === '' || text.trimStart().startsWith('#');
