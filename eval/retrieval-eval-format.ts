@@ -10,11 +10,11 @@ const int = (n: number) => n.toLocaleString('en-US');
 export function reportHeader(r: RetrievalReport): string {
   const b = r.results[0]?.bootstrap;
   return [
-    `Corpus: **${r.corpus.name}** (${int(r.corpus.passages)} passages) · dataset **${r.dataset.name}**, split **${r.dataset.split}** (n = ${int(r.dataset.n)}, split seed ${r.dataset.splitSeed}; lexcase's seeded split, not the original membership)`,
+    `Corpus: **${r.corpus.name}** (${int(r.corpus.passages)} passages) · ${r.dataset.file ? `questions from **${r.dataset.file}** (${r.dataset.name} format)` : `dataset **${r.dataset.name}**`}, split **${r.dataset.split}** (n = ${int(r.dataset.n)}, split seed ${r.dataset.splitSeed}; lexcase's seeded split, not the original membership)`,
     `Query: ${r.query}. Cells: mean [${Math.round((b?.level ?? 0.95) * 100)}% bootstrap CI${b ? `, ${int(b.iterations)} resamples, seed ${b.seed}` : ''}].`,
-    `Note: ${r.note}`,
+    ...(r.note ? [`Note: ${r.note}`] : []),
     ...(r.goldMissing?.questions
-      ? [`**Warning:** ${int(r.goldMissing.questions)} of ${int(r.dataset.n)} questions have no gold passage in this index (e.g. ${r.goldMissing.examples.join(', ')}); they count as misses. Index a corpus that contains the gold passages (e.g. "default" or "barexam").`]
+      ? [`**Warning:** ${int(r.goldMissing.questions)} of ${int(r.dataset.n)} questions have no gold passage in this index (e.g. ${r.goldMissing.examples.join(', ')}); they count as misses. Index a corpus that contains the gold passages${r.dataset.file ? '' : ' (e.g. "default" or "barexam")'}.`]
       : []),
   ].join('\n');
 }

@@ -51,7 +51,8 @@ export interface RetrievalReport {
   /** Questions (with gold ids) none of whose gold passages is in the index: they can only score 0. */
   goldMissing: { questions: number; examples: string[] };
   query: string;
-  note: string;
+  /** The paper-pool caveat; only on the bundled Bar Exam QA questions, never on a user's own data. */
+  note?: string;
   ks: number[];
   results: RetrievalEvalResult[];
   runFiles?: Record<string, string>;
@@ -123,7 +124,7 @@ export async function evalRetrievalOnIndex(opts: IndexEvalOptions): Promise<Retr
     dataset: { name: dataset, split, n: questions.length, splitSeed, checksum, ...(opts.datasetFile ? { file: opts.datasetFile } : {}) },
     goldMissing,
     query: 'prompt + "\\n" + question (answer choices not included)',
-    note: PAPER_POOL_NOTE,
+    ...(dataset === 'barexam' && !opts.datasetFile ? { note: PAPER_POOL_NOTE } : {}),
     ks: results[0]?.ks ?? opts.ks ?? DEFAULT_KS,
     results,
     ...(opts.runFile ? { runFiles } : {}),

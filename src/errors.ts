@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'USAGE'
   | 'CORPUS_PARSE'
   | 'CORPUS_NOT_FOUND'
+  | 'FILE_PARSE'
   | 'DUPLICATE_ID'
   | 'INDEX_MISSING'
   | 'INDEX_INCOMPATIBLE'
@@ -60,6 +61,13 @@ export const errors = {
 
   corpusField: (file: string, field: string, message: string) =>
     new LexcaseError('CORPUS_PARSE', `${file}: field "${field}": ${message}`, { file, field }),
+
+  /** A malformed line in a topics, qrels or TREC run file. */
+  fileParse: (file: string, line: number | undefined, message: string, hint?: string) =>
+    new LexcaseError('FILE_PARSE', `${where(file, line)}${message}`, { file, line, hint }),
+
+  /** A topics / qrels / run file that does not exist or cannot be read. */
+  fileNotFound: (what: string, file: string) => new LexcaseError('NOT_FOUND', `${what} not found: ${file}`, { file }),
 
   corpusNotFound: (nameOrPath: string, known: string[] = []) =>
     new LexcaseError('CORPUS_NOT_FOUND', `corpus not found: ${nameOrPath}`, {

@@ -52,6 +52,7 @@ export { evalRetrievalOnIndex, type IndexEvalOptions, type RetrievalReport } fro
 export { formatRetrievalReport, retrievalTable } from '../eval/retrieval-eval-format.js';
 export { TrecRunWriter, trecRunLines, trecQrelsLines } from '../eval/retrieval-eval-run-file.js';
 export { runDemo, type DemoOptions, type DemoResult } from '../eval/demo/run-demo.js';
+export * from '../eval/trec/index.js';
 export { DEMO_STEPS } from '../eval/demo/steps.js';
 export type { DemoStep, DemoContext } from '../eval/demo/types.js';
 export { findEvidence, type FindEvidenceOptions, type EvidenceResult } from '../agents/case/find-evidence.js';

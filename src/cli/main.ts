@@ -12,6 +12,7 @@ import * as acalContest from './commands/acal-contest.js';
 import * as compare from './commands/compare.js';
 import * as demo from './commands/demo.js';
 import * as evalRetrieval from './commands/eval-retrieval.js';
+import * as evalRun from './commands/eval-run.js';
 import * as evidence from './commands/evidence.js';
 import * as indexCmd from './commands/index-cmd.js';
 import * as indexDense from './commands/index-dense.js';
@@ -31,6 +32,7 @@ const modules: CommandModule[] = [
   compare,
   demo,
   evalRetrieval,
+  evalRun,
   evidence,
   indexCmd,
   indexDense,

@@ -158,12 +158,17 @@ describe('lexcase eval retrieval', () => {
     expect(r.stdout).toContain('Corpus: **tiny.jsonl** (5 passages)');
     expect(r.stdout).toContain('| method | Recall@1 | MRR@10 | nDCG@10 | p50 ms |');
     expect(r.stdout).toMatch(/\| bm25 \| 1\.000 \[1\.000, 1\.000\]/);
+    // the user's own questions: named by file, without the Bar Exam QA paper-pool note
+    expect(r.stdout).toContain(`questions from **${qa}** (barexam format)`);
+    expect(r.stdout).not.toMatch(/856,835|dataset \*\*barexam/);
   });
 
   it('warns when the index does not contain the gold passages (e.g. barexam questions on another corpus)', async () => {
     const r = await cli('eval', 'retrieval', '--index', index, '--split', 'val', '--k', '10', '--iterations', '20');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('**Warning:** 124 of 124 questions have no gold passage in this index');
+    expect(r.stdout).toContain('dataset **barexam**'); // the bundled questions keep the paper-pool note
+    expect(r.stdout).toContain('856,835-passage pool');
     const ok = await cli('--json', 'eval', 'retrieval', '--index', index, '--dataset-file', qa, '--split', 'all', '--k', '1', '--iterations', '20');
     expect(JSON.parse(ok.stdout).goldMissing).toEqual({ questions: 0, examples: [] });
   });

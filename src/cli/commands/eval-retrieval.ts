@@ -1,5 +1,6 @@
 /**
  * `lexcase eval retrieval --dataset barexam --split val --index DIR --method bm25,qld --k 1,10,100,1000`
+ * or, on the user's own collection, `--topics FILE --qrels FILE` (eval-retrieval-topics.ts).
  * Registers `retrieval` under the shared `eval` command (created here if no other module has).
  */
 import { writeFile, mkdir } from 'node:fs/promises';
@@ -14,8 +15,11 @@ import { createProgress, type Progress } from '../../progress.js';
 import { errors } from '../../errors.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
 import { addRetrieverOptions, retrieverOptions, type RetrieverFlags } from './retriever-options.js';
+import { addTopicsOptions, assertNoTopicsOptions, runTopicsEval, type TopicsFlags } from './eval-retrieval-topics.js';
 
 interface EvalRetrievalFlags extends RetrieverFlags {
+  topics?: string;
+  qrels?: string;
   dataset: string;
   split: string;
   index: string;
@@ -39,7 +43,7 @@ export const SPLIT_HELP = `split: train | val | test | all. Seeded splits with t
 
 export function register(program: Command): void {
   addRetrieverOptions(
-    evalCommand(program)
+    addTopicsOptions(evalCommand(program)
       .command('retrieval')
       .description('Recall@k, MRR@10 and nDCG@10 (95% bootstrap CIs) of retrieval methods on a dataset split; query = prompt + "\\n" + question')
       .requiredOption('--index <dir>', 'index directory')
@@ -53,9 +57,11 @@ export function register(program: Command): void {
       .option('--run-file <file>', 'write a TREC run file (one per method: <name>.<method><ext> when several)')
       .option('--qrels-file <file>', 'write the TREC qrels of the evaluated questions')
       .option('--dataset-file <file>', 'read the dataset from this file (same format) instead of the bundled copy')
-      .option('--out <file>', 'also write the full JSON report (per-query ranks included) to this file'),
+      .option('--out <file>', 'also write the full JSON report (per-query ranks included) to this file')),
   ).action(
     action(async (flags: EvalRetrievalFlags, cmd: Command) => {
+      if (flags.topics !== undefined || flags.qrels !== undefined) return runTopicsEval(flags as unknown as TopicsFlags, cmd);
+      assertNoTopicsOptions(cmd);
       const g = cmd.optsWithGlobals() as GlobalOpts;
       let ks: number[];
       try {

@@ -1,6 +1,7 @@
 /**
  * `lexcase search "<query>" --index DIR --method bm25|qld|… [-k N] [--explain] [--json]`:
  * rank, id, score and a snippet from the index's doc store; --explain adds per-term contributions.
+ * With `--topics FILE --run-file OUT` instead of a query: batch search into a TREC run (search-batch.ts).
  */
 import type { Command } from 'commander';
 import { openRetriever } from '../../../retrieval/open.js';
@@ -9,8 +10,9 @@ import type { Explanation, Hit } from '../../../retrieval/types.js';
 import { errors } from '../../errors.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
 import { addRetrieverOptions, retrieverOptions, type RetrieverFlags } from './retriever-options.js';
+import { addBatchSearchOptions, runBatchSearch, type BatchSearchFlags } from './search-batch.js';
 
-interface SearchFlags extends RetrieverFlags {
+interface SearchFlags extends RetrieverFlags, BatchSearchFlags {
   index: string;
   method: string;
   k: number;
@@ -37,17 +39,19 @@ function explainLines(e: Explanation): string[] {
 
 export function register(program: Command): void {
   addRetrieverOptions(
-    program
+    addBatchSearchOptions(program
       .command('search')
       .description('search an index and print rank, id, score and a snippet')
-      .argument('<query>', 'query text (quote it)')
+      .argument('[query]', 'query text (quote it); or --topics FILE for a batch')
       .requiredOption('--index <dir>', 'index directory (from `lexcase index build`)')
       .option('--method <name>', 'retrieval method: bm25 | qld | wink | any method the index has', 'bm25')
       .option('-k, --k <n>', 'number of hits', parseIntOpt('k'), 10)
       .option('--explain', 'per-term score contributions of each hit')
-      .option('--snippet <chars>', 'snippet width in characters', parseIntOpt('snippet'), 160),
+      .option('--snippet <chars>', 'snippet width in characters', parseIntOpt('snippet'), 160)),
   ).action(
-    action(async (query: string, flags: SearchFlags, cmd: Command) => {
+    action(async (query: string | undefined, flags: SearchFlags, cmd: Command) => {
+      if (flags.topics !== undefined) return runBatchSearch(query, flags, cmd);
+      if (query === undefined) throw errors.usage('give a query (quoted) or --topics FILE --run-file OUT');
       const g = cmd.optsWithGlobals() as GlobalOpts;
       if (flags.k < 1) throw errors.invalidInput('-k', `expected a positive integer, got ${flags.k}`);
       const retriever = await openRetriever(flags.index, flags.method, retrieverOptions(flags));

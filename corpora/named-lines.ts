@@ -1,0 +1,21 @@
+/**
+ * Lines of a user-supplied file (topics, qrels, TREC run), with a "not found" error that names what
+ * the file was meant to be ("qrels file not found: x.txt") rather than calling it a corpus.
+ */
+import { stat } from 'node:fs/promises';
+import { errors } from '../src/errors.js';
+import { readLines, type Line } from './read-lines.js';
+
+export async function* readNamedLines(what: string, file: string): AsyncGenerator<Line> {
+  let isFile = false;
+  try {
+    isFile = (await stat(file)).isFile();
+  } catch {
+    isFile = false;
+  }
+  if (!isFile) throw errors.fileNotFound(what, file);
+  yield* readLines(file);
+}
+
+/** Blank lines and `#` comment lines (skipped in runs and qrels; trec_eval 10.0 skips `#` lines too, 9.0.8 rejects them). */
+export const isSkippable = (text: string): boolean => text.trim() === '' || text.trimStart().startsWith('#');

@@ -1,0 +1,73 @@
+/**
+ * Batch search: every topic through one Retriever, `k` hits each, into an in-memory TREC run
+ * (scores rounded as the run file stores them, run.ts `writtenScore`) and, optionally, a TREC run
+ * file (TrecRunWriter: `qid Q0 docid rank score tag`). Used by `lexcase search --topics` and
+ * `lexcase eval retrieval --topics`, so both give the numbers `lexcase eval run` / trec_eval give
+ * on the written file.
+ */
+import type { Topic } from '../../corpora/topics.js';
+import type { Retriever } from '../../retrieval/types.js';
+import { TrecRunWriter } from '../retrieval-eval-run-file.js';
+import { percentile } from '../bootstrap.js';
+import { runDocsOfHits, type TrecRun } from './run.js';
+
+export interface BatchSearchOptions {
+  k: number;
+  /** Write the run here (TREC format). */
+  runFile?: string;
+  /** Run tag (6th column); default lexcase-<method>. */
+  tag?: string;
+  onProgress?: (done: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+export interface BatchSearchResult {
+  method: string;
+  tag: string;
+  run: TrecRun;
+  topics: number;
+  /** Run lines (hits) in total. */
+  hits: number;
+  /** Topics that got no hit at all (all terms unknown or stopwords). */
+  empty: string[];
+  latency: { totalMs: number; meanMs: number; p50Ms: number; p95Ms: number };
+  runFile?: string;
+}
+
+export async function batchSearch(retriever: Retriever, topics: readonly Topic[], opts: BatchSearchOptions): Promise<BatchSearchResult> {
+  const tag = opts.tag ?? `lexcase-${retriever.method}`;
+  const writer = opts.runFile ? new TrecRunWriter(opts.runFile, tag) : undefined;
+  const run: TrecRun = new Map();
+  const times: number[] = [];
+  const empty: string[] = [];
+  let hits = 0;
+  try {
+    for (const t of topics) {
+      opts.signal?.throwIfAborted();
+      const t0 = performance.now();
+      const res = await retriever.search(t.text, { k: opts.k });
+      times.push(performance.now() - t0);
+      // A topic without hits has no line in the run file, so it is absent from the in-memory run too
+      // (trec_eval then skips it unless -c / --complete): both paths give the same numbers.
+      if (res.length === 0) empty.push(t.id);
+      else run.set(t.id, runDocsOfHits(res));
+      hits += res.length;
+      await writer?.add(t.id, res);
+      opts.onProgress?.(times.length, topics.length);
+    }
+  } finally {
+    await writer?.close();
+  }
+  const sorted = times.slice().sort((a, b) => a - b);
+  const totalMs = times.reduce((s, x) => s + x, 0);
+  return {
+    method: String(retriever.method),
+    tag,
+    run,
+    topics: topics.length,
+    hits,
+    empty,
+    latency: { totalMs, meanMs: times.length ? totalMs / times.length : 0, p50Ms: sorted.length ? percentile(sorted, 0.5) : 0, p95Ms: sorted.length ? percentile(sorted, 0.95) : 0 },
+    ...(opts.runFile ? { runFile: opts.runFile } : {}),
+  };
+}

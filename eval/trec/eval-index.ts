@@ -1,0 +1,81 @@
+/**
+ * `evalTopicsOnIndex`: a user's own topics and qrels straight from an index — batch search for each
+ * method (batch-search.ts) into an in-memory TREC run, then the trec_eval-semantics evaluation of
+ * `lexcase eval run` (evaluate.ts). The numbers equal `lexcase eval run` on the written run files.
+ * The report names the corpus, the topics and the qrels files; it never mentions Bar Exam QA.
+ */
+import { readManifest } from '../../indexer/manifest.js';
+import { openRetriever } from '../../retrieval/open.js';
+import { VERSION } from '../../src/version.js';
+import type { Topic } from '../../corpora/topics.js';
+import type { Qrels } from '../../corpora/qrels.js';
+import { runFileFor } from '../retrieval-eval-index.js';
+import { batchSearch, type BatchSearchResult } from './batch-search.js';
+import { evaluateRun, type TrecEvalOptions, type TrecEvalResult } from './evaluate.js';
+
+export interface TopicsIndexEvalOptions extends TrecEvalOptions {
+  index: string;
+  methods: string[];
+  topics: readonly Topic[];
+  topicsFile: string;
+  qrels: Qrels;
+  qrelsFile: string;
+  /** Hits retrieved per topic (default 1000). */
+  depth?: number;
+  /** TREC run file; with several methods "<name>.<method><ext>" per method. */
+  runFile?: string;
+  retrieverOptions?: Record<string, unknown>;
+  onProgress?: (method: string, done: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+export interface TopicsMethodResult extends TrecEvalResult {
+  method: string;
+  tag: string;
+  latency: BatchSearchResult['latency'];
+  emptyTopics: number;
+  runFile?: string;
+}
+
+export interface TopicsRetrievalReport {
+  kind: 'trec-retrieval-eval';
+  lexcaseVersion: string;
+  createdAt: string;
+  index: string;
+  corpus: { name: string; passages: number; checksum: string };
+  topics: { file: string; n: number };
+  qrels: { file: string; topics: number; judgements: number };
+  depth: number;
+  results: TopicsMethodResult[];
+}
+
+export const DEFAULT_DEPTH = 1000;
+
+export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<TopicsRetrievalReport> {
+  const manifest = await readManifest(opts.index);
+  const depth = opts.depth ?? DEFAULT_DEPTH;
+  // Open all retrievers first, so a missing method fails before any work.
+  const retrievers = [];
+  for (const m of opts.methods) retrievers.push(await openRetriever(opts.index, m, opts.retrieverOptions));
+  const results: TopicsMethodResult[] = [];
+  for (const retriever of retrievers) {
+    const method = String(retriever.method);
+    const runFile = opts.runFile ? runFileFor(opts.runFile, method, opts.methods.length > 1) : undefined;
+    const b = await batchSearch(retriever, opts.topics, { k: depth, runFile, signal: opts.signal, onProgress: (d, t) => opts.onProgress?.(method, d, t) });
+    const e = evaluateRun(b.run, opts.qrels, opts);
+    results.push({ method, tag: b.tag, ...e, latency: b.latency, emptyTopics: b.empty.length, ...(runFile ? { runFile } : {}) });
+  }
+  let judgements = 0;
+  for (const j of opts.qrels.values()) judgements += j.size;
+  return {
+    kind: 'trec-retrieval-eval',
+    lexcaseVersion: VERSION,
+    createdAt: new Date().toISOString(),
+    index: opts.index,
+    corpus: { name: manifest.corpus.name, passages: manifest.corpus.passages, checksum: manifest.corpus.checksum },
+    topics: { file: opts.topicsFile, n: opts.topics.length },
+    qrels: { file: opts.qrelsFile, topics: opts.qrels.size, judgements },
+    depth,
+    results,
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * Evaluate a TREC run against qrels the way trec_eval (v9.0.8, trec_eval.c and meas_avg.c) does:
+ *
+ * - Topics in the run but not in the qrels are skipped ("Queries for which there is no relevance
+ *   information are ignored").
+ * - Topics in the qrels but not in the run are skipped too, unless `complete` (trec_eval -c): then
+ *   each counts with 0 on every measure and the mean is over all topics of the qrels.
+ * - Topics in both whose judgements hold no relevant document ARE evaluated and score 0 on every
+ *   measure — trec_eval has relevance information for them, so they enter the mean. `skipNoRelevant`
+ *   leaves them out instead (what many papers do; say so when you report it).
+ * - Each topic's documents are re-ranked by score, ties by docid descending (order.ts).
+ *
+ * Means come with percentile bootstrap CIs over topics (eval/bootstrap.ts, seeded).
+ */
+import { bootstrapCi, type BootstrapOptions, type Ci } from '../bootstrap.js';
+import { errors } from '../../src/errors.js';
+import type { Qrels } from '../../corpora/qrels.js';
+import { measureValue, type Measure } from './measures.js';
+import { trecOrder } from './order.js';
+import type { TrecRun } from './run.js';
+
+export interface TrecEvalOptions extends BootstrapOptions {
+  measures: readonly Measure[];
+  /** Grade at or above which a document is relevant (trec_eval -l; default 1). */
+  relevanceLevel?: number;
+  /** trec_eval -c: qrels topics missing from the run count as 0 and stay in the mean. */
+  complete?: boolean;
+  /** Leave out topics whose judgements have no relevant document (trec_eval keeps them, at 0). */
+  skipNoRelevant?: boolean;
+}
+
+export interface TopicScores {
+  qid: string;
+  /** Relevant documents in the qrels (grade ≥ level). */
+  numRel: number;
+  /** Documents the run retrieved for the topic. */
+  numRet: number;
+  /** Relevant documents retrieved (anywhere in the ranking). */
+  relRet: number;
+  /** True for a qrels topic absent from the run, scored 0 under `complete`. */
+  missingFromRun?: boolean;
+  values: Record<string, number>;
+}
+
+export interface TopicSet {
+  count: number;
+  /** Up to 10 qids. */
+  examples: string[];
+}
+
+export interface TrecEvalResult {
+  metrics: string[];
+  /** Topics in the mean. */
+  n: number;
+  /** Mean of each measure over the n topics, with a bootstrap CI. */
+  means: Record<string, Ci>;
+  perTopic: TopicScores[];
+  topics: {
+    inRun: number;
+    inQrels: number;
+    /** In the run, not in the qrels: skipped. */
+    notInQrels: TopicSet;
+    /** In the qrels, not in the run: skipped, or 0 with `complete`. */
+    missingFromRun: TopicSet & { countedAsZero: boolean };
+    /** Judged, but with no relevant document: scored 0 (trec_eval), or left out with skipNoRelevant. */
+    noRelevant: TopicSet & { skipped: boolean };
+  };
+  relevanceLevel: number;
+  complete: boolean;
+  bootstrap: { iterations: number; seed: number; level: number };
+}
+
+const set = (ids: string[]): TopicSet => ({ count: ids.length, examples: ids.slice(0, 10) });
+const byQid = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+function scoreTopic(qid: string, docs: readonly { docid: string; score: number }[], judged: ReadonlyMap<string, number>, o: { measures: readonly Measure[]; level: number }): TopicScores {
+  const ranked = trecOrder(docs).map((d) => judged.get(d.docid) ?? 0);
+  const grades = [...judged.values()];
+  const values: Record<string, number> = {};
+  for (const m of o.measures) values[m.name] = measureValue(m, { ranked, judged: grades, level: o.level });
+  return { qid, numRel: grades.filter((r) => r >= o.level).length, numRet: docs.length, relRet: ranked.filter((r) => r >= o.level).length, values };
+}
+
+export function evaluateRun(run: TrecRun, qrels: Qrels, opts: TrecEvalOptions): TrecEvalResult {
+  const level = opts.relevanceLevel ?? 1;
+  if (!Number.isInteger(level) || level < 1) throw errors.invalidInput('--relevance-level', `expected an integer ≥ 1, got ${level}`);
+  const o = { measures: opts.measures, level };
+  const notInQrels = [...run.keys()].filter((q) => !qrels.has(q)).sort(byQid);
+  const missing = [...qrels.keys()].filter((q) => !run.has(q)).sort(byQid);
+  const noRelevant: string[] = [];
+  const perTopic: TopicScores[] = [];
+  for (const qid of [...qrels.keys()].sort(byQid)) {
+    const judged = qrels.get(qid)!;
+    const docs = run.get(qid);
+    if (!docs && !opts.complete) continue;
+    const t = scoreTopic(qid, docs ?? [], judged, o);
+    if (!docs) t.missingFromRun = true;
+    if (t.numRel === 0) {
+      noRelevant.push(qid);
+      if (opts.skipNoRelevant) continue;
+    }
+    perTopic.push(t);
+  }
+  if (perTopic.length === 0)
+    throw errors.usage(
+      'no topic has both results in the run and judgements in the qrels (trec_eval: "No queries with both results and relevance info")',
+      `run topics e.g. ${[...run.keys()].slice(0, 3).join(', ')}; qrels topics e.g. ${[...qrels.keys()].slice(0, 3).join(', ')} — do the qids match?`,
+    );
+  const b = { iterations: opts.iterations ?? 2000, seed: opts.seed ?? 13, level: opts.level ?? 0.95 };
+  const means: Record<string, Ci> = {};
+  for (const m of opts.measures) means[m.name] = bootstrapCi(perTopic.map((t) => t.values[m.name]), b);
+  return {
+    metrics: opts.measures.map((m) => m.name),
+    n: perTopic.length,
+    means,
+    perTopic,
+    topics: {
+      inRun: run.size,
+      inQrels: qrels.size,
+      notInQrels: set(notInQrels),
+      missingFromRun: { ...set(missing), countedAsZero: !!opts.complete },
+      noRelevant: { ...set(noRelevant), skipped: !!opts.skipNoRelevant },
+    },
+    relevanceLevel: level,
+    complete: !!opts.complete,
+    bootstrap: b,
+  };
+}

@@ -1,0 +1,77 @@
+/** Markdown rendering of TREC evaluations: topic accounting, a metrics table, per-topic values, comparisons. */
+import { table } from '../report/format.js';
+import type { TrecEvalResult } from './evaluate.js';
+import type { TrecComparison } from './compare.js';
+import type { TopicsRetrievalReport } from './eval-index.js';
+
+const f3 = (x: number) => x.toFixed(4);
+const int = (n: number) => n.toLocaleString('en-US');
+const eg = (s: { count: number; examples: string[] }) => `${s.examples.join(', ')}${s.count > s.examples.length ? ', …' : ''}`;
+const plural = (n: number, one: string, many = `${one}s`) => `${int(n)} ${n === 1 ? one : many}`;
+
+/** What was evaluated and what was skipped, in trec_eval's terms. */
+export function topicLines(r: TrecEvalResult): string[] {
+  const t = r.topics;
+  const lines = [`Topics evaluated: ${int(r.n)} (run ${int(t.inRun)}, qrels ${int(t.inQrels)}; trec_eval semantics, relevant = grade ≥ ${r.relevanceLevel}${r.complete ? ', -c' : ''}).`];
+  if (t.notInQrels.count) lines.push(`Skipped: ${plural(t.notInQrels.count, 'run topic')} without judgements (${eg(t.notInQrels)}).`);
+  if (t.missingFromRun.count)
+    lines.push(
+      t.missingFromRun.countedAsZero
+        ? `Counted as 0 (--complete): ${plural(t.missingFromRun.count, 'qrels topic')} missing from the run (${eg(t.missingFromRun)}).`
+        : `Skipped: ${plural(t.missingFromRun.count, 'qrels topic')} missing from the run (${eg(t.missingFromRun)}); --complete counts ${t.missingFromRun.count === 1 ? 'it' : 'them'} as 0, like trec_eval -c.`,
+    );
+  if (t.noRelevant.count)
+    lines.push(
+      t.noRelevant.skipped
+        ? `Left out (--skip-no-relevant): ${plural(t.noRelevant.count, 'topic')} with no relevant document (${eg(t.noRelevant)}).`
+        : `${plural(t.noRelevant.count, 'topic')} with no relevant document (${eg(t.noRelevant)}) ${t.noRelevant.count === 1 ? 'scores 0 and is' : 'score 0 and are'} in the mean, as in trec_eval; --skip-no-relevant leaves ${t.noRelevant.count === 1 ? 'it' : 'them'} out.`,
+    );
+  const b = r.bootstrap;
+  lines.push(`Cells: mean [${Math.round(b.level * 100)}% bootstrap CI over topics, ${int(b.iterations)} resamples, seed ${b.seed}].`);
+  return lines;
+}
+
+/** One row per system: metric means with CIs. */
+export function trecTable(rows: { label: string; result: TrecEvalResult; extra?: Record<string, string> }[]): string {
+  const metrics = rows[0]?.result.metrics ?? [];
+  const extraCols = Object.keys(rows[0]?.extra ?? {});
+  return table(
+    ['system', ...metrics, ...extraCols],
+    rows.map(({ label, result, extra }) => [label, ...metrics.map((m) => (result.means[m] ? `${f3(result.means[m].estimate)} [${f3(result.means[m].lo)}, ${f3(result.means[m].hi)}]` : '–')), ...extraCols.map((c) => extra?.[c] ?? '')]),
+  );
+}
+
+/** trec_eval -q style: one row per topic. */
+export function perTopicTable(r: TrecEvalResult): string {
+  return table(
+    ['qid', 'rel', 'ret', 'rel_ret', ...r.metrics],
+    r.perTopic.map((t) => [t.qid + (t.missingFromRun ? ' (not in run)' : ''), t.numRel, t.numRet, t.relRet, ...r.metrics.map((m) => f3(t.values[m]))]),
+  );
+}
+
+const signed = (x: number) => `${x >= 0 ? '+' : ''}${f3(x)}`;
+const pText = (p: number) => (p < 0.001 ? '< 0.001' : p.toFixed(3));
+
+export function comparisonTable(c: TrecComparison, labelA: string, labelB: string): string {
+  const rows = Object.entries(c.metrics).map(([m, d]) => [m, f3(d.a), f3(d.b), signed(d.estimate), `[${signed(d.lo)}, ${signed(d.hi)}]`, pText(d.p)]);
+  const any = Object.values(c.metrics)[0];
+  return [
+    `Paired comparison A − B on ${plural(c.shared, 'shared topic')} (A: ${labelA}, B: ${labelB})${c.onlyA || c.onlyB ? `; not paired: ${int(c.onlyA)} only in A, ${int(c.onlyB)} only in B` : ''}.`,
+    '',
+    table(['metric', 'A', 'B', 'A − B', `${Math.round((any?.level ?? 0.95) * 100)}% CI`, 'p'], rows),
+    '',
+    `Paired bootstrap over topics${any ? `, ${int(any.iterations)} resamples, seed ${any.seed}` : ''}; p two-sided.`,
+  ].join('\n');
+}
+
+/** The report of `eval retrieval --topics … --qrels …`: corpus, topics, qrels, one row per method. */
+export function formatTopicsReport(r: TopicsRetrievalReport, opts: { perTopic?: boolean } = {}): string {
+  const first = r.results[0];
+  return [
+    `Corpus: **${r.corpus.name}** (${int(r.corpus.passages)} passages) · topics ${r.topics.file} (${int(r.topics.n)}) · qrels ${r.qrels.file} (${int(r.qrels.topics)} topics, ${int(r.qrels.judgements)} judgements) · ${int(r.depth)} hits a topic`,
+    ...(first ? topicLines(first) : []),
+    '',
+    trecTable(r.results.map((x) => ({ label: x.method, result: x, extra: { 'p50 ms': x.latency.p50Ms.toFixed(1) } }))),
+    ...(opts.perTopic ? r.results.flatMap((x) => ['', `${x.method}:`, perTopicTable(x)]) : []),
+  ].join('\n');
+}

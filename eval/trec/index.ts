@@ -1,0 +1,11 @@
+/** A user's own test collection, trec_eval style: topics, qrels, TREC runs, batch search, evaluation. */
+export { loadTopics, topicsFormatOf, parseTopicsFormat, TOPICS_FORMATS, type Topic, type TopicsFormat } from '../../corpora/topics.js';
+export { loadQrels, parseQrelsLine, numRelevant, type Qrels } from '../../corpora/qrels.js';
+export { loadTrecRun, writtenScore, runDocsOfHits, type TrecRun, type RunDoc, type LoadedRun } from './run.js';
+export { trecOrder, trecCompare } from './order.js';
+export { parseMeasure, parseMeasures, measureValue, DEFAULT_METRICS, type Measure, type MeasureKind, type TopicJudgements } from './measures.js';
+export { evaluateRun, type TrecEvalOptions, type TrecEvalResult, type TopicScores } from './evaluate.js';
+export { compareTrecEvals, type TrecComparison } from './compare.js';
+export { batchSearch, type BatchSearchOptions, type BatchSearchResult } from './batch-search.js';
+export { evalTopicsOnIndex, DEFAULT_DEPTH, type TopicsIndexEvalOptions, type TopicsRetrievalReport, type TopicsMethodResult } from './eval-index.js';
+export { formatTopicsReport, trecTable, perTopicTable, comparisonTable, topicLines } from './format.js';

@@ -1,0 +1,23 @@
+/**
+ * trec_eval's ranking of one topic's results. trec_eval ignores the rank column and sorts by score,
+ * descending, breaking ties by docid in DESCENDING strcmp (byte) order — usnistgov/trec_eval,
+ * form_res_rels.c, comp_sim_docno():
+ *     if (p1->sim > p2->sim) return (-1);
+ *     if (p1->sim < p2->sim) return (1);
+ *     return (strcmp(p2->docno, p1->docno));
+ * (identical in v9.0.8 and in 10.0). So of two documents with equal scores, "d9" ranks above "d10"
+ * and "b" above "a". Byte order = UTF-8 order, hence Buffer.compare rather than JS string order.
+ */
+import type { RunDoc } from './run.js';
+
+const bytes = (s: string) => Buffer.from(s, 'utf8');
+
+export function trecCompare(a: RunDoc, b: RunDoc): number {
+  if (a.score > b.score) return -1;
+  if (a.score < b.score) return 1;
+  if (a.docid === b.docid) return 0;
+  return Buffer.compare(bytes(b.docid), bytes(a.docid));
+}
+
+/** A new array in trec_eval's order. */
+export const trecOrder = (docs: readonly RunDoc[]): RunDoc[] => docs.slice().sort(trecCompare);

@@ -1,0 +1,81 @@
+/**
+ * TREC run files (`qid Q0 docid rank score tag`, whitespace-separated) as trec_eval reads them
+ * (get_trec_results.c): the second and fourth columns are ignored — trec_eval re-ranks every topic
+ * by score (see order.ts), so a run's own rank column never matters; the tag is kept for reports;
+ * fields after the sixth are ignored. A docid listed twice for one topic is an error (trec_eval
+ * stops with "duplicate docs" too). Blank and `#` lines are skipped.
+ *
+ * The writer is eval/retrieval-eval-run-file.ts (TrecRunWriter, scores with 6 decimals).
+ */
+import { errors } from '../../src/errors.js';
+import { isSkippable, readNamedLines } from '../../corpora/named-lines.js';
+import type { Hit } from '../../retrieval/types.js';
+
+export interface RunDoc {
+  docid: string;
+  score: number;
+}
+
+/** qid → retrieved documents (in file order; evaluation sorts them the trec_eval way). */
+export type TrecRun = Map<string, RunDoc[]>;
+
+export interface LoadedRun {
+  file: string;
+  /** Tags seen in the file (normally one). */
+  tags: string[];
+  run: TrecRun;
+  lines: number;
+}
+
+export async function loadTrecRun(file: string): Promise<LoadedRun> {
+  const run: TrecRun = new Map();
+  // per topic: docid → line, to name both lines of a duplicate (no concatenated keys: runs have millions of lines)
+  const lineOf = new Map<string, Map<string, number>>();
+  const tags = new Set<string>();
+  let lines = 0;
+  let qidLast: string | undefined;
+  let docs: RunDoc[] = [];
+  let seen = new Map<string, number>();
+  for await (const { line, text } of readNamedLines('run file', file)) {
+    if (isSkippable(text)) continue;
+    const f = text.trim().split(/\s+/);
+    if (f.length < 6)
+      throw errors.fileParse(
+        file,
+        line,
+        `expected 6 whitespace-separated fields "qid Q0 docid rank score tag", found ${f.length}`,
+        f.length === 3 ? 'this looks like an MS MARCO-format run (qid docid rank); convert it to TREC format first (Pyserini: python -m pyserini.eval.convert_msmarco_run_to_trec_run)' : undefined,
+      );
+    const [qid, , docid, , scoreText, tag] = f;
+    const score = Number(scoreText);
+    if (!Number.isFinite(score)) throw errors.fileParse(file, line, `score "${scoreText}" is not a finite number`);
+    if (qid !== qidLast) {
+      qidLast = qid;
+      let d = run.get(qid);
+      if (!d) {
+        run.set(qid, (d = []));
+        lineOf.set(qid, new Map());
+      }
+      docs = d;
+      seen = lineOf.get(qid)!;
+    }
+    const first = seen.get(docid);
+    if (first !== undefined) throw errors.fileParse(file, line, `document "${docid}" is listed twice for topic "${qid}" (first on line ${first}); trec_eval refuses duplicate documents`);
+    seen.set(docid, line);
+    docs.push({ docid, score });
+    tags.add(tag);
+    lines++;
+  }
+  if (lines === 0) throw errors.fileParse(file, undefined, 'no results in the run file');
+  return { file, tags: [...tags], run, lines };
+}
+
+/**
+ * The score exactly as TrecRunWriter writes it (6 decimals), so an evaluation of in-memory hits
+ * gives the same numbers as trec_eval (or `lexcase eval run`) on the written file: rounding can
+ * create ties, and ties are broken by docid.
+ */
+export const writtenScore = (score: number): number => (Number.isFinite(score) ? Number(score.toFixed(6)) : score);
+
+/** Hits of one topic as run documents, scores rounded as in the run file. */
+export const runDocsOfHits = (hits: readonly Hit[]): RunDoc[] => hits.map((h) => ({ docid: h.id, score: writtenScore(h.score) }));

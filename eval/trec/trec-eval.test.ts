@@ -1,0 +1,192 @@
+/**
+ * TREC evaluation against hand-computed values. Fixtures: tests/fixtures/trec/{qrels,run-a,run-b}.txt.
+ *
+ * trec_eval's order of run-a (score desc, ties by docid DESCENDING; the rank column is ignored):
+ *   t1: d3 (3.0, grade 0), d9 (2.0, unjudged → 0), d1 (2.0, grade 2), d5 (1.5, grade 1), d2 (0.5, grade 1)
+ *       — d9 and d1 tie at 2.0; "d9" > "d1" so d9 ranks 2nd, although the file's rank column says d1 is 2nd.
+ *       ranked grades [0, 0, 2, 1, 1]; judged grades {2, 1, 0, 1}; relevant (≥ 1) = 3.
+ *   t2: b (1.0, grade 0), a (1.0, grade 1) — tie; "b" > "a" so b first (file says a first). grades [0, 1]; relevant = 1.
+ *   t3: x (grade 0), q (unjudged) — no relevant document at all.
+ *   t4: in the qrels only. t5: in the run only.
+ *
+ * Cross-check: trec_eval v9.0.8 built from usnistgov/trec_eval prints the same values for these
+ * fixtures (`trec_eval -q -m recall.1,3,5 -m P.3,10 -m ndcg_cut.3,5 -m recip_rank -m map -m map_cut.3`,
+ * with the `#` lines removed, which 9.0.8 does not accept): e.g. t1 map 0.4778, ndcg_cut_5 0.5805;
+ * all: map 0.3259, recip_rank 0.2778, ndcg_cut_5 0.4038, recall_5 0.6667; with -c map 0.2444.
+ */
+import { join } from 'node:path';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadQrels, type Qrels } from '../../corpora/qrels.js';
+import { loadTrecRun, type TrecRun } from './run.js';
+import { evaluateRun } from './evaluate.js';
+import { parseMeasures, parseMeasure, measureValue } from './measures.js';
+import { trecOrder } from './order.js';
+import { compareTrecEvals } from './compare.js';
+
+const FIX = join(import.meta.dirname, '../../tests/fixtures/trec');
+const L = Math.log2;
+
+let qrels: Qrels;
+let runA: TrecRun;
+let runB: TrecRun;
+const measures = parseMeasures(['recall@1', 'recall@3', 'recall@5', 'p@3', 'p@10', 'ndcg@3', 'ndcg@5', 'mrr@2', 'mrr@10', 'map', 'map@3']);
+
+beforeAll(async () => {
+  qrels = await loadQrels(join(FIX, 'qrels.txt'));
+  runA = (await loadTrecRun(join(FIX, 'run-a.txt'))).run;
+  runB = (await loadTrecRun(join(FIX, 'run-b.txt'))).run;
+});
+
+describe('trec_eval ordering', () => {
+  it('sorts by score descending and breaks ties by docid descending (byte order), ignoring the rank column', () => {
+    expect(trecOrder(runA.get('t1')!).map((d) => d.docid)).toEqual(['d3', 'd9', 'd1', 'd5', 'd2']);
+    expect(trecOrder(runA.get('t2')!).map((d) => d.docid)).toEqual(['b', 'a']);
+    // "d9" > "d10" in strcmp order (byte '9' > '1'), though 9 < 10 as numbers
+    expect(trecOrder([{ docid: 'd10', score: 1 }, { docid: 'd9', score: 1 }]).map((d) => d.docid)).toEqual(['d9', 'd10']);
+  });
+});
+
+describe('per-topic measures (trec_eval definitions)', () => {
+  it('topic t1: graded, a tie, an unjudged document', () => {
+    const r = evaluateRun(runA, qrels, { measures, iterations: 10 });
+    const t1 = r.perTopic.find((t) => t.qid === 't1')!;
+    expect(t1).toMatchObject({ numRel: 3, numRet: 5, relRet: 3 });
+    const v = t1.values;
+    // recall@k = relevant in top k / 3: top1 [0] → 0; top3 [0,0,2] → 1/3; top5 all three → 1
+    expect(v['recall@1']).toBe(0);
+    expect(v['recall@3']).toBeCloseTo(1 / 3, 12);
+    expect(v['recall@5']).toBe(1);
+    // P@3 = 1/3; P@10 = 3/10 (missing ranks count as non-relevant)
+    expect(v['p@3']).toBeCloseTo(1 / 3, 12);
+    expect(v['p@10']).toBeCloseTo(0.3, 12);
+    // first relevant at rank 3: RR@10 = 1/3, RR@2 = 0
+    expect(v['mrr@10']).toBeCloseTo(1 / 3, 12);
+    expect(v['mrr@2']).toBe(0);
+    // AP: relevant at ranks 3, 4, 5 → (1/3 + 2/4 + 3/5) / 3 = 0.477778
+    expect(v.map).toBeCloseTo((1 / 3 + 2 / 4 + 3 / 5) / 3, 12);
+    expect(v.map).toBeCloseTo(0.477778, 6);
+    // map_cut_3: only rank 3 counts → (1/3) / 3 (denominator stays all relevant)
+    expect(v['map@3']).toBeCloseTo(1 / 9, 12);
+    // nDCG@3: DCG = 2/log2(4) = 1; ideal grades [2,1,1]: 2/log2(2) + 1/log2(3) + 1/log2(4) = 3.130930
+    const idcg = 2 / L(2) + 1 / L(3) + 1 / L(4);
+    expect(idcg).toBeCloseTo(3.13093, 5);
+    expect(v['ndcg@3']).toBeCloseTo(1 / idcg, 12);
+    expect(v['ndcg@3']).toBeCloseTo(0.319394, 6);
+    // nDCG@5: DCG = 2/log2(4) + 1/log2(5) + 1/log2(6) = 1.817529; same ideal → 0.580508
+    expect(v['ndcg@5']).toBeCloseTo((2 / L(4) + 1 / L(5) + 1 / L(6)) / idcg, 12);
+    expect(v['ndcg@5']).toBeCloseTo(0.580508, 6);
+  });
+
+  it('topic t2: the tie puts the non-relevant "b" first', () => {
+    const v = evaluateRun(runA, qrels, { measures, iterations: 10 }).perTopic.find((t) => t.qid === 't2')!.values;
+    expect(v['recall@1']).toBe(0);
+    expect(v['recall@3']).toBe(1);
+    expect(v['mrr@10']).toBe(0.5);
+    expect(v.map).toBe(0.5); // (1/2) / 1
+    // DCG = 1/log2(3); ideal = 1/log2(2) = 1 → 0.630930
+    expect(v['ndcg@3']).toBeCloseTo(1 / L(3), 12);
+  });
+
+  it('graded gains: nDCG uses the grade as the gain, a higher grade earlier scores more', () => {
+    const m = parseMeasure('ndcg@2');
+    // judged {3, 1}: ranking [1, 3] → (1/1 + 3/log2 3) / (3/1 + 1/log2 3)
+    expect(measureValue(m, { ranked: [1, 3], judged: [3, 1], level: 1 })).toBeCloseTo((1 + 3 / L(3)) / (3 + 1 / L(3)), 12);
+    expect(measureValue(m, { ranked: [3, 1], judged: [3, 1], level: 1 })).toBe(1);
+  });
+});
+
+describe('topic accounting like trec_eval', () => {
+  it('default: skips run topics without qrels (t5) and qrels topics not in the run (t4); keeps t3 (no relevant) at 0', () => {
+    const r = evaluateRun(runA, qrels, { measures, iterations: 10 });
+    expect(r.perTopic.map((t) => t.qid)).toEqual(['t1', 't2', 't3']);
+    expect(r.n).toBe(3);
+    expect(r.topics.notInQrels).toEqual({ count: 1, examples: ['t5'] });
+    expect(r.topics.missingFromRun).toMatchObject({ count: 1, examples: ['t4'], countedAsZero: false });
+    expect(r.topics.noRelevant).toMatchObject({ count: 1, examples: ['t3'], skipped: false });
+    expect(Object.values(r.perTopic[2].values).every((x) => x === 0)).toBe(true);
+    // means over 3 topics
+    expect(r.means['recall@5'].estimate).toBeCloseTo((1 + 1 + 0) / 3, 12);
+    expect(r.means['mrr@10'].estimate).toBeCloseTo((1 / 3 + 1 / 2 + 0) / 3, 12); // 0.277778
+    expect(r.means.map.estimate).toBeCloseTo(((1 / 3 + 2 / 4 + 3 / 5) / 3 + 0.5 + 0) / 3, 12); // 0.325926
+    expect(r.means['ndcg@5'].estimate).toBeCloseTo((0.580508 + 0.63093 + 0) / 3, 5); // 0.403813
+  });
+
+  it('--complete (trec_eval -c): t4 counts as 0, the mean is over all 4 qrels topics', () => {
+    const r = evaluateRun(runA, qrels, { measures, iterations: 10, complete: true });
+    expect(r.n).toBe(4);
+    expect(r.perTopic.find((t) => t.qid === 't4')).toMatchObject({ missingFromRun: true, numRet: 0, numRel: 1 });
+    expect(r.means['recall@5'].estimate).toBeCloseTo(2 / 4, 12);
+    expect(r.means.map.estimate).toBeCloseTo(((1 / 3 + 2 / 4 + 3 / 5) / 3 + 0.5) / 4, 12);
+  });
+
+  it('--skip-no-relevant leaves t3 out of the mean', () => {
+    const r = evaluateRun(runA, qrels, { measures, iterations: 10, skipNoRelevant: true });
+    expect(r.perTopic.map((t) => t.qid)).toEqual(['t1', 't2']);
+    expect(r.means['recall@5'].estimate).toBe(1);
+    expect(r.means['mrr@10'].estimate).toBeCloseTo((1 / 3 + 1 / 2) / 2, 12);
+  });
+
+  it('relevance level 2 (trec_eval -l 2): only grade-2 documents are relevant; nDCG still uses all grades', () => {
+    const r = evaluateRun(runA, qrels, { measures, iterations: 10, relevanceLevel: 2 });
+    const t1 = r.perTopic.find((t) => t.qid === 't1')!;
+    expect(t1.numRel).toBe(1); // d1 only
+    expect(t1.values['recall@3']).toBe(1); // d1 at rank 3
+    expect(t1.values.map).toBeCloseTo(1 / 3, 12);
+    expect(t1.values['ndcg@5']).toBeCloseTo(0.580508, 6);
+    expect(r.topics.noRelevant.examples).toEqual(['t2', 't3']);
+  });
+
+  it('the means carry 95% bootstrap CIs that contain them', () => {
+    const r = evaluateRun(runA, qrels, { measures, iterations: 500, seed: 7 });
+    for (const ci of Object.values(r.means)) {
+      expect(ci.lo).toBeLessThanOrEqual(ci.estimate);
+      expect(ci.hi).toBeGreaterThanOrEqual(ci.estimate);
+      expect(ci).toMatchObject({ n: 3, iterations: 500, seed: 7, level: 0.95 });
+    }
+  });
+
+  it('no topic in common is an error, not a table of zeros', () => {
+    const other: TrecRun = new Map([['zz', [{ docid: 'd1', score: 1 }]]]);
+    expect(() => evaluateRun(other, qrels, { measures })).toThrow(/no topic has both results in the run and judgements in the qrels/);
+  });
+});
+
+describe('paired comparison', () => {
+  it('pairs topics and reports A − B per metric', () => {
+    const A = evaluateRun(runA, qrels, { measures, iterations: 200 });
+    const B = evaluateRun(runB, qrels, { measures, iterations: 200 });
+    const c = compareTrecEvals(A, B);
+    expect(c.shared).toBe(3);
+    // run-b is ideal on t1 (ranked grades [2,1,1] → nDCG@5 = 1) and t2 ([1] → 1); t3 has nothing to find (0)
+    expect(c.metrics['ndcg@5'].b).toBeCloseTo((1 + 1 + 0) / 3, 12);
+    expect(c.metrics['ndcg@5'].estimate).toBeCloseTo((0.580508 - 1 + (0.63093 - 1) + 0) / 3, 5);
+    expect(c.metrics['ndcg@5'].hi).toBeLessThanOrEqual(0);
+  });
+});
+
+describe('parsing', () => {
+  it('metric names: lexcase and trec_eval spellings', () => {
+    expect(parseMeasures(['ndcg_cut_10', 'P.5', 'recip_rank', 'map_cut_100', 'Recall@100']).map((m) => m.name)).toEqual(['ndcg@10', 'p@5', 'mrr', 'map@100', 'recall@100']);
+    expect(() => parseMeasure('ndgc@10')).toThrow(/unknown metric "ndgc@10"/);
+    expect(() => parseMeasure('recall')).toThrow(/needs a cutoff/);
+  });
+
+  it('qrels and run errors name file and line', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-trec-'));
+    const bad = join(dir, 'q.txt');
+    await writeFile(bad, 't1 0 d1 1\nt1 0 d2 high\n');
+    await expect(loadQrels(bad)).rejects.toThrow(`${bad}:2: relevance "high" is not an integer grade`);
+    await writeFile(bad, 't1 0 d1 1\nt1 d2 1\n');
+    await expect(loadQrels(bad)).rejects.toThrow(`${bad}:2: expected 4 whitespace-separated fields`);
+    await writeFile(bad, 't1 0 d1 1\n\nt1 0 d1 0\n');
+    await expect(loadQrels(bad)).rejects.toThrow(`${bad}:3: duplicate judgement of document "d1" for topic "t1" (first on line 1)`);
+    const run = join(dir, 'r.txt');
+    await writeFile(run, 't1 Q0 d1 1 2.0 x\nt1 Q0 d1 2 1.0 x\n');
+    await expect(loadTrecRun(run)).rejects.toThrow(`${run}:2: document "d1" is listed twice for topic "t1"`);
+    await writeFile(run, 't1 Q0 d1 1 high x\n');
+    await expect(loadTrecRun(run)).rejects.toThrow(`${run}:1: score "high" is not a finite number`);
+    await expect(loadTrecRun(join(dir, 'nope.txt'))).rejects.toThrow(/run file not found: .*nope\.txt/);
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * `lexcase eval retrieval --topics FILE --qrels FILE --index DIR --method bm25,qld [--metrics …]`:
+ * the user's own topics and graded qrels evaluated straight from an index (eval/trec/eval-index.ts),
+ * the same numbers as `search --topics … --run-file` followed by `eval run`.
+ */
+import { writeFile, mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Command } from 'commander';
+import { loadTopics, parseTopicsFormat } from '../../../corpora/topics.js';
+import { loadQrels } from '../../../corpora/qrels.js';
+import { evalTopicsOnIndex, DEFAULT_DEPTH } from '../../../eval/trec/eval-index.js';
+import { formatTopicsReport } from '../../../eval/trec/format.js';
+import { createProgress, type Progress } from '../../progress.js';
+import { errors } from '../../errors.js';
+import { output, parseIntOpt, type GlobalOpts } from '../action.js';
+import { retrieverOptions, type RetrieverFlags } from './retriever-options.js';
+import { addTrecEvalOptions, trecEvalOptions, type TrecEvalFlags } from './trec-eval-options.js';
+
+export interface TopicsFlags extends TrecEvalFlags, RetrieverFlags {
+  topics?: string;
+  topicsFormat?: string;
+  hits: number;
+  index: string;
+  method: string[];
+  runFile?: string;
+  out?: string;
+}
+
+/** Options of the --topics mode, added to `eval retrieval`. */
+export function addTopicsOptions(cmd: Command): Command {
+  return addTrecEvalOptions(
+    cmd
+      .option('--topics <file>', 'your own topics: TSV "qid<TAB>text" or JSONL {"id","text"}; needs --qrels (instead of --dataset)')
+      .option('--topics-format <fmt>', 'tsv | jsonl (default: from the extension)')
+      .option('--hits <n>', `with --topics: hits retrieved per topic, as Pyserini's --hits (default ${DEFAULT_DEPTH})`, parseIntOpt('hits'), DEFAULT_DEPTH),
+    { qrelsRequired: false },
+  );
+}
+
+/** Options of the Bar Exam QA mode that make no sense with --topics. */
+const DATASET_ONLY = ['dataset', 'split', 'splitSeed', 'datasetFile', 'qrelsFile', 'k'];
+const flagName = (o: string) => `--${o.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
+/** Options of the --topics mode, refused in the --dataset mode rather than silently ignored. */
+const TOPICS_ONLY = ['metrics', 'complete', 'relevanceLevel', 'skipNoRelevant', 'perTopic', 'hits', 'topicsFormat'];
+
+export function assertNoTopicsOptions(cmd: Command): void {
+  const given = TOPICS_ONLY.filter((o) => cmd.getOptionValueSource(o) === 'cli');
+  if (given.length) throw errors.usage(`${given.map(flagName).join(', ')} ${given.length === 1 ? 'works' : 'work'} with --topics FILE --qrels FILE (your own collection); the --dataset mode reports Recall@k (--k), MRR@10 and nDCG@10`);
+}
+
+export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<void> {
+  const g = cmd.optsWithGlobals() as GlobalOpts;
+  if (!flags.topics) throw errors.usage('--qrels needs --topics FILE (your own topics); the bundled datasets carry their own gold passages');
+  if (!flags.qrels) throw errors.usage('--topics needs --qrels FILE (TREC qrels "qid 0 docid rel")');
+  const clash = DATASET_ONLY.filter((o) => cmd.getOptionValueSource(o) === 'cli');
+  if (clash.length) throw errors.usage(`${clash.map(flagName).join(', ')} belong${clash.length === 1 ? 's' : ''} to the --dataset mode; with --topics use --metrics (e.g. recall@100,ndcg@10) and --hits`);
+  if (flags.hits < 1) throw errors.invalidInput('--hits', `expected a positive integer, got ${flags.hits}`);
+  if (flags.method.length === 0) throw errors.invalidInput('--method', 'give at least one method');
+  const evalOpts = trecEvalOptions(flags);
+  const topics = await loadTopics(flags.topics, { format: flags.topicsFormat ? parseTopicsFormat(flags.topicsFormat) : undefined });
+  const qrels = await loadQrels(flags.qrels);
+  let bar: Progress | undefined;
+  let barMethod = '';
+  const report = await evalTopicsOnIndex({
+    ...evalOpts,
+    index: flags.index,
+    methods: flags.method,
+    topics,
+    topicsFile: flags.topics,
+    qrels,
+    qrelsFile: flags.qrels,
+    depth: flags.hits,
+    runFile: flags.runFile,
+    retrieverOptions: retrieverOptions(flags),
+    onProgress: (method, done, total) => {
+      if (method !== barMethod) {
+        bar?.stop();
+        barMethod = method;
+        bar = createProgress(`eval ${method}`);
+        bar.start(total);
+      }
+      bar!.update(done);
+    },
+  });
+  bar?.stop();
+  if (flags.out) {
+    await mkdir(dirname(flags.out), { recursive: true });
+    await writeFile(flags.out, JSON.stringify(report, null, 2) + '\n');
+  }
+  output(g, report, () => formatTopicsReport(report, { perTopic: flags.perTopic }));
+}

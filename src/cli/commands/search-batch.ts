@@ -1,0 +1,63 @@
+/**
+ * `lexcase search --topics FILE --index DIR --method M [-k K] --run-file OUT [--run-tag TAG]`: batch
+ * search over a topics file (TSV `qid<TAB>text` or JSONL `{"id","text"}`), one TREC run file
+ * (`qid Q0 docid rank score tag`), a progress bar on long topic sets, a summary (--json: an object).
+ * Without -k a batch retrieves 1000 hits a topic (Pyserini's default), enough for recall@1000 and MAP.
+ */
+import type { Command } from 'commander';
+import { loadTopics, parseTopicsFormat } from '../../../corpora/topics.js';
+import { batchSearch } from '../../../eval/trec/batch-search.js';
+import { openRetriever } from '../../../retrieval/open.js';
+import { errors } from '../../errors.js';
+import { createProgress } from '../../progress.js';
+import { output, type GlobalOpts } from '../action.js';
+import { retrieverOptions, type RetrieverFlags } from './retriever-options.js';
+
+export const BATCH_DEFAULT_K = 1000;
+
+export interface BatchSearchFlags extends RetrieverFlags {
+  index: string;
+  method: string;
+  k: number;
+  topics?: string;
+  topicsFormat?: string;
+  runFile?: string;
+  runTag?: string;
+  explain?: boolean;
+}
+
+export function addBatchSearchOptions(cmd: Command): Command {
+  return cmd
+    .option('--topics <file>', 'batch mode: a topics file, TSV "qid<TAB>text" or JSONL {"id","text"}; writes --run-file; -k defaults to 1000 here')
+    .option('--topics-format <fmt>', 'tsv | jsonl (default: from the extension)')
+    .option('--run-file <file>', 'batch mode: the TREC run file to write ("qid Q0 docid rank score tag")')
+    .option('--run-tag <tag>', 'batch mode: run tag, the 6th column (default lexcase-<method>)');
+}
+
+export async function runBatchSearch(query: string | undefined, flags: BatchSearchFlags, cmd: Command): Promise<void> {
+  const g = cmd.optsWithGlobals() as GlobalOpts;
+  if (query !== undefined) throw errors.usage('give either a query or --topics FILE, not both');
+  if (!flags.runFile) throw errors.usage('--topics needs --run-file OUT (the TREC run file to write)');
+  if (flags.explain) throw errors.usage('--explain works on a single query, not with --topics');
+  const k = cmd.getOptionValueSource('k') === 'default' ? BATCH_DEFAULT_K : flags.k;
+  if (!Number.isInteger(k) || k < 1) throw errors.invalidInput('-k', `expected a positive integer, got ${k}`);
+  const topics = await loadTopics(flags.topics!, { format: flags.topicsFormat ? parseTopicsFormat(flags.topicsFormat) : undefined });
+  const retriever = await openRetriever(flags.index, flags.method, retrieverOptions(flags));
+  const bar = createProgress(`search ${retriever.method}`);
+  bar.start(topics.length);
+  let r;
+  try {
+    r = await batchSearch(retriever, topics, { k, runFile: flags.runFile, tag: flags.runTag, onProgress: (d) => bar.update(d) });
+  } finally {
+    bar.stop();
+  }
+  const summary = { topics: r.topics, method: r.method, index: flags.index, k, runFile: flags.runFile, tag: r.tag, hits: r.hits, emptyTopics: r.empty.length, latency: r.latency };
+  output(g, summary, () =>
+    [
+      `${r.topics} topics · ${r.method} · k ${k} → ${r.hits} run lines in ${flags.runFile} (tag ${r.tag})`,
+      `search time ${(r.latency.totalMs / 1000).toFixed(2)} s (p50 ${r.latency.p50Ms.toFixed(1)} ms, p95 ${r.latency.p95Ms.toFixed(1)} ms a topic)`,
+      ...(r.empty.length ? [`${r.empty.length} ${r.empty.length === 1 ? 'topic' : 'topics'} got no hit (e.g. ${r.empty.slice(0, 5).join(', ')}): all terms unknown or stopwords; such a topic has no run line, so trec_eval skips it unless -c (lexcase: --complete)`] : []),
+      `evaluate it: lexcase eval run ${flags.runFile} --qrels QRELS`,
+    ].join('\n'),
+  );
+}
