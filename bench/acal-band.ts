@@ -29,7 +29,7 @@ const [lo, hi] = PAPER_DEFAULTS.band;
 const inBand = (x: number) => x >= lo && x <= hi;
 
 function randomGraph(rng: () => number, p: number, directed: boolean): Qbaf {
-  const nodes = [{ id: 'claim', base: PAPER_DEFAULTS.claimBase }];
+  const nodes: Qbaf['nodes'] = [{ id: 'claim', base: PAPER_DEFAULTS.claimBase }];
   const edges: QbafEdge[] = [];
   // two agents per side, 2–5 arguments each, rubric base scores in [0.3, 0.9]
   const side = (prefix: string, kind: 'support' | 'attack') =>

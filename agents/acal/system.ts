@@ -48,7 +48,6 @@ export function createAcalSystem(opts: AcalSystemOptions): AgentSystem<TaskExamp
         relations: graph.relations.length / 2,
         llmCalls: trace.llmCalls,
         converged: r.converged,
-        semantics: r.semantics,
         inBand: r.inBand,
       },
     };
