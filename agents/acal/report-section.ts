@@ -7,6 +7,12 @@ import { registerReportSection } from '../../eval/report/registry.js';
 import type { SectionBuilder } from '../../eval/report/types.js';
 import { acalMetrics, metricsTable } from './metrics.js';
 
+const SEMANTICS_LABEL: Record<string, string> = {
+  quadratic: "Potyka's quadratic energy, the paper's; continuous model on cyclic graphs",
+  dfquad: 'DF-QuAD',
+  'acal-compat': "the public ACAL code's update, not the paper's",
+};
+
 export const ACAL_REPORT_SYSTEMS = ['acal', 'acal-sp', 'acal-cot', 'acal-rag'];
 
 export const acalSection: SectionBuilder = (run, o) => {
@@ -17,15 +23,18 @@ export const acalSection: SectionBuilder = (run, o) => {
   const judged = per.filter((x) => x.judged === true).length;
   const notConverged = per.filter((x) => x.converged === false).length;
   const clashes = per.reduce((s, x) => s + (typeof x.clashes === 'number' ? x.clashes : 0), 0);
+  const inBand = per.filter((x) => x.inBand === true).length;
+  const semantics = name === 'acal' ? String(run.config.config.semantics ?? 'quadratic') : undefined;
   const decisions =
     name === 'acal'
-      ? `\n\nDecisions: ${judged} of ${run.results.length} escalated to the judge; ${notConverged} not converged; ${clashes} clashes resolved in all.`
+      ? `\n\nSemantics: ${semantics} (${SEMANTICS_LABEL[semantics!] ?? semantics}). ` +
+        `Decisions: ${inBand} of ${run.results.length} claim strengths in the judge band, ${judged} escalated to the judge; ${notConverged} not converged; ${clashes} clashes resolved in all.`
       : '';
   return {
     id: 'acal',
-    title: 'ACAL metrics (LegalBench, labels Yes/No)',
+    title: semantics ? `ACAL metrics (LegalBench, labels Yes/No; semantics ${semantics})` : 'ACAL metrics (LegalBench, labels Yes/No)',
     markdown: metricsTable([{ name, m }]) + decisions,
-    json: { ...m, judged, notConverged, clashes },
+    json: { ...m, ...(semantics ? { semantics } : {}), inBand, judged, notConverged, clashes },
   };
 };
 

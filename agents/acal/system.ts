@@ -48,6 +48,7 @@ export function createAcalSystem(opts: AcalSystemOptions): AgentSystem<TaskExamp
         relations: graph.relations.length / 2,
         llmCalls: trace.llmCalls,
         converged: r.converged,
+        inBand: r.inBand,
       },
     };
   };

@@ -1,12 +1,27 @@
 /**
- * Convergence test of the recursion: the parties have converged when the cosine similarity of the
- * embeddings of their claims reaches ε (the paper's ε = 0.85).
+ * Convergence test of the recursion. The paper stops when ‖Claim^A − Claim^B‖₁ ≤ ε with ε = 0.85,
+ * which it leaves underspecified; lexcase reads it as the cosine similarity of the claims'
+ * embeddings reaching ε. That alone barely tells a negation from agreement ("X is hearsay" vs
+ * "X is not hearsay": 0.840 with use-lite), so the default rule is stance-aware: both parties
+ * state their stance (the option they argue for) in their structured output, and they have
+ * converged only when the stances are the same AND the similarity reaches ε. The pure-embedding
+ * rule stays available as `embedding`.
  */
 import { errors } from '../../src/errors.js';
 import type { ClaimEmbedder } from './types.js';
 
 export const DEFAULT_EPSILON = 0.85;
 export const DEFAULT_MAX_DEPTH = 3;
+
+export const CONVERGENCE_RULES = ['stance', 'embedding'] as const;
+export type ConvergenceRule = (typeof CONVERGENCE_RULES)[number];
+export const DEFAULT_CONVERGENCE: ConvergenceRule = 'stance';
+
+/** Have two claims converged under `rule`? `stanceA`/`stanceB` are the option letters argued for. */
+export function hasConverged(rule: ConvergenceRule, stanceA: string, stanceB: string, similarity: number, epsilon: number): boolean {
+  if (similarity < epsilon) return false;
+  return rule === 'embedding' || stanceA === stanceB;
+}
 
 export function cosineSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): number {
   if (a.length !== b.length) throw errors.dimensionMismatch(a.length, b.length, 'EMAR convergence');

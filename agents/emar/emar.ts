@@ -3,13 +3,14 @@
  *   facts ← ExtractFacts(E)
  *   A ← Proponent(E, P)
  *   repeat  B ← Opponent(E, P, A);  A ← Proponent(E, P, B);  epoch ← epoch + 1
- *   until  cos(embed(A), embed(B)) ≥ ε  or  epoch = MAX_DEPTH
+ *   until  stance(A) = stance(B) and cos(embed(A), embed(B)) ≥ ε  or  epoch = MAX_DEPTH
+ *          (the `embedding` rule drops the stance condition; see convergence.ts)
  *   J ← Judge(facts, A, B)          (the judge also states the established facts)
  * with ε = 0.85 and MAX_DEPTH = 3 as in the paper. At most 3 + 2·MAX_DEPTH LLM calls per case.
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { errors } from '../../src/errors.js';
-import { claimSimilarity, DEFAULT_EPSILON, DEFAULT_MAX_DEPTH } from './convergence.js';
+import { claimSimilarity, DEFAULT_CONVERGENCE, DEFAULT_EPSILON, DEFAULT_MAX_DEPTH, hasConverged, type ConvergenceRule } from './convergence.js';
 import { extractFacts } from './fact-extraction.js';
 import { judge } from './judge.js';
 import { opponent } from './opponent.js';
@@ -23,6 +24,8 @@ export interface EmarOptions {
   epsilon?: number;
   /** Maximum recursion depth (default 3). */
   maxDepth?: number;
+  /** Convergence rule: `stance` (default: same option and similarity ≥ ε) or `embedding` (similarity only). */
+  convergence?: ConvergenceRule;
   signal?: AbortSignal;
 }
 
@@ -43,8 +46,9 @@ export async function runEmar(model: BaseChatModel, c: EmarCase, opts: EmarOptio
     const b = await opponent(model, c, facts, a, signal);
     a = await proponent(model, c, facts, b, signal);
     const similarity = await claimSimilarity(opts.embedder, claimForEmbedding(a, c.choices), claimForEmbedding(b, c.choices), signal);
-    rounds.push({ epoch, opponent: b, proponent: a, similarity });
-    if (similarity >= epsilon) {
+    const sameStance = a.answer === b.answer;
+    rounds.push({ epoch, opponent: b, proponent: a, similarity, sameStance });
+    if (hasConverged(opts.convergence ?? DEFAULT_CONVERGENCE, a.answer, b.answer, similarity, epsilon)) {
       stop = 'convergence';
       break;
     }

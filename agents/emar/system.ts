@@ -5,6 +5,7 @@
  */
 import { errors } from '../../src/errors.js';
 import type { AgentSystem } from '../../eval/types.js';
+import { DEFAULT_CONVERGENCE } from './convergence.js';
 import { runEmar, type EmarOptions } from './emar.js';
 import type { EmarCase } from './types.js';
 
@@ -18,7 +19,7 @@ export function createEmarSystem<Item>(opts: EmarSystemOptions<Item>): AgentSyst
   return async (item, ctx) => {
     if (!ctx.llm) throw errors.llmNotConfigured();
     const c = opts.toCase(item);
-    const r = await runEmar(ctx.llm, c, { embedder: opts.embedder, epsilon: opts.epsilon, maxDepth: opts.maxDepth, signal: ctx.signal });
+    const r = await runEmar(ctx.llm, c, { embedder: opts.embedder, epsilon: opts.epsilon, maxDepth: opts.maxDepth, convergence: opts.convergence, signal: ctx.signal });
     const last = r.rounds.at(-1);
     return {
       prediction: opts.toPrediction ? opts.toPrediction(r.answer, item) : r.answer,
@@ -27,6 +28,7 @@ export function createEmarSystem<Item>(opts: EmarSystemOptions<Item>): AgentSyst
         embedder: opts.embedder.id,
         epsilon: opts.epsilon ?? 0.85,
         maxDepth: opts.maxDepth ?? 3,
+        convergence: opts.convergence ?? DEFAULT_CONVERGENCE,
         facts: r.facts,
         initial: r.initial,
         rounds: r.rounds,

@@ -31,6 +31,8 @@ export interface EmarRound {
   proponent: Claim;
   /** Cosine similarity of the two parties' claims after this round. */
   similarity: number;
+  /** Whether both parties argue for the same option after this round. */
+  sameStance?: boolean;
 }
 
 export type EmarStop = 'convergence' | 'max-depth';

@@ -63,7 +63,7 @@ describe('argument graph → QBAF → verdict', () => {
     const r = recompute(g);
     expect(r.claimStrength).toBeCloseTo(computeStrengths(toQbaf(g).qbaf, 'quadratic').strengths.claim, 15);
     expect(r.claimStrength).toBeGreaterThan(0.51);
-    expect(r).toMatchObject({ verdict: 'Yes', decidedBy: 'threshold', escalation: 'none', inBand: false, converged: true, method: 'fixed-point' });
+    expect(r).toMatchObject({ verdict: 'Yes', decidedBy: 'threshold', escalation: 'none', inBand: false, converged: true, method: 'continuous' });
   });
 
   it('a judge decision applies only inside the band and only to the revision it saw', () => {

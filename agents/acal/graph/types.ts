@@ -55,7 +55,7 @@ export const resultSchema = z.object({
   effectiveBase: z.record(z.string(), z.number()),
   clashDelta: z.record(z.string(), z.number()),
   converged: z.boolean(),
-  method: z.enum(['topological', 'fixed-point']),
+  method: z.enum(['topological', 'continuous', 'fixed-point']),
   iterations: z.number(),
   residual: z.number(),
   thresholdVerdict: z.enum(['Yes', 'No']),

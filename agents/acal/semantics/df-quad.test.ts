@@ -72,7 +72,7 @@ describe('DF-QuAD semantics (Rago et al. 2016)', () => {
         { from: 'b', to: 'a', kind: 'attack' },
       ],
     });
-    expect(r.method).toBe('fixed-point');
+    expect(r.method).toBe('continuous');
     expect(r.converged).toBe(true);
     expect(r.strengths.a).toBeCloseTo(1 / 3, 8);
   });

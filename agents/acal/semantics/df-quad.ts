@@ -22,6 +22,6 @@ export function dfquadUpdate(base: number, supporters: number[], attackers: numb
 export function dfQuad(qbaf: Qbaf, opts: SemanticsOptions = {}): SemanticsResult {
   return evaluateLocal(indexQbaf(qbaf), 'dfquad', dfquadUpdate, {
     tolerance: opts.tolerance ?? 1e-9,
-    maxIterations: opts.maxIterations ?? 1000,
+    maxIterations: opts.maxIterations,
   });
 }

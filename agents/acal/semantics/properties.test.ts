@@ -90,7 +90,7 @@ describe('semantics properties', () => {
     );
   });
 
-  it('quadratic converges on random cyclic graphs (fixed-point residual < tolerance)', () => {
+  it('quadratic converges on random cyclic graphs (continuous-model residual < tolerance)', () => {
     fc.assert(
       fc.property(qbafArb(false), (q) => {
         const r = computeStrengths(q, 'quadratic');
@@ -104,17 +104,17 @@ describe('semantics properties', () => {
   it('dfquad reports convergence honestly: converged ⇔ residual < tolerance (mutual support of near-0 bases crawls)', () => {
     fc.assert(
       fc.property(qbafArb(false), (q) => {
-        const r = computeStrengths(q, 'dfquad', { maxIterations: 200 });
-        expect(r.converged).toBe(r.residual < 1e-9);
-        if (!r.converged) expect(r.iterations).toBe(800); // 200 sweeps × 4 damping levels
+        const r = computeStrengths(q, 'dfquad', { maxIterations: 2000 });
+        expect(r.converged).toBe(r.residual <= 1e-9);
+        if (!r.converged) expect(r.iterations).toBe(2000); // the step cap
       }),
       { numRuns: 150 },
     );
-    // the shrunk case fast-check found: σ = τ + (1 − τ)σ has its fixed point at 1 but contracts by (1 − τ)
+    // the shrunk case fast-check found: dσ/dt = τ(1 − σ) has its equilibrium at 1 but approaches it at rate τ
     const slow = computeStrengths(
       { nodes: [{ id: 'a', base: 1e-6 }, { id: 'b', base: 1e-6 }], edges: [{ from: 'a', to: 'b', kind: 'support' }, { from: 'b', to: 'a', kind: 'support' }] },
       'dfquad',
-      { maxIterations: 100 },
+      { maxIterations: 400 },
     );
     expect(slow.converged).toBe(false);
     expect(slow.iterations).toBe(400);

@@ -2,7 +2,7 @@
  * Quadratic-energy (QE) gradual semantics of Potyka (KR 2018), as written in the ACAL paper
  * (eqs. 3.4–3.6): E_j = Σ σ(supporters) − Σ σ(attackers); h(x) = max(x,0)² / (1 + max(x,0)²);
  * σ_j = τ_j + (1 − τ_j)·h(E_j) − τ_j·h(−E_j). Exact in topological order on acyclic graphs;
- * the equilibrium of the fixed-point iteration on cyclic ones.
+ * on cyclic ones the limit of the continuous model dσ/dt = f(σ) − σ from σ(0) = τ (iterate.ts).
  */
 import { indexQbaf } from './graph-index.js';
 import { evaluateLocal } from './iterate.js';
@@ -23,6 +23,6 @@ export function quadraticEnergyUpdate(base: number, supporters: number[], attack
 export function quadraticEnergy(qbaf: Qbaf, opts: SemanticsOptions = {}): SemanticsResult {
   return evaluateLocal(indexQbaf(qbaf), 'quadratic', quadraticEnergyUpdate, {
     tolerance: opts.tolerance ?? 1e-9,
-    maxIterations: opts.maxIterations ?? 1000,
+    maxIterations: opts.maxIterations,
   });
 }

@@ -26,9 +26,9 @@ export interface Qbaf {
 export type SemanticsName = 'quadratic' | 'dfquad' | 'acal-compat';
 
 export interface SemanticsOptions {
-  /** Fixed-point iteration stops when max |σ' − σ| < tolerance (default 1e-9; acal-compat: 1e-3). */
+  /** Stop when the residual max |f(σ) − σ| ≤ tolerance (default 1e-9; acal-compat: its own 1e-3 rule). */
   tolerance?: number;
-  /** Iteration cap (default 1000; acal-compat: 100). */
+  /** Step cap: RK4 steps of the continuous model on cyclic graphs (default 100,000); acal-compat sweeps (100). */
   maxIterations?: number;
 }
 
@@ -36,13 +36,16 @@ export interface SemanticsResult {
   semantics: SemanticsName;
   /** Final strength σ per node id. */
   strengths: Record<string, number>;
-  /** "topological": one exact pass over an acyclic graph; "fixed-point": iterated update. */
-  method: 'topological' | 'fixed-point';
+  /**
+   * "topological": one exact pass over an acyclic graph; "continuous": the limit of
+   * dσ/dt = f(σ) − σ from σ(0) = τ on a cyclic graph (RK4); "fixed-point": acal-compat's own sweeps.
+   */
+  method: 'topological' | 'continuous' | 'fixed-point';
   converged: boolean;
-  /** Update sweeps performed (1 for topological). */
+  /** RK4 steps (continuous), sweeps (fixed-point), or 1 (topological). */
   iterations: number;
   /** max |f(σ) − σ| at the returned σ (0 for topological). */
   residual: number;
-  /** Damping used by the last fixed-point attempt (1 = plain iteration σ ← f(σ)). */
-  damping?: number;
+  /** RK4 step size used by the continuous model. */
+  stepSize?: number;
 }

@@ -5,12 +5,12 @@
  * civil cases) is not available, hence these datasets. Writes the run's report.md/json (common format plus an EMAR section).
  */
 import { join } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { loadLegalBenchTask } from '../../../corpora/legalbench.js';
 import { loadQuestions } from '../../../corpora/registry.js';
 import type { Question, Split, TaskExample } from '../../../corpora/types.js';
 import { letterToLabel, questionToCase, TASK_FRAMINGS, taskExampleToCase } from '../../../agents/emar/cases.js';
-import { DEFAULT_EPSILON, DEFAULT_MAX_DEPTH } from '../../../agents/emar/convergence.js';
+import { CONVERGENCE_RULES, DEFAULT_CONVERGENCE, DEFAULT_EPSILON, DEFAULT_MAX_DEPTH, type ConvergenceRule } from '../../../agents/emar/convergence.js';
 import '../../../agents/emar/report-section.js';
 import { emarSummaryMarkdown, summarizeEmarRun } from '../../../agents/emar/summary.js';
 import { createEmarSystem } from '../../../agents/emar/system.js';
@@ -35,6 +35,7 @@ interface EmarOpts extends GlobalOpts, LlmCliOpts {
   seed: number;
   epsilon: number;
   maxDepth: number;
+  convergence: ConvergenceRule;
   embedder: string;
   embedModel?: string;
   embedModelDir?: string;
@@ -79,6 +80,7 @@ export async function runEmarCommand(o: EmarOpts): Promise<void> {
     embedder,
     epsilon: o.epsilon,
     maxDepth: o.maxDepth,
+    convergence: o.convergence,
     toCase: (it) => (it.kind === 'question' ? questionToCase(it) : taskExampleToCase(it, framing)),
     toPrediction: (letter, it) => (it.kind === 'question' ? letter : letterToLabel(letter, framing)),
   }) as AgentSystem<Item>;
@@ -101,6 +103,7 @@ export async function runEmarCommand(o: EmarOpts): Promise<void> {
         maxTokens: llmCfg.maxTokens,
         epsilon: o.epsilon,
         maxDepth: o.maxDepth,
+        convergence: o.convergence,
         embedder: embedder.id,
       },
       seed: o.seed,
@@ -139,6 +142,11 @@ export function register(program: Command): void {
       .option('--seed <n>', 'run seed', parseIntOpt('seed'), 13)
       .option('--epsilon <x>', 'convergence threshold on the cosine similarity of the claims (the paper: 0.85)', num('epsilon'), DEFAULT_EPSILON)
       .option('--max-depth <n>', 'maximum recursion depth (the paper: 3)', parseIntOpt('max-depth'), DEFAULT_MAX_DEPTH)
+      .addOption(
+        new Option('--convergence <rule>', 'stop rule: stance = same option and similarity ≥ ε; embedding = similarity ≥ ε only')
+          .choices([...CONVERGENCE_RULES])
+          .default(DEFAULT_CONVERGENCE),
+      )
       .option('--embedder <provider>', 'embedding provider for convergence: use-lite | transformers | openai', 'use-lite')
       .option('--embed-model <id>', 'embedding model id (provider-specific)')
       .option('--embed-model-dir <dir>', 'transformers: a local copy of the model')
