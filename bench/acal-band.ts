@@ -103,7 +103,7 @@ async function part2() {
   try {
     const passages = [];
     for await (const p of loadPassages('legal_corpus')) passages.push(p);
-    await buildIndex(passages.values(), { out: join(dir, 'idx'), corpusName: 'legal_corpus', methods: ['bm25'], workers: 0 });
+    await buildIndex(passages, { out: join(dir, 'idx'), corpusName: 'legal_corpus', methods: ['bm25'], workers: 0 });
     const llm = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: false, maxRetries: 0 }));
     const runDir = join(dir, 'run');
     const r = await runAcal({ task: 'hearsay', runDir, llm, indexDir: join(dir, 'idx'), iterations: 100 });
