@@ -18,7 +18,7 @@ import type { Passage } from '../corpora/types.js';
 import { createAnalyzer } from './analyzer.js';
 import { DocStoreWriter } from './docstore-writer.js';
 import { BLOCK_CODEC, BLOCK_PASSAGES } from './docstore-blocks.js';
-import { MANIFEST_FORMAT, MANIFEST_VERSION, writeManifest, type AnalyzerConfig, type Manifest } from './manifest.js';
+import { MANIFEST_FORMAT, MANIFEST_VERSION, readManifest, writeManifest, type AnalyzerConfig, type Manifest } from './manifest.js';
 import { SPARSE_FILES, SPARSE_FORMAT, SPARSE_VERSION, POSTINGS_ENCODING, type SparseSection } from './sparse/format.js';
 import { mergeSegments } from './sparse/merge-segments.js';
 import { SegmentSpiller } from './sparse/segment-spiller.js';
@@ -28,7 +28,7 @@ import type { AddDenseOptions } from './dense/add-dense.js';
 export interface BuildOptions {
   out: string;
   corpusName: string;
-  /** Default ['bm25', 'qld']; 'dense' is added by indexer/dense/add-dense.ts after the sparse build. */
+  /** Default ['bm25', 'qld']; 'dense' (indexer/dense/add-dense.ts) and 'lancedb-fts' (retrieval/lancedb-fts.ts) are added after the sparse build. */
   methods?: string[];
   analyzer?: Partial<AnalyzerConfig>;
   /** Build worker threads; default min(2, cores). 0 = analyse on the main thread. */
@@ -181,7 +181,7 @@ function checkPassage(p: Passage, position: number, corpusName: string): void {
 export async function buildIndex(passages: AsyncIterable<Passage>, opts: BuildOptions): Promise<Manifest> {
   const out = resolve(opts.out);
   const methods = opts.methods ?? ['bm25', 'qld'];
-  for (const m of methods) if (!SPARSE_METHODS.has(m) && m !== 'dense') throw errors.usage(`unknown index method "${m}" (known: bm25, qld, dense)`);
+  for (const m of methods) if (!SPARSE_METHODS.has(m) && m !== 'dense' && m !== 'lancedb-fts') throw errors.usage(`unknown index method "${m}" (known: bm25, qld, dense, lancedb-fts)`);
   const analyzer = createAnalyzer(opts.analyzer).config;
   const workers = Math.max(0, Math.floor(opts.workers ?? Math.min(2, availableParallelism())));
   const threshold = Math.max(1, opts.segmentPostings ?? 12_000_000);
@@ -296,8 +296,10 @@ export async function buildIndex(passages: AsyncIterable<Passage>, opts: BuildOp
     await writeManifest(tmp, manifest);
     await sink.close();
     await swapIntoPlace(tmp, out);
-    if (methods.includes('dense')) return await runDenseHook(out, opts.dense);
-    return manifest;
+    let built = manifest;
+    if (methods.includes('dense')) built = await runDenseHook(out, opts.dense);
+    if (methods.includes('lancedb-fts')) built = await runLanceFtsHook(out);
+    return built;
   } catch (e) {
     await sink.close().catch(() => undefined);
     await rm(tmp, { recursive: true, force: true });
@@ -322,4 +324,11 @@ async function swapIntoPlace(tmp: string, out: string): Promise<void> {
 async function runDenseHook(out: string, dense: AddDenseOptions | undefined): Promise<Manifest> {
   const { addDenseIndex } = await import('./dense/add-dense.js');
   return addDenseIndex(out, dense);
+}
+
+/** lancedb-fts step: LanceDB's own full-text index over the finished index dir (imported lazily). */
+async function runLanceFtsHook(out: string): Promise<Manifest> {
+  const { ensureLanceFts } = await import('../retrieval/lancedb-fts.js');
+  await ensureLanceFts(out, { rebuild: true });
+  return readManifest(out);
 }
