@@ -100,7 +100,7 @@ export const errors = {
 
   /** A method name lexcase does not know at all (a typo), with the closest known name. */
   methodUnknown: (method: string, known: readonly string[]) =>
-    new LexcaseError('METHOD_UNAVAILABLE', `unknown method "${method}"`, {
+    new LexcaseError('METHOD_UNAVAILABLE', `method "${method}" is not a lexcase retrieval method`, {
       field: 'method',
       hint: `${didYouMean(method, known)}known methods: ${known.join(', ')}`,
     }),

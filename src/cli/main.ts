@@ -54,7 +54,7 @@ export function buildProgram(): Command {
     .option('--json', 'machine-readable JSON on stdout; no progress bars')
     .option('-q, --quiet', 'only warnings and errors on stderr')
     .option('--debug', 'stack traces and debug logging')
-    .showHelpAfterError()
+    .showHelpAfterError("(add --help for this command's options)")
     .enablePositionalOptions(false);
   for (const m of modules) m.register(program);
   return program;
