@@ -121,7 +121,7 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
   let failed = 0;
   let correct = results.filter((r) => r.correct).length;
   let aborted = false;
-  const progress = createProgress(opts.label ?? 'run');
+  const progress = createProgress(opts.label ?? 'run', { unit: 'items' });
   progress.start(items.length);
   progress.update(skipped);
   // Appends are serialised so lines never interleave.

@@ -37,7 +37,7 @@ export const denseStep: DemoStep = {
           ? `embedding ${m.corpus.passages.toLocaleString('en-US')} passages with use-lite (bundled Universal Sentence Encoder lite; first 128 words each) — a few minutes on 2 cores, once; an interrupted run resumes…`
           : `embedding ${m.corpus.passages.toLocaleString('en-US')} passages with ${spec.provider}…`,
       );
-      const bar = createProgress(`embed ${spec.provider}`);
+      const bar = createProgress(`embed ${spec.provider}`, { unit: 'passages' });
       bar.start(m.corpus.passages);
       const t0 = performance.now();
       let lastSaid = 0;

@@ -24,7 +24,7 @@ export const retrievalEvalStep: DemoStep = {
         if (method !== current) {
           bar?.stop();
           current = method;
-          bar = createProgress(`eval ${method}`);
+          bar = createProgress(`eval ${method}`, { unit: 'queries' });
           bar.start(total);
         }
         bar!.update(done);

@@ -156,8 +156,12 @@ describe('lexcase eval retrieval', () => {
     const r = await cli('eval', 'retrieval', '--index', index, '--dataset-file', qa, '--split', 'all', '--k', '1', '--iterations', '50');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Corpus: **tiny.jsonl** (5 passages)');
-    expect(r.stdout).toContain('| method | Recall@1 | MRR@10 | nDCG@10 | p50 ms |');
-    expect(r.stdout).toMatch(/\| bm25 \| 1\.000 \[1\.000, 1\.000\]/);
+    expect(r.stdout).toMatch(/\| method +\| +Recall@1 \| +MRR@10 \| +nDCG@10 \| p50 ms \|/);
+    expect(r.stdout).toMatch(/\| bm25 +\| 1\.000 \[1\.000, 1\.000\]/);
+    // aligned: every row of the table is as wide as the header, with the pipes in the same columns
+    const rows = r.stdout.split('\n').filter((l) => l.startsWith('|'));
+    const pipes = (l: string) => [...l].flatMap((c, i) => (c === '|' ? [i] : []));
+    for (const l of rows) expect(pipes(l)).toEqual(pipes(rows[0]));
   });
 
   it('warns when the index does not contain the gold passages (e.g. barexam questions on another corpus)', async () => {

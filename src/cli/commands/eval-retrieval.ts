@@ -83,7 +83,7 @@ export function register(program: Command): void {
           if (method !== barMethod) {
             bar?.stop();
             barMethod = method;
-            bar = createProgress(`eval ${method}`);
+            bar = createProgress(`eval ${method}`, { unit: 'queries' });
             bar.start(total);
           }
           bar!.update(done);

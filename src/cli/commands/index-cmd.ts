@@ -53,7 +53,7 @@ export async function runIndexBuild(corpus: string, flags: IndexBuildFlags, sign
   const analyzer = parseAnalyzerSpec(flags.analyzer);
   const load = corpusLoadOptions(flags);
   const total = knownPassageCount(corpus) ?? 0;
-  const bar = createProgress(`index ${corpus}`);
+  const bar = createProgress(`index ${corpus}`, { unit: 'passages' });
   if (total) bar.start(total);
   let lastLogged = 0;
   const t0 = performance.now();
