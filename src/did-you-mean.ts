@@ -1,7 +1,7 @@
 /**
  * "did you mean …?" for a mistyped name (method, dataset, corpus): the closest candidate by
- * Levenshtein distance (fastest-levenshtein), offered only when it is close enough to be a typo
- * (at most a third of the longer name's length, and at most 3 edits).
+ * Levenshtein distance (fastest-levenshtein), offered only when it is close enough to be a typo:
+ * at most 2 edits (3 for names of 10+ characters; length − 1 for names of 3 characters or fewer).
  */
 import { distance } from 'fastest-levenshtein';
 
@@ -14,7 +14,9 @@ export function closestName(input: string, candidates: readonly string[]): strin
     if (d < bestD) [best, bestD] = [c, d];
   }
   if (best === undefined || bestD === 0) return bestD === 0 ? best : undefined;
-  return bestD <= Math.min(3, Math.ceil(Math.max(a.length, best.length) / 3)) ? best : undefined;
+  const len = Math.max(a.length, best.length);
+  const limit = len <= 3 ? len - 1 : Math.min(3, Math.max(2, Math.ceil(len / 3)));
+  return bestD <= limit ? best : undefined;
 }
 
 /** `did you mean "bm25"? ` (with a trailing space) or '' when nothing is close. */

@@ -72,7 +72,7 @@ export const errors = {
 
   corpusNotFound: (nameOrPath: string, known: string[] = []) =>
     new LexcaseError('CORPUS_NOT_FOUND', `corpus not found: ${nameOrPath}`, {
-      hint: known.length ? `bundled corpora: ${known.join(', ')}; or pass a path to a .jsonl, .csv, .tsv or .parquet file` : undefined,
+      hint: known.length ? `${didYouMean(nameOrPath, known)}bundled corpora: ${known.join(', ')}; or pass a path to a .jsonl, .csv, .tsv or .parquet file` : undefined,
     }),
 
   duplicateId: (id: string, file?: string, line?: number) =>

@@ -195,6 +195,13 @@ describe('search and eval on a real index', () => {
     const far = await cli('search', 'hearsay', '--index', sparse, '--method', 'splade');
     expect(far.stderr).not.toMatch(/did you mean/);
     expect(far.stderr).toMatch(/known methods: bm25, qld, wink, dense, hybrid, lancedb-fts/);
+    const dataset = await cli('eval', 'retrieval', '--index', sparse, '--dataset', 'barexm');
+    expect(dataset.code).toBe(1);
+    expect(dataset.stderr).toMatch(/unknown dataset "barexm"\n  hint: did you mean "barexam"\? known datasets: barexam, mmlu_pro_law/);
+    const corpus = await cli('index', 'build', 'legal_corpsu', '--out', join(tmp, 'never'));
+    expect(corpus.code).toBe(1);
+    expect(corpus.stderr).toMatch(/corpus not found: legal_corpsu\n  hint: did you mean "legal_corpus"\?/);
+    expect(existsSync(join(tmp, 'never'))).toBe(false);
   });
 
   it('hybrid on a sparse-only index points to `lexcase index dense DIR`, not a rebuild', async () => {
