@@ -91,6 +91,13 @@ export async function evalRetrievalOnIndex(opts: IndexEvalOptions): Promise<Retr
   }
   const checksum = await datasetChecksum(opts.datasetFile ?? dataset);
   const goldMissing = await countGoldMissing(opts.index, questions);
+  const withGold = questions.filter((q) => q.goldPassageIds.length > 0).length;
+  if (goldMissing.questions === withGold) {
+    throw errors.nothingToEvaluate(
+      `none of the ${withGold} questions of dataset "${dataset}" split "${split}" has its gold passage in index ${opts.index} (corpus ${manifest.corpus.name}, e.g. ${goldMissing.examples.join(', ')} are missing): every metric would be 0`,
+      'index a corpus that contains the gold passages (e.g. "default" or "barexam")',
+    );
+  }
   // Open all retrievers first, so a missing method fails before any work.
   const retrievers = [];
   for (const m of opts.methods) retrievers.push(await openRetriever(opts.index, m, opts.retrieverOptions));
