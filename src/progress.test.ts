@@ -99,6 +99,15 @@ describe('progress on a non-TTY stream', () => {
     expect(lines[0]).toMatch(/^\[run\] 1\/3 items \(33%\)/);
     expect(lines.at(-1)).toMatch(/done in \ds\n$/);
   });
+
+  it('the heartbeat falls silent once the work is complete, even if stop() is never called', async () => {
+    const { lines, stream } = pipe();
+    const p = createProgress('eval bm25', { unit: 'queries', stream, intervalMs: 300 });
+    p.start(2);
+    p.update(2);
+    await new Promise((r) => setTimeout(r, 800));
+    expect(lines).toEqual([]);
+  });
 });
 
 it('formatDuration: seconds, minutes, hours', () => {

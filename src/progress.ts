@@ -96,6 +96,16 @@ function lineProgress(label: string, o: { unit: string; write: (s: string) => vo
   let printed = false;
   let timer: ReturnType<typeof setInterval> | undefined;
   let stopped = false;
+  let lastUpdate = t0;
+  const heartbeat = () => {
+    // a bar whose owner forgot stop() (an exception path) falls silent: done, or no update for 30 min
+    if ((total > 0 && value >= total) || now() - lastUpdate > 30 * 60_000) {
+      clearInterval(timer);
+      timer = undefined;
+      return;
+    }
+    check();
+  };
 
   let base0 = 0; // value at start (after any resumed items): the overall rate counts from here
   const rateText = (r: number) => (r > 0 ? ` ${r >= 10 ? int(r) : r.toFixed(1)}/s` : '');
@@ -118,6 +128,7 @@ function lineProgress(label: string, o: { unit: string; write: (s: string) => vo
   };
   const set = (v: number) => {
     value = v;
+    lastUpdate = now();
     // a value set within the first moment (resumed items) is a new baseline, not work done
     if (!printed && now() - t0 < Math.min(100, o.intervalMs)) lastV = base0 = value;
     check();
@@ -126,11 +137,11 @@ function lineProgress(label: string, o: { unit: string; write: (s: string) => vo
     start(n: number) {
       total = n;
       value = 0;
-      t0 = lastT = now();
+      t0 = lastT = lastUpdate = now();
       lastV = base0 = 0;
       stopped = false;
       if (!o.now && !timer) {
-        timer = setInterval(check, Math.max(250, Math.floor(o.intervalMs / 2)));
+        timer = setInterval(heartbeat, Math.max(250, Math.floor(o.intervalMs / 2)));
         timer.unref?.();
       }
     },

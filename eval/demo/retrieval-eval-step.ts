@@ -29,8 +29,7 @@ export const retrievalEvalStep: DemoStep = {
         }
         bar!.update(done);
       },
-    });
-    bar?.stop();
+    }).finally(() => bar?.stop());
     ctx.sections.push({ title: `Retrieval: ${ctx.dataset} ${ctx.split} split`, markdown: formatRetrievalReport(report) });
     ctx.data.retrieval = {
       ...report,

@@ -168,6 +168,15 @@ describe('search and eval on a real index', () => {
     }
   }, 120_000);
 
+  it('--json prints machine-readable JSON only: stdout parses, nothing but JSON on it', async () => {
+    const r = await cli('--json', 'search', 'adverse possession', '--index', full, '--method', 'hybrid', '-k', '2');
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout) as { method: string; hits: Array<{ id: string; rank: number }> };
+    expect(j.method).toBe('hybrid');
+    expect(j.hits.map((h) => h.rank)).toEqual([1, 2]);
+    expect(j.hits[0].id).toBe('p-adverse');
+  });
+
   it('lancedb-fts on an index without it says how to add it and writes nothing', async () => {
     const r = await cli('search', 'hearsay', '--index', sparse, '--method', 'lancedb-fts');
     expect(r.code).toBe(1);

@@ -88,8 +88,7 @@ export function register(program: Command): void {
           }
           bar!.update(done);
         },
-      });
-      bar?.stop();
+      }).finally(() => bar?.stop());
       if (flags.out) {
         await mkdir(dirname(flags.out), { recursive: true });
         await writeFile(flags.out, JSON.stringify(report, null, 2) + '\n');
