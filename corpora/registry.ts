@@ -16,7 +16,7 @@ import { loadJsonlPassages, readJsonl } from './jsonl.js';
 import { loadPassageFile, resolvePassageFile, type FileLoadOptions } from './load-passages.js';
 import { barexamQuestion } from './barexam.js';
 import { mmluProQuestion } from './mmlu-pro.js';
-import { DEFAULT_SPLIT_SEED, selectSplit } from './splits.js';
+import { DEFAULT_SPLIT_SEED, selectSplit, splitSizes } from './splits.js';
 import { readCsvRows } from './csv.js';
 import { formatFromPath } from './load-passages.js';
 import type { Passage, Question, Split } from './types.js';
@@ -159,7 +159,19 @@ export async function loadQuestions(dataset: string, split: Split = 'all', opts:
     seen.set(q.id, line);
     all.push(q);
   }
-  return selectSplit(all, split, opts.seed ?? DEFAULT_SPLIT_SEED);
+  const selected = selectSplit(all, split, opts.seed ?? DEFAULT_SPLIT_SEED);
+  if (selected.length === 0) throw emptySplit(dataset, file, split, all.length);
+  return selected;
+}
+
+/** An empty dataset or split is an error (an evaluation over 0 questions would print a table of zeros). */
+function emptySplit(dataset: string, file: string, split: Split, total: number) {
+  if (total === 0) return errors.nothingToEvaluate(`${file}: dataset "${dataset}" has no questions`);
+  const s = splitSizes(total);
+  return errors.nothingToEvaluate(
+    `${file}: split "${split}" of dataset "${dataset}" is empty (${total} questions: train ${s.train} / val ${s.val} / test ${s.test})`,
+    'use --split all (every question), or a split that has questions',
+  );
 }
 
 /** The first `limit` questions of a split (all when undefined); a non-positive or fractional limit is an error. */

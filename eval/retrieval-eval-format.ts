@@ -2,6 +2,7 @@
 import type { Ci } from './bootstrap.js';
 import type { RetrievalReport } from './retrieval-eval-index.js';
 import { MRR_K, NDCG_K } from './retrieval-eval.js';
+import { table } from './report/format.js';
 
 const fmt = (x: number) => x.toFixed(3);
 export const fmtCi = (c: Ci): string => `${fmt(c.estimate)} [${fmt(c.lo)}, ${fmt(c.hi)}]`;
@@ -22,11 +23,8 @@ export function reportHeader(r: RetrievalReport): string {
 export function retrievalTable(r: RetrievalReport): string {
   const cols = [...r.ks.map((k) => `recall@${k}`), `mrr@${MRR_K}`, `ndcg@${NDCG_K}`];
   const title = (c: string) => c.replace('recall', 'Recall').replace('mrr', 'MRR').replace('ndcg', 'nDCG');
-  const lines = [`| method | ${cols.map(title).join(' | ')} | p50 ms |`, `|---|${cols.map(() => '---').join('|')}|---|`];
-  for (const res of r.results) {
-    lines.push(`| ${res.method} | ${cols.map((c) => (res.metrics[c] ? fmtCi(res.metrics[c]) : '–')).join(' | ')} | ${res.latency.p50Ms.toFixed(1)} |`);
-  }
-  return lines.join('\n');
+  const rows = r.results.map((res) => [res.method, ...cols.map((c) => (res.metrics[c] ? fmtCi(res.metrics[c]) : '–')), res.latency.p50Ms.toFixed(1)]);
+  return table(['method', ...cols.map(title), 'p50 ms'], rows);
 }
 
 export function formatRetrievalReport(r: RetrievalReport): string {

@@ -7,7 +7,8 @@
 import { readManifest } from '../indexer/manifest.js';
 import { openDocStore } from '../indexer/docstore.js';
 import { openRetriever } from '../retrieval/open.js';
-import { datasetChecksum, loadQuestions } from '../corpora/registry.js';
+import { DATASETS, datasetChecksum, loadQuestions } from '../corpora/registry.js';
+import { errors } from '../src/errors.js';
 import { DEFAULT_SPLIT_SEED } from '../corpora/splits.js';
 import { VERSION } from '../src/version.js';
 import type { Question, Split } from '../corpora/types.js';
@@ -82,8 +83,22 @@ export async function evalRetrievalOnIndex(opts: IndexEvalOptions): Promise<Retr
   const split = opts.split ?? 'val';
   const splitSeed = opts.splitSeed ?? DEFAULT_SPLIT_SEED;
   const questions = await loadQuestions(dataset, split, { seed: splitSeed, file: opts.datasetFile });
+  if (!questions.some((q) => q.goldPassageIds.length > 0)) {
+    const withGold = Object.values(DATASETS).filter((d) => d.corpus).map((d) => d.name);
+    throw errors.nothingToEvaluate(
+      `dataset "${dataset}"${opts.datasetFile ? ` (${opts.datasetFile})` : ''} has no gold passages: none of the ${questions.length} questions of split "${split}" names a gold passage id, so there is nothing to evaluate retrieval against`,
+      `datasets with gold passages: ${withGold.join(', ')}`,
+    );
+  }
   const checksum = await datasetChecksum(opts.datasetFile ?? dataset);
   const goldMissing = await countGoldMissing(opts.index, questions);
+  const withGold = questions.filter((q) => q.goldPassageIds.length > 0).length;
+  if (goldMissing.questions === withGold) {
+    throw errors.nothingToEvaluate(
+      `none of the ${withGold} questions of dataset "${dataset}" split "${split}" has its gold passage in index ${opts.index} (corpus ${manifest.corpus.name}, e.g. ${goldMissing.examples.join(', ')} are missing): every metric would be 0`,
+      'index a corpus that contains the gold passages (e.g. "default" or "barexam")',
+    );
+  }
   // Open all retrievers first, so a missing method fails before any work.
   const retrievers = [];
   for (const m of opts.methods) retrievers.push(await openRetriever(opts.index, m, opts.retrieverOptions));

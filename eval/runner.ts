@@ -87,6 +87,7 @@ function errorText(e: unknown): string {
 
 export async function runExperiment<Item extends { id: string }>(opts: RunExperimentOptions<Item>): Promise<RunExperimentResult> {
   const { runDir, items, seed } = opts;
+  if (items.length === 0) throw errors.nothingToEvaluate(`no items to run in ${runDir} (the dataset split is empty)`, 'use a split or --limit that selects at least one item');
   const seen = new Set<string>();
   for (const it of items) {
     if (seen.has(it.id)) throw errors.invalidInput('items', `duplicate item id "${it.id}"`);
@@ -120,7 +121,7 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
   let failed = 0;
   let correct = results.filter((r) => r.correct).length;
   let aborted = false;
-  const progress = createProgress(opts.label ?? 'run');
+  const progress = createProgress(opts.label ?? 'run', { unit: 'items' });
   progress.start(items.length);
   progress.update(skipped);
   // Appends are serialised so lines never interleave.

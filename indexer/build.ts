@@ -17,7 +17,7 @@ import { VERSION } from '../src/version.js';
 import { createAnalyzer } from './analyzer.js';
 import { DocStoreWriter } from './docstore-writer.js';
 import { BLOCK_CODEC, BLOCK_PASSAGES } from './docstore-blocks.js';
-import { MANIFEST_FORMAT, MANIFEST_VERSION, writeManifest, type AnalyzerConfig, type Manifest } from './manifest.js';
+import { MANIFEST_FORMAT, MANIFEST_VERSION, readManifest, writeManifest, type AnalyzerConfig, type Manifest } from './manifest.js';
 import { SPARSE_FILES, SPARSE_FORMAT, SPARSE_VERSION, POSTINGS_ENCODING, type SparseSection } from './sparse/format.js';
 import { mergeSegments } from './sparse/merge-segments.js';
 import { SegmentSpiller } from './sparse/segment-spiller.js';
@@ -30,7 +30,7 @@ export interface BuildOptions {
   out: string;
   /** Corpus name recorded in the manifest; default: the index directory's name. Also the default `source` of passages without one. */
   corpusName?: string;
-  /** Default ['bm25', 'qld']; 'dense' is added by indexer/dense/add-dense.ts after the sparse build. */
+  /** Default ['bm25', 'qld']; 'dense' (indexer/dense/add-dense.ts) and 'lancedb-fts' (retrieval/lancedb-fts.ts) are added after the sparse build. */
   methods?: string[];
   analyzer?: Partial<AnalyzerConfig>;
   /** Build worker threads; default min(2, cores). 0 = analyse on the main thread. */
@@ -193,7 +193,7 @@ export async function buildIndex<T extends PassageInput>(passages: PassagesInput
   const out = resolve(opts.out);
   const corpusName = opts.corpusName ?? defaultCorpusName(out);
   const methods = opts.methods ?? ['bm25', 'qld'];
-  for (const m of methods) if (!SPARSE_METHODS.has(m) && m !== 'dense') throw errors.usage(`unknown index method "${m}" (known: bm25, qld, dense)`);
+  for (const m of methods) if (!SPARSE_METHODS.has(m) && m !== 'dense' && m !== 'lancedb-fts') throw errors.usage(`unknown index method "${m}" (known: bm25, qld, dense, lancedb-fts)`);
   const analyzer = createAnalyzer(opts.analyzer).config;
   const workers = Math.max(0, Math.floor(opts.workers ?? Math.min(2, availableParallelism())));
   const threshold = Math.max(1, opts.segmentPostings ?? 12_000_000);
@@ -308,8 +308,10 @@ export async function buildIndex<T extends PassageInput>(passages: PassagesInput
     await writeManifest(tmp, manifest);
     await sink.close();
     await swapIntoPlace(tmp, out);
-    if (methods.includes('dense')) return await runDenseHook(out, opts.dense);
-    return manifest;
+    let built = manifest;
+    if (methods.includes('dense')) built = await runDenseHook(out, opts.dense);
+    if (methods.includes('lancedb-fts')) built = await runLanceFtsHook(out);
+    return built;
   } catch (e) {
     await sink.close().catch(() => undefined);
     await rm(tmp, { recursive: true, force: true });
@@ -334,4 +336,11 @@ async function swapIntoPlace(tmp: string, out: string): Promise<void> {
 async function runDenseHook(out: string, dense: AddDenseOptions | undefined): Promise<Manifest> {
   const { addDenseIndex } = await import('./dense/add-dense.js');
   return addDenseIndex(out, dense);
+}
+
+/** lancedb-fts step: LanceDB's own full-text index over the finished index dir (imported lazily). */
+async function runLanceFtsHook(out: string): Promise<Manifest> {
+  const { ensureLanceFts } = await import('../retrieval/lancedb-fts.js');
+  await ensureLanceFts(out, { rebuild: true });
+  return readManifest(out);
 }

@@ -3,19 +3,20 @@
  * scorer options by src/cli/commands/retriever-options.ts).
  */
 import type { Command } from 'commander';
+import { intOpt, numOpt } from '../src/cli/numeric-options.js';
 
 export interface DenseSearchFlags {
   fusion?: string;
   hybridMethods?: string;
   weights?: string;
-  rrfK?: string;
-  depth?: string;
+  rrfK?: number;
+  depth?: number;
   embedder?: string;
   model?: string;
   modelDir?: string;
-  nprobes?: string;
-  refineFactor?: string;
-  ef?: string;
+  nprobes?: number;
+  refineFactor?: number;
+  ef?: number;
   exact?: boolean;
 }
 
@@ -24,14 +25,14 @@ export function addDenseSearchOptions(cmd: Command): Command {
     .option('--fusion <name>', 'hybrid: rrf (reciprocal-rank fusion, k = 60; default) | weighted (min-max-normalised scores)')
     .option('--hybrid-methods <list>', 'hybrid: methods to fuse, any of bm25,qld,dense,lancedb-fts (default bm25,dense)')
     .option('--weights <list>', 'hybrid: per-method weights, e.g. bm25=0.3,dense=0.7')
-    .option('--rrf-k <n>', 'hybrid: RRF constant (default 60)')
-    .option('--depth <n>', 'hybrid: hits fetched from each method before fusion (default max(k, 100))')
+    .option('--rrf-k <n>', 'hybrid: RRF constant (default 60)', numOpt('rrf-k', { min: 0 }))
+    .option('--depth <n>', 'hybrid: hits fetched from each method before fusion (default max(k, 100))', intOpt('depth', { min: 1 }))
     .option('--embedder <name>', 'dense: query embedder provider (default: the one recorded in the index)')
     .option('--model <id>', 'dense: query embedder model (must match the index)')
     .option('--model-dir <dir>', 'dense: local copy of the transformers model the index was built with')
-    .option('--nprobes <n>', 'dense: IVF partitions probed per query (default from the index manifest)')
-    .option('--refine-factor <n>', 'dense: re-rank k·N PQ candidates with exact vectors (default from the manifest)')
-    .option('--ef <n>', 'dense: HNSW beam width per probed partition (ivf_hnsw_sq indexes; default from the manifest)')
+    .option('--nprobes <n>', 'dense: IVF partitions probed per query (default from the index manifest)', intOpt('nprobes', { min: 1 }))
+    .option('--refine-factor <n>', 'dense: re-rank k·N PQ candidates with exact vectors (default from the manifest)', intOpt('refine-factor', { min: 1 }))
+    .option('--ef <n>', 'dense: HNSW beam width per probed partition (ivf_hnsw_sq indexes; default from the manifest)', intOpt('ef', { min: 1 }))
     .option('--exact', 'dense: exact flat search even when an ANN index exists');
 }
 

@@ -8,6 +8,7 @@ import type { Passage } from '../corpora/types.js';
 import { buildIndex } from '../indexer/build.js';
 import { readManifest } from '../indexer/manifest.js';
 import { reciprocalRankFusion } from './fusion.js';
+import { ensureLanceFts } from './lancedb-fts.js';
 import { openRetriever } from './open.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -57,7 +58,10 @@ describe('openRetriever: dense, hybrid and lancedb-fts', () => {
     await expect(openRetriever(dir, 'hybrid', { methods: 'bm25,wink' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 
-  it('lancedb-fts builds on demand, is recorded in the manifest, and finds passages sharing the query terms', async () => {
+  it('lancedb-fts is not built by a search; once added it is recorded in the manifest and finds passages sharing the query terms', async () => {
+    await expect(openRetriever(dir, 'lancedb-fts')).rejects.toThrow(/lexcase index lancedb-fts/);
+    expect((await readManifest(dir)).methods).not.toContain('lancedb-fts');
+    await ensureLanceFts(dir);
     const fts = await openRetriever(dir, 'lancedb-fts');
     const hits = await fts.search('recording statute bona fide purchaser', { k: 5 });
     expect(hits.length).toBeGreaterThan(0);

@@ -40,7 +40,7 @@ export function parseMethods(v: unknown): string[] {
 export async function openHybridRetriever(dir: string, opts: Record<string, unknown>, open: Open): Promise<Retriever> {
   const methods = parseMethods(opts.methods ?? opts.hybridMethods);
   const manifest = await readManifest(dir);
-  for (const m of methods) if (m !== 'lancedb-fts' && !manifest.methods.includes(m)) throw errors.methodUnavailable(m, dir, manifest.methods);
+  for (const m of methods) if (!manifest.methods.includes(m)) throw errors.methodUnavailable(m, dir, manifest.methods, 'hybrid');
   const fusion = (opts.fusion ?? 'rrf') as FusionMethod;
   const { methods: _m, hybridMethods: _h, fusion: _f, weights: _w, rrfK: _r, depth: _d, ...rest } = opts;
   const components = await Promise.all(methods.map((m) => open(dir, m, rest)));

@@ -22,7 +22,7 @@ afterAll(async () => {
 it('builds a LanceDB full-text index over 25,000 passages and finds a passage by its own words', async () => {
   dir = await mkdtemp(join(tmpdir(), 'lexcase-fts-large-'));
   const out = join(dir, 'idx');
-  await buildIndex(syntheticPassages({ n: 25_000, seed: 7 }), { out, corpusName: 'synthetic-25k', workers: 0 });
+  await buildIndex(syntheticPassages({ n: 25_000, seed: 7 }), { out, corpusName: 'synthetic-25k', workers: 0, methods: ['bm25', 'lancedb-fts'] });
   const fts = await openRetriever(out, 'lancedb-fts');
   const docs = await openDocStore(out);
   const target = (await docs.get(docs.ids()[12_345]))!;

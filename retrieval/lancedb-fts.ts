@@ -1,12 +1,15 @@
 /**
  * `lancedb-fts`: LanceDB's own full-text search (tantivy-style BM25 over an inverted index with
  * English stemming and stop words) over the same passages as the index dir, as a peer method for
- * comparison with lexcase's exact BM25. Built on demand the first time it is opened (or by
- * `ensureLanceFts`), into <dir>/lancedb-fts (table "passages": id, text), and recorded in the
- * manifest's methods. Its scores are LanceDB's `_score` (BM25, its own tokenizer and parameters).
+ * comparison with lexcase's exact BM25. Built only by an explicit write — `index build --methods
+ * bm25,qld,lancedb-fts`, `lexcase index lancedb-fts DIR` or `ensureLanceFts(dir)` — into
+ * <dir>/lancedb-fts (table "passages": id, text), and recorded in the manifest's methods. Opening
+ * it for search never writes: an index without it is a METHOD_UNAVAILABLE error saying how to add
+ * it. Its scores are LanceDB's `_score` (BM25, its own tokenizer and parameters).
  */
 import '../indexer/dense/lance-env.js';
 import * as lancedb from '@lancedb/lancedb';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDocStore } from '../indexer/docstore.js';
 import { readManifest, writeManifest } from '../indexer/manifest.js';
@@ -18,7 +21,7 @@ import { attachTexts, textStoreFor } from './hit-text.js';
 export const LANCE_FTS_DIR = 'lancedb-fts';
 const TABLE = 'passages';
 
-/** Build the FTS table if the index dir does not have it yet; returns the opened table. */
+/** Build the FTS table if the index dir does not have it yet (writes into the index dir); returns the opened table. */
 export async function ensureLanceFts(dir: string, opts: { rebuild?: boolean } = {}): Promise<lancedb.Table> {
   const db = await lancedb.connect(join(dir, LANCE_FTS_DIR));
   const manifest = await readManifest(dir);
@@ -49,8 +52,18 @@ export async function ensureLanceFts(dir: string, opts: { rebuild?: boolean } = 
   return table;
 }
 
+/** Open the FTS table read-only; an index without one is METHOD_UNAVAILABLE (with how to add it). */
+async function openLanceFtsTable(dir: string): Promise<lancedb.Table> {
+  const manifest = await readManifest(dir);
+  const path = join(dir, LANCE_FTS_DIR);
+  if (!manifest.methods.includes('lancedb-fts') || !existsSync(path)) throw errors.methodUnavailable('lancedb-fts', dir, manifest.methods);
+  const db = await lancedb.connect(path);
+  if (!(await db.tableNames()).includes(TABLE)) throw errors.indexCorrupt(path, `table "${TABLE}" is missing; rebuild it with: lexcase index lancedb-fts ${dir} --rebuild`);
+  return db.openTable(TABLE);
+}
+
 export async function openLanceFtsRetriever(dir: string): Promise<Retriever> {
-  const table = await ensureLanceFts(dir);
+  const table = await openLanceFtsTable(dir);
   return {
     method: 'lancedb-fts',
     async search(query: string, sopts?: SearchOptions): Promise<Hit[]> {

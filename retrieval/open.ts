@@ -67,9 +67,13 @@ export async function openRetriever(dir: string, method: string, opts: Record<st
     const { createWinkRetrieverFromIndex } = await import('./wink.js');
     return createWinkRetrieverFromIndex(dir, opts);
   }
-  // H4: dense (LanceDB vectors), hybrid (fusion of any of bm25/qld/dense), lancedb-fts (LanceDB's own FTS, built on demand).
+  // H4: dense (LanceDB vectors), hybrid (fusion of any of bm25/qld/dense/lancedb-fts), lancedb-fts
+  // (LanceDB's own FTS, built by `index build --methods …,lancedb-fts` or `index lancedb-fts DIR`).
   if (method === 'dense') return (await import('./dense-open.js')).openDenseFromOptions(dir, opts);
   if (method === 'hybrid') return (await import('./hybrid-open.js')).openHybridRetriever(dir, opts, openRetriever);
   if (method === 'lancedb-fts') return (await import('./lancedb-fts.js')).openLanceFtsRetriever(dir);
-  throw errors.methodUnavailable(method, dir, [...manifest.methods, 'wink', 'lancedb-fts', ...(manifest.methods.includes('dense') ? ['hybrid'] : [])]);
+  throw errors.methodUnknown(method, RETRIEVAL_METHODS);
 }
+
+/** Every method name openRetriever knows (whether a given index has it or not). */
+export const RETRIEVAL_METHODS: readonly string[] = ['bm25', 'qld', 'wink', 'dense', 'hybrid', 'lancedb-fts'];

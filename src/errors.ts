@@ -4,6 +4,7 @@
  * exits non-zero (stack traces only with --debug). Create errors through the factories below so
  * messages stay consistent; add a factory here rather than throwing ad-hoc Errors.
  */
+import { didYouMean } from './did-you-mean.js';
 
 export type ErrorCode =
   | 'USAGE'
@@ -48,6 +49,14 @@ export class LexcaseError extends Error {
 
 export const isLexcaseError = (e: unknown): e is LexcaseError => e instanceof LexcaseError;
 
+/** How to add a method to an existing index dir (dense and lancedb-fts without a rebuild). */
+function addMethodHint(method: string, dir: string): string {
+  if (method === 'dense') return `add it with: lexcase index dense ${dir}`;
+  if (method === 'lancedb-fts') return `add it with: lexcase index lancedb-fts ${dir}`;
+  if (method === 'hybrid') return `hybrid needs dense vectors; add them with: lexcase index dense ${dir}`;
+  return `rebuild with --methods ${method}`;
+}
+
 const where = (file?: string, line?: number) => (file ? `${file}${line !== undefined ? `:${line}` : ''}: ` : '');
 
 export const errors = {
@@ -71,7 +80,7 @@ export const errors = {
 
   corpusNotFound: (nameOrPath: string, known: string[] = []) =>
     new LexcaseError('CORPUS_NOT_FOUND', `corpus not found: ${nameOrPath}`, {
-      hint: known.length ? `bundled corpora: ${known.join(', ')}; or pass a path to a .jsonl, .csv, .tsv or .parquet file` : undefined,
+      hint: known.length ? `${didYouMean(nameOrPath, known)}bundled corpora: ${known.join(', ')}; or pass a path to a .jsonl, .csv, .tsv or .parquet file` : undefined,
     }),
 
   duplicateId: (id: string, file?: string, line?: number) =>
@@ -92,10 +101,20 @@ export const errors = {
   indexCorrupt: (file: string, message: string) =>
     new LexcaseError('INDEX_CORRUPT', `${file}: index file is corrupt: ${message}`, { file }),
 
-  methodUnavailable: (method: string, dir: string, available: string[]) =>
-    new LexcaseError('METHOD_UNAVAILABLE', `method "${method}" is not available in index ${dir}`, {
-      hint: `available: ${available.join(', ') || 'none'}; rebuild with --methods ${method}`,
+  methodUnavailable: (method: string, dir: string, available: string[], neededBy?: string) =>
+    new LexcaseError('METHOD_UNAVAILABLE', `${neededBy ? `method "${neededBy}" needs "${method}", which` : `method "${method}"`} is not available in index ${dir}`, {
+      hint: `available: ${available.join(', ') || 'none'}; ${addMethodHint(method, dir)}`,
     }),
+
+  /** A method name lexcase does not know at all (a typo), with the closest known name. */
+  methodUnknown: (method: string, known: readonly string[]) =>
+    new LexcaseError('METHOD_UNAVAILABLE', `method "${method}" is not a lexcase retrieval method`, {
+      field: 'method',
+      hint: `${didYouMean(method, known)}known methods: ${known.join(', ')}`,
+    }),
+
+  /** An evaluation or run that would cover no items at all. */
+  nothingToEvaluate: (message: string, hint?: string) => new LexcaseError('INVALID_INPUT', message, { hint }),
 
   dimensionMismatch: (expected: number, got: number, context: string) =>
     new LexcaseError('DIMENSION_MISMATCH', `${context}: vector dimension ${got} does not match the index (${expected})`, {
@@ -122,7 +141,7 @@ export const errors = {
     new LexcaseError('LLM_REQUEST_FAILED', `LLM request failed: ${message}`, { cause }),
 
   datasetUnknown: (name: string, known: string[]) =>
-    new LexcaseError('DATASET_UNKNOWN', `unknown dataset "${name}"`, { hint: `known datasets: ${known.join(', ')}` }),
+    new LexcaseError('DATASET_UNKNOWN', `unknown dataset "${name}"`, { hint: `${didYouMean(name, known)}known datasets: ${known.join(', ')}` }),
 
   runInvalid: (dir: string, message: string) =>
     new LexcaseError('RUN_INVALID', `run ${dir}: ${message}`, { file: dir }),

@@ -6,6 +6,7 @@
  */
 import { bootstrapStatisticCi, type Ci } from '../../eval/bootstrap.js';
 import { classificationReport } from '../../eval/metrics/classification.js';
+import { table } from '../../eval/report/format.js';
 
 export const ACAL_LABELS = ['Yes', 'No'] as const;
 
@@ -47,9 +48,8 @@ export function acalMetrics(
 const pct = (c: Ci) => `${(100 * c.estimate).toFixed(1)} [${(100 * c.lo).toFixed(1)}, ${(100 * c.hi).toFixed(1)}]`;
 
 export function metricsTable(rows: { name: string; m: AcalMetrics }[]): string {
-  return [
-    '| system | n | Acc | Prec (macro) | Rec (macro) | Macro-F1 | failed |',
-    '|---|---|---|---|---|---|---|',
-    ...rows.map(({ name, m }) => `| ${name} | ${m.n} | ${pct(m.accuracy)} | ${pct(m.precision)} | ${pct(m.recall)} | ${pct(m.macroF1)} | ${m.failures} |`),
-  ].join('\n');
+  return table(
+    ['system', 'n', 'Acc', 'Prec (macro)', 'Rec (macro)', 'Macro-F1', 'failed'],
+    rows.map(({ name, m }) => [name, m.n, pct(m.accuracy), pct(m.precision), pct(m.recall), pct(m.macroF1), m.failures]),
+  );
 }

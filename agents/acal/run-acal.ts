@@ -11,6 +11,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { loadLegalBenchTask, LEGALBENCH_TASKS } from '../../corpora/legalbench.js';
 import type { TaskExample } from '../../corpora/types.js';
 import { writeReport } from '../../eval/report/write-report.js';
+import { table } from '../../eval/report/format.js';
 import { runExperiment } from '../../eval/runner.js';
 import type { AgentSystem, ResultRecord } from '../../eval/types.js';
 import { errors } from '../../src/errors.js';
@@ -184,6 +185,6 @@ function renderReport(a: {
       `Argument graphs: \`${acalDir(a.runDir)}/<itemId>.graph.json\` — contest with \`lexcase acal contest ${a.runDir} --item <id> --action …\`.`,
     );
   if (Object.keys(slices).length)
-    lines.push('', '| slice | n | accuracy |', '|---|---|---|', ...Object.entries(slices).map(([s, v]) => `| ${s} | ${v.n} | ${((100 * v.correct) / v.n).toFixed(1)} |`));
+    lines.push('', table(['slice', 'n', 'accuracy'], Object.entries(slices).map(([s, v]) => [s, v.n, ((100 * v.correct) / v.n).toFixed(1)])));
   return lines.join('\n') + '\n';
 }

@@ -14,10 +14,9 @@ export const caseOfflineStep: DemoStep = {
   async run(ctx) {
     const questions = await loadQuestions(ctx.dataset, ctx.split, { seed: ctx.splitSeed });
     ctx.say(`CASE (${OFFLINE_LABEL}) on ${ctx.dataset} ${ctx.split} (${questions.length} questions)…`);
-    const bar = createProgress('case offline');
+    const bar = createProgress('case offline', { unit: 'questions' });
     bar.start(questions.length);
-    const r = await evalCaseOffline({ index: ctx.indexDir, questions, k: 5, seed: ctx.seed, onProgress: (d) => bar.update(d) });
-    bar.stop();
+    const r = await evalCaseOffline({ index: ctx.indexDir, questions, k: 5, seed: ctx.seed, onProgress: (d) => bar.update(d) }).finally(() => bar.stop());
     const m = r.metrics;
     const intro =
       `Four heuristic advocates per question (one per option; query = facts + question + option through ${r.methods.join(' + ')}, RRF-fused, top 5 passages each); ` +

@@ -8,6 +8,7 @@
  */
 import { bootstrapCi, type Ci } from '../../eval/bootstrap.js';
 import type { ResultRecord } from '../../eval/types.js';
+import { table } from '../../eval/report/format.js';
 
 export interface RateCi {
   n: number;
@@ -94,16 +95,16 @@ const pct = (r: RateCi) => (r.rate === null ? '–' : `${(100 * r.rate).toFixed(
 
 export function caseMetricsMarkdown(m: CaseMetrics): string {
   const lines = [`### Metrics${m.label ? ` — ${m.label}` : ''}`, ''];
-  lines.push(`| metric | value (95% CI) |`, `|---|---|`);
-  lines.push(`| accuracy | ${pct(m.accuracy)} |`);
-  for (const [k, v] of Object.entries(m.byConfidence)) lines.push(`| accuracy, ${k} confidence | ${pct(v)} |`);
+  const rows: (string | number)[][] = [['accuracy', pct(m.accuracy)]];
+  for (const [k, v] of Object.entries(m.byConfidence)) rows.push([`accuracy, ${k} confidence`, pct(v)]);
   const er = m.evidenceRecall;
-  if (er.goldInCorrectEvidence.n) lines.push(`| gold in correct hypothesis's evidence | ${pct(er.goldInCorrectEvidence)} |`);
-  if (er.goldInAnyEvidence.n) lines.push(`| gold in any advocate's evidence | ${pct(er.goldInAnyEvidence)} |`);
-  if (er.goldEverReturned.n) lines.push(`| gold ever returned by a tool call | ${pct(er.goldEverReturned)} |`);
-  if (er.goldInContext.n) lines.push(`| gold in the prompt context (RAG) | ${pct(er.goldInContext)} |`);
-  lines.push(`| failed items | ${m.failed} |`);
-  if (m.abstentions) lines.push(`| juror abstentions | ${m.abstentions} |`);
+  if (er.goldInCorrectEvidence.n) rows.push([`gold in correct hypothesis's evidence`, pct(er.goldInCorrectEvidence)]);
+  if (er.goldInAnyEvidence.n) rows.push([`gold in any advocate's evidence`, pct(er.goldInAnyEvidence)]);
+  if (er.goldEverReturned.n) rows.push(['gold ever returned by a tool call', pct(er.goldEverReturned)]);
+  if (er.goldInContext.n) rows.push(['gold in the prompt context (RAG)', pct(er.goldInContext)]);
+  rows.push(['failed items', m.failed]);
+  if (m.abstentions) rows.push(['juror abstentions', m.abstentions]);
+  lines.push(table(['metric', 'value (95% CI)'], rows, ['l', 'l']));
   lines.push('');
   const tools = Object.entries(m.tools.calls).sort((a, b) => b[1] - a[1]);
   if (tools.length) {

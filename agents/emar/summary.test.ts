@@ -30,6 +30,6 @@ describe('EMAR run summary', () => {
     expect(s.partiesAgreeRate).toBeCloseTo(2 / 3);
     expect(s.accuracyCi.lo).toBeLessThanOrEqual(0.5);
     expect(s.accuracyCi.hi).toBeGreaterThanOrEqual(0.5);
-    expect(emarSummaryMarkdown('hearsay', s)).toMatch(/\| hearsay \| 4 \| 50\.00 \[/);
+    expect(emarSummaryMarkdown('hearsay', s)).toMatch(/\| hearsay +\| +4 \| +50\.00 \[/);
   });
 });

@@ -7,6 +7,7 @@
 import { bootstrapCi, type Ci } from '../../eval/bootstrap.js';
 import { classificationReport } from '../../eval/metrics/index.js';
 import type { ResultRecord } from '../../eval/types.js';
+import { table } from '../../eval/report/format.js';
 
 export interface EmarSummary {
   n: number;
@@ -44,9 +45,8 @@ export function summarizeEmarRun(records: readonly ResultRecord[], opts: { label
 const pct = (x: number) => (100 * x).toFixed(2);
 
 export function emarSummaryMarkdown(dataset: string, s: EmarSummary): string {
-  return [
-    '| dataset | n | accuracy % [95% CI] | macro-F1 % | micro-F1 % | mean depth | converged % | parties agree % | failed |',
-    '|---|---:|---|---:|---:|---:|---:|---:|---:|',
-    `| ${dataset} | ${s.n} | ${pct(s.accuracy)} [${pct(s.accuracyCi.lo)}, ${pct(s.accuracyCi.hi)}] | ${pct(s.macroF1)} | ${pct(s.microF1)} | ${s.meanDepth.toFixed(2)} | ${pct(s.convergenceRate)} | ${pct(s.partiesAgreeRate)} | ${s.failed} |`,
-  ].join('\n');
+  return table(
+    ['dataset', 'n', 'accuracy % [95% CI]', 'macro-F1 %', 'micro-F1 %', 'mean depth', 'converged %', 'parties agree %', 'failed'],
+    [[dataset, s.n, `${pct(s.accuracy)} [${pct(s.accuracyCi.lo)}, ${pct(s.accuracyCi.hi)}]`, pct(s.macroF1), pct(s.microF1), s.meanDepth.toFixed(2), pct(s.convergenceRate), pct(s.partiesAgreeRate), s.failed]],
+  );
 }

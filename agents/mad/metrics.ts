@@ -12,6 +12,7 @@
  */
 import { bootstrapCi, type Ci } from '../../eval/bootstrap.js';
 import type { ResultRecord } from '../../eval/types.js';
+import { table } from '../../eval/report/format.js';
 
 export interface MeanOf {
   mean: number | null;
@@ -114,7 +115,7 @@ export function predictionsOf(results: readonly ResultRecord[]): Map<string, str
 }
 
 const pct = (v: number | null) => (v === null ? '–' : `${(100 * v).toFixed(1)}%`);
-const row = (label: string, m: MeanOf, fmt = pct) => `| ${label} | ${fmt(m.mean)} | ${m.n} |`;
+const row = (label: string, m: MeanOf, fmt = pct) => [label, fmt(m.mean), m.n];
 
 export function madMetricsMarkdown(m: MadMetrics, title = 'MAD metrics'): string {
   const a = m.accuracy;
@@ -123,19 +124,19 @@ export function madMetricsMarkdown(m: MadMetrics, title = 'MAD metrics'): string
     '',
     `Accuracy: ${pct(a.estimate)} (95% CI ${pct(a.lo)}–${pct(a.hi)}), n = ${m.items}, failed ${m.failed}`,
     '',
-    '| citation quality (answer citations) | value | items |',
-    '|---|---|---|',
-    row('citations per answer', m.citations.perAnswer, (v) => (v === null ? '–' : v.toFixed(2))),
-    row('cited ids that exist in the index', m.citations.exist),
-    row('supportive (lexical check)', m.citations.supportive),
-    row('supportive (judge)', m.citations.judgeSupportive),
-    row('cited ids the author was shown', m.citations.seen),
-    row('gold passage cited', m.citations.goldCited),
-    row('gold passage in the evidence', m.citations.goldInPool),
-    row('judge checklist items ticked (of 5)', m.checklist, (v) => (v === null ? '–' : v.toFixed(2))),
-    row('debater forfeits per item', m.forfeits, (v) => (v === null ? '–' : v.toFixed(2))),
+    table(['citation quality (answer citations)', 'value', 'items'], [
+      row('citations per answer', m.citations.perAnswer, (v) => (v === null ? '–' : v.toFixed(2))),
+      row('cited ids that exist in the index', m.citations.exist),
+      row('supportive (lexical check)', m.citations.supportive),
+      row('supportive (judge)', m.citations.judgeSupportive),
+      row('cited ids the author was shown', m.citations.seen),
+      row('gold passage cited', m.citations.goldCited),
+      row('gold passage in the evidence', m.citations.goldInPool),
+      row('judge checklist items ticked (of 5)', m.checklist, (v) => (v === null ? '–' : v.toFixed(2))),
+      row('debater forfeits per item', m.forfeits, (v) => (v === null ? '–' : v.toFixed(2))),
+    ]),
     ...(m.byRound.length
-      ? ['', '| judged after round | accuracy | 95% CI | n |', '|---|---|---|---|', ...m.byRound.map((r) => `| ${r.round} | ${pct(r.accuracy.estimate)} | ${pct(r.accuracy.lo)}–${pct(r.accuracy.hi)} | ${r.accuracy.n} |`)]
+      ? ['', table(['judged after round', 'accuracy', '95% CI', 'n'], m.byRound.map((r) => [r.round, pct(r.accuracy.estimate), `${pct(r.accuracy.lo)}–${pct(r.accuracy.hi)}`, r.accuracy.n]))]
       : []),
   ].join('\n');
 }

@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { registerReportSection } from '../../eval/report/registry.js';
 import type { SectionBuilder } from '../../eval/report/types.js';
+import { table } from '../../eval/report/format.js';
 import { madMetrics, madMetricsMarkdown, seedConsistencyMarkdown, type SeedConsistency } from './metrics.js';
 import { CHECKLIST_ITEMS, type Brief, type Judgment } from './types.js';
 
@@ -53,8 +54,7 @@ export const madSection: SectionBuilder = async (run, o) => {
   const rounds = roundFigures(run.traces.values());
   const checklist = checklistRates(run.traces.values());
   if (rounds.length) {
-    parts.push('', '| round | briefs | forfeits | snippet requests | citations | supportive (lexical) |', '|---|---|---|---|---|---|');
-    for (const r of rounds) parts.push(`| ${r.round} | ${r.briefs} | ${r.forfeits} | ${r.requests} | ${r.citations} | ${pct(r.supportive)} |`);
+    parts.push('', table(['round', 'briefs', 'forfeits', 'snippet requests', 'citations', 'supportive (lexical)'], rounds.map((r) => [r.round, r.briefs, r.forfeits, r.requests, r.citations, pct(r.supportive)])));
     parts.push('', `Judge checklist (share of judged items): ${CHECKLIST_ITEMS.map((k) => `${k} ${pct(checklist[k])}`).join(', ')}.`);
   }
   let consistency: SeedConsistency | undefined;

@@ -4,6 +4,7 @@
  * bootstrap CI over triples (eval/bootstrap), and a markdown table in the paper's layout.
  */
 import { bootstrapStatisticCi, type Ci } from '../../eval/bootstrap.js';
+import { table } from '../../eval/report/format.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { hallucinationAccuracy, summarizeByScenario, utilizationRecall, type ScenarioSummary, type ScoredTriple } from './metrics.js';
 import { modeOfId } from './scenarios.js';
@@ -60,13 +61,10 @@ const withCi = (x: number, ci: Ci) => `${pct(x)} [${pct(ci.lo)}, ${pct(ci.hi)}]`
 
 /** Markdown table: one row per scenario (percentages with 95% CIs). */
 export function summaryMarkdown(system: string, rows: readonly ScenarioReport[]): string {
-  const lines = [
-    `| system | scenario | n | hallucination accuracy % | factor utilization recall % | abstention % | failed |`,
-    `|---|---|---:|---|---|---|---:|`,
-  ];
-  for (const r of rows) {
+  const body = rows.map((r) => {
     const abst = `${withCi(r.abstentionRatio, r.ci.abstentionRatio)}${r.abstentionExpected ? '' : ' (wrongful)'}`;
-    lines.push(`| ${system} | ${r.mode} | ${r.n} | ${withCi(r.hallucinationAccuracy, r.ci.hallucinationAccuracy)} | ${withCi(r.factorUtilizationRecall, r.ci.factorUtilizationRecall)} | ${abst} | ${r.errors} |`);
-  }
-  return lines.join('\n');
+    return [system, r.mode, r.n, withCi(r.hallucinationAccuracy, r.ci.hallucinationAccuracy), withCi(r.factorUtilizationRecall, r.ci.factorUtilizationRecall), abst, r.errors];
+  });
+  const header = ['system', 'scenario', 'n', 'hallucination accuracy %', 'factor utilization recall %', 'abstention %', 'failed'];
+  return table(header, body, ['l', 'l', 'r', 'r', 'r', 'r', 'r']);
 }

@@ -30,7 +30,7 @@ export const buildIndexStep: DemoStep = {
     if (reason) {
       ctx.say(`building the ${ctx.corpus} index in ${ctx.indexDir} (${reason})…`);
       const total = knownPassageCount(ctx.corpus) ?? 0;
-      const bar = createProgress(`index ${ctx.corpus}`);
+      const bar = createProgress(`index ${ctx.corpus}`, { unit: 'passages' });
       if (total) bar.start(total);
       const t0 = performance.now();
       try {

@@ -11,7 +11,6 @@
 import { addDenseIndex } from '../../indexer/dense/add-dense.js';
 import type { DenseSection } from '../../indexer/dense/dense-section.js';
 import { readManifest } from '../../indexer/manifest.js';
-import { createProgress } from '../../src/progress.js';
 import { recordableSpec } from '../../retrieval/embed/create-embedder.js';
 import type { EmbedderSpec } from '../../retrieval/embed/types.js';
 import type { DemoStep } from './types.js';
@@ -37,27 +36,9 @@ export const denseStep: DemoStep = {
           ? `embedding ${m.corpus.passages.toLocaleString('en-US')} passages with use-lite (bundled Universal Sentence Encoder lite; first 128 words each) — a few minutes on 2 cores, once; an interrupted run resumes…`
           : `embedding ${m.corpus.passages.toLocaleString('en-US')} passages with ${spec.provider}…`,
       );
-      const bar = createProgress(`embed ${spec.provider}`);
-      bar.start(m.corpus.passages);
+      // progress: addDenseIndex's own (a bar on a TTY, plain lines otherwise)
       const t0 = performance.now();
-      let lastSaid = 0;
-      try {
-        await addDenseIndex(ctx.indexDir, {
-          ...ctx.denseOptions,
-          embedder: spec,
-          signal: ctx.signal,
-          batchSize: 64,
-          onProgress: (n, total) => {
-            bar.update(n);
-            if (!process.stderr.isTTY && n - lastSaid >= 1000 && n < total) {
-              lastSaid = n;
-              ctx.say(`  ${n}/${total} passages embedded (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
-            }
-          },
-        });
-      } finally {
-        bar.stop();
-      }
+      await addDenseIndex(ctx.indexDir, { ...ctx.denseOptions, embedder: spec, signal: ctx.signal, batchSize: 64 });
       seconds = (performance.now() - t0) / 1000;
       ctx.say(`  dense index built in ${seconds.toFixed(1)} s (${(m.corpus.passages / seconds).toFixed(1)} passages/s)`);
     } else ctx.say(`reusing the dense (${d!.embedderId}) index`);

@@ -24,13 +24,12 @@ export const retrievalEvalStep: DemoStep = {
         if (method !== current) {
           bar?.stop();
           current = method;
-          bar = createProgress(`eval ${method}`);
+          bar = createProgress(`eval ${method}`, { unit: 'queries' });
           bar.start(total);
         }
         bar!.update(done);
       },
-    });
-    bar?.stop();
+    }).finally(() => bar?.stop());
     ctx.sections.push({ title: `Retrieval: ${ctx.dataset} ${ctx.split} split`, markdown: formatRetrievalReport(report) });
     ctx.data.retrieval = {
       ...report,

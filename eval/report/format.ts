@@ -1,4 +1,6 @@
 /** Small Markdown helpers for reports. */
+import { markdownTable } from 'markdown-table';
+
 export const pct = (x: number | null | undefined, digits = 1): string => (x === null || x === undefined || Number.isNaN(x) ? '–' : `${(x * 100).toFixed(digits)}%`);
 
 export const ciText = (ci: { lo: number; hi: number } | undefined, asPct = true, digits = 1): string =>
@@ -6,10 +8,14 @@ export const ciText = (ci: { lo: number; hi: number } | undefined, asPct = true,
 
 export const num = (x: number, digits = 0): string => (Number.isInteger(x) && digits === 0 ? x.toLocaleString('en-US') : x.toFixed(digits));
 
-/** A Markdown table; cells are escaped for pipes. */
-export function table(header: string[], rows: (string | number)[][]): string {
+export type Align = 'l' | 'r' | 'c';
+
+/**
+ * A Markdown table whose columns are padded to one width (markdown-table), so it reads aligned in
+ * a terminal and renders as a table in report.md. Cells are escaped for pipes; by default the first
+ * column is left-aligned and the others (numbers) right-aligned.
+ */
+export function table(header: string[], rows: (string | number)[][], align?: Align[]): string {
   const esc = (c: string | number) => String(c).replace(/\|/g, '\\|').replace(/\n/g, ' ');
-  const lines = [`| ${header.map(esc).join(' | ')} |`, `| ${header.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`];
-  for (const r of rows) lines.push(`| ${r.map(esc).join(' | ')} |`);
-  return lines.join('\n');
+  return markdownTable([header.map(esc), ...rows.map((r) => r.map(esc))], { align: align ?? header.map((_, i) => (i === 0 ? 'l' : 'r')) });
 }

@@ -77,7 +77,7 @@ describe('writeReport', () => {
     expect(s.failures).toMatchObject({ count: 1, items: [{ id: 'q07', error: 'model returned garbage for q07' }] });
     const md = readFileSync(join(dir, 'report.md'), 'utf8');
     expect(md).toContain('# Run report — case');
-    expect(md).toMatch(/\| all items \| 20 \| 15 \| 75\.0% \|/);
+    expect(md).toMatch(/\| all items +\| +20 \| +15 \| +75\.0% \|/);
     expect(md).toContain('## Accuracy by confidence');
     expect(md).toContain('goldEverReturned');
     expect(md).toContain('git sha');
@@ -139,7 +139,7 @@ describe('compareRuns', () => {
     expect(c.accuracy.p).toBeLessThan(0.15);
     expect(c.agreement).toEqual({ both: 6, onlyA: 8, onlyB: 2, neither: 0 });
     expect(c.metrics.goldEverReturned.estimate).toBe(0);
-    expect(formatComparison(c)).toMatch(/\| accuracy \| 87\.5% \| 50\.0% \| \+37\.5 pp \|/);
+    expect(formatComparison(c)).toMatch(/\| accuracy +\| +87\.5% \| +50\.0% \| +\+37\.5 pp \|/);
     expect(c.configDiff).toEqual({ system: ['strong', 'weak'] });
     expect(formatComparison(c)).toContain('config differences: system: strong vs weak');
   });

@@ -92,7 +92,7 @@ export async function addDenseIndex(dir: string, opts: AddDenseOptions = {}): Pr
     const done = resume ? await existingIds(tbl) : new Set<string>();
     if (done.size) log.info(`dense: resuming, ${done.size} of ${total} passages already embedded`);
 
-    const bar = createProgress(`embedding (${embedder.id})`);
+    const bar = createProgress(`embedding (${embedder.id})`, { unit: 'passages' });
     bar.start(total);
     bar.update(done.size);
     let count = done.size;

@@ -1,5 +1,6 @@
 /** `lexcase index build` flags for the dense index (added by src/cli/commands/index-cmd.ts). */
 import type { Command } from 'commander';
+import { intOpt } from '../../src/cli/numeric-options.js';
 import { errors } from '../../src/errors.js';
 import { parseEmbedderSpec } from '../../retrieval/embed/create-embedder.js';
 import type { AddDenseOptions } from './add-dense.js';
@@ -11,11 +12,11 @@ export interface DenseBuildFlags {
   modelDir?: string;
   denseUri?: string;
   denseTable?: string;
-  embedBatch?: string;
-  maxWords?: string;
-  annThreshold?: string;
+  embedBatch?: number | string;
+  maxWords?: number | string;
+  annThreshold?: number | string;
   annType?: string;
-  annPartitions?: string;
+  annPartitions?: number | string;
 }
 
 export function addDenseBuildOptions(cmd: Command): Command {
@@ -25,14 +26,14 @@ export function addDenseBuildOptions(cmd: Command): Command {
     .option('--model-dir <dir>', 'dense: local copy of a transformers model (config.json, tokenizer.json, onnx/model.onnx); implies offline')
     .option('--dense-uri <uri>', 'dense: LanceDB location (default <out>/dense; an absolute path or s3://bucket/prefix also work)')
     .option('--dense-table <name>', 'dense: LanceDB table name (default passages)')
-    .option('--embed-batch <n>', 'dense: passages per embed+append batch, the resume granularity (default 256)')
-    .option('--max-words <n>', 'dense: truncate passages to N words before embedding (use-lite default 256)')
-    .option('--ann-threshold <n>', 'dense: build the ANN index (--ann-type) at or above N vectors, flat exact search below (default 50000)')
+    .option('--embed-batch <n>', 'dense: passages per embed+append batch, the resume granularity (default 256)', intOpt('embed-batch', { min: 1 }))
+    .option('--max-words <n>', 'dense: truncate passages to N words before embedding (use-lite default 256)', intOpt('max-words', { min: 1 }))
+    .option('--ann-threshold <n>', 'dense: build the ANN index (--ann-type) at or above N vectors, flat exact search below (default 50000)', intOpt('ann-threshold', { min: 0 }))
     .option('--ann-type <type>', 'dense: ANN index type, ivf_flat (default; exact distances in the probed partitions) | ivf_hnsw_sq | ivf_pq')
-    .option('--ann-partitions <n>', 'dense: IVF partitions (default ≈ √N)');
+    .option('--ann-partitions <n>', 'dense: IVF partitions (default ≈ √N)', intOpt('ann-partitions', { min: 1 }));
 }
 
-const int = (name: string, v?: string) => {
+const int = (name: string, v?: number | string) => {
   if (v === undefined) return undefined;
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0) throw errors.invalidInput(`--${name}`, `expected a non-negative integer, got "${v}"`);

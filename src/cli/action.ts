@@ -5,6 +5,7 @@
 import { isLexcaseError } from '../errors.js';
 import { log, redact, setLogLevel } from '../log.js';
 import { setProgressEnabled } from '../progress.js';
+import { intOpt, type NumericParser, type NumericRange } from './numeric-options.js';
 
 export interface GlobalOpts {
   json?: boolean;
@@ -18,12 +19,9 @@ export function output(opts: GlobalOpts, json: unknown, human: () => string): vo
   else process.stdout.write(human() + '\n');
 }
 
-export function parseIntOpt(name: string) {
-  return (v: string): number => {
-    const n = Number(v);
-    if (!Number.isInteger(n)) throw new Error(`--${name} must be an integer, got "${v}"`);
-    return n;
-  };
+/** Integer option parser (non-negative unless a range is given); see ./numeric-options.ts. */
+export function parseIntOpt(name: string, range?: NumericRange): NumericParser {
+  return intOpt(name, range);
 }
 
 export function parseListOpt(v: string): string[] {

@@ -11,7 +11,7 @@
  * LLM_NOT_CONFIGURED, whose message says how to configure one.
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { loadConfig, llmConfigured, type LexcaseConfig } from '../config.js';
 import { errors } from '../errors.js';
 import { createChatModel } from '../llm/factory.js';
@@ -24,10 +24,16 @@ export interface LlmCliOpts {
   cache?: boolean;
 }
 
-export function addLlmOptions(cmd: Command): Command {
+/**
+ * `offline: false` for commands without an offline path: --offline is then left out of --help and
+ * still parsed, so the command can refuse it with a message saying it needs an LLM.
+ */
+export function addLlmOptions(cmd: Command, o: { offline?: boolean } = {}): Command {
+  const offline = new Option('--offline', 'no LLM: use the heuristic (offline) path');
+  if (o.offline === false) offline.hideHelp();
   return cmd
     .option('--config <file>', 'config file (default: ./lexcase.config.json if present)')
-    .option('--offline', 'no LLM: use the heuristic (offline) path')
+    .addOption(offline)
     .option('--no-cache', 'do not read or write the LLM response cache');
 }
 

@@ -16,6 +16,7 @@ import * as evalRun from './commands/eval-run.js';
 import * as evidence from './commands/evidence.js';
 import * as indexCmd from './commands/index-cmd.js';
 import * as indexDense from './commands/index-dense.js';
+import * as indexLanceFts from './commands/index-lancedb-fts.js';
 import * as report from './commands/report.js';
 import * as runAcal from './commands/run-acal.js';
 import * as runBaseline from './commands/run-baseline.js';
@@ -36,6 +37,7 @@ const modules: CommandModule[] = [
   evidence,
   indexCmd,
   indexDense,
+  indexLanceFts,
   report,
   runAcal,
   runBaseline,
@@ -54,7 +56,7 @@ export function buildProgram(): Command {
     .option('--json', 'machine-readable JSON on stdout; no progress bars')
     .option('-q, --quiet', 'only warnings and errors on stderr')
     .option('--debug', 'stack traces and debug logging')
-    .showHelpAfterError()
+    .showHelpAfterError("(add --help for this command's options)")
     .enablePositionalOptions(false);
   for (const m of modules) m.register(program);
   return program;

@@ -156,19 +156,28 @@ describe('lexcase eval retrieval', () => {
     const r = await cli('eval', 'retrieval', '--index', index, '--dataset-file', qa, '--split', 'all', '--k', '1', '--iterations', '50');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Corpus: **tiny.jsonl** (5 passages)');
-    expect(r.stdout).toContain('| method | Recall@1 | MRR@10 | nDCG@10 | p50 ms |');
-    expect(r.stdout).toMatch(/\| bm25 \| 1\.000 \[1\.000, 1\.000\]/);
+    expect(r.stdout).toMatch(/\| method +\| +Recall@1 \| +MRR@10 \| +nDCG@10 \| p50 ms \|/);
+    expect(r.stdout).toMatch(/\| bm25 +\| 1\.000 \[1\.000, 1\.000\]/);
+    // aligned: every row of the table is as wide as the header, with the pipes in the same columns
+    const rows = r.stdout.split('\n').filter((l) => l.startsWith('|'));
+    const pipes = (l: string) => [...l].flatMap((c, i) => (c === '|' ? [i] : []));
+    for (const l of rows) expect(pipes(l)).toEqual(pipes(rows[0]));
     // the user's own questions: named by file, without the Bar Exam QA paper-pool note
     expect(r.stdout).toContain(`questions from **${qa}** (barexam format)`);
     expect(r.stdout).not.toMatch(/856,835|dataset \*\*barexam/);
   });
 
-  it('warns when the index does not contain the gold passages (e.g. barexam questions on another corpus)', async () => {
+  it('refuses an index without any gold passage (barexam questions on another corpus) and warns when some are missing', async () => {
     const r = await cli('eval', 'retrieval', '--index', index, '--split', 'val', '--k', '10', '--iterations', '20');
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain('**Warning:** 124 of 124 questions have no gold passage in this index');
-    expect(r.stdout).toContain('dataset **barexam**'); // the bundled questions keep the paper-pool note
-    expect(r.stdout).toContain('856,835-passage pool');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/none of the 124 questions of dataset "barexam" split "val" has its gold passage in index .* \(corpus tiny\.jsonl, e\.g\. mbe_\d+/);
+    expect(r.stderr).toMatch(/every metric would be 0\n  hint: index a corpus that contains the gold passages/);
+    const partial = join(dir, 'qa-partial.jsonl');
+    await writeFile(partial, [...questions, { ...questions[0], id: 'q4', gold_idx: 'p-not-indexed' }].map((q) => JSON.stringify(q)).join('\n') + '\n');
+    const some = await cli('eval', 'retrieval', '--index', index, '--dataset-file', partial, '--split', 'all', '--k', '1', '--iterations', '20');
+    expect(some.code).toBe(0);
+    expect(some.stdout).toContain('**Warning:** 1 of 4 questions have no gold passage in this index (e.g. q4)');
     const ok = await cli('--json', 'eval', 'retrieval', '--index', index, '--dataset-file', qa, '--split', 'all', '--k', '1', '--iterations', '20');
     expect(JSON.parse(ok.stdout).goldMissing).toEqual({ questions: 0, examples: [] });
   });

@@ -45,7 +45,7 @@ describe('lexcase acal contest', () => {
 
   it('a bad flag is one clear error and exit code 1, nothing written', async () => {
     const { err, code } = await cli('acal', 'contest', runDir, '--item', 'hearsay-train-1', '--action', 'set-base', '--arg', 's1', '--base', 'high');
-    expect(err).toMatch(/--base must be a number/);
+    expect(err).toMatch(/option '--base <x>' argument 'high' is invalid\. expected a number from 0 to 1/);
     expect(code).toBe(1);
     expect(readAudit(runDir)).toEqual([]);
   });

@@ -4,6 +4,7 @@
  * Every action recomputes the verdict deterministically and is appended to
  * <runDir>/acal/audit.jsonl.
  */
+import { numOpt } from '../numeric-options.js';
 import type { Command } from 'commander';
 
 const globals = <T extends object>(o: T, cmd: Command): T & GlobalOpts => ({ ...cmd.optsWithGlobals(), ...o });
@@ -22,7 +23,7 @@ interface ContestOpts extends GlobalOpts {
   arg?: string;
   text?: string;
   side?: string;
-  base?: string;
+  base?: number | string;
   cite?: string[];
   from?: string;
   to?: string;
@@ -34,7 +35,7 @@ interface ContestOpts extends GlobalOpts {
   who?: string;
 }
 
-function num(name: string, v: string | undefined): number {
+function num(name: string, v: number | string | undefined): number {
   const n = Number(v);
   if (v === undefined || !Number.isFinite(n)) throw errors.usage(`--${name} must be a number in [0, 1], got "${v ?? ''}"`);
   return n;
@@ -132,7 +133,7 @@ export function register(program: Command): void {
     .option('--arg <id>', 'argument id (accept, reject, edit, set-base)')
     .option('--text <text>', 'argument text (edit, add)')
     .option('--side <side>', 'support | attack (edit, add)')
-    .option('--base <x>', 'base strength in [0, 1] (add, set-base)')
+    .option('--base <x>', 'base strength in [0, 1] (add, set-base)', numOpt('base', { min: 0, max: 1 }))
     .option('--cite <ids>', 'comma-separated cited passage ids (edit, add)', parseListOpt)
     .option('--id <id>', 'id for an added argument (default h1, h2, ...)')
     .option('--agent <role>', 'role credited with an added argument (default "human")')

@@ -18,7 +18,7 @@ export function register(program: Command): void {
     .description('paired bootstrap comparison of two runs on their shared items (accuracy difference, 95% CI, p-value)')
     .argument('<runA>', 'first run directory')
     .argument('<runB>', 'second run directory')
-    .option('--iterations <n>', 'bootstrap resamples', parseIntOpt('iterations'), 10000)
+    .option('--iterations <n>', 'bootstrap resamples', parseIntOpt('iterations', { min: 1 }), 10000)
     .option('--seed <n>', 'bootstrap seed', parseIntOpt('seed'), 13)
     .action(
       action(async (runA: string, runB: string, flags: CompareFlags, cmd: Command) => {

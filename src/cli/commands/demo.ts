@@ -24,7 +24,7 @@ export function register(program: Command): void {
     )
     .option('--dir <dir>', 'demo directory (index in <dir>/index)', '.lexcase/demo')
     .option('--rebuild', 'rebuild the index even if a matching one exists')
-    .option('--iterations <n>', 'bootstrap resamples', parseIntOpt('iterations'), 2000)
+    .option('--iterations <n>', 'bootstrap resamples', parseIntOpt('iterations', { min: 1 }), 2000)
     .action(
       action(async (flags: DemoFlags, cmd: Command) => {
         const g = cmd.optsWithGlobals() as GlobalOpts;

@@ -53,7 +53,7 @@ export function register(program: Command): void {
       .option('--k <list>', 'comma list of cutoffs for Recall@k', DEFAULT_KS.join(','))
       .option('--seed <n>', 'bootstrap seed', parseIntOpt('seed'), 13)
       .option('--split-seed <n>', 'split seed', parseIntOpt('split-seed'), DEFAULT_SPLIT_SEED)
-      .option('--iterations <n>', 'bootstrap resamples', parseIntOpt('iterations'), 2000)
+      .option('--iterations <n>', 'bootstrap resamples', parseIntOpt('iterations', { min: 1 }), 2000)
       .option('--run-file <file>', 'write a TREC run file (one per method: <name>.<method><ext> when several)')
       .option('--qrels-file <file>', 'write the TREC qrels of the evaluated questions')
       .option('--dataset-file <file>', 'read the dataset from this file (same format) instead of the bundled copy')
@@ -89,13 +89,12 @@ export function register(program: Command): void {
           if (method !== barMethod) {
             bar?.stop();
             barMethod = method;
-            bar = createProgress(`eval ${method}`);
+            bar = createProgress(`eval ${method}`, { unit: 'queries' });
             bar.start(total);
           }
           bar!.update(done);
         },
-      });
-      bar?.stop();
+      }).finally(() => bar?.stop());
       if (flags.out) {
         await mkdir(dirname(flags.out), { recursive: true });
         await writeFile(flags.out, JSON.stringify(report, null, 2) + '\n');

@@ -55,9 +55,9 @@ export function register(program: Command): void {
       .option('--question <id>', 'take the facts from this dataset question (e.g. mbe_0)')
       .option('--dataset <name>', 'dataset for --question', 'barexam')
       .option('--against', 'find counter-evidence instead of support')
-      .option('-k, --k <n>', 'number of passages', parseIntOpt('k'), 5)
+      .option('-k, --k <n>', 'number of passages', parseIntOpt('k', { min: 1 }), 5)
       .option('--tools <list>', 'tools/methods to use: bm25,qld,dense,hybrid,rewrite (default: all the index has)', parseListOpt)
-      .option('--max-steps <n>', 'advocate model-call limit (LLM mode)', parseIntOpt('max-steps'), 6),
+      .option('--max-steps <n>', 'advocate model-call limit (LLM mode)', parseIntOpt('max-steps', { min: 1 }), 6),
   ).action(
     action(async (hypothesis: string, flags: EvidenceFlags, cmd: Command) => {
       const g = cmd.optsWithGlobals() as GlobalOpts;

@@ -53,7 +53,7 @@ export async function runIndexBuild(corpus: string, flags: IndexBuildFlags, sign
   const analyzer = parseAnalyzerSpec(flags.analyzer);
   const load = corpusLoadOptions(flags);
   const total = knownPassageCount(corpus) ?? 0;
-  const bar = createProgress(`index ${corpus}`);
+  const bar = createProgress(`index ${corpus}`, { unit: 'passages' });
   if (total) bar.start(total);
   let lastLogged = 0;
   const t0 = performance.now();
@@ -111,9 +111,9 @@ export function register(program: Command): void {
       )
       .argument('<corpus>', 'bundled corpus name or path to a passage file / folder with passages.*')
       .requiredOption('--out <dir>', 'index directory to write (built in <dir>.tmp-<pid>, then renamed into place)')
-      .option('--methods <list>', 'comma list of methods to build (bm25, qld, dense)', parseListOpt, ['bm25', 'qld'])
+      .option('--methods <list>', 'comma list of methods to build (bm25, qld, dense, lancedb-fts)', parseListOpt, ['bm25', 'qld'])
       .option('--analyzer <spec>', 'analyzer settings, e.g. stemmer=porter,stopwords=english,lowercase=true,minTokenLength=1 (stemmer: porter|snowball|none; stopwords: english|none)')
-      .option('--workers <n>', 'build worker threads (default: min(2, cores); 0 = main thread only)', parseIntOpt('workers'))
+      .option('--workers <n>', 'build worker threads (default: min(2, cores); 0 = main thread only)', parseIntOpt('workers', { min: 0, max: 64 }))
       .option('--name <name>', 'corpus name recorded in the manifest (default: the bundled name or the file name)')),
   ).action(
     action(async (corpus: string, flags: IndexBuildFlags, cmd: Command) => {

@@ -17,7 +17,7 @@ export function register(program: Command): void {
     .command('report')
     .description('write report.md + report.json for a run dir: accuracy with 95% CI, by confidence, per-item metrics, tool usage, tokens, failures')
     .argument('<runDir>', 'run directory (config.json, results.jsonl, traces/)')
-    .option('--iterations <n>', 'bootstrap resamples', parseIntOpt('iterations'), 2000)
+    .option('--iterations <n>', 'bootstrap resamples', parseIntOpt('iterations', { min: 1 }), 2000)
     .option('--seed <n>', 'bootstrap seed (default: the run seed)', parseIntOpt('seed'))
     .action(
       action(async (runDir: string, flags: ReportFlags, cmd: Command) => {

@@ -1,28 +1,29 @@
 /** Scorer parameters shared by `search` and `eval retrieval`: --k1, --b, --mu, --variant → openRetriever opts. */
 import type { Command } from 'commander';
+import { numOpt } from '../numeric-options.js';
 import { addDenseSearchOptions, denseSearchOptions, type DenseSearchFlags } from '../../../retrieval/dense-cli-options.js';
 
 export interface RetrieverFlags extends DenseSearchFlags {
-  k1?: string;
-  b?: string;
-  mu?: string;
+  k1?: number;
+  b?: number;
+  mu?: number;
   variant?: string;
 }
 
 export function addRetrieverOptions(cmd: Command): Command {
   return addDenseSearchOptions(cmd)
-    .option('--k1 <x>', 'BM25 k1 (default 0.9)')
-    .option('--b <x>', 'BM25 b (default 0.4)')
-    .option('--mu <x>', 'QLD Dirichlet μ (default 2000)')
+    .option('--k1 <x>', 'BM25 k1 (default 0.9)', numOpt('k1', { min: 0 }))
+    .option('--b <x>', 'BM25 b (default 0.4)', numOpt('b', { min: 0, max: 1 }))
+    .option('--mu <x>', 'QLD Dirichlet μ (default 2000)', numOpt('mu', { gt: 0 }))
     .option('--variant <name>', 'QLD variant: textbook (Σ c(t,q)·ln((tf+μP)/(dl+μ)), default) | lucene (LMDirichlet, clamped)');
 }
 
 /** Only the options the user set, so each retriever keeps its own defaults. */
 export function retrieverOptions(flags: RetrieverFlags): Record<string, unknown> {
   const o: Record<string, unknown> = denseSearchOptions(flags);
-  if (flags.k1 !== undefined) o.k1 = Number(flags.k1);
-  if (flags.b !== undefined) o.b = Number(flags.b);
-  if (flags.mu !== undefined) o.mu = Number(flags.mu);
+  if (flags.k1 !== undefined) o.k1 = flags.k1;
+  if (flags.b !== undefined) o.b = flags.b;
+  if (flags.mu !== undefined) o.mu = flags.mu;
   if (flags.variant !== undefined) o.variant = flags.variant;
   return o;
 }

@@ -47,14 +47,15 @@ export function register(program: Command): void {
       .option('--index <dir>', `index for hybrid-RAG evidence (default: the bundled legal-corpus index in ${DEFAULT_INDEX_DIR}, built if absent; an index with dense vectors enables hybrid_search)`)
       .option('--data <dir>', 'directory with the task data (required for learned_hands_courts, which is CC BY-NC-SA and not bundled)')
       .option('--split <split>', 'test | train', 'test')
-      .option('--limit <n>', 'first N items only', parseIntOpt('limit'))
+      .option('--limit <n>', 'first N items only', parseIntOpt('limit', { min: 1 }))
       .option('-k, --k <n>', 'evidence passages per item (0: no retrieval)', parseIntOpt('k'), 5)
       .option('--out <dir>', 'run directory (default runs/acal-<system>-<task>-<semantics>)')
       .option('--seed <n>', 'run seed', parseIntOpt('seed'), 13)
-      .option('--concurrency <n>', 'items at once', parseIntOpt('concurrency'), 1)
-      .option('--iterations <n>', 'bootstrap resamples for the CIs', parseIntOpt('iterations'), 2000)
+      .option('--concurrency <n>', 'items at once', parseIntOpt('concurrency', { min: 1 }), 1)
+      .option('--iterations <n>', 'bootstrap resamples for the CIs', parseIntOpt('iterations', { min: 1 }), 2000)
       .option('--no-clash', 'ablation: no clash resolution')
       .option('--no-escalation', 'ablation: no uncertainty-aware escalation to the judge'),
+    { offline: false },
   ).action(
     action(async (flags: RunAcalFlags, cmd: Command) => {
       const g = cmd.optsWithGlobals() as GlobalOpts;

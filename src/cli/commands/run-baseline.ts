@@ -22,6 +22,7 @@ export function register(program: Command): void {
   addLlmOptions(
     addRunOptions(runCommand(program).command('baseline').description('single-path baselines: LLM-only, BM25/QLD/dense/hybrid RAG, gold oracle'))
       .requiredOption('--mode <mode>', BASELINE_MODES.join(' | ')),
+    { offline: false },
   ).action(
     action(async (flags: RunBaselineFlags, cmd: Command) => {
       const g = cmd.optsWithGlobals() as GlobalOpts;

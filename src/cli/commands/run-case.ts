@@ -46,11 +46,11 @@ export function addRunOptions(cmd: Command): Command {
     .option('--split <split>', 'train | val | test | all', 'val')
     .option('--split-seed <n>', 'seed of the dataset split', parseIntOpt('split-seed'), 13)
     .option('--index <dir>', 'index directory (default: the bundled default index, built if absent)')
-    .option('-k, --k <n>', 'passages per advocate / in the RAG context', parseIntOpt('k'), 5)
+    .option('-k, --k <n>', 'passages per advocate / in the RAG context', parseIntOpt('k', { min: 1 }), 5)
     .option('--seed <n>', 'run seed (jury panels, bootstrap)', parseIntOpt('seed'), 13)
-    .option('--limit <n>', 'only the first N questions of the split', parseIntOpt('limit'))
+    .option('--limit <n>', 'only the first N questions of the split', parseIntOpt('limit', { min: 1 }))
     .option('--run-dir <dir>', 'run directory (default runs/<system>-<mode>-<dataset>-<split>-k<k>-s<seed>)')
-    .option('--concurrency <n>', 'questions run at once', parseIntOpt('concurrency'), 1);
+    .option('--concurrency <n>', 'questions run at once', parseIntOpt('concurrency', { min: 1 }), 1);
 }
 
 export function formatRun(r: CaseExperimentResult, title: string): string {
@@ -61,10 +61,10 @@ export function register(program: Command): void {
   addLlmOptions(
     addRunOptions(runCommand(program).command('case').description('CASE: hypotheses → advocates (tool loops) → persona jury'))
       .option('--tools <list>', 'advocate tools: bm25,qld,dense,hybrid,rewrite (default: all the index has)', parseListOpt)
-      .option('--jurors <n>', 'jurors per question (from the 5 personas)', parseIntOpt('jurors'), 3)
+      .option('--jurors <n>', 'jurors per question (from the 5 personas)', parseIntOpt('jurors', { min: 1, max: 5 }), 3)
       .option('--hypotheses <how>', 'direct (options are the hypotheses) | exploratory (LLM proposes them)', 'direct')
-      .option('--max-steps <n>', 'model calls per advocate', parseIntOpt('max-steps'), 6)
-      .option('--max-tokens <n>', 'tokens per advocate loop', parseIntOpt('max-tokens'), 20000),
+      .option('--max-steps <n>', 'model calls per advocate', parseIntOpt('max-steps', { min: 1 }), 6)
+      .option('--max-tokens <n>', 'tokens per advocate loop', parseIntOpt('max-tokens', { min: 1 }), 20000),
   ).action(
     action(async (flags: RunCaseFlags, cmd: Command) => {
       const g = cmd.optsWithGlobals() as GlobalOpts;

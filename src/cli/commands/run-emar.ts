@@ -21,6 +21,7 @@ import { createEmbedder, parseEmbedderSpec } from '../../../retrieval/embed/crea
 import { errors } from '../../errors.js';
 import { createChatModel } from '../../llm/factory.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
+import { numOpt } from '../numeric-options.js';
 import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
 import { runCommand } from './run-threeply.js';
 
@@ -125,11 +126,6 @@ export async function runEmarCommand(o: EmarOpts): Promise<void> {
   }
 }
 
-const num = (name: string) => (v: string) => {
-  const n = Number(v);
-  if (!Number.isFinite(n)) throw new Error(`--${name} must be a number, got "${v}"`);
-  return n;
-};
 
 export function register(program: Command): void {
   addLlmOptions(
@@ -138,10 +134,10 @@ export function register(program: Command): void {
       .description('EMAR evidential multi-agent argumentation (proponent/opponent recursion to convergence, judge) on Bar Exam QA or LegalBench hearsay')
       .option('--dataset <name>', EMAR_DATASETS.join(' | '), 'barexam')
       .option('--split <split>', 'barexam: train | val | test | all; hearsay: train | test', 'val')
-      .option('--limit <n>', 'first N items of the split', parseIntOpt('limit'))
+      .option('--limit <n>', 'first N items of the split', parseIntOpt('limit', { min: 1 }))
       .option('--seed <n>', 'run seed', parseIntOpt('seed'), 13)
-      .option('--epsilon <x>', 'convergence threshold on the cosine similarity of the claims (the paper: 0.85)', num('epsilon'), DEFAULT_EPSILON)
-      .option('--max-depth <n>', 'maximum recursion depth (the paper: 3)', parseIntOpt('max-depth'), DEFAULT_MAX_DEPTH)
+      .option('--epsilon <x>', 'convergence threshold on the cosine similarity of the claims (the paper: 0.85)', numOpt('epsilon', { gt: -1, max: 1 }), DEFAULT_EPSILON)
+      .option('--max-depth <n>', 'maximum recursion depth (the paper: 3)', parseIntOpt('max-depth', { min: 1 }), DEFAULT_MAX_DEPTH)
       .addOption(
         new Option('--convergence <rule>', 'stop rule: stance = same option and similarity ≥ ε; embedding = similarity ≥ ε only')
           .choices([...CONVERGENCE_RULES])
@@ -150,9 +146,10 @@ export function register(program: Command): void {
       .option('--embedder <provider>', 'embedding provider for convergence: use-lite | transformers | openai', 'use-lite')
       .option('--embed-model <id>', 'embedding model id (provider-specific)')
       .option('--embed-model-dir <dir>', 'transformers: a local copy of the model')
-      .option('--temperature <t>', 'sampling temperature (the paper: 0.1; top-p 0.9 and max_tokens 2048 are also the paper\'s)', num('temperature'), EMAR_SAMPLING.temperature)
-      .option('--concurrency <n>', 'items run at once', parseIntOpt('concurrency'), 1)
+      .option('--temperature <t>', 'sampling temperature (the paper: 0.1; top-p 0.9 and max_tokens 2048 are also the paper\'s)', numOpt('temperature', { min: 0, max: 2 }), EMAR_SAMPLING.temperature)
+      .option('--concurrency <n>', 'items run at once', parseIntOpt('concurrency', { min: 1 }), 1)
       .option('--out <dir>', 'run directory (default runs/emar-<dataset>-<split>-s<seed>)'),
+    { offline: false },
   ).action(
     action(async (opts: EmarOpts, cmd: Command) => {
       await runEmarCommand({ ...cmd.optsWithGlobals(), ...opts });

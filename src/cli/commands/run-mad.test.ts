@@ -117,8 +117,8 @@ describe('lexcase run mad', () => {
     expect(rep.code).toBe(0);
     const md = readFileSync(join(runDir, 'report.md'), 'utf8');
     expect(md).toContain('MAD metrics');
-    expect(md).toMatch(/\| 1 \| 8 \| 0 \| 0 \| 8 \| 100\.0% \|/);
-    expect(md).toMatch(/\| 2 \| 8 \| 0 \| 0 \| 8 \| 100\.0% \|/);
+    expect(md).toMatch(/\| 1 +\| +8 \| +0 \| +0 \| +8 \| +100\.0% \|/);
+    expect(md).toMatch(/\| 2 +\| +8 \| +0 \| +0 \| +8 \| +100\.0% \|/);
     expect(md).toContain('opponent_addressed 0.0%');
   }, 60_000);
 

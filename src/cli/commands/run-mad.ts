@@ -46,14 +46,15 @@ export function register(program: Command): void {
   addLlmOptions(
     addRunOptions(runCommand(program).command('mad').description('multi-agent debate: one debater per option, rounds, topology, judge (or its baselines)'))
       .option('--system <name>', `${MAD_SYSTEMS.join(' | ')}`, 'mad')
-      .option('--rounds <n>', 'debate rounds (1–3)', parseIntOpt('rounds'), 2)
+      .option('--rounds <n>', 'debate rounds (1–3)', parseIntOpt('rounds', { min: 1, max: 3 }), 2)
       .option('--topology <t>', 'full (every opponent) | sparse (the preceding opponent only)', 'sparse')
       .option('--cross-examiner', 'one targeted question to each debater before judgment')
       .option('--judge-each-round', 'also judge after each earlier round (accuracy per round from one debate)')
-      .option('--samples <n>', 'self-consistency samples', parseIntOpt('samples'), 5)
+      .option('--samples <n>', 'self-consistency samples', parseIntOpt('samples', { min: 1 }), 5)
       .option('--method <m>', 'the shared retriever (its <method>_search tool): bm25 | qld | dense | hybrid', 'bm25')
-      .option('--passage-chars <n>', 'characters of each passage shown', parseIntOpt('passage-chars'), 600)
+      .option('--passage-chars <n>', 'characters of each passage shown', parseIntOpt('passage-chars', { min: 1 }), 600)
       .option('--seeds <list>', 'run once per seed (comma-separated) and report consistency across seeds', parseListOpt),
+    { offline: false },
   ).action(
     action(async (flags: RunMadFlags, cmd: Command) => {
       const g = cmd.optsWithGlobals() as GlobalOpts;

@@ -53,7 +53,7 @@ describe('lexcase run threeply', () => {
     expect(trace).toMatchObject({ system: 'reflective', abstained: true, terminatedAt: 'plaintiff' });
     expect(trace.steps.map((s: { role: string }) => s.role)).toEqual(['developer', 'analyst']);
     const report = readFileSync(join(out, 'report.md'), 'utf8');
-    expect(report).toMatch(/## 3-ply arguments[\s\S]*\| reflective \| non-arguable \| 2 \|/);
+    expect(report).toMatch(/## 3-ply arguments[\s\S]*\| reflective \| non-arguable +\| +2 \|/);
     expect(report).toMatch(/## Accuracy/i);
     const rj = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
     expect(rj.sections.threeply.scenarios.map((x: { mode: string }) => x.mode)).toEqual(['arguable', 'mismatched', 'non-arguable']);

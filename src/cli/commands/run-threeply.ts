@@ -101,14 +101,15 @@ export function register(program: Command): void {
       .command('threeply')
       .description('reflective 3-ply legal arguments on CATO trade-secret case triples (hallucination accuracy, factor utilization recall, abstention)')
       .option('--scenarios <list>', `comma-separated: ${SCENARIO_MODES.join(', ')}`, parseListOpt, [...SCENARIO_MODES])
-      .option('--n <n>', 'triples per scenario (the paper: 90)', parseIntOpt('n'), 90)
+      .option('--n <n>', 'triples per scenario (the paper: 90)', parseIntOpt('n', { min: 1 }), 90)
       .option('--system <kind>', THREEPLY_SYSTEMS.join(' | '), 'reflective')
       .option('--seed <n>', 'seed for the triples and the run', parseIntOpt('seed'), 13)
-      .option('--complexity <k>', 'each case gets k-1..k+1 factors (the paper: 5)', parseIntOpt('complexity'), 5)
+      .option('--complexity <k>', 'each case gets k-1..k+1 factors (the paper: 5)', parseIntOpt('complexity', { min: 1 }), 5)
       .option('--source <s>', 'synthetic (random factor sets, as the paper) | casebase (real CATO cases)', 'synthetic')
       .option('--evaluator-model <id>', 'model for the Factor Distiller, on the same endpoint (default: the run model), at temperature 0')
-      .option('--concurrency <n>', 'triples run at once', parseIntOpt('concurrency'), 1)
+      .option('--concurrency <n>', 'triples run at once', parseIntOpt('concurrency', { min: 1 }), 1)
       .option('--out <dir>', 'run directory (default runs/threeply-<system>-<source>-s<seed>)'),
+    { offline: false },
   ).action(
     action(async (opts: ThreeplyOpts, cmd: Command) => {
       await runThreeplyCommand({ ...cmd.optsWithGlobals(), ...opts });

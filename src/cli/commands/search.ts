@@ -45,9 +45,9 @@ export function register(program: Command): void {
       .argument('[query]', 'query text (quote it); or --topics FILE for a batch')
       .requiredOption('--index <dir>', 'index directory (from `lexcase index build`)')
       .option('--method <name>', 'retrieval method: bm25 | qld | wink | any method the index has', 'bm25')
-      .option('-k, --k <n>', 'number of hits', parseIntOpt('k'), 10)
+      .option('-k, --k <n>', 'number of hits', parseIntOpt('k', { min: 1 }), 10)
       .option('--explain', 'per-term score contributions of each hit')
-      .option('--snippet <chars>', 'snippet width in characters', parseIntOpt('snippet'), 160)),
+      .option('--snippet <chars>', 'snippet width in characters', parseIntOpt('snippet', { min: 1 }), 160)),
   ).action(
     action(async (query: string | undefined, flags: SearchFlags, cmd: Command) => {
       if (flags.topics !== undefined) return runBatchSearch(query, flags, cmd);

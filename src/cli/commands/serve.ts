@@ -25,7 +25,7 @@ export function register(program: Command): void {
       .description('local web app: search an index, find evidence for a hypothesis, browse CASE traces, contest ACAL argument graphs')
       .option('--index <dir>', 'index directory to search (from `lexcase index build` or `lexcase demo`)')
       .option('--runs <dir>', 'directory holding run directories (CASE runs, ACAL runs with argument graphs)')
-      .option('--port <n>', 'port (0 = any free port)', parseIntOpt('port'), 8080)
+      .option('--port <n>', 'port (0 = any free port)', parseIntOpt('port', { min: 0, max: 65535 }), 8080)
       .option('--host <addr>', 'address to bind (default loopback only); requests must name it (or 127.0.0.1, localhost, [::1]) in Host', '127.0.0.1'),
   ).action(
     action(async (flags: ServeFlags, cmd: Command) => {

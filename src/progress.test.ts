@@ -1,0 +1,115 @@
+/**
+ * Progress on a non-interactive stderr (nohup, CI, a pipe): plain lines every interval with count,
+ * percentage, rate and ETA, driven here by a fake clock; nothing for short work; nothing when
+ * disabled (--json / --quiet).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createProgress, formatDuration, setProgressEnabled } from './progress.js';
+
+function pipe() {
+  const lines: string[] = [];
+  return { lines, stream: { isTTY: false, write: (s: string) => lines.push(s) } };
+}
+
+afterEach(() => setProgressEnabled(true));
+
+describe('progress on a non-TTY stream', () => {
+  it('prints a plain line every interval with count, %, rate and eta, and a last line with the total time', () => {
+    let t = 0;
+    const { lines, stream } = pipe();
+    const p = createProgress('index barexam', { unit: 'passages', stream, intervalMs: 5000, now: () => t });
+    p.start(856_835);
+    for (let s = 1; s <= 12; s++) {
+      t = s * 1000;
+      p.update(s * 3200); // 3,200 passages a second
+    }
+    // lines at t = 5 s and t = 10 s only
+    expect(lines).toEqual([
+      '[index barexam] 16,000/856,835 passages (1%) 3,200/s eta 4m23s\n',
+      '[index barexam] 32,000/856,835 passages (3%) 3,200/s eta 4m18s\n',
+    ]);
+    t = 14_000;
+    p.update(856_835);
+    p.stop();
+    expect(lines[2]).toBe('[index barexam] 856,835/856,835 passages (100%) 61,203/s done in 14s\n');
+    p.stop();
+    expect(lines).toHaveLength(3);
+  });
+
+  it('the rate is over the last window (a slow-down shows in the eta), and items resumed at start are not counted as work', () => {
+    let t = 0;
+    const { lines, stream } = pipe();
+    const p = createProgress('run', { unit: 'items', stream, intervalMs: 10_000, now: () => t });
+    p.start(100);
+    p.update(40); // resumed run: 40 items already done
+    t = 10_000;
+    p.update(50); // 10 items in 10 s
+    t = 20_000;
+    p.update(52); // 2 items in 10 s
+    expect(lines).toEqual(['[run] 50/100 items (50%) 1.0/s eta 50s\n', '[run] 52/100 items (52%) 0.2/s eta 4m00s\n']);
+  });
+
+  it('without a known total it prints the count and rate', () => {
+    let t = 0;
+    const { lines, stream } = pipe();
+    const p = createProgress('index my.jsonl', { unit: 'passages', stream, intervalMs: 1000, now: () => t });
+    p.start(0);
+    t = 2000;
+    p.increment(5000);
+    expect(lines).toEqual(['[index my.jsonl] 5,000 passages 2,500/s\n']);
+  });
+
+  it('short work prints nothing', () => {
+    let t = 0;
+    const { lines, stream } = pipe();
+    const p = createProgress('eval bm25', { stream, intervalMs: 5000, now: () => t });
+    p.start(124);
+    for (let i = 1; i <= 124; i++) {
+      t = i * 10;
+      p.increment();
+    }
+    p.stop();
+    expect(lines).toEqual([]);
+  });
+
+  it('prints nothing with --json / --quiet or LEXCASE_PROGRESS=off', () => {
+    let t = 0;
+    const { lines, stream } = pipe();
+    setProgressEnabled(false);
+    const a = createProgress('x', { stream, intervalMs: 1, now: () => t });
+    a.start(10);
+    t = 100;
+    a.update(5);
+    setProgressEnabled(true);
+    const b = createProgress('x', { stream, intervalMs: 1, now: () => t, mode: 'off' });
+    b.start(10);
+    t = 200;
+    b.update(5);
+    expect(lines).toEqual([]);
+  });
+
+  it('with the real clock a heartbeat line comes even while no update arrives', async () => {
+    const { lines, stream } = pipe();
+    const p = createProgress('run', { unit: 'items', stream, intervalMs: 300 });
+    p.start(3);
+    p.update(1);
+    await new Promise((r) => setTimeout(r, 800));
+    p.stop();
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    expect(lines[0]).toMatch(/^\[run\] 1\/3 items \(33%\)/);
+    expect(lines.at(-1)).toMatch(/done in \ds\n$/);
+  });
+
+  it('the heartbeat falls silent once the work is complete, even if stop() is never called', async () => {
+    const { lines, stream } = pipe();
+    const p = createProgress('eval bm25', { unit: 'queries', stream, intervalMs: 300 });
+    p.start(2);
+    p.update(2);
+    await new Promise((r) => setTimeout(r, 800));
+    expect(lines).toEqual([]);
+  });
+});
+
+it('formatDuration: seconds, minutes, hours', () => {
+  expect([formatDuration(45), formatDuration(230), formatDuration(3720), formatDuration(-1)]).toEqual(['45s', '3m50s', '1h02m', '0s']);
+});
