@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { errors, LexcaseError } from '../src/errors.js';
 import { spawnWorker } from '../src/worker-url.js';
@@ -24,6 +24,8 @@ import { mergeSegments } from './sparse/merge-segments.js';
 import { SegmentSpiller } from './sparse/segment-spiller.js';
 import { HashingFile } from './sparse/hashing-file.js';
 import type { AddDenseOptions } from './dense/add-dense.js';
+import { checkOutDir } from './out-dir.js';
+import { describeType, idProblem } from '../corpora/passage-rules.js';
 
 export interface BuildOptions {
   out: string;
@@ -43,6 +45,8 @@ export interface BuildOptions {
   dense?: AddDenseOptions;
   /** Store passage texts in deflated blocks of 64 (default true; false = plain v1 layout). */
   compressDocs?: boolean;
+  /** Paths the passages are read from: `out` may be neither one of them nor contain one (see out-dir.ts). */
+  inputs?: string[];
 }
 
 const SPARSE_METHODS = new Set(['bm25', 'qld']);
@@ -175,11 +179,14 @@ function removeStaleTemps(out: string): void {
 function checkPassage(p: Passage, position: number, corpusName: string): void {
   if (!p || typeof p !== 'object') throw errors.corpusParse(corpusName, position, 'passage is not an object');
   if (typeof p.id !== 'string' || p.id.length === 0) throw errors.corpusParse(corpusName, position, 'passage field "id" must be a non-empty string');
-  if (typeof p.text !== 'string') throw errors.corpusParse(corpusName, position, `passage "${p.id}": field "text" must be a string`);
+  const bad = idProblem(p.id);
+  if (bad) throw errors.corpusParse(corpusName, position, `passage id ${JSON.stringify(p.id)} ${bad}`);
+  if (typeof p.text !== 'string') throw errors.corpusParse(corpusName, position, `passage "${p.id}": field "text" must be a string, got ${describeType(p.text)}`);
 }
 
 export async function buildIndex(passages: AsyncIterable<Passage>, opts: BuildOptions): Promise<Manifest> {
-  const out = resolve(opts.out);
+  // Refuse before anything is written: only a new/empty dir or a lexcase index may be replaced.
+  const out = checkOutDir(opts.out, opts.inputs).target;
   const methods = opts.methods ?? ['bm25', 'qld'];
   for (const m of methods) if (!SPARSE_METHODS.has(m) && m !== 'dense') throw errors.usage(`unknown index method "${m}" (known: bm25, qld, dense)`);
   const analyzer = createAnalyzer(opts.analyzer).config;
@@ -234,6 +241,7 @@ export async function buildIndex(passages: AsyncIterable<Passage>, opts: BuildOp
     }
     await flush();
     seen.clear();
+    if (n === 0) throw errors.corpusEmpty(opts.corpusName);
     const segments = await sink.finish();
     if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('build aborted');
     const sources = docs.close(checksums);
@@ -281,6 +289,8 @@ export async function buildIndex(passages: AsyncIterable<Passage>, opts: BuildOp
       bytes: 0,
     };
     for (const f of Object.values(SPARSE_FILES)) sparse.bytes += (await stat(join(tmp, f))).size;
+    const sizes: Record<string, number> = {};
+    for (const f of Object.keys(checksums).sort()) sizes[f] = (await stat(join(tmp, f))).size;
     const manifest: Manifest = {
       format: MANIFEST_FORMAT,
       version: MANIFEST_VERSION,
@@ -290,11 +300,15 @@ export async function buildIndex(passages: AsyncIterable<Passage>, opts: BuildOp
       analyzer,
       methods: methods.filter((m) => SPARSE_METHODS.has(m)),
       checksums: Object.fromEntries(Object.entries(checksums).sort(([a], [b]) => (a < b ? -1 : 1))),
+      sizes,
       sparse,
       docstore: compressDocs ? { version: 2, text: BLOCK_CODEC, blockPassages: BLOCK_PASSAGES } : { version: 1, text: 'plain' },
     };
     await writeManifest(tmp, manifest);
     await sink.close();
+    if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('build aborted');
+    // Check again: the directory may have changed during the build.
+    checkOutDir(opts.out, opts.inputs);
     await swapIntoPlace(tmp, out);
     if (methods.includes('dense')) return await runDenseHook(out, opts.dense);
     return manifest;

@@ -15,6 +15,7 @@ import * as evalRetrieval from './commands/eval-retrieval.js';
 import * as evidence from './commands/evidence.js';
 import * as indexCmd from './commands/index-cmd.js';
 import * as indexDense from './commands/index-dense.js';
+import * as indexVerify from './commands/index-verify.js';
 import * as report from './commands/report.js';
 import * as runAcal from './commands/run-acal.js';
 import * as runBaseline from './commands/run-baseline.js';
@@ -34,6 +35,7 @@ const modules: CommandModule[] = [
   evidence,
   indexCmd,
   indexDense,
+  indexVerify,
   report,
   runAcal,
   runBaseline,
