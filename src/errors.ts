@@ -141,6 +141,6 @@ export const errors = {
       hint: 'split the record, or raise the limit (LEXCASE_MAX_LINE_MB or the maxLineBytes option)',
     }),
 
-  interrupted: (what: string, signal: string) =>
-    new LexcaseError('INTERRUPTED', `${what} interrupted by ${signal}; nothing was changed`),
+  interrupted: (what: string, signal: string, note = 'nothing was changed') =>
+    new LexcaseError('INTERRUPTED', `${what} interrupted by ${signal}; ${note}`),
 };

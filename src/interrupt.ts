@@ -14,14 +14,15 @@ export interface Interrupt {
   dispose(): void;
 }
 
-export function abortOnSignals(what: string, signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM']): Interrupt {
+export function abortOnSignals(what: string, opts: { note?: string; signals?: NodeJS.Signals[] } = {}): Interrupt {
+  const signals = opts.signals ?? ['SIGINT', 'SIGTERM'];
   const ac = new AbortController();
   let got: NodeJS.Signals | undefined;
   const handlers = signals.map((s) => {
     const h = () => {
       got = s;
       dispose();
-      ac.abort(errors.interrupted(what, s));
+      ac.abort(errors.interrupted(what, s, opts.note));
     };
     process.once(s, h);
     return [s, h] as const;
