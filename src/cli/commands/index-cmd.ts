@@ -112,7 +112,7 @@ export function register(program: Command): void {
         `build an index dir from a bundled corpus (${corpusNames().join(', ')}) or a passage file of any size (JSONL, CSV, TSV — optionally .gz — or Parquet)`,
       )
       .argument('<corpus>', 'bundled corpus name or path to a passage file / folder with passages.*')
-      .requiredOption('--out <dir>', 'index directory to write (built in <dir>.tmp-<pid>, then renamed into place)')
+      .requiredOption('--out <dir>', 'index directory to write: new, empty, or a lexcase index to replace (built in <dir>.tmp-<pid>, then renamed into place)')
       .option('--methods <list>', 'comma list of methods to build (bm25, qld, dense)', parseListOpt, ['bm25', 'qld'])
       .option('--analyzer <spec>', 'analyzer settings, e.g. stemmer=porter,stopwords=english,lowercase=true,minTokenLength=1 (stemmer: porter|snowball|none; stopwords: english|none)')
       .option('--workers <n>', 'build worker threads (default: min(2, cores); 0 = main thread only)', parseIntOpt('workers'))
