@@ -87,6 +87,9 @@ async function openColumn(dir: string, base: string, n: number): Promise<Column>
 export async function openDocStore(dir: string): Promise<OpenedDocStore> {
   const manifest = await readManifest(dir);
   const n = manifest.corpus.passages;
+  const store = manifest.docstore;
+  if (store && (store.version > 2 || (store.text !== 'plain' && (store.text !== BLOCK_CODEC || store.blockPassages !== BLOCK_PASSAGES))))
+    throw errors.indexIncompatible(dir, `doc store version ${store.version} with text "${store.text}" (block ${store.blockPassages}) is not supported by this lexcase`);
   checkIndexFiles(dir, manifest);
   await verifyOnFirstOpen(dir, manifest);
   const idOffsets = await readOffsets(dir, DOCSTORE_FILES.ids, n, `${DOCSTORE_FILES.ids}.bin`);
@@ -95,9 +98,6 @@ export async function openDocStore(dir: string): Promise<OpenedDocStore> {
   const whole = idBlob.toString('utf8');
   if (whole.length === idBlob.length) for (let i = 0; i < n; i++) idList[i] = whole.slice(idOffsets[i], idOffsets[i + 1]);
   else for (let i = 0; i < n; i++) idList[i] = idBlob.toString('utf8', idOffsets[i], idOffsets[i + 1]);
-  const store = manifest.docstore;
-  if (store && (store.version > 2 || (store.text !== 'plain' && (store.text !== BLOCK_CODEC || store.blockPassages !== BLOCK_PASSAGES))))
-    throw errors.indexIncompatible(dir, `doc store version ${store.version} with text "${store.text}" (block ${store.blockPassages}) is not supported by this lexcase`);
   const text = store?.text === BLOCK_CODEC ? await BlockColumn.open(dir, DOCSTORE_FILES.text, await readOffsets(dir, DOCSTORE_FILES.text, n)) : await openColumn(dir, DOCSTORE_FILES.text, n);
   const title = await openColumn(dir, DOCSTORE_FILES.title, n);
   const docId = await openColumn(dir, DOCSTORE_FILES.docId, n);
