@@ -1,7 +1,9 @@
 /**
  * Stream a text file line by line, any size, as UTF-8. `.gz` files are gunzipped on the fly
  * (node:zlib). Invalid UTF-8 bytes become U+FFFD (replacement characters) instead of crashing;
- * a UTF-8 byte-order mark is dropped; "\r\n" line ends are accepted.
+ * a UTF-8 byte-order mark is dropped; "\r\n" line ends are accepted. Linear in the file size
+ * however long a line is; a line over the limit (default 64 MiB, LEXCASE_MAX_LINE_MB) is an error
+ * naming file and line.
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
