@@ -6,7 +6,7 @@
 import { basename } from 'node:path';
 import { parse } from 'csv-parse';
 import { errors } from '../src/errors.js';
-import { readTextChunks } from './read-lines.js';
+import { defaultMaxLineBytes, readTextChunks } from './read-lines.js';
 import { toPassage } from './field-map.js';
 import type { PassageLoadOptions } from './jsonl.js';
 import type { Passage } from './types.js';
@@ -14,6 +14,8 @@ import type { Passage } from './types.js';
 export interface CsvOptions {
   /** Field delimiter; default "\t" for .tsv/.tsv.gz files, "," otherwise. */
   delimiter?: string;
+  /** Longest record accepted (characters; default the line limit of read-lines.ts, 64 MiB). */
+  maxLineBytes?: number;
 }
 
 export function delimiterFor(file: string): string {
@@ -23,6 +25,7 @@ export function delimiterFor(file: string): string {
 /** Rows as header-keyed objects with the 1-based line their record starts on. */
 export async function* readCsvRows(file: string, opts: CsvOptions = {}): AsyncGenerator<{ line: number; row: Record<string, string> }> {
   const delimiter = opts.delimiter ?? delimiterFor(file);
+  const maxRecord = opts.maxLineBytes ?? defaultMaxLineBytes();
   const parser = parse({
     columns: (header: string[]) => header.map((h) => h.trim()),
     delimiter,
@@ -30,6 +33,7 @@ export async function* readCsvRows(file: string, opts: CsvOptions = {}): AsyncGe
     info: true,
     relax_column_count: false,
     skip_empty_lines: true,
+    max_record_size: maxRecord,
     // TSV exports rarely quote; a stray quote must not swallow the rest of the file.
     quote: delimiter === '\t' ? false : '"',
   });
@@ -64,6 +68,7 @@ export async function* readCsvRows(file: string, opts: CsvOptions = {}): AsyncGe
   } catch (e) {
     const err = e as Error & { lines?: number; code?: string };
     if ((err as { code?: string }).code === 'CORPUS_PARSE' || (err as { code?: string }).code === 'CORPUS_NOT_FOUND') throw e;
+    if (err.code === 'CSV_MAX_RECORD_SIZE') throw errors.lineTooLong(file, err.lines ?? 0, maxRecord);
     throw errors.corpusParse(file, err.lines ?? 0, `malformed ${delimiter === '\t' ? 'TSV' : 'CSV'}: ${err.message}`, e);
   } finally {
     await feed;

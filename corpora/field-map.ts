@@ -5,6 +5,7 @@
  */
 import { errors } from '../src/errors.js';
 import type { Passage } from './types.js';
+import { describeType, idProblem } from './passage-rules.js';
 
 export interface FieldMapping {
   id?: string;
@@ -30,9 +31,12 @@ export interface MapContext {
   defaultSource: string;
 }
 
+/** Parquet BYTE_ARRAY columns without a UTF8 annotation come back as bytes: read them as UTF-8. */
+const decoded = (v: unknown): unknown => (v instanceof Uint8Array ? Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('utf8') : v);
+
 function pick(rec: Record<string, unknown>, explicit: string | undefined, candidates: string[]): { field: string; value: unknown } {
-  if (explicit) return { field: explicit, value: rec[explicit] };
-  for (const f of candidates) if (rec[f] !== undefined && rec[f] !== null) return { field: f, value: rec[f] };
+  if (explicit) return { field: explicit, value: decoded(rec[explicit]) };
+  for (const f of candidates) if (rec[f] !== undefined && rec[f] !== null) return { field: f, value: decoded(rec[f]) };
   return { field: candidates[0], value: undefined };
 }
 
@@ -44,8 +48,9 @@ function asString(v: unknown): string | undefined {
 }
 
 /**
- * Record → Passage. A missing or empty id is an error naming file, line and field; empty or missing
- * text is allowed (the passage is indexed with no terms); docId defaults to none.
+ * Record → Passage. A missing or empty id, an id with control characters, a missing text field or a
+ * text that is not a string (a number, an object) is an error naming file, line and field. An empty
+ * text string is allowed (the passage is indexed with no terms); docId defaults to none.
  */
 export function toPassage(rec: unknown, map: FieldMapping, ctx: MapContext): Passage {
   if (!rec || typeof rec !== 'object' || Array.isArray(rec)) {
@@ -53,12 +58,27 @@ export function toPassage(rec: unknown, map: FieldMapping, ctx: MapContext): Pas
   }
   const r = rec as Record<string, unknown>;
   const id = pick(r, map.id, DEFAULT_FIELDS.id);
+  if (id.value !== undefined && id.value !== null && typeof id.value === 'object') {
+    throw errors.corpusParse(ctx.file, ctx.line, `passage id (field "${id.field}") must be a string or a number, got ${describeType(id.value)}`);
+  }
   const idStr = asString(id.value)?.trim();
   if (!idStr) {
     throw errors.corpusParse(ctx.file, ctx.line, `missing passage id (field "${id.field}")${map.id ? '' : `; set --id-field to one of: ${Object.keys(r).join(', ')}`}`);
   }
-  const text = asString(pick(r, map.text, DEFAULT_FIELDS.text).value) ?? '';
-  const p: Passage = { id: idStr, text, source: asString(pick(r, map.source, DEFAULT_FIELDS.source).value) || ctx.defaultSource };
+  const bad = idProblem(idStr);
+  if (bad) throw errors.corpusParse(ctx.file, ctx.line, `passage id ${JSON.stringify(idStr)} (field "${id.field}") ${bad}`);
+  const t = pick(r, map.text, DEFAULT_FIELDS.text);
+  if (t.value === undefined || t.value === null) {
+    throw errors.corpusParse(
+      ctx.file,
+      ctx.line,
+      `passage "${idStr}" has no text (field "${t.field}")${map.text ? '' : `; set --text-field to one of: ${Object.keys(r).join(', ')}`}`,
+    );
+  }
+  if (typeof t.value !== 'string') {
+    throw errors.corpusParse(ctx.file, ctx.line, `passage "${idStr}": text (field "${t.field}") must be a string, got ${describeType(t.value)}`);
+  }
+  const p: Passage = { id: idStr, text: t.value, source: asString(pick(r, map.source, DEFAULT_FIELDS.source).value) || ctx.defaultSource };
   const title = asString(pick(r, map.title, DEFAULT_FIELDS.title).value);
   if (title) p.title = title;
   const docId = asString(pick(r, map.docId, DEFAULT_FIELDS.docId).value);

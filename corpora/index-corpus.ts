@@ -2,10 +2,10 @@
  * indexCorpus: load a bundled corpus or a passage file (any supported format) and build an index
  * dir from it — the library form of `lexcase index build`.
  */
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { buildIndex, type BuildOptions } from '../indexer/build.js';
 import type { Manifest } from '../indexer/manifest.js';
-import { CORPORA, isBundledCorpus, loadPassages } from './registry.js';
+import { CORPORA, DATA_DIR, isBundledCorpus, loadPassages } from './registry.js';
 import type { FileLoadOptions } from './load-passages.js';
 
 export interface IndexCorpusOptions extends Omit<BuildOptions, 'corpusName'>, Pick<FileLoadOptions, 'format' | 'fields' | 'delimiter'> {
@@ -18,8 +18,11 @@ export const knownPassageCount = (corpus: string): number | undefined => (isBund
 
 export async function indexCorpus(corpus: string, opts: IndexCorpusOptions): Promise<Manifest> {
   const { format, fields, delimiter, corpusName, ...build } = opts;
+  // The build may not write over what it reads (indexer/out-dir.ts).
+  const inputs = isBundledCorpus(corpus) ? CORPORA[corpus].parts.map((p) => join(DATA_DIR, p.file)) : [corpus];
   return buildIndex(loadPassages(corpus, { format, fields, delimiter }), {
     ...build,
+    inputs: [...(build.inputs ?? []), ...inputs],
     corpusName: corpusName ?? (isBundledCorpus(corpus) ? corpus : basename(corpus)),
   });
 }

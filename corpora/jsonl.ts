@@ -1,7 +1,7 @@
 /** Streaming JSONL loader (plain or .gz): one JSON object per line; blank lines are skipped. */
 import { basename } from 'node:path';
 import { errors } from '../src/errors.js';
-import { readLines } from './read-lines.js';
+import { readLines, type ReadLinesOptions } from './read-lines.js';
 import { toPassage, type FieldMapping } from './field-map.js';
 import type { Passage } from './types.js';
 
@@ -11,8 +11,8 @@ export interface JsonRecord {
 }
 
 /** Parsed JSON values, one per non-blank line; a malformed line → CORPUS_PARSE naming file:line. */
-export async function* readJsonl(file: string): AsyncGenerator<JsonRecord> {
-  for await (const { line, text } of readLines(file)) {
+export async function* readJsonl(file: string, opts: ReadLinesOptions = {}): AsyncGenerator<JsonRecord> {
+  for await (const { line, text } of readLines(file, opts)) {
     if (!text.trim()) continue;
     let value: unknown;
     try {
@@ -24,7 +24,7 @@ export async function* readJsonl(file: string): AsyncGenerator<JsonRecord> {
   }
 }
 
-export interface PassageLoadOptions {
+export interface PassageLoadOptions extends ReadLinesOptions {
   fields?: FieldMapping;
   /** `source` for records that carry none (default: the file name). */
   source?: string;
@@ -32,7 +32,7 @@ export interface PassageLoadOptions {
 
 export async function* loadJsonlPassages(file: string, opts: PassageLoadOptions = {}): AsyncGenerator<Passage> {
   const defaultSource = opts.source ?? basename(file);
-  for await (const { line, value } of readJsonl(file)) {
+  for await (const { line, value } of readJsonl(file, opts)) {
     yield toPassage(value, opts.fields ?? {}, { file, line, defaultSource });
   }
 }

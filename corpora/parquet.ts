@@ -62,6 +62,9 @@ export async function* loadParquetPassages(file: string, opts: PassageLoadOption
       wanted.add(explicit);
     } else for (const c of DEFAULT_FIELDS[key]) if (available.includes(c)) wanted.add(c);
   }
+  if (!f.text && !DEFAULT_FIELDS.text.some((c) => available.includes(c))) {
+    throw errors.corpusField(file, 'text', `no text column (looked for ${DEFAULT_FIELDS.text.join(', ')}); set --text-field to one of: ${available.join(', ')}`);
+  }
   for await (const { row, value } of readParquetRows(file, [...wanted])) {
     yield toPassage(value, f, { file, line: row, defaultSource });
   }

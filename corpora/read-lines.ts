@@ -1,13 +1,15 @@
 /**
  * Stream a text file line by line, any size, as UTF-8. `.gz` files are gunzipped on the fly
  * (node:zlib). Invalid UTF-8 bytes become U+FFFD (replacement characters) instead of crashing;
- * a UTF-8 byte-order mark is dropped; "\r\n" line ends are accepted.
+ * a UTF-8 byte-order mark is dropped; "\r\n" line ends are accepted. Linear in the file size
+ * however long a line is; a line over the limit (default 64 MiB, LEXCASE_MAX_LINE_MB) is an error
+ * naming file and line.
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
 import type { Readable } from 'node:stream';
-import { errors } from '../src/errors.js';
+import { errors, LexcaseError } from '../src/errors.js';
 
 export interface Line {
   /** 1-based line number in the (decompressed) file. */
@@ -50,19 +52,72 @@ export async function* readTextChunks(file: string): AsyncGenerator<string> {
   if (tail) yield tail;
 }
 
-export async function* readLines(file: string): AsyncGenerator<Line> {
-  let buf = '';
+/** Default longest line (bytes): LEXCASE_MAX_LINE_MB (MiB) when set, else 64 MiB. */
+export function defaultMaxLineBytes(): number {
+  const env = process.env.LEXCASE_MAX_LINE_MB;
+  if (env === undefined || env === '') return 64 * 1024 * 1024;
+  const mb = Number(env);
+  if (!Number.isFinite(mb) || mb <= 0) throw errors.invalidInput('LEXCASE_MAX_LINE_MB', `expected a positive number of MiB, got "${env}"`);
+  return Math.floor(mb * 1024 * 1024);
+}
+
+export interface ReadLinesOptions {
+  /** Longest line accepted, in bytes (default defaultMaxLineBytes()); a longer one is CORPUS_PARSE naming the line. */
+  maxLineBytes?: number;
+}
+
+/**
+ * Lines of a text file in linear time: the byte stream is split at "\n" (a byte that never occurs
+ * inside a multi-byte UTF-8 sequence), and only a line's own pieces are joined and decoded, once.
+ * (Appending chunks to one string and searching it from the start again was quadratic in the
+ * length of a line: 47.7 s for one 80 MB line.)
+ */
+export async function* readLines(file: string, opts: ReadLinesOptions = {}): AsyncGenerator<Line> {
+  await assertReadableFile(file);
+  const limit = opts.maxLineBytes ?? defaultMaxLineBytes();
+  let parts: Buffer[] = [];
+  let pending = 0;
   let line = 0;
-  for await (const chunk of readTextChunks(file)) {
-    buf += chunk;
-    let start = 0;
-    let nl: number;
-    while ((nl = buf.indexOf('\n', start)) !== -1) {
-      const end = nl > start && buf.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-      yield { line: ++line, text: buf.slice(start, end) };
-      start = nl + 1;
+  const decode = (bytes: Buffer): string => {
+    let end = bytes.length;
+    if (end && bytes[end - 1] === 13) end--;
+    let text = bytes.toString('utf8', 0, end);
+    if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    return text;
+  };
+  const take = (piece: Buffer): Buffer => {
+    const whole = parts.length ? Buffer.concat([...parts, piece], pending + piece.length) : piece;
+    parts = [];
+    pending = 0;
+    return whole;
+  };
+  const stream = openBytes(file);
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      let start = 0;
+      let nl: number;
+      while ((nl = chunk.indexOf(10, start)) !== -1) {
+        if (pending + nl - start > limit) throw errors.lineTooLong(file, line + 1, limit);
+        const bytes = take(chunk.subarray(start, nl));
+        line++;
+        yield { line, text: decode(bytes) };
+        start = nl + 1;
+      }
+      if (start < chunk.length) {
+        pending += chunk.length - start;
+        if (pending > limit) throw errors.lineTooLong(file, line + 1, limit);
+        parts.push(chunk.subarray(start));
+      }
     }
-    buf = buf.slice(start);
+  } catch (e) {
+    if (e instanceof LexcaseError) throw e;
+    throw errors.corpusParse(file, line + 1, `cannot read file: ${(e as Error).message}`, e);
+  } finally {
+    stream.destroy();
   }
-  if (buf.length) yield { line: ++line, text: buf.endsWith('\r') ? buf.slice(0, -1) : buf };
+  if (pending) {
+    const bytes = take(Buffer.alloc(0));
+    line++;
+    yield { line, text: decode(bytes) };
+  }
 }

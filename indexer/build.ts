@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { errors, LexcaseError } from '../src/errors.js';
 import { spawnWorker } from '../src/worker-url.js';
@@ -24,6 +24,8 @@ import { SegmentSpiller } from './sparse/segment-spiller.js';
 import { HashingFile } from './sparse/hashing-file.js';
 import type { AddDenseOptions } from './dense/add-dense.js';
 import { checkPassagesInput, defaultCorpusName, withSource, type PassageInput, type PassagesInput } from './passage-input.js';
+import { checkOutDir } from './out-dir.js';
+import { describeType, idProblem } from '../corpora/passage-rules.js';
 
 export interface BuildOptions {
   /** Index directory to write (replaced atomically if it exists). */
@@ -45,6 +47,8 @@ export interface BuildOptions {
   dense?: AddDenseOptions;
   /** Store passage texts in deflated blocks of 64 (default true; false = plain v1 layout). */
   compressDocs?: boolean;
+  /** Paths the passages are read from: `out` may be neither one of them nor contain one (see out-dir.ts). */
+  inputs?: string[];
 }
 
 const SPARSE_METHODS = new Set(['bm25', 'qld']);
@@ -177,7 +181,9 @@ function removeStaleTemps(out: string): void {
 function checkPassage(p: PassageInput, position: number, corpusName: string): void {
   if (!p || typeof p !== 'object') throw errors.corpusParse(corpusName, position, 'passage is not an object');
   if (typeof p.id !== 'string' || p.id.length === 0) throw errors.corpusParse(corpusName, position, 'passage field "id" must be a non-empty string');
-  if (typeof p.text !== 'string') throw errors.corpusParse(corpusName, position, `passage "${p.id}": field "text" must be a string`);
+  const bad = idProblem(p.id);
+  if (bad) throw errors.corpusParse(corpusName, position, `passage id ${JSON.stringify(p.id)} ${bad}`);
+  if (typeof p.text !== 'string') throw errors.corpusParse(corpusName, position, `passage "${p.id}": field "text" must be a string, got ${describeType(p.text)}`);
 }
 
 /**
@@ -190,7 +196,8 @@ export async function buildIndex<T extends PassageInput>(passages: PassagesInput
   if (opts.corpusName !== undefined && (typeof opts.corpusName !== 'string' || !opts.corpusName))
     throw errors.invalidInput('corpusName', `expected a non-empty string, got ${JSON.stringify(opts.corpusName)}`);
   checkPassagesInput(passages);
-  const out = resolve(opts.out);
+  // Refuse before anything is written: only a new/empty dir or a lexcase index may be replaced.
+  const out = checkOutDir(opts.out, opts.inputs).target;
   const corpusName = opts.corpusName ?? defaultCorpusName(out);
   const methods = opts.methods ?? ['bm25', 'qld'];
   for (const m of methods) if (!SPARSE_METHODS.has(m) && m !== 'dense' && m !== 'lancedb-fts') throw errors.usage(`unknown index method "${m}" (known: bm25, qld, dense, lancedb-fts)`);
@@ -246,6 +253,7 @@ export async function buildIndex<T extends PassageInput>(passages: PassagesInput
     }
     await flush();
     seen.clear();
+    if (n === 0) throw errors.corpusEmpty(corpusName);
     const segments = await sink.finish();
     if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('build aborted');
     const sources = docs.close(checksums);
@@ -293,6 +301,8 @@ export async function buildIndex<T extends PassageInput>(passages: PassagesInput
       bytes: 0,
     };
     for (const f of Object.values(SPARSE_FILES)) sparse.bytes += (await stat(join(tmp, f))).size;
+    const sizes: Record<string, number> = {};
+    for (const f of Object.keys(checksums).sort()) sizes[f] = (await stat(join(tmp, f))).size;
     const manifest: Manifest = {
       format: MANIFEST_FORMAT,
       version: MANIFEST_VERSION,
@@ -302,11 +312,15 @@ export async function buildIndex<T extends PassageInput>(passages: PassagesInput
       analyzer,
       methods: methods.filter((m) => SPARSE_METHODS.has(m)),
       checksums: Object.fromEntries(Object.entries(checksums).sort(([a], [b]) => (a < b ? -1 : 1))),
+      sizes,
       sparse,
       docstore: compressDocs ? { version: 2, text: BLOCK_CODEC, blockPassages: BLOCK_PASSAGES } : { version: 1, text: 'plain' },
     };
     await writeManifest(tmp, manifest);
     await sink.close();
+    if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('build aborted');
+    // Check again: the directory may have changed during the build.
+    checkOutDir(opts.out, opts.inputs);
     await swapIntoPlace(tmp, out);
     let built = manifest;
     if (methods.includes('dense')) built = await runDenseHook(out, opts.dense);

@@ -14,6 +14,7 @@ import { deflateRawSync, inflateRawSync, constants } from 'node:zlib';
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { errors } from '../src/errors.js';
 import { HashingFile } from './sparse/hashing-file.js';
+import { checkOffsets } from './integrity.js';
 
 export const BLOCK_PASSAGES = 64;
 export const BLOCK_CODEC = 'deflate-raw-1';
@@ -109,6 +110,12 @@ export class BlockColumn {
     const fh = await open(file, 'r').catch(() => {
       throw errors.indexCorrupt(file, 'doc store file is missing');
     });
+    try {
+      checkOffsets(blkFile, blocks, (await fh.stat()).size);
+    } catch (e) {
+      await fh.close();
+      throw e;
+    }
     return new BlockColumn(fh, offsets, blocks, file);
   }
 

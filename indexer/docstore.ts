@@ -2,13 +2,14 @@
  * Reads the doc store written by docstore-writer.ts. Offsets and ids are loaded into memory
  * (a few bytes per passage); texts, titles and doc ids are read from disk by offset on demand.
  */
-import { open, readFile, type FileHandle } from 'node:fs/promises';
+import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors } from '../src/errors.js';
 import type { Passage } from '../corpora/types.js';
 import type { DocStore } from '../retrieval/types.js';
 import { DOCSTORE_FILES } from './docstore-writer.js';
 import { readManifest } from './manifest.js';
+import { checkIndexFiles, checkOffsets, verifyOnFirstOpen } from './integrity.js';
 import { BlockColumn, BLOCK_CODEC, BLOCK_PASSAGES } from './docstore-blocks.js';
 
 export type OpenedDocStore = DocStore & {
@@ -23,7 +24,8 @@ export type OpenedDocStore = DocStore & {
   close(): Promise<void>;
 };
 
-async function readOffsets(dir: string, base: string, n: number): Promise<Float64Array> {
+/** Offsets of a column, checked to rise and (when `dataFile` is given) to end at that file's size. */
+async function readOffsets(dir: string, base: string, n: number, dataFile?: string): Promise<Float64Array> {
   const file = join(dir, `${base}.off`);
   const buf = await readFile(file).catch(() => {
     throw errors.indexCorrupt(file, 'doc store file is missing');
@@ -31,6 +33,15 @@ async function readOffsets(dir: string, base: string, n: number): Promise<Float6
   if (buf.byteLength !== (n + 1) * 8) throw errors.indexCorrupt(file, `expected ${n + 1} offsets, found ${buf.byteLength / 8}`);
   const a = new Float64Array(n + 1);
   new Uint8Array(a.buffer).set(buf);
+  if (dataFile) {
+    const size = await stat(join(dir, dataFile)).then(
+      (s) => s.size,
+      () => {
+        throw errors.indexCorrupt(join(dir, dataFile), 'doc store file is missing');
+      },
+    );
+    checkOffsets(file, a, size);
+  } else checkOffsets(file, a, a[n]);
   return a;
 }
 
@@ -65,7 +76,7 @@ class Column {
 const ENTRY_BLOCK = 1024;
 
 async function openColumn(dir: string, base: string, n: number): Promise<Column> {
-  const offsets = await readOffsets(dir, base, n);
+  const offsets = await readOffsets(dir, base, n, `${base}.bin`);
   const file = join(dir, `${base}.bin`);
   const fh = await open(file, 'r').catch(() => {
     throw errors.indexCorrupt(file, 'doc store file is missing');
@@ -76,15 +87,17 @@ async function openColumn(dir: string, base: string, n: number): Promise<Column>
 export async function openDocStore(dir: string): Promise<OpenedDocStore> {
   const manifest = await readManifest(dir);
   const n = manifest.corpus.passages;
-  const idOffsets = await readOffsets(dir, DOCSTORE_FILES.ids, n);
+  const store = manifest.docstore;
+  if (store && (store.version > 2 || (store.text !== 'plain' && (store.text !== BLOCK_CODEC || store.blockPassages !== BLOCK_PASSAGES))))
+    throw errors.indexIncompatible(dir, `doc store version ${store.version} with text "${store.text}" (block ${store.blockPassages}) is not supported by this lexcase`);
+  checkIndexFiles(dir, manifest);
+  await verifyOnFirstOpen(dir, manifest);
+  const idOffsets = await readOffsets(dir, DOCSTORE_FILES.ids, n, `${DOCSTORE_FILES.ids}.bin`);
   const idBlob = await readFile(join(dir, `${DOCSTORE_FILES.ids}.bin`));
   const idList: string[] = new Array(n);
   const whole = idBlob.toString('utf8');
   if (whole.length === idBlob.length) for (let i = 0; i < n; i++) idList[i] = whole.slice(idOffsets[i], idOffsets[i + 1]);
   else for (let i = 0; i < n; i++) idList[i] = idBlob.toString('utf8', idOffsets[i], idOffsets[i + 1]);
-  const store = manifest.docstore;
-  if (store && (store.version > 2 || (store.text !== 'plain' && (store.text !== BLOCK_CODEC || store.blockPassages !== BLOCK_PASSAGES))))
-    throw errors.indexIncompatible(dir, `doc store version ${store.version} with text "${store.text}" (block ${store.blockPassages}) is not supported by this lexcase`);
   const text = store?.text === BLOCK_CODEC ? await BlockColumn.open(dir, DOCSTORE_FILES.text, await readOffsets(dir, DOCSTORE_FILES.text, n)) : await openColumn(dir, DOCSTORE_FILES.text, n);
   const title = await openColumn(dir, DOCSTORE_FILES.title, n);
   const docId = await openColumn(dir, DOCSTORE_FILES.docId, n);
@@ -93,7 +106,15 @@ export async function openDocStore(dir: string): Promise<OpenedDocStore> {
   if (srcBuf.byteLength !== n * 4) throw errors.indexCorrupt(srcFile, `expected ${n} entries`);
   const sourceIdx = new Uint32Array(n);
   new Uint8Array(sourceIdx.buffer).set(srcBuf);
-  const sources = JSON.parse(await readFile(join(dir, DOCSTORE_FILES.sources), 'utf8')) as string[];
+  const sourcesFile = join(dir, DOCSTORE_FILES.sources);
+  let sources: string[];
+  try {
+    sources = JSON.parse(await readFile(sourcesFile, 'utf8')) as string[];
+    if (!Array.isArray(sources) || sources.some((x) => typeof x !== 'string')) throw new Error('not a list of names');
+  } catch (e) {
+    throw errors.indexCorrupt(sourcesFile, (e as Error).message);
+  }
+  for (let i = 0; i < n; i++) if (sourceIdx[i] >= sources.length) throw errors.indexCorrupt(srcFile, `entry ${i} names source ${sourceIdx[i]} of ${sources.length}`);
   let byId: Map<string, number> | undefined;
 
   const indexOf = (id: string): number => {

@@ -9,6 +9,7 @@
  * Sections are owned by the module that writes them; this file only fixes the envelope.
  */
 import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { errors } from '../src/errors.js';
@@ -41,6 +42,8 @@ export const manifestSchema = z.object({
   methods: z.array(z.string()),
   /** sha256 of each data file, relative path → hex. */
   checksums: z.record(z.string(), z.string()),
+  /** Size in bytes of each data file, relative path → bytes (checked on every open; absent before 0.1 builds of this field). */
+  sizes: z.record(z.string(), z.number().int().min(0)).optional(),
   sparse: z.looseObject({}).optional(),
   /** Doc store layout (indexer/docstore*.ts); absent = version 1, plain texts. */
   docstore: z
@@ -59,6 +62,8 @@ export const manifestSchema = z.object({
       table: z.string(),
     })
     .optional(),
+  /** sha256 of the manifest's own JSON without this field (see manifestSeal); absent in older dirs. */
+  seal: z.string().optional(),
 });
 export type Manifest = z.infer<typeof manifestSchema>;
 
@@ -75,6 +80,12 @@ export async function readManifest(dir: string): Promise<Manifest> {
   } catch (e) {
     throw errors.indexCorrupt(join(dir, 'manifest.json'), (e as Error).message);
   }
+  if (json && typeof json === 'object' && typeof (json as { seal?: unknown }).seal === 'string') {
+    const { seal, ...body } = json as { seal: string };
+    if (manifestSeal(body) !== seal) {
+      throw errors.indexCorrupt(join(dir, 'manifest.json'), 'its content does not match its seal (sha256): it was damaged or edited', 'rebuild the index; if you edited the manifest on purpose, delete its "seal" field');
+    }
+  }
   const parsed = manifestSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -86,8 +97,14 @@ export async function readManifest(dir: string): Promise<Manifest> {
   return parsed.data;
 }
 
+/** sha256 (hex) of a manifest body (everything but `seal`) as compact JSON, in its key order. */
+export function manifestSeal(body: object): string {
+  return createHash('sha256').update(JSON.stringify(body)).digest('hex');
+}
+
 /**
- * Write manifest.json atomically (temp file + rename), so a reader never sees half a manifest.
+ * Write manifest.json atomically (temp file + rename), so a reader never sees half a manifest; it
+ * carries a `seal` (sha256 of the rest), so a damaged or edited manifest is INDEX_CORRUPT on read.
  * The manifest is checked against the schema `readManifest` applies first: a writer must never
  * leave an index that its own reader calls incompatible (a missing field would otherwise vanish
  * in JSON.stringify and only surface at the next open).
@@ -100,6 +117,8 @@ export async function writeManifest(dir: string, manifest: Manifest): Promise<vo
   }
   const { writeFile, rename } = await import('node:fs/promises');
   const tmp = join(dir, `manifest.json.tmp-${process.pid}`);
-  await writeFile(tmp, JSON.stringify(manifest, null, 2) + '\n');
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  const { seal: _old, ...body } = manifest;
+  await writeFile(tmp, JSON.stringify({ ...body, seal: manifestSeal(body) }, null, 2) + '\n');
   await rename(tmp, join(dir, 'manifest.json'));
 }

@@ -1,9 +1,10 @@
 /** Edge cases and bad input for the sparse engine, end to end through buildIndex + openRetriever. */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LexcaseError } from '../src/errors.js';
 import { buildIndex } from '../indexer/build.js';
+import { writeManifest } from '../indexer/manifest.js';
 import { fromArray, tempDir, texts } from '../indexer/build-test-helpers.js';
 import type { Passage } from '../corpora/types.js';
 import { closeSparseIndexes, openRetriever, openSparseIndex } from './open.js';
@@ -131,9 +132,10 @@ describe('bad input', () => {
     expect(await code(openRetriever(out, 'qld'))).toMatch(/^METHOD_UNAVAILABLE: method "qld" is not available/);
     const mpath = join(out, 'manifest.json');
     const m = JSON.parse(readFileSync(mpath, 'utf8'));
-    writeFileSync(mpath, JSON.stringify({ ...m, sparse: { ...m.sparse, version: 99 } }));
+    // A newer lexcase writes (and seals) these manifests.
+    await writeManifest(out, { ...m, sparse: { ...m.sparse, version: 99 } });
     expect(await code(openRetriever(out, 'bm25'))).toMatch(/^INDEX_INCOMPATIBLE: .*sparse format version 99/);
-    writeFileSync(mpath, JSON.stringify({ ...m, version: 99 }));
+    await writeManifest(out, { ...m, version: 99 });
     expect(await code(openRetriever(out, 'bm25'))).toMatch(/^INDEX_INCOMPATIBLE: .*format version 99/);
     writeFileSync(mpath, JSON.stringify(m));
     writeFileSync(join(out, 'sparse/postings.bin'), Buffer.alloc(3));
@@ -150,12 +152,10 @@ describe('bad input', () => {
 });
 
 describe('degenerate corpora and crash leftovers', () => {
-  it('an empty corpus builds an index that answers every query with no hits', async () => {
+  it('an empty corpus is CORPUS_EMPTY and writes nothing (not an empty index with success)', async () => {
     const out = join(tmp.dir, 'empty-corpus');
-    const m = await buildIndex(fromArray([]), { out, corpusName: 'none', workers: 0 });
-    expect(m.corpus.passages).toBe(0);
-    expect(m.sparse).toMatchObject({ documents: 0, terms: 0, postings: 0 });
-    for (const method of ['bm25', 'qld']) expect(await (await openRetriever(out, method)).search('contract', { k: 10 })).toEqual([]);
+    expect(await code(buildIndex(fromArray([]), { out, corpusName: 'none', workers: 0 }))).toMatch(/^CORPUS_EMPTY: none: the corpus holds no passages/);
+    expect(readdirSync(tmp.dir).filter((n) => n.startsWith('empty-corpus'))).toEqual([]);
   });
 
   it('an index left aside by a build that died between its two renames is put back by the next build', async () => {

@@ -25,7 +25,10 @@ export type ErrorCode =
   | 'DATASET_UNKNOWN'
   | 'RUN_INVALID'
   | 'NOT_FOUND'
-  | 'INVALID_INPUT';
+  | 'INVALID_INPUT'
+  | 'OUT_DIR_REFUSED'
+  | 'CORPUS_EMPTY'
+  | 'INTERRUPTED';
 
 export interface ErrorDetails {
   file?: string;
@@ -98,8 +101,8 @@ export const errors = {
       hint: 'rebuild it with this version of lexcase',
     }),
 
-  indexCorrupt: (file: string, message: string) =>
-    new LexcaseError('INDEX_CORRUPT', `${file}: index file is corrupt: ${message}`, { file }),
+  indexCorrupt: (file: string, message: string, hint = 'rebuild the index (lexcase index build … --out DIR); lexcase index verify DIR lists every damaged file') =>
+    new LexcaseError('INDEX_CORRUPT', `${file}: index file is corrupt: ${message}`, { file, hint }),
 
   methodUnavailable: (method: string, dir: string, available: string[], neededBy?: string) =>
     new LexcaseError('METHOD_UNAVAILABLE', `${neededBy ? `method "${neededBy}" needs "${method}", which` : `method "${method}"`} is not available in index ${dir}`, {
@@ -147,4 +150,24 @@ export const errors = {
     new LexcaseError('RUN_INVALID', `run ${dir}: ${message}`, { file: dir }),
 
   notFound: (what: string, id: string) => new LexcaseError('NOT_FOUND', `${what} not found: ${id}`),
+
+  outDirRefused: (dir: string, reason: string, hint?: string) =>
+    new LexcaseError('OUT_DIR_REFUSED', `refusing to write an index to ${dir}: ${reason}`, {
+      file: dir,
+      field: 'out',
+      hint: hint ?? 'choose a new or empty directory, or an existing lexcase index to replace',
+    }),
+
+  corpusEmpty: (corpus: string) =>
+    new LexcaseError('CORPUS_EMPTY', `${corpus}: the corpus holds no passages; nothing to index`, { file: corpus }),
+
+  lineTooLong: (file: string, line: number, limitBytes: number) =>
+    new LexcaseError('CORPUS_PARSE', `${file}:${line}: line is longer than the limit of ${limitBytes.toLocaleString('en-US')} bytes`, {
+      file,
+      line,
+      hint: 'split the record, or raise the limit (LEXCASE_MAX_LINE_MB or the maxLineBytes option)',
+    }),
+
+  interrupted: (what: string, signal: string, note = 'nothing was changed') =>
+    new LexcaseError('INTERRUPTED', `${what} interrupted by ${signal}; ${note}`),
 };

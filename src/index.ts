@@ -8,6 +8,7 @@ export { readManifest, type Manifest, type AnalyzerConfig } from '../indexer/man
 export { createAnalyzer, type Analyzer } from '../indexer/analyzer.js';
 export { buildIndex, type BuildOptions } from '../indexer/build.js';
 export { openDocStore, type OpenedDocStore } from '../indexer/docstore.js';
+export { verifyChecksums, type VerifyReport, type VerifyProblem } from '../indexer/integrity.js';
 export type { SparseIndex } from '../indexer/sparse/sparse-index.js';
 export { openRetriever, openSparseIndex, closeSparseIndexes } from '../retrieval/open.js';
 export { createBm25Retriever, BM25_DEFAULTS, type Bm25Params } from '../retrieval/bm25.js';

@@ -10,6 +10,7 @@ import { createAnalyzer, type Analyzer } from '../analyzer.js';
 import { openDocStore, type OpenedDocStore } from '../docstore.js';
 import { readManifest, type Manifest } from '../manifest.js';
 import { SPARSE_FILES, SPARSE_VERSION, sparseSectionSchema, type SparseSection } from './format.js';
+import { checkIndexFiles, checkOffsets, verifyOnFirstOpen } from '../integrity.js';
 import { scoringView, type ScoringData, type ScoringView } from '../../retrieval/sparse/scoring-view.js';
 
 export interface SparseIndex extends ScoringData {
@@ -63,6 +64,22 @@ async function readTyped<T extends Uint32Array | Float64Array>(dir: string, rel:
   return make(await readShared(join(dir, rel), expect * bytesPer));
 }
 
+/** Counts that must add up: Σdf = postings, Σdoclen = totalTokens, bylen a permutation of 0..N-1. */
+function checkCounts(dir: string, section: SparseSection, df: Uint32Array, doclen: Uint32Array, byLen: Uint32Array): void {
+  let postings = 0;
+  for (let i = 0; i < df.length; i++) postings += df[i];
+  if (postings !== section.postings) throw errors.indexCorrupt(join(dir, SPARSE_FILES.df), `document frequencies add up to ${postings}, the manifest says ${section.postings} postings`);
+  let tokens = 0;
+  for (let i = 0; i < doclen.length; i++) tokens += doclen[i];
+  if (tokens !== section.totalTokens) throw errors.indexCorrupt(join(dir, SPARSE_FILES.doclen), `document lengths add up to ${tokens}, the manifest says ${section.totalTokens} tokens`);
+  const seen = new Uint8Array(byLen.length);
+  for (let i = 0; i < byLen.length; i++) {
+    const d = byLen[i];
+    if (d >= byLen.length || seen[d]) throw errors.indexCorrupt(join(dir, SPARSE_FILES.bylen), `entry ${i} (${d}) is not a permutation of the ${byLen.length} documents`);
+    seen[d] = 1;
+  }
+}
+
 export async function loadSparseIndex(dir: string): Promise<SparseIndex> {
   const manifest = await readManifest(dir);
   if (!manifest.sparse) throw errors.indexIncompatible(dir, 'the manifest has no "sparse" section (no bm25/qld index was built)');
@@ -74,6 +91,8 @@ export async function loadSparseIndex(dir: string): Promise<SparseIndex> {
   const section = parsed.data;
   if (section.version > SPARSE_VERSION) throw errors.indexIncompatible(dir, `sparse format version ${section.version} is newer than this lexcase supports (${SPARSE_VERSION})`);
   if (endianness() !== 'LE') throw errors.indexIncompatible(dir, 'index files are little-endian; this machine is big-endian');
+  checkIndexFiles(dir, manifest);
+  await verifyOnFirstOpen(dir, manifest);
   const N = section.documents;
   const V = section.terms;
   const termsFile = join(dir, SPARSE_FILES.terms);
@@ -91,7 +110,9 @@ export async function loadSparseIndex(dir: string): Promise<SparseIndex> {
     readTyped(dir, SPARSE_FILES.doclen, u32, 4, N),
     readTyped(dir, SPARSE_FILES.bylen, u32, 4, N),
   ]);
+  checkOffsets(join(dir, SPARSE_FILES.offsets), offsets, offsets[V]);
   const postings = new Uint8Array(await readShared(join(dir, SPARSE_FILES.postings), offsets[V]));
+  checkCounts(dir, section, df, doclen, byLen);
   const docs = await openDocStore(dir);
   if (docs.size !== N) throw errors.indexCorrupt(dir, `doc store holds ${docs.size} passages, sparse index ${N}`);
 

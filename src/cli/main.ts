@@ -17,6 +17,7 @@ import * as evidence from './commands/evidence.js';
 import * as indexCmd from './commands/index-cmd.js';
 import * as indexDense from './commands/index-dense.js';
 import * as indexLanceFts from './commands/index-lancedb-fts.js';
+import * as indexVerify from './commands/index-verify.js';
 import * as report from './commands/report.js';
 import * as runAcal from './commands/run-acal.js';
 import * as runBaseline from './commands/run-baseline.js';
@@ -38,6 +39,7 @@ const modules: CommandModule[] = [
   indexCmd,
   indexDense,
   indexLanceFts,
+  indexVerify,
   report,
   runAcal,
   runBaseline,

@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { runDemo } from '../../../eval/demo/run-demo.js';
 import { log } from '../../log.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
+import { abortOnSignals } from '../../interrupt.js';
 
 interface DemoFlags {
   dir: string;
@@ -28,14 +29,12 @@ export function register(program: Command): void {
     .action(
       action(async (flags: DemoFlags, cmd: Command) => {
         const g = cmd.optsWithGlobals() as GlobalOpts;
-        const ac = new AbortController();
-        const onSig = () => ac.abort(new Error('interrupted'));
-        process.once('SIGINT', onSig);
+        const interrupt = abortOnSignals('demo');
         try {
-          const r = await runDemo({ dir: flags.dir, rebuild: flags.rebuild, iterations: flags.iterations, signal: ac.signal, say: (l) => log.info(l) });
+          const r = await runDemo({ dir: flags.dir, rebuild: flags.rebuild, iterations: flags.iterations, signal: interrupt.signal, say: (l) => log.info(l) });
           output(g, { ...r.json, reportMd: r.reportMd, reportJson: r.reportJson }, () => `${r.markdown}\nwrote ${r.reportMd} and ${r.reportJson}`);
         } finally {
-          process.off('SIGINT', onSig);
+          interrupt.dispose();
         }
       }),
     );

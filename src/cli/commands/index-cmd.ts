@@ -12,6 +12,8 @@ import type { BuildOptions } from '../../../indexer/build.js';
 import { corpusNames } from '../../../corpora/registry.js';
 import { createProgress } from '../../progress.js';
 import { log } from '../../log.js';
+import { abortOnSignals } from '../../interrupt.js';
+import { verifyIndexDir, verifySummary } from './index-verify.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
 import { addCorpusOptions, corpusLoadOptions, parseAnalyzerSpec, type CorpusFlags } from './cli-corpus-options.js';
 import { addDenseBuildOptions, denseBuildOptions, wantsDense, type DenseBuildFlags } from '../../../indexer/dense/cli-options.js';
@@ -110,7 +112,7 @@ export function register(program: Command): void {
         `build an index dir from a bundled corpus (${corpusNames().join(', ')}) or a passage file of any size (JSONL, CSV, TSV — optionally .gz — or Parquet)`,
       )
       .argument('<corpus>', 'bundled corpus name or path to a passage file / folder with passages.*')
-      .requiredOption('--out <dir>', 'index directory to write (built in <dir>.tmp-<pid>, then renamed into place)')
+      .requiredOption('--out <dir>', 'index directory to write: new, empty, or a lexcase index to replace (built in <dir>.tmp-<pid>, then renamed into place)')
       .option('--methods <list>', 'comma list of methods to build (bm25, qld, dense, lancedb-fts)', parseListOpt, ['bm25', 'qld'])
       .option('--analyzer <spec>', 'analyzer settings, e.g. stemmer=porter,stopwords=english,lowercase=true,minTokenLength=1 (stemmer: porter|snowball|none; stopwords: english|none)')
       .option('--workers <n>', 'build worker threads (default: min(2, cores); 0 = main thread only)', parseIntOpt('workers', { min: 0, max: 64 }))
@@ -118,30 +120,32 @@ export function register(program: Command): void {
   ).action(
     action(async (corpus: string, flags: IndexBuildFlags, cmd: Command) => {
       const g = cmd.optsWithGlobals() as GlobalOpts;
-      const ac = new AbortController();
-      const onSig = () => ac.abort(new Error('interrupted'));
-      process.once('SIGINT', onSig);
+      // SIGINT/SIGTERM: the build removes its temp dir and stops its workers; the previous index stays.
+      const interrupt = abortOnSignals('index build');
       try {
-        const { manifest, seconds, bytes } = await runIndexBuild(corpus, flags, ac.signal);
+        const { manifest, seconds, bytes } = await runIndexBuild(corpus, flags, interrupt.signal);
         output(g, { out: flags.out, seconds, bytes, manifest }, () =>
           `built ${flags.out} from ${manifest.corpus.name}: ${manifest.corpus.passages.toLocaleString('en-US')} passages, methods ${manifest.methods.join(', ')}, ${mb(bytes)}, ${seconds.toFixed(1)} s`,
         );
       } finally {
-        process.off('SIGINT', onSig);
+        interrupt.dispose();
       }
     }),
   );
 
   index
     .command('info')
-    .description('print an index manifest summary: corpus, passage count, methods, analyzer, sizes')
+    .description('print an index manifest summary (corpus, passage count, methods, analyzer, sizes) and verify its checksums (exit 1 if damaged)')
     .argument('<dir>', 'index directory')
     .action(
       action(async (dir: string, _flags: unknown, cmd: Command) => {
         const g = cmd.optsWithGlobals() as GlobalOpts;
         const m = await readManifest(dir);
         const sizes = await dirSizes(dir);
-        output(g, { dir: relative(process.cwd(), dir) || '.', manifest: m, bytes: sizes.total, parts: sizes.parts }, () => manifestSummary(dir, m, sizes));
+        const integrity = await verifyIndexDir(dir);
+        output(g, { dir: relative(process.cwd(), dir) || '.', manifest: m, bytes: sizes.total, parts: sizes.parts, integrity: { ok: true, files: integrity.files, ms: Math.round(integrity.ms) } }, () =>
+          `${manifestSummary(dir, m, sizes)}\n  ${verifySummary(integrity)}`,
+        );
       }),
     );
 }

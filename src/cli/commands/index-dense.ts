@@ -8,6 +8,7 @@ import { addDenseIndex } from '../../../indexer/dense/add-dense.js';
 import { addDenseBuildOptions, denseBuildOptions, type DenseBuildFlags } from '../../../indexer/dense/cli-options.js';
 import type { DenseSection } from '../../../indexer/dense/dense-section.js';
 import { action, output, type GlobalOpts } from '../action.js';
+import { abortOnSignals } from '../../interrupt.js';
 
 export function register(program: Command): void {
   const index = program.commands.find((c) => c.name() === 'index') ?? program.command('index').description('build and inspect on-disk indexes');
@@ -19,19 +20,17 @@ export function register(program: Command): void {
   ).action(
     action(async (dir: string, flags: DenseBuildFlags, cmd: Command) => {
       const g = cmd.optsWithGlobals() as GlobalOpts;
-      const ac = new AbortController();
-      const onSig = () => ac.abort(new Error('interrupted (rerun the same command to resume)'));
-      process.once('SIGINT', onSig);
+      const interrupt = abortOnSignals('dense build', { note: 'rerun the same command to resume' });
       const t0 = performance.now();
       try {
-        const m = await addDenseIndex(dir, { ...denseBuildOptions(flags), signal: ac.signal });
+        const m = await addDenseIndex(dir, { ...denseBuildOptions(flags), signal: interrupt.signal });
         const d = m.dense as unknown as DenseSection;
         const s = (performance.now() - t0) / 1000;
         output(g, { dir, seconds: s, dense: d }, () =>
           `dense index in ${dir}: ${d.rows.toLocaleString('en-US')} vectors, ${d.embedderId} (dim ${d.dimension}), ${d.ann ? `${d.ann.type ?? 'ivf_pq'} ${d.ann.numPartitions} partitions, nprobes ${d.ann.nprobes}` : 'flat search'}, ${s.toFixed(1)} s`,
         );
       } finally {
-        process.off('SIGINT', onSig);
+        interrupt.dispose();
       }
     }),
   );

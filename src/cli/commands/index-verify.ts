@@ -1,0 +1,39 @@
+/**
+ * `lexcase index verify DIR`: check an index dir's integrity: the manifest's seal, then the size and
+ * sha256 of every data file against the manifest. Lists every damaged file and exits 1 when any is.
+ * Registered under the `index` command created by index-cmd.ts (`index info` runs the same check).
+ */
+import type { Command } from 'commander';
+import { readManifest } from '../../../indexer/manifest.js';
+import { reportError, verifyChecksums, type VerifyReport } from '../../../indexer/integrity.js';
+import { log } from '../../log.js';
+import { action, output, type GlobalOpts } from '../action.js';
+
+/** Verify `dir`; throws INDEX_CORRUPT (naming the first damaged file) after logging all of them. */
+export async function verifyIndexDir(dir: string): Promise<VerifyReport> {
+  const m = await readManifest(dir);
+  const r = await verifyChecksums(dir, m);
+  if (r.problems.length) {
+    for (const p of r.problems) log.error(`damaged: ${p.file}: ${p.message}`);
+    throw reportError(r)!;
+  }
+  return r;
+}
+
+export const verifySummary = (r: VerifyReport): string =>
+  `integrity ok: manifest seal and sha256 of ${r.files} files (${(r.bytes / 1048576).toFixed(1)} MiB) verified in ${r.ms.toFixed(0)} ms`;
+
+export function register(program: Command): void {
+  const index = program.commands.find((c) => c.name() === 'index') ?? program.command('index').description('build and inspect on-disk indexes');
+  index
+    .command('verify')
+    .description("check an index dir: the manifest's seal and the size and sha256 of every data file; exit 1 naming each damaged file")
+    .argument('<dir>', 'index directory')
+    .action(
+      action(async (dir: string, _flags: unknown, cmd: Command) => {
+        const g = cmd.optsWithGlobals() as GlobalOpts;
+        const r = await verifyIndexDir(dir);
+        output(g, { dir, ok: true, files: r.files, bytes: r.bytes, ms: Math.round(r.ms) }, () => `index ${dir}: ${verifySummary(r)}`);
+      }),
+    );
+}

@@ -1,0 +1,34 @@
+/**
+ * abortOnSignals(what): an AbortSignal that fires on SIGINT or SIGTERM with an INTERRUPTED error,
+ * for long steps that clean up after themselves when aborted (an index build removes its temp dir
+ * and terminates its workers, then the CLI exits 1). While it is installed the default "die at once"
+ * is replaced for the first signal only: a second one ends the process as usual.
+ */
+import { errors } from './errors.js';
+
+export interface Interrupt {
+  signal: AbortSignal;
+  /** The signal received, if any. */
+  received(): NodeJS.Signals | undefined;
+  /** Remove the handlers (call in a finally). */
+  dispose(): void;
+}
+
+export function abortOnSignals(what: string, opts: { note?: string; signals?: NodeJS.Signals[] } = {}): Interrupt {
+  const signals = opts.signals ?? ['SIGINT', 'SIGTERM'];
+  const ac = new AbortController();
+  let got: NodeJS.Signals | undefined;
+  const handlers = signals.map((s) => {
+    const h = () => {
+      got = s;
+      dispose();
+      ac.abort(errors.interrupted(what, s, opts.note));
+    };
+    process.once(s, h);
+    return [s, h] as const;
+  });
+  function dispose(): void {
+    for (const [s, h] of handlers) process.off(s, h);
+  }
+  return { signal: ac.signal, received: () => got, dispose };
+}
