@@ -1,6 +1,6 @@
 /**
- * Embedding throughput per embedder (passages/s), on real legal passages when ../shared/data is
- * present (Bar Exam QA gold passages), else on seeded synthetic legal-ish text of ~100–150 words:
+ * Embedding throughput per embedder (passages/s), on real legal passages: a seeded sample of the
+ * bundled Bar Exam QA gold passages (corpora/data/barexam, ~117 words on average):
  *
  * - transformers on the tiny random-weight fixture (tests/fixtures/tiny-embedder): measures the
  *   pipeline overhead (tokenizer, ONNX session, pooling), not a real model's speed;
@@ -11,10 +11,12 @@
  *
  *   runEmbedThroughputBench({ seed: 42, passages: 96 }) → { corpus, rows: [{ embedder, passagesPerS, ... }] }
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { DATA_DIR } from '../corpora/registry.js';
 import { createEmbedder } from '../retrieval/embed/create-embedder.js';
 import type { EmbedderSpec } from '../retrieval/embed/types.js';
 import { createRng } from '../src/rng.js';
@@ -30,17 +32,15 @@ export interface EmbedThroughputArgs {
 }
 
 function loadTexts(n: number, seed: number): { texts: string[]; corpus: string } {
-  const file = join(ROOT, '../shared/data/barexam_qa/passages.jsonl');
   const rng = createRng(seed);
-  if (existsSync(file)) {
-    const all = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { text: string }).text);
-    const texts = rng.sample(all, Math.min(n, all.length));
-    while (texts.length < n) texts.push(all[rng.int(0, all.length - 1)]);
-    return { texts, corpus: `barexam_qa gold passages (random ${n}, seed ${seed})` };
-  }
-  const words = 'the court held that a contract requires offer acceptance and consideration defendant plaintiff negligence duty breach causation damages hearsay statement evidence testimony witness property deed easement mortgage'.split(' ');
-  const texts = Array.from({ length: n }, () => Array.from({ length: rng.int(100, 150) }, () => words[rng.int(0, words.length - 1)]).join(' '));
-  return { texts, corpus: `synthetic legal-vocabulary text (${n} passages, seed ${seed})` };
+  const all = gunzipSync(readFileSync(join(DATA_DIR, 'barexam/passages.jsonl.gz')))
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as { text: string }).text);
+  const texts = rng.sample(all, Math.min(n, all.length));
+  while (texts.length < n) texts.push(all[rng.int(0, all.length - 1)]);
+  return { texts, corpus: `barexam_qa gold passages (random ${n}, seed ${seed})` };
 }
 
 export async function runEmbedThroughputBench(args: EmbedThroughputArgs = {}) {

@@ -1,10 +1,12 @@
-import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadLegalBenchTask, resolveLegalBenchFile } from './legalbench.js';
+import { BUNDLED_LEGALBENCH_DIR, loadLegalBenchTask, resolveLegalBenchFile } from './legalbench.js';
+import { fileChecksum } from './registry.js';
 
-const SHARED = resolve(import.meta.dirname, '../../shared/data/legalbench');
+/** A user-supplied data directory holding learned_hands_courts (synthetic; see its README). */
+const USER_DIR = resolve(import.meta.dirname, '../tests/fixtures/legalbench-user');
 const tmp = mkdtempSync(join(tmpdir(), 'legalbench-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -17,21 +19,27 @@ describe('LegalBench loader', () => {
     expect(await loadLegalBenchTask('hearsay', { split: 'train', env: {} })).toHaveLength(5);
   });
 
-  it.skipIf(!existsSync(SHARED))('bundled hearsay is identical to the shared copy', async () => {
-    const a = await loadLegalBenchTask('hearsay', { env: {} });
-    const b = await loadLegalBenchTask('hearsay', { dir: SHARED });
-    expect(a).toEqual(b);
+  it('bundled hearsay is read from files identical to the upstream ones (sha256 recorded when bundled)', async () => {
+    const test = resolveLegalBenchFile('hearsay', { env: {} });
+    const train = resolveLegalBenchFile('hearsay', { split: 'train', env: {} });
+    expect([test, train]).toEqual([join(BUNDLED_LEGALBENCH_DIR, 'hearsay', 'test.jsonl'), join(BUNDLED_LEGALBENCH_DIR, 'hearsay', 'train.jsonl')]);
+    // sha256sum of upstream hearsay.test.jsonl / hearsay.train.jsonl (loc110504/ACAL, see SOURCE.md)
+    expect(await fileChecksum(test)).toBe('74c4e2d5fabd18cdab3130d8135c0008a045cf58ee31face5bae2a6800d6d0b6');
+    expect(await fileChecksum(train)).toBe('c8bdb2d248a586f2f2f34f4ec21774c10045e6b303c64ad731a6bfd2d71b1a86');
   });
 
   it('does not ship learned_hands_courts (CC BY-NC-SA): a clear error says to pass --data', () => {
     expect(() => resolveLegalBenchFile('learned_hands_courts', { env: {} })).toThrow(/not found[\s\S]*CC BY-NC-SA 4.0 and is not bundled; pass --data DIR/);
   });
 
-  it.skipIf(!existsSync(SHARED))('loads learned_hands_courts from a user-supplied directory: 192 items, balanced', async () => {
-    const xs = await loadLegalBenchTask('learned_hands_courts', { dir: SHARED });
-    expect(xs).toHaveLength(192);
-    expect(xs.filter((x) => x.label === 'Yes')).toHaveLength(96);
-    expect(xs[0].id).toBe('learned_hands_courts-test-0');
+  it('loads learned_hands_courts from a user-supplied directory (--data DIR or LEXCASE_LEGALBENCH_DIR)', async () => {
+    const xs = await loadLegalBenchTask('learned_hands_courts', { dir: USER_DIR, env: {} });
+    expect(xs).toHaveLength(6);
+    expect(xs.map((x) => x.label)).toEqual(['Yes', 'No', 'Yes', 'No', 'Yes', 'No']);
+    expect(xs[0]).toMatchObject({ id: 'learned_hands_courts-test-0', meta: { index: '0', task: 'learned_hands_courts', split: 'test' } });
+    expect(xs[0].text).toMatch(/^I live in Ohio and was served with papers for a small claims case/);
+    const viaEnv = await loadLegalBenchTask('learned_hands_courts', { split: 'train', env: { LEXCASE_LEGALBENCH_DIR: USER_DIR } });
+    expect(viaEnv.map((x) => [x.id, x.label])).toEqual([['learned_hands_courts-train-0', 'Yes'], ['learned_hands_courts-train-1', 'No']]);
   });
 
   it('reads the LegalBench repository TSV layout and names the file and line of a bad row', async () => {

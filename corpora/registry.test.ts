@@ -1,15 +1,20 @@
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../src/version.js';
-import { CORPORA, datasetChecksum, loadPassages, loadQuestions } from './registry.js';
+import { CORPORA, DATA_DIR, datasetChecksum, fileChecksum, loadPassages, loadQuestions } from './registry.js';
 import { retrievalQuery } from './barexam.js';
 import type { Passage } from './types.js';
 
-const SHARED = resolve(PACKAGE_ROOT, '../shared/data');
-const sha = async (f: string) => createHash('sha256').update(await readFile(f)).digest('hex');
+/** corpora/data/SHA256SUMS: `<sha256 of the decompressed content>  <bundled file>` per line. */
+const recorded = async () =>
+  new Map(
+    (await readFile(join(DATA_DIR, 'SHA256SUMS'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => /^([0-9a-f]{64}) {2}(\S+)$/.exec(l)!)
+      .map((m) => [m[2], m[1]] as const),
+  );
 
 async function collect(it: AsyncIterable<Passage>): Promise<Passage[]> {
   const out: Passage[] = [];
@@ -34,11 +39,33 @@ describe('bundled corpora', () => {
     });
   });
 
-  it.skipIf(!existsSync(SHARED))('bundled files are byte-identical (after gunzip) to ../shared/data', async () => {
-    expect(await datasetChecksum('barexam')).toBe(await sha(join(SHARED, 'barexam_qa/qa.jsonl')));
-    expect(await datasetChecksum('mmlu_pro_law')).toBe(await sha(join(SHARED, 'mmlu_pro_law/law.jsonl')));
-    expect(await datasetChecksum('legal_corpus')).toBe(await sha(join(SHARED, 'legal_corpus/passages.jsonl')));
-    expect(await datasetChecksum(join(PACKAGE_ROOT, 'corpora/data/barexam/passages.jsonl.gz'))).toBe(await sha(join(SHARED, 'barexam_qa/passages.jsonl')));
+  it('every bundled data file has the sha256 recorded in corpora/data/SHA256SUMS (the upstream files, after gunzip)', async () => {
+    const sums = await recorded();
+    expect([...sums.keys()]).toEqual([
+      'barexam/qa.jsonl.gz',
+      'barexam/passages.jsonl.gz',
+      'legal_corpus/passages.jsonl.gz',
+      'mmlu_pro_law/law.jsonl.gz',
+      'legalbench/hearsay/test.jsonl',
+      'legalbench/hearsay/train.jsonl',
+      'trade_secret/cases.jsonl',
+      'trade_secret/factors.jsonl',
+    ]);
+    for (const [file, sum] of sums) expect(await fileChecksum(join(DATA_DIR, file)), file).toBe(sum);
+    // the registry names read exactly those files
+    expect(await datasetChecksum('barexam')).toBe(sums.get('barexam/qa.jsonl.gz'));
+    expect(await datasetChecksum('mmlu_pro_law')).toBe(sums.get('mmlu_pro_law/law.jsonl.gz'));
+    expect(await datasetChecksum('legal_corpus')).toBe(sums.get('legal_corpus/passages.jsonl.gz'));
+    expect(await datasetChecksum(join(PACKAGE_ROOT, 'corpora/data/barexam/passages.jsonl.gz'))).toBe(sums.get('barexam/passages.jsonl.gz'));
+  });
+
+  it('the recorded sums are those of the upstream development files (Bar Exam QA, legal_corpus, MMLU-Pro law)', async () => {
+    // sha256sum of the upstream plain JSONL files (see corpora/data/README.md), recorded when bundled
+    const sums = await recorded();
+    expect(sums.get('barexam/qa.jsonl.gz')).toBe('195bf78f11c0d25e85ac0454f17db528766190cd22e4fc5a83ce5cea9dcf68a8');
+    expect(sums.get('barexam/passages.jsonl.gz')).toBe('7d33ebb2198b2ea7c780dc8145e78bdc84f061734f71618e69b773856330bf4b');
+    expect(sums.get('legal_corpus/passages.jsonl.gz')).toBe('9e04f64051fbff940159ebf020fd4cbba96c1d74afa073e9d15b71080e519cb4');
+    expect(sums.get('mmlu_pro_law/law.jsonl.gz')).toBe('759309d25b1b4ff5704ebccf346e398a30d512166803d3bd53deadf9dd772e68');
   });
 });
 

@@ -11,6 +11,7 @@ import { DOCSTORE_FILES } from './docstore-writer.js';
 import { openDocStore } from './docstore.js';
 import { closeSparseIndexes, openRetriever } from '../retrieval/open.js';
 import type { Passage } from '../corpora/types.js';
+import { LEGAL_CORPUS_PASSAGES, bundledLines } from '../tests/support/bundled-data.js';
 
 const tmp = tempDir('lexcase-build-');
 afterAll(async () => {
@@ -18,9 +19,8 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-// Real legal text: the first 400 passages of the shared legal corpus.
-const REAL: Passage[] = readFileSync(join(process.cwd(), '../shared/data/legal_corpus/passages.jsonl'), 'utf8')
-  .split('\n')
+// Real legal text: the first 400 passages of the bundled legal corpus.
+const REAL: Passage[] = bundledLines(LEGAL_CORPUS_PASSAGES)
   .slice(0, 400)
   .map((l) => JSON.parse(l) as { id: string; text: string; title?: string; doc_id?: string })
   .map((r) => ({ id: r.id, text: r.text, title: r.title, docId: r.doc_id, source: 'legal_corpus' }));

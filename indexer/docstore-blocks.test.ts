@@ -8,6 +8,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import type { Passage } from '../corpora/types.js';
+import { LEGAL_CORPUS_PASSAGES, bundledLines } from '../tests/support/bundled-data.js';
 import { buildIndex } from './build.js';
 import { fromArray, tempDir } from './build-test-helpers.js';
 import { BLOCK_PASSAGES } from './docstore-blocks.js';
@@ -17,8 +18,7 @@ import { readManifest, writeManifest } from './manifest.js';
 const tmp = tempDir('lexcase-docblocks-');
 afterAll(() => tmp.cleanup());
 
-const REAL: Passage[] = readFileSync(join(process.cwd(), '../shared/data/legal_corpus/passages.jsonl'), 'utf8')
-  .split('\n')
+const REAL: Passage[] = bundledLines(LEGAL_CORPUS_PASSAGES)
   .slice(0, 3 * BLOCK_PASSAGES + 5)
   .map((l) => JSON.parse(l) as { id: string; text: string; title?: string; doc_id?: string })
   .map((r) => ({ id: r.id, text: r.text, title: r.title, docId: r.doc_id, source: 'legal_corpus' }));

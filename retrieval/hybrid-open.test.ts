@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Passage } from '../corpora/types.js';
+import { BAREXAM_PASSAGES, bundledLines } from '../tests/support/bundled-data.js';
 import { buildIndex } from '../indexer/build.js';
 import { readManifest } from '../indexer/manifest.js';
 import { reciprocalRankFusion } from './fusion.js';
@@ -13,8 +13,7 @@ import { openRetriever } from './open.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const modelDir = join(repoRoot, 'tests/fixtures/tiny-embedder/tiny-bert');
-const passages: Passage[] = readFileSync(join(repoRoot, '../shared/data/barexam_qa/passages.jsonl'), 'utf8')
-  .split('\n')
+const passages: Passage[] = bundledLines(BAREXAM_PASSAGES)
   .filter(Boolean)
   .slice(100, 180)
   .map((l) => ({ ...(JSON.parse(l) as { id: string; text: string }), source: 'barexam_qa' }));

@@ -1,19 +1,16 @@
 /** Query workers over doc ranges return exactly the single-thread ranking (same ids, same scores). */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildIndex } from '../indexer/build.js';
 import { fromArray, tempDir } from '../indexer/build-test-helpers.js';
 import { closeSparseIndexes, openRetriever } from './open.js';
+import { BAREXAM_QA, LEGAL_CORPUS_PASSAGES, bundledLines } from '../tests/support/bundled-data.js';
 
-const shared = join(process.cwd(), '../shared/data');
-const passages = readFileSync(join(shared, 'legal_corpus/passages.jsonl'), 'utf8')
-  .split('\n')
+const passages = bundledLines(LEGAL_CORPUS_PASSAGES)
   .slice(3000, 3500)
   .map((l) => JSON.parse(l) as { id: string; text: string })
   .map((r) => ({ id: r.id, text: r.text, source: 'legal_corpus' }));
-const queries = readFileSync(join(shared, 'barexam_qa/qa.jsonl'), 'utf8')
-  .split('\n')
+const queries = bundledLines(BAREXAM_QA)
   .slice(200, 210)
   .map((l) => JSON.parse(l) as { prompt: string; question: string })
   .map((q) => `${q.prompt} ${q.question}`);

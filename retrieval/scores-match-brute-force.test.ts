@@ -10,6 +10,7 @@ import { BruteForce, fromArray, tempDir, texts } from '../indexer/build-test-hel
 import { createAnalyzer } from '../indexer/analyzer.js';
 import { closeSparseIndexes, openRetriever } from './open.js';
 import type { Hit } from './types.js';
+import { BAREXAM_QA, LEGAL_CORPUS_PASSAGES, bundledLines } from '../tests/support/bundled-data.js';
 
 const WORDS = ['contract', 'tort', 'the', 'of', 'negligence', 'duty', 'breach', 'offer', 'acceptance', 'consideration', 'plaintiff', 'defendant', 'court', 'held', 'damages', 'a', 'is', 'estoppel'];
 const tmp = tempDir('lexcase-prop-');
@@ -79,10 +80,8 @@ describe('sparse scorers equal the brute-force reference', () => {
 
 describe('on real legal text (long posting lists, long bar-exam queries)', () => {
   it('all scorers equal the reference over 300 passages for 10 real questions', async () => {
-    const { readFileSync } = await import('node:fs');
-    const shared = `${process.cwd()}/../shared/data`;
-    const ts = readFileSync(`${shared}/legal_corpus/passages.jsonl`, 'utf8').split('\n').slice(2000, 2300).map((l) => (JSON.parse(l) as { text: string }).text);
-    const qs = readFileSync(`${shared}/barexam_qa/qa.jsonl`, 'utf8').split('\n').slice(100, 110).map((l) => {
+    const ts = bundledLines(LEGAL_CORPUS_PASSAGES).slice(2000, 2300).map((l) => (JSON.parse(l) as { text: string }).text);
+    const qs = bundledLines(BAREXAM_QA).slice(100, 110).map((l) => {
       const q = JSON.parse(l) as { prompt: string; question: string };
       return `${q.prompt} ${q.question}`;
     });

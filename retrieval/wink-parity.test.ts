@@ -2,25 +2,21 @@
  * Parity with the reference engine: wink-bm25-text-search over the same 300 real passages, with our
  * analyzer as its prep task and the same k1/b, ranks the same top-10 for real bar-exam questions.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildIndex } from '../indexer/build.js';
 import { fromArray, tempDir } from '../indexer/build-test-helpers.js';
 import type { Passage } from '../corpora/types.js';
+import { BAREXAM_QA, LEGAL_CORPUS_PASSAGES, bundledLines } from '../tests/support/bundled-data.js';
 import { closeSparseIndexes, openRetriever } from './open.js';
 import { createWinkRetriever } from './wink.js';
 import type { Retriever } from './types.js';
 
-const shared = join(process.cwd(), '../shared/data');
-const PASSAGES: Passage[] = readFileSync(join(shared, 'legal_corpus/passages.jsonl'), 'utf8')
-  .split('\n')
+const PASSAGES: Passage[] = bundledLines(LEGAL_CORPUS_PASSAGES)
   .filter(Boolean)
   .slice(1000, 1300)
   .map((l) => JSON.parse(l) as { id: string; text: string })
   .map((r) => ({ id: r.id, text: r.text, source: 'legal_corpus' }));
-const QUERIES: string[] = readFileSync(join(shared, 'barexam_qa/qa.jsonl'), 'utf8')
-  .split('\n')
+const QUERIES: string[] = bundledLines(BAREXAM_QA)
   .filter(Boolean)
   .slice(0, 40)
   .map((l) => JSON.parse(l) as { prompt: string; question: string })

@@ -127,6 +127,15 @@ export const errors = {
   embedderUnavailable: (message: string, hint?: string) =>
     new LexcaseError('EMBEDDER_UNAVAILABLE', message, { hint }),
 
+  /** An embedder's optional npm package is absent or does not load (e.g. a native part failed to install). */
+  embedderPackageMissing: (provider: string, pkg: string, cause: unknown, alternatives: string) =>
+    new LexcaseError(
+      'EMBEDDER_UNAVAILABLE',
+      `the "${provider}" embedder needs the optional package ${pkg}, which is not installed or could not be loaded` +
+        `: ${String((cause as Error)?.message ?? cause).split('\n')[0]}`,
+      { hint: `run \`npm install ${pkg}\` in your project (lexcase lists it as an optional dependency); or use ${alternatives}`, cause },
+    ),
+
   configInvalid: (file: string | undefined, field: string, message: string) =>
     new LexcaseError('CONFIG_INVALID', `${where(file)}config field "${field}": ${message}`, { file, field }),
 

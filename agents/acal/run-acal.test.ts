@@ -104,10 +104,10 @@ describe('runAcal on LegalBench hearsay (scripted server, real index)', () => {
     expect(userOf(rag[0])).toMatch(/EVIDENCE:\n\[/);
   });
 
-  const shared = join(import.meta.dirname, '../../../shared/data/legalbench');
-  it.skipIf(!existsSync(shared))('runs learned_hands_courts from a user-supplied data directory (not bundled; ../shared)', async () => {
+  const userDir = join(import.meta.dirname, '../../tests/fixtures/legalbench-user');
+  it('runs learned_hands_courts from a user-supplied data directory (not bundled)', async () => {
     const runDir = join(dir, 'run-lhc');
-    const r = await runAcal({ task: 'learned_hands_courts', dataDir: shared, runDir, llm: llm(), limit: 2, indexDir: index(), iterations: 100 });
+    const r = await runAcal({ task: 'learned_hands_courts', dataDir: userDir, runDir, llm: llm(), limit: 2, indexDir: index(), iterations: 100 });
     expect(r.results.map((x) => x.id)).toEqual(['learned_hands_courts-test-0', 'learned_hands_courts-test-1']);
     expect(readGraph(runDir, 'learned_hands_courts-test-0').claim.text).toMatch(/logistics of interacting with a lawyer or the court system/);
     expect(readFileSync(r.reportMd, 'utf8')).toMatch(/CC BY-NC-SA 4.0/);

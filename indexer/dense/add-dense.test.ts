@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Passage } from '../../corpora/types.js';
+import { BAREXAM_PASSAGES, bundledLines } from '../../tests/support/bundled-data.js';
 import { createEmbedder } from '../../retrieval/embed/create-embedder.js';
 import type { Embedder } from '../../retrieval/embed/types.js';
 import { openDenseRetriever } from '../../retrieval/dense.js';
@@ -17,8 +17,7 @@ import { connectDense, existingIds, openDenseTable } from './lance-table.js';
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '../..');
 const modelDir = join(repoRoot, 'tests/fixtures/tiny-embedder/tiny-bert');
-const passages: Passage[] = readFileSync(join(repoRoot, '../shared/data/barexam_qa/passages.jsonl'), 'utf8')
-  .split('\n')
+const passages: Passage[] = bundledLines(BAREXAM_PASSAGES)
   .filter(Boolean)
   .slice(0, 60)
   .map((l) => ({ ...(JSON.parse(l) as { id: string; text: string }), source: 'barexam_qa' }));

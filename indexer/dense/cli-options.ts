@@ -21,7 +21,7 @@ export interface DenseBuildFlags {
 
 export function addDenseBuildOptions(cmd: Command): Command {
   return cmd
-    .option('--embedder <name>', 'dense: use-lite (bundled, offline; default) | transformers (@xenova/transformers, default model Xenova/bge-small-en-v1.5) | openai (any OpenAI-compatible endpoint: LEXCASE_EMBED_BASE_URL / _MODEL / _API_KEY)')
+    .option('--embedder <name>', 'dense: use-lite (bundled, offline; default) | transformers (needs the optional package @xenova/transformers; default model Xenova/bge-small-en-v1.5) | openai (any OpenAI-compatible endpoint: LEXCASE_EMBED_BASE_URL / _MODEL / _API_KEY)')
     .option('--model <id>', 'dense: embedding model id (transformers: hub id; openai: model name)')
     .option('--model-dir <dir>', 'dense: local copy of a transformers model (config.json, tokenizer.json, onnx/model.onnx); implies offline')
     .option('--dense-uri <uri>', 'dense: LanceDB location (default <out>/dense; an absolute path or s3://bucket/prefix also work)')

@@ -5,13 +5,16 @@
  * from a local copy with `modelDir` (localModelPath = its parent, model id = its folder name).
  *
  * Offline: with LEXCASE_OFFLINE=1 or a modelDir, remote downloads are disabled and a missing model
- * is an EMBEDDER_UNAVAILABLE error that says how to fetch it.
+ * is an EMBEDDER_UNAVAILABLE error that says how to fetch it. @xenova/transformers itself is an
+ * optional dependency, imported on first use (load-transformers.ts): when it is missing the error
+ * says to `npm install @xenova/transformers`.
  */
 import { access } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { errors } from '../../src/errors.js';
 import { log } from '../../src/log.js';
 import { inBatches, l2normalize, truncateWords } from './batching.js';
+import { loadTransformers } from './load-transformers.js';
 import { prefixesFor, withPrefix } from './prefixes.js';
 import type { EmbedOptions, Embedder, EmbedderSpec } from './types.js';
 
@@ -29,7 +32,7 @@ function howToGet(model: string): string {
 }
 
 export async function createTransformersEmbedder(spec: EmbedderSpec): Promise<Embedder> {
-  const mod = await import('@xenova/transformers');
+  const mod = await loadTransformers();
   const env = mod.env;
   const modelDir = spec.modelDir ? resolve(spec.modelDir) : undefined;
   const modelId = modelDir ? basename(modelDir) : (spec.model ?? DEFAULT_TRANSFORMERS_MODEL);
