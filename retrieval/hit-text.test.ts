@@ -32,7 +32,7 @@ beforeAll(async () => {
     if (passages.length === 60) break;
   }
   for (const p of passages) byId.set(p.id, p);
-  await buildIndex(passages, { out: dir, methods: ['bm25', 'qld', 'dense'], workers: 0, dense: { embedder: { provider: 'transformers', modelDir } } });
+  await buildIndex(passages, { out: dir, methods: ['bm25', 'qld', 'dense', 'lancedb-fts'], workers: 0, dense: { embedder: { provider: 'transformers', modelDir } } });
 });
 afterAll(async () => {
   await closeSparseIndexes();

@@ -89,7 +89,7 @@ describe('search --topics → eval run (the round trip)', () => {
 
     const human = await cli('eval', 'run', runFile, '--qrels', qrels);
     expect(human.code).toBe(0);
-    expect(human.stdout).toMatch(/\| system \| recall@10 \| recall@100 \| ndcg@10 \| mrr@10 \| map \|/);
+    expect(human.stdout).toMatch(/\| system +\| +recall@10 \| +recall@100 \| +ndcg@10 \| +mrr@10 \| +map \|/);
     expect(human.stdout).toContain('1 qrels topic missing from the run (q4)');
     expect(human.stdout).not.toMatch(/barexam|856,835/i);
   });
