@@ -13,9 +13,14 @@
  * signal through retries leaked listeners (MaxListenersExceededWarning under faults). Replies to a
  * json_schema request are parsed by lexcase (structured.ts), not by the SDK's `parse()`, which
  * throws on a reply that is not JSON and would lose it (`completions` below uses `create`).
+ * A reply whose tool calls all have malformed arguments is converted with those calls as
+ * `invalid_tool_calls` only: LangChain would also keep them as raw `additional_kwargs.tool_calls`,
+ * which makes every AIMessage built from it print "New LangChain packages are available..." on
+ * stderr (a notice meant for old integrations), and would send dangling tool-call ids back.
  */
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
-import type { BaseMessage } from '@langchain/core/messages';
+import type { AIMessage, BaseMessage } from '@langchain/core/messages';
+import { makeInvalidToolCall, parseToolCall } from '@langchain/core/output_parsers/openai_tools';
 import type { ChatGeneration, ChatResult } from '@langchain/core/outputs';
 import {
   ChatOpenAI,
@@ -53,8 +58,27 @@ export interface LexcaseModelShared extends StructuredOutputSetting {
 // Call options that do not change the reply and must not split the cache.
 const VOLATILE_PARAMS = new Set(['stream', 'stream_options', 'user', 'signal', 'timeout', 'promptIndex']);
 
-/** Chat-completions client that always sends with `create` (see the module doc). */
+type RawToolCall = { id?: string; type?: string; function?: { name: string; arguments: string } };
+
+function parses(call: RawToolCall): boolean {
+  try {
+    parseToolCall(call as never, { returnId: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Chat-completions client that always sends with `create` and converts malformed tool calls quietly (see the module doc). */
 class CreateOnlyCompletions extends ChatOpenAICompletions {
+  override _convertCompletionsMessageToBaseMessage(message: never, rawResponse: never) {
+    const calls = ((message as { tool_calls?: RawToolCall[] }).tool_calls ?? []) as RawToolCall[];
+    if (calls.length === 0 || calls.some(parses)) return super._convertCompletionsMessageToBaseMessage(message, rawResponse);
+    const msg = super._convertCompletionsMessageToBaseMessage({ ...(message as object), tool_calls: undefined } as never, rawResponse) as AIMessage;
+    msg.invalid_tool_calls = calls.map((c) => makeInvalidToolCall(c as never, 'Malformed args: not valid JSON'));
+    return msg;
+  }
+
   override async completionWithRetry(request: never, requestOptions?: never): Promise<never> {
     const { maxRetries, ...sdkOptions } = (requestOptions ?? {}) as { maxRetries?: number };
     const clientOptions = this._getClientOptions(sdkOptions as never);
