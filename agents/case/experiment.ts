@@ -11,7 +11,9 @@ import { loadQuestionsLimited } from '../../corpora/registry.js';
 import { readManifest } from '../../indexer/manifest.js';
 import type { Question, Split } from '../../corpora/types.js';
 import { writeReport } from '../../eval/report/write-report.js';
+import { traceSchemaFor } from '../../eval/records.js';
 import { readTrace } from '../../eval/run-dir.js';
+import './trace-schema.js';
 import { runExperiment, type RunProgress } from '../../eval/runner.js';
 import type { AgentSystem, ResultRecord } from '../../eval/types.js';
 import { createRetrievalTools } from '../../retrieval/tools/index.js';
@@ -149,7 +151,7 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
 export async function caseMetricsOfRun(runDir: string, results: ResultRecord[], seed = 13): Promise<{ metrics: CaseMetrics; markdown: string }> {
   const traces = new Map<string, Record<string, unknown>>();
   for (const rec of results) {
-    const t = await readTrace(runDir, rec.id);
+    const t = await readTrace(runDir, rec.id, traceSchemaFor('case'));
     if (t) traces.set(rec.id, t);
   }
   const metrics = caseMetrics(results, traces, seed);
