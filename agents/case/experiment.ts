@@ -49,6 +49,8 @@ export interface CaseExperimentOptions {
   maxSteps?: number;
   maxTokens?: number;
   concurrency?: number;
+  /** On resume, run again the items that failed before (default true; --no-retry-failed). */
+  retryFailed?: boolean;
   runDir?: string;
   onProgress?: (p: RunProgress) => void;
   signal?: AbortSignal;
@@ -133,6 +135,7 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
       seed,
       usage: o.usage,
       concurrency: o.concurrency,
+      retryFailed: o.retryFailed,
       onProgress: o.onProgress,
       signal: o.signal,
       label: o.system === 'case' ? 'case' : o.mode,
