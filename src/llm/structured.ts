@@ -163,6 +163,29 @@ function validate<S extends z.ZodType>(json: unknown, schema: S): z.infer<S> {
   return r.data;
 }
 
+/**
+ * One structured request without the repair loop, for callers with their own reply handling (e.g.
+ * a reply that may be a TERMINATE abstention): the call options for `model`'s mode, and a reader
+ * that returns the parsed, validated value or the raw text and the parse error.
+ */
+export function structuredRequest<S extends z.ZodType>(model: BaseChatModel, schema: S, what: string, signal?: AbortSignal) {
+  const mode = structuredOutputMode(model);
+  const name = schemaName(what);
+  return {
+    mode,
+    options: requestOptions(mode, name, schema, signal),
+    read(reply: BaseMessage): { value?: z.infer<S>; text: string; error?: string; invalid?: InvalidToolCall } {
+      const got = readReply(reply as Reply, mode, name);
+      try {
+        if (got.invalid) throw new Error(`malformed tool-call arguments (${got.invalid.error ?? 'not JSON'})`);
+        return { value: got.json !== undefined ? validate(got.json, schema) : parseStructured(got.text, schema), text: got.text };
+      } catch (e) {
+        return { text: got.text, error: (e as Error).message, ...(got.invalid ? { invalid: got.invalid } : {}) };
+      }
+    },
+  };
+}
+
 function rejectsStructuredOutput(e: unknown): boolean {
   if (!isLexcaseError(e) || e.code !== 'LLM_REQUEST_FAILED') return false;
   return /^LLM request failed: HTTP (400|422)\b/.test(e.message);
