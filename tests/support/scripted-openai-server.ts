@@ -157,6 +157,44 @@ export function schemaFollowing(
   };
 }
 
+function jsonIn(text: string): unknown {
+  const t = text.replace(/^```(?:json)?\s*|\s*```$/g, '').trim();
+  if (!/^[[{]/.test(t)) return undefined;
+  try {
+    return JSON.parse(t);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Wrap a script written as "reply with JSON text" so it behaves like a guided-decoding server:
+ * to a request that carries a schema, the JSON goes out structured (content for json_schema, a
+ * forced tool call's arguments for tool); to a request that carries none, a JSON reply becomes
+ * prose (`unconstrained`), as from a model that was never constrained. Other replies (tool calls,
+ * plain text, errors) pass through. `constrained` counts the requests that carried a schema.
+ */
+export function schemaConstrained(
+  script: (req: RecordedRequest, i: number) => ScriptReply | Promise<ScriptReply>,
+  unconstrained = 'Let me explain in words instead: the first option seems best.',
+): ((req: RecordedRequest, i: number) => Promise<ScriptReply>) & { constrained: number; unconstrainedJson: number } {
+  const f = Object.assign(
+    async (req: RecordedRequest, i: number): Promise<ScriptReply> => {
+      const reply = await script(req, i);
+      const json = typeof reply.content === 'string' && !reply.toolCalls?.length ? jsonIn(reply.content) : undefined;
+      if (json === undefined) return reply;
+      if (requestedSchema(req)) {
+        f.constrained++;
+        return { ...reply, content: undefined, json };
+      }
+      f.unconstrainedJson++;
+      return { ...reply, content: unconstrained };
+    },
+    { constrained: 0, unconstrainedJson: 0 },
+  );
+  return f;
+}
+
 function completionBody(req: RecordedRequest, reply: ScriptReply) {
   const forced = forcedTool(req);
   const structured =
