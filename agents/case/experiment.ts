@@ -60,6 +60,8 @@ export interface CaseExperimentResult {
   runDir: string;
   ran: number;
   skipped: number;
+  /** Failed items from an earlier call run again by this one (resume). */
+  retried?: number;
   failed: number;
   metrics: CaseMetrics;
   markdown: string;
@@ -141,7 +143,7 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
       label: o.system === 'case' ? 'case' : o.mode,
     });
     const { metrics, markdown } = await caseMetricsOfRun(runDir, r.results, seed);
-    return { runDir, ran: r.ran, skipped: r.skipped, failed: r.failed, metrics, markdown };
+    return { runDir, ran: r.ran, skipped: r.skipped, retried: r.retried, failed: r.failed, metrics, markdown };
   } finally {
     await idx.docs.close?.();
   }

@@ -57,7 +57,7 @@ export function addRunOptions(cmd: Command): Command {
 }
 
 export function formatRun(r: CaseExperimentResult, title: string): string {
-  return [`${title}: ${r.runDir}`, `ran ${r.ran}, skipped ${r.skipped} (already done), failed ${r.failed}`, '', r.markdown].join('\n');
+  return [`${title}: ${r.runDir}`, `ran ${r.ran}${r.retried ? ` (${r.retried} failed earlier, retried)` : ''}, skipped ${r.skipped} (already done), failed ${r.failed}`, '', r.markdown].join('\n');
 }
 
 export function register(program: Command): void {
