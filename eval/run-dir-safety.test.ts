@@ -86,6 +86,17 @@ describe('run directory safety', () => {
     expect(after.find((r) => r.id === 'q1')!.correct).toBe(false);
   });
 
+  it('a refused resume (other seed) leaves failed items\' lines in place', async () => {
+    const flaky: AgentSystem<Q> = async (q) => (q.id === 'q2' ? { prediction: null, trace: {}, error: 'LLM_REQUEST_FAILED: HTTP 500' } : echo(q, undefined as never));
+    await run(flaky);
+    const before = readFileSync(resultsPath(dir), 'utf8');
+    await expect(
+      runExperiment({ runDir: dir, system: echo, items: ITEMS, gold: (q) => q.answer, makeContext: (_q, { seed }) => ({ seed, tools: [], retrievers: {}, getPassage: async () => undefined, options: {} }), config: { system: 'echo' }, seed: 2 }),
+    ).rejects.toThrow(/seed 1, not 2/);
+    expect(readFileSync(resultsPath(dir), 'utf8')).toBe(before);
+    expect(await run()).toMatchObject({ ran: 1, retried: 1, skipped: 2 });
+  });
+
   it('a results line of the wrong shape is an error naming the line and the field', async () => {
     await run();
     const text = readFileSync(resultsPath(dir), 'utf8').split('\n');

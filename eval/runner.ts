@@ -117,7 +117,6 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
   const byId = new Map(repaired.map((r) => [r.id, r]));
   const retryIds = new Set(retryFailed ? [...byId.values()].filter((r) => r.error !== undefined && seen.has(r.id)).map((r) => r.id) : []);
   const previous = [...byId.values()].filter((r) => !retryIds.has(r.id));
-  if (retryIds.size || previous.length !== repaired.length) await rewriteResults(runDir, previous);
   const doneIds = new Set(previous.map((r) => r.id));
   const todo = items.filter((it) => !doneIds.has(it.id));
   const skipped = items.length - todo.length;
@@ -138,6 +137,8 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
     const file: RunConfigFile = { seed, config, provenance: prov };
     await writeJsonAtomic(configPath(runDir), file);
   }
+  // Only once the resume is accepted (same seed and config): drop the lines of items about to be retried.
+  if (retryIds.size || previous.length !== repaired.length) await rewriteResults(runDir, previous);
 
   const results: ResultRecord[] = previous.filter((r) => seen.has(r.id));
   let ran = 0;
