@@ -106,6 +106,8 @@ export async function debaterTurn(o: DebaterTurnOptions): Promise<DebaterTurn> {
     if (canRequest && typeof o.llm.bindTools === 'function') {
       // The snippet request is a free tool choice; the brief itself is then a structured call.
       const first = (await o.llm.bindTools(o.tools).invoke(messages, { signal: o.signal })) as AIMessage;
+      // A snippet request with malformed arguments never runs; it is kept in the brief.
+      if (first.invalid_tool_calls?.length) base.invalidToolCalls = first.invalid_tool_calls.map((c) => ({ name: c.name, args: c.args, error: c.error }));
       if (first.tool_calls?.length) {
         const req = await requestSnippet(first, o);
         added = req.added;
@@ -122,14 +124,30 @@ export async function debaterTurn(o: DebaterTurnOptions): Promise<DebaterTurn> {
     const seenIds = new Set([...evidence, ...added].map((p) => p.id));
     const citations = await checkCitations(r.value.claims, seenIds, o.getPassage);
     return {
-      brief: { ...base, argument: r.value.argument, rebuttal: opening ? undefined : r.value.rebuttal, claims: r.value.claims, citations, ...(r.attempts > 1 ? { raw: r.raw } : {}) },
+      brief: {
+        ...base,
+        argument: r.value.argument,
+        rebuttal: opening ? undefined : r.value.rebuttal,
+        claims: r.value.claims,
+        citations,
+        ...(r.attempts > 1 ? { raw: r.raw } : {}),
+        ...(r.invalidToolCalls ? { invalidToolCalls: [...(base.invalidToolCalls ?? []), ...r.invalidToolCalls] } : {}),
+      },
       added,
     };
   } catch (e) {
     if (!isLexcaseError(e) || e.code !== 'LLM_OUTPUT_INVALID') throw e;
     const f = structuredFailure(e);
     return {
-      brief: { ...base, argument: '', claims: [], citations: [], error: e.message, raw: f.raw, ...(f.invalidToolCalls.length ? { invalidToolCalls: f.invalidToolCalls } : {}) },
+      brief: {
+        ...base,
+        argument: '',
+        claims: [],
+        citations: [],
+        error: e.message,
+        raw: f.raw,
+        ...(f.invalidToolCalls.length || base.invalidToolCalls ? { invalidToolCalls: [...(base.invalidToolCalls ?? []), ...f.invalidToolCalls] } : {}),
+      },
       added,
     };
   }
