@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { HumanMessage } from '@langchain/core/messages';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -5,7 +8,7 @@ import { schemaFollowing, startScriptedServer, type ScriptedServer } from '../..
 import { llmConfigSchema, type LlmConfig } from '../config.js';
 import { LexcaseError } from '../errors.js';
 import { setLogLevel } from '../log.js';
-import { createChatModel } from './factory.js';
+import { createChatModel, llmStats } from './factory.js';
 import { invokeStructured, structuredFailure } from './structured.js';
 
 const vote = z.object({ reasoning: z.string().default(''), vote: z.enum(['A', 'B', 'C', 'D']) });
@@ -96,5 +99,21 @@ describe('invokeStructured through the factory (scripted OpenAI-compatible serve
     expect(r2.mode).toBe('prompt');
     // One rejected request, then prompt mode for the rest.
     expect(srv.requests.map((r) => !!r.body.response_format)).toEqual([true, false, false]);
+  });
+
+  it('structured requests are cached per mode: a rerun is served from the cache, another mode is a new request', async () => {
+    srv = await startScriptedServer(schemaFollowing({ fill: (v) => ({ ...v, vote: 'A' }) }));
+    const cacheDir = mkdtempSync(join(tmpdir(), 'lexcase-structured-cache-'));
+    try {
+      const a = createChatModel(cfg(srv, { cacheDir }));
+      await invokeStructured(a, ask, vote, { what: 'vote' });
+      const again = createChatModel(cfg(srv, { cacheDir }));
+      expect((await invokeStructured(again, ask, vote, { what: 'vote' })).value.vote).toBe('A');
+      expect(llmStats(again)).toMatchObject({ requests: 0, cacheHits: 1 });
+      await invokeStructured(createChatModel(cfg(srv, { cacheDir, structuredOutput: 'tool' })), ask, vote, { what: 'vote' });
+      expect(srv.requests).toHaveLength(2);
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
   });
 });
