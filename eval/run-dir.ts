@@ -1,16 +1,19 @@
 /**
  * The run directory: config.json (resolved config + provenance), results.jsonl (one ResultRecord
  * per line, appended as items finish), traces/<id>.json (one per item, written before its result
- * line). Reading tolerates a truncated last line (a crash mid-write): it is dropped, and
- * `repairResults` cuts it off the file so a resumed run appends cleanly. A malformed line elsewhere
- * is an error naming the line.
+ * line). Records are written and read through the zod schemas in records.ts. Reading tolerates a
+ * truncated last line (a crash mid-write): it is dropped, and `repairResults` cuts it off the file
+ * so a resumed run appends cleanly. A malformed line elsewhere is an error naming the line and field.
+ * Whole files (config.json, traces) are written atomically (temp file + rename); temp files a
+ * killed process left behind are removed by `removeStaleTemps` when a run starts or resumes.
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { appendFile, mkdir, readFile, rename, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rename, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors } from '../src/errors.js';
 import { redactValue } from '../src/log.js';
+import { baseTraceSchema, firstIssue, resultRecordSchema, type TraceSchema } from './records.js';
 import type { ResultRecord } from './types.js';
 
 export const RUN_FILES = { config: 'config.json', results: 'results.jsonl', traces: 'traces', reportMd: 'report.md', reportJson: 'report.json' };
@@ -29,26 +32,90 @@ export function traceFileName(id: string): string {
 
 export const tracePath = (dir: string, id: string) => join(tracesDir(dir), traceFileName(id));
 
+const TMP_SUFFIX = /\.tmp-(\d+)$/;
+
 async function writeAtomic(file: string, text: string): Promise<void> {
   const tmp = `${file}.tmp-${process.pid}`;
-  await writeFile(tmp, text);
-  await rename(tmp, file);
+  try {
+    await writeFile(tmp, text);
+    await rename(tmp, file);
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw e;
+  }
+}
+
+function processAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Remove `*.tmp-<pid>` files (in the run dir and traces/) left by a process that died between
+ * writing a temp file and renaming it. Temp files of a live process are left alone. Returns the
+ * number removed.
+ */
+export async function removeStaleTemps(dir: string): Promise<number> {
+  let removed = 0;
+  for (const d of [dir, tracesDir(dir)]) {
+    let names: string[];
+    try {
+      names = await readdir(d);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const m = TMP_SUFFIX.exec(name);
+      if (!m || processAlive(Number(m[1]))) continue;
+      await rm(join(d, name), { force: true });
+      removed++;
+    }
+  }
+  return removed;
 }
 
 export async function writeJsonAtomic(file: string, value: unknown): Promise<void> {
   await writeAtomic(file, JSON.stringify(redactValue(value), null, 2) + '\n');
 }
 
-export async function writeTrace(dir: string, id: string, trace: unknown): Promise<void> {
-  await writeAtomic(tracePath(dir, id), JSON.stringify(redactValue(trace)) + '\n');
+/**
+ * Write traces/<id>.json (redacted) after checking it against `schema`; a trace that does not
+ * match throws RUN_INVALID naming the item and field, and nothing is written.
+ */
+export async function writeTrace(dir: string, id: string, trace: unknown, schema: TraceSchema = baseTraceSchema as unknown as TraceSchema): Promise<void> {
+  const value = redactValue(trace);
+  const r = schema.safeParse(value);
+  if (!r.success) throw errors.runInvalid(tracePath(dir, id), `trace of item "${id}" does not match its schema: ${firstIssue(r.error)}`);
+  await writeAtomic(tracePath(dir, id), JSON.stringify(value) + '\n');
 }
 
-export async function readTrace(dir: string, id: string): Promise<Record<string, unknown> | undefined> {
+export type TraceRead = { trace: Record<string, unknown> } | { trace?: undefined; problem: string };
+
+/** Read traces/<id>.json through `schema`: the trace, or why it cannot be used (missing, not JSON, wrong shape). */
+export async function readTraceChecked(dir: string, id: string, schema: TraceSchema = baseTraceSchema as unknown as TraceSchema): Promise<TraceRead> {
+  let text: string;
   try {
-    return JSON.parse(await readFile(tracePath(dir, id), 'utf8'));
+    text = await readFile(tracePath(dir, id), 'utf8');
   } catch {
-    return undefined;
+    return { problem: 'missing' };
   }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    return { problem: `not valid JSON (${(e as Error).message})` };
+  }
+  const r = schema.safeParse(json);
+  return r.success ? { trace: r.data } : { problem: firstIssue(r.error) };
+}
+
+export async function readTrace(dir: string, id: string, schema?: TraceSchema): Promise<Record<string, unknown> | undefined> {
+  return (await readTraceChecked(dir, id, schema)).trace;
 }
 
 export interface ParsedResults {
@@ -57,11 +124,6 @@ export interface ParsedResults {
   validBytes: number;
   /** True when a truncated/unparseable last line was dropped. */
   droppedTail: boolean;
-}
-
-function isRecord(v: unknown): v is ResultRecord {
-  const r = v as ResultRecord;
-  return !!r && typeof r === 'object' && typeof r.id === 'string' && 'prediction' in r && typeof r.correct === 'boolean';
 }
 
 export function parseResults(text: string, file = RUN_FILES.results): ParsedResults {
@@ -80,16 +142,19 @@ export function parseResults(text: string, file = RUN_FILES.results): ParsedResu
       continue;
     }
     let value: unknown;
+    let problem = 'not valid JSON';
     try {
       value = JSON.parse(line);
     } catch {
       value = undefined;
     }
-    if (!isRecord(value)) {
+    const r = value === undefined ? undefined : resultRecordSchema.safeParse(value);
+    if (r && !r.success) problem = firstIssue(r.error);
+    if (!r?.success) {
       if (isLast) return { records, validBytes, droppedTail: true };
-      throw errors.runInvalid(file, `line ${i + 1} is not a valid result record`);
+      throw errors.runInvalid(file, `line ${i + 1} is not a valid result record (${problem})`);
     }
-    records.push(value);
+    records.push(r.data as ResultRecord);
     validBytes = offset;
   }
   return { records, validBytes, droppedTail: false };
@@ -115,8 +180,20 @@ export async function repairResults(dir: string): Promise<ResultRecord[]> {
   return parsed.records;
 }
 
+function resultLine(record: ResultRecord): string {
+  const value = redactValue(record);
+  const r = resultRecordSchema.safeParse(value);
+  if (!r.success) throw errors.runInvalid(RUN_FILES.results, `result of item "${record.id}" does not match the record schema: ${firstIssue(r.error)}`);
+  return JSON.stringify(value) + '\n';
+}
+
 export async function appendResult(dir: string, record: ResultRecord): Promise<void> {
-  await appendFile(resultsPath(dir), JSON.stringify(redactValue(record)) + '\n');
+  await appendFile(resultsPath(dir), resultLine(record));
+}
+
+/** Replace results.jsonl with `records` (one line each) atomically: temp file + rename. */
+export async function rewriteResults(dir: string, records: ResultRecord[]): Promise<void> {
+  await writeAtomic(resultsPath(dir), records.map(resultLine).join(''));
 }
 
 export async function ensureRunDir(dir: string): Promise<void> {

@@ -7,12 +7,18 @@
  *     config: { system: 'case', dataset: 'barexam', split: 'val', k: 5 }, seed: 13 });
  *
  * Per item, in order: the system runs inside a usage scope (tokens of every model call, per item)
- * and a tool-recorder scope (every retrieval tool call); traces/<id>.json is written (redacted);
- * then one line is appended to results.jsonl. Items whose id is already in results.jsonl are
- * skipped (resume); a truncated last line from a crash is dropped and that item is redone. A
- * system that throws or returns `error` is recorded as a failed item (prediction null) and the run
- * goes on. An aborted item (signal) is not recorded, so it is redone on resume. An error from
- * `makeContext` is a setup error: no more items start, and it is thrown once running items end.
+ * and a tool-recorder scope (every retrieval tool call); traces/<id>.json is written (redacted,
+ * checked against the system's trace schema, atomically); then one line is appended to
+ * results.jsonl. A system that throws or returns `error` is recorded as a failed item (prediction
+ * null) and the run goes on; step failures inside an item (`outcome.stepFailures`) are recorded too.
+ *
+ * Resume: an item is done when results.jsonl holds a succeeded record for it; those are skipped.
+ * Failed items are retried by default (`retryFailed: false` keeps them): their lines are removed
+ * from results.jsonl first (rewritten atomically), so the file always holds one final line per
+ * item. A truncated last line from a crash is dropped and that item is redone. An aborted item
+ * (signal) is not recorded, so it is redone on resume. Stale temp files from a killed run are
+ * removed. An error from `makeContext` is a setup error: no more items start, and it is thrown
+ * once running items end.
  */
 import pLimit from 'p-limit';
 import { errors, isLexcaseError } from '../src/errors.js';
@@ -22,7 +28,8 @@ import { createProgress } from '../src/progress.js';
 import { deriveSeed } from '../src/rng.js';
 import { ToolRecorder, withToolRecorder } from '../retrieval/tools/tool-recorder.js';
 import { provenance, type Provenance } from './provenance.js';
-import { appendResult, configPath, ensureRunDir, readConfig, repairResults, writeJsonAtomic, writeTrace } from './run-dir.js';
+import { traceSchemaFor } from './records.js';
+import { appendResult, configPath, ensureRunDir, readConfig, removeStaleTemps, repairResults, rewriteResults, writeJsonAtomic, writeTrace } from './run-dir.js';
 import type { AgentSystem, ResultRecord, SystemContext, SystemOutcome } from './types.js';
 
 export interface RunProgress {
@@ -51,13 +58,17 @@ export interface RunExperimentOptions<Item extends { id: string }> {
   signal?: AbortSignal;
   /** Progress-bar label (default "run"). */
   label?: string;
+  /** On resume, run again the items whose earlier attempt failed (default true). */
+  retryFailed?: boolean;
 }
 
 export interface RunExperimentResult {
   /** Every record in results.jsonl after this call (earlier ones first). */
   results: ResultRecord[];
-  /** Items skipped because they were already done. */
+  /** Items skipped because they were already done (succeeded, or failed with retryFailed false). */
   skipped: number;
+  /** Failed items from an earlier call that this call ran again. */
+  retried: number;
   /** Items run (recorded) by this call. */
   ran: number;
   failed: number;
@@ -69,7 +80,7 @@ export interface RunConfigFile {
   seed: number;
   config: Record<string, unknown>;
   provenance: Provenance;
-  resumes?: { at: string; gitSha: string; datasetChecksum: string; items: number; skipped: number }[];
+  resumes?: { at: string; gitSha: string; datasetChecksum: string; items: number; skipped: number; retried?: number }[];
 }
 
 const stable = (v: unknown): string =>
@@ -94,27 +105,41 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
     seen.add(it.id);
   }
   await ensureRunDir(runDir);
+  const stale = await removeStaleTemps(runDir);
+  if (stale) log.info(`${runDir}: removed ${stale} temp file(s) left by an interrupted run`);
   // JSON round-trip so the comparison sees what config.json holds (no undefined, no functions).
   const config = JSON.parse(JSON.stringify(opts.config ?? {})) as Record<string, unknown>;
   const prov = provenance(items, opts.gold as (item: never) => string);
 
   const existing = (await readConfig(runDir)) as RunConfigFile | undefined;
-  const previous = await repairResults(runDir);
+  const retryFailed = opts.retryFailed ?? true;
+  const repaired = await repairResults(runDir);
+  // One final record per item: a later line supersedes an earlier one (files from older versions).
+  const byId = new Map(repaired.map((r) => [r.id, r]));
+  const retryIds = new Set(retryFailed ? [...byId.values()].filter((r) => r.error !== undefined && seen.has(r.id)).map((r) => r.id) : []);
+  const previous = [...byId.values()].filter((r) => !retryIds.has(r.id));
   const doneIds = new Set(previous.map((r) => r.id));
   const todo = items.filter((it) => !doneIds.has(it.id));
   const skipped = items.length - todo.length;
+  const retried = retryIds.size;
+  const traceSchema = traceSchemaFor(opts.config?.system);
 
   if (existing) {
     if (existing.seed !== seed) throw errors.runInvalid(runDir, `was started with seed ${existing.seed}, not ${seed}; use a new run dir to change the seed`);
     const diff = firstDifference(existing.config ?? {}, config);
     if (diff) throw errors.runInvalid(runDir, `was started with a different config (field "${diff}" differs); use a new run dir`);
-    existing.resumes = [...(existing.resumes ?? []), { at: prov.createdAt, gitSha: prov.gitSha, datasetChecksum: prov.datasetChecksum, items: items.length, skipped }];
+    existing.resumes = [
+      ...(existing.resumes ?? []),
+      { at: prov.createdAt, gitSha: prov.gitSha, datasetChecksum: prov.datasetChecksum, items: items.length, skipped, ...(retried ? { retried } : {}) },
+    ];
     await writeJsonAtomic(configPath(runDir), existing);
-    if (skipped) log.info(`resuming ${runDir}: ${skipped} of ${items.length} items already done`);
+    if (skipped || retried) log.info(`resuming ${runDir}: ${skipped} of ${items.length} items already done${retried ? `, retrying ${retried} failed` : ''}`);
   } else {
     const file: RunConfigFile = { seed, config, provenance: prov };
     await writeJsonAtomic(configPath(runDir), file);
   }
+  // Only once the resume is accepted (same seed and config): drop the lines of items about to be retried.
+  if (retryIds.size || previous.length !== repaired.length) await rewriteResults(runDir, previous);
 
   const results: ResultRecord[] = previous.filter((r) => seen.has(r.id));
   let ran = 0;
@@ -166,6 +191,7 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
     const ms = Math.round(performance.now() - t0);
     const tokens = meter.snapshot();
     const prediction = outcome.error ? (outcome.prediction ?? null) : outcome.prediction;
+    const stepFailures = outcome.stepFailures && Object.keys(outcome.stepFailures).length ? outcome.stepFailures : undefined;
     const record: ResultRecord = {
       id: item.id,
       prediction,
@@ -176,6 +202,7 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
       tokens,
       ms,
       ...(outcome.error ? { error: outcome.error } : {}),
+      ...(stepFailures ? { stepFailures } : {}),
     };
     const trace = {
       ...(outcome.trace ?? {}),
@@ -190,9 +217,18 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
         ms,
         tokens,
         toolCalls: recorder.calls,
+        ...(stepFailures ? { stepFailures } : {}),
       },
     };
-    await writeTrace(runDir, item.id, trace);
+    try {
+      await writeTrace(runDir, item.id, trace, traceSchema);
+    } catch (e) {
+      // A trace of the wrong shape is this item's failure (kept readable: the runner's block only).
+      record.error = errorText(e);
+      record.prediction = null;
+      record.correct = false;
+      await writeTrace(runDir, item.id, { id: item.id, system: opts.config?.system, traceError: record.error, runner: { ...trace.runner, prediction: null, correct: false, error: record.error } });
+    }
     appendChain = appendChain.then(() => appendResult(runDir, record));
     await appendChain;
     results.push(record);
@@ -210,5 +246,5 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
     progress.stop();
   }
   if (setupError) throw setupError;
-  return { results, skipped, ran, failed, aborted };
+  return { results, skipped, retried, ran, failed, aborted };
 }

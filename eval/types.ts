@@ -43,6 +43,11 @@ export interface SystemOutcome {
   metrics?: Record<string, number | boolean | null>;
   /** Set when the item failed (unparseable LLM output twice, ...): the run goes on. */
   error?: string;
+  /**
+   * Steps inside the item that failed without failing the item, by step name (e.g. {"juror vote": 1}):
+   * an unparseable vote, judgement or argument is counted here, never replaced silently.
+   */
+  stepFailures?: Record<string, number>;
 }
 
 export type AgentSystem<Item> = (item: Item, ctx: SystemContext) => Promise<SystemOutcome>;
@@ -58,4 +63,6 @@ export interface ResultRecord {
   tokens?: TokenUsage;
   ms: number;
   error?: string;
+  /** Failed steps inside the item (see SystemOutcome.stepFailures). */
+  stepFailures?: Record<string, number>;
 }

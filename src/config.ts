@@ -31,7 +31,14 @@ export const llmConfigSchema = z
     /** Nucleus sampling; left to the server's default when unset. */
     topP: z.number().gt(0).max(1).optional(),
     maxTokens: z.number().int().positive().optional(),
+    /** Per request (each retry gets a fresh one); a request that times out is retried like a 5xx. */
     timeoutMs: z.number().int().positive().default(120_000),
+    /**
+     * How structured outputs (votes, judgements, arguments) are requested: json_schema
+     * (response_format, the default), tool (a forced tool call) or prompt (JSON asked for in the
+     * prompt only, for servers without either). Validation and one repair retry apply to all three.
+     */
+    structuredOutput: z.enum(['json_schema', 'tool', 'prompt']).default('json_schema'),
     /** Retries after the first attempt on 429, 5xx, timeouts, connection errors and malformed bodies. */
     maxRetries: z.number().int().min(0).max(20).default(4),
     /** First backoff delay; doubles per retry (with jitter), capped at retryMaxMs. */
@@ -81,6 +88,7 @@ const ENV: EnvSpec[] = [
   { key: 'retryBaseMs', vars: ['LEXCASE_LLM_RETRY_BASE_MS'], kind: 'int' },
   { key: 'concurrency', vars: ['LEXCASE_LLM_CONCURRENCY'], kind: 'int' },
   { key: 'cacheDir', vars: ['LEXCASE_CACHE_DIR'], kind: 'cache' },
+  { key: 'structuredOutput', vars: ['LEXCASE_LLM_STRUCTURED_OUTPUT'], kind: 'string' },
 ];
 
 /** Env values as a partial llm config; names the variable when a value is not a number. */

@@ -46,6 +46,8 @@ export interface RunAcalOptions {
   indexDir?: string;
   seed?: number;
   concurrency?: number;
+  /** On resume, run again the items that failed before (default true; --no-retry-failed). */
+  retryFailed?: boolean;
   /** Bootstrap resamples for the CIs (default 2000). */
   iterations?: number;
   usage?: UsageMeter;
@@ -118,6 +120,7 @@ export async function runAcal(opts: RunAcalOptions): Promise<RunAcalResult> {
     config,
     seed,
     concurrency: opts.concurrency,
+    retryFailed: opts.retryFailed,
     usage: opts.usage,
     signal: opts.signal,
     label: `${system} ${opts.task}`,

@@ -50,7 +50,10 @@ export function createCaseLlmSystem(defaults: CaseOptions = {}): AgentSystem<Que
     const mode = o.hypotheses ?? 'direct';
     const llm = ctx.llm;
     if (!llm) throw errors.llmNotConfigured();
-    const trace: Record<string, unknown> = { system: 'case', mode: 'llm', hypothesesMode: mode, k, jurors: o.jurors ?? 3 };
+    // `jurors` is always the list of juror records (empty until the jury sits); the panel size is `jurorCount`.
+    const jurors: JurorRecord[] = [];
+    const advocates: AdvocateResult[] = [];
+    const trace: Record<string, unknown> = { system: 'case', mode: 'llm', hypothesesMode: mode, k, jurorCount: o.jurors ?? 3, jurors };
     const tokens = { hypotheses: 0, advocates: 0, jury: 0, total: 0 };
     trace.tokens = tokens;
     try {
@@ -66,7 +69,6 @@ export function createCaseLlmSystem(defaults: CaseOptions = {}): AgentSystem<Que
         tokens.hypotheses = tally.tokens;
       }
       trace.hypotheses = hypotheses;
-      const advocates: AdvocateResult[] = [];
       trace.advocates = [];
       for (const h of hypotheses) {
         const a = await runAdvocate({ llm, tools, facts, hypothesis: h, k, maxSteps: o.maxSteps, maxTokens: o.maxTokens, getPassage: ctx.getPassage, signal: ctx.signal });
@@ -78,8 +80,6 @@ export function createCaseLlmSystem(defaults: CaseOptions = {}): AgentSystem<Que
       trace.panel = panel.map((p) => p.name);
       const letters = optionLetters(q);
       const caseFile = jurorCaseFile(q, advocates);
-      const jurors: JurorRecord[] = [];
-      trace.jurors = jurors;
       for (const p of panel) {
         const j = await runJuror(llm, p, caseFile, letters, ctx.signal);
         jurors.push(j);
@@ -92,20 +92,33 @@ export function createCaseLlmSystem(defaults: CaseOptions = {}): AgentSystem<Que
       );
       trace.verdict = verdict;
       tokens.total = tokens.hypotheses + tokens.advocates + tokens.jury;
+      const stepFailures = caseStepFailures(advocates, jurors);
       return {
         prediction: verdict.answer,
         confidence: verdict.confidence,
         trace,
         metrics: { abstentions: jurors.filter((j) => j.abstained).length },
-        ...(verdict.answer === null ? { error: 'every juror abstained' } : {}),
+        ...(stepFailures ? { stepFailures } : {}),
+        ...(verdict.answer === null ? { error: `no valid juror vote: all ${jurors.length} juror(s) abstained (unparseable output)` } : {}),
       };
     } catch (e) {
       if (!isLexcaseError(e)) throw e;
       tokens.total = tokens.hypotheses + tokens.advocates + tokens.jury;
       trace.error = e.message;
-      return { prediction: null, trace, error: e.message };
+      const stepFailures = caseStepFailures(advocates, jurors);
+      return { prediction: null, trace, error: e.message, ...(stepFailures ? { stepFailures } : {}) };
     }
   };
+}
+
+/** Failed steps of one item: unparseable juror votes, advocates without a parseable evidence selection. */
+function caseStepFailures(advocates: AdvocateResult[], jurors: JurorRecord[]): Record<string, number> | undefined {
+  const out: Record<string, number> = {};
+  const abstained = jurors.filter((j) => j.abstained).length;
+  if (abstained) out['juror vote'] = abstained;
+  const noSelection = advocates.filter((a) => a.error).length;
+  if (noSelection) out['advocate evidence selection'] = noSelection;
+  return Object.keys(out).length ? out : undefined;
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

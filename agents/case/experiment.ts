@@ -11,7 +11,9 @@ import { loadQuestionsLimited } from '../../corpora/registry.js';
 import { readManifest } from '../../indexer/manifest.js';
 import type { Question, Split } from '../../corpora/types.js';
 import { writeReport } from '../../eval/report/write-report.js';
+import { traceSchemaFor } from '../../eval/records.js';
 import { readTrace } from '../../eval/run-dir.js';
+import './trace-schema.js';
 import { runExperiment, type RunProgress } from '../../eval/runner.js';
 import type { AgentSystem, ResultRecord } from '../../eval/types.js';
 import { createRetrievalTools } from '../../retrieval/tools/index.js';
@@ -47,6 +49,8 @@ export interface CaseExperimentOptions {
   maxSteps?: number;
   maxTokens?: number;
   concurrency?: number;
+  /** On resume, run again the items that failed before (default true; --no-retry-failed). */
+  retryFailed?: boolean;
   runDir?: string;
   onProgress?: (p: RunProgress) => void;
   signal?: AbortSignal;
@@ -56,6 +60,8 @@ export interface CaseExperimentResult {
   runDir: string;
   ran: number;
   skipped: number;
+  /** Failed items from an earlier call run again by this one (resume). */
+  retried?: number;
   failed: number;
   metrics: CaseMetrics;
   markdown: string;
@@ -131,12 +137,13 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
       seed,
       usage: o.usage,
       concurrency: o.concurrency,
+      retryFailed: o.retryFailed,
       onProgress: o.onProgress,
       signal: o.signal,
       label: o.system === 'case' ? 'case' : o.mode,
     });
     const { metrics, markdown } = await caseMetricsOfRun(runDir, r.results, seed);
-    return { runDir, ran: r.ran, skipped: r.skipped, failed: r.failed, metrics, markdown };
+    return { runDir, ran: r.ran, skipped: r.skipped, retried: r.retried, failed: r.failed, metrics, markdown };
   } finally {
     await idx.docs.close?.();
   }
@@ -149,7 +156,7 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
 export async function caseMetricsOfRun(runDir: string, results: ResultRecord[], seed = 13): Promise<{ metrics: CaseMetrics; markdown: string }> {
   const traces = new Map<string, Record<string, unknown>>();
   for (const rec of results) {
-    const t = await readTrace(runDir, rec.id);
+    const t = await readTrace(runDir, rec.id, traceSchemaFor('case'));
     if (t) traces.set(rec.id, t);
   }
   const metrics = caseMetrics(results, traces, seed);

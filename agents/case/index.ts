@@ -13,6 +13,7 @@ export { PERSONAS, type Persona } from './personas.js';
 export { evidenceRecall, type EvidenceRecall } from './evidence-recall.js';
 export { withGoldGuard, blindQuestion } from './gold-guard.js';
 export { evidenceScoreVerdict } from './offline-solver.js';
+export { caseTraceSchema, jurorRecordSchema } from './trace-schema.js';
 export { createCaseLlmSystem, createCaseOfflineSystem, type CaseOptions };
 export type * from './types.js';
 
@@ -21,3 +22,4 @@ export function createCase(opts: CaseOptions & { offline?: boolean } = {}): Agen
   return withGoldGuard(opts.offline ? createCaseOfflineSystem({ k: opts.k, tools: opts.tools }) : createCaseLlmSystem(opts));
 }
 import './report-section.js';
+import './trace-schema.js';

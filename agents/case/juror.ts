@@ -1,16 +1,17 @@
 /**
  * One juror: sees the question, the options and every hypothesis–evidence pair, reasons step by step
- * in its persona, and votes for one option letter (JSON parsed with zod). A juror whose output is
- * unparseable twice (invokeStructured: one retry) abstains; the abstention, the error and the raw
- * replies are recorded. Request failures (after the LLM layer's own retries) propagate and fail the
- * item.
+ * in its persona, and votes for one option letter (the endpoint's structured output, validated with
+ * zod). A juror whose output is unparseable twice (invokeStructured: one repair) abstains: a failed
+ * step, recorded with the error, the raw replies and any malformed tool-call arguments, and counted
+ * in the item's stepFailures. Request failures (after the LLM layer's own retries) propagate and
+ * fail the item.
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { z } from 'zod';
 import type { Question } from '../../corpora/types.js';
 import { isLexcaseError } from '../../src/errors.js';
-import { invokeStructured } from '../../src/llm/structured.js';
+import { invokeStructured, structuredFailure } from '../../src/llm/structured.js';
 import type { Persona } from './personas.js';
 import { jurorSystemPrompt } from './prompts.js';
 import { factsOf, optionsBlock, truncate } from './question-text.js';
@@ -58,10 +59,29 @@ export async function runJuror(
       voteSchema(letters),
       { what: `juror ${persona.name}`, signal },
     );
-    return { persona: persona.name, reasoning: r.value.reasoning, vote: r.value.vote, abstained: false, raw: r.attempts > 1 ? r.raw : undefined, tokens: tally.tokens };
+    return {
+      persona: persona.name,
+      reasoning: r.value.reasoning,
+      vote: r.value.vote,
+      abstained: false,
+      raw: r.attempts > 1 ? r.raw : undefined,
+      ...(r.invalidToolCalls ? { invalidToolCalls: r.invalidToolCalls } : {}),
+      tokens: tally.tokens,
+    };
   } catch (e) {
-    if (isLexcaseError(e) && e.code === 'LLM_OUTPUT_INVALID')
-      return { persona: persona.name, reasoning: '', vote: null, abstained: true, error: e.message, raw: tally.replies, tokens: tally.tokens };
+    if (isLexcaseError(e) && e.code === 'LLM_OUTPUT_INVALID') {
+      const f = structuredFailure(e);
+      return {
+        persona: persona.name,
+        reasoning: '',
+        vote: null,
+        abstained: true,
+        error: e.message,
+        raw: f.raw.length ? f.raw : tally.replies,
+        ...(f.invalidToolCalls.length ? { invalidToolCalls: f.invalidToolCalls } : {}),
+        tokens: tally.tokens,
+      };
+    }
     throw e;
   }
 }

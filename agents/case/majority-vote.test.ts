@@ -26,9 +26,9 @@ describe('majorityVote', () => {
   it('1–1 with an abstention is a tie', () => {
     expect(majorityVote(['D', null, 'A'], L, { A: 0.2, D: 0.3 })).toMatchObject({ answer: 'D', confidence: 'tie' });
   });
-  it('every juror abstaining leaves all options tied: evidence score decides', () => {
+  it('no valid vote (every juror abstained) gives no answer: never a tie-break over unvoted options', () => {
     const v = majorityVote([null, null, null], L, { A: 0.1, B: 0.05, C: 0.4, D: 0.2 });
-    expect(v).toMatchObject({ answer: 'C', confidence: 'tie' });
-    expect(v.tieBreak?.tied).toEqual(L);
+    expect(v).toEqual({ answer: null, confidence: 'none', tally: { A: 0, B: 0, C: 0, D: 0 } });
+    expect(majorityVote([], L)).toMatchObject({ answer: null, confidence: 'none' });
   });
 });

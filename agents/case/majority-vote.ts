@@ -4,9 +4,11 @@
  * - The letter with the most votes wins. Confidence is "high" when every juror on the panel voted
  *   for it (unanimous, no abstention), "low" when it won a strict plurality without unanimity
  *   (2–1, or 2–0 with an abstention).
- * - A tie for the most votes (1–1–1, 1–1 with an abstention, or every juror abstaining, when all
- *   candidate letters are tied at 0) is broken by the summed evidence score of each tied letter's
- *   advocate(s); if those are equal too, the alphabetically lowest letter wins. Confidence "tie".
+ * - A tie for the most votes (1–1–1, 1–1 with an abstention) is broken by the summed evidence
+ *   score of each tied letter's advocate(s); if those are equal too, the alphabetically lowest
+ *   letter wins. Confidence "tie".
+ * - No valid vote at all (every juror abstained: unparseable output) gives no answer (confidence
+ *   "none"): the item fails, it is never decided by a tie-break over options nobody voted for.
  */
 import type { VerdictRecord, Vote } from './types.js';
 
@@ -19,7 +21,7 @@ export function majorityVote(
   for (const c of candidates) tally[c] = 0;
   for (const v of votes) if (v !== null) tally[v] = (tally[v] ?? 0) + 1;
   const letters = Object.keys(tally).sort();
-  if (letters.length === 0) return { answer: null, confidence: 'none', tally };
+  if (letters.length === 0 || votes.every((v) => v === null)) return { answer: null, confidence: 'none', tally };
   const max = Math.max(...letters.map((l) => tally[l]));
   const top = letters.filter((l) => tally[l] === max);
   if (top.length === 1) {

@@ -11,6 +11,16 @@ describe('tool trace extraction', () => {
     expect(parseToolOutput(JSON.stringify({ query: 'ISSUE: hearsay. RULE: FRE 801', style: 'structured' }))).toMatchObject({ hits: [], output: 'ISSUE: hearsay. RULE: FRE 801' });
     expect(parseToolOutput(JSON.stringify({ error: 'model failed', query: 'x' })).error).toBe('model failed');
   });
+  it('records a tool call with malformed arguments (never run) with its raw arguments and an error', () => {
+    const msgs = [
+      new HumanMessage('task'),
+      new AIMessage({ content: '', tool_calls: [], invalid_tool_calls: [{ type: 'invalid_tool_call', id: 't9', name: 'bm25_search', args: '{"query": "hearsay', error: 'Malformed args.' }] }),
+      new AIMessage('{"evidence":[]}'),
+    ];
+    const t = extractToolTrace(msgs);
+    expect(t.calls).toEqual([{ tool: 'bm25_search', query: '{"query": "hearsay', ids: [], step: 1, error: 'malformed tool-call arguments: Malformed args.' }]);
+    expect(t.candidates.size).toBe(0);
+  });
   it('pairs tool calls with their results by id and sums reciprocal-rank scores per passage', () => {
     const msgs = [
       new HumanMessage('task'),

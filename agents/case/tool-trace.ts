@@ -2,7 +2,8 @@
  * Turns an agent transcript (AI messages with tool_calls, then ToolMessages) into ToolCallRecords,
  * and collects every passage the tools returned (best rank, snippet) as the advocate's candidate
  * pool. Tool outputs are the JSON of retrieval/tools: {results: [{id, score, rank, snippet}]};
- * rewrite_query's output ({query} or plain text) is kept as `output`.
+ * rewrite_query's output ({query} or plain text) is kept as `output`. A tool call whose arguments
+ * were not valid JSON (LangChain's invalid_tool_calls) is recorded with its raw arguments and an error.
  */
 import type { BaseMessage } from '@langchain/core/messages';
 import { messageText } from '../../src/llm/structured.js';
@@ -66,6 +67,9 @@ export function extractToolTrace(messages: BaseMessage[]): { calls: ToolCallReco
         calls.push(rec);
         if (tc.id) pending.set(tc.id, rec);
       }
+      // Tool calls whose arguments were not valid JSON never ran; they are kept with the raw arguments.
+      const bad = (m as unknown as { invalid_tool_calls?: { name?: string; args?: string; error?: string }[] }).invalid_tool_calls ?? [];
+      for (const tc of bad) calls.push({ tool: tc.name ?? '(unknown)', query: tc.args ?? '', ids: [], step: steps, error: `malformed tool-call arguments: ${tc.error ?? 'not valid JSON'}` });
     } else if (type === 'tool') {
       const id = (m as unknown as { tool_call_id?: string }).tool_call_id;
       const rec = id ? pending.get(id) : undefined;

@@ -57,6 +57,8 @@ export interface JurorRecord {
   abstained: boolean;
   error?: string;
   raw?: string[];
+  /** Tool calls whose arguments were not valid JSON (structuredOutput "tool"). */
+  invalidToolCalls?: { name?: string; args?: string; error?: string }[];
   tokens: number;
 }
 

@@ -3,7 +3,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import type { Question } from '../../corpora/types.js';
 import { checkCitations } from './citation-check.js';
-import { parseOrRetryOnce } from './llm-call.js';
+import { invokeStructured } from '../../src/llm/structured.js';
 import { ANALYST_SYSTEM, citedAnswerPrompt } from './prompts.js';
 import { citedAnswerSchema } from './schemas.js';
 import type { CheckedCitation, Claim, PoolPassage } from './types.js';
@@ -27,7 +27,7 @@ export async function citedAnswer(
   signal?: AbortSignal,
 ): Promise<CitedAnswer> {
   const messages = [new SystemMessage(ANALYST_SYSTEM), new HumanMessage(citedAnswerPrompt(q, pool, passageChars))];
-  const r = await parseOrRetryOnce(llm, messages, await llm.invoke(messages, { signal }), citedAnswerSchema(letters), what, signal);
+  const r = await invokeStructured(llm, messages, citedAnswerSchema(letters), { what, signal });
   const citations = await checkCitations(r.value.claims, new Set(pool.map((p) => p.id)), getPassage);
   return { answer: r.value.answer, reasoning: r.value.reasoning, claims: r.value.claims, citations, ...(r.attempts > 1 ? { raw: r.raw } : {}) };
 }

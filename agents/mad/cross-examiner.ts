@@ -8,7 +8,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import type { Question } from '../../corpora/types.js';
 import { isLexcaseError } from '../../src/errors.js';
-import { parseOrRetryOnce } from './llm-call.js';
+import { invokeStructured } from '../../src/llm/structured.js';
 import { CROSS_EXAMINER_SYSTEM, crossAnswerPrompt, crossExamPrompt, debaterSystem } from './prompts.js';
 import { crossAnswerSchema, crossExamSchema } from './schemas.js';
 import type { Brief, CrossExamination } from './types.js';
@@ -19,7 +19,7 @@ export async function crossExamine(llm: BaseChatModel, q: Question, letters: str
   const messages = [new SystemMessage(CROSS_EXAMINER_SYSTEM), new HumanMessage(crossExamPrompt(q, briefs))];
   let asked: { letter: string; question: string }[];
   try {
-    const r = await parseOrRetryOnce(llm, messages, await llm.invoke(messages, { signal }), crossExamSchema(letters), 'cross-examiner', signal);
+    const r = await invokeStructured(llm, messages, crossExamSchema(letters), { what: 'cross-examiner', signal });
     asked = r.value.questions;
   } catch (e) {
     if (!invalid(e)) throw e;
@@ -34,7 +34,7 @@ export async function crossExamine(llm: BaseChatModel, q: Question, letters: str
       const question = byLetter.get(b.letter)!;
       const m = [new SystemMessage(debaterSystem(b.letter)), new HumanMessage(crossAnswerPrompt(q, b, question))];
       try {
-        const r = await parseOrRetryOnce(llm, m, await llm.invoke(m, { signal }), crossAnswerSchema, `debater ${b.letter} cross-examination answer`, signal);
+        const r = await invokeStructured(llm, m, crossAnswerSchema, { what: `debater ${b.letter} cross-examination answer`, signal });
         return { letter: b.letter, question, answer: r.value.answer };
       } catch (e) {
         if (!invalid(e)) throw e;

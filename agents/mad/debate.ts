@@ -14,6 +14,7 @@ import type { Question } from '../../corpora/types.js';
 import type { AgentSystem, SystemContext, SystemOutcome } from '../../eval/types.js';
 import { errors, isLexcaseError } from '../../src/errors.js';
 import { deriveSeed } from '../../src/rng.js';
+import { structuredFailure } from '../../src/llm/structured.js';
 import { blindQuestion } from '../case/gold-guard.js';
 import { optionLetters } from '../case/question-text.js';
 import { itemCitationMetrics } from './citation-summary.js';
@@ -128,7 +129,8 @@ export function createMad(opts: Partial<MadSettings> = {}): AgentSystem<Question
     } catch (e) {
       if (!isLexcaseError(e)) throw e;
       error = trace.error = e.message;
-      if ((e as { raw?: string[] }).raw) trace.judgeRaw = (e as { raw?: string[] }).raw;
+      const raw = structuredFailure(e).raw.length ? structuredFailure(e).raw : (e as { raw?: string[] }).raw;
+      if (raw?.length) trace.judgeRaw = raw;
     }
     const last = trace.rounds[trace.rounds.length - 1]?.briefs ?? [];
     const winner = prediction ? last.find((b) => b.letter === prediction) : undefined;
@@ -142,6 +144,13 @@ export function createMad(opts: Partial<MadSettings> = {}): AgentSystem<Question
       const v = trace.roundVerdicts?.find((x) => x.round === r);
       metrics[`correctAfterRound${r}`] = v?.verdict ? v.verdict === item.answer : false; // a failed judgment counts as wrong
     }
-    return { prediction, trace, metrics, ...(error ? { error } : {}) };
+    const stepFailures: Record<string, number> = {};
+    if (metrics.forfeits) stepFailures['debater brief'] = metrics.forfeits as number;
+    if (trace.crossExamination?.error) stepFailures['cross-examiner'] = 1;
+    const unanswered = trace.crossExamination?.questions.filter((x) => x.answer === '(no answer)').length ?? 0;
+    if (unanswered) stepFailures['cross-examination answer'] = unanswered;
+    const roundFailures = trace.roundVerdicts?.filter((v) => v.verdict === null).length ?? 0;
+    if (roundFailures) stepFailures['round verdict'] = roundFailures;
+    return { prediction, trace, metrics, ...(Object.keys(stepFailures).length ? { stepFailures } : {}), ...(error ? { error } : {}) };
   };
 }

@@ -3,8 +3,10 @@
  * (rebuttal/closing): sees its own previous brief and the opponents' the topology allows, may request
  * ONE new snippet by calling a search tool once (the tool call is executed with k = 1; further calls
  * in the same turn are refused), then writes the revised brief. Citations are checked (exists in the
- * index, seen by the debater, lexical support). A reply unparseable twice forfeits the round: the
- * brief is recorded empty with the error and the debate goes on.
+ * index, seen by the debater, lexical support). The brief is a structured call (the endpoint's
+ * structured output, see src/llm/structured.ts); a reply unparseable twice forfeits the round: the
+ * brief is recorded empty with the error, the raw replies and any malformed tool-call arguments,
+ * it is counted in the item's stepFailures, and the debate goes on.
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { HumanMessage, SystemMessage, ToolMessage, type AIMessage, type BaseMessage } from '@langchain/core/messages';
@@ -14,10 +16,19 @@ import { isLexcaseError } from '../../src/errors.js';
 import { truncate } from '../case/question-text.js';
 import { checkCitations } from './citation-check.js';
 import { searchWith } from './evidence-pool.js';
-import { parseOrRetryOnce } from './llm-call.js';
+import type { z } from 'zod';
+import { extractJson, invokeStructured, messageText, structuredFailure, type StructuredResult } from '../../src/llm/structured.js';
 import { debaterSystem, openingPrompt, rebuttalPrompt } from './prompts.js';
 import { briefSchema } from './schemas.js';
 import type { Brief, PoolPassage } from './types.js';
+
+function tryJson(text: string): unknown {
+  try {
+    return extractJson(text);
+  } catch {
+    return undefined;
+  }
+}
 
 export interface DebaterTurnOptions {
   llm: BaseChatModel;
@@ -90,29 +101,54 @@ export async function debaterTurn(o: DebaterTurnOptions): Promise<DebaterTurn> {
   const what = `debater ${o.letter} round ${o.round}`;
   let added: PoolPassage[] = [];
   try {
-    let model: Pick<BaseChatModel, 'invoke'> = o.llm;
-    let first: AIMessage;
+    let r: StructuredResult<z.infer<typeof briefSchema>> | undefined;
+    let model: BaseChatModel = o.llm;
     if (canRequest && typeof o.llm.bindTools === 'function') {
-      first = (await o.llm.bindTools(o.tools).invoke(messages, { signal: o.signal })) as AIMessage;
+      // The snippet request is a free tool choice; the brief itself is then a structured call.
+      const first = (await o.llm.bindTools(o.tools).invoke(messages, { signal: o.signal })) as AIMessage;
+      // A snippet request with malformed arguments never runs; it is kept in the brief.
+      if (first.invalid_tool_calls?.length) base.invalidToolCalls = first.invalid_tool_calls.map((c) => ({ name: c.name, args: c.args, error: c.error }));
       if (first.tool_calls?.length) {
-        const r = await requestSnippet(first, o);
-        added = r.added;
-        base.request = r.request;
-        messages = [...messages, first, ...r.toolMessages];
+        const req = await requestSnippet(first, o);
+        added = req.added;
+        base.request = req.request;
+        messages = [...messages, first, ...req.toolMessages];
         // the brief itself: tools still declared (the conversation has tool calls) but not callable
-        model = o.llm.bindTools(o.tools, { tool_choice: 'none' });
-        first = (await model.invoke(messages, { signal: o.signal })) as AIMessage;
+        model = o.llm.bindTools(o.tools, { tool_choice: 'none' }) as BaseChatModel;
+      } else {
+        const parsed = briefSchema.safeParse(tryJson(messageText(first)));
+        if (parsed.success) r = { value: parsed.data, raw: [messageText(first)], attempts: 1 };
       }
-    } else first = (await o.llm.invoke(messages, { signal: o.signal })) as AIMessage;
-    const r = await parseOrRetryOnce(model, messages, first, briefSchema, what, o.signal);
+    }
+    r ??= await invokeStructured(model, messages, briefSchema, { what, signal: o.signal });
     const seenIds = new Set([...evidence, ...added].map((p) => p.id));
     const citations = await checkCitations(r.value.claims, seenIds, o.getPassage);
     return {
-      brief: { ...base, argument: r.value.argument, rebuttal: opening ? undefined : r.value.rebuttal, claims: r.value.claims, citations, ...(r.attempts > 1 ? { raw: r.raw } : {}) },
+      brief: {
+        ...base,
+        argument: r.value.argument,
+        rebuttal: opening ? undefined : r.value.rebuttal,
+        claims: r.value.claims,
+        citations,
+        ...(r.attempts > 1 ? { raw: r.raw } : {}),
+        ...(r.invalidToolCalls ? { invalidToolCalls: [...(base.invalidToolCalls ?? []), ...r.invalidToolCalls] } : {}),
+      },
       added,
     };
   } catch (e) {
     if (!isLexcaseError(e) || e.code !== 'LLM_OUTPUT_INVALID') throw e;
-    return { brief: { ...base, argument: '', claims: [], citations: [], error: e.message, raw: (e as { raw?: string[] }).raw }, added };
+    const f = structuredFailure(e);
+    return {
+      brief: {
+        ...base,
+        argument: '',
+        claims: [],
+        citations: [],
+        error: e.message,
+        raw: f.raw,
+        ...(f.invalidToolCalls.length || base.invalidToolCalls ? { invalidToolCalls: [...(base.invalidToolCalls ?? []), ...f.invalidToolCalls] } : {}),
+      },
+      added,
+    };
   }
 }

@@ -35,6 +35,8 @@ export interface MadExperimentOptions extends Partial<MadSettings> {
   seed?: number;
   limit?: number;
   concurrency?: number;
+  /** On resume, run again the items that failed before (default true; --no-retry-failed). */
+  retryFailed?: boolean;
   runDir?: string;
   onProgress?: (p: RunProgress) => void;
   signal?: AbortSignal;
@@ -94,6 +96,7 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
       seed,
       usage: o.usage,
       concurrency: o.concurrency,
+      retryFailed: o.retryFailed,
       onProgress: o.onProgress,
       signal: o.signal,
       label: system,

@@ -7,7 +7,7 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import type { Question } from '../../corpora/types.js';
-import { parseOrRetryOnce } from './llm-call.js';
+import { invokeStructured } from '../../src/llm/structured.js';
 import { JUDGE_SYSTEM, judgePrompt } from './prompts.js';
 import { judgeSchema } from './schemas.js';
 import type { Brief, CrossExamination, Judgment, PoolPassage } from './types.js';
@@ -23,8 +23,7 @@ export async function judge(
   signal?: AbortSignal,
 ): Promise<Judgment> {
   const messages = [new SystemMessage(JUDGE_SYSTEM), new HumanMessage(judgePrompt(q, pool, briefs, cross, passageChars))];
-  const first = await llm.invoke(messages, { signal });
-  const r = await parseOrRetryOnce(llm, messages, first, judgeSchema(letters), 'judge', signal);
+  const r = await invokeStructured(llm, messages, judgeSchema(letters), { what: 'judge', signal });
   const v = r.value;
   return {
     verdict: v.verdict,

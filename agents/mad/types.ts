@@ -46,6 +46,8 @@ export interface Brief {
   /** Set when the debater's reply was unparseable twice: it forfeits this round (empty brief). */
   error?: string;
   raw?: string[];
+  /** Tool calls whose arguments were not valid JSON (structuredOutput "tool"). */
+  invalidToolCalls?: { name?: string; args?: string; error?: string }[];
 }
 
 export interface CrossExamination {

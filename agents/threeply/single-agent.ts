@@ -6,7 +6,7 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import { errors } from '../../src/errors.js';
-import { messageText, parseStructured } from '../../src/llm/structured.js';
+import { structuredRequest } from '../../src/llm/structured.js';
 import { isTerminate, PLIES, PLY_LABEL, type PlyKey } from './format.js';
 import { ENHANCED_SINGLE_AGENT_SYSTEM, SINGLE_AGENT_SYSTEM } from './prompts.js';
 import { threePlySchema } from './schemas.js';
@@ -18,15 +18,15 @@ export async function runSingleAgent(model: BaseChatModel, triple: string, opts:
   const steps: TraceStep[] = [];
   let convo = messages;
   let lastError = '';
+  // The endpoint's structured output (src/llm/structured.ts); TERMINATE may come as plain text
+  // (prompt mode) or inside a ply (structured modes), both read as an abstention.
+  const req = structuredRequest(model, threePlySchema, role, opts.signal);
   for (let attempt = 1; attempt <= 2; attempt++) {
-    const text = messageText(await model.invoke(convo, { signal: opts.signal }));
+    const got = req.read(await model.invoke(convo, req.options as never));
+    const text = got.text;
     steps.push({ role, round: attempt - 1, output: text });
-    let parsed: Record<string, unknown> | undefined;
-    try {
-      parsed = parseStructured(text, threePlySchema);
-    } catch (e) {
-      lastError = (e as Error).message;
-    }
+    const parsed: Record<string, unknown> | undefined = got.value;
+    if (got.error) lastError = got.error;
     const ply = (p: PlyKey): string | undefined => {
       const v = parsed?.[PLY_LABEL[p]];
       return typeof v === 'string' && v.trim() ? v : undefined;

@@ -2,12 +2,15 @@
  * readRun(dir): a run directory's config.json, results.jsonl and traces, validated. A missing
  * results.jsonl or config.json is RUN_INVALID naming the dir; a malformed results line is
  * RUN_INVALID naming the line; a truncated last line (a crash) is ignored with a warning.
+ * Results and traces are read through their zod schemas (records.ts); a trace that does not match
+ * its system's schema (an old or hand-edited file) is skipped with a warning naming the field.
  */
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { errors } from '../../src/errors.js';
 import { log } from '../../src/log.js';
-import { readConfig, readResults, resultsPath, traceFileName, tracesDir } from '../run-dir.js';
+import { traceSchemaFor } from '../records.js';
+import { readConfig, readResults, readTraceChecked, resultsPath, traceFileName, tracesDir } from '../run-dir.js';
 import type { RunConfigFile } from '../runner.js';
 import type { RunData } from './types.js';
 
@@ -21,20 +24,20 @@ export async function readRun(dir: string, opts: { traces?: boolean } = {}): Pro
     throw errors.runInvalid(dir, 'config.json lacks seed/config/provenance (not written by lexcase run?)');
   const parsed = await readResults(dir);
   if (parsed.droppedTail) log.warn(`${dir}: ignoring a truncated last line in results.jsonl (resume the run to redo that item)`);
-  // A resumed run with changed items can leave duplicates only if the file was edited by hand; keep the last.
+  // The runner keeps one line per item; a file from an older version (or edited by hand) may hold
+  // superseded lines: the last line of an id wins, so each item counts once.
   const byId = new Map(parsed.records.map((r) => [r.id, r]));
   const results = [...byId.values()];
   const traces = new Map<string, Record<string, unknown>>();
   if (opts.traces !== false && existsSync(tracesDir(dir))) {
     const files = new Set(await readdir(tracesDir(dir)));
+    const schema = traceSchemaFor(config.config.system);
     for (const r of results) {
       const f = traceFileName(r.id);
       if (!files.has(f)) continue;
-      try {
-        traces.set(r.id, JSON.parse(await readFile(`${tracesDir(dir)}/${f}`, 'utf8')));
-      } catch {
-        log.warn(`${dir}: trace for ${r.id} is not valid JSON; skipped`);
-      }
+      const t = await readTraceChecked(dir, r.id, schema);
+      if (t.trace) traces.set(r.id, t.trace);
+      else log.warn(`${dir}: trace ${f} skipped: ${t.problem}`);
     }
   }
   return { dir, config, results, traces, droppedTail: parsed.droppedTail };

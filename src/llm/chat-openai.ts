@@ -7,15 +7,33 @@
  *     (the client's own retries are off so there is one policy);
  *  4. token accounting into the model's UsageMeter and the current usage scope.
  * Streaming is disabled (stream() falls back to one request) so every call takes this path.
+ *
+ * Each attempt gets its own AbortSignal linked to the caller's: the OpenAI SDK adds an 'abort'
+ * listener to the signal of every request and never removes it, so passing one long-lived run
+ * signal through retries leaked listeners (MaxListenersExceededWarning under faults). Replies to a
+ * json_schema request are parsed by lexcase (structured.ts), not by the SDK's `parse()`, which
+ * throws on a reply that is not JSON and would lose it (`completions` below uses `create`).
+ * A reply whose tool calls all have malformed arguments is converted with those calls as
+ * `invalid_tool_calls` only: LangChain would also keep them as raw `additional_kwargs.tool_calls`,
+ * which makes every AIMessage built from it print "New LangChain packages are available..." on
+ * stderr (a notice meant for old integrations), and would send dangling tool-call ids back.
  */
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
-import type { BaseMessage } from '@langchain/core/messages';
+import type { AIMessage, BaseMessage } from '@langchain/core/messages';
+import { makeInvalidToolCall, parseToolCall } from '@langchain/core/output_parsers/openai_tools';
 import type { ChatGeneration, ChatResult } from '@langchain/core/outputs';
-import { ChatOpenAI, convertMessagesToCompletionsMessageParams, type ChatOpenAIFields } from '@langchain/openai';
+import {
+  ChatOpenAI,
+  ChatOpenAICompletions,
+  convertMessagesToCompletionsMessageParams,
+  wrapOpenAIClientError,
+  type ChatOpenAIFields,
+} from '@langchain/openai';
 import type { LimitFunction } from 'p-limit';
 import { log } from '../log.js';
 import type { DiskCache } from './disk-cache.js';
 import { withRetries } from './retry.js';
+import type { StructuredOutputSetting } from './structured.js';
 import { recordUsage, type UsageMeter } from './usage.js';
 
 export interface LlmStats {
@@ -29,7 +47,7 @@ export interface LlmStats {
 }
 
 /** State shared by a factory-made model and all its bound copies. */
-export interface LexcaseModelShared {
+export interface LexcaseModelShared extends StructuredOutputSetting {
   usage?: UsageMeter;
   cache?: DiskCache;
   limit: LimitFunction;
@@ -40,11 +58,56 @@ export interface LexcaseModelShared {
 // Call options that do not change the reply and must not split the cache.
 const VOLATILE_PARAMS = new Set(['stream', 'stream_options', 'user', 'signal', 'timeout', 'promptIndex']);
 
+type RawToolCall = { id?: string; type?: string; function?: { name: string; arguments: string } };
+
+function parses(call: RawToolCall): boolean {
+  try {
+    parseToolCall(call as never, { returnId: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Chat-completions client that always sends with `create` and converts malformed tool calls quietly (see the module doc). */
+class CreateOnlyCompletions extends ChatOpenAICompletions {
+  override _convertCompletionsMessageToBaseMessage(message: never, rawResponse: never) {
+    const calls = ((message as { tool_calls?: RawToolCall[] }).tool_calls ?? []) as RawToolCall[];
+    if (calls.length === 0 || calls.some(parses)) return super._convertCompletionsMessageToBaseMessage(message, rawResponse);
+    const msg = super._convertCompletionsMessageToBaseMessage({ ...(message as object), tool_calls: undefined } as never, rawResponse) as AIMessage;
+    msg.invalid_tool_calls = calls.map((c) => makeInvalidToolCall(c as never, 'Malformed args: not valid JSON'));
+    return msg;
+  }
+
+  override async completionWithRetry(request: never, requestOptions?: never): Promise<never> {
+    const { maxRetries, ...sdkOptions } = (requestOptions ?? {}) as { maxRetries?: number };
+    const clientOptions = this._getClientOptions(sdkOptions as never);
+    return this.caller.callWithOptions({ maxRetries } as never, async () => {
+      try {
+        return (await this.client.chat.completions.create(request, clientOptions)) as never;
+      } catch (e) {
+        throw wrapOpenAIClientError(e);
+      }
+    }) as never;
+  }
+}
+
+/** A signal that follows `outer` for one attempt; `release()` unhooks it from `outer`. */
+function linkedSignal(outer?: AbortSignal): { signal?: AbortSignal; release: () => void } {
+  if (!outer) return { release: () => {} };
+  const c = new AbortController();
+  const onAbort = () => c.abort(outer.reason);
+  if (outer.aborted) c.abort(outer.reason);
+  else outer.addEventListener('abort', onAbort, { once: true });
+  return { signal: c.signal, release: () => outer.removeEventListener('abort', onAbort) };
+}
+
 export class LexcaseChatOpenAI extends ChatOpenAI {
   readonly lexcase: LexcaseModelShared;
 
   constructor(fields: ChatOpenAIFields, shared: LexcaseModelShared) {
-    super({ ...fields, maxRetries: 0, disableStreaming: true, useResponsesApi: false });
+    const f = { ...fields, maxRetries: 0, disableStreaming: true, useResponsesApi: false };
+    super({ ...f, completions: (fields as { completions?: ChatOpenAICompletions }).completions ?? new CreateOnlyCompletions(f) } as ChatOpenAIFields);
     this.lexcase = shared;
   }
 
@@ -91,9 +154,11 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
           s.stats.requests++;
           s.stats.inFlight++;
           s.stats.maxInFlight = Math.max(s.stats.maxInFlight, s.stats.inFlight);
+          const link = linkedSignal(options.signal);
           try {
-            return await super._generate(messages, options, runManager);
+            return await super._generate(messages, { ...options, signal: link.signal }, runManager);
           } finally {
+            link.release();
             s.stats.inFlight--;
           }
         }),

@@ -45,6 +45,7 @@ export function createChatModel(cfg: LlmConfig, opts: CreateChatModelOptions = {
       limit: pLimit(cfg.concurrency),
       retry: { maxRetries: cfg.maxRetries, baseMs: cfg.retryBaseMs, maxMs: cfg.retryMaxMs },
       stats,
+      structuredOutput: cfg.structuredOutput ?? 'json_schema',
     },
   );
 }

@@ -1,13 +1,27 @@
 /**
- * Structured LLM outputs parsed with zod. Models are asked for JSON in the prompt (works with any
- * OpenAI-compatible server, no response_format needed); the reply is parsed tolerantly (code fences,
- * prose around the object), validated, and on failure the model is asked once more with the
- * validation error. A second failure throws LLM_OUTPUT_INVALID, which runners record per item.
+ * Structured LLM outputs validated with zod, using the endpoint's structured output. The mode comes
+ * from the model (factory models: `llm.structuredOutput` in the config, default json_schema):
+ *  - json_schema: `response_format: {type: 'json_schema', json_schema: {name, schema}}` — the
+ *    server constrains the reply to the schema (OpenAI, vLLM, Ollama, llama.cpp server);
+ *  - tool: a forced tool call (`tools: [fn]`, `tool_choice: fn`) whose arguments are the object;
+ *  - prompt: JSON asked for in the prompt only (any server; models without the factory, e.g. the
+ *    fake chat model in tests).
+ * These are the same request fields LangChain's `withStructuredOutput` (method 'jsonSchema' /
+ * 'functionCalling') sets; they are passed as call options so the raw reply stays available for
+ * traces and per-stage token tallies. An endpoint that rejects structured output (HTTP 400/422)
+ * makes the model fall back to prompt mode for the rest of the process, with one warning.
+ *
+ * Every reply is parsed tolerantly (code fences, prose around the object) and validated; on failure
+ * the model is asked once more with the validation error (repair). A second failure throws
+ * LLM_OUTPUT_INVALID carrying the raw replies and any malformed tool-call arguments
+ * (`structuredFailure(e)`), which callers record as a failed step.
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, HumanMessage, type BaseMessage } from '@langchain/core/messages';
 import type { z } from 'zod';
-import { errors } from '../errors.js';
+import { errors, isLexcaseError } from '../errors.js';
+import { log } from '../log.js';
+import { jsonSchemaFor } from './json-schema.js';
 
 /** Text content of a chat reply (string or content parts). */
 export function messageText(msg: BaseMessage): string {
@@ -68,16 +82,119 @@ export function parseStructured<S extends z.ZodType>(text: string, schema: S): z
   return r.data;
 }
 
+export type StructuredOutputMode = 'json_schema' | 'tool' | 'prompt';
+export const STRUCTURED_OUTPUT_MODES: readonly StructuredOutputMode[] = ['json_schema', 'tool', 'prompt'];
+
+/** Shared, mutable structured-output setting of a factory model and its bound copies. */
+export interface StructuredOutputSetting {
+  structuredOutput?: StructuredOutputMode;
+}
+
+/** The structured-output mode a model uses: factory models carry it; any other model gets 'prompt'. */
+export function structuredOutputMode(model: unknown): StructuredOutputMode {
+  return (model as { lexcase?: StructuredOutputSetting })?.lexcase?.structuredOutput ?? 'prompt';
+}
+
+/** A tool call whose arguments were not valid JSON (as LangChain reports it). */
+export interface InvalidToolCall {
+  name?: string;
+  args?: string;
+  error?: string;
+}
+
 export interface StructuredResult<T> {
   value: T;
-  /** Raw replies, first try first (kept for traces). */
+  /** Raw replies, first try first (kept for traces): the text, or the tool-call arguments. */
   raw: string[];
   attempts: number;
+  mode?: StructuredOutputMode;
+  /** Malformed tool-call arguments received along the way (tool mode). */
+  invalidToolCalls?: InvalidToolCall[];
+}
+
+/** What an LLM_OUTPUT_INVALID from invokeStructured carries for the trace. */
+export interface StructuredFailure {
+  raw: string[];
+  invalidToolCalls: InvalidToolCall[];
+  mode?: StructuredOutputMode;
+}
+
+/** The raw replies and malformed tool calls behind a structured-output failure (empty for other errors). */
+export function structuredFailure(e: unknown): StructuredFailure {
+  const f = (e as { structured?: StructuredFailure })?.structured;
+  return f ?? { raw: [], invalidToolCalls: [] };
+}
+
+/** A function/schema name servers accept: [A-Za-z0-9_-]{1,64}. */
+export function schemaName(what: string): string {
+  return what.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 64) || 'output';
+}
+
+function requestOptions(mode: StructuredOutputMode, name: string, schema: z.ZodType, signal?: AbortSignal): Record<string, unknown> {
+  if (mode === 'prompt') return { signal };
+  const parameters = jsonSchemaFor(schema);
+  if (mode === 'json_schema') return { signal, response_format: { type: 'json_schema', json_schema: { name, schema: parameters } } };
+  return {
+    signal,
+    tools: [{ type: 'function', function: { name, description: `Return the ${name.replace(/_/g, ' ')} as the arguments of this call.`, parameters } }],
+    tool_choice: { type: 'function', function: { name } },
+  };
+}
+
+type Reply = BaseMessage & { tool_calls?: { name: string; args: unknown }[]; invalid_tool_calls?: InvalidToolCall[] };
+
+/** The candidate object of a reply and its raw text: tool-call arguments in tool mode, else the text. */
+function readReply(reply: Reply, mode: StructuredOutputMode, name: string): { json?: unknown; text: string; invalid?: InvalidToolCall } {
+  if (mode === 'tool') {
+    const call = reply.tool_calls?.find((c) => c.name === name) ?? reply.tool_calls?.[0];
+    if (call) return { json: call.args, text: JSON.stringify(call.args) };
+    const bad = reply.invalid_tool_calls?.[0];
+    if (bad) return { text: bad.args ?? '', invalid: { name: bad.name, args: bad.args, error: bad.error } };
+  }
+  return { text: messageText(reply) };
+}
+
+function validate<S extends z.ZodType>(json: unknown, schema: S): z.infer<S> {
+  const r = schema.safeParse(json);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    throw new Error(`field "${issue.path.join('.') || '(root)'}": ${issue.message}`);
+  }
+  return r.data;
 }
 
 /**
- * Invoke `model` and parse its reply with `schema`; retry once with the parse error appended.
- * Throws LexcaseError LLM_OUTPUT_INVALID (naming `what`) after the second failure.
+ * One structured request without the repair loop, for callers with their own reply handling (e.g.
+ * a reply that may be a TERMINATE abstention): the call options for `model`'s mode, and a reader
+ * that returns the parsed, validated value or the raw text and the parse error.
+ */
+export function structuredRequest<S extends z.ZodType>(model: BaseChatModel, schema: S, what: string, signal?: AbortSignal) {
+  const mode = structuredOutputMode(model);
+  const name = schemaName(what);
+  return {
+    mode,
+    options: requestOptions(mode, name, schema, signal),
+    read(reply: BaseMessage): { value?: z.infer<S>; text: string; error?: string; invalid?: InvalidToolCall } {
+      const got = readReply(reply as Reply, mode, name);
+      try {
+        if (got.invalid) throw new Error(`malformed tool-call arguments (${got.invalid.error ?? 'not JSON'})`);
+        return { value: got.json !== undefined ? validate(got.json, schema) : parseStructured(got.text, schema), text: got.text };
+      } catch (e) {
+        return { text: got.text, error: (e as Error).message, ...(got.invalid ? { invalid: got.invalid } : {}) };
+      }
+    },
+  };
+}
+
+function rejectsStructuredOutput(e: unknown): boolean {
+  if (!isLexcaseError(e) || e.code !== 'LLM_REQUEST_FAILED') return false;
+  return /^LLM request failed: HTTP (400|422)\b/.test(e.message);
+}
+
+/**
+ * Invoke `model` for a `schema`-shaped object (see the module doc for the modes); retry once with
+ * the parse error appended. Throws LexcaseError LLM_OUTPUT_INVALID (naming `what`) after the
+ * second failure, carrying the raw replies (`structuredFailure(e)`).
  */
 export async function invokeStructured<S extends z.ZodType>(
   model: BaseChatModel,
@@ -86,22 +203,44 @@ export async function invokeStructured<S extends z.ZodType>(
   opts: { what: string; signal?: AbortSignal },
 ): Promise<StructuredResult<z.infer<S>>> {
   const raw: string[] = [];
+  const invalidToolCalls: InvalidToolCall[] = [];
+  const name = schemaName(opts.what);
   let convo = messages;
   let lastError = '';
+  let mode = structuredOutputMode(model);
   for (let attempt = 1; attempt <= 2; attempt++) {
-    const reply = await model.invoke(convo, { signal: opts.signal });
-    const text = messageText(reply);
-    raw.push(text);
+    let reply: Reply;
     try {
-      return { value: parseStructured(text, schema), raw, attempts: attempt };
+      reply = (await model.invoke(convo, requestOptions(mode, name, schema, opts.signal) as never)) as Reply;
+    } catch (e) {
+      if (mode === 'prompt' || !rejectsStructuredOutput(e)) throw e;
+      const setting = (model as { lexcase?: StructuredOutputSetting }).lexcase;
+      log.warn(`the endpoint rejected structured output (${mode}): ${(e as Error).message.slice(0, 200)}; using prompt-only JSON from now on (set llm.structuredOutput to "tool" or "prompt")`);
+      if (setting) setting.structuredOutput = 'prompt';
+      mode = 'prompt';
+      reply = (await model.invoke(convo, requestOptions(mode, name, schema, opts.signal) as never)) as Reply;
+    }
+    const got = readReply(reply, mode, name);
+    raw.push(got.text);
+    if (got.invalid) invalidToolCalls.push(got.invalid);
+    try {
+      const value = got.invalid
+        ? (() => {
+            throw new Error(`malformed tool-call arguments (${got.invalid.error ?? 'not JSON'})`);
+          })()
+        : got.json !== undefined
+          ? validate(got.json, schema)
+          : parseStructured(got.text, schema);
+      return { value, raw, attempts: attempt, mode, ...(invalidToolCalls.length ? { invalidToolCalls } : {}) };
     } catch (e) {
       lastError = (e as Error).message;
       convo = [
         ...messages,
-        new AIMessage(text),
+        new AIMessage(got.text),
         new HumanMessage(`Your reply could not be parsed (${lastError}). Reply again with only the JSON object, exactly in the requested format.`),
       ];
     }
   }
-  throw errors.llmOutputInvalid(opts.what, lastError);
+  const err = errors.llmOutputInvalid(opts.what, lastError);
+  throw Object.assign(err, { structured: { raw, invalidToolCalls, mode } satisfies StructuredFailure });
 }

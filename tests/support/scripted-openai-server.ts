@@ -13,6 +13,13 @@
  * raw (malformed) body. Every request is recorded (parsed body + headers) so tests can assert on
  * prompts, tools and headers; `maxInFlight` shows the most requests the server had open at once.
  * Supports `stream: true` (SSE) too.
+ *
+ * Structured output is honoured the way real servers (OpenAI, vLLM, llama.cpp) do it: a reply with
+ * `json` is sent as a forced tool call when the request forces one (`tool_choice: {type:
+ * 'function', function: {name}}`), else as the message content. `schemaFollowing()` is a script
+ * that answers every request with an instance of the schema the request carries (response_format
+ * json_schema or the forced tool's parameters) and with `unconstrained` text when it carries none,
+ * like a guided-decoding server; `requestedSchema(req)` / `instanceOf(schema)` are its parts.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -38,6 +45,12 @@ export interface ScriptReply {
   raw?: string;
   usage?: { prompt_tokens?: number; completion_tokens?: number };
   finishReason?: string;
+  /** A structured reply: a forced tool call's arguments when the request forces one, else the content (JSON). */
+  json?: unknown;
+  /** Send this text verbatim as the arguments of the forced tool call (malformed-arguments tests). */
+  rawToolArgs?: string;
+  /** Accept the request and never answer (the connection stays open until the client gives up). */
+  hang?: boolean;
 }
 
 export type ScriptStep = ScriptReply;
@@ -81,12 +94,124 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 let toolCallCounter = 0;
 
+/** The function a request forces with tool_choice, if any. */
+export function forcedTool(req: RecordedRequest): string | undefined {
+  const tc = req.body?.tool_choice;
+  return tc && typeof tc === 'object' && tc.type === 'function' ? tc.function?.name : undefined;
+}
+
+/** The JSON Schema a request constrains the reply to: response_format json_schema, or the forced tool's parameters. */
+export function requestedSchema(req: RecordedRequest): Record<string, any> | undefined {
+  const rf = req.body?.response_format;
+  if (rf?.type === 'json_schema') return rf.json_schema?.schema ?? {};
+  const forced = forcedTool(req);
+  if (forced) return (req.body?.tools ?? []).find((t: any) => t.function?.name === forced)?.function?.parameters ?? {};
+  return undefined;
+}
+
+/** A deterministic instance of a JSON Schema (first enum value, minimum sizes, every property). */
+export function instanceOf(schema: Record<string, any> | undefined, root: Record<string, any> | undefined = schema): unknown {
+  if (!schema || typeof schema !== 'object') return null;
+  if (schema.$ref && root) {
+    const path = String(schema.$ref).replace(/^#\//, '').split('/');
+    return instanceOf(path.reduce((o: any, k) => o?.[k], root), root);
+  }
+  if ('const' in schema) return schema.const;
+  if (Array.isArray(schema.enum)) return schema.enum[0];
+  const alt = schema.anyOf ?? schema.oneOf;
+  if (Array.isArray(alt)) return instanceOf(alt.find((a: any) => a.type !== 'null') ?? alt[0], root);
+  if (Array.isArray(schema.allOf)) return instanceOf(schema.allOf[0], root);
+  const type = Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') : schema.type;
+  switch (type) {
+    case 'object':
+    case undefined:
+      if (!schema.properties && type === undefined) return 'x';
+      return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, instanceOf(v as Record<string, any>, root)]));
+    case 'array':
+      return Array.from({ length: Math.max(1, schema.minItems ?? 1) }, () => instanceOf(schema.items, root));
+    case 'string':
+      return 'x'.repeat(Math.max(1, schema.minLength ?? 1));
+    case 'integer':
+    case 'number':
+      return schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : 1);
+    case 'boolean':
+      return true;
+    default:
+      return null;
+  }
+}
+
+/**
+ * A guided-decoding server: every request that carries a schema gets a schema-valid instance
+ * (`fill` may adjust it per request, e.g. to pick a letter); a request without one gets
+ * `unconstrained` (prose a prompt-only client cannot parse, by default).
+ */
+export function schemaFollowing(
+  opts: { unconstrained?: (req: RecordedRequest) => ScriptReply; fill?: (value: any, req: RecordedRequest) => unknown } = {},
+): (req: RecordedRequest) => ScriptReply {
+  return (req) => {
+    const schema = requestedSchema(req);
+    if (!schema) return opts.unconstrained?.(req) ?? { content: 'Having weighed everything, I lean towards the first option.' };
+    const value = instanceOf(schema);
+    return { json: opts.fill ? opts.fill(value, req) : value };
+  };
+}
+
+function jsonIn(text: string): unknown {
+  const t = text.replace(/^```(?:json)?\s*|\s*```$/g, '').trim();
+  if (!/^[[{]/.test(t)) return undefined;
+  try {
+    return JSON.parse(t);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Wrap a script written as "reply with JSON text" so it behaves like a guided-decoding server:
+ * to a request that carries a schema, the JSON goes out structured (content for json_schema, a
+ * forced tool call's arguments for tool); to a request that carries none, a JSON reply becomes
+ * prose (`unconstrained`), as from a model that was never constrained. Other replies (tool calls,
+ * plain text, errors) pass through. `constrained` counts the requests that carried a schema.
+ */
+export function schemaConstrained(
+  script: (req: RecordedRequest, i: number) => ScriptReply | Promise<ScriptReply>,
+  unconstrained = 'Let me explain in words instead: the first option seems best.',
+): ((req: RecordedRequest, i: number) => Promise<ScriptReply>) & { constrained: number; unconstrainedJson: number } {
+  const f = Object.assign(
+    async (req: RecordedRequest, i: number): Promise<ScriptReply> => {
+      const reply = await script(req, i);
+      const json = typeof reply.content === 'string' && !reply.toolCalls?.length ? jsonIn(reply.content) : undefined;
+      if (json === undefined) return reply;
+      if (requestedSchema(req)) {
+        f.constrained++;
+        return { ...reply, content: undefined, json };
+      }
+      f.unconstrainedJson++;
+      return { ...reply, content: unconstrained };
+    },
+    { constrained: 0, unconstrainedJson: 0 },
+  );
+  return f;
+}
+
 function completionBody(req: RecordedRequest, reply: ScriptReply) {
-  const toolCalls = (reply.toolCalls ?? []).map((t) => ({
+  const forced = forcedTool(req);
+  const structured =
+    reply.rawToolArgs !== undefined && forced
+      ? [{ name: forced, arguments: reply.rawToolArgs }]
+      : reply.json !== undefined && forced
+        ? [{ name: forced, arguments: JSON.stringify(reply.json) }]
+        : [];
+  const toolCalls = [
+    ...(reply.toolCalls ?? []).map((t) => ({ name: t.name, arguments: JSON.stringify(t.args), id: t.id })),
+    ...structured.map((t) => ({ ...t, id: undefined as string | undefined })),
+  ].map((t) => ({
     id: t.id ?? `call_${++toolCallCounter}`,
     type: 'function' as const,
-    function: { name: t.name, arguments: JSON.stringify(t.args) },
+    function: { name: t.name, arguments: t.arguments },
   }));
+  if (reply.json !== undefined && !forced && reply.content === undefined) reply = { ...reply, content: JSON.stringify(reply.json) };
   const content = reply.content ?? (toolCalls.length ? null : '');
   const promptTokens = reply.usage?.prompt_tokens ?? roughTokens(JSON.stringify(req.body?.messages ?? ''));
   const completionTokens =
@@ -161,6 +286,10 @@ export async function startScriptedServer(script: Script): Promise<ScriptedServe
         reply = script[chatIndex] ?? { status: 500, error: `scripted server: script exhausted (request ${chatIndex + 1}, script has ${script.length})` };
       }
       if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
+      if (reply.hang) {
+        await new Promise<void>((r) => res.on('close', () => r()));
+        return;
+      }
       if (closed) return;
       if (reply.raw !== undefined) {
         res.writeHead(200, { 'content-type': 'application/json', ...reply.headers });

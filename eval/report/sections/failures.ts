@@ -1,4 +1,7 @@
-/** Failed items (system error or unparseable output), grouped by error code. */
+/**
+ * Failed items (system error or unparseable output), grouped by error code, and failed steps
+ * inside items (an unparseable vote, judgement or argument: `stepFailures` of each result), by step.
+ */
 import { table } from '../format.js';
 import type { SectionBuilder } from '../types.js';
 
@@ -9,14 +12,27 @@ export const failuresSection: SectionBuilder = (run) => {
     const code = /^([A-Z][A-Z_]+):/.exec(r.error!)?.[1] ?? 'OTHER';
     byCode.set(code, (byCode.get(code) ?? 0) + 1);
   }
-  const json = { count: failed.length, byCode: Object.fromEntries(byCode), items: failed.map((r) => ({ id: r.id, error: r.error })) };
-  if (failed.length === 0) return { id: 'failures', title: 'Failures', markdown: 'None.', json };
+  const steps = new Map<string, { failures: number; items: number }>();
+  for (const r of run.results)
+    for (const [step, n] of Object.entries(r.stepFailures ?? {})) {
+      if (!n) continue;
+      const s = steps.get(step) ?? { failures: 0, items: 0 };
+      s.failures += n;
+      s.items++;
+      steps.set(step, s);
+    }
+  const stepFailures = Object.fromEntries([...steps].sort(([a], [b]) => a.localeCompare(b)));
+  const json = { count: failed.length, byCode: Object.fromEntries(byCode), items: failed.map((r) => ({ id: r.id, error: r.error })), stepFailures };
+  const stepMd = steps.size
+    ? `\n\nFailed steps inside items (recorded in the traces, never replaced by a default):\n\n${table(['step', 'failures', 'items'], [...steps].map(([k, v]) => [k, v.failures, v.items]))}`
+    : '';
+  if (failed.length === 0) return { id: 'failures', title: 'Failures', markdown: `None.${stepMd}`, json };
   const list = failed.slice(0, 20).map((r) => `- \`${r.id}\`: ${r.error!.split('\n')[0].slice(0, 200)}`);
   const more = failed.length > 20 ? `\n- … ${failed.length - 20} more in report.json` : '';
   return {
     id: 'failures',
     title: 'Failures',
-    markdown: `${failed.length} of ${run.results.length} items failed (counted as wrong).\n\n${table(['error', 'items'], [...byCode])}\n\n${list.join('\n')}${more}`,
+    markdown: `${failed.length} of ${run.results.length} items failed (counted as wrong).\n\n${table(['error', 'items'], [...byCode])}\n\n${list.join('\n')}${more}${stepMd}`,
     json,
   };
 };

@@ -27,6 +27,7 @@ interface RunAcalFlags extends LlmCliOpts {
   out?: string;
   seed: number;
   concurrency: number;
+  retryFailed?: boolean;
   iterations: number;
   clash: boolean;
   escalation: boolean;
@@ -52,6 +53,7 @@ export function register(program: Command): void {
       .option('--out <dir>', 'run directory (default runs/acal-<system>-<task>-<semantics>)')
       .option('--seed <n>', 'run seed', parseIntOpt('seed'), 13)
       .option('--concurrency <n>', 'items at once', parseIntOpt('concurrency', { min: 1 }), 1)
+      .option('--no-retry-failed', 'on resume, keep failed items as they are (default: run them again)')
       .option('--iterations <n>', 'bootstrap resamples for the CIs', parseIntOpt('iterations', { min: 1 }), 2000)
       .option('--no-clash', 'ablation: no clash resolution')
       .option('--no-escalation', 'ablation: no uncertainty-aware escalation to the judge'),
@@ -90,6 +92,7 @@ export function register(program: Command): void {
           indexDir: index,
           seed: flags.seed,
           concurrency: flags.concurrency,
+          retryFailed: flags.retryFailed,
           iterations: flags.iterations,
           usage,
           extraConfig: { model: config.llm.model, temperature: config.llm.temperature },

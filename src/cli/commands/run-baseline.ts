@@ -44,6 +44,7 @@ export function register(program: Command): void {
         seed: flags.seed,
         limit: flags.limit,
         concurrency: flags.concurrency,
+        retryFailed: flags.retryFailed,
         runDir: flags.runDir,
       });
       output(g, { runDir: r.runDir, ran: r.ran, skipped: r.skipped, failed: r.failed, metrics: r.metrics }, () => formatRun(r, `baseline ${flags.mode}`));

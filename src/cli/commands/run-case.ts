@@ -25,6 +25,8 @@ export interface RunFlags extends LlmCliOpts {
   limit?: number;
   runDir?: string;
   concurrency: number;
+  /** commander's --no-retry-failed sets retryFailed=false. */
+  retryFailed?: boolean;
 }
 
 interface RunCaseFlags extends RunFlags {
@@ -50,11 +52,12 @@ export function addRunOptions(cmd: Command): Command {
     .option('--seed <n>', 'run seed (jury panels, bootstrap)', parseIntOpt('seed'), 13)
     .option('--limit <n>', 'only the first N questions of the split', parseIntOpt('limit', { min: 1 }))
     .option('--run-dir <dir>', 'run directory (default runs/<system>-<mode>-<dataset>-<split>-k<k>-s<seed>)')
-    .option('--concurrency <n>', 'questions run at once', parseIntOpt('concurrency', { min: 1 }), 1);
+    .option('--concurrency <n>', 'questions run at once', parseIntOpt('concurrency', { min: 1 }), 1)
+    .option('--no-retry-failed', 'on resume, keep failed items as they are (default: run them again)');
 }
 
 export function formatRun(r: CaseExperimentResult, title: string): string {
-  return [`${title}: ${r.runDir}`, `ran ${r.ran}, skipped ${r.skipped} (already done), failed ${r.failed}`, '', r.markdown].join('\n');
+  return [`${title}: ${r.runDir}`, `ran ${r.ran}${r.retried ? ` (${r.retried} failed earlier, retried)` : ''}, skipped ${r.skipped} (already done), failed ${r.failed}`, '', r.markdown].join('\n');
 }
 
 export function register(program: Command): void {
@@ -90,6 +93,7 @@ export function register(program: Command): void {
         maxSteps: flags.maxSteps,
         maxTokens: flags.maxTokens,
         concurrency: flags.concurrency,
+        retryFailed: flags.retryFailed,
         runDir: flags.runDir,
       });
       output(g, { runDir: r.runDir, ran: r.ran, skipped: r.skipped, failed: r.failed, metrics: r.metrics }, () =>

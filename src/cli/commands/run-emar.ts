@@ -43,6 +43,7 @@ interface EmarOpts extends GlobalOpts, LlmCliOpts {
   temperature: number;
   out?: string;
   concurrency: number;
+  retryFailed?: boolean;
 }
 
 type Item = (Question & { kind: 'question' }) | (TaskExample & { kind: 'task' });
@@ -110,6 +111,7 @@ export async function runEmarCommand(o: EmarOpts): Promise<void> {
       seed: o.seed,
       usage,
       concurrency: o.concurrency,
+      retryFailed: o.retryFailed,
       label: `emar ${o.dataset}`,
     });
     const summary = summarizeEmarRun(run.results, { labels: o.dataset === 'hearsay' ? framing.labels : undefined, seed: o.seed });
@@ -148,6 +150,7 @@ export function register(program: Command): void {
       .option('--embed-model-dir <dir>', 'transformers: a local copy of the model')
       .option('--temperature <t>', 'sampling temperature (the paper: 0.1; top-p 0.9 and max_tokens 2048 are also the paper\'s)', numOpt('temperature', { min: 0, max: 2 }), EMAR_SAMPLING.temperature)
       .option('--concurrency <n>', 'items run at once', parseIntOpt('concurrency', { min: 1 }), 1)
+      .option('--no-retry-failed', 'on resume, keep failed items as they are (default: run them again)')
       .option('--out <dir>', 'run directory (default runs/emar-<dataset>-<split>-s<seed>)'),
     { offline: false },
   ).action(

@@ -88,6 +88,7 @@ export function register(program: Command): void {
         seed: flags.seed,
         limit: flags.limit,
         concurrency: flags.concurrency,
+        retryFailed: flags.retryFailed,
         runDir: flags.runDir,
       };
       if (seeds) {

@@ -32,6 +32,7 @@ interface ThreeplyOpts extends GlobalOpts, LlmCliOpts {
   evaluatorModel?: string;
   out?: string;
   concurrency: number;
+  retryFailed?: boolean;
 }
 
 /** The shared `run` parent command: reuse it when another module registered it first. */
@@ -82,6 +83,7 @@ export async function runThreeplyCommand(o: ThreeplyOpts): Promise<void> {
     seed: o.seed,
     usage,
     concurrency: o.concurrency,
+    retryFailed: o.retryFailed,
     label: `threeply ${kind}`,
   });
 
@@ -108,6 +110,7 @@ export function register(program: Command): void {
       .option('--source <s>', 'synthetic (random factor sets, as the paper) | casebase (real CATO cases)', 'synthetic')
       .option('--evaluator-model <id>', 'model for the Factor Distiller, on the same endpoint (default: the run model), at temperature 0')
       .option('--concurrency <n>', 'triples run at once', parseIntOpt('concurrency', { min: 1 }), 1)
+      .option('--no-retry-failed', 'on resume, keep failed items as they are (default: run them again)')
       .option('--out <dir>', 'run directory (default runs/threeply-<system>-<source>-s<seed>)'),
     { offline: false },
   ).action(

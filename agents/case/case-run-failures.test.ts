@@ -1,0 +1,117 @@
+/**
+ * CASE runs with failing items, end to end through the runner, the real ChatOpenAI client and the
+ * scripted server: failed items' traces keep the trace schema (jurors is a list), the report
+ * works, a resume after the server recovers retries exactly the failed items, and results.jsonl
+ * keeps one line per item.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { writeReport } from '../../eval/report/write-report.js';
+import { readRun } from '../../eval/report/read-run.js';
+import { resultsPath, tracePath } from '../../eval/run-dir.js';
+import { runExperiment } from '../../eval/runner.js';
+import type { SystemContext } from '../../eval/types.js';
+import type { Question } from '../../corpora/types.js';
+import { llmConfigSchema } from '../../src/config.js';
+import { createChatModel } from '../../src/llm/factory.js';
+import { setLogLevel } from '../../src/log.js';
+import { schemaFollowing, startScriptedServer, type RecordedRequest, type ScriptReply, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
+import { createCase } from './index.js';
+import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, searchTool } from './test-support/fixtures.js';
+
+let srv: ScriptedServer | undefined;
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'lexcase-case-fail-'));
+  setLogLevel('silent');
+});
+afterEach(async () => {
+  await srv?.close();
+  srv = undefined;
+  rmSync(dir, { recursive: true, force: true });
+  setLogLevel('info');
+});
+
+const bm25 = keywordRetriever('bm25', PASSAGES);
+const ITEMS: Question[] = Array.from({ length: 7 }, (_, i) => ({ ...QUESTION, id: `mbe_${i}`, prompt: `${QUESTION.prompt} (case file ${i})` }));
+const FAILING = new Set(['mbe_1', 'mbe_2', 'mbe_3', 'mbe_5', 'mbe_6']);
+const text = (req: RecordedRequest) => JSON.stringify(req.body.messages);
+const itemOf = (req: RecordedRequest) => `mbe_${/case file (\d+)/.exec(text(req))?.[1]}`;
+
+/** Advocates: one bm25 search, then pick what came back; jurors: a schema-following server voting B. */
+function healthy(req: RecordedRequest): ScriptReply {
+  if (req.body.response_format || req.body.tool_choice) return schemaFollowing({ fill: (v) => ({ ...v, vote: 'B' }) })(req);
+  const toolMsgs = (req.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'tool');
+  if (toolMsgs.length === 0) return { toolCalls: [{ name: 'bm25_search', args: { query: 'impeach own witness relevant evidence' } }] };
+  const ids = toolMsgs.flatMap((m) => JSON.parse(m.content).results.map((r: { id: string }) => r.id));
+  return { content: JSON.stringify({ analysis: 'ok', evidence: ids.slice(0, 2).map((id: string) => ({ id, justification: 'on point' })) }) };
+}
+
+function run(url: string, opts: { retryFailed?: boolean } = {}) {
+  const llm = createChatModel(llmConfigSchema.parse({ baseUrl: url, model: 'scripted', cacheDir: false, maxRetries: 0, timeoutMs: 5000 }));
+  return runExperiment({
+    runDir: dir,
+    system: createCase({ k: 2 }),
+    items: ITEMS,
+    gold: (q) => q.answer,
+    makeContext: (_q, { seed }): SystemContext => ({
+      seed,
+      tools: [searchTool('bm25_search', bm25, PASSAGES)],
+      retrievers: { bm25 },
+      llm,
+      getPassage: getPassageFrom(PASSAGES),
+      options: { k: 2 },
+    }),
+    config: { system: 'case', mode: 'llm', jurors: 3 },
+    seed: 7,
+    ...opts,
+  });
+}
+
+describe('CASE runs with failed items', () => {
+  it('failed items (HTTP 500) keep a list of jurors; the report works; resume retries exactly the failed items', async () => {
+    let down = true;
+    srv = await startScriptedServer((req) => (down && FAILING.has(itemOf(req)) ? { status: 500, error: 'upstream down' } : healthy(req)));
+
+    const first = await run(srv.url);
+    expect(first).toMatchObject({ ran: 7, failed: 5, skipped: 0, retried: 0 });
+    const failedTrace = JSON.parse(readFileSync(tracePath(dir, 'mbe_1'), 'utf8'));
+    expect(failedTrace.jurors).toEqual([]);
+    expect(failedTrace.jurorCount).toBe(3);
+    const report1 = await writeReport(dir);
+    expect((report1.json.sections as any).failures.count).toBe(5);
+    expect((report1.json.sections as any).case).toBeDefined();
+
+    // --no-retry-failed keeps them as they are.
+    const kept = await run(srv.url, { retryFailed: false });
+    expect(kept).toMatchObject({ ran: 0, skipped: 7, retried: 0 });
+
+    down = false;
+    const second = await run(srv.url);
+    expect(second).toMatchObject({ ran: 5, skipped: 2, retried: 5, failed: 0 });
+    expect(second.results.filter((r) => r.correct)).toHaveLength(7);
+    const lines = readFileSync(resultsPath(dir), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.id).sort()).toEqual(ITEMS.map((q) => q.id));
+    expect(lines.every((l) => l.error === undefined)).toBe(true);
+    const report2 = await writeReport(dir);
+    expect((report2.json.sections as any).failures.count).toBe(0);
+    expect((await readRun(dir)).results).toHaveLength(7);
+
+    // A third call has nothing left to do.
+    expect(await run(srv.url)).toMatchObject({ ran: 0, skipped: 7, retried: 0 });
+  }, 60_000);
+
+  it('a trace of the old shape (jurors: 3) no longer crashes the report: it is skipped with a warning', async () => {
+    srv = await startScriptedServer(healthy);
+    await run(srv.url);
+    const t = JSON.parse(readFileSync(tracePath(dir, 'mbe_0'), 'utf8'));
+    writeFileSync(tracePath(dir, 'mbe_0'), JSON.stringify({ ...t, jurors: 3 }));
+    const runData = await readRun(dir);
+    expect(runData.traces.has('mbe_0')).toBe(false);
+    expect(runData.traces.size).toBe(6);
+    const report = await writeReport(dir);
+    expect((report.json.sections as any).case).toBeDefined();
+  }, 60_000);
+});

@@ -1,0 +1,71 @@
+/**
+ * zod schemas of what a run directory holds per item: the results.jsonl line (ResultRecord) and
+ * traces/<id>.json. The runner writes both through these schemas and every reader (resume,
+ * `lexcase report`, the explorer) reads them back through them, so a record of the wrong shape is
+ * caught where it is written, and an old or hand-edited file is a warning naming the field, never a
+ * crash deep inside a report.
+ *
+ * Traces are per system: every trace has `id` and the runner's block; a system whose trace has
+ * more structure registers a schema for it (`registerTraceSchema('case', caseTraceSchema)`), looked
+ * up by the run config's `system`.
+ */
+import { z } from 'zod';
+
+export const tokenUsageSchema = z.object({
+  input: z.number(),
+  output: z.number(),
+  total: z.number(),
+  calls: z.number(),
+  cached: z.number(),
+});
+
+export const resultRecordSchema = z.object({
+  id: z.string(),
+  prediction: z.string().nullable(),
+  gold: z.string(),
+  correct: z.boolean(),
+  confidence: z.string().optional(),
+  metrics: z.record(z.string(), z.union([z.number(), z.boolean(), z.null()])).optional(),
+  tokens: tokenUsageSchema.optional(),
+  ms: z.number(),
+  error: z.string().optional(),
+  /** Steps that failed inside the item (an unparseable vote, judgement, argument...), by step name. */
+  stepFailures: z.record(z.string(), z.number().int().nonnegative()).optional(),
+});
+
+export const runnerTraceSchema = z
+  .object({
+    prediction: z.string().nullable(),
+    gold: z.string(),
+    correct: z.boolean(),
+    confidence: z.string().optional(),
+    error: z.string().optional(),
+    seed: z.number(),
+    ms: z.number(),
+    tokens: tokenUsageSchema,
+    toolCalls: z.array(z.looseObject({ tool: z.string() })),
+    stepFailures: z.record(z.string(), z.number()).optional(),
+  })
+  .loose();
+
+/** What every trace has; systems add their own fields (kept as they are). */
+export const baseTraceSchema = z.looseObject({ id: z.string(), runner: runnerTraceSchema });
+
+export type TraceSchema = z.ZodType<Record<string, unknown>>;
+
+const traceSchemas = new Map<string, TraceSchema>();
+
+/** Register the trace schema of a system (the run config's `system` value). */
+export function registerTraceSchema(system: string, schema: TraceSchema): void {
+  traceSchemas.set(system, schema);
+}
+
+export function traceSchemaFor(system: unknown): TraceSchema {
+  return (typeof system === 'string' ? traceSchemas.get(system) : undefined) ?? (baseTraceSchema as unknown as TraceSchema);
+}
+
+/** "field "jurors": expected array, received number" for the first issue of a failed parse. */
+export function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  return `field "${issue.path.join('.') || '(root)'}": ${issue.message}`;
+}

@@ -1,0 +1,119 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HumanMessage } from '@langchain/core/messages';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { schemaFollowing, startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
+import { llmConfigSchema, type LlmConfig } from '../config.js';
+import { LexcaseError } from '../errors.js';
+import { setLogLevel } from '../log.js';
+import { createChatModel, llmStats } from './factory.js';
+import { invokeStructured, structuredFailure } from './structured.js';
+
+const vote = z.object({ reasoning: z.string().default(''), vote: z.enum(['A', 'B', 'C', 'D']) });
+const ask = [new HumanMessage('Vote for one option. Reply with JSON {"reasoning", "vote"}.')];
+
+function cfg(srv: ScriptedServer, over: Partial<LlmConfig> = {}): LlmConfig {
+  return llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', retryBaseMs: 1, retryMaxMs: 5, maxRetries: 1, timeoutMs: 5000, cacheDir: false, ...over });
+}
+
+let srv: ScriptedServer | undefined;
+afterEach(async () => {
+  await srv?.close();
+  srv = undefined;
+  setLogLevel('info');
+});
+
+describe('invokeStructured through the factory (scripted OpenAI-compatible server)', () => {
+  it('json_schema (default): sends response_format with the JSON Schema; a schema-following server is parsed', async () => {
+    srv = await startScriptedServer(schemaFollowing({ fill: (v) => ({ ...v, vote: 'C' }) }));
+    const r = await invokeStructured(createChatModel(cfg(srv)), ask, vote, { what: 'juror Judge' });
+    expect(r.value).toEqual({ reasoning: 'x', vote: 'C' });
+    expect(r.mode).toBe('json_schema');
+    const rf = srv.requests[0].body.response_format;
+    expect(rf.type).toBe('json_schema');
+    expect(rf.json_schema.name).toBe('juror_Judge');
+    expect(rf.json_schema.schema.properties.vote.enum).toEqual(['A', 'B', 'C', 'D']);
+    expect(srv.requests[0].body.tools).toBeUndefined();
+  });
+
+  it('tool: forces a tool call whose arguments are the object', async () => {
+    srv = await startScriptedServer(schemaFollowing({ fill: (v) => ({ ...v, vote: 'B' }) }));
+    const r = await invokeStructured(createChatModel(cfg(srv, { structuredOutput: 'tool' })), ask, vote, { what: 'juror Judge' });
+    expect(r.value.vote).toBe('B');
+    const body = srv.requests[0].body;
+    expect(body.tool_choice).toEqual({ type: 'function', function: { name: 'juror_Judge' } });
+    expect(body.tools[0].function.parameters.properties.vote.enum).toEqual(['A', 'B', 'C', 'D']);
+    expect(body.response_format).toBeUndefined();
+  });
+
+  it('prompt: sends neither; a schema-following server then answers prose and the step fails visibly', async () => {
+    srv = await startScriptedServer(schemaFollowing());
+    const err = await invokeStructured(createChatModel(cfg(srv, { structuredOutput: 'prompt' })), ask, vote, { what: 'juror Judge' }).catch((e) => e);
+    expect(err).toBeInstanceOf(LexcaseError);
+    expect(err.code).toBe('LLM_OUTPUT_INVALID');
+    expect(structuredFailure(err).raw).toHaveLength(2);
+    expect(srv.requests.every((r) => r.body.response_format === undefined && r.body.tools === undefined)).toBe(true);
+  });
+
+  it('records malformed tool-call arguments and repairs them with one more request', async () => {
+    srv = await startScriptedServer([{ rawToolArgs: '{"vote": "B", "reasoning": ' }, { json: { reasoning: 'r', vote: 'D' } }]);
+    const r = await invokeStructured(createChatModel(cfg(srv, { structuredOutput: 'tool' })), ask, vote, { what: 'juror Judge' });
+    expect(r.value.vote).toBe('D');
+    expect(r.attempts).toBe(2);
+    expect(r.invalidToolCalls).toEqual([expect.objectContaining({ name: 'juror_Judge', args: '{"vote": "B", "reasoning": ' })]);
+    expect(JSON.stringify(srv.requests[1].body.messages)).toContain('could not be parsed');
+  });
+
+  it('malformed twice: LLM_OUTPUT_INVALID carries both raw replies and the malformed calls', async () => {
+    srv = await startScriptedServer([{ rawToolArgs: 'vote=B' }, { rawToolArgs: '{"vote": "Z"' }]);
+    const warn = vi.spyOn(console, 'warn');
+    const err = await invokeStructured(createChatModel(cfg(srv, { structuredOutput: 'tool' })), ask, vote, { what: 'juror Judge' }).catch((e) => e);
+    expect(err.code).toBe('LLM_OUTPUT_INVALID');
+    const f = structuredFailure(err);
+    expect(f.raw).toEqual(['vote=B', '{"vote": "Z"']);
+    expect(f.invalidToolCalls.map((c) => c.args)).toEqual(['vote=B', '{"vote": "Z"']);
+    // LangChain's "New LangChain packages are available" notice is not printed for malformed calls.
+    expect(warn.mock.calls.flat().join(' ')).not.toContain('New LangChain packages');
+    warn.mockRestore();
+  });
+
+  it('a json_schema reply that is not JSON is repaired by lexcase, not retried as a transport error', async () => {
+    srv = await startScriptedServer([{ content: 'B, clearly' }, { json: { vote: 'B' } }]);
+    const r = await invokeStructured(createChatModel(cfg(srv)), ask, vote, { what: 'vote' });
+    expect(r.value.vote).toBe('B');
+    expect(r.raw).toEqual(['B, clearly', '{"vote":"B"}']);
+    expect(srv.requests).toHaveLength(2);
+  });
+
+  it('an endpoint that rejects response_format (HTTP 400) falls back to prompt-only JSON once, with a warning', async () => {
+    srv = await startScriptedServer((req) =>
+      req.body.response_format ? { status: 400, error: 'response_format json_schema is not supported' } : { content: '```json\n{"vote": "A"}\n```' },
+    );
+    setLogLevel('silent');
+    const model = createChatModel(cfg(srv));
+    const r1 = await invokeStructured(model, ask, vote, { what: 'vote' });
+    const r2 = await invokeStructured(model, ask, vote, { what: 'vote' });
+    expect([r1.value.vote, r2.value.vote]).toEqual(['A', 'A']);
+    expect(r2.mode).toBe('prompt');
+    // One rejected request, then prompt mode for the rest.
+    expect(srv.requests.map((r) => !!r.body.response_format)).toEqual([true, false, false]);
+  });
+
+  it('structured requests are cached per mode: a rerun is served from the cache, another mode is a new request', async () => {
+    srv = await startScriptedServer(schemaFollowing({ fill: (v) => ({ ...v, vote: 'A' }) }));
+    const cacheDir = mkdtempSync(join(tmpdir(), 'lexcase-structured-cache-'));
+    try {
+      const a = createChatModel(cfg(srv, { cacheDir }));
+      await invokeStructured(a, ask, vote, { what: 'vote' });
+      const again = createChatModel(cfg(srv, { cacheDir }));
+      expect((await invokeStructured(again, ask, vote, { what: 'vote' })).value.vote).toBe('A');
+      expect(llmStats(again)).toMatchObject({ requests: 0, cacheHits: 1 });
+      await invokeStructured(createChatModel(cfg(srv, { cacheDir, structuredOutput: 'tool' })), ask, vote, { what: 'vote' });
+      expect(srv.requests).toHaveLength(2);
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
+  });
+});
