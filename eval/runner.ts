@@ -196,7 +196,7 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
       id: item.id,
       prediction,
       gold,
-      correct: prediction !== null && prediction === gold,
+      correct: !outcome.error && prediction !== null && prediction === gold, // the one rule (eval/metrics/failures.ts): failed = wrong
       ...(outcome.confidence !== undefined ? { confidence: outcome.confidence } : {}),
       ...(outcome.metrics ? { metrics: outcome.metrics } : {}),
       tokens,

@@ -4,6 +4,7 @@
  * Uses eval/metrics (classificationReport) and eval/bootstrap; failed items (prediction null)
  * count as wrong.
  */
+import { failedCount, scoredPrediction } from '../../eval/metrics/failures.js';
 import { bootstrapStatisticCi, type Ci } from '../../eval/bootstrap.js';
 import { classificationReport } from '../../eval/metrics/classification.js';
 import { table } from '../../eval/report/format.js';
@@ -20,10 +21,10 @@ export interface AcalMetrics {
 }
 
 export function acalMetrics(
-  records: { prediction: string | null; gold: string }[],
+  records: { prediction: string | null; gold: string; error?: string }[],
   opts: { iterations?: number; seed?: number } = {},
 ): AcalMetrics {
-  const preds = records.map((r) => r.prediction);
+  const preds = records.map(scoredPrediction);
   const golds = records.map((r) => r.gold);
   const stat = (key: 'accuracy' | 'macroPrecision' | 'macroRecall' | 'macroF1') => (idx: Int32Array) => {
     const p: (string | null)[] = [];
@@ -37,7 +38,7 @@ export function acalMetrics(
   const o = { iterations: opts.iterations ?? 2000, seed: opts.seed ?? 13 };
   return {
     n: records.length,
-    failures: preds.filter((p) => p === null).length,
+    failures: failedCount(records),
     accuracy: bootstrapStatisticCi(records.length, stat('accuracy'), o),
     precision: bootstrapStatisticCi(records.length, stat('macroPrecision'), o),
     recall: bootstrapStatisticCi(records.length, stat('macroRecall'), o),

@@ -6,6 +6,7 @@
  * ever returned by a tool call) — plus goldInContext for RAG baselines.
  * Failed items (prediction null) count as wrong; they are listed separately.
  */
+import { correctFlags, failedCount, isFailed } from '../../eval/metrics/failures.js';
 import { bootstrapCi, type Ci } from '../../eval/bootstrap.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { table } from '../../eval/report/format.js';
@@ -42,9 +43,9 @@ type AnyTrace = Record<string, unknown> & {
 };
 
 export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<string, unknown>>, seed = 13): CaseMetrics {
-  const acc = records.map((r) => (r.correct ? 1 : 0));
+  const acc = correctFlags(records);
   const byConf: Record<string, number[]> = {};
-  for (const r of records) if (r.confidence) (byConf[r.confidence] ??= []).push(r.correct ? 1 : 0);
+  for (const r of records) if (r.confidence) (byConf[r.confidence] ??= []).push(!isFailed(r) && r.correct ? 1 : 0);
   const flag = (key: string) =>
     records.flatMap((r) => {
       const v = r.metrics?.[key];
@@ -76,7 +77,7 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
   return {
     ...(label ? { label } : {}),
     n,
-    failed: records.filter((r) => r.prediction === null).length,
+    failed: failedCount(records),
     accuracy: rate(acc, seed),
     byConfidence: Object.fromEntries(Object.entries(byConf).sort().map(([k, v]) => [k, rate(v, seed)])),
     evidenceRecall: {

@@ -4,6 +4,7 @@
  * recursion's behaviour: mean depth, convergence rate, how often the parties ended in agreement.
  * Failed items count as wrong (prediction null) in accuracy and F1.
  */
+import { correctFlags, failedCount, isFailed, scoredPrediction } from '../../eval/metrics/failures.js';
 import { bootstrapCi, type Ci } from '../../eval/bootstrap.js';
 import { classificationReport } from '../../eval/metrics/index.js';
 import type { ResultRecord } from '../../eval/types.js';
@@ -22,18 +23,18 @@ export interface EmarSummary {
 }
 
 export function summarizeEmarRun(records: readonly ResultRecord[], opts: { labels?: readonly string[]; seed?: number; iterations?: number } = {}): EmarSummary {
-  const ok = records.filter((r) => !r.error && r.metrics);
+  const ok = records.filter((r) => !isFailed(r) && r.metrics);
   const share = (f: (r: ResultRecord) => boolean) => (ok.length ? ok.filter(f).length / ok.length : 0);
   const report = classificationReport(
-    records.map((r) => r.prediction),
+    records.map(scoredPrediction),
     records.map((r) => r.gold),
     opts.labels,
   );
   return {
     n: records.length,
-    failed: records.length - ok.length,
+    failed: failedCount(records),
     accuracy: report.accuracy,
-    accuracyCi: bootstrapCi(records.map((r) => (r.correct ? 1 : 0)), { seed: opts.seed ?? 13, iterations: opts.iterations ?? 2000 }),
+    accuracyCi: bootstrapCi(correctFlags(records), { seed: opts.seed ?? 13, iterations: opts.iterations ?? 2000 }),
     macroF1: report.macroF1,
     microF1: report.accuracy,
     meanDepth: ok.length ? ok.reduce((a, r) => a + Number(r.metrics!.depth ?? 0), 0) / ok.length : 0,

@@ -10,6 +10,7 @@
  *   of run pairs with the same prediction, and the share of items where all runs agree.
  * Paired comparisons between runs are `lexcase compare` (eval/report/compare.ts).
  */
+import { correctFlags, failedCount } from '../../eval/metrics/failures.js';
 import { bootstrapCi, type Ci } from '../../eval/bootstrap.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { table } from '../../eval/report/format.js';
@@ -51,8 +52,8 @@ export function meanOfMetric(results: readonly ResultRecord[], key: string): Mea
 export function madMetrics(results: readonly ResultRecord[], seed = 13): MadMetrics {
   return {
     items: results.length,
-    failed: results.filter((r) => r.error || r.prediction === null).length,
-    accuracy: bootstrapCi(results.map((r) => (r.correct ? 1 : 0)), { seed }),
+    failed: failedCount(results),
+    accuracy: bootstrapCi(correctFlags(results), { seed }),
     citations: {
       perAnswer: meanOfMetric(results, 'citations'),
       exist: meanOfMetric(results, 'citationsExist'),

@@ -3,6 +3,7 @@
  * pooled hallucination accuracy and factor utilization recall, abstention ratio, each with a seeded
  * bootstrap CI over triples (eval/bootstrap), and a markdown table in the paper's layout.
  */
+import { isFailed } from '../../eval/metrics/failures.js';
 import { bootstrapStatisticCi, type Ci } from '../../eval/bootstrap.js';
 import { table } from '../../eval/report/format.js';
 import type { ResultRecord } from '../../eval/types.js';
@@ -11,7 +12,11 @@ import { modeOfId } from './scenarios.js';
 
 export interface ScenarioReport extends ScenarioSummary {
   ci: { hallucinationAccuracy: Ci; factorUtilizationRecall: Ci; abstentionRatio: Ci };
-  /** Items that failed (LLM output unparseable twice, ...) and are left out of the figures. */
+  /**
+   * Items that failed (LLM output unparseable twice, ...). They stay in the figures as abstentions
+   * (no argument was produced: N_h = N_util = 0 over the triple's N_gt, abstained) — the one rule of
+   * eval/metrics/failures.ts — when the record carries the triple's N_gt; the count is shown beside.
+   */
   errors: number;
 }
 
@@ -21,11 +26,10 @@ export function scoredFromRecords(records: readonly ResultRecord[]): { scored: S
   for (const r of records) {
     const mode = modeOfId(r.id);
     const m = r.metrics ?? {};
-    if (!mode || r.error || typeof m.nGt !== 'number') {
-      failed.push(r);
-      continue;
-    }
-    scored.push({ mode, nH: Number(m.nH ?? 0), nGt: m.nGt, nUtil: Number(m.nUtil ?? 0), abstained: m.abstained === true });
+    if (isFailed(r)) failed.push(r);
+    if (!mode || typeof m.nGt !== 'number') continue;
+    if (isFailed(r)) scored.push({ mode, nH: 0, nGt: m.nGt, nUtil: 0, abstained: true });
+    else scored.push({ mode, nH: Number(m.nH ?? 0), nGt: m.nGt, nUtil: Number(m.nUtil ?? 0), abstained: m.abstained === true });
   }
   return { scored, failed };
 }

@@ -7,7 +7,7 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { errors } from '../../src/errors.js';
 import type { TradeSecretModel } from '../../corpora/trade-secret.js';
-import type { AgentSystem } from '../../eval/types.js';
+import type { AgentSystem, SystemOutcome } from '../../eval/types.js';
 import { distillFactors } from './factor-distiller.js';
 import { formatTriple } from './format.js';
 import { hallucinationAccuracy, scoreTriple, utilizationRecall } from './metrics.js';
@@ -43,8 +43,22 @@ export function createThreePlySystem(opts: ThreePlySystemOptions): AgentSystem<C
   return async (triple, ctx) => {
     if (!ctx.llm) throw errors.llmNotConfigured();
     const text = formatTriple(triple, opts.factors);
-    const result = await generateArgument(opts.kind, ctx.llm, text, ctx.signal);
-    const extracted = result.abstained ? null : await distillFactors(opts.evaluator ?? ctx.llm, result.plies, ctx.signal);
+    let result: Awaited<ReturnType<typeof generateArgument>>;
+    let extracted: Awaited<ReturnType<typeof distillFactors>> | null;
+    try {
+      result = await generateArgument(opts.kind, ctx.llm, text, ctx.signal);
+      extracted = result.abstained ? null : await distillFactors(opts.evaluator ?? ctx.llm, result.plies, ctx.signal);
+    } catch (e) {
+      if (ctx.signal?.aborted) throw e;
+      // A failed item is scored as an abstention over its triple's factors (eval/metrics/failures.ts).
+      const none = scoreTriple(triple, null, opts.factors);
+      return {
+        prediction: null,
+        error: e instanceof Error ? e.message : String(e),
+        trace: { system: opts.kind, mode: triple.mode, triple: { c1: triple.c1, c2: triple.c2, c3: triple.c3 } },
+        metrics: { abstained: true, nH: 0, nGt: none.nGt, nUtil: 0, failed: true } as Record<string, number | boolean | null>,
+      } as SystemOutcome;
+    }
     const score = scoreTriple(triple, extracted, opts.factors);
     return {
       prediction: result.abstained ? 'abstain' : 'argue',

@@ -1,0 +1,20 @@
+/**
+ * One rule for failed items, shared by every system's headline figures: an item failed when its
+ * record carries an `error` or has no prediction. A failed item stays in n and counts as wrong —
+ * or as an abstention where the metric defines one (3-ply) — and the failure count is reported
+ * beside the figure. A prediction left on a failed record (kept for audit) is never scored.
+ */
+import type { ResultRecord } from '../types.js';
+
+type Scorable = Pick<ResultRecord, 'error' | 'prediction'>;
+
+export const isFailed = (r: Scorable): boolean => r.error !== undefined || r.prediction === null;
+
+export const failedCount = (records: readonly Scorable[]): number => records.filter(isFailed).length;
+
+/** The prediction as scored: null (wrong) for a failed item. */
+export const scoredPrediction = (r: Scorable): string | null => (isFailed(r) ? null : r.prediction);
+
+/** 1 for a correct, non-failed item, else 0 — one flag per record, failed items included. */
+export const correctFlags = (records: readonly (Scorable & Pick<ResultRecord, 'gold'>)[]): number[] =>
+  records.map((r) => (!isFailed(r) && r.prediction === r.gold ? 1 : 0));
