@@ -46,6 +46,8 @@ export interface CaseExperimentOptions {
   hypotheses?: 'direct' | 'exploratory';
   maxSteps?: number;
   maxTokens?: number;
+  /** Validity warnings (degenerate settings), recorded in config.json. */
+  warnings?: string[];
   concurrency?: number;
   runDir?: string;
   onProgress?: (p: RunProgress) => void;
@@ -120,6 +122,7 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
       index: resolve(o.index),
       retrievers: Object.keys(idx.retrievers),
       model: offline ? null : (o.model ?? null),
+      ...(o.warnings?.length ? { warnings: o.warnings } : {}),
     };
     const r = await runExperiment({
       runDir,
