@@ -66,6 +66,8 @@ export interface LexcaseConfig {
   file?: string;
   /** Other top-level sections of the config file, unvalidated (owned by the areas that read them). */
   extra: Record<string, unknown>;
+  /** The llm keys the config file or the environment set (the rest are defaults a system may replace with its paper's). */
+  explicit?: (keyof LlmConfig)[];
 }
 
 /** Default cache dir: $XDG_CACHE_HOME/lexcase/llm or ~/.cache/lexcase/llm. */
@@ -169,7 +171,7 @@ export async function loadConfig(opts: { file?: string; env?: NodeJS.ProcessEnv;
   if (llm.cacheDir === undefined) llm.cacheDir = defaultCacheDir(env);
   else if (typeof llm.cacheDir === 'string') llm.cacheDir = resolve(opts.cwd ?? process.cwd(), llm.cacheDir);
   registerSecret(llm.apiKey);
-  return { llm, file, extra };
+  return { llm, file, extra, explicit: Object.keys(merged) as (keyof LlmConfig)[] };
 }
 
 /** True when an endpoint and a model are configured. */

@@ -40,6 +40,8 @@ export { runEmar, type EmarOptions } from '../agents/emar/emar.js';
 export { createEmarSystem } from '../agents/emar/system.js';
 export { questionToCase, taskExampleToCase, TASK_FRAMINGS } from '../agents/emar/cases.js';
 export type { EmarCase, EmarResult, ClaimEmbedder } from '../agents/emar/types.js';
+export { PassageHandles, withPassageHandles, passageHandles } from '../agents/common/passage-handles.js';
+export { PAPER_SAMPLING, applyPaperSampling, degeneracyWarnings, type PaperSystem } from '../agents/common/paper-settings.js';
 export { loadPassages, loadQuestions, datasetChecksum, fileChecksum, corpusNames, datasetNames, CORPORA, DATASETS, type LoadPassagesOptions, type LoadQuestionsOptions } from '../corpora/registry.js';
 export { loadPassageFile, formatFromPath, PASSAGE_FORMATS, type PassageFormat, type FileLoadOptions } from '../corpora/load-passages.js';
 export { readJsonl, loadJsonlPassages } from '../corpora/jsonl.js';

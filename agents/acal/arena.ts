@@ -17,6 +17,7 @@ import { scoreArguments } from './llm/score-arguments.js';
 import { selectTeam } from './llm/select-team.js';
 import type { SemanticsName } from './semantics/types.js';
 import type { AcalTask } from './tasks.js';
+import { withPassageHandles } from '../common/passage-handles.js';
 
 export interface ArenaOptions {
   semantics?: SemanticsName;
@@ -51,7 +52,15 @@ export interface ArenaTrace {
   llmCalls: number;
 }
 
-export async function runArena(llm: BaseChatModel, input: ArenaInput, opts: ArenaOptions = {}): Promise<{ graph: AcalGraph; trace: ArenaTrace }> {
+/** Models see the evidence under the item's passage handles (P1..), never real ids (issue 15). */
+export function runArena(llm: BaseChatModel, input: ArenaInput, opts: ArenaOptions = {}): Promise<{ graph: AcalGraph; trace: ArenaTrace }> {
+  return withPassageHandles((h) => {
+    for (const p of input.evidence) h.handle(p.id); // evidence order fixes P1..Pk
+    return arena(llm, input, opts);
+  });
+}
+
+async function arena(llm: BaseChatModel, input: ArenaInput, opts: ArenaOptions): Promise<{ graph: AcalGraph; trace: ArenaTrace }> {
   const semantics = opts.semantics ?? 'quadratic';
   const signal = opts.signal;
   const c = { task: input.task, claim: input.task.claim, caseText: input.caseText, evidence: input.evidence };

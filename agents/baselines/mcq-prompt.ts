@@ -17,11 +17,12 @@ export interface ContextPassage {
 
 export const MCQ_SYSTEM = 'You are an expert on United States law answering a multiple-choice bar exam question.';
 
+/** Passages are numbered [1]..[k] per prompt, never shown with their ids (issue 15: ids like mbe_N cue gold). */
 export function mcqPrompt(q: Pick<Question, 'prompt' | 'question' | 'choices'>, passages: ContextPassage[], passageChars = 2000): string {
   const parts: string[] = [];
   if (passages.length) {
     parts.push('Legal passages that may be relevant:');
-    passages.forEach((p, i) => parts.push(`[${i + 1}] (${p.id}) ${truncate(p.text.replace(/\s+/g, ' '), passageChars)}`));
+    passages.forEach((p, i) => parts.push(`[${i + 1}] ${truncate(p.text.replace(/\s+/g, ' '), passageChars)}`));
     parts.push('');
   }
   parts.push('Question:', factsOf(q), '', 'Options:', optionsBlock(q), '');

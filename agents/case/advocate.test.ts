@@ -6,21 +6,25 @@ import { factsOf } from './question-text.js';
 
 const tools = [searchTool('bm25_search', keywordRetriever('bm25')), searchTool('qld_search', keywordRetriever('qld'))];
 const hyp = { key: 'C', text: QUESTION.choices[2], letter: 'C' };
+/** The handle a tool result showed for the passage whose snippet starts with `start` (models never see ids). */
+const handleOf = (text: string, start: string) => new RegExp(`"id":"(P\\d+)","score":[^}]*"snippet":"${start}`).exec(text)?.[1];
 
 describe('LLM advocate (createAgent tool loop)', () => {
   it('searches, refines, and returns its k passages with justifications; every tool call is recorded', async () => {
-    const model = new FakeChatModel([
-      { toolCalls: [{ name: 'bm25_search', args: { query: 'impeach own witness' } }] },
-      { toolCalls: [{ name: 'qld_search', args: { query: 'voucher rule party vouches for its witness' } }] },
-      JSON.stringify({
-        analysis: 'The voucher rule is the issue.',
-        evidence: [
-          { id: 'voucher', justification: 'states the common-law voucher rule' },
-          { id: 'invented_99', justification: 'not from any tool' },
-          { id: 'fre607', justification: 'modern rule' },
-        ],
-      }),
-    ]);
+    const model = new FakeChatModel((call) =>
+      call.index === 0
+        ? { toolCalls: [{ name: 'bm25_search', args: { query: 'impeach own witness' } }] }
+        : call.index === 1
+          ? { toolCalls: [{ name: 'qld_search', args: { query: 'voucher rule party vouches for its witness' } }] }
+          : JSON.stringify({
+              analysis: 'The voucher rule is the issue.',
+              evidence: [
+                { id: handleOf(call.text, 'At common law'), justification: 'states the common-law voucher rule' },
+                { id: 'invented_99', justification: 'not from any tool' },
+                { id: handleOf(call.text, 'Rule 607'), justification: 'modern rule' },
+              ],
+            }),
+    );
     const a = await runAdvocate({ llm: model, tools, facts: factsOf(QUESTION), hypothesis: hyp, k: 2, getPassage: getPassageFrom(PASSAGES) });
     expect(a.stop).toBe('final');
     expect(a.steps).toBe(3);
@@ -40,20 +44,24 @@ describe('LLM advocate (createAgent tool loop)', () => {
     // the model saw the tools and the hypothesis
     expect(model.calls[0].tools.map((t) => t.function.name)).toEqual(['bm25_search', 'qld_search']);
     expect(model.calls[0].text).toContain(hyp.text);
+    // tool results reached the model under handles only
+    for (const c of model.calls) for (const id of Object.keys(PASSAGES).filter((x) => /\d/.test(x))) expect(c.text).not.toMatch(new RegExp(`\\b${id}\\b`));
   });
 
   it('stops at the step limit and compiles its evidence in one extra call', async () => {
     const model = new FakeChatModel((call) =>
       call.tools.length
         ? { toolCalls: [{ name: 'bm25_search', args: { query: `impeach witness ${call.index}` } }] }
-        : JSON.stringify({ evidence: [{ id: 'fre607', justification: 'any party may impeach' }] }),
+        : JSON.stringify({ evidence: [{ id: /^(P\d+): Rule 607/m.exec(call.text)?.[1], justification: 'any party may impeach' }] }),
     );
     const a = await runAdvocate({ llm: model, tools, facts: factsOf(QUESTION), hypothesis: hyp, k: 3, maxSteps: 2 });
     expect(a.stop).toBe('step-limit');
     expect(a.toolCalls).toHaveLength(2);
     expect(a.evidence.map((e) => e.id)).toEqual(['fre607']);
     expect(model.calls).toHaveLength(3);
-    expect(model.calls[2].text).toContain('fre607:');
+    // the compile list shows handles (P1 = the first passage returned), never ids; the pick maps back
+    expect(model.calls[2].text).toMatch(/^P1: Rule 607\./m);
+    expect(model.calls[2].text).not.toContain('fre607');
   });
 
   it('stops at the token limit', async () => {

@@ -9,6 +9,9 @@
  * LLM_OUTPUT_INVALID) asks the model to choose from the passages its searches returned; if that
  * fails too, the advocate falls back to its top passages by evidence score and records the error.
  *
+ * The model sees passages under neutral handles (P1, P2, …; agents/common/passage-handles.ts), never
+ * real ids: the tools are wrapped here, the handles the model picks are mapped back to ids.
+ *
  * Evidence can only be passages some tool returned to this advocate: ids it invents are dropped and
  * listed in `rejectedIds`, so nothing outside retrieval (e.g. a dataset's gold passage) can enter a
  * juror's prompt through an advocate.
@@ -19,6 +22,7 @@ import type { StructuredToolInterface } from '@langchain/core/tools';
 import { createAgent, createMiddleware, modelCallLimitMiddleware } from 'langchain';
 import { z } from 'zod';
 import { isLexcaseError } from '../../src/errors.js';
+import { passageHandles } from '../common/passage-handles.js';
 import { invokeStructured, messageText, parseStructured } from '../../src/llm/structured.js';
 import { advocateCompilePrompt, advocateSystemPrompt, advocateTask } from './prompts.js';
 import { truncate } from './question-text.js';
@@ -85,9 +89,10 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
   const stance = o.stance ?? 'for';
   const maxSteps = o.maxSteps ?? 6;
   const maxTokens = o.maxTokens ?? 20000;
+  const handles = passageHandles();
   const agent = createAgent({
     model: o.llm,
-    tools: o.tools,
+    tools: handles.wrapTools(o.tools),
     systemPrompt: advocateSystemPrompt(o.k, stance, o.tools.map((t) => t.name)),
     middleware: [modelCallLimitMiddleware({ runLimit: maxSteps, exitBehavior: 'end' }), tokenLimitMiddleware(maxTokens)],
   });
@@ -96,7 +101,7 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
     { signal: o.signal, recursionLimit: maxSteps * 8 + 10 },
   )) as { messages: BaseMessage[] };
   const messages = state.messages;
-  const { calls, candidates, steps } = extractToolTrace(messages);
+  const { calls, candidates, steps } = extractToolTrace(messages, handles);
   let tokens = tokensOf(messages);
   const last = messages[messages.length - 1];
   const lastText = last ? messageText(last) : '';
@@ -110,7 +115,7 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
   if (stop === 'final') {
     try {
       const sel = parseStructured(lastText, EvidenceSelection);
-      picked = sel.evidence;
+      picked = sel.evidence.map((e) => ({ ...e, id: handles.resolve(e.id) }));
       analysis = sel.analysis;
     } catch {
       /* fall through to the compile call */
@@ -120,7 +125,7 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
     const list = [...candidates.values()]
       .sort((a, b) => b.score - a.score)
       .slice(0, 30)
-      .map((c) => `${c.id}: ${truncate(c.snippet.replace(/\s+/g, ' '), 300)}`)
+      .map((c) => `${handles.handle(c.id)}: ${truncate(c.snippet.replace(/\s+/g, ' '), 300)}`)
       .join('\n');
     const tally = { tokens: 0 };
     try {
@@ -130,7 +135,7 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
         EvidenceSelection,
         { what: `advocate ${o.hypothesis.key} evidence selection`, signal: o.signal },
       );
-      picked = r.value.evidence;
+      picked = r.value.evidence.map((e) => ({ ...e, id: handles.resolve(e.id) }));
       analysis = r.value.analysis ?? analysis;
     } catch (e) {
       if (!isLexcaseError(e)) throw e;

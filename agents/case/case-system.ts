@@ -8,6 +8,7 @@
 import type { Question } from '../../corpora/types.js';
 import type { AgentSystem, SystemContext, SystemOutcome } from '../../eval/types.js';
 import { errors, isLexcaseError } from '../../src/errors.js';
+import { withPassageHandles } from '../common/passage-handles.js';
 import { runAdvocate } from './advocate.js';
 import { directHypotheses } from './hypotheses-direct.js';
 import { exploratoryHypotheses } from './hypotheses-exploratory.js';
@@ -44,7 +45,12 @@ export function caseOptionsFrom(o: Record<string, unknown>): CaseOptions {
 }
 
 export function createCaseLlmSystem(defaults: CaseOptions = {}): AgentSystem<Question> {
-  return async (q: Question, ctx: SystemContext): Promise<SystemOutcome> => {
+  // one passage-handle map per item: advocates and jurors see P1.. (stable within the item), never ids
+  return (q: Question, ctx: SystemContext): Promise<SystemOutcome> => withPassageHandles(() => caseItem(defaults, q, ctx));
+}
+
+async function caseItem(defaults: CaseOptions, q: Question, ctx: SystemContext): Promise<SystemOutcome> {
+  {
     const o = { ...defaults, ...stripUndefined(caseOptionsFrom(ctx.options)) };
     const k = o.k ?? 5;
     const mode = o.hypotheses ?? 'direct';
@@ -108,7 +114,7 @@ export function createCaseLlmSystem(defaults: CaseOptions = {}): AgentSystem<Que
       const stepFailures = caseStepFailures(advocates, jurors);
       return { prediction: null, trace, error: e.message, ...(stepFailures ? { stepFailures } : {}) };
     }
-  };
+  }
 }
 
 /** Failed steps of one item: unparseable juror votes, advocates without a parseable evidence selection. */

@@ -48,6 +48,8 @@ export interface CaseExperimentOptions {
   hypotheses?: 'direct' | 'exploratory';
   maxSteps?: number;
   maxTokens?: number;
+  /** Validity warnings (degenerate settings), recorded in config.json. */
+  warnings?: string[];
   concurrency?: number;
   /** On resume, run again the items that failed before (default true; --no-retry-failed). */
   retryFailed?: boolean;
@@ -126,6 +128,7 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
       index: resolve(o.index),
       retrievers: Object.keys(idx.retrievers),
       model: offline ? null : (o.model ?? null),
+      ...(o.warnings?.length ? { warnings: o.warnings } : {}),
     };
     const r = await runExperiment({
       runDir,

@@ -11,6 +11,7 @@ import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { z } from 'zod';
 import type { Question } from '../../corpora/types.js';
 import { isLexcaseError } from '../../src/errors.js';
+import { passageHandles } from '../common/passage-handles.js';
 import { invokeStructured, structuredFailure } from '../../src/llm/structured.js';
 import type { Persona } from './personas.js';
 import { jurorSystemPrompt } from './prompts.js';
@@ -29,13 +30,14 @@ export function voteSchema(letters: string[]) {
 }
 
 export function jurorCaseFile(q: Pick<Question, 'prompt' | 'question' | 'choices'>, advocates: AdvocateResult[], passageChars = 1200): string {
+  const handles = passageHandles(); // the item's map: the same P-handles the advocates saw
   const parts = ['Question:', factsOf(q), '', 'Options:', optionsBlock(q), ''];
   for (const a of advocates) {
     const h = a.hypothesis;
     parts.push(`Hypothesis ${h.key}${h.letter && h.letter !== h.key ? ` (closest to option ${h.letter})` : ''}: ${h.text}`);
     if (a.evidence.length === 0) parts.push('  Evidence: (the advocate found none)');
     a.evidence.forEach((e, i) => {
-      parts.push(`  Evidence ${i + 1} [${e.id}]: ${truncate((e.text ?? '').replace(/\s+/g, ' '), passageChars)}`);
+      parts.push(`  Evidence ${i + 1} [${handles.handle(e.id)}]: ${truncate((e.text ?? '').replace(/\s+/g, ' '), passageChars)}`);
       if (e.justification) parts.push(`    Advocate's note: ${e.justification}`);
     });
     parts.push('');

@@ -7,6 +7,7 @@
  */
 import type { BaseMessage } from '@langchain/core/messages';
 import { messageText } from '../../src/llm/structured.js';
+import type { PassageHandles } from '../common/passage-handles.js';
 import type { ToolCallRecord } from './types.js';
 
 export interface Candidate {
@@ -52,7 +53,8 @@ function queryOf(args: Record<string, unknown>): string {
   return JSON.stringify(args);
 }
 
-export function extractToolTrace(messages: BaseMessage[]): { calls: ToolCallRecord[]; candidates: Map<string, Candidate>; steps: number } {
+/** With `handles`, the tool outputs carry passage handles (P1..): ids are mapped back to real ids. */
+export function extractToolTrace(messages: BaseMessage[], handles?: PassageHandles): { calls: ToolCallRecord[]; candidates: Map<string, Candidate>; steps: number } {
   const pending = new Map<string, ToolCallRecord>();
   const calls: ToolCallRecord[] = [];
   const candidates = new Map<string, Candidate>();
@@ -75,6 +77,7 @@ export function extractToolTrace(messages: BaseMessage[]): { calls: ToolCallReco
       const rec = id ? pending.get(id) : undefined;
       if (!rec) continue;
       const parsed = parseToolOutput(messageText(m));
+      if (handles) for (const h of parsed.hits) h.id = handles.resolve(h.id);
       rec.ids = parsed.hits.map((h) => h.id);
       if (parsed.output !== undefined) rec.output = parsed.output;
       if (parsed.error !== undefined) rec.error = parsed.error;

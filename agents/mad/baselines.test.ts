@@ -25,7 +25,7 @@ function ctx(url: string): SystemContext {
   return { seed: SEED, tools: createRetrievalTools({ retrievers: { bm25 }, docs: { size: 6, get: getPassageFrom(corpus) } }), retrievers: { bm25 }, llm, getPassage: getPassageFrom(corpus), options: {} };
 }
 
-const answer = (letter: string, cite = 'fre402') =>
+const answer = (letter: string, cite = 'P2') =>
   JSON.stringify({ reasoning: 'r', answer: letter, claims: [{ text: 'Relevant evidence is admissible unless a rule provides otherwise', cites: [cite] }] });
 
 describe('MAD baselines', () => {
@@ -46,7 +46,10 @@ describe('MAD baselines', () => {
     const out = await createSingleRag({ k: 2 })(QUESTION, ctx(srv.url));
     expect(out.prediction).toBe('B');
     expect(srv.requests).toHaveLength(1);
-    expect(srv.requests[0].text).toContain('[fre402]');
+    // the pool is shown under handles: FRE 402 is P2 (pool order), never "[fre402]"; the citation maps back
+    expect(srv.requests[0].text).toContain('[P2] Rule 402.');
+    expect(srv.requests[0].text).not.toContain('fre402');
+    expect((out.trace as any).answer.citations.map((c: any) => c.id)).toEqual(['fre402']);
     expect(out.metrics).toMatchObject({ citations: 1, citationsExist: 1, citationsSupportive: 1, citationsJudgeSupportive: null, goldCited: false });
   });
 

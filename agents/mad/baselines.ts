@@ -12,6 +12,7 @@ import type { AgentSystem, SystemContext, SystemOutcome } from '../../eval/types
 import { errors, isLexcaseError } from '../../src/errors.js';
 import { createRng, deriveSeed } from '../../src/rng.js';
 import { blindQuestion } from '../case/gold-guard.js';
+import { withPassageHandles } from '../common/passage-handles.js';
 import { optionLetters } from '../case/question-text.js';
 import { citedAnswer, type CitedAnswer } from './cited-answer.js';
 import { itemCitationMetrics } from './citation-summary.js';
@@ -46,7 +47,7 @@ function baseline(name: MadSystemName, s: MadSettings, sample: Sampler): AgentSy
     let out: CitedAnswer | undefined;
     let error: string | undefined;
     try {
-      out = await sample(q, ctx, s, letters, trace);
+      out = await withPassageHandles(() => sample(q, ctx, s, letters, trace));
       trace.answer = out;
     } catch (e) {
       if (!isLexcaseError(e)) throw e;

@@ -48,7 +48,7 @@ function defaultScript(over: (req: RecordedRequest) => ScriptReply | undefined =
       const m = msgs(req);
       if (letter === 'B' && round > 1 && req.body.tools?.length && !m.some((x) => x.role === 'tool'))
         return { toolCalls: [{ name: 'bm25_search', args: { query: 'party impeach own witness credibility' } }] };
-      return briefReply(letter, round, { badId: letter === 'B' ? 'made_up_1' : undefined });
+      return briefReply(letter, round, { badId: letter === 'B' ? 'made_up_1' : undefined, req });
     }
     return { status: 500, error: `unexpected request: ${String(msgs(req)[0]?.content).slice(0, 60)}` };
   };

@@ -16,6 +16,7 @@ import { errors, isLexcaseError } from '../../src/errors.js';
 import { deriveSeed } from '../../src/rng.js';
 import { structuredFailure } from '../../src/llm/structured.js';
 import { blindQuestion } from '../case/gold-guard.js';
+import { passageHandles, withPassageHandles } from '../common/passage-handles.js';
 import { optionLetters } from '../case/question-text.js';
 import { itemCitationMetrics } from './citation-summary.js';
 import { crossExamine } from './cross-examiner.js';
@@ -62,6 +63,7 @@ async function debate(q: Question, ctx: SystemContext, s: MadSettings, trace: De
   const searchTool = findSearchTool(ctx.tools, s.method);
   const pool: PoolPassage[] = await buildEvidencePool(q, ctx, s.method, s.k);
   trace.pool = pool.map((p) => ({ id: p.id, query: p.query }));
+  for (const p of pool) passageHandles().handle(p.id); // pool order fixes P1..Pn before concurrent turns
   const extra = new Map<string, PoolPassage[]>(letters.map((l) => [l, []]));
   let prev: Brief[] = [];
   for (let round = 1; round <= s.rounds; round++) {
@@ -125,7 +127,7 @@ export function createMad(opts: Partial<MadSettings> = {}): AgentSystem<Question
     let prediction: string | null = null;
     let error: string | undefined;
     try {
-      prediction = (await debate(q, ctx, s, trace)).verdict;
+      prediction = (await withPassageHandles(() => debate(q, ctx, s, trace))).verdict;
     } catch (e) {
       if (!isLexcaseError(e)) throw e;
       error = trace.error = e.message;

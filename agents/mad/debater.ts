@@ -14,6 +14,7 @@ import type { StructuredToolInterface } from '@langchain/core/tools';
 import type { Question } from '../../corpora/types.js';
 import { isLexcaseError } from '../../src/errors.js';
 import { truncate } from '../case/question-text.js';
+import { passageHandles } from '../common/passage-handles.js';
 import { checkCitations } from './citation-check.js';
 import { searchWith } from './evidence-pool.js';
 import type { z } from 'zod';
@@ -76,7 +77,7 @@ async function requestSnippet(
       const p = await o.getPassage(h.id);
       const text = p?.text ?? h.snippet ?? '';
       added.push({ id: h.id, text, query });
-      results.push({ id: h.id, text: truncate(text.replace(/\s+/g, ' '), o.passageChars) });
+      results.push({ id: passageHandles().handle(h.id), text: truncate(text.replace(/\s+/g, ' '), o.passageChars) });
     }
     request = { tool: call.name, query, ids: hits.map((h) => h.id) };
     toolMessages.push(new ToolMessage({ tool_call_id: id, content: JSON.stringify({ results }) }));

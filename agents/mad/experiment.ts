@@ -24,6 +24,8 @@ export interface MadExperimentOptions extends Partial<MadSettings> {
   system?: MadSystemName;
   /** Self-consistency samples. */
   samples?: number;
+  /** Validity warnings (degenerate settings), recorded in config.json. */
+  warnings?: string[];
   dataset: string;
   split: Split;
   splitSeed?: number;
@@ -85,6 +87,7 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
       limit: o.limit ?? null,
       index: resolve(o.index),
       model: o.model ?? null,
+      ...(o.warnings?.length ? { warnings: o.warnings } : {}),
     };
     const r = await runExperiment({
       runDir,

@@ -5,13 +5,15 @@
  */
 import type { Question } from '../../corpora/types.js';
 import { factsOf, optionsBlock, truncate } from '../case/question-text.js';
+import { passageHandles } from '../common/passage-handles.js';
 import type { Brief, CrossExamination, PoolPassage } from './types.js';
 
 const CLAIMS_FORMAT = '"claims": [{"text": "<one legal claim>", "cites": ["<passage id>", ...]}, ...]';
 
 export function evidenceBlock(pool: PoolPassage[], chars: number): string {
   if (pool.length === 0) return 'Authorities: (the retriever returned none)';
-  return ['Authorities (shared evidence pool; cite them by id in square brackets):', ...pool.map((p) => `[${p.id}] ${truncate(p.text.replace(/\s+/g, ' '), chars)}`)].join('\n');
+  const h = passageHandles(); // the item's map: models see P1.., never real ids
+  return ['Authorities (shared evidence pool; cite them by id in square brackets):', ...pool.map((p) => `[${h.handle(p.id)}] ${truncate(p.text.replace(/\s+/g, ' '), chars)}`)].join('\n');
 }
 
 export function questionBlock(q: Pick<Question, 'prompt' | 'question' | 'choices'>): string {
@@ -42,7 +44,8 @@ export function briefText(b: Pick<Brief, 'letter' | 'argument' | 'rebuttal' | 'c
   const lines = [`Debater ${b.letter} (option ${b.letter}):`];
   if (b.rebuttal) lines.push(`  Rebuttal: ${b.rebuttal}`);
   lines.push(`  Argument: ${b.argument}`);
-  for (const c of b.claims) lines.push(`  - ${c.text}${c.cites.length ? ` [${c.cites.join('] [')}]` : ''}`);
+  const h = passageHandles();
+  for (const c of b.claims) lines.push(`  - ${c.text}${c.cites.length ? ` [${c.cites.map((id) => h.handle(id)).join('] [')}]` : ''}`);
   return lines.join('\n');
 }
 

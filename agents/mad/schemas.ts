@@ -1,8 +1,10 @@
 /** zod schemas for every structured reply in a debate (parsed by src/llm/structured.ts). */
 import { z } from 'zod';
+import { passageHandles } from '../common/passage-handles.js';
 import { CHECKLIST_ITEMS } from './types.js';
 
-const id = z.union([z.string(), z.number()]).transform((v) => String(v).trim().replace(/^\[|\]$/g, ''));
+/** A cited passage: the model writes a handle (P3, [P3]); parsed, it is the real id (the item's handle map). */
+const id = z.union([z.string(), z.number()]).transform((v) => passageHandles().resolve(String(v)));
 
 export const claimSchema = z.object({
   text: z.string().min(1),

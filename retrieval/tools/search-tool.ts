@@ -2,6 +2,8 @@
  * One retrieval method as a LangChain tool: input {query, k}, output JSON text
  * {method, query, results: [{id, score, rank, title?, snippet}]}. Every call is recorded
  * (tool, input, ids, ms). A failing retriever returns {error, results: []} so an agent loop can go on.
+ * The output carries real passage ids, for code; lexcase's agents hand it to a model only through
+ * agents/common/passage-handles.ts (`wrapTools`), which shows neutral handles (P1..) instead.
  */
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 import { z } from 'zod';

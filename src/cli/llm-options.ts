@@ -12,10 +12,12 @@
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { Option, type Command } from 'commander';
-import { loadConfig, llmConfigured, type LexcaseConfig } from '../config.js';
+import { loadConfig, llmConfigured, publicLlmConfig, type LexcaseConfig } from '../config.js';
 import { errors } from '../errors.js';
 import { createChatModel } from '../llm/factory.js';
 import { UsageMeter } from '../llm/usage.js';
+import { log } from '../log.js';
+import { applyPaperSampling, PAPER_SAMPLING, type PaperSystem } from '../../agents/common/paper-settings.js';
 
 export interface LlmCliOpts {
   config?: string;
@@ -44,11 +46,32 @@ export interface ResolvedLlm {
   /** Run-level token meter the model reports into. */
   usage: UsageMeter;
   offline: boolean;
+  /** With `paper`: the sampling keys taken from the system's paper (unset in config/env) and their source. */
+  paperDefaults?: { system: PaperSystem; fromPaper: string[]; source: string };
+}
+
+/** config.json's `model`: the effective (redacted) LLM settings, and which of them are the paper's defaults. */
+export function runModelConfig(r: ResolvedLlm): Record<string, unknown> | undefined {
+  if (!r.model) return undefined;
+  return { ...publicLlmConfig(r.config.llm), ...(r.paperDefaults ? { paperDefaults: r.paperDefaults } : {}) };
+}
+
+/** Print validity warnings on stderr; returns them for config.json. */
+export function warnValidity(warnings: string[]): string[] {
+  for (const w of warnings) log.warn(`warning: ${w}`);
+  return warnings;
 }
 
 export async function resolveLlm(
   opts: LlmCliOpts,
-  o: { env?: NodeJS.ProcessEnv; cwd?: string; /** return no model instead of failing when nothing is configured */ optional?: boolean } = {},
+  o: {
+    env?: NodeJS.ProcessEnv;
+    cwd?: string;
+    /** return no model instead of failing when nothing is configured */
+    optional?: boolean;
+    /** use this system's published sampling settings where config/env leave them unset */
+    paper?: PaperSystem;
+  } = {},
 ): Promise<ResolvedLlm> {
   const config = await loadConfig({ file: opts.config, env: o.env, cwd: o.cwd });
   if (opts.cache === false) config.llm.cacheDir = false;
@@ -58,5 +81,12 @@ export async function resolveLlm(
     if (o.optional) return { config, usage, offline: true };
     throw errors.llmNotConfigured();
   }
-  return { model: createChatModel(config.llm, { usage }), config, usage, offline: false };
+  let paperDefaults: ResolvedLlm['paperDefaults'];
+  if (o.paper) {
+    const p = applyPaperSampling(o.paper, config.llm, config.explicit ?? Object.keys(config.llm));
+    config.llm = p.llm;
+    paperDefaults = { system: o.paper, fromPaper: p.fromPaper, source: PAPER_SAMPLING[o.paper].source };
+    if (p.fromPaper.length) log.info(`${o.paper}: ${p.fromPaper.map((k) => `${k} ${config.llm[k as 'temperature']}`).join(', ')} (the paper's; set llm.${p.fromPaper[0]} to override)`);
+  }
+  return { model: createChatModel(config.llm, { usage }), config, usage, offline: false, ...(paperDefaults ? { paperDefaults } : {}) };
 }

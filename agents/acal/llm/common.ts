@@ -1,6 +1,7 @@
 /** Shared bits of the ACAL prompts: evidence formatting and the case header. */
 import { HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import type { AcalTask } from '../tasks.js';
+import { passageHandles } from '../../common/passage-handles.js';
 
 export interface EvidencePassage {
   id: string;
@@ -18,7 +19,7 @@ export interface CaseInput {
 export function formatEvidence(evidence: EvidencePassage[], maxChars = 700): string {
   if (!evidence.length) return '(no passages retrieved)';
   return evidence
-    .map((p) => `[${p.id}]${p.title ? ` ${p.title}:` : ''} ${p.text.length > maxChars ? p.text.slice(0, maxChars) + '…' : p.text}`)
+    .map((p) => `[${passageHandles().handle(p.id)}]${p.title ? ` ${p.title}:` : ''} ${p.text.length > maxChars ? p.text.slice(0, maxChars) + '…' : p.text}`)
     .join('\n');
 }
 

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { invokeStructured } from '../../../src/llm/structured.js';
 import { describeRole, roleByName } from '../roles.js';
 import { caseHeader, msgs, type CaseInput } from './common.js';
+import { passageHandles } from '../../common/passage-handles.js';
 
 export interface DraftArgument {
   text: string;
@@ -45,12 +46,12 @@ export async function generateArguments(
     signal: opts.signal,
   });
   const known = new Set(c.evidence.map((p) => p.id));
+  const handles = passageHandles(); // the model cites handles (P1..); map them back to real ids
   return {
-    arguments: r.value.arguments.map((a) => ({
-      text: a.text,
-      citedPassageIds: [...new Set(a.citedPassageIds.filter((id) => known.has(id)))],
-      droppedCitations: a.citedPassageIds.filter((id) => !known.has(id)),
-    })),
+    arguments: r.value.arguments.map((a) => {
+      const cited = a.citedPassageIds.map((x) => handles.resolve(x));
+      return { text: a.text, citedPassageIds: [...new Set(cited.filter((id) => known.has(id)))], droppedCitations: cited.filter((id) => !known.has(id)) };
+    }),
     raw: r.raw,
   };
 }

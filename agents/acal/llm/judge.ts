@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { invokeStructured } from '../../../src/llm/structured.js';
 import type { AcalGraph, Verdict } from '../graph/types.js';
 import { caseHeader, msgs, type CaseInput } from './common.js';
+import { passageHandles } from '../../common/passage-handles.js';
 
 const schema = z.object({ decision: z.enum(['Yes', 'No']), reasoning: z.string().default('') });
 
@@ -18,7 +19,7 @@ export function describeGraphForJudge(g: AcalGraph): string {
     .map(
       (a) =>
         `(${a.id}) [${a.side === 'support' ? 'SUPPORTS' : 'ATTACKS'}; ${a.agent}; base ${r.effectiveBase[a.id].toFixed(2)}, final ${r.strengths[a.id].toFixed(2)}] ${a.text}` +
-        (a.citedPassageIds.length ? ` (cites ${a.citedPassageIds.join(', ')})` : ''),
+        (a.citedPassageIds.length ? ` (cites ${a.citedPassageIds.map((id) => passageHandles().handle(id)).join(', ')})` : ''),
     );
   const rels = g.relations.filter((x) => x.from < x.to).map((x) => `${x.from} ${x.kind}s ${x.to}`);
   return `${lines.join('\n')}\nRELATIONS: ${rels.length ? rels.join('; ') : 'none'}\nCLAIM STRENGTH σ = ${r.claimStrength.toFixed(3)} (threshold ${g.settings.threshold})`;

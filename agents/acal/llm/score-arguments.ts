@@ -6,6 +6,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { z } from 'zod';
 import { invokeStructured } from '../../../src/llm/structured.js';
 import { caseHeader, msgs, type CaseInput } from './common.js';
+import { passageHandles } from '../../common/passage-handles.js';
 
 export const RUBRIC = [
   '0.1–0.2: incorrect legal analysis or misidentification of key elements',
@@ -36,7 +37,7 @@ export async function scoreArguments(
     caseHeader(c),
     `SCORING RUBRIC (be strict; penalise generic statements, reward case-specific legal precision):\n${RUBRIC}`,
     `ARGUMENTS:\n${items
-      .map((i) => `(${i.id}) [${i.side === 'support' ? 'supports' : 'attacks'} the claim] ${i.text}${i.citedPassageIds.length ? ` (cites ${i.citedPassageIds.join(', ')})` : ''}`)
+      .map((i) => `(${i.id}) [${i.side === 'support' ? 'supports' : 'attacks'} the claim] ${i.text}${i.citedPassageIds.length ? ` (cites ${i.citedPassageIds.map((id) => passageHandles().handle(id)).join(', ')})` : ''}`)
       .join('\n')}`,
     'Reply with JSON only: {"scores": [{"id": "<argument id>", "score": <0.1..1.0>, "note": "<one sentence>"}]}',
   ].join('\n\n');

@@ -31,9 +31,21 @@ export const debaterLetter = (req: RecordedRequest) => /^You are Debater ([A-J])
 export const roundOf = (req: RecordedRequest) => Number(/Round (\d+) \(/.exec(human(req))?.[1] ?? 0);
 export const humanText = human;
 
-/** A debater's brief: one claim about relevance citing fre402 (supportive) and one citing `badId`. */
-export function briefReply(letter: string, round: number, opts: { badId?: string } = {}): ScriptReply {
-  const claims = [{ text: 'Relevant evidence is admissible unless a rule provides otherwise', cites: ['fre402'] }];
+/**
+ * The handle under which the prompt shows the passage whose text starts with `textStart` (models see
+ * passages as "[P3] text", never their ids), or undefined when it is not shown.
+ */
+export function shownHandle(req: RecordedRequest, textStart: string): string | undefined {
+  const all = msgs(req).map((m) => String(m.content ?? '')).join('\n');
+  for (const m of all.matchAll(/\[(P\d+)\] ([^\n]*)/g)) if (m[2].startsWith(textStart)) return m[1];
+  for (const m of all.matchAll(/"id":"(P\d+)","text":"([^"]*)/g)) if (m[2].startsWith(textStart)) return m[1];
+  return undefined;
+}
+
+/** A debater's brief: one claim about relevance citing FRE 402 (supportive; by the handle the prompt shows it under) and one citing `badId`. */
+export function briefReply(letter: string, round: number, opts: { badId?: string; req?: RecordedRequest } = {}): ScriptReply {
+  const rule402 = (opts.req && shownHandle(opts.req, 'Rule 402.')) ?? 'P99';
+  const claims = [{ text: 'Relevant evidence is admissible unless a rule provides otherwise', cites: [rule402] }];
   if (opts.badId) claims.push({ text: 'Hearsay within hearsay is excluded', cites: [opts.badId] });
   return {
     content: JSON.stringify({

@@ -7,11 +7,10 @@ import type { Command } from 'commander';
 import { ensureDefaultIndex, runCaseExperiment } from '../../../agents/case/experiment.js';
 import { BASELINE_MODES, type BaselineMode } from '../../../agents/baselines/baseline-system.js';
 import { parseSplit } from '../../../corpora/splits.js';
-import { publicLlmConfig } from '../../config.js';
 import { errors } from '../../errors.js';
 import { log } from '../../log.js';
 import { action, output, type GlobalOpts } from '../action.js';
-import { addLlmOptions, resolveLlm } from '../llm-options.js';
+import { addLlmOptions, resolveLlm, runModelConfig } from '../llm-options.js';
 import { addRunOptions, formatRun, runCommand, type RunFlags } from './run-case.js';
 
 interface RunBaselineFlags extends RunFlags {
@@ -28,7 +27,7 @@ export function register(program: Command): void {
       const g = cmd.optsWithGlobals() as GlobalOpts;
       if (!BASELINE_MODES.includes(flags.mode as BaselineMode)) throw errors.invalidInput('--mode', `"${flags.mode}"; expected one of ${BASELINE_MODES.join(', ')}`);
       if (flags.offline) throw errors.usage('baselines need an LLM; --offline is only for `lexcase run case`');
-      const llm = await resolveLlm(flags);
+      const llm = await resolveLlm(flags, { paper: 'baseline' });
       const index = flags.index ?? (await ensureDefaultIndex(undefined, (l) => log.info(l)));
       const r = await runCaseExperiment({
         system: 'baseline',
@@ -38,7 +37,7 @@ export function register(program: Command): void {
         splitSeed: flags.splitSeed,
         index,
         llm: llm.model,
-        model: llm.model ? publicLlmConfig(llm.config.llm) : undefined,
+        model: runModelConfig(llm),
         usage: llm.usage,
         k: flags.k,
         seed: flags.seed,

@@ -194,12 +194,17 @@ describe('lexcase run case|baseline with an LLM (scripted OpenAI-compatible serv
         expect(r.code).toBe(0);
         expect(srv.requests.length).toBe(before + 1);
         prompts[mode] = JSON.stringify(srv.requests[before].body.messages);
+        // the CASE paper's sampling temperature (0.3) is the default, on the wire and in config.json
+        expect(srv.requests[before].body.temperature).toBe(0.3);
+        const cfg = JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8'));
+        expect(cfg.config?.model?.temperature ?? cfg.model?.temperature).toBe(0.3);
         const trace = JSON.parse(readFileSync(join(runDir, 'traces', `${q.id}.json`), 'utf8'));
         if (mode.endsWith('-rag')) {
           const retrieved: string[] = trace.retrieval.ids;
           expect(retrieved).toHaveLength(3);
-          expect(prompts[mode].match(/\[\d\] \(/g)).toHaveLength(3);
-          for (const id of retrieved) expect(prompts[mode]).toContain(`(${id})`);
+          // numbered [1]..[3], never with their ids (ids like mbe_N would cue the gold passage)
+          expect(prompts[mode].match(/\[\d\] /g)).toHaveLength(3);
+          for (const id of retrieved) expect(prompts[mode]).not.toContain(id);
           // the gold text may only appear if retrieval itself returned the gold passage
           if (!retrieved.some((id) => q.goldPassageIds.includes(id))) expect(prompts[mode]).not.toContain(gold);
         }

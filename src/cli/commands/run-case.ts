@@ -9,11 +9,11 @@ import type { Command } from 'commander';
 import { OFFLINE_LABEL } from '../../../agents/case/advocate-offline.js';
 import { ensureDefaultIndex, runCaseExperiment, type CaseExperimentResult } from '../../../agents/case/experiment.js';
 import { parseSplit } from '../../../corpora/splits.js';
-import { publicLlmConfig } from '../../config.js';
 import { errors } from '../../errors.js';
 import { log } from '../../log.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
-import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
+import { degeneracyWarnings } from '../../../agents/common/paper-settings.js';
+import { addLlmOptions, resolveLlm, runModelConfig, warnValidity, type LlmCliOpts } from '../llm-options.js';
 
 export interface RunFlags extends LlmCliOpts {
   dataset: string;
@@ -72,7 +72,8 @@ export function register(program: Command): void {
     action(async (flags: RunCaseFlags, cmd: Command) => {
       const g = cmd.optsWithGlobals() as GlobalOpts;
       if (flags.hypotheses !== 'direct' && flags.hypotheses !== 'exploratory') throw errors.invalidInput('--hypotheses', `"${flags.hypotheses}"; expected direct or exploratory`);
-      const llm = await resolveLlm(flags);
+      const llm = await resolveLlm(flags, { paper: 'case' });
+      const warnings = llm.offline ? [] : warnValidity(degeneracyWarnings('case', { temperature: llm.config.llm.temperature, jurors: flags.jurors }));
       const index = flags.index ?? (await ensureDefaultIndex(undefined, (l) => log.info(l)));
       const r = await runCaseExperiment({
         system: 'case',
@@ -82,7 +83,8 @@ export function register(program: Command): void {
         index,
         offline: llm.offline,
         llm: llm.model,
-        model: llm.model ? publicLlmConfig(llm.config.llm) : undefined,
+        model: runModelConfig(llm),
+        warnings,
         usage: llm.usage,
         tools: flags.tools,
         jurors: flags.jurors,

@@ -136,6 +136,21 @@ describe('lexcase run mad', () => {
     const rsc = await cli('--json', 'run', 'mad', '--system', 'self-consistency', '--samples', '3', '--index', index, '--limit', '2', '-k', '2', '--run-dir', sc, '--no-cache');
     expect(rsc.code).toBe(0);
     expect(srv.requests.length - before).toBe(6);
+    // self-consistency samples at temperature 0.7 unless configured (at 0 the samples would be identical)
+    for (const r of srv.requests.slice(before)) expect(r.body.temperature).toBe(0.7);
+    const scConfig = JSON.parse(readFileSync(join(sc, 'config.json'), 'utf8')).config;
+    expect(scConfig.model).toMatchObject({ temperature: 0.7, paperDefaults: { system: 'self-consistency', fromPaper: ['temperature'] } });
+    expect(scConfig.warnings).toBeUndefined();
+    // a configured temperature 0 wins, and the degenerate vote is warned about on stderr and in config.json
+    vi.stubEnv('LEXCASE_LLM_TEMPERATURE', '0');
+    const sc0 = join(dir, 'sc0');
+    const r0 = await cli('run', 'mad', '--system', 'self-consistency', '--samples', '2', '--index', index, '--limit', '1', '-k', '2', '--run-dir', sc0, '--no-cache');
+    vi.stubEnv('LEXCASE_LLM_TEMPERATURE', '');
+    expect(r0.code).toBe(0);
+    expect(r0.stderr).toMatch(/self-consistency at temperature 0 draws 2 \(near-\)identical samples/);
+    const sc0Config = JSON.parse(readFileSync(join(sc0, 'config.json'), 'utf8')).config;
+    expect(sc0Config.model).toMatchObject({ temperature: 0, paperDefaults: { fromPaper: [] } });
+    expect(sc0Config.warnings).toEqual([expect.stringMatching(/identical samples/)]);
     for (const base of [single, sc]) {
       const c = await cli('--json', 'compare', mad, base, '--iterations', '200');
       expect(c.code).toBe(0);

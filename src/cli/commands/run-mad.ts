@@ -15,11 +15,11 @@ import { runMadExperiment, runMadSeeds, type MadExperimentOptions, type MadExper
 import '../../../agents/mad/report-section.js';
 import { parseTopology } from '../../../agents/mad/topology.js';
 import { parseSplit } from '../../../corpora/splits.js';
-import { publicLlmConfig } from '../../config.js';
 import { errors } from '../../errors.js';
 import { log } from '../../log.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
-import { addLlmOptions, resolveLlm } from '../llm-options.js';
+import { degeneracyWarnings } from '../../../agents/common/paper-settings.js';
+import { addLlmOptions, resolveLlm, runModelConfig, warnValidity } from '../llm-options.js';
 import { addRunOptions, runCommand, type RunFlags } from './run-case.js';
 
 interface RunMadFlags extends RunFlags {
@@ -66,7 +66,10 @@ export function register(program: Command): void {
         if (!Number.isInteger(n)) throw errors.invalidInput('--seeds', `"${s}" is not an integer`);
         return n;
       });
-      const llm = await resolveLlm(flags);
+      const llm = await resolveLlm(flags, { paper: flags.system as MadSystemName });
+      const warnings = warnValidity(
+        degeneracyWarnings(flags.system as MadSystemName, { temperature: llm.config.llm.temperature, samples: flags.samples, rounds: flags.rounds }),
+      );
       const index = flags.index ?? (await ensureDefaultIndex(undefined, (l) => log.info(l)));
       const o: MadExperimentOptions = {
         system: flags.system as MadSystemName,
@@ -83,7 +86,8 @@ export function register(program: Command): void {
         splitSeed: flags.splitSeed,
         index,
         llm: llm.model,
-        model: llm.model ? publicLlmConfig(llm.config.llm) : undefined,
+        model: runModelConfig(llm),
+        warnings,
         usage: llm.usage,
         seed: flags.seed,
         limit: flags.limit,

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { tool } from '@langchain/core/tools';
+import { z } from 'zod';
+import { PassageHandles, passageHandles, withPassageHandles } from './passage-handles.js';
+
+describe('passage handles', () => {
+  it('hands out P1, P2, … in order of first sight, stable for the same id, and maps back', () => {
+    const h = new PassageHandles();
+    expect([h.handle('mbe_44'), h.handle('cap-1#p3'), h.handle('mbe_44')]).toEqual(['P1', 'P2', 'P1']);
+    for (const ref of ['P2', '[P2]', ' p2 ', 'P02']) expect(h.resolve(ref)).toBe('cap-1#p3');
+    expect(h.idOf('P3')).toBeUndefined();
+    expect(h.resolve('[made_up]')).toBe('made_up'); // not a handle: kept as written, fails citation checks
+    expect(h.entries()).toEqual([{ handle: 'P1', id: 'mbe_44' }, { handle: 'P2', id: 'cap-1#p3' }]);
+  });
+
+  it('a wrapped search tool returns handles across calls; other tools are untouched', async () => {
+    const search = tool(async ({ query }: { query: string }) => JSON.stringify({ method: 'bm25', query, results: [{ id: query === 'a' ? 'mbe_7' : 'fre-401#p0', score: 1, rank: 1, snippet: 's' }, { id: 'mbe_7', score: 0.5, rank: 2, snippet: 't' }] }), {
+      name: 'bm25_search',
+      description: 'search',
+      schema: z.object({ query: z.string() }),
+    });
+    const rewrite = tool(async () => JSON.stringify({ query: 'mbe_7 stays in free text' }), { name: 'rewrite_query', description: 'r', schema: z.object({}) });
+    const h = new PassageHandles();
+    const [s, r] = h.wrapTools([search, rewrite]);
+    expect(s.name).toBe('bm25_search');
+    const first = JSON.parse(await s.invoke({ query: 'a' }));
+    const second = JSON.parse(await s.invoke({ query: 'b' }));
+    expect(first.results.map((x: any) => x.id)).toEqual(['P1', 'P1']);
+    expect(second.results.map((x: any) => x.id)).toEqual(['P2', 'P1']);
+    expect(second).toMatchObject({ method: 'bm25', query: 'b' });
+    expect(await r.invoke({})).toBe(JSON.stringify({ query: 'mbe_7 stays in free text' }));
+  });
+
+  it('one map per item scope; nested scopes join it; concurrent items do not share', async () => {
+    const seen = await Promise.all(
+      ['x', 'y'].map((id) =>
+        withPassageHandles(async (outer) => {
+          await new Promise((r) => setTimeout(r, 1));
+          outer.handle(`${id}-0`);
+          return withPassageHandles((inner) => [inner === outer, passageHandles() === outer, inner.handle(`${id}-1`)] as const);
+        }),
+      ),
+    );
+    expect(seen).toEqual([[true, true, 'P2'], [true, true, 'P2']]);
+  });
+});

@@ -1,0 +1,109 @@
+/**
+ * Neutral passage handles: no LLM request (except the oracle baseline's) may carry a real passage
+ * id. The bundled corpus names the Bar Exam QA gold passages `mbe_N` — the ids of the questions they
+ * answer — next to distractors named `cap-…#pN`, `fre-…`; a model shown those ids could learn
+ * "prefer mbe_" and inflate evidence recall and accuracy (issue 15, item 1).
+ *
+ * Models see passages as `P1`, `P2`, … allocated in order of first appearance. One PassageHandles
+ * map lives for one item (`withPassageHandles` scopes it to everything the item's system awaits,
+ * through AsyncLocalStorage), so a handle is stable across an advocate's tool calls, the debate's
+ * rounds and the judge: a model can cite `P3` from any earlier turn, and the code maps it back to
+ * the real id (`resolve`) before traces, citations and metrics see it.
+ *
+ *   return withPassageHandles(async (h) => {
+ *     const tools = h.wrapTools(ctx.tools);             // search results come back as P1..Pk
+ *     prompt += `[${h.handle(p.id)}] ${p.text}`;         // any passage shown to a model
+ *     const id = h.resolve(reply.cites[0]);              // the model's "P3" → the real id
+ *   });
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { tool, type StructuredToolInterface } from '@langchain/core/tools';
+
+const HANDLE = /^\s*\[?\s*[Pp](\d+)\s*\]?\s*$/;
+
+export class PassageHandles {
+  private readonly byId = new Map<string, string>();
+  private readonly byHandle = new Map<string, string>();
+
+  /** The handle of `id` in this map (allocated on first sight: P1, P2, …). */
+  handle(id: string): string {
+    let h = this.byId.get(id);
+    if (!h) {
+      h = `P${this.byId.size + 1}`;
+      this.byId.set(id, h);
+      this.byHandle.set(h, id);
+    }
+    return h;
+  }
+
+  /** The real id behind a handle the model wrote ("P3", "[P3]", "p3"); undefined if it is none of ours. */
+  idOf(ref: string): string | undefined {
+    const m = HANDLE.exec(String(ref));
+    return m ? this.byHandle.get(`P${Number(m[1])}`) : undefined;
+  }
+
+  /** The real id behind `ref`, or `ref` itself (trimmed, brackets removed) when it is not a known handle. */
+  resolve(ref: string): string {
+    return this.idOf(ref) ?? String(ref).trim().replace(/^\[|\]$/g, '');
+  }
+
+  /** Every (handle, id) pair handed out so far, in order. */
+  entries(): { handle: string; id: string }[] {
+    return [...this.byHandle].map(([handle, id]) => ({ handle, id }));
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  /**
+   * A search tool's JSON output ({results: [{id, ...}]}) with every result id replaced by its
+   * handle; any other output (rewrite_query, errors, plain text) unchanged.
+   */
+  presentToolOutput(text: string): string {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return text;
+    }
+    const obj = json as { results?: unknown };
+    if (!obj || typeof obj !== 'object' || !Array.isArray(obj.results)) return text;
+    const results = obj.results.map((r) => {
+      const x = (r ?? {}) as Record<string, unknown>;
+      return typeof x.id === 'string' || typeof x.id === 'number' ? { ...x, id: this.handle(String(x.id)) } : x;
+    });
+    return JSON.stringify({ ...(json as object), results });
+  }
+
+  /** The tools with search results presented under handles (same names, descriptions and schemas). */
+  wrapTools(tools: StructuredToolInterface[]): StructuredToolInterface[] {
+    return tools.map((t) =>
+      tool(
+        async (input: unknown, config?: unknown) => {
+          const out = await t.invoke(input as never, config as never);
+          const text = typeof out === 'string' ? out : typeof (out as { content?: unknown })?.content === 'string' ? (out as { content: string }).content : JSON.stringify(out);
+          return this.presentToolOutput(text);
+        },
+        { name: t.name, description: t.description, schema: t.schema as never },
+      ) as unknown as StructuredToolInterface,
+    );
+  }
+}
+
+const scope = new AsyncLocalStorage<PassageHandles>();
+
+/**
+ * Run `fn` with the item's handle map in scope (`passageHandles()` returns it inside): the enclosing
+ * map when there is one (a stage called from a system joins the item's map), else `handles` or a
+ * fresh one.
+ */
+export function withPassageHandles<T>(fn: (handles: PassageHandles) => T, handles?: PassageHandles): T {
+  const h = handles ?? scope.getStore() ?? new PassageHandles();
+  return scope.run(h, () => fn(h));
+}
+
+/** The nearest enclosing map (from withPassageHandles); outside any scope, a new one per call site. */
+export function passageHandles(): PassageHandles {
+  return scope.getStore() ?? new PassageHandles();
+}
