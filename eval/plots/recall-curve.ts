@@ -23,7 +23,7 @@ export function queryRecallAt(q: RankedQuery, k: number): number {
 export function recallCurve(method: string, queries: RankedQuery[], depth: number, opts: BootstrapOptions & { ks?: number[] } = {}): CurvePoint[] {
   const ks = (opts.ks ?? CURVE_KS).filter((k) => k <= depth);
   return ks.map((k) => {
-    const ci = bootstrapCi(queries.map((q) => queryRecallAt(q, k)), { iterations: opts.iterations ?? 1000, seed: opts.seed ?? 13, level: opts.level });
+    const ci = bootstrapCi(queries.map((q) => queryRecallAt(q, k)), { iterations: opts.iterations ?? 1000, seed: opts.seed ?? 13, level: opts.level ?? 0.95 });
     return { method, k, recall: ci.estimate, lo: ci.lo, hi: ci.hi };
   });
 }
