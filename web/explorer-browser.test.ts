@@ -33,8 +33,9 @@ let profile: string;
 const pageErrors: string[] = [];
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
-async function shot(name: string): Promise<void> {
+async function shot(name: string, scrollTo?: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
+  if (scrollTo) await page.getByTestId(scrollTo).first().scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(ARTIFACTS, `explorer-${name}.png`), timeout: 60_000 });
 }
 
@@ -254,7 +255,7 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     expect(await page.getByTestId('plot-mad-rounds').locator('svg').textContent()).toContain('n=2');
     expect(await page.getByTestId('run-table').locator('tbody tr').count()).toBe(2);
     expect(await page.getByTestId('run-table').textContent()).toContain('single-rag');
-    await shot('trace-mad');
+    await shot('trace-mad', 'mad-round');
   });
 
   it('EMAR run: argument → critique → response per depth, similarity and distance to convergence, the judge', async () => {
@@ -271,7 +272,7 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     expect(await rows.last().locator('td').nth(4).textContent()).toBe('converged');
     expect(await page.getByTestId('emar-round').count()).toBe(t.rounds.length);
     expect(await page.getByTestId('verdict').textContent()).toContain(`Judge: ${q.answer}`);
-    await shot('trace-emar');
+    await shot('trace-emar', 'trace');
   });
 
   it('3-ply run: the plies, Factor Analyst verdicts, and used and hallucinated factors against the triple\'s factor sets', async () => {
@@ -286,7 +287,7 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     expect(await page.getByTestId('factor-hallucinated').count()).toBe(item.metrics!.nH);
     expect(await page.locator('[data-case=c1] [data-testid=factor-hallucinated]').textContent()).toContain('F27');
     expect(await page.getByTestId('decision').filter({ hasText: 'VALID_ARGUMENT' }).count()).toBe(3);
-    await shot('trace-threeply');
+    await shot('trace-threeply', 'trace');
     const abstained = r.results.find((x) => x.prediction === 'abstain')!;
     await page.goto(`${s.url}/#/runs?run=${id}&item=${abstained.id}`);
     await page.getByTestId('terminate').waitFor();
@@ -312,7 +313,7 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     expect(await first.first().locator('.idwrap').first().isVisible()).toBe(true);
     await page.locator('[data-testid=plot-reliability][data-rendered=true] svg').waitFor();
     expect(await page.getByTestId('plot-reliability').locator('svg').textContent()).toMatch(/n=\d/);
-    await shot('trace-case');
+    await shot('trace-case', 'advocate');
   });
 
   it('compare: paired Δ with CI, the agreement matrix and the items where two runs differ', async () => {

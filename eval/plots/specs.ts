@@ -68,7 +68,7 @@ export function recallCurveSpec(points: CurvePoint[], title = 'Recall@k'): PlotS
 }
 
 export function reliabilitySpec(bins: ConfidenceBin[], title = 'Accuracy by confidence'): PlotSpec {
-  const x = { field: 'bin', type: 'ordinal', title: 'confidence', sort: [...bins].sort((a, b) => a.order - b.order).map((b) => b.bin) };
+  const x = { field: 'bin', type: 'ordinal', title: 'confidence', sort: [...bins].sort((a, b) => a.order - b.order).map((b) => b.bin), axis: { labelAngle: 0 } };
   const layers: Record<string, unknown>[] = [
     { mark: { type: 'bar', opacity: 0.8, color: '#4c78a8' }, encoding: { x, y: { field: 'accuracy', type: 'quantitative', title: 'accuracy', scale: { domain: [0, 1] } }, tooltip: [{ field: 'bin' }, { field: 'n' }, { field: 'accuracy', format: '.3f' }] } },
     { mark: { type: 'rule', color: '#333' }, encoding: { x, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } } },
@@ -76,16 +76,16 @@ export function reliabilitySpec(bins: ConfidenceBin[], title = 'Accuracy by conf
   ];
   if (bins.some((b) => b.meanConfidence !== undefined))
     layers.push({ mark: { type: 'point', shape: 'diamond', color: '#e45756', filled: true, size: 60 }, encoding: { x, y: { field: 'meanConfidence', type: 'quantitative' } } });
-  return { ...BASE, title, width: Math.max(160, 70 * bins.length), height: 220, data: { values: bins.map((b) => ({ ...b, label: `n=${b.n}` })) }, layer: layers };
+  return { ...BASE, title, width: Math.max(160, 70 * bins.length), height: 180, data: { values: bins.map((b) => ({ ...b, label: `n=${b.n}` })) }, layer: layers };
 }
 
 export function roundAccuracySpec(rows: RoundAccuracy[], title = 'Accuracy of the verdict after each round'): PlotSpec {
-  const x = { field: 'round', type: 'ordinal', title: 'debate round' };
+  const x = { field: 'round', type: 'ordinal', title: 'debate round', axis: { labelAngle: 0 } };
   return {
     ...BASE,
     title,
     width: Math.max(160, 80 * rows.length),
-    height: 220,
+    height: 180,
     data: { values: rows.map((r) => ({ ...r, label: `n=${r.n}` })) },
     layer: [
       { mark: { type: 'rule', color: '#888' }, encoding: { x, y: { field: 'lo', type: 'quantitative', title: 'accuracy', scale: { domain: [0, 1] } }, y2: { field: 'hi' } } },

@@ -98,6 +98,7 @@ export async function runSummaryHeader(el: HTMLElement, runId: string): Promise<
   const p = await api<{ summary: RunSummary; plots: { id: string; title: string; spec: unknown }[]; table: unknown }>(`/api/run/summary?${qs({ run: runId })}`);
   const s = p.summary;
   const plotsOpen = h('details', { class: 'plots', open: true }, h('summary', {}, `Plots (${p.plots.length})`), h('div', { class: 'plot-row' }, p.plots.map((x) => plot(x.spec, x.title, `plot-${x.id}`))));
+  const tableBox = p.table ? h('details', { class: 'table-json', open: true }, h('summary', {}, 'table.json'), jsonTable(p.table)) : null;
   clear(
     el,
     h(
@@ -117,8 +118,7 @@ export async function runSummaryHeader(el: HTMLElement, runId: string): Promise<
           ['date', day(s.date)],
         ].map(([k, v]) => h('div', {}, h('dt', {}, k), h('dd', { 'data-testid': `summary-${k.split(' ')[0]}` }, v))),
       ),
-      p.plots.length ? plotsOpen : null,
-      p.table ? h('details', { class: 'table-json', open: true }, h('summary', {}, 'table.json'), jsonTable(p.table)) : null,
+      p.plots.length || tableBox ? h('div', { class: 'header-row' }, p.plots.length ? plotsOpen : null, tableBox) : null,
     ),
   );
 }
