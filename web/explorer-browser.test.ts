@@ -31,6 +31,8 @@ let browser: BrowserContext;
 let page: Page;
 let profile: string;
 const pageErrors: string[] = [];
+/** Requests to anything but the server (there must be none: assets are bundled, no CDN). */
+const external: string[] = [];
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 async function shot(name: string, scrollTo?: string): Promise<void> {
@@ -53,8 +55,16 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     });
     page = browser.pages()[0] ?? (await browser.newPage());
     page.on('pageerror', (e) => pageErrors.push(e.message));
+    // content-security-policy violations (e.g. a plot needing eval or inline styles) count as page errors
+    page.on('console', (m) => {
+      if (m.type() === 'error' && /Content Security Policy|unsafe-eval/i.test(m.text())) pageErrors.push(m.text());
+    });
     // the app must not reach anything but its own server
-    await page.route('**/*', (route) => (route.request().url().startsWith(s.url) ? route.continue() : route.abort()));
+    await page.route('**/*', (route) => {
+      if (route.request().url().startsWith(s.url)) return route.continue();
+      external.push(route.request().url());
+      return route.abort();
+    });
   }, 180_000);
 
   afterAll(async () => {
@@ -332,5 +342,6 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     expect(await page.getByTestId('config-diff').textContent()).toContain('jurors');
     await shot('compare');
     expect(pageErrors).toEqual([]);
+    expect(external).toEqual([]);
   });
 });

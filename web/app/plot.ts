@@ -4,10 +4,17 @@
  * expressions run through vega-interpreter, so the page's content security policy needs no
  * 'unsafe-eval'.
  */
-import { parse, View } from 'vega';
+import { loader, parse, View } from 'vega';
 import { expressionInterpreter } from 'vega-interpreter';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import { h } from './dom.js';
+
+/** A vega loader that loads nothing: specs carry their data inline, and no plot may fetch a URL. */
+const noFetch = Object.assign(loader(), {
+  sanitize: async (uri: string) => {
+    throw new Error(`plots load no external data (${uri})`);
+  },
+});
 
 export function plot(spec: unknown, label: string, testid = 'plot'): HTMLElement {
   const el = h('figure', { class: 'plot', 'data-testid': testid, role: 'img', 'aria-label': label });
@@ -15,7 +22,7 @@ export function plot(spec: unknown, label: string, testid = 'plot'): HTMLElement
   el.append(target, h('figcaption', { class: 'muted' }, label));
   try {
     const vg = compile(spec as TopLevelSpec).spec;
-    const view = new View(parse(vg, undefined, { ast: true }), { expr: expressionInterpreter, renderer: 'svg', container: target, hover: true });
+    const view = new View(parse(vg, undefined, { ast: true }), { expr: expressionInterpreter, renderer: 'svg', container: target, hover: true, loader: noFetch });
     void view.runAsync().then(() => el.setAttribute('data-rendered', 'true'));
   } catch (e) {
     target.append(h('div', { class: 'error' }, `plot failed: ${(e as Error).message}`));
