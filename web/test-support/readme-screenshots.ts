@@ -2,18 +2,18 @@
  * The README's explorer screenshots (docs/explorer-eval.png, docs/explorer-mad.png), taken with the
  * same Debian Chromium as the browser tests at 1280×800: the retrieval-evaluation view on an index of
  * the bundled Bar Exam QA passages (bm25 vs qld on the val split), and a MAD trace from the scripted
- * fixture run. Not a test: `npx tsx web/readme-screenshots.ts`.
+ * fixture run. Not a test: `npx tsx web/test-support/readme-screenshots.ts`.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { loadPassages } from '../corpora/registry.js';
-import { buildIndex } from '../indexer/build.js';
-import { closeSparseIndexes } from '../retrieval/open.js';
-import { PACKAGE_ROOT } from '../src/version.js';
-import { startExplorer } from './server/server.js';
-import { makeExplorerFixtures } from './test-support/explorer-fixtures.js';
+import { loadPassages } from '../../corpora/registry.js';
+import { buildIndex } from '../../indexer/build.js';
+import { closeSparseIndexes } from '../../retrieval/open.js';
+import { PACKAGE_ROOT } from '../../src/version.js';
+import { startExplorer } from '../server/server.js';
+import { makeExplorerFixtures } from './explorer-fixtures.js';
 
 const CHROMIUM = [process.env.LEXCASE_CHROMIUM, '/usr/bin/chromium'].find((p): p is string => !!p && existsSync(p));
 if (!CHROMIUM) throw new Error('no Chromium at /usr/bin/chromium (set LEXCASE_CHROMIUM)');
