@@ -319,6 +319,9 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     const r0 = calls[0].ids.findIndex((x) => gold.has(x));
     expect(await first.first().getByTestId('gold-rank').textContent()).toBe(r0 >= 0 ? `#${r0 + 1}` : '–');
     expect(await first.first().locator('.idwrap').isVisible()).toBe(false);
+    // collapsed: every tool call is one short row, whatever the number of ids it returned
+    const heights = await page.getByTestId('tool-call').evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect().height));
+    expect(Math.max(...heights)).toBeLessThan(60);
     await first.first().locator('details.ids-toggle summary').click();
     expect(await first.first().locator('.idwrap').first().isVisible()).toBe(true);
     await page.locator('[data-testid=plot-reliability][data-rendered=true] svg').waitFor();

@@ -1,6 +1,6 @@
 /** The runs list (system, dataset, n, accuracy [95% CI], failures, tokens, date; pick two to compare) and a run page's summary header (the same figures, its plots, its table.json). */
 import { api, qs } from './api.js';
-import { activate, ciText, clear, h } from './dom.js';
+import { ciText, clear, h } from './dom.js';
 import { go } from './main.js';
 import { plot } from './plot.js';
 
@@ -123,4 +123,3 @@ export async function runSummaryHeader(el: HTMLElement, runId: string): Promise<
   );
 }
 
-export { activate };
