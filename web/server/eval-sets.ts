@@ -75,9 +75,18 @@ export function parseQrels(text: string, file: string): Map<string, string[]> {
   return out;
 }
 
+/** A file's text; an unreadable file is INVALID_INPUT naming the file by its name only (no server path leaves the process). */
+async function readText(file: string, what: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (e) {
+    throw errors.invalidInput(`${what} file ${basename(file)}`, (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'not found' : 'not readable');
+  }
+}
+
 export const readTopicsQrels: TopicsQrelsLoader = async (topicsFile, qrelsFile) => {
-  const topics = parseTopics(await readFile(topicsFile, 'utf8'), basename(topicsFile));
-  const qrels = parseQrels(await readFile(qrelsFile, 'utf8'), basename(qrelsFile));
+  const topics = parseTopics(await readText(topicsFile, 'topics'), basename(topicsFile));
+  const qrels = parseQrels(await readText(qrelsFile, 'qrels'), basename(qrelsFile));
   return topics.map((t) => ({ ...t, relevant: qrels.get(t.id) ?? [] }));
 };
 

@@ -6,14 +6,14 @@
  * `lexcase reproduce` recipes). Files are read defensively: a missing or malformed config, trace or
  * table is reported as absent, never as a failure of the page.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { bootstrapCi } from '../../eval/bootstrap.js';
 import { confidenceBins } from '../../eval/plots/confidence-bins.js';
 import { roundAccuracy } from '../../eval/plots/round-accuracy.js';
 import { reliabilitySpec, roundAccuracySpec, type PlotSpec } from '../../eval/plots/specs.js';
-import { readConfig, readResults, readTrace, tracePath } from '../../eval/run-dir.js';
+import { configPath, readConfig, readResults, readTrace, resultsPath, tracePath } from '../../eval/run-dir.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { publicRunConfig } from './public-json.js';
 import { servable, type RunEntry } from './runs.js';
@@ -55,7 +55,28 @@ async function configOf(run: RunEntry): Promise<Record<string, unknown>> {
   }
 }
 
-export async function runSummary(run: RunEntry): Promise<RunSummary> {
+/** Summaries by run dir, reused while results.jsonl and config.json are unchanged (size and mtime). */
+const cache = new Map<string, { key: string; summary: Promise<RunSummary> }>();
+const fileKey = (f: string) => {
+  try {
+    const st = statSync(f);
+    return `${st.size}:${st.mtimeMs}`;
+  } catch {
+    return '-';
+  }
+};
+
+export function runSummary(run: RunEntry): Promise<RunSummary> {
+  const key = [run.id, fileKey(resultsPath(run.dir)), fileKey(configPath(run.dir)), fileKey(join(run.dir, TABLE_FILE))].join('|');
+  const hit = cache.get(run.dir);
+  if (hit && hit.key === key) return hit.summary;
+  const summary = computeSummary(run);
+  cache.set(run.dir, { key, summary });
+  summary.catch(() => cache.delete(run.dir));
+  return summary;
+}
+
+async function computeSummary(run: RunEntry): Promise<RunSummary> {
   const file = await configOf(run);
   const cfg = (file.config ?? {}) as Record<string, unknown>;
   const results = await latestResults(run);

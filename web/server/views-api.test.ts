@@ -149,6 +149,19 @@ describe('retrieval evaluation', () => {
     expect((await call('/api/eval/retrieval?set=barexam:val&methods=bm25&metric=recall@7')).json.error).toMatch(/field "metric"/);
   });
 
+  // (a second server on the same index: its close() closes the shared sparse index, so this stays the last HTTP test)
+  it('a missing topics file is a 400 naming the file, not its path', async () => {
+    const s2 = await startExplorer({ index: f.index, port: 0, evalSets: [{ topics: join(f.root, 'nope.tsv'), qrels: join(f.root, 'qrels.txt') }] });
+    try {
+      const res = await fetch(`${s2.url}/api/eval/retrieval?set=user:1&methods=bm25`);
+      const body = (await res.json()) as { error: string };
+      expect(res.status).toBe(400);
+      expect(body.error).toBe('invalid topics file nope.tsv: not found');
+    } finally {
+      await s2.close();
+    }
+  });
+
   it('the topics and qrels readers name the file and line of a malformed line', () => {
     expect(parseTopics('q1\tfirst\n{"id": 2, "text": "second"}\n', 't.tsv')).toEqual([{ id: 'q1', query: 'first' }, { id: '2', query: 'second' }]);
     expect(() => parseTopics('q1\tok\nno tab here\n', 't.tsv')).toThrow(/t\.tsv line 2/);
