@@ -29,6 +29,8 @@ export interface QueryResult {
   rr: number;
   ndcg: number;
   ms: number;
+  /** 1-based ranks of every gold passage found within the retrieved depth (for Recall@k curves). */
+  goldRanks?: number[];
 }
 
 export interface RetrievalEvalOptions extends BootstrapOptions {
@@ -89,7 +91,9 @@ export async function evalRetrieval(opts: RetrievalEvalOptions): Promise<Retriev
     const gold = q.goldPassageIds;
     const recall: Record<number, number> = {};
     for (const k of ks) recall[k] = recallAtK(ranked, gold, k);
-    const r: QueryResult = { id: q.id, goldIds: gold.slice(), firstRank: firstRelevantRank(ranked, gold), recall, rr: reciprocalRank(ranked, gold, MRR_K), ndcg: ndcgAtK(ranked, gold, NDCG_K), ms };
+    const goldSet = new Set(gold);
+    const goldRanks = ranked.flatMap((id, i) => (goldSet.has(id) ? [i + 1] : []));
+    const r: QueryResult = { id: q.id, goldIds: gold.slice(), firstRank: firstRelevantRank(ranked, gold), recall, rr: reciprocalRank(ranked, gold, MRR_K), ndcg: ndcgAtK(ranked, gold, NDCG_K), ms, goldRanks };
     perQuery.push(r);
     await opts.onQuery?.(r, hits);
     opts.onProgress?.(done, total);

@@ -4,12 +4,19 @@
  * a CASE trace opens, and contesting an argument changes the strengths shown. Screenshots go to
  * tests/artifacts/ (gitignored). Skips, saying why, only when no Chromium is installed.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnalyzer } from '../indexer/analyzer.js';
+import { retrievalQuery } from '../corpora/barexam.js';
+import { loadQuestions } from '../corpora/registry.js';
+import { bootstrapCi, pairedBootstrap } from '../eval/bootstrap.js';
+import { compareRuns } from '../eval/report/compare.js';
+import { readRun } from '../eval/report/read-run.js';
+import { evalRetrieval } from '../eval/retrieval-eval.js';
+import { openRetriever } from '../retrieval/open.js';
 import { PACKAGE_ROOT } from '../src/version.js';
 import { startExplorer, type ExplorerServer } from './server/server.js';
 import { makeExplorerFixtures, type ExplorerFixtures } from './test-support/explorer-fixtures.js';
@@ -24,15 +31,19 @@ let browser: BrowserContext;
 let page: Page;
 let profile: string;
 const pageErrors: string[] = [];
+/** Requests to anything but the server (there must be none: assets are bundled, no CDN). */
+const external: string[] = [];
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
-async function shot(name: string): Promise<void> {
+async function shot(name: string, scrollTo?: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
+  if (scrollTo) await page.getByTestId(scrollTo).first().scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(ARTIFACTS, `explorer-${name}.png`), timeout: 60_000 });
 }
 
 describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
   beforeAll(async () => {
-    f = await makeExplorerFixtures();
+    f = await makeExplorerFixtures(4, { systems: true });
     s = await startExplorer({ index: f.index, runs: f.runs, port: 0 });
     profile = mkdtempSync(join(tmpdir(), 'lexcase-chromium-'));
     // a fresh profile dir (playwright passes it as --user-data-dir)
@@ -40,12 +51,20 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
       executablePath: CHROMIUM,
       headless: true,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 1400, height: 900 },
+      viewport: { width: 1280, height: 800 },
     });
     page = browser.pages()[0] ?? (await browser.newPage());
     page.on('pageerror', (e) => pageErrors.push(e.message));
+    // content-security-policy violations (e.g. a plot needing eval or inline styles) count as page errors
+    page.on('console', (m) => {
+      if (m.type() === 'error' && /Content Security Policy|unsafe-eval/i.test(m.text())) pageErrors.push(m.text());
+    });
     // the app must not reach anything but its own server
-    await page.route('**/*', (route) => (route.request().url().startsWith(s.url) ? route.continue() : route.abort()));
+    await page.route('**/*', (route) => {
+      if (route.request().url().startsWith(s.url)) return route.continue();
+      external.push(route.request().url());
+      return route.abort();
+    });
   }, 180_000);
 
   afterAll(async () => {
@@ -92,8 +111,8 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
 
   it('run view: the filter splits questions, and a trace shows advocates, tool calls, evidence and the gold answer', async () => {
     await page.goto(`${s.url}/#/runs`);
-    await page.getByTestId('run-view').waitFor();
-    expect(await page.getByTestId('run-link').count()).toBe(2); // the ACAL run lives in the argument view
+    await page.getByTestId('runs-table').waitFor();
+    expect(await page.getByTestId('run-link').count()).toBe(5); // CASE offline, CASE LLM, MAD, EMAR, 3-ply; the ACAL run lives in the argument view
     await page.locator(`[data-testid=run-link][data-run="${f.caseRunId}"]`).click();
     await page.locator(`[data-testid=questions][data-run="${f.caseRunId}"]`).waitFor();
     const all = await page.getByTestId('question-row').count();
@@ -166,5 +185,166 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     await page.getByTestId('contest-msg').locator('.error').waitFor();
     expect(await page.getByTestId('contest-msg').textContent()).toMatch(/base/);
     expect(pageErrors).toEqual([]);
+  });
+  it('retrieval evaluation: Bar Exam QA val on the index — Recall@k curves, metrics with CIs, paired Δ, per-query ranks sortable and opening the search view', async () => {
+    const questions = await loadQuestions('barexam', 'val');
+    const expected: Record<string, Awaited<ReturnType<typeof evalRetrieval>>> = {};
+    for (const m of ['bm25', 'qld']) expected[m] = await evalRetrieval({ retriever: await openRetriever(f.index, m), questions, ks: [1, 5, 10, 20, 50, 100], iterations: 1000, seed: 13, queryOf: (q) => retrievalQuery(q) });
+    await page.goto(`${s.url}/#/eval?set=barexam:val&methods=bm25,qld`);
+    await page.getByTestId('eval-metrics').waitFor({ timeout: 60_000 });
+    for (const m of ['bm25', 'qld'])
+      for (const k of [1, 10, 100])
+        expect(await page.locator(`[data-testid=eval-metrics] tr[data-method=${m}] td[data-metric="recall@${k}"]`).textContent()).toContain(expected[m].metrics[`recall@${k}`].estimate.toFixed(3));
+    // the curve plot: vega's SVG in the page, a line per method
+    await page.locator('[data-testid=recall-plot][data-rendered=true] svg').waitFor();
+    const legend = await page.getByTestId('recall-plot').locator('svg').textContent();
+    expect(legend).toContain('bm25');
+    expect(legend).toContain('qld');
+    expect(await page.getByTestId('eval-query').count()).toBe(questions.length);
+    // paired Δ (default bm25 − qld on recall@10) equals the paired bootstrap of the per-query values
+    const d = pairedBootstrap(expected.bm25.perQuery.map((q) => q.recall[10]), expected.qld.perQuery.map((q) => q.recall[10]), { iterations: 2000, seed: 13 });
+    const sign = d.estimate >= 0 ? '+' : '';
+    expect(await page.getByTestId('paired-estimate').textContent()).toBe(`${sign}${d.estimate.toFixed(3)}`);
+    await shot('retrieval-eval');
+    // sort by bm25's first relevant rank: the best-ranked topic comes first
+    await page.getByTestId('sort-bm25').click();
+    await page.locator('[data-testid=sort-bm25][aria-sort=ascending]').waitFor();
+    const best = [...expected.bm25.perQuery].filter((q) => q.firstRank !== null).sort((a, b) => a.firstRank! - b.firstRank!)[0];
+    expect(await page.getByTestId('eval-query').first().locator('td[data-method=bm25]').textContent()).toBe(String(best.firstRank));
+    // keyboard: the sort button is reachable and Enter flips the order
+    await page.getByTestId('sort-bm25').focus();
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid=sort-bm25][aria-sort=descending]').waitFor();
+    // a query opens the search view with that query
+    await page.getByTestId('sort-bm25').click();
+    await page.locator('[data-testid=sort-bm25][aria-sort=ascending]').waitFor();
+    await page.getByTestId('eval-query').first().getByTestId('eval-query-link').click();
+    await page.getByTestId('hit').first().waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('query').inputValue()).toBe(retrievalQuery(questions.find((q) => q.id === best.id)!));
+    expect(best.goldIds).toContain(await page.getByTestId('hit').nth(best.firstRank! - 1).getAttribute('data-id'));
+  }, 120_000);
+
+  it('runs list: system, dataset, n, accuracy with CI, failures, tokens for every run', async () => {
+    await page.goto(`${s.url}/#/runs`);
+    await page.getByTestId('runs-table').waitFor();
+    const { madRunId, emarRunId, threeplyRunId } = f.systemRuns!;
+    for (const id of [f.caseRunId, f.llmRunId, madRunId, emarRunId, threeplyRunId]) {
+      const r = await readRun(join(f.runs, id), { traces: false });
+      const correct = r.results.filter((x) => x.correct).length;
+      const row = page.locator(`[data-testid=run-row][data-run="${id}"]`);
+      const ci = bootstrapCi(r.results.map((x) => (x.correct ? 1 : 0)), { iterations: 1000, seed: r.config.seed });
+      expect(await row.getByTestId('run-accuracy').textContent()).toBe(`${correct}/${r.results.length} · ${pct(ci.estimate)} [${pct(ci.lo)}, ${pct(ci.hi)}]`);
+      expect(await row.textContent()).toContain(String(r.config.config.system));
+      const tokens = r.results.reduce((t, x) => t + (x.tokens?.total ?? 0), 0);
+      expect(await row.locator('td').nth(6).textContent()).toBe(tokens.toLocaleString('en-US'));
+    }
+    await shot('runs');
+  });
+
+  it('MAD run: summary with the per-round accuracy plot and table.json; the trace shows rounds, citations with support flags, cross-examination and the judge checklist', async () => {
+    const id = f.systemRuns!.madRunId;
+    writeFileSync(join(f.runs, id, 'table.json'), JSON.stringify({ title: 'reproduced table', columns: ['system', 'accuracy'], rows: [['mad', 0.5], ['single-rag', 0.25]] }));
+    const q = f.questions[0];
+    await page.goto(`${s.url}/#/runs?run=${id}&item=${q.id}`);
+    await page.getByTestId('run-summary').waitFor();
+    await page.getByTestId('mad-round').first().waitFor();
+    expect(await page.getByTestId('trace-kind').textContent()).toBe('mad');
+    const t = JSON.parse(readFileSync(join(f.runs, id, 'traces', `${q.id}.json`), 'utf8'));
+    expect(await page.getByTestId('mad-round').count()).toBe(t.rounds.length);
+    expect(await page.getByTestId('brief').count()).toBe(t.rounds.reduce((n: number, r: { briefs: unknown[] }) => n + r.briefs.length, 0));
+    const cites = t.rounds.flatMap((r: { briefs: { citations: { supportive: boolean }[] }[] }) => r.briefs.flatMap((b) => b.citations));
+    expect(await page.locator('[data-testid=citation][data-supportive=true]').count()).toBe(cites.filter((c: { supportive: boolean }) => c.supportive).length);
+    expect(await page.locator('[data-testid=citation][data-supportive=false]').count()).toBe(cites.filter((c: { supportive: boolean }) => !c.supportive).length);
+    expect(await page.locator('[data-testid=citation][data-supportive=false]').first().textContent()).toContain('made_up_1');
+    expect(await page.getByTestId('cross-examination').locator('li').count()).toBe(4);
+    expect(await page.getByTestId('checklist').locator('.flag').count()).toBe(5);
+    expect(await page.getByTestId('checklist').textContent()).toContain('✗ opponent addressed');
+    expect(await page.getByTestId('round-verdicts').textContent()).toBe(`Verdict after each round: round 1: A · round 2: ${q.answer} ✓`);
+    expect(await page.getByTestId('verdict').textContent()).toContain(`Judge's verdict: ${q.answer}`);
+    await page.locator('[data-testid=plot-mad-rounds][data-rendered=true] svg').waitFor();
+    expect(await page.getByTestId('plot-mad-rounds').locator('svg').textContent()).toContain('n=2');
+    expect(await page.getByTestId('run-table').locator('tbody tr').count()).toBe(2);
+    expect(await page.getByTestId('run-table').textContent()).toContain('single-rag');
+    await shot('trace-mad', 'mad-round');
+  });
+
+  it('EMAR run: argument → critique → response per depth, similarity and distance to convergence, the judge', async () => {
+    const id = f.systemRuns!.emarRunId;
+    const q = f.questions[1];
+    await page.goto(`${s.url}/#/runs?run=${id}&item=${q.id}`);
+    await page.getByTestId('convergence').waitFor();
+    expect(await page.getByTestId('trace-kind').textContent()).toBe('emar');
+    const t = JSON.parse(readFileSync(join(f.runs, id, 'traces', `${q.id}.json`), 'utf8'));
+    const rows = page.getByTestId('convergence').locator('tbody tr');
+    expect(await rows.count()).toBe(t.rounds.length);
+    expect(await rows.nth(0).locator('td').nth(3).textContent()).toBe(t.rounds[0].similarity.toFixed(3));
+    expect(await rows.nth(0).locator('td').nth(4).textContent()).toBe((0.85 - t.rounds[0].similarity).toFixed(3));
+    expect(await rows.last().locator('td').nth(4).textContent()).toBe('converged');
+    expect(await page.getByTestId('emar-round').count()).toBe(t.rounds.length);
+    expect(await page.getByTestId('verdict').textContent()).toContain(`Judge: ${q.answer}`);
+    await shot('trace-emar', 'trace');
+  });
+
+  it('3-ply run: the plies, Factor Analyst verdicts, and used and hallucinated factors against the triple\'s factor sets', async () => {
+    const id = f.systemRuns!.threeplyRunId;
+    const r = await readRun(join(f.runs, id));
+    const item = r.results.find((x) => x.prediction === 'argue')!;
+    await page.goto(`${s.url}/#/runs?run=${id}&item=${item.id}`);
+    await page.getByTestId('factor-table').waitFor();
+    expect(await page.getByTestId('trace-kind').textContent()).toBe('threeply');
+    expect(await page.getByTestId('ply').count()).toBe(3);
+    expect(await page.getByTestId('factor-used').count()).toBe(item.metrics!.nUtil);
+    expect(await page.getByTestId('factor-hallucinated').count()).toBe(item.metrics!.nH);
+    expect(await page.locator('[data-case=c1] [data-testid=factor-hallucinated]').textContent()).toContain('F27');
+    expect(await page.getByTestId('decision').filter({ hasText: 'VALID_ARGUMENT' }).count()).toBe(3);
+    await shot('trace-threeply', 'trace');
+    const abstained = r.results.find((x) => x.prediction === 'abstain')!;
+    await page.goto(`${s.url}/#/runs?run=${id}&item=${abstained.id}`);
+    await page.getByTestId('terminate').waitFor();
+    expect(await page.getByTestId('terminate').textContent()).toContain('TERMINATE');
+    expect(await page.getByTestId('decision').filter({ hasText: 'REQUIRES_ABSTENTION' }).count()).toBeGreaterThan(0);
+  });
+
+  it('CASE run: tool calls collapse to one line (k, gold rank) with ids on demand; a row opens by keyboard; the reliability plot shows', async () => {
+    const q = f.questions[0];
+    await page.goto(`${s.url}/#/runs?run=${f.llmRunId}`);
+    await page.locator(`[data-testid=question-row][data-id="${q.id}"]`).focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('advocate').first().waitFor();
+    const t = JSON.parse(readFileSync(join(f.runs, f.llmRunId, 'traces', `${q.id}.json`), 'utf8'));
+    const calls = t.advocates[0].toolCalls as { ids: string[] }[];
+    const first = page.getByTestId('advocate').first().getByTestId('tool-call');
+    expect(await first.count()).toBe(calls.length);
+    const gold = new Set(q.goldPassageIds);
+    const r0 = calls[0].ids.findIndex((x) => gold.has(x));
+    expect(await first.first().getByTestId('gold-rank').textContent()).toBe(r0 >= 0 ? `#${r0 + 1}` : '–');
+    expect(await first.first().locator('.idwrap').isVisible()).toBe(false);
+    // collapsed: every tool call is one short row, whatever the number of ids it returned
+    const heights = await page.getByTestId('tool-call').evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect().height));
+    expect(Math.max(...heights)).toBeLessThan(60);
+    await first.first().locator('details.ids-toggle summary').click();
+    expect(await first.first().locator('.idwrap').first().isVisible()).toBe(true);
+    await page.locator('[data-testid=plot-reliability][data-rendered=true] svg').waitFor();
+    expect(await page.getByTestId('plot-reliability').locator('svg').textContent()).toMatch(/n=\d/);
+    await shot('trace-case', 'advocate');
+  });
+
+  it('compare: paired Δ with CI, the agreement matrix and the items where two runs differ', async () => {
+    const c = await compareRuns(join(f.runs, f.caseRunId), join(f.runs, f.llmRunId), { iterations: 2000, seed: 13 });
+    await page.goto(`${s.url}/#/runs`);
+    await page.getByTestId('compare-a').selectOption(f.caseRunId);
+    await page.getByTestId('compare-b').selectOption(f.llmRunId);
+    await page.getByTestId('compare-go').click();
+    await page.getByTestId('compare-delta').waitFor();
+    const pp = (d: number) => `${d >= 0 ? '+' : ''}${(100 * d).toFixed(1)} pp`;
+    expect(await page.getByTestId('compare-delta').textContent()).toContain(`On ${c.shared} shared items`);
+    expect(await page.getByTestId('compare-delta').textContent()).toContain(`${pp(c.accuracy.estimate)} [${pp(c.accuracy.lo)}, ${pp(c.accuracy.hi)}]`);
+    for (const [cell, n] of Object.entries(c.agreement)) expect(await page.locator(`[data-testid=agreement] td[data-cell=${cell}]`).textContent()).toBe(String(n));
+    const differ = await page.getByTestId('differ-row').count();
+    expect(differ).toBeGreaterThanOrEqual(c.agreement.onlyA + c.agreement.onlyB);
+    expect(await page.getByTestId('config-diff').textContent()).toContain('jurors');
+    await shot('compare');
+    expect(pageErrors).toEqual([]);
+    expect(external).toEqual([]);
   });
 });

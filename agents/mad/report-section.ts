@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { registerReportSection } from '../../eval/report/registry.js';
 import type { SectionBuilder } from '../../eval/report/types.js';
 import { table } from '../../eval/report/format.js';
+import { roundAccuracy } from '../../eval/plots/round-accuracy.js';
+import { roundAccuracySpec } from '../../eval/plots/specs.js';
 import { madMetrics, madMetricsMarkdown, seedConsistencyMarkdown, type SeedConsistency } from './metrics.js';
 import { CHECKLIST_ITEMS, type Brief, type Judgment } from './types.js';
 
@@ -64,7 +66,9 @@ export const madSection: SectionBuilder = async (run, o) => {
   } catch {
     /* a single-seed run */
   }
-  return { id: 'mad', title: 'MAD metrics', markdown: parts.join('\n'), json: { ...m, rounds, checklist, consistency: consistency ?? null } };
+  const perRound = roundAccuracy(run.results.map((r) => ({ gold: r.gold, trace: run.traces.get(r.id) })), { iterations: o.iterations, seed: o.seed });
+  const plots = perRound.length ? [{ file: 'mad-rounds.svg', title: 'MAD: accuracy of the verdict after each round', spec: roundAccuracySpec(perRound) }] : [];
+  return { id: 'mad', title: 'MAD metrics', markdown: parts.join('\n'), json: { ...m, rounds, checklist, consistency: consistency ?? null, perRoundAccuracy: perRound }, plots };
 };
 
 registerReportSection('mad', madSection, { systems: MAD_REPORT_SYSTEMS });

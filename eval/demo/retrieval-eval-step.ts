@@ -3,6 +3,7 @@ import { evalRetrievalOnIndex } from '../retrieval-eval-index.js';
 import { formatRetrievalReport } from '../retrieval-eval-format.js';
 import { createProgress, type Progress } from '../../src/progress.js';
 import type { DemoStep } from './types.js';
+import { writeRecallPlot } from '../plots/recall-plot-file.js';
 
 export const retrievalEvalStep: DemoStep = {
   name: 'retrieval-eval',
@@ -30,9 +31,12 @@ export const retrievalEvalStep: DemoStep = {
         bar!.update(done);
       },
     }).finally(() => bar?.stop());
-    ctx.sections.push({ title: `Retrieval: ${ctx.dataset} ${ctx.split} split`, markdown: formatRetrievalReport(report) });
+    const plot = await writeRecallPlot(ctx.dir, report, { seed: ctx.seed, iterations: Math.min(ctx.iterations, 1000), title: `Recall@k — ${ctx.dataset} ${ctx.split} (n = ${report.dataset.n}), 95% CI bands` });
+    ctx.sections.push({ title: `Retrieval: ${ctx.dataset} ${ctx.split} split`, markdown: `${formatRetrievalReport(report)}\n\n${plot.markdown}` });
     ctx.data.retrieval = {
       ...report,
+      plot: plot.file,
+      curves: plot.points,
       results: report.results.map(({ perQuery, ...r }) => ({ ...r, perQuery: perQuery.map((q) => ({ id: q.id, firstRank: q.firstRank })) })),
     };
   },

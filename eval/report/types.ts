@@ -1,3 +1,4 @@
+import type { PlotSpec } from '../plots/specs.js';
 import type { ResultRecord } from '../types.js';
 import type { RunConfigFile } from '../runner.js';
 
@@ -26,6 +27,8 @@ export interface ReportSection {
   markdown: string;
   /** The same figures, machine-readable. */
   json: unknown;
+  /** Plots (Vega-Lite specs) written as SVG files beside report.md; the markdown embeds them by file name. */
+  plots?: { file: string; title: string; spec: PlotSpec }[];
 }
 
 /** Builds one section from a run, or null when the run has nothing for it. */

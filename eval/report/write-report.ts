@@ -2,12 +2,14 @@
  * buildReport(run) → {markdown, json}; writeReport(dir) writes report.md and report.json into the
  * run dir. Sections: summary, accuracy (95% bootstrap CI), accuracy by confidence, per-item
  * metrics, tool usage, tokens, failures, then sections registered by agent systems. Everything
- * written passes through redactValue.
+ * written passes through redactValue. Sections may carry plots (Vega-Lite specs): writeReport renders
+ * each to an SVG file beside report.md (e.g. reliability.svg), and report.md embeds it.
  */
 import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { redact, redactValue } from '../../src/log.js';
 import { RUN_FILES, writeJsonAtomic } from '../run-dir.js';
+import { renderSvg } from '../plots/render-svg.js';
 import { readRun } from './read-run.js';
 import { registeredSections } from './registry.js';
 import { accuracySection } from './sections/accuracy.js';
@@ -36,7 +38,8 @@ export async function buildReport(run: RunData, opts: ReportOptions & { extraSec
     if (s) sections.push(s);
   }
   const system = typeof run.config.config.system === 'string' ? ` — ${run.config.config.system}` : '';
-  const markdown = redact([`# Run report${system}`, '', `\`${run.dir}\``, '', ...sections.flatMap((s) => [`## ${s.title}`, '', s.markdown, ''])].join('\n'));
+  const embed = (s: ReportSection) => (s.plots ?? []).flatMap((p) => ['', `![${p.title}](${p.file})`]);
+  const markdown = redact([`# Run report${system}`, '', `\`${run.dir}\``, '', ...sections.flatMap((s) => [`## ${s.title}`, '', s.markdown, ...embed(s), ''])].join('\n'));
   const json = redactValue({ run: run.dir, generatedAt: new Date().toISOString(), sections: Object.fromEntries(sections.map((s) => [s.id, s.json])) });
   return { markdown, json, sections };
 }
@@ -45,6 +48,7 @@ export async function buildReport(run: RunData, opts: ReportOptions & { extraSec
 export async function writeReport(dir: string, opts: ReportOptions & { extraSections?: SectionBuilder[] } = {}): Promise<Report> {
   const run = await readRun(dir);
   const report = await buildReport(run, opts);
+  for (const s of report.sections) for (const p of s.plots ?? []) await writeFile(join(dir, p.file), await renderSvg(p.spec));
   await writeFile(join(dir, RUN_FILES.reportMd), report.markdown);
   await writeJsonAtomic(join(dir, RUN_FILES.reportJson), report.json);
   return report;

@@ -152,6 +152,15 @@ describe('lexcase eval retrieval', () => {
     expect(existsSync(join(dir, 'runs', 'run.qld.txt'))).toBe(true);
   });
 
+  it('--plot writes the Recall@k curves of each method as an SVG', async () => {
+    const svgFile = join(dir, 'plots', 'recall.svg');
+    const r = await cli('eval', 'retrieval', '--index', index, '--dataset-file', qa, '--split', 'all', '--method', 'bm25,qld', '--k', '1,3', '--iterations', '50', '--plot', svgFile);
+    expect(r.code).toBe(0);
+    const svg = await readFile(svgFile, 'utf8');
+    expect(svg.startsWith('<svg')).toBe(true);
+    for (const t of ['>bm25<', '>qld<', 'Recall@k — barexam all (n = 3)']) expect(svg).toContain(t);
+  });
+
   it('prints a Markdown table that states the corpus and its size', async () => {
     const r = await cli('eval', 'retrieval', '--index', index, '--dataset-file', qa, '--split', 'all', '--k', '1', '--iterations', '50');
     expect(r.code).toBe(0);

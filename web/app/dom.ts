@@ -43,3 +43,22 @@ export const fmt = (x: number | null | undefined, d = 4): string => (typeof x ==
 export function errorBox(e: unknown): HTMLElement {
   return h('div', { class: 'error', role: 'alert' }, (e as Error)?.message ?? String(e));
 }
+
+/** Attributes that make a non-button element (a table row) act like one: focusable, Enter/Space activate it. */
+export function activate(fn: () => void): Attrs {
+  return {
+    tabindex: 0,
+    role: 'button',
+    onclick: fn,
+    onkeydown: (e: Event) => {
+      const k = (e as KeyboardEvent).key;
+      if (k === 'Enter' || k === ' ') {
+        e.preventDefault();
+        fn();
+      }
+    },
+  };
+}
+
+export const pct = (x: number | null | undefined, d = 1): string => (typeof x === 'number' && Number.isFinite(x) ? `${(100 * x).toFixed(d)}%` : '–');
+export const ciText = (c: { estimate: number; lo: number; hi: number } | null | undefined): string => (c ? `${pct(c.estimate)} [${pct(c.lo)}, ${pct(c.hi)}]` : '–');

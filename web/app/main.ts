@@ -1,18 +1,20 @@
-/** Entry point of the explorer's browser app: hash routes #/search, #/runs, #/args. */
+/** Entry point of the explorer's browser app: hash routes #/search, #/eval, #/runs, #/compare, #/args. */
 import { api, type Info } from './api.js';
 import { renderArgumentView } from './argument-view.js';
+import { renderCompareView } from './compare-view.js';
+import { renderEvalView } from './eval-view.js';
 import { clear, errorBox } from './dom.js';
 import { renderRunView } from './run-view.js';
 import { renderSearchView } from './search-view.js';
 
 export interface Route {
-  view: 'search' | 'runs' | 'args';
+  view: 'search' | 'eval' | 'runs' | 'compare' | 'args';
   params: URLSearchParams;
 }
 
 export function parseRoute(hash: string): Route {
   const [path, query] = hash.replace(/^#\/?/, '').split('?');
-  const view = path === 'runs' || path === 'args' ? path : 'search';
+  const view = path === 'runs' || path === 'args' || path === 'eval' || path === 'compare' ? path : 'search';
   return { view, params: new URLSearchParams(query ?? '') };
 }
 
@@ -35,6 +37,8 @@ async function render(): Promise<void> {
     status.textContent = [info.index ? `${info.index.corpus} · ${info.index.passages.toLocaleString()} passages` : 'no index', info.llm.available ? `LLM: ${info.llm.label}` : 'offline advocate'].join(' · ');
     if (route.view === 'search') await renderSearchView(root, info, route.params);
     else if (route.view === 'runs') await renderRunView(root, route.params, 'case');
+    else if (route.view === 'eval') await renderEvalView(root, info, route.params);
+    else if (route.view === 'compare') await renderCompareView(root, route.params);
     else await renderArgumentView(root, route.params);
   } catch (e) {
     clear(root, errorBox(e));

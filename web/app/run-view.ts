@@ -1,8 +1,16 @@
-/** Run view: a CASE run's questions (all / correct / wrong) and one question's trace: hypotheses, advocates' tool calls and evidence (gold marked), jurors and verdict. */
+/**
+ * Run view: without a run, the runs table (run-summary.ts); with one, its summary header (accuracy
+ * [95% CI], failures, tokens, date, plots, table.json), its items (all / correct / wrong) and one
+ * item's trace in the view for its system: CASE, MAD, EMAR, 3-ply (trace-*.ts), or the raw JSON.
+ */
 import { api, qs } from './api.js';
-import { clear, errorBox, fmt, h } from './dom.js';
+import { activate, clear, errorBox, h } from './dom.js';
 import { go } from './main.js';
-import { toolCallsTable } from './search-view.js';
+import { renderRunsTable, runSummaryHeader } from './run-summary.js';
+import { caseTrace } from './trace-case.js';
+import { emarTrace } from './trace-emar.js';
+import { madTrace } from './trace-mad.js';
+import { threeplyTrace } from './trace-threeply.js';
 
 interface RunInfo { id: string; kind: string; system?: string; mode?: string; dataset?: string; items: number; correct: number; graphs: number }
 
@@ -29,21 +37,23 @@ export function runList(runs: RunInfo[], current: string | null, view: 'runs' | 
 export async function renderRunView(root: HTMLElement, params: URLSearchParams, _kind: 'case'): Promise<void> {
   const { runs } = await api<{ runs: RunInfo[] }>('/api/runs');
   const caseRuns = runs.filter((r) => r.kind !== 'acal' || r.items > 0);
-  const runId = params.get('run') ?? caseRuns[0]?.id ?? null;
+  const runId = params.get('run');
+  if (!runId) return renderRunsTable(root);
   const filter = (params.get('filter') ?? 'all') as 'all' | 'correct' | 'wrong';
   const item = params.get('item');
   const side = h('aside', {}, h('h2', {}, 'Runs'), runList(caseRuns, runId, 'runs'));
   const mainCol = h('section', { class: 'run-main' });
   const detail = h('section', { class: 'trace', 'data-testid': 'trace' });
-  clear(root, h('div', { class: 'run-view three', 'data-testid': 'run-view' }, side, mainCol, detail));
-  if (!runId) return;
+  const header = h('section', { class: 'run-header' });
+  clear(root, h('div', { 'data-testid': 'run-view' }, header, h('div', { class: 'run-view three' }, side, mainCol, detail)));
+  const headerDone = runSummaryHeader(header, runId).catch((e) => clear(header, errorBox(e)));
   try {
     const r = await api(`/api/run/questions?${qs({ run: runId, filter })}`);
     const acc = r.total ? `${r.correct}/${r.total} correct (${((100 * r.correct) / r.total).toFixed(1)}%)` : 'no results';
     clear(
       mainCol,
-      h('h2', {}, runId),
-      h('div', { class: 'muted' }, [r.run.system, r.run.mode, r.run.dataset, acc].filter(Boolean).join(' · ')),
+      h('h3', {}, 'Items'),
+      h('div', { class: 'muted' }, acc),
       h(
         'div',
         { class: 'filters', 'data-testid': 'filters' },
@@ -59,7 +69,7 @@ export async function renderRunView(root: HTMLElement, params: URLSearchParams, 
           r.questions.map((x: { id: string; prediction: string | null; gold: string; correct: boolean; confidence: string | null; question: string | null; error: string | null }) =>
             h(
               'tr',
-              { class: `${x.correct ? 'ok' : 'bad'}${x.id === item ? ' active' : ''}`, 'data-testid': 'question-row', 'data-id': x.id, onclick: () => go('runs', { run: runId, filter, item: x.id }) },
+              { class: `${x.correct ? 'ok' : 'bad'}${x.id === item ? ' active' : ''}`, 'data-testid': 'question-row', 'data-id': x.id, ...activate(() => go('runs', { run: runId, filter, item: x.id })) },
               h('td', { class: 'pid' }, x.id),
               h('td', {}, x.prediction ?? '–'),
               h('td', {}, x.gold),
@@ -76,7 +86,21 @@ export async function renderRunView(root: HTMLElement, params: URLSearchParams, 
     return;
   }
   if (item) await renderTrace(detail, runId, item);
-  else clear(detail, h('div', { class: 'empty' }, 'Pick a question to open its trace.'));
+  else clear(detail, h('div', { class: 'empty' }, 'Pick an item to open its trace.'));
+  await headerDone;
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type TraceKind = 'case' | 'mad' | 'emar' | 'threeply' | 'other';
+
+/** Which trace view fits: by the trace's own shape (defensive: any system's trace may be partial). */
+export function traceKind(t: any): TraceKind {
+  if (!t || typeof t !== 'object') return 'other';
+  if (t.system === 'mad' || (Array.isArray(t.rounds) && Array.isArray(t.letters))) return 'mad';
+  if (t.system === 'emar' || (t.initial && Array.isArray(t.rounds))) return 'emar';
+  if (t.plies && typeof t.plies === 'object' && t.triple) return 'threeply';
+  if (Array.isArray(t.advocates)) return 'case';
+  return 'other';
 }
 
 async function renderTrace(el: HTMLElement, runId: string, item: string): Promise<void> {
@@ -86,63 +110,27 @@ async function renderTrace(el: HTMLElement, runId: string, item: string): Promis
     const t = r.trace ?? {};
     const gold = new Set<string>(r.goldPassageIds);
     const answer: string | undefined = r.question?.answer ?? r.result.gold;
-    const advocates: any[] = t.advocates ?? [];
-    const jurors: any[] = t.jurors ?? [];
-    const verdict = t.verdict;
+    const kind = traceKind(r.trace);
+    const choices: string[] = Array.isArray(r.question?.choices) ? r.question.choices : [];
+    const body = kind === 'case' ? caseTrace(t, gold, answer) : kind === 'mad' ? madTrace(t, gold, answer) : kind === 'emar' ? emarTrace(t, answer) : kind === 'threeply' ? threeplyTrace(t, r.factors) : [h('h3', {}, 'Trace'), h('pre', { class: 'detail', 'data-testid': 'raw-trace' }, r.trace ? JSON.stringify(r.trace, null, 1) : 'no trace recorded for this item')];
     clear(
       el,
-      h('h2', {}, `Question ${item}`, ' ', h('span', { class: r.result.correct ? 'badge ok' : 'badge bad', 'data-testid': 'outcome' }, r.result.correct ? 'correct' : 'wrong')),
-      h('div', { class: 'muted' }, [t.mode, t.hypothesesMode && `${t.hypothesesMode} hypotheses`, t.k && `k=${t.k}`, t.methods && `methods: ${t.methods.join(', ')}`, t.tools && `tools: ${t.tools.join(', ')}`].filter(Boolean).join(' · ')),
+      h('h2', {}, `Item ${item}`, ' ', h('span', { class: r.result.correct ? 'badge ok' : 'badge bad', 'data-testid': 'outcome' }, r.result.correct ? 'correct' : 'wrong'), ' ', h('span', { class: 'tag', 'data-testid': 'trace-kind' }, kind)),
+      h('div', { class: 'muted' }, [`prediction ${r.result.prediction ?? '–'}`, `gold ${r.result.gold}`, r.result.confidence && `confidence ${r.result.confidence}`, t.mode, t.hypothesesMode && `${t.hypothesesMode} hypotheses`, t.k && `k=${t.k}`, Array.isArray(t.methods) && `methods: ${t.methods.join(', ')}`, Array.isArray(t.tools) && `tools: ${t.tools.join(', ')}`].filter(Boolean).join(' · ')),
       r.question
         ? h(
             'div',
             { class: 'question' },
-            h('p', {}, r.question.question),
-            h('ol', { class: 'choices', type: 'A' }, r.question.choices.map((c: string, i: number) => { const L = String.fromCharCode(65 + i); return h('li', { class: [L === answer ? 'gold-answer' : '', L === r.result.prediction ? 'predicted' : ''].join(' ') }, c, L === answer ? h('span', { class: 'tag gold' }, 'gold') : null, L === r.result.prediction ? h('span', { class: 'tag' }, 'predicted') : null); })),
+            h('details', { open: kind !== 'mad' }, h('summary', {}, 'question'), r.question.prompt ? h('p', { class: 'muted' }, r.question.prompt) : null, h('p', {}, r.question.question)),
+            h('ol', { class: 'choices', type: 'A' }, choices.map((c: string, i: number) => { const L = String.fromCharCode(65 + i); return h('li', { class: [L === answer ? 'gold-answer' : '', L === r.result.prediction ? 'predicted' : ''].join(' ') }, c, L === answer ? h('span', { class: 'tag gold' }, 'gold') : null, L === r.result.prediction ? h('span', { class: 'tag' }, 'predicted') : null); })),
           )
-        : h('p', { class: 'muted' }, `gold answer ${r.result.gold}; the question text is not available here (dataset not loadable)`),
+        : kind === 'threeply' ? null : h('p', { class: 'muted' }, `gold answer ${r.result.gold}; the question text is not available here (dataset not loadable)`),
       r.goldKnown
         ? h('details', { class: 'gold-passages' }, h('summary', {}, `gold passages (${r.goldPassageIds.length})`), r.goldPassages.map((g: { id: string; snippet: string | null }) => h('div', {}, h('span', { class: 'pid gold' }, g.id), ' ', g.snippet ?? h('span', { class: 'muted' }, '(not in the served index)'))))
-        : h('p', { class: 'muted' }, 'gold passages unknown for this run'),
-      r.result.error ? errorBox(r.result.error) : null,
-      t.error ? errorBox(t.error) : null,
-      h('h3', {}, `Hypotheses and advocates (${advocates.length})`),
-      advocates.map((a) =>
-        h(
-          'div',
-          { class: `advocate${a.letter && a.letter === answer ? ' for-gold' : ''}`, 'data-testid': 'advocate' },
-          h('div', { class: 'adv-head' }, h('strong', {}, a.key), a.letter && a.letter !== a.key ? ` (option ${a.letter})` : '', ' ', a.hypothesis, h('span', { class: 'muted' }, ` · ${a.stance} · stop ${a.stop} · ${a.steps} steps${a.tokens ? ` · ${a.tokens} tokens` : ''}`)),
-          a.analysis ? h('p', { class: 'analysis' }, a.analysis) : null,
-          a.error ? errorBox(a.error) : null,
-          toolCallsTable(a.toolCalls ?? [], gold),
-          h(
-            'ol',
-            { class: 'evidence' },
-            (a.evidence ?? []).map((e: { id: string; score: number; justification: string; snippet: string }) =>
-              h('li', { class: gold.has(e.id) ? 'gold' : '', 'data-testid': 'evidence-item' }, h('span', { class: gold.has(e.id) ? 'pid gold' : 'pid' }, e.id), gold.has(e.id) ? h('span', { class: 'tag gold' }, 'gold passage') : null, ` ${fmt(e.score)} — `, h('em', {}, e.justification), h('div', { class: 'snippet' }, e.snippet)),
-            ),
-          ),
-        ),
-      ),
-      h('h3', {}, 'Jury'),
-      jurors.length
-        ? h(
-            'div',
-            { class: 'jurors', 'data-testid': 'jurors' },
-            jurors.map((j) => h('div', { class: 'juror' }, h('div', {}, h('strong', {}, j.persona), ' — vote ', h('span', { class: 'vote' }, j.abstained ? 'abstained' : (j.vote ?? '–')), j.vote && j.vote === answer ? h('span', { class: 'tag gold' }, 'gold') : null), h('p', {}, j.reasoning), j.error ? h('div', { class: 'error-text' }, j.error) : null)),
-          )
-        : h('p', { class: 'muted', 'data-testid': 'no-jury' }, t.panel ? `panel: ${t.panel.join(', ')} (no juror records)` : 'no jurors in this run (offline heuristic: the evidence-score solver decides)'),
-      verdict
-        ? h(
-            'div',
-            { class: 'verdict', 'data-testid': 'verdict' },
-            h('strong', {}, `Verdict: ${verdict.answer ?? '–'}`),
-            ` · confidence ${verdict.confidence}`,
-            verdict.tally && Object.keys(verdict.tally).length ? ` · tally ${Object.entries(verdict.tally).map(([k, v]) => `${k}:${v}`).join(' ')}` : '',
-            verdict.normalised ? ` · scores ${Object.entries(verdict.normalised as Record<string, number>).map(([k, v]) => `${k}:${v.toFixed(3)}`).join(' ')}` : '',
-            verdict.tieBreak ? ` · tie broken by ${verdict.tieBreak.by}` : '',
-          )
         : null,
+      r.result.error ? errorBox(r.result.error) : null,
+      kind !== 'mad' && t.error ? errorBox(t.error) : null,
+      ...body,
     );
   } catch (e) {
     clear(el, errorBox(e));

@@ -68,7 +68,7 @@ const SHOWN_IDS = 12;
 const pidChip = (id: string, gold: Set<string>, rank: number) => h('span', { class: gold.has(id) ? 'pid gold' : 'pid', title: `rank ${rank}${gold.has(id) ? ' · gold passage' : ''}` }, id);
 
 /** Returned ids: the first dozen (and any gold id, wherever it ranks), the rest behind "+N more". */
-function idList(ids: string[], gold: Set<string>): HTMLElement {
+export function idList(ids: string[], gold: Set<string>): HTMLElement {
   if (ids.length === 0) return h('span', { class: 'muted' }, 'none');
   const head = ids.slice(0, SHOWN_IDS).map((id, i) => pidChip(id, gold, i + 1));
   const rest = ids.slice(SHOWN_IDS);

@@ -10,6 +10,7 @@ import { readConfig, readResults, readTrace, tracePath } from '../../eval/run-di
 import { notFound } from './http-util.js';
 import { publicRunConfig } from './public-json.js';
 import { servable, type RunEntry } from './runs.js';
+import { threeplyFactors } from './threeply-trace.js';
 
 export const questionsQuerySchema = z.object({
   run: z.string().min(1).max(500),
@@ -92,5 +93,6 @@ export async function runTrace(run: RunEntry, item: string, passageText: (id: st
     goldKnown: !!q,
     goldPassages,
     trace,
+    factors: trace ? threeplyFactors(trace) : null,
   };
 }

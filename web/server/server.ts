@@ -18,6 +18,11 @@
  *   GET  /api/acal/graphs?run=              argument graphs of a run
  *   GET  /api/acal/graph?run=&item=         graph (recomputed), audit log, semantics comparison
  *   POST /api/acal/contest                  {run, item, action, who?} → contest(...)
+ *   GET  /api/runs/summary                  every run: system, dataset, n, accuracy [95% CI], failures, tokens, date
+ *   GET  /api/run/summary?run=              one run's summary, plots (Vega-Lite specs), table.json if present
+ *   GET  /api/compare?a=&b=                 paired bootstrap Δ, agreement matrix, items where the runs differ
+ *   GET  /api/eval/sets                     topics+qrels sets (bundled Bar Exam QA splits, --topics/--qrels)
+ *   GET  /api/eval/retrieval?set=&methods=&a=&b=&metric=   metrics, Recall@k curves, per-query ranks, paired Δ
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -34,6 +39,10 @@ import { createScrubber } from './public-json.js';
 import { findRun, listRuns } from './runs.js';
 import { evidence, evidenceBodySchema, explainHit, explainQuerySchema, search, searchQuerySchema } from './search-api.js';
 import { z } from 'zod';
+import { compareQuerySchema, compareRunsView } from './compare-api.js';
+import { evalSets, type TopicsQrelsLoader, type UserEvalSet } from './eval-sets.js';
+import { createRetrievalEval, retrievalEvalQuerySchema } from './retrieval-eval-api.js';
+import { runPage, runSummary } from './run-summary-api.js';
 
 export interface ExplorerOptions {
   index?: string;
@@ -45,6 +54,10 @@ export interface ExplorerOptions {
   llm?: BaseChatModel;
   /** Shown in /api/info (never the endpoint or key). */
   llmLabel?: string;
+  /** The user's topics+qrels sets for the retrieval-evaluation view (besides the bundled Bar Exam QA splits). */
+  evalSets?: UserEvalSet[];
+  /** Reader for those sets (default: eval-sets.ts readTopicsQrels). */
+  topicsLoader?: TopicsQrelsLoader;
 }
 
 export interface ExplorerServer {
@@ -70,6 +83,11 @@ export async function startExplorer(opts: ExplorerOptions = {}): Promise<Explore
     [ix?.dir, indexName ?? 'index'],
   ]);
 
+  const retrievalEval = ix ? createRetrievalEval(ix, evalSets(opts.evalSets, opts.topicsLoader)) : undefined;
+  const needEval = () => {
+    if (!retrievalEval) throw notFound('this server was started without --index');
+    return retrievalEval;
+  };
   type Handler = (req: IncomingMessage, url: URL) => Promise<unknown>;
   const get = new Map<string, Handler>(Object.entries({
     '/api/info': async () => ({
@@ -89,6 +107,14 @@ export async function startExplorer(opts: ExplorerOptions = {}): Promise<Explore
       const q = validate(traceQuerySchema, queryParams(url), 'trace');
       return runTrace(await findRun(opts.runs, q.run), q.item, passageText);
     },
+    '/api/runs/summary': async () => ({ runs: opts.runs ? await Promise.all((await listRuns(opts.runs)).filter((r) => r.kind !== 'acal' || r.items > 0).map(runSummary)) : [] }),
+    '/api/run/summary': async (_req, url) => runPage(await findRun(opts.runs, validate(runQuerySchema, queryParams(url), 'run summary').run)),
+    '/api/compare': async (_req, url) => {
+      const q = validate(compareQuerySchema, queryParams(url), 'compare');
+      return compareRunsView(await findRun(opts.runs, q.a), await findRun(opts.runs, q.b));
+    },
+    '/api/eval/sets': async () => needEval().sets(),
+    '/api/eval/retrieval': async (_req, url) => needEval().evaluate(validate(retrievalEvalQuerySchema, queryParams(url), 'retrieval eval')),
     '/api/acal/graphs': async (_req, url) => {
       const q = validate(runQuerySchema, queryParams(url), 'graphs');
       const run = await findRun(opts.runs, q.run);

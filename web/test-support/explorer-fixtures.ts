@@ -18,6 +18,7 @@ import { runExperiment } from '../../eval/runner.js';
 import { buildIndex } from '../../indexer/build.js';
 import { closeSparseIndexes } from '../../retrieval/open.js';
 import { createRetrievalTools } from '../../retrieval/tools/index.js';
+import { makeSystemRuns, type SystemRuns } from './system-runs.js';
 import { FakeChatModel, type FakeCall, type FakeReply } from '../../tests/support/fake-chat-model.js';
 
 export interface ExplorerFixtures {
@@ -30,10 +31,12 @@ export interface ExplorerFixtures {
   acalRunId: string;
   acalItem: string;
   questions: Question[];
+  /** With `systems: true`: one scripted run each of MAD, EMAR and 3-ply (system-runs.ts). */
+  systemRuns?: SystemRuns;
   cleanup(): Promise<void>;
 }
 
-export async function makeExplorerFixtures(nQuestions = 4): Promise<ExplorerFixtures> {
+export async function makeExplorerFixtures(nQuestions = 4, opts: { systems?: boolean } = {}): Promise<ExplorerFixtures> {
   const root = mkdtempSync(join(tmpdir(), 'lexcase-explorer-'));
   const index = join(root, 'index');
   const runs = join(root, 'runs');
@@ -48,6 +51,7 @@ export async function makeExplorerFixtures(nQuestions = 4): Promise<ExplorerFixt
   const caseRunId = 'case-offline';
   const llmRunId = 'case-llm-scripted';
   const idx = await openCaseIndex(index);
+  let systemRuns: SystemRuns | undefined;
   try {
     await runExperiment({
       runDir: join(runs, caseRunId),
@@ -86,6 +90,10 @@ export async function makeExplorerFixtures(nQuestions = 4): Promise<ExplorerFixt
       config: { system: 'case', mode: 'llm', hypotheses: 'direct', jurors: 3, k: 5, dataset: 'barexam', split: 'val', index, model: 'scripted' },
       seed: 13,
     });
+    if (opts.systems) {
+      const texts = new Map(passages.map((p) => [p.id, p.text]));
+      systemRuns = await makeSystemRuns(runs, questions, { retrievers: idx.retrievers, docs: idx.docs, getPassage: idx.getPassage, texts });
+    }
   } finally {
     await idx.docs.close?.();
   }
@@ -104,6 +112,7 @@ export async function makeExplorerFixtures(nQuestions = 4): Promise<ExplorerFixt
     acalRunId,
     acalItem: graph.itemId,
     questions,
+    systemRuns,
     async cleanup() {
       await closeSparseIndexes(index);
       rmSync(root, { recursive: true, force: true });

@@ -4,13 +4,14 @@
  * Registers `retrieval` under the shared `eval` command (created here if no other module has).
  */
 import { writeFile, mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import type { Command } from 'commander';
 import { datasetNames } from '../../../corpora/registry.js';
 import { BAREXAM_SPLIT_SIZES, DEFAULT_SPLIT_SEED, parseSplit } from '../../../corpora/splits.js';
 import { evalRetrievalOnIndex } from '../../../eval/retrieval-eval-index.js';
 import { formatRetrievalReport } from '../../../eval/retrieval-eval-format.js';
 import { parseKs, DEFAULT_KS } from '../../../eval/retrieval-eval.js';
+import { writeRecallPlot } from '../../../eval/plots/recall-plot-file.js';
 import { createProgress, type Progress } from '../../progress.js';
 import { errors } from '../../errors.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
@@ -32,6 +33,7 @@ interface EvalRetrievalFlags extends RetrieverFlags {
   qrelsFile?: string;
   datasetFile?: string;
   out?: string;
+  plot?: string;
 }
 
 /** The shared `eval` parent command: reuse it when another module registered it first. */
@@ -57,7 +59,8 @@ export function register(program: Command): void {
       .option('--run-file <file>', 'write a TREC run file (one per method: <name>.<method><ext> when several)')
       .option('--qrels-file <file>', 'write the TREC qrels of the evaluated questions')
       .option('--dataset-file <file>', 'read the dataset from this file (same format) instead of the bundled copy')
-      .option('--out <file>', 'also write the full JSON report (per-query ranks included) to this file')),
+      .option('--out <file>', 'also write the full JSON report (per-query ranks included) to this file')
+      .option('--plot <file>', 'also write the Recall@k curves (one per method, 95% CI bands) as an SVG file')),
   ).action(
     action(async (flags: EvalRetrievalFlags, cmd: Command) => {
       if (flags.topics !== undefined || flags.qrels !== undefined) return runTopicsEval(flags as unknown as TopicsFlags, cmd);
@@ -98,6 +101,10 @@ export function register(program: Command): void {
       if (flags.out) {
         await mkdir(dirname(flags.out), { recursive: true });
         await writeFile(flags.out, JSON.stringify(report, null, 2) + '\n');
+      }
+      if (flags.plot) {
+        await mkdir(dirname(flags.plot), { recursive: true });
+        await writeRecallPlot(dirname(flags.plot), report, { seed: flags.seed, iterations: Math.min(flags.iterations, 1000), file: basename(flags.plot), title: `Recall@k — ${report.dataset.name} ${report.dataset.split} (n = ${report.dataset.n}), 95% CI bands` });
       }
       const compact = { ...report, results: report.results.map(({ perQuery, ...r }) => ({ ...r, perQuery: perQuery.map((q) => ({ id: q.id, firstRank: q.firstRank })) })) };
       output(g, compact, () => formatRetrievalReport(report));

@@ -16,6 +16,8 @@ interface ServeFlags extends LlmCliOpts {
   runs?: string;
   port: number;
   host: string;
+  topics?: string;
+  qrels?: string;
 }
 
 export function register(program: Command): void {
@@ -26,6 +28,8 @@ export function register(program: Command): void {
       .option('--index <dir>', 'index directory to search (from `lexcase index build` or `lexcase demo`)')
       .option('--runs <dir>', 'directory holding run directories (CASE runs, ACAL runs with argument graphs)')
       .option('--port <n>', 'port (0 = any free port)', parseIntOpt('port', { min: 0, max: 65535 }), 8080)
+      .option('--topics <file>', 'topics for the retrieval-evaluation view: "id<TAB>query" lines or JSONL {id, text} (with --qrels)')
+      .option('--qrels <file>', 'TREC qrels ("qid iter docid rel") for --topics')
       .option('--host <addr>', 'address to bind (default loopback only); requests must name it (or 127.0.0.1, localhost, [::1]) in Host', '127.0.0.1'),
   ).action(
     action(async (flags: ServeFlags, cmd: Command) => {
@@ -36,8 +40,9 @@ export function register(program: Command): void {
         log.warn(`binding to ${flags.host}: anyone who can reach this address can contest the argument graphs under --runs`);
       if (flags.host === '0.0.0.0' || flags.host === '::')
         log.warn(`--host ${flags.host}: requests are answered only when their Host names 127.0.0.1, localhost, [::1] or ${flags.host}; to serve other machines, give --host this machine's address`);
+      if (!!flags.topics !== !!flags.qrels) throw errors.usage('--topics and --qrels go together', 'give both files, or neither');
       const llm = await resolveLlm(flags, { optional: true });
-      const s = await startExplorer({ index: flags.index, runs: flags.runs, host: flags.host, port: flags.port, llm: llm.model, llmLabel: llm.model ? llm.config.llm.model : undefined });
+      const s = await startExplorer({ index: flags.index, runs: flags.runs, host: flags.host, port: flags.port, llm: llm.model, llmLabel: llm.model ? llm.config.llm.model : undefined, evalSets: flags.topics && flags.qrels ? [{ topics: flags.topics, qrels: flags.qrels }] : [] });
       output(g, { url: s.url, index: flags.index ?? null, runs: flags.runs ?? null, llm: !!llm.model }, () => `lexcase explorer at ${s.url}  (Ctrl-C to stop)`);
       await new Promise<void>((resolveStop) => {
         const stop = () => {

@@ -1,0 +1,90 @@
+/**
+ * Plots: the Vega-Lite specs render to SVG in Node (no browser) with the data drawn in them, the
+ * reliability bins and per-round MAD accuracy are computed from real run records, and writeReport
+ * writes the reliability diagram beside report.md and embeds it.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runExperiment } from '../runner.js';
+import { writeReport } from '../report/write-report.js';
+import { confidenceBins, queryRecallAt, recallCurve, recallCurveSpec, reliabilitySpec, renderSvg, roundAccuracy } from './index.js';
+
+const root = mkdtempSync(join(tmpdir(), 'lexcase-plots-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('Recall@k curve', () => {
+  it('computes recall at every k from gold ranks, with a CI that contains it, and renders one line per method', async () => {
+    // 4 queries: gold at rank 1; at 7; two golds at 3 and 40; none found
+    const qs = [{ gold: 1, ranks: [1] }, { gold: 1, ranks: [7] }, { gold: 2, ranks: [3, 40] }, { gold: 1, ranks: [] }];
+    expect(queryRecallAt(qs[2], 10)).toBe(0.5);
+    const pts = recallCurve('bm25', qs, 100, { iterations: 300 });
+    const at = (k: number) => pts.find((p) => p.k === k)!;
+    expect(at(1).recall).toBeCloseTo(1 / 4);
+    expect(at(10).recall).toBeCloseTo((1 + 1 + 0.5) / 4);
+    expect(at(50).recall).toBeCloseTo(3 / 4);
+    expect(pts.every((p) => p.lo <= p.recall && p.recall <= p.hi)).toBe(true);
+    expect(pts.map((p) => p.k)).not.toContain(200); // beyond the retrieved depth
+    const svg = await renderSvg(recallCurveSpec([...pts, ...recallCurve('qld', qs.slice(0, 2), 100, { iterations: 100 })], 'Recall@k test'));
+    expect(svg.startsWith('<svg')).toBe(true);
+    expect(svg).toContain('Recall@k test');
+    expect(svg).toContain('>bm25<');
+    expect(svg).toContain('>qld<');
+    expect(svg).toContain('k (log scale)');
+  });
+});
+
+describe('reliability bins', () => {
+  it('labels are one bin each, ordered low → high, with counts and accuracy', () => {
+    const rs = [...Array(6)].map((_, i) => ({ confidence: i < 4 ? 'high' : 'low', correct: i !== 3 && i !== 5 }));
+    const { bins, missing, numeric } = confidenceBins([...rs, { correct: true }], { iterations: 200 });
+    expect(numeric).toBe(false);
+    expect(missing).toBe(1);
+    expect(bins.map((b) => [b.bin, b.n, b.accuracy])).toEqual([['low', 2, 0.5], ['high', 4, 0.75]]);
+  });
+
+  it('numeric confidences fall into equal-width bins with their mean confidence, and the diagram shows the counts', async () => {
+    const rs = [0.1, 0.15, 0.55, 0.9, 0.95, 1].map((c, i) => ({ confidence: String(c), correct: i >= 3 }));
+    const { bins, numeric } = confidenceBins(rs, { iterations: 200 });
+    expect(numeric).toBe(true);
+    expect(bins.map((b) => [b.bin, b.n, b.accuracy])).toEqual([['0.0–0.2', 2, 0], ['0.4–0.6', 1, 0], ['0.8–1.0', 3, 1]]);
+    expect(bins[2].meanConfidence).toBeCloseTo((0.9 + 0.95 + 1) / 3);
+    const svg = await renderSvg(reliabilitySpec(bins));
+    for (const t of ['n=2', 'n=1', 'n=3', '0.8–1.0']) expect(svg).toContain(t);
+  });
+});
+
+describe('MAD accuracy per round', () => {
+  it('scores each round\'s verdict against gold, skipping malformed traces', () => {
+    const items = [
+      { gold: 'B', trace: { roundVerdicts: [{ round: 1, verdict: 'A' }, { round: 2, verdict: 'B' }] } },
+      { gold: 'C', trace: { roundVerdicts: [{ round: 1, verdict: 'C' }, { round: 2, verdict: 'C' }] } },
+      { gold: 'A', trace: { roundVerdicts: 'garbage' } },
+      { gold: 'D', trace: { settings: { rounds: 2 }, judge: { verdict: 'A' } } },
+    ];
+    expect(roundAccuracy(items, { iterations: 100 }).map((r) => [r.round, r.n, r.accuracy])).toEqual([[1, 2, 0.5], [2, 3, 2 / 3]]);
+  });
+});
+
+describe('report.md plots', () => {
+  it('writeReport writes reliability.svg beside report.md and embeds it', async () => {
+    const dir = join(root, 'run');
+    const items = [...Array(12)].map((_, i) => ({ id: `q${i}`, answer: 'ABCD'[i % 4] }));
+    await runExperiment({
+      runDir: dir,
+      system: async (item) => ({ prediction: Number(item.id.slice(1)) % 3 ? item.answer : 'A', confidence: Number(item.id.slice(1)) % 2 ? 'high' : 'low', trace: {} }),
+      items,
+      gold: (q) => q.answer,
+      makeContext: () => ({ seed: 0, tools: [], retrievers: {}, getPassage: async () => undefined, options: {} }),
+      config: { system: 'scripted' },
+      seed: 3,
+    });
+    const report = await writeReport(dir, { iterations: 200 });
+    expect(report.markdown).toContain('![Reliability diagram: accuracy by confidence bin, with counts](reliability.svg)');
+    expect(existsSync(join(dir, 'reliability.svg'))).toBe(true);
+    const svg = readFileSync(join(dir, 'reliability.svg'), 'utf8');
+    expect(svg).toContain('n=6'); // 6 high, 6 low
+    expect(svg).toContain('>low<');
+  });
+});

@@ -1,0 +1,27 @@
+/**
+ * MAD: accuracy of the judge's verdict after each debate round, from traces that carry
+ * `roundVerdicts` (runs with judgeEachRound) — or, failing that, the final judge only (one point
+ * at the last round). Traces are read defensively: anything not shaped like a verdict is skipped.
+ */
+import { bootstrapCi } from '../bootstrap.js';
+import type { RoundAccuracy } from './specs.js';
+
+export function roundAccuracy(items: { gold: string; trace: unknown }[], opts: { iterations?: number; seed?: number } = {}): RoundAccuracy[] {
+  const byRound = new Map<number, number[]>();
+  for (const { gold, trace } of items) {
+    const t = (trace ?? {}) as { roundVerdicts?: unknown; judge?: { verdict?: unknown }; settings?: { rounds?: unknown } };
+    const rv = Array.isArray(t.roundVerdicts) ? t.roundVerdicts : [];
+    const rows: { round: number; verdict: unknown }[] = rv.filter((x): x is { round: number; verdict: unknown } => !!x && typeof (x as { round?: unknown }).round === 'number');
+    if (rows.length === 0 && t.judge && typeof t.settings?.rounds === 'number') rows.push({ round: t.settings.rounds, verdict: t.judge.verdict });
+    for (const r of rows) {
+      if (!byRound.has(r.round)) byRound.set(r.round, []);
+      byRound.get(r.round)!.push(r.verdict === gold ? 1 : 0);
+    }
+  }
+  return [...byRound]
+    .sort(([a], [b]) => a - b)
+    .map(([round, v]) => {
+      const ci = bootstrapCi(v, { iterations: opts.iterations ?? 1000, seed: opts.seed ?? 13 });
+      return { round, n: v.length, accuracy: ci.estimate, lo: ci.lo, hi: ci.hi };
+    });
+}

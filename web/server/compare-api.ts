@@ -1,0 +1,50 @@
+/**
+ * Compare two runs (`/api/compare?a=&b=`): eval/report's paired bootstrap over the shared items
+ * (accuracy Δ with 95% CI and p, boolean per-item metrics), the 2×2 correctness agreement matrix,
+ * how often the two predictions are the same, and the items where the runs differ.
+ */
+import { z } from 'zod';
+import { compareRunData } from '../../eval/report/compare.js';
+import type { RunConfigFile } from '../../eval/runner.js';
+import { readConfig } from '../../eval/run-dir.js';
+import { publicRunConfig } from './public-json.js';
+import { latestResults, runSummary } from './run-summary-api.js';
+import { badRequest } from './http-util.js';
+import type { RunEntry } from './runs.js';
+
+export const compareQuerySchema = z.object({ a: z.string().min(1).max(500), b: z.string().min(1).max(500) });
+
+async function runData(run: RunEntry) {
+  const file = ((await readConfig(run.dir).catch(() => undefined)) ?? {}) as Record<string, unknown>;
+  const config = { seed: typeof file.seed === 'number' ? file.seed : 13, config: (file.config ?? {}) as Record<string, unknown>, provenance: file.provenance } as RunConfigFile;
+  return { dir: run.id, config, results: await latestResults(run), traces: new Map(), droppedTail: false };
+}
+
+export async function compareRunsView(A: RunEntry, B: RunEntry) {
+  const [a, b] = await Promise.all([runData(A), runData(B)]);
+  let c;
+  try {
+    c = compareRunData(a, b, { iterations: 2000, seed: 13 });
+  } catch (e) {
+    throw badRequest((e as Error).message);
+  }
+  const bById = new Map(b.results.map((r) => [r.id, r]));
+  const shared = a.results.filter((r) => bById.has(r.id));
+  const differ = shared
+    .map((r) => ({ x: r, y: bById.get(r.id)! }))
+    .filter(({ x, y }) => x.prediction !== y.prediction || x.correct !== y.correct)
+    .map(({ x, y }) => ({ id: x.id, gold: x.gold, a: x.prediction, b: y.prediction, aCorrect: x.correct, bCorrect: y.correct }));
+  return {
+    a: await runSummary(A),
+    b: await runSummary(B),
+    shared: c.shared,
+    onlyA: c.onlyA,
+    onlyB: c.onlyB,
+    accuracy: { a: c.a.accuracy, b: c.b.accuracy, estimate: c.accuracy.estimate, lo: c.accuracy.lo, hi: c.accuracy.hi, p: c.accuracy.p, iterations: c.accuracy.iterations },
+    metrics: c.metrics,
+    agreement: c.agreement,
+    samePrediction: shared.filter((r) => r.prediction === bById.get(r.id)!.prediction).length,
+    configDiff: publicRunConfig(c.configDiff),
+    differ,
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * The retrieval-evaluation view's endpoint: evaluate methods of the served index on a topics+qrels
+ * set (eval-sets.ts) with eval/retrieval-eval.ts — metrics with 95% bootstrap CIs, Recall@k curves
+ * (the same Vega-Lite spec as the demo's report.md), each query's first relevant rank per method,
+ * and the paired bootstrap difference of one metric between two methods. Results per (set, method)
+ * are kept for the server's lifetime.
+ */
+import { z } from 'zod';
+import type { Question } from '../../corpora/types.js';
+import { pairedBootstrap } from '../../eval/bootstrap.js';
+import { recallCurve } from '../../eval/plots/recall-curve.js';
+import { recallCurveSpec } from '../../eval/plots/specs.js';
+import { evalRetrieval, MRR_K, NDCG_K, type QueryResult, type RetrievalEvalResult } from '../../eval/retrieval-eval.js';
+import type { EvalSet } from './eval-sets.js';
+import { badRequest, notFound } from './http-util.js';
+import type { IndexContext } from './index-context.js';
+
+export const EVAL_KS = [1, 5, 10, 20, 50, 100];
+export const PAIRED_METRICS = ['recall@1', 'recall@10', 'recall@100', `mrr@${MRR_K}`, `ndcg@${NDCG_K}`] as const;
+
+export const retrievalEvalQuerySchema = z.object({
+  set: z.string().min(1).max(100),
+  methods: z.string().min(1).max(100),
+  a: z.string().max(20).optional(),
+  b: z.string().max(20).optional(),
+  metric: z.enum(PAIRED_METRICS).default('recall@10'),
+});
+
+const perQueryValue = (q: QueryResult, metric: string): number =>
+  metric.startsWith('recall@') ? (q.recall[Number(metric.slice(7))] ?? 0) : metric.startsWith('mrr@') ? q.rr : q.ndcg;
+
+const flat = (s: string, n: number) => {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length <= n ? t : `${t.slice(0, n - 1).trimEnd()}…`;
+};
+
+export function createRetrievalEval(ix: IndexContext, sets: EvalSet[]) {
+  const results = new Map<string, Promise<RetrievalEvalResult>>();
+  const run = (set: EvalSet, method: string, questions: Question[]) => {
+    const key = `${set.id}\u0000${method}`;
+    let p = results.get(key);
+    if (!p) {
+      p = ix.retriever(method).then((retriever) => evalRetrieval({ retriever, questions, ks: EVAL_KS, iterations: 1000, seed: 13, queryOf: (q) => q.question }));
+      results.set(key, p);
+      p.catch(() => results.delete(key));
+    }
+    return p;
+  };
+  return {
+    sets: () => ({ sets: sets.map((s) => ({ id: s.id, label: s.label })), methods: ix.methods, metrics: PAIRED_METRICS }),
+    async evaluate(q: z.infer<typeof retrievalEvalQuerySchema>) {
+      const set = sets.find((s) => s.id === q.set);
+      if (!set) throw notFound(`no topics+qrels set "${q.set}"`);
+      const methods = [...new Set(q.methods.split(',').map((m) => m.trim()).filter(Boolean))];
+      for (const m of methods) if (!ix.methods.includes(m)) throw badRequest(`retrieval eval: field "methods": "${m}" is not a method of this index (${ix.methods.join(', ')})`);
+      if (methods.length === 0) throw badRequest('retrieval eval: field "methods": give at least one method');
+      const topics = await set.load();
+      const questions: Question[] = topics.map((t) => ({ id: t.id, prompt: '', question: t.query.slice(0, 2000), choices: [], answer: '', goldPassageIds: t.relevant }));
+      const res: RetrievalEvalResult[] = [];
+      for (const m of methods) res.push(await run(set, m, questions));
+      const curve = res.flatMap((r) => recallCurve(r.method, r.perQuery.map((x) => ({ gold: x.goldIds.length, ranks: x.goldRanks ?? [] })), r.depth, { iterations: 1000, seed: 13 }));
+      const byId = new Map(topics.map((t) => [t.id, t]));
+      const rows = res[0].perQuery.map((x) => ({
+        id: x.id,
+        query: byId.get(x.id)!.query.slice(0, 2000),
+        short: flat(byId.get(x.id)!.query, 160),
+        relevant: x.goldIds.length,
+        firstRank: Object.fromEntries(res.map((r) => [r.method, r.perQuery.find((y) => y.id === x.id)?.firstRank ?? null])),
+      }));
+      let paired = null;
+      const a = q.a ?? methods[0];
+      const b = q.b ?? methods[1];
+      if (a && b && a !== b) {
+        const ra = res.find((r) => r.method === a);
+        const rb = res.find((r) => r.method === b);
+        if (!ra || !rb) throw badRequest(`retrieval eval: fields "a"/"b" must be among the evaluated methods (${methods.join(', ')})`);
+        const mb = new Map(rb.perQuery.map((x) => [x.id, x]));
+        const shared = ra.perQuery.filter((x) => mb.has(x.id));
+        const d = pairedBootstrap(shared.map((x) => perQueryValue(x, q.metric)), shared.map((x) => perQueryValue(mb.get(x.id)!, q.metric)), { iterations: 2000, seed: 13 });
+        paired = { a, b, metric: q.metric, n: shared.length, estimate: d.estimate, lo: d.lo, hi: d.hi, p: d.p };
+      }
+      return {
+        set: { id: set.id, label: set.label, n: topics.length },
+        skipped: res[0].skipped,
+        ks: EVAL_KS,
+        methods,
+        results: res.map((r) => ({ method: r.method, n: r.n, metrics: Object.fromEntries(Object.entries(r.metrics).map(([k, c]) => [k, { estimate: c.estimate, lo: c.lo, hi: c.hi }])), latency: r.latency })),
+        curveSpec: recallCurveSpec(curve, `Recall@k — ${set.label} (95% CI bands)`),
+        queries: rows,
+        paired,
+      };
+    },
+  };
+}

@@ -1,0 +1,131 @@
+/**
+ * Run summaries for the runs list and the run page — system, dataset, n, accuracy with a 95%
+ * bootstrap CI, failures, tokens, date — plus the run page's plots (reliability diagram when the
+ * run has confidences; MAD's accuracy per round when its traces carry verdicts) as the same
+ * Vega-Lite specs report.md renders, and a run's table.json when present (written by
+ * `lexcase reproduce` recipes). Files are read defensively: a missing or malformed config, trace or
+ * table is reported as absent, never as a failure of the page.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { bootstrapCi } from '../../eval/bootstrap.js';
+import { confidenceBins } from '../../eval/plots/confidence-bins.js';
+import { roundAccuracy } from '../../eval/plots/round-accuracy.js';
+import { reliabilitySpec, roundAccuracySpec, type PlotSpec } from '../../eval/plots/specs.js';
+import { configPath, readConfig, readResults, readTrace, resultsPath, tracePath } from '../../eval/run-dir.js';
+import type { ResultRecord } from '../../eval/types.js';
+import { publicRunConfig } from './public-json.js';
+import { servable, type RunEntry } from './runs.js';
+
+export const TABLE_FILE = 'table.json';
+
+export interface RunSummary {
+  id: string;
+  kind: RunEntry['kind'];
+  system: string | null;
+  dataset: string | null;
+  mode: string | null;
+  model: string | null;
+  n: number;
+  correct: number;
+  accuracy: { estimate: number; lo: number; hi: number } | null;
+  failures: number;
+  tokens: number;
+  date: string | null;
+  hasTable: boolean;
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : null);
+
+export async function latestResults(run: RunEntry): Promise<ResultRecord[]> {
+  try {
+    const parsed = await readResults(run.dir);
+    return [...new Map(parsed.records.map((r) => [r.id, r])).values()];
+  } catch {
+    return [];
+  }
+}
+
+async function configOf(run: RunEntry): Promise<Record<string, unknown>> {
+  try {
+    return ((await readConfig(run.dir)) ?? {}) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
+
+/** Summaries by run dir, reused while results.jsonl and config.json are unchanged (size and mtime). */
+const cache = new Map<string, { key: string; summary: Promise<RunSummary> }>();
+const fileKey = (f: string) => {
+  try {
+    const st = statSync(f);
+    return `${st.size}:${st.mtimeMs}`;
+  } catch {
+    return '-';
+  }
+};
+
+export function runSummary(run: RunEntry): Promise<RunSummary> {
+  const key = [run.id, fileKey(resultsPath(run.dir)), fileKey(configPath(run.dir)), fileKey(join(run.dir, TABLE_FILE))].join('|');
+  const hit = cache.get(run.dir);
+  if (hit && hit.key === key) return hit.summary;
+  const summary = computeSummary(run);
+  cache.set(run.dir, { key, summary });
+  summary.catch(() => cache.delete(run.dir));
+  return summary;
+}
+
+async function computeSummary(run: RunEntry): Promise<RunSummary> {
+  const file = await configOf(run);
+  const cfg = (file.config ?? {}) as Record<string, unknown>;
+  const results = await latestResults(run);
+  const seed = typeof file.seed === 'number' ? file.seed : 13;
+  const ci = results.length ? bootstrapCi(results.map((r) => (r.correct ? 1 : 0)), { iterations: 1000, seed }) : null;
+  const prov = (file.provenance ?? {}) as Record<string, unknown>;
+  return {
+    id: run.id,
+    kind: run.kind,
+    system: str(cfg.system),
+    dataset: [str(cfg.dataset) ?? str(cfg.task) ?? str(cfg.scenario), str(cfg.split)].filter(Boolean).join(' ') || null,
+    mode: str(cfg.mode),
+    model: str(cfg.model),
+    n: results.length,
+    correct: results.filter((r) => r.correct).length,
+    accuracy: ci ? { estimate: ci.estimate, lo: ci.lo, hi: ci.hi } : null,
+    failures: results.filter((r) => r.error).length,
+    tokens: results.reduce((s, r) => s + (typeof r.tokens?.total === 'number' ? r.tokens.total : 0), 0),
+    date: str(prov.createdAt),
+    hasTable: existsSync(join(run.dir, TABLE_FILE)) && servable(run.root, join(run.dir, TABLE_FILE)),
+  };
+}
+
+/** A run's table.json (any JSON), or null when absent, linked outside the runs root or malformed. */
+export async function runTable(run: RunEntry): Promise<unknown> {
+  const f = join(run.dir, TABLE_FILE);
+  if (!existsSync(f) || !servable(run.root, f)) return null;
+  try {
+    return JSON.parse(await readFile(f, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+export async function runPage(run: RunEntry) {
+  const summary = await runSummary(run);
+  const results = await latestResults(run);
+  const plots: { id: string; title: string; spec: PlotSpec }[] = [];
+  const rel = confidenceBins(results, { iterations: 1000 });
+  if (rel.bins.length) plots.push({ id: 'reliability', title: 'Accuracy by confidence (reliability)', spec: reliabilitySpec(rel.bins, `Accuracy by confidence (n per bin, 95% CI)`) });
+  if (summary.system?.startsWith('mad')) {
+    const items = [];
+    for (const r of results) {
+      if (!servable(run.root, tracePath(run.dir, r.id))) continue;
+      items.push({ gold: r.gold, trace: await readTrace(run.dir, r.id) });
+    }
+    const rounds = roundAccuracy(items, { iterations: 1000 });
+    if (rounds.length) plots.push({ id: 'mad-rounds', title: 'Accuracy of the verdict after each round', spec: roundAccuracySpec(rounds) });
+  }
+  const cfg = await configOf(run);
+  return { summary, config: cfg.config ? publicRunConfig(cfg.config) : null, plots, table: summary.hasTable ? await runTable(run) : null };
+}

@@ -1,0 +1,171 @@
+/**
+ * The API behind the issue-17 views, over HTTP on 127.0.0.1 against the library-made fixtures
+ * (with one scripted run each of MAD, EMAR and 3-ply): run summaries agree with the run files and
+ * the library's bootstrap, the run page carries plots and a table.json (not one linked outside the
+ * runs root), compare equals compareRuns, the retrieval evaluation equals evalRetrieval on the same
+ * index — for the bundled split and for a user's topics+qrels files — and bad input is a 4xx naming
+ * the field, file or line. No reply carries an absolute path.
+ */
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadQuestions } from '../../corpora/registry.js';
+import { retrievalQuery } from '../../corpora/barexam.js';
+import { bootstrapCi } from '../../eval/bootstrap.js';
+import { compareRuns } from '../../eval/report/compare.js';
+import { readRun } from '../../eval/report/read-run.js';
+import { evalRetrieval } from '../../eval/retrieval-eval.js';
+import { openRetriever } from '../../retrieval/open.js';
+import { startExplorer, type ExplorerServer } from './server.js';
+import { parseQrels, parseTopics } from './eval-sets.js';
+import { makeExplorerFixtures, type ExplorerFixtures } from '../test-support/explorer-fixtures.js';
+
+let f: ExplorerFixtures;
+let s: ExplorerServer;
+let outside: string;
+
+async function call(path: string) {
+  const res = await fetch(`${s.url}${path}`);
+  const text = await res.text();
+  expect(text).not.toContain(f.root); // no absolute path of the fixture tree leaves the server
+  return { status: res.status, json: JSON.parse(text) };
+}
+
+beforeAll(async () => {
+  f = await makeExplorerFixtures(4, { systems: true });
+  outside = mkdtempSync(join(tmpdir(), 'lexcase-outside-'));
+  // a user topics+qrels set: the first 4 val questions' queries and gold ids, one without judgments
+  const qs = f.questions;
+  writeFileSync(join(f.root, 'topics.tsv'), qs.map((q) => `${q.id}\t${retrievalQuery(q).replace(/\s+/g, ' ')}`).join('\n') + '\nextra\tno judgments here\n');
+  writeFileSync(join(f.root, 'qrels.txt'), qs.flatMap((q) => q.goldPassageIds.map((g) => `${q.id} 0 ${g} 1`)).join('\n') + `\n${qs[0].id} 0 not-relevant 0\n`);
+  s = await startExplorer({ index: f.index, runs: f.runs, port: 0, evalSets: [{ topics: join(f.root, 'topics.tsv'), qrels: join(f.root, 'qrels.txt'), name: 'my topics' }] });
+}, 180_000);
+
+afterAll(async () => {
+  await s?.close();
+  await f?.cleanup();
+  rmSync(outside, { recursive: true, force: true });
+});
+
+describe('runs summary and run page', () => {
+  it('every run: n, accuracy with the bootstrap CI, failures and tokens from its files', async () => {
+    const r = await call('/api/runs/summary');
+    expect(r.json.runs.map((x: { id: string }) => x.id).sort()).toEqual([f.caseRunId, f.llmRunId, ...Object.values(f.systemRuns!)].sort());
+    for (const x of r.json.runs) {
+      const run = await readRun(join(f.runs, x.id), { traces: false });
+      const ci = bootstrapCi(run.results.map((y) => (y.correct ? 1 : 0)), { iterations: 1000, seed: run.config.seed });
+      expect(x).toMatchObject({ n: run.results.length, correct: run.results.filter((y) => y.correct).length, accuracy: { estimate: ci.estimate, lo: ci.lo, hi: ci.hi }, failures: run.results.filter((y) => y.error).length, system: run.config.config.system });
+      expect(x.tokens).toBe(run.results.reduce((t, y) => t + (y.tokens?.total ?? 0), 0));
+      expect(x.date).toBe(run.config.provenance.createdAt);
+    }
+  });
+
+  it('run page: MAD gets its per-round plot; table.json is shown, but not when it links outside the runs root', async () => {
+    const mad = f.systemRuns!.madRunId;
+    let r = await call(`/api/run/summary?run=${mad}`);
+    expect(r.json.plots.map((p: { id: string }) => p.id)).toEqual(['mad-rounds']);
+    const values = r.json.plots[0].spec.data.values as { round: number; n: number; accuracy: number }[];
+    expect(values.map((v) => [v.round, v.n])).toEqual([[1, 2], [2, 2]]);
+    expect(r.json.table).toBeNull();
+    writeFileSync(join(f.runs, mad, 'table.json'), JSON.stringify([{ system: 'mad', accuracy: 0.5 }]));
+    r = await call(`/api/run/summary?run=${mad}`);
+    expect(r.json.table).toEqual([{ system: 'mad', accuracy: 0.5 }]);
+    rmSync(join(f.runs, mad, 'table.json'));
+    writeFileSync(join(outside, 'secret.json'), JSON.stringify({ secret: 'do not serve' }));
+    symlinkSync(join(outside, 'secret.json'), join(f.runs, mad, 'table.json'));
+    r = await call(`/api/run/summary?run=${mad}`);
+    expect(r.json.table).toBeNull();
+    expect(r.json.summary.hasTable).toBe(false);
+    rmSync(join(f.runs, mad, 'table.json'));
+    // the LLM CASE run has confidence labels: a reliability diagram with its bins' counts
+    r = await call(`/api/run/summary?run=${f.llmRunId}`);
+    const rel = r.json.plots.find((p: { id: string }) => p.id === 'reliability');
+    expect(rel.spec.data.values.reduce((n: number, b: { n: number }) => n + b.n, 0)).toBe(2);
+  });
+
+  it('3-ply trace: the factor table marks used factors and the hallucinated F27', async () => {
+    const id = f.systemRuns!.threeplyRunId;
+    const run = await readRun(join(f.runs, id));
+    const item = run.results.find((x) => x.prediction === 'argue')!;
+    const r = await call(`/api/run/trace?run=${id}&item=${item.id}`);
+    const used = r.json.factors.flatMap((c: { factors: { used: boolean }[] }) => c.factors.filter((x) => x.used));
+    const hall = r.json.factors.flatMap((c: { hallucinated: unknown[] }) => c.hallucinated);
+    expect(used).toHaveLength(item.metrics!.nUtil as number);
+    expect(hall).toHaveLength(item.metrics!.nH as number);
+    expect(r.json.factors[0].hallucinated.map((x: { id: string }) => x.id)).toContain('F27');
+  });
+});
+
+describe('compare', () => {
+  it('equals compareRuns, lists the items where the runs differ; unknown runs are 404', async () => {
+    const c = await compareRuns(join(f.runs, f.caseRunId), join(f.runs, f.llmRunId), { iterations: 2000, seed: 13 });
+    const r = await call(`/api/compare?a=${f.caseRunId}&b=${f.llmRunId}`);
+    expect(r.json.accuracy).toMatchObject({ estimate: c.accuracy.estimate, lo: c.accuracy.lo, hi: c.accuracy.hi, p: c.accuracy.p });
+    expect(r.json.agreement).toEqual(c.agreement);
+    const a = await readRun(join(f.runs, f.caseRunId), { traces: false });
+    const b = new Map((await readRun(join(f.runs, f.llmRunId), { traces: false })).results.map((x) => [x.id, x]));
+    expect(r.json.differ.map((d: { id: string }) => d.id)).toEqual(a.results.filter((x) => b.has(x.id) && (b.get(x.id)!.prediction !== x.prediction || b.get(x.id)!.correct !== x.correct)).map((x) => x.id));
+    expect((await call(`/api/compare?a=${f.caseRunId}&b=../etc`)).status).toBe(404);
+    expect((await call(`/api/compare?a=${f.caseRunId}`)).status).toBe(400);
+  });
+});
+
+describe('retrieval evaluation', () => {
+  it('lists the bundled splits and the user set', async () => {
+    const r = await call('/api/eval/sets');
+    expect(r.json.sets.map((x: { id: string }) => x.id)).toEqual(['barexam:val', 'barexam:test', 'user:1']);
+    expect(r.json.sets[2].label).toBe('my topics');
+  });
+
+  it('bundled val split: metrics and per-query ranks equal evalRetrieval on the same index', async () => {
+    const questions = await loadQuestions('barexam', 'val');
+    const lib = await evalRetrieval({ retriever: await openRetriever(f.index, 'qld'), questions, ks: [1, 5, 10, 20, 50, 100], iterations: 1000, seed: 13 });
+    const r = await call('/api/eval/retrieval?set=barexam:val&methods=bm25,qld&a=qld&b=bm25&metric=mrr@10');
+    const qld = r.json.results.find((x: { method: string }) => x.method === 'qld');
+    for (const k of ['recall@10', 'recall@100', 'mrr@10', 'ndcg@10']) expect(qld.metrics[k]).toEqual({ estimate: lib.metrics[k].estimate, lo: lib.metrics[k].lo, hi: lib.metrics[k].hi });
+    expect(r.json.queries.map((q: { firstRank: Record<string, number | null> }) => q.firstRank.qld)).toEqual(lib.perQuery.map((q) => q.firstRank));
+    expect(r.json.paired).toMatchObject({ a: 'qld', b: 'bm25', metric: 'mrr@10', n: questions.length });
+    // the curve spec holds both methods, with recall@10 equal to the table's
+    const pts = r.json.curveSpec.data.values as { method: string; k: number; recall: number }[];
+    expect(pts.find((p) => p.method === 'qld' && p.k === 10)!.recall).toBeCloseTo(lib.metrics['recall@10'].estimate, 12);
+  }, 60_000);
+
+  it('user topics+qrels: judged topics are evaluated, the unjudged one skipped, non-relevant judgments ignored', async () => {
+    const r = await call('/api/eval/retrieval?set=user:1&methods=bm25');
+    expect(r.json.set).toMatchObject({ id: 'user:1', n: 5 });
+    expect(r.json.skipped).toBe(1);
+    expect(r.json.queries.map((q: { id: string }) => q.id)).toEqual(f.questions.map((q) => q.id));
+    const lib = await evalRetrieval({ retriever: await openRetriever(f.index, 'bm25'), questions: f.questions, ks: [1, 5, 10, 20, 50, 100], iterations: 1000, seed: 13, queryOf: (q) => retrievalQuery(q).replace(/\s+/g, ' ') });
+    expect(r.json.results[0].metrics['recall@10'].estimate).toBe(lib.metrics['recall@10'].estimate);
+    expect(r.json.paired).toBeNull();
+  });
+
+  it('bad input: unknown method 400, unknown set 404, bad metric 400', async () => {
+    const bad = await call('/api/eval/retrieval?set=barexam:val&methods=dense');
+    expect(bad.status).toBe(400);
+    expect(bad.json.error).toMatch(/"methods": "dense" is not a method of this index/);
+    expect((await call('/api/eval/retrieval?set=nope&methods=bm25')).status).toBe(404);
+    expect((await call('/api/eval/retrieval?set=barexam:val&methods=bm25&metric=recall@7')).json.error).toMatch(/field "metric"/);
+  });
+
+  // (a second server on the same index: its close() closes the shared sparse index, so this stays the last HTTP test)
+  it('a missing topics file is a 400 naming the file, not its path', async () => {
+    const s2 = await startExplorer({ index: f.index, port: 0, evalSets: [{ topics: join(f.root, 'nope.tsv'), qrels: join(f.root, 'qrels.txt') }] });
+    try {
+      const res = await fetch(`${s2.url}/api/eval/retrieval?set=user:1&methods=bm25`);
+      const body = (await res.json()) as { error: string };
+      expect(res.status).toBe(400);
+      expect(body.error).toBe('invalid topics file nope.tsv: not found');
+    } finally {
+      await s2.close();
+    }
+  });
+
+  it('the topics and qrels readers name the file and line of a malformed line', () => {
+    expect(parseTopics('q1\tfirst\n{"id": 2, "text": "second"}\n', 't.tsv')).toEqual([{ id: 'q1', query: 'first' }, { id: '2', query: 'second' }]);
+    expect(() => parseTopics('q1\tok\nno tab here\n', 't.tsv')).toThrow(/t\.tsv line 2/);
+    expect([...parseQrels('q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 2\n', 'q.txt')]).toEqual([['q1', ['d1']], ['q2', ['d3']]]);
+    expect(() => parseQrels('q1 0 d1\n', 'q.txt')).toThrow(/q\.txt line 1/);
+  });
+});
