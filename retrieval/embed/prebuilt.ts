@@ -21,6 +21,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { DATA_DIR } from '../../corpora/registry.js';
 import { errors } from '../../src/errors.js';
 import { USE_LITE_MODEL } from './use-lite.js';
+import type { EmbedOptions, Embedder, EmbedderProvider } from './types.js';
 
 export const PREBUILT_DIR = join(DATA_DIR, 'prebuilt');
 
@@ -120,4 +121,28 @@ export async function writePrebuiltVectors(
   };
   await writeFile(join(outDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
   return manifest;
+}
+
+/**
+ * An Embedder that answers passage texts from prebuilt vectors (for addDenseIndex): `texts` maps
+ * each passage's embed text to its row. A text it does not know is an error, never a silent zero.
+ */
+export function prebuiltPassageEmbedder(pv: PrebuiltVectors, rowOfText: Map<string, number>): Embedder {
+  const [provider, ...rest] = pv.manifest.embedder.id.split(':');
+  return {
+    id: pv.manifest.embedder.id,
+    provider: provider as EmbedderProvider,
+    model: rest.join(':'),
+    dimension: pv.manifest.dimension,
+    async embed(texts: string[], opts: EmbedOptions) {
+      if (opts.kind !== 'passage') throw errors.usage('prebuilt vectors answer passages only; queries need the real embedder');
+      const out = texts.map((t) => {
+        const r = rowOfText.get(t);
+        if (r === undefined) throw errors.indexCorrupt(PREBUILT_DIR, `prebuilt vectors: no row for a passage text starting "${t.slice(0, 40)}"`);
+        return Float32Array.from(pv.row(r));
+      });
+      opts.onProgress?.(texts.length);
+      return out;
+    },
+  };
 }
