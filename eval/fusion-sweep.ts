@@ -51,7 +51,11 @@ export function settingLabel(s: FusionSetting): string {
   return `${s.fusion}(${s.methods.join('+')})${s.fusion === 'rrf' ? ` k=${s.rrfK ?? 60}` : ''}${w} depth=${s.depth}`;
 }
 
-/** The default grid: subsets with dense and without, RRF k ∈ {10, 60}, dense weight ∈ {1, 0.5, 0.25}, depth ∈ {100, 1000}, and weighted fusion. */
+/**
+ * The default grid: bm25+dense, bm25+qld, bm25+qld+dense; RRF with k ∈ {10, 60}, dense weight ∈ {1, 0.5, 0.25}
+ * and qld weight ∈ {1, 2}; weighted min-max fusion with equal weights and with qld at twice the others;
+ * depth per component ∈ {100, 1000}.
+ */
 export function defaultFusionGrid(components: string[]): FusionSetting[] {
   const subsets: string[][] = [];
   const has = (m: string) => components.includes(m);
@@ -59,15 +63,22 @@ export function defaultFusionGrid(components: string[]): FusionSetting[] {
   if (has('bm25') && has('qld')) subsets.push(['bm25', 'qld']);
   if (has('bm25') && has('qld') && has('dense')) subsets.push(['bm25', 'qld', 'dense']);
   if (subsets.length === 0 && components.length > 1) subsets.push(components);
+  const weightsOf = (methods: string[], dw: number, qw: number) =>
+    dw === 1 && qw === 1 ? undefined : Object.fromEntries(methods.map((m) => [m, m === 'dense' ? dw : m === 'qld' ? qw : 1]));
   const grid: FusionSetting[] = [];
   for (const methods of subsets)
     for (const depth of [100, 1000]) {
       for (const rrfK of [10, 60])
-        for (const dw of methods.includes('dense') ? [1, 0.5, 0.25] : [1]) {
-          const weights = dw === 1 ? undefined : Object.fromEntries(methods.map((m) => [m, m === 'dense' ? dw : 1]));
-          grid.push({ methods, fusion: 'rrf', rrfK, depth, ...(weights ? { weights } : {}) });
-        }
+        for (const dw of methods.includes('dense') ? [1, 0.5, 0.25] : [1])
+          for (const qw of methods.includes('qld') ? [1, 2] : [1]) {
+            const weights = weightsOf(methods, dw, qw);
+            grid.push({ methods, fusion: 'rrf', rrfK, depth, ...(weights ? { weights } : {}) });
+          }
       grid.push({ methods, fusion: 'weighted', depth });
+      if (methods.includes('qld')) {
+        const n = methods.length + 1;
+        grid.push({ methods, fusion: 'weighted', depth, weights: Object.fromEntries(methods.map((m) => [m, (m === 'qld' ? 2 : 1) / n])) });
+      }
     }
   return grid;
 }

@@ -1,15 +1,15 @@
 /**
  * openRetriever(dir, 'hybrid', opts): opens each component method of the index dir and fuses them.
  *
- *   methods   'bm25,dense' (default), any subset of bm25 / qld / dense (and lancedb-fts)
- *   fusion    'rrf' (default, k = 60) | 'weighted' (min-max-normalised scores)
- *   weights   { bm25: 0.3, dense: 0.7 } or 'bm25=0.3,dense=0.7'
- *   rrfK, depth (hits fetched per component, default max(k, 100))
+ *   methods   any subset of bm25 / qld / dense (and lancedb-fts); default HYBRID_DEFAULTS (hybrid.ts, tuned on train)
+ *   fusion    'rrf' | 'weighted' (min-max-normalised scores); default HYBRID_DEFAULTS
+ *   weights   { bm25: 0.3, dense: 0.7 } or 'bm25=0.3,dense=0.7'; default HYBRID_DEFAULTS' weights of the chosen methods
+ *   rrfK, depth (hits fetched per component); defaults HYBRID_DEFAULTS
  * Component-specific options (k1, b, mu, embedder, nprobes, …) are passed to every component.
  */
 import { errors } from '../src/errors.js';
 import { readManifest } from '../indexer/manifest.js';
-import { createHybridRetriever, DEFAULT_HYBRID_METHODS } from './hybrid.js';
+import { createHybridRetriever, DEFAULT_HYBRID_METHODS, HYBRID_DEFAULTS } from './hybrid.js';
 import type { FusionMethod } from './fusion.js';
 import type { Retriever } from './types.js';
 
@@ -40,10 +40,13 @@ export async function openHybridRetriever(dir: string, opts: Record<string, unkn
   const methods = parseMethods(opts.methods ?? opts.hybridMethods);
   const manifest = await readManifest(dir);
   for (const m of methods) if (m !== 'lancedb-fts' && !manifest.methods.includes(m)) throw errors.methodUnavailable(m, dir, manifest.methods);
-  const fusion = (opts.fusion ?? 'rrf') as FusionMethod;
+  const fusion = (opts.fusion ?? HYBRID_DEFAULTS.fusion) as FusionMethod;
   const { methods: _m, hybridMethods: _h, fusion: _f, weights: _w, rrfK: _r, depth: _d, ...rest } = opts;
   const components = await Promise.all(methods.map((m) => open(dir, m, rest)));
-  const rrfK = opts.rrfK !== undefined ? Number(opts.rrfK) : undefined;
-  const depth = opts.depth !== undefined ? Number(opts.depth) : undefined;
-  return createHybridRetriever(components, { fusion, weights: parseWeights(opts.weights), rrfK, depth });
+  const rrfK = opts.rrfK !== undefined ? Number(opts.rrfK) : HYBRID_DEFAULTS.rrfK;
+  const depth = opts.depth !== undefined ? Number(opts.depth) : HYBRID_DEFAULTS.depth;
+  // Default weights only when fusion is the default one too, restricted to the methods in use.
+  const dflt = HYBRID_DEFAULTS.weights && fusion === HYBRID_DEFAULTS.fusion ? Object.fromEntries(Object.entries(HYBRID_DEFAULTS.weights).filter(([m]) => methods.includes(m))) : undefined;
+  const weights = parseWeights(opts.weights) ?? (dflt && Object.keys(dflt).length ? dflt : undefined);
+  return createHybridRetriever(components, { fusion, weights, rrfK, depth });
 }
