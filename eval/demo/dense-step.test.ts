@@ -8,6 +8,8 @@ import { denseStep, DEMO_DENSE_SPEC } from './dense-step.js';
 import { retrievalEvalStep } from './retrieval-eval-step.js';
 import { runDemo } from './run-demo.js';
 import { DEMO_STEPS } from './steps.js';
+import { openRetriever } from '../../retrieval/open.js';
+import { openDocStore } from '../../indexer/docstore.js';
 
 const modelDir = join(resolve(dirname(fileURLToPath(import.meta.url)), '../..'), 'tests/fixtures/tiny-embedder/tiny-bert');
 const dirs: string[] = [];
@@ -41,5 +43,27 @@ describe('demo dense step', () => {
     const again = await runDemo({ ...opts, steps: [buildIndexStep, denseStep] });
     expect(said.join('\n')).toMatch(/reusing the dense \(transformers:tiny-bert\) index/);
     expect(again.json.dense).toMatchObject({ built: false });
+  });
+
+  it('loads the shipped use-lite vectors for the default corpus instead of embedding, and dense search finds a passage by its own text', { timeout: 300_000 }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-demo-prebuilt-'));
+    dirs.push(dir);
+    const said: string[] = [];
+    const t0 = performance.now();
+    const r = await runDemo({ dir, corpus: 'default', steps: [buildIndexStep, denseStep], say: (l: string) => said.push(l) });
+    const seconds = (performance.now() - t0) / 1000;
+    expect(said.join('\n')).toMatch(/loaded from the prebuilt use-lite vectors \(default-use-lite\)/);
+    expect(said.join('\n')).not.toMatch(/embedding 6,151 passages/);
+    expect(r.json.dense).toMatchObject({ embedder: 'use-lite:universal-sentence-encoder-lite', dimension: 512, rows: 6151, built: true, source: 'prebuilt (default-use-lite)' });
+    expect(seconds).toBeLessThan(120); // embedding would take minutes on 2 cores
+    const dense = await openRetriever(join(dir, 'index'), 'dense');
+    const docs = await openDocStore(join(dir, 'index'));
+    const p = await docs.get('mbe_0');
+    await docs.close();
+    expect(p).toBeDefined();
+    const hits = await dense.search(p!.text, { k: 3 });
+    expect(hits[0].id).toBe(p!.id);
+    expect(hits[0].score).toBeGreaterThan(0.9);
+    await (dense as { close?: () => Promise<void> }).close?.();
   });
 });

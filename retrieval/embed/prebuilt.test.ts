@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { datasetChecksum, loadPassages } from '../../corpora/registry.js';
 import { passageEmbedText } from '../../indexer/dense/add-dense.js';
 import { createEmbedder } from './create-embedder.js';
-import { readPrebuiltVectors, useLiteModelChecksum } from './prebuilt.js';
+import { prebuiltMismatch, readPrebuiltManifest, readPrebuiltVectors, useLiteModelChecksum } from './prebuilt.js';
 import { createRng } from '../../src/rng.js';
 
 describe('prebuilt use-lite vectors of the default corpus', () => {
@@ -39,5 +39,14 @@ describe('prebuilt use-lite vectors of the default corpus', () => {
     } finally {
       await emb.close?.();
     }
+  });
+
+  it('are refused for another corpus, another embedder spec, or other model files, saying which', async () => {
+    const m = (await readPrebuiltManifest('default-use-lite'))!;
+    const spec = { provider: 'use-lite', maxWords: 128 };
+    expect(await prebuiltMismatch(m, m.corpus.indexChecksum, spec)).toBeNull();
+    expect(await prebuiltMismatch(m, 'f'.repeat(64), spec)).toMatch(/corpus checksum/);
+    expect(await prebuiltMismatch(m, m.corpus.indexChecksum, { provider: 'use-lite', maxWords: 256 })).toMatch(/embedder spec/);
+    expect(await prebuiltMismatch({ ...m, embedder: { ...m.embedder, modelChecksum: '0'.repeat(64) } }, m.corpus.indexChecksum, spec)).toMatch(/model files differ/);
   });
 });
