@@ -3,7 +3,7 @@
  *
  *   methods   any subset of bm25 / qld / dense (and lancedb-fts); default HYBRID_DEFAULTS (hybrid.ts, tuned on train)
  *   fusion    'rrf' | 'weighted' (min-max-normalised scores); default HYBRID_DEFAULTS
- *   weights   { bm25: 0.3, dense: 0.7 } or 'bm25=0.3,dense=0.7'; default HYBRID_DEFAULTS' weights of the chosen methods
+ *   weights   { bm25: 0.3, dense: 0.7 } or 'bm25=0.3,dense=0.7'; default HYBRID_DEFAULTS' weights when methods and fusion are the defaults, else equal
  *   rrfK, depth (hits fetched per component); defaults HYBRID_DEFAULTS
  * Component-specific options (k1, b, mu, embedder, nprobes, …) are passed to every component.
  */
@@ -45,8 +45,8 @@ export async function openHybridRetriever(dir: string, opts: Record<string, unkn
   const components = await Promise.all(methods.map((m) => open(dir, m, rest)));
   const rrfK = opts.rrfK !== undefined ? Number(opts.rrfK) : HYBRID_DEFAULTS.rrfK;
   const depth = opts.depth !== undefined ? Number(opts.depth) : HYBRID_DEFAULTS.depth;
-  // Default weights only when fusion is the default one too, restricted to the methods in use.
-  const dflt = HYBRID_DEFAULTS.weights && fusion === HYBRID_DEFAULTS.fusion ? Object.fromEntries(Object.entries(HYBRID_DEFAULTS.weights).filter(([m]) => methods.includes(m))) : undefined;
-  const weights = parseWeights(opts.weights) ?? (dflt && Object.keys(dflt).length ? dflt : undefined);
+  // The defaults' weights belong to the default methods and fusion: a caller who names either gets equal weights.
+  const givenMethods = (opts.methods ?? opts.hybridMethods) !== undefined;
+  const weights = parseWeights(opts.weights) ?? (!givenMethods && fusion === HYBRID_DEFAULTS.fusion ? HYBRID_DEFAULTS.weights : undefined);
   return createHybridRetriever(components, { fusion, weights, rrfK, depth });
 }
