@@ -89,6 +89,8 @@ export async function sweepFusion(opts: {
   dataset?: string;
   split?: Split;
   splitSeed?: number;
+  /** Read the dataset from this file instead of the bundled copy. */
+  datasetFile?: string;
   ks?: number[];
   grid?: FusionSetting[];
   retrieverOptions?: Record<string, unknown>;
@@ -98,7 +100,7 @@ export async function sweepFusion(opts: {
   const ks = opts.ks ?? [10, 100];
   const components = opts.components ?? ['bm25', 'qld', 'dense'];
   const grid = opts.grid ?? defaultFusionGrid(components);
-  const questions = (await loadQuestions(opts.dataset ?? 'barexam', split, { seed: opts.splitSeed ?? DEFAULT_SPLIT_SEED })).filter((q) => q.goldPassageIds.length > 0);
+  const questions = (await loadQuestions(opts.dataset ?? 'barexam', split, { seed: opts.splitSeed ?? DEFAULT_SPLIT_SEED, file: opts.datasetFile })).filter((q) => q.goldPassageIds.length > 0);
   const maxDepth = Math.max(...ks, ...grid.map((g) => g.depth));
   const runs: Record<string, Hit[][]> = {};
   for (const m of components) {

@@ -75,6 +75,7 @@ export function register(program: Command): void {
           dataset: flags.dataset,
           split: parseSplit(flags.split),
           splitSeed: flags.splitSeed,
+          datasetFile: flags.datasetFile,
           ks: cmd.getOptionValueSource('k') === 'cli' ? ks : undefined,
           retrieverOptions: retrieverOptions(flags),
         });
