@@ -38,7 +38,7 @@ export const DEFAULT_QUERY_PLAN: QueryPlan = {
 
 export interface OfflineAdvocateOptions {
   retrievers: Partial<Record<string, Retriever>>;
-  /** Methods to use (default: every one of bm25/qld/dense present; else hybrid). */
+  /** Methods to use (default: `for` — the plan's first available method; `against` — every one of bm25/qld/dense present, else hybrid). */
   methods?: string[];
   facts: string;
   hypothesis: Hypothesis;
