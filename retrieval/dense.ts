@@ -4,11 +4,12 @@
  * threshold; above it the manifest's ANN index (ivf_flat by default, or ivf_pq / ivf_hnsw_sq) with its
  * recorded query knobs nprobes / refineFactor / ef (each overridable per retriever).
  *
- * Query length: with use-lite, only the last USE_LITE_QUERY_WORDS (32) words of a query are embedded
- * (`queryWords` overrides; 0 = all). Chosen on the Bar Exam QA train split: a fact pattern +
- * question ends with the question, and the tail embeds both better (Recall@10 0.040 vs 0.019,
- * Recall@100 0.153 vs 0.097 for the whole query, 128 words) and ~4× faster (the model's cost grows
- * with the token count; docs/dense.md).
+ * Query length: with use-lite, only the last USE_LITE_QUERY_WORDS (24) words of a query are embedded
+ * (`queryWords` overrides; 0 = all). Chosen on the Bar Exam QA train split (16/24/32/48 words, the
+ * question sentence alone, the whole query): a fact pattern + question ends with the question, and
+ * its tail embeds both better (Recall@10 0.047 vs 0.019, Recall@100 0.159 vs 0.097 for the whole
+ * query cut at 128 words) and several times faster (the model's cost grows with the token count;
+ * docs/dense.md).
  *
  * The query embedder must be the one the index was built with: by default it is recreated from the
  * manifest's recorded spec; a caller-supplied embedder with another model is a clear USAGE error,
@@ -40,7 +41,7 @@ export interface DenseOptions {
   queryWords?: number;
 }
 
-export const USE_LITE_QUERY_WORDS = 32;
+export const USE_LITE_QUERY_WORDS = 24;
 
 export interface DenseRetriever extends Retriever {
   readonly embedder: Embedder;

@@ -22,17 +22,16 @@ export interface HybridOptions {
 /**
  * Hybrid defaults, tuned on the Bar Exam QA train split over the default corpus with
  * `lexcase eval retrieval --sweep-fusion --split train` (eval/fusion-sweep.ts; docs/retrieval.md):
- * the setting whose Recall@10 and Recall@100 fall least below the best single method's — on train
- * RRF k = 60 of bm25 (weight 1), qld (2) and dense (0.5), 1,000 hits each: 0.069 / 0.273 against
- * the best single 0.067 (qld) / 0.270 (qld). The previous default, RRF(bm25, dense) with equal
- * weights, was below bm25 alone (all 1,195 questions: Recall@10 0.049 vs 0.068).
+ * the setting whose Recall@10 and Recall@100 rise most above the best single method's — on train
+ * RRF k = 60 of bm25, qld and dense (use-lite, last 24 query words), equal weights, 1,000 hits
+ * each: 0.090 / 0.290 against the best single 0.067 (qld) / 0.270 (qld). The previous default,
+ * RRF(bm25, dense) of 100 hits each, was below bm25 alone (all 1,195 questions: Recall@10 0.049 vs 0.068).
  * Used when the caller gives no methods / fusion / weights / rrfK / depth.
  */
 export const HYBRID_DEFAULTS: { methods: string[]; fusion: FusionMethod; rrfK: number; weights?: Record<string, number>; depth: number } = {
   methods: ['bm25', 'qld', 'dense'],
   fusion: 'rrf',
   rrfK: 60,
-  weights: { bm25: 1, qld: 2, dense: 0.5 },
   depth: 1000,
 };
 export const DEFAULT_HYBRID_METHODS = HYBRID_DEFAULTS.methods;
