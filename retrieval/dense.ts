@@ -23,6 +23,7 @@ import { resolveDenseUri } from '../indexer/dense/dense-section.js';
 import { applyAnnKnobs, connectDense, openDenseTable } from '../indexer/dense/lance-table.js';
 import { createEmbedder } from './embed/create-embedder.js';
 import { lastWords } from './embed/batching.js';
+import { FLAT_MEMORY_MAX_ROWS, flatSearch, loadFlatMatrix, type FlatMatrix } from './dense-flat-memory.js';
 import type { Embedder, EmbedderSpec } from './embed/types.js';
 import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
 
@@ -37,6 +38,8 @@ export interface DenseOptions {
   ef?: number;
   /** Force exact flat search even when an ANN index exists. */
   exact?: boolean;
+  /** Exact search in memory instead of LanceDB (default: for tables without an ANN index of at most 20,000 rows). */
+  inMemory?: boolean;
   /** Embed only the last N words of a query (0 = all; default USE_LITE_QUERY_WORDS for use-lite, else all). */
   queryWords?: number;
 }
@@ -77,6 +80,9 @@ export function createDenseRetriever(table: lancedb.Table, section: Pick<DenseSe
   const refine = opts.refineFactor ?? section.ann?.refineFactor;
   const ef = opts.ef ?? section.ann?.ef;
   const queryWords = opts.queryWords ?? (embedder.provider === 'use-lite' ? USE_LITE_QUERY_WORDS : 0);
+  // Small flat tables are searched in memory (dense-flat-memory.ts); `inMemory: false` keeps LanceDB.
+  const inMemory = opts.inMemory ?? (!section.ann && section.rows <= FLAT_MEMORY_MAX_ROWS);
+  let matrix: Promise<FlatMatrix> | undefined;
   const embedQuery = async (query: string) => (await embedder.embed([lastWords(query, queryWords)], { kind: 'query' }))[0];
 
   const searchVector = async (vector: Float32Array, sopts?: SearchOptions): Promise<Hit[]> => {
@@ -85,6 +91,7 @@ export function createDenseRetriever(table: lancedb.Table, section: Pick<DenseSe
     if (vector.length !== section.dimension) throw errors.dimensionMismatch(section.dimension, vector.length, 'query vector');
     const limit = Math.min(k, section.rows);
     if (limit === 0) return [];
+    if (inMemory) return flatSearch(await (matrix ??= loadFlatMatrix(table, section.rows, section.dimension)), vector, limit);
     let q = table.vectorSearch(vector).column('vector').distanceType('cosine').select(['id', '_distance']).limit(limit);
     if (section.ann && !opts.exact) q = applyAnnKnobs(q, { nprobes, refineFactor: refine, ef });
     else if (opts.exact) q = q.bypassVectorIndex();

@@ -80,5 +80,22 @@ describe('demo dense step', () => {
     const all = await openDenseRetriever(join(dir, 'index'), { embedder: recording, queryWords: 0 });
     await all.search(words.join(' '), { k: 1 });
     expect(seen[1]).toBe(words.join(' '));
+
+    // the in-memory flat search (default for small flat tables) ranks and scores exactly like LanceDB's flat search
+    const mem = await openDenseRetriever(join(dir, 'index'), { embedder: recording });
+    const lance = await openDenseRetriever(join(dir, 'index'), { embedder: recording, inMemory: false });
+    const picked: { text: string }[] = [];
+    const store = await openDocStore(join(dir, 'index'));
+    let i = 0;
+    for await (const p of store.entries()) if ([3, 2000, 5000].includes(i++)) picked.push(p);
+    await store.close();
+    expect(picked).toHaveLength(3);
+    for (const row of picked) {
+      const [qv] = await d.embedder.embed([row.text.split(' ').slice(5, 40).join(' ')], { kind: 'passage' });
+      const a = await mem.searchVector(qv, { k: 10 });
+      const b = await lance.searchVector(qv, { k: 10 });
+      expect(a.map((h) => h.id)).toEqual(b.map((h) => h.id));
+      a.forEach((h, i) => expect(Math.abs(h.score - b[i].score)).toBeLessThan(1e-5));
+    }
   });
 });
