@@ -20,3 +20,11 @@ describe('advocate queries', () => {
     expect(advocateQueries('', 'Adverse possession').map((x) => x.kind)).toEqual(['hypothesis', 'terms']);
   });
 });
+
+describe('the LLM advocate default plan', () => {
+  it('tells a `for` advocate to search the hypothesis alone, its key terms, then facts + hypothesis (not an `against` one)', async () => {
+    const { advocateSystemPrompt } = await import('./prompts.js');
+    expect(advocateSystemPrompt(5, 'for', ['bm25_search'])).toMatch(/the hypothesis alone, then its key legal terms, then the facts \+ the hypothesis/);
+    expect(advocateSystemPrompt(5, 'against', ['bm25_search'])).not.toMatch(/hypothesis alone/);
+  });
+});
