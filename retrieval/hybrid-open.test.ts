@@ -36,7 +36,7 @@ describe('openRetriever: dense, hybrid and lancedb-fts', () => {
   it('hybrid (rrf) equals reciprocal-rank fusion of the bm25 and dense lists the index returns', async () => {
     const bm25 = await openRetriever(dir, 'bm25');
     const dense = await openRetriever(dir, 'dense');
-    const hybrid = await openRetriever(dir, 'hybrid', { methods: 'bm25,dense', fusion: 'rrf' });
+    const hybrid = await openRetriever(dir, 'hybrid', { methods: 'bm25,dense', fusion: 'rrf', depth: 100 });
     const lists = [
       { method: 'bm25', hits: await bm25.search(query, { k: 100 }) },
       { method: 'dense', hits: await dense.search(query, { k: 100 }) },
@@ -55,6 +55,19 @@ describe('openRetriever: dense, hybrid and lancedb-fts', () => {
     const three = await openRetriever(dir, 'hybrid', { methods: ['bm25', 'qld', 'dense'] });
     expect(await three.search(query, { k: 7 })).toHaveLength(7);
     await expect(openRetriever(dir, 'hybrid', { methods: 'bm25,wink' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+
+  it('hybrid with no options uses the train-tuned defaults: rrf k = 60 of bm25, qld and dense, 1,000 hits each', async () => {
+    const hybrid = await openRetriever(dir, 'hybrid');
+    const got = await hybrid.search(query, { k: 10 });
+    const lists = await Promise.all(
+      (['bm25', 'qld', 'dense'] as const).map(async (m) => ({ method: m, hits: await (await openRetriever(dir, m)).search(query, { k: 1000 }) })),
+    );
+    expect(got.map((h) => h.id)).toEqual(reciprocalRankFusion(lists, { k: 10 }).map((h) => h.id));
+    const ex = await hybrid.explain!(query, got[0].id);
+    expect(ex.detail).toMatchObject({ fusion: 'rrf', methods: ['bm25', 'qld', 'dense'], depth: 1000, rrfK: 60, weights: {} });
+    const two = await openRetriever(dir, 'hybrid', { methods: 'bm25,qld' });
+    expect((await two.explain!(query, got[0].id)).detail).toMatchObject({ methods: ['bm25', 'qld'], depth: 1000 });
   });
 
   it('lancedb-fts is not built by a search; once added it is recorded in the manifest and finds passages sharing the query terms', async () => {

@@ -1,15 +1,15 @@
 /**
  * openRetriever(dir, 'hybrid', opts): opens each component method of the index dir and fuses them.
  *
- *   methods   'bm25,dense' (default), any subset of bm25 / qld / dense (and lancedb-fts)
- *   fusion    'rrf' (default, k = 60) | 'weighted' (min-max-normalised scores)
- *   weights   { bm25: 0.3, dense: 0.7 } or 'bm25=0.3,dense=0.7'
- *   rrfK, depth (hits fetched per component, default max(k, 100))
+ *   methods   any subset of bm25 / qld / dense (and lancedb-fts); default HYBRID_DEFAULTS (hybrid.ts, tuned on train)
+ *   fusion    'rrf' | 'weighted' (min-max-normalised scores); default HYBRID_DEFAULTS
+ *   weights   { bm25: 0.3, dense: 0.7 } or 'bm25=0.3,dense=0.7'; default HYBRID_DEFAULTS' weights when methods and fusion are the defaults, else equal
+ *   rrfK, depth (hits fetched per component); defaults HYBRID_DEFAULTS
  * Component-specific options (k1, b, mu, embedder, nprobes, …) are passed to every component.
  */
 import { errors } from '../src/errors.js';
 import { readManifest } from '../indexer/manifest.js';
-import { createHybridRetriever, DEFAULT_HYBRID_METHODS } from './hybrid.js';
+import { createHybridRetriever, DEFAULT_HYBRID_METHODS, HYBRID_DEFAULTS } from './hybrid.js';
 import type { FusionMethod } from './fusion.js';
 import type { Retriever } from './types.js';
 import { textStoreFor } from './hit-text.js';
@@ -41,10 +41,13 @@ export async function openHybridRetriever(dir: string, opts: Record<string, unkn
   const methods = parseMethods(opts.methods ?? opts.hybridMethods);
   const manifest = await readManifest(dir);
   for (const m of methods) if (!manifest.methods.includes(m)) throw errors.methodUnavailable(m, dir, manifest.methods, 'hybrid');
-  const fusion = (opts.fusion ?? 'rrf') as FusionMethod;
+  const fusion = (opts.fusion ?? HYBRID_DEFAULTS.fusion) as FusionMethod;
   const { methods: _m, hybridMethods: _h, fusion: _f, weights: _w, rrfK: _r, depth: _d, ...rest } = opts;
   const components = await Promise.all(methods.map((m) => open(dir, m, rest)));
-  const rrfK = opts.rrfK !== undefined ? Number(opts.rrfK) : undefined;
-  const depth = opts.depth !== undefined ? Number(opts.depth) : undefined;
-  return createHybridRetriever(components, { fusion, weights: parseWeights(opts.weights), rrfK, depth, docs: () => textStoreFor(dir) });
+  const rrfK = opts.rrfK !== undefined ? Number(opts.rrfK) : HYBRID_DEFAULTS.rrfK;
+  const depth = opts.depth !== undefined ? Number(opts.depth) : HYBRID_DEFAULTS.depth;
+  // The defaults' weights belong to the default methods and fusion: a caller who names either gets equal weights.
+  const givenMethods = (opts.methods ?? opts.hybridMethods) !== undefined;
+  const weights = parseWeights(opts.weights) ?? (!givenMethods && fusion === HYBRID_DEFAULTS.fusion ? HYBRID_DEFAULTS.weights : undefined);
+  return createHybridRetriever(components, { fusion, weights, rrfK, depth, docs: () => textStoreFor(dir) });
 }

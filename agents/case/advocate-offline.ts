@@ -1,8 +1,11 @@
 /**
- * The offline heuristic advocate (no LLM): its query is the facts + question + hypothesis text, sent
- * through each available lexical/dense retriever (bm25, qld, dense; hybrid when it is the only one),
- * and the runs are fused with reciprocal-rank fusion. Evidence = the top k fused passages; each
- * passage's score is its RRF score, its "justification" names the ranks that put it there.
+ * The offline heuristic advocate (no LLM). Its query plan (advocate-queries.ts, chosen on the Bar
+ * Exam QA train split, docs/case.md): three queries per hypothesis — the hypothesis alone, its key
+ * legal terms, and the facts + question + hypothesis — each sent through the plan's retrievers
+ * (default bm25; else the first of qld, dense, hybrid the index has; `methods` overrides), and the
+ * runs fused by weighted reciprocal-rank fusion, score(d) = Σ_runs w_query / (rrfK + rank), which
+ * de-duplicates the union. Evidence = the top k fused passages; each passage's score is its fused
+ * score, its "justification" names the query and rank that put it there.
  *
  * For `stance: 'against'` (used by `lexcase evidence --against`), a second fused run for the facts
  * alone is made, and passages are ranked by contrast = RRF(facts) − RRF(facts + hypothesis): the
@@ -11,15 +14,31 @@
  */
 import type { Hit, Retriever } from '../../retrieval/types.js';
 import { errors } from '../../src/errors.js';
+import { advocateQueries, type QueryKind } from './advocate-queries.js';
 import { rrfFuse } from './rrf.js';
 import type { AdvocateResult, EvidenceItem, Hypothesis, ToolCallRecord } from './types.js';
 
 export const OFFLINE_LABEL = 'offline heuristic, no LLM';
 export const OFFLINE_METHODS = ['bm25', 'qld', 'dense'] as const;
 
+/** How a `for` advocate queries and fuses (weights per query kind; RRF constant; default methods in preference order). */
+export interface QueryPlan {
+  weights: Record<QueryKind, number>;
+  rrfK: number;
+  /** Default retrievers: the first of these the index has (one method: fusing more did not help on train). */
+  prefer: string[];
+}
+
+/** Chosen on the Bar Exam QA train split (n = 954), default corpus: see docs/case.md. */
+export const DEFAULT_QUERY_PLAN: QueryPlan = {
+  weights: { hypothesis: 1, terms: 0.5, 'facts+hypothesis': 0.1 },
+  rrfK: 10,
+  prefer: ['bm25', 'qld', 'dense', 'hybrid'],
+};
+
 export interface OfflineAdvocateOptions {
   retrievers: Partial<Record<string, Retriever>>;
-  /** Methods to use (default: every one of bm25/qld/dense present; else hybrid). */
+  /** Methods to use (default: `for` — the plan's first available method; `against` — every one of bm25/qld/dense present, else hybrid). */
   methods?: string[];
   facts: string;
   hypothesis: Hypothesis;
@@ -28,6 +47,15 @@ export interface OfflineAdvocateOptions {
   /** Hits per retriever before fusion (default 100). */
   depth?: number;
   getPassage?: (id: string) => Promise<{ id: string; text: string } | undefined>;
+  /** Query plan of a `for` advocate (default DEFAULT_QUERY_PLAN). */
+  plan?: QueryPlan;
+}
+
+/** The methods a `for` advocate uses: `wanted` (as available), else the plan's first available method. */
+export function planMethods(retrievers: Partial<Record<string, Retriever>>, wanted: string[] | undefined, plan: QueryPlan = DEFAULT_QUERY_PLAN): string[] {
+  if (wanted?.length) return offlineMethods(retrievers, wanted);
+  const first = plan.prefer.find((m) => retrievers[m]);
+  return first ? [first] : offlineMethods(retrievers);
 }
 
 export function offlineMethods(retrievers: Partial<Record<string, Retriever>>, wanted?: string[]): string[] {
@@ -60,13 +88,13 @@ export async function runOfflineAdvocate(o: OfflineAdvocateOptions): Promise<Adv
   if (stance === 'against' && !o.facts.trim())
     throw errors.usage('offline counter-evidence needs the facts of the case', 'pass --facts TEXT or --question ID (or configure an LLM)');
   const calls: ToolCallRecord[] = [];
+  if (stance === 'for') return runForAdvocate(o, depth, calls);
   const query = `${o.facts}\n${o.hypothesis.text}`;
   const runs = await searchAll(o.retrievers, methods, query, depth, calls);
   const fused = rrfFuse(Object.values(runs));
   const rankIn = (m: string, id: string) => runs[m].find((h) => h.id === id)?.rank;
   let chosen: { id: string; score: number }[];
-  if (stance === 'for') chosen = fused.slice(0, o.k);
-  else {
+  {
     const factRuns = await searchAll(o.retrievers, methods, o.facts, depth, calls);
     const factsFused = rrfFuse(Object.values(factRuns));
     const hypScore = new Map(fused.map((h) => [h.id, h.score]));
@@ -82,7 +110,7 @@ export async function runOfflineAdvocate(o: OfflineAdvocateOptions): Promise<Adv
     evidence.push({
       id: c.id,
       score: c.score,
-      justification: `${OFFLINE_LABEL}: ${stance === 'for' ? 'fused rank' : 'contrast'} from ${ranks} for facts + question${stance === 'for' ? ' + hypothesis' : ''}`,
+      justification: `${OFFLINE_LABEL}: contrast from ${ranks} for facts + question`,
       ...(text !== undefined ? { text } : {}),
     });
   }
@@ -92,4 +120,39 @@ export async function runOfflineAdvocate(o: OfflineAdvocateOptions): Promise<Adv
     retrievalScores[m] = top.length ? top.reduce((s, h) => s + h.score, 0) / top.length : 0;
   }
   return { hypothesis: o.hypothesis, stance, evidence, toolCalls: calls, rejectedIds: [], steps: 0, stop: 'offline', tokens: 0, retrievalScores };
+}
+
+/** The `for` advocate: the plan's queries through its methods, weighted-RRF-fused, top k. */
+async function runForAdvocate(o: OfflineAdvocateOptions, depth: number, calls: ToolCallRecord[]): Promise<AdvocateResult> {
+  const plan = o.plan ?? DEFAULT_QUERY_PLAN;
+  const methods = planMethods(o.retrievers, o.methods, plan);
+  const kinds = (Object.keys(plan.weights) as QueryKind[]).filter((k) => plan.weights[k] > 0);
+  const queries = advocateQueries(o.facts, o.hypothesis.text, kinds);
+  const fused = new Map<string, { score: number; best: { w: number; rank: number; label: string } }>();
+  const retrievalScores: Record<string, number> = {};
+  for (const q of queries) {
+    const w = plan.weights[q.kind];
+    for (const m of methods) {
+      const hits = await o.retrievers[m]!.search(q.text, { k: depth });
+      calls.push({ tool: `${m}_search`, query: q.text, ids: hits.map((h) => h.id), step: 0 });
+      if (q.kind === 'facts+hypothesis') {
+        const top = hits.slice(0, o.k);
+        retrievalScores[m] = top.length ? top.reduce((s, h) => s + h.score, 0) / top.length : 0;
+      }
+      for (const h of hits) {
+        const c = w / (plan.rrfK + h.rank);
+        const e = fused.get(h.id) ?? { score: 0, best: { w: 0, rank: Infinity, label: '' } };
+        e.score += c;
+        if (c > e.best.w / (plan.rrfK + e.best.rank)) e.best = { w, rank: h.rank, label: `${m} #${h.rank} for the ${q.kind === 'terms' ? `key terms "${q.text}"` : q.kind}` };
+        fused.set(h.id, e);
+      }
+    }
+  }
+  const chosen = [...fused.entries()].sort((a, b) => b[1].score - a[1].score || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(0, o.k);
+  const evidence: EvidenceItem[] = [];
+  for (const [id, e] of chosen) {
+    const text = o.getPassage ? (await o.getPassage(id))?.text : undefined;
+    evidence.push({ id, score: e.score, justification: `${OFFLINE_LABEL}: fused rank from ${e.best.label}`, ...(text !== undefined ? { text } : {}) });
+  }
+  return { hypothesis: o.hypothesis, stance: 'for', evidence, toolCalls: calls, rejectedIds: [], steps: 0, stop: 'offline', tokens: 0, retrievalScores };
 }

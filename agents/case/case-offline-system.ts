@@ -1,14 +1,16 @@
 /**
  * CASE offline (no LLM), labelled "offline heuristic, no LLM" in traces and reports: direct
- * hypotheses → one heuristic advocate per option (facts + question + option through bm25/qld/dense,
- * RRF-fused) → the evidence-score solver instead of a jury.
+ * hypotheses → one heuristic advocate per option (the query plan of advocate-offline.ts: hypothesis,
+ * key terms, facts + hypothesis; weighted-RRF-fused) → instead of a jury, the IR solver (ir-solver.ts,
+ * Clark et al. 2016 style) when the index has bm25, else the evidence-score solver.
  */
 import type { Question } from '../../corpora/types.js';
 import type { AgentSystem, SystemContext, SystemOutcome } from '../../eval/types.js';
 import { errors } from '../../src/errors.js';
-import { OFFLINE_LABEL, offlineMethods, runOfflineAdvocate } from './advocate-offline.js';
+import { OFFLINE_LABEL, planMethods, runOfflineAdvocate } from './advocate-offline.js';
 import { directHypotheses } from './hypotheses-direct.js';
 import { evidenceScoreVerdict } from './offline-solver.js';
+import { IR_SOLVER_LABEL, irSolverVerdict } from './ir-solver.js';
 import { factsOf } from './question-text.js';
 import { advocateTrace } from './trace-view.js';
 import type { AdvocateResult } from './types.js';
@@ -26,13 +28,16 @@ export function createCaseOfflineSystem(defaults: CaseOfflineOptions = {}): Agen
     const wanted = Array.isArray(ctx.options.tools) ? (ctx.options.tools as string[]) : defaults.tools;
     if (ctx.options.hypotheses === 'exploratory')
       throw errors.usage('--hypotheses exploratory needs an LLM; the offline heuristic uses the options as hypotheses (direct)');
-    const methods = offlineMethods(ctx.retrievers, wanted?.filter((t) => t !== 'rewrite'));
+    const methods = planMethods(ctx.retrievers, wanted?.filter((t) => t !== 'rewrite'));
     const facts = factsOf(q);
     const hypotheses = directHypotheses(q);
     const advocates: AdvocateResult[] = [];
     for (const h of hypotheses)
       advocates.push(await runOfflineAdvocate({ retrievers: ctx.retrievers, methods, facts, hypothesis: h, k, depth: defaults.depth, getPassage: ctx.getPassage }));
-    const verdict = evidenceScoreVerdict(advocates);
+    const bm25 = ctx.retrievers.bm25;
+    const verdict = bm25?.explain
+      ? { solver: IR_SOLVER_LABEL, ...(await irSolverVerdict(bm25, { facts, question: q.question, options: hypotheses.map((h) => ({ letter: h.letter!, text: h.text })) })) }
+      : { solver: 'evidence-score (min-max normalised raw scores)', ...evidenceScoreVerdict(advocates) };
     return {
       prediction: verdict.answer,
       confidence: verdict.confidence,

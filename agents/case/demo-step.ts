@@ -1,11 +1,14 @@
 /**
  * Demo step: the offline CASE heuristic (no LLM) on the demo split against the demo index —
- * accuracy and advocate evidence recall, printed after the retrieval table.
+ * advocate evidence recall and the IR solver's accuracy next to the trivial baselines, printed after
+ * the retrieval table.
  */
 import { loadQuestions } from '../../corpora/registry.js';
 import type { DemoStep } from '../../eval/demo/types.js';
 import { createProgress } from '../../src/progress.js';
-import { OFFLINE_LABEL } from './advocate-offline.js';
+import { DEFAULT_QUERY_PLAN, OFFLINE_LABEL } from './advocate-offline.js';
+import { answerBaselines, answerBaselinesMarkdown } from './answer-baselines.js';
+import { IR_SOLVER_DEPTH, IR_SOLVER_LABEL, IR_SOLVER_TOP } from './ir-solver.js';
 import { caseMetricsMarkdown } from './metrics.js';
 import { evalCaseOffline } from './offline-eval.js';
 
@@ -18,10 +21,15 @@ export const caseOfflineStep: DemoStep = {
     bar.start(questions.length);
     const r = await evalCaseOffline({ index: ctx.indexDir, questions, k: 5, seed: ctx.seed, onProgress: (d) => bar.update(d) }).finally(() => bar.stop());
     const m = r.metrics;
+    const w = DEFAULT_QUERY_PLAN.weights;
+    const baselines = answerBaselines(questions, ctx.seed);
     const intro =
-      `Four heuristic advocates per question (one per option; query = facts + question + option through ${r.methods.join(' + ')}, RRF-fused, top 5 passages each); ` +
-      'the evidence-score solver picks the option whose retrieval scores are highest (min-max normalised per method across the options). Chance is 25%.';
-    ctx.sections.push({ title: `CASE: ${OFFLINE_LABEL} — ${ctx.dataset} ${ctx.split} split`, markdown: `${intro}\n\n${caseMetricsMarkdown(m)}` });
-    ctx.data.caseOffline = { label: OFFLINE_LABEL, methods: r.methods, k: 5, metrics: m };
+      `Four heuristic advocates per question (one per option). Each sends three queries through ${r.methods.join(' + ')} — the option alone, its key legal terms, ` +
+      `and facts + question + option — fused by weighted RRF (weights ${w.hypothesis} / ${w.terms} / ${w['facts+hypothesis']}, k = ${DEFAULT_QUERY_PLAN.rrfK}; chosen on the train split) and keeps the top 5 passages. ` +
+      `The answer comes from the ${IR_SOLVER_LABEL}: each option's question + option query is scored by BM25 against the top ${IR_SOLVER_DEPTH} passages for the facts + question, ` +
+      `divided by the query's self-score (mean of the best ${IR_SOLVER_TOP}). It measures lexical support, not legal correctness — read it against the baselines below.`;
+    const base = `| baseline | accuracy (95% CI) |\n|---|---|\n${answerBaselinesMarkdown(baselines)}`;
+    ctx.sections.push({ title: `CASE: ${OFFLINE_LABEL} — ${ctx.dataset} ${ctx.split} split`, markdown: `${intro}\n\n${caseMetricsMarkdown(m)}\n\n${base}` });
+    ctx.data.caseOffline = { label: OFFLINE_LABEL, solver: IR_SOLVER_LABEL, methods: r.methods, k: 5, plan: DEFAULT_QUERY_PLAN, metrics: m, baselines };
   },
 };

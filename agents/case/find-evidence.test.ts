@@ -7,15 +7,19 @@ import { factsOf } from './question-text.js';
 const retrievers = { bm25: keywordRetriever('bm25'), qld: keywordRetriever('qld') };
 
 describe('findEvidence', () => {
-  it('offline: fused bm25+qld evidence for the hypothesis, labelled, with the tool calls made', async () => {
+  it('offline: the query plan (hypothesis, key terms) through bm25, fused evidence, labelled, with the tool calls made', async () => {
     const r = await findEvidence({ hypothesis: 'any party may attack the credibility of a witness', k: 3, retrievers, getPassage: getPassageFrom(PASSAGES) });
     expect(r.mode).toBe('offline heuristic, no LLM');
     expect(r.stance).toBe('for');
     expect(r.evidence).toHaveLength(3);
     expect(r.evidence[0].id).toBe('fre607');
     expect(r.evidence[0].text).toBe(PASSAGES.fre607);
-    expect(r.evidence[0].justification).toMatch(/bm25 #1, qld #1/);
-    expect(r.toolCalls.map((c) => c.tool)).toEqual(['bm25_search', 'qld_search']);
+    expect(r.evidence[0].justification).toMatch(/bm25 #1 for the hypothesis/);
+    // no facts given: the facts + hypothesis query would repeat the hypothesis, so it is not sent
+    expect(r.toolCalls.map((c) => [c.tool, c.query])).toEqual([
+      ['bm25_search', 'any party may attack the credibility of a witness'],
+      ['bm25_search', 'party attack credibility witness'],
+    ]);
   });
 
   it('offline --against ranks case-relevant passages the hypothesis does not pull up', async () => {

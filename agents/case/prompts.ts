@@ -19,6 +19,9 @@ export function advocateSystemPrompt(k: number, stance: 'for' | 'against', toolN
     `Tools: ${toolNames.join(', ')}. Each search tool returns passage ids, scores and snippets from a legal corpus.`,
     'Work in a loop: (1) analyse the hypothesis: which legal issue and rule would decide it; (2) choose a tool and search;',
     '(3) reflect on the snippets you got back; (4) refine your query (different terms, the governing rule, exceptions) and search again if the evidence is weak.',
+    ...(stance === 'for'
+      ? ['Default plan for your first searches: the hypothesis alone, then its key legal terms, then the facts + the hypothesis. Queries built from the long fact pattern mostly return passages about the facts, not the rule that decides the hypothesis.']
+      : []),
     `When you are done, reply WITHOUT calling a tool, with only a JSON object listing your ${k} most compelling passages, strongest first:`,
     '{"analysis": "<one or two sentences>", "evidence": [{"id": "<passage id from a tool result>", "justification": "<one line: why this passage supports your position>"}]}',
     'Use only passage ids that a tool returned to you.',

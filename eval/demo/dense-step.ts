@@ -4,18 +4,52 @@
  * (RRF of bm25 + dense) to the retrieval table. Runs after build-index, before retrieval-eval.
  *
  * The dense index is added to the existing index dir with addDenseIndex, so it is built once and
- * reused, and an interrupted embedding run resumes where it stopped. USE lite costs ~60–90 ms per
- * passage per core, so the first run embeds the 6,151 default passages (truncated to their first
- * 128 words) in several minutes on 2 cores; set LEXCASE_DEMO_DENSE=0 to skip the dense rows.
+ * reused. For the default corpus the passage vectors ship with the package (corpora/data/prebuilt/
+ * default-use-lite, retrieval/embed/prebuilt.ts): when their manifest matches the index's corpus
+ * checksum, the embedder spec and the installed model files, they are loaded in seconds; otherwise
+ * (another corpus, another model version) every passage is embedded — USE lite costs ~60–90 ms per
+ * passage per core, several minutes on 2 cores — and an interrupted run resumes where it stopped.
+ * Queries are always embedded by the real model. LEXCASE_DEMO_DENSE=0 skips the dense rows.
  */
 import { addDenseIndex } from '../../indexer/dense/add-dense.js';
 import type { DenseSection } from '../../indexer/dense/dense-section.js';
 import { readManifest } from '../../indexer/manifest.js';
 import { recordableSpec } from '../../retrieval/embed/create-embedder.js';
+import { hybridDefaultsNote } from '../../retrieval/hybrid.js';
+import { passageEmbedText } from '../../indexer/dense/add-dense.js';
+import { openDocStore } from '../../indexer/docstore.js';
+import { prebuiltMismatch, prebuiltPassageEmbedder, readPrebuiltManifest, readPrebuiltVectors } from '../../retrieval/embed/prebuilt.js';
+import type { Embedder } from '../../retrieval/embed/types.js';
 import type { EmbedderSpec } from '../../retrieval/embed/types.js';
 import type { DemoStep } from './types.js';
 
 export const DEMO_DENSE_SPEC: EmbedderSpec = { provider: 'use-lite', maxWords: 128 };
+const HYBRID_NOTE = hybridDefaultsNote();
+
+/** The prebuilt passage vectors for this index, when they match it (else null, saying why when some exist). */
+async function prebuiltEmbedder(indexDir: string, corpus: string, checksum: string, spec: Record<string, unknown>, say: (l: string) => void): Promise<{ name: string; embedder: Embedder } | null> {
+  const name = `${corpus}-use-lite`;
+  const manifest = await readPrebuiltManifest(name);
+  if (!manifest) return null;
+  const why = await prebuiltMismatch(manifest, checksum, spec);
+  if (why) {
+    say(`  not using the prebuilt vectors ${name}: ${why}`);
+    return null;
+  }
+  const pv = await readPrebuiltVectors(name);
+  const row = new Map(pv.ids.map((id, i) => [id, i]));
+  const rowOfText = new Map<string, number>();
+  const store = await openDocStore(indexDir);
+  try {
+    for await (const p of store.entries()) {
+      const r = row.get(p.id);
+      if (r !== undefined) rowOfText.set(passageEmbedText(p), r);
+    }
+  } finally {
+    await store.close();
+  }
+  return { name, embedder: prebuiltPassageEmbedder(pv, rowOfText) };
+}
 
 export const denseStep: DemoStep = {
   name: 'dense',
@@ -30,7 +64,19 @@ export const denseStep: DemoStep = {
     const spec = (ctx.denseOptions?.embedder as EmbedderSpec | undefined) ?? DEMO_DENSE_SPEC;
     const ready = m.methods.includes('dense') && !!d && d.rows === m.corpus.passages && JSON.stringify(d.spec) === JSON.stringify(recordableSpec(spec));
     let seconds = 0;
-    if (!ready) {
+    let source = 'embedded';
+    if (!ready && spec === DEMO_DENSE_SPEC) {
+      const t0 = performance.now();
+      const prebuilt = await prebuiltEmbedder(ctx.indexDir, m.corpus.name, m.corpus.checksum, recordableSpec(spec), ctx.say);
+      if (prebuilt) {
+        await addDenseIndex(ctx.indexDir, { ...ctx.denseOptions, embedder: prebuilt.embedder, spec, signal: ctx.signal, batchSize: 2048 });
+        seconds = (performance.now() - t0) / 1000;
+        source = `prebuilt (${prebuilt.name})`;
+        ctx.say(`  dense index loaded from the prebuilt use-lite vectors (${prebuilt.name}) in ${seconds.toFixed(1)} s`);
+      }
+    }
+    const loaded = source !== 'embedded';
+    if (!ready && !loaded) {
       ctx.say(
         spec === DEMO_DENSE_SPEC
           ? `embedding ${m.corpus.passages.toLocaleString('en-US')} passages with use-lite (bundled Universal Sentence Encoder lite; first 128 words each) — a few minutes on 2 cores, once; an interrupted run resumes…`
@@ -41,9 +87,9 @@ export const denseStep: DemoStep = {
       await addDenseIndex(ctx.indexDir, { ...ctx.denseOptions, embedder: spec, signal: ctx.signal, batchSize: 64 });
       seconds = (performance.now() - t0) / 1000;
       ctx.say(`  dense index built in ${seconds.toFixed(1)} s (${(m.corpus.passages / seconds).toFixed(1)} passages/s)`);
-    } else ctx.say(`reusing the dense (${d!.embedderId}) index`);
+    } else if (ready) ctx.say(`reusing the dense (${d!.embedderId}) index`);
     for (const x of ['dense', 'hybrid']) if (!ctx.evalMethods.includes(x)) ctx.evalMethods.push(x);
     const after = (await readManifest(ctx.indexDir)).dense as unknown as DenseSection;
-    ctx.data.dense = { embedder: after.embedderId, dimension: after.dimension, rows: after.rows, maxWords: spec.maxWords ?? null, ann: after.ann, built: !ready, seconds, hybrid: 'rrf(bm25, dense), k = 60' };
+    ctx.data.dense = { embedder: after.embedderId, dimension: after.dimension, rows: after.rows, maxWords: spec.maxWords ?? null, ann: after.ann, built: !ready, source: ready ? 'reused' : source, seconds, hybrid: HYBRID_NOTE };
   },
 };

@@ -39,6 +39,8 @@ export interface AddDenseOptions {
   onProgress?(done: number, total: number): void;
   /** Passages to embed instead of the dir's doc store (must be the same passages). */
   passages?: AsyncIterable<Passage>;
+  /** Spec recorded in the manifest when `embedder` is an instance (default: its provider and model). */
+  spec?: EmbedderSpec;
 }
 
 const STATE_FILE = 'dense-build.json';
@@ -63,7 +65,7 @@ export async function addDenseIndex(dir: string, opts: AddDenseOptions = {}): Pr
   const t0 = Date.now();
   const manifest = await readManifest(dir);
   const given = opts.embedder;
-  const spec: EmbedderSpec = isEmbedder(given) ? { provider: given.provider, model: given.model } : (given ?? { provider: 'use-lite' });
+  const spec: EmbedderSpec = isEmbedder(given) ? (opts.spec ?? { provider: given.provider, model: given.model }) : (given ?? { provider: 'use-lite' });
   const embedder = isEmbedder(given) ? given : await createEmbedder(spec);
   const ownEmbedder = !isEmbedder(given);
   const uri = opts.uri ?? DEFAULT_DENSE_URI;

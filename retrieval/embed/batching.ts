@@ -30,6 +30,13 @@ export function truncateWords(text: string, maxWords?: number): string {
   return words.length <= maxWords ? text : words.slice(0, maxWords).join(' ');
 }
 
+/** The last `n` whitespace-separated words of `text` (all of it when n is 0/undefined or it is shorter). */
+export function lastWords(text: string, n?: number): string {
+  if (!n || n <= 0) return text;
+  const words = text.split(/\s+/).filter(Boolean);
+  return words.length <= n ? text : words.slice(-n).join(' ');
+}
+
 /** L2-normalise in place and return the vector (a zero vector stays zero). */
 export function l2normalize(v: Float32Array): Float32Array {
   let s = 0;

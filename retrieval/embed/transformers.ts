@@ -8,6 +8,11 @@
  * is an EMBEDDER_UNAVAILABLE error that says how to fetch it. @xenova/transformers itself is an
  * optional dependency, imported on first use (load-transformers.ts): when it is missing the error
  * says to `npm install @xenova/transformers`.
+ *
+ * Download: from the hub (or a mirror laid out like it: HF_ENDPOINT=http://host/ sets transformers.js
+ * `env.remoteHost`), into `cacheDir`, with one progress line per file on stderr; a download that is
+ * cut off fails with an EMBEDDER_UNAVAILABLE error naming the file, and nothing of it is cached
+ * (transformers.js writes a cache file only after the whole body arrived).
  */
 import { access } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -44,6 +49,16 @@ export async function createTransformersEmbedder(spec: EmbedderSpec): Promise<Em
   env.allowLocalModels = true;
   if (modelDir) env.localModelPath = dirname(modelDir) + '/';
   if (spec.cacheDir) env.cacheDir = spec.cacheDir;
+  const hub = process.env.HF_ENDPOINT;
+  if (hub) env.remoteHost = hub.endsWith('/') ? hub : `${hub}/`;
+  let current = '';
+  const loaded = new Map<string, number>();
+  const progress_callback = (p: { status: string; file?: string; loaded?: number }) => {
+    if (!p.file) return;
+    if (p.status === 'download') current = p.file;
+    if (p.status === 'progress' && p.loaded !== undefined) loaded.set(p.file, p.loaded);
+    if (p.status === 'done' && !modelDir) log.info(`transformers: ${modelName}/${p.file} ready (${((loaded.get(p.file) ?? 0) / 1024).toFixed(1)} kB; from ${env.remoteHost} or the cache ${env.cacheDir})`);
+  };
 
   if (modelDir) {
     const onnx = join(modelDir, 'onnx', quantized ? 'model_quantized.onnx' : 'model.onnx');
@@ -58,10 +73,11 @@ export async function createTransformersEmbedder(spec: EmbedderSpec): Promise<Em
 
   let extractor: Extractor;
   try {
-    extractor = (await mod.pipeline('feature-extraction', modelId, { quantized, cache_dir: spec.cacheDir })) as unknown as Extractor;
+    extractor = (await mod.pipeline('feature-extraction', modelId, { quantized, cache_dir: spec.cacheDir, progress_callback })) as unknown as Extractor;
   } catch (e) {
     const msg = (e as Error).message ?? String(e);
-    const where = offline ? ' (offline: remote downloads are disabled)' : '';
+    const cut = /terminated|other side closed|ECONNRESET|content-length|premature/i.test(`${msg} ${String((e as { cause?: unknown }).cause ?? '')}`);
+    const where = offline ? ' (offline: remote downloads are disabled)' : cut ? ` (the download of ${current || 'a model file'} from ${env.remoteHost} was cut off; nothing of it was cached, run again to retry)` : '';
     throw errors.embedderUnavailable(`transformers model "${modelName}" could not be loaded${where}: ${msg.split('\n')[0]}`, howToGet(modelName));
   }
 

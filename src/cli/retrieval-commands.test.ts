@@ -134,6 +134,19 @@ describe('lexcase search', () => {
 });
 
 describe('lexcase eval retrieval', () => {
+  it('--sweep-fusion scores the fusion grid over the named components and marks the chosen setting', async () => {
+    const r = await cli('eval', 'retrieval', '--index', index, '--dataset-file', qa, '--split', 'all', '--method', 'bm25,qld', '--k', '1,3', '--sweep-fusion');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('| setting | Recall@1 | Recall@3 | margin vs best single |');
+    expect(r.stdout).toMatch(/\| bm25 \| \d\.\d{3} \| \d\.\d{3} \|/);
+    expect(r.stdout).toMatch(/\| \*\*(rrf|weighted)\(bm25\+qld\)[^|]*\*\* \|/);
+    const j = await cli('--json', 'eval', 'retrieval', '--index', index, '--dataset-file', qa, '--split', 'all', '--method', 'bm25,qld', '--k', '1,3', '--sweep-fusion');
+    const out = JSON.parse(j.stdout);
+    expect(out.n).toBe(3);
+    expect(out.singles.map((x: { label: string }) => x.label)).toEqual(['bm25', 'qld']);
+    expect(out.best.setting.methods).toEqual(['bm25', 'qld']);
+  });
+
   it('evaluates a dataset file against the index and reports corpus size, split and metrics with CIs', async () => {
     const run = join(dir, 'runs', 'run.txt');
     const r = await cli('--json', 'eval', 'retrieval', '--index', index, '--dataset-file', qa, '--split', 'all', '--method', 'bm25,qld', '--k', '1,3', '--iterations', '200', '--run-file', run);

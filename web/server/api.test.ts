@@ -198,7 +198,11 @@ describe('explorer server', () => {
     expect(r.json.mode).toBe('offline heuristic, no LLM');
     expect(r.json.evidence).toHaveLength(3);
     const returned = new Set(r.json.toolCalls.flatMap((c: { ids: string[] }) => c.ids));
-    expect(r.json.toolCalls.map((c: { tool: string }) => c.tool)).toEqual(['bm25_search', 'qld_search']);
+    // the offline query plan without facts: the hypothesis, then its key terms, through bm25
+    expect(r.json.toolCalls.map((c: { tool: string; query: string }) => [c.tool, c.query])).toEqual([
+      ['bm25_search', 'A promise without consideration is not enforceable'],
+      ['bm25_search', 'promise without consideration enforceable'],
+    ]);
     for (const e of r.json.evidence) expect(returned.has(e.id)).toBe(true);
     const facts = 'Alpha promised to convey an apartment house to Beta; Beta gave nothing in return.';
     const against = await call('/api/evidence', { body: { hypothesis: 'A promise without consideration is not enforceable', facts, k: 3, against: true } });

@@ -34,6 +34,7 @@ interface EvalRetrievalFlags extends RetrieverFlags {
   datasetFile?: string;
   out?: string;
   plot?: string;
+  sweepFusion?: boolean;
 }
 
 /** The shared `eval` parent command: reuse it when another module registered it first. */
@@ -60,7 +61,8 @@ export function register(program: Command): void {
       .option('--qrels-file <file>', 'write the TREC qrels of the evaluated questions')
       .option('--dataset-file <file>', 'read the dataset from this file (same format) instead of the bundled copy')
       .option('--out <file>', 'also write the full JSON report (per-query ranks included) to this file')
-      .option('--plot <file>', 'also write the Recall@k curves (one per method, 95% CI bands) as an SVG file')),
+      .option('--plot <file>', 'also write the Recall@k curves (one per method, 95% CI bands) as an SVG file')
+      .option('--sweep-fusion', 'instead: tune hybrid fusion on --split (use train) over --method components (default bm25,qld,dense): print Recall@10/@100 of every setting and the chosen one')),
   ).action(
     action(async (flags: EvalRetrievalFlags, cmd: Command) => {
       if (flags.topics !== undefined || flags.qrels !== undefined) return runTopicsEval(flags as unknown as TopicsFlags, cmd);
@@ -73,6 +75,21 @@ export function register(program: Command): void {
         throw errors.invalidInput('--k', (e as Error).message);
       }
       if (flags.method.length === 0) throw errors.invalidInput('--method', 'give at least one method');
+      if (flags.sweepFusion) {
+        const { sweepFusion, formatFusionSweep } = await import('../../../eval/fusion-sweep.js');
+        const explicit = cmd.getOptionValueSource('method') === 'cli';
+        const sweep = await sweepFusion({
+          index: flags.index,
+          components: explicit ? flags.method : undefined,
+          dataset: flags.dataset,
+          split: parseSplit(flags.split),
+          splitSeed: flags.splitSeed,
+          datasetFile: flags.datasetFile,
+          ks: cmd.getOptionValueSource('k') === 'cli' ? ks : undefined,
+          retrieverOptions: retrieverOptions(flags),
+        });
+        return output(g, sweep, () => formatFusionSweep(sweep));
+      }
       let bar: Progress | undefined;
       let barMethod = '';
       const report = await evalRetrievalOnIndex({

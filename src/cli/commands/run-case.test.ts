@@ -59,7 +59,8 @@ describe('lexcase run case --offline', () => {
     expect(lines(join(runDir, 'results.jsonl'))).toHaveLength(4);
     const trace = JSON.parse(readFileSync(join(runDir, 'traces', `${val[0].id}.json`), 'utf8'));
     expect(trace.mode).toBe('offline heuristic, no LLM');
-    expect(trace.advocates[0].toolCalls.map((c: any) => c.tool)).toEqual(['bm25_search', 'qld_search']);
+    // the offline query plan: hypothesis, key terms, facts + hypothesis, each through bm25
+    expect(trace.advocates[0].toolCalls.map((c: any) => c.tool)).toEqual(['bm25_search', 'bm25_search', 'bm25_search']);
     expect(readFileSync(join(runDir, 'report.md'), 'utf8')).toContain('## CASE metrics (offline heuristic, no LLM)');
 
     // interrupt: keep the first result and half of the second line (a crash mid-write)
@@ -105,7 +106,7 @@ describe('lexcase run case --offline', () => {
     expect(r.stdout).toMatch(/^Evidence for: /);
     expect(r.stdout).toContain('(offline heuristic, no LLM)');
     expect(r.stdout.match(/^ {1,2}\d\. \S+ {2}score /gm)).toHaveLength(3);
-    expect(r.stdout).toMatch(/Tool calls \(2\):\n {2}bm25_search: /);
+    expect(r.stdout).toMatch(/Tool calls \(3\):\n {2}bm25_search: /);
     const bad = await cli('evidence', 'x', '--facts', 'a', '--question', q.id, '--index', index, '--offline');
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/--facts or --question, not both/);

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import type { Question } from '../../corpora/types.js';
+import { answerBaselines } from './answer-baselines.js';
+
+const q = (id: string, choices: string[], answer: string): Question => ({ id, prompt: '', question: 'q?', choices, answer, goldPassageIds: [] });
+
+describe('answerBaselines', () => {
+  it('scores chance over non-empty options, always-A, and the longest option with CIs', () => {
+    const qs = [q('1', ['a', 'bbbb', 'cc', 'd'], 'B'), q('2', ['aaaa', 'b', 'c', ''], 'B'), q('3', ['a', 'b', 'c', 'dddddd'], 'A')];
+    const [chance, a, longest] = answerBaselines(qs);
+    expect(chance.rate).toBeCloseTo((1 / 4 + 1 / 3 + 1 / 4) / 3, 10);
+    expect(a.rate).toBeCloseTo(1 / 3, 10);
+    expect(longest.rate).toBeCloseTo(1 / 3, 10); // only question 1's longest (B) is right
+    for (const r of [chance, a, longest]) expect(r.ci.lo).toBeLessThanOrEqual(r.rate), expect(r.ci.hi).toBeGreaterThanOrEqual(r.rate);
+  });
+});

@@ -1,0 +1,147 @@
+/**
+ * `sweepFusion`: tune hybrid fusion on a split (meant for train). Each component method is run once
+ * per question (query = prompt + "\n" + question, as in `eval retrieval`) to the deepest depth of the
+ * grid; every fusion setting (component subset, rrf/weighted, RRF k, weights, depth per component)
+ * is then scored from those cached runs, so a grid of dozens of settings costs one pass of queries.
+ *
+ * Selection rule: the setting whose worst margin over the best single method, min over the cutoffs of
+ * (Recall@k(setting) − max over single methods of Recall@k), is largest; ties → larger mean recall,
+ * then grid order. A fusion default chosen this way is never worse than its best input on the
+ * split it was chosen on; `eval retrieval` on val shows whether that holds out of sample.
+ */
+import { loadQuestions } from '../corpora/registry.js';
+import { DEFAULT_SPLIT_SEED } from '../corpora/splits.js';
+import type { Split } from '../corpora/types.js';
+import { fuse, type FusionMethod } from '../retrieval/fusion.js';
+import { openRetriever } from '../retrieval/open.js';
+import type { Hit } from '../retrieval/types.js';
+import { retrievalQuery } from '../corpora/barexam.js';
+import { recallAtK } from './metrics/index.js';
+
+
+export interface FusionSetting {
+  methods: string[];
+  fusion: FusionMethod;
+  rrfK?: number;
+  weights?: Record<string, number>;
+  /** Hits per component before fusion. */
+  depth: number;
+}
+
+export interface SweepRow {
+  label: string;
+  setting?: FusionSetting;
+  /** Mean Recall@k per cutoff. */
+  recall: Record<number, number>;
+  /** min over cutoffs of (recall − best single method's recall); singles: 0 for the best. */
+  margin: number;
+}
+
+export interface FusionSweepResult {
+  split: Split;
+  n: number;
+  ks: number[];
+  singles: SweepRow[];
+  settings: SweepRow[];
+  best: SweepRow;
+}
+
+export function settingLabel(s: FusionSetting): string {
+  const w = s.weights ? ` w=${s.methods.map((m) => `${m}:${s.weights![m] ?? 1}`).join(',')}` : '';
+  return `${s.fusion}(${s.methods.join('+')})${s.fusion === 'rrf' ? ` k=${s.rrfK ?? 60}` : ''}${w} depth=${s.depth}`;
+}
+
+/**
+ * The default grid: bm25+dense, bm25+qld, bm25+qld+dense; RRF with k ∈ {10, 60}, dense weight ∈ {1, 0.5, 0.25}
+ * and qld weight ∈ {1, 2}; weighted min-max fusion with equal weights and with qld at twice the others;
+ * depth per component ∈ {100, 1000}.
+ */
+export function defaultFusionGrid(components: string[]): FusionSetting[] {
+  const subsets: string[][] = [];
+  const has = (m: string) => components.includes(m);
+  if (has('bm25') && has('dense')) subsets.push(['bm25', 'dense']);
+  if (has('bm25') && has('qld')) subsets.push(['bm25', 'qld']);
+  if (has('bm25') && has('qld') && has('dense')) subsets.push(['bm25', 'qld', 'dense']);
+  if (subsets.length === 0 && components.length > 1) subsets.push(components);
+  const weightsOf = (methods: string[], dw: number, qw: number) =>
+    dw === 1 && qw === 1 ? undefined : Object.fromEntries(methods.map((m) => [m, m === 'dense' ? dw : m === 'qld' ? qw : 1]));
+  const grid: FusionSetting[] = [];
+  for (const methods of subsets)
+    for (const depth of [100, 1000]) {
+      for (const rrfK of [10, 60])
+        for (const dw of methods.includes('dense') ? [1, 0.5, 0.25] : [1])
+          for (const qw of methods.includes('qld') ? [1, 2] : [1]) {
+            const weights = weightsOf(methods, dw, qw);
+            grid.push({ methods, fusion: 'rrf', rrfK, depth, ...(weights ? { weights } : {}) });
+          }
+      grid.push({ methods, fusion: 'weighted', depth });
+      if (methods.includes('qld')) {
+        const n = methods.length + 1;
+        grid.push({ methods, fusion: 'weighted', depth, weights: Object.fromEntries(methods.map((m) => [m, (m === 'qld' ? 2 : 1) / n])) });
+      }
+    }
+  return grid;
+}
+
+export async function sweepFusion(opts: {
+  index: string;
+  components?: string[];
+  dataset?: string;
+  split?: Split;
+  splitSeed?: number;
+  /** Read the dataset from this file instead of the bundled copy. */
+  datasetFile?: string;
+  ks?: number[];
+  grid?: FusionSetting[];
+  retrieverOptions?: Record<string, unknown>;
+  onProgress?: (method: string, done: number, total: number) => void;
+}): Promise<FusionSweepResult> {
+  const split = opts.split ?? 'train';
+  const ks = opts.ks ?? [10, 100];
+  const components = opts.components ?? ['bm25', 'qld', 'dense'];
+  const grid = opts.grid ?? defaultFusionGrid(components);
+  const questions = (await loadQuestions(opts.dataset ?? 'barexam', split, { seed: opts.splitSeed ?? DEFAULT_SPLIT_SEED, file: opts.datasetFile })).filter((q) => q.goldPassageIds.length > 0);
+  const maxDepth = Math.max(...ks, ...grid.map((g) => g.depth));
+  const runs: Record<string, Hit[][]> = {};
+  for (const m of components) {
+    const r = await openRetriever(opts.index, m, opts.retrieverOptions);
+    runs[m] = [];
+    for (const q of questions) {
+      runs[m].push(await r.search(retrievalQuery(q), { k: maxDepth }));
+      opts.onProgress?.(m, runs[m].length, questions.length);
+    }
+  }
+  const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+  const recallOf = (ranked: (i: number) => string[]) => Object.fromEntries(ks.map((k) => [k, mean(questions.map((q, i) => recallAtK(ranked(i), q.goldPassageIds, k)))]));
+  const singles: SweepRow[] = components.map((m) => ({ label: m, recall: recallOf((i) => runs[m][i].map((h) => h.id)), margin: 0 }));
+  const bestSingle = Object.fromEntries(ks.map((k) => [k, Math.max(...singles.map((s) => s.recall[k]))]));
+  const marginOf = (rec: Record<number, number>) => Math.min(...ks.map((k) => rec[k] - bestSingle[k]));
+  for (const s of singles) s.margin = marginOf(s.recall);
+  const settings: SweepRow[] = grid.map((g) => {
+    const recall = recallOf((i) =>
+      fuse(
+        g.fusion,
+        g.methods.map((m) => ({ method: m, hits: runs[m][i].slice(0, g.depth) })),
+        { k: Math.max(...ks), rrfK: g.rrfK, weights: g.weights },
+      ).map((h) => h.id),
+    );
+    return { label: settingLabel(g), setting: g, recall, margin: marginOf(recall) };
+  });
+  const avg = (r: SweepRow) => mean(ks.map((k) => r.recall[k]));
+  const best = settings.reduce((a, b) => (b.margin > a.margin + 1e-12 || (Math.abs(b.margin - a.margin) <= 1e-12 && avg(b) > avg(a) + 1e-12) ? b : a));
+  return { split, n: questions.length, ks, singles, settings, best };
+}
+
+export function formatFusionSweep(r: FusionSweepResult): string {
+  const head = `| setting | ${r.ks.map((k) => `Recall@${k}`).join(' | ')} | margin vs best single |`;
+  const sep = `|---|${r.ks.map(() => '---').join('|')}|---|`;
+  const row = (x: SweepRow, mark = '') => `| ${mark}${x.label}${mark} | ${r.ks.map((k) => x.recall[k].toFixed(3)).join(' | ')} | ${x.margin >= 0 ? '+' : ''}${x.margin.toFixed(3)} |`;
+  return [
+    `Fusion sweep on the ${r.split} split (n = ${r.n} questions with gold passages). Margin = min over cutoffs of (Recall@k − best single method's Recall@k); the chosen setting (bold) has the largest margin.`,
+    '',
+    head,
+    sep,
+    ...r.singles.map((s) => row(s)),
+    ...r.settings.map((s) => row(s, s === r.best ? '**' : '')),
+  ].join('\n');
+}
