@@ -22,6 +22,7 @@ import { createProgress } from '../src/progress.js';
 import { deriveSeed } from '../src/rng.js';
 import { ToolRecorder, withToolRecorder } from '../retrieval/tools/tool-recorder.js';
 import { provenance, type Provenance } from './provenance.js';
+import { selectShardItems } from './reproduce/shard.js';
 import { appendResult, configPath, ensureRunDir, readConfig, repairResults, writeJsonAtomic, writeTrace } from './run-dir.js';
 import type { AgentSystem, ResultRecord, SystemContext, SystemOutcome } from './types.js';
 
@@ -86,7 +87,9 @@ function errorText(e: unknown): string {
 }
 
 export async function runExperiment<Item extends { id: string }>(opts: RunExperimentOptions<Item>): Promise<RunExperimentResult> {
-  const { runDir, items, seed } = opts;
+  const { runDir, seed } = opts;
+  // Under `lexcase reproduce --shard i/n` only this shard's items run (eval/reproduce/shard.ts).
+  const items = selectShardItems(runDir, opts.items);
   const seen = new Set<string>();
   for (const it of items) {
     if (seen.has(it.id)) throw errors.invalidInput('items', `duplicate item id "${it.id}"`);

@@ -16,7 +16,9 @@ import * as evalRun from './commands/eval-run.js';
 import * as evidence from './commands/evidence.js';
 import * as indexCmd from './commands/index-cmd.js';
 import * as indexDense from './commands/index-dense.js';
+import * as merge from './commands/merge.js';
 import * as report from './commands/report.js';
+import * as reproduce from './commands/reproduce.js';
 import * as runAcal from './commands/run-acal.js';
 import * as runBaseline from './commands/run-baseline.js';
 import * as runCase from './commands/run-case.js';
@@ -36,7 +38,9 @@ const modules: CommandModule[] = [
   evidence,
   indexCmd,
   indexDense,
+  merge,
   report,
+  reproduce,
   runAcal,
   runBaseline,
   runCase,
