@@ -6,17 +6,18 @@
  */
 import { scriptedArena } from '../../../agents/acal/test-support/scripted-arena.js';
 import { briefReply, debaterLetter, judgeReply, roleOf, roundOf } from '../../../agents/mad/test-support/script.js';
-import { jsonReply, rulesScript, sysText, threeplyRole } from '../../../agents/threeply/test-support/scripted-threeply.js';
+import { jsonReply, rulesScript, threeplyRole } from '../../../agents/threeply/test-support/scripted-threeply.js';
 import type { RecordedRequest, ScriptReply } from '../../../tests/support/scripted-openai-server.js';
 
-const userText = (r: RecordedRequest): string => String(r.body.messages[r.body.messages.length - 1]?.content ?? '');
+const text = (c: unknown): string => (typeof c === 'string' ? c : Array.isArray(c) ? c.map((p) => (typeof p === 'string' ? p : (p?.text ?? ''))).join('') : '');
+const userText = (r: RecordedRequest): string => text(r.body.messages[r.body.messages.length - 1]?.content);
 const all = (r: RecordedRequest): string => JSON.stringify(r.body.messages);
 
 export function scriptedAll(): (r: RecordedRequest) => ScriptReply {
   const arena = scriptedArena();
   const threeply = rulesScript();
   return (r) => {
-    const s = sysText(r) ?? '';
+    const s = text(r.body.messages[0]?.content);
     // ACAL (stage prompts start with "TASK: ")
     if (userText(r).startsWith('TASK: ')) return arena(r);
     // EMAR
