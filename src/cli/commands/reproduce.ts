@@ -14,6 +14,7 @@ import { parseShard, type Shard } from '../../../eval/reproduce/shard.js';
 import { closeSparseIndexes } from '../../../retrieval/open.js';
 import { llmConfigured, loadConfig } from '../../config.js';
 import { errors } from '../../errors.js';
+import { getLogLevel, setLogLevel } from '../../log.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
 
 interface ReproduceFlags {
@@ -43,6 +44,7 @@ export const inProcessRunner: CommandRunner = async (argv) => {
   const outWrite = process.stdout.write;
   const errWrite = process.stderr.write;
   const prevCode = process.exitCode;
+  const prevLevel = getLogLevel(); // the child's action() sets --json's level; give ours back after
   program.configureOutput({ writeOut: (s) => (stdout += s), writeErr: (s) => (stderr += s) });
   exitOverrideAll(program);
   process.stdout.write = ((s: string | Uint8Array) => ((stdout += String(s)), true)) as typeof process.stdout.write;
@@ -59,6 +61,7 @@ export const inProcessRunner: CommandRunner = async (argv) => {
     process.stdout.write = outWrite;
     process.stderr.write = errWrite;
     process.exitCode = prevCode;
+    setLogLevel(prevLevel);
   }
   return { code, stdout, stderr };
 };
