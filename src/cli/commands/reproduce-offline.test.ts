@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadPassages, loadQuestions } from '../../../corpora/registry.js';
 import type { Passage } from '../../../corpora/types.js';
 import { buildIndex } from '../../../indexer/build.js';
@@ -46,6 +46,28 @@ const records = (runDir: string, run: string) =>
       return rest;
     });
 const table = (d: string) => JSON.parse(readFileSync(join(d, 'table.json'), 'utf8'));
+
+describe('lexcase reproduce (no recipe, no endpoint)', () => {
+  it('lists the recipes, marking which need an endpoint', async () => {
+    const r = await cli('reproduce');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^case-table3\s+\(offline\)\s+CASE.*Table 3/m);
+    expect(r.stdout).toMatch(/^acal-table4\s+\(endpoint\)/m);
+    expect(r.stdout.trim().split('\n')).toHaveLength(10);
+  });
+
+  it('stops at once, saying how to configure one, when an LLM recipe has no endpoint', async () => {
+    for (const v of ['LEXCASE_LLM_BASE_URL', 'OPENAI_BASE_URL', 'LEXCASE_LLM_MODEL']) vi.stubEnv(v, undefined as unknown as string);
+    try {
+      const r = await cli('reproduce', 'acal-table4', '--limit', '2', '--run-dir', join(dir, 'no-llm'));
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('this command needs an LLM, and no endpoint is configured');
+      expect(existsSync(join(dir, 'no-llm'))).toBe(false);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+});
 
 describe('lexcase reproduce case-table3 (offline)', () => {
   it("prints the paper's numbers beside lexcase's, with CI and n, and marks the dense row failed on an index without dense", async () => {
