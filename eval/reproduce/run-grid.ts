@@ -78,9 +78,12 @@ export async function readReproduction(dir: string): Promise<ReproductionFile | 
   }
 }
 
+/** The command's last error message with its hint ("[error] …" and the lines after it). */
 function lastError(stderr: string): string {
-  const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
-  return lines.filter((l) => !l.startsWith('(run with --debug')).pop() ?? 'the command failed';
+  const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('(run with --debug'));
+  const at = lines.findLastIndex((l) => l.startsWith('[error]'));
+  if (at < 0) return lines.pop() ?? 'the command failed';
+  return lines.slice(at).join(' ').replace(/^\[error\]\s*/, '');
 }
 
 async function runOne(run: RecipeRun, o: RunGridOptions): Promise<RunState> {
