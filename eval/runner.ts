@@ -30,6 +30,7 @@ import { ToolRecorder, withToolRecorder } from '../retrieval/tools/tool-recorder
 import { provenance, type Provenance } from './provenance.js';
 import { traceSchemaFor } from './records.js';
 import { appendResult, configPath, ensureRunDir, readConfig, removeStaleTemps, repairResults, rewriteResults, writeJsonAtomic, writeTrace } from './run-dir.js';
+import { selectShardItems } from './reproduce/shard.js';
 import type { AgentSystem, ResultRecord, SystemContext, SystemOutcome } from './types.js';
 
 export interface RunProgress {
@@ -97,8 +98,10 @@ function errorText(e: unknown): string {
 }
 
 export async function runExperiment<Item extends { id: string }>(opts: RunExperimentOptions<Item>): Promise<RunExperimentResult> {
-  const { runDir, items, seed } = opts;
-  if (items.length === 0) throw errors.nothingToEvaluate(`no items to run in ${runDir} (the dataset split is empty)`, 'use a split or --limit that selects at least one item');
+  const { runDir, seed } = opts;
+  if (opts.items.length === 0) throw errors.nothingToEvaluate(`no items to run in ${runDir} (the dataset split is empty)`, 'use a split or --limit that selects at least one item');
+  // Under `lexcase reproduce --shard i/n` only this shard's items run (eval/reproduce/shard.ts).
+  const items = selectShardItems(runDir, opts.items);
   const seen = new Set<string>();
   for (const it of items) {
     if (seen.has(it.id)) throw errors.invalidInput('items', `duplicate item id "${it.id}"`);

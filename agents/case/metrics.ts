@@ -70,7 +70,8 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
       }
     distinct += seen.size;
     for (const [k, v] of Object.entries(t.tokens ?? {})) if (k !== 'total' && typeof v === 'number') byStage[k] = (byStage[k] ?? 0) + v;
-    if (Array.isArray(t.jurors)) abstentions += t.jurors.filter((j) => j.abstained).length;
+    // an item that failed before its jury keeps the panel size (a number) under `jurors`
+    abstentions += (Array.isArray(t.jurors) ? t.jurors : []).filter((j) => j.abstained).length;
   }
   const tokenTotal = records.reduce((s, r) => s + (r.tokens?.total ?? 0), 0) || Object.values(byStage).reduce((a, b) => a + b, 0);
   const n = records.length;

@@ -18,7 +18,9 @@ import * as indexCmd from './commands/index-cmd.js';
 import * as indexDense from './commands/index-dense.js';
 import * as indexLanceFts from './commands/index-lancedb-fts.js';
 import * as indexVerify from './commands/index-verify.js';
+import * as merge from './commands/merge.js';
 import * as report from './commands/report.js';
+import * as reproduce from './commands/reproduce.js';
 import * as runAcal from './commands/run-acal.js';
 import * as runBaseline from './commands/run-baseline.js';
 import * as runCase from './commands/run-case.js';
@@ -40,7 +42,9 @@ const modules: CommandModule[] = [
   indexDense,
   indexLanceFts,
   indexVerify,
+  merge,
   report,
+  reproduce,
   runAcal,
   runBaseline,
   runCase,

@@ -1,0 +1,72 @@
+import { readdirSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadRecipe, parseRecipe, recipesDir } from './recipe.js';
+import { runArgv } from './run-argv.js';
+import { parseShard, shardItems } from './shard.js';
+
+const files = readdirSync(recipesDir()).filter((f) => f.endsWith('.json'));
+
+describe('recipes/', () => {
+  it('holds a recipe for each paper: CASE Tables 2–4, ACAL Tables 3–4, MAD, 3-ply Tables 2–4, EMAR Table 4', () => {
+    expect(files.map((f) => f.replace('.json', '')).sort()).toEqual(
+      ['acal-table3', 'acal-table4', 'case-table2', 'case-table3', 'case-table4', 'emar-table4', 'mad-rounds', 'threeply-table2', 'threeply-table3', 'threeply-table4'].sort(),
+    );
+  });
+
+  it.each(files)('%s validates, its id is its file name, and every cell names a run and a column of the recipe', (f) => {
+    const { recipe } = loadRecipe(join(recipesDir(), f));
+    expect(recipe.id).toBe(f.replace('.json', ''));
+    for (const row of recipe.rows) for (const c of row.cells) {
+      expect(recipe.runs.map((r) => r.id)).toContain(c.run);
+      expect(recipe.columns).toContain(c.column);
+    }
+  });
+
+  it("carries the paper's printed numbers (spot checks against the papers)", () => {
+    const paperOf = (id: string, row: string, col: string) => loadRecipe(id).recipe.rows.find((r) => r.label === row)!.cells.find((c) => c.column === col)!.paper;
+    expect(paperOf('case-table2', 'QLM-RAG', 'Acc@3')).toBe(67.74);
+    expect(paperOf('case-table3', 'BM25-RAG', 'Recall@1000')).toBe(0.1048);
+    expect(paperOf('case-table4', 'CASE (BM25, RAG)', 'Low conf.')).toBe(53.06);
+    expect(paperOf('acal-table3', 'ACAL (Ours) · Gemini-2.5-Flash-Lite', 'Hearsay F1')).toBe(74.4);
+    expect(paperOf('acal-table4', 'CR ✓ · UAE ✗', 'Acc')).toBe(72.8);
+    expect(paperOf('threeply-table4', 'Reflective Multi-Agent · Llama-4-Scout-17b-16e', 'Non-Arguable')).toBe(42.22);
+    expect(paperOf('emar-table4', 'CVC · LFPBench', 'Mic.F1')).toBe(50.93);
+  });
+
+  it('rejects a bad recipe naming the file and the field', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'recipe-'));
+    try {
+      const good = JSON.parse(readFileSync(join(recipesDir(), 'case-table3.json'), 'utf8'));
+      good.rows[1].cells[0].run = 'bm26';
+      const file = join(dir, 'bad.json');
+      writeFileSync(file, JSON.stringify(good));
+      expect(() => loadRecipe(file)).toThrow(/bad\.json.*rows\[1\]\.cells\[0\]\.run: no run with id "bm26"/s);
+      expect(() => parseRecipe({ ...good, scale: 10 }, 'x.json')).toThrow(/x\.json.*scale/s);
+      expect(() => loadRecipe('no-such-recipe')).toThrow(/recipe "no-such-recipe" not found/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('run argv and shards', () => {
+  it('turns recipe args into `lexcase run` flags, with the run dir, --limit, --index and negated booleans', () => {
+    const { recipe } = loadRecipe('acal-table4');
+    const run = recipe.runs.find((r) => r.id === 'acal-cr0-uae1')!;
+    expect(runArgv(run, { runDir: 'R/runs/x', limit: 2, index: 'idx' })).toEqual([
+      'run', 'acal', '--task', 'hearsay', '--system', 'acal', '--split', 'test', '--k', '5', '--semantics', 'quadratic', '--no-clash', '--out', 'R/runs/x', '--limit', '2', '--index', 'idx',
+    ]);
+    const tp = loadRecipe('threeply-table2').recipe.runs[0];
+    expect(runArgv(tp, { runDir: 'd', limit: 2 })).toEqual(['run', 'threeply', '--system', 'single', '--scenarios', 'arguable,mismatched,non-arguable', '--n', '2', '--complexity', '5', '--source', 'synthetic', '--seed', '13', '--out', 'd']);
+  });
+
+  it('splits items round-robin: every item in exactly one shard', () => {
+    const items = Array.from({ length: 7 }, (_, i) => i);
+    const parts = [1, 2, 3].map((index) => shardItems(items, { index, count: 3 }));
+    expect(parts).toEqual([[0, 3, 6], [1, 4], [2, 5]]);
+    expect(() => parseShard('3/2')).toThrow(/--shard must be i\/n/);
+    expect(parseShard('2/4')).toEqual({ index: 2, count: 4 });
+  });
+});

@@ -1,0 +1,151 @@
+/**
+ * A reproduction recipe (recipes/<paper>-<table>.json): the grid of runs one paper table needs and
+ * the numbers the paper printed, cell by cell. Validated with zod; errors name the file and the
+ * field (e.g. `rows[2].cells[0].run`).
+ *
+ *   { id, paper, table, title, scale: 1 | 100, needs: { llm, data[], index },
+ *     runs: [{ id, system, args }],                       // one resumable run dir each
+ *     columns: [...], rows: [{ label, comparable?, cells: [{ column, paper, run, metric }] }],
+ *     differences: [...], notes: [...] }
+ *
+ * `system` is a `lexcase run <system>` command (case, baseline, acal, mad, threeply, emar) or
+ * `retrieval` (Recall@k of one retriever, offline); `args` are that command's flags without the
+ * dashes (`{ "mode": "bm25-rag", "k": 3 }` → `--mode bm25-rag --k 3`).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { errors } from '../../src/errors.js';
+
+export const RUN_SYSTEMS = ['retrieval', 'case', 'baseline', 'acal', 'mad', 'threeply', 'emar'] as const;
+export type RunSystem = (typeof RUN_SYSTEMS)[number];
+
+const ArgValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
+
+export const RecipeRun = z.strictObject({
+  id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'lower-case letters, digits, . _ - (it names the run dir)'),
+  system: z.enum(RUN_SYSTEMS),
+  args: z.record(z.string().regex(/^[a-z][a-z0-9-]*$/, 'a flag name without dashes'), ArgValue).default({}),
+  /** Why this run cannot be done here (e.g. "web search (Serper) is not in lexcase"): listed, never run. */
+  unavailable: z.string().optional(),
+});
+
+export const Where = z.strictObject({
+  idPrefix: z.string().optional(),
+  gold: z.string().optional(),
+  confidence: z.string().optional(),
+});
+
+/**
+ * How a cell's value comes from its run's results.jsonl:
+ *  accuracy            share of items with correct = true (failed items count as wrong)
+ *  mean                mean of a per-item metric `key` (booleans as 0/1; null/missing skipped)
+ *  ratio               Σ num / Σ den over items (per-item metrics), one-minus-ratio = 1 − that
+ *  macro-precision | macro-recall | macro-f1 | micro-f1   over the labels of gold ∪ predictions
+ * `where` keeps only some items (id prefix, gold label, confidence label).
+ */
+export const Metric = z.strictObject({
+  stat: z.enum(['accuracy', 'mean', 'ratio', 'one-minus-ratio', 'macro-precision', 'macro-recall', 'macro-f1', 'micro-f1']),
+  key: z.string().optional(),
+  num: z.string().optional(),
+  den: z.string().optional(),
+  where: Where.optional(),
+});
+export type Metric = z.infer<typeof Metric>;
+
+export const RecipeCell = z.strictObject({
+  column: z.string(),
+  /** The paper's printed number (in the recipe's scale), or null where the paper prints none. */
+  paper: z.number().nullable(),
+  run: z.string(),
+  metric: Metric,
+});
+
+export const RecipeRow = z.strictObject({
+  label: z.string(),
+  /** false when the paper's setting differs so much (dataset, corpus) that no CI flag is raised. */
+  comparable: z.boolean().default(true),
+  note: z.string().optional(),
+  cells: z.array(RecipeCell).min(1),
+});
+
+export const Recipe = z
+  .strictObject({
+    id: z.string().regex(/^[a-z0-9-]+$/),
+    paper: z.string(),
+    table: z.string(),
+    title: z.string(),
+    /** 100: the paper prints percentages; 1: fractions. lexcase values are shown in the same scale. */
+    scale: z.union([z.literal(1), z.literal(100)]),
+    needs: z.strictObject({
+      llm: z.boolean(),
+      data: z.array(z.string()).default([]),
+      index: z.string().optional(),
+    }),
+    /** The paper's model settings, for the record (lexcase uses the endpoint you give it). */
+    paperSettings: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
+    runs: z.array(RecipeRun).min(1),
+    columns: z.array(z.string()).min(1),
+    rows: z.array(RecipeRow).min(1),
+    differences: z.array(z.string()).default([]),
+    notes: z.array(z.string()).default([]),
+  })
+  .superRefine((r, ctx) => {
+    const runIds = new Set<string>();
+    r.runs.forEach((run, i) => {
+      if (runIds.has(run.id)) ctx.addIssue({ code: 'custom', path: ['runs', i, 'id'], message: `duplicate run id "${run.id}"` });
+      runIds.add(run.id);
+    });
+    r.rows.forEach((row, i) =>
+      row.cells.forEach((c, j) => {
+        if (!runIds.has(c.run)) ctx.addIssue({ code: 'custom', path: ['rows', i, 'cells', j, 'run'], message: `no run with id "${c.run}"` });
+        if (!r.columns.includes(c.column)) ctx.addIssue({ code: 'custom', path: ['rows', i, 'cells', j, 'column'], message: `"${c.column}" is not one of the columns` });
+        const m = c.metric;
+        if (m.stat === 'mean' && !m.key) ctx.addIssue({ code: 'custom', path: ['rows', i, 'cells', j, 'metric', 'key'], message: 'stat "mean" needs a key' });
+        if ((m.stat === 'ratio' || m.stat === 'one-minus-ratio') && (!m.num || !m.den))
+          ctx.addIssue({ code: 'custom', path: ['rows', i, 'cells', j, 'metric'], message: `stat "${m.stat}" needs num and den` });
+      }),
+    );
+  });
+export type Recipe = z.infer<typeof Recipe>;
+export type RecipeRun = z.infer<typeof RecipeRun>;
+
+/** recipes/ at the package root (from src or from dist). */
+export function recipesDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 5; i++) {
+    if (existsSync(join(dir, 'recipes')) && existsSync(join(dir, 'package.json'))) return join(dir, 'recipes');
+    dir = dirname(dir);
+  }
+  return resolve('recipes');
+}
+
+/** Validate a parsed recipe; the error names the file and the first bad field. */
+export function parseRecipe(value: unknown, file: string): Recipe {
+  const r = Recipe.safeParse(value);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const field = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
+  throw errors.fileParse(file, undefined, `recipe field ${field || '(root)'}: ${issue.message}`, 'see docs/reproductions.md for the recipe format');
+}
+
+/** The recipe file for a name (`case-table3`) or a path (`./my-recipe.json`). */
+export function recipeFile(nameOrPath: string): string {
+  if (existsSync(nameOrPath) && nameOrPath.endsWith('.json')) return nameOrPath;
+  const file = join(recipesDir(), `${nameOrPath.replace(/\.json$/, '')}.json`);
+  if (!existsSync(file)) throw errors.fileNotFound(`recipe "${nameOrPath}"`, file);
+  return file;
+}
+
+export function loadRecipe(nameOrPath: string): { recipe: Recipe; file: string; text: string } {
+  const file = recipeFile(nameOrPath);
+  const text = readFileSync(file, 'utf8');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw errors.fileParse(file, undefined, `not valid JSON: ${(e as Error).message}`);
+  }
+  return { recipe: parseRecipe(value, file), file, text };
+}

@@ -1,0 +1,75 @@
+/**
+ * The `retrieval` grid run of a recipe: Recall@k of one retriever over a dataset split, on the
+ * experiment runner (resumable run dir, one trace per question, sharding). Per question the
+ * prediction is the top-ranked passage id, the gold is the first gold passage id, and the metrics
+ * are `recall@<k>` (0/1 per k — each Bar Exam QA question has one gold passage) and `firstRank`.
+ * The query is the question's prompt + question, as in `lexcase eval retrieval` (eval/retrieval-eval.ts).
+ */
+import { retrievalQuery } from '../../corpora/barexam.js';
+import { loadQuestionsLimited } from '../../corpora/registry.js';
+import { parseSplit } from '../../corpora/splits.js';
+import type { Question } from '../../corpora/types.js';
+import { ensureDefaultIndex } from '../../agents/case/experiment.js';
+import { openCaseIndex } from '../../agents/case/open-index.js';
+import { readManifest } from '../../indexer/manifest.js';
+import { errors } from '../../src/errors.js';
+import { log } from '../../src/log.js';
+import { firstRelevantRank, recallAtK } from '../metrics/index.js';
+import { runExperiment, type RunExperimentResult } from '../runner.js';
+import type { AgentSystem } from '../types.js';
+
+export interface RetrievalRunOptions {
+  runDir: string;
+  method: string;
+  index?: string;
+  dataset?: string;
+  split?: string;
+  splitSeed?: number;
+  ks?: number[];
+  limit?: number;
+  seed?: number;
+}
+
+export async function runRetrievalGridRun(o: RetrievalRunOptions): Promise<RunExperimentResult> {
+  const ks = [...new Set(o.ks ?? [10, 100, 1000])].sort((a, b) => a - b);
+  if (!ks.length || ks.some((k) => !Number.isInteger(k) || k < 1)) throw errors.invalidInput('ks', `expected positive integers, got ${JSON.stringify(o.ks)}`);
+  const depth = Math.max(...ks);
+  const dataset = o.dataset ?? 'barexam';
+  const split = parseSplit(o.split ?? 'val');
+  const index = o.index ?? (await ensureDefaultIndex(undefined, (l) => log.info(l)));
+  const manifest = await readManifest(index);
+  const idx = await openCaseIndex(index, [o.method]);
+  const retriever = idx.retrievers[o.method];
+  if (!retriever) throw errors.methodUnavailable(o.method, index, manifest.methods);
+  try {
+    const questions = (await loadQuestionsLimited(dataset, split, { seed: o.splitSeed, limit: o.limit })).filter((q) => q.goldPassageIds.length > 0);
+    const system: AgentSystem<Question> = async (q) => {
+      const hits = await retriever.search(retrievalQuery(q), { k: depth });
+      const ranked = hits.map((h) => h.id);
+      const metrics: Record<string, number | null> = { firstRank: firstRelevantRank(ranked, q.goldPassageIds) };
+      for (const k of ks) metrics[`recall@${k}`] = recallAtK(ranked, q.goldPassageIds, k);
+      return { prediction: ranked[0] ?? null, metrics, trace: { query: retrievalQuery(q), goldIds: q.goldPassageIds, top10: hits.slice(0, 10).map((h) => ({ id: h.id, score: h.score })) } };
+    };
+    return await runExperiment({
+      runDir: o.runDir,
+      system,
+      items: questions,
+      gold: (q) => q.goldPassageIds[0],
+      makeContext: (_q, { seed }) => ({ seed, tools: [], retrievers: {}, getPassage: idx.getPassage, options: {} }),
+      config: {
+        system: 'retrieval',
+        method: o.method,
+        dataset,
+        split,
+        splitSeed: o.splitSeed ?? null,
+        ks,
+        limit: o.limit ?? null,
+        index: { corpus: manifest.corpus.name, checksum: manifest.corpus.checksum, passages: manifest.corpus.passages, methods: manifest.methods },
+      },
+      seed: o.seed ?? 13,
+      label: `retrieval ${o.method}`,
+    });
+  } finally {
+    await idx.docs.close?.();
+  }
+}

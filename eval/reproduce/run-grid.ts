@@ -1,0 +1,177 @@
+/**
+ * Run a recipe's grid into a reproduction dir, then write its table:
+ *
+ *   <dir>/reproduction.json     recipe id + sha256, limit, shard, model, per-run status and argv
+ *   <dir>/runs/<runId>/         an ordinary run dir (config.json, results.jsonl, traces/) — resumable
+ *   <dir>/runs/<runId>/shard.json   with --shard: every item id of the run and the ids this shard ran
+ *   <dir>/logs/<runId>.log      what the run's command printed
+ *   <dir>/checksums.json        sha256 of every results.jsonl (checked by `lexcase merge`)
+ *   <dir>/table.md|json         the paper's numbers beside lexcase's (table.ts)
+ *
+ * LLM runs go through the `lexcase run <system>` commands, in process (`runCommand`, given by the
+ * CLI layer); `retrieval` runs call retrieval-run.ts. A run that cannot start (no endpoint, no
+ * dense index, data not bundled) is recorded as failed with its message, and the grid goes on.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { errors, isLexcaseError } from '../../src/errors.js';
+import { log } from '../../src/log.js';
+import { resultsPath, writeJsonAtomic } from '../run-dir.js';
+import type { Recipe, RecipeRun } from './recipe.js';
+import { runRetrievalGridRun } from './retrieval-run.js';
+import { runArgv } from './run-argv.js';
+import { withShard, type Shard, type ShardRecord } from './shard.js';
+import { writeTable, type TableJson } from './table.js';
+
+export type RunStatus = 'done' | 'failed' | 'unavailable';
+
+export interface RunState {
+  id: string;
+  system: string;
+  status: RunStatus;
+  argv?: string[];
+  error?: string;
+}
+
+export interface ReproductionFile {
+  recipe: string;
+  recipeSha256: string;
+  limit: number | null;
+  shard: Shard | null;
+  model: string | null;
+  createdAt: string;
+  updatedAt: string;
+  runs: RunState[];
+}
+
+export type CommandRunner = (argv: string[]) => Promise<{ code: number; stdout: string; stderr: string }>;
+
+export interface RunGridOptions {
+  recipe: Recipe;
+  recipeText: string;
+  dir: string;
+  limit?: number;
+  shard?: Shard;
+  index?: string;
+  data?: string;
+  config?: string;
+  cache?: boolean;
+  model?: string;
+  /** Runs `lexcase <argv>` (the CLI layer passes an in-process runner). */
+  runCommand: CommandRunner;
+  /** Only these run ids (default: every run of the recipe). */
+  only?: string[];
+}
+
+export const sha256 = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
+export const reproductionPath = (dir: string) => join(dir, 'reproduction.json');
+export const runDirOf = (dir: string, runId: string) => join(dir, 'runs', runId);
+
+export async function readReproduction(dir: string): Promise<ReproductionFile | undefined> {
+  if (!existsSync(reproductionPath(dir))) return undefined;
+  try {
+    return JSON.parse(await readFile(reproductionPath(dir), 'utf8')) as ReproductionFile;
+  } catch (e) {
+    throw errors.runInvalid(dir, `reproduction.json is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+/** The command's last error message with its hint ("[error] …" and the lines after it). */
+function lastError(stderr: string): string {
+  const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('(run with --debug'));
+  const at = lines.findLastIndex((l) => l.startsWith('[error]'));
+  if (at < 0) return lines.pop() ?? 'the command failed';
+  return lines.slice(at).join(' ').replace(/^\[error\]\s*/, '');
+}
+
+async function runOne(run: RecipeRun, o: RunGridOptions): Promise<RunState> {
+  if (run.unavailable) return { id: run.id, system: run.system, status: 'unavailable', error: run.unavailable };
+  const runDir = runDirOf(o.dir, run.id);
+  if (run.system === 'retrieval') {
+    const a = run.args;
+    try {
+      await runRetrievalGridRun({
+        runDir,
+        method: String(a.method ?? 'bm25'),
+        index: typeof a.index === 'string' ? a.index : o.index,
+        dataset: typeof a.dataset === 'string' ? a.dataset : undefined,
+        split: typeof a.split === 'string' ? a.split : undefined,
+        splitSeed: typeof a['split-seed'] === 'number' ? a['split-seed'] : undefined,
+        ks: Array.isArray(a.ks) ? a.ks.map(Number) : typeof a.ks === 'string' ? a.ks.split(',').map(Number) : undefined,
+        limit: o.limit,
+        seed: typeof a.seed === 'number' ? a.seed : undefined,
+      });
+      return { id: run.id, system: run.system, status: 'done', argv: ['reproduce', o.recipe.id, '--only', run.id, ...(o.limit !== undefined ? ['--limit', String(o.limit)] : [])] };
+    } catch (e) {
+      if (!isLexcaseError(e)) throw e;
+      return { id: run.id, system: run.system, status: 'failed', error: e.message };
+    }
+  }
+  const argv = runArgv(run, { runDir, limit: o.limit, index: o.index, data: o.data, config: o.config, cache: o.cache });
+  const r = await o.runCommand(['--json', ...argv]);
+  await mkdir(join(o.dir, 'logs'), { recursive: true });
+  await writeFile(join(o.dir, 'logs', `${run.id}.log`), `$ lexcase ${argv.join(' ')}\n${r.stdout}\n${r.stderr}`);
+  if (r.code !== 0) return { id: run.id, system: run.system, status: 'failed', argv, error: lastError(r.stderr) };
+  return { id: run.id, system: run.system, status: 'done', argv };
+}
+
+async function writeShardRecords(dir: string, shard: Shard, records: Map<string, ShardRecord>): Promise<void> {
+  for (const [runDir, rec] of records) {
+    await writeJsonAtomic(join(runDir, 'shard.json'), { shard, allIdsSha256: sha256(rec.allIds.join('\n')), allIds: rec.allIds, keptIds: rec.keptIds });
+  }
+}
+
+/** sha256 of each run's results.jsonl, keyed by runs/<id>/results.jsonl. */
+export async function writeChecksums(dir: string, runIds: string[]): Promise<Record<string, string>> {
+  const sums: Record<string, string> = {};
+  for (const id of runIds) {
+    const f = resultsPath(runDirOf(dir, id));
+    if (existsSync(f)) sums[`runs/${id}/results.jsonl`] = sha256(await readFile(f));
+  }
+  await writeJsonAtomic(join(dir, 'checksums.json'), sums);
+  return sums;
+}
+
+export async function runGrid(o: RunGridOptions): Promise<{ reproduction: ReproductionFile; table: TableJson; tableMd: string }> {
+  const recipeSha256 = sha256(o.recipeText);
+  const prev = await readReproduction(o.dir);
+  if (prev) {
+    const same = prev.recipe === o.recipe.id && prev.limit === (o.limit ?? null) && JSON.stringify(prev.shard) === JSON.stringify(o.shard ?? null);
+    if (!same) throw errors.runInvalid(o.dir, `holds a reproduction of ${prev.recipe} (limit ${prev.limit ?? 'none'}, shard ${prev.shard ? `${prev.shard.index}/${prev.shard.count}` : 'none'}); use another --run-dir`);
+    if (prev.recipeSha256 !== recipeSha256) log.warn(`${o.dir}: the recipe changed since this reproduction started; runs whose config changed will refuse to resume`);
+  }
+  await mkdir(join(o.dir, 'runs'), { recursive: true });
+  const now = new Date().toISOString();
+  const repro: ReproductionFile = {
+    recipe: o.recipe.id,
+    recipeSha256,
+    limit: o.limit ?? null,
+    shard: o.shard ?? null,
+    model: o.model ?? prev?.model ?? null,
+    createdAt: prev?.createdAt ?? now,
+    updatedAt: now,
+    runs: prev?.runs ?? [],
+  };
+  const todo = o.recipe.runs.filter((r) => !o.only || o.only.includes(r.id));
+  const doAll = async () => {
+    for (const run of todo) {
+      log.info(`${o.recipe.id}: run ${run.id} (${run.system})`);
+      const state = await runOne(run, o);
+      repro.runs = [...repro.runs.filter((s) => s.id !== run.id), state];
+      await writeJsonAtomic(reproductionPath(o.dir), repro);
+      if (state.status === 'failed') log.warn(`${o.recipe.id}: run ${run.id} failed: ${state.error}`);
+    }
+  };
+  if (o.shard) {
+    const { records } = await withShard(o.shard, doAll);
+    await writeShardRecords(o.dir, o.shard, records);
+  } else await doAll();
+  // keep the recipe's order
+  repro.runs = o.recipe.runs.map((r) => repro.runs.find((s) => s.id === r.id)).filter((s): s is RunState => !!s);
+  await writeJsonAtomic(reproductionPath(o.dir), repro);
+  await writeChecksums(o.dir, o.recipe.runs.map((r) => r.id));
+  const { table, markdown } = await writeTable(o.dir, o.recipe, repro);
+  return { reproduction: repro, table, tableMd: markdown };
+}

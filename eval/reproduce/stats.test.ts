@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import type { ResultRecord } from '../types.js';
+import { cellValue } from './stats.js';
+
+const rec = (id: string, prediction: string | null, gold: string, extra: Partial<ResultRecord> = {}): ResultRecord => ({ id, prediction, gold, correct: prediction === gold, ms: 1, ...extra });
+
+// LegalBench-style Yes/No items: 3 of 4 "Yes" right, 1 of 2 "No" right, one failed item
+const hearsay = [rec('h1', 'Yes', 'Yes'), rec('h2', 'Yes', 'Yes'), rec('h3', 'No', 'Yes'), rec('h4', 'Yes', 'Yes'), rec('h5', 'No', 'No'), rec('h6', null, 'No')];
+
+describe('recipe cell statistics', () => {
+  it('accuracy counts a failed item as wrong; macro precision/recall/F1 average the two labels', () => {
+    expect(cellValue(hearsay, { stat: 'accuracy' }).estimate).toBeCloseTo(4 / 6, 10);
+    // Yes: tp 3, fp 0, fn 1 → P 1, R .75; No: tp 1, fp 1, fn 1 → P .5, R .5
+    expect(cellValue(hearsay, { stat: 'macro-precision' }).estimate).toBeCloseTo((1 + 0.5) / 2, 10);
+    expect(cellValue(hearsay, { stat: 'macro-recall' }).estimate).toBeCloseTo((0.75 + 0.5) / 2, 10);
+    const f1Yes = (2 * 1 * 0.75) / 1.75;
+    expect(cellValue(hearsay, { stat: 'macro-f1' }).estimate).toBeCloseTo((f1Yes + 0.5) / 2, 10);
+    const ci = cellValue(hearsay, { stat: 'macro-f1' });
+    expect(ci.n).toBe(6);
+    expect(ci.lo).toBeLessThanOrEqual(ci.estimate);
+    expect(ci.hi).toBeGreaterThanOrEqual(ci.estimate);
+  });
+
+  it('filters by confidence and pools ratios over the kept items (3-ply hallucination accuracy by scenario)', () => {
+    const jury = [rec('a', 'A', 'A', { confidence: 'high' }), rec('b', 'B', 'A', { confidence: 'low' }), rec('c', 'C', 'C', { confidence: 'low' })];
+    expect(cellValue(jury, { stat: 'accuracy', where: { confidence: 'low' } })).toMatchObject({ estimate: 0.5, n: 2 });
+    const triples = [
+      rec('arguable-001', 'argue', 'argue', { metrics: { nH: 1, nGt: 10, nUtil: 8 } }),
+      rec('arguable-002', 'argue', 'argue', { metrics: { nH: 0, nGt: 6, nUtil: 6 } }),
+      rec('non-arguable-001', 'argue', 'abstain', { metrics: { nH: 4, nGt: 8, nUtil: 0, abstained: false } }),
+    ];
+    expect(cellValue(triples, { stat: 'one-minus-ratio', num: 'nH', den: 'nGt', where: { idPrefix: 'arguable-' } }).estimate).toBeCloseTo(1 - 1 / 16, 10);
+    expect(cellValue(triples, { stat: 'ratio', num: 'nUtil', den: 'nGt', where: { idPrefix: 'arguable-' } }).estimate).toBeCloseTo(14 / 16, 10);
+    expect(cellValue(triples, { stat: 'mean', key: 'abstained', where: { idPrefix: 'non-arguable-' } })).toMatchObject({ estimate: 0, n: 1 });
+    // mean skips items without the metric
+    expect(cellValue(triples, { stat: 'mean', key: 'abstained' }).n).toBe(1);
+  });
+});

@@ -1,0 +1,31 @@
+/**
+ * `lexcase merge <out> <shardDir>…`: join the run dirs that `lexcase reproduce --shard i/n` left on
+ * several hosts into one reproduction (checksummed; no duplicate or missing item), then write its
+ * table.md/table.json. See eval/reproduce/merge.ts and docs/reproductions.md.
+ */
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { mergeShards } from '../../../eval/reproduce/merge.js';
+import { loadRecipe } from '../../../eval/reproduce/recipe.js';
+import { readReproduction } from '../../../eval/reproduce/run-grid.js';
+import { errors } from '../../errors.js';
+import { action, output, type GlobalOpts } from '../action.js';
+
+export function register(program: Command): void {
+  program
+    .command('merge')
+    .description('join the shard dirs of `lexcase reproduce --shard i/n` into one reproduction and write its table')
+    .argument('<out>', 'new reproduction dir')
+    .argument('<shards...>', 'the shard dirs (every i of n, once)')
+    .option('--recipe <file>', "recipe to build the table with (default: the shards' recipe by name)")
+    .action(
+      action(async (out: string, shards: string[], flags: { recipe?: string }, cmd: Command) => {
+        const g = cmd.optsWithGlobals() as GlobalOpts;
+        const first = await readReproduction(shards[0]);
+        if (!first) throw errors.runInvalid(shards[0], 'has no reproduction.json (not a `lexcase reproduce` run dir)');
+        const { recipe } = loadRecipe(flags.recipe ?? first.recipe);
+        const r = await mergeShards(out, shards, recipe);
+        output(g, { out: r.out, shards: r.shards, runs: r.runs, table: r.table }, () => `${r.tableMd}\nmerged ${r.shards} shards into ${r.out}; wrote ${join(r.out, 'table.md')}`);
+      }),
+    );
+}

@@ -1,0 +1,93 @@
+/**
+ * Every LLM recipe, `--limit 2`, end to end against the scripted OpenAI-compatible server (one
+ * script answering every system: eval/reproduce/test-support/scripted-all.ts) through
+ * `lexcase reproduce --endpoint … --model …`: each writes table.md/table.json, every run that can
+ * run here is done with n > 0 in its cells, and the runs that cannot (no dense index, data not
+ * bundled, not in lexcase) are named with their reason.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadPassages, loadQuestions } from '../../../corpora/registry.js';
+import type { Passage } from '../../../corpora/types.js';
+import { loadRecipe } from '../../../eval/reproduce/recipe.js';
+import { scriptedAll } from '../../../eval/reproduce/test-support/scripted-all.js';
+import { buildIndex } from '../../../indexer/build.js';
+import { closeSparseIndexes } from '../../../retrieval/open.js';
+import { runCli } from '../../../tests/support/run-cli.js';
+import { startScriptedServer, type ScriptedServer } from '../../../tests/support/scripted-openai-server.js';
+
+let dir: string;
+let index: string;
+let srv: ScriptedServer;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'lexcase-reproduce-llm-'));
+  index = join(dir, 'idx');
+  const val = (await loadQuestions('barexam', 'val')).slice(0, 2);
+  const gold = new Set(val.flatMap((q) => q.goldPassageIds));
+  const passages: Passage[] = [];
+  for await (const p of loadPassages('barexam')) if (gold.has(p.id)) passages.push(p);
+  let n = 0;
+  for await (const p of loadPassages('legal_corpus')) if (n++ < 300) passages.push(p);
+  await buildIndex((async function* () { yield* passages; })(), { out: index, corpusName: 'test', workers: 0 });
+  srv = await startScriptedServer(scriptedAll());
+  for (const v of ['LEXCASE_LLM_BASE_URL', 'OPENAI_BASE_URL', 'LEXCASE_LLM_MODEL', 'LEXCASE_LLM_API_KEY', 'OPENAI_API_KEY', 'LEXCASE_LEGALBENCH_DIR']) vi.stubEnv(v, undefined as unknown as string);
+  vi.stubEnv('LEXCASE_LLM_MAX_RETRIES', '0');
+  vi.stubEnv('LEXCASE_LLM_RETRY_BASE_MS', '1');
+}, 60_000);
+
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await srv?.close();
+  await closeSparseIndexes();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs that cannot run on this test setup, and why. */
+const CANNOT = [/^dense-rag-/, /^case-bm25-dense/, /-courts$/];
+
+describe('lexcase reproduce <LLM recipe> --limit 2 against the scripted server', () => {
+  it.each(['case-table2', 'case-table4', 'acal-table3', 'acal-table4', 'mad-rounds', 'threeply-table2', 'threeply-table3', 'threeply-table4', 'emar-table4'])(
+    '%s runs end to end and writes its table',
+    async (id) => {
+      const out = join(dir, id);
+      const r = await runCli(['--json', 'reproduce', id, '--limit', '2', '--endpoint', srv.url, '--model', 'scripted', '--index', index, '--no-cache', '--run-dir', out]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(existsSync(join(out, 'table.md'))).toBe(true);
+      const t = JSON.parse(readFileSync(join(out, 'table.json'), 'utf8'));
+      const { recipe } = loadRecipe(id);
+      expect(t.rows.map((x: { label: string }) => x.label)).toEqual(recipe.rows.map((x) => x.label));
+      expect(process.env.LEXCASE_LLM_BASE_URL).toBeUndefined(); // --endpoint is scoped to the grid
+      for (const run of recipe.runs) {
+        const state = t.runs.find((s: { id: string }) => s.id === run.id);
+        if (run.unavailable) expect(state).toMatchObject({ status: 'unavailable', error: run.unavailable });
+        else if (CANNOT.some((re) => re.test(run.id))) {
+          expect(state.status).toBe('failed');
+          expect(state.error).toMatch(run.id.endsWith('-courts') ? /learned_hands_courts/ : /dense/);
+        }
+        else {
+          expect(state, `${run.id}: ${state?.error}`).toMatchObject({ status: 'done' });
+          const lines = readFileSync(join(out, 'runs', run.id, 'results.jsonl'), 'utf8').split('\n').filter(Boolean);
+          expect(lines.length).toBe(run.system === 'threeply' ? 2 * (run.args.scenarios as string[]).length : 2);
+          // the scripted endpoint answers every system well: no item failed
+          expect(lines.map((l) => JSON.parse(l).error).filter(Boolean), run.id).toEqual([]);
+          // a cell over all of a run's items has n = the items run; an id-prefix cell (3-ply scenario) has the 2 of its scenario
+          recipe.rows.forEach((row, i) =>
+            row.cells.forEach((c, j) => {
+              if (c.run !== run.id) return;
+              const got = t.rows[i].cells[j];
+              if (!c.metric.where && c.metric.stat !== 'mean') expect(got.n, `${row.label} / ${c.column}`).toBe(lines.length);
+              if (c.metric.where?.idPrefix) expect(got.n, `${row.label} / ${c.column}`).toBe(2);
+              if (got.n > 0) expect(got.ci[0]).toBeLessThanOrEqual(got.value);
+            }),
+          );
+        }
+      }
+      const filled = t.rows.flatMap((x: { cells: { n: number }[] }) => x.cells).filter((c: { n: number }) => c.n > 0);
+      expect(filled.length).toBeGreaterThan(0);
+    },
+    120_000,
+  );
+});
