@@ -51,6 +51,19 @@ async function prebuiltEmbedder(indexDir: string, corpus: string, checksum: stri
   return { name, embedder: prebuiltPassageEmbedder(pv, rowOfText) };
 }
 
+/**
+ * Add the bundled corpus's prebuilt use-lite vectors to `indexDir` as its dense index, when they
+ * match it (same corpus checksum and embedder settings). Returns their name, or null when there
+ * are none for this index (saying why when some exist but do not match).
+ */
+export async function loadPrebuiltDense(indexDir: string, say: (l: string) => void, signal?: AbortSignal): Promise<string | null> {
+  const m = await readManifest(indexDir);
+  const prebuilt = await prebuiltEmbedder(indexDir, m.corpus.name, m.corpus.checksum, recordableSpec(DEMO_DENSE_SPEC), say);
+  if (!prebuilt) return null;
+  await addDenseIndex(indexDir, { embedder: prebuilt.embedder, spec: DEMO_DENSE_SPEC, signal, batchSize: 2048 });
+  return prebuilt.name;
+}
+
 export const denseStep: DemoStep = {
   name: 'dense',
   async run(ctx) {

@@ -5,6 +5,7 @@
  * are `recall@<k>` (0/1 per k — each Bar Exam QA question has one gold passage) and `firstRank`.
  * The query is the question's prompt + question, as in `lexcase eval retrieval` (eval/retrieval-eval.ts).
  */
+import { loadPrebuiltDense } from '../demo/dense-step.js';
 import { retrievalQuery } from '../../corpora/barexam.js';
 import { loadQuestionsLimited } from '../../corpora/registry.js';
 import { parseSplit } from '../../corpora/splits.js';
@@ -37,7 +38,13 @@ export async function runRetrievalGridRun(o: RetrievalRunOptions): Promise<RunEx
   const dataset = o.dataset ?? 'barexam';
   const split = parseSplit(o.split ?? 'val');
   const index = o.index ?? (await ensureDefaultIndex(undefined, (l) => log.info(l)));
-  const manifest = await readManifest(index);
+  let manifest = await readManifest(index);
+  // The bundled default index gets its dense rows from the prebuilt use-lite vectors (seconds, no embedding).
+  if (o.index === undefined && (o.method === 'dense' || o.method === 'hybrid') && !manifest.methods.includes('dense')) {
+    const name = await loadPrebuiltDense(index, (l) => log.info(l));
+    if (name) log.info(`dense index of ${index} loaded from the prebuilt vectors ${name}`);
+    manifest = await readManifest(index);
+  }
   const idx = await openCaseIndex(index, [o.method]);
   const retriever = idx.retrievers[o.method];
   if (!retriever) throw errors.methodUnavailable(o.method, index, manifest.methods);

@@ -71,7 +71,14 @@ async function describe(root: string, dir: string): Promise<RunEntry | undefined
   if (!RUN_FILES.every((f) => servable(root, join(dir, f)))) return undefined;
   const hasConfig = existsSync(join(dir, 'config.json'));
   const graphs = graphFiles(root, dir).length;
-  if (!hasConfig && graphs === 0) return undefined;
+  // a `lexcase reproduce` directory: its table.json (paper vs lexcase) is the thing to show
+  const reproduction = !hasConfig && existsSync(join(dir, 'reproduction.json')) && servable(root, join(dir, 'reproduction.json'));
+  if (!hasConfig && graphs === 0 && !reproduction) return undefined;
+  if (reproduction) {
+    const r = readJson(join(dir, 'reproduction.json')) ?? {};
+    const rel = relative(root, dir).split(sep).join('/') || '.';
+    return { id: rel, dir, root, kind: 'run', system: 'reproduce', dataset: typeof r.recipe === 'string' ? r.recipe : undefined, items: 0, correct: 0, graphs: 0 };
+  }
   const cfg = (readJson(join(dir, 'config.json'))?.config ?? {}) as Record<string, unknown>;
   let items = 0;
   let correct = 0;
@@ -112,7 +119,7 @@ export async function listRuns(rootDir: string): Promise<RunEntry[]> {
     const e = await describe(root, dir);
     if (e) {
       out.push(e);
-      return; // a run's own folders are not searched for more runs
+      if (e.system !== 'reproduce') return; // a run's own folders are not searched for more runs (a reproduction's are: its grid's runs)
     }
     if (depth >= MAX_DEPTH) return;
     let names: string[];

@@ -85,6 +85,28 @@ describe('runs summary and run page', () => {
     expect(rel.spec.data.values.reduce((n: number, b: { n: number }) => n + b.n, 0)).toBe(2);
   });
 
+  it('a `lexcase reproduce` directory is listed with its grid runs, and its page carries the paper-vs-lexcase table', async () => {
+    const dir = join(f.runs, 'repro-case-table3');
+    const { mkdirSync, cpSync } = await import('node:fs');
+    mkdirSync(join(dir, 'runs'), { recursive: true });
+    const table = { recipe: 'case-table3', title: 'Recall', columns: ['Recall@10'], rows: [{ label: 'BM25-RAG', cells: [{ column: 'Recall@10', paper: 0, value: 0.07, ci: [0.03, 0.12], n: 124, outsideCi: true }] }], notes: [] };
+    writeFileSync(join(dir, 'reproduction.json'), JSON.stringify({ recipe: 'case-table3', runs: [{ id: 'bm25', status: 'done' }] }));
+    writeFileSync(join(dir, 'table.json'), JSON.stringify(table));
+    cpSync(join(f.runs, f.systemRuns!.madRunId), join(dir, 'runs', 'bm25'), { recursive: true });
+    try {
+      const list = await call('/api/runs');
+      const ids = list.json.runs.map((r: { id: string }) => r.id);
+      expect(ids).toContain('repro-case-table3');
+      expect(ids).toContain('repro-case-table3/runs/bm25');
+      expect(list.json.runs.find((r: { id: string }) => r.id === 'repro-case-table3')).toMatchObject({ system: 'reproduce', dataset: 'case-table3' });
+      const r = await call('/api/run/summary?run=repro-case-table3');
+      expect(r.json.summary.hasTable).toBe(true);
+      expect(r.json.table).toEqual(table);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('3-ply trace: the factor table marks used factors and the hallucinated F27', async () => {
     const id = f.systemRuns!.threeplyRunId;
     const run = await readRun(join(f.runs, id));
