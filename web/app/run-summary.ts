@@ -70,15 +70,30 @@ export async function renderRunsTable(root: HTMLElement): Promise<void> {
 /** A table.json (from `lexcase reproduce`): rows of objects, or {columns|header, rows}; anything else as JSON. */
 export function jsonTable(t: unknown): HTMLElement {
   const cell = (v: unknown) => (v === null || v === undefined ? '–' : typeof v === 'object' ? JSON.stringify(v) : typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(4) : String(v));
-  const o = t as { title?: unknown; columns?: unknown; header?: unknown; rows?: unknown };
+  const o = t as { title?: unknown; columns?: unknown[]; header?: unknown; rows?: unknown };
   let cols: string[] | undefined;
   let rows: unknown[][] | undefined;
   const objRows = (xs: unknown[]) => {
     cols = [...new Set(xs.flatMap((x) => (x && typeof x === 'object' ? Object.keys(x) : [])))];
     rows = xs.map((x) => cols!.map((c) => (x as Record<string, unknown>)?.[c]));
   };
+  type ReproCell = { column: string; paper?: number | null; value?: number | null; ci?: [number, number] | null; n?: number; outsideCi?: boolean | null };
+  const isRepro = (xs: unknown[]) => xs.every((x) => x && typeof x === 'object' && Array.isArray((x as { cells?: unknown }).cells));
+  const fmt = (v: number | null | undefined) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(4)) : '–');
   if (Array.isArray(t)) objRows(t);
-  else if (o && Array.isArray(o.rows)) {
+  else if (o && Array.isArray(o.rows) && Array.isArray(o.columns) && isRepro(o.rows)) {
+    // `lexcase reproduce`: per cell the paper's value beside lexcase's [95% CI] (n), flagged when the paper lies outside the CI
+    cols = ['row', ...o.columns.map(String)];
+    rows = (o.rows as { label?: unknown; cells: ReproCell[] }[]).map((r) => [
+      String(r.label ?? ''),
+      ...o.columns!.map((c) => {
+        const x = r.cells.find((y) => y.column === c);
+        if (!x) return '–';
+        const ci = x.ci ? ` [${fmt(x.ci[0])}, ${fmt(x.ci[1])}]` : '';
+        return `paper ${fmt(x.paper)} · lexcase ${fmt(x.value)}${ci}${x.n !== undefined ? ` (n=${x.n})` : ''}${x.outsideCi ? ' ⚑' : ''}`;
+      }),
+    ]);
+  } else if (o && Array.isArray(o.rows)) {
     const head = Array.isArray(o.columns) ? o.columns : Array.isArray(o.header) ? o.header : undefined;
     if (head && o.rows.every(Array.isArray)) {
       cols = head.map(String);
