@@ -21,7 +21,7 @@ import { PAPER_DEFAULTS } from '../agents/acal/graph/types.js';
 import { indexQbaf } from '../agents/acal/semantics/graph-index.js';
 import { computeStrengths, quadraticEnergyUpdate, SEMANTICS } from '../agents/acal/semantics/index.js';
 import type { Qbaf, QbafEdge, SemanticsName } from '../agents/acal/semantics/types.js';
-import { createRng } from '../src/rng.js';
+import { createRng } from '../core/rng.js';
 
 const { values } = parseArgs({ options: { graphs: { type: 'string', default: '1000' }, scripted: { type: 'boolean', default: false } } });
 const N = Number(values.graphs);
@@ -90,13 +90,13 @@ function part1(p: number, directed = false) {
 async function part2() {
   const { startScriptedServer } = await import('../tests/support/scripted-openai-server.js');
   const { scriptedArena } = await import('../agents/acal/test-support/scripted-arena.js');
-  const { runAcal } = await import('../agents/acal/run-acal.js');
+  const { runAcal } = await import('../agents/acal/experiment.js');
   const { readGraph } = await import('../agents/acal/graph/store.js');
   const { recompute } = await import('../agents/acal/graph/recompute.js');
   const { loadPassages } = await import('../corpora/registry.js');
   const { buildIndex } = await import('../indexer/build.js');
-  const { createChatModel } = await import('../src/llm/factory.js');
-  const { llmConfigSchema } = await import('../src/config.js');
+  const { createChatModel } = await import('../core/llm/factory.js');
+  const { llmConfigSchema } = await import('../core/config.js');
   const { closeSparseIndexes } = await import('../retrieval/open.js');
   const dir = mkdtempSync(join(tmpdir(), 'acal-band-'));
   const srv = await startScriptedServer(scriptedArena());

@@ -4,7 +4,7 @@
  * structured like real text embeddings rather than uniform noise (where ANN is meaningless).
  * Queries are fresh draws around a random centroid (not copies of data points).
  */
-import { createRng, deriveSeed } from '../src/rng.js';
+import { createRng, deriveSeed } from '../core/rng.js';
 
 /** Fast seeded normal generator (xorshift128 + Box–Muller); bulk floats would be slow via pure-rand. */
 function gaussian(seed: number): () => number {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_EPSILON } from '../agents/emar/convergence.js';
 import { evaluateConvergenceRules, type LabelledClaimPair } from '../agents/emar/convergence-eval.js';
-import { createEmbedder } from '../retrieval/embed/create-embedder.js';
+import { createEmbedder } from '../indexer/embed/create-embedder.js';
 
 const { values } = parseArgs({ options: { epsilon: { type: 'string', default: String(DEFAULT_EPSILON) } } });
 const pairs = readFileSync(join(import.meta.dirname, '../tests/fixtures/emar/claim-pairs.jsonl'), 'utf8')

@@ -17,9 +17,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { DATA_DIR } from '../corpora/registry.js';
-import { createEmbedder } from '../retrieval/embed/create-embedder.js';
-import type { EmbedderSpec } from '../retrieval/embed/types.js';
-import { createRng } from '../src/rng.js';
+import { createEmbedder } from '../indexer/embed/create-embedder.js';
+import type { EmbedderSpec } from '../indexer/embed/types.js';
+import { createRng } from '../core/rng.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), fileURLToPath(import.meta.url).endsWith('.ts') ? '..' : '../..');
 

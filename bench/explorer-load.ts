@@ -22,7 +22,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildIndex } from '../indexer/build.js';
-import { PACKAGE_ROOT } from '../src/version.js';
+import { PACKAGE_ROOT } from '../core/version.js';
 import { ensureCorpus } from './corpus-cache.js';
 import { percentile } from './measure.js';
 import { readPassagesJsonl } from './read-jsonl.js';

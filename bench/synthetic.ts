@@ -14,7 +14,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { once } from 'node:events';
-import { createRng, deriveSeed, type Rng } from '../src/rng.js';
+import { createRng, deriveSeed, type Rng } from '../core/rng.js';
 import type { Passage } from '../corpora/types.js';
 
 export const GENERATOR_VERSION = 1;
@@ -164,7 +164,7 @@ export function createZipfSampler(n: number, s: number): ZipfSampler {
 }
 
 /**
- * A fast 32-bit generator (mulberry32) for the per-token draws, itself seeded from src/rng.ts.
+ * A fast 32-bit generator (mulberry32) for the per-token draws, itself seeded from core/rng.ts.
  * 111M token draws through pure-rand's uniformInt would dominate the corpus generation time.
  */
 function fastUniform(seed: number): () => number {

@@ -6,7 +6,7 @@
  * Passages are {id (= gold_idx), text}. The retrieval query of the paper is prompt + question
  * (see `retrievalQuery`).
  */
-import { errors } from '../src/errors.js';
+import { errors } from '../core/errors.js';
 import { LETTERS, type Question } from './types.js';
 
 const str = (v: unknown): string => (v === undefined || v === null ? '' : String(v));

@@ -5,7 +5,7 @@
  */
 import { basename } from 'node:path';
 import { parse } from 'csv-parse';
-import { errors } from '../src/errors.js';
+import { errors } from '../core/errors.js';
 import { defaultMaxLineBytes, readTextChunks } from './read-lines.js';
 import { toPassage } from './field-map.js';
 import type { PassageLoadOptions } from './jsonl.js';

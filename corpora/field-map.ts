@@ -3,7 +3,7 @@
  * names are configurable (`--id-field`, `--text-field`, ...); by default the first present of a
  * few common names is used (id/idx/_id/docid/pid, text/contents/passage/body, ...).
  */
-import { errors } from '../src/errors.js';
+import { errors } from '../core/errors.js';
 import type { Passage } from './types.js';
 import { describeType, idProblem } from './passage-rules.js';
 

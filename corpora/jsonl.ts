@@ -1,6 +1,6 @@
 /** Streaming JSONL loader (plain or .gz): one JSON object per line; blank lines are skipped. */
 import { basename } from 'node:path';
-import { errors } from '../src/errors.js';
+import { errors } from '../core/errors.js';
 import { readLines, type ReadLinesOptions } from './read-lines.js';
 import { toPassage, type FieldMapping } from './field-map.js';
 import type { Passage } from './types.js';

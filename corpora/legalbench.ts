@@ -10,8 +10,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { readFile } from 'node:fs/promises';
-import { errors } from '../src/errors.js';
-import { PACKAGE_ROOT } from '../src/version.js';
+import { errors } from '../core/errors.js';
+import { PACKAGE_ROOT } from '../core/version.js';
 import { readLines } from './read-lines.js';
 import type { TaskExample } from './types.js';
 

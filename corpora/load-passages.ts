@@ -5,7 +5,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errors } from '../src/errors.js';
+import { errors } from '../core/errors.js';
 import { loadJsonlPassages, type PassageLoadOptions } from './jsonl.js';
 import { loadCsvPassages } from './csv.js';
 import { loadParquetPassages } from './parquet.js';

@@ -1,5 +1,5 @@
 /** MMLU-Pro (law) records → Question: {question_id, question, options[3..10], answer "A".."J", src}. */
-import { errors } from '../src/errors.js';
+import { errors } from '../core/errors.js';
 import { LETTERS, type Question } from './types.js';
 
 export function mmluProQuestion(rec: unknown, file: string, line: number): Question {

@@ -3,7 +3,7 @@
  * the file was meant to be ("qrels file not found: x.txt") rather than calling it a corpus.
  */
 import { stat } from 'node:fs/promises';
-import { errors } from '../src/errors.js';
+import { errors } from '../core/errors.js';
 import { readLines, type Line } from './read-lines.js';
 
 export async function* readNamedLines(what: string, file: string): AsyncGenerator<Line> {

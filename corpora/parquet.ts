@@ -5,7 +5,7 @@
 import { basename } from 'node:path';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
-import { errors } from '../src/errors.js';
+import { errors } from '../core/errors.js';
 import { assertReadableFile } from './read-lines.js';
 import { DEFAULT_FIELDS, toPassage } from './field-map.js';
 import type { PassageLoadOptions } from './jsonl.js';

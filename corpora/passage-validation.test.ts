@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { buildIndex } from '../indexer/build.js';
 import { fromArray } from '../indexer/build-test-helpers.js';
 import { runCli } from '../tests/support/run-cli.js';
-import { indexCorpus } from './index-corpus.js';
+import { indexCorpus } from '../indexer/index-corpus.js';
 import { loadPassageFile } from './load-passages.js';
 import type { Passage } from './types.js';
 

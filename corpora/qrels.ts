@@ -6,7 +6,7 @@
  * four fields, a non-integer grade, or a second judgement of the same (qid, docid) is an error
  * naming file:line (trec_eval refuses duplicate judgements too).
  */
-import { errors } from '../src/errors.js';
+import { errors } from '../core/errors.js';
 import { isSkippable, readNamedLines } from './named-lines.js';
 
 /** qid → docid → graded relevance. */

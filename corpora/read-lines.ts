@@ -9,7 +9,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
 import type { Readable } from 'node:stream';
-import { errors, LexcaseError } from '../src/errors.js';
+import { errors, LexcaseError } from '../core/errors.js';
 
 export interface Line {
   /** 1-based line number in the (decompressed) file. */

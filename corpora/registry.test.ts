@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../src/version.js';
+import { PACKAGE_ROOT } from '../core/version.js';
 import { CORPORA, DATA_DIR, datasetChecksum, fileChecksum, loadPassages, loadQuestions } from './registry.js';
 import { retrievalQuery } from './barexam.js';
 import type { Passage } from './types.js';

@@ -9,8 +9,8 @@
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../src/version.js';
-import { errors } from '../src/errors.js';
+import { PACKAGE_ROOT } from '../core/version.js';
+import { errors } from '../core/errors.js';
 import { openBytes, assertReadableFile } from './read-lines.js';
 import { loadJsonlPassages, readJsonl } from './jsonl.js';
 import { loadPassageFile, resolvePassageFile, type FileLoadOptions } from './load-passages.js';

@@ -6,8 +6,8 @@
  * rest). Same seed + same file → same membership; the seed is recorded wherever a split is used.
  * These are NOT the paper's splits: numbers on them are comparable with each other, not with it.
  */
-import { createRng } from '../src/rng.js';
-import { errors } from '../src/errors.js';
+import { createRng } from '../core/rng.js';
+import { errors } from '../core/errors.js';
 import type { Split } from './types.js';
 
 export const DEFAULT_SPLIT_SEED = 13;

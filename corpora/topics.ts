@@ -7,7 +7,7 @@
  * names file:line: a missing tab, an empty text, a duplicate qid, a qid containing whitespace (TREC
  * run files are whitespace-separated, so such a qid could never be evaluated).
  */
-import { errors } from '../src/errors.js';
+import { errors } from '../core/errors.js';
 import { readNamedLines } from './named-lines.js';
 
 export interface Topic {

@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { errors } from '../src/errors.js';
-import { PACKAGE_ROOT } from '../src/version.js';
+import { errors } from '../core/errors.js';
+import { PACKAGE_ROOT } from '../core/version.js';
 
 export type Side = 'P' | 'D';
 

@@ -1,5 +1,5 @@
 /**
- * Seeded bootstrap confidence intervals (src/rng.ts, so the same seed gives the same interval).
+ * Seeded bootstrap confidence intervals (core/rng.ts, so the same seed gives the same interval).
  *
  * - `bootstrapCi(values)`: percentile CI for a per-item statistic (default: the mean), resampling
  *   items with replacement.
@@ -13,7 +13,7 @@
  * p = min(1, 2 · min(#{d* ≤ 0} + 1, #{d* ≥ 0} + 1) / (B + 1)). It asks how often a resample's
  * difference falls on the other side of zero; small p = the sign of the difference is stable.
  */
-import { createRng } from '../src/rng.js';
+import { createRng } from '../core/rng.js';
 
 export interface BootstrapOptions {
   /** Number of resamples B (default 2000). */

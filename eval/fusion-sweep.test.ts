@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { indexCorpus } from '../corpora/index-corpus.js';
+import { indexCorpus } from '../indexer/index-corpus.js';
 import { loadQuestions } from '../corpora/registry.js';
 import { closeSparseIndexes, openRetriever } from '../retrieval/open.js';
 import { evalRetrieval } from './retrieval-eval.js';

@@ -5,7 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { PACKAGE_ROOT, VERSION } from '../src/version.js';
+import { PACKAGE_ROOT, VERSION } from '../core/version.js';
 
 export function gitSha(cwd: string = PACKAGE_ROOT): string {
   try {

@@ -7,7 +7,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { errors } from '../src/errors.js';
+import { errors } from '../core/errors.js';
 import type { Hit } from '../retrieval/types.js';
 import type { Question } from '../corpora/types.js';
 

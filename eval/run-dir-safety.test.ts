@@ -7,8 +7,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { setLogLevel } from '../src/log.js';
-import { clearSecrets, registerSecret } from '../src/secrets.js';
+import { setLogLevel } from '../core/log.js';
+import { clearSecrets, registerSecret } from '../core/secrets.js';
 import { readRun } from './report/read-run.js';
 import { readResults, resultsPath, tracePath, tracesDir } from './run-dir.js';
 import { runExperiment } from './runner.js';

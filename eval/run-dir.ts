@@ -11,8 +11,8 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { appendFile, mkdir, readdir, readFile, rename, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errors } from '../src/errors.js';
-import { redactValue } from '../src/log.js';
+import { errors } from '../core/errors.js';
+import { redactValue } from '../core/log.js';
 import { baseTraceSchema, firstIssue, resultRecordSchema, type TraceSchema } from './records.js';
 import type { ResultRecord } from './types.js';
 

@@ -21,11 +21,11 @@
  * once running items end.
  */
 import pLimit from 'p-limit';
-import { errors, isLexcaseError } from '../src/errors.js';
-import { UsageMeter, withUsageScope } from '../src/llm/usage.js';
-import { log } from '../src/log.js';
-import { createProgress } from '../src/progress.js';
-import { deriveSeed } from '../src/rng.js';
+import { errors, isLexcaseError } from '../core/errors.js';
+import { UsageMeter, withUsageScope } from '../core/llm/usage.js';
+import { log } from '../core/log.js';
+import { createProgress } from '../core/progress.js';
+import { deriveSeed } from '../core/rng.js';
 import { ToolRecorder, withToolRecorder } from '../retrieval/tools/tool-recorder.js';
 import { provenance, type Provenance } from './provenance.js';
 import { traceSchemaFor } from './records.js';

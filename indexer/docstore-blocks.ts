@@ -12,7 +12,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { join } from 'node:path';
 import { deflateRawSync, inflateRawSync, constants } from 'node:zlib';
 import { open, readFile, type FileHandle } from 'node:fs/promises';
-import { errors } from '../src/errors.js';
+import { errors } from '../core/errors.js';
 import { HashingFile } from './sparse/hashing-file.js';
 import { checkOffsets } from './integrity.js';
 

@@ -4,7 +4,7 @@
  */
 import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errors } from '../src/errors.js';
+import { errors } from '../core/errors.js';
 import type { Passage } from '../corpora/types.js';
 import type { DocStore } from '../retrieval/types.js';
 import { DOCSTORE_FILES } from './docstore-writer.js';

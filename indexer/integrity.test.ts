@@ -8,7 +8,7 @@ import { cpSync, readFileSync, statSync, truncateSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LexcaseError } from '../src/errors.js';
+import { LexcaseError } from '../core/errors.js';
 import { closeSparseIndexes, openRetriever } from '../retrieval/open.js';
 import { runCli } from '../tests/support/run-cli.js';
 import type { Passage } from '../corpora/types.js';

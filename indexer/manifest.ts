@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { errors } from '../src/errors.js';
+import { errors } from '../core/errors.js';
 
 export const MANIFEST_FORMAT = 'lexcase-index';
 /** 2: doc store texts may be block-compressed (see `docstore`); version-1 dirs are still read. */

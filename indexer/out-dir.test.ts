@@ -6,8 +6,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { LexcaseError } from '../src/errors.js';
-import { indexCorpus } from '../corpora/index-corpus.js';
+import { LexcaseError } from '../core/errors.js';
+import { indexCorpus } from './index-corpus.js';
 import { closeSparseIndexes, openRetriever } from '../retrieval/open.js';
 import { buildIndex } from './build.js';
 import { fromArray, tempDir, texts } from './build-test-helpers.js';

@@ -12,7 +12,7 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
-import { errors } from '../src/errors.js';
+import { errors } from '../core/errors.js';
 import { MANIFEST_FORMAT } from './manifest.js';
 
 /** Entries an index dir may hold (besides manifest.json.tmp-* left by an interrupted manifest write). */

@@ -4,7 +4,7 @@
  * corpus name defaults to the index directory's name (see defaultCorpusName).
  */
 import { basename } from 'node:path';
-import { errors } from '../src/errors.js';
+import { errors } from '../core/errors.js';
 import type { Passage } from '../corpora/types.js';
 
 /** A passage as a user hands it in: `id` and `text` required, `source` optional; other fields are ignored. */

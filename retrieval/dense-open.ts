@@ -2,10 +2,10 @@
  * Options plumbing from `openRetriever(dir, 'dense' | 'hybrid', opts)` (CLI flags, tool configs) to
  * DenseRetriever / HybridRetriever. Accepts both typed values and CLI strings.
  */
-import { errors } from '../src/errors.js';
+import { errors } from '../core/errors.js';
 import { openDenseRetriever, type DenseOptions } from './dense.js';
-import { isEmbedderProvider } from './embed/create-embedder.js';
-import type { EmbedderSpec } from './embed/types.js';
+import { isEmbedderProvider } from '../indexer/embed/create-embedder.js';
+import type { EmbedderSpec } from '../indexer/embed/types.js';
 
 const num = (opts: Record<string, unknown>, name: string): number | undefined => {
   const v = opts[name];

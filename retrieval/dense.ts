@@ -16,15 +16,15 @@
  * and one with another dimension is DIMENSION_MISMATCH.
  */
 import type * as lancedb from '@lancedb/lancedb';
-import { errors } from '../src/errors.js';
+import { errors } from '../core/errors.js';
 import { readManifest } from '../indexer/manifest.js';
 import type { DenseSection } from '../indexer/dense/dense-section.js';
 import { resolveDenseUri } from '../indexer/dense/dense-section.js';
 import { applyAnnKnobs, connectDense, openDenseTable } from '../indexer/dense/lance-table.js';
-import { createEmbedder } from './embed/create-embedder.js';
-import { lastWords } from './embed/batching.js';
+import { createEmbedder } from '../indexer/embed/create-embedder.js';
+import { lastWords } from '../indexer/embed/batching.js';
 import { FLAT_MEMORY_MAX_ROWS, flatSearch, loadFlatMatrix, type FlatMatrix } from './dense-flat-memory.js';
-import type { Embedder, EmbedderSpec } from './embed/types.js';
+import type { Embedder, EmbedderSpec } from '../indexer/embed/types.js';
 import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
 import { attachTexts, textStoreFor, type TextSource } from './hit-text.js';
 

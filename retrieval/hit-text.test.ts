@@ -13,7 +13,7 @@ import { createDenseRetriever } from './dense.js';
 import { readManifest } from '../indexer/manifest.js';
 import { resolveDenseUri, type DenseSection } from '../indexer/dense/dense-section.js';
 import { connectDense, openDenseTable } from '../indexer/dense/lance-table.js';
-import { createEmbedder } from './embed/create-embedder.js';
+import { createEmbedder } from '../indexer/embed/create-embedder.js';
 import { createHybridRetriever } from './hybrid.js';
 import { closeSparseIndexes, openRetriever } from './open.js';
 import type { Hit } from './types.js';

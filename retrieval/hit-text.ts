@@ -5,7 +5,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { errors } from '../src/errors.js';
+import { errors } from '../core/errors.js';
 import { openDocStore, type OpenedDocStore } from '../indexer/docstore.js';
 import type { DocStore, Hit } from './types.js';
 

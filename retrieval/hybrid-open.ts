@@ -7,7 +7,7 @@
  *   rrfK, depth (hits fetched per component); defaults HYBRID_DEFAULTS
  * Component-specific options (k1, b, mu, embedder, nprobes, …) are passed to every component.
  */
-import { errors } from '../src/errors.js';
+import { errors } from '../core/errors.js';
 import { readManifest } from '../indexer/manifest.js';
 import { createHybridRetriever, DEFAULT_HYBRID_METHODS, HYBRID_DEFAULTS } from './hybrid.js';
 import type { FusionMethod } from './fusion.js';

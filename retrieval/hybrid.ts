@@ -5,7 +5,7 @@
  * fusion (see fusion.ts). `explain` reports,
  * for one passage, each component's rank, raw score, normalised score and contribution.
  */
-import { errors } from '../src/errors.js';
+import { errors } from '../core/errors.js';
 import { fuse, type FusedHit, type FusionMethod, type RankedList } from './fusion.js';
 import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
 import { attachTexts, type TextSource } from './hit-text.js';

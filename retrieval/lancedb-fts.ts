@@ -13,8 +13,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDocStore } from '../indexer/docstore.js';
 import { readManifest, writeManifest } from '../indexer/manifest.js';
-import { errors } from '../src/errors.js';
-import { log } from '../src/log.js';
+import { errors } from '../core/errors.js';
+import { log } from '../core/log.js';
 import type { Hit, Retriever, SearchOptions } from './types.js';
 import { attachTexts, textStoreFor } from './hit-text.js';
 

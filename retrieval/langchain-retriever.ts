@@ -13,7 +13,7 @@
 import { BaseRetriever, type BaseRetrieverInput } from '@langchain/core/retrievers';
 import { Document } from '@langchain/core/documents';
 import type { CallbackManagerForRetrieverRun } from '@langchain/core/callbacks/manager';
-import { errors } from '../src/errors.js';
+import { errors } from '../core/errors.js';
 import { openRetriever } from './open.js';
 import type { MethodName, Retriever } from './types.js';
 

@@ -5,7 +5,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { errors } from '../src/errors.js';
+import { errors } from '../core/errors.js';
 import { readManifest } from '../indexer/manifest.js';
 import { loadSparseIndex, type SparseIndex } from '../indexer/sparse/sparse-index.js';
 import type { Retriever } from './types.js';

@@ -10,7 +10,7 @@
  * lucene: Lucene's LMDirichletSimilarity: per matched term max(0, ln(1 + tf/(μ·P)) + ln(μ/(dl+μ))) with
  * Lucene's collection model P = (cf+1)/(|C|+1); only matching documents are ranked.
  */
-import { errors } from '../src/errors.js';
+import { errors } from '../core/errors.js';
 import type { SparseIndex } from '../indexer/sparse/sparse-index.js';
 import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
 import { termFrequency } from './sparse/accumulator.js';

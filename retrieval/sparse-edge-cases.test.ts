@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LexcaseError } from '../src/errors.js';
+import { LexcaseError } from '../core/errors.js';
 import { buildIndex } from '../indexer/build.js';
 import { writeManifest } from '../indexer/manifest.js';
 import { fromArray, tempDir, texts } from '../indexer/build-test-helpers.js';

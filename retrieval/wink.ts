@@ -6,7 +6,7 @@
  * wink needs at least 3 documents.
  */
 import { createRequire } from 'node:module';
-import { errors } from '../src/errors.js';
+import { errors } from '../core/errors.js';
 import type { Passage } from '../corpora/types.js';
 import type { AnalyzerConfig } from '../indexer/manifest.js';
 import { createAnalyzer } from '../indexer/analyzer.js';

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../src/version.js';
+import { PACKAGE_ROOT } from '../core/version.js';
 
 const DIR = 'shared';
 const PARENT = '\\.\\.';

@@ -17,7 +17,7 @@ import { compareRuns } from '../eval/report/compare.js';
 import { readRun } from '../eval/report/read-run.js';
 import { evalRetrieval } from '../eval/retrieval-eval.js';
 import { openRetriever } from '../retrieval/open.js';
-import { PACKAGE_ROOT } from '../src/version.js';
+import { PACKAGE_ROOT } from '../core/version.js';
 import { startExplorer, type ExplorerServer } from './server/server.js';
 import { makeExplorerFixtures, type ExplorerFixtures } from './test-support/explorer-fixtures.js';
 

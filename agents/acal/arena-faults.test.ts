@@ -6,8 +6,8 @@
  */
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { llmConfigSchema } from '../../src/config.js';
-import { createChatModel, llmStats } from '../../src/llm/factory.js';
+import { llmConfigSchema } from '../../core/config.js';
+import { createChatModel, llmStats } from '../../core/llm/factory.js';
 import { startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
 import { runArena } from './arena.js';
 import { acalTask } from './tasks.js';

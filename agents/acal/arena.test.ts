@@ -3,8 +3,8 @@
  * ChatOpenAI client made by createChatModel.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { llmConfigSchema } from '../../src/config.js';
-import { createChatModel } from '../../src/llm/factory.js';
+import { llmConfigSchema } from '../../core/config.js';
+import { createChatModel } from '../../core/llm/factory.js';
 import { startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
 import { runArena } from './arena.js';
 import { recompute } from './graph/recompute.js';

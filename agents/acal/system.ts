@@ -5,7 +5,7 @@
  */
 import type { TaskExample } from '../../corpora/types.js';
 import type { AgentSystem } from '../../eval/types.js';
-import { errors } from '../../src/errors.js';
+import { errors } from '../../core/errors.js';
 import { runArena, type ArenaOptions } from './arena.js';
 import { gatherEvidence } from './evidence.js';
 import { writeGraph } from './graph/store.js';

@@ -2,7 +2,7 @@
  * Claims under test for the LegalBench tasks ACAL is evaluated on (paper §4.1). The claim is the
  * central argument φ (τ = 0.5); "Yes" means the claim holds.
  */
-import { errors } from '../../src/errors.js';
+import { errors } from '../../core/errors.js';
 
 export interface AcalTask {
   name: string;

@@ -10,9 +10,9 @@
  */
 import type { Question } from '../../corpora/types.js';
 import type { AgentSystem, SystemContext, SystemOutcome } from '../../eval/types.js';
-import { errors, isLexcaseError } from '../../src/errors.js';
-import { blindQuestion } from '../case/gold-guard.js';
-import { factsOf } from '../case/question-text.js';
+import { errors, isLexcaseError } from '../../core/errors.js';
+import { blindQuestion } from '../common/gold-guard.js';
+import { factsOf } from '../common/question-text.js';
 import { answerMcq, type ContextPassage } from './mcq-prompt.js';
 
 export const BASELINE_MODES = ['llm-only', 'bm25-rag', 'qld-rag', 'dense-rag', 'hybrid-rag', 'oracle'] as const;

@@ -13,7 +13,7 @@
  * for counter-evidence and is labelled as such.
  */
 import type { Hit, Retriever } from '../../retrieval/types.js';
-import { errors } from '../../src/errors.js';
+import { errors } from '../../core/errors.js';
 import { advocateQueries, type QueryKind } from './advocate-queries.js';
 import { rrfFuse } from './rrf.js';
 import type { AdvocateResult, EvidenceItem, Hypothesis, ToolCallRecord } from './types.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeChatModel } from '../../tests/support/fake-chat-model.js';
 import { runAdvocate } from './advocate.js';
 import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, searchTool } from './test-support/fixtures.js';
-import { factsOf } from './question-text.js';
+import { factsOf } from '../common/question-text.js';
 
 const tools = [searchTool('bm25_search', keywordRetriever('bm25')), searchTool('qld_search', keywordRetriever('qld'))];
 const hyp = { key: 'C', text: QUESTION.choices[2], letter: 'C' };

@@ -21,11 +21,11 @@ import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from '@langc
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import { createAgent, createMiddleware, modelCallLimitMiddleware } from 'langchain';
 import { z } from 'zod';
-import { isLexcaseError } from '../../src/errors.js';
+import { isLexcaseError } from '../../core/errors.js';
 import { passageHandles } from '../common/passage-handles.js';
-import { invokeStructured, messageText, parseStructured } from '../../src/llm/structured.js';
+import { invokeStructured, messageText, parseStructured } from '../../core/llm/structured.js';
 import { advocateCompilePrompt, advocateSystemPrompt, advocateTask } from './prompts.js';
-import { truncate } from './question-text.js';
+import { truncate } from '../common/question-text.js';
 import { countingModel } from './token-tally.js';
 import { extractToolTrace, tokensOf, type Candidate } from './tool-trace.js';
 import type { AdvocateResult, EvidenceItem, Hypothesis } from './types.js';

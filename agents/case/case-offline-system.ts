@@ -6,12 +6,12 @@
  */
 import type { Question } from '../../corpora/types.js';
 import type { AgentSystem, SystemContext, SystemOutcome } from '../../eval/types.js';
-import { errors } from '../../src/errors.js';
+import { errors } from '../../core/errors.js';
 import { OFFLINE_LABEL, planMethods, runOfflineAdvocate } from './advocate-offline.js';
 import { directHypotheses } from './hypotheses-direct.js';
 import { evidenceScoreVerdict } from './offline-solver.js';
 import { IR_SOLVER_LABEL, irSolverVerdict } from './ir-solver.js';
-import { factsOf } from './question-text.js';
+import { factsOf } from '../common/question-text.js';
 import { advocateTrace } from './trace-view.js';
 import type { AdvocateResult } from './types.js';
 

@@ -5,9 +5,9 @@
  * whose LLM requests keep failing (500) recorded as failed while the next item still runs.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { llmConfigSchema } from '../../src/config.js';
-import { createChatModel, llmStats } from '../../src/llm/factory.js';
-import { deriveSeed } from '../../src/rng.js';
+import { llmConfigSchema } from '../../core/config.js';
+import { createChatModel, llmStats } from '../../core/llm/factory.js';
+import { deriveSeed } from '../../core/rng.js';
 import { startScriptedServer, type RecordedRequest, type ScriptReply, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
 import type { SystemContext } from '../../eval/types.js';
 import { createCase } from './index.js';

@@ -5,7 +5,7 @@
  */
 import { loadQuestions } from '../../corpora/registry.js';
 import type { DemoStep } from '../../eval/demo/types.js';
-import { createProgress } from '../../src/progress.js';
+import { createProgress } from '../../core/progress.js';
 import { DEFAULT_QUERY_PLAN, OFFLINE_LABEL } from './advocate-offline.js';
 import { answerBaselines, answerBaselinesMarkdown } from './answer-baselines.js';
 import { IR_SOLVER_DEPTH, IR_SOLVER_LABEL, IR_SOLVER_TOP } from './ir-solver.js';

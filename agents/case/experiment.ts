@@ -6,7 +6,7 @@
  */
 import { join, resolve } from 'node:path';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { indexCorpus } from '../../corpora/index-corpus.js';
+import { indexCorpus } from '../../indexer/index-corpus.js';
 import { loadQuestionsLimited } from '../../corpora/registry.js';
 import { readManifest } from '../../indexer/manifest.js';
 import type { Question, Split } from '../../corpora/types.js';
@@ -17,14 +17,14 @@ import './trace-schema.js';
 import { runExperiment, type RunProgress } from '../../eval/runner.js';
 import type { AgentSystem, ResultRecord } from '../../eval/types.js';
 import { createRetrievalTools } from '../../retrieval/tools/index.js';
-import { errors } from '../../src/errors.js';
-import type { UsageMeter } from '../../src/llm/usage.js';
+import { errors } from '../../core/errors.js';
+import type { UsageMeter } from '../../core/llm/usage.js';
 import { BASELINE_MODES, createBaseline, ragMethod, type BaselineMode } from '../baselines/baseline-system.js';
 import { OFFLINE_LABEL, offlineMethods } from './advocate-offline.js';
 import { selectTools } from './select-tools.js';
 import { createCase } from './index.js';
 import { caseMetrics, caseMetricsMarkdown, type CaseMetrics } from './metrics.js';
-import { openCaseIndex } from './open-index.js';
+import { openCaseIndex } from '../../retrieval/open-index.js';
 
 export interface CaseExperimentOptions {
   system: 'case' | 'baseline';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeChatModel } from '../../tests/support/fake-chat-model.js';
 import { findEvidence } from './find-evidence.js';
 import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, searchTool } from './test-support/fixtures.js';
-import { factsOf } from './question-text.js';
+import { factsOf } from '../common/question-text.js';
 
 const retrievers = { bm25: keywordRetriever('bm25'), qld: keywordRetriever('qld') };
 

@@ -7,11 +7,11 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import type { Retriever } from '../../retrieval/types.js';
-import { errors } from '../../src/errors.js';
+import { errors } from '../../core/errors.js';
 import { runAdvocate } from './advocate.js';
 import { OFFLINE_LABEL, runOfflineAdvocate } from './advocate-offline.js';
 import { createRetrievalTools } from '../../retrieval/tools/index.js';
-import { openCaseIndex } from './open-index.js';
+import { openCaseIndex } from '../../retrieval/open-index.js';
 import { selectTools } from './select-tools.js';
 import type { EvidenceItem, ToolCallRecord } from './types.js';
 

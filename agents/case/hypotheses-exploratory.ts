@@ -7,10 +7,10 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { HumanMessage } from '@langchain/core/messages';
 import { z } from 'zod';
 import type { Question } from '../../corpora/types.js';
-import { invokeStructured } from '../../src/llm/structured.js';
+import { invokeStructured } from '../../core/llm/structured.js';
 import { mapToOptions } from './map-hypotheses.js';
 import { exploratoryPrompt } from './prompts.js';
-import { factsOf } from './question-text.js';
+import { factsOf } from '../common/question-text.js';
 import type { Hypothesis } from './types.js';
 
 export const ExploratoryReply = z.object({ hypotheses: z.array(z.string().min(1)).min(1) });

@@ -1,17 +1,17 @@
 /** CASE public surface: systems for the runner, single advocates, and findEvidence. */
 import type { Question } from '../../corpora/types.js';
 import type { AgentSystem } from '../../eval/types.js';
-import { createCaseLlmSystem, type CaseOptions } from './case-system.js';
+import { createCaseLlmSystem, type CaseOptions } from './system.js';
 import { createCaseOfflineSystem } from './case-offline-system.js';
-import { withGoldGuard } from './gold-guard.js';
+import { withGoldGuard } from '../common/gold-guard.js';
 
 export { runAdvocate, EvidenceSelection, type AdvocateOptions } from './advocate.js';
 export { runOfflineAdvocate, OFFLINE_LABEL, offlineMethods } from './advocate-offline.js';
 export { majorityVote } from './majority-vote.js';
 export { samplePanel, panelFor } from './jury-panel.js';
 export { PERSONAS, type Persona } from './personas.js';
-export { evidenceRecall, type EvidenceRecall } from './evidence-recall.js';
-export { withGoldGuard, blindQuestion } from './gold-guard.js';
+export { evidenceRecall, type EvidenceRecall } from '../common/evidence-recall.js';
+export { withGoldGuard, blindQuestion } from '../common/gold-guard.js';
 export { evidenceScoreVerdict } from './offline-solver.js';
 export { caseTraceSchema, jurorRecordSchema } from './trace-schema.js';
 export { createCaseLlmSystem, createCaseOfflineSystem, type CaseOptions };

@@ -10,12 +10,12 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { z } from 'zod';
 import type { Question } from '../../corpora/types.js';
-import { isLexcaseError } from '../../src/errors.js';
+import { isLexcaseError } from '../../core/errors.js';
 import { passageHandles } from '../common/passage-handles.js';
-import { invokeStructured, structuredFailure } from '../../src/llm/structured.js';
+import { invokeStructured, structuredFailure } from '../../core/llm/structured.js';
 import type { Persona } from './personas.js';
 import { jurorSystemPrompt } from './prompts.js';
-import { factsOf, optionsBlock, truncate } from './question-text.js';
+import { factsOf, optionsBlock, truncate } from '../common/question-text.js';
 import { countingModel } from './token-tally.js';
 import type { AdvocateResult, JurorRecord } from './types.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deriveSeed } from '../../src/rng.js';
+import { deriveSeed } from '../../core/rng.js';
 import { panelFor, samplePanel } from './jury-panel.js';
 import { PERSONAS } from './personas.js';
 

@@ -4,8 +4,8 @@
  * the same run seed gives every question the same panel on every rerun (and on resume), and a
  * different run seed gives different panels.
  */
-import { createRng, deriveSeed } from '../../src/rng.js';
-import { errors } from '../../src/errors.js';
+import { createRng, deriveSeed } from '../../core/rng.js';
+import { errors } from '../../core/errors.js';
 import { PERSONAS, type Persona } from './personas.js';
 
 /** Panel for an item seed (ctx.seed). */

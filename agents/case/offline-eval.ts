@@ -4,10 +4,10 @@
  */
 import type { Question } from '../../corpora/types.js';
 import type { ResultRecord } from '../../eval/types.js';
-import { deriveSeed } from '../../src/rng.js';
+import { deriveSeed } from '../../core/rng.js';
 import { createCase } from './index.js';
 import { caseMetrics, type CaseMetrics } from './metrics.js';
-import { openCaseIndex } from './open-index.js';
+import { openCaseIndex } from '../../retrieval/open-index.js';
 
 export interface OfflineEvalResult {
   records: ResultRecord[];

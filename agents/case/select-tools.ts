@@ -1,6 +1,6 @@
 /** Picks the advocate's tools from ctx.tools by short name (bm25 → bm25_search, rewrite → rewrite_query). */
 import type { StructuredToolInterface } from '@langchain/core/tools';
-import { errors } from '../../src/errors.js';
+import { errors } from '../../core/errors.js';
 
 export const TOOL_NAMES: Record<string, string> = {
   bm25: 'bm25_search',

@@ -5,7 +5,7 @@
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { BaseMessage } from '@langchain/core/messages';
-import { messageText } from '../../src/llm/structured.js';
+import { messageText } from '../../core/llm/structured.js';
 
 export interface Tally {
   tokens: number;

@@ -6,7 +6,7 @@
  * were not valid JSON (LangChain's invalid_tool_calls) is recorded with its raw arguments and an error.
  */
 import type { BaseMessage } from '@langchain/core/messages';
-import { messageText } from '../../src/llm/structured.js';
+import { messageText } from '../../core/llm/structured.js';
 import type { PassageHandles } from '../common/passage-handles.js';
 import type { ToolCallRecord } from './types.js';
 

@@ -1,5 +1,5 @@
 /** Compact, JSON-able views of stage results for the per-question trace. */
-import { truncate } from './question-text.js';
+import { truncate } from '../common/question-text.js';
 import type { AdvocateResult } from './types.js';
 
 export function advocateTrace(a: AdvocateResult) {

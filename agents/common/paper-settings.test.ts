@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { llmConfigSchema } from '../../src/config.js';
+import { llmConfigSchema } from '../../core/config.js';
 import { applyPaperSampling, degeneracyWarnings } from './paper-settings.js';
 
 const defaults = llmConfigSchema.parse({});

@@ -6,7 +6,7 @@
  */
 import type { Question, TaskExample } from '../../corpora/types.js';
 import { LETTERS } from '../../corpora/types.js';
-import { errors } from '../../src/errors.js';
+import { errors } from '../../core/errors.js';
 import type { EmarCase } from './types.js';
 
 export function questionToCase(q: Question): EmarCase {

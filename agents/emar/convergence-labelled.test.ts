@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEmbedder } from '../../retrieval/embed/create-embedder.js';
-import type { Embedder } from '../../retrieval/embed/types.js';
+import { createEmbedder } from '../../indexer/embed/create-embedder.js';
+import type { Embedder } from '../../indexer/embed/types.js';
 import { DEFAULT_EPSILON, hasConverged } from './convergence.js';
 import { evaluateConvergenceRules, type LabelledClaimPair } from './convergence-eval.js';
 

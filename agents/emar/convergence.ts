@@ -7,7 +7,7 @@
  * converged only when the stances are the same AND the similarity reaches ε. The pure-embedding
  * rule stays available as `embedding`.
  */
-import { errors } from '../../src/errors.js';
+import { errors } from '../../core/errors.js';
 import type { ClaimEmbedder } from './types.js';
 
 export const DEFAULT_EPSILON = 0.85;

@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadLegalBenchTask } from '../../corpora/legalbench.js';
-import { loadConfig, llmConfigured } from '../../src/config.js';
-import { createChatModel } from '../../src/llm/factory.js';
-import { createEmbedder } from '../../retrieval/embed/create-embedder.js';
+import { loadConfig, llmConfigured } from '../../core/config.js';
+import { createChatModel } from '../../core/llm/factory.js';
+import { createEmbedder } from '../../indexer/embed/create-embedder.js';
 import { runEmar } from './emar.js';
 import { TASK_FRAMINGS, taskExampleToCase } from './cases.js';
 

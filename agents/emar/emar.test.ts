@@ -4,8 +4,8 @@
  * a late convergence, and the judge's answer becoming the prediction.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { llmConfigSchema } from '../../src/config.js';
-import { createChatModel } from '../../src/llm/factory.js';
+import { llmConfigSchema } from '../../core/config.js';
+import { createChatModel } from '../../core/llm/factory.js';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer, type ScriptReply } from '../../tests/support/scripted-openai-server.js';
 import type { Question, TaskExample } from '../../corpora/types.js';
 import type { SystemContext } from '../../eval/types.js';

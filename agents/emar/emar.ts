@@ -9,7 +9,7 @@
  * with ε = 0.85 and MAX_DEPTH = 3 as in the paper. At most 3 + 2·MAX_DEPTH LLM calls per case.
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { errors } from '../../src/errors.js';
+import { errors } from '../../core/errors.js';
 import { claimSimilarity, DEFAULT_CONVERGENCE, DEFAULT_EPSILON, DEFAULT_MAX_DEPTH, hasConverged, type ConvergenceRule } from './convergence.js';
 import { extractFacts } from './fact-extraction.js';
 import { judge } from './judge.js';

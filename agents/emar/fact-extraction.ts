@@ -1,7 +1,7 @@
 /** Step 0 of EMAR: the legally relevant facts, extracted once from the evidence. */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
-import { invokeStructured } from '../../src/llm/structured.js';
+import { invokeStructured } from '../../core/llm/structured.js';
 import { caseText, FACT_EXTRACTION_SYSTEM } from './prompts.js';
 import { factsSchema } from './schemas.js';
 import type { EmarCase } from './types.js';

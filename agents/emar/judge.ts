@@ -1,7 +1,7 @@
 /** The Judge: states the established facts from the converged argument and decides. */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
-import { invokeStructured } from '../../src/llm/structured.js';
+import { invokeStructured } from '../../core/llm/structured.js';
 import { JUDGE_SYSTEM, judgeRequest } from './prompts.js';
 import { judgeSchema } from './schemas.js';
 import type { Claim, EmarCase, EmarResult } from './types.js';

@@ -1,7 +1,7 @@
 /** The Proponent: argues first (Argumentation) and answers each critique (Response). */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
-import { invokeStructured } from '../../src/llm/structured.js';
+import { invokeStructured } from '../../core/llm/structured.js';
 import { PROPONENT_SYSTEM, proponentRequest } from './prompts.js';
 import { claimSchema } from './schemas.js';
 import type { Claim, EmarCase } from './types.js';

@@ -5,7 +5,7 @@
 import { registerReportSection } from '../../eval/report/registry.js';
 import type { SectionBuilder } from '../../eval/report/types.js';
 import { TASK_FRAMINGS } from './cases.js';
-import { emarSummaryMarkdown, summarizeEmarRun } from './summary.js';
+import { emarSummaryMarkdown, summarizeEmarRun } from './metrics.js';
 
 export const emarSection: SectionBuilder = (run, o) => {
   if (!run.results.length) return null;

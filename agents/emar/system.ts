@@ -3,7 +3,7 @@
  * trace holds the extracted facts, every argument/critique/response with the claims' similarity,
  * the stop reason (convergence or max-depth) and the judge's established facts and rationale.
  */
-import { errors } from '../../src/errors.js';
+import { errors } from '../../core/errors.js';
 import type { AgentSystem } from '../../eval/types.js';
 import { DEFAULT_CONVERGENCE } from './convergence.js';
 import { runEmar, type EmarOptions } from './emar.js';

@@ -3,7 +3,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import type { Question } from '../../corpora/types.js';
 import { checkCitations } from './citation-check.js';
-import { invokeStructured } from '../../src/llm/structured.js';
+import { invokeStructured } from '../../core/llm/structured.js';
 import { ANALYST_SYSTEM, citedAnswerPrompt } from './prompts.js';
 import { citedAnswerSchema } from './schemas.js';
 import type { CheckedCitation, Claim, PoolPassage } from './types.js';

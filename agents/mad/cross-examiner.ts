@@ -7,8 +7,8 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import type { Question } from '../../corpora/types.js';
-import { isLexcaseError } from '../../src/errors.js';
-import { invokeStructured } from '../../src/llm/structured.js';
+import { isLexcaseError } from '../../core/errors.js';
+import { invokeStructured } from '../../core/llm/structured.js';
 import { CROSS_EXAMINER_SYSTEM, crossAnswerPrompt, crossExamPrompt, debaterSystem } from './prompts.js';
 import { crossAnswerSchema, crossExamSchema } from './schemas.js';
 import type { Brief, CrossExamination } from './types.js';

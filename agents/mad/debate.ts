@@ -12,12 +12,12 @@
  */
 import type { Question } from '../../corpora/types.js';
 import type { AgentSystem, SystemContext, SystemOutcome } from '../../eval/types.js';
-import { errors, isLexcaseError } from '../../src/errors.js';
-import { deriveSeed } from '../../src/rng.js';
-import { structuredFailure } from '../../src/llm/structured.js';
-import { blindQuestion } from '../case/gold-guard.js';
+import { errors, isLexcaseError } from '../../core/errors.js';
+import { deriveSeed } from '../../core/rng.js';
+import { structuredFailure } from '../../core/llm/structured.js';
+import { blindQuestion } from '../common/gold-guard.js';
 import { passageHandles, withPassageHandles } from '../common/passage-handles.js';
-import { optionLetters } from '../case/question-text.js';
+import { optionLetters } from '../common/question-text.js';
 import { itemCitationMetrics } from './citation-summary.js';
 import { crossExamine } from './cross-examiner.js';
 import { debaterTurn } from './debater.js';

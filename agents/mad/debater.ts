@@ -4,7 +4,7 @@
  * ONE new snippet by calling a search tool once (the tool call is executed with k = 1; further calls
  * in the same turn are refused), then writes the revised brief. Citations are checked (exists in the
  * index, seen by the debater, lexical support). The brief is a structured call (the endpoint's
- * structured output, see src/llm/structured.ts); a reply unparseable twice forfeits the round: the
+ * structured output, see core/llm/structured.ts); a reply unparseable twice forfeits the round: the
  * brief is recorded empty with the error, the raw replies and any malformed tool-call arguments,
  * it is counted in the item's stepFailures, and the debate goes on.
  */
@@ -12,13 +12,13 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { HumanMessage, SystemMessage, ToolMessage, type AIMessage, type BaseMessage } from '@langchain/core/messages';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import type { Question } from '../../corpora/types.js';
-import { isLexcaseError } from '../../src/errors.js';
-import { truncate } from '../case/question-text.js';
+import { isLexcaseError } from '../../core/errors.js';
+import { truncate } from '../common/question-text.js';
 import { passageHandles } from '../common/passage-handles.js';
 import { checkCitations } from './citation-check.js';
 import { searchWith } from './evidence-pool.js';
 import type { z } from 'zod';
-import { extractJson, invokeStructured, messageText, structuredFailure, type StructuredResult } from '../../src/llm/structured.js';
+import { extractJson, invokeStructured, messageText, structuredFailure, type StructuredResult } from '../../core/llm/structured.js';
 import { debaterSystem, openingPrompt, rebuttalPrompt } from './prompts.js';
 import { briefSchema } from './schemas.js';
 import type { Brief, PoolPassage } from './types.js';

@@ -15,9 +15,9 @@
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import type { Question } from '../../corpora/types.js';
 import type { SystemContext } from '../../eval/types.js';
-import { errors } from '../../src/errors.js';
+import { errors } from '../../core/errors.js';
 import { createAnalyzer } from '../../indexer/analyzer.js';
-import { factsOf } from '../case/question-text.js';
+import { factsOf } from '../common/question-text.js';
 import type { PoolPassage } from './types.js';
 
 export interface ToolHit {

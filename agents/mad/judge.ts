@@ -7,7 +7,7 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import type { Question } from '../../corpora/types.js';
-import { invokeStructured } from '../../src/llm/structured.js';
+import { invokeStructured } from '../../core/llm/structured.js';
 import { JUDGE_SYSTEM, judgePrompt } from './prompts.js';
 import { judgeSchema } from './schemas.js';
 import type { Brief, CrossExamination, Judgment, PoolPassage } from './types.js';

@@ -1,7 +1,7 @@
 /**
  * A per-role seeded view of the chat model for the debate (the run seed reaches the endpoint as the
  * OpenAI `seed` parameter, so runs with different seeds are different requests and different cache
- * entries). Structured replies go through src/llm/structured.ts (invokeStructured).
+ * entries). Structured replies go through core/llm/structured.ts (invokeStructured).
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 

@@ -4,7 +4,7 @@
  * 5-item checklist, and the single-agent baselines. Every reply is a JSON object (zod-parsed).
  */
 import type { Question } from '../../corpora/types.js';
-import { factsOf, optionsBlock, truncate } from '../case/question-text.js';
+import { factsOf, optionsBlock, truncate } from '../common/question-text.js';
 import { passageHandles } from '../common/passage-handles.js';
 import type { Brief, CrossExamination, PoolPassage } from './types.js';
 

@@ -1,4 +1,4 @@
-/** zod schemas for every structured reply in a debate (parsed by src/llm/structured.ts). */
+/** zod schemas for every structured reply in a debate (parsed by core/llm/structured.ts). */
 import { z } from 'zod';
 import { passageHandles } from '../common/passage-handles.js';
 import { CHECKLIST_ITEMS } from './types.js';

@@ -7,7 +7,7 @@
  * In both, a debater always has its own previous brief, and the Judge sees all final briefs.
  * With two debaters the topologies coincide.
  */
-import { errors } from '../../src/errors.js';
+import { errors } from '../../core/errors.js';
 import type { Topology } from './types.js';
 
 export const TOPOLOGIES: readonly Topology[] = ['full', 'sparse'];

@@ -4,7 +4,7 @@
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
-import { messageText } from '../../src/llm/structured.js';
+import { messageText } from '../../core/llm/structured.js';
 import type { PlyKey } from './format.js';
 import { developerSystem, plyRequest, revisionRequest } from './prompts.js';
 

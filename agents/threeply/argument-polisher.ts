@@ -4,7 +4,7 @@
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
-import { invokeStructured } from '../../src/llm/structured.js';
+import { invokeStructured } from '../../core/llm/structured.js';
 import type { PlyKey } from './format.js';
 import { ARGUMENT_POLISHER_SYSTEM, polisherRequest } from './prompts.js';
 import { polisherReportSchema, type PolisherReport } from './schemas.js';

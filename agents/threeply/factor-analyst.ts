@@ -5,7 +5,7 @@
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
-import { invokeStructured } from '../../src/llm/structured.js';
+import { invokeStructured } from '../../core/llm/structured.js';
 import type { PlyKey } from './format.js';
 import { analystRequest, FACTOR_ANALYST_SYSTEM } from './prompts.js';
 import { analystReportSchema, type AnalystReport } from './schemas.js';

@@ -5,7 +5,7 @@
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
-import { invokeStructured } from '../../src/llm/structured.js';
+import { invokeStructured } from '../../core/llm/structured.js';
 import { PLIES, PLY_LABEL, type PlyKey } from './format.js';
 import type { ExtractedFactors } from './metrics.js';
 import { FACTOR_DISTILLER_SYSTEM } from './prompts.js';

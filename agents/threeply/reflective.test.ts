@@ -6,8 +6,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadTradeSecretModel } from '../../corpora/trade-secret.js';
-import { llmConfigSchema } from '../../src/config.js';
-import { createChatModel } from '../../src/llm/factory.js';
+import { llmConfigSchema } from '../../core/config.js';
+import { createChatModel } from '../../core/llm/factory.js';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer, type ScriptReply } from '../../tests/support/scripted-openai-server.js';
 import { analystVerdict, jsonReply, plyOf, threeplyRole, userText } from './test-support/scripted-threeply.js';
 import type { SystemContext } from '../../eval/types.js';

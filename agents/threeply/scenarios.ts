@@ -11,8 +11,8 @@
  * Source "synthetic" draws factor sets at random, as the paper did; "casebase" picks real cases
  * from the bundled CATO case base that satisfy the same conditions.
  */
-import { errors } from '../../src/errors.js';
-import { createRng, deriveSeed, type Rng } from '../../src/rng.js';
+import { errors } from '../../core/errors.js';
+import { createRng, deriveSeed, type Rng } from '../../core/rng.js';
 import { sortFactorIds, type Side, type TradeSecretModel } from '../../corpora/trade-secret.js';
 
 export type ScenarioMode = 'arguable' | 'mismatched' | 'non-arguable';

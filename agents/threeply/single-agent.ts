@@ -5,8 +5,8 @@
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
-import { errors } from '../../src/errors.js';
-import { structuredRequest } from '../../src/llm/structured.js';
+import { errors } from '../../core/errors.js';
+import { structuredRequest } from '../../core/llm/structured.js';
 import { isTerminate, PLIES, PLY_LABEL, type PlyKey } from './format.js';
 import { ENHANCED_SINGLE_AGENT_SYSTEM, SINGLE_AGENT_SYSTEM } from './prompts.js';
 import { threePlySchema } from './schemas.js';
@@ -18,7 +18,7 @@ export async function runSingleAgent(model: BaseChatModel, triple: string, opts:
   const steps: TraceStep[] = [];
   let convo = messages;
   let lastError = '';
-  // The endpoint's structured output (src/llm/structured.ts); TERMINATE may come as plain text
+  // The endpoint's structured output (core/llm/structured.ts); TERMINATE may come as plain text
   // (prompt mode) or inside a ply (structured modes), both read as an abstention.
   const req = structuredRequest(model, threePlySchema, role, opts.signal);
   for (let attempt = 1; attempt <= 2; attempt++) {

@@ -5,7 +5,7 @@
  * prediction is "argue" or "abstain"; gold is "abstain" for mismatched and non-arguable triples.
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { errors } from '../../src/errors.js';
+import { errors } from '../../core/errors.js';
 import type { TradeSecretModel } from '../../corpora/trade-secret.js';
 import type { AgentSystem, SystemOutcome } from '../../eval/types.js';
 import { distillFactors } from './factor-distiller.js';

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadTradeSecretModel } from '../../corpora/trade-secret.js';
-import { loadConfig, llmConfigured } from '../../src/config.js';
-import { createChatModel } from '../../src/llm/factory.js';
+import { loadConfig, llmConfigured } from '../../core/config.js';
+import { createChatModel } from '../../core/llm/factory.js';
 import type { SystemContext } from '../../eval/types.js';
 import { buildScenarios, SCENARIO_MODES } from './scenarios.js';
 import { createThreePlySystem } from './system.js';

@@ -1,7 +1,7 @@
 /** Demo step 1: build the bundled demo index in <dir>/index unless a matching one is already there. */
 import { readManifest, type Manifest } from '../../indexer/manifest.js';
-import { indexCorpus, knownPassageCount } from '../../corpora/index-corpus.js';
-import { createProgress } from '../../src/progress.js';
+import { indexCorpus, knownPassageCount } from '../../indexer/index-corpus.js';
+import { createProgress } from '../../core/progress.js';
 import type { DemoContext, DemoStep } from './types.js';
 
 /** Why an existing index cannot be reused, or null when it can. */

@@ -6,8 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildIndexStep } from './build-index-step.js';
 import { denseStep, DEMO_DENSE_SPEC } from './dense-step.js';
 import { retrievalEvalStep } from './retrieval-eval-step.js';
-import { runDemo } from './run-demo.js';
-import { DEMO_STEPS } from './steps.js';
+import { runDemo } from '../../src/demo/run-demo.js';
+import { DEMO_STEPS } from '../../src/demo/steps.js';
 import { openRetriever } from '../../retrieval/open.js';
 import { openDocStore } from '../../indexer/docstore.js';
 

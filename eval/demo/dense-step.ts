@@ -5,7 +5,7 @@
  *
  * The dense index is added to the existing index dir with addDenseIndex, so it is built once and
  * reused. For the default corpus the passage vectors ship with the package (corpora/data/prebuilt/
- * default-use-lite, retrieval/embed/prebuilt.ts): when their manifest matches the index's corpus
+ * default-use-lite, indexer/embed/prebuilt.ts): when their manifest matches the index's corpus
  * checksum, the embedder spec and the installed model files, they are loaded in seconds; otherwise
  * (another corpus, another model version) every passage is embedded — USE lite costs ~60–90 ms per
  * passage per core, several minutes on 2 cores — and an interrupted run resumes where it stopped.
@@ -14,13 +14,13 @@
 import { addDenseIndex } from '../../indexer/dense/add-dense.js';
 import type { DenseSection } from '../../indexer/dense/dense-section.js';
 import { readManifest } from '../../indexer/manifest.js';
-import { recordableSpec } from '../../retrieval/embed/create-embedder.js';
+import { recordableSpec } from '../../indexer/embed/create-embedder.js';
 import { hybridDefaultsNote } from '../../retrieval/hybrid.js';
 import { passageEmbedText } from '../../indexer/dense/add-dense.js';
 import { openDocStore } from '../../indexer/docstore.js';
-import { prebuiltMismatch, prebuiltPassageEmbedder, readPrebuiltManifest, readPrebuiltVectors } from '../../retrieval/embed/prebuilt.js';
-import type { Embedder } from '../../retrieval/embed/types.js';
-import type { EmbedderSpec } from '../../retrieval/embed/types.js';
+import { prebuiltMismatch, prebuiltPassageEmbedder, readPrebuiltManifest, readPrebuiltVectors } from '../../indexer/embed/prebuilt.js';
+import type { Embedder } from '../../indexer/embed/types.js';
+import type { EmbedderSpec } from '../../indexer/embed/types.js';
 import type { DemoStep } from './types.js';
 
 export const DEMO_DENSE_SPEC: EmbedderSpec = { provider: 'use-lite', maxWords: 128 };

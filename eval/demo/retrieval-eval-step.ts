@@ -1,7 +1,7 @@
 /** Demo step 2: Recall@1/10/100/1000, MRR@10 and nDCG@10 of each method on the Bar Exam QA val split. */
 import { evalRetrievalOnIndex } from '../retrieval-eval-index.js';
 import { formatRetrievalReport } from '../retrieval-eval-format.js';
-import { createProgress, type Progress } from '../../src/progress.js';
+import { createProgress, type Progress } from '../../core/progress.js';
 import type { DemoStep } from './types.js';
 import { writeRecallPlot } from '../plots/recall-plot-file.js';
 

@@ -1,5 +1,5 @@
 /**
- * The demo is an ordered list of steps (eval/demo/steps.ts) sharing one context. A step reads and
+ * The demo is an ordered list of steps (src/demo/steps.ts) sharing one context. A step reads and
  * extends the context (e.g. the dense step adds "dense" to `indexMethods` and `evalMethods`) and
  * appends a Markdown section and a JSON entry to the report. Adding a step = one file + one line.
  */

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { acalMetrics } from '../../agents/acal/metrics.js';
 import { caseMetrics } from '../../agents/case/metrics.js';
-import { summarizeEmarRun } from '../../agents/emar/summary.js';
+import { summarizeEmarRun } from '../../agents/emar/metrics.js';
 import { madMetrics } from '../../agents/mad/metrics.js';
 import { summarizeRun } from '../../agents/threeply/summary.js';
 import type { ResultRecord } from '../types.js';

@@ -4,7 +4,7 @@
  * boolean per-item metric both runs report (e.g. CASE evidence recall).
  */
 import { pairedBootstrap, type DiffCi } from '../bootstrap.js';
-import { errors } from '../../src/errors.js';
+import { errors } from '../../core/errors.js';
 import { pct, table } from './format.js';
 import { readRun } from './read-run.js';
 import type { RunData } from './types.js';

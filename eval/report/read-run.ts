@@ -7,8 +7,8 @@
  */
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { errors } from '../../src/errors.js';
-import { log } from '../../src/log.js';
+import { errors } from '../../core/errors.js';
+import { log } from '../../core/log.js';
 import { traceSchemaFor } from '../records.js';
 import { readConfig, readResults, readTraceChecked, resultsPath, traceFileName, tracesDir } from '../run-dir.js';
 import type { RunConfigFile } from '../runner.js';

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
-import { redact, redactValue } from '../../src/log.js';
+import { redact, redactValue } from '../../core/log.js';
 import { RUN_FILES, writeJsonAtomic } from '../run-dir.js';
 import { renderSvg } from '../plots/render-svg.js';
 import { readRun } from './read-run.js';

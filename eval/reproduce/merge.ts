@@ -10,7 +10,7 @@
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errors } from '../../src/errors.js';
+import { errors } from '../../core/errors.js';
 import { writeReport } from '../report/write-report.js';
 import { RUN_FILES, readConfig, readResults, writeJsonAtomic } from '../run-dir.js';
 import type { ResultRecord } from '../types.js';

@@ -16,7 +16,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { errors } from '../../src/errors.js';
+import { errors } from '../../core/errors.js';
 
 export const RUN_SYSTEMS = ['retrieval', 'case', 'baseline', 'acal', 'mad', 'threeply', 'emar'] as const;
 export type RunSystem = (typeof RUN_SYSTEMS)[number];

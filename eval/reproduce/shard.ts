@@ -5,7 +5,7 @@
  * `lexcase merge` can prove the shards together hold each item exactly once.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { errors } from '../../src/errors.js';
+import { errors } from '../../core/errors.js';
 
 export interface Shard {
   /** 1-based. */

@@ -4,7 +4,7 @@
  * (eval/bootstrap.ts pairedBootstrap; topics resampled jointly).
  */
 import { pairedBootstrap, type BootstrapOptions, type DiffCi } from '../bootstrap.js';
-import { errors } from '../../src/errors.js';
+import { errors } from '../../core/errors.js';
 import type { TrecEvalResult } from './evaluate.js';
 
 export interface TrecComparison {

@@ -6,7 +6,7 @@
  */
 import { readManifest } from '../../indexer/manifest.js';
 import { openRetriever } from '../../retrieval/open.js';
-import { VERSION } from '../../src/version.js';
+import { VERSION } from '../../core/version.js';
 import type { Topic } from '../../corpora/topics.js';
 import type { Qrels } from '../../corpora/qrels.js';
 import { runFileFor } from '../retrieval-eval-index.js';

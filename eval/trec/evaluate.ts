@@ -13,7 +13,7 @@
  * Means come with percentile bootstrap CIs over topics (eval/bootstrap.ts, seeded).
  */
 import { bootstrapCi, type BootstrapOptions, type Ci } from '../bootstrap.js';
-import { errors } from '../../src/errors.js';
+import { errors } from '../../core/errors.js';
 import type { Qrels } from '../../corpora/qrels.js';
 import { measureValue, type Measure } from './measures.js';
 import { trecOrder } from './order.js';

@@ -15,7 +15,7 @@
  * "Relevant" is grade ≥ the relevance level (trec_eval -l, default 1); nDCG uses grades directly,
  * ignoring the level, as trec_eval does. A topic with no relevant document scores 0 on all of them.
  */
-import { errors } from '../../src/errors.js';
+import { errors } from '../../core/errors.js';
 
 export type MeasureKind = 'recall' | 'p' | 'ndcg' | 'mrr' | 'map';
 

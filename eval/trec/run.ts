@@ -7,7 +7,7 @@
  *
  * The writer is eval/retrieval-eval-run-file.ts (TrecRunWriter, scores with 6 decimals).
  */
-import { errors } from '../../src/errors.js';
+import { errors } from '../../core/errors.js';
 import { isSkippable, readNamedLines } from '../../corpora/named-lines.js';
 import type { Hit } from '../../retrieval/types.js';
 

@@ -13,11 +13,11 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Passage } from '../../corpora/types.js';
-import { errors } from '../../src/errors.js';
-import { log } from '../../src/log.js';
-import { createProgress } from '../../src/progress.js';
-import { createEmbedder, recordableSpec } from '../../retrieval/embed/create-embedder.js';
-import type { Embedder, EmbedderSpec } from '../../retrieval/embed/types.js';
+import { errors } from '../../core/errors.js';
+import { log } from '../../core/log.js';
+import { createProgress } from '../../core/progress.js';
+import { createEmbedder, recordableSpec } from '../embed/create-embedder.js';
+import type { Embedder, EmbedderSpec } from '../embed/types.js';
 import { openDocStore } from '../docstore.js';
 import { readManifest, writeManifest, type Manifest } from '../manifest.js';
 import { annParams, DEFAULT_ANN_THRESHOLD, type AnnParams } from './ann-params.js';

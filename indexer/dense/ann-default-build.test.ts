@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { clusteredVectors, exactTopK } from '../../bench/clustered-vectors.js';
 import type { Passage } from '../../corpora/types.js';
 import { openDenseRetriever } from '../../retrieval/dense.js';
-import type { Embedder } from '../../retrieval/embed/types.js';
+import type { Embedder } from '../embed/types.js';
 import { buildIndex } from '../build.js';
 import { readManifest } from '../manifest.js';
 import { addDenseIndex } from './add-dense.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { clusteredVectors, exactTopK } from '../../bench/clustered-vectors.js';
 import { createDenseRetriever } from '../../retrieval/dense.js';
-import type { Embedder } from '../../retrieval/embed/types.js';
+import type { Embedder } from '../embed/types.js';
 import { annParams, DEFAULT_ANN_TYPE } from './ann-params.js';
 import { appendVectors, buildAnnIndex, connectDense, openOrCreate } from './lance-table.js';
 

@@ -14,7 +14,7 @@
  */
 import { isAbsolute, join } from 'node:path';
 import type { Manifest } from '../manifest.js';
-import type { EmbedderSpec } from '../../retrieval/embed/types.js';
+import type { EmbedderSpec } from '../embed/types.js';
 import type { AnnParams } from './ann-params.js';
 
 export const DEFAULT_DENSE_URI = 'dense';

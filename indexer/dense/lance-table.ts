@@ -8,7 +8,7 @@ import type { FixedSizeList, Schema, Table as ArrowTable } from 'apache-arrow';
 // build Arrow objects from that same module instance, not from apache-arrow's ESM build.
 const arrow = createRequire(import.meta.url)('apache-arrow') as typeof import('apache-arrow');
 const { Field, Float32, makeData, RecordBatch, Struct, Utf8, vectorFromArray } = arrow;
-import { errors } from '../../src/errors.js';
+import { errors } from '../../core/errors.js';
 import type { AnnParams } from './ann-params.js';
 
 export function denseSchema(dim: number): Schema {

@@ -9,7 +9,7 @@
  * in one segment only is copied byte for byte.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import { errors } from '../../src/errors.js';
+import { errors } from '../../core/errors.js';
 import { HashingFile } from './hashing-file.js';
 import { ByteSink } from './varint.js';
 

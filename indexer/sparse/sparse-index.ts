@@ -5,13 +5,13 @@
 import { open, readFile } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
-import { errors } from '../../src/errors.js';
+import { errors } from '../../core/errors.js';
 import { createAnalyzer, type Analyzer } from '../analyzer.js';
 import { openDocStore, type OpenedDocStore } from '../docstore.js';
 import { readManifest, type Manifest } from '../manifest.js';
 import { SPARSE_FILES, SPARSE_VERSION, sparseSectionSchema, type SparseSection } from './format.js';
 import { checkIndexFiles, checkOffsets, verifyOnFirstOpen } from '../integrity.js';
-import { scoringView, type ScoringData, type ScoringView } from '../../retrieval/sparse/scoring-view.js';
+import { scoringView, type ScoringData, type ScoringView } from './scoring-view.js';
 
 export interface SparseIndex extends ScoringData {
   dir: string;

@@ -4,7 +4,7 @@
  * a zero score means "untouched"; Lucene QLD weights can be 0, so it keeps a separate mark array. Float64 (not Float32) keeps sums of ~100 term
  * weights within 1e-4 of the exact score.
  */
-import type { ScoringView } from './scoring-view.js';
+import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
 import { decodedPostings, TF_ESCAPE, type PostingList } from './decoded-postings.js';
 
 export class Accumulator {

@@ -12,7 +12,7 @@
 import { accumulatorFor, Mode } from './accumulator.js';
 import { decodedPostings, TF_ESCAPE, type PostingList } from './decoded-postings.js';
 import type { MaxScoreInput } from './max-score.js';
-import type { ScoringView } from './scoring-view.js';
+import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
 import { TopK } from './top-k.js';
 
 export const BLOCK_DOCS = 16384;

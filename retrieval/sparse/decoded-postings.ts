@@ -5,7 +5,7 @@
  * million tiny cached arrays would cost more memory than they save). Memory: ≤ 6 bytes/posting of
  * the terms that queries actually touched. A view over a doc range keeps only that range's postings.
  */
-import type { ScoringView } from './scoring-view.js';
+import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
 
 export const TF_ESCAPE = 0xffff;
 const CACHE_MIN_DF = 64;

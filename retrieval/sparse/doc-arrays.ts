@@ -1,5 +1,5 @@
 /** Per-document arrays derived from doc lengths, computed once per (index, parameters) and cached. */
-import type { ScoringView } from './scoring-view.js';
+import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
 
 const cache = new WeakMap<ScoringView, Map<string, Float64Array>>();
 

@@ -8,11 +8,11 @@ import fc from 'fast-check';
 import { afterAll, expect, it } from 'vitest';
 import { buildIndex } from '../../indexer/build.js';
 import { fromArray, tempDir, texts } from '../../indexer/build-test-helpers.js';
-import { createRng } from '../../src/rng.js';
+import { createRng } from '../../core/rng.js';
 import { closeSparseIndexes, openSparseIndex } from '../open.js';
 import { scoreStats } from './max-score.js';
 import { scoreTopK, type ScoreRequest } from './score-core.js';
-import { scoringView } from './scoring-view.js';
+import { scoringView } from '../../indexer/sparse/scoring-view.js';
 
 const tmp = tempDir('lexcase-maxscore-');
 afterAll(async () => {

@@ -1,5 +1,5 @@
 /** Shared helpers for the sparse retrievers: k, hits, option parsing. */
-import { errors } from '../../src/errors.js';
+import { errors } from '../../core/errors.js';
 import type { SparseIndex } from '../../indexer/sparse/sparse-index.js';
 import type { Hit, SearchOptions } from '../types.js';
 import type { Ranked } from './score-core.js';

@@ -20,7 +20,7 @@
  */
 import { accumulate, accumulatorFor, Mode, type Accumulator } from './accumulator.js';
 import { decodedPostings, TF_ESCAPE, type PostingList } from './decoded-postings.js';
-import type { ScoringView } from './scoring-view.js';
+import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
 import { TopK } from './top-k.js';
 
 export interface TermPlan {

@@ -4,9 +4,9 @@
  * (identical scores: each doc is scored by the same operations in the same order).
  */
 import type { Worker } from 'node:worker_threads';
-import { spawnWorker } from '../../src/worker-url.js';
+import { spawnWorker } from '../../core/worker-url.js';
 import { mergeRanked, scoreTopK, type Ranked, type ScoreRequest } from './score-core.js';
-import type { ScoringData, ScoringView } from './scoring-view.js';
+import type { ScoringData, ScoringView } from '../../indexer/sparse/scoring-view.js';
 
 export interface Scorer {
   score(req: ScoreRequest): Promise<Ranked>;

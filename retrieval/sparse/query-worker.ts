@@ -5,7 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { scoreTopK, type ScoreRequest } from './score-core.js';
-import { scoringView, type ScoringData, type ScoringView } from './scoring-view.js';
+import { scoringView, type ScoringData, type ScoringView } from '../../indexer/sparse/scoring-view.js';
 
 let view: ScoringView | undefined;
 

@@ -10,7 +10,7 @@
  */
 import { Mode } from './accumulator.js';
 import { bm25Norms, logLengths, logRatios } from './doc-arrays.js';
-import type { ScoringView } from './scoring-view.js';
+import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
 import { maxScoreTopK, type MaxScoreInput, type TermPlan } from './max-score.js';
 import { blockedTopK } from './blocked-taat.js';
 import type { TopK } from './top-k.js';

@@ -13,7 +13,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 import { z } from 'zod';
-import { invokeStructured } from '../../src/llm/structured.js';
+import { invokeStructured } from '../../core/llm/structured.js';
 import { recordToolCall, type ToolRecorder } from './tool-recorder.js';
 
 export const REWRITE_STYLES = ['structured', 'expand', 'keywords'] as const;

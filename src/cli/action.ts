@@ -2,9 +2,9 @@
  * Shared CLI plumbing: every command's action goes through `action()`, which sets up --json /
  * --quiet / --debug, prints LexcaseErrors as one clear message and exits non-zero.
  */
-import { isLexcaseError } from '../errors.js';
-import { log, redact, setLogLevel } from '../log.js';
-import { setProgressEnabled } from '../progress.js';
+import { isLexcaseError } from '../../core/errors.js';
+import { log, redact, setLogLevel } from '../../core/log.js';
+import { setProgressEnabled } from '../../core/progress.js';
 import { intOpt, type NumericParser, type NumericRange } from './numeric-options.js';
 
 export interface GlobalOpts {

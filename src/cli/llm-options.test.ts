@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { llmStats } from '../llm/factory.js';
+import { llmStats } from '../../core/llm/factory.js';
 import { addLlmOptions, resolveLlm } from './llm-options.js';
 
 const parse = (args: string[]) => {

@@ -12,11 +12,11 @@
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { Option, type Command } from 'commander';
-import { loadConfig, llmConfigured, publicLlmConfig, type LexcaseConfig } from '../config.js';
-import { errors } from '../errors.js';
-import { createChatModel } from '../llm/factory.js';
-import { UsageMeter } from '../llm/usage.js';
-import { log } from '../log.js';
+import { loadConfig, llmConfigured, publicLlmConfig, type LexcaseConfig } from '../../core/config.js';
+import { errors } from '../../core/errors.js';
+import { createChatModel } from '../../core/llm/factory.js';
+import { UsageMeter } from '../../core/llm/usage.js';
+import { log } from '../../core/log.js';
 import { applyPaperSampling, PAPER_SAMPLING, type PaperSystem } from '../../agents/common/paper-settings.js';
 
 export interface LlmCliOpts {

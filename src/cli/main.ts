@@ -6,7 +6,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
-import { VERSION } from '../version.js';
+import { VERSION } from '../../core/version.js';
 import type { CommandModule } from './commands/types.js';
 import * as acalContest from './commands/acal-contest.js';
 import * as compare from './commands/compare.js';

@@ -3,8 +3,8 @@ import { tool } from '@langchain/core/tools';
 import { ChatOpenAI } from '@langchain/openai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { invokeStructured } from '../../src/llm/structured.js';
-import { UsageMeter, withUsageScope } from '../../src/llm/usage.js';
+import { invokeStructured } from '../../core/llm/structured.js';
+import { UsageMeter, withUsageScope } from '../../core/llm/usage.js';
 import { FakeChatModel } from './fake-chat-model.js';
 import { startScriptedServer } from './scripted-openai-server.js';
 

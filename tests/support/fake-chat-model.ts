@@ -10,15 +10,15 @@
  *
  * Calls made through bindTools/withConfig copies are recorded on the same `calls` list. Token
  * usage (given per reply, or ≈ chars/4) is reported like the real factory model does: into
- * `opts.usage` and the current usage scope (src/llm/usage.ts), so runner tests see per-item tokens.
+ * `opts.usage` and the current usage scope (core/llm/usage.ts), so runner tests see per-item tokens.
  */
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
 import { BaseChatModel, type BaseChatModelCallOptions, type BindToolsInput } from '@langchain/core/language_models/chat_models';
 import { AIMessage, type BaseMessage } from '@langchain/core/messages';
 import type { ChatResult } from '@langchain/core/outputs';
 import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
-import { messageText } from '../../src/llm/structured.js';
-import { recordUsage, type UsageMeter } from '../../src/llm/usage.js';
+import { messageText } from '../../core/llm/structured.js';
+import { recordUsage, type UsageMeter } from '../../core/llm/usage.js';
 import { roughTokens } from './scripted-openai-server.js';
 
 export type FakeReply =

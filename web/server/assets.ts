@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PACKAGE_ROOT } from '../../src/version.js';
+import { PACKAGE_ROOT } from '../../core/version.js';
 
 export interface Assets {
   [path: string]: { type: string; body: Buffer };

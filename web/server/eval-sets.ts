@@ -13,7 +13,7 @@ import { loadQrels } from '../../corpora/qrels.js';
 import { loadQuestions } from '../../corpora/registry.js';
 import { loadTopics } from '../../corpora/topics.js';
 import { DEFAULT_SPLIT_SEED } from '../../corpora/splits.js';
-import { errors } from '../../src/errors.js';
+import { errors } from '../../core/errors.js';
 
 export interface EvalTopic {
   id: string;

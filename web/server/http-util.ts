@@ -5,8 +5,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
-import { isLexcaseError } from '../../src/errors.js';
-import { log, redact } from '../../src/log.js';
+import { isLexcaseError } from '../../core/errors.js';
+import { log, redact } from '../../core/log.js';
 
 export class HttpError extends Error {
   constructor(

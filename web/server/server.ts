@@ -28,7 +28,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { basename } from 'node:path';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { VERSION } from '../../src/version.js';
+import { VERSION } from '../../core/version.js';
 import { contestBodySchema, contestGraph, graphQuerySchema, graphView, listGraphs } from './acal-api.js';
 import { loadAssets, type Assets } from './assets.js';
 import { questionsQuerySchema, runQuestions, runTrace, traceQuerySchema } from './case-run-api.js';

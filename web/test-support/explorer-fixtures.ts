@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OFFLINE_LABEL } from '../../agents/case/advocate-offline.js';
 import { createCase } from '../../agents/case/index.js';
-import { openCaseIndex } from '../../agents/case/open-index.js';
+import { openCaseIndex } from '../../retrieval/open-index.js';
 import { loadSampleGraph } from '../../agents/acal/graph/sample-graph.js';
 import { writeGraph } from '../../agents/acal/graph/store.js';
 import { loadPassages, loadQuestions } from '../../corpora/registry.js';

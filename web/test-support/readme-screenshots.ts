@@ -11,7 +11,7 @@ import { chromium } from 'playwright-core';
 import { loadPassages } from '../../corpora/registry.js';
 import { buildIndex } from '../../indexer/build.js';
 import { closeSparseIndexes } from '../../retrieval/open.js';
-import { PACKAGE_ROOT } from '../../src/version.js';
+import { PACKAGE_ROOT } from '../../core/version.js';
 import { startExplorer } from '../server/server.js';
 import { makeExplorerFixtures } from './explorer-fixtures.js';
 

@@ -21,8 +21,8 @@ import { runExperiment } from '../../eval/runner.js';
 import type { SystemContext } from '../../eval/types.js';
 import { createRetrievalTools } from '../../retrieval/tools/index.js';
 import type { Retriever } from '../../retrieval/types.js';
-import { llmConfigSchema } from '../../src/config.js';
-import { createChatModel } from '../../src/llm/factory.js';
+import { llmConfigSchema } from '../../core/config.js';
+import { createChatModel } from '../../core/llm/factory.js';
 import { startScriptedServer, type RecordedRequest, type ScriptReply } from '../../tests/support/scripted-openai-server.js';
 
 export interface SystemRuns {

@@ -3,7 +3,7 @@
  * argument, change a base strength, change (or remove) a relation.
  */
 import { z } from 'zod';
-import { errors } from '../../../src/errors.js';
+import { errors } from '../../../core/errors.js';
 
 const unit = z.number().min(0).max(1);
 

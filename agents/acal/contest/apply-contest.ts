@@ -3,7 +3,7 @@
  * recomputed with the same semantics) and the audit entry recording who/when/what, the changed
  * record before and after, and the claim strength and verdict before and after.
  */
-import { errors } from '../../../src/errors.js';
+import { errors } from '../../../core/errors.js';
 import { withResult } from '../graph/recompute.js';
 import type { AcalArgument, AcalGraph, AcalRelation } from '../graph/types.js';
 import type { ContestAction } from './actions.js';

@@ -5,7 +5,7 @@
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { errors } from '../../../src/errors.js';
+import { errors } from '../../../core/errors.js';
 import { graphSchema, type AcalGraph } from './types.js';
 
 export const safeItemId = (id: string) => id.replace(/[^A-Za-z0-9._-]/g, '_');

@@ -6,7 +6,7 @@
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { z } from 'zod';
-import { invokeStructured } from '../../../src/llm/structured.js';
+import { invokeStructured } from '../../../core/llm/structured.js';
 import type { AcalRelation } from '../graph/types.js';
 import { msgs } from './common.js';
 

@@ -5,7 +5,7 @@
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { z } from 'zod';
-import { invokeStructured } from '../../../src/llm/structured.js';
+import { invokeStructured } from '../../../core/llm/structured.js';
 import type { AcalGraph, Verdict } from '../graph/types.js';
 import { caseHeader, msgs, type CaseInput } from './common.js';
 import { passageHandles } from '../../common/passage-handles.js';

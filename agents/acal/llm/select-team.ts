@@ -4,7 +4,7 @@
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { z } from 'zod';
-import { invokeStructured } from '../../../src/llm/structured.js';
+import { invokeStructured } from '../../../core/llm/structured.js';
 import { describeRole, LEGAL_ROLES, ROLE_NAMES } from '../roles.js';
 import { caseHeader, msgs, type CaseInput } from './common.js';
 

@@ -3,7 +3,7 @@
  * order when the graph is acyclic (Kahn's algorithm, ties broken by node order so results are
  * deterministic).
  */
-import { errors } from '../../../src/errors.js';
+import { errors } from '../../../core/errors.js';
 import type { Qbaf } from './types.js';
 
 export interface GraphIndex {

@@ -2,7 +2,7 @@
 import { acalCompat } from './acal-compat.js';
 import { dfQuad } from './df-quad.js';
 import { quadraticEnergy } from './quadratic-energy.js';
-import { errors } from '../../../src/errors.js';
+import { errors } from '../../../core/errors.js';
 import type { Qbaf, SemanticsName, SemanticsOptions, SemanticsResult } from './types.js';
 
 export * from './types.js';

@@ -14,7 +14,7 @@ import { compareSemantics } from '../../../agents/acal/graph/compare.js';
 import { withResult } from '../../../agents/acal/graph/recompute.js';
 import { readAudit, readGraph } from '../../../agents/acal/graph/store.js';
 import type { AcalGraph } from '../../../agents/acal/graph/types.js';
-import { errors } from '../../errors.js';
+import { errors } from '../../../core/errors.js';
 import { action, output, parseListOpt, type GlobalOpts } from '../action.js';
 
 interface ContestOpts extends GlobalOpts {

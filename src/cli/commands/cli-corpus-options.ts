@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { analyzerConfigSchema, type AnalyzerConfig } from '../../../indexer/manifest.js';
-import { errors } from '../../errors.js';
+import { errors } from '../../../core/errors.js';
 import type { FieldMapping } from '../../../corpora/field-map.js';
 import { PASSAGE_FORMATS, type PassageFormat } from '../../../corpora/load-passages.js';
 

@@ -1,13 +1,13 @@
 /**
  * `lexcase demo [--dir .lexcase/demo]`: build the bundled default index if missing, evaluate bm25
  * and qld on the Bar Exam QA val split, print the Markdown table, write report.md/report.json.
- * The steps live in eval/demo/steps.ts.
+ * The steps live in src/demo/steps.ts.
  */
 import type { Command } from 'commander';
-import { runDemo } from '../../../eval/demo/run-demo.js';
-import { log } from '../../log.js';
+import { runDemo } from '../../demo/run-demo.js';
+import { log } from '../../../core/log.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
-import { abortOnSignals } from '../../interrupt.js';
+import { abortOnSignals } from '../../../core/interrupt.js';
 
 interface DemoFlags {
   dir: string;

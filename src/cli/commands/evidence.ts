@@ -7,8 +7,8 @@
 import type { Command } from 'commander';
 import { loadQuestions } from '../../../corpora/registry.js';
 import { findEvidence, type EvidenceResult } from '../../../agents/case/find-evidence.js';
-import { factsOf } from '../../../agents/case/question-text.js';
-import { errors } from '../../errors.js';
+import { factsOf } from '../../../agents/common/question-text.js';
+import { errors } from '../../../core/errors.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
 import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
 

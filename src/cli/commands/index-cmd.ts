@@ -6,17 +6,17 @@
 import { join, relative } from 'node:path';
 import { readdir, stat } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { indexCorpus, knownPassageCount } from '../../../corpora/index-corpus.js';
+import { indexCorpus, knownPassageCount } from '../../../indexer/index-corpus.js';
 import { readManifest, type Manifest } from '../../../indexer/manifest.js';
 import type { BuildOptions } from '../../../indexer/build.js';
 import { corpusNames } from '../../../corpora/registry.js';
-import { createProgress } from '../../progress.js';
-import { log } from '../../log.js';
-import { abortOnSignals } from '../../interrupt.js';
+import { createProgress } from '../../../core/progress.js';
+import { log } from '../../../core/log.js';
+import { abortOnSignals } from '../../../core/interrupt.js';
 import { verifyIndexDir, verifySummary } from './index-verify.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
 import { addCorpusOptions, corpusLoadOptions, parseAnalyzerSpec, type CorpusFlags } from './cli-corpus-options.js';
-import { addDenseBuildOptions, denseBuildOptions, wantsDense, type DenseBuildFlags } from '../../../indexer/dense/cli-options.js';
+import { addDenseBuildOptions, denseBuildOptions, wantsDense, type DenseBuildFlags } from '../dense-index-options.js';
 
 export interface IndexBuildFlags extends CorpusFlags, DenseBuildFlags {
   out: string;

@@ -5,10 +5,10 @@
  */
 import type { Command } from 'commander';
 import { addDenseIndex } from '../../../indexer/dense/add-dense.js';
-import { addDenseBuildOptions, denseBuildOptions, type DenseBuildFlags } from '../../../indexer/dense/cli-options.js';
+import { addDenseBuildOptions, denseBuildOptions, type DenseBuildFlags } from '../dense-index-options.js';
 import type { DenseSection } from '../../../indexer/dense/dense-section.js';
 import { action, output, type GlobalOpts } from '../action.js';
-import { abortOnSignals } from '../../interrupt.js';
+import { abortOnSignals } from '../../../core/interrupt.js';
 
 export function register(program: Command): void {
   const index = program.commands.find((c) => c.name() === 'index') ?? program.command('index').description('build and inspect on-disk indexes');

@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { readManifest } from '../../../indexer/manifest.js';
 import { reportError, verifyChecksums, type VerifyReport } from '../../../indexer/integrity.js';
-import { log } from '../../log.js';
+import { log } from '../../../core/log.js';
 import { action, output, type GlobalOpts } from '../action.js';
 
 /** Verify `dir`; throws INDEX_CORRUPT (naming the first damaged file) after logging all of them. */

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { mergeShards } from '../../../eval/reproduce/merge.js';
 import { loadRecipe } from '../../../eval/reproduce/recipe.js';
 import { readReproduction } from '../../../eval/reproduce/run-grid.js';
-import { errors } from '../../errors.js';
+import { errors } from '../../../core/errors.js';
 import { action, output, type GlobalOpts } from '../action.js';
 
 export function register(program: Command): void {

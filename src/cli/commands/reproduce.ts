@@ -12,9 +12,9 @@ import { loadRecipe, recipesDir } from '../../../eval/reproduce/recipe.js';
 import { runGrid, type CommandRunner } from '../../../eval/reproduce/run-grid.js';
 import { parseShard, type Shard } from '../../../eval/reproduce/shard.js';
 import { closeSparseIndexes } from '../../../retrieval/open.js';
-import { llmConfigured, loadConfig } from '../../config.js';
-import { errors } from '../../errors.js';
-import { getLogLevel, setLogLevel } from '../../log.js';
+import { llmConfigured, loadConfig } from '../../../core/config.js';
+import { errors } from '../../../core/errors.js';
+import { getLogLevel, setLogLevel } from '../../../core/log.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
 
 interface ReproduceFlags {

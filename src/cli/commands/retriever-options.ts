@@ -1,7 +1,7 @@
 /** Scorer parameters shared by `search` and `eval retrieval`: --k1, --b, --mu, --variant → openRetriever opts. */
 import type { Command } from 'commander';
 import { numOpt } from '../numeric-options.js';
-import { addDenseSearchOptions, denseSearchOptions, type DenseSearchFlags } from '../../../retrieval/dense-cli-options.js';
+import { addDenseSearchOptions, denseSearchOptions, type DenseSearchFlags } from '../dense-search-options.js';
 
 export interface RetrieverFlags extends DenseSearchFlags {
   k1?: number;

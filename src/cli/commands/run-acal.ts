@@ -6,12 +6,12 @@
  */
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { ACAL_SYSTEMS, runAcal, type AcalSystemName } from '../../../agents/acal/run-acal.js';
+import { ACAL_SYSTEMS, runAcal, type AcalSystemName } from '../../../agents/acal/experiment.js';
 import { DEFAULT_INDEX_DIR, ensureDefaultIndex } from '../../../agents/case/experiment.js';
 import { resolveLegalBenchFile } from '../../../corpora/legalbench.js';
 import { isSemanticsName, SEMANTICS } from '../../../agents/acal/semantics/index.js';
-import { errors } from '../../errors.js';
-import { log } from '../../log.js';
+import { errors } from '../../../core/errors.js';
+import { log } from '../../../core/log.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
 import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
 

@@ -10,13 +10,13 @@
  */
 import type { Command } from 'commander';
 import { ensureDefaultIndex } from '../../../agents/case/experiment.js';
-import { MAD_SYSTEMS, type MadSystemName } from '../../../agents/mad/baselines.js';
+import { MAD_SYSTEMS, type MadSystemName } from '../../../agents/baselines/mad.js';
 import { runMadExperiment, runMadSeeds, type MadExperimentOptions, type MadExperimentResult } from '../../../agents/mad/experiment.js';
 import '../../../agents/mad/report-section.js';
 import { parseTopology } from '../../../agents/mad/topology.js';
 import { parseSplit } from '../../../corpora/splits.js';
-import { errors } from '../../errors.js';
-import { log } from '../../log.js';
+import { errors } from '../../../core/errors.js';
+import { log } from '../../../core/log.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
 import { degeneracyWarnings } from '../../../agents/common/paper-settings.js';
 import { addLlmOptions, resolveLlm, runModelConfig, warnValidity } from '../llm-options.js';

@@ -14,8 +14,8 @@ import { createThreePlySystem } from '../../../agents/threeply/system.js';
 import { THREEPLY_SYSTEMS, type ThreePlySystemKind } from '../../../agents/threeply/types.js';
 import { runExperiment } from '../../../eval/runner.js';
 import { writeReport } from '../../../eval/report/write-report.js';
-import { errors } from '../../errors.js';
-import { createChatModel } from '../../llm/factory.js';
+import { errors } from '../../../core/errors.js';
+import { createChatModel } from '../../../core/llm/factory.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
 import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
 

@@ -8,8 +8,8 @@ import type { Command } from 'commander';
 import { loadTopics, parseTopicsFormat } from '../../../corpora/topics.js';
 import { batchSearch } from '../../../eval/trec/batch-search.js';
 import { openRetriever } from '../../../retrieval/open.js';
-import { errors } from '../../errors.js';
-import { createProgress } from '../../progress.js';
+import { errors } from '../../../core/errors.js';
+import { createProgress } from '../../../core/progress.js';
 import { output, type GlobalOpts } from '../action.js';
 import { retrieverOptions, type RetrieverFlags } from './retriever-options.js';
 

@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { openRetriever } from '../../../retrieval/open.js';
 import { openDocStore } from '../../../indexer/docstore.js';
 import type { Explanation, Hit } from '../../../retrieval/types.js';
-import { errors } from '../../errors.js';
+import { errors } from '../../../core/errors.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
 import { addRetrieverOptions, retrieverOptions, type RetrieverFlags } from './retriever-options.js';
 import { addBatchSearchOptions, runBatchSearch, type BatchSearchFlags } from './search-batch.js';

@@ -6,8 +6,8 @@
  */
 import type { Command } from 'commander';
 import { startExplorer } from '../../../web/server/server.js';
-import { errors } from '../../errors.js';
-import { log } from '../../log.js';
+import { errors } from '../../../core/errors.js';
+import { log } from '../../../core/log.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
 import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
 

@@ -1,0 +1,115 @@
+/**
+ * The offline path: `runAcal` on real LegalBench hearsay items, a real BM25 index built from
+ * bundled legal_corpus passages, and the real ChatOpenAI client talking to the scripted server.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadLegalBenchTask } from '../../corpora/legalbench.js';
+import { loadPassages } from '../../corpora/registry.js';
+import type { Passage } from '../../corpora/types.js';
+import { buildIndex } from '../../indexer/build.js';
+import { closeSparseIndexes } from '../../retrieval/open.js';
+import { llmConfigSchema } from '../../core/config.js';
+import { createChatModel } from '../../core/llm/factory.js';
+import { startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
+import { contest } from './contest/contest.js';
+import { readGraph } from './graph/store.js';
+import { runAcal } from './experiment.js';
+import { cueOf, scriptedArena } from './test-support/scripted-arena.js';
+
+let dir: string;
+let srv: ScriptedServer;
+const index = () => join(dir, 'idx');
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'acal-run-'));
+  const passages: Passage[] = [];
+  let n = 0;
+  for await (const p of loadPassages('legal_corpus')) {
+    if (/hearsay/i.test(p.text) || n < 200) passages.push(p);
+    n++;
+  }
+  await buildIndex((async function* () { yield* passages; })(), { out: index(), corpusName: 'acal-test', methods: ['bm25'], workers: 0 });
+  srv = await startScriptedServer(scriptedArena());
+}, 60_000);
+
+afterAll(async () => {
+  await srv.close();
+  await closeSparseIndexes();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const llm = () => createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: false, maxRetries: 0, timeoutMs: 5000 }));
+const userOf = (r: { body: { messages: { role: string; content: string }[] } }) => r.body.messages.find((m) => m.role === 'user')!.content;
+
+describe('runAcal on LegalBench hearsay (scripted server, real index)', () => {
+  it('writes results, a graph per item and a report with CIs; the verdicts follow the scripted judgement; resume skips done items', async () => {
+    const items = (await loadLegalBenchTask('hearsay')).slice(0, 8);
+    const runDir = join(dir, 'run-acal');
+    const before = srv.requests.length;
+    const r = await runAcal({ task: 'hearsay', runDir, llm: llm(), limit: 8, indexDir: index(), iterations: 200 });
+    expect(r.results).toHaveLength(8);
+    for (const it of items) {
+      const g = readGraph(runDir, it.id);
+      const want = cueOf(it.text) === 'support' ? 'Yes' : 'No';
+      expect(g.result!.verdict).toBe(want);
+      expect(r.results.find((x) => x.id === it.id)!.prediction).toBe(want);
+      // evidence came through the bm25_search tool from the index and was cited by the agents
+      expect(g.evidence.length).toBe(5);
+      expect(g.arguments.some((a) => a.citedPassageIds.length > 0)).toBe(true);
+    }
+    const expectedAcc = items.filter((it) => (cueOf(it.text) === 'support' ? 'Yes' : 'No') === it.label).length / 8;
+    expect(r.metrics.accuracy.estimate).toBeCloseTo(expectedAcc, 12);
+    expect(r.metrics.accuracy.lo).toBeLessThanOrEqual(expectedAcc);
+    const md = readFileSync(r.reportMd, 'utf8');
+    expect(md).toMatch(/\| acal +\| +8 \| +\d+\.\d \[\d+\.\d, \d+\.\d\] \|/);
+    expect(md).toMatch(/Non-assertive conduct/);
+    expect(JSON.parse(readFileSync(r.reportJson, 'utf8')).config).toMatchObject({ system: 'acal', semantics: 'quadratic', tools: ['bm25_search'] });
+    // the generic report carries the ACAL section with the same figures
+    const generic = JSON.parse(readFileSync(join(runDir, 'report.json'), 'utf8'));
+    expect(JSON.stringify(generic)).toContain('"macroF1"');
+    expect(readFileSync(join(runDir, 'report.md'), 'utf8')).toMatch(/ACAL metrics/);
+    const trace = JSON.parse(readFileSync(join(runDir, 'traces', `${items[0].id}.json`), 'utf8'));
+    expect(trace).toMatchObject({ system: 'acal', evidenceTool: 'bm25_search' });
+    // no prompt ever carries the gold label field
+    for (const q of srv.requests.slice(before)) expect(userOf(q)).not.toMatch(/"answer":\s*"(Yes|No)"|gold/i);
+
+    const again = await runAcal({ task: 'hearsay', runDir, llm: llm(), limit: 8, indexDir: index(), iterations: 200 });
+    expect(again.skipped).toBe(8);
+    expect(again.ran).toBe(0);
+
+    // contest the saved graph of a run item: the verdict recomputes and the audit log records it
+    const id = items[0].id;
+    const g0 = readGraph(runDir, id);
+    const strongest = g0.arguments.filter((a) => a.side === (g0.result!.verdict === 'Yes' ? 'support' : 'attack'));
+    let last;
+    for (const a of strongest) last = contest(runDir, id, { type: 'reject', argument: a.id }, { who: 't' });
+    expect(last!.graph.result!.verdict).not.toBe(g0.result!.verdict);
+    expect(existsSync(join(runDir, 'acal', 'audit.jsonl'))).toBe(true);
+  });
+
+  it('runs the SP, CoT and RAG baselines through the same runner', async () => {
+    for (const system of ['sp', 'cot', 'rag'] as const) {
+      const runDir = join(dir, `run-${system}`);
+      const r = await runAcal({ task: 'hearsay', runDir, llm: llm(), system, limit: 4, indexDir: index(), iterations: 100 });
+      expect(r.results.map((x) => x.prediction).every((p) => p === 'Yes' || p === 'No')).toBe(true);
+      expect(readFileSync(r.reportMd, 'utf8')).toMatch(new RegExp(`\\| ${system} +\\| +4 \\|`));
+    }
+    const sp = srv.requests.filter((q) => userOf(q).startsWith('TASK: answer the legal classification question directly'));
+    expect(userOf(sp[0])).toContain('EXAMPLES:'); // few-shot demonstrations from the train split
+    const rag = srv.requests.filter((q) => userOf(q).startsWith('TASK: answer the legal classification question using the retrieved evidence'));
+    expect(rag).toHaveLength(4);
+    expect(userOf(rag[0])).toMatch(/EVIDENCE:\n\[/);
+  });
+
+  const userDir = join(import.meta.dirname, '../../tests/fixtures/legalbench-user');
+  it('runs learned_hands_courts from a user-supplied data directory (not bundled)', async () => {
+    const runDir = join(dir, 'run-lhc');
+    const r = await runAcal({ task: 'learned_hands_courts', dataDir: userDir, runDir, llm: llm(), limit: 2, indexDir: index(), iterations: 100 });
+    expect(r.results.map((x) => x.id)).toEqual(['learned_hands_courts-test-0', 'learned_hands_courts-test-1']);
+    expect(readGraph(runDir, 'learned_hands_courts-test-0').claim.text).toMatch(/logistics of interacting with a lawyer or the court system/);
+    expect(readFileSync(r.reportMd, 'utf8')).toMatch(/CC BY-NC-SA 4.0/);
+  });
+});

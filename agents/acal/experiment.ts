@@ -1,0 +1,193 @@
+/**
+ * `runAcal`: evaluate ACAL (or one of the paper's baselines) on a LegalBench task. Loads the task,
+ * opens the retrieval index (hybrid RAG through the retrieval tools), runs the experiment runner
+ * (resumable run dir, results.jsonl, traces), saves one argument graph per item under
+ * <runDir>/acal/, and writes <runDir>/acal-report.md|json with accuracy, macro precision, macro
+ * recall and macro-F1 with 95% bootstrap CIs (plus the generic report.md|json of eval/report).
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { loadLegalBenchTask, LEGALBENCH_TASKS } from '../../corpora/legalbench.js';
+import type { TaskExample } from '../../corpora/types.js';
+import { writeReport } from '../../eval/report/write-report.js';
+import { table } from '../../eval/report/format.js';
+import { runExperiment } from '../../eval/runner.js';
+import type { AgentSystem, ResultRecord } from '../../eval/types.js';
+import { errors } from '../../core/errors.js';
+import type { UsageMeter } from '../../core/llm/usage.js';
+import { createRetrievalTools, type ToolMethod } from '../../retrieval/tools/index.js';
+import type { Retriever } from '../../retrieval/types.js';
+import { openCaseIndex } from '../../retrieval/open-index.js';
+import { createChainOfThoughtSystem, createSingleAgentRagSystem, createStandardPromptingSystem } from '../baselines/acal/index.js';
+import { acalDir } from './graph/store.js';
+import { acalMetrics, metricsTable, type AcalMetrics } from './metrics.js';
+import type { SemanticsName } from './semantics/types.js';
+import { createAcalSystem } from './system.js';
+import './report-section.js';
+
+export const ACAL_SYSTEMS = ['acal', 'sp', 'cot', 'rag'] as const;
+export type AcalSystemName = (typeof ACAL_SYSTEMS)[number];
+
+export interface RunAcalOptions {
+  task: string;
+  runDir: string;
+  llm: BaseChatModel;
+  system?: AcalSystemName;
+  split?: 'test' | 'train';
+  /** Directory with the task's data (needed for learned_hands_courts, which is not bundled). */
+  dataDir?: string;
+  limit?: number;
+  semantics?: SemanticsName;
+  clashResolution?: boolean;
+  escalation?: boolean;
+  /** Evidence passages per item (default 5). */
+  k?: number;
+  indexDir?: string;
+  seed?: number;
+  concurrency?: number;
+  /** On resume, run again the items that failed before (default true; --no-retry-failed). */
+  retryFailed?: boolean;
+  /** Bootstrap resamples for the CIs (default 2000). */
+  iterations?: number;
+  usage?: UsageMeter;
+  /** Extra provenance for config.json (model name, ...). */
+  extraConfig?: Record<string, unknown>;
+  signal?: AbortSignal;
+}
+
+export interface RunAcalResult {
+  runDir: string;
+  results: ResultRecord[];
+  metrics: AcalMetrics;
+  reportMd: string;
+  reportJson: string;
+  markdown: string;
+  ran: number;
+  skipped: number;
+}
+
+export async function runAcal(opts: RunAcalOptions): Promise<RunAcalResult> {
+  const system = opts.system ?? 'acal';
+  if (!ACAL_SYSTEMS.includes(system)) throw errors.usage(`unknown --system "${system}"`, `one of: ${ACAL_SYSTEMS.join(', ')}`);
+  const split = opts.split ?? 'test';
+  const all = await loadLegalBenchTask(opts.task, { split, dir: opts.dataDir });
+  const items = opts.limit !== undefined ? all.slice(0, opts.limit) : all;
+  const k = opts.k ?? 5;
+
+  let retrievers: Partial<Record<string, Retriever>> = {};
+  let getPassage: (id: string) => Promise<{ id: string; text: string; title?: string } | undefined> = async () => undefined;
+  let tools: ReturnType<typeof createRetrievalTools> = [];
+  if (opts.indexDir) {
+    const idx = await openCaseIndex(opts.indexDir);
+    retrievers = idx.retrievers;
+    getPassage = idx.getPassage;
+    tools = createRetrievalTools({ retrievers: idx.retrievers as Partial<Record<ToolMethod, Retriever>>, docs: idx.docs, defaultK: k });
+  } else if (system === 'rag') {
+    throw errors.usage('the RAG baseline needs an index: pass --index DIR');
+  }
+
+  const fewShot = system === 'sp' || system === 'cot' ? await loadLegalBenchTask(opts.task, { split: 'train', dir: opts.dataDir }).catch(() => []) : [];
+  const sys: AgentSystem<TaskExample> =
+    system === 'acal'
+      ? createAcalSystem({ task: opts.task, k, graphDir: opts.runDir, semantics: opts.semantics, clashResolution: opts.clashResolution, escalation: opts.escalation })
+      : system === 'sp'
+        ? createStandardPromptingSystem({ task: opts.task, fewShot })
+        : system === 'cot'
+          ? createChainOfThoughtSystem({ task: opts.task, fewShot })
+          : createSingleAgentRagSystem({ task: opts.task, k });
+
+  const config = {
+    system: system === 'acal' ? 'acal' : `acal-${system}`,
+    task: opts.task,
+    split,
+    limit: opts.limit ?? null,
+    k,
+    index: opts.indexDir ?? null,
+    tools: tools.map((t) => t.name),
+    ...(system === 'acal'
+      ? { semantics: opts.semantics ?? 'quadratic', clashResolution: opts.clashResolution !== false, escalation: opts.escalation !== false }
+      : {}),
+    ...(opts.extraConfig ?? {}),
+  };
+  const seed = opts.seed ?? 13;
+  const run = await runExperiment({
+    runDir: opts.runDir,
+    system: sys,
+    items,
+    gold: (x) => x.label,
+    makeContext: (_item, { seed: s }) => ({ seed: s, tools, retrievers, llm: opts.llm, getPassage, options: {}, signal: opts.signal }),
+    config,
+    seed,
+    concurrency: opts.concurrency,
+    retryFailed: opts.retryFailed,
+    usage: opts.usage,
+    signal: opts.signal,
+    label: `${system} ${opts.task}`,
+  });
+
+  const metrics = acalMetrics(run.results, { iterations: opts.iterations, seed });
+  const markdown = renderReport({ task: opts.task, system, config, metrics, results: run.results, items, runDir: opts.runDir });
+  const reportMd = join(opts.runDir, 'acal-report.md');
+  const reportJson = join(opts.runDir, 'acal-report.json');
+  await writeFile(reportMd, markdown);
+  await writeFile(reportJson, JSON.stringify({ task: opts.task, system, config, seed, metrics, decisions: decisionStats(run.results), slices: sliceAccuracy(run.results, items) }, null, 2) + '\n');
+  // the generic run report (report.md|json: accuracy, confidence, failures, tokens, tool usage + the ACAL section)
+  await writeReport(opts.runDir, { iterations: opts.iterations, seed });
+  return { runDir: opts.runDir, results: run.results, metrics, reportMd, reportJson, markdown, ran: run.ran, skipped: run.skipped };
+}
+
+function decisionStats(results: ResultRecord[]) {
+  const m = results.map((r) => r.metrics ?? {});
+  return {
+    judged: m.filter((x) => x.judged === true).length,
+    notConverged: m.filter((x) => x.converged === false).length,
+    meanClashes: m.length ? m.reduce((s, x) => s + (typeof x.clashes === 'number' ? x.clashes : 0), 0) / m.length : 0,
+    meanArguments: m.length ? m.reduce((s, x) => s + (typeof x.arguments === 'number' ? x.arguments : 0), 0) / m.length : 0,
+  };
+}
+
+function sliceAccuracy(results: ResultRecord[], items: TaskExample[]) {
+  const slice = new Map(items.map((i) => [i.id, typeof i.meta?.slice === 'string' ? (i.meta.slice as string) : undefined]));
+  const out: Record<string, { n: number; correct: number }> = {};
+  for (const r of results) {
+    const s = slice.get(r.id);
+    if (!s) continue;
+    out[s] ??= { n: 0, correct: 0 };
+    out[s].n++;
+    if (r.correct) out[s].correct++;
+  }
+  return out;
+}
+
+function renderReport(a: {
+  task: string;
+  system: string;
+  config: Record<string, unknown>;
+  metrics: AcalMetrics;
+  results: ResultRecord[];
+  items: TaskExample[];
+  runDir: string;
+}): string {
+  const d = decisionStats(a.results);
+  const slices = sliceAccuracy(a.results, a.items);
+  const lines = [
+    `# ${a.system.toUpperCase()} on LegalBench ${a.task}`,
+    '',
+    `Licence of the task data: ${LEGALBENCH_TASKS[a.task]?.licence ?? 'see the task README'}. Metrics in %, 95% bootstrap CIs (seeded); failed items count as wrong.`,
+    '',
+    metricsTable([{ name: a.system, m: a.metrics }]),
+    '',
+    `Config: \`${JSON.stringify(a.config)}\``,
+  ];
+  if (a.system === 'acal')
+    lines.push(
+      '',
+      `Decisions: ${d.judged} of ${a.results.length} escalated to the judge (σ(claim) in the uncertainty band); ${d.notConverged} not converged; ` +
+        `mean ${d.meanArguments.toFixed(1)} arguments and ${d.meanClashes.toFixed(1)} clashes per item.`,
+      `Argument graphs: \`${acalDir(a.runDir)}/<itemId>.graph.json\` — contest with \`lexcase acal contest ${a.runDir} --item <id> --action …\`.`,
+    );
+  if (Object.keys(slices).length)
+    lines.push('', table(['slice', 'n', 'accuracy'], Object.entries(slices).map(([s, v]) => [s, v.n, ((100 * v.correct) / v.n).toFixed(1)])));
+  return lines.join('\n') + '\n';
+}

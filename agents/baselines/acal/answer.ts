@@ -1,0 +1,20 @@
+/** The structured Yes/No answer every ACAL baseline returns, and the shared prompt pieces. */
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { z } from 'zod';
+import type { TaskExample } from '../../../corpora/types.js';
+import { invokeStructured } from '../../../core/llm/structured.js';
+import { msgs } from '../../acal/llm/common.js';
+import type { AcalTask } from '../../acal/tasks.js';
+
+export const answerSchema = z.object({ reasoning: z.string().optional(), answer: z.enum(['Yes', 'No']) });
+
+export function fewShotBlock(examples: TaskExample[]): string {
+  return examples.length ? `EXAMPLES:\n${examples.map((e) => `Case: ${e.text}\nAnswer: ${e.label}`).join('\n\n')}` : '';
+}
+
+export const question = (task: AcalTask) => `QUESTION: Is the following claim true for this case? ${task.claim}`;
+
+export async function askYesNo(llm: BaseChatModel, system: string, user: string, what: string, signal?: AbortSignal) {
+  const r = await invokeStructured(llm, msgs(system, user), answerSchema, { what, signal });
+  return { answer: r.value.answer, reasoning: r.value.reasoning ?? '', raw: r.raw };
+}

@@ -1,0 +1,26 @@
+/** RAG baseline (ACAL §4.2): one agent, top-k (k = 5) retrieved passages in the prompt, then the label. */
+import type { TaskExample } from '../../../corpora/types.js';
+import type { AgentSystem } from '../../../eval/types.js';
+import { errors } from '../../../core/errors.js';
+import { gatherEvidence } from '../../acal/evidence.js';
+import { formatEvidence } from '../../acal/llm/common.js';
+import { acalTask } from '../../acal/tasks.js';
+import { askYesNo, question } from './answer.js';
+
+export function createSingleAgentRagSystem(opts: { task: string; k?: number }): AgentSystem<TaskExample> {
+  const task = acalTask(opts.task);
+  return async (item, ctx) => {
+    if (!ctx.llm) throw errors.llmNotConfigured();
+    const ev = await gatherEvidence(ctx, task.query(item.text), opts.k ?? 5);
+    const user = [
+      'TASK: answer the legal classification question using the retrieved evidence.',
+      `LEGAL TEST: ${task.context}`,
+      `EVIDENCE:\n${formatEvidence(ev.passages)}`,
+      `Case: ${item.text}`,
+      question(task),
+      'Reply with JSON only: {"reasoning": "<brief>", "answer": "Yes" | "No"}',
+    ].join('\n\n');
+    const r = await askYesNo(ctx.llm, 'You are a legal expert.', user, 'RAG answer', ctx.signal);
+    return { prediction: r.answer, trace: { system: 'rag', evidenceTool: ev.tool, evidenceIds: ev.passages.map((p) => p.id), raw: r.raw } };
+  };
+}

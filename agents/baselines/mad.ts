@@ -1,0 +1,110 @@
+/**
+ * The paper's baselines (002 §3.6), on the same Round-0 evidence pool as the debate:
+ * - single-rag: one agent, one cited answer;
+ * - self-consistency: m samples of the same agent (each request carries its own seed, derived from
+ *   the item seed and the sample number; set a temperature > 0 in the config so samples differ),
+ *   majority vote; ties broken by a seeded draw among the tied letters. Unparseable samples abstain;
+ *   if all abstain the item fails. The cited answer reported is the first sample that voted for the
+ *   winner.
+ */
+import type { Question } from '../../corpora/types.js';
+import type { AgentSystem, SystemContext, SystemOutcome } from '../../eval/types.js';
+import { errors, isLexcaseError } from '../../core/errors.js';
+import { createRng, deriveSeed } from '../../core/rng.js';
+import { blindQuestion } from '../common/gold-guard.js';
+import { withPassageHandles } from '../common/passage-handles.js';
+import { optionLetters } from '../common/question-text.js';
+import { citedAnswer, type CitedAnswer } from '../mad/cited-answer.js';
+import { itemCitationMetrics } from '../mad/citation-summary.js';
+import { checkOptionCount, createMad as createMadFromDebate, madSettings } from '../mad/debate.js';
+import { buildEvidencePool } from '../mad/evidence-pool.js';
+import { seededModel } from '../mad/llm-call.js';
+import type { MadSettings } from '../mad/types.js';
+
+export const MAD_SYSTEMS = ['mad', 'single-rag', 'self-consistency'] as const;
+export type MadSystemName = (typeof MAD_SYSTEMS)[number];
+
+/** Majority letter of `votes` (nulls abstain); ties → seeded draw among the tied, in letter order. */
+export function majority(votes: (string | null)[], seed: number): { winner: string | null; counts: Record<string, number>; tie: boolean } {
+  const counts: Record<string, number> = {};
+  for (const v of votes) if (v) counts[v] = (counts[v] ?? 0) + 1;
+  const max = Math.max(0, ...Object.values(counts));
+  if (max === 0) return { winner: null, counts, tie: false };
+  const top = Object.keys(counts)
+    .filter((l) => counts[l] === max)
+    .sort();
+  return { winner: top.length === 1 ? top[0] : top[createRng(seed).int(0, top.length - 1)], counts, tie: top.length > 1 };
+}
+
+type Sampler = (q: Question, ctx: SystemContext, s: MadSettings, letters: string[], trace: Record<string, unknown>) => Promise<CitedAnswer>;
+
+function baseline(name: MadSystemName, s: MadSettings, sample: Sampler): AgentSystem<Question> {
+  return async (item, ctx): Promise<SystemOutcome> => {
+    const q = blindQuestion(item);
+    const letters = optionLetters(q);
+    checkOptionCount(q, letters);
+    const trace: Record<string, unknown> = { system: name, settings: s, letters };
+    let out: CitedAnswer | undefined;
+    let error: string | undefined;
+    try {
+      out = await withPassageHandles(() => sample(q, ctx, s, letters, trace));
+      trace.answer = out;
+    } catch (e) {
+      if (!isLexcaseError(e)) throw e;
+      error = trace.error = e.message;
+    }
+    const pool = (trace.pool as { id: string }[] | undefined) ?? [];
+    const metrics = itemCitationMetrics(out?.citations ?? [], item.goldPassageIds, pool.map((p) => p.id));
+    return { prediction: out?.answer ?? null, trace, metrics, ...(error ? { error } : {}) };
+  };
+}
+
+async function poolFor(q: Question, ctx: SystemContext, s: MadSettings, trace: Record<string, unknown>) {
+  const pool = await buildEvidencePool(q, ctx, s.method, s.k);
+  trace.pool = pool.map((p) => ({ id: p.id, query: p.query }));
+  return pool;
+}
+
+export function createSingleRag(opts: Partial<MadSettings> = {}): AgentSystem<Question> {
+  const s = madSettings(opts);
+  return baseline('single-rag', s, async (q, ctx, st, letters, trace) => {
+    if (!ctx.llm) throw errors.llmNotConfigured();
+    const pool = await poolFor(q, ctx, st, trace);
+    return citedAnswer(seededModel(ctx.llm, deriveSeed(ctx.seed, 'single-rag')), q, letters, pool, st.passageChars, ctx.getPassage, 'single-agent answer', ctx.signal);
+  });
+}
+
+export function createSelfConsistency(opts: Partial<MadSettings> & { samples?: number } = {}): AgentSystem<Question> {
+  const s = madSettings(opts);
+  const m = opts.samples ?? 5;
+  if (!Number.isInteger(m) || m < 1) throw errors.invalidInput('samples', `must be a positive integer, got ${opts.samples}`);
+  return baseline('self-consistency', s, async (q, ctx, st, letters, trace) => {
+    if (!ctx.llm) throw errors.llmNotConfigured();
+    const llm = ctx.llm;
+    const pool = await poolFor(q, ctx, st, trace);
+    const samples = await Promise.all(
+      [...Array(m).keys()].map(async (i) => {
+        const seed = deriveSeed(ctx.seed, `sample-${i}`);
+        try {
+          return { seed, ...(await citedAnswer(seededModel(llm, seed), q, letters, pool, st.passageChars, ctx.getPassage, `self-consistency sample ${i + 1}`, ctx.signal)) };
+        } catch (e) {
+          if (isLexcaseError(e) && e.code === 'LLM_OUTPUT_INVALID') return { seed, error: e.message };
+          throw e;
+        }
+      }),
+    );
+    const votes = samples.map((x) => ('answer' in x ? x.answer : null));
+    const vote = majority(votes, deriveSeed(ctx.seed, 'self-consistency-tie'));
+    trace.samples = samples.map((x) => ('answer' in x ? { seed: x.seed, answer: x.answer, reasoning: x.reasoning } : { seed: x.seed, error: x.error }));
+    trace.vote = vote;
+    if (!vote.winner) throw errors.llmOutputInvalid('self-consistency', `all ${m} samples were unparseable`);
+    const chosen = samples.find((x) => 'answer' in x && x.answer === vote.winner) as CitedAnswer;
+    return chosen;
+  });
+}
+
+export function createMadSystem(name: MadSystemName, opts: Partial<MadSettings> & { samples?: number } = {}): AgentSystem<Question> {
+  if (name === 'single-rag') return createSingleRag(opts);
+  if (name === 'self-consistency') return createSelfConsistency(opts);
+  return createMadFromDebate(opts);
+}

@@ -1,0 +1,132 @@
+/**
+ * The CASE pipeline with an LLM (Babel et al. 2025): hypothesis generation (direct or exploratory)
+ * → one Advocate per hypothesis (tool-calling loop) → a seeded 3-persona jury → majority vote.
+ * Returns an AgentSystem for the experiment runner; wrap it with withGoldGuard (createCase does).
+ * A LexcaseError in any stage (e.g. an LLM request that failed after retries, or unparseable
+ * exploratory hypotheses) fails only this item: the outcome carries the error and the partial trace.
+ */
+import type { Question } from '../../corpora/types.js';
+import type { AgentSystem, SystemContext, SystemOutcome } from '../../eval/types.js';
+import { errors, isLexcaseError } from '../../core/errors.js';
+import { withPassageHandles } from '../common/passage-handles.js';
+import { runAdvocate } from './advocate.js';
+import { directHypotheses } from './hypotheses-direct.js';
+import { exploratoryHypotheses } from './hypotheses-exploratory.js';
+import { jurorCaseFile, runJuror } from './juror.js';
+import { samplePanel } from './jury-panel.js';
+import { majorityVote } from './majority-vote.js';
+import { factsOf, optionLetters } from '../common/question-text.js';
+import { selectTools } from './select-tools.js';
+import { countingModel } from './token-tally.js';
+import { advocateTrace, evidenceScoreByLetter } from './trace-view.js';
+import type { AdvocateResult, Hypothesis, JurorRecord } from './types.js';
+
+export interface CaseOptions {
+  k?: number;
+  jurors?: number;
+  hypotheses?: 'direct' | 'exploratory';
+  /** Short tool names (bm25, qld, dense, hybrid, rewrite); default: every tool in ctx.tools. */
+  tools?: string[];
+  maxSteps?: number;
+  maxTokens?: number;
+  /** Max exploratory hypotheses (default 4). */
+  maxHypotheses?: number;
+}
+
+export function caseOptionsFrom(o: Record<string, unknown>): CaseOptions {
+  return {
+    k: typeof o.k === 'number' ? o.k : undefined,
+    jurors: typeof o.jurors === 'number' ? o.jurors : undefined,
+    hypotheses: o.hypotheses === 'exploratory' ? 'exploratory' : o.hypotheses === 'direct' ? 'direct' : undefined,
+    tools: Array.isArray(o.tools) ? (o.tools as string[]) : undefined,
+    maxSteps: typeof o.maxSteps === 'number' ? o.maxSteps : undefined,
+    maxTokens: typeof o.maxTokens === 'number' ? o.maxTokens : undefined,
+  };
+}
+
+export function createCaseLlmSystem(defaults: CaseOptions = {}): AgentSystem<Question> {
+  // one passage-handle map per item: advocates and jurors see P1.. (stable within the item), never ids
+  return (q: Question, ctx: SystemContext): Promise<SystemOutcome> => withPassageHandles(() => caseItem(defaults, q, ctx));
+}
+
+async function caseItem(defaults: CaseOptions, q: Question, ctx: SystemContext): Promise<SystemOutcome> {
+  {
+    const o = { ...defaults, ...stripUndefined(caseOptionsFrom(ctx.options)) };
+    const k = o.k ?? 5;
+    const mode = o.hypotheses ?? 'direct';
+    const llm = ctx.llm;
+    if (!llm) throw errors.llmNotConfigured();
+    // `jurors` is always the list of juror records (empty until the jury sits); the panel size is `jurorCount`.
+    const jurors: JurorRecord[] = [];
+    const advocates: AdvocateResult[] = [];
+    const trace: Record<string, unknown> = { system: 'case', mode: 'llm', hypothesesMode: mode, k, jurorCount: o.jurors ?? 3, jurors };
+    const tokens = { hypotheses: 0, advocates: 0, jury: 0, total: 0 };
+    trace.tokens = tokens;
+    try {
+      const tools = selectTools(ctx.tools, o.tools);
+      trace.tools = tools.map((t) => t.name);
+      const facts = factsOf(q);
+      let hypotheses: Hypothesis[];
+      if (mode === 'direct') hypotheses = directHypotheses(q);
+      else {
+        const tally = { tokens: 0 };
+        const r = await exploratoryHypotheses(countingModel(llm, tally), q, { max: o.maxHypotheses, signal: ctx.signal });
+        hypotheses = r.hypotheses;
+        tokens.hypotheses = tally.tokens;
+      }
+      trace.hypotheses = hypotheses;
+      trace.advocates = [];
+      for (const h of hypotheses) {
+        const a = await runAdvocate({ llm, tools, facts, hypothesis: h, k, maxSteps: o.maxSteps, maxTokens: o.maxTokens, getPassage: ctx.getPassage, signal: ctx.signal });
+        advocates.push(a);
+        (trace.advocates as unknown[]).push(advocateTrace(a));
+        tokens.advocates += a.tokens;
+      }
+      const panel = samplePanel(ctx.seed, o.jurors ?? 3);
+      trace.panel = panel.map((p) => p.name);
+      const letters = optionLetters(q);
+      const caseFile = jurorCaseFile(q, advocates);
+      for (const p of panel) {
+        const j = await runJuror(llm, p, caseFile, letters, ctx.signal);
+        jurors.push(j);
+        tokens.jury += j.tokens;
+      }
+      const verdict = majorityVote(
+        jurors.map((j) => j.vote),
+        letters,
+        evidenceScoreByLetter(advocates),
+      );
+      trace.verdict = verdict;
+      tokens.total = tokens.hypotheses + tokens.advocates + tokens.jury;
+      const stepFailures = caseStepFailures(advocates, jurors);
+      return {
+        prediction: verdict.answer,
+        confidence: verdict.confidence,
+        trace,
+        metrics: { abstentions: jurors.filter((j) => j.abstained).length },
+        ...(stepFailures ? { stepFailures } : {}),
+        ...(verdict.answer === null ? { error: `no valid juror vote: all ${jurors.length} juror(s) abstained (unparseable output)` } : {}),
+      };
+    } catch (e) {
+      if (!isLexcaseError(e)) throw e;
+      tokens.total = tokens.hypotheses + tokens.advocates + tokens.jury;
+      trace.error = e.message;
+      const stepFailures = caseStepFailures(advocates, jurors);
+      return { prediction: null, trace, error: e.message, ...(stepFailures ? { stepFailures } : {}) };
+    }
+  }
+}
+
+/** Failed steps of one item: unparseable juror votes, advocates without a parseable evidence selection. */
+function caseStepFailures(advocates: AdvocateResult[], jurors: JurorRecord[]): Record<string, number> | undefined {
+  const out: Record<string, number> = {};
+  const abstained = jurors.filter((j) => j.abstained).length;
+  if (abstained) out['juror vote'] = abstained;
+  const noSelection = advocates.filter((a) => a.error).length;
+  if (noSelection) out['advocate evidence selection'] = noSelection;
+  return Object.keys(out).length ? out : undefined;
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

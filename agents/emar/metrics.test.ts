@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import type { ResultRecord } from '../../eval/types.js';
+import { emarSummaryMarkdown, summarizeEmarRun } from './metrics.js';
+
+const rec = (id: string, prediction: string | null, gold: string, m?: Record<string, number | boolean | null>, error?: string): ResultRecord => ({
+  id,
+  prediction,
+  gold,
+  correct: prediction === gold,
+  ms: 1,
+  ...(m ? { metrics: m } : {}),
+  ...(error ? { error } : {}),
+});
+
+describe('EMAR run summary', () => {
+  const records = [
+    rec('1', 'Yes', 'Yes', { depth: 1, converged: true, partiesAgree: true }),
+    rec('2', 'No', 'Yes', { depth: 3, converged: false, partiesAgree: false }),
+    rec('3', 'No', 'No', { depth: 2, converged: true, partiesAgree: true }),
+    rec('4', null, 'No', undefined, 'LLM_OUTPUT_INVALID: EMAR judge'),
+  ];
+
+  it('computes accuracy (failed items wrong), macro-F1 and the recursion figures over successful items', () => {
+    const s = summarizeEmarRun(records, { labels: ['Yes', 'No'], iterations: 200 });
+    expect(s).toMatchObject({ n: 4, failed: 1, accuracy: 0.5, microF1: 0.5 });
+    // Yes: P 1/1, R 1/2 → F1 2/3; No: P 1/2, R 1/2 → F1 1/2; macro = 7/12
+    expect(s.macroF1).toBeCloseTo(7 / 12);
+    expect(s.meanDepth).toBeCloseTo(2);
+    expect(s.convergenceRate).toBeCloseTo(2 / 3);
+    expect(s.partiesAgreeRate).toBeCloseTo(2 / 3);
+    expect(s.accuracyCi.lo).toBeLessThanOrEqual(0.5);
+    expect(s.accuracyCi.hi).toBeGreaterThanOrEqual(0.5);
+    expect(emarSummaryMarkdown('hearsay', s)).toMatch(/\| hearsay +\| +4 \| +50\.00 \[/);
+  });
+});

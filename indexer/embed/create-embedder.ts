@@ -1,0 +1,35 @@
+/**
+ * `createEmbedder(spec)` — the one factory. Providers load lazily so that using one never imports
+ * the others (onnxruntime, tfjs wasm and the OpenAI client are each heavy).
+ */
+import { errors } from '../../core/errors.js';
+import { EMBEDDER_PROVIDERS, type Embedder, type EmbedderProvider, type EmbedderSpec } from './types.js';
+
+export function isEmbedderProvider(x: string): x is EmbedderProvider {
+  return (EMBEDDER_PROVIDERS as readonly string[]).includes(x);
+}
+
+export async function createEmbedder(spec: EmbedderSpec): Promise<Embedder> {
+  switch (spec.provider) {
+    case 'use-lite':
+      return (await import('./use-lite.js')).createUseLiteEmbedder(spec);
+    case 'transformers':
+      return (await import('./transformers.js')).createTransformersEmbedder(spec);
+    case 'openai':
+      return (await import('./openai.js')).createOpenAIEmbedder(spec);
+    default:
+      throw errors.usage(`unknown embedder "${String((spec as { provider: unknown }).provider)}"`, `use one of: ${EMBEDDER_PROVIDERS.join(', ')}`);
+  }
+}
+
+/** Parse a CLI-ish spec: provider name plus optional model / model dir. */
+export function parseEmbedderSpec(provider: string, extra: Omit<EmbedderSpec, 'provider'> = {}): EmbedderSpec {
+  if (!isEmbedderProvider(provider)) throw errors.usage(`unknown embedder "${provider}"`, `use one of: ${EMBEDDER_PROVIDERS.join(', ')}`);
+  return { provider, ...extra };
+}
+
+/** The part of a spec that is safe to record in a manifest (never apiKey). */
+export function recordableSpec(spec: EmbedderSpec): Record<string, unknown> {
+  const { apiKey: _k, signal: _s, ...rest } = spec as EmbedderSpec & { signal?: unknown };
+  return JSON.parse(JSON.stringify(rest));
+}

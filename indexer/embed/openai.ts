@@ -1,0 +1,68 @@
+/**
+ * `openai` provider: any OpenAI-compatible /v1/embeddings endpoint (OpenAI, vLLM,
+ * text-embeddings-inference, Ollama, LM Studio) through @langchain/openai's OpenAIEmbeddings — the
+ * path to GPUs and to corpora too large to embed on a laptop. Configuration: spec fields, else env
+ * LEXCASE_EMBED_BASE_URL, LEXCASE_EMBED_MODEL, LEXCASE_EMBED_API_KEY. The key is registered as a
+ * secret so it never reaches a log, and it is never recorded in the index manifest.
+ */
+import { errors } from '../../core/errors.js';
+import { registerSecret } from '../../core/log.js';
+import { inBatches, l2normalize, truncateWords } from './batching.js';
+import { prefixesFor, withPrefix } from './prefixes.js';
+import type { EmbedOptions, Embedder, EmbedderSpec } from './types.js';
+
+export async function createOpenAIEmbedder(spec: EmbedderSpec): Promise<Embedder> {
+  const baseURL = spec.baseURL ?? process.env.LEXCASE_EMBED_BASE_URL;
+  const model = spec.model ?? process.env.LEXCASE_EMBED_MODEL;
+  const apiKey = spec.apiKey ?? process.env.LEXCASE_EMBED_API_KEY ?? (baseURL ? 'not-needed' : undefined);
+  if (!model) {
+    throw errors.embedderUnavailable('the openai embedder needs a model', 'pass --model NAME or set LEXCASE_EMBED_MODEL (and LEXCASE_EMBED_BASE_URL for a non-OpenAI server)');
+  }
+  if (!apiKey) {
+    throw errors.embedderUnavailable('the openai embedder needs an endpoint or an API key', 'set LEXCASE_EMBED_BASE_URL (any OpenAI-compatible server) and/or LEXCASE_EMBED_API_KEY');
+  }
+  registerSecret(apiKey);
+  const { OpenAIEmbeddings } = await import('@langchain/openai');
+  const batchSize = spec.batchSize ?? 64;
+  const client = new OpenAIEmbeddings({
+    model,
+    apiKey,
+    dimensions: spec.dimensions,
+    batchSize,
+    stripNewLines: false,
+    // The OpenAI SDK asks for base64 by default; many compatible servers (TEI, older Ollama) only speak float.
+    encodingFormat: 'float',
+    maxRetries: spec.maxRetries ?? 2,
+    configuration: baseURL ? { baseURL } : undefined,
+  });
+  const prefixes = { ...prefixesFor(model), ...(spec.queryPrefix !== undefined ? { query: spec.queryPrefix } : {}), ...(spec.passagePrefix !== undefined ? { passage: spec.passagePrefix } : {}) };
+
+  let dimension = spec.dimensions ?? 0;
+  const run = async (batch: string[]): Promise<Float32Array[]> => {
+    let raw: number[][];
+    try {
+      raw = await client.embedDocuments(batch);
+    } catch (e) {
+      throw errors.embedderUnavailable(`embedding request to ${baseURL ?? 'api.openai.com'} failed: ${(e as Error).message}`);
+    }
+    return raw.map((v) => {
+      if (!dimension) dimension = v.length;
+      if (v.length !== dimension) throw errors.dimensionMismatch(dimension, v.length, `openai embedder ${model}`);
+      return l2normalize(Float32Array.from(v));
+    });
+  };
+  if (!dimension) await run(['dimension']);
+
+  return {
+    id: `openai:${model}`,
+    provider: 'openai',
+    model,
+    get dimension() {
+      return dimension;
+    },
+    embed(texts: string[], opts: EmbedOptions) {
+      const prepared = withPrefix(texts.map((t) => truncateWords(t, spec.maxWords)), opts.kind, prefixes);
+      return inBatches(prepared, batchSize, opts, run);
+    },
+  };
+}
