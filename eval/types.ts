@@ -7,13 +7,8 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import type { Retriever } from '../retrieval/types.js';
 
-export interface TokenUsage {
-  input: number;
-  output: number;
-  total: number;
-  calls: number;
-  cached: number;
-}
+export type { TokenUsage } from '../core/llm/usage.js';
+import type { TokenUsage } from '../core/llm/usage.js';
 
 export interface SystemContext {
   /** Seed for this item (derived from the run seed and the item id). */

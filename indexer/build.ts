@@ -32,7 +32,7 @@ export interface BuildOptions {
   out: string;
   /** Corpus name recorded in the manifest; default: the index directory's name. Also the default `source` of passages without one. */
   corpusName?: string;
-  /** Default ['bm25', 'qld']; 'dense' (indexer/dense/add-dense.ts) and 'lancedb-fts' (retrieval/lancedb-fts.ts) are added after the sparse build. */
+  /** Default ['bm25', 'qld']; 'dense' (indexer/dense/add-dense.ts) and 'lancedb-fts' (indexer/lancedb-fts-build.ts) are added after the sparse build. */
   methods?: string[];
   analyzer?: Partial<AnalyzerConfig>;
   /** Build worker threads; default min(2, cores). 0 = analyse on the main thread. */
@@ -354,7 +354,7 @@ async function runDenseHook(out: string, dense: AddDenseOptions | undefined): Pr
 
 /** lancedb-fts step: LanceDB's own full-text index over the finished index dir (imported lazily). */
 async function runLanceFtsHook(out: string): Promise<Manifest> {
-  const { ensureLanceFts } = await import('../retrieval/lancedb-fts.js');
+  const { ensureLanceFts } = await import('./lancedb-fts-build.js');
   await ensureLanceFts(out, { rebuild: true });
   return readManifest(out);
 }

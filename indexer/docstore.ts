@@ -6,11 +6,16 @@ import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors } from '../core/errors.js';
 import type { Passage } from '../corpora/types.js';
-import type { DocStore } from '../retrieval/types.js';
 import { DOCSTORE_FILES } from './docstore-writer.js';
 import { readManifest } from './manifest.js';
 import { checkIndexFiles, checkOffsets, verifyOnFirstOpen } from './integrity.js';
 import { BlockColumn, BLOCK_CODEC, BLOCK_PASSAGES } from './docstore-blocks.js';
+
+/** Fetches passage text by id from an index's doc store. */
+export interface DocStore {
+  get(id: string): Promise<{ id: string; text: string; title?: string; source?: string } | undefined>;
+  size: number;
+}
 
 export type OpenedDocStore = DocStore & {
   /** All passages in index order. */

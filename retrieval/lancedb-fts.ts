@@ -11,46 +11,14 @@ import '../indexer/dense/lance-env.js';
 import * as lancedb from '@lancedb/lancedb';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDocStore } from '../indexer/docstore.js';
-import { readManifest, writeManifest } from '../indexer/manifest.js';
+import { LANCE_FTS_DIR, LANCE_FTS_TABLE } from '../indexer/lancedb-fts-build.js';
+import { readManifest } from '../indexer/manifest.js';
 import { errors } from '../core/errors.js';
-import { log } from '../core/log.js';
 import type { Hit, Retriever, SearchOptions } from './types.js';
 import { attachTexts, textStoreFor } from './hit-text.js';
 
-export const LANCE_FTS_DIR = 'lancedb-fts';
-const TABLE = 'passages';
-
-/** Build the FTS table if the index dir does not have it yet (writes into the index dir); returns the opened table. */
-export async function ensureLanceFts(dir: string, opts: { rebuild?: boolean } = {}): Promise<lancedb.Table> {
-  const db = await lancedb.connect(join(dir, LANCE_FTS_DIR));
-  const manifest = await readManifest(dir);
-  if (!opts.rebuild && (await db.tableNames()).includes(TABLE) && manifest.methods.includes('lancedb-fts')) return db.openTable(TABLE);
-  log.info(`lancedb-fts: building LanceDB full-text index over ${manifest.corpus.passages} passages`);
-  const store = await openDocStore(dir);
-  let table: lancedb.Table | undefined;
-  try {
-    let batch: Array<{ id: string; text: string }> = [];
-    const flush = async () => {
-      if (!batch.length) return;
-      if (!table) table = await db.createTable(TABLE, batch, { mode: 'overwrite' });
-      else await table.add(batch);
-      batch = [];
-    };
-    for await (const p of store.entries()) {
-      batch.push({ id: p.id, text: p.title ? `${p.title}\n${p.text}` : p.text });
-      if (batch.length >= 10_000) await flush();
-    }
-    await flush();
-  } finally {
-    await store.close();
-  }
-  if (!table) throw errors.indexCorrupt(dir, 'cannot build lancedb-fts over an empty corpus');
-  await table.createIndex('text', { config: lancedb.Index.fts({ withPosition: false, lowercase: true, stem: true, removeStopWords: true, language: 'English' }) });
-  const latest = await readManifest(dir);
-  if (!latest.methods.includes('lancedb-fts')) await writeManifest(dir, { ...latest, methods: [...latest.methods, 'lancedb-fts'] });
-  return table;
-}
+export { ensureLanceFts, LANCE_FTS_DIR } from '../indexer/lancedb-fts-build.js';
+const TABLE = LANCE_FTS_TABLE;
 
 /** Open the FTS table read-only; an index without one is METHOD_UNAVAILABLE (with how to add it). */
 async function openLanceFtsTable(dir: string): Promise<lancedb.Table> {

@@ -51,8 +51,6 @@ export interface Retriever {
   explain?(query: string, id: string): Promise<Explanation>;
 }
 
-/** Fetches passage text by id from an index's doc store. */
-export interface DocStore {
-  get(id: string): Promise<{ id: string; text: string; title?: string; source?: string } | undefined>;
-  size: number;
-}
+/** Fetches passage text by id from an index's doc store (defined by the indexer, which writes it). */
+export type { Embedder } from '../indexer/embed/types.js';
+export type { DocStore } from '../indexer/docstore.js';

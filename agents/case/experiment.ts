@@ -6,9 +6,7 @@
  */
 import { join, resolve } from 'node:path';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { indexCorpus } from '../../indexer/index-corpus.js';
 import { loadQuestionsLimited } from '../../corpora/registry.js';
-import { readManifest } from '../../indexer/manifest.js';
 import type { Question, Split } from '../../corpora/types.js';
 import { writeReport } from '../../eval/report/write-report.js';
 import { traceSchemaFor } from '../../eval/records.js';
@@ -69,20 +67,7 @@ export interface CaseExperimentResult {
   markdown: string;
 }
 
-/** Where `run case|baseline` and `evidence` look when no --index is given (the demo's index dir). */
-export const DEFAULT_INDEX_DIR = join('.lexcase', 'demo', 'index');
-
-/** The default-corpus index (Bar Exam QA gold passages + legal_corpus, bm25 + qld), built if absent. */
-export async function ensureDefaultIndex(dir = DEFAULT_INDEX_DIR, say: (line: string) => void = () => {}): Promise<string> {
-  try {
-    await readManifest(dir);
-    return dir;
-  } catch {
-    say(`building the default index in ${dir} (bundled Bar Exam QA gold passages + legal_corpus; bm25, qld)…`);
-    await indexCorpus('default', { out: dir, methods: ['bm25', 'qld'] });
-    return dir;
-  }
-}
+export { DEFAULT_INDEX_DIR, ensureDefaultIndex } from '../../retrieval/default-index.js';
 
 export function defaultRunDir(o: Pick<CaseExperimentOptions, 'system' | 'mode' | 'offline' | 'dataset' | 'split' | 'k' | 'seed' | 'hypotheses' | 'limit'>): string {
   const what = o.system === 'case' ? `case-${o.offline ? 'offline' : 'llm'}${o.hypotheses === 'exploratory' ? '-exploratory' : ''}` : `baseline-${o.mode}`;

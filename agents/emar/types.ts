@@ -1,5 +1,5 @@
 /** EMAR's inputs, claims and trace (Zhang et al., "From Logical Mismatch to Logical Alignment"). */
-import type { Embedder } from '../../indexer/embed/types.js';
+import type { Embedder } from '../../retrieval/types.js';
 
 /** What EMAR needs of an embedder: the provider interface of retrieval/embed. */
 export type ClaimEmbedder = Pick<Embedder, 'id' | 'dimension' | 'embed'>;

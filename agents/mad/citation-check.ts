@@ -9,7 +9,7 @@
  *   unrelated passages, not subtle misreadings — the judge's `unsupported_citations` is the
  *   model-based check beside it (see docs/mad.md).
  */
-import { createAnalyzer } from '../../indexer/analyzer.js';
+import { createAnalyzer } from '../../retrieval/analyzer.js';
 import type { CheckedCitation, Claim } from './types.js';
 
 export const SUPPORT_MIN_OVERLAP = 0.3;

@@ -16,7 +16,7 @@ import type { StructuredToolInterface } from '@langchain/core/tools';
 import type { Question } from '../../corpora/types.js';
 import type { SystemContext } from '../../eval/types.js';
 import { errors } from '../../core/errors.js';
-import { createAnalyzer } from '../../indexer/analyzer.js';
+import { createAnalyzer } from '../../retrieval/analyzer.js';
 import { factsOf } from '../common/question-text.js';
 import type { PoolPassage } from './types.js';
 

@@ -9,9 +9,15 @@
  * spent on the endpoint.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { TokenUsage } from '../../eval/types.js';
+/** Tokens one call, item or run spent (also the `tokens` field of results.jsonl). */
+export interface TokenUsage {
+  input: number;
+  output: number;
+  total: number;
+  calls: number;
+  cached: number;
+}
 
-export type { TokenUsage };
 
 export interface UsageDelta {
   input: number;

@@ -1,0 +1,46 @@
+/**
+ * Builds the `lancedb-fts` method of an index dir: LanceDB's own full-text index (English stemming,
+ * stop words) over the doc store, into <dir>/lancedb-fts (table "passages": id, text), recorded in
+ * the manifest's methods. Searching it is retrieval/lancedb-fts.ts.
+ */
+import './dense/lance-env.js';
+import * as lancedb from '@lancedb/lancedb';
+import { join } from 'node:path';
+import { openDocStore } from './docstore.js';
+import { readManifest, writeManifest } from './manifest.js';
+import { errors } from '../core/errors.js';
+import { log } from '../core/log.js';
+
+export const LANCE_FTS_DIR = 'lancedb-fts';
+export const LANCE_FTS_TABLE = 'passages';
+
+/** Build the FTS table if the index dir does not have it yet (writes into the index dir); returns the opened table. */
+export async function ensureLanceFts(dir: string, opts: { rebuild?: boolean } = {}): Promise<lancedb.Table> {
+  const db = await lancedb.connect(join(dir, LANCE_FTS_DIR));
+  const manifest = await readManifest(dir);
+  if (!opts.rebuild && (await db.tableNames()).includes(LANCE_FTS_TABLE) && manifest.methods.includes('lancedb-fts')) return db.openTable(LANCE_FTS_TABLE);
+  log.info(`lancedb-fts: building LanceDB full-text index over ${manifest.corpus.passages} passages`);
+  const store = await openDocStore(dir);
+  let table: lancedb.Table | undefined;
+  try {
+    let batch: Array<{ id: string; text: string }> = [];
+    const flush = async () => {
+      if (!batch.length) return;
+      if (!table) table = await db.createTable(LANCE_FTS_TABLE, batch, { mode: 'overwrite' });
+      else await table.add(batch);
+      batch = [];
+    };
+    for await (const p of store.entries()) {
+      batch.push({ id: p.id, text: p.title ? `${p.title}\n${p.text}` : p.text });
+      if (batch.length >= 10_000) await flush();
+    }
+    await flush();
+  } finally {
+    await store.close();
+  }
+  if (!table) throw errors.indexCorrupt(dir, 'cannot build lancedb-fts over an empty corpus');
+  await table.createIndex('text', { config: lancedb.Index.fts({ withPosition: false, lowercase: true, stem: true, removeStopWords: true, language: 'English' }) });
+  const latest = await readManifest(dir);
+  if (!latest.methods.includes('lancedb-fts')) await writeManifest(dir, { ...latest, methods: [...latest.methods, 'lancedb-fts'] });
+  return table;
+}
