@@ -1,4 +1,5 @@
 /** lexcase library API. Each area re-exports its public surface here. */
+import '../agents/report-sections.js';
 export * from '../core/errors.js';
 export * from '../core/rng.js';
 export type * from '../corpora/types.js';

@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { writeReport } from '../../../eval/report/write-report.js';
+import '../../../agents/report-sections.js';
 import { log } from '../../../core/log.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
 

@@ -11,7 +11,7 @@ import { loadQuestions } from '../../../corpora/registry.js';
 import type { Question, Split, TaskExample } from '../../../corpora/types.js';
 import { letterToLabel, questionToCase, TASK_FRAMINGS, taskExampleToCase } from '../../../agents/emar/cases.js';
 import { CONVERGENCE_RULES, DEFAULT_CONVERGENCE, DEFAULT_EPSILON, DEFAULT_MAX_DEPTH, type ConvergenceRule } from '../../../agents/emar/convergence.js';
-import '../../../agents/emar/report-section.js';
+import '../../../agents/report-sections.js';
 import { emarSummaryMarkdown, summarizeEmarRun } from '../../../agents/emar/metrics.js';
 import { createEmarSystem } from '../../../agents/emar/system.js';
 import type { AgentSystem } from '../../../eval/types.js';

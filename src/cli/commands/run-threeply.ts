@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { loadTradeSecretModel } from '../../../corpora/trade-secret.js';
 import { buildScenarios, expectedBehaviour, SCENARIO_MODES, type CaseTriple, type ScenarioMode, type ScenarioSource } from '../../../agents/threeply/scenarios.js';
-import '../../../agents/threeply/report-section.js';
+import '../../../agents/report-sections.js';
 import { summarizeRun, summaryMarkdown } from '../../../agents/threeply/summary.js';
 import { createThreePlySystem } from '../../../agents/threeply/system.js';
 import { THREEPLY_SYSTEMS, type ThreePlySystemKind } from '../../../agents/threeply/types.js';
