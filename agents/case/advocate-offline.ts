@@ -15,7 +15,7 @@
 import type { Hit, Retriever } from '../../retrieval/types.js';
 import { errors } from '../../core/errors.js';
 import { advocateQueries, type QueryKind } from './advocate-queries.js';
-import { rrfFuse } from './rrf.js';
+import { reciprocalRankFusion } from '../../retrieval/fusion.js';
 import type { AdvocateResult, EvidenceItem, Hypothesis, ToolCallRecord } from './types.js';
 
 export const OFFLINE_LABEL = 'offline heuristic, no LLM';
@@ -91,12 +91,12 @@ export async function runOfflineAdvocate(o: OfflineAdvocateOptions): Promise<Adv
   if (stance === 'for') return runForAdvocate(o, depth, calls);
   const query = `${o.facts}\n${o.hypothesis.text}`;
   const runs = await searchAll(o.retrievers, methods, query, depth, calls);
-  const fused = rrfFuse(Object.values(runs));
+  const fused = reciprocalRankFusion(Object.entries(runs).map(([method, hits]) => ({ method, hits })));
   const rankIn = (m: string, id: string) => runs[m].find((h) => h.id === id)?.rank;
   let chosen: { id: string; score: number }[];
   {
     const factRuns = await searchAll(o.retrievers, methods, o.facts, depth, calls);
-    const factsFused = rrfFuse(Object.values(factRuns));
+    const factsFused = reciprocalRankFusion(Object.entries(factRuns).map(([method, hits]) => ({ method, hits })));
     const hypScore = new Map(fused.map((h) => [h.id, h.score]));
     chosen = factsFused
       .map((h) => ({ id: h.id, score: h.score - (hypScore.get(h.id) ?? 0) }))
