@@ -3,7 +3,7 @@
  * Invoked by bench/run.ts as `node child.js '<json spec>'`; writes its result as JSON to
  * spec.resultFile. Phases: `build` (time, CPU, peak RSS, bytes on disk), `query` (load time, query
  * latencies at each k, peak RSS of a serving process), `all` (both in one process, for in-memory
- * engines), plus H4's `dense-ann` and `embed` scenarios when their files exist.
+ * engines), plus the `dense-ann` and `embed` scenarios when their files exist.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -127,7 +127,7 @@ async function runDense(spec: DenseSpec): Promise<Record<string, unknown>> {
   return { result, wallS: Math.round((performance.now() - t) / 10) / 100, peakRssMiB: peakRssMiB() };
 }
 
-/** Whether H4's scenario file exists next to this one (as .ts under tsx, .js when built). */
+/** Whether the scenario file exists next to this one (as .ts under tsx, .js when built). */
 export function denseScenarioAvailable(kind: 'dense-ann' | 'embed'): boolean {
   const base = kind === 'dense-ann' ? 'dense-ann' : 'embed-throughput';
   const here = fileURLToPath(import.meta.url);

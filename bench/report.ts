@@ -161,7 +161,7 @@ function pickNumber(obj: unknown, keys: string[]): number | undefined {
   return undefined;
 }
 
-/** H4's dense-ANN result, read tolerantly: {p50Ms, p95Ms, recallAt10} at top level or under `ann`. */
+/** The dense-ANN result, read tolerantly: {p50Ms, p95Ms, recallAt10} at top level or under `ann`. */
 export function annFigures(r: unknown): { p50Ms?: number; p95Ms?: number; recallAt10?: number } {
   const src = r && typeof r === 'object' && 'ann' in (r as object) ? (r as { ann: unknown }).ann : r;
   return {

@@ -3,7 +3,7 @@
  * synthetic corpus and queries, then run every engine in its own child process on the same files:
  * lexcase (build once; bm25 and qld queried from fresh processes), LanceDB native FTS, and — at
  * sizes ≤ --peer-max-size — wink-bm25-text-search and MiniSearch (query counts capped, they are
- * slow). Then H4's dense-ANN and embedding-throughput scenarios when bench/dense-ann.ts and
+ * slow). Then the dense-ANN and embedding-throughput scenarios when bench/dense-ann.ts and
  * bench/embed-throughput.ts exist. Prints a Markdown table and writes
  * bench/results/<timestamp>.{json,md} and bench/results/latest.{json,md}.
  *

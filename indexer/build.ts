@@ -344,7 +344,7 @@ async function swapIntoPlace(tmp: string, out: string): Promise<void> {
 }
 
 /**
- * Dense step (owned by H4): when 'dense' is among the methods, indexer/dense/add-dense.ts adds the
+^ * Dense step: when 'dense' is among the methods, indexer/dense/add-dense.ts adds the
  * dense section to the finished index dir. Imported lazily so sparse-only builds never load LanceDB.
  */
 async function runDenseHook(out: string, dense: AddDenseOptions | undefined): Promise<Manifest> {

@@ -1,7 +1,7 @@
 /**
  * openRetriever(dir, method): the one entry point from an index dir to a Retriever.
  * Sparse methods share one loaded SparseIndex per dir (cached; reloaded when the manifest changes).
- * H4 extends this file with 'dense' and 'hybrid'.
+ * Dense methods ('dense', 'hybrid') open through retrieval/dense-open.ts and retrieval/hybrid-open.ts.
  */
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -67,7 +67,7 @@ export async function openRetriever(dir: string, method: string, opts: Record<st
     const { createWinkRetrieverFromIndex } = await import('./wink.js');
     return createWinkRetrieverFromIndex(dir, opts);
   }
-  // H4: dense (LanceDB vectors), hybrid (fusion of any of bm25/qld/dense/lancedb-fts), lancedb-fts
+  // dense (LanceDB vectors), hybrid (fusion of any of bm25/qld/dense/lancedb-fts), lancedb-fts
   // (LanceDB's own FTS, built by `index build --methods …,lancedb-fts` or `index lancedb-fts DIR`).
   if (method === 'dense') return (await import('./dense-open.js')).openDenseFromOptions(dir, opts);
   if (method === 'hybrid') return (await import('./hybrid-open.js')).openHybridRetriever(dir, opts, openRetriever);

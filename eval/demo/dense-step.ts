@@ -1,5 +1,5 @@
 /**
- * Demo step (H4): make sure the demo index has a dense index built with the bundled, offline
+ * Demo step: make sure the demo index has a dense index built with the bundled, offline
  * `use-lite` embedder (Universal Sentence Encoder lite, 512-dim), then add `dense` and `hybrid`
  * (RRF of bm25 + dense) to the retrieval table. Runs after build-index, before retrieval-eval.
  *

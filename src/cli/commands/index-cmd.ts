@@ -59,7 +59,7 @@ export async function runIndexBuild(corpus: string, flags: IndexBuildFlags, sign
   if (total) bar.start(total);
   let lastLogged = 0;
   const t0 = performance.now();
-  // H4: --embedder/--model-dir imply the dense method; dense options come from the --embedder… flags.
+  // --embedder/--model-dir imply the dense method; dense options come from the --embedder… flags.
   const methods = wantsDense(flags) && !flags.methods.includes('dense') ? [...flags.methods, 'dense'] : flags.methods;
   const dense = flags.dense ?? (methods.includes('dense') ? denseBuildOptions(flags) : undefined);
   try {
