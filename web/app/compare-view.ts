@@ -1,7 +1,7 @@
 /** Compare two runs (#/compare?a=&b=): paired bootstrap Δ accuracy [95% CI] and p, per-item metrics, the 2×2 agreement matrix, config differences and the items where they differ (each opens its trace). */
 import { api, qs } from './api.js';
 import { ciText, clear, errorBox, h, pct } from './dom.js';
-import { go } from './main.js';
+import { go } from './route.js';
 import type { RunSummary } from './run-summary.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */

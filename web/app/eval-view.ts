@@ -7,7 +7,7 @@
  */
 import { api, qs, type Info } from './api.js';
 import { clear, errorBox, h } from './dom.js';
-import { go } from './main.js';
+import { go } from './route.js';
 import { plot } from './plot.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */

@@ -6,24 +6,7 @@ import { renderEvalView } from './eval-view.js';
 import { clear, errorBox } from './dom.js';
 import { renderRunView } from './run-view.js';
 import { renderSearchView } from './search-view.js';
-
-export interface Route {
-  view: 'search' | 'eval' | 'runs' | 'compare' | 'args';
-  params: URLSearchParams;
-}
-
-export function parseRoute(hash: string): Route {
-  const [path, query] = hash.replace(/^#\/?/, '').split('?');
-  const view = path === 'runs' || path === 'args' || path === 'eval' || path === 'compare' ? path : 'search';
-  return { view, params: new URLSearchParams(query ?? '') };
-}
-
-export function go(view: Route['view'], params: Record<string, string> = {}): void {
-  const q = new URLSearchParams(params).toString();
-  const next = `#/${view}${q ? `?${q}` : ''}`;
-  if (location.hash === next) void render();
-  else location.hash = next;
-}
+import { parseRoute } from './route.js';
 
 let info: Info | undefined;
 

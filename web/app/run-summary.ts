@@ -1,7 +1,7 @@
 /** The runs list (system, dataset, n, accuracy [95% CI], failures, tokens, date; pick two to compare) and a run page's summary header (the same figures, its plots, its table.json). */
 import { api, qs } from './api.js';
 import { ciText, clear, h } from './dom.js';
-import { go } from './main.js';
+import { go } from './route.js';
 import { plot } from './plot.js';
 
 export interface RunSummary {

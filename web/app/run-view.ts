@@ -5,7 +5,7 @@
  */
 import { api, qs } from './api.js';
 import { activate, clear, errorBox, h } from './dom.js';
-import { go } from './main.js';
+import { go } from './route.js';
 import { renderRunsTable, runSummaryHeader } from './run-summary.js';
 import { caseTrace } from './trace-case.js';
 import { emarTrace } from './trace-emar.js';
