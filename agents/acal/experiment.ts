@@ -24,6 +24,7 @@ import { acalDir } from './graph/store.js';
 import { acalMetrics, metricsTable, type AcalMetrics } from './metrics.js';
 import type { SemanticsName } from './semantics/types.js';
 import { createAcalSystem } from './system.js';
+import { DEFAULT_K } from '../../retrieval/default-k.js';
 import './report-section.js';
 
 export const ACAL_SYSTEMS = ['acal', 'sp', 'cot', 'rag'] as const;
@@ -73,7 +74,7 @@ export async function runAcal(opts: RunAcalOptions): Promise<RunAcalResult> {
   const split = opts.split ?? 'test';
   const all = await loadLegalBenchTask(opts.task, { split, dir: opts.dataDir });
   const items = opts.limit !== undefined ? all.slice(0, opts.limit) : all;
-  const k = opts.k ?? 5;
+  const k = opts.k ?? DEFAULT_K;
 
   let retrievers: Partial<Record<string, Retriever>> = {};
   let getPassage: (id: string) => Promise<{ id: string; text: string; title?: string } | undefined> = async () => undefined;

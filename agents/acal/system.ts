@@ -10,6 +10,7 @@ import { runArena, type ArenaOptions } from './arena.js';
 import { gatherEvidence } from './evidence.js';
 import { writeGraph } from './graph/store.js';
 import { acalTask } from './tasks.js';
+import { DEFAULT_K } from '../../retrieval/default-k.js';
 
 export interface AcalSystemOptions extends Omit<ArenaOptions, 'signal'> {
   task: string;
@@ -23,7 +24,7 @@ export function createAcalSystem(opts: AcalSystemOptions): AgentSystem<TaskExamp
   const task = acalTask(opts.task);
   return async (item, ctx) => {
     if (!ctx.llm) throw errors.llmNotConfigured();
-    const ev = await gatherEvidence(ctx, task.query(item.text), opts.k ?? 5);
+    const ev = await gatherEvidence(ctx, task.query(item.text), opts.k ?? DEFAULT_K);
     const { graph, trace } = await runArena(ctx.llm, { itemId: item.id, task, caseText: item.text, evidence: ev.passages }, { ...opts, signal: ctx.signal });
     const graphFile = opts.graphDir ? writeGraph(opts.graphDir, graph) : undefined;
     const r = graph.result!;

@@ -14,6 +14,7 @@ import { errors, isLexcaseError } from '../../core/errors.js';
 import { blindQuestion } from '../common/gold-guard.js';
 import { factsOf } from '../common/question-text.js';
 import { answerMcq, type ContextPassage } from './mcq-prompt.js';
+import { DEFAULT_K } from '../../retrieval/default-k.js';
 
 export const BASELINE_MODES = ['llm-only', 'bm25-rag', 'qld-rag', 'dense-rag', 'hybrid-rag', 'oracle'] as const;
 export type BaselineMode = (typeof BASELINE_MODES)[number];
@@ -71,7 +72,7 @@ function innerBaseline(mode: BaselineMode, defaultK: number): AgentSystem<Questi
 /** A baseline system for the runner. Non-oracle modes see a blind question and report goldInContext. */
 export function createBaseline(mode: BaselineMode, opts: { k?: number } = {}): AgentSystem<Question> {
   if (!BASELINE_MODES.includes(mode)) throw errors.invalidInput('mode', `"${mode}"; expected one of ${BASELINE_MODES.join(', ')}`);
-  const inner = innerBaseline(mode, opts.k ?? 5);
+  const inner = innerBaseline(mode, opts.k ?? DEFAULT_K);
   if (mode === 'oracle') return inner;
   return async (q, ctx) => {
     const out = await inner(blindQuestion(q), ctx);

@@ -14,6 +14,7 @@ import { IR_SOLVER_LABEL, irSolverVerdict } from './ir-solver.js';
 import { factsOf } from '../common/question-text.js';
 import { advocateTrace } from './trace-view.js';
 import type { AdvocateResult } from './types.js';
+import { DEFAULT_K } from '../../retrieval/default-k.js';
 
 export interface CaseOfflineOptions {
   k?: number;
@@ -24,7 +25,7 @@ export interface CaseOfflineOptions {
 
 export function createCaseOfflineSystem(defaults: CaseOfflineOptions = {}): AgentSystem<Question> {
   return async (q: Question, ctx: SystemContext): Promise<SystemOutcome> => {
-    const k = typeof ctx.options.k === 'number' ? ctx.options.k : (defaults.k ?? 5);
+    const k = typeof ctx.options.k === 'number' ? ctx.options.k : (defaults.k ?? DEFAULT_K);
     const wanted = Array.isArray(ctx.options.tools) ? (ctx.options.tools as string[]) : defaults.tools;
     if (ctx.options.hypotheses === 'exploratory')
       throw errors.usage('--hypotheses exploratory needs an LLM; the offline heuristic uses the options as hypotheses (direct)');

@@ -23,6 +23,7 @@ import { selectTools } from './select-tools.js';
 import { createCase } from './index.js';
 import { caseMetrics, caseMetricsMarkdown, type CaseMetrics } from './metrics.js';
 import { openCaseIndex } from '../../retrieval/open-index.js';
+import { DEFAULT_K } from '../../retrieval/default-k.js';
 
 export interface CaseExperimentOptions {
   system: 'case' | 'baseline';
@@ -71,12 +72,12 @@ export { DEFAULT_INDEX_DIR, ensureDefaultIndex } from '../../retrieval/default-i
 
 export function defaultRunDir(o: Pick<CaseExperimentOptions, 'system' | 'mode' | 'offline' | 'dataset' | 'split' | 'k' | 'seed' | 'hypotheses' | 'limit'>): string {
   const what = o.system === 'case' ? `case-${o.offline ? 'offline' : 'llm'}${o.hypotheses === 'exploratory' ? '-exploratory' : ''}` : `baseline-${o.mode}`;
-  const k = o.system === 'baseline' && o.mode === 'llm-only' ? '' : `-k${o.k ?? 5}`;
+  const k = o.system === 'baseline' && o.mode === 'llm-only' ? '' : `-k${o.k ?? DEFAULT_K}`;
   return join('runs', `${what}-${o.dataset}-${o.split}${k}-s${o.seed ?? 13}${o.limit !== undefined ? `-n${o.limit}` : ''}`);
 }
 
 export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseExperimentResult> {
-  const k = o.k ?? 5;
+  const k = o.k ?? DEFAULT_K;
   const seed = o.seed ?? 13;
   if (!Number.isInteger(k) || k < 1) throw errors.invalidInput('k', `must be a positive integer, got ${o.k}`);
   if (o.system === 'baseline') {
@@ -90,7 +91,7 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
   try {
     const rag = o.system === 'baseline' ? ragMethod(o.mode!) : undefined;
     if (rag && !idx.retrievers[rag]) throw errors.methodUnavailable(rag, o.index, Object.keys(idx.retrievers));
-    const tools = !offline && o.system === 'case' ? createRetrievalTools({ retrievers: idx.retrievers, docs: idx.docs, llm: o.llm }) : [];
+    const tools = !offline && o.system === 'case' ? createRetrievalTools({ retrievers: idx.retrievers, docs: idx.docs, llm: o.llm, defaultK: k }) : [];
     // Fail before the run starts (not once per item) on settings the index or mode cannot serve.
     if (offline && o.hypotheses === 'exploratory') throw errors.usage('--hypotheses exploratory needs an LLM; the offline heuristic uses the options as hypotheses');
     if (offline) offlineMethods(idx.retrievers, o.tools?.filter((t) => t !== 'rewrite'));

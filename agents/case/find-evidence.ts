@@ -14,6 +14,7 @@ import { createRetrievalTools } from '../../retrieval/tools/index.js';
 import { openCaseIndex } from '../../retrieval/open-index.js';
 import { selectTools } from './select-tools.js';
 import type { EvidenceItem, ToolCallRecord } from './types.js';
+import { DEFAULT_K } from '../../retrieval/default-k.js';
 
 export interface FindEvidenceOptions {
   hypothesis: string;
@@ -65,7 +66,7 @@ async function findEvidenceWith(o: FindEvidenceOptions): Promise<EvidenceResult>
   const hypothesisText = o.hypothesis.trim();
   if (!hypothesisText) throw errors.invalidInput('hypothesis', 'must not be empty');
   const facts = (o.facts ?? '').trim();
-  const k = o.k ?? 5;
+  const k = o.k ?? DEFAULT_K;
   if (!Number.isInteger(k) || k < 1) throw errors.invalidInput('k', `must be a positive integer, got ${o.k}`);
   const stance = o.against ? 'against' : 'for';
   const hypothesis = { key: 'H', text: hypothesisText, letter: null };

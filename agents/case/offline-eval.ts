@@ -8,6 +8,7 @@ import { deriveSeed } from '../../core/rng.js';
 import { createCase } from './index.js';
 import { caseMetrics, type CaseMetrics } from './metrics.js';
 import { openCaseIndex } from '../../retrieval/open-index.js';
+import { DEFAULT_K } from '../../retrieval/default-k.js';
 
 export interface OfflineEvalResult {
   records: ResultRecord[];
@@ -26,7 +27,7 @@ export async function evalCaseOffline(opts: {
 }): Promise<OfflineEvalResult> {
   const idx = await openCaseIndex(opts.index);
   const seed = opts.seed ?? 13;
-  const system = createCase({ offline: true, k: opts.k ?? 5, tools: opts.methods });
+  const system = createCase({ offline: true, k: opts.k ?? DEFAULT_K, tools: opts.methods });
   const records: ResultRecord[] = [];
   const traces = new Map<string, Record<string, unknown>>();
   let methods: string[] = [];

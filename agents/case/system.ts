@@ -20,6 +20,7 @@ import { selectTools } from './select-tools.js';
 import { countingModel } from './token-tally.js';
 import { advocateTrace, evidenceScoreByLetter } from './trace-view.js';
 import type { AdvocateResult, Hypothesis, JurorRecord } from './types.js';
+import { DEFAULT_K } from '../../retrieval/default-k.js';
 
 export interface CaseOptions {
   k?: number;
@@ -52,7 +53,7 @@ export function createCaseLlmSystem(defaults: CaseOptions = {}): AgentSystem<Que
 async function caseItem(defaults: CaseOptions, q: Question, ctx: SystemContext): Promise<SystemOutcome> {
   {
     const o = { ...defaults, ...stripUndefined(caseOptionsFrom(ctx.options)) };
-    const k = o.k ?? 5;
+    const k = o.k ?? DEFAULT_K;
     const mode = o.hypotheses ?? 'direct';
     const llm = ctx.llm;
     if (!llm) throw errors.llmNotConfigured();

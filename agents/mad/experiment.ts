@@ -72,7 +72,7 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
   try {
     if (!idx.retrievers[s.method]) throw errors.methodUnavailable(s.method, o.index, Object.keys(idx.retrievers));
     // one shared retriever, through the retrieval tools
-    const tools = createRetrievalTools({ retrievers: { [s.method]: idx.retrievers[s.method] } as Partial<Record<ToolMethod, never>>, docs: idx.docs });
+    const tools = createRetrievalTools({ retrievers: { [s.method]: idx.retrievers[s.method] } as Partial<Record<ToolMethod, never>>, docs: idx.docs, defaultK: s.k });
     const runDir = o.runDir ?? join('runs', madRunName({ ...o, ...s, system, seed }));
     const config: Record<string, unknown> = {
       system: `mad/${system}`,

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { DocStore, Retriever } from '../types.js';
 import { makeSnippet } from './snippet.js';
 import { recordToolCall, type ToolRecorder } from './tool-recorder.js';
+import { DEFAULT_K } from '../default-k.js';
 
 export const searchInputSchema = z.object({
   query: z.string().min(1).describe('Search query: keywords, or a statement of the legal issue and rule you need'),
@@ -40,7 +41,7 @@ const round = (x: number) => Math.round(x * 1e4) / 1e4;
 
 export function createSearchTool(o: SearchToolOptions): StructuredToolInterface {
   const snippetChars = o.snippetChars ?? 600;
-  const defaultK = o.defaultK ?? 5;
+  const defaultK = o.defaultK ?? DEFAULT_K;
   return tool(
     async (input: SearchInput) => {
       const t0 = performance.now();

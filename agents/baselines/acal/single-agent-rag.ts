@@ -6,12 +6,13 @@ import { gatherEvidence } from '../../acal/evidence.js';
 import { formatEvidence } from '../../acal/llm/common.js';
 import { acalTask } from '../../acal/tasks.js';
 import { askYesNo, question } from './answer.js';
+import { DEFAULT_K } from '../../../retrieval/default-k.js';
 
 export function createSingleAgentRagSystem(opts: { task: string; k?: number }): AgentSystem<TaskExample> {
   const task = acalTask(opts.task);
   return async (item, ctx) => {
     if (!ctx.llm) throw errors.llmNotConfigured();
-    const ev = await gatherEvidence(ctx, task.query(item.text), opts.k ?? 5);
+    const ev = await gatherEvidence(ctx, task.query(item.text), opts.k ?? DEFAULT_K);
     const user = [
       'TASK: answer the legal classification question using the retrieved evidence.',
       `LEGAL TEST: ${task.context}`,

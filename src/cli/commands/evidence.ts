@@ -11,6 +11,7 @@ import { factsOf } from '../../../agents/common/question-text.js';
 import { errors } from '../../../core/errors.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
 import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
+import { DEFAULT_K } from '../../../retrieval/default-k.js';
 
 interface EvidenceFlags extends LlmCliOpts {
   facts?: string;
@@ -55,7 +56,7 @@ export function register(program: Command): void {
       .option('--question <id>', 'take the facts from this dataset question (e.g. mbe_0)')
       .option('--dataset <name>', 'dataset for --question', 'barexam')
       .option('--against', 'find counter-evidence instead of support')
-      .option('-k, --k <n>', 'number of passages', parseIntOpt('k', { min: 1 }), 5)
+      .option('-k, --k <n>', 'number of passages', parseIntOpt('k', { min: 1 }), DEFAULT_K)
       .option('--tools <list>', 'tools/methods to use: bm25,qld,dense,hybrid,rewrite (default: all the index has)', parseListOpt)
       .option('--max-steps <n>', 'advocate model-call limit (LLM mode)', parseIntOpt('max-steps', { min: 1 }), 6),
   ).action(

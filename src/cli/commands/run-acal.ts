@@ -14,6 +14,7 @@ import { errors } from '../../../core/errors.js';
 import { log } from '../../../core/log.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
 import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
+import { DEFAULT_K } from '../../../retrieval/default-k.js';
 
 interface RunAcalFlags extends LlmCliOpts {
   task: string;
@@ -49,7 +50,7 @@ export function register(program: Command): void {
       .option('--data <dir>', 'directory with the task data (required for learned_hands_courts, which is CC BY-NC-SA and not bundled)')
       .option('--split <split>', 'test | train', 'test')
       .option('--limit <n>', 'first N items only', parseIntOpt('limit', { min: 1 }))
-      .option('-k, --k <n>', 'evidence passages per item (0: no retrieval)', parseIntOpt('k'), 5)
+      .option('-k, --k <n>', 'evidence passages per item (0: no retrieval)', parseIntOpt('k'), DEFAULT_K)
       .option('--out <dir>', 'run directory (default runs/acal-<system>-<task>-<semantics>)')
       .option('--seed <n>', 'run seed', parseIntOpt('seed'), 13)
       .option('--concurrency <n>', 'items at once', parseIntOpt('concurrency', { min: 1 }), 1)

@@ -14,6 +14,7 @@ import { log } from '../../../core/log.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
 import { degeneracyWarnings } from '../../../agents/common/paper-settings.js';
 import { addLlmOptions, resolveLlm, runModelConfig, warnValidity, type LlmCliOpts } from '../llm-options.js';
+import { DEFAULT_K } from '../../../retrieval/default-k.js';
 
 export interface RunFlags extends LlmCliOpts {
   dataset: string;
@@ -48,7 +49,7 @@ export function addRunOptions(cmd: Command): Command {
     .option('--split <split>', 'train | val | test | all', 'val')
     .option('--split-seed <n>', 'seed of the dataset split', parseIntOpt('split-seed'), 13)
     .option('--index <dir>', 'index directory (default: the bundled default index, built if absent)')
-    .option('-k, --k <n>', 'passages per advocate / in the RAG context', parseIntOpt('k', { min: 1 }), 5)
+    .option('-k, --k <n>', 'passages per advocate / in the RAG context', parseIntOpt('k', { min: 1 }), DEFAULT_K)
     .option('--seed <n>', 'run seed (jury panels, bootstrap)', parseIntOpt('seed'), 13)
     .option('--limit <n>', 'only the first N questions of the split', parseIntOpt('limit', { min: 1 }))
     .option('--run-dir <dir>', 'run directory (default runs/<system>-<mode>-<dataset>-<split>-k<k>-s<seed>)')
