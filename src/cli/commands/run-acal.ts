@@ -15,6 +15,7 @@ import { log } from '../../../core/log.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
 import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
 import { DEFAULT_K } from '../../../retrieval/default-k.js';
+import { addRunDirOption, runCommand, runDirFlag } from '../run-command.js';
 
 interface RunAcalFlags extends LlmCliOpts {
   task: string;
@@ -26,6 +27,7 @@ interface RunAcalFlags extends LlmCliOpts {
   limit?: number;
   k: number;
   out?: string;
+  runDir?: string;
   seed: number;
   concurrency: number;
   retryFailed?: boolean;
@@ -34,14 +36,10 @@ interface RunAcalFlags extends LlmCliOpts {
   escalation: boolean;
 }
 
-function runCommand(program: Command): Command {
-  return program.commands.find((c) => c.name() === 'run') ?? program.command('run').description('run an agent system over a dataset (resumable run directory)');
-}
 
 export function register(program: Command): void {
   addLlmOptions(
-    runCommand(program)
-      .command('acal')
+    addRunDirOption(runCommand(program).command('acal'), 'runs/acal-<system>-<task>-<semantics>')
       .description('ACAL argument arena (or a baseline) on a LegalBench task; saves a contestable argument graph per item')
       .requiredOption('--task <name>', 'hearsay | learned_hands_courts')
       .option('--system <name>', `${ACAL_SYSTEMS.join(' | ')} (sp/cot/rag are the paper's baselines)`, 'acal')
@@ -51,7 +49,6 @@ export function register(program: Command): void {
       .option('--split <split>', 'test | train', 'test')
       .option('--limit <n>', 'first N items only', parseIntOpt('limit', { min: 1 }))
       .option('-k, --k <n>', 'evidence passages per item (0: no retrieval)', parseIntOpt('k'), DEFAULT_K)
-      .option('--out <dir>', 'run directory (default runs/acal-<system>-<task>-<semantics>)')
       .option('--seed <n>', 'run seed', parseIntOpt('seed'), 13)
       .option('--concurrency <n>', 'items at once', parseIntOpt('concurrency', { min: 1 }), 1)
       .option('--no-retry-failed', 'on resume, keep failed items as they are (default: run them again)')
@@ -73,7 +70,7 @@ export function register(program: Command): void {
       const index = needsIndex ? (flags.index ?? (await ensureDefaultIndex(undefined, (l) => log.info(l)))) : undefined;
       if (flags.k === 0 && flags.system !== 'sp' && flags.system !== 'cot') log.warn('-k 0: no retrieved evidence; arguments are grounded in the case text only');
       const system = flags.system as AcalSystemName;
-      const runDir = flags.out ?? join('runs', `acal-${system}-${flags.task}${system === 'acal' ? `-${flags.semantics}` : ''}`);
+      const runDir = runDirFlag(flags) ?? join('runs', `acal-${system}-${flags.task}${system === 'acal' ? `-${flags.semantics}` : ''}`);
       const ac = new AbortController();
       const onSig = () => ac.abort(new Error('interrupted'));
       process.once('SIGINT', onSig);

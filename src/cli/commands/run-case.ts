@@ -15,6 +15,7 @@ import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../a
 import { degeneracyWarnings } from '../../../agents/common/paper-settings.js';
 import { addLlmOptions, resolveLlm, runModelConfig, warnValidity, type LlmCliOpts } from '../llm-options.js';
 import { DEFAULT_K } from '../../../retrieval/default-k.js';
+import { runCommand } from '../run-command.js';
 
 export interface RunFlags extends LlmCliOpts {
   dataset: string;
@@ -38,10 +39,7 @@ interface RunCaseFlags extends RunFlags {
   maxTokens: number;
 }
 
-/** The `run` parent command, shared by every `run <system>` module. */
-export function runCommand(program: Command): Command {
-  return program.commands.find((c) => c.name() === 'run') ?? program.command('run').description('run an experiment over a dataset split (resumable run dir)');
-}
+export { runCommand } from '../run-command.js';
 
 export function addRunOptions(cmd: Command): Command {
   return cmd

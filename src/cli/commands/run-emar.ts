@@ -23,7 +23,7 @@ import { createChatModel } from '../../../core/llm/factory.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
 import { numOpt } from '../numeric-options.js';
 import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
-import { runCommand } from './run-threeply.js';
+import { addRunDirOption, runCommand, runDirFlag } from '../run-command.js';
 
 /** The paper's sampling settings for EMAR. */
 export const EMAR_SAMPLING = { temperature: 0.1, topP: 0.9, maxTokens: 2048 };
@@ -42,6 +42,7 @@ interface EmarOpts extends GlobalOpts, LlmCliOpts {
   embedModelDir?: string;
   temperature: number;
   out?: string;
+  runDir?: string;
   concurrency: number;
   retryFailed?: boolean;
 }
@@ -86,7 +87,7 @@ export async function runEmarCommand(o: EmarOpts): Promise<void> {
     toCase: (it) => (it.kind === 'question' ? questionToCase(it) : taskExampleToCase(it, framing)),
     toPrediction: (letter, it) => (it.kind === 'question' ? letter : letterToLabel(letter, framing)),
   }) as AgentSystem<Item>;
-  const runDir = o.out ?? join('runs', `emar-${o.dataset}-${o.split}-s${o.seed}`);
+  const runDir = runDirFlag(o) ?? join('runs', `emar-${o.dataset}-${o.split}-s${o.seed}`);
   try {
     const run = await runExperiment({
       runDir,
@@ -131,8 +132,7 @@ export async function runEmarCommand(o: EmarOpts): Promise<void> {
 
 export function register(program: Command): void {
   addLlmOptions(
-    runCommand(program)
-      .command('emar')
+    addRunDirOption(runCommand(program).command('emar'), 'runs/emar-<dataset>-<split>-s<seed>')
       .description('EMAR evidential multi-agent argumentation (proponent/opponent recursion to convergence, judge) on Bar Exam QA or LegalBench hearsay')
       .option('--dataset <name>', EMAR_DATASETS.join(' | '), 'barexam')
       .option('--split <split>', 'barexam: train | val | test | all; hearsay: train | test', 'val')
@@ -150,8 +150,7 @@ export function register(program: Command): void {
       .option('--embed-model-dir <dir>', 'transformers: a local copy of the model')
       .option('--temperature <t>', 'sampling temperature (the paper: 0.1; top-p 0.9 and max_tokens 2048 are also the paper\'s)', numOpt('temperature', { min: 0, max: 2 }), EMAR_SAMPLING.temperature)
       .option('--concurrency <n>', 'items run at once', parseIntOpt('concurrency', { min: 1 }), 1)
-      .option('--no-retry-failed', 'on resume, keep failed items as they are (default: run them again)')
-      .option('--out <dir>', 'run directory (default runs/emar-<dataset>-<split>-s<seed>)'),
+      .option('--no-retry-failed', 'on resume, keep failed items as they are (default: run them again)'),
     { offline: false },
   ).action(
     action(async (opts: EmarOpts, cmd: Command) => {

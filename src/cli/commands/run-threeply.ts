@@ -18,6 +18,7 @@ import { errors } from '../../../core/errors.js';
 import { createChatModel } from '../../../core/llm/factory.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
 import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
+import { addRunDirOption, runCommand, runDirFlag } from '../run-command.js';
 
 /** The paper's generation limit (max_tokens 1000). */
 export const THREEPLY_MAX_TOKENS = 1000;
@@ -31,13 +32,9 @@ interface ThreeplyOpts extends GlobalOpts, LlmCliOpts {
   system: string;
   evaluatorModel?: string;
   out?: string;
+  runDir?: string;
   concurrency: number;
   retryFailed?: boolean;
-}
-
-/** The shared `run` parent command: reuse it when another module registered it first. */
-export function runCommand(program: Command): Command {
-  return program.commands.find((c) => c.name() === 'run') ?? program.command('run').description('run an agent system over a dataset (resumable run directory)');
 }
 
 function check(o: ThreeplyOpts): { modes: ScenarioMode[]; kind: ThreePlySystemKind; source: ScenarioSource } {
@@ -60,7 +57,7 @@ export async function runThreeplyCommand(o: ThreeplyOpts): Promise<void> {
 
   const factors = loadTradeSecretModel();
   const items: CaseTriple[] = modes.flatMap((mode) => buildScenarios({ mode, n: o.n, seed: o.seed, complexity: o.complexity, source }, factors));
-  const runDir = o.out ?? join('runs', `threeply-${kind}-${source}-s${o.seed}`);
+  const runDir = runDirFlag(o) ?? join('runs', `threeply-${kind}-${source}-s${o.seed}`);
 
   const run = await runExperiment({
     runDir,
@@ -99,8 +96,7 @@ export async function runThreeplyCommand(o: ThreeplyOpts): Promise<void> {
 
 export function register(program: Command): void {
   addLlmOptions(
-    runCommand(program)
-      .command('threeply')
+    addRunDirOption(runCommand(program).command('threeply'), 'runs/threeply-<system>-<source>-s<seed>')
       .description('reflective 3-ply legal arguments on CATO trade-secret case triples (hallucination accuracy, factor utilization recall, abstention)')
       .option('--scenarios <list>', `comma-separated: ${SCENARIO_MODES.join(', ')}`, parseListOpt, [...SCENARIO_MODES])
       .option('--n <n>', 'triples per scenario (the paper: 90)', parseIntOpt('n', { min: 1 }), 90)
@@ -110,8 +106,7 @@ export function register(program: Command): void {
       .option('--source <s>', 'synthetic (random factor sets, as the paper) | casebase (real CATO cases)', 'synthetic')
       .option('--evaluator-model <id>', 'model for the Factor Distiller, on the same endpoint (default: the run model), at temperature 0')
       .option('--concurrency <n>', 'triples run at once', parseIntOpt('concurrency', { min: 1 }), 1)
-      .option('--no-retry-failed', 'on resume, keep failed items as they are (default: run them again)')
-      .option('--out <dir>', 'run directory (default runs/threeply-<system>-<source>-s<seed>)'),
+      .option('--no-retry-failed', 'on resume, keep failed items as they are (default: run them again)'),
     { offline: false },
   ).action(
     action(async (opts: ThreeplyOpts, cmd: Command) => {
