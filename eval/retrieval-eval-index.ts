@@ -4,9 +4,8 @@
  * report that always states the corpus (name, passage count, checksum) and the dataset split, so a
  * figure on the small bundled corpus is never mistaken for one on the paper's 856,835-passage pool.
  */
-import { readManifest } from '../indexer/manifest.js';
 import { openDocStore } from '../indexer/docstore.js';
-import { openRetriever } from '../retrieval/open.js';
+import { openIndex, type OpenedIndex } from '../retrieval/open-index.js';
 import { DATASETS, datasetChecksum, loadQuestions } from '../corpora/registry.js';
 import { errors } from '../core/errors.js';
 import { DEFAULT_SPLIT_SEED } from '../corpora/splits.js';
@@ -78,7 +77,16 @@ export function runFileFor(runFile: string, method: string, several: boolean): s
 }
 
 export async function evalRetrievalOnIndex(opts: IndexEvalOptions): Promise<RetrievalReport> {
-  const manifest = await readManifest(opts.index);
+  const idx = await openIndex(opts.index);
+  try {
+    return await evalOnOpened(idx, opts);
+  } finally {
+    await idx.docs.close();
+  }
+}
+
+async function evalOnOpened(idx: OpenedIndex, opts: IndexEvalOptions): Promise<RetrievalReport> {
+  const manifest = idx.manifest;
   const dataset = opts.dataset ?? 'barexam';
   const split = opts.split ?? 'val';
   const splitSeed = opts.splitSeed ?? DEFAULT_SPLIT_SEED;
@@ -101,7 +109,7 @@ export async function evalRetrievalOnIndex(opts: IndexEvalOptions): Promise<Retr
   }
   // Open all retrievers first, so a missing method fails before any work.
   const retrievers = [];
-  for (const m of opts.methods) retrievers.push(await openRetriever(opts.index, m, opts.retrieverOptions));
+  for (const m of opts.methods) retrievers.push(await idx.retriever(m, opts.retrieverOptions));
   const results: RetrievalEvalResult[] = [];
   const runFiles: Record<string, string> = {};
   for (const retriever of retrievers) {

@@ -1,34 +1,79 @@
 /**
- * Opens what CASE needs from an index dir: a Retriever per available method (bm25, qld, dense,
- * hybrid — whichever the manifest and retrieval/open.ts provide) and the doc store.
+ * openIndex(dir): the one way from an index dir to what a caller searches — its manifest, analyzer,
+ * doc store and a Retriever per method (opened lazily through retrieval/open.ts and cached). The
+ * CLI, the explorer (web/server/index-context.ts), retrieval evaluation and the agents all open an
+ * index through here; agents take the eager view `openCaseIndex` (every method that opens).
  */
-import { openDocStore } from '../indexer/docstore.js';
-import { readManifest } from '../indexer/manifest.js';
-import { openRetriever } from './open.js';
-import type { DocStore, Retriever } from './types.js';
+import { createAnalyzer, type Analyzer } from '../indexer/analyzer.js';
+import { openDocStore, type OpenedDocStore } from '../indexer/docstore.js';
+import { readManifest, type Manifest } from '../indexer/manifest.js';
+import { closeSparseIndexes, openRetriever } from './open.js';
+import type { Retriever } from './types.js';
 
-export const CASE_METHODS = ['bm25', 'qld', 'dense', 'hybrid'] as const;
+/** Methods an opened index offers to agents and the explorer, in menu order. */
+export const INDEX_METHODS = ['bm25', 'qld', 'dense', 'hybrid'] as const;
 
 export interface OpenedIndex {
   dir: string;
-  retrievers: Partial<Record<string, Retriever>>;
-  docs: DocStore & { close?: () => Promise<void> };
-  getPassage(id: string): Promise<{ id: string; text: string; title?: string } | undefined>;
+  manifest: Manifest;
+  analyzer: Analyzer;
+  docs: OpenedDocStore;
+  /** INDEX_METHODS the manifest lists (hybrid when dense is there). */
+  methods: string[];
+  /** The method's Retriever (cached when opened without options). */
+  retriever(method: string, opts?: Record<string, unknown>): Promise<Retriever>;
+  /** Every listed method's retriever that opens (among `wanted`, if given). */
+  allRetrievers(wanted?: readonly string[]): Promise<Partial<Record<string, Retriever>>>;
+  getPassage(id: string): Promise<{ id: string; text: string; title?: string; source?: string } | undefined>;
+  close(): Promise<void>;
 }
 
-export async function openCaseIndex(dir: string, wanted?: string[]): Promise<OpenedIndex> {
+export async function openIndex(dir: string): Promise<OpenedIndex> {
   const manifest = await readManifest(dir);
-  const retrievers: Partial<Record<string, Retriever>> = {};
-  const candidates = CASE_METHODS.filter((m) => !wanted || wanted.includes(m));
-  for (const m of candidates) {
-    const listed = manifest.methods.includes(m) || (m === 'hybrid' && manifest.methods.includes('dense'));
-    if (!listed) continue;
-    try {
-      retrievers[m] = await openRetriever(dir, m);
-    } catch {
-      /* method listed but not openable by this build (e.g. hybrid before dense support): skip */
-    }
-  }
   const docs = await openDocStore(dir);
-  return { dir, retrievers, docs, getPassage: async (id) => (await docs.get(id)) ?? undefined };
+  const methods: string[] = INDEX_METHODS.filter((m) => manifest.methods.includes(m) || (m === 'hybrid' && manifest.methods.includes('dense')));
+  const cache = new Map<string, Promise<Retriever>>();
+  const retriever = (method: string, opts?: Record<string, unknown>): Promise<Retriever> => {
+    if (opts && Object.keys(opts).length) return openRetriever(dir, method, opts);
+    let r = cache.get(method);
+    if (!r) {
+      r = openRetriever(dir, method);
+      cache.set(method, r);
+      r.catch(() => cache.delete(method));
+    }
+    return r;
+  };
+  return {
+    dir,
+    manifest,
+    analyzer: createAnalyzer(manifest.analyzer),
+    docs,
+    methods,
+    retriever,
+    async allRetrievers(wanted) {
+      const out: Partial<Record<string, Retriever>> = {};
+      for (const m of methods.filter((x) => !wanted || wanted.includes(x))) {
+        try {
+          out[m] = await retriever(m);
+        } catch {
+          /* listed but not openable here (e.g. no embedder): callers use the others */
+        }
+      }
+      return out;
+    },
+    getPassage: async (id) => (await docs.get(id)) ?? undefined,
+    async close() {
+      await docs.close();
+      await closeSparseIndexes(dir);
+    },
+  };
+}
+
+/** An opened index with every method's retriever already open: what agent systems take. */
+export type AgentIndex = OpenedIndex & { retrievers: Partial<Record<string, Retriever>> };
+
+/** openIndex, then every listed method (among `wanted`) that opens. */
+export async function openCaseIndex(dir: string, wanted?: string[]): Promise<AgentIndex> {
+  const idx = await openIndex(dir);
+  return Object.assign(idx, { retrievers: await idx.allRetrievers(wanted) });
 }

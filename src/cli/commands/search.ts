@@ -4,8 +4,7 @@
  * With `--topics FILE --run-file OUT` instead of a query: batch search into a TREC run (search-batch.ts).
  */
 import type { Command } from 'commander';
-import { openRetriever } from '../../../retrieval/open.js';
-import { openDocStore } from '../../../indexer/docstore.js';
+import { openIndex } from '../../../retrieval/open-index.js';
 import type { Explanation, Hit } from '../../../retrieval/types.js';
 import { errors } from '../../../core/errors.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
@@ -54,9 +53,10 @@ export function register(program: Command): void {
       if (query === undefined) throw errors.usage('give a query (quoted) or --topics FILE --run-file OUT');
       const g = cmd.optsWithGlobals() as GlobalOpts;
       if (flags.k < 1) throw errors.invalidInput('-k', `expected a positive integer, got ${flags.k}`);
-      const retriever = await openRetriever(flags.index, flags.method, retrieverOptions(flags));
-      const docs = await openDocStore(flags.index);
+      const idx = await openIndex(flags.index);
+      const docs = idx.docs;
       try {
+        const retriever = await idx.retriever(flags.method, retrieverOptions(flags));
         const t0 = performance.now();
         const hits = await retriever.search(query, { k: flags.k });
         const ms = performance.now() - t0;
@@ -82,7 +82,7 @@ export function register(program: Command): void {
           },
         );
       } finally {
-        await (docs as { close?: () => Promise<void> }).close?.();
+        await idx.close();
       }
     }),
   );
