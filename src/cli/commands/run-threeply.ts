@@ -6,14 +6,10 @@
  */
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { loadTradeSecretModel } from '../../../corpora/trade-secret.js';
-import { buildScenarios, expectedBehaviour, SCENARIO_MODES, type CaseTriple, type ScenarioMode, type ScenarioSource } from '../../../agents/threeply/scenarios.js';
-import '../../../agents/report-sections.js';
-import { summarizeRun, summaryMarkdown } from '../../../agents/threeply/summary.js';
-import { createThreePlySystem } from '../../../agents/threeply/system.js';
+import { SCENARIO_MODES, type ScenarioMode, type ScenarioSource } from '../../../agents/threeply/scenarios.js';
+import { runThreeplyExperiment } from '../../../agents/threeply/experiment.js';
+import { summaryMarkdown } from '../../../agents/threeply/summary.js';
 import { THREEPLY_SYSTEMS, type ThreePlySystemKind } from '../../../agents/threeply/types.js';
-import { runExperiment } from '../../../eval/runner.js';
-import { writeReport } from '../../../eval/report/write-report.js';
 import { errors } from '../../../core/errors.js';
 import { createChatModel } from '../../../core/llm/factory.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
@@ -55,38 +51,22 @@ export async function runThreeplyCommand(o: ThreeplyOpts): Promise<void> {
   const evaluatorModel = o.evaluatorModel ?? config.llm.model!;
   const evaluator = createChatModel({ ...llmCfg, model: evaluatorModel, temperature: 0 }, { usage });
 
-  const factors = loadTradeSecretModel();
-  const items: CaseTriple[] = modes.flatMap((mode) => buildScenarios({ mode, n: o.n, seed: o.seed, complexity: o.complexity, source }, factors));
   const runDir = runDirFlag(o) ?? join('runs', `threeply-${kind}-${source}-s${o.seed}`);
-
-  const run = await runExperiment({
+  const { run, summary } = await runThreeplyExperiment({
     runDir,
-    system: createThreePlySystem({ kind, factors, evaluator }),
-    items,
-    gold: (t) => expectedBehaviour(t.mode),
-    makeContext: (_t, { seed }) => ({ seed, tools: [], retrievers: {}, llm: model, getPassage: async () => undefined, options: {} }),
-    config: {
-      system: 'threeply',
-      variant: kind,
-      dataset: `trade-secret-${source}`,
-      scenarios: modes,
-      n: o.n,
-      complexity: o.complexity,
-      model: config.llm.model,
-      evaluatorModel,
-      temperature: llmCfg.temperature,
-      maxTokens: llmCfg.maxTokens,
-    },
+    kind,
+    source,
+    modes,
+    n: o.n,
+    complexity: o.complexity,
     seed: o.seed,
+    model,
+    evaluator,
     usage,
     concurrency: o.concurrency,
     retryFailed: o.retryFailed,
-    label: `threeply ${kind}`,
+    llm: { model: config.llm.model, evaluatorModel, temperature: llmCfg.temperature, maxTokens: llmCfg.maxTokens },
   });
-
-  // report.md / report.json in the common format, with the 3-ply section (report-section.ts)
-  await writeReport(runDir);
-  const summary = summarizeRun(run.results, { seed: o.seed });
   output(
     o,
     { runDir, system: kind, ran: run.ran, skipped: run.skipped, failed: run.failed, tokens: usage.snapshot(), scenarios: summary },

@@ -1,0 +1,66 @@
+/**
+ * A 3-ply experiment: seeded case triples from the CATO factor model, one 3-ply system over them
+ * through the common runner (resume, results.jsonl, traces), then report.md/json with the
+ * per-scenario section. `lexcase run threeply` parses flags and calls this.
+ */
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { loadTradeSecretModel } from '../../corpora/trade-secret.js';
+import { writeReport } from '../../eval/report/write-report.js';
+import { runExperiment, type RunExperimentResult } from '../../eval/runner.js';
+import type { UsageMeter } from '../../core/llm/usage.js';
+import { buildScenarios, expectedBehaviour, type CaseTriple, type ScenarioMode, type ScenarioSource } from './scenarios.js';
+import { summarizeRun } from './summary.js';
+import { createThreePlySystem } from './system.js';
+import type { ThreePlySystemKind } from './types.js';
+import './report-section.js';
+
+export interface ThreeplyExperimentOptions {
+  runDir: string;
+  kind: ThreePlySystemKind;
+  source: ScenarioSource;
+  modes: ScenarioMode[];
+  n: number;
+  complexity: number;
+  seed: number;
+  model: BaseChatModel;
+  /** The Factor Distiller's model (the paper: temperature 0). */
+  evaluator: BaseChatModel;
+  usage?: UsageMeter;
+  concurrency?: number;
+  /** On resume, run failed items again (default true). */
+  retryFailed?: boolean;
+  /** Recorded in config.json: model ids and sampling. */
+  llm: { model?: string; evaluatorModel?: string; temperature?: number; maxTokens?: number };
+}
+
+export async function runThreeplyExperiment(o: ThreeplyExperimentOptions): Promise<{ run: RunExperimentResult; summary: ReturnType<typeof summarizeRun> }> {
+  const factors = loadTradeSecretModel();
+  const items: CaseTriple[] = o.modes.flatMap((mode) => buildScenarios({ mode, n: o.n, seed: o.seed, complexity: o.complexity, source: o.source }, factors));
+  const run = await runExperiment({
+    runDir: o.runDir,
+    system: createThreePlySystem({ kind: o.kind, factors, evaluator: o.evaluator }),
+    items,
+    gold: (t) => expectedBehaviour(t.mode),
+    makeContext: (_t, { seed }) => ({ seed, tools: [], retrievers: {}, llm: o.model, getPassage: async () => undefined, options: {} }),
+    config: {
+      system: 'threeply',
+      variant: o.kind,
+      dataset: `trade-secret-${o.source}`,
+      scenarios: o.modes,
+      n: o.n,
+      complexity: o.complexity,
+      model: o.llm.model,
+      evaluatorModel: o.llm.evaluatorModel,
+      temperature: o.llm.temperature,
+      maxTokens: o.llm.maxTokens,
+    },
+    seed: o.seed,
+    usage: o.usage,
+    concurrency: o.concurrency,
+    retryFailed: o.retryFailed,
+    label: `threeply ${o.kind}`,
+  });
+  // report.md / report.json in the common format, with the 3-ply section (report-section.ts)
+  await writeReport(o.runDir);
+  return { run, summary: summarizeRun(run.results, { seed: o.seed }) };
+}
