@@ -8,15 +8,9 @@ import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { loadLegalBenchTask } from '../../../corpora/legalbench.js';
 import { loadQuestions } from '../../../corpora/registry.js';
-import type { Question, Split, TaskExample } from '../../../corpora/types.js';
-import { letterToLabel, questionToCase, TASK_FRAMINGS, taskExampleToCase } from '../../../agents/emar/cases.js';
+import type { Split } from '../../../corpora/types.js';
 import { CONVERGENCE_RULES, DEFAULT_CONVERGENCE, DEFAULT_EPSILON, DEFAULT_MAX_DEPTH, type ConvergenceRule } from '../../../agents/emar/convergence.js';
-import '../../../agents/report-sections.js';
-import { emarSummaryMarkdown, summarizeEmarRun } from '../../../agents/emar/metrics.js';
-import { createEmarSystem } from '../../../agents/emar/system.js';
-import type { AgentSystem } from '../../../eval/types.js';
-import { runExperiment } from '../../../eval/runner.js';
-import { writeReport } from '../../../eval/report/write-report.js';
+import { runEmarExperiment, type EmarItem } from '../../../agents/emar/experiment.js';
 import { createEmbedder, parseEmbedderSpec } from '../../../indexer/embed/create-embedder.js';
 import { errors } from '../../../core/errors.js';
 import { createChatModel } from '../../../core/llm/factory.js';
@@ -47,7 +41,7 @@ interface EmarOpts extends GlobalOpts, LlmCliOpts {
   retryFailed?: boolean;
 }
 
-type Item = (Question & { kind: 'question' }) | (TaskExample & { kind: 'task' });
+type Item = EmarItem;
 
 async function loadItems(o: EmarOpts): Promise<Item[]> {
   let items: Item[];
@@ -78,47 +72,25 @@ export async function runEmarCommand(o: EmarOpts): Promise<void> {
   const model = createChatModel(llmCfg, { usage });
 
   const embedder = await createEmbedder(parseEmbedderSpec(o.embedder, { model: o.embedModel, modelDir: o.embedModelDir }));
-  const framing = TASK_FRAMINGS.hearsay;
-  const system = createEmarSystem<Item>({
-    embedder,
-    epsilon: o.epsilon,
-    maxDepth: o.maxDepth,
-    convergence: o.convergence,
-    toCase: (it) => (it.kind === 'question' ? questionToCase(it) : taskExampleToCase(it, framing)),
-    toPrediction: (letter, it) => (it.kind === 'question' ? letter : letterToLabel(letter, framing)),
-  }) as AgentSystem<Item>;
   const runDir = runDirFlag(o) ?? join('runs', `emar-${o.dataset}-${o.split}-s${o.seed}`);
   try {
-    const run = await runExperiment({
+    const { run, summary, markdown: md } = await runEmarExperiment({
       runDir,
-      system,
+      dataset: o.dataset,
+      split: o.split,
+      limit: o.limit,
       items,
-      gold: (it) => (it.kind === 'question' ? it.answer : it.label),
-      makeContext: (_it, { seed }) => ({ seed, tools: [], retrievers: {}, llm: model, getPassage: async () => undefined, options: {} }),
-      config: {
-        system: 'emar',
-        dataset: o.dataset,
-        split: o.split,
-        limit: o.limit ?? null,
-        model: config.llm.model,
-        temperature: llmCfg.temperature,
-        topP: llmCfg.topP,
-        maxTokens: llmCfg.maxTokens,
-        epsilon: o.epsilon,
-        maxDepth: o.maxDepth,
-        convergence: o.convergence,
-        embedder: embedder.id,
-      },
+      model,
+      embedder,
+      epsilon: o.epsilon,
+      maxDepth: o.maxDepth,
+      convergence: o.convergence,
       seed: o.seed,
       usage,
       concurrency: o.concurrency,
       retryFailed: o.retryFailed,
-      label: `emar ${o.dataset}`,
+      llm: { model: config.llm.model, temperature: llmCfg.temperature, topP: llmCfg.topP, maxTokens: llmCfg.maxTokens },
     });
-    const summary = summarizeEmarRun(run.results, { labels: o.dataset === 'hearsay' ? framing.labels : undefined, seed: o.seed });
-    const md = emarSummaryMarkdown(`${o.dataset}/${o.split}`, summary);
-    // report.md / report.json in the common format, with the EMAR section (report-section.ts)
-    await writeReport(runDir);
     output(
       o,
       { runDir, ran: run.ran, skipped: run.skipped, tokens: usage.snapshot(), ...summary },

@@ -1,0 +1,83 @@
+/**
+ * An EMAR experiment: Bar Exam QA questions or LegalBench hearsay examples through the EMAR system
+ * (proponent/opponent recursion to convergence, judge) with the common runner, then
+ * report.md/json with the EMAR section. `lexcase run emar` loads the items, parses flags and
+ * calls this.
+ */
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import type { Question, TaskExample } from '../../corpora/types.js';
+import { writeReport } from '../../eval/report/write-report.js';
+import { runExperiment, type RunExperimentResult } from '../../eval/runner.js';
+import type { AgentSystem } from '../../eval/types.js';
+import type { UsageMeter } from '../../core/llm/usage.js';
+import { letterToLabel, questionToCase, TASK_FRAMINGS, taskExampleToCase } from './cases.js';
+import type { ConvergenceRule } from './convergence.js';
+import { emarSummaryMarkdown, summarizeEmarRun } from './metrics.js';
+import { createEmarSystem } from './system.js';
+import type { ClaimEmbedder } from './types.js';
+import './report-section.js';
+
+/** A Bar Exam QA question or a LegalBench hearsay example. */
+export type EmarItem = (Question & { kind: 'question' }) | (TaskExample & { kind: 'task' });
+
+export interface EmarExperimentOptions {
+  runDir: string;
+  dataset: string;
+  split: string;
+  limit?: number;
+  items: EmarItem[];
+  model: BaseChatModel;
+  embedder: ClaimEmbedder;
+  epsilon: number;
+  maxDepth: number;
+  convergence: ConvergenceRule;
+  seed: number;
+  usage?: UsageMeter;
+  concurrency?: number;
+  /** On resume, run failed items again (default true). */
+  retryFailed?: boolean;
+  /** Recorded in config.json: model id and sampling. */
+  llm: { model?: string; temperature?: number; topP?: number; maxTokens?: number };
+}
+
+export async function runEmarExperiment(o: EmarExperimentOptions): Promise<{ run: RunExperimentResult; summary: ReturnType<typeof summarizeEmarRun>; markdown: string }> {
+  const framing = TASK_FRAMINGS.hearsay;
+  const system = createEmarSystem<EmarItem>({
+    embedder: o.embedder,
+    epsilon: o.epsilon,
+    maxDepth: o.maxDepth,
+    convergence: o.convergence,
+    toCase: (it) => (it.kind === 'question' ? questionToCase(it) : taskExampleToCase(it, framing)),
+    toPrediction: (letter, it) => (it.kind === 'question' ? letter : letterToLabel(letter, framing)),
+  }) as AgentSystem<EmarItem>;
+  const run = await runExperiment({
+    runDir: o.runDir,
+    system,
+    items: o.items,
+    gold: (it) => (it.kind === 'question' ? it.answer : it.label),
+    makeContext: (_it, { seed }) => ({ seed, tools: [], retrievers: {}, llm: o.model, getPassage: async () => undefined, options: {} }),
+    config: {
+      system: 'emar',
+      dataset: o.dataset,
+      split: o.split,
+      limit: o.limit ?? null,
+      model: o.llm.model,
+      temperature: o.llm.temperature,
+      topP: o.llm.topP,
+      maxTokens: o.llm.maxTokens,
+      epsilon: o.epsilon,
+      maxDepth: o.maxDepth,
+      convergence: o.convergence,
+      embedder: o.embedder.id,
+    },
+    seed: o.seed,
+    usage: o.usage,
+    concurrency: o.concurrency,
+    retryFailed: o.retryFailed,
+    label: `emar ${o.dataset}`,
+  });
+  const summary = summarizeEmarRun(run.results, { labels: o.dataset === 'hearsay' ? framing.labels : undefined, seed: o.seed });
+  // report.md / report.json in the common format, with the EMAR section (report-section.ts)
+  await writeReport(o.runDir);
+  return { run, summary, markdown: emarSummaryMarkdown(`${o.dataset}/${o.split}`, summary) };
+}
