@@ -16,13 +16,11 @@ import { withPassageHandles } from '../common/passage-handles.js';
 import { optionLetters } from '../common/question-text.js';
 import { citedAnswer, type CitedAnswer } from '../mad/cited-answer.js';
 import { itemCitationMetrics } from '../mad/citation-summary.js';
-import { checkOptionCount, createMad as createMadFromDebate, madSettings } from '../mad/debate.js';
+import { checkOptionCount, madSettings } from '../mad/debate.js';
 import { buildEvidencePool } from '../mad/evidence-pool.js';
 import { seededModel } from '../mad/llm-call.js';
 import type { MadSettings } from '../mad/types.js';
 
-export const MAD_SYSTEMS = ['mad', 'single-rag', 'self-consistency'] as const;
-export type MadSystemName = (typeof MAD_SYSTEMS)[number];
 
 /** Majority letter of `votes` (nulls abstain); ties → seeded draw among the tied, in letter order. */
 export function majority(votes: (string | null)[], seed: number): { winner: string | null; counts: Record<string, number>; tie: boolean } {
@@ -38,7 +36,7 @@ export function majority(votes: (string | null)[], seed: number): { winner: stri
 
 type Sampler = (q: Question, ctx: SystemContext, s: MadSettings, letters: string[], trace: Record<string, unknown>) => Promise<CitedAnswer>;
 
-function baseline(name: MadSystemName, s: MadSettings, sample: Sampler): AgentSystem<Question> {
+function baseline(name: 'single-rag' | 'self-consistency', s: MadSettings, sample: Sampler): AgentSystem<Question> {
   return async (item, ctx): Promise<SystemOutcome> => {
     const q = blindQuestion(item);
     const letters = optionLetters(q);
@@ -101,10 +99,4 @@ export function createSelfConsistency(opts: Partial<MadSettings> & { samples?: n
     const chosen = samples.find((x) => 'answer' in x && x.answer === vote.winner) as CitedAnswer;
     return chosen;
   });
-}
-
-export function createMadSystem(name: MadSystemName, opts: Partial<MadSettings> & { samples?: number } = {}): AgentSystem<Question> {
-  if (name === 'single-rag') return createSingleRag(opts);
-  if (name === 'self-consistency') return createSelfConsistency(opts);
-  return createMadFromDebate(opts);
 }

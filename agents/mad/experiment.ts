@@ -15,7 +15,7 @@ import { createRetrievalTools, type ToolMethod } from '../../retrieval/tools/ind
 import { errors } from '../../core/errors.js';
 import type { UsageMeter } from '../../core/llm/usage.js';
 import { openCaseIndex } from '../../retrieval/open-index.js';
-import { createMadSystem, MAD_SYSTEMS, type MadSystemName } from '../baselines/mad.js';
+import { createMadSystem, MAD_SYSTEMS, type MadSystemName } from './system.js';
 import { madSettings } from './debate.js';
 import { madMetrics, madMetricsMarkdown, predictionsOf, seedConsistency, seedConsistencyMarkdown, type MadMetrics, type SeedConsistency } from './metrics.js';
 import type { MadSettings } from './types.js';

@@ -10,7 +10,7 @@
  */
 import type { Command } from 'commander';
 import { ensureDefaultIndex } from '../../../agents/case/experiment.js';
-import { MAD_SYSTEMS, type MadSystemName } from '../../../agents/baselines/mad.js';
+import { MAD_SYSTEMS, type MadSystemName } from '../../../agents/mad/system.js';
 import { runMadExperiment, runMadSeeds, type MadExperimentOptions, type MadExperimentResult } from '../../../agents/mad/experiment.js';
 import '../../../agents/report-sections.js';
 import { parseTopology } from '../../../agents/mad/topology.js';
