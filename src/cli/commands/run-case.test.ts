@@ -157,6 +157,28 @@ describe('lexcase run case|baseline with an LLM (scripted OpenAI-compatible serv
     }
   }, 60_000);
 
+  it('run case --k 3: a search call that names no k returns the run\'s 3 passages (the CLI k reaches the tools)', async () => {
+    const srv = await startScriptedServer((req): ScriptReply => {
+      if (/juror on a panel/.test(body(req))) return { content: JSON.stringify({ reasoning: 'step by step', vote: 'A' }) };
+      const toolMsgs = (req.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'tool');
+      if (toolMsgs.length === 0) return { toolCalls: [{ name: 'bm25_search', args: { query: 'negligence duty of care' } }] };
+      const ids = toolMsgs.flatMap((m) => JSON.parse(m.content).results.map((x: { id: string }) => x.id));
+      return { content: JSON.stringify({ evidence: ids.slice(0, 2).map((id: string) => ({ id, justification: 'relevant rule' })) }) };
+    });
+    try {
+      useScriptedLlm(srv.url);
+      const runDir = join(dir, 'run-llm-k3');
+      const r = await cli('--json', 'run', 'case', '--index', index, '--limit', '1', '--tools', 'bm25', '--k', '3', '--run-dir', runDir, '--no-cache');
+      expect(r.code, r.stderr).toBe(0);
+      const toolResults = srv.requests.flatMap((q) => (q.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'tool'));
+      expect(toolResults.length).toBeGreaterThan(0);
+      for (const m of toolResults) expect(JSON.parse(m.content).results).toHaveLength(3);
+      expect(JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8')).config).toMatchObject({ system: 'case', k: 3 });
+    } finally {
+      await srv.close();
+    }
+  }, 60_000);
+
   it('lexcase evidence --against with an LLM: the advocate is told to challenge, uses the index tools, prints its picks', async () => {
     const srv = await startScriptedServer((req): ScriptReply => {
       const toolMsgs = (req.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'tool');
