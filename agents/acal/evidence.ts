@@ -6,6 +6,7 @@
  */
 import type { SystemContext } from '../../eval/types.js';
 import type { EvidencePassage } from './llm/common.js';
+import { searchHits } from '../../retrieval/tools/search-hits.js';
 
 export const EVIDENCE_TOOL_ORDER = ['hybrid_search', 'bm25_search', 'qld_search', 'dense_search'] as const;
 
@@ -20,10 +21,9 @@ export async function gatherEvidence(
 ): Promise<{ tool: string | null; passages: EvidencePassage[] }> {
   const tool = EVIDENCE_TOOL_ORDER.map((n) => ctx.tools.find((t) => t.name === n)).find(Boolean);
   if (!tool || k <= 0) return { tool: null, passages: [] };
-  const out = await tool.invoke({ query, k });
-  const parsed = (typeof out === 'string' ? JSON.parse(out) : out) as ToolResult;
+  const parsed = await searchHits(tool, { query, k });
   const passages: EvidencePassage[] = [];
-  for (const r of parsed.results ?? []) {
+  for (const r of parsed.results) {
     const full = await ctx.getPassage(r.id);
     const text = full?.text ?? r.snippet ?? '';
     if (!text) continue;

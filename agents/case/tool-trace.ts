@@ -1,12 +1,15 @@
 /**
  * Turns an agent transcript (AI messages with tool_calls, then ToolMessages) into ToolCallRecords,
  * and collects every passage the tools returned (best rank, snippet) as the advocate's candidate
- * pool. Tool outputs are the JSON of retrieval/tools: {results: [{id, score, rank, snippet}]};
- * rewrite_query's output ({query} or plain text) is kept as `output`. A tool call whose arguments
- * were not valid JSON (LangChain's invalid_tool_calls) is recorded with its raw arguments and an error.
+ * pool. Search tools' hits come from the ToolMessage's typed artifact (retrieval/tools; real ids
+ * even when the model saw passage handles); a tool message without one is read from its JSON text
+ * {results: [{id, score, rank, snippet}]}; rewrite_query's output ({query} or plain text) is kept
+ * as `output`. A tool call whose arguments were not valid JSON (LangChain's invalid_tool_calls) is
+ * recorded with its raw arguments and an error.
  */
 import type { BaseMessage } from '@langchain/core/messages';
 import { messageText } from '../../core/llm/structured.js';
+import type { SearchArtifact } from '../../retrieval/tools/search-tool.js';
 import type { PassageHandles } from '../common/passage-handles.js';
 import type { ToolCallRecord } from './types.js';
 
@@ -48,6 +51,10 @@ export function parseToolOutput(text: string): { hits: ParsedHit[]; output?: str
   return { hits, output, error };
 }
 
+function fromArtifact(a: SearchArtifact): { hits: ParsedHit[]; output?: string; error?: string } {
+  return { hits: a.results.map((r) => ({ id: r.id, rank: r.rank, snippet: r.snippet })), ...(a.error ? { error: a.error } : {}) };
+}
+
 function queryOf(args: Record<string, unknown>): string {
   for (const k of ['query', 'q', 'text', 'hypothesis']) if (typeof args[k] === 'string') return args[k] as string;
   return JSON.stringify(args);
@@ -76,8 +83,14 @@ export function extractToolTrace(messages: BaseMessage[], handles?: PassageHandl
       const id = (m as unknown as { tool_call_id?: string }).tool_call_id;
       const rec = id ? pending.get(id) : undefined;
       if (!rec) continue;
-      const parsed = parseToolOutput(messageText(m));
-      if (handles) for (const h of parsed.hits) h.id = handles.resolve(h.id);
+      // search tools hand their hits over as a typed artifact (real ids); other tools (rewrite_query) as text
+      const artifact = (m as unknown as { artifact?: SearchArtifact }).artifact;
+      let parsed: ReturnType<typeof parseToolOutput>;
+      if (artifact && Array.isArray(artifact.results)) parsed = fromArtifact(artifact);
+      else {
+        parsed = parseToolOutput(messageText(m));
+        if (handles) for (const h of parsed.hits) h.id = handles.resolve(h.id);
+      }
       rec.ids = parsed.hits.map((h) => h.id);
       if (parsed.output !== undefined) rec.output = parsed.output;
       if (parsed.error !== undefined) rec.error = parsed.error;

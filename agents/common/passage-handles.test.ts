@@ -31,6 +31,23 @@ describe('passage handles', () => {
     expect(await r.invoke({})).toBe(JSON.stringify({ query: 'mbe_7 stays in free text' }));
   });
 
+  it('a wrapped content_and_artifact search tool shows handles to the model and keeps the real ids in its artifact', async () => {
+    const search = tool(
+      async ({ query }: { query: string }) => {
+        const artifact = { method: 'bm25', query, results: [{ id: 'mbe_12', score: 2, rank: 1, snippet: 'a' }, { id: 'cap-3#p1', score: 1, rank: 2, snippet: 'b' }] };
+        return [JSON.stringify(artifact), artifact];
+      },
+      { name: 'bm25_search', description: 'search', schema: z.object({ query: z.string() }), responseFormat: 'content_and_artifact' },
+    );
+    const h = new PassageHandles();
+    const [s] = h.wrapTools([search]);
+    const msg = (await s.invoke({ id: 'call-1', name: 'bm25_search', args: { query: 'q' }, type: 'tool_call' })) as unknown as { content: string; artifact: { results: { id: string }[] }; tool_call_id: string };
+    expect(msg.tool_call_id).toBe('call-1');
+    expect(JSON.parse(msg.content).results.map((x: any) => x.id)).toEqual(['P1', 'P2']);
+    expect(msg.artifact.results.map((x) => x.id)).toEqual(['mbe_12', 'cap-3#p1']);
+    expect(JSON.parse(await s.invoke({ query: 'q' })).results.map((x: any) => x.id)).toEqual(['P1', 'P2']);
+  });
+
   it('one map per item scope; nested scopes join it; concurrent items do not share', async () => {
     const seen = await Promise.all(
       ['x', 'y'].map((id) =>

@@ -19,6 +19,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 
+let wrappedCalls = 0;
 const HANDLE = /^\s*\[?\s*[Pp](\d+)\s*\]?\s*$/;
 
 export class PassageHandles {
@@ -76,16 +77,23 @@ export class PassageHandles {
     return JSON.stringify({ ...(json as object), results });
   }
 
-  /** The tools with search results presented under handles (same names, descriptions and schemas). */
+  /**
+   * The tools with search results presented under handles (same names, descriptions and schemas).
+   * The model reads the text with handles; a search tool's typed artifact (real ids, for the code:
+   * traces, candidates) is passed through unchanged as the ToolMessage's artifact.
+   */
   wrapTools(tools: StructuredToolInterface[]): StructuredToolInterface[] {
     return tools.map((t) =>
       tool(
-        async (input: unknown, config?: unknown) => {
-          const out = await t.invoke(input as never, config as never);
-          const text = typeof out === 'string' ? out : typeof (out as { content?: unknown })?.content === 'string' ? (out as { content: string }).content : JSON.stringify(out);
-          return this.presentToolOutput(text);
+        async (input: unknown, config?: { toolCall?: { id?: string } }) => {
+          // invoked as a tool call, the inner tool answers with a ToolMessage that carries its artifact
+          const call = { id: config?.toolCall?.id ?? `handles-${++wrappedCalls}`, name: t.name, args: input as Record<string, unknown>, type: 'tool_call' as const };
+          const out: unknown = await t.invoke(call as never, config as never);
+          const msg = out as { content?: unknown; artifact?: unknown };
+          const text = typeof out === 'string' ? out : typeof msg?.content === 'string' ? msg.content : JSON.stringify(out);
+          return [this.presentToolOutput(text), msg && typeof msg === 'object' ? msg.artifact : undefined];
         },
-        { name: t.name, description: t.description, schema: t.schema as never },
+        { name: t.name, description: t.description, schema: t.schema as never, responseFormat: 'content_and_artifact' },
       ) as unknown as StructuredToolInterface,
     );
   }

@@ -17,6 +17,7 @@ import type { Question } from '../../corpora/types.js';
 import type { SystemContext } from '../../eval/types.js';
 import { errors } from '../../core/errors.js';
 import { createAnalyzer } from '../../retrieval/analyzer.js';
+import { searchHits } from '../../retrieval/tools/search-hits.js';
 import { factsOf } from '../common/question-text.js';
 import type { PoolPassage } from './types.js';
 
@@ -34,12 +35,10 @@ export function findSearchTool(tools: StructuredToolInterface[], method: string)
   return t;
 }
 
-/** Run a search tool and parse its JSON reply ({results: [{id, score, rank, snippet}]}). */
+/** Run a search tool and take its hits from the typed artifact. */
 export async function searchWith(tool: StructuredToolInterface, query: string, k: number, signal?: AbortSignal): Promise<ToolHit[]> {
-  const out = await tool.invoke({ query, k }, { signal });
-  const text = typeof out === 'string' ? out : typeof (out as { content?: unknown }).content === 'string' ? (out as { content: string }).content : JSON.stringify(out);
-  const parsed = JSON.parse(text) as { results?: ToolHit[] };
-  return (parsed.results ?? []).map((h) => ({ id: String(h.id), score: h.score, rank: h.rank, snippet: h.snippet }));
+  const parsed = await searchHits(tool, { query, k }, { signal });
+  return parsed.results.map((h) => ({ id: String(h.id), score: h.score, rank: h.rank, snippet: h.snippet }));
 }
 
 const analyzer = createAnalyzer();

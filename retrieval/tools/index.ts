@@ -43,7 +43,8 @@ export function createRetrievalTools(opts: RetrievalToolsOptions): StructuredToo
   return tools;
 }
 
-export { createSearchTool, searchInputSchema, type SearchResult, type SearchToolOptions } from './search-tool.js';
+export { createSearchTool, searchInputSchema, type SearchResult, type SearchArtifact, type SearchToolOptions } from './search-tool.js';
+export { searchHits } from './search-hits.js';
 export { createRewriteQueryTool, rewriteQuery, rewritePrompt, rewriteInputSchema, REWRITE_STYLES, type RewriteStyle } from './rewrite-query.js';
 export { ToolRecorder, withToolRecorder, currentToolRecorder, recordToolCall, type ToolCallLog } from './tool-recorder.js';
 export { makeSnippet } from './snippet.js';

@@ -18,7 +18,7 @@ import { FakeChatModel } from '../../tests/support/fake-chat-model.js';
 import { startScriptedServer } from '../../tests/support/scripted-openai-server.js';
 import { closeSparseIndexes, openRetriever } from '../open.js';
 import type { DocStore, Retriever } from '../types.js';
-import { createRetrievalTools, makeSnippet, ToolRecorder, withToolRecorder } from './index.js';
+import { createRetrievalTools, makeSnippet, searchHits, ToolRecorder, withToolRecorder } from './index.js';
 
 let dir: string;
 let questions: Question[];
@@ -87,6 +87,19 @@ describe('createRetrievalTools', () => {
     const out = JSON.parse(await (dense as unknown as { invoke(x: unknown): Promise<string> }).invoke({ query: 'negligence' }));
     expect(out).toMatchObject({ error: 'embedder unavailable', results: [] });
     expect(recorder.calls[0]).toMatchObject({ tool: 'dense_search', ids: [], error: 'embedder unavailable' });
+  });
+
+  it('hands the same hits to code as a typed artifact next to the text the model reads', async () => {
+    const [bm25] = createRetrievalTools({ retrievers: { bm25: retrievers.bm25 }, docs, defaultK: 4 });
+    const q = questions[0];
+    const art = await searchHits(bm25, { query: q.question });
+    const direct = await retrievers.bm25.search(q.question, { k: 4 });
+    expect(art.method).toBe('bm25');
+    expect(art.results.map((r) => r.id)).toEqual(direct.map((h) => h.id));
+    expect(art.results.map((r) => r.rank)).toEqual([1, 2, 3, 4]);
+    expect(art.results.every((r) => typeof r.snippet === 'string' && r.snippet.length > 0)).toBe(true);
+    const text = JSON.parse(String(await bm25.invoke({ query: q.question })));
+    expect(text.results).toEqual(art.results);
   });
 
   it('records calls on the scoped recorder of concurrent items separately', async () => {

@@ -1,9 +1,12 @@
 /**
- * One retrieval method as a LangChain tool: input {query, k}, output JSON text
- * {method, query, results: [{id, score, rank, title?, snippet}]}. Every call is recorded
- * (tool, input, ids, ms). A failing retriever returns {error, results: []} so an agent loop can go on.
- * The output carries real passage ids, for code; lexcase's agents hand it to a model only through
- * agents/common/passage-handles.ts (`wrapTools`), which shows neutral handles (P1..) instead.
+ * One retrieval method as a LangChain tool: input {query, k}; `content_and_artifact` output — the
+ * JSON text {method, query, results: [{id, score, rank, title?, snippet}]} the model reads, and the
+ * same hits as a typed SearchArtifact for the code (ToolMessage.artifact; `searchHits()` invokes a
+ * tool and returns it), so no system parses the text back. Every call is recorded (tool, input,
+ * ids, ms). A failing retriever returns {error, results: []} so an agent loop can go on.
+ * Both carry real passage ids; lexcase's agents hand the text to a model only through
+ * agents/common/passage-handles.ts (`wrapTools`), which shows neutral handles (P1..) instead and
+ * keeps the artifact (real ids) for the code.
  */
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 import { z } from 'zod';
@@ -25,6 +28,14 @@ export interface SearchResult {
   rank: number;
   title?: string;
   snippet: string;
+}
+
+/** What a search tool returns to the code next to the text the model reads. */
+export interface SearchArtifact {
+  method: string;
+  query: string;
+  results: SearchResult[];
+  error?: string;
 }
 
 export interface SearchToolOptions {
@@ -61,13 +72,15 @@ export function createSearchTool(o: SearchToolOptions): StructuredToolInterface 
           });
         }
         recordToolCall({ tool: o.name, input: { query, k }, ids: results.map((r) => r.id), ms: Math.round(performance.now() - t0) }, o.recorder);
-        return JSON.stringify({ method: o.retriever.method, query, results });
+        const artifact: SearchArtifact = { method: String(o.retriever.method), query, results };
+        return [JSON.stringify(artifact), artifact];
       } catch (e) {
         const error = (e as Error).message ?? String(e);
         recordToolCall({ tool: o.name, input: { query, k }, ids: [], ms: Math.round(performance.now() - t0), error }, o.recorder);
-        return JSON.stringify({ method: o.retriever.method, query, error, results: [] });
+        const artifact: SearchArtifact = { method: String(o.retriever.method), query, error, results: [] };
+        return [JSON.stringify({ method: artifact.method, query, error, results: [] }), artifact];
       }
     },
-    { name: o.name, description: o.description, schema: searchInputSchema },
+    { name: o.name, description: o.description, schema: searchInputSchema, responseFormat: 'content_and_artifact' },
   ) as unknown as StructuredToolInterface;
 }
