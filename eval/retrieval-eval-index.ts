@@ -4,7 +4,6 @@
  * report that always states the corpus (name, passage count, checksum) and the dataset split, so a
  * figure on the small bundled corpus is never mistaken for one on the paper's 856,835-passage pool.
  */
-import { openDocStore } from '../indexer/docstore.js';
 import { openIndex, type OpenedIndex } from '../retrieval/open-index.js';
 import { DATASETS, datasetChecksum, loadQuestions } from '../corpora/registry.js';
 import { errors } from '../core/errors.js';
@@ -59,15 +58,10 @@ export interface RetrievalReport {
   qrelsFile?: string;
 }
 
-/** Questions with gold ids of which none is in the index's doc store. */
-export async function countGoldMissing(index: string, questions: readonly Question[]): Promise<{ questions: number; examples: string[] }> {
-  const docs = await openDocStore(index);
-  try {
-    const missing = questions.filter((q) => q.goldPassageIds.length > 0 && q.goldPassageIds.every((g) => docs.indexOf(g) < 0));
-    return { questions: missing.length, examples: missing.slice(0, 5).map((q) => q.id) };
-  } finally {
-    await docs.close();
-  }
+/** Questions with gold ids of which none is in the index's doc store (of an opened index). */
+export function countGoldMissing(docs: Pick<OpenedIndex['docs'], 'indexOf'>, questions: readonly Question[]): { questions: number; examples: string[] } {
+  const missing = questions.filter((q) => q.goldPassageIds.length > 0 && q.goldPassageIds.every((g) => docs.indexOf(g) < 0));
+  return { questions: missing.length, examples: missing.slice(0, 5).map((q) => q.id) };
 }
 
 export function runFileFor(runFile: string, method: string, several: boolean): string {
@@ -99,7 +93,7 @@ async function evalOnOpened(idx: OpenedIndex, opts: IndexEvalOptions): Promise<R
     );
   }
   const checksum = await datasetChecksum(opts.datasetFile ?? dataset);
-  const goldMissing = await countGoldMissing(opts.index, questions);
+  const goldMissing = countGoldMissing(idx.docs, questions);
   const withGold = questions.filter((q) => q.goldPassageIds.length > 0).length;
   if (goldMissing.questions === withGold) {
     throw errors.nothingToEvaluate(
