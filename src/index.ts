@@ -12,6 +12,8 @@ export { openDocStore, type OpenedDocStore } from '../indexer/docstore.js';
 export { verifyChecksums, type VerifyReport, type VerifyProblem } from '../indexer/integrity.js';
 export type { SparseIndex } from '../indexer/sparse/sparse-index.js';
 export { openRetriever, openSparseIndex, closeSparseIndexes } from '../retrieval/open.js';
+export { openIndex, openCaseIndex, INDEX_METHODS, type OpenedIndex, type AgentIndex } from '../retrieval/open-index.js';
+export { DEFAULT_K } from '../retrieval/default-k.js';
 export { createBm25Retriever, BM25_DEFAULTS, type Bm25Params } from '../retrieval/bm25.js';
 export { createQldRetriever, QLD_DEFAULTS, type QldParams, type QldVariant } from '../retrieval/qld.js';
 export { createWinkRetriever, type WinkOptions } from '../retrieval/wink.js';
@@ -66,7 +68,7 @@ export { findEvidence, type FindEvidenceOptions, type EvidenceResult } from '../
 export { createCase, createCaseLlmSystem, createCaseOfflineSystem, runAdvocate, runOfflineAdvocate, majorityVote, samplePanel, PERSONAS, evidenceRecall, withGoldGuard, OFFLINE_LABEL, type CaseOptions } from '../agents/case/index.js';
 export { caseMetrics, caseMetricsMarkdown, type CaseMetrics } from '../agents/case/metrics.js';
 export { createBaseline, BASELINE_MODES, type BaselineMode } from '../agents/baselines/index.js';
-export { createRetrievalTools, createSearchTool, createRewriteQueryTool, rewriteQuery, ToolRecorder, withToolRecorder, makeSnippet, REWRITE_STYLES, type RetrievalToolsOptions, type ToolCallLog, type SearchResult, type RewriteStyle } from '../retrieval/tools/index.js';
+export { createRetrievalTools, createSearchTool, createRewriteQueryTool, rewriteQuery, ToolRecorder, withToolRecorder, makeSnippet, REWRITE_STYLES, type RetrievalToolsOptions, type ToolCallLog, type SearchResult, type SearchArtifact, searchHits, type RewriteStyle } from '../retrieval/tools/index.js';
 export { runExperiment, type RunExperimentOptions, type RunExperimentResult, type RunConfigFile, type RunProgress } from '../eval/runner.js';
 export { readResults, traceFileName, RUN_FILES } from '../eval/run-dir.js';
 export { gitSha, provenance, type Provenance } from '../eval/provenance.js';
