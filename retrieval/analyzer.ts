@@ -1,5 +1,6 @@
 /**
  * The index's text analyzer as retrieval exposes it to agents (agents reach an index only through
- * retrieval/): the same tokens a query is scored on, for cheap lexical checks of claims.
+ * retrieval/): the same tokens a query is scored on (and its stopword list), for cheap lexical checks of claims
+ * and key-term queries.
  */
-export { createAnalyzer, type Analyzer } from '../indexer/analyzer.js';
+export { createAnalyzer, englishStopwordList, type Analyzer } from '../indexer/analyzer.js';

@@ -10,7 +10,7 @@
  *   falling back to all its content words when every word is in the facts;
  * - `facts+hypothesis`: the facts of the case (fact pattern + question) and the hypothesis.
  */
-import { englishStopwordList } from '../../indexer/analyzer.js';
+import { englishStopwordList } from '../../retrieval/analyzer.js';
 
 export type QueryKind = 'hypothesis' | 'terms' | 'facts+hypothesis';
 export const QUERY_KINDS: readonly QueryKind[] = ['hypothesis', 'terms', 'facts+hypothesis'];
