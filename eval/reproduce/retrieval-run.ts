@@ -10,7 +10,7 @@ import { retrievalQuery } from '../../corpora/barexam.js';
 import { loadQuestionsLimited } from '../../corpora/registry.js';
 import { parseSplit } from '../../corpora/splits.js';
 import type { Question } from '../../corpora/types.js';
-import { ensureDefaultIndex } from '../../agents/case/experiment.js';
+import { ensureDefaultIndex } from '../../retrieval/default-index.js';
 import { openCaseIndex } from '../../retrieval/open-index.js';
 import { readManifest } from '../../indexer/manifest.js';
 import { errors } from '../../core/errors.js';
