@@ -10,7 +10,7 @@
  * the block replaces it), and textbook QLD's unmatched documents fall out of the same scan.
  */
 import { accumulatorFor, Mode } from './accumulator.js';
-import { decodedPostings, TF_ESCAPE, type PostingList } from './decoded-postings.js';
+import { CHUNK_BITS, CHUNK_DOCS, compactPostings, TF8_ESCAPE } from './decoded-postings.js';
 import type { MaxScoreInput } from './max-score.js';
 import type { ScoringView } from './scoring-view.js';
 import { TopK } from './top-k.js';
@@ -18,19 +18,14 @@ import { TopK } from './top-k.js';
 export const BLOCK_DOCS = 16384;
 const TABLE = 64;
 
-/** A list that stays valid while the others are decoded (short lists share a scratch buffer). */
-function stableList(view: ScoringView, id: number): PostingList {
-  const l = decodedPostings(view, id);
-  if (l.cached) return l;
-  return { docs: l.docs.slice(0, l.length), tfs: l.tfs.slice(0, l.length), length: l.length, bigTf: l.bigTf && new Map(l.bigTf), cached: false };
-}
-
 export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = BLOCK_DOCS): TopK {
   const { mode, plan, k, arr, qld } = inp;
   const acc = accumulatorFor(view);
   const { scores, mark } = acc;
   const T = plan.length;
-  const lists = plan.map((t) => stableList(view, t.id));
+  // Compact lists (Uint16 doc low bits per 65,536-doc chunk + Uint8 tf): decoded.ts. Uncached short
+  // lists are fresh objects, so all stay valid together.
+  const lists = plan.map((t) => compactPostings(view, t.id));
   const pos = new Int32Array(T);
   // QLD weights by tf (tf < TABLE): exactly the expressions accumulate() evaluates, computed once.
   const tables = plan.map((t) => {
@@ -43,47 +38,61 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   });
   const top = new TopK(k);
   let thr = -Infinity;
+  const c0 = view.lo >>> CHUNK_BITS;
   for (let b0 = view.lo; b0 < view.hi; b0 += blockDocs) {
     const b1 = Math.min(view.hi, b0 + blockDocs);
-    for (let j = 0; j < T; j++) {
-      const list = lists[j];
-      const { docs, tfs, length } = list;
-      const p1 = plan[j].p1;
-      const p2 = plan[j].p2;
-      let p = pos[j];
-      if (mode === Mode.Bm25) {
-        const norm = arr!;
-        for (; p < length; p++) {
-          const d = docs[p];
-          if (d >= b1) break;
-          let tf = tfs[p];
-          if (tf === TF_ESCAPE) tf = list.bigTf!.get(p)!;
-          scores[d] = scores[d] + (p1 * tf) / (tf + norm[d]);
+    // The block's pieces inside one 65,536-doc chunk each (doc = base + low 16 bits).
+    for (let s0 = b0; s0 < b1; ) {
+      const chunk = s0 >>> CHUNK_BITS;
+      const base = chunk * CHUNK_DOCS;
+      const s1 = Math.min(b1, base + CHUNK_DOCS);
+      const lim = s1 - base;
+      const ci = chunk - c0;
+      for (let j = 0; j < T; j++) {
+        const list = lists[j];
+        const { low, tfs } = list;
+        const end = list.chunkEnd[ci];
+        const p1 = plan[j].p1;
+        const p2 = plan[j].p2;
+        let p = pos[j];
+        if (mode === Mode.Bm25) {
+          const norm = arr!;
+          for (; p < end; p++) {
+            const l = low[p];
+            if (l >= lim) break;
+            const d = base + l;
+            let tf = tfs[p];
+            if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
+            scores[d] = scores[d] + (p1 * tf) / (tf + norm[d]);
+          }
+        } else if (mode === Mode.Qld) {
+          // Same values as accumulate() computes (p1·ln(1 + tf/μP)), looked up for small tf.
+          const w = tables[j];
+          for (; p < end; p++) {
+            const l = low[p];
+            if (l >= lim) break;
+            const d = base + l;
+            let tf = tfs[p];
+            if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
+            scores[d] = scores[d] + (tf < TABLE ? w[tf] : p1 * Math.log1p(tf / p2));
+          }
+        } else {
+          const ratio = arr!;
+          const lt = tables[j];
+          for (; p < end; p++) {
+            const l = low[p];
+            if (l >= lim) break;
+            const d = base + l;
+            let tf = tfs[p];
+            if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
+            mark[d] = 1;
+            const s = (tf < TABLE ? lt[tf] : Math.log1p(tf / p2)) + ratio[d];
+            if (s > 0) scores[d] += p1 * s;
+          }
         }
-      } else if (mode === Mode.Qld) {
-        // Same values as accumulate() computes (p1·ln(1 + tf/μP)), looked up for small tf.
-        const w = tables[j];
-        for (; p < length; p++) {
-          const d = docs[p];
-          if (d >= b1) break;
-          let tf = tfs[p];
-          if (tf === TF_ESCAPE) tf = list.bigTf!.get(p)!;
-          scores[d] = scores[d] + (tf < TABLE ? w[tf] : p1 * Math.log1p(tf / p2));
-        }
-      } else {
-        const ratio = arr!;
-        const l = tables[j];
-        for (; p < length; p++) {
-          const d = docs[p];
-          if (d >= b1) break;
-          let tf = tfs[p];
-          if (tf === TF_ESCAPE) tf = list.bigTf!.get(p)!;
-          mark[d] = 1;
-          const s = (tf < TABLE ? l[tf] : Math.log1p(tf / p2)) + ratio[d];
-          if (s > 0) scores[d] += p1 * s;
-        }
+        pos[j] = p;
       }
-      pos[j] = p;
+      s0 = s1;
     }
     // Dense selection over the block, clearing as we go.
     if (qld) {
