@@ -3,6 +3,8 @@
  * chunks, tf in one byte with an escape) over a collection larger than one chunk: blocked TAAT on
  * the whole range and on doc ranges that start and end inside a chunk (as query workers' ranges
  * do) equals plain TAAT bit for bit and brute force within 1e-9, and tf ≥ 255 survives the escape.
+ * An index whose postings stay on disk (read per list through a descriptor, as large indexes are)
+ * ranks and explains exactly like one held in memory.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildIndex } from '../../indexer/build.js';
@@ -12,7 +14,8 @@ import { closeSparseIndexes, openSparseIndex } from '../open.js';
 import { CHUNK_DOCS, compactPostings, decodedPostings } from './decoded-postings.js';
 import { scoreTopK, type ScoreRequest } from './score-core.js';
 import { scoringView } from './scoring-view.js';
-import type { SparseIndex } from '../../indexer/sparse/sparse-index.js';
+import { loadSparseIndex, type SparseIndex } from '../../indexer/sparse/sparse-index.js';
+import { termFrequency } from './accumulator.js';
 
 const tmp = tempDir('lexcase-chunks-');
 const N = CHUNK_DOCS + 9_000;
@@ -97,4 +100,29 @@ it('matches brute-force BM25 across the chunk boundary, and keeps tf ≥ 255 exa
   const wide = decodedPostings(index.view, zulu);
   expect([...wide.docs]).toEqual([100, CHUNK_DOCS + 17]);
   expect([wide.tfs[0], wide.tfs[1]]).toEqual([2, 300]);
+});
+
+it('postings read per list from disk give the same rankings, scores and term frequencies as postings in memory', async () => {
+  const onDisk = await loadSparseIndex(tmp.dir, { postingsInMemory: false });
+  try {
+    expect(onDisk.postings.length).toBe(0);
+    expect(onDisk.postingsFd).toBeTypeOf('number');
+    for (const q of ['alpha bravo charlie delta echo', 'zulu kilo lima lima']) {
+      const base = request(q, 100);
+      for (const req of [{ method: 'bm25', k1: 0.9, b: 0.4, ...base }, { method: 'qld', variant: 'textbook', mu: 2000, ...base }] as ScoreRequest[]) {
+        for (const strategy of ['auto', 'exhaustive', 'maxscore'] as const) {
+          const a = scoreTopK(index.view, req, strategy);
+          const b = scoreTopK(onDisk.view, req, strategy);
+          expect(b.docs).toEqual(a.docs);
+          expect(b.scores).toEqual(a.scores);
+        }
+      }
+    }
+    const zulu = index.termId('zulu');
+    expect(termFrequency(onDisk.view, zulu, CHUNK_DOCS + 17)).toBe(300);
+    expect(termFrequency(onDisk.view, zulu, 100)).toBe(termFrequency(index.view, zulu, 100));
+  } finally {
+    onDisk.closePostings();
+    await onDisk.docs.close();
+  }
 });

@@ -13,6 +13,7 @@
  * built from the compact list on each call and never cached (those strategies run on sparse
  * queries; the dense ones go through blocked-taat.ts on the compact form).
  */
+import { listBytes } from './list-bytes.js';
 import type { ScoringView } from './scoring-view.js';
 
 export const TF_ESCAPE = 0xffff;
@@ -60,8 +61,9 @@ function chunkRange(view: ScoringView): { c0: number; chunks: number } {
 
 /** Varint-decode one list's postings in [lo, hi) straight into the compact form. */
 function decodeCompact(view: ScoringView, termId: number, cached: boolean): CompactList {
-  const buf = view.postings;
-  let pos = view.offsets[termId];
+  const src = listBytes(view, termId);
+  const buf = src.buf;
+  let pos = src.pos;
   const df = view.df[termId];
   const { lo, hi } = view;
   const { c0, chunks } = chunkRange(view);
@@ -167,4 +169,18 @@ export function decodedPostings(view: ScoringView, termId: number): PostingList 
   }
   if (c.cached) c.ub ??= new Map();
   return { docs, tfs, length, bigTf, cached: c.cached, ub: c.ub };
+}
+
+/**
+ * Decode and cache, up front, every list with at least max(64, N/1024) postings over the view's
+ * collection (the lists long queries keep coming back to), so that their first use does not fall
+ * inside a query's latency. Costs what those lists would cost once used (3 bytes per posting).
+ */
+export function prewarmPostings(view: ScoringView, minDf = Math.max(CACHE_MIN_DF, Math.ceil(view.N / 1024))): number {
+  let n = 0;
+  for (let t = 0; t < view.df.length; t++) {
+    if (view.df[t] < minDf) continue;
+    n += compactPostings(view, t).length;
+  }
+  return n;
 }
