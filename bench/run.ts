@@ -12,6 +12,7 @@
  *     [--wink-queries 20] [--minisearch-queries 10] [--peer-time-budget 90] [--dense-sizes …]
  *     [--dense-queries 100] [--dim 384] [--workers 2] [--work DIR] [--out DIR] [--keep]
  */
+import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus, getPriority, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -45,6 +46,8 @@ export interface BenchOptions {
   workDir: string;
   outDir: string;
   keep: boolean;
+  /** Query an index a previous `--keep` run left in the work dir instead of building it (no build figures). */
+  reuse: boolean;
   childTimeoutS: number;
   /** Write <timestamp> files and latest.* (false: only return the results). */
   write: boolean;
@@ -73,6 +76,7 @@ export function defaultOptions(): BenchOptions {
     workDir: join(ROOT, '.lexcase', 'bench'),
     outDir: join(ROOT, 'bench', 'results'),
     keep: false,
+    reuse: false,
     childTimeoutS: 1800,
     write: true,
     print: true,
@@ -105,6 +109,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
       work: { type: 'string' },
       out: { type: 'string' },
       keep: { type: 'boolean' },
+      reuse: { type: 'boolean' },
       'child-timeout': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -144,6 +149,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
   if (values.work) o.workDir = resolve(values.work);
   if (values.out) o.outDir = resolve(values.out);
   if (values.keep) o.keep = true;
+  if (values.reuse) o.reuse = o.keep = true;
   if (values['child-timeout']) o.childTimeoutS = Number(values['child-timeout']);
   return o;
 }
@@ -168,6 +174,7 @@ const HELP = `npm run bench -- [options]
   --work DIR              data and index scratch dir (default .lexcase/bench)
   --out DIR               results dir (default bench/results)
   --keep                  keep built indexes
+  --reuse                 query lexcase indexes a --keep run left (skips their build; implies --keep)
   --child-timeout S       kill a scenario after S seconds (default 1800)`;
 
 const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
@@ -223,8 +230,11 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
 
     const runEngine = async (engine: string, methods: (string | undefined)[], persistent: boolean, cap?: number) => {
       const workDir = join(opts.workDir, `${engine}-${size}${profile === 'zipf' ? '-zipf' : ''}`);
-      await rm(workDir, { recursive: true, force: true });
-      await mkdir(workDir, { recursive: true });
+      const reuse = opts.reuse && persistent && engine === 'lexcase' && existsSync(join(workDir, 'index', 'manifest.json'));
+      if (!reuse) {
+        await rm(workDir, { recursive: true, force: true });
+        await mkdir(workDir, { recursive: true });
+      }
       const spec = (phase: EngineSpec['phase'], method?: string): ChildSpec => ({
         kind: 'engine',
         engine,
@@ -235,8 +245,8 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
         ...(cap !== undefined ? { maxQueries: cap, timeBudgetS: opts.peerTimeBudgetS } : {}),
       });
       if (persistent) {
-        log(`${tag} ${engine}: build`);
-        const b = await runChild(spec('build'), opts.childTimeoutS);
+        log(`${tag} ${engine}: ${reuse ? 'reusing the index a --keep run left' : 'build'}`);
+        const b = reuse ? { ok: true as const, error: undefined, result: { reused: true }, loadAvgAtStart: loadavg()[0] } : await runChild(spec('build'), opts.childTimeoutS);
         if (!b.ok) {
           log(`${tag} ${engine}: build FAILED ${b.error}`);
           for (const m of methods) results.runs.push({ size, ...corpusTag, engine, method: m, status: 'failed', reason: `build: ${b.error}` });
@@ -254,12 +264,12 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
           indexBreakdown: breakdown,
           loadAvgAtStart: b.loadAvgAtStart,
         };
-        log(`${tag} ${engine}: built in ${build.buildS} s, peak RSS ${build.buildPeakRssMiB} MiB, ${round((build.indexBytes ?? 0) / 2 ** 20, 1)} MiB on disk`);
+        if (!reuse) log(`${tag} ${engine}: built in ${build.buildS} s, peak RSS ${build.buildPeakRssMiB} MiB, ${round((build.indexBytes ?? 0) / 2 ** 20, 1)} MiB on disk`);
         let first = true;
         for (const m of methods) {
           log(`${tag} ${engine}${m ? ` ${m}` : ''}: queries`);
           const q = await runChild(spec('query', m), opts.childTimeoutS);
-          const run: EngineRun = { size, ...corpusTag, engine, method: m, status: q.ok ? 'ok' : 'failed', reason: q.error, build: first ? build : undefined };
+          const run: EngineRun = { size, ...corpusTag, engine, method: m, status: q.ok ? 'ok' : 'failed', reason: q.error, build: first && !reuse ? build : undefined };
           if (q.ok) run.query = { ...(q.result as NonNullable<EngineRun['query']>), maxQueries: cap, loadAvgAtStart: q.loadAvgAtStart };
           if (q.ok) log(`${tag} ${engine}${m ? ` ${m}` : ''}: p50@${opts.ks[0]} ${run.query!.byK[String(opts.ks[0])]?.p50Ms} ms, load ${run.query!.loadS} s`);
           else log(`${tag} ${engine}: queries FAILED ${q.error}`);

@@ -10,13 +10,20 @@
  * the block replaces it), and textbook QLD's unmatched documents fall out of the same scan.
  */
 import { accumulatorFor, Mode } from './accumulator.js';
-import { CHUNK_BITS, CHUNK_DOCS, compactPostings, TF8_ESCAPE } from './decoded-postings.js';
+import { CHUNK_BITS, CHUNK_DOCS, compactPostings, denseTfs, TF8_ESCAPE } from './decoded-postings.js';
 import type { MaxScoreInput } from './max-score.js';
 import type { ScoringView } from './scoring-view.js';
 import { TopK } from './top-k.js';
 
 export const BLOCK_DOCS = 16384;
 const TABLE = 64;
+/** Lists present in at least this share of the range's docs are walked densely (denseTfs). */
+export const DENSE_MIN_SHARE = 0.5;
+/** BM25 divides for every doc of a dense walk (absent ones add +0), so it needs denser lists. */
+export const DENSE_MIN_SHARE_BM25 = 0.8;
+
+/** Lists the last blockedTopK call on this thread walked densely (for tests and profiling). */
+export const blockedStats = { denseLists: 0 };
 
 export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = BLOCK_DOCS): TopK {
   const { mode, plan, k, arr, qld } = inp;
@@ -36,9 +43,27 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     } else if (mode === Mode.LuceneQld) for (let tf = 1; tf < TABLE; tf++) a[tf] = Math.log1p(tf / t.p2);
     return a;
   });
+  // Lists in most docs: one tf byte per doc, walked densely (BM25 and textbook QLD; Lucene QLD
+  // marks matched docs, so it keeps the posting walk). For QLD a 256-entry table by tf with
+  // table[0] = 0, so absent docs add +0 and scores stay bit-identical to the posting walk.
+  const span = view.hi - view.lo;
+  // BM25 adds (p1·0)/(0 + norm) = +0 for absent docs, which needs norm > 0 for every doc: k1 > 0
+  // and b < 1 (norm ≥ k1·(1 − b)); otherwise it keeps the posting walk.
+  const bm25Dense = mode === Mode.Bm25 && inp.bm25Positive === true;
+  const share = mode === Mode.Bm25 ? DENSE_MIN_SHARE_BM25 : DENSE_MIN_SHARE;
+  const dense = plan.map((t, j) => ((mode === Mode.Qld || bm25Dense) && lists[j].length >= share * span ? denseTfs(view, t.id) : null));
+  blockedStats.denseLists = dense.filter(Boolean).length;
+  const denseTables = plan.map((t, j) => {
+    if (!dense[j] || mode !== Mode.Qld) return tables[j];
+    const a = new Float64Array(256);
+    a.set(tables[j]);
+    for (let tf = TABLE; tf < 256; tf++) a[tf] = t.p1 * Math.log1p(tf / t.p2);
+    return a;
+  });
   const top = new TopK(k);
   let thr = -Infinity;
   const c0 = view.lo >>> CHUNK_BITS;
+  const lo = view.lo;
   for (let b0 = view.lo; b0 < view.hi; b0 += blockDocs) {
     const b1 = Math.min(view.hi, b0 + blockDocs);
     // The block's pieces inside one 65,536-doc chunk each (doc = base + low 16 bits).
@@ -49,6 +74,21 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
       const lim = s1 - base;
       const ci = chunk - c0;
       for (let j = 0; j < T; j++) {
+        const tfd = dense[j];
+        if (tfd) {
+          const p1 = plan[j].p1;
+          if (mode === Mode.Bm25) {
+            const norm = arr!;
+            for (let d = s0; d < s1; d++) {
+              const tf = tfd[d - lo];
+              scores[d] = scores[d] + (p1 * tf) / (tf + norm[d]);
+            }
+          } else {
+            const w = denseTables[j];
+            for (let d = s0; d < s1; d++) scores[d] = scores[d] + w[tfd[d - lo]];
+          }
+          continue;
+        }
         const list = lists[j];
         const { low, tfs } = list;
         const end = list.chunkEnd[ci];

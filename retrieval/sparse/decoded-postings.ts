@@ -184,3 +184,29 @@ export function prewarmPostings(view: ScoringView, minDf = Math.max(CACHE_MIN_DF
   }
   return n;
 }
+
+const denseCaches = new WeakMap<ScoringView, (Uint8Array | null | undefined)[]>();
+
+/**
+ * The list as one tf byte per document of the view's range (0 = absent), for lists present in
+ * most documents (blocked-taat.ts walks those densely: no doc ids to load, sequential access).
+ * Null when some tf is ≥ 255 (the byte could not hold it). Cached per view and term.
+ */
+export function denseTfs(view: ScoringView, termId: number): Uint8Array | null {
+  let cache = denseCaches.get(view);
+  if (!cache) denseCaches.set(view, (cache = []));
+  const hit = cache[termId];
+  if (hit !== undefined) return hit;
+  const c = compactPostings(view, termId);
+  let out: Uint8Array | null = new Uint8Array(view.hi - view.lo);
+  if (c.bigTf) out = null;
+  else {
+    let p = 0;
+    for (let k = 0; k < c.chunkEnd.length; k++) {
+      const base = (c.c0 + k) * CHUNK_DOCS - view.lo;
+      for (const end = c.chunkEnd[k]; p < end; p++) out[base + c.low[p]] = c.tfs[p];
+    }
+  }
+  cache[termId] = out;
+  return out;
+}
