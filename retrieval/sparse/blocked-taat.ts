@@ -30,9 +30,18 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   const acc = accumulatorFor(view);
   const { scores, mark } = acc;
   const T = plan.length;
-  // Compact lists (Uint16 doc low bits per 65,536-doc chunk + Uint8 tf): decoded.ts. Uncached short
-  // lists are fresh objects, so all stay valid together.
-  const lists = plan.map((t) => compactPostings(view, t.id));
+  // The other lists in compact form (Uint16 doc low bits per 65,536-doc chunk + Uint8 tf,
+  // decoded-postings.ts); uncached short lists are fresh objects, so all stay valid together.
+  const span = view.hi - view.lo;
+  // Lists in most docs: one tf byte per doc, walked densely (decoded-postings.ts denseTfs). For QLD
+  // a 256-entry table by tf with table[0] = 0, so absent docs add +0 and scores stay bit-identical
+  // to the posting walk. BM25 adds (p1·0)/(0 + norm) = +0 for absent docs, which needs norm > 0
+  // for every doc: k1 > 0 and b < 1 (norm ≥ k1·(1 − b)); otherwise it skips absent docs by a test,
+  // as Lucene QLD (which marks matched docs) does.
+  const branchFree = mode === Mode.Qld || (mode === Mode.Bm25 && inp.bm25Positive === true);
+  const share = mode === Mode.Qld ? DENSE_MIN_SHARE : DENSE_MIN_SHARE_BM25;
+  const dense = plan.map((t) => denseTfs(view, t.id, share));
+  const lists = plan.map((t, j) => (dense[j] ? null : compactPostings(view, t.id)));
   const pos = new Int32Array(T);
   // QLD weights by tf (tf < TABLE): exactly the expressions accumulate() evaluates, computed once.
   const tables = plan.map((t) => {
@@ -43,21 +52,13 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     } else if (mode === Mode.LuceneQld) for (let tf = 1; tf < TABLE; tf++) a[tf] = Math.log1p(tf / t.p2);
     return a;
   });
-  // Lists in most docs: one tf byte per doc, walked densely (BM25 and textbook QLD; Lucene QLD
-  // marks matched docs, so it keeps the posting walk). For QLD a 256-entry table by tf with
-  // table[0] = 0, so absent docs add +0 and scores stay bit-identical to the posting walk.
-  const span = view.hi - view.lo;
-  // BM25 adds (p1·0)/(0 + norm) = +0 for absent docs, which needs norm > 0 for every doc: k1 > 0
-  // and b < 1 (norm ≥ k1·(1 − b)); otherwise it keeps the posting walk.
-  const bm25Dense = mode === Mode.Bm25 && inp.bm25Positive === true;
-  const share = mode === Mode.Bm25 ? DENSE_MIN_SHARE_BM25 : DENSE_MIN_SHARE;
-  const dense = plan.map((t, j) => ((mode === Mode.Qld || bm25Dense) && lists[j].length >= share * span ? denseTfs(view, t.id) : null));
   blockedStats.denseLists = dense.filter(Boolean).length;
   const denseTables = plan.map((t, j) => {
-    if (!dense[j] || mode !== Mode.Qld) return tables[j];
+    if (!dense[j] || mode === Mode.Bm25) return tables[j];
     const a = new Float64Array(256);
     a.set(tables[j]);
-    for (let tf = TABLE; tf < 256; tf++) a[tf] = t.p1 * Math.log1p(tf / t.p2);
+    // Exactly the posting walk's expressions for tf ≥ TABLE.
+    for (let tf = TABLE; tf < 256; tf++) a[tf] = mode === Mode.Qld ? t.p1 * Math.log1p(tf / t.p2) : Math.log1p(tf / t.p2);
     return a;
   });
   const top = new TopK(k);
@@ -79,17 +80,33 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
           const p1 = plan[j].p1;
           if (mode === Mode.Bm25) {
             const norm = arr!;
-            for (let d = s0; d < s1; d++) {
-              const tf = tfd[d - lo];
-              scores[d] = scores[d] + (p1 * tf) / (tf + norm[d]);
-            }
-          } else {
+            if (branchFree)
+              for (let d = s0; d < s1; d++) {
+                const tf = tfd[d - lo];
+                scores[d] = scores[d] + (p1 * tf) / (tf + norm[d]);
+              }
+            else
+              for (let d = s0; d < s1; d++) {
+                const tf = tfd[d - lo];
+                if (tf !== 0) scores[d] = scores[d] + (p1 * tf) / (tf + norm[d]);
+              }
+          } else if (mode === Mode.Qld) {
             const w = denseTables[j];
             for (let d = s0; d < s1; d++) scores[d] = scores[d] + w[tfd[d - lo]];
+          } else {
+            const ratio = arr!;
+            const lt = denseTables[j];
+            for (let d = s0; d < s1; d++) {
+              const tf = tfd[d - lo];
+              if (tf === 0) continue;
+              mark[d] = 1;
+              const s = lt[tf] + ratio[d];
+              if (s > 0) scores[d] += p1 * s;
+            }
           }
           continue;
         }
-        const list = lists[j];
+        const list = lists[j]!;
         const { low, tfs } = list;
         const end = list.chunkEnd[ci];
         const p1 = plan[j].p1;

@@ -130,7 +130,8 @@ function decodeCompact(view: ScoringView, termId: number, cached: boolean): Comp
 /** The compact list of `termId` over the view's doc range (cached for lists of ≥ 64 postings). */
 export function compactPostings(view: ScoringView, termId: number): CompactList {
   const df = view.df[termId];
-  if (df < CACHE_MIN_DF) return decodeCompact(view, termId, false);
+  // Lists held only densely (denseTfs) are decoded afresh for the rare strategy that walks postings.
+  if (df < CACHE_MIN_DF || denseOnly(view, termId)) return decodeCompact(view, termId, false);
   let lists = caches.get(view);
   if (!lists) caches.set(view, (lists = []));
   let list = lists[termId];
@@ -174,39 +175,62 @@ export function decodedPostings(view: ScoringView, termId: number): PostingList 
 /**
  * Decode and cache, up front, every list with at least max(64, N/1024) postings over the view's
  * collection (the lists long queries keep coming back to), so that their first use does not fall
- * inside a query's latency. Costs what those lists would cost once used (3 bytes per posting).
+ * inside a query's latency. Costs what those lists would cost once used (3 bytes per posting, or
+ * 1 byte per doc for lists held densely).
  */
 export function prewarmPostings(view: ScoringView, minDf = Math.max(CACHE_MIN_DF, Math.ceil(view.N / 1024))): number {
   let n = 0;
   for (let t = 0; t < view.df.length; t++) {
     if (view.df[t] < minDf) continue;
-    n += compactPostings(view, t).length;
+    if (denseTfs(view, t, DENSE_ONLY_SHARE)) n += view.hi - view.lo;
+    else n += compactPostings(view, t).length;
   }
   return n;
 }
 
 const denseCaches = new WeakMap<ScoringView, (Uint8Array | null | undefined)[]>();
 
+/** Lists in at least this share of the range's docs are held only as one tf byte per doc. */
+export const DENSE_ONLY_SHARE = 0.8;
+
 /**
  * The list as one tf byte per document of the view's range (0 = absent), for lists present in
- * most documents (blocked-taat.ts walks those densely: no doc ids to load, sequential access).
- * Null when some tf is ≥ 255 (the byte could not hold it). Cached per view and term.
+ * most documents (blocked-taat.ts walks those densely: no doc ids to load, sequential access), or
+ * null when `termId`'s list is in fewer than `minShare` of the range's docs or has a tf ≥ 255.
+ * Cached per view and term; a list in ≥ DENSE_ONLY_SHARE of the docs is then held only in this
+ * form (1 byte/doc < 3 bytes/posting), its compact form dropped.
  */
-export function denseTfs(view: ScoringView, termId: number): Uint8Array | null {
+export function denseTfs(view: ScoringView, termId: number, minShare: number): Uint8Array | null {
+  const span = view.hi - view.lo;
   let cache = denseCaches.get(view);
   if (!cache) denseCaches.set(view, (cache = []));
   const hit = cache[termId];
-  if (hit !== undefined) return hit;
+  if (hit) return hit;
+  if (view.df[termId] < minShare * span) return null;
   const c = compactPostings(view, termId);
-  let out: Uint8Array | null = new Uint8Array(view.hi - view.lo);
-  if (c.bigTf) out = null;
-  else {
-    let p = 0;
-    for (let k = 0; k < c.chunkEnd.length; k++) {
-      const base = (c.c0 + k) * CHUNK_DOCS - view.lo;
-      for (const end = c.chunkEnd[k]; p < end; p++) out[base + c.low[p]] = c.tfs[p];
-    }
+  if (c.bigTf || c.length < minShare * span) return null;
+  const out = new Uint8Array(span);
+  let p = 0;
+  for (let k = 0; k < c.chunkEnd.length; k++) {
+    const base = (c.c0 + k) * CHUNK_DOCS - view.lo;
+    for (const end = c.chunkEnd[k]; p < end; p++) out[base + c.low[p]] = c.tfs[p];
   }
-  cache[termId] = out;
+  if (c.length >= DENSE_ONLY_SHARE * span) {
+    cache[termId] = out;
+    const lists = caches.get(view);
+    if (lists) lists[termId] = undefined;
+  } else {
+    // Kept beside the compact form (a scorer with a higher share threshold walks its postings).
+    cache[termId] = out;
+    (partial.get(view) ?? partial.set(view, new Set()).get(view)!).add(termId);
+  }
   return out;
+}
+
+/** Dense arrays kept beside a cached compact form (lists below DENSE_ONLY_SHARE). */
+const partial = new WeakMap<ScoringView, Set<number>>();
+
+/** Whether `termId` is held only densely (its compact form must be decoded afresh). */
+function denseOnly(view: ScoringView, termId: number): boolean {
+  return !!denseCaches.get(view)?.[termId] && !partial.get(view)?.has(termId);
 }
