@@ -27,6 +27,8 @@ export interface EngineSpec {
   timeBudgetS?: number;
   warmup?: number;
   workers?: number;
+  /** Corpus profile ('zipf': indexed with stopwords and stemming off). */
+  corpus?: 'bench' | 'zipf';
   resultFile: string;
 }
 
@@ -83,7 +85,7 @@ async function timeQueries(s: Searcher, queries: string[], spec: EngineSpec): Pr
 
 async function runEngine(spec: EngineSpec): Promise<Record<string, unknown>> {
   const engine = getEngine(spec.engine, { workers: spec.workers });
-  const ctx: EngineContext = { corpusFile: spec.corpusFile, workDir: spec.workDir, method: spec.method };
+  const ctx: EngineContext = { corpusFile: spec.corpusFile, workDir: spec.workDir, method: spec.method, corpus: spec.corpus };
   const out: Record<string, unknown> = { engine: engine.name, phase: spec.phase, method: spec.method };
   let searcher: Searcher | undefined;
   if (spec.phase === 'build' || spec.phase === 'all') {

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { GENERATOR_VERSION, syntheticQueries, writeSyntheticJsonl, type JsonlStats } from './synthetic.js';
+import { GENERATOR_VERSION, syntheticQueries, writeSyntheticJsonl, type CorpusProfile, type JsonlStats } from './synthetic.js';
 
 export interface CorpusFiles {
   corpusFile: string;
@@ -13,10 +13,10 @@ export interface CorpusFiles {
   stats: JsonlStats & { generateS: number; cached: boolean };
 }
 
-export async function ensureCorpus(workDir: string, n: number, seed: number, queryCount: number): Promise<CorpusFiles> {
+export async function ensureCorpus(workDir: string, n: number, seed: number, queryCount: number, profile: CorpusProfile = 'bench'): Promise<CorpusFiles> {
   const dir = join(workDir, 'data');
   await mkdir(dir, { recursive: true });
-  const base = join(dir, `synthetic-v${GENERATOR_VERSION}-s${seed}-n${n}`);
+  const base = join(dir, `${profile === 'zipf' ? 'zipf' : 'synthetic'}-v${GENERATOR_VERSION}-s${seed}-n${n}`);
   const corpusFile = `${base}.jsonl`;
   const statsFile = `${base}.stats.json`;
   const queriesFile = `${base}.queries-${queryCount}.json`;
@@ -25,12 +25,12 @@ export async function ensureCorpus(workDir: string, n: number, seed: number, que
     stats = { ...(JSON.parse(await readFile(statsFile, 'utf8')) as CorpusFiles['stats']), cached: true };
   } else {
     const t = performance.now();
-    const s = await writeSyntheticJsonl(corpusFile, { n, seed });
+    const s = await writeSyntheticJsonl(corpusFile, { n, seed, profile });
     stats = { ...s, generateS: Math.round((performance.now() - t) / 10) / 100, cached: false };
     await writeFile(statsFile, JSON.stringify(stats, null, 2));
   }
   if (!existsSync(queriesFile)) {
-    await writeFile(queriesFile, JSON.stringify(syntheticQueries({ count: queryCount, seed })));
+    await writeFile(queriesFile, JSON.stringify(syntheticQueries({ count: queryCount, seed, profile })));
   }
   return { corpusFile, queriesFile, stats };
 }

@@ -6,8 +6,8 @@ import type { BenchResults } from './report.js';
 import { defaultOptions, runBench } from './run.js';
 
 // Smoke test: the whole harness (generator → JSONL → one child process per engine → comparisons →
-// targets → JSON + Markdown) on 2,000 passages and a few queries, peers on; lexcase builds with
-// 2 worker threads as in the real run.
+// targets → JSON + Markdown) on 2,000 passages and a few queries, peers on, both corpora (today's
+// and the worst-case Zipf one, lexcase only); lexcase builds with 2 worker threads as in the real run.
 describe('bench harness on a tiny corpus', () => {
   let dir: string;
   let results: BenchResults;
@@ -43,15 +43,19 @@ describe('bench harness on a tiny corpus', () => {
     expect(written.schema).toBe('lexcase-bench/1');
     expect(written.machine.cpus).toBeGreaterThan(0);
     expect(written.machine.node).toBe(process.version);
-    expect(written.corpora).toHaveLength(1);
+    expect(written.corpora).toHaveLength(2);
     expect(written.corpora[0].passages).toBe(2000);
     expect(written.corpora[0].meanWords).toBeGreaterThan(120);
     expect(written.corpora[0].rawTextBytes).toBeGreaterThan(1_000_000);
+    expect(written.corpora[0].profile).toBeUndefined();
+    expect(written.corpora[1]).toMatchObject({ size: 2000, passages: 2000, profile: 'zipf' });
+    // Generated tokens only: a different text from today's corpus, same word count per passage.
+    expect(written.corpora[1].rawTextBytes).not.toBe(written.corpora[0].rawTextBytes);
   });
 
   it('runs every engine in its own process and times both k values', () => {
-    const names = written.runs.map((r) => `${r.engine}${r.method ? `:${r.method}` : ''}`);
-    expect(names).toEqual(['lexcase:bm25', 'lexcase:qld', 'lancedb-fts', 'wink-bm25', 'minisearch']);
+    const names = written.runs.map((r) => `${r.engine}${r.method ? `:${r.method}` : ''}${r.corpus ? `@${r.corpus}` : ''}`);
+    expect(names).toEqual(['lexcase:bm25', 'lexcase:qld', 'lancedb-fts', 'wink-bm25', 'minisearch', 'lexcase:bm25@zipf', 'lexcase:qld@zipf']);
     for (const r of written.runs) {
       expect(r.status, `${r.engine} ${r.reason ?? ''}`).toBe('ok');
       for (const k of ['100', '10']) {
@@ -70,6 +74,9 @@ describe('bench harness on a tiny corpus', () => {
     expect(lex.build!.indexBytes).toBeGreaterThan(lex.build!.postingsBytes!);
     expect(lex.query!.loadS).toBeGreaterThanOrEqual(0);
     expect(written.runs[1].build).toBeUndefined(); // qld reuses the bm25 build
+    const zipf = written.runs[5];
+    expect(zipf.build!.buildS).toBeGreaterThan(0);
+    expect(zipf.build!.indexBytes).toBeGreaterThan(0);
   });
 
   it('compares lexcase with each peer on the same queries; wink with the same analyzer ranks alike', () => {
@@ -90,6 +97,12 @@ describe('bench harness on a tiny corpus', () => {
       'index-size',
       'p50-bm25',
       'p50-qld',
+      'zipf-p50-bm25',
+      'zipf-p95-bm25',
+      'zipf-rss-bm25',
+      'zipf-p50-qld',
+      'zipf-p95-qld',
+      'zipf-rss-qld',
       'vs-wink-speed',
       'vs-wink-memory',
       'vs-wink-memory-peak',
@@ -99,6 +112,8 @@ describe('bench harness on a tiny corpus', () => {
     expect(written.targets.every((t) => t.pass === null)).toBe(true); // no 856K / 100K run here
     expect(md).toContain('| 2,000 | lexcase bm25 |');
     expect(md).toContain('| 2,000 | wink-bm25 |');
+    expect(md).toContain('| 2,000 | lexcase qld (zipf) |');
+    expect(md).toContain('| zipf | 2,000 |');
     expect(md).toMatch(/## Targets/);
   });
 });

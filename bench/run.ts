@@ -12,6 +12,7 @@
  *     [--wink-queries 20] [--minisearch-queries 10] [--peer-time-budget 90] [--dense-sizes …]
  *     [--dense-queries 100] [--dim 384] [--workers 2] [--work DIR] [--out DIR] [--keep]
  */
+import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus, getPriority, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -19,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { denseScenarioAvailable, type ChildSpec, type EngineSpec } from './child.js';
 import { ensureCorpus } from './corpus-cache.js';
+import type { CorpusProfile } from './synthetic.js';
 import { checkTargets, compare, renderMarkdown, type BenchResults, type CorpusInfo, type DenseRun, type EngineRun } from './report.js';
 import { runChild } from './spawn-child.js';
 
@@ -27,6 +29,8 @@ export type Scenario = (typeof SCENARIOS)[number];
 
 export interface BenchOptions {
   sizes: number[];
+  /** Corpus profiles run at each size: 'bench' (today's corpus) and 'zipf' (the worst case, lexcase only). */
+  corpora: CorpusProfile[];
   queries: number;
   ks: number[];
   seed: number;
@@ -42,6 +46,8 @@ export interface BenchOptions {
   workDir: string;
   outDir: string;
   keep: boolean;
+  /** Query an index a previous `--keep` run left in the work dir instead of building it (no build figures). */
+  reuse: boolean;
   childTimeoutS: number;
   /** Write <timestamp> files and latest.* (false: only return the results). */
   write: boolean;
@@ -54,6 +60,7 @@ const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), fileURLToPath
 export function defaultOptions(): BenchOptions {
   return {
     sizes: [100_000, 856_835],
+    corpora: ['bench', 'zipf'],
     queries: 200,
     ks: [1000, 10],
     seed: 42,
@@ -69,6 +76,7 @@ export function defaultOptions(): BenchOptions {
     workDir: join(ROOT, '.lexcase', 'bench'),
     outDir: join(ROOT, 'bench', 'results'),
     keep: false,
+    reuse: false,
     childTimeoutS: 1800,
     write: true,
     print: true,
@@ -84,6 +92,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
     args: argv,
     options: {
       sizes: { type: 'string' },
+      corpora: { type: 'string' },
       queries: { type: 'string' },
       k: { type: 'string' },
       seed: { type: 'string' },
@@ -100,6 +109,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
       work: { type: 'string' },
       out: { type: 'string' },
       keep: { type: 'boolean' },
+      reuse: { type: 'boolean' },
       'child-timeout': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -113,6 +123,12 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
   if (values.sizes) o.sizes = ints(values.sizes);
   if (values['dense-sizes']) o.denseSizes = ints(values['dense-sizes']);
   else if (values.sizes) o.denseSizes = o.sizes;
+  if (values.corpora) {
+    const want = values.corpora.split(',').map((x) => x.trim());
+    const bad = want.filter((w) => w !== 'bench' && w !== 'zipf');
+    if (bad.length) throw new Error(`--corpora: unknown corpus ${bad.join(', ')} (known: bench, zipf)`);
+    o.corpora = want as CorpusProfile[];
+  }
   if (values.queries) o.queries = Number(values.queries);
   if (values.k) o.ks = ints(values.k);
   if (values.seed) o.seed = Number(values.seed);
@@ -133,12 +149,15 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
   if (values.work) o.workDir = resolve(values.work);
   if (values.out) o.outDir = resolve(values.out);
   if (values.keep) o.keep = true;
+  if (values.reuse) o.reuse = o.keep = true;
   if (values['child-timeout']) o.childTimeoutS = Number(values['child-timeout']);
   return o;
 }
 
 const HELP = `npm run bench -- [options]
   --sizes LIST            corpus sizes (default 100000,856835)
+  --corpora LIST          bench (today's corpus), zipf (worst case: 50K tokens, Zipf 1.07,
+                          no stopwords/stemming, 170-token queries; lexcase only) (default both)
   --queries N             queries per size for lexcase and LanceDB (default 200)
   --k LIST                top-k values timed (default 1000,10)
   --seed N                generator seed (default 42)
@@ -155,6 +174,7 @@ const HELP = `npm run bench -- [options]
   --work DIR              data and index scratch dir (default .lexcase/bench)
   --out DIR               results dir (default bench/results)
   --keep                  keep built indexes
+  --reuse                 query lexcase indexes a --keep run left (skips their build; implies --keep)
   --child-timeout S       kill a scenario after S seconds (default 1800)`;
 
 const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
@@ -189,11 +209,13 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
   await mkdir(opts.workDir, { recursive: true });
   const resultFile = join(opts.workDir, `child-result-${process.pid}.json`);
 
-  for (const size of opts.sizes) {
-    log(`corpus ${size}: generating or reusing…`);
-    const data = await ensureCorpus(opts.workDir, size, opts.seed, opts.queries);
+  for (const size of opts.sizes) for (const profile of opts.corpora) {
+    const tag = profile === 'zipf' ? `${size} zipf` : `${size}`;
+    log(`corpus ${tag}: generating or reusing…`);
+    const data = await ensureCorpus(opts.workDir, size, opts.seed, opts.queries, profile);
     const c: CorpusInfo = {
       size,
+      ...(profile === 'zipf' ? { profile } : {}),
       passages: data.stats.passages,
       rawTextBytes: data.stats.rawTextBytes,
       words: data.stats.words,
@@ -202,13 +224,17 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
       cached: data.stats.cached,
     };
     results.corpora.push(c);
-    log(`corpus ${size}: ${c.words} words, ${round(c.rawTextBytes / 2 ** 20, 1)} MiB text${c.cached ? ' (cached)' : `, generated in ${c.generateS} s`}`);
-    const base = { corpusFile: data.corpusFile, queriesFile: data.queriesFile, ks: opts.ks, workers: opts.workers, resultFile };
+    log(`corpus ${tag}: ${c.words} words, ${round(c.rawTextBytes / 2 ** 20, 1)} MiB text${c.cached ? ' (cached)' : `, generated in ${c.generateS} s`}`);
+    const base = { corpusFile: data.corpusFile, queriesFile: data.queriesFile, ks: opts.ks, workers: opts.workers, resultFile, ...(profile === 'zipf' ? { corpus: profile } : {}) };
+    const corpusTag = profile === 'zipf' ? { corpus: profile } : {};
 
     const runEngine = async (engine: string, methods: (string | undefined)[], persistent: boolean, cap?: number) => {
-      const workDir = join(opts.workDir, `${engine}-${size}`);
-      await rm(workDir, { recursive: true, force: true });
-      await mkdir(workDir, { recursive: true });
+      const workDir = join(opts.workDir, `${engine}-${size}${profile === 'zipf' ? '-zipf' : ''}`);
+      const reuse = opts.reuse && persistent && engine === 'lexcase' && existsSync(join(workDir, 'index', 'manifest.json'));
+      if (!reuse) {
+        await rm(workDir, { recursive: true, force: true });
+        await mkdir(workDir, { recursive: true });
+      }
       const spec = (phase: EngineSpec['phase'], method?: string): ChildSpec => ({
         kind: 'engine',
         engine,
@@ -219,11 +245,11 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
         ...(cap !== undefined ? { maxQueries: cap, timeBudgetS: opts.peerTimeBudgetS } : {}),
       });
       if (persistent) {
-        log(`${size} ${engine}: build`);
-        const b = await runChild(spec('build'), opts.childTimeoutS);
+        log(`${tag} ${engine}: ${reuse ? 'reusing the index a --keep run left' : 'build'}`);
+        const b = reuse ? { ok: true as const, error: undefined, result: { reused: true }, loadAvgAtStart: loadavg()[0] } : await runChild(spec('build'), opts.childTimeoutS);
         if (!b.ok) {
-          log(`${size} ${engine}: build FAILED ${b.error}`);
-          for (const m of methods) results.runs.push({ size, engine, method: m, status: 'failed', reason: `build: ${b.error}` });
+          log(`${tag} ${engine}: build FAILED ${b.error}`);
+          for (const m of methods) results.runs.push({ size, ...corpusTag, engine, method: m, status: 'failed', reason: `build: ${b.error}` });
           return;
         }
         const br = b.result as Record<string, unknown> & NonNullable<EngineRun['build']>;
@@ -238,23 +264,23 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
           indexBreakdown: breakdown,
           loadAvgAtStart: b.loadAvgAtStart,
         };
-        log(`${size} ${engine}: built in ${build.buildS} s, peak RSS ${build.buildPeakRssMiB} MiB, ${round((build.indexBytes ?? 0) / 2 ** 20, 1)} MiB on disk`);
+        if (!reuse) log(`${tag} ${engine}: built in ${build.buildS} s, peak RSS ${build.buildPeakRssMiB} MiB, ${round((build.indexBytes ?? 0) / 2 ** 20, 1)} MiB on disk`);
         let first = true;
         for (const m of methods) {
-          log(`${size} ${engine}${m ? ` ${m}` : ''}: queries`);
+          log(`${tag} ${engine}${m ? ` ${m}` : ''}: queries`);
           const q = await runChild(spec('query', m), opts.childTimeoutS);
-          const run: EngineRun = { size, engine, method: m, status: q.ok ? 'ok' : 'failed', reason: q.error, build: first ? build : undefined };
+          const run: EngineRun = { size, ...corpusTag, engine, method: m, status: q.ok ? 'ok' : 'failed', reason: q.error, build: first && !reuse ? build : undefined };
           if (q.ok) run.query = { ...(q.result as NonNullable<EngineRun['query']>), maxQueries: cap, loadAvgAtStart: q.loadAvgAtStart };
-          if (q.ok) log(`${size} ${engine}${m ? ` ${m}` : ''}: p50@${opts.ks[0]} ${run.query!.byK[String(opts.ks[0])]?.p50Ms} ms, load ${run.query!.loadS} s`);
-          else log(`${size} ${engine}: queries FAILED ${q.error}`);
+          if (q.ok) log(`${tag} ${engine}${m ? ` ${m}` : ''}: p50@${opts.ks[0]} ${run.query!.byK[String(opts.ks[0])]?.p50Ms} ms, load ${run.query!.loadS} s`);
+          else log(`${tag} ${engine}: queries FAILED ${q.error}`);
           results.runs.push(run);
           first = false;
         }
       } else {
-        log(`${size} ${engine}: build + queries (one process)`);
+        log(`${tag} ${engine}: build + queries (one process)`);
         const a = await runChild(spec('all'), opts.childTimeoutS);
         if (!a.ok) {
-          log(`${size} ${engine}: FAILED ${a.error}`);
+          log(`${tag} ${engine}: FAILED ${a.error}`);
           results.runs.push({ size, engine, status: 'failed', reason: a.error });
         } else {
           const r = a.result as Record<string, unknown> & NonNullable<EngineRun['build']> & NonNullable<EngineRun['query']>;
@@ -265,13 +291,14 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
             build: { buildS: r.buildS, buildCpuS: r.buildCpuS, buildPeakRssMiB: r.buildPeakRssMiB, loadAvgAtStart: a.loadAvgAtStart },
             query: { byK: r.byK, queryPeakRssMiB: r.queryPeakRssMiB, top10: r.top10, maxQueries: cap, loadAvgAtStart: a.loadAvgAtStart },
           });
-          log(`${size} ${engine}: built in ${r.buildS} s, p50@${opts.ks[0]} ${r.byK[String(opts.ks[0])]?.p50Ms} ms, peak RSS ${r.queryPeakRssMiB} MiB`);
+          log(`${tag} ${engine}: built in ${r.buildS} s, p50@${opts.ks[0]} ${r.byK[String(opts.ks[0])]?.p50Ms} ms, peak RSS ${r.queryPeakRssMiB} MiB`);
         }
       }
       if (!opts.keep) await rm(workDir, { recursive: true, force: true });
     };
 
     if (want('lexcase')) await runEngine('lexcase', ['bm25', 'qld'], true);
+    if (profile === 'zipf') continue; // the worst case is lexcase's own stress test: peers run on today's corpus
     if (want('lancedb')) await runEngine('lancedb-fts', [undefined], true);
     const small = size <= opts.peerMaxSize;
     for (const [s, engine, cap] of [

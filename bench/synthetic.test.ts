@@ -108,3 +108,33 @@ describe('synthetic corpus generator', () => {
     }
   });
 });
+
+describe("the worst-case 'zipf' profile", () => {
+  it('draws generated tokens only (no function or legal words) from Zipf s = 1.07 over 50K, with 170-token queries', async () => {
+    const { ZIPF_WORST, createVocabulary, legalWords, syntheticPassagesSync, syntheticQueries } = await import('./synthetic.js');
+    expect(ZIPF_WORST).toEqual({ vocabSize: 50_000, zipfExponent: 1.07, queryWords: 170 });
+    const vocab = createVocabulary(42, ZIPF_WORST.vocabSize, true);
+    expect(vocab.length).toBe(50_000);
+    const legal = new Set(legalWords());
+    const counts = new Map<string, number>();
+    let n = 0;
+    for (const p of syntheticPassagesSync({ n: 3000, seed: 42, profile: 'zipf' })) {
+      const words = p.text.toLowerCase().replace(/\./g, '').split(' ');
+      expect(words.length).toBeGreaterThanOrEqual(60);
+      expect(words.length).toBeLessThanOrEqual(200);
+      for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1), n++;
+    }
+    for (const w of ['the', 'of', 'and', 'court', 'contract']) expect(counts.has(w)).toBe(false);
+    // Only generated syllable strings (a few may coincide with a legal word, e.g. "sale").
+    expect([...counts.keys()].filter((w) => legal.has(w)).length).toBeLessThan(10);
+    expect(vocab.slice(0, 20).every((w) => /^([bcdfghjklmnprstvwz][aeiou][bcdfghjklmnprstvwz]?){2,4}$/.test(w))).toBe(true);
+    // The most frequent token's share matches p(1) = 1/H(50000, 1.07) (≈ 0.1) within a few percent.
+    let h = 0;
+    for (let r = 1; r <= 50_000; r++) h += 1 / Math.pow(r, 1.07);
+    const top = Math.max(...counts.values()) / n;
+    expect(top).toBeGreaterThan((1 / h) * 0.95);
+    expect(top).toBeLessThan((1 / h) * 1.05);
+    const qs = syntheticQueries({ count: 5, seed: 42, profile: 'zipf' });
+    for (const q of qs) expect(q.replace(/[.?]/g, '').split(' ')).toHaveLength(170);
+  });
+});

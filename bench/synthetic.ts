@@ -27,7 +27,19 @@ export interface SyntheticOptions {
   vocabSize?: number;
   /** Zipf exponent s (default 1.0). */
   zipfExponent?: number;
+  /** 'zipf': the worst case (generated words only, no function or legal words; see ZIPF_WORST). */
+  profile?: CorpusProfile;
 }
+
+/**
+ * Corpus profiles: 'bench' (function words, legal words, then generated words; 200K vocabulary,
+ * Zipf 1.0; 140–170-word queries, 30 % legal words) and 'zipf', the worst case for an inverted
+ * index: 50,000 generated tokens, Zipf s = 1.07, nothing for a stopword list or stemmer to remove
+ * (indexed with stopwords and stemming off), 170-token queries drawn from the same law, so a query
+ * carries the collection's most frequent terms with high multiplicity.
+ */
+export type CorpusProfile = 'bench' | 'zipf';
+export const ZIPF_WORST = { vocabSize: 50_000, zipfExponent: 1.07, queryWords: 170 } as const;
 
 export interface QueryOptions {
   count: number;
@@ -38,6 +50,7 @@ export interface QueryOptions {
   maxWords?: number;
   /** Share of query words drawn uniformly from the legal word list (default 0.3). */
   legalShare?: number;
+  profile?: CorpusProfile;
 }
 
 const FUNCTION_WORDS = (
@@ -97,9 +110,12 @@ function generatedWord(rng: Rng): string {
 
 const vocabCache = new Map<string, string[]>();
 
-/** The ranked vocabulary: function words, legal words (deduplicated), then generated words. */
-export function createVocabulary(seed: number, size: number): string[] {
-  const key = `${seed}:${size}`;
+/**
+ * The ranked vocabulary: function words, legal words (deduplicated), then generated words; with
+ * `generatedOnly`, generated words alone (the 'zipf' profile).
+ */
+export function createVocabulary(seed: number, size: number, generatedOnly = false): string[] {
+  const key = `${seed}:${size}:${generatedOnly}`;
   const cached = vocabCache.get(key);
   if (cached) return cached;
   const seen = new Set<string>();
@@ -110,8 +126,10 @@ export function createVocabulary(seed: number, size: number): string[] {
       words.push(w);
     }
   };
-  for (const w of FUNCTION_WORDS) add(w);
-  for (const w of LEGAL_WORDS) add(w);
+  if (!generatedOnly) {
+    for (const w of FUNCTION_WORDS) add(w);
+    for (const w of LEGAL_WORDS) add(w);
+  }
   const rng = createRng(deriveSeed(seed, 'vocabulary'));
   let guard = 0;
   while (words.length < size && guard++ < size * 20) add(generatedWord(rng));
@@ -180,6 +198,16 @@ function fastUniform(seed: number): () => number {
 
 const DEFAULTS = { seed: 42, vocabSize: 200_000, zipfExponent: 1.0 };
 
+/** Vocabulary size, exponent and word source of a profile (explicit options win). */
+function withProfile(o: { vocabSize?: number; zipfExponent?: number; profile?: CorpusProfile }) {
+  const zipf = o.profile === 'zipf';
+  return {
+    vocabSize: o.vocabSize ?? (zipf ? ZIPF_WORST.vocabSize : DEFAULTS.vocabSize),
+    zipfExponent: o.zipfExponent ?? (zipf ? ZIPF_WORST.zipfExponent : DEFAULTS.zipfExponent),
+    generatedOnly: zipf,
+  };
+}
+
 export function passageLength(u1: number, u2: number, u3: number): number {
   return 60 + Math.round((140 * (u1 + u2 + u3)) / 3);
 }
@@ -205,8 +233,9 @@ function sentenceText(words: string[], u: () => number): string {
 export function* syntheticPassagesSync(opts: SyntheticOptions): Generator<Passage> {
   const { n } = opts;
   const seed = opts.seed ?? DEFAULTS.seed;
-  const vocab = createVocabulary(seed, opts.vocabSize ?? DEFAULTS.vocabSize);
-  const zipf = createZipfSampler(vocab.length, opts.zipfExponent ?? DEFAULTS.zipfExponent);
+  const o = withProfile(opts);
+  const vocab = createVocabulary(seed, o.vocabSize, o.generatedOnly);
+  const zipf = createZipfSampler(vocab.length, o.zipfExponent);
   const u = fastUniform(createRng(deriveSeed(seed, 'passages')).int(0, 0x7fffffff));
   const words: string[] = [];
   for (let i = 0; i < n; i++) {
@@ -227,16 +256,18 @@ export async function* syntheticPassages(opts: SyntheticOptions): AsyncGenerator
   }
 }
 
-/** Long bar-exam-like queries (fact pattern + question, 140–170 words). */
+/** Long bar-exam-like queries (fact pattern + question, 140–170 words; 'zipf': 170 Zipf tokens). */
 export function syntheticQueries(opts: QueryOptions): string[] {
   const seed = opts.seed ?? DEFAULTS.seed;
-  const vocab = createVocabulary(seed, opts.vocabSize ?? DEFAULTS.vocabSize);
-  const zipf = createZipfSampler(vocab.length, opts.zipfExponent ?? DEFAULTS.zipfExponent);
+  const o = withProfile(opts);
+  const isZipf = opts.profile === 'zipf';
+  const vocab = createVocabulary(seed, o.vocabSize, o.generatedOnly);
+  const zipf = createZipfSampler(vocab.length, o.zipfExponent);
   const rng = createRng(deriveSeed(seed, 'queries'));
   const u = fastUniform(rng.int(0, 0x7fffffff));
-  const minW = opts.minWords ?? 140;
-  const maxW = opts.maxWords ?? 170;
-  const legalShare = opts.legalShare ?? 0.3;
+  const minW = opts.minWords ?? (isZipf ? ZIPF_WORST.queryWords : 140);
+  const maxW = opts.maxWords ?? (isZipf ? ZIPF_WORST.queryWords : 170);
+  const legalShare = opts.legalShare ?? (isZipf ? 0 : 0.3);
   const out: string[] = [];
   for (let q = 0; q < opts.count; q++) {
     const len = minW + Math.floor(u() * (maxW - minW + 1));

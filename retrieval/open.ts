@@ -33,7 +33,7 @@ export async function openSparseIndex(dir: string): Promise<SparseIndex> {
   }
   const hit = cache.get(abs);
   if (hit && hit.key === key) return hit.index;
-  if (hit) void hit.index.then((old) => Promise.all([old.docs.close(), closeScorers(old)])).catch(() => undefined);
+  if (hit) void hit.index.then((old) => Promise.all([old.docs.close(), closeScorers(old).then(() => old.closePostings())])).catch(() => undefined);
   const index = loadSparseIndex(abs);
   cache.set(abs, { key, index });
   index.catch(() => cache.delete(abs));
@@ -46,7 +46,7 @@ export async function closeSparseIndexes(dir?: string): Promise<void> {
   for (const [k, v] of [...cache]) {
     if (dir && k !== resolve(dir)) continue;
     cache.delete(k);
-    await v.index.then((i) => Promise.all([i.docs.close(), closeScorers(i)])).catch(() => undefined);
+    await v.index.then((i) => Promise.all([i.docs.close(), closeScorers(i).then(() => i.closePostings())])).catch(() => undefined);
   }
 }
 

@@ -11,7 +11,7 @@ import type { Engine, EngineContext } from './types.js';
 interface BuildApi {
   buildIndex(
     passages: AsyncIterable<Passage>,
-    opts: { out: string; corpusName: string; methods: string[]; workers?: number },
+    opts: { out: string; corpusName: string; methods: string[]; workers?: number; analyzer?: Record<string, unknown> },
   ): Promise<unknown>;
 }
 interface OpenApi {
@@ -34,6 +34,8 @@ export function lexcaseEngine(workers = 2): Engine {
         corpusName: 'synthetic',
         methods: ['bm25', 'qld'],
         workers,
+        // The worst-case corpus keeps every token: nothing for a stopword list or stemmer to do.
+        ...(ctx.corpus === 'zipf' ? { analyzer: { stopwords: 'none', stemmer: 'none' } } : {}),
       });
       return { indexDir: indexDir(ctx) };
     },

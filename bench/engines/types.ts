@@ -7,6 +7,8 @@ export interface EngineContext {
   workDir: string;
   /** Scoring method, for engines with more than one (lexcase: bm25 | qld). */
   method?: string;
+  /** Corpus profile: 'zipf' is indexed with stopwords and stemming off (bench/synthetic.ts). */
+  corpus?: 'bench' | 'zipf';
 }
 
 export interface Searcher {

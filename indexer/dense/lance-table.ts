@@ -23,17 +23,31 @@ export async function connectDense(uri: string): Promise<lancedb.Connection> {
   }
 }
 
+/**
+ * Open a table, or undefined when it does not exist. Opens by name instead of looking in
+ * `tableNames()`: on S3-compatible stores whose delimiter listing differs from AWS's (s3rver,
+ * some MinIO/R2 setups) LanceDB lists no tables although they open fine.
+ */
+export async function tryOpenTable(db: lancedb.Connection, table: string): Promise<lancedb.Table | undefined> {
+  try {
+    return await db.openTable(table);
+  } catch (e) {
+    if (/not found|does not exist/i.test((e as Error).message)) return undefined;
+    throw e;
+  }
+}
+
 export async function openDenseTable(db: lancedb.Connection, table: string, context: string): Promise<lancedb.Table> {
-  const names = await db.tableNames();
-  if (!names.includes(table)) throw errors.indexCorrupt(context, `LanceDB table "${table}" is missing`);
-  return db.openTable(table);
+  const t = await tryOpenTable(db, table);
+  if (!t) throw errors.indexCorrupt(context, `LanceDB table "${table}" is missing`);
+  return t;
 }
 
 /** Open the table for appending, or create it empty (`fresh` drops an existing one). */
 export async function openOrCreate(db: lancedb.Connection, table: string, dim: number, fresh: boolean): Promise<lancedb.Table> {
-  const names = await db.tableNames();
-  if (names.includes(table) && !fresh) {
-    const t = await db.openTable(table);
+  const existing = fresh ? undefined : await tryOpenTable(db, table);
+  if (existing) {
+    const t = existing;
     const field = (await t.schema()).fields.find((f) => f.name === 'vector');
     const have = (field?.type as FixedSizeList | undefined)?.listSize;
     if (have === dim) return t;

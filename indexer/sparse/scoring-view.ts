@@ -10,7 +10,11 @@ export interface ScoringData {
   df: Uint32Array;
   cf: Float64Array;
   offsets: Float64Array;
+  /** The whole postings file, or empty when it is read per list through `postingsFd` (list-bytes.ts). */
   postings: Uint8Array;
+  /** Open descriptor of sparse/postings.bin when `postings` is not held in memory. */
+  postingsFd?: number;
+  postingsFile?: string;
   doclen: Uint32Array;
   byLen: Uint32Array;
 }
@@ -32,6 +36,6 @@ export function scoringView(data: ScoringData, lo = 0, hi = data.N): ScoringView
       if (d >= lo && d < hi) byLenRange[j++] = d;
     }
   }
-  const { N, totalTokens, avgdl, df, cf, offsets, postings, doclen, byLen } = data;
-  return { N, totalTokens, avgdl, df, cf, offsets, postings, doclen, byLen, lo, hi, byLenRange };
+  const { N, totalTokens, avgdl, df, cf, offsets, postings, postingsFd, postingsFile, doclen, byLen } = data;
+  return { N, totalTokens, avgdl, df, cf, offsets, postings, postingsFd, postingsFile, doclen, byLen, lo, hi, byLenRange };
 }

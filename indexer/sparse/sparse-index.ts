@@ -2,6 +2,7 @@
  * The loaded sparse index: a few large reads into typed arrays (no JSON parsing of postings), plus
  * the analyzer rebuilt from the manifest and the doc store (for ids and texts).
  */
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +37,16 @@ export interface SparseIndex extends ScoringData {
   byLen: Uint32Array;
   /** Term id of an index term (binary search), or -1. */
   termId(term: string): number;
+  /** Close the postings file descriptor (when postings are read from disk); after the query workers are gone. */
+  closePostings(): void;
+}
+
+/** Postings files above this size stay on disk and are read per list (retrieval/sparse/list-bytes.ts). */
+export const POSTINGS_IN_MEMORY_MAX = 64 * 2 ** 20;
+
+export interface LoadSparseOptions {
+  /** Hold the whole postings file in memory (default: when it is ≤ 64 MiB). */
+  postingsInMemory?: boolean;
 }
 
 /** Read a whole file straight into shared memory (query workers see it without a copy). */
@@ -80,7 +91,7 @@ function checkCounts(dir: string, section: SparseSection, df: Uint32Array, docle
   }
 }
 
-export async function loadSparseIndex(dir: string): Promise<SparseIndex> {
+export async function loadSparseIndex(dir: string, opts: LoadSparseOptions = {}): Promise<SparseIndex> {
   const manifest = await readManifest(dir);
   if (!manifest.sparse) throw errors.indexIncompatible(dir, 'the manifest has no "sparse" section (no bm25/qld index was built)');
   const parsed = sparseSectionSchema.safeParse(manifest.sparse);
@@ -111,7 +122,23 @@ export async function loadSparseIndex(dir: string): Promise<SparseIndex> {
     readTyped(dir, SPARSE_FILES.bylen, u32, 4, N),
   ]);
   checkOffsets(join(dir, SPARSE_FILES.offsets), offsets, offsets[V]);
-  const postings = new Uint8Array(await readShared(join(dir, SPARSE_FILES.postings), offsets[V]));
+  const postingsFile = join(dir, SPARSE_FILES.postings);
+  const inMemory = opts.postingsInMemory ?? offsets[V] <= POSTINGS_IN_MEMORY_MAX;
+  let postings: Uint8Array = new Uint8Array(0);
+  let postingsFd: number | undefined;
+  if (inMemory) postings = new Uint8Array(await readShared(postingsFile, offsets[V]));
+  else {
+    try {
+      postingsFd = openSync(postingsFile, 'r');
+    } catch {
+      throw errors.indexCorrupt(postingsFile, 'sparse index file is missing');
+    }
+    const size = fstatSync(postingsFd).size;
+    if (size !== offsets[V]) {
+      closeSync(postingsFd);
+      throw errors.indexCorrupt(postingsFile, `expected ${offsets[V]} bytes, found ${size}`);
+    }
+  }
   checkCounts(dir, section, df, doclen, byLen);
   const docs = await openDocStore(dir);
   if (docs.size !== N) throw errors.indexCorrupt(dir, `doc store holds ${docs.size} passages, sparse index ${N}`);
@@ -129,7 +156,8 @@ export async function loadSparseIndex(dir: string): Promise<SparseIndex> {
     return -1;
   };
 
-  const data: ScoringData = { N, totalTokens: section.totalTokens, avgdl: section.avgDocLength, df, cf, offsets, postings, doclen, byLen };
+  const data: ScoringData = { N, totalTokens: section.totalTokens, avgdl: section.avgDocLength, df, cf, offsets, postings, postingsFd, postingsFile: inMemory ? undefined : postingsFile, doclen, byLen };
+  let fdOpen = postingsFd !== undefined;
   return {
     dir,
     view: scoringView(data),
@@ -145,8 +173,14 @@ export async function loadSparseIndex(dir: string): Promise<SparseIndex> {
     cf,
     offsets,
     postings,
+    postingsFd,
+    postingsFile: data.postingsFile,
     doclen,
     byLen,
     termId,
+    closePostings() {
+      if (fdOpen) closeSync(postingsFd!);
+      fdOpen = false;
+    },
   };
 }

@@ -5,6 +5,7 @@
  * weights within 1e-4 of the exact score.
  */
 import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
+import { listBytes } from './list-bytes.js';
 import { decodedPostings, TF_ESCAPE, type PostingList } from './decoded-postings.js';
 
 export class Accumulator {
@@ -114,8 +115,8 @@ function accumulateLuceneQld(list: PostingList, acc: Accumulator, p1: number, mu
 
 /** Term frequency of `doc` in `termId`'s postings (0 when absent). For explain, not for ranking. */
 export function termFrequency(index: ScoringView, termId: number, doc: number): number {
-  const buf = index.postings;
-  let pos = index.offsets[termId];
+  const { buf, pos: start } = listBytes(index, termId);
+  let pos = start;
   const df = index.df[termId];
   let d = -1;
   for (let i = 0; i < df; i++) {

@@ -10,27 +10,38 @@
  * the block replaces it), and textbook QLD's unmatched documents fall out of the same scan.
  */
 import { accumulatorFor, Mode } from './accumulator.js';
-import { decodedPostings, TF_ESCAPE, type PostingList } from './decoded-postings.js';
+import { CHUNK_BITS, CHUNK_DOCS, compactPostings, denseTfs, TF8_ESCAPE } from './decoded-postings.js';
 import type { MaxScoreInput } from './max-score.js';
 import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
 import { TopK } from './top-k.js';
 
 export const BLOCK_DOCS = 16384;
 const TABLE = 64;
+/** Lists present in at least this share of the range's docs are walked densely (denseTfs). */
+export const DENSE_MIN_SHARE = 0.5;
+/** BM25 divides for every doc of a dense walk (absent ones add +0), so it needs denser lists. */
+export const DENSE_MIN_SHARE_BM25 = 0.8;
 
-/** A list that stays valid while the others are decoded (short lists share a scratch buffer). */
-function stableList(view: ScoringView, id: number): PostingList {
-  const l = decodedPostings(view, id);
-  if (l.cached) return l;
-  return { docs: l.docs.slice(0, l.length), tfs: l.tfs.slice(0, l.length), length: l.length, bigTf: l.bigTf && new Map(l.bigTf), cached: false };
-}
+/** Lists the last blockedTopK call on this thread walked densely (for tests and profiling). */
+export const blockedStats = { denseLists: 0 };
 
 export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = BLOCK_DOCS): TopK {
   const { mode, plan, k, arr, qld } = inp;
   const acc = accumulatorFor(view);
   const { scores, mark } = acc;
   const T = plan.length;
-  const lists = plan.map((t) => stableList(view, t.id));
+  // The other lists in compact form (Uint16 doc low bits per 65,536-doc chunk + Uint8 tf,
+  // decoded-postings.ts); uncached short lists are fresh objects, so all stay valid together.
+  const span = view.hi - view.lo;
+  // Lists in most docs: one tf byte per doc, walked densely (decoded-postings.ts denseTfs). For QLD
+  // a 256-entry table by tf with table[0] = 0, so absent docs add +0 and scores stay bit-identical
+  // to the posting walk. BM25 adds (p1·0)/(0 + norm) = +0 for absent docs, which needs norm > 0
+  // for every doc: k1 > 0 and b < 1 (norm ≥ k1·(1 − b)); otherwise it skips absent docs by a test,
+  // as Lucene QLD (which marks matched docs) does.
+  const branchFree = mode === Mode.Qld || (mode === Mode.Bm25 && inp.bm25Positive === true);
+  const share = mode === Mode.Qld ? DENSE_MIN_SHARE : DENSE_MIN_SHARE_BM25;
+  const dense = plan.map((t) => denseTfs(view, t.id, share));
+  const lists = plan.map((t, j) => (dense[j] ? null : compactPostings(view, t.id)));
   const pos = new Int32Array(T);
   // QLD weights by tf (tf < TABLE): exactly the expressions accumulate() evaluates, computed once.
   const tables = plan.map((t) => {
@@ -41,49 +52,104 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     } else if (mode === Mode.LuceneQld) for (let tf = 1; tf < TABLE; tf++) a[tf] = Math.log1p(tf / t.p2);
     return a;
   });
+  blockedStats.denseLists = dense.filter(Boolean).length;
+  const denseTables = plan.map((t, j) => {
+    if (!dense[j] || mode === Mode.Bm25) return tables[j];
+    const a = new Float64Array(256);
+    a.set(tables[j]);
+    // Exactly the posting walk's expressions for tf ≥ TABLE.
+    for (let tf = TABLE; tf < 256; tf++) a[tf] = mode === Mode.Qld ? t.p1 * Math.log1p(tf / t.p2) : Math.log1p(tf / t.p2);
+    return a;
+  });
   const top = new TopK(k);
   let thr = -Infinity;
+  const c0 = view.lo >>> CHUNK_BITS;
+  const lo = view.lo;
   for (let b0 = view.lo; b0 < view.hi; b0 += blockDocs) {
     const b1 = Math.min(view.hi, b0 + blockDocs);
-    for (let j = 0; j < T; j++) {
-      const list = lists[j];
-      const { docs, tfs, length } = list;
-      const p1 = plan[j].p1;
-      const p2 = plan[j].p2;
-      let p = pos[j];
-      if (mode === Mode.Bm25) {
-        const norm = arr!;
-        for (; p < length; p++) {
-          const d = docs[p];
-          if (d >= b1) break;
-          let tf = tfs[p];
-          if (tf === TF_ESCAPE) tf = list.bigTf!.get(p)!;
-          scores[d] = scores[d] + (p1 * tf) / (tf + norm[d]);
+    // The block's pieces inside one 65,536-doc chunk each (doc = base + low 16 bits).
+    for (let s0 = b0; s0 < b1; ) {
+      const chunk = s0 >>> CHUNK_BITS;
+      const base = chunk * CHUNK_DOCS;
+      const s1 = Math.min(b1, base + CHUNK_DOCS);
+      const lim = s1 - base;
+      const ci = chunk - c0;
+      for (let j = 0; j < T; j++) {
+        const tfd = dense[j];
+        if (tfd) {
+          const p1 = plan[j].p1;
+          if (mode === Mode.Bm25) {
+            const norm = arr!;
+            if (branchFree)
+              for (let d = s0; d < s1; d++) {
+                const tf = tfd[d - lo];
+                scores[d] = scores[d] + (p1 * tf) / (tf + norm[d]);
+              }
+            else
+              for (let d = s0; d < s1; d++) {
+                const tf = tfd[d - lo];
+                if (tf !== 0) scores[d] = scores[d] + (p1 * tf) / (tf + norm[d]);
+              }
+          } else if (mode === Mode.Qld) {
+            const w = denseTables[j];
+            for (let d = s0; d < s1; d++) scores[d] = scores[d] + w[tfd[d - lo]];
+          } else {
+            const ratio = arr!;
+            const lt = denseTables[j];
+            for (let d = s0; d < s1; d++) {
+              const tf = tfd[d - lo];
+              if (tf === 0) continue;
+              mark[d] = 1;
+              const s = lt[tf] + ratio[d];
+              if (s > 0) scores[d] += p1 * s;
+            }
+          }
+          continue;
         }
-      } else if (mode === Mode.Qld) {
-        // Same values as accumulate() computes (p1·ln(1 + tf/μP)), looked up for small tf.
-        const w = tables[j];
-        for (; p < length; p++) {
-          const d = docs[p];
-          if (d >= b1) break;
-          let tf = tfs[p];
-          if (tf === TF_ESCAPE) tf = list.bigTf!.get(p)!;
-          scores[d] = scores[d] + (tf < TABLE ? w[tf] : p1 * Math.log1p(tf / p2));
+        const list = lists[j]!;
+        const { low, tfs } = list;
+        const end = list.chunkEnd[ci];
+        const p1 = plan[j].p1;
+        const p2 = plan[j].p2;
+        let p = pos[j];
+        if (mode === Mode.Bm25) {
+          const norm = arr!;
+          for (; p < end; p++) {
+            const l = low[p];
+            if (l >= lim) break;
+            const d = base + l;
+            let tf = tfs[p];
+            if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
+            scores[d] = scores[d] + (p1 * tf) / (tf + norm[d]);
+          }
+        } else if (mode === Mode.Qld) {
+          // Same values as accumulate() computes (p1·ln(1 + tf/μP)), looked up for small tf.
+          const w = tables[j];
+          for (; p < end; p++) {
+            const l = low[p];
+            if (l >= lim) break;
+            const d = base + l;
+            let tf = tfs[p];
+            if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
+            scores[d] = scores[d] + (tf < TABLE ? w[tf] : p1 * Math.log1p(tf / p2));
+          }
+        } else {
+          const ratio = arr!;
+          const lt = tables[j];
+          for (; p < end; p++) {
+            const l = low[p];
+            if (l >= lim) break;
+            const d = base + l;
+            let tf = tfs[p];
+            if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
+            mark[d] = 1;
+            const s = (tf < TABLE ? lt[tf] : Math.log1p(tf / p2)) + ratio[d];
+            if (s > 0) scores[d] += p1 * s;
+          }
         }
-      } else {
-        const ratio = arr!;
-        const l = tables[j];
-        for (; p < length; p++) {
-          const d = docs[p];
-          if (d >= b1) break;
-          let tf = tfs[p];
-          if (tf === TF_ESCAPE) tf = list.bigTf!.get(p)!;
-          mark[d] = 1;
-          const s = (tf < TABLE ? l[tf] : Math.log1p(tf / p2)) + ratio[d];
-          if (s > 0) scores[d] += p1 * s;
-        }
+        pos[j] = p;
       }
-      pos[j] = p;
+      s0 = s1;
     }
     // Dense selection over the block, clearing as we go.
     if (qld) {

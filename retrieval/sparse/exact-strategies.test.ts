@@ -2,7 +2,8 @@
  * MaxScore pruning and cache-blocked TAAT are exact: on random Zipf-like corpora where pruning
  * actually switches to the candidates-only phase, the pruned and the blocked top-k equal the
  * exhaustive top-k bit for bit (same docs, same order, same scores), for BM25 (default and random k1/b), textbook QLD and Lucene QLD, k small and
- * large, on the whole range and on the doc ranges query workers use.
+ * large, on the whole range and on the doc ranges query workers use; blocked TAAT includes its
+ * dense walk (one tf byte per doc) of the lists present in most documents.
  */
 import fc from 'fast-check';
 import { afterAll, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import { fromArray, tempDir, texts } from '../../indexer/build-test-helpers.js';
 import { createRng } from '../../core/rng.js';
 import { closeSparseIndexes, openSparseIndex } from '../open.js';
 import { scoreStats } from './max-score.js';
+import { blockedStats } from './blocked-taat.js';
 import { scoreTopK, type ScoreRequest } from './score-core.js';
 import { scoringView } from '../../indexer/sparse/scoring-view.js';
 
@@ -34,6 +36,7 @@ function zipfText(rng: ReturnType<typeof createRng>, vocab: number, len: number)
 }
 
 let run = 0;
+let denseWalks = 0;
 let switched = 0;
 let compared = 0;
 
@@ -81,6 +84,7 @@ it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook 
                 expect(pruned.scores).toEqual(full.scores);
                 // Cache-blocked TAAT (tiny blocks, so postings cross many block boundaries).
                 const blocked = scoreTopK(view, req, 'blocked', 1 + (seed % 37));
+                if (blockedStats.denseLists > 0) denseWalks++;
                 expect(blocked.docs).toEqual(full.docs);
                 expect(blocked.scores).toEqual(full.scores);
               }
@@ -93,4 +97,6 @@ it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook 
   );
   // The property is only meaningful if pruning really kicked in on a good share of the requests.
   expect(switched).toBeGreaterThan(compared / 10);
+  // ... and the dense walk of lists present in most docs (blocked-taat.ts) was part of it.
+  expect(denseWalks).toBeGreaterThan(compared / 10);
 }, 120_000);

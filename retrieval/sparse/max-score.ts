@@ -66,6 +66,8 @@ export interface MaxScoreInput {
   arr: Float64Array | undefined;
   /** Cache key of the parameters that determine the bounds. */
   paramKey: string;
+  /** BM25 with k1 > 0 and b < 1: every doc's norm is > 0 (blocked-taat.ts may add +0 for absent docs). */
+  bm25Positive?: boolean;
   /** Textbook QLD: score = base − qlen·lnl[d] + sparse part; all docs are ranked. */
   qld?: { base: number; qlen: number; lnl: Float64Array };
   /** Disable pruning (the exhaustive reference path; same operations otherwise). */

@@ -26,6 +26,8 @@ export function createQueryPool(data: ScoringData, threads: number): Scorer {
     cf: data.cf,
     offsets: data.offsets,
     postings: data.postings,
+    postingsFd: data.postingsFd,
+    postingsFile: data.postingsFile,
     doclen: data.doclen,
     byLen: data.byLen,
   };

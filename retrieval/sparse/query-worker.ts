@@ -4,6 +4,7 @@
  *   → {type:'score', id, req: ScoreRequest}   ← {type:'result', id, docs, scores} | {type:'error', id, message}
  */
 import { parentPort } from 'node:worker_threads';
+import { prewarmPostings } from './decoded-postings.js';
 import { scoreTopK, type ScoreRequest } from './score-core.js';
 import { scoringView, type ScoringData, type ScoringView } from '../../indexer/sparse/scoring-view.js';
 
@@ -12,6 +13,9 @@ let view: ScoringView | undefined;
 parentPort!.on('message', (m: { type: string; id?: number; data?: ScoringData; lo?: number; hi?: number; req?: ScoreRequest }) => {
   if (m.type === 'init') {
     view = scoringView(m.data!, m.lo, m.hi);
+    // Decode the frequent lists now (before the first request is read), not inside some query:
+    // a first use of a long list would otherwise land in the latency tail.
+    prewarmPostings(view);
     return;
   }
   try {

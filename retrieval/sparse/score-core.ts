@@ -75,7 +75,7 @@ export function scoreTopK(view: ScoringView, req: ScoreRequest, strategy: Strate
   const run = (inp: MaxScoreInput) => ranked(blocked ? blockedTopK(view, inp, blockDocs) : maxScoreTopK(view, inp));
   if (req.method === 'bm25') {
     const arr = bm25Norms(view, req.k1, req.b);
-    return run({ mode: Mode.Bm25, plan, k, arr, paramKey: `bm25:${req.k1}:${req.b}`, exhaustive });
+    return run({ mode: Mode.Bm25, plan, k, arr, paramKey: `bm25:${req.k1}:${req.b}`, exhaustive, bm25Positive: req.k1 > 0 && req.b < 1 });
   }
   if (req.variant === 'lucene') {
     const arr = logRatios(view, req.mu);

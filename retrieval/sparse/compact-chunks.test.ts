@@ -1,0 +1,128 @@
+/**
+ * The compact posting form (decoded-postings.ts: doc ids as 16-bit offsets inside 65,536-doc
+ * chunks, tf in one byte with an escape) over a collection larger than one chunk: blocked TAAT on
+ * the whole range and on doc ranges that start and end inside a chunk (as query workers' ranges
+ * do) equals plain TAAT bit for bit and brute force within 1e-9, and tf ≥ 255 survives the escape.
+ * An index whose postings stay on disk (read per list through a descriptor, as large indexes are)
+ * ranks and explains exactly like one held in memory.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildIndex } from '../../indexer/build.js';
+import { BruteForce, fromArray, tempDir, texts } from '../../indexer/build-test-helpers.js';
+import { createRng } from '../../core/rng.js';
+import { closeSparseIndexes, openSparseIndex } from '../open.js';
+import { CHUNK_DOCS, compactPostings, decodedPostings } from './decoded-postings.js';
+import { scoreTopK, type ScoreRequest } from './score-core.js';
+import { scoringView } from '../../indexer/sparse/scoring-view.js';
+import { loadSparseIndex, type SparseIndex } from '../../indexer/sparse/sparse-index.js';
+import { termFrequency } from './accumulator.js';
+
+const tmp = tempDir('lexcase-chunks-');
+const N = CHUNK_DOCS + 9_000;
+const VOCAB = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima'];
+let passages: ReturnType<typeof texts>;
+let index: SparseIndex;
+
+beforeAll(async () => {
+  const rng = createRng(18);
+  const ts: string[] = [];
+  for (let i = 0; i < N; i++) {
+    const len = rng.int(1, 6);
+    const words: string[] = [];
+    // Skewed: low ranks are frequent, so some lists are dense and some sparse on both chunks.
+    for (let j = 0; j < len; j++) words.push(VOCAB[Math.min(VOCAB.length - 1, Math.floor(-Math.log(1 - rng.next()) * 2.5))]);
+    ts.push(words.join(' '));
+  }
+  // One passage past the first chunk with a tf above the one-byte escape, one below it.
+  ts[CHUNK_DOCS + 17] = Array.from({ length: 300 }, () => 'zulu').join(' ');
+  ts[100] = 'zulu zulu';
+  passages = texts(ts);
+  await buildIndex(fromArray(passages), { out: tmp.dir, corpusName: 'chunks', workers: 0 });
+  index = await openSparseIndex(tmp.dir);
+}, 120_000);
+
+afterAll(async () => {
+  await closeSparseIndexes();
+  tmp.cleanup();
+});
+
+function request(q: string, k: number): Omit<ScoreRequest, 'method'> & { ids: number[]; counts: number[] } {
+  const ids: number[] = [];
+  const counts: number[] = [];
+  for (const t of index.analyzer.tokens(q)) {
+    const id = index.termId(t);
+    if (id < 0) continue;
+    const at = ids.indexOf(id);
+    if (at >= 0) counts[at]++;
+    else ids.push(id), counts.push(1);
+  }
+  return { ids, counts, k };
+}
+
+it('blocked TAAT over 16-bit chunk offsets equals plain TAAT bit for bit on ranges that cut chunks', () => {
+  const views = [index.view, scoringView(index, 0, N >> 1), scoringView(index, N >> 1, N), scoringView(index, CHUNK_DOCS - 5, CHUNK_DOCS + 5)];
+  for (const q of ['alpha bravo charlie delta echo foxtrot golf hotel india', 'lima kilo zulu alpha alpha', 'juliet zulu']) {
+    for (const k of [1, 10, 1000]) {
+      const base = request(q, k);
+      const reqs: ScoreRequest[] = [
+        { method: 'bm25', k1: 0.9, b: 0.4, ...base },
+        { method: 'qld', variant: 'textbook', mu: 2000, ...base },
+        { method: 'qld', variant: 'lucene', mu: 500, ...base },
+      ];
+      for (const view of views)
+        for (const req of reqs) {
+          const full = scoreTopK(view, req, 'exhaustive');
+          for (const blockDocs of [16384, 7, 65536 + 3]) {
+            const blocked = scoreTopK(view, req, 'blocked', blockDocs);
+            expect(blocked.docs).toEqual(full.docs);
+            expect(blocked.scores).toEqual(full.scores);
+          }
+          expect(full.docs.every((d) => d >= view.lo && d < view.hi)).toBe(true);
+        }
+    }
+  }
+});
+
+it('matches brute-force BM25 across the chunk boundary, and keeps tf ≥ 255 exact', () => {
+  const bf = new BruteForce(index.analyzer, passages);
+  const q = 'zulu alpha lima';
+  const ref = [...bf.bm25(q).entries()].sort((a, b) => b[1] - a[1] || Number(a[0].slice(1)) - Number(b[0].slice(1)));
+  const got = scoreTopK(index.view, { method: 'bm25', k1: 0.9, b: 0.4, ...request(q, 50) }, 'blocked');
+  expect(got.docs.length).toBe(50);
+  got.docs.forEach((d, i) => {
+    expect(passages[d].id).toBe(ref[i][0]);
+    expect(Math.abs(got.scores[i] - ref[i][1])).toBeLessThan(1e-9);
+  });
+  expect(passages[got.docs[0]].id).toBe(`d${CHUNK_DOCS + 17}`);
+  const zulu = index.termId('zulu');
+  const compact = compactPostings(index.view, zulu);
+  expect(compact.chunkEnd.length).toBe(2);
+  const wide = decodedPostings(index.view, zulu);
+  expect([...wide.docs]).toEqual([100, CHUNK_DOCS + 17]);
+  expect([wide.tfs[0], wide.tfs[1]]).toEqual([2, 300]);
+});
+
+it('postings read per list from disk give the same rankings, scores and term frequencies as postings in memory', async () => {
+  const onDisk = await loadSparseIndex(tmp.dir, { postingsInMemory: false });
+  try {
+    expect(onDisk.postings.length).toBe(0);
+    expect(onDisk.postingsFd).toBeTypeOf('number');
+    for (const q of ['alpha bravo charlie delta echo', 'zulu kilo lima lima']) {
+      const base = request(q, 100);
+      for (const req of [{ method: 'bm25', k1: 0.9, b: 0.4, ...base }, { method: 'qld', variant: 'textbook', mu: 2000, ...base }] as ScoreRequest[]) {
+        for (const strategy of ['auto', 'exhaustive', 'maxscore'] as const) {
+          const a = scoreTopK(index.view, req, strategy);
+          const b = scoreTopK(onDisk.view, req, strategy);
+          expect(b.docs).toEqual(a.docs);
+          expect(b.scores).toEqual(a.scores);
+        }
+      }
+    }
+    const zulu = index.termId('zulu');
+    expect(termFrequency(onDisk.view, zulu, CHUNK_DOCS + 17)).toBe(300);
+    expect(termFrequency(onDisk.view, zulu, 100)).toBe(termFrequency(index.view, zulu, 100));
+  } finally {
+    onDisk.closePostings();
+    await onDisk.docs.close();
+  }
+});
