@@ -94,7 +94,10 @@ export function createDenseRetriever(table: lancedb.Table, section: Pick<DenseSe
     if (vector.length !== section.dimension) throw errors.dimensionMismatch(section.dimension, vector.length, 'query vector');
     const limit = Math.min(k, section.rows);
     if (limit === 0) return [];
-    if (inMemory) return flatSearch(await (matrix ??= loadFlatMatrix(table, section.rows, section.dimension)), vector, limit);
+    if (inMemory) {
+      const hits = flatSearch(await (matrix ??= loadFlatMatrix(table, section.rows, section.dimension)), vector, limit);
+      return sopts?.withText ? attachTexts(hits, opts.docs, 'dense') : hits;
+    }
     let q = table.vectorSearch(vector).column('vector').distanceType('cosine').select(['id', '_distance']).limit(limit);
     if (section.ann && !opts.exact) q = applyAnnKnobs(q, { nprobes, refineFactor: refine, ef });
     else if (opts.exact) q = q.bypassVectorIndex();
