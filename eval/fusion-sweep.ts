@@ -52,9 +52,10 @@ export function settingLabel(s: FusionSetting): string {
 }
 
 /**
- * The default grid: bm25+dense, bm25+qld, bm25+qld+dense; RRF with k ∈ {10, 60}, dense weight ∈ {1, 0.5, 0.25}
- * and qld weight ∈ {1, 2}; weighted min-max fusion with equal weights and with qld at twice the others;
- * depth per component ∈ {100, 1000}.
+ * The default grid: bm25+dense, bm25+qld, bm25+qld+dense; RRF with k ∈ {10, 60, 100}, dense weight ∈ {1, 0.5},
+ * qld weight ∈ {1, 1.5, 2} and bm25 weight ∈ {1, 0.5} (where qld is fused); weighted min-max fusion
+ * (CombSUM) with equal weights and with qld at twice the others; depth per component ∈ {100, 1000}.
+ * It contains HYBRID_DEFAULTS (RRF k = 100, bm25 0.5, qld 1.5, dense 1, depth 1,000).
  */
 export function defaultFusionGrid(components: string[]): FusionSetting[] {
   const subsets: string[][] = [];
@@ -63,17 +64,18 @@ export function defaultFusionGrid(components: string[]): FusionSetting[] {
   if (has('bm25') && has('qld')) subsets.push(['bm25', 'qld']);
   if (has('bm25') && has('qld') && has('dense')) subsets.push(['bm25', 'qld', 'dense']);
   if (subsets.length === 0 && components.length > 1) subsets.push(components);
-  const weightsOf = (methods: string[], dw: number, qw: number) =>
-    dw === 1 && qw === 1 ? undefined : Object.fromEntries(methods.map((m) => [m, m === 'dense' ? dw : m === 'qld' ? qw : 1]));
+  const weightsOf = (methods: string[], dw: number, qw: number, bw: number) =>
+    dw === 1 && qw === 1 && bw === 1 ? undefined : Object.fromEntries(methods.map((m) => [m, m === 'dense' ? dw : m === 'qld' ? qw : m === 'bm25' ? bw : 1]));
   const grid: FusionSetting[] = [];
   for (const methods of subsets)
     for (const depth of [100, 1000]) {
-      for (const rrfK of [10, 60])
-        for (const dw of methods.includes('dense') ? [1, 0.5, 0.25] : [1])
-          for (const qw of methods.includes('qld') ? [1, 2] : [1]) {
-            const weights = weightsOf(methods, dw, qw);
-            grid.push({ methods, fusion: 'rrf', rrfK, depth, ...(weights ? { weights } : {}) });
-          }
+      for (const rrfK of [10, 60, 100])
+        for (const dw of methods.includes('dense') ? [1, 0.5] : [1])
+          for (const qw of methods.includes('qld') ? [1, 1.5, 2] : [1])
+            for (const bw of methods.includes('qld') ? [1, 0.5] : [1]) {
+              const weights = weightsOf(methods, dw, qw, bw);
+              grid.push({ methods, fusion: 'rrf', rrfK, depth, ...(weights ? { weights } : {}) });
+            }
       grid.push({ methods, fusion: 'weighted', depth });
       if (methods.includes('qld')) {
         const n = methods.length + 1;

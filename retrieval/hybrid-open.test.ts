@@ -57,15 +57,17 @@ describe('openRetriever: dense, hybrid and lancedb-fts', () => {
     await expect(openRetriever(dir, 'hybrid', { methods: 'bm25,wink' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 
-  it('hybrid with no options uses the train-tuned defaults: rrf k = 60 of bm25, qld and dense, 1,000 hits each', async () => {
+  it('hybrid with no options uses the train-tuned defaults: weighted rrf k = 100 of bm25 0.5, qld 1.5 and dense 1, 1,000 hits each', async () => {
     const hybrid = await openRetriever(dir, 'hybrid');
     const got = await hybrid.search(query, { k: 10 });
     const lists = await Promise.all(
       (['bm25', 'qld', 'dense'] as const).map(async (m) => ({ method: m, hits: await (await openRetriever(dir, m)).search(query, { k: 1000 }) })),
     );
-    expect(got.map((h) => h.id)).toEqual(reciprocalRankFusion(lists, { k: 10 }).map((h) => h.id));
+    const weights = { bm25: 0.5, qld: 1.5, dense: 1 };
+    expect(got.map((h) => h.id)).toEqual(reciprocalRankFusion(lists, { k: 10, rrfK: 100, weights }).map((h) => h.id));
+    expect(got.map((h) => h.id)).not.toEqual(reciprocalRankFusion(lists, { k: 10 }).map((h) => h.id));
     const ex = await hybrid.explain!(query, got[0].id);
-    expect(ex.detail).toMatchObject({ fusion: 'rrf', methods: ['bm25', 'qld', 'dense'], depth: 1000, rrfK: 60, weights: {} });
+    expect(ex.detail).toMatchObject({ fusion: 'rrf', methods: ['bm25', 'qld', 'dense'], depth: 1000, rrfK: 100, weights });
     const two = await openRetriever(dir, 'hybrid', { methods: 'bm25,qld' });
     expect((await two.explain!(query, got[0].id)).detail).toMatchObject({ methods: ['bm25', 'qld'], depth: 1000 });
   });

@@ -27,6 +27,12 @@ export interface QueryPlan {
   rrfK: number;
   /** Default retrievers: the first of these the index has (one method: fusing more did not help on train). */
   prefer: string[];
+  /**
+   * Cross-advocate de-duplication (evidence-share.ts): at most this many advocates of a question may
+   * hold the same passage. Absent = no limit (the default: on train share 1 raised "gold in any
+   * advocate's evidence" 42.5% → 43.9% but lowered "in the correct one's" 28.4% → 25.3%; docs/case.md).
+   */
+  share?: number;
 }
 
 /** Chosen on the Bar Exam QA train split (n = 954), default corpus: see docs/case.md. */

@@ -7,7 +7,8 @@
 import type { Question } from '../../corpora/types.js';
 import type { AgentSystem, SystemContext, SystemOutcome } from '../../eval/types.js';
 import { errors } from '../../core/errors.js';
-import { OFFLINE_LABEL, planMethods, runOfflineAdvocate } from './advocate-offline.js';
+import { DEFAULT_QUERY_PLAN, OFFLINE_LABEL, planMethods, runOfflineAdvocate, type QueryPlan } from './advocate-offline.js';
+import { shareEvidence } from './evidence-share.js';
 import { directHypotheses } from './hypotheses-direct.js';
 import { evidenceScoreVerdict } from './offline-solver.js';
 import { IR_SOLVER_LABEL, irSolverVerdict } from './ir-solver.js';
@@ -21,6 +22,8 @@ export interface CaseOfflineOptions {
   /** Retrieval methods (bm25, qld, dense, hybrid); default: bm25/qld/dense as available. */
   tools?: string[];
   depth?: number;
+  /** Query plan of the advocates (default DEFAULT_QUERY_PLAN). */
+  plan?: QueryPlan;
 }
 
 export function createCaseOfflineSystem(defaults: CaseOfflineOptions = {}): AgentSystem<Question> {
@@ -32,9 +35,14 @@ export function createCaseOfflineSystem(defaults: CaseOfflineOptions = {}): Agen
     const methods = planMethods(ctx.retrievers, wanted?.filter((t) => t !== 'rewrite'));
     const facts = factsOf(q);
     const hypotheses = directHypotheses(q);
-    const advocates: AdvocateResult[] = [];
+    const plan = defaults.plan ?? DEFAULT_QUERY_PLAN;
+    // With a share limit each advocate ranks k × (number of advocates) candidates: enough for k of its own after the others take theirs.
+    const share = plan.share !== undefined && plan.share < hypotheses.length ? plan.share : undefined;
+    const kEach = share !== undefined ? k * hypotheses.length : k;
+    let advocates: AdvocateResult[] = [];
     for (const h of hypotheses)
-      advocates.push(await runOfflineAdvocate({ retrievers: ctx.retrievers, methods, facts, hypothesis: h, k, depth: defaults.depth, getPassage: ctx.getPassage }));
+      advocates.push(await runOfflineAdvocate({ retrievers: ctx.retrievers, methods, facts, hypothesis: h, k: kEach, depth: defaults.depth, getPassage: ctx.getPassage, plan }));
+    if (share !== undefined) advocates = shareEvidence(advocates, k, share);
     const bm25 = ctx.retrievers.bm25;
     const verdict = bm25?.explain
       ? { solver: IR_SOLVER_LABEL, ...(await irSolverVerdict(bm25, { facts, question: q.question, options: hypotheses.map((h) => ({ letter: h.letter!, text: h.text })) })) }

@@ -9,6 +9,7 @@ import { createCase } from './index.js';
 import { caseMetrics, type CaseMetrics } from './metrics.js';
 import { openCaseIndex } from '../../retrieval/open-index.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
+import type { QueryPlan } from './advocate-offline.js';
 
 export interface OfflineEvalResult {
   records: ResultRecord[];
@@ -23,11 +24,13 @@ export async function evalCaseOffline(opts: {
   k?: number;
   methods?: string[];
   seed?: number;
+  /** Advocates' query plan (default DEFAULT_QUERY_PLAN). */
+  plan?: QueryPlan;
   onProgress?: (done: number, total: number) => void;
 }): Promise<OfflineEvalResult> {
   const idx = await openCaseIndex(opts.index);
   const seed = opts.seed ?? 13;
-  const system = createCase({ offline: true, k: opts.k ?? DEFAULT_K, tools: opts.methods });
+  const system = createCase({ offline: true, k: opts.k ?? DEFAULT_K, tools: opts.methods, plan: opts.plan });
   const records: ResultRecord[] = [];
   const traces = new Map<string, Record<string, unknown>>();
   let methods: string[] = [];
