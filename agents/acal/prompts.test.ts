@@ -91,16 +91,31 @@ describe('ACAL prompts', () => {
 });
 
 // Rendered by the stages before the prompt texts moved into prompts.ts (literal snapshots).
+
+/** Legal test, case and claim, as every stage sends them. */
+const CASE_LINES = [
+  'LEGAL TEST: Hearsay under the Federal Rules of Evidence: hearsay is a statement, other than one made by the declarant while testifying at the trial or hearing, offered in evidence to prove the truth of the matter asserted (FRE 801(c)). Non-assertive conduct is not a statement; a statement offered for another purpose (effect on the listener, notice, verbal act) is not hearsay. Decide whether the evidence is hearsay, not whether an exception makes it admissible.',
+  '',
+  'CASE: At trial, the witness testified that her neighbour told her the defendant ran the red light.',
+  '',
+  'CLAIM: The evidence described is hearsay: an out-of-court statement offered to prove the truth of the matter asserted (FRE 801(c)).',
+];
+
+/** The case header every stage but team selection sends: test, case, claim, evidence as P1.. handles. */
+const CASE_HEADER = [
+  ...CASE_LINES,
+  '',
+  'EVIDENCE (retrieved passages; cite by id):',
+  '[P1] FRE 801: (c) "Hearsay" means a statement that the declarant does not make while testifying.',
+  '[P2] ' + 'x'.repeat(700) + '…',
+];
+
 const SELECT_TEAM: [string, string] = [
   'You assemble expert legal teams.',
   [
     'TASK: select the support team — the legal agents best suited to construct SUPPORTING arguments (the claim is true) for this case.',
     '',
-    'LEGAL TEST: Hearsay under the Federal Rules of Evidence: hearsay is a statement, other than one made by the declarant while testifying at the trial or hearing, offered in evidence to prove the truth of the matter asserted (FRE 801(c)). Non-assertive conduct is not a statement; a statement offered for another purpose (effect on the listener, notice, verbal act) is not hearsay. Decide whether the evidence is hearsay, not whether an exception makes it admissible.',
-    '',
-    'CASE: At trial, the witness testified that her neighbour told her the defendant ran the red light.',
-    '',
-    'CLAIM: The evidence described is hearsay: an out-of-court statement offered to prove the truth of the matter asserted (FRE 801(c)).',
+    ...CASE_LINES,
     '',
     'AVAILABLE AGENTS:',
     '- Judge (Adjudication). Expertise: statutory interpretation; rules of evidence and procedure; precedent. Priorities: correct application of the law; impartiality; fair process. Style: neutral and principled; reasons from the governing rule to the facts.',
@@ -125,15 +140,7 @@ const GENERATE: [string, string] = [
   [
     'TASK: write arguments ATTACKING the claim (reasons it is FALSE), as the Prosecutor.',
     '',
-    'LEGAL TEST: Hearsay under the Federal Rules of Evidence: hearsay is a statement, other than one made by the declarant while testifying at the trial or hearing, offered in evidence to prove the truth of the matter asserted (FRE 801(c)). Non-assertive conduct is not a statement; a statement offered for another purpose (effect on the listener, notice, verbal act) is not hearsay. Decide whether the evidence is hearsay, not whether an exception makes it admissible.',
-    '',
-    'CASE: At trial, the witness testified that her neighbour told her the defendant ran the red light.',
-    '',
-    'CLAIM: The evidence described is hearsay: an out-of-court statement offered to prove the truth of the matter asserted (FRE 801(c)).',
-    '',
-    'EVIDENCE (retrieved passages; cite by id):',
-    '[P1] FRE 801: (c) "Hearsay" means a statement that the declarant does not make while testifying.',
-    '[P2] ' + 'x'.repeat(700) + '…',
+    ...CASE_HEADER,
     '',
     'Write between 2 and 5 arguments — as many as the evidence and the complexity of the case justify. Each argument must be specific to the facts of this case, apply the legal test precisely, and cite the ids of the evidence passages it relies on (an empty list if none applies). Do not invent passage ids.',
     '',
@@ -146,15 +153,7 @@ const SCORE: [string, string] = [
   [
     'TASK: score each argument\'s intrinsic strength on the rubric.',
     '',
-    'LEGAL TEST: Hearsay under the Federal Rules of Evidence: hearsay is a statement, other than one made by the declarant while testifying at the trial or hearing, offered in evidence to prove the truth of the matter asserted (FRE 801(c)). Non-assertive conduct is not a statement; a statement offered for another purpose (effect on the listener, notice, verbal act) is not hearsay. Decide whether the evidence is hearsay, not whether an exception makes it admissible.',
-    '',
-    'CASE: At trial, the witness testified that her neighbour told her the defendant ran the red light.',
-    '',
-    'CLAIM: The evidence described is hearsay: an out-of-court statement offered to prove the truth of the matter asserted (FRE 801(c)).',
-    '',
-    'EVIDENCE (retrieved passages; cite by id):',
-    '[P1] FRE 801: (c) "Hearsay" means a statement that the declarant does not make while testifying.',
-    '[P2] ' + 'x'.repeat(700) + '…',
+    ...CASE_HEADER,
     '',
     'SCORING RUBRIC (be strict; penalise generic statements, reward case-specific legal precision):',
     '0.1–0.2: incorrect legal analysis or misidentification of key elements',
@@ -193,15 +192,7 @@ const CLASH: [string, string] = [
   [
     'TASK: resolve a clash between two conflicting arguments — which is stronger?',
     '',
-    'LEGAL TEST: Hearsay under the Federal Rules of Evidence: hearsay is a statement, other than one made by the declarant while testifying at the trial or hearing, offered in evidence to prove the truth of the matter asserted (FRE 801(c)). Non-assertive conduct is not a statement; a statement offered for another purpose (effect on the listener, notice, verbal act) is not hearsay. Decide whether the evidence is hearsay, not whether an exception makes it admissible.',
-    '',
-    'CASE: At trial, the witness testified that her neighbour told her the defendant ran the red light.',
-    '',
-    'CLAIM: The evidence described is hearsay: an out-of-court statement offered to prove the truth of the matter asserted (FRE 801(c)).',
-    '',
-    'EVIDENCE (retrieved passages; cite by id):',
-    '[P1] FRE 801: (c) "Hearsay" means a statement that the declarant does not make while testifying.',
-    '[P2] ' + 'x'.repeat(700) + '…',
+    ...CASE_HEADER,
     '',
     'ARGUMENT A (supports the claim): The neighbour’s words are offered for their truth.',
     '',
@@ -218,15 +209,7 @@ const JUDGE: [string, string] = [
   [
     'TASK: final judgment on a borderline case. The argumentation graph ended in a near-tie; you must decide.',
     '',
-    'LEGAL TEST: Hearsay under the Federal Rules of Evidence: hearsay is a statement, other than one made by the declarant while testifying at the trial or hearing, offered in evidence to prove the truth of the matter asserted (FRE 801(c)). Non-assertive conduct is not a statement; a statement offered for another purpose (effect on the listener, notice, verbal act) is not hearsay. Decide whether the evidence is hearsay, not whether an exception makes it admissible.',
-    '',
-    'CASE: At trial, the witness testified that her neighbour told her the defendant ran the red light.',
-    '',
-    'CLAIM: The evidence described is hearsay: an out-of-court statement offered to prove the truth of the matter asserted (FRE 801(c)).',
-    '',
-    'EVIDENCE (retrieved passages; cite by id):',
-    '[P1] FRE 801: (c) "Hearsay" means a statement that the declarant does not make while testifying.',
-    '[P2] ' + 'x'.repeat(700) + '…',
+    ...CASE_HEADER,
     '',
     'ARGUMENT GRAPH:',
     '(s1) [SUPPORTS; Prosecutor; base 0.80, final 0.71] The neighbour’s words are offered for their truth. (cites P1)',
