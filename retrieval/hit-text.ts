@@ -3,10 +3,9 @@
  * doc store. Sparse retrievers use their index's own store; dense, hybrid and lancedb-fts open the
  * index dir's store lazily, once per dir (closed by closeTextStores / closeSparseIndexes).
  */
-import { stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
 import { errors } from '../core/errors.js';
 import { openDocStore, type OpenedDocStore } from '../indexer/docstore.js';
+import { manifestKeyedCache } from './manifest-keyed-cache.js';
 import type { DocStore, Hit } from './types.js';
 
 /** What a retriever needs to fill in texts: passage by id. */
@@ -28,32 +27,14 @@ export async function attachTexts(hits: Hit[], source: TextSource | undefined, m
   );
 }
 
-const stores = new Map<string, { key: string; store: Promise<OpenedDocStore> }>();
+const stores = manifestKeyedCache(openDocStore, (s: OpenedDocStore) => s.close());
 
 /** The doc store of index dir `dir`, opened once (reopened when its manifest changes). */
-export async function textStoreFor(dir: string): Promise<OpenedDocStore> {
-  const abs = resolve(dir);
-  let key: string;
-  try {
-    const s = await stat(join(abs, 'manifest.json'));
-    key = `${s.mtimeMs}:${s.ino}:${s.size}`;
-  } catch {
-    throw errors.indexMissing(dir);
-  }
-  const hit = stores.get(abs);
-  if (hit && hit.key === key) return hit.store;
-  if (hit) void hit.store.then((s) => s.close()).catch(() => undefined);
-  const store = openDocStore(abs);
-  stores.set(abs, { key, store });
-  store.catch(() => stores.delete(abs));
-  return store;
+export function textStoreFor(dir: string): Promise<OpenedDocStore> {
+  return stores.get(dir);
 }
 
 /** Close the doc stores opened by textStoreFor (all, or one dir's). */
-export async function closeTextStores(dir?: string): Promise<void> {
-  for (const [k, v] of [...stores]) {
-    if (dir && k !== resolve(dir)) continue;
-    stores.delete(k);
-    await v.store.then((s) => s.close()).catch(() => undefined);
-  }
+export function closeTextStores(dir?: string): Promise<void> {
+  return stores.close(dir);
 }

@@ -3,8 +3,6 @@
  * Sparse methods share one loaded SparseIndex per dir (cached; reloaded when the manifest changes).
  * Dense methods ('dense', 'hybrid') open through retrieval/dense-open.ts and retrieval/hybrid-open.ts.
  */
-import { stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
 import { errors } from '../core/errors.js';
 import { readManifest } from '../indexer/manifest.js';
 import { loadSparseIndex, type SparseIndex } from '../indexer/sparse/sparse-index.js';
@@ -14,40 +12,23 @@ import { createQldRetriever, type QldVariant } from './qld.js';
 import { numberOption } from './sparse/hits.js';
 import { closeScorers } from './sparse/query-pool.js';
 import { closeTextStores } from './hit-text.js';
+import { manifestKeyedCache } from './manifest-keyed-cache.js';
 import { availableParallelism } from 'node:os';
 
 /** Indexes at least this large score queries on min(2, cores) worker threads by default. */
 export const QUERY_THREADS_MIN_DOCS = 50_000;
 
-const cache = new Map<string, { key: string; index: Promise<SparseIndex> }>();
+const cache = manifestKeyedCache(loadSparseIndex, (i: SparseIndex) => Promise.all([i.docs.close(), closeScorers(i).then(() => i.closePostings())]));
 
 /** Load (once per dir and manifest version) the sparse index shared by bm25 and qld. */
-export async function openSparseIndex(dir: string): Promise<SparseIndex> {
-  const abs = resolve(dir);
-  let key: string;
-  try {
-    const s = await stat(join(abs, 'manifest.json'));
-    key = `${s.mtimeMs}:${s.ino}:${s.size}`;
-  } catch {
-    throw errors.indexMissing(dir);
-  }
-  const hit = cache.get(abs);
-  if (hit && hit.key === key) return hit.index;
-  if (hit) void hit.index.then((old) => Promise.all([old.docs.close(), closeScorers(old).then(() => old.closePostings())])).catch(() => undefined);
-  const index = loadSparseIndex(abs);
-  cache.set(abs, { key, index });
-  index.catch(() => cache.delete(abs));
-  return index;
+export function openSparseIndex(dir: string): Promise<SparseIndex> {
+  return cache.get(dir);
 }
 
 /** Drop cached indexes (all, or one dir), closing their doc store files. */
 export async function closeSparseIndexes(dir?: string): Promise<void> {
   await closeTextStores(dir);
-  for (const [k, v] of [...cache]) {
-    if (dir && k !== resolve(dir)) continue;
-    cache.delete(k);
-    await v.index.then((i) => Promise.all([i.docs.close(), closeScorers(i).then(() => i.closePostings())])).catch(() => undefined);
-  }
+  await cache.close(dir);
 }
 
 export const SPARSE_METHODS = ['bm25', 'qld'] as const;

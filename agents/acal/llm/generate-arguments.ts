@@ -6,8 +6,8 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { z } from 'zod';
 import { invokeStructured } from '../../../core/llm/structured.js';
-import { describeRole, roleByName } from '../roles.js';
-import { caseHeader, msgs, type CaseInput } from './common.js';
+import { generateArgumentsPrompt, generateArgumentsSystem } from '../prompts.js';
+import { msgs, type CaseInput } from './common.js';
 import { passageHandles } from '../../common/passage-handles.js';
 
 export interface DraftArgument {
@@ -30,18 +30,7 @@ export async function generateArguments(
   side: 'support' | 'attack',
   opts: { signal?: AbortSignal } = {},
 ): Promise<{ arguments: DraftArgument[]; raw: string[] }> {
-  const persona = roleByName(role);
-  const goal =
-    side === 'support'
-      ? 'arguments SUPPORTING the claim (reasons it is TRUE)'
-      : 'arguments ATTACKING the claim (reasons it is FALSE)';
-  const user = [
-    `TASK: write ${goal}, as the ${role}.`,
-    caseHeader(c),
-    'Write between 2 and 5 arguments — as many as the evidence and the complexity of the case justify. Each argument must be specific to the facts of this case, apply the legal test precisely, and cite the ids of the evidence passages it relies on (an empty list if none applies). Do not invent passage ids.',
-    'Reply with JSON only: {"arguments": [{"text": "<one argument>", "citedPassageIds": ["<id>", ...]}]}',
-  ].join('\n\n');
-  const r = await invokeStructured(llm, msgs(`You are a legal expert: ${persona ? describeRole(persona) : role}`, user), schema, {
+  const r = await invokeStructured(llm, msgs(generateArgumentsSystem(role), generateArgumentsPrompt(c, role, side)), schema, {
     what: `${side} arguments by ${role}`,
     signal: opts.signal,
   });

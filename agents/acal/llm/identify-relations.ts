@@ -8,6 +8,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { z } from 'zod';
 import { invokeStructured } from '../../../core/llm/structured.js';
 import type { AcalRelation } from '../graph/types.js';
+import { RELATIONS_SYSTEM, relationsPrompt } from '../prompts.js';
 import { msgs } from './common.js';
 
 export interface RelationInput {
@@ -59,19 +60,7 @@ export async function identifyRelations(
         const missing = ids.filter((id) => !got.has(id));
         if (missing.length) ctx.addIssue({ code: 'custom', message: `missing pairs ${missing.join(', ')}`, path: ['relations'] });
       });
-    const user = [
-      'TASK: classify the relation between each pair of legal arguments.',
-      `CONTEXT: ${context}`,
-      batch
-        .map(
-          (p) =>
-            `PAIR ${p.pair}\n  A (${p.a.side}s the claim): ${p.a.text}\n  B (${p.b.side}s the claim): ${p.b.text}`,
-        )
-        .join('\n'),
-      'For each pair: "attack" if A and B contradict or undermine each other; "support" if one reinforces or provides evidence for the other; "neutral" if they address different aspects or have no logical dependency. Judge the content, not merely the sides: arguments on opposite sides can be neutral. Give a confidence in [0, 1].',
-      'Reply with JSON only: {"relations": [{"pair": "<pair id>", "relation": "attack|support|neutral", "confidence": <0..1>}]}',
-    ].join('\n\n');
-    const r = await invokeStructured(llm, msgs('You are an expert in legal argumentation and natural language inference.', user), schema, {
+    const r = await invokeStructured(llm, msgs(RELATIONS_SYSTEM, relationsPrompt(context, batch)), schema, {
       what: 'argument relations',
       signal: opts.signal,
     });

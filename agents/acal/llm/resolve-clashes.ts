@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { invokeStructured } from '../../../core/llm/structured.js';
 import type { ClashPair } from '../graph/clash.js';
 import type { AcalArgument, ClashOutcome } from '../graph/types.js';
-import { caseHeader, msgs, type CaseInput } from './common.js';
+import { CLASH_SYSTEM, clashPrompt } from '../prompts.js';
+import { msgs, type CaseInput } from './common.js';
 
 const schema = z.object({ winner: z.enum(['A', 'B']), reason: z.string().default('') });
 
@@ -24,15 +25,7 @@ export async function resolveClashes(
     pairs.map(async (p) => {
       const s = byId.get(p.support)!;
       const a = byId.get(p.attack)!;
-      const user = [
-        'TASK: resolve a clash between two conflicting arguments — which is stronger?',
-        caseHeader(c),
-        `ARGUMENT A (supports the claim): ${s.text}`,
-        `ARGUMENT B (attacks the claim): ${a.text}`,
-        'Decide which argument is more legally sound for THIS case: which is more directly relevant to the facts, applies the correct legal standard, and reasons without error.',
-        'Reply with JSON only: {"winner": "A" | "B", "reason": "<one or two sentences>"}',
-      ].join('\n\n');
-      const r = await invokeStructured(llm, msgs('You are a legal reasoning expert adjudicating an argument clash.', user), schema, {
+      const r = await invokeStructured(llm, msgs(CLASH_SYSTEM, clashPrompt(c, s.text, a.text)), schema, {
         what: `clash ${p.support} vs ${p.attack}`,
         signal: opts.signal,
       });

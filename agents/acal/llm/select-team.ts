@@ -5,8 +5,9 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { z } from 'zod';
 import { invokeStructured } from '../../../core/llm/structured.js';
-import { describeRole, LEGAL_ROLES, ROLE_NAMES } from '../roles.js';
-import { caseHeader, msgs, type CaseInput } from './common.js';
+import { SELECT_TEAM_SYSTEM, selectTeamPrompt } from '../prompts.js';
+import { ROLE_NAMES } from '../roles.js';
+import { msgs, type CaseInput } from './common.js';
 
 export interface TeamMember {
   role: string;
@@ -27,15 +28,7 @@ export async function selectTeam(
   opts: { maxAgents?: number; signal?: AbortSignal } = {},
 ): Promise<{ team: TeamMember[]; raw: string[] }> {
   const max = opts.maxAgents ?? 3;
-  const goal = side === 'support' ? 'SUPPORTING arguments (the claim is true)' : 'ATTACKING arguments (the claim is false)';
-  const user = [
-    `TASK: select the ${side} team — the legal agents best suited to construct ${goal} for this case.`,
-    caseHeader(c, false),
-    `AVAILABLE AGENTS:\n${LEGAL_ROLES.map((r) => `- ${describeRole(r)}`).join('\n')}`,
-    `Choose 2 to ${max} agents whose expertise fits the legal issues of this case. Use the role names exactly as listed.`,
-    'Reply with JSON only: {"selected": [{"role": "<role name>", "reason": "<why this expert>"}]}',
-  ].join('\n\n');
-  const r = await invokeStructured(llm, msgs('You assemble expert legal teams.', user), schema, {
+  const r = await invokeStructured(llm, msgs(SELECT_TEAM_SYSTEM, selectTeamPrompt(c, side, max)), schema, {
     what: `${side} team selection`,
     signal: opts.signal,
   });

@@ -3,7 +3,7 @@ import type { TaskExample } from '../../../corpora/types.js';
 import type { AgentSystem } from '../../../eval/types.js';
 import { errors } from '../../../core/errors.js';
 import { gatherEvidence } from '../../acal/evidence.js';
-import { formatEvidence } from '../../acal/llm/common.js';
+import { formatEvidence } from '../../acal/prompts.js';
 import { acalTask } from '../../acal/tasks.js';
 import { askYesNo, question } from './answer.js';
 import { DEFAULT_K } from '../../../retrieval/default-k.js';
