@@ -8,18 +8,17 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../build.js';
 import { createAnalyzer, type Analyzer } from '../analyzer.js';
-import { fromArray, tempDir } from '../build-test-helpers.js';
+import { tempDir } from '../build-test-helpers.js';
 import { SegmentBuilder } from './segment-builder.js';
 import { PostingPool } from './posting-pool.js';
 import { ByteSink, writePosting } from './varint.js';
 import { syntheticPassagesSync } from '../../bench/synthetic.js';
-import type { Passage } from '../../corpora/types.js';
 import { BAREXAM_PASSAGES, LEGAL_CORPUS_PASSAGES, bundledLines } from '../../tests/support/bundled-data.js';
 
 const tmp = tempDir('lexcase-build-exact-');
 afterAll(() => tmp.cleanup());
 
-const load = (file: string): Passage[] =>
+const load = (file: string): { id: string; text: string }[] =>
   bundledLines(file)
     .filter(Boolean)
     .map((l) => JSON.parse(l) as { id: string; text: string })
@@ -49,13 +48,13 @@ const BEFORE: Record<string, Record<string, string>> = {
 
 describe('faster sparse build', () => {
   it('builds the bundled legal corpus (5,002 passages, 2 workers, many spills) byte-identical to the previous build', async () => {
-    const m = await buildIndex(fromArray(load(LEGAL_CORPUS_PASSAGES)), { out: join(tmp.dir, 'legal'), workers: 2, segmentPostings: 20_000, batchPassages: 100 });
+    const m = await buildIndex(load(LEGAL_CORPUS_PASSAGES), { out: join(tmp.dir, 'legal'), workers: 2, segmentPostings: 20_000, batchPassages: 100 });
     const sparse = Object.fromEntries(Object.entries(m.checksums).filter(([f]) => f.startsWith('sparse/')));
     expect(sparse).toEqual(BEFORE.legalDefault);
   }, 120_000);
 
   it('builds the bundled Bar Exam passages with stopwords and stemming off, in process, byte-identical to the previous build', async () => {
-    const m = await buildIndex(fromArray(load(BAREXAM_PASSAGES)), {
+    const m = await buildIndex(load(BAREXAM_PASSAGES), {
       out: join(tmp.dir, 'bar'),
       workers: 0,
       segmentPostings: 50_000,
