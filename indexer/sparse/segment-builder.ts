@@ -3,18 +3,24 @@
  * term-sorted segment file when it holds `threshold` postings. Doc ids are global and must be
  * added in increasing order; postings are delta+varint encoded as they arrive.
  */
-import type { Analyzer } from '../analyzer.js';
-import { ByteSink, writePosting } from './varint.js';
+import { scanTokens, type Analyzer } from '../analyzer.js';
+import { PostingPool } from './posting-pool.js';
 import { writeSegment } from './segment-file.js';
 
 const SURFACE_CACHE_MAX = 1_000_000;
 const DICT_MAX = 4_000_000;
 
+/** ASCII letters and digits: what scanTokens treats as token characters in all-ASCII text. */
+const WORD = new Uint8Array(128);
+for (let c = 0; c < 128; c++) if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) WORD[c] = 1;
+// eslint-disable-next-line no-control-regex
+const NON_ASCII = /[^\x00-\x7f]/;
+
 export class SegmentBuilder {
   private dict = new Map<string, number>();
   private surface = new Map<string, number>();
   private terms: string[] = [];
-  private sinks: ByteSink[] = [];
+  private pool = new PostingPool();
   private last = new Int32Array(1024);
   private df = new Uint32Array(1024);
   private cf = new Float64Array(1024);
@@ -24,7 +30,12 @@ export class SegmentBuilder {
   postings = 0;
   docs = 0;
 
-  constructor(private readonly analyzer: Analyzer) {}
+  /** The analyzer scans with scanTokens, so all-ASCII text may take the inlined scan. */
+  private readonly fastScan: boolean;
+
+  constructor(private readonly analyzer: Analyzer) {
+    this.fastScan = analyzer.scan === scanTokens;
+  }
 
   private termId(raw: string): number {
     let id = this.surface.get(raw);
@@ -37,8 +48,8 @@ export class SegmentBuilder {
         id = this.terms.length;
         this.terms.push(t);
         this.dict.set(t, id);
-        this.sinks.push(new ByteSink(8));
         if (id >= this.last.length) this.growTermArrays();
+        this.pool.ensureTerms(id + 1);
         this.last[id] = -1;
       }
     }
@@ -62,6 +73,30 @@ export class SegmentBuilder {
 
   /** Index one document; returns its length in index terms. */
   addDoc(doc: number, text: string): number {
+    const dl = this.fastScan && !NON_ASCII.test(text) ? this.scanAscii(text) : this.scanAny(text);
+    const touched = this.touched;
+    const tfCount = this.tfCount;
+    const last = this.last;
+    const df = this.df;
+    const cf = this.cf;
+    const pool = this.pool;
+    for (let i = 0; i < touched.length; i++) {
+      const id = touched[i];
+      const tf = tfCount[id];
+      tfCount[id] = 0;
+      pool.posting(id, doc - last[id], tf);
+      last[id] = doc;
+      df[id]++;
+      cf[id] += tf;
+    }
+    this.postings += touched.length;
+    touched.length = 0;
+    this.docs++;
+    return dl;
+  }
+
+  /** The analyzer's own scan (any text, any Analyzer); counts into tfCount/touched. */
+  private scanAny(text: string): number {
     let dl = 0;
     const touched = this.touched;
     this.analyzer.scan(text, (raw) => {
@@ -70,18 +105,33 @@ export class SegmentBuilder {
       dl++;
       if (this.tfCount[id]++ === 0) touched.push(id);
     });
-    for (let i = 0; i < touched.length; i++) {
-      const id = touched[i];
-      const tf = this.tfCount[id];
-      this.tfCount[id] = 0;
-      writePosting(this.sinks[id], doc - this.last[id], tf);
-      this.last[id] = doc;
-      this.df[id]++;
-      this.cf[id] += tf;
+    return dl;
+  }
+
+  /**
+   * scanTokens for all-ASCII text, inlined: a token is a run of [A-Za-z0-9] (no normalisation,
+   * no surrogates, no combining marks below U+0080), so the same raw tokens in the same order.
+   */
+  private scanAscii(text: string): number {
+    let dl = 0;
+    const touched = this.touched;
+    const surface = this.surface;
+    const n = text.length;
+    let start = -1;
+    for (let i = 0; i <= n; i++) {
+      if (i < n && WORD[text.charCodeAt(i)] === 1) {
+        if (start < 0) start = i;
+        continue;
+      }
+      if (start < 0) continue;
+      const raw = text.slice(start, i);
+      start = -1;
+      let id = surface.get(raw);
+      if (id === undefined) id = this.termId(raw);
+      if (id < 0) continue;
+      dl++;
+      if (this.tfCount[id]++ === 0) touched.push(id);
     }
-    this.postings += touched.length;
-    touched.length = 0;
-    this.docs++;
     return dl;
   }
 
@@ -95,16 +145,23 @@ export class SegmentBuilder {
     const ids: number[] = [];
     for (let id = 0; id < this.terms.length; id++) if (this.df[id] > 0) ids.push(id);
     ids.sort((a, b) => (this.terms[a] < this.terms[b] ? -1 : this.terms[a] > this.terms[b] ? 1 : 0));
-    writeSegment(
-      path,
-      ids.length,
-      ids.map((id) => ({ term: this.terms[id], df: this.df[id], cf: this.cf[id], postings: this.sinks[id].view() })),
-    );
+    const pool = this.pool;
+    const scratch = { buf: new Uint8Array(1 << 16) };
+    const terms = this.terms;
+    const df = this.df;
+    const cf = this.cf;
+    function* records() {
+      for (const id of ids) {
+        const n = pool.copyTo(id, scratch);
+        yield { term: terms[id], df: df[id], cf: cf[id], postings: scratch.buf.subarray(0, n) };
+      }
+    }
+    writeSegment(path, ids.length, records());
     const out = { terms: ids.length, postings: this.postings };
+    pool.clear(this.terms.length);
     if (this.dictionaryFull) this.resetDictionary();
     else {
       for (const id of ids) {
-        this.sinks[id] = new ByteSink(8);
         this.last[id] = -1;
         this.df[id] = 0;
         this.cf[id] = 0;
@@ -118,7 +175,6 @@ export class SegmentBuilder {
     this.dict.clear();
     this.surface.clear();
     this.terms = [];
-    this.sinks = [];
     this.last.fill(-1);
     this.df.fill(0);
     this.cf.fill(0);

@@ -33,6 +33,15 @@ export class ByteSink {
 
 /** Write `v` (0 ≤ v < 2^32) at `pos`; returns the position after it. */
 export function writeVarint(buf: Uint8Array, pos: number, v: number): number {
+  if (v < 0x80000000) {
+    // Small-integer path: the same bytes, shifts instead of float division.
+    while (v >= 128) {
+      buf[pos++] = (v & 127) | 128;
+      v >>>= 7;
+    }
+    buf[pos++] = v;
+    return pos;
+  }
   while (v >= 128) {
     buf[pos++] = (v & 127) | 128;
     v = Math.floor(v / 128);
