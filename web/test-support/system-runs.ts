@@ -6,6 +6,7 @@
  * agents/threeply/test-support/scripted-threeply.ts); replies are chosen per request, so the runs do
  * not depend on call order.
  */
+import { bowEmbedder as makeBowEmbedder } from '../../agents/emar/test-support/bow-embedder.js';
 import { join } from 'node:path';
 import { createMad } from '../../agents/mad/debate.js';
 import { debaterLetter, humanText, judgeReply, roleOf, roundOf, msgs } from '../../agents/mad/test-support/script.js';
@@ -35,22 +36,7 @@ const chat = (url: string) => createChatModel(llmConfigSchema.parse({ baseUrl: u
 const json = (o: unknown): ScriptReply => ({ content: JSON.stringify(o) });
 
 /** Deterministic bag-of-words embedder (64 dims, unit length) for EMAR's convergence check. */
-export const bowEmbedder: ClaimEmbedder = {
-  id: 'fake:bow-64',
-  dimension: 64,
-  async embed(texts) {
-    return texts.map((t) => {
-      const v = new Float32Array(64);
-      for (const w of t.toLowerCase().match(/[a-z]+/g) ?? []) {
-        let h = 2166136261;
-        for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w.charCodeAt(i), 16777619) >>> 0;
-        v[h % 64] += 1;
-      }
-      const n = Math.hypot(...v) || 1;
-      return v.map((x) => x / n);
-    });
-  },
-};
+export const bowEmbedder: ClaimEmbedder = makeBowEmbedder();
 
 interface IndexBits {
   retrievers: Partial<Record<string, Retriever>>;
