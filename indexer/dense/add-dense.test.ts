@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { counting } from './test-support/counting-embedder.js';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,22 +25,6 @@ const passages: Passage[] = bundledLines(BAREXAM_PASSAGES)
 
 async function* stream(ps: Passage[]) {
   yield* ps;
-}
-
-/** Wraps an embedder and counts passage texts it embeds. */
-function counting(inner: Embedder): Embedder & { embedded: number } {
-  const e = {
-    embedded: 0,
-    id: inner.id,
-    provider: inner.provider,
-    model: inner.model,
-    dimension: inner.dimension,
-    async embed(texts: string[], o: Parameters<Embedder['embed']>[1]) {
-      if (o.kind === 'passage') e.embedded += texts.length;
-      return inner.embed(texts, o);
-    },
-  };
-  return e;
 }
 
 let tmp: string;

@@ -6,6 +6,7 @@
  * batches resumes without embedding a finished batch again; a second process reads the same
  * index from the bucket and ranks exactly as the first.
  */
+import { counting } from './test-support/counting-embedder.js';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -18,7 +19,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Passage } from '../../corpora/types.js';
 import { openDenseRetriever } from '../../retrieval/dense.js';
 import { createEmbedder } from '../embed/create-embedder.js';
-import type { Embedder } from '../embed/types.js';
 import { runCli } from '../../tests/support/run-cli.js';
 import { buildIndex } from '../build.js';
 import { readManifest } from '../manifest.js';
@@ -90,22 +90,6 @@ function objectsUnder(prefix: string): string[] {
   };
   walk(root);
   return out;
-}
-
-/** Counts the passage texts an embedder is asked to embed. */
-function counting(inner: Embedder): Embedder & { embedded: number } {
-  const e = {
-    embedded: 0,
-    id: inner.id,
-    provider: inner.provider,
-    model: inner.model,
-    dimension: inner.dimension,
-    async embed(texts: string[], o: Parameters<Embedder['embed']>[1]) {
-      if (o.kind === 'passage') e.embedded += texts.length;
-      return inner.embed(texts, o);
-    },
-  };
-  return e;
 }
 
 /** `lexcase --json search …` in a fresh Node process with only the S3 variables to find the index. */
