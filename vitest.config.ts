@@ -11,5 +11,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Index verification records go to a temp dir per test file, not the user's cache.
+    setupFiles: ['tests/support/verify-cache-setup.ts'],
   },
 });

@@ -17,6 +17,7 @@ import { VERSION } from '../core/version.js';
 import { createAnalyzer } from './analyzer.js';
 import { DocStoreWriter } from './docstore-writer.js';
 import { BLOCK_CODEC, BLOCK_PASSAGES } from './docstore-blocks.js';
+import { recordVerified } from './integrity.js';
 import { MANIFEST_FORMAT, MANIFEST_VERSION, readManifest, writeManifest, type AnalyzerConfig, type Manifest } from './manifest.js';
 import { SPARSE_FILES, SPARSE_FORMAT, SPARSE_VERSION, POSTINGS_ENCODING, type SparseSection } from './sparse/format.js';
 import { mergeSegments } from './sparse/merge-segments.js';
@@ -322,6 +323,8 @@ export async function buildIndex<T extends PassageInput>(passages: PassagesInput
     // Check again: the directory may have changed during the build.
     checkOutDir(opts.out, opts.inputs);
     await swapIntoPlace(tmp, out);
+    // The checksums were just computed from the bytes written: the next opens need not hash them again.
+    await recordVerified(out, manifest);
     let built = manifest;
     if (methods.includes('dense')) built = await runDenseHook(out, opts.dense);
     if (methods.includes('lancedb-fts')) built = await runLanceFtsHook(out);

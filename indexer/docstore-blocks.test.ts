@@ -70,7 +70,8 @@ it('a newer doc store version or a damaged block gives a clear error', async () 
   const bytes = readFileSync(dfl);
   bytes.fill(0xff, 0, 64);
   writeFileSync(dfl, bytes);
-  // The first open in a process verifies checksums; with that off, the block itself is found bad.
+  // The build recorded its files as verified, but writeFileSync moved text.dfl's mtime and ctime, so
+  // the first open in a process hashes it again; with that off, the block itself is found bad.
   await expect(openDocStore(z)).rejects.toThrow(/text\.dfl: index file is corrupt: sha256/);
   process.env.LEXCASE_VERIFY_MAX_MB = '0';
   try {

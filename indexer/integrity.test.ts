@@ -2,9 +2,13 @@
  * A damaged index never answers silently: for every data file (postings, offsets, ids, doc store
  * columns, manifest) flipped bytes and truncation are reported by `verifyChecksums` /
  * `lexcase index verify` / `index info` naming the file; truncation and header damage are refused on
- * every open even with checksum verification off; and the first open in a process verifies checksums.
+ * every open even with checksum verification off; and the first open in a process verifies checksums
+ * unless a verification record (kept outside the index dir) shows the very same files, unchanged since
+ * (size, mtime, ctime, inode, device), already verified.
  */
-import { cpSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, readdirSync, realpathSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +18,7 @@ import { runCli } from '../tests/support/run-cli.js';
 import type { Passage } from '../corpora/types.js';
 import { buildIndex } from './build.js';
 import { fromArray, tempDir } from './build-test-helpers.js';
-import { expectedFiles, verifyChecksums } from './integrity.js';
+import { expectedFiles, forgetVerifiedOpens, hashStats, recordVerified, verifyChecksums } from './integrity.js';
 import { readManifest } from './manifest.js';
 
 const tmp = tempDir('lexcase-integrity-');
@@ -67,6 +71,18 @@ async function openError(dir: string): Promise<LexcaseError> {
   throw new Error(`opening ${dir} did not fail`);
 }
 
+/** Open `dir` and search it; it must answer. */
+async function openOk(dir: string): Promise<void> {
+  try {
+    expect((await (await openRetriever(dir, 'bm25')).search('contract consideration negligence')).length).toBeGreaterThan(0);
+  } finally {
+    await closeSparseIndexes(dir);
+  }
+}
+
+/** Bytes of data files (what a checksum verification hashes). */
+const dataBytes = (dir: string, rel: string[]) => rel.reduce((t, f) => t + statSync(join(dir, f)).size, 0);
+
 async function verifyMessage(dir: string): Promise<string> {
   try {
     const r = await verifyChecksums(dir, await readManifest(dir));
@@ -99,6 +115,18 @@ describe('every data file, flipped or truncated', () => {
   it('the first open in a process verifies checksums: flipped bytes are INDEX_CORRUPT naming the file', async () => {
     for (const rel of files) {
       const dir = damaged(rel, flip);
+      const e = await openError(dir);
+      expect(e.code, rel).toBe('INDEX_CORRUPT');
+      expect(e.message, rel).toContain(join(dir, rel));
+    }
+  });
+
+  it('a file flipped (by a real write) after the index was verified is refused on the next process\'s first open', async () => {
+    for (const rel of files) {
+      const dir = damaged(rel, () => undefined);
+      await openOk(dir); // verified and recorded
+      flip(join(dir, rel)); // writeFileSync: a new mtime and ctime, so the record no longer matches
+      forgetVerifiedOpens(); // as a new process
       const e = await openError(dir);
       expect(e.code, rel).toBe('INDEX_CORRUPT');
       expect(e.message, rel).toContain(join(dir, rel));
@@ -149,5 +177,138 @@ describe('lexcase index verify / index info', () => {
     const edited = await runCli(['index', 'info', m]);
     expect(edited.code).toBe(1);
     expect(edited.stderr).toMatch(/manifest\.json: index file is corrupt: its content does not match its seal/);
+  });
+});
+
+describe('verification records: an unchanged verified index is not hashed again', () => {
+  const cacheFiles = () => readdirSync(process.env.LEXCASE_VERIFY_CACHE_DIR!).filter((f) => f.endsWith('.json'));
+
+  it('a second open (as a new process) of the unchanged index hashes nothing; a modified file is hashed again and refused', async () => {
+    const dir = damaged('manifest.json', () => undefined);
+    const data = expectedFiles(await readManifest(dir));
+    forgetVerifiedOpens();
+    const s0 = hashStats();
+    await openOk(dir);
+    const s1 = hashStats();
+    expect(s1.bytes - s0.bytes).toBe(dataBytes(dir, data));
+    // The record is outside the index dir and names its realpath.
+    const records = cacheFiles().map((f) => JSON.parse(readFileSync(join(process.env.LEXCASE_VERIFY_CACHE_DIR!, f), 'utf8')) as { dir: string });
+    expect(records.map((r) => r.dir)).toContain(realpathSync(dir));
+    expect(readdirSync(dir).some((f) => /verif|\.tmp/.test(f))).toBe(false);
+
+    forgetVerifiedOpens();
+    await openOk(dir);
+    const s2 = hashStats();
+    expect(s2.bytes).toBe(s1.bytes);
+    expect(s2.recordHits).toBe(s1.recordHits + 1);
+
+    // A rewrite with the same bytes still counts as a change (new mtime): re-hashed, clean.
+    const postings = join(dir, 'sparse/postings.bin');
+    writeFileSync(postings, readFileSync(postings));
+    forgetVerifiedOpens();
+    await openOk(dir);
+    const s3 = hashStats();
+    expect(s3.bytes - s2.bytes).toBe(dataBytes(dir, data));
+
+    flip(postings);
+    forgetVerifiedOpens();
+    const e = await openError(dir);
+    expect(e.message).toContain(postings);
+    expect(hashStats().bytes).toBeGreaterThan(s3.bytes);
+  });
+
+  it('the same holds across real processes: the second CLI-like process hashes 0 bytes', async () => {
+    const dir = damaged('manifest.json', () => undefined);
+    const script = `
+      const { hashStats } = await import('./indexer/integrity.ts');
+      const { openRetriever, closeSparseIndexes } = await import('./retrieval/open.ts');
+      const hits = await (await openRetriever(process.argv[1], 'bm25')).search('contract');
+      await closeSparseIndexes();
+      console.log(JSON.stringify({ ...hashStats(), hits: hits.length }));`;
+    const run = async () => {
+      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, dir], { cwd: join(import.meta.dirname, '..'), env: process.env });
+      return JSON.parse(stdout.trim().split('\n').pop()!) as { bytes: number; recordHits: number; hits: number };
+    };
+    const first = await run();
+    expect(first.bytes).toBe(dataBytes(dir, expectedFiles(await readManifest(dir))));
+    const second = await run();
+    expect(second).toMatchObject({ bytes: 0, recordHits: 1 });
+    expect(second.hits).toBe(first.hits);
+  }, 60_000);
+
+  it('the build records the files it wrote: its index is not hashed on the first open', async () => {
+    const out = join(tmp.dir, 'fresh');
+    await buildIndex(fromArray(PASSAGES.slice(0, 50)), { out, corpusName: 'legal', workers: 0 });
+    forgetVerifiedOpens();
+    const s0 = hashStats();
+    await openOk(out);
+    expect(hashStats().bytes).toBe(s0.bytes);
+    expect(hashStats().recordHits).toBe(s0.recordHits + 1);
+  });
+
+  it('bit flips with the mtime put back are still caught (ctime moves); damage no stat shows is caught by index verify and LEXCASE_VERIFY=always', async () => {
+    const dir = damaged('manifest.json', () => undefined);
+    await openOk(dir);
+    const postings = join(dir, 'sparse/postings.bin');
+    const { atime, mtime } = statSync(postings);
+    flip(postings);
+    utimesSync(postings, atime, mtime);
+    expect(statSync(postings).mtimeMs).toBe(mtime.getTime());
+    forgetVerifiedOpens();
+    expect((await openError(dir)).message).toContain(postings);
+
+    // Damage below the filesystem keeps every stat field; the OS cannot produce that, so simulate it
+    // by recording the damaged files as verified. This is the documented limit of records:
+    await recordVerified(dir, await readManifest(dir));
+    forgetVerifiedOpens();
+    await openRetriever(dir, 'bm25');
+    await closeSparseIndexes(dir);
+    // ...which `index verify` (always hashes) and LEXCASE_VERIFY=always (ignores records) catch.
+    const v = await runCli(['index', 'verify', dir]);
+    expect(v.code).toBe(1);
+    expect(v.stderr).toContain(`${postings}: index file is corrupt: sha256`);
+    process.env.LEXCASE_VERIFY = 'always';
+    try {
+      forgetVerifiedOpens();
+      expect((await openError(dir)).message).toContain(postings);
+    } finally {
+      delete process.env.LEXCASE_VERIFY;
+    }
+  });
+
+  it('an unwritable or disabled record cache never fails an open: the index is just hashed every time', async () => {
+    const dir = damaged('manifest.json', () => undefined);
+    const bytes = dataBytes(dir, expectedFiles(await readManifest(dir)));
+    const saved = process.env.LEXCASE_VERIFY_CACHE_DIR;
+    const blocker = join(tmp.dir, 'not-a-dir');
+    writeFileSync(blocker, 'x');
+    try {
+      for (const cache of [join(blocker, 'verified'), 'off']) {
+        process.env.LEXCASE_VERIFY_CACHE_DIR = cache;
+        for (let i = 0; i < 2; i++) {
+          forgetVerifiedOpens();
+          const s0 = hashStats();
+          await openOk(dir);
+          expect(hashStats().bytes - s0.bytes, cache).toBe(bytes);
+        }
+      }
+      // A cache dir inside the index dir is never written to.
+      process.env.LEXCASE_VERIFY_CACHE_DIR = join(dir, 'cache');
+      mkdirSync(join(dir, 'cache'));
+      forgetVerifiedOpens();
+      await openOk(dir);
+      expect(readdirSync(join(dir, 'cache'))).toEqual([]);
+    } finally {
+      process.env.LEXCASE_VERIFY_CACHE_DIR = saved;
+    }
+  });
+
+  it('LEXCASE_VERIFY other than auto/always is INVALID_INPUT', async () => {
+    process.env.LEXCASE_VERIFY = 'sometimes';
+    try {
+      expect((await openError(damaged('manifest.json', () => undefined))).code).toBe('INVALID_INPUT');
+    } finally {
+      delete process.env.LEXCASE_VERIFY;
+    }
   });
 });

@@ -6,7 +6,9 @@
  *     counts that add up).
  *   - verifyChecksums (`lexcase index verify`, `index info`, and the first open of an index in a
  *     process when its data files total at most LEXCASE_VERIFY_MAX_MB, default 1024 MiB): the sha256
- *     of every data file against the manifest.
+ *     of every data file against the manifest. On open it is skipped when a verification record
+ *     (verify-record.ts, kept outside the index dir) shows these very files, unchanged since (same
+ *     size, mtime, ctime, inode, device), already verified; LEXCASE_VERIFY=always ignores records.
  * Any inconsistency is INDEX_CORRUPT naming the file. The dense LanceDB table is checked by its row
  * count when it is opened, not here (LanceDB owns that format).
  */
@@ -19,6 +21,7 @@ import { log } from '../core/log.js';
 import { DOCSTORE_FILES } from './docstore-writer.js';
 import type { Manifest } from './manifest.js';
 import { SPARSE_FILES } from './sparse/format.js';
+import { fingerprint, hasVerifiedRecord, manifestKey, writeVerifiedRecord } from './verify-record.js';
 
 /** The data files an index dir must hold, from its manifest (relative paths). */
 export function expectedFiles(m: Manifest): string[] {
@@ -70,9 +73,23 @@ export interface VerifyReport {
   problems: VerifyProblem[];
 }
 
+/** What this process has hashed, and how many opens a verification record spared (for tests and --debug). */
+export interface HashStats {
+  files: number;
+  bytes: number;
+  /** Opens whose checksum verification a verification record made unnecessary. */
+  recordHits: number;
+}
+const stats: HashStats = { files: 0, bytes: 0, recordHits: 0 };
+export const hashStats = (): HashStats => ({ ...stats });
+
 async function sha256File(file: string): Promise<string> {
   const h = createHash('sha256');
-  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) h.update(chunk as Buffer);
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
+    h.update(chunk as Buffer);
+    stats.bytes += (chunk as Buffer).length;
+  }
+  stats.files++;
   return h.digest('hex');
 }
 
@@ -125,14 +142,53 @@ export function verifyOnOpenMaxBytes(): number {
   return mb * 1024 * 1024;
 }
 
-const verified = new Map<string, Promise<void>>();
+/** LEXCASE_VERIFY: `auto` (default; trust a matching verification record) or `always` (hash on every process's first open). */
+export function verifyMode(): 'auto' | 'always' {
+  const v = process.env.LEXCASE_VERIFY;
+  if (v === undefined || v === '' || v === 'auto') return 'auto';
+  if (v === 'always') return 'always';
+  throw errors.invalidInput('LEXCASE_VERIFY', `expected "auto" or "always", got "${v}"`);
+}
 
 /**
- * Verify the checksums the first time this process opens this index (per manifest); later opens
- * cost nothing. Skipped (with a debug line) when the data files exceed verifyOnOpenMaxBytes().
+ * verifyChecksums, and when every file is intact and none changed while being hashed, a
+ * verification record for these files (so the next process's first open need not hash them again).
+ * `before` is the files' fingerprint taken before hashing (taken here when not given).
+ */
+export async function verifyAndRecord(dir: string, m: Manifest, before = fingerprint(dir, m)): Promise<VerifyReport> {
+  const r = await verifyChecksums(dir, m);
+  if (!r.problems.length && before && JSON.stringify(fingerprint(dir, m)) === JSON.stringify(before)) writeVerifiedRecord(await realpath(dir).catch(() => dir), m, before);
+  return r;
+}
+
+/**
+ * Record the index in `dir` as verified as its files are now, for a caller that has just computed
+ * their checksums itself (the build). Best effort, never throws.
+ */
+export async function recordVerified(dir: string, m: Manifest): Promise<void> {
+  const files = fingerprint(dir, m);
+  if (files) writeVerifiedRecord(await realpath(dir).catch(() => dir), m, files);
+}
+
+/** Opens verified (or in verification) in this process, by realpath, manifest and file stats. */
+const verified = new Map<string, Promise<void>>();
+
+/** Forget this process's verified opens, as a new process would (tests). */
+export function forgetVerifiedOpens(): void {
+  verified.clear();
+}
+
+/**
+ * Verify the checksums the first time this process opens this index (per manifest and file stats;
+ * a file changed since is verified again); later opens cost a stat per file. Skipped (with a debug
+ * line) when the data files exceed verifyOnOpenMaxBytes(), or when a verification record shows the
+ * same files already verified (unless LEXCASE_VERIFY=always); a clean hash writes that record.
  */
 export async function verifyOnFirstOpen(dir: string, m: Manifest): Promise<void> {
-  const key = `${await realpath(dir).catch(() => dir)}\0${m.seal ?? m.createdAt}`;
+  const mode = verifyMode();
+  const real = await realpath(dir).catch(() => dir);
+  const files = fingerprint(dir, m);
+  const key = `${real}\0${manifestKey(m)}\0${files ? JSON.stringify(files) : 'missing'}`;
   let p = verified.get(key);
   if (!p) {
     p = (async () => {
@@ -143,7 +199,12 @@ export async function verifyOnFirstOpen(dir: string, m: Manifest): Promise<void>
         log.debug(`index ${dir}: checksums not verified on open (${total} bytes > ${max}); run lexcase index verify`);
         return;
       }
-      const r = await verifyChecksums(dir, m);
+      if (mode === 'auto' && files && hasVerifiedRecord(real, m, files)) {
+        stats.recordHits++;
+        log.debug(`index ${dir}: files unchanged since verified (verification record); not hashed again`);
+        return;
+      }
+      const r = await verifyAndRecord(dir, m, files);
       log.debug(`index ${dir}: verified ${r.files} files, ${r.bytes} bytes in ${r.ms.toFixed(0)} ms`);
       const e = reportError(r);
       if (e) throw e;

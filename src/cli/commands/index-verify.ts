@@ -1,18 +1,19 @@
 /**
  * `lexcase index verify DIR`: check an index dir's integrity: the manifest's seal, then the size and
  * sha256 of every data file against the manifest. Lists every damaged file and exits 1 when any is.
- * Registered under the `index` command created by index-cmd.ts (`index info` runs the same check).
+ * A clean result is recorded (outside the index dir) so later opens need not hash the same files
+ * again (indexer/verify-record.ts). Registered under the `index` command created by index-cmd.ts (`index info` runs the same check).
  */
 import type { Command } from 'commander';
 import { readManifest } from '../../../indexer/manifest.js';
-import { reportError, verifyChecksums, type VerifyReport } from '../../../indexer/integrity.js';
+import { reportError, verifyAndRecord, type VerifyReport } from '../../../indexer/integrity.js';
 import { log } from '../../../core/log.js';
 import { action, output, type GlobalOpts } from '../action.js';
 
 /** Verify `dir`; throws INDEX_CORRUPT (naming the first damaged file) after logging all of them. */
 export async function verifyIndexDir(dir: string): Promise<VerifyReport> {
   const m = await readManifest(dir);
-  const r = await verifyChecksums(dir, m);
+  const r = await verifyAndRecord(dir, m);
   if (r.problems.length) {
     for (const p of r.problems) log.error(`damaged: ${p.file}: ${p.message}`);
     throw reportError(r)!;
