@@ -3,22 +3,7 @@ import { api, qs } from './api.js';
 import { ciText, clear, h } from './dom.js';
 import { go } from './route.js';
 import { plot } from './plot.js';
-
-export interface RunSummary {
-  id: string;
-  kind: string;
-  system: string | null;
-  dataset: string | null;
-  mode: string | null;
-  model: string | null;
-  n: number;
-  correct: number;
-  accuracy: { estimate: number; lo: number; hi: number } | null;
-  failures: number;
-  tokens: number;
-  date: string | null;
-  hasTable: boolean;
-}
+import type { RunSummary } from '../shared/run-summary-types.js';
 
 const day = (d: string | null) => (d ? d.replace('T', ' ').slice(0, 16) : '–');
 

@@ -16,25 +16,10 @@ import { reliabilitySpec, roundAccuracySpec, type PlotSpec } from '../../eval/pl
 import { configPath, readConfig, readResults, readTrace, resultsPath, tracePath } from '../../eval/run-dir.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { publicRunConfig } from './public-json.js';
+import type { RunSummary } from '../shared/run-summary-types.js';
 import { servable, type RunEntry } from './runs.js';
 
 export const TABLE_FILE = 'table.json';
-
-export interface RunSummary {
-  id: string;
-  kind: RunEntry['kind'];
-  system: string | null;
-  dataset: string | null;
-  mode: string | null;
-  model: string | null;
-  n: number;
-  correct: number;
-  accuracy: { estimate: number; lo: number; hi: number } | null;
-  failures: number;
-  tokens: number;
-  date: string | null;
-  hasTable: boolean;
-}
 
 const str = (v: unknown) => (typeof v === 'string' ? v : null);
 

@@ -11,6 +11,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { acalDir } from '../../agents/acal/graph/store.js';
 import { readResults } from '../../eval/run-dir.js';
 import { notFound } from './http-util.js';
+import type { RunKind } from '../shared/run-summary-types.js';
 
 export interface RunEntry {
   id: string;
@@ -18,7 +19,7 @@ export interface RunEntry {
   /** The runs root, resolved (realpath): every file served from this run resolves inside it. */
   root: string;
   /** "case" for CASE (and baseline) runs, "acal" for runs with argument graphs, else "run". */
-  kind: 'case' | 'acal' | 'run';
+  kind: RunKind;
   system?: string;
   mode?: string;
   dataset?: string;
