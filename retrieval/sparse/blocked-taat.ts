@@ -10,20 +10,24 @@
  * the block replaces it), and textbook QLD's unmatched documents fall out of the same scan.
  */
 import { accumulatorFor, Mode } from './accumulator.js';
-import { CHUNK_BITS, CHUNK_DOCS, compactPostings, denseTfs, TF8_ESCAPE } from './decoded-postings.js';
+import { CHUNK_BITS, CHUNK_DOCS, compactPostings, DENSE_ONLY_SHARE, denseTfs, TF8_ESCAPE } from './decoded-postings.js';
 import type { MaxScoreInput } from './max-score.js';
 import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
 import { TopK } from './top-k.js';
+import { addDenseBm25, addDenseTables } from './fused-dense.js';
 
 export const BLOCK_DOCS = 16384;
 const TABLE = 64;
-/** Lists present in at least this share of the range's docs are walked densely (denseTfs). */
-export const DENSE_MIN_SHARE = 0.5;
-/** BM25 divides for every doc of a dense walk (absent ones add +0), so it needs denser lists. */
-export const DENSE_MIN_SHARE_BM25 = 0.8;
+/**
+ * Lists present in at least this share of the range's docs are walked densely (denseTfs), runs of
+ * them fused per doc (fused-dense.ts); at this share a list's tf byte per doc is also smaller than
+ * its compact postings (3 bytes each), so decoded-postings.ts holds such lists only densely.
+ * (0.8 for BM25 before the fused walk; 0.5 and 0.34 measured against it: docs/index-format.md.)
+ */
+export const DENSE_MIN_SHARE = DENSE_ONLY_SHARE;
 
 /** Lists the last blockedTopK call on this thread walked densely (for tests and profiling). */
-export const blockedStats = { denseLists: 0 };
+export const blockedStats = { denseLists: 0, longestFusedRun: 0 };
 
 export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = BLOCK_DOCS): TopK {
   const { mode, plan, k, arr, qld } = inp;
@@ -39,8 +43,7 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   // for every doc: k1 > 0 and b < 1 (norm ≥ k1·(1 − b)); otherwise it skips absent docs by a test,
   // as Lucene QLD (which marks matched docs) does.
   const branchFree = mode === Mode.Qld || (mode === Mode.Bm25 && inp.bm25Positive === true);
-  const share = mode === Mode.Qld ? DENSE_MIN_SHARE : DENSE_MIN_SHARE_BM25;
-  const dense = plan.map((t) => denseTfs(view, t.id, share));
+  const dense = plan.map((t) => denseTfs(view, t.id, DENSE_MIN_SHARE));
   const lists = plan.map((t, j) => (dense[j] ? null : compactPostings(view, t.id)));
   const pos = new Int32Array(T);
   // QLD weights by tf (tf < TABLE): exactly the expressions accumulate() evaluates, computed once.
@@ -53,6 +56,7 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     return a;
   });
   blockedStats.denseLists = dense.filter(Boolean).length;
+  blockedStats.longestFusedRun = 0;
   const denseTables = plan.map((t, j) => {
     if (!dense[j] || mode === Mode.Bm25) return tables[j];
     const a = new Float64Array(256);
@@ -61,6 +65,8 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     for (let tf = TABLE; tf < 256; tf++) a[tf] = mode === Mode.Qld ? t.p1 * Math.log1p(tf / t.p2) : Math.log1p(tf / t.p2);
     return a;
   });
+  const fusable = branchFree && (mode === Mode.Bm25 || mode === Mode.Qld);
+  const p1s = plan.map((t) => t.p1);
   const top = new TopK(k);
   let thr = -Infinity;
   const c0 = view.lo >>> CHUNK_BITS;
@@ -76,6 +82,17 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
       const ci = chunk - c0;
       for (let j = 0; j < T; j++) {
         const tfd = dense[j];
+        if (tfd && fusable) {
+          // A run of densely walked lists: added per doc in one pass (fused-dense.ts), the same
+          // additions in the same order as one pass per list, so bit-identical.
+          let e = j + 1;
+          while (e < T && dense[e]) e++;
+          if (e - j > blockedStats.longestFusedRun) blockedStats.longestFusedRun = e - j;
+          if (mode === Mode.Bm25) addDenseBm25(scores, arr!, dense, p1s, j, e, s0, s1, lo);
+          else addDenseTables(scores, dense, denseTables, j, e, s0, s1, lo);
+          j = e - 1;
+          continue;
+        }
         if (tfd) {
           const p1 = plan[j].p1;
           if (mode === Mode.Bm25) {

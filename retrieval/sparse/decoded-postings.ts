@@ -191,7 +191,7 @@ export function prewarmPostings(view: ScoringView, minDf = Math.max(CACHE_MIN_DF
 const denseCaches = new WeakMap<ScoringView, (Uint8Array | null | undefined)[]>();
 
 /** Lists in at least this share of the range's docs are held only as one tf byte per doc. */
-export const DENSE_ONLY_SHARE = 0.8;
+export const DENSE_ONLY_SHARE = 0.5;
 
 /**
  * The list as one tf byte per document of the view's range (0 = absent), for lists present in

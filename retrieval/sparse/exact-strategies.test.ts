@@ -37,6 +37,7 @@ function zipfText(rng: ReturnType<typeof createRng>, vocab: number, len: number)
 
 let run = 0;
 let denseWalks = 0;
+let fusedLong = 0;
 let switched = 0;
 let compared = 0;
 
@@ -85,6 +86,7 @@ it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook 
                 // Cache-blocked TAAT (tiny blocks, so postings cross many block boundaries).
                 const blocked = scoreTopK(view, req, 'blocked', 1 + (seed % 37));
                 if (blockedStats.denseLists > 0) denseWalks++;
+                if (blockedStats.longestFusedRun >= 5) fusedLong++;
                 expect(blocked.docs).toEqual(full.docs);
                 expect(blocked.scores).toEqual(full.scores);
               }
@@ -99,4 +101,6 @@ it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook 
   expect(switched).toBeGreaterThan(compared / 10);
   // ... and the dense walk of lists present in most docs (blocked-taat.ts) was part of it.
   expect(denseWalks).toBeGreaterThan(compared / 10);
+  // ... including runs of ≥ 5 such lists added in one fused pass (an unrolled group of 4 + a rest).
+  expect(fusedLong).toBeGreaterThan(0);
 }, 120_000);

@@ -12,7 +12,7 @@ import { Mode } from './accumulator.js';
 import { bm25Norms, logLengths, logRatios } from './doc-arrays.js';
 import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
 import { maxScoreTopK, type MaxScoreInput, type TermPlan } from './max-score.js';
-import { blockedTopK } from './blocked-taat.js';
+import { blockedTopK, DENSE_MIN_SHARE } from './blocked-taat.js';
 import type { TopK } from './top-k.js';
 
 export type ScoreRequest = { ids: number[]; counts: number[]; k: number } & (
@@ -32,12 +32,15 @@ export const bm25Idf = (N: number, df: number) => Math.log(1 + (N - df + 0.5) / 
 export const collectionProb = (variant: 'textbook' | 'lucene', cf: number, total: number) => (variant === 'lucene' ? (cf + 1) / (total + 1) : cf / total);
 
 /**
- * The query's terms with their scorer constants, in processing order: decreasing weight at tf = 1
- * (a range-independent key, so every doc range adds the same weights in the same order), ties by
- * term id.
+ * The query's terms with their scorer constants, in processing order: terms in fewer than the
+ * dense share of all N docs first, then the others (the lists blocked-taat.ts walks densely, which
+ * it then adds in one fused pass per doc); within each group decreasing weight at tf = 1, ties by
+ * term id. Every key is range-independent, so every doc range adds the same weights in the same
+ * order.
  */
 export function termPlan(view: ScoringView, req: ScoreRequest): TermPlan[] {
   const plan: TermPlan[] = [];
+  const denseDf = DENSE_MIN_SHARE * view.N;
   for (let i = 0; i < req.ids.length; i++) {
     const id = req.ids[i];
     const c = req.counts[i];
@@ -50,7 +53,8 @@ export function termPlan(view: ScoringView, req: ScoreRequest): TermPlan[] {
       plan.push({ id, p1: c, p2: muP, key: c * Math.log1p(1 / muP), df });
     }
   }
-  return plan.sort((a, b) => b.key - a.key || a.id - b.id);
+  const late = (t: TermPlan) => (t.df >= denseDf ? 1 : 0);
+  return plan.sort((a, b) => late(a) - late(b) || b.key - a.key || a.id - b.id);
 }
 
 /**
