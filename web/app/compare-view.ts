@@ -2,7 +2,7 @@
 import { api, qs } from './api.js';
 import { ciText, clear, errorBox, h, pct } from './dom.js';
 import { go } from './route.js';
-import type { RunSummary } from '../shared/run-summary-types.js';
+import type { RunSummary } from '../common/run-summary-types.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const pp = (d: number) => `${d >= 0 ? '+' : ''}${(100 * d).toFixed(1)} pp`;

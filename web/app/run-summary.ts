@@ -3,7 +3,7 @@ import { api, qs } from './api.js';
 import { ciText, clear, h } from './dom.js';
 import { go } from './route.js';
 import { plot } from './plot.js';
-import type { RunSummary } from '../shared/run-summary-types.js';
+import type { RunSummary } from '../common/run-summary-types.js';
 
 const day = (d: string | null) => (d ? d.replace('T', ' ').slice(0, 16) : '–');
 

@@ -16,7 +16,7 @@ import { reliabilitySpec, roundAccuracySpec, type PlotSpec } from '../../eval/pl
 import { configPath, readConfig, readResults, readTrace, resultsPath, tracePath } from '../../eval/run-dir.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { publicRunConfig } from './public-json.js';
-import type { RunSummary } from '../shared/run-summary-types.js';
+import type { RunSummary } from '../common/run-summary-types.js';
 import { servable, type RunEntry } from './runs.js';
 
 export const TABLE_FILE = 'table.json';
