@@ -11,6 +11,7 @@ import { queryTerms } from './sparse/query-terms.js';
 import { scorerFor } from './sparse/query-pool.js';
 import { bm25Idf } from './sparse/score-core.js';
 import { attachTexts } from './hit-text.js';
+import { checkApprox } from './sparse/approx.js';
 
 export { bm25Idf };
 
@@ -29,8 +30,9 @@ export function createBm25Retriever(index: SparseIndex, params: Partial<Bm25Para
     method: 'bm25',
     async search(query: string, opts?: SearchOptions): Promise<Hit[]> {
       const k = resolveK(opts, index.N);
+      const approx = checkApprox(opts?.approx);
       const q = queryTerms(index, query);
-      const r = await scorer.score({ method: 'bm25', k1, b, ids: q.ids, counts: q.counts, k });
+      const r = await scorer.score({ method: 'bm25', k1, b, ids: q.ids, counts: q.counts, k, ...(approx ? { approx } : {}) });
       const hits = toHits(index, r);
       return opts?.withText ? attachTexts(hits, index.docs, 'bm25') : hits;
     },

@@ -27,6 +27,7 @@ import { FLAT_MEMORY_MAX_ROWS, flatSearch, loadFlatMatrix, type FlatMatrix } fro
 import type { Embedder, EmbedderSpec } from '../indexer/embed/types.js';
 import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
 import { attachTexts, textStoreFor, type TextSource } from './hit-text.js';
+import { refuseApprox } from './sparse/approx.js';
 
 export interface DenseOptions {
   /** Query embedder (default: rebuilt from the manifest's spec). */
@@ -111,6 +112,7 @@ export function createDenseRetriever(table: lancedb.Table, section: Pick<DenseSe
     embedder,
     searchVector,
     async search(query: string, sopts?: SearchOptions): Promise<Hit[]> {
+      refuseApprox(sopts, 'dense');
       if (!query.trim()) return [];
       return searchVector(await embedQuery(query), sopts);
     },

@@ -9,6 +9,7 @@ import { errors } from '../core/errors.js';
 import { fuse, type FusedHit, type FusionMethod, type RankedList } from './fusion.js';
 import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
 import { attachTexts, type TextSource } from './hit-text.js';
+import { refuseApprox } from './sparse/approx.js';
 
 export interface HybridOptions {
   fusion?: FusionMethod;
@@ -77,6 +78,7 @@ export function createHybridRetriever(components: Retriever[], opts: HybridOptio
     method: 'hybrid',
     fusedSearch,
     async search(query: string, sopts?: SearchOptions): Promise<Hit[]> {
+      refuseApprox(sopts, 'hybrid');
       if (!sopts?.withText) return (await fusedSearch(query, sopts)).map(({ id, score, rank }) => ({ id, score, rank }));
       if (opts.docs) return attachTexts((await fusedSearch(query, { k: sopts.k })).map(({ id, score, rank }) => ({ id, score, rank })), opts.docs, 'hybrid');
       // No doc store: take each fused hit's text from the component hits it came from.

@@ -16,6 +16,7 @@ import { readManifest } from '../indexer/manifest.js';
 import { errors } from '../core/errors.js';
 import type { Hit, Retriever, SearchOptions } from './types.js';
 import { attachTexts, textStoreFor } from './hit-text.js';
+import { refuseApprox } from './sparse/approx.js';
 
 export { ensureLanceFts, LANCE_FTS_DIR } from '../indexer/lancedb-fts-build.js';
 const TABLE = LANCE_FTS_TABLE;
@@ -35,6 +36,7 @@ export async function openLanceFtsRetriever(dir: string): Promise<Retriever> {
   return {
     method: 'lancedb-fts',
     async search(query: string, sopts?: SearchOptions): Promise<Hit[]> {
+      refuseApprox(sopts, 'lancedb-fts');
       const k = sopts?.k ?? 10;
       if (!Number.isInteger(k) || k < 0) throw errors.invalidInput('k', `expected a non-negative integer, got ${k}`);
       if (!query.trim() || k === 0) return [];

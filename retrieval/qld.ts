@@ -19,6 +19,7 @@ import { queryTerms } from './sparse/query-terms.js';
 import { scorerFor } from './sparse/query-pool.js';
 import { collectionProb } from './sparse/score-core.js';
 import { attachTexts } from './hit-text.js';
+import { checkApprox } from './sparse/approx.js';
 
 export { collectionProb };
 
@@ -39,8 +40,9 @@ export function createQldRetriever(index: SparseIndex, params: Partial<QldParams
 
   const search = async (query: string, opts?: SearchOptions): Promise<Hit[]> => {
     const k = resolveK(opts, index.N);
+    const approx = checkApprox(opts?.approx);
     const q = queryTerms(index, query);
-    const hits = toHits(index, await scorer.score({ method: 'qld', variant, mu, ids: q.ids, counts: q.counts, k }));
+    const hits = toHits(index, await scorer.score({ method: 'qld', variant, mu, ids: q.ids, counts: q.counts, k, ...(approx ? { approx } : {}) }));
     return opts?.withText ? attachTexts(hits, index.docs, 'qld') : hits;
   };
 

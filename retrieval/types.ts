@@ -7,6 +7,26 @@ export interface SearchOptions {
   k?: number;
   /** Also return each hit's passage text (and title, when it has one), read from the index's doc store. */
   withText?: boolean;
+  /**
+   * Opt-in approximate scoring (bm25 and qld only; every other method refuses it). Absent: exact.
+   * See ApproxOptions and docs/index-format.md "Approximate mode".
+   */
+  approx?: ApproxOptions;
+}
+
+/**
+ * A posting budget for one query: terms are taken in the scorer's fixed order (terms in fewer than
+ * half the docs first, each group by decreasing weight at tf = 1) and the longest prefix whose
+ * postings (document frequencies) fit the budget is scored exactly — at least the first term; the
+ * rest are skipped ("quit", Moffat & Zobel 1996). Textbook QLD keeps every query term's length
+ * penalty and drops only the skipped terms' matched part. Give one or both; with both the smaller
+ * budget applies. `{ postingShare: 1 }` is exact scoring, bit for bit.
+ */
+export interface ApproxOptions {
+  /** Budget as a share of the query's total postings, 0 < share ≤ 1. */
+  postingShare?: number;
+  /** Budget as a number of postings, an integer ≥ 1. */
+  maxPostings?: number;
 }
 
 export interface Hit {

@@ -16,6 +16,7 @@ import type { Hit, Retriever, SearchOptions } from './types.js';
 import { BM25_DEFAULTS } from './bm25.js';
 import { numberOption } from './sparse/hits.js';
 import { attachTexts, textStoreFor, type TextSource } from './hit-text.js';
+import { refuseApprox } from './sparse/approx.js';
 
 interface WinkEngine {
   defineConfig(cfg: { fldWeights: Record<string, number>; bm25Params?: { k1?: number; b?: number; k?: number } }): boolean;
@@ -59,6 +60,7 @@ export async function createWinkRetriever(passages: Iterable<Passage> | AsyncIte
   return {
     method: 'wink',
     async search(query: string, o?: SearchOptions): Promise<Hit[]> {
+      refuseApprox(o, 'wink');
       const k = Math.min(o?.k ?? 10, ids.length);
       if (k <= 0) return [];
       const hits = engine.search(query, k).map(([doc, score], i) => ({ id: ids[Number(doc)], score, rank: i + 1 }));

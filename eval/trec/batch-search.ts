@@ -6,7 +6,7 @@
  * on the written file.
  */
 import type { Topic } from '../../corpora/topics.js';
-import type { Retriever } from '../../retrieval/types.js';
+import type { ApproxOptions, Retriever } from '../../retrieval/types.js';
 import { TrecRunWriter } from '../retrieval-eval-run-file.js';
 import { percentile } from '../bootstrap.js';
 import { runDocsOfHits, type TrecRun } from './run.js';
@@ -17,6 +17,8 @@ export interface BatchSearchOptions {
   runFile?: string;
   /** Run tag (6th column); default lexcase-<method>. */
   tag?: string;
+  /** Opt-in approximate bm25/qld scoring (retrieval/sparse/approx.ts); absent = exact. */
+  approx?: ApproxOptions;
   onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
 }
@@ -45,7 +47,7 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
     for (const t of topics) {
       opts.signal?.throwIfAborted();
       const t0 = performance.now();
-      const res = await retriever.search(t.text, { k: opts.k });
+      const res = await retriever.search(t.text, { k: opts.k, ...(opts.approx ? { approx: opts.approx } : {}) });
       times.push(performance.now() - t0);
       // A topic without hits has no line in the run file, so it is absent from the in-memory run too
       // (trec_eval then skips it unless -c / --complete): both paths give the same numbers.

@@ -7,6 +7,9 @@
  *   docs are taken in (length, index) order, so only k of them are ever looked at.
  * QLD lucene: Σ_{matched} c·max(0, ln(1 + tf/(μP')) + ln(μ/(dl+μ))), P' = (cf+1)/(|C|+1).
  * Scoring itself (term-at-a-time with exact MaxScore pruning) lives in max-score.ts.
+ * With `req.approx` (opt-in) only a prefix of the term plan is scored (approx.ts); textbook QLD
+ * keeps the length penalty and Σ c·ln(μP) of every query term, so a skipped term counts as
+ * matched in no document.
  */
 import { Mode } from './accumulator.js';
 import { bm25Norms, logLengths, logRatios } from './doc-arrays.js';
@@ -14,8 +17,10 @@ import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
 import { maxScoreTopK, type MaxScoreInput, type TermPlan } from './max-score.js';
 import { blockedTopK, DENSE_MIN_SHARE } from './blocked-taat.js';
 import type { TopK } from './top-k.js';
+import { approxPrefix, type ApproxOptions } from './approx.js';
 
-export type ScoreRequest = { ids: number[]; counts: number[]; k: number } & (
+/** `approx` absent: exact top-k. Present: the posting budget of approx.ts (checked by the caller). */
+export type ScoreRequest = { ids: number[]; counts: number[]; k: number; approx?: ApproxOptions } & (
   | { method: 'bm25'; k1: number; b: number }
   | { method: 'qld'; variant: 'textbook' | 'lucene'; mu: number }
 );
@@ -67,11 +72,18 @@ export type Strategy = 'auto' | 'blocked' | 'maxscore' | 'exhaustive';
 /** Postings per doc of the range above which 'auto' uses blocked TAAT. */
 export const BLOCKED_MIN_DENSITY = 0.25;
 
-/** Exact top-k of one request over one doc range. */
+/** The plan's terms scored for a request: all of them, or the budget's prefix with `approx`. */
+export function scoredPlan(fullPlan: TermPlan[], req: Pick<ScoreRequest, 'approx'>): TermPlan[] {
+  if (!req.approx) return fullPlan;
+  return fullPlan.slice(0, approxPrefix(fullPlan.map((t) => t.df), req.approx));
+}
+
+/** Exact top-k of one request over one doc range (of the budget's terms only, with `approx`). */
 export function scoreTopK(view: ScoringView, req: ScoreRequest, strategy: Strategy = 'auto', blockDocs?: number): Ranked {
   const k = Math.min(req.k, view.hi - view.lo);
   if (req.ids.length === 0 || k <= 0) return { docs: [], scores: [] };
-  const plan = termPlan(view, req);
+  const fullPlan = termPlan(view, req);
+  const plan = scoredPlan(fullPlan, req);
   let postings = 0;
   for (const t of plan) postings += t.df;
   const blocked = strategy === 'blocked' || (strategy === 'auto' && postings >= BLOCKED_MIN_DENSITY * (view.hi - view.lo));
@@ -85,9 +97,10 @@ export function scoreTopK(view: ScoringView, req: ScoreRequest, strategy: Strate
     const arr = logRatios(view, req.mu);
     return run({ mode: Mode.LuceneQld, plan, k, arr, paramKey: `lucene:${req.mu}`, exhaustive });
   }
+  // Over every query term, also those an approximate request skips (their matched part only is dropped).
   let base = 0;
   let qlen = 0;
-  for (const t of plan) {
+  for (const t of fullPlan) {
     base += t.p1 * Math.log(t.p2);
     qlen += t.p1;
   }

@@ -3,6 +3,7 @@
  * search over a topics file (TSV `qid<TAB>text` or JSONL `{"id","text"}`), one TREC run file
  * (`qid Q0 docid rank score tag`), a progress bar on long topic sets, a summary (--json: an object).
  * Without -k a batch retrieves 1000 hits a topic (Pyserini's default), enough for recall@1000 and MAP.
+ * With an approximate budget (--approx-postings) the run tag gets the suffix `-approx<share>`.
  */
 import type { Command } from 'commander';
 import { loadTopics, parseTopicsFormat } from '../../../corpora/topics.js';
@@ -12,10 +13,11 @@ import { errors } from '../../../core/errors.js';
 import { createProgress } from '../../../core/progress.js';
 import { output, type GlobalOpts } from '../action.js';
 import { retrieverOptions, type RetrieverFlags } from './retriever-options.js';
+import { approxFromFlags, approxTag, checkApproxMethod, describeApprox, type ApproxFlags } from './approx-options.js';
 
 export const BATCH_DEFAULT_K = 1000;
 
-export interface BatchSearchFlags extends RetrieverFlags {
+export interface BatchSearchFlags extends RetrieverFlags, ApproxFlags {
   index: string;
   method: string;
   k: number;
@@ -41,20 +43,24 @@ export async function runBatchSearch(query: string | undefined, flags: BatchSear
   if (flags.explain) throw errors.usage('--explain works on a single query, not with --topics');
   const k = cmd.getOptionValueSource('k') === 'default' ? BATCH_DEFAULT_K : flags.k;
   if (!Number.isInteger(k) || k < 1) throw errors.invalidInput('-k', `expected a positive integer, got ${k}`);
+  const approx = approxFromFlags(flags);
+  checkApproxMethod(approx, flags.method);
   const topics = await loadTopics(flags.topics!, { format: flags.topicsFormat ? parseTopicsFormat(flags.topicsFormat) : undefined });
   const retriever = await openRetriever(flags.index, flags.method, retrieverOptions(flags));
   const bar = createProgress(`search ${retriever.method}`);
   bar.start(topics.length);
   let r;
   try {
-    r = await batchSearch(retriever, topics, { k, runFile: flags.runFile, tag: flags.runTag, onProgress: (d) => bar.update(d) });
+    // An approximate run says so in its tag (6th column), also when the user named the tag.
+    const tag = approx ? approxTag(flags.runTag ?? `lexcase-${retriever.method}`, approx) : flags.runTag;
+    r = await batchSearch(retriever, topics, { k, runFile: flags.runFile, tag, approx, onProgress: (d) => bar.update(d) });
   } finally {
     bar.stop();
   }
-  const summary = { topics: r.topics, method: r.method, index: flags.index, k, runFile: flags.runFile, tag: r.tag, hits: r.hits, emptyTopics: r.empty.length, latency: r.latency };
+  const summary = { topics: r.topics, method: r.method, index: flags.index, k, ...(approx ? { approximate: approx } : {}), runFile: flags.runFile, tag: r.tag, hits: r.hits, emptyTopics: r.empty.length, latency: r.latency };
   output(g, summary, () =>
     [
-      `${r.topics} topics · ${r.method} · k ${k} → ${r.hits} run lines in ${flags.runFile} (tag ${r.tag})`,
+      `${r.topics} topics · ${r.method}${approx ? ` · ${describeApprox(approx)}` : ''} · k ${k} → ${r.hits} run lines in ${flags.runFile} (tag ${r.tag})`,
       `search time ${(r.latency.totalMs / 1000).toFixed(2)} s (p50 ${r.latency.p50Ms.toFixed(1)} ms, p95 ${r.latency.p95Ms.toFixed(1)} ms a topic)`,
       ...(r.empty.length ? [`${r.empty.length} ${r.empty.length === 1 ? 'topic' : 'topics'} got no hit (e.g. ${r.empty.slice(0, 5).join(', ')}): all terms unknown or stopwords; such a topic has no run line, so trec_eval skips it unless -c (lexcase: --complete)`] : []),
       `evaluate it: lexcase eval run ${flags.runFile} --qrels QRELS`,

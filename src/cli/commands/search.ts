@@ -1,6 +1,8 @@
 /**
  * `lexcase search "<query>" --index DIR --method bm25|qld|… [-k N] [--explain] [--json]`:
  * rank, id, score and a snippet from the index's doc store; --explain adds per-term contributions.
+ * `--approx-postings X` / `--approx-max-postings N` (bm25, qld): opt-in approximate scoring under a
+ * posting budget, labelled approximate in the header and the JSON (`approximate`).
  * With `--topics FILE --run-file OUT` instead of a query: batch search into a TREC run (search-batch.ts).
  */
 import type { Command } from 'commander';
@@ -10,6 +12,7 @@ import { errors } from '../../../core/errors.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
 import { addRetrieverOptions, retrieverOptions, type RetrieverFlags } from './retriever-options.js';
 import { addBatchSearchOptions, runBatchSearch, type BatchSearchFlags } from './search-batch.js';
+import { addApproxOptions, approxFromFlags, checkApproxMethod, describeApprox } from './approx-options.js';
 
 interface SearchFlags extends RetrieverFlags, BatchSearchFlags {
   index: string;
@@ -37,7 +40,7 @@ function explainLines(e: Explanation): string[] {
 }
 
 export function register(program: Command): void {
-  addRetrieverOptions(
+  addApproxOptions(addRetrieverOptions(
     addBatchSearchOptions(program
       .command('search')
       .description('search an index and print rank, id, score and a snippet')
@@ -47,18 +50,21 @@ export function register(program: Command): void {
       .option('-k, --k <n>', 'number of hits', parseIntOpt('k', { min: 1 }), 10)
       .option('--explain', 'per-term score contributions of each hit')
       .option('--snippet <chars>', 'snippet width in characters', parseIntOpt('snippet', { min: 1 }), 160)),
-  ).action(
+  )).action(
     action(async (query: string | undefined, flags: SearchFlags, cmd: Command) => {
       if (flags.topics !== undefined) return runBatchSearch(query, flags, cmd);
       if (query === undefined) throw errors.usage('give a query (quoted) or --topics FILE --run-file OUT');
       const g = cmd.optsWithGlobals() as GlobalOpts;
       if (flags.k < 1) throw errors.invalidInput('-k', `expected a positive integer, got ${flags.k}`);
+      const approx = approxFromFlags(flags);
+      checkApproxMethod(approx, flags.method);
+      if (approx && flags.explain) throw errors.usage('--explain gives exact per-term scores; it does not combine with --approx-postings / --approx-max-postings');
       const idx = await openIndex(flags.index);
       const docs = idx.docs;
       try {
         const retriever = await idx.retriever(flags.method, retrieverOptions(flags));
         const t0 = performance.now();
-        const hits = await retriever.search(query, { k: flags.k });
+        const hits = await retriever.search(query, { k: flags.k, ...(approx ? { approx } : {}) });
         const ms = performance.now() - t0;
         if (flags.explain && !retriever.explain) throw errors.usage(`method "${flags.method}" has no --explain`);
         const rows: Array<Hit & { title?: string; source?: string; text: string; explanation?: Explanation }> = [];
@@ -69,10 +75,10 @@ export function register(program: Command): void {
         }
         output(
           g,
-          { query, method: retriever.method, index: flags.index, k: flags.k, ms, hits: rows.map(({ text, ...r }) => ({ ...r, snippet: snippet(text, flags.snippet) })) },
+          { query, method: retriever.method, index: flags.index, k: flags.k, ...(approx ? { approximate: approx } : {}), ms, hits: rows.map(({ text, ...r }) => ({ ...r, snippet: snippet(text, flags.snippet) })) },
           () => {
             if (rows.length === 0) return `no hits for "${snippet(query, 60)}" (${retriever.method}; all query terms unknown or stopwords?)`;
-            const out = [`${rows.length} hits · ${retriever.method} · ${ms.toFixed(1)} ms`];
+            const out = [`${rows.length} hits · ${retriever.method}${approx ? ` · ${describeApprox(approx)}` : ''} · ${ms.toFixed(1)} ms`];
             for (const r of rows) {
               out.push(`${String(r.rank).padStart(4)}  ${r.score.toFixed(4).padStart(10)}  ${r.id}${r.title ? `  — ${r.title}` : ''}`);
               out.push(`      ${snippet(r.text, flags.snippet)}`);
