@@ -118,6 +118,28 @@ describe('lexcase search', () => {
     expect(terms.reduce((s, t) => s + t.score, 0) + (hit.explanation.base ?? 0)).toBeCloseTo(hit.score, 6);
   });
 
+  it('--approx-postings: opt-in, labelled approximate in the JSON and the header; share 1 gives the exact hits; only bm25/qld, not with --explain', async () => {
+    const q = 'hostile possession for the statutory period consideration';
+    const exact = JSON.parse((await cli('--json', 'search', q, '--index', index, '--method', 'qld', '-k', '5')).stdout);
+    expect(exact.approximate).toBeUndefined();
+    const full = JSON.parse((await cli('--json', 'search', q, '--index', index, '--method', 'qld', '-k', '5', '--approx-postings', '1')).stdout);
+    expect(full.approximate).toEqual({ postingShare: 1 });
+    expect(full.hits).toEqual(exact.hits);
+    const a = await cli('--json', 'search', q, '--index', index, '--method', 'bm25', '-k', '5', '--approx-postings', '0.3', '--approx-max-postings', '100');
+    expect(a.code).toBe(0);
+    const out = JSON.parse(a.stdout);
+    expect(out.approximate).toEqual({ postingShare: 0.3, maxPostings: 100 });
+    expect(out.hits.length).toBeGreaterThan(0);
+    const human = await cli('search', q, '--index', index, '--method', 'bm25', '-k', '2', '--approx-postings', '0.3');
+    expect(human.stdout).toMatch(/hits · bm25 · APPROXIMATE \(posting budget: 30 % of the query's postings; not exact scores\)/);
+    const wink = await cli('search', q, '--index', index, '--method', 'wink', '--approx-postings', '0.5');
+    expect(wink.code).toBe(1);
+    expect(wink.stderr).toContain('--approx-postings / --approx-max-postings work with --method bm25 or qld, not "wink"');
+    const explain = await cli('search', q, '--index', index, '--approx-postings', '0.5', '--explain');
+    expect(explain.code).toBe(1);
+    expect(explain.stderr).toContain('--explain gives exact per-term scores');
+  });
+
   it('missing index → exit 1 with "no lexcase index" and a build hint', async () => {
     const r = await cli('search', 'x', '--index', join(dir, 'missing'));
     expect(r.code).toBe(1);

@@ -56,6 +56,20 @@ afterEach(() => {
 });
 
 describe('search --topics → eval run (the round trip)', () => {
+  it('an approximate batch (--approx-postings) tags its run lines and summary as approximate, also a tag the user named', async () => {
+    const runFile = join(dir, 'runs', 'bm25-approx.txt');
+    const s = await cli('--json', 'search', '--topics', topics, '--index', index, '--method', 'bm25', '-k', '10', '--run-file', runFile, '--approx-postings', '0.5');
+    expect(s.code).toBe(0);
+    expect(JSON.parse(s.stdout)).toMatchObject({ approximate: { postingShare: 0.5 }, tag: 'lexcase-bm25-approx0.5' });
+    const lines = (await readFile(runFile, 'utf8')).trim().split('\n');
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.every((l) => l.endsWith(' lexcase-bm25-approx0.5'))).toBe(true);
+    const named = await cli('--json', 'search', '--topics', topics, '--index', index, '--method', 'qld', '--run-file', runFile, '--run-tag', 'mine', '--approx-max-postings', '3');
+    expect(JSON.parse(named.stdout)).toMatchObject({ approximate: { maxPostings: 3 }, tag: 'mine-approx-max3' });
+    const human = await cli('search', '--topics', topics, '--index', index, '--method', 'qld', '--run-file', runFile, '--approx-postings', '0.25');
+    expect(human.stdout).toMatch(/5 topics · qld · APPROXIMATE/);
+  });
+
   it('writes a TREC run and evaluates it with trec_eval semantics', async () => {
     const runFile = join(dir, 'runs', 'bm25.txt');
     const s = await cli('--json', 'search', '--topics', topics, '--index', index, '--method', 'bm25', '-k', '10', '--run-file', runFile, '--run-tag', 'mine-bm25');
