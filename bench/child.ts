@@ -29,6 +29,11 @@ export interface EngineSpec {
   workers?: number;
   /** Corpus profile ('zipf': indexed with stopwords and stemming off). */
   corpus?: 'bench' | 'zipf';
+  /**
+   * Posting shares of the opt-in approximate mode to time after the exact runs, at the largest k
+   * (lexcase only), each with its recall@k against the exact top-k of the same query.
+   */
+  approxShares?: number[];
   resultFile: string;
 }
 
@@ -54,10 +59,31 @@ export interface QueryResult {
   queryPeakRssMiB: number;
   /** Top-10 ids of the first queries, to compare rankings across engines. */
   top10: string[][];
+  /** Approximate-mode runs (EngineSpec.approxShares), labelled as such. */
+  approx?: ApproxRun[];
+}
+
+/** One posting budget of the approximate mode, timed over the same queries as the exact run. */
+export interface ApproxRun extends LatencyStats {
+  approximate: true;
+  postingShare: number;
+  k: number;
+  cpuP50Ms: number;
+  cpuP95Ms: number;
+  /** recall@k against the exact top-k of the same query (|approx ∩ exact| / |exact|), over queries with a hit. */
+  recallMean: number;
+  recallMin: number;
+  /** 5th percentile of the per-query recall (nearest rank). */
+  recallP5: number;
+  /** Exact p50/p95 at the same k over the same queries, from the run just before (for the ratio). */
+  exactP50Ms: number;
+  exactP95Ms: number;
 }
 
 async function timeQueries(s: Searcher, queries: string[], spec: EngineSpec): Promise<Omit<QueryResult, 'loadS' | 'queryPeakRssMiB'>> {
   const ks = spec.ks ?? [1000, 10];
+  const approxK = Math.max(...ks);
+  const exactIds: string[][] = [];
   const warm = Math.min(spec.warmup ?? 2, queries.length);
   for (let i = 0; i < warm; i++) await s.search(queries[i], Math.max(...ks));
   const byK: QueryResult['byK'] = {};
@@ -74,13 +100,54 @@ async function timeQueries(s: Searcher, queries: string[], spec: EngineSpec): Pr
       ms.push(performance.now() - t);
       const dc = process.cpuUsage(c);
       cpuMs.push((dc.user + dc.system) / 1000);
+      if (k === approxK) exactIds[i] = ids;
       if (i < 5 && top10.length < 5 && k >= 10) top10.push(ids.slice(0, 10));
       if (performance.now() > deadline && ms.length >= 3) break;
     }
     const cpu = latencyStats(cpuMs);
     byK[String(k)] = { ...latencyStats(ms), cpuP50Ms: cpu.p50Ms, cpuP95Ms: cpu.p95Ms, samplesMs: ms.map((x) => Math.round(x * 100) / 100) };
   }
-  return { byK, top10 };
+  const approx = spec.approxShares?.length ? await timeApprox(s, queries, exactIds, approxK, spec.approxShares, byK[String(approxK)]) : undefined;
+  return { byK, top10, ...(approx ? { approx } : {}) };
+}
+
+/** Each posting share over the queries the exact run timed at k: latency and recall@k against exact. */
+async function timeApprox(s: Searcher, queries: string[], exactIds: string[][], k: number, shares: number[], exact: LatencyStats): Promise<ApproxRun[]> {
+  const out: ApproxRun[] = [];
+  const round = (x: number) => Math.round(x * 10000) / 10000;
+  for (const postingShare of shares) {
+    const ms: number[] = [];
+    const cpuMs: number[] = [];
+    const recalls: number[] = [];
+    for (let i = 0; i < exactIds.length; i++) {
+      const c = process.cpuUsage();
+      const t = performance.now();
+      const ids = await s.search(queries[i], k, { postingShare });
+      ms.push(performance.now() - t);
+      const dc = process.cpuUsage(c);
+      cpuMs.push((dc.user + dc.system) / 1000);
+      const want = exactIds[i];
+      if (!want.length) continue;
+      const got = new Set(ids);
+      recalls.push(want.filter((id) => got.has(id)).length / want.length);
+    }
+    const cpu = latencyStats(cpuMs);
+    const sorted = [...recalls].sort((a, b) => a - b);
+    out.push({
+      approximate: true,
+      postingShare,
+      k,
+      ...latencyStats(ms),
+      cpuP50Ms: cpu.p50Ms,
+      cpuP95Ms: cpu.p95Ms,
+      recallMean: round(recalls.reduce((a, b) => a + b, 0) / (recalls.length || 1)),
+      recallMin: round(sorted[0] ?? NaN),
+      recallP5: round(sorted[Math.max(0, Math.ceil(0.05 * sorted.length) - 1)] ?? NaN),
+      exactP50Ms: exact.p50Ms,
+      exactP95Ms: exact.p95Ms,
+    });
+  }
+  return out;
 }
 
 async function runEngine(spec: EngineSpec): Promise<Record<string, unknown>> {

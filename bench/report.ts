@@ -3,6 +3,7 @@
  * the issue's targets with pass/miss, and the Markdown rendering.
  */
 import type { LatencyStats } from './measure.js';
+import type { ApproxRun } from './child.js';
 
 export interface EngineRun {
   size: number;
@@ -29,6 +30,8 @@ export interface EngineRun {
     top10: string[][];
     maxQueries?: number;
     loadAvgAtStart: number;
+    /** lexcase's opt-in approximate mode (zipf corpus): latency and recall@k against exact, per posting share. */
+    approx?: ApproxRun[];
   };
 }
 
@@ -279,6 +282,18 @@ export function renderMarkdown(r: BenchResults): string {
     L.push(`| ${cells.join(' | ')} |`);
   }
   L.push('', '"↑": same index as the row above (built once for bm25 and qld). In-memory peers build and query in one process, so their serving RSS includes the build.', '');
+  const approxRows = r.runs.filter((x) => x.status === 'ok' && x.query?.approx?.length);
+  if (approxRows.length) {
+    L.push('## lexcase APPROXIMATE mode (opt-in posting budget; not exact scores)', '');
+    L.push('Each query scores only the leading terms of its fixed plan (terms in < ½ the docs first, by decreasing weight) whose postings fit the share of its total postings; same serving process and queries as the exact row above. Recall@k: share of the exact top-k ids of the same query that the approximate top-k returns.', '');
+    L.push('| passages | engine | posting share | k | APPROX p50 ms | APPROX p95 ms | APPROX CPU p50 ms | exact p50 ms | exact p95 ms | recall@k vs exact: mean | p5 | min | queries |', '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const x of approxRows) {
+      for (const a of x.query!.approx!) {
+        L.push(`| ${x.size.toLocaleString('en')} | ${x.engine} ${x.method ?? ''}${onZipf(x) ? ' (zipf)' : ''} approx | ${a.postingShare} | ${a.k} | ${fmt(a.p50Ms, 2)} | ${fmt(a.p95Ms, 2)} | ${fmt(a.cpuP50Ms, 2)} | ${fmt(a.exactP50Ms, 2)} | ${fmt(a.exactP95Ms, 2)} | ${fmt(a.recallMean, 4)} | ${fmt(a.recallP5, 4)} | ${fmt(a.recallMin, 4)} | ${a.queries} |`);
+      }
+    }
+    L.push('');
+  }
   if (r.comparisons.length) {
     L.push('## lexcase bm25 vs peers (same queries, same process isolation)', '');
     L.push('| passages | peer | k | queries | lexcase p50 ms | peer p50 ms | speed-up | CPU-time speed-up | lexcase serving RSS MiB | lexcase build peak MiB | peer peak RSS MiB | memory ratio serving (build peak) | top-10 overlap |', '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');

@@ -24,6 +24,7 @@ describe('bench harness on a tiny corpus', () => {
       only: ['lexcase', 'lancedb', 'wink', 'minisearch'],
       peerMaxSize: 2000,
       workers: 2,
+      approxShares: [1, 0.25],
       workDir: join(dir, 'work'),
       outDir: join(dir, 'results'),
       childTimeoutS: 120,
@@ -77,6 +78,26 @@ describe('bench harness on a tiny corpus', () => {
     const zipf = written.runs[5];
     expect(zipf.build!.buildS).toBeGreaterThan(0);
     expect(zipf.build!.indexBytes).toBeGreaterThan(0);
+  });
+
+  it('times the approximate mode on the zipf corpus only, labelled, with recall@k against exact (share 1 is exact: recall 1)', () => {
+    for (const r of written.runs) {
+      if (r.engine !== 'lexcase' || r.corpus !== 'zipf') {
+        expect(r.query?.approx).toBeUndefined();
+        continue;
+      }
+      const [all, quarter] = r.query!.approx!;
+      expect(all).toMatchObject({ approximate: true, postingShare: 1, k: 100, queries: 5, recallMean: 1, recallMin: 1 });
+      expect(all.exactP50Ms).toBe(r.query!.byK['100'].p50Ms);
+      expect(quarter).toMatchObject({ approximate: true, postingShare: 0.25, k: 100, queries: 5 });
+      expect(quarter.p50Ms).toBeGreaterThan(0);
+      // A quarter of a 170-token query's postings drops the frequent terms: some exact hits are lost.
+      expect(quarter.recallMean).toBeGreaterThan(0);
+      expect(quarter.recallMean).toBeLessThan(1);
+      expect(quarter.recallMin).toBeLessThanOrEqual(quarter.recallMean);
+    }
+    expect(md).toContain('## lexcase APPROXIMATE mode');
+    expect(md).toMatch(/\| 2,000 \| lexcase qld \(zipf\) approx \| 0\.25 \| 100 \|/);
   });
 
   it('compares lexcase with each peer on the same queries; wink with the same analyzer ranks alike', () => {

@@ -11,6 +11,9 @@
  *     [--only lexcase,lancedb,wink,minisearch,dense,embed] [--skip-peers] [--peer-max-size 100000]
  *     [--wink-queries 20] [--minisearch-queries 10] [--peer-time-budget 90] [--dense-sizes …]
  *     [--dense-queries 100] [--dim 384] [--workers 2] [--work DIR] [--out DIR] [--keep]
+ *     [--approx-shares 0.5,0.25]
+ * On the zipf corpus lexcase bm25/qld also time the opt-in approximate mode (a posting budget per
+ * query, retrieval/sparse/approx.ts) at the largest k, with its recall@k against the exact top-k.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -43,6 +46,8 @@ export interface BenchOptions {
   denseQueries: number;
   dim: number;
   workers: number;
+  /** Posting shares of lexcase's approximate mode timed on the zipf corpus (empty: none). */
+  approxShares: number[];
   workDir: string;
   outDir: string;
   keep: boolean;
@@ -73,6 +78,7 @@ export function defaultOptions(): BenchOptions {
     denseQueries: 100,
     dim: 384,
     workers: 2,
+    approxShares: [0.5, 0.25],
     workDir: join(ROOT, '.lexcase', 'bench'),
     outDir: join(ROOT, 'bench', 'results'),
     keep: false,
@@ -106,6 +112,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
       'dense-queries': { type: 'string' },
       dim: { type: 'string' },
       workers: { type: 'string' },
+      'approx-shares': { type: 'string' },
       work: { type: 'string' },
       out: { type: 'string' },
       keep: { type: 'boolean' },
@@ -146,6 +153,12 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
   if (values['dense-queries']) o.denseQueries = Number(values['dense-queries']);
   if (values.dim) o.dim = Number(values.dim);
   if (values.workers) o.workers = Number(values.workers);
+  if (values['approx-shares'] !== undefined) {
+    const v = values['approx-shares'].trim();
+    o.approxShares = v === '' || v === 'none' ? [] : v.split(',').map((x) => Number(x.trim()));
+    const bad = o.approxShares.filter((x) => !(x > 0 && x <= 1));
+    if (bad.length) throw new Error(`--approx-shares: each share must be > 0 and ≤ 1, got ${bad.join(', ')}`);
+  }
   if (values.work) o.workDir = resolve(values.work);
   if (values.out) o.outDir = resolve(values.out);
   if (values.keep) o.keep = true;
@@ -171,6 +184,8 @@ const HELP = `npm run bench -- [options]
   --dense-queries N       ANN queries (default 100)
   --dim N                 vector dimension (default 384)
   --workers N             lexcase build workers (default 2)
+  --approx-shares LIST    posting shares of lexcase's opt-in approximate mode timed on the zipf
+                          corpus at the largest k, with recall@k vs exact (default 0.5,0.25; none)
   --work DIR              data and index scratch dir (default .lexcase/bench)
   --out DIR               results dir (default bench/results)
   --keep                  keep built indexes
@@ -243,6 +258,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
         workDir,
         ...base,
         ...(cap !== undefined ? { maxQueries: cap, timeBudgetS: opts.peerTimeBudgetS } : {}),
+        ...(engine === 'lexcase' && profile === 'zipf' && phase === 'query' && opts.approxShares.length ? { approxShares: opts.approxShares } : {}),
       });
       if (persistent) {
         log(`${tag} ${engine}: ${reuse ? 'reusing the index a --keep run left' : 'build'}`);
@@ -273,6 +289,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
           if (q.ok) run.query = { ...(q.result as NonNullable<EngineRun['query']>), maxQueries: cap, loadAvgAtStart: q.loadAvgAtStart };
           if (q.ok) log(`${tag} ${engine}${m ? ` ${m}` : ''}: p50@${opts.ks[0]} ${run.query!.byK[String(opts.ks[0])]?.p50Ms} ms, load ${run.query!.loadS} s`);
           else log(`${tag} ${engine}: queries FAILED ${q.error}`);
+          for (const a of (q.ok && run.query!.approx) || []) log(`${tag} ${engine} ${m} APPROXIMATE share ${a.postingShare}: p50@${a.k} ${a.p50Ms} ms (exact ${a.exactP50Ms}), recall@${a.k} vs exact ${a.recallMean} (min ${a.recallMin})`);
           results.runs.push(run);
           first = false;
         }

@@ -44,8 +44,8 @@ export function lexcaseEngine(workers = 2): Engine {
       const method = (ctx.method ?? 'bm25') as 'bm25' | 'qld';
       const r = await openRetriever(indexDir(ctx), method);
       return {
-        async search(q, k) {
-          return (await r.search(q, { k })).map((h) => h.id);
+        async search(q, k, approx) {
+          return (await r.search(q, { k, ...(approx ? { approx } : {}) })).map((h) => h.id);
         },
         close: () => (r as { close?: () => unknown }).close?.() as void,
       };

@@ -12,8 +12,8 @@ export interface EngineContext {
 }
 
 export interface Searcher {
-  /** Top-k passage ids for a query, best first. */
-  search(query: string, k: number): Promise<string[]>;
+  /** Top-k passage ids for a query, best first (approximate under a posting budget when `approx` is given; lexcase only). */
+  search(query: string, k: number, approx?: { postingShare: number }): Promise<string[]>;
   close?(): Promise<void> | void;
 }
 
