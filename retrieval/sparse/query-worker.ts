@@ -2,6 +2,8 @@
  * Query worker: scores one doc range of a shared (SharedArrayBuffer) sparse index.
  *   → {type:'init', data: ScoringData, lo, hi}
  *   → {type:'score', id, req: ScoreRequest}   ← {type:'result', id, docs, scores} | {type:'error', id, message}
+ * `req.approx` (opt-in posting budget, approx.ts) travels inside the request; the kept plan prefix
+ * depends only on index-wide document frequencies, so every worker scores the same terms.
  */
 import { parentPort } from 'node:worker_threads';
 import { prewarmPostings } from './decoded-postings.js';
