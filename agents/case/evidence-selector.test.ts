@@ -53,20 +53,13 @@ describe('learned evidence selector', () => {
     expect(again.candidates.map((c) => [c.id, ...c.x])).toEqual(set[0].candidates.map((c) => [c.id, ...c.x]));
   });
 
-  it('ranks the gold passage above where the unlearned fusion puts it (shipped weights, train questions)', () => {
+  it('ranks the gold passage above where the unlearned fusion puts it (shipped weights on train questions it was fitted on: a check that the weights are the trained ones, not a held-out figure — that is the CV in train-evidence-selector.ts)', () => {
     const withGold = set.filter((q) => q.candidates.some((c) => c.gold));
     expect(withGold.length).toBeGreaterThan(30);
     const mrr = (score: (q: TrainingQuestion, i: number) => number) => withGold.reduce((s, q) => s + 1 / goldRank(q, (i) => score(q, i)), 0) / withGold.length;
     const learned = mrr((q, i) => linearScore(EVIDENCE_SELECTOR_MODEL, q.candidates[i].x));
     const fused = mrr(planScore);
     expect(learned).toBeGreaterThan(fused);
-  });
-
-  it('a model trained on half the slice ranks the other half better than the unlearned fusion', () => {
-    const train = set.slice(0, 30), test = set.slice(30).filter((q) => q.candidates.some((c) => c.gold));
-    const m = trainSelector(train, { l2: 0.001, iters: 200, lr: 0.05 });
-    const mrr = (score: (q: TrainingQuestion, i: number) => number) => test.reduce((s, q) => s + 1 / goldRank(q, (i) => score(q, i)), 0) / test.length;
-    expect(mrr((q, i) => linearScore(m, q.candidates[i].x))).toBeGreaterThan(mrr(planScore));
   });
 
   it('slot selection: keep = k is exactly the query plan; every option gets k distinct passages', () => {
