@@ -80,8 +80,8 @@ async function runPair(bm25: Retriever, qld: Retriever, text: string, depth: num
 async function matches(bm25: Retriever, text: string, self: number, ids: string[]): Promise<Match[]> {
   if (!text.trim() || self <= 0) return ids.map(() => [0, 0]);
   const out: Match[] = [];
-  for (const id of ids) {
-    const ex = await bm25.explain!(text, id);
+  const all = bm25.explainMany ? await bm25.explainMany(text, ids) : await Promise.all(ids.map((id) => bm25.explain!(text, id)));
+  for (const ex of all) {
     const N = Number((ex.detail as { N?: number } | undefined)?.N ?? 0);
     const idf = ex.terms.map((t) => bm25Idf(N, t.df));
     const total = idf.reduce((a, b) => a + b, 0);
