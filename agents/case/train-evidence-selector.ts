@@ -212,7 +212,7 @@ async function main(argv: string[]) {
   console.log(`train questions ${set.length}; gold among the candidates ${pct(cover)}; gathered in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const cv = crossValidate(set, { ...TRAIN_DEFAULTS, folds: 5, seed: 13, k, keeps: [0, 1, 2, 3, 4, 5] });
   console.log(`\n| evidence (5-fold CV on train, k = ${k}) | any | correct |\n|---|---|---|`);
-  console.log(`| query plan (current default) | ${pct(cv.plan.any)} | ${pct(cv.plan.correct)} |`);
+  console.log(`| query plan (the previous default) | ${pct(cv.plan.any)} | ${pct(cv.plan.correct)} |`);
   for (const r of cv.rows) console.log(`| learned, keep ${r.keep} plan passages per option | ${pct(r.any)} | ${pct(r.correct)} |`);
   const keep = chooseKeep(cv.rows, MIN_CORRECT, k);
   console.log(`\nchosen keep = ${keep} (best CV any with CV correct ≥ ${pct(MIN_CORRECT)})`);
