@@ -26,6 +26,17 @@ export const BM25_DEFAULTS = { k1: 0.9, b: 0.4 } as const;
 export function createBm25Retriever(index: SparseIndex, params: Partial<Bm25Params> = {}): Retriever {
   const { k1, b } = { ...BM25_DEFAULTS, ...params };
   const scorer = scorerFor(index, index, index.view, params.threads ?? 0);
+  const explainDoc = (q: ReturnType<typeof queryTerms>, id: string): Explanation => {
+    const doc = docIndexOf(index, id);
+    const dl = index.doclen[doc];
+    const norm = k1 * (1 - b + (b * dl) / (index.avgdl || 1));
+    const terms = q.ids.map((t, i) => {
+      const tf = termFrequency(index.view, t, doc);
+      const idf = bm25Idf(index.N, index.df[t]);
+      return { term: q.terms[i], qtf: q.counts[i], tf, df: index.df[t], score: tf ? (q.counts[i] * idf * tf * (k1 + 1)) / (tf + norm) : 0 };
+    });
+    return { id, method: 'bm25', score: terms.reduce((s, t) => s + t.score, 0), terms, detail: { k1, b, dl, avgdl: index.avgdl, N: index.N } };
+  };
   return {
     method: 'bm25',
     async search(query: string, opts?: SearchOptions): Promise<Hit[]> {
@@ -37,16 +48,11 @@ export function createBm25Retriever(index: SparseIndex, params: Partial<Bm25Para
       return opts?.withText ? attachTexts(hits, index.docs, 'bm25') : hits;
     },
     async explain(query: string, id: string): Promise<Explanation> {
-      const doc = docIndexOf(index, id);
+      return explainDoc(queryTerms(index, query), id);
+    },
+    async explainMany(query: string, ids: readonly string[]): Promise<Explanation[]> {
       const q = queryTerms(index, query);
-      const dl = index.doclen[doc];
-      const norm = k1 * (1 - b + (b * dl) / (index.avgdl || 1));
-      const terms = q.ids.map((t, i) => {
-        const tf = termFrequency(index.view, t, doc);
-        const idf = bm25Idf(index.N, index.df[t]);
-        return { term: q.terms[i], qtf: q.counts[i], tf, df: index.df[t], score: tf ? (q.counts[i] * idf * tf * (k1 + 1)) / (tf + norm) : 0 };
-      });
-      return { id, method: 'bm25', score: terms.reduce((s, t) => s + t.score, 0), terms, detail: { k1, b, dl, avgdl: index.avgdl, N: index.N } };
+      return ids.map((id) => explainDoc(q, id));
     },
   };
 }

@@ -71,6 +71,9 @@ describe('sparse scorers equal the brute-force reference', () => {
             expect(Math.abs(ex.score - top.score)).toBeLessThan(1e-6);
             expect(Math.abs(ex.terms.reduce((s, t) => s + t.score, 0) - top.score)).toBeLessThan(1e-6);
           }
+          // bm25 explainMany (query analysed once) = explain per passage
+          const some = (await bm25.search(q, { k: 3 })).map((h) => h.id);
+          expect(await bm25.explainMany!(q, some)).toEqual(await Promise.all(some.map((id) => bm25.explain!(q, id))));
         }
       }),
       { numRuns: 40, seed: 20261123 },

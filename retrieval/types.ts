@@ -69,6 +69,8 @@ export interface Retriever {
   readonly method: MethodName | string;
   search(query: string, opts?: SearchOptions): Promise<Hit[]>;
   explain?(query: string, id: string): Promise<Explanation>;
+  /** explain() for many passages, the query analysed once (same results). */
+  explainMany?(query: string, ids: readonly string[]): Promise<Explanation[]>;
 }
 
 /** Fetches passage text by id from an index's doc store (defined by the indexer, which writes it). */

@@ -1,8 +1,15 @@
 /**
  * CASE offline (no LLM), labelled "offline heuristic, no LLM" in traces and reports: direct
- * hypotheses → one heuristic advocate per option (the query plan of advocate-offline.ts: hypothesis,
- * key terms, facts + hypothesis; weighted-RRF-fused) → instead of a jury, the IR solver (ir-solver.ts,
+ * hypotheses → one heuristic advocate per option → instead of a jury, the IR solver (ir-solver.ts,
  * Clark et al. 2016 style) when the index has bm25, else the evidence-score solver.
+ *
+ * Evidence (`evidence`): `learned` (the default when the index has bm25 and qld and neither tools
+ * nor a plan are given) — the learned evidence selector (evidence-selector.ts, trained on the train
+ * split): each option keeps its query plan's top passages and the rest of its k slots are filled
+ * from a question-level learned ranking of the candidates; `plan` — each advocate's top k of the
+ * query plan (advocate-offline.ts: hypothesis, key terms, facts + hypothesis; weighted RRF). The
+ * question-level searches of the selector (facts, joint key terms) are recorded with the first
+ * advocate's tool calls.
  */
 import type { Question } from '../../corpora/types.js';
 import type { AgentSystem, SystemContext, SystemOutcome } from '../../eval/types.js';
@@ -14,8 +21,16 @@ import { evidenceScoreVerdict } from './offline-solver.js';
 import { IR_SOLVER_LABEL, irSolverVerdict } from './ir-solver.js';
 import { factsOf } from '../common/question-text.js';
 import { advocateTrace } from './trace-view.js';
-import type { AdvocateResult } from './types.js';
+import type { AdvocateResult, Hypothesis } from './types.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
+import type { Retriever } from '../../retrieval/types.js';
+import { gatherQuestionEvidence } from './evidence-candidates.js';
+import { planRanking } from './evidence-features.js';
+import { selectEvidence, type SelectorModel } from './evidence-selector.js';
+import { EVIDENCE_SELECTOR_MODEL } from './evidence-selector-weights.js';
+
+export type EvidenceMode = 'learned' | 'plan';
+export const LEARNED_SELECTOR_LABEL = 'learned evidence selector (trained on the train split)';
 
 export interface CaseOfflineOptions {
   k?: number;
@@ -24,6 +39,44 @@ export interface CaseOfflineOptions {
   depth?: number;
   /** Query plan of the advocates (default DEFAULT_QUERY_PLAN). */
   plan?: QueryPlan;
+  /** Evidence selection (default `learned` where it applies, see above; `plan` = the query plan's top k). */
+  evidence?: EvidenceMode;
+  /** Selector weights (default EVIDENCE_SELECTOR_MODEL). */
+  selector?: SelectorModel;
+}
+
+/** Whether the learned selector applies: asked for (default), no explicit tools or plan, bm25 (with explain) and qld present. */
+export function learnedApplies(o: CaseOfflineOptions, wanted: string[] | undefined, retrievers: Partial<Record<string, Retriever>>): boolean {
+  return (o.evidence ?? 'learned') === 'learned' && !wanted?.length && !o.plan && !!retrievers.bm25?.explain && !!retrievers.qld;
+}
+
+async function learnedAdvocates(
+  retrievers: { bm25: Retriever; qld: Retriever },
+  q: Question,
+  hypotheses: Hypothesis[],
+  k: number,
+  model: SelectorModel,
+  getPassage?: (id: string) => Promise<{ id: string; text: string } | undefined>,
+): Promise<AdvocateResult[]> {
+  const plan = DEFAULT_QUERY_PLAN;
+  const ev = await gatherQuestionEvidence(retrievers, { facts: factsOf(q), question: q.question, hypotheses, extra: (o) => planRanking(o.runs, plan).order.slice(0, k) });
+  const chosen = selectEvidence(ev, plan, model, k);
+  const out: AdvocateResult[] = [];
+  for (const [i, o] of ev.options.entries()) {
+    const evidence = [];
+    for (const e of chosen[i]) {
+      const text = getPassage ? (await getPassage(e.id))?.text : undefined;
+      evidence.push({ id: e.id, score: e.score, justification: `${OFFLINE_LABEL}: ${e.justification}`, ...(text !== undefined ? { text } : {}) });
+    }
+    const retrievalScores: Record<string, number> = {};
+    const fh = o.runs['facts+hypothesis'] ?? o.runs.hypothesis;
+    for (const m of ['bm25', 'qld'] as const) {
+      const top = (fh?.[m] ?? []).slice(0, k);
+      retrievalScores[m] = top.length ? top.reduce((s, h) => s + h.score, 0) / top.length : 0;
+    }
+    out.push({ hypothesis: o.hypothesis, stance: 'for', evidence, toolCalls: i === 0 ? [...o.calls, ...ev.calls] : o.calls, rejectedIds: [], steps: 0, stop: 'offline', tokens: 0, retrievalScores });
+  }
+  return out;
 }
 
 export function createCaseOfflineSystem(defaults: CaseOfflineOptions = {}): AgentSystem<Question> {
@@ -32,9 +85,38 @@ export function createCaseOfflineSystem(defaults: CaseOfflineOptions = {}): Agen
     const wanted = Array.isArray(ctx.options.tools) ? (ctx.options.tools as string[]) : defaults.tools;
     if (ctx.options.hypotheses === 'exploratory')
       throw errors.usage('--hypotheses exploratory needs an LLM; the offline heuristic uses the options as hypotheses (direct)');
-    const methods = planMethods(ctx.retrievers, wanted?.filter((t) => t !== 'rewrite'));
     const facts = factsOf(q);
     const hypotheses = directHypotheses(q);
+    const bm25 = ctx.retrievers.bm25;
+    const learned = learnedApplies(defaults, wanted, ctx.retrievers);
+    const verdictOf = async (advocates: AdvocateResult[]) =>
+      bm25?.explain
+        ? { solver: IR_SOLVER_LABEL, ...(await irSolverVerdict(bm25, { facts, question: q.question, options: hypotheses.map((h) => ({ letter: h.letter!, text: h.text })) })) }
+        : { solver: 'evidence-score (min-max normalised raw scores)', ...evidenceScoreVerdict(advocates) };
+    const outcome = async (advocates: AdvocateResult[], methods: string[], evidenceSelection: string): Promise<SystemOutcome> => {
+      const verdict = await verdictOf(advocates);
+      return {
+        prediction: verdict.answer,
+        confidence: verdict.confidence,
+        trace: {
+          system: 'case',
+          mode: OFFLINE_LABEL,
+          hypothesesMode: 'direct',
+          k,
+          methods,
+          evidenceSelection,
+          hypotheses,
+          advocates: advocates.map(advocateTrace),
+          verdict,
+          tokens: { hypotheses: 0, advocates: 0, jury: 0, total: 0 },
+        },
+      };
+    };
+    if (learned) {
+      const advocates = await learnedAdvocates({ bm25: bm25!, qld: ctx.retrievers.qld! }, q, hypotheses, k, defaults.selector ?? EVIDENCE_SELECTOR_MODEL, ctx.getPassage);
+      return outcome(advocates, ['bm25', 'qld'], LEARNED_SELECTOR_LABEL);
+    }
+    const methods = planMethods(ctx.retrievers, wanted?.filter((t) => t !== 'rewrite'));
     const plan = defaults.plan ?? DEFAULT_QUERY_PLAN;
     // With a share limit each advocate ranks k × (number of advocates) candidates: enough for k of its own after the others take theirs.
     const share = plan.share !== undefined && plan.share < hypotheses.length ? plan.share : undefined;
@@ -43,24 +125,6 @@ export function createCaseOfflineSystem(defaults: CaseOfflineOptions = {}): Agen
     for (const h of hypotheses)
       advocates.push(await runOfflineAdvocate({ retrievers: ctx.retrievers, methods, facts, hypothesis: h, k: kEach, depth: defaults.depth, getPassage: ctx.getPassage, plan }));
     if (share !== undefined) advocates = shareEvidence(advocates, k, share);
-    const bm25 = ctx.retrievers.bm25;
-    const verdict = bm25?.explain
-      ? { solver: IR_SOLVER_LABEL, ...(await irSolverVerdict(bm25, { facts, question: q.question, options: hypotheses.map((h) => ({ letter: h.letter!, text: h.text })) })) }
-      : { solver: 'evidence-score (min-max normalised raw scores)', ...evidenceScoreVerdict(advocates) };
-    return {
-      prediction: verdict.answer,
-      confidence: verdict.confidence,
-      trace: {
-        system: 'case',
-        mode: OFFLINE_LABEL,
-        hypothesesMode: 'direct',
-        k,
-        methods,
-        hypotheses,
-        advocates: advocates.map(advocateTrace),
-        verdict,
-        tokens: { hypotheses: 0, advocates: 0, jury: 0, total: 0 },
-      },
-    };
+    return outcome(advocates, methods, share !== undefined ? `query plan, share ${share}` : 'query plan');
   };
 }

@@ -41,7 +41,7 @@ afterAll(async () => {
 
 describe('CASE offline heuristic on a real index', () => {
   it('answers every question with a labelled trace: the query plan per option (hypothesis, key terms, facts + hypothesis through bm25), fused evidence, the IR solver, recall flags', async () => {
-    const system = createCase({ offline: true });
+    const system = createCase({ offline: true, evidence: 'plan' });
     let goldSeen = 0;
     let goldInEvidence = 0;
     for (const q of questions) {
@@ -49,6 +49,7 @@ describe('CASE offline heuristic on a real index', () => {
       const t = out.trace as any;
       expect(t.mode).toBe(OFFLINE_LABEL);
       expect(t.methods).toEqual(['bm25']);
+      expect(t.evidenceSelection).toBe('query plan');
       expect(['A', 'B', 'C', 'D']).toContain(out.prediction);
       expect(t.advocates).toHaveLength(q.choices.filter((c) => c.trim()).length);
       for (const a of t.advocates) {
@@ -75,6 +76,34 @@ describe('CASE offline heuristic on a real index', () => {
     }
     // the gold passages are in this small index: most are returned by some query, and several survive into the top 5
     expect(goldSeen).toBeGreaterThanOrEqual(questions.length / 2);
+    expect(goldInEvidence).toBeGreaterThanOrEqual(3);
+  }, 60_000);
+
+  it('by default selects evidence with the learned selector: per option 4 queries × bm25 + qld, plan top 3 kept, distinct learned fills, every id returned by a search', async () => {
+    const system = createCase({ offline: true });
+    let goldInEvidence = 0;
+    for (const q of questions) {
+      const out = await system(q, ctx);
+      const t = out.trace as any;
+      expect(t.methods).toEqual(['bm25', 'qld']);
+      expect(t.evidenceSelection).toMatch(/learned evidence selector/);
+      const plan = await createCase({ offline: true, evidence: 'plan' })(q, ctx);
+      const returned = new Set(t.advocates.flatMap((a: any) => a.toolCalls.flatMap((c: any) => c.ids)));
+      t.advocates.forEach((a: any, i: number) => {
+        const tools = a.toolCalls.map((c: any) => c.tool);
+        expect(tools.filter((x: string) => x === 'bm25_search').length).toBe(tools.filter((x: string) => x === 'qld_search').length);
+        // hypothesis, key terms, facts + hypothesis, question + hypothesis (a query equal to an earlier one is sent once); the first advocate also carries the facts and joint key-terms searches
+        const own = tools.length - (i === 0 ? 4 : 0);
+        expect(own).toBeGreaterThanOrEqual(6), expect(own).toBeLessThanOrEqual(8);
+        expect(a.evidence).toHaveLength(5);
+        for (const e of a.evidence) expect(returned.has(e.id)).toBe(true);
+        // the first 3 are the query plan's top 3 for this option
+        expect(a.evidence.slice(0, 3).map((e: any) => e.id)).toEqual((plan.trace as any).advocates[i].evidence.slice(0, 3).map((e: any) => e.id));
+      });
+      const fills = t.advocates.flatMap((a: any) => a.evidence.slice(3).map((e: any) => e.id));
+      expect(new Set(fills).size).toBe(fills.length);
+      if (out.metrics?.goldInAnyEvidence) goldInEvidence++;
+    }
     expect(goldInEvidence).toBeGreaterThanOrEqual(3);
   }, 60_000);
 

@@ -21,6 +21,7 @@ import { BASELINE_MODES, createBaseline, ragMethod, type BaselineMode } from '..
 import { OFFLINE_LABEL, offlineMethods } from './advocate-offline.js';
 import { selectTools } from './select-tools.js';
 import { createCase } from './index.js';
+import type { EvidenceMode } from './case-offline-system.js';
 import { caseMetrics, caseMetricsMarkdown, type CaseMetrics } from './metrics.js';
 import { openCaseIndex } from '../../retrieval/open-index.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
@@ -40,6 +41,8 @@ export interface CaseExperimentOptions {
   model?: Record<string, unknown>;
   usage?: UsageMeter;
   tools?: string[];
+  /** Offline evidence selection: the learned selector (default, where it applies) or the query plan. */
+  evidence?: EvidenceMode;
   jurors?: number;
   k?: number;
   seed?: number;
@@ -98,13 +101,13 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
     else if (o.system === 'case') selectTools(tools, o.tools);
     const system: AgentSystem<Question> =
       o.system === 'case'
-        ? createCase({ offline, k, jurors: o.jurors, hypotheses: o.hypotheses, tools: o.tools, maxSteps: o.maxSteps, maxTokens: o.maxTokens })
+        ? createCase({ offline, k, jurors: o.jurors, hypotheses: o.hypotheses, tools: o.tools, maxSteps: o.maxSteps, maxTokens: o.maxTokens, evidence: o.evidence })
         : createBaseline(o.mode!, { k });
     const runDir = o.runDir ?? defaultRunDir({ ...o, k, seed });
     const config: Record<string, unknown> = {
       system: o.system,
       ...(o.system === 'case'
-        ? { mode: offline ? OFFLINE_LABEL : 'llm', hypotheses: o.hypotheses ?? 'direct', jurors: offline ? 0 : (o.jurors ?? 3), tools: o.tools ?? 'all', maxSteps: o.maxSteps ?? 6, maxTokens: o.maxTokens ?? 20000 }
+        ? { mode: offline ? OFFLINE_LABEL : 'llm', hypotheses: o.hypotheses ?? 'direct', jurors: offline ? 0 : (o.jurors ?? 3), tools: o.tools ?? 'all', ...(offline ? { evidence: o.evidence ?? 'learned' } : {}), maxSteps: o.maxSteps ?? 6, maxTokens: o.maxTokens ?? 20000 }
         : { mode: o.mode }),
       k: o.system === 'baseline' && o.mode === 'llm-only' ? 0 : k,
       dataset: o.dataset,

@@ -2,7 +2,7 @@
 import type { Question } from '../../corpora/types.js';
 import type { AgentSystem } from '../../eval/types.js';
 import { createCaseLlmSystem, type CaseOptions } from './system.js';
-import { createCaseOfflineSystem } from './case-offline-system.js';
+import { createCaseOfflineSystem, type EvidenceMode } from './case-offline-system.js';
 import type { QueryPlan } from './advocate-offline.js';
 import { withGoldGuard } from '../common/gold-guard.js';
 
@@ -19,8 +19,8 @@ export { createCaseLlmSystem, createCaseOfflineSystem, type CaseOptions };
 export type * from './types.js';
 
 /** The CASE system the runner calls: offline heuristic or LLM pipeline, behind the gold guard. */
-export function createCase(opts: CaseOptions & { offline?: boolean; plan?: QueryPlan } = {}): AgentSystem<Question> {
-  return withGoldGuard(opts.offline ? createCaseOfflineSystem({ k: opts.k, tools: opts.tools, plan: opts.plan }) : createCaseLlmSystem(opts));
+export function createCase(opts: CaseOptions & { offline?: boolean; plan?: QueryPlan; evidence?: EvidenceMode } = {}): AgentSystem<Question> {
+  return withGoldGuard(opts.offline ? createCaseOfflineSystem({ k: opts.k, tools: opts.tools, plan: opts.plan, evidence: opts.evidence }) : createCaseLlmSystem(opts));
 }
 import './report-section.js';
 import './trace-schema.js';

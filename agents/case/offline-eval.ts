@@ -10,12 +10,15 @@ import { caseMetrics, type CaseMetrics } from './metrics.js';
 import { openCaseIndex } from '../../retrieval/open-index.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
 import type { QueryPlan } from './advocate-offline.js';
+import type { EvidenceMode } from './case-offline-system.js';
 
 export interface OfflineEvalResult {
   records: ResultRecord[];
   traces: Map<string, Record<string, unknown>>;
   metrics: CaseMetrics;
   methods: string[];
+  /** How the evidence was selected (trace `evidenceSelection` of the last question). */
+  evidenceSelection: string;
 }
 
 export async function evalCaseOffline(opts: {
@@ -26,19 +29,23 @@ export async function evalCaseOffline(opts: {
   seed?: number;
   /** Advocates' query plan (default DEFAULT_QUERY_PLAN). */
   plan?: QueryPlan;
+  /** Evidence selection (default: the learned selector where it applies; 'plan' = the query plan's top k). */
+  evidence?: EvidenceMode;
   onProgress?: (done: number, total: number) => void;
 }): Promise<OfflineEvalResult> {
   const idx = await openCaseIndex(opts.index);
   const seed = opts.seed ?? 13;
-  const system = createCase({ offline: true, k: opts.k ?? DEFAULT_K, tools: opts.methods, plan: opts.plan });
+  const system = createCase({ offline: true, k: opts.k ?? DEFAULT_K, tools: opts.methods, plan: opts.plan, evidence: opts.evidence });
   const records: ResultRecord[] = [];
   const traces = new Map<string, Record<string, unknown>>();
   let methods: string[] = [];
+  let evidenceSelection = '';
   try {
     for (const q of opts.questions) {
       const t0 = performance.now();
       const out = await system(q, { seed: deriveSeed(seed, q.id), tools: [], retrievers: idx.retrievers, getPassage: idx.getPassage, options: {} });
       methods = (out.trace.methods as string[]) ?? methods;
+      evidenceSelection = (out.trace.evidenceSelection as string) ?? evidenceSelection;
       traces.set(q.id, out.trace);
       records.push({
         id: q.id,
@@ -55,5 +62,5 @@ export async function evalCaseOffline(opts: {
   } finally {
     await idx.docs.close?.();
   }
-  return { records, traces, metrics: caseMetrics(records, traces, seed), methods };
+  return { records, traces, metrics: caseMetrics(records, traces, seed), methods, evidenceSelection };
 }

@@ -59,8 +59,17 @@ describe('lexcase run case --offline', () => {
     expect(lines(join(runDir, 'results.jsonl'))).toHaveLength(4);
     const trace = JSON.parse(readFileSync(join(runDir, 'traces', `${val[0].id}.json`), 'utf8'));
     expect(trace.mode).toBe('offline heuristic, no LLM');
-    // the offline query plan: hypothesis, key terms, facts + hypothesis, each through bm25
-    expect(trace.advocates[0].toolCalls.map((c: any) => c.tool)).toEqual(['bm25_search', 'bm25_search', 'bm25_search']);
+    // the learned evidence selector (default): the option's queries (hypothesis first) through bm25 and qld
+    expect(trace.evidenceSelection).toMatch(/learned evidence selector/);
+    expect(trace.advocates[0].toolCalls.slice(0, 2).map((c: any) => c.tool)).toEqual(['bm25_search', 'qld_search']);
+    expect(trace.advocates[0].toolCalls[0].query).toBe(trace.advocates[0].hypothesis);
+    expect(JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8')).config.evidence).toBe('learned');
+    // --evidence plan: the query plan alone (hypothesis, key terms, facts + hypothesis, each through bm25)
+    const planDir = join(dir, 'run-offline-plan');
+    expect((await cli('--json', 'run', 'case', '--offline', '--evidence', 'plan', '--index', index, '--limit', '1', '--run-dir', planDir)).code).toBe(0);
+    const planTrace = JSON.parse(readFileSync(join(planDir, 'traces', `${val[0].id}.json`), 'utf8'));
+    expect(planTrace.advocates[0].toolCalls.map((c: any) => c.tool)).toEqual(['bm25_search', 'bm25_search', 'bm25_search']);
+    expect(planTrace.evidenceSelection).toBe('query plan');
     expect(readFileSync(join(runDir, 'report.md'), 'utf8')).toContain('## CASE metrics (offline heuristic, no LLM)');
 
     // interrupt: keep the first result and half of the second line (a crash mid-write)

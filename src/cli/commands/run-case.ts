@@ -33,6 +33,7 @@ export interface RunFlags extends LlmCliOpts {
 
 interface RunCaseFlags extends RunFlags {
   tools?: string[];
+  evidence: string;
   jurors: number;
   hypotheses: string;
   maxSteps: number;
@@ -63,6 +64,7 @@ export function register(program: Command): void {
   addLlmOptions(
     addRunOptions(runCommand(program).command('case').description('CASE: hypotheses → advocates (tool loops) → persona jury'))
       .option('--tools <list>', 'advocate tools: bm25,qld,dense,hybrid,rewrite (default: all the index has)', parseListOpt)
+      .option('--evidence <how>', 'offline evidence: learned (the learned selector, trained on train; needs bm25 + qld, no --tools) | plan (the query plan\'s top k)', 'learned')
       .option('--jurors <n>', 'jurors per question (from the 5 personas)', parseIntOpt('jurors', { min: 1, max: 5 }), 3)
       .option('--hypotheses <how>', 'direct (options are the hypotheses) | exploratory (LLM proposes them)', 'direct')
       .option('--max-steps <n>', 'model calls per advocate', parseIntOpt('max-steps', { min: 1 }), 6)
@@ -70,6 +72,7 @@ export function register(program: Command): void {
   ).action(
     action(async (flags: RunCaseFlags, cmd: Command) => {
       const g = cmd.optsWithGlobals() as GlobalOpts;
+      if (flags.evidence !== 'learned' && flags.evidence !== 'plan') throw errors.invalidInput('--evidence', `"${flags.evidence}"; expected learned or plan`);
       if (flags.hypotheses !== 'direct' && flags.hypotheses !== 'exploratory') throw errors.invalidInput('--hypotheses', `"${flags.hypotheses}"; expected direct or exploratory`);
       const llm = await resolveLlm(flags, { paper: 'case' });
       const warnings = llm.offline ? [] : warnValidity(degeneracyWarnings('case', { temperature: llm.config.llm.temperature, jurors: flags.jurors }));
@@ -86,6 +89,7 @@ export function register(program: Command): void {
         warnings,
         usage: llm.usage,
         tools: flags.tools,
+        evidence: flags.evidence as 'learned' | 'plan',
         jurors: flags.jurors,
         k: flags.k,
         seed: flags.seed,
