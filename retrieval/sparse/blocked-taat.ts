@@ -129,27 +129,48 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
         const p1 = plan[j].p1;
         const p2 = plan[j].p2;
         let p = pos[j];
+        // Lists without a tf ≥ 255 (nearly all) take loops with no escape test, so tf stays a
+        // small integer straight from the Uint8Array (no widening to a Map value in the hot loop).
+        const plain = list.bigTf === undefined;
         if (mode === Mode.Bm25) {
           const norm = arr!;
-          for (; p < end; p++) {
-            const l = low[p];
-            if (l >= lim) break;
-            const d = base + l;
-            let tf = tfs[p];
-            if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
-            scores[d] = scores[d] + (p1 * tf) / (tf + norm[d]);
-          }
+          if (plain)
+            for (; p < end; p++) {
+              const l = low[p];
+              if (l >= lim) break;
+              const d = base + l;
+              const tf = tfs[p];
+              scores[d] = scores[d] + (p1 * tf) / (tf + norm[d]);
+            }
+          else
+            for (; p < end; p++) {
+              const l = low[p];
+              if (l >= lim) break;
+              const d = base + l;
+              let tf = tfs[p];
+              if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
+              scores[d] = scores[d] + (p1 * tf) / (tf + norm[d]);
+            }
         } else if (mode === Mode.Qld) {
           // Same values as accumulate() computes (p1·ln(1 + tf/μP)), looked up for small tf.
           const w = tables[j];
-          for (; p < end; p++) {
-            const l = low[p];
-            if (l >= lim) break;
-            const d = base + l;
-            let tf = tfs[p];
-            if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
-            scores[d] = scores[d] + (tf < TABLE ? w[tf] : p1 * Math.log1p(tf / p2));
-          }
+          if (plain)
+            for (; p < end; p++) {
+              const l = low[p];
+              if (l >= lim) break;
+              const d = base + l;
+              const tf = tfs[p];
+              scores[d] = scores[d] + (tf < TABLE ? w[tf] : p1 * Math.log1p(tf / p2));
+            }
+          else
+            for (; p < end; p++) {
+              const l = low[p];
+              if (l >= lim) break;
+              const d = base + l;
+              let tf = tfs[p];
+              if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
+              scores[d] = scores[d] + (tf < TABLE ? w[tf] : p1 * Math.log1p(tf / p2));
+            }
         } else {
           const ratio = arr!;
           const lt = tables[j];
