@@ -9,12 +9,13 @@
  * scores[d] and norm[d] of a multi-megabyte array; no touched list is kept (the dense scan over
  * the block replaces it), and textbook QLD's unmatched documents fall out of the same scan.
  */
-import { accumulatorFor, Mode } from './accumulator.js';
+import { Mode } from './accumulator.js';
 import { CHUNK_BITS, CHUNK_DOCS, compactPostings, DENSE_ONLY_SHARE, denseTfs, TF8_ESCAPE } from './decoded-postings.js';
 import type { MaxScoreInput } from './max-score.js';
 import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
 import { TopK } from './top-k.js';
 import { addDenseBm25, addDenseTables } from './fused-dense.js';
+import { walkKernel } from './kernel/kernel.js';
 
 export const BLOCK_DOCS = 16384;
 const TABLE = 64;
@@ -26,17 +27,15 @@ const TABLE = 64;
  */
 export const DENSE_MIN_SHARE = DENSE_ONLY_SHARE;
 
-/** Lists the last blockedTopK call on this thread walked densely (for tests and profiling). */
-export const blockedStats = { denseLists: 0, longestFusedRun: 0 };
+/** What the last blockedTopK call on this thread did: lists walked densely, fused, in the kernel (tests, profiling). */
+export const blockedStats = { denseLists: 0, longestFusedRun: 0, kernelLists: 0 };
+
+/** Postings of the largest chunks of the lists the WebAssembly walks take per query (3 bytes each). */
+export const KERNEL_MAX_POSTINGS = 8 << 20;
 
 export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = BLOCK_DOCS): TopK {
   const { mode, plan, k, arr, qld } = inp;
-  const acc = accumulatorFor(view);
-  const { scores, mark } = acc;
   const T = plan.length;
-  // The other lists in compact form (Uint16 doc low bits per 65,536-doc chunk + Uint8 tf,
-  // decoded-postings.ts); uncached short lists are fresh objects, so all stay valid together.
-  const span = view.hi - view.lo;
   // Lists in most docs: one tf byte per doc, walked densely (decoded-postings.ts denseTfs). For QLD
   // a 256-entry table by tf with table[0] = 0, so absent docs add +0 and scores stay bit-identical
   // to the posting walk. BM25 adds (p1·0)/(0 + norm) = +0 for absent docs, which needs norm > 0
@@ -44,6 +43,8 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   // as Lucene QLD (which marks matched docs) does.
   const branchFree = mode === Mode.Qld || (mode === Mode.Bm25 && inp.bm25Positive === true);
   const dense = plan.map((t) => denseTfs(view, t.id, DENSE_MIN_SHARE));
+  // The other lists in compact form (Uint16 doc low bits per 65,536-doc chunk + Uint8 tf,
+  // decoded-postings.ts); uncached short lists are fresh objects, so all stay valid together.
   const lists = plan.map((t, j) => (dense[j] ? null : compactPostings(view, t.id)));
   const pos = new Int32Array(T);
   // QLD weights by tf (tf < TABLE): exactly the expressions accumulate() evaluates, computed once.
@@ -57,22 +58,67 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   });
   blockedStats.denseLists = dense.filter(Boolean).length;
   blockedStats.longestFusedRun = 0;
-  const denseTables = plan.map((t, j) => {
-    if (!dense[j] || mode === Mode.Bm25) return tables[j];
+  // 256-entry tables (tf 0 … 255) for the dense QLD walks and the kernel's QLD walk: exactly the
+  // posting walk's expressions for tf ≥ TABLE.
+  const wide = (t: (typeof plan)[number], j: number) => {
     const a = new Float64Array(256);
     a.set(tables[j]);
-    // Exactly the posting walk's expressions for tf ≥ TABLE.
     for (let tf = TABLE; tf < 256; tf++) a[tf] = mode === Mode.Qld ? t.p1 * Math.log1p(tf / t.p2) : Math.log1p(tf / t.p2);
     return a;
-  });
+  };
+  const denseTables = plan.map((t, j) => (!dense[j] || mode === Mode.Bm25 ? tables[j] : wide(t, j)));
   const fusable = branchFree && (mode === Mode.Bm25 || mode === Mode.Qld);
   const p1s = plan.map((t) => t.p1);
+
+  // The WebAssembly walks (kernel/) take the lists of BM25 and textbook QLD with no tf escape;
+  // JavaScript walks the rest (Lucene QLD, lists with a tf ≥ 255). Scratch layout in the kernel's
+  // memory: block scores (f64), block norms (f64, BM25), 256-entry tables (QLD), then the current
+  // chunk of each kernel list: low bits (u16) and tfs (u8).
+  // Lists are taken in plan order while their largest chunks fit KERNEL_MAX_POSTINGS (a query with
+  // thousands of long lists walks the rest in JavaScript: same additions, same order).
+  const c0 = view.lo >>> CHUNK_BITS;
+  const chunks = view.hi > view.lo ? ((view.hi - 1) >>> CHUNK_BITS) + 1 - c0 : 0;
+  let budget = KERNEL_MAX_POSTINGS;
+  const inKernel = lists.map((l) => {
+    if (l === null || l.bigTf !== undefined || (mode !== Mode.Bm25 && mode !== Mode.Qld)) return false;
+    let m = 0;
+    for (let ci = 0; ci < chunks; ci++) m = Math.max(m, l.chunkEnd[ci] - (ci > 0 ? l.chunkEnd[ci - 1] : 0));
+    if (m > budget) return false;
+    budget -= m;
+    return true;
+  });
+  blockedStats.kernelLists = inKernel.filter(Boolean).length;
+  let maxChunk = 0;
+  for (let ci = 0; ci < chunks; ci++) {
+    let n = 0;
+    for (let j = 0; j < T; j++) if (inKernel[j]) n += lists[j]!.chunkEnd[ci] - (ci > 0 ? lists[j]!.chunkEnd[ci - 1] : 0);
+    if (n > maxChunk) maxChunk = n;
+  }
+  const scoresOff = 0;
+  const normOff = scoresOff + blockDocs * 8;
+  const tablesOff = normOff + (mode === Mode.Bm25 ? blockDocs * 8 : 0);
+  const lowOff = tablesOff + (mode === Mode.Qld ? T * 256 * 8 : 0);
+  const tfOff = lowOff + maxChunk * 2;
+  const kern = walkKernel(tfOff + maxChunk);
+  const mem = kern.memory.buffer;
+  const bs = new Float64Array(mem, scoresOff, blockDocs);
+  bs.fill(0);
+  const bn = new Float64Array(mem, normOff, mode === Mode.Bm25 ? blockDocs : 0);
+  const kLow = new Uint16Array(mem, lowOff, maxChunk);
+  const kTf = new Uint8Array(mem, tfOff, maxChunk);
+  if (mode === Mode.Qld) for (let j = 0; j < T; j++) if (inKernel[j]) new Float64Array(mem, tablesOff + j * 2048, 256).set(wide(plan[j], j));
+  // Where each kernel list's current chunk sits in the scratch, as offsets for its posting index p.
+  const kLowAt = new Int32Array(T);
+  const kTfAt = new Int32Array(T);
+  let loadedChunk = -1;
+  const mark = mode === Mode.LuceneQld ? new Uint8Array(blockDocs) : undefined;
+
   const top = new TopK(k);
   let thr = -Infinity;
-  const c0 = view.lo >>> CHUNK_BITS;
   const lo = view.lo;
   for (let b0 = view.lo; b0 < view.hi; b0 += blockDocs) {
     const b1 = Math.min(view.hi, b0 + blockDocs);
+    if (mode === Mode.Bm25) bn.set(arr!.subarray(b0, b1));
     // The block's pieces inside one 65,536-doc chunk each (doc = base + low 16 bits).
     for (let s0 = b0; s0 < b1; ) {
       const chunk = s0 >>> CHUNK_BITS;
@@ -80,6 +126,23 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
       const s1 = Math.min(b1, base + CHUNK_DOCS);
       const lim = s1 - base;
       const ci = chunk - c0;
+      if (ci !== loadedChunk) {
+        // Copy this chunk's postings of every kernel list into the scratch.
+        let at = 0;
+        for (let j = 0; j < T; j++) {
+          if (!inKernel[j]) continue;
+          const list = lists[j]!;
+          const from = ci > 0 ? list.chunkEnd[ci - 1] : 0;
+          const to = list.chunkEnd[ci];
+          kLow.set(list.low.subarray(from, to), at);
+          kTf.set(list.tfs.subarray(from, to), at);
+          kLowAt[j] = lowOff + (at - from) * 2;
+          kTfAt[j] = tfOff + at - from;
+          at += to - from;
+        }
+        loadedChunk = ci;
+      }
+      const dOff = base - b0; // block-local index of a posting = low + dOff
       for (let j = 0; j < T; j++) {
         const tfd = dense[j];
         if (tfd && fusable) {
@@ -88,8 +151,8 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
           let e = j + 1;
           while (e < T && dense[e]) e++;
           if (e - j > blockedStats.longestFusedRun) blockedStats.longestFusedRun = e - j;
-          if (mode === Mode.Bm25) addDenseBm25(scores, arr!, dense, p1s, j, e, s0, s1, lo);
-          else addDenseTables(scores, dense, denseTables, j, e, s0, s1, lo);
+          if (mode === Mode.Bm25) addDenseBm25(bs, b0, arr!, dense, p1s, j, e, s0, s1, lo);
+          else addDenseTables(bs, b0, dense, denseTables, j, e, s0, s1, lo);
           j = e - 1;
           continue;
         }
@@ -97,80 +160,57 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
           const p1 = plan[j].p1;
           if (mode === Mode.Bm25) {
             const norm = arr!;
-            if (branchFree)
-              for (let d = s0; d < s1; d++) {
-                const tf = tfd[d - lo];
-                scores[d] = scores[d] + (p1 * tf) / (tf + norm[d]);
-              }
-            else
-              for (let d = s0; d < s1; d++) {
-                const tf = tfd[d - lo];
-                if (tf !== 0) scores[d] = scores[d] + (p1 * tf) / (tf + norm[d]);
-              }
-          } else if (mode === Mode.Qld) {
-            const w = denseTables[j];
-            for (let d = s0; d < s1; d++) scores[d] = scores[d] + w[tfd[d - lo]];
+            for (let d = s0; d < s1; d++) {
+              const tf = tfd[d - lo];
+              if (tf !== 0) bs[d - b0] = bs[d - b0] + (p1 * tf) / (tf + norm[d]);
+            }
           } else {
             const ratio = arr!;
             const lt = denseTables[j];
             for (let d = s0; d < s1; d++) {
               const tf = tfd[d - lo];
               if (tf === 0) continue;
-              mark[d] = 1;
+              mark![d - b0] = 1;
               const s = lt[tf] + ratio[d];
-              if (s > 0) scores[d] += p1 * s;
+              if (s > 0) bs[d - b0] += p1 * s;
             }
           }
           continue;
         }
         const list = lists[j]!;
-        const { low, tfs } = list;
         const end = list.chunkEnd[ci];
         const p1 = plan[j].p1;
+        if (inKernel[j]) {
+          pos[j] =
+            mode === Mode.Bm25
+              ? kern.bm25(kLowAt[j], kTfAt[j], pos[j], end, lim, dOff, normOff, scoresOff, p1)
+              : kern.table(kLowAt[j], kTfAt[j], pos[j], end, lim, dOff, tablesOff + j * 2048, scoresOff);
+          continue;
+        }
+        const { low, tfs } = list;
         const p2 = plan[j].p2;
         let p = pos[j];
-        // Lists without a tf ≥ 255 (nearly all) take loops with no escape test, so tf stays a
-        // small integer straight from the Uint8Array (no widening to a Map value in the hot loop).
-        const plain = list.bigTf === undefined;
         if (mode === Mode.Bm25) {
           const norm = arr!;
-          if (plain)
-            for (; p < end; p++) {
-              const l = low[p];
-              if (l >= lim) break;
-              const d = base + l;
-              const tf = tfs[p];
-              scores[d] = scores[d] + (p1 * tf) / (tf + norm[d]);
-            }
-          else
-            for (; p < end; p++) {
-              const l = low[p];
-              if (l >= lim) break;
-              const d = base + l;
-              let tf = tfs[p];
-              if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
-              scores[d] = scores[d] + (p1 * tf) / (tf + norm[d]);
-            }
+          for (; p < end; p++) {
+            const l = low[p];
+            if (l >= lim) break;
+            const d = base + l;
+            let tf = tfs[p];
+            if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
+            bs[d - b0] = bs[d - b0] + (p1 * tf) / (tf + norm[d]);
+          }
         } else if (mode === Mode.Qld) {
           // Same values as accumulate() computes (p1·ln(1 + tf/μP)), looked up for small tf.
           const w = tables[j];
-          if (plain)
-            for (; p < end; p++) {
-              const l = low[p];
-              if (l >= lim) break;
-              const d = base + l;
-              const tf = tfs[p];
-              scores[d] = scores[d] + (tf < TABLE ? w[tf] : p1 * Math.log1p(tf / p2));
-            }
-          else
-            for (; p < end; p++) {
-              const l = low[p];
-              if (l >= lim) break;
-              const d = base + l;
-              let tf = tfs[p];
-              if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
-              scores[d] = scores[d] + (tf < TABLE ? w[tf] : p1 * Math.log1p(tf / p2));
-            }
+          for (; p < end; p++) {
+            const l = low[p];
+            if (l >= lim) break;
+            const d = base + l;
+            let tf = tfs[p];
+            if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
+            bs[d - b0] = bs[d - b0] + (tf < TABLE ? w[tf] : p1 * Math.log1p(tf / p2));
+          }
         } else {
           const ratio = arr!;
           const lt = tables[j];
@@ -180,9 +220,9 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
             const d = base + l;
             let tf = tfs[p];
             if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
-            mark[d] = 1;
+            mark![d - b0] = 1;
             const s = (tf < TABLE ? lt[tf] : Math.log1p(tf / p2)) + ratio[d];
-            if (s > 0) scores[d] += p1 * s;
+            if (s > 0) bs[d - b0] += p1 * s;
           }
         }
         pos[j] = p;
@@ -190,34 +230,35 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
       s0 = s1;
     }
     // Dense selection over the block, clearing as we go.
+    const n = b1 - b0;
     if (qld) {
       const { base, qlen, lnl } = qld;
-      for (let d = b0; d < b1; d++) {
-        const s = base - qlen * lnl[d] + scores[d];
-        scores[d] = 0;
+      for (let i = 0; i < n; i++) {
+        const s = base - qlen * lnl[b0 + i] + bs[i];
+        bs[i] = 0;
         if (s >= thr) {
-          top.push(s, d);
+          top.push(s, b0 + i);
           thr = top.threshold;
         }
       }
     } else if (mode === Mode.LuceneQld) {
-      for (let d = b0; d < b1; d++) {
-        if (mark[d] === 0) continue;
-        const s = scores[d];
-        scores[d] = 0;
-        mark[d] = 0;
+      for (let i = 0; i < n; i++) {
+        if (mark![i] === 0) continue;
+        const s = bs[i];
+        bs[i] = 0;
+        mark![i] = 0;
         if (s >= thr) {
-          top.push(s, d);
+          top.push(s, b0 + i);
           thr = top.threshold;
         }
       }
     } else {
-      for (let d = b0; d < b1; d++) {
-        const s = scores[d];
+      for (let i = 0; i < n; i++) {
+        const s = bs[i];
         if (s === 0) continue;
-        scores[d] = 0;
+        bs[i] = 0;
         if (s >= thr) {
-          top.push(s, d);
+          top.push(s, b0 + i);
           thr = top.threshold;
         }
       }

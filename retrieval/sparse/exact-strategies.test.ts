@@ -38,6 +38,7 @@ function zipfText(rng: ReturnType<typeof createRng>, vocab: number, len: number)
 let run = 0;
 let denseWalks = 0;
 let fusedLong = 0;
+let kernelWalks = 0;
 let switched = 0;
 let compared = 0;
 
@@ -87,6 +88,7 @@ it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook 
                 const blocked = scoreTopK(view, req, 'blocked', 1 + (seed % 37));
                 if (blockedStats.denseLists > 0) denseWalks++;
                 if (blockedStats.longestFusedRun >= 5) fusedLong++;
+                if (blockedStats.kernelLists > 0) kernelWalks++;
                 expect(blocked.docs).toEqual(full.docs);
                 expect(blocked.scores).toEqual(full.scores);
               }
@@ -103,4 +105,6 @@ it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook 
   expect(denseWalks).toBeGreaterThan(compared / 10);
   // ... including runs of ≥ 5 such lists added in one fused pass (an unrolled group of 4 + a rest).
   expect(fusedLong).toBeGreaterThan(0);
+  // ... and the WebAssembly posting walks (kernel/walk.wat) took part in most blocked requests.
+  expect(kernelWalks).toBeGreaterThan(compared / 4);
 }, 120_000);

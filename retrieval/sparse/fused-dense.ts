@@ -13,6 +13,7 @@
  */
 export function addDenseBm25(
   scores: Float64Array,
+  sOff: number,
   norm: Float64Array,
   dense: (Uint8Array | null)[],
   p1s: number[],
@@ -29,7 +30,7 @@ export function addDenseBm25(
     for (let d = s0; d < s1; d++) {
       const n = norm[d];
       const i = d - lo;
-      let s = scores[d];
+      let s = scores[d - sOff];
       let tf = ta[i];
       s = s + (pa * tf) / (tf + n);
       tf = tb[i];
@@ -38,7 +39,7 @@ export function addDenseBm25(
       s = s + (pc * tf) / (tf + n);
       tf = td[i];
       s = s + (pd * tf) / (tf + n);
-      scores[d] = s;
+      scores[d - sOff] = s;
     }
   }
   for (; j < j1; j++) {
@@ -46,14 +47,15 @@ export function addDenseBm25(
     const p = p1s[j];
     for (let d = s0; d < s1; d++) {
       const tf = t[d - lo];
-      scores[d] = scores[d] + (p * tf) / (tf + norm[d]);
+      scores[d - sOff] = scores[d - sOff] + (p * tf) / (tf + norm[d]);
     }
   }
 }
 
-/** Table scorers (textbook QLD): scores[d] += w_j[tf] for lists j0 ≤ j < j1, docs [s0, s1). */
+/** Table scorers (textbook QLD): scores[d − sOff] += w_j[tf] for lists j0 ≤ j < j1, docs [s0, s1). */
 export function addDenseTables(
   scores: Float64Array,
+  sOff: number,
   dense: (Uint8Array | null)[],
   tables: Float64Array[],
   j0: number,
@@ -68,17 +70,17 @@ export function addDenseTables(
     const wa = tables[j], wb = tables[j + 1], wc = tables[j + 2], wd = tables[j + 3];
     for (let d = s0; d < s1; d++) {
       const i = d - lo;
-      let s = scores[d];
+      let s = scores[d - sOff];
       s = s + wa[ta[i]];
       s = s + wb[tb[i]];
       s = s + wc[tc[i]];
       s = s + wd[td[i]];
-      scores[d] = s;
+      scores[d - sOff] = s;
     }
   }
   for (; j < j1; j++) {
     const t = dense[j]!;
     const w = tables[j];
-    for (let d = s0; d < s1; d++) scores[d] = scores[d] + w[t[d - lo]];
+    for (let d = s0; d < s1; d++) scores[d - sOff] = scores[d - sOff] + w[t[d - lo]];
   }
 }

@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { WALK_WASM_BASE64 } from './walk-wasm.js';
+import { walkKernel } from './kernel.js';
+// @ts-expect-error — a plain .mjs build script, no type declarations
+import { compileWalkWat } from '../../../scripts/compile-wat.mjs';
+
+describe('the WebAssembly posting walks', () => {
+  it('the committed walk-wasm.ts is exactly what walk.wat compiles to (npm run build:kernel)', async () => {
+    const wat = readFileSync(fileURLToPath(new URL('./walk.wat', import.meta.url)), 'utf8');
+    const bytes: Uint8Array = await compileWalkWat(wat);
+    expect(Buffer.from(bytes).toString('base64')).toBe(WALK_WASM_BASE64);
+  });
+
+  it('adds BM25 and table weights exactly as the JavaScript loop does, and stops at the piece limit', () => {
+    const n = 5000;
+    const low = new Uint16Array(n);
+    const tfs = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      low[i] = Math.floor((i * 65535) / n);
+      tfs[i] = 1 + ((i * 7919) % 13);
+    }
+    const B = 65536;
+    const norm = Float64Array.from({ length: B }, (_, i) => 0.3 + ((i * 31) % 101) / 37);
+    const table = Float64Array.from({ length: 256 }, (_, t) => (t ? Math.log1p(t / 0.37) * 1.7 : 0));
+    const lim = 40000;
+    const p1 = 2.718281828;
+    // JavaScript reference.
+    const jsB = new Float64Array(B);
+    const jsT = new Float64Array(B);
+    let stop = 0;
+    for (let p = 0; p < n; p++) {
+      const l = low[p];
+      if (l >= lim) break;
+      jsB[l] = jsB[l] + (p1 * tfs[p]) / (tfs[p] + norm[l]);
+      jsT[l] = jsT[l] + table[tfs[p]];
+      stop = p + 1;
+    }
+    const lowOff = 0, tfOff = n * 2, normOff = 16384, scoresOff = normOff + B * 8, tableOff = scoresOff + B * 8;
+    const k = walkKernel(tableOff + 256 * 8);
+    const mem = k.memory.buffer;
+    new Uint16Array(mem, lowOff, n).set(low);
+    new Uint8Array(mem, tfOff, n).set(tfs);
+    new Float64Array(mem, normOff, B).set(norm);
+    new Float64Array(mem, tableOff, 256).set(table);
+    const scores = new Float64Array(mem, scoresOff, B);
+    scores.fill(0);
+    expect(k.bm25(lowOff, tfOff, 0, n, lim, 0, normOff, scoresOff, p1)).toBe(stop);
+    expect(Array.from(scores)).toEqual(Array.from(jsB));
+    scores.fill(0);
+    expect(k.table(lowOff, tfOff, 0, n, lim, 0, tableOff, scoresOff)).toBe(stop);
+    expect(Array.from(scores)).toEqual(Array.from(jsT));
+  });
+});
