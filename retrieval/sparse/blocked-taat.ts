@@ -14,14 +14,13 @@ import { CHUNK_BITS, CHUNK_DOCS, compactPostings, DENSE_ONLY_SHARE, denseTfs, TF
 import type { MaxScoreInput } from './max-score.js';
 import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
 import { TopK } from './top-k.js';
-import { addDenseBm25, addDenseTables } from './fused-dense.js';
 import { walkKernel } from './kernel/kernel.js';
 
 export const BLOCK_DOCS = 16384;
 const TABLE = 64;
 /**
  * Lists present in at least this share of the range's docs are walked densely (denseTfs), runs of
- * them fused per doc (fused-dense.ts); at this share a list's tf byte per doc is also smaller than
+ * them fused per doc (kernel/walk.wat denseBm25, denseTable); at this share a list's tf byte per doc is also smaller than
  * its compact postings (3 bytes each), so decoded-postings.ts holds such lists only densely.
  * (0.8 for BM25 before the fused walk; 0.5 and 0.34 measured against it: docs/index-format.md.)
  */
@@ -94,10 +93,28 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     for (let j = 0; j < T; j++) if (inKernel[j]) n += lists[j]!.chunkEnd[ci] - (ci > 0 ? lists[j]!.chunkEnd[ci - 1] : 0);
     if (n > maxChunk) maxChunk = n;
   }
+  // Runs of densely walked lists (contiguous in the plan), added per doc by the kernel's fused
+  // walks: row r of the dense region holds one list's tf bytes for the block, p1 or its table at r.
+  const runs: { j: number; e: number; row: number }[] = [];
+  let rows = 0;
+  if (fusable)
+    for (let j = 0; j < T; j++) {
+      if (!dense[j]) continue;
+      let e = j + 1;
+      while (e < T && dense[e]) e++;
+      runs.push({ j, e, row: rows });
+      rows += e - j;
+      j = e - 1;
+    }
+  const runAt = new Int32Array(T).fill(-1);
+  runs.forEach((r, i) => (runAt[r.j] = i));
   const scoresOff = 0;
   const normOff = scoresOff + blockDocs * 8;
   const tablesOff = normOff + (mode === Mode.Bm25 ? blockDocs * 8 : 0);
-  const lowOff = tablesOff + (mode === Mode.Qld ? T * 256 * 8 : 0);
+  const dP1Off = tablesOff + (mode === Mode.Qld ? T * 256 * 8 : 0);
+  const dTabOff = dP1Off + rows * 8;
+  const dTfOff = dTabOff + (mode === Mode.Qld ? rows * 2048 : 0);
+  const lowOff = (dTfOff + rows * blockDocs + 16 + 7) & ~7;
   const tfOff = lowOff + maxChunk * 2;
   const kern = walkKernel(tfOff + maxChunk);
   const mem = kern.memory.buffer;
@@ -107,6 +124,13 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   const kLow = new Uint16Array(mem, lowOff, maxChunk);
   const kTf = new Uint8Array(mem, tfOff, maxChunk);
   if (mode === Mode.Qld) for (let j = 0; j < T; j++) if (inKernel[j]) new Float64Array(mem, tablesOff + j * 2048, 256).set(wide(plan[j], j));
+  const dTf = new Uint8Array(mem, dTfOff, rows * blockDocs + 16);
+  for (const r of runs)
+    for (let j = r.j; j < r.e; j++) {
+      const row = r.row + j - r.j;
+      if (mode === Mode.Bm25) new Float64Array(mem, dP1Off + row * 8, 1)[0] = p1s[j];
+      else new Float64Array(mem, dTabOff + row * 2048, 256).set(denseTables[j]);
+    }
   // Where each kernel list's current chunk sits in the scratch, as offsets for its posting index p.
   const kLowAt = new Int32Array(T);
   const kTfAt = new Int32Array(T);
@@ -146,14 +170,18 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
       for (let j = 0; j < T; j++) {
         const tfd = dense[j];
         if (tfd && fusable) {
-          // A run of densely walked lists: added per doc in one pass (fused-dense.ts), the same
-          // additions in the same order as one pass per list, so bit-identical.
-          let e = j + 1;
-          while (e < T && dense[e]) e++;
-          if (e - j > blockedStats.longestFusedRun) blockedStats.longestFusedRun = e - j;
-          if (mode === Mode.Bm25) addDenseBm25(bs, b0, arr!, dense, p1s, j, e, s0, s1, lo);
-          else addDenseTables(bs, b0, dense, denseTables, j, e, s0, s1, lo);
-          j = e - 1;
+          // A run of densely walked lists, added per doc in one pass by the kernel (walk.wat): the
+          // same additions in the same order as one pass per list, so bit-identical. The block's
+          // tf bytes of each list are copied in first.
+          const r = runs[runAt[j]];
+          const n = r.e - r.j;
+          if (n > blockedStats.longestFusedRun) blockedStats.longestFusedRun = n;
+          const i0 = s0 - b0;
+          for (let q = 0; q < n; q++) dTf.set(dense[r.j + q]!.subarray(s0 - lo, s1 - lo), (r.row + q) * blockDocs + i0);
+          const rowOff = dTfOff + r.row * blockDocs;
+          if (mode === Mode.Bm25) kern.denseBm25(rowOff, blockDocs, n, dP1Off + r.row * 8, normOff, scoresOff, i0, s1 - b0);
+          else kern.denseTable(rowOff, blockDocs, n, dTabOff + r.row * 2048, scoresOff, i0, s1 - b0);
+          j = r.e - 1;
           continue;
         }
         if (tfd) {

@@ -1,9 +1,9 @@
 /**
  * The WebAssembly posting walks (walk.wat, compiled into walk-wasm.ts by `npm run build:kernel`),
  * one instance and one linear memory per thread, used by blocked-taat.ts as scratch: the block's
- * score and norm arrays, QLD's weight tables and the current 65,536-doc chunk of each list's
- * compact postings are copied in, the walks add, blocked-taat.ts reads the scores back through a
- * Float64Array view. The walks do the JavaScript loops' IEEE-754 operations in the same order, so
+ * score and norm arrays, QLD's weight tables, the current 65,536-doc chunk of each list's compact
+ * postings and the block's tf bytes of the densely walked lists are copied in, the walks add,
+ * blocked-taat.ts reads the scores back through a Float64Array view. The walks do the JavaScript loops' IEEE-754 operations in the same order, so
  * scores are bit-identical (retrieval/sparse/exact-strategies.test.ts); they run ~2.5× faster per
  * posting than V8's code for the same loop (no bounds checks, no tagging). The memory only grows
  * (to the largest chunk of the largest query seen), never shrinks.
@@ -30,6 +30,10 @@ export interface WalkKernel {
   bm25(lowOff: number, tfOff: number, p: number, end: number, lim: number, dOff: number, normOff: number, scoresOff: number, p1: number): number;
   /** Table walk (256 f64 weights by tf at tableOff): returns where it stopped. */
   table(lowOff: number, tfOff: number, p: number, end: number, lim: number, dOff: number, tableOff: number, scoresOff: number): number;
+  /** Fused dense BM25 run (two docs per step, f64x2): see walk.wat. */
+  denseBm25(tfOff: number, stride: number, nLists: number, p1Off: number, normOff: number, scoresOff: number, i0: number, i1: number): void;
+  /** Fused dense table run (textbook QLD): see walk.wat. */
+  denseTable(tfOff: number, stride: number, nLists: number, tablesOff: number, scoresOff: number, i0: number, i1: number): void;
   memory: WasmMemory;
 }
 
@@ -42,7 +46,7 @@ export function walkKernel(bytes: number): WalkKernel {
     const memory = new WA.Memory({ initial: Math.max(1, Math.ceil(bytes / PAGE)) });
     const mod = new WA.Module(Buffer.from(WALK_WASM_BASE64, 'base64'));
     const exp = new WA.Instance(mod, { env: { mem: memory } }).exports as unknown as Omit<WalkKernel, 'memory'>;
-    instance = { bm25: exp.bm25, table: exp.table, memory };
+    instance = { bm25: exp.bm25, table: exp.table, denseBm25: exp.denseBm25, denseTable: exp.denseTable, memory };
   }
   const have = instance.memory.buffer.byteLength;
   if (have < bytes) instance.memory.grow(Math.ceil((bytes - have) / PAGE));
