@@ -114,7 +114,9 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   const dP1Off = tablesOff + (mode === Mode.Qld ? T * 256 * 8 : 0);
   const dTabOff = dP1Off + rows * 8;
   const dTfOff = dTabOff + (mode === Mode.Qld ? rows * 2048 : 0);
-  const lowOff = (dTfOff + rows * blockDocs + 16 + 7) & ~7;
+  const lnlOff = (dTfOff + rows * blockDocs + 16 + 7) & ~7;
+  const outOff = lnlOff + (qld ? blockDocs * 8 : 0);
+  const lowOff = outOff + (mode === Mode.LuceneQld ? 0 : blockDocs * 16);
   const tfOff = lowOff + maxChunk * 2;
   const kern = walkKernel(tfOff + maxChunk);
   const mem = kern.memory.buffer;
@@ -125,6 +127,8 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   const kTf = new Uint8Array(mem, tfOff, maxChunk);
   if (mode === Mode.Qld) for (let j = 0; j < T; j++) if (inKernel[j]) new Float64Array(mem, tablesOff + j * 2048, 256).set(wide(plan[j], j));
   const dTf = new Uint8Array(mem, dTfOff, rows * blockDocs + 16);
+  const bl = new Float64Array(mem, lnlOff, qld ? blockDocs : 0);
+  const outView = new DataView(mem, outOff, mode === Mode.LuceneQld ? 0 : blockDocs * 16);
   for (const r of runs)
     for (let j = r.j; j < r.e; j++) {
       const row = r.row + j - r.j;
@@ -143,6 +147,7 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   for (let b0 = view.lo; b0 < view.hi; b0 += blockDocs) {
     const b1 = Math.min(view.hi, b0 + blockDocs);
     if (mode === Mode.Bm25) bn.set(arr!.subarray(b0, b1));
+    if (qld) bl.set(qld.lnl.subarray(b0, b1));
     // The block's pieces inside one 65,536-doc chunk each (doc = base + low 16 bits).
     for (let s0 = b0; s0 < b1; ) {
       const chunk = s0 >>> CHUNK_BITS;
@@ -257,34 +262,25 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
       }
       s0 = s1;
     }
-    // Dense selection over the block, clearing as we go.
+    // Dense selection over the block, clearing as we go: the kernel writes the docs at or above the
+    // threshold the block started with; they are pushed in doc order against the running threshold,
+    // exactly as one scan would push them.
     const n = b1 - b0;
-    if (qld) {
-      const { base, qlen, lnl } = qld;
-      for (let i = 0; i < n; i++) {
-        const s = base - qlen * lnl[b0 + i] + bs[i];
-        bs[i] = 0;
+    if (mode !== Mode.LuceneQld) {
+      const count = qld ? kern.selectQld(scoresOff, lnlOff, qld.base, qld.qlen, thr, n, outOff) : kern.selectTouched(scoresOff, thr, n, outOff);
+      for (let c = 0; c < count; c++) {
+        const s = outView.getFloat64(c * 16, true);
         if (s >= thr) {
-          top.push(s, b0 + i);
-          thr = top.threshold;
-        }
-      }
-    } else if (mode === Mode.LuceneQld) {
-      for (let i = 0; i < n; i++) {
-        if (mark![i] === 0) continue;
-        const s = bs[i];
-        bs[i] = 0;
-        mark![i] = 0;
-        if (s >= thr) {
-          top.push(s, b0 + i);
+          top.push(s, b0 + outView.getInt32(c * 16 + 8, true));
           thr = top.threshold;
         }
       }
     } else {
       for (let i = 0; i < n; i++) {
+        if (mark![i] === 0) continue;
         const s = bs[i];
-        if (s === 0) continue;
         bs[i] = 0;
+        mark![i] = 0;
         if (s >= thr) {
           top.push(s, b0 + i);
           thr = top.threshold;

@@ -34,6 +34,10 @@ export interface WalkKernel {
   denseBm25(tfOff: number, stride: number, nLists: number, p1Off: number, normOff: number, scoresOff: number, i0: number, i1: number): void;
   /** Fused dense table run (textbook QLD): see walk.wat. */
   denseTable(tfOff: number, stride: number, nLists: number, tablesOff: number, scoresOff: number, i0: number, i1: number): void;
+  /** Block top-k candidates, textbook QLD (s = base − qlen·lnl + score): see walk.wat. */
+  selectQld(scoresOff: number, lnlOff: number, base: number, qlen: number, thr: number, n: number, outOff: number): number;
+  /** Block top-k candidates of touched docs (score ≠ 0): see walk.wat. */
+  selectTouched(scoresOff: number, thr: number, n: number, outOff: number): number;
   memory: WasmMemory;
 }
 
@@ -46,7 +50,7 @@ export function walkKernel(bytes: number): WalkKernel {
     const memory = new WA.Memory({ initial: Math.max(1, Math.ceil(bytes / PAGE)) });
     const mod = new WA.Module(Buffer.from(WALK_WASM_BASE64, 'base64'));
     const exp = new WA.Instance(mod, { env: { mem: memory } }).exports as unknown as Omit<WalkKernel, 'memory'>;
-    instance = { bm25: exp.bm25, table: exp.table, denseBm25: exp.denseBm25, denseTable: exp.denseTable, memory };
+    instance = { ...exp, memory };
   }
   const have = instance.memory.buffer.byteLength;
   if (have < bytes) instance.memory.grow(Math.ceil((bytes - have) / PAGE));

@@ -121,4 +121,49 @@
         (f64.store (local.get $a) (local.get $s))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $docs))))
+
+  ;; Top-k candidates of a block (blocked-taat.ts then pushes them in order, re-checking its running
+  ;; threshold): every doc i < n whose score s >= thr is written to out (f64 s at outOff + 16c, i32 i
+  ;; at outOff + 16c + 8) and every score is cleared for the next block. Returns the count c.
+  ;; Textbook QLD: s = base - qlen * lnl[i] + scores[i] (every doc).
+  (func (export "selectQld") (param $scoresOff i32) (param $lnlOff i32) (param $base f64) (param $qlen f64)
+        (param $thr f64) (param $n i32) (param $outOff i32) (result i32)
+    (local $i i32) (local $c i32) (local $a i32) (local $s f64) (local $o i32)
+    (block $done
+      (loop $docs
+        (br_if $done (i32.ge_s (local.get $i) (local.get $n)))
+        (local.set $a (i32.add (local.get $scoresOff) (i32.shl (local.get $i) (i32.const 3))))
+        (local.set $s (f64.add (f64.sub (local.get $base)
+                                        (f64.mul (local.get $qlen) (f64.load (i32.add (local.get $lnlOff) (i32.shl (local.get $i) (i32.const 3))))))
+                               (f64.load (local.get $a))))
+        (f64.store (local.get $a) (f64.const 0))
+        (if (f64.ge (local.get $s) (local.get $thr))
+          (then
+            (local.set $o (i32.add (local.get $outOff) (i32.shl (local.get $c) (i32.const 4))))
+            (f64.store (local.get $o) (local.get $s))
+            (i32.store offset=8 (local.get $o) (local.get $i))
+            (local.set $c (i32.add (local.get $c) (i32.const 1)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $docs)))
+    (local.get $c))
+  ;; BM25: s = scores[i], docs with s = 0 (untouched) skipped.
+  (func (export "selectTouched") (param $scoresOff i32) (param $thr f64) (param $n i32) (param $outOff i32) (result i32)
+    (local $i i32) (local $c i32) (local $a i32) (local $s f64) (local $o i32)
+    (block $done
+      (loop $docs
+        (br_if $done (i32.ge_s (local.get $i) (local.get $n)))
+        (local.set $a (i32.add (local.get $scoresOff) (i32.shl (local.get $i) (i32.const 3))))
+        (local.set $s (f64.load (local.get $a)))
+        (if (f64.ne (local.get $s) (f64.const 0))
+          (then
+            (f64.store (local.get $a) (f64.const 0))
+            (if (f64.ge (local.get $s) (local.get $thr))
+              (then
+                (local.set $o (i32.add (local.get $outOff) (i32.shl (local.get $c) (i32.const 4))))
+                (f64.store (local.get $o) (local.get $s))
+                (i32.store offset=8 (local.get $o) (local.get $i))
+                (local.set $c (i32.add (local.get $c) (i32.const 1)))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $docs)))
+    (local.get $c))
 )
