@@ -10,6 +10,8 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexer/build.js';
 import { fromArray, tempDir, texts } from '../../indexer/build-test-helpers.js';
+import { zipfText } from './test-support/zipf-text.js';
+import { queryTerms } from './query-terms.js';
 import { createRng } from '../../core/rng.js';
 import { closeSparseIndexes, openRetriever, openSparseIndex } from '../open.js';
 import { approxLabel, approxPrefix, checkApprox } from './approx.js';
@@ -23,31 +25,6 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-/** Zipf-distributed words over a `vocab`-word vocabulary: a few very long lists, many short ones. */
-function zipfText(rng: ReturnType<typeof createRng>, vocab: number, len: number): string {
-  const words: string[] = [];
-  const H = Array.from({ length: vocab }, (_, r) => 1 / (r + 1)).reduce((a, b) => a + b);
-  for (let i = 0; i < len; i++) {
-    let u = rng.next() * H;
-    let r = 0;
-    while (r < vocab - 1 && (u -= 1 / (r + 1)) > 0) r++;
-    words.push(`w${r.toString(36)}x`);
-  }
-  return words.join(' ');
-}
-
-function queryOf(index: Awaited<ReturnType<typeof openSparseIndex>>, q: string): { ids: number[]; counts: number[] } {
-  const ids: number[] = [];
-  const counts: number[] = [];
-  for (const t of index.analyzer.tokens(q)) {
-    const id = index.termId(t);
-    if (id < 0) continue;
-    const at = ids.indexOf(id);
-    if (at >= 0) counts[at]++;
-    else ids.push(id), counts.push(1);
-  }
-  return { ids, counts };
-}
 
 const STRATEGIES: Strategy[] = ['auto', 'maxscore', 'blocked', 'exhaustive'];
 
@@ -119,7 +96,7 @@ it('share 1 is exact bit for bit; a smaller budget scores exactly the plan prefi
         const index = await openSparseIndex(dir);
         const views = [index.view, scoringView(index, 0, n >> 1), scoringView(index, n >> 1, n)];
         for (let qi = 0; qi < 2; qi++) {
-          const { ids, counts } = queryOf(index, zipfText(rng, vocab, rng.int(3, 64)));
+          const { ids, counts } = queryTerms(index, zipfText(rng, vocab, rng.int(3, 64)));
           for (const k of [1, 10, n]) {
             const reqs: ScoreRequest[] = [
               { method: 'bm25', k1: 0.9, b: 0.4, ids, counts, k },

@@ -16,6 +16,7 @@ import { scoreTopK, type ScoreRequest } from './score-core.js';
 import { scoringView } from '../../indexer/sparse/scoring-view.js';
 import { loadSparseIndex, type SparseIndex } from '../../indexer/sparse/sparse-index.js';
 import { termFrequency } from './accumulator.js';
+import { queryTerms } from './query-terms.js';
 
 const tmp = tempDir('lexcase-chunks-');
 const N = CHUNK_DOCS + 9_000;
@@ -47,15 +48,7 @@ afterAll(async () => {
 });
 
 function request(q: string, k: number): Omit<ScoreRequest, 'method'> & { ids: number[]; counts: number[] } {
-  const ids: number[] = [];
-  const counts: number[] = [];
-  for (const t of index.analyzer.tokens(q)) {
-    const id = index.termId(t);
-    if (id < 0) continue;
-    const at = ids.indexOf(id);
-    if (at >= 0) counts[at]++;
-    else ids.push(id), counts.push(1);
-  }
+  const { ids, counts } = queryTerms(index, q);
   return { ids, counts, k };
 }
 

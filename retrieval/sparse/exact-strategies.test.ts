@@ -9,6 +9,8 @@ import fc from 'fast-check';
 import { afterAll, expect, it } from 'vitest';
 import { buildIndex } from '../../indexer/build.js';
 import { fromArray, tempDir, texts } from '../../indexer/build-test-helpers.js';
+import { zipfText } from './test-support/zipf-text.js';
+import { queryTerms } from './query-terms.js';
 import { createRng } from '../../core/rng.js';
 import { closeSparseIndexes, openSparseIndex } from '../open.js';
 import { scoreStats } from './max-score.js';
@@ -22,18 +24,6 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-/** Zipf-distributed words over a `vocab`-word vocabulary: a few very long lists, many short ones. */
-function zipfText(rng: ReturnType<typeof createRng>, vocab: number, len: number): string {
-  const H = Array.from({ length: vocab }, (_, r) => 1 / (r + 1)).reduce((a, b) => a + b);
-  const words: string[] = [];
-  for (let i = 0; i < len; i++) {
-    let u = rng.next() * H;
-    let r = 0;
-    while (r < vocab - 1 && (u -= 1 / (r + 1)) > 0) r++;
-    words.push(`w${r.toString(36)}x`);
-  }
-  return words.join(' ');
-}
 
 let run = 0;
 let denseWalks = 0;
@@ -59,16 +49,7 @@ it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook 
         const index = await openSparseIndex(dir);
         const halves = [index.view, scoringView(index, 0, n >> 1), scoringView(index, n >> 1, n)];
         for (let qi = 0; qi < 3; qi++) {
-          const q = zipfText(rng, vocab, rng.int(5, 64));
-          const ids: number[] = [];
-          const counts: number[] = [];
-          for (const t of index.analyzer.tokens(q)) {
-            const id = index.termId(t);
-            if (id < 0) continue;
-            const at = ids.indexOf(id);
-            if (at >= 0) counts[at]++;
-            else ids.push(id), counts.push(1);
-          }
+          const { ids, counts } = queryTerms(index, zipfText(rng, vocab, rng.int(5, 64)));
           for (const k of [1, 3, 10, Math.max(1, n >> 2), n]) {
             const reqs: ScoreRequest[] = [
               { method: 'bm25', k1: 0.9, b: 0.4, ids, counts, k },
