@@ -17,7 +17,8 @@ import { TopK } from './top-k.js';
 import { walkKernel } from './kernel/kernel.js';
 
 export const BLOCK_DOCS = 16384;
-const TABLE = 64;
+/** QLD weights are tabulated for tf < TABLE (every tf a compact list stores; larger ones from its escape map are computed). */
+const TABLE = 256;
 /**
  * Lists present in at least this share of the range's docs are walked densely (denseTfs), runs of
  * them fused per doc (kernel/walk.wat denseBm25, denseTable); at this share a list's tf byte per doc is also smaller than
@@ -46,26 +47,17 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   // decoded-postings.ts); uncached short lists are fresh objects, so all stay valid together.
   const lists = plan.map((t, j) => (dense[j] ? null : compactPostings(view, t.id)));
   const pos = new Int32Array(T);
-  // QLD weights by tf (tf < TABLE): exactly the expressions accumulate() evaluates, computed once.
+  // QLD weights by tf (tf < TABLE; entry 0 is 0, so a dense walk adds +0 for absent docs): exactly
+  // the expressions accumulate() evaluates, computed once per query for the posting walks, the dense
+  // walks and the kernel. BM25 divides per posting and needs none.
   const tables = plan.map((t) => {
-    const a = new Float64Array(TABLE);
-    if (mode === Mode.Qld) {
-      a[1] = t.p1 * Math.log1p(1 / t.p2);
-      for (let tf = 2; tf < TABLE; tf++) a[tf] = t.p1 * Math.log1p(tf / t.p2);
-    } else if (mode === Mode.LuceneQld) for (let tf = 1; tf < TABLE; tf++) a[tf] = Math.log1p(tf / t.p2);
+    const a = new Float64Array(mode === Mode.Bm25 ? 0 : TABLE);
+    if (mode === Mode.Qld) for (let tf = 1; tf < TABLE; tf++) a[tf] = t.p1 * Math.log1p(tf / t.p2);
+    else if (mode === Mode.LuceneQld) for (let tf = 1; tf < TABLE; tf++) a[tf] = Math.log1p(tf / t.p2);
     return a;
   });
   blockedStats.denseLists = dense.filter(Boolean).length;
   blockedStats.longestFusedRun = 0;
-  // 256-entry tables (tf 0 … 255) for the dense QLD walks and the kernel's QLD walk: exactly the
-  // posting walk's expressions for tf ≥ TABLE.
-  const wide = (t: (typeof plan)[number], j: number) => {
-    const a = new Float64Array(256);
-    a.set(tables[j]);
-    for (let tf = TABLE; tf < 256; tf++) a[tf] = mode === Mode.Qld ? t.p1 * Math.log1p(tf / t.p2) : Math.log1p(tf / t.p2);
-    return a;
-  };
-  const denseTables = plan.map((t, j) => (!dense[j] || mode === Mode.Bm25 ? tables[j] : wide(t, j)));
   const fusable = branchFree && (mode === Mode.Bm25 || mode === Mode.Qld);
   const p1s = plan.map((t) => t.p1);
 
@@ -111,9 +103,10 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   const scoresOff = 0;
   const normOff = scoresOff + blockDocs * 8;
   const tablesOff = normOff + (mode === Mode.Bm25 ? blockDocs * 8 : 0);
-  const dP1Off = tablesOff + (mode === Mode.Qld ? T * 256 * 8 : 0);
+  const dP1Off = tablesOff + (mode === Mode.Qld ? T * TABLE * 8 : 0);
   const dTabOff = dP1Off + rows * 8;
-  const dTfOff = dTabOff + (mode === Mode.Qld ? rows * 2048 : 0);
+  const dTfOff = dTabOff + (mode === Mode.Qld ? rows * TABLE * 8 : 0);
+  // 16 spare bytes after the dense rows: the f64x2 walk loads 8 tf bytes at a time.
   const lnlOff = (dTfOff + rows * blockDocs + 16 + 7) & ~7;
   const outOff = lnlOff + (qld ? blockDocs * 8 : 0);
   const lowOff = outOff + (mode === Mode.LuceneQld ? 0 : blockDocs * 16);
@@ -125,15 +118,20 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   const bn = new Float64Array(mem, normOff, mode === Mode.Bm25 ? blockDocs : 0);
   const kLow = new Uint16Array(mem, lowOff, maxChunk);
   const kTf = new Uint8Array(mem, tfOff, maxChunk);
-  if (mode === Mode.Qld) for (let j = 0; j < T; j++) if (inKernel[j]) new Float64Array(mem, tablesOff + j * 2048, 256).set(wide(plan[j], j));
+  if (mode === Mode.Qld) {
+    const kTables = new Float64Array(mem, tablesOff, T * TABLE);
+    for (let j = 0; j < T; j++) if (inKernel[j]) kTables.set(tables[j], j * TABLE);
+  }
   const dTf = new Uint8Array(mem, dTfOff, rows * blockDocs + 16);
   const bl = new Float64Array(mem, lnlOff, qld ? blockDocs : 0);
   const outView = new DataView(mem, outOff, mode === Mode.LuceneQld ? 0 : blockDocs * 16);
+  const dP1 = new Float64Array(mem, dP1Off, mode === Mode.Bm25 ? rows : 0);
+  const dTables = new Float64Array(mem, dTabOff, mode === Mode.Qld ? rows * TABLE : 0);
   for (const r of runs)
     for (let j = r.j; j < r.e; j++) {
       const row = r.row + j - r.j;
-      if (mode === Mode.Bm25) new Float64Array(mem, dP1Off + row * 8, 1)[0] = p1s[j];
-      else new Float64Array(mem, dTabOff + row * 2048, 256).set(denseTables[j]);
+      if (mode === Mode.Bm25) dP1[row] = p1s[j];
+      else dTables.set(tables[j], row * TABLE);
     }
   // Where each kernel list's current chunk sits in the scratch, as offsets for its posting index p.
   const kLowAt = new Int32Array(T);
@@ -185,7 +183,7 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
           for (let q = 0; q < n; q++) dTf.set(dense[r.j + q]!.subarray(s0 - lo, s1 - lo), (r.row + q) * blockDocs + i0);
           const rowOff = dTfOff + r.row * blockDocs;
           if (mode === Mode.Bm25) kern.denseBm25(rowOff, blockDocs, n, dP1Off + r.row * 8, normOff, scoresOff, i0, s1 - b0);
-          else kern.denseTable(rowOff, blockDocs, n, dTabOff + r.row * 2048, scoresOff, i0, s1 - b0);
+          else kern.denseTable(rowOff, blockDocs, n, dTabOff + r.row * TABLE * 8, scoresOff, i0, s1 - b0);
           j = r.e - 1;
           continue;
         }
@@ -199,7 +197,7 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
             }
           } else {
             const ratio = arr!;
-            const lt = denseTables[j];
+            const lt = tables[j];
             for (let d = s0; d < s1; d++) {
               const tf = tfd[d - lo];
               if (tf === 0) continue;
@@ -217,24 +215,15 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
           pos[j] =
             mode === Mode.Bm25
               ? kern.bm25(kLowAt[j], kTfAt[j], pos[j], end, lim, dOff, normOff, scoresOff, p1)
-              : kern.table(kLowAt[j], kTfAt[j], pos[j], end, lim, dOff, tablesOff + j * 2048, scoresOff);
+              : kern.table(kLowAt[j], kTfAt[j], pos[j], end, lim, dOff, tablesOff + j * TABLE * 8, scoresOff);
           continue;
         }
         const { low, tfs } = list;
         const p2 = plan[j].p2;
         let p = pos[j];
-        if (mode === Mode.Bm25) {
+        if (mode !== Mode.LuceneQld) {
+          // Lists the kernel does not take (a tf ≥ 255 in the escape map), BM25 or textbook QLD.
           const norm = arr!;
-          for (; p < end; p++) {
-            const l = low[p];
-            if (l >= lim) break;
-            const d = base + l;
-            let tf = tfs[p];
-            if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
-            bs[d - b0] = bs[d - b0] + (p1 * tf) / (tf + norm[d]);
-          }
-        } else if (mode === Mode.Qld) {
-          // Same values as accumulate() computes (p1·ln(1 + tf/μP)), looked up for small tf.
           const w = tables[j];
           for (; p < end; p++) {
             const l = low[p];
@@ -242,7 +231,7 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
             const d = base + l;
             let tf = tfs[p];
             if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
-            bs[d - b0] = bs[d - b0] + (tf < TABLE ? w[tf] : p1 * Math.log1p(tf / p2));
+            bs[d - b0] = bs[d - b0] + (mode === Mode.Bm25 ? (p1 * tf) / (tf + norm[d]) : tf < TABLE ? w[tf] : p1 * Math.log1p(tf / p2));
           }
         } else {
           const ratio = arr!;
