@@ -17,6 +17,7 @@ import { bm25Idf } from '../../retrieval/sparse/score-core.js';
 import { advocateQueries, keyTerms, type QueryKind } from './advocate-queries.js';
 import { bm25SelfScore } from './ir-solver.js';
 import type { Hypothesis, ToolCallRecord } from './types.js';
+import { errors } from '../../core/errors.js';
 
 /** The option-level query kinds the selector reads (the plan's three and question sentence + option). */
 export type SelectorKind = QueryKind | 'question+hypothesis';
@@ -103,7 +104,7 @@ export function questionPlusHypothesis(question: string, hypothesis: string): st
 /** Runs every search and match the selector needs (bm25 must have explain(); qld is required). */
 export async function gatherQuestionEvidence(retrievers: { bm25: Retriever; qld: Retriever }, o: GatherOptions): Promise<QuestionEvidence> {
   const { bm25, qld } = retrievers;
-  if (!bm25.explain) throw new Error('the evidence selector needs a bm25 retriever with explain()');
+  if (!bm25.explain) throw errors.invalidInput('retrievers', 'the evidence selector needs a bm25 retriever with explain()');
   const depth = o.depth ?? 100;
   const cdepth = o.candidateDepth ?? 30;
   const options: OptionRuns[] = [];

@@ -21,6 +21,7 @@ import type { Hit } from '../../retrieval/types.js';
 import type { QueryPlan } from './advocate-offline.js';
 import { SELECTOR_KINDS, type QuestionEvidence } from './evidence-candidates.js';
 import type { QueryKind } from './advocate-queries.js';
+import { reciprocalRankFusion } from '../../retrieval/fusion.js';
 
 export const OPTION_FEATURES = 44;
 export const QUESTION_FEATURES = 2 * OPTION_FEATURES;
@@ -32,15 +33,14 @@ export interface PlanRanking {
   order: string[];
 }
 
-/** The plan's weighted RRF over an option's bm25 runs (the same fusion as the offline advocate). */
+/** The plan's weighted RRF over an option's bm25 runs (the same fusion as the offline advocate; retrieval/fusion.ts). */
 export function planRanking(runs: Partial<Record<string, { bm25: Hit[] }>>, plan: QueryPlan): PlanRanking {
-  const score = new Map<string, number>();
-  for (const [kind, w] of Object.entries(plan.weights) as [QueryKind, number][]) {
-    if (!(w > 0)) continue;
-    for (const h of runs[kind]?.bm25 ?? []) score.set(h.id, (score.get(h.id) ?? 0) + w / (plan.rrfK + h.rank));
-  }
-  const order = [...score.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([id]) => id);
-  return { score, rank: new Map(order.map((id, i) => [id, i + 1])), order };
+  const kinds = (Object.keys(plan.weights) as QueryKind[]).filter((kind) => plan.weights[kind] > 0);
+  const fused = reciprocalRankFusion(
+    kinds.map((kind) => ({ method: kind, hits: runs[kind]?.bm25 ?? [] })),
+    { rrfK: plan.rrfK, weights: plan.weights },
+  );
+  return { score: new Map(fused.map((h) => [h.id, h.score])), rank: new Map(fused.map((h) => [h.id, h.rank])), order: fused.map((h) => h.id) };
 }
 
 const ranks = (hits: Hit[] | undefined) => new Map((hits ?? []).map((h) => [h.id, h.rank]));

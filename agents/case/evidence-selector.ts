@@ -15,6 +15,7 @@
 import type { QueryPlan } from './advocate-offline.js';
 import type { QuestionEvidence } from './evidence-candidates.js';
 import { candidateFeatures, QUESTION_FEATURES } from './evidence-features.js';
+import { errors } from '../../core/errors.js';
 
 export interface SelectorModel {
   /** Length of the feature vector (evidence-features.ts QUESTION_FEATURES). */
@@ -80,7 +81,7 @@ export function selectBySlots(
 
 /** Evidence per option (in `ev.options` order) chosen by `model`. */
 export function selectEvidence(ev: QuestionEvidence, plan: QueryPlan, model: SelectorModel, k: number): SelectedItem[][] {
-  if (model.features !== QUESTION_FEATURES) throw new Error(`evidence selector model has ${model.features} features, the code computes ${QUESTION_FEATURES}`);
+  if (model.features !== QUESTION_FEATURES) throw errors.invalidInput('evidence selector model', `it has ${model.features} features, the code computes ${QUESTION_FEATURES}`);
   const { plans, candidates } = candidateFeatures(ev, plan);
   return selectBySlots(
     candidates.map((c) => ({ id: c.id, score: linearScore(model, c.question) })),

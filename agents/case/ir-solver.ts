@@ -21,6 +21,7 @@
 import { bm25Idf } from '../../retrieval/sparse/score-core.js';
 import type { Explanation, Retriever } from '../../retrieval/types.js';
 import type { VerdictRecord } from './types.js';
+import { errors } from '../../core/errors.js';
 
 export const IR_SOLVER_LABEL = 'IR solver (Clark et al. 2016 style), no LLM';
 export const IR_SOLVER_DEPTH = 20;
@@ -64,7 +65,7 @@ export interface IrSolverInput {
 
 export async function irSolverVerdict(bm25: Retriever, input: IrSolverInput, depth = IR_SOLVER_DEPTH, top = IR_SOLVER_TOP): Promise<IrSolverResult> {
   const { facts, question, options } = input;
-  if (!bm25.explain) throw new Error('the IR solver needs a retriever with explain() (bm25)');
+  if (!bm25.explain) throw errors.invalidInput('retriever', 'the IR solver needs a retriever with explain() (bm25)');
   const pool = facts.trim() ? await bm25.search(facts, { k: depth }) : [];
   const scores: Record<string, number> = {};
   const support: Record<string, string | null> = {};

@@ -30,6 +30,7 @@ import { gatherQuestionEvidence } from './evidence-candidates.js';
 import { candidateFeatures, planRanking, QUESTION_FEATURES, type PlanRanking } from './evidence-features.js';
 import { linearScore, selectBySlots, type SelectorModel } from './evidence-selector.js';
 import { directHypotheses } from './hypotheses-direct.js';
+import { errors } from '../../core/errors.js';
 
 export interface TrainingQuestion {
   id: string;
@@ -168,7 +169,7 @@ export async function gatherTrainingSet(indexDir: string, questions: Question[],
   const idx = await openCaseIndex(indexDir, ['bm25', 'qld']);
   try {
     const { bm25, qld } = idx.retrievers;
-    if (!bm25 || !qld) throw new Error(`${indexDir}: the evidence selector needs bm25 and qld`);
+    if (!bm25 || !qld) throw errors.methodUnavailable(!bm25 ? 'bm25' : 'qld', indexDir, Object.keys(idx.retrievers), 'the evidence selector');
     const out: TrainingQuestion[] = [];
     for (const q of questions) {
       out.push(await trainingQuestion({ bm25, qld }, q));
