@@ -1,0 +1,46 @@
+/**
+ * The use-lite encoder's WebAssembly kernels (gemm.wat, compiled into gemm-wasm.ts by
+ * `npm run build:kernel`): a float32 matrix product over 128-bit SIMD and its packings. Each
+ * instance owns one linear memory, sized once by its caller (use-lite-direct.ts keeps the packed
+ * weights and all scratch there), so views of it stay valid.
+ */
+import { GEMM_WASM_BASE64 } from './gemm-wasm.js';
+
+/** The parts of the WebAssembly JS API used here (the project's lib settings do not declare it). */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+}
+const WA = (
+  globalThis as unknown as {
+    WebAssembly: {
+      Memory: new (d: { initial: number }) => WasmMemory;
+      Module: new (bytes: Uint8Array) => object;
+      Instance: new (m: object, imports: object) => { exports: Record<string, unknown> };
+    };
+  }
+).WebAssembly;
+
+/** gemm flag: max(0, ·) on the result. */
+export const GEMM_RELU = 1;
+/** gemm flag: add the result to C instead of overwriting it. */
+export const GEMM_ACCUMULATE = 2;
+
+export interface GemmKernel {
+  /** C[i, j] (=|+=) bias[j] + Σk A[i, k]·B[k, j] for i < M (a multiple of 4), j < N (a multiple of 8); A packed by packA, B by packB; byte offsets. */
+  gemm(a: number, b: number, c: number, ldc: number, bias: number, M: number, K: number, N: number, flags: number): void;
+  /** Packs rows < `rows` of row-major src (row stride lda bytes) times `scale` into A layout, rows up to M as zeros. */
+  packA(src: number, lda: number, rows: number, M: number, K: number, scale: number, dst: number): void;
+  /** Packs B (K × cols, or its transpose when `transposed` is 1) into B layout, columns up to N as zeros. */
+  packB(src: number, ld: number, K: number, cols: number, N: number, transposed: number, dst: number): void;
+  memory: WasmMemory;
+}
+
+const PAGE = 65536;
+
+/** A new kernel instance with a memory of at least `bytes`. */
+export function gemmKernel(bytes: number): GemmKernel {
+  const memory = new WA.Memory({ initial: Math.max(1, Math.ceil(bytes / PAGE)) });
+  const mod = new WA.Module(Buffer.from(GEMM_WASM_BASE64, 'base64'));
+  const exp = new WA.Instance(mod, { env: { mem: memory } }).exports as unknown as Omit<GemmKernel, 'memory'>;
+  return { gemm: exp.gemm, packA: exp.packA, packB: exp.packB, memory };
+}
