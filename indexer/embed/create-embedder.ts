@@ -28,8 +28,8 @@ export function parseEmbedderSpec(provider: string, extra: Omit<EmbedderSpec, 'p
   return { provider, ...extra };
 }
 
-/** The part of a spec that is safe to record in a manifest (never apiKey). */
+/** The part of a spec that is safe to record in a manifest (never apiKey; not use-lite's engine, which does not change the vectors). */
 export function recordableSpec(spec: EmbedderSpec): Record<string, unknown> {
-  const { apiKey: _k, signal: _s, ...rest } = spec as EmbedderSpec & { signal?: unknown };
+  const { apiKey: _k, signal: _s, engine: _e, ...rest } = spec as EmbedderSpec & { signal?: unknown };
   return JSON.parse(JSON.stringify(rest));
 }

@@ -54,6 +54,12 @@ export interface EmbedderSpec {
   maxWords?: number;
   /** use-lite: worker threads (default min(2, cores)); 0 = run in this thread. */
   workers?: number;
+  /**
+   * use-lite: how the model runs — 'direct' (default: the encoder's forward pass in WebAssembly +
+   * TypeScript, use-lite-direct.ts) or 'tfjs' (the package's tfjs graph, the reference). Same
+   * vectors within 1e-5, so it is not recorded in manifests.
+   */
+  engine?: 'direct' | 'tfjs';
   /** Override the per-model query/passage prefixes. */
   queryPrefix?: string;
   passagePrefix?: string;

@@ -31,7 +31,11 @@ const HEADS = 4;
 export interface UseLiteDirect {
   /** Token ids of a text (the package's SentencePiece tokenizer). */
   tokenize(text: string): number[];
-  /** The sentence vector of token ids (at least one); only the first `maxTokens` are read, as the graph does. */
+  /**
+   * The sentence vector of token ids; only the first `maxTokens` are read, as the graph does. No
+   * tokens (an empty text) give the graph's vector for a zero mean, tanh(bias) normalised — what
+   * tfjs returns for an empty text inside a batch (alone, its graph refuses an empty input).
+   */
   encode(ids: number[]): Float32Array;
   /** The graph's length limit (128). */
   readonly maxTokens: number;
@@ -204,7 +208,7 @@ export async function loadUseLiteDirect(files?: UseLiteFiles): Promise<UseLiteDi
 
   const encode = (allIds: number[]): Float32Array => {
     const n = Math.min(allIds.length, maxTokens);
-    if (n === 0) throw errors.invalidInput('ids', 'the direct use-lite pass needs at least one token');
+    if (n === 0) return finish(new Float32Array(512));
     const m = Math.ceil(n / 4) * 4;
     // x0 = e + (e + timing), as the graph adds them (Scatter(e) + Scatter(GatherNd(e) + signal)).
     const x0 = X0 / 4;
@@ -256,7 +260,12 @@ export async function loadUseLiteDirect(files?: UseLiteFiles): Promise<UseLiteDi
       for (let t = 0; t < n; t++) s += f[XR / 4 + t * 512 + c];
       pooled[c] = s / n + f[PC / 4 + c];
     }
-    // tanh layer and l2 normalisation.
+    return finish(pooled);
+  };
+
+  /** tanh layer and l2 normalisation of the pooled vector. */
+  const finish = (pooled: Float32Array): Float32Array => {
+    const pa = PA / 4;
     f.fill(0, pa, pa + 4 * 512);
     for (let c = 0; c < 512; c++) f[pa + c * 4] = pooled[c];
     kernel.gemm(PA, wTanh, PC, 512 * 4, bTanh, 4, 512, 512, 0);

