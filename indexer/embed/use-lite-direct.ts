@@ -128,6 +128,16 @@ export async function loadUseLiteDirect(files?: UseLiteFiles): Promise<UseLiteDi
   const wTanh = matrix('module/Encoder_en/hidden_layers/tanh_layer_0/weights', [512, 512], 512, 512);
   const bTanh = vector('module/Encoder_en/hidden_layers/tanh_layer_0/bias', 512);
 
+  // The timing signal of every position the graph keeps: [sin(p·inv) (128), cos(p·inv) (128)], float32.
+  const timing = new Float32Array(maxTokens * 256);
+  for (let t = 0; t < maxTokens; t++) {
+    for (let c = 0; c < 128; c++) {
+      const a = Math.fround(t * invTimescales[c]);
+      timing[t * 256 + c] = Math.sin(a);
+      timing[t * 256 + 128 + c] = Math.cos(a);
+    }
+  }
+
   const T8 = Math.ceil(maxTokens / 8) * 8;
   const zero = alloc(1536);
   const X0 = alloc(T8 * 256); // layer 0 input, row-major
@@ -217,12 +227,10 @@ export async function loadUseLiteDirect(files?: UseLiteFiles): Promise<UseLiteDi
       if (!Number.isInteger(id) || id < 0 || id >= 8002) throw errors.invalidInput('ids', `token id ${id} is outside the vocabulary`);
       const e = id * 256;
       const row = x0 + t * 256;
-      for (let c = 0; c < 128; c++) {
-        const a = Math.fround(t * invTimescales[c]);
-        const es = embeddings[e + c];
-        const ec = embeddings[e + 128 + c];
-        f[row + c] = es + Math.fround(es + Math.fround(Math.sin(a)));
-        f[row + 128 + c] = ec + Math.fround(ec + Math.fround(Math.cos(a)));
+      const sig = t * 256;
+      for (let c = 0; c < 256; c++) {
+        const v = embeddings[e + c];
+        f[row + c] = v + Math.fround(v + timing[sig + c]);
       }
     }
     // Layer 0.
@@ -247,19 +255,21 @@ export async function loadUseLiteDirect(files?: UseLiteFiles): Promise<UseLiteDi
     kernel.gemm(AP, L1.w1, H, 1536 * 4, L1.b1, m, 512, 1536, GEMM_RELU);
     // mean_t(x4) = mean_t(x3) + mean_t(hidden)·W2 + b2: the last product once, on the mean.
     const pa = PA / 4;
+    const hSum = new Float64Array(1536);
+    for (let t = 0; t < n; t++) {
+      const row = H / 4 + t * 1536;
+      for (let c = 0; c < 1536; c++) hSum[c] += f[row + c];
+    }
     f.fill(0, pa, pa + 4 * 1536);
-    for (let c = 0; c < 1536; c++) {
-      let s = 0;
-      for (let t = 0; t < n; t++) s += f[H / 4 + t * 1536 + c];
-      f[pa + c * 4] = s / n;
-    }
+    for (let c = 0; c < 1536; c++) f[pa + c * 4] = hSum[c] / n;
     kernel.gemm(PA, L1.w2, PC, 512 * 4, L1.b2, 4, 1536, 512, 0);
-    const pooled = new Float32Array(512);
-    for (let c = 0; c < 512; c++) {
-      let s = 0;
-      for (let t = 0; t < n; t++) s += f[XR / 4 + t * 512 + c];
-      pooled[c] = s / n + f[PC / 4 + c];
+    const xSum = new Float64Array(512);
+    for (let t = 0; t < n; t++) {
+      const row = XR / 4 + t * 512;
+      for (let c = 0; c < 512; c++) xSum[c] += f[row + c];
     }
+    const pooled = new Float32Array(512);
+    for (let c = 0; c < 512; c++) pooled[c] = xSum[c] / n + f[PC / 4 + c];
     return finish(pooled);
   };
 
