@@ -15,6 +15,7 @@ import { loadQuestions } from '../corpora/registry.js';
 import { retrievalQuery } from '../corpora/barexam.js';
 import { openDenseRetriever, type DenseRetriever } from '../retrieval/dense.js';
 import type { EmbedderSpec } from '../indexer/embed/types.js';
+import { gemmVariant } from '../indexer/embed/kernel/gemm.js';
 import { lastWords } from '../indexer/embed/batching.js';
 import { USE_LITE_QUERY_WORDS } from '../retrieval/dense.js';
 
@@ -57,7 +58,8 @@ export async function denseQueryLatency(index: string, k = 10, warmup = 20, engi
   }
   await r.close();
   const cpuMean = cpu.reduce((a, b) => a + b, 0) / cpu.length;
-  return { k, engine: engine ?? 'index default', total: summarize(total), cpuMs: cpuMean, embed: summarize(embed), search: summarize(search) };
+  const used = r.embedder.provider === 'use-lite' && engine !== 'tfjs' ? `direct, ${gemmVariant()} kernel` : (engine ?? r.embedder.provider);
+  return { k, engine: used, total: summarize(total), cpuMs: cpuMean, embed: summarize(embed), search: summarize(search) };
 }
 
 if (process.argv[1] && /dense-query-latency\.(js|ts)$/.test(process.argv[1])) {

@@ -2,19 +2,24 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../../core/rng.js';
-import { GEMM_WASM_BASE64 } from './gemm-wasm.js';
-import { GEMM_ACCUMULATE, GEMM_RELU, gemmKernel } from './gemm.js';
+import { GEMM_FMA_WASM_BASE64, GEMM_WASM_BASE64 } from './gemm-wasm.js';
+import { GEMM_ACCUMULATE, GEMM_RELU, gemmKernel, gemmVariant, type GemmVariant } from './gemm.js';
 // @ts-expect-error — a plain .mjs build script, no type declarations
-import { compileWat } from '../../../scripts/compile-wat.mjs';
+import { compileGemmFmaWat, compileWat } from '../../../scripts/compile-wat.mjs';
 
 describe('the use-lite encoder kernels (gemm.wat)', () => {
   it('the committed gemm-wasm.ts is exactly what gemm.wat compiles to (npm run build:kernel)', async () => {
     const wat = readFileSync(fileURLToPath(new URL('./gemm.wat', import.meta.url)), 'utf8');
     const bytes: Uint8Array = await compileWat(wat, 'gemm.wat');
     expect(Buffer.from(bytes).toString('base64')).toBe(GEMM_WASM_BASE64);
+    const fused: Uint8Array = await compileGemmFmaWat(wat);
+    expect(Buffer.from(fused).toString('base64')).toBe(GEMM_FMA_WASM_BASE64);
+    expect(fused).not.toEqual(bytes);
   });
 
-  it('multiplies packed matrices like a float64 loop: bias, relu, accumulate, B given transposed, ragged rows and columns zero-padded', () => {
+  // The FMA variant runs only where relaxed SIMD validates (Node ≥ 22 or the V8 flag).
+  const variants: GemmVariant[] = gemmVariant() === 'simd-fma' ? ['simd', 'simd-fma'] : ['simd'];
+  it.each(variants)('%s: multiplies packed matrices like a float64 loop: bias, relu, accumulate, B given transposed, ragged rows and columns zero-padded', (variant) => {
     const rng = createRng(7);
     const rand = (n: number) => Float32Array.from({ length: n }, () => rng.next() * 2 - 1);
     // rows (not a multiple of 4), K, cols (not a multiple of 8)
@@ -30,7 +35,7 @@ describe('the use-lite encoder kernels (gemm.wat)', () => {
       const bias = rand(N);
       const c0 = rand(M * N);
       const bytes = 4 * (2 * M * K + 4 * K * N + 3 * M * N + N) + 1024;
-      const k = gemmKernel(bytes);
+      const k = gemmKernel(bytes, variant);
       const f = new Float32Array(k.memory.buffer);
       let top = 0;
       const put = (x: Float32Array) => {

@@ -2,9 +2,12 @@
  * The use-lite encoder's WebAssembly kernels (gemm.wat, compiled into gemm-wasm.ts by
  * `npm run build:kernel`): a float32 matrix product over 128-bit SIMD and its packings. Each
  * instance owns one linear memory, sized once by its caller (use-lite-direct.ts keeps the packed
- * weights and all scratch there), so views of it stay valid.
+ * weights and all scratch there), so views of it stay valid. Where the runtime validates relaxed
+ * SIMD (Node ≥ 22, or Node 20 with --experimental-wasm-relaxed-simd) the product's multiply-adds
+ * are fused (f32x4.relaxed_madd: one FMA where the CPU has it, else a multiply and an add; the
+ * rounding differs from the unfused kernel by an ulp per step, far inside use-lite's 1e-5 check).
  */
-import { GEMM_WASM_BASE64 } from './gemm-wasm.js';
+import { GEMM_FMA_WASM_BASE64, GEMM_WASM_BASE64 } from './gemm-wasm.js';
 
 /** The parts of the WebAssembly JS API used here (the project's lib settings do not declare it). */
 interface WasmMemory {
@@ -15,6 +18,7 @@ const WA = (
     WebAssembly: {
       Memory: new (d: { initial: number }) => WasmMemory;
       Module: new (bytes: Uint8Array) => object;
+      validate(bytes: Uint8Array): boolean;
       Instance: new (m: object, imports: object) => { exports: Record<string, unknown> };
     };
   }
@@ -37,10 +41,17 @@ export interface GemmKernel {
 
 const PAGE = 65536;
 
-/** A new kernel instance with a memory of at least `bytes`. */
-export function gemmKernel(bytes: number): GemmKernel {
+export type GemmVariant = 'simd' | 'simd-fma';
+
+/** The variant this runtime runs: fused multiply-adds where relaxed SIMD validates. */
+export function gemmVariant(): GemmVariant {
+  return WA.validate(Buffer.from(GEMM_FMA_WASM_BASE64, 'base64')) ? 'simd-fma' : 'simd';
+}
+
+/** A new kernel instance with a memory of at least `bytes` (variant: default gemmVariant()). */
+export function gemmKernel(bytes: number, variant: GemmVariant = gemmVariant()): GemmKernel {
   const memory = new WA.Memory({ initial: Math.max(1, Math.ceil(bytes / PAGE)) });
-  const mod = new WA.Module(Buffer.from(GEMM_WASM_BASE64, 'base64'));
+  const mod = new WA.Module(Buffer.from(variant === 'simd-fma' ? GEMM_FMA_WASM_BASE64 : GEMM_WASM_BASE64, 'base64'));
   const exp = new WA.Instance(mod, { env: { mem: memory } }).exports as unknown as Omit<GemmKernel, 'memory'>;
   return { gemm: exp.gemm, packA: exp.packA, packB: exp.packB, memory };
 }
