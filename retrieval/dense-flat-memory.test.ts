@@ -1,6 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../core/rng.js';
-import { flatMatrixOf, flatSearch, topKIndices } from './dense-flat-memory.js';
+import { flatMatrixOf, flatScores, flatSearch, topKIndices } from './dense-flat-memory.js';
+import { DOTS_WASM_BASE64 } from './dense-kernel/dots-wasm.js';
+// @ts-expect-error — a plain .mjs build script, no type declarations
+import { compileWat } from '../scripts/compile-wat.mjs';
 
 /** The reference: cosine in float64 from the raw rows, full sort, ties by row order. */
 function reference(rows: number[][], q: number[], k: number) {
@@ -34,6 +39,22 @@ describe('flat in-memory dense search', () => {
         });
       }
     }
+  });
+
+  it('the WebAssembly dot products give the float64 sums of the float32 unit rows (1e-12), the committed dots-wasm.ts being what dots.wat compiles to', async () => {
+    const wat = readFileSync(fileURLToPath(new URL('./dense-kernel/dots.wat', import.meta.url)), 'utf8');
+    expect(Buffer.from((await compileWat(wat, 'dots.wat')) as Uint8Array).toString('base64')).toBe(DOTS_WASM_BASE64);
+    const q = Float32Array.from({ length: dim }, () => rng.next() - 0.5);
+    const qn = 1 / Math.sqrt(q.reduce((a, x) => a + x * x, 0));
+    const got = flatScores(m, q);
+    rows.forEach((r, i) => {
+      const s2 = r.reduce((a, x) => a + x * x, 0);
+      const inv = s2 > 0 ? 1 / Math.sqrt(s2) : 0;
+      const unit = r.map((x) => Math.fround(x * inv)); // the rows as flatMatrixOf stores them
+      let want = 0;
+      for (let d = 0; d < dim; d++) want += unit[d] * q[d];
+      expect(Math.abs(got[i] - want * qn)).toBeLessThan(1e-12);
+    });
   });
 
   it('breaks equal scores by row order and scores a zero row or zero query 0', () => {

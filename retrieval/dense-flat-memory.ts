@@ -6,32 +6,35 @@
  * similarities exactly as LanceDB's (1 − cosine distance, to ~1e-6), ties broken by row order.
  *
  * Speed (issue 16): rows are scaled to unit length once at load, so a query is one dot product per
- * row (one pass, four accumulators) times 1/‖q‖; the top k are kept in a bounded min-heap instead of
- * sorting all n scores (k ≪ n), and only those k are sorted.
+ * row times 1/‖q‖; the top k are kept in a bounded min-heap instead of sorting all n scores (k ≪ n),
+ * and only those k are sorted. The dot products run in WebAssembly (dense-kernel/dots.wat, f64x2:
+ * float32 rows × the float64 query, summed in float64 as the JavaScript loop did), ~2× faster.
  */
 import type * as lancedb from '@lancedb/lancedb';
 import type { Hit } from './types.js';
+import { dotsKernel, type DotsKernel } from './dense-kernel/dots.js';
 
 export const FLAT_MEMORY_MAX_ROWS = 20_000;
 
 export interface FlatMatrix {
   ids: string[];
   dim: number;
-  /** Rows scaled to unit length (a zero row stays zero), row-major. */
-  unit: Float32Array;
+  /** Rows scaled to unit length (a zero row stays zero), in the kernel's memory (row stride dim rounded up to 4). */
+  kernel: DotsKernel;
 }
 
 /** A matrix from raw row vectors (any length; each must have `dim` coordinates). */
 export function flatMatrixOf(ids: string[], rows: ArrayLike<number>[], dim: number): FlatMatrix {
-  const unit = new Float32Array(rows.length * dim);
+  const kernel = dotsKernel(rows.length, dim);
+  const unit = kernel.rows;
   rows.forEach((v, i) => {
     let s = 0;
     for (let d = 0; d < dim; d++) s += v[d] * v[d];
     const inv = s > 0 ? 1 / Math.sqrt(s) : 0;
-    const off = i * dim;
+    const off = i * kernel.stride;
     for (let d = 0; d < dim; d++) unit[off + d] = v[d] * inv;
   });
-  return { ids: [...ids], dim, unit };
+  return { ids: [...ids], dim, kernel };
 }
 
 export async function loadFlatMatrix(table: lancedb.Table, rows: number, dim: number): Promise<FlatMatrix> {
@@ -50,22 +53,8 @@ export function flatScores(m: FlatMatrix, vector: ArrayLike<number>): Float64Arr
   let qs = 0;
   for (let d = 0; d < dim; d++) qs += q[d] * q[d];
   const qn = qs > 0 ? 1 / Math.sqrt(qs) : 0;
-  const n = m.ids.length;
-  const a = m.unit;
-  const scores = new Float64Array(n);
-  const dim4 = dim - (dim % 4);
-  for (let i = 0, off = 0; i < n; i++, off += dim) {
-    let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    let d = 0;
-    for (; d < dim4; d += 4) {
-      s0 += a[off + d] * q[d];
-      s1 += a[off + d + 1] * q[d + 1];
-      s2 += a[off + d + 2] * q[d + 2];
-      s3 += a[off + d + 3] * q[d + 3];
-    }
-    for (; d < dim; d++) s0 += a[off + d] * q[d];
-    scores[i] = (s0 + s1 + s2 + s3) * qn;
-  }
+  const scores = m.kernel.dots(q.subarray(0, dim));
+  for (let i = 0; i < scores.length; i++) scores[i] *= qn;
   return scores;
 }
 

@@ -4,6 +4,7 @@
 // - retrieval/sparse/kernel/walk.wat → walk-wasm.ts (WALK_WASM_BASE64), walk-wasm.test.ts
 // - indexer/embed/kernel/gemm.wat → gemm-wasm.ts (GEMM_WASM_BASE64, and GEMM_FMA_WASM_BASE64: the
 //   same source with its multiply-adds fused into relaxed-SIMD f32x4.relaxed_madd), gemm.test.ts
+// - retrieval/dense-kernel/dots.wat → dots-wasm.ts (DOTS_WASM_BASE64), retrieval/dense-flat-memory.test.ts
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { compileGemmFmaWat, compileWat } from './compile-wat.mjs';
@@ -11,6 +12,7 @@ import { compileGemmFmaWat, compileWat } from './compile-wat.mjs';
 const kernels = [
   { dir: '../retrieval/sparse/kernel/', wat: 'walk.wat', ts: 'walk-wasm.ts', name: 'WALK_WASM_BASE64' },
   { dir: '../indexer/embed/kernel/', wat: 'gemm.wat', ts: 'gemm-wasm.ts', name: 'GEMM_WASM_BASE64', fma: 'GEMM_FMA_WASM_BASE64' },
+  { dir: '../retrieval/dense-kernel/', wat: 'dots.wat', ts: 'dots-wasm.ts', name: 'DOTS_WASM_BASE64' },
 ];
 for (const k of kernels) {
   const dir = fileURLToPath(new URL(k.dir, import.meta.url));
