@@ -1,7 +1,7 @@
 /**
  * The Universal Sentence Encoder lite's forward pass written out: the same weights (read from the
- * package's model.json and shards, use-lite-weights.ts), the same SentencePiece tokenizer (the
- * package's), the graph's arithmetic in float32 — matrix products in WebAssembly (kernel/gemm.wat),
+ * package's model.json and shards, use-lite-weights.ts), the same token ids (use-lite-tokenizer.ts,
+ * the package's tokenizer without tfjs), the graph's arithmetic in float32 — matrix products in WebAssembly (kernel/gemm.wat),
  * the rest in TypeScript. It replaces tfjs' `executeAsync` of the 317-node graph (~256 kernels per
  * query, most of them shape bookkeeping) with ~30 kernel calls, and skips one product the graph
  * does per token: the encoder output is the mean over tokens of the last layer's residual stream,
@@ -20,6 +20,7 @@
  */
 import { errors } from '../../core/errors.js';
 import { GEMM_ACCUMULATE, GEMM_RELU, gemmKernel } from './kernel/gemm.js';
+import { UseLiteTokenizer } from './use-lite-tokenizer.js';
 import { readUseLiteFiles, type UseLiteFiles } from './use-lite-weights.js';
 
 const K = 'module_apply_default/Encoder_en/KonaTransformer/';
@@ -29,7 +30,7 @@ const M = 'module/Encoder_en/KonaTransformer/Encode/';
 const HEADS = 4;
 
 export interface UseLiteDirect {
-  /** Token ids of a text (the package's SentencePiece tokenizer). */
+  /** Token ids of a text (exactly the package's SentencePiece tokenizer's). */
   tokenize(text: string): number[];
   /**
    * The sentence vector of token ids; only the first `maxTokens` are read, as the graph does. No
@@ -155,9 +156,8 @@ export async function loadUseLiteDirect(files?: UseLiteFiles): Promise<UseLiteDi
   const f = new Float32Array(kernel.memory.buffer);
   for (const fill of pending) fill();
 
-  // Tokenizer: the package's, so ids are exactly the tfjs path's.
-  const { EmbeddingsModel } = await import('@energetic-ai/embeddings');
-  const tokenizer = new EmbeddingsModel({ vocabulary, model: undefined as never }).tokenizer;
+  // Tokenizer: ids exactly the package's (use-lite-tokenizer.test.ts), without loading tfjs.
+  const tokenizer = new UseLiteTokenizer(vocabulary);
 
   /** LN over the d columns of rows < n of row-major src (float index), into packed A at AP, rows up to m zero. */
   const layerNorm = (src: number, d: number, n: number, m: number, [scale, bias]: [Float32Array, Float32Array]) => {
