@@ -191,7 +191,7 @@ export async function loadUseLiteDirect(files?: UseLiteFiles): Promise<UseLiteDi
     for (let h = 0; h < HEADS; h++) {
       kernel.packA(QKV + h * dh * 4, ld, n, m, dh, L.qScale, AH);
       kernel.packB(QKV + (d + h * dh) * 4, ld, dh, n, n8, 1, BH);
-      kernel.gemm(AH, BH, SC, n8 * 4, zero, m, dh, n8, 0);
+      kernel.gemm(AH, BH, SC, n8 * 4, zero, n, dh, n8, 0);
       // Softmax of each row over the n keys, written as packed A (rows ≥ n zero).
       for (let t = 0; t < m; t++) {
         const o = ah + (t >> 2) * n * 4 + (t & 3);
@@ -212,7 +212,7 @@ export async function loadUseLiteDirect(files?: UseLiteFiles): Promise<UseLiteDi
         for (let j = 0; j < n; j++) f[o + j * 4] = f[row + j] / sum;
       }
       kernel.packB(QKV + (2 * d + h * dh) * 4, ld, n, dh, dh, 0, BH);
-      kernel.gemm(AH, BH, O + h * dh * 4, d * 4, zero, m, n, dh, 0);
+      kernel.gemm(AH, BH, O + h * dh * 4, d * 4, zero, n, n, dh, 0);
     }
   };
 
@@ -235,24 +235,24 @@ export async function loadUseLiteDirect(files?: UseLiteFiles): Promise<UseLiteDi
     }
     // Layer 0.
     layerNorm(X0, 256, n, m, L0.lnA);
-    kernel.gemm(AP, L0.qkv, QKV, 768 * 4, L0.bQkv, m, 256, 768, 0);
+    kernel.gemm(AP, L0.qkv, QKV, 768 * 4, L0.bQkv, n, 256, 768, 0);
     attention(L0, n, m);
     kernel.packA(X0, 256 * 4, n, m, 256, 1, AP);
-    kernel.gemm(AP, wRes, XR, 512 * 4, bRes, m, 256, 512, 0);
+    kernel.gemm(AP, wRes, XR, 512 * 4, bRes, n, 256, 512, 0);
     kernel.packA(O, 256 * 4, n, m, 256, 1, AP);
-    kernel.gemm(AP, L0.out, XR, 512 * 4, L0.bOut, m, 256, 512, GEMM_ACCUMULATE);
+    kernel.gemm(AP, L0.out, XR, 512 * 4, L0.bOut, n, 256, 512, GEMM_ACCUMULATE);
     layerNorm(XR, 512, n, m, L0.lnF);
-    kernel.gemm(AP, L0.w1, H, 1536 * 4, L0.b1, m, 512, 1536, GEMM_RELU);
+    kernel.gemm(AP, L0.w1, H, 1536 * 4, L0.b1, n, 512, 1536, GEMM_RELU);
     kernel.packA(H, 1536 * 4, n, m, 1536, 1, AP);
-    kernel.gemm(AP, L0.w2, XR, 512 * 4, L0.b2, m, 1536, 512, GEMM_ACCUMULATE);
+    kernel.gemm(AP, L0.w2, XR, 512 * 4, L0.b2, n, 1536, 512, GEMM_ACCUMULATE);
     // Layer 1.
     layerNorm(XR, 512, n, m, L1.lnA);
-    kernel.gemm(AP, L1.qkv, QKV, 1536 * 4, L1.bQkv, m, 512, 1536, 0);
+    kernel.gemm(AP, L1.qkv, QKV, 1536 * 4, L1.bQkv, n, 512, 1536, 0);
     attention(L1, n, m);
     kernel.packA(O, 512 * 4, n, m, 512, 1, AP);
-    kernel.gemm(AP, L1.out, XR, 512 * 4, L1.bOut, m, 512, 512, GEMM_ACCUMULATE);
+    kernel.gemm(AP, L1.out, XR, 512 * 4, L1.bOut, n, 512, 512, GEMM_ACCUMULATE);
     layerNorm(XR, 512, n, m, L1.lnF);
-    kernel.gemm(AP, L1.w1, H, 1536 * 4, L1.b1, m, 512, 1536, GEMM_RELU);
+    kernel.gemm(AP, L1.w1, H, 1536 * 4, L1.b1, n, 512, 1536, GEMM_RELU);
     // mean_t(x4) = mean_t(x3) + mean_t(hidden)·W2 + b2: the last product once, on the mean.
     const pa = PA / 4;
     const hSum = new Float64Array(1536);
@@ -262,7 +262,7 @@ export async function loadUseLiteDirect(files?: UseLiteFiles): Promise<UseLiteDi
     }
     f.fill(0, pa, pa + 4 * 1536);
     for (let c = 0; c < 1536; c++) f[pa + c * 4] = hSum[c] / n;
-    kernel.gemm(PA, L1.w2, PC, 512 * 4, L1.b2, 4, 1536, 512, 0);
+    kernel.gemm(PA, L1.w2, PC, 512 * 4, L1.b2, 1, 1536, 512, 0);
     const xSum = new Float64Array(512);
     for (let t = 0; t < n; t++) {
       const row = XR / 4 + t * 512;
@@ -278,7 +278,7 @@ export async function loadUseLiteDirect(files?: UseLiteFiles): Promise<UseLiteDi
     const pa = PA / 4;
     f.fill(0, pa, pa + 4 * 512);
     for (let c = 0; c < 512; c++) f[pa + c * 4] = pooled[c];
-    kernel.gemm(PA, wTanh, PC, 512 * 4, bTanh, 4, 512, 512, 0);
+    kernel.gemm(PA, wTanh, PC, 512 * 4, bTanh, 1, 512, 512, 0);
     const out = new Float32Array(512);
     let ss = 0;
     for (let c = 0; c < 512; c++) {

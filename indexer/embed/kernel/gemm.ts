@@ -30,7 +30,7 @@ export const GEMM_RELU = 1;
 export const GEMM_ACCUMULATE = 2;
 
 export interface GemmKernel {
-  /** C[i, j] (=|+=) bias[j] + Σk A[i, k]·B[k, j] for i < M (a multiple of 4), j < N (a multiple of 8); A packed by packA, B by packB; byte offsets. */
+  /** C[i, j] (=|+=) bias[j] + Σk A[i, k]·B[k, j] for i < M (rows of C past M untouched), j < N (a multiple of 8); A packed by packA, B by packB; byte offsets. */
   gemm(a: number, b: number, c: number, ldc: number, bias: number, M: number, K: number, N: number, flags: number): void;
   /** Packs rows < `rows` of row-major src (row stride lda bytes) times `scale` into A layout, rows up to M as zeros. */
   packA(src: number, lda: number, rows: number, M: number, K: number, scale: number, dst: number): void;

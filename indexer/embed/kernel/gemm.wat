@@ -3,8 +3,8 @@
 ;; use-lite-direct.ts runs the Universal Sentence Encoder lite's forward pass with them.
 ;;
 ;; Layouts (all float32, byte offsets into the one linear memory):
-;; - packed A: [M/4][K][4] — four rows interleaved, so one k step loads the four rows' values with
-;;   static offsets; M is a multiple of 4 (callers pad rows with zeros).
+;; - packed A: [ceil(M/4)][K][4] — four rows interleaved, so one k step loads the four rows' values
+;;   with static offsets; packA pads the last block with zero rows.
 ;; - packed B: [N/8][K][8] — panels of eight columns, each read front to back once per row block.
 ;; - C: row-major, row stride ldc bytes.
 (module
@@ -28,7 +28,7 @@
       (local.set $bi1 (v128.load offset=16 (i32.add (local.get $bias) (i32.shl (local.get $p) (i32.const 2)))))
       (local.set $i (i32.const 0))
       (block $idone (loop $rows
-        (br_if $idone (i32.ge_u (local.get $i) (local.get $M)))
+        (br_if $idone (i32.gt_u (i32.add (local.get $i) (i32.const 4)) (local.get $M)))
         (local.set $c0 (local.get $bi0)) (local.set $c1 (local.get $bi1))
         (local.set $c2 (local.get $bi0)) (local.set $c3 (local.get $bi1))
         (local.set $c4 (local.get $bi0)) (local.set $c5 (local.get $bi1))
@@ -87,6 +87,68 @@
         (v128.store offset=16 (local.get $cp) (local.get $c7))
         (local.set $i (i32.add (local.get $i) (i32.const 4)))
         (br $rows)))
+      ;; Two of the last rows (lanes 0 and 1 of the last block).
+      (if (i32.le_u (i32.add (local.get $i) (i32.const 2)) (local.get $M)) (then
+        (local.set $c0 (local.get $bi0)) (local.set $c1 (local.get $bi1))
+        (local.set $c2 (local.get $bi0)) (local.set $c3 (local.get $bi1))
+        (local.set $ap (i32.add (local.get $a) (i32.mul (i32.shr_u (local.get $i) (i32.const 2)) (local.get $abytes))))
+        (local.set $bp (local.get $bpanel))
+        (local.set $k (local.get $K))
+        (loop $ks2
+          (local.set $b0 (v128.load (local.get $bp)))
+          (local.set $b1 (v128.load offset=16 (local.get $bp)))
+          (local.set $x (v128.load32_splat (local.get $ap)))
+          (local.set $c0 (f32x4.add (local.get $c0) (f32x4.mul (local.get $x) (local.get $b0))))
+          (local.set $c1 (f32x4.add (local.get $c1) (f32x4.mul (local.get $x) (local.get $b1))))
+          (local.set $x (v128.load32_splat offset=4 (local.get $ap)))
+          (local.set $c2 (f32x4.add (local.get $c2) (f32x4.mul (local.get $x) (local.get $b0))))
+          (local.set $c3 (f32x4.add (local.get $c3) (f32x4.mul (local.get $x) (local.get $b1))))
+          (local.set $ap (i32.add (local.get $ap) (i32.const 16)))
+          (local.set $bp (i32.add (local.get $bp) (i32.const 32)))
+          (br_if $ks2 (local.tee $k (i32.sub (local.get $k) (i32.const 1)))))
+        (local.set $cp (i32.add (i32.add (local.get $c) (i32.mul (local.get $i) (local.get $ldc))) (i32.shl (local.get $p) (i32.const 2))))
+        (if (i32.and (local.get $flags) (i32.const 2)) (then
+          (local.set $c0 (f32x4.add (local.get $c0) (v128.load (local.get $cp))))
+          (local.set $c1 (f32x4.add (local.get $c1) (v128.load offset=16 (local.get $cp))))
+          (local.set $c2 (f32x4.add (local.get $c2) (v128.load (i32.add (local.get $cp) (local.get $ldc)))))
+          (local.set $c3 (f32x4.add (local.get $c3) (v128.load offset=16 (i32.add (local.get $cp) (local.get $ldc)))))))
+        (if (i32.and (local.get $flags) (i32.const 1)) (then
+          (local.set $x (v128.const i32x4 0 0 0 0))
+          (local.set $c0 (f32x4.max (local.get $c0) (local.get $x)))
+          (local.set $c1 (f32x4.max (local.get $c1) (local.get $x)))
+          (local.set $c2 (f32x4.max (local.get $c2) (local.get $x)))
+          (local.set $c3 (f32x4.max (local.get $c3) (local.get $x)))))
+        (v128.store (local.get $cp) (local.get $c0))
+        (v128.store offset=16 (local.get $cp) (local.get $c1))
+        (local.set $cp (i32.add (local.get $cp) (local.get $ldc)))
+        (v128.store (local.get $cp) (local.get $c2))
+        (v128.store offset=16 (local.get $cp) (local.get $c3))))
+      ;; The last row (lane 0 or 2 of the last block).
+      (if (i32.lt_u (i32.add (local.get $i) (i32.and (i32.sub (local.get $M) (local.get $i)) (i32.const 2))) (local.get $M)) (then
+        (local.set $c0 (local.get $bi0)) (local.set $c1 (local.get $bi1))
+        (local.set $ap (i32.add (i32.add (local.get $a) (i32.mul (i32.shr_u (local.get $i) (i32.const 2)) (local.get $abytes)))
+                                (i32.shl (i32.and (i32.sub (local.get $M) (local.get $i)) (i32.const 2)) (i32.const 2))))
+        (local.set $bp (local.get $bpanel))
+        (local.set $k (local.get $K))
+        (loop $ks1
+          (local.set $b0 (v128.load (local.get $bp)))
+          (local.set $b1 (v128.load offset=16 (local.get $bp)))
+          (local.set $x (v128.load32_splat (local.get $ap)))
+          (local.set $c0 (f32x4.add (local.get $c0) (f32x4.mul (local.get $x) (local.get $b0))))
+          (local.set $c1 (f32x4.add (local.get $c1) (f32x4.mul (local.get $x) (local.get $b1))))
+          (local.set $ap (i32.add (local.get $ap) (i32.const 16)))
+          (local.set $bp (i32.add (local.get $bp) (i32.const 32)))
+          (br_if $ks1 (local.tee $k (i32.sub (local.get $k) (i32.const 1)))))
+        (local.set $cp (i32.add (i32.add (local.get $c) (i32.mul (i32.sub (local.get $M) (i32.const 1)) (local.get $ldc))) (i32.shl (local.get $p) (i32.const 2))))
+        (if (i32.and (local.get $flags) (i32.const 2)) (then
+          (local.set $c0 (f32x4.add (local.get $c0) (v128.load (local.get $cp))))
+          (local.set $c1 (f32x4.add (local.get $c1) (v128.load offset=16 (local.get $cp))))))
+        (if (i32.and (local.get $flags) (i32.const 1)) (then
+          (local.set $x (v128.const i32x4 0 0 0 0))
+          (local.set $c0 (f32x4.max (local.get $c0) (local.get $x)))
+          (local.set $c1 (f32x4.max (local.get $c1) (local.get $x)))))
+        (v128.store (local.get $cp) (local.get $c0))
+        (v128.store offset=16 (local.get $cp) (local.get $c1))))
       (local.set $bpanel (i32.add (local.get $bpanel) (i32.shl (local.get $K) (i32.const 5))))
       (local.set $p (i32.add (local.get $p) (i32.const 8)))
       (br $panels))))
