@@ -233,6 +233,8 @@ export async function buildIndex<T extends PassageInput>(passages: PassagesInput
       batch = [];
       batchChars = 0;
       await sink.add(base, texts);
+      // Text blocks are deflated on zlib's thread pool meanwhile; keep at most ~2 batches of them in flight.
+      await docs.drain(32);
       base += texts.length;
       opts.onProgress?.(base);
     };
@@ -257,7 +259,7 @@ export async function buildIndex<T extends PassageInput>(passages: PassagesInput
     if (n === 0) throw errors.corpusEmpty(corpusName);
     const segments = await sink.finish();
     if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('build aborted');
-    const sources = docs.close(checksums);
+    const sources = await docs.close(checksums);
 
     // Doc lengths, their sum, and doc order by (length, index) via a counting sort.
     const dl = lengths.a.subarray(0, n);
