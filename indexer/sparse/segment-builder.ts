@@ -6,7 +6,7 @@
 import { scanTokens, type Analyzer } from '../analyzer.js';
 import { PostingPool } from './posting-pool.js';
 import { AsciiInterner, HASH_START, MISSING } from './ascii-interner.js';
-import { writeSegment } from './segment-file.js';
+import { writeSegment, type SegmentSample } from './segment-file.js';
 
 const SURFACE_CACHE_MAX = 1_000_000;
 const DICT_MAX = 4_000_000;
@@ -160,7 +160,7 @@ export class SegmentBuilder {
   }
 
   /** Write the held postings as a segment file and start a fresh segment. */
-  spill(path: string): { terms: number; postings: number } {
+  spill(path: string): { terms: number; postings: number; samples: SegmentSample[] } {
     const ids: number[] = [];
     for (let id = 0; id < this.terms.length; id++) if (this.df[id] > 0) ids.push(id);
     ids.sort((a, b) => (this.terms[a] < this.terms[b] ? -1 : this.terms[a] > this.terms[b] ? 1 : 0));
@@ -175,8 +175,8 @@ export class SegmentBuilder {
         yield { term: terms[id], df: df[id], cf: cf[id], postings: scratch.buf.subarray(0, n) };
       }
     }
-    writeSegment(path, ids.length, records());
-    const out = { terms: ids.length, postings: this.postings };
+    const samples = writeSegment(path, ids.length, records());
+    const out = { terms: ids.length, postings: this.postings, samples };
     pool.clear(this.terms.length);
     if (this.dictionaryFull) this.resetDictionary();
     else {
