@@ -1,10 +1,10 @@
 /**
  * Raw ASCII token → value (a term id, or -1 for a token the analyzer drops), looked up in place:
- * the caller hashes the token's characters while it scans them (FNV-1a, `hashStart`/`hashStep`),
- * and `get` finds the entry by that hash and the characters themselves, compared against a byte
- * pool. No substring is made and no `Map` is probed on a hit, which is most tokens: a `Map.get` of a
- * fresh `slice` cost ~400 ns a token in the build worker (hash the new string, then 3–4 cache misses
- * through V8's hash table), this ~110–140 ns on top of the ~50 ns scan and hash.
+ * the caller hashes the token's characters while it scans them (FNV-1a: `HASH_START`, then
+ * `hashStep` per character), and `get` finds the entry by that hash and the characters themselves,
+ * compared against a byte pool. No substring is made and no `Map` is probed on a hit, which is most
+ * tokens: a `Map.get` of a fresh `slice` cost ~400 ns a token in the build worker, this ~110–140 ns
+ * on top of the ~50 ns scan and hash (docs/index-format.md, "Faster build II").
  *
  * Open addressing, linear probing; each slot is 4 Int32s (hash, key start, key length, value + 2;
  * 0 = empty), so a probe touches one cache line. It is a cache: `clear()` forgets everything.

@@ -37,11 +37,7 @@ describe('merge split by term range', () => {
     mkdirSync(segDir, { recursive: true });
     return segments(segDir);
   })();
-  const serial = mergeSegments(
-    segs.map((s) => s.path),
-    serialDir,
-    false,
-  );
+  const serial = mergeSegments(segs.map((s) => s.path), serialDir, false);
   const sizes = segs.map((s) => readFileSync(s.path).length);
 
   const runRanges = (jobs: RangeJob[], name: string) => {
