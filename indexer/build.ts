@@ -6,7 +6,7 @@
  * workers (or analyses them itself with workers: 0); each worker keeps an in-memory segment and
  * spills it to disk every `segmentPostings` postings; at the end the segments are merged.
  */
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -20,8 +20,9 @@ import { BLOCK_CODEC, BLOCK_PASSAGES } from './docstore-blocks.js';
 import { recordVerified } from './integrity.js';
 import { MANIFEST_FORMAT, MANIFEST_VERSION, readManifest, writeManifest, type AnalyzerConfig, type Manifest } from './manifest.js';
 import { SPARSE_FILES, SPARSE_FORMAT, SPARSE_VERSION, POSTINGS_ENCODING, type SparseSection } from './sparse/format.js';
-import { mergeSegments } from './sparse/merge-segments.js';
-import { SegmentSpiller } from './sparse/segment-spiller.js';
+import { mergeSegments, type MergeResult } from './sparse/merge-segments.js';
+import { joinRanges, planSplit, type RangeOutput } from './sparse/merge-ranges.js';
+import { SegmentSpiller, type SegmentInfo } from './sparse/segment-spiller.js';
 import { HashingFile } from './sparse/hashing-file.js';
 import type { AddDenseOptions } from './dense/add-dense.js';
 import { checkPassagesInput, defaultCorpusName, withSource, type PassageInput, type PassagesInput } from './passage-input.js';
@@ -56,7 +57,9 @@ const SPARSE_METHODS = new Set(['bm25', 'qld']);
 
 interface Sink {
   add(base: number, texts: string[]): Promise<void>;
-  finish(): Promise<string[]>;
+  finish(): Promise<SegmentInfo[]>;
+  /** Merge the segments into the sparse files of `outDir`. */
+  merge(segments: SegmentInfo[], outDir: string, segDir: string): Promise<MergeResult>;
   close(): Promise<void>;
 }
 
@@ -84,6 +87,9 @@ function inProcessSink(analyzer: Partial<AnalyzerConfig>, segDir: string, thresh
     async finish() {
       return sp.finish();
     },
+    async merge(segments, outDir) {
+      return mergeSegments(segments.map((s) => s.path), outDir);
+    },
     async close() {},
   };
 }
@@ -99,13 +105,23 @@ function workerSink(count: number, analyzer: Partial<AnalyzerConfig>, segDir: st
   };
   const ws = Array.from({ length: count }, (_, i) => {
     const worker = spawnWorker(import.meta.url, './sparse/build-worker.js');
-    const state = { worker, inflight: 0, finished: undefined as ((s: string[]) => void) | undefined };
-    worker.on('message', (m: { type: string; base?: number; lengths?: Uint32Array; segments?: string[]; message?: string }) => {
+    const state = {
+      worker,
+      inflight: 0,
+      finished: undefined as ((s: SegmentInfo[]) => void) | undefined,
+      merged: undefined as ((o: RangeOutput) => void) | undefined,
+      mergeFailed: undefined as ((e: Error) => void) | undefined,
+    };
+    worker.on('message', (m: { type: string; base?: number; lengths?: Uint32Array; segments?: SegmentInfo[]; output?: RangeOutput; message?: string }) => {
       if (m.type === 'batch-done') {
         lengths.set(m.base!, m.lengths!);
         state.inflight--;
       } else if (m.type === 'finished') state.finished?.(m.segments!);
-      else if (m.type === 'error') failure = new Error(`build worker ${i} failed: ${m.message}`);
+      else if (m.type === 'merged') state.merged?.(m.output!);
+      else if (m.type === 'error') {
+        failure = new Error(`build worker ${i} failed: ${m.message}`);
+        state.mergeFailed?.(failure);
+      }
       notify();
     });
     worker.on('error', (e) => {
@@ -137,7 +153,7 @@ function workerSink(count: number, analyzer: Partial<AnalyzerConfig>, segDir: st
       const lists = await Promise.all(
         ws.map(
           (w) =>
-            new Promise<string[]>((res, rej) => {
+            new Promise<SegmentInfo[]>((res, rej) => {
               w.finished = res;
               w.worker.once('error', rej);
               w.worker.postMessage({ type: 'finish' });
@@ -146,6 +162,26 @@ function workerSink(count: number, analyzer: Partial<AnalyzerConfig>, segDir: st
       );
       if (failure) throw failure;
       return lists.flat();
+    },
+    async merge(segments, outDir, segDir) {
+      // Two workers merge half of the terms each; one segment, or one worker, merges here.
+      const plan = ws.length >= 2 && segments.length >= 2 ? planSplit(segments, segments.map((s) => statSync(s.path).size)) : null;
+      if (!plan) return mergeSegments(segments.map((s) => s.path), outDir);
+      const prefixes = plan.map((_, i) => join(segDir, `range-${i}`));
+      const outputs = await Promise.all(
+        plan.map(
+          (job, i) =>
+            new Promise<RangeOutput>((res, rej) => {
+              const w = ws[i];
+              w.merged = res;
+              w.mergeFailed = rej;
+              w.worker.once('error', rej);
+              w.worker.postMessage({ type: 'merge', job, prefix: prefixes[i] });
+            }),
+        ),
+      );
+      if (failure) throw failure;
+      return joinRanges(prefixes, outputs, outDir);
     },
     async close() {
       await Promise.all(ws.map((w) => w.worker.terminate()));
@@ -233,6 +269,8 @@ export async function buildIndex<T extends PassageInput>(passages: PassagesInput
       batch = [];
       batchChars = 0;
       await sink.add(base, texts);
+      // Text blocks are deflated on zlib's thread pool meanwhile; keep at most ~2 batches of them in flight.
+      await docs.drain(32);
       base += texts.length;
       opts.onProgress?.(base);
     };
@@ -257,7 +295,7 @@ export async function buildIndex<T extends PassageInput>(passages: PassagesInput
     if (n === 0) throw errors.corpusEmpty(corpusName);
     const segments = await sink.finish();
     if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('build aborted');
-    const sources = docs.close(checksums);
+    const sources = await docs.close(checksums);
 
     // Doc lengths, their sum, and doc order by (length, index) via a counting sort.
     const dl = lengths.a.subarray(0, n);
@@ -281,7 +319,7 @@ export async function buildIndex<T extends PassageInput>(passages: PassagesInput
       checksums[name] = f.close();
     }
 
-    const merged = mergeSegments(segments, tmp);
+    const merged = await sink.merge(segments, tmp, segDir);
     Object.assign(checksums, merged.checksums);
     rmSync(segDir, { recursive: true, force: true });
 

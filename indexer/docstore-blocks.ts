@@ -10,7 +10,7 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import { join } from 'node:path';
-import { deflateRawSync, inflateRawSync, constants } from 'node:zlib';
+import { deflateRaw, inflateRawSync, constants, type ZlibOptions } from 'node:zlib';
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { errors } from '../core/errors.js';
 import { HashingFile } from './sparse/hashing-file.js';
@@ -19,7 +19,21 @@ import { checkOffsets } from './integrity.js';
 export const BLOCK_PASSAGES = 64;
 export const BLOCK_CODEC = 'deflate-raw-1';
 const encoder = new TextEncoder();
+const DEFLATE: ZlibOptions = { level: 1, strategy: constants.Z_DEFAULT_STRATEGY };
 
+/** A block handed to zlib's thread pool; `z` is set when it is compressed. */
+interface PendingBlock {
+  done: Promise<void>;
+  z?: Buffer;
+  error?: Error;
+}
+
+/**
+ * Writes a block-compressed column. Blocks are deflated on libuv's thread pool (zlib's async
+ * `deflateRaw`, the same bytes as `deflateRawSync`), off the thread that calls `add`; they are
+ * written in order as they come back. Call `drain(max)` now and then to bound the blocks in flight,
+ * and `drain(0)` before `close()`.
+ */
 export class BlockColumnWriter {
   private dfl: HashingFile;
   private offs: HashingFile;
@@ -33,6 +47,7 @@ export class BlockColumnWriter {
   private dflBytes = 0;
   /** sha256 of the uncompressed bytes: equals v1's `<base>.bin` checksum for the same strings. */
   private raw: Hash = createHash('sha256');
+  private pending: PendingBlock[] = [];
 
   constructor(readonly dir: string, readonly base: string) {
     this.dfl = new HashingFile(join(dir, `${base}.dfl`));
@@ -62,17 +77,47 @@ export class BlockColumnWriter {
     if (this.inBlock === 0) return;
     const raw = this.buf.subarray(0, this.len);
     this.raw.update(raw);
-    const z = deflateRawSync(raw, { level: 1, strategy: constants.Z_DEFAULT_STRATEGY });
-    this.dfl.write(z);
-    this.dflBytes += z.length;
-    this.blockOffsets.push(this.dflBytes);
+    const copy = Buffer.from(raw);
+    const block: PendingBlock = { done: Promise.resolve() };
+    block.done = new Promise<void>((resolve) =>
+      deflateRaw(copy, DEFLATE, (err, z) => {
+        if (err) block.error = err;
+        else block.z = z;
+        resolve();
+      }),
+    );
+    this.pending.push(block);
     this.len = 0;
     this.inBlock = 0;
+    this.writeDone();
   }
 
-  /** Close; returns the sha256 of the uncompressed stream. File checksums land in `checksums`. */
-  close(checksums: Record<string, string>): string {
+  /** Write the compressed blocks at the head of the queue that are back from zlib. */
+  private writeDone(): void {
+    while (this.pending.length) {
+      const b = this.pending[0];
+      if (b.error) throw b.error;
+      if (!b.z) return;
+      this.pending.shift();
+      this.dfl.write(b.z);
+      this.dflBytes += b.z.length;
+      this.blockOffsets.push(this.dflBytes);
+    }
+  }
+
+  /** Wait until at most `max` blocks are still being compressed (all written when 0), writing those done. */
+  async drain(max: number): Promise<void> {
+    this.writeDone();
+    while (this.pending.length > max) {
+      await this.pending[0].done;
+      this.writeDone();
+    }
+  }
+
+  /** Close (after `drain(0)`); returns the sha256 of the uncompressed stream. File checksums land in `checksums`. */
+  async close(checksums: Record<string, string>): Promise<string> {
     this.flushBlock();
+    await this.drain(0);
     this.offs.writeTyped(this.offsets.subarray(0, this.nOff));
     checksums[`${this.base}.dfl`] = this.dfl.close();
     checksums[`${this.base}.off`] = this.offs.close();

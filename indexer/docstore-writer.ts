@@ -118,10 +118,15 @@ export class DocStoreWriter {
     this.count++;
   }
 
+  /** Let the text column's compression fall at most `maxBlocks` blocks behind (see BlockColumnWriter.drain). */
+  async drain(maxBlocks: number): Promise<void> {
+    if (this.text instanceof BlockColumnWriter) await this.text.drain(maxBlocks);
+  }
+
   /** Close every column; returns per-source passage counts. Checksums land in `checksums`. */
-  close(checksums: Record<string, string>): Record<string, number> {
+  async close(checksums: Record<string, string>): Promise<Record<string, number>> {
     this.ids.close(checksums);
-    if (this.text instanceof BlockColumnWriter) this.textHash = this.text.close(checksums);
+    if (this.text instanceof BlockColumnWriter) this.textHash = await this.text.close(checksums);
     else {
       this.text.close(checksums);
       this.textHash = checksums[`${DOCSTORE_FILES.text}.bin`];

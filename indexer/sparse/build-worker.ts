@@ -3,12 +3,14 @@
  * segment files; the main thread merges them. Protocol (messages):
  *   → {type:'init', analyzer, segDir, name, threshold}
  *   → {type:'batch', base, texts}   ← {type:'batch-done', base, lengths: Uint32Array}
- *   → {type:'finish'}               ← {type:'finished', segments: string[]}
+ *   → {type:'finish'}               ← {type:'finished', segments: SegmentInfo[]}
+ *   → {type:'merge', job, prefix}   ← {type:'merged', output: RangeOutput}   (merge-ranges.ts)
  *   ← {type:'error', message}
  */
 import { parentPort } from 'node:worker_threads';
 import { createAnalyzer } from '../analyzer.js';
 import { SegmentSpiller, type SpillerInit } from './segment-spiller.js';
+import { mergeRangeToParts, type RangeJob } from './merge-ranges.js';
 
 let spiller: SegmentSpiller | undefined;
 
@@ -22,6 +24,9 @@ parentPort!.on('message', (m: { type: string } & Record<string, unknown>) => {
       parentPort!.postMessage({ type: 'batch-done', base: m.base, lengths }, [lengths.buffer as ArrayBuffer]);
     } else if (m.type === 'finish') {
       parentPort!.postMessage({ type: 'finished', segments: spiller!.finish() });
+    } else if (m.type === 'merge') {
+      const output = mergeRangeToParts(m.job as RangeJob, m.prefix as string);
+      parentPort!.postMessage({ type: 'merged', output }, [output.df.buffer as ArrayBuffer, output.cf.buffer as ArrayBuffer, output.ends.buffer as ArrayBuffer]);
     }
   } catch (e) {
     parentPort!.postMessage({ type: 'error', message: (e as Error).stack ?? String(e) });

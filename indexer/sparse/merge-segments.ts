@@ -19,13 +19,65 @@ export interface MergeResult {
 const enc = new TextEncoder();
 
 export function mergeSegments(segmentPaths: string[], outDir: string, removeSegments = true): MergeResult {
-  const readers = segmentPaths.map((p) => new SegmentReader(p));
-  for (const r of readers) r.next();
   const termsFile = new HashingFile(join(outDir, SPARSE_FILES.terms));
   const postingsFile = new HashingFile(join(outDir, SPARSE_FILES.postings), 1 << 22);
+  const merged = mergeTermRange(
+    segmentPaths.map((path) => ({ path })),
+    undefined,
+    undefined,
+    termsFile,
+    postingsFile,
+  );
+  const checksums: Record<string, string> = {};
+  checksums[SPARSE_FILES.terms] = termsFile.close();
+  const bytes = postingsFile.bytesWritten;
+  checksums[SPARSE_FILES.postings] = postingsFile.close();
+  const offsets = new Float64Array(merged.ends.length + 1);
+  offsets.set(merged.ends, 1);
+  writeStatFiles(outDir, Uint32Array.from(merged.df), Float64Array.from(merged.cf), offsets, checksums);
+  if (removeSegments) for (const p of segmentPaths) rmSync(p, { force: true });
+  return { terms: merged.df.length, postings: merged.postings, bytes, checksums };
+}
+
+/** Write df.u32, cf.f64 and offsets.f64; their checksums land in `checksums`. */
+export function writeStatFiles(outDir: string, df: Uint32Array, cf: Float64Array, offsets: Float64Array, checksums: Record<string, string>): void {
+  const write = (name: string, a: ArrayBufferView) => {
+    const f = new HashingFile(join(outDir, name));
+    f.writeTyped(a);
+    checksums[name] = f.close();
+  };
+  write(SPARSE_FILES.df, df);
+  write(SPARSE_FILES.cf, cf);
+  write(SPARSE_FILES.offsets, offsets);
+}
+
+/** A segment file to merge, optionally from a sampled record on (SegmentReader's `from`). */
+export interface MergeSource {
+  path: string;
+  from?: { offset: number; index: number };
+}
+
+/**
+ * Merge the terms t with lo ≤ t < hi (a missing bound: no limit) of the sources: terms joined by
+ * "\n" into `termsFile`, postings into `postingsFile`. Returns per term df, cf and the end of its
+ * postings in `postingsFile` (bytes from where this call started).
+ */
+export function mergeTermRange(
+  sources: MergeSource[],
+  lo: string | undefined,
+  hi: string | undefined,
+  termsFile: HashingFile,
+  postingsFile: HashingFile,
+): { df: number[]; cf: number[]; ends: number[]; postings: number } {
+  const readers = sources.map((s) => new SegmentReader(s.path, 1 << 22, s.from));
+  for (const r of readers) {
+    r.next();
+    if (lo !== undefined) while (!r.done && r.term < lo) r.next();
+  }
+  const base = postingsFile.bytesWritten;
   const df: number[] = [];
   const cf: number[] = [];
-  const offsets: number[] = [0];
+  const ends: number[] = [];
   let postingsTotal = 0;
   let first = true;
   const sink = new ByteSink(1 << 16);
@@ -36,7 +88,7 @@ export function mergeSegments(segmentPaths: string[], outDir: string, removeSegm
   for (;;) {
     let term: string | undefined;
     for (const r of readers) if (!r.done && (term === undefined || r.term < term)) term = r.term;
-    if (term === undefined) break;
+    if (term === undefined || (hi !== undefined && term >= hi)) break;
     let tdf = 0;
     let tcf = 0;
     const parts: SegmentReader[] = [];
@@ -78,24 +130,11 @@ export function mergeSegments(segmentPaths: string[], outDir: string, removeSegm
     df.push(tdf);
     cf.push(tcf);
     postingsTotal += tdf;
-    offsets.push(postingsFile.bytesWritten);
+    ends.push(postingsFile.bytesWritten - base);
     for (const p of parts) p.next();
   }
-
-  const checksums: Record<string, string> = {};
-  checksums[SPARSE_FILES.terms] = termsFile.close();
-  const bytes = postingsFile.bytesWritten;
-  checksums[SPARSE_FILES.postings] = postingsFile.close();
-  const write = (name: string, a: ArrayBufferView) => {
-    const f = new HashingFile(join(outDir, name));
-    f.writeTyped(a);
-    checksums[name] = f.close();
-  };
-  write(SPARSE_FILES.df, Uint32Array.from(df));
-  write(SPARSE_FILES.cf, Float64Array.from(cf));
-  write(SPARSE_FILES.offsets, Float64Array.from(offsets));
-  if (removeSegments) for (const p of segmentPaths) rmSync(p, { force: true });
-  return { terms: df.length, postings: postingsTotal, bytes, checksums };
+  for (const r of readers) r.close();
+  return { df, cf, ends, postings: postingsTotal };
 }
 
 /**

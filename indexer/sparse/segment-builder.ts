@@ -5,7 +5,8 @@
  */
 import { scanTokens, type Analyzer } from '../analyzer.js';
 import { PostingPool } from './posting-pool.js';
-import { writeSegment } from './segment-file.js';
+import { AsciiInterner, HASH_START, MISSING } from './ascii-interner.js';
+import { writeSegment, type SegmentSample } from './segment-file.js';
 
 const SURFACE_CACHE_MAX = 1_000_000;
 const DICT_MAX = 4_000_000;
@@ -19,6 +20,8 @@ const NON_ASCII = /[^\x00-\x7f]/;
 export class SegmentBuilder {
   private dict = new Map<string, number>();
   private surface = new Map<string, number>();
+  /** The all-ASCII scan's raw token → term id cache (-1: dropped by the analyzer). */
+  private ascii = new AsciiInterner();
   private terms: string[] = [];
   private pool = new PostingPool();
   private last = new Int32Array(1024);
@@ -40,6 +43,15 @@ export class SegmentBuilder {
   private termId(raw: string): number {
     let id = this.surface.get(raw);
     if (id !== undefined) return id;
+    id = this.termOf(raw);
+    if (this.surface.size >= SURFACE_CACHE_MAX) this.surface.clear();
+    this.surface.set(raw, id);
+    return id;
+  }
+
+  /** Raw token → term id (assigned on first sight), or -1 when the analyzer drops it. */
+  private termOf(raw: string): number {
+    let id: number | undefined;
     const t = this.analyzer.term(raw);
     if (t === null) id = -1;
     else {
@@ -53,8 +65,6 @@ export class SegmentBuilder {
         this.last[id] = -1;
       }
     }
-    if (this.surface.size >= SURFACE_CACHE_MAX) this.surface.clear();
-    this.surface.set(raw, id);
     return id;
   }
 
@@ -115,19 +125,28 @@ export class SegmentBuilder {
   private scanAscii(text: string): number {
     let dl = 0;
     const touched = this.touched;
-    const surface = this.surface;
+    const ascii = this.ascii;
     const n = text.length;
     let start = -1;
+    let h = 0;
     for (let i = 0; i <= n; i++) {
-      if (i < n && WORD[text.charCodeAt(i)] === 1) {
-        if (start < 0) start = i;
+      const c = i < n ? text.charCodeAt(i) : 32;
+      if (WORD[c] === 1) {
+        if (start < 0) {
+          start = i;
+          h = HASH_START;
+        }
+        h = Math.imul(h ^ c, 16777619); // hashStep, inlined
         continue;
       }
       if (start < 0) continue;
-      const raw = text.slice(start, i);
+      let id = ascii.get(text, start, i, h);
+      if (id === MISSING) {
+        id = this.termOf(text.slice(start, i));
+        if (ascii.size >= SURFACE_CACHE_MAX) ascii.clear();
+        ascii.set(text, start, i, h, id);
+      }
       start = -1;
-      let id = surface.get(raw);
-      if (id === undefined) id = this.termId(raw);
       if (id < 0) continue;
       dl++;
       if (this.tfCount[id]++ === 0) touched.push(id);
@@ -141,7 +160,7 @@ export class SegmentBuilder {
   }
 
   /** Write the held postings as a segment file and start a fresh segment. */
-  spill(path: string): { terms: number; postings: number } {
+  spill(path: string): { terms: number; postings: number; samples: SegmentSample[] } {
     const ids: number[] = [];
     for (let id = 0; id < this.terms.length; id++) if (this.df[id] > 0) ids.push(id);
     ids.sort((a, b) => (this.terms[a] < this.terms[b] ? -1 : this.terms[a] > this.terms[b] ? 1 : 0));
@@ -156,8 +175,8 @@ export class SegmentBuilder {
         yield { term: terms[id], df: df[id], cf: cf[id], postings: scratch.buf.subarray(0, n) };
       }
     }
-    writeSegment(path, ids.length, records());
-    const out = { terms: ids.length, postings: this.postings };
+    const samples = writeSegment(path, ids.length, records());
+    const out = { terms: ids.length, postings: this.postings, samples };
     pool.clear(this.terms.length);
     if (this.dictionaryFull) this.resetDictionary();
     else {
@@ -174,6 +193,7 @@ export class SegmentBuilder {
   private resetDictionary(): void {
     this.dict.clear();
     this.surface.clear();
+    this.ascii.clear();
     this.terms = [];
     this.last.fill(-1);
     this.df.fill(0);

@@ -25,11 +25,27 @@ export interface SegmentTerm {
   postings: Uint8Array;
 }
 
-export function writeSegment(path: string, termCount: number, terms: Iterable<SegmentTerm>): void {
+/** Every SAMPLE_EVERY-th term record of a segment, with its byte offset: where a reader may start. */
+export interface SegmentSample {
+  term: string;
+  /** Byte offset of the record in the file. */
+  offset: number;
+  /** Its position among the segment's terms. */
+  index: number;
+}
+
+const SAMPLE_EVERY = 256;
+
+/** Write a segment file; returns a sample of its term records (see SegmentSample). */
+export function writeSegment(path: string, termCount: number, terms: Iterable<SegmentTerm>): SegmentSample[] {
   const f = new HashingFile(path);
   f.writeTyped(new Uint32Array([MAGIC, VERSION, termCount]));
   const head = new ByteSink(64);
+  const samples: SegmentSample[] = [];
+  let index = 0;
   for (const t of terms) {
+    if (index % SAMPLE_EVERY === 0) samples.push({ term: t.term, offset: f.bytesWritten, index });
+    index++;
     head.len = 0;
     const tb = enc.encode(t.term);
     head.varint(tb.length);
@@ -41,6 +57,7 @@ export function writeSegment(path: string, termCount: number, terms: Iterable<Se
     f.write(t.postings);
   }
   f.close();
+  return samples;
 }
 
 /** Sequential reader over one segment file; `next()` advances to the next term record. */
@@ -50,6 +67,9 @@ export class SegmentReader {
   private pos = 0;
   private end = 0;
   private eof = false;
+  /** File position of the next read. */
+  private filePos = 0;
+  private closed = false;
   private remaining: number;
   term = '';
   df = 0;
@@ -57,7 +77,8 @@ export class SegmentReader {
   postings: Uint8Array = new Uint8Array(0);
   done = false;
 
-  constructor(readonly path: string, bufferSize = 1 << 22) {
+  /** `from`: start at that sampled record (writeSegment's samples) instead of the first. */
+  constructor(readonly path: string, bufferSize = 1 << 22, from?: { offset: number; index: number }) {
     this.fd = openSync(path, 'r');
     this.buf = new Uint8Array(bufferSize);
     this.fill(12);
@@ -65,6 +86,13 @@ export class SegmentReader {
     if (head[0] !== MAGIC || head[1] !== VERSION) throw errors.indexCorrupt(path, 'not a lexcase segment file');
     this.remaining = head[2];
     this.pos = 12;
+    if (from && from.offset > 12) {
+      if (from.index > this.remaining) throw errors.indexCorrupt(path, 'segment sample beyond its terms');
+      this.remaining -= from.index;
+      this.pos = this.end = 0;
+      this.eof = false;
+      this.filePos = from.offset;
+    }
   }
 
   /** Ensure `n` bytes are buffered from `pos`. */
@@ -78,9 +106,10 @@ export class SegmentReader {
     this.end -= this.pos;
     this.pos = 0;
     while (this.end < n && !this.eof) {
-      const r = readSync(this.fd, this.buf, this.end, this.buf.length - this.end, null);
+      const r = readSync(this.fd, this.buf, this.end, this.buf.length - this.end, this.filePos);
       if (r === 0) this.eof = true;
       this.end += r;
+      this.filePos += r;
     }
     if (this.end < n && !allowShort) throw errors.indexCorrupt(this.path, 'segment file is truncated');
   }
@@ -102,7 +131,7 @@ export class SegmentReader {
   next(): boolean {
     if (this.remaining === 0) {
       this.done = true;
-      closeSync(this.fd);
+      this.close();
       return false;
     }
     this.remaining--;
@@ -117,5 +146,12 @@ export class SegmentReader {
     this.postings = this.buf.subarray(this.pos, this.pos + pl);
     this.pos += pl;
     return true;
+  }
+
+  /** Close the file (also done at the end of the records). */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.fd);
   }
 }

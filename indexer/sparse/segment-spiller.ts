@@ -5,6 +5,13 @@
 import { join } from 'node:path';
 import type { Analyzer } from '../analyzer.js';
 import { SegmentBuilder } from './segment-builder.js';
+import type { SegmentSample } from './segment-file.js';
+
+/** A spilled segment file and where its sampled term records start (for a merge split by term range). */
+export interface SegmentInfo {
+  path: string;
+  samples: SegmentSample[];
+}
 
 export interface SpillerInit {
   segDir: string;
@@ -14,7 +21,7 @@ export interface SpillerInit {
 
 export class SegmentSpiller {
   private builder: SegmentBuilder;
-  private segments: string[] = [];
+  private segments: SegmentInfo[] = [];
 
   constructor(analyzer: Analyzer, private readonly init: SpillerInit) {
     this.builder = new SegmentBuilder(analyzer);
@@ -29,11 +36,11 @@ export class SegmentSpiller {
 
   private spill(): void {
     const path = join(this.init.segDir, `${this.init.name}-${String(this.segments.length).padStart(4, '0')}.seg`);
-    this.builder.spill(path);
-    this.segments.push(path);
+    const { samples } = this.builder.spill(path);
+    this.segments.push({ path, samples });
   }
 
-  finish(): string[] {
+  finish(): SegmentInfo[] {
     if (this.builder.postings > 0) this.spill();
     return this.segments;
   }
