@@ -14,7 +14,7 @@ import { CHUNK_BITS, CHUNK_DOCS, compactPostings, DENSE_ONLY_SHARE, denseTfs, TF
 import type { MaxScoreInput } from './max-score.js';
 import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
 import { TopK } from './top-k.js';
-import { walkKernel } from './kernel/kernel.js';
+import { viewMemory } from './kernel/view-memory.js';
 
 export const BLOCK_DOCS = 16384;
 /** QLD weights are tabulated for tf < TABLE (every tf a compact list stores; larger ones from its escape map are computed). */
@@ -28,7 +28,7 @@ const TABLE = 256;
 export const DENSE_MIN_SHARE = DENSE_ONLY_SHARE;
 
 /** What the last blockedTopK call on this thread did: lists walked densely, fused, in the kernel (tests, profiling). */
-export const blockedStats = { denseLists: 0, longestFusedRun: 0, kernelLists: 0 };
+export const blockedStats = { denseLists: 0, longestFusedRun: 0, kernelLists: 0, residentLists: 0 };
 
 /** Postings of the largest chunks of the lists the WebAssembly walks take per query (3 bytes each). */
 export const KERNEL_MAX_POSTINGS = 8 << 20;
@@ -62,16 +62,20 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   const p1s = plan.map((t) => t.p1);
 
   // The WebAssembly walks (kernel/) take the lists of BM25 and textbook QLD with no tf escape;
-  // JavaScript walks the rest (Lucene QLD, lists with a tf ≥ 255). Scratch layout in the kernel's
-  // memory: block scores (f64), block norms (f64, BM25), 256-entry tables (QLD), then the current
-  // chunk of each kernel list: low bits (u16) and tfs (u8).
-  // Lists are taken in plan order while their largest chunks fit KERNEL_MAX_POSTINGS (a query with
-  // thousands of long lists walks the rest in JavaScript: same additions, same order).
+  // JavaScript walks the rest (Lucene QLD, lists with a tf ≥ 255). Cached lists are resident in
+  // the view's kernel memory (kernel/view-memory.ts) and walked in place; the others (short lists,
+  // lists the memory refused) are copied chunk by chunk into the scratch, above the resident data:
+  // block scores (f64), block norms (f64, BM25), 256-entry tables (QLD), dense rows' pointers and
+  // copies, then the current chunk of each copied list: low bits (u16) and tfs (u8).
+  // Copied lists are taken in plan order while their largest chunks fit KERNEL_MAX_POSTINGS (a
+  // query with thousands of long lists walks the rest in JavaScript: same additions, same order).
+  const vm = viewMemory(view);
   const c0 = view.lo >>> CHUNK_BITS;
   const chunks = view.hi > view.lo ? ((view.hi - 1) >>> CHUNK_BITS) + 1 - c0 : 0;
   let budget = KERNEL_MAX_POSTINGS;
   const inKernel = lists.map((l) => {
     if (l === null || l.bigTf !== undefined || (mode !== Mode.Bm25 && mode !== Mode.Qld)) return false;
+    if (l.lowOff >= 0) return true;
     let m = 0;
     for (let ci = 0; ci < chunks; ci++) m = Math.max(m, l.chunkEnd[ci] - (ci > 0 ? l.chunkEnd[ci - 1] : 0));
     if (m > budget) return false;
@@ -79,16 +83,20 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     return true;
   });
   blockedStats.kernelLists = inKernel.filter(Boolean).length;
+  const copied = inKernel.map((on, j) => on && lists[j]!.lowOff < 0);
+  blockedStats.residentLists = inKernel.filter((on, j) => on && !copied[j]).length;
   let maxChunk = 0;
   for (let ci = 0; ci < chunks; ci++) {
     let n = 0;
-    for (let j = 0; j < T; j++) if (inKernel[j]) n += lists[j]!.chunkEnd[ci] - (ci > 0 ? lists[j]!.chunkEnd[ci - 1] : 0);
+    for (let j = 0; j < T; j++) if (copied[j]) n += lists[j]!.chunkEnd[ci] - (ci > 0 ? lists[j]!.chunkEnd[ci - 1] : 0);
     if (n > maxChunk) maxChunk = n;
   }
   // Runs of densely walked lists (contiguous in the plan), added per doc by the kernel's fused
-  // walks: row r of the dense region holds one list's tf bytes for the block, p1 or its table at r.
+  // walks: row r is one list, its p1 or table at r and the address of its tf bytes for the block
+  // at r (in place when resident, else a copy in the scratch).
   const runs: { j: number; e: number; row: number }[] = [];
   let rows = 0;
+  let copyRows = 0;
   if (fusable)
     for (let j = 0; j < T; j++) {
       if (!dense[j]) continue;
@@ -96,23 +104,28 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
       while (e < T && dense[e]) e++;
       runs.push({ j, e, row: rows });
       rows += e - j;
+      for (let q = j; q < e; q++) if (dense[q]!.off < 0) copyRows++;
       j = e - 1;
     }
   const runAt = new Int32Array(T).fill(-1);
   runs.forEach((r, i) => (runAt[r.j] = i));
-  const scoresOff = 0;
+  const scoresOff = (vm.used + 15) & ~15;
   const normOff = scoresOff + blockDocs * 8;
   const tablesOff = normOff + (mode === Mode.Bm25 ? blockDocs * 8 : 0);
   const dP1Off = tablesOff + (mode === Mode.Qld ? T * TABLE * 8 : 0);
   const dTabOff = dP1Off + rows * 8;
-  const dTfOff = dTabOff + (mode === Mode.Qld ? rows * TABLE * 8 : 0);
-  // 16 spare bytes after the dense rows: the f64x2 walk loads 8 tf bytes at a time.
-  const lnlOff = (dTfOff + rows * blockDocs + 16 + 7) & ~7;
+  const rowsOff = dTabOff + (mode === Mode.Qld ? rows * TABLE * 8 : 0);
+  const dTfOff = rowsOff + rows * 4;
+  // 16 spare bytes after the copied dense rows: the f64x2 walk loads 8 tf bytes at a time.
+  const lnlOff = (dTfOff + copyRows * blockDocs + 16 + 7) & ~7;
   const outOff = lnlOff + (qld ? blockDocs * 8 : 0);
   const lowOff = outOff + (mode === Mode.LuceneQld ? 0 : blockDocs * 16);
   const tfOff = lowOff + maxChunk * 2;
-  const kern = walkKernel(tfOff + maxChunk);
+  vm.ensure(tfOff + maxChunk);
+  const kern = vm.kernel;
   const mem = kern.memory.buffer;
+  // Typed arrays over the lists and dense rows, taken now that the memory no longer grows.
+  const dTfs = dense.map((d) => d?.tfs);
   const bs = new Float64Array(mem, scoresOff, blockDocs);
   bs.fill(0);
   const bn = new Float64Array(mem, normOff, mode === Mode.Bm25 ? blockDocs : 0);
@@ -122,20 +135,33 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     const kTables = new Float64Array(mem, tablesOff, T * TABLE);
     for (let j = 0; j < T; j++) if (inKernel[j]) kTables.set(tables[j], j * TABLE);
   }
-  const dTf = new Uint8Array(mem, dTfOff, rows * blockDocs + 16);
+  const dTf = new Uint8Array(mem, dTfOff, copyRows * blockDocs + 16);
+  const rowPtr = new Int32Array(mem, rowsOff, rows);
+  // Row r's copy slot in the scratch (copied rows only), else −1.
+  const copyAt = new Int32Array(rows).fill(-1);
   const bl = new Float64Array(mem, lnlOff, qld ? blockDocs : 0);
   const outView = new DataView(mem, outOff, mode === Mode.LuceneQld ? 0 : blockDocs * 16);
   const dP1 = new Float64Array(mem, dP1Off, mode === Mode.Bm25 ? rows : 0);
   const dTables = new Float64Array(mem, dTabOff, mode === Mode.Qld ? rows * TABLE : 0);
+  let nextCopy = 0;
   for (const r of runs)
     for (let j = r.j; j < r.e; j++) {
       const row = r.row + j - r.j;
       if (mode === Mode.Bm25) dP1[row] = p1s[j];
       else dTables.set(tables[j], row * TABLE);
+      if (dense[j]!.off < 0) {
+        copyAt[row] = nextCopy * blockDocs;
+        rowPtr[row] = dTfOff + nextCopy++ * blockDocs;
+      }
     }
   // Where each kernel list's current chunk sits in the scratch, as offsets for its posting index p.
   const kLowAt = new Int32Array(T);
   const kTfAt = new Int32Array(T);
+  for (let j = 0; j < T; j++)
+    if (inKernel[j] && !copied[j]) {
+      kLowAt[j] = lists[j]!.lowOff;
+      kTfAt[j] = lists[j]!.tfOff;
+    }
   let loadedChunk = -1;
   const mark = mode === Mode.LuceneQld ? new Uint8Array(blockDocs) : undefined;
 
@@ -146,6 +172,9 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     const b1 = Math.min(view.hi, b0 + blockDocs);
     if (mode === Mode.Bm25) bn.set(arr!.subarray(b0, b1));
     if (qld) bl.set(qld.lnl.subarray(b0, b1));
+    // Resident dense rows: the address of the block's first doc's tf byte.
+    for (const r of runs)
+      for (let j = r.j; j < r.e; j++) if (copyAt[r.row + j - r.j] < 0) rowPtr[r.row + j - r.j] = dense[j]!.off + (b0 - lo);
     // The block's pieces inside one 65,536-doc chunk each (doc = base + low 16 bits).
     for (let s0 = b0; s0 < b1; ) {
       const chunk = s0 >>> CHUNK_BITS;
@@ -157,7 +186,7 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
         // Copy this chunk's postings of every kernel list into the scratch.
         let at = 0;
         for (let j = 0; j < T; j++) {
-          if (!inKernel[j]) continue;
+          if (!copied[j]) continue;
           const list = lists[j]!;
           const from = ci > 0 ? list.chunkEnd[ci - 1] : 0;
           const to = list.chunkEnd[ci];
@@ -171,19 +200,21 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
       }
       const dOff = base - b0; // block-local index of a posting = low + dOff
       for (let j = 0; j < T; j++) {
-        const tfd = dense[j];
+        const tfd = dTfs[j];
         if (tfd && fusable) {
           // A run of densely walked lists, added per doc in one pass by the kernel (walk.wat): the
-          // same additions in the same order as one pass per list, so bit-identical. The block's
-          // tf bytes of each list are copied in first.
+          // same additions in the same order as one pass per list, so bit-identical. Rows not
+          // resident have the piece's tf bytes copied in first.
           const r = runs[runAt[j]];
           const n = r.e - r.j;
           if (n > blockedStats.longestFusedRun) blockedStats.longestFusedRun = n;
           const i0 = s0 - b0;
-          for (let q = 0; q < n; q++) dTf.set(dense[r.j + q]!.subarray(s0 - lo, s1 - lo), (r.row + q) * blockDocs + i0);
-          const rowOff = dTfOff + r.row * blockDocs;
-          if (mode === Mode.Bm25) kern.denseBm25(rowOff, blockDocs, n, dP1Off + r.row * 8, normOff, scoresOff, i0, s1 - b0);
-          else kern.denseTable(rowOff, blockDocs, n, dTabOff + r.row * TABLE * 8, scoresOff, i0, s1 - b0);
+          for (let q = 0; q < n; q++) {
+            const at = copyAt[r.row + q];
+            if (at >= 0) dTf.set(dTfs[r.j + q]!.subarray(s0 - lo, s1 - lo), at + i0);
+          }
+          if (mode === Mode.Bm25) kern.denseBm25(rowsOff + r.row * 4, n, dP1Off + r.row * 8, normOff, scoresOff, i0, s1 - b0);
+          else kern.denseTable(rowsOff + r.row * 4, n, dTabOff + r.row * TABLE * 8, scoresOff, i0, s1 - b0);
           j = r.e - 1;
           continue;
         }

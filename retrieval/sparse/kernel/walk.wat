@@ -46,15 +46,18 @@
         (local.set $p (i32.add (local.get $p) (i32.const 1)))
         (br $top)))
     (local.get $p))
-  ;; Dense runs (blocked-taat.ts): nLists lists held as one tf byte per doc, list r's bytes for the
-  ;; block at tfOff + r*stride + i (block-local doc i, i0 <= i < i1). Per doc, the lists' weights
-  ;; are added to its score in list order, as the JavaScript fused walk does.
+  ;; Dense runs (blocked-taat.ts): nLists lists held as one tf byte per doc; the i32 at rowsOff + 4r
+  ;; is the address of list r's byte for block-local doc 0, so its byte for doc i (i0 <= i < i1) is
+  ;; at that address + i (in place in the view's resident memory, or a copy in the scratch; 8
+  ;; readable bytes past a list's last doc). Per doc, the lists' weights are added to its score in
+  ;; list order, as the JavaScript fused walk does.
   ;; BM25: s += (p1_r * tf) / (tf + norm[i]) with p1_r at p1Off + 8r; two docs per step (f64x2:
   ;; each lane is the same IEEE-754 operation as the scalar one).
-  (func (export "denseBm25") (param $tfOff i32) (param $stride i32) (param $nLists i32) (param $p1Off i32)
+  (func (export "denseBm25") (param $rowsOff i32) (param $nLists i32) (param $p1Off i32)
         (param $normOff i32) (param $scoresOff i32) (param $i0 i32) (param $i1 i32)
-    (local $i i32) (local $r i32) (local $s v128) (local $n v128) (local $tf v128) (local $a i32)
-    (local $ss f64) (local $sn f64) (local $st f64) (local $row i32)
+    (local $i i32) (local $s v128) (local $n v128) (local $tf v128) (local $a i32)
+    (local $ss f64) (local $sn f64) (local $st f64) (local $rp i32) (local $rEnd i32) (local $pp i32)
+    (local.set $rEnd (i32.add (local.get $rowsOff) (i32.shl (local.get $nLists) (i32.const 2))))
     (local.set $i (local.get $i0))
     (block $pairsDone
       (loop $pairs
@@ -62,17 +65,18 @@
         (local.set $a (i32.add (local.get $scoresOff) (i32.shl (local.get $i) (i32.const 3))))
         (local.set $s (v128.load align=8 (local.get $a)))
         (local.set $n (v128.load align=8 (i32.add (local.get $normOff) (i32.shl (local.get $i) (i32.const 3)))))
-        (local.set $r (i32.const 0))
-        (local.set $row (i32.add (local.get $tfOff) (local.get $i)))
+        (local.set $rp (local.get $rowsOff))
+        (local.set $pp (local.get $p1Off))
         (block $listsDone
           (loop $lists
-            (br_if $listsDone (i32.ge_u (local.get $r) (local.get $nLists)))
-            (local.set $tf (f64x2.convert_low_i32x4_u (i32x4.extend_low_i16x8_u (v128.load8x8_u align=1 (local.get $row)))))
+            (br_if $listsDone (i32.ge_u (local.get $rp) (local.get $rEnd)))
+            (local.set $tf (f64x2.convert_low_i32x4_u (i32x4.extend_low_i16x8_u
+              (v128.load8x8_u align=1 (i32.add (i32.load (local.get $rp)) (local.get $i))))))
             (local.set $s (f64x2.add (local.get $s)
-              (f64x2.div (f64x2.mul (f64x2.splat (f64.load (i32.add (local.get $p1Off) (i32.shl (local.get $r) (i32.const 3))))) (local.get $tf))
+              (f64x2.div (f64x2.mul (f64x2.splat (f64.load (local.get $pp))) (local.get $tf))
                          (f64x2.add (local.get $tf) (local.get $n)))))
-            (local.set $row (i32.add (local.get $row) (local.get $stride)))
-            (local.set $r (i32.add (local.get $r) (i32.const 1)))
+            (local.set $rp (i32.add (local.get $rp) (i32.const 4)))
+            (local.set $pp (i32.add (local.get $pp) (i32.const 8)))
             (br $lists)))
         (v128.store align=8 (local.get $a) (local.get $s))
         (local.set $i (i32.add (local.get $i) (i32.const 2)))
@@ -83,40 +87,40 @@
         (local.set $a (i32.add (local.get $scoresOff) (i32.shl (local.get $i) (i32.const 3))))
         (local.set $ss (f64.load (local.get $a)))
         (local.set $sn (f64.load (i32.add (local.get $normOff) (i32.shl (local.get $i) (i32.const 3)))))
-        (local.set $r (i32.const 0))
-        (local.set $row (i32.add (local.get $tfOff) (local.get $i)))
+        (local.set $rp (local.get $rowsOff))
+        (local.set $pp (local.get $p1Off))
         (block $done
           (loop $one
-            (br_if $done (i32.ge_u (local.get $r) (local.get $nLists)))
-            (local.set $st (f64.convert_i32_u (i32.load8_u (local.get $row))))
+            (br_if $done (i32.ge_u (local.get $rp) (local.get $rEnd)))
+            (local.set $st (f64.convert_i32_u (i32.load8_u (i32.add (i32.load (local.get $rp)) (local.get $i)))))
             (local.set $ss (f64.add (local.get $ss)
-              (f64.div (f64.mul (f64.load (i32.add (local.get $p1Off) (i32.shl (local.get $r) (i32.const 3)))) (local.get $st))
+              (f64.div (f64.mul (f64.load (local.get $pp)) (local.get $st))
                        (f64.add (local.get $st) (local.get $sn)))))
-            (local.set $row (i32.add (local.get $row) (local.get $stride)))
-            (local.set $r (i32.add (local.get $r) (i32.const 1)))
+            (local.set $rp (i32.add (local.get $rp) (i32.const 4)))
+            (local.set $pp (i32.add (local.get $pp) (i32.const 8)))
             (br $one)))
         (f64.store (local.get $a) (local.get $ss)))))
-  ;; Tables (textbook QLD): s += table_r[tf], 256 f64 per list at tablesOff + 2048r.
-  (func (export "denseTable") (param $tfOff i32) (param $stride i32) (param $nLists i32) (param $tablesOff i32)
+  ;; Tables (textbook QLD): s += table_r[tf], 256 f64 per list at tablesOff + 2048r; rows as above.
+  (func (export "denseTable") (param $rowsOff i32) (param $nLists i32) (param $tablesOff i32)
         (param $scoresOff i32) (param $i0 i32) (param $i1 i32)
-    (local $i i32) (local $r i32) (local $s f64) (local $a i32) (local $row i32) (local $tab i32)
+    (local $i i32) (local $s f64) (local $a i32) (local $rp i32) (local $rEnd i32) (local $tab i32)
+    (local.set $rEnd (i32.add (local.get $rowsOff) (i32.shl (local.get $nLists) (i32.const 2))))
     (local.set $i (local.get $i0))
     (block $docsDone
       (loop $docs
         (br_if $docsDone (i32.ge_s (local.get $i) (local.get $i1)))
         (local.set $a (i32.add (local.get $scoresOff) (i32.shl (local.get $i) (i32.const 3))))
         (local.set $s (f64.load (local.get $a)))
-        (local.set $r (i32.const 0))
-        (local.set $row (i32.add (local.get $tfOff) (local.get $i)))
+        (local.set $rp (local.get $rowsOff))
         (local.set $tab (local.get $tablesOff))
         (block $listsDone
           (loop $lists
-            (br_if $listsDone (i32.ge_u (local.get $r) (local.get $nLists)))
+            (br_if $listsDone (i32.ge_u (local.get $rp) (local.get $rEnd)))
             (local.set $s (f64.add (local.get $s)
-              (f64.load (i32.add (local.get $tab) (i32.shl (i32.load8_u (local.get $row)) (i32.const 3))))))
-            (local.set $row (i32.add (local.get $row) (local.get $stride)))
+              (f64.load (i32.add (local.get $tab)
+                (i32.shl (i32.load8_u (i32.add (i32.load (local.get $rp)) (local.get $i))) (i32.const 3))))))
+            (local.set $rp (i32.add (local.get $rp) (i32.const 4)))
             (local.set $tab (i32.add (local.get $tab) (i32.const 2048)))
-            (local.set $r (i32.add (local.get $r) (i32.const 1)))
             (br $lists)))
         (f64.store (local.get $a) (local.get $s))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
