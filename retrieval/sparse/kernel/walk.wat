@@ -8,11 +8,37 @@
 ;; i = low + dOff (block arrays: f64 at scoresOff + 8i, norm at normOff + 8i).
 (module
   (import "env" "mem" (memory 1))
-  ;; BM25: scores[i] += (p1 * tf) / (tf + norm[i])
+  ;; BM25: scores[i] += (p1 * tf) / (tf + norm[i]). Two postings per step with f64x2 (each lane the
+  ;; scalar IEEE-754 operations; a list's two postings are two different docs, each gets its one
+  ;; addition): one division instruction per pair, the divider being what bounds this loop. Then a
+  ;; scalar step for a last posting.
   (func (export "bm25") (param $lowOff i32) (param $tfOff i32) (param $p i32) (param $end i32)
         (param $lim i32) (param $dOff i32) (param $normOff i32) (param $scoresOff i32) (param $p1 f64)
         (result i32)
     (local $l i32) (local $i8 i32) (local $tf f64) (local $a i32)
+    (local $lp i32) (local $j8 i32) (local $t v128) (local $w v128) (local $pv v128)
+    (local.set $pv (f64x2.splat (local.get $p1)))
+    (block $pairsDone
+      (loop $pairs
+        (br_if $pairsDone (i32.gt_u (i32.add (local.get $p) (i32.const 2)) (local.get $end)))
+        (local.set $lp (i32.add (local.get $lowOff) (i32.shl (local.get $p) (i32.const 1))))
+        ;; low bits rise within a chunk: the second posting below lim means both are.
+        (local.set $l (i32.load16_u offset=2 (local.get $lp)))
+        (br_if $pairsDone (i32.ge_u (local.get $l) (local.get $lim)))
+        (local.set $j8 (i32.shl (i32.add (local.get $l) (local.get $dOff)) (i32.const 3)))
+        (local.set $i8 (i32.shl (i32.add (i32.load16_u (local.get $lp)) (local.get $dOff)) (i32.const 3)))
+        (local.set $t (f64x2.convert_low_i32x4_u (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u
+          (v128.load16_splat (i32.add (local.get $tfOff) (local.get $p)))))))
+        (local.set $w (f64x2.div (f64x2.mul (local.get $pv) (local.get $t))
+          (f64x2.add (local.get $t)
+            (v128.load64_lane 1 (i32.add (local.get $normOff) (local.get $j8))
+              (v128.load64_zero (i32.add (local.get $normOff) (local.get $i8)))))))
+        (local.set $a (i32.add (local.get $scoresOff) (local.get $i8)))
+        (f64.store (local.get $a) (f64.add (f64.load (local.get $a)) (f64x2.extract_lane 0 (local.get $w))))
+        (local.set $a (i32.add (local.get $scoresOff) (local.get $j8)))
+        (f64.store (local.get $a) (f64.add (f64.load (local.get $a)) (f64x2.extract_lane 1 (local.get $w))))
+        (local.set $p (i32.add (local.get $p) (i32.const 2)))
+        (br $pairs)))
     (block $out
       (loop $top
         (br_if $out (i32.ge_u (local.get $p) (local.get $end)))
