@@ -16,8 +16,8 @@
 import { createKernel, type WalkKernel } from './kernel.js';
 import type { ScoringView } from '../../../indexer/sparse/scoring-view.js';
 
-/** Resident allocations stop here (of the 4 GiB a 32-bit WebAssembly memory can address). */
-export const RESIDENT_MAX_BYTES = 3 * 2 ** 30;
+/** Resident allocations stop here (addresses stay below 2^31 with the scratch above them). */
+export const RESIDENT_MAX_BYTES = 1.75 * 2 ** 30;
 
 export class ViewMemory {
   readonly kernel: WalkKernel;
@@ -77,9 +77,9 @@ export class ViewMemory {
 
 const memories = new WeakMap<ScoringView, ViewMemory>();
 
-/** The view's kernel and memory, created on first use. */
-export function viewMemory(view: ScoringView): ViewMemory {
+/** The view's kernel and memory, created on first use (holding at most `maxResident` bytes of its caches). */
+export function viewMemory(view: ScoringView, maxResident = RESIDENT_MAX_BYTES): ViewMemory {
   let m = memories.get(view);
-  if (!m) memories.set(view, (m = new ViewMemory()));
+  if (!m) memories.set(view, (m = new ViewMemory(maxResident)));
   return m;
 }
