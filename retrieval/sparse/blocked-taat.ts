@@ -47,26 +47,22 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   // decoded-postings.ts); uncached short lists are fresh objects, so all stay valid together.
   const lists = plan.map((t, j) => (dense[j] ? null : compactPostings(view, t.id)));
   const pos = new Int32Array(T);
-  // QLD weights by tf (tf < TABLE; entry 0 is 0, so a dense walk adds +0 for absent docs): exactly
-  // the expressions accumulate() evaluates, computed once per query for the posting walks, the dense
-  // walks and the kernel. BM25 divides per posting and needs none.
-  const tables = plan.map((t) => {
-    const a = new Float64Array(mode === Mode.Bm25 ? 0 : TABLE);
-    if (mode === Mode.Qld) for (let tf = 1; tf < TABLE; tf++) a[tf] = t.p1 * Math.log1p(tf / t.p2);
-    else if (mode === Mode.LuceneQld) for (let tf = 1; tf < TABLE; tf++) a[tf] = Math.log1p(tf / t.p2);
-    return a;
+  // The largest tf byte of each list: its weight table (QLD) needs no entry above it.
+  const topTf = plan.map((_, j) => {
+    const l = lists[j];
+    return dense[j] ? dense[j]!.maxTf : l!.bigTf ? TABLE - 1 : l!.maxTf;
   });
   blockedStats.denseLists = dense.filter(Boolean).length;
   blockedStats.longestFusedRun = 0;
   const fusable = branchFree && (mode === Mode.Bm25 || mode === Mode.Qld);
-  const p1s = plan.map((t) => t.p1);
 
   // The WebAssembly walks (kernel/) take the lists of BM25 and textbook QLD with no tf escape;
   // JavaScript walks the rest (Lucene QLD, lists with a tf ≥ 255). Cached lists are resident in
   // the view's kernel memory (kernel/view-memory.ts) and walked in place; the others (short lists,
   // lists the memory refused) are copied chunk by chunk into the scratch, above the resident data:
-  // block scores (f64), block norms (f64, BM25), 256-entry tables (QLD), dense rows' pointers and
-  // copies, then the current chunk of each copied list: low bits (u16) and tfs (u8).
+  // block scores (f64), block norms (f64, BM25; unless the range's are resident), 256-entry tables
+  // (QLD), p1 and a tf-row pointer per list, copies of dense rows not resident, then the current
+  // chunk of each copied list: low bits (u16) and tfs (u8).
   // Copied lists are taken in plan order while their largest chunks fit KERNEL_MAX_POSTINGS (a
   // query with thousands of long lists walks the rest in JavaScript: same additions, same order).
   const vm = viewMemory(view);
@@ -92,33 +88,33 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     if (n > maxChunk) maxChunk = n;
   }
   // Runs of densely walked lists (contiguous in the plan), added per doc by the kernel's fused
-  // walks: row r is one list, its p1 or table at r and the address of its tf bytes for the block
-  // at r (in place when resident, else a copy in the scratch).
-  const runs: { j: number; e: number; row: number }[] = [];
-  let rows = 0;
+  // walks; list j's p1 (BM25) or table (QLD) and the address of its tf bytes for the block are
+  // entry j of arrays in the scratch (the bytes in place when resident, else a copy there).
+  const runs: { j: number; e: number }[] = [];
   let copyRows = 0;
   if (fusable)
     for (let j = 0; j < T; j++) {
       if (!dense[j]) continue;
       let e = j + 1;
       while (e < T && dense[e]) e++;
-      runs.push({ j, e, row: rows });
-      rows += e - j;
+      runs.push({ j, e });
       for (let q = j; q < e; q++) if (dense[q]!.off < 0) copyRows++;
       j = e - 1;
     }
   const runAt = new Int32Array(T).fill(-1);
   runs.forEach((r, i) => (runAt[r.j] = i));
+  // The range's norms (BM25) and log-lengths (QLD) held in the view's memory, else copied per block.
+  const normHeld = mode === Mode.Bm25 ? vm.holdRange(arr!, view.lo, view.hi) : -1;
+  const lnlHeld = qld ? vm.holdRange(qld.lnl, view.lo, view.hi) : -1;
   const scoresOff = (vm.used + 15) & ~15;
   const normOff = scoresOff + blockDocs * 8;
-  const tablesOff = normOff + (mode === Mode.Bm25 ? blockDocs * 8 : 0);
+  const tablesOff = normOff + (mode === Mode.Bm25 && normHeld < 0 ? blockDocs * 8 : 0);
   const dP1Off = tablesOff + (mode === Mode.Qld ? T * TABLE * 8 : 0);
-  const dTabOff = dP1Off + rows * 8;
-  const rowsOff = dTabOff + (mode === Mode.Qld ? rows * TABLE * 8 : 0);
-  const dTfOff = rowsOff + rows * 4;
+  const rowsOff = dP1Off + (mode === Mode.Bm25 ? T * 8 : 0);
+  const dTfOff = rowsOff + T * 4;
   // 16 spare bytes after the copied dense rows: the f64x2 walk loads 8 tf bytes at a time.
   const lnlOff = (dTfOff + copyRows * blockDocs + 16 + 7) & ~7;
-  const outOff = lnlOff + (qld ? blockDocs * 8 : 0);
+  const outOff = lnlOff + (qld && lnlHeld < 0 ? blockDocs * 8 : 0);
   const lowOff = outOff + (mode === Mode.LuceneQld ? 0 : blockDocs * 16);
   const tfOff = lowOff + maxChunk * 2;
   vm.ensure(tfOff + maxChunk);
@@ -128,30 +124,37 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   const dTfs = dense.map((d) => d?.tfs);
   const bs = new Float64Array(mem, scoresOff, blockDocs);
   bs.fill(0);
-  const bn = new Float64Array(mem, normOff, mode === Mode.Bm25 ? blockDocs : 0);
+  const bn = new Float64Array(mem, normOff, mode === Mode.Bm25 && normHeld < 0 ? blockDocs : 0);
   const kLow = new Uint16Array(mem, lowOff, maxChunk);
   const kTf = new Uint8Array(mem, tfOff, maxChunk);
-  if (mode === Mode.Qld) {
-    const kTables = new Float64Array(mem, tablesOff, T * TABLE);
-    for (let j = 0; j < T; j++) if (inKernel[j]) kTables.set(tables[j], j * TABLE);
-  }
+  // Weights by tf (tf < TABLE) for QLD, exactly the expressions accumulate() evaluates, entries 1
+  // to the list's largest tf, computed once per query (textbook QLD in the scratch, where the
+  // kernel and the JavaScript loops read them); entry 0 is 0, so a dense walk adds +0 for absent
+  // docs. BM25 divides per posting and needs none.
+  const kTables = new Float64Array(mem, tablesOff, mode === Mode.Qld ? T * TABLE : 0);
+  const tables = plan.map((t, j) => {
+    if (mode === Mode.Bm25) return kTables;
+    const a = mode === Mode.Qld ? kTables.subarray(j * TABLE, (j + 1) * TABLE) : new Float64Array(TABLE);
+    a[0] = 0;
+    const top = topTf[j];
+    if (mode === Mode.Qld) for (let tf = 1; tf <= top; tf++) a[tf] = t.p1 * Math.log1p(tf / t.p2);
+    else for (let tf = 1; tf <= top; tf++) a[tf] = Math.log1p(tf / t.p2);
+    return a;
+  });
   const dTf = new Uint8Array(mem, dTfOff, copyRows * blockDocs + 16);
-  const rowPtr = new Int32Array(mem, rowsOff, rows);
-  // Row r's copy slot in the scratch (copied rows only), else −1.
-  const copyAt = new Int32Array(rows).fill(-1);
-  const bl = new Float64Array(mem, lnlOff, qld ? blockDocs : 0);
+  const rowPtr = new Int32Array(mem, rowsOff, T);
+  // List j's copy slot in the scratch (dense lists not resident), else −1.
+  const copyAt = new Int32Array(T).fill(-1);
+  const bl = new Float64Array(mem, lnlOff, qld && lnlHeld < 0 ? blockDocs : 0);
   const outView = new DataView(mem, outOff, mode === Mode.LuceneQld ? 0 : blockDocs * 16);
-  const dP1 = new Float64Array(mem, dP1Off, mode === Mode.Bm25 ? rows : 0);
-  const dTables = new Float64Array(mem, dTabOff, mode === Mode.Qld ? rows * TABLE : 0);
+  const dP1 = new Float64Array(mem, dP1Off, mode === Mode.Bm25 ? T : 0);
   let nextCopy = 0;
   for (const r of runs)
     for (let j = r.j; j < r.e; j++) {
-      const row = r.row + j - r.j;
-      if (mode === Mode.Bm25) dP1[row] = p1s[j];
-      else dTables.set(tables[j], row * TABLE);
+      if (mode === Mode.Bm25) dP1[j] = plan[j].p1;
       if (dense[j]!.off < 0) {
-        copyAt[row] = nextCopy * blockDocs;
-        rowPtr[row] = dTfOff + nextCopy++ * blockDocs;
+        copyAt[j] = nextCopy * blockDocs;
+        rowPtr[j] = dTfOff + nextCopy++ * blockDocs;
       }
     }
   // Where each kernel list's current chunk sits in the scratch, as offsets for its posting index p.
@@ -170,11 +173,13 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   const lo = view.lo;
   for (let b0 = view.lo; b0 < view.hi; b0 += blockDocs) {
     const b1 = Math.min(view.hi, b0 + blockDocs);
-    if (mode === Mode.Bm25) bn.set(arr!.subarray(b0, b1));
-    if (qld) bl.set(qld.lnl.subarray(b0, b1));
+    // The block's norms / log-lengths: in place when held, else copied in.
+    const nOff = normHeld >= 0 ? normHeld + (b0 - lo) * 8 : normOff;
+    const lOff = lnlHeld >= 0 ? lnlHeld + (b0 - lo) * 8 : lnlOff;
+    if (mode === Mode.Bm25 && normHeld < 0) bn.set(arr!.subarray(b0, b1));
+    if (qld && lnlHeld < 0) bl.set(qld.lnl.subarray(b0, b1));
     // Resident dense rows: the address of the block's first doc's tf byte.
-    for (const r of runs)
-      for (let j = r.j; j < r.e; j++) if (copyAt[r.row + j - r.j] < 0) rowPtr[r.row + j - r.j] = dense[j]!.off + (b0 - lo);
+    for (const r of runs) for (let j = r.j; j < r.e; j++) if (copyAt[j] < 0) rowPtr[j] = dense[j]!.off + (b0 - lo);
     // The block's pieces inside one 65,536-doc chunk each (doc = base + low 16 bits).
     for (let s0 = b0; s0 < b1; ) {
       const chunk = s0 >>> CHUNK_BITS;
@@ -209,12 +214,12 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
           const n = r.e - r.j;
           if (n > blockedStats.longestFusedRun) blockedStats.longestFusedRun = n;
           const i0 = s0 - b0;
-          for (let q = 0; q < n; q++) {
-            const at = copyAt[r.row + q];
-            if (at >= 0) dTf.set(dTfs[r.j + q]!.subarray(s0 - lo, s1 - lo), at + i0);
+          for (let q = r.j; q < r.e; q++) {
+            const at = copyAt[q];
+            if (at >= 0) dTf.set(dTfs[q]!.subarray(s0 - lo, s1 - lo), at + i0);
           }
-          if (mode === Mode.Bm25) kern.denseBm25(rowsOff + r.row * 4, n, dP1Off + r.row * 8, normOff, scoresOff, i0, s1 - b0);
-          else kern.denseTable(rowsOff + r.row * 4, n, dTabOff + r.row * TABLE * 8, scoresOff, i0, s1 - b0);
+          if (mode === Mode.Bm25) kern.denseBm25(rowsOff + r.j * 4, n, dP1Off + r.j * 8, nOff, scoresOff, i0, s1 - b0);
+          else kern.denseTable(rowsOff + r.j * 4, n, tablesOff + r.j * TABLE * 8, scoresOff, i0, s1 - b0);
           j = r.e - 1;
           continue;
         }
@@ -245,7 +250,7 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
         if (inKernel[j]) {
           pos[j] =
             mode === Mode.Bm25
-              ? kern.bm25(kLowAt[j], kTfAt[j], pos[j], end, lim, dOff, normOff, scoresOff, p1)
+              ? kern.bm25(kLowAt[j], kTfAt[j], pos[j], end, lim, dOff, nOff, scoresOff, p1)
               : kern.table(kLowAt[j], kTfAt[j], pos[j], end, lim, dOff, tablesOff + j * TABLE * 8, scoresOff);
           continue;
         }
@@ -287,7 +292,7 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     // exactly as one scan would push them.
     const n = b1 - b0;
     if (mode !== Mode.LuceneQld) {
-      const count = qld ? kern.selectQld(scoresOff, lnlOff, qld.base, qld.qlen, thr, n, outOff) : kern.selectTouched(scoresOff, thr, n, outOff);
+      const count = qld ? kern.selectQld(scoresOff, lOff, qld.base, qld.qlen, thr, n, outOff) : kern.selectTouched(scoresOff, thr, n, outOff);
       for (let c = 0; c < count; c++) {
         const s = outView.getFloat64(c * 16, true);
         if (s >= thr) {

@@ -49,6 +49,8 @@ export interface CompactList {
    */
   readonly lowOff: number;
   readonly tfOff: number;
+  /** Largest stored tf byte (255 = some escape in bigTf): the per-tf weight tables need no entry above it. */
+  readonly maxTf: number;
   length: number;
   /** First chunk of the view's range: chunk c covers docs [(c0 + c)·65536, (c0 + c + 1)·65536). */
   c0: number;
@@ -83,6 +85,7 @@ function decodeCompact(view: ScoringView, termId: number, cached: boolean): Comp
   let doc = -1;
   let n = 0;
   let c = 0;
+  let maxTf = 0;
   let chunkLimit = (c0 + 1) * CHUNK_DOCS;
   for (let i = 0; i < df; i++) {
     let b = buf[pos++];
@@ -126,18 +129,19 @@ function decodeCompact(view: ScoringView, termId: number, cached: boolean): Comp
       (bigTf ??= new Map()).set(n, tf);
       tf = TF8_ESCAPE;
     }
+    if (tf > maxTf) maxTf = tf;
     tfs[n++] = tf;
   }
   while (c < chunks) chunkEnd[c++] = n;
   if (cached) {
-    const held = resident(viewMemory(view), low, tfs, n, c0, chunkEnd, bigTf);
+    const held = resident(viewMemory(view), low, tfs, n, c0, chunkEnd, bigTf, maxTf);
     if (held) return held;
   }
   if (n < df) {
     low = low.slice(0, n);
     tfs = tfs.slice(0, n);
   }
-  return { low, tfs, lowOff: -1, tfOff: -1, length: n, c0, chunkEnd, bigTf, cached };
+  return { low, tfs, lowOff: -1, tfOff: -1, maxTf, length: n, c0, chunkEnd, bigTf, cached };
 }
 
 /** A cached list held in its view's kernel memory (typed arrays over it taken afresh after a growth). */
@@ -156,6 +160,7 @@ class ResidentList implements CompactList {
     readonly c0: number,
     readonly chunkEnd: Int32Array,
     readonly bigTf: Map<number, number> | undefined,
+    readonly maxTf: number,
   ) {}
 
   get low(): Uint16Array {
@@ -178,12 +183,21 @@ class ResidentList implements CompactList {
 }
 
 /** The first n postings copied into the view's memory (low bits, then tfs), or undefined when it refuses. */
-function resident(mem: ViewMemory, low: Uint16Array, tfs: Uint8Array, n: number, c0: number, chunkEnd: Int32Array, bigTf: Map<number, number> | undefined): CompactList | undefined {
+function resident(
+  mem: ViewMemory,
+  low: Uint16Array,
+  tfs: Uint8Array,
+  n: number,
+  c0: number,
+  chunkEnd: Int32Array,
+  bigTf: Map<number, number> | undefined,
+  maxTf: number,
+): CompactList | undefined {
   const off = mem.alloc(3 * n);
   if (off < 0) return undefined;
   mem.u16().set(low.subarray(0, n), off >>> 1);
   mem.bytes().set(tfs.subarray(0, n), off + 2 * n);
-  return new ResidentList(mem, off, off + 2 * n, n, c0, chunkEnd, bigTf);
+  return new ResidentList(mem, off, off + 2 * n, n, c0, chunkEnd, bigTf, maxTf);
 }
 
 /** The compact list of `termId` over the view's doc range (cached for lists of ≥ 64 postings). */
@@ -252,6 +266,8 @@ export function prewarmPostings(view: ScoringView, minDf = Math.max(CACHE_MIN_DF
 export interface DenseList {
   readonly tfs: Uint8Array;
   readonly off: number;
+  /** Largest tf. */
+  readonly maxTf: number;
 }
 
 /** A dense list in the view's kernel memory (followed by 16 spare bytes: the kernel loads 8 at a time). */
@@ -263,6 +279,7 @@ class ResidentDense implements DenseList {
     private readonly mem: ViewMemory,
     readonly off: number,
     private readonly span: number,
+    readonly maxTf: number,
   ) {}
 
   get tfs(): Uint8Array {
@@ -311,11 +328,11 @@ export function denseTfs(view: ScoringView, termId: number, minShare: number): D
     bytes = mem.bytes();
     bytes.fill(0, off, off + span + 16);
     at = off;
-    out = new ResidentDense(mem, off, span);
+    out = new ResidentDense(mem, off, span, c.maxTf);
   } else {
     bytes = new Uint8Array(span);
     at = 0;
-    out = { tfs: bytes, off: -1 };
+    out = { tfs: bytes, off: -1, maxTf: c.maxTf };
   }
   const { low, tfs } = c;
   let p = 0;

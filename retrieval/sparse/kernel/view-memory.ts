@@ -4,7 +4,8 @@
  * the dense tf bytes of decoded-postings.ts are allocated here (a bump allocator, never freed: the
  * caches live as long as the view), so the kernel's walks read them where they are instead of
  * blocked-taat.ts copying every list's chunk and every dense list's block into scratch memory for
- * every query (issue 18, third session: ~9 % of a worker's time). Each query's scratch (block
+ * every query (issue 18, third session: ~9 % of a worker's time); the range's BM25 norms and QLD
+ * log-lengths are held here too (`holdRange`). Each query's scratch (block
  * scores, tables, copies of lists that are not resident) sits above the allocations.
  *
  * The memory grows (WebAssembly memories cannot shrink) and a growth detaches every typed array
@@ -40,6 +41,22 @@ export class ViewMemory {
     if (off + bytes > this.maxResident) return -1;
     this.ensure(off + bytes);
     this.used = off + bytes;
+    return off;
+  }
+
+  private readonly ranges = new WeakMap<Float64Array, number>();
+
+  /**
+   * Offset of a copy of `arr[lo, hi)` held here (a per-document array of the view's range: BM25
+   * norms, QLD log-lengths), made on first use; −1 when refused. `arr` must not change afterwards
+   * (doc-arrays.ts caches them per view and parameters).
+   */
+  holdRange(arr: Float64Array, lo: number, hi: number): number {
+    const hit = this.ranges.get(arr);
+    if (hit !== undefined) return hit;
+    const off = this.alloc((hi - lo) * 8);
+    if (off >= 0) new Float64Array(this.kernel.memory.buffer, off, hi - lo).set(arr.subarray(lo, hi));
+    this.ranges.set(arr, off);
     return off;
   }
 
