@@ -111,7 +111,9 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   const tablesOff = normOff + (mode === Mode.Bm25 && normHeld < 0 ? blockDocs * 8 : 0);
   const dP1Off = tablesOff + (mode === Mode.Qld ? T * TABLE * 8 : 0);
   const rowsOff = dP1Off + (mode === Mode.Bm25 ? T * 8 : 0);
-  const dTfOff = rowsOff + T * 4;
+  // Kernel lists' descriptors (walk.wat bm25Lists / tableLists), 24 bytes each, in plan order.
+  const descOff = (rowsOff + T * 4 + 7) & ~7;
+  const dTfOff = descOff + T * 24;
   // 16 spare bytes after the copied dense rows: the f64x2 walk loads 8 tf bytes at a time.
   const lnlOff = (dTfOff + copyRows * blockDocs + 16 + 7) & ~7;
   const outOff = lnlOff + (qld && lnlHeld < 0 ? blockDocs * 8 : 0);
@@ -157,14 +159,30 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
         rowPtr[j] = dTfOff + nextCopy++ * blockDocs;
       }
     }
-  // Where each kernel list's current chunk sits in the scratch, as offsets for its posting index p.
-  const kLowAt = new Int32Array(T);
-  const kTfAt = new Int32Array(T);
-  for (let j = 0; j < T; j++)
-    if (inKernel[j] && !copied[j]) {
-      kLowAt[j] = lists[j]!.lowOff;
-      kTfAt[j] = lists[j]!.tfOff;
+  // Each kernel list's descriptor: where its postings are (in place, or the current chunk's copy
+  // in the scratch, as offsets for its posting index p), p, the current chunk's end, p1 or table.
+  // Runs of consecutive kernel lists are walked by one call per block piece.
+  const descI = new Int32Array(mem, descOff, T * 6);
+  const descF = new Float64Array(mem, descOff, T * 3);
+  const kIdx = new Int32Array(T).fill(-1);
+  const kRunEnd = new Int32Array(T).fill(-1);
+  let nk = 0;
+  for (let j = 0; j < T; j++) {
+    if (!inKernel[j]) continue;
+    if (j === 0 || !inKernel[j - 1]) {
+      let e = j + 1;
+      while (e < T && inKernel[e]) e++;
+      kRunEnd[j] = e;
     }
+    const at = nk * 6;
+    kIdx[j] = nk++;
+    descI[at] = copied[j] ? 0 : lists[j]!.lowOff;
+    descI[at + 1] = copied[j] ? 0 : lists[j]!.tfOff;
+    descI[at + 2] = 0;
+    descI[at + 3] = 0;
+    if (mode === Mode.Bm25) descF[at / 2 + 2] = plan[j].p1;
+    else descI[at + 4] = tablesOff + j * TABLE * 8;
+  }
   let loadedChunk = -1;
   const mark = mode === Mode.LuceneQld ? new Uint8Array(blockDocs) : undefined;
 
@@ -188,17 +206,20 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
       const lim = s1 - base;
       const ci = chunk - c0;
       if (ci !== loadedChunk) {
-        // Copy this chunk's postings of every kernel list into the scratch.
+        // Each kernel list's end in this chunk; copy the chunk's postings of lists not resident.
         let at = 0;
         for (let j = 0; j < T; j++) {
-          if (!copied[j]) continue;
+          if (!inKernel[j]) continue;
           const list = lists[j]!;
-          const from = ci > 0 ? list.chunkEnd[ci - 1] : 0;
           const to = list.chunkEnd[ci];
+          const d = kIdx[j] * 6;
+          descI[d + 3] = to;
+          if (!copied[j]) continue;
+          const from = ci > 0 ? list.chunkEnd[ci - 1] : 0;
           kLow.set(list.low.subarray(from, to), at);
           kTf.set(list.tfs.subarray(from, to), at);
-          kLowAt[j] = lowOff + (at - from) * 2;
-          kTfAt[j] = tfOff + at - from;
+          descI[d] = lowOff + (at - from) * 2;
+          descI[d + 1] = tfOff + at - from;
           at += to - from;
         }
         loadedChunk = ci;
@@ -244,16 +265,17 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
           }
           continue;
         }
+        if (inKernel[j]) {
+          // A run of kernel lists (walk.wat bm25Lists / tableLists), in plan order.
+          const e = kRunEnd[j];
+          if (mode === Mode.Bm25) kern.bm25Lists(descOff + kIdx[j] * 24, e - j, lim, dOff, nOff, scoresOff);
+          else kern.tableLists(descOff + kIdx[j] * 24, e - j, lim, dOff, scoresOff);
+          j = e - 1;
+          continue;
+        }
         const list = lists[j]!;
         const end = list.chunkEnd[ci];
         const p1 = plan[j].p1;
-        if (inKernel[j]) {
-          pos[j] =
-            mode === Mode.Bm25
-              ? kern.bm25(kLowAt[j], kTfAt[j], pos[j], end, lim, dOff, nOff, scoresOff, p1)
-              : kern.table(kLowAt[j], kTfAt[j], pos[j], end, lim, dOff, tablesOff + j * TABLE * 8, scoresOff);
-          continue;
-        }
         const { low, tfs } = list;
         const p2 = plan[j].p2;
         let p = pos[j];

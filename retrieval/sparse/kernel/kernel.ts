@@ -31,6 +31,10 @@ export interface WalkKernel {
   bm25(lowOff: number, tfOff: number, p: number, end: number, lim: number, dOff: number, normOff: number, scoresOff: number, p1: number): number;
   /** Table walk (256 f64 weights by tf at tableOff): returns where it stopped. */
   table(lowOff: number, tfOff: number, p: number, end: number, lim: number, dOff: number, tableOff: number, scoresOff: number): number;
+  /** Consecutive lists walked as by bm25, from 24-byte descriptors {lowOff, tfOff, p, end: i32; p1: f64} (p stored back): see walk.wat. */
+  bm25Lists(descOff: number, nLists: number, lim: number, dOff: number, normOff: number, scoresOff: number): void;
+  /** Same for table walks: descriptors {lowOff, tfOff, p, end, tableOff: i32}. */
+  tableLists(descOff: number, nLists: number, lim: number, dOff: number, scoresOff: number): void;
   /** Fused dense BM25 run (two docs per step, f64x2), list r's tf bytes of the block at the i32 address rowsOff + 4r: see walk.wat. */
   denseBm25(rowsOff: number, nLists: number, p1Off: number, normOff: number, scoresOff: number, i0: number, i1: number): void;
   /** Fused dense table run (textbook QLD), rows as denseBm25's: see walk.wat. */

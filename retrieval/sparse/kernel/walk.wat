@@ -12,7 +12,7 @@
   ;; scalar IEEE-754 operations; a list's two postings are two different docs, each gets its one
   ;; addition): one division instruction per pair, the divider being what bounds this loop. Then a
   ;; scalar step for a last posting.
-  (func (export "bm25") (param $lowOff i32) (param $tfOff i32) (param $p i32) (param $end i32)
+  (func $bm25 (export "bm25") (param $lowOff i32) (param $tfOff i32) (param $p i32) (param $end i32)
         (param $lim i32) (param $dOff i32) (param $normOff i32) (param $scoresOff i32) (param $p1 f64)
         (result i32)
     (local $l i32) (local $i8 i32) (local $tf f64) (local $a i32)
@@ -55,7 +55,7 @@
         (br $top)))
     (local.get $p))
   ;; Table scorers (textbook QLD): scores[i] += table[tf] (256 f64 at tableOff)
-  (func (export "table") (param $lowOff i32) (param $tfOff i32) (param $p i32) (param $end i32)
+  (func $table (export "table") (param $lowOff i32) (param $tfOff i32) (param $p i32) (param $end i32)
         (param $lim i32) (param $dOff i32) (param $tableOff i32) (param $scoresOff i32)
         (result i32)
     (local $l i32) (local $a i32)
@@ -72,6 +72,38 @@
         (local.set $p (i32.add (local.get $p) (i32.const 1)))
         (br $top)))
     (local.get $p))
+  ;; Runs of lists in one call (blocked-taat.ts: consecutive lists of the plan that the kernel walks),
+  ;; in list order: nLists descriptors of 24 bytes at descOff, each {lowOff i32, tfOff i32, p i32,
+  ;; end i32, then p1 f64 (BM25) or tableOff i32 (tables)}; each list is walked as by "bm25" /
+  ;; "table" and its p is stored back.
+  (func (export "bm25Lists") (param $descOff i32) (param $nLists i32) (param $lim i32) (param $dOff i32)
+        (param $normOff i32) (param $scoresOff i32)
+    (local $d i32) (local $dEnd i32)
+    (local.set $d (local.get $descOff))
+    (local.set $dEnd (i32.add (local.get $descOff) (i32.mul (local.get $nLists) (i32.const 24))))
+    (block $done
+      (loop $lists
+        (br_if $done (i32.ge_u (local.get $d) (local.get $dEnd)))
+        (i32.store offset=8 (local.get $d)
+          (call $bm25 (i32.load (local.get $d)) (i32.load offset=4 (local.get $d)) (i32.load offset=8 (local.get $d))
+                      (i32.load offset=12 (local.get $d)) (local.get $lim) (local.get $dOff) (local.get $normOff)
+                      (local.get $scoresOff) (f64.load offset=16 (local.get $d))))
+        (local.set $d (i32.add (local.get $d) (i32.const 24)))
+        (br $lists))))
+  (func (export "tableLists") (param $descOff i32) (param $nLists i32) (param $lim i32) (param $dOff i32)
+        (param $scoresOff i32)
+    (local $d i32) (local $dEnd i32)
+    (local.set $d (local.get $descOff))
+    (local.set $dEnd (i32.add (local.get $descOff) (i32.mul (local.get $nLists) (i32.const 24))))
+    (block $done
+      (loop $lists
+        (br_if $done (i32.ge_u (local.get $d) (local.get $dEnd)))
+        (i32.store offset=8 (local.get $d)
+          (call $table (i32.load (local.get $d)) (i32.load offset=4 (local.get $d)) (i32.load offset=8 (local.get $d))
+                       (i32.load offset=12 (local.get $d)) (local.get $lim) (local.get $dOff)
+                       (i32.load offset=16 (local.get $d)) (local.get $scoresOff)))
+        (local.set $d (i32.add (local.get $d) (i32.const 24)))
+        (br $lists))))
   ;; Dense runs (blocked-taat.ts): nLists lists held as one tf byte per doc; the i32 at rowsOff + 4r
   ;; is the address of list r's byte for block-local doc 0, so its byte for doc i (i0 <= i < i1) is
   ;; at that address + i (in place in the view's resident memory, or a copy in the scratch; 8
