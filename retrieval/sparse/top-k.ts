@@ -55,10 +55,17 @@ export class TopK {
     docs[i] = doc;
   }
 
-  /** Hits best first: [doc, score] pairs. */
-  sorted(): Array<[number, number]> {
-    const out: Array<[number, number]> = [];
-    for (let i = 0; i < this.size; i++) out.push([this.docs[i], this.scores[i]]);
-    return out.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  /** Hits best first (score desc, doc asc) as parallel arrays; one index array is all it allocates besides them. */
+  bestFirst(): { docs: number[]; scores: number[] } {
+    const { scores, docs, size } = this;
+    const order: number[] = [];
+    for (let i = 0; i < size; i++) order.push(i);
+    order.sort((a, b) => scores[b] - scores[a] || docs[a] - docs[b]);
+    const out = { docs: [] as number[], scores: [] as number[] };
+    for (const i of order) {
+      out.docs.push(docs[i]);
+      out.scores.push(scores[i]);
+    }
+    return out;
   }
 }
