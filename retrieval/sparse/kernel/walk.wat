@@ -159,11 +159,46 @@
             (br $one)))
         (f64.store (local.get $a) (local.get $ss)))))
   ;; Tables (textbook QLD): s += table_r[tf], 256 f64 per list at tablesOff + 2048r; rows as above.
+  ;; Four docs per step, each with its own running sum (the additions of one doc form a chain of
+  ;; dependent adds; four independent chains keep the adder busy), the four tf bytes of a row read
+  ;; at once; then one doc at a time for the rest. Each doc gets its additions in list order.
   (func (export "denseTable") (param $rowsOff i32) (param $nLists i32) (param $tablesOff i32)
         (param $scoresOff i32) (param $i0 i32) (param $i1 i32)
     (local $i i32) (local $s f64) (local $a i32) (local $rp i32) (local $rEnd i32) (local $tab i32)
+    (local $s1 f64) (local $s2 f64) (local $s3 f64) (local $t i32)
     (local.set $rEnd (i32.add (local.get $rowsOff) (i32.shl (local.get $nLists) (i32.const 2))))
     (local.set $i (local.get $i0))
+    (block $quadsDone
+      (loop $quads
+        (br_if $quadsDone (i32.gt_s (i32.add (local.get $i) (i32.const 4)) (local.get $i1)))
+        (local.set $a (i32.add (local.get $scoresOff) (i32.shl (local.get $i) (i32.const 3))))
+        (local.set $s (f64.load (local.get $a)))
+        (local.set $s1 (f64.load offset=8 (local.get $a)))
+        (local.set $s2 (f64.load offset=16 (local.get $a)))
+        (local.set $s3 (f64.load offset=24 (local.get $a)))
+        (local.set $rp (local.get $rowsOff))
+        (local.set $tab (local.get $tablesOff))
+        (block $listsDone
+          (loop $lists
+            (br_if $listsDone (i32.ge_u (local.get $rp) (local.get $rEnd)))
+            (local.set $t (i32.load align=1 (i32.add (i32.load (local.get $rp)) (local.get $i))))
+            (local.set $s (f64.add (local.get $s)
+              (f64.load (i32.add (local.get $tab) (i32.shl (i32.and (local.get $t) (i32.const 255)) (i32.const 3))))))
+            (local.set $s1 (f64.add (local.get $s1)
+              (f64.load (i32.add (local.get $tab) (i32.and (i32.shr_u (local.get $t) (i32.const 5)) (i32.const 2040))))))
+            (local.set $s2 (f64.add (local.get $s2)
+              (f64.load (i32.add (local.get $tab) (i32.and (i32.shr_u (local.get $t) (i32.const 13)) (i32.const 2040))))))
+            (local.set $s3 (f64.add (local.get $s3)
+              (f64.load (i32.add (local.get $tab) (i32.shl (i32.shr_u (local.get $t) (i32.const 24)) (i32.const 3))))))
+            (local.set $rp (i32.add (local.get $rp) (i32.const 4)))
+            (local.set $tab (i32.add (local.get $tab) (i32.const 2048)))
+            (br $lists)))
+        (f64.store (local.get $a) (local.get $s))
+        (f64.store offset=8 (local.get $a) (local.get $s1))
+        (f64.store offset=16 (local.get $a) (local.get $s2))
+        (f64.store offset=24 (local.get $a) (local.get $s3))
+        (local.set $i (i32.add (local.get $i) (i32.const 4)))
+        (br $quads)))
     (block $docsDone
       (loop $docs
         (br_if $docsDone (i32.ge_s (local.get $i) (local.get $i1)))
