@@ -222,45 +222,97 @@
   ;; Top-k candidates of a block (blocked-taat.ts then pushes them in order, re-checking its running
   ;; threshold): every doc i < n whose score s >= thr is written to out (f64 s at outOff + 16c, i32 i
   ;; at outOff + 16c + 8) and every score is cleared for the next block. Returns the count c.
+  ;; Two docs per step (f64x2, the scalar operations per lane), a branch only where a lane qualifies
+  ;; (rare once the top-k is full); a last odd doc as one more step whose second lane is ignored
+  ;; and left untouched.
   ;; Textbook QLD: s = base - qlen * lnl[i] + scores[i] (every doc).
   (func (export "selectQld") (param $scoresOff i32) (param $lnlOff i32) (param $base f64) (param $qlen f64)
         (param $thr f64) (param $n i32) (param $outOff i32) (result i32)
-    (local $i i32) (local $c i32) (local $a i32) (local $s f64) (local $o i32)
+    (local $i i32) (local $c i32) (local $a i32) (local $s v128) (local $o i32) (local $ok v128)
+    (local $vb v128) (local $vq v128) (local $vt v128) (local $f f64)
+    (local.set $vb (f64x2.splat (local.get $base)))
+    (local.set $vq (f64x2.splat (local.get $qlen)))
+    (local.set $vt (f64x2.splat (local.get $thr)))
     (block $done
       (loop $docs
-        (br_if $done (i32.ge_s (local.get $i) (local.get $n)))
+        (br_if $done (i32.gt_s (i32.add (local.get $i) (i32.const 2)) (local.get $n)))
         (local.set $a (i32.add (local.get $scoresOff) (i32.shl (local.get $i) (i32.const 3))))
-        (local.set $s (f64.add (f64.sub (local.get $base)
+        (local.set $s (f64x2.add (f64x2.sub (local.get $vb)
+                                            (f64x2.mul (local.get $vq) (v128.load align=8 (i32.add (local.get $lnlOff) (i32.shl (local.get $i) (i32.const 3))))))
+                                 (v128.load align=8 (local.get $a))))
+        (v128.store align=8 (local.get $a) (v128.const i64x2 0 0))
+        (local.set $ok (f64x2.ge (local.get $s) (local.get $vt)))
+        (if (v128.any_true (local.get $ok))
+          (then
+            (if (i32x4.extract_lane 0 (local.get $ok))
+              (then
+                (local.set $o (i32.add (local.get $outOff) (i32.shl (local.get $c) (i32.const 4))))
+                (f64.store (local.get $o) (f64x2.extract_lane 0 (local.get $s)))
+                (i32.store offset=8 (local.get $o) (local.get $i))
+                (local.set $c (i32.add (local.get $c) (i32.const 1)))))
+            (if (i32x4.extract_lane 2 (local.get $ok))
+              (then
+                (local.set $o (i32.add (local.get $outOff) (i32.shl (local.get $c) (i32.const 4))))
+                (f64.store (local.get $o) (f64x2.extract_lane 1 (local.get $s)))
+                (i32.store offset=8 (local.get $o) (i32.add (local.get $i) (i32.const 1)))
+                (local.set $c (i32.add (local.get $c) (i32.const 1)))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 2)))
+        (br $docs)))
+    ;; A last odd doc, scalar.
+    (if (i32.lt_s (local.get $i) (local.get $n))
+      (then
+        (local.set $a (i32.add (local.get $scoresOff) (i32.shl (local.get $i) (i32.const 3))))
+        (local.set $f (f64.add (f64.sub (local.get $base)
                                         (f64.mul (local.get $qlen) (f64.load (i32.add (local.get $lnlOff) (i32.shl (local.get $i) (i32.const 3))))))
                                (f64.load (local.get $a))))
         (f64.store (local.get $a) (f64.const 0))
-        (if (f64.ge (local.get $s) (local.get $thr))
+        (if (f64.ge (local.get $f) (local.get $thr))
           (then
             (local.set $o (i32.add (local.get $outOff) (i32.shl (local.get $c) (i32.const 4))))
-            (f64.store (local.get $o) (local.get $s))
+            (f64.store (local.get $o) (local.get $f))
             (i32.store offset=8 (local.get $o) (local.get $i))
-            (local.set $c (i32.add (local.get $c) (i32.const 1)))))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
-        (br $docs)))
+            (local.set $c (i32.add (local.get $c) (i32.const 1)))))))
     (local.get $c))
   ;; BM25: s = scores[i], docs with s = 0 (untouched) skipped.
   (func (export "selectTouched") (param $scoresOff i32) (param $thr f64) (param $n i32) (param $outOff i32) (result i32)
-    (local $i i32) (local $c i32) (local $a i32) (local $s f64) (local $o i32)
+    (local $i i32) (local $c i32) (local $a i32) (local $s v128) (local $o i32) (local $ok v128) (local $vt v128) (local $f f64)
+    (local.set $vt (f64x2.splat (local.get $thr)))
     (block $done
       (loop $docs
-        (br_if $done (i32.ge_s (local.get $i) (local.get $n)))
+        (br_if $done (i32.gt_s (i32.add (local.get $i) (i32.const 2)) (local.get $n)))
         (local.set $a (i32.add (local.get $scoresOff) (i32.shl (local.get $i) (i32.const 3))))
-        (local.set $s (f64.load (local.get $a)))
-        (if (f64.ne (local.get $s) (f64.const 0))
+        (local.set $s (v128.load align=8 (local.get $a)))
+        (v128.store align=8 (local.get $a) (v128.const i64x2 0 0))
+        (local.set $ok (v128.and (f64x2.ge (local.get $s) (local.get $vt)) (f64x2.ne (local.get $s) (f64x2.splat (f64.const 0)))))
+        (if (v128.any_true (local.get $ok))
           (then
-            (f64.store (local.get $a) (f64.const 0))
-            (if (f64.ge (local.get $s) (local.get $thr))
+            (if (i32x4.extract_lane 0 (local.get $ok))
               (then
                 (local.set $o (i32.add (local.get $outOff) (i32.shl (local.get $c) (i32.const 4))))
-                (f64.store (local.get $o) (local.get $s))
+                (f64.store (local.get $o) (f64x2.extract_lane 0 (local.get $s)))
                 (i32.store offset=8 (local.get $o) (local.get $i))
+                (local.set $c (i32.add (local.get $c) (i32.const 1)))))
+            (if (i32x4.extract_lane 2 (local.get $ok))
+              (then
+                (local.set $o (i32.add (local.get $outOff) (i32.shl (local.get $c) (i32.const 4))))
+                (f64.store (local.get $o) (f64x2.extract_lane 1 (local.get $s)))
+                (i32.store offset=8 (local.get $o) (i32.add (local.get $i) (i32.const 1)))
                 (local.set $c (i32.add (local.get $c) (i32.const 1)))))))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (local.set $i (i32.add (local.get $i) (i32.const 2)))
         (br $docs)))
+    ;; A last odd doc, scalar.
+    (if (i32.lt_s (local.get $i) (local.get $n))
+      (then
+        (local.set $a (i32.add (local.get $scoresOff) (i32.shl (local.get $i) (i32.const 3))))
+        (local.set $f (f64.load (local.get $a)))
+        (if (f64.ne (local.get $f) (f64.const 0))
+          (then
+            (f64.store (local.get $a) (f64.const 0))
+            (if (f64.ge (local.get $f) (local.get $thr))
+              (then
+                (local.set $o (i32.add (local.get $outOff) (i32.shl (local.get $c) (i32.const 4))))
+                (f64.store (local.get $o) (local.get $f))
+                (i32.store offset=8 (local.get $o) (local.get $i))
+                (local.set $c (i32.add (local.get $c) (i32.const 1)))))))))
     (local.get $c))
 )
