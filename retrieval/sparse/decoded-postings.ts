@@ -70,16 +70,34 @@ function chunkRange(view: ScoringView): { c0: number; chunks: number } {
   return { c0, chunks: c1 - c0 };
 }
 
-/** Varint-decode one list's postings in [lo, hi) straight into the compact form. */
-function decodeCompact(view: ScoringView, termId: number, cached: boolean): CompactList {
+/**
+ * This thread's decode buffers (grown to the longest list decoded): lists are decoded here and
+ * then copied, at their length in the view's range, into the view memory or into arrays of their
+ * own, so decoding allocates nothing df-sized that would be garbage at once (freed malloc memory
+ * a serving process keeps in its RSS).
+ */
+let tmpLow = new Uint16Array(0);
+let tmpTfs = new Uint8Array(0);
+
+/**
+ * Varint-decode one list's postings in [lo, hi) into the compact form: 'cache' holds it in the
+ * view memory (own arrays when refused), 'fresh' in arrays of its own, 'scratch' leaves it in the
+ * decode buffers (valid until the next decode on this thread).
+ */
+function decodeCompact(view: ScoringView, termId: number, how: 'cache' | 'fresh' | 'scratch'): CompactList {
   const src = listBytes(view, termId);
   const buf = src.buf;
   let pos = src.pos;
   const df = view.df[termId];
   const { lo, hi } = view;
   const { c0, chunks } = chunkRange(view);
-  let low = new Uint16Array(df);
-  let tfs = new Uint8Array(df);
+  if (tmpLow.length < df) {
+    const size = Math.max(df, Math.ceil(tmpLow.length * 1.5));
+    tmpLow = new Uint16Array(size);
+    tmpTfs = new Uint8Array(size);
+  }
+  let low = tmpLow;
+  let tfs = tmpTfs;
   const chunkEnd = new Int32Array(chunks);
   let bigTf: Map<number, number> | undefined;
   let doc = -1;
@@ -133,11 +151,15 @@ function decodeCompact(view: ScoringView, termId: number, cached: boolean): Comp
     tfs[n++] = tf;
   }
   while (c < chunks) chunkEnd[c++] = n;
+  const cached = how === 'cache';
   if (cached) {
     const held = resident(viewMemory(view), low, tfs, n, c0, chunkEnd, bigTf, maxTf);
     if (held) return held;
   }
-  if (n < df) {
+  if (how === 'scratch') {
+    low = low.subarray(0, n);
+    tfs = tfs.subarray(0, n);
+  } else {
     low = low.slice(0, n);
     tfs = tfs.slice(0, n);
   }
@@ -204,11 +226,11 @@ function resident(
 export function compactPostings(view: ScoringView, termId: number): CompactList {
   const df = view.df[termId];
   // Lists held only densely (denseTfs) are decoded afresh for the rare strategy that walks postings.
-  if (df < CACHE_MIN_DF || denseOnly(view, termId)) return decodeCompact(view, termId, false);
+  if (df < CACHE_MIN_DF || denseOnly(view, termId)) return decodeCompact(view, termId, 'fresh');
   let lists = caches.get(view);
   if (!lists) caches.set(view, (lists = []));
   let list = lists[termId];
-  if (!list) lists[termId] = list = decodeCompact(view, termId, true);
+  if (!list) lists[termId] = list = decodeCompact(view, termId, 'cache');
   return list;
 }
 
@@ -314,7 +336,7 @@ export function denseTfs(view: ScoringView, termId: number, minShare: number): D
   // The compact form: the cached one if there is one, else decoded for this conversion only (a
   // list that turns out to stay compact is cached through compactPostings).
   const had = caches.get(view)?.[termId];
-  const c = had ?? decodeCompact(view, termId, false);
+  const c = had ?? decodeCompact(view, termId, 'scratch');
   if (c.bigTf || c.length < minShare * span) {
     if (!had) compactPostings(view, termId);
     return null;
