@@ -148,7 +148,9 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   // List j's copy slot in the scratch (dense lists not resident), else −1.
   const copyAt = new Int32Array(T).fill(-1);
   const bl = new Float64Array(mem, lnlOff, qld && lnlHeld < 0 ? blockDocs : 0);
-  const outView = new DataView(mem, outOff, mode === Mode.LuceneQld ? 0 : blockDocs * 16);
+  // The kernel's candidates: score (f64) at outF[2c], block index (i32) at outI[4c + 2].
+  const outF = new Float64Array(mem, outOff, mode === Mode.LuceneQld ? 0 : blockDocs * 2);
+  const outI = new Int32Array(mem, outOff, mode === Mode.LuceneQld ? 0 : blockDocs * 4);
   const dP1 = new Float64Array(mem, dP1Off, mode === Mode.Bm25 ? T : 0);
   let nextCopy = 0;
   for (const r of runs)
@@ -315,13 +317,8 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     const n = b1 - b0;
     if (mode !== Mode.LuceneQld) {
       const count = qld ? kern.selectQld(scoresOff, lOff, qld.base, qld.qlen, thr, n, outOff) : kern.selectTouched(scoresOff, thr, n, outOff);
-      for (let c = 0; c < count; c++) {
-        const s = outView.getFloat64(c * 16, true);
-        if (s >= thr) {
-          top.push(s, b0 + outView.getInt32(c * 16 + 8, true));
-          thr = top.threshold;
-        }
-      }
+      top.pushCandidates(outF, outI, count, b0);
+      thr = top.threshold;
     } else {
       for (let i = 0; i < n; i++) {
         if (mark![i] === 0) continue;
