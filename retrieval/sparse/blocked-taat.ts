@@ -14,7 +14,7 @@ import { CHUNK_BITS, CHUNK_DOCS, compactPostings, DENSE_ONLY_SHARE, denseTfs, TF
 import type { MaxScoreInput } from './max-score.js';
 import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
 import { TopK } from './top-k.js';
-import { walkKernel } from './kernel/kernel.js';
+import { viewMemory } from './kernel/view-memory.js';
 
 export const BLOCK_DOCS = 16384;
 /** QLD weights are tabulated for tf < TABLE (every tf a compact list stores; larger ones from its escape map are computed). */
@@ -28,7 +28,7 @@ const TABLE = 256;
 export const DENSE_MIN_SHARE = DENSE_ONLY_SHARE;
 
 /** What the last blockedTopK call on this thread did: lists walked densely, fused, in the kernel (tests, profiling). */
-export const blockedStats = { denseLists: 0, longestFusedRun: 0, kernelLists: 0 };
+export const blockedStats = { denseLists: 0, longestFusedRun: 0, kernelLists: 0, residentLists: 0 };
 
 /** Postings of the largest chunks of the lists the WebAssembly walks take per query (3 bytes each). */
 export const KERNEL_MAX_POSTINGS = 8 << 20;
@@ -47,31 +47,31 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   // decoded-postings.ts); uncached short lists are fresh objects, so all stay valid together.
   const lists = plan.map((t, j) => (dense[j] ? null : compactPostings(view, t.id)));
   const pos = new Int32Array(T);
-  // QLD weights by tf (tf < TABLE; entry 0 is 0, so a dense walk adds +0 for absent docs): exactly
-  // the expressions accumulate() evaluates, computed once per query for the posting walks, the dense
-  // walks and the kernel. BM25 divides per posting and needs none.
-  const tables = plan.map((t) => {
-    const a = new Float64Array(mode === Mode.Bm25 ? 0 : TABLE);
-    if (mode === Mode.Qld) for (let tf = 1; tf < TABLE; tf++) a[tf] = t.p1 * Math.log1p(tf / t.p2);
-    else if (mode === Mode.LuceneQld) for (let tf = 1; tf < TABLE; tf++) a[tf] = Math.log1p(tf / t.p2);
-    return a;
+  // The largest tf byte of each list: its weight table (QLD) needs no entry above it.
+  const topTf = plan.map((_, j) => {
+    const l = lists[j];
+    return dense[j] ? dense[j]!.maxTf : l!.bigTf ? TABLE - 1 : l!.maxTf;
   });
   blockedStats.denseLists = dense.filter(Boolean).length;
   blockedStats.longestFusedRun = 0;
   const fusable = branchFree && (mode === Mode.Bm25 || mode === Mode.Qld);
-  const p1s = plan.map((t) => t.p1);
 
   // The WebAssembly walks (kernel/) take the lists of BM25 and textbook QLD with no tf escape;
-  // JavaScript walks the rest (Lucene QLD, lists with a tf ≥ 255). Scratch layout in the kernel's
-  // memory: block scores (f64), block norms (f64, BM25), 256-entry tables (QLD), then the current
-  // chunk of each kernel list: low bits (u16) and tfs (u8).
-  // Lists are taken in plan order while their largest chunks fit KERNEL_MAX_POSTINGS (a query with
-  // thousands of long lists walks the rest in JavaScript: same additions, same order).
+  // JavaScript walks the rest (Lucene QLD, lists with a tf ≥ 255). Cached lists are resident in
+  // the view's kernel memory (kernel/view-memory.ts) and walked in place; the others (short lists,
+  // lists the memory refused) are copied chunk by chunk into the scratch, above the resident data:
+  // block scores (f64), block norms (f64, BM25; unless the range's are resident), 256-entry tables
+  // (QLD), p1 and a tf-row pointer per list, copies of dense rows not resident, then the current
+  // chunk of each copied list: low bits (u16) and tfs (u8).
+  // Copied lists are taken in plan order while their largest chunks fit KERNEL_MAX_POSTINGS (a
+  // query with thousands of long lists walks the rest in JavaScript: same additions, same order).
+  const vm = viewMemory(view);
   const c0 = view.lo >>> CHUNK_BITS;
   const chunks = view.hi > view.lo ? ((view.hi - 1) >>> CHUNK_BITS) + 1 - c0 : 0;
   let budget = KERNEL_MAX_POSTINGS;
   const inKernel = lists.map((l) => {
     if (l === null || l.bigTf !== undefined || (mode !== Mode.Bm25 && mode !== Mode.Qld)) return false;
+    if (l.lowOff >= 0) return true;
     let m = 0;
     for (let ci = 0; ci < chunks; ci++) m = Math.max(m, l.chunkEnd[ci] - (ci > 0 ? l.chunkEnd[ci - 1] : 0));
     if (m > budget) return false;
@@ -79,63 +79,112 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     return true;
   });
   blockedStats.kernelLists = inKernel.filter(Boolean).length;
+  const copied = inKernel.map((on, j) => on && lists[j]!.lowOff < 0);
+  blockedStats.residentLists = inKernel.filter((on, j) => on && !copied[j]).length;
   let maxChunk = 0;
   for (let ci = 0; ci < chunks; ci++) {
     let n = 0;
-    for (let j = 0; j < T; j++) if (inKernel[j]) n += lists[j]!.chunkEnd[ci] - (ci > 0 ? lists[j]!.chunkEnd[ci - 1] : 0);
+    for (let j = 0; j < T; j++) if (copied[j]) n += lists[j]!.chunkEnd[ci] - (ci > 0 ? lists[j]!.chunkEnd[ci - 1] : 0);
     if (n > maxChunk) maxChunk = n;
   }
   // Runs of densely walked lists (contiguous in the plan), added per doc by the kernel's fused
-  // walks: row r of the dense region holds one list's tf bytes for the block, p1 or its table at r.
-  const runs: { j: number; e: number; row: number }[] = [];
-  let rows = 0;
+  // walks; list j's p1 (BM25) or table (QLD) and the address of its tf bytes for the block are
+  // entry j of arrays in the scratch (the bytes in place when resident, else a copy there).
+  const runs: { j: number; e: number }[] = [];
+  let copyRows = 0;
   if (fusable)
     for (let j = 0; j < T; j++) {
       if (!dense[j]) continue;
       let e = j + 1;
       while (e < T && dense[e]) e++;
-      runs.push({ j, e, row: rows });
-      rows += e - j;
+      runs.push({ j, e });
+      for (let q = j; q < e; q++) if (dense[q]!.off < 0) copyRows++;
       j = e - 1;
     }
   const runAt = new Int32Array(T).fill(-1);
   runs.forEach((r, i) => (runAt[r.j] = i));
-  const scoresOff = 0;
+  // The range's norms (BM25) and log-lengths (QLD) held in the view's memory, else copied per block.
+  const normHeld = mode === Mode.Bm25 ? vm.holdRange(arr!, view.lo, view.hi) : -1;
+  const lnlHeld = qld ? vm.holdRange(qld.lnl, view.lo, view.hi) : -1;
+  const scoresOff = (vm.used + 15) & ~15;
   const normOff = scoresOff + blockDocs * 8;
-  const tablesOff = normOff + (mode === Mode.Bm25 ? blockDocs * 8 : 0);
+  const tablesOff = normOff + (mode === Mode.Bm25 && normHeld < 0 ? blockDocs * 8 : 0);
   const dP1Off = tablesOff + (mode === Mode.Qld ? T * TABLE * 8 : 0);
-  const dTabOff = dP1Off + rows * 8;
-  const dTfOff = dTabOff + (mode === Mode.Qld ? rows * TABLE * 8 : 0);
-  // 16 spare bytes after the dense rows: the f64x2 walk loads 8 tf bytes at a time.
-  const lnlOff = (dTfOff + rows * blockDocs + 16 + 7) & ~7;
-  const outOff = lnlOff + (qld ? blockDocs * 8 : 0);
+  const rowsOff = dP1Off + (mode === Mode.Bm25 ? T * 8 : 0);
+  // Kernel lists' descriptors (walk.wat bm25Lists / tableLists), 24 bytes each, in plan order.
+  const descOff = (rowsOff + T * 4 + 7) & ~7;
+  const dTfOff = descOff + T * 24;
+  // 16 spare bytes after the copied dense rows: the f64x2 walk loads 8 tf bytes at a time.
+  const lnlOff = (dTfOff + copyRows * blockDocs + 16 + 7) & ~7;
+  const outOff = lnlOff + (qld && lnlHeld < 0 ? blockDocs * 8 : 0);
   const lowOff = outOff + (mode === Mode.LuceneQld ? 0 : blockDocs * 16);
   const tfOff = lowOff + maxChunk * 2;
-  const kern = walkKernel(tfOff + maxChunk);
+  vm.ensure(tfOff + maxChunk);
+  const kern = vm.kernel;
   const mem = kern.memory.buffer;
+  // Typed arrays over the lists and dense rows, taken now that the memory no longer grows.
+  const dTfs = dense.map((d) => d?.tfs);
   const bs = new Float64Array(mem, scoresOff, blockDocs);
   bs.fill(0);
-  const bn = new Float64Array(mem, normOff, mode === Mode.Bm25 ? blockDocs : 0);
+  const bn = new Float64Array(mem, normOff, mode === Mode.Bm25 && normHeld < 0 ? blockDocs : 0);
   const kLow = new Uint16Array(mem, lowOff, maxChunk);
   const kTf = new Uint8Array(mem, tfOff, maxChunk);
-  if (mode === Mode.Qld) {
-    const kTables = new Float64Array(mem, tablesOff, T * TABLE);
-    for (let j = 0; j < T; j++) if (inKernel[j]) kTables.set(tables[j], j * TABLE);
-  }
-  const dTf = new Uint8Array(mem, dTfOff, rows * blockDocs + 16);
-  const bl = new Float64Array(mem, lnlOff, qld ? blockDocs : 0);
-  const outView = new DataView(mem, outOff, mode === Mode.LuceneQld ? 0 : blockDocs * 16);
-  const dP1 = new Float64Array(mem, dP1Off, mode === Mode.Bm25 ? rows : 0);
-  const dTables = new Float64Array(mem, dTabOff, mode === Mode.Qld ? rows * TABLE : 0);
+  // Weights by tf (tf < TABLE) for QLD, exactly the expressions accumulate() evaluates, entries 1
+  // to the list's largest tf, computed once per query (textbook QLD in the scratch, where the
+  // kernel and the JavaScript loops read them); entry 0 is 0, so a dense walk adds +0 for absent
+  // docs. BM25 divides per posting and needs none.
+  const kTables = new Float64Array(mem, tablesOff, mode === Mode.Qld ? T * TABLE : 0);
+  const tables = plan.map((t, j) => {
+    if (mode === Mode.Bm25) return kTables;
+    const a = mode === Mode.Qld ? kTables.subarray(j * TABLE, (j + 1) * TABLE) : new Float64Array(TABLE);
+    a[0] = 0;
+    const top = topTf[j];
+    if (mode === Mode.Qld) for (let tf = 1; tf <= top; tf++) a[tf] = t.p1 * Math.log1p(tf / t.p2);
+    else for (let tf = 1; tf <= top; tf++) a[tf] = Math.log1p(tf / t.p2);
+    return a;
+  });
+  const dTf = new Uint8Array(mem, dTfOff, copyRows * blockDocs + 16);
+  const rowPtr = new Int32Array(mem, rowsOff, T);
+  // List j's copy slot in the scratch (dense lists not resident), else −1.
+  const copyAt = new Int32Array(T).fill(-1);
+  const bl = new Float64Array(mem, lnlOff, qld && lnlHeld < 0 ? blockDocs : 0);
+  // The kernel's candidates: score (f64) at outF[2c], block index (i32) at outI[4c + 2].
+  const outF = new Float64Array(mem, outOff, mode === Mode.LuceneQld ? 0 : blockDocs * 2);
+  const outI = new Int32Array(mem, outOff, mode === Mode.LuceneQld ? 0 : blockDocs * 4);
+  const dP1 = new Float64Array(mem, dP1Off, mode === Mode.Bm25 ? T : 0);
+  let nextCopy = 0;
   for (const r of runs)
     for (let j = r.j; j < r.e; j++) {
-      const row = r.row + j - r.j;
-      if (mode === Mode.Bm25) dP1[row] = p1s[j];
-      else dTables.set(tables[j], row * TABLE);
+      if (mode === Mode.Bm25) dP1[j] = plan[j].p1;
+      if (dense[j]!.off < 0) {
+        copyAt[j] = nextCopy * blockDocs;
+        rowPtr[j] = dTfOff + nextCopy++ * blockDocs;
+      }
     }
-  // Where each kernel list's current chunk sits in the scratch, as offsets for its posting index p.
-  const kLowAt = new Int32Array(T);
-  const kTfAt = new Int32Array(T);
+  // Each kernel list's descriptor: where its postings are (in place, or the current chunk's copy
+  // in the scratch, as offsets for its posting index p), p, the current chunk's end, p1 or table.
+  // Runs of consecutive kernel lists are walked by one call per block piece.
+  const descI = new Int32Array(mem, descOff, T * 6);
+  const descF = new Float64Array(mem, descOff, T * 3);
+  const kIdx = new Int32Array(T).fill(-1);
+  const kRunEnd = new Int32Array(T).fill(-1);
+  let nk = 0;
+  for (let j = 0; j < T; j++) {
+    if (!inKernel[j]) continue;
+    if (j === 0 || !inKernel[j - 1]) {
+      let e = j + 1;
+      while (e < T && inKernel[e]) e++;
+      kRunEnd[j] = e;
+    }
+    const at = nk * 6;
+    kIdx[j] = nk++;
+    descI[at] = copied[j] ? 0 : lists[j]!.lowOff;
+    descI[at + 1] = copied[j] ? 0 : lists[j]!.tfOff;
+    descI[at + 2] = 0;
+    descI[at + 3] = 0;
+    if (mode === Mode.Bm25) descF[at / 2 + 2] = plan[j].p1;
+    else descI[at + 4] = tablesOff + j * TABLE * 8;
+  }
   let loadedChunk = -1;
   const mark = mode === Mode.LuceneQld ? new Uint8Array(blockDocs) : undefined;
 
@@ -144,8 +193,13 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   const lo = view.lo;
   for (let b0 = view.lo; b0 < view.hi; b0 += blockDocs) {
     const b1 = Math.min(view.hi, b0 + blockDocs);
-    if (mode === Mode.Bm25) bn.set(arr!.subarray(b0, b1));
-    if (qld) bl.set(qld.lnl.subarray(b0, b1));
+    // The block's norms / log-lengths: in place when held, else copied in.
+    const nOff = normHeld >= 0 ? normHeld + (b0 - lo) * 8 : normOff;
+    const lOff = lnlHeld >= 0 ? lnlHeld + (b0 - lo) * 8 : lnlOff;
+    if (mode === Mode.Bm25 && normHeld < 0) bn.set(arr!.subarray(b0, b1));
+    if (qld && lnlHeld < 0) bl.set(qld.lnl.subarray(b0, b1));
+    // Resident dense rows: the address of the block's first doc's tf byte.
+    for (const r of runs) for (let j = r.j; j < r.e; j++) if (copyAt[j] < 0) rowPtr[j] = dense[j]!.off + (b0 - lo);
     // The block's pieces inside one 65,536-doc chunk each (doc = base + low 16 bits).
     for (let s0 = b0; s0 < b1; ) {
       const chunk = s0 >>> CHUNK_BITS;
@@ -154,36 +208,41 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
       const lim = s1 - base;
       const ci = chunk - c0;
       if (ci !== loadedChunk) {
-        // Copy this chunk's postings of every kernel list into the scratch.
+        // Each kernel list's end in this chunk; copy the chunk's postings of lists not resident.
         let at = 0;
         for (let j = 0; j < T; j++) {
           if (!inKernel[j]) continue;
           const list = lists[j]!;
-          const from = ci > 0 ? list.chunkEnd[ci - 1] : 0;
           const to = list.chunkEnd[ci];
+          const d = kIdx[j] * 6;
+          descI[d + 3] = to;
+          if (!copied[j]) continue;
+          const from = ci > 0 ? list.chunkEnd[ci - 1] : 0;
           kLow.set(list.low.subarray(from, to), at);
           kTf.set(list.tfs.subarray(from, to), at);
-          kLowAt[j] = lowOff + (at - from) * 2;
-          kTfAt[j] = tfOff + at - from;
+          descI[d] = lowOff + (at - from) * 2;
+          descI[d + 1] = tfOff + at - from;
           at += to - from;
         }
         loadedChunk = ci;
       }
       const dOff = base - b0; // block-local index of a posting = low + dOff
       for (let j = 0; j < T; j++) {
-        const tfd = dense[j];
+        const tfd = dTfs[j];
         if (tfd && fusable) {
           // A run of densely walked lists, added per doc in one pass by the kernel (walk.wat): the
-          // same additions in the same order as one pass per list, so bit-identical. The block's
-          // tf bytes of each list are copied in first.
+          // same additions in the same order as one pass per list, so bit-identical. Rows not
+          // resident have the piece's tf bytes copied in first.
           const r = runs[runAt[j]];
           const n = r.e - r.j;
           if (n > blockedStats.longestFusedRun) blockedStats.longestFusedRun = n;
           const i0 = s0 - b0;
-          for (let q = 0; q < n; q++) dTf.set(dense[r.j + q]!.subarray(s0 - lo, s1 - lo), (r.row + q) * blockDocs + i0);
-          const rowOff = dTfOff + r.row * blockDocs;
-          if (mode === Mode.Bm25) kern.denseBm25(rowOff, blockDocs, n, dP1Off + r.row * 8, normOff, scoresOff, i0, s1 - b0);
-          else kern.denseTable(rowOff, blockDocs, n, dTabOff + r.row * TABLE * 8, scoresOff, i0, s1 - b0);
+          for (let q = r.j; q < r.e; q++) {
+            const at = copyAt[q];
+            if (at >= 0) dTf.set(dTfs[q]!.subarray(s0 - lo, s1 - lo), at + i0);
+          }
+          if (mode === Mode.Bm25) kern.denseBm25(rowsOff + r.j * 4, n, dP1Off + r.j * 8, nOff, scoresOff, i0, s1 - b0);
+          else kern.denseTable(rowsOff + r.j * 4, n, tablesOff + r.j * TABLE * 8, scoresOff, i0, s1 - b0);
           j = r.e - 1;
           continue;
         }
@@ -208,16 +267,17 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
           }
           continue;
         }
+        if (inKernel[j]) {
+          // A run of kernel lists (walk.wat bm25Lists / tableLists), in plan order.
+          const e = kRunEnd[j];
+          if (mode === Mode.Bm25) kern.bm25Lists(descOff + kIdx[j] * 24, e - j, lim, dOff, nOff, scoresOff);
+          else kern.tableLists(descOff + kIdx[j] * 24, e - j, lim, dOff, scoresOff);
+          j = e - 1;
+          continue;
+        }
         const list = lists[j]!;
         const end = list.chunkEnd[ci];
         const p1 = plan[j].p1;
-        if (inKernel[j]) {
-          pos[j] =
-            mode === Mode.Bm25
-              ? kern.bm25(kLowAt[j], kTfAt[j], pos[j], end, lim, dOff, normOff, scoresOff, p1)
-              : kern.table(kLowAt[j], kTfAt[j], pos[j], end, lim, dOff, tablesOff + j * TABLE * 8, scoresOff);
-          continue;
-        }
         const { low, tfs } = list;
         const p2 = plan[j].p2;
         let p = pos[j];
@@ -256,14 +316,9 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     // exactly as one scan would push them.
     const n = b1 - b0;
     if (mode !== Mode.LuceneQld) {
-      const count = qld ? kern.selectQld(scoresOff, lnlOff, qld.base, qld.qlen, thr, n, outOff) : kern.selectTouched(scoresOff, thr, n, outOff);
-      for (let c = 0; c < count; c++) {
-        const s = outView.getFloat64(c * 16, true);
-        if (s >= thr) {
-          top.push(s, b0 + outView.getInt32(c * 16 + 8, true));
-          thr = top.threshold;
-        }
-      }
+      const count = qld ? kern.selectQld(scoresOff, lOff, qld.base, qld.qlen, thr, n, outOff) : kern.selectTouched(scoresOff, thr, n, outOff);
+      top.pushCandidates(outF, outI, count, b0);
+      thr = top.threshold;
     } else {
       for (let i = 0; i < n; i++) {
         if (mark![i] === 0) continue;

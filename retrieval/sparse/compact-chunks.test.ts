@@ -3,6 +3,8 @@
  * chunks, tf in one byte with an escape) over a collection larger than one chunk: blocked TAAT on
  * the whole range and on doc ranges that start and end inside a chunk (as query workers' ranges
  * do) equals plain TAAT bit for bit and brute force within 1e-9, and tf ≥ 255 survives the escape.
+ * Lists held in the view's WebAssembly memory rank exactly as lists the memory refused (copied
+ * into the kernel's scratch per query), also after the memory grew under them.
  * An index whose postings stay on disk (read per list through a descriptor, as large indexes are)
  * ranks and explains exactly like one held in memory.
  */
@@ -17,6 +19,8 @@ import { scoringView } from '../../indexer/sparse/scoring-view.js';
 import { loadSparseIndex, type SparseIndex } from '../../indexer/sparse/sparse-index.js';
 import { termFrequency } from './accumulator.js';
 import { queryTerms } from './query-terms.js';
+import { blockedStats } from './blocked-taat.js';
+import { viewMemory } from './kernel/view-memory.js';
 
 const tmp = tempDir('lexcase-chunks-');
 const N = CHUNK_DOCS + 9_000;
@@ -118,4 +122,48 @@ it('postings read per list from disk give the same rankings, scores and term fre
     onDisk.closePostings();
     await onDisk.docs.close();
   }
+});
+
+it('lists walked in place in the view memory rank exactly as lists copied per query, also after the memory grew', () => {
+  const held = scoringView(index, 3, N - 2);
+  const refused = scoringView(index, 3, N - 2);
+  viewMemory(refused, 0);
+  const queries = ['alpha bravo charlie delta echo foxtrot golf hotel india', 'lima kilo juliet india hotel zulu'];
+  const reqs = (q: string): ScoreRequest[] => [
+    { method: 'bm25', k1: 0.9, b: 0.4, ...request(q, 200) },
+    { method: 'qld', variant: 'textbook', mu: 2000, ...request(q, 200) },
+  ];
+  const before = new Map<string, ReturnType<typeof scoreTopK>>();
+  for (const q of queries)
+    for (const req of reqs(q)) {
+      const full = scoreTopK(held, req, 'exhaustive');
+      const a = scoreTopK(held, req, 'blocked');
+      expect(blockedStats.residentLists).toBeGreaterThan(0);
+      const b = scoreTopK(refused, req, 'blocked');
+      expect(blockedStats.residentLists).toBe(0);
+      expect(blockedStats.kernelLists).toBeGreaterThan(0);
+      for (const r of [a, b]) {
+        expect(r.docs).toEqual(full.docs);
+        expect(r.scores).toEqual(full.scores);
+      }
+      before.set(q + req.method, a);
+    }
+  const hotel = index.termId('hotel');
+  expect(compactPostings(held, hotel).lowOff).toBeGreaterThanOrEqual(0);
+  const wideBefore = decodedPostings(held, hotel);
+  // Grow the memory (a growth detaches every typed array over the old buffer).
+  const mem = viewMemory(held);
+  const size = mem.kernel.memory.buffer.byteLength;
+  mem.ensure(size + (8 << 20));
+  expect(mem.kernel.memory.buffer.byteLength).toBeGreaterThan(size);
+  const wideAfter = decodedPostings(held, hotel);
+  expect(wideAfter.length).toBeGreaterThan(1000);
+  expect([...wideAfter.docs]).toEqual([...wideBefore.docs]);
+  expect([...wideAfter.tfs]).toEqual([...wideBefore.tfs]);
+  for (const q of queries)
+    for (const req of reqs(q)) {
+      const again = scoreTopK(held, req, 'blocked');
+      expect(again.docs).toEqual(before.get(q + req.method)!.docs);
+      expect(again.scores).toEqual(before.get(q + req.method)!.scores);
+    }
 });

@@ -7,13 +7,16 @@
  * (Uint16) and its tf (Uint8; 255 = escape, the real tf in `bigTf`), and `chunkEnd[c]` is the first
  * posting of the list past chunk c. 3 bytes per posting instead of 6 (Uint32 doc + Uint16 tf):
  * half the memory a long query streams through and half what a serving process keeps
- * (issue 18: the worst-case Zipf corpus touches ~16M postings per query).
+ * (issue 18: the worst-case Zipf corpus touches ~16M postings per query). Cached lists and dense
+ * tf bytes are held in the view's WebAssembly memory (kernel/view-memory.ts), where blocked-taat.ts's
+ * kernel walks them in place.
  *
  * `decodedPostings` gives the wide form (Uint32 doc ids) that plain TAAT and MaxScore walk; it is
  * built from the compact list on each call and never cached (those strategies run on sparse
  * queries; the dense ones go through blocked-taat.ts on the compact form).
  */
 import { listBytes } from './list-bytes.js';
+import { viewMemory, type ViewMemory } from './kernel/view-memory.js';
 import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
 
 export const TF_ESCAPE = 0xffff;
@@ -38,8 +41,16 @@ export interface PostingList {
 
 /** The compact, cached form (see the file comment). */
 export interface CompactList {
-  low: Uint16Array;
-  tfs: Uint8Array;
+  readonly low: Uint16Array;
+  readonly tfs: Uint8Array;
+  /**
+   * Byte offsets of `low` and `tfs` in the view's kernel memory (kernel/view-memory.ts) when the
+   * list is held there (cached lists), so the kernel walks it in place; −1 for ordinary arrays.
+   */
+  readonly lowOff: number;
+  readonly tfOff: number;
+  /** Largest stored tf byte (255 = some escape in bigTf): the per-tf weight tables need no entry above it. */
+  readonly maxTf: number;
   length: number;
   /** First chunk of the view's range: chunk c covers docs [(c0 + c)·65536, (c0 + c + 1)·65536). */
   c0: number;
@@ -59,21 +70,40 @@ function chunkRange(view: ScoringView): { c0: number; chunks: number } {
   return { c0, chunks: c1 - c0 };
 }
 
-/** Varint-decode one list's postings in [lo, hi) straight into the compact form. */
-function decodeCompact(view: ScoringView, termId: number, cached: boolean): CompactList {
+/**
+ * This thread's decode buffers (grown to the longest list decoded): lists are decoded here and
+ * then copied, at their length in the view's range, into the view memory or into arrays of their
+ * own, so decoding allocates nothing df-sized that would be garbage at once (freed malloc memory
+ * a serving process keeps in its RSS).
+ */
+let tmpLow = new Uint16Array(0);
+let tmpTfs = new Uint8Array(0);
+
+/**
+ * Varint-decode one list's postings in [lo, hi) into the compact form: 'cache' holds it in the
+ * view memory (own arrays when refused), 'fresh' in arrays of its own, 'scratch' leaves it in the
+ * decode buffers (valid until the next decode on this thread).
+ */
+function decodeCompact(view: ScoringView, termId: number, how: 'cache' | 'fresh' | 'scratch'): CompactList {
   const src = listBytes(view, termId);
   const buf = src.buf;
   let pos = src.pos;
   const df = view.df[termId];
   const { lo, hi } = view;
   const { c0, chunks } = chunkRange(view);
-  let low = new Uint16Array(df);
-  let tfs = new Uint8Array(df);
+  if (tmpLow.length < df) {
+    const size = Math.max(df, Math.ceil(tmpLow.length * 1.5));
+    tmpLow = new Uint16Array(size);
+    tmpTfs = new Uint8Array(size);
+  }
+  let low = tmpLow;
+  let tfs = tmpTfs;
   const chunkEnd = new Int32Array(chunks);
   let bigTf: Map<number, number> | undefined;
   let doc = -1;
   let n = 0;
   let c = 0;
+  let maxTf = 0;
   let chunkLimit = (c0 + 1) * CHUNK_DOCS;
   for (let i = 0; i < df; i++) {
     let b = buf[pos++];
@@ -117,25 +147,90 @@ function decodeCompact(view: ScoringView, termId: number, cached: boolean): Comp
       (bigTf ??= new Map()).set(n, tf);
       tf = TF8_ESCAPE;
     }
+    if (tf > maxTf) maxTf = tf;
     tfs[n++] = tf;
   }
   while (c < chunks) chunkEnd[c++] = n;
-  if (n < df) {
+  const cached = how === 'cache';
+  if (cached) {
+    const held = resident(viewMemory(view), low, tfs, n, c0, chunkEnd, bigTf, maxTf);
+    if (held) return held;
+  }
+  if (how === 'scratch') {
+    low = low.subarray(0, n);
+    tfs = tfs.subarray(0, n);
+  } else {
     low = low.slice(0, n);
     tfs = tfs.slice(0, n);
   }
-  return { low, tfs, length: n, c0, chunkEnd, bigTf, cached };
+  return { low, tfs, lowOff: -1, tfOff: -1, maxTf, length: n, c0, chunkEnd, bigTf, cached };
+}
+
+/** A cached list held in its view's kernel memory (typed arrays over it taken afresh after a growth). */
+class ResidentList implements CompactList {
+  readonly cached = true;
+  ub?: Map<string, number>;
+  private buf: ArrayBuffer | undefined;
+  private lowV = new Uint16Array(0);
+  private tfsV = new Uint8Array(0);
+
+  constructor(
+    private readonly mem: ViewMemory,
+    readonly lowOff: number,
+    readonly tfOff: number,
+    readonly length: number,
+    readonly c0: number,
+    readonly chunkEnd: Int32Array,
+    readonly bigTf: Map<number, number> | undefined,
+    readonly maxTf: number,
+  ) {}
+
+  get low(): Uint16Array {
+    this.refresh();
+    return this.lowV;
+  }
+
+  get tfs(): Uint8Array {
+    this.refresh();
+    return this.tfsV;
+  }
+
+  private refresh(): void {
+    const b = this.mem.kernel.memory.buffer;
+    if (b === this.buf) return;
+    this.buf = b;
+    this.lowV = new Uint16Array(b, this.lowOff, this.length);
+    this.tfsV = new Uint8Array(b, this.tfOff, this.length);
+  }
+}
+
+/** The first n postings copied into the view's memory (low bits, then tfs), or undefined when it refuses. */
+function resident(
+  mem: ViewMemory,
+  low: Uint16Array,
+  tfs: Uint8Array,
+  n: number,
+  c0: number,
+  chunkEnd: Int32Array,
+  bigTf: Map<number, number> | undefined,
+  maxTf: number,
+): CompactList | undefined {
+  const off = mem.alloc(3 * n);
+  if (off < 0) return undefined;
+  mem.u16().set(low.subarray(0, n), off >>> 1);
+  mem.bytes().set(tfs.subarray(0, n), off + 2 * n);
+  return new ResidentList(mem, off, off + 2 * n, n, c0, chunkEnd, bigTf, maxTf);
 }
 
 /** The compact list of `termId` over the view's doc range (cached for lists of ≥ 64 postings). */
 export function compactPostings(view: ScoringView, termId: number): CompactList {
   const df = view.df[termId];
   // Lists held only densely (denseTfs) are decoded afresh for the rare strategy that walks postings.
-  if (df < CACHE_MIN_DF || denseOnly(view, termId)) return decodeCompact(view, termId, false);
+  if (df < CACHE_MIN_DF || denseOnly(view, termId)) return decodeCompact(view, termId, 'fresh');
   let lists = caches.get(view);
   if (!lists) caches.set(view, (lists = []));
   let list = lists[termId];
-  if (!list) lists[termId] = list = decodeCompact(view, termId, true);
+  if (!list) lists[termId] = list = decodeCompact(view, termId, 'cache');
   return list;
 }
 
@@ -149,6 +244,7 @@ export const compactTf = (list: CompactList, p: number): number => {
 export function decodedPostings(view: ScoringView, termId: number): PostingList {
   const c = compactPostings(view, termId);
   const { length, low, chunkEnd } = c;
+  const ctfs = c.tfs;
   const docs = new Uint32Array(length);
   const tfs = new Uint16Array(length);
   let bigTf: Map<number, number> | undefined;
@@ -158,7 +254,7 @@ export function decodedPostings(view: ScoringView, termId: number): PostingList 
     for (const end = chunkEnd[k]; p < end; p++) docs[p] = base + low[p];
   }
   for (let i = 0; i < length; i++) {
-    let tf = c.tfs[i];
+    let tf = ctfs[i];
     if (tf === TF8_ESCAPE) {
       tf = c.bigTf!.get(i)!;
       if (tf >= TF_ESCAPE) {
@@ -188,7 +284,37 @@ export function prewarmPostings(view: ScoringView, minDf = Math.max(CACHE_MIN_DF
   return n;
 }
 
-const denseCaches = new WeakMap<ScoringView, (Uint8Array | null | undefined)[]>();
+/** A list as one tf byte per doc of the view's range; `off` ≥ 0: held in the view's kernel memory there. */
+export interface DenseList {
+  readonly tfs: Uint8Array;
+  readonly off: number;
+  /** Largest tf. */
+  readonly maxTf: number;
+}
+
+/** A dense list in the view's kernel memory (followed by 16 spare bytes: the kernel loads 8 at a time). */
+class ResidentDense implements DenseList {
+  private buf: ArrayBuffer | undefined;
+  private v = new Uint8Array(0);
+
+  constructor(
+    private readonly mem: ViewMemory,
+    readonly off: number,
+    private readonly span: number,
+    readonly maxTf: number,
+  ) {}
+
+  get tfs(): Uint8Array {
+    const b = this.mem.kernel.memory.buffer;
+    if (b !== this.buf) {
+      this.buf = b;
+      this.v = new Uint8Array(b, this.off, this.span);
+    }
+    return this.v;
+  }
+}
+
+const denseCaches = new WeakMap<ScoringView, (DenseList | undefined)[]>();
 
 /** Lists in at least this share of the range's docs are held only as one tf byte per doc. */
 export const DENSE_ONLY_SHARE = 0.5;
@@ -197,32 +323,53 @@ export const DENSE_ONLY_SHARE = 0.5;
  * The list as one tf byte per document of the view's range (0 = absent), for lists present in
  * most documents (blocked-taat.ts walks those densely: no doc ids to load, sequential access), or
  * null when `termId`'s list is in fewer than `minShare` of the range's docs or has a tf ≥ 255.
- * Cached per view and term; a list in ≥ DENSE_ONLY_SHARE of the docs is then held only in this
- * form (1 byte/doc < 3 bytes/posting), its compact form dropped.
+ * Cached per view and term, in the view's kernel memory; a list in ≥ DENSE_ONLY_SHARE of the docs
+ * is then held only in this form (1 byte/doc < 3 bytes/posting), its compact form never cached.
  */
-export function denseTfs(view: ScoringView, termId: number, minShare: number): Uint8Array | null {
+export function denseTfs(view: ScoringView, termId: number, minShare: number): DenseList | null {
   const span = view.hi - view.lo;
   let cache = denseCaches.get(view);
   if (!cache) denseCaches.set(view, (cache = []));
   const hit = cache[termId];
   if (hit) return hit;
   if (view.df[termId] < minShare * span) return null;
-  const c = compactPostings(view, termId);
-  if (c.bigTf || c.length < minShare * span) return null;
-  const out = new Uint8Array(span);
+  // The compact form: the cached one if there is one, else decoded for this conversion only (a
+  // list that turns out to stay compact is cached through compactPostings).
+  const had = caches.get(view)?.[termId];
+  const c = had ?? decodeCompact(view, termId, 'scratch');
+  if (c.bigTf || c.length < minShare * span) {
+    if (!had) compactPostings(view, termId);
+    return null;
+  }
+  const mem = viewMemory(view);
+  const off = mem.alloc(span + 16);
+  let out: DenseList;
+  let bytes: Uint8Array;
+  let at: number;
+  if (off >= 0) {
+    bytes = mem.bytes();
+    bytes.fill(0, off, off + span + 16);
+    at = off;
+    out = new ResidentDense(mem, off, span, c.maxTf);
+  } else {
+    bytes = new Uint8Array(span);
+    at = 0;
+    out = { tfs: bytes, off: -1, maxTf: c.maxTf };
+  }
+  const { low, tfs } = c;
   let p = 0;
   for (let k = 0; k < c.chunkEnd.length; k++) {
-    const base = (c.c0 + k) * CHUNK_DOCS - view.lo;
-    for (const end = c.chunkEnd[k]; p < end; p++) out[base + c.low[p]] = c.tfs[p];
+    const base = at + (c.c0 + k) * CHUNK_DOCS - view.lo;
+    for (const end = c.chunkEnd[k]; p < end; p++) bytes[base + low[p]] = tfs[p];
   }
+  cache[termId] = out;
   if (c.length >= DENSE_ONLY_SHARE * span) {
-    cache[termId] = out;
     const lists = caches.get(view);
     if (lists) lists[termId] = undefined;
   } else {
     // Kept beside the compact form (a scorer with a higher share threshold walks its postings).
-    cache[termId] = out;
     (partial.get(view) ?? partial.set(view, new Set()).get(view)!).add(termId);
+    if (!had) compactPostings(view, termId);
   }
   return out;
 }

@@ -3,7 +3,8 @@
  * actually switches to the candidates-only phase, the pruned and the blocked top-k equal the
  * exhaustive top-k bit for bit (same docs, same order, same scores), for BM25 (default and random k1/b), textbook QLD and Lucene QLD, k small and
  * large, on the whole range and on the doc ranges query workers use; blocked TAAT includes its
- * dense walk (one tf byte per doc) of the lists present in most documents.
+ * dense walk (one tf byte per doc) of the lists present in most documents, and its WebAssembly walks
+ * over lists held in the view's kernel memory and over lists copied into its scratch.
  */
 import fc from 'fast-check';
 import { afterAll, expect, it } from 'vitest';
@@ -29,6 +30,8 @@ let run = 0;
 let denseWalks = 0;
 let fusedLong = 0;
 let kernelWalks = 0;
+let residentWalks = 0;
+let copiedWalks = 0;
 let switched = 0;
 let compared = 0;
 
@@ -70,6 +73,8 @@ it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook 
                 if (blockedStats.denseLists > 0) denseWalks++;
                 if (blockedStats.longestFusedRun >= 5) fusedLong++;
                 if (blockedStats.kernelLists > 0) kernelWalks++;
+                if (blockedStats.residentLists > 0) residentWalks++;
+                if (blockedStats.kernelLists > blockedStats.residentLists) copiedWalks++;
                 expect(blocked.docs).toEqual(full.docs);
                 expect(blocked.scores).toEqual(full.scores);
               }
@@ -88,4 +93,8 @@ it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook 
   expect(fusedLong).toBeGreaterThan(0);
   // ... and the WebAssembly posting walks (kernel/walk.wat) took part in most blocked requests.
   expect(kernelWalks).toBeGreaterThan(compared / 4);
+  // ... both on lists held in the view's kernel memory (kernel/view-memory.ts, walked in place) and
+  // on short lists copied into the scratch chunk by chunk.
+  expect(residentWalks).toBeGreaterThan(compared / 4);
+  expect(copiedWalks).toBeGreaterThan(compared / 4);
 }, 120_000);

@@ -109,8 +109,7 @@ export function scoreTopK(view: ScoringView, req: ScoreRequest, strategy: Strate
 }
 
 function ranked(top: TopK): Ranked {
-  const r = top.sorted();
-  return { docs: r.map((x) => x[0]), scores: r.map((x) => x[1]) };
+  return top.bestFirst();
 }
 
 /** Merge per-range rankings into the global top-k (score desc, then doc index asc). */

@@ -55,10 +55,69 @@ export class TopK {
     docs[i] = doc;
   }
 
-  /** Hits best first: [doc, score] pairs. */
-  sorted(): Array<[number, number]> {
-    const out: Array<[number, number]> = [];
-    for (let i = 0; i < this.size; i++) out.push([this.docs[i], this.scores[i]]);
-    return out.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  /**
+   * Push a block's candidates in order (blocked-taat.ts: score at f[2c], block index at iv[4c + 2],
+   * doc = base + index), each only while it still reaches the running threshold — exactly what
+   * pushing them one by one with that test does, push's two branches written out in one loop so no
+   * score is boxed on the way (a call with a double argument boxes it).
+   */
+  pushCandidates(f: Float64Array, iv: Int32Array, count: number, base: number): void {
+    const { scores, docs, k } = this;
+    let c = 0;
+    // Filling: sift each candidate up (push's first branch).
+    for (; c < count && this.size < k; c++) {
+      const score = f[2 * c];
+      if (!(score >= -Infinity)) continue; // NaN never reaches a threshold
+      const doc = base + iv[4 * c + 2];
+      let i = this.size++;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (!(score < scores[p] || (score === scores[p] && doc > docs[p]))) break;
+        scores[i] = scores[p];
+        docs[i] = docs[p];
+        i = p;
+      }
+      scores[i] = score;
+      docs[i] = doc;
+    }
+    if (k === 0) return;
+    // Full: a candidate that still reaches the threshold replaces the root if it ranks above it,
+    // then sifts down (push's second branch).
+    const n = this.size;
+    for (; c < count; c++) {
+      const score = f[2 * c];
+      if (score < scores[0]) continue;
+      const doc = base + iv[4 * c + 2];
+      if (!(scores[0] < score || (scores[0] === score && docs[0] > doc))) continue;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= n) break;
+        const r = l + 1;
+        let m = l;
+        if (r < n && (scores[r] < scores[l] || (scores[r] === scores[l] && docs[r] > docs[l]))) m = r;
+        if (!(scores[m] < score || (scores[m] === score && docs[m] > doc))) break;
+        scores[i] = scores[m];
+        docs[i] = docs[m];
+        i = m;
+      }
+      scores[i] = score;
+      docs[i] = doc;
+    }
+  }
+
+  /** Hits best first (score desc, doc asc) as parallel arrays; one index array is all it allocates besides them. */
+  bestFirst(): { docs: number[]; scores: number[] } {
+    const { scores, docs, size } = this;
+    const order: number[] = [];
+    for (let i = 0; i < size; i++) order.push(i);
+    // Comparisons, not differences: a double result would be boxed on every call.
+    order.sort((a, b) => (scores[b] > scores[a] ? 1 : scores[b] < scores[a] ? -1 : docs[a] - docs[b]));
+    const out = { docs: [] as number[], scores: [] as number[] };
+    for (const i of order) {
+      out.docs.push(docs[i]);
+      out.scores.push(scores[i]);
+    }
+    return out;
   }
 }

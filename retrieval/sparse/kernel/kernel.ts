@@ -1,12 +1,13 @@
 /**
  * The WebAssembly posting walks (walk.wat, compiled into walk-wasm.ts by `npm run build:kernel`),
- * one instance and one linear memory per thread, used by blocked-taat.ts as scratch: the block's
- * score and norm arrays, QLD's weight tables, the current 65,536-doc chunk of each list's compact
- * postings and the block's tf bytes of the densely walked lists are copied in, the walks add,
- * blocked-taat.ts reads the scores back through a Float64Array view. The walks do the JavaScript loops' IEEE-754 operations in the same order, so
+ * one instance and one linear memory per scoring view (view-memory.ts), which holds the view's
+ * cached compact postings and dense tf bytes in place; blocked-taat.ts lays out each query's
+ * scratch above them (the block's score and norm arrays, QLD's weight tables, a pointer per dense
+ * row, copies of lists that are not resident), the walks add, blocked-taat.ts reads the scores back
+ * through a Float64Array view. The walks do the JavaScript loops' IEEE-754 operations in the same order, so
  * scores are bit-identical (retrieval/sparse/exact-strategies.test.ts); they run ~2.5× faster per
- * posting than V8's code for the same loop (no bounds checks, no tagging). The memory only grows
- * (to the largest chunk of the largest query seen), never shrinks.
+ * posting than V8's code for the same loop (no bounds checks, no tagging). The memory only grows,
+ * never shrinks.
  */
 import { WALK_WASM_BASE64 } from './walk-wasm.js';
 
@@ -30,10 +31,14 @@ export interface WalkKernel {
   bm25(lowOff: number, tfOff: number, p: number, end: number, lim: number, dOff: number, normOff: number, scoresOff: number, p1: number): number;
   /** Table walk (256 f64 weights by tf at tableOff): returns where it stopped. */
   table(lowOff: number, tfOff: number, p: number, end: number, lim: number, dOff: number, tableOff: number, scoresOff: number): number;
-  /** Fused dense BM25 run (two docs per step, f64x2): see walk.wat. */
-  denseBm25(tfOff: number, stride: number, nLists: number, p1Off: number, normOff: number, scoresOff: number, i0: number, i1: number): void;
-  /** Fused dense table run (textbook QLD): see walk.wat. */
-  denseTable(tfOff: number, stride: number, nLists: number, tablesOff: number, scoresOff: number, i0: number, i1: number): void;
+  /** Consecutive lists walked as by bm25, from 24-byte descriptors {lowOff, tfOff, p, end: i32; p1: f64} (p stored back): see walk.wat. */
+  bm25Lists(descOff: number, nLists: number, lim: number, dOff: number, normOff: number, scoresOff: number): void;
+  /** Same for table walks: descriptors {lowOff, tfOff, p, end, tableOff: i32}. */
+  tableLists(descOff: number, nLists: number, lim: number, dOff: number, scoresOff: number): void;
+  /** Fused dense BM25 run (two docs per step, f64x2), list r's tf bytes of the block at the i32 address rowsOff + 4r: see walk.wat. */
+  denseBm25(rowsOff: number, nLists: number, p1Off: number, normOff: number, scoresOff: number, i0: number, i1: number): void;
+  /** Fused dense table run (textbook QLD), rows as denseBm25's: see walk.wat. */
+  denseTable(rowsOff: number, nLists: number, tablesOff: number, scoresOff: number, i0: number, i1: number): void;
   /** Block top-k candidates, textbook QLD (s = base − qlen·lnl + score): see walk.wat. */
   selectQld(scoresOff: number, lnlOff: number, base: number, qlen: number, thr: number, n: number, outOff: number): number;
   /** Block top-k candidates of touched docs (score ≠ 0): see walk.wat. */
@@ -41,18 +46,16 @@ export interface WalkKernel {
   memory: WasmMemory;
 }
 
-const PAGE = 65536;
-let instance: WalkKernel | undefined;
+let compiled: object | undefined;
 
-/** This thread's kernel, its memory grown to at least `bytes`. Views of an older buffer are stale after a call. */
-export function walkKernel(bytes: number): WalkKernel {
-  if (!instance) {
-    const memory = new WA.Memory({ initial: Math.max(1, Math.ceil(bytes / PAGE)) });
-    const mod = new WA.Module(Buffer.from(WALK_WASM_BASE64, 'base64'));
-    const exp = new WA.Instance(mod, { env: { mem: memory } }).exports as unknown as Omit<WalkKernel, 'memory'>;
-    instance = { ...exp, memory };
-  }
-  const have = instance.memory.buffer.byteLength;
-  if (have < bytes) instance.memory.grow(Math.ceil((bytes - have) / PAGE));
-  return instance;
+/**
+ * A fresh instance over a fresh memory (`bytes` long at least). view-memory.ts gives each scoring
+ * view one, which also holds the view's cached postings; views of an older buffer are stale after
+ * the memory grows.
+ */
+export function createKernel(bytes = 0): WalkKernel {
+  compiled ??= new WA.Module(Buffer.from(WALK_WASM_BASE64, 'base64'));
+  const memory = new WA.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) });
+  const exp = new WA.Instance(compiled, { env: { mem: memory } }).exports as unknown as Omit<WalkKernel, 'memory'>;
+  return { ...exp, memory };
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { WALK_WASM_BASE64 } from './walk-wasm.js';
-import { walkKernel } from './kernel.js';
+import { createKernel } from './kernel.js';
 // @ts-expect-error — a plain .mjs build script, no type declarations
 import { compileWalkWat } from '../../../scripts/compile-wat.mjs';
 
@@ -38,7 +38,7 @@ describe('the WebAssembly posting walks', () => {
       stop = p + 1;
     }
     const lowOff = 0, tfOff = n * 2, normOff = 16384, scoresOff = normOff + B * 8, tableOff = scoresOff + B * 8;
-    const k = walkKernel(tableOff + 256 * 8);
+    const k = createKernel(tableOff + 256 * 8);
     const mem = k.memory.buffer;
     new Uint16Array(mem, lowOff, n).set(low);
     new Uint8Array(mem, tfOff, n).set(tfs);
@@ -50,6 +50,44 @@ describe('the WebAssembly posting walks', () => {
     expect(Array.from(scores)).toEqual(Array.from(jsB));
     scores.fill(0);
     expect(k.table(lowOff, tfOff, 0, n, lim, 0, tableOff, scoresOff)).toBe(stop);
+    expect(Array.from(scores)).toEqual(Array.from(jsT));
+  });
+
+  it('adds fused dense runs exactly as one JavaScript pass per list, reading each row through its own address', () => {
+    // Three lists' tf bytes at unrelated places (as resident dense lists are), docs 3..1000 of a block.
+    const nLists = 3;
+    const B = 1024;
+    const i0 = 3;
+    const i1 = 1000; // odd count of docs: the scalar tail of the f64x2 walk runs too
+    const rowAt = [70_000, 30_000, 140_001]; // byte of block-local doc 0 of each row (unaligned too)
+    const tf = (r: number, i: number) => ((i * (r + 3) * 2654435761) >>> 27) % 9; // 0 = absent
+    const norm = Float64Array.from({ length: B }, (_, i) => 0.35 + ((i * 17) % 89) / 31);
+    const p1 = [1.25, 0.5, 3.0000001];
+    const tables = p1.map((p) => Float64Array.from({ length: 256 }, (_, t) => (t ? p * Math.log1p(t / 0.73) : 0)));
+    const start = Float64Array.from({ length: B }, (_, i) => (i % 5) * 0.1);
+    const jsB = Float64Array.from(start);
+    const jsT = Float64Array.from(start);
+    for (let r = 0; r < nLists; r++)
+      for (let i = i0; i < i1; i++) {
+        const t = tf(r, i);
+        jsB[i] = jsB[i] + (p1[r] * t) / (t + norm[i]);
+        jsT[i] = jsT[i] + tables[r][t];
+      }
+    const rowsOff = 64, p1Off = 128, normOff = 1024, scoresOff = normOff + B * 8, tablesOff = scoresOff + B * 8;
+    const k = createKernel(200_000);
+    const mem = k.memory.buffer;
+    const bytes = new Uint8Array(mem);
+    for (let r = 0; r < nLists; r++) for (let i = 0; i < B; i++) bytes[rowAt[r] + i] = tf(r, i);
+    new Int32Array(mem, rowsOff, nLists).set(rowAt);
+    new Float64Array(mem, p1Off, nLists).set(p1);
+    new Float64Array(mem, normOff, B).set(norm);
+    tables.forEach((t, r) => new Float64Array(mem, tablesOff + r * 2048, 256).set(t));
+    const scores = new Float64Array(mem, scoresOff, B);
+    scores.set(start);
+    k.denseBm25(rowsOff, nLists, p1Off, normOff, scoresOff, i0, i1);
+    expect(Array.from(scores)).toEqual(Array.from(jsB));
+    scores.set(start);
+    k.denseTable(rowsOff, nLists, tablesOff, scoresOff, i0, i1);
     expect(Array.from(scores)).toEqual(Array.from(jsT));
   });
 });

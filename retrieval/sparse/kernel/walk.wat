@@ -8,11 +8,37 @@
 ;; i = low + dOff (block arrays: f64 at scoresOff + 8i, norm at normOff + 8i).
 (module
   (import "env" "mem" (memory 1))
-  ;; BM25: scores[i] += (p1 * tf) / (tf + norm[i])
-  (func (export "bm25") (param $lowOff i32) (param $tfOff i32) (param $p i32) (param $end i32)
+  ;; BM25: scores[i] += (p1 * tf) / (tf + norm[i]). Two postings per step with f64x2 (each lane the
+  ;; scalar IEEE-754 operations; a list's two postings are two different docs, each gets its one
+  ;; addition): one division instruction per pair, the divider being what bounds this loop. Then a
+  ;; scalar step for a last posting.
+  (func $bm25 (export "bm25") (param $lowOff i32) (param $tfOff i32) (param $p i32) (param $end i32)
         (param $lim i32) (param $dOff i32) (param $normOff i32) (param $scoresOff i32) (param $p1 f64)
         (result i32)
     (local $l i32) (local $i8 i32) (local $tf f64) (local $a i32)
+    (local $lp i32) (local $j8 i32) (local $t v128) (local $w v128) (local $pv v128)
+    (local.set $pv (f64x2.splat (local.get $p1)))
+    (block $pairsDone
+      (loop $pairs
+        (br_if $pairsDone (i32.gt_u (i32.add (local.get $p) (i32.const 2)) (local.get $end)))
+        (local.set $lp (i32.add (local.get $lowOff) (i32.shl (local.get $p) (i32.const 1))))
+        ;; low bits rise within a chunk: the second posting below lim means both are.
+        (local.set $l (i32.load16_u offset=2 (local.get $lp)))
+        (br_if $pairsDone (i32.ge_u (local.get $l) (local.get $lim)))
+        (local.set $j8 (i32.shl (i32.add (local.get $l) (local.get $dOff)) (i32.const 3)))
+        (local.set $i8 (i32.shl (i32.add (i32.load16_u (local.get $lp)) (local.get $dOff)) (i32.const 3)))
+        (local.set $t (f64x2.convert_low_i32x4_u (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u
+          (v128.load16_splat (i32.add (local.get $tfOff) (local.get $p)))))))
+        (local.set $w (f64x2.div (f64x2.mul (local.get $pv) (local.get $t))
+          (f64x2.add (local.get $t)
+            (v128.load64_lane 1 (i32.add (local.get $normOff) (local.get $j8))
+              (v128.load64_zero (i32.add (local.get $normOff) (local.get $i8)))))))
+        (local.set $a (i32.add (local.get $scoresOff) (local.get $i8)))
+        (f64.store (local.get $a) (f64.add (f64.load (local.get $a)) (f64x2.extract_lane 0 (local.get $w))))
+        (local.set $a (i32.add (local.get $scoresOff) (local.get $j8)))
+        (f64.store (local.get $a) (f64.add (f64.load (local.get $a)) (f64x2.extract_lane 1 (local.get $w))))
+        (local.set $p (i32.add (local.get $p) (i32.const 2)))
+        (br $pairs)))
     (block $out
       (loop $top
         (br_if $out (i32.ge_u (local.get $p) (local.get $end)))
@@ -29,7 +55,7 @@
         (br $top)))
     (local.get $p))
   ;; Table scorers (textbook QLD): scores[i] += table[tf] (256 f64 at tableOff)
-  (func (export "table") (param $lowOff i32) (param $tfOff i32) (param $p i32) (param $end i32)
+  (func $table (export "table") (param $lowOff i32) (param $tfOff i32) (param $p i32) (param $end i32)
         (param $lim i32) (param $dOff i32) (param $tableOff i32) (param $scoresOff i32)
         (result i32)
     (local $l i32) (local $a i32)
@@ -46,15 +72,50 @@
         (local.set $p (i32.add (local.get $p) (i32.const 1)))
         (br $top)))
     (local.get $p))
-  ;; Dense runs (blocked-taat.ts): nLists lists held as one tf byte per doc, list r's bytes for the
-  ;; block at tfOff + r*stride + i (block-local doc i, i0 <= i < i1). Per doc, the lists' weights
-  ;; are added to its score in list order, as the JavaScript fused walk does.
+  ;; Runs of lists in one call (blocked-taat.ts: consecutive lists of the plan that the kernel walks),
+  ;; in list order: nLists descriptors of 24 bytes at descOff, each {lowOff i32, tfOff i32, p i32,
+  ;; end i32, then p1 f64 (BM25) or tableOff i32 (tables)}; each list is walked as by "bm25" /
+  ;; "table" and its p is stored back.
+  (func (export "bm25Lists") (param $descOff i32) (param $nLists i32) (param $lim i32) (param $dOff i32)
+        (param $normOff i32) (param $scoresOff i32)
+    (local $d i32) (local $dEnd i32)
+    (local.set $d (local.get $descOff))
+    (local.set $dEnd (i32.add (local.get $descOff) (i32.mul (local.get $nLists) (i32.const 24))))
+    (block $done
+      (loop $lists
+        (br_if $done (i32.ge_u (local.get $d) (local.get $dEnd)))
+        (i32.store offset=8 (local.get $d)
+          (call $bm25 (i32.load (local.get $d)) (i32.load offset=4 (local.get $d)) (i32.load offset=8 (local.get $d))
+                      (i32.load offset=12 (local.get $d)) (local.get $lim) (local.get $dOff) (local.get $normOff)
+                      (local.get $scoresOff) (f64.load offset=16 (local.get $d))))
+        (local.set $d (i32.add (local.get $d) (i32.const 24)))
+        (br $lists))))
+  (func (export "tableLists") (param $descOff i32) (param $nLists i32) (param $lim i32) (param $dOff i32)
+        (param $scoresOff i32)
+    (local $d i32) (local $dEnd i32)
+    (local.set $d (local.get $descOff))
+    (local.set $dEnd (i32.add (local.get $descOff) (i32.mul (local.get $nLists) (i32.const 24))))
+    (block $done
+      (loop $lists
+        (br_if $done (i32.ge_u (local.get $d) (local.get $dEnd)))
+        (i32.store offset=8 (local.get $d)
+          (call $table (i32.load (local.get $d)) (i32.load offset=4 (local.get $d)) (i32.load offset=8 (local.get $d))
+                       (i32.load offset=12 (local.get $d)) (local.get $lim) (local.get $dOff)
+                       (i32.load offset=16 (local.get $d)) (local.get $scoresOff)))
+        (local.set $d (i32.add (local.get $d) (i32.const 24)))
+        (br $lists))))
+  ;; Dense runs (blocked-taat.ts): nLists lists held as one tf byte per doc; the i32 at rowsOff + 4r
+  ;; is the address of list r's byte for block-local doc 0, so its byte for doc i (i0 <= i < i1) is
+  ;; at that address + i (in place in the view's resident memory, or a copy in the scratch; 8
+  ;; readable bytes past a list's last doc). Per doc, the lists' weights are added to its score in
+  ;; list order, as the JavaScript fused walk does.
   ;; BM25: s += (p1_r * tf) / (tf + norm[i]) with p1_r at p1Off + 8r; two docs per step (f64x2:
   ;; each lane is the same IEEE-754 operation as the scalar one).
-  (func (export "denseBm25") (param $tfOff i32) (param $stride i32) (param $nLists i32) (param $p1Off i32)
+  (func (export "denseBm25") (param $rowsOff i32) (param $nLists i32) (param $p1Off i32)
         (param $normOff i32) (param $scoresOff i32) (param $i0 i32) (param $i1 i32)
-    (local $i i32) (local $r i32) (local $s v128) (local $n v128) (local $tf v128) (local $a i32)
-    (local $ss f64) (local $sn f64) (local $st f64) (local $row i32)
+    (local $i i32) (local $s v128) (local $n v128) (local $tf v128) (local $a i32)
+    (local $ss f64) (local $sn f64) (local $st f64) (local $rp i32) (local $rEnd i32) (local $pp i32)
+    (local.set $rEnd (i32.add (local.get $rowsOff) (i32.shl (local.get $nLists) (i32.const 2))))
     (local.set $i (local.get $i0))
     (block $pairsDone
       (loop $pairs
@@ -62,17 +123,18 @@
         (local.set $a (i32.add (local.get $scoresOff) (i32.shl (local.get $i) (i32.const 3))))
         (local.set $s (v128.load align=8 (local.get $a)))
         (local.set $n (v128.load align=8 (i32.add (local.get $normOff) (i32.shl (local.get $i) (i32.const 3)))))
-        (local.set $r (i32.const 0))
-        (local.set $row (i32.add (local.get $tfOff) (local.get $i)))
+        (local.set $rp (local.get $rowsOff))
+        (local.set $pp (local.get $p1Off))
         (block $listsDone
           (loop $lists
-            (br_if $listsDone (i32.ge_u (local.get $r) (local.get $nLists)))
-            (local.set $tf (f64x2.convert_low_i32x4_u (i32x4.extend_low_i16x8_u (v128.load8x8_u align=1 (local.get $row)))))
+            (br_if $listsDone (i32.ge_u (local.get $rp) (local.get $rEnd)))
+            (local.set $tf (f64x2.convert_low_i32x4_u (i32x4.extend_low_i16x8_u
+              (v128.load8x8_u align=1 (i32.add (i32.load (local.get $rp)) (local.get $i))))))
             (local.set $s (f64x2.add (local.get $s)
-              (f64x2.div (f64x2.mul (f64x2.splat (f64.load (i32.add (local.get $p1Off) (i32.shl (local.get $r) (i32.const 3))))) (local.get $tf))
+              (f64x2.div (f64x2.mul (f64x2.splat (f64.load (local.get $pp))) (local.get $tf))
                          (f64x2.add (local.get $tf) (local.get $n)))))
-            (local.set $row (i32.add (local.get $row) (local.get $stride)))
-            (local.set $r (i32.add (local.get $r) (i32.const 1)))
+            (local.set $rp (i32.add (local.get $rp) (i32.const 4)))
+            (local.set $pp (i32.add (local.get $pp) (i32.const 8)))
             (br $lists)))
         (v128.store align=8 (local.get $a) (local.get $s))
         (local.set $i (i32.add (local.get $i) (i32.const 2)))
@@ -83,40 +145,75 @@
         (local.set $a (i32.add (local.get $scoresOff) (i32.shl (local.get $i) (i32.const 3))))
         (local.set $ss (f64.load (local.get $a)))
         (local.set $sn (f64.load (i32.add (local.get $normOff) (i32.shl (local.get $i) (i32.const 3)))))
-        (local.set $r (i32.const 0))
-        (local.set $row (i32.add (local.get $tfOff) (local.get $i)))
+        (local.set $rp (local.get $rowsOff))
+        (local.set $pp (local.get $p1Off))
         (block $done
           (loop $one
-            (br_if $done (i32.ge_u (local.get $r) (local.get $nLists)))
-            (local.set $st (f64.convert_i32_u (i32.load8_u (local.get $row))))
+            (br_if $done (i32.ge_u (local.get $rp) (local.get $rEnd)))
+            (local.set $st (f64.convert_i32_u (i32.load8_u (i32.add (i32.load (local.get $rp)) (local.get $i)))))
             (local.set $ss (f64.add (local.get $ss)
-              (f64.div (f64.mul (f64.load (i32.add (local.get $p1Off) (i32.shl (local.get $r) (i32.const 3)))) (local.get $st))
+              (f64.div (f64.mul (f64.load (local.get $pp)) (local.get $st))
                        (f64.add (local.get $st) (local.get $sn)))))
-            (local.set $row (i32.add (local.get $row) (local.get $stride)))
-            (local.set $r (i32.add (local.get $r) (i32.const 1)))
+            (local.set $rp (i32.add (local.get $rp) (i32.const 4)))
+            (local.set $pp (i32.add (local.get $pp) (i32.const 8)))
             (br $one)))
         (f64.store (local.get $a) (local.get $ss)))))
-  ;; Tables (textbook QLD): s += table_r[tf], 256 f64 per list at tablesOff + 2048r.
-  (func (export "denseTable") (param $tfOff i32) (param $stride i32) (param $nLists i32) (param $tablesOff i32)
+  ;; Tables (textbook QLD): s += table_r[tf], 256 f64 per list at tablesOff + 2048r; rows as above.
+  ;; Four docs per step, each with its own running sum (the additions of one doc form a chain of
+  ;; dependent adds; four independent chains keep the adder busy), the four tf bytes of a row read
+  ;; at once; then one doc at a time for the rest. Each doc gets its additions in list order.
+  (func (export "denseTable") (param $rowsOff i32) (param $nLists i32) (param $tablesOff i32)
         (param $scoresOff i32) (param $i0 i32) (param $i1 i32)
-    (local $i i32) (local $r i32) (local $s f64) (local $a i32) (local $row i32) (local $tab i32)
+    (local $i i32) (local $s f64) (local $a i32) (local $rp i32) (local $rEnd i32) (local $tab i32)
+    (local $s1 f64) (local $s2 f64) (local $s3 f64) (local $t i32)
+    (local.set $rEnd (i32.add (local.get $rowsOff) (i32.shl (local.get $nLists) (i32.const 2))))
     (local.set $i (local.get $i0))
+    (block $quadsDone
+      (loop $quads
+        (br_if $quadsDone (i32.gt_s (i32.add (local.get $i) (i32.const 4)) (local.get $i1)))
+        (local.set $a (i32.add (local.get $scoresOff) (i32.shl (local.get $i) (i32.const 3))))
+        (local.set $s (f64.load (local.get $a)))
+        (local.set $s1 (f64.load offset=8 (local.get $a)))
+        (local.set $s2 (f64.load offset=16 (local.get $a)))
+        (local.set $s3 (f64.load offset=24 (local.get $a)))
+        (local.set $rp (local.get $rowsOff))
+        (local.set $tab (local.get $tablesOff))
+        (block $listsDone
+          (loop $lists
+            (br_if $listsDone (i32.ge_u (local.get $rp) (local.get $rEnd)))
+            (local.set $t (i32.load align=1 (i32.add (i32.load (local.get $rp)) (local.get $i))))
+            (local.set $s (f64.add (local.get $s)
+              (f64.load (i32.add (local.get $tab) (i32.shl (i32.and (local.get $t) (i32.const 255)) (i32.const 3))))))
+            (local.set $s1 (f64.add (local.get $s1)
+              (f64.load (i32.add (local.get $tab) (i32.and (i32.shr_u (local.get $t) (i32.const 5)) (i32.const 2040))))))
+            (local.set $s2 (f64.add (local.get $s2)
+              (f64.load (i32.add (local.get $tab) (i32.and (i32.shr_u (local.get $t) (i32.const 13)) (i32.const 2040))))))
+            (local.set $s3 (f64.add (local.get $s3)
+              (f64.load (i32.add (local.get $tab) (i32.shl (i32.shr_u (local.get $t) (i32.const 24)) (i32.const 3))))))
+            (local.set $rp (i32.add (local.get $rp) (i32.const 4)))
+            (local.set $tab (i32.add (local.get $tab) (i32.const 2048)))
+            (br $lists)))
+        (f64.store (local.get $a) (local.get $s))
+        (f64.store offset=8 (local.get $a) (local.get $s1))
+        (f64.store offset=16 (local.get $a) (local.get $s2))
+        (f64.store offset=24 (local.get $a) (local.get $s3))
+        (local.set $i (i32.add (local.get $i) (i32.const 4)))
+        (br $quads)))
     (block $docsDone
       (loop $docs
         (br_if $docsDone (i32.ge_s (local.get $i) (local.get $i1)))
         (local.set $a (i32.add (local.get $scoresOff) (i32.shl (local.get $i) (i32.const 3))))
         (local.set $s (f64.load (local.get $a)))
-        (local.set $r (i32.const 0))
-        (local.set $row (i32.add (local.get $tfOff) (local.get $i)))
+        (local.set $rp (local.get $rowsOff))
         (local.set $tab (local.get $tablesOff))
         (block $listsDone
           (loop $lists
-            (br_if $listsDone (i32.ge_u (local.get $r) (local.get $nLists)))
+            (br_if $listsDone (i32.ge_u (local.get $rp) (local.get $rEnd)))
             (local.set $s (f64.add (local.get $s)
-              (f64.load (i32.add (local.get $tab) (i32.shl (i32.load8_u (local.get $row)) (i32.const 3))))))
-            (local.set $row (i32.add (local.get $row) (local.get $stride)))
+              (f64.load (i32.add (local.get $tab)
+                (i32.shl (i32.load8_u (i32.add (i32.load (local.get $rp)) (local.get $i))) (i32.const 3))))))
+            (local.set $rp (i32.add (local.get $rp) (i32.const 4)))
             (local.set $tab (i32.add (local.get $tab) (i32.const 2048)))
-            (local.set $r (i32.add (local.get $r) (i32.const 1)))
             (br $lists)))
         (f64.store (local.get $a) (local.get $s))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
@@ -125,45 +222,97 @@
   ;; Top-k candidates of a block (blocked-taat.ts then pushes them in order, re-checking its running
   ;; threshold): every doc i < n whose score s >= thr is written to out (f64 s at outOff + 16c, i32 i
   ;; at outOff + 16c + 8) and every score is cleared for the next block. Returns the count c.
+  ;; Two docs per step (f64x2, the scalar operations per lane), a branch only where a lane qualifies
+  ;; (rare once the top-k is full); a last odd doc as one more step whose second lane is ignored
+  ;; and left untouched.
   ;; Textbook QLD: s = base - qlen * lnl[i] + scores[i] (every doc).
   (func (export "selectQld") (param $scoresOff i32) (param $lnlOff i32) (param $base f64) (param $qlen f64)
         (param $thr f64) (param $n i32) (param $outOff i32) (result i32)
-    (local $i i32) (local $c i32) (local $a i32) (local $s f64) (local $o i32)
+    (local $i i32) (local $c i32) (local $a i32) (local $s v128) (local $o i32) (local $ok v128)
+    (local $vb v128) (local $vq v128) (local $vt v128) (local $f f64)
+    (local.set $vb (f64x2.splat (local.get $base)))
+    (local.set $vq (f64x2.splat (local.get $qlen)))
+    (local.set $vt (f64x2.splat (local.get $thr)))
     (block $done
       (loop $docs
-        (br_if $done (i32.ge_s (local.get $i) (local.get $n)))
+        (br_if $done (i32.gt_s (i32.add (local.get $i) (i32.const 2)) (local.get $n)))
         (local.set $a (i32.add (local.get $scoresOff) (i32.shl (local.get $i) (i32.const 3))))
-        (local.set $s (f64.add (f64.sub (local.get $base)
+        (local.set $s (f64x2.add (f64x2.sub (local.get $vb)
+                                            (f64x2.mul (local.get $vq) (v128.load align=8 (i32.add (local.get $lnlOff) (i32.shl (local.get $i) (i32.const 3))))))
+                                 (v128.load align=8 (local.get $a))))
+        (v128.store align=8 (local.get $a) (v128.const i64x2 0 0))
+        (local.set $ok (f64x2.ge (local.get $s) (local.get $vt)))
+        (if (v128.any_true (local.get $ok))
+          (then
+            (if (i32x4.extract_lane 0 (local.get $ok))
+              (then
+                (local.set $o (i32.add (local.get $outOff) (i32.shl (local.get $c) (i32.const 4))))
+                (f64.store (local.get $o) (f64x2.extract_lane 0 (local.get $s)))
+                (i32.store offset=8 (local.get $o) (local.get $i))
+                (local.set $c (i32.add (local.get $c) (i32.const 1)))))
+            (if (i32x4.extract_lane 2 (local.get $ok))
+              (then
+                (local.set $o (i32.add (local.get $outOff) (i32.shl (local.get $c) (i32.const 4))))
+                (f64.store (local.get $o) (f64x2.extract_lane 1 (local.get $s)))
+                (i32.store offset=8 (local.get $o) (i32.add (local.get $i) (i32.const 1)))
+                (local.set $c (i32.add (local.get $c) (i32.const 1)))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 2)))
+        (br $docs)))
+    ;; A last odd doc, scalar.
+    (if (i32.lt_s (local.get $i) (local.get $n))
+      (then
+        (local.set $a (i32.add (local.get $scoresOff) (i32.shl (local.get $i) (i32.const 3))))
+        (local.set $f (f64.add (f64.sub (local.get $base)
                                         (f64.mul (local.get $qlen) (f64.load (i32.add (local.get $lnlOff) (i32.shl (local.get $i) (i32.const 3))))))
                                (f64.load (local.get $a))))
         (f64.store (local.get $a) (f64.const 0))
-        (if (f64.ge (local.get $s) (local.get $thr))
+        (if (f64.ge (local.get $f) (local.get $thr))
           (then
             (local.set $o (i32.add (local.get $outOff) (i32.shl (local.get $c) (i32.const 4))))
-            (f64.store (local.get $o) (local.get $s))
+            (f64.store (local.get $o) (local.get $f))
             (i32.store offset=8 (local.get $o) (local.get $i))
-            (local.set $c (i32.add (local.get $c) (i32.const 1)))))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
-        (br $docs)))
+            (local.set $c (i32.add (local.get $c) (i32.const 1)))))))
     (local.get $c))
   ;; BM25: s = scores[i], docs with s = 0 (untouched) skipped.
   (func (export "selectTouched") (param $scoresOff i32) (param $thr f64) (param $n i32) (param $outOff i32) (result i32)
-    (local $i i32) (local $c i32) (local $a i32) (local $s f64) (local $o i32)
+    (local $i i32) (local $c i32) (local $a i32) (local $s v128) (local $o i32) (local $ok v128) (local $vt v128) (local $f f64)
+    (local.set $vt (f64x2.splat (local.get $thr)))
     (block $done
       (loop $docs
-        (br_if $done (i32.ge_s (local.get $i) (local.get $n)))
+        (br_if $done (i32.gt_s (i32.add (local.get $i) (i32.const 2)) (local.get $n)))
         (local.set $a (i32.add (local.get $scoresOff) (i32.shl (local.get $i) (i32.const 3))))
-        (local.set $s (f64.load (local.get $a)))
-        (if (f64.ne (local.get $s) (f64.const 0))
+        (local.set $s (v128.load align=8 (local.get $a)))
+        (v128.store align=8 (local.get $a) (v128.const i64x2 0 0))
+        (local.set $ok (v128.and (f64x2.ge (local.get $s) (local.get $vt)) (f64x2.ne (local.get $s) (f64x2.splat (f64.const 0)))))
+        (if (v128.any_true (local.get $ok))
           (then
-            (f64.store (local.get $a) (f64.const 0))
-            (if (f64.ge (local.get $s) (local.get $thr))
+            (if (i32x4.extract_lane 0 (local.get $ok))
               (then
                 (local.set $o (i32.add (local.get $outOff) (i32.shl (local.get $c) (i32.const 4))))
-                (f64.store (local.get $o) (local.get $s))
+                (f64.store (local.get $o) (f64x2.extract_lane 0 (local.get $s)))
                 (i32.store offset=8 (local.get $o) (local.get $i))
+                (local.set $c (i32.add (local.get $c) (i32.const 1)))))
+            (if (i32x4.extract_lane 2 (local.get $ok))
+              (then
+                (local.set $o (i32.add (local.get $outOff) (i32.shl (local.get $c) (i32.const 4))))
+                (f64.store (local.get $o) (f64x2.extract_lane 1 (local.get $s)))
+                (i32.store offset=8 (local.get $o) (i32.add (local.get $i) (i32.const 1)))
                 (local.set $c (i32.add (local.get $c) (i32.const 1)))))))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (local.set $i (i32.add (local.get $i) (i32.const 2)))
         (br $docs)))
+    ;; A last odd doc, scalar.
+    (if (i32.lt_s (local.get $i) (local.get $n))
+      (then
+        (local.set $a (i32.add (local.get $scoresOff) (i32.shl (local.get $i) (i32.const 3))))
+        (local.set $f (f64.load (local.get $a)))
+        (if (f64.ne (local.get $f) (f64.const 0))
+          (then
+            (f64.store (local.get $a) (f64.const 0))
+            (if (f64.ge (local.get $f) (local.get $thr))
+              (then
+                (local.set $o (i32.add (local.get $outOff) (i32.shl (local.get $c) (i32.const 4))))
+                (f64.store (local.get $o) (local.get $f))
+                (i32.store offset=8 (local.get $o) (local.get $i))
+                (local.set $c (i32.add (local.get $c) (i32.const 1)))))))))
     (local.get $c))
 )

@@ -1,0 +1,102 @@
+/**
+ * One WebAssembly kernel and linear memory per scoring view (per doc range: the calling thread's
+ * view, or one query worker's), holding the view's cached postings in place: the compact lists and
+ * the dense tf bytes of decoded-postings.ts are allocated here (a bump allocator, never freed: the
+ * caches live as long as the view), so the kernel's walks read them where they are instead of
+ * blocked-taat.ts copying every list's chunk and every dense list's block into scratch memory for
+ * every query (issue 18, third session: ~9 % of a worker's time); the range's BM25 norms and QLD
+ * log-lengths are held here too (`holdRange`). Each query's scratch (block
+ * scores, tables, copies of lists that are not resident) sits above the allocations.
+ *
+ * The memory grows (WebAssembly memories cannot shrink) and a growth detaches every typed array
+ * over the old buffer, so holders keep byte offsets and take views through `bytes()` / `u16()`
+ * at the time of use. Allocations are refused (`alloc` returns −1; the caller keeps an ordinary
+ * typed array and the walks copy it as before) past RESIDENT_MAX_BYTES, so the 32-bit memory keeps
+ * room for the scratch. The memory is garbage-collected with its view.
+ */
+import { createKernel, type WalkKernel } from './kernel.js';
+import type { ScoringView } from '../../../indexer/sparse/scoring-view.js';
+
+/** Resident allocations stop here (addresses stay below 2^31 with the scratch above them). */
+export const RESIDENT_MAX_BYTES = 1.75 * 2 ** 30;
+
+export class ViewMemory {
+  readonly kernel: WalkKernel;
+  /** End of the resident allocations: per-query scratch starts at or after it. */
+  used = 64;
+  private buf: ArrayBuffer;
+  private u8v: Uint8Array;
+  private u16v: Uint16Array;
+
+  constructor(private readonly maxResident = RESIDENT_MAX_BYTES) {
+    this.kernel = createKernel();
+    this.buf = this.kernel.memory.buffer;
+    this.u8v = new Uint8Array(this.buf);
+    this.u16v = new Uint16Array(this.buf);
+  }
+
+  /** `bytes` bytes (16-aligned) that stay until the view is dropped; −1 when refused. */
+  alloc(bytes: number): number {
+    const off = (this.used + 15) & ~15;
+    if (off + bytes > this.maxResident) return -1;
+    this.ensure(off + bytes);
+    this.used = off + bytes;
+    return off;
+  }
+
+  private readonly ranges = new WeakMap<Float64Array, number>();
+
+  /**
+   * Offset of a copy of `arr[lo, hi)` held here (a per-document array of the view's range: BM25
+   * norms, QLD log-lengths), made on first use; −1 when refused. `arr` must not change afterwards
+   * (doc-arrays.ts caches them per view and parameters).
+   */
+  holdRange(arr: Float64Array, lo: number, hi: number): number {
+    const hit = this.ranges.get(arr);
+    if (hit !== undefined) return hit;
+    const off = this.alloc((hi - lo) * 8);
+    if (off >= 0) new Float64Array(this.kernel.memory.buffer, off, hi - lo).set(arr.subarray(lo, hi));
+    this.ranges.set(arr, off);
+    return off;
+  }
+
+  /** Make the memory at least `bytes` long (geometric growth: untouched pages cost no RSS). */
+  ensure(bytes: number): void {
+    const mem = this.kernel.memory;
+    const have = mem.buffer.byteLength;
+    if (have >= bytes) return;
+    const PAGE = 65536;
+    const want = Math.max(bytes, Math.min(have * 1.25, have + (256 << 20)));
+    mem.grow(Math.ceil((want - have) / PAGE));
+  }
+
+  /** The whole memory as bytes (a fresh view after a growth). */
+  bytes(): Uint8Array {
+    this.refresh();
+    return this.u8v;
+  }
+
+  /** The whole memory as 16-bit words. */
+  u16(): Uint16Array {
+    this.refresh();
+    return this.u16v;
+  }
+
+  private refresh(): void {
+    const b = this.kernel.memory.buffer;
+    if (b !== this.buf) {
+      this.buf = b;
+      this.u8v = new Uint8Array(b);
+      this.u16v = new Uint16Array(b);
+    }
+  }
+}
+
+const memories = new WeakMap<ScoringView, ViewMemory>();
+
+/** The view's kernel and memory, created on first use (holding at most `maxResident` bytes of its caches). */
+export function viewMemory(view: ScoringView, maxResident = RESIDENT_MAX_BYTES): ViewMemory {
+  let m = memories.get(view);
+  if (!m) memories.set(view, (m = new ViewMemory(maxResident)));
+  return m;
+}
