@@ -4,20 +4,9 @@
  * float64 (f64x2), ~2× faster than the JavaScript loop over the 6,151 × 512 default matrix with the
  * same sums. One instance per matrix; its memory is sized once, so the views stay valid.
  */
+import { compileWasm, instantiateWasm, wasmMemory } from '../../core/wasm.js';
 import { DOTS_WASM_BASE64 } from './dots-wasm.js';
 
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-}
-const WA = (
-  globalThis as unknown as {
-    WebAssembly: {
-      Memory: new (d: { initial: number }) => WasmMemory;
-      Module: new (bytes: Uint8Array) => object;
-      Instance: new (m: object, imports: object) => { exports: Record<string, unknown> };
-    };
-  }
-).WebAssembly;
 
 export interface DotsKernel {
   /** n rows × stride float32 (stride = dim rounded up to 4, padding zero), row-major. */
@@ -27,16 +16,13 @@ export interface DotsKernel {
   dots(q: ArrayLike<number>): Float64Array;
 }
 
-const PAGE = 65536;
-
 export function dotsKernel(n: number, dim: number): DotsKernel {
   const stride = Math.ceil(dim / 4) * 4;
   const matBytes = n * stride * 4;
   const qOff = Math.ceil(matBytes / 16) * 16;
   const outOff = qOff + stride * 8;
-  const memory = new WA.Memory({ initial: Math.max(1, Math.ceil((outOff + n * 8) / PAGE)) });
-  const mod = new WA.Module(Buffer.from(DOTS_WASM_BASE64, 'base64'));
-  const exp = new WA.Instance(mod, { env: { mem: memory } }).exports as unknown as { dots(mat: number, q: number, n: number, stride: number, out: number): void };
+  const memory = wasmMemory(outOff + n * 8);
+  const exp = instantiateWasm<{ dots(mat: number, q: number, n: number, stride: number, out: number): void }>(compileWasm(DOTS_WASM_BASE64), memory);
   const rows = new Float32Array(memory.buffer, 0, n * stride);
   const q64 = new Float64Array(memory.buffer, qOff, stride);
   const out = new Float64Array(memory.buffer, outOff, n);

@@ -7,22 +7,9 @@
  * are fused (f32x4.relaxed_madd: one FMA where the CPU has it, else a multiply and an add; the
  * rounding differs from the unfused kernel by an ulp per step, far inside use-lite's 1e-5 check).
  */
+import { compileWasm, instantiateWasm, wasmMemory, wasmValidates, type WasmMemory } from '../../../core/wasm.js';
 import { GEMM_FMA_WASM_BASE64, GEMM_WASM_BASE64 } from './gemm-wasm.js';
 
-/** The parts of the WebAssembly JS API used here (the project's lib settings do not declare it). */
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-}
-const WA = (
-  globalThis as unknown as {
-    WebAssembly: {
-      Memory: new (d: { initial: number }) => WasmMemory;
-      Module: new (bytes: Uint8Array) => object;
-      validate(bytes: Uint8Array): boolean;
-      Instance: new (m: object, imports: object) => { exports: Record<string, unknown> };
-    };
-  }
-).WebAssembly;
 
 /** gemm flag: max(0, ·) on the result. */
 export const GEMM_RELU = 1;
@@ -39,19 +26,16 @@ export interface GemmKernel {
   memory: WasmMemory;
 }
 
-const PAGE = 65536;
-
 export type GemmVariant = 'simd' | 'simd-fma';
 
 /** The variant this runtime runs: fused multiply-adds where relaxed SIMD validates. */
 export function gemmVariant(): GemmVariant {
-  return WA.validate(Buffer.from(GEMM_FMA_WASM_BASE64, 'base64')) ? 'simd-fma' : 'simd';
+  return wasmValidates(GEMM_FMA_WASM_BASE64) ? 'simd-fma' : 'simd';
 }
 
 /** A new kernel instance with a memory of at least `bytes` (variant: default gemmVariant()). */
 export function gemmKernel(bytes: number, variant: GemmVariant = gemmVariant()): GemmKernel {
-  const memory = new WA.Memory({ initial: Math.max(1, Math.ceil(bytes / PAGE)) });
-  const mod = new WA.Module(Buffer.from(variant === 'simd-fma' ? GEMM_FMA_WASM_BASE64 : GEMM_WASM_BASE64, 'base64'));
-  const exp = new WA.Instance(mod, { env: { mem: memory } }).exports as unknown as Omit<GemmKernel, 'memory'>;
+  const memory = wasmMemory(bytes);
+  const exp = instantiateWasm<Omit<GemmKernel, 'memory'>>(compileWasm(variant === 'simd-fma' ? GEMM_FMA_WASM_BASE64 : GEMM_WASM_BASE64), memory);
   return { gemm: exp.gemm, packA: exp.packA, packB: exp.packB, memory };
 }

@@ -9,22 +9,9 @@
  * posting than V8's code for the same loop (no bounds checks, no tagging). The memory only grows,
  * never shrinks.
  */
+import { compileWasm, instantiateWasm, wasmMemory, type WasmMemory, type WasmModule } from '../../../core/wasm.js';
 import { WALK_WASM_BASE64 } from './walk-wasm.js';
 
-/** The parts of the WebAssembly JS API used here (the project's lib settings do not declare it). */
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-const WA = (
-  globalThis as unknown as {
-    WebAssembly: {
-      Memory: new (d: { initial: number }) => WasmMemory;
-      Module: new (bytes: Uint8Array) => object;
-      Instance: new (m: object, imports: object) => { exports: Record<string, unknown> };
-    };
-  }
-).WebAssembly;
 
 export interface WalkKernel {
   /** BM25 walk: returns the posting index where it stopped (see walk.wat). */
@@ -46,7 +33,7 @@ export interface WalkKernel {
   memory: WasmMemory;
 }
 
-let compiled: object | undefined;
+let compiled: WasmModule | undefined;
 
 /**
  * A fresh instance over a fresh memory (`bytes` long at least). view-memory.ts gives each scoring
@@ -54,8 +41,8 @@ let compiled: object | undefined;
  * the memory grows.
  */
 export function createKernel(bytes = 0): WalkKernel {
-  compiled ??= new WA.Module(Buffer.from(WALK_WASM_BASE64, 'base64'));
-  const memory = new WA.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) });
-  const exp = new WA.Instance(compiled, { env: { mem: memory } }).exports as unknown as Omit<WalkKernel, 'memory'>;
+  compiled ??= compileWasm(WALK_WASM_BASE64);
+  const memory = wasmMemory(bytes);
+  const exp = instantiateWasm<Omit<WalkKernel, 'memory'>>(compiled, memory);
   return { ...exp, memory };
 }

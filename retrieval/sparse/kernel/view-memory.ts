@@ -14,6 +14,7 @@
  * typed array and the walks copy it as before) past RESIDENT_MAX_BYTES, so the 32-bit memory keeps
  * room for the scratch. The memory is garbage-collected with its view.
  */
+import { WASM_PAGE } from '../../../core/wasm.js';
 import { createKernel, type WalkKernel } from './kernel.js';
 import type { ScoringView } from '../../../indexer/sparse/scoring-view.js';
 
@@ -65,9 +66,8 @@ export class ViewMemory {
     const mem = this.kernel.memory;
     const have = mem.buffer.byteLength;
     if (have >= bytes) return;
-    const PAGE = 65536;
     const want = Math.max(bytes, Math.min(have * 1.25, have + (256 << 20)));
-    mem.grow(Math.ceil((want - have) / PAGE));
+    mem.grow(Math.ceil((want - have) / WASM_PAGE));
   }
 
   /** The whole memory as bytes (a fresh view after a growth). */
