@@ -10,6 +10,7 @@ import { docIndexOf, resolveK, toHits } from './sparse/hits.js';
 import { queryTerms } from './sparse/query-terms.js';
 import { scorerFor } from './sparse/query-pool.js';
 import { bm25Idf } from './sparse/score-core.js';
+import { bm25Norm } from './sparse/doc-arrays.js';
 import { attachTexts } from './hit-text.js';
 import { checkApprox } from './sparse/approx.js';
 
@@ -29,7 +30,7 @@ export function createBm25Retriever(index: SparseIndex, params: Partial<Bm25Para
   const explainDoc = (q: ReturnType<typeof queryTerms>, id: string): Explanation => {
     const doc = docIndexOf(index, id);
     const dl = index.doclen[doc];
-    const norm = k1 * (1 - b + (b * dl) / (index.avgdl || 1));
+    const norm = bm25Norm(k1, b, dl, index.avgdl);
     const terms = q.ids.map((t, i) => {
       const tf = termFrequency(index.view, t, doc);
       const idf = bm25Idf(index.N, index.df[t]);

@@ -134,10 +134,13 @@ async function runForAdvocate(o: OfflineAdvocateOptions, depth: number, calls: T
   const methods = planMethods(o.retrievers, o.methods, plan);
   const kinds = (Object.keys(plan.weights) as QueryKind[]).filter((k) => plan.weights[k] > 0);
   const queries = advocateQueries(o.facts, o.hypothesis.text, kinds);
-  const fused = new Map<string, { score: number; best: { w: number; rank: number; label: string } }>();
   const retrievalScores: Record<string, number> = {};
+  // One ranked list per (query, method), keyed by its position; fused by weighted RRF (lists in
+  // query-then-method order, so every passage's sum adds in that order).
+  const lists: { method: string; hits: Hit[] }[] = [];
+  const weights: Record<string, number> = {};
+  const labels: Record<string, { method: string; what: string }> = {};
   for (const q of queries) {
-    const w = plan.weights[q.kind];
     for (const m of methods) {
       const hits = await o.retrievers[m]!.search(q.text, { k: depth });
       calls.push({ tool: `${m}_search`, query: q.text, ids: hits.map((h) => h.id), step: 0 });
@@ -145,20 +148,21 @@ async function runForAdvocate(o: OfflineAdvocateOptions, depth: number, calls: T
         const top = hits.slice(0, o.k);
         retrievalScores[m] = top.length ? top.reduce((s, h) => s + h.score, 0) / top.length : 0;
       }
-      for (const h of hits) {
-        const c = w / (plan.rrfK + h.rank);
-        const e = fused.get(h.id) ?? { score: 0, best: { w: 0, rank: Infinity, label: '' } };
-        e.score += c;
-        if (c > e.best.w / (plan.rrfK + e.best.rank)) e.best = { w, rank: h.rank, label: `${m} #${h.rank} for the ${q.kind === 'terms' ? `key terms "${q.text}"` : q.kind}` };
-        fused.set(h.id, e);
-      }
+      const key = String(lists.length);
+      lists.push({ method: key, hits });
+      weights[key] = plan.weights[q.kind];
+      labels[key] = { method: m, what: q.kind === 'terms' ? `key terms "${q.text}"` : q.kind };
     }
   }
-  const chosen = [...fused.entries()].sort((a, b) => b[1].score - a[1].score || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(0, o.k);
+  const chosen = reciprocalRankFusion(lists, { rrfK: plan.rrfK, weights, k: o.k });
   const evidence: EvidenceItem[] = [];
-  for (const [id, e] of chosen) {
-    const text = o.getPassage ? (await o.getPassage(id))?.text : undefined;
-    evidence.push({ id, score: e.score, justification: `${OFFLINE_LABEL}: fused rank from ${e.best.label}`, ...(text !== undefined ? { text } : {}) });
+  for (const h of chosen) {
+    // The list that gave the passage its largest contribution (the first such list on a tie).
+    let best: [string, { rank: number; contribution: number }] | undefined;
+    for (const c of Object.entries(h.components)) if (!best || c[1].contribution > best[1].contribution) best = c;
+    const from = best ? `${labels[best[0]]!.method} #${best[1].rank} for the ${labels[best[0]]!.what}` : '';
+    const text = o.getPassage ? (await o.getPassage(h.id))?.text : undefined;
+    evidence.push({ id: h.id, score: h.score, justification: `${OFFLINE_LABEL}: fused rank from ${from}`, ...(text !== undefined ? { text } : {}) });
   }
   return { hypothesis: o.hypothesis, stance: 'for', evidence, toolCalls: calls, rejectedIds: [], steps: 0, stop: 'offline', tokens: 0, retrievalScores };
 }

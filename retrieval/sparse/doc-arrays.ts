@@ -16,9 +16,11 @@ function cached(index: ScoringView, key: string, f: (dl: number) => number): Flo
   return a;
 }
 
-/** k1·(1 − b + b·dl/avgdl): BM25's length normalisation. */
-export const bm25Norms = (index: ScoringView, k1: number, b: number) =>
-  cached(index, `bm25:${k1}:${b}`, (dl) => k1 * (1 - b + (b * dl) / (index.avgdl || 1)));
+/** k1·(1 − b + b·dl/avgdl): BM25's length normalisation of one document. */
+export const bm25Norm = (k1: number, b: number, dl: number, avgdl: number) => k1 * (1 - b + (b * dl) / (avgdl || 1));
+
+/** bm25Norm of every document. */
+export const bm25Norms = (index: ScoringView, k1: number, b: number) => cached(index, `bm25:${k1}:${b}`, (dl) => bm25Norm(k1, b, dl, index.avgdl));
 
 /** ln(dl + μ). */
 export const logLengths = (index: ScoringView, mu: number) => cached(index, `lnl:${mu}`, (dl) => Math.log(dl + mu));
