@@ -5,6 +5,7 @@ import { buildIndex } from '../indexer/build.js';
 import { fromArray, tempDir } from '../indexer/build-test-helpers.js';
 import { closeSparseIndexes, openRetriever } from './open.js';
 import { BAREXAM_QA, LEGAL_CORPUS_PASSAGES, bundledLines } from '../tests/support/bundled-data.js';
+import { SPARSE_SCORERS } from './sparse/test-support/sparse-scorers.js';
 
 const passages = bundledLines(LEGAL_CORPUS_PASSAGES)
   .slice(3000, 3500)
@@ -26,11 +27,7 @@ afterAll(async () => {
 });
 
 it('2 and 3 query threads give identical hits to in-process scoring, for bm25 and both QLD variants', async () => {
-  for (const [method, opts] of [
-    ['bm25', {}],
-    ['qld', {}],
-    ['qld', { variant: 'lucene' }],
-  ] as const) {
+  for (const [method, opts] of SPARSE_SCORERS) {
     const single = await openRetriever(dir, method, { ...opts, threads: 0 });
     const two = await openRetriever(dir, method, { ...opts, threads: 2 });
     const three = await openRetriever(dir, method, { ...opts, threads: 3 });

@@ -8,6 +8,7 @@ import { writeManifest } from '../indexer/manifest.js';
 import { fromArray, tempDir, texts } from '../indexer/build-test-helpers.js';
 import type { Passage } from '../corpora/types.js';
 import { closeSparseIndexes, openRetriever, openSparseIndex } from './open.js';
+import { SPARSE_SCORERS } from './sparse/test-support/sparse-scorers.js';
 
 const tmp = tempDir('lexcase-edge-');
 const LONG = Array.from({ length: 60_000 }, (_, i) => (i % 3 === 0 ? 'negligence' : i % 3 === 1 ? 'duty' : `w${i % 997}`)).join(' ');
@@ -43,7 +44,7 @@ async function code(p: Promise<unknown>): Promise<string> {
 
 describe('queries', () => {
   it('empty, all-stopword and unknown-term queries return no hits, for every method', async () => {
-    for (const [m, o] of [['bm25', {}], ['qld', {}], ['qld', { variant: 'lucene' }]] as const) {
+    for (const [m, o] of SPARSE_SCORERS) {
       const r = await openRetriever(dir, m, o);
       expect(await r.search('')).toEqual([]);
       expect(await r.search('the of and to')).toEqual([]);

@@ -18,6 +18,7 @@ import { approxLabel, approxPrefix, checkApprox } from './approx.js';
 import { collectionProb, scoreTopK, termPlan, type Ranked, type ScoreRequest, type Strategy } from './score-core.js';
 import { scoringView, type ScoringView } from '../../indexer/sparse/scoring-view.js';
 import { createWinkRetriever } from '../wink.js';
+import { SPARSE_SCORERS } from './test-support/sparse-scorers.js';
 
 const tmp = tempDir('lexcase-approx-');
 afterAll(async () => {
@@ -160,11 +161,7 @@ it('2 query threads return what one returns, approximate results differ from exa
   await buildIndex(fromArray(texts(ts)), { out: dir, corpusName: 'approx', workers: 0 });
   const queries = Array.from({ length: 6 }, () => zipfText(rng, 400, 60));
   let differ = 0;
-  for (const [method, opts] of [
-    ['bm25', {}],
-    ['qld', {}],
-    ['qld', { variant: 'lucene' }],
-  ] as const) {
+  for (const [method, opts] of SPARSE_SCORERS) {
     const one = await openRetriever(dir, method, { ...opts, threads: 0 });
     const two = await openRetriever(dir, method, { ...opts, threads: 2 });
     for (const q of queries) {
