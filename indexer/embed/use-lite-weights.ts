@@ -17,8 +17,6 @@ export interface NamedTensor {
 export interface UseLiteFiles {
   tensors: Map<string, NamedTensor>;
   vocabulary: Array<[string, number]>;
-  /** The graph's nodes (op, inputs), to check the layout the forward pass assumes. */
-  nodes: Array<{ name: string; op: string; input?: string[] }>;
 }
 
 interface WeightsManifestEntry {
@@ -31,10 +29,7 @@ export function useLiteModelDir(): string {
 }
 
 export async function readUseLiteFiles(dir = useLiteModelDir()): Promise<UseLiteFiles> {
-  const model = JSON.parse(await readFile(join(dir, 'model.json'), 'utf8')) as {
-    modelTopology: { node: UseLiteFiles['nodes'] };
-    weightsManifest: WeightsManifestEntry[];
-  };
+  const model = JSON.parse(await readFile(join(dir, 'model.json'), 'utf8')) as { weightsManifest: WeightsManifestEntry[] };
   const vocabulary = JSON.parse(await readFile(join(dir, 'vocab.json'), 'utf8')) as Array<[string, number]>;
   const tensors = new Map<string, NamedTensor>();
   for (const group of model.weightsManifest) {
@@ -54,5 +49,5 @@ export async function readUseLiteFiles(dir = useLiteModelDir()): Promise<UseLite
       off += n * 4;
     }
   }
-  return { tensors, vocabulary, nodes: model.modelTopology.node };
+  return { tensors, vocabulary };
 }

@@ -4,7 +4,7 @@
  * float64 (f64x2), ~2× faster than the JavaScript loop over the 6,151 × 512 default matrix with the
  * same sums. One instance per matrix; its memory is sized once, so the views stay valid.
  */
-import { compileWasm, instantiateWasm, wasmMemory } from '../../core/wasm.js';
+import { compileWasm, instantiateWasm, wasmMemory, type WasmModule } from '../../core/wasm.js';
 import { DOTS_WASM_BASE64 } from './dots-wasm.js';
 
 
@@ -16,13 +16,16 @@ export interface DotsKernel {
   dots(q: ArrayLike<number>): Float64Array;
 }
 
+/** Compiled once per thread. */
+let compiled: WasmModule | undefined;
+
 export function dotsKernel(n: number, dim: number): DotsKernel {
   const stride = Math.ceil(dim / 4) * 4;
   const matBytes = n * stride * 4;
   const qOff = Math.ceil(matBytes / 16) * 16;
   const outOff = qOff + stride * 8;
   const memory = wasmMemory(outOff + n * 8);
-  const exp = instantiateWasm<{ dots(mat: number, q: number, n: number, stride: number, out: number): void }>(compileWasm(DOTS_WASM_BASE64), memory);
+  const exp = instantiateWasm<{ dots(mat: number, q: number, n: number, stride: number, out: number): void }>((compiled ??= compileWasm(DOTS_WASM_BASE64)), memory);
   const rows = new Float32Array(memory.buffer, 0, n * stride);
   const q64 = new Float64Array(memory.buffer, qOff, stride);
   const out = new Float64Array(memory.buffer, outOff, n);

@@ -42,7 +42,7 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   // for every doc: k1 > 0 and b < 1 (norm ≥ k1·(1 − b)); otherwise it skips absent docs by a test,
   // as Lucene QLD (which marks matched docs) does.
   const branchFree = mode === Mode.Qld || (mode === Mode.Bm25 && inp.bm25Positive === true);
-  const dense = plan.map((t) => denseTfs(view, t.id, DENSE_MIN_SHARE));
+  const dense = plan.map((t) => denseTfs(view, t.id));
   // The other lists in compact form (Uint16 doc low bits per 65,536-doc chunk + Uint8 tf,
   // decoded-postings.ts); uncached short lists are fresh objects, so all stay valid together.
   const lists = plan.map((t, j) => (dense[j] ? null : compactPostings(view, t.id)));
@@ -54,7 +54,6 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   });
   blockedStats.denseLists = dense.filter(Boolean).length;
   blockedStats.longestFusedRun = 0;
-  const fusable = branchFree && (mode === Mode.Bm25 || mode === Mode.Qld);
 
   // The WebAssembly walks (kernel/) take the lists of BM25 and textbook QLD with no tf escape;
   // JavaScript walks the rest (Lucene QLD, lists with a tf ≥ 255). Cached lists are resident in
@@ -92,7 +91,7 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   // entry j of arrays in the scratch (the bytes in place when resident, else a copy there).
   const runs: { j: number; e: number }[] = [];
   let copyRows = 0;
-  if (fusable)
+  if (branchFree)
     for (let j = 0; j < T; j++) {
       if (!dense[j]) continue;
       let e = j + 1;
@@ -229,7 +228,7 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
       const dOff = base - b0; // block-local index of a posting = low + dOff
       for (let j = 0; j < T; j++) {
         const tfd = dTfs[j];
-        if (tfd && fusable) {
+        if (tfd && branchFree) {
           // A run of densely walked lists, added per doc in one pass by the kernel (walk.wat): the
           // same additions in the same order as one pass per list, so bit-identical. Rows not
           // resident have the piece's tf bytes copied in first.

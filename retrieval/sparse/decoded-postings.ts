@@ -96,8 +96,8 @@ function decodeCompact(view: ScoringView, termId: number, how: 'cache' | 'fresh'
     tmpLow = new Uint16Array(size);
     tmpTfs = new Uint8Array(size);
   }
-  let low = tmpLow;
-  let tfs = tmpTfs;
+  const low = tmpLow;
+  const tfs = tmpTfs;
   const chunkEnd = new Int32Array(chunks);
   let bigTf: Map<number, number> | undefined;
   let doc = -1;
@@ -151,19 +151,20 @@ function decodeCompact(view: ScoringView, termId: number, how: 'cache' | 'fresh'
     tfs[n++] = tf;
   }
   while (c < chunks) chunkEnd[c++] = n;
-  const cached = how === 'cache';
-  if (cached) {
-    const held = resident(viewMemory(view), low, tfs, n, c0, chunkEnd, bigTf, maxTf);
+  const scratch: CompactList = { low: low.subarray(0, n), tfs: tfs.subarray(0, n), lowOff: -1, tfOff: -1, maxTf, length: n, c0, chunkEnd, bigTf, cached: false };
+  return how === 'scratch' ? scratch : keep(view, scratch, how === 'cache');
+}
+
+/**
+ * A list decoded into the scratch buffers, kept: in the view memory when `cache` (own arrays when
+ * the memory refuses it), else in arrays of its own.
+ */
+function keep(view: ScoringView, s: CompactList, cache: boolean): CompactList {
+  if (cache) {
+    const held = resident(viewMemory(view), s.low, s.tfs, s.length, s.c0, s.chunkEnd, s.bigTf, s.maxTf);
     if (held) return held;
   }
-  if (how === 'scratch') {
-    low = low.subarray(0, n);
-    tfs = tfs.subarray(0, n);
-  } else {
-    low = low.slice(0, n);
-    tfs = tfs.slice(0, n);
-  }
-  return { low, tfs, lowOff: -1, tfOff: -1, maxTf, length: n, c0, chunkEnd, bigTf, cached };
+  return { ...s, low: s.low.slice(), tfs: s.tfs.slice(), cached: cache };
 }
 
 /** A cached list held in its view's kernel memory (typed arrays over it taken afresh after a growth). */
@@ -278,7 +279,7 @@ export function prewarmPostings(view: ScoringView, minDf = Math.max(CACHE_MIN_DF
   let n = 0;
   for (let t = 0; t < view.df.length; t++) {
     if (view.df[t] < minDf) continue;
-    if (denseTfs(view, t, DENSE_ONLY_SHARE)) n += view.hi - view.lo;
+    if (denseTfs(view, t)) n += view.hi - view.lo;
     else n += compactPostings(view, t).length;
   }
   return n;
@@ -322,23 +323,28 @@ export const DENSE_ONLY_SHARE = 0.5;
 /**
  * The list as one tf byte per document of the view's range (0 = absent), for lists present in
  * most documents (blocked-taat.ts walks those densely: no doc ids to load, sequential access), or
- * null when `termId`'s list is in fewer than `minShare` of the range's docs or has a tf ≥ 255.
+ * null when `termId`'s list is in fewer than DENSE_ONLY_SHARE of the range's docs or has a tf ≥ 255.
  * Cached per view and term, in the view's kernel memory; a list in ≥ DENSE_ONLY_SHARE of the docs
  * is then held only in this form (1 byte/doc < 3 bytes/posting), its compact form never cached.
  */
-export function denseTfs(view: ScoringView, termId: number, minShare: number): DenseList | null {
+export function denseTfs(view: ScoringView, termId: number): DenseList | null {
   const span = view.hi - view.lo;
   let cache = denseCaches.get(view);
   if (!cache) denseCaches.set(view, (cache = []));
   const hit = cache[termId];
   if (hit) return hit;
-  if (view.df[termId] < minShare * span) return null;
+  if (view.df[termId] < DENSE_ONLY_SHARE * span) return null;
   // The compact form: the cached one if there is one, else decoded for this conversion only (a
   // list that turns out to stay compact is cached through compactPostings).
   const had = caches.get(view)?.[termId];
   const c = had ?? decodeCompact(view, termId, 'scratch');
-  if (c.bigTf || c.length < minShare * span) {
-    if (!had) compactPostings(view, termId);
+  if (c.bigTf || c.length < DENSE_ONLY_SHARE * span) {
+    // Stays compact: cache what was just decoded (no second decode through compactPostings).
+    if (!had && view.df[termId] >= CACHE_MIN_DF) {
+      let lists = caches.get(view);
+      if (!lists) caches.set(view, (lists = []));
+      lists[termId] = keep(view, c, true);
+    }
     return null;
   }
   const mem = viewMemory(view);
@@ -363,21 +369,13 @@ export function denseTfs(view: ScoringView, termId: number, minShare: number): D
     for (const end = c.chunkEnd[k]; p < end; p++) bytes[base + low[p]] = tfs[p];
   }
   cache[termId] = out;
-  if (c.length >= DENSE_ONLY_SHARE * span) {
-    const lists = caches.get(view);
-    if (lists) lists[termId] = undefined;
-  } else {
-    // Kept beside the compact form (a scorer with a higher share threshold walks its postings).
-    (partial.get(view) ?? partial.set(view, new Set()).get(view)!).add(termId);
-    if (!had) compactPostings(view, termId);
-  }
+  // Held only densely from now on: its compact form is dropped.
+  const lists = caches.get(view);
+  if (lists) lists[termId] = undefined;
   return out;
 }
 
-/** Dense arrays kept beside a cached compact form (lists below DENSE_ONLY_SHARE). */
-const partial = new WeakMap<ScoringView, Set<number>>();
-
 /** Whether `termId` is held only densely (its compact form must be decoded afresh). */
 function denseOnly(view: ScoringView, termId: number): boolean {
-  return !!denseCaches.get(view)?.[termId] && !partial.get(view)?.has(termId);
+  return !!denseCaches.get(view)?.[termId];
 }

@@ -7,7 +7,7 @@
  * are fused (f32x4.relaxed_madd: one FMA where the CPU has it, else a multiply and an add; the
  * rounding differs from the unfused kernel by an ulp per step, far inside use-lite's 1e-5 check).
  */
-import { compileWasm, instantiateWasm, wasmMemory, wasmValidates, type WasmMemory } from '../../../core/wasm.js';
+import { compileWasm, instantiateWasm, wasmMemory, wasmValidates, type WasmMemory, type WasmModule } from '../../../core/wasm.js';
 import { GEMM_FMA_WASM_BASE64, GEMM_WASM_BASE64 } from './gemm-wasm.js';
 
 
@@ -29,13 +29,17 @@ export interface GemmKernel {
 export type GemmVariant = 'simd' | 'simd-fma';
 
 /** The variant this runtime runs: fused multiply-adds where relaxed SIMD validates. */
+let variantHere: GemmVariant | undefined;
 export function gemmVariant(): GemmVariant {
-  return wasmValidates(GEMM_FMA_WASM_BASE64) ? 'simd-fma' : 'simd';
+  return (variantHere ??= wasmValidates(GEMM_FMA_WASM_BASE64) ? 'simd-fma' : 'simd');
 }
+
+/** Each variant compiled once per thread. */
+const compiled: Partial<Record<GemmVariant, WasmModule>> = {};
 
 /** A new kernel instance with a memory of at least `bytes` (variant: default gemmVariant()). */
 export function gemmKernel(bytes: number, variant: GemmVariant = gemmVariant()): GemmKernel {
   const memory = wasmMemory(bytes);
-  const exp = instantiateWasm<Omit<GemmKernel, 'memory'>>(compileWasm(variant === 'simd-fma' ? GEMM_FMA_WASM_BASE64 : GEMM_WASM_BASE64), memory);
+  const exp = instantiateWasm<Omit<GemmKernel, 'memory'>>((compiled[variant] ??= compileWasm(variant === 'simd-fma' ? GEMM_FMA_WASM_BASE64 : GEMM_WASM_BASE64)), memory);
   return { gemm: exp.gemm, packA: exp.packA, packB: exp.packB, memory };
 }
