@@ -6,7 +6,9 @@
  * Evidence (`evidence`): `learned` (the default when the index has bm25 and qld and neither tools
  * nor a plan are given) — the learned evidence selector (evidence-selector.ts, trained on the train
  * split): each option keeps its query plan's top passages and the rest of its k slots are filled
- * from a question-level learned ranking of the candidates; `plan` — each advocate's top k of the
+ * from a question-level learned ranking of the candidates; where the index also has a use-lite dense
+ * part, the ranking reads dense and phrase signals too (evidence-signals.ts, the 108-feature model;
+ * chooseSelector); `plan` — each advocate's top k of the
  * query plan (advocate-offline.ts: hypothesis, key terms, facts + hypothesis; weighted RRF). The
  * question-level searches of the selector (facts, joint key terms) are recorded with the first
  * advocate's tool calls.
@@ -28,9 +30,39 @@ import { gatherQuestionEvidence } from './evidence-candidates.js';
 import { planRanking } from './evidence-features.js';
 import { selectEvidence, type SelectorModel } from './evidence-selector.js';
 import { EVIDENCE_SELECTOR_MODEL } from './evidence-selector-weights.js';
+import { EVIDENCE_SELECTOR_MODEL_DENSE } from './evidence-selector-weights-dense.js';
+import type { GatherOptions } from './evidence-candidates.js';
 
 export type EvidenceMode = 'learned' | 'plan';
 export const LEARNED_SELECTOR_LABEL = 'learned evidence selector (trained on the train split)';
+export const SIGNALS_SUFFIX = ', with dense and phrase signals';
+
+/** The index's dense retriever when `model` reads dense signals and was trained with the same embedder. */
+export function signalDense(retrievers: Partial<Record<string, Retriever>>, model: SelectorModel): Retriever | undefined {
+  const dense = retrievers.dense as (Retriever & { embedder?: { id: string } }) | undefined;
+  return model.signals && dense?.embedder?.id === model.signals.embedder ? dense : undefined;
+}
+
+/**
+ * The selector a question gets: the given one, else the 108-feature model (dense and phrase signals)
+ * where the index has a dense part from the same embedder, else the
+ * 88-feature model.
+ */
+export function chooseSelector(
+  given: SelectorModel | undefined,
+  retrievers: Partial<Record<string, Retriever>>,
+  getPassage: SystemContext['getPassage'],
+): { model: SelectorModel; signals?: GatherOptions['signals'] } {
+  const model = given ?? (signalDense(retrievers, EVIDENCE_SELECTOR_MODEL_DENSE) ? EVIDENCE_SELECTOR_MODEL_DENSE : EVIDENCE_SELECTOR_MODEL);
+  if (!model.signals) return { model };
+  const dense = signalDense(retrievers, model);
+  if (!dense)
+    throw errors.usage(
+      `this evidence selector reads dense signals from ${model.signals.embedder}; the index has ${retrievers.dense ? 'a dense part from another embedder' : 'no dense part'}`,
+      'use an index with a matching dense part, or the default selector',
+    );
+  return { model, signals: { dense, passageText: async (id) => (await getPassage(id))?.text } };
+}
 
 export interface CaseOfflineOptions {
   k?: number;
@@ -55,11 +87,18 @@ async function learnedAdvocates(
   q: Question,
   hypotheses: Hypothesis[],
   k: number,
-  model: SelectorModel,
+  selector: ReturnType<typeof chooseSelector>,
   getPassage?: (id: string) => Promise<{ id: string; text: string } | undefined>,
 ): Promise<AdvocateResult[]> {
   const plan = DEFAULT_QUERY_PLAN;
-  const ev = await gatherQuestionEvidence(retrievers, { facts: factsOf(q), question: q.question, hypotheses, extra: (o) => planRanking(o.runs, plan).order.slice(0, k) });
+  const { model, signals } = selector;
+  const ev = await gatherQuestionEvidence(retrievers, {
+    facts: factsOf(q),
+    question: q.question,
+    hypotheses,
+    extra: (o) => planRanking(o.runs, plan).order.slice(0, k),
+    ...(signals ? { signals } : {}),
+  });
   const chosen = selectEvidence(ev, plan, model, k);
   const out: AdvocateResult[] = [];
   for (const [i, o] of ev.options.entries()) {
@@ -113,8 +152,9 @@ export function createCaseOfflineSystem(defaults: CaseOfflineOptions = {}): Agen
       };
     };
     if (learned) {
-      const advocates = await learnedAdvocates({ bm25: bm25!, qld: ctx.retrievers.qld! }, q, hypotheses, k, defaults.selector ?? EVIDENCE_SELECTOR_MODEL, ctx.getPassage);
-      return outcome(advocates, ['bm25', 'qld'], LEARNED_SELECTOR_LABEL);
+      const selector = chooseSelector(defaults.selector, ctx.retrievers, ctx.getPassage);
+      const advocates = await learnedAdvocates({ bm25: bm25!, qld: ctx.retrievers.qld! }, q, hypotheses, k, selector, ctx.getPassage);
+      return selector.signals ? outcome(advocates, ['bm25', 'qld', 'dense'], LEARNED_SELECTOR_LABEL + SIGNALS_SUFFIX) : outcome(advocates, ['bm25', 'qld'], LEARNED_SELECTOR_LABEL);
     }
     const methods = planMethods(ctx.retrievers, wanted?.filter((t) => t !== 'rewrite'));
     const plan = defaults.plan ?? DEFAULT_QUERY_PLAN;

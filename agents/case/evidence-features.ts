@@ -15,16 +15,22 @@
  *    p in their plan top 5 / top 20, whether p is some other option's plan top 1;
  *  - question-level: matches for facts, joint key terms, question sentence; 10/(10 + rank) in the
  *    facts and joint key-terms runs (bm25, qld).
- * Question-level vector of p: the max and the mean of x(o, p) over the options (88 values).
+ * Question-level vector of p: the max and the mean of x(o, p) over the options (88 values); with
+ * dense and phrase signals (QuestionEvidence.signals, evidence-signals.ts) signalFeatures' 20 more (108).
  */
 import type { Hit } from '../../retrieval/types.js';
 import type { QueryPlan } from './advocate-offline.js';
 import { SELECTOR_KINDS, type QuestionEvidence } from './evidence-candidates.js';
 import type { QueryKind } from './advocate-queries.js';
+import type { CandidateSignals } from './evidence-signals.js';
 import { reciprocalRankFusion } from '../../retrieval/fusion.js';
 
 export const OPTION_FEATURES = 44;
 export const QUESTION_FEATURES = 2 * OPTION_FEATURES;
+/** Per-option dense and phrase values (signalFeatures) before max/mean over the options. */
+export const SIGNAL_OPTION_FEATURES = 7;
+/** Values signalFeatures appends with dense and phrase signals (evidence-signals.ts). */
+export const SIGNAL_FEATURES = 2 * SIGNAL_OPTION_FEATURES + 6;
 
 export interface PlanRanking {
   score: Map<string, number>;
@@ -50,7 +56,7 @@ export interface CandidateFeatures {
   id: string;
   /** x(o, p) per option, in option order. */
   option: number[][];
-  /** Max and mean of x(o, ·) over the options. */
+  /** Max and mean of x(o, ·) over the options (then signalFeatures when the evidence has signals). */
   question: number[];
 }
 
@@ -93,7 +99,32 @@ export function candidateFeatures(ev: QuestionEvidence, plan: QueryPlan): { plan
     const max = new Array<number>(OPTION_FEATURES).fill(-Infinity);
     const mean = new Array<number>(OPTION_FEATURES).fill(0);
     for (const x of option) x.forEach((v, j) => ((max[j] = Math.max(max[j], v)), (mean[j] += v / n)));
-    return { id, option, question: [...max, ...mean] };
+    return { id, option, question: ev.signals ? [...max, ...mean, ...signalFeatures(ev.signals, c, n)] : [...max, ...mean] };
   });
   return { plans, candidates };
+}
+
+/** [value, value − max over the other options, value − mean over the other options] per option. */
+function contrast(values: number[]): [number, number, number][] {
+  return values.map((v, o) => {
+    const others = values.filter((_, t) => t !== o);
+    if (!others.length) return [v, 0, 0];
+    return [v, v - Math.max(...others), v - others.reduce((a, b) => a + b, 0) / others.length];
+  });
+}
+
+/**
+ * The dense and phrase features of candidate `c` (SIGNAL_FEATURES values): per option
+ * [cos, its contrasts, bigram share, its contrasts, 10/(10 + dense rank)], their max and mean over
+ * the options, then [cos, 10/(10 + rank)] for the facts and the question sentence and their bigram shares.
+ */
+export function signalFeatures(s: CandidateSignals, c: number, options: number): number[] {
+  const d = s.dense[c], p = s.phrase[c];
+  const cos = contrast(d.slice(0, options).map((m) => m[0]));
+  const bg = contrast(p.slice(0, options));
+  const per = cos.map((cv, o) => [...cv, ...bg[o], 10 / (10 + d[o][1])]);
+  const max = new Array<number>(SIGNAL_OPTION_FEATURES).fill(-Infinity), mean = new Array<number>(SIGNAL_OPTION_FEATURES).fill(0);
+  for (const x of per) x.forEach((v, j) => ((max[j] = Math.max(max[j], v)), (mean[j] += v / options)));
+  const [f, q] = [d[options], d[options + 1]];
+  return [...max, ...mean, f[0], 10 / (10 + f[1]), q[0], 10 / (10 + q[1]), p[options], p[options + 1]];
 }

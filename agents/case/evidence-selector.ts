@@ -14,7 +14,7 @@
  */
 import type { QueryPlan } from './advocate-offline.js';
 import type { QuestionEvidence } from './evidence-candidates.js';
-import { candidateFeatures, QUESTION_FEATURES } from './evidence-features.js';
+import { candidateFeatures, QUESTION_FEATURES, SIGNAL_FEATURES } from './evidence-features.js';
 import { errors } from '../../core/errors.js';
 
 export interface SelectorModel {
@@ -27,6 +27,8 @@ export interface SelectorModel {
   keep: number;
   /** How it was trained (split, n, loss, hyper-parameters). */
   trainedOn: string;
+  /** Set when it reads the dense and phrase signals (evidence-signals.ts): the dense embedder it was trained with. */
+  signals?: { embedder: string };
 }
 
 export function linearScore(m: Pick<SelectorModel, 'mean' | 'std' | 'w'>, x: ArrayLike<number>): number {
@@ -81,7 +83,9 @@ export function selectBySlots(
 
 /** Evidence per option (in `ev.options` order) chosen by `model`. */
 export function selectEvidence(ev: QuestionEvidence, plan: QueryPlan, model: SelectorModel, k: number): SelectedItem[][] {
-  if (model.features !== QUESTION_FEATURES) throw errors.invalidInput('evidence selector model', `it has ${model.features} features, the code computes ${QUESTION_FEATURES}`);
+  const computed = QUESTION_FEATURES + (ev.signals ? SIGNAL_FEATURES : 0);
+  if (model.features !== computed)
+    throw errors.invalidInput('evidence selector model', `it has ${model.features} features, the code computes ${computed} (${ev.signals ? 'with' : 'without'} dense and phrase signals)`);
   const { plans, candidates } = candidateFeatures(ev, plan);
   return selectBySlots(
     candidates.map((c) => ({ id: c.id, score: linearScore(model, c.question) })),

@@ -4,6 +4,7 @@ import type { AgentSystem } from '../../eval/types.js';
 import { createCaseLlmSystem, type CaseOptions } from './system.js';
 import { createCaseOfflineSystem, type EvidenceMode } from './case-offline-system.js';
 import type { QueryPlan } from './advocate-offline.js';
+import type { SelectorModel } from './evidence-selector.js';
 import { withGoldGuard } from '../common/gold-guard.js';
 
 export { runAdvocate, EvidenceSelection, type AdvocateOptions } from './advocate.js';
@@ -19,8 +20,8 @@ export { createCaseLlmSystem, createCaseOfflineSystem, type CaseOptions };
 export type * from './types.js';
 
 /** The CASE system the runner calls: offline heuristic or LLM pipeline, behind the gold guard. */
-export function createCase(opts: CaseOptions & { offline?: boolean; plan?: QueryPlan; evidence?: EvidenceMode } = {}): AgentSystem<Question> {
-  return withGoldGuard(opts.offline ? createCaseOfflineSystem({ k: opts.k, tools: opts.tools, plan: opts.plan, evidence: opts.evidence }) : createCaseLlmSystem(opts));
+export function createCase(opts: CaseOptions & { offline?: boolean; plan?: QueryPlan; evidence?: EvidenceMode; selector?: SelectorModel } = {}): AgentSystem<Question> {
+  return withGoldGuard(opts.offline ? createCaseOfflineSystem({ k: opts.k, tools: opts.tools, plan: opts.plan, evidence: opts.evidence, selector: opts.selector }) : createCaseLlmSystem(opts));
 }
 import './report-section.js';
 import './trace-schema.js';

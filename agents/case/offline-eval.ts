@@ -11,6 +11,7 @@ import { openCaseIndex } from '../../retrieval/open-index.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
 import type { QueryPlan } from './advocate-offline.js';
 import type { EvidenceMode } from './case-offline-system.js';
+import type { SelectorModel } from './evidence-selector.js';
 
 export interface OfflineEvalResult {
   records: ResultRecord[];
@@ -31,11 +32,13 @@ export async function evalCaseOffline(opts: {
   plan?: QueryPlan;
   /** Evidence selection (default: the learned selector where it applies; 'plan' = the query plan's top k). */
   evidence?: EvidenceMode;
+  /** Selector weights (default: chooseSelector in case-offline-system.ts). */
+  selector?: SelectorModel;
   onProgress?: (done: number, total: number) => void;
 }): Promise<OfflineEvalResult> {
   const idx = await openCaseIndex(opts.index);
   const seed = opts.seed ?? 13;
-  const system = createCase({ offline: true, k: opts.k ?? DEFAULT_K, tools: opts.methods, plan: opts.plan, evidence: opts.evidence });
+  const system = createCase({ offline: true, k: opts.k ?? DEFAULT_K, tools: opts.methods, plan: opts.plan, evidence: opts.evidence, selector: opts.selector });
   const records: ResultRecord[] = [];
   const traces = new Map<string, Record<string, unknown>>();
   let methods: string[] = [];

@@ -11,23 +11,28 @@
  * target of issue 16 plus a margin, because a rule with no margin — greedy share 1 — met 25% on
  * train and missed it on val).
  *
- *   node dist/agents/case/train-evidence-selector.js [--index DIR] [--limit N] [--out FILE]
+ *   node dist/agents/case/train-evidence-selector.js [--signals] [--index DIR] [--limit N] [--out FILE]
  *
  * prints the cross-validation table and writes the weights module (default
- * agents/case/evidence-selector-weights.ts, relative to the working directory).
+ * agents/case/evidence-selector-weights.ts, relative to the working directory). `--signals` trains
+ * the 108-feature model with the dense and phrase signals (evidence-signals.ts) on an index with a
+ * dense part (default: the demo's, .lexcase/demo/index, built by `npm run demo`) and writes
+ * agents/case/evidence-selector-weights-dense.ts.
  */
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { Question } from '../../corpora/types.js';
 import { loadQuestions } from '../../corpora/registry.js';
 import { createRng } from '../../core/rng.js';
-import { ensureDefaultIndex } from '../../retrieval/default-index.js';
+import { DEFAULT_INDEX_DIR, ensureDefaultIndex } from '../../retrieval/default-index.js';
+import { readManifest } from '../../indexer/manifest.js';
+import type { DenseSection } from '../../indexer/dense/dense-section.js';
 import { openCaseIndex } from '../../retrieval/open-index.js';
 import type { Retriever } from '../../retrieval/types.js';
 import { factsOf } from '../common/question-text.js';
 import { DEFAULT_QUERY_PLAN, type QueryPlan } from './advocate-offline.js';
-import { gatherQuestionEvidence } from './evidence-candidates.js';
-import { candidateFeatures, planRanking, QUESTION_FEATURES, type PlanRanking } from './evidence-features.js';
+import { gatherQuestionEvidence, type GatherOptions } from './evidence-candidates.js';
+import { candidateFeatures, planRanking, QUESTION_FEATURES, SIGNAL_FEATURES, type PlanRanking } from './evidence-features.js';
 import { linearScore, selectBySlots, type SelectorModel } from './evidence-selector.js';
 import { directHypotheses } from './hypotheses-direct.js';
 import { errors } from '../../core/errors.js';
@@ -49,13 +54,20 @@ export interface TrainOptions {
 export const TRAIN_DEFAULTS: TrainOptions = { l2: 0.001, iters: 200, lr: 0.05 };
 
 /** Features and labels of one question (`k` = evidence per option, so each option's plan top k is a candidate). */
-export async function trainingQuestion(retrievers: { bm25: Retriever; qld: Retriever }, q: Question, plan: QueryPlan = DEFAULT_QUERY_PLAN, k = 5): Promise<TrainingQuestion> {
+export async function trainingQuestion(
+  retrievers: { bm25: Retriever; qld: Retriever },
+  q: Question,
+  plan: QueryPlan = DEFAULT_QUERY_PLAN,
+  k = 5,
+  signals?: GatherOptions['signals'],
+): Promise<TrainingQuestion> {
   const hypotheses = directHypotheses(q);
   const ev = await gatherQuestionEvidence(retrievers, {
     facts: factsOf(q),
     question: q.question,
     hypotheses,
     extra: (o) => planRanking(o.runs, plan).order.slice(0, k),
+    ...(signals ? { signals } : {}),
   });
   const { plans, candidates } = candidateFeatures(ev, plan);
   const gold = new Set(q.goldPassageIds);
@@ -70,8 +82,8 @@ export async function trainingQuestion(retrievers: { bm25: Retriever; qld: Retri
 
 /** Listwise softmax linear ranker; deterministic (full batch, fixed order, zero start). */
 export function trainSelector(questions: TrainingQuestion[], o: TrainOptions = TRAIN_DEFAULTS): Pick<SelectorModel, 'mean' | 'std' | 'w'> {
-  const d = QUESTION_FEATURES;
   const rows = questions.flatMap((q) => q.candidates);
+  const d = rows[0]?.x.length ?? QUESTION_FEATURES;
   const mean = new Array<number>(d).fill(0), std = new Array<number>(d).fill(0);
   for (const r of rows) for (let j = 0; j < d; j++) mean[j] += r.x[j] / rows.length;
   for (const r of rows) for (let j = 0; j < d; j++) std[j] += (r.x[j] - mean[j]) ** 2 / rows.length;
@@ -165,14 +177,17 @@ export function chooseKeep(rows: CvRow[], minCorrect: number, k: number): number
   return ok[0]?.keep ?? k;
 }
 
-export async function gatherTrainingSet(indexDir: string, questions: Question[], onProgress?: (done: number) => void): Promise<TrainingQuestion[]> {
-  const idx = await openCaseIndex(indexDir, ['bm25', 'qld']);
+/** Features of `questions` on the index; `withSignals` adds the dense and phrase signals (the index needs a dense part). */
+export async function gatherTrainingSet(indexDir: string, questions: Question[], onProgress?: (done: number) => void, withSignals = false): Promise<TrainingQuestion[]> {
+  const idx = await openCaseIndex(indexDir, withSignals ? ['bm25', 'qld', 'dense'] : ['bm25', 'qld']);
   try {
-    const { bm25, qld } = idx.retrievers;
+    const { bm25, qld, dense } = idx.retrievers;
     if (!bm25 || !qld) throw errors.methodUnavailable(!bm25 ? 'bm25' : 'qld', indexDir, Object.keys(idx.retrievers), 'the evidence selector');
+    if (withSignals && !dense) throw errors.methodUnavailable('dense', indexDir, Object.keys(idx.retrievers), 'the evidence selector with dense signals');
+    const signals = withSignals ? { dense: dense!, passageText: async (id: string) => (await idx.getPassage(id))?.text } : undefined;
     const out: TrainingQuestion[] = [];
     for (const q of questions) {
-      out.push(await trainingQuestion({ bm25, qld }, q));
+      out.push(await trainingQuestion({ bm25, qld }, q, DEFAULT_QUERY_PLAN, 5, signals));
       onProgress?.(out.length);
     }
     return out;
@@ -183,13 +198,14 @@ export async function gatherTrainingSet(indexDir: string, questions: Question[],
 
 const round = (v: number) => Number(v.toPrecision(8));
 
-export function weightsModule(model: SelectorModel): string {
+export function weightsModule(model: SelectorModel, name = 'EVIDENCE_SELECTOR_MODEL'): string {
   const arr = (a: number[]) => `[${a.map(round).join(', ')}]`;
   return (
     `/** Generated by train-evidence-selector.ts (do not edit): ${model.trainedOn} */\n` +
     `import type { SelectorModel } from './evidence-selector.js';\n\n` +
-    `export const EVIDENCE_SELECTOR_MODEL: SelectorModel = {\n` +
+    `export const ${name}: SelectorModel = {\n` +
     `  features: ${model.features},\n  keep: ${model.keep},\n  trainedOn: ${JSON.stringify(model.trainedOn)},\n` +
+    (model.signals ? `  signals: ${JSON.stringify(model.signals)},\n` : '') +
     `  mean: ${arr(model.mean)},\n  std: ${arr(model.std)},\n  w: ${arr(model.w)},\n};\n`
   );
 }
@@ -202,13 +218,14 @@ async function main(argv: string[]) {
     const i = argv.indexOf(name);
     return i >= 0 ? argv[i + 1] : undefined;
   };
-  const index = arg('--index') ?? (await ensureDefaultIndex(undefined, (l) => console.error(l)));
+  const withSignals = argv.includes('--signals');
+  const index = arg('--index') ?? (withSignals ? DEFAULT_INDEX_DIR : await ensureDefaultIndex(undefined, (l) => console.error(l)));
   const limit = arg('--limit') ? Number(arg('--limit')) : undefined;
-  const out = arg('--out') ?? 'agents/case/evidence-selector-weights.ts';
+  const out = arg('--out') ?? (withSignals ? 'agents/case/evidence-selector-weights-dense.ts' : 'agents/case/evidence-selector-weights.ts');
   const k = 5;
   const questions = (await loadQuestions('barexam', 'train', { seed: 13 })).slice(0, limit);
   const t0 = performance.now();
-  const set = await gatherTrainingSet(index, questions, (d) => d % 100 === 0 && console.error(`gathered ${d}/${questions.length}`));
+  const set = await gatherTrainingSet(index, questions, (d) => d % 100 === 0 && console.error(`gathered ${d}/${questions.length}`), withSignals);
   const cover = set.filter((q) => q.candidates.some((c) => c.gold)).length / set.length;
   console.log(`train questions ${set.length}; gold among the candidates ${pct(cover)}; gathered in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const cv = crossValidate(set, { ...TRAIN_DEFAULTS, folds: 5, seed: 13, k, keeps: [0, 1, 2, 3, 4, 5] });
@@ -219,14 +236,19 @@ async function main(argv: string[]) {
   console.log(`\nchosen keep = ${keep} (best CV any with CV correct ≥ ${pct(MIN_CORRECT)})`);
   const model = trainSelector(set, TRAIN_DEFAULTS);
   const o = TRAIN_DEFAULTS;
+  const embedder = withSignals ? (((await readManifest(index)).dense as DenseSection | undefined)?.embedderId ?? undefined) : undefined;
   writeFileSync(
     out,
-    weightsModule({
-      features: QUESTION_FEATURES,
-      keep,
-      trainedOn: `Bar Exam QA train split (seed 13, n = ${set.length}), default corpus; listwise softmax, L2 ${o.l2}, Adam lr ${o.lr}, ${o.iters} iterations; keep by 5-fold CV`,
-      ...model,
-    }),
+    weightsModule(
+      {
+        features: QUESTION_FEATURES + (withSignals ? SIGNAL_FEATURES : 0),
+        keep,
+        trainedOn: `Bar Exam QA train split (seed 13, n = ${set.length}), default corpus${withSignals ? ' with dense and phrase signals' : ''}; listwise softmax, L2 ${o.l2}, Adam lr ${o.lr}, ${o.iters} iterations; keep by 5-fold CV`,
+        ...(embedder ? { signals: { embedder } } : {}),
+        ...model,
+      },
+      withSignals ? 'EVIDENCE_SELECTOR_MODEL_DENSE' : 'EVIDENCE_SELECTOR_MODEL',
+    ),
   );
   console.log(`wrote ${out}`);
 }
