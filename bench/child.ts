@@ -80,6 +80,35 @@ export interface ApproxRun extends LatencyStats {
   exactP95Ms: number;
 }
 
+/**
+ * Times searches of queries[0..n) at k, one at a time (optionally in the approximate mode): wall and
+ * CPU ms per query; `seen` gets each query's ids. Stops after `deadline` (performance.now() ms) once
+ * at least 3 queries are timed.
+ */
+async function timeLoop(
+  s: Searcher,
+  queries: string[],
+  k: number,
+  n: number,
+  approx: { postingShare: number } | undefined,
+  deadline: number,
+  seen: (i: number, ids: string[]) => void,
+): Promise<{ ms: number[]; cpuMs: number[] }> {
+  const ms: number[] = [];
+  const cpuMs: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const c = process.cpuUsage();
+    const t = performance.now();
+    const ids = await s.search(queries[i], k, approx);
+    ms.push(performance.now() - t);
+    const dc = process.cpuUsage(c);
+    cpuMs.push((dc.user + dc.system) / 1000);
+    seen(i, ids);
+    if (performance.now() > deadline && ms.length >= 3) break;
+  }
+  return { ms, cpuMs };
+}
+
 async function timeQueries(s: Searcher, queries: string[], spec: EngineSpec): Promise<Omit<QueryResult, 'loadS' | 'queryPeakRssMiB'>> {
   const ks = spec.ks ?? [1000, 10];
   const approxK = Math.max(...ks);
@@ -89,21 +118,12 @@ async function timeQueries(s: Searcher, queries: string[], spec: EngineSpec): Pr
   const byK: QueryResult['byK'] = {};
   const top10: string[][] = [];
   for (const k of ks) {
-    const ms: number[] = [];
-    const cpuMs: number[] = [];
     const limit = Math.min(queries.length, spec.maxQueries ?? queries.length);
     const deadline = performance.now() + (spec.timeBudgetS ?? Infinity) * 1000;
-    for (let i = 0; i < limit; i++) {
-      const c = process.cpuUsage();
-      const t = performance.now();
-      const ids = await s.search(queries[i], k);
-      ms.push(performance.now() - t);
-      const dc = process.cpuUsage(c);
-      cpuMs.push((dc.user + dc.system) / 1000);
+    const { ms, cpuMs } = await timeLoop(s, queries, k, limit, undefined, deadline, (i, ids) => {
       if (k === approxK) exactIds[i] = ids;
       if (i < 5 && top10.length < 5 && k >= 10) top10.push(ids.slice(0, 10));
-      if (performance.now() > deadline && ms.length >= 3) break;
-    }
+    });
     const cpu = latencyStats(cpuMs);
     byK[String(k)] = { ...latencyStats(ms), cpuP50Ms: cpu.p50Ms, cpuP95Ms: cpu.p95Ms, samplesMs: ms.map((x) => Math.round(x * 100) / 100) };
   }
@@ -116,21 +136,13 @@ async function timeApprox(s: Searcher, queries: string[], exactIds: string[][], 
   const out: ApproxRun[] = [];
   const round = (x: number) => Math.round(x * 10000) / 10000;
   for (const postingShare of shares) {
-    const ms: number[] = [];
-    const cpuMs: number[] = [];
     const recalls: number[] = [];
-    for (let i = 0; i < exactIds.length; i++) {
-      const c = process.cpuUsage();
-      const t = performance.now();
-      const ids = await s.search(queries[i], k, { postingShare });
-      ms.push(performance.now() - t);
-      const dc = process.cpuUsage(c);
-      cpuMs.push((dc.user + dc.system) / 1000);
+    const { ms, cpuMs } = await timeLoop(s, queries, k, exactIds.length, { postingShare }, Infinity, (i, ids) => {
       const want = exactIds[i];
-      if (!want.length) continue;
+      if (!want.length) return;
       const got = new Set(ids);
       recalls.push(want.filter((id) => got.has(id)).length / want.length);
-    }
+    });
     const cpu = latencyStats(cpuMs);
     const sorted = [...recalls].sort((a, b) => a - b);
     out.push({

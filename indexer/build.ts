@@ -6,7 +6,7 @@
  * workers (or analyses them itself with workers: 0); each worker keeps an in-memory segment and
  * spills it to disk every `segmentPostings` postings; at the end the segments are merged.
  */
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -165,7 +165,7 @@ function workerSink(count: number, analyzer: Partial<AnalyzerConfig>, segDir: st
     },
     async merge(segments, outDir, segDir) {
       // Two workers merge half of the terms each; one segment, or one worker, merges here.
-      const plan = ws.length >= 2 && segments.length >= 2 ? planSplit(segments, segments.map((s) => statSync(s.path).size)) : null;
+      const plan = ws.length >= 2 && segments.length >= 2 ? planSplit(segments, segments.map((s) => s.bytes)) : null;
       if (!plan) return mergeSegments(segments.map((s) => s.path), outDir);
       const prefixes = plan.map((_, i) => join(segDir, `range-${i}`));
       const outputs = await Promise.all(

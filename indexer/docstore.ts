@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { errors } from '../core/errors.js';
 import type { Passage } from '../corpora/types.js';
 import { DOCSTORE_FILES } from './docstore-writer.js';
-import { readManifest } from './manifest.js';
+import { readManifest, type Manifest } from './manifest.js';
 import { checkIndexFiles, checkOffsets, verifyOnFirstOpen } from './integrity.js';
 import { BlockColumn, BLOCK_CODEC, BLOCK_PASSAGES } from './docstore-blocks.js';
 
@@ -89,14 +89,21 @@ async function openColumn(dir: string, base: string, n: number): Promise<Column>
   return new Column(fh, offsets);
 }
 
-export async function openDocStore(dir: string): Promise<OpenedDocStore> {
-  const manifest = await readManifest(dir);
+/**
+ * `checked`: the manifest of `dir` as a caller has just read it and checked its files with
+ * checkIndexFiles and verifyOnFirstOpen (the sparse index loader does, for every data file the
+ * manifest lists); those checks are then not repeated here. Without it, both run.
+ */
+export async function openDocStore(dir: string, checked?: Manifest): Promise<OpenedDocStore> {
+  const manifest = checked ?? (await readManifest(dir));
   const n = manifest.corpus.passages;
   const store = manifest.docstore;
   if (store && (store.version > 2 || (store.text !== 'plain' && (store.text !== BLOCK_CODEC || store.blockPassages !== BLOCK_PASSAGES))))
     throw errors.indexIncompatible(dir, `doc store version ${store.version} with text "${store.text}" (block ${store.blockPassages}) is not supported by this lexcase`);
-  checkIndexFiles(dir, manifest);
-  await verifyOnFirstOpen(dir, manifest);
+  if (!checked) {
+    checkIndexFiles(dir, manifest);
+    await verifyOnFirstOpen(dir, manifest);
+  }
   const idOffsets = await readOffsets(dir, DOCSTORE_FILES.ids, n, `${DOCSTORE_FILES.ids}.bin`);
   const idBlob = await readFile(join(dir, `${DOCSTORE_FILES.ids}.bin`));
   const idList: string[] = new Array(n);

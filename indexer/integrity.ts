@@ -21,7 +21,7 @@ import { log } from '../core/log.js';
 import { DOCSTORE_FILES } from './docstore-writer.js';
 import type { Manifest } from './manifest.js';
 import { SPARSE_FILES } from './sparse/format.js';
-import { fingerprint, hasVerifiedRecord, manifestKey, writeVerifiedRecord } from './verify-record.js';
+import { fingerprint, hasVerifiedRecord, manifestKey, statFiles, writeVerifiedRecord } from './verify-record.js';
 
 /** The data files an index dir must hold, from its manifest (relative paths). */
 export function expectedFiles(m: Manifest): string[] {
@@ -153,11 +153,13 @@ export function verifyMode(): 'auto' | 'always' {
 /**
  * verifyChecksums, and when every file is intact and none changed while being hashed, a
  * verification record for these files (so the next process's first open need not hash them again).
- * `before` is the files' fingerprint taken before hashing (taken here when not given).
+ * `before` is the files' fingerprint taken before hashing (taken here when not given); `known`, the
+ * dir's realpath and manifestKey(m) when the caller has them already.
  */
-export async function verifyAndRecord(dir: string, m: Manifest, before = fingerprint(dir, m)): Promise<VerifyReport> {
+export async function verifyAndRecord(dir: string, m: Manifest, before = fingerprint(dir, m), known?: { real: string; key: string }): Promise<VerifyReport> {
   const r = await verifyChecksums(dir, m);
-  if (!r.problems.length && before && JSON.stringify(fingerprint(dir, m)) === JSON.stringify(before)) writeVerifiedRecord(await realpath(dir).catch(() => dir), m, before);
+  if (!r.problems.length && before && JSON.stringify(fingerprint(dir, m)) === JSON.stringify(before))
+    writeVerifiedRecord(known?.real ?? (await realpath(dir).catch(() => dir)), m, before, known?.key);
   return r;
 }
 
@@ -187,24 +189,23 @@ export function forgetVerifiedOpens(): void {
 export async function verifyOnFirstOpen(dir: string, m: Manifest): Promise<void> {
   const mode = verifyMode();
   const real = await realpath(dir).catch(() => dir);
-  const files = fingerprint(dir, m);
-  const key = `${real}\0${manifestKey(m)}\0${files ? JSON.stringify(files) : 'missing'}`;
+  const { files, bytes: total } = statFiles(dir, m);
+  const mkey = manifestKey(m);
+  const key = `${real}\0${mkey}\0${files ? JSON.stringify(files) : 'missing'}`;
   let p = verified.get(key);
   if (!p) {
     p = (async () => {
-      let total = 0;
-      for (const rel of Object.keys(m.checksums)) total += statSync(join(dir, rel), { throwIfNoEntry: false })?.size ?? 0;
       const max = verifyOnOpenMaxBytes();
       if (total > max) {
         log.debug(`index ${dir}: checksums not verified on open (${total} bytes > ${max}); run lexcase index verify`);
         return;
       }
-      if (mode === 'auto' && files && hasVerifiedRecord(real, m, files)) {
+      if (mode === 'auto' && files && hasVerifiedRecord(real, m, files, mkey)) {
         stats.recordHits++;
         log.debug(`index ${dir}: files unchanged since verified (verification record); not hashed again`);
         return;
       }
-      const r = await verifyAndRecord(dir, m, files);
+      const r = await verifyAndRecord(dir, m, files, { real, key: mkey });
       log.debug(`index ${dir}: verified ${r.files} files, ${r.bytes} bytes in ${r.ms.toFixed(0)} ms`);
       const e = reportError(r);
       if (e) throw e;

@@ -35,13 +35,26 @@ export function verifyCacheDir(env: NodeJS.ProcessEnv = process.env): string | u
 
 /** (size, mtime, ctime, inode, device) of every data file, keyed by relative path; undefined when one is missing. */
 export function fingerprint(dir: string, m: Manifest): Record<string, string> | undefined {
-  const out: Record<string, string> = {};
+  return statFiles(dir, m).files;
+}
+
+/**
+ * One stat of every data file: their fingerprint (undefined when one is missing) and the total
+ * size of those present.
+ */
+export function statFiles(dir: string, m: Manifest): { files: Record<string, string> | undefined; bytes: number } {
+  let files: Record<string, string> | undefined = {};
+  let bytes = 0;
   for (const rel of Object.keys(m.checksums).sort()) {
     const s = statSync(join(dir, rel), { bigint: true, throwIfNoEntry: false });
-    if (!s) return undefined;
-    out[rel] = `${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.ino}:${s.dev}`;
+    if (!s) {
+      files = undefined;
+      continue;
+    }
+    bytes += Number(s.size);
+    if (files) files[rel] = `${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.ino}:${s.dev}`;
   }
-  return out;
+  return { files, bytes };
 }
 
 /**
@@ -69,13 +82,13 @@ const sameFiles = (a: Record<string, string>, b: Record<string, string>) => {
   return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
 };
 
-/** True when a record says these exact files (same manifest, same stat of every file) were verified. */
-export function hasVerifiedRecord(real: string, m: Manifest, files: Record<string, string>): boolean {
+/** True when a record says these exact files (same manifest, same stat of every file) were verified. `key` is manifestKey(m). */
+export function hasVerifiedRecord(real: string, m: Manifest, files: Record<string, string>, key = manifestKey(m)): boolean {
   const cache = verifyCacheDir();
   if (!cache) return false;
   try {
     const r = JSON.parse(readFileSync(recordFile(cache, real), 'utf8')) as Partial<VerifyRecord>;
-    return r.version === RECORD_VERSION && r.dir === real && r.manifest === manifestKey(m) && !!r.files && sameFiles(r.files, files);
+    return r.version === RECORD_VERSION && r.dir === real && r.manifest === key && !!r.files && sameFiles(r.files, files);
   } catch {
     return false;
   }
@@ -83,9 +96,9 @@ export function hasVerifiedRecord(real: string, m: Manifest, files: Record<strin
 
 /**
  * Record that the index at `real` (its realpath) with manifest `m` verified while its files had the
- * stats `files`. Best effort: any failure is a debug line, never an error.
+ * stats `files` (`key` is manifestKey(m)). Best effort: any failure is a debug line, never an error.
  */
-export function writeVerifiedRecord(real: string, m: Manifest, files: Record<string, string>): void {
+export function writeVerifiedRecord(real: string, m: Manifest, files: Record<string, string>, key = manifestKey(m)): void {
   const cache = verifyCacheDir();
   if (!cache) return;
   try {
@@ -97,7 +110,7 @@ export function writeVerifiedRecord(real: string, m: Manifest, files: Record<str
       return;
     }
     prune(cache);
-    const record: VerifyRecord = { version: RECORD_VERSION, dir: real, manifest: manifestKey(m), files, verifiedAt: new Date().toISOString() };
+    const record: VerifyRecord = { version: RECORD_VERSION, dir: real, manifest: key, files, verifiedAt: new Date().toISOString() };
     const file = recordFile(cache, real);
     const tmp = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
     writeFileSync(tmp, JSON.stringify(record) + '\n');

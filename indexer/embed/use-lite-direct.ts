@@ -187,18 +187,12 @@ export async function loadUseLiteDirect(files?: UseLiteFiles): Promise<UseLiteDi
     const { d, dh } = L;
     const ld = 3 * d * 4;
     const n8 = Math.ceil(n / 8) * 8;
-    const ah = AH / 4;
     for (let h = 0; h < HEADS; h++) {
       kernel.packA(QKV + h * dh * 4, ld, n, m, dh, L.qScale, AH);
       kernel.packB(QKV + (d + h * dh) * 4, ld, dh, n, n8, 1, BH);
       kernel.gemm(AH, BH, SC, n8 * 4, zero, n, dh, n8, 0);
-      // Softmax of each row over the n keys, written as packed A (rows ≥ n zero).
-      for (let t = 0; t < m; t++) {
-        const o = ah + (t >> 2) * n * 4 + (t & 3);
-        if (t >= n) {
-          for (let j = 0; j < n; j++) f[o + j * 4] = 0;
-          continue;
-        }
+      // Softmax of each row over the n keys, in place, then packed as A (rows ≥ n zero; scale 1 is exact).
+      for (let t = 0; t < n; t++) {
         const row = SC / 4 + t * n8;
         let max = -Infinity;
         for (let j = 0; j < n; j++) if (f[row + j] > max) max = f[row + j];
@@ -209,8 +203,9 @@ export async function loadUseLiteDirect(files?: UseLiteFiles): Promise<UseLiteDi
           sum += e;
         }
         sum = Math.fround(sum);
-        for (let j = 0; j < n; j++) f[o + j * 4] = f[row + j] / sum;
+        for (let j = 0; j < n; j++) f[row + j] /= sum;
       }
+      kernel.packA(SC, n8 * 4, n, m, n, 1, AH);
       kernel.packB(QKV + (2 * d + h * dh) * 4, ld, n, dh, dh, 0, BH);
       kernel.gemm(AH, BH, O + h * dh * 4, d * 4, zero, n, n, dh, 0);
     }

@@ -34,19 +34,34 @@ export async function readUseLiteFiles(dir = useLiteModelDir()): Promise<UseLite
   const tensors = new Map<string, NamedTensor>();
   for (const group of model.weightsManifest) {
     const parts = await Promise.all(group.paths.map((p) => readFile(join(dir, p))));
-    const bytes = Buffer.concat(parts);
-    let off = 0;
+    // The group's tensors lie back to back across its shards; each is copied once, straight from
+    // the shards into its own (aligned) buffer, which may span a shard boundary.
+    let part = 0;
+    let at = 0;
+    const take = (dst: Uint8Array): boolean => {
+      let filled = 0;
+      while (filled < dst.length) {
+        if (part >= parts.length) return false;
+        const src = parts[part];
+        const k = Math.min(src.length - at, dst.length - filled);
+        dst.set(src.subarray(at, at + k), filled);
+        filled += k;
+        at += k;
+        if (at === src.length) {
+          part++;
+          at = 0;
+        }
+      }
+      return true;
+    };
     for (const w of group.weights) {
       if (w.quantization) throw errors.embedderUnavailable(`use-lite weight ${w.name} is quantized; the direct forward pass reads float32/int32 only`);
       const n = w.shape.reduce((a, b) => a * b, 1);
-      // Copy out: shard buffers are not 4-byte aligned views in general.
-      const slice = bytes.subarray(off, off + n * 4);
-      if (slice.length !== n * 4) throw errors.embedderUnavailable(`use-lite weight ${w.name}: the shards end early`);
-      const ab = slice.buffer.slice(slice.byteOffset, slice.byteOffset + slice.length);
+      const ab = new ArrayBuffer(n * 4);
+      if (!take(new Uint8Array(ab))) throw errors.embedderUnavailable(`use-lite weight ${w.name}: the shards end early`);
       if (w.dtype === 'float32') tensors.set(w.name, { shape: w.shape, data: new Float32Array(ab) });
       else if (w.dtype === 'int32') tensors.set(w.name, { shape: w.shape, data: new Int32Array(ab) });
       else throw errors.embedderUnavailable(`use-lite weight ${w.name}: unexpected dtype ${w.dtype}`);
-      off += n * 4;
     }
   }
   return { tensors, vocabulary };

@@ -50,6 +50,8 @@ describe('merge split by term range', () => {
 
   it('two halves planned from the segment samples join into the same files as one merge, and split the postings about evenly', () => {
     expect(segs.length).toBeGreaterThan(4);
+    // The spiller's sizes (what the build passes) are the files' sizes.
+    expect(segs.map((s) => s.bytes)).toEqual(sizes);
     const plan = planSplit(segs, sizes)!;
     expect(plan).not.toBeNull();
     // The upper half starts some segments from a sampled record, not from their first term.

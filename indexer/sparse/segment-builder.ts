@@ -160,7 +160,7 @@ export class SegmentBuilder {
   }
 
   /** Write the held postings as a segment file and start a fresh segment. */
-  spill(path: string): { terms: number; postings: number; samples: SegmentSample[] } {
+  spill(path: string): { terms: number; postings: number; samples: SegmentSample[]; bytes: number } {
     const ids: number[] = [];
     for (let id = 0; id < this.terms.length; id++) if (this.df[id] > 0) ids.push(id);
     ids.sort((a, b) => (this.terms[a] < this.terms[b] ? -1 : this.terms[a] > this.terms[b] ? 1 : 0));
@@ -175,8 +175,8 @@ export class SegmentBuilder {
         yield { term: terms[id], df: df[id], cf: cf[id], postings: scratch.buf.subarray(0, n) };
       }
     }
-    const samples = writeSegment(path, ids.length, records());
-    const out = { terms: ids.length, postings: this.postings, samples };
+    const { samples, bytes } = writeSegment(path, ids.length, records());
+    const out = { terms: ids.length, postings: this.postings, samples, bytes };
     pool.clear(this.terms.length);
     if (this.dictionaryFull) this.resetDictionary();
     else {

@@ -36,8 +36,8 @@ export interface SegmentSample {
 
 const SAMPLE_EVERY = 256;
 
-/** Write a segment file; returns a sample of its term records (see SegmentSample). */
-export function writeSegment(path: string, termCount: number, terms: Iterable<SegmentTerm>): SegmentSample[] {
+/** Write a segment file; returns a sample of its term records (see SegmentSample) and its size in bytes. */
+export function writeSegment(path: string, termCount: number, terms: Iterable<SegmentTerm>): { samples: SegmentSample[]; bytes: number } {
   const f = new HashingFile(path);
   f.writeTyped(new Uint32Array([MAGIC, VERSION, termCount]));
   const head = new ByteSink(64);
@@ -57,7 +57,7 @@ export function writeSegment(path: string, termCount: number, terms: Iterable<Se
     f.write(t.postings);
   }
   f.close();
-  return samples;
+  return { samples, bytes: f.bytesWritten };
 }
 
 /** Sequential reader over one segment file; `next()` advances to the next term record. */

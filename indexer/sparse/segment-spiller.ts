@@ -7,9 +7,11 @@ import type { Analyzer } from '../analyzer.js';
 import { SegmentBuilder } from './segment-builder.js';
 import type { SegmentSample } from './segment-file.js';
 
-/** A spilled segment file and where its sampled term records start (for a merge split by term range). */
+/** A spilled segment file, its size, and where its sampled term records start (for a merge split by term range). */
 export interface SegmentInfo {
   path: string;
+  /** The file's size in bytes, as written. */
+  bytes: number;
   samples: SegmentSample[];
 }
 
@@ -36,8 +38,8 @@ export class SegmentSpiller {
 
   private spill(): void {
     const path = join(this.init.segDir, `${this.init.name}-${String(this.segments.length).padStart(4, '0')}.seg`);
-    const { samples } = this.builder.spill(path);
-    this.segments.push({ path, samples });
+    const { samples, bytes } = this.builder.spill(path);
+    this.segments.push({ path, bytes, samples });
   }
 
   finish(): SegmentInfo[] {

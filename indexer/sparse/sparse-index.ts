@@ -140,7 +140,7 @@ export async function loadSparseIndex(dir: string, opts: LoadSparseOptions = {})
     }
   }
   checkCounts(dir, section, df, doclen, byLen);
-  const docs = await openDocStore(dir);
+  const docs = await openDocStore(dir, manifest); // its files checked and verified above
   if (docs.size !== N) throw errors.indexCorrupt(dir, `doc store holds ${docs.size} passages, sparse index ${N}`);
 
   const termId = (t: string): number => {

@@ -52,7 +52,6 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     const l = lists[j];
     return dense[j] ? dense[j]!.maxTf : l!.bigTf ? TABLE - 1 : l!.maxTf;
   });
-  blockedStats.denseLists = dense.filter(Boolean).length;
   blockedStats.longestFusedRun = 0;
 
   // The WebAssembly walks (kernel/) take the lists of BM25 and textbook QLD with no tf escape;
@@ -77,9 +76,20 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     budget -= m;
     return true;
   });
-  blockedStats.kernelLists = inKernel.filter(Boolean).length;
   const copied = inKernel.map((on, j) => on && lists[j]!.lowOff < 0);
-  blockedStats.residentLists = inKernel.filter((on, j) => on && !copied[j]).length;
+  let denseLists = 0;
+  let kernelLists = 0;
+  let residentLists = 0;
+  for (let j = 0; j < T; j++) {
+    if (dense[j]) denseLists++;
+    if (inKernel[j]) {
+      kernelLists++;
+      if (!copied[j]) residentLists++;
+    }
+  }
+  blockedStats.denseLists = denseLists;
+  blockedStats.kernelLists = kernelLists;
+  blockedStats.residentLists = residentLists;
   let maxChunk = 0;
   for (let ci = 0; ci < chunks; ci++) {
     let n = 0;

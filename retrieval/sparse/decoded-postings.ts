@@ -16,7 +16,7 @@
  * queries; the dense ones go through blocked-taat.ts on the compact form).
  */
 import { listBytes } from './list-bytes.js';
-import { viewMemory, type ViewMemory } from './kernel/view-memory.js';
+import { MemoryViews, viewMemory, type ViewMemory } from './kernel/view-memory.js';
 import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
 
 export const TF_ESCAPE = 0xffff;
@@ -168,15 +168,14 @@ function keep(view: ScoringView, s: CompactList, cache: boolean): CompactList {
 }
 
 /** A cached list held in its view's kernel memory (typed arrays over it taken afresh after a growth). */
-class ResidentList implements CompactList {
+class ResidentList extends MemoryViews implements CompactList {
   readonly cached = true;
   ub?: Map<string, number>;
-  private buf: ArrayBuffer | undefined;
   private lowV = new Uint16Array(0);
   private tfsV = new Uint8Array(0);
 
   constructor(
-    private readonly mem: ViewMemory,
+    mem: ViewMemory,
     readonly lowOff: number,
     readonly tfOff: number,
     readonly length: number,
@@ -184,7 +183,9 @@ class ResidentList implements CompactList {
     readonly chunkEnd: Int32Array,
     readonly bigTf: Map<number, number> | undefined,
     readonly maxTf: number,
-  ) {}
+  ) {
+    super(mem.kernel.memory);
+  }
 
   get low(): Uint16Array {
     this.refresh();
@@ -196,10 +197,7 @@ class ResidentList implements CompactList {
     return this.tfsV;
   }
 
-  private refresh(): void {
-    const b = this.mem.kernel.memory.buffer;
-    if (b === this.buf) return;
-    this.buf = b;
+  protected retake(b: ArrayBuffer): void {
     this.lowV = new Uint16Array(b, this.lowOff, this.length);
     this.tfsV = new Uint8Array(b, this.tfOff, this.length);
   }
@@ -294,24 +292,25 @@ export interface DenseList {
 }
 
 /** A dense list in the view's kernel memory (followed by 16 spare bytes: the kernel loads 8 at a time). */
-class ResidentDense implements DenseList {
-  private buf: ArrayBuffer | undefined;
+class ResidentDense extends MemoryViews implements DenseList {
   private v = new Uint8Array(0);
 
   constructor(
-    private readonly mem: ViewMemory,
+    mem: ViewMemory,
     readonly off: number,
     private readonly span: number,
     readonly maxTf: number,
-  ) {}
+  ) {
+    super(mem.kernel.memory);
+  }
 
   get tfs(): Uint8Array {
-    const b = this.mem.kernel.memory.buffer;
-    if (b !== this.buf) {
-      this.buf = b;
-      this.v = new Uint8Array(b, this.off, this.span);
-    }
+    this.refresh();
     return this.v;
+  }
+
+  protected retake(b: ArrayBuffer): void {
+    this.v = new Uint8Array(b, this.off, this.span);
   }
 }
 

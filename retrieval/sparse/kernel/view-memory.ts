@@ -10,30 +10,50 @@
  *
  * The memory grows (WebAssembly memories cannot shrink) and a growth detaches every typed array
  * over the old buffer, so holders keep byte offsets and take views through `bytes()` / `u16()`
- * at the time of use. Allocations are refused (`alloc` returns −1; the caller keeps an ordinary
- * typed array and the walks copy it as before) past RESIDENT_MAX_BYTES, so the 32-bit memory keeps
- * room for the scratch. The memory is garbage-collected with its view.
+ * at the time of use, or keep typed arrays of their own by extending MemoryViews (re-taken after
+ * a growth). Allocations are refused (`alloc` returns −1; the caller keeps an ordinary typed array
+ * and the walks copy it as before) past RESIDENT_MAX_BYTES, so the 32-bit memory keeps room for
+ * the scratch. The memory is garbage-collected with its view.
  */
-import { WASM_PAGE } from '../../../core/wasm.js';
+import { WASM_PAGE, type WasmMemory } from '../../../core/wasm.js';
 import { createKernel, type WalkKernel } from './kernel.js';
 import type { ScoringView } from '../../../indexer/sparse/scoring-view.js';
 
 /** Resident allocations stop here (addresses stay below 2^31 with the scratch above them). */
 export const RESIDENT_MAX_BYTES = 1.75 * 2 ** 30;
 
-export class ViewMemory {
+/**
+ * Typed arrays over a WebAssembly memory, kept by a subclass: a growth detaches every array over
+ * the old buffer, so `refresh()` (called before each use) has the subclass take them again
+ * (`retake`) whenever the memory's buffer is not the one they were taken over.
+ */
+export abstract class MemoryViews {
+  private buf: ArrayBuffer | undefined;
+
+  constructor(private readonly wasm: WasmMemory) {}
+
+  /** Take the typed arrays over `buf`, the memory's current buffer. */
+  protected abstract retake(buf: ArrayBuffer): void;
+
+  protected refresh(): void {
+    const b = this.wasm.buffer;
+    if (b === this.buf) return;
+    this.buf = b;
+    this.retake(b);
+  }
+}
+
+export class ViewMemory extends MemoryViews {
   readonly kernel: WalkKernel;
   /** End of the resident allocations: per-query scratch starts at or after it. */
   used = 64;
-  private buf: ArrayBuffer;
-  private u8v: Uint8Array;
-  private u16v: Uint16Array;
+  private u8v = new Uint8Array(0);
+  private u16v = new Uint16Array(0);
 
   constructor(private readonly maxResident = RESIDENT_MAX_BYTES) {
-    this.kernel = createKernel();
-    this.buf = this.kernel.memory.buffer;
-    this.u8v = new Uint8Array(this.buf);
-    this.u16v = new Uint16Array(this.buf);
+    const kernel = createKernel();
+    super(kernel.memory);
+    this.kernel = kernel;
   }
 
   /** `bytes` bytes (16-aligned) that stay until the view is dropped; −1 when refused. */
@@ -82,13 +102,9 @@ export class ViewMemory {
     return this.u16v;
   }
 
-  private refresh(): void {
-    const b = this.kernel.memory.buffer;
-    if (b !== this.buf) {
-      this.buf = b;
-      this.u8v = new Uint8Array(b);
-      this.u16v = new Uint16Array(b);
-    }
+  protected retake(b: ArrayBuffer): void {
+    this.u8v = new Uint8Array(b);
+    this.u16v = new Uint16Array(b);
   }
 }
 
