@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../core/rng.js';
-import { flatMatrixOf, flatScores, flatSearch, topKIndices } from './dense-flat-memory.js';
+import { flatMatrixOf, flatRanks, flatScores, flatSearch, topKIndices } from './dense-flat-memory.js';
 import { DOTS_WASM_BASE64 } from './dense-kernel/dots-wasm.js';
 // @ts-expect-error — a plain .mjs build script, no type declarations
 import { compileWat } from '../scripts/compile-wat.mjs';
@@ -55,6 +55,17 @@ describe('flat in-memory dense search', () => {
       for (let d = 0; d < dim; d++) want += unit[d] * q[d];
       expect(Math.abs(got[i] - want * qn)).toBeLessThan(1e-12);
     });
+  });
+
+  it('flatRanks gives each row the score and rank of a full flatSearch (ties by row order), for rows anywhere in the ranking', () => {
+    const q = Array.from({ length: dim }, () => rng.next() * 2 - 1);
+    const full = flatSearch(m, q, rows.length);
+    const byId = new Map(full.map((h) => [h.id, h]));
+    const pick = [3, 10, 42, 0, 499, ...Array.from({ length: 40 }, () => Math.floor(rng.next() * rows.length))];
+    const got = flatRanks(m, q, pick);
+    pick.forEach((row, i) => expect(got[i]).toEqual({ score: byId.get(`p${row}`)!.score, rank: byId.get(`p${row}`)!.rank }));
+    // the duplicated vectors tie: row 3 ranks just above row 10
+    expect(got[1].rank).toBe(got[0].rank + 1);
   });
 
   it('breaks equal scores by row order and scores a zero row or zero query 0', () => {

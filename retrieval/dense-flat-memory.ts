@@ -109,3 +109,31 @@ export function flatSearch(m: FlatMatrix, vector: ArrayLike<number>, k: number):
   const scores = flatScores(m, vector);
   return topKIndices(scores, k).map((i, r) => ({ id: m.ids[i], score: scores[i], rank: r + 1 }));
 }
+
+/** First index in ascending `sorted` whose value is > v (upper) or ≥ v (lower). */
+function bound(sorted: Float64Array, v: number, upper: boolean): number {
+  let lo = 0, hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (upper ? sorted[mid] <= v : sorted[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Cosine and 1-based rank among all rows of each of `rows` (row indices) for `vector`: the rank
+ * flatSearch would give with k = all rows (equal scores → lower row first), without ranking them all.
+ */
+export function flatRanks(m: FlatMatrix, vector: ArrayLike<number>, rows: readonly number[]): { score: number; rank: number }[] {
+  const scores = flatScores(m, vector);
+  const sorted = Float64Array.from(scores).sort();
+  const n = scores.length;
+  return rows.map((row) => {
+    const s = scores[row];
+    const up = bound(sorted, s, true);
+    let rank = n - up + 1;
+    if (up - bound(sorted, s, false) > 1) for (let j = 0; j < row; j++) if (scores[j] === s) rank++;
+    return { score: s, rank };
+  });
+}

@@ -23,7 +23,7 @@ import { resolveDenseUri } from '../indexer/dense/dense-section.js';
 import { applyAnnKnobs, connectDense, openDenseTable } from '../indexer/dense/lance-table.js';
 import { createEmbedder } from '../indexer/embed/create-embedder.js';
 import { lastWords } from '../indexer/embed/batching.js';
-import { FLAT_MEMORY_MAX_ROWS, flatSearch, loadFlatMatrix, type FlatMatrix } from './dense-flat-memory.js';
+import { FLAT_MEMORY_MAX_ROWS, flatRanks, flatSearch, loadFlatMatrix, type FlatMatrix } from './dense-flat-memory.js';
 import type { Embedder, EmbedderSpec } from '../indexer/embed/types.js';
 import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
 import { attachTexts, textStoreFor, type TextSource } from './hit-text.js';
@@ -54,6 +54,12 @@ export interface DenseRetriever extends Retriever {
   readonly embedder: Embedder;
   /** Search by a ready query vector (must be unit length, index dimension). */
   searchVector(vector: Float32Array, opts?: SearchOptions): Promise<Hit[]>;
+  /**
+   * Cosine of the query with each of `ids` and its 1-based rank among all passages — what search()
+   * with k = all rows would give (equal scores: lower row first) — without ranking them all. Exact
+   * flat tables only (in memory or not); an id the table lacks is an error.
+   */
+  similarities(query: string, ids: readonly string[]): Promise<{ score: number; rank: number }[]>;
   close(): Promise<void>;
 }
 
@@ -87,6 +93,7 @@ export function createDenseRetriever(table: lancedb.Table, section: Pick<DenseSe
   // Small flat tables are searched in memory (dense-flat-memory.ts); `inMemory: false` keeps LanceDB.
   const inMemory = opts.inMemory ?? (!section.ann && section.rows <= FLAT_MEMORY_MAX_ROWS);
   let matrix: Promise<FlatMatrix> | undefined;
+  let rowOf: Map<string, number> | undefined;
   const embedQuery = async (query: string) => (await embedder.embed([lastWords(query, queryWords)], { kind: 'query' }))[0];
 
   const searchVector = async (vector: Float32Array, sopts?: SearchOptions): Promise<Hit[]> => {
@@ -115,6 +122,26 @@ export function createDenseRetriever(table: lancedb.Table, section: Pick<DenseSe
       refuseApprox(sopts, 'dense');
       if (!query.trim()) return [];
       return searchVector(await embedQuery(query), sopts);
+    },
+    async similarities(query: string, ids: readonly string[]): Promise<{ score: number; rank: number }[]> {
+      if (section.ann) throw errors.usage('similarities() needs an exact flat dense table; this one has an ANN index', 'rebuild the dense index without --ann');
+      if (!inMemory) {
+        // larger tables: LanceDB's exact search over every row
+        const all = new Map((await searchVector(await embedQuery(query), { k: section.rows })).map((h) => [h.id, h]));
+        return ids.map((id) => {
+          const h = all.get(id);
+          if (!h) throw errors.notFound('passage in dense index', id);
+          return { score: h.score, rank: h.rank };
+        });
+      }
+      const m = await (matrix ??= loadFlatMatrix(table, section.rows, section.dimension));
+      rowOf ??= new Map(m.ids.map((id, i) => [id, i]));
+      const rows = ids.map((id) => {
+        const r = rowOf!.get(id);
+        if (r === undefined) throw errors.notFound('passage in dense index', id);
+        return r;
+      });
+      return flatRanks(m, await embedQuery(query), rows);
     },
     async explain(query: string, id: string): Promise<Explanation> {
       const v = await embedQuery(query);

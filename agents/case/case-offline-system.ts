@@ -32,15 +32,17 @@ import { selectEvidence, type SelectorModel } from './evidence-selector.js';
 import { EVIDENCE_SELECTOR_MODEL } from './evidence-selector-weights.js';
 import { EVIDENCE_SELECTOR_MODEL_DENSE } from './evidence-selector-weights-dense.js';
 import type { GatherOptions } from './evidence-candidates.js';
+import type { SignalSource } from './evidence-signals.js';
+import type { DenseRetriever } from '../../retrieval/dense.js';
 
 export type EvidenceMode = 'learned' | 'plan';
 export const LEARNED_SELECTOR_LABEL = 'learned evidence selector (trained on the train split)';
 export const SIGNALS_SUFFIX = ', with dense and phrase signals';
 
-/** The index's dense retriever when `model` reads dense signals and was trained with the same embedder. */
-export function signalDense(retrievers: Partial<Record<string, Retriever>>, model: SelectorModel): Retriever | undefined {
-  const dense = retrievers.dense as (Retriever & { embedder?: { id: string } }) | undefined;
-  return model.signals && dense?.embedder?.id === model.signals.embedder ? dense : undefined;
+/** The index's dense retriever when `model` reads dense signals and it was built with the same embedder (and ranks exactly). */
+export function signalDense(retrievers: Partial<Record<string, Retriever>>, model: SelectorModel): SignalSource['dense'] | undefined {
+  const dense = retrievers.dense as (Retriever & Partial<Pick<DenseRetriever, 'embedder' | 'similarities'>>) | undefined;
+  return model.signals && dense?.embedder?.id === model.signals.embedder && typeof dense.similarities === 'function' ? (dense as DenseRetriever) : undefined;
 }
 
 /**

@@ -18,7 +18,7 @@ import { advocateQueries, keyTerms, type QueryKind } from './advocate-queries.js
 import { bm25SelfScore } from './ir-solver.js';
 import type { Hypothesis, ToolCallRecord } from './types.js';
 import { errors } from '../../core/errors.js';
-import { gatherCandidateSignals, type CandidateSignals } from './evidence-signals.js';
+import { gatherCandidateSignals, type CandidateSignals, type SignalSource } from './evidence-signals.js';
 
 /** The option-level query kinds the selector reads (the plan's three and question sentence + option). */
 export type SelectorKind = QueryKind | 'question+hypothesis';
@@ -68,7 +68,7 @@ export interface GatherOptions {
   /** Ids that must be candidates (e.g. each option's plan top k). */
   extra?: (runs: OptionRuns) => string[];
   /** Also gather the dense and phrase signals (evidence-signals.ts) with this dense retriever and passage texts. */
-  signals?: { dense: Retriever; passageText: (id: string) => Promise<string | undefined> };
+  signals?: SignalSource;
 }
 
 const EMPTY: RunPair = { text: '', bm25: [], qld: [], self: 0 };
@@ -141,7 +141,7 @@ export async function gatherQuestionEvidence(retrievers: { bm25: Retriever; qld:
   const qSelf = question && ids.length ? bm25SelfScore(await bm25.explain(question, ids[0])) : 0;
   const q3 = [await matches(bm25, facts.text, facts.self, ids), await matches(bm25, joint.text, joint.self, ids), await matches(bm25, question, qSelf, ids)];
   const signals = o.signals
-    ? await gatherCandidateSignals(o.signals.dense, o.signals.passageText, { facts: o.facts, question: o.question, hypotheses: o.hypotheses.map((h) => h.text), ids })
+    ? await gatherCandidateSignals(o.signals, { facts: o.facts, question: o.question, hypotheses: o.hypotheses.map((h) => h.text), ids })
     : undefined;
   return {
     ...(signals ? { signals } : {}),

@@ -13,6 +13,8 @@ import { loadPassages, loadQuestions } from '../../corpora/registry.js';
 import type { Question } from '../../corpora/types.js';
 import { indexCorpus } from '../../indexer/index-corpus.js';
 import { openCaseIndex, type AgentIndex } from '../../retrieval/open-index.js';
+import type { DenseRetriever } from '../../retrieval/dense.js';
+import { loadPrebuiltDense } from '../../eval/demo/dense-step.js';
 import { chooseSelector, SIGNALS_SUFFIX } from './case-offline-system.js';
 import { SIGNAL_FEATURES, signalFeatures, QUESTION_FEATURES } from './evidence-features.js';
 import { bigrams, bigramShare, type CandidateSignals } from './evidence-signals.js';
@@ -71,12 +73,13 @@ describe('the selector with dense and phrase signals, on the real default corpus
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'lexcase-signals-'));
-    // the shipped use-lite vectors of the default corpus (corpora/data/prebuilt) make the dense part quick
-    await indexCorpus('default', { out: join(dir, 'idx'), methods: ['bm25', 'qld', 'dense'], workers: 0 });
+    await indexCorpus('default', { out: join(dir, 'idx'), methods: ['bm25', 'qld'], workers: 0 });
+    // the shipped use-lite vectors of the default corpus (corpora/data/prebuilt), as the demo loads them
+    expect(await loadPrebuiltDense(join(dir, 'idx'), () => {})).toBe('default-use-lite');
     idx = await openCaseIndex(join(dir, 'idx'));
     questions = (await loadQuestions('barexam', 'train', { seed: 13 })).slice(0, 40);
     const { bm25, qld, dense } = idx.retrievers;
-    const signals = { dense: dense!, passageText: async (id: string) => (await idx.getPassage(id))?.text };
+    const signals = { dense: dense as DenseRetriever, passageText: async (id: string) => (await idx.getPassage(id))?.text };
     for (const q of questions)
       gathered.push({ dense: await trainingQuestion({ bm25: bm25!, qld: qld! }, q, undefined, 5, signals), sparse: await trainingQuestion({ bm25: bm25!, qld: qld! }, q) });
   }, 300_000);

@@ -3,17 +3,14 @@
  * 108-feature model): for every candidate passage p of a question,
  *  - dense: the cosine of p with each option's hypothesis, with the facts and with the question
  *    sentence, and p's rank among all of the index's passages for each of those queries (the dense
- *    retriever's own search; the index must be small enough to rank whole, see DENSE_DEPTH);
+ *    retriever's similarities(): exact, what its search would rank);
  *  - phrase: the share of each query's word bigrams (analysed terms, stopwords dropped, adjacent
  *    pairs) that p contains, for each hypothesis, the facts and the question sentence.
  * All are query-dependent; nothing is a function of the passage alone.
  */
-import type { Retriever } from '../../retrieval/types.js';
+import type { DenseRetriever } from '../../retrieval/dense.js';
 import { createAnalyzer, type Analyzer } from '../../retrieval/analyzer.js';
 import { errors } from '../../core/errors.js';
-
-/** Passages ranked per dense query; candidates outside get the last hit's cosine and rank DENSE_DEPTH + 1. */
-export const DENSE_DEPTH = 10_000;
 
 /** [cosine, rank] of one candidate for one dense query. */
 export type DenseMatch = [number, number];
@@ -49,30 +46,38 @@ export function bigramShare(query: Set<string>, passage: Set<string>): number {
   return n / query.size;
 }
 
-async function denseMatches(dense: Retriever, text: string, ids: string[]): Promise<DenseMatch[]> {
-  const hits = text.trim() ? await dense.search(text, { k: DENSE_DEPTH }) : [];
-  const byId = new Map(hits.map((h) => [h.id, h]));
-  const last = hits.length ? hits[hits.length - 1].score : 0;
-  return ids.map((id) => {
-    const h = byId.get(id);
-    return h ? [h.score, h.rank] : [last, DENSE_DEPTH + 1];
-  });
+/** What the signals read: the index's dense retriever (exact similarities) and its passage texts. */
+export interface SignalSource {
+  dense: Pick<DenseRetriever, 'similarities'>;
+  passageText: (id: string) => Promise<string | undefined>;
 }
 
-export async function gatherCandidateSignals(
-  dense: Retriever,
-  passageText: (id: string) => Promise<string | undefined>,
-  input: SignalInput,
-): Promise<CandidateSignals> {
+/** [cosine, rank] of each id for one query; an empty query matches nothing (cosine 0, rank rows + 1). */
+async function denseMatches(dense: SignalSource['dense'], text: string, ids: string[]): Promise<DenseMatch[]> {
+  if (!text.trim()) return ids.map(() => [0, Number.MAX_SAFE_INTEGER]);
+  return (await dense.similarities(text, ids)).map((m) => [m.score, m.rank]);
+}
+
+// Bigram sets of passages, per dense retriever (one per opened index), bounded.
+const passageBigrams = new WeakMap<object, Map<string, Set<string>>>();
+const CACHE_MAX = 50_000;
+
+export async function gatherCandidateSignals(source: SignalSource, input: SignalInput): Promise<CandidateSignals> {
   const queries = [...input.hypotheses, input.facts, input.question];
   const perQuery: DenseMatch[][] = [];
-  for (const q of queries) perQuery.push(await denseMatches(dense, q, input.ids));
+  for (const q of queries) perQuery.push(await denseMatches(source.dense, q, input.ids));
   const qb = queries.map(bigrams);
+  let cache = passageBigrams.get(source.dense);
+  if (!cache) passageBigrams.set(source.dense, (cache = new Map()));
   const phrase: number[][] = [];
   for (const id of input.ids) {
-    const text = await passageText(id);
-    if (text === undefined) throw errors.notFound('passage text for the evidence selector', id);
-    const pb = bigrams(text);
+    let pb = cache.get(id);
+    if (!pb) {
+      const text = await source.passageText(id);
+      if (text === undefined) throw errors.notFound('passage text for the evidence selector', id);
+      if (cache.size >= CACHE_MAX) cache.clear();
+      cache.set(id, (pb = bigrams(text)));
+    }
     phrase.push(qb.map((b) => bigramShare(b, pb)));
   }
   return { dense: input.ids.map((_, c) => perQuery.map((m) => m[c])), phrase };

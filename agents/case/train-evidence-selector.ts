@@ -27,6 +27,7 @@ import { createRng } from '../../core/rng.js';
 import { DEFAULT_INDEX_DIR, ensureDefaultIndex } from '../../retrieval/default-index.js';
 import { readManifest } from '../../indexer/manifest.js';
 import type { DenseSection } from '../../indexer/dense/dense-section.js';
+import type { DenseRetriever } from '../../retrieval/dense.js';
 import { openCaseIndex } from '../../retrieval/open-index.js';
 import type { Retriever } from '../../retrieval/types.js';
 import { factsOf } from '../common/question-text.js';
@@ -184,7 +185,9 @@ export async function gatherTrainingSet(indexDir: string, questions: Question[],
     const { bm25, qld, dense } = idx.retrievers;
     if (!bm25 || !qld) throw errors.methodUnavailable(!bm25 ? 'bm25' : 'qld', indexDir, Object.keys(idx.retrievers), 'the evidence selector');
     if (withSignals && !dense) throw errors.methodUnavailable('dense', indexDir, Object.keys(idx.retrievers), 'the evidence selector with dense signals');
-    const signals = withSignals ? { dense: dense!, passageText: async (id: string) => (await idx.getPassage(id))?.text } : undefined;
+    const exact = dense as Partial<DenseRetriever> | undefined;
+    if (withSignals && !exact?.similarities) throw errors.usage(`the dense part of ${indexDir} cannot give exact similarities (an ANN index?)`, 'train with an exact flat dense index');
+    const signals = withSignals ? { dense: exact as DenseRetriever, passageText: async (id: string) => (await idx.getPassage(id))?.text } : undefined;
     const out: TrainingQuestion[] = [];
     for (const q of questions) {
       out.push(await trainingQuestion({ bm25, qld }, q, DEFAULT_QUERY_PLAN, 5, signals));
