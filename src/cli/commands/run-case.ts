@@ -64,7 +64,7 @@ export function register(program: Command): void {
   addLlmOptions(
     addRunOptions(runCommand(program).command('case').description('CASE: hypotheses → advocates (tool loops) → persona jury'))
       .option('--tools <list>', 'advocate tools: bm25,qld,dense,hybrid,rewrite (default: all the index has)', parseListOpt)
-      .option('--evidence <how>', 'offline evidence: learned (the learned selector, trained on train; needs bm25 + qld, no --tools) | plan (the query plan\'s top k)', 'learned')
+      .option('--evidence <how>', 'offline evidence: learned (the learned selector, trained on train; needs bm25 + qld, no --tools; with a use-lite dense part it also reads dense and phrase signals) | plan (the query plan\'s top k)', 'learned')
       .option('--jurors <n>', 'jurors per question (from the 5 personas)', parseIntOpt('jurors', { min: 1, max: 5 }), 3)
       .option('--hypotheses <how>', 'direct (options are the hypotheses) | exploratory (LLM proposes them)', 'direct')
       .option('--max-steps <n>', 'model calls per advocate', parseIntOpt('max-steps', { min: 1 }), 6)
