@@ -26,9 +26,7 @@ import { advocateTrace } from './trace-view.js';
 import type { AdvocateResult, Hypothesis } from './types.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
 import type { Retriever } from '../../retrieval/types.js';
-import { gatherQuestionEvidence } from './evidence-candidates.js';
-import { planRanking } from './evidence-features.js';
-import { selectEvidence, type SelectorModel } from './evidence-selector.js';
+import { gatherSelectorEvidence, selectEvidence, type SelectorModel } from './evidence-selector.js';
 import { EVIDENCE_SELECTOR_MODEL } from './evidence-selector-weights.js';
 import { EVIDENCE_SELECTOR_MODEL_DENSE } from './evidence-selector-weights-dense.js';
 import type { GatherOptions } from './evidence-candidates.js';
@@ -94,13 +92,7 @@ async function learnedAdvocates(
 ): Promise<AdvocateResult[]> {
   const plan = DEFAULT_QUERY_PLAN;
   const { model, signals } = selector;
-  const ev = await gatherQuestionEvidence(retrievers, {
-    facts: factsOf(q),
-    question: q.question,
-    hypotheses,
-    extra: (o) => planRanking(o.runs, plan).order.slice(0, k),
-    ...(signals ? { signals } : {}),
-  });
+  const ev = await gatherSelectorEvidence(retrievers, q, hypotheses, plan, k, signals);
   const chosen = selectEvidence(ev, plan, model, k);
   const out: AdvocateResult[] = [];
   for (const [i, o] of ev.options.entries()) {

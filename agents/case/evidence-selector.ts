@@ -13,8 +13,12 @@
  *     (ties: earlier option). So the options' evidence is distinct passages beyond the first `keep`.
  */
 import type { QueryPlan } from './advocate-offline.js';
-import type { QuestionEvidence } from './evidence-candidates.js';
-import { candidateFeatures, QUESTION_FEATURES, SIGNAL_FEATURES } from './evidence-features.js';
+import { gatherQuestionEvidence, type GatherOptions, type QuestionEvidence } from './evidence-candidates.js';
+import { candidateFeatures, planRanking, QUESTION_FEATURES, SIGNAL_FEATURES } from './evidence-features.js';
+import type { Question } from '../../corpora/types.js';
+import type { Retriever } from '../../retrieval/types.js';
+import { factsOf } from '../common/question-text.js';
+import type { Hypothesis } from './types.js';
 import { errors } from '../../core/errors.js';
 
 export interface SelectorModel {
@@ -93,4 +97,22 @@ export function selectEvidence(ev: QuestionEvidence, plan: QueryPlan, model: Sel
     k,
     model.keep,
   );
+}
+
+/** What the selector reads for one question: gatherQuestionEvidence with each option's plan top k among the candidates. */
+export function gatherSelectorEvidence(
+  retrievers: { bm25: Retriever; qld: Retriever },
+  q: Question,
+  hypotheses: Hypothesis[],
+  plan: QueryPlan,
+  k: number,
+  signals?: GatherOptions['signals'],
+): Promise<QuestionEvidence> {
+  return gatherQuestionEvidence(retrievers, {
+    facts: factsOf(q),
+    question: q.question,
+    hypotheses,
+    extra: (o) => planRanking(o.runs, plan).order.slice(0, k),
+    ...(signals ? { signals } : {}),
+  });
 }

@@ -25,16 +25,13 @@ import type { Question } from '../../corpora/types.js';
 import { loadQuestions } from '../../corpora/registry.js';
 import { createRng } from '../../core/rng.js';
 import { DEFAULT_INDEX_DIR, ensureDefaultIndex } from '../../retrieval/default-index.js';
-import { readManifest } from '../../indexer/manifest.js';
-import type { DenseSection } from '../../indexer/dense/dense-section.js';
 import type { DenseRetriever } from '../../retrieval/dense.js';
 import { openCaseIndex } from '../../retrieval/open-index.js';
 import type { Retriever } from '../../retrieval/types.js';
-import { factsOf } from '../common/question-text.js';
 import { DEFAULT_QUERY_PLAN, type QueryPlan } from './advocate-offline.js';
-import { gatherQuestionEvidence, type GatherOptions } from './evidence-candidates.js';
-import { candidateFeatures, planRanking, QUESTION_FEATURES, SIGNAL_FEATURES, type PlanRanking } from './evidence-features.js';
-import { linearScore, selectBySlots, type SelectorModel } from './evidence-selector.js';
+import type { GatherOptions } from './evidence-candidates.js';
+import { candidateFeatures, QUESTION_FEATURES, SIGNAL_FEATURES, type PlanRanking } from './evidence-features.js';
+import { gatherSelectorEvidence, linearScore, selectBySlots, type SelectorModel } from './evidence-selector.js';
 import { directHypotheses } from './hypotheses-direct.js';
 import { errors } from '../../core/errors.js';
 
@@ -63,13 +60,7 @@ export async function trainingQuestion(
   signals?: GatherOptions['signals'],
 ): Promise<TrainingQuestion> {
   const hypotheses = directHypotheses(q);
-  const ev = await gatherQuestionEvidence(retrievers, {
-    facts: factsOf(q),
-    question: q.question,
-    hypotheses,
-    extra: (o) => planRanking(o.runs, plan).order.slice(0, k),
-    ...(signals ? { signals } : {}),
-  });
+  const ev = await gatherSelectorEvidence(retrievers, q, hypotheses, plan, k, signals);
   const { plans, candidates } = candidateFeatures(ev, plan);
   const gold = new Set(q.goldPassageIds);
   return {
@@ -199,6 +190,18 @@ export async function gatherTrainingSet(indexDir: string, questions: Question[],
   }
 }
 
+/** The embedder id of the index's dense part (what a model with signals records). */
+async function denseEmbedderId(indexDir: string): Promise<string> {
+  const idx = await openCaseIndex(indexDir, ['dense']);
+  try {
+    const dense = idx.retrievers.dense as DenseRetriever | undefined;
+    if (!dense) throw errors.methodUnavailable('dense', indexDir, Object.keys(idx.retrievers), 'the evidence selector with dense signals');
+    return dense.embedder.id;
+  } finally {
+    await idx.close();
+  }
+}
+
 const round = (v: number) => Number(v.toPrecision(8));
 
 export function weightsModule(model: SelectorModel, name = 'EVIDENCE_SELECTOR_MODEL'): string {
@@ -239,7 +242,7 @@ async function main(argv: string[]) {
   console.log(`\nchosen keep = ${keep} (best CV any with CV correct ≥ ${pct(MIN_CORRECT)})`);
   const model = trainSelector(set, TRAIN_DEFAULTS);
   const o = TRAIN_DEFAULTS;
-  const embedder = withSignals ? (((await readManifest(index)).dense as DenseSection | undefined)?.embedderId ?? undefined) : undefined;
+  const embedder = withSignals ? await denseEmbedderId(index) : undefined;
   writeFileSync(
     out,
     weightsModule(
