@@ -1,6 +1,8 @@
 /**
  * `lexcase index dense <dir> [--embedder …]`: add a dense (LanceDB) index to an existing index dir,
  * or resume one that was interrupted (same embedder → continues after the last completed batch).
+ * `--prebuilt`: load the bundled corpus's shipped use-lite vectors instead of embedding (what the
+ * demo does; refused, saying why, when they do not match the index).
  * Registered under the `index` command created by index-cmd.ts.
  */
 import type { Command } from 'commander';
@@ -9,6 +11,9 @@ import { addDenseBuildOptions, denseBuildOptions, type DenseBuildFlags } from '.
 import type { DenseSection } from '../../../indexer/dense/dense-section.js';
 import { action, output, type GlobalOpts } from '../action.js';
 import { abortOnSignals } from '../../../core/interrupt.js';
+import { errors } from '../../../core/errors.js';
+import { readManifest } from '../../../indexer/manifest.js';
+import { loadPrebuiltDense } from '../../../eval/demo/dense-step.js';
 
 export function register(program: Command): void {
   const index = program.commands.find((c) => c.name() === 'index') ?? program.command('index').description('build and inspect on-disk indexes');
@@ -16,18 +21,25 @@ export function register(program: Command): void {
     index
       .command('dense')
       .description('add a dense LanceDB index to an existing index dir, or resume an interrupted dense build')
-      .argument('<dir>', 'index directory (from `lexcase index build`)'),
+      .argument('<dir>', 'index directory (from `lexcase index build`)')
+      .option('--prebuilt', 'load the shipped use-lite vectors of the bundled corpus (default corpus: ~1 s instead of minutes of embedding; use-lite, first 128 words) instead of embedding; refused when they do not match the index'),
   ).action(
-    action(async (dir: string, flags: DenseBuildFlags, cmd: Command) => {
+    action(async (dir: string, flags: DenseBuildFlags & { prebuilt?: boolean }, cmd: Command) => {
       const g = cmd.optsWithGlobals() as GlobalOpts;
       const interrupt = abortOnSignals('dense build', { note: 'rerun the same command to resume' });
       const t0 = performance.now();
       try {
-        const m = await addDenseIndex(dir, { ...denseBuildOptions(flags), signal: interrupt.signal });
+        if (flags.prebuilt && (flags.embedder !== undefined || flags.model !== undefined || flags.modelDir !== undefined || flags.maxWords !== undefined))
+          throw errors.usage('--prebuilt loads use-lite vectors made with fixed settings; it takes no --embedder, --model, --model-dir or --max-words');
+        let why = '';
+        const prebuilt = flags.prebuilt ? await loadPrebuiltDense(dir, (l) => (why = l.trim()), interrupt.signal) : undefined;
+        if (flags.prebuilt && !prebuilt)
+          throw errors.usage(`no prebuilt vectors match ${dir}${why ? `: ${why}` : ' (they ship for the bundled default corpus only)'}`, 'build it with `lexcase index build default`, or drop --prebuilt to embed the passages');
+        const m = prebuilt ? await readManifest(dir) : await addDenseIndex(dir, { ...denseBuildOptions(flags), signal: interrupt.signal });
         const d = m.dense as unknown as DenseSection;
         const s = (performance.now() - t0) / 1000;
-        output(g, { dir, seconds: s, dense: d }, () =>
-          `dense index in ${dir}: ${d.rows.toLocaleString('en-US')} vectors, ${d.embedderId} (dim ${d.dimension}), ${d.ann ? `${d.ann.type ?? 'ivf_pq'} ${d.ann.numPartitions} partitions, nprobes ${d.ann.nprobes}` : 'flat search'}, ${s.toFixed(1)} s`,
+        output(g, { dir, seconds: s, dense: d, ...(prebuilt ? { prebuilt } : {}) }, () =>
+          `dense index in ${dir}: ${d.rows.toLocaleString('en-US')} vectors, ${d.embedderId} (dim ${d.dimension}), ${d.ann ? `${d.ann.type ?? 'ivf_pq'} ${d.ann.numPartitions} partitions, nprobes ${d.ann.nprobes}` : 'flat search'}${prebuilt ? `, from the prebuilt vectors ${prebuilt}` : ''}, ${s.toFixed(1)} s`,
         );
       } finally {
         interrupt.dispose();

@@ -1,0 +1,50 @@
+/**
+ * `lexcase index dense --prebuilt` in-process on real bundled corpora: the default corpus gets the
+ * shipped use-lite vectors (no embedding); another corpus, or a flag the vectors were not made
+ * with, is refused with one clear error.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { indexCorpus } from '../../../indexer/index-corpus.js';
+import { readManifest } from '../../../indexer/manifest.js';
+import { closeSparseIndexes } from '../../../retrieval/open.js';
+import { runCli } from '../../../tests/support/run-cli.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'lexcase-index-dense-'));
+  await indexCorpus('default', { out: join(dir, 'default'), methods: ['bm25'], workers: 0 });
+  await indexCorpus('barexam', { out: join(dir, 'barexam'), methods: ['bm25'], workers: 0 });
+}, 120_000);
+afterAll(async () => {
+  await closeSparseIndexes();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('lexcase index dense --prebuilt', () => {
+  it('loads the shipped use-lite vectors into a default-corpus index: every passage, recorded as use-lite, searchable', async () => {
+    const r = await runCli(['--json', 'index', 'dense', join(dir, 'default'), '--prebuilt']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.prebuilt).toBe('default-use-lite');
+    const m = await readManifest(join(dir, 'default'));
+    expect(m.methods).toContain('dense');
+    expect((m.dense as any).rows).toBe(m.corpus.passages);
+    expect((m.dense as any).embedderId).toBe('use-lite:universal-sentence-encoder-lite');
+    const s = await runCli(['--json', 'search', 'adverse possession of land', '--index', join(dir, 'default'), '--method', 'dense', '-k', '3']);
+    expect(s.code, s.stderr).toBe(0);
+    expect(JSON.stringify(JSON.parse(s.stdout))).toMatch(/"rank":3/);
+  }, 120_000);
+
+  it('refuses another corpus, and flags the vectors were not made with, saying why', async () => {
+    const other = await runCli(['index', 'dense', join(dir, 'barexam'), '--prebuilt']);
+    expect(other.code).not.toBe(0);
+    expect(other.stderr).toMatch(/no prebuilt vectors match .*barexam.*default corpus/);
+    expect((await readManifest(join(dir, 'barexam'))).methods).not.toContain('dense');
+    const flag = await runCli(['index', 'dense', join(dir, 'barexam'), '--prebuilt', '--max-words', '64']);
+    expect(flag.code).not.toBe(0);
+    expect(flag.stderr).toMatch(/--prebuilt .* takes no --embedder, --model, --model-dir or --max-words/);
+  });
+});
