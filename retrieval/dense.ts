@@ -57,9 +57,10 @@ export interface DenseRetriever extends Retriever {
   /**
    * Cosine of the query with each of `ids` and its 1-based rank among all passages — what search()
    * with k = all rows would give (equal scores: lower row first) — without ranking them all. Exact
-   * flat tables only (in memory or not); an id the table lacks is an error.
+   * flat tables only (in memory or not; or an ANN table opened with `exact`) — absent otherwise, since
+   * ANN ranks would be approximate; an id the table lacks is an error.
    */
-  similarities(query: string, ids: readonly string[]): Promise<{ score: number; rank: number }[]>;
+  similarities?(query: string, ids: readonly string[]): Promise<{ score: number; rank: number }[]>;
   close(): Promise<void>;
 }
 
@@ -114,6 +115,26 @@ export function createDenseRetriever(table: lancedb.Table, section: Pick<DenseSe
     return sopts?.withText ? attachTexts(hits, opts.docs, 'dense') : hits;
   };
 
+  const similarities = async (query: string, ids: readonly string[]): Promise<{ score: number; rank: number }[]> => {
+    if (!inMemory) {
+      // larger tables: LanceDB's exact search over every row
+      const all = new Map((await searchVector(await embedQuery(query), { k: section.rows })).map((h) => [h.id, h]));
+      return ids.map((id) => {
+        const h = all.get(id);
+        if (!h) throw errors.notFound('passage in dense index', id);
+        return { score: h.score, rank: h.rank };
+      });
+    }
+    const m = await (matrix ??= loadFlatMatrix(table, section.rows, section.dimension));
+    rowOf ??= new Map(m.ids.map((id, i) => [id, i]));
+    const rows = ids.map((id) => {
+      const r = rowOf!.get(id);
+      if (r === undefined) throw errors.notFound('passage in dense index', id);
+      return r;
+    });
+    return flatRanks(m, await embedQuery(query), rows);
+  };
+
   return {
     method: 'dense',
     embedder,
@@ -123,26 +144,7 @@ export function createDenseRetriever(table: lancedb.Table, section: Pick<DenseSe
       if (!query.trim()) return [];
       return searchVector(await embedQuery(query), sopts);
     },
-    async similarities(query: string, ids: readonly string[]): Promise<{ score: number; rank: number }[]> {
-      if (section.ann) throw errors.usage('similarities() needs an exact flat dense table; this one has an ANN index', 'rebuild the dense index without --ann');
-      if (!inMemory) {
-        // larger tables: LanceDB's exact search over every row
-        const all = new Map((await searchVector(await embedQuery(query), { k: section.rows })).map((h) => [h.id, h]));
-        return ids.map((id) => {
-          const h = all.get(id);
-          if (!h) throw errors.notFound('passage in dense index', id);
-          return { score: h.score, rank: h.rank };
-        });
-      }
-      const m = await (matrix ??= loadFlatMatrix(table, section.rows, section.dimension));
-      rowOf ??= new Map(m.ids.map((id, i) => [id, i]));
-      const rows = ids.map((id) => {
-        const r = rowOf!.get(id);
-        if (r === undefined) throw errors.notFound('passage in dense index', id);
-        return r;
-      });
-      return flatRanks(m, await embedQuery(query), rows);
-    },
+    ...(section.ann && !opts.exact ? {} : { similarities }),
     async explain(query: string, id: string): Promise<Explanation> {
       const v = await embedQuery(query);
       const safe = id.replace(/'/g, "''");

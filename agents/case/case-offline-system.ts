@@ -40,7 +40,7 @@ export const SIGNALS_SUFFIX = ', with dense and phrase signals';
 /** The index's dense retriever when `model` reads dense signals and it was built with the same embedder (and ranks exactly). */
 export function signalDense(retrievers: Partial<Record<string, Retriever>>, model: SelectorModel): SignalSource['dense'] | undefined {
   const dense = retrievers.dense as (Retriever & Partial<Pick<DenseRetriever, 'embedder' | 'similarities'>>) | undefined;
-  return model.signals && dense?.embedder?.id === model.signals.embedder && typeof dense.similarities === 'function' ? (dense as DenseRetriever) : undefined;
+  return model.signals && dense?.embedder?.id === model.signals.embedder && dense.similarities ? { similarities: dense.similarities } : undefined;
 }
 
 /**

@@ -79,7 +79,7 @@ describe('the selector with dense and phrase signals, on the real default corpus
     idx = await openCaseIndex(join(dir, 'idx'));
     questions = (await loadQuestions('barexam', 'train', { seed: 13 })).slice(0, 40);
     const { bm25, qld, dense } = idx.retrievers;
-    const signals = { dense: dense as DenseRetriever, passageText: async (id: string) => (await idx.getPassage(id))?.text };
+    const signals = { dense: { similarities: (dense as DenseRetriever).similarities! }, passageText: async (id: string) => (await idx.getPassage(id))?.text };
     for (const q of questions)
       gathered.push({ dense: await trainingQuestion({ bm25: bm25!, qld: qld! }, q, undefined, 5, signals), sparse: await trainingQuestion({ bm25: bm25!, qld: qld! }, q) });
   }, 300_000);

@@ -48,7 +48,7 @@ export function bigramShare(query: Set<string>, passage: Set<string>): number {
 
 /** What the signals read: the index's dense retriever (exact similarities) and its passage texts. */
 export interface SignalSource {
-  dense: Pick<DenseRetriever, 'similarities'>;
+  dense: Required<Pick<DenseRetriever, 'similarities'>>;
   passageText: (id: string) => Promise<string | undefined>;
 }
 
@@ -58,7 +58,7 @@ async function denseMatches(dense: SignalSource['dense'], text: string, ids: str
   return (await dense.similarities(text, ids)).map((m) => [m.score, m.rank]);
 }
 
-// Bigram sets of passages, per dense retriever (one per opened index), bounded.
+// Bigram sets of passages, per dense retriever (keyed by its similarities function: one per opened index), bounded.
 const passageBigrams = new WeakMap<object, Map<string, Set<string>>>();
 const CACHE_MAX = 50_000;
 
@@ -67,8 +67,8 @@ export async function gatherCandidateSignals(source: SignalSource, input: Signal
   const perQuery: DenseMatch[][] = [];
   for (const q of queries) perQuery.push(await denseMatches(source.dense, q, input.ids));
   const qb = queries.map(bigrams);
-  let cache = passageBigrams.get(source.dense);
-  if (!cache) passageBigrams.set(source.dense, (cache = new Map()));
+  let cache = passageBigrams.get(source.dense.similarities);
+  if (!cache) passageBigrams.set(source.dense.similarities, (cache = new Map()));
   const phrase: number[][] = [];
   for (const id of input.ids) {
     let pb = cache.get(id);

@@ -178,7 +178,7 @@ export async function gatherTrainingSet(indexDir: string, questions: Question[],
     if (withSignals && !dense) throw errors.methodUnavailable('dense', indexDir, Object.keys(idx.retrievers), 'the evidence selector with dense signals');
     const exact = dense as Partial<DenseRetriever> | undefined;
     if (withSignals && !exact?.similarities) throw errors.usage(`the dense part of ${indexDir} cannot give exact similarities (an ANN index?)`, 'train with an exact flat dense index');
-    const signals = withSignals ? { dense: exact as DenseRetriever, passageText: async (id: string) => (await idx.getPassage(id))?.text } : undefined;
+    const signals = withSignals ? { dense: { similarities: exact!.similarities! }, passageText: async (id: string) => (await idx.getPassage(id))?.text } : undefined;
     const out: TrainingQuestion[] = [];
     for (const q of questions) {
       out.push(await trainingQuestion({ bm25, qld }, q, DEFAULT_QUERY_PLAN, 5, signals));

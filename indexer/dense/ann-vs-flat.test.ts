@@ -26,7 +26,7 @@ describe('ANN parameters', () => {
 });
 
 describe('LanceDB IVF-PQ vs flat search on clustered vectors', () => {
-  it('flat search is exact and IVF-PQ (with refine) agrees with it at recall@10 ≥ 0.9', async () => {
+  it('flat search is exact, similarities() gives its ranks (absent on an ANN table unless opened exact), and IVF-PQ (with refine) agrees with it at recall@10 ≥ 0.9', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'lexcase-ann-'));
     dirs.push(dir);
     const v = clusteredVectors({ n: 4000, dim: 32, queries: 30, seed: 7 });
@@ -45,6 +45,19 @@ describe('LanceDB IVF-PQ vs flat search on clustered vectors', () => {
       truth.push(exact);
     }
 
+    // similarities(): each given passage's cosine and its rank in a search over all rows, in memory and through LanceDB
+    const q0 = Float32Array.from(v.query(0));
+    const oneQuery = { ...noEmbedder, embed: async (texts: string[]) => texts.map(() => q0) } as unknown as Embedder;
+    const all = new Map((await flat.searchVector(q0, { k: v.n })).map((h) => [h.id, h]));
+    const pick = ['p0', 'p17', 'p999', 'p3999', ...truth[0].slice(0, 3)];
+    for (const inMemory of [true, false]) {
+      const got = await createDenseRetriever(table, { rows: v.n, ann: null, dimension: 32 }, oneQuery, { inMemory }).similarities!('any query', pick);
+      pick.forEach((id, i) => {
+        expect(got[i].rank).toBe(all.get(id)!.rank);
+        expect(got[i].score).toBeCloseTo(all.get(id)!.score, 5);
+      });
+    }
+
     const params = annParams(v.n, 32, { type: 'ivf_pq' });
     await buildAnnIndex(table, params);
     await table.checkoutLatest();
@@ -57,6 +70,9 @@ describe('LanceDB IVF-PQ vs flat search on clustered vectors', () => {
     }
     const recall = agree / (10 * v.nQueries);
     expect(recall).toBeGreaterThanOrEqual(0.9);
+    // similarities(): exact ranks only — absent on an ANN table, present when it is opened exact
+    expect(ann.similarities).toBeUndefined();
+    expect(createDenseRetriever(table, { rows: v.n, ann: { ...params, threshold: 1000 }, dimension: 32 }, oneQuery, { exact: true }).similarities).toBeTypeOf('function');
     // Without refinement PQ alone is visibly worse: the refine step is doing real work.
     const raw = createDenseRetriever(table, { rows: v.n, ann: { ...params, refineFactor: 0, threshold: 1000 }, dimension: 32 }, noEmbedder, { refineFactor: 1 });
     let rawAgree = 0;
