@@ -45,8 +45,7 @@ export function signalDense(retrievers: Partial<Record<string, Retriever>>, mode
 
 /**
  * The selector a question gets: the given one, else the 108-feature model (dense and phrase signals)
- * where the index has a dense part from the same embedder, else the
- * 88-feature model.
+ * where the index has an exact dense part from the same embedder, else the 88-feature model.
  */
 export function chooseSelector(
   given: SelectorModel | undefined,
@@ -58,7 +57,7 @@ export function chooseSelector(
   const dense = signalDense(retrievers, model);
   if (!dense)
     throw errors.usage(
-      `this evidence selector reads dense signals from ${model.signals.embedder}; the index has ${retrievers.dense ? 'a dense part from another embedder' : 'no dense part'}`,
+      `this evidence selector reads dense signals from ${model.signals.embedder}; the index has ${retrievers.dense ? 'a dense part from another embedder, or an ANN one (approximate ranks)' : 'no dense part'}`,
       'use an index with a matching dense part, or the default selector',
     );
   return { model, signals: { dense, passageText: async (id) => (await getPassage(id))?.text } };

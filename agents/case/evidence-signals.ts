@@ -52,7 +52,7 @@ export interface SignalSource {
   passageText: (id: string) => Promise<string | undefined>;
 }
 
-/** [cosine, rank] of each id for one query; an empty query matches nothing (cosine 0, rank rows + 1). */
+/** [cosine, rank] of each id for one query; an empty query matches nothing (cosine 0, rank beyond every row). */
 async function denseMatches(dense: SignalSource['dense'], text: string, ids: string[]): Promise<DenseMatch[]> {
   if (!text.trim()) return ids.map(() => [0, Number.MAX_SAFE_INTEGER]);
   return (await dense.similarities(text, ids)).map((m) => [m.score, m.rank]);
