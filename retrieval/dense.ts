@@ -78,7 +78,9 @@ export async function openDenseRetriever(dir: string, opts: DenseOptions = {}): 
   const manifest = await readManifest(dir);
   const section = manifest.dense as DenseSection | undefined;
   if (!section || !manifest.methods.includes('dense')) throw errors.methodUnavailable('dense', dir, manifest.methods);
-  const embedder = opts.embedder ?? (await createEmbedder({ ...(section.spec as EmbedderSpec), provider: section.embedder, model: section.model, ...opts.embedderOverrides }));
+  // Queries come one at a time: use-lite embeds them in this thread (no worker hop: ~2–3 ms less per query).
+  const inThread = section.embedder === 'use-lite' ? { workers: 0 } : {};
+  const embedder = opts.embedder ?? (await createEmbedder({ ...(section.spec as EmbedderSpec), provider: section.embedder, model: section.model, ...inThread, ...opts.embedderOverrides }));
   checkEmbedderMatches(section, embedder, dir);
   const uri = resolveDenseUri(dir, section.uri);
   const db = await connectDense(uri);
