@@ -30,17 +30,16 @@ import { gatherSelectorEvidence, selectEvidence, type SelectorModel } from './ev
 import { EVIDENCE_SELECTOR_MODEL } from './evidence-selector-weights.js';
 import { EVIDENCE_SELECTOR_MODEL_DENSE } from './evidence-selector-weights-dense.js';
 import type { GatherOptions } from './evidence-candidates.js';
-import type { SignalSource } from './evidence-signals.js';
-import type { DenseRetriever } from '../../retrieval/dense.js';
+import { exactDense, type SignalSource } from './evidence-signals.js';
 
 export type EvidenceMode = 'learned' | 'plan';
 export const LEARNED_SELECTOR_LABEL = 'learned evidence selector (trained on the train split)';
 export const SIGNALS_SUFFIX = ', with dense and phrase signals';
 
 /** The index's dense retriever when `model` reads dense signals and it was built with the same embedder (and ranks exactly). */
-export function signalDense(retrievers: Partial<Record<string, Retriever>>, model: SelectorModel): SignalSource['dense'] | undefined {
-  const dense = retrievers.dense as (Retriever & Partial<Pick<DenseRetriever, 'embedder' | 'similarities'>>) | undefined;
-  return model.signals && dense?.embedder?.id === model.signals.embedder && dense.similarities ? { similarities: dense.similarities } : undefined;
+function signalDense(retrievers: Partial<Record<string, Retriever>>, model: SelectorModel): SignalSource['dense'] | undefined {
+  const exact = exactDense(retrievers.dense);
+  return model.signals && exact?.embedder === model.signals.embedder ? exact.dense : undefined;
 }
 
 /**
@@ -52,9 +51,9 @@ export function chooseSelector(
   retrievers: Partial<Record<string, Retriever>>,
   getPassage: SystemContext['getPassage'],
 ): { model: SelectorModel; signals?: GatherOptions['signals'] } {
-  const model = given ?? (signalDense(retrievers, EVIDENCE_SELECTOR_MODEL_DENSE) ? EVIDENCE_SELECTOR_MODEL_DENSE : EVIDENCE_SELECTOR_MODEL);
+  const dense = signalDense(retrievers, given ?? EVIDENCE_SELECTOR_MODEL_DENSE);
+  const model = given ?? (dense ? EVIDENCE_SELECTOR_MODEL_DENSE : EVIDENCE_SELECTOR_MODEL);
   if (!model.signals) return { model };
-  const dense = signalDense(retrievers, model);
   if (!dense)
     throw errors.usage(
       `this evidence selector reads dense signals from ${model.signals.embedder}; the index has ${retrievers.dense ? 'a dense part from another embedder, or an ANN one (approximate ranks)' : 'no dense part'}`,

@@ -9,6 +9,7 @@
  * All are query-dependent; nothing is a function of the passage alone.
  */
 import type { DenseRetriever } from '../../retrieval/dense.js';
+import type { Retriever } from '../../retrieval/types.js';
 import { createAnalyzer, type Analyzer } from '../../retrieval/analyzer.js';
 import { errors } from '../../core/errors.js';
 
@@ -50,6 +51,12 @@ export function bigramShare(query: Set<string>, passage: Set<string>): number {
 export interface SignalSource {
   dense: Required<Pick<DenseRetriever, 'similarities'>>;
   passageText: (id: string) => Promise<string | undefined>;
+}
+
+/** A dense retriever's exact similarities and its embedder id, when it has both (an ANN table has no exact similarities). */
+export function exactDense(dense: Retriever | undefined): { embedder: string; dense: SignalSource['dense'] } | undefined {
+  const d = dense as (Retriever & Partial<Pick<DenseRetriever, 'embedder' | 'similarities'>>) | undefined;
+  return d?.embedder && d.similarities ? { embedder: d.embedder.id, dense: { similarities: d.similarities } } : undefined;
 }
 
 /** [cosine, rank] of each id for one query; an empty query matches nothing (cosine 0, rank beyond every row). */

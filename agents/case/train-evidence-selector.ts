@@ -25,11 +25,11 @@ import type { Question } from '../../corpora/types.js';
 import { loadQuestions } from '../../corpora/registry.js';
 import { createRng } from '../../core/rng.js';
 import { DEFAULT_INDEX_DIR, ensureDefaultIndex } from '../../retrieval/default-index.js';
-import type { DenseRetriever } from '../../retrieval/dense.js';
 import { openCaseIndex } from '../../retrieval/open-index.js';
 import type { Retriever } from '../../retrieval/types.js';
 import { DEFAULT_QUERY_PLAN, type QueryPlan } from './advocate-offline.js';
 import type { GatherOptions } from './evidence-candidates.js';
+import { exactDense } from './evidence-signals.js';
 import { candidateFeatures, QUESTION_FEATURES, SIGNAL_FEATURES, type PlanRanking } from './evidence-features.js';
 import { gatherSelectorEvidence, linearScore, selectBySlots, type SelectorModel } from './evidence-selector.js';
 import { directHypotheses } from './hypotheses-direct.js';
@@ -169,34 +169,30 @@ export function chooseKeep(rows: CvRow[], minCorrect: number, k: number): number
   return ok[0]?.keep ?? k;
 }
 
-/** Features of `questions` on the index; `withSignals` adds the dense and phrase signals (the index needs a dense part). */
-export async function gatherTrainingSet(indexDir: string, questions: Question[], onProgress?: (done: number) => void, withSignals = false): Promise<TrainingQuestion[]> {
+/**
+ * Features of `questions` on the index; `withSignals` adds the dense and phrase signals (the index
+ * needs an exact dense part) and returns the dense embedder's id, which the model records.
+ */
+export async function gatherTrainingSet(
+  indexDir: string,
+  questions: Question[],
+  onProgress?: (done: number) => void,
+  withSignals = false,
+): Promise<{ set: TrainingQuestion[]; denseEmbedder?: string }> {
   const idx = await openCaseIndex(indexDir, withSignals ? ['bm25', 'qld', 'dense'] : ['bm25', 'qld']);
   try {
     const { bm25, qld, dense } = idx.retrievers;
     if (!bm25 || !qld) throw errors.methodUnavailable(!bm25 ? 'bm25' : 'qld', indexDir, Object.keys(idx.retrievers), 'the evidence selector');
     if (withSignals && !dense) throw errors.methodUnavailable('dense', indexDir, Object.keys(idx.retrievers), 'the evidence selector with dense signals');
-    const exact = dense as Partial<DenseRetriever> | undefined;
-    if (withSignals && !exact?.similarities) throw errors.usage(`the dense part of ${indexDir} cannot give exact similarities (an ANN index?)`, 'train with an exact flat dense index');
-    const signals = withSignals ? { dense: { similarities: exact!.similarities! }, passageText: async (id: string) => (await idx.getPassage(id))?.text } : undefined;
-    const out: TrainingQuestion[] = [];
+    const exact = withSignals ? exactDense(dense) : undefined;
+    if (withSignals && !exact) throw errors.usage(`the dense part of ${indexDir} cannot give exact similarities (an ANN index?)`, 'train with an exact flat dense index');
+    const signals = exact ? { dense: exact.dense, passageText: async (id: string) => (await idx.getPassage(id))?.text } : undefined;
+    const set: TrainingQuestion[] = [];
     for (const q of questions) {
-      out.push(await trainingQuestion({ bm25, qld }, q, DEFAULT_QUERY_PLAN, 5, signals));
-      onProgress?.(out.length);
+      set.push(await trainingQuestion({ bm25, qld }, q, DEFAULT_QUERY_PLAN, 5, signals));
+      onProgress?.(set.length);
     }
-    return out;
-  } finally {
-    await idx.close();
-  }
-}
-
-/** The embedder id of the index's dense part (what a model with signals records). */
-async function denseEmbedderId(indexDir: string): Promise<string> {
-  const idx = await openCaseIndex(indexDir, ['dense']);
-  try {
-    const dense = idx.retrievers.dense as DenseRetriever | undefined;
-    if (!dense) throw errors.methodUnavailable('dense', indexDir, Object.keys(idx.retrievers), 'the evidence selector with dense signals');
-    return dense.embedder.id;
+    return { set, ...(exact ? { denseEmbedder: exact.embedder } : {}) };
   } finally {
     await idx.close();
   }
@@ -231,7 +227,7 @@ async function main(argv: string[]) {
   const k = 5;
   const questions = (await loadQuestions('barexam', 'train', { seed: 13 })).slice(0, limit);
   const t0 = performance.now();
-  const set = await gatherTrainingSet(index, questions, (d) => d % 100 === 0 && console.error(`gathered ${d}/${questions.length}`), withSignals);
+  const { set, denseEmbedder: embedder } = await gatherTrainingSet(index, questions, (d) => d % 100 === 0 && console.error(`gathered ${d}/${questions.length}`), withSignals);
   const cover = set.filter((q) => q.candidates.some((c) => c.gold)).length / set.length;
   console.log(`train questions ${set.length}; gold among the candidates ${pct(cover)}; gathered in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const cv = crossValidate(set, { ...TRAIN_DEFAULTS, folds: 5, seed: 13, k, keeps: [0, 1, 2, 3, 4, 5] });
@@ -242,7 +238,6 @@ async function main(argv: string[]) {
   console.log(`\nchosen keep = ${keep} (best CV any with CV correct ≥ ${pct(MIN_CORRECT)})`);
   const model = trainSelector(set, TRAIN_DEFAULTS);
   const o = TRAIN_DEFAULTS;
-  const embedder = withSignals ? await denseEmbedderId(index) : undefined;
   writeFileSync(
     out,
     weightsModule(
