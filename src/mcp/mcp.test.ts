@@ -254,6 +254,9 @@ describe('lexcase mcp --http with a token', () => {
     const refused = await runBuiltCli(['mcp', '--http', '--host', '0.0.0.0', '--port', '0', '--index', tinyIdx]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/binding 0\.0\.0\.0 \(not a loopback address\) needs --token/);
+    const stdio = await runBuiltCli(['mcp', '--port', '9', '--index', tinyIdx]);
+    expect(stdio.code).toBe(1);
+    expect(stdio.stderr).toMatch(/--port goes with --http/);
     const short = await runBuiltCli(['mcp', '--http', '--port', '0', '--token', 'abc', '--index', tinyIdx]);
     expect(short.code).toBe(1);
     expect(short.stderr).toMatch(/--token.*at least 16/);

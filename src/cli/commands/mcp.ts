@@ -7,6 +7,7 @@
  * The MCP SDK, the indexes and the agents are imported only when the command runs.
  */
 import type { Command } from 'commander';
+import { errors } from '../../../core/errors.js';
 import { log } from '../../../core/log.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
 import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
@@ -36,6 +37,10 @@ export function register(program: Command): void {
   ).action(
     action(async (flags: McpFlags, cmd: Command) => {
       const g = cmd.optsWithGlobals() as GlobalOpts;
+      if (!flags.http) {
+        const httpOnly = ['host', 'port', 'token'].filter((o) => cmd.getOptionValueSource(o) === 'cli');
+        if (httpOnly.length) throw errors.usage(`${httpOnly.map((o) => `--${o}`).join(', ')} ${httpOnly.length > 1 ? 'go' : 'goes'} with --http (stdio has no address)`);
+      }
       const token = flags.token ?? (process.env.LEXCASE_API_TOKEN || undefined);
       const { requireTokenOffLoopback } = await import('../../api/auth.js');
       if (flags.http) requireTokenOffLoopback(flags.host, token, 'lexcase mcp --http');
