@@ -238,5 +238,5 @@ describe('lexcase serve --api (the built CLI)', () => {
     expect(r.json).toEqual(await svc.search({ query: 'hearsay statement against interest', k: 3 }));
     expect(await s.stop()).toBe(0);
     s = undefined;
-  });
+  }, 240_000);
 });

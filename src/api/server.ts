@@ -7,7 +7,6 @@
  * lists; messages carry no server path (the index directories show as their names).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { isLexcaseError } from '../../core/errors.js';
 import { log, redact } from '../../core/log.js';
 import { allowedHostNames, refuseReason } from '../../web/server/host-guard.js';
@@ -15,6 +14,7 @@ import { HttpError, queryParams, readJsonBody, sendJson } from '../../web/server
 import { createScrubber } from '../../web/server/public-json.js';
 import type { IndexSpec } from '../service/index-specs.js';
 import type { QueryService } from '../service/query-service.js';
+import { listen } from './listen.js';
 import { bearerOk } from './auth.js';
 import { API_OPERATIONS, API_PREFIX, openApiDocument, type ApiError, type ApiOperation } from './openapi.js';
 
@@ -123,18 +123,7 @@ export async function startApiServer(svc: QueryService, o: ApiServerOptions = {}
       else res.end();
     });
   });
-  await new Promise<void>((resolveListen, reject) => {
-    http.once('error', reject);
-    http.listen(o.port ?? 8080, host, () => resolveListen());
-  });
-  const addr = http.address() as AddressInfo;
-  port = addr.port;
-  const shown = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-  return {
-    url: `http://${shown}:${addr.port}`,
-    async close() {
-      http.closeAllConnections();
-      await new Promise<void>((r) => http.close(() => r()));
-    },
-  };
+  const l = await listen(http, o.port ?? 8080, host);
+  port = l.port;
+  return { url: `${l.base}`, close: l.close };
 }

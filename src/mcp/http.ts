@@ -6,11 +6,11 @@
  * request must carry `Authorization: Bearer TOKEN` (required off loopback: src/api/auth.ts).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { log, redact } from '../../core/log.js';
 import { allowedHostNames, refuseReason } from '../../web/server/host-guard.js';
 import { HttpError, readJsonBody } from '../../web/server/http-util.js';
+import { listen } from '../api/listen.js';
 import { bearerOk } from '../api/auth.js';
 import type { QueryService } from '../service/query-service.js';
 import { createMcpServer } from './server.js';
@@ -75,18 +75,7 @@ export async function startMcpHttp(svc: QueryService, o: McpHttpOptions = {}): P
       else res.end();
     });
   });
-  await new Promise<void>((resolveListen, reject) => {
-    http.once('error', reject);
-    http.listen(o.port ?? 0, host, () => resolveListen());
-  });
-  const addr = http.address() as AddressInfo;
-  port = addr.port;
-  const shown = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-  return {
-    url: `http://${shown}:${addr.port}${MCP_PATH}`,
-    async close() {
-      http.closeAllConnections();
-      await new Promise<void>((r) => http.close(() => r()));
-    },
-  };
+  const l = await listen(http, o.port ?? 0, host);
+  port = l.port;
+  return { url: `${l.base}${MCP_PATH}`, close: l.close };
 }

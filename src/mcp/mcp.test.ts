@@ -226,7 +226,7 @@ describe('lexcase mcp --http (streamable HTTP on 127.0.0.1)', () => {
     const concurrent = await Promise.all(calls.map(([name, args]) => call(client, name, args)));
     expect(concurrent).toEqual(serial);
     expect(new Set(serial.map((x) => JSON.stringify(x))).size).toBeGreaterThan(30);
-  });
+  }, 180_000);
 
   it('refuses a foreign Host (DNS rebinding), a GET and a body that is not JSON, and keeps serving', async () => {
     const u = new URL(s.info.url);
@@ -274,7 +274,7 @@ describe('lexcase mcp --http with a token', () => {
     } finally {
       await s.stop();
     }
-  });
+  }, 240_000);
 });
 
 describe('find_evidence with an LLM configured (the real OpenAI client against a scripted server)', () => {
@@ -308,5 +308,5 @@ describe('find_evidence with an LLM configured (the real OpenAI client against a
       await m.close();
       await srv.close();
     }
-  });
+  }, 180_000);
 });

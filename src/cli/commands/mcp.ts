@@ -10,26 +10,23 @@ import type { Command } from 'commander';
 import { errors } from '../../../core/errors.js';
 import { log } from '../../../core/log.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
-import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
+import { addLlmOptions } from '../llm-options.js';
+import { collectIndex, openServiceFromFlags, type ServiceFlags } from '../query-service-flags.js';
 
-interface McpFlags extends LlmCliOpts {
-  index?: string[];
+interface McpFlags extends ServiceFlags {
   http?: boolean;
   host: string;
   port: number;
-  token?: string;
 }
 
 export const MCP_DEFAULT_PORT = 8765;
-
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 export function register(program: Command): void {
   addLlmOptions(
     program
       .command('mcp')
       .description('MCP server over indexes (stdio, or --http): tools list_indexes, search, explain, get_passage, find_evidence; passages as resources')
-      .option('--index <dir>', 'index directory, or NAME=DIR; repeat for several (default: the bundled default index, built on first use)', collect)
+      .option('--index <dir>', 'index directory, or NAME=DIR; repeat for several (default: the bundled default index, built on first use)', collectIndex)
       .option('--http', 'serve streamable HTTP at /mcp instead of stdio')
       .option('--host <addr>', 'with --http: address to bind (default loopback only; any other address needs --token)', '127.0.0.1')
       .option('--port <n>', `with --http: port (0 = any free port)`, parseIntOpt('port', { min: 0, max: 65535 }), MCP_DEFAULT_PORT)
@@ -41,20 +38,9 @@ export function register(program: Command): void {
         const httpOnly = ['host', 'port', 'token'].filter((o) => cmd.getOptionValueSource(o) === 'cli');
         if (httpOnly.length) throw errors.usage(`${httpOnly.map((o) => `--${o}`).join(', ')} ${httpOnly.length > 1 ? 'go' : 'goes'} with --http (stdio has no address)`);
       }
-      const token = flags.token ?? (process.env.LEXCASE_API_TOKEN || undefined);
-      const { requireTokenOffLoopback } = await import('../../api/auth.js');
-      if (flags.http) requireTokenOffLoopback(flags.host, token, 'lexcase mcp --http');
-      const { indexSpecs } = await import('../../service/index-specs.js');
-      let specs = indexSpecs(flags.index ?? []);
-      if (specs.length === 0) {
-        const { ensureDefaultIndex } = await import('../../../retrieval/default-index.js');
-        specs = [{ name: 'default', dir: await ensureDefaultIndex(undefined, (line) => log.info(line)) }];
-      }
-      const llm = await resolveLlm(flags, { optional: true });
-      const { openQueryService } = await import('../../service/query-service.js');
-      const svc = await openQueryService({ indexes: specs, llm: llm.model });
+      const { svc, specs, llm, token } = await openServiceFromFlags(flags, flags.http ? { host: flags.host, command: 'lexcase mcp --http' } : undefined);
       try {
-        const what = `${specs.map((s) => s.name).join(', ')}${llm.model ? '; find_evidence can use the configured LLM' : '; find_evidence offline only (no LLM configured)'}`;
+        const what = `${specs.map((s) => s.name).join(', ')}${llm ? '; find_evidence can use the configured LLM' : '; find_evidence offline only (no LLM configured)'}`;
         if (!flags.http) {
           const { serveMcpStdio } = await import('../../mcp/stdio.js');
           log.info(`lexcase MCP server on stdio: ${what}`);
@@ -63,7 +49,7 @@ export function register(program: Command): void {
         }
         const { startMcpHttp } = await import('../../mcp/http.js');
         const s = await startMcpHttp(svc, { host: flags.host, port: flags.port, token });
-        output(g, { url: s.url, indexes: svc.indexNames, llm: !!llm.model, token: !!token }, () => `lexcase MCP server at ${s.url} (streamable HTTP): ${what}  (Ctrl-C to stop)`);
+        output(g, { url: s.url, indexes: svc.indexNames, llm: !!llm, token: !!token }, () => `lexcase MCP server at ${s.url} (streamable HTTP): ${what}  (Ctrl-C to stop)`);
         await new Promise<void>((resolveStop) => {
           const stop = () => {
             process.off('SIGINT', stop);

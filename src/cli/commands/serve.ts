@@ -15,6 +15,7 @@ import { errors } from '../../../core/errors.js';
 import { log } from '../../../core/log.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
 import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
+import { collectIndex, openServiceFromFlags } from '../query-service-flags.js';
 
 interface ServeFlags extends LlmCliOpts {
   index?: string[];
@@ -32,7 +33,7 @@ export function register(program: Command): void {
     program
       .command('serve')
       .description('local web app: search an index, find evidence for a hypothesis, browse CASE traces, contest ACAL argument graphs')
-      .option('--index <dir>', 'index directory to search (from `lexcase index build` or `lexcase demo`); with --api: repeatable, NAME=DIR names it', (v: string, prev: string[] = []) => [...prev, v])
+      .option('--index <dir>', 'index directory to search (from `lexcase index build` or `lexcase demo`); with --api: repeatable, NAME=DIR names it', collectIndex)
       .option('--runs <dir>', 'directory holding run directories (CASE runs, ACAL runs with argument graphs)')
       .option('--port <n>', 'port (0 = any free port)', parseIntOpt('port', { min: 0, max: 65535 }), 8080)
       .option('--topics <file>', 'topics for the retrieval-evaluation view: "id<TAB>query" lines or JSONL {id, text} (with --qrels)')
@@ -77,22 +78,11 @@ function untilStopped(close: () => Promise<void>): Promise<void> {
 
 async function serveApi(flags: ServeFlags, g: GlobalOpts): Promise<void> {
   if (flags.runs || flags.topics || flags.qrels) throw errors.usage('--api serves the JSON API only: --runs, --topics and --qrels are for the explorer (run it separately)');
-  const token = flags.token ?? (process.env.LEXCASE_API_TOKEN || undefined);
-  const { requireTokenOffLoopback } = await import('../../api/auth.js');
-  requireTokenOffLoopback(flags.host, token, 'lexcase serve --api');
-  const { indexSpecs } = await import('../../service/index-specs.js');
-  let specs = indexSpecs(flags.index ?? []);
-  if (specs.length === 0) {
-    const { ensureDefaultIndex } = await import('../../../retrieval/default-index.js');
-    specs = [{ name: 'default', dir: await ensureDefaultIndex(undefined, (line) => log.info(line)) }];
-  }
-  const llm = await resolveLlm(flags, { optional: true });
-  const { openQueryService } = await import('../../service/query-service.js');
+  const { svc, specs, llm, token } = await openServiceFromFlags(flags, { host: flags.host, command: 'lexcase serve --api' });
   const { startApiServer } = await import('../../api/server.js');
-  const svc = await openQueryService({ indexes: specs, llm: llm.model });
   try {
     const s = await startApiServer(svc, { host: flags.host, port: flags.port, token, indexes: specs });
-    output(g, { url: `${s.url}/v1`, openapi: `${s.url}/v1/openapi.json`, indexes: svc.indexNames, llm: !!llm.model, token: !!token }, () => `lexcase API at ${s.url}/v1 (OpenAPI 3.1: ${s.url}/v1/openapi.json; indexes: ${svc.indexNames.join(', ')})  (Ctrl-C to stop)`);
+    output(g, { url: `${s.url}/v1`, openapi: `${s.url}/v1/openapi.json`, indexes: svc.indexNames, llm: !!llm, token: !!token }, () => `lexcase API at ${s.url}/v1 (OpenAPI 3.1: ${s.url}/v1/openapi.json; indexes: ${svc.indexNames.join(', ')})  (Ctrl-C to stop)`);
     await untilStopped(s.close);
   } finally {
     await svc.close();

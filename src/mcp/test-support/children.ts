@@ -65,8 +65,8 @@ export function startServerChild(args: string[], o: { cwd?: string; env?: Record
   return new Promise((resolveStart, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`no start line within ${o.timeoutMs ?? 90_000} ms; stderr:\n${err}`));
-    }, o.timeoutMs ?? 90_000);
+      reject(new Error(`no start line within ${o.timeoutMs ?? 150_000} ms; stderr:\n${err}`));
+    }, o.timeoutMs ?? 150_000);
     child.stdout.setEncoding('utf8').on('data', (s: string) => {
       out += s;
       try {
@@ -109,7 +109,7 @@ export function runBuiltCli(args: string[], o: { cwd?: string; env?: Record<stri
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
     child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
