@@ -13,7 +13,15 @@ export interface Listening {
   close(): Promise<void>;
 }
 
+/**
+ * Idle keep-alive connections are kept 30 s (Node's default is 5 s): a client that reuses one just
+ * as the server drops it gets ECONNRESET, which a loaded machine made happen between two requests
+ * a few seconds apart.
+ */
+export const KEEP_ALIVE_MS = 30_000;
+
 export async function listen(server: Server, port: number, host: string): Promise<Listening> {
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolveListen());
