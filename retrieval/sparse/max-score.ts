@@ -19,7 +19,7 @@
  * an untouched doc can reach at most base − |q|·ln(minDl+μ) + R.
  */
 import { accumulate, accumulatorFor, Mode, type Accumulator } from './accumulator.js';
-import { decodedPostings, TF_ESCAPE, type PostingList } from './decoded-postings.js';
+import { CHUNK_BITS, CHUNK_DOCS, compactPostings, denseTfs, TF8_ESCAPE, type CompactList, type DenseList } from './decoded-postings.js';
 import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
 import { TopK } from './top-k.js';
 
@@ -34,28 +34,59 @@ export interface TermPlan {
 }
 
 /** Work counters of the last scoreTopK call on this thread (for profiling and tests). */
-export const scoreStats = { selectMs: 0, touched: 0, postingsWalked: 0, galloped: 0, candidates: 0, switchedAt: -1, terms: 0, thetaChecks: 0 };
+export const scoreStats = { boundMs: 0, walkMs: 0, checkMs: 0, phase2Ms: 0, selectMs: 0, touched: 0, postingsWalked: 0, galloped: 0, candidates: 0, switchedAt: -1, terms: 0, thetaChecks: 0 };
 
-/** Largest weight of one posting list in the range (cached per list and parameters). */
-function upperBound(list: PostingList, cacheable: boolean, mode: Mode, p1: number, p2: number, arr: Float64Array | undefined, key: string): number {
-  const cache = cacheable ? (list.ub ??= new Map()) : undefined;
-  const hit = cache?.get(key);
-  if (hit !== undefined) return p1 * hit;
-  const { docs, tfs, length } = list;
-  let best = 0;
-  for (let i = 0; i < length; i++) {
-    let tf = tfs[i];
-    if (tf === TF_ESCAPE) tf = list.bigTf!.get(i)!;
-    let w: number;
-    if (mode === Mode.Bm25) w = tf / (tf + arr![docs[i]]);
-    else if (mode === Mode.Qld) w = Math.log1p(tf / p2);
-    else w = Math.max(0, Math.log1p(tf / p2) + arr![docs[i]]);
-    if (w > best) best = w;
+/** One query term's postings over the range: one tf byte per doc (lists in most docs) or compact. */
+interface TermLists {
+  dense: DenseList | null;
+  list: CompactList | null;
+}
+
+function termLists(view: ScoringView, id: number): TermLists {
+  const dense = denseTfs(view, id);
+  return { dense, list: dense ? null : compactPostings(view, id) };
+}
+
+/** Largest tf of a list (its tf bytes' maximum, or the largest escaped tf). */
+function largestTf(t: TermLists): number {
+  if (t.dense) return t.dense.maxTf;
+  const l = t.list!;
+  let m = l.maxTf;
+  if (l.bigTf) for (const v of l.bigTf.values()) if (v > m) m = v;
+  return m;
+}
+
+const extremes = new WeakMap<Float64Array, Map<string, number>>();
+/** Smallest (or largest) entry of a per-doc array over [lo, hi), cached per array. */
+function extreme(arr: Float64Array, lo: number, hi: number, max: boolean): number {
+  let m = extremes.get(arr);
+  if (!m) extremes.set(arr, (m = new Map()));
+  const key = `${lo}:${hi}:${max}`;
+  let v = m.get(key);
+  if (v === undefined) {
+    v = max ? -Infinity : Infinity;
+    for (let d = lo; d < hi; d++) {
+      const x = arr[d];
+      if (max ? x > v : x < v) v = x;
+    }
+    m.set(key, v);
   }
+  return v;
+}
+
+/**
+ * An upper bound of the weight any posting of the term adds in the range, from its largest tf and
+ * the range's most favourable doc length (the smallest BM25 norm, the largest Lucene log ratio):
+ * every weight grows with tf and falls with length. O(1) per term (no walk over the list).
+ */
+function upperBound(t: TermLists, mode: Mode, p1: number, p2: number, arr: Float64Array | undefined, lo: number, hi: number): number {
+  const tf = largestTf(t);
+  let w: number;
+  if (mode === Mode.Bm25) w = tf / (tf + extreme(arr!, lo, hi, false));
+  else if (mode === Mode.Qld) w = Math.log1p(tf / p2);
+  else w = Math.max(0, Math.log1p(tf / p2) + extreme(arr!, lo, hi, true));
   // Guard against rounding: a bound must never be below a weight actually added.
-  best = best * (1 + 1e-12);
-  cache?.set(key, best);
-  return p1 * best;
+  return p1 * w * (1 + 1e-12);
 }
 
 export interface MaxScoreInput {
@@ -108,48 +139,149 @@ function selectAll(view: ScoringView, acc: Accumulator, k: number, q: MaxScoreIn
   return top;
 }
 
-/** First index ≥ from with docs[i] ≥ d (length when none). */
-function gallop(docs: Uint32Array, length: number, from: number, d: number): number {
-  if (from >= length || docs[from] >= d) return from;
+/** First index p in [from, end) with low[p] ≥ x (end when none); low is ascending there. */
+function gallop16(low: Uint16Array, from: number, end: number, x: number): number {
+  if (from >= end || low[from] >= x) return from;
   let lo = from;
   let step = 1;
   let hi = from + 1;
-  while (hi < length && docs[hi] < d) {
+  while (hi < end && low[hi] < x) {
     lo = hi;
     step *= 2;
     hi = lo + step;
   }
-  if (hi > length) hi = length;
-  // docs[lo] < d, and hi === length or docs[hi] ≥ d
+  if (hi > end) hi = end;
+  // low[lo] < x, and hi === end or low[hi] ≥ x
   while (hi - lo > 1) {
     const mid = (lo + hi) >>> 1;
-    if (docs[mid] < d) lo = mid;
+    if (low[mid] < x) lo = mid;
     else hi = mid;
   }
   return hi;
 }
 
-/** Add one term's weights to the candidates (sorted by doc), exactly as accumulate() would. */
-function addToCandidates(list: PostingList, cands: Uint32Array, nc: number, acc: Accumulator, mode: Mode, p1: number, p2: number, arr: Float64Array | undefined): void {
-  const { docs, tfs, length } = list;
+/** Add one posting's weight to `d`, exactly the expression accumulate() evaluates. */
+function addWeight(acc: Accumulator, d: number, tf: number, mode: Mode, p1: number, p2: number, w1: number, l1: number, arr: Float64Array | undefined): void {
   const { scores } = acc;
-  const w1 = mode === Mode.Qld ? p1 * Math.log1p(1 / p2) : 0;
+  if (mode === Mode.Bm25) scores[d] = scores[d] + (p1 * tf) / (tf + arr![d]);
+  else if (mode === Mode.Qld) scores[d] = scores[d] + (tf === 1 ? w1 : p1 * Math.log1p(tf / p2));
+  else {
+    const s = (tf === 1 ? l1 : Math.log1p(tf / p2)) + arr![d];
+    if (s > 0) scores[d] += p1 * s;
+  }
+}
+
+/**
+ * Walk a whole list of the range into the accumulator, as accumulate() does (same additions in the
+ * same order per doc), from the compact or dense form instead of the wide form decoded per query.
+ */
+function walkList(view: ScoringView, t: TermLists, acc: Accumulator, mode: Mode, p1: number, p2: number, arr: Float64Array | undefined): void {
+  const { scores, mark, touched } = acc;
+  const w1 = p1 * Math.log1p(1 / p2);
   const l1 = Math.log1p(1 / p2);
-  let p = 0;
-  for (let c = 0; c < nc && p < length; c++) {
-    const d = cands[c];
-    p = gallop(docs, length, p, d);
-    if (p >= length) break;
-    if (docs[p] !== d) continue;
-    let tf = tfs[p];
-    if (tf === TF_ESCAPE) tf = list.bigTf!.get(p)!;
-    if (mode === Mode.Bm25) scores[d] = scores[d] + (p1 * tf) / (tf + arr![d]);
-    else if (mode === Mode.Qld) scores[d] = scores[d] + (tf === 1 ? w1 : p1 * Math.log1p(tf / p2));
-    else {
-      const s = (tf === 1 ? l1 : Math.log1p(tf / p2)) + arr![d];
+  let count = acc.count;
+  // Doc and tf of each posting, in doc order, from either form (one tight loop per scorer below).
+  let docs: Uint32Array;
+  let tfv: Uint16Array | Uint8Array;
+  let n = 0;
+  if (t.dense) {
+    const tfs = t.dense.tfs;
+    const span = view.hi - view.lo;
+    for (let i = 0; i < span; i++) if (tfs[i] !== 0) n++;
+    docs = scratchDocs(n);
+    tfv = new Uint8Array(n);
+    n = 0;
+    for (let i = 0; i < span; i++)
+      if (tfs[i] !== 0) {
+        docs[n] = view.lo + i;
+        tfv[n++] = tfs[i];
+      }
+  } else {
+    const l = t.list!;
+    const { low, chunkEnd } = l;
+    n = l.length;
+    docs = scratchDocs(n);
+    let p = 0;
+    for (let c = 0; c < chunkEnd.length; c++) {
+      const base = (l.c0 + c) * CHUNK_DOCS;
+      for (const end = chunkEnd[c]; p < end; p++) docs[p] = base + low[p];
+    }
+    tfv = l.tfs;
+  }
+  const big = t.list?.bigTf;
+  if (mode === Mode.Bm25) {
+    const norm = arr!;
+    for (let i = 0; i < n; i++) {
+      const d = docs[i];
+      let tf = tfv[i];
+      if (tf === TF8_ESCAPE && big) tf = big.get(i)!;
+      const s = scores[d];
+      if (s === 0) touched[count++] = d;
+      scores[d] = s + (p1 * tf) / (tf + norm[d]);
+    }
+  } else if (mode === Mode.Qld) {
+    for (let i = 0; i < n; i++) {
+      const d = docs[i];
+      let tf = tfv[i];
+      if (tf === TF8_ESCAPE && big) tf = big.get(i)!;
+      const s = scores[d];
+      if (s === 0) touched[count++] = d;
+      scores[d] = s + (tf === 1 ? w1 : p1 * Math.log1p(tf / p2));
+    }
+  } else {
+    const ratio = arr!;
+    for (let i = 0; i < n; i++) {
+      const d = docs[i];
+      let tf = tfv[i];
+      if (tf === TF8_ESCAPE && big) tf = big.get(i)!;
+      if (mark[d] === 0) {
+        mark[d] = 1;
+        touched[count++] = d;
+      }
+      const s = (tf === 1 ? l1 : Math.log1p(tf / p2)) + ratio[d];
       if (s > 0) scores[d] += p1 * s;
     }
-    p++;
+  }
+  acc.count = count;
+}
+
+/** This thread's buffer of absolute doc ids for walkList (grown to the longest list walked). */
+let docBuf = new Uint32Array(0);
+function scratchDocs(n: number): Uint32Array {
+  if (docBuf.length < n) docBuf = new Uint32Array(Math.max(n, Math.ceil(docBuf.length * 1.5)));
+  return docBuf;
+}
+
+/** Add one term's weights to the candidates (sorted by doc), exactly as accumulate() would. */
+function addToCandidates(view: ScoringView, t: TermLists, cands: Uint32Array, nc: number, acc: Accumulator, mode: Mode, p1: number, p2: number, arr: Float64Array | undefined): void {
+  const w1 = p1 * Math.log1p(1 / p2);
+  const l1 = Math.log1p(1 / p2);
+  if (t.dense) {
+    const tfs = t.dense.tfs;
+    const { lo } = view;
+    for (let c = 0; c < nc; c++) {
+      const d = cands[c];
+      const tf = tfs[d - lo];
+      if (tf !== 0) addWeight(acc, d, tf, mode, p1, p2, w1, l1, arr);
+    }
+  } else {
+    const l = t.list!;
+    const { low, tfs, chunkEnd } = l;
+    let p = 0;
+    for (let c = 0; c < nc; c++) {
+      const d = cands[c];
+      const ci = (d >>> CHUNK_BITS) - l.c0;
+      const start = ci > 0 ? chunkEnd[ci - 1] : 0;
+      const end = chunkEnd[ci];
+      if (p < start) p = start;
+      if (p >= end) continue;
+      const x = d & (CHUNK_DOCS - 1);
+      p = gallop16(low, p, end, x);
+      if (p >= end || low[p] !== x) continue;
+      const tf = tfs[p];
+      addWeight(acc, d, tf === TF8_ESCAPE ? l.bigTf!.get(p)! : tf, mode, p1, p2, w1, l1, arr);
+      p++;
+    }
   }
   scoreStats.galloped += nc;
 }
@@ -165,21 +297,20 @@ export function maxScoreTopK(view: ScoringView, inp: MaxScoreInput): TopK {
   scoreStats.terms = T;
   scoreStats.thetaChecks = 0;
 
-  // Exact bounds and suffix sums R[j] = Σ_{i ≥ j} ub_i.
+  // Bounds and suffix sums R[j] = Σ_{i ≥ j} ub_i (the pruned path only: the exhaustive reference
+  // walks the wide form through accumulate(), as it always did).
+  let tp = performance.now();
   const R = new Float64Array(T + 1);
   const restPostings = new Float64Array(T + 1);
+  const lists: TermLists[] = inp.exhaustive ? [] : plan.map((t) => termLists(view, t.id));
   if (!inp.exhaustive) {
-    const ub = new Float64Array(T);
-    for (let j = 0; j < T; j++) {
-      const t = plan[j];
-      const list = decodedPostings(view, t.id);
-      ub[j] = upperBound(list, list.cached, mode, t.p1, t.p2, arr, `${inp.paramKey}`);
-    }
     for (let j = T - 1; j >= 0; j--) {
-      R[j] = R[j + 1] + ub[j];
-      restPostings[j] = restPostings[j + 1] + plan[j].df;
+      const t = plan[j];
+      R[j] = R[j + 1] + upperBound(lists[j], mode, t.p1, t.p2, arr, view.lo, view.hi);
+      restPostings[j] = restPostings[j + 1] + t.df;
     }
   }
+  scoreStats.boundMs += performance.now() - tp;
   // Best score a doc untouched before term j can reach: offset + R[j].
   let offset = 0;
   if (qld) {
@@ -201,12 +332,17 @@ export function maxScoreTopK(view: ScoringView, inp: MaxScoreInput): TopK {
       if (restPostings[j] > 4 * (acc.count + k) && bound < lastTriedBound * 0.85 && (qld ? view.hi - view.lo : acc.count) > k) {
         lastTriedBound = bound;
         scoreStats.thetaChecks++;
+        tp = performance.now();
         theta = selectAll(view, acc, k, qld).threshold;
+        scoreStats.checkMs += performance.now() - tp;
         if (theta > bound) break;
       }
     }
     const t = plan[j];
-    accumulate(view, acc, t.id, mode, t.p1, t.p2, arr);
+    tp = performance.now();
+    if (inp.exhaustive) accumulate(view, acc, t.id, mode, t.p1, t.p2, arr);
+    else walkList(view, lists[j], acc, mode, t.p1, t.p2, arr);
+    scoreStats.walkMs += performance.now() - tp;
     scoreStats.postingsWalked += t.df;
   }
   if (j >= T) {
@@ -218,6 +354,7 @@ export function maxScoreTopK(view: ScoringView, inp: MaxScoreInput): TopK {
   }
 
   // Phase 2: candidates only.
+  tp = performance.now();
   scoreStats.switchedAt = j;
   const { touched } = acc;
   let cands = new Uint32Array(acc.count);
@@ -230,7 +367,7 @@ export function maxScoreTopK(view: ScoringView, inp: MaxScoreInput): TopK {
   scoreStats.candidates = nc;
   for (; j < T; j++) {
     const t = plan[j];
-    addToCandidates(decodedPostings(view, t.id), cands, nc, acc, mode, t.p1, t.p2, arr);
+    addToCandidates(view, lists[j], cands, nc, acc, mode, t.p1, t.p2, arr);
     // Raise θ over the candidates (they hold every doc that can still make the top k), then drop
     // those that can no longer reach it.
     if (nc > k) {
@@ -256,7 +393,6 @@ export function maxScoreTopK(view: ScoringView, inp: MaxScoreInput): TopK {
     const s = fullScore(acc, d, qld);
     if (s >= top.threshold) top.push(s, d);
   }
+  scoreStats.phase2Ms += performance.now() - tp;
   return top;
 }
-
-
