@@ -75,11 +75,25 @@ function extreme(arr: Float64Array, lo: number, hi: number, max: boolean): numbe
 }
 
 /**
+ * Exact per-list bounds learnt from full walks (walkList): the largest weight factor (BM25:
+ * tf/(tf + norm), Lucene QLD: max(0, ln(1 + tf/p2) + ratio)) of a term's postings in the view's
+ * range, per scorer parameters. A list walked once keeps its exact bound for every later query;
+ * until then the O(1) bound below stands in.
+ */
+const exactBounds = new WeakMap<ScoringView, Map<string, number>>();
+function boundsOf(view: ScoringView): Map<string, number> {
+  let m = exactBounds.get(view);
+  if (!m) exactBounds.set(view, (m = new Map()));
+  return m;
+}
+
+/**
  * An upper bound of the weight any posting of the term adds in the range, from its largest tf and
  * the range's most favourable doc length (the smallest BM25 norm, the largest Lucene log ratio):
  * every weight grows with tf and falls with length. O(1) per term (no walk over the list).
  */
-function upperBound(t: TermLists, mode: Mode, p1: number, p2: number, arr: Float64Array | undefined, lo: number, hi: number): number {
+function upperBound(t: TermLists, mode: Mode, p1: number, p2: number, arr: Float64Array | undefined, lo: number, hi: number, exact: number | undefined): number {
+  if (exact !== undefined) return p1 * exact * (1 + 1e-12);
   const tf = largestTf(t);
   let w: number;
   if (mode === Mode.Bm25) w = tf / (tf + extreme(arr!, lo, hi, false));
@@ -175,7 +189,7 @@ function addWeight(acc: Accumulator, d: number, tf: number, mode: Mode, p1: numb
  * Walk a whole list of the range into the accumulator, as accumulate() does (same additions in the
  * same order per doc), from the compact or dense form instead of the wide form decoded per query.
  */
-function walkList(view: ScoringView, t: TermLists, acc: Accumulator, mode: Mode, p1: number, p2: number, arr: Float64Array | undefined): void {
+function walkList(view: ScoringView, t: TermLists, acc: Accumulator, mode: Mode, p1: number, p2: number, arr: Float64Array | undefined): number {
   const { scores, mark, touched } = acc;
   const w1 = p1 * Math.log1p(1 / p2);
   const l1 = Math.log1p(1 / p2);
@@ -209,16 +223,22 @@ function walkList(view: ScoringView, t: TermLists, acc: Accumulator, mode: Mode,
     tfv = l.tfs;
   }
   const big = t.list?.bigTf;
+  // The largest weight factor met (BM25 and Lucene QLD; their exact bound for later queries).
+  let top = 0;
   if (mode === Mode.Bm25) {
     const norm = arr!;
+    let mx = 0;
     for (let i = 0; i < n; i++) {
       const d = docs[i];
       let tf = tfv[i];
       if (tf === TF8_ESCAPE && big) tf = big.get(i)!;
       const s = scores[d];
       if (s === 0) touched[count++] = d;
-      scores[d] = s + (p1 * tf) / (tf + norm[d]);
+      const w = (p1 * tf) / (tf + norm[d]);
+      scores[d] = s + w;
+      if (w > mx) mx = w;
     }
+    top = mx / p1;
   } else if (mode === Mode.Qld) {
     for (let i = 0; i < n; i++) {
       const d = docs[i];
@@ -239,10 +259,14 @@ function walkList(view: ScoringView, t: TermLists, acc: Accumulator, mode: Mode,
         touched[count++] = d;
       }
       const s = (tf === 1 ? l1 : Math.log1p(tf / p2)) + ratio[d];
-      if (s > 0) scores[d] += p1 * s;
+      if (s > 0) {
+        scores[d] += p1 * s;
+        if (s > top) top = s;
+      }
     }
   }
   acc.count = count;
+  return top;
 }
 
 /** This thread's buffer of absolute doc ids for walkList (grown to the longest list walked). */
@@ -303,10 +327,12 @@ export function maxScoreTopK(view: ScoringView, inp: MaxScoreInput): TopK {
   const R = new Float64Array(T + 1);
   const restPostings = new Float64Array(T + 1);
   const lists: TermLists[] = inp.exhaustive ? [] : plan.map((t) => termLists(view, t.id));
+  const learnt = boundsOf(view);
+  const keys = plan.map((t) => `${inp.paramKey}:${t.id}`);
   if (!inp.exhaustive) {
     for (let j = T - 1; j >= 0; j--) {
       const t = plan[j];
-      R[j] = R[j + 1] + upperBound(lists[j], mode, t.p1, t.p2, arr, view.lo, view.hi);
+      R[j] = R[j + 1] + upperBound(lists[j], mode, t.p1, t.p2, arr, view.lo, view.hi, mode === Mode.Qld ? undefined : learnt.get(keys[j]));
       restPostings[j] = restPostings[j + 1] + t.df;
     }
   }
@@ -341,7 +367,10 @@ export function maxScoreTopK(view: ScoringView, inp: MaxScoreInput): TopK {
     const t = plan[j];
     tp = performance.now();
     if (inp.exhaustive) accumulate(view, acc, t.id, mode, t.p1, t.p2, arr);
-    else walkList(view, lists[j], acc, mode, t.p1, t.p2, arr);
+    else {
+      const top = walkList(view, lists[j], acc, mode, t.p1, t.p2, arr);
+      if (mode !== Mode.Qld && t.p1 > 0) learnt.set(keys[j], top);
+    }
     scoreStats.walkMs += performance.now() - tp;
     scoreStats.postingsWalked += t.df;
   }
