@@ -103,6 +103,15 @@ function upperBound(t: TermLists, mode: Mode, p1: number, p2: number, arr: Float
   return p1 * w * (1 + 1e-12);
 }
 
+/**
+ * The bound of one plan term over the view's range (blocked-taat.ts prunes with it too): the exact
+ * bound a full walk learnt, else the O(1) bound from the list's largest tf.
+ */
+export function termBound(view: ScoringView, dense: DenseList | null, list: CompactList | null, mode: Mode, t: TermPlan, arr: Float64Array | undefined, paramKey: string): number {
+  const exact = mode === Mode.Qld ? undefined : boundsOf(view).get(`${paramKey}:${t.id}`);
+  return upperBound({ dense, list }, mode, t.p1, t.p2, arr, view.lo, view.hi, exact);
+}
+
 export interface MaxScoreInput {
   mode: Mode;
   plan: TermPlan[];
@@ -154,7 +163,7 @@ function selectAll(view: ScoringView, acc: Accumulator, k: number, q: MaxScoreIn
 }
 
 /** First index p in [from, end) with low[p] ≥ x (end when none); low is ascending there. */
-function gallop16(low: Uint16Array, from: number, end: number, x: number): number {
+export function gallop16(low: Uint16Array, from: number, end: number, x: number): number {
   if (from >= end || low[from] >= x) return from;
   let lo = from;
   let step = 1;
