@@ -80,7 +80,7 @@ export function recallCurveSpec(points: CurvePoint[], title = 'Recall@k'): PlotS
         mark: { type: 'line', point: true },
         encoding: {
           x,
-          y: { field: 'recall', type: 'quantitative' },
+          y: { field: 'recall', type: 'quantitative', title: 'Recall@k' },
           color: { field: 'method', type: 'nominal', title: 'method', legend: { symbolOpacity: 1, symbolType: 'stroke', symbolStrokeWidth: 3 } },
           tooltip: [{ field: 'method' }, { field: 'k' }, { field: 'recall', format: '.3f' }, { field: 'lo', format: '.3f', title: 'CI lo' }, { field: 'hi', format: '.3f', title: 'CI hi' }],
         },
@@ -103,9 +103,9 @@ export function reliabilitySpec(bins: ConfidenceBin[], title = 'Accuracy by conf
       layer: [
         // perfect calibration: accuracy = confidence
         { data: { values: [{ meanConfidence: 0, accuracy: 0 }, { meanConfidence: 1, accuracy: 1 }] }, mark: { type: 'line', color: '#888', strokeDash: [4, 3] }, encoding: { x, y } },
-        { data: { values }, mark: { type: 'errorbar', ticks: true, color: '#333' }, encoding: { x, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } } },
+        { data: { values }, mark: { type: 'errorbar', ticks: true, color: '#333' }, encoding: { x, y: { field: 'lo', type: 'quantitative', title: 'accuracy' }, y2: { field: 'hi' } } },
         { data: { values }, mark: { type: 'point', filled: true, color: '#4c78a8' }, encoding: { x, y, size: { field: 'n', type: 'quantitative', title: 'items' }, tooltip: [{ field: 'bin' }, { field: 'n' }, { field: 'meanConfidence', format: '.2f' }, { field: 'accuracy', format: '.3f' }] } },
-        { data: { values }, mark: { type: 'text', dy: -10, fontSize: 11 }, encoding: { x, y: { field: 'hi', type: 'quantitative' }, text: { field: 'label' } } },
+        { data: { values }, mark: { type: 'text', dy: -10, fontSize: 11 }, encoding: { x, y: { field: 'hi', type: 'quantitative', title: 'accuracy' }, text: { field: 'label' } } },
       ],
     };
   }
@@ -119,8 +119,8 @@ export function reliabilitySpec(bins: ConfidenceBin[], title = 'Accuracy by conf
     data: { values },
     layer: [
       { mark: { type: 'bar', opacity: 0.8, color: '#4c78a8' }, encoding: { x, y: { field: 'accuracy', type: 'quantitative', title: 'accuracy', scale: { domain: [0, Math.max(top, 0.1)] } }, tooltip: [{ field: 'bin' }, { field: 'n' }, { field: 'accuracy', format: '.3f' }] } },
-      { mark: { type: 'errorbar', ticks: true, color: '#333' }, encoding: { x, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } } },
-      { mark: { type: 'text', dy: -8, fontSize: 11 }, encoding: { x, y: { field: 'hi', type: 'quantitative' }, text: { field: 'label' } } },
+      { mark: { type: 'errorbar', ticks: true, color: '#333' }, encoding: { x, y: { field: 'lo', type: 'quantitative', title: 'accuracy' }, y2: { field: 'hi' } } },
+      { mark: { type: 'text', dy: -8, fontSize: 11 }, encoding: { x, y: { field: 'hi', type: 'quantitative', title: 'accuracy' }, text: { field: 'label' } } },
     ],
   };
 }
@@ -138,8 +138,8 @@ export function roundAccuracySpec(rows: (RoundAccuracy & { series?: string })[],
     data: { values: rows.map((r) => ({ ...r, label: `n=${r.n}` })) },
     layer: [
       { mark: { type: 'errorbar', ticks: { size: 10 }, thickness: 1.5, ...(series ? {} : { color: '#4c78a8' }) }, encoding: { x, y: { field: 'lo', type: 'quantitative', title: 'accuracy', scale: { domain: [0, top] } }, y2: { field: 'hi' }, ...(series ? { color: { field: 'series', type: 'nominal' } } : {}) } },
-      { mark: { type: 'line', point: { size: 60 }, ...(series ? {} : { color: '#4c78a8' }) }, encoding: { x, y: { field: 'accuracy', type: 'quantitative' }, ...color, tooltip: [...(series ? [{ field: 'series' }] : []), { field: 'round' }, { field: 'n' }, { field: 'accuracy', format: '.3f' }, { field: 'lo', format: '.3f', title: 'CI lo' }, { field: 'hi', format: '.3f', title: 'CI hi' }] } },
-      ...(series ? [] : [{ mark: { type: 'text', dy: -10, fontSize: 11 }, encoding: { x, y: { field: 'hi', type: 'quantitative' }, text: { field: 'label' } } }]),
+      { mark: { type: 'line', point: { size: 60 }, ...(series ? {} : { color: '#4c78a8' }) }, encoding: { x, y: { field: 'accuracy', type: 'quantitative', title: 'accuracy' }, ...color, tooltip: [...(series ? [{ field: 'series' }] : []), { field: 'round' }, { field: 'n' }, { field: 'accuracy', format: '.3f' }, { field: 'lo', format: '.3f', title: 'CI lo' }, { field: 'hi', format: '.3f', title: 'CI hi' }] } },
+      ...(series ? [] : [{ mark: { type: 'text', dy: -10, fontSize: 11 }, encoding: { x, y: { field: 'hi', type: 'quantitative', title: 'accuracy' }, text: { field: 'label' } } }]),
     ],
   };
 }
@@ -165,7 +165,7 @@ export function figuresSpec(points: FigurePoint[], title = 'Headline figures (95
     height: 200,
     layer: [
       { data: { values: withCi }, mark: { type: 'errorbar', ticks: true }, encoding: { x, xOffset: { field: 'run' }, y: { field: 'lo', type: 'quantitative', title: 'value', scale: { domain: [0, top] } }, y2: { field: 'hi' }, color: { field: 'run', type: 'nominal' } } },
-      { data: { values: points }, mark: { type: 'point', filled: true, size: 60 }, encoding: { x, xOffset: { field: 'run' }, y: { field: 'estimate', type: 'quantitative' }, color: { field: 'run', type: 'nominal', title: 'run' }, tooltip: [{ field: 'run' }, { field: 'figure' }, { field: 'estimate', format: '.3f' }, { field: 'lo', format: '.3f' }, { field: 'hi', format: '.3f' }, { field: 'n' }] } },
+      { data: { values: points }, mark: { type: 'point', filled: true, size: 60 }, encoding: { x, xOffset: { field: 'run' }, y: { field: 'estimate', type: 'quantitative', title: 'value' }, color: { field: 'run', type: 'nominal', title: 'run' }, tooltip: [{ field: 'run' }, { field: 'figure' }, { field: 'estimate', format: '.3f' }, { field: 'lo', format: '.3f' }, { field: 'hi', format: '.3f' }, { field: 'n' }] } },
     ],
   };
 }

@@ -79,7 +79,7 @@ export async function renderRunsTable(root: HTMLElement, params: URLSearchParams
     testid: 'runs-table',
     caption: 'runs',
     rowAttrs: (r) => ({ 'data-testid': 'run-row', 'data-run': r.id, 'data-system': r.systemName }),
-    sort: state.sort ? (state as SortState) : undefined,
+    sort: state.sort ? ({ key: state.sort, dir: state.dir } as SortState) : undefined,
     onSort: (s) => {
       state.sort = s.key;
       state.dir = s.dir;

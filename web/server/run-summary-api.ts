@@ -104,21 +104,25 @@ export async function runTable(run: RunEntry): Promise<unknown> {
   }
 }
 
+/** A MAD run's accuracy of the verdict after each round (from its traces), else []. */
+export async function madRounds(run: RunEntry, summary: RunSummary, results: ResultRecord[]) {
+  if (!summary.system?.startsWith('mad')) return [];
+  const items = [];
+  for (const r of results) {
+    if (!servable(run.root, tracePath(run.dir, r.id))) continue;
+    items.push({ gold: r.gold, trace: await readTrace(run.dir, r.id) });
+  }
+  return roundAccuracy(items, { iterations: 1000 });
+}
+
 export async function runPage(run: RunEntry) {
   const summary = await runSummary(run);
   const results = await latestResults(run);
   const plots: { id: string; title: string; spec: PlotSpec }[] = [];
   const rel = confidenceBins(results, { iterations: 1000 });
   if (rel.bins.length) plots.push({ id: 'reliability', title: 'Accuracy by confidence (reliability)', spec: reliabilitySpec(rel.bins, `Accuracy by confidence (n per bin, 95% CI)`) });
-  if (summary.system?.startsWith('mad')) {
-    const items = [];
-    for (const r of results) {
-      if (!servable(run.root, tracePath(run.dir, r.id))) continue;
-      items.push({ gold: r.gold, trace: await readTrace(run.dir, r.id) });
-    }
-    const rounds = roundAccuracy(items, { iterations: 1000 });
-    if (rounds.length) plots.push({ id: 'mad-rounds', title: 'Accuracy of the verdict after each round', spec: roundAccuracySpec(rounds) });
-  }
+  const rounds = await madRounds(run, summary, results);
+  if (rounds.length) plots.push({ id: 'mad-rounds', title: 'Accuracy of the verdict after each round', spec: roundAccuracySpec(rounds) });
   const cfg = await configOf(run);
   return { summary, config: cfg.config ? publicRunConfig(cfg.config) : null, plots, table: summary.hasTable ? await runTable(run) : null };
 }
