@@ -16,7 +16,7 @@ import type { RunSummary } from '../common/run-summary-types.js';
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const pp = (d: number) => `${d >= 0 ? '+' : ''}${(100 * d).toFixed(1)} pp`;
 const pText = (p: number) => (p < 0.001 ? '< 0.001' : p.toFixed(3));
-const show = (v: unknown) => (v === undefined ? '(absent)' : typeof v === 'string' ? v : JSON.stringify(v));
+const show = (v: unknown) => (v && typeof v === 'object' && (v as { absent?: unknown }).absent === true ? '(absent)' : typeof v === 'string' ? v : JSON.stringify(v));
 
 interface Many {
   runs: RunSummary[];

@@ -37,11 +37,16 @@ export function flatConfig(o: unknown, prefix = '', out: Record<string, unknown>
   return out;
 }
 
-/** Keys whose values differ between any two of the configs, with every config's value (undefined: absent). */
+/** Marks a key a config does not have (JSON has no undefined). */
+export const ABSENT = { absent: true } as const;
+
+/** Keys whose values differ between any two of the configs, with every config's value (ABSENT where it has none). */
 export function configDiff(configs: unknown[]): { key: string; values: unknown[] }[] {
   const flat = configs.map((c) => flatConfig(c));
   const keys = [...new Set(flat.flatMap((f) => Object.keys(f)))].sort();
-  return keys.filter((k) => new Set(flat.map((f) => JSON.stringify(f[k] ?? null))).size > 1).map((key) => ({ key, values: flat.map((f) => f[key]) }));
+  return keys
+    .filter((k) => new Set(flat.map((f) => (k in f ? JSON.stringify(f[k]) : '\u0000absent'))).size > 1)
+    .map((key) => ({ key, values: flat.map((f) => (key in f ? f[key] : ABSENT)) }));
 }
 
 async function runData(run: RunEntry) {
