@@ -86,7 +86,7 @@ function draw(el: HTMLElement, runId: string, r: GraphReply, change?: { before: 
             if (text && text !== a.text) void send({ type: 'edit', argument: a.id, text });
           },
         }, 'edit'),
-        h('button', { type: 'button', 'data-testid': `flip-${a.id}`, 'aria-label': `flip the side of ${a.id}`, onclick: () => void send({ type: 'edit', argument: a.id, side: a.side === 'support' ? 'attack' : 'support' }) }, 'flip side'),
+        h('button', { type: 'button', 'data-testid': `flip-${a.id}`, 'aria-label': `flip side of ${a.id}`, onclick: () => void send({ type: 'edit', argument: a.id, side: a.side === 'support' ? 'attack' : 'support' }) }, 'flip side'),
         h('span', { class: 'base-set' }, base, h('button', { type: 'button', 'data-testid': `set-base-${a.id}`, 'aria-label': `set τ of ${a.id}`, onclick: () => void send({ type: 'set-base', argument: a.id, base: Number(base.value) }) }, 'set τ')),
       ),
     );
