@@ -71,8 +71,8 @@ describe.skipIf(!CHROMIUM)('explorer layout and accessibility at 400, 768 and 12
         await page.goto(`${s.url}/${v.hash}`);
         await page.locator(v.ready).first().waitFor({ timeout: 90_000 });
         // plots render asynchronously: wait for every one
-        await page.waitForFunction(() => document.querySelectorAll('figure.plot:not([data-rendered])').length === 0, null, { timeout: 60_000 });
-        const m = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, inner: window.innerWidth, h1: document.querySelectorAll('h1').length, title: document.title }));
+        await page.waitForFunction(`document.querySelectorAll('figure.plot:not([data-rendered])').length === 0`, null, { timeout: 60_000 });
+        const m: { scrollWidth: number; inner: number; h1: number; title: string } = await page.evaluate(`({ scrollWidth: document.documentElement.scrollWidth, inner: window.innerWidth, h1: document.querySelectorAll('h1').length, title: document.title })`);
         if (m.scrollWidth > m.inner) problems.push(`${v.name} @${width}: scrollWidth ${m.scrollWidth} > ${m.inner}`);
         if (m.h1 !== 1) problems.push(`${v.name} @${width}: ${m.h1} h1 elements`);
         if (width === WIDTHS[0]) titles.set(v.name, m.title);
