@@ -74,7 +74,7 @@ export async function renderRunView(root: HTMLElement, params: URLSearchParams):
     return;
   }
   if (page.summary.system === 'reproduce') return; // the reproduction's table, notes and grid runs are its page
-  const side = h('aside', { 'aria-label': 'runs' }, h('details', { class: 'runs-aside', open: window.matchMedia('(min-width: 1000px)').matches }, h('summary', {}, h('h2', { class: 'inline' }, `Runs (${caseRuns.length})`)), runList(caseRuns, runId, 'runs')));
+  const side = h('aside', { 'aria-label': 'runs' }, h('details', { class: 'runs-aside', open: window.matchMedia('(min-width: 1400px)').matches }, h('summary', {}, h('h2', { class: 'inline' }, `Runs (${caseRuns.length})`)), runList(caseRuns, runId, 'runs')));
   const mainCol = h('section', { class: 'run-main', 'aria-label': 'items' });
   const detail = h('section', { class: 'trace', 'data-testid': 'trace', 'aria-label': 'trace' });
   box.append(h('div', { class: 'run-view three' }, side, mainCol, detail));
