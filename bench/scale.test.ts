@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syntheticQueries } from './synthetic.js';
 import type { ScaleResults } from './scale.js';
-import { writeScaleDocs } from './scale-plot.js';
+import { fitPowerLaw, projections, writeScaleDocs } from './scale-plot.js';
 
 const run = promisify(execFile);
 
@@ -75,7 +75,11 @@ describe('npm run bench -- --scale on a tiny corpus', () => {
     const doc = join(dir, 'bench.md');
     await writeFile(doc, '# Bench\n\nbefore\n\n<!-- scale:begin -->\nold\n<!-- scale:end -->\n\nafter\n');
     const svg = join(dir, 'bench-scale.svg');
-    const r = await writeScaleDocs([join(dir, 'results', 'scale-latest.json')], svg, doc);
+    const pdoc = join(dir, 'scale.md');
+    await writeFile(pdoc, '# Scale\n\n<!-- scale-projection:begin -->\n<!-- scale-projection:end -->\n');
+    const r = await writeScaleDocs([join(dir, 'results', 'scale-latest.json')], svg, doc, pdoc);
+    // One size only: nothing to fit a curve to, so the projection table has its header alone.
+    expect(await readFile(pdoc, 'utf8')).toContain('projected at 100,000,000');
     expect(r.runs).toBe(2);
     expect(existsSync(svg)).toBe(true);
     const text = await readFile(svg, 'utf8');
@@ -99,4 +103,28 @@ it('agent queries are 8–30 words, seeded, and drawn apart from the long querie
   const long = syntheticQueries({ count: 5, seed: 7 });
   expect(long[0].split(/\s+/).length).toBeGreaterThanOrEqual(140);
   expect(long[0].startsWith(a[0].slice(0, 20))).toBe(false);
+});
+
+it('projects a metric to 100M passages with the power law fitted to the largest sizes', () => {
+  // v = 2·n^0.9 exactly: the fit recovers the exponent and the projection.
+  const pts = [1e5, 1e6, 1e7].map((n) => ({ n, v: 2 * n ** 0.9 }));
+  const { a, b } = fitPowerLaw(pts);
+  expect(b).toBeCloseTo(0.9, 9);
+  expect(a).toBeCloseTo(2, 6);
+  const run = (size: number, buildS: number) => ({
+    size,
+    profile: 'bench' as const,
+    status: 'ok' as const,
+    queries: [],
+    build: { passages: size, buildS, buildCpuS: buildS, buildPeakRssMiB: 100, indexBytes: size * 700, indexBytesNoDocs: size * 300, indexBreakdown: {}, generatorCpuS: 1, loadAvg: [0, 0, 0], loadAvgAtStart: 0 },
+  });
+  // Build time linear in n from the three largest sizes (the smallest is left out of the fit).
+  const ps = projections([run(1000, 999), run(1e6, 30), run(3e6, 90), run(1e7, 300)]);
+  const wall = ps.find((p) => p.metric === 'build wall')!;
+  expect(wall.sizes).toEqual([1e6, 3e6, 1e7]);
+  expect(wall.exponent).toBe(1);
+  expect(wall.projected).toBeCloseTo(3000, 6);
+  const rss = ps.find((p) => p.metric === 'build peak RSS')!;
+  expect(rss.exponent).toBe(0);
+  expect(rss.projected).toBeCloseTo(100, 6);
 });
