@@ -328,6 +328,9 @@ async function main(): Promise<number> {
       LEXCASE_CACHE_DIR: join(work, 'llm-cache'),
       LEXCASE_VERIFY_CACHE_DIR: join(work, 'verified'),
       NO_COLOR: '1',
+      // npx must find the installed package, never fetch one; npm stays quiet about updates
+      NPM_CONFIG_OFFLINE: 'true',
+      NPM_CONFIG_UPDATE_NOTIFIER: 'false',
     });
     const substitute = (t: string) => t.split(EXAMPLE_ENDPOINT).join(srv!.url);
 
@@ -343,7 +346,8 @@ async function main(): Promise<number> {
     for (const f of files) {
       const mine = runs.filter((r) => r.block.file === f);
       if (!mine.length) continue;
-      const ws = join(work, 'ws', f.replace(/[^\w.-]+/g, '_'));
+      // inside the project, as a user's shell would be: `npx lexcase` finds the installed package from here
+      const ws = join(consumer, 'docs-ws', f.replace(/[^\w.-]+/g, '_'));
       rmSync(ws, { recursive: true, force: true });
       cpSync(fixtures, ws, { recursive: true });
       const state: Shell = { env: { ...baseEnv }, cwd: ws };
@@ -431,7 +435,7 @@ async function main(): Promise<number> {
       } catch {
         failed.push(`recipes: \`lexcase --json reproduce\` printed no recipe list (exit ${list.code})\n${tail(list.stderr)}`);
       }
-      const ws = join(work, 'ws', 'recipes');
+      const ws = join(consumer, 'docs-ws', 'recipes');
       mkdirSync(ws, { recursive: true });
       for (const id of ids) {
         recipesRun++;
@@ -474,7 +478,7 @@ async function runOne(
   const mode = commandMode(text);
   if (mode === 'serve') return runServe(text, state, Math.min(o.timeout, 120));
   if (mode === 'install') {
-    const r = await runBash(`npm install --no-audit --no-fund ${JSON.stringify(o.tgz)}`, { env: state.env, cwd: o.consumer }, o.timeout, o.stateDir);
+    const r = await runBash(`npm install --no-audit --no-fund ${JSON.stringify(o.tgz)}`, { env: { ...state.env, NPM_CONFIG_OFFLINE: 'false', NPM_CONFIG_PREFER_OFFLINE: 'true' }, cwd: o.consumer }, o.timeout, o.stateDir);
     return r;
   }
   const r = await runBash(text, mode === 'repo' ? { env: state.env, cwd: ROOT } : state, o.timeout, o.stateDir);
