@@ -81,10 +81,24 @@ export function fencedBlocks(file: string, text: string): Block[] {
   return out;
 }
 
+/**
+ * The text with fenced blocks' bodies and inline code spans blanked (same length, newlines kept),
+ * so that markers and regions quoted as code are not read as markers and regions.
+ */
+export function maskCode(text: string): string {
+  const blank = (t: string) => t.replace(/[^\n]/g, ' ');
+  const lines = text.split('\n');
+  for (const b of fencedBlocks('', text)) {
+    const n = b.body === '' ? 0 : b.body.split('\n').length;
+    for (let i = b.line; i < b.line + n && i < lines.length; i++) lines[i] = blank(lines[i]);
+  }
+  return lines.join('\n').replace(/(`+)(?!`)([^\n]*?[^`\n]|[^`\n])\1(?!`)/g, (m) => blank(m));
+}
+
 /** `<!-- docs-check: … -->` comments that are not right above a fenced block (a misplaced marker is an error). */
 export function strayMarkers(file: string, text: string): { line: number; text: string }[] {
   const blocks = new Set(fencedBlocks(file, text).filter((b) => b.marker).map((b) => b.line));
-  const lines = text.split('\n');
+  const lines = maskCode(text).split('\n');
   const out: { line: number; text: string }[] = [];
   lines.forEach((l, i) => {
     if (!MARKER.test(l)) return;
@@ -143,12 +157,13 @@ export function commandLines(body: string): string[] {
 /** Figure regions: `<!-- figures:NAME note -->` … `<!-- /figures:NAME -->`. */
 export function figureRegions(file: string, text: string): Region[] {
   const out: Region[] = [];
+  const masked = maskCode(text);
   const open = /<!--\s*figures:([a-z0-9-]+)([^>]*?)-->/g;
-  for (let m = open.exec(text); m; m = open.exec(text)) {
+  for (let m = open.exec(masked); m; m = open.exec(masked)) {
     const name = m[1];
     const close = new RegExp(`<!--\\s*/figures:${name}\\s*-->`, 'g');
     close.lastIndex = m.index + m[0].length;
-    const c = close.exec(text);
+    const c = close.exec(masked);
     if (!c) throw new Error(`${file}:${text.slice(0, m.index).split('\n').length}: <!-- figures:${name} --> has no closing <!-- /figures:${name} -->`);
     const start = m.index + m[0].length;
     out.push({ file, name, note: m[2].trim(), line: text.slice(0, m.index).split('\n').length, content: text.slice(start, c.index), start, end: c.index });
