@@ -182,15 +182,31 @@ function runBash(script: string, state: Shell, timeoutS: number, stateDir: strin
 }
 
 /** `lexcase serve …`: start it on a free port, fetch the page it names, stop it with SIGTERM. */
+/** A command without its trailing `# comment` (a `#` outside quotes, after a space). */
+export function stripComment(text: string): string {
+  let q = '';
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (q) {
+      if (ch === '\\' && q === '"') i++;
+      else if (ch === q) q = '';
+    } else if (ch === '"' || ch === "'") q = ch;
+    else if (ch === '#' && (i === 0 || /\s/.test(text[i - 1]))) return text.slice(0, i).trimEnd();
+  }
+  return text;
+}
+
 async function runServe(text: string, state: Shell, timeoutS: number): Promise<Outcome> {
-  const cmd = /--port\b/.test(text) ? text : `${text} --port 0`;
+  const bare = stripComment(text);
+  const cmd = /--port\b/.test(bare) ? bare : `${bare} --port 0`;
   const t0 = performance.now();
   const child = spawn('bash', ['-c', `exec ${cmd}`], { cwd: state.cwd, env: state.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+  const exited = new Promise<number | null>((r) => child.on('close', (c, sig) => r(c ?? (sig === 'SIGTERM' && stopping ? 0 : 128))));
+  let stopping = false;
   let problem = '';
   const deadline = Date.now() + timeoutS * 1000;
   let url: string | undefined;
@@ -208,6 +224,7 @@ async function runServe(text: string, state: Shell, timeoutS: number): Promise<O
     else if (res.status !== 200) problem = `GET ${url}: HTTP ${res.status}`;
     else stdout += `\n(docs-check: GET ${url} → 200, ${(await res.text()).length} bytes)`;
   }
+  stopping = true;
   try {
     process.kill(-child.pid!, 'SIGTERM');
   } catch {}
@@ -218,6 +235,7 @@ async function runServe(text: string, state: Shell, timeoutS: number): Promise<O
   }, 10_000);
   const code = await exited;
   clearTimeout(killer);
+  // stopped by our SIGTERM: the server exits 0; `npx` in front of it may end by the signal itself (no code)
   return { code: problem ? 1 : code, stdout, stderr: problem ? `${stderr}\n${problem}` : stderr, ms: performance.now() - t0, timedOut: false };
 }
 
