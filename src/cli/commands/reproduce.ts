@@ -16,6 +16,7 @@ import { llmConfigured, loadConfig } from '../../../core/config.js';
 import { errors } from '../../../core/errors.js';
 import { getLogLevel, setLogLevel } from '../../../core/log.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
+import type { CliContext } from './types.js';
 
 interface ReproduceFlags {
   endpoint?: string;
@@ -35,36 +36,42 @@ function exitOverrideAll(cmd: Command): void {
   for (const c of cmd.commands) exitOverrideAll(c);
 }
 
-/** Runs `lexcase <argv>` in this process, capturing what it prints (the grid's runs share one cache and index handles). */
-export const inProcessRunner: CommandRunner = async (argv) => {
-  const { buildProgram } = await import('../main.js');
-  const program = buildProgram();
-  let stdout = '';
-  let stderr = '';
-  const outWrite = process.stdout.write;
-  const errWrite = process.stderr.write;
-  const prevCode = process.exitCode;
-  const prevLevel = getLogLevel(); // the child's action() sets --json's level; give ours back after
-  program.configureOutput({ writeOut: (s) => (stdout += s), writeErr: (s) => (stderr += s) });
-  exitOverrideAll(program);
-  process.stdout.write = ((s: string | Uint8Array) => ((stdout += String(s)), true)) as typeof process.stdout.write;
-  process.stderr.write = ((s: string | Uint8Array) => ((stderr += String(s)), true)) as typeof process.stderr.write;
-  process.exitCode = 0;
-  let code = 0;
-  try {
-    await program.parseAsync(['node', 'lexcase', ...argv]);
-    code = Number(process.exitCode ?? 0);
-  } catch (e) {
-    if (e instanceof CommanderError) code = e.exitCode || 1;
-    else throw e;
-  } finally {
-    process.stdout.write = outWrite;
-    process.stderr.write = errWrite;
-    process.exitCode = prevCode;
-    setLogLevel(prevLevel);
-  }
-  return { code, stdout, stderr };
-};
+/**
+ * Runs `lexcase <argv>` in this process on a fresh program from `buildProgram`, capturing what it
+ * prints (the grid's runs share one cache and index handles). The program comes from the caller
+ * (src/cli/program.ts hands it to register()): importing the CLI entry from here would wait on the
+ * entry's own top-level await when `lexcase reproduce` runs as a process.
+ */
+export function inProcessRunner(buildProgram: () => Command): CommandRunner {
+  return async (argv) => {
+    const program = buildProgram();
+    let stdout = '';
+    let stderr = '';
+    const outWrite = process.stdout.write;
+    const errWrite = process.stderr.write;
+    const prevCode = process.exitCode;
+    const prevLevel = getLogLevel(); // the child's action() sets --json's level; give ours back after
+    program.configureOutput({ writeOut: (s) => (stdout += s), writeErr: (s) => (stderr += s) });
+    exitOverrideAll(program);
+    process.stdout.write = ((s: string | Uint8Array) => ((stdout += String(s)), true)) as typeof process.stdout.write;
+    process.stderr.write = ((s: string | Uint8Array) => ((stderr += String(s)), true)) as typeof process.stderr.write;
+    process.exitCode = 0;
+    let code = 0;
+    try {
+      await program.parseAsync(['node', 'lexcase', ...argv]);
+      code = Number(process.exitCode ?? 0);
+    } catch (e) {
+      if (e instanceof CommanderError) code = e.exitCode || 1;
+      else throw e;
+    } finally {
+      process.stdout.write = outWrite;
+      process.stderr.write = errWrite;
+      process.exitCode = prevCode;
+      setLogLevel(prevLevel);
+    }
+    return { code, stdout, stderr };
+  };
+}
 
 export function listRecipes(): { id: string; title: string; llm: boolean }[] {
   return readdirSync(recipesDir())
@@ -78,7 +85,7 @@ export function listRecipes(): { id: string; title: string; llm: boolean }[] {
 
 const ENV_KEYS = ['LEXCASE_LLM_BASE_URL', 'LEXCASE_LLM_MODEL'] as const;
 
-export async function reproduce(name: string, f: ReproduceFlags) {
+export async function reproduce(name: string, f: ReproduceFlags, buildProgram: () => Command) {
   const { recipe, text } = loadRecipe(name);
   if (f.limit !== undefined && f.limit < 1) throw errors.usage(`--limit must be a positive integer, got ${f.limit}`);
   if (f.model && !f.endpoint && !process.env.LEXCASE_LLM_BASE_URL) throw errors.usage('--model needs --endpoint (or LEXCASE_LLM_BASE_URL)');
@@ -103,7 +110,7 @@ export async function reproduce(name: string, f: ReproduceFlags) {
       config: f.config,
       cache: f.cache,
       model: configured ? cfg.llm.model : undefined,
-      runCommand: inProcessRunner,
+      runCommand: inProcessRunner(buildProgram),
       only: f.only,
     });
     return { dir, ...r };
@@ -116,7 +123,7 @@ export async function reproduce(name: string, f: ReproduceFlags) {
   }
 }
 
-export function register(program: Command): void {
+export function register(program: Command, ctx: CliContext): void {
   program
     .command('reproduce')
     .description("run a paper table's grid from its recipe and print the paper's numbers beside lexcase's (no recipe: list them)")
@@ -139,7 +146,7 @@ export function register(program: Command): void {
           output(g, list, () => list.map((r) => `${r.id.padEnd(16)} ${r.llm ? '(endpoint)' : '(offline) '} ${r.title}`).join('\n'));
           return;
         }
-        const r = await reproduce(name, flags);
+        const r = await reproduce(name, flags, ctx.buildProgram);
         output(g, { runDir: r.dir, table: r.table }, () => `${r.tableMd}\nwrote ${join(r.dir, 'table.md')} and table.json`);
       }),
     );
