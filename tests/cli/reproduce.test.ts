@@ -11,13 +11,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scriptedAll } from '../../eval/reproduce/test-support/scripted-all.js';
 import { startScriptedServer, type ScriptedServer } from '../support/scripted-openai-server.js';
-import { cleanEnv, ensureBuilt, lexcase, ROOT, STACK_TRACE } from '../support/spawn-cli.js';
+import { ensureBuilt, isolatedEnv, lexcase, ROOT, STACK_TRACE } from '../support/spawn-cli.js';
 import { writeUserFiles } from './cli-fixtures.js';
 
 let dir: string;
 let idx: string;
 let srv: ScriptedServer;
-let env: NodeJS.ProcessEnv;
+let env: Record<string, string | undefined>;
 
 const RECIPES = readdirSync(join(ROOT, 'recipes'))
   .filter((f) => f.endsWith('.json'))
@@ -32,7 +32,7 @@ beforeAll(async () => {
   const b = await lexcase(['-q', 'index', 'build', files.passages, '--out', idx]);
   if (b.code !== 0) throw new Error(b.stderr);
   srv = await startScriptedServer(scriptedAll());
-  env = cleanEnv({ LEXCASE_LLM_API_KEY: 'sk-test', LEXCASE_LLM_MAX_RETRIES: '0' });
+  env = isolatedEnv({ LEXCASE_LLM_API_KEY: 'sk-test', LEXCASE_LLM_MAX_RETRIES: '0' });
 }, 600_000);
 
 afterAll(async () => {
@@ -41,9 +41,6 @@ afterAll(async () => {
 });
 
 const noTrace = (r: { stdout: string; stderr: string }) => expect(STACK_TRACE.test(r.stdout + r.stderr), r.stderr).toBe(false);
-
-/** LLM recipes exit 13 with no message: the in-process runner waits on main.js's top-level await (issue 25, fixed on branch i25a). */
-const DEADLOCK = (id: string) => RECIPES.find((r) => r.id === id)!.needs.llm;
 
 describe('lexcase reproduce (built binary)', () => {
   it('lists every recipe in recipes/', async () => {
@@ -55,8 +52,7 @@ describe('lexcase reproduce (built binary)', () => {
   });
 
   for (const recipe of RECIPES) {
-    const test = DEADLOCK(recipe.id) ? it.fails : it;
-    test(`${recipe.id} --limit 2 runs end to end${recipe.needs.llm ? ' against the scripted server' : ' (offline)'} and writes its table${DEADLOCK(recipe.id) ? ' — fails until issue 25 (i25a): LLM recipes exit 13 (deadlock on main.js)' : ''}`, async () => {
+    it(`${recipe.id} --limit 2 runs end to end${recipe.needs.llm ? ' against the scripted server' : ' (offline)'} and writes its table`, async () => {
       const out = join(dir, recipe.id);
       const r = await lexcase(['reproduce', recipe.id, '--limit', '2', '--endpoint', srv.url, '--model', 'scripted', '--index', idx, '--no-cache', '--run-dir', out], { cwd: dir, env, timeoutMs: 300_000 });
       expect(r.code, r.stderr).toBe(0);

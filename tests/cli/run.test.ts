@@ -13,13 +13,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scriptedAll } from '../../eval/reproduce/test-support/scripted-all.js';
 import { startScriptedServer, type ScriptedServer } from '../support/scripted-openai-server.js';
-import { cleanEnv, ensureBuilt, lexcase, STACK_TRACE } from '../support/spawn-cli.js';
+import { ensureBuilt, isolatedEnv, lexcase, STACK_TRACE } from '../support/spawn-cli.js';
 import { writeUserFiles } from './cli-fixtures.js';
 
 let dir: string;
 let idx: string;
 let srv: ScriptedServer;
-let llmEnv: NodeJS.ProcessEnv;
+let llmEnv: Record<string, string | undefined>;
 
 beforeAll(async () => {
   await ensureBuilt();
@@ -29,7 +29,7 @@ beforeAll(async () => {
   const b = await lexcase(['-q', 'index', 'build', files.passages, '--out', idx]);
   if (b.code !== 0) throw new Error(b.stderr);
   srv = await startScriptedServer(scriptedAll());
-  llmEnv = cleanEnv({ LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'scripted', LEXCASE_LLM_API_KEY: 'sk-test', LEXCASE_LLM_MAX_RETRIES: '0' });
+  llmEnv = isolatedEnv({ LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'scripted', LEXCASE_LLM_API_KEY: 'sk-test', LEXCASE_LLM_MAX_RETRIES: '0' });
 }, 600_000);
 
 afterAll(async () => {
@@ -117,7 +117,7 @@ describe('lexcase run case / baseline / report / compare', () => {
     const runDir = join(dir, 'runs/unreachable');
     const r = await lexcase(['run', 'case', '--index', idx, '--limit', '3', '--run-dir', runDir], {
       cwd: dir,
-      env: cleanEnv({ LEXCASE_LLM_BASE_URL: `http://127.0.0.1:${port}/v1`, LEXCASE_LLM_MODEL: 'm', LEXCASE_LLM_API_KEY: 'sk-x' }),
+      env: isolatedEnv({ LEXCASE_LLM_BASE_URL: `http://127.0.0.1:${port}/v1`, LEXCASE_LLM_MODEL: 'm', LEXCASE_LLM_API_KEY: 'sk-x' }),
       timeoutMs: 30_000,
     });
     expect(r.code).toBe(1);
@@ -130,7 +130,7 @@ describe('lexcase run case / baseline / report / compare', () => {
     const runDir = join(dir, 'runs/endpoint-flag');
     const r = await lexcase(['run', 'case', '--index', idx, '--limit', '1', '--endpoint', srv.url, '--model', 'scripted', '--run-dir', runDir, '--no-cache'], {
       cwd: dir,
-      env: cleanEnv({ LEXCASE_LLM_API_KEY: 'sk-x' }),
+      env: isolatedEnv({ LEXCASE_LLM_API_KEY: 'sk-x' }),
     });
     expect(r.code, r.stderr).toBe(0);
     expect(results(runDir)).toHaveLength(1);

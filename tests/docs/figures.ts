@@ -67,7 +67,8 @@ export function demoTable(stdout: string): string {
   const [metricsTable, baselines] = tables(metrics);
   const toolLine = metrics.find((l) => /^Tool calls:/.test(l));
   if (!retrievalTable || !metricsTable || !baselines) throw new Error('the demo printed fewer tables than expected (retrieval, CASE metrics, baselines)');
-  return ['', ...head.flatMap((l) => [l, '']), ...retrievalTable, '', `**${caseTitle}**`, '', ...metricsTable, '', ...(toolLine ? [toolLine, ''] : []), ...baselines, ''].join('\n');
+  // blank lines around it, so the tables stay tables next to the region's comments
+  return ['', '', ...head.flatMap((l) => [l, '']), ...retrievalTable, '', `**${caseTitle}**`, '', ...metricsTable, '', ...(toolLine ? [toolLine, ''] : []), ...baselines, '', ''].join('\n');
 }
 
 /** Compare two region texts: lines equal, except table cells in timing columns. */

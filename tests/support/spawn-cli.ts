@@ -1,7 +1,7 @@
 /**
- * Run the BUILT `lexcase` (node dist/src/cli/main.js) as a child process, the way a user meets it:
- * exit code, stdout, stderr; a clean environment (no LEXCASE_/OPENAI_ variables of the developer's
- * shell, HOME and caches in a temp dir) plus what the test passes.
+ * The CLI process tests' helpers, on top of tests/support/run-built-cli.ts (the built
+ * `node dist/src/cli/main.js` in a child process): dist/ built when stale, an isolated HOME and
+ * caches per call, long-running commands (serve), and the stack-trace pattern.
  *
  *   await ensureBuilt();                       // beforeAll: builds dist/ when missing or older than the sources
  *   const r = await lexcase(['search', 'q', '--index', idx], { cwd });
@@ -13,18 +13,12 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmdirSync, statSync } 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BUILT_CLI, cleanEnv, runBuiltCli, type BuiltCliResult } from './run-built-cli.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const MAIN = join(ROOT, 'dist/src/cli/main.js');
+export const MAIN = BUILT_CLI;
 const SOURCE_DIRS = ['core', 'corpora', 'indexer', 'retrieval', 'eval', 'agents', 'src', 'web'];
 
-export interface ProcResult {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
 
 /** A Node stack frame ("    at fn (file:///…:1:2)"): a user never sees one without --debug. */
 export const STACK_TRACE = /^\s+at (?:async )?(?:\S+ \()?(?:file:|node:|\/|[A-Za-z]:\\)\S*:\d+:\d+\)?\s*$/m;
@@ -75,38 +69,26 @@ export async function ensureBuilt(): Promise<void> {
   }
 }
 
-/** The environment a child gets: the test's PATH etc., none of the developer's lexcase/LLM settings. */
-export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/^(LEXCASE_|OPENAI_|AWS_|VITEST|npm_)/.test(k)) env[k] = v;
+/**
+ * A child's environment: the test's (minus the developer's LLM settings: run-built-cli.ts), with
+ * HOME, the LLM cache and the verification records in a fresh temp dir, plus `extra`.
+ */
+export function isolatedEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
   const home = mkdtempSync(join(tmpdir(), 'lexcase-cli-home-'));
-  return { ...env, HOME: home, LEXCASE_CACHE_DIR: join(home, 'llm-cache'), LEXCASE_VERIFY_CACHE_DIR: join(home, 'verified'), NO_COLOR: '1', ...extra };
+  return { HOME: home, LEXCASE_CACHE_DIR: join(home, 'llm-cache'), LEXCASE_VERIFY_CACHE_DIR: join(home, 'verified'), LEXCASE_LEGALBENCH_DIR: undefined, NO_COLOR: '1', ...extra };
 }
 
 export interface SpawnOpts {
   cwd?: string;
-  env?: NodeJS.ProcessEnv;
+  /** The child's environment on top of the test's: default isolatedEnv(). */
+  env?: Record<string, string | undefined>;
   timeoutMs?: number;
   input?: string;
 }
 
-/** `lexcase …args` in a child process; resolves when it exits (or is killed at timeoutMs). */
-export function lexcase(args: string[], o: SpawnOpts = {}): Promise<ProcResult> {
-  const t0 = performance.now();
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { cwd: o.cwd ?? ROOT, env: o.env ?? cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.stdin.end(o.input ?? '');
-    const timer = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 120_000);
-    child.on('error', fail);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      done({ code, signal, stdout, stderr, ms: performance.now() - t0 });
-    });
-  });
+/** `lexcase …args`: the built binary in a child process (tests/support/run-built-cli.ts); resolves when it exits. */
+export function lexcase(args: string[], o: SpawnOpts = {}): Promise<BuiltCliResult> {
+  return runBuiltCli(args, { cwd: o.cwd ?? ROOT, env: o.env ?? isolatedEnv(), timeoutMs: o.timeoutMs, input: o.input });
 }
 
 export interface Running {
@@ -116,18 +98,17 @@ export interface Running {
   /** Resolves with the first match of `re` in stdout (rejects when the process exits first or after timeoutMs). */
   waitFor(re: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
   /** SIGTERM, then the result once it exits (SIGKILL after 10 s). */
-  stop(signal?: NodeJS.Signals): Promise<ProcResult>;
+  stop(signal?: NodeJS.Signals): Promise<BuiltCliResult>;
 }
 
 /** A long-running `lexcase …` (serve). */
 export function startLexcase(args: string[], o: SpawnOpts = {}): Running {
-  const t0 = performance.now();
-  const child = spawn(process.execPath, [MAIN, ...args], { cwd: o.cwd ?? ROOT, env: o.env ?? cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [MAIN, ...args], { cwd: o.cwd ?? ROOT, env: cleanEnv(o.env ?? isolatedEnv()), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
   child.stderr!.on('data', (d) => (stderr += d));
-  const exited = new Promise<ProcResult>((r) => child.on('close', (code, signal) => r({ code, signal, stdout, stderr, ms: performance.now() - t0 })));
+  const exited = new Promise<BuiltCliResult>((r) => child.on('close', (code, signal) => r({ code, signal, stdout, stderr })));
   return {
     child,
     get stdout() {
