@@ -83,6 +83,16 @@ describe('lexcase index', () => {
     expect(s.code, s.stderr).toBe(0);
     expect(JSON.parse(s.stdout).hits).toHaveLength(3);
   });
+
+  it('lancedb-fts: adds LanceDB’s full-text index, and search --method lancedb-fts answers from it', async () => {
+    const sidx = join(dir, 'idx-small');
+    const f = await lexcase(['index', 'lancedb-fts', sidx]);
+    expect(f.code, f.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(sidx, 'manifest.json'), 'utf8')).methods).toContain('lancedb-fts');
+    const s = await lexcase(['--json', 'search', 'hearsay', '--index', sidx, '--method', 'lancedb-fts', '-k', '2']);
+    expect(s.code, s.stderr).toBe(0);
+    expect(JSON.parse(s.stdout).hits.length).toBeGreaterThan(0);
+  });
 });
 
 describe('lexcase search', () => {

@@ -38,7 +38,7 @@ import { gzipSync } from 'node:zlib';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { scriptedAll } from '../../eval/reproduce/test-support/scripted-all.js';
 import { startScriptedServer, type ScriptedServer } from '../support/scripted-openai-server.js';
-import { REGIONS, type Facts } from './figures.js';
+import { measureCaseTable3, REGIONS, type Facts } from './figures.js';
 import { commandLines, fencedBlocks, figureRegions, matchLines, shellCommands, SHELL_LANGS, strayMarkers, type Block, type Command } from './markdown.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -422,6 +422,16 @@ async function main(): Promise<number> {
     const regions = files.flatMap((f) => figureRegions(f, readFileSync(join(ROOT, f), 'utf8')));
     if (o.figures && regions.length) {
       const facts: Facts = { packBytes: statSync(tgz).size };
+      if (regions.some((r) => REGIONS[r.name]?.needs.includes('caseTable3'))) {
+        console.log('docs-check: figures: lexcase reproduce case-table3 from the installed package');
+        const d = join(work, 'figures-case-table3');
+        mkdirSync(d, { recursive: true });
+        try {
+          facts.caseTable3 = await measureCaseTable3((args) => runBash(`lexcase ${args}`, { env: baseEnv, cwd: d }, o.timeout, stateDir), d);
+        } catch (e) {
+          failed.push(`figures: ${(e as Error).message}`);
+        }
+      }
       if (regions.some((r) => REGIONS[r.name]?.needs.some((n) => n === 'demoStdout' || n === 'demoWall'))) {
         let demo = demoSeen;
         if (demo) console.log('docs-check: figures: the demo run by a block above (installed package, fresh work dir)');
@@ -444,6 +454,10 @@ async function main(): Promise<number> {
           continue;
         }
         let diffs: string[];
+        if (spec.needs.some((k) => facts[k] === undefined)) {
+          failed.push(`${where}: figures:${r.name}: not measured (see the failure above)`);
+          continue;
+        }
         try {
           diffs = spec.check(r.content, spec.render(facts), facts);
         } catch (e) {

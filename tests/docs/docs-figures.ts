@@ -17,7 +17,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { docFiles } from './docs-check.js';
-import { REGIONS, type Facts } from './figures.js';
+import { measureCaseTable3, REGIONS, type Facts } from './figures.js';
 import { figureRegions, replaceRegion } from './markdown.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -56,6 +56,11 @@ async function main(): Promise<number> {
       }
       facts.packBytes = statSync(tgz).size;
       console.log(`docs:figures: ${tgz}: ${facts.packBytes} bytes`);
+    }
+    if (names.has('case-table3')) {
+      console.log('docs:figures: lexcase reproduce case-table3 (bundled default index + prebuilt use-lite vectors)');
+      const main = join(ROOT, 'dist/src/cli/main.js');
+      facts.caseTable3 = await measureCaseTable3((args) => run(process.execPath, [main, ...args.split(' ')], tmp), tmp);
     }
     const needsDemo = [...names].some((n) => REGIONS[n].needs.some((k) => k === 'demoStdout' || k === 'demoWall'));
     if (needsDemo && !values['skip-demo']) {

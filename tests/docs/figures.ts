@@ -11,14 +11,25 @@
  *   machine and load), checked for its form only; the check prints the time it measured.
  * - `demo-table` — the demo's printed retrieval table and offline CASE metrics, verbatim; every cell is
  *   checked exactly except the latency column (`p50 ms`), which is an example.
+ * - `case-table3` — `lexcase reproduce case-table3` on the bundled default index with its prebuilt
+ *   use-lite vectors: each row's Recall@10/100/1000 with its CI and n; checked exactly.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { tableRows } from './markdown.js';
+
+/** A reproduction's table.json, as much as the regions read. */
+export interface ReproTable {
+  rows: { label: string; cells: { column: string; value?: number | null; ci?: [number, number] | null; n?: number; status?: string }[] }[];
+}
 
 export interface Facts {
   /** Size in bytes of the packed tarball. */
   packBytes?: number;
   /** stdout of `lexcase demo` (Markdown). */
   demoStdout?: string;
+  /** table.json of `lexcase reproduce case-table3` over the bundled default index with its prebuilt use-lite vectors. */
+  caseTable3?: ReproTable;
   /** Wall seconds of the demo run and the conditions it ran under. */
   demoWall?: { seconds: number; command: string; cpu: string; cores: number; load: number; date: string };
 }
@@ -105,6 +116,37 @@ export function compareModuloTimings(doc: string, fresh: string): string[] {
   return problems;
 }
 
+const f4 = (x: number) => x.toFixed(4);
+
+/**
+ * `lexcase reproduce case-table3` as the docs describe it: the bundled default index plus its
+ * prebuilt use-lite vectors in `dir`, then the full grid. `lexcase` runs a lexcase command line
+ * (the installed package's in the docs check, this checkout's in docs:figures).
+ */
+export async function measureCaseTable3(lexcase: (args: string) => Promise<{ code: number | null; stderr: string }>, dir: string): Promise<ReproTable> {
+  const idx = join(dir, 'idx-default');
+  const out = join(dir, 'case-table3');
+  for (const args of [`-q index build default --out ${idx}`, `-q index dense ${idx} --prebuilt`, `-q reproduce case-table3 --index ${idx} --run-dir ${out}`]) {
+    const r = await lexcase(args);
+    if (r.code !== 0) throw new Error(`lexcase ${args} exited ${r.code}:\n${r.stderr}`);
+  }
+  return JSON.parse(readFileSync(join(out, 'table.json'), 'utf8')) as ReproTable;
+}
+
+/** "BM25-RAG R@10 0.0726 [0.0323, 0.1210], R@100 …; QLM-RAG …; n = 124": every row of a reproduction's table. */
+export function reproRows(t: ReproTable): string {
+  const ns = new Set<number>();
+  const rows = t.rows.map((r) => {
+    const cells = r.cells.map((c) => {
+      if (c.status !== 'done' || c.value == null) return `${c.column.replace('Recall@', 'R@')} — (${c.status ?? 'not run'})`;
+      if (c.n !== undefined) ns.add(c.n);
+      return `${c.column.replace('Recall@', 'R@')} ${f4(c.value)}${c.ci ? ` [${f4(c.ci[0])}, ${f4(c.ci[1])}]` : ''}`;
+    });
+    return `${r.label} ${cells.join(', ')}`;
+  });
+  return `${rows.join('; ')}; n = ${[...ns].join('/')}`;
+}
+
 export const REGIONS: Record<string, RegionSpec> = {
   'pack-size': {
     needs: ['packBytes'],
@@ -126,6 +168,11 @@ export const REGIONS: Record<string, RegionSpec> = {
     check(doc) {
       return /\*\*[\d.]+ s\*\* wall/.test(doc) ? [] : [`no "**N s** wall" in ${JSON.stringify(doc)} (run npm run docs:figures)`];
     },
+  },
+  'case-table3': {
+    needs: ['caseTable3'],
+    render: (f) => reproRows(f.caseTable3!),
+    check: (doc, fresh) => (doc.trim() === fresh.trim() ? [] : [`the docs say ${JSON.stringify(doc.trim())}, the run printed ${JSON.stringify(fresh.trim())}`]),
   },
   'demo-table': {
     needs: ['demoStdout'],

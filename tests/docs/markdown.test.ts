@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { classify, commandMode, docFiles } from './docs-check.js';
-import { compareModuloTimings, demoTable, REGIONS } from './figures.js';
+import { compareModuloTimings, demoTable, REGIONS, reproRows } from './figures.js';
 import { fencedBlocks, figureRegions, matchLines, replaceRegion, shellCommands, strayMarkers, tableRows } from './markdown.js';
 
 const md = [
@@ -186,6 +186,18 @@ describe('figure regions', () => {
     expect(REGIONS['pack-size'].render(f)).toBe('15.1 MB');
     expect(REGIONS['pack-size'].check('15.1 MB', '', f)).toEqual([]);
     expect(REGIONS['pack-size'].check('~2.9 MB', '', f)).toEqual([expect.stringMatching(/the docs say 2\.9 MB packed, the tarball is 15\.1 MB/)]);
+  });
+
+  it('a reproduction table renders every row with CIs and n, and names a cell that did not run', () => {
+    const t = {
+      rows: [
+        { label: 'BM25-RAG', cells: [{ column: 'Recall@10', value: 0.0726, ci: [0.0323, 0.121] as [number, number], n: 124, status: 'done' }] },
+        { label: 'Single Path Rag', cells: [{ column: 'Recall@10', value: null, ci: null, status: 'failed' }] },
+      ],
+    };
+    expect(reproRows(t)).toBe('BM25-RAG R@10 0.0726 [0.0323, 0.1210]; Single Path Rag R@10 — (failed); n = 124');
+    expect(REGIONS['case-table3'].check(' x ', 'x', {})).toEqual([]);
+    expect(REGIONS['case-table3'].check('BM25-RAG R@10 0.0403', 'BM25-RAG R@10 0.0323', {})).toHaveLength(1);
   });
 
   it('tables read as cells, the alignment row dropped', () => {
