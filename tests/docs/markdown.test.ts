@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { classify, commandMode, docFiles } from './docs-check.js';
+import { classify, commandMode, docFiles, stripComment } from './docs-check.js';
 import { compareModuloTimings, demoTable, REGIONS, reproRows } from './figures.js';
 import { fencedBlocks, figureRegions, matchLines, replaceRegion, shellCommands, strayMarkers, tableRows } from './markdown.js';
 
@@ -100,6 +100,12 @@ describe('fenced blocks and their markers', () => {
     expect(commandMode('npm run bench -- --help')).toBe('repo');
     expect(commandMode('npm install lexcase   # the CLI')).toBe('install');
     expect(commandMode('npx lexcase serve --index idx --runs runs')).toBe('serve');
+  });
+
+  it('a trailing comment comes off (so --port 0 is not appended inside it); a # in quotes stays', () => {
+    expect(stripComment('npx lexcase serve --index idx   # → http://127.0.0.1:8080')).toBe('npx lexcase serve --index idx');
+    expect(stripComment('lexcase search "issue #5" -k 1 # c')).toBe('lexcase search "issue #5" -k 1');
+    expect(stripComment("lexcase search 'a # b'")).toBe("lexcase search 'a # b'");
   });
 });
 
