@@ -27,6 +27,7 @@ export type ErrorCode =
   | 'NOT_FOUND'
   | 'INVALID_INPUT'
   | 'OUT_DIR_REFUSED'
+  | 'OUT_FILE_REFUSED'
   | 'CORPUS_EMPTY'
   | 'INTERRUPTED';
 
@@ -166,6 +167,10 @@ export const errors = {
       field: 'out',
       hint: hint ?? 'choose a new or empty directory, or an existing lexcase index to replace',
     }),
+
+  /** An output file (--out, --run-file, --plot, …) that cannot be written where it was asked for. */
+  outFileRefused: (flag: string, file: string, reason: string, hint?: string) =>
+    new LexcaseError('OUT_FILE_REFUSED', `${flag} ${file}: ${reason}`, { file, field: flag, ...(hint ? { hint } : {}) }),
 
   corpusEmpty: (corpus: string) =>
     new LexcaseError('CORPUS_EMPTY', `${corpus}: the corpus holds no passages; nothing to index`, { file: corpus }),

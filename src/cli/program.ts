@@ -5,9 +5,10 @@
  * other commands in this process — `reproduce`) instead of importing this module, so no command
  * file imports its way back here.
  */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { VERSION } from '../../core/version.js';
 import type { CliContext, CommandModule } from './commands/types.js';
+import { LexcaseCommand } from './lexcase-command.js';
 import * as acalContest from './commands/acal-contest.js';
 import * as compare from './commands/compare.js';
 import * as demo from './commands/demo.js';
@@ -56,7 +57,7 @@ const modules: CommandModule[] = [
 ];
 
 export function buildProgram(): Command {
-  const program = new Command('lexcase')
+  const program = new LexcaseCommand('lexcase')
     .description('Retrieval-centric legal RAG with agentic advocates')
     .version(VERSION)
     .option('--json', 'machine-readable JSON on stdout; no progress bars')

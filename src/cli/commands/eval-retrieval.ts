@@ -14,6 +14,7 @@ import { parseKs, DEFAULT_KS } from '../../../eval/retrieval-eval.js';
 import { writeRecallPlot } from '../../../eval/plots/recall-plot-file.js';
 import { createProgress, type Progress } from '../../../core/progress.js';
 import { errors } from '../../../core/errors.js';
+import { assertOutFile } from '../out-file.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
 import { addRetrieverOptions, retrieverOptions, type RetrieverFlags } from './retriever-options.js';
 import { addTopicsOptions, assertNoTopicsOptions, runTopicsEval, type TopicsFlags } from './eval-retrieval-topics.js';
@@ -61,7 +62,7 @@ export function register(program: Command): void {
       .option('--qrels-file <file>', 'write the TREC qrels of the evaluated questions')
       .option('--dataset-file <file>', 'read the dataset from this file (same format) instead of the bundled copy')
       .option('--out <file>', 'also write the full JSON report (per-query ranks included) to this file')
-      .option('--plot <file>', 'also write the Recall@k curves (one per method, 95% CI bands) as an SVG file')
+      .option('--plot <file>', 'also write the Recall@k curves (one per method, 95% CI bands) as an SVG file (with --topics: over the topics, relevant = grade ≥ --relevance-level)')
       .option('--sweep-fusion', 'instead: tune hybrid fusion on --split (use train) over --method components (default bm25,qld,dense): print Recall@10/@100 of every setting and the chosen one')),
   ).action(
     action(async (flags: EvalRetrievalFlags, cmd: Command) => {
@@ -75,6 +76,10 @@ export function register(program: Command): void {
         throw errors.invalidInput('--k', (e as Error).message);
       }
       if (flags.method.length === 0) throw errors.invalidInput('--method', 'give at least one method');
+      assertOutFile('--out', flags.out, 'report.json');
+      assertOutFile('--plot', flags.plot, 'recall.svg');
+      assertOutFile('--run-file', flags.runFile, 'run.txt');
+      assertOutFile('--qrels-file', flags.qrelsFile, 'qrels.txt');
       if (flags.sweepFusion) {
         const { sweepFusion, formatFusionSweep } = await import('../../../eval/fusion-sweep.js');
         const explicit = cmd.getOptionValueSource('method') === 'cli';

@@ -13,7 +13,7 @@ import { action, output, type GlobalOpts } from '../action.js';
 import { abortOnSignals } from '../../../core/interrupt.js';
 import { errors } from '../../../core/errors.js';
 import { readManifest } from '../../../indexer/manifest.js';
-import { loadPrebuiltDense } from '../../../eval/demo/dense-step.js';
+import { loadPrebuiltDense } from '../../../indexer/dense/prebuilt-dense.js';
 
 export function register(program: Command): void {
   const index = program.commands.find((c) => c.name() === 'index') ?? program.command('index').description('build and inspect on-disk indexes');
