@@ -56,7 +56,7 @@ describe('lexcase eval retrieval', () => {
     expect(fromIndex['ndcg@10'].estimate).toBe(fromRun['ndcg@10'].estimate);
   });
 
-  it.fails('issue 25 (i25a): --plot writes the Recall@k SVG with --topics/--qrels', async () => {
+  it('--plot writes the Recall@k SVG with --topics/--qrels (issue 25: it wrote none)', async () => {
     const svg = join(dir, 'recall.svg');
     const r = await lexcase(['eval', 'retrieval', '--topics', files.topics, '--qrels', files.qrels, '--index', idx, '--method', 'bm25', '--iterations', '100', '--plot', svg]);
     expect(r.code, r.stderr).toBe(0);

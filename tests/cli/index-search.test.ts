@@ -127,7 +127,7 @@ describe('lexcase search', () => {
     expect(JSON.stringify(summary)).toMatch(/124/);
   });
 
-  it.fails('issue 25 (i25a): --run-file naming a directory is one clear error, not an unhandled error event with a stack trace', async () => {
+  it('--run-file naming a directory is one clear error, not an unhandled error event with a stack trace (issue 25)', async () => {
     const d = join(dir, 'a-dir');
     mkdirSync(d, { recursive: true });
     const r = await lexcase(['search', '--topics', files.topics, '--index', idx, '--run-file', d]);
@@ -136,7 +136,7 @@ describe('lexcase search', () => {
     noTrace(r);
   });
 
-  it.fails('issue 25 (i25a): a mistyped flag (--indx) gets a hint naming --index', async () => {
+  it('a mistyped flag (--indx) gets a hint naming --index (issue 25)', async () => {
     const r = await lexcase(['search', 'q', '--indx', idx]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/--index/);
