@@ -349,8 +349,10 @@ async function main(): Promise<number> {
       LEXCASE_CACHE_DIR: join(work, 'llm-cache'),
       LEXCASE_VERIFY_CACHE_DIR: join(work, 'verified'),
       NO_COLOR: '1',
-      // npx must find the installed package, never fetch one; npm stays quiet about updates
+      // npx must find the installed package, never fetch one; npm stays quiet about updates and
+      // keeps using the machine's package cache (HOME is the check's own)
       NPM_CONFIG_OFFLINE: 'true',
+      NPM_CONFIG_CACHE: process.env.npm_config_cache ?? join(process.env.HOME ?? home, '.npm'),
       NPM_CONFIG_UPDATE_NOTIFIER: 'false',
     });
     const substitute = (t: string) => t.split(EXAMPLE_ENDPOINT).join(srv!.url);
