@@ -22,6 +22,7 @@ export type ErrorCode =
   | 'LLM_NOT_CONFIGURED'
   | 'LLM_OUTPUT_INVALID'
   | 'LLM_REQUEST_FAILED'
+  | 'LLM_UNAVAILABLE'
   | 'DATASET_UNKNOWN'
   | 'RUN_INVALID'
   | 'NOT_FOUND'
@@ -146,6 +147,9 @@ export const errors = {
         'set LEXCASE_LLM_BASE_URL (any OpenAI-compatible endpoint), LEXCASE_LLM_MODEL and, if needed, LEXCASE_LLM_API_KEY; ' +
         'or put an "llm" section in lexcase.config.json; commands with an offline heuristic path (run case, evidence) also accept --offline',
     }),
+
+  /** The preflight request before an LLM run (core/llm/preflight.ts) found the endpoint unusable. */
+  llmUnavailable: (message: string, hint: string) => new LexcaseError('LLM_UNAVAILABLE', `${message}; nothing was run`, { hint }),
 
   llmOutputInvalid: (what: string, message: string) =>
     new LexcaseError('LLM_OUTPUT_INVALID', `LLM output for ${what} could not be parsed: ${message}`, { field: what }),

@@ -4,13 +4,15 @@
  * - `eval retrieval --plot x.svg` writes the SVG in both modes (with --topics it wrote nothing, exit 0);
  * - `search --topics … --run-file <a directory>` is one clear error, exit 1 (was an unhandled 'error' event and a stack trace);
  * - `--out <a directory>` / under a file: one line naming the flag (was a raw EISDIR / EEXIST);
- * - a mistyped option (`--indx`) is named with the closest known one (was "required option '--index <dir>' not specified").
+ * - a mistyped option (`--indx`) is named with the closest known one (was "required option '--index <dir>' not specified");
+ * - `search --help` / `eval retrieval --help` describe hybrid by its real defaults (said RRF k = 60 over bm25,dense).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPassages, loadQuestions } from '../../corpora/registry.js';
+import { HYBRID_DEFAULTS } from '../../retrieval/hybrid-defaults.js';
 import { runBuiltCli } from '../../tests/support/run-built-cli.js';
 
 const STACK = /^\s+at .+[:(]/m;
@@ -70,5 +72,19 @@ describe('output paths and typos: one clear line, exit 1, nothing half-done', ()
     expect(r.stderr).not.toMatch(STACK);
     expect(r.stderr).not.toMatch(/EISDIR|EEXIST|required option/);
     expect(existsSync(join(dir, 'adir', 'run.txt'))).toBe(false);
+  });
+});
+
+describe('--help says what hybrid does by default (from HYBRID_DEFAULTS, the values openRetriever uses)', () => {
+  it.each(['search', 'eval retrieval'])('%s --help', async (cmd) => {
+    const r = await run(...cmd.split(' '), '--help');
+    expect(r.code).toBe(0);
+    const help = r.stdout.replace(/\s+/g, ' ');
+    const d = HYBRID_DEFAULTS;
+    expect(help).toContain(`--hybrid-methods <list> hybrid: methods to fuse, any of bm25,qld,dense,lancedb-fts (default ${d.methods.join(',')})`);
+    expect(help).toContain(`--rrf-k <n> hybrid: RRF constant (default ${d.rrfK})`);
+    expect(help).toContain(`(default ${Object.entries(d.weights ?? {}).map(([m, w]) => `${m}=${w}`).join(',')} with the default methods and fusion, else equal)`);
+    expect(help).toContain(`hits fetched from each method before fusion (default ${d.depth})`);
+    expect(help).not.toMatch(/k = 60|default 60\)|default bm25,dense\)/);
   });
 });

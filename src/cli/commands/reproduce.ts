@@ -12,15 +12,15 @@ import { loadRecipe, recipesDir } from '../../../eval/reproduce/recipe.js';
 import { runGrid, type CommandRunner } from '../../../eval/reproduce/run-grid.js';
 import { parseShard, type Shard } from '../../../eval/reproduce/shard.js';
 import { closeSparseIndexes } from '../../../retrieval/open.js';
-import { llmConfigured, loadConfig } from '../../../core/config.js';
+import { llmConfigSchema, llmConfigured, loadConfig } from '../../../core/config.js';
+import { preflightLlm } from '../../../core/llm/preflight.js';
+import { addEndpointOptions, applyEndpointFlags, type EndpointFlags } from '../llm-options.js';
 import { errors } from '../../../core/errors.js';
 import { getLogLevel, setLogLevel } from '../../../core/log.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
 import type { CliContext } from './types.js';
 
-interface ReproduceFlags {
-  endpoint?: string;
-  model?: string;
+interface ReproduceFlags extends EndpointFlags {
   limit?: number;
   shard?: string;
   runDir?: string;
@@ -83,21 +83,27 @@ export function listRecipes(): { id: string; title: string; llm: boolean }[] {
     });
 }
 
-const ENV_KEYS = ['LEXCASE_LLM_BASE_URL', 'LEXCASE_LLM_MODEL'] as const;
+const ENV_KEYS = ['LEXCASE_LLM_BASE_URL', 'LEXCASE_LLM_MODEL', 'LEXCASE_LLM_API_KEY'] as const;
 
 export async function reproduce(name: string, f: ReproduceFlags, buildProgram: () => Command) {
   const { recipe, text } = loadRecipe(name);
   if (f.limit !== undefined && f.limit < 1) throw errors.usage(`--limit must be a positive integer, got ${f.limit}`);
   if (f.model && !f.endpoint && !process.env.LEXCASE_LLM_BASE_URL) throw errors.usage('--model needs --endpoint (or LEXCASE_LLM_BASE_URL)');
   const shard: Shard | undefined = f.shard ? parseShard(f.shard) : undefined;
+  // checked before the env changes: a bad --endpoint or an unset --api-key-env variable stops here
+  const given = applyEndpointFlags(llmConfigSchema.parse({}), f);
   const saved = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]));
+  // the grid's runs are `lexcase run …` in this process: they read the endpoint from the env
   if (f.endpoint) process.env.LEXCASE_LLM_BASE_URL = f.endpoint;
   if (f.model) process.env.LEXCASE_LLM_MODEL = f.model;
+  if (f.apiKeyEnv) process.env.LEXCASE_LLM_API_KEY = given.apiKey;
   try {
     const cfg = await loadConfig({ file: f.config });
     const llmRuns = recipe.runs.filter((r) => !r.unavailable && r.system !== 'retrieval');
     const configured = llmConfigured(cfg.llm);
     if (llmRuns.length && llmRuns.length === recipe.runs.filter((r) => !r.unavailable).length && !configured) throw errors.llmNotConfigured();
+    // one cheap request before the grid: a wrong endpoint, key or model stops here, not in every run
+    if (llmRuns.length && configured && process.env.LEXCASE_LLM_PREFLIGHT !== '0') await preflightLlm(cfg.llm);
     const dir = f.runDir ?? join('runs', `reproduce-${recipe.id}${f.limit !== undefined ? `-n${f.limit}` : ''}${shard ? `-shard${shard.index}of${shard.count}` : ''}`);
     const r = await runGrid({
       recipe,
@@ -124,12 +130,10 @@ export async function reproduce(name: string, f: ReproduceFlags, buildProgram: (
 }
 
 export function register(program: Command, ctx: CliContext): void {
-  program
+  addEndpointOptions(program
     .command('reproduce')
     .description("run a paper table's grid from its recipe and print the paper's numbers beside lexcase's (no recipe: list them)")
-    .argument('[recipe]', 'recipe name (e.g. case-table3) or path to a recipe .json')
-    .option('--endpoint <url>', 'OpenAI-compatible endpoint for the LLM runs (sets LEXCASE_LLM_BASE_URL; the key stays in LEXCASE_LLM_API_KEY)')
-    .option('--model <id>', 'model on that endpoint (sets LEXCASE_LLM_MODEL)')
+    .argument('[recipe]', 'recipe name (e.g. case-table3) or path to a recipe .json'))
     .option('--limit <n>', 'smoke run: the first N items of every run', parseIntOpt('limit'))
     .option('--shard <i/n>', "run only shard i of n of every run's items (join the shards with `lexcase merge`)")
     .option('--run-dir <dir>', 'reproduction dir (default runs/reproduce-<recipe>[-n<limit>][-shard<i>of<n>])')
