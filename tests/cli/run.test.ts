@@ -107,7 +107,7 @@ describe('lexcase run case / baseline / report / compare', () => {
     noTrace(r);
   });
 
-  it.fails('issue 25 (i25a): an unreachable endpoint stops the run before any item, with one clear error', async () => {
+  it('an unreachable endpoint stops the run before any item, with one clear error (issue 25: ~15 s of retries per item, exit 0)', async () => {
     const port = await new Promise<number>((res) => {
       const s = createServer().listen(0, '127.0.0.1', () => {
         const p = (s.address() as { port: number }).port;
