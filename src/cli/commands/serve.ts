@@ -5,7 +5,6 @@
  * only to requests whose Host names the bound address or a loopback name (web/server/host-guard.ts).
  */
 import type { Command } from 'commander';
-import { startExplorer } from '../../../web/server/server.js';
 import { errors } from '../../../core/errors.js';
 import { log } from '../../../core/log.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
@@ -42,6 +41,7 @@ export function register(program: Command): void {
         log.warn(`--host ${flags.host}: requests are answered only when their Host names 127.0.0.1, localhost, [::1] or ${flags.host}; to serve other machines, give --host this machine's address`);
       if (!!flags.topics !== !!flags.qrels) throw errors.usage('--topics and --qrels go together', 'give both files, or neither');
       const llm = await resolveLlm(flags, { optional: true, preflight: 'warn' });
+      const { startExplorer } = await import('../../../web/server/server.js');
       const s = await startExplorer({ index: flags.index, runs: flags.runs, host: flags.host, port: flags.port, llm: llm.model, llmLabel: llm.model ? llm.config.llm.model : undefined, evalSets: flags.topics && flags.qrels ? [{ topics: flags.topics, qrels: flags.qrels }] : [] });
       output(g, { url: s.url, index: flags.index ?? null, runs: flags.runs ?? null, llm: !!llm.model }, () => `lexcase explorer at ${s.url}  (Ctrl-C to stop)`);
       await new Promise<void>((resolveStop) => {
