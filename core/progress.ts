@@ -9,7 +9,11 @@
  * between plain lines (default 5). Short work (under one interval) prints nothing in either mode
  * but the bar.
  */
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
+import type * as CliProgress from 'cli-progress';
+
+/** cli-progress (CommonJS), loaded on the first bar only: the plain-line and off modes never pay for it. */
+const loadCliProgress = (): typeof CliProgress => createRequire(import.meta.url)('cli-progress') as typeof CliProgress;
 
 export interface Progress {
   start(total: number, label?: string): void;
@@ -70,6 +74,7 @@ export function createProgress(label: string, o: ProgressOptions = {}): Progress
 }
 
 function barProgress(label: string, o: ProgressOptions): Progress {
+  const cliProgress = loadCliProgress();
   const bar = new cliProgress.SingleBar(
     { format: `${label} [{bar}] {percentage}% {value}/{total} eta {eta_formatted}`, stream: (o.stream ?? process.stderr) as NodeJS.WritableStream, hideCursor: true, etaBuffer: 50 },
     cliProgress.Presets.shades_classic,

@@ -13,6 +13,7 @@ import { runFileFor } from '../retrieval-eval-index.js';
 import { batchSearch, type BatchSearchResult } from './batch-search.js';
 import { evaluateRun, type TrecEvalOptions, type TrecEvalResult } from './evaluate.js';
 import type { TrecRun } from './run.js';
+import { DEFAULT_DEPTH } from './depth.js';
 
 export interface TopicsIndexEvalOptions extends TrecEvalOptions {
   index: string;
@@ -52,7 +53,7 @@ export interface TopicsRetrievalReport {
   results: TopicsMethodResult[];
 }
 
-export const DEFAULT_DEPTH = 1000;
+export { DEFAULT_DEPTH };
 
 export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<TopicsRetrievalReport> {
   const manifest = await readManifest(opts.index);

@@ -16,12 +16,10 @@
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { Option, type Command } from 'commander';
-import { loadConfig, llmConfigured, publicLlmConfig, type LexcaseConfig, type LlmConfig } from '../../core/config.js';
+import type { LexcaseConfig, LlmConfig } from '../../core/config.js';
 import { errors } from '../../core/errors.js';
-import { createChatModel } from '../../core/llm/factory.js';
 import { UsageMeter } from '../../core/llm/usage.js';
 import { log, registerSecret } from '../../core/log.js';
-import { preflightLlm } from '../../core/llm/preflight.js';
 import { applyPaperSampling, PAPER_SAMPLING, type PaperSystem } from '../../agents/common/paper-settings.js';
 
 /** --endpoint / --model / --api-key-env: where the LLM is, for every command that uses one. */
@@ -98,12 +96,14 @@ export interface ResolvedLlm {
   offline: boolean;
   /** With `paper`: the sampling keys taken from the system's paper (unset in config/env) and their source. */
   paperDefaults?: { system: PaperSystem; fromPaper: string[]; source: string };
+  /** The effective LLM settings with the key masked (set with a model). */
+  publicConfig?: Record<string, unknown>;
 }
 
 /** config.json's `model`: the effective (redacted) LLM settings, and which of them are the paper's defaults. */
 export function runModelConfig(r: ResolvedLlm): Record<string, unknown> | undefined {
   if (!r.model) return undefined;
-  return { ...publicLlmConfig(r.config.llm), ...(r.paperDefaults ? { paperDefaults: r.paperDefaults } : {}) };
+  return { ...r.publicConfig, ...(r.paperDefaults ? { paperDefaults: r.paperDefaults } : {}) };
 }
 
 /** Print validity warnings on stderr; returns them for config.json. */
@@ -126,6 +126,8 @@ export async function resolveLlm(
   } = {},
 ): Promise<ResolvedLlm> {
   const env = o.env ?? process.env;
+  // config (zod) and the chat model (LangChain) load here, when a command uses an LLM, not at start-up
+  const { loadConfig, llmConfigured, publicLlmConfig } = await import('../../core/config.js');
   const config = await loadConfig({ file: opts.config, env, cwd: o.cwd });
   config.llm = applyEndpointFlags(config.llm, opts, env);
   if (opts.cache === false) config.llm.cacheDir = false;
@@ -145,6 +147,7 @@ export async function resolveLlm(
   const preflight = o.preflight ?? true;
   if (preflight && env.LEXCASE_LLM_PREFLIGHT !== '0') {
     try {
+      const { preflightLlm } = await import('../../core/llm/preflight.js');
       const p = await preflightLlm(config.llm);
       log.debug(`LLM preflight: ${config.llm.model} at ${config.llm.baseUrl} ready (${p.via === 'models' ? 'listed by GET /models' : 'answered a 1-token completion'}, ${Math.round(p.ms)} ms)`);
     } catch (e) {
@@ -152,5 +155,6 @@ export async function resolveLlm(
       log.warn(`warning: ${(e as Error).message.replace('; nothing was run', '')}`);
     }
   }
-  return { model: createChatModel(config.llm, { usage }), config, usage, offline: false, ...(paperDefaults ? { paperDefaults } : {}) };
+  const { createChatModel } = await import('../../core/llm/factory.js');
+  return { model: createChatModel(config.llm, { usage }), config, usage, offline: false, publicConfig: publicLlmConfig(config.llm), ...(paperDefaults ? { paperDefaults } : {}) };
 }

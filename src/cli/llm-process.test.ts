@@ -88,8 +88,8 @@ describe('--endpoint / --model / --api-key-env', () => {
       { path: path.join(' '), cmd: c },
       ...c.commands.flatMap((s) => all(s, [...path, s.name()])),
     ];
-    const cmds = all(buildProgram()).filter(({ path }) => /^run \w+$|^evidence$|^serve$|^reproduce$/.test(path));
-    expect(cmds.map((c) => c.path).sort()).toEqual(['evidence', 'reproduce', 'run acal', 'run baseline', 'run case', 'run emar', 'run mad', 'run threeply', 'serve']);
+    const cmds = all(buildProgram()).filter(({ path }) => /^run \w+$|^evidence$|^serve$|^mcp$|^reproduce$/.test(path));
+    expect(cmds.map((c) => c.path).sort()).toEqual(['evidence', 'mcp', 'reproduce', 'run acal', 'run baseline', 'run case', 'run emar', 'run mad', 'run threeply', 'serve']);
     for (const { path, cmd } of cmds) expect(cmd.options.map((o) => o.long), path).toEqual(expect.arrayContaining(['--endpoint', '--model', '--api-key-env']));
   });
 });

@@ -1,13 +1,26 @@
 #!/usr/bin/env node
 /**
- * `lexcase` command-line entry point: builds the program (./program.ts, where the commands are
- * listed) and runs it on process.argv when this file is the process's entry script.
+ * `lexcase` command-line entry point. It loads only what the command line needs
+ * (command-groups.ts): `lexcase search …` registers the search command alone, `lexcase --version`
+ * none; help, no command or an unknown one get the whole program (program.ts). Commands that run
+ * other commands in this process (`reproduce`) get the whole program through ctx.fullProgram.
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { buildProgram } from './program.js';
+import type { Command } from 'commander';
+import { commandLineNeeds, loadCommands, registerCommands, rootProgram } from './command-groups.js';
+import type { CliContext } from './commands/types.js';
 
-export { buildProgram };
+const fullProgram = async (): Promise<Command> => (await import('./program.js')).buildProgram();
+
+/** The program for one command line (process.argv without node and the script). */
+export async function programFor(args: readonly string[]): Promise<Command> {
+  const needs = commandLineNeeds(args);
+  if (needs === 'version') return rootProgram();
+  if (needs === 'all') return fullProgram();
+  const ctx: CliContext = { fullProgram };
+  return registerCommands(rootProgram(), (await loadCommands(needs.group))!, ctx);
+}
 
 function invokedDirectly(): boolean {
   try {
@@ -18,5 +31,5 @@ function invokedDirectly(): boolean {
 }
 
 if (invokedDirectly()) {
-  await buildProgram().parseAsync(process.argv);
+  await (await programFor(process.argv.slice(2))).parseAsync(process.argv);
 }

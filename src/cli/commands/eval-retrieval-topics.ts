@@ -6,16 +6,10 @@
 import { writeFile, mkdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import type { Command } from 'commander';
-import { loadTopics, parseTopicsFormat } from '../../../corpora/topics.js';
-import { loadQrels } from '../../../corpora/qrels.js';
-import { evalTopicsOnIndex, DEFAULT_DEPTH } from '../../../eval/trec/eval-index.js';
-import { formatTopicsReport } from '../../../eval/trec/format.js';
-import { rankedTopics } from '../../../eval/trec/ranked-topics.js';
-import { recallCurve } from '../../../eval/plots/recall-curve.js';
-import { writeCurvePlot } from '../../../eval/plots/recall-plot-file.js';
+import { DEFAULT_DEPTH } from '../../../eval/trec/depth.js';
 import type { CurvePoint } from '../../../eval/plots/specs.js';
 import { assertOutFile } from '../out-file.js';
-import { createProgress, type Progress } from '../../../core/progress.js';
+import type { Progress } from '../../../core/progress.js';
 import { errors } from '../../../core/errors.js';
 import { output, parseIntOpt, type GlobalOpts } from '../action.js';
 import { retrieverOptions, type RetrieverFlags } from './retriever-options.js';
@@ -67,6 +61,16 @@ export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<v
   assertOutFile('--run-file', flags.runFile, 'run.txt');
   assertOutFile('--plot', flags.plot, 'recall.svg');
   const evalOpts = trecEvalOptions(flags);
+  const [{ loadTopics, parseTopicsFormat }, { loadQrels }, { evalTopicsOnIndex }, { formatTopicsReport }, { rankedTopics }, { recallCurve }, { writeCurvePlot }, { createProgress }] = await Promise.all([
+    import('../../../corpora/topics.js'),
+    import('../../../corpora/qrels.js'),
+    import('../../../eval/trec/eval-index.js'),
+    import('../../../eval/trec/format.js'),
+    import('../../../eval/trec/ranked-topics.js'),
+    import('../../../eval/plots/recall-curve.js'),
+    import('../../../eval/plots/recall-plot-file.js'),
+    import('../../../core/progress.js'),
+  ]);
   const topics = await loadTopics(flags.topics, { format: flags.topicsFormat ? parseTopicsFormat(flags.topicsFormat) : undefined });
   const qrels = await loadQrels(flags.qrels);
   let bar: Progress | undefined;

@@ -6,13 +6,10 @@
 import { writeFile, mkdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import type { Command } from 'commander';
-import { datasetNames } from '../../../corpora/registry.js';
-import { BAREXAM_SPLIT_SIZES, DEFAULT_SPLIT_SEED, parseSplit } from '../../../corpora/splits.js';
-import { evalRetrievalOnIndex } from '../../../eval/retrieval-eval-index.js';
-import { formatRetrievalReport } from '../../../eval/retrieval-eval-format.js';
-import { parseKs, DEFAULT_KS } from '../../../eval/retrieval-eval.js';
-import { writeRecallPlot } from '../../../eval/plots/recall-plot-file.js';
-import { createProgress, type Progress } from '../../../core/progress.js';
+import { datasetNames } from '../../../corpora/catalog.js';
+import { BAREXAM_SPLIT_SIZES, DEFAULT_SPLIT_SEED, parseSplit } from '../../../corpora/split-spec.js';
+import { DEFAULT_KS } from '../../../eval/retrieval-ks.js';
+import type { Progress } from '../../../core/progress.js';
 import { errors } from '../../../core/errors.js';
 import { assertOutFile } from '../out-file.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
@@ -69,6 +66,7 @@ export function register(program: Command): void {
       if (flags.topics !== undefined || flags.qrels !== undefined) return runTopicsEval(flags as unknown as TopicsFlags, cmd);
       assertNoTopicsOptions(cmd);
       const g = cmd.optsWithGlobals() as GlobalOpts;
+      const { parseKs } = await import('../../../eval/retrieval-eval.js');
       let ks: number[];
       try {
         ks = parseKs(flags.k);
@@ -95,6 +93,12 @@ export function register(program: Command): void {
         });
         return output(g, sweep, () => formatFusionSweep(sweep));
       }
+      const [{ evalRetrievalOnIndex }, { formatRetrievalReport }, { writeRecallPlot }, { createProgress }] = await Promise.all([
+        import('../../../eval/retrieval-eval-index.js'),
+        import('../../../eval/retrieval-eval-format.js'),
+        import('../../../eval/plots/recall-plot-file.js'),
+        import('../../../core/progress.js'),
+      ]);
       let bar: Progress | undefined;
       let barMethod = '';
       const report = await evalRetrievalOnIndex({

@@ -6,13 +6,10 @@
 import { join, relative } from 'node:path';
 import { readdir, stat } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { indexCorpus, knownPassageCount } from '../../../indexer/index-corpus.js';
-import { readManifest, type Manifest } from '../../../indexer/manifest.js';
+import type { Manifest } from '../../../indexer/manifest.js';
 import type { BuildOptions } from '../../../indexer/build.js';
-import { corpusNames } from '../../../corpora/registry.js';
-import { createProgress } from '../../../core/progress.js';
+import { corpusNames } from '../../../corpora/catalog.js';
 import { log } from '../../../core/log.js';
-import { abortOnSignals } from '../../../core/interrupt.js';
 import { verifyIndexDir, verifySummary } from './index-verify.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
 import { addCorpusOptions, corpusLoadOptions, parseAnalyzerSpec, type CorpusFlags } from './cli-corpus-options.js';
@@ -62,6 +59,7 @@ export function prebuiltDenseAllowed(flags: DenseBuildFlags): boolean {
 /** Build an index from a bundled corpus name or a path, with a progress bar on a TTY. */
 export async function runIndexBuild(corpus: string, flags: IndexBuildFlags, signal?: AbortSignal): Promise<{ manifest: Manifest; seconds: number; bytes: number; densePrebuilt?: string }> {
   const analyzer = parseAnalyzerSpec(flags.analyzer);
+  const [{ indexCorpus, knownPassageCount }, { createProgress }] = await Promise.all([import('../../../indexer/index-corpus.js'), import('../../../core/progress.js')]);
   const load = corpusLoadOptions(flags);
   const total = knownPassageCount(corpus) ?? 0;
   const bar = createProgress(`index ${corpus}`, { unit: 'passages' });
@@ -141,6 +139,7 @@ export function register(program: Command): void {
     action(async (corpus: string, flags: IndexBuildFlags, cmd: Command) => {
       const g = cmd.optsWithGlobals() as GlobalOpts;
       // SIGINT/SIGTERM: the build removes its temp dir and stops its workers; the previous index stays.
+      const { abortOnSignals } = await import('../../../core/interrupt.js');
       const interrupt = abortOnSignals('index build');
       try {
         const { manifest, seconds, bytes, densePrebuilt } = await runIndexBuild(corpus, flags, interrupt.signal);
@@ -160,6 +159,7 @@ export function register(program: Command): void {
     .action(
       action(async (dir: string, _flags: unknown, cmd: Command) => {
         const g = cmd.optsWithGlobals() as GlobalOpts;
+        const { readManifest } = await import('../../../indexer/manifest.js');
         const m = await readManifest(dir);
         const sizes = await dirSizes(dir);
         const integrity = await verifyIndexDir(dir);
