@@ -126,7 +126,7 @@ describe('lexcase run case / baseline / report / compare', () => {
     noTrace(r);
   });
 
-  it.fails('issue 25 (i25a): run case takes --endpoint and --model like reproduce', async () => {
+  it('run case takes --endpoint and --model like reproduce (issue 25: only reproduce had them)', async () => {
     const runDir = join(dir, 'runs/endpoint-flag');
     const r = await lexcase(['run', 'case', '--index', idx, '--limit', '1', '--endpoint', srv.url, '--model', 'scripted', '--run-dir', runDir, '--no-cache'], {
       cwd: dir,

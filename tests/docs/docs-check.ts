@@ -16,8 +16,10 @@
  *     the consumer's node_modules/.bin on PATH, so `npx lexcase …` and `lexcase …` both run the
  *     installed package; blocks run in document order, commands one by one, `export`s and `cd`s
  *     carry over within the file. Repository commands (`npm run …`, `npm test`, `node dist/…`) run
- *     in the repository checkout; `npm install lexcase` installs the tarball; `lexcase serve` is
- *     started on a free port (`--port 0` added), fetched once and stopped;
+ *     in the repository checkout; `npm install lexcase` installs the tarball; `lexcase serve` and
+ *     `lexcase mcp --http` are started on a free port (`--port 0`), probed once (the explorer's page,
+ *     the API's OpenAPI document, an MCP initialize) and stopped; `lexcase mcp` over stdio gets an
+ *     empty stdin, so it starts, sees the client gone and exits;
  *  4. fails a command that exits non-zero, prints a stack trace, or (```console blocks) prints other
  *     than the output shown under it; fails an untagged block that holds commands (tag it ```bash
  *     to run it, ```text for a synopsis), a marker that is malformed or not above a block;
@@ -181,7 +183,6 @@ function runBash(script: string, state: Shell, timeoutS: number, stateDir: strin
   });
 }
 
-/** `lexcase serve …`: start it on a free port, fetch the page it names, stop it with SIGTERM. */
 /** A command without its trailing `# comment` (a `#` outside quotes, after a space). */
 export function stripComment(text: string): string {
   let q = '';
@@ -196,9 +197,50 @@ export function stripComment(text: string): string {
   return text;
 }
 
-async function runServe(text: string, state: Shell, timeoutS: number): Promise<Outcome> {
+/** What kind of server a server command starts, and so how it is probed once it prints its URL. */
+export function serverKind(text: string): 'explorer' | 'api' | 'mcp-http' {
+  if (/(^|\s)(npx (--no )?)?lexcase mcp\b/.test(text)) return 'mcp-http';
+  return /\s--api\b/.test(text) ? 'api' : 'explorer';
+}
+
+/**
+ * A server command as the check runs it: on a free port (`--port N` becomes `--port 0`, none gets
+ * `--port 0`: several engineers' checks share a machine), without its trailing comment.
+ */
+export function serverCommand(text: string): string {
   const bare = stripComment(text);
-  const cmd = /--port\b/.test(bare) ? bare : `${bare} --port 0`;
+  return /--port\b/.test(bare) ? bare.replace(/--port(\s+|=)\d+/, '--port 0') : `${bare} --port 0`;
+}
+
+/** One request that shows the server answers as the docs say: the explorer's page, the API's OpenAPI document, an MCP initialize. */
+async function probe(kind: ReturnType<typeof serverKind>, base: string): Promise<string> {
+  const origin = new URL(base).origin;
+  const req: [string, RequestInit] =
+    kind === 'explorer'
+      ? [origin, {}]
+      : kind === 'api'
+        ? [`${origin}/v1/openapi.json`, {}]
+        : [
+            `${origin}/mcp`,
+            {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+              body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'docs-check', version: '1' } } }),
+            },
+          ];
+  const res = await fetch(...req).catch((e: Error) => e);
+  if (res instanceof Error) throw new Error(`${req[1].method ?? 'GET'} ${req[0]}: ${res.message}`);
+  const body = await res.text();
+  if (res.status !== 200) throw new Error(`${req[1].method ?? 'GET'} ${req[0]}: HTTP ${res.status} ${body.slice(0, 200)}`);
+  if (kind === 'api' && !/"openapi":\s*"3\.1/.test(body)) throw new Error(`GET ${req[0]}: not an OpenAPI 3.1 document`);
+  if (kind === 'mcp-http' && !/"serverInfo"/.test(body)) throw new Error(`POST ${req[0]} (initialize): no serverInfo in the reply`);
+  return `${req[1].method ?? 'GET'} ${req[0]} → 200, ${body.length} bytes`;
+}
+
+/** `lexcase serve …` / `lexcase mcp --http …`: start it on a free port, probe it once, stop it with SIGTERM. */
+async function runServe(text: string, state: Shell, timeoutS: number): Promise<Outcome> {
+  const cmd = serverCommand(text);
+  const kind = serverKind(text);
   const t0 = performance.now();
   const child = spawn('bash', ['-c', `exec ${cmd}`], { cwd: state.cwd, env: state.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
@@ -214,15 +256,16 @@ async function runServe(text: string, state: Shell, timeoutS: number): Promise<O
     url = /https?:\/\/127\.0\.0\.1:\d+/.exec(stdout)?.[0];
     if (!url) {
       const early = await Promise.race([exited, new Promise((r) => setTimeout(() => r('wait'), 200))]);
-      if (early !== 'wait') return { code: early as number | null, stdout, stderr: `${stderr}\n(serve exited before printing its URL)`, ms: performance.now() - t0, timedOut: false };
+      if (early !== 'wait') return { code: early as number | null, stdout, stderr: `${stderr}\n(the server exited before printing its URL)`, ms: performance.now() - t0, timedOut: false };
     }
   }
-  if (!url) problem = 'serve printed no URL in time';
+  if (!url) problem = 'the server printed no URL in time';
   else {
-    const res = await fetch(url).catch((e: Error) => e);
-    if (res instanceof Error) problem = `GET ${url}: ${res.message}`;
-    else if (res.status !== 200) problem = `GET ${url}: HTTP ${res.status}`;
-    else stdout += `\n(docs-check: GET ${url} → 200, ${(await res.text()).length} bytes)`;
+    try {
+      stdout += `\n(docs-check: ${await probe(kind, url)})`;
+    } catch (e) {
+      problem = (e as Error).message;
+    }
   }
   stopping = true;
   try {
@@ -250,6 +293,7 @@ export function commandMode(text: string): 'repo' | 'install' | 'serve' | 'consu
   if (/^npm (install|i) lexcase\b/.test(t)) return 'install';
   if (REPO_COMMAND.test(t)) return 'repo';
   if (/(^|\s)(npx (--no )?)?lexcase serve\b/.test(t)) return 'serve';
+  if (/(^|\s)(npx (--no )?)?lexcase mcp\b.*\s--http\b/.test(stripComment(t))) return 'serve';
   return 'consumer';
 }
 

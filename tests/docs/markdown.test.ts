@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { classify, commandMode, docFiles, stripComment } from './docs-check.js';
+import { classify, commandMode, docFiles, serverCommand, serverKind, stripComment } from './docs-check.js';
 import { compareModuloTimings, demoTable, REGIONS, reproRows } from './figures.js';
 import { fencedBlocks, figureRegions, matchLines, replaceRegion, shellCommands, strayMarkers, tableRows } from './markdown.js';
 
@@ -100,6 +100,20 @@ describe('fenced blocks and their markers', () => {
     expect(commandMode('npm run bench -- --help')).toBe('repo');
     expect(commandMode('npm install lexcase   # the CLI')).toBe('install');
     expect(commandMode('npx lexcase serve --index idx --runs runs')).toBe('serve');
+    expect(commandMode('npx lexcase serve --api --index a=idx/a --port 9000')).toBe('serve');
+    // mcp over stdio ends when its (empty) stdin does; over HTTP it is a server like serve
+    expect(commandMode('npx lexcase mcp --index idx/default')).toBe('consumer');
+    expect(commandMode('npx lexcase mcp --index idx/default --http --port 8765   # streamable HTTP')).toBe('serve');
+    expect(commandMode('npx lexcase mcp --index idx   # not --http, only in the comment')).toBe('consumer');
+  });
+
+  it('servers run on a free port and are probed by what they serve', () => {
+    expect(serverCommand('npx lexcase serve --index idx   # → http://127.0.0.1:8080')).toBe('npx lexcase serve --index idx --port 0');
+    expect(serverCommand('npx lexcase mcp --index idx --http --port 8765   # x')).toBe('npx lexcase mcp --index idx --http --port 0');
+    expect(serverCommand('npx lexcase serve --api --port=9000 --index i')).toBe('npx lexcase serve --api --port 0 --index i');
+    expect(serverKind('npx lexcase serve --index idx')).toBe('explorer');
+    expect(serverKind('npx lexcase serve --api')).toBe('api');
+    expect(serverKind('npx lexcase mcp --http')).toBe('mcp-http');
   });
 
   it('a trailing comment comes off (so --port 0 is not appended inside it); a # in quotes stays', () => {
