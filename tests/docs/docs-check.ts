@@ -199,8 +199,9 @@ export function stripComment(text: string): string {
 
 /** What kind of server a server command starts, and so how it is probed once it prints its URL. */
 export function serverKind(text: string): 'explorer' | 'api' | 'mcp-http' {
-  if (/(^|\s)(npx (--no )?)?lexcase mcp\b/.test(text)) return 'mcp-http';
-  return /\s--api\b/.test(text) ? 'api' : 'explorer';
+  const t = stripComment(text);
+  if (/(^|\s)(npx (--no )?)?lexcase mcp\b/.test(t)) return 'mcp-http';
+  return /\s--api\b/.test(t) ? 'api' : 'explorer';
 }
 
 /**
@@ -289,11 +290,11 @@ const REPO_COMMAND = /^(npm (ci|test|run)\b|node dist\/|npx tsx\b)/;
 
 /** Where and how a command runs. */
 export function commandMode(text: string): 'repo' | 'install' | 'serve' | 'consumer' {
-  const t = text.trim();
+  const t = stripComment(text).trim(); // a comment may name other commands ("# … lexcase serve --api for /v1")
   if (/^npm (install|i) lexcase\b/.test(t)) return 'install';
   if (REPO_COMMAND.test(t)) return 'repo';
   if (/(^|\s)(npx (--no )?)?lexcase serve\b/.test(t)) return 'serve';
-  if (/(^|\s)(npx (--no )?)?lexcase mcp\b.*\s--http\b/.test(stripComment(t))) return 'serve';
+  if (/(^|\s)(npx (--no )?)?lexcase mcp\b.*\s--http\b/.test(t)) return 'serve';
   return 'consumer';
 }
 

@@ -105,6 +105,8 @@ describe('fenced blocks and their markers', () => {
     expect(commandMode('npx lexcase mcp --index idx/default')).toBe('consumer');
     expect(commandMode('npx lexcase mcp --index idx/default --http --port 8765   # streamable HTTP')).toBe('serve');
     expect(commandMode('npx lexcase mcp --index idx   # not --http, only in the comment')).toBe('consumer');
+    // README: a comment that names other commands does not make this one a server
+    expect(commandMode('npx lexcase mcp --index idx/default          # stdio; --http for streamable HTTP; lexcase serve --api for /v1/search')).toBe('consumer');
   });
 
   it('servers run on a free port and are probed by what they serve', () => {
