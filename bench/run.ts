@@ -234,7 +234,9 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
   await mkdir(opts.workDir, { recursive: true });
   const resultFile = join(opts.workDir, `child-result-${process.pid}.json`);
 
-  for (const size of opts.sizes) for (const profile of opts.corpora) {
+  // the corpora are generated only for the scenarios that search them (not for dense/embed/startup alone)
+  const corpusSizes = opts.only.some((s) => s === 'lexcase' || s === 'lancedb' || s === 'wink' || s === 'minisearch') ? opts.sizes : [];
+  for (const size of corpusSizes) for (const profile of opts.corpora) {
     const tag = profile === 'zipf' ? `${size} zipf` : `${size}`;
     log(`corpus ${tag}: generating or reusing…`);
     const data = await ensureCorpus(opts.workDir, size, opts.seed, opts.queries, profile);
