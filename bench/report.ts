@@ -4,6 +4,10 @@
  */
 import type { LatencyStats } from './measure.js';
 import type { ApproxRun } from './child.js';
+import type { StartupResult } from './startup.js';
+
+/** The start-up scenario (bench/startup.ts). */
+export type StartupRun = ({ status: 'ok' } & StartupResult) | { status: 'skipped' | 'failed'; reason: string };
 
 export interface EngineRun {
   size: number;
@@ -99,6 +103,8 @@ export interface BenchResults {
   corpora: CorpusInfo[];
   runs: EngineRun[];
   dense: DenseRun[];
+  /** Start-up CPU of whole CLI processes (issue 25); absent when the scenario was not asked for. */
+  startup?: StartupRun;
   comparisons: Comparison[];
   targets: TargetCheck[];
   notes: string[];
@@ -182,7 +188,7 @@ export function annFigures(r: unknown): { p50Ms?: number; p95Ms?: number; recall
   };
 }
 
-export function checkTargets(res: Pick<BenchResults, 'runs' | 'comparisons' | 'dense' | 'corpora'>, bigSize = 856_835, peerSize = 100_000): TargetCheck[] {
+export function checkTargets(res: Pick<BenchResults, 'runs' | 'comparisons' | 'dense' | 'corpora' | 'startup'>, bigSize = 856_835, peerSize = 100_000): TargetCheck[] {
   const out: TargetCheck[] = [];
   const lexBuild = res.runs.find((r) => onBench(r) && r.size === bigSize && r.engine === 'lexcase' && r.build && r.status === 'ok');
   const corpus = res.corpora.find((c) => onBench(c) && c.size === bigSize);
@@ -240,6 +246,17 @@ export function checkTargets(res: Pick<BenchResults, 'runs' | 'comparisons' | 'd
   } else {
     na('ann-p50', 'dense ANN p50 at 856K', '≤ 10 ms');
     na('ann-recall', 'ANN recall@10 vs flat at 856K', '≥ 0.95');
+  }
+  // Issue 25: start-up CPU of whole CLI processes.
+  const st = res.startup?.status === 'ok' ? res.startup : undefined;
+  for (const [id, cmd, limit, what] of [
+    ['startup-version', 'version', 0.15, '`lexcase --version`, CPU of the whole process (issue 25)'],
+    ['startup-search', 'search', 0.4, '`lexcase search q --index <default index>`, CPU of the whole process end to end (issue 25)'],
+  ] as const) {
+    const c = st?.commands.find((x) => x.id === cmd);
+    const node = st?.commands.find((x) => x.id === 'node');
+    if (c && st) out.push({ id, description: what, target: `≤ ${limit} s CPU`, measured: `${fmt(c.cpuMedianS, 2)} s CPU median of ${c.runs} (bare node -e 0: ${fmt(node?.cpuMedianS, 2)} s; wall ${fmt(c.wallMedianS, 2)} s; load ${fmt(st.loadAvgAtStart, 1)})`, pass: c.cpuMedianS <= limit });
+    else na(id, what, `≤ ${limit} s CPU`);
   }
   return out;
 }
@@ -310,7 +327,17 @@ export function renderMarkdown(r: BenchResults): string {
     }
     L.push('');
   }
-  L.push('## Targets (issues 3, 4 and 18)', '', '| target | measured | required | result |', '|---|---|---|---|');
+  if (r.startup) {
+    L.push('## Start-up (whole CLI processes, as a user runs them)', '');
+    if (r.startup.status !== 'ok') L.push(`${r.startup.status}: ${r.startup.reason}`, '');
+    else {
+      L.push(`CPU = user + system time of the child process (from /proc, ${r.startup.tickS * 1000} ms ticks); medians of ${r.startup.commands[0]?.runs ?? 0} runs; load ${fmt(r.startup.loadAvgAtStart, 1)} at start.`, '');
+      L.push('| command | CPU median s | CPU min s | wall median s |', '|---|---:|---:|---:|');
+      for (const c of r.startup.commands) L.push(`| ${c.command} | ${fmt(c.cpuMedianS, 3)} | ${fmt(c.cpuMinS, 3)} | ${fmt(c.wallMedianS, 3)} |`);
+      L.push('');
+    }
+  }
+  L.push('## Targets (issues 3, 4, 18 and 25)', '', '| target | measured | required | result |', '|---|---|---|---|');
   for (const t of r.targets) L.push(`| ${t.description} | ${t.measured} | ${t.target} | ${t.pass === null ? 'not measured' : t.pass ? 'PASS' : '**MISS**'} |`);
   L.push('');
   if (r.notes.length) L.push('## Notes', '', ...r.notes.map((n) => `- ${n}`), '');

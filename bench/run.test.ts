@@ -129,6 +129,8 @@ describe('bench harness on a tiny corpus', () => {
       'vs-wink-memory-peak',
       'ann-p50',
       'ann-recall',
+      'startup-version',
+      'startup-search',
     ]);
     expect(written.targets.every((t) => t.pass === null)).toBe(true); // no 856K / 100K run here
     expect(md).toContain('| 2,000 | lexcase bm25 |');

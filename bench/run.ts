@@ -4,14 +4,15 @@
  * lexcase (build once; bm25 and qld queried from fresh processes), LanceDB native FTS, and — at
  * sizes ≤ --peer-max-size — wink-bm25-text-search and MiniSearch (query counts capped, they are
  * slow). Then the dense-ANN and embedding-throughput scenarios when bench/dense-ann.ts and
- * bench/embed-throughput.ts exist. Prints a Markdown table and writes
+ * bench/embed-throughput.ts exist, and the start-up scenario (bench/startup.ts: CPU time of whole
+ * `lexcase --version` and `lexcase search` processes on the default index). Prints a Markdown table and writes
  * bench/results/<timestamp>.{json,md} and bench/results/latest.{json,md}.
  *
  *   node dist/bench/run.js [--sizes 100000,856835] [--queries 200] [--k 1000,10] [--seed 42]
  *     [--only lexcase,lancedb,wink,minisearch,dense,embed] [--skip-peers] [--peer-max-size 100000]
  *     [--wink-queries 20] [--minisearch-queries 10] [--peer-time-budget 90] [--dense-sizes …]
  *     [--dense-queries 100] [--dim 384] [--workers 2] [--work DIR] [--out DIR] [--keep]
- *     [--approx-shares 0.5,0.25]
+ *     [--approx-shares 0.5,0.25] [--startup-runs 7]
  *   node dist/bench/run.js --scale [--scale-sizes 100000,856835,3000000,10000000] … (bench/scale.ts)
  * On the zipf corpus lexcase bm25/qld also time the opt-in approximate mode (a posting budget per
  * query, retrieval/sparse/approx.ts) at the largest k, with its recall@k against the exact top-k.
@@ -28,8 +29,9 @@ import type { CorpusProfile } from './synthetic.js';
 import { checkTargets, compare, renderMarkdown, type BenchResults, type CorpusInfo, type DenseRun, type EngineRun } from './report.js';
 import { runChild } from './spawn-child.js';
 import { parseScaleArgs, runScale } from './scale.js';
+import { measureStartup } from './startup.js';
 
-export const SCENARIOS = ['lexcase', 'lancedb', 'wink', 'minisearch', 'dense', 'embed'] as const;
+export const SCENARIOS = ['lexcase', 'lancedb', 'wink', 'minisearch', 'dense', 'embed', 'startup'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 export interface BenchOptions {
@@ -50,6 +52,8 @@ export interface BenchOptions {
   workers: number;
   /** Posting shares of lexcase's approximate mode timed on the zipf corpus (empty: none). */
   approxShares: number[];
+  /** Runs of each command in the start-up scenario (median reported). */
+  startupRuns: number;
   workDir: string;
   outDir: string;
   keep: boolean;
@@ -81,6 +85,7 @@ export function defaultOptions(): BenchOptions {
     dim: 384,
     workers: 2,
     approxShares: [0.5, 0.25],
+    startupRuns: 7,
     workDir: join(ROOT, '.lexcase', 'bench'),
     outDir: join(ROOT, 'bench', 'results'),
     keep: false,
@@ -115,6 +120,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
       dim: { type: 'string' },
       workers: { type: 'string' },
       'approx-shares': { type: 'string' },
+      'startup-runs': { type: 'string' },
       work: { type: 'string' },
       out: { type: 'string' },
       keep: { type: 'boolean' },
@@ -161,6 +167,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
     const bad = o.approxShares.filter((x) => !(x > 0 && x <= 1));
     if (bad.length) throw new Error(`--approx-shares: each share must be > 0 and ≤ 1, got ${bad.join(', ')}`);
   }
+  if (values['startup-runs']) o.startupRuns = Number(values['startup-runs']);
   if (values.work) o.workDir = resolve(values.work);
   if (values.out) o.outDir = resolve(values.out);
   if (values.keep) o.keep = true;
@@ -188,6 +195,8 @@ const HELP = `npm run bench -- [options]
   --workers N             lexcase build workers (default 2)
   --approx-shares LIST    posting shares of lexcase's opt-in approximate mode timed on the zipf
                           corpus at the largest k, with recall@k vs exact (default 0.5,0.25; none)
+  --startup-runs N        runs of each command in the start-up scenario (lexcase --version,
+                          search on the default index, node -e 0; CPU medians) (default 7)
   --work DIR              data and index scratch dir (default .lexcase/bench)
   --out DIR               results dir (default bench/results)
   --keep                  keep built indexes
@@ -219,6 +228,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
     corpora: [],
     runs: [],
     dense: [],
+    startup: undefined,
     comparisons: [],
     targets: [],
     notes: [],
@@ -227,7 +237,9 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
   await mkdir(opts.workDir, { recursive: true });
   const resultFile = join(opts.workDir, `child-result-${process.pid}.json`);
 
-  for (const size of opts.sizes) for (const profile of opts.corpora) {
+  // the corpora are generated only for the scenarios that search them (not for dense/embed/startup alone)
+  const corpusSizes = opts.only.some((s) => s === 'lexcase' || s === 'lancedb' || s === 'wink' || s === 'minisearch') ? opts.sizes : [];
+  for (const size of corpusSizes) for (const profile of opts.corpora) {
     const tag = profile === 'zipf' ? `${size} zipf` : `${size}`;
     log(`corpus ${tag}: generating or reusing…`);
     const data = await ensureCorpus(opts.workDir, size, opts.seed, opts.queries, profile);
@@ -364,6 +376,19 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
       if (d.ok) Object.assign(run, d.result);
       results.dense.push(run);
     }
+  }
+  if (want('startup')) {
+    log('start-up: CPU time of whole lexcase processes');
+    const cli = join(ROOT, 'dist', 'src', 'cli', 'main.js');
+    const workDir = join(opts.workDir, 'startup');
+    try {
+      const s = await measureStartup({ cli, workDir, runs: opts.startupRuns, log });
+      results.startup = 'skipped' in s ? { status: 'skipped', reason: s.skipped } : { status: 'ok', ...s };
+    } catch (e) {
+      results.startup = { status: 'failed', reason: (e as Error).message };
+      log(`start-up FAILED ${(e as Error).message}`);
+    }
+    if (!opts.keep) await rm(workDir, { recursive: true, force: true });
   }
   await rm(resultFile, { force: true });
 

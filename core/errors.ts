@@ -22,11 +22,13 @@ export type ErrorCode =
   | 'LLM_NOT_CONFIGURED'
   | 'LLM_OUTPUT_INVALID'
   | 'LLM_REQUEST_FAILED'
+  | 'LLM_UNAVAILABLE'
   | 'DATASET_UNKNOWN'
   | 'RUN_INVALID'
   | 'NOT_FOUND'
   | 'INVALID_INPUT'
   | 'OUT_DIR_REFUSED'
+  | 'OUT_FILE_REFUSED'
   | 'CORPUS_EMPTY'
   | 'INTERRUPTED';
 
@@ -146,6 +148,9 @@ export const errors = {
         'or put an "llm" section in lexcase.config.json; commands with an offline heuristic path (run case, evidence) also accept --offline',
     }),
 
+  /** The preflight request before an LLM run (core/llm/preflight.ts) found the endpoint unusable. */
+  llmUnavailable: (message: string, hint: string) => new LexcaseError('LLM_UNAVAILABLE', `${message}; nothing was run`, { hint }),
+
   llmOutputInvalid: (what: string, message: string) =>
     new LexcaseError('LLM_OUTPUT_INVALID', `LLM output for ${what} could not be parsed: ${message}`, { field: what }),
 
@@ -166,6 +171,10 @@ export const errors = {
       field: 'out',
       hint: hint ?? 'choose a new or empty directory, or an existing lexcase index to replace',
     }),
+
+  /** An output file (--out, --run-file, --plot, …) that cannot be written where it was asked for. */
+  outFileRefused: (flag: string, file: string, reason: string, hint?: string) =>
+    new LexcaseError('OUT_FILE_REFUSED', `${flag} ${file}: ${reason}`, { file, field: flag, ...(hint ? { hint } : {}) }),
 
   corpusEmpty: (corpus: string) =>
     new LexcaseError('CORPUS_EMPTY', `${corpus}: the corpus holds no passages; nothing to index`, { file: corpus }),

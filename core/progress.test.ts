@@ -110,6 +110,55 @@ describe('progress on a non-TTY stream', () => {
   });
 });
 
+describe('progress of work that reports in bursts (embedding batches), in a pipe', () => {
+  /** 6,151 passages embedded in batches of 256, one every 17 s (15/s), after 30 s of model loading; heartbeat every 2.5 s. */
+  function embedRun() {
+    let t = 0;
+    const { lines, stream } = pipe();
+    let beat: () => void = () => {};
+    const p = createProgress('embedding (use-lite)', { unit: 'passages', stream, intervalMs: 5000, now: () => t, schedule: (fn) => ((beat = fn), () => (beat = () => {})) });
+    const total = 6151;
+    p.start(total);
+    let done = 0;
+    let batches = 0;
+    const at: { line: string; t: number }[] = [];
+    for (t = 0; done < total; t += 500) {
+      const n = lines.length;
+      if (t === 30_000 + 17_000 * (batches + 1)) {
+        batches++;
+        done = Math.min(total, done + 256);
+        p.update(done);
+      }
+      if (t % 2500 === 0) beat();
+      if (lines.length > n) at.push({ line: lines[lines.length - 1], t });
+    }
+    p.stop();
+    return { lines, at, end: t - 500 };
+  }
+
+  it('reads the true rate (15/s, not one batch over the 5 s since the last line) and an eta close to the real time left', () => {
+    const { lines, at, end } = embedRun();
+    const progress = at.filter((x) => / eta /.test(x.line));
+    expect(progress.length).toBeGreaterThan(20);
+    for (const { line, t } of progress.slice(1)) {
+      const rate = Number(/ ([\d.]+)\/s/.exec(line)![1]);
+      expect(rate).toBeGreaterThan(13);
+      expect(rate).toBeLessThan(17);
+      const [, m, s] = /eta (?:(\d+)m)?(\d+)s/.exec(line)!;
+      const eta = Number(m ?? 0) * 60 + Number(s);
+      expect(Math.abs(eta - (end - t) / 1000), `${line.trim()} at ${t / 1000}s`).toBeLessThan(20);
+    }
+    expect(lines.at(-1)).toMatch(/^\[embedding \(use-lite\)\] 6,151\/6,151 passages \(100%\) \d+\/s done in 7m\d\ds\n$/);
+  });
+
+  it('prints no line twice: while nothing moves (model loading), at most one line a minute, saying for how long', () => {
+    const { lines } = embedRun();
+    for (let i = 1; i < lines.length; i++) expect(lines[i]).not.toBe(lines[i - 1]);
+    expect(lines.filter((l) => l.includes(' 0/6,151'))).toEqual(['[embedding (use-lite)] 0/6,151 passages (0%)\n']);
+    expect(lines.filter((l) => l.includes('(100%)'))).toHaveLength(1);
+  });
+});
+
 it('formatDuration: seconds, minutes, hours', () => {
   expect([formatDuration(45), formatDuration(230), formatDuration(3720), formatDuration(-1)]).toEqual(['45s', '3m50s', '1h02m', '0s']);
 });

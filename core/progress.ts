@@ -9,7 +9,11 @@
  * between plain lines (default 5). Short work (under one interval) prints nothing in either mode
  * but the bar.
  */
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
+import type * as CliProgress from 'cli-progress';
+
+/** cli-progress (CommonJS), loaded on the first bar only: the plain-line and off modes never pay for it. */
+const loadCliProgress = (): typeof CliProgress => createRequire(import.meta.url)('cli-progress') as typeof CliProgress;
 
 export interface Progress {
   start(total: number, label?: string): void;
@@ -27,8 +31,10 @@ export interface ProgressOptions {
   mode?: 'bar' | 'lines' | 'off';
   /** Milliseconds between plain lines (default LEXCASE_PROGRESS_INTERVAL seconds, else 5 s). */
   intervalMs?: number;
-  /** Clock in ms (tests); with a custom clock no background timer is started. */
+  /** Clock in ms (tests); with a custom clock no background timer is started unless `schedule` is given. */
   now?: () => number;
+  /** Runs `fn` every `ms` until the returned cancel is called (tests drive the heartbeat with it; default setInterval, unref'd). */
+  schedule?: (fn: () => void, ms: number) => () => void;
 }
 
 const noop: Progress = { start() {}, increment() {}, update() {}, stop() {} };
@@ -64,10 +70,11 @@ export function createProgress(label: string, o: ProgressOptions = {}): Progress
   if (mode === 'bar') return barProgress(label, o);
   const envInterval = Number(process.env.LEXCASE_PROGRESS_INTERVAL);
   const intervalMs = o.intervalMs ?? (Number.isFinite(envInterval) && envInterval > 0 ? envInterval * 1000 : 5000);
-  return lineProgress(label, { unit: o.unit ?? 'items', write: (s) => stream().write(s), intervalMs, now: o.now });
+  return lineProgress(label, { unit: o.unit ?? 'items', write: (s) => stream().write(s), intervalMs, now: o.now, schedule: o.schedule });
 }
 
 function barProgress(label: string, o: ProgressOptions): Progress {
+  const cliProgress = loadCliProgress();
   const bar = new cliProgress.SingleBar(
     { format: `${label} [{bar}] {percentage}% {value}/{total} eta {eta_formatted}`, stream: (o.stream ?? process.stderr) as NodeJS.WritableStream, hideCursor: true, etaBuffer: 50 },
     cliProgress.Presets.shades_classic,
@@ -82,26 +89,47 @@ function barProgress(label: string, o: ProgressOptions): Progress {
 
 /**
  * Plain lines: one when at least `intervalMs` passed since the last (checked on every update and,
- * with the real clock, by an unref'd timer so a slow item still shows a heartbeat). The rate is
- * measured over the window since the previous line; values set right at start (a resumed run's
- * done items) are not counted as work.
+ * with the real clock, by an unref'd timer so a slow item still shows a heartbeat).
+ * - The rate is measured between updates, not between lines: from the oldest update of the last
+ *   minute to the latest one. Work that reports in bursts (embedding batches of 256 every 17 s)
+ *   then reads its true 15/s, not the one burst divided by the 5 s since the last line.
+ *   Values set right at start (a resumed run's done items) are not counted as work.
+ * - The eta is the rest at that rate, less the time since the latest update.
+ * - A line identical to the previous one is not printed: while nothing moves, at most one line a
+ *   minute, saying for how long nothing has changed. At 100% only the last line ("done in") prints.
  */
-function lineProgress(label: string, o: { unit: string; write: (s: string) => void; intervalMs: number; now?: () => number }): Progress {
+function lineProgress(
+  label: string,
+  o: { unit: string; write: (s: string) => void; intervalMs: number; now?: () => number; schedule?: (fn: () => void, ms: number) => () => void },
+): Progress {
   const now = o.now ?? (() => performance.now());
+  const schedule =
+    o.schedule ??
+    (o.now
+      ? undefined
+      : (fn: () => void, ms: number) => {
+          const t = setInterval(fn, ms);
+          t.unref?.();
+          return () => clearInterval(t);
+        });
+  const WINDOW_MS = 60_000;
+  const STALL_LINE_MS = 60_000;
   let total = 0;
   let value = 0;
   let t0 = now();
-  let lastT = t0;
-  let lastV = 0;
+  let lastT = t0; // last line printed
+  let lastLineV = -1; // value shown by the last line
   let printed = false;
-  let timer: ReturnType<typeof setInterval> | undefined;
+  let cancel: (() => void) | undefined;
   let stopped = false;
   let lastUpdate = t0;
+  let lastChange = t0;
+  let samples: { t: number; v: number }[] = []; // (time, value) at each change of value
   const heartbeat = () => {
     // a bar whose owner forgot stop() (an exception path) falls silent: done, or no update for 30 min
     if ((total > 0 && value >= total) || now() - lastUpdate > 30 * 60_000) {
-      clearInterval(timer);
-      timer = undefined;
+      cancel?.();
+      cancel = undefined;
       return;
     }
     check();
@@ -109,50 +137,76 @@ function lineProgress(label: string, o: { unit: string; write: (s: string) => vo
 
   let base0 = 0; // value at start (after any resumed items): the overall rate counts from here
   const rateText = (r: number) => (r > 0 ? ` ${r >= 10 ? int(r) : r.toFixed(1)}/s` : '');
-  const line = (t: number, final: boolean): string => {
-    const count = total > 0 ? `${int(value)}/${int(total)} ${o.unit} (${Math.floor((100 * value) / total)}%)` : `${int(value)} ${o.unit}`;
-    if (final) return `[${label}] ${count}${rateText((value - base0) / Math.max((t - t0) / 1000, 1e-3))} done in ${formatDuration((t - t0) / 1000)}\n`;
-    const windowS = (t - lastT) / 1000;
-    const rate = windowS > 0 ? (value - lastV) / windowS : 0;
-    const eta = total > 0 && rate > 0 && value < total ? ` eta ${formatDuration((total - value) / rate)}` : '';
-    return `[${label}] ${count}${rateText(rate)}${eta}\n`;
+  /** Items a second between updates (see above); 0 before the first. */
+  const rate = (): number => {
+    const last = samples[samples.length - 1];
+    if (!last) return 0;
+    if (samples.length === 1) return last.t > t0 ? ((last.v - base0) * 1000) / (last.t - t0) : 0;
+    const ref = samples.find((x) => x.t >= last.t - WINDOW_MS && x !== last) ?? samples[samples.length - 2];
+    return ((last.v - ref.v) * 1000) / (last.t - ref.t);
   };
+  const count = () => (total > 0 ? `${int(value)}/${int(total)} ${o.unit} (${Math.floor((100 * value) / total)}%)` : `${int(value)} ${o.unit}`);
   const check = () => {
     if (stopped) return;
     const t = now();
     if (t - lastT < o.intervalMs) return;
-    o.write(line(t, false));
+    if (total > 0 && value >= total) return; // the last line says it
+    let text: string;
+    if (value === lastLineV) {
+      if (t - lastT < STALL_LINE_MS) return;
+      text = `[${label}] ${count()}, no change for ${formatDuration((t - lastChange) / 1000)}\n`;
+    } else {
+      const r = rate();
+      let eta = '';
+      if (total > 0 && r > 0) {
+        const rest = (total - value) / r;
+        const left = rest - (t - lastUpdate) / 1000;
+        eta = ` eta ${formatDuration(left >= 1 ? left : rest)}`;
+      }
+      text = `[${label}] ${count()}${rateText(r)}${eta}\n`;
+    }
+    o.write(text);
     printed = true;
     lastT = t;
-    lastV = value;
+    lastLineV = value;
   };
   const set = (v: number) => {
-    value = v;
-    lastUpdate = now();
-    // a value set within the first moment (resumed items) is a new baseline, not work done
-    if (!printed && now() - t0 < Math.min(100, o.intervalMs)) lastV = base0 = value;
+    const t = now();
+    lastUpdate = t;
+    if (v !== value) {
+      value = v;
+      lastChange = t;
+      // a value set within the first moment (resumed items) is a new baseline, not work done
+      if (!printed && t - t0 < Math.min(100, o.intervalMs)) {
+        base0 = value;
+        samples = [];
+      } else {
+        samples.push({ t, v });
+        while (samples.length > 2 && samples[1].t < t - WINDOW_MS) samples.shift();
+      }
+    }
     check();
   };
   return {
     start(n: number) {
       total = n;
       value = 0;
-      t0 = lastT = lastUpdate = now();
-      lastV = base0 = 0;
+      t0 = lastT = lastUpdate = lastChange = now();
+      base0 = 0;
+      lastLineV = -1;
+      samples = [];
       stopped = false;
-      if (!o.now && !timer) {
-        timer = setInterval(heartbeat, Math.max(250, Math.floor(o.intervalMs / 2)));
-        timer.unref?.();
-      }
+      if (schedule && !cancel) cancel = schedule(heartbeat, Math.max(250, Math.floor(o.intervalMs / 2)));
     },
     increment: (n = 1) => set(value + n),
     update: (v) => set(v),
     stop() {
       if (stopped) return;
       stopped = true;
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      if (printed) o.write(line(now(), true));
+      cancel?.();
+      cancel = undefined;
+      const t = now();
+      if (printed) o.write(`[${label}] ${count()}${rateText(((value - base0) * 1000) / Math.max(t - t0, 1))} done in ${formatDuration((t - t0) / 1000)}\n`);
     },
   };
 }

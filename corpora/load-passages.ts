@@ -10,9 +10,9 @@ import { loadJsonlPassages, type PassageLoadOptions } from './jsonl.js';
 import { loadCsvPassages } from './csv.js';
 import { loadParquetPassages } from './parquet.js';
 import type { Passage } from './types.js';
+import { PASSAGE_FORMATS, type PassageFormat } from './passage-formats.js';
 
-export const PASSAGE_FORMATS = ['jsonl', 'csv', 'tsv', 'parquet'] as const;
-export type PassageFormat = (typeof PASSAGE_FORMATS)[number];
+export { PASSAGE_FORMATS, type PassageFormat };
 
 export interface FileLoadOptions extends PassageLoadOptions {
   format?: PassageFormat;

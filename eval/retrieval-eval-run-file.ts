@@ -4,8 +4,8 @@
  *   qrels: <qid> 0 <docid> 1
  * Ids must not contain whitespace (the format is whitespace-separated).
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import type { WriteStream } from 'node:fs';
+import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { errors } from '../core/errors.js';
 import type { Hit } from '../retrieval/types.js';
@@ -26,30 +26,44 @@ export function trecQrelsLines(questions: readonly Question[]): string {
   return questions.flatMap((q) => q.goldPassageIds.map((g) => `${checkId('query id', q.id)} 0 ${checkId('passage id', g)} 1\n`)).join('');
 }
 
-/** A streaming run-file writer: `add(qid, hits)` per query, then `close()`. */
+/**
+ * A streaming run-file writer: `add(qid, hits)` per query, then `close()`. The file is opened with
+ * fs/promises, so a path that cannot be written (a directory, a file in the way) rejects the first
+ * `add` / `close` with OUT_FILE_REFUSED instead of an unhandled stream 'error' event; a later write
+ * error rejects the next call.
+ */
 export class TrecRunWriter {
   private out?: WriteStream;
+  private failed?: Error;
   constructor(
     readonly file: string,
     readonly tag: string,
   ) {
     checkId('run tag', tag);
   }
-  async add(qid: string, hits: readonly Hit[]): Promise<void> {
-    if (!this.out) {
+  private async stream(): Promise<WriteStream> {
+    if (this.failed) throw this.failed;
+    if (this.out) return this.out;
+    try {
       await mkdir(dirname(this.file), { recursive: true });
-      this.out = createWriteStream(this.file);
+      const handle = await open(this.file, 'w');
+      this.out = handle.createWriteStream();
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      const why = err.code === 'EISDIR' ? 'is a directory; give a file path' : err.code === 'EEXIST' || err.code === 'ENOTDIR' ? 'a file stands where a folder of its path should be' : err.message;
+      throw (this.failed = errors.outFileRefused('run file', this.file, why));
     }
+    this.out.on('error', (e) => (this.failed = e));
+    return this.out;
+  }
+  async add(qid: string, hits: readonly Hit[]): Promise<void> {
+    const out = await this.stream();
     const text = trecRunLines(qid, hits, this.tag);
-    const out = this.out;
     if (!out.write(text)) await new Promise<void>((r) => out.once('drain', () => r()));
   }
   async close(): Promise<void> {
-    if (!this.out) {
-      await mkdir(dirname(this.file), { recursive: true });
-      this.out = createWriteStream(this.file);
-    }
-    const out = this.out;
+    const out = await this.stream();
     await new Promise<void>((res, rej) => out.end((e?: Error | null) => (e ? rej(e) : res())));
+    if (this.failed) throw this.failed;
   }
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -91,5 +91,15 @@ describe('TREC run and qrels files', () => {
     await w.add('b', [{ id: 'y', score: 0.5, rank: 1 }]);
     await w.close();
     expect(await readFile(join(dir, 'sub', 'run.txt'), 'utf8')).toBe('a Q0 x 1 1.000000 tag\nb Q0 y 1 0.500000 tag\n');
+  });
+
+  it('TrecRunWriter: a run file path that is a directory, or under a file, rejects with OUT_FILE_REFUSED (no unhandled stream error)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-run-'));
+    await writeFile(join(dir, 'afile'), 'x');
+    for (const [file, why] of [[dir, /is a directory/], [join(dir, 'afile', 'run.txt'), /file stands where a folder/]] as const) {
+      const w = new TrecRunWriter(file, 'tag');
+      await expect(w.add('a', [{ id: 'x', score: 1, rank: 1 }])).rejects.toMatchObject({ code: 'OUT_FILE_REFUSED', message: expect.stringMatching(why) });
+      await expect(w.close()).rejects.toMatchObject({ code: 'OUT_FILE_REFUSED' });
+    }
   });
 });

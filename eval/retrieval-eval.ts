@@ -14,8 +14,9 @@ import { retrievalQuery } from '../corpora/barexam.js';
 import { bootstrapCi, type BootstrapOptions, type Ci } from './bootstrap.js';
 import { firstRelevantRank, ndcgAtK, recallAtK, reciprocalRank } from './metrics/index.js';
 import { percentile } from './bootstrap.js';
+import { DEFAULT_KS } from './retrieval-ks.js';
 
-export const DEFAULT_KS = [1, 10, 100, 1000];
+export { DEFAULT_KS };
 export const MRR_K = 10;
 export const NDCG_K = 10;
 

@@ -10,7 +10,7 @@
  */
 import { createRequire } from 'node:module';
 import { stemmer as porterStem } from 'stemmer';
-import { analyzerConfigSchema, type AnalyzerConfig } from './manifest.js';
+import { resolveAnalyzerConfig, type AnalyzerConfig } from './analyzer-config.js';
 
 export interface Analyzer {
   config: AnalyzerConfig;
@@ -94,7 +94,7 @@ export function scanTokens(text: string, emit: (raw: string) => void): void {
 const TERM_CACHE_MAX = 500_000;
 
 export function createAnalyzer(cfg: Partial<AnalyzerConfig> = {}): Analyzer {
-  const config = analyzerConfigSchema.parse(cfg);
+  const config = resolveAnalyzerConfig(cfg);
   const stop = config.stopwords === 'english' ? englishStopwordList() : new Set<string>();
   const stem = makeStemmer(config.stemmer);
   const minLen = config.minTokenLength;

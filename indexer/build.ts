@@ -13,6 +13,7 @@ import { basename, dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { errors, LexcaseError } from '../core/errors.js';
 import { spawnWorker } from '../core/worker-url.js';
+import { log } from '../core/log.js';
 import { VERSION } from '../core/version.js';
 import { createAnalyzer } from './analyzer.js';
 import { DocStoreWriter } from './docstore-writer.js';
@@ -47,6 +48,16 @@ export interface BuildOptions {
   signal?: AbortSignal;
   /** Options for the dense step (indexer/dense/add-dense.ts). */
   dense?: AddDenseOptions;
+  /**
+   * Dense step: first try the shipped prebuilt vectors of a bundled corpus (dense/prebuilt-dense.ts:
+   * use-lite, first 128 words); used only when they match the built index, else the passages are
+   * embedded with `dense`. The caller sets it when no embedder option asks for other vectors.
+   */
+  densePrebuilt?: boolean;
+  /** Called with the prebuilt vectors' name when the dense step loaded them instead of embedding. */
+  onDensePrebuilt?: (name: string) => void;
+  /** Called when the sparse index is in place, before the dense / lancedb-fts steps (progress ends its count here). */
+  onSparseBuilt?: (manifest: Manifest) => void;
   /** Store passage texts in deflated blocks of 64 (default true; false = plain v1 layout). */
   compressDocs?: boolean;
   /** Paths the passages are read from: `out` may be neither one of them nor contain one (see out-dir.ts). */
@@ -363,8 +374,9 @@ export async function buildIndex<T extends PassageInput>(passages: PassagesInput
     await swapIntoPlace(tmp, out);
     // The checksums were just computed from the bytes written: the next opens need not hash them again.
     await recordVerified(out, manifest);
+    opts.onSparseBuilt?.(manifest);
     let built = manifest;
-    if (methods.includes('dense')) built = await runDenseHook(out, opts.dense);
+    if (methods.includes('dense')) built = await runDenseHook(out, opts);
     if (methods.includes('lancedb-fts')) built = await runLanceFtsHook(out);
     return built;
   } catch (e) {
@@ -385,10 +397,20 @@ async function swapIntoPlace(tmp: string, out: string): Promise<void> {
 }
 
 /**
-^ * Dense step: when 'dense' is among the methods, indexer/dense/add-dense.ts adds the
- * dense section to the finished index dir. Imported lazily so sparse-only builds never load LanceDB.
+ * Dense step: when 'dense' is among the methods, the shipped prebuilt vectors (when asked for and
+ * they match) or indexer/dense/add-dense.ts add the dense section to the finished index dir.
+ * Imported lazily so sparse-only builds never load LanceDB.
  */
-async function runDenseHook(out: string, dense: AddDenseOptions | undefined): Promise<Manifest> {
+async function runDenseHook(out: string, opts: BuildOptions): Promise<Manifest> {
+  const dense = { ...opts.dense, signal: opts.dense?.signal ?? opts.signal };
+  if (opts.densePrebuilt) {
+    const { loadPrebuiltDense } = await import('./dense/prebuilt-dense.js');
+    const name = await loadPrebuiltDense(out, (l) => log.info(l.trim()), dense.signal, { uri: dense.uri, table: dense.table, ann: dense.ann, annThreshold: dense.annThreshold });
+    if (name) {
+      opts.onDensePrebuilt?.(name);
+      return readManifest(out);
+    }
+  }
   const { addDenseIndex } = await import('./dense/add-dense.js');
   return addDenseIndex(out, dense);
 }

@@ -2,9 +2,10 @@
  * A damaged index never answers silently: for every data file (postings, offsets, ids, doc store
  * columns, manifest) flipped bytes and truncation are reported by `verifyChecksums` /
  * `lexcase index verify` / `index info` naming the file; truncation and header damage are refused on
- * every open even with checksum verification off; and the first open in a process verifies checksums
- * unless a verification record (kept outside the index dir) shows the very same files, unchanged since
- * (size, mtime, ctime, inode, device), already verified.
+ * every open; by default an open hashes nothing (structural checks only), and with LEXCASE_VERIFY=1
+ * (set for most of this file) the first open in a process verifies checksums unless a verification
+ * record (kept outside the index dir) shows the very same files, unchanged since (size, mtime, ctime,
+ * inode, device), already verified.
  */
 import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, readdirSync, realpathSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
@@ -34,12 +35,14 @@ let files: string[] = [];
 let n = 0;
 
 beforeAll(async () => {
+  process.env.LEXCASE_VERIFY = '1'; // checksums on first open; the default (structural only) is tested below
   good = join(tmp.dir, 'good');
   await buildIndex(fromArray(PASSAGES), { out: good, corpusName: 'legal', workers: 0 });
   // Every file with bytes to damage (docs/docid.bin is empty: these passages carry no doc ids).
   files = [...expectedFiles(await readManifest(good)), 'manifest.json'].filter((f) => statSync(join(good, f)).size > 0);
 });
 afterAll(async () => {
+  delete process.env.LEXCASE_VERIFY;
   await closeSparseIndexes();
   tmp.cleanup();
 });
@@ -133,9 +136,15 @@ describe('every data file, flipped or truncated', () => {
     }
   });
 
-  it('with verification on open off, truncation and header damage are still refused on open', async () => {
-    process.env.LEXCASE_VERIFY_MAX_MB = '0';
+  it('by default (LEXCASE_VERIFY unset) an open hashes nothing, and truncation and header damage are still refused on open', async () => {
+    delete process.env.LEXCASE_VERIFY;
     try {
+      const copy = damaged('manifest.json', () => undefined); // a fresh copy: no verification record names it
+      forgetVerifiedOpens();
+      const s0 = hashStats();
+      await openOk(copy);
+      expect(hashStats().bytes).toBe(s0.bytes);
+      expect(hashStats().recordHits).toBe(s0.recordHits);
       for (const rel of files) {
         const e = await openError(damaged(rel, truncate));
         expect(e.code, rel).toBe('INDEX_CORRUPT');
@@ -155,7 +164,7 @@ describe('every data file, flipped or truncated', () => {
       });
       expect((await openError(ids)).message).toMatch(/ids\.off: index file is corrupt: offset 5/);
     } finally {
-      delete process.env.LEXCASE_VERIFY_MAX_MB;
+      process.env.LEXCASE_VERIFY = '1';
     }
   });
 });
@@ -273,7 +282,7 @@ describe('verification records: an unchanged verified index is not hashed again'
       forgetVerifiedOpens();
       expect((await openError(dir)).message).toContain(postings);
     } finally {
-      delete process.env.LEXCASE_VERIFY;
+      process.env.LEXCASE_VERIFY = '1';
     }
   });
 
@@ -304,12 +313,12 @@ describe('verification records: an unchanged verified index is not hashed again'
     }
   });
 
-  it('LEXCASE_VERIFY other than auto/always is INVALID_INPUT', async () => {
+  it('LEXCASE_VERIFY other than 0/off/1/auto/always is INVALID_INPUT', async () => {
     process.env.LEXCASE_VERIFY = 'sometimes';
     try {
       expect((await openError(damaged('manifest.json', () => undefined))).code).toBe('INVALID_INPUT');
     } finally {
-      delete process.env.LEXCASE_VERIFY;
+      process.env.LEXCASE_VERIFY = '1';
     }
   });
 });

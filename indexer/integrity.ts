@@ -2,11 +2,12 @@
  * Integrity of an index dir, at two costs:
  *   - checkIndexFiles (every open, microseconds): every data file the layout needs is listed in the
  *     manifest's checksums, exists, and has the size the manifest recorded (`sizes`, from this
- *     release on); the readers add structural checks (offsets that rise and end at the file size,
- *     counts that add up).
- *   - verifyChecksums (`lexcase index verify`, `index info`, and the first open of an index in a
- *     process when its data files total at most LEXCASE_VERIFY_MAX_MB, default 1024 MiB): the sha256
- *     of every data file against the manifest. On open it is skipped when a verification record
+ *     release on); the readers add structural checks (headers, offsets that rise and end at the file
+ *     size, counts that add up). By default an open does only these.
+ *   - verifyChecksums (the end of `lexcase index build`, `lexcase index verify`, `index info`, and —
+ *     only with LEXCASE_VERIFY=1 — the first open of an index in a process when its data files total
+ *     at most LEXCASE_VERIFY_MAX_MB, default 1024 MiB): the sha256 of every data file against the
+ *     manifest. With LEXCASE_VERIFY=1 an open skips the hash when a verification record
  *     (verify-record.ts, kept outside the index dir) shows these very files, unchanged since (same
  *     size, mtime, ctime, inode, device), already verified; LEXCASE_VERIFY=always ignores records.
  * Any inconsistency is INDEX_CORRUPT naming the file. The dense LanceDB table is checked by its row
@@ -142,12 +143,18 @@ export function verifyOnOpenMaxBytes(): number {
   return mb * 1024 * 1024;
 }
 
-/** LEXCASE_VERIFY: `auto` (default; trust a matching verification record) or `always` (hash on every process's first open). */
-export function verifyMode(): 'auto' | 'always' {
+/**
+ * LEXCASE_VERIFY: unset, `0` or `off` (default: an open does the structural checks only; checksums
+ * are verified at the end of the build and by `lexcase index verify`); `1` or `auto` (also hash the
+ * data files on a process's first open, unless a verification record shows them unchanged since
+ * verified); `always` (hash on every process's first open, ignoring records).
+ */
+export function verifyMode(): 'off' | 'auto' | 'always' {
   const v = process.env.LEXCASE_VERIFY;
-  if (v === undefined || v === '' || v === 'auto') return 'auto';
+  if (v === undefined || v === '' || v === '0' || v === 'off') return 'off';
+  if (v === '1' || v === 'auto') return 'auto';
   if (v === 'always') return 'always';
-  throw errors.invalidInput('LEXCASE_VERIFY', `expected "auto" or "always", got "${v}"`);
+  throw errors.invalidInput('LEXCASE_VERIFY', `expected 0 (default: structural checks on open), 1 (also verify checksums on a process's first open) or always, got "${v}"`);
 }
 
 /**
@@ -181,13 +188,16 @@ export function forgetVerifiedOpens(): void {
 }
 
 /**
- * Verify the checksums the first time this process opens this index (per manifest and file stats;
- * a file changed since is verified again); later opens cost a stat per file. Skipped (with a debug
- * line) when the data files exceed verifyOnOpenMaxBytes(), or when a verification record shows the
- * same files already verified (unless LEXCASE_VERIFY=always); a clean hash writes that record.
+ * With LEXCASE_VERIFY=1 (or always): verify the checksums the first time this process opens this
+ * index (per manifest and file stats; a file changed since is verified again); later opens cost a
+ * stat per file. Skipped (with a debug line) when the data files exceed verifyOnOpenMaxBytes(), or
+ * when a verification record shows the same files already verified (unless LEXCASE_VERIFY=always);
+ * a clean hash writes that record. By default (LEXCASE_VERIFY unset) it does nothing: the open's
+ * structural checks stand, and `lexcase index verify` hashes.
  */
 export async function verifyOnFirstOpen(dir: string, m: Manifest): Promise<void> {
   const mode = verifyMode();
+  if (mode === 'off') return;
   const real = await realpath(dir).catch(() => dir);
   const { files, bytes: total } = statFiles(dir, m);
   const mkey = manifestKey(m);

@@ -11,61 +11,14 @@
 import { readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { errors } from '../core/errors.js';
+import type { Manifest } from './manifest-schema.js';
+import { MANIFEST_FORMAT, MANIFEST_VERSION } from './manifest-format.js';
 
-export const MANIFEST_FORMAT = 'lexcase-index';
-/** 2: doc store texts may be block-compressed (see `docstore`); version-1 dirs are still read. */
-export const MANIFEST_VERSION = 2;
+export { MANIFEST_FORMAT, MANIFEST_VERSION };
 
-export const analyzerConfigSchema = z.object({
-  lowercase: z.boolean().default(true),
-  stopwords: z.enum(['english', 'none']).default('english'),
-  stemmer: z.enum(['porter', 'snowball', 'none']).default('porter'),
-  minTokenLength: z.number().int().min(1).default(1),
-});
-export type AnalyzerConfig = z.infer<typeof analyzerConfigSchema>;
-
-export const manifestSchema = z.object({
-  format: z.literal(MANIFEST_FORMAT),
-  version: z.number().int(),
-  lexcaseVersion: z.string(),
-  createdAt: z.string(),
-  corpus: z.object({
-    name: z.string(),
-    /** sha256 over the passages in build order (id + text), so runs can record what was indexed. */
-    checksum: z.string(),
-    passages: z.number().int(),
-    sources: z.record(z.string(), z.number()).optional(),
-  }),
-  analyzer: analyzerConfigSchema,
-  methods: z.array(z.string()),
-  /** sha256 of each data file, relative path → hex. */
-  checksums: z.record(z.string(), z.string()),
-  /** Size in bytes of each data file, relative path → bytes (checked on every open; absent before 0.1 builds of this field). */
-  sizes: z.record(z.string(), z.number().int().min(0)).optional(),
-  sparse: z.looseObject({}).optional(),
-  /** Doc store layout (indexer/docstore*.ts); absent = version 1, plain texts. */
-  docstore: z
-    .looseObject({
-      version: z.number().int(),
-      text: z.string(),
-      blockPassages: z.number().int().optional(),
-    })
-    .optional(),
-  dense: z
-    .looseObject({
-      embedder: z.string(),
-      model: z.string(),
-      dimension: z.number().int(),
-      uri: z.string(),
-      table: z.string(),
-    })
-    .optional(),
-  /** sha256 of the manifest's own JSON without this field (see manifestSeal); absent in older dirs. */
-  seal: z.string().optional(),
-});
-export type Manifest = z.infer<typeof manifestSchema>;
+export type { Manifest } from './manifest-schema.js';
+export type { AnalyzerConfig } from './analyzer-config.js';
 
 export async function readManifest(dir: string): Promise<Manifest> {
   let raw: string;
@@ -80,12 +33,18 @@ export async function readManifest(dir: string): Promise<Manifest> {
   } catch (e) {
     throw errors.indexCorrupt(join(dir, 'manifest.json'), (e as Error).message);
   }
-  if (json && typeof json === 'object' && typeof (json as { seal?: unknown }).seal === 'string') {
+  const sealed = !!json && typeof json === 'object' && typeof (json as { seal?: unknown }).seal === 'string';
+  if (sealed) {
     const { seal, ...body } = json as { seal: string };
     if (manifestSeal(body) !== seal) {
       throw errors.indexCorrupt(join(dir, 'manifest.json'), 'its content does not match its seal (sha256): it was damaged or edited', 'rebuild the index; if you edited the manifest on purpose, delete its "seal" field');
     }
   }
+  // A sealed manifest is the exact bytes a lexcase writer produced after checking them against the
+  // schema (writeManifest): on open only its envelope is checked, and zod (~0.1 s of CPU to load)
+  // is loaded only for an unsealed manifest (built before seals, or edited with the seal removed).
+  if (sealed && trustedEnvelope(json)) return json as Manifest;
+  const { manifestSchema } = await import('./manifest-schema.js');
   const parsed = manifestSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -95,6 +54,12 @@ export async function readManifest(dir: string): Promise<Manifest> {
     throw errors.indexIncompatible(dir, `format version ${parsed.data.version} is newer than this lexcase supports (${MANIFEST_VERSION})`);
   }
   return parsed.data;
+}
+
+/** The fields a reader relies on before anything else: this format, a version this lexcase reads. */
+function trustedEnvelope(json: unknown): boolean {
+  const m = json as { format?: unknown; version?: unknown; corpus?: unknown; analyzer?: unknown; methods?: unknown; checksums?: unknown };
+  return m.format === MANIFEST_FORMAT && Number.isInteger(m.version) && (m.version as number) <= MANIFEST_VERSION && typeof m.corpus === 'object' && !!m.corpus && typeof m.analyzer === 'object' && !!m.analyzer && Array.isArray(m.methods) && typeof m.checksums === 'object' && !!m.checksums;
 }
 
 /** sha256 (hex) of a manifest body (everything but `seal`) as compact JSON, in its key order. */
@@ -110,6 +75,7 @@ export function manifestSeal(body: object): string {
  * in JSON.stringify and only surface at the next open).
  */
 export async function writeManifest(dir: string, manifest: Manifest): Promise<void> {
+  const { manifestSchema } = await import('./manifest-schema.js');
   const checked = manifestSchema.safeParse(manifest);
   if (!checked.success) {
     const issue = checked.error.issues[0];

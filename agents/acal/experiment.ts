@@ -26,9 +26,9 @@ import type { SemanticsName } from './semantics/types.js';
 import { createAcalSystem } from './system.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
 import './report-section.js';
+import { ACAL_SYSTEMS, type AcalSystemName } from './system-names.js';
 
-export const ACAL_SYSTEMS = ['acal', 'sp', 'cot', 'rag'] as const;
-export type AcalSystemName = (typeof ACAL_SYSTEMS)[number];
+export { ACAL_SYSTEMS, type AcalSystemName };
 
 export interface RunAcalOptions {
   task: string;

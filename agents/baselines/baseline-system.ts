@@ -15,9 +15,9 @@ import { blindQuestion } from '../common/gold-guard.js';
 import { factsOf } from '../common/question-text.js';
 import { answerMcq, type ContextPassage } from './mcq-prompt.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
+import { BASELINE_MODES, type BaselineMode } from './baseline-modes.js';
 
-export const BASELINE_MODES = ['llm-only', 'bm25-rag', 'qld-rag', 'dense-rag', 'hybrid-rag', 'oracle'] as const;
-export type BaselineMode = (typeof BASELINE_MODES)[number];
+export { BASELINE_MODES, type BaselineMode };
 
 export function ragMethod(mode: BaselineMode): string | undefined {
   return mode.endsWith('-rag') ? mode.slice(0, -'-rag'.length) : undefined;

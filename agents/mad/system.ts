@@ -4,9 +4,9 @@ import type { AgentSystem } from '../../eval/types.js';
 import { createSelfConsistency, createSingleRag } from '../baselines/mad.js';
 import { createMad } from './debate.js';
 import type { MadSettings } from './types.js';
+import { MAD_SYSTEMS, type MadSystemName } from './system-names.js';
 
-export const MAD_SYSTEMS = ['mad', 'single-rag', 'self-consistency'] as const;
-export type MadSystemName = (typeof MAD_SYSTEMS)[number];
+export { MAD_SYSTEMS, type MadSystemName };
 
 export function createMadSystem(name: MadSystemName, opts: Partial<MadSettings> & { samples?: number } = {}): AgentSystem<Question> {
   if (name === 'single-rag') return createSingleRag(opts);

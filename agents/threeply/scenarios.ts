@@ -14,9 +14,9 @@
 import { errors } from '../../core/errors.js';
 import { createRng, deriveSeed, type Rng } from '../../core/rng.js';
 import { sortFactorIds, type Side, type TradeSecretModel } from '../../corpora/trade-secret.js';
+import { SCENARIO_MODES, type ScenarioMode } from './scenario-modes.js';
 
-export type ScenarioMode = 'arguable' | 'mismatched' | 'non-arguable';
-export const SCENARIO_MODES: readonly ScenarioMode[] = ['arguable', 'mismatched', 'non-arguable'];
+export { SCENARIO_MODES, type ScenarioMode };
 
 export interface CurrentCase {
   name?: string;

@@ -16,53 +16,13 @@ import type { DenseSection } from '../../indexer/dense/dense-section.js';
 import { readManifest } from '../../indexer/manifest.js';
 import { recordableSpec } from '../../indexer/embed/create-embedder.js';
 import { hybridDefaultsNote } from '../../retrieval/hybrid.js';
-import { passageEmbedText } from '../../indexer/dense/add-dense.js';
-import { openDocStore } from '../../indexer/docstore.js';
-import { prebuiltMismatch, prebuiltPassageEmbedder, readPrebuiltManifest, readPrebuiltVectors } from '../../indexer/embed/prebuilt.js';
-import type { Embedder } from '../../indexer/embed/types.js';
+import { loadPrebuiltDense, prebuiltEmbedder, PREBUILT_DENSE_SPEC } from '../../indexer/dense/prebuilt-dense.js';
 import type { EmbedderSpec } from '../../indexer/embed/types.js';
 import type { DemoStep } from './types.js';
 
-export const DEMO_DENSE_SPEC: EmbedderSpec = { provider: 'use-lite', maxWords: 128 };
+export const DEMO_DENSE_SPEC: EmbedderSpec = PREBUILT_DENSE_SPEC;
 const HYBRID_NOTE = hybridDefaultsNote();
-
-/** The prebuilt passage vectors for this index, when they match it (else null, saying why when some exist). */
-async function prebuiltEmbedder(indexDir: string, corpus: string, checksum: string, spec: Record<string, unknown>, say: (l: string) => void): Promise<{ name: string; embedder: Embedder } | null> {
-  const name = `${corpus}-use-lite`;
-  const manifest = await readPrebuiltManifest(name);
-  if (!manifest) return null;
-  const why = await prebuiltMismatch(manifest, checksum, spec);
-  if (why) {
-    say(`  not using the prebuilt vectors ${name}: ${why}`);
-    return null;
-  }
-  const pv = await readPrebuiltVectors(name);
-  const row = new Map(pv.ids.map((id, i) => [id, i]));
-  const rowOfText = new Map<string, number>();
-  const store = await openDocStore(indexDir);
-  try {
-    for await (const p of store.entries()) {
-      const r = row.get(p.id);
-      if (r !== undefined) rowOfText.set(passageEmbedText(p), r);
-    }
-  } finally {
-    await store.close();
-  }
-  return { name, embedder: prebuiltPassageEmbedder(pv, rowOfText) };
-}
-
-/**
- * Add the bundled corpus's prebuilt use-lite vectors to `indexDir` as its dense index, when they
- * match it (same corpus checksum and embedder settings). Returns their name, or null when there
- * are none for this index (saying why when some exist but do not match).
- */
-export async function loadPrebuiltDense(indexDir: string, say: (l: string) => void, signal?: AbortSignal): Promise<string | null> {
-  const m = await readManifest(indexDir);
-  const prebuilt = await prebuiltEmbedder(indexDir, m.corpus.name, m.corpus.checksum, recordableSpec(DEMO_DENSE_SPEC), say);
-  if (!prebuilt) return null;
-  await addDenseIndex(indexDir, { embedder: prebuilt.embedder, spec: DEMO_DENSE_SPEC, signal, batchSize: 2048 });
-  return prebuilt.name;
-}
+export { loadPrebuiltDense };
 
 export const denseStep: DemoStep = {
   name: 'dense',

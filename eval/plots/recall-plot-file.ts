@@ -16,9 +16,14 @@ export function reportCurves(results: readonly RetrievalEvalResult[], opts: { it
   return results.flatMap((r) => recallCurve(r.method, r.perQuery.map((q) => ({ gold: q.goldIds.length, ranks: q.goldRanks ?? (q.firstRank ? [q.firstRank] : []) })), r.depth, opts));
 }
 
+/** Write Recall@k curve points as an SVG file (its folder must exist). */
+export async function writeCurvePlot(file: string, points: CurvePoint[], title?: string): Promise<void> {
+  await writeFile(file, await renderSvg(recallCurveSpec(points, title)));
+}
+
 export async function writeRecallPlot(dir: string, report: { results: readonly RetrievalEvalResult[] }, opts: { iterations?: number; seed?: number; title?: string; file?: string } = {}) {
   const points = reportCurves(report.results, opts);
   const file = opts.file ?? RECALL_PLOT_FILE;
-  await writeFile(join(dir, file), await renderSvg(recallCurveSpec(points, opts.title)));
+  await writeCurvePlot(join(dir, file), points, opts.title);
   return { file, points, markdown: `![Recall@k per method with 95% bootstrap CI bands](${file})` };
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { buildProgram } from '../../src/cli/main.js';
+import { buildProgram } from '../../src/cli/program.js';
 import { recordUsage } from '../../core/llm/usage.js';
 import { registerSecret } from '../../core/log.js';
 import { recordToolCall } from '../../retrieval/tools/tool-recorder.js';

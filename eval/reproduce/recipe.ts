@@ -13,10 +13,10 @@
  * dashes (`{ "mode": "bm25-rag", "k": 3 }` → `--mode bm25-rag --k 3`).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { errors } from '../../core/errors.js';
+import { PACKAGE_ROOT } from '../../core/version.js';
 
 export const RUN_SYSTEMS = ['retrieval', 'case', 'baseline', 'acal', 'mad', 'threeply', 'emar'] as const;
 export type RunSystem = (typeof RUN_SYSTEMS)[number];
@@ -111,14 +111,9 @@ export const Recipe = z
 export type Recipe = z.infer<typeof Recipe>;
 export type RecipeRun = z.infer<typeof RecipeRun>;
 
-/** recipes/ at the package root (from src or from dist). */
+/** recipes/ at the package root (shipped in the package; from src, from dist, and installed — never the cwd). */
 export function recipesDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 5; i++) {
-    if (existsSync(join(dir, 'recipes')) && existsSync(join(dir, 'package.json'))) return join(dir, 'recipes');
-    dir = dirname(dir);
-  }
-  return resolve('recipes');
+  return join(PACKAGE_ROOT, 'recipes');
 }
 
 /** Validate a parsed recipe; the error names the file and the first bad field. */

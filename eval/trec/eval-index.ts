@@ -12,6 +12,8 @@ import type { Qrels } from '../../corpora/qrels.js';
 import { runFileFor } from '../retrieval-eval-index.js';
 import { batchSearch, type BatchSearchResult } from './batch-search.js';
 import { evaluateRun, type TrecEvalOptions, type TrecEvalResult } from './evaluate.js';
+import type { TrecRun } from './run.js';
+import { DEFAULT_DEPTH } from './depth.js';
 
 export interface TopicsIndexEvalOptions extends TrecEvalOptions {
   index: string;
@@ -26,6 +28,8 @@ export interface TopicsIndexEvalOptions extends TrecEvalOptions {
   runFile?: string;
   retrieverOptions?: Record<string, unknown>;
   onProgress?: (method: string, done: number, total: number) => void;
+  /** Each method's in-memory run and its evaluation, as soon as it is scored (e.g. for a Recall@k plot, ranked-topics.ts). */
+  onRun?: (method: string, run: TrecRun, result: TrecEvalResult) => void;
   signal?: AbortSignal;
 }
 
@@ -49,7 +53,7 @@ export interface TopicsRetrievalReport {
   results: TopicsMethodResult[];
 }
 
-export const DEFAULT_DEPTH = 1000;
+export { DEFAULT_DEPTH };
 
 export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<TopicsRetrievalReport> {
   const manifest = await readManifest(opts.index);
@@ -63,6 +67,7 @@ export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<T
     const runFile = opts.runFile ? runFileFor(opts.runFile, method, opts.methods.length > 1) : undefined;
     const b = await batchSearch(retriever, opts.topics, { k: depth, runFile, signal: opts.signal, onProgress: (d, t) => opts.onProgress?.(method, d, t) });
     const e = evaluateRun(b.run, opts.qrels, opts);
+    opts.onRun?.(method, b.run, e);
     results.push({ method, tag: b.tag, ...e, latency: b.latency, emptyTopics: b.empty.length, ...(runFile ? { runFile } : {}) });
   }
   let judgements = 0;

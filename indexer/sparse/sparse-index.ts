@@ -10,7 +10,7 @@ import { errors } from '../../core/errors.js';
 import { createAnalyzer, type Analyzer } from '../analyzer.js';
 import { openDocStore, type OpenedDocStore } from '../docstore.js';
 import { readManifest, type Manifest } from '../manifest.js';
-import { SPARSE_FILES, SPARSE_VERSION, sparseSectionSchema, type SparseSection } from './format.js';
+import { SPARSE_FILES, SPARSE_VERSION, sparseSectionProblem, type SparseSection } from './format.js';
 import { checkIndexFiles, checkOffsets, verifyOnFirstOpen } from '../integrity.js';
 import { scoringView, type ScoringData, type ScoringView } from './scoring-view.js';
 
@@ -94,12 +94,9 @@ function checkCounts(dir: string, section: SparseSection, df: Uint32Array, docle
 export async function loadSparseIndex(dir: string, opts: LoadSparseOptions = {}): Promise<SparseIndex> {
   const manifest = await readManifest(dir);
   if (!manifest.sparse) throw errors.indexIncompatible(dir, 'the manifest has no "sparse" section (no bm25/qld index was built)');
-  const parsed = sparseSectionSchema.safeParse(manifest.sparse);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw errors.indexIncompatible(dir, `manifest field "sparse.${issue.path.join('.')}": ${issue.message}`);
-  }
-  const section = parsed.data;
+  const problem = sparseSectionProblem(manifest.sparse);
+  if (problem) throw errors.indexIncompatible(dir, `manifest field "${problem.field}": ${problem.message}`);
+  const section = manifest.sparse as SparseSection;
   if (section.version > SPARSE_VERSION) throw errors.indexIncompatible(dir, `sparse format version ${section.version} is newer than this lexcase supports (${SPARSE_VERSION})`);
   if (endianness() !== 'LE') throw errors.indexIncompatible(dir, 'index files are little-endian; this machine is big-endian');
   checkIndexFiles(dir, manifest);

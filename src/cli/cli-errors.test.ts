@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { Command, Option } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../tests/support/run-cli.js';
-import { buildProgram } from './main.js';
+import { buildProgram } from './program.js';
 import { describeRange, numericSpec, type NumericSpec } from './numeric-options.js';
 
 const cli = (...args: string[]) => runCli(args);

@@ -4,6 +4,7 @@ import { intOpt } from './numeric-options.js';
 import { errors } from '../../core/errors.js';
 import { parseEmbedderSpec } from '../../indexer/embed/create-embedder.js';
 import type { AddDenseOptions } from '../../indexer/dense/add-dense.js';
+import { PREBUILT_DENSE_SPEC } from '../../indexer/dense/prebuilt-spec.js';
 import { ANN_TYPES, type AnnParams, type AnnType } from '../../indexer/dense/ann-params.js';
 
 export interface DenseBuildFlags {
@@ -27,7 +28,7 @@ export function addDenseBuildOptions(cmd: Command): Command {
     .option('--dense-uri <uri>', 'dense: LanceDB location (default <out>/dense; an absolute path or s3://bucket/prefix also work)')
     .option('--dense-table <name>', 'dense: LanceDB table name (default passages)')
     .option('--embed-batch <n>', 'dense: passages per embed+append batch, the resume granularity (default 256)', intOpt('embed-batch', { min: 1 }))
-    .option('--max-words <n>', 'dense: truncate passages to N words before embedding (use-lite default 256)', intOpt('max-words', { min: 1 }))
+    .option('--max-words <n>', `dense: truncate passages to N words before embedding (use-lite default 256; without an embedder flag a bundled corpus with shipped vectors loads those, made with use-lite and ${PREBUILT_DENSE_SPEC.maxWords} words, instead of embedding)`, intOpt('max-words', { min: 1 }))
     .option('--ann-threshold <n>', 'dense: build the ANN index (--ann-type) at or above N vectors, flat exact search below (default 50000)', intOpt('ann-threshold', { min: 0 }))
     .option('--ann-type <type>', 'dense: ANN index type, ivf_flat (default; exact distances in the probed partitions) | ivf_hnsw_sq | ivf_pq')
     .option('--ann-partitions <n>', 'dense: IVF partitions (default ≈ √N)', intOpt('ann-partitions', { min: 1 }));

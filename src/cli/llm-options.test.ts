@@ -1,6 +1,7 @@
 import { Command } from 'commander';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { llmStats } from '../../core/llm/factory.js';
+import { startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
 import { addLlmOptions, resolveLlm } from './llm-options.js';
 
 const parse = (args: string[]) => {
@@ -8,6 +9,12 @@ const parse = (args: string[]) => {
   cmd.parse(args, { from: 'user' });
   return cmd.opts();
 };
+
+let srv: ScriptedServer;
+beforeAll(async () => {
+  srv = await startScriptedServer([], { models: ['m', 'flag-model'], apiKey: 'sk-flag' });
+});
+afterAll(() => srv.close());
 
 describe('resolveLlm', () => {
   it('returns no model with --offline, even when nothing is configured', async () => {
@@ -23,11 +30,37 @@ describe('resolveLlm', () => {
     });
   });
 
-  it('builds a factory model from env; --no-cache turns the cache off', async () => {
-    const env = { LEXCASE_LLM_BASE_URL: 'http://127.0.0.1:9/v1', LEXCASE_LLM_MODEL: 'm' };
+  it('builds a factory model from env after one preflight listing; --no-cache turns the cache off', async () => {
+    const env = { LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'm', LEXCASE_LLM_API_KEY: 'sk-flag' };
+    const before = srv.modelListings;
     const r = await resolveLlm(parse(['--no-cache']), { env, cwd: '/' });
     expect(r.model).toBeDefined();
     expect(llmStats(r.model)).toMatchObject({ requests: 0 });
     expect(r.config.llm.cacheDir).toBe(false);
+    expect(srv.modelListings).toBe(before + 1);
+  });
+
+  it('--endpoint / --model / --api-key-env win over env; the key comes from the named variable', async () => {
+    const env = { LEXCASE_LLM_BASE_URL: 'http://127.0.0.1:9/v1', LEXCASE_LLM_MODEL: 'other', LEXCASE_LLM_API_KEY: 'sk-env', MY_KEY: 'sk-flag' };
+    const r = await resolveLlm(parse(['--endpoint', srv.url, '--model', 'flag-model', '--api-key-env', 'MY_KEY']), { env, cwd: '/' });
+    expect(r.config.llm).toMatchObject({ baseUrl: srv.url, model: 'flag-model', apiKey: 'sk-flag' });
+  });
+
+  it('a bad --endpoint, an unset --api-key-env variable, or a key given as the flag value: one usage error, no request', async () => {
+    const before = srv.modelListings;
+    await expect(resolveLlm(parse(['--endpoint', 'localhost:8000', '--model', 'm']), { env: {}, cwd: '/' })).rejects.toMatchObject({ message: expect.stringMatching(/--endpoint.*http\(s\) URL/) });
+    await expect(resolveLlm(parse(['--endpoint', srv.url, '--model', 'm', '--api-key-env', 'NOPE']), { env: {}, cwd: '/' })).rejects.toMatchObject({
+      code: 'USAGE',
+      message: expect.stringMatching(/--api-key-env NOPE: the variable NOPE is not set/),
+    });
+    const e = await resolveLlm(parse(['--endpoint', srv.url, '--model', 'm', '--api-key-env', 'sk-abc/123']), { env: {}, cwd: '/' }).catch((x) => x);
+    expect(e.message).toMatch(/pass the name of the variable, not the key/);
+    expect(srv.modelListings).toBe(before);
+  });
+
+  it('a refused key stops before any model is made; LEXCASE_LLM_PREFLIGHT=0 skips the check', async () => {
+    const env = { LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'm', LEXCASE_LLM_API_KEY: 'sk-wrong' };
+    await expect(resolveLlm(parse([]), { env, cwd: '/' })).rejects.toMatchObject({ code: 'LLM_UNAVAILABLE', message: expect.stringMatching(/refused the API key \(HTTP 401/) });
+    expect((await resolveLlm(parse([]), { env: { ...env, LEXCASE_LLM_PREFLIGHT: '0' }, cwd: '/' })).model).toBeDefined();
   });
 });

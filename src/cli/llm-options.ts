@@ -6,20 +6,30 @@
  *     const { model, usage, config } = await resolveLlm(opts);   // model undefined with --offline
  *   }));
  *
- * Flags: --config <file> (default ./lexcase.config.json), --offline (no LLM), --no-cache (skip the
+ * Flags: --endpoint <url>, --model <id>, --api-key-env <VAR> (over env and config file),
+ * --config <file> (default ./lexcase.config.json), --offline (no LLM), --no-cache (skip the
  * response cache). Without --offline and without a configured endpoint, resolveLlm stops with
- * LLM_NOT_CONFIGURED, whose message says how to configure one.
+ * LLM_NOT_CONFIGURED, whose message says how to configure one. With one, it first makes one cheap
+ * preflight request (core/llm/preflight.ts) and stops with LLM_UNAVAILABLE when the endpoint is
+ * unreachable, refuses the key or does not serve the model — before any item runs.
+ * LEXCASE_LLM_PREFLIGHT=0 skips the preflight (e.g. a rerun served wholly from the response cache).
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { Option, type Command } from 'commander';
-import { loadConfig, llmConfigured, publicLlmConfig, type LexcaseConfig } from '../../core/config.js';
+import type { LexcaseConfig, LlmConfig } from '../../core/config.js';
 import { errors } from '../../core/errors.js';
-import { createChatModel } from '../../core/llm/factory.js';
 import { UsageMeter } from '../../core/llm/usage.js';
-import { log } from '../../core/log.js';
+import { log, registerSecret } from '../../core/log.js';
 import { applyPaperSampling, PAPER_SAMPLING, type PaperSystem } from '../../agents/common/paper-settings.js';
 
-export interface LlmCliOpts {
+/** --endpoint / --model / --api-key-env: where the LLM is, for every command that uses one. */
+export interface EndpointFlags {
+  endpoint?: string;
+  model?: string;
+  apiKeyEnv?: string;
+}
+
+export interface LlmCliOpts extends EndpointFlags {
   config?: string;
   offline?: boolean;
   /** commander's --no-cache sets cache=false. */
@@ -30,10 +40,48 @@ export interface LlmCliOpts {
  * `offline: false` for commands without an offline path: --offline is then left out of --help and
  * still parsed, so the command can refuse it with a message saying it needs an LLM.
  */
+export function addEndpointOptions(cmd: Command): Command {
+  return cmd
+    .option('--endpoint <url>', 'OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 (over LEXCASE_LLM_BASE_URL and llm.baseUrl)')
+    .option('--model <id>', 'model on that endpoint (over LEXCASE_LLM_MODEL and llm.model)')
+    .option('--api-key-env <var>', 'environment variable that holds the API key (default LEXCASE_LLM_API_KEY, then OPENAI_API_KEY); the key itself is never a flag');
+}
+
+/** The key held by the variable --api-key-env names (USAGE error when it is unset or empty). */
+export function apiKeyFromEnv(name: string, env: NodeJS.ProcessEnv = process.env): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw errors.invalidInput('--api-key-env', `expected an environment variable name, got "${name}" (pass the name of the variable, not the key)`);
+  const key = env[name];
+  if (!key) throw errors.usage(`--api-key-env ${name}: the variable ${name} is not set (or empty)`, `export ${name}=… first, or leave --api-key-env out to use LEXCASE_LLM_API_KEY`);
+  return key;
+}
+
+/** Apply --endpoint / --model / --api-key-env over the loaded config (flags win over env and file). */
+export function applyEndpointFlags(llm: LlmConfig, f: EndpointFlags, env: NodeJS.ProcessEnv = process.env): LlmConfig {
+  const out = { ...llm };
+  if (f.endpoint !== undefined) {
+    try {
+      const u = new URL(f.endpoint);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http(s)');
+    } catch {
+      throw errors.invalidInput('--endpoint', `expected an http(s) URL such as http://localhost:8000/v1, got "${f.endpoint}"`);
+    }
+    out.baseUrl = f.endpoint;
+  }
+  if (f.model !== undefined) {
+    if (!f.model.trim()) throw errors.invalidInput('--model', 'empty model id');
+    out.model = f.model;
+  }
+  if (f.apiKeyEnv !== undefined) {
+    out.apiKey = apiKeyFromEnv(f.apiKeyEnv, env);
+    registerSecret(out.apiKey);
+  }
+  return out;
+}
+
 export function addLlmOptions(cmd: Command, o: { offline?: boolean } = {}): Command {
   const offline = new Option('--offline', 'no LLM: use the heuristic (offline) path');
   if (o.offline === false) offline.hideHelp();
-  return cmd
+  return addEndpointOptions(cmd)
     .option('--config <file>', 'config file (default: ./lexcase.config.json if present)')
     .addOption(offline)
     .option('--no-cache', 'do not read or write the LLM response cache');
@@ -48,12 +96,14 @@ export interface ResolvedLlm {
   offline: boolean;
   /** With `paper`: the sampling keys taken from the system's paper (unset in config/env) and their source. */
   paperDefaults?: { system: PaperSystem; fromPaper: string[]; source: string };
+  /** The effective LLM settings with the key masked (set with a model). */
+  publicConfig?: Record<string, unknown>;
 }
 
 /** config.json's `model`: the effective (redacted) LLM settings, and which of them are the paper's defaults. */
 export function runModelConfig(r: ResolvedLlm): Record<string, unknown> | undefined {
   if (!r.model) return undefined;
-  return { ...publicLlmConfig(r.config.llm), ...(r.paperDefaults ? { paperDefaults: r.paperDefaults } : {}) };
+  return { ...r.publicConfig, ...(r.paperDefaults ? { paperDefaults: r.paperDefaults } : {}) };
 }
 
 /** Print validity warnings on stderr; returns them for config.json. */
@@ -71,9 +121,15 @@ export async function resolveLlm(
     optional?: boolean;
     /** use this system's published sampling settings where config/env leave them unset */
     paper?: PaperSystem;
+    /** the preflight request (default true; 'warn': log its error and go on, for `serve`) */
+    preflight?: boolean | 'warn';
   } = {},
 ): Promise<ResolvedLlm> {
-  const config = await loadConfig({ file: opts.config, env: o.env, cwd: o.cwd });
+  const env = o.env ?? process.env;
+  // config (zod) and the chat model (LangChain) load here, when a command uses an LLM, not at start-up
+  const { loadConfig, llmConfigured, publicLlmConfig } = await import('../../core/config.js');
+  const config = await loadConfig({ file: opts.config, env, cwd: o.cwd });
+  config.llm = applyEndpointFlags(config.llm, opts, env);
   if (opts.cache === false) config.llm.cacheDir = false;
   const usage = new UsageMeter();
   if (opts.offline) return { config, usage, offline: true };
@@ -88,5 +144,17 @@ export async function resolveLlm(
     paperDefaults = { system: o.paper, fromPaper: p.fromPaper, source: PAPER_SAMPLING[o.paper].source };
     if (p.fromPaper.length) log.info(`${o.paper}: ${p.fromPaper.map((k) => `${k} ${config.llm[k as 'temperature']}`).join(', ')} (the paper's; set llm.${p.fromPaper[0]} to override)`);
   }
-  return { model: createChatModel(config.llm, { usage }), config, usage, offline: false, ...(paperDefaults ? { paperDefaults } : {}) };
+  const preflight = o.preflight ?? true;
+  if (preflight && env.LEXCASE_LLM_PREFLIGHT !== '0') {
+    try {
+      const { preflightLlm } = await import('../../core/llm/preflight.js');
+      const p = await preflightLlm(config.llm);
+      log.debug(`LLM preflight: ${config.llm.model} at ${config.llm.baseUrl} ready (${p.via === 'models' ? 'listed by GET /models' : 'answered a 1-token completion'}, ${Math.round(p.ms)} ms)`);
+    } catch (e) {
+      if (preflight !== 'warn') throw e;
+      log.warn(`warning: ${(e as Error).message.replace('; nothing was run', '')}`);
+    }
+  }
+  const { createChatModel } = await import('../../core/llm/factory.js');
+  return { model: createChatModel(config.llm, { usage }), config, usage, offline: false, publicConfig: publicLlmConfig(config.llm), ...(paperDefaults ? { paperDefaults } : {}) };
 }

@@ -35,7 +35,7 @@ export async function openServiceFromFlags(flags: ServiceFlags, http: { host: st
     const { ensureDefaultIndex } = await import('../../retrieval/default-index.js');
     specs = [{ name: 'default', dir: await ensureDefaultIndex(undefined, (line) => log.info(line)) }];
   }
-  const llm = await resolveLlm(flags, { optional: true });
+  const llm = await resolveLlm(flags, { optional: true, preflight: 'warn' }); // a server starts; an unreachable LLM is a warning
   const { openQueryService } = await import('../service/query-service.js');
   return { svc: await openQueryService({ indexes: specs, llm: llm.model }), specs, llm: llm.model, token };
 }

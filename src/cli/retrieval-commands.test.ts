@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildProgram } from './main.js';
+import { buildProgram } from './program.js';
 import { runCli } from '../../tests/support/run-cli.js';
 
 const cli = (...args: string[]) => runCli(args);

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../core/version.js';
-import { buildProgram } from '../cli/main.js';
+import { buildProgram } from '../cli/program.js';
 import { evidenceInput, explainInput, passageInput, searchInput } from '../service/schemas.js';
 import { MCP_TOOLS } from './server.js';
 

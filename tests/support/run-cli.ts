@@ -4,7 +4,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { vi } from 'vitest';
-import { buildProgram } from '../../src/cli/main.js';
+import { buildProgram } from '../../src/cli/program.js';
 
 export interface CliResult {
   code: number;

@@ -75,6 +75,8 @@ export interface ScriptedServer {
   requests: RecordedRequest[];
   /** Most chat-completion requests open at the same time. */
   readonly maxInFlight: number;
+  /** GET /models requests answered (lexcase's preflight makes one per LLM command). */
+  readonly modelListings: number;
   close(): Promise<void>;
 }
 
@@ -254,8 +256,23 @@ function writeStream(res: ServerResponse, req: RecordedRequest, reply: ScriptRep
   res.end();
 }
 
-export async function startScriptedServer(script: Script): Promise<ScriptedServer> {
+/** How the server presents itself beyond the script (what lexcase's preflight, core/llm/preflight.ts, meets). */
+export interface ServerOptions {
+  /**
+   * Models GET /v1/models lists (default ['scripted']); false: no /models route (404, like some
+   * servers). Listings are counted in `modelListings`, not recorded in `requests`.
+   */
+  models?: string[] | false;
+  /** Answer chat requests for a model outside `models` with 404 model_not_found, as OpenAI and vLLM do (default: serve any model, as llama.cpp does). */
+  strictModels?: boolean;
+  /** Require `Authorization: Bearer <apiKey>` on every request (else 401 invalid_api_key, as OpenAI does). */
+  apiKey?: string;
+}
+
+export async function startScriptedServer(script: Script, opts: ServerOptions = {}): Promise<ScriptedServer> {
   const requests: RecordedRequest[] = [];
+  const listed = opts.models === false ? undefined : (opts.models ?? ['scripted']);
+  let modelListings = 0;
   let inFlight = 0;
   let maxInFlight = 0;
 
@@ -267,8 +284,26 @@ export async function startScriptedServer(script: Script): Promise<ScriptedServe
     } catch {
       body = undefined;
     }
+    const path = (req.url ?? '/').split('?')[0];
+    if (opts.apiKey !== undefined && req.headers.authorization !== `Bearer ${opts.apiKey}`) {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: 'Incorrect API key provided: sk-***.', type: 'invalid_request_error', code: 'invalid_api_key' } }));
+      return;
+    }
+    if (req.method === 'GET' && /\/models$/.test(path) && listed) {
+      modelListings++;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ object: 'list', data: listed.map((id) => ({ id, object: 'model', created: 0, owned_by: 'scripted' })) }));
+      return;
+    }
     const rec: RecordedRequest = { index: requests.length, method: req.method ?? 'GET', path: req.url ?? '/', body, headers: req.headers, text };
     requests.push(rec);
+    if (opts.strictModels && listed && /\/chat\/completions$/.test(path) && !listed.includes((body as { model?: string })?.model ?? '')) {
+      const m = (body as { model?: string })?.model;
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `The model \`${m}\` does not exist or you do not have access to it.`, type: 'invalid_request_error', code: 'model_not_found' } }));
+      return;
+    }
     if (!/\/chat\/completions$/.test(rec.path.split('?')[0])) {
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: `scripted server: no route ${rec.method} ${rec.path}`, type: 'invalid_request_error' } }));
@@ -319,6 +354,9 @@ export async function startScriptedServer(script: Script): Promise<ScriptedServe
     requests,
     get maxInFlight() {
       return maxInFlight;
+    },
+    get modelListings() {
+      return modelListings;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -40,7 +40,7 @@ export const contestActionSchema = z.discriminatedUnion('type', [
   }),
 ]);
 export type ContestAction = z.infer<typeof contestActionSchema>;
-export const CONTEST_ACTIONS = ['accept', 'reject', 'edit', 'add', 'set-base', 'set-relation'] as const;
+export { CONTEST_ACTIONS } from './action-names.js';
 
 export function parseContestAction(json: unknown): ContestAction {
   const r = contestActionSchema.safeParse(json);

@@ -3,6 +3,7 @@ import { acalCompat } from './acal-compat.js';
 import { dfQuad } from './df-quad.js';
 import { quadraticEnergy } from './quadratic-energy.js';
 import { errors } from '../../../core/errors.js';
+import { isSemanticsName, SEMANTICS } from './names.js';
 import type { Qbaf, SemanticsName, SemanticsOptions, SemanticsResult } from './types.js';
 
 export * from './types.js';
@@ -10,11 +11,7 @@ export { quadraticEnergy, quadraticEnergyUpdate, h } from './quadratic-energy.js
 export { dfQuad, dfquadUpdate, dfquadAggregate } from './df-quad.js';
 export { acalCompat, ACAL_COMPAT } from './acal-compat.js';
 
-export const SEMANTICS: readonly SemanticsName[] = ['quadratic', 'dfquad', 'acal-compat'];
-
-export function isSemanticsName(v: unknown): v is SemanticsName {
-  return typeof v === 'string' && (SEMANTICS as readonly string[]).includes(v);
-}
+export { isSemanticsName, SEMANTICS };
 
 export function computeStrengths(qbaf: Qbaf, semantics: SemanticsName, opts: SemanticsOptions = {}): SemanticsResult {
   switch (semantics) {

@@ -8,11 +8,7 @@ import { numOpt } from '../numeric-options.js';
 import type { Command } from 'commander';
 
 const globals = <T extends object>(o: T, cmd: Command): T & GlobalOpts => ({ ...cmd.optsWithGlobals(), ...o });
-import { CONTEST_ACTIONS } from '../../../agents/acal/contest/actions.js';
-import { contest } from '../../../agents/acal/contest/contest.js';
-import { compareSemantics } from '../../../agents/acal/graph/compare.js';
-import { withResult } from '../../../agents/acal/graph/recompute.js';
-import { readAudit, readGraph } from '../../../agents/acal/graph/store.js';
+import { CONTEST_ACTIONS } from '../../../agents/acal/contest/action-names.js';
 import type { AcalGraph } from '../../../agents/acal/graph/types.js';
 import { errors } from '../../../core/errors.js';
 import { action, output, parseListOpt, type GlobalOpts } from '../action.js';
@@ -114,6 +110,11 @@ export function register(program: Command): void {
     .action(
       action(async (runDir: string, local: { item: string; audit?: boolean; compare?: boolean }, cmd: Command) => {
         const o = globals(local, cmd);
+        const [{ compareSemantics }, { withResult }, { readAudit, readGraph }] = await Promise.all([
+          import('../../../agents/acal/graph/compare.js'),
+          import('../../../agents/acal/graph/recompute.js'),
+          import('../../../agents/acal/graph/store.js'),
+        ]);
         const g = withResult(readGraph(runDir, o.item)); // the result is always recomputed, never trusted from the file
         const log = o.audit ? readAudit(runDir, o.item) : undefined;
         const cmp = o.compare ? compareSemantics(g) : undefined;
@@ -146,6 +147,7 @@ export function register(program: Command): void {
     .action(
       action(async (runDir: string, local: ContestOpts, cmd: Command) => {
         const o = globals(local, cmd);
+        const { contest } = await import('../../../agents/acal/contest/contest.js');
         const { graph, entry } = contest(runDir, o.item, actionFromFlags(o), { who: o.who });
         const c = entry.claim;
         output(o, { entry, result: graph.result }, () =>

@@ -3,15 +3,15 @@
  * the field-mapping flags (--id-field, --text-field, ...).
  */
 import type { Command } from 'commander';
-import { analyzerConfigSchema, type AnalyzerConfig } from '../../../indexer/manifest.js';
+import { ANALYZER_KEYS, resolveAnalyzerConfig, type AnalyzerConfig } from '../../../indexer/analyzer-config.js';
 import { errors } from '../../../core/errors.js';
 import type { FieldMapping } from '../../../corpora/field-map.js';
-import { PASSAGE_FORMATS, type PassageFormat } from '../../../corpora/load-passages.js';
+import { PASSAGE_FORMATS, type PassageFormat } from '../../../corpora/passage-formats.js';
 
-/** "stemmer=porter,stopwords=english,lowercase=true,minTokenLength=2" → Partial<AnalyzerConfig>. */
+/** "stemmer=porter,stopwords=english,lowercase=true,minTokenLength=2" → Partial<AnalyzerConfig> (checked against indexer/analyzer-config.ts). */
 export function parseAnalyzerSpec(spec: string | undefined): Partial<AnalyzerConfig> {
   if (!spec) return {};
-  const keys = Object.keys(analyzerConfigSchema.shape);
+  const keys: readonly string[] = ANALYZER_KEYS;
   const raw: Record<string, unknown> = {};
   for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
     const [k, v] = part.split('=').map((s) => s.trim());
@@ -21,12 +21,8 @@ export function parseAnalyzerSpec(spec: string | undefined): Partial<AnalyzerCon
     }
     raw[key] = v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v;
   }
-  const parsed = analyzerConfigSchema.partial().safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw errors.invalidInput('--analyzer', `${issue.path.join('.')}: ${issue.message}`);
-  }
-  return Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined)) as Partial<AnalyzerConfig>;
+  const full = resolveAnalyzerConfig(raw, '--analyzer');
+  return Object.fromEntries(Object.keys(raw).map((k) => [k, full[k as keyof AnalyzerConfig]])) as Partial<AnalyzerConfig>;
 }
 
 export interface CorpusFlags {

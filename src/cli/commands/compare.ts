@@ -4,7 +4,6 @@
  * per-item metrics both runs report.
  */
 import type { Command } from 'commander';
-import { compareRuns, formatComparison } from '../../../eval/report/compare.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
 
 interface CompareFlags {
@@ -23,6 +22,7 @@ export function register(program: Command): void {
     .action(
       action(async (runA: string, runB: string, flags: CompareFlags, cmd: Command) => {
         const opts = cmd.optsWithGlobals() as GlobalOpts;
+        const { compareRuns, formatComparison } = await import('../../../eval/report/compare.js');
         const c = await compareRuns(runA, runB, { iterations: flags.iterations, seed: flags.seed });
         output(opts, c, () => formatComparison(c));
       }),

@@ -4,10 +4,8 @@
  * The steps live in src/demo/steps.ts.
  */
 import type { Command } from 'commander';
-import { runDemo } from '../../demo/run-demo.js';
 import { log } from '../../../core/log.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
-import { abortOnSignals } from '../../../core/interrupt.js';
 
 interface DemoFlags {
   dir: string;
@@ -29,6 +27,7 @@ export function register(program: Command): void {
     .action(
       action(async (flags: DemoFlags, cmd: Command) => {
         const g = cmd.optsWithGlobals() as GlobalOpts;
+        const [{ runDemo }, { abortOnSignals }] = await Promise.all([import('../../demo/run-demo.js'), import('../../../core/interrupt.js')]);
         const interrupt = abortOnSignals('demo');
         try {
           const r = await runDemo({ dir: flags.dir, rebuild: flags.rebuild, iterations: flags.iterations, signal: interrupt.signal, say: (l) => log.info(l) });

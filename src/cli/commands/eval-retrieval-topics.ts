@@ -4,13 +4,12 @@
  * the same numbers as `search --topics … --run-file` followed by `eval run`.
  */
 import { writeFile, mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import type { Command } from 'commander';
-import { loadTopics, parseTopicsFormat } from '../../../corpora/topics.js';
-import { loadQrels } from '../../../corpora/qrels.js';
-import { evalTopicsOnIndex, DEFAULT_DEPTH } from '../../../eval/trec/eval-index.js';
-import { formatTopicsReport } from '../../../eval/trec/format.js';
-import { createProgress, type Progress } from '../../../core/progress.js';
+import { DEFAULT_DEPTH } from '../../../eval/trec/depth.js';
+import type { CurvePoint } from '../../../eval/plots/specs.js';
+import { assertOutFile } from '../out-file.js';
+import type { Progress } from '../../../core/progress.js';
 import { errors } from '../../../core/errors.js';
 import { output, parseIntOpt, type GlobalOpts } from '../action.js';
 import { retrieverOptions, type RetrieverFlags } from './retriever-options.js';
@@ -24,6 +23,7 @@ export interface TopicsFlags extends TrecEvalFlags, RetrieverFlags {
   method: string[];
   runFile?: string;
   out?: string;
+  plot?: string;
 }
 
 /** Options of the --topics mode, added to `eval retrieval`. */
@@ -57,11 +57,25 @@ export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<v
   if (clash.length) throw errors.usage(`${clash.map(flagName).join(', ')} belong${clash.length === 1 ? 's' : ''} to the --dataset mode; with --topics use --metrics (e.g. recall@100,ndcg@10) and --hits`);
   if (flags.hits < 1) throw errors.invalidInput('--hits', `expected a positive integer, got ${flags.hits}`);
   if (flags.method.length === 0) throw errors.invalidInput('--method', 'give at least one method');
+  assertOutFile('--out', flags.out, 'report.json');
+  assertOutFile('--run-file', flags.runFile, 'run.txt');
+  assertOutFile('--plot', flags.plot, 'recall.svg');
   const evalOpts = trecEvalOptions(flags);
+  const [{ loadTopics, parseTopicsFormat }, { loadQrels }, { evalTopicsOnIndex }, { formatTopicsReport }, { rankedTopics }, { recallCurve }, { writeCurvePlot }, { createProgress }] = await Promise.all([
+    import('../../../corpora/topics.js'),
+    import('../../../corpora/qrels.js'),
+    import('../../../eval/trec/eval-index.js'),
+    import('../../../eval/trec/format.js'),
+    import('../../../eval/trec/ranked-topics.js'),
+    import('../../../eval/plots/recall-curve.js'),
+    import('../../../eval/plots/recall-plot-file.js'),
+    import('../../../core/progress.js'),
+  ]);
   const topics = await loadTopics(flags.topics, { format: flags.topicsFormat ? parseTopicsFormat(flags.topicsFormat) : undefined });
   const qrels = await loadQrels(flags.qrels);
   let bar: Progress | undefined;
   let barMethod = '';
+  const curves: CurvePoint[] = [];
   const report = await evalTopicsOnIndex({
     ...evalOpts,
     index: flags.index,
@@ -73,6 +87,9 @@ export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<v
     depth: flags.hits,
     runFile: flags.runFile,
     retrieverOptions: retrieverOptions(flags),
+    onRun: (method, run, e) => {
+      if (flags.plot) curves.push(...recallCurve(method, rankedTopics(run, qrels, e.perTopic, e.relevanceLevel), flags.hits, { seed: flags.seed, iterations: Math.min(flags.iterations, 1000) }));
+    },
     onProgress: (method, done, total) => {
       if (method !== barMethod) {
         bar?.stop();
@@ -87,6 +104,10 @@ export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<v
   if (flags.out) {
     await mkdir(dirname(flags.out), { recursive: true });
     await writeFile(flags.out, JSON.stringify(report, null, 2) + '\n');
+  }
+  if (flags.plot) {
+    await mkdir(dirname(flags.plot), { recursive: true });
+    await writeCurvePlot(flags.plot, curves, `Recall@k — ${basename(flags.topics)} (${report.results[0]?.n ?? 0} topics, relevant: grade ≥ ${flags.relevanceLevel}), 95% CI bands`);
   }
   output(g, report, () => formatTopicsReport(report, { perTopic: flags.perTopic }));
 }

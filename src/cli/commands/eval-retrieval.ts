@@ -6,14 +6,12 @@
 import { writeFile, mkdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import type { Command } from 'commander';
-import { datasetNames } from '../../../corpora/registry.js';
-import { BAREXAM_SPLIT_SIZES, DEFAULT_SPLIT_SEED, parseSplit } from '../../../corpora/splits.js';
-import { evalRetrievalOnIndex } from '../../../eval/retrieval-eval-index.js';
-import { formatRetrievalReport } from '../../../eval/retrieval-eval-format.js';
-import { parseKs, DEFAULT_KS } from '../../../eval/retrieval-eval.js';
-import { writeRecallPlot } from '../../../eval/plots/recall-plot-file.js';
-import { createProgress, type Progress } from '../../../core/progress.js';
+import { datasetNames } from '../../../corpora/catalog.js';
+import { BAREXAM_SPLIT_SIZES, DEFAULT_SPLIT_SEED, parseSplit } from '../../../corpora/split-spec.js';
+import { DEFAULT_KS } from '../../../eval/retrieval-ks.js';
+import type { Progress } from '../../../core/progress.js';
 import { errors } from '../../../core/errors.js';
+import { assertOutFile } from '../out-file.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
 import { addRetrieverOptions, retrieverOptions, type RetrieverFlags } from './retriever-options.js';
 import { addTopicsOptions, assertNoTopicsOptions, runTopicsEval, type TopicsFlags } from './eval-retrieval-topics.js';
@@ -61,13 +59,14 @@ export function register(program: Command): void {
       .option('--qrels-file <file>', 'write the TREC qrels of the evaluated questions')
       .option('--dataset-file <file>', 'read the dataset from this file (same format) instead of the bundled copy')
       .option('--out <file>', 'also write the full JSON report (per-query ranks included) to this file')
-      .option('--plot <file>', 'also write the Recall@k curves (one per method, 95% CI bands) as an SVG file')
+      .option('--plot <file>', 'also write the Recall@k curves (one per method, 95% CI bands) as an SVG file (with --topics: over the topics, relevant = grade ≥ --relevance-level)')
       .option('--sweep-fusion', 'instead: tune hybrid fusion on --split (use train) over --method components (default bm25,qld,dense): print Recall@10/@100 of every setting and the chosen one')),
   ).action(
     action(async (flags: EvalRetrievalFlags, cmd: Command) => {
       if (flags.topics !== undefined || flags.qrels !== undefined) return runTopicsEval(flags as unknown as TopicsFlags, cmd);
       assertNoTopicsOptions(cmd);
       const g = cmd.optsWithGlobals() as GlobalOpts;
+      const { parseKs } = await import('../../../eval/retrieval-eval.js');
       let ks: number[];
       try {
         ks = parseKs(flags.k);
@@ -75,6 +74,10 @@ export function register(program: Command): void {
         throw errors.invalidInput('--k', (e as Error).message);
       }
       if (flags.method.length === 0) throw errors.invalidInput('--method', 'give at least one method');
+      assertOutFile('--out', flags.out, 'report.json');
+      assertOutFile('--plot', flags.plot, 'recall.svg');
+      assertOutFile('--run-file', flags.runFile, 'run.txt');
+      assertOutFile('--qrels-file', flags.qrelsFile, 'qrels.txt');
       if (flags.sweepFusion) {
         const { sweepFusion, formatFusionSweep } = await import('../../../eval/fusion-sweep.js');
         const explicit = cmd.getOptionValueSource('method') === 'cli';
@@ -90,6 +93,12 @@ export function register(program: Command): void {
         });
         return output(g, sweep, () => formatFusionSweep(sweep));
       }
+      const [{ evalRetrievalOnIndex }, { formatRetrievalReport }, { writeRecallPlot }, { createProgress }] = await Promise.all([
+        import('../../../eval/retrieval-eval-index.js'),
+        import('../../../eval/retrieval-eval-format.js'),
+        import('../../../eval/plots/recall-plot-file.js'),
+        import('../../../core/progress.js'),
+      ]);
       let bar: Progress | undefined;
       let barMethod = '';
       const report = await evalRetrievalOnIndex({

@@ -5,11 +5,7 @@
  * paired-bootstrap comparison with a second run.
  */
 import type { Command } from 'commander';
-import { loadQrels } from '../../../corpora/qrels.js';
-import { loadTrecRun, type LoadedRun } from '../../../eval/trec/run.js';
-import { evaluateRun } from '../../../eval/trec/evaluate.js';
-import { compareTrecEvals } from '../../../eval/trec/compare.js';
-import { comparisonTable, perTopicTable, topicLines, trecTable } from '../../../eval/trec/format.js';
+import type { LoadedRun } from '../../../eval/trec/run.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
 import { evalCommand } from './eval-retrieval.js';
 import { addTrecEvalOptions, trecEvalOptions, type TrecEvalFlags } from './trec-eval-options.js';
@@ -35,6 +31,13 @@ export function register(program: Command): void {
       action(async (runFile: string, flags: EvalRunFlags, cmd: Command) => {
         const g = cmd.optsWithGlobals() as GlobalOpts;
         const opts = trecEvalOptions(flags);
+        const [{ loadQrels }, { loadTrecRun }, { evaluateRun }, { compareTrecEvals }, { comparisonTable, perTopicTable, topicLines, trecTable }] = await Promise.all([
+          import('../../../corpora/qrels.js'),
+          import('../../../eval/trec/run.js'),
+          import('../../../eval/trec/evaluate.js'),
+          import('../../../eval/trec/compare.js'),
+          import('../../../eval/trec/format.js'),
+        ]);
         const qrels = await loadQrels(flags.qrels);
         const A = await loadTrecRun(runFile);
         const a = evaluateRun(A.run, qrels, opts);

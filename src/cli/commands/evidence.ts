@@ -5,9 +5,7 @@
  * the tool calls it made. The library equivalent is `findEvidence` (agents/case/find-evidence.ts).
  */
 import type { Command } from 'commander';
-import { loadQuestions } from '../../../corpora/registry.js';
-import { findEvidence, type EvidenceResult } from '../../../agents/case/find-evidence.js';
-import { factsOf } from '../../../agents/common/question-text.js';
+import type { EvidenceResult } from '../../../agents/case/find-evidence.js';
 import { errors } from '../../../core/errors.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
 import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
@@ -66,11 +64,13 @@ export function register(program: Command): void {
       if (flags.k < 1) throw errors.invalidInput('-k', `expected a positive integer, got ${flags.k}`);
       let facts = flags.facts ?? '';
       if (flags.question !== undefined) {
+        const [{ loadQuestions }, { factsOf }] = await Promise.all([import('../../../corpora/registry.js'), import('../../../agents/common/question-text.js')]);
         const q = (await loadQuestions(flags.dataset, 'all')).find((x) => x.id === flags.question);
         if (!q) throw errors.notFound(`question in dataset ${flags.dataset}`, flags.question);
         facts = factsOf(q);
       }
       const llm = await resolveLlm(flags);
+      const { findEvidence } = await import('../../../agents/case/find-evidence.js');
       const r = await findEvidence({
         hypothesis,
         facts,

@@ -6,17 +6,15 @@
 import { join, relative } from 'node:path';
 import { readdir, stat } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { indexCorpus, knownPassageCount } from '../../../indexer/index-corpus.js';
-import { readManifest, type Manifest } from '../../../indexer/manifest.js';
+import type { Manifest } from '../../../indexer/manifest.js';
 import type { BuildOptions } from '../../../indexer/build.js';
-import { corpusNames } from '../../../corpora/registry.js';
-import { createProgress } from '../../../core/progress.js';
+import { corpusNames } from '../../../corpora/catalog.js';
 import { log } from '../../../core/log.js';
-import { abortOnSignals } from '../../../core/interrupt.js';
 import { verifyIndexDir, verifySummary } from './index-verify.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
 import { addCorpusOptions, corpusLoadOptions, parseAnalyzerSpec, type CorpusFlags } from './cli-corpus-options.js';
 import { addDenseBuildOptions, denseBuildOptions, wantsDense, type DenseBuildFlags } from '../dense-index-options.js';
+import { PREBUILT_DENSE_SPEC } from '../../../indexer/dense/prebuilt-spec.js';
 
 export interface IndexBuildFlags extends CorpusFlags, DenseBuildFlags {
   out: string;
@@ -50,9 +48,18 @@ export async function dirSizes(dir: string): Promise<{ total: number; parts: Rec
 
 const mb = (b: number) => `${(b / 1048576).toFixed(1)} MiB`;
 
+/**
+ * True when no flag asks for dense vectors other than the shipped prebuilt ones (use-lite, first
+ * 128 words): the build then loads those when they match the corpus, instead of embedding.
+ */
+export function prebuiltDenseAllowed(flags: DenseBuildFlags): boolean {
+  return (flags.embedder === undefined || flags.embedder === 'use-lite') && flags.model === undefined && flags.modelDir === undefined && (flags.maxWords === undefined || Number(flags.maxWords) === PREBUILT_DENSE_SPEC.maxWords);
+}
+
 /** Build an index from a bundled corpus name or a path, with a progress bar on a TTY. */
-export async function runIndexBuild(corpus: string, flags: IndexBuildFlags, signal?: AbortSignal): Promise<{ manifest: Manifest; seconds: number; bytes: number }> {
+export async function runIndexBuild(corpus: string, flags: IndexBuildFlags, signal?: AbortSignal): Promise<{ manifest: Manifest; seconds: number; bytes: number; densePrebuilt?: string }> {
   const analyzer = parseAnalyzerSpec(flags.analyzer);
+  const [{ indexCorpus, knownPassageCount }, { createProgress }] = await Promise.all([import('../../../indexer/index-corpus.js'), import('../../../core/progress.js')]);
   const load = corpusLoadOptions(flags);
   const total = knownPassageCount(corpus) ?? 0;
   const bar = createProgress(`index ${corpus}`, { unit: 'passages' });
@@ -62,6 +69,7 @@ export async function runIndexBuild(corpus: string, flags: IndexBuildFlags, sign
   // --embedder/--model-dir imply the dense method; dense options come from the --embedder… flags.
   const methods = wantsDense(flags) && !flags.methods.includes('dense') ? [...flags.methods, 'dense'] : flags.methods;
   const dense = flags.dense ?? (methods.includes('dense') ? denseBuildOptions(flags) : undefined);
+  let densePrebuilt: string | undefined;
   try {
     const manifest = await indexCorpus(corpus, {
       ...load,
@@ -72,6 +80,16 @@ export async function runIndexBuild(corpus: string, flags: IndexBuildFlags, sign
       workers: flags.workers,
       signal,
       dense,
+      densePrebuilt: !flags.dense && prebuiltDenseAllowed(flags),
+      onDensePrebuilt: (name) => {
+        densePrebuilt = name;
+        log.info(`dense: loaded the shipped use-lite vectors ${name} (first ${PREBUILT_DENSE_SPEC.maxWords} words) instead of embedding; --max-words N or --embedder … embeds instead`);
+      },
+      // the passages' count ends with the sparse index; the dense step shows its own progress
+      onSparseBuilt: (m) => {
+        if (total) bar.update(m.corpus.passages);
+        bar.stop();
+      },
       onProgress: (n) => {
         if (total) bar.update(n);
         else if (n - lastLogged >= 100_000) {
@@ -82,7 +100,7 @@ export async function runIndexBuild(corpus: string, flags: IndexBuildFlags, sign
     });
     if (total) bar.update(manifest.corpus.passages);
     const bytes = (await dirSizes(flags.out)).total;
-    return { manifest, seconds: (performance.now() - t0) / 1000, bytes };
+    return { manifest, seconds: (performance.now() - t0) / 1000, bytes, ...(densePrebuilt ? { densePrebuilt } : {}) };
   } finally {
     bar.stop();
   }
@@ -121,11 +139,12 @@ export function register(program: Command): void {
     action(async (corpus: string, flags: IndexBuildFlags, cmd: Command) => {
       const g = cmd.optsWithGlobals() as GlobalOpts;
       // SIGINT/SIGTERM: the build removes its temp dir and stops its workers; the previous index stays.
+      const { abortOnSignals } = await import('../../../core/interrupt.js');
       const interrupt = abortOnSignals('index build');
       try {
-        const { manifest, seconds, bytes } = await runIndexBuild(corpus, flags, interrupt.signal);
-        output(g, { out: flags.out, seconds, bytes, manifest }, () =>
-          `built ${flags.out} from ${manifest.corpus.name}: ${manifest.corpus.passages.toLocaleString('en-US')} passages, methods ${manifest.methods.join(', ')}, ${mb(bytes)}, ${seconds.toFixed(1)} s`,
+        const { manifest, seconds, bytes, densePrebuilt } = await runIndexBuild(corpus, flags, interrupt.signal);
+        output(g, { out: flags.out, seconds, bytes, manifest, ...(densePrebuilt ? { densePrebuilt } : {}) }, () =>
+          `built ${flags.out} from ${manifest.corpus.name}: ${manifest.corpus.passages.toLocaleString('en-US')} passages, methods ${manifest.methods.join(', ')}${densePrebuilt ? ` (dense from the shipped vectors ${densePrebuilt})` : ''}, ${mb(bytes)}, ${seconds.toFixed(1)} s`,
         );
       } finally {
         interrupt.dispose();
@@ -140,6 +159,7 @@ export function register(program: Command): void {
     .action(
       action(async (dir: string, _flags: unknown, cmd: Command) => {
         const g = cmd.optsWithGlobals() as GlobalOpts;
+        const { readManifest } = await import('../../../indexer/manifest.js');
         const m = await readManifest(dir);
         const sizes = await dirSizes(dir);
         const integrity = await verifyIndexDir(dir);

@@ -6,14 +6,10 @@
  * Registered under the `index` command created by index-cmd.ts.
  */
 import type { Command } from 'commander';
-import { addDenseIndex } from '../../../indexer/dense/add-dense.js';
 import { addDenseBuildOptions, denseBuildOptions, type DenseBuildFlags } from '../dense-index-options.js';
 import type { DenseSection } from '../../../indexer/dense/dense-section.js';
 import { action, output, type GlobalOpts } from '../action.js';
-import { abortOnSignals } from '../../../core/interrupt.js';
 import { errors } from '../../../core/errors.js';
-import { readManifest } from '../../../indexer/manifest.js';
-import { loadPrebuiltDense } from '../../../eval/demo/dense-step.js';
 
 export function register(program: Command): void {
   const index = program.commands.find((c) => c.name() === 'index') ?? program.command('index').description('build and inspect on-disk indexes');
@@ -26,6 +22,12 @@ export function register(program: Command): void {
   ).action(
     action(async (dir: string, flags: DenseBuildFlags & { prebuilt?: boolean }, cmd: Command) => {
       const g = cmd.optsWithGlobals() as GlobalOpts;
+      const [{ abortOnSignals }, { readManifest }, { addDenseIndex }, { loadPrebuiltDense }] = await Promise.all([
+        import('../../../core/interrupt.js'),
+        import('../../../indexer/manifest.js'),
+        import('../../../indexer/dense/add-dense.js'),
+        import('../../../indexer/dense/prebuilt-dense.js'),
+      ]);
       const interrupt = abortOnSignals('dense build', { note: 'rerun the same command to resume' });
       const t0 = performance.now();
       try {

@@ -5,8 +5,6 @@
  * Registered under the `index` command created by index-cmd.ts.
  */
 import type { Command } from 'commander';
-import { ensureLanceFts } from '../../../retrieval/lancedb-fts.js';
-import { readManifest } from '../../../indexer/manifest.js';
 import { action, output, type GlobalOpts } from '../action.js';
 
 export function register(program: Command): void {
@@ -20,7 +18,9 @@ export function register(program: Command): void {
       action(async (dir: string, flags: { rebuild?: boolean }, cmd: Command) => {
         const g = cmd.optsWithGlobals() as GlobalOpts;
         const t0 = performance.now();
+        const { readManifest } = await import('../../../indexer/manifest.js');
         await readManifest(dir); // INDEX_MISSING before LanceDB creates anything
+        const { ensureLanceFts } = await import('../../../retrieval/lancedb-fts.js');
         await ensureLanceFts(dir, { rebuild: flags.rebuild });
         const m = await readManifest(dir);
         const s = (performance.now() - t0) / 1000;

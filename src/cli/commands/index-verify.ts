@@ -5,13 +5,13 @@
  * again (indexer/verify-record.ts). Registered under the `index` command created by index-cmd.ts (`index info` runs the same check).
  */
 import type { Command } from 'commander';
-import { readManifest } from '../../../indexer/manifest.js';
-import { reportError, verifyAndRecord, type VerifyReport } from '../../../indexer/integrity.js';
+import type { VerifyReport } from '../../../indexer/integrity.js';
 import { log } from '../../../core/log.js';
 import { action, output, type GlobalOpts } from '../action.js';
 
 /** Verify `dir`; throws INDEX_CORRUPT (naming the first damaged file) after logging all of them. */
 export async function verifyIndexDir(dir: string): Promise<VerifyReport> {
+  const [{ readManifest }, { reportError, verifyAndRecord }] = await Promise.all([import('../../../indexer/manifest.js'), import('../../../indexer/integrity.js')]);
   const m = await readManifest(dir);
   const r = await verifyAndRecord(dir, m);
   if (r.problems.length) {

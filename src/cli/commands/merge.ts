@@ -5,9 +5,6 @@
  */
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { mergeShards } from '../../../eval/reproduce/merge.js';
-import { loadRecipe } from '../../../eval/reproduce/recipe.js';
-import { readReproduction } from '../../../eval/reproduce/run-grid.js';
 import { errors } from '../../../core/errors.js';
 import { action, output, type GlobalOpts } from '../action.js';
 
@@ -21,6 +18,11 @@ export function register(program: Command): void {
     .action(
       action(async (out: string, shards: string[], flags: { recipe?: string }, cmd: Command) => {
         const g = cmd.optsWithGlobals() as GlobalOpts;
+        const [{ mergeShards }, { loadRecipe }, { readReproduction }] = await Promise.all([
+          import('../../../eval/reproduce/merge.js'),
+          import('../../../eval/reproduce/recipe.js'),
+          import('../../../eval/reproduce/run-grid.js'),
+        ]);
         const first = await readReproduction(shards[0]);
         if (!first) throw errors.runInvalid(shards[0], 'has no reproduction.json (not a `lexcase reproduce` run dir)');
         const { recipe } = loadRecipe(flags.recipe ?? first.recipe);

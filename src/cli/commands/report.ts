@@ -3,8 +3,6 @@
  * report.md and report.json into it, print the Markdown (or the JSON with --json).
  */
 import type { Command } from 'commander';
-import { writeReport } from '../../../eval/report/write-report.js';
-import '../../../agents/report-sections.js';
 import { log } from '../../../core/log.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
 
@@ -23,6 +21,8 @@ export function register(program: Command): void {
     .action(
       action(async (runDir: string, flags: ReportFlags, cmd: Command) => {
         const opts = cmd.optsWithGlobals() as GlobalOpts;
+        // the agents' report sections register themselves on import (agents/report-sections.ts)
+        const [{ writeReport }] = await Promise.all([import('../../../eval/report/write-report.js'), import('../../../agents/report-sections.js')]);
         const report = await writeReport(runDir, { iterations: flags.iterations, seed: flags.seed });
         output(opts, report.json, () => report.markdown);
         log.info(`wrote ${runDir}/report.md and report.json`);

@@ -6,10 +6,9 @@
  */
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { ACAL_SYSTEMS, runAcal, type AcalSystemName } from '../../../agents/acal/experiment.js';
-import { DEFAULT_INDEX_DIR, ensureDefaultIndex } from '../../../agents/case/experiment.js';
-import { resolveLegalBenchFile } from '../../../corpora/legalbench.js';
-import { isSemanticsName, SEMANTICS } from '../../../agents/acal/semantics/index.js';
+import { ACAL_SYSTEMS, type AcalSystemName } from '../../../agents/acal/system-names.js';
+import { DEFAULT_INDEX_DIR } from '../../../retrieval/default-index-dir.js';
+import { isSemanticsName, SEMANTICS } from '../../../agents/acal/semantics/names.js';
 import { errors } from '../../../core/errors.js';
 import { log } from '../../../core/log.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
@@ -63,9 +62,11 @@ export function register(program: Command): void {
       if (!(ACAL_SYSTEMS as readonly string[]).includes(flags.system)) throw errors.usage(`--system: unknown "${flags.system}"`, `use one of ${ACAL_SYSTEMS.join(', ')}`);
       if (flags.split !== 'test' && flags.split !== 'train') throw errors.usage(`--split must be test or train, got "${flags.split}"`);
       if (flags.offline) throw errors.usage('run acal needs an LLM; it has no offline path', 'drop --offline and configure an endpoint (tests use the scripted server)');
+      const { resolveLegalBenchFile } = await import('../../../corpora/legalbench.js');
       resolveLegalBenchFile(flags.task, { split: flags.split, dir: flags.data }); // fail on missing data before building an index
       if (flags.k < 0) throw errors.usage(`--k must be 0 or more, got ${flags.k}`);
       const { model, config, usage } = await resolveLlm(flags);
+      const [{ runAcal }, { ensureDefaultIndex }] = await Promise.all([import('../../../agents/acal/experiment.js'), import('../../../retrieval/default-index.js')]);
       const needsIndex = flags.k > 0 && (flags.system === 'acal' || flags.system === 'rag');
       const index = needsIndex ? (flags.index ?? (await ensureDefaultIndex(undefined, (l) => log.info(l)))) : undefined;
       if (flags.k === 0 && flags.system !== 'sp' && flags.system !== 'cot') log.warn('-k 0: no retrieved evidence; arguments are grounded in the case text only');

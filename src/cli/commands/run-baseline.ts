@@ -4,9 +4,7 @@
  * Only the oracle puts the gold passage in the prompt.
  */
 import type { Command } from 'commander';
-import { ensureDefaultIndex, runCaseExperiment } from '../../../agents/case/experiment.js';
-import { BASELINE_MODES, type BaselineMode } from '../../../agents/baselines/baseline-system.js';
-import { parseSplit } from '../../../corpora/splits.js';
+import { BASELINE_MODES, type BaselineMode } from '../../../agents/baselines/baseline-modes.js';
 import { errors } from '../../../core/errors.js';
 import { log } from '../../../core/log.js';
 import { action, output, type GlobalOpts } from '../action.js';
@@ -28,6 +26,7 @@ export function register(program: Command): void {
       if (!BASELINE_MODES.includes(flags.mode as BaselineMode)) throw errors.invalidInput('--mode', `"${flags.mode}"; expected one of ${BASELINE_MODES.join(', ')}`);
       if (flags.offline) throw errors.usage('baselines need an LLM; --offline is only for `lexcase run case`');
       const llm = await resolveLlm(flags, { paper: 'baseline' });
+      const [{ ensureDefaultIndex, runCaseExperiment }, { parseSplit }] = await Promise.all([import('../../../agents/case/experiment.js'), import('../../../corpora/splits.js')]);
       const index = flags.index ?? (await ensureDefaultIndex(undefined, (l) => log.info(l)));
       const r = await runCaseExperiment({
         system: 'baseline',

@@ -6,9 +6,7 @@
  * Without --offline and without a configured LLM it stops at once with how to configure one.
  */
 import type { Command } from 'commander';
-import { OFFLINE_LABEL } from '../../../agents/case/advocate-offline.js';
-import { ensureDefaultIndex, runCaseExperiment, type CaseExperimentResult } from '../../../agents/case/experiment.js';
-import { parseSplit } from '../../../corpora/splits.js';
+import type { CaseExperimentResult } from '../../../agents/case/experiment.js';
 import { errors } from '../../../core/errors.js';
 import { log } from '../../../core/log.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
@@ -76,6 +74,11 @@ export function register(program: Command): void {
       if (flags.hypotheses !== 'direct' && flags.hypotheses !== 'exploratory') throw errors.invalidInput('--hypotheses', `"${flags.hypotheses}"; expected direct or exploratory`);
       const llm = await resolveLlm(flags, { paper: 'case' });
       const warnings = llm.offline ? [] : warnValidity(degeneracyWarnings('case', { temperature: llm.config.llm.temperature, jurors: flags.jurors }));
+      const [{ ensureDefaultIndex, runCaseExperiment }, { parseSplit }, { OFFLINE_LABEL }] = await Promise.all([
+        import('../../../agents/case/experiment.js'),
+        import('../../../corpora/splits.js'),
+        import('../../../agents/case/advocate-offline.js'),
+      ]);
       const index = flags.index ?? (await ensureDefaultIndex(undefined, (l) => log.info(l)));
       const r = await runCaseExperiment({
         system: 'case',

@@ -6,14 +6,10 @@
  */
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
-import { loadLegalBenchTask } from '../../../corpora/legalbench.js';
-import { loadQuestions } from '../../../corpora/registry.js';
 import type { Split } from '../../../corpora/types.js';
 import { CONVERGENCE_RULES, DEFAULT_CONVERGENCE, DEFAULT_EPSILON, DEFAULT_MAX_DEPTH, type ConvergenceRule } from '../../../agents/emar/convergence.js';
-import { runEmarExperiment, type EmarItem } from '../../../agents/emar/experiment.js';
-import { createEmbedder, parseEmbedderSpec } from '../../../indexer/embed/create-embedder.js';
+import type { EmarItem } from '../../../agents/emar/experiment.js';
 import { errors } from '../../../core/errors.js';
-import { createChatModel } from '../../../core/llm/factory.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
 import { numOpt } from '../numeric-options.js';
 import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
@@ -47,10 +43,12 @@ async function loadItems(o: EmarOpts): Promise<Item[]> {
   let items: Item[];
   if (o.dataset === 'barexam') {
     if (!['train', 'val', 'test', 'all'].includes(o.split)) throw errors.usage(`--split for barexam must be train, val, test or all, got "${o.split}"`);
+    const { loadQuestions } = await import('../../../corpora/registry.js');
     items = (await loadQuestions('barexam', o.split as Split)).map((q) => ({ ...q, kind: 'question' as const }));
   } else if (o.dataset === 'hearsay') {
     // LegalBench ships hearsay as train (5) and test (94); there is no val split.
     if (o.split !== 'train' && o.split !== 'test') throw errors.usage(`--split for hearsay must be train or test (LegalBench has no val split), got "${o.split}"`);
+    const { loadLegalBenchTask } = await import('../../../corpora/legalbench.js');
     items = (await loadLegalBenchTask('hearsay', { split: o.split })).map((t) => ({ ...t, kind: 'task' as const }));
   } else throw errors.datasetUnknown(o.dataset, [...EMAR_DATASETS]);
   return o.limit !== undefined ? items.slice(0, o.limit) : items;
@@ -63,6 +61,11 @@ export async function runEmarCommand(o: EmarOpts): Promise<void> {
   if (!(o.maxDepth >= 1)) throw errors.usage(`--max-depth must be at least 1, got ${o.maxDepth}`);
   const items = await loadItems(o);
   const { config, usage } = await resolveLlm(o);
+  const [{ createChatModel }, { runEmarExperiment }, { createEmbedder, parseEmbedderSpec }] = await Promise.all([
+    import('../../../core/llm/factory.js'),
+    import('../../../agents/emar/experiment.js'),
+    import('../../../indexer/embed/create-embedder.js'),
+  ]);
   const llmCfg = {
     ...config.llm,
     temperature: o.temperature,

@@ -9,12 +9,9 @@
  * Compare systems with `lexcase compare <runA> <runB>` (paired bootstrap).
  */
 import type { Command } from 'commander';
-import { ensureDefaultIndex } from '../../../agents/case/experiment.js';
-import { MAD_SYSTEMS, type MadSystemName } from '../../../agents/mad/system.js';
-import { runMadExperiment, runMadSeeds, type MadExperimentOptions, type MadExperimentResult } from '../../../agents/mad/experiment.js';
-import '../../../agents/report-sections.js';
+import { MAD_SYSTEMS, type MadSystemName } from '../../../agents/mad/system-names.js';
+import type { MadExperimentOptions, MadExperimentResult } from '../../../agents/mad/experiment.js';
 import { parseTopology } from '../../../agents/mad/topology.js';
-import { parseSplit } from '../../../corpora/splits.js';
 import { errors } from '../../../core/errors.js';
 import { log } from '../../../core/log.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
@@ -70,6 +67,13 @@ export function register(program: Command): void {
       const warnings = warnValidity(
         degeneracyWarnings(flags.system as MadSystemName, { temperature: llm.config.llm.temperature, samples: flags.samples, rounds: flags.rounds }),
       );
+      // the agents' report sections register themselves on import (agents/report-sections.ts)
+      const [{ ensureDefaultIndex }, { runMadExperiment, runMadSeeds }, { parseSplit }] = await Promise.all([
+        import('../../../retrieval/default-index.js'),
+        import('../../../agents/mad/experiment.js'),
+        import('../../../corpora/splits.js'),
+        import('../../../agents/report-sections.js'),
+      ]);
       const index = flags.index ?? (await ensureDefaultIndex(undefined, (l) => log.info(l)));
       const o: MadExperimentOptions = {
         system: flags.system as MadSystemName,

@@ -6,12 +6,10 @@
  */
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { SCENARIO_MODES, type ScenarioMode, type ScenarioSource } from '../../../agents/threeply/scenarios.js';
-import { runThreeplyExperiment } from '../../../agents/threeply/experiment.js';
-import { summaryMarkdown } from '../../../agents/threeply/summary.js';
+import { SCENARIO_MODES, type ScenarioMode } from '../../../agents/threeply/scenario-modes.js';
+import type { ScenarioSource } from '../../../agents/threeply/scenarios.js';
 import { THREEPLY_SYSTEMS, type ThreePlySystemKind } from '../../../agents/threeply/types.js';
 import { errors } from '../../../core/errors.js';
-import { createChatModel } from '../../../core/llm/factory.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
 import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
 import { addRunDirOption, runCommand, runDirFlag } from '../run-command.js';
@@ -45,6 +43,11 @@ function check(o: ThreeplyOpts): { modes: ScenarioMode[]; kind: ThreePlySystemKi
 export async function runThreeplyCommand(o: ThreeplyOpts): Promise<void> {
   const { modes, kind, source } = check(o);
   const { config, usage } = await resolveLlm(o);
+  const [{ createChatModel }, { runThreeplyExperiment }, { summaryMarkdown }] = await Promise.all([
+    import('../../../core/llm/factory.js'),
+    import('../../../agents/threeply/experiment.js'),
+    import('../../../agents/threeply/summary.js'),
+  ]);
   const llmCfg = { ...config.llm, maxTokens: config.llm.maxTokens ?? THREEPLY_MAX_TOKENS };
   const model = createChatModel(llmCfg, { usage });
   // The paper's evaluator ran at temperature 0; it may be another model on the same endpoint.

@@ -6,12 +6,9 @@
  * With an approximate budget (--approx-postings) the run tag gets the suffix `-approx<share>`.
  */
 import type { Command } from 'commander';
-import { loadTopics, parseTopicsFormat } from '../../../corpora/topics.js';
-import { batchSearch } from '../../../eval/trec/batch-search.js';
-import { openRetriever } from '../../../retrieval/open.js';
 import { errors } from '../../../core/errors.js';
-import { createProgress } from '../../../core/progress.js';
 import { output, type GlobalOpts } from '../action.js';
+import { assertOutFile } from '../out-file.js';
 import { retrieverOptions, type RetrieverFlags } from './retriever-options.js';
 import { approxFromFlags, approxTag, checkApproxMethod, describeApprox, type ApproxFlags } from './approx-options.js';
 
@@ -41,10 +38,17 @@ export async function runBatchSearch(query: string | undefined, flags: BatchSear
   if (query !== undefined) throw errors.usage('give either a query or --topics FILE, not both');
   if (!flags.runFile) throw errors.usage('--topics needs --run-file OUT (the TREC run file to write)');
   if (flags.explain) throw errors.usage('--explain works on a single query, not with --topics');
+  assertOutFile('--run-file', flags.runFile, 'run.txt');
   const k = cmd.getOptionValueSource('k') === 'default' ? BATCH_DEFAULT_K : flags.k;
   if (!Number.isInteger(k) || k < 1) throw errors.invalidInput('-k', `expected a positive integer, got ${k}`);
   const approx = approxFromFlags(flags);
   checkApproxMethod(approx, flags.method);
+  const [{ loadTopics, parseTopicsFormat }, { batchSearch }, { openRetriever }, { createProgress }] = await Promise.all([
+    import('../../../corpora/topics.js'),
+    import('../../../eval/trec/batch-search.js'),
+    import('../../../retrieval/open.js'),
+    import('../../../core/progress.js'),
+  ]);
   const topics = await loadTopics(flags.topics!, { format: flags.topicsFormat ? parseTopicsFormat(flags.topicsFormat) : undefined });
   const retriever = await openRetriever(flags.index, flags.method, retrieverOptions(flags));
   const bar = createProgress(`search ${retriever.method}`);

@@ -6,7 +6,6 @@
  * With `--topics FILE --run-file OUT` instead of a query: batch search into a TREC run (search-batch.ts).
  */
 import type { Command } from 'commander';
-import { openIndex } from '../../../retrieval/open-index.js';
 import type { Explanation, Hit } from '../../../retrieval/types.js';
 import { errors } from '../../../core/errors.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
@@ -59,6 +58,7 @@ export function register(program: Command): void {
       const approx = approxFromFlags(flags);
       checkApproxMethod(approx, flags.method);
       if (approx && flags.explain) throw errors.usage('--explain gives exact per-term scores; it does not combine with --approx-postings / --approx-max-postings');
+      const { openIndex } = await import('../../../retrieval/open-index.js');
       const idx = await openIndex(flags.index);
       const docs = idx.docs;
       try {

@@ -10,7 +10,6 @@
  * index. A non-loopback --host needs --token (or LEXCASE_API_TOKEN), else it refuses to start.
  */
 import type { Command } from 'commander';
-import { startExplorer } from '../../../web/server/server.js';
 import { errors } from '../../../core/errors.js';
 import { log } from '../../../core/log.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
@@ -55,7 +54,8 @@ export function register(program: Command): void {
       if (flags.host === '0.0.0.0' || flags.host === '::')
         log.warn(`--host ${flags.host}: requests are answered only when their Host names 127.0.0.1, localhost, [::1] or ${flags.host}; to serve other machines, give --host this machine's address`);
       if (!!flags.topics !== !!flags.qrels) throw errors.usage('--topics and --qrels go together', 'give both files, or neither');
-      const llm = await resolveLlm(flags, { optional: true });
+      const llm = await resolveLlm(flags, { optional: true, preflight: 'warn' });
+      const { startExplorer } = await import('../../../web/server/server.js');
       const s = await startExplorer({ index, runs: flags.runs, host: flags.host, port: flags.port, llm: llm.model, llmLabel: llm.model ? llm.config.llm.model : undefined, evalSets: flags.topics && flags.qrels ? [{ topics: flags.topics, qrels: flags.qrels }] : [] });
       output(g, { url: s.url, index: index ?? null, runs: flags.runs ?? null, llm: !!llm.model }, () => `lexcase explorer at ${s.url}  (Ctrl-C to stop)`);
       await untilStopped(s.close);

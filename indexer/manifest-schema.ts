@@ -1,0 +1,59 @@
+/**
+ * The zod schema of manifest.json (manifest.ts reads and writes it): applied when a manifest is
+ * written, and on open to manifests without a seal. Loaded on demand — zod costs ~0.1 s of CPU to
+ * load, which a search should not pay for a sealed manifest.
+ */
+import { z } from 'zod';
+import { ANALYZER_DEFAULTS, STEMMERS, STOPWORD_LISTS, type AnalyzerConfig } from './analyzer-config.js';
+import { MANIFEST_FORMAT } from './manifest-format.js';
+
+export const analyzerConfigSchema = z.object({
+  lowercase: z.boolean().default(ANALYZER_DEFAULTS.lowercase),
+  stopwords: z.enum(STOPWORD_LISTS).default(ANALYZER_DEFAULTS.stopwords),
+  stemmer: z.enum(STEMMERS).default(ANALYZER_DEFAULTS.stemmer),
+  minTokenLength: z.number().int().min(1).default(ANALYZER_DEFAULTS.minTokenLength),
+});
+// the schema and the plain AnalyzerConfig (analyzer-config.ts) describe the same object
+const _sameAnalyzer: [z.infer<typeof analyzerConfigSchema>, AnalyzerConfig] extends [AnalyzerConfig, z.infer<typeof analyzerConfigSchema>] ? true : never = true;
+void _sameAnalyzer;
+
+export const manifestSchema = z.object({
+  format: z.literal(MANIFEST_FORMAT),
+  version: z.number().int(),
+  lexcaseVersion: z.string(),
+  createdAt: z.string(),
+  corpus: z.object({
+    name: z.string(),
+    /** sha256 over the passages in build order (id + text), so runs can record what was indexed. */
+    checksum: z.string(),
+    passages: z.number().int(),
+    sources: z.record(z.string(), z.number()).optional(),
+  }),
+  analyzer: analyzerConfigSchema,
+  methods: z.array(z.string()),
+  /** sha256 of each data file, relative path → hex. */
+  checksums: z.record(z.string(), z.string()),
+  /** Size in bytes of each data file, relative path → bytes (checked on every open; absent before 0.1 builds of this field). */
+  sizes: z.record(z.string(), z.number().int().min(0)).optional(),
+  sparse: z.looseObject({}).optional(),
+  /** Doc store layout (indexer/docstore*.ts); absent = version 1, plain texts. */
+  docstore: z
+    .looseObject({
+      version: z.number().int(),
+      text: z.string(),
+      blockPassages: z.number().int().optional(),
+    })
+    .optional(),
+  dense: z
+    .looseObject({
+      embedder: z.string(),
+      model: z.string(),
+      dimension: z.number().int(),
+      uri: z.string(),
+      table: z.string(),
+    })
+    .optional(),
+  /** sha256 of the manifest's own JSON without this field (see manifestSeal); absent in older dirs. */
+  seal: z.string().optional(),
+});
+export type Manifest = z.infer<typeof manifestSchema>;

@@ -1,0 +1,35 @@
+/**
+ * What `hybrid` means when the caller names no methods / fusion / weights / rrfK / depth: one
+ * constant, read by openRetriever (hybrid-open.ts), the reports and the CLI help (so the help says
+ * what the code does). A small module of its own: the CLI's help text loads nothing else with it.
+ */
+import type { FusionMethod } from './fusion.js';
+
+/**
+ * Hybrid defaults, tuned on the Bar Exam QA train split over the default corpus with
+ * `lexcase eval retrieval --sweep-fusion --split train` (eval/fusion-sweep.ts; docs/retrieval.md):
+ * the setting whose Recall@10 and Recall@100 rise most above the best single method's (largest
+ * min-margin over both cutoffs; 228 settings: RRF k 10/30/60/100, weights bm25 0.5/1, qld 1–3,
+ * dense 0.25–1, weighted min-max CombSUM, 100 or 1,000 hits). On train weighted RRF, k = 100, of
+ * bm25 0.5, qld 1.5 and dense 1 (use-lite, last 24 query words), 1,000 hits each: 0.094 / 0.295
+ * against the best single 0.067 / 0.270 (qld); on val 0.081 / 0.266 against the best single
+ * 0.073 (bm25) / 0.266 (qld) — level at @100, above at @10. The equal-weight RRF k = 60 default
+ * before it was below qld on val at @100 (0.242); RRF(bm25, dense) of 100 hits, earlier, was below
+ * bm25 alone (all 1,195 questions: Recall@10 0.049 vs 0.068).
+ * Used when the caller gives no methods / fusion / weights / rrfK / depth.
+ */
+export const HYBRID_DEFAULTS: { methods: string[]; fusion: FusionMethod; rrfK: number; weights?: Record<string, number>; depth: number } = {
+  methods: ['bm25', 'qld', 'dense'],
+  fusion: 'rrf',
+  rrfK: 100,
+  weights: { bm25: 0.5, qld: 1.5, dense: 1 },
+  depth: 1000,
+};
+export const DEFAULT_HYBRID_METHODS = HYBRID_DEFAULTS.methods;
+
+/** One line saying what `hybrid` means by default (for reports). */
+export function hybridDefaultsNote(): string {
+  const d = HYBRID_DEFAULTS;
+  const w = d.weights ? `, weights ${d.methods.map((m) => `${m} ${d.weights![m] ?? (d.fusion === 'rrf' ? 1 : 1 / d.methods.length)}`).join(', ')}` : '';
+  return `${d.fusion === 'rrf' ? `rrf k = ${d.rrfK}` : 'weighted min-max'} of ${d.methods.join(' + ')}${w}, ${d.depth} hits each (tuned on train)`;
+}

@@ -1,0 +1,127 @@
+/**
+ * The work of `lexcase reproduce` (src/cli/commands/reproduce.ts registers the command and loads
+ * this module when it runs): list the recipes, run a recipe's grid through the experiment runner
+ * with each run as `lexcase run …` in this process, and write its table.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { CommanderError, type Command } from 'commander';
+import { loadRecipe, recipesDir } from '../../../eval/reproduce/recipe.js';
+import { runGrid, type CommandRunner } from '../../../eval/reproduce/run-grid.js';
+import { parseShard, type Shard } from '../../../eval/reproduce/shard.js';
+import { closeSparseIndexes } from '../../../retrieval/open.js';
+import { llmConfigSchema, llmConfigured, loadConfig } from '../../../core/config.js';
+import { preflightLlm } from '../../../core/llm/preflight.js';
+import { applyEndpointFlags, type EndpointFlags } from '../llm-options.js';
+import { errors } from '../../../core/errors.js';
+import { getLogLevel, setLogLevel } from '../../../core/log.js';
+
+export interface ReproduceFlags extends EndpointFlags {
+  limit?: number;
+  shard?: string;
+  runDir?: string;
+  index?: string;
+  data?: string;
+  only?: string[];
+  config?: string;
+  cache?: boolean;
+}
+
+function exitOverrideAll(cmd: Command): void {
+  cmd.exitOverride();
+  for (const c of cmd.commands) exitOverrideAll(c);
+}
+
+/**
+ * Runs `lexcase <argv>` in this process on a fresh, whole program from `fullProgram`, capturing
+ * what it prints (the grid's runs share one cache and index handles). The program comes from the
+ * caller (register() gets it in its CliContext): importing the CLI entry from here would wait on
+ * the entry's own top-level await when `lexcase reproduce` runs as a process.
+ */
+export function inProcessRunner(fullProgram: () => Promise<Command>): CommandRunner {
+  return async (argv) => {
+    const program = await fullProgram();
+    let stdout = '';
+    let stderr = '';
+    const outWrite = process.stdout.write;
+    const errWrite = process.stderr.write;
+    const prevCode = process.exitCode;
+    const prevLevel = getLogLevel(); // the child's action() sets --json's level; give ours back after
+    program.configureOutput({ writeOut: (s) => (stdout += s), writeErr: (s) => (stderr += s) });
+    exitOverrideAll(program);
+    process.stdout.write = ((s: string | Uint8Array) => ((stdout += String(s)), true)) as typeof process.stdout.write;
+    process.stderr.write = ((s: string | Uint8Array) => ((stderr += String(s)), true)) as typeof process.stderr.write;
+    process.exitCode = 0;
+    let code = 0;
+    try {
+      await program.parseAsync(['node', 'lexcase', ...argv]);
+      code = Number(process.exitCode ?? 0);
+    } catch (e) {
+      if (e instanceof CommanderError) code = e.exitCode || 1;
+      else throw e;
+    } finally {
+      process.stdout.write = outWrite;
+      process.stderr.write = errWrite;
+      process.exitCode = prevCode;
+      setLogLevel(prevLevel);
+    }
+    return { code, stdout, stderr };
+  };
+}
+
+export function listRecipes(): { id: string; title: string; llm: boolean }[] {
+  return readdirSync(recipesDir())
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => {
+      const { recipe } = loadRecipe(join(recipesDir(), f));
+      return { id: recipe.id, title: `${recipe.paper}, ${recipe.table}: ${recipe.title}`, llm: recipe.needs.llm };
+    });
+}
+
+const ENV_KEYS = ['LEXCASE_LLM_BASE_URL', 'LEXCASE_LLM_MODEL', 'LEXCASE_LLM_API_KEY'] as const;
+
+export async function reproduce(name: string, f: ReproduceFlags, fullProgram: () => Promise<Command>) {
+  const { recipe, text } = loadRecipe(name);
+  if (f.limit !== undefined && f.limit < 1) throw errors.usage(`--limit must be a positive integer, got ${f.limit}`);
+  if (f.model && !f.endpoint && !process.env.LEXCASE_LLM_BASE_URL) throw errors.usage('--model needs --endpoint (or LEXCASE_LLM_BASE_URL)');
+  const shard: Shard | undefined = f.shard ? parseShard(f.shard) : undefined;
+  // checked before the env changes: a bad --endpoint or an unset --api-key-env variable stops here
+  const given = applyEndpointFlags(llmConfigSchema.parse({}), f);
+  const saved = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]));
+  // the grid's runs are `lexcase run …` in this process: they read the endpoint from the env
+  if (f.endpoint) process.env.LEXCASE_LLM_BASE_URL = f.endpoint;
+  if (f.model) process.env.LEXCASE_LLM_MODEL = f.model;
+  if (f.apiKeyEnv) process.env.LEXCASE_LLM_API_KEY = given.apiKey;
+  try {
+    const cfg = await loadConfig({ file: f.config });
+    const llmRuns = recipe.runs.filter((r) => !r.unavailable && r.system !== 'retrieval');
+    const configured = llmConfigured(cfg.llm);
+    if (llmRuns.length && llmRuns.length === recipe.runs.filter((r) => !r.unavailable).length && !configured) throw errors.llmNotConfigured();
+    // one cheap request before the grid: a wrong endpoint, key or model stops here, not in every run
+    if (llmRuns.length && configured && process.env.LEXCASE_LLM_PREFLIGHT !== '0') await preflightLlm(cfg.llm);
+    const dir = f.runDir ?? join('runs', `reproduce-${recipe.id}${f.limit !== undefined ? `-n${f.limit}` : ''}${shard ? `-shard${shard.index}of${shard.count}` : ''}`);
+    const r = await runGrid({
+      recipe,
+      recipeText: text,
+      dir,
+      limit: f.limit,
+      shard,
+      index: f.index,
+      data: f.data,
+      config: f.config,
+      cache: f.cache,
+      model: configured ? cfg.llm.model : undefined,
+      runCommand: inProcessRunner(fullProgram),
+      only: f.only,
+    });
+    return { dir, ...r };
+  } finally {
+    await closeSparseIndexes();
+    for (const k of ENV_KEYS) {
+      if (saved[k] === undefined) delete process.env[k];
+      else process.env[k] = saved[k];
+    }
+  }
+}
+

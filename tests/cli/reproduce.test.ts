@@ -1,0 +1,93 @@
+/**
+ * `lexcase reproduce` of EVERY recipe in recipes/, at --limit 2, as a user runs it: the built binary
+ * in a child process, the LLM recipes against the scripted OpenAI-compatible server through
+ * `--endpoint/--model`; then `--shard i/n` + `lexcase merge`. Each must exit 0 and write
+ * table.md/table.json with the recipe's rows. (The installed package's `reproduce` runs in CI: the
+ * docs check's --recipes step, tests/docs/docs-check.ts.)
+ */
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scriptedAll } from '../../eval/reproduce/test-support/scripted-all.js';
+import { startScriptedServer, type ScriptedServer } from '../support/scripted-openai-server.js';
+import { ensureBuilt, isolatedEnv, lexcase, ROOT, STACK_TRACE } from '../support/spawn-cli.js';
+import { writeUserFiles } from './cli-fixtures.js';
+
+let dir: string;
+let idx: string;
+let srv: ScriptedServer;
+let env: Record<string, string | undefined>;
+
+const RECIPES = readdirSync(join(ROOT, 'recipes'))
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => JSON.parse(readFileSync(join(ROOT, 'recipes', f), 'utf8')) as { id: string; needs: { llm: boolean }; rows: { label: string }[] })
+  .sort((a, b) => a.id.localeCompare(b.id));
+
+beforeAll(async () => {
+  await ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), 'lexcase-cli-reproduce-'));
+  const files = await writeUserFiles(join(dir, 'mine'), { extra: 100 });
+  idx = join(dir, 'idx');
+  const b = await lexcase(['-q', 'index', 'build', files.passages, '--out', idx]);
+  if (b.code !== 0) throw new Error(b.stderr);
+  srv = await startScriptedServer(scriptedAll());
+  env = isolatedEnv({ LEXCASE_LLM_API_KEY: 'sk-test', LEXCASE_LLM_MAX_RETRIES: '0' });
+}, 600_000);
+
+afterAll(async () => {
+  await srv?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const noTrace = (r: { stdout: string; stderr: string }) => expect(STACK_TRACE.test(r.stdout + r.stderr), r.stderr).toBe(false);
+
+describe('lexcase reproduce (built binary)', () => {
+  it('lists every recipe in recipes/', async () => {
+    const r = await lexcase(['--json', 'reproduce'], { cwd: dir, env });
+    expect(r.code, r.stderr).toBe(0);
+    const listed = JSON.stringify(JSON.parse(r.stdout));
+    for (const { id } of RECIPES) expect(listed).toContain(`"${id}"`);
+    expect(RECIPES.length).toBeGreaterThanOrEqual(10);
+  });
+
+  for (const recipe of RECIPES) {
+    it(`${recipe.id} --limit 2 runs end to end${recipe.needs.llm ? ' against the scripted server' : ' (offline)'} and writes its table`, async () => {
+      const out = join(dir, recipe.id);
+      const r = await lexcase(['reproduce', recipe.id, '--limit', '2', '--endpoint', srv.url, '--model', 'scripted', '--index', idx, '--no-cache', '--run-dir', out], { cwd: dir, env, timeoutMs: 300_000 });
+      expect(r.code, r.stderr).toBe(0);
+      noTrace(r);
+      const t = JSON.parse(readFileSync(join(out, 'table.json'), 'utf8'));
+      expect(t.rows.map((x: { label: string }) => x.label)).toEqual(recipe.rows.map((x) => x.label));
+      expect(readFileSync(join(out, 'table.md'), 'utf8')).toContain(recipe.rows[0].label);
+      const done = t.runs.filter((s: { status: string }) => s.status === 'done');
+      expect(done.length, JSON.stringify(t.runs)).toBeGreaterThan(0);
+      if (recipe.needs.llm) expect(srv.requests.length).toBeGreaterThan(0);
+    }, 360_000);
+  }
+
+  it('--shard 1/2 and 2/2, then merge: one table over both shards', async () => {
+    const s1 = join(dir, 'shard1');
+    const s2 = join(dir, 'shard2');
+    for (const [shard, out] of [['1/2', s1], ['2/2', s2]] as const) {
+      const r = await lexcase(['reproduce', 'case-table3', '--limit', '4', '--shard', shard, '--index', idx, '--run-dir', out], { cwd: dir, env });
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const merged = join(dir, 'merged');
+    const m = await lexcase(['merge', merged, s1, s2], { cwd: dir, env });
+    expect(m.code, m.stderr).toBe(0);
+    noTrace(m);
+    const t = JSON.parse(readFileSync(join(merged, 'table.json'), 'utf8'));
+    const ns = t.rows.flatMap((row: { cells: { n?: number; status?: string }[] }) => row.cells.filter((c) => c.status === 'done').map((c) => c.n));
+    expect(ns.length).toBeGreaterThan(0);
+    expect(new Set(ns)).toEqual(new Set([4]));
+    expect(existsSync(join(merged, 'table.md'))).toBe(true);
+  });
+
+  it('merge with a shard missing names it, exit 1', async () => {
+    const r = await lexcase(['merge', join(dir, 'merged-bad'), join(dir, 'shard1')], { cwd: dir, env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/2\/2|shard/);
+    noTrace(r);
+  });
+});
