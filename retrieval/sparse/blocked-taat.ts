@@ -37,6 +37,13 @@ export const blockedStats = { denseLists: 0, longestFusedRun: 0, kernelLists: 0,
  */
 export const PRUNE_MAX_CANDIDATE_SHARE = 1 / 4;
 
+/**
+ * Pruning across blocks is tried for k up to this (agent queries ask for 5–10): at k = 1000 the
+ * threshold stays low and the candidate scans cost more than they save (bench/prune-ab.ts at 100K:
+ * worst case 11.8 vs 10.9 ms CPU p50 with pruning).
+ */
+export const PRUNE_MAX_K = 100;
+
 /** Pruning across blocks on (default) or off (the bench's A/B of what it buys; same results either way). */
 export const blockedPruning = { enabled: true };
 
@@ -215,7 +222,7 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   // same order as without pruning, so kept docs' scores are bit-identical.
   const R = new Float64Array(T + 1);
   let offset = 0;
-  const prune = blockedPruning.enabled && mode !== Mode.LuceneQld && !inp.exhaustive;
+  const prune = blockedPruning.enabled && k <= PRUNE_MAX_K && mode !== Mode.LuceneQld && !inp.exhaustive;
   if (prune) {
     for (let j = T - 1; j >= 0; j--) R[j] = R[j + 1] + termBound(view, dense[j], lists[j], mode, plan[j], arr, inp.paramKey);
     if (qld) {
