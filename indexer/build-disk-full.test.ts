@@ -93,7 +93,7 @@ describe.skipIf(!existsSync('/dev/full'))('a worker whose segment spill fails wi
     await buildIndex(fromArray(OLD), { out, corpusName: 'old', workers: 0 });
     const tmpDir = `${out}.tmp-${process.pid}`;
     let linked = false;
-    const passages = Array.from({ length: 3000 }, (_, i) => ({ id: `n${i}`, text: `replacement passage ${i} about covenants and easements ${i % 97}` }));
+    const passages = Array.from({ length: 3000 }, (_, i) => ({ id: `n${i}`, text: `replacement passage ${i} about covenants and easements ${i % 97}`, source: 'new' }));
     const build = buildIndex(fromArray(passages), {
       out,
       corpusName: 'new',

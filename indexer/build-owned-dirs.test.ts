@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OWNER_MARKER, readOwnerMark } from '../core/owned-dir.js';
 import { cliChild } from '../tests/support/cli-child.js';
+import { treeOf } from '../tests/support/tree-snapshot.js';
 import { tempDir } from './build-test-helpers.js';
 import { readManifest } from './manifest.js';
 
@@ -34,22 +35,6 @@ function caseDir(name: string): string {
   return d;
 }
 
-/** Every file under `dir` with its content (to compare a tree byte for byte). */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (rel: string) => {
-    for (const e of readdirSync(join(dir, rel), { withFileTypes: true })) {
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) {
-        out[`${r}/`] = '';
-        walk(r);
-      } else out[r] = readFileSync(join(dir, r)).toString('base64');
-    }
-  };
-  walk('');
-  return out;
-}
-
 /** A pid that is certainly not running: a child that has exited. */
 function deadPid(): number {
   const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
@@ -67,12 +52,12 @@ describe('user folders named like build leftovers (item 1)', () => {
     writeFileSync(join(d, 'q.old-2024', 'README'), 'keep\n');
     mkdirSync(join(d, 'q.tmp-999999'));
     writeFileSync(join(d, 'q.tmp-999999', 'notes.txt'), 'mine\n');
-    const before = { old: snapshot(join(d, 'q.old-2024')), tmp: snapshot(join(d, 'q.tmp-999999')) };
+    const before = { old: treeOf(join(d, 'q.old-2024')), tmp: treeOf(join(d, 'q.tmp-999999')) };
     const r = await build(d, 'q');
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(snapshot(join(d, 'q.old-2024'))).toEqual(before.old);
-    expect(snapshot(join(d, 'q.tmp-999999'))).toEqual(before.tmp);
+    expect(treeOf(join(d, 'q.old-2024'))).toEqual(before.old);
+    expect(treeOf(join(d, 'q.tmp-999999'))).toEqual(before.tmp);
     expect(readdirSync(d).sort()).toEqual(['corp.jsonl', 'q', 'q.old-2024', 'q.tmp-999999']);
   });
 
@@ -82,9 +67,9 @@ describe('user folders named like build leftovers (item 1)', () => {
     expect((await build(d, 'q')).code).toBe(0);
     renameSync(join(d, 'q'), join(d, 'q.old-2025'));
     writeFileSync(join(d, 'q.old-2025', 'README'), 'keep\n');
-    const before = snapshot(join(d, 'q.old-2025'));
+    const before = treeOf(join(d, 'q.old-2025'));
     expect((await build(d, 'q')).code).toBe(0);
-    expect(snapshot(join(d, 'q.old-2025'))).toEqual(before);
+    expect(treeOf(join(d, 'q.old-2025'))).toEqual(before);
     expect(existsSync(join(d, 'q', 'README'))).toBe(false);
     expect((await readManifest(join(d, 'q'))).corpus.passages).toBe(4);
   });
@@ -119,12 +104,12 @@ describe('user files inside an index, at any depth (item 2)', () => {
     expect((await build(d, 'idx')).code).toBe(0);
     writeFileSync(join(d, 'idx', 'docs', 'notes.txt'), 'n\n');
     mkdirSync(join(d, 'idx', 'sparse', 'mydata'));
-    const before = snapshot(join(d, 'idx'));
+    const before = treeOf(join(d, 'idx'));
     const r = await build(d, 'idx');
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/refusing to write an index to idx: it is a lexcase index that also holds files that are not part of it \(docs\/notes\.txt, sparse\/mydata\/\)/);
     expect(r.stderr).not.toMatch(/\n\s+at /); // one message, no stack trace
-    expect(snapshot(join(d, 'idx'))).toEqual(before);
+    expect(treeOf(join(d, 'idx'))).toEqual(before);
     expect(readdirSync(d).sort()).toEqual(['corp.jsonl', 'idx']);
   });
 

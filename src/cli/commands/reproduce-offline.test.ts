@@ -4,7 +4,7 @@
  * unsharded run item for item; merge refuses missing shards, duplicates and damaged copies.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -13,6 +13,8 @@ import type { Passage } from '../../../corpora/types.js';
 import { buildIndex } from '../../../indexer/build.js';
 import { closeSparseIndexes } from '../../../retrieval/open.js';
 import { runCli } from '../../../tests/support/run-cli.js';
+import { cliChild } from '../../../tests/support/cli-child.js';
+import { treeOf } from '../../../tests/support/tree-snapshot.js';
 
 let dir: string;
 let index: string;
@@ -138,4 +140,33 @@ describe('lexcase reproduce case-table3 (offline)', () => {
     expect(r2.stderr).toContain(`item "${dropped}" has no result (missing item)`);
     expect(r2.stderr).toContain('--shard 2/2');
   }, 60_000);
+
+  it('merge writes only into a new or empty dir: OUT holding a run and notes, and `merge .`, are refused and left as they were (child process)', async () => {
+    const s1 = join(dir, 's1');
+    const s2 = join(dir, 's2');
+    // OUT holds a user's earlier run of the same id and their notes (issue 26, item 3).
+    const busy = join(dir, 'busy');
+    cpSync(join(s1, 'runs'), join(busy, 'runs'), { recursive: true });
+    writeFileSync(join(busy, 'notes.md'), 'my notes\n');
+    const before = treeOf(busy);
+    const r = await cliChild(['merge', busy, s1, s2]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/refusing to write the merged reproduction to .*busy: it is a non-empty directory \(it holds notes\.md, runs\)/);
+    expect(treeOf(busy)).toEqual(before);
+    const work = join(dir, 'work');
+    mkdirSync(work);
+    writeFileSync(join(work, 'thesis.txt'), 'mine\n');
+    const dot = await cliChild(['merge', '.', s1, s2], { cwd: work });
+    expect(dot.code).toBe(1);
+    expect(dot.stderr).toMatch(/refusing to write the merged reproduction to \.: it is the working directory/);
+    expect(readdirSync(work)).toEqual(['thesis.txt']);
+    // A shard dir itself is refused too; an empty dir is fine.
+    expect((await cliChild(['merge', s1, s1, s2])).stderr).toMatch(/refusing to write the merged reproduction to .*s1/);
+    const empty = join(dir, 'empty-out');
+    mkdirSync(empty);
+    const ok = await cliChild(['merge', empty, s1, s2]);
+    expect(ok.code).toBe(0);
+    expect(records(empty, 'bm25')).toEqual(records(join(dir, 'merged'), 'bm25'));
+    expect(existsSync(join(empty, 'reproduce.lock'))).toBe(false);
+  }, 180_000);
 });
