@@ -29,7 +29,7 @@ import { checkPassagesInput, defaultCorpusName, withSource, type PassageInput, t
 import { checkOutDir } from './out-dir.js';
 import { acquireLock } from '../core/dir-lock.js';
 import { clearOwnTempName, createMarkedDir, removeStaleBuildDirs, removeTempDir, swapIntoPlace } from './build-dirs.js';
-import { describeType, idProblem } from '../corpora/passage-rules.js';
+import { describeType, idProblem, quoteId } from '../corpora/passage-rules.js';
 
 export interface BuildOptions {
   /** Index directory to write (replaced atomically if it exists). */
@@ -193,7 +193,7 @@ function checkPassage(p: PassageInput, position: number, corpusName: string): vo
   if (!p || typeof p !== 'object') throw errors.corpusParse(corpusName, position, 'passage is not an object');
   if (typeof p.id !== 'string' || p.id.length === 0) throw errors.corpusParse(corpusName, position, 'passage field "id" must be a non-empty string');
   const bad = idProblem(p.id);
-  if (bad) throw errors.corpusParse(corpusName, position, `passage id ${JSON.stringify(p.id)} ${bad}`);
+  if (bad) throw errors.corpusParse(corpusName, position, `passage id ${quoteId(p.id)} ${bad}`);
   if (typeof p.text !== 'string') throw errors.corpusParse(corpusName, position, `passage "${p.id}": field "text" must be a string, got ${describeType(p.text)}`);
 }
 
