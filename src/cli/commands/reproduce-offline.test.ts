@@ -49,6 +49,40 @@ const records = (runDir: string, run: string) =>
     });
 const table = (d: string) => JSON.parse(readFileSync(join(d, 'table.json'), 'utf8'));
 
+/** case-table3 cut to its bm25 run and row, with `edit` applied, written to a file of the test dir. */
+function recipeVariant(name: string, edit: (r: any) => void): string {
+  const r = JSON.parse(readFileSync(join(import.meta.dirname, '../../../recipes/case-table3.json'), 'utf8'));
+  r.runs = r.runs.filter((x: { id: string }) => x.id === 'bm25');
+  r.rows = r.rows.slice(0, 1);
+  edit(r);
+  const f = join(dir, `${name}.json`);
+  writeFileSync(f, JSON.stringify(r));
+  return f;
+}
+
+describe('recipe mistakes are errors, not numbers (issue 26, item 11)', () => {
+  it('a misspelled metric key (stat mean or ratio) stops with the field, the run and the keys it has', async () => {
+    const mean = recipeVariant('typo-mean', (r) => (r.rows[0].cells[0].metric = { stat: 'mean', key: 'recal@10' }));
+    const a = await cli('reproduce', mean, '--limit', String(LIMIT), '--index', index, '--run-dir', join(dir, 'typo-mean'));
+    expect(a.code).toBe(1);
+    expect(a.stderr).toMatch(/recipe case-table3: rows\[0\]\.cells\[0\]\.metric\.key: no result of run "bm25" has a metric "recal@10"; did you mean "recall@10"\? its results have: firstRank, recall@10, recall@100, recall@1000/);
+    // The runs are kept: with the key fixed, the table is written without running anything again.
+    const ratio = recipeVariant('typo-ratio', (r) => (r.rows[0].cells[0].metric = { stat: 'ratio', num: 'recall@10', den: 'fristRank' }));
+    const b = await cli('reproduce', ratio, '--limit', String(LIMIT), '--index', index, '--run-dir', join(dir, 'typo-mean'));
+    expect(b.code).toBe(1);
+    expect(b.stderr).toMatch(/metric\.den: no result of run "bm25" has a metric "fristRank"; did you mean "firstRank"\?/);
+    expect(b.stdout).not.toMatch(/0\.0000 \[0\.0000, 0\.0000\]/);
+  }, 60_000);
+
+  it('a retrieval run whose method is "__proto__" (or any non-method) is refused when the recipe is read', async () => {
+    const f = recipeVariant('proto', (r) => (r.runs[0].args.method = '__proto__'));
+    const r = await cli('reproduce', f, '--limit', String(LIMIT), '--index', index, '--run-dir', join(dir, 'proto'));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/proto\.json: recipe field runs\[0\]\.args\.method: "__proto__" is not a retrieval method; known: bm25, qld, wink, dense, hybrid, lancedb-fts/);
+    expect(existsSync(join(dir, 'proto'))).toBe(false);
+  });
+});
+
 describe('lexcase reproduce (no recipe, no endpoint)', () => {
   it('lists the recipes, marking which need an endpoint', async () => {
     const r = await cli('reproduce');
