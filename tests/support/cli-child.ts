@@ -26,6 +26,12 @@ function newestSource(dir: string): number {
 
 let argvCache: string[] | undefined;
 
+// Children still running when the test process ends (a test that failed midway) are killed with it.
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const c of running) c.kill('SIGKILL');
+});
+
 /** The node arguments that start the CLI: the built one when fresh, else the source through tsx. */
 export function cliArgv(): string[] {
   if (argvCache) return argvCache;
@@ -62,9 +68,11 @@ export function startCli(args: string[], o: CliChildOptions = {}): { child: Chil
   child.stdout!.on('data', (d) => (stdout += d));
   child.stderr!.on('data', (d) => (stderr += d));
   const timer = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 120_000);
+  running.add(child);
   const done = new Promise<ChildResult>((resolve) =>
     child.once('close', (code, signal) => {
       clearTimeout(timer);
+      running.delete(child);
       resolve({ code, signal, stdout, stderr, ms: performance.now() - t0 });
     }),
   );
