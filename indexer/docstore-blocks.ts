@@ -10,7 +10,7 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import { join } from 'node:path';
-import { deflateRaw, inflateRawSync, constants, type ZlibOptions } from 'node:zlib';
+import { createInflateRaw, deflateRaw, inflateRawSync, constants, type ZlibOptions } from 'node:zlib';
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { errors } from '../core/errors.js';
 import { HashingFile } from './sparse/hashing-file.js';
@@ -202,7 +202,67 @@ export class BlockColumn {
     return out;
   }
 
+  /**
+   * At most the first `maxBytes` bytes of string i (cut at a character boundary). A block larger
+   * than PREFIX_WHOLE_BLOCK (a passage of tens of MB) is inflated as a stream and only up to the
+   * end of that prefix, read from the file in chunks: memory stays near `maxBytes`, not the size of
+   * the passage (a search showing a 60 MB passage's snippet read and decoded all of it).
+   */
+  async prefix(i: number, maxBytes: number): Promise<string> {
+    const b = Math.floor(i / BLOCK_PASSAGES);
+    const base = this.offsets[b * BLOCK_PASSAGES];
+    const start = this.offsets[i] - base;
+    const end = Math.min(this.offsets[i + 1] - base, start + maxBytes);
+    const last = Math.min((b + 1) * BLOCK_PASSAGES, this.offsets.length - 1);
+    if (this.cache.has(b) || this.offsets[last] - base <= PREFIX_WHOLE_BLOCK) return utf8Prefix((await this.block(b)).subarray(start, end));
+    const want = end;
+    const chunks: Buffer[] = [];
+    let got = 0;
+    const inflate = createInflateRaw();
+    const done = new Promise<void>((resolve, reject) => {
+      inflate.on('data', (c: Buffer) => {
+        chunks.push(c);
+        got += c.length;
+        if (got >= want) resolve();
+      });
+      inflate.on('end', resolve);
+      inflate.on('error', (e) => reject(errors.indexCorrupt(this.file, `block ${b} does not inflate: ${e.message}`)));
+    });
+    const a = this.blocks[b];
+    const len = this.blocks[b + 1] - a;
+    const chunk = Buffer.allocUnsafe(Math.min(len, 1 << 20));
+    let finished = false;
+    void done.then(() => (finished = true), () => (finished = true));
+    for (let off = 0; off < len && !finished && got < want; ) {
+      const n = Math.min(chunk.length, len - off);
+      await this.fh.read(chunk, 0, n, a + off);
+      off += n;
+      if (!inflate.write(Buffer.from(chunk.subarray(0, n)))) await new Promise<void>((r) => inflate.once('drain', r));
+      if (off >= len) inflate.end();
+    }
+    await done;
+    inflate.destroy();
+    return utf8Prefix(Buffer.concat(chunks).subarray(start, end));
+  }
+
   close(): Promise<void> {
     return this.fh.close();
   }
+}
+
+/** Blocks up to this many uncompressed bytes are inflated whole (and cached) even for a prefix. */
+const PREFIX_WHOLE_BLOCK = 8 << 20;
+
+/** UTF-8 bytes cut anywhere, decoded without a broken last character. */
+export function utf8Prefix(bytes: Buffer): string {
+  let n = bytes.length;
+  // Drop a trailing partial sequence: back up over continuation bytes to the lead byte and check its length.
+  let k = n - 1;
+  while (k >= 0 && n - k <= 4 && (bytes[k] & 0xc0) === 0x80) k--;
+  if (k >= 0) {
+    const lead = bytes[k];
+    const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+    if (n - k < need) n = k;
+  }
+  return bytes.toString('utf8', 0, n);
 }
