@@ -215,33 +215,50 @@ export class BlockColumn {
     const end = Math.min(this.offsets[i + 1] - base, start + maxBytes);
     const last = Math.min((b + 1) * BLOCK_PASSAGES, this.offsets.length - 1);
     if (this.cache.has(b) || this.offsets[last] - base <= PREFIX_WHOLE_BLOCK) return utf8Prefix((await this.block(b)).subarray(start, end));
-    const want = end;
+    // Compressed bytes go in small pieces, each inflated before the next is read (the write callback),
+    // and reading stops once the output reaches `end`: one 64 KiB piece of highly compressible text
+    // inflates to a few MB at most, never the whole passage.
     const chunks: Buffer[] = [];
     let got = 0;
+    let failed: Error | undefined;
     const inflate = createInflateRaw();
-    const done = new Promise<void>((resolve, reject) => {
-      inflate.on('data', (c: Buffer) => {
-        chunks.push(c);
-        got += c.length;
-        if (got >= want) resolve();
-      });
-      inflate.on('end', resolve);
-      inflate.on('error', (e) => reject(errors.indexCorrupt(this.file, `block ${b} does not inflate: ${e.message}`)));
+    inflate.on('data', (c: Buffer) => {
+      if (got < end) chunks.push(c);
+      got += c.length;
+    });
+    let wake: (() => void) | undefined;
+    inflate.on('error', (e) => {
+      failed ??= e;
+      wake?.();
     });
     const a = this.blocks[b];
     const len = this.blocks[b + 1] - a;
-    const chunk = Buffer.allocUnsafe(Math.min(len, 1 << 20));
-    let finished = false;
-    void done.then(() => (finished = true), () => (finished = true));
-    for (let off = 0; off < len && !finished && got < want; ) {
-      const n = Math.min(chunk.length, len - off);
-      await this.fh.read(chunk, 0, n, a + off);
-      off += n;
-      if (!inflate.write(Buffer.from(chunk.subarray(0, n)))) await new Promise<void>((r) => inflate.once('drain', r));
-      if (off >= len) inflate.end();
+    const piece = Buffer.allocUnsafe(Math.min(len, PREFIX_READ_BYTES));
+    try {
+      for (let off = 0; off < len && got < end && !failed; ) {
+        const n = Math.min(piece.length, len - off);
+        const { bytesRead } = await this.fh.read(piece, 0, n, a + off);
+        if (bytesRead !== n) throw new Error(`short read at byte ${a + off}`);
+        off += n;
+        const input = Buffer.from(piece.subarray(0, n));
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          inflate.write(input, () => resolve());
+        });
+      }
+      // The whole block was fed but the prefix reaches its end: flush what zlib still holds.
+      if (got < end && !failed) await new Promise<void>((resolve) => {
+        wake = resolve;
+        inflate.once('end', resolve);
+        inflate.end();
+      });
+    } catch (e) {
+      failed ??= e as Error;
+    } finally {
+      inflate.destroy();
     }
-    await done;
-    inflate.destroy();
+    if (failed) throw errors.indexCorrupt(this.file, `block ${b} does not inflate: ${failed.message}`);
+    if (got < end) throw errors.indexCorrupt(this.file, `block ${b} inflates to ${got} bytes, offsets say at least ${end}`);
     return utf8Prefix(Buffer.concat(chunks).subarray(start, end));
   }
 
@@ -252,6 +269,8 @@ export class BlockColumn {
 
 /** Blocks up to this many uncompressed bytes are inflated whole (and cached) even for a prefix. */
 const PREFIX_WHOLE_BLOCK = 8 << 20;
+/** Compressed bytes read and inflated at a time by prefix(). */
+const PREFIX_READ_BYTES = 64 << 10;
 
 /** UTF-8 bytes cut anywhere, decoded without a broken last character. */
 export function utf8Prefix(bytes: Buffer): string {
