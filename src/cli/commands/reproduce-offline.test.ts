@@ -15,6 +15,7 @@ import { closeSparseIndexes } from '../../../retrieval/open.js';
 import { runCli } from '../../../tests/support/run-cli.js';
 import { cliChild } from '../../../tests/support/cli-child.js';
 import { treeOf } from '../../../tests/support/tree-snapshot.js';
+import { lockReproductionDir } from '../../../eval/reproduce/run-grid.js';
 
 let dir: string;
 let index: string;
@@ -174,6 +175,32 @@ describe('lexcase reproduce case-table3 (offline)', () => {
     expect(r2.stderr).toContain(`item "${dropped}" has no result (missing item)`);
     expect(r2.stderr).toContain('--shard 2/2');
   }, 60_000);
+
+  it('a reproduction dir is locked while a reproduce writes it: a second reproduce gets LOCKED and writes nothing; two started at once never double-write (child processes)', async () => {
+    // Another live process holds the dir (the lock a running `lexcase reproduce` takes).
+    const held = join(dir, 'held');
+    mkdirSync(held);
+    const lock = lockReproductionDir(held, 'reproduce case-table3');
+    const args = (out: string) => ['reproduce', 'case-table3', '--limit', String(LIMIT), '--index', index, '--run-dir', out];
+    try {
+      const r = await cliChild(args(held));
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(new RegExp(`held is locked: .*reproduce case-table3.*pid ${process.pid}`));
+      expect(readdirSync(held)).toEqual(['reproduce.lock']);
+    } finally {
+      lock.release();
+    }
+    expect((await cliChild(args(held))).code).toBe(0);
+    // Two at once: whichever comes second either finds the lock (LOCKED) or the finished reproduction
+    // (resumes, redoing nothing); either way each run holds one line per item.
+    const race = join(dir, 'race');
+    const [a, b] = await Promise.all([cliChild(args(race)), cliChild(args(race))]);
+    expect([a.code, b.code]).toContain(0);
+    for (const x of [a, b]) if (x.code !== 0) expect(x.stderr).toMatch(/is locked: .*reproduce case-table3/);
+    expect(records(race, 'bm25')).toHaveLength(LIMIT);
+    expect(new Set(records(race, 'bm25').map((x: { id: string }) => x.id)).size).toBe(LIMIT);
+    expect(existsSync(join(race, 'reproduce.lock'))).toBe(false);
+  }, 180_000);
 
   it('merge writes only into a new or empty dir: OUT holding a run and notes, and `merge .`, are refused and left as they were (child process)', async () => {
     const s1 = join(dir, 's1');
