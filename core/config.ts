@@ -17,6 +17,7 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { errors } from './errors.js';
 import { registerSecret } from './log.js';
+import { redactUrl, urlSecrets } from './url-credentials.js';
 
 export const CONFIG_FILE_NAME = 'lexcase.config.json';
 
@@ -171,6 +172,7 @@ export async function loadConfig(opts: { file?: string; env?: NodeJS.ProcessEnv;
   if (llm.cacheDir === undefined) llm.cacheDir = defaultCacheDir(env);
   else if (typeof llm.cacheDir === 'string') llm.cacheDir = resolve(opts.cwd ?? process.cwd(), llm.cacheDir);
   registerSecret(llm.apiKey);
+  for (const secret of urlSecrets(llm.baseUrl)) registerSecret(secret);
   return { llm, file, extra, explicit: Object.keys(merged) as (keyof LlmConfig)[] };
 }
 
@@ -179,8 +181,8 @@ export function llmConfigured(cfg: LlmConfig): boolean {
   return !!cfg.baseUrl && !!cfg.model;
 }
 
-/** A copy safe to write into run configs and reports: the API key replaced by a marker. */
+/** A copy safe to write into run configs and reports: the API key and any credentials in the endpoint URL replaced by a marker. */
 export function publicLlmConfig(cfg: LlmConfig): Record<string, unknown> {
   const { apiKey, ...rest } = cfg;
-  return { ...rest, apiKey: apiKey ? '***' : undefined };
+  return { ...rest, ...(rest.baseUrl ? { baseUrl: redactUrl(rest.baseUrl) } : {}), apiKey: apiKey ? '***' : undefined };
 }

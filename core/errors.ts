@@ -30,7 +30,8 @@ export type ErrorCode =
   | 'OUT_DIR_REFUSED'
   | 'OUT_FILE_REFUSED'
   | 'CORPUS_EMPTY'
-  | 'INTERRUPTED';
+  | 'INTERRUPTED'
+  | 'LOCKED';
 
 export interface ErrorDetails {
   file?: string;
@@ -165,8 +166,9 @@ export const errors = {
 
   notFound: (what: string, id: string) => new LexcaseError('NOT_FOUND', `${what} not found: ${id}`),
 
-  outDirRefused: (dir: string, reason: string, hint?: string) =>
-    new LexcaseError('OUT_DIR_REFUSED', `refusing to write an index to ${dir}: ${reason}`, {
+  /** `what`: what would be written there ("an index", "a run", "the merged reproduction"). */
+  outDirRefused: (dir: string, reason: string, hint?: string, what = 'an index') =>
+    new LexcaseError('OUT_DIR_REFUSED', `refusing to write ${what} to ${dir}: ${reason}`, {
       file: dir,
       field: 'out',
       hint: hint ?? 'choose a new or empty directory, or an existing lexcase index to replace',
@@ -175,6 +177,10 @@ export const errors = {
   /** An output file (--out, --run-file, --plot, …) that cannot be written where it was asked for. */
   outFileRefused: (flag: string, file: string, reason: string, hint?: string) =>
     new LexcaseError('OUT_FILE_REFUSED', `${flag} ${file}: ${reason}`, { file, field: flag, ...(hint ? { hint } : {}) }),
+
+  /** Another writer (a live process) holds the advisory lock of `dir` (core/dir-lock.ts). */
+  locked: (dir: string, reason: string, hint?: string) =>
+    new LexcaseError('LOCKED', `${dir} is locked: ${reason}`, { file: dir, hint }),
 
   corpusEmpty: (corpus: string) =>
     new LexcaseError('CORPUS_EMPTY', `${corpus}: the corpus holds no passages; nothing to index`, { file: corpus }),

@@ -12,7 +12,7 @@
  * gets no exchanges here. Unreadable lines are reported, never thrown.
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readRegularFile } from '../core/read-regular.js';
 import { join } from 'node:path';
 import { traceFileName } from './run-dir.js';
 
@@ -71,5 +71,5 @@ export function parseExchanges(body: string): { exchanges: LlmExchange[]; proble
 export async function readExchanges(dir: string, id: string): Promise<{ exchanges: LlmExchange[]; problems: string[] } | undefined> {
   const f = exchangesPath(dir, id);
   if (!existsSync(f)) return undefined;
-  return parseExchanges(await readFile(f, 'utf8'));
+  return parseExchanges(await readRegularFile(f)); // a FIFO here is ENOTREGULAR, never a blocked read
 }

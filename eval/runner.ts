@@ -29,6 +29,8 @@ import { deriveSeed } from '../core/rng.js';
 import { ToolRecorder, withToolRecorder } from '../retrieval/tools/tool-recorder.js';
 import { provenance, type Provenance } from './provenance.js';
 import { traceSchemaFor } from './records.js';
+import { operationalChanges, resultConfig } from './resume-config.js';
+import { checkRunDirOut, lockRunDir } from './run-dir-guard.js';
 import { appendResult, configPath, ensureRunDir, readConfig, removeStaleTemps, repairResults, rewriteResults, writeJsonAtomic, writeTrace } from './run-dir.js';
 import { selectShardItems } from './reproduce/shard.js';
 import type { AgentSystem, ResultRecord, SystemContext, SystemOutcome } from './types.js';
@@ -81,7 +83,7 @@ export interface RunConfigFile {
   seed: number;
   config: Record<string, unknown>;
   provenance: Provenance;
-  resumes?: { at: string; gitSha: string; datasetChecksum: string; items: number; skipped: number; retried?: number }[];
+  resumes?: { at: string; gitSha: string; datasetChecksum: string; items: number; skipped: number; retried?: number; changed?: Record<string, { from: unknown; to: unknown }> }[];
 }
 
 const stable = (v: unknown): string =>
@@ -98,7 +100,7 @@ function errorText(e: unknown): string {
 }
 
 export async function runExperiment<Item extends { id: string }>(opts: RunExperimentOptions<Item>): Promise<RunExperimentResult> {
-  const { runDir, seed } = opts;
+  const { runDir } = opts;
   if (opts.items.length === 0) throw errors.nothingToEvaluate(`no items to run in ${runDir} (the dataset split is empty)`, 'use a split or --limit that selects at least one item');
   // Under `lexcase reproduce --shard i/n` only this shard's items run (eval/reproduce/shard.ts).
   const items = selectShardItems(runDir, opts.items);
@@ -107,7 +109,19 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
     if (seen.has(it.id)) throw errors.invalidInput('items', `duplicate item id "${it.id}"`);
     seen.add(it.id);
   }
+  // The shared output-dir rule (a new/empty dir or a run to resume), then one writer at a time.
+  checkRunDirOut(runDir);
   await ensureRunDir(runDir);
+  const lock = lockRunDir(runDir, `run ${String(opts.config?.system ?? opts.label ?? 'experiment')}`);
+  try {
+    return await runLocked(opts, items, seen);
+  } finally {
+    lock.release();
+  }
+}
+
+async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions<Item>, items: Item[], seen: Set<string>): Promise<RunExperimentResult> {
+  const { runDir, seed } = opts;
   const stale = await removeStaleTemps(runDir);
   if (stale) log.info(`${runDir}: removed ${stale} temp file(s) left by an interrupted run`);
   // JSON round-trip so the comparison sees what config.json holds (no undefined, no functions).
@@ -129,11 +143,22 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
 
   if (existing) {
     if (existing.seed !== seed) throw errors.runInvalid(runDir, `was started with seed ${existing.seed}, not ${seed}; use a new run dir to change the seed`);
-    const diff = firstDifference(existing.config ?? {}, config);
+    // Only fields that change results must match; retries, timeouts, concurrency and the cache may change.
+    const diff = firstDifference(resultConfig(existing.config ?? {}), resultConfig(config));
     if (diff) throw errors.runInvalid(runDir, `was started with a different config (field "${diff}" differs); use a new run dir`);
+    const changed = operationalChanges(existing.config ?? {}, config);
+    if (Object.keys(changed).length) log.info(`resuming ${runDir} with ${Object.entries(changed).map(([k, v]) => `${k} ${JSON.stringify(v.to)} (was ${JSON.stringify(v.from)})`).join(', ')}`);
     existing.resumes = [
       ...(existing.resumes ?? []),
-      { at: prov.createdAt, gitSha: prov.gitSha, datasetChecksum: prov.datasetChecksum, items: items.length, skipped, ...(retried ? { retried } : {}) },
+      {
+        at: prov.createdAt,
+        gitSha: prov.gitSha,
+        datasetChecksum: prov.datasetChecksum,
+        items: items.length,
+        skipped,
+        ...(retried ? { retried } : {}),
+        ...(Object.keys(changed).length ? { changed } : {}),
+      },
     ];
     await writeJsonAtomic(configPath(runDir), existing);
     if (skipped || retried) log.info(`resuming ${runDir}: ${skipped} of ${items.length} items already done${retried ? `, retrying ${retried} failed` : ''}`);

@@ -51,7 +51,8 @@ export async function openIndex(dir: string): Promise<OpenedIndex> {
     methods,
     retriever,
     async allRetrievers(wanted) {
-      const out: Partial<Record<string, Retriever>> = {};
+      // No prototype: a method name like "__proto__" or "constructor" finds nothing here.
+      const out: Partial<Record<string, Retriever>> = Object.create(null);
       for (const m of methods.filter((x) => !wanted || wanted.includes(x))) {
         try {
           out[m] = await retriever(m);

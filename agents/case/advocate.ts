@@ -24,6 +24,7 @@ import { z } from 'zod';
 import { isLexcaseError } from '../../core/errors.js';
 import { passageHandles } from '../common/passage-handles.js';
 import { invokeStructured, messageText, parseStructured } from '../../core/llm/structured.js';
+import { rejectReply } from '../../core/llm/cache-validation.js';
 import { advocateCompilePrompt, advocateSystemPrompt, advocateTask } from './prompts.js';
 import { truncate } from '../common/question-text.js';
 import { countingModel } from './token-tally.js';
@@ -118,7 +119,7 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
       picked = sel.evidence.map((e) => ({ ...e, id: handles.resolve(e.id) }));
       analysis = sel.analysis;
     } catch {
-      /* fall through to the compile call */
+      rejectReply(last); // never served from the cache again; fall through to the compile call
     }
   }
   if ((!picked || selectEvidence(picked, candidates, o.k).evidence.length === 0) && candidates.size > 0) {

@@ -19,6 +19,7 @@ import { checkCitations } from './citation-check.js';
 import { searchWith } from './evidence-pool.js';
 import type { z } from 'zod';
 import { extractJson, invokeStructured, messageText, structuredFailure, type StructuredResult } from '../../core/llm/structured.js';
+import { rejectReply } from '../../core/llm/cache-validation.js';
 import { debaterSystem, openingPrompt, rebuttalPrompt } from './prompts.js';
 import { briefSchema } from './schemas.js';
 import type { Brief, PoolPassage } from './types.js';
@@ -119,6 +120,7 @@ export async function debaterTurn(o: DebaterTurnOptions): Promise<DebaterTurn> {
       } else {
         const parsed = briefSchema.safeParse(tryJson(messageText(first)));
         if (parsed.success) r = { value: parsed.data, raw: [messageText(first)], attempts: 1 };
+        else rejectReply(first); // never served from the cache again
       }
     }
     r ??= await invokeStructured(model, messages, briefSchema, { what, signal: o.signal });

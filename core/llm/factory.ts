@@ -10,6 +10,7 @@ import pLimit from 'p-limit';
 import { llmConfigured, type LlmConfig } from '../config.js';
 import { errors } from '../errors.js';
 import { registerSecret } from '../log.js';
+import { urlSecrets } from '../url-credentials.js';
 import { LexcaseChatOpenAI, type LlmStats } from './chat-openai.js';
 import { DiskCache } from './disk-cache.js';
 import type { UsageMeter } from './usage.js';
@@ -27,6 +28,7 @@ export interface CreateChatModelOptions {
 export function createChatModel(cfg: LlmConfig, opts: CreateChatModelOptions = {}): BaseChatModel {
   requireLlm(cfg);
   registerSecret(cfg.apiKey);
+  for (const secret of urlSecrets(cfg.baseUrl)) registerSecret(secret);
   const stats: LlmStats = { requests: 0, retries: 0, cacheHits: 0, maxInFlight: 0, inFlight: 0 };
   return new LexcaseChatOpenAI(
     {

@@ -21,6 +21,7 @@ import { AIMessage, HumanMessage, type BaseMessage } from '@langchain/core/messa
 import type { z } from 'zod';
 import { errors, isLexcaseError } from '../errors.js';
 import { log } from '../log.js';
+import { rejectReply } from './cache-validation.js';
 import { jsonSchemaFor } from './json-schema.js';
 
 /** Text content of a chat reply (string or content parts). */
@@ -180,6 +181,7 @@ export function structuredRequest<S extends z.ZodType>(model: BaseChatModel, sch
         if (got.invalid) throw new Error(`malformed tool-call arguments (${got.invalid.error ?? 'not JSON'})`);
         return { value: got.json !== undefined ? validate(got.json, schema) : parseStructured(got.text, schema), text: got.text };
       } catch (e) {
+        rejectReply(reply); // a malformed reply is never served from the cache again
         return { text: got.text, error: (e as Error).message, ...(got.invalid ? { invalid: got.invalid } : {}) };
       }
     },
@@ -233,6 +235,7 @@ export async function invokeStructured<S extends z.ZodType>(
           : parseStructured(got.text, schema);
       return { value, raw, attempts: attempt, mode, ...(invalidToolCalls.length ? { invalidToolCalls } : {}) };
     } catch (e) {
+      rejectReply(reply); // a malformed reply is never served from the cache again
       lastError = (e as Error).message;
       convo = [
         ...messages,

@@ -17,6 +17,8 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { errors } from '../../core/errors.js';
 import { PACKAGE_ROOT } from '../../core/version.js';
+import { didYouMean } from '../../core/did-you-mean.js';
+import { RETRIEVAL_METHODS } from '../../retrieval/open.js';
 
 export const RUN_SYSTEMS = ['retrieval', 'case', 'baseline', 'acal', 'mad', 'threeply', 'emar'] as const;
 export type RunSystem = (typeof RUN_SYSTEMS)[number];
@@ -96,6 +98,10 @@ export const Recipe = z
     r.runs.forEach((run, i) => {
       if (runIds.has(run.id)) ctx.addIssue({ code: 'custom', path: ['runs', i, 'id'], message: `duplicate run id "${run.id}"` });
       runIds.add(run.id);
+      // A retrieval run's method must be a retrieval method (`__proto__` used to fail every item with "retriever.search is not a function").
+      const method = run.args.method;
+      if (run.system === 'retrieval' && method !== undefined && !(typeof method === 'string' && RETRIEVAL_METHODS.includes(method)))
+        ctx.addIssue({ code: 'custom', path: ['runs', i, 'args', 'method'], message: `"${String(method)}" is not a retrieval method; ${didYouMean(String(method), RETRIEVAL_METHODS)}known: ${RETRIEVAL_METHODS.join(', ')}` });
     });
     r.rows.forEach((row, i) =>
       row.cells.forEach((c, j) => {

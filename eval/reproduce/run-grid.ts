@@ -18,6 +18,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors, isLexcaseError } from '../../core/errors.js';
 import { log } from '../../core/log.js';
+import { acquireLock, type DirLock } from '../../core/dir-lock.js';
+import { checkOutputDir, listed } from '../../core/out-dir-rule.js';
 import { resultsPath, writeJsonAtomic } from '../run-dir.js';
 import type { Recipe, RecipeRun } from './recipe.js';
 import { runRetrievalGridRun } from './retrieval-run.js';
@@ -134,7 +136,41 @@ export async function writeChecksums(dir: string, runIds: string[]): Promise<Rec
   return sums;
 }
 
+export const REPRODUCTION_LOCK = 'reproduce.lock';
+
+/** Take `dir/reproduce.lock` for `what` (reproduce, merge): LOCKED when another live process holds it. */
+export function lockReproductionDir(dir: string, what: string): DirLock {
+  return acquireLock(join(dir, REPRODUCTION_LOCK), dir, what);
+}
+
+/** What a reproduction dir holds before reproduction.json is written (killed at its very start). */
+const EARLY_ENTRIES = new Set(['runs', 'logs', REPRODUCTION_LOCK, `${REPRODUCTION_LOCK}.break`]);
+
+/** The shared output-dir rule for `reproduce --run-dir DIR`: new, empty, or a reproduction to continue. */
+export function checkReproductionDirOut(dir: string): void {
+  checkOutputDir(dir, {
+    what: 'a reproduction',
+    hint: 'choose a new or empty --run-dir, or an existing reproduction dir to continue',
+    existing: (_target, entries) => {
+      if (entries.includes('reproduction.json')) return undefined; // parsed (and checked) by readReproduction
+      const other = entries.filter((e) => !EARLY_ENTRIES.has(e) && !e.startsWith('reproduction.json.tmp-'));
+      return other.length ? { reason: `it is a non-empty directory that is not a lexcase reproduction (no reproduction.json; it holds ${listed(other)})` } : undefined;
+    },
+  });
+}
+
 export async function runGrid(o: RunGridOptions): Promise<{ reproduction: ReproductionFile; table: TableJson; tableMd: string }> {
+  checkReproductionDirOut(o.dir);
+  await mkdir(o.dir, { recursive: true });
+  const lock = lockReproductionDir(o.dir, `reproduce ${o.recipe.id}`);
+  try {
+    return await runGridLocked(o);
+  } finally {
+    lock.release();
+  }
+}
+
+async function runGridLocked(o: RunGridOptions): Promise<{ reproduction: ReproductionFile; table: TableJson; tableMd: string }> {
   const recipeSha256 = sha256(o.recipeText);
   const prev = await readReproduction(o.dir);
   if (prev) {

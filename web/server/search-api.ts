@@ -42,7 +42,7 @@ const clip = (text: string) => (text.length > MAX_PASSAGE_CHARS ? { text: text.s
 /** The query service's search (src/service/index-queries.ts), its hits highlighted. */
 export async function search(ix: IndexContext, input: z.infer<typeof searchQuerySchema>) {
   const t0 = performance.now();
-  const r = await searchPassages(ix, { query: input.q, method: input.method, k: input.k });
+  const r = await searchPassages(ix, { query: input.q, method: input.method, k: input.k, maxTextChars: MAX_PASSAGE_CHARS });
   const ms = performance.now() - t0;
   const retriever = await ix.retriever(r.method);
   const terms = queryTerms(ix.analyzer, input.q);

@@ -28,7 +28,7 @@ export async function scoreArguments(
     what: 'argument strength scores',
     signal: opts.signal,
   });
-  const scores: Record<string, { score: number; note: string }> = {};
+  const scores: Record<string, { score: number; note: string }> = Object.create(null);
   for (const s of r.value.scores) if (ids.includes(s.id) && !(s.id in scores)) scores[s.id] = { score: s.score, note: s.note };
   return { scores, raw: r.raw };
 }
