@@ -12,6 +12,7 @@ import { errors } from '../errors.js';
 import { registerSecret } from '../log.js';
 import { LexcaseChatOpenAI, type LlmStats } from './chat-openai.js';
 import { DiskCache } from './disk-cache.js';
+import { strictFor } from './providers.js';
 import type { UsageMeter } from './usage.js';
 
 /** Throw LLM_NOT_CONFIGURED (with how to configure one) unless an endpoint and model are set. */
@@ -28,6 +29,7 @@ export function createChatModel(cfg: LlmConfig, opts: CreateChatModelOptions = {
   requireLlm(cfg);
   registerSecret(cfg.apiKey);
   const stats: LlmStats = { requests: 0, retries: 0, cacheHits: 0, maxInFlight: 0, inFlight: 0 };
+  const { strict, strictTools } = strictFor(cfg);
   return new LexcaseChatOpenAI(
     {
       model: cfg.model!,
@@ -38,6 +40,7 @@ export function createChatModel(cfg: LlmConfig, opts: CreateChatModelOptions = {
       ...(cfg.topP !== undefined ? { topP: cfg.topP } : {}),
       timeout: cfg.timeoutMs,
       configuration: { baseURL: cfg.baseUrl },
+      ...(strictTools ? { supportsStrictToolCalling: true } : {}),
     },
     {
       usage: opts.usage,
@@ -46,6 +49,7 @@ export function createChatModel(cfg: LlmConfig, opts: CreateChatModelOptions = {
       retry: { maxRetries: cfg.maxRetries, baseMs: cfg.retryBaseMs, maxMs: cfg.retryMaxMs },
       stats,
       structuredOutput: cfg.structuredOutput ?? 'json_schema',
+      strict,
     },
   );
 }
