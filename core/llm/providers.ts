@@ -64,7 +64,7 @@ export function applyProviderPreset<C extends { provider?: LlmProvider; baseUrl?
 ): C {
   const p = PROVIDER_PRESETS[providerOf(cfg)];
   const out = { ...cfg };
-  if (!explicit.includes('baseUrl') && !out.baseUrl && p.baseUrl) out.baseUrl = p.baseUrl;
+  if (!explicit.includes('baseUrl')) out.baseUrl = p.baseUrl;
   if (!explicit.includes('structuredOutput')) out.structuredOutput = p.structuredOutput;
   if (!explicit.includes('timeoutMs')) out.timeoutMs = p.timeoutMs;
   return out;

@@ -7,14 +7,19 @@
  *   }));
  *
  * Flags: --config <file> (default ./lexcase.config.json), --offline (no LLM), --no-cache (skip the
- * response cache). Without --offline and without a configured endpoint, resolveLlm stops with
- * LLM_NOT_CONFIGURED, whose message says how to configure one.
+ * response cache), --llm-provider <name> (core/llm/providers.ts: the server's structured-output
+ * mode, strict flag, endpoint and timeout), --replay <runDir> (answer every request from that
+ * run's recorded exchanges: no endpoint, byte-identical results.jsonl). Without --offline or
+ * --replay and without a configured endpoint, resolveLlm stops with LLM_NOT_CONFIGURED, whose
+ * message says how to configure one.
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { Option, type Command } from 'commander';
-import { loadConfig, llmConfigured, publicLlmConfig, type LexcaseConfig } from '../../core/config.js';
+import { llmConfigSchema, loadConfig, llmConfigured, publicLlmConfig, type LexcaseConfig, type LlmConfig } from '../../core/config.js';
 import { errors } from '../../core/errors.js';
 import { createChatModel } from '../../core/llm/factory.js';
+import { applyProviderPreset, LLM_PROVIDERS, type LlmProvider } from '../../core/llm/providers.js';
+import { readModelSettings } from '../../eval/llm-exchanges.js';
 import { UsageMeter } from '../../core/llm/usage.js';
 import { log } from '../../core/log.js';
 import { applyPaperSampling, PAPER_SAMPLING, type PaperSystem } from '../../agents/common/paper-settings.js';
@@ -24,6 +29,9 @@ export interface LlmCliOpts {
   offline?: boolean;
   /** commander's --no-cache sets cache=false. */
   cache?: boolean;
+  llmProvider?: string;
+  /** A recorded run dir to replay. */
+  replay?: string;
 }
 
 /**
@@ -36,7 +44,9 @@ export function addLlmOptions(cmd: Command, o: { offline?: boolean } = {}): Comm
   return cmd
     .option('--config <file>', 'config file (default: ./lexcase.config.json if present)')
     .addOption(offline)
-    .option('--no-cache', 'do not read or write the LLM response cache');
+    .option('--no-cache', 'do not read or write the LLM response cache')
+    .addOption(new Option('--llm-provider <name>', 'the LLM server: sets its structured-output mode, strict schemas, default endpoint and timeout (docs/llm.md)').choices([...LLM_PROVIDERS]))
+    .option('--replay <runDir>', "re-run from that run's recorded LLM exchanges: no endpoint, byte-identical results.jsonl (give the recorded run's flags and a new --run-dir)");
 }
 
 export interface ResolvedLlm {
@@ -48,6 +58,10 @@ export interface ResolvedLlm {
   offline: boolean;
   /** With `paper`: the sampling keys taken from the system's paper (unset in config/env) and their source. */
   paperDefaults?: { system: PaperSystem; fromPaper: string[]; source: string };
+  /** With --replay: the recorded run dir every request is answered from. */
+  replayFrom?: string;
+  /** A factory model for `cfg` on this command's meter (and recording, with --replay). */
+  makeModel(cfg: LlmConfig): BaseChatModel;
 }
 
 /** config.json's `model`: the effective (redacted) LLM settings, and which of them are the paper's defaults. */
@@ -76,9 +90,24 @@ export async function resolveLlm(
   const config = await loadConfig({ file: opts.config, env: o.env, cwd: o.cwd });
   if (opts.cache === false) config.llm.cacheDir = false;
   const usage = new UsageMeter();
-  if (opts.offline) return { config, usage, offline: true };
+  if (opts.replay) {
+    if (opts.offline) throw errors.usage('--replay and --offline exclude each other', 'a replay answers from the recorded LLM exchanges; drop --offline');
+    // the recorded model settings (no endpoint is contacted; the URL only satisfies the schema)
+    const { strictTools, ...rec } = await readModelSettings(opts.replay);
+    config.llm = llmConfigSchema.parse({ ...rec, baseUrl: 'http://replay.invalid/v1', cacheDir: false, maxRetries: 0 });
+    const replayFrom = opts.replay;
+    const makeModel = (cfg: LlmConfig) => createChatModel(cfg, { usage, replayFrom, strictTools: strictTools === true });
+    log.info(`replaying the LLM exchanges recorded in ${replayFrom} (no endpoint)`);
+    return { model: makeModel(config.llm), config, usage, offline: false, replayFrom, makeModel };
+  }
+  const makeModel = (cfg: LlmConfig) => createChatModel(cfg, { usage });
+  if (opts.llmProvider) {
+    config.llm = applyProviderPreset({ ...config.llm, provider: opts.llmProvider as LlmProvider }, config.explicit ?? []);
+    config.explicit = [...new Set([...(config.explicit ?? []), 'provider' as const])];
+  }
+  if (opts.offline) return { config, usage, offline: true, makeModel };
   if (!llmConfigured(config.llm)) {
-    if (o.optional) return { config, usage, offline: true };
+    if (o.optional) return { config, usage, offline: true, makeModel };
     throw errors.llmNotConfigured();
   }
   let paperDefaults: ResolvedLlm['paperDefaults'];
@@ -88,5 +117,5 @@ export async function resolveLlm(
     paperDefaults = { system: o.paper, fromPaper: p.fromPaper, source: PAPER_SAMPLING[o.paper].source };
     if (p.fromPaper.length) log.info(`${o.paper}: ${p.fromPaper.map((k) => `${k} ${config.llm[k as 'temperature']}`).join(', ')} (the paper's; set llm.${p.fromPaper[0]} to override)`);
   }
-  return { model: createChatModel(config.llm, { usage }), config, usage, offline: false, ...(paperDefaults ? { paperDefaults } : {}) };
+  return { model: makeModel(config.llm), config, usage, offline: false, makeModel, ...(paperDefaults ? { paperDefaults } : {}) };
 }

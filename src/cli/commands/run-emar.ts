@@ -13,7 +13,6 @@ import { CONVERGENCE_RULES, DEFAULT_CONVERGENCE, DEFAULT_EPSILON, DEFAULT_MAX_DE
 import { runEmarExperiment, type EmarItem } from '../../../agents/emar/experiment.js';
 import { createEmbedder, parseEmbedderSpec } from '../../../indexer/embed/create-embedder.js';
 import { errors } from '../../../core/errors.js';
-import { createChatModel } from '../../../core/llm/factory.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
 import { numOpt } from '../numeric-options.js';
 import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
@@ -62,14 +61,15 @@ export async function runEmarCommand(o: EmarOpts): Promise<void> {
   if (!(o.epsilon > -1 && o.epsilon <= 1)) throw errors.usage(`--epsilon must be a cosine similarity in (-1, 1], got ${o.epsilon}`);
   if (!(o.maxDepth >= 1)) throw errors.usage(`--max-depth must be at least 1, got ${o.maxDepth}`);
   const items = await loadItems(o);
-  const { config, usage } = await resolveLlm(o);
+  const llm = await resolveLlm(o);
+  const { config, usage } = llm;
   const llmCfg = {
     ...config.llm,
     temperature: o.temperature,
     topP: config.llm.topP ?? EMAR_SAMPLING.topP,
     maxTokens: config.llm.maxTokens ?? EMAR_SAMPLING.maxTokens,
   };
-  const model = createChatModel(llmCfg, { usage });
+  const model = llm.makeModel(llmCfg);
 
   const embedder = await createEmbedder(parseEmbedderSpec(o.embedder, { model: o.embedModel, modelDir: o.embedModelDir }));
   const runDir = runDirFlag(o) ?? join('runs', `emar-${o.dataset}-${o.split}-s${o.seed}`);

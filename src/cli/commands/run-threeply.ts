@@ -11,7 +11,6 @@ import { runThreeplyExperiment } from '../../../agents/threeply/experiment.js';
 import { summaryMarkdown } from '../../../agents/threeply/summary.js';
 import { THREEPLY_SYSTEMS, type ThreePlySystemKind } from '../../../agents/threeply/types.js';
 import { errors } from '../../../core/errors.js';
-import { createChatModel } from '../../../core/llm/factory.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
 import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
 import { addRunDirOption, runCommand, runDirFlag } from '../run-command.js';
@@ -44,12 +43,13 @@ function check(o: ThreeplyOpts): { modes: ScenarioMode[]; kind: ThreePlySystemKi
 
 export async function runThreeplyCommand(o: ThreeplyOpts): Promise<void> {
   const { modes, kind, source } = check(o);
-  const { config, usage } = await resolveLlm(o);
+  const llm = await resolveLlm(o);
+  const { config, usage } = llm;
   const llmCfg = { ...config.llm, maxTokens: config.llm.maxTokens ?? THREEPLY_MAX_TOKENS };
-  const model = createChatModel(llmCfg, { usage });
+  const model = llm.makeModel(llmCfg);
   // The paper's evaluator ran at temperature 0; it may be another model on the same endpoint.
   const evaluatorModel = o.evaluatorModel ?? config.llm.model!;
-  const evaluator = createChatModel({ ...llmCfg, model: evaluatorModel, temperature: 0 }, { usage });
+  const evaluator = llm.makeModel({ ...llmCfg, model: evaluatorModel, temperature: 0 });
 
   const runDir = runDirFlag(o) ?? join('runs', `threeply-${kind}-${source}-s${o.seed}`);
   const { run, summary } = await runThreeplyExperiment({
