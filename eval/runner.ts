@@ -28,6 +28,7 @@
  * recording's, or a request it does not hold, stops the run: a replay reproduces results.jsonl
  * byte for byte or fails.
  */
+import { resolve } from 'node:path';
 import pLimit from 'p-limit';
 import { errors, isLexcaseError } from '../core/errors.js';
 import { UsageMeter, withUsageScope } from '../core/llm/usage.js';
@@ -175,6 +176,7 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
       const settings = recordedModelSettings(llm);
       if (settings) await writeModelSettings(runDir, settings);
       if (!from) return undefined;
+      if (resolve(from) === resolve(runDir)) throw errors.runInvalid(runDir, 'is the run being replayed; give the replay a new --run-dir');
       const info = await replayInfo(from, config, seed);
       const cfgFile = (await readConfig(runDir)) as RunConfigFile | undefined;
       if (cfgFile) await writeJsonAtomic(configPath(runDir), { ...cfgFile, replayOf: from });

@@ -32,8 +32,16 @@ export function messageText(msg: BaseMessage): string {
     .join('');
 }
 
-/** Pull the first JSON object or array out of a reply: fenced block, whole text, or first {...}. */
+/**
+ * Pull the first JSON object or array out of a reply: the whole text, a fenced block, or the first
+ * balanced {...}. The whole text comes first: a reply that is JSON may hold a fence inside a string.
+ */
 export function extractJson(text: string): unknown {
+  try {
+    return JSON.parse(text.trim());
+  } catch {
+    /* not JSON as a whole */
+  }
   const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(text);
   const candidates = [fenced?.[1], text];
   for (const c of candidates) {

@@ -7,9 +7,10 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { loadRecipe, recipesDir } from '../../../eval/reproduce/recipe.js';
-import { runGrid, type CommandRunner } from '../../../eval/reproduce/run-grid.js';
+import { readReproduction, runGrid, type CommandRunner } from '../../../eval/reproduce/run-grid.js';
+import { LLM_PROVIDERS } from '../../../core/llm/providers.js';
 import { parseShard, type Shard } from '../../../eval/reproduce/shard.js';
 import { closeSparseIndexes } from '../../../retrieval/open.js';
 import { llmConfigured, loadConfig } from '../../../core/config.js';
@@ -28,6 +29,8 @@ interface ReproduceFlags {
   only?: string[];
   config?: string;
   cache?: boolean;
+  replay?: string;
+  llmProvider?: string;
 }
 
 function exitOverrideAll(cmd: Command): void {
@@ -90,8 +93,9 @@ export async function reproduce(name: string, f: ReproduceFlags) {
     const cfg = await loadConfig({ file: f.config });
     const llmRuns = recipe.runs.filter((r) => !r.unavailable && r.system !== 'retrieval');
     const configured = llmConfigured(cfg.llm);
-    if (llmRuns.length && llmRuns.length === recipe.runs.filter((r) => !r.unavailable).length && !configured) throw errors.llmNotConfigured();
-    const dir = f.runDir ?? join('runs', `reproduce-${recipe.id}${f.limit !== undefined ? `-n${f.limit}` : ''}${shard ? `-shard${shard.index}of${shard.count}` : ''}`);
+    if (f.replay && !(await readReproduction(f.replay))) throw errors.runInvalid(f.replay, 'has no reproduction.json: --replay takes a `lexcase reproduce` dir');
+    if (!f.replay && llmRuns.length && llmRuns.length === recipe.runs.filter((r) => !r.unavailable).length && !configured) throw errors.llmNotConfigured();
+    const dir = f.runDir ?? (f.replay ? `${f.replay.replace(/[\\/]+$/, '')}-replay` : undefined) ?? join('runs', `reproduce-${recipe.id}${f.limit !== undefined ? `-n${f.limit}` : ''}${shard ? `-shard${shard.index}of${shard.count}` : ''}`);
     const r = await runGrid({
       recipe,
       recipeText: text,
@@ -102,7 +106,9 @@ export async function reproduce(name: string, f: ReproduceFlags) {
       data: f.data,
       config: f.config,
       cache: f.cache,
-      model: configured ? cfg.llm.model : undefined,
+      replay: f.replay,
+      llmProvider: f.llmProvider,
+      model: f.replay ? ((await readReproduction(f.replay))?.model ?? undefined) : configured ? cfg.llm.model : undefined,
       runCommand: inProcessRunner,
       only: f.only,
     });
@@ -131,6 +137,8 @@ export function register(program: Command): void {
     .option('--only <ids>', 'only these run ids of the recipe (comma-separated)', parseListOpt)
     .option('--config <file>', 'config file (default: ./lexcase.config.json if present)')
     .option('--no-cache', 'do not read or write the LLM response cache')
+    .addOption(new Option('--llm-provider <name>', 'the LLM server (docs/llm.md)').choices([...LLM_PROVIDERS]))
+    .option('--replay <dir>', 're-run a recorded reproduction dir from its recorded LLM exchanges (no endpoint; every results.jsonl byte-identical); give a new --run-dir')
     .action(
       action(async (name: string | undefined, flags: ReproduceFlags, cmd: Command) => {
         const g = cmd.optsWithGlobals() as GlobalOpts;
