@@ -69,8 +69,11 @@ export interface ReplayInfo {
   order: string[];
 }
 
-/** Config fields a replay may differ in: the model (it comes from the recording) and paths. */
-const MAY_DIFFER = new Set(['model', 'index']);
+/**
+ * Config fields a replay may differ in: the model and where the sampling settings came from (a
+ * replay takes both from the recording), and the index path.
+ */
+const MAY_DIFFER = new Set(['model', 'index', 'sampling']);
 
 const stable = (v: unknown): string =>
   JSON.stringify(v, (_k, val) => (val && typeof val === 'object' && !Array.isArray(val) ? Object.fromEntries(Object.entries(val).sort(([a], [b]) => a.localeCompare(b))) : val));
