@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors } from '../../core/errors.js';
+import { datasetChecksum } from '../provenance.js';
 import { writeReport } from '../report/write-report.js';
 import { RUN_FILES, readConfig, readResults, writeJsonAtomic } from '../run-dir.js';
 import type { ResultRecord } from '../types.js';
@@ -117,7 +118,21 @@ async function mergeRun(runId: string, dirs: string[], out: string): Promise<{ i
   await mkdir(join(to, RUN_FILES.traces), { recursive: true });
   for (const s of shards) await copyItemFiles(s.dir, to);
   await writeFile(join(to, RUN_FILES.results), ref.shard.allIds.map((id) => JSON.stringify(byId.get(id)!.rec) + '\n').join(''));
-  await writeJsonAtomic(join(to, RUN_FILES.config), { ...ref.config, mergedFrom: shards.map((s) => ({ dir: s.dir, shard: s.shard.shard, items: s.results.length })) });
+  // config.json: the merged run's item count and dataset checksum (as the unsharded run records them),
+  // and each shard's own count, dataset checksum and results.jsonl checksum
+  const merged = ref.shard.allIds.map((id) => byId.get(id)!.rec);
+  const prov = ref.config.provenance as Record<string, unknown> | undefined;
+  const mergedFrom = [];
+  for (const s of shards) {
+    const sp = s.config.provenance as { datasetChecksum?: string } | undefined;
+    mergedFrom.push({ dir: s.dir, shard: s.shard.shard, items: s.results.length, datasetChecksum: sp?.datasetChecksum ?? null, resultsSha256: sha256(await readFile(join(s.dir, RUN_FILES.results))) });
+  }
+  await writeJsonAtomic(join(to, RUN_FILES.config), {
+    ...ref.config,
+    ...(prov ? { provenance: { ...prov, items: merged.length, datasetChecksum: datasetChecksum(merged, (r: ResultRecord) => r.gold) } } : {}),
+    mergedItems: merged.length,
+    mergedFrom,
+  });
   await writeReport(to);
   return { items: ref.shard.allIds.length };
 }
