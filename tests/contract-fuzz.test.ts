@@ -53,10 +53,16 @@ afterAll(async () => {
   await closeSparseIndexes();
   rmSync(dir, { recursive: true, force: true });
   // eslint-disable-next-line no-console
-  console.log(['', 'system     schemas  items  failures (fuzz)                 sensible', ...Object.entries(summary).map(([s, r]) => `${s.padEnd(10)} ${String(r.schemas).padStart(7)}  ${String(r.items).padStart(5)}  ${(r.failures || '0').padEnd(30)}  ${r.sensible ?? '-'}`)].join('\n'));
+  console.log(
+    [
+      '',
+      'system     schemas  requests (structured / tool calls / text)  items  failures (fuzz)        sensible',
+      ...Object.entries(summary).map(([s, r]) => `${s.padEnd(10)} ${String(r.schemas).padStart(7)}  ${r.requests.padEnd(41)}  ${String(r.items).padStart(5)}  ${(r.failures || '0').padEnd(20)}  ${r.sensible ?? '-'}`),
+    ].join('\n'),
+  );
 });
 
-const summary: Record<string, { schemas: number; items: number; failures: string; sensible?: string }> = {};
+const summary: Record<string, { schemas: number; requests: string; items: number; failures: string; sensible?: string }> = {};
 const sent: { system: SystemName; s: SentSchema }[] = [];
 const toolSchemas = new Map<string, Record<string, unknown>>();
 
@@ -90,7 +96,8 @@ describe('the five systems against the contract-fuzzing server', () => {
         for (const q of srv.requests) for (const t of q.body.tools ?? []) if (!q.body.tool_choice || typeof q.body.tool_choice === 'string') toolSchemas.set(t.function.name, t.function.parameters);
         sent.push(...mine.map((s) => ({ system, s })));
         const distinct = new Set(mine.map((s) => JSON.stringify(s.json)));
-        summary[system] = { schemas: distinct.size, items, failures: countBy(r.results.filter((x) => x.error).map((x) => reason(x.error!))) };
+        const st = fuzz.stats;
+        summary[system] = { schemas: distinct.size, requests: `${srv.requests.length} (${st.structured} / ${st.toolCalls} / ${st.text})`, items, failures: countBy(r.results.filter((x) => x.error).map((x) => reason(x.error!))) };
         expect(fuzz.stats.structured).toBeGreaterThan(0);
       } finally {
         stop();
@@ -142,7 +149,7 @@ describe('the five systems against their sensible scripted models', () => {
       srv = await startScriptedServer(schemaConstrained(SENSIBLE[system]()));
       const r = await runSystem(system, { llm: modelOn(srv.url), runDir: join(dir, `sensible-${system}`), index, n: N });
       const failed = r.results.filter((x) => x.error || x.stepFailures);
-      summary[system] = { ...(summary[system] ?? { schemas: 0, items: r.results.length, failures: '' }), sensible: `${r.results.length} items, ${failed.length} failures` };
+      summary[system] = { ...(summary[system] ?? { schemas: 0, requests: '-', items: r.results.length, failures: '' }), sensible: `${r.results.length} items, ${failed.length} failures` };
       expect(failed.map((x) => `${x.id}: ${x.error ?? JSON.stringify(x.stepFailures)}`)).toEqual([]);
       expect(r.results.length).toBeGreaterThanOrEqual(N);
     }, 600_000);
