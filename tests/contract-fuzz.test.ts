@@ -28,7 +28,8 @@ import { closeSparseIndexes } from '../retrieval/open.js';
 import { rewriteInputSchema } from '../retrieval/tools/rewrite-query.js';
 import { searchInputSchema } from '../retrieval/tools/search-tool.js';
 import { contractFuzz } from './support/contract-fuzz-server.js';
-import { buildMixedIndex, modelOn, runSystem, SENSIBLE, SYSTEMS, type MixedIndex, type SystemName } from './support/five-systems.js';
+import { buildMixedIndex, modelOn, runSystem, SENSIBLE, SYSTEMS, VARIANTS, type MixedIndex, type SystemName } from './support/five-systems.js';
+import { readResults } from '../eval/run-dir.js';
 import { valuesOf } from './support/schema-values.js';
 import { schemaConstrained, startScriptedServer, type RecordedRequest, type ScriptedServer } from './support/scripted-openai-server.js';
 
@@ -63,7 +64,7 @@ afterAll(async () => {
 });
 
 const summary: Record<string, { schemas: number; requests: string; items: number; failures: string; sensible?: string }> = {};
-const sent: { system: SystemName; s: SentSchema }[] = [];
+const sent: { system: string; s: SentSchema }[] = [];
 const toolSchemas = new Map<string, Record<string, unknown>>();
 
 const repairs = (reqs: RecordedRequest[]) => reqs.filter((r) => /Your reply could not be parsed/.test(JSON.stringify(r.body.messages)));
@@ -103,6 +104,30 @@ describe('the five systems against the contract-fuzzing server', () => {
         stop();
       }
     }, 600_000);
+
+  it(`the systems' other modes (CASE exploratory and baselines, MAD cross-examiner and baselines, ACAL SP/CoT/RAG, 3-ply single agents): every item a result line, failures counted`, async () => {
+    const fuzz = contractFuzz({ seed: 28 });
+    srv = await startScriptedServer(fuzz);
+    let current = '';
+    const stop = observeSentSchemas((s) => sent.push({ system: current, s }));
+    const lines: string[] = [];
+    try {
+      for (const [name, run] of Object.entries(VARIANTS)) {
+        current = name;
+        const runDir = join(dir, `fuzz-${name}`);
+        await run({ llm: modelOn(srv.url), runDir, index, n: 3 });
+        const { records } = await readResults(runDir);
+        expect(records.length, name).toBe(3);
+        for (const rec of records) if (rec.error) expect(rec.prediction, `${name} ${rec.id}`).toBeNull();
+        lines.push(`${name}: ${records.length} items, failures: ${countBy(records.filter((x) => x.error).map((x) => reason(x.error!))) || '0'}`);
+      }
+      for (const q of srv.requests) for (const t of q.body.tools ?? []) if (!q.body.tool_choice || typeof q.body.tool_choice === 'string') toolSchemas.set(t.function.name, t.function.parameters);
+    } finally {
+      stop();
+    }
+    // eslint-disable-next-line no-console
+    console.log(lines.join('\n'));
+  }, 600_000);
 
   it('every schema sent is strict-clean (all required, no additional properties, supported keywords)', () => {
     expect(sent.length).toBeGreaterThan(0);

@@ -108,6 +108,31 @@ export async function runSystem(system: SystemName, o: { llm: BaseChatModel; eva
   return { runDir: o.runDir, results: (await readResults(o.runDir)).records };
 }
 
+/**
+ * The systems' other modes, each run the way its command runs it (for tests that must see every
+ * schema every system can send): CASE with exploratory hypotheses and its baselines, MAD with the
+ * cross-examiner and per-round judging and its two baselines, ACAL's SP/CoT/RAG baselines, and the
+ * 3-ply single agents and multi-agent team without reflection.
+ */
+export const VARIANTS: Record<string, (o: { llm: BaseChatModel; runDir: string; index: MixedIndex; n: number }) => Promise<unknown>> = {
+  'case-exploratory': (o) => runCaseExperiment({ system: 'case', hypotheses: 'exploratory', dataset: 'barexam', split: 'val', index: o.index.dir, llm: o.llm, limit: o.n, k: 3, maxSteps: 3, runDir: o.runDir }),
+  'baseline-llm-only': (o) => runCaseExperiment({ system: 'baseline', mode: 'llm-only', dataset: 'barexam', split: 'val', index: o.index.dir, llm: o.llm, limit: o.n, runDir: o.runDir }),
+  'baseline-bm25-rag': (o) => runCaseExperiment({ system: 'baseline', mode: 'bm25-rag', dataset: 'barexam', split: 'val', index: o.index.dir, llm: o.llm, limit: o.n, k: 3, runDir: o.runDir }),
+  'mad-cross-examiner': (o) => runMadExperiment({ system: 'mad', dataset: 'barexam', split: 'val', index: o.index.dir, llm: o.llm, limit: o.n, k: 3, rounds: 2, crossExaminer: true, judgeEachRound: true, runDir: o.runDir }),
+  'mad-single-rag': (o) => runMadExperiment({ system: 'single-rag', dataset: 'barexam', split: 'val', index: o.index.dir, llm: o.llm, limit: o.n, k: 3, runDir: o.runDir }),
+  'mad-self-consistency': (o) => runMadExperiment({ system: 'self-consistency', samples: 3, dataset: 'barexam', split: 'val', index: o.index.dir, llm: o.llm, limit: o.n, k: 3, runDir: o.runDir }),
+  'acal-sp': (o) => runAcal({ task: 'hearsay', system: 'sp', runDir: o.runDir, llm: o.llm, limit: o.n, iterations: 50 }),
+  'acal-cot': (o) => runAcal({ task: 'hearsay', system: 'cot', runDir: o.runDir, llm: o.llm, limit: o.n, iterations: 50 }),
+  'acal-rag': (o) => runAcal({ task: 'hearsay', system: 'rag', runDir: o.runDir, llm: o.llm, limit: o.n, k: 3, indexDir: o.index.dir, iterations: 50 }),
+  ...Object.fromEntries(
+    (['single', 'single-enhanced', 'multi-no-reflection'] as const).map((kind) => [
+      `threeply-${kind}`,
+      (o: { llm: BaseChatModel; runDir: string; n: number }) =>
+        runThreeplyExperiment({ runDir: o.runDir, kind, source: 'synthetic', modes: ['arguable'], n: o.n, complexity: 5, seed: 13, model: o.llm, evaluator: o.llm, llm: { model: 'scripted' } }),
+    ]),
+  ),
+};
+
 // --- sensible scripts (cooperative models) ---
 
 const text = (r: RecordedRequest) => JSON.stringify(r.body.messages);
