@@ -15,44 +15,30 @@
  *  - Against the systems' sensible scripted models, all five finish every item with 0 failures.
  * The per-system figures (schemas sent, items, failures by reason) are printed as one table.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import fc from 'fast-check';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { observeSentSchemas, type SentSchema } from '../core/llm/structured.js';
 import { strictSchemaProblems } from '../core/llm/strict-schema.js';
-import { setLogLevel } from '../core/log.js';
-import { closeSparseIndexes } from '../retrieval/open.js';
 import { rewriteInputSchema } from '../retrieval/tools/rewrite-query.js';
 import { searchInputSchema } from '../retrieval/tools/search-tool.js';
 import { contractFuzz } from './support/contract-fuzz-server.js';
-import { buildMixedIndex, modelOn, runSystem, SENSIBLE, SYSTEMS, VARIANTS, type MixedIndex, type SystemName } from './support/five-systems.js';
+import { mixedIndexFixture, modelOn, runSystem, SENSIBLE, SYSTEMS, VARIANTS } from './support/five-systems.js';
 import { readResults } from '../eval/run-dir.js';
 import { valuesOf } from './support/schema-values.js';
 import { schemaConstrained, startScriptedServer, type RecordedRequest, type ScriptedServer } from './support/scripted-openai-server.js';
 
 const N = Number(process.env.LEXCASE_FUZZ_ITEMS ?? 20);
-let dir: string;
-let index: MixedIndex;
+const fx = mixedIndexFixture('fuzz', N);
 let srv: ScriptedServer | undefined;
-
-beforeAll(async () => {
-  setLogLevel('silent');
-  dir = mkdtempSync(join(tmpdir(), 'lexcase-fuzz-'));
-  index = await buildMixedIndex(dir, N);
-}, 120_000);
 
 afterEach(async () => {
   await srv?.close();
   srv = undefined;
 });
 
-afterAll(async () => {
-  setLogLevel('info');
-  await closeSparseIndexes();
-  rmSync(dir, { recursive: true, force: true });
+afterAll(() => {
   // eslint-disable-next-line no-console
   console.log(
     [
@@ -86,7 +72,7 @@ describe('the five systems against the contract-fuzzing server', () => {
       const mine: SentSchema[] = [];
       const stop = observeSentSchemas((s) => mine.push(s));
       try {
-        const r = await runSystem(system, { llm: modelOn(srv.url), runDir: join(dir, `fuzz-${system}`), index, n: N });
+        const r = await runSystem(system, { llm: modelOn(srv.url), runDir: join(fx.dir, `fuzz-${system}`), index: fx.index, n: N });
         const items = system === 'threeply' ? 2 * Math.ceil(N / 2) : N;
         expect(r.results).toHaveLength(items);
         for (const rec of r.results) {
@@ -114,8 +100,8 @@ describe('the five systems against the contract-fuzzing server', () => {
     try {
       for (const [name, run] of Object.entries(VARIANTS)) {
         current = name;
-        const runDir = join(dir, `fuzz-${name}`);
-        await run({ llm: modelOn(srv.url), runDir, index, n: 3 });
+        const runDir = join(fx.dir, `fuzz-${name}`);
+        await run({ llm: modelOn(srv.url), runDir, index: fx.index, n: 3 });
         const { records } = await readResults(runDir);
         expect(records.length, name).toBe(3);
         for (const rec of records) if (rec.error) expect(rec.prediction, `${name} ${rec.id}`).toBeNull();
@@ -172,7 +158,7 @@ describe('the five systems against their sensible scripted models', () => {
   for (const system of SYSTEMS)
     it(`${system}: ${N} items, 0 failures, 0 failed steps`, async () => {
       srv = await startScriptedServer(schemaConstrained(SENSIBLE[system]()));
-      const r = await runSystem(system, { llm: modelOn(srv.url), runDir: join(dir, `sensible-${system}`), index, n: N });
+      const r = await runSystem(system, { llm: modelOn(srv.url), runDir: join(fx.dir, `sensible-${system}`), index: fx.index, n: N });
       const failed = r.results.filter((x) => x.error || x.stepFailures);
       summary[system] = { ...(summary[system] ?? { schemas: 0, requests: '-', items: r.results.length, failures: '' }), sensible: `${r.results.length} items, ${failed.length} failures` };
       expect(failed.map((x) => `${x.id}: ${x.error ?? JSON.stringify(x.stepFailures)}`)).toEqual([]);

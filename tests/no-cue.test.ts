@@ -1,5 +1,5 @@
 /**
- * Issue 27, item 4: nothing but a passage's text tells a model which kind of passage it is. The index
+ * Issue 27, item 4: nothing but a passage's text tells a model which kind of passage it is. The fx.index
  * mixes the bundled Bar Exam QA gold passages (ids mbe_N, source barexam_qa, no title) with
  * legal_corpus distractors (ids cap-…#pN / fre-…, case-name or rule titles, five other sources):
  * they differ in id shape, title and source. Every request of every system — CASE, ACAL, MAD,
@@ -11,43 +11,28 @@
  *  - every line that shows a passage under a handle ([P3] …, P3: …, Evidence 1 [P3]: …, [1] …)
  *    continues with that passage's own text, for both kinds — and both kinds are shown.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runAcal } from '../agents/acal/experiment.js';
 import { scriptedArena } from '../agents/acal/test-support/scripted-arena.js';
 import { runCaseExperiment } from '../agents/case/experiment.js';
 import { runMadExperiment } from '../agents/mad/experiment.js';
-import { setLogLevel } from '../core/log.js';
-import { closeSparseIndexes } from '../retrieval/open.js';
 import { contractFuzz } from './support/contract-fuzz-server.js';
-import { buildMixedIndex, modelOn, runSystem, SENSIBLE, SYSTEMS, type MixedIndex } from './support/five-systems.js';
+import { mixedIndexFixture, modelOn, runSystem, SENSIBLE, SYSTEMS } from './support/five-systems.js';
 import { schemaConstrained, startScriptedServer, type RecordedRequest, type Script, type ScriptReply } from './support/scripted-openai-server.js';
 
 const N = 3;
-let dir: string;
-let index: MixedIndex;
+const fx = mixedIndexFixture('no-cue', N);
 const requests: { run: string; r: RecordedRequest }[] = [];
 
 const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
 
-beforeAll(async () => {
-  setLogLevel('silent');
-  dir = mkdtempSync(join(tmpdir(), 'lexcase-no-cue-'));
-  index = await buildMixedIndex(dir, N);
-}, 120_000);
 
-afterAll(async () => {
-  setLogLevel('info');
-  await closeSparseIndexes();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 async function recordRun(run: string, script: Script, go: (url: string, runDir: string) => Promise<unknown>): Promise<void> {
   const srv = await startScriptedServer(script);
   try {
-    await go(srv.url, join(dir, run));
+    await go(srv.url, join(fx.dir, run));
     requests.push(...srv.requests.map((r) => ({ run, r })));
   } finally {
     await srv.close();
@@ -68,23 +53,23 @@ const PASSAGE_LINE = [/^\s*Evidence \d+ \[(P\d+)\]: (.*)$/, /^\[(P\d+|\d+)\] (.*
 describe('no cue in anything but the text (every request of every system, recorded)', () => {
   it('records the requests of the five systems and the RAG baselines, against sensible and fuzzing models', async () => {
     for (const system of SYSTEMS) {
-      await recordRun(`sensible-${system}`, schemaConstrained(SENSIBLE[system]()), (url, runDir) => runSystem(system, { llm: modelOn(url), runDir, index, n: N }));
-      await recordRun(`fuzz-${system}`, contractFuzz({ seed: 4 }), (url, runDir) => runSystem(system, { llm: modelOn(url), runDir, index, n: N }));
+      await recordRun(`sensible-${system}`, schemaConstrained(SENSIBLE[system]()), (url, runDir) => runSystem(system, { llm: modelOn(url), runDir, index: fx.index, n: N }));
+      await recordRun(`fuzz-${system}`, contractFuzz({ seed: 4 }), (url, runDir) => runSystem(system, { llm: modelOn(url), runDir, index: fx.index, n: N }));
     }
     const answer = (): ScriptReply => ({ content: JSON.stringify({ reasoning: 'r', answer: 'A' }) });
     for (const mode of ['bm25-rag', 'qld-rag'] as const)
-      await recordRun(`baseline-${mode}`, schemaConstrained(answer), (url, runDir) => runCaseExperiment({ system: 'baseline', mode, dataset: 'barexam', split: 'val', index: index.dir, llm: modelOn(url), limit: N, k: 3, runDir }));
-    await recordRun('mad-single-rag', schemaConstrained(SENSIBLE.mad()), (url, runDir) => runMadExperiment({ system: 'single-rag', dataset: 'barexam', split: 'val', index: index.dir, llm: modelOn(url), limit: N, k: 3, runDir }));
-    await recordRun('acal-rag', schemaConstrained(scriptedArena()), (url, runDir) => runAcal({ task: 'hearsay', system: 'rag', runDir, llm: modelOn(url), limit: N, k: 3, indexDir: index.dir, iterations: 50 }));
+      await recordRun(`baseline-${mode}`, schemaConstrained(answer), (url, runDir) => runCaseExperiment({ system: 'baseline', mode, dataset: 'barexam', split: 'val', index: fx.index.dir, llm: modelOn(url), limit: N, k: 3, runDir }));
+    await recordRun('mad-single-rag', schemaConstrained(SENSIBLE.mad()), (url, runDir) => runMadExperiment({ system: 'single-rag', dataset: 'barexam', split: 'val', index: fx.index.dir, llm: modelOn(url), limit: N, k: 3, runDir }));
+    await recordRun('acal-rag', schemaConstrained(scriptedArena()), (url, runDir) => runAcal({ task: 'hearsay', system: 'rag', runDir, llm: modelOn(url), limit: N, k: 3, indexDir: fx.index.dir, iterations: 50 }));
     expect(requests.length).toBeGreaterThan(200);
   }, 900_000);
 
   it('no request carries a passage id, a title or a source name', () => {
-    const ids = new Set(index.passages.map((p) => p.id));
-    const allText = index.passages.map((p) => norm(p.text)).join('\n');
+    const ids = new Set(fx.index.passages.map((p) => p.id));
+    const allText = fx.index.passages.map((p) => norm(p.text)).join('\n');
     // titles that are not also written in some passage's text (a case may cite another by name)
-    const titles = [...new Set(index.passages.map((p) => p.title).filter((t): t is string => !!t && t.length >= 8 && !allText.includes(t)))];
-    const sources = [...new Set(index.passages.map((p) => p.source))].filter((s) => s.length >= 8);
+    const titles = [...new Set(fx.index.passages.map((p) => p.title).filter((t): t is string => !!t && t.length >= 8 && !allText.includes(t)))];
+    const sources = [...new Set(fx.index.passages.map((p) => p.source))].filter((s) => s.length >= 8);
     expect(titles.length).toBeGreaterThan(20);
     expect(sources).toEqual(expect.arrayContaining(['barexam_qa', 'cap_arkansas_sample']));
     const found = new Set<string>();
@@ -98,7 +83,7 @@ describe('no cue in anything but the text (every request of every system, record
   });
 
   it('search results read by models have the same fields for every passage; every passage line continues with its own text; both kinds are shown', () => {
-    const texts = { gold: index.passages.filter((p) => index.goldIds.has(p.id)).map((p) => norm(p.text)), distractor: index.passages.filter((p) => index.distractorIds.has(p.id)).map((p) => norm(p.text)) };
+    const texts = { gold: fx.index.passages.filter((p) => fx.index.goldIds.has(p.id)).map((p) => norm(p.text)), distractor: fx.index.passages.filter((p) => fx.index.distractorIds.has(p.id)).map((p) => norm(p.text)) };
     const keySets = new Map<string, number>();
     const shown = { gold: 0, distractor: 0 };
     const unexplained: string[] = [];

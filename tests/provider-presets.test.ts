@@ -8,32 +8,17 @@
  * The contracts are real: each refuses what its server refuses, and a preset's settings are what
  * keep a run inside the contract.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../core/config.js';
 import { LLM_PROVIDERS, PROVIDER_PRESETS } from '../core/llm/providers.js';
-import { setLogLevel } from '../core/log.js';
-import { closeSparseIndexes } from '../retrieval/open.js';
-import { buildMixedIndex, modelOn, runSystem, SENSIBLE, SYSTEMS, type MixedIndex } from './support/five-systems.js';
+import { mixedIndexFixture, modelOn, runSystem, SENSIBLE, SYSTEMS } from './support/five-systems.js';
 import { enforcing, refusalOf } from './support/provider-contracts.js';
 import { schemaConstrained, startScriptedServer } from './support/scripted-openai-server.js';
 
-let dir: string;
-let index: MixedIndex;
+const fx = mixedIndexFixture('presets', 1);
 
-beforeAll(async () => {
-  setLogLevel('silent');
-  dir = mkdtempSync(join(tmpdir(), 'lexcase-presets-'));
-  index = await buildMixedIndex(dir, 1);
-}, 120_000);
 
-afterAll(async () => {
-  setLogLevel('info');
-  await closeSparseIndexes();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 describe('each provider preset inside its server\'s request contract', () => {
   for (const provider of LLM_PROVIDERS)
@@ -43,7 +28,7 @@ describe('each provider preset inside its server\'s request contract', () => {
         const server = enforcing(provider, schemaConstrained(SENSIBLE[system]()), { autoToolChoice: true, jinja: true });
         const srv = await startScriptedServer(server);
         try {
-          const r = await runSystem(system, { llm: modelOn(srv.url, { provider, mode: preset.structuredOutput }), runDir: join(dir, `${provider}-${system}`), index, n: 1 });
+          const r = await runSystem(system, { llm: modelOn(srv.url, { provider, mode: preset.structuredOutput }), runDir: join(fx.dir, `${provider}-${system}`), index: fx.index, n: 1 });
           expect(server.rejected, `${provider} ${system}`).toEqual([]);
           expect(r.results.filter((x) => x.error || x.stepFailures).map((x) => x.error ?? JSON.stringify(x.stepFailures)), `${provider} ${system}`).toEqual([]);
           const structured = srv.requests.filter((q) => q.body.response_format?.type === 'json_schema');
@@ -71,7 +56,7 @@ describe('the contracts refuse what the servers refuse', () => {
     const server = enforcing('vllm', schemaConstrained(SENSIBLE.case()));
     const srv = await startScriptedServer(server);
     try {
-      const r = await runSystem('case', { llm: modelOn(srv.url, { provider: 'vllm' }), runDir: join(dir, 'vllm-no-auto'), index, n: 1 });
+      const r = await runSystem('case', { llm: modelOn(srv.url, { provider: 'vllm' }), runDir: join(fx.dir, 'vllm-no-auto'), index: fx.index, n: 1 });
       expect(server.rejected[0]).toMatch(/--enable-auto-tool-choice/);
       expect(r.results).toHaveLength(1);
       expect(r.results[0].prediction).toBeNull();
@@ -91,7 +76,7 @@ describe('the contracts refuse what the servers refuse', () => {
       const server = enforcing('ollama', schemaConstrained(SENSIBLE.emar()));
       const srv = await startScriptedServer(server);
       try {
-        const r = await runSystem('emar', { llm: modelOn(srv.url, { provider: 'ollama', mode }), runDir: join(dir, `ollama-${mode}`), index, n: 1 });
+        const r = await runSystem('emar', { llm: modelOn(srv.url, { provider: 'ollama', mode }), runDir: join(fx.dir, `ollama-${mode}`), index: fx.index, n: 1 });
         if (mode === 'tool') expect(r.results[0].error).toMatch(/LLM_OUTPUT_INVALID/);
         else expect(r.results[0].error).toBeUndefined();
       } finally {
@@ -103,12 +88,12 @@ describe('the contracts refuse what the servers refuse', () => {
 
 describe('presets in the config', () => {
   it('a provider fills endpoint, structured output and timeout where config and env leave them unset; explicit settings win', async () => {
-    const c = await loadConfig({ env: { LEXCASE_LLM_PROVIDER: 'ollama', LEXCASE_LLM_MODEL: 'qwen2.5:7b-instruct' }, cwd: dir });
+    const c = await loadConfig({ env: { LEXCASE_LLM_PROVIDER: 'ollama', LEXCASE_LLM_MODEL: 'qwen2.5:7b-instruct' }, cwd: fx.dir });
     expect(c.llm).toMatchObject({ provider: 'ollama', baseUrl: 'http://localhost:11434/v1', structuredOutput: 'json_schema', timeoutMs: 600_000 });
-    const d = await loadConfig({ env: { LEXCASE_LLM_PROVIDER: 'vllm', LEXCASE_LLM_BASE_URL: 'http://gpu:9000/v1', LEXCASE_LLM_TIMEOUT_MS: '5000' }, cwd: dir });
+    const d = await loadConfig({ env: { LEXCASE_LLM_PROVIDER: 'vllm', LEXCASE_LLM_BASE_URL: 'http://gpu:9000/v1', LEXCASE_LLM_TIMEOUT_MS: '5000' }, cwd: fx.dir });
     expect(d.llm).toMatchObject({ baseUrl: 'http://gpu:9000/v1', timeoutMs: 5000 });
-    const o = await loadConfig({ env: { LEXCASE_LLM_BASE_URL: 'https://api.openai.com/v1' }, cwd: dir });
+    const o = await loadConfig({ env: { LEXCASE_LLM_BASE_URL: 'https://api.openai.com/v1' }, cwd: fx.dir });
     expect(o.llm.provider).toBeUndefined(); // inferred where it is used: strict requests for api.openai.com
-    await expect(loadConfig({ env: { LEXCASE_LLM_PROVIDER: 'olama' }, cwd: dir })).rejects.toThrow(/LEXCASE_LLM_PROVIDER/);
+    await expect(loadConfig({ env: { LEXCASE_LLM_PROVIDER: 'olama' }, cwd: fx.dir })).rejects.toThrow(/LEXCASE_LLM_PROVIDER/);
   });
 });

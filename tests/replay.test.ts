@@ -7,35 +7,21 @@
  * nowhere in the run dir; a replay with other flags, or into the recorded dir, is refused.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setLogLevel } from '../core/log.js';
-import { closeSparseIndexes } from '../retrieval/open.js';
+import { describe, expect, it } from 'vitest';
 import { contractFuzz } from './support/contract-fuzz-server.js';
-import { buildMixedIndex, modelOn, runSystem, SYSTEMS, type MixedIndex } from './support/five-systems.js';
+import { mixedIndexFixture, modelOn, runSystem, SYSTEMS } from './support/five-systems.js';
 import { startScriptedServer } from './support/scripted-openai-server.js';
 
 const run = promisify(execFile);
 const N = 4;
-let dir: string;
-let index: MixedIndex;
+const fx = mixedIndexFixture('replay', N);
 /** A port nothing listens on: a replay that tried the network would fail. */
 const NOWHERE = 'http://127.0.0.1:9/v1';
 
-beforeAll(async () => {
-  setLogLevel('silent');
-  dir = mkdtempSync(join(tmpdir(), 'lexcase-replay-'));
-  index = await buildMixedIndex(dir, N);
-}, 120_000);
 
-afterAll(async () => {
-  setLogLevel('info');
-  await closeSparseIndexes();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 const results = (runDir: string) => readFileSync(join(runDir, 'results.jsonl'));
 
@@ -47,14 +33,14 @@ describe('a recorded run replays with no endpoint, byte for byte', () => {
   for (const system of SYSTEMS)
     it(`${system}: the replay's results.jsonl is byte-identical to the recording's`, async () => {
       const srv = await startScriptedServer(contractFuzz({ seed: 5 }));
-      const recorded = join(dir, `rec-${system}`);
+      const recorded = join(fx.dir, `rec-${system}`);
       try {
-        await runSystem(system, { llm: modelOn(srv.url), runDir: recorded, index, n: N, concurrency: 2 });
+        await runSystem(system, { llm: modelOn(srv.url), runDir: recorded, index: fx.index, n: N, concurrency: 2 });
       } finally {
         await srv.close();
       }
-      const replayed = join(dir, `rep-${system}`);
-      await runSystem(system, { llm: modelOn(NOWHERE, { replayFrom: recorded }), runDir: replayed, index, n: N, concurrency: 2 });
+      const replayed = join(fx.dir, `rep-${system}`);
+      await runSystem(system, { llm: modelOn(NOWHERE, { replayFrom: recorded }), runDir: replayed, index: fx.index, n: N, concurrency: 2 });
       expect(results(replayed).toString()).toBe(results(recorded).toString());
       expect(Buffer.compare(results(replayed), results(recorded))).toBe(0);
       expect(readdirSync(join(recorded, 'llm')).filter((f) => f.endsWith('.jsonl')).length).toBeGreaterThan(0);
@@ -66,8 +52,8 @@ describe('lexcase run … --replay (the CLI as a child process)', () => {
   const KEY = 'sk-test-REPLAY-secret-0123456789';
   const cli = (args: string[], env: Record<string, string>) =>
     run(process.execPath, ['--import', import.meta.resolve('tsx'), join(import.meta.dirname, '../src/cli/main.ts'), ...args], {
-      cwd: dir,
-      env: { ...process.env, LEXCASE_LLM_BASE_URL: '', LEXCASE_LLM_MODEL: '', LEXCASE_LLM_API_KEY: '', OPENAI_API_KEY: '', OPENAI_BASE_URL: '', XDG_CACHE_HOME: join(dir, 'cache'), NO_COLOR: '1', ...env },
+      cwd: fx.dir,
+      env: { ...process.env, LEXCASE_LLM_BASE_URL: '', LEXCASE_LLM_MODEL: '', LEXCASE_LLM_API_KEY: '', OPENAI_API_KEY: '', OPENAI_BASE_URL: '', XDG_CACHE_HOME: join(fx.dir, 'cache'), NO_COLOR: '1', ...env },
     }).then(
       (r) => ({ code: 0, ...r }),
       (e: { code?: number; stdout: string; stderr: string }) => ({ code: e.code ?? 1, stdout: e.stdout, stderr: e.stderr }),
@@ -75,8 +61,8 @@ describe('lexcase run … --replay (the CLI as a child process)', () => {
 
   it('records a CASE run (redacted: the API key is nowhere in the run dir) and replays it byte for byte; other flags are refused', async () => {
     const srv = await startScriptedServer(contractFuzz({ seed: 8 }));
-    const recorded = join(dir, 'cli-rec');
-    const flags = ['run', 'case', '--index', index.dir, '--limit', '2', '--jurors', '3', '--max-steps', '3'];
+    const recorded = join(fx.dir, 'cli-rec');
+    const flags = ['run', 'case', '--index', fx.index.dir, '--limit', '2', '--jurors', '3', '--max-steps', '3'];
     try {
       const r = await cli(['--json', ...flags, '--run-dir', recorded], { LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'scripted', LEXCASE_LLM_API_KEY: KEY });
       expect(r.code, r.stderr).toBe(0);
@@ -87,12 +73,12 @@ describe('lexcase run … --replay (the CLI as a child process)', () => {
     }
     for (const f of filesUnder(recorded)) expect(readFileSync(f, 'utf8').includes(KEY), f).toBe(false);
 
-    const replayed = join(dir, 'cli-rep');
+    const replayed = join(fx.dir, 'cli-rep');
     const r2 = await cli(['--json', ...flags, '--replay', recorded, '--run-dir', replayed], {});
     expect(r2.code, r2.stderr).toBe(0);
     expect(Buffer.compare(results(replayed), results(recorded))).toBe(0);
 
-    const bad = await cli([...flags.map((f, i) => (flags[i - 1] === '--jurors' ? '5' : f)), '--replay', recorded, '--run-dir', join(dir, 'cli-bad')], {});
+    const bad = await cli([...flags.map((f, i) => (flags[i - 1] === '--jurors' ? '5' : f)), '--replay', recorded, '--run-dir', join(fx.dir, 'cli-bad')], {});
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/was recorded with jurors = 3, this replay has 5/);
   }, 300_000);

@@ -12,7 +12,10 @@
  * `SENSIBLE` holds, per system, a script that answers like a cooperative model (the systems'
  * existing scripted models), for the "finishes with 0 failures" half of the contract.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { loadPassages, loadQuestions } from '../../corpora/registry.js';
 import type { Passage, Question } from '../../corpora/types.js';
@@ -20,6 +23,8 @@ import { llmConfigSchema } from '../../core/config.js';
 import { createChatModel, type CreateChatModelOptions } from '../../core/llm/factory.js';
 import type { StructuredOutputMode } from '../../core/llm/structured.js';
 import { UsageMeter } from '../../core/llm/usage.js';
+import { setLogLevel } from '../../core/log.js';
+import { closeSparseIndexes } from '../../retrieval/open.js';
 import { buildIndex } from '../../indexer/build.js';
 import { runAcal } from '../../agents/acal/experiment.js';
 import { scriptedArena } from '../../agents/acal/test-support/scripted-arena.js';
@@ -66,6 +71,25 @@ export async function buildMixedIndex(dir: string, n: number, distractors = 400)
     distractorIds: new Set(passages.filter((p) => !gold.has(p.id)).map((p) => p.id)),
     passages,
   };
+}
+
+/**
+ * A temp dir holding a mixed index of the first `n` val questions, for one test file: made before its
+ * tests (logs silenced meanwhile), removed after. Read `dir` / `index` inside tests.
+ */
+export function mixedIndexFixture(name: string, n: number): { readonly dir: string; readonly index: MixedIndex } {
+  const f = {} as { dir: string; index: MixedIndex };
+  beforeAll(async () => {
+    setLogLevel('silent');
+    f.dir = mkdtempSync(join(tmpdir(), `lexcase-${name}-`));
+    f.index = await buildMixedIndex(f.dir, n);
+  }, 120_000);
+  afterAll(async () => {
+    setLogLevel('info');
+    await closeSparseIndexes();
+    rmSync(f.dir, { recursive: true, force: true });
+  });
+  return f;
 }
 
 /** A factory model on `url` (no cache, no retries, short timeout). */
