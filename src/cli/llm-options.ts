@@ -38,15 +38,20 @@ export interface LlmCliOpts {
  * `offline: false` for commands without an offline path: --offline is then left out of --help and
  * still parsed, so the command can refuse it with a message saying it needs an LLM.
  */
-export function addLlmOptions(cmd: Command, o: { offline?: boolean } = {}): Command {
+/**
+ * `replay: false` for commands that make no run dir (serve, mcp, evidence): a replay answers the
+ * items of a recorded run, so only `run <system>` commands take --replay.
+ */
+export function addLlmOptions(cmd: Command, o: { offline?: boolean; replay?: boolean } = {}): Command {
   const offline = new Option('--offline', 'no LLM: use the heuristic (offline) path');
   if (o.offline === false) offline.hideHelp();
-  return cmd
+  cmd
     .option('--config <file>', 'config file (default: ./lexcase.config.json if present)')
     .addOption(offline)
     .option('--no-cache', 'do not read or write the LLM response cache')
-    .addOption(new Option('--llm-provider <name>', 'the LLM server: sets its structured-output mode, strict schemas, default endpoint and timeout (docs/llm.md)').choices([...LLM_PROVIDERS]))
-    .option('--replay <runDir>', "re-run from that run's recorded LLM exchanges: no endpoint, byte-identical results.jsonl (give the recorded run's flags and a new --run-dir)");
+    .addOption(new Option('--llm-provider <name>', 'the LLM server: sets its structured-output mode, strict schemas, default endpoint and timeout (docs/llm.md)').choices([...LLM_PROVIDERS]));
+  if (o.replay !== false) cmd.option('--replay <runDir>', "re-run from that run's recorded LLM exchanges: no endpoint, byte-identical results.jsonl (give the recorded run's flags and a new --run-dir)");
+  return cmd;
 }
 
 export interface ResolvedLlm {
