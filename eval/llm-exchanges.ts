@@ -6,18 +6,21 @@
  *
  * Redacted like every file lexcase writes (core/redact-value.ts): credential fields and registered
  * secrets are masked; request headers (the API key) are never recorded at all.
+ *
+ * This is the only layout of LLM exchanges: the replay reads it (`readExchanges`), and the
+ * explorer's LLM-call inspector reads the same files as calls (`readInspectorCalls`: stage, prompt
+ * messages, reply, tool calls, the call's error, latency, tokens, cache hit).
  * `replayInfo` reads what a replay of the dir needs besides the exchanges: the recorded config
  * (a replay must be made with the same flags) and each item's recorded line of results.jsonl.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors } from '../core/errors.js';
 import type { Exchange } from '../core/llm/record-replay.js';
 import { redactValue } from '../core/redact-value.js';
 import { readConfig, readResults, traceFileName, writeJsonAtomic } from './run-dir.js';
 import type { ResultRecord } from './types.js';
-import { writeFile, rename } from 'node:fs/promises';
 
 export const exchangesDir = (runDir: string) => join(runDir, 'llm');
 export const exchangesPath = (runDir: string, id: string) => join(exchangesDir(runDir), traceFileName(id).replace(/\.json$/, '.jsonl'));
@@ -95,4 +98,99 @@ export async function replayInfo(dir: string, config: Record<string, unknown>, s
   const { records } = await readResults(dir);
   const recorded = new Map(records.map((r) => [r.id, r]));
   return { dir, recorded, order: records.map((r) => r.id) };
+}
+
+/** One LLM call as the explorer's inspector shows it (derived from a recorded Exchange). */
+export interface LlmExchange {
+  stage: string;
+  messages: { role: string; content: string }[];
+  reply: string | null;
+  toolCalls?: { name: string; args: unknown }[];
+  /** The request's failure, or why its reply was refused (parse or schema validation). */
+  error?: string;
+  ms?: number;
+  tokens?: { input?: number; output?: number; total?: number };
+  cached?: boolean;
+  at?: string;
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const str = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v));
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const obj = (v: unknown): Record<string, any> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, any>) : {});
+
+/** A wire message's text: string content, text parts, and the tool calls of an assistant turn. */
+function messageText(m: Record<string, any>): string {
+  const c = m.content;
+  const text = typeof c === 'string' ? c : Array.isArray(c) ? c.map((p) => (typeof p === 'string' ? p : str(obj(p).text ?? p))).join('') : str(c);
+  const calls = Array.isArray(m.tool_calls) ? m.tool_calls.map((t: unknown) => `→ ${str(obj(obj(t).function).name)}(${str(obj(obj(t).function).arguments)})`) : [];
+  return [text, ...calls].filter(Boolean).join('\n');
+}
+
+/** The step a request came from when it did not name itself: its schema's name, its tools, or its system prompt's start. */
+export function stageOfRequest(request: unknown): string {
+  const r = obj(request);
+  const p = obj(r.params);
+  const schema = obj(obj(p.response_format).json_schema).name;
+  if (typeof schema === 'string' && schema) return schema.replace(/_/g, ' ');
+  const forced = obj(obj(p.tool_choice).function).name;
+  if (typeof forced === 'string' && forced) return forced.replace(/_/g, ' ');
+  if (Array.isArray(p.tools) && p.tools.length) return `tool loop (${p.tools.map((t: unknown) => str(obj(obj(t).function).name)).join(', ')})`;
+  const sys = Array.isArray(r.messages) ? r.messages.find((m: unknown) => obj(m).role === 'system') : undefined;
+  const head = sys ? messageText(obj(sys)).split('\n')[0].trim() : '';
+  return head ? (head.length > 60 ? `${head.slice(0, 59)}…` : head) : 'chat';
+}
+
+/** The inspector's view of one recorded exchange. */
+export function inspectorCall(x: Exchange): LlmExchange {
+  const g = obj(x.reply?.generations?.[0]);
+  const msg = obj(g.message);
+  const tu = obj(x.reply?.llmOutput?.tokenUsage);
+  const um = obj(msg.usage_metadata);
+  const input = num(tu.promptTokens) ?? num(um.input_tokens);
+  const output = num(tu.completionTokens) ?? num(um.output_tokens);
+  const total = num(tu.totalTokens) ?? num(um.total_tokens) ?? (input !== undefined || output !== undefined ? (input ?? 0) + (output ?? 0) : undefined);
+  const toolCalls = Array.isArray(msg.tool_calls) && msg.tool_calls.length ? msg.tool_calls.map((c: unknown) => ({ name: str(obj(c).name), args: obj(c).args })) : undefined;
+  const replyText = x.reply ? str(g.text ?? msg.content) : '';
+  const error = x.error ? (x.error.code ? `${x.error.code}: ${x.error.message}` : x.error.message) : x.invalid ? `reply refused: ${x.invalid}` : undefined;
+  return {
+    stage: x.stage || stageOfRequest(x.request),
+    messages: Array.isArray(x.request?.messages) ? (x.request.messages as unknown[]).map((m) => ({ role: str(obj(m).role) || '?', content: messageText(obj(m)) })) : [],
+    reply: x.reply ? replyText : null,
+    ...(toolCalls ? { toolCalls } : {}),
+    ...(error ? { error } : {}),
+    ...(num(x.ms) !== undefined ? { ms: x.ms } : {}),
+    ...(x.cached ? { tokens: { input: 0, output: 0, total: 0 } } : total !== undefined ? { tokens: { input, output, total } } : {}),
+    ...(x.cached ? { cached: true } : {}),
+    ...(x.at ? { at: x.at } : {}),
+  };
+}
+
+/** Parse an exchanges file's text for the inspector: the calls, and a note per unreadable line (1-based), never a throw. */
+export function parseInspectorCalls(body: string): { exchanges: LlmExchange[]; problems: string[] } {
+  const exchanges: LlmExchange[] = [];
+  const problems: string[] = [];
+  body.split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
+    let o: unknown;
+    try {
+      o = JSON.parse(line);
+    } catch (e) {
+      problems.push(`line ${i + 1}: not JSON (${(e as Error).message})`);
+      return;
+    }
+    if (!o || typeof o !== 'object' || Array.isArray(o) || !('request' in o)) {
+      problems.push(`line ${i + 1}: not a recorded exchange (no "request")`);
+      return;
+    }
+    exchanges.push(inspectorCall(o as Exchange));
+  });
+  return { exchanges, problems };
+}
+
+/** The item's recorded calls for the inspector, or undefined when the run recorded none for it. */
+export async function readInspectorCalls(runDir: string, id: string): Promise<{ exchanges: LlmExchange[]; problems: string[] } | undefined> {
+  const f = exchangesPath(runDir, id);
+  if (!existsSync(f)) return undefined;
+  return parseInspectorCalls(await readFile(f, 'utf8'));
 }

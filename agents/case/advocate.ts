@@ -25,6 +25,7 @@ import { isLexcaseError } from '../../core/errors.js';
 import { passageHandles } from '../common/passage-handles.js';
 import { sendAs } from '../../core/llm/json-schema.js';
 import { invokeStructured, messageText, parseStructured } from '../../core/llm/structured.js';
+import { withCall } from '../../core/llm/record-replay.js';
 import { advocateCompilePrompt, advocateSystemPrompt, advocateTask } from './prompts.js';
 import { truncate } from '../common/question-text.js';
 import { countingModel } from './token-tally.js';
@@ -107,9 +108,9 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
     systemPrompt: advocateSystemPrompt(o.k, stance, o.tools.map((t) => t.name)),
     middleware: [modelCallLimitMiddleware({ runLimit: maxSteps, exitBehavior: 'end' }), tokenLimitMiddleware(maxTokens)],
   });
-  const state = (await agent.invoke(
-    { messages: [new HumanMessage(advocateTask(o.facts, o.hypothesis.text, stance))] },
-    { signal: o.signal, recursionLimit: maxSteps * 8 + 10 },
+  // the loop's LLM exchanges are recorded as the step `advocate <key>` (core/llm/record-replay.ts)
+  const state = (await withCall(`advocate ${o.hypothesis.key}`, () =>
+    agent.invoke({ messages: [new HumanMessage(advocateTask(o.facts, o.hypothesis.text, stance))] }, { signal: o.signal, recursionLimit: maxSteps * 8 + 10 }),
   )) as { messages: BaseMessage[] };
   const messages = state.messages;
   const { calls, candidates, steps } = extractToolTrace(messages, handles);

@@ -153,7 +153,7 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
     const xkey = exchangeKey(key.prompt, key.llmKey);
     if (s.replayFrom) {
       const x = (xlog ?? new ExchangeLogOutsideItems(s.replayFrom)).take(xkey, () => key.prompt.slice(0, 300));
-      xlog?.record({ key: xkey, request: x.request, ...(x.cached ? { cached: true } : {}), ...(x.reply ? { reply: x.reply } : {}), ...(x.error ? { error: x.error } : {}) });
+      xlog?.record({ key: xkey, request: x.request, ...(x.cached ? { cached: true } : {}), ...(x.reply ? { reply: x.reply } : {}), ...(x.error ? { error: x.error } : {}), ...(x.ms !== undefined ? { ms: x.ms } : {}), ...(x.at ? { at: x.at } : {}) });
       if (x.error) throw restoreError(x.error);
       const result = restoreReply(x.reply!);
       if (x.cached) {
@@ -163,12 +163,15 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
       return result;
     }
     const request = { messages: JSON.parse(key.prompt) as unknown, params: JSON.parse(key.llmKey) as Record<string, unknown> };
+    const at = new Date().toISOString();
+    const t0 = performance.now();
+    const ms = () => Math.round(performance.now() - t0);
     try {
       const result = await this.answer(messages, options, runManager);
-      xlog!.record({ key: xkey, request, ...(result.llmOutput?.cached === true ? { cached: true } : {}), reply: storeReply(result) });
+      xlog!.record({ key: xkey, request, ...(result.llmOutput?.cached === true ? { cached: true } : {}), reply: storeReply(result), ms: ms(), at });
       return result;
     } catch (e) {
-      if (!options.signal?.aborted) xlog!.record({ key: xkey, request, error: storeError(e) });
+      if (!options.signal?.aborted) xlog!.record({ key: xkey, request, error: storeError(e), ms: ms(), at });
       throw e;
     }
   }

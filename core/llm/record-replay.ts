@@ -8,6 +8,11 @@
  * an Exchange: the wire request (messages and parameters; never headers, so never a key), the reply
  * generations with their usage, or the error. The runner writes them to `<runDir>/llm/`.
  *
+ * Each exchange also carries what the explorer's LLM-call inspector shows and a replay does not
+ * match on: the step that made it (`stage`, from `withCall`: invokeStructured names it by its
+ * `what`), the parse or schema-validation error of its reply (`invalid`, set by invokeStructured),
+ * its latency and start time (`ms`, `at`; a replay keeps the recorded ones).
+ *
  * Replay: a model made with `createChatModel(cfg, { replayFrom: dir })` never opens a connection.
  * The runner loads the recorded exchanges of each item into its log, and the model answers each
  * request with the recorded exchange of the same request (`exchangeKey`: the wire messages and the
@@ -33,6 +38,26 @@ export interface Exchange {
   reply?: { generations: StoredGeneration[]; llmOutput?: Record<string, unknown> };
   /** The request's final failure (after the retries). */
   error?: { code?: string; message: string };
+  /** The step that made the request (withCall), when it named itself. */
+  stage?: string;
+  /** Why the reply was refused by its reader (parse or schema validation), when it was. */
+  invalid?: string;
+  /** Latency of the request in ms (endpoint or cache, retries included) and when it started. */
+  ms?: number;
+  at?: string;
+}
+
+/** One named call of a step: the exchange it recorded (if any) is attached when recorded. */
+export interface CallScope {
+  stage: string;
+  exchange?: Exchange;
+}
+const callScope = new AsyncLocalStorage<CallScope>();
+
+/** Run `fn` as one call of the step `stage`; the exchange it records gets the stage, and `fn` may annotate it. */
+export function withCall<T>(stage: string, fn: (call: CallScope) => T): T {
+  const c: CallScope = { stage };
+  return callScope.run(c, () => fn(c));
 }
 
 /** Request parameters a replay does not match on: the recording fixes the model and its sampling. */
@@ -63,8 +88,12 @@ export class ExchangeLog {
     }
   }
 
-  record(x: Omit<Exchange, 'n'>): void {
-    this.recorded.push({ n: this.recorded.length, ...x });
+  record(x: Omit<Exchange, 'n'>): Exchange {
+    const call = callScope.getStore();
+    const e: Exchange = { n: this.recorded.length, ...(call ? { stage: call.stage } : {}), ...x };
+    this.recorded.push(e);
+    if (call) call.exchange = e;
+    return e;
   }
 
   /** The next recorded exchange of this request; throws LLM_REPLAY_MISMATCH when there is none. */

@@ -22,6 +22,7 @@ import type { z } from 'zod';
 import { errors, isLexcaseError } from '../errors.js';
 import { log } from '../log.js';
 import { jsonSchemaFor } from './json-schema.js';
+import { withCall, type CallScope } from './record-replay.js';
 
 /** Text content of a chat reply (string or content parts). */
 export function messageText(msg: BaseMessage): string {
@@ -257,15 +258,22 @@ export async function invokeStructured<S extends z.ZodType>(
   for (let attempt = 1; attempt <= 2; attempt++) {
     let reply: Reply;
     notifySent(opts.what, name, mode, schema);
+    // the exchange this attempt records (record-replay.ts) is named by `what`, and marked with the reply's error below
+    const sent: { call?: CallScope } = {};
+    const send = (m: StructuredOutputMode, strict: boolean) =>
+      withCall(opts.what, async (c) => {
+        sent.call = c;
+        return (await model.invoke(convo, requestOptions(m, name, schema, opts.signal, strict) as never)) as Reply;
+      });
     try {
-      reply = (await model.invoke(convo, requestOptions(mode, name, schema, opts.signal, strictOf(model)) as never)) as Reply;
+      reply = await send(mode, strictOf(model));
     } catch (e) {
       if (mode === 'prompt' || !rejectsStructuredOutput(e)) throw e;
       const setting = settingOf(model);
       log.warn(`the endpoint rejected structured output (${mode}): ${(e as Error).message.slice(0, 200)}; using prompt-only JSON from now on (set llm.structuredOutput to "tool" or "prompt")`);
       if (setting) setting.structuredOutput = 'prompt';
       mode = 'prompt';
-      reply = (await model.invoke(convo, requestOptions(mode, name, schema, opts.signal) as never)) as Reply;
+      reply = await send(mode, false);
     }
     const got = readReply(reply, mode, name);
     raw.push(got.text);
@@ -281,6 +289,7 @@ export async function invokeStructured<S extends z.ZodType>(
       return { value, raw, attempts: attempt, mode, ...(invalidToolCalls.length ? { invalidToolCalls } : {}) };
     } catch (e) {
       lastError = (e as Error).message;
+      if (sent.call?.exchange) sent.call.exchange.invalid = lastError;
       convo = [
         ...messages,
         new AIMessage(got.text),
