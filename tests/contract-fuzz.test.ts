@@ -13,8 +13,13 @@
  *    values from each (checked against ajv, a validator lexcase did not write) and parses them with
  *    the zod schema the system parses the reply with.
  *  - Against the systems' sensible scripted models, all five finish every item with 0 failures.
- * The per-system figures (schemas sent, items, failures by reason) are printed as one table.
+ *  - The built CLI: each system's `lexcase run <system>` as a child process against the fuzzing
+ *    server (the client from flags and environment, as a user starts it) exits 0 with every item a
+ *    result line.
+ * The per-system figures (schemas sent, items, failures by reason; the CLI runs' items and
+ * failures) are printed as one table and written to tests/artifacts/contract-fuzz-summary.{md,json}.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import fc from 'fast-check';
@@ -27,6 +32,8 @@ import { contractFuzz } from './support/contract-fuzz-server.js';
 import { mixedIndexFixture, modelOn, runSystem, SENSIBLE, SYSTEMS, VARIANTS } from './support/five-systems.js';
 import { readResults } from '../eval/run-dir.js';
 import { valuesOf } from './support/schema-values.js';
+import { PACKAGE_ROOT } from '../core/version.js';
+import { runBuiltCli } from '../src/mcp/test-support/children.js';
 import { schemaConstrained, startScriptedServer, type RecordedRequest, type ScriptedServer } from './support/scripted-openai-server.js';
 
 const N = Number(process.env.LEXCASE_FUZZ_ITEMS ?? 20);
@@ -39,17 +46,23 @@ afterEach(async () => {
 });
 
 afterAll(() => {
+  const table = [
+    'system     schemas  requests (structured / tool calls / text)  items  failures (fuzz)        sensible              CLI (fuzz)',
+    ...Object.entries(summary).map(
+      ([s, r]) => `${s.padEnd(10)} ${String(r.schemas).padStart(7)}  ${r.requests.padEnd(41)}  ${String(r.items).padStart(5)}  ${(r.failures || (r.requests === '-' ? '-' : '0')).padEnd(20)}  ${(r.sensible ?? '-').padEnd(20)}  ${r.cli ?? '-'}`,
+    ),
+  ].join('\n');
   // eslint-disable-next-line no-console
-  console.log(
-    [
-      '',
-      'system     schemas  requests (structured / tool calls / text)  items  failures (fuzz)        sensible',
-      ...Object.entries(summary).map(([s, r]) => `${s.padEnd(10)} ${String(r.schemas).padStart(7)}  ${r.requests.padEnd(41)}  ${String(r.items).padStart(5)}  ${(r.failures || '0').padEnd(20)}  ${r.sensible ?? '-'}`),
-    ].join('\n'),
-  );
+  console.log(`\n${table}`);
+  if (Object.keys(summary).length === 0) return;
+  const dir = join(PACKAGE_ROOT, 'tests', 'artifacts');
+  mkdirSync(dir, { recursive: true });
+  const made = `tests/contract-fuzz.test.ts, ${new Date().toISOString()}, ${N} items per system, fuzz seed 27`;
+  writeFileSync(join(dir, 'contract-fuzz-summary.md'), `<!-- ${made} -->\n\n\`\`\`\n${table}\n\`\`\`\n`);
+  writeFileSync(join(dir, 'contract-fuzz-summary.json'), JSON.stringify({ made, items: N, systems: summary }, null, 2) + '\n');
 });
 
-const summary: Record<string, { schemas: number; requests: string; items: number; failures: string; sensible?: string }> = {};
+const summary: Record<string, { schemas: number; requests: string; items: number; failures: string; sensible?: string; cli?: string }> = {};
 const sent: { system: string; s: SentSchema }[] = [];
 const toolSchemas = new Map<string, Record<string, unknown>>();
 
@@ -164,4 +177,33 @@ describe('the five systems against their sensible scripted models', () => {
       expect(failed.map((x) => `${x.id}: ${x.error ?? JSON.stringify(x.stepFailures)}`)).toEqual([]);
       expect(r.results.length).toBeGreaterThanOrEqual(N);
     }, 600_000);
+});
+
+describe('the built CLI against the contract-fuzzing server', () => {
+  const M = 3;
+  const commands = (): Record<string, string[]> => ({
+    case: ['run', 'case', '--index', fx.index.dir, '--limit', String(M), '--jurors', '3', '--max-steps', '4', '--k', '3'],
+    mad: ['run', 'mad', '--index', fx.index.dir, '--limit', String(M), '--rounds', '2'],
+    emar: ['run', 'emar', '--dataset', 'barexam', '--split', 'val', '--limit', String(M), '--max-depth', '2'],
+    acal: ['run', 'acal', '--task', 'hearsay', '--index', fx.index.dir, '--limit', String(M)],
+    threeply: ['run', 'threeply', '--scenarios', 'arguable', '--n', String(M)],
+  });
+  for (const system of SYSTEMS)
+    it(`lexcase run ${system} (a child process, the client from the environment): exit 0, ${M} items each a result line, failures counted`, async () => {
+      const fuzz = contractFuzz({ seed: 29 });
+      srv = await startScriptedServer(fuzz);
+      const runDir = join(fx.dir, `cli-${system}`);
+      const r = await runBuiltCli(['--json', ...commands()[system], '--run-dir', runDir], {
+        cwd: fx.dir,
+        env: { LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'scripted', LEXCASE_LLM_MAX_RETRIES: '0', XDG_CACHE_HOME: join(fx.dir, 'cache'), NO_COLOR: '1' },
+      });
+      expect(r.code, r.stderr.slice(-2000)).toBe(0);
+      const { records } = await readResults(runDir);
+      expect(records).toHaveLength(M);
+      for (const rec of records) if (rec.error) expect(rec.prediction, `${rec.id}: a failed item has no prediction`).toBeNull();
+      expect(srv.requests.length).toBeGreaterThan(0);
+      expect(fuzz.stats.structured).toBeGreaterThan(0);
+      const failed = records.filter((x) => x.error);
+      summary[system] = { ...(summary[system] ?? { schemas: 0, requests: '-', items: 0, failures: '' }), cli: `${records.length} items, ${failed.length} failed${failed.length ? ` (${countBy(failed.map((x) => reason(x.error!)))})` : ''}` };
+    }, 300_000);
 });
