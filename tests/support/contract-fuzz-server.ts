@@ -6,8 +6,9 @@
  *  - a request that carries a schema (response_format json_schema, or a forced tool call) gets a
  *    random schema-valid value (schema-values.ts: odd strings, boundary numbers, any enum member,
  *    any allowed array length);
- *  - a request that offers tools (an agent loop) calls one of them with random valid arguments
- *    (`toolRate` of the time) or answers with random text;
+ *  - a request that offers tools (an agent loop) calls one of them — or two at once, a quarter of
+ *    the time (parallel tool calls) — with random valid arguments (`toolRate` of the time) or
+ *    answers with random text;
  *  - any other request gets random text.
  * Seeded: the reply is a function of the seed and the request body, so a run is the same whatever
  * the order its concurrent requests arrive in. `stats` counts what was answered how.
@@ -53,9 +54,14 @@ export function contractFuzz(o: ContractFuzzOptions): ((req: RecordedRequest) =>
     }
     const tools = ((req.body?.tools ?? []) as { function?: { name: string; parameters?: Record<string, unknown> } }[]).filter((t) => t.function);
     if (tools.length && req.body?.tool_choice !== 'none' && (s % 1000) / 1000 < toolRate) {
-      const t = tools[s % tools.length].function!;
+      // one call, or (a quarter of the time) two parallel calls, as models with parallel tool calls make
+      const n = (s >> 3) % 4 === 0 ? 2 : 1;
+      const calls = Array.from({ length: n }, (_, j) => {
+        const t = tools[(s + j) % tools.length].function!;
+        return { name: t.name, args: sampleValue(t.parameters ?? { type: 'object', properties: {} }, s + 1 + j) as object };
+      });
       stats.toolCalls++;
-      return { toolCalls: [{ name: t.name, args: sampleValue(t.parameters ?? { type: 'object', properties: {} }, s + 1) as object }] };
+      return { toolCalls: calls };
     }
     stats.text++;
     return { content: sampleText(s) };
