@@ -2,7 +2,8 @@
  * Issue 27, item 5: runs that replay. A run of each of the five systems is recorded against the
  * contract-fuzzing server (random replies: succeeded and failed items, tool loops, abstentions),
  * with two items at a time; then the run is replayed with a model that has no endpoint at all
- * (`replayFrom`): results.jsonl must be byte-identical. The CLI does the same as a child process
+ * (`replayFrom`): results.jsonl must be byte-identical, and the replay's llm/ shows the same calls
+ * in the explorer's inspector. The CLI does the same as a child process
  * (`lexcase run case … --replay RUN_DIR`), with an API key set for the recording that must appear
  * nowhere in the run dir; a replay with other flags, or into the recorded dir, is refused.
  */
@@ -11,6 +12,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { readInspectorCalls } from '../eval/llm-exchanges.js';
 import { contractFuzz } from './support/contract-fuzz-server.js';
 import { mixedIndexFixture, modelOn, runSystem, SYSTEMS } from './support/five-systems.js';
 import { startScriptedServer } from './support/scripted-openai-server.js';
@@ -45,6 +47,20 @@ describe('a recorded run replays with no endpoint, byte for byte', () => {
       expect(Buffer.compare(results(replayed), results(recorded))).toBe(0);
       expect(readdirSync(join(recorded, 'llm')).filter((f) => f.endsWith('.jsonl')).length).toBeGreaterThan(0);
       expect(JSON.parse(readFileSync(join(replayed, 'config.json'), 'utf8')).replayOf).toBe(recorded);
+      // the replay's own llm/ shows the same calls in the inspector: steps, errors, replies, recorded latencies and tokens
+      const view = async (dir: string) => {
+        const out: unknown[] = [];
+        for (const line of results(dir).toString().trim().split('\n')) {
+          const id = JSON.parse(line).id as string;
+          // as a multiset: concurrent requests of one item (MAD's debaters, ACAL's batches) may be served in another order
+          const calls = (await readInspectorCalls(dir, id))?.exchanges.map((c) => JSON.stringify({ stage: c.stage, error: c.error, reply: c.reply, ms: c.ms, tokens: c.tokens }));
+          out.push({ id, calls: calls?.sort() });
+        }
+        return out;
+      };
+      const rec = await view(recorded);
+      expect(rec.some((x) => (x as { calls?: unknown[] }).calls?.length)).toBe(true);
+      expect(await view(replayed)).toEqual(rec);
     }, 300_000);
 });
 
