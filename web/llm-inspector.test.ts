@@ -7,36 +7,20 @@
  * the juror's reader refused marked on that call (the retry that followed is the next call). In
  * headless Chromium (skipped, saying why, without one) the run's trace shows the same calls.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../core/version.js';
+import { runBuiltCli } from '../src/mcp/test-support/children.js';
 import { mixedIndexFixture, SENSIBLE } from '../tests/support/five-systems.js';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer } from '../tests/support/scripted-openai-server.js';
 import { startExplorer, type ExplorerServer } from './server/server.js';
 import { CHROMIUM, openTestBrowser } from './test-support/browser.js';
 
-const BUILT_CLI = join(PACKAGE_ROOT, 'dist', 'src', 'cli', 'main.js');
 const RUN = 'case-cli';
 const fx = mixedIndexFixture('inspector', 2);
 
 interface Call { stage: string; messages: { role: string; content: string }[]; reply: string | null; toolCalls?: { name: string }[]; error?: string; ms?: number; tokens?: { input?: number; output?: number; total?: number } }
 interface Calls { source: string; calls: Call[]; problems: string[]; totals: { calls: number | null; tokens: number | null } }
-
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: run \`npm run build\` first`);
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => v !== undefined && !/^(LEXCASE_LLM_|OPENAI_)/.test(k))) as Record<string, string>;
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BUILT_CLI, ...args], { cwd: fx.dir, env: { ...clean, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
-    child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
 
 let srv: ScriptedServer;
 let ex: ExplorerServer;
@@ -55,10 +39,9 @@ beforeAll(async () => {
     return sensible(r);
   });
   const runs = join(fx.dir, 'runs');
-  const r = await cli(['--json', 'run', 'case', '--index', fx.index.dir, '--limit', '2', '--jurors', '3', '--max-steps', '3', '--run-dir', join(runs, RUN)], {
-    LEXCASE_LLM_BASE_URL: srv.url,
-    LEXCASE_LLM_MODEL: 'scripted',
-    XDG_CACHE_HOME: join(fx.dir, 'cache'),
+  const r = await runBuiltCli(['--json', 'run', 'case', '--index', fx.index.dir, '--limit', '2', '--jurors', '3', '--max-steps', '3', '--run-dir', join(runs, RUN)], {
+    cwd: fx.dir,
+    env: { LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'scripted', XDG_CACHE_HOME: join(fx.dir, 'cache'), NO_COLOR: '1' },
   });
   await srv.close();
   expect(r.code, r.stderr).toBe(0);
