@@ -23,6 +23,7 @@ export type ErrorCode =
   | 'LLM_OUTPUT_INVALID'
   | 'LLM_REQUEST_FAILED'
   | 'LLM_UNAVAILABLE'
+  | 'LLM_REPLAY_MISMATCH'
   | 'DATASET_UNKNOWN'
   | 'RUN_INVALID'
   | 'NOT_FOUND'
@@ -157,6 +158,13 @@ export const errors = {
 
   llmRequestFailed: (message: string, cause?: unknown) =>
     new LexcaseError('LLM_REQUEST_FAILED', `LLM request failed: ${message}`, { cause }),
+
+  /** A replayed run asked for an exchange its recording does not hold. */
+  llmReplayMismatch: (dir: string, item: string, message: string) =>
+    new LexcaseError('LLM_REPLAY_MISMATCH', `replay of ${dir}, item ${item}: ${message}`, {
+      file: dir,
+      hint: 'replay with the flags of the recorded run (its config.json) and the same index, data and lexcase version',
+    }),
 
   datasetUnknown: (name: string, known: string[]) =>
     new LexcaseError('DATASET_UNKNOWN', `unknown dataset "${name}"`, { hint: `${didYouMean(name, known)}known datasets: ${known.join(', ')}` }),

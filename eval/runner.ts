@@ -19,10 +19,22 @@
  * (signal) is not recorded, so it is redone on resume. Stale temp files from a killed run are
  * removed. An error from `makeContext` is a setup error: no more items start, and it is thrown
  * once running items end.
+ *
+ * LLM exchanges: every request a factory model answers inside an item is recorded (redacted) in
+ * `<runDir>/llm/<item>.jsonl`, and the model's settings in `llm/model.json` (eval/llm-exchanges.ts).
+ * When the items' model replays a recorded run (`createChatModel(cfg, { replayFrom })`), each item
+ * is served from its recorded exchanges, its `ms` is the recorded one (a replay's own time says
+ * nothing), results.jsonl keeps the recorded order, and a seed or config that differs from the
+ * recording's, or a request it does not hold, stops the run: a replay reproduces results.jsonl
+ * byte for byte or fails.
  */
+import { resolve } from 'node:path';
 import pLimit from 'p-limit';
 import { errors, isLexcaseError } from '../core/errors.js';
 import { UsageMeter, withUsageScope } from '../core/llm/usage.js';
+import { recordedModelSettings, replaySourceOf } from '../core/llm/factory.js';
+import { ExchangeLog, withExchangeLog } from '../core/llm/record-replay.js';
+import { readExchanges, replayInfo, writeExchanges, writeModelSettings, type ReplayInfo } from './llm-exchanges.js';
 import { log } from '../core/log.js';
 import { createProgress } from '../core/progress.js';
 import { deriveSeed } from '../core/rng.js';
@@ -181,6 +193,20 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
   let appendChain: Promise<void> = Promise.resolve();
 
   let setupError: unknown;
+  // set up once, from the first item's model: the settings file of a recording, or the replay's checks
+  let llmInit: Promise<ReplayInfo | undefined> | undefined;
+  const initLlm = (llm: unknown): Promise<ReplayInfo | undefined> =>
+    (llmInit ??= (async () => {
+      const from = replaySourceOf(llm);
+      const settings = recordedModelSettings(llm);
+      if (settings) await writeModelSettings(runDir, settings);
+      if (!from) return undefined;
+      if (resolve(from) === resolve(runDir)) throw errors.runInvalid(runDir, 'is the run being replayed; give the replay a new --run-dir');
+      const info = await replayInfo(from, config, seed);
+      const cfgFile = (await readConfig(runDir)) as RunConfigFile | undefined;
+      if (cfgFile) await writeJsonAtomic(configPath(runDir), { ...cfgFile, replayOf: from });
+      return info;
+    })());
   const runOne = async (item: Item): Promise<void> => {
     if (setupError) return;
     if (opts.signal?.aborted) {
@@ -201,22 +227,42 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
       setupError ??= e;
       return;
     }
+    let replay: ReplayInfo | undefined;
+    let xlog: ExchangeLog;
     try {
-      outcome = await withUsageScope(meter, () =>
-        withToolRecorder(recorder, () => opts.system(item, { ...ctx, seed: ctx.seed ?? itemSeed, signal: ctx.signal ?? opts.signal })),
+      replay = ctx.llm ? await initLlm(ctx.llm) : undefined;
+      xlog = new ExchangeLog(item.id, replay ? { dir: replay.dir, exchanges: await readExchanges(replay.dir, item.id) } : undefined);
+    } catch (e) {
+      setupError ??= e;
+      return;
+    }
+    try {
+      outcome = await withExchangeLog(xlog, () =>
+        withUsageScope(meter, () =>
+          withToolRecorder(recorder, () => opts.system(item, { ...ctx, seed: ctx.seed ?? itemSeed, signal: ctx.signal ?? opts.signal })),
+        ),
       );
     } catch (e) {
       if (opts.signal?.aborted) {
         aborted = true;
         return;
       }
+      if (isLexcaseError(e) && e.code === 'LLM_REPLAY_MISMATCH') {
+        setupError ??= e;
+        return;
+      }
       outcome = { prediction: null, trace: {}, error: errorText(e) };
+    }
+    if (xlog.mismatch) {
+      setupError ??= xlog.mismatch;
+      return;
     }
     if (opts.signal?.aborted && outcome.error) {
       aborted = true;
       return;
     }
-    const ms = Math.round(performance.now() - t0);
+    const ms = replay?.recorded.get(item.id)?.ms ?? Math.round(performance.now() - t0);
+    if (xlog.recorded.length) await writeExchanges(runDir, item.id, xlog.recorded);
     const tokens = meter.snapshot();
     const prediction = outcome.error ? (outcome.prediction ?? null) : outcome.prediction;
     const stepFailures = outcome.stepFailures && Object.keys(outcome.stepFailures).length ? outcome.stepFailures : undefined;
@@ -274,5 +320,14 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
     progress.stop();
   }
   if (setupError) throw setupError;
+  const replayed = llmInit ? await llmInit : undefined;
+  if (replayed) {
+    // the recorded order (items run concurrently finish in any order)
+    const pos = new Map(replayed.order.map((id, i) => [id, i]));
+    const byPos = (r: ResultRecord) => pos.get(r.id) ?? Number.MAX_SAFE_INTEGER;
+    const all = (await repairResults(runDir)).sort((a, b) => byPos(a) - byPos(b));
+    await rewriteResults(runDir, all);
+    results.sort((a, b) => byPos(a) - byPos(b));
+  }
   return { results, skipped, retried, ran, failed, aborted };
 }

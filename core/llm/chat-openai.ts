@@ -32,11 +32,13 @@ import {
   type ChatOpenAIFields,
 } from '@langchain/openai';
 import type { LimitFunction } from 'p-limit';
+import { errors } from '../errors.js';
 import { log } from '../log.js';
 import type { DiskCache } from './disk-cache.js';
 import { rememberCacheEntry } from './cache-validation.js';
 import { readCompletion } from './completion-reply.js';
 import { withDeadline } from './deadline.js';
+import { currentExchangeLog, exchangeKey, restoreError, restoreReply, storeError, storeReply } from './record-replay.js';
 import { withRetries } from './retry.js';
 import type { StructuredOutputSetting } from './structured.js';
 import { recordUsage, type UsageMeter } from './usage.js';
@@ -58,6 +60,8 @@ export interface LexcaseModelShared extends StructuredOutputSetting {
   limit: LimitFunction;
   retry: { maxRetries: number; baseMs: number; maxMs: number };
   stats: LlmStats;
+  /** Replay the run recorded in this dir (record-replay.ts): never contact the endpoint. */
+  replayFrom?: string;
 }
 
 // Call options that do not change the reply and must not split the cache.
@@ -133,11 +137,47 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
     return { prompt: JSON.stringify(wire), llmKey: JSON.stringify({ model: this.model, ...params }) };
   }
 
+  /**
+   * One request: replayed from a recording, or answered (cache, endpoint) and recorded in the
+   * current item's exchange log (record-replay.ts), errors included.
+   */
   override async _generate(
     messages: BaseMessage[],
     options: this['ParsedCallOptions'],
     runManager?: CallbackManagerForLLMRun,
   ): Promise<ChatResult> {
+    const s = this.lexcase;
+    const xlog = currentExchangeLog();
+    if (!s.replayFrom && !xlog) return this.answer(messages, options, runManager);
+    const key = this.cacheKey(messages, options);
+    const xkey = exchangeKey(key.prompt, key.llmKey);
+    if (s.replayFrom) {
+      const x = (xlog ?? new ExchangeLogOutsideItems(s.replayFrom)).take(xkey, () => key.prompt.slice(0, 300));
+      xlog?.record({ key: xkey, request: x.request, ...(x.cached ? { cached: true } : {}), ...(x.reply ? { reply: x.reply } : {}), ...(x.error ? { error: x.error } : {}), ...(x.ms !== undefined ? { ms: x.ms } : {}), ...(x.at ? { at: x.at } : {}) });
+      if (x.error) throw restoreError(x.error);
+      const result = restoreReply(x.reply!);
+      if (x.cached) {
+        s.stats.cacheHits++;
+        recordUsage({ input: 0, output: 0, cached: true }, s.usage);
+      } else recordUsage(tokensOf(result), s.usage);
+      return result;
+    }
+    const request = { messages: JSON.parse(key.prompt) as unknown, params: JSON.parse(key.llmKey) as Record<string, unknown> };
+    const at = new Date().toISOString();
+    const t0 = performance.now();
+    const ms = () => Math.round(performance.now() - t0);
+    try {
+      const result = await this.answer(messages, options, runManager);
+      xlog!.record({ key: xkey, request, ...(result.llmOutput?.cached === true ? { cached: true } : {}), reply: storeReply(result), ms: ms(), at });
+      return result;
+    } catch (e) {
+      if (!options.signal?.aborted) xlog!.record({ key: xkey, request, error: storeError(e), ms: ms(), at });
+      throw e;
+    }
+  }
+
+  /** The reply from the response cache or the endpoint (with retries), with its usage recorded. */
+  private async answer(messages: BaseMessage[], options: this['ParsedCallOptions'], runManager?: CallbackManagerForLLMRun): Promise<ChatResult> {
     const s = this.lexcase;
     const key = s.cache ? this.cacheKey(messages, options) : undefined;
     if (s.cache && key) {
@@ -182,6 +222,14 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
       }
     }
     return result;
+  }
+}
+
+/** Outside any item (no exchange log) a replay model holds no recording to answer from. */
+class ExchangeLogOutsideItems {
+  constructor(readonly dir: string) {}
+  take(): never {
+    throw errors.llmReplayMismatch(this.dir, '(none)', 'a request outside any item of the run has no recorded reply');
   }
 }
 

@@ -14,7 +14,7 @@ import { BaseCache } from '@langchain/core/caches';
 import { AIMessage, isAIMessage, type BaseMessage } from '@langchain/core/messages';
 import type { ChatGeneration, Generation } from '@langchain/core/outputs';
 
-interface StoredGeneration {
+export interface StoredGeneration {
   text: string;
   generationInfo?: Record<string, unknown>;
   message?: {
@@ -38,7 +38,7 @@ export function cacheKeyHash(prompt: string, llmKey: string): string {
   return createHash('sha256').update(prompt).update('\0').update(llmKey).digest('hex');
 }
 
-function storeGeneration(g: Generation): StoredGeneration {
+export function storeGeneration(g: Generation): StoredGeneration {
   const out: StoredGeneration = { text: g.text, generationInfo: g.generationInfo };
   const msg = (g as ChatGeneration).message as BaseMessage | undefined;
   if (msg) {
@@ -56,7 +56,7 @@ function storeGeneration(g: Generation): StoredGeneration {
   return out;
 }
 
-function restoreGeneration(s: StoredGeneration): Generation {
+export function restoreGeneration(s: StoredGeneration): Generation {
   if (!s.message) return { text: s.text, generationInfo: s.generationInfo };
   const m = s.message;
   const message = new AIMessage({

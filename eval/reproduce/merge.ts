@@ -12,6 +12,7 @@ import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors } from '../../core/errors.js';
 import { checkOutputDir } from '../../core/out-dir-rule.js';
+import { datasetChecksum } from '../provenance.js';
 import { writeReport } from '../report/write-report.js';
 import { RUN_FILES, readConfig, readResults, writeJsonAtomic } from '../run-dir.js';
 import type { ResultRecord } from '../types.js';
@@ -131,7 +132,21 @@ async function writeMergedRun(p: PlannedRun, out: string): Promise<{ items: numb
   await mkdir(join(to, RUN_FILES.traces), { recursive: true });
   for (const s of p.shards) await copyItemFiles(s.dir, to);
   await writeFile(join(to, RUN_FILES.results), p.allIds.map((id) => JSON.stringify(p.byId.get(id)!.rec) + '\n').join(''));
-  await writeJsonAtomic(join(to, RUN_FILES.config), { ...ref.config, mergedFrom: p.shards.map((s) => ({ dir: s.dir, shard: s.shard.shard, items: s.results.length })) });
+  // config.json: the merged run's item count and dataset checksum (as the unsharded run records them),
+  // and each shard's own count, dataset checksum and results.jsonl checksum
+  const merged = p.allIds.map((id) => p.byId.get(id)!.rec);
+  const prov = ref.config.provenance as Record<string, unknown> | undefined;
+  const mergedFrom = [];
+  for (const s of p.shards) {
+    const sp = s.config.provenance as { datasetChecksum?: string } | undefined;
+    mergedFrom.push({ dir: s.dir, shard: s.shard.shard, items: s.results.length, datasetChecksum: sp?.datasetChecksum ?? null, resultsSha256: sha256(await readFile(join(s.dir, RUN_FILES.results))) });
+  }
+  await writeJsonAtomic(join(to, RUN_FILES.config), {
+    ...ref.config,
+    ...(prov ? { provenance: { ...prov, items: merged.length, datasetChecksum: datasetChecksum(merged, (r: ResultRecord) => r.gold) } } : {}),
+    mergedItems: merged.length,
+    mergedFrom,
+  });
   await writeReport(to);
   return { items: p.allIds.length };
 }

@@ -3,6 +3,7 @@
  * where the run dir goes, --limit, and the index / data / LLM options given to `reproduce`.
  * The same list is printed in table.md so a reviewer can rerun one cell by hand.
  */
+import { join } from 'node:path';
 import type { RecipeRun } from './recipe.js';
 
 export interface RunArgvOptions {
@@ -12,6 +13,9 @@ export interface RunArgvOptions {
   data?: string;
   config?: string;
   cache?: boolean;
+  /** A recorded reproduction dir: each run replays its recorded run (`--replay <dir>/runs/<id>`). */
+  replay?: string;
+  llmProvider?: string;
 }
 
 const RUN_DIR_FLAG: Record<string, string> = { case: '--run-dir', baseline: '--run-dir', mad: '--run-dir', acal: '--out', threeply: '--out', emar: '--out' };
@@ -34,5 +38,7 @@ export function runArgv(run: RecipeRun, o: RunArgvOptions): string[] {
   if (o.data && run.system === 'acal' && args.data === undefined) out.push('--data', o.data);
   if (o.config) out.push('--config', o.config);
   if (o.cache === false) out.push('--no-cache');
+  if (o.llmProvider) out.push('--llm-provider', o.llmProvider);
+  if (o.replay) out.push('--replay', join(o.replay, 'runs', run.id));
   return out;
 }

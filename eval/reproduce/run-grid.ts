@@ -60,6 +60,9 @@ export interface RunGridOptions {
   data?: string;
   config?: string;
   cache?: boolean;
+  /** Replay this recorded reproduction dir (every LLM run answers from its recorded exchanges). */
+  replay?: string;
+  llmProvider?: string;
   model?: string;
   /** Runs `lexcase <argv>` (the CLI layer passes an in-process runner). */
   runCommand: CommandRunner;
@@ -111,7 +114,7 @@ async function runOne(run: RecipeRun, o: RunGridOptions): Promise<RunState> {
       return { id: run.id, system: run.system, status: 'failed', error: e.message };
     }
   }
-  const argv = runArgv(run, { runDir, limit: o.limit, index: o.index, data: o.data, config: o.config, cache: o.cache });
+  const argv = runArgv(run, { runDir, limit: o.limit, index: o.index, data: o.data, config: o.config, cache: o.cache, replay: o.replay, llmProvider: o.llmProvider });
   const r = await o.runCommand(['--json', ...argv]);
   await mkdir(join(o.dir, 'logs'), { recursive: true });
   await writeFile(join(o.dir, 'logs', `${run.id}.log`), `$ lexcase ${argv.join(' ')}\n${r.stdout}\n${r.stderr}`);

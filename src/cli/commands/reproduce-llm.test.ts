@@ -91,3 +91,20 @@ describe('lexcase reproduce <LLM recipe> --limit 2 against the scripted server',
     120_000,
   );
 });
+
+describe('lexcase reproduce --replay', () => {
+  it('re-runs a recorded reproduction with no endpoint: every LLM run\'s results.jsonl byte-identical', async () => {
+    const out = join(dir, 'rec-emar-table4');
+    const r = await runCli(['--json', 'reproduce', 'emar-table4', '--limit', '2', '--endpoint', srv.url, '--model', 'scripted', '--no-cache', '--run-dir', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const again = join(dir, 'rep-emar-table4');
+    const before = srv.requests.length;
+    const r2 = await runCli(['--json', 'reproduce', 'emar-table4', '--limit', '2', '--replay', out, '--run-dir', again]);
+    expect(r2.code, r2.stderr).toBe(0);
+    expect(srv.requests.length).toBe(before); // no request reached the endpoint
+    const { recipe } = loadRecipe('emar-table4');
+    const llmRuns = recipe.runs.filter((x) => !x.unavailable && existsSync(join(out, 'runs', x.id, 'llm')));
+    expect(llmRuns.length).toBeGreaterThan(0);
+    for (const run of llmRuns) expect(readFileSync(join(again, 'runs', run.id, 'results.jsonl')).equals(readFileSync(join(out, 'runs', run.id, 'results.jsonl'))), run.id).toBe(true);
+  }, 240_000);
+});

@@ -152,6 +152,16 @@ describe('lexcase reproduce case-table3 (offline)', () => {
     expect(tm.rows).toEqual(table(full).rows);
     expect(tm.shard).toBeNull();
     expect(existsSync(join(merged, 'runs', 'bm25', 'traces'))).toBe(true);
+    // the merged config.json: the merged item count, and every shard's results checksum (as its checksums.json recorded it)
+    const cfgOf = (d: string) => JSON.parse(readFileSync(join(d, 'runs', 'bm25', 'config.json'), 'utf8'));
+    const mc = cfgOf(merged);
+    expect(mc.mergedItems).toBe(LIMIT);
+    if (cfgOf(full).provenance) expect(mc.provenance).toMatchObject({ items: LIMIT, datasetChecksum: cfgOf(full).provenance.datasetChecksum });
+    expect(mc.mergedFrom.map((x: { items: number }) => x.items).sort()).toEqual([3, 4]);
+    for (const x of mc.mergedFrom) {
+      const shardDir = x.shard.index === 1 ? s1 : s2;
+      expect(x.resultsSha256).toBe(JSON.parse(readFileSync(join(shardDir, 'checksums.json'), 'utf8'))['runs/bm25/results.jsonl']);
+    }
   }, 60_000);
 
   it('merge refuses a missing shard, the same shard twice, and a results file changed after its run', async () => {

@@ -66,6 +66,18 @@ describe('lexcase run emar', () => {
     // the paper's sampling settings reach the endpoint
     expect(srv.requests[0].body).toMatchObject({ temperature: 0.1, top_p: 0.9 });
     expect(srv.requests[0].body.max_tokens ?? srv.requests[0].body.max_completion_tokens).toBe(2048);
+    // …and config.json says where they came from
+    const cfg = JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')).config;
+    expect(cfg).toMatchObject({ temperature: 0.1, topP: 0.9, maxTokens: 2048, sampling: { fromPaper: ['temperature', 'topP', 'maxTokens'], given: [] } });
+    expect(cfg.sampling.source).toMatch(/EMAR \(paper 004\).*temperature 0\.1, top-p 0\.9, max_tokens 2048/);
+  });
+
+  it('config.json names a sampling setting given on the command line as given, not the paper\'s', async () => {
+    const out = join(dir, 'hearsay-t');
+    const r = await cli('--json', 'run', 'emar', '--dataset', 'hearsay', '--split', 'train', '--limit', '1', '--temperature', '0.1', '--out', out, '--no-cache');
+    expect(r.code, r.err).toBe(0);
+    const cfg = JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')).config;
+    expect(cfg.sampling).toMatchObject({ fromPaper: ['topP', 'maxTokens'], given: ['temperature (--temperature)'] });
   });
 
   it('runs Bar Exam QA val with --limit: parties that never converge stop at depth 3', async () => {
