@@ -18,13 +18,24 @@ export const MANIFEST_FORMAT = 'lexcase-index';
 /** 2: doc store texts may be block-compressed (see `docstore`); version-1 dirs are still read. */
 export const MANIFEST_VERSION = 2;
 
+/**
+ * The analyzer of an index. `preset` absent: lexcase's own analyzer with these settings. `preset:
+ * "lucene"`: Lucene's StandardTokenizer → EnglishPossessiveFilter → LowerCaseFilter → StopFilter
+ * (33 words) → PorterStemFilter, Anserini's chain (indexer/lucene-analyzer.ts); a fixed chain, whose
+ * settings below are recorded as LUCENE_ANALYZER_PRESET. Stopwords "lucene" is that 33-word list
+ * (usable with lexcase's tokenizer too); "english" the `stopword` package's 108 words.
+ */
 export const analyzerConfigSchema = z.object({
+  preset: z.enum(['lucene']).optional(),
   lowercase: z.boolean().default(true),
-  stopwords: z.enum(['english', 'none']).default('english'),
+  stopwords: z.enum(['english', 'lucene', 'none']).default('english'),
   stemmer: z.enum(['porter', 'snowball', 'none']).default('porter'),
   minTokenLength: z.number().int().min(1).default(1),
 });
 export type AnalyzerConfig = z.infer<typeof analyzerConfigSchema>;
+
+/** The settings the lucene preset records (what its chain does, field by field). */
+export const LUCENE_ANALYZER_PRESET: AnalyzerConfig = { preset: 'lucene', lowercase: true, stopwords: 'lucene', stemmer: 'porter', minTokenLength: 1 };
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),
