@@ -34,7 +34,7 @@ export type ScoreRequest = { ids: number[]; counts: number[]; k: number; approx?
  * LMDirichlet whatever the variant.
  */
 export type SparseScorer = 'lexcase' | 'lucene';
-export const SPARSE_SCORERS: readonly SparseScorer[] = ['lexcase', 'lucene'];
+export const SPARSE_SCORER_NAMES: readonly SparseScorer[] = ['lexcase', 'lucene'];
 
 /** Ranked hits best first: parallel arrays of internal doc index and score. */
 export interface Ranked {

@@ -6,7 +6,9 @@
  * LowerCaseFilter -> StopFilter(EnglishAnalyzer.ENGLISH_STOP_WORDS_SET) -> PorterStemFilter. Queries are
  * Anserini's bag of words: each distinct analysed term once, as a SHOULD clause boosted by its count.
  *
- *   java LuceneReference analyze  IN OUT                   one "id<TAB>text" a line -> "id<TAB>term term ..."
+ * Input texts are one "id<TAB>text" a line, the text with \\t, \\n, \\\\ and \\uXXXX escapes.
+ *   java LuceneReference analyze  IN OUT                   -> "id<TAB>term term ..."
+ *   java LuceneReference tokenize IN OUT                   StandardTokenizer alone -> "id<TAB>" tokens "text<U+0001>type" joined by U+0002
  *   java LuceneReference search   DOCS QUERIES OUT SIM K    SIM = bm25:K1:B | qld:MU
  *        DOCS: "id<TAB>text" a line, indexed in file order (one segment, so Lucene doc ids = line order);
  *        OUT: a header "#stats docs=N terms=T tokens=S", then "qid<TAB>rank<TAB>docid<TAB>score<TAB>float-bits-hex"
@@ -93,7 +95,7 @@ public class LuceneReference {
       while ((line = r.readLine()) != null) {
         if (line.isEmpty()) continue;
         int tab = line.indexOf('\t');
-        rows.add(new String[] {line.substring(0, tab), line.substring(tab + 1)});
+        rows.add(new String[] {line.substring(0, tab), unescape(line.substring(tab + 1))});
       }
     }
     return rows;
@@ -131,12 +133,11 @@ public class LuceneReference {
         break;
       }
       case "tokenize": {
-        // StandardTokenizer alone: its tokens, each "text<U+0001>type", joined by U+0002.
         try (BufferedWriter w = Files.newBufferedWriter(Paths.get(args[2]), StandardCharsets.UTF_8)) {
           for (String[] row : readTsv(args[1])) {
             StringBuilder sb = new StringBuilder();
             try (StandardTokenizer ts = new StandardTokenizer()) {
-              ts.setReader(new java.io.StringReader(unescape(row[1])));
+              ts.setReader(new java.io.StringReader(row[1]));
               CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
               org.apache.lucene.analysis.tokenattributes.TypeAttribute type = ts.addAttribute(org.apache.lucene.analysis.tokenattributes.TypeAttribute.class);
               ts.reset();
