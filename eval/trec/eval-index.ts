@@ -12,6 +12,7 @@ import type { Qrels } from '../../corpora/qrels.js';
 import { runFileFor } from '../retrieval-eval-index.js';
 import { batchSearch, type BatchSearchResult } from './batch-search.js';
 import { evaluateRun, type TrecEvalOptions, type TrecEvalResult } from './evaluate.js';
+import type { TieMode } from './anserini-ties.js';
 
 export interface TopicsIndexEvalOptions extends TrecEvalOptions {
   index: string;
@@ -25,6 +26,8 @@ export interface TopicsIndexEvalOptions extends TrecEvalOptions {
   /** TREC run file; with several methods "<name>.<method><ext>" per method. */
   runFile?: string;
   retrieverOptions?: Record<string, unknown>;
+  /** 'anserini': Anserini's tie handling of run scores (anserini-ties.ts). */
+  ties?: TieMode;
   onProgress?: (method: string, done: number, total: number) => void;
   signal?: AbortSignal;
 }
@@ -61,7 +64,7 @@ export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<T
   for (const retriever of retrievers) {
     const method = String(retriever.method);
     const runFile = opts.runFile ? runFileFor(opts.runFile, method, opts.methods.length > 1) : undefined;
-    const b = await batchSearch(retriever, opts.topics, { k: depth, runFile, signal: opts.signal, onProgress: (d, t) => opts.onProgress?.(method, d, t) });
+    const b = await batchSearch(retriever, opts.topics, { k: depth, runFile, ties: opts.ties, signal: opts.signal, onProgress: (d, t) => opts.onProgress?.(method, d, t) });
     const e = evaluateRun(b.run, opts.qrels, opts);
     results.push({ method, tag: b.tag, ...e, latency: b.latency, emptyTopics: b.empty.length, ...(runFile ? { runFile } : {}) });
   }

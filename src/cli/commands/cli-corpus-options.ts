@@ -4,20 +4,28 @@
  */
 import type { Command } from 'commander';
 import { analyzerConfigSchema, type AnalyzerConfig } from '../../../indexer/manifest.js';
+import { resolveAnalyzerConfig } from '../../../indexer/analyzer.js';
 import { errors } from '../../../core/errors.js';
 import type { FieldMapping } from '../../../corpora/field-map.js';
 import { PASSAGE_FORMATS, type PassageFormat } from '../../../corpora/load-passages.js';
 
-/** "stemmer=porter,stopwords=english,lowercase=true,minTokenLength=2" → Partial<AnalyzerConfig>. */
+/**
+ * "stemmer=porter,stopwords=english,lowercase=true,minTokenLength=2" → Partial<AnalyzerConfig>; a
+ * bare preset name ("lucene") is `preset=lucene`.
+ */
 export function parseAnalyzerSpec(spec: string | undefined): Partial<AnalyzerConfig> {
   if (!spec) return {};
   const keys = Object.keys(analyzerConfigSchema.shape);
   const raw: Record<string, unknown> = {};
   for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+    if (part === 'lucene') {
+      raw.preset = 'lucene';
+      continue;
+    }
     const [k, v] = part.split('=').map((s) => s.trim());
     const key = k === 'min-token-length' || k === 'minlen' ? 'minTokenLength' : k;
     if (!keys.includes(key) || v === undefined) {
-      throw errors.invalidInput('--analyzer', `"${part}"; expected key=value pairs with keys ${keys.join(', ')} (e.g. stemmer=porter,stopwords=english)`);
+      throw errors.invalidInput('--analyzer', `"${part}"; expected a preset (lucene) or key=value pairs with keys ${keys.join(', ')} (e.g. stemmer=porter,stopwords=english)`);
     }
     raw[key] = v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v;
   }
@@ -26,7 +34,13 @@ export function parseAnalyzerSpec(spec: string | undefined): Partial<AnalyzerCon
     const issue = parsed.error.issues[0];
     throw errors.invalidInput('--analyzer', `${issue.path.join('.')}: ${issue.message}`);
   }
-  return Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined)) as Partial<AnalyzerConfig>;
+  const out = Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined)) as Partial<AnalyzerConfig>;
+  try {
+    resolveAnalyzerConfig(out);
+  } catch (e) {
+    throw errors.invalidInput('--analyzer', (e as Error).message.replace(/^.*?analyzer[^:]*:\s*/, ''));
+  }
+  return out;
 }
 
 export interface CorpusFlags {

@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import { loadTopics, parseTopicsFormat } from '../../../corpora/topics.js';
 import { loadQrels } from '../../../corpora/qrels.js';
 import { evalTopicsOnIndex, DEFAULT_DEPTH } from '../../../eval/trec/eval-index.js';
+import { parseTieMode, TIES_HELP, type TieMode } from '../../../eval/trec/anserini-ties.js';
 import { formatTopicsReport } from '../../../eval/trec/format.js';
 import { createProgress, type Progress } from '../../../core/progress.js';
 import { errors } from '../../../core/errors.js';
@@ -24,6 +25,7 @@ export interface TopicsFlags extends TrecEvalFlags, RetrieverFlags {
   method: string[];
   runFile?: string;
   out?: string;
+  ties?: TieMode;
 }
 
 /** Options of the --topics mode, added to `eval retrieval`. */
@@ -32,7 +34,8 @@ export function addTopicsOptions(cmd: Command): Command {
     cmd
       .option('--topics <file>', 'your own topics: TSV "qid<TAB>text" or JSONL {"id","text"}; needs --qrels (instead of --dataset)')
       .option('--topics-format <fmt>', 'tsv | jsonl (default: from the extension)')
-      .option('--hits <n>', `with --topics: hits retrieved per topic, as Pyserini's --hits (default ${DEFAULT_DEPTH})`, parseIntOpt('hits'), DEFAULT_DEPTH),
+      .option('--hits <n>', `with --topics: hits retrieved per topic, as Pyserini's --hits (default ${DEFAULT_DEPTH})`, parseIntOpt('hits'), DEFAULT_DEPTH)
+      .option('--ties <mode>', `with --topics: ${TIES_HELP}`, parseTieMode),
     { qrelsRequired: false },
   );
 }
@@ -42,7 +45,7 @@ const DATASET_ONLY = ['dataset', 'split', 'splitSeed', 'datasetFile', 'qrelsFile
 const flagName = (o: string) => `--${o.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 /** Options of the --topics mode, refused in the --dataset mode rather than silently ignored. */
-const TOPICS_ONLY = ['metrics', 'complete', 'relevanceLevel', 'skipNoRelevant', 'perTopic', 'hits', 'topicsFormat'];
+const TOPICS_ONLY = ['metrics', 'complete', 'relevanceLevel', 'skipNoRelevant', 'perTopic', 'hits', 'topicsFormat', 'ties'];
 
 export function assertNoTopicsOptions(cmd: Command): void {
   const given = TOPICS_ONLY.filter((o) => cmd.getOptionValueSource(o) === 'cli');
@@ -73,6 +76,7 @@ export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<v
     depth: flags.hits,
     runFile: flags.runFile,
     retrieverOptions: retrieverOptions(flags),
+    ties: flags.ties,
     onProgress: (method, done, total) => {
       if (method !== barMethod) {
         bar?.stop();
