@@ -8,7 +8,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { loadRecipe, recipesDir } from '../../../eval/reproduce/recipe.js';
+import { loadRecipe, OFFLINE_SYSTEMS, recipesDir } from '../../../eval/reproduce/recipe.js';
 import { runGrid, type CommandRunner } from '../../../eval/reproduce/run-grid.js';
 import { parseShard, type Shard } from '../../../eval/reproduce/shard.js';
 import { closeSparseIndexes } from '../../../retrieval/open.js';
@@ -88,7 +88,7 @@ export async function reproduce(name: string, f: ReproduceFlags) {
   if (f.model) process.env.LEXCASE_LLM_MODEL = f.model;
   try {
     const cfg = await loadConfig({ file: f.config });
-    const llmRuns = recipe.runs.filter((r) => !r.unavailable && r.system !== 'retrieval');
+    const llmRuns = recipe.runs.filter((r) => !r.unavailable && !OFFLINE_SYSTEMS.includes(r.system));
     const configured = llmConfigured(cfg.llm);
     if (llmRuns.length && llmRuns.length === recipe.runs.filter((r) => !r.unavailable).length && !configured) throw errors.llmNotConfigured();
     const dir = f.runDir ?? join('runs', `reproduce-${recipe.id}${f.limit !== undefined ? `-n${f.limit}` : ''}${shard ? `-shard${shard.index}of${shard.count}` : ''}`);
@@ -127,7 +127,7 @@ export function register(program: Command): void {
     .option('--shard <i/n>', "run only shard i of n of every run's items (join the shards with `lexcase merge`)")
     .option('--run-dir <dir>', 'reproduction dir (default runs/reproduce-<recipe>[-n<limit>][-shard<i>of<n>])')
     .option('--index <dir>', 'index for the retrieval and RAG runs (default: the bundled index, built if absent)')
-    .option('--data <dir>', 'task data that is not bundled (LegalBench learned_hands_courts)')
+    .option('--data <dir>', 'data that is not bundled: LegalBench learned_hands_courts, or your CACM folder for anserini-cacm (cacm.tar.gz, topics.cacm.txt, qrels.cacm.txt)')
     .option('--only <ids>', 'only these run ids of the recipe (comma-separated)', parseListOpt)
     .option('--config <file>', 'config file (default: ./lexcase.config.json if present)')
     .option('--no-cache', 'do not read or write the LLM response cache')
