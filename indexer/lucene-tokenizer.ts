@@ -24,9 +24,11 @@
  *  6. Maximum token length 255 UTF-16 units: Lucene's scanner sees at most 255 characters at a time,
  *     so a longer word becomes the longest token that fits in 255 (never splitting a surrogate pair),
  *     then scanning restarts after it ("a"×254 + "'s" → "a"×254, "s").
+ *  7. ICU calls a few segments with letters or digits not word-like ("a_" + soft hyphen, "々");
+ *     Lucene makes tokens of them.
  * Known differences that remain (rare; listed in tests/lucene/): ICU uses the Unicode version of the
- * running Node (15+), Lucene 8.7 Unicode 9, so characters assigned since differ; "々"/"〻" (Lucene
- * ALetter, ICU not word-like); a word joined to an emoji by ZWJ ("x\u200d😀").
+ * running Node (15+), Lucene 8.7 Unicode 9, so characters assigned since differ; a word joined to
+ * an emoji by ZWJ ("x\u200d😀") is one ICU segment.
  */
 
 /** Lucene's StandardAnalyzer.DEFAULT_MAX_TOKEN_LENGTH. */
@@ -50,11 +52,13 @@ const RE_HIRA = /\p{Script=Hiragana}/u;
 const RE_SA = new RegExp(String.raw`[[\p{Script=Thai}\p{Script=Lao}\p{Script=Myanmar}\p{Script=Khmer}\p{Script=Tai_Le}\p{Script=New_Tai_Lue}\p{Script=Tai_Tham}\p{Script=Tai_Viet}\p{Script=Ahom}]&&[\p{L}\p{M}]]`, 'v');
 const RE_EXT = new RegExp(String.raw`[[\p{Grapheme_Extend}\p{Mc}\p{Cf}]--[\u200B]]`, 'v');
 const RE_DROP = new RegExp(String.raw`[\p{Ideographic}--\p{Script=Han}]`, 'v');
-const RE_HANGUL = /\p{Script=Hangul}/u;
+/** Letters Lucene joins with letters and digits where ICU breaks: Hangul (a dictionary script to ICU), 々 〻 (not word-like to ICU). */
+const RE_HANGUL = /[\p{Script=Hangul}\u3005\u303B]/u;
 const RE_KATAKANA = /[\p{Script=Katakana}\u3031-\u3035\u309B\u309C\u30A0\u30FC\uFF70]/u;
-/** What Hangul joins with (UAX #29 WB5, WB9, WB10, WB13a/b): ALetter, Numeric, ExtendNumLet. */
+/** What those join with (UAX #29 WB5, WB9, WB10, WB13a/b): ALetter, Numeric, ExtendNumLet. */
 const RE_JOINS_HANGUL = new RegExp(String.raw`[[\p{L}\p{Nd}\p{Pc}]--[\p{Script=Katakana}\p{Script=Hiragana}\p{Script=Han}]]`, 'v');
 
+const HAS_ALNUM = /[\p{L}\p{N}]/u;
 const ONLY_CONNECTORS = new RegExp(String.raw`^[\p{Pc}\p{Grapheme_Extend}\p{Cf}]+$`, 'v');
 
 const kindCache = new Map<number, number>();
@@ -238,10 +242,12 @@ export function scanStandard(text: string, emit: (raw: string) => void): void {
 }
 
 /**
+ * The Intl.Segmenter path alone, for any text (scanStandard sends it only the chunks scanFast cannot
+ * take; exported so tests can check the two paths agree).
  * Pieces of ICU word-like segments are held one step, so a piece that Lucene joins with the next
  * (Hangul with letters, katakana with katakana, Southeast Asian runs) can be extended first.
  */
-function scanIcu(text: string, emit: (raw: string) => void): void {
+export function scanIcu(text: string, emit: (raw: string) => void): void {
   let pStart = -1;
   let pEnd = -1;
   let pKind = OTHER;
@@ -266,7 +272,8 @@ function scanIcu(text: string, emit: (raw: string) => void): void {
   };
   for (const s of segmenter.segment(text)) {
     const seg = s.segment;
-    if (!s.isWordLike) {
+    // ICU calls a few segments with letters or digits not word-like ("a_" + soft hyphen, "々"); Lucene makes tokens of them.
+    if (!s.isWordLike && !HAS_ALNUM.test(seg)) {
       if (NON_ASCII.test(seg) && EMOJI_ANY.test(seg)) {
         flush();
         emitEmoji(seg, emit);
