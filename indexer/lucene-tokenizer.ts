@@ -58,7 +58,7 @@ const RE_KATAKANA = /[\p{Script=Katakana}\u3031-\u3035\u309B\u309C\u30A0\u30FC\u
 /** What those join with (UAX #29 WB5, WB9, WB10, WB13a/b): ALetter, Numeric, ExtendNumLet. */
 const RE_JOINS_HANGUL = new RegExp(String.raw`[[\p{L}\p{Nd}\p{Pc}]--[\p{Script=Katakana}\p{Script=Hiragana}\p{Script=Han}]]`, 'v');
 
-const HAS_ALNUM = /[\p{L}\p{N}]/u;
+const HAS_ALNUM = /[\p{L}\p{Nd}\p{Nl}]/u;
 const ONLY_CONNECTORS = new RegExp(String.raw`^[\p{Pc}\p{Grapheme_Extend}\p{Cf}]+$`, 'v');
 
 const kindCache = new Map<number, number>();
