@@ -34,7 +34,8 @@ export function parseAnalyzerSpec(spec: string | undefined): Partial<AnalyzerCon
     const issue = parsed.error.issues[0];
     throw errors.invalidInput('--analyzer', `${issue.path.join('.')}: ${issue.message}`);
   }
-  const out = Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined)) as Partial<AnalyzerConfig>;
+  // Only the settings given (the schema fills in defaults, which a preset would take as changes).
+  const out = Object.fromEntries(Object.entries(parsed.data).filter(([k, v]) => v !== undefined && k in raw)) as Partial<AnalyzerConfig>;
   try {
     resolveAnalyzerConfig(out);
   } catch (e) {
