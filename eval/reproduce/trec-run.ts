@@ -5,7 +5,8 @@
  * trec_eval's MAP over the topics trec_eval averages (those with judgements and a result; a topic
  * without any hit is skipped, as trec_eval skips it without -c).
  *
- *   <repro dir>/collections/<collection>-<analyzer>/   the index (reused while the data's checksums match)
+ *   <repro dir>/collections/<collection>-<analyzer>/   the index (reused while the data's checksums match,
+ *                                                      recorded beside it in <collection>-<analyzer>.data.json)
  *   <run dir>/run.txt                                  the TREC run, for trec_eval
  *
  * Collections: `cacm` (corpora/cacm.ts). Run args: collection, method (bm25 | qld), analyzer
@@ -73,12 +74,13 @@ const COLLECTIONS: Record<string, TrecCollection> = {
 async function collectionIndex(o: TrecRunOptions, c: TrecCollection, files: object, checksums: Record<string, string>, analyzer: AnalyzerConfig): Promise<string> {
   const name = `${o.collection}-${analyzer.preset ?? 'lexcase'}`;
   const dir = join(o.reproDir, 'collections', name);
-  const stamp = join(dir, 'data-checksums.json');
+  const stamp = `${dir}.data.json`;
   const want = JSON.stringify({ checksums, analyzer });
   if (existsSync(join(dir, 'manifest.json')) && existsSync(stamp) && (await readFile(stamp, 'utf8')) === want) return dir;
   const docs = c.documents(files);
   log.info(`${o.collection}: indexing ${docs.length.toLocaleString('en-US')} documents (analyzer ${analyzer.preset ?? 'lexcase'}) into ${dir}`);
   await rm(dir, { recursive: true, force: true });
+  await rm(stamp, { force: true });
   await mkdir(join(o.reproDir, 'collections'), { recursive: true });
   async function* passages() {
     yield* docs;

@@ -71,6 +71,13 @@ describe('lexcase reproduce anserini-cacm', () => {
         expect(c.value).toBeCloseTo(await mean(join(out, 'runs', run, 'run.txt'), m), 4);
       }
     }
+    // Run again: every topic is done and the collection's index is reused, not rebuilt.
+    const manifest = () => JSON.parse(readFileSync(join(out, 'collections', 'cacm-lucene', 'manifest.json'), 'utf8')).createdAt as string;
+    const built = manifest();
+    const again = await cli('reproduce', 'anserini-cacm', '--data', data, '--run-dir', out);
+    expect(again.code).toBe(0);
+    expect(manifest()).toBe(built);
+    expect(JSON.parse(readFileSync(join(out, 'table.json'), 'utf8')).rows).toEqual(table.rows);
   }, 120_000);
 
   it('its run files are what index build --analyzer lucene + search --topics --scorer lucene --ties anserini write', async () => {
