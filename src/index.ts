@@ -66,6 +66,8 @@ export * from '../eval/trec/index.js';
 export { DEMO_STEPS } from './demo/steps.js';
 export type { DemoStep, DemoContext } from '../eval/demo/types.js';
 export { findEvidence, type FindEvidenceOptions, type EvidenceResult } from '../agents/case/find-evidence.js';
+export { openQueryService, passageUri, type QueryService, type QueryServiceOptions, type IndexSpec } from './service/query-service.js';
+export type { SearchInput, SearchOutput, ExplainInput, ExplainOutput, PassageInput as PassageRequest, PassageOutput, EvidenceInput, EvidenceOutput, ListIndexesOutput, IndexInfo } from './service/schemas.js';
 export { createCase, createCaseLlmSystem, createCaseOfflineSystem, runAdvocate, runOfflineAdvocate, majorityVote, samplePanel, PERSONAS, evidenceRecall, withGoldGuard, OFFLINE_LABEL, type CaseOptions } from '../agents/case/index.js';
 export { caseMetrics, caseMetricsMarkdown, type CaseMetrics } from '../agents/case/metrics.js';
 export { createBaseline, BASELINE_MODES, type BaselineMode } from '../agents/baselines/index.js';

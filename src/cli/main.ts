@@ -18,6 +18,7 @@ import * as indexCmd from './commands/index-cmd.js';
 import * as indexDense from './commands/index-dense.js';
 import * as indexLanceFts from './commands/index-lancedb-fts.js';
 import * as indexVerify from './commands/index-verify.js';
+import * as mcp from './commands/mcp.js';
 import * as merge from './commands/merge.js';
 import * as report from './commands/report.js';
 import * as reproduce from './commands/reproduce.js';
@@ -42,6 +43,7 @@ const modules: CommandModule[] = [
   indexDense,
   indexLanceFts,
   indexVerify,
+  mcp,
   merge,
   report,
   reproduce,

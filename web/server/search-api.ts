@@ -7,10 +7,8 @@
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { z } from 'zod';
-import { findEvidence } from '../../agents/case/find-evidence.js';
-import { createRetrievalTools } from '../../retrieval/tools/index.js';
 import type { Explanation } from '../../retrieval/types.js';
-import { badRequest, notFound } from './http-util.js';
+import { evidenceFor, evidenceModel, explainPassage, searchPassages } from '../../src/service/index-queries.js';
 import { highlight, queryTerms, type Segment } from './highlight.js';
 import type { IndexContext } from './index-context.js';
 
@@ -41,33 +39,24 @@ export const explainQuerySchema = z.object({
 
 const clip = (text: string) => (text.length > MAX_PASSAGE_CHARS ? { text: text.slice(0, MAX_PASSAGE_CHARS), truncated: true } : { text, truncated: false });
 
-function checkMethod(ix: IndexContext, method: string): void {
-  if (!ix.methods.includes(method)) throw badRequest(`method "${method}" is not in this index (available: ${ix.methods.join(', ')})`);
-}
-
+/** The query service's search (src/service/index-queries.ts), its hits highlighted. */
 export async function search(ix: IndexContext, input: z.infer<typeof searchQuerySchema>) {
-  checkMethod(ix, input.method);
-  const retriever = await ix.retriever(input.method);
   const t0 = performance.now();
-  const hits = await retriever.search(input.q, { k: input.k });
+  const r = await searchPassages(ix, { query: input.q, method: input.method, k: input.k });
   const ms = performance.now() - t0;
+  const retriever = await ix.retriever(r.method);
   const terms = queryTerms(ix.analyzer, input.q);
-  const out: SearchHitView[] = [];
-  for (const h of hits) {
-    const p = await ix.docs.get(h.id);
-    const { text, truncated } = clip(p?.text ?? '');
-    out.push({ rank: h.rank, id: h.id, score: h.score, title: p?.title, source: p?.source, segments: highlight(ix.analyzer, text, terms), truncated });
-  }
-  return { query: input.q, method: retriever.method, k: input.k, ms, queryTerms: terms, explainable: typeof retriever.explain === 'function', hits: out };
+  const out: SearchHitView[] = r.hits.map((h) => {
+    const { text, truncated } = clip(h.text);
+    return { rank: h.rank, id: h.id, score: h.score, title: h.title, source: h.source, segments: highlight(ix.analyzer, text, terms), truncated };
+  });
+  return { query: input.q, method: r.method, k: input.k, ms, queryTerms: terms, explainable: typeof retriever.explain === 'function', hits: out };
 }
 
 /** One hit's per-term explanation (404 for a passage not in the index). */
 export async function explainHit(ix: IndexContext, input: z.infer<typeof explainQuerySchema>): Promise<{ query: string; method: string; id: string; explanation: Explanation }> {
-  checkMethod(ix, input.method);
-  const retriever = await ix.retriever(input.method);
-  if (!retriever.explain) throw badRequest(`method "${input.method}" gives no score explanations`);
-  if (ix.docs.indexOf(input.id) < 0) throw notFound(`no passage "${input.id}" in this index`);
-  return { query: input.q, method: retriever.method, id: input.id, explanation: await retriever.explain(input.q, input.id) };
+  const r = await explainPassage(ix, { query: input.q, method: input.method, id: input.id });
+  return { query: input.q, method: r.method, id: input.id, explanation: r.explanation };
 }
 
 export const evidenceBodySchema = z.object({
@@ -79,20 +68,7 @@ export const evidenceBodySchema = z.object({
 });
 
 export async function evidence(ix: IndexContext, input: z.infer<typeof evidenceBodySchema>, llm: BaseChatModel | undefined) {
-  if (input.mode === 'llm' && !llm) throw badRequest('no LLM is configured for this server (start it with a lexcase.config.json or LEXCASE_* settings); use mode "offline"');
-  const retrievers = await ix.allRetrievers();
-  const getPassage = async (id: string) => (await ix.docs.get(id)) ?? undefined;
-  const model = input.mode === 'llm' ? llm : undefined;
-  const r = await findEvidence({
-    hypothesis: input.hypothesis,
-    facts: input.facts,
-    against: input.against,
-    k: input.k,
-    retrievers,
-    getPassage,
-    llm: model,
-    tools: model ? createRetrievalTools({ retrievers, docs: ix.docs, llm: model }) : undefined,
-  });
+  const r = await evidenceFor(ix, { hypothesis: input.hypothesis, facts: input.facts, against: input.against, k: input.k, llm: evidenceModel(input.mode, llm) });
   const terms = queryTerms(ix.analyzer, `${input.hypothesis} ${input.facts}`);
   return {
     ...r,

@@ -1,0 +1,242 @@
+/**
+ * `lexcase serve --api`: the versioned JSON API over real HTTP on 127.0.0.1 against the bundled
+ * default index. The OpenAPI document it serves is validated as OpenAPI 3.1 (swagger-parser), and
+ * EVERY response these tests receive — successes and errors — is validated against the schema the
+ * document gives for its path, method and status (ajv, JSON Schema 2020-12); a status the document
+ * does not list fails the test. Results are checked against the library (the query service).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_INDEX_DIR, ensureDefaultIndex } from '../../retrieval/default-index.js';
+import { runBuiltCli, startServerChild, type ServerChild } from '../mcp/test-support/children.js';
+import { openQueryService, type QueryService } from '../service/query-service.js';
+import type { EvidenceInput } from '../service/schemas.js';
+import { API_OPERATIONS, openApiDocument } from './openapi.js';
+import { startApiServer, type ApiServer } from './server.js';
+
+let root: string;
+let idx: string;
+let svc: QueryService;
+let api: ApiServer;
+let doc: any;
+let ajv: Ajv2020;
+const seen = new Set<string>();
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'lexcase-api-'));
+  idx = await ensureDefaultIndex(join(root, DEFAULT_INDEX_DIR));
+  svc = await openQueryService({ indexes: [{ name: 'default', dir: idx }] });
+  api = await startApiServer(svc, { port: 0, indexes: [{ name: 'default', dir: idx }] });
+  const res = await fetch(`${api.url}/v1/openapi.json`);
+  expect(res.status).toBe(200);
+  doc = await res.json();
+  ajv = new Ajv2020({ strict: false, allErrors: true });
+  ajv.addSchema(doc, 'openapi');
+}, 180_000);
+
+afterAll(async () => {
+  await api?.close();
+  await svc?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** The body conforms to the schema the document gives for this path, method and status. */
+function conforms(path: string, method: string, status: number, body: unknown): void {
+  const ops = doc.paths[path];
+  expect(ops, `${path} is in the document`).toBeDefined();
+  // a method the path does not have: the 405 its operations document
+  const op = ops[method.toLowerCase()] ?? (status === 405 ? Object.values(ops)[0] : undefined);
+  expect(op, `${method} ${path} is in the document`).toBeDefined();
+  const response = op.responses[String(status)];
+  expect(response, `${method} ${path} documents status ${status}`).toBeDefined();
+  const schema = response.content['application/json'].schema;
+  const validate = schema.$ref ? ajv.getSchema(`openapi${schema.$ref}`)! : ajv.compile(schema);
+  const ok = validate(body);
+  expect(ok, `${method} ${path} ${status}: ${JSON.stringify(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`).toBe(true);
+  seen.add(`${method.toLowerCase()} ${path} ${status}`);
+}
+
+interface Reply {
+  status: number;
+  json: any;
+  headers: Headers;
+}
+
+/** One API call over HTTP; its response is checked against the document before it is returned. */
+async function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', pathAndQuery: string, o: { body?: unknown; raw?: string; type?: string; token?: string; base?: string } = {}): Promise<Reply> {
+  const hasBody = o.body !== undefined || o.raw !== undefined;
+  const res = await fetch((o.base ?? api.url) + pathAndQuery, {
+    method,
+    headers: { ...(hasBody ? { 'content-type': o.type ?? 'application/json' } : {}), ...(o.token ? { authorization: `Bearer ${o.token}` } : {}) },
+    body: o.raw ?? (o.body !== undefined ? JSON.stringify(o.body) : undefined),
+  });
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  const json = await res.json();
+  conforms(new URL(pathAndQuery, 'http://x').pathname, method, res.status, json);
+  return { status: res.status, json, headers: res.headers };
+}
+
+describe('OpenAPI document', () => {
+  it('is a valid OpenAPI 3.1 document, generated from the zod schemas, listing every route', async () => {
+    expect(doc.openapi).toBe('3.1.0');
+    await SwaggerParser.validate(structuredClone(doc));
+    expect(doc).toEqual(openApiDocument({ bearer: false }));
+    expect(Object.keys(doc.paths).sort()).toEqual([...new Set(API_OPERATIONS.map((o) => o.path))].sort());
+    // the request schema is the zod input schema: k has its bounds and default, query its description
+    const search = doc.components.schemas.SearchRequest;
+    expect(search.required).toEqual(['query']);
+    expect(search.properties.k).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 10 });
+    expect(search.properties.query.description).toMatch(/query/);
+    expect(doc.components.schemas.SearchResponse.additionalProperties).toBe(false);
+    const passage = doc.paths['/v1/passage'].get.parameters.map((p: any) => [p.name, p.in, p.required]);
+    expect(passage).toEqual([['index', 'query', false], ['id', 'query', true]]);
+  });
+
+  it('the checks can fail: a broken document is rejected, a response off its schema does not conform', async () => {
+    const { info: _info, ...noInfo } = doc;
+    await expect(SwaggerParser.validate(structuredClone(noInfo))).rejects.toThrow(/info/);
+    const bad = structuredClone(doc);
+    bad.paths['/v1/search'].post.responses['200'].content = 'json';
+    await expect(SwaggerParser.validate(bad)).rejects.toThrow();
+    const validate = ajv.getSchema('openapi#/components/schemas/SearchResponse')!;
+    const good = await svc.search({ query: 'hearsay', k: 1 });
+    expect(validate(good)).toBe(true);
+    expect(validate({ ...good, extra: 1 })).toBe(false);
+    expect(validate({ ...good, hits: [{ ...good.hits[0], score: 'high' }] })).toBe(false);
+    const { uri: _uri, ...noUri } = good.hits[0];
+    expect(validate({ ...good, hits: [noUri] })).toBe(false);
+  });
+
+  it('a document with bearer security is valid too', async () => {
+    const secured = openApiDocument({ bearer: true });
+    await SwaggerParser.validate(structuredClone(secured) as never);
+    expect((secured as any).paths['/v1/search'].post.security).toEqual([{ bearer: [] }]);
+  });
+});
+
+describe('/v1 routes', () => {
+  it('indexes, search, explain, passage and evidence answer as the library does', async () => {
+    const list = await call('GET', '/v1/indexes');
+    expect(list.json).toEqual(svc.listIndexes());
+    const body = { query: 'hearsay statement against interest', method: 'qld', k: 5 };
+    const s = await call('POST', '/v1/search', { body });
+    expect(s.status).toBe(200);
+    expect(s.json).toEqual(await svc.search(body));
+    expect(s.json.hits).toHaveLength(5);
+    const filtered = await call('POST', '/v1/search', { body: { query: 'hearsay', filters: { sources: ['fre'] } } });
+    expect(filtered.json.hits.every((h: any) => h.source === 'fre')).toBe(true);
+    const id = s.json.hits[0].id;
+    const ex = await call('POST', '/v1/explain', { body: { query: body.query, method: 'qld', id } });
+    expect(ex.json).toEqual(await svc.explain({ query: body.query, method: 'qld', id }));
+    expect(ex.json.score).toBeCloseTo(s.json.hits[0].score, 9);
+    const p = await call('GET', `/v1/passage?id=${encodeURIComponent(id)}`);
+    expect(p.json).toEqual(await svc.getPassage({ id }));
+    const evBody: EvidenceInput = { hypothesis: 'A promise without consideration is not enforceable', facts: 'Alpha promised Beta a house; Beta gave nothing.', stance: 'against', k: 3 };
+    const ev = await call('POST', '/v1/evidence', { body: evBody });
+    expect(ev.json).toEqual(await svc.findEvidence(evBody));
+    expect(ev.json.stance).toBe('against');
+    expect(ev.json.evidence).toHaveLength(3);
+  });
+
+  it('bad input is a 400 naming the field; unknown index or passage a 404; wrong method 405; not JSON 415; bad JSON 400', async () => {
+    const k0 = await call('POST', '/v1/search', { body: { query: 'x', k: 0 } });
+    expect(k0.status).toBe(400);
+    expect(k0.json.error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/field "k"/) });
+    const noQuery = await call('POST', '/v1/search', { body: { k: 3 } });
+    expect(noQuery.json.error.message).toMatch(/field "query"/);
+    const method = await call('POST', '/v1/search', { body: { query: 'x', method: 'dense' } });
+    expect(method.status).toBe(400);
+    expect(method.json.error.code).toBe('METHOD_UNAVAILABLE');
+    expect((await call('POST', '/v1/search', { body: { query: 'x', index: 'nope' } })).status).toBe(404);
+    const unknown = await call('GET', '/v1/passage?id=no-such-passage');
+    expect(unknown.status).toBe(404);
+    expect(unknown.json.error.message).toMatch(/no passage "no-such-passage"/);
+    expect((await call('GET', '/v1/passage')).status).toBe(400);
+    expect((await call('POST', '/v1/explain', { body: { query: 'hearsay', id: 'no-such-passage' } })).status).toBe(404);
+    const llm = await call('POST', '/v1/evidence', { body: { hypothesis: 'x', mode: 'llm' } });
+    expect(llm.status).toBe(400);
+    expect(llm.json.error.code).toBe('LLM_NOT_CONFIGURED');
+    const get = await call('GET', '/v1/search');
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+    expect((await call('DELETE', '/v1/indexes')).status).toBe(405);
+    expect((await call('POST', '/v1/search', { raw: 'query=x', type: 'text/plain' })).status).toBe(415);
+    const bad = await call('POST', '/v1/search', { raw: '{"query": ' });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.message).toMatch(/not valid JSON/);
+    const big = await call('POST', '/v1/search', { raw: JSON.stringify({ query: 'x'.repeat(300_000) }) });
+    expect(big.status).toBe(413);
+    // no server path in any message
+    for (const r of [k0, unknown, bad]) expect(JSON.stringify(r.json)).not.toContain(root);
+  });
+
+  it('an unknown route is a 404 and a foreign Host a 403 (DNS rebinding guard without a token)', async () => {
+    const res = await fetch(`${api.url}/v1/nope`);
+    expect(res.status).toBe(404);
+    const u = new URL(api.url);
+    const status = await new Promise<number>((r, j) => {
+      const req = request({ host: u.hostname, port: u.port, path: '/v1/indexes', headers: { host: `evil.example:${u.port}` } }, (res2) => {
+        const chunks: Buffer[] = [];
+        res2.on('data', (c: Buffer) => chunks.push(c));
+        res2.on('end', () => {
+          conforms('/v1/indexes', 'GET', res2.statusCode ?? 0, JSON.parse(Buffer.concat(chunks).toString('utf8')));
+          r(res2.statusCode ?? 0);
+        });
+      });
+      req.on('error', j);
+      req.end();
+    });
+    expect(status).toBe(403);
+  });
+
+  it('with a token: every route but the document needs the bearer', async () => {
+    const token = 'api-test-token-0123456789';
+    const secured = await startApiServer(svc, { port: 0, token });
+    try {
+      const base = secured.url;
+      const noToken = await call('POST', '/v1/search', { body: { query: 'hearsay' }, base });
+      expect(noToken.status).toBe(401);
+      expect(noToken.headers.get('www-authenticate')).toMatch(/^Bearer/);
+      expect((await call('GET', '/v1/indexes', { base, token: 'wrong-token-0123456789' })).status).toBe(401);
+      expect((await call('POST', '/v1/search', { body: { query: 'hearsay', k: 2 }, base, token })).json.hits).toHaveLength(2);
+      const d = await fetch(`${base}/v1/openapi.json`);
+      expect(d.status).toBe(200);
+      expect(((await d.json()) as any).paths['/v1/search'].post.security).toEqual([{ bearer: [] }]);
+    } finally {
+      await secured.close();
+    }
+  });
+
+  it('every documented 200 was seen and validated', () => {
+    for (const op of API_OPERATIONS.filter((o) => o.operationId !== 'openapi')) expect(seen.has(`${op.method} ${op.path} 200`), `${op.method} ${op.path}`).toBe(true);
+  });
+});
+
+describe('lexcase serve --api (the built CLI)', () => {
+  let s: ServerChild | undefined;
+  afterAll(async () => {
+    await s?.stop();
+  });
+
+  it('serves /v1 over the default index when no --index is given; refuses a non-loopback host without --token', async () => {
+    const refused = await runBuiltCli(['serve', '--api', '--host', '0.0.0.0', '--port', '0'], { cwd: root });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/binding 0\.0\.0\.0 \(not a loopback address\) needs --token/);
+    const mixed = await runBuiltCli(['serve', '--api', '--runs', root, '--port', '0'], { cwd: root });
+    expect(mixed.code).toBe(1);
+    expect(mixed.stderr).toMatch(/--api serves the JSON API only/);
+    s = await startServerChild(['serve', '--api', '--port', '0'], { cwd: root });
+    expect(s.info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect(s.info.indexes).toEqual(['default']);
+    const base = s.info.url.replace(/\/v1$/, '');
+    const r = await call('POST', '/v1/search', { body: { query: 'hearsay statement against interest', k: 3 }, base });
+    expect(r.json).toEqual(await svc.search({ query: 'hearsay statement against interest', k: 3 }));
+    expect(await s.stop()).toBe(0);
+    s = undefined;
+  }, 240_000);
+});

@@ -1,0 +1,129 @@
+/**
+ * `lexcase serve --api`: the query service as a versioned JSON API under /v1 (routes and OpenAPI
+ * 3.1 document: ./openapi.ts). Bound to 127.0.0.1 by default. Without a token, every request's Host
+ * (and Origin, if sent) must name this server (DNS-rebinding guard, web/server/host-guard.ts); with
+ * one (required off loopback, ./auth.ts), every request but GET /v1/openapi.json must carry
+ * `Authorization: Bearer TOKEN`. Errors are `{error: {code, message}}` with the status the document
+ * lists; messages carry no server path (the index directories show as their names).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { isLexcaseError } from '../../core/errors.js';
+import { log, redact } from '../../core/log.js';
+import { allowedHostNames, refuseReason } from '../../web/server/host-guard.js';
+import { HttpError, queryParams, readJsonBody, sendJson } from '../../web/server/http-util.js';
+import { createScrubber } from '../../web/server/public-json.js';
+import type { IndexSpec } from '../service/index-specs.js';
+import type { QueryService } from '../service/query-service.js';
+import { listen } from './listen.js';
+import { bearerOk } from './auth.js';
+import { API_OPERATIONS, API_PREFIX, openApiDocument, type ApiError, type ApiOperation } from './openapi.js';
+
+export interface ApiServerOptions {
+  host?: string;
+  /** 0 = any free port. */
+  port?: number;
+  token?: string;
+  /** The service's indexes, so that error messages show their names instead of their directories. */
+  indexes?: IndexSpec[];
+}
+
+export interface ApiServer {
+  /** Base URL, e.g. http://127.0.0.1:8080 (routes are under /v1). */
+  url: string;
+  close(): Promise<void>;
+}
+
+const CODE_STATUS: Partial<Record<string, number>> = {
+  USAGE: 400,
+  INVALID_INPUT: 400,
+  METHOD_UNAVAILABLE: 400,
+  LLM_NOT_CONFIGURED: 400,
+  NOT_FOUND: 404,
+  LLM_OUTPUT_INVALID: 502,
+  LLM_REQUEST_FAILED: 502,
+};
+
+const HTTP_CODE: Record<number, string> = { 400: 'INVALID_INPUT', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 405: 'METHOD_NOT_ALLOWED', 413: 'PAYLOAD_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE' };
+
+class ApiFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+type Handler = (svc: QueryService, input: unknown) => Promise<unknown> | unknown;
+const HANDLERS: Record<ApiOperation['operationId'], Handler | undefined> = {
+  listIndexes: (svc) => svc.listIndexes(),
+  search: (svc, input) => svc.search(input as never),
+  explain: (svc, input) => svc.explain(input as never),
+  getPassage: (svc, input) => svc.getPassage(input as never),
+  findEvidence: (svc, input) => svc.findEvidence(input as never),
+  openapi: undefined,
+};
+
+export async function startApiServer(svc: QueryService, o: ApiServerOptions = {}): Promise<ApiServer> {
+  const host = o.host ?? '127.0.0.1';
+  const names = allowedHostNames(host);
+  const scrub = createScrubber((o.indexes ?? []).map((s) => [s.dir, s.name]));
+  const doc = JSON.stringify(openApiDocument({ bearer: !!o.token }));
+  const byPath = new Map<string, Map<string, ApiOperation>>();
+  for (const op of API_OPERATIONS) byPath.set(op.path, (byPath.get(op.path) ?? new Map()).set(op.method.toUpperCase(), op));
+  let port = -1;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (!o.token) {
+      const refused = refuseReason(req.headers, names, port);
+      if (refused) throw new ApiFailure(403, 'FORBIDDEN', refused);
+    }
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const ops = byPath.get(url.pathname);
+    if (!ops) throw new ApiFailure(404, 'NOT_FOUND', `no API route ${url.pathname}${url.pathname.startsWith(API_PREFIX) ? '' : ` (routes are under ${API_PREFIX}/; see ${API_PREFIX}/openapi.json)`}`);
+    const op = ops.get(req.method ?? '');
+    if (!op) throw new ApiFailure(405, 'METHOD_NOT_ALLOWED', `${req.method} not allowed on ${url.pathname}`, { allow: [...ops.keys()].join(', ') });
+    if (op.operationId === 'openapi') {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(doc), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+      res.end(doc);
+      return;
+    }
+    if (o.token && !bearerOk(req.headers, o.token)) throw new ApiFailure(401, 'UNAUTHORIZED', 'missing or wrong bearer token (send "Authorization: Bearer TOKEN")', { 'www-authenticate': 'Bearer realm="lexcase"' });
+    const input = op.method === 'post' ? await readJsonBody(req) : queryParams(url);
+    sendJson(res, 200, await HANDLERS[op.operationId]!(svc, input));
+  };
+
+  const fail = (res: ServerResponse, e: unknown) => {
+    let status = 500;
+    let body: ApiError = { error: { code: 'INTERNAL', message: 'internal error (see the server log)' } };
+    let headers: Record<string, string> = {};
+    if (e instanceof ApiFailure) {
+      status = e.status;
+      headers = e.headers;
+      body = { error: { code: e.code, message: e.message } };
+    } else if (e instanceof HttpError) {
+      status = e.status;
+      body = { error: { code: HTTP_CODE[e.status] ?? 'INVALID_INPUT', message: e.message } };
+    } else if (isLexcaseError(e) && CODE_STATUS[e.code]) {
+      status = CODE_STATUS[e.code]!;
+      body = { error: { code: e.code, message: e.message } };
+    } else {
+      log.warn(`api: ${redact((e as Error)?.stack ?? String(e))}`);
+    }
+    body.error.message = scrub.text(redact(body.error.message));
+    for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+    sendJson(res, status, body);
+  };
+
+  const http = createServer((req, res) => {
+    handle(req, res).catch((e) => {
+      if (!res.headersSent) fail(res, e);
+      else res.end();
+    });
+  });
+  const l = await listen(http, o.port ?? 8080, host);
+  port = l.port;
+  return { url: `${l.base}`, close: l.close };
+}

@@ -1,0 +1,81 @@
+/**
+ * `lexcase mcp --http`: the MCP server over streamable HTTP at POST /mcp, stateless (a fresh
+ * McpServer and transport per request, all over one QueryService; no sessions to leak), answering
+ * with plain JSON (no SSE stream: no tool streams progress). Bound to 127.0.0.1 by default; without
+ * a token every request's Host/Origin must name this server (DNS-rebinding guard), with one every
+ * request must carry `Authorization: Bearer TOKEN` (required off loopback: src/api/auth.ts).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { log, redact } from '../../core/log.js';
+import { allowedHostNames, refuseReason } from '../../web/server/host-guard.js';
+import { HttpError, readJsonBody } from '../../web/server/http-util.js';
+import { listen } from '../api/listen.js';
+import { bearerOk } from '../api/auth.js';
+import type { QueryService } from '../service/query-service.js';
+import { createMcpServer } from './server.js';
+
+export const MCP_PATH = '/mcp';
+
+export interface McpHttpOptions {
+  host?: string;
+  /** 0 = any free port. */
+  port?: number;
+  token?: string;
+}
+
+export interface McpHttpServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+function jsonRpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', ...headers });
+  res.end(body);
+}
+
+export async function startMcpHttp(svc: QueryService, o: McpHttpOptions = {}): Promise<McpHttpServer> {
+  const host = o.host ?? '127.0.0.1';
+  const names = allowedHostNames(host);
+  let port = -1;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    if (!o.token) {
+      const refused = refuseReason(req.headers, names, port);
+      if (refused) return jsonRpcError(res, 403, -32000, refused);
+    } else if (!bearerOk(req.headers, o.token)) {
+      return jsonRpcError(res, 401, -32000, 'missing or wrong bearer token', { 'www-authenticate': 'Bearer realm="lexcase"' });
+    }
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path !== MCP_PATH) return jsonRpcError(res, 404, -32000, `no MCP endpoint at ${path} (use ${MCP_PATH})`);
+    // stateless: no server-initiated stream (GET) and no session to end (DELETE)
+    if (req.method !== 'POST') return jsonRpcError(res, 405, -32000, `${req.method} not allowed: POST JSON-RPC messages to ${MCP_PATH}`, { allow: 'POST' });
+    let body: unknown;
+    try {
+      body = await readJsonBody(req);
+    } catch (e) {
+      if (e instanceof HttpError) return jsonRpcError(res, e.status === 400 ? 400 : e.status, -32700, e.message);
+      throw e;
+    }
+    const server = createMcpServer(svc);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+
+  const http = createServer((req, res) => {
+    handle(req, res).catch((e) => {
+      log.warn(`mcp http: ${redact((e as Error)?.stack ?? String(e))}`);
+      if (!res.headersSent) jsonRpcError(res, 500, -32603, 'internal error (see the server log)');
+      else res.end();
+    });
+  });
+  const l = await listen(http, o.port ?? 0, host);
+  port = l.port;
+  return { url: `${l.base}${MCP_PATH}`, close: l.close };
+}

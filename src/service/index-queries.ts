@@ -1,0 +1,97 @@
+/**
+ * The four queries on one opened index, shared by every surface that answers them: the query
+ * service (MCP tools, the /v1 HTTP API, the library) and the explorer's internal endpoints
+ * (web/server/search-api.ts, which adds highlighting). Errors are LexcaseErrors whose code says
+ * what went wrong (METHOD_UNAVAILABLE, INVALID_INPUT, NOT_FOUND, LLM_NOT_CONFIGURED) and whose
+ * message names no server path.
+ */
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { findEvidence, type EvidenceResult } from '../../agents/case/find-evidence.js';
+import { LexcaseError } from '../../core/errors.js';
+import type { OpenedIndex } from '../../retrieval/open-index.js';
+import { createRetrievalTools } from '../../retrieval/tools/index.js';
+import type { Explanation, Hit } from '../../retrieval/types.js';
+
+export interface PassageHit extends Hit {
+  title?: string;
+  source?: string;
+  text: string;
+}
+
+export function checkMethod(ix: OpenedIndex, method: string): void {
+  if (!ix.methods.includes(method))
+    throw new LexcaseError('METHOD_UNAVAILABLE', `method "${method}" is not in this index (available: ${ix.methods.join(', ')})`, { field: 'method' });
+}
+
+export interface PassageSearch {
+  query: string;
+  method: string;
+  k: number;
+  /** Keep only passages whose source is one of these. */
+  sources?: readonly string[];
+}
+
+/**
+ * The top `k` passages for a query with their stored title, source and text. With `sources`, the
+ * top k among passages of those sources: the ranking is fetched deeper (×4 each round) until k of
+ * them are found or the ranking is exhausted, so the scores are the unfiltered ones and the ranks
+ * run 1…k over the kept passages.
+ */
+export async function searchPassages(ix: OpenedIndex, q: PassageSearch): Promise<{ method: string; hits: PassageHit[] }> {
+  checkMethod(ix, q.method);
+  const retriever = await ix.retriever(q.method);
+  const keep = q.sources?.length ? new Set(q.sources) : undefined;
+  let depth = q.k;
+  for (;;) {
+    const hits = await retriever.search(q.query, { k: depth });
+    const out: PassageHit[] = [];
+    for (const h of hits) {
+      const p = await ix.docs.get(h.id);
+      if (keep && !keep.has(p?.source ?? '')) continue;
+      out.push({ id: h.id, score: h.score, rank: out.length + 1, title: p?.title, source: p?.source, text: p?.text ?? '' });
+      if (out.length === q.k) break;
+    }
+    if (out.length >= q.k || hits.length < depth || depth >= ix.docs.size) return { method: retriever.method, hits: out };
+    depth = Math.min(depth * 4, ix.docs.size);
+  }
+}
+
+/** One passage's per-term explanation of its score for a query. */
+export async function explainPassage(ix: OpenedIndex, q: { query: string; method: string; id: string }): Promise<{ method: string; explanation: Explanation }> {
+  checkMethod(ix, q.method);
+  const retriever = await ix.retriever(q.method);
+  if (!retriever.explain) throw new LexcaseError('INVALID_INPUT', `method "${q.method}" gives no score explanations`, { field: 'method' });
+  if (ix.docs.indexOf(q.id) < 0) throw new LexcaseError('NOT_FOUND', `no passage "${q.id}" in this index`, { field: 'id' });
+  return { method: retriever.method, explanation: await retriever.explain(q.query, q.id) };
+}
+
+export interface EvidenceQuery {
+  hypothesis: string;
+  facts: string;
+  against: boolean;
+  k: number;
+  /** Run the LLM advocate with this model; none = the offline heuristic advocate. */
+  llm?: BaseChatModel;
+}
+
+/** One CASE advocate over the index: every method it has, fused offline or as the LLM's tools. */
+export async function evidenceFor(ix: OpenedIndex, q: EvidenceQuery): Promise<EvidenceResult> {
+  const retrievers = await ix.allRetrievers();
+  return findEvidence({
+    hypothesis: q.hypothesis,
+    facts: q.facts,
+    against: q.against,
+    k: q.k,
+    retrievers,
+    getPassage: ix.getPassage,
+    llm: q.llm,
+    tools: q.llm ? createRetrievalTools({ retrievers, docs: ix.docs, llm: q.llm }) : undefined,
+  });
+}
+
+/** The model for an evidence request's mode: "llm" without a configured model is refused. */
+export function evidenceModel(mode: 'auto' | 'offline' | 'llm', llm: BaseChatModel | undefined): BaseChatModel | undefined {
+  if (mode === 'llm' && !llm)
+    throw new LexcaseError('LLM_NOT_CONFIGURED', 'no LLM is configured for this server (start it with a lexcase.config.json or LEXCASE_* settings); use mode "offline"', { field: 'mode' });
+  return mode === 'offline' ? undefined : llm;
+}

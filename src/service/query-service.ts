@@ -1,0 +1,198 @@
+/**
+ * The query service: evidence search over one or more named indexes, the one implementation behind
+ * the MCP tools (`lexcase mcp`, src/mcp/), the versioned HTTP API (`lexcase serve --api`, src/api/)
+ * and the library (`openQueryService`). Each method takes the zod-described input of ./schemas.ts
+ * (parsed here: a bad field is an INVALID_INPUT error naming it) and returns its output schema's
+ * value — plain JSON, the same for the same input whichever surface asked.
+ *
+ *   const svc = await openQueryService({ indexes: [{ name: 'barexam', dir: 'idx' }] });
+ *   const r = await svc.search({ query: 'hearsay exception', k: 5 });
+ *   await svc.close();
+ */
+import { resolve } from 'node:path';
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import type { z } from 'zod';
+import { errors, LexcaseError } from '../../core/errors.js';
+import { openIndex, type OpenedIndex } from '../../retrieval/open-index.js';
+import { INDEX_NAME, type IndexSpec } from './index-specs.js';
+import { evidenceFor, evidenceModel, explainPassage, searchPassages } from './index-queries.js';
+import {
+  evidenceInput,
+  explainInput,
+  passageInput,
+  searchInput,
+  SNIPPET_CHARS,
+  type EvidenceInput,
+  type EvidenceOutput,
+  type ExplainInput,
+  type ExplainOutput,
+  type IndexInfo,
+  type ListIndexesOutput,
+  type PassageInput,
+  type PassageOutput,
+  type SearchInput,
+  type SearchOutput,
+} from './schemas.js';
+
+export type { IndexSpec };
+
+export interface QueryServiceOptions {
+  indexes: IndexSpec[];
+  /** Chat model for find_evidence's LLM advocate; none = offline only. */
+  llm?: BaseChatModel;
+}
+
+export interface QueryService {
+  readonly indexNames: string[];
+  listIndexes(): ListIndexesOutput;
+  search(input: SearchInput): Promise<SearchOutput>;
+  explain(input: ExplainInput): Promise<ExplainOutput>;
+  getPassage(input: PassageInput): Promise<PassageOutput>;
+  findEvidence(input: EvidenceInput): Promise<EvidenceOutput>;
+  close(): Promise<void>;
+}
+
+/** The MCP resource URI of a passage: lexcase://INDEX/passage/ID. */
+export function passageUri(index: string, id: string): string {
+  return `lexcase://${encodeURIComponent(index)}/passage/${encodeURIComponent(id)}`;
+}
+
+const clip = (text: string) => (text.length > SNIPPET_CHARS ? { snippet: text.slice(0, SNIPPET_CHARS), truncated: true } : { snippet: text, truncated: false });
+
+/** Parse with zod; the first issue becomes one INVALID_INPUT error naming the field. */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const field = issue.path.length ? issue.path.join('.') : '(root)';
+  throw new LexcaseError('INVALID_INPUT', `${where}: field "${field}": ${issue.message}`, { field });
+}
+
+interface Entry {
+  name: string;
+  ix: OpenedIndex;
+  info: IndexInfo;
+}
+
+export async function openQueryService(o: QueryServiceOptions): Promise<QueryService> {
+  if (o.indexes.length === 0) throw errors.usage('the query service needs at least one index');
+  const seen = new Set<string>();
+  for (const s of o.indexes) {
+    if (!INDEX_NAME.test(s.name)) throw errors.invalidInput('index name', `"${s.name}": use letters, digits, ".", "_" and "-" (at most 100), starting with a letter or digit`);
+    if (seen.has(s.name)) throw errors.usage(`two indexes are named "${s.name}"`, 'name them: --index NAME=DIR');
+    seen.add(s.name);
+  }
+  const entries = new Map<string, Entry>();
+  const opened: OpenedIndex[] = [];
+  try {
+    for (const [i, s] of o.indexes.entries()) {
+      const ix = await openIndex(resolve(s.dir));
+      opened.push(ix);
+      // open every method now: the first call is not slowed, and a method that cannot open here
+      // (dense without its embedder) is not offered
+      const rs = await ix.allRetrievers();
+      const methods = ix.methods.filter((m) => rs[m]);
+      const info: IndexInfo = {
+        name: s.name,
+        corpus: ix.manifest.corpus.name,
+        passages: ix.docs.size,
+        methods,
+        explainable: methods.filter((m) => typeof rs[m]?.explain === 'function'),
+        default: i === 0,
+      };
+      entries.set(s.name, { name: s.name, ix, info });
+    }
+  } catch (e) {
+    for (const ix of opened) await ix.close().catch(() => {});
+    throw e;
+  }
+  const first = o.indexes[0].name;
+  const pick = (name: string | undefined): Entry => {
+    const en = entries.get(name ?? first);
+    if (!en) throw new LexcaseError('NOT_FOUND', `no index named "${name}" (this server has: ${[...entries.keys()].join(', ')})`, { field: 'index' });
+    return en;
+  };
+  const requireMethod = (en: Entry, method: string) => {
+    if (!en.info.methods.includes(method))
+      throw new LexcaseError('METHOD_UNAVAILABLE', `method "${method}" is not in index "${en.name}" (available: ${en.info.methods.join(', ')})`, { field: 'method' });
+  };
+
+  return {
+    indexNames: [...entries.keys()],
+    listIndexes: () => ({ indexes: [...entries.values()].map((e) => ({ ...e.info, methods: [...e.info.methods], explainable: [...e.info.explainable] })), llm: !!o.llm }),
+
+    async search(input) {
+      const q = parseInput(searchInput, input, 'search');
+      const en = pick(q.index);
+      requireMethod(en, q.method);
+      const sources = q.filters?.sources;
+      const r = await searchPassages(en.ix, { query: q.query, method: q.method, k: q.k, sources });
+      return {
+        index: en.name,
+        query: q.query,
+        method: r.method,
+        k: q.k,
+        ...(sources ? { filters: { sources } } : {}),
+        hits: r.hits.map((h) => ({
+          rank: h.rank,
+          id: h.id,
+          score: h.score,
+          ...(h.title ? { title: h.title } : {}),
+          ...(h.source ? { source: h.source } : {}),
+          ...clip(h.text),
+          uri: passageUri(en.name, h.id),
+        })),
+      };
+    },
+
+    async explain(input) {
+      const q = parseInput(explainInput, input, 'explain');
+      const en = pick(q.index);
+      requireMethod(en, q.method);
+      const { method, explanation: e } = await explainPassage(en.ix, { query: q.query, method: q.method, id: q.id });
+      return {
+        index: en.name,
+        query: q.query,
+        method,
+        id: q.id,
+        score: e.score,
+        ...(e.base !== undefined ? { base: e.base } : {}),
+        terms: e.terms.map((t) => ({ term: t.term, qtf: t.qtf, tf: t.tf, df: t.df, score: t.score })),
+        ...(e.detail ? { detail: e.detail } : {}),
+      };
+    },
+
+    async getPassage(input) {
+      const q = parseInput(passageInput, input, 'get_passage');
+      const en = pick(q.index);
+      const p = await en.ix.docs.get(q.id);
+      if (!p) throw new LexcaseError('NOT_FOUND', `no passage "${q.id}" in index "${en.name}"`, { field: 'id' });
+      return { index: en.name, id: p.id, ...(p.title ? { title: p.title } : {}), ...(p.source ? { source: p.source } : {}), text: p.text, uri: passageUri(en.name, p.id) };
+    },
+
+    async findEvidence(input) {
+      const q = parseInput(evidenceInput, input, 'find_evidence');
+      const en = pick(q.index);
+      const llm = evidenceModel(q.mode, o.llm);
+      const r = await evidenceFor(en.ix, { hypothesis: q.hypothesis, facts: q.facts, against: q.stance === 'against', k: q.k, llm });
+      return {
+        index: en.name,
+        hypothesis: r.hypothesis,
+        facts: r.facts,
+        stance: r.stance,
+        mode: r.mode,
+        evidence: r.evidence.map((e, i) => ({ rank: i + 1, id: e.id, score: e.score, justification: e.justification, ...clip(e.text ?? ''), uri: passageUri(en.name, e.id) })),
+        toolCalls: r.toolCalls.map((c) => ({ tool: c.tool, query: c.query, ids: c.ids, step: c.step, ...(c.output !== undefined ? { output: c.output } : {}), ...(c.error !== undefined ? { error: c.error } : {}) })),
+        ...(r.analysis ? { analysis: r.analysis } : {}),
+        ...(r.rejectedIds ? { rejectedIds: r.rejectedIds } : {}),
+        stop: r.stop,
+        tokens: r.tokens,
+        ...(r.error ? { error: r.error } : {}),
+      };
+    },
+
+    async close() {
+      for (const en of entries.values()) await en.ix.close();
+    },
+  };
+}

@@ -1,0 +1,183 @@
+/**
+ * The zod schemas of the query service (src/service/query-service.ts): every input and output of
+ * `list_indexes`, `search`, `explain`, `get_passage` and `find_evidence`. One source of truth for
+ * three surfaces: the library (inputs are parsed here), the MCP tools (src/mcp/: inputSchema and
+ * outputSchema) and the versioned HTTP API (src/api/: request bodies, responses and the OpenAPI 3.1
+ * document, produced by `z.toJSONSchema`). Descriptions are what an MCP client's model reads.
+ */
+import { z } from 'zod';
+import { DEFAULT_K } from '../../retrieval/default-k.js';
+
+/** Most hits one search returns. */
+export const MAX_SEARCH_K = 100;
+/** Most passages one find_evidence call returns. */
+export const MAX_EVIDENCE_K = 20;
+/** Characters of passage text in a hit's snippet. */
+export const SNIPPET_CHARS = 400;
+
+const indexName = z
+  .string()
+  .min(1)
+  .max(200)
+  .optional()
+  .describe('index name, as list_indexes gives it; default: the first index the server was started with');
+const method = z.string().min(1).max(40).default('bm25').describe('retrieval method: bm25 | qld | dense | hybrid — one the index has (list_indexes)');
+const passageId = z.string().min(1).max(500).describe('passage id, as search or find_evidence returned it');
+
+// ---- inputs -------------------------------------------------------------------------------------
+
+export const listIndexesInput = z.object({});
+
+export const searchInput = z.object({
+  index: indexName,
+  query: z.string().trim().min(1, 'the query is empty').max(2000).describe('free-text query (legal issue, rule, facts)'),
+  method,
+  k: z.number().int().min(1).max(MAX_SEARCH_K).default(10).describe(`number of hits (1–${MAX_SEARCH_K})`),
+  filters: z
+    .object({
+      sources: z
+        .array(z.string().min(1).max(200))
+        .min(1)
+        .max(50)
+        .optional()
+        .describe('keep only passages whose source is one of these (e.g. "fre", "barexam_qa"; each hit shows its source)'),
+    })
+    .optional()
+    .describe('restrict the ranking to matching passages (the top k among them, scored exactly as without the filter)'),
+});
+
+export const explainInput = z.object({
+  index: indexName,
+  query: searchInput.shape.query,
+  method,
+  id: passageId,
+});
+
+export const passageInput = z.object({
+  index: indexName,
+  id: passageId,
+});
+
+export const evidenceInput = z.object({
+  index: indexName,
+  hypothesis: z.string().trim().min(1, 'the hypothesis is empty').max(4000).describe('the claim to find evidence for (or, with stance "against", against)'),
+  facts: z.string().max(20000).default('').describe('facts of the case, given to the advocate with the hypothesis (offline counter-evidence needs them)'),
+  stance: z.enum(['for', 'against']).default('for').describe('"for": supporting passages; "against": counter-evidence'),
+  k: z.number().int().min(1).max(MAX_EVIDENCE_K).default(DEFAULT_K).describe(`number of passages (1–${MAX_EVIDENCE_K})`),
+  mode: z
+    .enum(['auto', 'offline', 'llm'])
+    .default('auto')
+    .describe('"llm": the LLM advocate (needs a server started with an LLM configured); "offline": the heuristic advocate, no LLM; "auto": llm when configured, else offline'),
+});
+
+export type SearchInput = z.input<typeof searchInput>;
+export type ExplainInput = z.input<typeof explainInput>;
+export type PassageInput = z.input<typeof passageInput>;
+export type EvidenceInput = z.input<typeof evidenceInput>;
+
+// ---- outputs ------------------------------------------------------------------------------------
+
+const uri = z.string().describe('the passage as an MCP resource: lexcase://INDEX/passage/ID (ID percent-encoded)');
+
+export const indexInfo = z.object({
+  name: z.string().describe('index name to pass as "index"'),
+  corpus: z.string().describe('corpus the index was built from'),
+  passages: z.number().int().describe('number of passages'),
+  methods: z.array(z.string()).describe('retrieval methods this index offers'),
+  explainable: z.array(z.string()).describe('methods whose scores explain gives per term'),
+  default: z.boolean().describe('true for the index used when "index" is left out'),
+});
+
+export const listIndexesOutput = z.object({
+  indexes: z.array(indexInfo),
+  llm: z.boolean().describe('whether find_evidence can run the LLM advocate (mode "llm")'),
+});
+
+export const searchHit = z.object({
+  rank: z.number().int().describe('1-based rank'),
+  id: z.string(),
+  score: z.number(),
+  title: z.string().optional(),
+  source: z.string().optional(),
+  snippet: z.string().describe(`the passage text, cut to ${SNIPPET_CHARS} characters`),
+  truncated: z.boolean().describe('true when the snippet is shorter than the passage (get_passage gives all of it)'),
+  uri,
+});
+
+export const searchOutput = z.object({
+  index: z.string(),
+  query: z.string(),
+  method: z.string(),
+  k: z.number().int(),
+  filters: searchInput.shape.filters.unwrap().optional(),
+  hits: z.array(searchHit),
+});
+
+export const termScore = z.object({
+  term: z.string().describe('analysed query term'),
+  qtf: z.number().int().describe('occurrences in the query'),
+  tf: z.number().int().describe('occurrences in the passage (0: unmatched)'),
+  df: z.number().int().describe('passages containing the term'),
+  score: z.number().describe("the term's contribution to the score"),
+});
+
+export const explainOutput = z.object({
+  index: z.string(),
+  query: z.string(),
+  method: z.string(),
+  id: z.string(),
+  score: z.number().describe('the passage score: the sum of the term scores plus base'),
+  base: z.number().optional().describe('score part shared by every passage (QLD length and unmatched-term mass)'),
+  terms: z.array(termScore),
+  detail: z.record(z.string(), z.unknown()).optional().describe('method-specific notes (fusion components)'),
+});
+
+export const passageOutput = z.object({
+  index: z.string(),
+  id: z.string(),
+  title: z.string().optional(),
+  source: z.string().optional(),
+  text: z.string(),
+  uri,
+});
+
+export const evidenceItem = z.object({
+  rank: z.number().int(),
+  id: z.string(),
+  score: z.number().describe('comparable evidence score (reciprocal-rank based)'),
+  justification: z.string().describe("the advocate's one-line reason"),
+  snippet: z.string(),
+  truncated: z.boolean(),
+  uri,
+});
+
+export const evidenceToolCall = z.object({
+  tool: z.string(),
+  query: z.string(),
+  ids: z.array(z.string()).describe('passage ids the call returned'),
+  step: z.number().int().describe('model step (0: offline retrieval)'),
+  output: z.string().optional().describe('rewritten query text (rewrite_query)'),
+  error: z.string().optional(),
+});
+
+export const evidenceOutput = z.object({
+  index: z.string(),
+  hypothesis: z.string(),
+  facts: z.string(),
+  stance: z.enum(['for', 'against']),
+  mode: z.string().describe('"llm", or "offline heuristic, no LLM"'),
+  evidence: z.array(evidenceItem),
+  toolCalls: z.array(evidenceToolCall).describe('the searches the advocate ran'),
+  analysis: z.string().optional().describe("the LLM advocate's analysis"),
+  rejectedIds: z.array(z.string()).optional().describe('ids the model named that no tool returned (dropped)'),
+  stop: z.string().describe('why the advocate stopped (final, offline, max-steps, …)'),
+  tokens: z.number().int().describe('LLM tokens used (0 offline)'),
+  error: z.string().optional(),
+});
+
+export type IndexInfo = z.output<typeof indexInfo>;
+export type ListIndexesOutput = z.output<typeof listIndexesOutput>;
+export type SearchOutput = z.output<typeof searchOutput>;
+export type ExplainOutput = z.output<typeof explainOutput>;
+export type PassageOutput = z.output<typeof passageOutput>;
+export type EvidenceOutput = z.output<typeof evidenceOutput>;
