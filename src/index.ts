@@ -57,6 +57,7 @@ export { selectSplit, splitSizes, parseSplit, DEFAULT_SPLIT_SEED, BAREXAM_SPLIT_
 export { indexCorpus, type IndexCorpusOptions } from '../indexer/index-corpus.js';
 export * from '../eval/metrics/index.js';
 export { bootstrapCi, bootstrapStatisticCi, pairedBootstrap, unpairedBootstrap, percentile, type Ci, type DiffCi, type BootstrapOptions } from '../eval/bootstrap.js';
+export { wilsonCi, type WilsonCi } from '../eval/wilson.js';
 export { evalRetrieval, parseKs, DEFAULT_KS, type RetrievalEvalOptions, type RetrievalEvalResult, type QueryResult } from '../eval/retrieval-eval.js';
 export { evalRetrievalOnIndex, type IndexEvalOptions, type RetrievalReport } from '../eval/retrieval-eval-index.js';
 export { formatRetrievalReport, retrievalTable } from '../eval/retrieval-eval-format.js';
@@ -98,3 +99,5 @@ export {
 export { defaultCorpusName, type PassageInput, type PassagesInput } from '../indexer/passage-input.js';
 export { attachTexts, textStoreFor, closeTextStores, type TextLookup, type TextSource } from '../retrieval/hit-text.js';
 export { LexcaseRetriever, type LexcaseRetrieverInput, type LexcaseDocumentMetadata } from '../retrieval/langchain-retriever.js';
+// the system registry: each system's name and headline figures (the explorer's runs list, run page and compare read it)
+export { SYSTEMS, systemSpec, headlineFigures, modelOf, SMALL_N, MIN_BOOTSTRAP_N, type SystemSpec, type HeadlineMetric, type HeadlineFigure, type FigureContext } from '../agents/systems.js';

@@ -2,9 +2,10 @@
  * Reliability bins: accuracy (with a 95% bootstrap CI) and item count per confidence bin. Numeric
  * confidences (numbers, or numeric strings, in [0, 1]) fall into `bins` equal-width bins with their
  * mean confidence; labels ("high", "low", "judge") are one bin each, ordered low → high where the
- * label is known. Items without a confidence are left out (and counted in `missing`).
+ * label is known. Items without a confidence are left out (and counted in `missing`). A bin's
+ * interval is Wilson's (a proportion: honest for the few items a bin often holds).
  */
-import { bootstrapCi } from '../bootstrap.js';
+import { wilsonCi } from '../wilson.js';
 import type { ResultRecord } from '../types.js';
 import type { ConfidenceBin } from './specs.js';
 
@@ -42,7 +43,7 @@ export function confidenceBins(results: readonly Pick<ResultRecord, 'confidence'
   const bins = [...groups]
     .sort(([a, x], [b, y]) => x.order - y.order || a.localeCompare(b))
     .map(([bin, g], i) => {
-      const ci = bootstrapCi(g.v, { iterations: opts.iterations ?? 1000, seed: opts.seed ?? 13 });
+      const ci = wilsonCi(g.v.reduce((a, b) => a + b, 0), g.v.length);
       return { bin, order: i, n: g.v.length, accuracy: ci.estimate, lo: ci.lo, hi: ci.hi, ...(allNumeric ? { meanConfidence: g.c.reduce((s, x) => s + x, 0) / g.c.length } : {}) };
     });
   return { bins, missing, numeric: allNumeric };

@@ -42,6 +42,8 @@ describe('reliability bins', () => {
     expect(numeric).toBe(false);
     expect(missing).toBe(1);
     expect(bins.map((b) => [b.bin, b.n, b.accuracy])).toEqual([['low', 2, 0.5], ['high', 4, 0.75]]);
+    // Wilson intervals: a bin of 2 with 1 right is [9.5%, 90.5%], never a collapsed [x, x]
+    expect([bins[0].lo, bins[0].hi].map((x) => Number(x.toFixed(3)))).toEqual([0.095, 0.905]);
   });
 
   it('numeric confidences fall into equal-width bins with their mean confidence, and the diagram shows the counts', async () => {

@@ -2,11 +2,12 @@
  * MAD: accuracy of the judge's verdict after each debate round, from traces that carry
  * `roundVerdicts` (runs with judgeEachRound) — or, failing that, the final judge only (one point
  * at the last round). Traces are read defensively: anything not shaped like a verdict is skipped.
+ * The interval is Wilson's (a proportion; honest at the small n of a debate run).
  */
-import { bootstrapCi } from '../bootstrap.js';
+import { wilsonCi } from '../wilson.js';
 import type { RoundAccuracy } from './specs.js';
 
-export function roundAccuracy(items: { gold: string; trace: unknown }[], opts: { iterations?: number; seed?: number } = {}): RoundAccuracy[] {
+export function roundAccuracy(items: { gold: string; trace: unknown }[], _opts: { iterations?: number; seed?: number } = {}): RoundAccuracy[] {
   const byRound = new Map<number, number[]>();
   for (const { gold, trace } of items) {
     const t = (trace ?? {}) as { roundVerdicts?: unknown; judge?: { verdict?: unknown }; settings?: { rounds?: unknown } };
@@ -21,7 +22,7 @@ export function roundAccuracy(items: { gold: string; trace: unknown }[], opts: {
   return [...byRound]
     .sort(([a], [b]) => a - b)
     .map(([round, v]) => {
-      const ci = bootstrapCi(v, { iterations: opts.iterations ?? 1000, seed: opts.seed ?? 13 });
+      const ci = wilsonCi(v.reduce((a, b) => a + b, 0), v.length);
       return { round, n: v.length, accuracy: ci.estimate, lo: ci.lo, hi: ci.hi };
     });
 }

@@ -3,10 +3,16 @@
  * render-svg.ts) and the explorer (the server sends the same spec; the browser renders it with the
  * bundled vega). Plain JSON: no functions, so a spec travels over the API unchanged.
  *
- * - recallCurveSpec: Recall@k per method, log-scaled k, with a 95% CI band per method.
- * - reliabilitySpec: accuracy by confidence bin with the count of items in each bin (a
- *   reliability diagram; numeric confidences also get the bin's mean confidence as a reference).
- * - roundAccuracySpec: MAD's accuracy of the judge's verdict after each debate round, with CI.
+ * - recallCurveSpec: Recall@k per method (or per run), log-scaled k with a tick at every decade and
+ *   the largest k, a 95% CI band per method; the legend shows the lines (full opacity), not the bands.
+ * - reliabilitySpec: numeric confidences → a reliability diagram on a probability scale (accuracy
+ *   [95% CI] at each bin's mean confidence, the diagonal of perfect calibration, n per bin);
+ *   confidence labels ("high", "low") → accuracy per label, titled as such (no diagonal: a label is
+ *   not a probability).
+ * - roundAccuracySpec: MAD's accuracy of the verdict after each debate round, 95% CI as error bars
+ *   with caps (not thin rules that read as grid lines), one line per series when comparing runs.
+ * - figuresSpec: several runs' headline figures side by side, each with its 95% interval.
+ * Every y axis fits the data (0 to the next tenth above the highest interval end), not 0–1.
  */
 
 /** A Vega-Lite top-level spec (kept as plain JSON). */
@@ -41,11 +47,26 @@ export interface RoundAccuracy {
   hi: number;
 }
 
-const BASE = { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', background: 'white', config: { font: 'sans-serif', axis: { labelFontSize: 11, titleFontSize: 12 }, legend: { labelFontSize: 11, titleFontSize: 12 } } };
+const BASE = { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', background: 'white', config: { font: 'sans-serif', axis: { labelFontSize: 11, titleFontSize: 12 }, legend: { labelFontSize: 11, titleFontSize: 12, symbolOpacity: 1 } } };
+
+/** Top of a [0, top] axis for values up to `max`: the next tenth (at least 0.1, at most 1). */
+export function axisTop(max: number): number {
+  if (!Number.isFinite(max) || max <= 0) return 0.1;
+  return Math.min(1, Math.max(0.1, Math.ceil(max * 10 - 1e-9) / 10));
+}
+
+/** Log-axis ticks: every 1-2-5 value among the ks, always the smallest and the largest k. */
+export function logTicks(ks: number[]): number[] {
+  const sorted = [...new Set(ks)].sort((a, b) => a - b);
+  if (sorted.length <= 6) return sorted;
+  const keep = sorted.filter((k) => /^[125]0*$/.test(String(k)));
+  return [...new Set([sorted[0], ...keep, sorted[sorted.length - 1]])].sort((a, b) => a - b);
+}
 
 export function recallCurveSpec(points: CurvePoint[], title = 'Recall@k'): PlotSpec {
-  const x = { field: 'k', type: 'quantitative', title: 'k (log scale)', scale: { type: 'log' }, axis: { values: [...new Set(points.map((p) => p.k))].sort((a, b) => a - b) } };
-  const color = { field: 'method', type: 'nominal', title: 'method' };
+  const ks = [...new Set(points.map((p) => p.k))].sort((a, b) => a - b);
+  const x = { field: 'k', type: 'quantitative', title: 'k (log scale)', scale: { type: 'log', domain: ks.length ? [ks[0], ks[ks.length - 1]] : undefined }, axis: { values: logTicks(ks), labelOverlap: false, labelFlush: true } };
+  const top = axisTop(Math.max(0, ...points.map((p) => p.hi)));
   return {
     ...BASE,
     title,
@@ -53,13 +74,14 @@ export function recallCurveSpec(points: CurvePoint[], title = 'Recall@k'): PlotS
     height: 260,
     data: { values: points },
     layer: [
-      { mark: { type: 'area', opacity: 0.18 }, encoding: { x, y: { field: 'lo', type: 'quantitative', title: 'Recall@k', scale: { domain: [0, 1] } }, y2: { field: 'hi' }, color } },
+      // the band shares the colour scale; the legend's swatches are drawn at full opacity (symbolOpacity), not the band's 0.18
+      { mark: { type: 'area', opacity: 0.18 }, encoding: { x, y: { field: 'lo', type: 'quantitative', title: 'Recall@k', scale: { domain: [0, top] } }, y2: { field: 'hi' }, color: { field: 'method', type: 'nominal' } } },
       {
         mark: { type: 'line', point: true },
         encoding: {
           x,
-          y: { field: 'recall', type: 'quantitative' },
-          color,
+          y: { field: 'recall', type: 'quantitative', title: 'Recall@k' },
+          color: { field: 'method', type: 'nominal', title: 'method', legend: { symbolOpacity: 1, symbolType: 'stroke', symbolStrokeWidth: 3 } },
           tooltip: [{ field: 'method' }, { field: 'k' }, { field: 'recall', format: '.3f' }, { field: 'lo', format: '.3f', title: 'CI lo' }, { field: 'hi', format: '.3f', title: 'CI hi' }],
         },
       },
@@ -68,29 +90,82 @@ export function recallCurveSpec(points: CurvePoint[], title = 'Recall@k'): PlotS
 }
 
 export function reliabilitySpec(bins: ConfidenceBin[], title = 'Accuracy by confidence'): PlotSpec {
-  const x = { field: 'bin', type: 'ordinal', title: 'confidence', sort: [...bins].sort((a, b) => a.order - b.order).map((b) => b.bin), axis: { labelAngle: 0 } };
-  const layers: Record<string, unknown>[] = [
-    { mark: { type: 'bar', opacity: 0.8, color: '#4c78a8' }, encoding: { x, y: { field: 'accuracy', type: 'quantitative', title: 'accuracy', scale: { domain: [0, 1] } }, tooltip: [{ field: 'bin' }, { field: 'n' }, { field: 'accuracy', format: '.3f' }] } },
-    { mark: { type: 'rule', color: '#333' }, encoding: { x, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } } },
-    { mark: { type: 'text', dy: -8, fontSize: 11 }, encoding: { x, y: { field: 'hi', type: 'quantitative' }, text: { field: 'label' } } },
-  ];
-  if (bins.some((b) => b.meanConfidence !== undefined))
-    layers.push({ mark: { type: 'point', shape: 'diamond', color: '#e45756', filled: true, size: 60 }, encoding: { x, y: { field: 'meanConfidence', type: 'quantitative' } } });
-  return { ...BASE, title, width: Math.max(160, 70 * bins.length), height: 180, data: { values: bins.map((b) => ({ ...b, label: `n=${b.n}` })) }, layer: layers };
-}
-
-export function roundAccuracySpec(rows: RoundAccuracy[], title = 'Accuracy of the verdict after each round'): PlotSpec {
-  const x = { field: 'round', type: 'ordinal', title: 'debate round', axis: { labelAngle: 0 } };
+  const numeric = bins.length > 0 && bins.every((b) => b.meanConfidence !== undefined);
+  const values = bins.map((b) => ({ ...b, label: `n=${b.n}` }));
+  if (numeric) {
+    const x = { field: 'meanConfidence', type: 'quantitative', title: 'mean confidence in the bin', scale: { domain: [0, 1] } };
+    const y = { field: 'accuracy', type: 'quantitative', title: 'accuracy', scale: { domain: [0, 1] } };
+    return {
+      ...BASE,
+      title: `${title} — reliability diagram (95% CI)`,
+      width: 260,
+      height: 220,
+      layer: [
+        // perfect calibration: accuracy = confidence
+        { data: { values: [{ meanConfidence: 0, accuracy: 0 }, { meanConfidence: 1, accuracy: 1 }] }, mark: { type: 'line', color: '#888', strokeDash: [4, 3] }, encoding: { x, y } },
+        { data: { values }, mark: { type: 'errorbar', ticks: true, color: '#333' }, encoding: { x, y: { field: 'lo', type: 'quantitative', title: 'accuracy' }, y2: { field: 'hi' } } },
+        { data: { values }, mark: { type: 'point', filled: true, color: '#4c78a8' }, encoding: { x, y, size: { field: 'n', type: 'quantitative', title: 'items' }, tooltip: [{ field: 'bin' }, { field: 'n' }, { field: 'meanConfidence', format: '.2f' }, { field: 'accuracy', format: '.3f' }] } },
+        { data: { values }, mark: { type: 'text', dy: -10, fontSize: 11 }, encoding: { x, y: { field: 'hi', type: 'quantitative', title: 'accuracy' }, text: { field: 'label' } } },
+      ],
+    };
+  }
+  const x = { field: 'bin', type: 'ordinal', title: 'confidence label (not a probability: no calibration diagonal)', sort: [...bins].sort((a, b) => a.order - b.order).map((b) => b.bin), axis: { labelAngle: 0 } };
+  const top = axisTop(Math.max(0, ...bins.map((b) => b.hi)));
   return {
     ...BASE,
-    title,
-    width: Math.max(160, 80 * rows.length),
+    title: `${title} — by confidence label (95% CI)`,
+    width: Math.max(200, 70 * bins.length),
+    height: 180,
+    data: { values },
+    layer: [
+      { mark: { type: 'bar', opacity: 0.8, color: '#4c78a8' }, encoding: { x, y: { field: 'accuracy', type: 'quantitative', title: 'accuracy', scale: { domain: [0, Math.max(top, 0.1)] } }, tooltip: [{ field: 'bin' }, { field: 'n' }, { field: 'accuracy', format: '.3f' }] } },
+      { mark: { type: 'errorbar', ticks: true, color: '#333' }, encoding: { x, y: { field: 'lo', type: 'quantitative', title: 'accuracy' }, y2: { field: 'hi' } } },
+      { mark: { type: 'text', dy: -8, fontSize: 11 }, encoding: { x, y: { field: 'hi', type: 'quantitative', title: 'accuracy' }, text: { field: 'label' } } },
+    ],
+  };
+}
+
+export function roundAccuracySpec(rows: (RoundAccuracy & { series?: string })[], title = 'Accuracy of the verdict after each round'): PlotSpec {
+  const x = { field: 'round', type: 'ordinal', title: 'debate round', axis: { labelAngle: 0 } };
+  const series = rows.some((r) => r.series !== undefined);
+  const color = series ? { color: { field: 'series', type: 'nominal', title: 'run' } } : {};
+  const top = axisTop(Math.max(0, ...rows.map((r) => r.hi)));
+  return {
+    ...BASE,
+    title: `${title} (95% CI)`,
+    width: Math.max(200, 80 * new Set(rows.map((r) => r.round)).size),
     height: 180,
     data: { values: rows.map((r) => ({ ...r, label: `n=${r.n}` })) },
     layer: [
-      { mark: { type: 'rule', color: '#888' }, encoding: { x, y: { field: 'lo', type: 'quantitative', title: 'accuracy', scale: { domain: [0, 1] } }, y2: { field: 'hi' } } },
-      { mark: { type: 'line', point: { size: 60 } }, encoding: { x, y: { field: 'accuracy', type: 'quantitative' }, tooltip: [{ field: 'round' }, { field: 'n' }, { field: 'accuracy', format: '.3f' }] } },
-      { mark: { type: 'text', dy: -10, fontSize: 11 }, encoding: { x, y: { field: 'hi', type: 'quantitative' }, text: { field: 'label' } } },
+      { mark: { type: 'errorbar', ticks: { size: 10 }, thickness: 1.5, ...(series ? {} : { color: '#4c78a8' }) }, encoding: { x, y: { field: 'lo', type: 'quantitative', title: 'accuracy', scale: { domain: [0, top] } }, y2: { field: 'hi' }, ...(series ? { color: { field: 'series', type: 'nominal' } } : {}) } },
+      { mark: { type: 'line', point: { size: 60 }, ...(series ? {} : { color: '#4c78a8' }) }, encoding: { x, y: { field: 'accuracy', type: 'quantitative', title: 'accuracy' }, ...color, tooltip: [...(series ? [{ field: 'series' }] : []), { field: 'round' }, { field: 'n' }, { field: 'accuracy', format: '.3f' }, { field: 'lo', format: '.3f', title: 'CI lo' }, { field: 'hi', format: '.3f', title: 'CI hi' }] } },
+      ...(series ? [] : [{ mark: { type: 'text', dy: -10, fontSize: 11 }, encoding: { x, y: { field: 'hi', type: 'quantitative', title: 'accuracy' }, text: { field: 'label' } } }]),
+    ],
+  };
+}
+
+export interface FigurePoint {
+  run: string;
+  figure: string;
+  estimate: number;
+  lo: number | null;
+  hi: number | null;
+  n: number;
+}
+
+/** Runs' headline figures side by side (x: figure, one colour per run), each with its 95% interval where it has one. */
+export function figuresSpec(points: FigurePoint[], title = 'Headline figures (95% CI)'): PlotSpec {
+  const x = { field: 'figure', type: 'nominal', title: null, axis: { labelAngle: 0, labelLimit: 140 } };
+  const withCi = points.filter((p) => p.lo !== null && p.hi !== null);
+  const top = axisTop(Math.max(0, ...points.map((p) => p.hi ?? p.estimate)));
+  return {
+    ...BASE,
+    title,
+    width: Math.max(220, 110 * new Set(points.map((p) => p.figure)).size),
+    height: 200,
+    layer: [
+      { data: { values: withCi }, mark: { type: 'errorbar', ticks: true }, encoding: { x, xOffset: { field: 'run' }, y: { field: 'lo', type: 'quantitative', title: 'value', scale: { domain: [0, top] } }, y2: { field: 'hi' }, color: { field: 'run', type: 'nominal' } } },
+      { data: { values: points }, mark: { type: 'point', filled: true, size: 60 }, encoding: { x, xOffset: { field: 'run' }, y: { field: 'estimate', type: 'quantitative', title: 'value' }, color: { field: 'run', type: 'nominal', title: 'run' }, tooltip: [{ field: 'run' }, { field: 'figure' }, { field: 'estimate', format: '.3f' }, { field: 'lo', format: '.3f' }, { field: 'hi', format: '.3f' }, { field: 'n' }] } },
     ],
   };
 }

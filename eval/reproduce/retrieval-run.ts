@@ -47,7 +47,10 @@ export async function runRetrievalGridRun(o: RetrievalRunOptions): Promise<RunEx
   }
   const idx = await openCaseIndex(index, [o.method]);
   const retriever = idx.retrievers[o.method];
-  if (!retriever) throw errors.methodUnavailable(o.method, index, manifest.methods);
+  if (!retriever) {
+    await idx.docs.close?.(); // the doc store is open: close it before failing (no file handle left to the GC)
+    throw errors.methodUnavailable(o.method, index, manifest.methods);
+  }
   try {
     const questions = (await loadQuestionsLimited(dataset, split, { seed: o.splitSeed, limit: o.limit })).filter((q) => q.goldPassageIds.length > 0);
     const system: AgentSystem<Question> = async (q) => {

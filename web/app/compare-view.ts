@@ -1,68 +1,163 @@
-/** Compare two runs (#/compare?a=&b=): paired bootstrap Δ accuracy [95% CI] and p, per-item metrics, the 2×2 agreement matrix, config differences and the items where they differ (each opens its trace). */
+/**
+ * Compare N runs (#/compare?runs=a,b,c; #/compare?a=&b= too): each run's headline figures (the
+ * system registry's), overlaid curves (Recall@k of retrieval runs, MAD's accuracy per round) and
+ * the figures side by side, a key-by-key config diff, the paired Δ accuracy of every run against
+ * the first; for two runs also the agreement matrix, per-item metrics and the items where they
+ * differ (each opens its trace). Every table exports as CSV, Markdown or LaTeX.
+ */
 import { api, qs } from './api.js';
-import { ciText, clear, errorBox, h, pct } from './dom.js';
+import { clear, errorBox, figureText, h, scrollBox, smallNWarning, viewHeading } from './dom.js';
+import { exportControl } from './export.js';
+import { plot } from './plot.js';
 import { go } from './route.js';
+import { figureList } from './run-summary.js';
 import type { RunSummary } from '../common/run-summary-types.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const pp = (d: number) => `${d >= 0 ? '+' : ''}${(100 * d).toFixed(1)} pp`;
+const pText = (p: number) => (p < 0.001 ? '< 0.001' : p.toFixed(3));
+const show = (v: unknown) => (v && typeof v === 'object' && (v as { absent?: unknown }).absent === true ? '(absent)' : typeof v === 'string' ? v : JSON.stringify(v));
+
+interface Many {
+  runs: RunSummary[];
+  configDiff: { key: string; values: unknown[] }[];
+  plots: { id: string; title: string; spec: unknown }[];
+  pairs: { a: string; b: string; shared: number; estimate?: number; lo?: number; hi?: number; p?: number; agreement?: Record<string, number>; error?: string }[];
+}
 
 export async function renderCompareView(root: HTMLElement, params: URLSearchParams): Promise<void> {
   const { runs } = await api<{ runs: RunSummary[] }>('/api/runs/summary');
-  const a = h('select', { 'data-testid': 'compare-a', 'aria-label': 'run A' }, runs.map((r) => h('option', { value: r.id }, r.id)));
-  const b = h('select', { 'data-testid': 'compare-b', 'aria-label': 'run B' }, runs.map((r) => h('option', { value: r.id }, r.id)));
-  a.value = params.get('a') ?? runs[0]?.id ?? '';
-  b.value = params.get('b') ?? runs[1]?.id ?? '';
-  const form = h('form', { class: 'searchbar' }, h('label', {}, 'A ', a), h('label', {}, 'B ', b), h('button', { type: 'submit', 'data-testid': 'compare-go' }, 'Compare'));
+  const chosen = (params.get('runs') ?? [params.get('a'), params.get('b')].filter(Boolean).join(',')).split(',').filter(Boolean);
+  const boxes = runs
+    .filter((r) => r.system !== 'reproduce')
+    .map((r) => h('label', { class: 'check pick' }, h('input', { type: 'checkbox', value: r.id, 'data-testid': 'compare-pick', checked: chosen.includes(r.id) }), ` ${r.id}`, h('span', { class: 'muted' }, ` ${r.systemName}${r.n ? `, n=${r.n}` : ''}`)));
+  const form = h('form', { class: 'compare-form', 'data-testid': 'compare-form' }, h('fieldset', {}, h('legend', {}, 'Runs to compare (the first picked is the reference)'), h('div', { class: 'pick-list' }, boxes)), h('button', { type: 'submit', 'data-testid': 'compare-go' }, 'Compare'));
   form.addEventListener('submit', (e) => {
     e.preventDefault();
-    go('compare', { a: a.value, b: b.value });
+    const ids = [...chosen.filter((id) => boxes.some((b) => (b.querySelector('input') as HTMLInputElement).value === id && (b.querySelector('input') as HTMLInputElement).checked)), ...boxes.map((b) => b.querySelector('input') as HTMLInputElement).filter((i) => i.checked && !chosen.includes(i.value)).map((i) => i.value)];
+    go('compare', { runs: ids.join(',') });
   });
-  const out = h('section', { 'data-testid': 'compare-result' });
-  clear(root, h('div', { class: 'compare-view', 'data-testid': 'compare-view' }, h('h2', {}, 'Compare two runs'), form, out));
-  if (!params.get('a') || !params.get('b')) {
-    clear(out, h('div', { class: 'empty' }, 'Pick two runs that share items.'));
+  const out = h('section', { 'data-testid': 'compare-result', 'aria-label': 'comparison' });
+  clear(root, h('div', { class: 'compare-view', 'data-testid': 'compare-view' }, viewHeading(chosen.length >= 2 ? `Compare ${chosen.length} runs` : 'Compare runs'), h('details', { open: chosen.length < 2 }, h('summary', {}, `Pick runs (${chosen.length} picked)`), form), out));
+  if (chosen.length < 2) {
+    clear(out, h('div', { class: 'empty' }, 'Pick two or more runs (up to 8). Runs on the same items also get a paired Δ.'));
     return;
   }
+  clear(out, h('div', { class: 'muted', role: 'status' }, 'comparing…'));
   try {
-    const c = await api(`/api/compare?${qs({ a: a.value, b: b.value })}`);
-    const side = (s: RunSummary, l: string) => h('tr', {}, h('th', {}, l), h('td', {}, h('a', { href: `#/runs?${qs({ run: s.id })}` }, s.id)), h('td', {}, s.system ?? '–'), h('td', { class: 'num' }, s.n), h('td', { class: 'num' }, ciText(s.accuracy)));
-    const ag = c.agreement;
+    const m = await api<Many>(`/api/compare/runs?${qs({ runs: chosen.join(',') })}`);
+    const summary = h(
+      'table',
+      { class: 'runs-table', 'data-testid': 'compare-runs' },
+      h('thead', {}, h('tr', {}, ['run', 'system', 'model', 'method', 'k', 'n', 'headline figures [95% CI]'].map((x) => h('th', { scope: 'col' }, x)))),
+      h(
+        'tbody',
+        {},
+        m.runs.map((s) =>
+          h(
+            'tr',
+            { 'data-testid': 'compare-run', 'data-run': s.id },
+            h('td', { 'data-export': s.id }, h('a', { href: `#/runs?${qs({ run: s.id })}` }, s.id)),
+            h('td', {}, s.systemName),
+            h('td', {}, s.model ?? '–'),
+            h('td', {}, s.method ?? '–'),
+            h('td', { class: 'num' }, s.k ?? '–'),
+            h('td', { class: 'num', 'data-export': String(s.n) }, String(s.n), s.smallN ? h('div', {}, smallNWarning(s.n)) : null),
+            h('td', { 'data-export': s.figures.map((f) => `${f.label} ${figureText(f)}`).join('; ') }, figureList(s.figures)),
+          ),
+        ),
+      ),
+    );
+    const diff = h(
+      'table',
+      { class: 'runs-table config-diff', 'data-testid': 'config-diff' },
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'config key'), m.runs.map((s) => h('th', { scope: 'col' }, s.id)))),
+      h('tbody', {}, m.configDiff.map((d) => h('tr', { 'data-key': d.key }, h('th', { scope: 'row' }, d.key), d.values.map((v) => h('td', {}, show(v)))))),
+    );
+    const pairs = h(
+      'table',
+      { class: 'runs-table', 'data-testid': 'compare-pairs' },
+      h('thead', {}, h('tr', {}, ['run', `vs ${m.runs[0].id}: shared items`, 'Δ accuracy [95% CI]', 'p (paired bootstrap)', 'both right / only this / only ref. / neither', 'details'].map((x) => h('th', { scope: 'col' }, x)))),
+      h(
+        'tbody',
+        {},
+        m.pairs.map((p) =>
+          h(
+            'tr',
+            { 'data-testid': 'compare-pair', 'data-run': p.b },
+            h('td', {}, p.b),
+            h('td', { class: 'num' }, String(p.shared)),
+            h('td', { class: 'num' }, p.error || p.estimate === undefined ? h('span', { class: 'muted' }, p.error ?? '–') : `${pp(-p.estimate)} [${pp(-p.hi!)}, ${pp(-p.lo!)}]`),
+            h('td', { class: 'num' }, p.p === undefined ? '–' : pText(p.p)),
+            h('td', { class: 'num' }, p.agreement ? `${p.agreement.both} / ${p.agreement.onlyB} / ${p.agreement.onlyA} / ${p.agreement.neither}` : '–'),
+            h('td', {}, p.shared ? h('a', { href: `#/compare?${qs({ runs: `${p.a},${p.b}` })}` }, 'pair view') : '–'),
+          ),
+        ),
+      ),
+    );
     clear(
       out,
-      h('table', { class: 'runs-table' }, h('thead', {}, h('tr', {}, ['', 'run', 'system', 'n', 'accuracy [95% CI] (all its items)'].map((x) => h('th', {}, x)))), h('tbody', {}, side(c.a, 'A'), side(c.b, 'B'))),
-      h(
-        'div',
-        { class: 'delta', 'data-testid': 'compare-delta' },
-        `On ${c.shared} shared items: A ${pct(c.accuracy.a)} vs B ${pct(c.accuracy.b)} · Δ (A − B) `,
-        h('strong', {}, pp(c.accuracy.estimate)),
-        ` [${pp(c.accuracy.lo)}, ${pp(c.accuracy.hi)}] · p = ${c.accuracy.p < 0.001 ? '< 0.001' : c.accuracy.p.toFixed(3)} (paired bootstrap, ${c.accuracy.iterations} resamples)`,
-        c.onlyA || c.onlyB ? h('div', { class: 'muted' }, `not compared: ${c.onlyA} items only in A, ${c.onlyB} only in B`) : null,
-      ),
-      h('div', { class: 'compare-grid' },
-        h(
-          'table',
-          { class: 'agreement', 'data-testid': 'agreement' },
-          h('thead', {}, h('tr', {}, h('th', {}, ''), h('th', {}, 'B right'), h('th', {}, 'B wrong'))),
-          h('tbody', {}, h('tr', {}, h('th', {}, 'A right'), h('td', { class: 'num', 'data-cell': 'both' }, ag.both), h('td', { class: 'num', 'data-cell': 'onlyA' }, ag.onlyA)), h('tr', {}, h('th', {}, 'A wrong'), h('td', { class: 'num', 'data-cell': 'onlyB' }, ag.onlyB), h('td', { class: 'num', 'data-cell': 'neither' }, ag.neither))),
-          h('caption', {}, `same prediction on ${c.samePrediction} of ${c.shared}`),
-        ),
-        Object.keys(c.metrics).length
-          ? h('table', { class: 'runs-table' }, h('thead', {}, h('tr', {}, ['metric', 'A', 'B', 'A − B [95% CI]', 'p'].map((x) => h('th', {}, x)))), h('tbody', {}, Object.entries(c.metrics as Record<string, any>).map(([k, m]) => h('tr', {}, h('td', {}, k), h('td', { class: 'num' }, pct(m.a)), h('td', { class: 'num' }, pct(m.b)), h('td', { class: 'num' }, `${pp(m.estimate)} [${pp(m.lo)}, ${pp(m.hi)}]`), h('td', { class: 'num' }, m.p.toFixed(3))))))
-          : null,
-      ),
-      Object.keys(c.configDiff).length ? h('p', { class: 'muted', 'data-testid': 'config-diff' }, 'config differences: ', Object.entries(c.configDiff as Record<string, [unknown, unknown]>).map(([k, [x, y]]) => `${k}: ${JSON.stringify(x)} vs ${JSON.stringify(y)}`).join('; ')) : null,
-      h('h3', {}, `Items where they differ (${c.differ.length})`),
-      c.differ.length
-        ? h(
-            'table',
-            { class: 'runs-table', 'data-testid': 'differ' },
-            h('thead', {}, h('tr', {}, ['item', 'gold', 'A', 'B', 'traces'].map((x) => h('th', {}, x)))),
-            h('tbody', {}, c.differ.map((d: any) => h('tr', { 'data-testid': 'differ-row', 'data-id': d.id }, h('td', { class: 'pid' }, d.id), h('td', {}, d.gold), h('td', { class: d.aCorrect ? 'ok-text' : 'bad-text' }, `${d.a ?? '–'} ${d.aCorrect ? '✓' : '✗'}`), h('td', { class: d.bCorrect ? 'ok-text' : 'bad-text' }, `${d.b ?? '–'} ${d.bCorrect ? '✓' : '✗'}`), h('td', {}, h('a', { href: `#/runs?${qs({ run: c.a.id, item: d.id })}` }, 'A'), ' · ', h('a', { href: `#/runs?${qs({ run: c.b.id, item: d.id })}` }, 'B'))))),
-          )
-        : h('p', { class: 'muted' }, 'the two runs agree on every shared item'),
+      h('h2', {}, 'Runs'),
+      scrollBox('compared runs', summary),
+      exportControl(summary, 'compared-runs'),
+      m.plots.length ? h('h2', {}, 'Curves and figures') : null,
+      m.plots.length ? h('div', { class: 'plot-row' }, m.plots.map((x) => plot(x.spec, x.title, `plot-${x.id}`))) : null,
+      h('h2', {}, `Config: ${m.configDiff.length} key${m.configDiff.length === 1 ? '' : 's'} differ`),
+      m.configDiff.length ? [scrollBox('config differences', diff), exportControl(diff, 'config-diff')] : h('p', { class: 'muted', 'data-testid': 'config-same' }, 'the runs\' configs are the same (seed included)'),
+      h('h2', {}, `Paired Δ accuracy against ${m.runs[0].id}`),
+      h('p', { class: 'muted' }, 'Δ = this run − the reference on the items both ran (paired bootstrap, 2,000 resamples, seed 13).'),
+      scrollBox('paired differences', pairs),
+      exportControl(pairs, 'paired-differences'),
+      m.runs.length === 2 && m.pairs[0]?.shared ? await pairDetail(m.runs[0].id, m.runs[1].id) : null,
     );
   } catch (e) {
     clear(out, errorBox(e));
   }
+}
+
+/** Two runs on shared items: Δ with CI and p, the agreement matrix, per-item metrics, the items where they differ. */
+async function pairDetail(aId: string, bId: string): Promise<HTMLElement> {
+  const c = await api(`/api/compare?${qs({ a: aId, b: bId })}`);
+  const ag = c.agreement;
+  const metrics = Object.keys(c.metrics).length
+    ? h(
+        'table',
+        { class: 'runs-table', 'data-testid': 'pair-metrics' },
+        h('thead', {}, h('tr', {}, ['metric', 'A', 'B', 'A − B [95% CI]', 'p'].map((x) => h('th', { scope: 'col' }, x)))),
+        h('tbody', {}, Object.entries(c.metrics as Record<string, any>).map(([k, m]) => h('tr', {}, h('td', {}, k), h('td', { class: 'num' }, `${(100 * m.a).toFixed(1)}%`), h('td', { class: 'num' }, `${(100 * m.b).toFixed(1)}%`), h('td', { class: 'num' }, `${pp(m.estimate)} [${pp(m.lo)}, ${pp(m.hi)}]`), h('td', { class: 'num' }, m.p.toFixed(3))))),
+      )
+    : null;
+  const differ = h(
+    'table',
+    { class: 'runs-table', 'data-testid': 'differ' },
+    h('thead', {}, h('tr', {}, ['item', 'gold', 'A', 'B', 'traces'].map((x) => h('th', { scope: 'col' }, x)))),
+    h('tbody', {}, c.differ.map((d: any) => h('tr', { 'data-testid': 'differ-row', 'data-id': d.id }, h('td', { class: 'pid' }, d.id), h('td', {}, d.gold), h('td', { class: d.aCorrect ? 'ok-text' : 'bad-text' }, `${d.a ?? '–'} ${d.aCorrect ? '✓' : '✗'}`), h('td', { class: d.bCorrect ? 'ok-text' : 'bad-text' }, `${d.b ?? '–'} ${d.bCorrect ? '✓' : '✗'}`), h('td', {}, h('a', { href: `#/runs?${qs({ run: aId, item: d.id })}` }, 'A'), ' · ', h('a', { href: `#/runs?${qs({ run: bId, item: d.id })}` }, 'B'))))),
+  );
+  return h(
+    'section',
+    { class: 'pair', 'aria-label': 'pair detail' },
+    h('h2', {}, `A = ${aId}, B = ${bId}`),
+    h(
+      'div',
+      { class: 'delta', 'data-testid': 'compare-delta' },
+      `On ${c.shared} shared items: A ${(100 * c.accuracy.a).toFixed(1)}% vs B ${(100 * c.accuracy.b).toFixed(1)}% · Δ (A − B) `,
+      h('strong', {}, pp(c.accuracy.estimate)),
+      ` [${pp(c.accuracy.lo)}, ${pp(c.accuracy.hi)}] · p = ${pText(c.accuracy.p)} (paired bootstrap, ${c.accuracy.iterations} resamples)`,
+      c.onlyA || c.onlyB ? h('div', { class: 'muted' }, `not compared: ${c.onlyA} items only in A, ${c.onlyB} only in B`) : null,
+    ),
+    h(
+      'div',
+      { class: 'compare-grid' },
+      h(
+        'table',
+        { class: 'agreement', 'data-testid': 'agreement' },
+        h('caption', {}, `same prediction on ${c.samePrediction} of ${c.shared}`),
+        h('thead', {}, h('tr', {}, h('td', {}), h('th', { scope: 'col' }, 'B right'), h('th', { scope: 'col' }, 'B wrong'))),
+        h('tbody', {}, h('tr', {}, h('th', { scope: 'row' }, 'A right'), h('td', { class: 'num', 'data-cell': 'both' }, ag.both), h('td', { class: 'num', 'data-cell': 'onlyA' }, ag.onlyA)), h('tr', {}, h('th', { scope: 'row' }, 'A wrong'), h('td', { class: 'num', 'data-cell': 'onlyB' }, ag.onlyB), h('td', { class: 'num', 'data-cell': 'neither' }, ag.neither))),
+      ),
+      metrics ? scrollBox('per-item metrics', metrics) : null,
+    ),
+    h('h3', {}, `Items where they differ (${c.differ.length})`),
+    c.differ.length ? [scrollBox('items where the runs differ', differ), exportControl(differ, 'items-that-differ')] : h('p', { class: 'muted' }, 'the two runs agree on every shared item'),
+  );
 }

@@ -62,3 +62,41 @@ export function activate(fn: () => void): Attrs {
 
 export const pct = (x: number | null | undefined, d = 1): string => (typeof x === 'number' && Number.isFinite(x) ? `${(100 * x).toFixed(d)}%` : '–');
 export const ciText = (c: { estimate: number; lo: number; hi: number } | null | undefined): string => (c ? `${pct(c.estimate)} [${pct(c.lo)}, ${pct(c.hi)}]` : '–');
+
+/** A number rounded for display: up to `d` decimals, trailing zeros dropped (0.3404580353777051 → "0.34"). */
+export const round = (x: unknown, d = 2): string => (typeof x === 'number' && Number.isFinite(x) ? String(Number(x.toFixed(d))) : String(x ?? '–'));
+
+/** The view's one h1; it takes focus when a route opens the view (tabindex −1: focusable by script only). Sets the page title. */
+export function viewHeading(text: string, ...extra: (Child | Child[])[]): HTMLHeadingElement {
+  document.title = `${text} · lexcase explorer`;
+  return h('h1', { tabindex: -1, 'data-view-heading': true }, text, ...extra);
+}
+
+/** A box that scrolls sideways when its content (a wide table, a graph) is wider than the screen — focusable, so the keyboard can scroll it. */
+export function scrollBox(label: string, ...children: (Child | Child[])[]): HTMLElement {
+  return h('div', { class: 'scroll-x', tabindex: 0, role: 'region', 'aria-label': label }, ...children);
+}
+
+/** A passage id as a link to its passage page (#/passage?id=); `gold`/`relevant` mark it. */
+export function pidLink(id: string, o: { gold?: boolean; relevant?: boolean; title?: string; run?: string } = {}): HTMLAnchorElement {
+  const q = new URLSearchParams({ id });
+  if (o.run) q.set('run', o.run);
+  return h('a', { class: `pid${o.gold ? ' gold' : ''}${o.relevant ? ' relevant' : ''}`, href: `#/passage?${q}`, title: o.title ?? `passage ${id}`, 'data-pid': id }, id);
+}
+
+/** One headline figure: "48.4% [39.8, 57.1]" (or a plain number), with n and how the interval was made on hover. */
+export interface FigureLike { label: string; estimate: number; lo: number | null; hi: number | null; n: number; interval: string; percent: boolean; smallN: boolean; note?: string }
+export function figureText(f: FigureLike): string {
+  const v = (x: number) => (f.percent ? (100 * x).toFixed(1) : x.toFixed(3));
+  const est = f.percent ? `${v(f.estimate)}%` : v(f.estimate);
+  return f.lo === null || f.hi === null ? est : `${est} [${v(f.lo)}, ${v(f.hi)}]`;
+}
+export function figureTitle(f: FigureLike): string {
+  const how = f.interval === 'wilson' ? '95% Wilson interval' : f.interval === 'bootstrap' ? '95% bootstrap interval (1,000 resamples)' : 'no interval: too few items for a bootstrap';
+  return `${f.label}: n = ${f.n}; ${how}${f.note ? `; ${f.note}` : ''}${f.smallN ? '; small n: read the interval, not the point' : ''}`;
+}
+
+/** The small-n warning shown beside figures computed on fewer than 30 items. */
+export function smallNWarning(n: number): HTMLElement {
+  return h('span', { class: 'small-n', role: 'note', title: 'fewer than 30 items: intervals are wide and a bootstrap interval is not given below 10' }, `⚠ small n (${n})`);
+}

@@ -1,58 +1,209 @@
-/** The runs list (system, dataset, n, accuracy [95% CI], failures, tokens, date; pick two to compare) and a run page's summary header (the same figures, its plots, its table.json). */
+/**
+ * The runs list (#/runs: system, dataset, model, method, k, n, the system's headline figures with
+ * 95% intervals, failures, tokens, date — sortable, filterable, N runs picked to compare) and a run
+ * page's summary header (the same figures, its plots, its table.json; for a `lexcase reproduce`
+ * dir the paper-vs-lexcase table with its flags, notes and child runs).
+ */
 import { api, qs } from './api.js';
-import { ciText, clear, h } from './dom.js';
+import { clear, figureText, figureTitle, h, smallNWarning, viewHeading, type FigureLike } from './dom.js';
+import { exportControl } from './export.js';
 import { go } from './route.js';
 import { plot } from './plot.js';
-import type { RunSummary } from '../common/run-summary-types.js';
+import { sortableTable, td, type Column, type SortState } from './sortable.js';
+import type { Figure, RunSummary } from '../common/run-summary-types.js';
 
 const day = (d: string | null) => (d ? d.replace('T', ' ').slice(0, 16) : '–');
 
-export async function renderRunsTable(root: HTMLElement): Promise<void> {
+/** A run's figures, one per line: "Recall@10 10.0% [2.8, 30.1]". */
+export function figureList(figs: FigureLike[], testid = 'figures'): HTMLElement {
+  if (!figs.length) return h('span', { class: 'muted' }, '–');
+  return h('div', { class: 'fig-list', 'data-testid': testid }, figs.map((f) => h('div', { class: 'fig', title: figureTitle(f), 'data-figure': (f as Figure).id }, `${f.label} `, h('strong', {}, figureText(f)))));
+}
+
+const firstFigure = (r: RunSummary) => r.figures[0]?.estimate ?? null;
+
+export async function renderRunsTable(root: HTMLElement, params: URLSearchParams): Promise<void> {
   const { runs } = await api<{ runs: RunSummary[] }>('/api/runs/summary');
-  const a = h('select', { 'data-testid': 'compare-a', 'aria-label': 'run A' }, runs.map((r) => h('option', { value: r.id }, r.id)));
-  const b = h('select', { 'data-testid': 'compare-b', 'aria-label': 'run B' }, runs.map((r) => h('option', { value: r.id }, r.id)));
-  if (runs.length > 1) b.value = runs[1].id;
-  const form = h('form', { class: 'searchbar', 'data-testid': 'compare-form' }, h('strong', {}, 'Compare two runs:'), h('label', {}, 'A ', a), h('label', {}, 'B ', b), h('button', { type: 'submit', 'data-testid': 'compare-go' }, 'Compare'));
-  form.addEventListener('submit', (e) => {
-    e.preventDefault();
-    go('compare', { a: a.value, b: b.value });
+  const filterText = h('input', { type: 'search', 'data-testid': 'runs-filter', 'aria-label': 'filter runs (id, system, dataset, model, method)', placeholder: 'filter: id, dataset, model…', value: params.get('q') ?? '' });
+  const systems = [...new Set(runs.map((r) => r.systemName))].sort();
+  const systemSel = h('select', { 'data-testid': 'runs-system', 'aria-label': 'system' }, h('option', { value: '' }, 'all systems'), systems.map((s) => h('option', { value: s }, s)));
+  systemSel.value = params.get('system') ?? '';
+  const count = h('span', { class: 'muted', role: 'status', 'data-testid': 'runs-count' });
+  const compareBtn = h('button', { type: 'button', 'data-testid': 'compare-selected', disabled: true }, 'Compare selected');
+  const picked = new Set<string>();
+  const state = { sort: params.get('sort') ?? '', dir: params.get('dir') === 'desc' ? 'desc' : 'asc' };
+  const keepUrl = () => history.replaceState(null, '', `#/runs?${qs({ q: filterText.value, system: systemSel.value, sort: state.sort, dir: state.sort ? state.dir : '' })}`);
+  const columns: Column<RunSummary>[] = [
+    {
+      key: 'pick',
+      label: 'compare',
+      fixed: true,
+      cell: (r) =>
+        td(
+          h('input', {
+            type: 'checkbox',
+            'aria-label': `compare ${r.id}`,
+            'data-testid': 'run-pick',
+            'data-run': r.id,
+            disabled: r.system === 'reproduce',
+            onchange: (e: Event) => {
+              if ((e.target as HTMLInputElement).checked) picked.add(r.id);
+              else picked.delete(r.id);
+              compareBtn.disabled = picked.size < 2;
+              compareBtn.textContent = `Compare selected (${picked.size})`;
+            },
+          }),
+          { 'data-no-export': '' },
+        ),
+    },
+    { key: 'run', label: 'run', sort: (r) => r.id, cell: (r) => td([h('a', { href: `#/runs?${qs({ run: r.id })}`, 'data-testid': 'run-link', 'data-run': r.id }, r.id), r.parent ? h('div', { class: 'muted' }, `in ${r.parent}`) : null], { 'data-export': r.id }) },
+    { key: 'system', label: 'system', sort: (r) => r.systemName, cell: (r) => td(r.system && r.system !== r.systemName.toLowerCase() ? `${r.systemName} (${r.system})` : r.systemName) },
+    { key: 'dataset', label: 'dataset', cell: (r) => td(r.dataset ?? '–') },
+    { key: 'model', label: 'model', cell: (r) => td(r.model ?? '–', { 'data-testid': 'run-model' }) },
+    { key: 'method', label: 'method', cell: (r) => td(r.method ?? '–', { 'data-testid': 'run-method' }) },
+    { key: 'k', label: 'k', num: true, sort: (r) => (r.k === null ? null : Number.parseFloat(r.k)), cell: (r) => td(r.k ?? '–', { class: 'num', 'data-testid': 'run-k' }) },
+    { key: 'n', label: 'n', num: true, sort: (r) => r.n, cell: (r) => td([String(r.n), r.smallN ? h('div', {}, smallNWarning(r.n)) : null], { class: 'num', 'data-testid': 'run-n', 'data-export': String(r.n) }) },
+    {
+      key: 'figures',
+      label: 'headline figures [95% CI]',
+      sort: firstFigure,
+      cell: (r) => td(figureList(r.figures, 'run-figures'), { 'data-export': r.figures.map((f) => `${f.label} ${figureText(f)}`).join('; ') || '–' }),
+    },
+    { key: 'failures', label: 'failures', num: true, sort: (r) => r.failures, cell: (r) => td(String(r.failures), { class: r.failures ? 'num error-text' : 'num' }) },
+    { key: 'tokens', label: 'tokens', num: true, sort: (r) => r.tokens, cell: (r) => td(r.tokens.toLocaleString('en-US'), { class: 'num', 'data-testid': 'run-tokens' }) },
+    { key: 'date', label: 'date', sort: (r) => r.date ?? null, cell: (r) => td(day(r.date)) },
+  ];
+  const table = sortableTable({
+    rows: runs,
+    columns,
+    testid: 'runs-table',
+    caption: 'runs',
+    rowAttrs: (r) => ({ 'data-testid': 'run-row', 'data-run': r.id, 'data-system': r.systemName }),
+    sort: state.sort ? ({ key: state.sort, dir: state.dir } as SortState) : undefined,
+    onSort: (s) => {
+      state.sort = s.key;
+      state.dir = s.dir;
+      keepUrl();
+    },
   });
+  const applyFilter = () => {
+    const words = filterText.value.toLowerCase().split(/\s+/).filter(Boolean);
+    let shown = 0;
+    for (const tr of table.tBodies[0].rows) {
+      const r = runs.find((x) => x.id === tr.dataset.run)!;
+      const hay = [r.id, r.system, r.systemName, r.dataset, r.model, r.method, r.mode].filter(Boolean).join(' ').toLowerCase();
+      const ok = (!systemSel.value || r.systemName === systemSel.value) && words.every((w) => hay.includes(w));
+      tr.hidden = !ok;
+      if (ok) shown++;
+    }
+    count.textContent = `${shown} of ${runs.length} runs shown`;
+  };
+  filterText.addEventListener('input', () => {
+    applyFilter();
+    keepUrl();
+  });
+  systemSel.addEventListener('change', () => {
+    applyFilter();
+    keepUrl();
+  });
+  compareBtn.addEventListener('click', () => go('compare', { runs: [...picked].join(',') }));
   clear(
     root,
     h(
       'div',
       { class: 'run-view', 'data-testid': 'run-view' },
-      h('h2', {}, `Runs (${runs.length})`),
+      viewHeading(`Runs (${runs.length})`),
       runs.length === 0 ? h('p', { class: 'muted' }, 'no runs found under --runs') : null,
-      h(
-        'table',
-        { class: 'runs-table', 'data-testid': 'runs-table' },
-        h('thead', {}, h('tr', {}, ['run', 'system', 'dataset', 'n', 'accuracy [95% CI]', 'failures', 'tokens', 'date'].map((c) => h('th', {}, c)))),
-        h(
-          'tbody',
-          {},
-          runs.map((r) =>
-            h(
-              'tr',
-              { 'data-testid': 'run-row', 'data-run': r.id },
-              h('td', {}, h('a', { href: `#/runs?${qs({ run: r.id })}`, 'data-testid': 'run-link', 'data-run': r.id }, r.id)),
-              h('td', {}, [r.system ?? r.kind, r.mode].filter(Boolean).join(' · ')),
-              h('td', {}, r.dataset ?? '–'),
-              h('td', { class: 'num' }, r.n),
-              h('td', { class: 'num', 'data-testid': 'run-accuracy' }, r.n ? `${r.correct}/${r.n} · ${ciText(r.accuracy)}` : '–'),
-              h('td', { class: r.failures ? 'num error-text' : 'num' }, r.failures),
-              h('td', { class: 'num' }, r.tokens.toLocaleString('en-US')),
-              h('td', {}, day(r.date)),
-            ),
-          ),
-        ),
-      ),
-      runs.length > 1 ? form : null,
+      h('div', { class: 'runs-filter' }, h('label', {}, 'filter ', filterText), h('label', {}, 'system ', systemSel), count, compareBtn),
+      h('p', { class: 'muted' }, 'Figures: each system\'s headline metrics (agents/systems.ts) with 95% intervals — Wilson for proportions, bootstrap otherwise (none below 10 items). Hover a figure for n and the method.'),
+      h('div', { class: 'scroll-x', tabindex: 0, role: 'region', 'aria-label': 'runs table' }, table),
+      exportControl(table, 'runs'),
+    ),
+  );
+  applyFilter();
+}
+
+type ReproCell = { column: string; paper: number | null; value: number | null; ci: [number, number] | null; n: number; outsideCi: boolean | null; run: string; status?: string };
+interface ReproTable {
+  recipe: string;
+  title: string;
+  paper: string;
+  table: string;
+  scale: number;
+  columns: string[];
+  rows: { label: string; comparable: boolean; note?: string; cells: ReproCell[] }[];
+  notes: string[];
+  limit: number | null;
+  shard: { index: number; count: number } | null;
+  runs: { id: string; system: string; status: string; error?: string; argv?: string[] }[];
+}
+
+const isRepro = (t: unknown): t is ReproTable => {
+  const o = t as ReproTable;
+  return !!o && Array.isArray(o.columns) && Array.isArray(o.rows) && o.rows.every((r) => r && Array.isArray(r.cells));
+};
+
+/**
+ * A reproduction's table.json: per row and column the paper's value and lexcase's [95% CI] in
+ * separate columns, n, and the flag (⚑ the paper outside lexcase's CI; † not comparable); each
+ * lexcase cell links to the run that made it; the recipe's notes; every run of the grid.
+ */
+export function reproTable(t: ReproTable, reproId: string): HTMLElement {
+  const fmt = (v: number | null) => (v === null ? '–' : t.scale === 100 ? v.toFixed(2) : v.toFixed(4));
+  const runHref = (id: string) => `#/runs?${qs({ run: `${reproId === '.' ? '' : `${reproId}/`}runs/${id}` })}`;
+  const ns = [...new Set(t.rows.flatMap((r) => r.cells.map((c) => c.n)).filter((n) => n > 0))];
+  const paperN = /\bn\s*=\s*([\d,]+)/.exec(t.title)?.[1];
+  // the recipe's title names the paper's n ("…, n = 124)"): shown below as the paper's, beside this run's real n
+  const title = t.title.replace(/,?\s*\bn\s*=\s*[\d,]+/, '').replace(/\(\s*\)/, '').trim();
+  const head = h('tr', {}, h('th', { scope: 'col' }, t.table), t.columns.flatMap((c) => [h('th', { scope: 'col', class: 'num', 'data-export': `${c} paper` }, c, h('div', { class: 'muted' }, 'paper')), h('th', { scope: 'col', class: 'num', 'data-export': `${c} lexcase [95% CI]` }, c, h('div', { class: 'muted' }, 'lexcase [95% CI]')), h('th', { scope: 'col', class: 'num' }, 'n'), h('th', { scope: 'col' }, 'flag')]));
+  const body = t.rows.map((r) =>
+    h(
+      'tr',
+      { 'data-testid': 'repro-row', 'data-comparable': String(r.comparable) },
+      h('th', { scope: 'row', 'data-export': `${r.label}${r.comparable ? '' : ' †'}` }, r.label, r.comparable ? null : h('span', { class: 'not-comparable', title: 'not comparable with the paper (different data or setting): no flag is raised' }, ' †')),
+      t.columns.flatMap((col) => {
+        const c = r.cells.find((x) => x.column === col);
+        if (!c) return [td('–'), td('–'), td('–'), td('')];
+        const val = c.value === null ? `– (${c.status ?? 'not run'})` : `${fmt(c.value)}${c.ci ? ` [${fmt(c.ci[0])}, ${fmt(c.ci[1])}]` : ''}`;
+        const flag = c.outsideCi ? '⚑ outside CI' : !r.comparable ? '† not comparable' : c.outsideCi === false ? 'within CI' : '';
+        return [
+          td(fmt(c.paper), { class: 'num', 'data-testid': 'repro-paper' }),
+          td(h('a', { href: runHref(c.run), 'data-testid': 'repro-cell', 'data-run': c.run, title: `run ${c.run}` }, val), { class: 'num', 'data-export': val }),
+          td(String(c.n), { class: 'num', 'data-testid': 'repro-n' }),
+          td(flag, { class: `flag-cell${c.outsideCi ? ' outside' : !r.comparable ? ' not-comparable' : ''}`, 'data-testid': 'repro-flag' }),
+        ];
+      }),
+    ),
+  );
+  const table = h('table', { class: 'runs-table repro', 'data-testid': 'run-table' }, h('thead', {}, head), h('tbody', {}, body));
+  return h(
+    'section',
+    { class: 'repro-view', 'data-testid': 'repro-view' },
+    h('h2', {}, `${t.table} — ${title}`),
+    h(
+      'p',
+      { class: 'muted', 'data-testid': 'repro-n-line' },
+      `${t.paper}. `,
+      paperN ? `The paper: n = ${paperN}. ` : '',
+      `This reproduction: n = ${ns.length ? ns.join(' / ') : 0} per cell`,
+      t.limit !== null ? ` (smoke run: --limit ${t.limit})` : '',
+      t.shard ? ` — shard ${t.shard.index}/${t.shard.count} only (merge the shards for the full table)` : '',
+      `. Values in the paper's scale (${t.scale === 100 ? '%' : 'fractions'}).`,
+    ),
+    h('div', { class: 'scroll-x', tabindex: 0, role: 'region', 'aria-label': `${t.table} table` }, table),
+    exportControl(table, `${t.recipe}-table`, `${t.paper}, ${t.table}`),
+    h('p', { class: 'muted' }, '⚑ the paper\'s value lies outside lexcase\'s 95% CI. † not comparable (different data or setting): no flag is raised.'),
+    t.notes.length ? h('details', { class: 'notes', open: true }, h('summary', {}, `Notes (${t.notes.length})`), h('ul', { class: 'notes', 'data-testid': 'repro-notes' }, t.notes.map((n) => h('li', {}, n)))) : null,
+    h('h3', {}, `Runs of the grid (${t.runs.length})`),
+    h(
+      'ul',
+      { class: 'notes', 'data-testid': 'repro-runs' },
+      t.runs.map((r) => h('li', {}, h('a', { href: runHref(r.id), 'data-testid': 'repro-run', 'data-run': r.id }, r.id), ` (${r.system}): `, h('span', { class: r.status === 'done' ? 'ok-text' : 'error-text' }, r.status), r.error ? ` — ${r.error}` : '', r.argv ? h('div', {}, h('code', {}, `lexcase ${r.argv.join(' ')}`)) : null)),
     ),
   );
 }
 
-/** A table.json (from `lexcase reproduce`): rows of objects, or {columns|header, rows}; anything else as JSON. */
+/** A table.json that is not a reproduction's: rows of objects, or {columns|header, rows}; anything else as JSON. */
 export function jsonTable(t: unknown): HTMLElement {
   const cell = (v: unknown) => (v === null || v === undefined ? '–' : typeof v === 'object' ? JSON.stringify(v) : typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(4) : String(v));
   const o = t as { title?: unknown; columns?: unknown[]; header?: unknown; rows?: unknown };
@@ -62,64 +213,62 @@ export function jsonTable(t: unknown): HTMLElement {
     cols = [...new Set(xs.flatMap((x) => (x && typeof x === 'object' ? Object.keys(x) : [])))];
     rows = xs.map((x) => cols!.map((c) => (x as Record<string, unknown>)?.[c]));
   };
-  type ReproCell = { column: string; paper?: number | null; value?: number | null; ci?: [number, number] | null; n?: number; outsideCi?: boolean | null };
-  const isRepro = (xs: unknown[]) => xs.every((x) => x && typeof x === 'object' && Array.isArray((x as { cells?: unknown }).cells));
-  const fmt = (v: number | null | undefined) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(4)) : '–');
   if (Array.isArray(t)) objRows(t);
-  else if (o && Array.isArray(o.rows) && Array.isArray(o.columns) && isRepro(o.rows)) {
-    // `lexcase reproduce`: per cell the paper's value beside lexcase's [95% CI] (n), flagged when the paper lies outside the CI
-    cols = ['row', ...o.columns.map(String)];
-    rows = (o.rows as { label?: unknown; cells: ReproCell[] }[]).map((r) => [
-      String(r.label ?? ''),
-      ...o.columns!.map((c) => {
-        const x = r.cells.find((y) => y.column === c);
-        if (!x) return '–';
-        const ci = x.ci ? ` [${fmt(x.ci[0])}, ${fmt(x.ci[1])}]` : '';
-        return `paper ${fmt(x.paper)} · lexcase ${fmt(x.value)}${ci}${x.n !== undefined ? ` (n=${x.n})` : ''}${x.outsideCi ? ' ⚑' : ''}`;
-      }),
-    ]);
-  } else if (o && Array.isArray(o.rows)) {
+  else if (o && Array.isArray(o.rows)) {
     const head = Array.isArray(o.columns) ? o.columns : Array.isArray(o.header) ? o.header : undefined;
     if (head && o.rows.every(Array.isArray)) {
       cols = head.map(String);
       rows = o.rows as unknown[][];
     } else objRows(o.rows);
   }
-  if (!cols || !rows) return h('pre', { class: 'detail', 'data-testid': 'run-table' }, JSON.stringify(t, null, 1));
-  return h(
-    'div',
-    {},
-    typeof o?.title === 'string' ? h('div', { class: 'muted' }, o.title) : null,
-    h('table', { class: 'runs-table', 'data-testid': 'run-table' }, h('thead', {}, h('tr', {}, cols.map((c) => h('th', {}, c)))), h('tbody', {}, rows.map((r) => h('tr', {}, r.map((v) => h('td', {}, cell(v))))))),
-  );
+  if (!cols || !rows) return h('pre', { class: 'detail', 'data-testid': 'run-table', tabindex: 0 }, JSON.stringify(t, null, 1));
+  const table = h('table', { class: 'runs-table', 'data-testid': 'run-table' }, h('thead', {}, h('tr', {}, cols.map((c) => h('th', { scope: 'col' }, c)))), h('tbody', {}, rows.map((r) => h('tr', {}, r.map((v) => h('td', {}, cell(v)))))));
+  return h('div', {}, typeof o?.title === 'string' ? h('div', { class: 'muted' }, o.title) : null, h('div', { class: 'scroll-x', tabindex: 0, role: 'region', 'aria-label': 'table.json' }, table), exportControl(table, 'table'));
 }
 
-export async function runSummaryHeader(el: HTMLElement, runId: string): Promise<void> {
-  const p = await api<{ summary: RunSummary; plots: { id: string; title: string; spec: unknown }[]; table: unknown }>(`/api/run/summary?${qs({ run: runId })}`);
+export interface RunPage {
+  summary: RunSummary;
+  plots: { id: string; title: string; spec: unknown }[];
+  table: unknown;
+  config: Record<string, unknown> | null;
+}
+
+/** The run page's header: h1, the system's figures, plots, table.json. Returns the page data (the run view adapts to a reproduction). */
+export async function runSummaryHeader(el: HTMLElement, runId: string): Promise<RunPage> {
+  const p = await api<RunPage>(`/api/run/summary?${qs({ run: runId })}`);
   const s = p.summary;
-  const plotsOpen = h('details', { class: 'plots', open: true }, h('summary', {}, `Plots (${p.plots.length})`), h('div', { class: 'plot-row' }, p.plots.map((x) => plot(x.spec, x.title, `plot-${x.id}`))));
-  const tableBox = p.table ? h('details', { class: 'table-json', open: true }, h('summary', {}, 'table.json'), jsonTable(p.table)) : null;
+  const plotsBox = p.plots.length ? h('details', { class: 'plots', open: true }, h('summary', {}, `Plots (${p.plots.length})`), h('div', { class: 'plot-row' }, p.plots.map((x) => plot(x.spec, x.title, `plot-${x.id}`)))) : null;
+  const repro = isRepro(p.table) ? reproTable(p.table, s.id) : null;
+  const tableBox = p.table && !repro ? h('details', { class: 'table-json', open: true }, h('summary', {}, 'table.json'), jsonTable(p.table)) : null;
+  const facts: [string, string | HTMLElement][] = [
+    ['system', s.system && s.system !== s.systemName.toLowerCase() ? `${s.systemName} (${s.system})` : s.systemName],
+    ['dataset', s.dataset ?? '–'],
+    ['model', s.model ?? '–'],
+    ['method', s.method ?? '–'],
+    ['k', s.k ?? '–'],
+    ['n', String(s.n)],
+  ];
   clear(
     el,
     h(
       'div',
       { class: 'run-summary', 'data-testid': 'run-summary' },
-      h('h2', {}, s.id, h('a', { href: '#/runs', class: 'back', 'data-testid': 'all-runs' }, '← all runs')),
-      h(
-        'dl',
-        { class: 'figures' },
-        [
-          ['system', [s.system ?? s.kind, s.mode].filter(Boolean).join(' · ')],
-          ['dataset', s.dataset ?? '–'],
-          ['n', String(s.n)],
-          ['accuracy [95% CI]', s.n ? `${s.correct}/${s.n} · ${ciText(s.accuracy)}` : '–'],
-          ['failures', String(s.failures)],
-          ['tokens', s.tokens.toLocaleString('en-US')],
-          ['date', day(s.date)],
-        ].map(([k, v]) => h('div', {}, h('dt', {}, k), h('dd', { 'data-testid': `summary-${k.split(' ')[0]}` }, v))),
-      ),
-      p.plots.length || tableBox ? h('div', { class: 'header-row' }, p.plots.length ? plotsOpen : null, tableBox) : null,
+      viewHeading(`Run ${s.id}`, h('a', { href: '#/runs', class: 'back', 'data-testid': 'all-runs' }, '← all runs')),
+      repro
+        ? null
+        : h(
+            'dl',
+            { class: 'figures' },
+            facts.map(([k, v]) => h('div', {}, h('dt', {}, k), h('dd', { 'data-testid': `summary-${k}` }, v))),
+            s.figures.map((f) => h('div', { title: figureTitle(f) }, h('dt', {}, `${f.label}${f.lo !== null ? ' [95% CI]' : ''}`), h('dd', { 'data-testid': `figure-${f.id}` }, figureText(f), f.note ? h('span', { class: 'ci' }, ` ${f.note}`) : null))),
+            h('div', {}, h('dt', {}, 'failures'), h('dd', { 'data-testid': 'summary-failures' }, String(s.failures))),
+            h('div', {}, h('dt', {}, 'tokens'), h('dd', {}, s.tokens.toLocaleString('en-US'))),
+            h('div', {}, h('dt', {}, 'date'), h('dd', {}, day(s.date))),
+            s.smallN ? h('div', {}, h('dt', {}, 'note'), h('dd', {}, smallNWarning(s.n))) : null,
+          ),
+      plotsBox || tableBox ? h('div', { class: 'header-row' }, plotsBox, tableBox) : null,
+      repro,
     ),
   );
+  return p;
 }
-

@@ -3,7 +3,7 @@
  * advocate — tool calls collapsed to one line each (tool, query, k, rank of the first gold passage)
  * with the returned ids on demand — evidence (gold marked), jurors and verdict.
  */
-import { fmt, h } from './dom.js';
+import { fmt, h, pidLink, round, scrollBox } from './dom.js';
 import { idList } from './search-view.js';
 
 interface ToolCall { tool: string; query: string; ids: string[]; step: number; output?: string; error?: string }
@@ -12,10 +12,10 @@ const short = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1
 
 /** One row per call: step, tool, query (shortened; full text on demand), k, gold rank, ids on demand. */
 export function toolCallsSummary(calls: ToolCall[], gold: Set<string>): HTMLElement {
-  return h(
+  return scrollBox('tool calls', h(
     'table',
     { class: 'calls compact', 'data-testid': 'tool-calls' },
-    h('thead', {}, h('tr', {}, h('th', {}, 'step'), h('th', {}, 'tool'), h('th', {}, 'query'), h('th', {}, 'k'), h('th', {}, 'gold rank'), h('th', {}, 'ids'))),
+    h('thead', {}, h('tr', {}, ['step', 'tool', 'query', 'k', 'gold rank', 'ids'].map((x) => h('th', { scope: 'col' }, x)))),
     h(
       'tbody',
       {},
@@ -35,7 +35,7 @@ export function toolCallsSummary(calls: ToolCall[], gold: Set<string>): HTMLElem
         );
       }),
     ),
-  );
+  ));
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -57,7 +57,7 @@ export function caseTrace(t: any, gold: Set<string>, answer: string | undefined)
           'ol',
           { class: 'evidence' },
           (a.evidence ?? []).map((e: { id: string; score: number; justification: string; snippet: string }) =>
-            h('li', { class: gold.has(e.id) ? 'gold' : '', 'data-testid': 'evidence-item' }, h('span', { class: gold.has(e.id) ? 'pid gold' : 'pid' }, e.id), gold.has(e.id) ? h('span', { class: 'tag gold' }, 'gold passage') : null, ` ${fmt(e.score)} — `, h('em', {}, e.justification), h('div', { class: 'snippet' }, e.snippet)),
+            h('li', { class: gold.has(e.id) ? 'gold' : '', 'data-testid': 'evidence-item' }, pidLink(e.id, { gold: gold.has(e.id) }), gold.has(e.id) ? h('span', { class: 'tag gold' }, 'gold passage') : null, ` ${fmt(e.score)} — `, h('em', {}, e.justification), h('div', { class: 'snippet' }, e.snippet)),
           ),
         ),
       ),
@@ -76,8 +76,8 @@ export function caseTrace(t: any, gold: Set<string>, answer: string | undefined)
           { class: 'verdict', 'data-testid': 'verdict' },
           h('strong', {}, `Verdict: ${verdict.answer ?? '–'}`),
           ` · confidence ${verdict.confidence}`,
-          verdict.tally && Object.keys(verdict.tally).length ? ` · tally ${Object.entries(verdict.tally).map(([k, v]) => `${k}:${v}`).join(' ')}` : '',
-          verdict.normalised ? ` · scores ${Object.entries(verdict.normalised as Record<string, number>).map(([k, v]) => `${k}:${v.toFixed(3)}`).join(' ')}` : '',
+          verdict.tally && Object.keys(verdict.tally).length ? ` · tally ${Object.entries(verdict.tally).map(([k, v]) => `${k}: ${round(v, 2)}`).join(' · ')}` : '',
+          verdict.normalised ? ` · scores ${Object.entries(verdict.normalised as Record<string, number>).map(([k, v]) => `${k}: ${round(v, 2)}`).join(' · ')}` : '',
           verdict.tieBreak ? ` · tie broken by ${verdict.tieBreak.by}` : '',
         )
       : null,

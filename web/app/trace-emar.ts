@@ -3,7 +3,7 @@
  * critique and the proponent's response with the claims' similarity (and the distance 1 − s to the
  * convergence threshold), the stop reason, and the judge's established facts, answer and rationale.
  */
-import { h } from './dom.js';
+import { h, scrollBox } from './dom.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const arr = (v: unknown): any[] => (Array.isArray(v) ? v : []);
@@ -26,12 +26,12 @@ export function emarTrace(t: any, answer: string | undefined): (HTMLElement | nu
     arr(t.facts).length ? h('details', { open: true }, h('summary', {}, `Facts (${arr(t.facts).length})`), h('ul', {}, arr(t.facts).map((f) => h('li', {}, f)))) : null,
     h('h3', {}, 'Argument (depth 0)'),
     claimBox('Proponent', t.initial, answer),
-    h(
+    scrollBox('convergence', h(
       'table',
       { class: 'convergence', 'data-testid': 'convergence' },
-      h('thead', {}, h('tr', {}, h('th', {}, 'depth'), h('th', {}, 'opponent'), h('th', {}, 'proponent'), h('th', {}, 'similarity'), h('th', {}, 'distance to ε'))),
+      h('thead', {}, h('tr', {}, ['depth', 'opponent', 'proponent', 'similarity', 'distance to ε'].map((x) => h('th', { scope: 'col' }, x)))),
       h('tbody', {}, rounds.map((r) => h('tr', {}, h('td', { class: 'num' }, r.epoch), h('td', {}, r.opponent?.answer ?? '–'), h('td', {}, r.proponent?.answer ?? '–'), h('td', { class: 'num' }, typeof r.similarity === 'number' ? r.similarity.toFixed(3) : '–'), h('td', { class: 'num' }, typeof r.similarity === 'number' ? (r.similarity >= eps ? 'converged' : (eps - r.similarity).toFixed(3)) : '–')))),
-    ),
+    )),
     ...rounds.map((r) => h('section', { class: 'round', 'data-testid': 'emar-round', 'data-depth': r.epoch }, h('h3', {}, `Depth ${r.epoch}: critique → response`), h('div', { class: 'briefs two-col' }, claimBox('Opponent', r.opponent, answer), claimBox('Proponent', r.proponent, answer)))),
     t.judge
       ? h(

@@ -4,7 +4,7 @@
  * exists / seen / supportive flags, the snippet requested), the cross-examination, the verdict after
  * each round, and the judge (verdict, rationale, checklist, citations it calls unsupported).
  */
-import { h } from './dom.js';
+import { h, pidLink } from './dom.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const flag = (ok: boolean, yes: string, no: string) => h('span', { class: ok ? 'flag ok' : 'flag bad' }, ok ? `✓ ${yes}` : `✗ ${no}`);
@@ -23,7 +23,7 @@ function brief(b: any, gold: Set<string>, answer: string | undefined): HTMLEleme
           'ul',
           { class: 'citations', 'data-testid': 'citations' },
           arr(b.citations).map((c) =>
-            h('li', { 'data-testid': 'citation', 'data-supportive': String(!!c.supportive) }, h('span', { class: gold.has(c.id) ? 'pid gold' : 'pid' }, c.id), ' ', flag(!!c.exists, 'exists', 'not in index'), ' ', flag(!!c.seen, 'seen', 'unseen'), ' ', flag(!!c.supportive, `supportive (${Math.round(100 * (c.overlap ?? 0))}%)`, 'unsupported'), h('div', { class: 'snippet' }, c.claim)),
+            h('li', { 'data-testid': 'citation', 'data-supportive': String(!!c.supportive) }, pidLink(c.id, { gold: gold.has(c.id) }), ' ', flag(!!c.exists, 'exists', 'not in index'), ' ', flag(!!c.seen, 'seen', 'unseen'), ' ', flag(!!c.supportive, `supportive (${Math.round(100 * (c.overlap ?? 0))}%)`, 'unsupported'), h('div', { class: 'snippet' }, c.claim)),
           ),
         )
       : null,
@@ -38,7 +38,7 @@ export function madTrace(t: any, gold: Set<string>, answer: string | undefined):
   return [
     h('div', { class: 'muted', 'data-testid': 'mad-settings' }, `MAD · ${s.topology ?? '?'} topology · ${s.rounds ?? '?'} rounds · cross-examiner ${s.crossExaminer ? 'on' : 'off'} · ${s.method ?? ''} k=${s.k ?? '?'}`),
     t.error ? h('div', { class: 'error' }, t.error) : null,
-    h('details', { class: 'pool' }, h('summary', {}, `Evidence pool (${pool.length} passages)`), h('ul', {}, pool.map((p) => h('li', {}, h('span', { class: gold.has(p.id) ? 'pid gold' : 'pid' }, p.id), h('span', { class: 'muted' }, ` ← ${String(p.query).slice(0, 120)}`))))),
+    h('details', { class: 'pool' }, h('summary', {}, `Evidence pool (${pool.length} passages)`), h('ul', {}, pool.map((p) => h('li', {}, pidLink(p.id, { gold: gold.has(p.id) }), h('span', { class: 'muted' }, ` ← ${String(p.query).slice(0, 120)}`))))),
     ...arr(t.rounds).map((r) =>
       h('section', { class: 'round', 'data-testid': 'mad-round', 'data-round': r.round }, h('h3', {}, `Round ${r.round}`), h('div', { class: 'briefs' }, arr(r.briefs).map((b) => brief(b, gold, answer)))),
     ),
@@ -61,7 +61,7 @@ export function madTrace(t: any, gold: Set<string>, answer: string | undefined):
           h('strong', {}, `Judge's verdict: ${j.verdict}`),
           h('ul', { class: 'rationale' }, arr(j.rationale).map((x) => h('li', {}, x))),
           h('div', { class: 'checklist', 'data-testid': 'checklist' }, Object.entries(j.checklist ?? {}).map(([k, v]) => h('span', { class: v ? 'flag ok' : 'flag bad', 'data-item': k }, `${v ? '✓' : '✗'} ${k.replace(/_/g, ' ')}`))),
-          arr(j.unsupported).length ? h('div', {}, 'judge: unsupported citations ', arr(j.unsupported).map((id) => h('span', { class: 'pid' }, id))) : null,
+          arr(j.unsupported).length ? h('div', {}, 'judge: unsupported citations ', arr(j.unsupported).map((id) => pidLink(String(id)))) : null,
         )
       : null,
   ];

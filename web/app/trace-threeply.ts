@@ -3,7 +3,7 @@
  * argument attributes to each case that are not in its set (hallucinated), the three plies, and
  * every agent step (developer drafts, Factor Analyst verdicts, Polisher decisions, TERMINATE).
  */
-import { h } from './dom.js';
+import { h, scrollBox } from './dom.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const arr = (v: unknown): any[] => (Array.isArray(v) ? v : []);
@@ -17,10 +17,10 @@ export function threeplyTrace(t: any, factors: any[] | null): (HTMLElement | nul
       ? h('div', { class: 'verdict', 'data-testid': 'terminate' }, h('strong', {}, 'TERMINATE'), ` at ${t.terminatedAt ?? '?'} — ${t.reason ?? ''}`)
       : h('div', { class: 'verdict', 'data-testid': 'argued' }, h('strong', {}, 'Argued'), ' (three plies written)'),
     factors
-      ? h(
+      ? scrollBox('factor table', h(
           'table',
           { class: 'factors', 'data-testid': 'factor-table' },
-          h('thead', {}, h('tr', {}, h('th', {}, 'case'), h('th', {}, 'outcome'), h('th', {}, 'factors (used by the argument in bold)'), h('th', {}, 'hallucinated'))),
+          h('thead', {}, h('tr', {}, ['case', 'outcome', 'factors (used by the argument in bold)', 'hallucinated'].map((x) => h('th', { scope: 'col' }, x)))),
           h(
             'tbody',
             {},
@@ -35,7 +35,7 @@ export function threeplyTrace(t: any, factors: any[] | null): (HTMLElement | nul
               ),
             ),
           ),
-        )
+        ))
       : null,
     ...Object.keys(PLY_NAMES).filter((k) => plies[k]).map((k) => h('section', { class: 'ply', 'data-testid': 'ply' }, h('h3', {}, PLY_NAMES[k]), h('p', {}, plies[k]))),
     h('h3', {}, 'Agent steps'),
@@ -50,7 +50,7 @@ export function threeplyTrace(t: any, factors: any[] | null): (HTMLElement | nul
           s.ply ? ` · ${PLY_NAMES[s.ply] ?? s.ply}` : '',
           typeof s.round === 'number' && s.round > 0 ? ' · revision' : '',
           s.decision ? h('span', { class: s.decision === 'VALID_ARGUMENT' || s.decision === 'accept' ? 'flag ok' : 'flag bad', 'data-testid': 'decision' }, s.decision) : null,
-          h('details', {}, h('summary', {}, 'output'), h('pre', { class: 'detail' }, typeof s.output === 'string' ? s.output : JSON.stringify(s.output, null, 1))),
+          h('details', {}, h('summary', {}, 'output'), h('pre', { class: 'detail', tabindex: 0 }, typeof s.output === 'string' ? s.output : JSON.stringify(s.output, null, 1))),
         ),
       ),
     ),

@@ -6,19 +6,43 @@
 /** What a run dir holds: a CASE/baseline run, an ACAL run (argument graphs), or another run. */
 export type RunKind = 'case' | 'acal' | 'run';
 
+/** One headline figure as the server sends it (agents/systems.ts HeadlineFigure). */
+export interface Figure {
+  id: string;
+  label: string;
+  estimate: number;
+  /** null: no interval (a bootstrap figure below 10 items). */
+  lo: number | null;
+  hi: number | null;
+  n: number;
+  interval: 'wilson' | 'bootstrap' | 'none';
+  percent: boolean;
+  smallN: boolean;
+  note?: string;
+}
+
 /** One run's row in the runs list and the header of its page (GET /api/runs/summary, /api/run/summary). */
 export interface RunSummary {
   id: string;
   kind: RunKind;
+  /** config.json's `system` value. */
   system: string | null;
+  /** The registry's display name for it (agents/systems.ts). */
+  systemName: string;
   dataset: string | null;
   mode: string | null;
   model: string | null;
+  method: string | null;
+  k: string | null;
   n: number;
   correct: number;
-  accuracy: { estimate: number; lo: number; hi: number } | null;
+  /** The system's headline figures (the registry decides which). */
+  figures: Figure[];
+  smallN: boolean;
   failures: number;
   tokens: number;
   date: string | null;
   hasTable: boolean;
+  /** The reproduction dir this run belongs to (its grid's run), else null. */
+  parent: string | null;
 }

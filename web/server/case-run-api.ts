@@ -59,6 +59,7 @@ export async function runQuestions(run: RunEntry, filter: 'all' | 'correct' | 'w
       correct: r.correct,
       confidence: r.confidence ?? null,
       error: r.error ?? null,
+      metrics: r.metrics ?? null,
       question: qs?.get(r.id) ? flat(qs.get(r.id)!.question, 140) : null,
     }));
   const config = await readConfig(run.dir).catch(() => undefined);

@@ -3,7 +3,8 @@
  * set (eval-sets.ts) with eval/retrieval-eval.ts — metrics with 95% bootstrap CIs, Recall@k curves
  * (the same Vega-Lite spec as the demo's report.md), each query's first relevant rank per method,
  * and the paired bootstrap difference of one metric between two methods. Results per (set, method)
- * are kept for the server's lifetime.
+ * are kept for the server's lifetime. While a method is evaluated, `progress` reports how many
+ * topics it has done (GET /api/eval/progress: the view polls it during a long evaluation).
  */
 import { z } from 'zod';
 import type { Question } from '../../corpora/types.js';
@@ -34,20 +35,39 @@ const flat = (s: string, n: number) => {
   return t.length <= n ? t : `${t.slice(0, n - 1).trimEnd()}…`;
 };
 
+export const evalProgressQuerySchema = z.object({ set: z.string().min(1).max(100), methods: z.string().min(1).max(100) });
+
 export function createRetrievalEval(ix: IndexContext, sets: EvalSet[]) {
   const results = new Map<string, Promise<RetrievalEvalResult>>();
+  const progress = new Map<string, { done: number; total: number; finished: boolean }>();
+  const keyOf = (setId: string, method: string) => `${setId}\u0000${method}`;
   const run = (set: EvalSet, method: string, questions: Question[]) => {
-    const key = `${set.id}\u0000${method}`;
+    const key = keyOf(set.id, method);
     let p = results.get(key);
     if (!p) {
-      p = ix.retriever(method).then((retriever) => evalRetrieval({ retriever, questions, ks: EVAL_KS, iterations: 1000, seed: 13, queryOf: (q) => q.question }));
+      const st = { done: 0, total: questions.length, finished: false };
+      progress.set(key, st);
+      p = ix.retriever(method).then((retriever) =>
+        evalRetrieval({ retriever, questions, ks: EVAL_KS, iterations: 1000, seed: 13, queryOf: (q) => q.question, onProgress: (done, total) => Object.assign(st, { done, total }) }),
+      );
       results.set(key, p);
-      p.catch(() => results.delete(key));
+      p.then(
+        () => (st.finished = true),
+        () => {
+          results.delete(key);
+          progress.delete(key);
+        },
+      );
     }
     return p;
   };
   return {
     sets: () => ({ sets: sets.map((s) => ({ id: s.id, label: s.label })), methods: ix.methods, metrics: PAIRED_METRICS }),
+    /** Per method: topics done of total, and whether it finished (absent: not started yet). */
+    progress(q: z.infer<typeof evalProgressQuerySchema>) {
+      const methods = [...new Set(q.methods.split(',').map((m) => m.trim()).filter(Boolean))];
+      return { methods: methods.map((m) => ({ method: m, ...(progress.get(keyOf(q.set, m)) ?? { done: 0, total: null, finished: false }) })) };
+    },
     async evaluate(q: z.infer<typeof retrievalEvalQuerySchema>) {
       const set = sets.find((s) => s.id === q.set);
       if (!set) throw notFound(`no topics+qrels set "${q.set}"`);
@@ -65,6 +85,7 @@ export function createRetrievalEval(ix: IndexContext, sets: EvalSet[]) {
         query: byId.get(x.id)!.query.slice(0, 2000),
         short: flat(byId.get(x.id)!.query, 160),
         relevant: x.goldIds.length,
+        relevantIds: x.goldIds.slice(0, 50),
         firstRank: Object.fromEntries(res.map((r) => [r.method, r.perQuery.find((y) => y.id === x.id)?.firstRank ?? null])),
       }));
       let paired = null;

@@ -1,6 +1,8 @@
 /**
- * Run summaries for the runs list and the run page — system, dataset, n, accuracy with a 95%
- * bootstrap CI, failures, tokens, date — plus the run page's plots (reliability diagram when the
+ * Run summaries for the runs list and the run page — system, dataset, model, method, k, n, the
+ * system's headline figures from the system registry (agents/systems.ts: Recall@k/MRR for a
+ * retrieval run, hallucination accuracy … for 3-ply, macro-F1 and convergence for EMAR and ACAL,
+ * accuracy for the rest; Wilson or bootstrap 95% intervals), failures, tokens, date — plus the run page's plots (reliability diagram when the
  * run has confidences; MAD's accuracy per round when its traces carry verdicts) as the same
  * Vega-Lite specs report.md renders, and a run's table.json when present (written by
  * `lexcase reproduce` recipes). Files are read defensively: a missing or malformed config, trace or
@@ -9,7 +11,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { bootstrapCi } from '../../eval/bootstrap.js';
+import { headlineFigures, modelOf, SMALL_N, systemSpec } from '../../agents/systems.js';
 import { confidenceBins } from '../../eval/plots/confidence-bins.js';
 import { roundAccuracy } from '../../eval/plots/round-accuracy.js';
 import { reliabilitySpec, roundAccuracySpec, type PlotSpec } from '../../eval/plots/specs.js';
@@ -66,22 +68,28 @@ async function computeSummary(run: RunEntry): Promise<RunSummary> {
   const cfg = (file.config ?? {}) as Record<string, unknown>;
   const results = await latestResults(run);
   const seed = typeof file.seed === 'number' ? file.seed : 13;
-  const ci = results.length ? bootstrapCi(results.map((r) => (r.correct ? 1 : 0)), { iterations: 1000, seed }) : null;
   const prov = (file.provenance ?? {}) as Record<string, unknown>;
+  const system = str(cfg.system) ?? (run.system === 'reproduce' ? 'reproduce' : null);
+  const spec = systemSpec(system);
   return {
     id: run.id,
     kind: run.kind,
-    system: str(cfg.system),
-    dataset: [str(cfg.dataset) ?? str(cfg.task) ?? str(cfg.scenario), str(cfg.split)].filter(Boolean).join(' ') || null,
+    system,
+    systemName: spec.name,
+    dataset: [str(cfg.dataset) ?? str(cfg.task) ?? str(cfg.scenario) ?? (run.system === 'reproduce' ? (run.dataset ?? null) : null), str(cfg.split)].filter(Boolean).join(' ') || null,
     mode: str(cfg.mode),
-    model: str(cfg.model),
+    model: modelOf(cfg),
+    method: spec.method(cfg),
+    k: spec.k(cfg),
     n: results.length,
     correct: results.filter((r) => r.correct).length,
-    accuracy: ci ? { estimate: ci.estimate, lo: ci.lo, hi: ci.hi } : null,
+    figures: headlineFigures(system, results, { config: cfg, seed }),
+    smallN: results.length > 0 && results.length < SMALL_N,
     failures: results.filter((r) => r.error).length,
     tokens: results.reduce((s, r) => s + (typeof r.tokens?.total === 'number' ? r.tokens.total : 0), 0),
     date: str(prov.createdAt),
     hasTable: existsSync(join(run.dir, TABLE_FILE)) && servable(run.root, join(run.dir, TABLE_FILE)),
+    parent: run.parent ?? null,
   };
 }
 
@@ -96,21 +104,25 @@ export async function runTable(run: RunEntry): Promise<unknown> {
   }
 }
 
+/** A MAD run's accuracy of the verdict after each round (from its traces), else []. */
+export async function madRounds(run: RunEntry, summary: RunSummary, results: ResultRecord[]) {
+  if (!summary.system?.startsWith('mad')) return [];
+  const items = [];
+  for (const r of results) {
+    if (!servable(run.root, tracePath(run.dir, r.id))) continue;
+    items.push({ gold: r.gold, trace: await readTrace(run.dir, r.id) });
+  }
+  return roundAccuracy(items, { iterations: 1000 });
+}
+
 export async function runPage(run: RunEntry) {
   const summary = await runSummary(run);
   const results = await latestResults(run);
   const plots: { id: string; title: string; spec: PlotSpec }[] = [];
   const rel = confidenceBins(results, { iterations: 1000 });
   if (rel.bins.length) plots.push({ id: 'reliability', title: 'Accuracy by confidence (reliability)', spec: reliabilitySpec(rel.bins, `Accuracy by confidence (n per bin, 95% CI)`) });
-  if (summary.system?.startsWith('mad')) {
-    const items = [];
-    for (const r of results) {
-      if (!servable(run.root, tracePath(run.dir, r.id))) continue;
-      items.push({ gold: r.gold, trace: await readTrace(run.dir, r.id) });
-    }
-    const rounds = roundAccuracy(items, { iterations: 1000 });
-    if (rounds.length) plots.push({ id: 'mad-rounds', title: 'Accuracy of the verdict after each round', spec: roundAccuracySpec(rounds) });
-  }
+  const rounds = await madRounds(run, summary, results);
+  if (rounds.length) plots.push({ id: 'mad-rounds', title: 'Accuracy of the verdict after each round', spec: roundAccuracySpec(rounds) });
   const cfg = await configOf(run);
   return { summary, config: cfg.config ? publicRunConfig(cfg.config) : null, plots, table: summary.hasTable ? await runTable(run) : null };
 }

@@ -26,11 +26,15 @@ export interface RunEntry {
   items: number;
   correct: number;
   graphs: number;
+  /** The id of the reproduction dir whose grid this run belongs to. */
+  parent?: string;
 }
 
 const MAX_DEPTH = 3;
 const MAX_RUNS = 500;
-const SKIP = new Set(['node_modules', '.git', 'sparse', 'dense']);
+const SKIP = new Set(['node_modules', '.git']);
+/** An index dir (its manifest.json) holds sparse/, dense/, docs/ — never runs; a run may be named `dense`. */
+const isIndexDir = (dir: string): boolean => existsSync(join(dir, 'manifest.json'));
 
 /** True when `path` exists and resolves (following every link) to `realRoot` or below it. */
 export function resolvesInside(realRoot: string, path: string): boolean {
@@ -115,14 +119,15 @@ export async function listRuns(rootDir: string): Promise<RunEntry[]> {
     return [];
   }
   const out: RunEntry[] = [];
-  const walk = async (dir: string, depth: number): Promise<void> => {
+  const walk = async (dir: string, depth: number, parent?: string): Promise<void> => {
     if (out.length >= MAX_RUNS) return;
     const e = await describe(root, dir);
     if (e) {
+      if (parent) e.parent = parent;
       out.push(e);
       if (e.system !== 'reproduce') return; // a run's own folders are not searched for more runs (a reproduction's are: its grid's runs)
     }
-    if (depth >= MAX_DEPTH) return;
+    if (depth >= MAX_DEPTH || isIndexDir(dir)) return;
     let names: string[];
     try {
       names = readdirSync(dir).sort();
@@ -138,7 +143,7 @@ export async function listRuns(rootDir: string): Promise<RunEntry[]> {
         continue;
       }
       if (!resolvesInside(root, p)) continue;
-      await walk(p, depth + 1);
+      await walk(p, depth + 1, e?.system === 'reproduce' ? e.id : parent);
     }
   };
   await walk(root, 0);

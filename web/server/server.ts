@@ -23,6 +23,10 @@
  *   GET  /api/compare?a=&b=                 paired bootstrap Δ, agreement matrix, items where the runs differ
  *   GET  /api/eval/sets                     topics+qrels sets (bundled Bar Exam QA splits, --topics/--qrels)
  *   GET  /api/eval/retrieval?set=&methods=&a=&b=&metric=   metrics, Recall@k curves, per-query ranks, paired Δ
+ *   GET  /api/eval/progress?set=&methods=   topics done per method while an evaluation runs
+ *   GET  /api/compare/runs?runs=a,b,c       N runs: figures, key-by-key config diff, overlaid curves, Δ vs the first
+ *   GET  /api/run/calls?run=&item=          the item's LLM calls (recorded exchanges, else as its trace shows them)
+ *   GET  /api/passage?id=                   a passage's text and metadata, and the run items whose traces hold it
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -43,6 +47,10 @@ import { compareQuerySchema, compareRunsView } from './compare-api.js';
 import { evalSets, type TopicsQrelsLoader, type UserEvalSet } from './eval-sets.js';
 import { createRetrievalEval, retrievalEvalQuerySchema } from './retrieval-eval-api.js';
 import { runPage, runSummary } from './run-summary-api.js';
+import { compareManyRuns, compareRunsQuerySchema, comparedIds } from './compare-runs-api.js';
+import { runCalls } from './llm-calls-api.js';
+import { passagePage, passageQuerySchema } from './passage-api.js';
+import { evalProgressQuerySchema } from './retrieval-eval-api.js';
 
 export interface ExplorerOptions {
   index?: string;
@@ -113,6 +121,16 @@ export async function startExplorer(opts: ExplorerOptions = {}): Promise<Explore
       const q = validate(compareQuerySchema, queryParams(url), 'compare');
       return compareRunsView(await findRun(opts.runs, q.a), await findRun(opts.runs, q.b));
     },
+    '/api/compare/runs': async (_req, url) => {
+      const ids = comparedIds(validate(compareRunsQuerySchema, queryParams(url), 'compare').runs);
+      return compareManyRuns(await Promise.all(ids.map((id) => findRun(opts.runs, id))));
+    },
+    '/api/run/calls': async (_req, url) => {
+      const q = validate(traceQuerySchema, queryParams(url), 'calls');
+      return runCalls(await findRun(opts.runs, q.run), q.item);
+    },
+    '/api/passage': async (_req, url) => passagePage(ix, opts.runs, validate(passageQuerySchema, queryParams(url), 'passage').id),
+    '/api/eval/progress': async (_req, url) => needEval().progress(validate(evalProgressQuerySchema, queryParams(url), 'eval progress')),
     '/api/eval/sets': async () => needEval().sets(),
     '/api/eval/retrieval': async (_req, url) => needEval().evaluate(validate(retrievalEvalQuerySchema, queryParams(url), 'retrieval eval')),
     '/api/acal/graphs': async (_req, url) => {

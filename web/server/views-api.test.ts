@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadQuestions } from '../../corpora/registry.js';
 import { retrievalQuery } from '../../corpora/barexam.js';
-import { bootstrapCi } from '../../eval/bootstrap.js';
+import { wilsonCi } from '../../eval/wilson.js';
 import { compareRuns } from '../../eval/report/compare.js';
 import { readRun } from '../../eval/report/read-run.js';
 import { evalRetrieval } from '../../eval/retrieval-eval.js';
@@ -50,16 +50,32 @@ afterAll(async () => {
 });
 
 describe('runs summary and run page', () => {
-  it('every run: n, accuracy with the bootstrap CI, failures and tokens from its files', async () => {
+  it('every run: n, model, method, k, its system\'s headline figures (Wilson intervals on proportions), failures and tokens from its files', async () => {
     const r = await call('/api/runs/summary');
     expect(r.json.runs.map((x: { id: string }) => x.id).sort()).toEqual([f.caseRunId, f.llmRunId, ...Object.values(f.systemRuns!)].sort());
+    const expectedFigures: Record<string, string[]> = { case: ['accuracy', 'gold-in-evidence'], 'mad/mad': ['accuracy'], emar: ['macro-f1', 'accuracy', 'convergence'], threeply: ['hallucination-accuracy', 'factor-utilisation-recall', 'abstention'] };
     for (const x of r.json.runs) {
       const run = await readRun(join(f.runs, x.id), { traces: false });
-      const ci = bootstrapCi(run.results.map((y) => (y.correct ? 1 : 0)), { iterations: 1000, seed: run.config.seed });
-      expect(x).toMatchObject({ n: run.results.length, correct: run.results.filter((y) => y.correct).length, accuracy: { estimate: ci.estimate, lo: ci.lo, hi: ci.hi }, failures: run.results.filter((y) => y.error).length, system: run.config.config.system });
+      const cfg = run.config.config as Record<string, unknown>;
+      const correct = run.results.filter((y) => y.correct).length;
+      expect(x).toMatchObject({ n: run.results.length, correct, failures: run.results.filter((y) => y.error).length, system: cfg.system, model: cfg.model ?? null, smallN: true });
+      expect(x.figures.map((g: { id: string }) => g.id)).toEqual(expectedFigures[String(cfg.system)]);
+      const acc = x.figures.find((g: { id: string }) => g.id === 'accuracy');
+      if (acc) {
+        const w = wilsonCi(correct, run.results.length);
+        expect(acc).toMatchObject({ estimate: w.estimate, lo: w.lo, hi: w.hi, interval: 'wilson', n: run.results.length, smallN: true });
+      }
       expect(x.tokens).toBe(run.results.reduce((t, y) => t + (y.tokens?.total ?? 0), 0));
       expect(x.date).toBe(run.config.provenance.createdAt);
     }
+    const byId = Object.fromEntries(r.json.runs.map((x: { id: string }) => [x.id, x]));
+    expect(byId[f.caseRunId]).toMatchObject({ k: '5', systemName: 'CASE' });
+    expect(byId[f.systemRuns!.madRunId]).toMatchObject({ k: '2', method: 'sparse', systemName: 'MAD' });
+    expect(byId[f.systemRuns!.threeplyRunId]).toMatchObject({ method: 'reflective', systemName: '3-ply' });
+    // 3-ply: hallucination accuracy pooled over its triples, as the paper's formula (1 − ΣnH / ΣnGt)
+    const tp = await readRun(join(f.runs, f.systemRuns!.threeplyRunId), { traces: false });
+    const sum = (k: string) => tp.results.reduce((a, y) => a + Number(y.metrics?.[k] ?? 0), 0);
+    expect(byId[f.systemRuns!.threeplyRunId].figures[0].estimate).toBeCloseTo(1 - sum('nH') / sum('nGt'), 12);
   });
 
   it('run page: MAD gets its per-round plot; table.json is shown, but not when it links outside the runs root', async () => {
@@ -85,7 +101,7 @@ describe('runs summary and run page', () => {
     expect(rel.spec.data.values.reduce((n: number, b: { n: number }) => n + b.n, 0)).toBe(2);
   });
 
-  it('a `lexcase reproduce` directory is listed with its grid runs, and its page carries the paper-vs-lexcase table', async () => {
+  it('a `lexcase reproduce` directory is listed with its grid runs — one named `dense` too — and its page carries the paper-vs-lexcase table', async () => {
     const dir = join(f.runs, 'repro-case-table3');
     const { mkdirSync, cpSync } = await import('node:fs');
     mkdirSync(join(dir, 'runs'), { recursive: true });
@@ -93,11 +109,15 @@ describe('runs summary and run page', () => {
     writeFileSync(join(dir, 'reproduction.json'), JSON.stringify({ recipe: 'case-table3', runs: [{ id: 'bm25', status: 'done' }] }));
     writeFileSync(join(dir, 'table.json'), JSON.stringify(table));
     cpSync(join(f.runs, f.systemRuns!.madRunId), join(dir, 'runs', 'bm25'), { recursive: true });
+    cpSync(join(f.runs, f.systemRuns!.madRunId), join(dir, 'runs', 'dense'), { recursive: true });
     try {
       const list = await call('/api/runs');
       const ids = list.json.runs.map((r: { id: string }) => r.id);
       expect(ids).toContain('repro-case-table3');
       expect(ids).toContain('repro-case-table3/runs/bm25');
+      expect(ids).toContain('repro-case-table3/runs/dense');
+      const sums = await call('/api/runs/summary');
+      expect(sums.json.runs.find((r: { id: string }) => r.id === 'repro-case-table3/runs/dense')).toMatchObject({ parent: 'repro-case-table3' });
       expect(list.json.runs.find((r: { id: string }) => r.id === 'repro-case-table3')).toMatchObject({ system: 'reproduce', dataset: 'case-table3' });
       const r = await call('/api/run/summary?run=repro-case-table3');
       expect(r.json.summary.hasTable).toBe(true);
@@ -134,6 +154,71 @@ describe('compare', () => {
   });
 });
 
+describe('compare N runs, LLM calls, passage page', () => {
+  it('N runs: every run\'s summary, a key-by-key config diff, overlaid per-round curves, paired Δ against the first', async () => {
+    const { madRunId } = f.systemRuns!;
+    const r = await call(`/api/compare/runs?runs=${f.caseRunId},${f.llmRunId},${madRunId}`);
+    expect(r.json.runs.map((x: { id: string }) => x.id)).toEqual([f.caseRunId, f.llmRunId, madRunId]);
+    const diff = Object.fromEntries(r.json.configDiff.map((d: { key: string; values: unknown[] }) => [d.key, d.values]));
+    expect(diff.jurors).toEqual([0, 3, { absent: true }]);
+    expect(diff.rounds).toEqual([{ absent: true }, { absent: true }, 2]);
+    expect(diff.split).toBeUndefined(); // the same in all three: not a difference
+    expect(r.json.plots.map((p: { id: string }) => p.id)).toEqual(['round-curves', 'figures']);
+    const c = await compareRuns(join(f.runs, f.caseRunId), join(f.runs, f.llmRunId), { iterations: 2000, seed: 13 });
+    expect(r.json.pairs[0]).toMatchObject({ a: f.caseRunId, b: f.llmRunId, shared: c.shared, estimate: c.accuracy.estimate, lo: c.accuracy.lo, hi: c.accuracy.hi, agreement: c.agreement });
+    expect((await call(`/api/compare/runs?runs=${f.caseRunId}`)).status).toBe(400);
+    expect((await call(`/api/compare/runs?runs=${f.caseRunId},nope`)).status).toBe(404);
+  });
+
+  it('LLM calls: the recorded exchanges of an item (errors on the failing call); without a recording, the steps its trace shows', async () => {
+    const item = f.questions[0].id;
+    // the recorded form (eval/llm-exchanges.ts): one line per call; the last line is not JSON
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(f.runs, f.llmRunId, 'exchanges'), { recursive: true });
+    const lines = [
+      { stage: 'advocate A', messages: [{ role: 'system', content: 'You are an advocate' }, { role: 'user', content: 'Hypothesis to support: …' }], reply: '{"evidence":[]}', ms: 812, tokens: { input: 1200, output: 40, total: 1240 } },
+      { stage: 'juror 1', messages: [{ role: 'user', content: 'You are a juror on a panel' }], reply: 'not json', error: 'reply is not valid JSON for schema "vote"', ms: 95, tokens: { input: 900, output: 3, total: 903 } },
+    ];
+    writeFileSync(join(f.runs, f.llmRunId, 'exchanges', `${item}.jsonl`), lines.map((l) => JSON.stringify(l)).join('\n') + '\n{broken\n');
+    try {
+      const r = await call(`/api/run/calls?run=${f.llmRunId}&item=${item}`);
+      expect(r.json.source).toBe('recorded');
+      expect(r.json.calls.map((c: { stage: string }) => c.stage)).toEqual(['advocate A', 'juror 1']);
+      expect(r.json.calls[1]).toMatchObject({ error: 'reply is not valid JSON for schema "vote"', ms: 95, tokens: { total: 903 } });
+      expect(r.json.calls[0].messages[0]).toEqual({ role: 'system', content: 'You are an advocate' });
+      expect(r.json.problems).toEqual([expect.stringMatching(/^line 3: not JSON/)]);
+    } finally {
+      rmSync(join(f.runs, f.llmRunId, 'exchanges'), { recursive: true, force: true });
+    }
+    const t = await call(`/api/run/calls?run=${f.llmRunId}&item=${item}`);
+    expect(t.json.source).toBe('trace');
+    const trace = (await readRun(join(f.runs, f.llmRunId))).traces.get(item) as { advocates: unknown[]; jurors: unknown[] };
+    expect(t.json.calls).toHaveLength(trace.advocates.length + trace.jurors.length);
+    expect(t.json.totals.calls).toBeGreaterThan(0);
+    const mad = await call(`/api/run/calls?run=${f.systemRuns!.madRunId}&item=${item}`);
+    expect(mad.json.calls.map((c: { stage: string }) => c.stage)).toContain('judge');
+    expect((await call(`/api/run/calls?run=${f.llmRunId}&item=nope`)).status).toBe(404);
+  });
+
+  it('passage page: text and metadata from the index, and the run items whose traces hold the id', async () => {
+    const q = f.questions[0];
+    const gold = q.goldPassageIds[0];
+    const r = await call(`/api/passage?id=${encodeURIComponent(gold)}`);
+    expect(r.json).toMatchObject({ id: gold, inIndex: true });
+    expect(r.json.passage.text.length).toBeGreaterThan(20);
+    // every trace file that holds the id is found, with the place in the trace
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const holders: string[] = [];
+    for (const run of [f.caseRunId, f.llmRunId, ...Object.values(f.systemRuns!)])
+      for (const file of readdirSync(join(f.runs, run, 'traces'))) if (readFileSync(join(f.runs, run, 'traces', file), 'utf8').includes(JSON.stringify(gold))) holders.push(`${run}/${file.replace(/\.json$/, '')}`);
+    expect(r.json.retrievedIn.map((u: { run: string; item: string }) => `${u.run}/${u.item}`).sort()).toEqual(holders.sort());
+    expect(r.json.retrievedIn.every((u: { place: string }) => u.place.length > 0)).toBe(true);
+    const missing = await call('/api/passage?id=no-such-passage');
+    expect(missing.json).toMatchObject({ inIndex: false, passage: null, retrievedIn: [] });
+    expect((await call('/api/passage')).status).toBe(400);
+  });
+});
+
 describe('retrieval evaluation', () => {
   it('lists the bundled splits and the user set', async () => {
     const r = await call('/api/eval/sets');
@@ -144,7 +229,13 @@ describe('retrieval evaluation', () => {
   it('bundled val split: metrics and per-query ranks equal evalRetrieval on the same index', async () => {
     const questions = await loadQuestions('barexam', 'val');
     const lib = await evalRetrieval({ retriever: await openRetriever(f.index, 'qld'), questions, ks: [1, 5, 10, 20, 50, 100], iterations: 1000, seed: 13 });
+    const before = await call('/api/eval/progress?set=barexam:val&methods=bm25,qld');
+    expect(before.json.methods).toEqual([{ method: 'bm25', done: 0, total: null, finished: false }, { method: 'qld', done: 0, total: null, finished: false }]);
     const r = await call('/api/eval/retrieval?set=barexam:val&methods=bm25,qld&a=qld&b=bm25&metric=mrr@10');
+    // once evaluated, progress says every topic is done
+    const after = await call('/api/eval/progress?set=barexam:val&methods=bm25,qld');
+    expect(after.json.methods).toEqual(['bm25', 'qld'].map((m) => ({ method: m, done: questions.length, total: questions.length, finished: true })));
+    expect(r.json.queries[0].relevantIds).toEqual(lib.perQuery[0].goldIds);
     const qld = r.json.results.find((x: { method: string }) => x.method === 'qld');
     for (const k of ['recall@10', 'recall@100', 'mrr@10', 'ndcg@10']) expect(qld.metrics[k]).toEqual({ estimate: lib.metrics[k].estimate, lo: lib.metrics[k].lo, hi: lib.metrics[k].hi });
     expect(r.json.queries.map((q: { firstRank: Record<string, number | null> }) => q.firstRank.qld)).toEqual(lib.perQuery.map((q) => q.firstRank));

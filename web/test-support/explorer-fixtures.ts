@@ -19,6 +19,8 @@ import { buildIndex } from '../../indexer/build.js';
 import { closeSparseIndexes } from '../../retrieval/open.js';
 import { createRetrievalTools } from '../../retrieval/tools/index.js';
 import { makeSystemRuns, type SystemRuns } from './system-runs.js';
+import { loadRecipe } from '../../eval/reproduce/recipe.js';
+import { runGrid } from '../../eval/reproduce/run-grid.js';
 import { FakeChatModel, type FakeCall, type FakeReply } from '../../tests/support/fake-chat-model.js';
 
 export interface ExplorerFixtures {
@@ -33,10 +35,12 @@ export interface ExplorerFixtures {
   questions: Question[];
   /** With `systems: true`: one scripted run each of MAD, EMAR and 3-ply (system-runs.ts). */
   systemRuns?: SystemRuns;
+  /** With `reproduction: true`: `lexcase reproduce case-table3 --limit 4` on the fixture index (bm25, qld done; dense failed: the index has no dense vectors). */
+  reproRunId?: string;
   cleanup(): Promise<void>;
 }
 
-export async function makeExplorerFixtures(nQuestions = 4, opts: { systems?: boolean } = {}): Promise<ExplorerFixtures> {
+export async function makeExplorerFixtures(nQuestions = 4, opts: { systems?: boolean; reproduction?: boolean } = {}): Promise<ExplorerFixtures> {
   const root = mkdtempSync(join(tmpdir(), 'lexcase-explorer-'));
   const index = join(root, 'index');
   const runs = join(root, 'runs');
@@ -97,6 +101,13 @@ export async function makeExplorerFixtures(nQuestions = 4, opts: { systems?: boo
   } finally {
     await idx.docs.close?.();
   }
+  let reproRunId: string | undefined;
+  if (opts.reproduction) {
+    // the recipe's real grid through the reproduction runner (retrieval runs only: no LLM command is run)
+    reproRunId = 'reproduce-case-table3-n4';
+    const { recipe, text } = loadRecipe('case-table3');
+    await runGrid({ recipe, recipeText: text, dir: join(runs, reproRunId), limit: 4, index, runCommand: async () => ({ code: 1, stdout: '', stderr: 'no LLM runs in this fixture' }) });
+  }
 
   const acalRunId = 'acal/hearsay';
   mkdirSync(join(runs, acalRunId), { recursive: true });
@@ -113,6 +124,7 @@ export async function makeExplorerFixtures(nQuestions = 4, opts: { systems?: boo
     acalItem: graph.itemId,
     questions,
     systemRuns,
+    reproRunId,
     async cleanup() {
       await closeSparseIndexes(index);
       rmSync(root, { recursive: true, force: true });

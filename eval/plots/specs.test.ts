@@ -1,0 +1,74 @@
+/**
+ * The plot fixes of issue 30, each checked on the generated Vega-Lite spec and on the SVG vega
+ * renders from it: legend swatches at full opacity, a tick at the largest k, a y axis that fits the
+ * data, MAD's CI drawn as capped error bars with "95% CI" in the title, and a reliability diagram on
+ * a probability scale with the calibration diagonal (labels: no diagonal, said so).
+ */
+import { describe, expect, it } from 'vitest';
+import { compile, type TopLevelSpec } from 'vega-lite';
+import { axisTop, figuresSpec, logTicks, recallCurveSpec, reliabilitySpec, renderSvg, roundAccuracySpec, type CurvePoint } from './index.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const layers = (s: any): any[] => s.layer;
+const texts = (svg: string) => [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+const KS = [1, 2, 3, 5, 10, 20, 30, 50, 100, 200, 300, 500, 1000];
+const curve = (method: string, top: number): CurvePoint[] => KS.map((k) => ({ method, k, recall: (top * Math.log10(k)) / 3, lo: (0.8 * top * Math.log10(k)) / 3, hi: Math.min(1, (1.1 * top * Math.log10(k)) / 3) }));
+
+describe('plot specs', () => {
+  it('Recall@k: legend swatches at full opacity (not the 0.18 band), a tick at k = 1000, a y axis that ends near the data', async () => {
+    const spec: any = recallCurveSpec([...curve('bm25', 0.27), ...curve('qld', 0.2)]);
+    const line = layers(spec).find((l) => l.mark.type === 'line');
+    expect(line.encoding.color.legend.symbolOpacity).toBe(1);
+    expect(spec.config.legend.symbolOpacity).toBe(1);
+    expect(spec.layer[0].encoding.x.axis.values.at(-1)).toBe(1000);
+    expect(spec.layer[0].encoding.x.axis.labelOverlap).toBe(false);
+    expect(spec.layer[0].encoding.y.scale.domain).toEqual([0, 0.3]);
+    const svg = await renderSvg(spec);
+    expect(texts(svg)).toContain('1,000');
+    expect(texts(svg)).not.toContain('1.0'); // no empty 0.3–1.0 stretch of axis
+    const swatch = /role-legend-symbol[^>]*>\s*<path[^>]*opacity="([\d.]+)"/.exec(svg);
+    expect(Number(swatch?.[1])).toBe(1);
+    expect(logTicks(KS)).toEqual([1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]);
+    expect(logTicks([1, 5, 10, 20, 50, 100])).toEqual([1, 5, 10, 20, 50, 100]);
+    expect([axisTop(0.27), axisTop(0.3), axisTop(0.95), axisTop(0), axisTop(0.001)]).toEqual([0.3, 0.3, 1, 0.1, 0.1]);
+  });
+
+  it('MAD per round: the CI as capped error bars, "95% CI" in the title, one line per run when comparing', async () => {
+    const rows = [{ round: 1, n: 2, accuracy: 0, lo: 0, hi: 0.66 }, { round: 2, n: 2, accuracy: 0.5, lo: 0.09, hi: 0.91 }];
+    const spec: any = roundAccuracySpec(rows);
+    expect(spec.title).toMatch(/95% CI/);
+    const bar = layers(spec).find((l) => l.mark.type === 'errorbar');
+    expect(bar.mark.ticks).toBeTruthy();
+    expect(layers(spec).some((l) => l.mark.type === 'rule')).toBe(false);
+    expect(() => compile(spec as TopLevelSpec)).not.toThrow();
+    const svg = await renderSvg(spec);
+    expect(texts(svg).some((t) => /95% CI/.test(t))).toBe(true);
+    const two: any = roundAccuracySpec([...rows.map((r) => ({ ...r, series: 'run-a' })), ...rows.map((r) => ({ ...r, accuracy: 1 - r.accuracy, series: 'run-b' }))]);
+    expect(layers(two).find((l) => l.mark.type === 'line').encoding.color.field).toBe('series');
+    expect(texts(await renderSvg(two))).toEqual(expect.arrayContaining(['run-a', 'run-b']));
+  });
+
+  it('reliability: numeric confidences on a 0–1 scale with the diagonal; labels as categories, titled as such', async () => {
+    const numeric: any = reliabilitySpec([{ bin: '0.6–0.8', order: 3, n: 5, accuracy: 0.6, lo: 0.2, hi: 1, meanConfidence: 0.71 }, { bin: '0.8–1.0', order: 4, n: 9, accuracy: 0.89, lo: 0.67, hi: 1, meanConfidence: 0.93 }]);
+    const diag = layers(numeric).find((l) => l.mark.type === 'line');
+    expect(diag.data.values).toEqual([{ meanConfidence: 0, accuracy: 0 }, { meanConfidence: 1, accuracy: 1 }]);
+    expect(layers(numeric).find((l) => l.mark.type === 'point').encoding.x).toMatchObject({ field: 'meanConfidence', type: 'quantitative', scale: { domain: [0, 1] } });
+    expect(numeric.title).toMatch(/reliability diagram \(95% CI\)/);
+    expect(texts(await renderSvg(numeric))).toEqual(expect.arrayContaining(['n=5', 'n=9']));
+    const labels: any = reliabilitySpec([{ bin: 'low', order: 1, n: 3, accuracy: 0.33, lo: 0, hi: 0.9 }, { bin: 'high', order: 4, n: 7, accuracy: 0.71, lo: 0.4, hi: 1 }]);
+    expect(layers(labels).some((l) => l.mark.type === 'line')).toBe(false);
+    expect(labels.layer[0].encoding.x.title).toMatch(/not a probability/);
+    expect(labels.title).toMatch(/by confidence label/);
+  });
+
+  it('several runs\' figures side by side with their intervals (no interval drawn where there is none)', async () => {
+    const spec: any = figuresSpec([
+      { run: 'a', figure: 'accuracy', estimate: 0.5, lo: 0.15, hi: 0.85, n: 4 },
+      { run: 'b', figure: 'accuracy', estimate: 1, lo: 0.34, hi: 1, n: 2 },
+      { run: 'b', figure: 'macro-F1', estimate: 1, lo: null, hi: null, n: 2 },
+    ]);
+    expect(layers(spec)[0].data.values).toHaveLength(2);
+    expect(layers(spec)[1].data.values).toHaveLength(3);
+    expect(texts(await renderSvg(spec))).toEqual(expect.arrayContaining(['accuracy', 'macro-F1', 'a', 'b']));
+  });
+});

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { parse } from 'csv-parse/sync';
+import { latexEscape, toCsv, toLatex, toMarkdown } from './table-export.js';
+
+const t = { columns: ['run', 'system', 'Recall@10 [95% CI]', 'note'], rows: [['reproduce/runs/bm25', 'retrieval', '10.0% [2.8, 30.1]', 'says "hi", then | pipes'], ['a_b', 'case', '50.0% [15.0, 85.0]', 'line\nbreak & 5% $x$']] };
+
+describe('table export', () => {
+  it('CSV round-trips through a CSV parser (quotes, commas, newlines)', () => {
+    expect(parse(toCsv(t), { relaxQuotes: false })).toEqual([t.columns, ...t.rows]);
+  });
+
+  it('Markdown: one pipe row per table row, pipes escaped, newlines as <br>', () => {
+    const md = toMarkdown(t).trimEnd().split('\n');
+    expect(md).toHaveLength(2 + t.rows.length);
+    expect(md[1]).toBe('| --- | --- | --- | --- |');
+    expect(md[2]).toContain('then \\| pipes');
+    expect(md[3]).toContain('line<br>break');
+    // every row splits into the same number of cells once escaped pipes are set aside
+    for (const l of md) expect(l.replace(/\\\|/g, '').split('|').length).toBe(t.columns.length + 2);
+  });
+
+  it('LaTeX: escapes specials, one \\\\ row per table row, booktabs rules', () => {
+    expect(latexEscape('a_b & 5% $x$ #1 {y} ~ ^')).toBe('a\\_b \\& 5\\% \\$x\\$ \\#1 \\{y\\} \\textasciitilde{} \\textasciicircum{}');
+    const tex = toLatex(t, 'Runs');
+    expect(tex).toContain('\\caption{Runs}');
+    expect(tex).toContain('\\begin{tabular}{llrl}'); // the CI column is numeric: right-aligned
+    expect(tex.match(/\\\\$/gm)).toHaveLength(1 + t.rows.length);
+    expect(tex).toContain('reproduce/runs/bm25');
+    expect(tex).toContain('a\\_b');
+    expect(tex).toMatch(/\\toprule[\s\S]*\\midrule[\s\S]*\\bottomrule/);
+  });
+});

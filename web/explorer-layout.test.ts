@@ -1,0 +1,93 @@
+/**
+ * Every view of the explorer at 400, 768 and 1280 px in headless Chromium: no horizontal overflow
+ * (document scrollWidth ≤ the viewport's width), axe-core finds no critical or serious violation,
+ * the view has exactly one h1 and a title of its own. A full-page screenshot of each view at each
+ * width goes to tests/artifacts/ (gitignored). Skips, saying why, only when no Chromium is installed.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../core/version.js';
+import { readResults } from '../eval/run-dir.js';
+import { startExplorer, type ExplorerServer } from './server/server.js';
+import { CHROMIUM, openTestBrowser, type TestBrowser } from './test-support/browser.js';
+import { makeExplorerFixtures, type ExplorerFixtures } from './test-support/explorer-fixtures.js';
+
+const ARTIFACTS = join(PACKAGE_ROOT, 'tests', 'artifacts');
+const WIDTHS = [400, 768, 1280];
+if (!CHROMIUM) console.warn('explorer layout tests SKIPPED: no Chromium found at /usr/bin/chromium (apt-get install chromium, or set LEXCASE_CHROMIUM)');
+
+let f: ExplorerFixtures;
+let s: ExplorerServer;
+let b: TestBrowser;
+
+/** Each view: its route and what shows once it has rendered. */
+async function views(): Promise<{ name: string; hash: string; ready: string }[]> {
+  const q = f.questions[0];
+  const sys = f.systemRuns!;
+  const bm25 = `${f.reproRunId}/runs/bm25`;
+  const firstQuery = (await readResults(join(f.runs, bm25))).records[0].id;
+  return [
+    { name: 'search', hash: `#/search?${new URLSearchParams({ q: 'hearsay statement offered to prove the truth', method: 'bm25', k: '10', rel: q.goldPassageIds.join(',') })}`, ready: '[data-testid=hit]' },
+    { name: 'evidence', hash: '#/search?mode=evidence', ready: '[data-testid=search-view]' },
+    { name: 'eval', hash: '#/eval?set=barexam:val&methods=bm25,qld', ready: '[data-testid=eval-queries]' },
+    { name: 'runs', hash: '#/runs', ready: '[data-testid=runs-table]' },
+    { name: 'run-case', hash: `#/runs?run=${f.llmRunId}&item=${q.id}`, ready: '[data-testid=jurors]' },
+    { name: 'run-mad', hash: `#/runs?run=${sys.madRunId}&item=${q.id}`, ready: '[data-testid=mad-round]' },
+    { name: 'run-emar', hash: `#/runs?run=${sys.emarRunId}&item=${q.id}`, ready: '[data-testid=convergence]' },
+    { name: 'run-threeply', hash: `#/runs?run=${sys.threeplyRunId}&item=arguable-001`, ready: '[data-testid=factor-table]' },
+    { name: 'reproduction', hash: `#/runs?run=${f.reproRunId}`, ready: '[data-testid=repro-view]' },
+    { name: 'run-retrieval', hash: `#/runs?run=${encodeURIComponent(bm25)}&item=${firstQuery}`, ready: '[data-testid=top-hits]' },
+    { name: 'compare-3', hash: `#/compare?runs=${f.caseRunId},${f.llmRunId},${sys.madRunId}`, ready: '[data-testid=compare-runs]' },
+    { name: 'compare-2', hash: `#/compare?runs=${f.caseRunId},${f.llmRunId}`, ready: '[data-testid=differ]' },
+    { name: 'arguments', hash: '#/args', ready: '[data-testid=claim-strength]' },
+    { name: 'passage', hash: `#/passage?id=${encodeURIComponent(q.goldPassageIds[0])}`, ready: '[data-testid=passage-uses]' },
+  ];
+}
+
+describe.skipIf(!CHROMIUM)('explorer layout and accessibility at 400, 768 and 1280 px', () => {
+  beforeAll(async () => {
+    f = await makeExplorerFixtures(4, { systems: true, reproduction: true });
+    s = await startExplorer({ index: f.index, runs: f.runs, port: 0 });
+    b = await openTestBrowser(s.url);
+    mkdirSync(ARTIFACTS, { recursive: true });
+  }, 240_000);
+
+  afterAll(async () => {
+    await b?.close();
+    await s?.close();
+    await f?.cleanup();
+  });
+
+  it('every view: no horizontal overflow, 0 critical / 0 serious axe violations, one h1, a distinct title; screenshots kept', async () => {
+    const page = b.page;
+    const all = await views();
+    const titles = new Map<string, string>();
+    const problems: string[] = [];
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const v of all) {
+        await page.goto(`${s.url}/${v.hash}`);
+        await page.locator(v.ready).first().waitFor({ timeout: 90_000 });
+        // plots render asynchronously: wait for every one
+        await page.waitForFunction(`document.querySelectorAll('figure.plot:not([data-rendered])').length === 0`, null, { timeout: 60_000 });
+        const m: { scrollWidth: number; inner: number; h1: number; title: string } = await page.evaluate(`({ scrollWidth: document.documentElement.scrollWidth, inner: window.innerWidth, h1: document.querySelectorAll('h1').length, title: document.title })`);
+        if (m.scrollWidth > m.inner) problems.push(`${v.name} @${width}: scrollWidth ${m.scrollWidth} > ${m.inner}`);
+        if (m.h1 !== 1) problems.push(`${v.name} @${width}: ${m.h1} h1 elements`);
+        if (width === WIDTHS[0]) titles.set(v.name, m.title);
+        else if (titles.get(v.name) !== m.title) problems.push(`${v.name} @${width}: title "${m.title}" differs from "${titles.get(v.name)}"`);
+        const axe = await new AxeBuilder({ page }).analyze();
+        for (const x of axe.violations.filter((y) => y.impact === 'critical' || y.impact === 'serious'))
+          problems.push(`${v.name} @${width}: axe ${x.impact} ${x.id} (${x.nodes.length}×): ${x.help} — ${x.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+        await page.screenshot({ path: join(ARTIFACTS, `explorer-${v.name}-${width}.png`), fullPage: true, timeout: 60_000 });
+      }
+    }
+    expect(problems).toEqual([]);
+    // a title per view, no two the same
+    expect(new Set(titles.values()).size).toBe(all.length);
+    expect([...titles.values()].every((t) => t.endsWith(' · lexcase explorer') && t !== 'lexcase explorer')).toBe(true);
+    expect(b.pageErrors).toEqual([]);
+    expect(b.external).toEqual([]);
+  }, 900_000);
+});

@@ -1,0 +1,83 @@
+/**
+ * Compare N runs (GET /api/compare/runs?runs=a,b,c): each run's summary (the system registry's
+ * figures), a key-by-key config diff (every key whose value differs between any two runs, with
+ * every run's value), overlaid curves — Recall@k of retrieval runs, MAD's accuracy per round —
+ * and the runs' headline figures side by side, plus the paired Δ accuracy of every run against the
+ * first on their shared items (eval/report's paired bootstrap).
+ */
+import { z } from 'zod';
+import { compareRunData } from '../../eval/report/compare.js';
+import { figuresSpec, recallCurveSpec, roundAccuracySpec, type CurvePoint, type FigurePoint, type PlotSpec } from '../../eval/plots/specs.js';
+import type { RunConfigFile } from '../../eval/runner.js';
+import { readConfig } from '../../eval/run-dir.js';
+import { badRequest } from './http-util.js';
+import { publicRunConfig } from './public-json.js';
+import { latestResults, madRounds, runSummary } from './run-summary-api.js';
+import type { RunEntry } from './runs.js';
+
+export const MAX_COMPARED = 8;
+export const compareRunsQuerySchema = z.object({ runs: z.string().min(1).max(4000) });
+
+/** Run ids from the `runs` field: comma-separated, 2 to MAX_COMPARED distinct ids. */
+export function comparedIds(field: string): string[] {
+  const ids = [...new Set(field.split(',').map((x) => x.trim()).filter(Boolean))];
+  if (ids.length < 2) throw badRequest('compare: field "runs": give at least two run ids, comma-separated');
+  if (ids.length > MAX_COMPARED) throw badRequest(`compare: field "runs": at most ${MAX_COMPARED} runs at once, got ${ids.length}`);
+  return ids;
+}
+
+/** Flatten a config to dotted keys ("model.temperature"); arrays stay values. */
+export function flatConfig(o: unknown, prefix = '', out: Record<string, unknown> = {}): Record<string, unknown> {
+  if (o && typeof o === 'object' && !Array.isArray(o)) {
+    for (const [k, v] of Object.entries(o as Record<string, unknown>)) {
+      if (v && typeof v === 'object' && !Array.isArray(v)) flatConfig(v, `${prefix}${k}.`, out);
+      else out[`${prefix}${k}`] = v;
+    }
+  }
+  return out;
+}
+
+/** Marks a key a config does not have (JSON has no undefined). */
+export const ABSENT = { absent: true } as const;
+
+/** Keys whose values differ between any two of the configs, with every config's value (ABSENT where it has none). */
+export function configDiff(configs: unknown[]): { key: string; values: unknown[] }[] {
+  const flat = configs.map((c) => flatConfig(c));
+  const keys = [...new Set(flat.flatMap((f) => Object.keys(f)))].sort();
+  return keys
+    .filter((k) => new Set(flat.map((f) => (k in f ? JSON.stringify(f[k]) : '\u0000absent'))).size > 1)
+    .map((key) => ({ key, values: flat.map((f) => (key in f ? f[key] : ABSENT)) }));
+}
+
+async function runData(run: RunEntry) {
+  const file = ((await readConfig(run.dir).catch(() => undefined)) ?? {}) as Record<string, unknown>;
+  const config = { seed: typeof file.seed === 'number' ? file.seed : 13, config: (file.config ?? {}) as Record<string, unknown>, provenance: file.provenance } as RunConfigFile;
+  return { dir: run.id, config, results: await latestResults(run), traces: new Map(), droppedTail: false };
+}
+
+export async function compareManyRuns(runs: RunEntry[]) {
+  const data = await Promise.all(runs.map(runData));
+  const summaries = await Promise.all(runs.map(runSummary));
+  const plots: { id: string; title: string; spec: PlotSpec }[] = [];
+  // Recall@k curves of retrieval runs (their per-k figures), one line per run
+  const curve: CurvePoint[] = summaries.flatMap((s) => s.figures.filter((f) => /^recall@\d+$/.test(f.id)).map((f) => ({ method: s.id, k: Number(f.id.slice(7)), recall: f.estimate, lo: f.lo ?? f.estimate, hi: f.hi ?? f.estimate })));
+  if (new Set(curve.map((p) => p.method)).size >= 1 && new Set(curve.map((p) => p.k)).size >= 2) plots.push({ id: 'recall-curves', title: 'Recall@k per run (95% CI bands)', spec: recallCurveSpec(curve, 'Recall@k per run (95% CI bands)') });
+  const rounds = (await Promise.all(runs.map(async (r, i) => (await madRounds(r, summaries[i], data[i].results)).map((x) => ({ ...x, series: r.id }))))).flat();
+  if (rounds.length) plots.push({ id: 'round-curves', title: 'Accuracy of the verdict after each round, per run', spec: roundAccuracySpec(rounds, 'Accuracy after each round, per run') });
+  const points: FigurePoint[] = summaries.flatMap((s) => s.figures.filter((f) => f.percent).map((f) => ({ run: s.id, figure: f.label, estimate: f.estimate, lo: f.lo, hi: f.hi, n: f.n })));
+  if (points.length) plots.push({ id: 'figures', title: 'Headline figures per run (95% CI)', spec: figuresSpec(points, 'Headline figures per run (95% CI)') });
+  const pairs = data.slice(1).map((d, i) => {
+    try {
+      const c = compareRunData(data[0], d, { iterations: 2000, seed: 13 });
+      return { a: runs[0].id, b: runs[i + 1].id, shared: c.shared, estimate: c.accuracy.estimate, lo: c.accuracy.lo, hi: c.accuracy.hi, p: c.accuracy.p, agreement: c.agreement };
+    } catch (e) {
+      return { a: runs[0].id, b: runs[i + 1].id, shared: 0, error: (e as Error).message };
+    }
+  });
+  return {
+    runs: summaries,
+    configDiff: configDiff(data.map((d) => publicRunConfig({ seed: d.config.seed, ...d.config.config }))),
+    plots,
+    pairs,
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * The LLM-call inspector's data (GET /api/run/calls?run=&item=): the item's recorded exchanges
+ * (eval/llm-exchanges.ts: stage, prompt messages, reply, error, latency, tokens per call) when the
+ * run dir has them; otherwise the calls as far as the item's trace shows them — each system's
+ * steps in order with the reply it recorded and the error attached to the step that failed —
+ * marked `source: "trace"` (no prompts, latencies or per-call tokens: the run recorded none). The
+ * runner's per-item totals (calls, tokens, ms) come with both.
+ */
+import { exchangesPath, readExchanges } from '../../eval/llm-exchanges.js';
+import { readResults, readTrace, tracePath } from '../../eval/run-dir.js';
+import { notFound } from './http-util.js';
+import { servable, type RunEntry } from './runs.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+export interface InspectorCall {
+  stage: string;
+  messages: { role: string; content: string }[];
+  reply: string | null;
+  toolCalls?: { name: string; args: unknown }[];
+  error?: string;
+  ms?: number;
+  tokens?: { input?: number; output?: number; total?: number };
+  cached?: boolean;
+}
+
+const arr = (v: unknown): any[] => (Array.isArray(v) ? v : []);
+const txt = (v: unknown): string | null => (v === undefined || v === null ? null : typeof v === 'string' ? v : JSON.stringify(v, null, 1));
+const call = (stage: string, reply: unknown, error?: unknown, toolCalls?: { name: string; args: unknown }[]): InspectorCall => ({
+  stage,
+  messages: [],
+  reply: txt(reply),
+  ...(toolCalls?.length ? { toolCalls } : {}),
+  ...(error ? { error: String(error) } : {}),
+});
+
+/** The calls a trace shows, per system (see the module comment). */
+export function callsFromTrace(t: any): InspectorCall[] {
+  if (!t || typeof t !== 'object') return [];
+  const out: InspectorCall[] = [];
+  if (Array.isArray(t.advocates)) {
+    for (const a of t.advocates) {
+      const tools = arr(a.toolCalls).map((c) => ({ name: String(c.tool ?? '?'), args: { query: c.query } }));
+      out.push(call(`advocate ${a.key ?? '?'}${a.letter && a.letter !== a.key ? ` (option ${a.letter})` : ''}`, a.analysis ?? (arr(a.evidence).length ? { evidence: arr(a.evidence).map((e) => ({ id: e.id, justification: e.justification })) } : null), a.error, tools));
+    }
+    arr(t.jurors).forEach((j, i) => out.push(call(`juror ${i + 1}: ${j.persona ?? ''}`.trim(), { reasoning: j.reasoning, vote: j.vote ?? null }, j.error)));
+    return out;
+  }
+  if (t.plies && Array.isArray(t.steps)) {
+    for (const s of t.steps) out.push(call([s.role, s.ply, typeof s.round === 'number' && s.round > 0 ? `revision ${s.round}` : null].filter(Boolean).join(' · '), s.output, s.error));
+    return out;
+  }
+  if (Array.isArray(t.rounds) && Array.isArray(t.letters)) {
+    for (const r of t.rounds) for (const b of arr(r.briefs)) out.push(call(`debater ${b.letter} · round ${b.round ?? r.round}`, b.argument ? { argument: b.argument, rebuttal: b.rebuttal, claims: b.claims } : null, b.error, b.request ? [{ name: String(b.request.tool), args: { query: b.request.query } }] : undefined));
+    if (t.crossExamination) {
+      out.push(call('cross-examiner', { questions: arr(t.crossExamination.questions).map((q) => ({ letter: q.letter, question: q.question })) }, t.crossExamination.error));
+      for (const q of arr(t.crossExamination.questions)) out.push(call(`cross-answer ${q.letter}`, q.answer));
+    }
+    if (t.judge || t.error) out.push(call('judge', t.judge ?? null, t.judge ? undefined : t.error));
+    return out;
+  }
+  if (t.initial && Array.isArray(t.rounds)) {
+    if (t.facts) out.push(call('fact extraction', { facts: t.facts }));
+    out.push(call('proponent · depth 0', t.initial));
+    for (const r of t.rounds) {
+      out.push(call(`opponent · depth ${r.epoch}`, r.opponent, r.opponent?.error));
+      out.push(call(`proponent · depth ${r.epoch}`, r.proponent, r.proponent?.error));
+    }
+    if (t.judge || t.error) out.push(call('judge', t.judge ?? null, t.error));
+    return out;
+  }
+  if (t.system === 'baseline' || t.raw !== undefined || t.reasoning !== undefined) {
+    if (t.raw !== undefined || t.reasoning !== undefined || t.error) out.push(call(`answer (${t.mode ?? t.system ?? 'baseline'})`, t.raw ?? { reasoning: t.reasoning }, t.error));
+    return out;
+  }
+  return out;
+}
+
+export async function runCalls(run: RunEntry, item: string) {
+  const parsed = await readResults(run.dir);
+  const result = parsed.records.filter((r) => r.id === item).pop();
+  if (!result) throw notFound(`no item "${item}" in run "${run.id}"`);
+  const totals = { calls: result.tokens?.calls ?? null, tokens: result.tokens?.total ?? null, ms: result.ms ?? null, error: result.error ?? null };
+  if (servable(run.root, exchangesPath(run.dir, item))) {
+    const rec = await readExchanges(run.dir, item).catch(() => undefined);
+    if (rec) return { source: 'recorded' as const, calls: rec.exchanges as InspectorCall[], problems: rec.problems, totals };
+  }
+  const trace = servable(run.root, tracePath(run.dir, item)) ? await readTrace(run.dir, item).catch(() => undefined) : undefined;
+  const calls = callsFromTrace(trace);
+  // an item-level error that no step carries goes on the last call (where the item stopped)
+  if (result.error && calls.length && !calls.some((c) => c.error)) calls[calls.length - 1].error = result.error;
+  return { source: 'trace' as const, calls, problems: [] as string[], totals };
+}
