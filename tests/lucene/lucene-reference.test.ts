@@ -8,6 +8,10 @@
  * give Lucene's terms for every bundled text, the tokenizer Lucene's tokens for a battery of tricky
  * strings (but the known differences listed below), and the 1-byte norms Lucene's table.
  *
+ * With LEXCASE_CACM=FOLDER (the user's CACM, as `reproduce anserini-cacm --data`; not bundled), the
+ * same comparison on CACM's 3,204 documents and 64 topics at top 1,000, and the index statistics
+ * against Anserini's published ones.
+ *
  * Skipped, with the reason printed, where java/javac or the Lucene 8 jars are absent (.ci/run
  * installs liblucene8-java). LEXCASE_LUCENE_JARS (a classpath) overrides the jar lookup.
  */
@@ -19,6 +23,7 @@ import { createAnalyzer } from '../../indexer/analyzer.js';
 import { buildIndex } from '../../indexer/build.js';
 import { fromArray, tempDir } from '../../indexer/build-test-helpers.js';
 import { scanStandard } from '../../indexer/lucene-tokenizer.js';
+import { locateCacm, readCacmDocuments, readCacmTopics } from '../../corpora/cacm.js';
 import { closeSparseIndexes, openRetriever } from '../../retrieval/open.js';
 import { byte4ToInt, intToByte4 } from '../../retrieval/sparse/lucene-scorer.js';
 import { createRng } from '../../core/rng.js';
@@ -44,6 +49,10 @@ function luceneClasspath(): { cp?: string; reason?: string } {
 
 const { cp, reason } = luceneClasspath();
 if (reason) console.log(`[lucene-reference] skipped: ${reason}`);
+
+/** The user's CACM folder (as `reproduce anserini-cacm --data`) for the opt-in CACM comparison; CACM is not bundled (no licence to redistribute it). */
+const CACM = process.env.LEXCASE_CACM;
+if (cp && !CACM) console.log("[lucene-reference] CACM comparison skipped: set LEXCASE_CACM to a folder with Anserini's cacm.tar.gz and topics.cacm.txt (not bundled; docs/reproductions.md)");
 
 /** Texts on one TSV line: \t \n \\ and \uXXXX for line/paragraph separators (LuceneReference.unescape). */
 const esc = (s: string) =>
@@ -74,6 +83,45 @@ function readTsv(path: string): Map<string, string> {
     m.set(l.slice(0, i), l.slice(i + 1));
   }
   return m;
+}
+
+/** Lucene's top k (LuceneReference search) beside lexcase's on the index at `dir`, per query. */
+async function compareSearch(docsFile: string, queries: [string, string][], dir: string, sim: string, method: string, opts: Record<string, unknown>, k: number) {
+  const out = join(tmp.dir, `${method}-${sim.replace(/:/g, '_')}.tsv`);
+  java('search', docsFile, writeTsv(`queries-${queries.length}.tsv`, queries), out, sim, String(k));
+  const ref = new Map<string, { id: string; score: number }[]>();
+  let stats = '';
+  for (const l of readFileSync(out, 'utf8').split('\n')) {
+    if (l.startsWith('#stats ')) stats = l.slice(7);
+    if (!l || l.startsWith('#')) continue;
+    const [qid, , id, , bits] = l.split('\t');
+    const v = new DataView(new ArrayBuffer(4));
+    v.setUint32(0, parseInt(bits, 16));
+    if (!ref.has(qid)) ref.set(qid, []);
+    ref.get(qid)!.push({ id, score: v.getFloat32(0) });
+  }
+  const r = await openRetriever(dir, method, opts);
+  let identical = 0;
+  let maxRel = 0;
+  let scores = 0;
+  let bitEqual = 0;
+  for (const [qid, text] of queries) {
+    const hits = await r.search(text, { k });
+    const want = ref.get(qid) ?? [];
+    if (JSON.stringify(hits.map((h) => h.id)) === JSON.stringify(want.map((w) => w.id))) identical++;
+    const byId = new Map(want.map((w) => [w.id, w.score]));
+    for (const h of hits) {
+      const s = byId.get(h.id);
+      if (s === undefined) continue;
+      scores++;
+      if (s === h.score) bitEqual++;
+      maxRel = Math.max(maxRel, Math.abs(h.score - s) / Math.max(Math.abs(s), 1e-30));
+    }
+  }
+  const line =
+    `identical top-${k} ids for ${identical} of ${queries.length} queries (${((100 * identical) / queries.length).toFixed(1)}%); ` +
+    `${scores} scores compared, ${bitEqual} bit-identical, max relative difference ${maxRel.toExponential(2)}`;
+  return { identical, maxRel, scores, bitEqual, stats, line };
 }
 
 describe.skipIf(!cp)('lexcase against Lucene 8 (liblucene8-java)', () => {
@@ -158,7 +206,6 @@ describe.skipIf(!cp)('lexcase against Lucene 8 (liblucene8-java)', () => {
     expect(docs.length).toBeGreaterThanOrEqual(1000);
     expect(queries.length).toBeGreaterThanOrEqual(50);
     const docsFile = writeTsv('docs.tsv', docs.map((d) => [d.id, d.text]));
-    const queriesFile = writeTsv('queries.tsv', queries);
     const dir = join(tmp.dir, 'index');
     await buildIndex(fromArray(docs.map((d) => ({ ...d, source: 'barexam' }))), { out: dir, corpusName: 'barexam', workers: 0, analyzer: { preset: 'lucene' } });
     for (const [sim, method, opts] of [
@@ -166,42 +213,33 @@ describe.skipIf(!cp)('lexcase against Lucene 8 (liblucene8-java)', () => {
       ['bm25:1.2:0.75', 'bm25', { scorer: 'lucene', k1: 1.2, b: 0.75 }],
       ['qld:1000', 'qld', { scorer: 'lucene', mu: 1000 }],
     ] as const) {
-      const out = join(tmp.dir, `${method}.tsv`);
-      java('search', docsFile, queriesFile, out, sim, '100');
-      const ref = new Map<string, { id: string; score: number }[]>();
-      for (const l of readFileSync(out, 'utf8').split('\n')) {
-        if (!l || l.startsWith('#')) continue;
-        const [qid, , id, , bits] = l.split('\t');
-        const v = new DataView(new ArrayBuffer(4));
-        v.setUint32(0, parseInt(bits, 16));
-        if (!ref.has(qid)) ref.set(qid, []);
-        ref.get(qid)!.push({ id, score: v.getFloat32(0) });
-      }
-      const r = await openRetriever(dir, method, opts);
-      let identical = 0;
-      let maxRel = 0;
-      let scores = 0;
-      let bitEqual = 0;
-      for (const [qid, text] of queries) {
-        const hits = await r.search(text, { k: 100 });
-        const want = ref.get(qid) ?? [];
-        if (JSON.stringify(hits.map((h) => h.id)) === JSON.stringify(want.map((w) => w.id))) identical++;
-        const byId = new Map(want.map((w) => [w.id, w.score]));
-        for (const h of hits) {
-          const s = byId.get(h.id);
-          if (s === undefined) continue;
-          scores++;
-          if (s === h.score) bitEqual++;
-          maxRel = Math.max(maxRel, Math.abs(h.score - s) / Math.max(Math.abs(s), 1e-30));
-        }
-      }
-      console.log(
-        `[lucene-reference] ${sim}: identical top-100 ids for ${identical} of ${queries.length} queries (${((100 * identical) / queries.length).toFixed(1)}%); ` +
-          `${scores} scores compared, ${bitEqual} bit-identical, max relative difference ${maxRel.toExponential(2)}`,
-      );
-      expect(identical / queries.length).toBeGreaterThanOrEqual(0.98);
-      expect(maxRel).toBeLessThanOrEqual(1e-4);
-      expect(scores).toBeGreaterThan(queries.length * 50);
+      const f = await compareSearch(docsFile, queries, dir, sim, method, opts, 100);
+      console.log(`[lucene-reference] ${sim}: ${f.line}`);
+      expect(f.identical / queries.length).toBeGreaterThanOrEqual(0.98);
+      expect(f.maxRel).toBeLessThanOrEqual(1e-4);
+      expect(f.scores).toBeGreaterThan(queries.length * 50);
+    }
+  }, 300_000);
+  it.skipIf(!CACM)("CACM (LEXCASE_CACM): index statistics = Anserini's published ones; top-1000 ids and float scores = Lucene's for all 64 topics (BM25 k1 0.9 b 0.4, LMDirichlet μ 1000)", async () => {
+    const files = locateCacm(CACM);
+    const docs = readCacmDocuments(files.collection);
+    const topics = readCacmTopics(files.topics).map((t) => [t.id, t.text] as [string, string]);
+    const dir = join(tmp.dir, 'cacm-index');
+    await buildIndex(fromArray(docs), { out: dir, corpusName: 'cacm', workers: 0, analyzer: { preset: 'lucene' } });
+    const sparse = (JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { sparse: { documents: number; terms: number; totalTokens: number } }).sparse;
+    console.log(`[lucene-reference] CACM index: ${sparse.documents} documents, ${sparse.terms} terms, ${sparse.totalTokens} tokens (Anserini's cacm.yaml: 3204, 14363, 320968)`);
+    // Anserini's published index statistics (castorini/anserini src/main/resources/reproduce/from-document-collection/configs/cacm.yaml).
+    expect([sparse.documents, sparse.terms, sparse.totalTokens]).toEqual([3204, 14363, 320968]);
+    const docsFile = writeTsv('cacm-docs.tsv', docs.map((d) => [d.id, d.text]));
+    for (const [sim, method, opts] of [
+      ['bm25:0.9:0.4', 'bm25', { scorer: 'lucene' }],
+      ['qld:1000', 'qld', { scorer: 'lucene', mu: 1000 }],
+    ] as const) {
+      const f = await compareSearch(docsFile, topics, dir, sim, method, opts, 1000);
+      console.log(`[lucene-reference] CACM ${sim}: ${f.line} (Lucene index: ${f.stats})`);
+      expect(f.stats).toContain(`terms=${sparse.terms} tokens=${sparse.totalTokens}`);
+      expect(f.identical).toBe(topics.length);
+      expect(f.bitEqual).toBe(f.scores);
     }
   }, 300_000);
 });

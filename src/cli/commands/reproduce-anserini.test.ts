@@ -5,7 +5,11 @@
  * MAP and P30 equal `lexcase eval run` on the run files it leaves; those run files equal what
  * `index build --analyzer lucene` + `search --topics --scorer lucene --ties anserini` write; without
  * --data the runs fail saying where to get CACM. The CLI refuses a bad --scorer / --analyzer mix.
+ *
+ * With LEXCASE_CACM=FOLDER (your copy of Anserini's CACM files), the built `lexcase` is also run on the
+ * real CACM as a child process and must print Anserini's published MAP and P30 to the 4th decimal.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +18,10 @@ import { closeSparseIndexes } from '../../../retrieval/open.js';
 import { runCli } from '../../../tests/support/run-cli.js';
 import { BAREXAM_PASSAGES, BAREXAM_QA, bundledLines } from '../../../tests/support/bundled-data.js';
 import { tarGz } from '../../../corpora/test-support/tar-writer.js';
+import { BUILT_CLI, childEnv } from '../../../src/mcp/test-support/children.js';
+
+const CACM = process.env.LEXCASE_CACM;
+if (!CACM) console.log("[reproduce anserini-cacm] the run on the real CACM is skipped: set LEXCASE_CACM to a folder with Anserini's cacm.tar.gz, topics.cacm.txt and qrels.cacm.txt (not bundled; docs/reproductions.md)");
 
 const dir = mkdtempSync(join(tmpdir(), 'lexcase-anserini-'));
 const data = join(dir, 'cacm');
@@ -116,4 +124,12 @@ describe('lexcase reproduce anserini-cacm', () => {
     const tb = await cli('search', 'x', '--index', join(dir, 'idx'), '--method', 'qld', '--scorer', 'lucene', '--variant', 'textbook');
     expect(tb.stderr).toMatch(/the lucene scorer is Lucene's LMDirichletSimilarity/);
   });
+  it.skipIf(!CACM)("on the real CACM (LEXCASE_CACM), the built lexcase prints Anserini's MAP 0.3123 / 0.3265 and P30 0.1942 / 0.1942", () => {
+    const out = join(dir, 'real-cacm');
+    const stdout = execFileSync(process.execPath, [BUILT_CLI, 'reproduce', 'anserini-cacm', '--data', CACM!, '--run-dir', out], { env: childEnv(), encoding: 'utf8', timeout: 240_000 });
+    console.log(stdout.split('\n').filter((l) => l.startsWith('|')).join('\n'));
+    expect(stdout).toContain('| BM25 | paper 0.3123 · lexcase 0.3123 [');
+    expect(stdout).toContain('| QL | paper 0.3265 · lexcase 0.3265 [');
+    expect(stdout.match(/paper 0\.1942 · lexcase 0\.1942 \[[^\]]+\] n=52/g)).toHaveLength(2);
+  }, 300_000);
 });
