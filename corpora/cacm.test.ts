@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { htmlText, locateCacm, readCacmDocuments, readCacmTopics } from './cacm.js';
+import { cacmChecksums, cacmDifferences, htmlText, locateCacm, readCacmDocuments, readCacmTopics } from './cacm.js';
 import { readTar } from './tar.js';
 import { tarGz } from './test-support/tar-writer.js';
 
@@ -62,5 +62,12 @@ describe('CACM topics and the folder', () => {
     expect(() => locateCacm(empty)).toThrow(/lacks cacm\.tar\.gz \(or the CACM-\*\.html files\), topics\.cacm\.txt, qrels\.cacm\.txt[\s\S]*anserini-tools/);
     writeFileSync(join(dir, 'qrels.cacm.txt'), '1 Q0 CACM-0001 1\n');
     expect(locateCacm(dir)).toMatchObject({ collection: join(dir, 'cacm.tar.gz'), topics: join(dir, 'topics.cacm.txt'), qrels: join(dir, 'qrels.cacm.txt') });
+  });
+
+  it("files that are not Anserini's (by sha256) are named; a folder of pages has no published sum to compare", () => {
+    const files = locateCacm(dir);
+    expect(cacmDifferences(files, cacmChecksums(files))).toEqual(['cacm.tar.gz', 'topics.cacm.txt', 'qrels.cacm.txt']);
+    const pages = { ...files, collection: join(dir, 'pages') };
+    expect(cacmDifferences(pages, cacmChecksums(pages))).toEqual(['topics.cacm.txt', 'qrels.cacm.txt']);
   });
 });

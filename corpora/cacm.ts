@@ -29,6 +29,26 @@ export const CACM_SOURCES = {
   qrels: 'https://github.com/castorini/anserini-tools/raw/master/qrels/qrels.cacm.txt',
 } as const;
 
+/**
+ * sha256 of Anserini's own files — castorini/anserini src/main/resources/cacm/cacm.tar.gz (unchanged
+ * since 2019) and castorini/anserini-tools topics/topics.cacm.txt, qrels/qrels.cacm.txt — the copy
+ * whose published figures `reproduce anserini-cacm` compares with.
+ */
+export const ANSERINI_CACM_SHA256 = {
+  collection: '4e318d8920a384dfe11f81410abdc19d96a0e23e5fb7832c385be75c7cb75bf9',
+  topics: '1dc7b94fbf4adeb0c49be44fc6d7802ddc7bc4ad1b869013af10d09b44019799',
+  qrels: '359f77ee6aab89333745a7f25f56370268a493abe1baff76979ad37a4d5428ef',
+} as const;
+
+/** Which of a folder's files (by cacmChecksums) are not Anserini's; a folder of .html pages is not compared. */
+export function cacmDifferences(files: CacmFiles, checksums: Record<string, string>): string[] {
+  const differ: string[] = [];
+  if (!statSync(files.collection).isDirectory() && checksums.collection !== ANSERINI_CACM_SHA256.collection) differ.push(basename(files.collection));
+  if (checksums.topics !== ANSERINI_CACM_SHA256.topics) differ.push(basename(files.topics));
+  if (checksums.qrels !== ANSERINI_CACM_SHA256.qrels) differ.push(basename(files.qrels));
+  return differ;
+}
+
 export interface CacmFiles {
   dir: string;
   /** cacm.tar.gz, or a folder of CACM-*.html files. */

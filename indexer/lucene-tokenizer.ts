@@ -1,5 +1,5 @@
 /**
- * Lucene's StandardTokenizer (Lucene 8.7, the tokenizer of Anserini's DefaultEnglishAnalyzer) on top
+ * Lucene's StandardTokenizer (Lucene 8, the tokenizer of Anserini's DefaultEnglishAnalyzer) on top
  * of `Intl.Segmenter` — Node's built-in UAX #29 word segmentation (ICU), which does the hard part:
  * the word-break rules with the Unicode data (letters joined across ' . : ’ ·, numbers across , . ;,
  * underscores, combining marks and format characters absorbed, CR/LF/space breaks).
@@ -27,7 +27,7 @@
  *  7. ICU calls a few segments with letters or digits not word-like ("a_" + soft hyphen, "々");
  *     Lucene makes tokens of them.
  * Known differences that remain (rare; listed in tests/lucene/): ICU uses the Unicode version of the
- * running Node (15+), Lucene 8.7 Unicode 9, so characters assigned since differ; a word joined to
+ * running Node (15+), Lucene 8 Unicode 9, so characters assigned since differ; a word joined to
  * an emoji by ZWJ ("x\u200d😀") is one ICU segment.
  */
 

@@ -16,7 +16,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { cacmChecksums, locateCacm, readCacmDocuments, readCacmTopics } from '../../corpora/cacm.js';
+import { cacmChecksums, cacmDifferences, locateCacm, readCacmDocuments, readCacmTopics } from '../../corpora/cacm.js';
 import { loadQrels } from '../../corpora/qrels.js';
 import type { Topic } from '../../corpora/topics.js';
 import { errors } from '../../core/errors.js';
@@ -58,11 +58,20 @@ interface TrecCollection {
   qrelsFile(files: object): string;
 }
 
+/** Folders already warned about (one warning per folder and process, not per run). */
+const warned = new Set<string>();
+
 const COLLECTIONS: Record<string, TrecCollection> = {
   cacm: {
     locate(data) {
       const files = locateCacm(data);
-      return { files, checksums: cacmChecksums(files) };
+      const checksums = cacmChecksums(files);
+      const differ = cacmDifferences(files, checksums);
+      if (differ.length && !warned.has(files.dir)) {
+        warned.add(files.dir);
+        log.warn(`${files.dir}: ${differ.join(', ')} ${differ.length > 1 ? 'are' : 'is'} not Anserini's copy (sha256 differs): the figures need not equal Anserini's published ones`);
+      }
+      return { files, checksums };
     },
     documents: (f) => readCacmDocuments((f as ReturnType<typeof locateCacm>).collection),
     topics: (f) => readCacmTopics((f as ReturnType<typeof locateCacm>).topics),

@@ -14,6 +14,7 @@
  *        OUT: a header "#stats docs=N terms=T tokens=S", then "qid<TAB>rank<TAB>docid<TAB>score<TAB>float-bits-hex"
  *        for the top K of each query (ties: lower Lucene doc id first, as TopScoreDocCollector ranks them).
  *   java LuceneReference norms    OUT                      the 256 decoded 1-byte norms, "byte<TAB>length"
+ *   java LuceneReference version                           the Lucene version on the classpath (Version.LATEST) on stdout
  */
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
@@ -126,6 +127,10 @@ public class LuceneReference {
   public static void main(String[] args) throws Exception {
     Analyzer analyzer = analyzer();
     switch (args[0]) {
+      case "version": {
+        System.out.println(org.apache.lucene.util.Version.LATEST);
+        break;
+      }
       case "analyze": {
         try (BufferedWriter w = Files.newBufferedWriter(Paths.get(args[2]), StandardCharsets.UTF_8)) {
           for (String[] row : readTsv(args[1])) w.write(row[0] + "\t" + String.join(" ", analyze(analyzer, row[1])) + "\n");

@@ -1,6 +1,6 @@
 /**
- * lexcase's `--analyzer lucene --scorer lucene` against Lucene itself (Debian's liblucene8-java,
- * Lucene 8.7, with a JDK): LuceneReference.java beside this file is compiled here, indexes the
+ * lexcase's `--analyzer lucene --scorer lucene` against Lucene itself (Debian's liblucene8-java —
+ * Lucene 8.8.1 in Debian 12, its jars named 8.7.0 — with a JDK; the version is printed): LuceneReference.java beside this file is compiled here, indexes the
  * bundled Bar Exam QA gold passages (1,149) with Anserini's analyzer chain, runs 60 bundled
  * questions as Anserini's boosted bag-of-words queries with BM25Similarity and
  * LMDirichletSimilarity, and prints each query's top 100 (ids, float scores). lexcase must give the
@@ -129,6 +129,9 @@ describe.skipIf(!cp)('lexcase against Lucene 8 (liblucene8-java)', () => {
     classes = join(tmp.dir, 'classes');
     mkdirSync(classes, { recursive: true });
     execFileSync('javac', ['-cp', cp!, '-d', classes, JAVA_SOURCE], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 180_000 });
+    const version = execFileSync('java', ['-cp', `${cp}:${classes}`, 'LuceneReference', 'version'], { encoding: 'utf8', timeout: 60_000 }).trim();
+    console.log(`[lucene-reference] against Lucene ${version} (${cp})`);
+    expect(version).toMatch(/^8\./);
   }, 240_000);
   afterAll(async () => {
     await closeSparseIndexes();

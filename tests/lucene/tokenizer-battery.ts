@@ -48,5 +48,5 @@ export const TOKENIZER_BATTERY: string[] = [
   'a_\u00ad x a_\u00ad y _\u00ada',
 ];
 
-/** Strings where lexcase's tokens still differ from Lucene 8.7's: a word joined to an emoji by ZWJ is one ICU segment. */
+/** Strings where lexcase's tokens still differ from Lucene 8's: a word joined to an emoji by ZWJ is one ICU segment. */
 export const KNOWN_TOKENIZER_DIFFERENCES: string[] = ['x\u200d😀'];

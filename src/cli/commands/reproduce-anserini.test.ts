@@ -9,7 +9,7 @@
  * With LEXCASE_CACM=FOLDER (your copy of Anserini's CACM files), the built `lexcase` is also run on the
  * real CACM as a child process and must print Anserini's published MAP and P30 to the 4th decimal.
  */
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,6 +65,8 @@ describe('lexcase reproduce anserini-cacm', () => {
     const out = join(dir, 'repro');
     const r = await cli('reproduce', 'anserini-cacm', '--data', data, '--run-dir', out);
     expect(r.code).toBe(0);
+    // Not Anserini's files: said once, naming them.
+    expect(r.stderr.match(/cacm\.tar\.gz, topics\.cacm\.txt, qrels\.cacm\.txt are not Anserini's copy \(sha256 differs\)/g)).toHaveLength(1);
     expect(r.stdout).toMatch(/\| BM25 \| paper 0\.3123 · lexcase \d\.\d{4} \[/);
     expect(r.stdout).toMatch(/\| QL \| paper 0\.3265 · lexcase \d\.\d{4} \[/);
     const table = JSON.parse(readFileSync(join(out, 'table.json'), 'utf8')) as { rows: { label: string; cells: { column: string; value: number; n: number; status: string }[] }[] };
@@ -126,7 +128,10 @@ describe('lexcase reproduce anserini-cacm', () => {
   });
   it.skipIf(!CACM)("on the real CACM (LEXCASE_CACM), the built lexcase prints Anserini's MAP 0.3123 / 0.3265 and P30 0.1942 / 0.1942", () => {
     const out = join(dir, 'real-cacm');
-    const stdout = execFileSync(process.execPath, [BUILT_CLI, 'reproduce', 'anserini-cacm', '--data', CACM!, '--run-dir', out], { env: childEnv(), encoding: 'utf8', timeout: 240_000 });
+    const r = spawnSync(process.execPath, [BUILT_CLI, 'reproduce', 'anserini-cacm', '--data', CACM!, '--run-dir', out], { env: childEnv(), encoding: 'utf8', timeout: 240_000 });
+    expect(r.status).toBe(0);
+    expect(r.stderr).not.toMatch(/not Anserini's copy/);
+    const stdout = r.stdout;
     console.log(stdout.split('\n').filter((l) => l.startsWith('|')).join('\n'));
     expect(stdout).toContain('| BM25 | paper 0.3123 · lexcase 0.3123 [');
     expect(stdout).toContain('| QL | paper 0.3265 · lexcase 0.3265 [');
