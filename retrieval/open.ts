@@ -10,6 +10,7 @@ import type { Retriever } from './types.js';
 import { createBm25Retriever } from './bm25.js';
 import { createQldRetriever, type QldVariant } from './qld.js';
 import { numberOption } from './sparse/hits.js';
+import { SPARSE_SCORER_NAMES, type SparseScorer } from './sparse/score-core.js';
 import { closeScorers } from './sparse/query-pool.js';
 import { closeTextStores } from './hit-text.js';
 import { manifestKeyedCache } from './manifest-keyed-cache.js';
@@ -40,9 +41,11 @@ export async function openRetriever(dir: string, method: string, opts: Record<st
     const index = await openSparseIndex(dir);
     const dfltThreads = index.N >= QUERY_THREADS_MIN_DOCS ? Math.min(2, availableParallelism()) : 0;
     const threads = Math.floor(numberOption(opts, 'threads', dfltThreads, 0, 64));
-    if (method === 'bm25') return createBm25Retriever(index, { k1: numberOption(opts, 'k1', 0.9, 0), b: numberOption(opts, 'b', 0.4, 0, 1), threads });
-    const variant = (opts.variant ?? 'textbook') as QldVariant;
-    return createQldRetriever(index, { mu: numberOption(opts, 'mu', 2000, Number.MIN_VALUE), variant, threads });
+    const scorer = (opts.scorer ?? 'lexcase') as SparseScorer;
+    if (!SPARSE_SCORER_NAMES.includes(scorer)) throw errors.invalidInput('scorer', `expected one of ${SPARSE_SCORER_NAMES.join(', ')}, got "${String(opts.scorer)}"`);
+    if (method === 'bm25') return createBm25Retriever(index, { k1: numberOption(opts, 'k1', 0.9, 0), b: numberOption(opts, 'b', 0.4, 0, 1), threads, scorer });
+    const variant = opts.variant as QldVariant | undefined;
+    return createQldRetriever(index, { mu: numberOption(opts, 'mu', 2000, Number.MIN_VALUE), ...(variant !== undefined ? { variant } : {}), threads, scorer });
   }
   if (method === 'wink') {
     const { createWinkRetrieverFromIndex } = await import('./wink.js');

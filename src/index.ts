@@ -15,6 +15,7 @@ export { openRetriever, openSparseIndex, closeSparseIndexes } from '../retrieval
 export { openIndex, openCaseIndex, INDEX_METHODS, type OpenedIndex, type AgentIndex } from '../retrieval/open-index.js';
 export { DEFAULT_K } from '../retrieval/default-k.js';
 export { createBm25Retriever, BM25_DEFAULTS, type Bm25Params } from '../retrieval/bm25.js';
+export { SPARSE_SCORER_NAMES, type SparseScorer } from '../retrieval/sparse/score-core.js';
 export { createQldRetriever, QLD_DEFAULTS, type QldParams, type QldVariant } from '../retrieval/qld.js';
 export { createWinkRetriever, type WinkOptions } from '../retrieval/wink.js';
 export { createEmbedder, parseEmbedderSpec } from '../indexer/embed/create-embedder.js';

@@ -9,9 +9,9 @@ import { parseShard, shardItems } from './shard.js';
 const files = readdirSync(recipesDir()).filter((f) => f.endsWith('.json'));
 
 describe('recipes/', () => {
-  it('holds a recipe for each paper: CASE Tables 2–4, ACAL Tables 3–4, MAD, 3-ply Tables 2–4, EMAR Table 4', () => {
+  it('holds a recipe for each paper: CASE Tables 2–4, ACAL Tables 3–4, MAD, 3-ply Tables 2–4, EMAR Table 4, and Anserini on CACM', () => {
     expect(files.map((f) => f.replace('.json', '')).sort()).toEqual(
-      ['acal-table3', 'acal-table4', 'case-table2', 'case-table3', 'case-table4', 'emar-table4', 'mad-rounds', 'threeply-table2', 'threeply-table3', 'threeply-table4'].sort(),
+      ['acal-table3', 'acal-table4', 'anserini-cacm', 'case-table2', 'case-table3', 'case-table4', 'emar-table4', 'mad-rounds', 'threeply-table2', 'threeply-table3', 'threeply-table4'].sort(),
     );
   });
 

@@ -8,9 +8,10 @@
  *     columns: [...], rows: [{ label, comparable?, cells: [{ column, paper, run, metric }] }],
  *     differences: [...], notes: [...] }
  *
- * `system` is a `lexcase run <system>` command (case, baseline, acal, mad, threeply, emar) or
- * `retrieval` (Recall@k of one retriever, offline); `args` are that command's flags without the
- * dashes (`{ "mode": "bm25-rag", "k": 3 }` → `--mode bm25-rag --k 3`).
+ * `system` is a `lexcase run <system>` command (case, baseline, acal, mad, threeply, emar),
+ * `retrieval` (Recall@k of one retriever, offline) or `trec` (trec_eval measures of one retriever on
+ * a TREC collection the user supplies with --data, offline: trec-run.ts); `args` are that command's
+ * flags without the dashes (`{ "mode": "bm25-rag", "k": 3 }` → `--mode bm25-rag --k 3`).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,8 +21,10 @@ import { PACKAGE_ROOT } from '../../core/version.js';
 import { didYouMean } from '../../core/did-you-mean.js';
 import { RETRIEVAL_METHODS } from '../../retrieval/open.js';
 
-export const RUN_SYSTEMS = ['retrieval', 'case', 'baseline', 'acal', 'mad', 'threeply', 'emar'] as const;
+export const RUN_SYSTEMS = ['retrieval', 'trec', 'case', 'baseline', 'acal', 'mad', 'threeply', 'emar'] as const;
 export type RunSystem = (typeof RUN_SYSTEMS)[number];
+/** Grid runs that need no LLM (they run in process: retrieval-run.ts, trec-run.ts). */
+export const OFFLINE_SYSTEMS: readonly RunSystem[] = ['retrieval', 'trec'];
 
 const ArgValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
 

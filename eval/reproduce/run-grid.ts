@@ -9,7 +9,8 @@
  *   <dir>/table.md|json         the paper's numbers beside lexcase's (table.ts)
  *
  * LLM runs go through the `lexcase run <system>` commands, in process (`runCommand`, given by the
- * CLI layer); `retrieval` runs call retrieval-run.ts. A run that cannot start (no endpoint, no
+ * CLI layer); `retrieval` runs call retrieval-run.ts, `trec` runs trec-run.ts (the user's collection
+ * from --data, indexed under <dir>/collections/). A run that cannot start (no endpoint, no
  * dense index, data not bundled) is recorded as failed with its message, and the grid goes on.
  */
 import { createHash } from 'node:crypto';
@@ -23,6 +24,8 @@ import { checkOutputDir, listed } from '../../core/out-dir-rule.js';
 import { resultsPath, writeJsonAtomic } from '../run-dir.js';
 import type { Recipe, RecipeRun } from './recipe.js';
 import { runRetrievalGridRun } from './retrieval-run.js';
+import { runTrecGridRun, type TrecRunOptions } from './trec-run.js';
+import { parseTieMode } from '../trec/anserini-ties.js';
 import { runArgv } from './run-argv.js';
 import { withShard, type Shard, type ShardRecord } from './shard.js';
 import { writeTable, type TableJson } from './table.js';
@@ -114,12 +117,45 @@ async function runOne(run: RecipeRun, o: RunGridOptions): Promise<RunState> {
       return { id: run.id, system: run.system, status: 'failed', error: e.message };
     }
   }
+  if (run.system === 'trec') {
+    try {
+      await runTrecGridRun(trecRunOptions(run, runDir, o));
+      return { id: run.id, system: run.system, status: 'done', argv: ['reproduce', o.recipe.id, '--only', run.id, ...(o.data ? ['--data', o.data] : []), ...(o.limit !== undefined ? ['--limit', String(o.limit)] : [])] };
+    } catch (e) {
+      if (!isLexcaseError(e)) throw e;
+      return { id: run.id, system: run.system, status: 'failed', error: e.message };
+    }
+  }
   const argv = runArgv(run, { runDir, limit: o.limit, index: o.index, data: o.data, config: o.config, cache: o.cache, replay: o.replay, llmProvider: o.llmProvider });
   const r = await o.runCommand(['--json', ...argv]);
   await mkdir(join(o.dir, 'logs'), { recursive: true });
   await writeFile(join(o.dir, 'logs', `${run.id}.log`), `$ lexcase ${argv.join(' ')}\n${r.stdout}\n${r.stderr}`);
   if (r.code !== 0) return { id: run.id, system: run.system, status: 'failed', argv, error: lastError(r.stderr) };
   return { id: run.id, system: run.system, status: 'done', argv };
+}
+
+/** A `trec` recipe run's args → trec-run.ts options. */
+function trecRunOptions(run: RecipeRun, runDir: string, o: RunGridOptions): TrecRunOptions {
+  const a = run.args;
+  const str = (k: string) => (a[k] === undefined ? undefined : String(a[k]));
+  const analyzer = str('analyzer');
+  if (analyzer !== undefined && analyzer !== 'lucene' && analyzer !== 'lexcase') throw errors.invalidInput(`runs.${run.id}.args.analyzer`, `expected lucene or lexcase, got "${analyzer}"`);
+  const retrieverOptions: Record<string, unknown> = {};
+  for (const k of ['k1', 'b', 'mu', 'variant', 'scorer']) if (a[k] !== undefined) retrieverOptions[k] = a[k];
+  return {
+    runDir,
+    reproDir: o.dir,
+    collection: str('collection') ?? '',
+    data: o.data,
+    method: str('method') ?? 'bm25',
+    analyzer: analyzer === 'lucene' ? { preset: 'lucene' } : {},
+    retrieverOptions,
+    hits: a.hits === undefined ? undefined : Number(a.hits),
+    ties: a.ties === undefined ? undefined : parseTieMode(String(a.ties)),
+    metrics: Array.isArray(a.metrics) ? a.metrics : typeof a.metrics === 'string' ? a.metrics.split(',') : undefined,
+    limit: o.limit,
+    seed: typeof a.seed === 'number' ? a.seed : undefined,
+  };
 }
 
 async function writeShardRecords(dir: string, shard: Shard, records: Map<string, ShardRecord>): Promise<void> {

@@ -22,6 +22,7 @@ import { accumulate, accumulatorFor, Mode, type Accumulator } from './accumulato
 import { decodedPostings, TF_ESCAPE, type PostingList } from './decoded-postings.js';
 import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
 import { TopK } from './top-k.js';
+import { luceneBm25Weight, luceneLmdTf, luceneLmdWeight } from './lucene-scorer.js';
 
 export interface TermPlan {
   id: number;
@@ -38,9 +39,13 @@ export const scoreStats = { selectMs: 0, touched: 0, postingsWalked: 0, galloped
 
 /** Largest weight of one posting list in the range (cached per list and parameters). */
 function upperBound(list: PostingList, cacheable: boolean, mode: Mode, p1: number, p2: number, arr: Float64Array | undefined, key: string): number {
+  // The lucene scorer's weights are not p1 times a tf part (float rounding), so its bound is of the
+  // whole weight, cached under p1 too.
+  const whole = mode === Mode.LuceneBm25 || mode === Mode.LuceneLmd;
+  const cacheKey = whole ? `${key}:${p1}` : key;
   const cache = cacheable ? (list.ub ??= new Map()) : undefined;
-  const hit = cache?.get(key);
-  if (hit !== undefined) return p1 * hit;
+  const hit = cache?.get(cacheKey);
+  if (hit !== undefined) return whole ? hit : p1 * hit;
   const { docs, tfs, length } = list;
   let best = 0;
   for (let i = 0; i < length; i++) {
@@ -49,13 +54,15 @@ function upperBound(list: PostingList, cacheable: boolean, mode: Mode, p1: numbe
     let w: number;
     if (mode === Mode.Bm25) w = tf / (tf + arr![docs[i]]);
     else if (mode === Mode.Qld) w = Math.log1p(tf / p2);
-    else w = Math.max(0, Math.log1p(tf / p2) + arr![docs[i]]);
+    else if (mode === Mode.LuceneQld) w = Math.max(0, Math.log1p(tf / p2) + arr![docs[i]]);
+    else if (mode === Mode.LuceneBm25) w = luceneBm25Weight(p1, tf, arr![docs[i]]);
+    else w = luceneLmdWeight(p1, luceneLmdTf(tf, p2), arr![docs[i]]);
     if (w > best) best = w;
   }
   // Guard against rounding: a bound must never be below a weight actually added.
   best = best * (1 + 1e-12);
-  cache?.set(key, best);
-  return p1 * best;
+  cache?.set(cacheKey, best);
+  return whole ? best : p1 * best;
 }
 
 export interface MaxScoreInput {
@@ -72,18 +79,21 @@ export interface MaxScoreInput {
   qld?: { base: number; qlen: number; lnl: Float64Array };
   /** Disable pruning (the exhaustive reference path; same operations otherwise). */
   exhaustive?: boolean;
+  /** A document's score is the float32 of its sum (the lucene scorer); ranks and ties are on that. */
+  f32?: boolean;
 }
 
+/** A document's score before any float32 rounding (what pruning bounds are compared with). */
 const fullScore = (acc: Accumulator, d: number, q: MaxScoreInput['qld']) => (q ? q.base - q.qlen * q.lnl[d] + acc.scores[d] : acc.scores[d]);
 
 /** Exhaustive top-k over every touched doc (plus, for textbook QLD, the best unmatched ones). */
-function selectAll(view: ScoringView, acc: Accumulator, k: number, q: MaxScoreInput['qld']): TopK {
+function selectAll(view: ScoringView, acc: Accumulator, k: number, q: MaxScoreInput['qld'], f32 = false): TopK {
   const top = new TopK(k);
   const { scores, touched } = acc;
   if (!q) {
     for (let i = 0; i < acc.count; i++) {
       const d = touched[i];
-      const s = scores[d];
+      const s = f32 ? Math.fround(scores[d]) : scores[d];
       if (s >= top.threshold) top.push(s, d);
     }
     return top;
@@ -134,7 +144,7 @@ function addToCandidates(list: PostingList, cands: Uint32Array, nc: number, acc:
   const { docs, tfs, length } = list;
   const { scores } = acc;
   const w1 = mode === Mode.Qld ? p1 * Math.log1p(1 / p2) : 0;
-  const l1 = Math.log1p(1 / p2);
+  const l1 = mode === Mode.LuceneLmd ? luceneLmdTf(1, p2) : Math.log1p(1 / p2);
   let p = 0;
   for (let c = 0; c < nc && p < length; c++) {
     const d = cands[c];
@@ -145,10 +155,11 @@ function addToCandidates(list: PostingList, cands: Uint32Array, nc: number, acc:
     if (tf === TF_ESCAPE) tf = list.bigTf!.get(p)!;
     if (mode === Mode.Bm25) scores[d] = scores[d] + (p1 * tf) / (tf + arr![d]);
     else if (mode === Mode.Qld) scores[d] = scores[d] + (tf === 1 ? w1 : p1 * Math.log1p(tf / p2));
-    else {
+    else if (mode === Mode.LuceneQld) {
       const s = (tf === 1 ? l1 : Math.log1p(tf / p2)) + arr![d];
       if (s > 0) scores[d] += p1 * s;
-    }
+    } else if (mode === Mode.LuceneBm25) scores[d] += luceneBm25Weight(p1, tf, arr![d]);
+    else scores[d] += luceneLmdWeight(p1, tf === 1 ? l1 : luceneLmdTf(tf, p2), arr![d]);
     p++;
   }
   scoreStats.galloped += nc;
@@ -188,7 +199,8 @@ export function maxScoreTopK(view: ScoringView, inp: MaxScoreInput): TopK {
   }
   // Slack for floating-point rounding of sums (scores are exact to ~1e-13 relative): bounds only
   // ever err on the side of keeping a doc.
-  const eps = 1e-9 * (Math.abs(offset) + R[0] + 1);
+  // With float32 scores (the lucene scorer) a sum may round up by half a float ulp (≤ 2^-24 relative).
+  const eps = (inp.f32 ? 1e-6 : 1e-9) * (Math.abs(offset) + R[0] + 1);
   for (let i = 0; i <= T; i++) R[i] += eps;
 
   let j = 0;
@@ -201,7 +213,7 @@ export function maxScoreTopK(view: ScoringView, inp: MaxScoreInput): TopK {
       if (restPostings[j] > 4 * (acc.count + k) && bound < lastTriedBound * 0.85 && (qld ? view.hi - view.lo : acc.count) > k) {
         lastTriedBound = bound;
         scoreStats.thetaChecks++;
-        theta = selectAll(view, acc, k, qld).threshold;
+        theta = selectAll(view, acc, k, qld, inp.f32).threshold;
         if (theta > bound) break;
       }
     }
@@ -211,7 +223,7 @@ export function maxScoreTopK(view: ScoringView, inp: MaxScoreInput): TopK {
   }
   if (j >= T) {
     const t0 = performance.now();
-    const r = selectAll(view, acc, k, qld);
+    const r = selectAll(view, acc, k, qld, inp.f32);
     scoreStats.selectMs += performance.now() - t0;
     scoreStats.touched += acc.count;
     return r;
@@ -237,7 +249,7 @@ export function maxScoreTopK(view: ScoringView, inp: MaxScoreInput): TopK {
       const top = new TopK(k);
       for (let c = 0; c < nc; c++) {
         const d = cands[c];
-        const s = fullScore(acc, d, qld);
+        const s = inp.f32 ? Math.fround(fullScore(acc, d, qld)) : fullScore(acc, d, qld);
         if (s >= top.threshold) top.push(s, d);
       }
       if (top.threshold > theta) theta = top.threshold;
@@ -253,7 +265,7 @@ export function maxScoreTopK(view: ScoringView, inp: MaxScoreInput): TopK {
   const top = new TopK(k);
   for (let c = 0; c < nc; c++) {
     const d = cands[c];
-    const s = fullScore(acc, d, qld);
+    const s = inp.f32 ? Math.fround(fullScore(acc, d, qld)) : fullScore(acc, d, qld);
     if (s >= top.threshold) top.push(s, d);
   }
   return top;

@@ -90,7 +90,8 @@ describe('lexcase reproduce (no recipe, no endpoint)', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^case-table3\s+\(offline\)\s+CASE.*Table 3/m);
     expect(r.stdout).toMatch(/^acal-table4\s+\(endpoint\)/m);
-    expect(r.stdout.trim().split('\n')).toHaveLength(10);
+    expect(r.stdout.trim().split('\n')).toHaveLength(11);
+    expect(r.stdout).toMatch(/^anserini-cacm\s+\(offline\)/m);
   });
 
   it('stops at once, saying how to configure one, when an LLM recipe has no endpoint', async () => {

@@ -6,7 +6,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CommanderError, type Command } from 'commander';
-import { loadRecipe, recipesDir } from '../../../eval/reproduce/recipe.js';
+import { loadRecipe, OFFLINE_SYSTEMS, recipesDir } from '../../../eval/reproduce/recipe.js';
 import { readReproduction, runGrid, type CommandRunner } from '../../../eval/reproduce/run-grid.js';
 import { parseShard, type Shard } from '../../../eval/reproduce/shard.js';
 import { closeSparseIndexes } from '../../../retrieval/open.js';
@@ -97,7 +97,7 @@ export async function reproduce(name: string, f: ReproduceFlags, fullProgram: ()
   if (f.apiKeyEnv) process.env.LEXCASE_LLM_API_KEY = given.apiKey;
   try {
     const cfg = await loadConfig({ file: f.config });
-    const llmRuns = recipe.runs.filter((r) => !r.unavailable && r.system !== 'retrieval');
+    const llmRuns = recipe.runs.filter((r) => !r.unavailable && !OFFLINE_SYSTEMS.includes(r.system));
     const configured = llmConfigured(cfg.llm);
     const replayed = f.replay ? await readReproduction(f.replay) : undefined;
     if (f.replay && !replayed) throw errors.runInvalid(f.replay, 'has no reproduction.json: --replay takes a `lexcase reproduce` dir');

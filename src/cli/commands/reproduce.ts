@@ -22,7 +22,7 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--shard <i/n>', "run only shard i of n of every run's items (join the shards with `lexcase merge`)")
     .option('--run-dir <dir>', 'reproduction dir (default runs/reproduce-<recipe>[-n<limit>][-shard<i>of<n>])')
     .option('--index <dir>', 'index for the retrieval and RAG runs (default: the bundled index, built if absent)')
-    .option('--data <dir>', 'task data that is not bundled (LegalBench learned_hands_courts)')
+    .option('--data <dir>', 'data that is not bundled: LegalBench learned_hands_courts, or your CACM folder for anserini-cacm (cacm.tar.gz, topics.cacm.txt, qrels.cacm.txt)')
     .option('--only <ids>', 'only these run ids of the recipe (comma-separated)', parseListOpt)
     .option('--config <file>', 'config file (default: ./lexcase.config.json if present)')
     .option('--no-cache', 'do not read or write the LLM response cache')
