@@ -65,9 +65,10 @@ describe('resolveLlm', () => {
   });
 
   it('--llm-provider sets the server\'s endpoint, structured output and timeout where config and env leave them unset; a wrong name is refused', async () => {
-    const r = await resolveLlm(parse(['--llm-provider', 'vllm']), { env: { LEXCASE_LLM_MODEL: 'm' }, cwd: '/' });
+    // no server here: the preflight is the preflight tests' business
+    const r = await resolveLlm(parse(['--llm-provider', 'vllm']), { env: { LEXCASE_LLM_MODEL: 'm', LEXCASE_LLM_PREFLIGHT: '0' }, cwd: '/' });
     expect(r.config.llm).toMatchObject({ provider: 'vllm', baseUrl: 'http://localhost:8000/v1', structuredOutput: 'json_schema', timeoutMs: 300_000 });
-    const e = await resolveLlm(parse(['--llm-provider', 'ollama']), { env: { LEXCASE_LLM_MODEL: 'm', LEXCASE_LLM_BASE_URL: 'http://gpu:1/v1', LEXCASE_LLM_PROVIDER: 'vllm' }, cwd: '/' });
+    const e = await resolveLlm(parse(['--llm-provider', 'ollama']), { env: { LEXCASE_LLM_MODEL: 'm', LEXCASE_LLM_BASE_URL: 'http://gpu:1/v1', LEXCASE_LLM_PROVIDER: 'vllm', LEXCASE_LLM_PREFLIGHT: '0' }, cwd: '/' });
     expect(e.config.llm).toMatchObject({ provider: 'ollama', baseUrl: 'http://gpu:1/v1', timeoutMs: 600_000 });
     expect(() => parse(['--llm-provider', 'olama'])).toThrow(/Allowed choices are openai, vllm, ollama, llamacpp, generic/);
   });
