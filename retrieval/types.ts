@@ -3,7 +3,7 @@
 export type MethodName = 'bm25' | 'qld' | 'dense' | 'hybrid' | 'lancedb-fts' | 'wink';
 
 export interface SearchOptions {
-  /** Number of hits to return (default 10). */
+  /** Number of hits to return (default SEARCH_K, retrieval/default-k.ts). */
   k?: number;
   /** Also return each hit's passage text (and title, when it has one), read from the index's doc store. */
   withText?: boolean;

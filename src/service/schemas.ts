@@ -6,7 +6,7 @@
  * document, produced by `z.toJSONSchema`). Descriptions are what an MCP client's model reads.
  */
 import { z } from 'zod';
-import { DEFAULT_K } from '../../retrieval/default-k.js';
+import { DEFAULT_K, SEARCH_K } from '../../retrieval/default-k.js';
 
 /** Most hits one search returns. */
 export const MAX_SEARCH_K = 100;
@@ -32,7 +32,7 @@ export const searchInput = z.object({
   index: indexName,
   query: z.string().trim().min(1, 'the query is empty').max(2000).describe('free-text query (legal issue, rule, facts)'),
   method,
-  k: z.number().int().min(1).max(MAX_SEARCH_K).default(10).describe(`number of hits (1–${MAX_SEARCH_K})`),
+  k: z.number().int().min(1).max(MAX_SEARCH_K).default(SEARCH_K).describe(`number of hits (1–${MAX_SEARCH_K})`),
   filters: z
     .object({
       sources: z
