@@ -66,7 +66,7 @@ export function buildProgram(): Command {
     .option('--debug', 'stack traces and debug logging')
     .showHelpAfterError("(add --help for this command's options)")
     .enablePositionalOptions(false);
-  for (const m of modules) m.register(program);
+  for (const m of modules) m.register(program, { buildProgram });
   return program;
 }
 

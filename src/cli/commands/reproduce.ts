@@ -16,6 +16,7 @@ import { llmConfigured, loadConfig } from '../../../core/config.js';
 import { errors } from '../../../core/errors.js';
 import { getLogLevel, setLogLevel } from '../../../core/log.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
+import type { CommandContext } from './types.js';
 
 interface ReproduceFlags {
   endpoint?: string;
@@ -36,8 +37,7 @@ function exitOverrideAll(cmd: Command): void {
 }
 
 /** Runs `lexcase <argv>` in this process, capturing what it prints (the grid's runs share one cache and index handles). */
-export const inProcessRunner: CommandRunner = async (argv) => {
-  const { buildProgram } = await import('../main.js');
+export const inProcessRunner = (buildProgram: CommandContext['buildProgram']): CommandRunner => async (argv) => {
   const program = buildProgram();
   let stdout = '';
   let stderr = '';
@@ -78,7 +78,7 @@ export function listRecipes(): { id: string; title: string; llm: boolean }[] {
 
 const ENV_KEYS = ['LEXCASE_LLM_BASE_URL', 'LEXCASE_LLM_MODEL'] as const;
 
-export async function reproduce(name: string, f: ReproduceFlags) {
+export async function reproduce(name: string, f: ReproduceFlags, runCommand: CommandRunner) {
   const { recipe, text } = loadRecipe(name);
   if (f.limit !== undefined && f.limit < 1) throw errors.usage(`--limit must be a positive integer, got ${f.limit}`);
   if (f.model && !f.endpoint && !process.env.LEXCASE_LLM_BASE_URL) throw errors.usage('--model needs --endpoint (or LEXCASE_LLM_BASE_URL)');
@@ -103,7 +103,7 @@ export async function reproduce(name: string, f: ReproduceFlags) {
       config: f.config,
       cache: f.cache,
       model: configured ? cfg.llm.model : undefined,
-      runCommand: inProcessRunner,
+      runCommand,
       only: f.only,
     });
     return { dir, ...r };
@@ -116,7 +116,7 @@ export async function reproduce(name: string, f: ReproduceFlags) {
   }
 }
 
-export function register(program: Command): void {
+export function register(program: Command, ctx: CommandContext): void {
   program
     .command('reproduce')
     .description("run a paper table's grid from its recipe and print the paper's numbers beside lexcase's (no recipe: list them)")
@@ -139,7 +139,7 @@ export function register(program: Command): void {
           output(g, list, () => list.map((r) => `${r.id.padEnd(16)} ${r.llm ? '(endpoint)' : '(offline) '} ${r.title}`).join('\n'));
           return;
         }
-        const r = await reproduce(name, flags);
+        const r = await reproduce(name, flags, inProcessRunner(ctx.buildProgram));
         output(g, { runDir: r.dir, table: r.table }, () => `${r.tableMd}\nwrote ${join(r.dir, 'table.md')} and table.json`);
       }),
     );
