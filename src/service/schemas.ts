@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { DEFAULT_K, SEARCH_K } from '../../retrieval/default-k.js';
+import { INDEX_METHODS } from '../../retrieval/open-index.js';
 
 /** Most hits one search returns. */
 export const MAX_SEARCH_K = 100;
@@ -21,7 +22,7 @@ const indexName = z
   .max(200)
   .optional()
   .describe('index name, as list_indexes gives it; default: the first index the server was started with');
-const method = z.string().min(1).max(40).default('bm25').describe('retrieval method: bm25 | qld | dense | hybrid — one the index has (list_indexes)');
+const method = z.string().min(1).max(40).default('bm25').describe(`retrieval method: ${INDEX_METHODS.join(' | ')} — one the index has (list_indexes)`);
 const passageId = z.string().min(1).max(500).describe('passage id, as search or find_evidence returned it');
 
 // ---- inputs -------------------------------------------------------------------------------------
