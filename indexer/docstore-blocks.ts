@@ -14,7 +14,7 @@ import { createInflateRaw, deflateRaw, inflateRawSync, constants, type ZlibOptio
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { errors } from '../core/errors.js';
 import { HashingFile } from './sparse/hashing-file.js';
-import { checkOffsets } from './integrity.js';
+import { checkOffsets } from './offsets.js';
 
 export const BLOCK_PASSAGES = 64;
 export const BLOCK_CODEC = 'deflate-raw-1';

@@ -8,7 +8,8 @@ import { errors } from '../core/errors.js';
 import type { Passage } from '../corpora/types.js';
 import { DOCSTORE_FILES } from './docstore-writer.js';
 import { readManifest, type Manifest } from './manifest.js';
-import { checkIndexFiles, checkOffsets, verifyOnFirstOpen } from './integrity.js';
+import { checkIndexFiles, verifyOnFirstOpen } from './integrity.js';
+import { checkOffsets } from './offsets.js';
 import { BlockColumn, BLOCK_CODEC, BLOCK_PASSAGES, utf8Prefix } from './docstore-blocks.js';
 
 /** Fetches passage text by id from an index's doc store. */

@@ -17,7 +17,8 @@ import { writeReport } from '../report/write-report.js';
 import { RUN_FILES, readConfig, readResults, writeJsonAtomic } from '../run-dir.js';
 import type { ResultRecord } from '../types.js';
 import type { Recipe } from './recipe.js';
-import { lockReproductionDir, readReproduction, REPRODUCTION_LOCK, reproductionPath, runDirOf, sha256, writeChecksums, type ReproductionFile, type RunState } from './run-grid.js';
+import { lockReproductionDir, REPRODUCTION_LOCK } from './run-grid.js';
+import { readReproduction, reproductionPath, runDirOf, sha256, writeChecksums, type ReproductionFile, type RunState } from './reproduction-dir.js';
 import { writeTable, type TableJson } from './table.js';
 
 interface ShardFile {

@@ -56,10 +56,10 @@ describe('run argv and shards', () => {
     const { recipe } = loadRecipe('acal-table4');
     const run = recipe.runs.find((r) => r.id === 'acal-cr0-uae1')!;
     expect(runArgv(run, { runDir: 'R/runs/x', limit: 2, index: 'idx' })).toEqual([
-      'run', 'acal', '--task', 'hearsay', '--system', 'acal', '--split', 'test', '--k', '5', '--semantics', 'quadratic', '--no-clash', '--out', 'R/runs/x', '--limit', '2', '--index', 'idx',
+      'run', 'acal', '--task', 'hearsay', '--system', 'acal', '--split', 'test', '--k', '5', '--semantics', 'quadratic', '--no-clash', '--run-dir', 'R/runs/x', '--limit', '2', '--index', 'idx',
     ]);
     const tp = loadRecipe('threeply-table2').recipe.runs[0];
-    expect(runArgv(tp, { runDir: 'd', limit: 2 })).toEqual(['run', 'threeply', '--system', 'single', '--scenarios', 'arguable,mismatched,non-arguable', '--n', '2', '--complexity', '5', '--source', 'synthetic', '--seed', '13', '--out', 'd']);
+    expect(runArgv(tp, { runDir: 'd', limit: 2 })).toEqual(['run', 'threeply', '--system', 'single', '--scenarios', 'arguable,mismatched,non-arguable', '--n', '2', '--complexity', '5', '--source', 'synthetic', '--seed', '13', '--run-dir', 'd']);
   });
 
   it('splits items round-robin: every item in exactly one shard', () => {

@@ -18,7 +18,6 @@ export interface RunArgvOptions {
   llmProvider?: string;
 }
 
-const RUN_DIR_FLAG: Record<string, string> = { case: '--run-dir', baseline: '--run-dir', mad: '--run-dir', acal: '--out', threeply: '--out', emar: '--out' };
 const TAKES_INDEX = new Set(['case', 'baseline', 'mad', 'acal']);
 
 function flag(key: string, value: string | number | boolean | string[]): string[] {
@@ -32,7 +31,7 @@ export function runArgv(run: RecipeRun, o: RunArgvOptions): string[] {
   const out: string[] = ['run', run.system];
   if (run.system === 'threeply' && o.limit !== undefined) args.n = Math.min(Number(args.n ?? 90), o.limit);
   for (const [k, v] of Object.entries(args)) out.push(...flag(k, v));
-  out.push(RUN_DIR_FLAG[run.system], o.runDir);
+  out.push('--run-dir', o.runDir);
   if (o.limit !== undefined && run.system !== 'threeply') out.push('--limit', String(o.limit));
   if (o.index && TAKES_INDEX.has(run.system) && args.index === undefined) out.push('--index', o.index);
   if (o.data && run.system === 'acal' && args.data === undefined) out.push('--data', o.data);

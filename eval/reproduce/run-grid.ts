@@ -13,9 +13,7 @@
  * from --data, indexed under <dir>/collections/). A run that cannot start (no endpoint, no
  * dense index, data not bundled) is recorded as failed with its message, and the grid goes on.
  */
-import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors, isLexcaseError } from '../../core/errors.js';
 import { log } from '../../core/log.js';
@@ -29,27 +27,10 @@ import { parseTieMode } from '../trec/anserini-ties.js';
 import { runArgv } from './run-argv.js';
 import { withShard, type Shard, type ShardRecord } from './shard.js';
 import { writeTable, type TableJson } from './table.js';
+import { readReproduction, reproductionPath, runDirOf, sha256, writeChecksums, type ReproductionFile, type RunState } from './reproduction-dir.js';
 
-export type RunStatus = 'done' | 'failed' | 'unavailable';
+export { readReproduction, reproductionPath, runDirOf, sha256, writeChecksums, type ReproductionFile, type RunState, type RunStatus } from './reproduction-dir.js';
 
-export interface RunState {
-  id: string;
-  system: string;
-  status: RunStatus;
-  argv?: string[];
-  error?: string;
-}
-
-export interface ReproductionFile {
-  recipe: string;
-  recipeSha256: string;
-  limit: number | null;
-  shard: Shard | null;
-  model: string | null;
-  createdAt: string;
-  updatedAt: string;
-  runs: RunState[];
-}
 
 export type CommandRunner = (argv: string[]) => Promise<{ code: number; stdout: string; stderr: string }>;
 
@@ -73,18 +54,6 @@ export interface RunGridOptions {
   only?: string[];
 }
 
-export const sha256 = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
-export const reproductionPath = (dir: string) => join(dir, 'reproduction.json');
-export const runDirOf = (dir: string, runId: string) => join(dir, 'runs', runId);
-
-export async function readReproduction(dir: string): Promise<ReproductionFile | undefined> {
-  if (!existsSync(reproductionPath(dir))) return undefined;
-  try {
-    return JSON.parse(await readFile(reproductionPath(dir), 'utf8')) as ReproductionFile;
-  } catch (e) {
-    throw errors.runInvalid(dir, `reproduction.json is not valid JSON: ${(e as Error).message}`);
-  }
-}
 
 /** The command's last error message with its hint ("[error] …" and the lines after it). */
 function lastError(stderr: string): string {
@@ -165,15 +134,6 @@ async function writeShardRecords(dir: string, shard: Shard, records: Map<string,
 }
 
 /** sha256 of each run's results.jsonl, keyed by runs/<id>/results.jsonl. */
-export async function writeChecksums(dir: string, runIds: string[]): Promise<Record<string, string>> {
-  const sums: Record<string, string> = {};
-  for (const id of runIds) {
-    const f = resultsPath(runDirOf(dir, id));
-    if (existsSync(f)) sums[`runs/${id}/results.jsonl`] = sha256(await readFile(f));
-  }
-  await writeJsonAtomic(join(dir, 'checksums.json'), sums);
-  return sums;
-}
 
 export const REPRODUCTION_LOCK = 'reproduce.lock';
 

@@ -17,8 +17,7 @@ import { didYouMean } from '../../core/did-you-mean.js';
 import { readResults } from '../run-dir.js';
 import type { ResultRecord } from '../types.js';
 import type { Recipe } from './recipe.js';
-import type { ReproductionFile, RunState } from './run-grid.js';
-import { runDirOf } from './run-grid.js';
+import { runDirOf, type ReproductionFile, type RunState } from './reproduction-dir.js';
 import { cellValue } from './stats.js';
 
 export interface TableCell {

@@ -1,6 +1,6 @@
 /**
  * Every LLM recipe, `--limit 2`, end to end against the scripted OpenAI-compatible server (one
- * script answering every system: eval/reproduce/test-support/scripted-all.ts) through
+ * script answering every system: tests/support/scripted-all.ts) through
  * `lexcase reproduce --endpoint … --model …`: each writes table.md/table.json, every run that can
  * run here is done with n > 0 in its cells, and the runs that cannot (no dense index, data not
  * bundled, not in lexcase) are named with their reason.
@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadPassages, loadQuestions } from '../../../corpora/registry.js';
 import type { Passage } from '../../../corpora/types.js';
 import { loadRecipe } from '../../../eval/reproduce/recipe.js';
-import { scriptedAll } from '../../../eval/reproduce/test-support/scripted-all.js';
+import { scriptedAll } from '../../../tests/support/scripted-all.js';
 import { buildIndex } from '../../../indexer/build.js';
 import { closeSparseIndexes } from '../../../retrieval/open.js';
 import { runCli } from '../../../tests/support/run-cli.js';

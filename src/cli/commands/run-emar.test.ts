@@ -49,7 +49,7 @@ const cli = (...args: string[]) => runCli(args, programWith(register));
 describe('lexcase run emar', () => {
   it('runs LegalBench hearsay: converged parties, labels as predictions, accuracy from the gold labels', async () => {
     const out = join(dir, 'hearsay');
-    const r = await cli('--json', 'run', 'emar', '--dataset', 'hearsay', '--split', 'train', '--out', out, '--no-cache');
+    const r = await cli('--json', 'run', 'emar', '--dataset', 'hearsay', '--split', 'train', '--run-dir', out, '--no-cache');
     expect(r.code, r.err).toBe(0);
     const j = JSON.parse(r.out);
     const gold = await loadLegalBenchTask('hearsay', { split: 'train' });
@@ -81,7 +81,7 @@ describe('lexcase run emar', () => {
   });
 
   it('runs Bar Exam QA val with --limit: parties that never converge stop at depth 3', async () => {
-    const r = await cli('--json', 'run', 'emar', '--dataset', 'barexam', '--split', 'val', '--limit', '1', '--out', join(dir, 'bar'), '--no-cache');
+    const r = await cli('--json', 'run', 'emar', '--dataset', 'barexam', '--split', 'val', '--limit', '1', '--run-dir', join(dir, 'bar'), '--no-cache');
     expect(r.code, r.err).toBe(0);
     expect(JSON.parse(r.out)).toMatchObject({ ran: 1, n: 1, meanDepth: 3, convergenceRate: 0 });
   });

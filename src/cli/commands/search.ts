@@ -12,6 +12,8 @@ import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
 import { addRetrieverOptions, retrieverOptions, type RetrieverFlags } from './retriever-options.js';
 import { addBatchSearchOptions, runBatchSearch, type BatchSearchFlags } from './search-batch.js';
 import { addApproxOptions, approxFromFlags, checkApproxMethod, describeApprox } from './approx-options.js';
+import { SEARCH_K } from '../../../retrieval/default-k.js';
+import { methodsHelp } from '../../../retrieval/methods.js';
 
 interface SearchFlags extends RetrieverFlags, BatchSearchFlags {
   index: string;
@@ -50,8 +52,8 @@ export function register(program: Command): void {
       .description('search an index and print rank, id, score and a snippet')
       .argument('[query]', 'query text (quote it); or --topics FILE for a batch')
       .requiredOption('--index <dir>', 'index directory (from `lexcase index build`)')
-      .option('--method <name>', 'retrieval method: bm25 | qld | wink | any method the index has', 'bm25')
-      .option('-k, --k <n>', 'number of hits', parseIntOpt('k', { min: 1 }), 10)
+      .option('--method <name>', `retrieval method, one the index has: ${methodsHelp()}`, 'bm25')
+      .option('-k, --k <n>', 'number of hits', parseIntOpt('k', { min: 1 }), SEARCH_K)
       .option('--explain', 'per-term score contributions of each hit')
       .option('--snippet <chars>', 'snippet width in characters', parseIntOpt('snippet', { min: 1 }), 160)),
   )).action(
