@@ -17,11 +17,19 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { errors } from './errors.js';
 import { registerSecret } from './log.js';
+import { redactUrl, urlSecrets } from './url-credentials.js';
+import { applyProviderPreset, LLM_PROVIDERS } from './llm/providers.js';
 
 export const CONFIG_FILE_NAME = 'lexcase.config.json';
 
 export const llmConfigSchema = z
   .object({
+    /**
+     * Which server this is (core/llm/providers.ts, docs/llm.md): openai | vllm | ollama | llamacpp |
+     * generic. Fills baseUrl, structuredOutput, timeoutMs and strict where they are unset. Default:
+     * openai for an api.openai.com endpoint, else generic.
+     */
+    provider: z.enum(LLM_PROVIDERS).optional(),
     /** OpenAI-compatible endpoint, e.g. https://api.openai.com/v1 or http://localhost:8000/v1. */
     baseUrl: z.url().optional(),
     model: z.string().min(1).optional(),
@@ -39,6 +47,8 @@ export const llmConfigSchema = z
      * prompt only, for servers without either). Validation and one repair retry apply to all three.
      */
     structuredOutput: z.enum(['json_schema', 'tool', 'prompt']).default('json_schema'),
+    /** Send `strict: true` with structured-output schemas (and tools); default: the provider's preset. */
+    strict: z.boolean().optional(),
     /** Retries after the first attempt on 429, 5xx, timeouts, connection errors and malformed bodies. */
     maxRetries: z.number().int().min(0).max(20).default(4),
     /** First backoff delay; doubles per retry (with jitter), capped at retryMaxMs. */
@@ -79,6 +89,7 @@ export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
 type EnvSpec = { key: keyof LlmConfig; vars: string[]; kind: 'string' | 'number' | 'int' | 'cache' };
 
 const ENV: EnvSpec[] = [
+  { key: 'provider', vars: ['LEXCASE_LLM_PROVIDER'], kind: 'string' },
   { key: 'baseUrl', vars: ['LEXCASE_LLM_BASE_URL', 'OPENAI_BASE_URL'], kind: 'string' },
   { key: 'model', vars: ['LEXCASE_LLM_MODEL'], kind: 'string' },
   { key: 'apiKey', vars: ['LEXCASE_LLM_API_KEY', 'OPENAI_API_KEY'], kind: 'string' },
@@ -167,10 +178,11 @@ export async function loadConfig(opts: { file?: string; env?: NodeJS.ProcessEnv;
     }
     throw zodIssueToError(file, 'llm', issue);
   }
-  const llm = parsed.data;
+  const llm = applyProviderPreset(parsed.data, Object.keys(merged));
   if (llm.cacheDir === undefined) llm.cacheDir = defaultCacheDir(env);
   else if (typeof llm.cacheDir === 'string') llm.cacheDir = resolve(opts.cwd ?? process.cwd(), llm.cacheDir);
   registerSecret(llm.apiKey);
+  for (const secret of urlSecrets(llm.baseUrl)) registerSecret(secret);
   return { llm, file, extra, explicit: Object.keys(merged) as (keyof LlmConfig)[] };
 }
 
@@ -179,8 +191,8 @@ export function llmConfigured(cfg: LlmConfig): boolean {
   return !!cfg.baseUrl && !!cfg.model;
 }
 
-/** A copy safe to write into run configs and reports: the API key replaced by a marker. */
+/** A copy safe to write into run configs and reports: the API key and any credentials in the endpoint URL replaced by a marker. */
 export function publicLlmConfig(cfg: LlmConfig): Record<string, unknown> {
   const { apiKey, ...rest } = cfg;
-  return { ...rest, apiKey: apiKey ? '***' : undefined };
+  return { ...rest, ...(rest.baseUrl ? { baseUrl: redactUrl(rest.baseUrl) } : {}), apiKey: apiKey ? '***' : undefined };
 }

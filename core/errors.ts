@@ -23,6 +23,7 @@ export type ErrorCode =
   | 'LLM_OUTPUT_INVALID'
   | 'LLM_REQUEST_FAILED'
   | 'LLM_UNAVAILABLE'
+  | 'LLM_REPLAY_MISMATCH'
   | 'DATASET_UNKNOWN'
   | 'RUN_INVALID'
   | 'NOT_FOUND'
@@ -30,7 +31,8 @@ export type ErrorCode =
   | 'OUT_DIR_REFUSED'
   | 'OUT_FILE_REFUSED'
   | 'CORPUS_EMPTY'
-  | 'INTERRUPTED';
+  | 'INTERRUPTED'
+  | 'LOCKED';
 
 export interface ErrorDetails {
   file?: string;
@@ -157,6 +159,13 @@ export const errors = {
   llmRequestFailed: (message: string, cause?: unknown) =>
     new LexcaseError('LLM_REQUEST_FAILED', `LLM request failed: ${message}`, { cause }),
 
+  /** A replayed run asked for an exchange its recording does not hold. */
+  llmReplayMismatch: (dir: string, item: string, message: string) =>
+    new LexcaseError('LLM_REPLAY_MISMATCH', `replay of ${dir}, item ${item}: ${message}`, {
+      file: dir,
+      hint: 'replay with the flags of the recorded run (its config.json) and the same index, data and lexcase version',
+    }),
+
   datasetUnknown: (name: string, known: string[]) =>
     new LexcaseError('DATASET_UNKNOWN', `unknown dataset "${name}"`, { hint: `${didYouMean(name, known)}known datasets: ${known.join(', ')}` }),
 
@@ -165,8 +174,9 @@ export const errors = {
 
   notFound: (what: string, id: string) => new LexcaseError('NOT_FOUND', `${what} not found: ${id}`),
 
-  outDirRefused: (dir: string, reason: string, hint?: string) =>
-    new LexcaseError('OUT_DIR_REFUSED', `refusing to write an index to ${dir}: ${reason}`, {
+  /** `what`: what would be written there ("an index", "a run", "the merged reproduction"). */
+  outDirRefused: (dir: string, reason: string, hint?: string, what = 'an index') =>
+    new LexcaseError('OUT_DIR_REFUSED', `refusing to write ${what} to ${dir}: ${reason}`, {
       file: dir,
       field: 'out',
       hint: hint ?? 'choose a new or empty directory, or an existing lexcase index to replace',
@@ -175,6 +185,10 @@ export const errors = {
   /** An output file (--out, --run-file, --plot, …) that cannot be written where it was asked for. */
   outFileRefused: (flag: string, file: string, reason: string, hint?: string) =>
     new LexcaseError('OUT_FILE_REFUSED', `${flag} ${file}: ${reason}`, { file, field: flag, ...(hint ? { hint } : {}) }),
+
+  /** Another writer (a live process) holds the advisory lock of `dir` (core/dir-lock.ts). */
+  locked: (dir: string, reason: string, hint?: string) =>
+    new LexcaseError('LOCKED', `${dir} is locked: ${reason}`, { file: dir, hint }),
 
   corpusEmpty: (corpus: string) =>
     new LexcaseError('CORPUS_EMPTY', `${corpus}: the corpus holds no passages; nothing to index`, { file: corpus }),

@@ -5,7 +5,7 @@
  */
 import { errors } from '../core/errors.js';
 import type { Passage } from './types.js';
-import { describeType, idProblem } from './passage-rules.js';
+import { describeType, idProblem, idValueProblem, quoteId } from './passage-rules.js';
 
 export interface FieldMapping {
   id?: string;
@@ -61,12 +61,14 @@ export function toPassage(rec: unknown, map: FieldMapping, ctx: MapContext): Pas
   if (id.value !== undefined && id.value !== null && typeof id.value === 'object') {
     throw errors.corpusParse(ctx.file, ctx.line, `passage id (field "${id.field}") must be a string or a number, got ${describeType(id.value)}`);
   }
+  const badValue = idValueProblem(id.value);
+  if (badValue) throw errors.corpusParse(ctx.file, ctx.line, `passage id (field "${id.field}") ${badValue}`);
   const idStr = asString(id.value)?.trim();
   if (!idStr) {
     throw errors.corpusParse(ctx.file, ctx.line, `missing passage id (field "${id.field}")${map.id ? '' : `; set --id-field to one of: ${Object.keys(r).join(', ')}`}`);
   }
   const bad = idProblem(idStr);
-  if (bad) throw errors.corpusParse(ctx.file, ctx.line, `passage id ${JSON.stringify(idStr)} (field "${id.field}") ${bad}`);
+  if (bad) throw errors.corpusParse(ctx.file, ctx.line, `passage id ${quoteId(idStr)} (field "${id.field}") ${bad}`);
   const t = pick(r, map.text, DEFAULT_FIELDS.text);
   if (t.value === undefined || t.value === null) {
     throw errors.corpusParse(

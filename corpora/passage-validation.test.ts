@@ -66,11 +66,11 @@ describe('text must be a string that is there', () => {
 
 describe('ids without control characters', () => {
   it('JSONL ids with a newline, tab or NUL are refused naming file:line', async () => {
-    for (const [id, shown] of [['p\n1', '\\n'], ['p\t1', '\\t'], ['p\u00001', '\\u0000']]) {
+    for (const [id, shown] of [['p\n1', 'a newline (U+000A)'], ['p\t1', 'a tab (U+0009)'], ['p\u00001', 'NUL (U+0000)']]) {
       const f = await file('ids.jsonl', jsonl(ok, { id, text: 'x' }));
       const err = await collect(loadPassageFile(f)).catch((e: Error) => e);
       expect(err).toMatchObject({ code: 'CORPUS_PARSE' });
-      expect((err as Error).message).toContain(`ids.jsonl:2: passage id ${JSON.stringify(id)} (field "id") contains a control character ("${shown}" at position 1)`);
+      expect((err as Error).message).toContain(`ids.jsonl:2: passage id ${JSON.stringify(id)} (field "id") contains a control character: ${shown} at position 1`);
     }
   });
 

@@ -1,26 +1,113 @@
 /**
- * The LLM exchanges of a run's item, as the run dir records them (read by the explorer's LLM-call
- * inspector):
+ * The LLM exchanges of a run dir (core/llm/record-replay.ts), written by the runner:
  *
- *   <run>/exchanges/<item>.jsonl   one JSON object per LLM call, in call order (file name as
- *                                  traces/ names it, .jsonl instead of .json)
+ *   <runDir>/llm/model.json        the model settings the run was made with (no key, no endpoint)
+ *   <runDir>/llm/<item>.jsonl      every exchange of the item, in order: request, reply or error
  *
- * Each line: { stage, messages: [{role, content}], reply, toolCalls?, error?, ms?, tokens?,
- * cached?, at? } — `stage` names the step of the system ("advocate A", "juror 2", "debater B r1",
- * "judge"); `error` is the transport, parse or schema-validation error of THIS call (the failing
- * call carries it). Writing the file is the replay recorder's job (issue 27); a run without it
- * gets no exchanges here. Unreadable lines are reported, never thrown.
+ * Redacted like every file lexcase writes (core/redact-value.ts): credential fields and registered
+ * secrets are masked; request headers (the API key) are never recorded at all.
+ *
+ * This is the only layout of LLM exchanges: the replay reads it (`readExchanges`), and the
+ * explorer's LLM-call inspector reads the same files as calls (`readInspectorCalls`: stage, prompt
+ * messages, reply, tool calls, the call's error, latency, tokens, cache hit).
+ * `replayInfo` reads what a replay of the dir needs besides the exchanges: the recorded config
+ * (a replay must be made with the same flags) and each item's recorded line of results.jsonl.
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readRegularFile } from '../core/read-regular.js';
 import { join } from 'node:path';
-import { traceFileName } from './run-dir.js';
+import { errors } from '../core/errors.js';
+import type { Exchange } from '../core/llm/record-replay.js';
+import { redactValue } from '../core/redact-value.js';
+import { readConfig, readResults, traceFileName, writeJsonAtomic } from './run-dir.js';
+import type { ResultRecord } from './types.js';
 
+export const exchangesDir = (runDir: string) => join(runDir, 'llm');
+export const exchangesPath = (runDir: string, id: string) => join(exchangesDir(runDir), traceFileName(id).replace(/\.json$/, '.jsonl'));
+export const modelSettingsPath = (runDir: string) => join(exchangesDir(runDir), 'model.json');
+
+export async function writeExchanges(runDir: string, id: string, exchanges: Exchange[]): Promise<void> {
+  await mkdir(exchangesDir(runDir), { recursive: true });
+  const file = exchangesPath(runDir, id);
+  const tmp = `${file}.tmp-${process.pid}`;
+  await writeFile(tmp, exchanges.map((x) => JSON.stringify(redactValue(x)) + '\n').join(''));
+  await rename(tmp, file);
+}
+
+/** The recorded exchanges of item `id` (none: an empty list). */
+export async function readExchanges(runDir: string, id: string): Promise<Exchange[]> {
+  const file = exchangesPath(runDir, id);
+  if (!existsSync(file)) return [];
+  const lines = (await readFile(file, 'utf8')).split('\n');
+  return lines.flatMap((l, i) => {
+    if (!l.trim()) return [];
+    try {
+      return [JSON.parse(l) as Exchange];
+    } catch (e) {
+      throw errors.fileParse(file, i + 1, `not a JSON exchange: ${(e as Error).message}`);
+    }
+  });
+}
+
+export async function writeModelSettings(runDir: string, settings: Record<string, unknown>): Promise<void> {
+  await mkdir(exchangesDir(runDir), { recursive: true });
+  await writeJsonAtomic(modelSettingsPath(runDir), redactValue(settings));
+}
+
+/** The model settings a run was recorded with; throws RUN_INVALID when the dir holds no recording. */
+export async function readModelSettings(runDir: string): Promise<Record<string, unknown>> {
+  const file = modelSettingsPath(runDir);
+  if (!existsSync(file)) throw errors.runInvalid(runDir, `holds no LLM recording (${file} is missing): only runs made with an LLM by this version of lexcase can be replayed`);
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+  } catch (e) {
+    throw errors.fileParse(file, undefined, `not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+export interface ReplayInfo {
+  dir: string;
+  /** The recorded results.jsonl lines by item id, and their order. */
+  recorded: Map<string, ResultRecord>;
+  order: string[];
+}
+
+/**
+ * Config fields a replay may differ in: the model and where the sampling settings came from (a
+ * replay takes both from the recording), and the index path.
+ */
+const MAY_DIFFER = new Set(['model', 'index', 'sampling']);
+
+const stable = (v: unknown): string =>
+  JSON.stringify(v, (_k, val) => (val && typeof val === 'object' && !Array.isArray(val) ? Object.fromEntries(Object.entries(val).sort(([a], [b]) => a.localeCompare(b))) : val));
+
+/**
+ * What a replay of `dir` needs; throws RUN_INVALID when the run being made differs from the
+ * recorded one in seed or config (other than the model and the index path).
+ */
+export async function replayInfo(dir: string, config: Record<string, unknown>, seed: number): Promise<ReplayInfo> {
+  await readModelSettings(dir);
+  const rec = (await readConfig(dir)) as { seed?: number; config?: Record<string, unknown> } | undefined;
+  if (!rec) throw errors.runInvalid(dir, 'has no config.json: not a run dir');
+  if (rec.seed !== seed) throw errors.runInvalid(dir, `was recorded with seed ${rec.seed}; replay it with --seed ${rec.seed}`);
+  const a = rec.config ?? {};
+  for (const k of new Set([...Object.keys(a), ...Object.keys(config)])) {
+    if (MAY_DIFFER.has(k) || stable(a[k]) === stable(config[k])) continue;
+    throw errors.runInvalid(dir, `was recorded with ${k} = ${stable(a[k]) ?? '(unset)'}, this replay has ${stable(config[k]) ?? '(unset)'}; replay it with the recorded run's flags`);
+  }
+  const { records } = await readResults(dir);
+  const recorded = new Map(records.map((r) => [r.id, r]));
+  return { dir, recorded, order: records.map((r) => r.id) };
+}
+
+/** One LLM call as the explorer's inspector shows it (derived from a recorded Exchange). */
 export interface LlmExchange {
   stage: string;
   messages: { role: string; content: string }[];
   reply: string | null;
   toolCalls?: { name: string; args: unknown }[];
+  /** The request's failure, or why its reply was refused (parse or schema validation). */
   error?: string;
   ms?: number;
   tokens?: { input?: number; output?: number; total?: number };
@@ -28,48 +115,83 @@ export interface LlmExchange {
   at?: string;
 }
 
-export const EXCHANGES_DIR = 'exchanges';
-export const exchangesPath = (dir: string, id: string): string => join(dir, EXCHANGES_DIR, traceFileName(id).replace(/\.json$/, '.jsonl'));
-
-const text = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v));
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const str = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v));
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const obj = (v: unknown): Record<string, any> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, any>) : {});
 
-/** Parse an exchanges file's text: the exchanges and a note per unreadable line (line numbers 1-based). */
-export function parseExchanges(body: string): { exchanges: LlmExchange[]; problems: string[] } {
+/** A wire message's text: string content, text parts, and the tool calls of an assistant turn. */
+function messageText(m: Record<string, any>): string {
+  const c = m.content;
+  const text = typeof c === 'string' ? c : Array.isArray(c) ? c.map((p) => (typeof p === 'string' ? p : str(obj(p).text ?? p))).join('') : str(c);
+  const calls = Array.isArray(m.tool_calls) ? m.tool_calls.map((t: unknown) => `→ ${str(obj(obj(t).function).name)}(${str(obj(obj(t).function).arguments)})`) : [];
+  return [text, ...calls].filter(Boolean).join('\n');
+}
+
+/** The step a request came from when it did not name itself: its schema's name, its tools, or its system prompt's start. */
+export function stageOfRequest(request: unknown): string {
+  const r = obj(request);
+  const p = obj(r.params);
+  const schema = obj(obj(p.response_format).json_schema).name;
+  if (typeof schema === 'string' && schema) return schema.replace(/_/g, ' ');
+  const forced = obj(obj(p.tool_choice).function).name;
+  if (typeof forced === 'string' && forced) return forced.replace(/_/g, ' ');
+  if (Array.isArray(p.tools) && p.tools.length) return `tool loop (${p.tools.map((t: unknown) => str(obj(obj(t).function).name)).join(', ')})`;
+  const sys = Array.isArray(r.messages) ? r.messages.find((m: unknown) => obj(m).role === 'system') : undefined;
+  const head = sys ? messageText(obj(sys)).split('\n')[0].trim() : '';
+  return head ? (head.length > 60 ? `${head.slice(0, 59)}…` : head) : 'chat';
+}
+
+/** The inspector's view of one recorded exchange. */
+export function inspectorCall(x: Exchange): LlmExchange {
+  const g = obj(x.reply?.generations?.[0]);
+  const msg = obj(g.message);
+  const tu = obj(x.reply?.llmOutput?.tokenUsage);
+  const um = obj(msg.usage_metadata);
+  const input = num(tu.promptTokens) ?? num(um.input_tokens);
+  const output = num(tu.completionTokens) ?? num(um.output_tokens);
+  const total = num(tu.totalTokens) ?? num(um.total_tokens) ?? (input !== undefined || output !== undefined ? (input ?? 0) + (output ?? 0) : undefined);
+  const toolCalls = Array.isArray(msg.tool_calls) && msg.tool_calls.length ? msg.tool_calls.map((c: unknown) => ({ name: str(obj(c).name), args: obj(c).args })) : undefined;
+  const replyText = x.reply ? str(g.text ?? msg.content) : '';
+  const error = x.error ? (x.error.code ? `${x.error.code}: ${x.error.message}` : x.error.message) : x.invalid ? `reply refused: ${x.invalid}` : undefined;
+  return {
+    stage: x.stage || stageOfRequest(x.request),
+    messages: Array.isArray(x.request?.messages) ? (x.request.messages as unknown[]).map((m) => ({ role: str(obj(m).role) || '?', content: messageText(obj(m)) })) : [],
+    reply: x.reply ? replyText : null,
+    ...(toolCalls ? { toolCalls } : {}),
+    ...(error ? { error } : {}),
+    ...(num(x.ms) !== undefined ? { ms: x.ms } : {}),
+    ...(x.cached ? { tokens: { input: 0, output: 0, total: 0 } } : total !== undefined ? { tokens: { input, output, total } } : {}),
+    ...(x.cached ? { cached: true } : {}),
+    ...(x.at ? { at: x.at } : {}),
+  };
+}
+
+/** Parse an exchanges file's text for the inspector: the calls, and a note per unreadable line (1-based), never a throw. */
+export function parseInspectorCalls(body: string): { exchanges: LlmExchange[]; problems: string[] } {
   const exchanges: LlmExchange[] = [];
   const problems: string[] = [];
   body.split('\n').forEach((line, i) => {
     if (!line.trim()) return;
-    let o: Record<string, unknown>;
+    let o: unknown;
     try {
       o = JSON.parse(line);
     } catch (e) {
       problems.push(`line ${i + 1}: not JSON (${(e as Error).message})`);
       return;
     }
-    if (!o || typeof o !== 'object' || Array.isArray(o)) {
-      problems.push(`line ${i + 1}: not an object`);
+    if (!o || typeof o !== 'object' || Array.isArray(o) || !('request' in o)) {
+      problems.push(`line ${i + 1}: not a recorded exchange (no "request")`);
       return;
     }
-    const t = (o.tokens ?? {}) as Record<string, unknown>;
-    exchanges.push({
-      stage: text(o.stage) || `call ${exchanges.length + 1}`,
-      messages: Array.isArray(o.messages) ? o.messages.map((m) => ({ role: text((m as Record<string, unknown>)?.role) || '?', content: text((m as Record<string, unknown>)?.content) })) : [],
-      reply: o.reply === undefined || o.reply === null ? null : text(o.reply),
-      ...(Array.isArray(o.toolCalls) ? { toolCalls: o.toolCalls.map((c) => ({ name: text((c as Record<string, unknown>)?.name), args: (c as Record<string, unknown>)?.args })) } : {}),
-      ...(o.error !== undefined && o.error !== null ? { error: text(o.error) } : {}),
-      ...(num(o.ms) !== undefined ? { ms: num(o.ms) } : {}),
-      ...(o.tokens ? { tokens: { input: num(t.input), output: num(t.output), total: num(t.total) } } : {}),
-      ...(typeof o.cached === 'boolean' ? { cached: o.cached } : {}),
-      ...(typeof o.at === 'string' ? { at: o.at } : {}),
-    });
+    exchanges.push(inspectorCall(o as Exchange));
   });
   return { exchanges, problems };
 }
 
-/** The item's recorded exchanges, or undefined when the run recorded none for it. */
-export async function readExchanges(dir: string, id: string): Promise<{ exchanges: LlmExchange[]; problems: string[] } | undefined> {
-  const f = exchangesPath(dir, id);
+/** The item's recorded calls for the inspector, or undefined when the run recorded none for it. */
+export async function readInspectorCalls(runDir: string, id: string): Promise<{ exchanges: LlmExchange[]; problems: string[] } | undefined> {
+  const f = exchangesPath(runDir, id);
   if (!existsSync(f)) return undefined;
-  return parseExchanges(await readFile(f, 'utf8'));
+  return parseInspectorCalls(await readRegularFile(f)); // a FIFO here is ENOTREGULAR, never a blocked read
 }

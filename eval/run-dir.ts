@@ -9,9 +9,10 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { appendFile, mkdir, readdir, readFile, rename, rm, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, rename, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors } from '../core/errors.js';
+import { readRegularFile } from '../core/read-regular.js';
 import { redactValue } from '../core/log.js';
 import { baseTraceSchema, firstIssue, resultRecordSchema, type TraceSchema } from './records.js';
 import type { ResultRecord } from './types.js';
@@ -100,7 +101,7 @@ export type TraceRead = { trace: Record<string, unknown> } | { trace?: undefined
 export async function readTraceChecked(dir: string, id: string, schema: TraceSchema = baseTraceSchema as unknown as TraceSchema): Promise<TraceRead> {
   let text: string;
   try {
-    text = await readFile(tracePath(dir, id), 'utf8');
+    text = await readRegularFile(tracePath(dir, id));
   } catch {
     return { problem: 'missing' };
   }
@@ -163,7 +164,7 @@ export function parseResults(text: string, file = RUN_FILES.results): ParsedResu
 export async function readResults(dir: string): Promise<ParsedResults> {
   const file = resultsPath(dir);
   if (!existsSync(file)) return { records: [], validBytes: 0, droppedTail: false };
-  return parseResults(await readFile(file, 'utf8'), file);
+  return parseResults(await readRegularFile(file), file);
 }
 
 /**
@@ -173,7 +174,7 @@ export async function readResults(dir: string): Promise<ParsedResults> {
 export async function repairResults(dir: string): Promise<ResultRecord[]> {
   const file = resultsPath(dir);
   if (!existsSync(file)) return [];
-  const text = await readFile(file, 'utf8');
+  const text = await readRegularFile(file);
   const parsed = parseResults(text, file);
   if (parsed.droppedTail) await truncate(file, parsed.validBytes);
   else if (text.length > 0 && !text.endsWith('\n')) await appendFile(file, '\n');
@@ -204,7 +205,7 @@ export async function readConfig(dir: string): Promise<Record<string, unknown> |
   const file = configPath(dir);
   if (!existsSync(file)) return undefined;
   try {
-    return JSON.parse(await readFile(file, 'utf8'));
+    return JSON.parse(await readRegularFile(file));
   } catch (e) {
     throw errors.runInvalid(dir, `config.json is not valid JSON: ${(e as Error).message}`);
   }

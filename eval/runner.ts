@@ -19,16 +19,30 @@
  * (signal) is not recorded, so it is redone on resume. Stale temp files from a killed run are
  * removed. An error from `makeContext` is a setup error: no more items start, and it is thrown
  * once running items end.
+ *
+ * LLM exchanges: every request a factory model answers inside an item is recorded (redacted) in
+ * `<runDir>/llm/<item>.jsonl`, and the model's settings in `llm/model.json` (eval/llm-exchanges.ts).
+ * When the items' model replays a recorded run (`createChatModel(cfg, { replayFrom })`), each item
+ * is served from its recorded exchanges, its `ms` is the recorded one (a replay's own time says
+ * nothing), results.jsonl keeps the recorded order, and a seed or config that differs from the
+ * recording's, or a request it does not hold, stops the run: a replay reproduces results.jsonl
+ * byte for byte or fails.
  */
+import { resolve } from 'node:path';
 import pLimit from 'p-limit';
 import { errors, isLexcaseError } from '../core/errors.js';
 import { UsageMeter, withUsageScope } from '../core/llm/usage.js';
+import { recordedModelSettings, replaySourceOf } from '../core/llm/factory.js';
+import { ExchangeLog, withExchangeLog } from '../core/llm/record-replay.js';
+import { readExchanges, replayInfo, writeExchanges, writeModelSettings, type ReplayInfo } from './llm-exchanges.js';
 import { log } from '../core/log.js';
 import { createProgress } from '../core/progress.js';
 import { deriveSeed } from '../core/rng.js';
 import { ToolRecorder, withToolRecorder } from '../retrieval/tools/tool-recorder.js';
 import { provenance, type Provenance } from './provenance.js';
 import { traceSchemaFor } from './records.js';
+import { operationalChanges, resultConfig } from './resume-config.js';
+import { checkRunDirOut, lockRunDir } from './run-dir-guard.js';
 import { appendResult, configPath, ensureRunDir, readConfig, removeStaleTemps, repairResults, rewriteResults, writeJsonAtomic, writeTrace } from './run-dir.js';
 import { selectShardItems } from './reproduce/shard.js';
 import type { AgentSystem, ResultRecord, SystemContext, SystemOutcome } from './types.js';
@@ -81,7 +95,7 @@ export interface RunConfigFile {
   seed: number;
   config: Record<string, unknown>;
   provenance: Provenance;
-  resumes?: { at: string; gitSha: string; datasetChecksum: string; items: number; skipped: number; retried?: number }[];
+  resumes?: { at: string; gitSha: string; datasetChecksum: string; items: number; skipped: number; retried?: number; changed?: Record<string, { from: unknown; to: unknown }> }[];
 }
 
 const stable = (v: unknown): string =>
@@ -98,7 +112,7 @@ function errorText(e: unknown): string {
 }
 
 export async function runExperiment<Item extends { id: string }>(opts: RunExperimentOptions<Item>): Promise<RunExperimentResult> {
-  const { runDir, seed } = opts;
+  const { runDir } = opts;
   if (opts.items.length === 0) throw errors.nothingToEvaluate(`no items to run in ${runDir} (the dataset split is empty)`, 'use a split or --limit that selects at least one item');
   // Under `lexcase reproduce --shard i/n` only this shard's items run (eval/reproduce/shard.ts).
   const items = selectShardItems(runDir, opts.items);
@@ -107,7 +121,19 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
     if (seen.has(it.id)) throw errors.invalidInput('items', `duplicate item id "${it.id}"`);
     seen.add(it.id);
   }
+  // The shared output-dir rule (a new/empty dir or a run to resume), then one writer at a time.
+  checkRunDirOut(runDir);
   await ensureRunDir(runDir);
+  const lock = lockRunDir(runDir, `run ${String(opts.config?.system ?? opts.label ?? 'experiment')}`);
+  try {
+    return await runLocked(opts, items, seen);
+  } finally {
+    lock.release();
+  }
+}
+
+async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions<Item>, items: Item[], seen: Set<string>): Promise<RunExperimentResult> {
+  const { runDir, seed } = opts;
   const stale = await removeStaleTemps(runDir);
   if (stale) log.info(`${runDir}: removed ${stale} temp file(s) left by an interrupted run`);
   // JSON round-trip so the comparison sees what config.json holds (no undefined, no functions).
@@ -129,11 +155,22 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
 
   if (existing) {
     if (existing.seed !== seed) throw errors.runInvalid(runDir, `was started with seed ${existing.seed}, not ${seed}; use a new run dir to change the seed`);
-    const diff = firstDifference(existing.config ?? {}, config);
+    // Only fields that change results must match; retries, timeouts, concurrency and the cache may change.
+    const diff = firstDifference(resultConfig(existing.config ?? {}), resultConfig(config));
     if (diff) throw errors.runInvalid(runDir, `was started with a different config (field "${diff}" differs); use a new run dir`);
+    const changed = operationalChanges(existing.config ?? {}, config);
+    if (Object.keys(changed).length) log.info(`resuming ${runDir} with ${Object.entries(changed).map(([k, v]) => `${k} ${JSON.stringify(v.to)} (was ${JSON.stringify(v.from)})`).join(', ')}`);
     existing.resumes = [
       ...(existing.resumes ?? []),
-      { at: prov.createdAt, gitSha: prov.gitSha, datasetChecksum: prov.datasetChecksum, items: items.length, skipped, ...(retried ? { retried } : {}) },
+      {
+        at: prov.createdAt,
+        gitSha: prov.gitSha,
+        datasetChecksum: prov.datasetChecksum,
+        items: items.length,
+        skipped,
+        ...(retried ? { retried } : {}),
+        ...(Object.keys(changed).length ? { changed } : {}),
+      },
     ];
     await writeJsonAtomic(configPath(runDir), existing);
     if (skipped || retried) log.info(`resuming ${runDir}: ${skipped} of ${items.length} items already done${retried ? `, retrying ${retried} failed` : ''}`);
@@ -156,6 +193,20 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
   let appendChain: Promise<void> = Promise.resolve();
 
   let setupError: unknown;
+  // set up once, from the first item's model: the settings file of a recording, or the replay's checks
+  let llmInit: Promise<ReplayInfo | undefined> | undefined;
+  const initLlm = (llm: unknown): Promise<ReplayInfo | undefined> =>
+    (llmInit ??= (async () => {
+      const from = replaySourceOf(llm);
+      const settings = recordedModelSettings(llm);
+      if (settings) await writeModelSettings(runDir, settings);
+      if (!from) return undefined;
+      if (resolve(from) === resolve(runDir)) throw errors.runInvalid(runDir, 'is the run being replayed; give the replay a new --run-dir');
+      const info = await replayInfo(from, config, seed);
+      const cfgFile = (await readConfig(runDir)) as RunConfigFile | undefined;
+      if (cfgFile) await writeJsonAtomic(configPath(runDir), { ...cfgFile, replayOf: from });
+      return info;
+    })());
   const runOne = async (item: Item): Promise<void> => {
     if (setupError) return;
     if (opts.signal?.aborted) {
@@ -176,22 +227,42 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
       setupError ??= e;
       return;
     }
+    let replay: ReplayInfo | undefined;
+    let xlog: ExchangeLog;
     try {
-      outcome = await withUsageScope(meter, () =>
-        withToolRecorder(recorder, () => opts.system(item, { ...ctx, seed: ctx.seed ?? itemSeed, signal: ctx.signal ?? opts.signal })),
+      replay = ctx.llm ? await initLlm(ctx.llm) : undefined;
+      xlog = new ExchangeLog(item.id, replay ? { dir: replay.dir, exchanges: await readExchanges(replay.dir, item.id) } : undefined);
+    } catch (e) {
+      setupError ??= e;
+      return;
+    }
+    try {
+      outcome = await withExchangeLog(xlog, () =>
+        withUsageScope(meter, () =>
+          withToolRecorder(recorder, () => opts.system(item, { ...ctx, seed: ctx.seed ?? itemSeed, signal: ctx.signal ?? opts.signal })),
+        ),
       );
     } catch (e) {
       if (opts.signal?.aborted) {
         aborted = true;
         return;
       }
+      if (isLexcaseError(e) && e.code === 'LLM_REPLAY_MISMATCH') {
+        setupError ??= e;
+        return;
+      }
       outcome = { prediction: null, trace: {}, error: errorText(e) };
+    }
+    if (xlog.mismatch) {
+      setupError ??= xlog.mismatch;
+      return;
     }
     if (opts.signal?.aborted && outcome.error) {
       aborted = true;
       return;
     }
-    const ms = Math.round(performance.now() - t0);
+    const ms = replay?.recorded.get(item.id)?.ms ?? Math.round(performance.now() - t0);
+    if (xlog.recorded.length) await writeExchanges(runDir, item.id, xlog.recorded);
     const tokens = meter.snapshot();
     const prediction = outcome.error ? (outcome.prediction ?? null) : outcome.prediction;
     const stepFailures = outcome.stepFailures && Object.keys(outcome.stepFailures).length ? outcome.stepFailures : undefined;
@@ -249,5 +320,14 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
     progress.stop();
   }
   if (setupError) throw setupError;
+  const replayed = llmInit ? await llmInit : undefined;
+  if (replayed) {
+    // the recorded order (items run concurrently finish in any order)
+    const pos = new Map(replayed.order.map((id, i) => [id, i]));
+    const byPos = (r: ResultRecord) => pos.get(r.id) ?? Number.MAX_SAFE_INTEGER;
+    const all = (await repairResults(runDir)).sort((a, b) => byPos(a) - byPos(b));
+    await rewriteResults(runDir, all);
+    results.sort((a, b) => byPos(a) - byPos(b));
+  }
   return { results, skipped, retried, ran, failed, aborted };
 }

@@ -7,10 +7,14 @@
  * first), lowercasing, English stopwords (the `stopword` package's English list, matched on the
  * lowercased surface form), then Porter (`stemmer`) or Snowball English (`snowball-stemmers`) stemming.
  * Lone surrogates and U+FFFD (what invalid UTF-8 decodes to) are separators, never crashes.
+ *
+ * Presets: `{ preset: "lucene" }` is Lucene's English chain as Anserini uses it (lucene-analyzer.ts);
+ * `resolveAnalyzerConfig` expands a preset into the settings the manifest records.
  */
 import { createRequire } from 'node:module';
 import { stemmer as porterStem } from 'stemmer';
 import { resolveAnalyzerConfig, type AnalyzerConfig } from './analyzer-config.js';
+import { LUCENE_ENGLISH_STOPWORDS, luceneTerm, scanStandard } from './lucene-analyzer.js';
 
 export interface Analyzer {
   config: AnalyzerConfig;
@@ -93,37 +97,53 @@ export function scanTokens(text: string, emit: (raw: string) => void): void {
 
 const TERM_CACHE_MAX = 500_000;
 
-export function createAnalyzer(cfg: Partial<AnalyzerConfig> = {}): Analyzer {
-  const config = resolveAnalyzerConfig(cfg);
-  const stop = config.stopwords === 'english' ? englishStopwordList() : new Set<string>();
-  const stem = makeStemmer(config.stemmer);
-  const minLen = config.minTokenLength;
-  const lower = config.lowercase;
-  const cache = new Map<string, string | null>();
+export { resolveAnalyzerConfig };
 
-  const term = (raw: string): string | null => {
+/** Cache raw token → term (null: dropped). */
+function cachedTerm(f: (raw: string) => string | null): (raw: string) => string | null {
+  const cache = new Map<string, string | null>();
+  return (raw) => {
     let t = cache.get(raw);
-    if (t !== undefined) return t;
-    const folded = lower ? raw.toLowerCase() : raw;
-    if (stop.has(lower ? folded : folded.toLowerCase()) || folded.length < minLen) t = null;
-    else t = stem(folded);
-    if (t !== null && t.length === 0) t = null;
-    if (cache.size >= TERM_CACHE_MAX) cache.clear();
-    cache.set(raw, t);
+    if (t === undefined) {
+      t = f(raw);
+      if (cache.size >= TERM_CACHE_MAX) cache.clear();
+      cache.set(raw, t);
+    }
     return t;
   };
+}
 
+function analyzerOf(config: AnalyzerConfig, scan: Analyzer['scan'], term: Analyzer['term']): Analyzer {
   return {
     config,
-    scan: scanTokens,
+    scan,
     term,
     tokens(text: string): string[] {
       const out: string[] = [];
-      scanTokens(text, (raw) => {
+      scan(text, (raw) => {
         const t = term(raw);
         if (t !== null) out.push(t);
       });
       return out;
     },
   };
+}
+
+export function createAnalyzer(cfg: Partial<AnalyzerConfig> = {}): Analyzer {
+  const config = resolveAnalyzerConfig(cfg);
+  if (config.preset === 'lucene') return analyzerOf(config, scanStandard, cachedTerm(luceneTerm));
+  const stop = config.stopwords === 'english' ? englishStopwordList() : config.stopwords === 'lucene' ? LUCENE_ENGLISH_STOPWORDS : new Set<string>();
+  const stem = makeStemmer(config.stemmer);
+  const minLen = config.minTokenLength;
+  const lower = config.lowercase;
+  return analyzerOf(
+    config,
+    scanTokens,
+    cachedTerm((raw) => {
+      const folded = lower ? raw.toLowerCase() : raw;
+      if (stop.has(lower ? folded : folded.toLowerCase()) || folded.length < minLen) return null;
+      const t = stem(folded);
+      return t.length === 0 ? null : t;
+    }),
+  );
 }

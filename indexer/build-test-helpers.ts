@@ -85,6 +85,71 @@ export class BruteForce {
     return out;
   }
 
+  /**
+   * Lucene's length of a document of `len` terms after its 1-byte norm (SmallFloat.intToByte4 /
+   * byte4ToInt), written out independently: exact below 24; above, 24 + (len − 24) keeping its 4
+   * most significant bits.
+   */
+  static luceneNormLength(len: number): number {
+    if (len < 24) return len;
+    const v = len - 24;
+    const bits = 32 - Math.clz32(v);
+    if (bits < 4) return len;
+    const shift = bits - 4;
+    return 24 + (v >>> shift) * 2 ** shift;
+  }
+
+  /** Documents with at least one term (Lucene's docCount). */
+  get docCount(): number {
+    return this.lens.filter((l) => l > 0).length;
+  }
+
+  /**
+   * Lucene 8 BM25Similarity in double precision (the lucene scorer rounds to float32 like Lucene):
+   * Σ c·idf·tf/(tf + k1·(1 − b + b·L/avgdl)), no (k1 + 1), L the norm length, idf and avgdl over docCount.
+   */
+  luceneBm25(q: string, k1 = 0.9, b = 0.4): Map<string, number> {
+    const N = this.docCount;
+    const avgdl = this.total / N;
+    const out = new Map<string, number>();
+    const qt = this.query(q);
+    this.docs.forEach((d, i) => {
+      let s = 0;
+      let matched = false;
+      const L = BruteForce.luceneNormLength(this.lens[i]);
+      for (const [t, c] of qt) {
+        const tf = d.get(t) ?? 0;
+        if (!tf) continue;
+        matched = true;
+        const df = this.df.get(t)!;
+        const idf = Math.log(1 + (N - df + 0.5) / (df + 0.5));
+        s += (c * idf * tf) / (tf + k1 * (1 - b + (b * L) / avgdl));
+      }
+      if (matched) out.set(this.passages[i].id, s);
+    });
+    return out;
+  }
+
+  /** Lucene 8 LMDirichletSimilarity in double precision: luceneQld with the norm length L for dl. */
+  luceneLmd(q: string, mu = 2000): Map<string, number> {
+    const out = new Map<string, number>();
+    const qt = this.query(q);
+    this.docs.forEach((d, i) => {
+      let s = 0;
+      let matched = false;
+      const L = BruteForce.luceneNormLength(this.lens[i]);
+      for (const [t, c] of qt) {
+        const tf = d.get(t) ?? 0;
+        if (!tf) continue;
+        matched = true;
+        const P = (this.cf.get(t)! + 1) / (this.total + 1);
+        s += c * Math.max(0, Math.log(1 + tf / (mu * P)) + Math.log(mu / (L + mu)));
+      }
+      if (matched) out.set(this.passages[i].id, s);
+    });
+    return out;
+  }
+
   /** Lucene LMDirichlet of every matching document: Σ c·max(0, ln(1 + tf/(μP)) + ln(μ/(dl+μ))), P = (cf+1)/(|C|+1). */
   luceneQld(q: string, mu = 2000): Map<string, number> {
     const out = new Map<string, number>();

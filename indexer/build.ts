@@ -6,12 +6,12 @@
  * workers (or analyses them itself with workers: 0); each worker keeps an in-memory segment and
  * spills it to disk every `segmentPostings` postings; at the end the segments are merged.
  */
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { rename, rm, stat } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { errors, LexcaseError } from '../core/errors.js';
+import { errors } from '../core/errors.js';
 import { spawnWorker } from '../core/worker-url.js';
 import { log } from '../core/log.js';
 import { VERSION } from '../core/version.js';
@@ -28,7 +28,9 @@ import { HashingFile } from './sparse/hashing-file.js';
 import type { AddDenseOptions } from './dense/add-dense.js';
 import { checkPassagesInput, defaultCorpusName, withSource, type PassageInput, type PassagesInput } from './passage-input.js';
 import { checkOutDir } from './out-dir.js';
-import { describeType, idProblem } from '../corpora/passage-rules.js';
+import { acquireLock } from '../core/dir-lock.js';
+import { clearOwnTempName, createMarkedDir, removeStaleBuildDirs, removeTempDir, swapIntoPlace } from './build-dirs.js';
+import { describeType, idProblem, quoteId } from '../corpora/passage-rules.js';
 
 export interface BuildOptions {
   /** Index directory to write (replaced atomically if it exists). */
@@ -105,73 +107,73 @@ function inProcessSink(analyzer: Partial<AnalyzerConfig>, segDir: string, thresh
   };
 }
 
-function workerSink(count: number, analyzer: Partial<AnalyzerConfig>, segDir: string, threshold: number, lengths: Lengths): Sink {
+/**
+ * Build workers. Every wait on a worker (a free batch slot, its segment list, its merge range) ends
+ * when the worker answers, when any worker fails (an error message, e.g. ENOSPC while spilling, an
+ * uncaught error, an exit) or when `signal` aborts: the first failure rejects every pending wait,
+ * so a failing disk or a SIGTERM never leaves the build waiting for an answer that cannot come.
+ */
+function workerSink(count: number, analyzer: Partial<AnalyzerConfig>, segDir: string, threshold: number, lengths: Lengths, signal?: AbortSignal): Sink {
   const MAX_INFLIGHT = 2;
   let failure: Error | undefined;
-  let wake: (() => void) | undefined;
-  const notify = () => {
-    const w = wake;
-    wake = undefined;
-    w?.();
+  let closing = false;
+  const waiters = new Set<{ resolve: () => void; reject: (e: Error) => void }>();
+  // Take the waiting set before waking it: a waiter that is not ready yet adds itself back.
+  const take = () => {
+    const ws = [...waiters];
+    waiters.clear();
+    return ws;
   };
+  const fail = (e: Error) => {
+    failure ??= e;
+    for (const w of take()) w.reject(failure);
+  };
+  const notify = () => {
+    for (const w of take()) w.resolve();
+  };
+  const onAbort = () => fail((signal?.reason as Error) ?? new Error('build aborted'));
+  if (signal?.aborted) failure = (signal.reason as Error) ?? new Error('build aborted');
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  /** Wait for `ready` (re-checked on every worker message); rejects on the first failure. */
+  const until = <T>(ready: () => T | undefined): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const check = () => {
+        if (failure) return reject(failure);
+        const v = ready();
+        if (v !== undefined) return resolve(v);
+        waiters.add({ resolve: check, reject });
+      };
+      check();
+    });
   const ws = Array.from({ length: count }, (_, i) => {
     const worker = spawnWorker(import.meta.url, './sparse/build-worker.js');
-    const state = {
-      worker,
-      inflight: 0,
-      finished: undefined as ((s: SegmentInfo[]) => void) | undefined,
-      merged: undefined as ((o: RangeOutput) => void) | undefined,
-      mergeFailed: undefined as ((e: Error) => void) | undefined,
-    };
+    const state = { worker, inflight: 0, segments: undefined as SegmentInfo[] | undefined, merged: undefined as RangeOutput | undefined };
     worker.on('message', (m: { type: string; base?: number; lengths?: Uint32Array; segments?: SegmentInfo[]; output?: RangeOutput; message?: string }) => {
       if (m.type === 'batch-done') {
         lengths.set(m.base!, m.lengths!);
         state.inflight--;
-      } else if (m.type === 'finished') state.finished?.(m.segments!);
-      else if (m.type === 'merged') state.merged?.(m.output!);
-      else if (m.type === 'error') {
-        failure = new Error(`build worker ${i} failed: ${m.message}`);
-        state.mergeFailed?.(failure);
-      }
+      } else if (m.type === 'finished') state.segments = m.segments!;
+      else if (m.type === 'merged') state.merged = m.output!;
+      else if (m.type === 'error') return fail(workerError(i, m.message ?? 'unknown error'));
       notify();
     });
-    worker.on('error', (e) => {
-      failure = e;
-      notify();
+    worker.on('error', (e) => fail(workerError(i, e.stack ?? e.message, e)));
+    worker.on('exit', (code) => {
+      if (!closing) fail(new Error(`build worker ${i} exited unexpectedly (code ${code})`));
     });
     worker.postMessage({ type: 'init', analyzer, segDir, name: `w${i}`, threshold });
     return state;
   });
-  const waitTurn = () => new Promise<void>((r) => (wake = r));
   return {
     async add(base, texts) {
-      for (;;) {
-        if (failure) throw failure;
-        const free = ws.filter((w) => w.inflight < MAX_INFLIGHT).sort((a, b) => a.inflight - b.inflight)[0];
-        if (free) {
-          free.inflight++;
-          free.worker.postMessage({ type: 'batch', base, texts });
-          return;
-        }
-        await waitTurn();
-      }
+      const free = await until(() => ws.filter((w) => w.inflight < MAX_INFLIGHT).sort((a, b) => a.inflight - b.inflight)[0]);
+      free.inflight++;
+      free.worker.postMessage({ type: 'batch', base, texts });
     },
     async finish() {
-      while (ws.some((w) => w.inflight > 0)) {
-        if (failure) throw failure;
-        await waitTurn();
-      }
-      const lists = await Promise.all(
-        ws.map(
-          (w) =>
-            new Promise<SegmentInfo[]>((res, rej) => {
-              w.finished = res;
-              w.worker.once('error', rej);
-              w.worker.postMessage({ type: 'finish' });
-            }),
-        ),
-      );
-      if (failure) throw failure;
+      await until(() => (ws.every((w) => w.inflight === 0) ? true : undefined));
+      for (const w of ws) w.worker.postMessage({ type: 'finish' });
+      const lists = await until(() => (ws.every((w) => w.segments) ? ws.map((w) => w.segments!) : undefined));
       return lists.flat();
     },
     async merge(segments, outDir, segDir) {
@@ -179,58 +181,30 @@ function workerSink(count: number, analyzer: Partial<AnalyzerConfig>, segDir: st
       const plan = ws.length >= 2 && segments.length >= 2 ? planSplit(segments, segments.map((s) => s.bytes)) : null;
       if (!plan) return mergeSegments(segments.map((s) => s.path), outDir);
       const prefixes = plan.map((_, i) => join(segDir, `range-${i}`));
-      const outputs = await Promise.all(
-        plan.map(
-          (job, i) =>
-            new Promise<RangeOutput>((res, rej) => {
-              const w = ws[i];
-              w.merged = res;
-              w.mergeFailed = rej;
-              w.worker.once('error', rej);
-              w.worker.postMessage({ type: 'merge', job, prefix: prefixes[i] });
-            }),
-        ),
-      );
-      if (failure) throw failure;
+      plan.forEach((job, i) => ws[i].worker.postMessage({ type: 'merge', job, prefix: prefixes[i] }));
+      const outputs = await until(() => (plan.every((_, i) => ws[i].merged) ? plan.map((_, i) => ws[i].merged!) : undefined));
       return joinRanges(prefixes, outputs, outDir);
     },
     async close() {
+      closing = true;
+      signal?.removeEventListener('abort', onAbort);
       await Promise.all(ws.map((w) => w.worker.terminate()));
     },
   };
 }
 
-/**
- * Clean up after builds whose process is gone: delete their `<out>.tmp-<pid>` dirs, and for an
- * `<out>.old-<pid>` (a crash between the two renames of swapIntoPlace) put it back if `<out>` is
- * missing, else delete it.
- */
-function removeStaleTemps(out: string): void {
-  const parent = dirname(out);
-  if (!existsSync(parent)) return;
-  for (const name of readdirSync(parent)) {
-    const m = /^(.*)\.(tmp|old)-(\d+)$/.exec(name);
-    if (!m || m[1] !== basename(out)) continue;
-    const pid = Number(m[3]);
-    if (pid === process.pid) continue;
-    let alive = true;
-    try {
-      process.kill(pid, 0);
-    } catch (e) {
-      alive = (e as NodeJS.ErrnoException).code === 'EPERM';
-    }
-    if (alive) continue;
-    const path = join(parent, name);
-    if (m[2] === 'old' && !existsSync(out)) renameSync(path, out);
-    else rmSync(path, { recursive: true, force: true });
-  }
+/** A worker's failure as one line (its stack kept for --debug), with the system error code (ENOSPC…) when there is one. */
+function workerError(i: number, message: string, cause?: unknown): Error {
+  const first = message.split('\n')[0].replace(/^Error: /, '');
+  const code = /\b(E[A-Z]{2,})\b/.exec(first)?.[1];
+  return Object.assign(new Error(`build worker ${i} failed: ${first}`, cause ? { cause } : undefined), { stack: message, ...(code ? { code } : {}) });
 }
 
 function checkPassage(p: PassageInput, position: number, corpusName: string): void {
   if (!p || typeof p !== 'object') throw errors.corpusParse(corpusName, position, 'passage is not an object');
   if (typeof p.id !== 'string' || p.id.length === 0) throw errors.corpusParse(corpusName, position, 'passage field "id" must be a non-empty string');
   const bad = idProblem(p.id);
-  if (bad) throw errors.corpusParse(corpusName, position, `passage id ${JSON.stringify(p.id)} ${bad}`);
+  if (bad) throw errors.corpusParse(corpusName, position, `passage id ${quoteId(p.id)} ${bad}`);
   if (typeof p.text !== 'string') throw errors.corpusParse(corpusName, position, `passage "${p.id}": field "text" must be a string, got ${describeType(p.text)}`);
 }
 
@@ -255,18 +229,44 @@ export async function buildIndex<T extends PassageInput>(passages: PassagesInput
   const batchPassages = Math.max(1, opts.batchPassages ?? 1000);
 
   mkdirSync(dirname(out), { recursive: true });
-  removeStaleTemps(out);
-  const tmp = `${out}.tmp-${process.pid}`;
-  rmSync(tmp, { recursive: true, force: true });
-  const segDir = join(tmp, 'segments');
-  mkdirSync(join(tmp, 'docs'), { recursive: true });
-  mkdirSync(join(tmp, 'sparse'), { recursive: true });
-  mkdirSync(segDir);
+  // One writer per index dir: a second build (or `index dense`) of the same dir gets LOCKED.
+  const lock = acquireLock(`${out}.lock`, opts.out, 'index build');
+  try {
+    return await buildLocked(passages, opts, { out, corpusName, methods, analyzer, workers, threshold, batchPassages });
+  } finally {
+    lock.release();
+  }
+}
 
-  const lengths = new Lengths();
-  const sink = workers > 0 ? workerSink(workers, analyzer, segDir, threshold, lengths) : inProcessSink(analyzer, segDir, threshold, lengths);
+interface Resolved {
+  out: string;
+  corpusName: string;
+  methods: string[];
+  analyzer: AnalyzerConfig;
+  workers: number;
+  threshold: number;
+  batchPassages: number;
+}
+
+async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, opts: BuildOptions, r: Resolved): Promise<Manifest> {
+  const { out, corpusName, methods, analyzer, workers, threshold, batchPassages } = r;
+  // Temp and old dirs of builds whose process is gone: removed (or put back) only when their marker proves them a build's.
+  removeStaleBuildDirs(out);
+  const tmp = `${out}.tmp-${process.pid}`;
+  clearOwnTempName(tmp);
+  let token: string | undefined;
+  let sink: Sink | undefined;
+  let manifest: Manifest;
   const checksums: Record<string, string> = {};
   try {
+    token = createMarkedDir(tmp, 'index-build').token;
+    const segDir = join(tmp, 'segments');
+    mkdirSync(join(tmp, 'docs'));
+    mkdirSync(join(tmp, 'sparse'));
+    mkdirSync(segDir);
+    const lengths = new Lengths();
+    const sinkNow = workers > 0 ? workerSink(workers, analyzer, segDir, threshold, lengths, opts.signal) : inProcessSink(analyzer, segDir, threshold, lengths);
+    sink = sinkNow;
     const compressDocs = opts.compressDocs ?? true;
     const docs = new DocStoreWriter(tmp, compressDocs);
     const seen = new Map<string, number>();
@@ -279,7 +279,7 @@ export async function buildIndex<T extends PassageInput>(passages: PassagesInput
       const texts = batch;
       batch = [];
       batchChars = 0;
-      await sink.add(base, texts);
+      await sinkNow.add(base, texts);
       // Text blocks are deflated on zlib's thread pool meanwhile; keep at most ~2 batches of them in flight.
       await docs.drain(32);
       base += texts.length;
@@ -304,7 +304,7 @@ export async function buildIndex<T extends PassageInput>(passages: PassagesInput
     await flush();
     seen.clear();
     if (n === 0) throw errors.corpusEmpty(corpusName);
-    const segments = await sink.finish();
+    const segments = await sinkNow.finish();
     if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('build aborted');
     const sources = await docs.close(checksums);
 
@@ -330,9 +330,9 @@ export async function buildIndex<T extends PassageInput>(passages: PassagesInput
       checksums[name] = f.close();
     }
 
-    const merged = await sink.merge(segments, tmp, segDir);
+    const merged = await sinkNow.merge(segments, tmp, segDir);
     Object.assign(checksums, merged.checksums);
-    rmSync(segDir, { recursive: true, force: true });
+    removeTempDir(segDir, tmp, token);
 
     const corpusHash = createHash('sha256');
     // Over the uncompressed texts, so the corpus checksum does not depend on the doc store layout.
@@ -353,7 +353,7 @@ export async function buildIndex<T extends PassageInput>(passages: PassagesInput
     for (const f of Object.values(SPARSE_FILES)) sparse.bytes += (await stat(join(tmp, f))).size;
     const sizes: Record<string, number> = {};
     for (const f of Object.keys(checksums).sort()) sizes[f] = (await stat(join(tmp, f))).size;
-    const manifest: Manifest = {
+    manifest = {
       format: MANIFEST_FORMAT,
       version: MANIFEST_VERSION,
       lexcaseVersion: VERSION,
@@ -367,33 +367,23 @@ export async function buildIndex<T extends PassageInput>(passages: PassagesInput
       docstore: compressDocs ? { version: 2, text: BLOCK_CODEC, blockPassages: BLOCK_PASSAGES } : { version: 1, text: 'plain' },
     };
     await writeManifest(tmp, manifest);
-    await sink.close();
+    await sinkNow.close();
     if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('build aborted');
     // Check again: the directory may have changed during the build.
     checkOutDir(opts.out, opts.inputs);
     await swapIntoPlace(tmp, out);
-    // The checksums were just computed from the bytes written: the next opens need not hash them again.
-    await recordVerified(out, manifest);
-    opts.onSparseBuilt?.(manifest);
-    let built = manifest;
-    if (methods.includes('dense')) built = await runDenseHook(out, opts);
-    if (methods.includes('lancedb-fts')) built = await runLanceFtsHook(out);
-    return built;
   } catch (e) {
-    await sink.close().catch(() => undefined);
-    await rm(tmp, { recursive: true, force: true });
-    if (e instanceof LexcaseError) throw e;
+    await sink?.close().catch(() => undefined);
+    if (token) removeTempDir(tmp, tmp, token);
     throw e;
   }
-}
-
-/** Rename `tmp` to `out`; an existing `out` is moved aside first and deleted only afterwards. */
-async function swapIntoPlace(tmp: string, out: string): Promise<void> {
-  const old = `${out}.old-${process.pid}`;
-  const hadOld = existsSync(out);
-  if (hadOld) await rename(out, old);
-  await rename(tmp, out);
-  if (hadOld) await rm(old, { recursive: true, force: true });
+  // The checksums were just computed from the bytes written: the next opens need not hash them again.
+  await recordVerified(out, manifest);
+  opts.onSparseBuilt?.(manifest);
+  let built = manifest;
+  if (methods.includes('dense')) built = await runDenseHook(out, opts);
+  if (methods.includes('lancedb-fts')) built = await runLanceFtsHook(out);
+  return built;
 }
 
 /**

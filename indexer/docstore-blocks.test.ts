@@ -84,3 +84,27 @@ it('a newer doc store version or a damaged block gives a clear error', async () 
     delete process.env.LEXCASE_VERIFY;
   }
 });
+
+it('prefix reads (snippets) give the first bytes of a text cut at a character boundary, for small blocks and a 12 MB passage read as a stream', async () => {
+  const big = 'é😀a'.repeat(1_700_000); // 2+4+1 bytes per repeat: ~11.9 MB, a block over the 8 MiB streamed-read threshold
+  const ps: Passage[] = [...REAL.slice(0, 5), { id: 'big', text: big, source: 'legal_corpus' }, { id: 'after', text: 'tail passage', source: 'legal_corpus' }];
+  for (const [name, compressDocs] of [['pz', true], ['pplain', false]] as const) {
+    const out = join(tmp.dir, name);
+    await buildIndex(fromArray(ps), { out, corpusName: 'legal', workers: 0, compressDocs });
+    const ds = await openDocStore(out);
+    const expectPrefix = (text: string, bytes: number) => {
+      const cut = Buffer.from(text).subarray(0, bytes).toString('utf8').replace(/\uFFFD$/, '');
+      return text.startsWith(cut) ? cut : '';
+    };
+    for (const bytes of [1, 2, 3, 5, 6, 7, 8, 65_536, 1 << 20]) {
+      const got = (await ds.get('big', { maxTextBytes: bytes }))!.text;
+      expect(big.startsWith(got)).toBe(true);
+      expect(Buffer.byteLength(got)).toBeGreaterThan(bytes - 4);
+      expect(got).toBe(expectPrefix(big, bytes));
+    }
+    expect((await ds.get('after', { maxTextBytes: 4 }))!.text).toBe('tail');
+    expect((await ds.get(REAL[1].id, { maxTextBytes: 1e9 }))!.text).toBe(REAL[1].text);
+    expect((await ds.get('big', { maxTextBytes: 1e9 }))!.text).toBe(big);
+    await ds.close();
+  }
+}, 120_000);

@@ -10,11 +10,11 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import { join } from 'node:path';
-import { deflateRaw, inflateRawSync, constants, type ZlibOptions } from 'node:zlib';
+import { createInflateRaw, deflateRaw, inflateRawSync, constants, type ZlibOptions } from 'node:zlib';
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { errors } from '../core/errors.js';
 import { HashingFile } from './sparse/hashing-file.js';
-import { checkOffsets } from './integrity.js';
+import { checkOffsets } from './offsets.js';
 
 export const BLOCK_PASSAGES = 64;
 export const BLOCK_CODEC = 'deflate-raw-1';
@@ -202,7 +202,86 @@ export class BlockColumn {
     return out;
   }
 
+  /**
+   * At most the first `maxBytes` bytes of string i (cut at a character boundary). A block larger
+   * than PREFIX_WHOLE_BLOCK (a passage of tens of MB) is inflated as a stream and only up to the
+   * end of that prefix, read from the file in chunks: memory stays near `maxBytes`, not the size of
+   * the passage (a search showing a 60 MB passage's snippet read and decoded all of it).
+   */
+  async prefix(i: number, maxBytes: number): Promise<string> {
+    const b = Math.floor(i / BLOCK_PASSAGES);
+    const base = this.offsets[b * BLOCK_PASSAGES];
+    const start = this.offsets[i] - base;
+    const end = Math.min(this.offsets[i + 1] - base, start + maxBytes);
+    const last = Math.min((b + 1) * BLOCK_PASSAGES, this.offsets.length - 1);
+    if (this.cache.has(b) || this.offsets[last] - base <= PREFIX_WHOLE_BLOCK) return utf8Prefix((await this.block(b)).subarray(start, end));
+    // Compressed bytes go in small pieces, each inflated before the next is read (the write callback),
+    // and reading stops once the output reaches `end`: one 64 KiB piece of highly compressible text
+    // inflates to a few MB at most, never the whole passage.
+    const chunks: Buffer[] = [];
+    let got = 0;
+    let failed: Error | undefined;
+    const inflate = createInflateRaw();
+    inflate.on('data', (c: Buffer) => {
+      if (got < end) chunks.push(c);
+      got += c.length;
+    });
+    let wake: (() => void) | undefined;
+    inflate.on('error', (e) => {
+      failed ??= e;
+      wake?.();
+    });
+    const a = this.blocks[b];
+    const len = this.blocks[b + 1] - a;
+    const piece = Buffer.allocUnsafe(Math.min(len, PREFIX_READ_BYTES));
+    try {
+      for (let off = 0; off < len && got < end && !failed; ) {
+        const n = Math.min(piece.length, len - off);
+        const { bytesRead } = await this.fh.read(piece, 0, n, a + off);
+        if (bytesRead !== n) throw new Error(`short read at byte ${a + off}`);
+        off += n;
+        const input = Buffer.from(piece.subarray(0, n));
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          inflate.write(input, () => resolve());
+        });
+      }
+      // The whole block was fed but the prefix reaches its end: flush what zlib still holds.
+      if (got < end && !failed) await new Promise<void>((resolve) => {
+        wake = resolve;
+        inflate.once('end', resolve);
+        inflate.end();
+      });
+    } catch (e) {
+      failed ??= e as Error;
+    } finally {
+      inflate.destroy();
+    }
+    if (failed) throw errors.indexCorrupt(this.file, `block ${b} does not inflate: ${failed.message}`);
+    if (got < end) throw errors.indexCorrupt(this.file, `block ${b} inflates to ${got} bytes, offsets say at least ${end}`);
+    return utf8Prefix(Buffer.concat(chunks).subarray(start, end));
+  }
+
   close(): Promise<void> {
     return this.fh.close();
   }
+}
+
+/** Blocks up to this many uncompressed bytes are inflated whole (and cached) even for a prefix. */
+const PREFIX_WHOLE_BLOCK = 8 << 20;
+/** Compressed bytes read and inflated at a time by prefix(). */
+const PREFIX_READ_BYTES = 64 << 10;
+
+/** UTF-8 bytes cut anywhere, decoded without a broken last character. */
+export function utf8Prefix(bytes: Buffer): string {
+  let n = bytes.length;
+  // Drop a trailing partial sequence: back up over continuation bytes to the lead byte and check its length.
+  let k = n - 1;
+  while (k >= 0 && n - k <= 4 && (bytes[k] & 0xc0) === 0x80) k--;
+  if (k >= 0) {
+    const lead = bytes[k];
+    const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+    if (n - k < need) n = k;
+  }
+  return bytes.toString('utf8', 0, n);
 }

@@ -8,12 +8,14 @@ import { errors } from '../core/errors.js';
 import type { Passage } from '../corpora/types.js';
 import { DOCSTORE_FILES } from './docstore-writer.js';
 import { readManifest, type Manifest } from './manifest.js';
-import { checkIndexFiles, checkOffsets, verifyOnFirstOpen } from './integrity.js';
-import { BlockColumn, BLOCK_CODEC, BLOCK_PASSAGES } from './docstore-blocks.js';
+import { checkIndexFiles, verifyOnFirstOpen } from './integrity.js';
+import { checkOffsets } from './offsets.js';
+import { BlockColumn, BLOCK_CODEC, BLOCK_PASSAGES, utf8Prefix } from './docstore-blocks.js';
 
 /** Fetches passage text by id from an index's doc store. */
 export interface DocStore {
-  get(id: string): Promise<{ id: string; text: string; title?: string; source?: string } | undefined>;
+  /** `maxTextBytes`: read at most that many bytes of the text (for snippets: a 60 MB passage is not read whole). */
+  get(id: string, opts?: { maxTextBytes?: number }): Promise<{ id: string; text: string; title?: string; source?: string } | undefined>;
   size: number;
 }
 
@@ -22,8 +24,8 @@ export type OpenedDocStore = DocStore & {
   entries(): AsyncIterable<Passage>;
   /** Passage ids in index order (internal doc index i ↔ ids()[i]). */
   ids(): string[];
-  /** Passage by internal doc index. */
-  at(index: number): Promise<Passage>;
+  /** Passage by internal doc index (`maxTextBytes`: at most that much of its text). */
+  at(index: number, opts?: { maxTextBytes?: number }): Promise<Passage>;
   /** Internal doc index of a passage id, or -1. */
   indexOf(id: string): number;
   close(): Promise<void>;
@@ -62,6 +64,15 @@ class Column {
     const buf = Buffer.allocUnsafe(len);
     await this.fh.read(buf, 0, len, a);
     return buf.toString('utf8');
+  }
+  /** At most the first `maxBytes` bytes of string i (cut at a character boundary). */
+  async prefix(i: number, maxBytes: number): Promise<string> {
+    const a = this.offsets[i];
+    const len = Math.min(this.offsets[i + 1] - a, maxBytes);
+    if (len <= 0) return '';
+    const buf = Buffer.allocUnsafe(len);
+    await this.fh.read(buf, 0, len, a);
+    return utf8Prefix(buf);
   }
   /** Strings i..j-1 with one read. */
   async range(i: number, j: number): Promise<string[]> {
@@ -136,8 +147,9 @@ export async function openDocStore(dir: string, checked?: Manifest): Promise<Ope
     }
     return byId.get(id) ?? -1;
   };
-  const at = async (i: number): Promise<Passage> => {
-    const [t, ti, d] = await Promise.all([text.get(i), title.get(i), docId.get(i)]);
+  const at = async (i: number, opts: { maxTextBytes?: number } = {}): Promise<Passage> => {
+    const t0 = opts.maxTextBytes !== undefined ? text.prefix(i, opts.maxTextBytes) : text.get(i);
+    const [t, ti, d] = await Promise.all([t0, title.get(i), docId.get(i)]);
     const p: Passage = { id: idList[i], text: t, source: sources[sourceIdx[i]] };
     if (ti) p.title = ti;
     if (d) p.docId = d;
@@ -149,9 +161,9 @@ export async function openDocStore(dir: string, checked?: Manifest): Promise<Ope
     ids: () => idList,
     indexOf,
     at,
-    async get(id: string) {
+    async get(id: string, opts?: { maxTextBytes?: number }) {
       const i = indexOf(id);
-      return i < 0 ? undefined : at(i);
+      return i < 0 ? undefined : at(i, opts);
     },
     async *entries() {
       for (let i = 0; i < n; i += ENTRY_BLOCK) {

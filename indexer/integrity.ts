@@ -49,17 +49,6 @@ export function checkIndexFiles(dir: string, m: Manifest): void {
   }
 }
 
-/** Offsets must start at 0, never fall, and end at `end` (the size of the file they index). */
-export function checkOffsets(file: string, offsets: Float64Array, end: number): void {
-  let prev = 0;
-  if (offsets[0] !== 0) throw errors.indexCorrupt(file, `first offset is ${offsets[0]}, expected 0`);
-  for (let i = 1; i < offsets.length; i++) {
-    const v = offsets[i];
-    if (!(v >= prev) || !Number.isInteger(v)) throw errors.indexCorrupt(file, `offset ${i} (${v}) is not an integer at or after offset ${i - 1} (${prev})`);
-    prev = v;
-  }
-  if (prev !== end) throw errors.indexCorrupt(file, `last offset is ${prev}, but the data it indexes has ${end} bytes`);
-}
 
 export interface VerifyProblem {
   file: string;

@@ -4,10 +4,11 @@
  * load, which a search should not pay for a sealed manifest.
  */
 import { z } from 'zod';
-import { ANALYZER_DEFAULTS, STEMMERS, STOPWORD_LISTS, type AnalyzerConfig } from './analyzer-config.js';
+import { ANALYZER_DEFAULTS, ANALYZER_PRESETS, STEMMERS, STOPWORD_LISTS, type AnalyzerConfig } from './analyzer-config.js';
 import { MANIFEST_FORMAT } from './manifest-format.js';
 
 export const analyzerConfigSchema = z.object({
+  preset: z.enum(ANALYZER_PRESETS).optional(),
   lowercase: z.boolean().default(ANALYZER_DEFAULTS.lowercase),
   stopwords: z.enum(STOPWORD_LISTS).default(ANALYZER_DEFAULTS.stopwords),
   stemmer: z.enum(STEMMERS).default(ANALYZER_DEFAULTS.stemmer),

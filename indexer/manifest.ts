@@ -19,6 +19,7 @@ export { MANIFEST_FORMAT, MANIFEST_VERSION };
 
 export type { Manifest } from './manifest-schema.js';
 export type { AnalyzerConfig } from './analyzer-config.js';
+export { LUCENE_ANALYZER_PRESET } from './analyzer-config.js';
 
 export async function readManifest(dir: string): Promise<Manifest> {
   let raw: string;

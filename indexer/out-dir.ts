@@ -1,46 +1,82 @@
 /**
- * What an index build may replace. A build writes `<out>.tmp-<pid>` and renames it over `out`; the
- * directory it replaces is deleted. So `out` must be one of:
- *   - a path that does not exist yet, or an empty directory;
- *   - a lexcase index: manifest.json parses as a lexcase index manifest, and the directory holds
- *     nothing but index entries (manifest, docs/, sparse/, dense/, lancedb-fts/, ...), so a file a
- *     user put beside the index is never deleted with it.
- * And never the working directory or one of its parents, nor a path the build reads (the input
- * corpus) or a parent of one. Symbolic links are resolved first (the link's target is what gets
- * replaced). No option widens this: to reuse another directory, empty or delete it yourself.
+ * What an index build may replace: the shared output-dir rule (core/out-dir-rule.ts) with the
+ * index's own kind. A build writes `<out>.tmp-<pid>` and renames it over `out`; the directory it
+ * replaces is removed. So besides a new or empty directory, `out` may only be a lexcase index
+ * (manifest.json parses as a lexcase index manifest) holding nothing but index entries, **at every
+ * depth**: the files the manifest lists (docs/…, sparse/…), manifest.json, the marker, the dense
+ * build state, and LanceDB's own layout under dense/ and lancedb-fts/. A user's file anywhere
+ * inside (`notes.txt`, `docs/notes.txt`, an empty `sparse/mydata/`) makes the index refused, so it
+ * is never deleted; the same predicate decides what the removal of the old index may delete
+ * (`indexLayout`, used with core/owned-dir.ts `removeOwnedTree`).
  */
-import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
-import { errors } from '../core/errors.js';
+import { checkOutputDir, isWithin, listed, realpathLoose } from '../core/out-dir-rule.js';
+import { foreignEntries, OWNER_MARKER, type LayoutPredicate } from '../core/owned-dir.js';
 import { MANIFEST_FORMAT } from './manifest.js';
 
-/** Entries an index dir may hold (besides manifest.json.tmp-* left by an interrupted manifest write). */
-const INDEX_ENTRIES = new Set(['manifest.json', 'docs', 'sparse', 'dense', 'dense-build.json', 'lancedb-fts']);
+export { isWithin, realpathLoose };
 
 const looseManifest = z.looseObject({
   format: z.literal(MANIFEST_FORMAT),
   version: z.number().int(),
   corpus: z.looseObject({ name: z.string() }),
+  checksums: z.record(z.string(), z.string()).optional(),
+  sizes: z.record(z.string(), z.number()).optional(),
   dense: z.looseObject({ uri: z.string() }).optional(),
 });
+type LooseManifest = z.infer<typeof looseManifest>;
 
-/** realpath of `p`, or of its nearest existing ancestor joined with the rest when `p` does not exist. */
-export function realpathLoose(p: string): string {
-  const abs = resolve(p);
-  try {
-    return realpathSync(abs);
-  } catch {
-    const parent = dirname(abs);
-    if (parent === abs) return abs;
-    return join(realpathLoose(parent), basename(abs));
-  }
+/** Top-level files of an index dir besides its data files. */
+const TOP_FILES = new Set(['manifest.json', OWNER_MARKER, 'dense-build.json']);
+/** Directories LanceDB owns inside an index dir (dense vectors, lancedb-fts). */
+const LANCE_DIRS = new Set(['dense', 'lancedb-fts']);
+/** LanceDB's layout inside a dataset dir (`<table>.lance/`) or its `__manifest/`. */
+const LANCE_SUBDIR = /^(_[a-z_]+|data|[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12})$/;
+const LANCE_FILE = /^[\w.-]+\.(lance|txn|manifest|json|arrow|idx|bin|binpb)$/;
+
+function lancePath(parts: string[], isDir: boolean): boolean {
+  // parts[0] is the LanceDB dir itself (dense/, lancedb-fts/): inside it, `<table>.lance/` and `__manifest/`.
+  if (parts.length === 1) return isDir;
+  if (parts.length === 2) return isDir && (/^[\w.-]+\.lance$/.test(parts[1]) || parts[1] === '__manifest');
+  const name = parts[parts.length - 1];
+  return isDir ? LANCE_SUBDIR.test(name) : LANCE_FILE.test(name);
 }
 
-/** Is `inner` equal to `outer` or inside it? (both absolute, real paths) */
-export function isWithin(inner: string, outer: string): boolean {
-  const rel = relative(outer, inner);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+/**
+ * The layout of an index dir with this manifest: which paths (relative, `/`-separated) are the
+ * index's own. `build` adds what a build's temp dir holds before it is complete (segments).
+ */
+export function indexLayout(manifest: Pick<LooseManifest, 'checksums' | 'sizes' | 'dense'> | undefined, o: { build?: boolean } = {}): LayoutPredicate {
+  const files = new Set([...Object.keys(manifest?.checksums ?? {}), ...Object.keys(manifest?.sizes ?? {})]);
+  const lance = new Set(LANCE_DIRS);
+  const uri = manifest?.dense?.uri;
+  if (uri && !/^[a-z][a-z0-9+.-]*:\/\//i.test(uri) && !isAbsolute(uri)) lance.add(uri.split(/[\\/]/)[0]);
+  return (rel, isDir) => {
+    const parts = rel.split('/');
+    if (lance.has(parts[0])) return lancePath(parts, isDir);
+    if (parts.length === 1) {
+      if (isDir) return parts[0] === 'docs' || parts[0] === 'sparse' || (!!o.build && parts[0] === 'segments');
+      return TOP_FILES.has(rel) || rel.startsWith('manifest.json.tmp-');
+    }
+    if (isDir) return false;
+    if (files.has(rel)) return true;
+    // A temp dir holds data files before any manifest lists them: the build's own file names.
+    if (!o.build) return false;
+    if (parts.length !== 2) return false;
+    if (parts[0] === 'segments') return /^(w\d+-\d+\.seg|range-\d+[\w.-]*)$/.test(parts[1]);
+    return (parts[0] === 'docs' || parts[0] === 'sparse') && /^[\w-]+\.[\w]+$/.test(parts[1]);
+  };
+}
+
+/** The manifest of an index dir read loosely (format, corpus, files), or undefined when it is not one. */
+export function readLooseManifest(dir: string): LooseManifest | undefined {
+  try {
+    return looseManifest.parse(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')));
+  } catch {
+    return undefined;
+  }
 }
 
 export interface OutDirCheck {
@@ -55,47 +91,21 @@ export interface OutDirCheck {
  * `inputs` are the paths the build reads (files or folders).
  */
 export function checkOutDir(out: string, inputs: string[] = []): OutDirCheck {
-  const shown = out;
-  const target = realpathLoose(out);
-  const cwd = realpathLoose(process.cwd());
-  if (isWithin(cwd, target)) {
-    throw errors.outDirRefused(shown, target === cwd ? 'it is the working directory' : `it contains the working directory (${cwd})`);
-  }
-  for (const input of inputs) {
-    const real = realpathLoose(input);
-    if (isWithin(real, target)) {
-      throw errors.outDirRefused(shown, real === target ? 'it is the input corpus itself' : `it contains the input corpus (${input})`, 'write the index to a new directory, e.g. beside the corpus or inside its folder');
-    }
-  }
-  let st;
-  try {
-    st = lstatSync(target);
-  } catch {
-    return { target, replaces: false };
-  }
-  if (!st.isDirectory()) throw errors.outDirRefused(shown, 'it is a file, not a directory');
-  const entries = readdirSync(target);
-  if (entries.length === 0) return { target, replaces: false };
-  if (!entries.includes('manifest.json')) {
-    throw errors.outDirRefused(shown, `it is a non-empty directory that is not a lexcase index (no manifest.json; it holds ${listed(entries)})`);
-  }
-  let manifest: z.infer<typeof looseManifest>;
-  try {
-    manifest = looseManifest.parse(JSON.parse(readFileSync(join(target, 'manifest.json'), 'utf8')));
-  } catch {
-    throw errors.outDirRefused(shown, 'its manifest.json is not a readable lexcase index manifest', 'if it is a damaged index you no longer need, delete it yourself and rebuild');
-  }
-  const allowed = new Set(INDEX_ENTRIES);
-  const uri = manifest.dense?.uri;
-  if (uri && !/^[a-z][a-z0-9+.-]*:\/\//i.test(uri) && !isAbsolute(uri)) allowed.add(uri.split(/[\\/]/)[0]);
-  const foreign = entries.filter((e) => !allowed.has(e) && !e.startsWith('manifest.json.tmp-'));
-  if (foreign.length) {
-    throw errors.outDirRefused(shown, `it is a lexcase index that also holds files that are not part of it (${listed(foreign)})`, 'move those files out first, or choose another directory');
-  }
-  return { target, replaces: true };
-}
-
-function listed(names: string[]): string {
-  const shown = names.slice(0, 3).join(', ');
-  return names.length > 3 ? `${shown} and ${names.length - 3} more` : shown;
+  const r = checkOutputDir(
+    out,
+    {
+      what: 'an index',
+      hint: 'choose a new or empty directory, or an existing lexcase index to replace',
+      existing: (target, entries) => {
+        if (!entries.includes('manifest.json')) return { reason: `it is a non-empty directory that is not a lexcase index (no manifest.json; it holds ${listed(entries)})` };
+        const manifest = readLooseManifest(target);
+        if (!manifest) return { reason: 'its manifest.json is not a readable lexcase index manifest', hint: 'if it is a damaged index you no longer need, delete it yourself and rebuild' };
+        const foreign = foreignEntries(target, indexLayout(manifest));
+        if (foreign.length) return { reason: `it is a lexcase index that also holds files that are not part of it (${listed(foreign)})`, hint: 'move those files out first, or choose another directory' };
+        return undefined;
+      },
+    },
+    inputs,
+  );
+  return { target: r.target, replaces: r.existing };
 }

@@ -2,6 +2,10 @@
  * BM25 with Lucene's formula (as in Pyserini): Σ_{t∈q} c(t,q) · idf(t) · tf·(k1+1) / (tf + k1·(1 − b + b·dl/avgdl)),
  * idf = ln(1 + (N − df + 0.5)/(df + 0.5)); k1 = 0.9, b = 0.4 by default. Only documents that match
  * at least one query term are ranked. Exact doc lengths are used (Lucene stores them lossily).
+ *
+ * scorer 'lucene': Lucene 8's BM25Similarity itself — no (k1+1) factor, 1-byte length norms, float32,
+ * idf and avgdl over the documents with at least one term (retrieval/sparse/lucene-scorer.ts), so
+ * scores equal Lucene's and Anserini's.
  */
 import type { SparseIndex } from '../indexer/sparse/sparse-index.js';
 import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
@@ -13,12 +17,16 @@ import { bm25Idf } from './sparse/score-core.js';
 import { bm25Norm } from './sparse/doc-arrays.js';
 import { attachTexts } from './hit-text.js';
 import { checkApprox } from './sparse/approx.js';
+import type { SparseScorer } from './sparse/score-core.js';
+import { docCount, luceneAvgdl, luceneBm25Cache, luceneBm25TermWeight, luceneBm25Weight, luceneDocScore, luceneIdf, intToByte4, luceneLength } from './sparse/lucene-scorer.js';
 
 export { bm25Idf };
 
 export interface Bm25Params {
   k1: number;
   b: number;
+  /** 'lexcase' (default) or 'lucene' (Lucene's BM25Similarity arithmetic). */
+  scorer: SparseScorer;
   /** Query worker threads over doc ranges (0 or 1 = score on the calling thread). */
   threads: number;
 }
@@ -26,8 +34,28 @@ export const BM25_DEFAULTS = { k1: 0.9, b: 0.4 } as const;
 
 export function createBm25Retriever(index: SparseIndex, params: Partial<Bm25Params> = {}): Retriever {
   const { k1, b } = { ...BM25_DEFAULTS, ...params };
+  const lucene = params.scorer === 'lucene';
   const scorer = scorerFor(index, index, index.view, params.threads ?? 0);
+  const explainLucene = (q: ReturnType<typeof queryTerms>, id: string): Explanation => {
+    const doc = docIndexOf(index, id);
+    const dl = index.doclen[doc];
+    const norm = intToByte4(dl);
+    const cache = luceneBm25Cache(k1, b, luceneAvgdl(index.view));
+    const terms = q.ids.map((t, i) => {
+      const tf = termFrequency(index.view, t, doc);
+      return { term: q.terms[i], qtf: q.counts[i], tf, df: index.df[t], score: tf ? luceneBm25Weight(luceneBm25TermWeight(index.view, index.df[t], q.counts[i]), tf, cache[norm]) : 0 };
+    });
+    const docs = docCount(index.view);
+    return {
+      id,
+      method: 'bm25',
+      score: luceneDocScore(terms.reduce((s, t) => s + t.score, 0)),
+      terms,
+      detail: { scorer: 'lucene', k1, b, dl, norm, normLength: luceneLength(dl), avgdl: luceneAvgdl(index.view), docCount: docs, idf: Object.fromEntries(q.ids.map((t, i) => [q.terms[i], luceneIdf(docs, index.df[t])])) },
+    };
+  };
   const explainDoc = (q: ReturnType<typeof queryTerms>, id: string): Explanation => {
+    if (lucene) return explainLucene(q, id);
     const doc = docIndexOf(index, id);
     const dl = index.doclen[doc];
     const norm = bm25Norm(k1, b, dl, index.avgdl);
@@ -44,7 +72,7 @@ export function createBm25Retriever(index: SparseIndex, params: Partial<Bm25Para
       const k = resolveK(opts, index.N);
       const approx = checkApprox(opts?.approx);
       const q = queryTerms(index, query);
-      const r = await scorer.score({ method: 'bm25', k1, b, ids: q.ids, counts: q.counts, k, ...(approx ? { approx } : {}) });
+      const r = await scorer.score({ method: 'bm25', k1, b, ids: q.ids, counts: q.counts, k, ...(lucene ? { scorer: 'lucene' as const } : {}), ...(approx ? { approx } : {}) });
       const hits = toHits(index, r);
       return opts?.withText ? attachTexts(hits, index.docs, 'bm25') : hits;
     },

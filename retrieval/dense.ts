@@ -28,6 +28,7 @@ import type { Embedder, EmbedderSpec } from '../indexer/embed/types.js';
 import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
 import { attachTexts, textStoreFor, type TextSource } from './hit-text.js';
 import { refuseApprox } from './sparse/approx.js';
+import { SEARCH_K } from './default-k.js';
 
 export interface DenseOptions {
   /** Query embedder (default: rebuilt from the manifest's spec). */
@@ -100,7 +101,7 @@ export function createDenseRetriever(table: lancedb.Table, section: Pick<DenseSe
   const embedQuery = async (query: string) => (await embedder.embed([lastWords(query, queryWords)], { kind: 'query' }))[0];
 
   const searchVector = async (vector: Float32Array, sopts?: SearchOptions): Promise<Hit[]> => {
-    const k = sopts?.k ?? 10;
+    const k = sopts?.k ?? SEARCH_K;
     if (!Number.isInteger(k) || k < 0) throw errors.invalidInput('k', `expected a non-negative integer, got ${k}`);
     if (vector.length !== section.dimension) throw errors.dimensionMismatch(section.dimension, vector.length, 'query vector');
     const limit = Math.min(k, section.rows);

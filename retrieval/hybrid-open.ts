@@ -1,7 +1,7 @@
 /**
  * openRetriever(dir, 'hybrid', opts): opens each component method of the index dir and fuses them.
  *
- *   methods   any subset of bm25 / qld / dense (and lancedb-fts); default HYBRID_DEFAULTS (hybrid.ts, tuned on train)
+ *   methods   any subset of the fusable methods (retrieval/methods.ts); default HYBRID_DEFAULTS (hybrid.ts, tuned on train)
  *   fusion    'rrf' | 'weighted' (min-max-normalised scores); default HYBRID_DEFAULTS
  *   weights   { bm25: 0.3, dense: 0.7 } or 'bm25=0.3,dense=0.7'; default HYBRID_DEFAULTS' weights when methods and fusion are the defaults, else equal
  *   rrfK, depth (hits fetched per component); defaults HYBRID_DEFAULTS
@@ -16,7 +16,6 @@ import { textStoreFor } from './hit-text.js';
 
 type Open = (dir: string, method: string, opts?: Record<string, unknown>) => Promise<Retriever>;
 
-export const HYBRID_COMPONENTS = ['bm25', 'qld', 'dense', 'lancedb-fts'];
 
 export function parseWeights(v: unknown): Record<string, number> | undefined {
   if (v === undefined || v === null || v === '') return undefined;
@@ -31,14 +30,15 @@ export function parseWeights(v: unknown): Record<string, number> | undefined {
   return out;
 }
 
-export function parseMethods(v: unknown): string[] {
+/** The methods to fuse, each one of `fusable` (the registry's fusable methods, retrieval/methods.ts). */
+export function parseMethods(v: unknown, fusable: readonly string[]): string[] {
   const list = Array.isArray(v) ? v.map(String) : typeof v === 'string' && v ? v.split(',').map((s) => s.trim()).filter(Boolean) : DEFAULT_HYBRID_METHODS;
-  for (const m of list) if (!HYBRID_COMPONENTS.includes(m)) throw errors.invalidInput('hybrid methods', `"${m}" cannot be fused (use ${HYBRID_COMPONENTS.join(', ')})`);
+  for (const m of list) if (!fusable.includes(m)) throw errors.invalidInput('hybrid methods', `"${m}" cannot be fused (use ${fusable.join(', ')})`);
   return list;
 }
 
-export async function openHybridRetriever(dir: string, opts: Record<string, unknown>, open: Open): Promise<Retriever> {
-  const methods = parseMethods(opts.methods ?? opts.hybridMethods);
+export async function openHybridRetriever(dir: string, opts: Record<string, unknown>, open: Open, fusable: readonly string[]): Promise<Retriever> {
+  const methods = parseMethods(opts.methods ?? opts.hybridMethods, fusable);
   const manifest = await readManifest(dir);
   for (const m of methods) if (!manifest.methods.includes(m)) throw errors.methodUnavailable(m, dir, manifest.methods, 'hybrid');
   const fusion = (opts.fusion ?? HYBRID_DEFAULTS.fusion) as FusionMethod;

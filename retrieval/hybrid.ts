@@ -10,6 +10,7 @@ import { fuse, type FusedHit, type FusionMethod, type RankedList } from './fusio
 import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
 import { attachTexts, type TextSource } from './hit-text.js';
 import { refuseApprox } from './sparse/approx.js';
+import { SEARCH_K } from './default-k.js';
 
 export interface HybridOptions {
   fusion?: FusionMethod;
@@ -41,7 +42,7 @@ export function createHybridRetriever(components: Retriever[], opts: HybridOptio
     return Promise.all(components.map(async (c) => ({ method: String(c.method), hits: await c.search(query, { k: depth, withText }) })));
   };
   const fusedSearch = async (query: string, sopts?: SearchOptions): Promise<FusedHit[]> => {
-    const k = sopts?.k ?? 10;
+    const k = sopts?.k ?? SEARCH_K;
     if (!Number.isInteger(k) || k < 0) throw errors.invalidInput('k', `expected a non-negative integer, got ${k}`);
     if (k === 0) return [];
     return fuse(fusion, await lists(query, k), { k, rrfK: opts.rrfK, weights: opts.weights });
@@ -55,7 +56,7 @@ export function createHybridRetriever(components: Retriever[], opts: HybridOptio
       if (!sopts?.withText) return (await fusedSearch(query, sopts)).map(({ id, score, rank }) => ({ id, score, rank }));
       if (opts.docs) return attachTexts((await fusedSearch(query, { k: sopts.k })).map(({ id, score, rank }) => ({ id, score, rank })), opts.docs, 'hybrid');
       // No doc store: take each fused hit's text from the component hits it came from.
-      const k = sopts.k ?? 10;
+      const k = sopts.k ?? SEARCH_K;
       if (!Number.isInteger(k) || k < 0) throw errors.invalidInput('k', `expected a non-negative integer, got ${k}`);
       if (k === 0) return [];
       const ls = await lists(query, k, true);

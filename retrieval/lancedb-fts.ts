@@ -17,6 +17,7 @@ import { errors } from '../core/errors.js';
 import type { Hit, Retriever, SearchOptions } from './types.js';
 import { attachTexts, textStoreFor } from './hit-text.js';
 import { refuseApprox } from './sparse/approx.js';
+import { SEARCH_K } from './default-k.js';
 
 export { ensureLanceFts, LANCE_FTS_DIR } from '../indexer/lancedb-fts-build.js';
 const TABLE = LANCE_FTS_TABLE;
@@ -37,7 +38,7 @@ export async function openLanceFtsRetriever(dir: string): Promise<Retriever> {
     method: 'lancedb-fts',
     async search(query: string, sopts?: SearchOptions): Promise<Hit[]> {
       refuseApprox(sopts, 'lancedb-fts');
-      const k = sopts?.k ?? 10;
+      const k = sopts?.k ?? SEARCH_K;
       if (!Number.isInteger(k) || k < 0) throw errors.invalidInput('k', `expected a non-negative integer, got ${k}`);
       if (!query.trim() || k === 0) return [];
       const rows = (await table.query().fullTextSearch(query).select(['id', '_score']).limit(k).toArray()) as Array<{ id: string; _score: number }>;

@@ -16,13 +16,14 @@ import type { CallbackManagerForRetrieverRun } from '@langchain/core/callbacks/m
 import { errors } from '../core/errors.js';
 import { openRetriever } from './open.js';
 import type { MethodName, Retriever } from './types.js';
+import { SEARCH_K } from './default-k.js';
 
 export interface LexcaseRetrieverInput extends BaseRetrieverInput {
   /** An index dir, or an opened lexcase Retriever. */
   index: string | Retriever;
   /** Method to open the index dir with (default 'bm25'); must match the Retriever's when one is given. */
   method?: MethodName;
-  /** Documents per query (default 10). */
+  /** Documents per query (default SEARCH_K, retrieval/default-k.ts). */
   k?: number;
   /** Method options for openRetriever (k1, b, mu, variant, methods, fusion, weights, embedder, …). */
   options?: Record<string, unknown>;
@@ -53,7 +54,7 @@ export class LexcaseRetriever extends BaseRetriever<LexcaseDocumentMetadata> {
     if (!fields || (typeof fields.index !== 'string' && typeof fields.index?.search !== 'function'))
       throw errors.invalidInput('index', 'LexcaseRetriever needs `index`: an index directory or a lexcase Retriever');
     if (typeof fields.index === 'string' && !fields.index) throw errors.invalidInput('index', 'index directory must be a non-empty path');
-    const k = fields.k ?? 10;
+    const k = fields.k ?? SEARCH_K;
     if (!Number.isInteger(k) || k < 1) throw errors.invalidInput('k', `expected a positive integer, got ${JSON.stringify(fields.k)}`);
     const own = typeof fields.index === 'string' ? undefined : String(fields.index.method);
     if (own !== undefined && fields.method !== undefined && fields.method !== own)

@@ -8,17 +8,18 @@ import { createAnalyzer, type Analyzer } from '../indexer/analyzer.js';
 import { openDocStore, type OpenedDocStore } from '../indexer/docstore.js';
 import { readManifest, type Manifest } from '../indexer/manifest.js';
 import { closeSparseIndexes, openRetriever } from './open.js';
+import { METHODS, offers } from './methods.js';
 import type { Retriever } from './types.js';
 
-/** Methods an opened index offers to agents and the explorer, in menu order. */
-export const INDEX_METHODS = ['bm25', 'qld', 'dense', 'hybrid'] as const;
+/** Methods an opened index offers to agents and the explorer, in menu order (the registry's methods with a search tool). */
+export const INDEX_METHODS: readonly string[] = METHODS.filter((m) => m.agents).map((m) => m.name);
 
 export interface OpenedIndex {
   dir: string;
   manifest: Manifest;
   analyzer: Analyzer;
   docs: OpenedDocStore;
-  /** INDEX_METHODS the manifest lists (hybrid when dense is there). */
+  /** INDEX_METHODS this index offers (methods.ts `offers`: its build step is in the manifest; hybrid when dense is). */
   methods: string[];
   /** The method's Retriever (cached when opened without options). */
   retriever(method: string, opts?: Record<string, unknown>): Promise<Retriever>;
@@ -31,7 +32,7 @@ export interface OpenedIndex {
 export async function openIndex(dir: string): Promise<OpenedIndex> {
   const manifest = await readManifest(dir);
   const docs = await openDocStore(dir);
-  const methods: string[] = INDEX_METHODS.filter((m) => manifest.methods.includes(m) || (m === 'hybrid' && manifest.methods.includes('dense')));
+  const methods: string[] = METHODS.filter((m) => m.agents && offers(m, manifest.methods)).map((m) => m.name);
   const cache = new Map<string, Promise<Retriever>>();
   const retriever = (method: string, opts?: Record<string, unknown>): Promise<Retriever> => {
     if (opts && Object.keys(opts).length) return openRetriever(dir, method, opts);
@@ -51,7 +52,8 @@ export async function openIndex(dir: string): Promise<OpenedIndex> {
     methods,
     retriever,
     async allRetrievers(wanted) {
-      const out: Partial<Record<string, Retriever>> = {};
+      // No prototype: a method name like "__proto__" or "constructor" finds nothing here.
+      const out: Partial<Record<string, Retriever>> = Object.create(null);
       for (const m of methods.filter((x) => !wanted || wanted.includes(x))) {
         try {
           out[m] = await retriever(m);

@@ -1,60 +1,23 @@
 /**
- * openRetriever(dir, method): the one entry point from an index dir to a Retriever.
- * Sparse methods share one loaded SparseIndex per dir (cached; reloaded when the manifest changes).
- * Dense methods ('dense', 'hybrid') open through retrieval/dense-open.ts and retrieval/hybrid-open.ts.
+ * openRetriever(dir, method): the one entry point from an index dir to a Retriever. The methods
+ * and how each opens are the registry's (methods.ts); sparse methods share one loaded SparseIndex
+ * per dir (open-sparse.ts).
  */
 import { errors } from '../core/errors.js';
 import { readManifest } from '../indexer/manifest.js';
-import { loadSparseIndex, type SparseIndex } from '../indexer/sparse/sparse-index.js';
 import type { Retriever } from './types.js';
-import { createBm25Retriever } from './bm25.js';
-import { createQldRetriever, type QldVariant } from './qld.js';
-import { numberOption } from './sparse/hits.js';
-import { closeScorers } from './sparse/query-pool.js';
-import { closeTextStores } from './hit-text.js';
-import { manifestKeyedCache } from './manifest-keyed-cache.js';
-import { availableParallelism } from 'node:os';
+import { METHODS, METHOD_NAMES, methodSpec } from './methods.js';
 
-/** Indexes at least this large score queries on min(2, cores) worker threads by default. */
-export const QUERY_THREADS_MIN_DOCS = 50_000;
+export { openSparseIndex, closeSparseIndexes, QUERY_THREADS_MIN_DOCS } from './open-sparse.js';
 
-const cache = manifestKeyedCache(loadSparseIndex, (i: SparseIndex) => Promise.all([i.docs.close(), closeScorers(i).then(() => i.closePostings())]));
-
-/** Load (once per dir and manifest version) the sparse index shared by bm25 and qld. */
-export function openSparseIndex(dir: string): Promise<SparseIndex> {
-  return cache.get(dir);
-}
-
-/** Drop cached indexes (all, or one dir), closing their doc store files. */
-export async function closeSparseIndexes(dir?: string): Promise<void> {
-  await closeTextStores(dir);
-  await cache.close(dir);
-}
-
-export const SPARSE_METHODS = ['bm25', 'qld'] as const;
+/** Methods scored from the shared sparse index. */
+export const SPARSE_METHODS: readonly string[] = METHODS.filter((m) => m.sparse).map((m) => m.name);
 
 export async function openRetriever(dir: string, method: string, opts: Record<string, unknown> = {}): Promise<Retriever> {
-  const manifest = await readManifest(dir);
-  if (method === 'bm25' || method === 'qld') {
-    if (!manifest.methods.includes(method)) throw errors.methodUnavailable(method, dir, manifest.methods);
-    const index = await openSparseIndex(dir);
-    const dfltThreads = index.N >= QUERY_THREADS_MIN_DOCS ? Math.min(2, availableParallelism()) : 0;
-    const threads = Math.floor(numberOption(opts, 'threads', dfltThreads, 0, 64));
-    if (method === 'bm25') return createBm25Retriever(index, { k1: numberOption(opts, 'k1', 0.9, 0), b: numberOption(opts, 'b', 0.4, 0, 1), threads });
-    const variant = (opts.variant ?? 'textbook') as QldVariant;
-    return createQldRetriever(index, { mu: numberOption(opts, 'mu', 2000, Number.MIN_VALUE), variant, threads });
-  }
-  if (method === 'wink') {
-    const { createWinkRetrieverFromIndex } = await import('./wink.js');
-    return createWinkRetrieverFromIndex(dir, opts);
-  }
-  // dense (LanceDB vectors), hybrid (fusion of any of bm25/qld/dense/lancedb-fts), lancedb-fts
-  // (LanceDB's own FTS, built by `index build --methods …,lancedb-fts` or `index lancedb-fts DIR`).
-  if (method === 'dense') return (await import('./dense-open.js')).openDenseFromOptions(dir, opts);
-  if (method === 'hybrid') return (await import('./hybrid-open.js')).openHybridRetriever(dir, opts, openRetriever);
-  if (method === 'lancedb-fts') return (await import('./lancedb-fts.js')).openLanceFtsRetriever(dir);
-  throw errors.methodUnknown(method, RETRIEVAL_METHODS);
+  const spec = methodSpec(method);
+  if (!spec) throw errors.methodUnknown(method, RETRIEVAL_METHODS);
+  return spec.open(dir, await readManifest(dir), opts, openRetriever);
 }
 
 /** Every method name openRetriever knows (whether a given index has it or not). */
-export const RETRIEVAL_METHODS: readonly string[] = ['bm25', 'qld', 'wink', 'dense', 'hybrid', 'lancedb-fts'];
+export const RETRIEVAL_METHODS: readonly string[] = METHOD_NAMES;

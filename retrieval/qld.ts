@@ -9,6 +9,10 @@
  *
  * lucene: Lucene's LMDirichletSimilarity: per matched term max(0, ln(1 + tf/(μ·P)) + ln(μ/(dl+μ))) with
  * Lucene's collection model P = (cf+1)/(|C|+1); only matching documents are ranked.
+ *
+ * scorer 'lucene': that formula as Lucene 8 computes it — lengths through the 1-byte norm, each
+ * term's score cast to float, the document's sum to float (retrieval/sparse/lucene-scorer.ts) — so
+ * scores equal Lucene's and Anserini's `-qld`. It implies the lucene variant.
  */
 import { errors } from '../core/errors.js';
 import type { SparseIndex } from '../indexer/sparse/sparse-index.js';
@@ -20,6 +24,8 @@ import { scorerFor } from './sparse/query-pool.js';
 import { collectionProb } from './sparse/score-core.js';
 import { attachTexts } from './hit-text.js';
 import { checkApprox } from './sparse/approx.js';
+import type { SparseScorer } from './sparse/score-core.js';
+import { intToByte4, luceneCollectionProb, luceneDocScore, luceneLength, luceneLmdTf, luceneLmdWeight, luceneMu } from './sparse/lucene-scorer.js';
 
 export { collectionProb };
 
@@ -27,13 +33,17 @@ export type QldVariant = 'textbook' | 'lucene';
 export interface QldParams {
   mu: number;
   variant: QldVariant;
+  /** 'lexcase' (default) or 'lucene' (Lucene's LMDirichletSimilarity arithmetic; the lucene variant). */
+  scorer: SparseScorer;
   /** Query worker threads over doc ranges (0 or 1 = score on the calling thread). */
   threads: number;
 }
 export const QLD_DEFAULTS = { mu: 2000, variant: 'textbook' } as const;
 
 export function createQldRetriever(index: SparseIndex, params: Partial<QldParams> = {}): Retriever {
-  const { mu, variant } = { ...QLD_DEFAULTS, ...params };
+  const lucene = params.scorer === 'lucene';
+  if (lucene && params.variant === 'textbook') throw errors.invalidInput('variant', 'the lucene scorer is Lucene\'s LMDirichletSimilarity (the lucene variant); drop --variant textbook or the lucene scorer');
+  const { mu, variant } = { ...QLD_DEFAULTS, ...params, ...(lucene ? { variant: 'lucene' as const } : {}) };
   if (variant !== 'textbook' && variant !== 'lucene') throw errors.invalidInput('variant', `expected "textbook" or "lucene", got "${String(variant)}"`);
   const T = index.totalTokens;
   const scorer = scorerFor(index, index, index.view, params.threads ?? 0);
@@ -42,7 +52,7 @@ export function createQldRetriever(index: SparseIndex, params: Partial<QldParams
     const k = resolveK(opts, index.N);
     const approx = checkApprox(opts?.approx);
     const q = queryTerms(index, query);
-    const hits = toHits(index, await scorer.score({ method: 'qld', variant, mu, ids: q.ids, counts: q.counts, k, ...(approx ? { approx } : {}) }));
+    const hits = toHits(index, await scorer.score({ method: 'qld', variant, mu, ids: q.ids, counts: q.counts, k, ...(lucene ? { scorer: 'lucene' as const } : {}), ...(approx ? { approx } : {}) }));
     return opts?.withText ? attachTexts(hits, index.docs, 'qld') : hits;
   };
 
@@ -53,6 +63,17 @@ export function createQldRetriever(index: SparseIndex, params: Partial<QldParams
       const doc = docIndexOf(index, id);
       const q = queryTerms(index, query);
       const dl = index.doclen[doc];
+      if (lucene) {
+        const m = luceneMu(mu);
+        const len = luceneLength(dl);
+        const ratio = Math.log(m / (len + m));
+        const terms = q.ids.map((t, i) => {
+          const tf = termFrequency(index.view, t, doc);
+          const muP = m * luceneCollectionProb(index.cf[t], T);
+          return { term: q.terms[i], qtf: q.counts[i], tf, df: index.df[t], score: tf ? luceneLmdWeight(q.counts[i], luceneLmdTf(tf, muP), ratio) : 0 };
+        });
+        return { id, method: 'qld', score: luceneDocScore(terms.reduce((s, t) => s + t.score, 0)), terms, detail: { scorer: 'lucene', mu, dl, norm: intToByte4(dl), normLength: len, collectionTokens: T } };
+      }
       const terms = q.ids.map((t, i) => {
         const tf = termFrequency(index.view, t, doc);
         const P = collectionProb(variant, index.cf[t], T);

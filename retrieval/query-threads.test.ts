@@ -26,7 +26,7 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-it('2 and 3 query threads give identical hits to in-process scoring, for bm25 and both QLD variants', async () => {
+it('2 and 3 query threads give identical hits to in-process scoring, for bm25, both QLD variants and the lucene scorer', async () => {
   for (const [method, opts] of SPARSE_SCORERS) {
     const single = await openRetriever(dir, method, { ...opts, threads: 0 });
     const two = await openRetriever(dir, method, { ...opts, threads: 2 });

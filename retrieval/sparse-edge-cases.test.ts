@@ -164,6 +164,9 @@ describe('degenerate corpora and crash leftovers', () => {
     const out = join(tmp.dir, 'aside');
     await buildIndex(fromArray(texts(['kept passage one', 'kept passage two', 'three'])), { out, corpusName: 'kept', workers: 0 });
     renameSync(out, `${out}.old-999999999`);
+    // swapIntoPlace marks the index it moves aside (kind index-old, its pid): only such a dir is put back.
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(`${out}.old-999999999`, '.lexcase-owner'), JSON.stringify({ format: 'lexcase-owner', kind: 'index-old', pid: 999999999, token: 't', createdAt: new Date().toISOString() }));
     const dupes = [...texts(['x0', 'x1']), ...texts(['dup'])];
     await expect(buildIndex(fromArray(dupes), { out, corpusName: 'failing', workers: 0 })).rejects.toThrow(/duplicate/);
     expect(existsSync(`${out}.old-999999999`)).toBe(false);

@@ -1,9 +1,10 @@
 /** The single Retriever seam: bm25, qld, dense, hybrid and rewrite are all Retrievers. */
 
-export type MethodName = 'bm25' | 'qld' | 'dense' | 'hybrid' | 'lancedb-fts' | 'wink';
+/** A method of the registry (retrieval/methods.ts: METHOD_NAMES); any string there is checked when opened. */
+export type MethodName = string;
 
 export interface SearchOptions {
-  /** Number of hits to return (default 10). */
+  /** Number of hits to return (default SEARCH_K, retrieval/default-k.ts). */
   k?: number;
   /** Also return each hit's passage text (and title, when it has one), read from the index's doc store. */
   withText?: boolean;

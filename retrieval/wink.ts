@@ -17,6 +17,7 @@ import { BM25_DEFAULTS } from './bm25.js';
 import { numberOption } from './sparse/hits.js';
 import { attachTexts, textStoreFor, type TextSource } from './hit-text.js';
 import { refuseApprox } from './sparse/approx.js';
+import { SEARCH_K } from './default-k.js';
 
 interface WinkEngine {
   defineConfig(cfg: { fldWeights: Record<string, number>; bm25Params?: { k1?: number; b?: number; k?: number } }): boolean;
@@ -61,7 +62,7 @@ export async function createWinkRetriever(passages: Iterable<Passage> | AsyncIte
     method: 'wink',
     async search(query: string, o?: SearchOptions): Promise<Hit[]> {
       refuseApprox(o, 'wink');
-      const k = Math.min(o?.k ?? 10, ids.length);
+      const k = Math.min(o?.k ?? SEARCH_K, ids.length);
       if (k <= 0) return [];
       const hits = engine.search(query, k).map(([doc, score], i) => ({ id: ids[Number(doc)], score, rank: i + 1 }));
       return o?.withText ? attachTexts(hits, docs, 'wink') : hits;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { layerViolations, readSources } from './support/import-layers.js';
+import { importCircles, layerViolations, readSources } from './support/import-layers.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 describe('import layers (docs/architecture.md)', () => {
-  it('no import of the project runs against core → corpora → indexer → retrieval → eval → agents → src/web', () => {
+  it('no import of the project (test-support included) runs against core → corpora → indexer → retrieval → eval → agents → src/web', () => {
     const files = readSources(root);
     expect(files.size).toBeGreaterThan(300);
     expect(files.has('core/errors.ts') && files.has('agents/case/experiment.ts')).toBe(true);
@@ -27,5 +27,39 @@ describe('import layers (docs/architecture.md)', () => {
       'core/errors.ts -> corpora/types.ts',
       'agents/mad/debate.ts -> indexer/analyzer.ts',
     ]);
+  });
+
+  it('no import circle among the sources (type-only imports count)', () => {
+    expect(importCircles(readSources(root))).toEqual([]);
+  });
+
+  it('finds circles of two and three files and a self-import, and not a diamond or a test importing its subject', () => {
+    const files = new Map([
+      ['eval/reproduce/run-grid.ts', "import { writeTable } from './table.js';"],
+      ['eval/reproduce/table.ts', "import type { RunState } from './run-grid.js';"],
+      ['indexer/docstore-blocks.ts', "import { checkOffsets } from './integrity.js';"],
+      ['indexer/integrity.ts', "import { DOCSTORE_FILES } from './docstore-writer.js';"],
+      ['indexer/docstore-writer.ts', "import { BlockColumnWriter } from './docstore-blocks.js';"],
+      ['src/cli/main.ts', "const m = await import('./main.js');"],
+      ['retrieval/a.ts', "import { b } from './b.js';\nimport { c } from './c.js';"],
+      ['retrieval/b.ts', "import { d } from './d.js';"],
+      ['retrieval/c.ts', "import { d } from './d.js';"],
+      ['retrieval/d.ts', ''],
+      ['retrieval/d.test.ts', "import { a } from './a.js';"],
+    ]);
+    expect(importCircles(files)).toEqual([
+      ['eval/reproduce/run-grid.ts', 'eval/reproduce/table.ts'],
+      ['indexer/docstore-blocks.ts', 'indexer/docstore-writer.ts', 'indexer/integrity.ts'],
+      ['src/cli/main.ts'],
+    ]);
+  });
+
+  it("a layer's test-support may not import a layer above it; tests/support/ may", () => {
+    const files = new Map([
+      ['eval/reproduce/test-support/scripted-all.ts', "import { scriptedArena } from '../../../agents/acal/test-support/scripted-arena.js';"],
+      ['agents/case/test-support/fixtures.ts', "import { buildIndex } from '../../../indexer/build.js';"],
+      ['tests/support/scripted-all.ts', "import { scriptedArena } from '../../agents/acal/test-support/scripted-arena.js';"],
+    ]);
+    expect(layerViolations(files).map((a) => `${a.from} -> ${a.to}`)).toEqual(['eval/reproduce/test-support/scripted-all.ts -> agents/acal/test-support/scripted-arena.ts']);
   });
 });

@@ -65,7 +65,8 @@ describe('ACAL arena (scripted OpenAI-compatible server)', () => {
     // every prompt that needs evidence carries the passage text; the gold label never appears
     const gen = srv!.requests.filter((r) => userOf(r).startsWith('TASK: write arguments'));
     expect(gen).toHaveLength(4);
-    for (const r of gen) expect(userOf(r)).toContain('[P1] FRE 801:'); // evidence under handles, never its id
+    for (const r of gen) expect(userOf(r)).toContain('[P1] "Hearsay" means'); // evidence under handles, never its id or title
+    for (const r of srv!.requests) expect(userOf(r)).not.toContain('FRE 801:');
     for (const r of srv!.requests) expect(JSON.stringify(r.body)).not.toContain('fre-801');
     // recomputation from the saved graph alone gives the same result
     expect(recompute(graph)).toEqual(graph.result);
@@ -102,7 +103,7 @@ describe('ACAL arena (scripted OpenAI-compatible server)', () => {
     expect(graph.result).toMatchObject({ decidedBy: 'judge', escalation: 'done', verdict: 'Yes' });
     const j = srv!.requests.find((r) => userOf(r).startsWith('TASK: final judgment'))!;
     expect(userOf(j)).toContain('ARGUMENT GRAPH:');
-    expect(userOf(j)).toContain('[P1] FRE 801');
+    expect(userOf(j)).toContain('[P1] "Hearsay" means');
     expect(userOf(j)).toMatch(/\(a4\) \[ATTACKS; Legal Analyst; base 0\.60, final 0\.\d\d\]/);
   });
 

@@ -106,7 +106,7 @@ const CASE_HEADER = [
   ...CASE_LINES,
   '',
   'EVIDENCE (retrieved passages; cite by id):',
-  '[P1] FRE 801: (c) "Hearsay" means a statement that the declarant does not make while testifying.',
+  '[P1] (c) "Hearsay" means a statement that the declarant does not make while testifying.',
   '[P2] ' + 'x'.repeat(700) + '…',
 ];
 
@@ -166,7 +166,7 @@ const SCORE: [string, string] = [
     '(s1) [supports the claim] The neighbour’s words are offered for their truth. (cites P1)',
     '(a1) [attacks the claim] The words are offered for their effect on the listener.',
     '',
-    'Reply with JSON only: {"scores": [{"id": "<argument id>", "score": <0.1..1.0>, "note": "<one sentence>"}]}',
+    'Reply with JSON only, one entry per argument id: {"scores": {"<argument id>": {"score": <0.1..1.0>, "note": "<one sentence>"}, ...}}',
   ].join('\n'),
 ];
 
@@ -183,7 +183,7 @@ const RELATIONS: [string, string] = [
     '',
     'For each pair: "attack" if A and B contradict or undermine each other; "support" if one reinforces or provides evidence for the other; "neutral" if they address different aspects or have no logical dependency. Judge the content, not merely the sides: arguments on opposite sides can be neutral. Give a confidence in [0, 1].',
     '',
-    'Reply with JSON only: {"relations": [{"pair": "<pair id>", "relation": "attack|support|neutral", "confidence": <0..1>}]}',
+    'Reply with JSON only, one entry per pair id: {"relations": {"<pair id>": {"relation": "attack|support|neutral", "confidence": <0..1>}, ...}}',
   ].join('\n'),
 ];
 

@@ -13,7 +13,8 @@ import { describeRole, LEGAL_ROLES, roleByName } from './roles.js';
 export function formatEvidence(evidence: EvidencePassage[], maxChars = 700): string {
   if (!evidence.length) return '(no passages retrieved)';
   return evidence
-    .map((p) => `[${passageHandles().handle(p.id)}]${p.title ? ` ${p.title}:` : ''} ${p.text.length > maxChars ? p.text.slice(0, maxChars) + '…' : p.text}`)
+    // handle + text only: a title (some corpora title every distractor and no gold passage) would tell them apart
+    .map((p) => `[${passageHandles().handle(p.id)}] ${p.text.length > maxChars ? p.text.slice(0, maxChars) + '…' : p.text}`)
     .join('\n');
 }
 
@@ -89,7 +90,7 @@ export function scorePrompt(c: CaseInput, items: ScoredItem[]): string {
     `ARGUMENTS:\n${items
       .map((i) => `(${i.id}) [${i.side === 'support' ? 'supports' : 'attacks'} the claim] ${i.text}${i.citedPassageIds.length ? ` (cites ${i.citedPassageIds.map((id) => passageHandles().handle(id)).join(', ')})` : ''}`)
       .join('\n')}`,
-    'Reply with JSON only: {"scores": [{"id": "<argument id>", "score": <0.1..1.0>, "note": "<one sentence>"}]}',
+    'Reply with JSON only, one entry per argument id: {"scores": {"<argument id>": {"score": <0.1..1.0>, "note": "<one sentence>"}, ...}}',
   ].join('\n\n');
 }
 
@@ -114,7 +115,7 @@ export function relationsPrompt(context: string, batch: RelationPair[]): string 
       )
       .join('\n'),
     'For each pair: "attack" if A and B contradict or undermine each other; "support" if one reinforces or provides evidence for the other; "neutral" if they address different aspects or have no logical dependency. Judge the content, not merely the sides: arguments on opposite sides can be neutral. Give a confidence in [0, 1].',
-    'Reply with JSON only: {"relations": [{"pair": "<pair id>", "relation": "attack|support|neutral", "confidence": <0..1>}]}',
+    'Reply with JSON only, one entry per pair id: {"relations": {"<pair id>": {"relation": "attack|support|neutral", "confidence": <0..1>}, ...}}',
   ].join('\n\n');
 }
 

@@ -23,7 +23,10 @@ import { createAgent, createMiddleware, modelCallLimitMiddleware } from 'langcha
 import { z } from 'zod';
 import { isLexcaseError } from '../../core/errors.js';
 import { passageHandles } from '../common/passage-handles.js';
+import { sendAs } from '../../core/llm/json-schema.js';
 import { invokeStructured, messageText, parseStructured } from '../../core/llm/structured.js';
+import { rejectReply } from '../../core/llm/cache-validation.js';
+import { withCall } from '../../core/llm/record-replay.js';
 import { advocateCompilePrompt, advocateSystemPrompt, advocateTask } from './prompts.js';
 import { truncate } from '../common/question-text.js';
 import { countingModel } from './token-tally.js';
@@ -36,6 +39,16 @@ export const EvidenceSelection = z.object({
     .array(z.object({ id: z.union([z.string(), z.number()]).transform(String), justification: z.string().default('') }))
     .min(1),
 });
+
+/**
+ * The compile call's selection: the same reply, with the passage offered as an enum of the handles
+ * listed (`handles`), so a schema-following server can only pick passages the advocate's searches
+ * returned; the parser stays lenient (an unknown id is dropped and listed in rejectedIds).
+ */
+export function evidenceSelectionSchema(handles: readonly string[]) {
+  const id = sendAs(z.union([z.string(), z.number()]).transform(String), { type: 'string', enum: [...new Set(handles)] });
+  return z.object({ analysis: z.string().optional(), evidence: z.array(z.object({ id, justification: z.string().default('') })).min(1) });
+}
 
 export interface AdvocateOptions {
   llm: BaseChatModel;
@@ -96,9 +109,9 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
     systemPrompt: advocateSystemPrompt(o.k, stance, o.tools.map((t) => t.name)),
     middleware: [modelCallLimitMiddleware({ runLimit: maxSteps, exitBehavior: 'end' }), tokenLimitMiddleware(maxTokens)],
   });
-  const state = (await agent.invoke(
-    { messages: [new HumanMessage(advocateTask(o.facts, o.hypothesis.text, stance))] },
-    { signal: o.signal, recursionLimit: maxSteps * 8 + 10 },
+  // the loop's LLM exchanges are recorded as the step `advocate <key>` (core/llm/record-replay.ts)
+  const state = (await withCall(`advocate ${o.hypothesis.key}`, () =>
+    agent.invoke({ messages: [new HumanMessage(advocateTask(o.facts, o.hypothesis.text, stance))] }, { signal: o.signal, recursionLimit: maxSteps * 8 + 10 }),
   )) as { messages: BaseMessage[] };
   const messages = state.messages;
   const { calls, candidates, steps } = extractToolTrace(messages, handles);
@@ -118,21 +131,18 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
       picked = sel.evidence.map((e) => ({ ...e, id: handles.resolve(e.id) }));
       analysis = sel.analysis;
     } catch {
-      /* fall through to the compile call */
+      rejectReply(last); // never served from the cache again; fall through to the compile call
     }
   }
   if ((!picked || selectEvidence(picked, candidates, o.k).evidence.length === 0) && candidates.size > 0) {
-    const list = [...candidates.values()]
-      .sort((a, b) => b.score - a.score)
-      .slice(0, 30)
-      .map((c) => `${handles.handle(c.id)}: ${truncate(c.snippet.replace(/\s+/g, ' '), 300)}`)
-      .join('\n');
+    const shown = [...candidates.values()].sort((a, b) => b.score - a.score).slice(0, 30);
+    const list = shown.map((c) => `${handles.handle(c.id)}: ${truncate(c.snippet.replace(/\s+/g, ' '), 300)}`).join('\n');
     const tally = { tokens: 0 };
     try {
       const r = await invokeStructured(
         countingModel(o.llm, tally),
         [new SystemMessage('You are an Advocate compiling evidence.'), new HumanMessage(advocateCompilePrompt(o.k, o.hypothesis.text, stance, list))],
-        EvidenceSelection,
+        evidenceSelectionSchema(shown.map((c) => handles.handle(c.id))),
         { what: `advocate ${o.hypothesis.key} evidence selection`, signal: o.signal },
       );
       picked = r.value.evidence.map((e) => ({ ...e, id: handles.resolve(e.id) }));

@@ -13,7 +13,7 @@ import { exploratoryPrompt } from './prompts.js';
 import { factsOf } from '../common/question-text.js';
 import type { Hypothesis } from './types.js';
 
-export const ExploratoryReply = z.object({ hypotheses: z.array(z.string().min(1)).min(1) });
+export const ExploratoryReply = z.object({ hypotheses: z.array(z.string()).min(1) });
 
 export async function exploratoryHypotheses(
   llm: BaseChatModel,

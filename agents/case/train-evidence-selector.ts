@@ -34,6 +34,7 @@ import { candidateFeatures, QUESTION_FEATURES, SIGNAL_FEATURES, type PlanRanking
 import { gatherSelectorEvidence, linearScore, selectBySlots, type SelectorModel } from './evidence-selector.js';
 import { directHypotheses } from './hypotheses-direct.js';
 import { errors } from '../../core/errors.js';
+import { DEFAULT_K } from '../../retrieval/default-k.js';
 
 export interface TrainingQuestion {
   id: string;
@@ -56,7 +57,7 @@ export async function trainingQuestion(
   retrievers: { bm25: Retriever; qld: Retriever },
   q: Question,
   plan: QueryPlan = DEFAULT_QUERY_PLAN,
-  k = 5,
+  k = DEFAULT_K,
   signals?: GatherOptions['signals'],
 ): Promise<TrainingQuestion> {
   const hypotheses = directHypotheses(q);
@@ -224,7 +225,7 @@ async function main(argv: string[]) {
   const index = arg('--index') ?? (withSignals ? DEFAULT_INDEX_DIR : await ensureDefaultIndex(undefined, (l) => console.error(l)));
   const limit = arg('--limit') ? Number(arg('--limit')) : undefined;
   const out = arg('--out') ?? (withSignals ? 'agents/case/evidence-selector-weights-dense.ts' : 'agents/case/evidence-selector-weights.ts');
-  const k = 5;
+  const k = DEFAULT_K;
   const questions = (await loadQuestions('barexam', 'train', { seed: 13 })).slice(0, limit);
   const t0 = performance.now();
   const { set, denseEmbedder: embedder } = await gatherTrainingSet(index, questions, (d) => d % 100 === 0 && console.error(`gathered ${d}/${questions.length}`), withSignals);

@@ -1,7 +1,7 @@
 /**
  * Issue 15, item 1: no LLM request of any system (except the oracle baseline) carries a real passage
  * id. A small REAL index from the bundled data — the gold passages of the first Bar Exam QA val
- * questions (ids mbe_N, equal to the question ids) and legal_corpus distractors (cap-…#pN, fre-…) —
+ * questions (ids mbe_N) and legal_corpus distractors (cap-…#pN, fre-…) —
  * serves every system through the real OpenAI client against the scripted server; every request
  * body is recorded and scanned for every id of the index. The scripted models cite what they were
  * shown (handles), and the traces must still name the real ids.

@@ -15,8 +15,11 @@ export interface PaperSampling {
 }
 
 export const PAPER_SAMPLING: Record<PaperSystem, PaperSampling> = {
-  case: { temperature: 0.3, source: 'CASE (paper 003) §5.3: llama-3.3-70b-instruct at sampling temperature 0.3' },
-  baseline: { temperature: 0.3, source: 'CASE (paper 003) §5.3: baselines 1-4 at sampling temperature 0.3' },
+  case: {
+    temperature: 0.3,
+    source: "CASE (paper 003) gives no temperature for the agents (LLaMA 3 70B via DSPy, §5.3); 0.3 is its baselines' (§4.1, §5.3: llama-3.3-70b-instruct at sampling temperature 0.3), used for the agents too so agents and baselines run at one temperature",
+  },
+  baseline: { temperature: 0.3, source: 'CASE (paper 003) §4.1 and §5.3: baselines 1-4 (llama-3.3-70b-instruct) at sampling temperature 0.3' },
   mad: { source: 'MAD (paper 002) publishes no sampling settings: the LLM layer default (temperature 0) is kept' },
   'single-rag': { source: 'MAD (paper 002) publishes no sampling settings: the LLM layer default (temperature 0) is kept' },
   'self-consistency': {
@@ -24,7 +27,7 @@ export const PAPER_SAMPLING: Record<PaperSystem, PaperSampling> = {
     source: 'MAD (paper 002) §3.6 votes among m sampled answers but gives no temperature; 0.7 is the usual self-consistency setting (Wang et al. 2023)',
   },
   acal: { source: 'ACAL (paper 001) publishes no sampling settings (Gemini 2.5 defaults): the LLM layer default (temperature 0) is kept' },
-  emar: { temperature: 0.1, topP: 0.9, maxTokens: 2048, source: 'EMAR (paper 004) §4: temperature 0.1, top-p 0.9, max_tokens 2048' },
+  emar: { temperature: 0.1, topP: 0.9, maxTokens: 2048, source: 'EMAR (paper 004), Experiment, "Baselines": all models at temperature 0.1, top-p 0.9, max_tokens 2048' },
   threeply: { topP: 1, maxTokens: 1000, source: '3-ply (paper 000) §4.1: max_tokens 1000, top_p 1 (no generation temperature given); evaluator at temperature 0' },
 };
 

@@ -1,7 +1,7 @@
 /**
  * Neutral passage handles: no LLM request (except the oracle baseline's) may carry a real passage
- * id. The bundled corpus names the Bar Exam QA gold passages `mbe_N` — the ids of the questions they
- * answer — next to distractors named `cap-…#pN`, `fre-…`; a model shown those ids could learn
+ * id. The bundled corpus names the Bar Exam QA gold passages `mbe_N` next to distractors named
+ * `cap-…#pN`, `fre-…`; a model shown those ids could learn
  * "prefer mbe_" and inflate evidence recall and accuracy (issue 15, item 1).
  *
  * Models see passages as `P1`, `P2`, … allocated in order of first appearance. One PassageHandles

@@ -38,6 +38,8 @@ export interface EmarExperimentOptions {
   retryFailed?: boolean;
   /** Recorded in config.json: model id and sampling. */
   llm: { model?: string; temperature?: number; topP?: number; maxTokens?: number };
+  /** Recorded in config.json: which sampling settings are the paper's, which were given, and the paper's source. */
+  sampling?: { fromPaper: string[]; given: string[]; source: string };
 }
 
 export async function runEmarExperiment(o: EmarExperimentOptions): Promise<{ run: RunExperimentResult; summary: ReturnType<typeof summarizeEmarRun>; markdown: string }> {
@@ -65,6 +67,7 @@ export async function runEmarExperiment(o: EmarExperimentOptions): Promise<{ run
       temperature: o.llm.temperature,
       topP: o.llm.topP,
       maxTokens: o.llm.maxTokens,
+      ...(o.sampling ? { sampling: o.sampling } : {}),
       epsilon: o.epsilon,
       maxDepth: o.maxDepth,
       convergence: o.convergence,

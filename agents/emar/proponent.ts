@@ -3,11 +3,11 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { invokeStructured } from '../../core/llm/structured.js';
 import { PROPONENT_SYSTEM, proponentRequest } from './prompts.js';
-import { claimSchema } from './schemas.js';
+import { caseLetters, claimSchema } from './schemas.js';
 import type { Claim, EmarCase } from './types.js';
 
 export async function proponent(model: BaseChatModel, c: EmarCase, facts: string[], critique?: Claim, signal?: AbortSignal): Promise<Claim> {
-  const { value } = await invokeStructured(model, [new SystemMessage(PROPONENT_SYSTEM), new HumanMessage(proponentRequest(c, facts, critique))], claimSchema(c.choices.length), {
+  const { value } = await invokeStructured(model, [new SystemMessage(PROPONENT_SYSTEM), new HumanMessage(proponentRequest(c, facts, critique))], claimSchema(caseLetters(c.choices)), {
     what: critique ? 'EMAR proponent response' : 'EMAR proponent argument',
     signal,
   });

@@ -1,22 +1,30 @@
-/** zod schemas of EMAR's JSON replies; option letters are checked against the case's options. */
+/**
+ * zod schemas of EMAR's JSON replies. Sent to the endpoint in the strict subset
+ * (core/llm/strict-schema.ts): the option letter is an enum of the case's letters, so a
+ * schema-following server can only write a letter the parser takes.
+ */
 import { z } from 'zod';
 import { LETTERS } from '../../corpora/types.js';
 
 const str = z.preprocess((v) => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v)), z.string());
 const list = z.preprocess((v) => (typeof v === 'string' ? [v] : v ?? []), z.array(str));
 
-export function letterSchema(nChoices: number) {
-  const allowed = LETTERS.slice(0, nChoices);
-  return z.preprocess(
-    (v) => (typeof v === 'string' ? (/^\(?([A-J])\)?(?:[.:)\s]|$)/i.exec(v.trim())?.[1] ?? v).toUpperCase() : v),
-    z.string().refine((s) => allowed.includes(s), { message: `expected one of ${allowed.join(', ')}` }),
-  );
+/** The letters of a case's options that have text (an empty option cannot be argued for). */
+export function caseLetters(choices: string[]): string[] {
+  const letters = choices.map((c, i) => (c.trim() ? LETTERS[i] : '')).filter(Boolean);
+  return letters.length ? letters : LETTERS.slice(0, choices.length);
+}
+
+/** One option letter among `letters` ("b", "(B)", "B. text" → "B"); sent as an enum of `letters`. */
+export function letterSchema(letters: string[]) {
+  return z
+    .string()
+    .transform((v) => (/^\(?([A-J])\)?(?:[.:)\s]|$)/i.exec(v.trim())?.[1] ?? v.trim()).toUpperCase())
+    .pipe(z.enum(letters as [string, ...string[]], { message: `expected one of ${letters.join(', ')}` }));
 }
 
 export const factsSchema = z.object({ facts: list });
 
-export const claimSchema = (nChoices: number) =>
-  z.object({ answer: letterSchema(nChoices), claim: str, argument: str, evidence: list });
+export const claimSchema = (letters: string[]) => z.object({ answer: letterSchema(letters), claim: str, argument: str, evidence: list });
 
-export const judgeSchema = (nChoices: number) =>
-  z.object({ established_facts: list, answer: letterSchema(nChoices), rationale: str });
+export const judgeSchema = (letters: string[]) => z.object({ established_facts: list, answer: letterSchema(letters), rationale: str });

@@ -6,6 +6,7 @@ import { checkCitations } from './citation-check.js';
 import { invokeStructured } from '../../core/llm/structured.js';
 import { ANALYST_SYSTEM, citedAnswerPrompt } from './prompts.js';
 import { citedAnswerSchema } from './schemas.js';
+import { passageHandles } from '../common/passage-handles.js';
 import type { CheckedCitation, Claim, PoolPassage } from './types.js';
 
 export interface CitedAnswer {
@@ -27,7 +28,8 @@ export async function citedAnswer(
   signal?: AbortSignal,
 ): Promise<CitedAnswer> {
   const messages = [new SystemMessage(ANALYST_SYSTEM), new HumanMessage(citedAnswerPrompt(q, pool, passageChars))];
-  const r = await invokeStructured(llm, messages, citedAnswerSchema(letters), { what, signal });
+  const h = passageHandles();
+  const r = await invokeStructured(llm, messages, citedAnswerSchema(letters, pool.map((p) => h.handle(p.id))), { what, signal });
   const citations = await checkCitations(r.value.claims, new Set(pool.map((p) => p.id)), getPassage);
   return { answer: r.value.answer, reasoning: r.value.reasoning, claims: r.value.claims, citations, ...(r.attempts > 1 ? { raw: r.raw } : {}) };
 }

@@ -17,10 +17,10 @@ import { truncate } from '../common/question-text.js';
 import { passageHandles } from '../common/passage-handles.js';
 import { checkCitations } from './citation-check.js';
 import { searchWith } from './evidence-pool.js';
-import type { z } from 'zod';
 import { extractJson, invokeStructured, messageText, structuredFailure, type StructuredResult } from '../../core/llm/structured.js';
+import { rejectReply } from '../../core/llm/cache-validation.js';
 import { debaterSystem, openingPrompt, rebuttalPrompt } from './prompts.js';
-import { briefSchema } from './schemas.js';
+import { briefSchema, type BriefReply } from './schemas.js';
 import type { Brief, PoolPassage } from './types.js';
 
 function tryJson(text: string): unknown {
@@ -101,8 +101,10 @@ export async function debaterTurn(o: DebaterTurnOptions): Promise<DebaterTurn> {
   };
   const what = `debater ${o.letter} round ${o.round}`;
   let added: PoolPassage[] = [];
+  // the closed set of citable passages: the handles of what this debater was shown
+  const shown = () => [...evidence, ...added].map((p) => passageHandles().handle(p.id));
   try {
-    let r: StructuredResult<z.infer<typeof briefSchema>> | undefined;
+    let r: StructuredResult<BriefReply> | undefined;
     let model: BaseChatModel = o.llm;
     if (canRequest && typeof o.llm.bindTools === 'function') {
       // The snippet request is a free tool choice; the brief itself is then a structured call.
@@ -117,11 +119,12 @@ export async function debaterTurn(o: DebaterTurnOptions): Promise<DebaterTurn> {
         // the brief itself: tools still declared (the conversation has tool calls) but not callable
         model = o.llm.bindTools(o.tools, { tool_choice: 'none' }) as BaseChatModel;
       } else {
-        const parsed = briefSchema.safeParse(tryJson(messageText(first)));
+        const parsed = briefSchema(shown()).safeParse(tryJson(messageText(first)));
         if (parsed.success) r = { value: parsed.data, raw: [messageText(first)], attempts: 1 };
+        else rejectReply(first); // never served from the cache again
       }
     }
-    r ??= await invokeStructured(model, messages, briefSchema, { what, signal: o.signal });
+    r ??= await invokeStructured(model, messages, briefSchema(shown()), { what, signal: o.signal });
     const seenIds = new Set([...evidence, ...added].map((p) => p.id));
     const citations = await checkCitations(r.value.claims, seenIds, o.getPassage);
     return {

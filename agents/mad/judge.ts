@@ -10,6 +10,7 @@ import type { Question } from '../../corpora/types.js';
 import { invokeStructured } from '../../core/llm/structured.js';
 import { JUDGE_SYSTEM, judgePrompt } from './prompts.js';
 import { judgeSchema } from './schemas.js';
+import { passageHandles } from '../common/passage-handles.js';
 import type { Brief, CrossExamination, Judgment, PoolPassage } from './types.js';
 
 export async function judge(
@@ -23,7 +24,9 @@ export async function judge(
   signal?: AbortSignal,
 ): Promise<Judgment> {
   const messages = [new SystemMessage(JUDGE_SYSTEM), new HumanMessage(judgePrompt(q, pool, briefs, cross, passageChars))];
-  const r = await invokeStructured(llm, messages, judgeSchema(letters), { what: 'judge', signal });
+  // the closed set of citable passages: every handle the judge's prompt shows (pool and briefs)
+  const handles = passageHandles().entries().map((e) => e.handle);
+  const r = await invokeStructured(llm, messages, judgeSchema(letters, handles), { what: 'judge', signal });
   const v = r.value;
   return {
     verdict: v.verdict,

@@ -1,5 +1,6 @@
 /** zod schemas of the JSON replies of the 3-ply agents (tolerant of the usual spelling drift). */
 import { z } from 'zod';
+import { sendAs } from '../../core/llm/json-schema.js';
 
 export type AnalysisOutcome = 'REQUIRES_ABSTENTION' | 'REQUIRES_CORRECTION' | 'VALID_ARGUMENT';
 
@@ -14,26 +15,56 @@ export function normalizeOutcome(s: string): AnalysisOutcome | undefined {
 
 const text = z.preprocess((v) => (v === null || v === undefined ? undefined : typeof v === 'string' ? v : JSON.stringify(v)), z.string().optional());
 
+const OUTCOMES = ['REQUIRES_ABSTENTION', 'REQUIRES_CORRECTION', 'VALID_ARGUMENT'] as const;
+const nullableText = { anyOf: [{ type: 'string' }, { type: 'null' }] };
+
+/**
+ * The Factor Analyst's report. Sent in the strict subset: `analysis_outcome` is an enum of the three
+ * outcomes; the details are required but nullable (the prompt asks for them only when they apply).
+ * Parsed leniently: spelling drift of the outcome is normalised, extra keys are kept.
+ */
 export const analystReportSchema = z.object({
-  analysis_outcome: z.string().transform((s, ctx) => {
-    const o = normalizeOutcome(s);
-    if (!o) {
-      ctx.addIssue({ code: 'custom', message: `expected REQUIRES_ABSTENTION, REQUIRES_CORRECTION or VALID_ARGUMENT, got "${s}"` });
-      return z.NEVER;
-    }
-    return o;
-  }),
+  analysis_outcome: sendAs(
+    z.string().transform((s, ctx) => {
+      const o = normalizeOutcome(s);
+      if (!o) {
+        ctx.addIssue({ code: 'custom', message: `expected REQUIRES_ABSTENTION, REQUIRES_CORRECTION or VALID_ARGUMENT, got "${s}"` });
+        return z.NEVER;
+      }
+      return o;
+    }),
+    { type: 'string', enum: [...OUTCOMES] },
+  ),
   summary: text,
-  abstention_details: z.object({ reason_for_abstention: text }).loose().nullish(),
-  correction_details: z
-    .object({
-      fabricated_or_misrepresented_factors: z.array(z.string()).nullish(),
-      misrepresented_precedent_outcome: text,
-      misrepresented_tsc_outcome: text,
-      other_issues_for_correction: text,
-    })
-    .loose()
-    .nullish(),
+  abstention_details: sendAs(z.object({ reason_for_abstention: text }).loose().nullish(), {
+    anyOf: [{ type: 'object', properties: { reason_for_abstention: nullableText }, required: ['reason_for_abstention'], additionalProperties: false }, { type: 'null' }],
+  }),
+  correction_details: sendAs(
+    z
+      .object({
+        fabricated_or_misrepresented_factors: z.array(z.string()).nullish(),
+        misrepresented_precedent_outcome: text,
+        misrepresented_tsc_outcome: text,
+        other_issues_for_correction: text,
+      })
+      .loose()
+      .nullish(),
+    {
+      anyOf: [
+        {
+          type: 'object',
+          properties: {
+            fabricated_or_misrepresented_factors: { anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'null' }] },
+            misrepresented_precedent_outcome: nullableText,
+            other_issues_for_correction: nullableText,
+          },
+          required: ['fabricated_or_misrepresented_factors', 'misrepresented_precedent_outcome', 'other_issues_for_correction'],
+          additionalProperties: false,
+        },
+        { type: 'null' },
+      ],
+    },
+  ),
   utilized_factors: z.array(z.string()).nullish(),
 }).loose();
 export type AnalystReport = z.infer<typeof analystReportSchema>;
@@ -58,8 +89,12 @@ export const threePlySchema = z.object({
   "Plaintiff's Rebuttal": text,
 }).loose();
 
-export const distilledSchema = z.object({
-  c1: z.array(z.string()).default([]),
-  c2: z.array(z.string()).default([]),
-  c3: z.array(z.string()).default([]),
-});
+/**
+ * The Factor Distiller's lists. `labels` (the factor model's "F4 Agreed-not-to-disclose (P)" strings)
+ * are the closed set a schema-following server picks from; the parser also takes free strings
+ * (prompt mode), which scoring maps to factor ids or counts as hallucinated.
+ */
+export function distilledSchema(labels: readonly string[]) {
+  const list = sendAs(z.array(z.string()).default([]), { type: 'array', items: { type: 'string', enum: [...new Set(labels)] } });
+  return z.object({ c1: list, c2: list, c3: list });
+}

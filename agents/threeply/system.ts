@@ -47,7 +47,7 @@ export function createThreePlySystem(opts: ThreePlySystemOptions): AgentSystem<C
     let extracted: Awaited<ReturnType<typeof distillFactors>> | null;
     try {
       result = await generateArgument(opts.kind, ctx.llm, text, ctx.signal);
-      extracted = result.abstained ? null : await distillFactors(opts.evaluator ?? ctx.llm, result.plies, ctx.signal);
+      extracted = result.abstained ? null : await distillFactors(opts.evaluator ?? ctx.llm, result.plies, opts.factors, ctx.signal);
     } catch (e) {
       if (ctx.signal?.aborted) throw e;
       // A failed item is scored as an abstention over its triple's factors (eval/metrics/failures.ts).

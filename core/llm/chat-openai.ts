@@ -10,7 +10,9 @@
  *
  * Each attempt gets its own AbortSignal linked to the caller's: the OpenAI SDK adds an 'abort'
  * listener to the signal of every request and never removes it, so passing one long-lived run
- * signal through retries leaked listeners (MaxListenersExceededWarning under faults). Replies to a
+ * signal through retries leaked listeners (MaxListenersExceededWarning under faults). That signal
+ * also carries the attempt's wall-clock deadline (`timeoutMs`, deadline.ts), which covers the
+ * headers, the body and any stream. Replies to a
  * json_schema request are parsed by lexcase (structured.ts), not by the SDK's `parse()`, which
  * throws on a reply that is not JSON and would lose it (`completions` below uses `create`).
  * A reply whose tool calls all have malformed arguments is converted with those calls as
@@ -30,8 +32,13 @@ import {
   type ChatOpenAIFields,
 } from '@langchain/openai';
 import type { LimitFunction } from 'p-limit';
+import { errors } from '../errors.js';
 import { log } from '../log.js';
 import type { DiskCache } from './disk-cache.js';
+import { rememberCacheEntry } from './cache-validation.js';
+import { readCompletion } from './completion-reply.js';
+import { withDeadline } from './deadline.js';
+import { currentExchangeLog, exchangeKey, restoreError, restoreReply, storeError, storeReply } from './record-replay.js';
 import { withRetries } from './retry.js';
 import type { StructuredOutputSetting } from './structured.js';
 import { recordUsage, type UsageMeter } from './usage.js';
@@ -53,6 +60,8 @@ export interface LexcaseModelShared extends StructuredOutputSetting {
   limit: LimitFunction;
   retry: { maxRetries: number; baseMs: number; maxMs: number };
   stats: LlmStats;
+  /** Replay the run recorded in this dir (record-replay.ts): never contact the endpoint. */
+  replayFrom?: string;
 }
 
 // Call options that do not change the reply and must not split the cache.
@@ -83,23 +92,18 @@ class CreateOnlyCompletions extends ChatOpenAICompletions {
     const { maxRetries, ...sdkOptions } = (requestOptions ?? {}) as { maxRetries?: number };
     const clientOptions = this._getClientOptions(sdkOptions as never);
     return this.caller.callWithOptions({ maxRetries } as never, async () => {
+      let response: Response;
       try {
-        return (await this.client.chat.completions.create(request, clientOptions)) as never;
+        const call = this.client.chat.completions.create(request, clientOptions);
+        if ((request as { stream?: boolean }).stream) return (await call) as never;
+        response = await call.asResponse();
       } catch (e) {
         throw wrapOpenAIClientError(e);
       }
+      // Read the body ourselves: a 200 that is not a completion (empty, HTML, other JSON) is a clear, retryable error.
+      return (await readCompletion(response)) as never;
     }) as never;
   }
-}
-
-/** A signal that follows `outer` for one attempt; `release()` unhooks it from `outer`. */
-function linkedSignal(outer?: AbortSignal): { signal?: AbortSignal; release: () => void } {
-  if (!outer) return { release: () => {} };
-  const c = new AbortController();
-  const onAbort = () => c.abort(outer.reason);
-  if (outer.aborted) c.abort(outer.reason);
-  else outer.addEventListener('abort', onAbort, { once: true });
-  return { signal: c.signal, release: () => outer.removeEventListener('abort', onAbort) };
 }
 
 export class LexcaseChatOpenAI extends ChatOpenAI {
@@ -133,11 +137,47 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
     return { prompt: JSON.stringify(wire), llmKey: JSON.stringify({ model: this.model, ...params }) };
   }
 
+  /**
+   * One request: replayed from a recording, or answered (cache, endpoint) and recorded in the
+   * current item's exchange log (record-replay.ts), errors included.
+   */
   override async _generate(
     messages: BaseMessage[],
     options: this['ParsedCallOptions'],
     runManager?: CallbackManagerForLLMRun,
   ): Promise<ChatResult> {
+    const s = this.lexcase;
+    const xlog = currentExchangeLog();
+    if (!s.replayFrom && !xlog) return this.answer(messages, options, runManager);
+    const key = this.cacheKey(messages, options);
+    const xkey = exchangeKey(key.prompt, key.llmKey);
+    if (s.replayFrom) {
+      const x = (xlog ?? new ExchangeLogOutsideItems(s.replayFrom)).take(xkey, () => key.prompt.slice(0, 300));
+      xlog?.record({ key: xkey, request: x.request, ...(x.cached ? { cached: true } : {}), ...(x.reply ? { reply: x.reply } : {}), ...(x.error ? { error: x.error } : {}), ...(x.ms !== undefined ? { ms: x.ms } : {}), ...(x.at ? { at: x.at } : {}) });
+      if (x.error) throw restoreError(x.error);
+      const result = restoreReply(x.reply!);
+      if (x.cached) {
+        s.stats.cacheHits++;
+        recordUsage({ input: 0, output: 0, cached: true }, s.usage);
+      } else recordUsage(tokensOf(result), s.usage);
+      return result;
+    }
+    const request = { messages: JSON.parse(key.prompt) as unknown, params: JSON.parse(key.llmKey) as Record<string, unknown> };
+    const at = new Date().toISOString();
+    const t0 = performance.now();
+    const ms = () => Math.round(performance.now() - t0);
+    try {
+      const result = await this.answer(messages, options, runManager);
+      xlog!.record({ key: xkey, request, ...(result.llmOutput?.cached === true ? { cached: true } : {}), reply: storeReply(result), ms: ms(), at });
+      return result;
+    } catch (e) {
+      if (!options.signal?.aborted) xlog!.record({ key: xkey, request, error: storeError(e), ms: ms(), at });
+      throw e;
+    }
+  }
+
+  /** The reply from the response cache or the endpoint (with retries), with its usage recorded. */
+  private async answer(messages: BaseMessage[], options: this['ParsedCallOptions'], runManager?: CallbackManagerForLLMRun): Promise<ChatResult> {
     const s = this.lexcase;
     const key = s.cache ? this.cacheKey(messages, options) : undefined;
     if (s.cache && key) {
@@ -145,6 +185,7 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
       if (hit?.length) {
         s.stats.cacheHits++;
         recordUsage({ input: 0, output: 0, cached: true }, s.usage);
+        for (const g of hit as ChatGeneration[]) rememberCacheEntry(g.message, s.cache.path(key.prompt, key.llmKey));
         return { generations: hit as ChatGeneration[], llmOutput: { cached: true } };
       }
     }
@@ -154,11 +195,10 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
           s.stats.requests++;
           s.stats.inFlight++;
           s.stats.maxInFlight = Math.max(s.stats.maxInFlight, s.stats.inFlight);
-          const link = linkedSignal(options.signal);
           try {
-            return await super._generate(messages, { ...options, signal: link.signal }, runManager);
+            // One deadline per attempt over headers, body and stream (deadline.ts); its own signal, linked to the caller's.
+            return await withDeadline(this.timeout, options.signal, (signal) => super._generate(messages, { ...options, signal }, runManager));
           } finally {
-            link.release();
             s.stats.inFlight--;
           }
         }),
@@ -176,11 +216,20 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
     if (s.cache && key) {
       try {
         await s.cache.update(key.prompt, key.llmKey, result.generations);
+        for (const g of result.generations) rememberCacheEntry(g.message, s.cache.path(key.prompt, key.llmKey));
       } catch (e) {
         log.warn(`LLM cache write failed (${s.cache.dir}): ${(e as Error).message}`);
       }
     }
     return result;
+  }
+}
+
+/** Outside any item (no exchange log) a replay model holds no recording to answer from. */
+class ExchangeLogOutsideItems {
+  constructor(readonly dir: string) {}
+  take(): never {
+    throw errors.llmReplayMismatch(this.dir, '(none)', 'a request outside any item of the run has no recorded reply');
   }
 }
 

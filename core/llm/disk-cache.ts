@@ -4,17 +4,17 @@
  * factory calls it with the full wire request (model + messages incl. tool calls + parameters +
  * bound tools) as the key, which LangChain's own cache key (a text rendering of the messages)
  * does not capture. Chat generations are stored with content, tool calls and metadata so that
- * tool-call replies come back from the cache as real AIMessages. Writes are atomic (tmp + rename);
- * an unreadable entry counts as a miss.
+ * tool-call replies come back from the cache as real AIMessages. Writes are atomic (tmp + rename;
+ * a write that fails, e.g. on a full disk, removes its temp file); an unreadable entry counts as a miss.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BaseCache } from '@langchain/core/caches';
 import { AIMessage, isAIMessage, type BaseMessage } from '@langchain/core/messages';
 import type { ChatGeneration, Generation } from '@langchain/core/outputs';
 
-interface StoredGeneration {
+export interface StoredGeneration {
   text: string;
   generationInfo?: Record<string, unknown>;
   message?: {
@@ -38,7 +38,7 @@ export function cacheKeyHash(prompt: string, llmKey: string): string {
   return createHash('sha256').update(prompt).update('\0').update(llmKey).digest('hex');
 }
 
-function storeGeneration(g: Generation): StoredGeneration {
+export function storeGeneration(g: Generation): StoredGeneration {
   const out: StoredGeneration = { text: g.text, generationInfo: g.generationInfo };
   const msg = (g as ChatGeneration).message as BaseMessage | undefined;
   if (msg) {
@@ -56,7 +56,7 @@ function storeGeneration(g: Generation): StoredGeneration {
   return out;
 }
 
-function restoreGeneration(s: StoredGeneration): Generation {
+export function restoreGeneration(s: StoredGeneration): Generation {
   if (!s.message) return { text: s.text, generationInfo: s.generationInfo };
   const m = s.message;
   const message = new AIMessage({
@@ -95,7 +95,13 @@ export class DiskCache extends BaseCache<Generation[]> {
     const file = this.path(prompt, llmKey);
     const entry: Entry = { v: 1, createdAt: new Date().toISOString(), generations: value.map(storeGeneration) };
     const tmp = `${file}.tmp-${process.pid}-${Math.floor(performance.now() * 1000)}`;
-    await writeFile(tmp, JSON.stringify(entry));
-    await rename(tmp, file);
+    try {
+      await writeFile(tmp, JSON.stringify(entry));
+      await rename(tmp, file);
+    } catch (e) {
+      // A full disk leaves the temp file created and empty: remove it (the entry is just not cached).
+      await rm(tmp, { force: true }).catch(() => undefined);
+      throw e;
+    }
   }
 }

@@ -10,8 +10,10 @@ import pLimit from 'p-limit';
 import { llmConfigured, type LlmConfig } from '../config.js';
 import { errors } from '../errors.js';
 import { registerSecret } from '../log.js';
+import { urlSecrets } from '../url-credentials.js';
 import { LexcaseChatOpenAI, type LlmStats } from './chat-openai.js';
 import { DiskCache } from './disk-cache.js';
+import { strictFor } from './providers.js';
 import type { UsageMeter } from './usage.js';
 
 /** Throw LLM_NOT_CONFIGURED (with how to configure one) unless an endpoint and model are set. */
@@ -22,12 +24,22 @@ export function requireLlm(cfg: LlmConfig): void {
 export interface CreateChatModelOptions {
   /** Run-level meter; per-item meters come from withUsageScope (see usage.ts). */
   usage?: UsageMeter;
+  /**
+   * Replay the run recorded in this run dir (record-replay.ts): the model answers from the
+   * recording and never contacts an endpoint (cfg.baseUrl may be anything).
+   */
+  replayFrom?: string;
+  /** Override the preset's `strict` on agent-loop tools (a replay takes the recorded value). */
+  strictTools?: boolean;
 }
 
 export function createChatModel(cfg: LlmConfig, opts: CreateChatModelOptions = {}): BaseChatModel {
   requireLlm(cfg);
   registerSecret(cfg.apiKey);
+  for (const secret of urlSecrets(cfg.baseUrl)) registerSecret(secret);
   const stats: LlmStats = { requests: 0, retries: 0, cacheHits: 0, maxInFlight: 0, inFlight: 0 };
+  const { strict, strictTools: presetTools } = strictFor(cfg);
+  const strictTools = opts.strictTools ?? presetTools;
   return new LexcaseChatOpenAI(
     {
       model: cfg.model!,
@@ -38,16 +50,33 @@ export function createChatModel(cfg: LlmConfig, opts: CreateChatModelOptions = {
       ...(cfg.topP !== undefined ? { topP: cfg.topP } : {}),
       timeout: cfg.timeoutMs,
       configuration: { baseURL: cfg.baseUrl },
+      ...(strictTools ? { supportsStrictToolCalling: true } : {}),
     },
     {
       usage: opts.usage,
-      cache: cfg.cacheDir ? new DiskCache(cfg.cacheDir) : undefined,
+      cache: cfg.cacheDir && !opts.replayFrom ? new DiskCache(cfg.cacheDir) : undefined,
       limit: pLimit(cfg.concurrency),
       retry: { maxRetries: cfg.maxRetries, baseMs: cfg.retryBaseMs, maxMs: cfg.retryMaxMs },
       stats,
       structuredOutput: cfg.structuredOutput ?? 'json_schema',
+      strict,
+      ...(opts.replayFrom ? { replayFrom: opts.replayFrom } : {}),
     },
   );
+}
+
+/** The recorded run a factory model replays (undefined for a live model or another model). */
+export function replaySourceOf(model: unknown): string | undefined {
+  return model instanceof LexcaseChatOpenAI ? model.lexcase.replayFrom : undefined;
+}
+
+/** The settings of a factory model a recording keeps (what the replay model is made with). */
+export function recordedModelSettings(model: unknown): Record<string, unknown> | undefined {
+  if (!(model instanceof LexcaseChatOpenAI)) return undefined;
+  const m = model as LexcaseChatOpenAI & { topP?: number; maxTokens?: number };
+  return JSON.parse(
+    JSON.stringify({ model: m.model, temperature: m.temperature, topP: m.topP, maxTokens: m.maxTokens === -1 ? undefined : m.maxTokens, structuredOutput: m.lexcase.structuredOutput, strict: m.lexcase.strict, strictTools: m.supportsStrictToolCalling === true }),
+  ) as Record<string, unknown>;
 }
 
 /** Request/retry/cache counters of a factory-made model (undefined for other models). */

@@ -21,7 +21,9 @@ import { AIMessage, HumanMessage, type BaseMessage } from '@langchain/core/messa
 import type { z } from 'zod';
 import { errors, isLexcaseError } from '../errors.js';
 import { log } from '../log.js';
+import { rejectReply } from './cache-validation.js';
 import { jsonSchemaFor } from './json-schema.js';
+import { withCall, type CallScope } from './record-replay.js';
 
 /** Text content of a chat reply (string or content parts). */
 export function messageText(msg: BaseMessage): string {
@@ -32,8 +34,16 @@ export function messageText(msg: BaseMessage): string {
     .join('');
 }
 
-/** Pull the first JSON object or array out of a reply: fenced block, whole text, or first {...}. */
+/**
+ * Pull the first JSON object or array out of a reply: the whole text, a fenced block, or the first
+ * balanced {...}. The whole text comes first: a reply that is JSON may hold a fence inside a string.
+ */
 export function extractJson(text: string): unknown {
+  try {
+    return JSON.parse(text.trim());
+  } catch {
+    /* not JSON as a whole */
+  }
   const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(text);
   const candidates = [fenced?.[1], text];
   for (const c of candidates) {
@@ -88,11 +98,42 @@ export const STRUCTURED_OUTPUT_MODES: readonly StructuredOutputMode[] = ['json_s
 /** Shared, mutable structured-output setting of a factory model and its bound copies. */
 export interface StructuredOutputSetting {
   structuredOutput?: StructuredOutputMode;
+  /** Send `strict: true` with the schema (core/llm/providers.ts decides per server). */
+  strict?: boolean;
+}
+
+/** The setting of a factory model, also through a bound copy (`bindTools(...)`, a RunnableBinding). */
+function settingOf(model: unknown): StructuredOutputSetting | undefined {
+  for (let m = model as { lexcase?: StructuredOutputSetting; bound?: unknown } | undefined, i = 0; m && i < 5; m = m.bound as typeof m, i++)
+    if (m.lexcase) return m.lexcase;
+  return undefined;
 }
 
 /** The structured-output mode a model uses: factory models carry it; any other model gets 'prompt'. */
 export function structuredOutputMode(model: unknown): StructuredOutputMode {
-  return (model as { lexcase?: StructuredOutputSetting })?.lexcase?.structuredOutput ?? 'prompt';
+  return settingOf(model)?.structuredOutput ?? 'prompt';
+}
+
+/** What a structured request sends, for observers (tests enumerate every schema every system sends). */
+export interface SentSchema {
+  what: string;
+  name: string;
+  mode: StructuredOutputMode;
+  schema: z.ZodType;
+  json: Record<string, unknown>;
+}
+const schemaObservers = new Set<(s: SentSchema) => void>();
+
+/** Call `fn` with every schema a structured request sends from now on; returns the unsubscribe. */
+export function observeSentSchemas(fn: (s: SentSchema) => void): () => void {
+  schemaObservers.add(fn);
+  return () => schemaObservers.delete(fn);
+}
+
+function notifySent(what: string, name: string, mode: StructuredOutputMode, schema: z.ZodType): void {
+  if (mode === 'prompt' || schemaObservers.size === 0) return;
+  const json = jsonSchemaFor(schema);
+  for (const fn of schemaObservers) fn({ what, name, mode, schema, json });
 }
 
 /** A tool call whose arguments were not valid JSON (as LangChain reports it). */
@@ -130,13 +171,19 @@ export function schemaName(what: string): string {
   return what.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 64) || 'output';
 }
 
-function requestOptions(mode: StructuredOutputMode, name: string, schema: z.ZodType, signal?: AbortSignal): Record<string, unknown> {
+/** Whether `model`'s structured requests carry `strict: true`. */
+function strictOf(model: unknown): boolean {
+  return settingOf(model)?.strict === true;
+}
+
+function requestOptions(mode: StructuredOutputMode, name: string, schema: z.ZodType, signal?: AbortSignal, strict = false): Record<string, unknown> {
   if (mode === 'prompt') return { signal };
   const parameters = jsonSchemaFor(schema);
-  if (mode === 'json_schema') return { signal, response_format: { type: 'json_schema', json_schema: { name, schema: parameters } } };
+  const s = strict ? { strict: true } : {};
+  if (mode === 'json_schema') return { signal, response_format: { type: 'json_schema', json_schema: { name, ...s, schema: parameters } } };
   return {
     signal,
-    tools: [{ type: 'function', function: { name, description: `Return the ${name.replace(/_/g, ' ')} as the arguments of this call.`, parameters } }],
+    tools: [{ type: 'function', function: { name, description: `Return the ${name.replace(/_/g, ' ')} as the arguments of this call.`, parameters, ...s } }],
     tool_choice: { type: 'function', function: { name } },
   };
 }
@@ -171,15 +218,17 @@ function validate<S extends z.ZodType>(json: unknown, schema: S): z.infer<S> {
 export function structuredRequest<S extends z.ZodType>(model: BaseChatModel, schema: S, what: string, signal?: AbortSignal) {
   const mode = structuredOutputMode(model);
   const name = schemaName(what);
+  notifySent(what, name, mode, schema);
   return {
     mode,
-    options: requestOptions(mode, name, schema, signal),
+    options: requestOptions(mode, name, schema, signal, strictOf(model)),
     read(reply: BaseMessage): { value?: z.infer<S>; text: string; error?: string; invalid?: InvalidToolCall } {
       const got = readReply(reply as Reply, mode, name);
       try {
         if (got.invalid) throw new Error(`malformed tool-call arguments (${got.invalid.error ?? 'not JSON'})`);
         return { value: got.json !== undefined ? validate(got.json, schema) : parseStructured(got.text, schema), text: got.text };
       } catch (e) {
+        rejectReply(reply); // a malformed reply is never served from the cache again
         return { text: got.text, error: (e as Error).message, ...(got.invalid ? { invalid: got.invalid } : {}) };
       }
     },
@@ -210,15 +259,23 @@ export async function invokeStructured<S extends z.ZodType>(
   let mode = structuredOutputMode(model);
   for (let attempt = 1; attempt <= 2; attempt++) {
     let reply: Reply;
+    notifySent(opts.what, name, mode, schema);
+    // the exchange this attempt records (record-replay.ts) is named by `what`, and marked with the reply's error below
+    const sent: { call?: CallScope } = {};
+    const send = (m: StructuredOutputMode, strict: boolean) =>
+      withCall(opts.what, async (c) => {
+        sent.call = c;
+        return (await model.invoke(convo, requestOptions(m, name, schema, opts.signal, strict) as never)) as Reply;
+      });
     try {
-      reply = (await model.invoke(convo, requestOptions(mode, name, schema, opts.signal) as never)) as Reply;
+      reply = await send(mode, strictOf(model));
     } catch (e) {
       if (mode === 'prompt' || !rejectsStructuredOutput(e)) throw e;
-      const setting = (model as { lexcase?: StructuredOutputSetting }).lexcase;
+      const setting = settingOf(model);
       log.warn(`the endpoint rejected structured output (${mode}): ${(e as Error).message.slice(0, 200)}; using prompt-only JSON from now on (set llm.structuredOutput to "tool" or "prompt")`);
       if (setting) setting.structuredOutput = 'prompt';
       mode = 'prompt';
-      reply = (await model.invoke(convo, requestOptions(mode, name, schema, opts.signal) as never)) as Reply;
+      reply = await send(mode, false);
     }
     const got = readReply(reply, mode, name);
     raw.push(got.text);
@@ -233,7 +290,9 @@ export async function invokeStructured<S extends z.ZodType>(
           : parseStructured(got.text, schema);
       return { value, raw, attempts: attempt, mode, ...(invalidToolCalls.length ? { invalidToolCalls } : {}) };
     } catch (e) {
+      rejectReply(reply); // a malformed reply is never served from the cache again
       lastError = (e as Error).message;
+      if (sent.call?.exchange) sent.call.exchange.invalid = lastError;
       convo = [
         ...messages,
         new AIMessage(got.text),

@@ -30,7 +30,9 @@ describe('LLM request timeout', () => {
     const ms = performance.now() - t0;
     expect(err.code).toBe('LLM_REQUEST_FAILED');
     expect(err.message).toMatch(/timeout after 3 attempts/);
-    expect(srv.requests).toHaveLength(3);
+    // 3 attempts; under heavy load the last may be abandoned before this in-process server has read it.
+    expect(llmStats(model)).toMatchObject({ requests: 3, retries: 2, inFlight: 0 });
+    expect(srv.requests.length).toBeGreaterThanOrEqual(2);
     expect(ms).toBeGreaterThanOrEqual(850);
     expect(ms).toBeLessThan(5000);
   });

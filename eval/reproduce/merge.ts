@@ -11,11 +11,14 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors } from '../../core/errors.js';
+import { checkOutputDir } from '../../core/out-dir-rule.js';
+import { datasetChecksum } from '../provenance.js';
 import { writeReport } from '../report/write-report.js';
 import { RUN_FILES, readConfig, readResults, writeJsonAtomic } from '../run-dir.js';
 import type { ResultRecord } from '../types.js';
 import type { Recipe } from './recipe.js';
-import { readReproduction, reproductionPath, runDirOf, sha256, writeChecksums, type ReproductionFile, type RunState } from './run-grid.js';
+import { lockReproductionDir, REPRODUCTION_LOCK } from './run-grid.js';
+import { readReproduction, reproductionPath, runDirOf, sha256, writeChecksums, type ReproductionFile, type RunState } from './reproduction-dir.js';
 import { writeTable, type TableJson } from './table.js';
 
 interface ShardFile {
@@ -83,8 +86,16 @@ async function copyItemFiles(from: string, to: string): Promise<void> {
   }
 }
 
-async function mergeRun(runId: string, dirs: string[], out: string): Promise<{ items: number }> {
-  const shards: { dir: string; shard: ShardFile; results: ResultRecord[]; config: Record<string, unknown> }[] = [];
+interface PlannedRun {
+  runId: string;
+  shards: { dir: string; shard: ShardFile; results: ResultRecord[]; config: Record<string, unknown> }[];
+  byId: Map<string, { rec: ResultRecord; dir: string }>;
+  allIds: string[];
+}
+
+/** Read and check one run across the shards (nothing is written). */
+async function planMergeRun(runId: string, dirs: string[]): Promise<PlannedRun> {
+  const shards: PlannedRun['shards'] = [];
   for (const d of dirs) {
     const rd = runDirOf(d, runId);
     const shard = await readJson<ShardFile>(join(rd, 'shard.json'));
@@ -113,13 +124,32 @@ async function mergeRun(runId: string, dirs: string[], out: string): Promise<{ i
       throw errors.runInvalid(owner?.dir ?? ref.dir, `item "${id}" has no result (missing item): resume that shard with \`lexcase reproduce … --shard ${owner?.shard.shard.index ?? '?'}/${ref.shard.shard.count}\` first`);
     }
   }
-  const to = runDirOf(out, runId);
+  return { runId, shards, byId, allIds: ref.shard.allIds };
+}
+
+async function writeMergedRun(p: PlannedRun, out: string): Promise<{ items: number }> {
+  const ref = p.shards[0];
+  const to = runDirOf(out, p.runId);
   await mkdir(join(to, RUN_FILES.traces), { recursive: true });
-  for (const s of shards) await copyItemFiles(s.dir, to);
-  await writeFile(join(to, RUN_FILES.results), ref.shard.allIds.map((id) => JSON.stringify(byId.get(id)!.rec) + '\n').join(''));
-  await writeJsonAtomic(join(to, RUN_FILES.config), { ...ref.config, mergedFrom: shards.map((s) => ({ dir: s.dir, shard: s.shard.shard, items: s.results.length })) });
+  for (const s of p.shards) await copyItemFiles(s.dir, to);
+  await writeFile(join(to, RUN_FILES.results), p.allIds.map((id) => JSON.stringify(p.byId.get(id)!.rec) + '\n').join(''));
+  // config.json: the merged run's item count and dataset checksum (as the unsharded run records them),
+  // and each shard's own count, dataset checksum and results.jsonl checksum
+  const merged = p.allIds.map((id) => p.byId.get(id)!.rec);
+  const prov = ref.config.provenance as Record<string, unknown> | undefined;
+  const mergedFrom = [];
+  for (const s of p.shards) {
+    const sp = s.config.provenance as { datasetChecksum?: string } | undefined;
+    mergedFrom.push({ dir: s.dir, shard: s.shard.shard, items: s.results.length, datasetChecksum: sp?.datasetChecksum ?? null, resultsSha256: sha256(await readFile(join(s.dir, RUN_FILES.results))) });
+  }
+  await writeJsonAtomic(join(to, RUN_FILES.config), {
+    ...ref.config,
+    ...(prov ? { provenance: { ...prov, items: merged.length, datasetChecksum: datasetChecksum(merged, (r: ResultRecord) => r.gold) } } : {}),
+    mergedItems: merged.length,
+    mergedFrom,
+  });
   await writeReport(to);
-  return { items: ref.shard.allIds.length };
+  return { items: p.allIds.length };
 }
 
 export interface MergeResult {
@@ -130,31 +160,46 @@ export interface MergeResult {
   tableMd: string;
 }
 
+/**
+ * Merge into `out`, which must be new or empty (the shared output-dir rule: never the working
+ * directory, a shard dir or a folder holding one, never a directory with anything in it). Every
+ * shard and run is read and checked before anything is written; `out` is locked meanwhile.
+ */
 export async function mergeShards(out: string, dirs: string[], recipe: Recipe): Promise<MergeResult> {
-  if (existsSync(reproductionPath(out))) throw errors.runInvalid(out, 'already holds a reproduction; merge into a new dir');
+  checkOutputDir(out, { what: 'the merged reproduction', hint: 'merge into a new or empty directory' }, dirs);
   const repros = await checkShardSet(dirs);
   if (repros[0].recipe !== recipe.id) throw errors.usage(`merge: the shards are from recipe ${repros[0].recipe}, not ${recipe.id}`);
-  await mkdir(join(out, 'runs'), { recursive: true });
-  const runs: RunState[] = [];
-  const summary: MergeResult['runs'] = [];
+  const plans: { run: Recipe['runs'][number]; plan?: PlannedRun; states: (RunState | undefined)[] }[] = [];
   for (const run of recipe.runs) {
     const states = repros.map((r) => r.runs.find((s) => s.id === run.id));
     const started = dirs.some((d) => existsSync(join(runDirOf(d, run.id), 'shard.json')));
-    if (!started) {
-      // never reached the runner on any host (unavailable here, no endpoint, no dense index…)
-      const s = states.find((x) => x) ?? { id: run.id, system: run.system, status: 'failed' as const, error: 'not run by any shard' };
-      runs.push({ ...s, status: s.status === 'done' ? 'failed' : s.status });
-      summary.push({ id: run.id, status: runs[runs.length - 1].status });
-      continue;
-    }
-    const { items } = await mergeRun(run.id, dirs, out);
-    runs.push({ id: run.id, system: run.system, status: 'done', ...(states[0]?.argv ? { argv: states[0].argv } : {}) });
-    summary.push({ id: run.id, status: 'done', items });
+    plans.push({ run, states, ...(started ? { plan: await planMergeRun(run.id, dirs) } : {}) });
   }
-  const now = new Date().toISOString();
-  const repro: ReproductionFile = { ...repros[0], shard: null, createdAt: now, updatedAt: now, runs };
-  await writeJsonAtomic(reproductionPath(out), { ...repro, mergedFrom: dirs });
-  await writeChecksums(out, recipe.runs.map((r) => r.id));
-  const { table, markdown } = await writeTable(out, recipe, repro);
-  return { out, shards: dirs.length, runs: summary, table, tableMd: markdown };
+  await mkdir(join(out, 'runs'), { recursive: true });
+  const lock = lockReproductionDir(out, 'merge');
+  try {
+    checkOutputDir(out, { what: 'the merged reproduction', existing: (_d, entries) => (entries.every((e) => e === 'runs' || e.startsWith(REPRODUCTION_LOCK)) ? undefined : { reason: 'something else is writing into it' }) }, dirs);
+    const runs: RunState[] = [];
+    const summary: MergeResult['runs'] = [];
+    for (const { run, plan, states } of plans) {
+      if (!plan) {
+        // never reached the runner on any host (unavailable here, no endpoint, no dense index…)
+        const s = states.find((x) => x) ?? { id: run.id, system: run.system, status: 'failed' as const, error: 'not run by any shard' };
+        runs.push({ ...s, status: s.status === 'done' ? 'failed' : s.status });
+        summary.push({ id: run.id, status: runs[runs.length - 1].status });
+        continue;
+      }
+      const { items } = await writeMergedRun(plan, out);
+      runs.push({ id: run.id, system: run.system, status: 'done', ...(states[0]?.argv ? { argv: states[0].argv } : {}) });
+      summary.push({ id: run.id, status: 'done', items });
+    }
+    const now = new Date().toISOString();
+    const repro: ReproductionFile = { ...repros[0], shard: null, createdAt: now, updatedAt: now, runs };
+    await writeJsonAtomic(reproductionPath(out), { ...repro, mergedFrom: dirs });
+    await writeChecksums(out, recipe.runs.map((r) => r.id));
+    const { table, markdown } = await writeTable(out, recipe, repro);
+    return { out, shards: dirs.length, runs: summary, table, tableMd: markdown };
+  } finally {
+    lock.release();
+  }
 }

@@ -9,9 +9,9 @@ import { parseShard, shardItems } from './shard.js';
 const files = readdirSync(recipesDir()).filter((f) => f.endsWith('.json'));
 
 describe('recipes/', () => {
-  it('holds a recipe for each paper: CASE Tables 2–4, ACAL Tables 3–4, MAD, 3-ply Tables 2–4, EMAR Table 4', () => {
+  it('holds a recipe for each paper: CASE Tables 2–4, ACAL Tables 3–4, MAD, 3-ply Tables 2–4, EMAR Table 4, and Anserini on CACM', () => {
     expect(files.map((f) => f.replace('.json', '')).sort()).toEqual(
-      ['acal-table3', 'acal-table4', 'case-table2', 'case-table3', 'case-table4', 'emar-table4', 'mad-rounds', 'threeply-table2', 'threeply-table3', 'threeply-table4'].sort(),
+      ['acal-table3', 'acal-table4', 'anserini-cacm', 'case-table2', 'case-table3', 'case-table4', 'emar-table4', 'mad-rounds', 'threeply-table2', 'threeply-table3', 'threeply-table4'].sort(),
     );
   });
 
@@ -56,10 +56,10 @@ describe('run argv and shards', () => {
     const { recipe } = loadRecipe('acal-table4');
     const run = recipe.runs.find((r) => r.id === 'acal-cr0-uae1')!;
     expect(runArgv(run, { runDir: 'R/runs/x', limit: 2, index: 'idx' })).toEqual([
-      'run', 'acal', '--task', 'hearsay', '--system', 'acal', '--split', 'test', '--k', '5', '--semantics', 'quadratic', '--no-clash', '--out', 'R/runs/x', '--limit', '2', '--index', 'idx',
+      'run', 'acal', '--task', 'hearsay', '--system', 'acal', '--split', 'test', '--k', '5', '--semantics', 'quadratic', '--no-clash', '--run-dir', 'R/runs/x', '--limit', '2', '--index', 'idx',
     ]);
     const tp = loadRecipe('threeply-table2').recipe.runs[0];
-    expect(runArgv(tp, { runDir: 'd', limit: 2 })).toEqual(['run', 'threeply', '--system', 'single', '--scenarios', 'arguable,mismatched,non-arguable', '--n', '2', '--complexity', '5', '--source', 'synthetic', '--seed', '13', '--out', 'd']);
+    expect(runArgv(tp, { runDir: 'd', limit: 2 })).toEqual(['run', 'threeply', '--system', 'single', '--scenarios', 'arguable,mismatched,non-arguable', '--n', '2', '--complexity', '5', '--source', 'synthetic', '--seed', '13', '--run-dir', 'd']);
   });
 
   it('splits items round-robin: every item in exactly one shard', () => {

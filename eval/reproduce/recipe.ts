@@ -8,18 +8,23 @@
  *     columns: [...], rows: [{ label, comparable?, cells: [{ column, paper, run, metric }] }],
  *     differences: [...], notes: [...] }
  *
- * `system` is a `lexcase run <system>` command (case, baseline, acal, mad, threeply, emar) or
- * `retrieval` (Recall@k of one retriever, offline); `args` are that command's flags without the
- * dashes (`{ "mode": "bm25-rag", "k": 3 }` → `--mode bm25-rag --k 3`).
+ * `system` is a `lexcase run <system>` command (case, baseline, acal, mad, threeply, emar),
+ * `retrieval` (Recall@k of one retriever, offline) or `trec` (trec_eval measures of one retriever on
+ * a TREC collection the user supplies with --data, offline: trec-run.ts); `args` are that command's
+ * flags without the dashes (`{ "mode": "bm25-rag", "k": 3 }` → `--mode bm25-rag --k 3`).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { errors } from '../../core/errors.js';
 import { PACKAGE_ROOT } from '../../core/version.js';
+import { didYouMean } from '../../core/did-you-mean.js';
+import { RETRIEVAL_METHODS } from '../../retrieval/open.js';
 
-export const RUN_SYSTEMS = ['retrieval', 'case', 'baseline', 'acal', 'mad', 'threeply', 'emar'] as const;
+export const RUN_SYSTEMS = ['retrieval', 'trec', 'case', 'baseline', 'acal', 'mad', 'threeply', 'emar'] as const;
 export type RunSystem = (typeof RUN_SYSTEMS)[number];
+/** Grid runs that need no LLM (they run in process: retrieval-run.ts, trec-run.ts). */
+export const OFFLINE_SYSTEMS: readonly RunSystem[] = ['retrieval', 'trec'];
 
 const ArgValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
 
@@ -96,6 +101,10 @@ export const Recipe = z
     r.runs.forEach((run, i) => {
       if (runIds.has(run.id)) ctx.addIssue({ code: 'custom', path: ['runs', i, 'id'], message: `duplicate run id "${run.id}"` });
       runIds.add(run.id);
+      // A retrieval run's method must be a retrieval method (`__proto__` used to fail every item with "retriever.search is not a function").
+      const method = run.args.method;
+      if (run.system === 'retrieval' && method !== undefined && !(typeof method === 'string' && RETRIEVAL_METHODS.includes(method)))
+        ctx.addIssue({ code: 'custom', path: ['runs', i, 'args', 'method'], message: `"${String(method)}" is not a retrieval method; ${didYouMean(String(method), RETRIEVAL_METHODS)}known: ${RETRIEVAL_METHODS.join(', ')}` });
     });
     r.rows.forEach((row, i) =>
       row.cells.forEach((c, j) => {

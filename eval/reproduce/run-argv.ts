@@ -3,6 +3,7 @@
  * where the run dir goes, --limit, and the index / data / LLM options given to `reproduce`.
  * The same list is printed in table.md so a reviewer can rerun one cell by hand.
  */
+import { join } from 'node:path';
 import type { RecipeRun } from './recipe.js';
 
 export interface RunArgvOptions {
@@ -12,9 +13,11 @@ export interface RunArgvOptions {
   data?: string;
   config?: string;
   cache?: boolean;
+  /** A recorded reproduction dir: each run replays its recorded run (`--replay <dir>/runs/<id>`). */
+  replay?: string;
+  llmProvider?: string;
 }
 
-const RUN_DIR_FLAG: Record<string, string> = { case: '--run-dir', baseline: '--run-dir', mad: '--run-dir', acal: '--out', threeply: '--out', emar: '--out' };
 const TAKES_INDEX = new Set(['case', 'baseline', 'mad', 'acal']);
 
 function flag(key: string, value: string | number | boolean | string[]): string[] {
@@ -28,11 +31,13 @@ export function runArgv(run: RecipeRun, o: RunArgvOptions): string[] {
   const out: string[] = ['run', run.system];
   if (run.system === 'threeply' && o.limit !== undefined) args.n = Math.min(Number(args.n ?? 90), o.limit);
   for (const [k, v] of Object.entries(args)) out.push(...flag(k, v));
-  out.push(RUN_DIR_FLAG[run.system], o.runDir);
+  out.push('--run-dir', o.runDir);
   if (o.limit !== undefined && run.system !== 'threeply') out.push('--limit', String(o.limit));
   if (o.index && TAKES_INDEX.has(run.system) && args.index === undefined) out.push('--index', o.index);
   if (o.data && run.system === 'acal' && args.data === undefined) out.push('--data', o.data);
   if (o.config) out.push('--config', o.config);
   if (o.cache === false) out.push('--no-cache');
+  if (o.llmProvider) out.push('--llm-provider', o.llmProvider);
+  if (o.replay) out.push('--replay', join(o.replay, 'runs', run.id));
   return out;
 }

@@ -9,42 +9,28 @@
  *   <dir>/table.md|json         the paper's numbers beside lexcase's (table.ts)
  *
  * LLM runs go through the `lexcase run <system>` commands, in process (`runCommand`, given by the
- * CLI layer); `retrieval` runs call retrieval-run.ts. A run that cannot start (no endpoint, no
+ * CLI layer); `retrieval` runs call retrieval-run.ts, `trec` runs trec-run.ts (the user's collection
+ * from --data, indexed under <dir>/collections/). A run that cannot start (no endpoint, no
  * dense index, data not bundled) is recorded as failed with its message, and the grid goes on.
  */
-import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors, isLexcaseError } from '../../core/errors.js';
 import { log } from '../../core/log.js';
+import { acquireLock, type DirLock } from '../../core/dir-lock.js';
+import { checkOutputDir, listed } from '../../core/out-dir-rule.js';
 import { resultsPath, writeJsonAtomic } from '../run-dir.js';
 import type { Recipe, RecipeRun } from './recipe.js';
 import { runRetrievalGridRun } from './retrieval-run.js';
+import { runTrecGridRun, type TrecRunOptions } from './trec-run.js';
+import { parseTieMode } from '../trec/anserini-ties.js';
 import { runArgv } from './run-argv.js';
 import { withShard, type Shard, type ShardRecord } from './shard.js';
 import { writeTable, type TableJson } from './table.js';
+import { readReproduction, reproductionPath, runDirOf, sha256, writeChecksums, type ReproductionFile, type RunState } from './reproduction-dir.js';
 
-export type RunStatus = 'done' | 'failed' | 'unavailable';
+export { readReproduction, reproductionPath, runDirOf, sha256, writeChecksums, type ReproductionFile, type RunState, type RunStatus } from './reproduction-dir.js';
 
-export interface RunState {
-  id: string;
-  system: string;
-  status: RunStatus;
-  argv?: string[];
-  error?: string;
-}
-
-export interface ReproductionFile {
-  recipe: string;
-  recipeSha256: string;
-  limit: number | null;
-  shard: Shard | null;
-  model: string | null;
-  createdAt: string;
-  updatedAt: string;
-  runs: RunState[];
-}
 
 export type CommandRunner = (argv: string[]) => Promise<{ code: number; stdout: string; stderr: string }>;
 
@@ -58,6 +44,9 @@ export interface RunGridOptions {
   data?: string;
   config?: string;
   cache?: boolean;
+  /** Replay this recorded reproduction dir (every LLM run answers from its recorded exchanges). */
+  replay?: string;
+  llmProvider?: string;
   model?: string;
   /** Runs `lexcase <argv>` (the CLI layer passes an in-process runner). */
   runCommand: CommandRunner;
@@ -65,18 +54,6 @@ export interface RunGridOptions {
   only?: string[];
 }
 
-export const sha256 = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
-export const reproductionPath = (dir: string) => join(dir, 'reproduction.json');
-export const runDirOf = (dir: string, runId: string) => join(dir, 'runs', runId);
-
-export async function readReproduction(dir: string): Promise<ReproductionFile | undefined> {
-  if (!existsSync(reproductionPath(dir))) return undefined;
-  try {
-    return JSON.parse(await readFile(reproductionPath(dir), 'utf8')) as ReproductionFile;
-  } catch (e) {
-    throw errors.runInvalid(dir, `reproduction.json is not valid JSON: ${(e as Error).message}`);
-  }
-}
 
 /** The command's last error message with its hint ("[error] …" and the lines after it). */
 function lastError(stderr: string): string {
@@ -109,12 +86,45 @@ async function runOne(run: RecipeRun, o: RunGridOptions): Promise<RunState> {
       return { id: run.id, system: run.system, status: 'failed', error: e.message };
     }
   }
-  const argv = runArgv(run, { runDir, limit: o.limit, index: o.index, data: o.data, config: o.config, cache: o.cache });
+  if (run.system === 'trec') {
+    try {
+      await runTrecGridRun(trecRunOptions(run, runDir, o));
+      return { id: run.id, system: run.system, status: 'done', argv: ['reproduce', o.recipe.id, '--only', run.id, ...(o.data ? ['--data', o.data] : []), ...(o.limit !== undefined ? ['--limit', String(o.limit)] : [])] };
+    } catch (e) {
+      if (!isLexcaseError(e)) throw e;
+      return { id: run.id, system: run.system, status: 'failed', error: e.message };
+    }
+  }
+  const argv = runArgv(run, { runDir, limit: o.limit, index: o.index, data: o.data, config: o.config, cache: o.cache, replay: o.replay, llmProvider: o.llmProvider });
   const r = await o.runCommand(['--json', ...argv]);
   await mkdir(join(o.dir, 'logs'), { recursive: true });
   await writeFile(join(o.dir, 'logs', `${run.id}.log`), `$ lexcase ${argv.join(' ')}\n${r.stdout}\n${r.stderr}`);
   if (r.code !== 0) return { id: run.id, system: run.system, status: 'failed', argv, error: lastError(r.stderr) };
   return { id: run.id, system: run.system, status: 'done', argv };
+}
+
+/** A `trec` recipe run's args → trec-run.ts options. */
+function trecRunOptions(run: RecipeRun, runDir: string, o: RunGridOptions): TrecRunOptions {
+  const a = run.args;
+  const str = (k: string) => (a[k] === undefined ? undefined : String(a[k]));
+  const analyzer = str('analyzer');
+  if (analyzer !== undefined && analyzer !== 'lucene' && analyzer !== 'lexcase') throw errors.invalidInput(`runs.${run.id}.args.analyzer`, `expected lucene or lexcase, got "${analyzer}"`);
+  const retrieverOptions: Record<string, unknown> = {};
+  for (const k of ['k1', 'b', 'mu', 'variant', 'scorer']) if (a[k] !== undefined) retrieverOptions[k] = a[k];
+  return {
+    runDir,
+    reproDir: o.dir,
+    collection: str('collection') ?? '',
+    data: o.data,
+    method: str('method') ?? 'bm25',
+    analyzer: analyzer === 'lucene' ? { preset: 'lucene' } : {},
+    retrieverOptions,
+    hits: a.hits === undefined ? undefined : Number(a.hits),
+    ties: a.ties === undefined ? undefined : parseTieMode(String(a.ties)),
+    metrics: Array.isArray(a.metrics) ? a.metrics : typeof a.metrics === 'string' ? a.metrics.split(',') : undefined,
+    limit: o.limit,
+    seed: typeof a.seed === 'number' ? a.seed : undefined,
+  };
 }
 
 async function writeShardRecords(dir: string, shard: Shard, records: Map<string, ShardRecord>): Promise<void> {
@@ -124,17 +134,42 @@ async function writeShardRecords(dir: string, shard: Shard, records: Map<string,
 }
 
 /** sha256 of each run's results.jsonl, keyed by runs/<id>/results.jsonl. */
-export async function writeChecksums(dir: string, runIds: string[]): Promise<Record<string, string>> {
-  const sums: Record<string, string> = {};
-  for (const id of runIds) {
-    const f = resultsPath(runDirOf(dir, id));
-    if (existsSync(f)) sums[`runs/${id}/results.jsonl`] = sha256(await readFile(f));
-  }
-  await writeJsonAtomic(join(dir, 'checksums.json'), sums);
-  return sums;
+
+export const REPRODUCTION_LOCK = 'reproduce.lock';
+
+/** Take `dir/reproduce.lock` for `what` (reproduce, merge): LOCKED when another live process holds it. */
+export function lockReproductionDir(dir: string, what: string): DirLock {
+  return acquireLock(join(dir, REPRODUCTION_LOCK), dir, what);
+}
+
+/** What a reproduction dir holds before reproduction.json is written (killed at its very start). */
+const EARLY_ENTRIES = new Set(['runs', 'logs', REPRODUCTION_LOCK, `${REPRODUCTION_LOCK}.break`]);
+
+/** The shared output-dir rule for `reproduce --run-dir DIR`: new, empty, or a reproduction to continue. */
+export function checkReproductionDirOut(dir: string): void {
+  checkOutputDir(dir, {
+    what: 'a reproduction',
+    hint: 'choose a new or empty --run-dir, or an existing reproduction dir to continue',
+    existing: (_target, entries) => {
+      if (entries.includes('reproduction.json')) return undefined; // parsed (and checked) by readReproduction
+      const other = entries.filter((e) => !EARLY_ENTRIES.has(e) && !e.startsWith('reproduction.json.tmp-'));
+      return other.length ? { reason: `it is a non-empty directory that is not a lexcase reproduction (no reproduction.json; it holds ${listed(other)})` } : undefined;
+    },
+  });
 }
 
 export async function runGrid(o: RunGridOptions): Promise<{ reproduction: ReproductionFile; table: TableJson; tableMd: string }> {
+  checkReproductionDirOut(o.dir);
+  await mkdir(o.dir, { recursive: true });
+  const lock = lockReproductionDir(o.dir, `reproduce ${o.recipe.id}`);
+  try {
+    return await runGridLocked(o);
+  } finally {
+    lock.release();
+  }
+}
+
+async function runGridLocked(o: RunGridOptions): Promise<{ reproduction: ReproductionFile; table: TableJson; tableMd: string }> {
   const recipeSha256 = sha256(o.recipeText);
   const prev = await readReproduction(o.dir);
   if (prev) {

@@ -12,11 +12,12 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { errors } from '../../core/errors.js';
+import { didYouMean } from '../../core/did-you-mean.js';
 import { readResults } from '../run-dir.js';
 import type { ResultRecord } from '../types.js';
 import type { Recipe } from './recipe.js';
-import type { ReproductionFile, RunState } from './run-grid.js';
-import { runDirOf } from './run-grid.js';
+import { runDirOf, type ReproductionFile, type RunState } from './reproduction-dir.js';
 import { cellValue } from './stats.js';
 
 export interface TableCell {
@@ -54,12 +55,13 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
     if (existsSync(join(d, 'results.jsonl'))) results.set(run.id, (await readResults(d)).records);
   }
   const state = new Map(repro.runs.map((s) => [s.id, s]));
-  const rows = recipe.rows.map((row) => ({
+  const rows = recipe.rows.map((row, i) => ({
     label: row.label,
     comparable: row.comparable,
     ...(row.note ? { note: row.note } : {}),
-    cells: row.cells.map((c): TableCell => {
+    cells: row.cells.map((c, j): TableCell => {
       const recs = results.get(c.run);
+      if (recs) checkMetricKeys(recipe, `rows[${i}].cells[${j}].metric`, c.run, c.metric, recs);
       const status = state.get(c.run)?.status ?? 'not run';
       if (!recs?.length || status === 'unavailable') return { column: c.column, paper: c.paper, value: null, ci: null, n: 0, outsideCi: null, run: c.run, status };
       const ci = cellValue(recs, c.metric);
@@ -76,6 +78,31 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
     ...recipe.rows.filter((r) => r.note).map((r) => `${r.label}: ${r.note}`),
   ];
   return { recipe: recipe.id, title: recipe.title, paper: recipe.paper, table: recipe.table, scale: recipe.scale, columns: recipe.columns, rows, notes, limit: repro.limit, shard: repro.shard, runs: repro.runs };
+}
+
+/**
+ * A metric key no result of the run has is a recipe error (a typo), not a cell of zeros: stat
+ * "ratio" over a misspelled key printed `0.0000 [0, 0] n=30 ⚠`. Checked when at least one result
+ * carries metrics (a run whose items all failed has none to compare with).
+ */
+function checkMetricKeys(recipe: Recipe, field: string, run: string, m: Recipe['rows'][number]['cells'][number]['metric'], recs: readonly ResultRecord[]): void {
+  const have = new Set(recs.flatMap((r) => Object.keys(r.metrics ?? {})));
+  if (have.size === 0) return;
+  const keys: [string, string | undefined][] = [
+    ['key', m.key],
+    ['num', m.num],
+    ['den', m.den],
+  ];
+  for (const [name, key] of keys) {
+    if (key === undefined || have.has(key)) continue;
+    const known = [...have].sort();
+    throw errors.fileParse(
+      `recipe ${recipe.id}`,
+      undefined,
+      `${field}.${name}: no result of run "${run}" has a metric "${key}"; ${didYouMean(key, known)}its results have: ${known.join(', ')}`,
+      'fix the key in the recipe and run `lexcase reproduce` again (finished runs are not run again)',
+    );
+  }
 }
 
 const fmt = (x: number | null, scale: number) => (x === null ? '—' : scale === 100 ? x.toFixed(2) : x.toFixed(4));

@@ -10,6 +10,7 @@ import type { ApproxOptions, Retriever } from '../../retrieval/types.js';
 import { TrecRunWriter } from '../retrieval-eval-run-file.js';
 import { percentile } from '../bootstrap.js';
 import { runDocsOfHits, type TrecRun } from './run.js';
+import { applyTies, type TieMode } from './anserini-ties.js';
 
 export interface BatchSearchOptions {
   k: number;
@@ -19,6 +20,8 @@ export interface BatchSearchOptions {
   tag?: string;
   /** Opt-in approximate bm25/qld scoring (retrieval/sparse/approx.ts); absent = exact. */
   approx?: ApproxOptions;
+  /** 'anserini': Anserini's tie handling of run scores (anserini-ties.ts); default 'none'. */
+  ties?: TieMode;
   onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
 }
@@ -47,7 +50,7 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
     for (const t of topics) {
       opts.signal?.throwIfAborted();
       const t0 = performance.now();
-      const res = await retriever.search(t.text, { k: opts.k, ...(opts.approx ? { approx: opts.approx } : {}) });
+      const res = applyTies(await retriever.search(t.text, { k: opts.k, ...(opts.approx ? { approx: opts.approx } : {}) }), opts.ties);
       times.push(performance.now() - t0);
       // A topic without hits has no line in the run file, so it is absent from the in-memory run too
       // (trec_eval then skips it unless -c / --complete): both paths give the same numbers.

@@ -14,6 +14,7 @@ import { batchSearch, type BatchSearchResult } from './batch-search.js';
 import { evaluateRun, type TrecEvalOptions, type TrecEvalResult } from './evaluate.js';
 import type { TrecRun } from './run.js';
 import { DEFAULT_DEPTH } from './depth.js';
+import type { TieMode } from './anserini-ties.js';
 
 export interface TopicsIndexEvalOptions extends TrecEvalOptions {
   index: string;
@@ -27,6 +28,8 @@ export interface TopicsIndexEvalOptions extends TrecEvalOptions {
   /** TREC run file; with several methods "<name>.<method><ext>" per method. */
   runFile?: string;
   retrieverOptions?: Record<string, unknown>;
+  /** 'anserini': Anserini's tie handling of run scores (anserini-ties.ts). */
+  ties?: TieMode;
   onProgress?: (method: string, done: number, total: number) => void;
   /** Each method's in-memory run and its evaluation, as soon as it is scored (e.g. for a Recall@k plot, ranked-topics.ts). */
   onRun?: (method: string, run: TrecRun, result: TrecEvalResult) => void;
@@ -65,7 +68,7 @@ export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<T
   for (const retriever of retrievers) {
     const method = String(retriever.method);
     const runFile = opts.runFile ? runFileFor(opts.runFile, method, opts.methods.length > 1) : undefined;
-    const b = await batchSearch(retriever, opts.topics, { k: depth, runFile, signal: opts.signal, onProgress: (d, t) => opts.onProgress?.(method, d, t) });
+    const b = await batchSearch(retriever, opts.topics, { k: depth, runFile, ties: opts.ties, signal: opts.signal, onProgress: (d, t) => opts.onProgress?.(method, d, t) });
     const e = evaluateRun(b.run, opts.qrels, opts);
     opts.onRun?.(method, b.run, e);
     results.push({ method, tag: b.tag, ...e, latency: b.latency, emptyTopics: b.empty.length, ...(runFile ? { runFile } : {}) });

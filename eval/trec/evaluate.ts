@@ -5,9 +5,13 @@
  *   information are ignored").
  * - Topics in the qrels but not in the run are skipped too, unless `complete` (trec_eval -c): then
  *   each counts with 0 on every measure and the mean is over all topics of the qrels.
- * - Topics in both whose judgements hold no relevant document ARE evaluated and score 0 on every
- *   measure — trec_eval has relevance information for them, so they enter the mean. `skipNoRelevant`
- *   leaves them out instead (what many papers do; say so when you report it).
+ * - Topics in both whose judgements hold no relevant document (no grade ≥ 1) ARE evaluated and score
+ *   0 on every measure — trec_eval has relevance information for them, so they enter the mean.
+ *   `skipNoRelevant` leaves them out instead (what many papers do; say so when you report it).
+ * - At a relevance level L > 1 (trec_eval -l L), a topic with relevant documents but none of grade
+ *   ≥ L scores 0 on the level-based measures (recall, P, MRR, MAP) but not on nDCG, which takes
+ *   every grade as its gain: it is in the mean (as in trec_eval) and counted apart (`belowLevel`);
+ *   `skipNoRelevant` keeps it.
  * - Each topic's documents are re-ranked by score, ties by docid descending (order.ts).
  *
  * Means come with percentile bootstrap CIs over topics (eval/bootstrap.ts, seeded).
@@ -62,8 +66,10 @@ export interface TrecEvalResult {
     notInQrels: TopicSet;
     /** In the qrels, not in the run: skipped, or 0 with `complete`. */
     missingFromRun: TopicSet & { countedAsZero: boolean };
-    /** Judged, but with no relevant document: scored 0 (trec_eval), or left out with skipNoRelevant. */
+    /** Judged, but with no relevant document (no grade ≥ 1): scored 0 (trec_eval), or left out with skipNoRelevant. */
     noRelevant: TopicSet & { skipped: boolean };
+    /** Relevance level > 1: topics with relevant documents, none at grade ≥ the level (0 on recall, P, MRR, MAP; not on nDCG); in the mean. */
+    belowLevel: TopicSet;
   };
   relevanceLevel: number;
   complete: boolean;
@@ -88,6 +94,7 @@ export function evaluateRun(run: TrecRun, qrels: Qrels, opts: TrecEvalOptions): 
   const notInQrels = [...run.keys()].filter((q) => !qrels.has(q)).sort(byQid);
   const missing = [...qrels.keys()].filter((q) => !run.has(q)).sort(byQid);
   const noRelevant: string[] = [];
+  const belowLevel: string[] = [];
   const perTopic: TopicScores[] = [];
   for (const qid of [...qrels.keys()].sort(byQid)) {
     const judged = qrels.get(qid)!;
@@ -96,8 +103,13 @@ export function evaluateRun(run: TrecRun, qrels: Qrels, opts: TrecEvalOptions): 
     const t = scoreTopic(qid, docs ?? [], judged, o);
     if (!docs) t.missingFromRun = true;
     if (t.numRel === 0) {
-      noRelevant.push(qid);
-      if (opts.skipNoRelevant) continue;
+      let anyRelevant = false;
+      for (const g of judged.values()) if (g >= 1) anyRelevant = true;
+      if (anyRelevant) belowLevel.push(qid);
+      else {
+        noRelevant.push(qid);
+        if (opts.skipNoRelevant) continue;
+      }
     }
     perTopic.push(t);
   }
@@ -120,6 +132,7 @@ export function evaluateRun(run: TrecRun, qrels: Qrels, opts: TrecEvalOptions): 
       notInQrels: set(notInQrels),
       missingFromRun: { ...set(missing), countedAsZero: !!opts.complete },
       noRelevant: { ...set(noRelevant), skipped: !!opts.skipNoRelevant },
+      belowLevel: set(belowLevel),
     },
     relevanceLevel: level,
     complete: !!opts.complete,

@@ -26,6 +26,10 @@ export function topicLines(r: TrecEvalResult): string[] {
         ? `Left out (--skip-no-relevant): ${plural(t.noRelevant.count, 'topic')} with no relevant document (${eg(t.noRelevant)}).`
         : `${plural(t.noRelevant.count, 'topic')} with no relevant document (${eg(t.noRelevant)}) ${t.noRelevant.count === 1 ? 'scores 0 and is' : 'score 0 and are'} in the mean, as in trec_eval; --skip-no-relevant leaves ${t.noRelevant.count === 1 ? 'it' : 'them'} out.`,
     );
+  if (t.belowLevel?.count)
+    lines.push(
+      `${plural(t.belowLevel.count, 'topic')} with relevant documents but none of grade ≥ ${r.relevanceLevel} (${eg(t.belowLevel)}) ${t.belowLevel.count === 1 ? 'scores' : 'score'} 0 on recall, P, MRR and MAP at this level, not on nDCG (which takes every grade as its gain); ${t.belowLevel.count === 1 ? 'it is' : 'they are'} in the mean, as in trec_eval -l ${r.relevanceLevel}${t.noRelevant.skipped ? ' (--skip-no-relevant keeps them)' : ''}.`,
+    );
   const b = r.bootstrap;
   lines.push(`Cells: mean [${Math.round(b.level * 100)}% bootstrap CI over topics, ${int(b.iterations)} resamples, seed ${b.seed}].`);
   return lines;

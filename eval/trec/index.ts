@@ -9,3 +9,5 @@ export { compareTrecEvals, type TrecComparison } from './compare.js';
 export { batchSearch, type BatchSearchOptions, type BatchSearchResult } from './batch-search.js';
 export { evalTopicsOnIndex, DEFAULT_DEPTH, type TopicsIndexEvalOptions, type TopicsRetrievalReport, type TopicsMethodResult } from './eval-index.js';
 export { formatTopicsReport, trecTable, perTopicTable, comparisonTable, topicLines } from './format.js';
+export { anseriniTies, applyTies, TIE_MODES, type TieMode } from './anserini-ties.js';
+export { locateCacm, readCacmDocuments, readCacmTopics, htmlText, CACM_SOURCES, type CacmFiles } from '../../corpora/cacm.js';

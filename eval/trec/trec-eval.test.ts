@@ -24,6 +24,7 @@ import { evaluateRun } from './evaluate.js';
 import { parseMeasures, parseMeasure, measureValue } from './measures.js';
 import { trecOrder } from './order.js';
 import { compareTrecEvals } from './compare.js';
+import { topicLines } from './format.js';
 
 const FIX = join(import.meta.dirname, '../../tests/fixtures/trec');
 const L = Math.log2;
@@ -135,7 +136,36 @@ describe('topic accounting like trec_eval', () => {
     expect(t1.values['recall@3']).toBe(1); // d1 at rank 3
     expect(t1.values.map).toBeCloseTo(1 / 3, 12);
     expect(t1.values['ndcg@5']).toBeCloseTo(0.580508, 6);
-    expect(r.topics.noRelevant.examples).toEqual(['t2', 't3']);
+    // t2 has a relevant document (grade 1), only none at grade 2: it is not a "no relevant document"
+    // topic — it scores 0 on the level-based measures, not on nDCG — and is counted apart.
+    const t2 = r.perTopic.find((t) => t.qid === 't2')!;
+    expect(t2.values.map).toBe(0);
+    expect(t2.values['ndcg@3']).toBeGreaterThan(0);
+    expect(r.topics.noRelevant.examples).toEqual(['t3']);
+    expect(r.topics.belowLevel).toEqual({ count: 1, examples: ['t2'] });
+    const lines = topicLines(r).join('\n');
+    expect(lines).toMatch(/1 topic with no relevant document \(t3\) scores 0/);
+    expect(lines).toMatch(/1 topic with relevant documents but none of grade ≥ 2 \(t2\) scores 0 on recall, P, MRR and MAP at this level, not on nDCG/);
+    expect(lines).not.toMatch(/no relevant document \(t2/);
+  });
+
+  it('relevance level 2 with --skip-no-relevant: only the topic with no relevant document at any grade (t3) leaves the mean', () => {
+    const r = evaluateRun(runA, qrels, { measures, iterations: 10, relevanceLevel: 2, skipNoRelevant: true });
+    expect(r.perTopic.map((t) => t.qid)).toEqual(['t1', 't2']);
+    expect(r.topics.noRelevant).toMatchObject({ count: 1, examples: ['t3'], skipped: true });
+    expect(r.means['ndcg@3'].estimate).toBeCloseTo((0.319394 + 1 / L(3)) / 2, 5);
+    expect(topicLines(r).join('\n')).toMatch(/Left out \(--skip-no-relevant\): 1 topic with no relevant document \(t3\)/);
+  });
+
+  it('scores are doubles, as in trec_eval 10.0: 16.000002 ranks above 16.000001 (trec_eval 9.0.8, reading floats, ties them: MAP 0.5)', () => {
+    const run: TrecRun = new Map([['q1', [{ docid: 'a', score: Number('16.000002') }, { docid: 'b', score: Number('16.000001') }]]]);
+    const judged: Qrels = new Map([['q1', new Map([['a', 1], ['b', 0]])]]);
+    const r = evaluateRun(run, judged, { measures: parseMeasures(['map', 'mrr']), iterations: 10 });
+    expect(r.means.map.estimate).toBe(1);
+    // The same two scores as float32 are equal: the tie trec_eval 9.0.8 breaks by docid descending.
+    expect(Math.fround(16.000002)).toBe(Math.fround(16.000001));
+    const asFloat: TrecRun = new Map([['q1', run.get('q1')!.map((d) => ({ ...d, score: Math.fround(d.score) }))]]);
+    expect(evaluateRun(asFloat, judged, { measures: parseMeasures(['map']), iterations: 10 }).means.map.estimate).toBe(0.5);
   });
 
   it('the means carry 95% bootstrap CIs that contain them', () => {

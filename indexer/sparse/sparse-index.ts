@@ -11,7 +11,8 @@ import { createAnalyzer, type Analyzer } from '../analyzer.js';
 import { openDocStore, type OpenedDocStore } from '../docstore.js';
 import { readManifest, type Manifest } from '../manifest.js';
 import { SPARSE_FILES, SPARSE_VERSION, sparseSectionProblem, type SparseSection } from './format.js';
-import { checkIndexFiles, checkOffsets, verifyOnFirstOpen } from '../integrity.js';
+import { checkIndexFiles, verifyOnFirstOpen } from '../integrity.js';
+import { checkOffsets } from '../offsets.js';
 import { scoringView, type ScoringData, type ScoringView } from './scoring-view.js';
 
 export interface SparseIndex extends ScoringData {

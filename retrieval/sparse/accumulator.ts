@@ -7,6 +7,7 @@
 import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
 import { listBytes } from './list-bytes.js';
 import { decodedPostings, TF_ESCAPE, type PostingList } from './decoded-postings.js';
+import { luceneBm25Weight, luceneLmdTf, luceneLmdWeight } from './lucene-scorer.js';
 
 export class Accumulator {
   readonly scores: Float64Array;
@@ -45,8 +46,11 @@ export function accumulatorFor(index: ScoringView): Accumulator {
  * Bm25: += p1·tf / (tf + arr[doc]) with p1 = c·idf·(k1+1), arr = k1·(1 − b + b·dl/avgdl).
  * Qld: += p1·ln(1 + tf/p2), textbook QLD's matched part, with p1 = c, p2 = μ·P(t|C).
  * LuceneQld: += p1·max(0, ln(1 + tf/p2) + arr[doc]), Lucene LMDirichlet, with arr = ln(μ/(dl+μ)).
+ * LuceneBm25, LuceneLmd: the `lucene` scorer (lucene-scorer.ts): Lucene's float32 weights from the
+ *   1-byte norms, with p1 = boost·idf and arr = BM25's norm cache (LuceneBm25), or p1 = c, p2 = μP and
+ *   arr = ln(μ/(length + μ)) (LuceneLmd). Modes ≥ LuceneQld mark the docs they touch (a weight can be 0).
  */
-export const Mode = { Bm25: 0, Qld: 1, LuceneQld: 2 } as const;
+export const Mode = { Bm25: 0, Qld: 1, LuceneQld: 2, LuceneBm25: 3, LuceneLmd: 4 } as const;
 export type Mode = (typeof Mode)[keyof typeof Mode];
 
 /**
@@ -57,7 +61,46 @@ export function accumulate(index: ScoringView, acc: Accumulator, termId: number,
   const list = decodedPostings(index, termId);
   if (mode === Mode.Bm25) accumulateBm25(list, acc, p1, arr!);
   else if (mode === Mode.Qld) accumulateQld(list, acc, p1, p2);
-  else accumulateLuceneQld(list, acc, p1, p2, arr!);
+  else if (mode === Mode.LuceneQld) accumulateLuceneQld(list, acc, p1, p2, arr!);
+  else if (mode === Mode.LuceneBm25) accumulateLuceneBm25(list, acc, p1, arr!);
+  else accumulateLuceneLmd(list, acc, p1, p2, arr!);
+}
+
+/** += Lucene's BM25 float weight (lucene-scorer.ts luceneBm25Weight). */
+function accumulateLuceneBm25(list: PostingList, acc: Accumulator, w: number, normInverse: Float64Array): void {
+  const { docs, tfs, length } = list;
+  const { scores, mark, touched } = acc;
+  let count = acc.count;
+  for (let i = 0; i < length; i++) {
+    const d = docs[i];
+    let tf = tfs[i];
+    if (tf === TF_ESCAPE) tf = list.bigTf!.get(i)!;
+    if (mark[d] === 0) {
+      mark[d] = 1;
+      touched[count++] = d;
+    }
+    scores[d] += luceneBm25Weight(w, tf, normInverse[d]);
+  }
+  acc.count = count;
+}
+
+/** += Lucene's LMDirichlet float weight, floored at 0 (lucene-scorer.ts luceneLmdWeight). */
+function accumulateLuceneLmd(list: PostingList, acc: Accumulator, c: number, muP: number, ratio: Float64Array): void {
+  const { docs, tfs, length } = list;
+  const { scores, mark, touched } = acc;
+  let count = acc.count;
+  const l1 = luceneLmdTf(1, muP);
+  for (let i = 0; i < length; i++) {
+    const d = docs[i];
+    let tf = tfs[i];
+    if (tf === TF_ESCAPE) tf = list.bigTf!.get(i)!;
+    if (mark[d] === 0) {
+      mark[d] = 1;
+      touched[count++] = d;
+    }
+    scores[d] += luceneLmdWeight(c, tf === 1 ? l1 : luceneLmdTf(tf, muP), ratio[d]);
+  }
+  acc.count = count;
 }
 
 /** += p1·tf / (tf + norm[doc]). Weights are > 0, so a zero score marks an untouched doc. */

@@ -11,10 +11,12 @@
  */
 import { Mode } from './accumulator.js';
 import { CHUNK_BITS, CHUNK_DOCS, compactPostings, DENSE_ONLY_SHARE, denseTfs, TF8_ESCAPE } from './decoded-postings.js';
-import { gallop16, termBound, type MaxScoreInput } from './max-score.js';
+import type { MaxScoreInput, TermPlan } from './max-score.js';
+import type { CompactList, DenseList } from './decoded-postings.js';
 import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
 import { TopK } from './top-k.js';
 import { viewMemory } from './kernel/view-memory.js';
+import { luceneBm25Weight, luceneLmdTf, luceneLmdWeight } from './lucene-scorer.js';
 
 export const BLOCK_DOCS = 16384;
 /** QLD weights are tabulated for tf < TABLE (every tf a compact list stores; larger ones from its escape map are computed). */
@@ -53,6 +55,9 @@ export const KERNEL_MAX_POSTINGS = 8 << 20;
 export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = BLOCK_DOCS): TopK {
   const { mode, plan, k, arr, qld } = inp;
   const T = plan.length;
+  // Modes whose weights can be 0 mark the docs they touch (Lucene QLD and the lucene scorer); they
+  // are added and selected in JavaScript (the kernel's walks and selection take BM25 and textbook QLD).
+  const marked = mode === Mode.LuceneQld || mode === Mode.LuceneBm25 || mode === Mode.LuceneLmd;
   // Lists in most docs: one tf byte per doc, walked densely (decoded-postings.ts denseTfs). For QLD
   // a 256-entry table by tf with table[0] = 0, so absent docs add +0 and scores stay bit-identical
   // to the posting walk. BM25 adds (p1·0)/(0 + norm) = +0 for absent docs, which needs norm > 0
@@ -143,7 +148,7 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   // 16 spare bytes after the copied dense rows: the f64x2 walk loads 8 tf bytes at a time.
   const lnlOff = (dTfOff + copyRows * blockDocs + 16 + 7) & ~7;
   const outOff = lnlOff + (qld && lnlHeld < 0 ? blockDocs * 8 : 0);
-  const lowOff = outOff + (mode === Mode.LuceneQld ? 0 : blockDocs * 16);
+  const lowOff = outOff + (marked ? 0 : blockDocs * 16);
   const tfOff = lowOff + maxChunk * 2;
   vm.ensure(tfOff + maxChunk);
   const kern = vm.kernel;
@@ -161,11 +166,12 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   // docs. BM25 divides per posting and needs none.
   const kTables = new Float64Array(mem, tablesOff, mode === Mode.Qld ? T * TABLE : 0);
   const tables = plan.map((t, j) => {
-    if (mode === Mode.Bm25) return kTables;
+    if (mode === Mode.Bm25 || mode === Mode.LuceneBm25) return kTables;
     const a = mode === Mode.Qld ? kTables.subarray(j * TABLE, (j + 1) * TABLE) : new Float64Array(TABLE);
     a[0] = 0;
     const top = topTf[j];
     if (mode === Mode.Qld) for (let tf = 1; tf <= top; tf++) a[tf] = t.p1 * Math.log1p(tf / t.p2);
+    else if (mode === Mode.LuceneLmd) for (let tf = 1; tf <= top; tf++) a[tf] = luceneLmdTf(tf, t.p2);
     else for (let tf = 1; tf <= top; tf++) a[tf] = Math.log1p(tf / t.p2);
     return a;
   });
@@ -175,8 +181,8 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   const copyAt = new Int32Array(T).fill(-1);
   const bl = new Float64Array(mem, lnlOff, qld && lnlHeld < 0 ? blockDocs : 0);
   // The kernel's candidates: score (f64) at outF[2c], block index (i32) at outI[4c + 2].
-  const outF = new Float64Array(mem, outOff, mode === Mode.LuceneQld ? 0 : blockDocs * 2);
-  const outI = new Int32Array(mem, outOff, mode === Mode.LuceneQld ? 0 : blockDocs * 4);
+  const outF = new Float64Array(mem, outOff, marked ? 0 : blockDocs * 2);
+  const outI = new Int32Array(mem, outOff, marked ? 0 : blockDocs * 4);
   const dP1 = new Float64Array(mem, dP1Off, mode === Mode.Bm25 ? T : 0);
   let nextCopy = 0;
   for (const r of runs)
@@ -212,7 +218,7 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     else descI[at + 4] = tablesOff + j * TABLE * 8;
   }
   let loadedChunk = -1;
-  const mark = mode === Mode.LuceneQld ? new Uint8Array(blockDocs) : undefined;
+  const mark = marked ? new Uint8Array(blockDocs) : undefined;
 
   // MaxScore across blocks (BM25 and textbook QLD): once the running top-k threshold θ is known, a
   // block walks only the terms before J, the first term whose suffix bound R[J] (the most the terms
@@ -222,9 +228,9 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   // same order as without pruning, so kept docs' scores are bit-identical.
   const R = new Float64Array(T + 1);
   let offset = 0;
-  const prune = blockedPruning.enabled && k <= PRUNE_MAX_K && mode !== Mode.LuceneQld && !inp.exhaustive;
+  const prune = blockedPruning.enabled && k <= PRUNE_MAX_K && (mode === Mode.Bm25 || mode === Mode.Qld) && !inp.exhaustive;
   if (prune) {
-    for (let j = T - 1; j >= 0; j--) R[j] = R[j + 1] + termBound(view, dense[j], lists[j], mode, plan[j], arr, inp.paramKey);
+    for (let j = T - 1; j >= 0; j--) R[j] = R[j + 1] + termBound(dense[j], lists[j], mode, plan[j], arr, view.lo, view.hi);
     if (qld) {
       const order = view.byLenRange;
       offset = order.length ? qld.base - qld.qlen * qld.lnl[order[0]] : 0;
@@ -302,6 +308,23 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
               const tf = tfd[d - lo];
               if (tf !== 0) bs[d - b0] = bs[d - b0] + (p1 * tf) / (tf + norm[d]);
             }
+          } else if (mode === Mode.LuceneBm25) {
+            const ni = arr!;
+            for (let d = s0; d < s1; d++) {
+              const tf = tfd[d - lo];
+              if (tf === 0) continue;
+              mark![d - b0] = 1;
+              bs[d - b0] += luceneBm25Weight(p1, tf, ni[d]);
+            }
+          } else if (mode === Mode.LuceneLmd) {
+            const ratio = arr!;
+            const lt = tables[j];
+            for (let d = s0; d < s1; d++) {
+              const tf = tfd[d - lo];
+              if (tf === 0) continue;
+              mark![d - b0] = 1;
+              bs[d - b0] += luceneLmdWeight(p1, lt[tf], ratio[d]);
+            }
           } else {
             const ratio = arr!;
             const lt = tables[j];
@@ -329,7 +352,30 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
         const { low, tfs } = list;
         const p2 = plan[j].p2;
         let p = pos[j];
-        if (mode !== Mode.LuceneQld) {
+        if (mode === Mode.LuceneBm25) {
+          const ni = arr!;
+          for (; p < end; p++) {
+            const l = low[p];
+            if (l >= lim) break;
+            const d = base + l;
+            let tf = tfs[p];
+            if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
+            mark![d - b0] = 1;
+            bs[d - b0] += luceneBm25Weight(p1, tf, ni[d]);
+          }
+        } else if (mode === Mode.LuceneLmd) {
+          const ratio = arr!;
+          const lt = tables[j];
+          for (; p < end; p++) {
+            const l = low[p];
+            if (l >= lim) break;
+            const d = base + l;
+            let tf = tfs[p];
+            if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
+            mark![d - b0] = 1;
+            bs[d - b0] += luceneLmdWeight(p1, tf < TABLE ? lt[tf] : luceneLmdTf(tf, p2), ratio[d]);
+          }
+        } else if (mode !== Mode.LuceneQld) {
           // Lists the kernel does not take (a tf ≥ 255 in the escape map), BM25 or textbook QLD.
           const norm = arr!;
           const w = tables[j];
@@ -458,14 +504,14 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     // threshold the block started with; they are pushed in doc order against the running threshold,
     // exactly as one scan would push them.
     const n = b1 - b0;
-    if (mode !== Mode.LuceneQld) {
+    if (!marked) {
       const count = qld ? kern.selectQld(scoresOff, lOff, qld.base, qld.qlen, thr, n, outOff) : kern.selectTouched(scoresOff, thr, n, outOff);
       top.pushCandidates(outF, outI, count, b0);
       thr = top.threshold;
     } else {
       for (let i = 0; i < n; i++) {
         if (mark![i] === 0) continue;
-        const s = bs[i];
+        const s = inp.f32 ? Math.fround(bs[i]) : bs[i];
         bs[i] = 0;
         mark![i] = 0;
         if (s >= thr) {
@@ -476,4 +522,51 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     }
   }
   return top;
+}
+
+/** First index p in [from, end) with low[p] ≥ x (end when none); low is ascending there. */
+function gallop16(low: Uint16Array, from: number, end: number, x: number): number {
+  if (from >= end || low[from] >= x) return from;
+  let lo = from;
+  let step = 1;
+  let hi = from + 1;
+  while (hi < end && low[hi] < x) {
+    lo = hi;
+    step *= 2;
+    hi = lo + step;
+  }
+  if (hi > end) hi = end;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >>> 1;
+    if (low[mid] < x) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
+const smallest = new WeakMap<Float64Array, Map<string, number>>();
+/** Smallest entry of a per-doc array over [lo, hi), cached per array and range. */
+function minOver(arr: Float64Array, lo: number, hi: number): number {
+  let m = smallest.get(arr);
+  if (!m) smallest.set(arr, (m = new Map()));
+  const key = `${lo}:${hi}`;
+  let v = m.get(key);
+  if (v === undefined) {
+    v = Infinity;
+    for (let d = lo; d < hi; d++) if (arr[d] < v) v = arr[d];
+    m.set(key, v);
+  }
+  return v;
+}
+
+/**
+ * An upper bound of the weight any posting of a term adds in [lo, hi) (BM25, textbook QLD): from
+ * its largest tf and, for BM25, the range's smallest norm (every weight grows with tf and falls
+ * with length). Padded against rounding: never below a weight actually added.
+ */
+function termBound(dense: DenseList | null, list: CompactList | null, mode: Mode, t: TermPlan, arr: Float64Array | undefined, lo: number, hi: number): number {
+  let tf = dense ? dense.maxTf : list!.maxTf;
+  if (!dense && list!.bigTf) for (const v of list!.bigTf.values()) if (v > tf) tf = v;
+  const w = mode === Mode.Bm25 ? tf / (tf + minOver(arr!, lo, hi)) : Math.log1p(tf / t.p2);
+  return t.p1 * w * (1 + 1e-12);
 }

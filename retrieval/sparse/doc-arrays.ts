@@ -1,5 +1,6 @@
 /** Per-document arrays derived from doc lengths, computed once per (index, parameters) and cached. */
 import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
+import { intToByte4, luceneAvgdl, luceneBm25Cache, luceneLength, luceneMu } from './lucene-scorer.js';
 
 const cache = new WeakMap<ScoringView, Map<string, Float64Array>>();
 
@@ -27,3 +28,15 @@ export const logLengths = (index: ScoringView, mu: number) => cached(index, `lnl
 
 /** ln(μ / (dl + μ)). */
 export const logRatios = (index: ScoringView, mu: number) => cached(index, `lnr:${mu}`, (dl) => Math.log(mu / (dl + mu)));
+
+/** Lucene BM25: BM25Similarity's cache entry of each document's 1-byte norm (lucene-scorer.ts). */
+export const luceneNormInverses = (index: ScoringView, k1: number, b: number) => {
+  const table = luceneBm25Cache(k1, b, luceneAvgdl(index));
+  return cached(index, `lbm25:${k1}:${b}`, (dl) => table[intToByte4(dl)]);
+};
+
+/** Lucene LMDirichlet: ln(μ / (length + μ)) of each document's 1-byte norm length. */
+export const luceneLogRatios = (index: ScoringView, mu: number) => {
+  const m = luceneMu(mu);
+  return cached(index, `llmd:${mu}`, (dl) => Math.log(m / (luceneLength(dl) + m)));
+};

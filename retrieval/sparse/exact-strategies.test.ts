@@ -1,7 +1,8 @@
 /**
  * MaxScore pruning and cache-blocked TAAT are exact: on random Zipf-like corpora where pruning
  * actually switches to the candidates-only phase, the pruned and the blocked top-k equal the
- * exhaustive top-k bit for bit (same docs, same order, same scores), for BM25 (default and random k1/b), textbook QLD and Lucene QLD, k small and
+ * exhaustive top-k bit for bit (same docs, same order, same scores), for BM25 (default and random k1/b), textbook QLD and Lucene QLD,
+ * and the lucene scorer (float32 BM25 and LMDirichlet on 1-byte norms), k small and
  * large, on the whole range and on the doc ranges query workers use; blocked TAAT includes its
  * dense walk (one tf byte per doc) of the lists present in most documents, its pruning across blocks
  * (MaxScore: terms past the bound added to candidates only), and its WebAssembly walks
@@ -37,8 +38,9 @@ let prunedBlocked = 0;
 let fallbackBlocked = 0;
 let switched = 0;
 let compared = 0;
+let luceneSwitched = 0;
 
-it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook QLD, Lucene QLD; k small and large)', async () => {
+it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook QLD, Lucene QLD, the lucene scorer; k small and large)', async () => {
   await fc.assert(
     fc.asyncProperty(
       fc.integer({ min: 0, max: 2 ** 31 - 1 }),
@@ -62,11 +64,15 @@ it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook 
               { method: 'bm25', k1, b, ids, counts, k },
               { method: 'qld', variant: 'textbook', mu, ids, counts, k },
               { method: 'qld', variant: 'lucene', mu, ids, counts, k },
+              { method: 'bm25', k1: 0.9, b: 0.4, ids, counts, k, scorer: 'lucene' },
+              { method: 'bm25', k1, b, ids, counts, k, scorer: 'lucene' },
+              { method: 'qld', variant: 'lucene', mu, ids, counts, k, scorer: 'lucene' },
             ];
             for (const view of halves) {
               for (const req of reqs) {
                 const pruned = scoreTopK(view, req, 'maxscore');
                 if (scoreStats.switchedAt >= 0) switched++;
+                if (scoreStats.switchedAt >= 0 && req.scorer === 'lucene') luceneSwitched++;
                 const full = scoreTopK(view, req, 'exhaustive');
                 compared++;
                 expect(pruned.docs).toEqual(full.docs);
@@ -106,4 +112,6 @@ it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook 
   // as did its fallback (too many candidates: the rest of the terms walked as usual).
   expect(prunedBlocked).toBeGreaterThan(compared / 10);
   expect(fallbackBlocked).toBeGreaterThan(0);
-}, 120_000);
+  // ... and the lucene scorer's requests were pruned too.
+  expect(luceneSwitched).toBeGreaterThan(0);
+}, 240_000);

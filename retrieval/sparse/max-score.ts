@@ -19,9 +19,10 @@
  * an untouched doc can reach at most base − |q|·ln(minDl+μ) + R.
  */
 import { accumulate, accumulatorFor, Mode, type Accumulator } from './accumulator.js';
-import { CHUNK_BITS, CHUNK_DOCS, compactPostings, denseTfs, TF8_ESCAPE, type CompactList, type DenseList } from './decoded-postings.js';
+import { decodedPostings, TF_ESCAPE, type PostingList } from './decoded-postings.js';
 import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
 import { TopK } from './top-k.js';
+import { luceneBm25Weight, luceneLmdTf, luceneLmdWeight } from './lucene-scorer.js';
 
 export interface TermPlan {
   id: number;
@@ -34,82 +35,34 @@ export interface TermPlan {
 }
 
 /** Work counters of the last scoreTopK call on this thread (for profiling and tests). */
-export const scoreStats = { boundMs: 0, walkMs: 0, checkMs: 0, phase2Ms: 0, selectMs: 0, touched: 0, postingsWalked: 0, galloped: 0, candidates: 0, switchedAt: -1, terms: 0, thetaChecks: 0 };
+export const scoreStats = { selectMs: 0, touched: 0, postingsWalked: 0, galloped: 0, candidates: 0, switchedAt: -1, terms: 0, thetaChecks: 0 };
 
-/** One query term's postings over the range: one tf byte per doc (lists in most docs) or compact. */
-interface TermLists {
-  dense: DenseList | null;
-  list: CompactList | null;
-}
-
-function termLists(view: ScoringView, id: number): TermLists {
-  const dense = denseTfs(view, id);
-  return { dense, list: dense ? null : compactPostings(view, id) };
-}
-
-/** Largest tf of a list (its tf bytes' maximum, or the largest escaped tf). */
-function largestTf(t: TermLists): number {
-  if (t.dense) return t.dense.maxTf;
-  const l = t.list!;
-  let m = l.maxTf;
-  if (l.bigTf) for (const v of l.bigTf.values()) if (v > m) m = v;
-  return m;
-}
-
-const extremes = new WeakMap<Float64Array, Map<string, number>>();
-/** Smallest (or largest) entry of a per-doc array over [lo, hi), cached per array. */
-function extreme(arr: Float64Array, lo: number, hi: number, max: boolean): number {
-  let m = extremes.get(arr);
-  if (!m) extremes.set(arr, (m = new Map()));
-  const key = `${lo}:${hi}:${max}`;
-  let v = m.get(key);
-  if (v === undefined) {
-    v = max ? -Infinity : Infinity;
-    for (let d = lo; d < hi; d++) {
-      const x = arr[d];
-      if (max ? x > v : x < v) v = x;
-    }
-    m.set(key, v);
+/** Largest weight of one posting list in the range (cached per list and parameters). */
+function upperBound(list: PostingList, cacheable: boolean, mode: Mode, p1: number, p2: number, arr: Float64Array | undefined, key: string): number {
+  // The lucene scorer's weights are not p1 times a tf part (float rounding), so its bound is of the
+  // whole weight, cached under p1 too.
+  const whole = mode === Mode.LuceneBm25 || mode === Mode.LuceneLmd;
+  const cacheKey = whole ? `${key}:${p1}` : key;
+  const cache = cacheable ? (list.ub ??= new Map()) : undefined;
+  const hit = cache?.get(cacheKey);
+  if (hit !== undefined) return whole ? hit : p1 * hit;
+  const { docs, tfs, length } = list;
+  let best = 0;
+  for (let i = 0; i < length; i++) {
+    let tf = tfs[i];
+    if (tf === TF_ESCAPE) tf = list.bigTf!.get(i)!;
+    let w: number;
+    if (mode === Mode.Bm25) w = tf / (tf + arr![docs[i]]);
+    else if (mode === Mode.Qld) w = Math.log1p(tf / p2);
+    else if (mode === Mode.LuceneQld) w = Math.max(0, Math.log1p(tf / p2) + arr![docs[i]]);
+    else if (mode === Mode.LuceneBm25) w = luceneBm25Weight(p1, tf, arr![docs[i]]);
+    else w = luceneLmdWeight(p1, luceneLmdTf(tf, p2), arr![docs[i]]);
+    if (w > best) best = w;
   }
-  return v;
-}
-
-/**
- * Exact per-list bounds learnt from full walks (walkList): the largest weight factor (BM25:
- * tf/(tf + norm), Lucene QLD: max(0, ln(1 + tf/p2) + ratio)) of a term's postings in the view's
- * range, per scorer parameters. A list walked once keeps its exact bound for every later query;
- * until then the O(1) bound below stands in.
- */
-const exactBounds = new WeakMap<ScoringView, Map<string, number>>();
-function boundsOf(view: ScoringView): Map<string, number> {
-  let m = exactBounds.get(view);
-  if (!m) exactBounds.set(view, (m = new Map()));
-  return m;
-}
-
-/**
- * An upper bound of the weight any posting of the term adds in the range, from its largest tf and
- * the range's most favourable doc length (the smallest BM25 norm, the largest Lucene log ratio):
- * every weight grows with tf and falls with length. O(1) per term (no walk over the list).
- */
-function upperBound(t: TermLists, mode: Mode, p1: number, p2: number, arr: Float64Array | undefined, lo: number, hi: number, exact: number | undefined): number {
-  if (exact !== undefined) return p1 * exact * (1 + 1e-12);
-  const tf = largestTf(t);
-  let w: number;
-  if (mode === Mode.Bm25) w = tf / (tf + extreme(arr!, lo, hi, false));
-  else if (mode === Mode.Qld) w = Math.log1p(tf / p2);
-  else w = Math.max(0, Math.log1p(tf / p2) + extreme(arr!, lo, hi, true));
   // Guard against rounding: a bound must never be below a weight actually added.
-  return p1 * w * (1 + 1e-12);
-}
-
-/**
- * The bound of one plan term over the view's range (blocked-taat.ts prunes with it too): the exact
- * bound a full walk learnt, else the O(1) bound from the list's largest tf.
- */
-export function termBound(view: ScoringView, dense: DenseList | null, list: CompactList | null, mode: Mode, t: TermPlan, arr: Float64Array | undefined, paramKey: string): number {
-  const exact = mode === Mode.Qld ? undefined : boundsOf(view).get(`${paramKey}:${t.id}`);
-  return upperBound({ dense, list }, mode, t.p1, t.p2, arr, view.lo, view.hi, exact);
+  best = best * (1 + 1e-12);
+  cache?.set(cacheKey, best);
+  return whole ? best : p1 * best;
 }
 
 export interface MaxScoreInput {
@@ -126,18 +79,21 @@ export interface MaxScoreInput {
   qld?: { base: number; qlen: number; lnl: Float64Array };
   /** Disable pruning (the exhaustive reference path; same operations otherwise). */
   exhaustive?: boolean;
+  /** A document's score is the float32 of its sum (the lucene scorer); ranks and ties are on that. */
+  f32?: boolean;
 }
 
+/** A document's score before any float32 rounding (what pruning bounds are compared with). */
 const fullScore = (acc: Accumulator, d: number, q: MaxScoreInput['qld']) => (q ? q.base - q.qlen * q.lnl[d] + acc.scores[d] : acc.scores[d]);
 
 /** Exhaustive top-k over every touched doc (plus, for textbook QLD, the best unmatched ones). */
-function selectAll(view: ScoringView, acc: Accumulator, k: number, q: MaxScoreInput['qld']): TopK {
+function selectAll(view: ScoringView, acc: Accumulator, k: number, q: MaxScoreInput['qld'], f32 = false): TopK {
   const top = new TopK(k);
   const { scores, touched } = acc;
   if (!q) {
     for (let i = 0; i < acc.count; i++) {
       const d = touched[i];
-      const s = scores[d];
+      const s = f32 ? Math.fround(scores[d]) : scores[d];
       if (s >= top.threshold) top.push(s, d);
     }
     return top;
@@ -162,159 +118,49 @@ function selectAll(view: ScoringView, acc: Accumulator, k: number, q: MaxScoreIn
   return top;
 }
 
-/** First index p in [from, end) with low[p] ≥ x (end when none); low is ascending there. */
-export function gallop16(low: Uint16Array, from: number, end: number, x: number): number {
-  if (from >= end || low[from] >= x) return from;
+/** First index ≥ from with docs[i] ≥ d (length when none). */
+function gallop(docs: Uint32Array, length: number, from: number, d: number): number {
+  if (from >= length || docs[from] >= d) return from;
   let lo = from;
   let step = 1;
   let hi = from + 1;
-  while (hi < end && low[hi] < x) {
+  while (hi < length && docs[hi] < d) {
     lo = hi;
     step *= 2;
     hi = lo + step;
   }
-  if (hi > end) hi = end;
-  // low[lo] < x, and hi === end or low[hi] ≥ x
+  if (hi > length) hi = length;
+  // docs[lo] < d, and hi === length or docs[hi] ≥ d
   while (hi - lo > 1) {
     const mid = (lo + hi) >>> 1;
-    if (low[mid] < x) lo = mid;
+    if (docs[mid] < d) lo = mid;
     else hi = mid;
   }
   return hi;
 }
 
-/** Add one posting's weight to `d`, exactly the expression accumulate() evaluates. */
-function addWeight(acc: Accumulator, d: number, tf: number, mode: Mode, p1: number, p2: number, w1: number, l1: number, arr: Float64Array | undefined): void {
-  const { scores } = acc;
-  if (mode === Mode.Bm25) scores[d] = scores[d] + (p1 * tf) / (tf + arr![d]);
-  else if (mode === Mode.Qld) scores[d] = scores[d] + (tf === 1 ? w1 : p1 * Math.log1p(tf / p2));
-  else {
-    const s = (tf === 1 ? l1 : Math.log1p(tf / p2)) + arr![d];
-    if (s > 0) scores[d] += p1 * s;
-  }
-}
-
-/**
- * Walk a whole list of the range into the accumulator, as accumulate() does (same additions in the
- * same order per doc), from the compact or dense form instead of the wide form decoded per query.
- */
-function walkList(view: ScoringView, t: TermLists, acc: Accumulator, mode: Mode, p1: number, p2: number, arr: Float64Array | undefined): number {
-  const { scores, mark, touched } = acc;
-  const w1 = p1 * Math.log1p(1 / p2);
-  const l1 = Math.log1p(1 / p2);
-  let count = acc.count;
-  // Doc and tf of each posting, in doc order, from either form (one tight loop per scorer below).
-  let docs: Uint32Array;
-  let tfv: Uint16Array | Uint8Array;
-  let n = 0;
-  if (t.dense) {
-    const tfs = t.dense.tfs;
-    const span = view.hi - view.lo;
-    for (let i = 0; i < span; i++) if (tfs[i] !== 0) n++;
-    docs = scratchDocs(n);
-    tfv = new Uint8Array(n);
-    n = 0;
-    for (let i = 0; i < span; i++)
-      if (tfs[i] !== 0) {
-        docs[n] = view.lo + i;
-        tfv[n++] = tfs[i];
-      }
-  } else {
-    const l = t.list!;
-    const { low, chunkEnd } = l;
-    n = l.length;
-    docs = scratchDocs(n);
-    let p = 0;
-    for (let c = 0; c < chunkEnd.length; c++) {
-      const base = (l.c0 + c) * CHUNK_DOCS;
-      for (const end = chunkEnd[c]; p < end; p++) docs[p] = base + low[p];
-    }
-    tfv = l.tfs;
-  }
-  const big = t.list?.bigTf;
-  // The largest weight factor met (BM25 and Lucene QLD; their exact bound for later queries).
-  let top = 0;
-  if (mode === Mode.Bm25) {
-    const norm = arr!;
-    let mx = 0;
-    for (let i = 0; i < n; i++) {
-      const d = docs[i];
-      let tf = tfv[i];
-      if (tf === TF8_ESCAPE && big) tf = big.get(i)!;
-      const s = scores[d];
-      if (s === 0) touched[count++] = d;
-      const w = (p1 * tf) / (tf + norm[d]);
-      scores[d] = s + w;
-      if (w > mx) mx = w;
-    }
-    top = mx / p1;
-  } else if (mode === Mode.Qld) {
-    for (let i = 0; i < n; i++) {
-      const d = docs[i];
-      let tf = tfv[i];
-      if (tf === TF8_ESCAPE && big) tf = big.get(i)!;
-      const s = scores[d];
-      if (s === 0) touched[count++] = d;
-      scores[d] = s + (tf === 1 ? w1 : p1 * Math.log1p(tf / p2));
-    }
-  } else {
-    const ratio = arr!;
-    for (let i = 0; i < n; i++) {
-      const d = docs[i];
-      let tf = tfv[i];
-      if (tf === TF8_ESCAPE && big) tf = big.get(i)!;
-      if (mark[d] === 0) {
-        mark[d] = 1;
-        touched[count++] = d;
-      }
-      const s = (tf === 1 ? l1 : Math.log1p(tf / p2)) + ratio[d];
-      if (s > 0) {
-        scores[d] += p1 * s;
-        if (s > top) top = s;
-      }
-    }
-  }
-  acc.count = count;
-  return top;
-}
-
-/** This thread's buffer of absolute doc ids for walkList (grown to the longest list walked). */
-let docBuf = new Uint32Array(0);
-function scratchDocs(n: number): Uint32Array {
-  if (docBuf.length < n) docBuf = new Uint32Array(Math.max(n, Math.ceil(docBuf.length * 1.5)));
-  return docBuf;
-}
-
 /** Add one term's weights to the candidates (sorted by doc), exactly as accumulate() would. */
-function addToCandidates(view: ScoringView, t: TermLists, cands: Uint32Array, nc: number, acc: Accumulator, mode: Mode, p1: number, p2: number, arr: Float64Array | undefined): void {
-  const w1 = p1 * Math.log1p(1 / p2);
-  const l1 = Math.log1p(1 / p2);
-  if (t.dense) {
-    const tfs = t.dense.tfs;
-    const { lo } = view;
-    for (let c = 0; c < nc; c++) {
-      const d = cands[c];
-      const tf = tfs[d - lo];
-      if (tf !== 0) addWeight(acc, d, tf, mode, p1, p2, w1, l1, arr);
-    }
-  } else {
-    const l = t.list!;
-    const { low, tfs, chunkEnd } = l;
-    let p = 0;
-    for (let c = 0; c < nc; c++) {
-      const d = cands[c];
-      const ci = (d >>> CHUNK_BITS) - l.c0;
-      const start = ci > 0 ? chunkEnd[ci - 1] : 0;
-      const end = chunkEnd[ci];
-      if (p < start) p = start;
-      if (p >= end) continue;
-      const x = d & (CHUNK_DOCS - 1);
-      p = gallop16(low, p, end, x);
-      if (p >= end || low[p] !== x) continue;
-      const tf = tfs[p];
-      addWeight(acc, d, tf === TF8_ESCAPE ? l.bigTf!.get(p)! : tf, mode, p1, p2, w1, l1, arr);
-      p++;
-    }
+function addToCandidates(list: PostingList, cands: Uint32Array, nc: number, acc: Accumulator, mode: Mode, p1: number, p2: number, arr: Float64Array | undefined): void {
+  const { docs, tfs, length } = list;
+  const { scores } = acc;
+  const w1 = mode === Mode.Qld ? p1 * Math.log1p(1 / p2) : 0;
+  const l1 = mode === Mode.LuceneLmd ? luceneLmdTf(1, p2) : Math.log1p(1 / p2);
+  let p = 0;
+  for (let c = 0; c < nc && p < length; c++) {
+    const d = cands[c];
+    p = gallop(docs, length, p, d);
+    if (p >= length) break;
+    if (docs[p] !== d) continue;
+    let tf = tfs[p];
+    if (tf === TF_ESCAPE) tf = list.bigTf!.get(p)!;
+    if (mode === Mode.Bm25) scores[d] = scores[d] + (p1 * tf) / (tf + arr![d]);
+    else if (mode === Mode.Qld) scores[d] = scores[d] + (tf === 1 ? w1 : p1 * Math.log1p(tf / p2));
+    else if (mode === Mode.LuceneQld) {
+      const s = (tf === 1 ? l1 : Math.log1p(tf / p2)) + arr![d];
+      if (s > 0) scores[d] += p1 * s;
+    } else if (mode === Mode.LuceneBm25) scores[d] += luceneBm25Weight(p1, tf, arr![d]);
+    else scores[d] += luceneLmdWeight(p1, tf === 1 ? l1 : luceneLmdTf(tf, p2), arr![d]);
+    p++;
   }
   scoreStats.galloped += nc;
 }
@@ -330,22 +176,21 @@ export function maxScoreTopK(view: ScoringView, inp: MaxScoreInput): TopK {
   scoreStats.terms = T;
   scoreStats.thetaChecks = 0;
 
-  // Bounds and suffix sums R[j] = Σ_{i ≥ j} ub_i (the pruned path only: the exhaustive reference
-  // walks the wide form through accumulate(), as it always did).
-  let tp = performance.now();
+  // Exact bounds and suffix sums R[j] = Σ_{i ≥ j} ub_i.
   const R = new Float64Array(T + 1);
   const restPostings = new Float64Array(T + 1);
-  const lists: TermLists[] = inp.exhaustive ? [] : plan.map((t) => termLists(view, t.id));
-  const learnt = boundsOf(view);
-  const keys = plan.map((t) => `${inp.paramKey}:${t.id}`);
   if (!inp.exhaustive) {
-    for (let j = T - 1; j >= 0; j--) {
+    const ub = new Float64Array(T);
+    for (let j = 0; j < T; j++) {
       const t = plan[j];
-      R[j] = R[j + 1] + upperBound(lists[j], mode, t.p1, t.p2, arr, view.lo, view.hi, mode === Mode.Qld ? undefined : learnt.get(keys[j]));
-      restPostings[j] = restPostings[j + 1] + t.df;
+      const list = decodedPostings(view, t.id);
+      ub[j] = upperBound(list, list.cached, mode, t.p1, t.p2, arr, `${inp.paramKey}`);
+    }
+    for (let j = T - 1; j >= 0; j--) {
+      R[j] = R[j + 1] + ub[j];
+      restPostings[j] = restPostings[j + 1] + plan[j].df;
     }
   }
-  scoreStats.boundMs += performance.now() - tp;
   // Best score a doc untouched before term j can reach: offset + R[j].
   let offset = 0;
   if (qld) {
@@ -354,7 +199,8 @@ export function maxScoreTopK(view: ScoringView, inp: MaxScoreInput): TopK {
   }
   // Slack for floating-point rounding of sums (scores are exact to ~1e-13 relative): bounds only
   // ever err on the side of keeping a doc.
-  const eps = 1e-9 * (Math.abs(offset) + R[0] + 1);
+  // With float32 scores (the lucene scorer) a sum may round up by half a float ulp (≤ 2^-24 relative).
+  const eps = (inp.f32 ? 1e-6 : 1e-9) * (Math.abs(offset) + R[0] + 1);
   for (let i = 0; i <= T; i++) R[i] += eps;
 
   let j = 0;
@@ -367,32 +213,23 @@ export function maxScoreTopK(view: ScoringView, inp: MaxScoreInput): TopK {
       if (restPostings[j] > 4 * (acc.count + k) && bound < lastTriedBound * 0.85 && (qld ? view.hi - view.lo : acc.count) > k) {
         lastTriedBound = bound;
         scoreStats.thetaChecks++;
-        tp = performance.now();
-        theta = selectAll(view, acc, k, qld).threshold;
-        scoreStats.checkMs += performance.now() - tp;
+        theta = selectAll(view, acc, k, qld, inp.f32).threshold;
         if (theta > bound) break;
       }
     }
     const t = plan[j];
-    tp = performance.now();
-    if (inp.exhaustive) accumulate(view, acc, t.id, mode, t.p1, t.p2, arr);
-    else {
-      const top = walkList(view, lists[j], acc, mode, t.p1, t.p2, arr);
-      if (mode !== Mode.Qld && t.p1 > 0) learnt.set(keys[j], top);
-    }
-    scoreStats.walkMs += performance.now() - tp;
+    accumulate(view, acc, t.id, mode, t.p1, t.p2, arr);
     scoreStats.postingsWalked += t.df;
   }
   if (j >= T) {
     const t0 = performance.now();
-    const r = selectAll(view, acc, k, qld);
+    const r = selectAll(view, acc, k, qld, inp.f32);
     scoreStats.selectMs += performance.now() - t0;
     scoreStats.touched += acc.count;
     return r;
   }
 
   // Phase 2: candidates only.
-  tp = performance.now();
   scoreStats.switchedAt = j;
   const { touched } = acc;
   let cands = new Uint32Array(acc.count);
@@ -405,14 +242,14 @@ export function maxScoreTopK(view: ScoringView, inp: MaxScoreInput): TopK {
   scoreStats.candidates = nc;
   for (; j < T; j++) {
     const t = plan[j];
-    addToCandidates(view, lists[j], cands, nc, acc, mode, t.p1, t.p2, arr);
+    addToCandidates(decodedPostings(view, t.id), cands, nc, acc, mode, t.p1, t.p2, arr);
     // Raise θ over the candidates (they hold every doc that can still make the top k), then drop
     // those that can no longer reach it.
     if (nc > k) {
       const top = new TopK(k);
       for (let c = 0; c < nc; c++) {
         const d = cands[c];
-        const s = fullScore(acc, d, qld);
+        const s = inp.f32 ? Math.fround(fullScore(acc, d, qld)) : fullScore(acc, d, qld);
         if (s >= top.threshold) top.push(s, d);
       }
       if (top.threshold > theta) theta = top.threshold;
@@ -428,9 +265,10 @@ export function maxScoreTopK(view: ScoringView, inp: MaxScoreInput): TopK {
   const top = new TopK(k);
   for (let c = 0; c < nc; c++) {
     const d = cands[c];
-    const s = fullScore(acc, d, qld);
+    const s = inp.f32 ? Math.fround(fullScore(acc, d, qld)) : fullScore(acc, d, qld);
     if (s >= top.threshold) top.push(s, d);
   }
-  scoreStats.phase2Ms += performance.now() - tp;
   return top;
 }
+
+

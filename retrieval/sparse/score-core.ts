@@ -6,13 +6,15 @@
  * QLD textbook: Σ c·ln(μP) − |q|·ln(dl+μ) + Σ_{matched} c·ln(1 + tf/(μP)) over ALL docs; unmatched
  *   docs are taken in (length, index) order, so only k of them are ever looked at.
  * QLD lucene: Σ_{matched} c·max(0, ln(1 + tf/(μP')) + ln(μ/(dl+μ))), P' = (cf+1)/(|C|+1).
+ * scorer 'lucene' (bm25, qld): Lucene's own float32 arithmetic on 1-byte norms (lucene-scorer.ts).
  * Scoring itself (term-at-a-time with exact MaxScore pruning) lives in max-score.ts.
  * With `req.approx` (opt-in) only a prefix of the term plan is scored (approx.ts); textbook QLD
  * keeps the length penalty and Σ c·ln(μP) of every query term, so a skipped term counts as
  * matched in no document.
  */
 import { Mode } from './accumulator.js';
-import { bm25Norms, logLengths, logRatios } from './doc-arrays.js';
+import { bm25Norms, logLengths, logRatios, luceneLogRatios, luceneNormInverses } from './doc-arrays.js';
+import { luceneBm25TermWeight, luceneCollectionProb, luceneMu } from './lucene-scorer.js';
 import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
 import { maxScoreTopK, type MaxScoreInput, type TermPlan } from './max-score.js';
 import { blockedTopK, DENSE_MIN_SHARE } from './blocked-taat.js';
@@ -21,9 +23,18 @@ import { approxPrefix, type ApproxOptions } from './approx.js';
 
 /** `approx` absent: exact top-k. Present: the posting budget of approx.ts (checked by the caller). */
 export type ScoreRequest = { ids: number[]; counts: number[]; k: number; approx?: ApproxOptions } & (
-  | { method: 'bm25'; k1: number; b: number }
-  | { method: 'qld'; variant: 'textbook' | 'lucene'; mu: number }
+  | { method: 'bm25'; k1: number; b: number; scorer?: SparseScorer }
+  | { method: 'qld'; variant: 'textbook' | 'lucene'; mu: number; scorer?: SparseScorer }
 );
+
+/**
+ * How bm25 and qld compute their weights: 'lexcase' (default; exact document lengths, double
+ * precision, BM25 with the (k1 + 1) factor) or 'lucene' (Lucene 8's BM25Similarity and
+ * LMDirichletSimilarity on 1-byte norms in float32: lucene-scorer.ts). The lucene scorer's QLD is
+ * LMDirichlet whatever the variant.
+ */
+export type SparseScorer = 'lexcase' | 'lucene';
+export const SPARSE_SCORER_NAMES: readonly SparseScorer[] = ['lexcase', 'lucene'];
 
 /** Ranked hits best first: parallel arrays of internal doc index and score. */
 export interface Ranked {
@@ -50,7 +61,15 @@ export function termPlan(view: ScoringView, req: ScoreRequest): TermPlan[] {
     const id = req.ids[i];
     const c = req.counts[i];
     const df = view.df[id];
-    if (req.method === 'bm25') {
+    if (req.scorer === 'lucene') {
+      if (req.method === 'bm25') {
+        const w = luceneBm25TermWeight(view, df, c);
+        plan.push({ id, p1: w, p2: 0, key: w, df });
+      } else {
+        const muP = luceneMu(req.mu) * luceneCollectionProb(view.cf[id], view.totalTokens);
+        plan.push({ id, p1: c, p2: muP, key: c * Math.log1p(1 / muP), df });
+      }
+    } else if (req.method === 'bm25') {
       const p1 = c * bm25Idf(view.N, df) * (req.k1 + 1);
       plan.push({ id, p1, p2: 0, key: p1, df });
     } else {
@@ -89,6 +108,10 @@ export function scoreTopK(view: ScoringView, req: ScoreRequest, strategy: Strate
   const blocked = strategy === 'blocked' || (strategy === 'auto' && postings >= BLOCKED_MIN_DENSITY * (view.hi - view.lo));
   const exhaustive = strategy === 'exhaustive';
   const run = (inp: MaxScoreInput) => ranked(blocked ? blockedTopK(view, inp, blockDocs) : maxScoreTopK(view, inp));
+  if (req.scorer === 'lucene') {
+    if (req.method === 'bm25') return run({ mode: Mode.LuceneBm25, plan, k, arr: luceneNormInverses(view, req.k1, req.b), paramKey: `lbm25:${req.k1}:${req.b}`, exhaustive, f32: true });
+    return run({ mode: Mode.LuceneLmd, plan, k, arr: luceneLogRatios(view, req.mu), paramKey: `llmd:${req.mu}`, exhaustive, f32: true });
+  }
   if (req.method === 'bm25') {
     const arr = bm25Norms(view, req.k1, req.b);
     return run({ mode: Mode.Bm25, plan, k, arr, paramKey: `bm25:${req.k1}:${req.b}`, exhaustive, bm25Positive: req.k1 > 0 && req.b < 1 });

@@ -4,21 +4,20 @@
  *   const tools = createRetrievalTools({ retrievers: { bm25, qld }, docs, llm, recorder });
  *   // → bm25_search, qld_search, rewrite_query
  *
- * One search tool per retriever given (bm25_search, qld_search, dense_search, hybrid_search), plus
+ * One search tool per retriever given whose method has one (retrieval/methods.ts: bm25_search, qld_search, dense_search, hybrid_search), plus
  * rewrite_query when an llm is given. Search tools take {query, k?} and return JSON text
  * {method, query, results: [{id, score, rank, title?, snippet}]}.
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import type { DocStore, Retriever } from '../types.js';
-import { createBm25SearchTool } from './bm25-search.js';
-import { createDenseSearchTool } from './dense-search.js';
-import { createHybridSearchTool } from './hybrid-search.js';
-import { createQldSearchTool } from './qld-search.js';
+import { METHODS } from '../methods.js';
+import { createSearchTool } from './search-tool.js';
 import { createRewriteQueryTool } from './rewrite-query.js';
 import type { ToolRecorder } from './tool-recorder.js';
 
-export type ToolMethod = 'bm25' | 'qld' | 'dense' | 'hybrid';
+/** A method with a search tool (retrieval/methods.ts: an entry with `agents`). */
+export type ToolMethod = string;
 
 export interface RetrievalToolsOptions {
   retrievers: Partial<Record<ToolMethod, Retriever>>;
@@ -27,17 +26,15 @@ export interface RetrievalToolsOptions {
   recorder?: ToolRecorder;
   /** Snippet length in characters (default 600). */
   snippetChars?: number;
-  /** k when the agent does not give one (default 5). */
+  /** k when the agent does not give one (default DEFAULT_K, retrieval/default-k.ts). */
   defaultK?: number;
 }
 
-const MAKERS = { bm25: createBm25SearchTool, qld: createQldSearchTool, dense: createDenseSearchTool, hybrid: createHybridSearchTool };
-
 export function createRetrievalTools(opts: RetrievalToolsOptions): StructuredToolInterface[] {
   const tools: StructuredToolInterface[] = [];
-  for (const method of ['bm25', 'qld', 'dense', 'hybrid'] as const) {
-    const retriever = opts.retrievers[method];
-    if (retriever) tools.push(MAKERS[method]({ retriever, docs: opts.docs, recorder: opts.recorder, snippetChars: opts.snippetChars, defaultK: opts.defaultK }));
+  for (const m of METHODS) {
+    const retriever = opts.retrievers[m.name];
+    if (retriever && m.agents) tools.push(createSearchTool({ name: m.agents.tool, description: m.agents.description, retriever, docs: opts.docs, recorder: opts.recorder, snippetChars: opts.snippetChars, defaultK: opts.defaultK }));
   }
   if (opts.llm) tools.push(createRewriteQueryTool({ llm: opts.llm, recorder: opts.recorder }));
   return tools;

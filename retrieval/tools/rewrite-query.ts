@@ -19,16 +19,23 @@ import { recordToolCall, type ToolRecorder } from './tool-recorder.js';
 export const REWRITE_STYLES = ['structured', 'expand', 'keywords'] as const;
 export type RewriteStyle = (typeof REWRITE_STYLES)[number];
 
-export const rewriteInputSchema = z.object({
-  query: z.string().min(1).describe('What you need to find: a question, hypothesis or draft query'),
-  facts: z.string().optional().describe('Optional facts of the case, to ground the rewrite'),
-  style: z
-    .enum(REWRITE_STYLES)
-    .optional()
-    .describe('structured (default): state the legal issue and governing rule; expand: add terms of art; keywords: short keyword query'),
-});
+/**
+ * The tool's input, in the strict subset a model is offered (every field required; facts and style
+ * may be null); a caller may leave facts and style out.
+ */
+export const rewriteInputSchema = z.preprocess(
+  (v) => (v && typeof v === 'object' && !Array.isArray(v) ? { facts: null, style: null, ...v } : v),
+  z.object({
+    query: z.string().describe('What you need to find: a question, hypothesis or draft query'),
+    facts: z.string().nullable().describe('Facts of the case, to ground the rewrite (null: none)'),
+    style: z
+      .enum(REWRITE_STYLES)
+      .nullable()
+      .describe('structured (default, null): state the legal issue and governing rule; expand: add terms of art; keywords: short keyword query'),
+  }),
+);
 
-export type RewriteInput = z.infer<typeof rewriteInputSchema>;
+export type RewriteInput = { query: string; facts?: string | null; style?: RewriteStyle | null };
 
 const SYSTEM = 'You are a legal research assistant who writes search queries for a corpus of legal passages (treatises, statutes, rules and case excerpts).';
 
@@ -52,8 +59,8 @@ export function rewritePrompt(input: RewriteInput): string {
   }
 }
 
-const structuredSchema = z.object({ issue: z.string().min(1), rule: z.string().min(1) });
-const querySchema = z.object({ query: z.string().min(1) });
+const structuredSchema = z.object({ issue: z.string(), rule: z.string() });
+const querySchema = z.object({ query: z.string() });
 
 /** Rewrite one query with `llm` (usable without the tool wrapper). */
 export async function rewriteQuery(llm: BaseChatModel, input: RewriteInput, signal?: AbortSignal): Promise<{ query: string; style: RewriteStyle; issue?: string; rule?: string }> {

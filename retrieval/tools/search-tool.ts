@@ -1,8 +1,11 @@
 /**
  * One retrieval method as a LangChain tool: input {query, k}; `content_and_artifact` output — the
- * JSON text {method, query, results: [{id, score, rank, title?, snippet}]} the model reads, and the
- * same hits as a typed SearchArtifact for the code (ToolMessage.artifact; `searchHits()` invokes a
- * tool and returns it), so no system parses the text back. Every call is recorded (tool, input,
+ * JSON text {method, query, results: [{id, score, rank, snippet}]} the model reads, and the same
+ * hits (with the doc store's title, where it has one) as a typed SearchArtifact for the code
+ * (ToolMessage.artifact; `searchHits()` invokes a tool and returns it), so no system parses the text
+ * back. The text shows a passage as its id (a handle once wrapped) and text only: metadata that
+ * some passages have and others lack (a title: every legal_corpus distractor has a case name, no
+ * Bar Exam gold passage has one) would tell the kinds apart. Every call is recorded (tool, input,
  * ids, ms). A failing retriever returns {error, results: []} so an agent loop can go on.
  * Both carry real passage ids; lexcase's agents hand the text to a model only through
  * agents/common/passage-handles.ts (`wrapTools`), which shows neutral handles (P1..) instead and
@@ -15,12 +18,19 @@ import { makeSnippet } from './snippet.js';
 import { recordToolCall, type ToolRecorder } from './tool-recorder.js';
 import { DEFAULT_K } from '../default-k.js';
 
-export const searchInputSchema = z.object({
-  query: z.string().min(1).describe('Search query: keywords, or a statement of the legal issue and rule you need'),
-  k: z.number().int().min(1).max(50).optional().describe('Number of passages to return (1-50)'),
-});
+/**
+ * The tool's input, in the strict subset a model is offered (both fields required, k may be null);
+ * a caller may leave k out. An empty query returns no passages.
+ */
+export const searchInputSchema = z.preprocess(
+  (v) => (v && typeof v === 'object' && !Array.isArray(v) && !('k' in v) ? { ...v, k: null } : v),
+  z.object({
+    query: z.string().describe('Search query: keywords, or a statement of the legal issue and rule you need'),
+    k: z.number().int().min(1).max(50).nullable().describe('Number of passages to return (1-50; null: the default)'),
+  }),
+);
 
-export type SearchInput = z.infer<typeof searchInputSchema>;
+export type SearchInput = { query: string; k?: number | null };
 
 export interface SearchResult {
   id: string;
@@ -73,7 +83,8 @@ export function createSearchTool(o: SearchToolOptions): StructuredToolInterface 
         }
         recordToolCall({ tool: o.name, input: { query, k }, ids: results.map((r) => r.id), ms: Math.round(performance.now() - t0) }, o.recorder);
         const artifact: SearchArtifact = { method: String(o.retriever.method), query, results };
-        return [JSON.stringify(artifact), artifact];
+        const shown = results.map(({ id, score, rank, snippet }) => ({ id, score, rank, snippet }));
+        return [JSON.stringify({ method: artifact.method, query, results: shown }), artifact];
       } catch (e) {
         const error = (e as Error).message ?? String(e);
         recordToolCall({ tool: o.name, input: { query, k }, ids: [], ms: Math.round(performance.now() - t0), error }, o.recorder);

@@ -8,7 +8,10 @@
  *
  * Flags: --endpoint <url>, --model <id>, --api-key-env <VAR> (over env and config file),
  * --config <file> (default ./lexcase.config.json), --offline (no LLM), --no-cache (skip the
- * response cache). Without --offline and without a configured endpoint, resolveLlm stops with
+ * response cache), --llm-provider <name> (core/llm/providers.ts: the server's structured-output
+ * mode, strict flag, endpoint and timeout), --replay <runDir> (answer every request from that
+ * run's recorded exchanges: no endpoint, byte-identical results.jsonl). Without --offline or
+ * --replay and without a configured endpoint, resolveLlm stops with
  * LLM_NOT_CONFIGURED, whose message says how to configure one. With one, it first makes one cheap
  * preflight request (core/llm/preflight.ts) and stops with LLM_UNAVAILABLE when the endpoint is
  * unreachable, refuses the key or does not serve the model — before any item runs.
@@ -18,6 +21,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { Option, type Command } from 'commander';
 import type { LexcaseConfig, LlmConfig } from '../../core/config.js';
 import { errors } from '../../core/errors.js';
+import { LLM_PROVIDERS, type LlmProvider } from '../../core/llm/providers.js';
 import { UsageMeter } from '../../core/llm/usage.js';
 import { log, registerSecret } from '../../core/log.js';
 import { applyPaperSampling, PAPER_SAMPLING, type PaperSystem } from '../../agents/common/paper-settings.js';
@@ -34,6 +38,9 @@ export interface LlmCliOpts extends EndpointFlags {
   offline?: boolean;
   /** commander's --no-cache sets cache=false. */
   cache?: boolean;
+  llmProvider?: string;
+  /** A recorded run dir to replay. */
+  replay?: string;
 }
 
 /**
@@ -78,13 +85,20 @@ export function applyEndpointFlags(llm: LlmConfig, f: EndpointFlags, env: NodeJS
   return out;
 }
 
-export function addLlmOptions(cmd: Command, o: { offline?: boolean } = {}): Command {
+/**
+ * `replay: false` for commands that make no run dir (serve, mcp, evidence): a replay answers the
+ * items of a recorded run, so only `run <system>` commands take --replay.
+ */
+export function addLlmOptions(cmd: Command, o: { offline?: boolean; replay?: boolean } = {}): Command {
   const offline = new Option('--offline', 'no LLM: use the heuristic (offline) path');
   if (o.offline === false) offline.hideHelp();
-  return addEndpointOptions(cmd)
+  addEndpointOptions(cmd)
     .option('--config <file>', 'config file (default: ./lexcase.config.json if present)')
     .addOption(offline)
-    .option('--no-cache', 'do not read or write the LLM response cache');
+    .option('--no-cache', 'do not read or write the LLM response cache')
+    .addOption(new Option('--llm-provider <name>', 'the LLM server: sets its structured-output mode, strict schemas, default endpoint and timeout (docs/llm.md)').choices([...LLM_PROVIDERS]));
+  if (o.replay !== false) cmd.option('--replay <runDir>', "re-run from that run's recorded LLM exchanges: no endpoint, byte-identical results.jsonl (give the recorded run's flags and a new --run-dir)");
+  return cmd;
 }
 
 export interface ResolvedLlm {
@@ -98,7 +112,16 @@ export interface ResolvedLlm {
   paperDefaults?: { system: PaperSystem; fromPaper: string[]; source: string };
   /** The effective LLM settings with the key masked (set with a model). */
   publicConfig?: Record<string, unknown>;
+  /** With --replay: the recorded run dir every request is answered from. */
+  replayFrom?: string;
+  /** A factory model for `cfg` on this command's meter (and recording, with --replay); throws without an LLM. */
+  makeModel(cfg: LlmConfig): BaseChatModel;
 }
+
+/** makeModel where no LLM is configured (--offline, or optional and unset). */
+const noModel = (): never => {
+  throw errors.llmNotConfigured();
+};
 
 /** config.json's `model`: the effective (redacted) LLM settings, and which of them are the paper's defaults. */
 export function runModelConfig(r: ResolvedLlm): Record<string, unknown> | undefined {
@@ -127,14 +150,30 @@ export async function resolveLlm(
 ): Promise<ResolvedLlm> {
   const env = o.env ?? process.env;
   // config (zod) and the chat model (LangChain) load here, when a command uses an LLM, not at start-up
-  const { loadConfig, llmConfigured, publicLlmConfig } = await import('../../core/config.js');
+  const { loadConfig, llmConfigured, llmConfigSchema, publicLlmConfig } = await import('../../core/config.js');
   const config = await loadConfig({ file: opts.config, env, cwd: o.cwd });
   config.llm = applyEndpointFlags(config.llm, opts, env);
   if (opts.cache === false) config.llm.cacheDir = false;
   const usage = new UsageMeter();
-  if (opts.offline) return { config, usage, offline: true };
+  if (opts.replay) {
+    if (opts.offline) throw errors.usage('--replay and --offline exclude each other', 'a replay answers from the recorded LLM exchanges; drop --offline');
+    const [{ readModelSettings }, { createChatModel }] = await Promise.all([import('../../eval/llm-exchanges.js'), import('../../core/llm/factory.js')]);
+    // the recorded model settings (no endpoint is contacted; the URL only satisfies the schema)
+    const { strictTools, ...rec } = await readModelSettings(opts.replay);
+    config.llm = llmConfigSchema.parse({ ...rec, baseUrl: 'http://replay.invalid/v1', cacheDir: false, maxRetries: 0 });
+    const replayFrom = opts.replay;
+    const makeModel = (cfg: LlmConfig) => createChatModel(cfg, { usage, replayFrom, strictTools: strictTools === true });
+    log.info(`replaying the LLM exchanges recorded in ${replayFrom} (no endpoint)`);
+    return { model: makeModel(config.llm), config, usage, offline: false, replayFrom, makeModel, publicConfig: publicLlmConfig(config.llm) };
+  }
+  if (opts.llmProvider) {
+    const { applyProviderPreset } = await import('../../core/llm/providers.js');
+    config.llm = applyProviderPreset({ ...config.llm, provider: opts.llmProvider as LlmProvider }, config.explicit ?? []);
+    config.explicit = [...new Set([...(config.explicit ?? []), 'provider' as const])];
+  }
+  if (opts.offline) return { config, usage, offline: true, makeModel: noModel };
   if (!llmConfigured(config.llm)) {
-    if (o.optional) return { config, usage, offline: true };
+    if (o.optional) return { config, usage, offline: true, makeModel: noModel };
     throw errors.llmNotConfigured();
   }
   let paperDefaults: ResolvedLlm['paperDefaults'];
@@ -156,5 +195,6 @@ export async function resolveLlm(
     }
   }
   const { createChatModel } = await import('../../core/llm/factory.js');
-  return { model: createChatModel(config.llm, { usage }), config, usage, offline: false, publicConfig: publicLlmConfig(config.llm), ...(paperDefaults ? { paperDefaults } : {}) };
+  const makeModel = (cfg: LlmConfig) => createChatModel(cfg, { usage });
+  return { model: makeModel(config.llm), config, usage, offline: false, makeModel, publicConfig: publicLlmConfig(config.llm), ...(paperDefaults ? { paperDefaults } : {}) };
 }

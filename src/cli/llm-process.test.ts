@@ -13,7 +13,7 @@ import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPassages, loadQuestions } from '../../corpora/registry.js';
 import type { Passage } from '../../corpora/types.js';
-import { scriptedAll } from '../../eval/reproduce/test-support/scripted-all.js';
+import { scriptedAll } from '../../tests/support/scripted-all.js';
 import { buildIndex } from '../../indexer/build.js';
 import { runBuiltCli } from '../../tests/support/run-built-cli.js';
 import { startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';

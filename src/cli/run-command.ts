@@ -1,24 +1,20 @@
 /**
  * The `run` parent command shared by every `run <system>` module, and its one run-directory flag:
- * `--run-dir <dir>` everywhere, with `--out <dir>` kept (hidden) as a deprecated alias for a release.
+ * `--run-dir <dir>` everywhere (the deprecated `--out` alias is gone: it is an unknown option now).
  */
-import { Option, type Command } from 'commander';
-import { log } from '../../core/log.js';
+import type { Command } from 'commander';
 
 /** The shared `run` parent command: reuse it when another module registered it first. */
 export function runCommand(program: Command): Command {
   return program.commands.find((c) => c.name() === 'run') ?? program.command('run').description('run an agent system over a dataset (resumable run directory)');
 }
 
-/** Adds `--run-dir <dir>` (and the deprecated `--out <dir>` alias) to a `run <system>` command. */
+/** Adds `--run-dir <dir>` to a `run <system>` command. */
 export function addRunDirOption(cmd: Command, defaultDir: string): Command {
-  return cmd
-    .option('--run-dir <dir>', `run directory (default ${defaultDir})`)
-    .addOption(new Option('--out <dir>', 'deprecated alias of --run-dir').hideHelp());
+  return cmd.option('--run-dir <dir>', `run directory (default ${defaultDir})`);
 }
 
-/** The run directory the user asked for, from --run-dir or the deprecated --out. */
-export function runDirFlag(flags: { runDir?: string; out?: string }): string | undefined {
-  if (flags.runDir === undefined && flags.out !== undefined) log.warn('--out is deprecated for `run` commands; use --run-dir');
-  return flags.runDir ?? flags.out;
+/** The run directory the user asked for (--run-dir). */
+export function runDirFlag(flags: { runDir?: string }): string | undefined {
+  return flags.runDir;
 }

@@ -29,6 +29,12 @@ export interface PassageSearch {
   k: number;
   /** Keep only passages whose source is one of these. */
   sources?: readonly string[];
+  /**
+   * The caller shows at most this many characters of a hit's text: each text is then read only up to
+   * 4 × (maxTextChars + 1) bytes, so it is either whole or longer than maxTextChars (the caller's
+   * "truncated" stays exact) — a 60 MB passage is not read, inflated and decoded for a snippet.
+   */
+  maxTextChars?: number;
 }
 
 /**
@@ -42,11 +48,12 @@ export async function searchPassages(ix: OpenedIndex, q: PassageSearch): Promise
   const retriever = await ix.retriever(q.method);
   const keep = q.sources?.length ? new Set(q.sources) : undefined;
   let depth = q.k;
+  const read = q.maxTextChars !== undefined ? { maxTextBytes: 4 * (q.maxTextChars + 1) } : undefined;
   for (;;) {
     const hits = await retriever.search(q.query, { k: depth });
     const out: PassageHit[] = [];
     for (const h of hits) {
-      const p = await ix.docs.get(h.id);
+      const p = await ix.docs.get(h.id, read);
       if (keep && !keep.has(p?.source ?? '')) continue;
       out.push({ id: h.id, score: h.score, rank: out.length + 1, title: p?.title, source: p?.source, text: p?.text ?? '' });
       if (out.length === q.k) break;

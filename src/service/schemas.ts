@@ -6,7 +6,8 @@
  * document, produced by `z.toJSONSchema`). Descriptions are what an MCP client's model reads.
  */
 import { z } from 'zod';
-import { DEFAULT_K } from '../../retrieval/default-k.js';
+import { DEFAULT_K, SEARCH_K } from '../../retrieval/default-k.js';
+import { INDEX_METHODS } from '../../retrieval/open-index.js';
 
 /** Most hits one search returns. */
 export const MAX_SEARCH_K = 100;
@@ -21,7 +22,7 @@ const indexName = z
   .max(200)
   .optional()
   .describe('index name, as list_indexes gives it; default: the first index the server was started with');
-const method = z.string().min(1).max(40).default('bm25').describe('retrieval method: bm25 | qld | dense | hybrid — one the index has (list_indexes)');
+const method = z.string().min(1).max(40).default('bm25').describe(`retrieval method: ${INDEX_METHODS.join(' | ')} — one the index has (list_indexes)`);
 const passageId = z.string().min(1).max(500).describe('passage id, as search or find_evidence returned it');
 
 // ---- inputs -------------------------------------------------------------------------------------
@@ -32,7 +33,7 @@ export const searchInput = z.object({
   index: indexName,
   query: z.string().trim().min(1, 'the query is empty').max(2000).describe('free-text query (legal issue, rule, facts)'),
   method,
-  k: z.number().int().min(1).max(MAX_SEARCH_K).default(10).describe(`number of hits (1–${MAX_SEARCH_K})`),
+  k: z.number().int().min(1).max(MAX_SEARCH_K).default(SEARCH_K).describe(`number of hits (1–${MAX_SEARCH_K})`),
   filters: z
     .object({
       sources: z

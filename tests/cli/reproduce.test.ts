@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scriptedAll } from '../../eval/reproduce/test-support/scripted-all.js';
+import { scriptedAll } from '../support/scripted-all.js';
 import { startScriptedServer, type ScriptedServer } from '../support/scripted-openai-server.js';
 import { ensureBuilt, isolatedEnv, lexcase, ROOT, STACK_TRACE } from '../support/spawn-cli.js';
 import { writeUserFiles } from './cli-fixtures.js';

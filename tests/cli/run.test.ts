@@ -2,7 +2,7 @@
  * `lexcase run <system>` for every system, `report`, `compare`, `acal show|contest`, `evidence`, as a
  * user runs them: the built binary in a child process, offline where a system has an offline path
  * and otherwise against the scripted OpenAI-compatible server (one script answering every system:
- * eval/reproduce/test-support/scripted-all.ts) configured through the environment, as a user
+ * tests/support/scripted-all.ts) configured through the environment, as a user
  * configures an endpoint. Checks exit codes, run dirs (config.json, results.jsonl, traces/,
  * reports), what the server was asked, and that a missing or unreachable endpoint stops the run.
  */
@@ -11,7 +11,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scriptedAll } from '../../eval/reproduce/test-support/scripted-all.js';
+import { scriptedAll } from '../support/scripted-all.js';
 import { startScriptedServer, type ScriptedServer } from '../support/scripted-openai-server.js';
 import { ensureBuilt, isolatedEnv, lexcase, STACK_TRACE } from '../support/spawn-cli.js';
 import { writeUserFiles } from './cli-fixtures.js';

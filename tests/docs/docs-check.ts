@@ -8,7 +8,7 @@
  *  1. packs the repository (`npm pack`) unless --tarball is given, and installs the tarball into an
  *     empty project (`npm init -y && npm install <tgz>`) unless --consumer names one;
  *  2. starts the scripted OpenAI-compatible server (tests/support/scripted-openai-server.ts, answering
- *     every lexcase system: eval/reproduce/test-support/scripted-all.ts) on 127.0.0.1 and points
+ *     every lexcase system: tests/support/scripted-all.ts) on 127.0.0.1 and points
  *     LEXCASE_LLM_BASE_URL / LEXCASE_LLM_MODEL / LEXCASE_LLM_API_KEY at it; a command's
  *     `http://localhost:8000/v1` (the docs' example endpoint) is rewritten to it;
  *  3. per Markdown file, a fresh work dir holding the "your own files" the docs name (fixtures:
@@ -38,7 +38,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { scriptedAll } from '../../eval/reproduce/test-support/scripted-all.js';
+import { scriptedAll } from '../support/scripted-all.js';
 import { startScriptedServer, type ScriptedServer } from '../support/scripted-openai-server.js';
 import { measureCaseTable3, REGIONS, type Facts } from './figures.js';
 import { commandLines, fencedBlocks, figureRegions, matchLines, shellCommands, SHELL_LANGS, strayMarkers, type Block, type Command } from './markdown.js';

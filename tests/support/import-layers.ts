@@ -2,8 +2,9 @@
  * Reads the relative imports of the project's .ts files and checks them against the layer order
  * (docs/architecture.md): core → corpora → indexer → retrieval → eval → agents → src | web.
  * A file may import its own layer or any layer below; core imports nothing of the project;
- * agents import nothing from indexer/ (they reach an index through retrieval/). Tests, test
- * support and fixtures may reach across layers (an agent test builds the index it searches).
+ * agents import nothing from indexer/ (they reach an index through retrieval/). Tests, fixtures and
+ * tests/support/ may reach across layers (an agent test builds the index it searches); a layer's
+ * own test-support/ follows the layer order (it may build an index, but never import a layer above).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix, relative } from 'node:path';
@@ -16,8 +17,11 @@ export interface Arrow { from: string; to: string; rule: string }
 const SPEC = /(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+|\bvi\.mock\(\s*)['"](\.\.?\/[^'"]+)['"]/gm;
 
 export function isExempt(file: string): boolean {
-  return /\.test\.ts$/.test(file) || /(^|\/)(test-support|fixtures)\//.test(file) || !(file.split('/')[0] in RANK) || file.startsWith('web/app/');
+  return /\.test\.ts$/.test(file) || /(^|\/)fixtures\//.test(file) || !(file.split('/')[0] in RANK) || file.startsWith('web/app/');
 }
+
+/** Test support inside a layer (a test-support/ folder under a layer): it may reach down and sideways, never up (shared helpers live in tests/support/). */
+export const isTestSupport = (file: string): boolean => /(^|\/)test-support\//.test(file);
 
 /** The relative imports of one file, as repository paths of .ts files. */
 export function importsOf(file: string, text: string): string[] {
@@ -34,7 +38,7 @@ export function layerViolations(files: Map<string, string>): Arrow[] {
       const b = to.split('/')[0];
       if (!(b in RANK)) continue;
       if (a === 'core' && b !== 'core') out.push({ from, to, rule: 'core imports nothing of the project' });
-      else if (a === 'agents' && b === 'indexer') out.push({ from, to, rule: 'agents reach an index only through retrieval/' });
+      else if (a === 'agents' && b === 'indexer' && !isTestSupport(from)) out.push({ from, to, rule: 'agents reach an index only through retrieval/' });
       else if (RANK[b] > RANK[a]) out.push({ from, to, rule: `${a} is below ${b}` });
     }
   }
@@ -56,4 +60,47 @@ export function readSources(root: string): Map<string, string> {
     try { walk(join(root, top)); } catch { /* a layer folder may be absent */ }
   }
   return files;
+}
+
+/**
+ * Import circles among the non-exempt sources (type-only imports included: a circle of types is
+ * still two modules that cannot be understood apart). Each circle is listed once, as the files of
+ * one strongly connected component (Tarjan), sorted; a file importing itself is a circle of one.
+ */
+export function importCircles(files: Map<string, string>): string[][] {
+  const graph = new Map<string, string[]>();
+  for (const [from, text] of files) {
+    if (isExempt(from)) continue;
+    graph.set(from, [...new Set(importsOf(from, text))].filter((to) => files.has(to) && !isExempt(to)));
+  }
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const on = new Set<string>();
+  const out: string[][] = [];
+  let next = 0;
+  const strong = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    on.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        strong(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const scc: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        on.delete(w);
+        scc.push(w);
+      } while (w !== v);
+      if (scc.length > 1 || graph.get(v)!.includes(v)) out.push(scc.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) strong(v);
+  return out.sort((a, b) => a[0].localeCompare(b[0]));
 }

@@ -17,4 +17,6 @@ export interface Info {
   index: { name: string; corpus: string; passages: number; methods: string[] } | null;
   runs: boolean;
   llm: { available: boolean; label?: string };
+  /** k of a search and of evidence when the URL has none (retrieval/default-k.ts, sent by the server). */
+  defaults: { searchK: number; evidenceK: number };
 }

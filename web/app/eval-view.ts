@@ -104,7 +104,7 @@ export async function renderEvalView(root: HTMLElement, info: Info, params: URLS
           key: 'query',
           label: 'query (opens the search view, relevant passages marked)',
           sort: (q) => q.short,
-          cell: (q) => td(h('a', { href: `#/search?${qs({ q: q.query, method: r.methods[0], k: 10, rel: (q.relevantIds ?? []).join(',') })}`, 'data-testid': 'eval-query-link' }, q.short), { class: 'qtext' }),
+          cell: (q) => td(h('a', { href: `#/search?${qs({ q: q.query, method: r.methods[0], rel: (q.relevantIds ?? []).join(',') })}`, 'data-testid': 'eval-query-link' }, q.short), { class: 'qtext' }),
         },
       ],
     });

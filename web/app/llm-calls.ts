@@ -2,7 +2,7 @@
  * The LLM-call inspector of an item (GET /api/run/calls): every call in order — stage, prompt
  * messages, reply, tool calls, the parse/validation error of the call that failed, latency and
  * tokens — like a trace tree: one row per call, its messages and reply on demand. Calls the run
- * did not record (no exchanges file) are shown as far as the trace has them, and said so.
+ * did not record (no llm/<item>.jsonl) are shown as far as the trace has them, and said so.
  */
 import { api, qs } from './api.js';
 import { clear, errorBox, h, scrollBox } from './dom.js';
@@ -54,7 +54,7 @@ export function llmCallsPanel(runId: string, item: string, failed: boolean): HTM
           'p',
           { class: 'muted', 'data-testid': 'llm-calls-source' },
           r.source === 'recorded'
-            ? `${r.calls.length} calls recorded in the run dir (exchanges/).`
+            ? `${r.calls.length} calls recorded in the run dir (llm/).`
             : `${r.calls.length} steps as the trace records them: this run recorded no LLM exchanges, so prompts, per-call latency and tokens are not available.`,
           ` Item totals: ${t.calls ?? '–'} calls, ${t.tokens?.toLocaleString('en-US') ?? '–'} tokens, ${t.ms ?? '–'} ms.`,
         ),

@@ -142,7 +142,7 @@ export async function renderSearchView(root: HTMLElement, info: Info, params: UR
   const q = h('input', { type: 'search', id: 'q', name: 'q', 'data-testid': 'query', placeholder: mode === 'search' ? 'query, e.g. hearsay statement offered for the truth' : 'hypothesis, e.g. The statement is inadmissible hearsay', value: params.get('q') ?? '', autofocus: true, 'aria-label': mode === 'search' ? 'query' : 'hypothesis' });
   const method = h('select', { id: 'method', 'data-testid': 'method' }, methods.map((m) => h('option', { value: m }, m)));
   method.value = params.get('method') && methods.includes(params.get('method')!) ? params.get('method')! : methods[0];
-  const k = h('input', { type: 'number', id: 'k', min: 1, max: 100, value: params.get('k') ?? (mode === 'search' ? '10' : '5'), 'data-testid': 'k' });
+  const k = h('input', { type: 'number', id: 'k', min: 1, max: 100, value: params.get('k') ?? String(mode === 'search' ? info.defaults.searchK : info.defaults.evidenceK), 'data-testid': 'k' });
   const facts = h('textarea', { id: 'facts', rows: 3, placeholder: 'facts of the case (optional)', 'data-testid': 'facts', 'aria-label': 'facts of the case (optional)' });
   // arriving from a retrieval-evaluation row: that topic's relevant passages are marked among the hits
   const relevant = new Set((params.get('rel') ?? '').split(',').filter(Boolean));

@@ -4,7 +4,7 @@
  * contest(runDir, itemId, action, {who}) (apply, recompute, save, append to the audit log),
  * readAudit and compareSemantics. Items are only those whose graph file exists in the run.
  */
-import { readFileSync } from 'node:fs';
+import { readRegularFileSync } from '../../core/read-regular.js';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { contestActionSchema } from '../../agents/acal/contest/actions.js';
@@ -40,7 +40,7 @@ export function listGraphs(run: RunEntry) {
   for (const f of graphFiles(run.root, run.dir).sort()) {
     const file = join(dir, f);
     try {
-      const g = withResult(parseGraph(JSON.parse(readFileSync(file, 'utf8')), file));
+      const g = withResult(parseGraph(JSON.parse(readRegularFileSync(file)), file));
       out.push({ itemId: g.itemId, task: g.task ?? null, claim: g.claim.text, revision: g.revision, arguments: g.arguments.length, claimStrength: g.result!.claimStrength, verdict: g.result!.verdict });
     } catch (e) {
       out.push({ itemId: f.replace(/\.graph\.json$/, ''), error: (e as Error).message });

@@ -14,6 +14,7 @@ import { openDocStore } from '../../indexer/docstore.js';
 import { FakeChatModel } from '../../tests/support/fake-chat-model.js';
 import { makeExplorerFixtures, type ExplorerFixtures } from '../test-support/explorer-fixtures.js';
 import { startExplorer, type ExplorerServer } from './server.js';
+import { DEFAULT_K, SEARCH_K } from '../../retrieval/default-k.js';
 
 let f: ExplorerFixtures;
 let s: ExplorerServer;
@@ -104,6 +105,8 @@ describe('explorer server', () => {
     expect(r.json.index.methods).toEqual(['bm25', 'qld']);
     expect(r.json.index.passages).toBeGreaterThan(150);
     expect(r.json.llm).toEqual({ available: false });
+    // The explorer's k defaults come from the one place (retrieval/default-k.ts), not from the app.
+    expect(r.json.defaults).toEqual({ searchK: SEARCH_K, evidenceK: DEFAULT_K });
     expect(r.text).not.toMatch(/apiKey|baseUrl|sk-/i);
   });
 

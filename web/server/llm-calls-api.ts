@@ -1,12 +1,12 @@
 /**
  * The LLM-call inspector's data (GET /api/run/calls?run=&item=): the item's recorded exchanges
- * (eval/llm-exchanges.ts: stage, prompt messages, reply, error, latency, tokens per call) when the
- * run dir has them; otherwise the calls as far as the item's trace shows them — each system's
+ * (`<run>/llm/<item>.jsonl`, the files the runner records and a replay reads; eval/llm-exchanges.ts
+ * gives each as stage, prompt messages, reply, error, latency, tokens) when the run dir has them; otherwise the calls as far as the item's trace shows them — each system's
  * steps in order with the reply it recorded and the error attached to the step that failed —
  * marked `source: "trace"` (no prompts, latencies or per-call tokens: the run recorded none). The
  * runner's per-item totals (calls, tokens, ms) come with both.
  */
-import { exchangesPath, readExchanges } from '../../eval/llm-exchanges.js';
+import { exchangesPath, readInspectorCalls } from '../../eval/llm-exchanges.js';
 import { readResults, readTrace, tracePath } from '../../eval/run-dir.js';
 import { notFound } from './http-util.js';
 import { servable, type RunEntry } from './runs.js';
@@ -81,7 +81,7 @@ export async function runCalls(run: RunEntry, item: string) {
   if (!result) throw notFound(`no item "${item}" in run "${run.id}"`);
   const totals = { calls: result.tokens?.calls ?? null, tokens: result.tokens?.total ?? null, ms: result.ms ?? null, error: result.error ?? null };
   if (servable(run.root, exchangesPath(run.dir, item))) {
-    const rec = await readExchanges(run.dir, item).catch(() => undefined);
+    const rec = await readInspectorCalls(run.dir, item).catch(() => undefined);
     if (rec) return { source: 'recorded' as const, calls: rec.exchanges as InspectorCall[], problems: rec.problems, totals };
   }
   const trace = servable(run.root, tracePath(run.dir, item)) ? await readTrace(run.dir, item).catch(() => undefined) : undefined;

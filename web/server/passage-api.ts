@@ -5,7 +5,7 @@
  * files are scanned on request, at most MAX_TRACES of them (the reply says how many were read).
  */
 import { readdirSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readRegularFile } from '../../core/read-regular.js';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { tracesDir } from '../../eval/run-dir.js';
@@ -58,7 +58,7 @@ export async function passagePage(ix: IndexContext | undefined, runsRoot: string
         const file = join(dir, f);
         if (!resolvesInside(run.root, file)) continue;
         scanned++;
-        const text = await readFile(file, 'utf8').catch(() => '');
+        const text = await readRegularFile(file).catch(() => ''); // a FIFO trace is skipped, not waited on
         if (!text.includes(needle)) continue;
         let t: Record<string, unknown>;
         try {

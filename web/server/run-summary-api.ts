@@ -9,7 +9,7 @@
  * table is reported as absent, never as a failure of the page.
  */
 import { existsSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readRegularFile } from '../../core/read-regular.js';
 import { join } from 'node:path';
 import { headlineFigures, modelOf, SMALL_N, systemSpec } from '../../agents/systems.js';
 import { confidenceBins } from '../../eval/plots/confidence-bins.js';
@@ -98,7 +98,7 @@ export async function runTable(run: RunEntry): Promise<unknown> {
   const f = join(run.dir, TABLE_FILE);
   if (!existsSync(f) || !servable(run.root, f)) return null;
   try {
-    return JSON.parse(await readFile(f, 'utf8'));
+    return JSON.parse(await readRegularFile(f));
   } catch {
     return null;
   }

@@ -6,7 +6,8 @@
  * followed only while they resolve inside the root (realpath): a linked directory, run file or
  * graph file that resolves outside it is neither listed nor served.
  */
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { readRegularFileSync } from '../../core/read-regular.js';
 import { join, relative, resolve, sep } from 'node:path';
 import { acalDir } from '../../agents/acal/graph/store.js';
 import { readResults } from '../../eval/run-dir.js';
@@ -66,7 +67,7 @@ const RUN_FILES = ['config.json', 'results.jsonl', 'traces', 'acal', join('acal'
 
 function readJson(file: string): Record<string, unknown> | undefined {
   try {
-    return JSON.parse(readFileSync(file, 'utf8'));
+    return JSON.parse(readRegularFileSync(file));
   } catch {
     return undefined;
   }

@@ -1,5 +1,5 @@
 /**
- * GET /api/search?q=…&method=bm25&k=10 — ranked passages with matched terms highlighted (no
+ * GET /api/search?q=…&method=bm25&k=N — ranked passages with matched terms highlighted (no
  * explanations: explaining a hit walks every query term's postings, ~20 ms per hit on a 300K-passage
  * index, so it is done on demand); GET /api/explain?q=…&method=bm25&id=… — the retriever's per-term
  * explanation of one hit, fetched by the app when a hit's explanation is opened; POST /api/evidence {hypothesis, facts?, against?, k?, mode?} —
@@ -8,6 +8,7 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { z } from 'zod';
 import type { Explanation } from '../../retrieval/types.js';
+import { DEFAULT_K, SEARCH_K } from '../../retrieval/default-k.js';
 import { evidenceFor, evidenceModel, explainPassage, searchPassages } from '../../src/service/index-queries.js';
 import { highlight, queryTerms, type Segment } from './highlight.js';
 import type { IndexContext } from './index-context.js';
@@ -18,7 +19,7 @@ export const MAX_PASSAGE_CHARS = 4000;
 export const searchQuerySchema = z.object({
   q: z.string().trim().min(1, 'the query is empty').max(2000),
   method: z.string().default('bm25'),
-  k: z.coerce.number().int().min(1).max(100).default(10),
+  k: z.coerce.number().int().min(1).max(100).default(SEARCH_K),
 });
 
 export interface SearchHitView {
@@ -42,7 +43,7 @@ const clip = (text: string) => (text.length > MAX_PASSAGE_CHARS ? { text: text.s
 /** The query service's search (src/service/index-queries.ts), its hits highlighted. */
 export async function search(ix: IndexContext, input: z.infer<typeof searchQuerySchema>) {
   const t0 = performance.now();
-  const r = await searchPassages(ix, { query: input.q, method: input.method, k: input.k });
+  const r = await searchPassages(ix, { query: input.q, method: input.method, k: input.k, maxTextChars: MAX_PASSAGE_CHARS });
   const ms = performance.now() - t0;
   const retriever = await ix.retriever(r.method);
   const terms = queryTerms(ix.analyzer, input.q);
@@ -63,7 +64,7 @@ export const evidenceBodySchema = z.object({
   hypothesis: z.string().trim().min(1, 'the hypothesis is empty').max(4000),
   facts: z.string().max(20000).default(''),
   against: z.boolean().default(false),
-  k: z.number().int().min(1).max(20).default(5),
+  k: z.number().int().min(1).max(20).default(DEFAULT_K),
   mode: z.enum(['offline', 'llm']).default('offline'),
 });
 

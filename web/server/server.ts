@@ -51,6 +51,7 @@ import { compareManyRuns, compareRunsQuerySchema, comparedIds } from './compare-
 import { runCalls } from './llm-calls-api.js';
 import { passagePage, passageQuerySchema } from './passage-api.js';
 import { evalProgressQuerySchema } from './retrieval-eval-api.js';
+import { DEFAULT_K, SEARCH_K } from '../../retrieval/default-k.js';
 
 export interface ExplorerOptions {
   index?: string;
@@ -103,6 +104,7 @@ export async function startExplorer(opts: ExplorerOptions = {}): Promise<Explore
       index: ix ? { name: indexName, corpus: ix.manifest.corpus.name, passages: ix.manifest.corpus.passages, methods: ix.methods, analyzer: ix.manifest.analyzer } : null,
       runs: opts.runs ? true : false,
       llm: opts.llm ? { available: true, label: opts.llmLabel ?? 'configured model' } : { available: false },
+      defaults: { searchK: SEARCH_K, evidenceK: DEFAULT_K },
     }),
     '/api/search': async (_req, url) => search(needIndex(), validate(searchQuerySchema, queryParams(url), 'search')),
     '/api/explain': async (_req, url) => explainHit(needIndex(), validate(explainQuerySchema, queryParams(url), 'explain')),

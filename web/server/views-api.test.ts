@@ -172,23 +172,43 @@ describe('compare N runs, LLM calls, passage page', () => {
 
   it('LLM calls: the recorded exchanges of an item (errors on the failing call); without a recording, the steps its trace shows', async () => {
     const item = f.questions[0].id;
-    // the recorded form (eval/llm-exchanges.ts): one line per call; the last line is not JSON
+    // the runner's recording (core/llm/record-replay.ts, <run>/llm/<item>.jsonl): one Exchange per
+    // request — a tool-loop turn, a reply the reader refused, a request that failed after its retries
+    // (no stage recorded: named by its schema) — and a last line that is not JSON
     const { mkdirSync } = await import('node:fs');
-    mkdirSync(join(f.runs, f.llmRunId, 'exchanges'), { recursive: true });
+    const dir = join(f.runs, f.llmRunId, 'llm');
+    mkdirSync(dir, { recursive: true });
+    const usage = (i: number, o: number) => ({ tokenUsage: { promptTokens: i, completionTokens: o, totalTokens: i + o } });
     const lines = [
-      { stage: 'advocate A', messages: [{ role: 'system', content: 'You are an advocate' }, { role: 'user', content: 'Hypothesis to support: …' }], reply: '{"evidence":[]}', ms: 812, tokens: { input: 1200, output: 40, total: 1240 } },
-      { stage: 'juror 1', messages: [{ role: 'user', content: 'You are a juror on a panel' }], reply: 'not json', error: 'reply is not valid JSON for schema "vote"', ms: 95, tokens: { input: 900, output: 3, total: 903 } },
+      {
+        n: 0, key: 'k0', stage: 'advocate A', ms: 812, at: '2026-11-26T01:00:00.000Z',
+        request: { messages: [{ role: 'system', content: 'You are an advocate' }, { role: 'user', content: 'Hypothesis to support: …' }], params: { model: 'scripted', tools: [{ type: 'function', function: { name: 'bm25_search' } }] } },
+        reply: { generations: [{ text: '', message: { content: '', tool_calls: [{ name: 'bm25_search', args: { query: 'hearsay' }, id: 'c1' }] } }], llmOutput: usage(1200, 40) },
+      },
+      {
+        n: 1, key: 'k1', stage: 'juror Skeptic', ms: 95, invalid: 'reply is not valid JSON',
+        request: { messages: [{ role: 'user', content: [{ type: 'text', text: 'You are a juror on a panel' }] }], params: { model: 'scripted', response_format: { type: 'json_schema', json_schema: { name: 'juror_Skeptic' } } } },
+        reply: { generations: [{ text: 'not json', message: { content: 'not json' } }], llmOutput: usage(900, 3) },
+      },
+      {
+        n: 2, key: 'k2', ms: 20001, error: { code: 'LLM_TIMEOUT', message: 'LLM request timed out after 20000 ms' },
+        request: { messages: [{ role: 'user', content: 'You are a juror on a panel' }], params: { model: 'scripted', response_format: { type: 'json_schema', json_schema: { name: 'juror_Skeptic' } } } },
+      },
     ];
-    writeFileSync(join(f.runs, f.llmRunId, 'exchanges', `${item}.jsonl`), lines.map((l) => JSON.stringify(l)).join('\n') + '\n{broken\n');
+    writeFileSync(join(dir, `${item}.jsonl`), lines.map((l) => JSON.stringify(l)).join('\n') + '\n{broken\n');
     try {
       const r = await call(`/api/run/calls?run=${f.llmRunId}&item=${item}`);
       expect(r.json.source).toBe('recorded');
-      expect(r.json.calls.map((c: { stage: string }) => c.stage)).toEqual(['advocate A', 'juror 1']);
-      expect(r.json.calls[1]).toMatchObject({ error: 'reply is not valid JSON for schema "vote"', ms: 95, tokens: { total: 903 } });
+      expect(r.json.calls.map((c: { stage: string }) => c.stage)).toEqual(['advocate A', 'juror Skeptic', 'juror Skeptic']);
+      expect(r.json.calls[0]).toMatchObject({ ms: 812, tokens: { input: 1200, output: 40, total: 1240 }, toolCalls: [{ name: 'bm25_search', args: { query: 'hearsay' } }] });
       expect(r.json.calls[0].messages[0]).toEqual({ role: 'system', content: 'You are an advocate' });
-      expect(r.json.problems).toEqual([expect.stringMatching(/^line 3: not JSON/)]);
+      expect(r.json.calls[0].error).toBeUndefined();
+      expect(r.json.calls[1]).toMatchObject({ reply: 'not json', error: 'reply refused: reply is not valid JSON', ms: 95, tokens: { total: 903 } });
+      expect(r.json.calls[1].messages[0]).toEqual({ role: 'user', content: 'You are a juror on a panel' });
+      expect(r.json.calls[2]).toMatchObject({ reply: null, error: 'LLM_TIMEOUT: LLM request timed out after 20000 ms' });
+      expect(r.json.problems).toEqual([expect.stringMatching(/^line 4: not JSON/)]);
     } finally {
-      rmSync(join(f.runs, f.llmRunId, 'exchanges'), { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true });
     }
     const t = await call(`/api/run/calls?run=${f.llmRunId}&item=${item}`);
     expect(t.json.source).toBe('trace');

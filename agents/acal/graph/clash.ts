@@ -43,7 +43,7 @@ export function clashDeltas(graph: Pick<AcalGraph, 'arguments' | 'relations' | '
     bump(o.support, o.winner === o.support);
     bump(o.attack, o.winner === o.attack);
   }
-  const out: Record<string, number> = {};
+  const out: Record<string, number> = Object.create(null); // argument ids are keys, never prototype names
   for (const [id, t] of [...tally].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const w = t.wins / t.total;
     out[id] = graph.clash.beta * (2 * w - 1);

@@ -14,7 +14,8 @@ export function toQbaf(graph: AcalGraph): { qbaf: Qbaf; effectiveBase: Record<st
   const ids = new Set(active.map((a) => a.id));
   const clashDelta = clashDeltas(graph);
   const [lo, hi] = graph.clash.clamp;
-  const effectiveBase: Record<string, number> = {};
+  // Null-prototype records: argument ids like "constructor" or "__proto__" are plain keys.
+  const effectiveBase: Record<string, number> = Object.create(null);
   for (const a of active) {
     effectiveBase[a.id] =
       a.humanBase ?? (clashDelta[a.id] !== undefined ? Math.max(lo, Math.min(hi, a.baseStrength + clashDelta[a.id])) : a.baseStrength);

@@ -3,7 +3,8 @@
  *   <runDir>/acal/<itemId>.graph.json   (one per item; rewritten atomically on each contest)
  *   <runDir>/acal/audit.jsonl           (append-only, one line per contestation action)
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { appendRegularFileSync, readRegularFileSync } from '../../../core/read-regular.js';
 import { join } from 'node:path';
 import { errors } from '../../../core/errors.js';
 import { graphSchema, type AcalGraph } from './types.js';
@@ -27,7 +28,7 @@ export function readGraph(runDir: string, itemId: string): AcalGraph {
   if (!existsSync(file)) throw errors.notFound('argument graph', `${itemId} (looked for ${file})`);
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
+    json = JSON.parse(readRegularFileSync(file));
   } catch (e) {
     throw errors.runInvalid(file, `not valid JSON: ${(e as Error).message}`);
   }
@@ -45,13 +46,13 @@ export function writeGraph(runDir: string, graph: AcalGraph): string {
 
 export function appendAudit(runDir: string, entry: unknown): void {
   mkdirSync(acalDir(runDir), { recursive: true });
-  appendFileSync(auditPath(runDir), JSON.stringify(entry) + '\n');
+  appendRegularFileSync(auditPath(runDir), JSON.stringify(entry) + '\n');
 }
 
 export function readAudit(runDir: string, itemId?: string): AuditEntryLike[] {
   const file = auditPath(runDir);
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
+  return readRegularFileSync(file)
     .split('\n')
     .filter(Boolean)
     .map((line, i) => {

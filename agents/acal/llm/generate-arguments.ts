@@ -5,6 +5,7 @@
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { z } from 'zod';
+import { sendAs } from '../../../core/llm/json-schema.js';
 import { invokeStructured } from '../../../core/llm/structured.js';
 import { generateArgumentsPrompt, generateArgumentsSystem } from '../prompts.js';
 import { msgs, type CaseInput } from './common.js';
@@ -16,12 +17,11 @@ export interface DraftArgument {
   droppedCitations: string[];
 }
 
-const schema = z.object({
-  arguments: z
-    .array(z.object({ text: z.string().min(1), citedPassageIds: z.array(z.string()).default([]) }))
-    .min(2)
-    .max(5),
-});
+/** 2–5 arguments; a citation is offered as an enum of the evidence handles (P1..Pk), parsed leniently (an unknown id is dropped and reported). */
+export function argumentsSchema(handles: readonly string[]) {
+  const cites = sendAs(z.array(z.string()).default([]), { type: 'array', items: handles.length ? { type: 'string', enum: [...new Set(handles)] } : { type: 'string' }, ...(handles.length ? {} : { maxItems: 0 }) });
+  return z.object({ arguments: z.array(z.object({ text: z.string(), citedPassageIds: cites })).min(2).max(5) });
+}
 
 export async function generateArguments(
   llm: BaseChatModel,
@@ -30,7 +30,7 @@ export async function generateArguments(
   side: 'support' | 'attack',
   opts: { signal?: AbortSignal } = {},
 ): Promise<{ arguments: DraftArgument[]; raw: string[] }> {
-  const r = await invokeStructured(llm, msgs(generateArgumentsSystem(role), generateArgumentsPrompt(c, role, side)), schema, {
+  const r = await invokeStructured(llm, msgs(generateArgumentsSystem(role), generateArgumentsPrompt(c, role, side)), argumentsSchema(c.evidence.map((p) => passageHandles().handle(p.id))), {
     what: `${side} arguments by ${role}`,
     signal: opts.signal,
   });

@@ -6,6 +6,7 @@
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { z } from 'zod';
+import { sendAs } from '../../../core/llm/json-schema.js';
 import { invokeStructured } from '../../../core/llm/structured.js';
 import type { AcalRelation } from '../graph/types.js';
 import { RELATIONS_SYSTEM, relationsPrompt } from '../prompts.js';
@@ -49,25 +50,14 @@ export async function identifyRelations(
   for (let start = 0; start < pairs.length; start += b) {
     const batch = pairs.slice(start, start + b);
     const ids = batch.map((p) => p.pair);
-    const schema = z
-      .object({
-        relations: z.array(
-          z.object({ pair: z.string(), relation: z.enum(['attack', 'support', 'neutral']), confidence: z.number().min(0).max(1) }),
-        ),
-      })
-      .superRefine((v, ctx) => {
-        const got = new Set(v.relations.map((r) => r.pair));
-        const missing = ids.filter((id) => !got.has(id));
-        if (missing.length) ctx.addIssue({ code: 'custom', message: `missing pairs ${missing.join(', ')}`, path: ['relations'] });
-      });
-    const r = await invokeStructured(llm, msgs(RELATIONS_SYSTEM, relationsPrompt(context, batch)), schema, {
+    const r = await invokeStructured(llm, msgs(RELATIONS_SYSTEM, relationsPrompt(context, batch)), relationsSchema(ids), {
       what: 'argument relations',
       signal: opts.signal,
     });
     calls++;
     raw.push(...r.raw);
     for (const p of batch) {
-      const j = r.value.relations.find((x) => x.pair === p.pair)!;
+      const j = r.value.relations[p.pair];
       judgements.push({
         pair: p.pair,
         a: p.a.id,
@@ -79,6 +69,38 @@ export async function identifyRelations(
     }
   }
   return { relations: relationsFromJudgements(judgements), judgements, calls, raw };
+}
+
+const RELATIONS = ['attack', 'support', 'neutral'] as const;
+const judgement = z.object({ relation: z.enum(RELATIONS), confidence: z.number().min(0).max(1) });
+
+/**
+ * The judgements of exactly the pairs `ids` ("s1~a2"): sent as an object with one required property
+ * per pair (a schema-following server must judge every pair of the batch); parsed from that object
+ * or from the older list form [{pair, relation, confidence}], refused when a pair is missing.
+ */
+export function relationsSchema(ids: string[]) {
+  const byPair = z
+    .union([z.record(z.string(), judgement), z.array(judgement.extend({ pair: z.string() }))])
+    .transform((v) => {
+      const out: Record<string, z.infer<typeof judgement>> = {};
+      if (Array.isArray(v)) for (const j of v) out[j.pair] ??= { relation: j.relation, confidence: j.confidence };
+      else Object.assign(out, v);
+      return out;
+    })
+    .superRefine((v, ctx) => {
+      const missing = ids.filter((id) => !(id in v));
+      if (missing.length) ctx.addIssue({ code: 'custom', message: `missing pairs ${missing.join(', ')}` });
+    });
+  const item = {
+    type: 'object',
+    properties: { relation: { type: 'string', enum: [...RELATIONS] }, confidence: { type: 'number', minimum: 0, maximum: 1 } },
+    required: ['relation', 'confidence'],
+    additionalProperties: false,
+  };
+  return z.object({
+    relations: sendAs(byPair, { type: 'object', properties: Object.fromEntries(ids.map((id) => [id, item])), required: ids, additionalProperties: false }),
+  });
 }
 
 /** Bidirectional edges for every kept support/attack judgement. */

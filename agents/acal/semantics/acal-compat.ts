@@ -46,7 +46,7 @@ export function acalCompat(qbaf: Qbaf, opts: SemanticsOptions = {}): SemanticsRe
     iterations++;
     if (change < tolerance) break;
   }
-  const strengths: Record<string, number> = {};
+  const strengths: Record<string, number> = Object.create(null); // ids like "constructor" are ids, not prototype names
   for (const id of g.ids) strengths[id] = s.get(id)!;
   return {
     semantics: 'acal-compat',

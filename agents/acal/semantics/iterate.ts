@@ -37,12 +37,12 @@ export function evaluateLocal(
       );
       s.set(id, v);
     }
-    const strengths: Record<string, number> = {};
+    const strengths: Record<string, number> = Object.create(null); // ids like "constructor" are ids, not prototype names
     for (const id of g.ids) strengths[id] = s.get(id)!;
     return { semantics: name, strengths, method: 'topological', converged: true, iterations: 1, residual: 0 };
   }
   const r = integrateContinuous(g, update, opts.tolerance, opts.maxIterations ?? CONTINUOUS_MAX_STEPS);
-  const strengths: Record<string, number> = {};
+  const strengths: Record<string, number> = Object.create(null);
   g.ids.forEach((id, i) => (strengths[id] = r.sigma[i]));
   return {
     semantics: name,

@@ -66,24 +66,24 @@ export function scriptedArena(opts: ArenaScriptOptions = {}) {
       const items = [...text.matchAll(/^\((\w+)\) \[(supports|attacks) the claim\]/gm)].map((m) => ({ id: m[1], side: m[2] }));
       const strong = cue === 'tie' ? null : cue === 'support' ? 'supports' : 'attacks';
       return json({
-        scores: items.map((i, k) => ({
-          id: i.id,
-          score: strong === null ? 0.6 : i.side === strong ? 0.8 - 0.05 * (k % 2) : 0.3 + 0.05 * (k % 2),
-          note: 'scripted',
-        })),
+        scores: Object.fromEntries(
+          items.map((i, k) => [i.id, { score: strong === null ? 0.6 : i.side === strong ? 0.8 - 0.05 * (k % 2) : 0.3 + 0.05 * (k % 2), note: 'scripted' }]),
+        ),
       });
     }
 
     if (text.startsWith('TASK: classify the relation')) {
       const pairs = [...text.matchAll(/^PAIR (\S+)\n {2}A \((support|attack)s the claim\).*\n {2}B \((support|attack)s the claim\)/gm)];
       return json({
-        relations: pairs.map((m) => {
-          const [a, b] = m[1].split('~');
-          const same = m[2] === m[3];
-          // one low-confidence judgement per graph, to exercise the 0.6 demotion
-          const low = a === 's2' && b === 'a2';
-          return { pair: m[1], relation: same ? 'support' : 'attack', confidence: low ? 0.5 : same ? 0.9 : 0.8 };
-        }),
+        relations: Object.fromEntries(
+          pairs.map((m) => {
+            const [a, b] = m[1].split('~');
+            const same = m[2] === m[3];
+            // one low-confidence judgement per graph, to exercise the 0.6 demotion
+            const low = a === 's2' && b === 'a2';
+            return [m[1], { relation: same ? 'support' : 'attack', confidence: low ? 0.5 : same ? 0.9 : 0.8 }];
+          }),
+        ),
       });
     }
 

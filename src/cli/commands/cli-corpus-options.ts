@@ -8,16 +8,23 @@ import { errors } from '../../../core/errors.js';
 import type { FieldMapping } from '../../../corpora/field-map.js';
 import { PASSAGE_FORMATS, type PassageFormat } from '../../../corpora/passage-formats.js';
 
-/** "stemmer=porter,stopwords=english,lowercase=true,minTokenLength=2" → Partial<AnalyzerConfig> (checked against indexer/analyzer-config.ts). */
+/**
+ * "stemmer=porter,stopwords=english,lowercase=true,minTokenLength=2" → Partial<AnalyzerConfig>
+ * (checked against indexer/analyzer-config.ts); a bare preset name ("lucene") is `preset=lucene`.
+ */
 export function parseAnalyzerSpec(spec: string | undefined): Partial<AnalyzerConfig> {
   if (!spec) return {};
   const keys: readonly string[] = ANALYZER_KEYS;
   const raw: Record<string, unknown> = {};
   for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+    if (part === 'lucene') {
+      raw.preset = 'lucene';
+      continue;
+    }
     const [k, v] = part.split('=').map((s) => s.trim());
     const key = k === 'min-token-length' || k === 'minlen' ? 'minTokenLength' : k;
     if (!keys.includes(key) || v === undefined) {
-      throw errors.invalidInput('--analyzer', `"${part}"; expected key=value pairs with keys ${keys.join(', ')} (e.g. stemmer=porter,stopwords=english)`);
+      throw errors.invalidInput('--analyzer', `"${part}"; expected a preset (lucene) or key=value pairs with keys ${keys.join(', ')} (e.g. stemmer=porter,stopwords=english)`);
     }
     raw[key] = v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v;
   }

@@ -10,6 +10,7 @@ import { DEFAULT_DEPTH } from '../../../eval/trec/depth.js';
 import type { CurvePoint } from '../../../eval/plots/specs.js';
 import { assertOutFile } from '../out-file.js';
 import type { Progress } from '../../../core/progress.js';
+import { parseTieMode, TIES_HELP, type TieMode } from '../../../eval/trec/anserini-ties.js';
 import { errors } from '../../../core/errors.js';
 import { output, parseIntOpt, type GlobalOpts } from '../action.js';
 import { retrieverOptions, type RetrieverFlags } from './retriever-options.js';
@@ -24,6 +25,7 @@ export interface TopicsFlags extends TrecEvalFlags, RetrieverFlags {
   runFile?: string;
   out?: string;
   plot?: string;
+  ties?: TieMode;
 }
 
 /** Options of the --topics mode, added to `eval retrieval`. */
@@ -32,7 +34,8 @@ export function addTopicsOptions(cmd: Command): Command {
     cmd
       .option('--topics <file>', 'your own topics: TSV "qid<TAB>text" or JSONL {"id","text"}; needs --qrels (instead of --dataset)')
       .option('--topics-format <fmt>', 'tsv | jsonl (default: from the extension)')
-      .option('--hits <n>', `with --topics: hits retrieved per topic, as Pyserini's --hits (default ${DEFAULT_DEPTH})`, parseIntOpt('hits'), DEFAULT_DEPTH),
+      .option('--hits <n>', `with --topics: hits retrieved per topic, as Pyserini's --hits (default ${DEFAULT_DEPTH})`, parseIntOpt('hits'), DEFAULT_DEPTH)
+      .option('--ties <mode>', `with --topics: ${TIES_HELP}`, parseTieMode),
     { qrelsRequired: false },
   );
 }
@@ -42,7 +45,7 @@ const DATASET_ONLY = ['dataset', 'split', 'splitSeed', 'datasetFile', 'qrelsFile
 const flagName = (o: string) => `--${o.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 /** Options of the --topics mode, refused in the --dataset mode rather than silently ignored. */
-const TOPICS_ONLY = ['metrics', 'complete', 'relevanceLevel', 'skipNoRelevant', 'perTopic', 'hits', 'topicsFormat'];
+const TOPICS_ONLY = ['metrics', 'complete', 'relevanceLevel', 'skipNoRelevant', 'perTopic', 'hits', 'topicsFormat', 'ties'];
 
 export function assertNoTopicsOptions(cmd: Command): void {
   const given = TOPICS_ONLY.filter((o) => cmd.getOptionValueSource(o) === 'cli');
@@ -90,6 +93,7 @@ export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<v
     onRun: (method, run, e) => {
       if (flags.plot) curves.push(...recallCurve(method, rankedTopics(run, qrels, e.perTopic, e.relevanceLevel), flags.hits, { seed: flags.seed, iterations: Math.min(flags.iterations, 1000) }));
     },
+    ties: flags.ties,
     onProgress: (method, done, total) => {
       if (method !== barMethod) {
         bar?.stop();

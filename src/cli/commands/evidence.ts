@@ -57,6 +57,7 @@ export function register(program: Command): void {
       .option('-k, --k <n>', 'number of passages', parseIntOpt('k', { min: 1 }), DEFAULT_K)
       .option('--tools <list>', 'tools/methods to use: bm25,qld,dense,hybrid,rewrite (default: all the index has)', parseListOpt)
       .option('--max-steps <n>', 'advocate model-call limit (LLM mode)', parseIntOpt('max-steps', { min: 1 }), 6),
+    { replay: false },
   ).action(
     action(async (hypothesis: string, flags: EvidenceFlags, cmd: Command) => {
       const g = cmd.optsWithGlobals() as GlobalOpts;

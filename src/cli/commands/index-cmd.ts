@@ -113,7 +113,7 @@ export function manifestSummary(dir: string, m: Manifest, sizes: { total: number
     `  corpus    ${m.corpus.name}: ${m.corpus.passages.toLocaleString('en-US')} passages (sha256 ${m.corpus.checksum.slice(0, 12)}…)`,
     ...(m.corpus.sources ? [`  sources   ${Object.entries(m.corpus.sources).map(([s, n]) => `${s} ${n}`).join(', ')}`] : []),
     `  methods   ${m.methods.join(', ')}`,
-    `  analyzer  lowercase=${a.lowercase} stopwords=${a.stopwords} stemmer=${a.stemmer} minTokenLength=${a.minTokenLength}`,
+    `  analyzer  ${a.preset ? `${a.preset} preset: ` : ''}lowercase=${a.lowercase} stopwords=${a.stopwords} stemmer=${a.stemmer} minTokenLength=${a.minTokenLength}`,
     ...(m.dense ? [`  dense     ${m.dense.embedder} ${m.dense.model} (dim ${m.dense.dimension})`] : []),
     `  size      ${mb(sizes.total)} (${Object.entries(sizes.parts).map(([k, v]) => `${k} ${mb(v)}`).join(', ')})`,
     `  format    ${m.format} v${m.version}, built by lexcase ${m.lexcaseVersion} at ${m.createdAt}`,
@@ -132,7 +132,7 @@ export function register(program: Command): void {
       .argument('<corpus>', 'bundled corpus name or path to a passage file / folder with passages.*')
       .requiredOption('--out <dir>', 'index directory to write: new, empty, or a lexcase index to replace (built in <dir>.tmp-<pid>, then renamed into place)')
       .option('--methods <list>', 'comma list of methods to build (bm25, qld, dense, lancedb-fts)', parseListOpt, ['bm25', 'qld'])
-      .option('--analyzer <spec>', 'analyzer settings, e.g. stemmer=porter,stopwords=english,lowercase=true,minTokenLength=1 (stemmer: porter|snowball|none; stopwords: english|none)')
+      .option('--analyzer <spec>', "analyzer: lucene (Lucene's StandardTokenizer, possessive, lowercase, 33 stopwords, Porter — Anserini's chain) or settings of lexcase's, e.g. stemmer=porter,stopwords=english,lowercase=true,minTokenLength=1 (stemmer: porter|snowball|none; stopwords: english (108 words)|lucene (33)|none)")
       .option('--workers <n>', 'build worker threads (default: min(2, cores); 0 = main thread only)', parseIntOpt('workers', { min: 0, max: 64 }))
       .option('--name <name>', 'corpus name recorded in the manifest (default: the bundled name or the file name)')),
   ).action(

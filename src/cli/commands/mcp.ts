@@ -31,6 +31,7 @@ export function register(program: Command): void {
       .option('--host <addr>', 'with --http: address to bind (default loopback only; any other address needs --token)', '127.0.0.1')
       .option('--port <n>', `with --http: port (0 = any free port)`, parseIntOpt('port', { min: 0, max: 65535 }), MCP_DEFAULT_PORT)
       .option('--token <secret>', 'with --http: require "Authorization: Bearer <secret>" (default: $LEXCASE_API_TOKEN)'),
+    { replay: false },
   ).action(
     action(async (flags: McpFlags, cmd: Command) => {
       const g = cmd.optsWithGlobals() as GlobalOpts;

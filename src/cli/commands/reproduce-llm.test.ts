@@ -1,6 +1,6 @@
 /**
  * Every LLM recipe, `--limit 2`, end to end against the scripted OpenAI-compatible server (one
- * script answering every system: eval/reproduce/test-support/scripted-all.ts) through
+ * script answering every system: tests/support/scripted-all.ts) through
  * `lexcase reproduce --endpoint … --model …`: each writes table.md/table.json, every run that can
  * run here is done with n > 0 in its cells, and the runs that cannot (no dense index, data not
  * bundled, not in lexcase) are named with their reason.
@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadPassages, loadQuestions } from '../../../corpora/registry.js';
 import type { Passage } from '../../../corpora/types.js';
 import { loadRecipe } from '../../../eval/reproduce/recipe.js';
-import { scriptedAll } from '../../../eval/reproduce/test-support/scripted-all.js';
+import { scriptedAll } from '../../../tests/support/scripted-all.js';
 import { buildIndex } from '../../../indexer/build.js';
 import { closeSparseIndexes } from '../../../retrieval/open.js';
 import { runCli } from '../../../tests/support/run-cli.js';
@@ -90,4 +90,21 @@ describe('lexcase reproduce <LLM recipe> --limit 2 against the scripted server',
     },
     120_000,
   );
+});
+
+describe('lexcase reproduce --replay', () => {
+  it('re-runs a recorded reproduction with no endpoint: every LLM run\'s results.jsonl byte-identical', async () => {
+    const out = join(dir, 'rec-emar-table4');
+    const r = await runCli(['--json', 'reproduce', 'emar-table4', '--limit', '2', '--endpoint', srv.url, '--model', 'scripted', '--no-cache', '--run-dir', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const again = join(dir, 'rep-emar-table4');
+    const before = srv.requests.length;
+    const r2 = await runCli(['--json', 'reproduce', 'emar-table4', '--limit', '2', '--replay', out, '--run-dir', again]);
+    expect(r2.code, r2.stderr).toBe(0);
+    expect(srv.requests.length).toBe(before); // no request reached the endpoint
+    const { recipe } = loadRecipe('emar-table4');
+    const llmRuns = recipe.runs.filter((x) => !x.unavailable && existsSync(join(out, 'runs', x.id, 'llm')));
+    expect(llmRuns.length).toBeGreaterThan(0);
+    for (const run of llmRuns) expect(readFileSync(join(again, 'runs', run.id, 'results.jsonl')).equals(readFileSync(join(out, 'runs', run.id, 'results.jsonl'))), run.id).toBe(true);
+  }, 240_000);
 });

@@ -4,7 +4,7 @@
  * unsharded run item for item; merge refuses missing shards, duplicates and damaged copies.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -13,6 +13,9 @@ import type { Passage } from '../../../corpora/types.js';
 import { buildIndex } from '../../../indexer/build.js';
 import { closeSparseIndexes } from '../../../retrieval/open.js';
 import { runCli } from '../../../tests/support/run-cli.js';
+import { cliChild } from '../../../tests/support/cli-child.js';
+import { treeOf } from '../../../tests/support/tree-snapshot.js';
+import { lockReproductionDir } from '../../../eval/reproduce/run-grid.js';
 
 let dir: string;
 let index: string;
@@ -47,13 +50,48 @@ const records = (runDir: string, run: string) =>
     });
 const table = (d: string) => JSON.parse(readFileSync(join(d, 'table.json'), 'utf8'));
 
+/** case-table3 cut to its bm25 run and row, with `edit` applied, written to a file of the test dir. */
+function recipeVariant(name: string, edit: (r: any) => void): string {
+  const r = JSON.parse(readFileSync(join(import.meta.dirname, '../../../recipes/case-table3.json'), 'utf8'));
+  r.runs = r.runs.filter((x: { id: string }) => x.id === 'bm25');
+  r.rows = r.rows.slice(0, 1);
+  edit(r);
+  const f = join(dir, `${name}.json`);
+  writeFileSync(f, JSON.stringify(r));
+  return f;
+}
+
+describe('recipe mistakes are errors, not numbers (issue 26, item 11)', () => {
+  it('a misspelled metric key (stat mean or ratio) stops with the field, the run and the keys it has', async () => {
+    const mean = recipeVariant('typo-mean', (r) => (r.rows[0].cells[0].metric = { stat: 'mean', key: 'recal@10' }));
+    const a = await cli('reproduce', mean, '--limit', String(LIMIT), '--index', index, '--run-dir', join(dir, 'typo-mean'));
+    expect(a.code).toBe(1);
+    expect(a.stderr).toMatch(/recipe case-table3: rows\[0\]\.cells\[0\]\.metric\.key: no result of run "bm25" has a metric "recal@10"; did you mean "recall@10"\? its results have: firstRank, recall@10, recall@100, recall@1000/);
+    // The runs are kept: with the key fixed, the table is written without running anything again.
+    const ratio = recipeVariant('typo-ratio', (r) => (r.rows[0].cells[0].metric = { stat: 'ratio', num: 'recall@10', den: 'fristRank' }));
+    const b = await cli('reproduce', ratio, '--limit', String(LIMIT), '--index', index, '--run-dir', join(dir, 'typo-mean'));
+    expect(b.code).toBe(1);
+    expect(b.stderr).toMatch(/metric\.den: no result of run "bm25" has a metric "fristRank"; did you mean "firstRank"\?/);
+    expect(b.stdout).not.toMatch(/0\.0000 \[0\.0000, 0\.0000\]/);
+  }, 60_000);
+
+  it('a retrieval run whose method is "__proto__" (or any non-method) is refused when the recipe is read', async () => {
+    const f = recipeVariant('proto', (r) => (r.runs[0].args.method = '__proto__'));
+    const r = await cli('reproduce', f, '--limit', String(LIMIT), '--index', index, '--run-dir', join(dir, 'proto'));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/proto\.json: recipe field runs\[0\]\.args\.method: "__proto__" is not a retrieval method; known: bm25, qld, wink, dense, hybrid, lancedb-fts/);
+    expect(existsSync(join(dir, 'proto'))).toBe(false);
+  });
+});
+
 describe('lexcase reproduce (no recipe, no endpoint)', () => {
   it('lists the recipes, marking which need an endpoint', async () => {
     const r = await cli('reproduce');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^case-table3\s+\(offline\)\s+CASE.*Table 3/m);
     expect(r.stdout).toMatch(/^acal-table4\s+\(endpoint\)/m);
-    expect(r.stdout.trim().split('\n')).toHaveLength(10);
+    expect(r.stdout.trim().split('\n')).toHaveLength(11);
+    expect(r.stdout).toMatch(/^anserini-cacm\s+\(offline\)/m);
   });
 
   it('stops at once, saying how to configure one, when an LLM recipe has no endpoint', async () => {
@@ -115,6 +153,16 @@ describe('lexcase reproduce case-table3 (offline)', () => {
     expect(tm.rows).toEqual(table(full).rows);
     expect(tm.shard).toBeNull();
     expect(existsSync(join(merged, 'runs', 'bm25', 'traces'))).toBe(true);
+    // the merged config.json: the merged item count, and every shard's results checksum (as its checksums.json recorded it)
+    const cfgOf = (d: string) => JSON.parse(readFileSync(join(d, 'runs', 'bm25', 'config.json'), 'utf8'));
+    const mc = cfgOf(merged);
+    expect(mc.mergedItems).toBe(LIMIT);
+    if (cfgOf(full).provenance) expect(mc.provenance).toMatchObject({ items: LIMIT, datasetChecksum: cfgOf(full).provenance.datasetChecksum });
+    expect(mc.mergedFrom.map((x: { items: number }) => x.items).sort()).toEqual([3, 4]);
+    for (const x of mc.mergedFrom) {
+      const shardDir = x.shard.index === 1 ? s1 : s2;
+      expect(x.resultsSha256).toBe(JSON.parse(readFileSync(join(shardDir, 'checksums.json'), 'utf8'))['runs/bm25/results.jsonl']);
+    }
   }, 60_000);
 
   it('merge refuses a missing shard, the same shard twice, and a results file changed after its run', async () => {
@@ -138,4 +186,59 @@ describe('lexcase reproduce case-table3 (offline)', () => {
     expect(r2.stderr).toContain(`item "${dropped}" has no result (missing item)`);
     expect(r2.stderr).toContain('--shard 2/2');
   }, 60_000);
+
+  it('a reproduction dir is locked while a reproduce writes it: a second reproduce gets LOCKED and writes nothing; two started at once never double-write (child processes)', async () => {
+    // Another live process holds the dir (the lock a running `lexcase reproduce` takes).
+    const held = join(dir, 'held');
+    mkdirSync(held);
+    const lock = lockReproductionDir(held, 'reproduce case-table3');
+    const args = (out: string) => ['reproduce', 'case-table3', '--limit', String(LIMIT), '--index', index, '--run-dir', out];
+    try {
+      const r = await cliChild(args(held));
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(new RegExp(`held is locked: .*reproduce case-table3.*pid ${process.pid}`));
+      expect(readdirSync(held)).toEqual(['reproduce.lock']);
+    } finally {
+      lock.release();
+    }
+    expect((await cliChild(args(held))).code).toBe(0);
+    // Two at once: whichever comes second either finds the lock (LOCKED) or the finished reproduction
+    // (resumes, redoing nothing); either way each run holds one line per item.
+    const race = join(dir, 'race');
+    const [a, b] = await Promise.all([cliChild(args(race)), cliChild(args(race))]);
+    expect([a.code, b.code]).toContain(0);
+    for (const x of [a, b]) if (x.code !== 0) expect(x.stderr).toMatch(/is locked: .*reproduce case-table3/);
+    expect(records(race, 'bm25')).toHaveLength(LIMIT);
+    expect(new Set(records(race, 'bm25').map((x: { id: string }) => x.id)).size).toBe(LIMIT);
+    expect(existsSync(join(race, 'reproduce.lock'))).toBe(false);
+  }, 180_000);
+
+  it('merge writes only into a new or empty dir: OUT holding a run and notes, and `merge .`, are refused and left as they were (child process)', async () => {
+    const s1 = join(dir, 's1');
+    const s2 = join(dir, 's2');
+    // OUT holds a user's earlier run of the same id and their notes (issue 26, item 3).
+    const busy = join(dir, 'busy');
+    cpSync(join(s1, 'runs'), join(busy, 'runs'), { recursive: true });
+    writeFileSync(join(busy, 'notes.md'), 'my notes\n');
+    const before = treeOf(busy);
+    const r = await cliChild(['merge', busy, s1, s2]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/refusing to write the merged reproduction to .*busy: it is a non-empty directory \(it holds notes\.md, runs\)/);
+    expect(treeOf(busy)).toEqual(before);
+    const work = join(dir, 'work');
+    mkdirSync(work);
+    writeFileSync(join(work, 'thesis.txt'), 'mine\n');
+    const dot = await cliChild(['merge', '.', s1, s2], { cwd: work });
+    expect(dot.code).toBe(1);
+    expect(dot.stderr).toMatch(/refusing to write the merged reproduction to \.: it is the working directory/);
+    expect(readdirSync(work)).toEqual(['thesis.txt']);
+    // A shard dir itself is refused too; an empty dir is fine.
+    expect((await cliChild(['merge', s1, s1, s2])).stderr).toMatch(/refusing to write the merged reproduction to .*s1/);
+    const empty = join(dir, 'empty-out');
+    mkdirSync(empty);
+    const ok = await cliChild(['merge', empty, s1, s2]);
+    expect(ok.code).toBe(0);
+    expect(records(empty, 'bm25')).toEqual(records(join(dir, 'merged'), 'bm25'));
+    expect(existsSync(join(empty, 'reproduce.lock'))).toBe(false);
+  }, 180_000);
 });

@@ -6,8 +6,8 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CommanderError, type Command } from 'commander';
-import { loadRecipe, recipesDir } from '../../../eval/reproduce/recipe.js';
-import { runGrid, type CommandRunner } from '../../../eval/reproduce/run-grid.js';
+import { loadRecipe, OFFLINE_SYSTEMS, recipesDir } from '../../../eval/reproduce/recipe.js';
+import { readReproduction, runGrid, type CommandRunner } from '../../../eval/reproduce/run-grid.js';
 import { parseShard, type Shard } from '../../../eval/reproduce/shard.js';
 import { closeSparseIndexes } from '../../../retrieval/open.js';
 import { llmConfigSchema, llmConfigured, loadConfig } from '../../../core/config.js';
@@ -25,6 +25,8 @@ export interface ReproduceFlags extends EndpointFlags {
   only?: string[];
   config?: string;
   cache?: boolean;
+  replay?: string;
+  llmProvider?: string;
 }
 
 function exitOverrideAll(cmd: Command): void {
@@ -95,12 +97,14 @@ export async function reproduce(name: string, f: ReproduceFlags, fullProgram: ()
   if (f.apiKeyEnv) process.env.LEXCASE_LLM_API_KEY = given.apiKey;
   try {
     const cfg = await loadConfig({ file: f.config });
-    const llmRuns = recipe.runs.filter((r) => !r.unavailable && r.system !== 'retrieval');
+    const llmRuns = recipe.runs.filter((r) => !r.unavailable && !OFFLINE_SYSTEMS.includes(r.system));
     const configured = llmConfigured(cfg.llm);
-    if (llmRuns.length && llmRuns.length === recipe.runs.filter((r) => !r.unavailable).length && !configured) throw errors.llmNotConfigured();
+    const replayed = f.replay ? await readReproduction(f.replay) : undefined;
+    if (f.replay && !replayed) throw errors.runInvalid(f.replay, 'has no reproduction.json: --replay takes a `lexcase reproduce` dir');
+    if (!f.replay && llmRuns.length && llmRuns.length === recipe.runs.filter((r) => !r.unavailable).length && !configured) throw errors.llmNotConfigured();
     // one cheap request before the grid: a wrong endpoint, key or model stops here, not in every run
-    if (llmRuns.length && configured && process.env.LEXCASE_LLM_PREFLIGHT !== '0') await preflightLlm(cfg.llm);
-    const dir = f.runDir ?? join('runs', `reproduce-${recipe.id}${f.limit !== undefined ? `-n${f.limit}` : ''}${shard ? `-shard${shard.index}of${shard.count}` : ''}`);
+    if (!f.replay && llmRuns.length && configured && process.env.LEXCASE_LLM_PREFLIGHT !== '0') await preflightLlm(cfg.llm);
+    const dir = f.runDir ?? (f.replay ? `${f.replay.replace(/[\\/]+$/, '')}-replay` : undefined) ?? join('runs', `reproduce-${recipe.id}${f.limit !== undefined ? `-n${f.limit}` : ''}${shard ? `-shard${shard.index}of${shard.count}` : ''}`);
     const r = await runGrid({
       recipe,
       recipeText: text,
@@ -111,7 +115,9 @@ export async function reproduce(name: string, f: ReproduceFlags, fullProgram: ()
       data: f.data,
       config: f.config,
       cache: f.cache,
-      model: configured ? cfg.llm.model : undefined,
+      replay: f.replay,
+      llmProvider: f.llmProvider,
+      model: f.replay ? (replayed?.model ?? undefined) : configured ? cfg.llm.model : undefined,
       runCommand: inProcessRunner(fullProgram),
       only: f.only,
     });

@@ -1,12 +1,13 @@
 /**
- * `lexcase reproduce <recipe> [--endpoint URL --model M] [--limit N] [--shard i/n] [--run-dir DIR]
+ * `lexcase reproduce <recipe> [--endpoint URL --model M] [--llm-provider P] [--replay DIR] [--limit N] [--shard i/n] [--run-dir DIR]
  *  [--index DIR] [--data DIR] [--only a,b]`: run a paper table's grid (recipes/<paper>-<table>.json)
  * through the experiment runner — resumable, LLM responses cached — and write table.md/table.json
  * with the paper's numbers beside lexcase's (95% CI, n, ⚠ where the paper's value is outside the CI).
  * `lexcase reproduce` alone lists the recipes. See docs/reproductions.md.
  */
 import { join } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { LLM_PROVIDERS } from '../../../core/llm/providers.js';
 import { addEndpointOptions } from '../llm-options.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
 import type { CliContext } from './types.js';
@@ -21,10 +22,12 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--shard <i/n>', "run only shard i of n of every run's items (join the shards with `lexcase merge`)")
     .option('--run-dir <dir>', 'reproduction dir (default runs/reproduce-<recipe>[-n<limit>][-shard<i>of<n>])')
     .option('--index <dir>', 'index for the retrieval and RAG runs (default: the bundled index, built if absent)')
-    .option('--data <dir>', 'task data that is not bundled (LegalBench learned_hands_courts)')
+    .option('--data <dir>', 'data that is not bundled: LegalBench learned_hands_courts, or your CACM folder for anserini-cacm (cacm.tar.gz, topics.cacm.txt, qrels.cacm.txt)')
     .option('--only <ids>', 'only these run ids of the recipe (comma-separated)', parseListOpt)
     .option('--config <file>', 'config file (default: ./lexcase.config.json if present)')
     .option('--no-cache', 'do not read or write the LLM response cache')
+    .addOption(new Option('--llm-provider <name>', 'the LLM server (docs/llm.md)').choices([...LLM_PROVIDERS]))
+    .option('--replay <dir>', 're-run a recorded reproduction dir from its recorded LLM exchanges (no endpoint; every results.jsonl byte-identical); give a new --run-dir')
     .action(
       action(async (name: string | undefined, flags: ReproduceFlags, cmd: Command) => {
         const g = cmd.optsWithGlobals() as GlobalOpts;

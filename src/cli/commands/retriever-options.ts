@@ -1,4 +1,4 @@
-/** Scorer parameters shared by `search` and `eval retrieval`: --k1, --b, --mu, --variant → openRetriever opts. */
+/** Scorer parameters shared by `search` and `eval retrieval`: --k1, --b, --mu, --variant, --scorer → openRetriever opts. */
 import type { Command } from 'commander';
 import { numOpt } from '../numeric-options.js';
 import { addDenseSearchOptions, denseSearchOptions, type DenseSearchFlags } from '../dense-search-options.js';
@@ -8,6 +8,7 @@ export interface RetrieverFlags extends DenseSearchFlags {
   b?: number;
   mu?: number;
   variant?: string;
+  scorer?: string;
 }
 
 export function addRetrieverOptions(cmd: Command): Command {
@@ -15,7 +16,8 @@ export function addRetrieverOptions(cmd: Command): Command {
     .option('--k1 <x>', 'BM25 k1 (default 0.9)', numOpt('k1', { min: 0 }))
     .option('--b <x>', 'BM25 b (default 0.4)', numOpt('b', { min: 0, max: 1 }))
     .option('--mu <x>', 'QLD Dirichlet μ (default 2000)', numOpt('mu', { gt: 0 }))
-    .option('--variant <name>', 'QLD variant: textbook (Σ c(t,q)·ln((tf+μP)/(dl+μ)), default) | lucene (LMDirichlet, clamped)');
+    .option('--variant <name>', 'QLD variant: textbook (Σ c(t,q)·ln((tf+μP)/(dl+μ)), default) | lucene (LMDirichlet, clamped)')
+    .option('--scorer <name>', "bm25/qld arithmetic: lexcase (default; exact lengths, double) | lucene (Lucene 8's BM25Similarity / LMDirichletSimilarity: 1-byte length norms, float32, no (k1+1) — scores equal Lucene's and Anserini's)");
 }
 
 /** Only the options the user set, so each retriever keeps its own defaults. */
@@ -25,5 +27,6 @@ export function retrieverOptions(flags: RetrieverFlags): Record<string, unknown>
   if (flags.b !== undefined) o.b = flags.b;
   if (flags.mu !== undefined) o.mu = flags.mu;
   if (flags.variant !== undefined) o.variant = flags.variant;
+  if (flags.scorer !== undefined) o.scorer = flags.scorer;
   return o;
 }

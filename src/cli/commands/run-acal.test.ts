@@ -32,7 +32,7 @@ const cli = (...args: string[]) => runCli(args);
 describe('lexcase run acal', () => {
   it('runs hearsay, saves graphs and a report; acal contest then changes a graph and logs it', async () => {
     const out = join(dir, 'run');
-    const r = await cli('--json', 'run', 'acal', '--task', 'hearsay', '--limit', '3', '--out', out, '--iterations', '100', '--no-cache', '--semantics', 'acal-compat', '-k', '0');
+    const r = await cli('--json', 'run', 'acal', '--task', 'hearsay', '--limit', '3', '--run-dir', out, '--iterations', '100', '--no-cache', '--semantics', 'acal-compat', '-k', '0');
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out);
     expect(j.metrics.n).toBe(3);
@@ -54,7 +54,7 @@ describe('lexcase run acal', () => {
   it('refuses learned_hands_courts without --data (not bundled: CC BY-NC-SA)', async () => {
     const saveDir = process.env.LEXCASE_LEGALBENCH_DIR;
     delete process.env.LEXCASE_LEGALBENCH_DIR;
-    const r = await cli('run', 'acal', '--task', 'learned_hands_courts', '--out', join(dir, 'lhc'), '--no-cache');
+    const r = await cli('run', 'acal', '--task', 'learned_hands_courts', '--run-dir', join(dir, 'lhc'), '--no-cache');
     if (saveDir) process.env.LEXCASE_LEGALBENCH_DIR = saveDir;
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/CC BY-NC-SA 4.0 and is not bundled; pass --data DIR/);

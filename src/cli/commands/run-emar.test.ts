@@ -49,7 +49,7 @@ const cli = (...args: string[]) => runCli(args, programWith(register));
 describe('lexcase run emar', () => {
   it('runs LegalBench hearsay: converged parties, labels as predictions, accuracy from the gold labels', async () => {
     const out = join(dir, 'hearsay');
-    const r = await cli('--json', 'run', 'emar', '--dataset', 'hearsay', '--split', 'train', '--out', out, '--no-cache');
+    const r = await cli('--json', 'run', 'emar', '--dataset', 'hearsay', '--split', 'train', '--run-dir', out, '--no-cache');
     expect(r.code, r.err).toBe(0);
     const j = JSON.parse(r.out);
     const gold = await loadLegalBenchTask('hearsay', { split: 'train' });
@@ -66,10 +66,22 @@ describe('lexcase run emar', () => {
     // the paper's sampling settings reach the endpoint
     expect(srv.requests[0].body).toMatchObject({ temperature: 0.1, top_p: 0.9 });
     expect(srv.requests[0].body.max_tokens ?? srv.requests[0].body.max_completion_tokens).toBe(2048);
+    // …and config.json says where they came from
+    const cfg = JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')).config;
+    expect(cfg).toMatchObject({ temperature: 0.1, topP: 0.9, maxTokens: 2048, sampling: { fromPaper: ['temperature', 'topP', 'maxTokens'], given: [] } });
+    expect(cfg.sampling.source).toMatch(/EMAR \(paper 004\).*temperature 0\.1, top-p 0\.9, max_tokens 2048/);
+  });
+
+  it('config.json names a sampling setting given on the command line as given, not the paper\'s', async () => {
+    const out = join(dir, 'hearsay-t');
+    const r = await cli('--json', 'run', 'emar', '--dataset', 'hearsay', '--split', 'train', '--limit', '1', '--temperature', '0.1', '--out', out, '--no-cache');
+    expect(r.code, r.err).toBe(0);
+    const cfg = JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')).config;
+    expect(cfg.sampling).toMatchObject({ fromPaper: ['topP', 'maxTokens'], given: ['temperature (--temperature)'] });
   });
 
   it('runs Bar Exam QA val with --limit: parties that never converge stop at depth 3', async () => {
-    const r = await cli('--json', 'run', 'emar', '--dataset', 'barexam', '--split', 'val', '--limit', '1', '--out', join(dir, 'bar'), '--no-cache');
+    const r = await cli('--json', 'run', 'emar', '--dataset', 'barexam', '--split', 'val', '--limit', '1', '--run-dir', join(dir, 'bar'), '--no-cache');
     expect(r.code, r.err).toBe(0);
     expect(JSON.parse(r.out)).toMatchObject({ ran: 1, n: 1, meanDepth: 3, convergenceRate: 0 });
   });

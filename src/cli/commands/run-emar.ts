@@ -13,10 +13,12 @@ import { errors } from '../../../core/errors.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
 import { numOpt } from '../numeric-options.js';
 import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
+import { PAPER_SAMPLING } from '../../../agents/common/paper-settings.js';
 import { addRunDirOption, runCommand, runDirFlag } from '../run-command.js';
 
 /** The paper's sampling settings for EMAR. */
-export const EMAR_SAMPLING = { temperature: 0.1, topP: 0.9, maxTokens: 2048 };
+/** The paper's sampling settings (agents/common/paper-settings.ts: EMAR, paper 004, "Baselines": temperature 0.1, top-p 0.9, max_tokens 2048). */
+export const EMAR_SAMPLING = { temperature: PAPER_SAMPLING.emar.temperature!, topP: PAPER_SAMPLING.emar.topP!, maxTokens: PAPER_SAMPLING.emar.maxTokens! };
 export const EMAR_DATASETS = ['barexam', 'hearsay'] as const;
 
 interface EmarOpts extends GlobalOpts, LlmCliOpts {
@@ -31,6 +33,8 @@ interface EmarOpts extends GlobalOpts, LlmCliOpts {
   embedModel?: string;
   embedModelDir?: string;
   temperature: number;
+  /** Whether --temperature was given (else the paper's value is used). */
+  temperatureGiven?: boolean;
   out?: string;
   runDir?: string;
   concurrency: number;
@@ -60,9 +64,9 @@ export async function runEmarCommand(o: EmarOpts): Promise<void> {
   if (!(o.epsilon > -1 && o.epsilon <= 1)) throw errors.usage(`--epsilon must be a cosine similarity in (-1, 1], got ${o.epsilon}`);
   if (!(o.maxDepth >= 1)) throw errors.usage(`--max-depth must be at least 1, got ${o.maxDepth}`);
   const items = await loadItems(o);
-  const { config, usage } = await resolveLlm(o);
-  const [{ createChatModel }, { runEmarExperiment }, { createEmbedder, parseEmbedderSpec }] = await Promise.all([
-    import('../../../core/llm/factory.js'),
+  const llm = await resolveLlm(o);
+  const { config, usage } = llm;
+  const [{ runEmarExperiment }, { createEmbedder, parseEmbedderSpec }] = await Promise.all([
     import('../../../agents/emar/experiment.js'),
     import('../../../indexer/embed/create-embedder.js'),
   ]);
@@ -72,7 +76,7 @@ export async function runEmarCommand(o: EmarOpts): Promise<void> {
     topP: config.llm.topP ?? EMAR_SAMPLING.topP,
     maxTokens: config.llm.maxTokens ?? EMAR_SAMPLING.maxTokens,
   };
-  const model = createChatModel(llmCfg, { usage });
+  const model = llm.makeModel(llmCfg);
 
   const embedder = await createEmbedder(parseEmbedderSpec(o.embedder, { model: o.embedModel, modelDir: o.embedModelDir }));
   const runDir = runDirFlag(o) ?? join('runs', `emar-${o.dataset}-${o.split}-s${o.seed}`);
@@ -93,6 +97,11 @@ export async function runEmarCommand(o: EmarOpts): Promise<void> {
       concurrency: o.concurrency,
       retryFailed: o.retryFailed,
       llm: { model: config.llm.model, temperature: llmCfg.temperature, topP: llmCfg.topP, maxTokens: llmCfg.maxTokens },
+      sampling: {
+        fromPaper: [...(o.temperatureGiven ? [] : ['temperature']), ...(config.llm.topP === undefined ? ['topP'] : []), ...(config.llm.maxTokens === undefined ? ['maxTokens'] : [])],
+        given: [...(o.temperatureGiven ? ['temperature (--temperature)'] : []), ...(config.llm.topP !== undefined ? ['topP (llm.topP)'] : []), ...(config.llm.maxTokens !== undefined ? ['maxTokens (llm.maxTokens)'] : [])],
+        source: PAPER_SAMPLING.emar.source,
+      },
     });
     output(
       o,
@@ -129,7 +138,7 @@ export function register(program: Command): void {
     { offline: false },
   ).action(
     action(async (opts: EmarOpts, cmd: Command) => {
-      await runEmarCommand({ ...cmd.optsWithGlobals(), ...opts });
+      await runEmarCommand({ ...cmd.optsWithGlobals(), ...opts, temperatureGiven: cmd.getOptionValueSource('temperature') !== 'default' });
     }),
   );
 }

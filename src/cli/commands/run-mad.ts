@@ -18,6 +18,7 @@ import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../a
 import { degeneracyWarnings } from '../../../agents/common/paper-settings.js';
 import { addLlmOptions, resolveLlm, runModelConfig, warnValidity } from '../llm-options.js';
 import { addRunOptions, runCommand, type RunFlags } from './run-case.js';
+import { INDEX_METHODS } from '../../../retrieval/open-index.js';
 
 interface RunMadFlags extends RunFlags {
   rounds: number;
@@ -48,7 +49,7 @@ export function register(program: Command): void {
       .option('--cross-examiner', 'one targeted question to each debater before judgment')
       .option('--judge-each-round', 'also judge after each earlier round (accuracy per round from one debate)')
       .option('--samples <n>', 'self-consistency samples', parseIntOpt('samples', { min: 1 }), 5)
-      .option('--method <m>', 'the shared retriever (its <method>_search tool): bm25 | qld | dense | hybrid', 'bm25')
+      .option('--method <m>', `the shared retriever (its <method>_search tool): ${INDEX_METHODS.join(' | ')}`, 'bm25')
       .option('--passage-chars <n>', 'characters of each passage shown', parseIntOpt('passage-chars', { min: 1 }), 600)
       .option('--seeds <list>', 'run once per seed (comma-separated) and report consistency across seeds', parseListOpt),
     { offline: false },

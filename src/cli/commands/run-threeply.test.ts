@@ -34,7 +34,7 @@ describe('lexcase run threeply', () => {
   it('runs the reflective system over all three scenarios and reports the paper’s metrics per scenario', async () => {
     useServer();
     const out = join(dir, 'reflective');
-    const r = await cli('--json', 'run', 'threeply', '--scenarios', 'arguable,mismatched,non-arguable', '--n', '2', '--seed', '5', '--out', out, '--no-cache');
+    const r = await cli('--json', 'run', 'threeply', '--scenarios', 'arguable,mismatched,non-arguable', '--n', '2', '--seed', '5', '--run-dir', out, '--no-cache');
     expect(r.code, r.err).toBe(0);
     const j = JSON.parse(r.out);
     expect(j).toMatchObject({ ran: 6, skipped: 0, failed: 0 });
@@ -66,7 +66,7 @@ describe('lexcase run threeply', () => {
   it('resumes a finished run without calling the model again', async () => {
     useServer();
     const before = srv.requests.length;
-    const r = await cli('--json', 'run', 'threeply', '--scenarios', 'arguable,mismatched,non-arguable', '--n', '2', '--seed', '5', '--out', join(dir, 'reflective'), '--no-cache');
+    const r = await cli('--json', 'run', 'threeply', '--scenarios', 'arguable,mismatched,non-arguable', '--n', '2', '--seed', '5', '--run-dir', join(dir, 'reflective'), '--no-cache');
     expect(r.code, r.err).toBe(0);
     expect(JSON.parse(r.out)).toMatchObject({ ran: 0, skipped: 6 });
     expect(srv.requests.length).toBe(before);
@@ -74,7 +74,7 @@ describe('lexcase run threeply', () => {
 
   it('runs a baseline as a different system in its own run dir', async () => {
     useServer();
-    const r = await cli('--json', 'run', 'threeply', '--scenarios', 'non-arguable', '--n', '1', '--system', 'single', '--out', join(dir, 'single'), '--no-cache');
+    const r = await cli('--json', 'run', 'threeply', '--scenarios', 'non-arguable', '--n', '1', '--system', 'single', '--run-dir', join(dir, 'single'), '--no-cache');
     // the rules script does not play the single agent: the item fails and the run goes on
     expect(r.code, r.err).toBe(0);
     expect(JSON.parse(r.out)).toMatchObject({ ran: 1, failed: 1 });
@@ -83,7 +83,7 @@ describe('lexcase run threeply', () => {
 
   it('stops with LLM_NOT_CONFIGURED guidance when no endpoint is configured', async () => {
     process.env = { ...saved, LEXCASE_LLM_BASE_URL: '', LEXCASE_LLM_MODEL: '', OPENAI_BASE_URL: '' };
-    const r = await cli('run', 'threeply', '--n', '1', '--out', join(dir, 'none'));
+    const r = await cli('run', 'threeply', '--n', '1', '--run-dir', join(dir, 'none'));
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/this command needs an LLM, and no endpoint is configured[\s\S]*LEXCASE_LLM_BASE_URL/);
     expect(existsSync(join(dir, 'none'))).toBe(false);
@@ -91,7 +91,7 @@ describe('lexcase run threeply', () => {
 
   it('rejects an unknown scenario, naming the valid ones', async () => {
     useServer();
-    const r = await cli('run', 'threeply', '--scenarios', 'arguable,easy', '--n', '1', '--out', join(dir, 'bad'));
+    const r = await cli('run', 'threeply', '--scenarios', 'arguable,easy', '--n', '1', '--run-dir', join(dir, 'bad'));
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/unknown scenario "easy"[\s\S]*arguable, mismatched, non-arguable/);
   });

@@ -42,17 +42,17 @@ function check(o: ThreeplyOpts): { modes: ScenarioMode[]; kind: ThreePlySystemKi
 
 export async function runThreeplyCommand(o: ThreeplyOpts): Promise<void> {
   const { modes, kind, source } = check(o);
-  const { config, usage } = await resolveLlm(o);
-  const [{ createChatModel }, { runThreeplyExperiment }, { summaryMarkdown }] = await Promise.all([
-    import('../../../core/llm/factory.js'),
+  const llm = await resolveLlm(o);
+  const { config, usage } = llm;
+  const [{ runThreeplyExperiment }, { summaryMarkdown }] = await Promise.all([
     import('../../../agents/threeply/experiment.js'),
     import('../../../agents/threeply/summary.js'),
   ]);
   const llmCfg = { ...config.llm, maxTokens: config.llm.maxTokens ?? THREEPLY_MAX_TOKENS };
-  const model = createChatModel(llmCfg, { usage });
+  const model = llm.makeModel(llmCfg);
   // The paper's evaluator ran at temperature 0; it may be another model on the same endpoint.
   const evaluatorModel = o.evaluatorModel ?? config.llm.model!;
-  const evaluator = createChatModel({ ...llmCfg, model: evaluatorModel, temperature: 0 }, { usage });
+  const evaluator = llm.makeModel({ ...llmCfg, model: evaluatorModel, temperature: 0 });
 
   const runDir = runDirFlag(o) ?? join('runs', `threeply-${kind}-${source}-s${o.seed}`);
   const { run, summary } = await runThreeplyExperiment({

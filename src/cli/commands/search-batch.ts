@@ -6,6 +6,7 @@
  * With an approximate budget (--approx-postings) the run tag gets the suffix `-approx<share>`.
  */
 import type { Command } from 'commander';
+import { parseTieMode, TIES_HELP, type TieMode } from '../../../eval/trec/anserini-ties.js';
 import { errors } from '../../../core/errors.js';
 import { output, type GlobalOpts } from '../action.js';
 import { assertOutFile } from '../out-file.js';
@@ -22,6 +23,7 @@ export interface BatchSearchFlags extends RetrieverFlags, ApproxFlags {
   topicsFormat?: string;
   runFile?: string;
   runTag?: string;
+  ties?: TieMode;
   explain?: boolean;
 }
 
@@ -30,7 +32,8 @@ export function addBatchSearchOptions(cmd: Command): Command {
     .option('--topics <file>', 'batch mode: a topics file, TSV "qid<TAB>text" or JSONL {"id","text"}; writes --run-file; -k defaults to 1000 here')
     .option('--topics-format <fmt>', 'tsv | jsonl (default: from the extension)')
     .option('--run-file <file>', 'batch mode: the TREC run file to write ("qid Q0 docid rank score tag")')
-    .option('--run-tag <tag>', 'batch mode: run tag, the 6th column (default lexcase-<method>)');
+    .option('--run-tag <tag>', 'batch mode: run tag, the 6th column (default lexcase-<method>)')
+    .option('--ties <mode>', `batch mode: ${TIES_HELP}`, parseTieMode);
 }
 
 export async function runBatchSearch(query: string | undefined, flags: BatchSearchFlags, cmd: Command): Promise<void> {
@@ -57,7 +60,7 @@ export async function runBatchSearch(query: string | undefined, flags: BatchSear
   try {
     // An approximate run says so in its tag (6th column), also when the user named the tag.
     const tag = approx ? approxTag(flags.runTag ?? `lexcase-${retriever.method}`, approx) : flags.runTag;
-    r = await batchSearch(retriever, topics, { k, runFile: flags.runFile, tag, approx, onProgress: (d) => bar.update(d) });
+    r = await batchSearch(retriever, topics, { k, runFile: flags.runFile, tag, approx, ties: flags.ties, onProgress: (d) => bar.update(d) });
   } finally {
     bar.stop();
   }

@@ -40,6 +40,7 @@ export function register(program: Command): void {
       .option('--host <addr>', 'address to bind (default loopback only); requests must name it (or 127.0.0.1, localhost, [::1]) in Host', '127.0.0.1')
       .option('--api', 'serve the versioned JSON API (/v1/search, /v1/explain, /v1/passage, /v1/evidence, /v1/openapi.json) instead of the explorer')
       .option('--token <secret>', 'with --api: require "Authorization: Bearer <secret>" (needed off loopback; default: $LEXCASE_API_TOKEN)'),
+    { replay: false },
   ).action(
     action(async (flags: ServeFlags, cmd: Command) => {
       const g = cmd.optsWithGlobals() as GlobalOpts;

@@ -4,10 +4,10 @@
  * advocates and jurors, the CASE single-path baselines), chosen by inspecting each request — so a
  * whole recipe grid runs against one endpoint, as it would against a real one.
  */
-import { scriptedArena } from '../../../agents/acal/test-support/scripted-arena.js';
-import { briefReply, debaterLetter, judgeReply, roleOf, roundOf } from '../../../agents/mad/test-support/script.js';
-import { jsonReply, rulesScript, threeplyRole } from '../../../agents/threeply/test-support/scripted-threeply.js';
-import type { RecordedRequest, ScriptReply } from '../../../tests/support/scripted-openai-server.js';
+import { scriptedArena } from '../../agents/acal/test-support/scripted-arena.js';
+import { briefReply, debaterLetter, judgeReply, roleOf, roundOf } from '../../agents/mad/test-support/script.js';
+import { jsonReply, rulesScript, threeplyRole } from '../../agents/threeply/test-support/scripted-threeply.js';
+import type { RecordedRequest, ScriptReply } from './scripted-openai-server.js';
 
 const text = (c: unknown): string => (typeof c === 'string' ? c : Array.isArray(c) ? c.map((p) => (typeof p === 'string' ? p : (p?.text ?? ''))).join('') : '');
 const userText = (r: RecordedRequest): string => text(r.body.messages[r.body.messages.length - 1]?.content);

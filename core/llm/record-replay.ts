@@ -1,0 +1,141 @@
+/**
+ * Record and replay of LLM exchanges, so a run made against a real model can be shared and re-run
+ * (re-scored, re-reported) by anyone with no endpoint.
+ *
+ * Recording: the experiment runner opens an ExchangeLog per item (`withExchangeLog`, through
+ * AsyncLocalStorage like the usage scope); every request a factory model answers inside it — from
+ * the endpoint, from the response cache, or with a final error after the retries — is appended as
+ * an Exchange: the wire request (messages and parameters; never headers, so never a key), the reply
+ * generations with their usage, or the error. The runner writes them to `<runDir>/llm/`.
+ *
+ * Each exchange also carries what the explorer's LLM-call inspector shows and a replay does not
+ * match on: the step that made it (`stage`, from `withCall`: invokeStructured names it by its
+ * `what`), the parse or schema-validation error of its reply (`invalid`, set by invokeStructured),
+ * its latency and start time (`ms`, `at`; a replay keeps the recorded ones).
+ *
+ * Replay: a model made with `createChatModel(cfg, { replayFrom: dir })` never opens a connection.
+ * The runner loads the recorded exchanges of each item into its log, and the model answers each
+ * request with the recorded exchange of the same request (`exchangeKey`: the wire messages and the
+ * request parameters, without the model name and sampling settings, which the recording fixes):
+ * the same reply, the same usage, the same cache-hit flag, or the same error. Identical requests in
+ * one item are served in their recorded order. A request the recording does not hold stops the run
+ * with LLM_REPLAY_MISMATCH (the flags, prompts, index or lexcase version differ from the recording).
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
+import type { ChatGeneration, ChatResult } from '@langchain/core/outputs';
+import { errors, isLexcaseError, LexcaseError, type ErrorCode } from '../errors.js';
+import { restoreGeneration, storeGeneration, type StoredGeneration } from './disk-cache.js';
+
+export interface Exchange {
+  /** Order of the request in its item (0-based). */
+  n: number;
+  /** exchangeKey of the request. */
+  key: string;
+  request: { messages: unknown; params: Record<string, unknown> };
+  /** Answered from the response cache in the recorded run. */
+  cached?: boolean;
+  reply?: { generations: StoredGeneration[]; llmOutput?: Record<string, unknown> };
+  /** The request's final failure (after the retries). */
+  error?: { code?: string; message: string };
+  /** The step that made the request (withCall), when it named itself. */
+  stage?: string;
+  /** Why the reply was refused by its reader (parse or schema validation), when it was. */
+  invalid?: string;
+  /** Latency of the request in ms (endpoint or cache, retries included) and when it started. */
+  ms?: number;
+  at?: string;
+}
+
+/** One named call of a step: the exchange it recorded (if any) is attached when recorded. */
+export interface CallScope {
+  stage: string;
+  exchange?: Exchange;
+}
+const callScope = new AsyncLocalStorage<CallScope>();
+
+/** Run `fn` as one call of the step `stage`; the exchange it records gets the stage, and `fn` may annotate it. */
+export function withCall<T>(stage: string, fn: (call: CallScope) => T): T {
+  const c: CallScope = { stage };
+  return callScope.run(c, () => fn(c));
+}
+
+/** Request parameters a replay does not match on: the recording fixes the model and its sampling. */
+const NOT_MATCHED = new Set(['model', 'temperature', 'top_p', 'max_tokens', 'max_completion_tokens']);
+
+/** The key a replay matches a request on (sha256 of the wire messages and the matched parameters). */
+export function exchangeKey(prompt: string, llmKey: string): string {
+  const params = Object.fromEntries(Object.entries(JSON.parse(llmKey) as Record<string, unknown>).filter(([k]) => !NOT_MATCHED.has(k)));
+  return createHash('sha256').update(prompt).update('\0').update(JSON.stringify(params)).digest('hex');
+}
+
+/** One item's exchanges: those recorded while it runs, and (replaying) the recorded ones it is served from. */
+export class ExchangeLog {
+  readonly recorded: Exchange[] = [];
+  /** The first request the recording did not hold (a system may catch the error; the runner must not). */
+  mismatch?: Error;
+  private readonly queue = new Map<string, Exchange[]>();
+
+  constructor(
+    readonly itemId: string,
+    /** The recording to serve from (replay); undefined when recording a live run. */
+    readonly replay?: { dir: string; exchanges: Exchange[] },
+  ) {
+    for (const x of replay?.exchanges ?? []) {
+      const q = this.queue.get(x.key) ?? [];
+      q.push(x);
+      this.queue.set(x.key, q);
+    }
+  }
+
+  record(x: Omit<Exchange, 'n'>): Exchange {
+    const call = callScope.getStore();
+    const e: Exchange = { n: this.recorded.length, ...(call ? { stage: call.stage } : {}), ...x };
+    this.recorded.push(e);
+    if (call) call.exchange = e;
+    return e;
+  }
+
+  /** The next recorded exchange of this request; throws LLM_REPLAY_MISMATCH when there is none. */
+  take(key: string, what: () => string): Exchange {
+    const x = this.queue.get(key)?.shift();
+    if (!x) {
+      const dir = this.replay?.dir ?? '(no recording)';
+      const held = this.replay?.exchanges.length ?? 0;
+      this.mismatch ??= errors.llmReplayMismatch(dir, this.itemId, `request ${this.recorded.length + 1} is not in the recording (${held} exchange(s) recorded for this item): ${what()}`);
+      throw this.mismatch;
+    }
+    return x;
+  }
+}
+
+const scope = new AsyncLocalStorage<ExchangeLog>();
+
+/** Run `fn` with `log` as the current item's exchange log. */
+export function withExchangeLog<T>(log: ExchangeLog, fn: () => T): T {
+  return scope.run(log, fn);
+}
+
+export function currentExchangeLog(): ExchangeLog | undefined {
+  return scope.getStore();
+}
+
+export function storeReply(result: ChatResult): Exchange['reply'] {
+  return { generations: result.generations.map(storeGeneration), ...(result.llmOutput ? { llmOutput: result.llmOutput } : {}) };
+}
+
+export function restoreReply(reply: NonNullable<Exchange['reply']>): ChatResult {
+  return { generations: reply.generations.map(restoreGeneration) as ChatGeneration[], ...(reply.llmOutput ? { llmOutput: reply.llmOutput } : {}) };
+}
+
+export function storeError(e: unknown): Exchange['error'] {
+  return { ...(isLexcaseError(e) ? { code: e.code } : {}), message: (e as Error)?.message ?? String(e) };
+}
+
+/** The recorded error, thrown again with the same code and message. */
+export function restoreError(err: NonNullable<Exchange['error']>): Error {
+  if (!err.code) return new Error(err.message);
+  const e = new LexcaseError(err.code as ErrorCode, '');
+  e.message = err.message;
+  return e;
+}

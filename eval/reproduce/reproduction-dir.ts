@@ -1,0 +1,55 @@
+/**
+ * The files of a reproduction dir that the runner (run-grid.ts), the table (table.ts) and the merge
+ * (merge.ts) share: reproduction.json, runs/<runId>/, checksums.json (layout: run-grid.ts).
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { errors } from '../../core/errors.js';
+import { resultsPath, writeJsonAtomic } from '../run-dir.js';
+import type { Shard } from './shard.js';
+
+export type RunStatus = 'done' | 'failed' | 'unavailable';
+
+export interface RunState {
+  id: string;
+  system: string;
+  status: RunStatus;
+  argv?: string[];
+  error?: string;
+}
+
+export interface ReproductionFile {
+  recipe: string;
+  recipeSha256: string;
+  limit: number | null;
+  shard: Shard | null;
+  model: string | null;
+  createdAt: string;
+  updatedAt: string;
+  runs: RunState[];
+}
+
+export const sha256 = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
+export const reproductionPath = (dir: string) => join(dir, 'reproduction.json');
+export const runDirOf = (dir: string, runId: string) => join(dir, 'runs', runId);
+
+export async function readReproduction(dir: string): Promise<ReproductionFile | undefined> {
+  if (!existsSync(reproductionPath(dir))) return undefined;
+  try {
+    return JSON.parse(await readFile(reproductionPath(dir), 'utf8')) as ReproductionFile;
+  } catch (e) {
+    throw errors.runInvalid(dir, `reproduction.json is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+export async function writeChecksums(dir: string, runIds: string[]): Promise<Record<string, string>> {
+  const sums: Record<string, string> = {};
+  for (const id of runIds) {
+    const f = resultsPath(runDirOf(dir, id));
+    if (existsSync(f)) sums[`runs/${id}/results.jsonl`] = sha256(await readFile(f));
+  }
+  await writeJsonAtomic(join(dir, 'checksums.json'), sums);
+  return sums;
+}

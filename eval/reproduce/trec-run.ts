@@ -1,0 +1,157 @@
+/**
+ * The `trec` grid run of a recipe: a TREC test collection the user supplies (`--data DIR`), indexed
+ * once into the reproduction dir, every judged topic searched by one retriever, and per topic the
+ * trec_eval measures of its ranking (eval/trec/measures.ts) — so a recipe cell `mean` of `map` is
+ * trec_eval's MAP over the topics trec_eval averages (those with judgements and a result; a topic
+ * without any hit is skipped, as trec_eval skips it without -c).
+ *
+ *   <repro dir>/collections/<collection>-<analyzer>/   the index (reused while the data's checksums match,
+ *                                                      recorded beside it in <collection>-<analyzer>.data.json)
+ *   <run dir>/run.txt                                  the TREC run, for trec_eval
+ *
+ * Collections: `cacm` (corpora/cacm.ts). Run args: collection, method (bm25 | qld), analyzer
+ * (`lucene` or lexcase's settings, as `index build --analyzer`), scorer, k1, b, mu, variant, hits
+ * (default 1000), ties (none | anserini), metrics (default map, p@30).
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { cacmChecksums, cacmDifferences, locateCacm, readCacmDocuments, readCacmTopics } from '../../corpora/cacm.js';
+import { loadQrels } from '../../corpora/qrels.js';
+import type { Topic } from '../../corpora/topics.js';
+import { errors } from '../../core/errors.js';
+import { log } from '../../core/log.js';
+import { resolveAnalyzerConfig } from '../../indexer/analyzer.js';
+import { buildIndex } from '../../indexer/build.js';
+import type { AnalyzerConfig } from '../../indexer/manifest.js';
+import { openRetriever } from '../../retrieval/open.js';
+import { applyTies, type TieMode } from '../trec/anserini-ties.js';
+import { measureValue, parseMeasures } from '../trec/measures.js';
+import { trecOrder } from '../trec/order.js';
+import { runDocsOfHits } from '../trec/run.js';
+import { TrecRunWriter } from '../retrieval-eval-run-file.js';
+import { runExperiment, type RunExperimentResult } from '../runner.js';
+import type { AgentSystem } from '../types.js';
+
+export interface TrecRunOptions {
+  runDir: string;
+  /** The reproduction dir (the collection's index is built under it). */
+  reproDir: string;
+  collection: string;
+  /** The user's copy of the collection (`reproduce --data`). */
+  data?: string;
+  method: string;
+  analyzer: Partial<AnalyzerConfig>;
+  retrieverOptions: Record<string, unknown>;
+  hits?: number;
+  ties?: TieMode;
+  metrics?: string[];
+  limit?: number;
+  seed?: number;
+}
+
+/** A collection a `trec` run can prepare from the user's files. */
+interface TrecCollection {
+  locate(data: string | undefined): { files: object; checksums: Record<string, string> };
+  documents(files: object): { id: string; text: string; source: string }[];
+  topics(files: object): Topic[];
+  qrelsFile(files: object): string;
+}
+
+/** Folders already warned about (one warning per folder and process, not per run). */
+const warned = new Set<string>();
+
+const COLLECTIONS: Record<string, TrecCollection> = {
+  cacm: {
+    locate(data) {
+      const files = locateCacm(data);
+      const checksums = cacmChecksums(files);
+      const differ = cacmDifferences(files, checksums);
+      if (differ.length && !warned.has(files.dir)) {
+        warned.add(files.dir);
+        log.warn(`${files.dir}: ${differ.join(', ')} ${differ.length > 1 ? 'are' : 'is'} not Anserini's copy (sha256 differs): the figures need not equal Anserini's published ones`);
+      }
+      return { files, checksums };
+    },
+    documents: (f) => readCacmDocuments((f as ReturnType<typeof locateCacm>).collection),
+    topics: (f) => readCacmTopics((f as ReturnType<typeof locateCacm>).topics),
+    qrelsFile: (f) => (f as ReturnType<typeof locateCacm>).qrels,
+  },
+};
+
+/** The collection's index for an analyzer, built once per data checksum. */
+async function collectionIndex(o: TrecRunOptions, c: TrecCollection, files: object, checksums: Record<string, string>, analyzer: AnalyzerConfig): Promise<string> {
+  const name = `${o.collection}-${analyzer.preset ?? 'lexcase'}`;
+  const dir = join(o.reproDir, 'collections', name);
+  const stamp = `${dir}.data.json`;
+  const want = JSON.stringify({ checksums, analyzer });
+  if (existsSync(join(dir, 'manifest.json')) && existsSync(stamp) && (await readFile(stamp, 'utf8')) === want) return dir;
+  const docs = c.documents(files);
+  log.info(`${o.collection}: indexing ${docs.length.toLocaleString('en-US')} documents (analyzer ${analyzer.preset ?? 'lexcase'}) into ${dir}`);
+  await rm(dir, { recursive: true, force: true });
+  await rm(stamp, { force: true });
+  await mkdir(join(o.reproDir, 'collections'), { recursive: true });
+  async function* passages() {
+    yield* docs;
+  }
+  await buildIndex(passages(), { out: dir, corpusName: o.collection, workers: 0, analyzer, methods: ['bm25', 'qld'] });
+  await writeFile(stamp, want);
+  return dir;
+}
+
+export async function runTrecGridRun(o: TrecRunOptions): Promise<RunExperimentResult> {
+  const c = COLLECTIONS[o.collection];
+  if (!c) throw errors.invalidInput('collection', `"${o.collection}"; known: ${Object.keys(COLLECTIONS).join(', ')}`);
+  const hits = o.hits ?? 1000;
+  if (!Number.isInteger(hits) || hits < 1) throw errors.invalidInput('hits', `expected a positive integer, got ${hits}`);
+  const measures = parseMeasures(o.metrics ?? ['map', 'p@30']);
+  const ties = o.ties ?? 'none';
+  const analyzer = resolveAnalyzerConfig(o.analyzer);
+  const { files, checksums } = c.locate(o.data);
+  const qrels = await loadQrels(c.qrelsFile(files));
+  // trec_eval's topics: those with judgements (and, below, a result).
+  const topics = c.topics(files).filter((t) => qrels.has(t.id));
+  const items = o.limit !== undefined ? topics.slice(0, o.limit) : topics;
+  const index = await collectionIndex(o, c, files, checksums, analyzer);
+  const retriever = await openRetriever(index, o.method, o.retrieverOptions);
+  const search = async (t: Topic) => applyTies(await retriever.search(t.text, { k: hits }), ties);
+  const system: AgentSystem<Topic> = async (t) => {
+    const res = await search(t);
+    const judged = qrels.get(t.id)!;
+    const ranked = trecOrder(runDocsOfHits(res)).map((d) => judged.get(d.docid) ?? 0);
+    const grades = [...judged.values()];
+    // A topic without a hit has no run line: trec_eval skips it, so its measures are null (left out of the mean).
+    const metrics: Record<string, number | null> = { retrieved: res.length };
+    for (const m of measures) metrics[m.name] = res.length ? measureValue(m, { ranked, judged: grades, level: 1 }) : null;
+    return { prediction: res[0]?.id ?? null, metrics, trace: { query: t.text, top10: res.slice(0, 10).map((h) => ({ id: h.id, score: h.score })) } };
+  };
+  const result = await runExperiment({
+    runDir: o.runDir,
+    system,
+    items,
+    gold: () => '',
+    makeContext: (_t, { seed }) => ({ seed, tools: [], retrievers: {}, getPassage: async () => undefined, options: {} }),
+    config: {
+      system: 'trec',
+      collection: o.collection,
+      dataChecksums: checksums,
+      method: o.method,
+      analyzer,
+      retriever: o.retrieverOptions,
+      hits,
+      ties,
+      metrics: measures.map((m) => m.name),
+      limit: o.limit ?? null,
+    },
+    seed: o.seed ?? 13,
+    label: `${o.collection} ${o.method}`,
+  });
+  // The whole run as a TREC run file (searched again: deterministic, and complete after a resume).
+  const writer = new TrecRunWriter(join(o.runDir, 'run.txt'), `lexcase-${o.method}`);
+  try {
+    for (const t of items) await writer.add(t.id, await search(t));
+  } finally {
+    await writer.close();
+  }
+  return result;
+}

@@ -1,0 +1,37 @@
+/**
+ * Which config fields a resumed run must share with the run it continues: the ones that change
+ * results. How requests are made — retries and their backoff, the per-request timeout, how many
+ * run at once, whether and where responses are cached, the API key — does not change what a
+ * model answers, so a resume may change them (e.g. raise `maxRetries` or `timeoutMs`, or use
+ * `--no-cache` to get fresh replies for items that failed). They are compared nowhere, and the
+ * values a resume changed are recorded in config.json's `resumes` entry.
+ */
+
+/** Keys that never change results, at the top level of a run config or inside one of its sections (e.g. `model`). */
+export const OPERATIONAL_KEYS: ReadonlySet<string> = new Set(['timeoutMs', 'maxRetries', 'retryBaseMs', 'retryMaxMs', 'concurrency', 'cacheDir', 'apiKey']);
+
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** `config` without its operational keys (top level and one section deep). */
+export function resultConfig(config: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(config)) {
+    if (OPERATIONAL_KEYS.has(k)) continue;
+    out[k] = isObject(v) ? Object.fromEntries(Object.entries(v).filter(([kk]) => !OPERATIONAL_KEYS.has(kk))) : v;
+  }
+  return out;
+}
+
+/** The operational values that differ between the recorded and the new config: { "model.maxRetries": { from: 4, to: 8 } }. */
+export function operationalChanges(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, { from: unknown; to: unknown }> {
+  const changes: Record<string, { from: unknown; to: unknown }> = {};
+  const visit = (a: Record<string, unknown>, b: Record<string, unknown>, prefix: string, depth: number) => {
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      if (OPERATIONAL_KEYS.has(k)) {
+        if (JSON.stringify(a[k]) !== JSON.stringify(b[k])) changes[`${prefix}${k}`] = { from: a[k] ?? null, to: b[k] ?? null };
+      } else if (depth === 0 && isObject(a[k]) && isObject(b[k])) visit(a[k] as Record<string, unknown>, b[k] as Record<string, unknown>, `${k}.`, 1);
+    }
+  };
+  visit(before, after, '', 0);
+  return changes;
+}

@@ -1,0 +1,140 @@
+/**
+ * `lexcase reproduce anserini-cacm --data FOLDER` as a user meets it, on a CACM-format folder built
+ * here from bundled text (the real CACM is not bundled): cacm.tar.gz of HTML pages (Bar Exam QA
+ * gold passages), topics.cacm.txt (questions), qrels.cacm.txt (their gold passages). The table's
+ * MAP and P30 equal `lexcase eval run` on the run files it leaves; those run files equal what
+ * `index build --analyzer lucene` + `search --topics --scorer lucene --ties anserini` write; without
+ * --data the runs fail saying where to get CACM. The CLI refuses a bad --scorer / --analyzer mix.
+ *
+ * With LEXCASE_CACM=FOLDER (your copy of Anserini's CACM files), the built `lexcase` is also run on the
+ * real CACM as a child process and must print Anserini's published MAP and P30 to the 4th decimal.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeSparseIndexes } from '../../../retrieval/open.js';
+import { runCli } from '../../../tests/support/run-cli.js';
+import { BAREXAM_PASSAGES, BAREXAM_QA, bundledLines } from '../../../tests/support/bundled-data.js';
+import { tarGz } from '../../../corpora/test-support/tar-writer.js';
+import { BUILT_CLI, childEnv } from '../../../src/mcp/test-support/children.js';
+
+const CACM = process.env.LEXCASE_CACM;
+if (!CACM) console.log("[reproduce anserini-cacm] the run on the real CACM is skipped: set LEXCASE_CACM to a folder with Anserini's cacm.tar.gz, topics.cacm.txt and qrels.cacm.txt (not bundled; docs/reproductions.md)");
+
+const dir = mkdtempSync(join(tmpdir(), 'lexcase-anserini-'));
+const data = join(dir, 'cacm');
+const cli = (...args: string[]) => runCli(args);
+const TOPICS = 8;
+
+beforeAll(() => {
+  mkdirSync(data);
+  const passages = bundledLines(BAREXAM_PASSAGES)
+    .filter(Boolean)
+    .slice(0, 300)
+    .map((l) => JSON.parse(l) as { id: string; text: string });
+  const docid = new Map(passages.map((p, i) => [p.id, `CACM-${String(i + 1).padStart(4, '0')}`]));
+  const pages = passages.map((p) => ({ name: `${docid.get(p.id)}.html`, data: `<html>\n<pre>\n\n\n${p.text}\n</pre>\n</html>\n` }));
+  writeFileSync(join(data, 'cacm.tar.gz'), tarGz(pages.reverse()));
+  const questions = bundledLines(BAREXAM_QA)
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { prompt: string; question: string; gold_passage_ids?: string[]; gold_idx?: string })
+    .map((q, i) => ({ ...q, n: i + 1 }));
+  const judged = questions.filter((q) => docid.has(String(q.gold_idx ?? q.gold_passage_ids?.[0]))).slice(0, TOPICS);
+  expect(judged.length).toBe(TOPICS);
+  // Two more topics without judgements (trec_eval skips them).
+  const topics = [...judged, ...questions.slice(-2)];
+  writeFileSync(join(data, 'topics.cacm.txt'), topics.map((q) => `<DOC>\n<DOCNO> ${q.n} </DOCNO>\n\n ${q.prompt}\n${q.question}\n\n</DOC>\n`).join(''));
+  writeFileSync(join(data, 'qrels.cacm.txt'), judged.map((q) => `${q.n} Q0 ${docid.get(String(q.gold_idx ?? q.gold_passage_ids?.[0]))} 1\n`).join(''));
+});
+
+afterAll(async () => {
+  await closeSparseIndexes();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const mean = async (run: string, metric: string) => {
+  const r = await cli('--json', 'eval', 'run', run, '--qrels', join(data, 'qrels.cacm.txt'), '--metrics', metric);
+  expect(r.code).toBe(0);
+  return (JSON.parse(r.stdout) as { run: { means: Record<string, { estimate: number }> } }).run.means[metric].estimate;
+};
+
+describe('lexcase reproduce anserini-cacm', () => {
+  it("prints lexcase's MAP and P30 beside Anserini's; they equal eval run on the run files it leaves", async () => {
+    const out = join(dir, 'repro');
+    const r = await cli('reproduce', 'anserini-cacm', '--data', data, '--run-dir', out);
+    expect(r.code).toBe(0);
+    // Not Anserini's files: said once, naming them.
+    expect(r.stderr.match(/cacm\.tar\.gz, topics\.cacm\.txt, qrels\.cacm\.txt are not Anserini's copy \(sha256 differs\)/g)).toHaveLength(1);
+    expect(r.stdout).toMatch(/\| BM25 \| paper 0\.3123 · lexcase \d\.\d{4} \[/);
+    expect(r.stdout).toMatch(/\| QL \| paper 0\.3265 · lexcase \d\.\d{4} \[/);
+    const table = JSON.parse(readFileSync(join(out, 'table.json'), 'utf8')) as { rows: { label: string; cells: { column: string; value: number; n: number; status: string }[] }[] };
+    for (const [row, run] of [
+      ['BM25', 'bm25'],
+      ['QL', 'ql'],
+    ]) {
+      const cells = table.rows.find((x) => x.label === row)!.cells;
+      for (const c of cells) {
+        expect(c).toMatchObject({ status: 'done', n: TOPICS });
+        const m = c.column === 'MAP' ? 'map' : 'p@30';
+        expect(c.value).toBeCloseTo(await mean(join(out, 'runs', run, 'run.txt'), m), 4);
+      }
+    }
+    // Run again: every topic is done and the collection's index is reused, not rebuilt.
+    const manifest = () => JSON.parse(readFileSync(join(out, 'collections', 'cacm-lucene', 'manifest.json'), 'utf8')).createdAt as string;
+    const built = manifest();
+    const again = await cli('reproduce', 'anserini-cacm', '--data', data, '--run-dir', out);
+    expect(again.code).toBe(0);
+    expect(manifest()).toBe(built);
+    expect(JSON.parse(readFileSync(join(out, 'table.json'), 'utf8')).rows).toEqual(table.rows);
+  }, 120_000);
+
+  it('its run files are what index build --analyzer lucene + search --topics --scorer lucene --ties anserini write', async () => {
+    const docs = join(dir, 'docs.jsonl');
+    const { readCacmDocuments, readCacmTopics } = await import('../../../corpora/cacm.js');
+    writeFileSync(docs, readCacmDocuments(join(data, 'cacm.tar.gz')).map((d) => JSON.stringify(d)).join('\n') + '\n');
+    writeFileSync(join(dir, 'topics.tsv'), readCacmTopics(join(data, 'topics.cacm.txt')).slice(0, TOPICS).map((t) => `${t.id}\t${t.text}`).join('\n') + '\n');
+    const idx = join(dir, 'idx');
+    const built = await cli('index', 'build', docs, '--analyzer', 'lucene', '--out', idx, '--workers', '0');
+    expect(built.stderr).toBe('');
+    expect(built.code).toBe(0);
+    for (const [method, extra, run] of [
+      ['bm25', [] as string[], 'bm25'],
+      ['qld', ['--mu', '1000'], 'ql'],
+    ] as const) {
+      const file = join(dir, `${method}.txt`);
+      const r = await cli('search', '--topics', join(dir, 'topics.tsv'), '--index', idx, '--method', method, '--scorer', 'lucene', ...extra, '--ties', 'anserini', '--run-file', file);
+      expect(r.code).toBe(0);
+      expect(readFileSync(file, 'utf8')).toBe(readFileSync(join(dir, 'repro', 'runs', run, 'run.txt'), 'utf8'));
+    }
+  }, 120_000);
+
+  it('without --data the runs fail, saying CACM is not bundled and where to get it', async () => {
+    const r = await cli('reproduce', 'anserini-cacm', '--run-dir', join(dir, 'nodata'));
+    expect(r.stdout).toMatch(/`bm25` \(trec\): failed — the CACM recipe needs your copy of CACM: pass --data FOLDER/);
+    expect(r.stdout).toMatch(/not bundled \(no licence to redistribute it\)[\s\S]*anserini-tools/);
+  });
+
+  it('refuses --scorer values it does not know and a lucene preset changed by another setting', async () => {
+    const bad = await cli('search', 'x', '--index', join(dir, 'idx'), '--scorer', 'okapi');
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/invalid scorer: expected one of lexcase, lucene, got "okapi"/);
+    const mix = await cli('index', 'build', join(dir, 'docs.jsonl'), '--analyzer', 'lucene,stemmer=snowball', '--out', join(dir, 'idx2'));
+    expect(mix.code).not.toBe(0);
+    expect(mix.stderr).toMatch(/invalid --analyzer: the lucene preset is Lucene's fixed English chain .* cannot be combined with stemmer=snowball/);
+    const tb = await cli('search', 'x', '--index', join(dir, 'idx'), '--method', 'qld', '--scorer', 'lucene', '--variant', 'textbook');
+    expect(tb.stderr).toMatch(/the lucene scorer is Lucene's LMDirichletSimilarity/);
+  });
+  it.skipIf(!CACM)("on the real CACM (LEXCASE_CACM), the built lexcase prints Anserini's MAP 0.3123 / 0.3265 and P30 0.1942 / 0.1942", () => {
+    const out = join(dir, 'real-cacm');
+    const r = spawnSync(process.execPath, [BUILT_CLI, 'reproduce', 'anserini-cacm', '--data', CACM!, '--run-dir', out], { env: childEnv(), encoding: 'utf8', timeout: 240_000 });
+    expect(r.status).toBe(0);
+    expect(r.stderr).not.toMatch(/not Anserini's copy/);
+    const stdout = r.stdout;
+    console.log(stdout.split('\n').filter((l) => l.startsWith('|')).join('\n'));
+    expect(stdout).toContain('| BM25 | paper 0.3123 · lexcase 0.3123 [');
+    expect(stdout).toContain('| QL | paper 0.3265 · lexcase 0.3265 [');
+    expect(stdout.match(/paper 0\.1942 · lexcase 0\.1942 \[[^\]]+\] n=52/g)).toHaveLength(2);
+  }, 300_000);
+});

@@ -1,0 +1,209 @@
+/**
+ * Issue 27, items 1–2: the five systems against an LLM server that honours the structured-output
+ * contract and nothing else, as a new user's vLLM / llama.cpp / Ollama / OpenAI-strict server does.
+ *
+ *  - The contract-fuzzing server (tests/support/contract-fuzz-server.ts) answers every structured
+ *    request with a random schema-valid value and every agent-loop turn with a random valid tool
+ *    call or random text. Each system runs 20 items through its experiment function, on the
+ *    runner: every item must end as a result line (succeeded, or failed with its reason), no crash,
+ *    no hang, no failed item with a prediction; and since every value a schema allows passes its
+ *    parser, no structured step may fail or need a repair request.
+ *  - Every schema any of those runs sent (response formats, forced tools and the agent loops' tool
+ *    parameters) is in the strict subset (core/llm/strict-schema.ts), and a property test draws
+ *    values from each (checked against ajv, a validator lexcase did not write) and parses them with
+ *    the zod schema the system parses the reply with.
+ *  - Against the systems' sensible scripted models, all five finish every item with 0 failures.
+ *  - The built CLI: each system's `lexcase run <system>` as a child process against the fuzzing
+ *    server (the client from flags and environment, as a user starts it) exits 0 with every item a
+ *    result line.
+ * The per-system figures (schemas sent, items, failures by reason; the CLI runs' items and
+ * failures) are printed as one table and written to tests/artifacts/contract-fuzz-summary.{md,json}.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import fc from 'fast-check';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { observeSentSchemas, type SentSchema } from '../core/llm/structured.js';
+import { strictSchemaProblems } from '../core/llm/strict-schema.js';
+import { rewriteInputSchema } from '../retrieval/tools/rewrite-query.js';
+import { searchInputSchema } from '../retrieval/tools/search-tool.js';
+import { contractFuzz } from './support/contract-fuzz-server.js';
+import { mixedIndexFixture, modelOn, runSystem, SENSIBLE, SYSTEMS, VARIANTS } from './support/five-systems.js';
+import { readResults } from '../eval/run-dir.js';
+import { valuesOf } from './support/schema-values.js';
+import { PACKAGE_ROOT } from '../core/version.js';
+import { runBuiltCli } from '../src/mcp/test-support/children.js';
+import { schemaConstrained, startScriptedServer, type RecordedRequest, type ScriptedServer } from './support/scripted-openai-server.js';
+
+const N = Number(process.env.LEXCASE_FUZZ_ITEMS ?? 20);
+const fx = mixedIndexFixture('fuzz', N);
+let srv: ScriptedServer | undefined;
+
+afterEach(async () => {
+  await srv?.close();
+  srv = undefined;
+});
+
+afterAll(() => {
+  const table = [
+    'system     schemas  requests (structured / tool calls / text)  items  failures (fuzz)        sensible              CLI (fuzz)',
+    ...Object.entries(summary).map(
+      ([s, r]) => `${s.padEnd(10)} ${String(r.schemas).padStart(7)}  ${r.requests.padEnd(41)}  ${String(r.items).padStart(5)}  ${(r.failures || (r.requests === '-' ? '-' : '0')).padEnd(20)}  ${(r.sensible ?? '-').padEnd(20)}  ${r.cli ?? '-'}`,
+    ),
+  ].join('\n');
+  // eslint-disable-next-line no-console
+  console.log(`\n${table}`);
+  if (Object.keys(summary).length === 0) return;
+  const dir = join(PACKAGE_ROOT, 'tests', 'artifacts');
+  mkdirSync(dir, { recursive: true });
+  const made = `tests/contract-fuzz.test.ts, ${new Date().toISOString()}, ${N} items per system, fuzz seed 27`;
+  writeFileSync(join(dir, 'contract-fuzz-summary.md'), `<!-- ${made} -->\n\n\`\`\`\n${table}\n\`\`\`\n`);
+  writeFileSync(join(dir, 'contract-fuzz-summary.json'), JSON.stringify({ made, items: N, systems: summary }, null, 2) + '\n');
+});
+
+const summary: Record<string, { schemas: number; requests: string; items: number; failures: string; sensible?: string; cli?: string }> = {};
+const sent: { system: string; s: SentSchema }[] = [];
+const toolSchemas = new Map<string, Record<string, unknown>>();
+
+const repairs = (reqs: RecordedRequest[]) => reqs.filter((r) => /Your reply could not be parsed/.test(JSON.stringify(r.body.messages)));
+
+/** A failure's reason, without what varies per item: "LLM_OUTPUT_INVALID: judge", "no valid juror vote", … */
+const reason = (error: string) => error.replace(/: LLM output for ([^:]+?) could not be parsed.*/s, ': $1').split('\n')[0].slice(0, 80);
+
+function countBy(xs: string[]): string {
+  const m = new Map<string, number>();
+  for (const x of xs) m.set(x, (m.get(x) ?? 0) + 1);
+  return [...m].map(([k, v]) => `${v}× ${k}`).join('; ');
+}
+
+describe('the five systems against the contract-fuzzing server', () => {
+  for (const system of SYSTEMS)
+    it(`${system}: ${N} items, each a result line (succeeded or failed with its reason); no failed structured step, no repair`, async () => {
+      const fuzz = contractFuzz({ seed: 27 });
+      srv = await startScriptedServer(fuzz);
+      const mine: SentSchema[] = [];
+      const stop = observeSentSchemas((s) => mine.push(s));
+      try {
+        const r = await runSystem(system, { llm: modelOn(srv.url), runDir: join(fx.dir, `fuzz-${system}`), index: fx.index, n: N });
+        const items = system === 'threeply' ? 2 * Math.ceil(N / 2) : N;
+        expect(r.results).toHaveLength(items);
+        for (const rec of r.results) {
+          if (rec.error) expect(rec.prediction, `${rec.id}: a failed item has no prediction`).toBeNull(), expect(rec.correct).toBe(false);
+          expect(rec.stepFailures, `${rec.id}: ${JSON.stringify(rec.stepFailures)}`).toBeUndefined();
+        }
+        expect(repairs(srv.requests).map((q) => JSON.stringify(q.body.messages).slice(-300))).toEqual([]);
+        for (const q of srv.requests) for (const t of q.body.tools ?? []) if (!q.body.tool_choice || typeof q.body.tool_choice === 'string') toolSchemas.set(t.function.name, t.function.parameters);
+        sent.push(...mine.map((s) => ({ system, s })));
+        const distinct = new Set(mine.map((s) => JSON.stringify(s.json)));
+        const st = fuzz.stats;
+        summary[system] = { schemas: distinct.size, requests: `${srv.requests.length} (${st.structured} / ${st.toolCalls} / ${st.text})`, items, failures: countBy(r.results.filter((x) => x.error).map((x) => reason(x.error!))) };
+        expect(fuzz.stats.structured).toBeGreaterThan(0);
+      } finally {
+        stop();
+      }
+    }, 600_000);
+
+  it(`the systems' other modes (CASE exploratory and baselines, MAD cross-examiner and baselines, ACAL SP/CoT/RAG, 3-ply single agents): every item a result line, failures counted`, async () => {
+    const fuzz = contractFuzz({ seed: 28 });
+    srv = await startScriptedServer(fuzz);
+    let current = '';
+    const stop = observeSentSchemas((s) => sent.push({ system: current, s }));
+    const lines: string[] = [];
+    try {
+      for (const [name, run] of Object.entries(VARIANTS)) {
+        current = name;
+        const runDir = join(fx.dir, `fuzz-${name}`);
+        await run({ llm: modelOn(srv.url), runDir, index: fx.index, n: 3 });
+        const { records } = await readResults(runDir);
+        expect(records.length, name).toBe(3);
+        for (const rec of records) if (rec.error) expect(rec.prediction, `${name} ${rec.id}`).toBeNull();
+        lines.push(`${name}: ${records.length} items, failures: ${countBy(records.filter((x) => x.error).map((x) => reason(x.error!))) || '0'}`);
+      }
+      for (const q of srv.requests) for (const t of q.body.tools ?? []) if (!q.body.tool_choice || typeof q.body.tool_choice === 'string') toolSchemas.set(t.function.name, t.function.parameters);
+    } finally {
+      stop();
+    }
+    // eslint-disable-next-line no-console
+    console.log(lines.join('\n'));
+  }, 600_000);
+
+  it('every schema sent is strict-clean (all required, no additional properties, supported keywords)', () => {
+    expect(sent.length).toBeGreaterThan(0);
+    const problems = sent.flatMap(({ system, s }) => strictSchemaProblems(s.json).map((p) => `${system} ${s.what}: ${p}`));
+    const toolProblems = [...toolSchemas].flatMap(([name, schema]) => strictSchemaProblems(stripMeta(schema)).map((p) => `tool ${name}: ${p}`));
+    expect([...new Set([...problems, ...toolProblems])]).toEqual([]);
+    expect([...toolSchemas.keys()].sort()).toEqual(expect.arrayContaining(['bm25_search', 'qld_search']));
+  });
+
+  it('property: every value a sent schema allows (ajv-valid) passes the zod parser of that reply', () => {
+    const ajv = new Ajv({ strict: false });
+    const distinct = new Map<string, SentSchema>();
+    for (const { s } of sent) distinct.set(`${s.what}\0${JSON.stringify(s.json)}`, s);
+    // one schema per stage and shape: per-item enums (letters, handles, ids) vary only in members
+    const byStage = new Map<string, SentSchema>();
+    for (const s of distinct.values()) byStage.set(`${s.name}:${JSON.stringify(s.json).length}`, s);
+    for (const s of byStage.values()) {
+      const validate = ajv.compile(s.json);
+      fc.assert(
+        fc.property(valuesOf(s.json), (v) => {
+          expect(validate(v), `${s.what}: generated value is not schema-valid: ${ajv.errorsText(validate.errors)}`).toBe(true);
+          const r = s.schema.safeParse(v);
+          if (!r.success) throw new Error(`${s.what}: schema-valid value refused by the parser: ${JSON.stringify(v).slice(0, 300)} — ${r.error.issues[0]?.message}`);
+        }),
+        { numRuns: 60, seed: 27 },
+      );
+    }
+    for (const [name, zod] of [['bm25_search', searchInputSchema], ['rewrite_query', rewriteInputSchema]] as const) {
+      const schema = toolSchemas.get(name);
+      if (!schema) continue;
+      fc.assert(fc.property(valuesOf(stripMeta(schema)), (v) => zod.safeParse(v).success), { numRuns: 100, seed: 27 });
+    }
+  });
+});
+
+function stripMeta(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _s, ...rest } = schema;
+  return rest;
+}
+
+describe('the five systems against their sensible scripted models', () => {
+  for (const system of SYSTEMS)
+    it(`${system}: ${N} items, 0 failures, 0 failed steps`, async () => {
+      srv = await startScriptedServer(schemaConstrained(SENSIBLE[system]()));
+      const r = await runSystem(system, { llm: modelOn(srv.url), runDir: join(fx.dir, `sensible-${system}`), index: fx.index, n: N });
+      const failed = r.results.filter((x) => x.error || x.stepFailures);
+      summary[system] = { ...(summary[system] ?? { schemas: 0, requests: '-', items: r.results.length, failures: '' }), sensible: `${r.results.length} items, ${failed.length} failures` };
+      expect(failed.map((x) => `${x.id}: ${x.error ?? JSON.stringify(x.stepFailures)}`)).toEqual([]);
+      expect(r.results.length).toBeGreaterThanOrEqual(N);
+    }, 600_000);
+});
+
+describe('the built CLI against the contract-fuzzing server', () => {
+  const M = 3;
+  const commands = (): Record<string, string[]> => ({
+    case: ['run', 'case', '--index', fx.index.dir, '--limit', String(M), '--jurors', '3', '--max-steps', '4', '--k', '3'],
+    mad: ['run', 'mad', '--index', fx.index.dir, '--limit', String(M), '--rounds', '2'],
+    emar: ['run', 'emar', '--dataset', 'barexam', '--split', 'val', '--limit', String(M), '--max-depth', '2'],
+    acal: ['run', 'acal', '--task', 'hearsay', '--index', fx.index.dir, '--limit', String(M)],
+    threeply: ['run', 'threeply', '--scenarios', 'arguable', '--n', String(M)],
+  });
+  for (const system of SYSTEMS)
+    it(`lexcase run ${system} (a child process, the client from the environment): exit 0, ${M} items each a result line, failures counted`, async () => {
+      const fuzz = contractFuzz({ seed: 29 });
+      srv = await startScriptedServer(fuzz);
+      const runDir = join(fx.dir, `cli-${system}`);
+      const r = await runBuiltCli(['--json', ...commands()[system], '--run-dir', runDir], {
+        cwd: fx.dir,
+        env: { LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'scripted', LEXCASE_LLM_MAX_RETRIES: '0', XDG_CACHE_HOME: join(fx.dir, 'cache'), NO_COLOR: '1' },
+      });
+      expect(r.code, r.stderr.slice(-2000)).toBe(0);
+      const { records } = await readResults(runDir);
+      expect(records).toHaveLength(M);
+      for (const rec of records) if (rec.error) expect(rec.prediction, `${rec.id}: a failed item has no prediction`).toBeNull();
+      expect(srv.requests.length).toBeGreaterThan(0);
+      expect(fuzz.stats.structured).toBeGreaterThan(0);
+      const failed = records.filter((x) => x.error);
+      summary[system] = { ...(summary[system] ?? { schemas: 0, requests: '-', items: 0, failures: '' }), cli: `${records.length} items, ${failed.length} failed${failed.length ? ` (${countBy(failed.map((x) => reason(x.error!)))})` : ''}` };
+    }, 300_000);
+});
