@@ -33,10 +33,10 @@ import { TopK } from './top-k.js';
 /** Window size (docs, log2): 2048. Must be ≤ CHUNK_BITS. */
 export const WINDOW_BITS = 11;
 
-/** 'auto' uses block-max MaxScore for k up to this (BM25 and textbook QLD, lexcase scorer). */
+/** 'auto' uses block-max MaxScore for k up to this (textbook QLD; score-core.ts). */
 export const BLOCK_MAX_MAX_K = 100;
 
-/** On (default) or off: 'auto' then scores small-k queries by blocked TAAT as before (the bench's A/B). */
+/** On (default) or off: 'auto' then scores small-k QLD queries by blocked TAAT / MaxScore as before (the bench's A/B). */
 export const blockMax = { enabled: true };
 
 /** What the last blockMaxTopK call on this thread did (tests, profiling). */
@@ -48,16 +48,6 @@ const TABLE = 256;
 type Table = Float32Array | Uint8Array;
 /** Cached window tables, per list object (lists are cached per view) and key (scorer parameters, window size). */
 const tableCache = new WeakMap<object, Map<string, Table>>();
-
-/** f(doc, posting index) for each posting of the list, in doc order. */
-function forEachPosting(list: CompactList, f: (d: number, p: number) => void): void {
-  const { low, chunkEnd, c0 } = list;
-  let p = 0;
-  for (let c = 0; c < chunkEnd.length; c++) {
-    const base = (c0 + c) * CHUNK_DOCS;
-    for (const end = chunkEnd[c]; p < end; p++) f(base + low[p], p);
-  }
-}
 
 /**
  * Per window of the view's range, the largest tf byte of the list there (0: no posting), for QLD
@@ -104,14 +94,19 @@ function windowMaxBm25(view: ScoringView, list: CompactList | null, dense: Dense
       if (f > best[w]) best[w] = f;
     }
   } else {
-    const l = list!;
-    forEachPosting(l, (d, p) => {
-      let tf = l.tfs[p];
-      if (tf === TF8_ESCAPE) tf = l.bigTf!.get(p)!;
-      const f = tf / (tf + norm[d]);
-      const w = (d >>> wb) - w0;
-      if (f > best[w]) best[w] = f;
-    });
+    const { low, tfs, chunkEnd, c0, bigTf } = list!;
+    let p = 0;
+    for (let c = 0; c < chunkEnd.length; c++) {
+      const base = (c0 + c) * CHUNK_DOCS;
+      for (const end = chunkEnd[c]; p < end; p++) {
+        const d = base + low[p];
+        let tf = tfs[p];
+        if (tf === TF8_ESCAPE) tf = bigTf!.get(p)!;
+        const f = tf / (tf + norm[d]);
+        const w = (d >>> wb) - w0;
+        if (f > best[w]) best[w] = f;
+      }
+    }
   }
   const out = new Float32Array(nWin);
   for (let w = 0; w < nWin; w++) out[w] = best[w] * (1 + 1e-6);
@@ -172,6 +167,80 @@ function gallop16(low: Uint16Array, from: number, end: number, x: number): numbe
     else hi = mid;
   }
   return hi;
+}
+
+const EMPTY8 = new Uint8Array(0);
+const EMPTY16 = new Uint16Array(0);
+const EMPTY32 = new Int32Array(0);
+const EMPTY64 = new Float64Array(0);
+/** Touched-doc count after the last walk below (a second result without allocating). */
+let walked = 0;
+
+/**
+ * The walks of one window (block-local doc index i = low − xs, postings with low < xe): each adds
+ * the weight to acc[i] (the same expression as accumulate()) and records a doc on its first touch.
+ * Small functions of typed arrays only, so each stays monomorphic and optimised.
+ */
+function walkBm25(low: Uint16Array, tfs: Uint8Array, big: Map<number, number> | undefined, p: number, end: number, xs: number, xe: number, p1: number, norm: Float64Array, chunkBase: number, acc: Float64Array, mark: Uint8Array, touched: Int32Array, nt: number): number {
+  for (; p < end; p++) {
+    const x = low[p];
+    if (x >= xe) break;
+    const i = x - xs;
+    if (mark[i] === 0) {
+      mark[i] = 1;
+      touched[nt++] = i;
+    }
+    let tf = tfs[p];
+    if (tf === TF8_ESCAPE) tf = big!.get(p)!;
+    acc[i] = acc[i] + (p1 * tf) / (tf + norm[chunkBase + x]);
+  }
+  walked = nt;
+  return p;
+}
+
+function walkTable(low: Uint16Array, tfs: Uint8Array, big: Map<number, number> | undefined, p: number, end: number, xs: number, xe: number, tab: Float64Array, p1: number, p2: number, acc: Float64Array, mark: Uint8Array, touched: Int32Array, nt: number): number {
+  for (; p < end; p++) {
+    const x = low[p];
+    if (x >= xe) break;
+    const i = x - xs;
+    if (mark[i] === 0) {
+      mark[i] = 1;
+      touched[nt++] = i;
+    }
+    let tf = tfs[p];
+    if (tf === TF8_ESCAPE) tf = big!.get(p)!;
+    acc[i] = acc[i] + (tf < TABLE ? tab[tf] : p1 * Math.log1p(tf / p2));
+  }
+  walked = nt;
+  return p;
+}
+
+function denseBm25(tfs: Uint8Array, lo: number, ws: number, we: number, p1: number, norm: Float64Array, acc: Float64Array, mark: Uint8Array, touched: Int32Array, nt: number): number {
+  for (let d = ws; d < we; d++) {
+    const tf = tfs[d - lo];
+    if (tf === 0) continue;
+    const i = d - ws;
+    if (mark[i] === 0) {
+      mark[i] = 1;
+      touched[nt++] = i;
+    }
+    acc[i] = acc[i] + (p1 * tf) / (tf + norm[d]);
+  }
+  return nt;
+}
+
+function denseTable(tfs: Uint8Array, lo: number, ws: number, we: number, tab: Float64Array, acc: Float64Array, mark: Uint8Array, touched: Int32Array, nt: number): number {
+  for (let d = ws; d < we; d++) {
+    const tf = tfs[d - lo];
+    if (tf === 0) continue;
+    const i = d - ws;
+    if (mark[i] === 0) {
+      mark[i] = 1;
+      touched[nt++] = i;
+    }
+    acc[i] = acc[i] + tab[tf];
+  }
+  return nt;
 }
 
 export function blockMaxTopK(view: ScoringView, inp: MaxScoreInput, windowBits = WINDOW_BITS): TopK {
@@ -248,14 +317,44 @@ export function blockMaxTopK(view: ScoringView, inp: MaxScoreInput, windowBits =
   const cands = new Int32Array(W);
   const pos = new Int32Array(T);
   const R = new Float64Array(T + 1);
+  // Per term, plain typed arrays (taken once: the lists' classes differ, their arrays do not):
+  // dense tf bytes, or the compact list's low bits, tf bytes, chunk ends and escape map.
+  const dT: Uint8Array[] = [];
+  const isDense = new Uint8Array(T);
+  const lowA: Uint16Array[] = [];
+  const tfA: Uint8Array[] = [];
+  const endA: Int32Array[] = [];
+  const bigA: (Map<number, number> | undefined)[] = [];
+  const p2s = new Float64Array(T);
+  for (let j = 0; j < T; j++) {
+    const d = dense[j];
+    const l = lists[j];
+    isDense[j] = d ? 1 : 0;
+    dT.push(d ? d.tfs : EMPTY8);
+    lowA.push(l ? l.low : EMPTY16);
+    tfA.push(l ? l.tfs : EMPTY8);
+    endA.push(l ? l.chunkEnd : EMPTY32);
+    bigA.push(l ? l.bigTf : undefined);
+    p2s[j] = plan[j].p2;
+    if (mode === Mode.Bm25) tables.push(EMPTY64);
+  }
+  const c0 = lo >>> CHUNK_BITS;
+  const bm25 = mode === Mode.Bm25 ? 1 : 0;
+  const norm = bm25 ? arr! : EMPTY64;
+  const lnl = qld ? qld.lnl : EMPTY64;
+  const qBase = qld ? qld.base : 0;
+  const qLen = qld ? qld.qlen : 0;
+  let chunkOf = -1;
+  const cStart = new Int32Array(T);
+  const cEnd = new Int32Array(T);
   for (let w = 0; w < nWin; w++) {
     const ws = Math.max(lo, (w0 + w) << wb);
     const we = Math.min(hi, (w0 + w + 1) << wb);
     R[T] = 0;
-    if (mode === Mode.Qld) for (let j = T - 1; j >= 0; j--) R[j] = R[j + 1] + ubTf[j][winTf[j][w]];
-    else for (let j = T - 1; j >= 0; j--) R[j] = R[j + 1] + p1s[j] * winF[j][w];
-    const off = qld ? qld.base - qld.qlen * minLnl![w] : 0;
-    const th = top.threshold > theta0 ? top.threshold : theta0;
+    if (bm25) for (let j = T - 1; j >= 0; j--) R[j] = R[j + 1] + p1s[j] * winF[j][w];
+    else for (let j = T - 1; j >= 0; j--) R[j] = R[j + 1] + ubTf[j][winTf[j][w]];
+    const off = qld ? qBase - qLen * minLnl![w] : 0;
+    let th = top.threshold > theta0 ? top.threshold : theta0;
     // Only matched docs are scored here (QLD's unmatched ones at the end), so a window no term
     // touches has R[0] = 0 and its docs are left to that pass.
     if (R[0] === 0 || off + R[0] + eps < th) {
@@ -264,126 +363,97 @@ export function blockMaxTopK(view: ScoringView, inp: MaxScoreInput, windowBits =
     }
     let J = 1;
     while (J < T && !(off + R[J] + eps < th)) J++;
-    // Essential terms [0, J): walked over the window.
-    const chunkBase = (ws >>> CHUNK_BITS) * CHUNK_DOCS;
+    const chunk = ws >>> CHUNK_BITS;
+    if (chunk !== chunkOf) {
+      chunkOf = chunk;
+      const ci = chunk - c0;
+      for (let j = 0; j < T; j++) {
+        if (isDense[j]) continue;
+        const e = endA[j];
+        cStart[j] = ci > 0 ? e[ci - 1] : 0;
+        cEnd[j] = e[ci];
+        if (pos[j] < cStart[j]) pos[j] = cStart[j];
+      }
+    }
+    const chunkBase = chunk * CHUNK_DOCS;
     const xs = ws - chunkBase;
     const xe = we - chunkBase;
+    // Essential terms [0, J): walked over the window.
     let nt = 0;
     for (let j = 0; j < J; j++) {
-      const tfd = dense[j];
-      if (tfd) {
-        const tfs = tfd.tfs;
-        for (let d = ws; d < we; d++) {
-          const tf = tfs[d - lo];
-          if (tf === 0) continue;
-          const i = d - ws;
-          if (mark[i] === 0) {
-            mark[i] = 1;
-            touched[nt++] = i;
-          }
-          acc[i] = acc[i] + (mode === Mode.Bm25 ? (p1s[j] * tf) / (tf + arr![d]) : tables[j][tf]);
-        }
+      if (isDense[j]) {
+        nt = bm25 ? denseBm25(dT[j], lo, ws, we, p1s[j], norm, acc, mark, touched, nt) : denseTable(dT[j], lo, ws, we, tables[j], acc, mark, touched, nt);
         blockMaxStats.essentialPostings += we - ws;
         continue;
       }
-      const list = lists[j]!;
-      const ci = (ws >>> CHUNK_BITS) - list.c0;
-      const start = ci > 0 ? list.chunkEnd[ci - 1] : 0;
-      const end = list.chunkEnd[ci];
-      let p = pos[j] < start ? start : pos[j];
-      const { low, tfs } = list;
-      p = gallop16(low, p, end, xs);
-      const p0 = p;
-      const p1 = p1s[j];
-      if (mode === Mode.Bm25) {
-        const norm = arr!;
-        for (; p < end; p++) {
-          const x = low[p];
-          if (x >= xe) break;
-          const i = x - xs;
-          if (mark[i] === 0) {
-            mark[i] = 1;
-            touched[nt++] = i;
-          }
-          let tf = tfs[p];
-          if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
-          acc[i] = acc[i] + (p1 * tf) / (tf + norm[chunkBase + x]);
-        }
-      } else {
-        const tab = tables[j];
-        const p2 = plan[j].p2;
-        for (; p < end; p++) {
-          const x = low[p];
-          if (x >= xe) break;
-          const i = x - xs;
-          if (mark[i] === 0) {
-            mark[i] = 1;
-            touched[nt++] = i;
-          }
-          let tf = tfs[p];
-          if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
-          acc[i] = acc[i] + (tf < TABLE ? tab[tf] : p1 * Math.log1p(tf / p2));
-        }
-      }
+      const low = lowA[j];
+      const end = cEnd[j];
+      const p0 = gallop16(low, pos[j], end, xs);
+      const p = bm25
+        ? walkBm25(low, tfA[j], bigA[j], p0, end, xs, xe, p1s[j], norm, chunkBase, acc, mark, touched, nt)
+        : walkTable(low, tfA[j], bigA[j], p0, end, xs, xe, tables[j], p1s[j], p2s[j], acc, mark, touched, nt);
+      nt = walked;
       blockMaxStats.essentialPostings += p - p0;
       pos[j] = p;
     }
-    // Candidates: touched docs whose partial score + the bound of the rest reaches θ.
+    // Candidates: touched docs whose partial score + the bound of the rest reaches θ, in doc order.
+    // (Sorted by a scan of the window's marks when there are many: cheaper than a sort.)
     let nc = 0;
     const rest = R[J];
-    for (let t = 0; t < nt; t++) {
-      const i = touched[t];
-      const base = qld ? qld.base - qld.qlen * qld.lnl[ws + i] : 0;
-      if (!(base + acc[i] + rest + eps < th)) cands[nc++] = i;
+    if (J < T && nt > W >>> 4) {
+      for (let i = 0; i < we - ws; i++) {
+        if (mark[i] === 0) continue;
+        const base = qld ? qBase - qLen * lnl[ws + i] : 0;
+        if (!(base + acc[i] + rest + eps < th)) cands[nc++] = i;
+      }
+    } else {
+      for (let t = 0; t < nt; t++) {
+        const i = touched[t];
+        const base = qld ? qBase - qLen * lnl[ws + i] : 0;
+        if (!(base + acc[i] + rest + eps < th)) cands[nc++] = i;
+      }
+      if (nc > 1 && J < T) cands.subarray(0, nc).sort();
     }
     blockMaxStats.candidates += nc;
-    if (nc > 1 && J < T) cands.subarray(0, nc).sort();
-    // The other terms, in plan order, added to the candidates only; a doc drops once it cannot reach θ.
-    for (let j = J; j < T && nc > 0; j++) {
-      const tfd = dense[j];
-      blockMaxStats.lookups += nc;
-      if (tfd) {
-        const tfs = tfd.tfs;
-        for (let c = 0; c < nc; c++) {
-          const d = ws + cands[c];
-          const tf = tfs[d - lo];
-          if (tf !== 0) acc[cands[c]] = acc[cands[c]] + (mode === Mode.Bm25 ? (p1s[j] * tf) / (tf + arr![d]) : tables[j][tf]);
-        }
-      } else {
-        const list = lists[j]!;
-        const ci = (ws >>> CHUNK_BITS) - list.c0;
-        const start = ci > 0 ? list.chunkEnd[ci - 1] : 0;
-        const end = list.chunkEnd[ci];
-        let p = pos[j] < start ? start : pos[j];
-        const { low, tfs } = list;
-        for (let c = 0; c < nc && p < end; c++) {
-          const i = cands[c];
-          const x = xs + i;
-          p = gallop16(low, p, end, x);
-          if (p >= end || low[p] !== x) continue;
-          let tf = tfs[p];
-          if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
-          acc[i] = acc[i] + (mode === Mode.Bm25 ? (p1s[j] * tf) / (tf + arr![chunkBase + x]) : tf < TABLE ? tables[j][tf] : p1s[j] * Math.log1p(tf / plan[j].p2));
-          p++;
-        }
-        pos[j] = p;
-      }
-      const r = R[j + 1];
-      let m = 0;
-      for (let c = 0; c < nc; c++) {
-        const i = cands[c];
-        const base = qld ? qld.base - qld.qlen * qld.lnl[ws + i] : 0;
-        if (!(base + acc[i] + r + eps < th)) cands[m++] = i;
-      }
-      nc = m;
-    }
-    // Scored docs into the top k: the score expression of exhaustive selection.
+    // Each candidate in turn gets the other terms, in plan order (looked up in the dense tf bytes,
+    // or by galloping into the compact lists, whose cursors only move forward), until its partial
+    // score + the bound of the terms left cannot reach θ; a doc that gets them all is pushed at once
+    // (θ rises as the window goes).
+    let looked = 0;
     for (let c = 0; c < nc; c++) {
       const i = cands[c];
       const d = ws + i;
-      const s = qld ? qld.base - qld.qlen * qld.lnl[d] + acc[i] : acc[i];
-      if (s >= theta0 && s >= top.threshold) top.push(s, d);
+      const base = qld ? qBase - qLen * lnl[d] : 0;
+      let sc = acc[i];
+      let j = J;
+      for (; j < T; j++) {
+        if (base + sc + R[j] + eps < th) break;
+        looked++;
+        let tf: number;
+        if (isDense[j]) {
+          tf = dT[j][d - lo];
+          if (tf === 0) continue;
+        } else {
+          const low = lowA[j];
+          const end = cEnd[j];
+          const x = xs + i;
+          const p = gallop16(low, pos[j], end, x);
+          pos[j] = p;
+          if (p >= end || low[p] !== x) continue;
+          tf = tfA[j][p];
+          if (tf === TF8_ESCAPE) tf = bigA[j]!.get(p)!;
+        }
+        sc = sc + (bm25 ? (p1s[j] * tf) / (tf + norm[d]) : tf < TABLE ? tables[j][tf] : p1s[j] * Math.log1p(tf / p2s[j]));
+      }
+      if (j < T) continue;
+      // The score expression of exhaustive selection.
+      const full = qld ? qBase - qLen * lnl[d] + sc : sc;
+      if (full >= th) {
+        top.push(full, d);
+        if (top.threshold > th) th = top.threshold;
+      }
     }
+    blockMaxStats.lookups += looked;
     for (let t = 0; t < nt; t++) {
       const i = touched[t];
       acc[i] = 0;

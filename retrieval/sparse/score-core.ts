@@ -84,7 +84,7 @@ export function termPlan(view: ScoringView, req: ScoreRequest): TermPlan[] {
 
 /**
  * How to score: 'auto' picks block-max MaxScore over doc windows (block-max.ts) for k ≤ 100 with
- * BM25 or textbook QLD (the lexcase scorer), else cache-blocked TAAT (blocked-taat.ts) for queries whose postings
+ * textbook QLD ('blockmax' takes BM25 too), else cache-blocked TAAT (blocked-taat.ts) for queries whose postings
  * number at least a quarter of the range's docs, else TAAT with MaxScore pruning (max-score.ts);
  * 'exhaustive' is plain TAAT (the reference the others are tested against).
  */
@@ -113,7 +113,9 @@ export function scoreTopK(view: ScoringView, req: ScoreRequest, strategy: Strate
     // Small k with BM25 or textbook QLD: block-max MaxScore over doc windows (block-max.ts).
     const bmx = inp.mode === Mode.Bm25 || inp.mode === Mode.Qld;
     if (strategy === 'blockmax' && !bmx) throw new Error("strategy 'blockmax' takes bm25 and textbook qld (lexcase scorer) only");
-    if (bmx && (strategy === 'blockmax' || (strategy === 'auto' && blockMax.enabled && k <= BLOCK_MAX_MAX_K))) return ranked(blockMaxTopK(view, inp, windowBits));
+    // 'auto' takes it for textbook QLD only: for BM25 (a division per posting, which the kernel's
+    // walks pair up) it lost to blocked TAAT in bench/prune-ab.ts (docs/scale.md).
+    if (strategy === 'blockmax' || (strategy === 'auto' && blockMax.enabled && inp.mode === Mode.Qld && k <= BLOCK_MAX_MAX_K)) return ranked(blockMaxTopK(view, inp, windowBits));
     return ranked(blocked ? blockedTopK(view, inp, blockDocs) : maxScoreTopK(view, inp));
   };
   if (req.scorer === 'lucene') {
