@@ -56,6 +56,9 @@ const llmEnv = (url: string, extra: Record<string, string> = {}) => ({
   OPENAI_API_KEY: '',
   LEXCASE_LLM_RETRY_BASE_MS: '1',
   LEXCASE_CACHE_DIR: join(dir, 'cache'),
+  // these servers misbehave on purpose per request: the per-request guarantees are under test here,
+  // not the preflight before the first item (core/llm/preflight.test.ts, src/cli/llm-process.test.ts)
+  LEXCASE_LLM_PREFLIGHT: '0',
   ...extra,
 });
 
