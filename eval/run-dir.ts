@@ -16,6 +16,7 @@ import { readRegularFile } from '../core/read-regular.js';
 import { redactValue } from '../core/log.js';
 import { baseTraceSchema, firstIssue, resultRecordSchema, type TraceSchema } from './records.js';
 import type { ResultRecord } from './types.js';
+import { processAlive } from '../core/owned-dir.js';
 
 export const RUN_FILES = { config: 'config.json', results: 'results.jsonl', traces: 'traces', reportMd: 'report.md', reportJson: 'report.json' };
 
@@ -46,15 +47,6 @@ async function writeAtomic(file: string, text: string): Promise<void> {
   }
 }
 
-function processAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Remove `*.tmp-<pid>` files (in the run dir and traces/) left by a process that died between

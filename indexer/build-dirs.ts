@@ -12,7 +12,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { errors } from '../core/errors.js';
 import { log } from '../core/log.js';
 import { ownedBy, readOwnerMark, removeOwnedTree, writeOwnerMark, type OwnerMark } from '../core/owned-dir.js';
@@ -37,8 +37,11 @@ export function createMarkedDir(dir: string, kind: IndexDirKind): OwnerMark {
 
 export const markIndexDir = (dir: string, kind: IndexDirKind, token?: string): OwnerMark => writeOwnerMark(dir, kind, token);
 
-function removeIndexTree(dir: string, build: boolean): string[] {
-  return removeOwnedTree(dir, indexLayout(readLooseManifest(dir), { build }));
+/** Remove the index files of `dir`, which is `root` or a folder inside it (the layout is `root`'s, so paths are taken from `root`). */
+function removeIndexTree(dir: string, build: boolean, root = dir): string[] {
+  const layout = indexLayout(readLooseManifest(root), { build });
+  const prefix = relative(root, dir).split('\\').join('/');
+  return removeOwnedTree(dir, prefix ? (rel, isDir) => layout(rel ? `${prefix}/${rel}` : prefix, isDir) : layout);
 }
 
 function warnKept(dir: string, kept: string[]): void {
@@ -52,7 +55,7 @@ function warnKept(dir: string, kept: string[]): void {
 export function removeTempDir(dir: string, root: string, token: string | undefined): void {
   if (!token || !ownedBy(root, 'index-build', process.pid, token)) return;
   try {
-    warnKept(dir, removeIndexTree(dir, true));
+    warnKept(dir, removeIndexTree(dir, true, root));
   } catch (e) {
     log.warn(`${dir}: could not remove the build's temp dir: ${(e as Error).message}`);
   }

@@ -34,7 +34,25 @@
 /** Lucene's StandardAnalyzer.DEFAULT_MAX_TOKEN_LENGTH. */
 export const LUCENE_MAX_TOKEN_LENGTH = 255;
 
-const segmenter = new Intl.Segmenter('en', { granularity: 'word' });
+/**
+ * ICU's word segmenter and the set-notation ('v') classes, made on first use: building them costs
+ * ~25 ms of CPU, which a process that never tokenizes the Lucene way (every search of an index
+ * with lexcase's own analyzer) must not pay at import.
+ */
+let lazy: ReturnType<typeof makeClasses> | undefined;
+function makeClasses() {
+  return {
+    segmenter: new Intl.Segmenter('en', { granularity: 'word' }),
+    RE_HAN: new RegExp(String.raw`[\p{Script=Han}&&\p{Ideographic}]`, 'v'),
+    RE_SA: new RegExp(String.raw`[[\p{Script=Thai}\p{Script=Lao}\p{Script=Myanmar}\p{Script=Khmer}\p{Script=Tai_Le}\p{Script=New_Tai_Lue}\p{Script=Tai_Tham}\p{Script=Tai_Viet}\p{Script=Ahom}]&&[\p{L}\p{M}]]`, 'v'),
+    RE_EXT: new RegExp(String.raw`[[\p{Grapheme_Extend}\p{Mc}\p{Cf}]--[\u200B]]`, 'v'),
+    RE_DROP: new RegExp(String.raw`[\p{Ideographic}--\p{Script=Han}]`, 'v'),
+    RE_JOINS_HANGUL: new RegExp(String.raw`[[\p{L}\p{Nd}\p{Pc}]--[\p{Script=Katakana}\p{Script=Hiragana}\p{Script=Han}]]`, 'v'),
+    ONLY_CONNECTORS: new RegExp(String.raw`^[\p{Pc}\p{Grapheme_Extend}\p{Cf}]+$`, 'v'),
+    EMOJI_ANY: new RegExp(String.raw`[\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional_Indicator}\u20E3]`, 'v'),
+  };
+}
+const cls = () => (lazy ??= makeClasses());
 
 // eslint-disable-next-line no-control-regex
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -47,19 +65,13 @@ const SA = 3; // runs, apart from neighbours
 const EXT = 4; // Extend | Format | ZWJ: stays with what precedes it
 const DROP = 5; // not part of any Lucene token
 
-const RE_HAN = new RegExp(String.raw`[\p{Script=Han}&&\p{Ideographic}]`, 'v');
 const RE_HIRA = /\p{Script=Hiragana}/u;
-const RE_SA = new RegExp(String.raw`[[\p{Script=Thai}\p{Script=Lao}\p{Script=Myanmar}\p{Script=Khmer}\p{Script=Tai_Le}\p{Script=New_Tai_Lue}\p{Script=Tai_Tham}\p{Script=Tai_Viet}\p{Script=Ahom}]&&[\p{L}\p{M}]]`, 'v');
-const RE_EXT = new RegExp(String.raw`[[\p{Grapheme_Extend}\p{Mc}\p{Cf}]--[\u200B]]`, 'v');
-const RE_DROP = new RegExp(String.raw`[\p{Ideographic}--\p{Script=Han}]`, 'v');
 /** Letters Lucene joins with letters and digits where ICU breaks: Hangul (a dictionary script to ICU), 々 〻 (not word-like to ICU). */
 const RE_HANGUL = /[\p{Script=Hangul}\u3005\u303B]/u;
 const RE_KATAKANA = /[\p{Script=Katakana}\u3031-\u3035\u309B\u309C\u30A0\u30FC\uFF70]/u;
 /** What those join with (UAX #29 WB5, WB9, WB10, WB13a/b): ALetter, Numeric, ExtendNumLet. */
-const RE_JOINS_HANGUL = new RegExp(String.raw`[[\p{L}\p{Nd}\p{Pc}]--[\p{Script=Katakana}\p{Script=Hiragana}\p{Script=Han}]]`, 'v');
 
 const HAS_ALNUM = /[\p{L}\p{Nd}\p{Nl}]/u;
-const ONLY_CONNECTORS = new RegExp(String.raw`^[\p{Pc}\p{Grapheme_Extend}\p{Cf}]+$`, 'v');
 
 const kindCache = new Map<number, number>();
 function kindOf(cp: number): number {
@@ -67,7 +79,8 @@ function kindOf(cp: number): number {
   let k = kindCache.get(cp);
   if (k === undefined) {
     const ch = String.fromCodePoint(cp);
-    k = RE_HAN.test(ch) ? HAN : RE_HIRA.test(ch) ? HIRA : RE_SA.test(ch) ? SA : RE_EXT.test(ch) ? EXT : RE_DROP.test(ch) ? DROP : OTHER;
+    const c = cls();
+    k = c.RE_HAN.test(ch) ? HAN : RE_HIRA.test(ch) ? HIRA : c.RE_SA.test(ch) ? SA : c.RE_EXT.test(ch) ? EXT : c.RE_DROP.test(ch) ? DROP : OTHER;
     if (kindCache.size < 100_000) kindCache.set(cp, k);
   }
   return k;
@@ -82,7 +95,6 @@ const EMOJI = new RegExp(
   String.raw`${SEQ}(?:[\u{E0020}-\u{E007E}]+\u{E007F}|(?:\u200D+${SEQ})*)(?:\u200D|${X})*|[0-9#*]${X}*\uFE0F?\u20E3${X}*|\p{Regional_Indicator}${X}*\p{Regional_Indicator}${X}*`,
   'gv',
 );
-const EMOJI_ANY = new RegExp(String.raw`[\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional_Indicator}\u20E3]`, 'v');
 
 /** Emit the emoji tokens of a segment ICU calls not word-like. */
 function emitEmoji(seg: string, emit: (raw: string) => void): void {
@@ -97,7 +109,7 @@ function emitChopped(text: string, start: number, end: number, sa: boolean, emit
     if (end - start <= LUCENE_MAX_TOKEN_LENGTH) {
       if (sa || !cut) emit(text.slice(start, end));
       // After a cut the rest is scanned afresh: a leading apostrophe, comma … is no longer mid-word.
-      else for (const s of segmenter.segment(text.slice(start, end))) if (s.isWordLike) emit(s.segment);
+      else for (const s of cls().segmenter.segment(text.slice(start, end))) if (s.isWordLike) emit(s.segment);
       return;
     }
     let w = LUCENE_MAX_TOKEN_LENGTH;
@@ -110,7 +122,7 @@ function emitChopped(text: string, start: number, end: number, sa: boolean, emit
       continue;
     }
     // The longest token that fits in the window: the window's first segment (ICU, same rules).
-    const first = segmenter.segment(text.slice(start, start + w))[Symbol.iterator]().next().value!;
+    const first = cls().segmenter.segment(text.slice(start, start + w))[Symbol.iterator]().next().value!;
     if (first.isWordLike) emit(first.segment);
     start += first.segment.length;
   }
@@ -270,18 +282,18 @@ export function scanIcu(text: string, emit: (raw: string) => void): void {
     pKind = kind;
     pLast = last;
   };
-  for (const s of segmenter.segment(text)) {
+  for (const s of cls().segmenter.segment(text)) {
     const seg = s.segment;
     // ICU calls a few segments with letters or digits not word-like ("a_" + soft hyphen, "々"); Lucene makes tokens of them.
     if (!s.isWordLike && !HAS_ALNUM.test(seg)) {
-      if (NON_ASCII.test(seg) && EMOJI_ANY.test(seg)) {
+      if (NON_ASCII.test(seg) && cls().EMOJI_ANY.test(seg)) {
         flush();
         emitEmoji(seg, emit);
       }
       continue;
     }
     // Connector punctuation alone ("___") is word-like to ICU, no token to Lucene (its word rule needs a letter, digit or kana).
-    if (ONLY_CONNECTORS.test(seg)) continue;
+    if (cls().ONLY_CONNECTORS.test(seg)) continue;
     const base = s.index;
     if (!NON_ASCII.test(seg)) {
       const c0 = seg.charCodeAt(0);
@@ -331,5 +343,5 @@ function joins(a: number, b: number): boolean {
   const ca = String.fromCodePoint(a);
   const cb = String.fromCodePoint(b);
   if (RE_KATAKANA.test(ca) && RE_KATAKANA.test(cb)) return true;
-  return (RE_HANGUL.test(ca) && RE_JOINS_HANGUL.test(cb)) || (RE_HANGUL.test(cb) && RE_JOINS_HANGUL.test(ca));
+  return (RE_HANGUL.test(ca) && cls().RE_JOINS_HANGUL.test(cb)) || (RE_HANGUL.test(cb) && cls().RE_JOINS_HANGUL.test(ca));
 }

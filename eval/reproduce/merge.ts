@@ -17,8 +17,7 @@ import { writeReport } from '../report/write-report.js';
 import { RUN_FILES, readConfig, readResults, writeJsonAtomic } from '../run-dir.js';
 import type { ResultRecord } from '../types.js';
 import type { Recipe } from './recipe.js';
-import { lockReproductionDir, REPRODUCTION_LOCK } from './run-grid.js';
-import { readReproduction, reproductionPath, runDirOf, sha256, writeChecksums, type ReproductionFile, type RunState } from './reproduction-dir.js';
+import { lockReproductionDir, REPRODUCTION_LOCK, readReproduction, reproductionPath, runDirOf, sha256, writeChecksums, type ReproductionFile, type RunState } from './reproduction-dir.js';
 import { writeTable, type TableJson } from './table.js';
 
 interface ShardFile {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { errors } from '../../core/errors.js';
 import { resultsPath, writeJsonAtomic } from '../run-dir.js';
 import type { Shard } from './shard.js';
+import { acquireLock, type DirLock } from '../../core/dir-lock.js';
 
 export type RunStatus = 'done' | 'failed' | 'unavailable';
 
@@ -52,4 +53,11 @@ export async function writeChecksums(dir: string, runIds: string[]): Promise<Rec
   }
   await writeJsonAtomic(join(dir, 'checksums.json'), sums);
   return sums;
+}
+
+export const REPRODUCTION_LOCK = 'reproduce.lock';
+
+/** Take `dir/reproduce.lock` for `what` (reproduce, merge): LOCKED when another live process holds it. */
+export function lockReproductionDir(dir: string, what: string): DirLock {
+  return acquireLock(join(dir, REPRODUCTION_LOCK), dir, what);
 }

@@ -17,7 +17,6 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors, isLexcaseError } from '../../core/errors.js';
 import { log } from '../../core/log.js';
-import { acquireLock, type DirLock } from '../../core/dir-lock.js';
 import { checkOutputDir, listed } from '../../core/out-dir-rule.js';
 import { resultsPath, writeJsonAtomic } from '../run-dir.js';
 import type { Recipe, RecipeRun } from './recipe.js';
@@ -27,9 +26,9 @@ import { parseTieMode } from '../trec/anserini-ties.js';
 import { runArgv } from './run-argv.js';
 import { withShard, type Shard, type ShardRecord } from './shard.js';
 import { writeTable, type TableJson } from './table.js';
-import { readReproduction, reproductionPath, runDirOf, sha256, writeChecksums, type ReproductionFile, type RunState } from './reproduction-dir.js';
+import { lockReproductionDir, REPRODUCTION_LOCK, readReproduction, reproductionPath, runDirOf, sha256, writeChecksums, type ReproductionFile, type RunState } from './reproduction-dir.js';
 
-export { readReproduction, reproductionPath, runDirOf, sha256, writeChecksums, type ReproductionFile, type RunState, type RunStatus } from './reproduction-dir.js';
+export { lockReproductionDir, REPRODUCTION_LOCK, readReproduction, reproductionPath, runDirOf, sha256, writeChecksums, type ReproductionFile, type RunState, type RunStatus } from './reproduction-dir.js';
 
 
 export type CommandRunner = (argv: string[]) => Promise<{ code: number; stdout: string; stderr: string }>;
@@ -135,12 +134,6 @@ async function writeShardRecords(dir: string, shard: Shard, records: Map<string,
 
 /** sha256 of each run's results.jsonl, keyed by runs/<id>/results.jsonl. */
 
-export const REPRODUCTION_LOCK = 'reproduce.lock';
-
-/** Take `dir/reproduce.lock` for `what` (reproduce, merge): LOCKED when another live process holds it. */
-export function lockReproductionDir(dir: string, what: string): DirLock {
-  return acquireLock(join(dir, REPRODUCTION_LOCK), dir, what);
-}
 
 /** What a reproduction dir holds before reproduction.json is written (killed at its very start). */
 const EARLY_ENTRIES = new Set(['runs', 'logs', REPRODUCTION_LOCK, `${REPRODUCTION_LOCK}.break`]);

@@ -88,3 +88,15 @@ describe('--help says what hybrid does by default (from HYBRID_DEFAULTS, the val
     expect(help).not.toMatch(/k = 60|default 60\)|default bm25,dense\)/);
   });
 });
+
+describe('--version / -V', () => {
+  it("print the package's version and exit 0, as commander did (answered before commander loads)", async () => {
+    const version = JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')).version;
+    for (const flag of ['--version', '-V']) {
+      const r = await run(flag);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe(`${version}\n`);
+      expect(r.stderr).toBe('');
+    }
+  });
+});

@@ -11,13 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadPassages, loadQuestions } from '../../corpora/registry.js';
-import type { Passage } from '../../corpora/types.js';
 import { scriptedAll } from '../../tests/support/scripted-all.js';
-import { buildIndex } from '../../indexer/build.js';
 import { runBuiltCli } from '../../tests/support/run-built-cli.js';
 import { startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
 import { buildProgram } from './program.js';
+import { buildMixedIndex } from '../../tests/support/five-systems.js';
 
 const STACK = /^\s+at .+[:(]/m;
 let dir: string;
@@ -28,14 +26,7 @@ const run = (args: string[], env: Record<string, string> = {}) => runBuiltCli(ar
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lexcase-llm-process-'));
-  index = join(dir, 'idx');
-  const val = (await loadQuestions('barexam', 'val')).slice(0, 2);
-  const gold = new Set(val.flatMap((q) => q.goldPassageIds));
-  const passages: Passage[] = [];
-  for await (const p of loadPassages('barexam')) if (gold.has(p.id)) passages.push(p);
-  let n = 0;
-  for await (const p of loadPassages('legal_corpus')) if (n++ < 200) passages.push(p);
-  await buildIndex((async function* () { yield* passages; })(), { out: index, corpusName: 'test', workers: 0 });
+  index = (await buildMixedIndex(dir, 2, 200, { hearsay: false })).dir;
   srv = await startScriptedServer(scriptedAll(), { models: ['scripted'], strictModels: true, apiKey: 'sk-right' });
   const closed = createServer();
   await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));

@@ -51,16 +51,20 @@ export interface MixedIndex {
   passages: Passage[];
 }
 
-/** Gold passages of the first `n` Bar Exam val questions + `distractors` legal_corpus passages (and every hearsay passage among the first 3,000, for ACAL's evidence). */
-export async function buildMixedIndex(dir: string, n: number, distractors = 400): Promise<MixedIndex> {
+/**
+ * Gold passages of the first `n` Bar Exam val questions + `distractors` legal_corpus passages (and,
+ * unless `hearsay: false`, every hearsay passage among the first 3,000, for ACAL's evidence).
+ */
+export async function buildMixedIndex(dir: string, n: number, distractors = 400, o: { hearsay?: boolean } = {}): Promise<MixedIndex> {
   const questions = (await loadQuestions('barexam', 'val')).slice(0, n);
   const gold = new Set(questions.flatMap((q) => q.goldPassageIds));
   const passages: Passage[] = [];
   for await (const p of loadPassages('barexam')) if (gold.has(p.id)) passages.push(p);
+  const scan = o.hearsay === false ? distractors : Math.max(distractors, 3000);
   let k = 0;
   for await (const p of loadPassages('legal_corpus')) {
-    if (k++ < distractors || (k < 3000 && /hearsay/i.test(p.text))) passages.push(p);
-    if (k >= 3000) break;
+    if (k++ < distractors || (o.hearsay !== false && k < 3000 && /hearsay/i.test(p.text))) passages.push(p);
+    if (k >= scan) break;
   }
   const out = join(dir, 'idx');
   await buildIndex((async function* () { yield* passages; })(), { out, corpusName: 'mixed', methods: ['bm25', 'qld'], workers: 0 });

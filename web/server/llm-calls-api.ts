@@ -6,22 +6,14 @@
  * marked `source: "trace"` (no prompts, latencies or per-call tokens: the run recorded none). The
  * runner's per-item totals (calls, tokens, ms) come with both.
  */
-import { exchangesPath, readInspectorCalls } from '../../eval/llm-exchanges.js';
+import { exchangesPath, readInspectorCalls, type LlmExchange } from '../../eval/llm-exchanges.js';
 import { readResults, readTrace, tracePath } from '../../eval/run-dir.js';
 import { notFound } from './http-util.js';
 import { servable, type RunEntry } from './runs.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-export interface InspectorCall {
-  stage: string;
-  messages: { role: string; content: string }[];
-  reply: string | null;
-  toolCalls?: { name: string; args: unknown }[];
-  error?: string;
-  ms?: number;
-  tokens?: { input?: number; output?: number; total?: number };
-  cached?: boolean;
-}
+/** One call in the inspector: a recorded exchange, or a step of the trace (then without prompt, latency or tokens). */
+export type InspectorCall = LlmExchange;
 
 const arr = (v: unknown): any[] => (Array.isArray(v) ? v : []);
 const txt = (v: unknown): string | null => (v === undefined || v === null ? null : typeof v === 'string' ? v : JSON.stringify(v, null, 1));
@@ -82,7 +74,7 @@ export async function runCalls(run: RunEntry, item: string) {
   const totals = { calls: result.tokens?.calls ?? null, tokens: result.tokens?.total ?? null, ms: result.ms ?? null, error: result.error ?? null };
   if (servable(run.root, exchangesPath(run.dir, item))) {
     const rec = await readInspectorCalls(run.dir, item).catch(() => undefined);
-    if (rec) return { source: 'recorded' as const, calls: rec.exchanges as InspectorCall[], problems: rec.problems, totals };
+    if (rec) return { source: 'recorded' as const, calls: rec.exchanges, problems: rec.problems, totals };
   }
   const trace = servable(run.root, tracePath(run.dir, item)) ? await readTrace(run.dir, item).catch(() => undefined) : undefined;
   const calls = callsFromTrace(trace);

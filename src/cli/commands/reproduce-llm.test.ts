@@ -9,14 +9,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadPassages, loadQuestions } from '../../../corpora/registry.js';
-import type { Passage } from '../../../corpora/types.js';
 import { loadRecipe } from '../../../eval/reproduce/recipe.js';
 import { scriptedAll } from '../../../tests/support/scripted-all.js';
-import { buildIndex } from '../../../indexer/build.js';
 import { closeSparseIndexes } from '../../../retrieval/open.js';
 import { runCli } from '../../../tests/support/run-cli.js';
 import { startScriptedServer, type ScriptedServer } from '../../../tests/support/scripted-openai-server.js';
+import { buildMixedIndex } from '../../../tests/support/five-systems.js';
 
 let dir: string;
 let index: string;
@@ -24,14 +22,7 @@ let srv: ScriptedServer;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lexcase-reproduce-llm-'));
-  index = join(dir, 'idx');
-  const val = (await loadQuestions('barexam', 'val')).slice(0, 2);
-  const gold = new Set(val.flatMap((q) => q.goldPassageIds));
-  const passages: Passage[] = [];
-  for await (const p of loadPassages('barexam')) if (gold.has(p.id)) passages.push(p);
-  let n = 0;
-  for await (const p of loadPassages('legal_corpus')) if (n++ < 300) passages.push(p);
-  await buildIndex((async function* () { yield* passages; })(), { out: index, corpusName: 'test', workers: 0 });
+  index = (await buildMixedIndex(dir, 2, 300, { hearsay: false })).dir;
   srv = await startScriptedServer(scriptedAll());
   for (const v of ['LEXCASE_LLM_BASE_URL', 'OPENAI_BASE_URL', 'LEXCASE_LLM_MODEL', 'LEXCASE_LLM_API_KEY', 'OPENAI_API_KEY', 'LEXCASE_LEGALBENCH_DIR']) vi.stubEnv(v, undefined as unknown as string);
   vi.stubEnv('LEXCASE_LLM_MAX_RETRIES', '0');

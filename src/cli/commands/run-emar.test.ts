@@ -74,7 +74,7 @@ describe('lexcase run emar', () => {
 
   it('config.json names a sampling setting given on the command line as given, not the paper\'s', async () => {
     const out = join(dir, 'hearsay-t');
-    const r = await cli('--json', 'run', 'emar', '--dataset', 'hearsay', '--split', 'train', '--limit', '1', '--temperature', '0.1', '--out', out, '--no-cache');
+    const r = await cli('--json', 'run', 'emar', '--dataset', 'hearsay', '--split', 'train', '--limit', '1', '--temperature', '0.1', '--run-dir', out, '--no-cache');
     expect(r.code, r.err).toBe(0);
     const cfg = JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')).config;
     expect(cfg.sampling).toMatchObject({ fromPaper: ['topP', 'maxTokens'], given: ['temperature (--temperature)'] });
