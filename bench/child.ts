@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { getEngine } from './engines/index.js';
 import type { EngineContext, Searcher } from './engines/types.js';
+import { scaleBuild, scaleQuery, type ScaleBuildSpec, type ScaleQuerySpec } from './scale-child.js';
 import { cpuSeconds, dirBreakdown, dirBytes, latencyStats, peakRssMiB, type LatencyStats } from './measure.js';
 
 export interface EngineSpec {
@@ -43,7 +44,7 @@ export interface DenseSpec {
   resultFile: string;
 }
 
-export type ChildSpec = EngineSpec | DenseSpec;
+export type ChildSpec = EngineSpec | DenseSpec | ScaleBuildSpec | ScaleQuerySpec;
 
 export interface BuildResult {
   buildS: number;
@@ -218,7 +219,8 @@ export function denseScenarioAvailable(kind: 'dense-ann' | 'embed'): boolean {
 
 async function main(): Promise<void> {
   const spec = JSON.parse(process.argv[2] ?? '{}') as ChildSpec;
-  const result = spec.kind === 'engine' ? await runEngine(spec) : await runDense(spec);
+  const result =
+    spec.kind === 'engine' ? await runEngine(spec) : spec.kind === 'scale-build' ? await scaleBuild(spec) : spec.kind === 'scale-query' ? await scaleQuery(spec) : await runDense(spec);
   await writeFile(spec.resultFile, JSON.stringify(result, null, 2));
 }
 

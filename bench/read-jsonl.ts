@@ -20,3 +20,20 @@ export async function* readPassagesJsonl(file: string): AsyncGenerator<Passage> 
   }
   if (rest.trim()) yield JSON.parse(rest) as Passage;
 }
+
+/** The same reader over a stream (the scale bench's generator process writes JSONL to a pipe). */
+export async function* readPassagesJsonlStream(stream: AsyncIterable<Buffer | string>): AsyncGenerator<Passage> {
+  let rest = '';
+  for await (const chunk of stream) {
+    const text = rest + chunk.toString();
+    let start = 0;
+    let nl = text.indexOf('\n', start);
+    while (nl !== -1) {
+      if (nl > start) yield JSON.parse(text.slice(start, nl)) as Passage;
+      start = nl + 1;
+      nl = text.indexOf('\n', start);
+    }
+    rest = text.slice(start);
+  }
+  if (rest.trim()) yield JSON.parse(rest) as Passage;
+}

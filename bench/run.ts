@@ -13,6 +13,7 @@
  *     [--wink-queries 20] [--minisearch-queries 10] [--peer-time-budget 90] [--dense-sizes …]
  *     [--dense-queries 100] [--dim 384] [--workers 2] [--work DIR] [--out DIR] [--keep]
  *     [--approx-shares 0.5,0.25] [--startup-runs 7]
+ *   node dist/bench/run.js --scale [--scale-sizes 100000,856835,3000000,10000000] … (bench/scale.ts)
  * On the zipf corpus lexcase bm25/qld also time the opt-in approximate mode (a posting budget per
  * query, retrieval/sparse/approx.ts) at the largest k, with its recall@k against the exact top-k.
  */
@@ -27,6 +28,7 @@ import { ensureCorpus } from './corpus-cache.js';
 import type { CorpusProfile } from './synthetic.js';
 import { checkTargets, compare, renderMarkdown, type BenchResults, type CorpusInfo, type DenseRun, type EngineRun } from './report.js';
 import { runChild } from './spawn-child.js';
+import { parseScaleArgs, runScale } from './scale.js';
 import { measureStartup } from './startup.js';
 
 export const SCENARIOS = ['lexcase', 'lancedb', 'wink', 'minisearch', 'dense', 'embed', 'startup'] as const;
@@ -199,7 +201,8 @@ const HELP = `npm run bench -- [options]
   --out DIR               results dir (default bench/results)
   --keep                  keep built indexes
   --reuse                 query lexcase indexes a --keep run left (skips their build; implies --keep)
-  --child-timeout S       kill a scenario after S seconds (default 1800)`;
+  --child-timeout S       kill a scenario after S seconds (default 1800)
+  --scale                 the cost curve to 10M passages instead (issue 31): npm run bench -- --scale --help`;
 
 const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 
@@ -419,7 +422,9 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
-  runBench(parseBenchArgs(process.argv.slice(2))).catch((err) => {
+  const argv = process.argv.slice(2);
+  const main = argv.includes('--scale') ? async () => runScale(parseScaleArgs(argv)) : async () => runBench(parseBenchArgs(argv));
+  main().catch((err) => {
     process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exit(1);
   });

@@ -51,7 +51,16 @@ export interface QueryOptions {
   /** Share of query words drawn uniformly from the legal word list (default 0.3). */
   legalShare?: number;
   profile?: CorpusProfile;
+  /**
+   * 'long' (default): the bar-exam question (140–170 words; 'zipf': 170 tokens). 'agent': what
+   * CASE/MAD/ACAL advocates send, an option or a claim of 8–30 words (same word law as the long
+   * queries of the profile), drawn from its own seed stream.
+   */
+  shape?: QueryShape;
 }
+
+export type QueryShape = 'long' | 'agent';
+export const AGENT_QUERY_WORDS = { min: 8, max: 30 } as const;
 
 const FUNCTION_WORDS = (
   'the of and to a in that is for be by as on with was it or this are at from which not an his ' +
@@ -256,17 +265,18 @@ export async function* syntheticPassages(opts: SyntheticOptions): AsyncGenerator
   }
 }
 
-/** Long bar-exam-like queries (fact pattern + question, 140–170 words; 'zipf': 170 Zipf tokens). */
+/** Long bar-exam-like queries (fact pattern + question, 140–170 words; 'zipf': 170 Zipf tokens), or agent queries (8–30 words). */
 export function syntheticQueries(opts: QueryOptions): string[] {
   const seed = opts.seed ?? DEFAULTS.seed;
   const o = withProfile(opts);
   const isZipf = opts.profile === 'zipf';
   const vocab = createVocabulary(seed, o.vocabSize, o.generatedOnly);
   const zipf = createZipfSampler(vocab.length, o.zipfExponent);
-  const rng = createRng(deriveSeed(seed, 'queries'));
+  const agent = opts.shape === 'agent';
+  const rng = createRng(deriveSeed(seed, agent ? 'agent-queries' : 'queries'));
   const u = fastUniform(rng.int(0, 0x7fffffff));
-  const minW = opts.minWords ?? (isZipf ? ZIPF_WORST.queryWords : 140);
-  const maxW = opts.maxWords ?? (isZipf ? ZIPF_WORST.queryWords : 170);
+  const minW = opts.minWords ?? (agent ? AGENT_QUERY_WORDS.min : isZipf ? ZIPF_WORST.queryWords : 140);
+  const maxW = opts.maxWords ?? (agent ? AGENT_QUERY_WORDS.max : isZipf ? ZIPF_WORST.queryWords : 170);
   const legalShare = opts.legalShare ?? (isZipf ? 0 : 0.3);
   const out: string[] = [];
   for (let q = 0; q < opts.count; q++) {

@@ -101,18 +101,29 @@ export async function addDenseIndex(dir: string, opts: AddDenseOptions = {}): Pr
     opts.onProgress?.(count, total);
     let ids: string[] = [];
     let texts: string[] = [];
+    // The next batch is embedded while the previous one is appended: one append in flight at a
+    // time, in order (each is one LanceDB commit, so a resumed build still finds whole batches),
+    // and at most one embedded batch waiting for it.
+    let appending: Promise<void> = Promise.resolve();
     const flush = async () => {
       if (!ids.length) return;
       if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('dense build aborted');
-      const vectors = await embedder.embed(texts, { kind: 'passage', signal: opts.signal });
-      for (const v of vectors) if (v.length !== embedder.dimension) throw errors.dimensionMismatch(embedder.dimension, v.length, `embedder ${embedder.id}`);
-      if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('dense build aborted');
-      await appendVectors(tbl, ids, vectors);
-      count += ids.length;
-      bar.update(count);
-      opts.onProgress?.(count, total);
+      const batchIds = ids;
+      const batchTexts = texts;
       ids = [];
       texts = [];
+      const vectors = await embedder.embed(batchTexts, { kind: 'passage', signal: opts.signal });
+      for (const v of vectors) if (v.length !== embedder.dimension) throw errors.dimensionMismatch(embedder.dimension, v.length, `embedder ${embedder.id}`);
+      await appending;
+      if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('dense build aborted');
+      appending = appendVectors(tbl, batchIds, vectors).then(() => {
+        count += batchIds.length;
+        bar.update(count);
+        opts.onProgress?.(count, total);
+      });
+      // Handled here so a failure waiting for the next flush is no unhandled rejection; it is
+      // thrown by the next `await appending`.
+      appending.catch(() => undefined);
     };
     const store = opts.passages ? undefined : await openDocStore(dir);
     try {
@@ -123,6 +134,7 @@ export async function addDenseIndex(dir: string, opts: AddDenseOptions = {}): Pr
         if (ids.length >= batchSize) await flush();
       }
       await flush();
+      await appending;
     } finally {
       bar.stop();
       await store?.close();

@@ -154,7 +154,10 @@ describe('dense index on S3-compatible object storage (s3rver on 127.0.0.1)', ()
     await expect(
       addDenseIndex(out, { embedder: first, uri: resumeUri, batchSize: 8, signal: ac.signal, onProgress: (n) => n >= 16 && ac.abort(new Error('interrupted')) }),
     ).rejects.toThrow(/interrupted/);
-    expect(first.embedded).toBe(16);
+    // 16 committed; the next batch may have been embedded while the second was appended (the
+    // pipeline runs one batch ahead), never appended.
+    expect(first.embedded).toBeGreaterThanOrEqual(16);
+    expect(first.embedded).toBeLessThanOrEqual(24);
     // What the interrupted build committed is in the bucket.
     const db = await connectDense(resumeUri);
     expect((await existingIds(await openDenseTable(db, 'passages', resumeUri))).size).toBe(16);

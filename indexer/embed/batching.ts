@@ -2,24 +2,55 @@
 import { errors } from '../../core/errors.js';
 import type { EmbedOptions } from './types.js';
 
-/** Run `fn` over consecutive slices of `texts` of at most `batchSize`, reporting cumulative progress. */
+/**
+ * Run `fn` over consecutive slices of `texts` of at most `batchSize`, reporting cumulative progress
+ * (in order). With `concurrency` > 1 up to that many slices are in flight at once (requests to an
+ * embedding server), never more: a slow server holds the rest back. Results keep the input order;
+ * the first failure is thrown once the slices in flight have settled.
+ */
 export async function inBatches(
   texts: string[],
   batchSize: number,
   opts: EmbedOptions,
   fn: (batch: string[]) => Promise<Float32Array[]>,
+  concurrency = 1,
 ): Promise<Float32Array[]> {
-  const out: Float32Array[] = [];
-  for (let i = 0; i < texts.length; i += batchSize) {
-    if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('aborted');
-    const batch = texts.slice(i, i + batchSize);
-    const vecs = await fn(batch);
-    if (vecs.length !== batch.length) {
-      throw errors.embedderUnavailable(`embedder returned ${vecs.length} vectors for ${batch.length} texts`);
+  const starts: number[] = [];
+  for (let i = 0; i < texts.length; i += batchSize) starts.push(i);
+  const results: (Float32Array[] | undefined)[] = new Array(starts.length);
+  let next = 0;
+  let reported = 0;
+  let done = 0;
+  let failure: unknown;
+  const report = () => {
+    while (reported < starts.length && results[reported]) {
+      done += results[reported]!.length;
+      reported++;
+      opts.onProgress?.(done);
     }
-    out.push(...vecs);
-    opts.onProgress?.(out.length);
-  }
+  };
+  const lane = async () => {
+    while (next < starts.length && failure === undefined) {
+      if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('aborted');
+      const b = next++;
+      const batch = texts.slice(starts[b], starts[b] + batchSize);
+      const vecs = await fn(batch);
+      if (vecs.length !== batch.length) {
+        throw errors.embedderUnavailable(`embedder returned ${vecs.length} vectors for ${batch.length} texts`);
+      }
+      results[b] = vecs;
+      report();
+    }
+  };
+  const lanes = Array.from({ length: Math.max(1, Math.min(concurrency, starts.length)) }, () =>
+    lane().catch((e: unknown) => {
+      failure ??= e;
+    }),
+  );
+  await Promise.all(lanes);
+  if (failure !== undefined) throw failure;
+  const out: Float32Array[] = [];
+  for (const r of results) out.push(...r!);
   return out;
 }
 

@@ -24,6 +24,7 @@ export async function createOpenAIEmbedder(spec: EmbedderSpec): Promise<Embedder
   registerSecret(apiKey);
   const { OpenAIEmbeddings } = await import('@langchain/openai');
   const batchSize = spec.batchSize ?? 64;
+  const concurrency = Math.max(1, spec.concurrency ?? 4);
   const client = new OpenAIEmbeddings({
     model,
     apiKey,
@@ -62,7 +63,7 @@ export async function createOpenAIEmbedder(spec: EmbedderSpec): Promise<Embedder
     },
     embed(texts: string[], opts: EmbedOptions) {
       const prepared = withPrefix(texts.map((t) => truncateWords(t, spec.maxWords)), opts.kind, prefixes);
-      return inBatches(prepared, batchSize, opts, run);
+      return inBatches(prepared, batchSize, opts, run, concurrency);
     },
   };
 }

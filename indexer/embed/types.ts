@@ -50,6 +50,8 @@ export interface EmbedderSpec {
   dimensions?: number;
   /** Texts per model call (provider default when absent). */
   batchSize?: number;
+  /** openai: requests in flight at once (default 4). */
+  concurrency?: number;
   /** Truncate each text to this many whitespace-separated words before embedding (0 = no limit). */
   maxWords?: number;
   /** use-lite: worker threads (default min(2, cores)); 0 = run in this thread. */

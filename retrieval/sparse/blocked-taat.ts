@@ -11,7 +11,8 @@
  */
 import { Mode } from './accumulator.js';
 import { CHUNK_BITS, CHUNK_DOCS, compactPostings, DENSE_ONLY_SHARE, denseTfs, TF8_ESCAPE } from './decoded-postings.js';
-import type { MaxScoreInput } from './max-score.js';
+import type { MaxScoreInput, TermPlan } from './max-score.js';
+import type { CompactList, DenseList } from './decoded-postings.js';
 import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
 import { TopK } from './top-k.js';
 import { viewMemory } from './kernel/view-memory.js';
@@ -29,7 +30,24 @@ const TABLE = 256;
 export const DENSE_MIN_SHARE = DENSE_ONLY_SHARE;
 
 /** What the last blockedTopK call on this thread did: lists walked densely, fused, in the kernel (tests, profiling). */
-export const blockedStats = { denseLists: 0, longestFusedRun: 0, kernelLists: 0, residentLists: 0 };
+export const blockedStats = { denseLists: 0, longestFusedRun: 0, kernelLists: 0, residentLists: 0, prunedBlocks: 0, fallbackBlocks: 0, candidates: 0 };
+
+/**
+ * A block prunes (terms from J on added to candidates only) when its candidates are at most this
+ * share of its docs; above it the block walks the rest of its terms as usual (kernel walks beat
+ * per-candidate look-ups there).
+ */
+export const PRUNE_MAX_CANDIDATE_SHARE = 1 / 4;
+
+/**
+ * Pruning across blocks is tried for k up to this (agent queries ask for 5–10): at k = 1000 the
+ * threshold stays low and the candidate scans cost more than they save (bench/prune-ab.ts at 100K:
+ * worst case 11.8 vs 10.9 ms CPU p50 with pruning).
+ */
+export const PRUNE_MAX_K = 100;
+
+/** Pruning across blocks on (default) or off (the bench's A/B of what it buys; same results either way). */
+export const blockedPruning = { enabled: true };
 
 /** Postings of the largest chunks of the lists the WebAssembly walks take per query (3 bytes each). */
 export const KERNEL_MAX_POSTINGS = 8 << 20;
@@ -202,19 +220,41 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   let loadedChunk = -1;
   const mark = marked ? new Uint8Array(blockDocs) : undefined;
 
+  // MaxScore across blocks (BM25 and textbook QLD): once the running top-k threshold θ is known, a
+  // block walks only the terms before J, the first term whose suffix bound R[J] (the most the terms
+  // from J on can add to a doc) leaves every doc short of θ unless its partial score is already
+  // close; the terms from J on are then added, in plan order, only to the docs whose partial score
+  // + R[J] reaches θ (the others cannot enter the top k). Each doc gets the same additions in the
+  // same order as without pruning, so kept docs' scores are bit-identical.
+  const R = new Float64Array(T + 1);
+  let offset = 0;
+  const prune = blockedPruning.enabled && k <= PRUNE_MAX_K && (mode === Mode.Bm25 || mode === Mode.Qld) && !inp.exhaustive;
+  if (prune) {
+    for (let j = T - 1; j >= 0; j--) R[j] = R[j + 1] + termBound(dense[j], lists[j], mode, plan[j], arr, view.lo, view.hi);
+    if (qld) {
+      const order = view.byLenRange;
+      offset = order.length ? qld.base - qld.qlen * qld.lnl[order[0]] : 0;
+    }
+    const eps = 1e-9 * (Math.abs(offset) + R[0] + 1);
+    for (let j = 0; j <= T; j++) R[j] += eps;
+  }
+  // End (exclusive) of the fused dense run and of the kernel run each term is in.
+  const denseEnd = new Int32Array(T);
+  for (const r of runs) for (let q = r.j; q < r.e; q++) denseEnd[q] = r.e;
+  const kEnd = new Int32Array(T);
+  for (let j = 0; j < T; j++) if (kRunEnd[j] >= 0) for (let q = j; q < kRunEnd[j]; q++) kEnd[q] = kRunEnd[j];
+  const cands = prune ? new Int32Array(blockDocs) : new Int32Array(0);
+  let firstDense = 0;
+  while (firstDense < T && !dense[firstDense]) firstDense++;
+  blockedStats.prunedBlocks = 0;
+  blockedStats.fallbackBlocks = 0;
+  blockedStats.candidates = 0;
+
   const top = new TopK(k);
   let thr = -Infinity;
   const lo = view.lo;
-  for (let b0 = view.lo; b0 < view.hi; b0 += blockDocs) {
-    const b1 = Math.min(view.hi, b0 + blockDocs);
-    // The block's norms / log-lengths: in place when held, else copied in.
-    const nOff = normHeld >= 0 ? normHeld + (b0 - lo) * 8 : normOff;
-    const lOff = lnlHeld >= 0 ? lnlHeld + (b0 - lo) * 8 : lnlOff;
-    if (mode === Mode.Bm25 && normHeld < 0) bn.set(arr!.subarray(b0, b1));
-    if (qld && lnlHeld < 0) bl.set(qld.lnl.subarray(b0, b1));
-    // Resident dense rows: the address of the block's first doc's tf byte.
-    for (const r of runs) for (let j = r.j; j < r.e; j++) if (copyAt[j] < 0) rowPtr[j] = dense[j]!.off + (b0 - lo);
-    // The block's pieces inside one 65,536-doc chunk each (doc = base + low 16 bits).
+  /** Terms [jFrom, jTo) of the plan added to every doc of the block [b0, b1). */
+  const walkTerms = (b0: number, b1: number, jFrom: number, jTo: number, nOff: number) => {
     for (let s0 = b0; s0 < b1; ) {
       const chunk = s0 >>> CHUNK_BITS;
       const base = chunk * CHUNK_DOCS;
@@ -241,23 +281,23 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
         loadedChunk = ci;
       }
       const dOff = base - b0; // block-local index of a posting = low + dOff
-      for (let j = 0; j < T; j++) {
+      for (let j = jFrom; j < jTo; j++) {
         const tfd = dTfs[j];
         if (tfd && branchFree) {
           // A run of densely walked lists, added per doc in one pass by the kernel (walk.wat): the
           // same additions in the same order as one pass per list, so bit-identical. Rows not
           // resident have the piece's tf bytes copied in first.
-          const r = runs[runAt[j]];
-          const n = r.e - r.j;
+          const e = Math.min(denseEnd[j], jTo);
+          const n = e - j;
           if (n > blockedStats.longestFusedRun) blockedStats.longestFusedRun = n;
           const i0 = s0 - b0;
-          for (let q = r.j; q < r.e; q++) {
+          for (let q = j; q < e; q++) {
             const at = copyAt[q];
             if (at >= 0) dTf.set(dTfs[q]!.subarray(s0 - lo, s1 - lo), at + i0);
           }
-          if (mode === Mode.Bm25) kern.denseBm25(rowsOff + r.j * 4, n, dP1Off + r.j * 8, nOff, scoresOff, i0, s1 - b0);
-          else kern.denseTable(rowsOff + r.j * 4, n, tablesOff + r.j * TABLE * 8, scoresOff, i0, s1 - b0);
-          j = r.e - 1;
+          if (mode === Mode.Bm25) kern.denseBm25(rowsOff + j * 4, n, dP1Off + j * 8, nOff, scoresOff, i0, s1 - b0);
+          else kern.denseTable(rowsOff + j * 4, n, tablesOff + j * TABLE * 8, scoresOff, i0, s1 - b0);
+          j = e - 1;
           continue;
         }
         if (tfd) {
@@ -300,7 +340,7 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
         }
         if (inKernel[j]) {
           // A run of kernel lists (walk.wat bm25Lists / tableLists), in plan order.
-          const e = kRunEnd[j];
+          const e = Math.min(kEnd[j], jTo);
           if (mode === Mode.Bm25) kern.bm25Lists(descOff + kIdx[j] * 24, e - j, lim, dOff, nOff, scoresOff);
           else kern.tableLists(descOff + kIdx[j] * 24, e - j, lim, dOff, scoresOff);
           j = e - 1;
@@ -365,6 +405,101 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
       }
       s0 = s1;
     }
+  };
+  /** Terms [J, T) added to the block's candidates only (docs in ascending order), and every compact list moved past the block. */
+  const addToCandidates = (b0: number, b1: number, J: number, nc: number) => {
+    for (let j = J; j < T; j++) {
+      const tfd = dTfs[j];
+      const t = plan[j];
+      if (tfd) {
+        if (mode === Mode.Bm25) {
+          const norm = arr!;
+          for (let c = 0; c < nc; c++) {
+            const i = cands[c];
+            const d = b0 + i;
+            const tf = tfd[d - lo];
+            // (+0 for an absent doc in the fused walk: skipping it leaves the same bits.)
+            if (tf !== 0) bs[i] = bs[i] + (t.p1 * tf) / (tf + norm[d]);
+          }
+        } else {
+          const w = tables[j];
+          for (let c = 0; c < nc; c++) {
+            const i = cands[c];
+            const tf = tfd[b0 + i - lo];
+            if (tf !== 0) bs[i] = bs[i] + w[tf];
+          }
+        }
+        continue;
+      }
+      const list = lists[j]!;
+      const { low, tfs, chunkEnd } = list;
+      const kd = inKernel[j] ? kIdx[j] * 6 + 2 : -1;
+      let p = kd >= 0 ? descI[kd] : pos[j];
+      const w = tables[j];
+      for (let c = 0; c < nc; c++) {
+        const i = cands[c];
+        const d = b0 + i;
+        const ci = (d >>> CHUNK_BITS) - list.c0;
+        const start = ci > 0 ? chunkEnd[ci - 1] : 0;
+        const end = chunkEnd[ci];
+        if (p < start) p = start;
+        if (p >= end) continue;
+        const x = d & (CHUNK_DOCS - 1);
+        p = gallop16(low, p, end, x);
+        if (p >= end || low[p] !== x) continue;
+        let tf = tfs[p];
+        if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
+        bs[i] = bs[i] + (mode === Mode.Bm25 ? (t.p1 * tf) / (tf + arr![d]) : tf < TABLE ? w[tf] : t.p1 * Math.log1p(tf / t.p2));
+        p++;
+      }
+      // Past the block: the first posting at or after b1.
+      const ci = (b1 >>> CHUNK_BITS) - list.c0;
+      if (ci >= chunkEnd.length) p = list.length;
+      else {
+        const start = ci > 0 ? chunkEnd[ci - 1] : 0;
+        if (p < start) p = start;
+        p = gallop16(low, p, chunkEnd[ci], b1 & (CHUNK_DOCS - 1));
+      }
+      if (kd >= 0) descI[kd] = p;
+      else pos[j] = p;
+    }
+  };
+  for (let b0 = view.lo; b0 < view.hi; b0 += blockDocs) {
+    const b1 = Math.min(view.hi, b0 + blockDocs);
+    // The block's norms / log-lengths: in place when held, else copied in.
+    const nOff = normHeld >= 0 ? normHeld + (b0 - lo) * 8 : normOff;
+    const lOff = lnlHeld >= 0 ? lnlHeld + (b0 - lo) * 8 : lnlOff;
+    if (mode === Mode.Bm25 && normHeld < 0) bn.set(arr!.subarray(b0, b1));
+    if (qld && lnlHeld < 0) bl.set(qld.lnl.subarray(b0, b1));
+    // Resident dense rows: the address of the block's first doc's tf byte.
+    for (const r of runs) for (let j = r.j; j < r.e; j++) if (copyAt[j] < 0) rowPtr[j] = dense[j]!.off + (b0 - lo);
+    let J = T;
+    if (prune && thr > -Infinity) {
+      // Only the lists walked densely are left to candidates (a look-up per candidate by doc
+      // index); a compact list is cheaper to walk in the kernel than to gallop into per candidate.
+      J = firstDense;
+      while (J < T && offset + R[J] >= thr) J++;
+    }
+    walkTerms(b0, b1, 0, J, nOff);
+    if (J < T) {
+      // Candidates: docs whose partial score + R[J] reaches θ.
+      const n = b1 - b0;
+      const rest = R[J];
+      let nc = 0;
+      const maxC = Math.floor(n * PRUNE_MAX_CANDIDATE_SHARE);
+      if (qld) {
+        const { base, qlen, lnl } = qld;
+        for (let i = 0; i < n && nc <= maxC; i++) if (base - qlen * lnl[b0 + i] + bs[i] + rest >= thr) cands[nc++] = i;
+      } else for (let i = 0; i < n && nc <= maxC; i++) if (bs[i] + rest >= thr) cands[nc++] = i;
+      if (nc > maxC) {
+        blockedStats.fallbackBlocks++;
+        walkTerms(b0, b1, J, T, nOff);
+      } else {
+        blockedStats.prunedBlocks++;
+        blockedStats.candidates += nc;
+        addToCandidates(b0, b1, J, nc);
+      }
+    }
     // Dense selection over the block, clearing as we go: the kernel writes the docs at or above the
     // threshold the block started with; they are pushed in doc order against the running threshold,
     // exactly as one scan would push them.
@@ -387,4 +522,51 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     }
   }
   return top;
+}
+
+/** First index p in [from, end) with low[p] ≥ x (end when none); low is ascending there. */
+function gallop16(low: Uint16Array, from: number, end: number, x: number): number {
+  if (from >= end || low[from] >= x) return from;
+  let lo = from;
+  let step = 1;
+  let hi = from + 1;
+  while (hi < end && low[hi] < x) {
+    lo = hi;
+    step *= 2;
+    hi = lo + step;
+  }
+  if (hi > end) hi = end;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >>> 1;
+    if (low[mid] < x) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
+const smallest = new WeakMap<Float64Array, Map<string, number>>();
+/** Smallest entry of a per-doc array over [lo, hi), cached per array and range. */
+function minOver(arr: Float64Array, lo: number, hi: number): number {
+  let m = smallest.get(arr);
+  if (!m) smallest.set(arr, (m = new Map()));
+  const key = `${lo}:${hi}`;
+  let v = m.get(key);
+  if (v === undefined) {
+    v = Infinity;
+    for (let d = lo; d < hi; d++) if (arr[d] < v) v = arr[d];
+    m.set(key, v);
+  }
+  return v;
+}
+
+/**
+ * An upper bound of the weight any posting of a term adds in [lo, hi) (BM25, textbook QLD): from
+ * its largest tf and, for BM25, the range's smallest norm (every weight grows with tf and falls
+ * with length). Padded against rounding: never below a weight actually added.
+ */
+function termBound(dense: DenseList | null, list: CompactList | null, mode: Mode, t: TermPlan, arr: Float64Array | undefined, lo: number, hi: number): number {
+  let tf = dense ? dense.maxTf : list!.maxTf;
+  if (!dense && list!.bigTf) for (const v of list!.bigTf.values()) if (v > tf) tf = v;
+  const w = mode === Mode.Bm25 ? tf / (tf + minOver(arr!, lo, hi)) : Math.log1p(tf / t.p2);
+  return t.p1 * w * (1 + 1e-12);
 }

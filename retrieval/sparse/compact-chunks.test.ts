@@ -1,6 +1,6 @@
 /**
  * The compact posting form (decoded-postings.ts: doc ids as 16-bit offsets inside 65,536-doc
- * chunks, tf in one byte with an escape) over a collection larger than one chunk: blocked TAAT on
+ * chunks, tf in one byte with an escape) over a collection larger than one chunk: blocked TAAT and MaxScore on
  * the whole range and on doc ranges that start and end inside a chunk (as query workers' ranges
  * do) equals plain TAAT bit for bit and brute force within 1e-9, and tf ≥ 255 survives the escape.
  * Lists held in the view's WebAssembly memory rank exactly as lists the memory refused (copied
@@ -20,6 +20,7 @@ import { loadSparseIndex, type SparseIndex } from '../../indexer/sparse/sparse-i
 import { termFrequency } from './accumulator.js';
 import { queryTerms } from './query-terms.js';
 import { blockedStats } from './blocked-taat.js';
+import { scoreStats } from './max-score.js';
 import { viewMemory } from './kernel/view-memory.js';
 
 const tmp = tempDir('lexcase-chunks-');
@@ -56,7 +57,8 @@ function request(q: string, k: number): Omit<ScoreRequest, 'method'> & { ids: nu
   return { ids, counts, k };
 }
 
-it('blocked TAAT over 16-bit chunk offsets equals plain TAAT bit for bit on ranges that cut chunks', () => {
+it('blocked TAAT and MaxScore over 16-bit chunk offsets equal plain TAAT bit for bit on ranges that cut chunks', () => {
+  let switched = 0;
   const views = [index.view, scoringView(index, 0, N >> 1), scoringView(index, N >> 1, N), scoringView(index, CHUNK_DOCS - 5, CHUNK_DOCS + 5)];
   for (const q of ['alpha bravo charlie delta echo foxtrot golf hotel india', 'lima kilo zulu alpha alpha', 'juliet zulu']) {
     for (const k of [1, 10, 1000]) {
@@ -74,10 +76,17 @@ it('blocked TAAT over 16-bit chunk offsets equals plain TAAT bit for bit on rang
             expect(blocked.docs).toEqual(full.docs);
             expect(blocked.scores).toEqual(full.scores);
           }
+          // MaxScore walks the compact form too (its candidates-only phase gallops inside chunks).
+          const pruned = scoreTopK(view, req, 'maxscore');
+          if (scoreStats.switchedAt >= 0) switched++;
+          expect(pruned.docs).toEqual(full.docs);
+          expect(pruned.scores).toEqual(full.scores);
           expect(full.docs.every((d) => d >= view.lo && d < view.hi)).toBe(true);
         }
     }
   }
+  // Pruning reached its candidates-only phase on some of these requests (else the check is idle).
+  expect(switched).toBeGreaterThan(0);
 });
 
 it('matches brute-force BM25 across the chunk boundary, and keeps tf ≥ 255 exact', () => {

@@ -4,7 +4,8 @@
  * exhaustive top-k bit for bit (same docs, same order, same scores), for BM25 (default and random k1/b), textbook QLD and Lucene QLD,
  * and the lucene scorer (float32 BM25 and LMDirichlet on 1-byte norms), k small and
  * large, on the whole range and on the doc ranges query workers use; blocked TAAT includes its
- * dense walk (one tf byte per doc) of the lists present in most documents, and its WebAssembly walks
+ * dense walk (one tf byte per doc) of the lists present in most documents, its pruning across blocks
+ * (MaxScore: terms past the bound added to candidates only), and its WebAssembly walks
  * over lists held in the view's kernel memory and over lists copied into its scratch.
  */
 import fc from 'fast-check';
@@ -33,6 +34,8 @@ let fusedLong = 0;
 let kernelWalks = 0;
 let residentWalks = 0;
 let copiedWalks = 0;
+let prunedBlocked = 0;
+let fallbackBlocked = 0;
 let switched = 0;
 let compared = 0;
 let luceneSwitched = 0;
@@ -81,6 +84,8 @@ it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook 
                 if (blockedStats.kernelLists > 0) kernelWalks++;
                 if (blockedStats.residentLists > 0) residentWalks++;
                 if (blockedStats.kernelLists > blockedStats.residentLists) copiedWalks++;
+                if (blockedStats.prunedBlocks > 0) prunedBlocked++;
+                if (blockedStats.fallbackBlocks > 0) fallbackBlocked++;
                 expect(blocked.docs).toEqual(full.docs);
                 expect(blocked.scores).toEqual(full.scores);
               }
@@ -103,6 +108,10 @@ it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook 
   // on short lists copied into the scratch chunk by chunk.
   expect(residentWalks).toBeGreaterThan(compared / 4);
   expect(copiedWalks).toBeGreaterThan(compared / 4);
+  // ... and blocked TAAT's pruning across blocks (terms past J added to candidates only) took part,
+  // as did its fallback (too many candidates: the rest of the terms walked as usual).
+  expect(prunedBlocked).toBeGreaterThan(compared / 10);
+  expect(fallbackBlocked).toBeGreaterThan(0);
   // ... and the lucene scorer's requests were pruned too.
   expect(luceneSwitched).toBeGreaterThan(0);
 }, 240_000);

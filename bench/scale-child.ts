@@ -1,0 +1,176 @@
+/**
+ * The scale bench's two phases, each in its own process (bench/child.ts dispatches here):
+ * `scale-build` streams the generated corpus from a generator process (scale-gen.ts) through a pipe
+ * into lexcase's build and reports wall and CPU time, peak RSS and bytes on disk of this process
+ * alone; `scale-query` opens the index (timed), runs each query shape and reports p50/p95 (wall and
+ * CPU) and the serving process's peak RSS.
+ */
+import { spawn } from 'node:child_process';
+import { readFile, rm } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildIndex } from '../indexer/build.js';
+import { openRetriever } from '../retrieval/open.js';
+import type { Retriever } from '../retrieval/types.js';
+import { cpuSeconds, dirBreakdown, dirBytes, latencyStats, peakRssMiB, type LatencyStats } from './measure.js';
+import { readPassagesJsonlStream } from './read-jsonl.js';
+import { AGENT_QUERY_WORDS, syntheticQueries, type CorpusProfile, type QueryShape } from './synthetic.js';
+
+/** The three query shapes of issue 31: the worst case (zipf corpus), the Bar Exam question, the agent query. */
+export type ScaleShape = 'worst' | 'barexam' | 'agent';
+
+export interface ShapeSpec {
+  shape: ScaleShape;
+  k: number;
+  /** What the queries are, for the report. */
+  describe: string;
+}
+
+/** The shapes timed on each corpus: long queries at top-1000, agent queries at top-10. */
+export function shapesFor(profile: CorpusProfile): ShapeSpec[] {
+  const agent: ShapeSpec = { shape: 'agent', k: 10, describe: `${AGENT_QUERY_WORDS.min}–${AGENT_QUERY_WORDS.max}-word agent query (an option or a claim), top-10` };
+  return profile === 'zipf'
+    ? [{ shape: 'worst', k: 1000, describe: '170-token Zipf query (worst case), top-1000' }, agent]
+    : [{ shape: 'barexam', k: 1000, describe: '140–170-word Bar Exam question (facts + question), top-1000' }, agent];
+}
+
+export interface ScaleBuildSpec {
+  kind: 'scale-build';
+  n: number;
+  seed: number;
+  profile: CorpusProfile;
+  indexDir: string;
+  workers: number;
+  resultFile: string;
+}
+
+export interface ScaleQuerySpec {
+  kind: 'scale-query';
+  n: number;
+  seed: number;
+  profile: CorpusProfile;
+  indexDir: string;
+  method: 'bm25' | 'qld';
+  /** Queries timed per shape (after 2 warm-up queries). */
+  queries: number;
+  resultFile: string;
+}
+
+export interface ScaleBuildResult {
+  passages: number;
+  buildS: number;
+  buildCpuS: number;
+  buildPeakRssMiB: number;
+  indexBytes: number;
+  /** Bytes without the doc store (docs/): the inverted index and per-doc arrays. */
+  indexBytesNoDocs: number;
+  indexBreakdown: Record<string, number>;
+  /** CPU seconds of the generator process (not in buildCpuS). */
+  generatorCpuS: number;
+  loadAvg: number[];
+}
+
+export interface ShapeResult extends LatencyStats {
+  shape: ScaleShape;
+  k: number;
+  cpuP50Ms: number;
+  cpuP95Ms: number;
+  /** Mean distinct words per query. */
+  meanDistinctWords: number;
+  loadAvgAtStart: number[];
+}
+
+export interface ScaleQueryResult {
+  method: string;
+  openS: number;
+  shapes: ShapeResult[];
+  servingPeakRssMiB: number;
+  /** RSS after the queries (resident now, not the peak). */
+  servingRssMiB: number;
+  loadAvg: number[];
+}
+
+const fromTs = fileURLToPath(import.meta.url).endsWith('.ts');
+const genPath = fileURLToPath(new URL(fromTs ? './scale-gen.ts' : './scale-gen.js', import.meta.url));
+const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
+
+export async function scaleBuild(spec: ScaleBuildSpec): Promise<ScaleBuildResult> {
+  const t = performance.now();
+  const cpuFile = `${spec.resultFile}.gen-cpu`;
+  const gen = spawn(process.execPath, [...(fromTs ? ['--import', 'tsx'] : []), genPath, JSON.stringify({ n: spec.n, seed: spec.seed, profile: spec.profile, cpuFile })], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  gen.stdout.setEncoding('utf8');
+  const exited = new Promise<void>((resolve, reject) => {
+    gen.on('exit', (code, sig) => {
+      if (code === 0) resolve();
+      else reject(new Error(`corpus generator exited with ${code ?? sig}`));
+    });
+  });
+  let passages = 0;
+  async function* counted() {
+    for await (const p of readPassagesJsonlStream(gen.stdout)) {
+      passages++;
+      yield p;
+    }
+  }
+  await buildIndex(counted(), {
+    out: spec.indexDir,
+    corpusName: 'synthetic',
+    methods: ['bm25', 'qld'],
+    workers: spec.workers,
+    ...(spec.profile === 'zipf' ? { analyzer: { stopwords: 'none', stemmer: 'none' } } : {}),
+  });
+  await exited;
+  const genCpuS = Number(await readFile(cpuFile, 'utf8'));
+  await rm(cpuFile, { force: true });
+  const buildS = round((performance.now() - t) / 1000);
+  const breakdown = await dirBreakdown(spec.indexDir);
+  const indexBytes = await dirBytes(spec.indexDir);
+  return {
+    passages,
+    buildS,
+    buildCpuS: cpuSeconds(),
+    buildPeakRssMiB: peakRssMiB(),
+    indexBytes,
+    indexBytesNoDocs: indexBytes - (breakdown.docs ?? 0),
+    indexBreakdown: breakdown,
+    generatorCpuS: round(genCpuS),
+    loadAvg: loadavg().map((x) => round(x)),
+  };
+}
+
+const queryShape = (s: ScaleShape): QueryShape => (s === 'agent' ? 'agent' : 'long');
+
+export async function scaleQuery(spec: ScaleQuerySpec): Promise<ScaleQueryResult> {
+  const t = performance.now();
+  const r: Retriever = await openRetriever(spec.indexDir, spec.method);
+  const openS = round((performance.now() - t) / 1000, 3);
+  const shapes: ShapeResult[] = [];
+  for (const sh of shapesFor(spec.profile)) {
+    const queries = syntheticQueries({ count: spec.queries + 2, seed: spec.seed, profile: spec.profile, shape: queryShape(sh.shape) });
+    const loadAvgAtStart = loadavg().map((x) => round(x));
+    for (const q of queries.slice(0, 2)) await r.search(q, { k: sh.k });
+    const ms: number[] = [];
+    const cpu: number[] = [];
+    let terms = 0;
+    for (const q of queries.slice(2)) {
+      const c = process.cpuUsage();
+      const t0 = performance.now();
+      const hits = await r.search(q, { k: sh.k });
+      ms.push(performance.now() - t0);
+      const dc = process.cpuUsage(c);
+      cpu.push((dc.user + dc.system) / 1000);
+      if (!hits.length) throw new Error(`no hits for a ${sh.shape} query`);
+      terms += new Set(q.toLowerCase().match(/[a-z]+/g) ?? []).size;
+    }
+    const c = latencyStats(cpu);
+    shapes.push({ shape: sh.shape, k: sh.k, ...latencyStats(ms), cpuP50Ms: c.p50Ms, cpuP95Ms: c.p95Ms, meanDistinctWords: round(terms / spec.queries, 1), loadAvgAtStart });
+  }
+  const servingRssMiB = round(process.memoryUsage.rss() / 2 ** 20, 1);
+  await (r as { close?: () => Promise<void> }).close?.();
+  return { method: spec.method, openS, shapes, servingPeakRssMiB: peakRssMiB(), servingRssMiB, loadAvg: loadavg().map((x) => round(x)) };
+}
+
+export const scaleIndexDir = (workDir: string, profile: CorpusProfile, n: number) => join(workDir, `scale-${profile}-${n}`, 'index');

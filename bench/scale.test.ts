@@ -1,0 +1,130 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { syntheticQueries } from './synthetic.js';
+import type { ScaleResults } from './scale.js';
+import { fitPowerLaw, projections, writeScaleDocs } from './scale-plot.js';
+
+const run = promisify(execFile);
+
+// The scale bench as a user starts it (`bench/run.ts --scale`, here through tsx), on 3,000 passages
+// per corpus and a few queries: the corpus streams from a generator process into the build, each
+// method is queried from a fresh process, the index is deleted afterwards, and the plot script
+// turns the result file into an SVG and the table block of a doc.
+describe('npm run bench -- --scale on a tiny corpus', () => {
+  let dir: string;
+  let res: ScaleResults;
+  let stdout: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'lexcase-scale-'));
+    const out = await run(
+      process.execPath,
+      ['--import', 'tsx', 'bench/run.ts', '--scale', '--scale-sizes', '3000', '--queries', '4', '--workers', '1', '--work', join(dir, 'work'), '--out', join(dir, 'results')],
+      { timeout: 240_000 },
+    );
+    stdout = out.stdout;
+    res = JSON.parse(await readFile(join(dir, 'results', 'scale-latest.json'), 'utf8')) as ScaleResults;
+  }, 300_000);
+
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('builds each corpus from the stream and reports build, open, RSS and p50/p95 per query shape and method', () => {
+    expect(res.schema).toBe('lexcase-bench-scale/1');
+    expect(res.runs.map((r) => `${r.size}:${r.profile}:${r.status}`)).toEqual(['3000:bench:ok', '3000:zipf:ok']);
+    for (const r of res.runs) {
+      expect(r.build!.passages).toBe(3000);
+      expect(r.build!.buildS).toBeGreaterThan(0);
+      expect(r.build!.buildPeakRssMiB).toBeGreaterThan(10);
+      expect(r.build!.indexBytesNoDocs).toBeGreaterThan(0);
+      expect(r.build!.indexBytes).toBeGreaterThan(r.build!.indexBytesNoDocs);
+      expect(r.queries.map((q) => q.method)).toEqual(['bm25', 'qld']);
+      for (const q of r.queries) {
+        expect(q.openS).toBeGreaterThan(0);
+        expect(q.servingPeakRssMiB).toBeGreaterThan(10);
+        const shapes = q.shapes.map((s) => `${s.shape}@${s.k}`);
+        expect(shapes).toEqual(r.profile === 'zipf' ? ['worst@1000', 'agent@10'] : ['barexam@1000', 'agent@10']);
+        for (const s of q.shapes) {
+          expect(s.queries).toBe(4);
+          expect(s.p95Ms).toBeGreaterThanOrEqual(s.p50Ms);
+          expect(s.loadAvgAtStart).toHaveLength(3);
+        }
+        const agent = q.shapes.find((s) => s.shape === 'agent')!;
+        expect(agent.meanDistinctWords).toBeGreaterThanOrEqual(6);
+        expect(agent.meanDistinctWords).toBeLessThanOrEqual(30);
+      }
+    }
+    // The 10M targets are only checked at ≥ 10M passages.
+    expect(res.targets).toEqual([]);
+    expect(stdout).toContain('| 3,000 | zipf |');
+  });
+
+  it('deletes the indexes it built and never writes the corpus to disk', async () => {
+    const left = await readdir(join(dir, 'work'));
+    expect(left.filter((f) => f.startsWith('scale-'))).toEqual([]);
+    expect(left.filter((f) => f.endsWith('.jsonl'))).toEqual([]);
+  });
+
+  it('draws the curve as an SVG and fills the generated block of a doc', async () => {
+    const doc = join(dir, 'bench.md');
+    await writeFile(doc, '# Bench\n\nbefore\n\n<!-- scale:begin -->\nold\n<!-- scale:end -->\n\nafter\n');
+    const svg = join(dir, 'bench-scale.svg');
+    const pdoc = join(dir, 'scale.md');
+    await writeFile(pdoc, '# Scale\n\n<!-- scale-projection:begin -->\n<!-- scale-projection:end -->\n');
+    const r = await writeScaleDocs([join(dir, 'results', 'scale-latest.json')], svg, doc, pdoc);
+    // One size only: nothing to fit a curve to, so the projection table has its header alone.
+    expect(await readFile(pdoc, 'utf8')).toContain('projected at 100,000,000');
+    expect(r.runs).toBe(2);
+    expect(existsSync(svg)).toBe(true);
+    const text = await readFile(svg, 'utf8');
+    expect(text.startsWith('<svg')).toBe(true);
+    expect(text).toContain('passages (log)');
+    const md = await readFile(doc, 'utf8');
+    expect(md).toContain('before');
+    expect(md).toContain('after');
+    expect(md).not.toContain('\nold\n');
+    expect(md).toContain('![scale curve');
+    expect(md).toContain('| 3,000 | bench |');
+  });
+});
+
+it('agent queries are 8–30 words, seeded, and drawn apart from the long queries', () => {
+  const a = syntheticQueries({ count: 50, seed: 7, shape: 'agent' });
+  const words = a.map((q) => q.split(/\s+/).length);
+  expect(Math.min(...words)).toBeGreaterThanOrEqual(8);
+  expect(Math.max(...words)).toBeLessThanOrEqual(30);
+  expect(syntheticQueries({ count: 50, seed: 7, shape: 'agent' })).toEqual(a);
+  const long = syntheticQueries({ count: 5, seed: 7 });
+  expect(long[0].split(/\s+/).length).toBeGreaterThanOrEqual(140);
+  expect(long[0].startsWith(a[0].slice(0, 20))).toBe(false);
+});
+
+it('projects a metric to 100M passages with the power law fitted to the largest sizes', () => {
+  // v = 2·n^0.9 exactly: the fit recovers the exponent and the projection.
+  const pts = [1e5, 1e6, 1e7].map((n) => ({ n, v: 2 * n ** 0.9 }));
+  const { a, b } = fitPowerLaw(pts);
+  expect(b).toBeCloseTo(0.9, 9);
+  expect(a).toBeCloseTo(2, 6);
+  const run = (size: number, buildS: number) => ({
+    size,
+    profile: 'bench' as const,
+    status: 'ok' as const,
+    queries: [],
+    build: { passages: size, buildS, buildCpuS: buildS, buildPeakRssMiB: 100, indexBytes: size * 700, indexBytesNoDocs: size * 300, indexBreakdown: {}, generatorCpuS: 1, loadAvg: [0, 0, 0], loadAvgAtStart: 0 },
+  });
+  // Build time linear in n from the three largest sizes (the smallest is left out of the fit).
+  const ps = projections([run(1000, 999), run(1e6, 30), run(3e6, 90), run(1e7, 300)]);
+  const wall = ps.find((p) => p.metric === 'build wall')!;
+  expect(wall.sizes).toEqual([1e6, 3e6, 1e7]);
+  expect(wall.exponent).toBe(1);
+  expect(wall.projected).toBeCloseTo(3000, 6);
+  const rss = ps.find((p) => p.metric === 'build peak RSS')!;
+  expect(rss.exponent).toBe(0);
+  expect(rss.projected).toBeCloseTo(100, 6);
+});
