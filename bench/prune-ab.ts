@@ -4,10 +4,10 @@
  *   node dist/bench/prune-ab.js INDEX_DIR PROFILE [QUERIES]
  *
  * Scores each query shape of the profile on the calling thread (whole doc range) with the 'auto'
- * strategy in three arms, their order rotated per query (same process, same warm lists):
- * `blockMax` (block-max MaxScore over doc windows, block-max.ts, for k ≤ 100; 'auto' above),
- * `blocked` (block-max off: blocked TAAT with its pruning across blocks, or MaxScore for sparse
- * queries — 'auto' before block-max) and `noPruning` (block-max and blocked TAAT's pruning off).
+ * in three arms, their order rotated per query (same process, same warm lists):
+ * `blockMax` (strategy 'blockmax': block-max MaxScore over doc windows, block-max.ts, for k ≤ 100;
+ * 'auto' above), `blocked` ('auto': blocked TAAT with its pruning across blocks, or MaxScore for
+ * sparse queries) and `noPruning` ('auto' with blocked TAAT's pruning off).
  * Checks that all three rank the same docs with the same scores and prints per-query wall and CPU
  * p50/p95 of each, and the ratios to `blockMax`, as JSON. Plain MaxScore ('maxscore') is timed beside them.
  */
@@ -19,7 +19,7 @@ import { openSparseIndex } from '../retrieval/open.js';
 import { queryTerms } from '../retrieval/sparse/query-terms.js';
 import { scoreTopK, type ScoreRequest, type Strategy } from '../retrieval/sparse/score-core.js';
 import { blockedPruning } from '../retrieval/sparse/blocked-taat.js';
-import { BLOCK_MAX_MAX_K, blockMax, blockMaxStats } from '../retrieval/sparse/block-max.js';
+import { BLOCK_MAX_MAX_K, blockMaxStats } from '../retrieval/sparse/block-max.js';
 import { latencyStats } from './measure.js';
 import { shapesFor } from './scale-child.js';
 import { syntheticQueries, type CorpusProfile } from './synthetic.js';
@@ -42,7 +42,6 @@ export async function pruneAb(dir: string, profile: CorpusProfile, count: number
         const { ids, counts } = queryTerms(index, q);
         const req: ScoreRequest = method === 'bm25' ? { method, k1: 0.9, b: 0.4, ids, counts, k: sh.k } : { method, variant: 'textbook', mu: 2000, ids, counts, k: sh.k };
         const time = (arm: Arm) => {
-          blockMax.enabled = arm === 'blockMax';
           blockedPruning.enabled = arm !== 'noPruning';
           const s: Strategy = arm === 'maxscore' ? 'maxscore' : arm === 'blockMax' && sh.k <= BLOCK_MAX_MAX_K ? 'blockmax' : 'auto';
           const c = process.cpuUsage();
@@ -64,7 +63,6 @@ export async function pruneAb(dir: string, profile: CorpusProfile, count: number
           wall[x.arm].push(x.wall);
         }
       });
-      blockMax.enabled = true;
       blockedPruning.enabled = true;
       const stats = (a: number[]) => {
         const s = latencyStats(a);

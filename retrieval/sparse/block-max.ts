@@ -23,6 +23,11 @@
  *
  * Window bounds are derived from the postings on first use and cached with the list (lists long
  * enough that the table costs at most a byte per posting); shorter lists' bounds are derived per query.
+ *
+ * Opt-in (strategy 'blockmax'): 'auto' does not use it. In bench/prune-ab.ts it scored fresh agent
+ * queries 2–10× slower than blocked TAAT (the first use of a list derives its bounds, a pass as long
+ * as the list; the walks here are scalar JavaScript, a division per BM25 posting, where the
+ * kernel's are paired WebAssembly): docs/notes/2026-11-26-block-max.md.
  */
 import { Mode } from './accumulator.js';
 import { CHUNK_BITS, CHUNK_DOCS, compactPostings, denseTfs, TF8_ESCAPE, type CompactList, type DenseList } from './decoded-postings.js';
@@ -33,11 +38,8 @@ import { TopK } from './top-k.js';
 /** Window size (docs, log2): 2048. Must be ≤ CHUNK_BITS. */
 export const WINDOW_BITS = 11;
 
-/** 'auto' uses block-max MaxScore for k up to this (textbook QLD; score-core.ts). */
+/** bench/prune-ab.ts times block-max for k up to this (agent queries ask for 5–10). */
 export const BLOCK_MAX_MAX_K = 100;
-
-/** On (default) or off: 'auto' then scores small-k QLD queries by blocked TAAT / MaxScore as before (the bench's A/B). */
-export const blockMax = { enabled: true };
 
 /** What the last blockMaxTopK call on this thread did (tests, profiling). */
 export const blockMaxStats = { windows: 0, skippedWindows: 0, essentialPostings: 0, candidates: 0, lookups: 0, tablesBuilt: 0 };

@@ -18,7 +18,7 @@ import { luceneBm25TermWeight, luceneCollectionProb, luceneMu } from './lucene-s
 import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
 import { maxScoreTopK, type MaxScoreInput, type TermPlan } from './max-score.js';
 import { blockedTopK, DENSE_MIN_SHARE } from './blocked-taat.js';
-import { BLOCK_MAX_MAX_K, blockMax, blockMaxTopK } from './block-max.js';
+import { blockMaxTopK } from './block-max.js';
 import type { TopK } from './top-k.js';
 import { approxPrefix, type ApproxOptions } from './approx.js';
 
@@ -83,9 +83,9 @@ export function termPlan(view: ScoringView, req: ScoreRequest): TermPlan[] {
 }
 
 /**
- * How to score: 'auto' picks block-max MaxScore over doc windows (block-max.ts) for k ≤ 100 with
- * textbook QLD ('blockmax' takes BM25 too), else cache-blocked TAAT (blocked-taat.ts) for queries whose postings
+ * How to score: 'auto' picks cache-blocked TAAT (blocked-taat.ts) for queries whose postings
  * number at least a quarter of the range's docs, else TAAT with MaxScore pruning (max-score.ts);
+ * 'blockmax' (opt-in; BM25 and textbook QLD) is block-max MaxScore over doc windows (block-max.ts);
  * 'exhaustive' is plain TAAT (the reference the others are tested against).
  */
 export type Strategy = 'auto' | 'blocked' | 'maxscore' | 'blockmax' | 'exhaustive';
@@ -113,9 +113,9 @@ export function scoreTopK(view: ScoringView, req: ScoreRequest, strategy: Strate
     // Small k with BM25 or textbook QLD: block-max MaxScore over doc windows (block-max.ts).
     const bmx = inp.mode === Mode.Bm25 || inp.mode === Mode.Qld;
     if (strategy === 'blockmax' && !bmx) throw new Error("strategy 'blockmax' takes bm25 and textbook qld (lexcase scorer) only");
-    // 'auto' takes it for textbook QLD only: for BM25 (a division per posting, which the kernel's
-    // walks pair up) it lost to blocked TAAT in bench/prune-ab.ts (docs/scale.md).
-    if (strategy === 'blockmax' || (strategy === 'auto' && blockMax.enabled && inp.mode === Mode.Qld && k <= BLOCK_MAX_MAX_K)) return ranked(blockMaxTopK(view, inp, windowBits));
+    // Opt-in only: 'auto' does not take it (it lost to blocked TAAT on fresh agent queries in
+    // bench/prune-ab.ts: docs/notes/2026-11-26-block-max.md).
+    if (strategy === 'blockmax') return ranked(blockMaxTopK(view, inp, windowBits));
     return ranked(blocked ? blockedTopK(view, inp, blockDocs) : maxScoreTopK(view, inp));
   };
   if (req.scorer === 'lucene') {
