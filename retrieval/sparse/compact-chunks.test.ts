@@ -112,6 +112,8 @@ it('matches brute-force BM25 across the chunk boundary, and keeps tf ≥ 255 exa
     const req: ScoreRequest = method === 'bm25' ? { method, k1: 0.9, b: 0.4, ...request(q, 10) } : { method, variant: 'textbook', mu: 2000, ...request(q, 10) };
     expect(scoreTopK(index.view, req, 'blockmax', undefined, 4)).toEqual(scoreTopK(index.view, req, 'exhaustive'));
   }
+  // Other scorers are refused by name.
+  expect(() => scoreTopK(index.view, { method: 'qld', variant: 'lucene', mu: 2000, ...request(q, 10) }, 'blockmax')).toThrow(/'blockmax' takes bm25 and textbook qld/);
   const zulu = index.termId('zulu');
   const compact = compactPostings(index.view, zulu);
   expect(compact.chunkEnd.length).toBe(2);

@@ -110,7 +110,7 @@ export function scoreTopK(view: ScoringView, req: ScoreRequest, strategy: Strate
   const blocked = strategy === 'blocked' || (strategy === 'auto' && postings >= BLOCKED_MIN_DENSITY * (view.hi - view.lo));
   const exhaustive = strategy === 'exhaustive';
   const run = (inp: MaxScoreInput) => {
-    // Small k with BM25 or textbook QLD: block-max MaxScore over doc windows (block-max.ts).
+    // Block-max MaxScore over doc windows (block-max.ts) takes BM25 and textbook QLD.
     const bmx = inp.mode === Mode.Bm25 || inp.mode === Mode.Qld;
     if (strategy === 'blockmax' && !bmx) throw new Error("strategy 'blockmax' takes bm25 and textbook qld (lexcase scorer) only");
     // Opt-in only: 'auto' does not take it (it lost to blocked TAAT on fresh agent queries in
