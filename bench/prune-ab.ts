@@ -1,65 +1,93 @@
 /**
- * What blocked TAAT's pruning across blocks buys, on one index (a `--scale --keep` index):
+ * What dynamic pruning buys, on one index (a `--scale --keep` index):
  *
  *   node dist/bench/prune-ab.js INDEX_DIR PROFILE [QUERIES]
  *
  * Scores each query shape of the profile on the calling thread (whole doc range) with the 'auto'
- * strategy, pruning on and off alternately per query (same process, same warm lists), checks
- * that both rank the same docs with the same scores, and prints per-query CPU p50/p95 of each as
- * JSON. Plain MaxScore ('maxscore') is timed beside them.
+ * in three arms, their order rotated per query (same process, same warm lists):
+ * `blockMax` (strategy 'blockmax': block-max MaxScore over doc windows, block-max.ts, for k ≤ 100;
+ * 'auto' above), `blocked` ('auto': blocked TAAT with its pruning across blocks, or MaxScore for
+ * sparse queries) and `noPruning` ('auto' with blocked TAAT's pruning off).
+ * Checks that all three rank the same docs with the same scores and prints per-query wall and CPU
+ * p50/p95 of each, and the ratios to `blockMax`, as JSON. Plain MaxScore ('maxscore') is timed beside them.
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { openSparseIndex } from '../retrieval/open.js';
 import { queryTerms } from '../retrieval/sparse/query-terms.js';
 import { scoreTopK, type ScoreRequest, type Strategy } from '../retrieval/sparse/score-core.js';
-import { blockedPruning, blockedStats } from '../retrieval/sparse/blocked-taat.js';
+import { blockedPruning } from '../retrieval/sparse/blocked-taat.js';
+import { BLOCK_MAX_MAX_K, blockMaxStats } from '../retrieval/sparse/block-max.js';
 import { latencyStats } from './measure.js';
 import { shapesFor } from './scale-child.js';
 import { syntheticQueries, type CorpusProfile } from './synthetic.js';
 
+type Arm = 'blockMax' | 'blocked' | 'noPruning' | 'maxscore';
+const ARMS: Arm[] = ['blockMax', 'blocked', 'noPruning'];
+
 export async function pruneAb(dir: string, profile: CorpusProfile, count: number) {
   const index = await openSparseIndex(dir);
   const out: Record<string, unknown>[] = [];
+  const loadAtStart = loadavg();
   for (const sh of shapesFor(profile)) {
     const qs = syntheticQueries({ count: count + 2, seed: 42, profile, shape: sh.shape === 'agent' ? 'agent' : 'long' });
     for (const method of ['bm25', 'qld'] as const) {
-      const t: Record<string, number[]> = { on: [], off: [], maxscore: [] };
-      let pruned = 0;
-      let blocks = 0;
+      const cpu: Record<Arm, number[]> = { blockMax: [], blocked: [], noPruning: [], maxscore: [] };
+      const wall: Record<Arm, number[]> = { blockMax: [], blocked: [], noPruning: [], maxscore: [] };
+      let skipped = 0;
+      let windows = 0;
       qs.forEach((q, i) => {
         const { ids, counts } = queryTerms(index, q);
         const req: ScoreRequest = method === 'bm25' ? { method, k1: 0.9, b: 0.4, ids, counts, k: sh.k } : { method, variant: 'textbook', mu: 2000, ids, counts, k: sh.k };
-        const time = (s: Strategy, on: boolean) => {
-          blockedPruning.enabled = on;
+        const time = (arm: Arm) => {
+          blockedPruning.enabled = arm !== 'noPruning';
+          const s: Strategy = arm === 'maxscore' ? 'maxscore' : arm === 'blockMax' && sh.k <= BLOCK_MAX_MAX_K ? 'blockmax' : 'auto';
           const c = process.cpuUsage();
+          const t0 = performance.now();
           const r = scoreTopK(index.view, req, s);
+          const w = performance.now() - t0;
           const d = process.cpuUsage(c);
-          return { r, ms: (d.user + d.system) / 1000 };
+          if (arm === 'blockMax' && sh.k <= 100) (skipped += blockMaxStats.skippedWindows), (windows += blockMaxStats.windows);
+          return { r: JSON.stringify(r), cpu: (d.user + d.system) / 1000, wall: w };
         };
-        const order = i % 2 ? [true, false] : [false, true];
-        const a = time('auto', order[0]);
-        if (order[0]) (pruned += blockedStats.prunedBlocks), (blocks += blockedStats.prunedBlocks + blockedStats.fallbackBlocks);
-        const b = time('auto', order[1]);
-        if (order[1]) (pruned += blockedStats.prunedBlocks), (blocks += blockedStats.prunedBlocks + blockedStats.fallbackBlocks);
-        if (JSON.stringify(a.r) !== JSON.stringify(b.r)) throw new Error(`pruning changed the ranking of query ${i}`);
-        const m = time('maxscore', true);
-        if (JSON.stringify(m.r) !== JSON.stringify(a.r)) throw new Error(`MaxScore changed the ranking of query ${i}`);
+        const order = ARMS.map((_, x) => ARMS[(x + i) % ARMS.length]);
+        const res = order.map((arm) => ({ arm, ...time(arm) }));
+        for (const x of res) if (x.r !== res[0].r) throw new Error(`${x.arm} and ${res[0].arm} rank query ${i} differently`);
+        const m = time('maxscore');
+        if (m.r !== res[0].r) throw new Error(`MaxScore changed the ranking of query ${i}`);
         if (i < 2) return;
-        t[order[0] ? 'on' : 'off'].push(a.ms);
-        t[order[1] ? 'on' : 'off'].push(b.ms);
-        t.maxscore.push(m.ms);
+        for (const x of [...res, { arm: 'maxscore' as Arm, ...m }]) {
+          cpu[x.arm].push(x.cpu);
+          wall[x.arm].push(x.wall);
+        }
       });
       blockedPruning.enabled = true;
-      const cpu = (a: number[]) => {
+      const stats = (a: number[]) => {
         const s = latencyStats(a);
         return { p50Ms: s.p50Ms, p95Ms: s.p95Ms };
       };
-      out.push({ shape: sh.shape, k: sh.k, method, auto: cpu(t.on), autoNoPruning: cpu(t.off), maxscore: cpu(t.maxscore), prunedBlockShare: blocks ? Math.round((pruned / blocks) * 100) / 100 : 0 });
+      const arms: Record<string, unknown> = {};
+      for (const a of [...ARMS, 'maxscore' as Arm]) arms[a] = { cpu: stats(cpu[a]), wall: stats(wall[a]) };
+      const ratio = (a: Arm, w: Record<Arm, number[]>) => {
+        const x = stats(w[a]);
+        const y = stats(w.blockMax);
+        return { p50: Math.round((x.p50Ms / y.p50Ms) * 100) / 100, p95: Math.round((x.p95Ms / y.p95Ms) * 100) / 100 };
+      };
+      out.push({
+        shape: sh.shape,
+        k: sh.k,
+        method,
+        ...arms,
+        // How many times slower than block-max each other arm is (CPU and wall, p50 and p95).
+        cpuRatioToBlockMax: { blocked: ratio('blocked', cpu), noPruning: ratio('noPruning', cpu) },
+        wallRatioToBlockMax: { blocked: ratio('blocked', wall), noPruning: ratio('noPruning', wall) },
+        skippedWindowShare: windows ? Math.round((skipped / windows) * 1000) / 1000 : null,
+      });
     }
   }
-  return { dir, profile, N: index.N, queries: count, loadAvg: loadavg(), results: out };
+  return { dir, profile, N: index.N, queries: count, loadAvgAtStart: loadAtStart, loadAvgAtEnd: loadavg(), results: out };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {

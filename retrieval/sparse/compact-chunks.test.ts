@@ -57,7 +57,7 @@ function request(q: string, k: number): Omit<ScoreRequest, 'method'> & { ids: nu
   return { ids, counts, k };
 }
 
-it('blocked TAAT and MaxScore over 16-bit chunk offsets equal plain TAAT bit for bit on ranges that cut chunks', () => {
+it('blocked TAAT, block-max and MaxScore over 16-bit chunk offsets equal plain TAAT bit for bit on ranges that cut chunks', () => {
   let switched = 0;
   const views = [index.view, scoringView(index, 0, N >> 1), scoringView(index, N >> 1, N), scoringView(index, CHUNK_DOCS - 5, CHUNK_DOCS + 5)];
   for (const q of ['alpha bravo charlie delta echo foxtrot golf hotel india', 'lima kilo zulu alpha alpha', 'juliet zulu']) {
@@ -76,6 +76,13 @@ it('blocked TAAT and MaxScore over 16-bit chunk offsets equal plain TAAT bit for
             expect(blocked.docs).toEqual(full.docs);
             expect(blocked.scores).toEqual(full.scores);
           }
+          // Block-max MaxScore (BM25, textbook QLD): windows of 8 docs to a whole chunk.
+          if (req.method === 'bm25' || req.variant === 'textbook')
+            for (const wb of [3, 11, 16]) {
+              const bmx = scoreTopK(view, req, 'blockmax', undefined, wb);
+              expect(bmx.docs).toEqual(full.docs);
+              expect(bmx.scores).toEqual(full.scores);
+            }
           // MaxScore walks the compact form too (its candidates-only phase gallops inside chunks).
           const pruned = scoreTopK(view, req, 'maxscore');
           if (scoreStats.switchedAt >= 0) switched++;
@@ -100,6 +107,13 @@ it('matches brute-force BM25 across the chunk boundary, and keeps tf ≥ 255 exa
     expect(Math.abs(got.scores[i] - ref[i][1])).toBeLessThan(1e-9);
   });
   expect(passages[got.docs[0]].id).toBe(`d${CHUNK_DOCS + 17}`);
+  // Block-max bounds a tf ≥ 255 (an escape in the compact list) by the real tf: the same top 10.
+  for (const method of ['bm25', 'qld'] as const) {
+    const req: ScoreRequest = method === 'bm25' ? { method, k1: 0.9, b: 0.4, ...request(q, 10) } : { method, variant: 'textbook', mu: 2000, ...request(q, 10) };
+    expect(scoreTopK(index.view, req, 'blockmax', undefined, 4)).toEqual(scoreTopK(index.view, req, 'exhaustive'));
+  }
+  // Other scorers are refused by name.
+  expect(() => scoreTopK(index.view, { method: 'qld', variant: 'lucene', mu: 2000, ...request(q, 10) }, 'blockmax')).toThrow(/'blockmax' takes bm25 and textbook qld/);
   const zulu = index.termId('zulu');
   const compact = compactPostings(index.view, zulu);
   expect(compact.chunkEnd.length).toBe(2);
@@ -151,6 +165,10 @@ it('lists walked in place in the view memory rank exactly as lists copied per qu
       const b = scoreTopK(refused, req, 'blocked');
       expect(blockedStats.residentLists).toBe(0);
       expect(blockedStats.kernelLists).toBeGreaterThan(0);
+      const c = scoreTopK(held, { ...req, k: 10 }, 'blockmax');
+      const d = scoreTopK(refused, { ...req, k: 10 }, 'blockmax');
+      expect(c).toEqual(scoreTopK(held, { ...req, k: 10 }, 'exhaustive'));
+      expect(d).toEqual(c);
       for (const r of [a, b]) {
         expect(r.docs).toEqual(full.docs);
         expect(r.scores).toEqual(full.scores);
@@ -174,5 +192,7 @@ it('lists walked in place in the view memory rank exactly as lists copied per qu
       const again = scoreTopK(held, req, 'blocked');
       expect(again.docs).toEqual(before.get(q + req.method)!.docs);
       expect(again.scores).toEqual(before.get(q + req.method)!.scores);
+      // Block-max's cached window tables and the lists it reads survive the growth too.
+      expect(scoreTopK(held, { ...req, k: 10 }, 'blockmax')).toEqual(scoreTopK(held, { ...req, k: 10 }, 'exhaustive'));
     }
 });

@@ -6,7 +6,8 @@
  * large, on the whole range and on the doc ranges query workers use; blocked TAAT includes its
  * dense walk (one tf byte per doc) of the lists present in most documents, its pruning across blocks
  * (MaxScore: terms past the bound added to candidates only), and its WebAssembly walks
- * over lists held in the view's kernel memory and over lists copied into its scratch.
+ * over lists held in the view's kernel memory and over lists copied into its scratch; and
+ * block-max MaxScore over doc windows (block-max.ts: whole windows skipped on their summed bounds).
  */
 import fc from 'fast-check';
 import { afterAll, expect, it } from 'vitest';
@@ -18,6 +19,7 @@ import { createRng } from '../../core/rng.js';
 import { closeSparseIndexes, openSparseIndex } from '../open.js';
 import { scoreStats } from './max-score.js';
 import { blockedStats } from './blocked-taat.js';
+import { blockMaxStats } from './block-max.js';
 import { scoreTopK, type ScoreRequest } from './score-core.js';
 import { scoringView } from '../../indexer/sparse/scoring-view.js';
 
@@ -39,6 +41,9 @@ let fallbackBlocked = 0;
 let switched = 0;
 let compared = 0;
 let luceneSwitched = 0;
+let blockMaxRuns = 0;
+let skippedWindows = 0;
+let lookups = 0;
 
 it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook QLD, Lucene QLD, the lucene scorer; k small and large)', async () => {
   await fc.assert(
@@ -88,6 +93,18 @@ it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook 
                 if (blockedStats.fallbackBlocks > 0) fallbackBlocked++;
                 expect(blocked.docs).toEqual(full.docs);
                 expect(blocked.scores).toEqual(full.scores);
+                // Block-max MaxScore over doc windows (BM25 and textbook QLD): tiny windows (2–16
+                // docs, many skipped) and the default ones.
+                if (req.scorer !== 'lucene' && (req.method === 'bm25' || req.variant === 'textbook')) {
+                  for (const wb of [1 + (seed % 4), undefined]) {
+                    const bmx = scoreTopK(view, req, 'blockmax', undefined, wb);
+                    blockMaxRuns++;
+                    skippedWindows += blockMaxStats.skippedWindows;
+                    lookups += blockMaxStats.lookups;
+                    expect(bmx.docs).toEqual(full.docs);
+                    expect(bmx.scores).toEqual(full.scores);
+                  }
+                }
               }
             }
           }
@@ -114,4 +131,8 @@ it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook 
   expect(fallbackBlocked).toBeGreaterThan(0);
   // ... and the lucene scorer's requests were pruned too.
   expect(luceneSwitched).toBeGreaterThan(0);
+  // ... and block-max MaxScore skipped whole windows and added terms to candidates only.
+  expect(blockMaxRuns).toBeGreaterThan(compared / 2);
+  expect(skippedWindows).toBeGreaterThan(blockMaxRuns);
+  expect(lookups).toBeGreaterThan(0);
 }, 240_000);

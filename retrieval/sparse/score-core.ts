@@ -18,6 +18,7 @@ import { luceneBm25TermWeight, luceneCollectionProb, luceneMu } from './lucene-s
 import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
 import { maxScoreTopK, type MaxScoreInput, type TermPlan } from './max-score.js';
 import { blockedTopK, DENSE_MIN_SHARE } from './blocked-taat.js';
+import { blockMaxTopK } from './block-max.js';
 import type { TopK } from './top-k.js';
 import { approxPrefix, type ApproxOptions } from './approx.js';
 
@@ -84,9 +85,10 @@ export function termPlan(view: ScoringView, req: ScoreRequest): TermPlan[] {
 /**
  * How to score: 'auto' picks cache-blocked TAAT (blocked-taat.ts) for queries whose postings
  * number at least a quarter of the range's docs, else TAAT with MaxScore pruning (max-score.ts);
+ * 'blockmax' (opt-in; BM25 and textbook QLD) is block-max MaxScore over doc windows (block-max.ts);
  * 'exhaustive' is plain TAAT (the reference the others are tested against).
  */
-export type Strategy = 'auto' | 'blocked' | 'maxscore' | 'exhaustive';
+export type Strategy = 'auto' | 'blocked' | 'maxscore' | 'blockmax' | 'exhaustive';
 
 /** Postings per doc of the range above which 'auto' uses blocked TAAT. */
 export const BLOCKED_MIN_DENSITY = 0.25;
@@ -98,7 +100,7 @@ export function scoredPlan(fullPlan: TermPlan[], req: Pick<ScoreRequest, 'approx
 }
 
 /** Exact top-k of one request over one doc range (of the budget's terms only, with `approx`). */
-export function scoreTopK(view: ScoringView, req: ScoreRequest, strategy: Strategy = 'auto', blockDocs?: number): Ranked {
+export function scoreTopK(view: ScoringView, req: ScoreRequest, strategy: Strategy = 'auto', blockDocs?: number, windowBits?: number): Ranked {
   const k = Math.min(req.k, view.hi - view.lo);
   if (req.ids.length === 0 || k <= 0) return { docs: [], scores: [] };
   const fullPlan = termPlan(view, req);
@@ -107,7 +109,15 @@ export function scoreTopK(view: ScoringView, req: ScoreRequest, strategy: Strate
   for (const t of plan) postings += t.df;
   const blocked = strategy === 'blocked' || (strategy === 'auto' && postings >= BLOCKED_MIN_DENSITY * (view.hi - view.lo));
   const exhaustive = strategy === 'exhaustive';
-  const run = (inp: MaxScoreInput) => ranked(blocked ? blockedTopK(view, inp, blockDocs) : maxScoreTopK(view, inp));
+  const run = (inp: MaxScoreInput) => {
+    // Block-max MaxScore over doc windows (block-max.ts) takes BM25 and textbook QLD.
+    const bmx = inp.mode === Mode.Bm25 || inp.mode === Mode.Qld;
+    if (strategy === 'blockmax' && !bmx) throw new Error("strategy 'blockmax' takes bm25 and textbook qld (lexcase scorer) only");
+    // Opt-in only: 'auto' does not take it (it lost to blocked TAAT on fresh agent queries in
+    // bench/prune-ab.ts: docs/notes/2026-11-26-block-max.md).
+    if (strategy === 'blockmax') return ranked(blockMaxTopK(view, inp, windowBits));
+    return ranked(blocked ? blockedTopK(view, inp, blockDocs) : maxScoreTopK(view, inp));
+  };
   if (req.scorer === 'lucene') {
     if (req.method === 'bm25') return run({ mode: Mode.LuceneBm25, plan, k, arr: luceneNormInverses(view, req.k1, req.b), paramKey: `lbm25:${req.k1}:${req.b}`, exhaustive, f32: true });
     return run({ mode: Mode.LuceneLmd, plan, k, arr: luceneLogRatios(view, req.mu), paramKey: `llmd:${req.mu}`, exhaustive, f32: true });
