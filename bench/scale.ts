@@ -408,6 +408,8 @@ export function checkPeerTargets(runs: ScaleRun[], cpuCount = cpus().length): Sc
 }
 
 const mib = (b: number) => round(b / 2 ** 20, 1);
+/** A failure's first line, without table pipes (the whole reason stays in the JSON). */
+const firstLine = (s: string | undefined) => (s ?? '').split('\n')[0].replace(/\|/g, '/');
 const fmtN = (n: number) => n.toLocaleString('en');
 
 /** One Markdown table of every run in the given results (several result files may be merged). */
@@ -418,7 +420,7 @@ export function renderScaleMarkdown(all: ScaleResults[]): string {
   for (const res of all)
     for (const r of res.runs) {
       const b = r.build;
-      const buildCells = b ? `${b.buildS} (${b.buildCpuS}) | ${b.buildPeakRssMiB} | ${mib(b.indexBytes)} (${mib(b.indexBytesNoDocs)}) | ${b.loadAvgAtStart}` : `failed: ${r.reason ?? ''} | | | `;
+      const buildCells = b ? `${b.buildS} (${b.buildCpuS}) | ${b.buildPeakRssMiB} | ${mib(b.indexBytes)} (${mib(b.indexBytesNoDocs)}) | ${b.loadAvgAtStart}` : `failed: ${firstLine(r.reason)} | | | `;
       if (!r.queries.length) lines.push(`| ${fmtN(r.size)} | ${r.profile} | ${buildCells} | | | | | | | | |`);
       for (const q of r.queries)
         for (const s of q.shapes)
@@ -436,7 +438,7 @@ export function renderScaleMarkdown(all: ScaleResults[]): string {
     for (const r of peers) {
       const p = r.bm25s!;
       if (p.status !== 'ok') {
-        lines.push(`| ${fmtN(r.size)} | ${r.profile} | failed: ${(p.reason ?? '').split('\n')[0]} | | | | | | | | | | |`);
+        lines.push(`| ${fmtN(r.size)} | ${r.profile} | failed: ${firstLine(p.reason)} | | | | | | | | | | |`);
         continue;
       }
       const res = p.result!;
