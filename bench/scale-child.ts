@@ -11,7 +11,8 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildIndex } from '../indexer/build.js';
-import { openRetriever } from '../retrieval/open.js';
+import { openRetriever, openSparseIndex } from '../retrieval/open.js';
+import { queryTerms } from '../retrieval/sparse/query-terms.js';
 import type { Retriever } from '../retrieval/types.js';
 import { cpuSeconds, dirBreakdown, dirBytes, latencyStats, peakRssMiB, type LatencyStats } from './measure.js';
 import { readPassagesJsonlStream } from './read-jsonl.js';
@@ -55,6 +56,8 @@ export interface ScaleQuerySpec {
   /** Queries timed per shape (after 2 warm-up queries). */
   queries: number;
   resultFile: string;
+  /** Keep the top-10 of this many timed queries per shape (for the BM25S agreement check). */
+  keepTop?: number;
 }
 
 export interface ScaleBuildResult {
@@ -79,6 +82,12 @@ export interface ShapeResult extends LatencyStats {
   /** Mean distinct words per query. */
   meanDistinctWords: number;
   loadAvgAtStart: number[];
+  /** Mean postings of the query's terms (Σ df over its distinct terms): what exhaustive scoring walks. */
+  meanPostings?: number;
+  /** Σ per-query CPU / Σ postings, in ns: CPU per posting of the query's terms. */
+  cpuNsPerPosting?: number;
+  /** Top-10 ids and scores of the first timed queries (bm25 only; for the BM25S agreement check, then dropped). */
+  top10?: { ids: string[]; scores: number[] }[];
 }
 
 export interface ScaleQueryResult {
@@ -143,17 +152,23 @@ export async function scaleBuild(spec: ScaleBuildSpec): Promise<ScaleBuildResult
 
 const queryShape = (s: ScaleShape): QueryShape => (s === 'agent' ? 'agent' : 'long');
 
+/** The queries of one shape (the same for lexcase and the BM25S peer): 2 warm-up ones, then the timed ones. */
+export const scaleQueries = (profile: CorpusProfile, shape: ScaleShape, count: number, seed: number) => syntheticQueries({ count, seed, profile, shape: queryShape(shape) });
+
 export async function scaleQuery(spec: ScaleQuerySpec): Promise<ScaleQueryResult> {
   const t = performance.now();
   const r: Retriever = await openRetriever(spec.indexDir, spec.method);
   const openS = round((performance.now() - t) / 1000, 3);
   const shapes: ShapeResult[] = [];
+  const timed: string[][] = [];
   for (const sh of shapesFor(spec.profile)) {
-    const queries = syntheticQueries({ count: spec.queries + 2, seed: spec.seed, profile: spec.profile, shape: queryShape(sh.shape) });
+    const queries = scaleQueries(spec.profile, sh.shape, spec.queries + 2, spec.seed);
+    timed.push(queries.slice(2));
     const loadAvgAtStart = loadavg().map((x) => round(x));
     for (const q of queries.slice(0, 2)) await r.search(q, { k: sh.k });
     const ms: number[] = [];
     const cpu: number[] = [];
+    const top10: { ids: string[]; scores: number[] }[] = [];
     let terms = 0;
     for (const q of queries.slice(2)) {
       const c = process.cpuUsage();
@@ -164,13 +179,35 @@ export async function scaleQuery(spec: ScaleQuerySpec): Promise<ScaleQueryResult
       cpu.push((dc.user + dc.system) / 1000);
       if (!hits.length) throw new Error(`no hits for a ${sh.shape} query`);
       terms += new Set(q.toLowerCase().match(/[a-z]+/g) ?? []).size;
+      if (top10.length < (spec.keepTop ?? 0)) top10.push({ ids: hits.slice(0, 10).map((h) => h.id), scores: hits.slice(0, 10).map((h) => h.score) });
     }
     const c = latencyStats(cpu);
-    shapes.push({ shape: sh.shape, k: sh.k, ...latencyStats(ms), cpuP50Ms: c.p50Ms, cpuP95Ms: c.p95Ms, meanDistinctWords: round(terms / spec.queries, 1), loadAvgAtStart });
+    shapes.push({
+      shape: sh.shape,
+      k: sh.k,
+      ...latencyStats(ms),
+      cpuP50Ms: c.p50Ms,
+      cpuP95Ms: c.p95Ms,
+      meanDistinctWords: round(terms / spec.queries, 1),
+      loadAvgAtStart,
+      cpuSumMs: cpu.reduce((a, b) => a + b, 0),
+      ...(top10.length ? { top10 } : {}),
+    } as ShapeResult);
   }
   const servingRssMiB = round(process.memoryUsage.rss() / 2 ** 20, 1);
   await (r as { close?: () => Promise<void> }).close?.();
-  return { method: spec.method, openS, shapes, servingPeakRssMiB: peakRssMiB(), servingRssMiB, loadAvg: loadavg().map((x) => round(x)) };
+  const servingPeakRssMiB = peakRssMiB();
+  // Postings each query's terms hold (after the timings and the RSS figures: a second open).
+  const index = await openSparseIndex(spec.indexDir);
+  shapes.forEach((s, i) => {
+    let postings = 0;
+    for (const q of timed[i]) for (const id of queryTerms(index, q).ids) postings += index.df[id];
+    const x = s as ShapeResult & { cpuSumMs?: number };
+    s.meanPostings = Math.round(postings / timed[i].length);
+    s.cpuNsPerPosting = postings ? round(((x.cpuSumMs ?? 0) * 1e6) / postings, 2) : 0;
+    delete x.cpuSumMs;
+  });
+  return { method: spec.method, openS, shapes, servingPeakRssMiB, servingRssMiB, loadAvg: loadavg().map((x) => round(x)) };
 }
 
 export const scaleIndexDir = (workDir: string, profile: CorpusProfile, n: number) => join(workDir, `scale-${profile}-${n}`, 'index');

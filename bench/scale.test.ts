@@ -19,15 +19,17 @@ describe('npm run bench -- --scale on a tiny corpus', () => {
   let dir: string;
   let res: ScaleResults;
   let stdout: string;
+  let stderr: string;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'lexcase-scale-'));
     const out = await run(
       process.execPath,
       ['--import', 'tsx', 'bench/run.ts', '--scale', '--scale-sizes', '3000', '--queries', '4', '--workers', '1', '--work', join(dir, 'work'), '--out', join(dir, 'results')],
-      { timeout: 240_000 },
+      { timeout: 240_000, env: { ...process.env, LEXCASE_BM25S_SRC: '' } },
     );
     stdout = out.stdout;
+    stderr = out.stderr;
     res = JSON.parse(await readFile(join(dir, 'results', 'scale-latest.json'), 'utf8')) as ScaleResults;
   }, 300_000);
 
@@ -63,6 +65,10 @@ describe('npm run bench -- --scale on a tiny corpus', () => {
     // The 10M targets are only checked at ≥ 10M passages.
     expect(res.targets).toEqual([]);
     expect(stdout).toContain('| 3,000 | zipf |');
+    // No BM25S source given: the peer is skipped with one line, in the log and the results' notes.
+    expect(stderr.match(/BM25S peer skipped: no source given/g)).toHaveLength(1);
+    expect(res.notes.some((n) => n.startsWith('BM25S peer skipped'))).toBe(true);
+    expect(res.runs.every((r) => r.bm25s === undefined)).toBe(true);
   });
 
   it('deletes the indexes it built and never writes the corpus to disk', async () => {

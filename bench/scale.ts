@@ -14,7 +14,8 @@ import { availableParallelism, cpus, freemem, getPriority, loadavg, totalmem } f
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { scaleIndexDir, shapesFor, type ScaleBuildResult, type ScaleQueryResult, type ScaleShape } from './scale-child.js';
+import { scaleIndexDir, scaleQueries, shapesFor, type ScaleBuildResult, type ScaleQueryResult, type ScaleShape } from './scale-child.js';
+import { AGREE_QUERIES, resolveBm25sSrc, runBm25sPeer, topAgreement, type Agreement, type Bm25sResult } from './bm25s-peer.js';
 import { runChild } from './spawn-child.js';
 import type { CorpusProfile } from './synthetic.js';
 
@@ -32,6 +33,8 @@ export interface ScaleOptions {
   outDir: string;
   keep: boolean;
   childTimeoutS: number;
+  /** BM25S source dir (--bm25s-src / LEXCASE_BM25S_SRC), or null: the peer is skipped. */
+  bm25sSrc: string | null;
   write: boolean;
   print: boolean;
   log: (line: string) => void;
@@ -44,7 +47,32 @@ export interface ScaleRun {
   reason?: string;
   build?: ScaleBuildResult & { loadAvgAtStart: number };
   queries: (ScaleQueryResult & { loadAvgAtStart: number })[];
+  /** The BM25S peer on the same corpus and queries (absent when skipped). */
+  bm25s?: ScalePeerRun;
 }
+
+export interface ScalePeerRun {
+  status: 'ok' | 'failed';
+  reason?: string;
+  result?: Omit<Bm25sResult, 'shapes'> & { shapes: Omit<Bm25sResult['shapes'][number], 'top10'>[]; loadAvgAtStart: number };
+  /** Per shape: lexcase (each method) speed-up over BM25S, same run, and bm25's top-10 agreement. */
+  compare: ScalePeerCompare[];
+}
+
+export interface ScalePeerCompare {
+  shape: ScaleShape;
+  k: number;
+  method: string;
+  /** BM25S p50 wall / lexcase p50 wall. */
+  speedupP50: number;
+  /** BM25S CPU p50 / lexcase CPU p50. */
+  cpuSpeedupP50: number;
+  agreement?: Agreement;
+}
+
+/** Issue 31 target 3: lexcase ≥ this many times faster than BM25S (p50), at 856,835 passages. */
+export const PEER_TARGETS: Partial<Record<ScaleShape, number>> = { worst: 10, agent: 25 };
+export const PEER_TARGET_SIZE = 856_835;
 
 export interface ScaleTarget {
   target: string;
@@ -53,6 +81,8 @@ export interface ScaleTarget {
   limit: number;
   unit: string;
   met: boolean | null;
+  /** 'max' (default): value ≤ limit; 'min': value ≥ limit. */
+  direction?: 'max' | 'min';
   /** 1-min load average when the figure was taken; figures above ~1.5 on 2 cores do not claim a target. */
   load: number | null;
   note?: string;
@@ -87,6 +117,7 @@ export function defaultScaleOptions(): ScaleOptions {
     outDir: join(ROOT, 'bench', 'results'),
     keep: false,
     childTimeoutS: 3600,
+    bm25sSrc: null,
     write: true,
     print: true,
     log: (line) => process.stderr.write(`[bench --scale] ${line}\n`),
@@ -107,6 +138,9 @@ export const SCALE_HELP = `npm run bench -- --scale [options]
   --out DIR               results dir (default bench/results)
   --keep                  keep the built indexes (default: deleted after each size)
   --child-timeout S       kill a phase after S seconds (default 3600)
+  --bm25s-src DIR         run the BM25S peer (numpy backend, python3 child) on the same corpus and
+                          queries; DIR is a checkout of github.com/xhluca/bm25s (or set
+                          LEXCASE_BM25S_SRC); without one the peer is skipped (docs/bench.md)
 Then: node dist/bench/scale-plot.js [results.json …] writes docs/bench-scale.svg and the table in docs/bench.md.`;
 
 export function parseScaleArgs(argv: string[]): ScaleOptions {
@@ -125,6 +159,7 @@ export function parseScaleArgs(argv: string[]): ScaleOptions {
       out: { type: 'string' },
       keep: { type: 'boolean' },
       'child-timeout': { type: 'string' },
+      'bm25s-src': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -156,6 +191,8 @@ export function parseScaleArgs(argv: string[]): ScaleOptions {
   if (values.out) o.outDir = resolve(values.out);
   if (values.keep) o.keep = true;
   if (values['child-timeout']) o.childTimeoutS = positive('--child-timeout', Number(values['child-timeout']));
+  const peer = resolveBm25sSrc(values['bm25s-src']);
+  o.bm25sSrc = 'src' in peer ? peer.src : null;
   return o;
 }
 
@@ -167,8 +204,46 @@ function gitSha(): string | null {
   }
 }
 
+const SKIP_LINE = (resolveBm25sSrc(undefined, {}) as { skip: string }).skip;
+
+/** BM25S on the same corpus (its own generator process) and the same queries; ratios and agreement against this run's lexcase figures. */
+async function runPeer(opts: ScaleOptions, run: ScaleRun, tag: string): Promise<void> {
+  const shapes = shapesFor(run.profile).map((sh) => ({ shape: sh.shape, k: sh.k, warmup: 2, queries: scaleQueries(run.profile, sh.shape, opts.queries + 2, opts.seed) }));
+  const loadAvgAtStart = round(loadavg()[0]);
+  opts.log(`${tag}: BM25S peer (numpy backend, python3 child; corpus streamed from its own generator process), load ${loadAvgAtStart.toFixed(2)}`);
+  try {
+    const res = await runBm25sPeer({ src: opts.bm25sSrc!, n: run.size, seed: opts.seed, profile: run.profile, shapes, workDir: opts.workDir, timeoutS: opts.childTimeoutS });
+    const compare: ScalePeerCompare[] = [];
+    for (const ps of res.shapes)
+      for (const q of run.queries) {
+        const ls = q.shapes.find((s) => s.shape === ps.shape);
+        if (!ls) continue;
+        compare.push({
+          shape: ps.shape as ScaleShape,
+          k: ps.k,
+          method: q.method,
+          speedupP50: round(ps.p50Ms / ls.p50Ms, 1),
+          cpuSpeedupP50: round(ps.cpuP50Ms / Math.max(ls.cpuP50Ms, 0.001), 1),
+          ...(q.method === 'bm25' && ls.top10 && ps.top10 ? { agreement: topAgreement(ls.top10, ps.top10, run.profile === 'zipf') } : {}),
+        });
+      }
+    run.bm25s = { status: 'ok', result: { ...res, shapes: res.shapes.map(({ top10: _t, ...s }) => s), loadAvgAtStart }, compare };
+    opts.log(
+      `${tag} BM25S: built in ${res.buildS} s (CPU ${res.buildCpuS} s), peak RSS ${res.buildPeakRssMiB} MiB; ${res.shapes.map((s) => `${s.shape}@${s.k} p50 ${s.p50Ms} / p95 ${s.p95Ms} ms`).join('; ')}`,
+    );
+    for (const c of compare)
+      opts.log(
+        `${tag} lexcase ${c.method} / BM25S ${c.shape}@${c.k}: ${c.speedupP50}× wall p50, ${c.cpuSpeedupP50}× CPU p50${PEER_TARGETS[c.shape] ? ` (target ≥ ${PEER_TARGETS[c.shape]}× at ${fmtN(PEER_TARGET_SIZE)})` : ''}${c.agreement ? `; top-10 overlap ${c.agreement.top10Overlap} over ${c.agreement.queries} queries${c.agreement.maxRelScoreDiff !== null ? `, max rel. score diff ${c.agreement.maxRelScoreDiff}` : ''}` : ''}`,
+      );
+  } catch (e) {
+    run.bm25s = { status: 'failed', reason: (e as Error).message, compare: [] };
+    opts.log(`${tag} BM25S: FAILED ${(e as Error).message}`);
+  }
+}
+
 export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
   const log = opts.log;
+  if (!opts.bm25sSrc) log(SKIP_LINE);
   const results: ScaleResults = {
     schema: 'lexcase-bench-scale/1',
     startedAt: new Date().toISOString(),
@@ -212,7 +287,8 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
         const br = run.build;
         log(`${tag}: built in ${br.buildS} s (CPU ${br.buildCpuS} s), peak RSS ${br.buildPeakRssMiB} MiB, ${round(br.indexBytes / 2 ** 20, 1)} MiB on disk`);
         for (const method of opts.methods) {
-          const q = await runChild({ kind: 'scale-query', n: size, seed: opts.seed, profile, indexDir, method, queries: opts.queries, resultFile }, opts.childTimeoutS);
+          const keepTop = opts.bm25sSrc && method === 'bm25' ? AGREE_QUERIES : 0;
+          const q = await runChild({ kind: 'scale-query', n: size, seed: opts.seed, profile, indexDir, method, queries: opts.queries, resultFile, keepTop }, opts.childTimeoutS);
           if (!q.ok) {
             run.status = 'failed';
             run.reason = `${method} queries: ${q.error}`;
@@ -225,14 +301,19 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
         }
       }
       if (!opts.keep) await rm(dir, { recursive: true, force: true });
+      if (opts.bm25sSrc) await runPeer(opts, run, tag);
+      for (const q of run.queries) for (const s of q.shapes) delete s.top10;
       // The runs so far (a long run that is stopped keeps what it measured).
       if (opts.write) await writeResults(opts.outDir, results, false);
     }
   await rm(resultFile, { force: true });
-  results.targets = checkScaleTargets(results.runs);
+  results.targets = [...checkScaleTargets(results.runs), ...checkPeerTargets(results.runs)];
+  if (!opts.bm25sSrc) results.notes.push(SKIP_LINE);
   results.notes.push(
     'Build: wall and CPU time and peak RSS (getrusage maxRSS, worker threads included) of the build process alone; the corpus generator runs in its own process (its CPU is generatorCpuS) and streams JSONL through a pipe.',
     'Serving RSS: resident set of the query process after its queries (servingRssMiB) and its peak (servingPeakRssMiB); open time is openRetriever() on a fresh process.',
+    'CPU ns / posting: Σ per-query CPU ÷ Σ postings of the queries\' distinct terms (Σ df), the postings exhaustive scoring walks; pruning may touch fewer.',
+    'BM25S peer (--bm25s-src, bench/bm25s-peer.ts): BM25S numpy backend, method lucene, k1 0.9, b 0.4, built in a python3 child from its own generator process of the same seed (same passages) and queried with the same queries; speed-up = BM25S p50 ÷ lexcase p50 from the same run. Agreement: lexcase bm25 top-10 vs BM25S top-10 of the first 20 timed queries; on zipf (same terms) also max |lexcase score ÷ (k1 + 1) − BM25S score| ÷ BM25S score (BM25S stores float32).',
     'Latency: wall time per query in one process, queries one after another, after 2 warm-up queries; CPU p50/p95 are per-query process CPU (user + system). The 1-min load average at the start of each phase is recorded: figures taken above 0.75 × cores (1.5 on 2 cores) claim no target. usableCpus < cpus means the run was pinned (taskset) to that many cores.',
   );
   results.finishedAt = new Date().toISOString();
@@ -297,29 +378,85 @@ export function checkScaleTargets(runs: ScaleRun[], cpuCount = cpus().length): S
   return out;
 }
 
+/** Target 3 (lexcase bm25 vs BM25S, p50 wall, same run) at 856,835 passages: worst ≥ 10×, agent ≥ 25×. */
+export function checkPeerTargets(runs: ScaleRun[], cpuCount = cpus().length): ScaleTarget[] {
+  const maxLoad = CLAIM_MAX_LOAD_PER_CPU * cpuCount;
+  const out: ScaleTarget[] = [];
+  for (const r of runs) {
+    if (r.size !== PEER_TARGET_SIZE || r.bm25s?.status !== 'ok') continue;
+    for (const c of r.bm25s.compare) {
+      const limit = PEER_TARGETS[c.shape];
+      if (!limit || c.method !== 'bm25') continue;
+      const lex = shapeOf(r, c.method, c.shape)!.s;
+      const peer = r.bm25s.result!.shapes.find((s) => s.shape === c.shape)!;
+      const load = Math.max(lex.loadAvgAtStart[0], peer.loadAvgAtStart[0]);
+      const met = c.speedupP50 >= limit ? (load <= maxLoad ? true : null) : false;
+      out.push({
+        target: `lexcase bm25 / BM25S ${c.shape} p50 (${r.profile})`,
+        size: r.size,
+        value: c.speedupP50,
+        limit,
+        unit: '×',
+        direction: 'min',
+        met,
+        load,
+        ...(met === null ? { note: `above the limit but taken at load ${load} (> ${maxLoad} on ${cpuCount} cores): not claimed` } : {}),
+      });
+    }
+  }
+  return out;
+}
+
 const mib = (b: number) => round(b / 2 ** 20, 1);
+/** A failure's first line, without table pipes (the whole reason stays in the JSON). */
+const firstLine = (s: string | undefined) => (s ?? '').split('\n')[0].replace(/\|/g, '/');
 const fmtN = (n: number) => n.toLocaleString('en');
 
 /** One Markdown table of every run in the given results (several result files may be merged). */
 export function renderScaleMarkdown(all: ScaleResults[]): string {
   const lines: string[] = [];
-  lines.push('| passages | corpus | build s (CPU s) | build peak RSS MiB | index MiB (w/o docs) | load | method | open s | serving RSS MiB | shape, k | p50 / p95 ms | CPU p50 ms | load |');
-  lines.push('|---:|---|---:|---:|---:|---:|---|---:|---:|---|---:|---:|---:|');
+  lines.push('| passages | corpus | build s (CPU s) | build peak RSS MiB | index MiB (w/o docs) | load | method | open s | serving RSS MiB | shape, k | p50 / p95 ms | CPU p50 ms | CPU ns / posting | load |');
+  lines.push('|---:|---|---:|---:|---:|---:|---|---:|---:|---|---:|---:|---:|---:|');
   for (const res of all)
     for (const r of res.runs) {
       const b = r.build;
-      const buildCells = b ? `${b.buildS} (${b.buildCpuS}) | ${b.buildPeakRssMiB} | ${mib(b.indexBytes)} (${mib(b.indexBytesNoDocs)}) | ${b.loadAvgAtStart}` : `failed: ${r.reason ?? ''} | | | `;
-      if (!r.queries.length) lines.push(`| ${fmtN(r.size)} | ${r.profile} | ${buildCells} | | | | | | | |`);
+      const buildCells = b ? `${b.buildS} (${b.buildCpuS}) | ${b.buildPeakRssMiB} | ${mib(b.indexBytes)} (${mib(b.indexBytesNoDocs)}) | ${b.loadAvgAtStart}` : `failed: ${firstLine(r.reason)} | | | `;
+      if (!r.queries.length) lines.push(`| ${fmtN(r.size)} | ${r.profile} | ${buildCells} | | | | | | | | |`);
       for (const q of r.queries)
         for (const s of q.shapes)
           lines.push(
-            `| ${fmtN(r.size)} | ${r.profile} | ${buildCells} | ${q.method} | ${q.openS} | ${q.servingPeakRssMiB} | ${s.shape}, ${s.k} | ${s.p50Ms} / ${s.p95Ms} | ${s.cpuP50Ms} | ${s.loadAvgAtStart[0]} |`,
+            `| ${fmtN(r.size)} | ${r.profile} | ${buildCells} | ${q.method} | ${q.openS} | ${q.servingPeakRssMiB} | ${s.shape}, ${s.k} | ${s.p50Ms} / ${s.p95Ms} | ${s.cpuP50Ms} | ${s.cpuNsPerPosting ?? '–'} | ${s.loadAvgAtStart[0]} |`,
           );
     }
+  const peers = all.flatMap((res) => res.runs.filter((r) => r.bm25s).map((r) => r));
+  if (peers.length) {
+    lines.push(
+      '',
+      '| passages | corpus | BM25S build s (CPU s) | BM25S peak RSS MiB | shape, k | BM25S p50 / p95 ms | BM25S CPU p50 ms | load | lexcase method | speed-up p50 wall (CPU) | target | bm25 top-10 overlap | max rel. score diff |',
+      '|---:|---|---:|---:|---|---:|---:|---:|---|---:|---|---:|---:|',
+    );
+    for (const r of peers) {
+      const p = r.bm25s!;
+      if (p.status !== 'ok') {
+        lines.push(`| ${fmtN(r.size)} | ${r.profile} | failed: ${firstLine(p.reason)} | | | | | | | | | | |`);
+        continue;
+      }
+      const res = p.result!;
+      for (const c of p.compare) {
+        const s = res.shapes.find((x) => x.shape === c.shape)!;
+        const t = PEER_TARGETS[c.shape];
+        const a = c.agreement;
+        lines.push(
+          `| ${fmtN(r.size)} | ${r.profile} | ${res.buildS} (${res.buildCpuS}) | ${res.buildPeakRssMiB} | ${c.shape}, ${c.k} | ${s.p50Ms} / ${s.p95Ms} | ${s.cpuP50Ms} | ${s.loadAvgAtStart[0]} | ${c.method} | ${c.speedupP50}× (${c.cpuSpeedupP50}×) | ${t ? `≥ ${t}× at ${fmtN(PEER_TARGET_SIZE)}` : '–'} | ${a ? `${a.top10Overlap} (${a.queries} q)` : '–'} | ${a?.maxRelScoreDiff ?? '–'} |`,
+        );
+      }
+    }
+  }
   const targets = all.flatMap((r) => r.targets);
   if (targets.length) {
-    lines.push('', '| target (10M) | value | limit | verdict | load |', '|---|---:|---:|---|---:|');
-    for (const t of targets) lines.push(`| ${t.target} | ${t.value === null ? '–' : round(t.value, 2)} ${t.unit} | ≤ ${t.limit} ${t.unit} | ${t.met === true ? 'met' : t.met === false ? 'missed' : 'not claimed (load)'} | ${t.load ?? '–'} |`);
+    lines.push('', '| target | value | limit | verdict | load |', '|---|---:|---:|---|---:|');
+    for (const t of targets)
+      lines.push(`| ${t.target} | ${t.value === null ? '–' : round(t.value, 2)} ${t.unit} | ${t.direction === 'min' ? '≥' : '≤'} ${t.limit} ${t.unit} | ${t.met === true ? 'met' : t.met === false ? 'missed' : 'not claimed (load)'} | ${t.load ?? '–'} |`);
   }
   const shapes = new Set<string>();
   for (const res of all) for (const p of res.options.corpora) for (const s of shapesFor(p)) shapes.add(`${s.shape}: ${s.describe}`);
