@@ -21,8 +21,6 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createEmbedder } from '../indexer/embed/create-embedder.js';
-import { buildIndex } from '../indexer/build.js';
-import { addDenseIndex } from '../indexer/dense/add-dense.js';
 import { syntheticPassagesSync } from './synthetic.js';
 
 /**
@@ -73,6 +71,8 @@ const round = (x: number, d = 0) => Math.round(x * 10 ** d) / 10 ** d;
 export interface OpenAiLocalArgs {
   passages?: number;
   dim?: number;
+  /** Also time addDenseIndex end to end (default true; false leaves LanceDB unloaded). */
+  endToEnd?: boolean;
 }
 
 /**
@@ -106,7 +106,10 @@ export async function runOpenAiLocalBench(args: OpenAiLocalArgs = {}) {
         if (vecs.length !== texts.length || vecs[0].length !== dim) throw new Error('wrong vectors');
       });
     }
+    if (args.endToEnd === false) return { dim, wordsPerPassage: 128, batchSize: 64, appendBatch: 256, loadAvg: loadavg().map((x) => round(x, 2)), rows };
     // End to end: index dense over a built index (default batch 256 per append, 4 requests in flight).
+    const { buildIndex } = await import('../indexer/build.js');
+    const { addDenseIndex } = await import('../indexer/dense/add-dense.js');
     const idx = join(dir, 'index');
     await buildIndex(
       (async function* () {
@@ -126,13 +129,13 @@ export async function runOpenAiLocalBench(args: OpenAiLocalArgs = {}) {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
-  const { values } = parseArgs({ args: process.argv.slice(2), allowPositionals: true, options: { passages: { type: 'string' }, dim: { type: 'string' }, serve: { type: 'string' } } });
+  const { values } = parseArgs({ args: process.argv.slice(2), allowPositionals: true, options: { passages: { type: 'string' }, dim: { type: 'string' }, serve: { type: 'string' }, 'no-end-to-end': { type: 'boolean' } } });
   if (values.serve) {
     const { server, baseURL } = await instantServer(Number(values.serve), process.argv.at(-1) === 'base64');
     process.send?.(baseURL);
     process.on('disconnect', () => server.close(() => process.exit(0)));
   } else {
-    runOpenAiLocalBench({ passages: Number(values.passages ?? 20_000), dim: Number(values.dim ?? 384) })
+    runOpenAiLocalBench({ passages: Number(values.passages ?? 20_000), dim: Number(values.dim ?? 384), endToEnd: !values['no-end-to-end'] })
       .then((r) => process.stdout.write(JSON.stringify(r, null, 2) + '\n'))
       .catch((e) => {
         process.stderr.write(`embed-openai-local failed: ${e instanceof Error ? e.message : String(e)}\n`);
