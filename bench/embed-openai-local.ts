@@ -58,7 +58,10 @@ function instantServer(dim: number, honourBase64: boolean): Promise<{ server: Se
 
 /** The server in its own process (this file with --serve), so its CPU is not the client's; resolves its base URL. */
 function serverProcess(dim: number, honourBase64: boolean): Promise<{ child: ChildProcess; baseURL: string }> {
-  const child = fork(fileURLToPath(import.meta.url), ['--serve', String(dim), honourBase64 ? 'base64' : 'float'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const self = fileURLToPath(import.meta.url);
+  // From sources (vitest), the child loads this .ts through tsx.
+  const execArgv = self.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = fork(self, ['--serve', String(dim), honourBase64 ? 'base64' : 'float'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
   return new Promise((res, rej) => {
     child.once('message', (m) => res({ child, baseURL: String(m) }));
     child.once('error', rej);
