@@ -8,8 +8,9 @@ import { failedCount, scoredPrediction } from '../../eval/metrics/failures.js';
 import { bootstrapStatisticCi, type Ci } from '../../eval/bootstrap.js';
 import { classificationReport } from '../../eval/metrics/classification.js';
 import { table } from '../../eval/report/format.js';
+import { ACAL_LABELS } from '../../eval/systems.js';
 
-export const ACAL_LABELS = ['Yes', 'No'] as const;
+export { ACAL_LABELS };
 
 export interface AcalMetrics {
   n: number;

@@ -38,4 +38,4 @@ export const acalSection: SectionBuilder = (run, o) => {
   };
 };
 
-registerReportSection('acal', acalSection, { systems: ACAL_REPORT_SYSTEMS });
+registerReportSection('acal', acalSection); // runs of the 'acal' entry of eval/systems.ts (ACAL_REPORT_SYSTEMS)

@@ -20,4 +20,4 @@ export const emarSection: SectionBuilder = (run, o) => {
   };
 };
 
-registerReportSection('emar', emarSection, { systems: ['emar'] });
+registerReportSection('emar', emarSection); // section 'emar' of eval/systems.ts

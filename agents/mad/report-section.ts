@@ -71,4 +71,4 @@ export const madSection: SectionBuilder = async (run, o) => {
   return { id: 'mad', title: 'MAD metrics', markdown: parts.join('\n'), json: { ...m, rounds, checklist, consistency: consistency ?? null, perRoundAccuracy: perRound }, plots };
 };
 
-registerReportSection('mad', madSection, { systems: MAD_REPORT_SYSTEMS });
+registerReportSection('mad', madSection); // runs of the 'mad' entry of eval/systems.ts (MAD_REPORT_SYSTEMS)

@@ -20,4 +20,4 @@ export const threeplySection: SectionBuilder = (run, o) => {
   };
 };
 
-registerReportSection('threeply', threeplySection, { systems: ['threeply'] });
+registerReportSection('threeply', threeplySection); // section 'threeply' of eval/systems.ts

@@ -1,9 +1,13 @@
 /**
  * Report sections. The generic ones (summary, accuracy, accuracy by confidence, per-item metrics,
  * tool usage, tokens, failures) apply to every run; an agent system registers extra sections
- * (CASE: advocate evidence recall) with `registerReportSection`, optionally only for runs whose
- * config.system is one of `systems`.
+ * (CASE: advocate evidence recall) with `registerReportSection(id, build)`. A run gets the section
+ * its system's entry in the system list names (eval/systems.ts `reportSection`); `systems` (config.system
+ * values) is for a section outside the list, and a section registered with neither applies to every run.
  */
+import { SYSTEMS, systemSpec } from '../systems.js';
+
+const SYSTEMS_SECTIONS = () => SYSTEMS.map((s) => s.reportSection).filter((x): x is string => x !== null);
 import type { RunData, SectionBuilder } from './types.js';
 
 interface Registered {
@@ -23,5 +27,9 @@ export function registerReportSection(id: string, build: SectionBuilder, opts: {
 
 export function registeredSections(run: RunData): SectionBuilder[] {
   const system = typeof run.config.config.system === 'string' ? run.config.config.system : undefined;
-  return extra.filter((r) => !r.systems || (system !== undefined && r.systems.includes(system))).map((r) => r.build);
+  const listed = new Set(SYSTEMS_SECTIONS());
+  const own = system !== undefined ? systemSpec(system).reportSection : null;
+  return extra
+    .filter((r) => (r.systems ? system !== undefined && r.systems.includes(system) : listed.has(r.id) ? r.id === own : true))
+    .map((r) => r.build);
 }

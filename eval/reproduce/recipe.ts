@@ -20,11 +20,13 @@ import { errors } from '../../core/errors.js';
 import { PACKAGE_ROOT } from '../../core/version.js';
 import { didYouMean } from '../../core/did-you-mean.js';
 import { RETRIEVAL_METHODS } from '../../retrieval/open.js';
+import { RUN_SYSTEM_IDS, SYSTEMS } from '../systems.js';
 
-export const RUN_SYSTEMS = ['retrieval', 'trec', 'case', 'baseline', 'acal', 'mad', 'threeply', 'emar'] as const;
-export type RunSystem = (typeof RUN_SYSTEMS)[number];
+/** The systems a recipe run may name: every entry of the system list (eval/systems.ts) that runs. */
+export const RUN_SYSTEMS = RUN_SYSTEM_IDS as readonly [string, ...string[]];
+export type RunSystem = string;
 /** Grid runs that need no LLM (they run in process: retrieval-run.ts, trec-run.ts). */
-export const OFFLINE_SYSTEMS: readonly RunSystem[] = ['retrieval', 'trec'];
+export const OFFLINE_SYSTEMS: readonly RunSystem[] = SYSTEMS.filter((s) => s.run?.via === 'in-process').map((s) => s.id);
 
 const ArgValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
 

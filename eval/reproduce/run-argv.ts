@@ -4,6 +4,7 @@
  * The same list is printed in table.md so a reviewer can rerun one cell by hand.
  */
 import { join } from 'node:path';
+import { runnableSystem } from '../systems.js';
 import type { RecipeRun } from './recipe.js';
 
 export interface RunArgvOptions {
@@ -18,23 +19,24 @@ export interface RunArgvOptions {
   llmProvider?: string;
 }
 
-const TAKES_INDEX = new Set(['case', 'baseline', 'mad', 'acal']);
-
 function flag(key: string, value: string | number | boolean | string[]): string[] {
   if (value === true) return [`--${key}`];
   if (value === false) return [`--no-${key}`];
   return [`--${key}`, Array.isArray(value) ? value.join(',') : String(value)];
 }
 
+/** What the system list (eval/systems.ts) says about how `run.system` runs. */
 export function runArgv(run: RecipeRun, o: RunArgvOptions): string[] {
+  const spec = runnableSystem(run.system)?.run;
+  if (!spec) throw new Error(`no runnable system "${run.system}" in the system list (eval/systems.ts)`);
   const args = { ...run.args };
   const out: string[] = ['run', run.system];
-  if (run.system === 'threeply' && o.limit !== undefined) args.n = Math.min(Number(args.n ?? 90), o.limit);
+  if (spec.limit === 'n' && o.limit !== undefined) args.n = Math.min(Number(args.n ?? 90), o.limit);
   for (const [k, v] of Object.entries(args)) out.push(...flag(k, v));
-  out.push('--run-dir', o.runDir);
-  if (o.limit !== undefined && run.system !== 'threeply') out.push('--limit', String(o.limit));
-  if (o.index && TAKES_INDEX.has(run.system) && args.index === undefined) out.push('--index', o.index);
-  if (o.data && run.system === 'acal' && args.data === undefined) out.push('--data', o.data);
+  out.push(spec.runDirFlag, o.runDir);
+  if (o.limit !== undefined && spec.limit === 'limit') out.push('--limit', String(o.limit));
+  if (o.index && spec.takesIndex && args.index === undefined) out.push('--index', o.index);
+  if (o.data && spec.takesData && args.data === undefined) out.push('--data', o.data);
   if (o.config) out.push('--config', o.config);
   if (o.cache === false) out.push('--no-cache');
   if (o.llmProvider) out.push('--llm-provider', o.llmProvider);

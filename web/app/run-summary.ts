@@ -115,7 +115,7 @@ export async function renderRunsTable(root: HTMLElement, params: URLSearchParams
       viewHeading(`Runs (${runs.length})`),
       runs.length === 0 ? h('p', { class: 'muted' }, 'no runs found under --runs') : null,
       h('div', { class: 'runs-filter' }, h('label', {}, 'filter ', filterText), h('label', {}, 'system ', systemSel), count, compareBtn),
-      h('p', { class: 'muted' }, 'Figures: each system\'s headline metrics (agents/systems.ts) with 95% intervals — Wilson for proportions, bootstrap otherwise (none below 10 items). Hover a figure for n and the method.'),
+      h('p', { class: 'muted' }, 'Figures: each system\'s headline metrics (eval/systems.ts) with 95% intervals — Wilson for proportions, bootstrap otherwise (none below 10 items). Hover a figure for n and the method.'),
       h('div', { class: 'scroll-x', tabindex: 0, role: 'region', 'aria-label': 'runs table' }, table),
       exportControl(table, 'runs'),
     ),

@@ -15,6 +15,7 @@ import { emarTrace } from './trace-emar.js';
 import { madTrace } from './trace-mad.js';
 import { baselineTrace, genericTrace, retrievalTrace } from './trace-retrieval.js';
 import { threeplyTrace } from './trace-threeply.js';
+import type { TraceKind } from './trace-kinds.js';
 
 interface RunInfo { id: string; kind: string; system?: string; mode?: string; dataset?: string; items: number; correct: number; graphs: number; parent?: string }
 interface Row { id: string; prediction: string | null; gold: string; correct: boolean; confidence: string | null; question: string | null; error: string | null; metrics: Record<string, unknown> | null }
@@ -165,7 +166,6 @@ function retrievalItems(rows: Row[], runId: string, filter: string, item: string
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-type TraceKind = 'case' | 'mad' | 'emar' | 'threeply' | 'retrieval' | 'baseline' | 'other';
 
 /** Which trace view fits: by the trace's own shape (defensive: any system's trace may be partial). */
 export function traceKind(t: any): TraceKind {

@@ -6,7 +6,7 @@
 /** What a run dir holds: a CASE/baseline run, an ACAL run (argument graphs), or another run. */
 export type RunKind = 'case' | 'acal' | 'run';
 
-/** One headline figure as the server sends it (agents/systems.ts HeadlineFigure). */
+/** One headline figure as the server sends it (eval/systems.ts HeadlineFigure). */
 export interface Figure {
   id: string;
   label: string;
@@ -27,7 +27,7 @@ export interface RunSummary {
   kind: RunKind;
   /** config.json's `system` value. */
   system: string | null;
-  /** The registry's display name for it (agents/systems.ts). */
+  /** The registry's display name for it (eval/systems.ts). */
   systemName: string;
   dataset: string | null;
   mode: string | null;

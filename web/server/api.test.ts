@@ -15,6 +15,7 @@ import { FakeChatModel } from '../../tests/support/fake-chat-model.js';
 import { makeExplorerFixtures, type ExplorerFixtures } from '../test-support/explorer-fixtures.js';
 import { startExplorer, type ExplorerServer } from './server.js';
 import { DEFAULT_K, SEARCH_K } from '../../retrieval/default-k.js';
+import { SYSTEMS } from '../../eval/systems.js';
 
 let f: ExplorerFixtures;
 let s: ExplorerServer;
@@ -107,6 +108,9 @@ describe('explorer server', () => {
     expect(r.json.llm).toEqual({ available: false });
     // The explorer's k defaults come from the one place (retrieval/default-k.ts), not from the app.
     expect(r.json.defaults).toEqual({ searchK: SEARCH_K, evidenceK: DEFAULT_K });
+    // the system list comes from eval/systems.ts, one entry per system
+    expect(r.json.systems.map((s: { id: string }) => s.id)).toEqual(SYSTEMS.map((s) => s.id));
+    expect(r.json.systems.find((s: { id: string }) => s.id === 'case')).toEqual({ id: 'case', name: 'CASE', traceKind: 'case', reportSection: 'case', takesIndex: true, runnable: true });
     expect(r.text).not.toMatch(/apiKey|baseUrl|sk-/i);
   });
 

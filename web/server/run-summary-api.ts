@@ -1,6 +1,6 @@
 /**
  * Run summaries for the runs list and the run page — system, dataset, model, method, k, n, the
- * system's headline figures from the system registry (agents/systems.ts: Recall@k/MRR for a
+ * system's headline figures from the system registry (eval/systems.ts: Recall@k/MRR for a
  * retrieval run, hallucination accuracy … for 3-ply, macro-F1 and convergence for EMAR and ACAL,
  * accuracy for the rest; Wilson or bootstrap 95% intervals), failures, tokens, date — plus the run page's plots (reliability diagram when the
  * run has confidences; MAD's accuracy per round when its traces carry verdicts) as the same
@@ -11,7 +11,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { readRegularFile } from '../../core/read-regular.js';
 import { join } from 'node:path';
-import { headlineFigures, modelOf, SMALL_N, systemSpec } from '../../agents/systems.js';
+import { headlineFigures, modelOf, SMALL_N, systemSpec } from '../../eval/systems.js';
 import { confidenceBins } from '../../eval/plots/confidence-bins.js';
 import { roundAccuracy } from '../../eval/plots/round-accuracy.js';
 import { reliabilitySpec, roundAccuracySpec, type PlotSpec } from '../../eval/plots/specs.js';

@@ -52,6 +52,7 @@ import { runCalls } from './llm-calls-api.js';
 import { passagePage, passageQuerySchema } from './passage-api.js';
 import { evalProgressQuerySchema } from './retrieval-eval-api.js';
 import { DEFAULT_K, SEARCH_K } from '../../retrieval/default-k.js';
+import { SYSTEMS } from '../../eval/systems.js';
 
 export interface ExplorerOptions {
   index?: string;
@@ -105,6 +106,8 @@ export async function startExplorer(opts: ExplorerOptions = {}): Promise<Explore
       runs: opts.runs ? true : false,
       llm: opts.llm ? { available: true, label: opts.llmLabel ?? 'configured model' } : { available: false },
       defaults: { searchK: SEARCH_K, evidenceK: DEFAULT_K },
+      // the system list (eval/systems.ts): names, trace views, report sections, what each run takes
+      systems: SYSTEMS.map((sy) => ({ id: sy.id, name: sy.name, traceKind: sy.traceKind, reportSection: sy.reportSection, takesIndex: sy.run?.takesIndex ?? false, runnable: sy.run !== undefined })),
     }),
     '/api/search': async (_req, url) => search(needIndex(), validate(searchQuerySchema, queryParams(url), 'search')),
     '/api/explain': async (_req, url) => explainHit(needIndex(), validate(explainQuerySchema, queryParams(url), 'explain')),

@@ -1,12 +1,15 @@
 /**
- * The system registry: one entry per kind of run lexcase writes (config.json's `system`), each
- * declaring its display name, how to read its method / k / model from the config, and its headline
- * metrics — the figures the explorer's runs list, run page and compare view show (and any other
- * reader: the library exports `systemSpec` and `headlineFigures`). One place: a new system adds an
- * entry here, and every view shows its figures.
- *
- * Entries are objects so more per-system facts can be added as fields (issue 28: the run-dir flag,
- * whether the system takes an index, its trace kind, its report section).
+ * The system list: one entry per kind of run lexcase writes (config.json's `system`), and every
+ * per-system fact any layer reads — display name, run command and its run-dir flag, whether it
+ * takes an index (or a --data dir), the explorer's trace view, the report section, how to read its
+ * method / k from the config, and its headline metrics. Readers: the reproduce runner
+ * (eval/reproduce/recipe.ts `RUN_SYSTEMS`, run-argv.ts), the report (eval/report/registry.ts picks
+ * a system's section by `reportSection`), the explorer (its server sends the list in /api/info and
+ * headline figures in /api/runs/summary; web/app/run-view.ts keys its trace views by `TraceKind`),
+ * the CLI (`lexcase run --help` lists the systems from here) and the library (`systemSpec`,
+ * `headlineFigures`). It lives in eval/ because the reproduce runner and the report, below
+ * agents/, read it; it names systems, it imports none of them. A new system is one entry here
+ * (docs/architecture.md, "How to add an agent system").
  *
  * Intervals: a 0/1 figure (accuracy, Recall@k with one gold passage per query, a convergence or
  * abstention rate) gets a Wilson score interval (eval/wilson.ts), honest at any n; any other figure
@@ -14,12 +17,14 @@
  * MIN_BOOTSTRAP_N items where a bootstrap says nothing. Every figure below SMALL_N items carries a
  * small-n warning.
  */
-import { bootstrapStatisticCi } from '../eval/bootstrap.js';
-import { classificationReport } from '../eval/metrics/classification.js';
-import { correctFlags, isFailed, scoredPrediction } from '../eval/metrics/failures.js';
-import type { ResultRecord } from '../eval/types.js';
-import { wilsonCi } from '../eval/wilson.js';
-import { ACAL_LABELS } from './acal/metrics.js';
+import { bootstrapStatisticCi } from './bootstrap.js';
+import { classificationReport } from './metrics/classification.js';
+import { correctFlags, isFailed, scoredPrediction } from './metrics/failures.js';
+import type { ResultRecord } from './types.js';
+import { wilsonCi } from './wilson.js';
+
+/** ACAL's answer labels (agents/acal/metrics.ts reads them from here: one definition). */
+export const ACAL_LABELS = ['Yes', 'No'] as const;
 
 /** Below this n every figure is flagged "small n". */
 export const SMALL_N = 30;
@@ -58,13 +63,37 @@ export interface HeadlineMetric {
   compute(records: readonly ResultRecord[], ctx: FigureContext): HeadlineFigure[];
 }
 
+/** The explorer's trace views (web/app/run-view.ts has one renderer per kind). */
+export const TRACE_KINDS = ['case', 'mad', 'emar', 'threeply', 'retrieval', 'baseline', 'other'] as const;
+export type TraceKind = (typeof TRACE_KINDS)[number];
+
+/** How a system runs: `lexcase run <id>` (a child process of `reproduce`), or in process. */
+export interface RunSpec {
+  /** `cli`: `lexcase run <id> …`; `in-process`: the reproduce runner runs it itself, no LLM (retrieval-run.ts, trec-run.ts). */
+  via: 'cli' | 'in-process';
+  /** The flag that names the run directory (`lexcase run <id> --run-dir DIR`). */
+  runDirFlag: '--run-dir';
+  /** It searches an index: `reproduce --index DIR` is passed on as `--index DIR`. */
+  takesIndex: boolean;
+  /** It reads a user-supplied dataset dir: `reproduce --data DIR` is passed on as `--data DIR`. */
+  takesData: boolean;
+  /** `--limit N` caps its items (3-ply caps its `--n` instead). */
+  limit: 'limit' | 'n';
+}
+
 export interface SystemSpec {
-  /** Registry key. */
+  /** Registry key (and `lexcase run <id>` / a recipe run's `system` when `run` is set). */
   id: string;
   /** Display name. */
   name: string;
   /** config.json `system` values this entry covers. */
   matches(configSystem: string): boolean;
+  /** How it runs; absent for runs no recipe can ask for (a reproduction's own record). */
+  run?: RunSpec;
+  /** Which trace view the explorer gives its items (a baseline's trace is recognised by shape). */
+  traceKind: TraceKind;
+  /** The id of the report section registered for its runs (`registerReportSection`), if any. */
+  reportSection: string | null;
   /** The retrieval method, mode or variant a run used, for the runs list. */
   method(config: Record<string, unknown>): string | null;
   /** The k (passages per search) a run used, for the runs list (a list of ks for retrieval runs). */
@@ -209,29 +238,52 @@ const threeplyAbstention: HeadlineMetric = {
 const defaultMethod = (c: Record<string, unknown>) => str(c.method) ?? str(c.mode) ?? str(c.variant) ?? null;
 const defaultK = (c: Record<string, unknown>) => (num(c.k) !== null ? String(c.k) : null);
 
+const cli = (takesIndex: boolean, takesData = false, limit: RunSpec['limit'] = 'limit'): RunSpec => ({ via: 'cli', runDirFlag: '--run-dir', takesIndex, takesData, limit });
+const inProcess: RunSpec = { via: 'in-process', runDirFlag: '--run-dir', takesIndex: true, takesData: false, limit: 'limit' };
+
 /** Every system, in the order the runs list groups them. */
 export const SYSTEMS: readonly SystemSpec[] = [
   {
     id: 'retrieval',
     name: 'retrieval',
     matches: (s) => s === 'retrieval',
+    run: inProcess,
+    traceKind: 'retrieval',
+    reportSection: null,
     method: (c) => str(c.method),
     k: (c) => (Array.isArray(c.ks) ? c.ks.join(', ') : defaultK(c)),
     headline: [recall, mrr],
   },
   {
+    id: 'trec',
+    name: 'TREC run',
+    matches: (s) => s === 'trec',
+    run: { ...inProcess, takesData: true },
+    traceKind: 'other',
+    reportSection: null,
+    method: defaultMethod,
+    k: defaultK,
+    headline: [accuracy],
+  },
+  {
     id: 'case',
     name: 'CASE',
     matches: (s) => s === 'case',
+    run: cli(true),
+    traceKind: 'case',
+    reportSection: 'case',
     method: (c) => (Array.isArray(c.methods) ? c.methods.join('+') : str(c.method)),
     k: defaultK,
     headline: [accuracy, rate('gold-in-evidence', 'gold passage in evidence', 'goldInAnyEvidence')],
   },
-  { id: 'baseline', name: 'baseline (CASE)', matches: (s) => s === 'baseline', method: (c) => str(c.mode), k: defaultK, headline: [accuracy] },
+  { id: 'baseline', name: 'baseline (CASE)', matches: (s) => s === 'baseline', run: cli(true), traceKind: 'baseline', reportSection: 'case', method: (c) => str(c.mode), k: defaultK, headline: [accuracy] },
   {
     id: 'mad',
     name: 'MAD',
     matches: (s) => s === 'mad' || s.startsWith('mad/'),
+    run: cli(true),
+    traceKind: 'mad',
+    reportSection: 'mad',
     method: (c) => [str(c.topology), str(c.method)].filter(Boolean).join(' · ') || null,
     k: defaultK,
     headline: [accuracy],
@@ -240,6 +292,9 @@ export const SYSTEMS: readonly SystemSpec[] = [
     id: 'acal',
     name: 'ACAL',
     matches: (s) => s === 'acal' || s.startsWith('acal-'),
+    run: cli(true, true),
+    traceKind: 'other', // its items are argument graphs: the explorer's ACAL view (/api/acal/graph)
+    reportSection: 'acal',
     method: (c) => str(c.semantics) ?? defaultMethod(c),
     k: defaultK,
     headline: [macroF1(ACAL_LABELS), accuracy, rate('convergence', 'convergence', 'converged')],
@@ -248,6 +303,9 @@ export const SYSTEMS: readonly SystemSpec[] = [
     id: 'threeply',
     name: '3-ply',
     matches: (s) => s === 'threeply',
+    run: cli(false, false, 'n'),
+    traceKind: 'threeply',
+    reportSection: 'threeply',
     method: (c) => str(c.variant),
     k: () => null,
     headline: [
@@ -260,15 +318,26 @@ export const SYSTEMS: readonly SystemSpec[] = [
     id: 'emar',
     name: 'EMAR',
     matches: (s) => s === 'emar',
+    run: cli(false),
+    traceKind: 'emar',
+    reportSection: 'emar',
     method: (c) => str(c.convergence) ?? str(c.embedder),
     k: () => null,
     headline: [macroF1(), accuracy, rate('convergence', 'convergence', 'converged', (r) => !isFailed(r))],
   },
-  { id: 'reproduce', name: 'reproduction', matches: (s) => s === 'reproduce', method: () => null, k: () => null, headline: [] },
+  { id: 'reproduce', name: 'reproduction', matches: (s) => s === 'reproduce', traceKind: 'other', reportSection: null, method: () => null, k: () => null, headline: [] },
 ];
 
+/** The systems a recipe run may name (`run.system`), in registry order. */
+export const RUN_SYSTEM_IDS: readonly string[] = SYSTEMS.filter((s) => s.run).map((s) => s.id);
+
+/** The registry entry of a runnable system by id (undefined for an unknown one). */
+export function runnableSystem(id: string): (SystemSpec & { run: RunSpec }) | undefined {
+  return SYSTEMS.find((s): s is SystemSpec & { run: RunSpec } => s.id === id && s.run !== undefined);
+}
+
 /** Any system not in the registry: its accuracy. */
-export const GENERIC_SYSTEM: SystemSpec = { id: 'other', name: 'run', matches: () => true, method: defaultMethod, k: defaultK, headline: [accuracy] };
+export const GENERIC_SYSTEM: SystemSpec = { id: 'other', name: 'run', matches: () => true, traceKind: 'other', reportSection: null, method: defaultMethod, k: defaultK, headline: [accuracy] };
 
 /** The registry entry for a config.json `system` value (GENERIC_SYSTEM when none matches). */
 export function systemSpec(configSystem: string | null | undefined): SystemSpec {
