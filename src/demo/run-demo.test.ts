@@ -43,7 +43,7 @@ describe('runDemo', () => {
     type R = { results: Array<{ method: string; metrics: unknown }> };
     const metricsOf = (x: unknown) => (x as R).results.map((r) => [r.method, r.metrics]);
     expect(metricsOf(again.json.retrieval)).toEqual(metricsOf(first.json.retrieval));
-  });
+  }, 240_000); // builds an index and evaluates two methods: ~20 s idle, over 60 s at load 15
 
   it('runs extra steps in order with the shared context (how dense/CASE steps plug in)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'lexcase-demo-'));

@@ -520,8 +520,12 @@ async function main(): Promise<number> {
     if (o.recipes) {
       const list = await runBash('lexcase --json reproduce', { env: baseEnv, cwd: work }, 120, stateDir);
       let ids: string[] = [];
+      // a recipe whose data is only the user's own copy (CACM) cannot run here: it must exit 1 naming --data
+      const ownData = new Set<string>();
       try {
-        ids = (JSON.parse(list.stdout).recipes ?? JSON.parse(list.stdout)).map((r: { id: string }) => r.id);
+        const listed = (JSON.parse(list.stdout).recipes ?? JSON.parse(list.stdout)) as { id: string; data?: string[] }[];
+        ids = listed.map((r) => r.id);
+        for (const r of listed) if ((r.data ?? []).length > 0 && (r.data ?? []).every((d) => /: your copy/.test(d))) ownData.add(r.id);
       } catch {
         failed.push(`recipes: \`lexcase --json reproduce\` printed no recipe list (exit ${list.code})\n${tail(list.stderr)}`);
       }
@@ -531,8 +535,10 @@ async function main(): Promise<number> {
         recipesRun++;
         const res = await runBash(`lexcase reproduce ${id} --limit 2 --endpoint ${srv.url} --model scripted --run-dir runs/${id}`, { env: baseEnv, cwd: ws }, o.timeout, stateDir);
         const table = join(ws, 'runs', id, 'table.md');
-        const why = res.timedOut ? `timed out after ${o.timeout} s` : res.code !== 0 ? `exit ${res.code}` : STACK.test(res.stderr + res.stdout) ? 'printed a stack trace' : !existsSync(table) ? 'wrote no table.md' : '';
-        console.log(`  ${why ? 'FAIL' : 'ok  '} ${(res.ms / 1000).toFixed(1).padStart(6)}s  reproduce ${id} --limit 2 (installed package, scripted server)`);
+        const own = ownData.has(id);
+        const exitWhy = own ? (res.code !== 1 ? `exit ${res.code} (expected 1: no --data)` : !/pass --data/.test(res.stderr) ? 'exit 1 without naming --data' : '') : res.code !== 0 ? `exit ${res.code}` : '';
+        const why = res.timedOut ? `timed out after ${o.timeout} s` : exitWhy || (STACK.test(res.stderr + res.stdout) ? 'printed a stack trace' : !existsSync(table) ? 'wrote no table.md' : '');
+        console.log(`  ${why ? 'FAIL' : 'ok  '} ${(res.ms / 1000).toFixed(1).padStart(6)}s  reproduce ${id} --limit 2 (installed package, scripted server)${own ? ' — needs your data: exit 1 naming --data, table of errors written' : ''}`);
         if (why) failed.push(`recipe ${id}: ${why}\n${tail(res.stderr)}`);
       }
     }

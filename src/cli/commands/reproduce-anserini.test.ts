@@ -112,6 +112,7 @@ describe('lexcase reproduce anserini-cacm', () => {
 
   it('without --data the runs fail, saying CACM is not bundled and where to get it', async () => {
     const r = await cli('reproduce', 'anserini-cacm', '--run-dir', join(dir, 'nodata'));
+    expect(r.code).toBe(1); // nothing reproduced: a script must not read it as success
     expect(r.stdout).toMatch(/`bm25` \(trec\): failed — the CACM recipe needs your copy of CACM: pass --data FOLDER/);
     expect(r.stdout).toMatch(/not bundled \(no licence to redistribute it\)[\s\S]*anserini-tools/);
   });

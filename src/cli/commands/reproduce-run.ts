@@ -71,13 +71,13 @@ export function inProcessRunner(fullProgram: () => Promise<Command>): CommandRun
   };
 }
 
-export function listRecipes(): { id: string; title: string; llm: boolean }[] {
+export function listRecipes(): { id: string; title: string; llm: boolean; data: string[] }[] {
   return readdirSync(recipesDir())
     .filter((f) => f.endsWith('.json'))
     .sort()
     .map((f) => {
       const { recipe } = loadRecipe(join(recipesDir(), f));
-      return { id: recipe.id, title: `${recipe.paper}, ${recipe.table}: ${recipe.title}`, llm: recipe.needs.llm };
+      return { id: recipe.id, title: `${recipe.paper}, ${recipe.table}: ${recipe.title}`, llm: recipe.needs.llm, data: recipe.needs.data };
     });
 }
 

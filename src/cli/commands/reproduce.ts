@@ -3,11 +3,12 @@
  *  [--index DIR] [--data DIR] [--only a,b]`: run a paper table's grid (recipes/<paper>-<table>.json)
  * through the experiment runner — resumable, LLM responses cached — and write table.md/table.json
  * with the paper's numbers beside lexcase's (95% CI, n, ⚠ where the paper's value is outside the CI).
- * `lexcase reproduce` alone lists the recipes. See docs/reproductions.md.
+ * `lexcase reproduce` alone lists the recipes. Exit 1 when no run of the recipe succeeded. See docs/reproductions.md.
  */
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { LLM_PROVIDERS } from '../../../core/llm/providers.js';
+import { log } from '../../../core/log.js';
 import { addEndpointOptions } from '../llm-options.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
 import type { CliContext } from './types.js';
@@ -39,6 +40,14 @@ export function register(program: Command, ctx: CliContext): void {
         }
         const r = await reproduce(name, flags, ctx.fullProgram);
         output(g, { runDir: r.dir, table: r.table }, () => `${r.tableMd}\nwrote ${join(r.dir, 'table.md')} and table.json`);
+        // nothing reproduced (every run failed or was unavailable, e.g. CACM without --data): the table
+        // still lists each run's error, but a script must not read exit 0 as a reproduction
+        const runs = r.table.runs;
+        if (runs.length > 0 && !runs.some((s) => s.status === 'done')) {
+          const first = runs.find((s) => s.error)?.error;
+          log.error(`no run of ${r.table.recipe} succeeded (${runs.length} ${runs.length === 1 ? 'run' : 'runs'})${first ? `: ${first}` : ''}`);
+          process.exitCode = 1;
+        }
       }),
     );
 }
