@@ -7,9 +7,12 @@
  *
  *   node dist/bench/embed-openai-local.js [--passages 20000] [--dim 384]
  *
- * Prints JSON: passages/s per configuration and the load average. The server shares the machine's
- * cores with the client, so this is a lower bound of what the client does against a remote server.
+ * Prints JSON: passages/s and the client's CPU µs per passage per configuration, and the load
+ * average. The server runs in a child process (this file with --serve) but shares the machine's
+ * cores with the client, so passages/s is a lower bound of what the client does against a remote
+ * server; 1e6 / (CPU µs per passage) is what one core of client could do.
  */
+import { fork, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -18,53 +21,98 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createEmbedder } from '../indexer/embed/create-embedder.js';
-import { buildIndex } from '../indexer/build.js';
-import { addDenseIndex } from '../indexer/dense/add-dense.js';
 import { syntheticPassagesSync } from './synthetic.js';
 
-function instantServer(dim: number): Promise<{ server: Server; baseURL: string; requests: () => number }> {
-  const bodies = new Map<number, string>();
-  const vector = JSON.stringify(Array.from({ length: dim }, (_, j) => ((j * 7919) % 97) / 97 - 0.5));
-  let requests = 0;
+/**
+ * The instant server: it reads the request (JSON.parse, to count the inputs and see the encoding
+ * asked for) and answers with a body precomputed per (inputs, encoding) — base64 when asked for
+ * (`honourBase64`), float arrays otherwise, as a server that ignores `encoding_format` does.
+ */
+function instantServer(dim: number, honourBase64: boolean): Promise<{ server: Server; baseURL: string }> {
+  const bodies = new Map<string, Buffer>();
+  const values = Array.from({ length: dim }, (_, j) => ((j * 7919) % 97) / 97 - 0.5);
+  const asFloat = JSON.stringify(values);
+  const asBase64 = JSON.stringify(Buffer.from(Float32Array.from(values).buffer).toString('base64'));
   const server = createServer((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (d: string) => (raw += d));
+    const chunks: Buffer[] = [];
+    req.on('data', (d: Buffer) => chunks.push(d));
     req.on('end', () => {
-      requests++;
-      // Count the inputs without parsing the texts' JSON twice: the body is {"model":…,"input":[…]}.
-      const n = (JSON.parse(raw) as { input: string[] | string }).input.length;
-      let body = bodies.get(n);
+      const q = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { input: string[] | string; encoding_format?: string };
+      const n = Array.isArray(q.input) ? q.input.length : 1;
+      const b64 = honourBase64 && q.encoding_format === 'base64';
+      const key = `${n}:${b64}`;
+      let body = bodies.get(key);
       if (!body) {
+        const vector = b64 ? asBase64 : asFloat;
         const data = Array.from({ length: n }, (_, i) => `{"object":"embedding","index":${i},"embedding":${vector}}`).join(',');
-        bodies.set(n, (body = `{"object":"list","model":"local","data":[${data}],"usage":{"prompt_tokens":0,"total_tokens":0}}`));
+        bodies.set(key, (body = Buffer.from(`{"object":"list","model":"local","data":[${data}],"usage":{"prompt_tokens":0,"total_tokens":0}}`)));
       }
-      res.writeHead(200, { 'content-type': 'application/json' });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
       res.end(body);
     });
   });
   return new Promise((r) =>
-    server.listen(0, '127.0.0.1', () => r({ server, baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, requests: () => requests })),
+    server.listen(0, '127.0.0.1', () => r({ server, baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` })),
   );
 }
 
-export async function runOpenAiLocalBench(passages = 20_000, dim = 384) {
-  const { server, baseURL, requests } = await instantServer(dim);
+/** The server in its own process (this file with --serve), so its CPU is not the client's; resolves its base URL. */
+function serverProcess(dim: number, honourBase64: boolean): Promise<{ child: ChildProcess; baseURL: string }> {
+  const self = fileURLToPath(import.meta.url);
+  // From sources (vitest), the child loads this .ts through tsx.
+  const execArgv = self.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = fork(self, ['--serve', String(dim), honourBase64 ? 'base64' : 'float'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
+  return new Promise((res, rej) => {
+    child.once('message', (m) => res({ child, baseURL: String(m) }));
+    child.once('error', rej);
+    child.once('exit', (code) => rej(new Error(`bench embedding server exited with code ${code}`)));
+  });
+}
+
+const round = (x: number, d = 0) => Math.round(x * 10 ** d) / 10 ** d;
+
+export interface OpenAiLocalArgs {
+  passages?: number;
+  dim?: number;
+  /** Also time addDenseIndex end to end (default true; false leaves LanceDB unloaded). */
+  endToEnd?: boolean;
+}
+
+/**
+ * Client passages/s and client CPU per passage (this process's user+system CPU: the server runs in
+ * a child process) for: the embedder at 1 and 4 requests in flight against a server that honours
+ * base64, the same against one that answers float arrays whatever is asked, and addDenseIndex end
+ * to end (embedding overlapped with LanceDB appends, base64 server).
+ */
+export async function runOpenAiLocalBench(args: OpenAiLocalArgs = {}) {
+  const passages = args.passages ?? 20_000;
+  const dim = args.dim ?? 384;
+  const servers = { base64: await serverProcess(dim, true), float: await serverProcess(dim, false) };
   const texts: string[] = [];
   for (const p of syntheticPassagesSync({ n: passages, seed: 42 })) texts.push(p.text.split(' ').slice(0, 128).join(' '));
-  const rows: Record<string, unknown>[] = [];
+  const rows: Array<{ what: string; server: string; concurrency: number; passages: number; seconds: number; passagesPerS: number; clientCpuUsPerPassage: number }> = [];
+  const timed = async (what: string, server: 'base64' | 'float', concurrency: number, fn: () => Promise<void>) => {
+    const c0 = process.cpuUsage();
+    const t = performance.now();
+    await fn();
+    const s = (performance.now() - t) / 1000;
+    const c = process.cpuUsage(c0);
+    rows.push({ what, server, concurrency, passages: texts.length, seconds: round(s, 2), passagesPerS: round(texts.length / s), clientCpuUsPerPassage: round((c.user + c.system) / texts.length, 1) });
+  };
   const dir = await mkdtemp(join(tmpdir(), 'lexcase-embed-openai-'));
   try {
-    for (const concurrency of [1, 4]) {
-      const emb = await createEmbedder({ provider: 'openai', baseURL, model: 'local-embedder', apiKey: 'not-needed', concurrency });
-      const r0 = requests();
-      const t = performance.now();
-      const vecs = await emb.embed(texts, { kind: 'passage' });
-      const s = (performance.now() - t) / 1000;
-      if (vecs.length !== texts.length) throw new Error('wrong vector count');
-      rows.push({ what: 'embedder', concurrency, batchSize: 64, passages: texts.length, seconds: Math.round(s * 100) / 100, passagesPerS: Math.round(texts.length / s), requests: requests() - r0 });
+    for (const [server, concurrency] of [['base64', 1], ['base64', 4], ['float', 4]] as const) {
+      const emb = await createEmbedder({ provider: 'openai', baseURL: servers[server].baseURL, model: 'local-embedder', apiKey: 'not-needed', concurrency });
+      await emb.embed(texts.slice(0, 256), { kind: 'passage' }); // warm-up: connections, JIT
+      await timed('embedder', server, concurrency, async () => {
+        const vecs = await emb.embed(texts, { kind: 'passage' });
+        if (vecs.length !== texts.length || vecs[0].length !== dim) throw new Error('wrong vectors');
+      });
     }
+    if (args.endToEnd === false) return { dim, wordsPerPassage: 128, batchSize: 64, appendBatch: 256, loadAvg: loadavg().map((x) => round(x, 2)), rows };
     // End to end: index dense over a built index (default batch 256 per append, 4 requests in flight).
+    const { buildIndex } = await import('../indexer/build.js');
+    const { addDenseIndex } = await import('../indexer/dense/add-dense.js');
     const idx = join(dir, 'index');
     await buildIndex(
       (async function* () {
@@ -73,23 +121,28 @@ export async function runOpenAiLocalBench(passages = 20_000, dim = 384) {
       })(),
       { out: idx, corpusName: 'embed-openai-local', workers: 0 },
     );
-    const t = performance.now();
-    await addDenseIndex(idx, { embedder: { provider: 'openai', baseURL, model: 'local-embedder', apiKey: 'not-needed' }, annThreshold: Number.MAX_SAFE_INTEGER });
-    const s = (performance.now() - t) / 1000;
-    rows.push({ what: 'addDenseIndex (embed + LanceDB append, flat)', concurrency: 4, batchSize: 64, appendBatch: 256, passages: texts.length, seconds: Math.round(s * 100) / 100, passagesPerS: Math.round(texts.length / s) });
+    await timed('addDenseIndex (embed + LanceDB append, flat)', 'base64', 4, async () => {
+      await addDenseIndex(idx, { embedder: { provider: 'openai', baseURL: servers.base64.baseURL, model: 'local-embedder', apiKey: 'not-needed' }, annThreshold: Number.MAX_SAFE_INTEGER });
+    });
   } finally {
-    server.close();
+    for (const s of Object.values(servers)) s.child.kill();
     await rm(dir, { recursive: true, force: true });
   }
-  return { dim, wordsPerPassage: 128, loadAvg: loadavg().map((x) => Math.round(x * 100) / 100), rows };
+  return { dim, wordsPerPassage: 128, batchSize: 64, appendBatch: 256, loadAvg: loadavg().map((x) => round(x, 2)), rows };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
-  const { values } = parseArgs({ args: process.argv.slice(2), options: { passages: { type: 'string' }, dim: { type: 'string' } } });
-  runOpenAiLocalBench(Number(values.passages ?? 20_000), Number(values.dim ?? 384))
-    .then((r) => process.stdout.write(JSON.stringify(r, null, 2) + '\n'))
-    .catch((e) => {
-      process.stderr.write(`embed-openai-local failed: ${e instanceof Error ? e.message : String(e)}\n`);
-      process.exit(1);
-    });
+  const { values } = parseArgs({ args: process.argv.slice(2), allowPositionals: true, options: { passages: { type: 'string' }, dim: { type: 'string' }, serve: { type: 'string' }, 'no-end-to-end': { type: 'boolean' } } });
+  if (values.serve) {
+    const { server, baseURL } = await instantServer(Number(values.serve), process.argv.at(-1) === 'base64');
+    process.send?.(baseURL);
+    process.on('disconnect', () => server.close(() => process.exit(0)));
+  } else {
+    runOpenAiLocalBench({ passages: Number(values.passages ?? 20_000), dim: Number(values.dim ?? 384), endToEnd: !values['no-end-to-end'] })
+      .then((r) => process.stdout.write(JSON.stringify(r, null, 2) + '\n'))
+      .catch((e) => {
+        process.stderr.write(`embed-openai-local failed: ${e instanceof Error ? e.message : String(e)}\n`);
+        process.exit(1);
+      });
+  }
 }

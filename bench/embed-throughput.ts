@@ -7,7 +7,11 @@
  * - use-lite (bundled Universal Sentence Encoder lite), in-thread and with the worker pool,
  *   at the demo's 128-word truncation;
  * - openai / transformers with a real model only when LEXCASE_EMBED_BASE_URL or
- *   LEXCASE_BENCH_MODEL_DIR is set (none of that is reachable here).
+ *   LEXCASE_BENCH_MODEL_DIR is set (none of that is reachable here);
+ * - issue 31 target 4, in the same run: `openaiLocal` (bench/embed-openai-local.ts: the openai
+ *   client against instant local servers, and addDenseIndex end to end) and `useLiteBound`
+ *   (bench/use-lite-bound.ts: use-lite's passages/s on 128-word Bar Exam passages beside its
+ *   compute bound, the gemm kernel's measured multiply-adds/s ÷ multiply-adds per passage).
  *
  *   runEmbedThroughputBench({ seed: 42, passages: 96 }) → { corpus, rows: [{ embedder, passagesPerS, ... }] }
  */
@@ -20,6 +24,8 @@ import { DATA_DIR } from '../corpora/registry.js';
 import { createEmbedder } from '../indexer/embed/create-embedder.js';
 import type { EmbedderSpec } from '../indexer/embed/types.js';
 import { createRng } from '../core/rng.js';
+import { runOpenAiLocalBench } from './embed-openai-local.js';
+import { runUseLiteBound } from './use-lite-bound.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), fileURLToPath(import.meta.url).endsWith('.ts') ? '..' : '../..');
 
@@ -27,8 +33,10 @@ export interface EmbedThroughputArgs {
   seed?: number;
   /** Passages timed per embedder (default 96; the tiny fixture uses 20×). */
   passages?: number;
-  /** Restrict to these labels. */
+  /** Restrict to these labels ('openai-local' and 'use-lite-bound' name the issue-31 parts). */
   only?: string[];
+  /** Passages the openai client embeds per configuration (default 20,000). */
+  openaiPassages?: number;
 }
 
 function loadTexts(n: number, seed: number): { texts: string[]; corpus: string } {
@@ -75,5 +83,24 @@ export async function runEmbedThroughputBench(args: EmbedThroughputArgs = {}) {
       rows.push({ embedder: c.label, error: (e as Error).message.split('\n')[0] });
     }
   }
-  return { corpus, meanWords: Math.round(meanWords), cores: availableParallelism(), rows };
+  const want = (label: string) => !args.only || args.only.some((o) => label.startsWith(o));
+  let openaiLocal: Awaited<ReturnType<typeof runOpenAiLocalBench>> | { error: string } | undefined;
+  if (want('openai-local')) {
+    try {
+      openaiLocal = await runOpenAiLocalBench({ passages: args.openaiPassages ?? 20_000 });
+    } catch (e) {
+      openaiLocal = { error: (e as Error).message.split('\n')[0] };
+    }
+  }
+  let useLiteBound: Awaited<ReturnType<typeof runUseLiteBound>> | { error: string } | undefined;
+  if (want('use-lite-bound')) {
+    try {
+      // 128-word passages: the Bar Exam gold passages of at least 128 words, cut to 128.
+      const long = texts.filter((t) => t.split(/\s+/).filter(Boolean).length >= 128);
+      useLiteBound = await runUseLiteBound({ texts: long.slice(0, n) });
+    } catch (e) {
+      useLiteBound = { error: (e as Error).message.split('\n')[0] };
+    }
+  }
+  return { corpus, meanWords: Math.round(meanWords), cores: availableParallelism(), rows, openaiLocal, useLiteBound };
 }

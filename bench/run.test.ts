@@ -129,6 +129,8 @@ describe('bench harness on a tiny corpus', () => {
       'vs-wink-memory-peak',
       'ann-p50',
       'ann-recall',
+      'embed-openai-client',
+      'use-lite-bound',
       'startup-version',
       'startup-search',
     ]);

@@ -78,4 +78,72 @@ describe('openai-compatible embedder against a local server', () => {
   it('reports an unreachable endpoint as EMBEDDER_UNAVAILABLE', async () => {
     await expect(createEmbedder({ provider: 'openai', baseURL: 'http://127.0.0.1:9/v1', model: 'm', apiKey: 'k-0000', maxRetries: 0 })).rejects.toMatchObject({ code: 'EMBEDDER_UNAVAILABLE' });
   });
+
+  it('reads base64 vectors from a server that honours encoding_format, and falls back to float for one that rejects it', async () => {
+    const seen: string[] = [];
+    const mk = (mode: 'base64' | 'reject') =>
+      createServer((req, res) => {
+        let raw = '';
+        req.on('data', (d) => (raw += d));
+        req.on('end', () => {
+          const body = JSON.parse(raw) as { input: string[]; encoding_format?: string };
+          seen.push(`${mode}:${body.encoding_format}`);
+          if (mode === 'reject' && body.encoding_format === 'base64') {
+            res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":{"message":"encoding_format base64 is not supported"}}');
+            return;
+          }
+          const enc = (t: string) => (body.encoding_format === 'base64' ? Buffer.from(Float32Array.from(vectorFor(t)).buffer).toString('base64') : vectorFor(t));
+          // Out of order on purpose: the client must place each vector by its index.
+          const data = body.input.map((t, index) => ({ object: 'embedding', index, embedding: enc(t) })).reverse();
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data }));
+        });
+      });
+    for (const mode of ['base64', 'reject'] as const) {
+      const srv = mk(mode);
+      await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+      try {
+        const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/v1/`;
+        const emb = await createEmbedder({ provider: 'openai', baseURL: url, model: 'm', apiKey: 'k-0000', batchSize: 2, concurrency: 2 });
+        const texts = ['hearsay rule', 'adverse possession', 'mens rea', 'res judicata', 'estoppel'];
+        const vecs = await emb.embed(texts, { kind: 'passage' });
+        vecs.forEach((v, i) => {
+          const want = vectorFor(texts[i]);
+          const n = Math.hypot(...want);
+          want.forEach((x, j) => expect(v[j]).toBeCloseTo(x / n, 6));
+        });
+      } finally {
+        await new Promise<void>((r) => srv.close(() => r()));
+      }
+    }
+    expect(seen.filter((s) => s.startsWith('base64:')).every((s) => s === 'base64:base64')).toBe(true);
+    // The rejecting server is asked for base64 once (the dimension probe), then float for good.
+    expect(seen.filter((s) => s.startsWith('reject:'))).toEqual(['reject:base64', 'reject:float', 'reject:float', 'reject:float', 'reject:float']);
+  });
+
+  it('fails with one clear error naming the server and its status after retries, and on a malformed reply', async () => {
+    let hits = 0;
+    let mode: 'error' | 'short' = 'error';
+    const srv = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        hits++;
+        if (mode === 'error') res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' }).end('{"error":"overloaded"}');
+        else res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[{"index":0,"embedding":[1,2]}]}');
+      });
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/v1`;
+      await expect(createEmbedder({ provider: 'openai', baseURL: url, model: 'm', apiKey: 'k-0000', maxRetries: 1, dimensions: 2 }).then((e) => e.embed(['a'], { kind: 'passage' }))).rejects.toMatchObject({
+        code: 'EMBEDDER_UNAVAILABLE',
+        message: expect.stringMatching(/embedding request to http:\/\/127\.0\.0\.1:\d+\/v1 failed: HTTP 503 after 2 attempts: HTTP 503: \{"error":"overloaded"\}/),
+      });
+      expect(hits).toBe(2);
+      mode = 'short';
+      const emb = await createEmbedder({ provider: 'openai', baseURL: url, model: 'm', apiKey: 'k-0000', maxRetries: 0, dimensions: 2 });
+      await expect(emb.embed(['a', 'b'], { kind: 'passage' })).rejects.toMatchObject({ code: 'EMBEDDER_UNAVAILABLE', message: expect.stringContaining('1 embeddings for 2 inputs') });
+    } finally {
+      await new Promise<void>((r) => srv.close(() => r()));
+    }
+  });
 });

@@ -1,13 +1,16 @@
 /**
  * `openai` provider: any OpenAI-compatible /v1/embeddings endpoint (OpenAI, vLLM,
- * text-embeddings-inference, Ollama, LM Studio) through @langchain/openai's OpenAIEmbeddings — the
- * path to GPUs and to corpora too large to embed on a laptop. Configuration: spec fields, else env
+ * text-embeddings-inference, Ollama, LM Studio) — the path to GPUs and to corpora too large to
+ * embed on a laptop. Requests go out with Node's fetch and ask for base64 vectors
+ * (openai-http.ts says why not LangChain's OpenAIEmbeddings); `concurrency` requests are in
+ * flight at once, results in input order (batching.ts inBatches). Configuration: spec fields, else env
  * LEXCASE_EMBED_BASE_URL, LEXCASE_EMBED_MODEL, LEXCASE_EMBED_API_KEY. The key is registered as a
  * secret so it never reaches a log, and it is never recorded in the index manifest.
  */
 import { errors } from '../../core/errors.js';
 import { registerSecret } from '../../core/log.js';
 import { inBatches, l2normalize, truncateWords } from './batching.js';
+import { requestEmbeddings, type EncodingFormat } from './openai-http.js';
 import { prefixesFor, withPrefix } from './prefixes.js';
 import type { EmbedOptions, Embedder, EmbedderSpec } from './types.js';
 
@@ -22,35 +25,28 @@ export async function createOpenAIEmbedder(spec: EmbedderSpec): Promise<Embedder
     throw errors.embedderUnavailable('the openai embedder needs an endpoint or an API key', 'set LEXCASE_EMBED_BASE_URL (any OpenAI-compatible server) and/or LEXCASE_EMBED_API_KEY');
   }
   registerSecret(apiKey);
-  const { OpenAIEmbeddings } = await import('@langchain/openai');
   const batchSize = spec.batchSize ?? 64;
   const concurrency = Math.max(1, spec.concurrency ?? 4);
-  const client = new OpenAIEmbeddings({
-    model,
-    apiKey,
-    dimensions: spec.dimensions,
-    batchSize,
-    stripNewLines: false,
-    // The OpenAI SDK asks for base64 by default; many compatible servers (TEI, older Ollama) only speak float.
-    encodingFormat: 'float',
-    maxRetries: spec.maxRetries ?? 2,
-    configuration: baseURL ? { baseURL } : undefined,
-  });
+  const url = `${(baseURL ?? 'https://api.openai.com/v1').replace(/\/+$/, '')}/embeddings`;
+  // base64 unless the server rejected it once (then float for the rest of this embedder's life).
+  const format: { value: EncodingFormat } = { value: 'base64' };
   const prefixes = { ...prefixesFor(model), ...(spec.queryPrefix !== undefined ? { query: spec.queryPrefix } : {}), ...(spec.passagePrefix !== undefined ? { passage: spec.passagePrefix } : {}) };
 
   let dimension = spec.dimensions ?? 0;
-  const run = async (batch: string[]): Promise<Float32Array[]> => {
-    let raw: number[][];
+  const run = async (batch: string[], signal?: AbortSignal): Promise<Float32Array[]> => {
+    let vecs: Float32Array[];
     try {
-      raw = await client.embedDocuments(batch);
+      vecs = await requestEmbeddings({ url, apiKey, model, input: batch, dimensions: spec.dimensions, maxRetries: spec.maxRetries ?? 2, timeoutMs: 120_000, signal }, format);
     } catch (e) {
-      throw errors.embedderUnavailable(`embedding request to ${baseURL ?? 'api.openai.com'} failed: ${(e as Error).message}`);
+      if (signal?.aborted) throw e;
+      throw errors.embedderUnavailable(`embedding request to ${baseURL ?? 'api.openai.com'} failed: ${(e as Error).message.replace(/^LLM request failed: /, '')}`);
     }
-    return raw.map((v) => {
+    for (const v of vecs) {
       if (!dimension) dimension = v.length;
       if (v.length !== dimension) throw errors.dimensionMismatch(dimension, v.length, `openai embedder ${model}`);
-      return l2normalize(Float32Array.from(v));
-    });
+      l2normalize(v);
+    }
+    return vecs;
   };
   if (!dimension) await run(['dimension']);
 
@@ -63,7 +59,7 @@ export async function createOpenAIEmbedder(spec: EmbedderSpec): Promise<Embedder
     },
     embed(texts: string[], opts: EmbedOptions) {
       const prepared = withPrefix(texts.map((t) => truncateWords(t, spec.maxWords)), opts.kind, prefixes);
-      return inBatches(prepared, batchSize, opts, run, concurrency);
+      return inBatches(prepared, batchSize, opts, (b) => run(b, opts.signal), concurrency);
     },
   };
 }

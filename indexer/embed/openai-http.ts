@@ -1,0 +1,106 @@
+/**
+ * One /v1/embeddings request, made with Node's own fetch (undici) rather than through
+ * @langchain/openai: LangChain's OpenAIEmbeddings hands back number[][] parsed from JSON decimals,
+ * and at thousands of passages per second that parse is the client's largest cost (issue 31:
+ * undici's JSON parse was 19% of the CPU profile of bench/embed-openai-local.ts). Here the request
+ * asks for `encoding_format: "base64"` (part of the OpenAI API): each vector arrives as one JSON
+ * string of little-endian float32 bytes and is copied straight into a Float32Array. A server that
+ * ignores the field and answers float arrays still works (each vector is read either way); one
+ * that rejects it with a 4xx naming the field is asked again with "float", and the embedder
+ * remembers that. Retries (connection errors, timeouts, 408/409/429/5xx, Retry-After) are the
+ * LLM client's (core/llm/retry.ts).
+ */
+import { withRetries } from '../../core/llm/retry.js';
+
+export type EncodingFormat = 'base64' | 'float';
+
+export interface EmbeddingsRequest {
+  url: string;
+  apiKey: string;
+  model: string;
+  input: string[];
+  dimensions?: number;
+  maxRetries: number;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly headers: Headers,
+    body: string,
+  ) {
+    super(`HTTP ${status}${body ? `: ${body.slice(0, 300)}` : ''}`);
+  }
+}
+
+/** A little-endian float32 vector from base64 (the OpenAI API's `encoding_format: "base64"`). */
+export function decodeBase64Floats(b64: string): Float32Array {
+  const bytes = Buffer.from(b64, 'base64');
+  if (bytes.length % 4 !== 0) throw new Error(`malformed response: a base64 embedding has ${bytes.length} bytes, not a multiple of 4`);
+  const out = new Float32Array(bytes.length / 4);
+  new Uint8Array(out.buffer).set(bytes);
+  return out;
+}
+
+function vectorOf(e: unknown, i: number): Float32Array {
+  if (typeof e === 'string') return decodeBase64Floats(e);
+  if (Array.isArray(e)) return Float32Array.from(e as number[]);
+  throw new Error(`malformed response: data[${i}].embedding is neither a float array nor a base64 string`);
+}
+
+async function once(r: EmbeddingsRequest, format: EncodingFormat): Promise<Float32Array[]> {
+  const body: Record<string, unknown> = { model: r.model, input: r.input, encoding_format: format };
+  if (r.dimensions) body.dimensions = r.dimensions;
+  const timeout = AbortSignal.timeout(r.timeoutMs);
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetch(r.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${r.apiKey}` },
+      body: JSON.stringify(body),
+      signal: r.signal ? AbortSignal.any([r.signal, timeout]) : timeout,
+    });
+    text = await res.text();
+  } catch (e) {
+    // undici says only "fetch failed"; the reason (ECONNREFUSED, a timeout, …) is its cause.
+    const c = (e as { cause?: { code?: string; message?: string } }).cause;
+    if (r.signal?.aborted || !c) throw e;
+    throw Object.assign(new Error(`${(e as Error).message}: ${c.code ?? c.message}`, { cause: c }), { name: (e as Error).name });
+  }
+  if (!res.ok) throw new HttpError(res.status, res.headers, text);
+  const json = JSON.parse(text) as { data?: Array<{ index?: number; embedding?: unknown }> };
+  const data = json.data;
+  if (!Array.isArray(data)) throw new Error('malformed response: no "data" array');
+  if (data.length !== r.input.length) throw new Error(`malformed response: ${data.length} embeddings for ${r.input.length} inputs`);
+  const out = new Array<Float32Array>(data.length);
+  data.forEach((d, k) => {
+    const i = typeof d.index === 'number' ? d.index : k;
+    if (i < 0 || i >= out.length || out[i]) throw new Error(`malformed response: data[${k}].index ${i} is out of range or repeated`);
+    out[i] = vectorOf(d.embedding, k);
+  });
+  return out;
+}
+
+/**
+ * The embeddings of `r.input`, in input order. `format.value` is the encoding asked for; it turns
+ * to 'float' for good when the server rejects base64 (a 400/422 whose body names it).
+ */
+export async function requestEmbeddings(r: EmbeddingsRequest, format: { value: EncodingFormat }): Promise<Float32Array[]> {
+  return withRetries(
+    async () => {
+      try {
+        return await once(r, format.value);
+      } catch (e) {
+        if (format.value === 'base64' && e instanceof HttpError && (e.status === 400 || e.status === 422) && /encoding_format|base64/i.test(e.message)) {
+          format.value = 'float';
+          return once(r, 'float');
+        }
+        throw e;
+      }
+    },
+    { maxRetries: r.maxRetries, baseMs: 500, maxMs: 10_000, signal: r.signal },
+  );
+}
