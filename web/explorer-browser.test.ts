@@ -294,7 +294,7 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     const w = wilsonCi(hits, rs.length);
     expect(await page.getByTestId('figure-recall@10').textContent()).toBe(`${pct(w.estimate)} [${(100 * w.lo).toFixed(1)}, ${(100 * w.hi).toFixed(1)}]`);
     expect(await page.getByTestId('figure-accuracy').count()).toBe(0);
-    expect(await page.getByTestId('first-rank').count()).toBe(rs.length);
+    await expect.poll(() => page.getByTestId('first-rank').count(), { timeout: 15000 }).toBe(rs.length); // the items table arrives after the figures
     await page.getByTestId('item-link').first().click();
     await page.getByTestId('top-hits').waitFor();
     expect(await page.getByTestId('top-hits').locator('tbody tr').count()).toBe(10);
