@@ -8,8 +8,11 @@
  * ignores the field and answers float arrays still works (each vector is read either way); one
  * that rejects it with a 4xx naming the field is asked again with "float", and the embedder
  * remembers that. Retries (connection errors, timeouts, 408/409/429/5xx, Retry-After) are the
- * LLM client's (core/llm/retry.ts).
+ * LLM client's (core/llm/retry.ts), and so is each attempt's deadline (core/llm/deadline.ts
+ * withDeadline: `timeoutMs` covers connecting, the headers and the whole body; an attempt past it
+ * fails with a RequestDeadlineError, which the retry counts as a timeout).
  */
+import { withDeadline } from '../../core/llm/deadline.js';
 import { withRetries } from '../../core/llm/retry.js';
 
 export type EncodingFormat = 'base64' | 'float';
@@ -50,10 +53,10 @@ function vectorOf(e: unknown, i: number): Float32Array {
   throw new Error(`malformed response: data[${i}].embedding is neither a float array nor a base64 string`);
 }
 
-async function once(r: EmbeddingsRequest, format: EncodingFormat): Promise<Float32Array[]> {
+/** One attempt; `signal` is the attempt's own (the caller's, plus the deadline). */
+async function once(r: EmbeddingsRequest, format: EncodingFormat, signal: AbortSignal): Promise<Float32Array[]> {
   const body: Record<string, unknown> = { model: r.model, input: r.input, encoding_format: format };
   if (r.dimensions) body.dimensions = r.dimensions;
-  const timeout = AbortSignal.timeout(r.timeoutMs);
   let res: Response;
   let text: string;
   try {
@@ -61,13 +64,13 @@ async function once(r: EmbeddingsRequest, format: EncodingFormat): Promise<Float
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${r.apiKey}` },
       body: JSON.stringify(body),
-      signal: r.signal ? AbortSignal.any([r.signal, timeout]) : timeout,
+      signal,
     });
     text = await res.text();
   } catch (e) {
     // undici says only "fetch failed"; the reason (ECONNREFUSED, a timeout, …) is its cause.
     const c = (e as { cause?: { code?: string; message?: string } }).cause;
-    if (r.signal?.aborted || !c) throw e;
+    if (signal.aborted || !c) throw e;
     throw Object.assign(new Error(`${(e as Error).message}: ${c.code ?? c.message}`, { cause: c }), { name: (e as Error).name });
   }
   if (!res.ok) throw new HttpError(res.status, res.headers, text);
@@ -89,14 +92,15 @@ async function once(r: EmbeddingsRequest, format: EncodingFormat): Promise<Float
  * to 'float' for good when the server rejects base64 (a 400/422 whose body names it).
  */
 export async function requestEmbeddings(r: EmbeddingsRequest, format: { value: EncodingFormat }): Promise<Float32Array[]> {
+  const attempt = (f: EncodingFormat) => withDeadline(r.timeoutMs, r.signal, (signal) => once(r, f, signal));
   return withRetries(
     async () => {
       try {
-        return await once(r, format.value);
+        return await attempt(format.value);
       } catch (e) {
         if (format.value === 'base64' && e instanceof HttpError && (e.status === 400 || e.status === 422) && /encoding_format|base64/i.test(e.message)) {
           format.value = 'float';
-          return once(r, 'float');
+          return attempt('float');
         }
         throw e;
       }
