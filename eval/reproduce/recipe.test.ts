@@ -51,6 +51,24 @@ describe('recipes/', () => {
   });
 });
 
+describe('needs.ownDataOnly', () => {
+  const good = () => JSON.parse(readFileSync(join(recipesDir(), 'anserini-cacm.json'), 'utf8'));
+
+  it('is true for anserini-cacm (CACM is only ever your copy) and false where something bundled runs (acal-table3: hearsay is bundled)', () => {
+    const own = files.filter((f) => loadRecipe(join(recipesDir(), f)).recipe.needs.ownDataOnly).map((f) => f.replace('.json', ''));
+    expect(own).toEqual(['anserini-cacm']);
+    expect(loadRecipe('acal-table3').recipe.needs.data.length).toBeGreaterThan(0);
+    expect(loadRecipe('case-table3').recipe.needs.ownDataOnly).toBe(false); // the default when absent
+  });
+
+  it('rejects a value that is not a boolean, and true with no data named, naming the field', () => {
+    const g = good();
+    expect(() => parseRecipe({ ...g, needs: { ...g.needs, ownDataOnly: 'yes' } }, 'x.json')).toThrow(/x\.json.*needs\.ownDataOnly: .*boolean/s);
+    expect(() => parseRecipe({ ...g, needs: { ...g.needs, ownDataOnly: 1 } }, 'x.json')).toThrow(/needs\.ownDataOnly/);
+    expect(() => parseRecipe({ ...g, needs: { ...g.needs, data: [] } }, 'x.json')).toThrow(/needs\.ownDataOnly: true, but needs\.data names no data/);
+  });
+});
+
 describe('run argv and shards', () => {
   it('turns recipe args into `lexcase run` flags, with the run dir, --limit, --index and negated booleans', () => {
     const { recipe } = loadRecipe('acal-table4');

@@ -3,7 +3,7 @@
  * the numbers the paper printed, cell by cell. Validated with zod; errors name the file and the
  * field (e.g. `rows[2].cells[0].run`).
  *
- *   { id, paper, table, title, scale: 1 | 100, needs: { llm, data[], index },
+ *   { id, paper, table, title, scale: 1 | 100, needs: { llm, data[], ownDataOnly?, index },
  *     runs: [{ id, system, args }],                       // one resumable run dir each
  *     columns: [...], rows: [{ label, comparable?, cells: [{ column, paper, run, metric }] }],
  *     differences: [...], notes: [...] }
@@ -88,6 +88,11 @@ export const Recipe = z
     needs: z.strictObject({
       llm: z.boolean(),
       data: z.array(z.string()).default([]),
+      /**
+       * true when every data need is the user's own copy (nothing bundled can stand in, e.g. CACM):
+       * without --data no run can succeed, so `lexcase reproduce` exits 1 with a table of errors.
+       */
+      ownDataOnly: z.boolean().default(false),
       index: z.string().optional(),
     }),
     /** The paper's model settings, for the record (lexcase uses the endpoint you give it). */
@@ -99,6 +104,8 @@ export const Recipe = z
     notes: z.array(z.string()).default([]),
   })
   .superRefine((r, ctx) => {
+    if (r.needs.ownDataOnly && r.needs.data.length === 0)
+      ctx.addIssue({ code: 'custom', path: ['needs', 'ownDataOnly'], message: 'true, but needs.data names no data (say which copy the user must pass with --data)' });
     const runIds = new Set<string>();
     r.runs.forEach((run, i) => {
       if (runIds.has(run.id)) ctx.addIssue({ code: 'custom', path: ['runs', i, 'id'], message: `duplicate run id "${run.id}"` });

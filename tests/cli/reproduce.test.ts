@@ -21,7 +21,7 @@ let env: Record<string, string | undefined>;
 
 const RECIPES = readdirSync(join(ROOT, 'recipes'))
   .filter((f) => f.endsWith('.json'))
-  .map((f) => JSON.parse(readFileSync(join(ROOT, 'recipes', f), 'utf8')) as { id: string; needs: { llm: boolean; data: string[] }; rows: { label: string }[] })
+  .map((f) => JSON.parse(readFileSync(join(ROOT, 'recipes', f), 'utf8')) as { id: string; needs: { llm: boolean; data: string[]; ownDataOnly?: boolean }; rows: { label: string }[] })
   .sort((a, b) => a.id.localeCompare(b.id));
 
 beforeAll(async () => {
@@ -43,11 +43,13 @@ afterAll(async () => {
 const noTrace = (r: { stdout: string; stderr: string }) => expect(STACK_TRACE.test(r.stdout + r.stderr), r.stderr).toBe(false);
 
 describe('lexcase reproduce (built binary)', () => {
-  it('lists every recipe in recipes/', async () => {
+  it('lists every recipe in recipes/, with whether it needs only the user\'s own data', async () => {
     const r = await lexcase(['--json', 'reproduce'], { cwd: dir, env });
     expect(r.code, r.stderr).toBe(0);
-    const listed = JSON.stringify(JSON.parse(r.stdout));
-    for (const { id } of RECIPES) expect(listed).toContain(`"${id}"`);
+    const listed = JSON.parse(r.stdout) as { id: string; ownDataOnly: boolean }[];
+    expect(listed.map((x) => x.id)).toEqual(RECIPES.map((x) => x.id));
+    for (const x of listed) expect(x.ownDataOnly, x.id).toBe(RECIPES.find((y) => y.id === x.id)!.needs.ownDataOnly === true);
+    expect(listed.filter((x) => x.ownDataOnly).map((x) => x.id)).toContain('anserini-cacm');
     expect(RECIPES.length).toBeGreaterThanOrEqual(10);
   });
 
@@ -55,7 +57,7 @@ describe('lexcase reproduce (built binary)', () => {
     it(`${recipe.id} --limit 2 runs end to end${recipe.needs.llm ? ' against the scripted server' : ' (offline)'} and writes its table`, async () => {
       const out = join(dir, recipe.id);
       const r = await lexcase(['reproduce', recipe.id, '--limit', '2', '--endpoint', srv.url, '--model', 'scripted', '--index', idx, '--no-cache', '--run-dir', out], { cwd: dir, env, timeoutMs: 300_000 });
-      const ownData = recipe.needs.data.some((d) => /: your copy/.test(d));
+      const ownData = recipe.needs.ownDataOnly === true;
       expect(r.code, r.stderr).toBe(ownData ? 1 : 0); // nothing reproduced without the user's data: exit 1
       noTrace(r);
       const t = JSON.parse(readFileSync(join(out, 'table.json'), 'utf8'));

@@ -523,9 +523,9 @@ async function main(): Promise<number> {
       // a recipe whose data is only the user's own copy (CACM) cannot run here: it must exit 1 naming --data
       const ownData = new Set<string>();
       try {
-        const listed = (JSON.parse(list.stdout).recipes ?? JSON.parse(list.stdout)) as { id: string; data?: string[] }[];
+        const listed = (JSON.parse(list.stdout).recipes ?? JSON.parse(list.stdout)) as { id: string; ownDataOnly?: boolean }[];
         ids = listed.map((r) => r.id);
-        for (const r of listed) if ((r.data ?? []).length > 0 && (r.data ?? []).every((d) => /: your copy/.test(d))) ownData.add(r.id);
+        for (const r of listed) if (r.ownDataOnly === true) ownData.add(r.id);
       } catch {
         failed.push(`recipes: \`lexcase --json reproduce\` printed no recipe list (exit ${list.code})\n${tail(list.stderr)}`);
       }

@@ -71,13 +71,14 @@ export function inProcessRunner(fullProgram: () => Promise<Command>): CommandRun
   };
 }
 
-export function listRecipes(): { id: string; title: string; llm: boolean; data: string[] }[] {
+/** The recipes in recipes/; `ownDataOnly`: every data need is the user's own copy (no run succeeds without --data). */
+export function listRecipes(): { id: string; title: string; llm: boolean; data: string[]; ownDataOnly: boolean }[] {
   return readdirSync(recipesDir())
     .filter((f) => f.endsWith('.json'))
     .sort()
     .map((f) => {
       const { recipe } = loadRecipe(join(recipesDir(), f));
-      return { id: recipe.id, title: `${recipe.paper}, ${recipe.table}: ${recipe.title}`, llm: recipe.needs.llm, data: recipe.needs.data };
+      return { id: recipe.id, title: `${recipe.paper}, ${recipe.table}: ${recipe.title}`, llm: recipe.needs.llm, data: recipe.needs.data, ownDataOnly: recipe.needs.ownDataOnly };
     });
 }
 

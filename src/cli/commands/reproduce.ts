@@ -35,7 +35,7 @@ export function register(program: Command, ctx: CliContext): void {
         const { listRecipes, reproduce } = await import('./reproduce-run.js');
         if (!name) {
           const list = listRecipes();
-          output(g, list, () => list.map((r) => `${r.id.padEnd(16)} ${r.llm ? '(endpoint)' : '(offline) '} ${r.title}`).join('\n'));
+          output(g, list, () => list.map((r) => `${r.id.padEnd(16)} ${r.llm ? '(endpoint)' : '(offline) '} ${r.title}${r.ownDataOnly ? ' — needs your data (--data)' : ''}`).join('\n'));
           return;
         }
         const r = await reproduce(name, flags, ctx.fullProgram);
