@@ -56,11 +56,16 @@ describe('npm run bench -- --scale on a tiny corpus', () => {
           expect(s.queries).toBe(4);
           expect(s.p95Ms).toBeGreaterThanOrEqual(s.p50Ms);
           expect(s.loadAvgAtStart).toHaveLength(3);
+          // counted from the index the queries ran on: each query's terms hold postings
+          expect(s.meanPostings).toBeGreaterThan(0);
+          expect(s.cpuNsPerPosting).toBeGreaterThan(0);
         }
         const agent = q.shapes.find((s) => s.shape === 'agent')!;
         expect(agent.meanDistinctWords).toBeGreaterThanOrEqual(6);
         expect(agent.meanDistinctWords).toBeLessThanOrEqual(30);
       }
+      // bm25 and qld run the same queries on the same index: the same postings per shape
+      expect(r.queries[0].shapes.map((s) => s.meanPostings)).toEqual(r.queries[1].shapes.map((s) => s.meanPostings));
     }
     // The 10M targets are only checked at ≥ 10M passages.
     expect(res.targets).toEqual([]);
