@@ -30,6 +30,15 @@ describe('k defaults (retrieval/default-k.ts)', () => {
       expect(files.get(f), f).toMatch(/\b(DEFAULT_K|SEARCH_K)\b/);
   });
 
+  it('an agent route applies DEFAULT_K once: no agents/ file defaults k twice (runCaseExperiment did, and its run dir again)', () => {
+    const files = readSources(root);
+    const twice = [...files]
+      .filter(([f]) => f.startsWith('agents/') && !isExempt(f) && !isTestSupport(f))
+      .map(([f, text]) => [f, text.match(/\?\?\s*DEFAULT_K\b/g)?.length ?? 0] as const)
+      .filter(([, n]) => n > 1);
+    expect(twice).toEqual([]);
+  });
+
   it('finds every form a literal k default takes', () => {
     const cases = [
       'const k = opts?.k ?? 10;',

@@ -74,6 +74,7 @@ export async function runAcal(opts: RunAcalOptions): Promise<RunAcalResult> {
   const split = opts.split ?? 'test';
   const all = await loadLegalBenchTask(opts.task, { split, dir: opts.dataDir });
   const items = opts.limit !== undefined ? all.slice(0, opts.limit) : all;
+  // k's default, once for this route: the tools, the system and config.json get this k.
   const k = opts.k ?? DEFAULT_K;
 
   let retrievers: Partial<Record<string, Retriever>> = {};

@@ -22,9 +22,10 @@ export interface AcalSystemOptions extends Omit<ArenaOptions, 'signal'> {
 
 export function createAcalSystem(opts: AcalSystemOptions): AgentSystem<TaskExample> {
   const task = acalTask(opts.task);
+  const k = opts.k ?? DEFAULT_K; // once, here (runAcal passes the k it resolved)
   return async (item, ctx) => {
     if (!ctx.llm) throw errors.llmNotConfigured();
-    const ev = await gatherEvidence(ctx, task.query(item.text), opts.k ?? DEFAULT_K);
+    const ev = await gatherEvidence(ctx, task.query(item.text), k);
     const { graph, trace } = await runArena(ctx.llm, { itemId: item.id, task, caseText: item.text, evidence: ev.passages }, { ...opts, signal: ctx.signal });
     const graphFile = opts.graphDir ? writeGraph(opts.graphDir, graph) : undefined;
     const r = graph.result!;

@@ -111,8 +111,10 @@ async function learnedAdvocates(
 }
 
 export function createCaseOfflineSystem(defaults: CaseOfflineOptions = {}): AgentSystem<Question> {
+  // k's default is applied here, once (a caller that resolved k already passes it in); an item's ctx.options.k overrides it
+  const defaultK = defaults.k ?? DEFAULT_K;
   return async (q: Question, ctx: SystemContext): Promise<SystemOutcome> => {
-    const k = typeof ctx.options.k === 'number' ? ctx.options.k : (defaults.k ?? DEFAULT_K);
+    const k = typeof ctx.options.k === 'number' ? ctx.options.k : defaultK;
     const wanted = Array.isArray(ctx.options.tools) ? (ctx.options.tools as string[]) : defaults.tools;
     if (ctx.options.hypotheses === 'exploratory')
       throw errors.usage('--hypotheses exploratory needs an LLM; the offline heuristic uses the options as hypotheses (direct)');

@@ -73,13 +73,15 @@ export interface CaseExperimentResult {
 
 export { DEFAULT_INDEX_DIR, ensureDefaultIndex } from '../../retrieval/default-index.js';
 
-export function defaultRunDir(o: Pick<CaseExperimentOptions, 'system' | 'mode' | 'offline' | 'dataset' | 'split' | 'k' | 'seed' | 'hypotheses' | 'limit'>): string {
+/** The run dir for these settings; `k` is the resolved k (runCaseExperiment applies DEFAULT_K once). */
+export function defaultRunDir(o: Pick<CaseExperimentOptions, 'system' | 'mode' | 'offline' | 'dataset' | 'split' | 'seed' | 'hypotheses' | 'limit'> & { k: number }): string {
   const what = o.system === 'case' ? `case-${o.offline ? 'offline' : 'llm'}${o.hypotheses === 'exploratory' ? '-exploratory' : ''}` : `baseline-${o.mode}`;
-  const k = o.system === 'baseline' && o.mode === 'llm-only' ? '' : `-k${o.k ?? DEFAULT_K}`;
+  const k = o.system === 'baseline' && o.mode === 'llm-only' ? '' : `-k${o.k}`;
   return join('runs', `${what}-${o.dataset}-${o.split}${k}-s${o.seed ?? 13}${o.limit !== undefined ? `-n${o.limit}` : ''}`);
 }
 
 export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseExperimentResult> {
+  // k's default, once for this route: the system, the tools, the run dir and config.json get this k.
   const k = o.k ?? DEFAULT_K;
   const seed = o.seed ?? 13;
   if (!Number.isInteger(k) || k < 1) throw errors.invalidInput('k', `must be a positive integer, got ${o.k}`);

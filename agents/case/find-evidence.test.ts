@@ -1,4 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { buildIndex } from '../../indexer/build.js';
+import { closeSparseIndexes } from '../../retrieval/open.js';
 import { FakeChatModel } from '../../tests/support/fake-chat-model.js';
 import { findEvidence } from './find-evidence.js';
 import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, searchTool } from './test-support/fixtures.js';
@@ -50,6 +55,24 @@ describe('findEvidence', () => {
     expect(model.calls[0].tools.map((t) => t.function.name)).toEqual(['bm25_search']);
     expect(r.evidence).toEqual([{ id: 'fre607', score: expect.any(Number), justification: 'any party may attack credibility', text: PASSAGES.fre607 }]);
     expect(r.toolCalls[0]).toMatchObject({ tool: 'bm25_search', query: 'exceptions to impeaching own witness' });
+  });
+
+  it('LLM over an index dir: the search tools it makes return k passages when the model asks without a k', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'find-evidence-'));
+    try {
+      const passages = Object.entries(PASSAGES).map(([id, text]) => ({ id, text }));
+      await buildIndex((async function* () { yield* passages; })(), { out: join(dir, 'idx'), corpusName: 'fre', methods: ['bm25', 'qld'], workers: 0 });
+      for (const k of [2, 3]) {
+        // four passages mention a witness; the model's search names no k, so the tool's default decides
+        const model = new FakeChatModel([{ toolCalls: [{ name: 'bm25_search', args: { query: 'witness' } }] }, '{"analysis":"FRE 607","evidence":[{"id":"fre607","justification":"any party may attack credibility"}]}']);
+        const r = await findEvidence({ hypothesis: 'Paul cannot impeach his own witness', index: join(dir, 'idx'), llm: model, use: ['bm25'], k });
+        expect(r.toolCalls[0]).toMatchObject({ tool: 'bm25_search', query: 'witness' });
+        expect(r.toolCalls[0].ids).toHaveLength(k);
+      }
+    } finally {
+      await closeSparseIndexes();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('rejects an empty hypothesis and a bad k', async () => {

@@ -52,22 +52,23 @@ export interface EvidenceResult {
 }
 
 export async function findEvidence(opts: FindEvidenceOptions): Promise<EvidenceResult> {
-  if (!opts.index || opts.retrievers) return findEvidenceWith(opts);
+  // k's default, once for this route: the advocate and the search tools made here get this k
+  const k = opts.k ?? DEFAULT_K;
+  if (!Number.isInteger(k) || k < 1) throw errors.invalidInput('k', `must be a positive integer, got ${opts.k}`);
+  if (!opts.index || opts.retrievers) return findEvidenceWith(opts, k);
   const idx = await openCaseIndex(opts.index);
   try {
-    const tools = opts.tools ?? (opts.llm ? createRetrievalTools({ retrievers: idx.retrievers, docs: idx.docs, llm: opts.llm }) : []);
-    return await findEvidenceWith({ ...opts, retrievers: idx.retrievers, getPassage: opts.getPassage ?? idx.getPassage, tools });
+    const tools = opts.tools ?? (opts.llm ? createRetrievalTools({ retrievers: idx.retrievers, docs: idx.docs, llm: opts.llm, defaultK: k }) : []);
+    return await findEvidenceWith({ ...opts, retrievers: idx.retrievers, getPassage: opts.getPassage ?? idx.getPassage, tools }, k);
   } finally {
     await idx.docs.close?.();
   }
 }
 
-async function findEvidenceWith(o: FindEvidenceOptions): Promise<EvidenceResult> {
+async function findEvidenceWith(o: FindEvidenceOptions, k: number): Promise<EvidenceResult> {
   const hypothesisText = o.hypothesis.trim();
   if (!hypothesisText) throw errors.invalidInput('hypothesis', 'must not be empty');
   const facts = (o.facts ?? '').trim();
-  const k = o.k ?? DEFAULT_K;
-  if (!Number.isInteger(k) || k < 1) throw errors.invalidInput('k', `must be a positive integer, got ${o.k}`);
   const stance = o.against ? 'against' : 'for';
   const hypothesis = { key: 'H', text: hypothesisText, letter: null };
   const r = o.llm

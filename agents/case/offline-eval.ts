@@ -8,7 +8,6 @@ import { deriveSeed } from '../../core/rng.js';
 import { createCase } from './index.js';
 import { caseMetrics, type CaseMetrics } from './metrics.js';
 import { openCaseIndex } from '../../retrieval/open-index.js';
-import { DEFAULT_K } from '../../retrieval/default-k.js';
 import type { QueryPlan } from './advocate-offline.js';
 import type { EvidenceMode } from './case-offline-system.js';
 import type { SelectorModel } from './evidence-selector.js';
@@ -25,6 +24,7 @@ export interface OfflineEvalResult {
 export async function evalCaseOffline(opts: {
   index: string;
   questions: Question[];
+  /** Evidence passages per advocate (default DEFAULT_K, applied once by the offline CASE system). */
   k?: number;
   methods?: string[];
   seed?: number;
@@ -38,7 +38,7 @@ export async function evalCaseOffline(opts: {
 }): Promise<OfflineEvalResult> {
   const idx = await openCaseIndex(opts.index);
   const seed = opts.seed ?? 13;
-  const system = createCase({ offline: true, k: opts.k ?? DEFAULT_K, tools: opts.methods, plan: opts.plan, evidence: opts.evidence, selector: opts.selector });
+  const system = createCase({ offline: true, k: opts.k, tools: opts.methods, plan: opts.plan, evidence: opts.evidence, selector: opts.selector });
   const records: ResultRecord[] = [];
   const traces = new Map<string, Record<string, unknown>>();
   let methods: string[] = [];

@@ -46,14 +46,16 @@ export function caseOptionsFrom(o: Record<string, unknown>): CaseOptions {
 }
 
 export function createCaseLlmSystem(defaults: CaseOptions = {}): AgentSystem<Question> {
+  // k's default is applied here, once (a caller that resolved k already passes it in); an item's ctx.options.k overrides it
+  const resolved = { ...defaults, k: defaults.k ?? DEFAULT_K };
   // one passage-handle map per item: advocates and jurors see P1.. (stable within the item), never ids
-  return (q: Question, ctx: SystemContext): Promise<SystemOutcome> => withPassageHandles(() => caseItem(defaults, q, ctx));
+  return (q: Question, ctx: SystemContext): Promise<SystemOutcome> => withPassageHandles(() => caseItem(resolved, q, ctx));
 }
 
-async function caseItem(defaults: CaseOptions, q: Question, ctx: SystemContext): Promise<SystemOutcome> {
+async function caseItem(defaults: CaseOptions & { k: number }, q: Question, ctx: SystemContext): Promise<SystemOutcome> {
   {
     const o = { ...defaults, ...stripUndefined(caseOptionsFrom(ctx.options)) };
-    const k = o.k ?? DEFAULT_K;
+    const k = o.k ?? defaults.k;
     const mode = o.hypotheses ?? 'direct';
     const llm = ctx.llm;
     if (!llm) throw errors.llmNotConfigured();

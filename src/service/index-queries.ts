@@ -92,7 +92,7 @@ export async function evidenceFor(ix: OpenedIndex, q: EvidenceQuery): Promise<Ev
     retrievers,
     getPassage: ix.getPassage,
     llm: q.llm,
-    tools: q.llm ? createRetrievalTools({ retrievers, docs: ix.docs, llm: q.llm }) : undefined,
+    tools: q.llm ? createRetrievalTools({ retrievers, docs: ix.docs, llm: q.llm, defaultK: q.k }) : undefined,
   });
 }
 

@@ -234,6 +234,7 @@ describe('explorer server', () => {
       expect(r.mode).toBe('llm');
       expect(model.calls[0].tools.map((x) => x.function.name)).toEqual(expect.arrayContaining(['bm25_search', 'qld_search']));
       expect(r.toolCalls[0]).toMatchObject({ tool: 'bm25_search', query: 'hearsay statement' });
+      expect(r.toolCalls[0].ids).toHaveLength(2); // the model named no k: the tools search with the request's k
       expect(r.evidence.map((e: { id: string }) => e.id)).toEqual([top[0]]); // an id no tool returned is dropped
       expect(r.rejectedIds).toEqual(['never-returned']);
       expect(r.evidence[0].segments.some((x: [string, string | null]) => x[1] === 'statement')).toBe(true);

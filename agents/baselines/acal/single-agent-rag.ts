@@ -10,9 +10,10 @@ import { DEFAULT_K } from '../../../retrieval/default-k.js';
 
 export function createSingleAgentRagSystem(opts: { task: string; k?: number }): AgentSystem<TaskExample> {
   const task = acalTask(opts.task);
+  const k = opts.k ?? DEFAULT_K; // once, here (runAcal passes the k it resolved)
   return async (item, ctx) => {
     if (!ctx.llm) throw errors.llmNotConfigured();
-    const ev = await gatherEvidence(ctx, task.query(item.text), opts.k ?? DEFAULT_K);
+    const ev = await gatherEvidence(ctx, task.query(item.text), k);
     const user = [
       'TASK: answer the legal classification question using the retrieved evidence.',
       `LEGAL TEST: ${task.context}`,
