@@ -84,14 +84,21 @@ export function termPlan(view: ScoringView, req: ScoreRequest): TermPlan[] {
 
 /**
  * How to score: 'auto' picks cache-blocked TAAT (blocked-taat.ts) for queries whose postings
- * number at least a quarter of the range's docs, else TAAT with MaxScore pruning (max-score.ts);
+ * number at least 1 % of the range's docs, else TAAT with MaxScore pruning (max-score.ts);
  * 'blockmax' (opt-in; BM25 and textbook QLD) is block-max MaxScore over doc windows (block-max.ts);
  * 'exhaustive' is plain TAAT (the reference the others are tested against).
  */
 export type Strategy = 'auto' | 'blocked' | 'maxscore' | 'blockmax' | 'exhaustive';
 
-/** Postings per doc of the range above which 'auto' uses blocked TAAT. */
-export const BLOCKED_MIN_DENSITY = 0.25;
+/**
+ * Postings per doc of the range above which 'auto' uses blocked TAAT. Measured by
+ * bench/strategy-crossover.ts on kept 856,835-passage scale indexes (bench and zipf corpora, agent
+ * queries and their prefixes, k 10; docs/notes/2026-11-26-auto-crossover.md): blocked TAAT costs
+ * ~1 ms of CPU per query whatever its postings (a scan of the range's blocks), MaxScore's JavaScript
+ * walk ~200–300 ns per posting, so blocked wins from a density of ~0.01 on both corpora and both
+ * scorers (0.25 before: queries of density 0.01–0.25 took 3–20× longer than they needed).
+ */
+export const BLOCKED_MIN_DENSITY = 0.01;
 
 /** The plan's terms scored for a request: all of them, or the budget's prefix with `approx`. */
 export function scoredPlan(fullPlan: TermPlan[], req: Pick<ScoreRequest, 'approx'>): TermPlan[] {
