@@ -3,18 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readPassagesJsonl, readPassagesJsonlStream } from './read-jsonl.js';
+import { collect } from '../tests/support/collect.js';
 
 const passages = [
   { id: 'p1', text: 'Res judicata — claim preclusion bars relitigation' },
   { id: 'p2', text: 'Cessionnaire de bonne foi: l’acquéreur évincé' },
 ];
 const jsonl = passages.map((p) => JSON.stringify(p)).join('\n') + '\n';
-
-async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const x of it) out.push(x);
-  return out;
-}
 
 describe('bench JSONL reader', () => {
   it('decodes a UTF-8 character split across two Buffer chunks of a pipe whole', async () => {

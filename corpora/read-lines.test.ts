@@ -11,12 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { readLines } from './read-lines.js';
 import { loadJsonlPassages } from './jsonl.js';
 import { loadCsvPassages } from './csv.js';
-
-async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const x of it) out.push(x);
-  return out;
-}
+import { collect } from '../tests/support/collect.js';
 
 describe('readLines', () => {
   it('reads a 20 MB JSON line in well under the seconds the quadratic reader took', async () => {
