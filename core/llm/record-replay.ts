@@ -42,6 +42,8 @@ export interface Exchange {
   stage?: string;
   /** Why the reply was refused by its reader (parse or schema validation), when it was. */
   invalid?: string;
+  /** Numbers of the reply its reader clamped into the schema's bounds (bound-repair.ts), when any. */
+  repaired?: string[];
   /** Latency of the request in ms (endpoint or cache, retries included) and when it started. */
   ms?: number;
   at?: string;
