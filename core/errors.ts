@@ -24,6 +24,7 @@ export type ErrorCode =
   | 'LLM_REQUEST_FAILED'
   | 'LLM_UNAVAILABLE'
   | 'LLM_REPLAY_MISMATCH'
+  | 'LLM_RECORDING_ALTERED'
   | 'DATASET_UNKNOWN'
   | 'RUN_INVALID'
   | 'NOT_FOUND'
@@ -165,6 +166,10 @@ export const errors = {
       file: dir,
       hint: 'replay with the flags of the recorded run (its config.json) and the same index, data and lexcase version',
     }),
+
+  /** A recorded exchange (llm/<item>.jsonl) that does not match the hashes written with it, or has none. */
+  llmRecordingAltered: (file: string, line: number, message: string, hint: string) =>
+    new LexcaseError('LLM_RECORDING_ALTERED', `${where(file, line)}${message}`, { file, line, hint }),
 
   datasetUnknown: (name: string, known: string[]) =>
     new LexcaseError('DATASET_UNKNOWN', `unknown dataset "${name}"`, { hint: `${didYouMean(name, known)}known datasets: ${known.join(', ')}` }),

@@ -12,13 +12,19 @@
  * messages, reply, tool calls, the call's error, latency, tokens, cache hit).
  * `replayInfo` reads what a replay of the dir needs besides the exchanges: the recorded config
  * (a replay must be made with the same flags) and each item's recorded line of results.jsonl.
+ *
+ * Each line is written with the content hashes of its request and reply (`exchangeHashes`, over the
+ * redacted exchange as written); `readExchanges` recomputes them and refuses a line edited since
+ * (LLM_RECORDING_ALTERED, naming the file and line), and a line written without them (a recording
+ * of an older lexcase: record it again). `replayInfo` checks every file of the dir before a replay
+ * runs anything.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { readRegularFile } from '../core/read-regular.js';
 import { join } from 'node:path';
 import { errors } from '../core/errors.js';
-import type { Exchange } from '../core/llm/record-replay.js';
+import { exchangeHashes, type Exchange } from '../core/llm/record-replay.js';
 import { redactValue } from '../core/redact-value.js';
 import { readConfig, readResults, traceFileName, writeJsonAtomic } from './run-dir.js';
 import type { ResultRecord } from './types.js';
@@ -31,23 +37,55 @@ export async function writeExchanges(runDir: string, id: string, exchanges: Exch
   await mkdir(exchangesDir(runDir), { recursive: true });
   const file = exchangesPath(runDir, id);
   const tmp = `${file}.tmp-${process.pid}`;
-  await writeFile(tmp, exchanges.map((x) => JSON.stringify(redactValue(x)) + '\n').join(''));
+  await writeFile(tmp, exchanges.map((x) => JSON.stringify(withHashes(x)) + '\n').join(''));
   await rename(tmp, file);
 }
 
-/** The recorded exchanges of item `id` (none: an empty list). */
+/** The exchange as written: redacted, with the hashes of what the line holds. */
+function withHashes(x: Exchange): Exchange {
+  const { hash: _old, ...rest } = x;
+  const written = JSON.parse(JSON.stringify(redactValue(rest))) as Exchange;
+  return { ...written, hash: exchangeHashes(written) };
+}
+
+const RERECORD = 'a replay serves only what the model answered: restore the file as it was recorded, or record the run again';
+
+/** Throws LLM_RECORDING_ALTERED unless line `line` of `file` holds the hashes of its own request and reply. */
+function checkHashes(x: Exchange, file: string, line: number): void {
+  if (!x.hash || typeof x.hash.request !== 'string' || typeof x.hash.reply !== 'string')
+    throw errors.llmRecordingAltered(file, line, 'this exchange has no content hash (recorded by a lexcase older than the replay check), so an edit could not be told apart', 'record the run again with this version of lexcase, then replay that');
+  const now = exchangeHashes(x);
+  if (now.reply !== x.hash.reply) throw errors.llmRecordingAltered(file, line, 'the recorded reply (its text, tool calls, usage, error or cache flag) differs from the one written at recording: the file was edited', RERECORD);
+  if (now.request !== x.hash.request) throw errors.llmRecordingAltered(file, line, 'the recorded request (its messages, parameters or key) differs from the one written at recording: the file was edited', RERECORD);
+}
+
+/** The recorded exchanges of item `id` (none: an empty list), each checked against its hashes. */
 export async function readExchanges(runDir: string, id: string): Promise<Exchange[]> {
   const file = exchangesPath(runDir, id);
   if (!existsSync(file)) return [];
+  return readExchangeFile(file);
+}
+
+async function readExchangeFile(file: string): Promise<Exchange[]> {
   const lines = (await readFile(file, 'utf8')).split('\n');
   return lines.flatMap((l, i) => {
     if (!l.trim()) return [];
+    let x: Exchange;
     try {
-      return [JSON.parse(l) as Exchange];
+      x = JSON.parse(l) as Exchange;
     } catch (e) {
       throw errors.fileParse(file, i + 1, `not a JSON exchange: ${(e as Error).message}`);
     }
+    checkHashes(x, file, i + 1);
+    return [x];
   });
+}
+
+/** Check every exchange file of a recording (before a replay runs anything); throws on the first altered line. */
+export async function verifyExchanges(runDir: string): Promise<void> {
+  const dir = exchangesDir(runDir);
+  const files = existsSync(dir) ? (await readdir(dir)).filter((f) => f.endsWith('.jsonl')).sort() : [];
+  for (const f of files) await readExchangeFile(join(dir, f));
 }
 
 export async function writeModelSettings(runDir: string, settings: Record<string, unknown>): Promise<void> {
@@ -84,10 +122,12 @@ const stable = (v: unknown): string =>
 
 /**
  * What a replay of `dir` needs; throws RUN_INVALID when the run being made differs from the
- * recorded one in seed or config (other than the model and the index path).
+ * recorded one in seed or config (other than the model and the index path), and
+ * LLM_RECORDING_ALTERED when a recorded exchange was edited (`verifyExchanges`).
  */
 export async function replayInfo(dir: string, config: Record<string, unknown>, seed: number): Promise<ReplayInfo> {
   await readModelSettings(dir);
+  await verifyExchanges(dir);
   const rec = (await readConfig(dir)) as { seed?: number; config?: Record<string, unknown> } | undefined;
   if (!rec) throw errors.runInvalid(dir, 'has no config.json: not a run dir');
   if (rec.seed !== seed) throw errors.runInvalid(dir, `was recorded with seed ${rec.seed}; replay it with --seed ${rec.seed}`);

@@ -31,6 +31,8 @@ export const resultRecordSchema = z.object({
   error: z.string().optional(),
   /** Steps that failed inside the item (an unparseable vote, judgement, argument...), by step name. */
   stepFailures: z.record(z.string(), z.number().int().nonnegative()).optional(),
+  /** Numbers clamped into their schema's bounds, by "<step>: <field>" (core/llm/bound-repair.ts). */
+  repairs: z.record(z.string(), z.number().int().nonnegative()).optional(),
 });
 
 export const runnerTraceSchema = z
@@ -45,6 +47,7 @@ export const runnerTraceSchema = z
     tokens: tokenUsageSchema,
     toolCalls: z.array(z.looseObject({ tool: z.string() })),
     stepFailures: z.record(z.string(), z.number()).optional(),
+    repairs: z.record(z.string(), z.number()).optional(),
   })
   .loose();
 

@@ -10,7 +10,9 @@
  * and a tool-recorder scope (every retrieval tool call); traces/<id>.json is written (redacted,
  * checked against the system's trace schema, atomically); then one line is appended to
  * results.jsonl. A system that throws or returns `error` is recorded as a failed item (prediction
- * null) and the run goes on; step failures inside an item (`outcome.stepFailures`) are recorded too.
+ * null) and the run goes on; step failures inside an item (`outcome.stepFailures`) are recorded too,
+ * and so are the numbers its structured replies held outside their schema's bounds and that were
+ * clamped (`repairs`, by step and field: core/llm/bound-repair.ts; a warning at the end of the run).
  *
  * Resume: an item is done when results.jsonl holds a succeeded record for it; those are skipped.
  * Failed items are retried by default (`retryFailed: false` keeps them): their lines are removed
@@ -34,6 +36,7 @@ import { errors, isLexcaseError } from '../core/errors.js';
 import { UsageMeter, withUsageScope } from '../core/llm/usage.js';
 import { recordedModelSettings, replaySourceOf } from '../core/llm/factory.js';
 import { ExchangeLog, withExchangeLog } from '../core/llm/record-replay.js';
+import { RepairTally, withRepairTally } from '../core/llm/bound-repair.js';
 import { readExchanges, replayInfo, writeExchanges, writeModelSettings, type ReplayInfo } from './llm-exchanges.js';
 import { log } from '../core/log.js';
 import { createProgress } from '../core/progress.js';
@@ -193,6 +196,8 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
   let appendChain: Promise<void> = Promise.resolve();
 
   let setupError: unknown;
+  // values clamped into their schema's bounds, by step and field, over the items this call ran
+  const repairedTotal = new Map<string, number>();
   // set up once, from the first item's model: the settings file of a recording, or the replay's checks
   let llmInit: Promise<ReplayInfo | undefined> | undefined;
   const initLlm = (llm: unknown): Promise<ReplayInfo | undefined> =>
@@ -216,6 +221,7 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
     const itemSeed = deriveSeed(seed, item.id);
     const meter = opts.usage ? opts.usage.fork() : new UsageMeter();
     const recorder = new ToolRecorder();
+    const tally = new RepairTally();
     const gold = opts.gold(item);
     const t0 = performance.now();
     let outcome: SystemOutcome;
@@ -239,7 +245,7 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
     try {
       outcome = await withExchangeLog(xlog, () =>
         withUsageScope(meter, () =>
-          withToolRecorder(recorder, () => opts.system(item, { ...ctx, seed: ctx.seed ?? itemSeed, signal: ctx.signal ?? opts.signal })),
+          withToolRecorder(recorder, () => withRepairTally(tally, () => opts.system(item, { ...ctx, seed: ctx.seed ?? itemSeed, signal: ctx.signal ?? opts.signal }))),
         ),
       );
     } catch (e) {
@@ -266,6 +272,8 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
     const tokens = meter.snapshot();
     const prediction = outcome.error ? (outcome.prediction ?? null) : outcome.prediction;
     const stepFailures = outcome.stepFailures && Object.keys(outcome.stepFailures).length ? outcome.stepFailures : undefined;
+    const repairs = tally.toRecord();
+    if (repairs) for (const [field, n] of Object.entries(repairs)) repairedTotal.set(field, (repairedTotal.get(field) ?? 0) + n);
     const record: ResultRecord = {
       id: item.id,
       prediction,
@@ -277,6 +285,7 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
       ms,
       ...(outcome.error ? { error: outcome.error } : {}),
       ...(stepFailures ? { stepFailures } : {}),
+      ...(repairs ? { repairs } : {}),
     };
     const trace = {
       ...(outcome.trace ?? {}),
@@ -292,6 +301,7 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
         tokens,
         toolCalls: recorder.calls,
         ...(stepFailures ? { stepFailures } : {}),
+        ...(repairs ? { repairs } : {}),
       },
     };
     try {
@@ -320,6 +330,10 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
     progress.stop();
   }
   if (setupError) throw setupError;
+  if (repairedTotal.size) {
+    const n = [...repairedTotal.values()].reduce((a, b) => a + b, 0);
+    log.warn(`values repaired: ${n} (${[...repairedTotal].sort(([a], [b]) => a.localeCompare(b)).map(([f, c]) => `${f}: ${c}`).join(', ')}) — the model wrote numbers outside the schema's bounds (the server does not enforce minimum/maximum); each was clamped to its bound and is counted in results.jsonl ("repairs") and report.md`);
+  }
   const replayed = llmInit ? await llmInit : undefined;
   if (replayed) {
     // the recorded order (items run concurrently finish in any order)

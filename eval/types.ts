@@ -60,4 +60,6 @@ export interface ResultRecord {
   error?: string;
   /** Failed steps inside the item (see SystemOutcome.stepFailures). */
   stepFailures?: Record<string, number>;
+  /** Numbers of structured replies clamped into their schema's bounds, by "<step>: <field>" (core/llm/bound-repair.ts). */
+  repairs?: Record<string, number>;
 }

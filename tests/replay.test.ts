@@ -6,16 +6,23 @@
  * in the explorer's inspector. The CLI does the same as a child process
  * (`lexcase run case … --replay RUN_DIR`), with an API key set for the recording that must appear
  * nowhere in the run dir; a replay with other flags, or into the recorded dir, is refused.
+ *
+ * Issue 36, item 9: a replay verifies content. The built CLI records a CASE run, then replays
+ * copies of it in which one line of llm/<item>.jsonl was edited — a juror's vote (B → A), a reply's token
+ * usage, the stored request text — or written without its hashes: each replay is refused
+ * (LLM_RECORDING_ALTERED) naming the file and line, before any item runs, and the unedited copy
+ * replays byte for byte. Before, every one of those edits replayed without a word.
  */
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readInspectorCalls } from '../eval/llm-exchanges.js';
 import { contractFuzz } from './support/contract-fuzz-server.js';
-import { mixedIndexFixture, modelOn, runSystem, SYSTEMS } from './support/five-systems.js';
-import { startScriptedServer } from './support/scripted-openai-server.js';
+import { mixedIndexFixture, modelOn, runSystem, SENSIBLE, SYSTEMS } from './support/five-systems.js';
+import { schemaConstrained, startScriptedServer } from './support/scripted-openai-server.js';
+import { ensureBuilt, isolatedEnv, lexcase } from './support/spawn-cli.js';
 
 const run = promisify(execFile);
 const N = 4;
@@ -98,4 +105,71 @@ describe('lexcase run … --replay (the CLI as a child process)', () => {
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/was recorded with jurors = 3, this replay has 5/);
   }, 300_000);
+});
+
+describe('lexcase run … --replay refuses an edited recording, naming the file and line (the built CLI)', () => {
+  beforeAll(() => ensureBuilt(), 600_000);
+  const flags = () => ['run', 'case', '--index', fx.index.dir, '--limit', '2', '--jurors', '3', '--max-steps', '3'];
+  type Line = { stage?: string; reply?: unknown; request: { messages: { role: string; content: unknown }[] }; hash?: unknown };
+
+  /** A copy of `recorded` whose llm/ file line (1-based) `edit` rewrote; returns the copy, the file and the line. */
+  function editedCopy(recorded: string, name: string, pick: (x: Line) => boolean, edit: (line: string) => string): { dir: string; file: string; line: number } {
+    const dir = join(fx.dir, `edited-${name}`);
+    cpSync(recorded, dir, { recursive: true });
+    for (const f of readdirSync(join(dir, 'llm')).filter((f) => f.endsWith('.jsonl')).sort()) {
+      const file = join(dir, 'llm', f);
+      const lines = readFileSync(file, 'utf8').split('\n');
+      const i = lines.findIndex((l) => l.trim() && pick(JSON.parse(l) as Line));
+      if (i < 0) continue;
+      const changed = edit(lines[i]);
+      // (a line without hashes is the same line in a recording made before they were written)
+      if (name !== 'no-hash') expect(changed, `${name}: the edit changed nothing`).not.toBe(lines[i]);
+      lines[i] = changed;
+      writeFileSync(file, lines.join('\n'));
+      return { dir, file, line: i + 1 };
+    }
+    throw new Error(`${name}: no line to edit`);
+  }
+
+  it('a juror vote B → A, a token count, the request text, a line without hashes: each refused with file:line; the unedited copy replays', async () => {
+    const srv = await startScriptedServer(schemaConstrained(SENSIBLE.case()));
+    const recorded = join(fx.dir, 'built-rec');
+    try {
+      const r = await lexcase(['--json', ...flags(), '--run-dir', recorded], { cwd: fx.dir, env: isolatedEnv({ LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'scripted', LEXCASE_LLM_MAX_RETRIES: '0' }), timeoutMs: 300_000 });
+      expect(r.code, r.stderr.slice(-2000)).toBe(0);
+    } finally {
+      await srv.close();
+    }
+    const replay = (from: string, name: string) => lexcase(['--json', ...flags(), '--replay', from, '--run-dir', join(fx.dir, `replay-${name}`)], { cwd: fx.dir, env: isolatedEnv(), timeoutMs: 300_000 });
+
+    const control = await replay(recorded, 'control');
+    expect(control.code, control.stderr.slice(-2000)).toBe(0);
+    expect(Buffer.compare(results(join(fx.dir, 'replay-control')), results(recorded))).toBe(0);
+
+    const juror = (x: Line) => /^juror /.test(x.stage ?? '') && JSON.stringify(x.reply).includes('\\"vote\\":\\"B\\"');
+    const edits = [
+      editedCopy(recorded, 'vote', juror, (l) => l.replaceAll('\\"vote\\":\\"B\\"', '\\"vote\\":\\"A\\"')),
+      editedCopy(recorded, 'usage', (x) => JSON.stringify(x.reply).includes('"promptTokens":'), (l) => l.replace(/"promptTokens":\d+/, '"promptTokens":1')),
+      editedCopy(recorded, 'request', (x) => x.request.messages.some((m) => m.role === 'user'), (l) => {
+        const x = JSON.parse(l) as Line;
+        const m = x.request.messages.find((m) => m.role === 'user')!;
+        m.content = `${String(m.content)} Ignore the evidence.`;
+        return JSON.stringify(x);
+      }),
+      editedCopy(recorded, 'no-hash', () => true, (l) => {
+        const { hash: _h, ...x } = JSON.parse(l) as Line;
+        return JSON.stringify(x);
+      }),
+    ];
+    const why = ['the recorded reply', 'the recorded reply', 'the recorded request', 'has no content hash'];
+    for (const [i, e] of edits.entries()) {
+      const name = ['vote', 'usage', 'request', 'no-hash'][i];
+      const r = await replay(e.dir, name);
+      expect(r.code, `${name}: ${r.stderr.slice(-1000)}`).not.toBe(0);
+      expect(r.stderr, name).toContain(`${e.file}:${e.line}: `);
+      expect(r.stderr, name).toContain(why[i]);
+      // refused before any item ran
+      expect(existsSync(join(fx.dir, `replay-${name}`, 'results.jsonl')) ? results(join(fx.dir, `replay-${name}`)).length : 0, name).toBe(0);
+    }
+  }, 600_000);
 });

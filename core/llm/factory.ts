@@ -60,6 +60,7 @@ export function createChatModel(cfg: LlmConfig, opts: CreateChatModelOptions = {
       stats,
       structuredOutput: cfg.structuredOutput ?? 'json_schema',
       strict,
+      strictTools,
       ...(opts.replayFrom ? { replayFrom: opts.replayFrom } : {}),
     },
   );

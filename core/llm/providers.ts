@@ -15,7 +15,9 @@
  * then guarantees the schema; without it the schema only advises). vLLM accepts the field and
  * enforces every schema by guided decoding anyway; Ollama and llama.cpp ignore it and always
  * enforce the schema through a grammar. `tools strict`: `strict: true` on the search tools of the
- * agent loops (LangChain's supportsStrictToolCalling), which only OpenAI reads.
+ * agent loops (LangChain's supportsStrictToolCalling), which only OpenAI reads — also when a
+ * structured request carries them (structured.ts passes it as the `strict` call option, which
+ * LangChain would otherwise set for every json_schema request with tools).
  * Usage: all five report `usage.prompt_tokens` / `usage.completion_tokens` on a non-streamed
  * reply, which is what lexcase reads. Local servers get longer timeouts: the first request loads
  * the model (Ollama, llama.cpp) and long CASE advocate contexts take minutes on one GPU.

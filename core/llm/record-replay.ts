@@ -19,7 +19,12 @@
  * request parameters, without the model name and sampling settings, which the recording fixes):
  * the same reply, the same usage, the same cache-hit flag, or the same error. Identical requests in
  * one item are served in their recorded order. A request the recording does not hold stops the run
- * with LLM_REPLAY_MISMATCH (the flags, prompts, index or lexcase version differ from the recording).
+ * with LLM_REPLAY_MISMATCH (the flags, prompts, index or lexcase version differ from the recording). *
+ * Content check: each exchange is written with `hash` (`exchangeHashes`): the sha256 of its request
+ * (key, wire messages, parameters) and of its reply (generations with their usage, llmOutput, the
+ * error, the cache-hit flag), each over canonical JSON (keys sorted) of what the file holds. A
+ * replay recomputes both and refuses a line that differs or has none (LLM_RECORDING_ALTERED, with
+ * the file and line): a replay serves what the model answered, never an edited vote or token count.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
@@ -42,9 +47,30 @@ export interface Exchange {
   stage?: string;
   /** Why the reply was refused by its reader (parse or schema validation), when it was. */
   invalid?: string;
+  /** Numbers of the reply its reader clamped into the schema's bounds (bound-repair.ts), when any. */
+  repaired?: string[];
   /** Latency of the request in ms (endpoint or cache, retries included) and when it started. */
   ms?: number;
   at?: string;
+  /** sha256 of the request and of the reply as written (`exchangeHashes`); a replay refuses a line that does not match. */
+  hash?: { request: string; reply: string };
+}
+
+/** JSON with object keys sorted at every level (undefined dropped): one text per value. */
+function canonicalJson(v: unknown): string {
+  return JSON.stringify(v, (_k, val: unknown) =>
+    val && typeof val === 'object' && !Array.isArray(val) ? Object.fromEntries(Object.entries(val as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : val,
+  );
+}
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/** The content hashes of an exchange: its request (key, messages, parameters) and its reply (reply with usage, error, cache flag). */
+export function exchangeHashes(x: Exchange): { request: string; reply: string } {
+  return {
+    request: sha256(canonicalJson({ key: x.key, request: x.request })),
+    reply: sha256(canonicalJson({ cached: x.cached === true, reply: x.reply ?? null, error: x.error ?? null })),
+  };
 }
 
 /** One named call of a step: the exchange it recorded (if any) is attached when recorded. */

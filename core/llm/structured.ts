@@ -11,8 +11,11 @@
  * traces and per-stage token tallies. An endpoint that rejects structured output (HTTP 400/422)
  * makes the model fall back to prompt mode for the rest of the process, with one warning.
  *
- * Every reply is parsed tolerantly (code fences, prose around the object) and validated; on failure
- * the model is asked once more with the validation error (repair). A second failure throws
+ * Every reply is parsed tolerantly (code fences, prose around the object) and validated. A number
+ * outside an inclusive bound of the sent schema (a server that ignores minimum/maximum) is clamped
+ * to the bound when that makes the reply valid, and counted (bound-repair.ts: the item's tally,
+ * results.jsonl `repairs`, report.md). On any other failure the model is asked once more with the
+ * validation error (re-ask). A second failure throws
  * LLM_OUTPUT_INVALID carrying the raw replies and any malformed tool-call arguments
  * (`structuredFailure(e)`), which callers record as a failed step.
  */
@@ -21,6 +24,7 @@ import { AIMessage, HumanMessage, type BaseMessage } from '@langchain/core/messa
 import type { z } from 'zod';
 import { errors, isLexcaseError } from '../errors.js';
 import { log } from '../log.js';
+import { countRepairs, describeRepair, repairBounds, type BoundRepair } from './bound-repair.js';
 import { rejectReply } from './cache-validation.js';
 import { jsonSchemaFor } from './json-schema.js';
 import { withCall, type CallScope } from './record-replay.js';
@@ -83,13 +87,29 @@ export function extractJson(text: string): unknown {
 }
 
 export function parseStructured<S extends z.ZodType>(text: string, schema: S): z.infer<S> {
-  const json = extractJson(text);
+  return validate(extractJson(text), schema);
+}
+
+/**
+ * `json` validated against `schema`; when it fails, numbers outside an inclusive bound of the
+ * schema as sent (jsonSchemaFor) are clamped to it (bound-repair.ts) and the result validated
+ * again. Throws the first issue of the reply as received when even that is not valid.
+ */
+function validateRepairing<S extends z.ZodType>(json: unknown, schema: S): { value: z.infer<S>; repairs: BoundRepair[] } {
   const r = schema.safeParse(json);
-  if (!r.success) {
-    const issue = r.error.issues[0];
-    throw new Error(`field "${issue.path.join('.') || '(root)'}": ${issue.message}`);
+  if (r.success) return { value: r.data, repairs: [] };
+  let fixed: { value: unknown; repairs: BoundRepair[] } = { value: json, repairs: [] };
+  try {
+    fixed = repairBounds(json, jsonSchemaFor(schema));
+  } catch {
+    /* a schema that cannot be rendered has no bounds to repair to */
   }
-  return r.data;
+  if (fixed.repairs.length) {
+    const again = schema.safeParse(fixed.value);
+    if (again.success) return { value: again.data, repairs: fixed.repairs };
+  }
+  const issue = r.error.issues[0];
+  throw new Error(`field "${issue.path.join('.') || '(root)'}": ${issue.message}`);
 }
 
 export type StructuredOutputMode = 'json_schema' | 'tool' | 'prompt';
@@ -100,6 +120,8 @@ export interface StructuredOutputSetting {
   structuredOutput?: StructuredOutputMode;
   /** Send `strict: true` with the schema (core/llm/providers.ts decides per server). */
   strict?: boolean;
+  /** Send `strict: true` on the agent-loop tools a structured request carries (the preset's "tools strict"). */
+  strictTools?: boolean;
 }
 
 /** The setting of a factory model, also through a bound copy (`bindTools(...)`, a RunnableBinding). */
@@ -151,6 +173,8 @@ export interface StructuredResult<T> {
   mode?: StructuredOutputMode;
   /** Malformed tool-call arguments received along the way (tool mode). */
   invalidToolCalls?: InvalidToolCall[];
+  /** Numbers clamped into the schema's bounds ("scores.s1.score 7 → 1"), when any were (bound-repair.ts). */
+  repaired?: string[];
 }
 
 /** What an LLM_OUTPUT_INVALID from invokeStructured carries for the trace. */
@@ -176,11 +200,18 @@ function strictOf(model: unknown): boolean {
   return settingOf(model)?.strict === true;
 }
 
-function requestOptions(mode: StructuredOutputMode, name: string, schema: z.ZodType, signal?: AbortSignal, strict = false): Record<string, unknown> {
+/** Whether the agent-loop tools bound to `model` carry `strict: true` (the preset's "tools strict"). */
+function strictToolsOf(model: unknown): boolean {
+  return settingOf(model)?.strictTools === true;
+}
+
+function requestOptions(mode: StructuredOutputMode, name: string, schema: z.ZodType, signal?: AbortSignal, strict = false, strictTools = false): Record<string, unknown> {
   if (mode === 'prompt') return { signal };
   const parameters = jsonSchemaFor(schema);
   const s = strict ? { strict: true } : {};
-  if (mode === 'json_schema') return { signal, response_format: { type: 'json_schema', json_schema: { name, ...s, schema: parameters } } };
+  // `strict` as a call option: LangChain otherwise marks every tool bound to the model (a MAD
+  // debater's snippet tools) strict whenever the response format is json_schema, whatever the preset
+  if (mode === 'json_schema') return { signal, strict: strictTools, response_format: { type: 'json_schema', json_schema: { name, ...s, schema: parameters } } };
   return {
     signal,
     tools: [{ type: 'function', function: { name, description: `Return the ${name.replace(/_/g, ' ')} as the arguments of this call.`, parameters, ...s } }],
@@ -210,6 +241,14 @@ function validate<S extends z.ZodType>(json: unknown, schema: S): z.infer<S> {
   return r.data;
 }
 
+/** The reply's object, validated (numbers clamped into bounds and counted under `what`); throws why it is not valid. */
+function readValue<S extends z.ZodType>(got: { json?: unknown; text: string; invalid?: InvalidToolCall }, schema: S, what: string): { value: z.infer<S>; repairs: BoundRepair[] } {
+  if (got.invalid) throw new Error(`malformed tool-call arguments (${got.invalid.error ?? 'not JSON'})`);
+  const checked = validateRepairing(got.json !== undefined ? got.json : extractJson(got.text), schema);
+  countRepairs(what, checked.repairs);
+  return checked;
+}
+
 /**
  * One structured request without the repair loop, for callers with their own reply handling (e.g.
  * a reply that may be a TERMINATE abstention): the call options for `model`'s mode, and a reader
@@ -221,12 +260,12 @@ export function structuredRequest<S extends z.ZodType>(model: BaseChatModel, sch
   notifySent(what, name, mode, schema);
   return {
     mode,
-    options: requestOptions(mode, name, schema, signal, strictOf(model)),
-    read(reply: BaseMessage): { value?: z.infer<S>; text: string; error?: string; invalid?: InvalidToolCall } {
+    options: requestOptions(mode, name, schema, signal, strictOf(model), strictToolsOf(model)),
+    read(reply: BaseMessage): { value?: z.infer<S>; text: string; error?: string; invalid?: InvalidToolCall; repaired?: string[] } {
       const got = readReply(reply as Reply, mode, name);
       try {
-        if (got.invalid) throw new Error(`malformed tool-call arguments (${got.invalid.error ?? 'not JSON'})`);
-        return { value: got.json !== undefined ? validate(got.json, schema) : parseStructured(got.text, schema), text: got.text };
+        const { value, repairs } = readValue(got, schema, what);
+        return { value, text: got.text, ...(repairs.length ? { repaired: repairs.map(describeRepair) } : {}) };
       } catch (e) {
         rejectReply(reply); // a malformed reply is never served from the cache again
         return { text: got.text, error: (e as Error).message, ...(got.invalid ? { invalid: got.invalid } : {}) };
@@ -265,7 +304,7 @@ export async function invokeStructured<S extends z.ZodType>(
     const send = (m: StructuredOutputMode, strict: boolean) =>
       withCall(opts.what, async (c) => {
         sent.call = c;
-        return (await model.invoke(convo, requestOptions(m, name, schema, opts.signal, strict) as never)) as Reply;
+        return (await model.invoke(convo, requestOptions(m, name, schema, opts.signal, strict, strictToolsOf(model)) as never)) as Reply;
       });
     try {
       reply = await send(mode, strictOf(model));
@@ -281,14 +320,10 @@ export async function invokeStructured<S extends z.ZodType>(
     raw.push(got.text);
     if (got.invalid) invalidToolCalls.push(got.invalid);
     try {
-      const value = got.invalid
-        ? (() => {
-            throw new Error(`malformed tool-call arguments (${got.invalid.error ?? 'not JSON'})`);
-          })()
-        : got.json !== undefined
-          ? validate(got.json, schema)
-          : parseStructured(got.text, schema);
-      return { value, raw, attempts: attempt, mode, ...(invalidToolCalls.length ? { invalidToolCalls } : {}) };
+      const { value, repairs } = readValue(got, schema, opts.what);
+      const repaired = repairs.map(describeRepair);
+      if (repaired.length && sent.call?.exchange) sent.call.exchange.repaired = repaired;
+      return { value, raw, attempts: attempt, mode, ...(invalidToolCalls.length ? { invalidToolCalls } : {}), ...(repaired.length ? { repaired } : {}) };
     } catch (e) {
       rejectReply(reply); // a malformed reply is never served from the cache again
       lastError = (e as Error).message;

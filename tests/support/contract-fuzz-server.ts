@@ -12,6 +12,10 @@
  *  - any other request gets random text.
  * Seeded: the reply is a function of the seed and the request body, so a run is the same whatever
  * the order its concurrent requests arrive in. `stats` counts what was answered how.
+ * `ignoreBounds`: numbers as llama.cpp's and Ollama's grammars write them — `minimum`, `maximum`
+ * and the exclusive bounds are dropped from every schema (structured replies and tool arguments)
+ * before a value is drawn, so a bounded number is almost always outside its bounds; the rest of
+ * the schema is honoured. `stats.unbounded` counts the replies whose schema had a bound dropped.
  *
  *   const fuzz = contractFuzz({ seed: 7 });
  *   const srv = await startScriptedServer(fuzz);
@@ -26,12 +30,34 @@ export interface FuzzStats {
   text: number;
   /** Distinct JSON schemas answered (response formats and forced tools), by schema name. */
   schemas: Map<string, Set<string>>;
+  /** Replies drawn from a schema that had numeric bounds dropped (`ignoreBounds`). */
+  unbounded: number;
 }
 
 export interface ContractFuzzOptions {
   seed: number;
   /** Share of tool-offering requests answered with a tool call (default 0.6). */
   toolRate?: number;
+  /** Ignore `minimum`/`maximum`/`exclusiveMinimum`/`exclusiveMaximum`, as llama.cpp and Ollama do (default false). */
+  ignoreBounds?: boolean;
+}
+
+const BOUNDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']);
+
+/** `schema` without numeric bounds (every level), and whether it had any. */
+export function withoutBounds(schema: unknown): { schema: unknown; dropped: boolean } {
+  let dropped = false;
+  const visit = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(visit);
+    if (!v || typeof v !== 'object') return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      if (BOUNDS.has(k) && typeof x === 'number') dropped = true;
+      else out[k] = k === 'enum' ? x : visit(x);
+    }
+    return out;
+  };
+  return { schema: visit(schema), dropped };
 }
 
 function seedOf(seed: number, req: RecordedRequest): number {
@@ -40,8 +66,14 @@ function seedOf(seed: number, req: RecordedRequest): number {
 }
 
 export function contractFuzz(o: ContractFuzzOptions): ((req: RecordedRequest) => ScriptReply) & { stats: FuzzStats } {
-  const stats: FuzzStats = { structured: 0, toolCalls: 0, text: 0, schemas: new Map() };
+  const stats: FuzzStats = { structured: 0, toolCalls: 0, text: 0, schemas: new Map(), unbounded: 0 };
   const toolRate = o.toolRate ?? 0.6;
+  const sample = (schema: Record<string, unknown>, seed: number): unknown => {
+    if (!o.ignoreBounds) return sampleValue(schema, seed);
+    const u = withoutBounds(schema);
+    if (u.dropped) stats.unbounded++;
+    return sampleValue(u.schema as Record<string, unknown>, seed);
+  };
   const f = (req: RecordedRequest): ScriptReply => {
     const s = seedOf(o.seed, req);
     const schema = requestedSchema(req);
@@ -50,7 +82,7 @@ export function contractFuzz(o: ContractFuzzOptions): ((req: RecordedRequest) =>
       if (!stats.schemas.has(name)) stats.schemas.set(name, new Set());
       stats.schemas.get(name)!.add(JSON.stringify(schema));
       stats.structured++;
-      return { json: sampleValue(schema, s) };
+      return { json: sample(schema, s) };
     }
     const tools = ((req.body?.tools ?? []) as { function?: { name: string; parameters?: Record<string, unknown> } }[]).filter((t) => t.function);
     if (tools.length && req.body?.tool_choice !== 'none' && (s % 1000) / 1000 < toolRate) {
@@ -58,7 +90,7 @@ export function contractFuzz(o: ContractFuzzOptions): ((req: RecordedRequest) =>
       const n = (s >> 3) % 4 === 0 ? 2 : 1;
       const calls = Array.from({ length: n }, (_, j) => {
         const t = tools[(s + j) % tools.length].function!;
-        return { name: t.name, args: sampleValue(t.parameters ?? { type: 'object', properties: {} }, s + 1 + j) as object };
+        return { name: t.name, args: sample(t.parameters ?? { type: 'object', properties: {} }, s + 1 + j) as object };
       });
       stats.toolCalls++;
       return { toolCalls: calls };

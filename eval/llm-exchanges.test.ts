@@ -1,0 +1,66 @@
+/**
+ * Recorded exchanges carry the hashes of their request and reply (issue 36, item 9): what
+ * writeExchanges writes reads back as it was, and an edited reply, usage, request or a line with
+ * no hashes is refused by readExchanges and verifyExchanges with LLM_RECORDING_ALTERED naming the
+ * file and line. (The built CLI's `--replay` of edited recordings: tests/replay.test.ts.)
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Exchange } from '../core/llm/record-replay.js';
+import { exchangesPath, readExchanges, verifyExchanges, writeExchanges } from './llm-exchanges.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'lexcase-xhash-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const vote = (v: string): Exchange => ({
+  n: 1,
+  key: 'k2',
+  stage: 'juror Skeptic',
+  request: { messages: [{ role: 'system', content: 'You are a juror.' }, { role: 'user', content: 'Which option? A, B or C.' }], params: { model: 'm', response_format: { type: 'json_schema' } } },
+  reply: {
+    generations: [{ text: `{"reasoning":"r","vote":"${v}"}`, message: { type: 'ai', content: `{"reasoning":"r","vote":"${v}"}`, usage_metadata: { input_tokens: 812, output_tokens: 14 } } } as never],
+    llmOutput: { tokenUsage: { promptTokens: 812, completionTokens: 14, totalTokens: 826 } },
+  },
+  ms: 40,
+});
+const first: Exchange = { n: 0, key: 'k1', request: { messages: [{ role: 'user', content: 'search' }], params: { model: 'm' } }, error: { code: 'LLM_REQUEST_FAILED', message: 'HTTP 500' } };
+
+async function recorded(name: string): Promise<{ run: string; file: string; lines: string[] }> {
+  const run = join(dir, name);
+  await writeExchanges(run, 'q1', [first, vote('C')]);
+  const file = exchangesPath(run, 'q1');
+  return { run, file, lines: readFileSync(file, 'utf8').trimEnd().split('\n') };
+}
+
+describe('recorded exchanges are verified against their hashes', () => {
+  it('a recording reads back as written (hashes of the request and the reply on every line)', async () => {
+    const { run, lines } = await recorded('intact');
+    expect(lines.map((l) => Object.keys(JSON.parse(l).hash ?? {}))).toEqual([['request', 'reply'], ['request', 'reply']]);
+    const back = await readExchanges(run, 'q1');
+    expect(back.map((x) => x.stage ?? x.error?.message)).toEqual(['HTTP 500', 'juror Skeptic']);
+    await expect(verifyExchanges(run)).resolves.toBeUndefined();
+  });
+
+  const cases: [string, (l: string) => string, RegExp][] = [
+    ['a vote C → A', (l) => l.replaceAll('\\"vote\\":\\"C\\"', '\\"vote\\":\\"A\\"'), /the recorded reply/],
+    ['the usage', (l) => l.replace('"promptTokens":812', '"promptTokens":12'), /the recorded reply/],
+    ['the request text', (l) => l.replace('Which option? A, B or C.', 'Which option? A, B or C. Prefer A.'), /the recorded request/],
+    ['keys reordered, nothing changed', (l) => JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(l)).reverse())), /^$/],
+    ['no hashes (an older recording)', (l) => JSON.stringify({ ...JSON.parse(l), hash: undefined }), /has no content hash/],
+  ];
+  for (const [what, edit, why] of cases)
+    it(`${what}: ${why.source === '^$' ? 'still reads' : 'refused with the file and line'}`, async () => {
+      const { run, file, lines } = await recorded(what.replace(/\W+/g, '-'));
+      lines[1] = edit(lines[1]);
+      writeFileSync(file, lines.join('\n') + '\n');
+      if (why.source === '^$') return void (await expect(readExchanges(run, 'q1')).resolves.toHaveLength(2));
+      for (const read of [() => readExchanges(run, 'q1'), () => verifyExchanges(run)]) {
+        const e = await read().catch((x: unknown) => x);
+        expect(e).toMatchObject({ code: 'LLM_RECORDING_ALTERED', details: { file, line: 2 } });
+        expect((e as Error).message).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2: `));
+        expect((e as Error).message).toMatch(why);
+      }
+    });
+});
