@@ -1,6 +1,7 @@
 /**
  * buildIndex: one streaming pass over the passages → a complete index dir (doc store + sparse
- * inverted index + manifest), written to `<out>.tmp-<pid>` and renamed into place atomically.
+ * inverted index + manifest, then the dense / lancedb-fts parts when asked), written to
+ * `<out>.tmp-<pid>` and renamed into place atomically once every requested method is built.
  *
  * The main thread validates passages, writes the doc store and hands batches of texts to build
  * workers (or analyses them itself with workers: 0); each worker keeps an in-memory segment and
