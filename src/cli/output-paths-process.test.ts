@@ -4,7 +4,8 @@
  * `search --topics t.tsv --index IX --run-file IX/manifest.json` exited 0 with TREC run lines in
  * place of the manifest (the index destroyed), and `eval retrieval` wrote its --out, --plot,
  * --run-file and --qrels-file into any index or run dir, or over the topics file it read. Now each
- * is one OUT_FILE_REFUSED line, exit 1, and the whole working tree is byte-identical afterwards.
+ * is one OUT_FILE_REFUSED line, exit 1, and the whole working tree is byte-identical afterwards;
+ * so is `index dense IX --dense-uri` into another index (it overwrote that index's vectors).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,11 +54,13 @@ describe('outputs of search and eval retrieval never land in an index or run dir
     // an index the command does not read, a run dir
     [['eval', 'retrieval', '--index', 'idx', '--split', 'val', '--iterations', '20', '--plot', 'other/docs/recall.svg'], /--plot other\/docs\/recall\.svg: it lies inside a lexcase index \(.*other\); lexcase never writes into one/],
     [['eval', 'retrieval', '--index', 'idx', '--split', 'val', '--iterations', '20', '--qrels-file', 'runs/r1/results.jsonl'], /--qrels-file runs\/r1\/results\.jsonl: it lies inside a lexcase run dir \(.*r1\)/],
+    // dense vectors of one index written into another
+    [['index', 'dense', 'idx', '--embedder', 'use-lite', '--dense-uri', 'ABS/other/dense'], /refusing to write dense vectors to .*other\/dense: it lies inside a lexcase index \(.*other\)/],
     // two outputs of one command naming one file
     [['eval', 'retrieval', '--index', 'idx', '--split', 'val', '--iterations', '20', '--out', 'same.out', '--plot', 'same.out'], /--plot same\.out: --out same\.out names the same file/],
   ])('%j', async (args, message) => {
     const before = treeOf(dir);
-    const r = await run(...args);
+    const r = await run(...args.map((a) => a.replace(/^ABS\//, `${dir}/`)));
     expect(treeOf(dir)).toEqual(before);
     expect(r.stderr).toMatch(message);
     expect(r.code).toBe(1);
