@@ -12,6 +12,8 @@ import { VERSION } from '../core/version.js';
 import type { Question, Split } from '../corpora/types.js';
 import { evalRetrieval, DEFAULT_KS, type QueryResult, type RetrievalEvalResult } from './retrieval-eval.js';
 import { TrecRunWriter, trecQrelsLines } from './retrieval-eval-run-file.js';
+import { runFileFor } from './retrieval-eval-run-file-name.js';
+import { checkOutputs, runFileOutputs } from './output-files.js';
 import type { Hit } from '../retrieval/types.js';
 
 export const PAPER_POOL_NOTE =
@@ -64,13 +66,11 @@ export function countGoldMissing(docs: Pick<OpenedIndex['docs'], 'indexOf'>, que
   return { questions: missing.length, examples: missing.slice(0, 5).map((q) => q.id) };
 }
 
-export function runFileFor(runFile: string, method: string, several: boolean): string {
-  if (!several) return runFile;
-  const m = /^(.*?)(\.[^./\\]*)?$/.exec(runFile)!;
-  return `${m[1]}.${method}${m[2] ?? ''}`;
-}
+export { runFileFor };
 
 export async function evalRetrievalOnIndex(opts: IndexEvalOptions): Promise<RetrievalReport> {
+  // Outputs never land in the index it reads (nor any index or run dir): eval/output-files.ts.
+  checkOutputs([...runFileOutputs('runFile', opts.runFile, opts.methods), { flag: 'qrelsFile', file: opts.qrelsFile, example: 'qrels.txt' }], [opts.index, opts.datasetFile]);
   const idx = await openIndex(opts.index);
   try {
     return await evalOnOpened(idx, opts);

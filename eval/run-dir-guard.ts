@@ -13,7 +13,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { acquireLock, type DirLock } from '../core/dir-lock.js';
-import { checkOutputDir, listed } from '../core/out-dir-rule.js';
+import { checkOutputDir, listed, type ProtectedDir } from '../core/out-dir-rule.js';
+import { INDEX_DIR } from '../indexer/out-dir.js';
 import { RUN_FILES } from './run-dir.js';
 
 export const RUN_LOCK = 'run.lock';
@@ -30,6 +31,9 @@ function isRunConfig(dir: string): boolean {
   }
 }
 
+/** A lexcase run dir (its config.json is a run config): no output file of another command is written inside it. */
+export const RUN_DIR: ProtectedDir = { what: 'a lexcase run dir', is: isRunConfig };
+
 /** Throws OUT_DIR_REFUSED unless `dir` may be written as a run (new, empty, or a run dir to resume). */
 export function checkRunDirOut(dir: string): void {
   checkOutputDir(dir, {
@@ -42,7 +46,7 @@ export function checkRunDirOut(dir: string): void {
       const other = entries.filter((e) => !EARLY_ENTRIES.has(e) && !e.startsWith(`${RUN_FILES.config}.tmp-`) && !e.startsWith(`${RUN_FILES.results}.tmp-`));
       return other.length ? { reason: `it is a non-empty directory that is not a lexcase run (no config.json; it holds ${listed(other)})` } : undefined;
     },
-  });
+  }, [], [INDEX_DIR, RUN_DIR]);
 }
 
 /** Take `dir/run.lock` for `what` (e.g. "run case"); LOCKED when another live process holds it. */

@@ -1,6 +1,7 @@
 /**
  * buildIndex: one streaming pass over the passages → a complete index dir (doc store + sparse
- * inverted index + manifest), written to `<out>.tmp-<pid>` and renamed into place atomically.
+ * inverted index + manifest, then the dense / lancedb-fts parts when asked), written to
+ * `<out>.tmp-<pid>` and renamed into place atomically once every requested method is built.
  *
  * The main thread validates passages, writes the doc store and hands batches of texts to build
  * workers (or analyses them itself with workers: 0); each worker keeps an in-memory segment and
@@ -58,7 +59,7 @@ export interface BuildOptions {
   densePrebuilt?: boolean;
   /** Called with the prebuilt vectors' name when the dense step loaded them instead of embedding. */
   onDensePrebuilt?: (name: string) => void;
-  /** Called when the sparse index is in place, before the dense / lancedb-fts steps (progress ends its count here). */
+  /** Called when the sparse index is built (in the temp dir), before the dense / lancedb-fts steps (progress ends its count here). */
   onSparseBuilt?: (manifest: Manifest) => void;
   /** Store passage texts in deflated blocks of 64 (default true; false = plain v1 layout). */
   compressDocs?: boolean;
@@ -368,6 +369,13 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
     };
     await writeManifest(tmp, manifest);
     await sinkNow.close();
+    sink = undefined;
+    if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('build aborted');
+    opts.onSparseBuilt?.(manifest);
+    // Every requested method is built in the temp dir too: the new index is swapped in only when all
+    // are done, so a Ctrl-C or a failing embedder during the dense step leaves the old index as it was.
+    if (methods.includes('dense')) manifest = await runDenseHook(tmp, opts);
+    if (methods.includes('lancedb-fts')) manifest = await runLanceFtsHook(tmp);
     if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('build aborted');
     // Check again: the directory may have changed during the build.
     checkOutDir(opts.out, opts.inputs);
@@ -379,16 +387,13 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
   }
   // The checksums were just computed from the bytes written: the next opens need not hash them again.
   await recordVerified(out, manifest);
-  opts.onSparseBuilt?.(manifest);
-  let built = manifest;
-  if (methods.includes('dense')) built = await runDenseHook(out, opts);
-  if (methods.includes('lancedb-fts')) built = await runLanceFtsHook(out);
-  return built;
+  return manifest;
 }
 
 /**
  * Dense step: when 'dense' is among the methods, the shipped prebuilt vectors (when asked for and
- * they match) or indexer/dense/add-dense.ts add the dense section to the finished index dir.
+ * they match) or indexer/dense/add-dense.ts add the dense section to the build's temp dir (before
+ * it is swapped into place).
  * Imported lazily so sparse-only builds never load LanceDB.
  */
 async function runDenseHook(out: string, opts: BuildOptions): Promise<Manifest> {
@@ -405,7 +410,7 @@ async function runDenseHook(out: string, opts: BuildOptions): Promise<Manifest> 
   return addDenseIndex(out, dense);
 }
 
-/** lancedb-fts step: LanceDB's own full-text index over the finished index dir (imported lazily). */
+/** lancedb-fts step: LanceDB's own full-text index over the build's temp dir (imported lazily). */
 async function runLanceFtsHook(out: string): Promise<Manifest> {
   const { ensureLanceFts } = await import('./lancedb-fts-build.js');
   await ensureLanceFts(out, { rebuild: true });

@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
-import { checkOutputDir, isWithin, listed, realpathLoose } from '../core/out-dir-rule.js';
+import { checkOutputDir, isWithin, listed, realpathLoose, type ProtectedDir } from '../core/out-dir-rule.js';
 import { foreignEntries, OWNER_MARKER, type LayoutPredicate } from '../core/owned-dir.js';
 import { MANIFEST_FORMAT } from './manifest.js';
 
@@ -79,6 +79,9 @@ export function readLooseManifest(dir: string): LooseManifest | undefined {
   }
 }
 
+/** A lexcase index (its manifest.json reads as one): no output of any command is written inside it. */
+export const INDEX_DIR: ProtectedDir = { what: 'a lexcase index', is: (dir) => readLooseManifest(dir) !== undefined };
+
 export interface OutDirCheck {
   /** The real path to build into (symlinks resolved). */
   target: string;
@@ -106,6 +109,7 @@ export function checkOutDir(out: string, inputs: string[] = []): OutDirCheck {
       },
     },
     inputs,
+    [INDEX_DIR],
   );
   return { target: r.target, replaces: r.existing };
 }

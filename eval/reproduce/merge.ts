@@ -12,6 +12,8 @@ import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors } from '../../core/errors.js';
 import { checkOutputDir } from '../../core/out-dir-rule.js';
+import { INDEX_DIR } from '../../indexer/out-dir.js';
+import { RUN_DIR } from '../run-dir-guard.js';
 import { datasetChecksum } from '../provenance.js';
 import { writeReport } from '../report/write-report.js';
 import { RUN_FILES, readConfig, readResults, writeJsonAtomic } from '../run-dir.js';
@@ -165,7 +167,7 @@ export interface MergeResult {
  * shard and run is read and checked before anything is written; `out` is locked meanwhile.
  */
 export async function mergeShards(out: string, dirs: string[], recipe: Recipe): Promise<MergeResult> {
-  checkOutputDir(out, { what: 'the merged reproduction', hint: 'merge into a new or empty directory' }, dirs);
+  checkOutputDir(out, { what: 'the merged reproduction', hint: 'merge into a new or empty directory' }, dirs, [INDEX_DIR, RUN_DIR]);
   const repros = await checkShardSet(dirs);
   if (repros[0].recipe !== recipe.id) throw errors.usage(`merge: the shards are from recipe ${repros[0].recipe}, not ${recipe.id}`);
   const plans: { run: Recipe['runs'][number]; plan?: PlannedRun; states: (RunState | undefined)[] }[] = [];

@@ -18,6 +18,8 @@ import { join } from 'node:path';
 import { errors, isLexcaseError } from '../../core/errors.js';
 import { log } from '../../core/log.js';
 import { checkOutputDir, listed } from '../../core/out-dir-rule.js';
+import { INDEX_DIR } from '../../indexer/out-dir.js';
+import { RUN_DIR } from '../run-dir-guard.js';
 import { resultsPath, writeJsonAtomic } from '../run-dir.js';
 import type { Recipe, RecipeRun } from './recipe.js';
 import { runRetrievalGridRun } from './retrieval-run.js';
@@ -148,7 +150,7 @@ export function checkReproductionDirOut(dir: string): void {
       const other = entries.filter((e) => !EARLY_ENTRIES.has(e) && !e.startsWith('reproduction.json.tmp-'));
       return other.length ? { reason: `it is a non-empty directory that is not a lexcase reproduction (no reproduction.json; it holds ${listed(other)})` } : undefined;
     },
-  });
+  }, [], [INDEX_DIR, RUN_DIR]);
 }
 
 export async function runGrid(o: RunGridOptions): Promise<{ reproduction: ReproductionFile; table: TableJson; tableMd: string }> {

@@ -9,7 +9,8 @@ import { openRetriever } from '../../retrieval/open.js';
 import { VERSION } from '../../core/version.js';
 import type { Topic } from '../../corpora/topics.js';
 import type { Qrels } from '../../corpora/qrels.js';
-import { runFileFor } from '../retrieval-eval-index.js';
+import { runFileFor } from '../retrieval-eval-run-file-name.js';
+import { checkOutputs, runFileOutputs } from '../output-files.js';
 import { batchSearch, type BatchSearchResult } from './batch-search.js';
 import { evaluateRun, type TrecEvalOptions, type TrecEvalResult } from './evaluate.js';
 import type { TrecRun } from './run.js';
@@ -59,6 +60,8 @@ export interface TopicsRetrievalReport {
 export { DEFAULT_DEPTH };
 
 export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<TopicsRetrievalReport> {
+  // Outputs never land in the index it reads (nor any index or run dir): eval/output-files.ts.
+  checkOutputs(runFileOutputs('runFile', opts.runFile, opts.methods), [opts.index, opts.topicsFile, opts.qrelsFile]);
   const manifest = await readManifest(opts.index);
   const depth = opts.depth ?? DEFAULT_DEPTH;
   // Open all retrievers first, so a missing method fails before any work.

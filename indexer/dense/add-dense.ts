@@ -21,6 +21,8 @@ import type { Embedder, EmbedderSpec } from '../embed/types.js';
 import { openDocStore } from '../docstore.js';
 import { readManifest, writeManifest, type Manifest } from '../manifest.js';
 import { annParams, DEFAULT_ANN_THRESHOLD, type AnnParams } from './ann-params.js';
+import { enclosingProtected, isWithin, realpathLoose } from '../../core/out-dir-rule.js';
+import { INDEX_DIR } from '../out-dir.js';
 import { DEFAULT_DENSE_TABLE, DEFAULT_DENSE_URI, isRemoteUri, resolveDenseUri, type DenseSection } from './dense-section.js';
 import { appendVectors, buildAnnIndex, connectDense, dropVectorIndexes, existingIds, openOrCreate } from './lance-table.js';
 
@@ -61,8 +63,22 @@ export function passageEmbedText(p: Passage): string {
   return p.title ? `${p.title}\n${p.text}` : p.text;
 }
 
+/**
+ * The output-path rule for `--dense-uri` (core/out-dir-rule.ts): a local location outside the index
+ * dir may not lie inside a lexcase index (another one's vectors would be overwritten, or the index
+ * being rebuilt changed before its replacement is in place).
+ */
+function checkDenseUri(dir: string, uri: string): void {
+  if (isRemoteUri(uri)) return;
+  const target = realpathLoose(resolveDenseUri(dir, uri));
+  if (isWithin(target, realpathLoose(dir))) return;
+  const around = enclosingProtected(target, [INDEX_DIR]);
+  if (around) throw errors.outDirRefused(uri, `it lies inside ${around.what} (${around.dir})`, 'give a --dense-uri outside every index, or leave it out (default: dense/ inside the index)', 'dense vectors');
+}
+
 export async function addDenseIndex(dir: string, opts: AddDenseOptions = {}): Promise<Manifest> {
   const t0 = Date.now();
+  checkDenseUri(dir, opts.uri ?? DEFAULT_DENSE_URI);
   const manifest = await readManifest(dir);
   const given = opts.embedder;
   const spec: EmbedderSpec = isEmbedder(given) ? (opts.spec ?? { provider: given.provider, model: given.model }) : (given ?? { provider: 'use-lite' });

@@ -1,5 +1,6 @@
 /**
- * runDemo: run the demo steps in order and write <dir>/report.md and <dir>/report.json.
+ * runDemo: run the demo steps in order and write <dir>/report.md and <dir>/report.json; <dir> must
+ * be new, empty or an earlier demo's (src/demo/demo-dir.ts).
  * Defaults: corpus "default" (Bar Exam QA gold passages + legal_corpus), methods bm25 and qld,
  * Bar Exam QA val split (124 questions, split seed 13), 2,000 bootstrap resamples (seed 13).
  */
@@ -9,6 +10,7 @@ import { VERSION } from '../../core/version.js';
 import { DEFAULT_SPLIT_SEED } from '../../corpora/splits.js';
 import type { DemoContext, DemoStep } from '../../eval/demo/types.js';
 import { DEMO_STEPS } from './steps.js';
+import { checkDemoDir, DEMO_FILES } from './demo-dir.js';
 
 export interface DemoOptions extends Partial<Omit<DemoContext, 'sections' | 'data' | 'say' | 'indexDir'>> {
   say?: (line: string) => void;
@@ -25,9 +27,11 @@ export interface DemoResult {
 
 export async function runDemo(opts: DemoOptions = {}): Promise<DemoResult> {
   const dir = resolve(opts.dir ?? join('.lexcase', 'demo'));
+  // Never over files the demo did not make (src/demo/demo-dir.ts): checked before any step runs.
+  checkDemoDir(dir);
   const ctx: DemoContext = {
     dir,
-    indexDir: join(dir, 'index'),
+    indexDir: join(dir, DEMO_FILES.index),
     corpus: opts.corpus ?? 'default',
     indexMethods: opts.indexMethods ?? ['bm25', 'qld'],
     evalMethods: opts.evalMethods ?? ['bm25', 'qld'],
@@ -59,8 +63,8 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoResult> {
     ...ctx.sections.flatMap((s) => [`## ${s.title}`, ``, s.markdown, ``]),
   ].join('\n');
   const json = { kind: 'lexcase-demo', lexcaseVersion: VERSION, createdAt: new Date().toISOString(), seconds, steps: steps.map((s) => s.name), ...ctx.data };
-  const reportMd = join(dir, 'report.md');
-  const reportJson = join(dir, 'report.json');
+  const reportMd = join(dir, DEMO_FILES.reportMd);
+  const reportJson = join(dir, DEMO_FILES.reportJson);
   await writeFile(reportMd, markdown);
   await writeFile(reportJson, JSON.stringify(json, null, 2) + '\n');
   return { dir, markdown, json, reportMd, reportJson };

@@ -8,7 +8,7 @@ import { basename, dirname } from 'node:path';
 import type { Command } from 'commander';
 import { DEFAULT_DEPTH } from '../../../eval/trec/depth.js';
 import type { CurvePoint } from '../../../eval/plots/specs.js';
-import { assertOutFile } from '../out-file.js';
+import { assertOutFiles, runFileOutputs } from '../out-file.js';
 import type { Progress } from '../../../core/progress.js';
 import { parseTieMode, TIES_HELP, type TieMode } from '../../../eval/trec/anserini-ties.js';
 import { errors } from '../../../core/errors.js';
@@ -60,9 +60,11 @@ export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<v
   if (clash.length) throw errors.usage(`${clash.map(flagName).join(', ')} belong${clash.length === 1 ? 's' : ''} to the --dataset mode; with --topics use --metrics (e.g. recall@100,ndcg@10) and --hits`);
   if (flags.hits < 1) throw errors.invalidInput('--hits', `expected a positive integer, got ${flags.hits}`);
   if (flags.method.length === 0) throw errors.invalidInput('--method', 'give at least one method');
-  assertOutFile('--out', flags.out, 'report.json');
-  assertOutFile('--run-file', flags.runFile, 'run.txt');
-  assertOutFile('--plot', flags.plot, 'recall.svg');
+  // Never into the index it reads (nor any index or run dir), never over the topics or qrels file.
+  assertOutFiles(
+    [{ flag: '--out', file: flags.out, example: 'report.json' }, ...runFileOutputs(flags.runFile, flags.method), { flag: '--plot', file: flags.plot, example: 'recall.svg' }],
+    [flags.index, flags.topics, flags.qrels],
+  );
   const evalOpts = trecEvalOptions(flags);
   const [{ loadTopics, parseTopicsFormat }, { loadQrels }, { evalTopicsOnIndex }, { formatTopicsReport }, { rankedTopics }, { recallCurve }, { writeCurvePlot }, { createProgress }] = await Promise.all([
     import('../../../corpora/topics.js'),

@@ -11,7 +11,7 @@ import { BAREXAM_SPLIT_SIZES, DEFAULT_SPLIT_SEED, parseSplit } from '../../../co
 import { DEFAULT_KS } from '../../../eval/retrieval-ks.js';
 import type { Progress } from '../../../core/progress.js';
 import { errors } from '../../../core/errors.js';
-import { assertOutFile } from '../out-file.js';
+import { assertOutFiles, runFileOutputs } from '../out-file.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
 import { addRetrieverOptions, retrieverOptions, type RetrieverFlags } from './retriever-options.js';
 import { addTopicsOptions, assertNoTopicsOptions, runTopicsEval, type TopicsFlags } from './eval-retrieval-topics.js';
@@ -74,10 +74,16 @@ export function register(program: Command): void {
         throw errors.invalidInput('--k', (e as Error).message);
       }
       if (flags.method.length === 0) throw errors.invalidInput('--method', 'give at least one method');
-      assertOutFile('--out', flags.out, 'report.json');
-      assertOutFile('--plot', flags.plot, 'recall.svg');
-      assertOutFile('--run-file', flags.runFile, 'run.txt');
-      assertOutFile('--qrels-file', flags.qrelsFile, 'qrels.txt');
+      // Never into the index it reads (nor any index or run dir), never over the dataset file.
+      assertOutFiles(
+        [
+          { flag: '--out', file: flags.out, example: 'report.json' },
+          { flag: '--plot', file: flags.plot, example: 'recall.svg' },
+          ...runFileOutputs(flags.runFile, flags.method),
+          { flag: '--qrels-file', file: flags.qrelsFile, example: 'qrels.txt' },
+        ],
+        [flags.index, flags.datasetFile],
+      );
       if (flags.sweepFusion) {
         const { sweepFusion, formatFusionSweep } = await import('../../../eval/fusion-sweep.js');
         const explicit = cmd.getOptionValueSource('method') === 'cli';

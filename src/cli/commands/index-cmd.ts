@@ -57,18 +57,27 @@ export function prebuiltDenseAllowed(flags: DenseBuildFlags): boolean {
 }
 
 /** Build an index from a bundled corpus name or a path, with a progress bar on a TTY. */
-export async function runIndexBuild(corpus: string, flags: IndexBuildFlags, signal?: AbortSignal): Promise<{ manifest: Manifest; seconds: number; bytes: number; densePrebuilt?: string }> {
+export async function runIndexBuild(corpus: string, flags: IndexBuildFlags, signal?: AbortSignal, o: { methodsGiven?: boolean } = {}): Promise<{ manifest: Manifest; seconds: number; bytes: number; densePrebuilt?: string }> {
   const analyzer = parseAnalyzerSpec(flags.analyzer);
-  const [{ indexCorpus, knownPassageCount }, { createProgress }] = await Promise.all([import('../../../indexer/index-corpus.js'), import('../../../core/progress.js')]);
+  const [{ indexCorpus, knownPassageCount }, { createProgress }, { rebuildPlan }] = await Promise.all([
+    import('../../../indexer/index-corpus.js'),
+    import('../../../core/progress.js'),
+    import('./index-rebuild-methods.js'),
+  ]);
   const load = corpusLoadOptions(flags);
+  // A rebuild of an existing index without --methods keeps the methods it has (index-rebuild-methods.ts).
+  const plan = await rebuildPlan(flags.out, o.methodsGiven === false ? undefined : flags.methods, flags.methods, wantsDense(flags) || !!flags.dense);
+  if (plan?.note) log.info(plan.note);
+  const asked = plan?.methods ?? flags.methods;
+  // --embedder/--model-dir imply the dense method; dense options come from the --embedder… flags.
+  const methods = wantsDense(flags) && !asked.includes('dense') ? [...asked, 'dense'] : asked;
+  const dense = flags.dense ?? plan?.dense ?? (methods.includes('dense') ? denseBuildOptions(flags) : undefined);
+  const prebuiltOk = flags.dense ? false : plan?.dense ? !!plan.densePrebuilt : prebuiltDenseAllowed(flags);
   const total = knownPassageCount(corpus) ?? 0;
   const bar = createProgress(`index ${corpus}`, { unit: 'passages' });
   if (total) bar.start(total);
   let lastLogged = 0;
   const t0 = performance.now();
-  // --embedder/--model-dir imply the dense method; dense options come from the --embedder… flags.
-  const methods = wantsDense(flags) && !flags.methods.includes('dense') ? [...flags.methods, 'dense'] : flags.methods;
-  const dense = flags.dense ?? (methods.includes('dense') ? denseBuildOptions(flags) : undefined);
   let densePrebuilt: string | undefined;
   try {
     const manifest = await indexCorpus(corpus, {
@@ -80,7 +89,7 @@ export async function runIndexBuild(corpus: string, flags: IndexBuildFlags, sign
       workers: flags.workers,
       signal,
       dense,
-      densePrebuilt: !flags.dense && prebuiltDenseAllowed(flags),
+      densePrebuilt: prebuiltOk,
       onDensePrebuilt: (name) => {
         densePrebuilt = name;
         log.info(`dense: loaded the shipped use-lite vectors ${name} (first ${PREBUILT_DENSE_SPEC.maxWords} words) instead of embedding; --max-words N or --embedder … embeds instead`);
@@ -131,7 +140,7 @@ export function register(program: Command): void {
       )
       .argument('<corpus>', 'bundled corpus name or path to a passage file / folder with passages.*')
       .requiredOption('--out <dir>', 'index directory to write: new, empty, or a lexcase index to replace (built in <dir>.tmp-<pid>, then renamed into place)')
-      .option('--methods <list>', 'comma list of methods to build (bm25, qld, dense, lancedb-fts)', parseListOpt, ['bm25', 'qld'])
+      .option('--methods <list>', 'comma list of methods to build (bm25, qld, dense, lancedb-fts; default bm25,qld, or for a rebuild of an existing index the methods it has)', parseListOpt, ['bm25', 'qld'])
       .option('--analyzer <spec>', "analyzer: lucene (Lucene's StandardTokenizer, possessive, lowercase, 33 stopwords, Porter — Anserini's chain) or settings of lexcase's, e.g. stemmer=porter,stopwords=english,lowercase=true,minTokenLength=1 (stemmer: porter|snowball|none; stopwords: english (108 words)|lucene (33)|none)")
       .option('--workers <n>', 'build worker threads (default: min(2, cores); 0 = main thread only)', parseIntOpt('workers', { min: 0, max: 64 }))
       .option('--name <name>', 'corpus name recorded in the manifest (default: the bundled name or the file name)')),
@@ -142,7 +151,7 @@ export function register(program: Command): void {
       const { abortOnSignals } = await import('../../../core/interrupt.js');
       const interrupt = abortOnSignals('index build');
       try {
-        const { manifest, seconds, bytes, densePrebuilt } = await runIndexBuild(corpus, flags, interrupt.signal);
+        const { manifest, seconds, bytes, densePrebuilt } = await runIndexBuild(corpus, flags, interrupt.signal, { methodsGiven: cmd.getOptionValueSource('methods') === 'cli' });
         output(g, { out: flags.out, seconds, bytes, manifest, ...(densePrebuilt ? { densePrebuilt } : {}) }, () =>
           `built ${flags.out} from ${manifest.corpus.name}: ${manifest.corpus.passages.toLocaleString('en-US')} passages, methods ${manifest.methods.join(', ')}${densePrebuilt ? ` (dense from the shipped vectors ${densePrebuilt})` : ''}, ${mb(bytes)}, ${seconds.toFixed(1)} s`,
         );

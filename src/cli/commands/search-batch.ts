@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { parseTieMode, TIES_HELP, type TieMode } from '../../../eval/trec/anserini-ties.js';
 import { errors } from '../../../core/errors.js';
 import { output, type GlobalOpts } from '../action.js';
-import { assertOutFile } from '../out-file.js';
+import { assertOutFiles } from '../out-file.js';
 import { retrieverOptions, type RetrieverFlags } from './retriever-options.js';
 import { approxFromFlags, approxTag, checkApproxMethod, describeApprox, type ApproxFlags } from './approx-options.js';
 
@@ -41,7 +41,8 @@ export async function runBatchSearch(query: string | undefined, flags: BatchSear
   if (query !== undefined) throw errors.usage('give either a query or --topics FILE, not both');
   if (!flags.runFile) throw errors.usage('--topics needs --run-file OUT (the TREC run file to write)');
   if (flags.explain) throw errors.usage('--explain works on a single query, not with --topics');
-  assertOutFile('--run-file', flags.runFile, 'run.txt');
+  // Never into the index it reads (nor any index or run dir), never over the topics file.
+  assertOutFiles([{ flag: '--run-file', file: flags.runFile, example: 'run.txt' }], [flags.index, flags.topics]);
   const k = cmd.getOptionValueSource('k') === 'default' ? BATCH_DEFAULT_K : flags.k;
   if (!Number.isInteger(k) || k < 1) throw errors.invalidInput('-k', `expected a positive integer, got ${k}`);
   const approx = approxFromFlags(flags);
