@@ -155,7 +155,11 @@ describe('multi-agent debate against the scripted OpenAI-compatible server', () 
     const x = (on.trace as DebateTrace).crossExamination!;
     expect(srv.requests.filter((r) => roleOf(r) === 'cross-examiner')).toHaveLength(1);
     expect(srv.requests.filter((r) => roleOf(r) === 'cross-answer').map(debaterLetter).sort()).toEqual(['A', 'B', 'C', 'D']);
-    expect(x.questions.map((q) => [q.letter, q.answer])).toEqual([
+    // one question to each debater, put in the seeded order the examiner read the briefs in (recorded)
+    const read = (on.trace as DebateTrace).presentation!.find((p) => p.kind === 'cross-examiner briefs')!;
+    expect(read.order.slice().sort()).toEqual(['A', 'B', 'C', 'D']);
+    expect(x.questions.map((q) => q.letter)).toEqual(read.order);
+    expect(x.questions.map((q) => [q.letter, q.answer]).sort()).toEqual([
       ['A', 'ANS-A: FRE 402'],
       ['B', 'ANS-B: FRE 402'],
       ['C', 'ANS-C: FRE 402'],
