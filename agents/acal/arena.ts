@@ -48,6 +48,8 @@ export interface ArenaInput {
 
 export interface ArenaTrace {
   teams: { support: { role: string; reason: string }[]; attack: { role: string; reason: string }[] };
+  /** Roles the selector named twice for a team (each makes the team one agent smaller); 0 normally. */
+  teamRolesRepeated: number;
   droppedCitations: { argument: string; ids: string[] }[];
   relationCalls: number;
   pairJudgements: { pair: string; relation: string; confidence: number; kept: string }[];
@@ -177,6 +179,7 @@ async function arena(llm: BaseChatModel, input: ArenaInput, opts: ArenaOptions):
     graph,
     trace: {
       teams: { support: sup.team, attack: att.team },
+      teamRolesRepeated: sup.repeated + att.repeated,
       droppedCitations,
       relationCalls: rel.calls,
       pairJudgements: rel.judgements.map(({ pair, relation, confidence, kept }) => ({ pair, relation, confidence, kept })),

@@ -49,6 +49,7 @@ export function createAcalSystem(opts: AcalSystemOptions): AgentSystem<TaskExamp
         arguments: graph.arguments.length,
         relations: graph.relations.length / 2,
         llmCalls: trace.llmCalls,
+        teamSize: Math.min(trace.teams.support.length, trace.teams.attack.length),
         converged: r.converged,
         inBand: r.inBand,
       },

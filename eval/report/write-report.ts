@@ -1,7 +1,7 @@
 /**
  * buildReport(run) → {markdown, json}; writeReport(dir) writes report.md and report.json into the
  * run dir. Sections: summary, accuracy (95% bootstrap CI), accuracy by confidence, per-item
- * metrics, tool usage, tokens, failures, then sections registered by agent systems. Everything
+ * metrics, tool usage, tokens, failures, presentation orders, then sections registered by agent systems. Everything
  * written passes through redactValue. Sections may carry plots (Vega-Lite specs): writeReport renders
  * each to an SVG file beside report.md (e.g. reliability.svg), and report.md embeds it.
  */
@@ -16,12 +16,13 @@ import { accuracySection } from './sections/accuracy.js';
 import { confidenceSection } from './sections/confidence.js';
 import { failuresSection } from './sections/failures.js';
 import { itemMetricsSection } from './sections/item-metrics.js';
+import { presentationSection } from './sections/presentation.js';
 import { summarySection } from './sections/summary.js';
 import { tokensSection } from './sections/tokens.js';
 import { toolUsageSection } from './sections/tool-usage.js';
 import type { ReportOptions, ReportSection, RunData, SectionBuilder } from './types.js';
 
-export const GENERIC_SECTIONS: SectionBuilder[] = [summarySection, accuracySection, confidenceSection, itemMetricsSection, toolUsageSection, tokensSection, failuresSection];
+export const GENERIC_SECTIONS: SectionBuilder[] = [summarySection, accuracySection, confidenceSection, itemMetricsSection, toolUsageSection, tokensSection, failuresSection, presentationSection];
 
 export interface Report {
   markdown: string;

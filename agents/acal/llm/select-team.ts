@@ -32,15 +32,16 @@ export async function selectTeam(
   c: CaseInput,
   side: 'support' | 'attack',
   opts: { maxAgents?: number; signal?: AbortSignal; seed: number },
-): Promise<{ team: TeamMember[]; raw: string[]; presentation: PresentationRecord }> {
+): Promise<{ team: TeamMember[]; raw: string[]; presentation: PresentationRecord; repeated: number }> {
   const max = opts.maxAgents ?? 3;
   const roles = seededOrder(LEGAL_ROLES, (r) => r.role, { seed: opts.seed, kind: 'team roles', at: side });
   const r = await invokeStructured(llm, msgs(SELECT_TEAM_SYSTEM, selectTeamPrompt(c, side, max, roles.items)), teamSchema(max), {
     what: `${side} team selection`,
     signal: opts.signal,
   });
-  // a role named twice is one agent (the team is a set of roles), so a team can end one short
+  // a role named twice is one agent (the team is a set of roles; JSON Schema's strict subset cannot
+  // say "distinct"), so the team is one short: counted as `repeated` (trace, ACAL report section)
   const seen = new Set<string>();
   const team = r.value.selected.filter((m) => !seen.has(m.role) && seen.add(m.role));
-  return { team, raw: r.raw, presentation: roles.record };
+  return { team, raw: r.raw, presentation: roles.record, repeated: r.value.selected.length - team.length };
 }
