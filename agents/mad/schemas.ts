@@ -81,7 +81,7 @@ export function crossExamSchema(letters: string[]) {
     })
     .superRefine((v, ctx) => {
       const missing = letters.filter((l) => !(l in v));
-      if (missing.length) ctx.addIssue({ code: 'custom', message: `no question to debater ${missing.join(', ')} (one question to each debater)` });
+      if (missing.length) ctx.addIssue({ code: 'custom', message: `no question to debater ${[...missing].sort().join(', ')} (one question to each debater)` });
     });
   const json = { type: 'object', properties: Object.fromEntries(letters.map((l) => [l, { type: 'string' }])), required: [...letters], additionalProperties: false };
   return z.object({ questions: sendAs(byLetter, json) });

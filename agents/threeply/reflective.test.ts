@@ -140,6 +140,32 @@ describe('reflective 3-ply system (scripted server, real ChatOpenAI client)', ()
     expect(out.metrics!.hallucinationAccuracy).toBeCloseTo(1 - 1 / nGt);
   });
 
+  it('TERMINATE is per ply: an abstention at the Defendant\'s ply keeps the Plaintiff\'s polished ply, which is distilled and scored', async () => {
+    const llm = await modelFor((r) => {
+      switch (role(r)) {
+        case 'developer':
+          return { content: `draft of ${plyOf(r)}` };
+        case 'analyst':
+          return plyOf(r) === "Defendant's Counterargument"
+            ? json({ summary: 'c3 shares no factor with c1', analysis_outcome: 'REQUIRES_ABSTENTION' })
+            : json({ summary: 'valid', analysis_outcome: 'VALID_ARGUMENT' });
+        case 'polisher':
+          return json({ revision_needed: false, polished_argument: `POLISHED ${plyOf(r)}` });
+        case 'distiller':
+          return json({ c1: [arguable.c1.factors[0], 'F99 Invented (P)'], c2: [], c3: [] });
+        default:
+          return { status: 500 };
+      }
+    });
+    const out = await createThreePlySystem({ kind: 'reflective', factors })(arguable, ctxFor(llm));
+    expect(out.prediction).toBe('abstain');
+    expect(out.trace).toMatchObject({ terminatedAt: 'defendant', plies: { plaintiff: "POLISHED Plaintiff's Argument", defendant: 'TERMINATE: c3 shares no factor with c1' } });
+    expect(srv!.requests.map(role)).toEqual(['developer', 'analyst', 'polisher', 'developer', 'analyst', 'distiller']);
+    expect(JSON.parse(user(srv!.requests.at(-1)!))).toEqual({ "Plaintiff's Argument": "POLISHED Plaintiff's Argument" });
+    // the argued ply's factors count: one used, one hallucinated; the triple is an abstention
+    expect(out.metrics).toMatchObject({ abstained: true, nH: 1, nUtil: 1 });
+  });
+
   it('still TERMINATEs when the re-check of a revision requires abstention', async () => {
     const llm = await modelFor((r) => {
       if (role(r) === 'developer' || role(r) === 'revise') return { content: `text ${plyOf(r)}` };
