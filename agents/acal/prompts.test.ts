@@ -10,10 +10,12 @@ import type { AcalGraph } from './graph/types.js';
 import type { CaseInput } from './llm/common.js';
 import { generateArguments } from './llm/generate-arguments.js';
 import { identifyRelations } from './llm/identify-relations.js';
-import { judge } from './llm/judge.js';
-import { resolveClashes } from './llm/resolve-clashes.js';
-import { scoreArguments } from './llm/score-arguments.js';
-import { selectTeam } from './llm/select-team.js';
+import { judge, judgeSchema } from './llm/judge.js';
+import { jsonSchemaFor } from '../../core/llm/json-schema.js';
+import { decisionBeforeReasoning } from '../../tests/support/decision-order.js';
+import { clashSchema, resolveClashes } from './llm/resolve-clashes.js';
+import { scoreArguments, scoresSchema } from './llm/score-arguments.js';
+import { selectTeam, teamSchema } from './llm/select-team.js';
 import { ACAL_TASKS } from './tasks.js';
 
 const c: CaseInput = {
@@ -62,6 +64,17 @@ async function sent(reply: string, stage: (m: FakeChatModel) => Promise<unknown>
   const call: FakeCall = model.calls[0];
   return [String(call.messages[0].content), String(call.messages[1].content)];
 }
+
+describe('ACAL reply schemas as sent', () => {
+  it('put the reasoning before the decision: judge {reasoning, decision}, clash {reason, winner}, scores {note, score}', () => {
+    for (const schema of [judgeSchema, clashSchema, scoresSchema(['s1', 'a1']), teamSchema(3)]) expect(decisionBeforeReasoning(jsonSchemaFor(schema))).toEqual([]);
+    expect(Object.keys((jsonSchemaFor(judgeSchema) as { properties: object }).properties)).toEqual(['reasoning', 'decision']);
+  });
+  it('hold a team to 2–3 agents', () => {
+    expect((jsonSchemaFor(teamSchema(3)) as { properties: { selected: object } }).properties.selected).toMatchObject({ minItems: 2, maxItems: 3 });
+    expect(teamSchema(3).safeParse({ selected: [{ role: 'Judge', reason: '' }] }).success).toBe(false);
+  });
+});
 
 describe('ACAL prompts', () => {
   it('select-team sends the team-selection prompt, the roles in the seeded order (seed 4: Judge, Compliance Officer, Prosecutor, …)', async () => {

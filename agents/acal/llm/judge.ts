@@ -11,7 +11,7 @@ import { JUDGE_SYSTEM, judgePrompt } from '../prompts.js';
 import { msgs, type CaseInput } from './common.js';
 
 /** Reasoning first: a schema-following server writes keys in schema order, so the judge reasons before it decides. */
-const schema = z.object({ reasoning: z.string().default(''), decision: z.enum(['Yes', 'No']) });
+export const judgeSchema = z.object({ reasoning: z.string().default(''), decision: z.enum(['Yes', 'No']) });
 
 export async function judge(
   llm: BaseChatModel,
@@ -19,7 +19,7 @@ export async function judge(
   graph: AcalGraph,
   opts: { signal?: AbortSignal } = {},
 ): Promise<{ decision: Verdict; reasoning: string; raw: string[] }> {
-  const r = await invokeStructured(llm, msgs(JUDGE_SYSTEM, judgePrompt(c, graph)), schema, {
+  const r = await invokeStructured(llm, msgs(JUDGE_SYSTEM, judgePrompt(c, graph)), judgeSchema, {
     what: 'final judge decision',
     signal: opts.signal,
   });

@@ -15,7 +15,7 @@ import { CLASH_SYSTEM, clashPrompt } from '../prompts.js';
 import { msgs, type CaseInput } from './common.js';
 
 /** Reason first: a schema-following server writes keys in schema order, so the expert reasons before it names the winner. */
-const schema = z.object({ reason: z.string().default(''), winner: z.enum(['A', 'B']) });
+export const clashSchema = z.object({ reason: z.string().default(''), winner: z.enum(['A', 'B']) });
 
 export async function resolveClashes(
   llm: BaseChatModel,
@@ -32,7 +32,7 @@ export async function resolveClashes(
       const sides = seededOrder([byId.get(p.support)!, byId.get(p.attack)!], (a) => a.side, { seed: opts.seed, kind: 'clash sides', at: `${p.support}~${p.attack}` });
       presentation.push(sides.record);
       const [a, b] = sides.items;
-      const r = await invokeStructured(llm, msgs(CLASH_SYSTEM, clashPrompt(c, a, b)), schema, {
+      const r = await invokeStructured(llm, msgs(CLASH_SYSTEM, clashPrompt(c, a, b)), clashSchema, {
         what: `clash ${p.support} vs ${p.attack}`,
         signal: opts.signal,
       });
