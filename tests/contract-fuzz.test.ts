@@ -32,6 +32,7 @@ import { contractFuzz } from './support/contract-fuzz-server.js';
 import { mixedIndexFixture, modelOn, runSystem, SENSIBLE, SYSTEMS, VARIANTS } from './support/five-systems.js';
 import { readResults } from '../eval/run-dir.js';
 import { valuesOf } from './support/schema-values.js';
+import { decisionBeforeReasoning } from './support/decision-order.js';
 import { PACKAGE_ROOT } from '../core/version.js';
 import { runBuiltCli } from '../src/mcp/test-support/children.js';
 import { schemaConstrained, startScriptedServer, type RecordedRequest, type ScriptedServer } from './support/scripted-openai-server.js';
@@ -134,6 +135,12 @@ describe('the five systems against the contract-fuzzing server', () => {
     const toolProblems = [...toolSchemas].flatMap(([name, schema]) => strictSchemaProblems(stripMeta(schema)).map((p) => `tool ${name}: ${p}`));
     expect([...new Set([...problems, ...toolProblems])]).toEqual([]);
     expect([...toolSchemas.keys()].sort()).toEqual(expect.arrayContaining(['bm25_search', 'qld_search']));
+  });
+
+  it('every schema sent puts its reasoning keys before its decision keys (issue 36, item 4: keys are written in schema order)', () => {
+    expect(sent.length).toBeGreaterThan(0);
+    const problems = sent.flatMap(({ system, s }) => decisionBeforeReasoning(s.json).map((p) => `${system} ${s.what}: ${p}`));
+    expect([...new Set(problems)]).toEqual([]);
   });
 
   it('property: every value a sent schema allows (ajv-valid) passes the zod parser of that reply', () => {

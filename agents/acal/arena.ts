@@ -18,6 +18,8 @@ import { selectTeam } from './llm/select-team.js';
 import type { SemanticsName } from './semantics/types.js';
 import type { AcalTask } from './tasks.js';
 import { withPassageHandles } from '../common/passage-handles.js';
+import { seededOrder, type PresentationRecord } from '../common/presentation-order.js';
+import { deriveSeed } from '../../core/rng.js';
 
 export interface ArenaOptions {
   semantics?: SemanticsName;
@@ -37,6 +39,8 @@ export interface ArenaOptions {
 
 export interface ArenaInput {
   itemId: string;
+  /** The item's seed (ctx.seed), for the seeded presentation orders; default deriveSeed(13, itemId). */
+  seed?: number;
   task: AcalTask;
   caseText: string;
   evidence: EvidencePassage[];
@@ -44,12 +48,16 @@ export interface ArenaInput {
 
 export interface ArenaTrace {
   teams: { support: { role: string; reason: string }[]; attack: { role: string; reason: string }[] };
+  /** Roles the selector named twice for a team (each makes the team one agent smaller); 0 normally. */
+  teamRolesRepeated: number;
   droppedCitations: { argument: string; ids: string[] }[];
   relationCalls: number;
   pairJudgements: { pair: string; relation: string; confidence: number; kept: string }[];
   clashes: number;
   judged: boolean;
   llmCalls: number;
+  /** The seeded presentation orders used (team role lists, argument order, clash sides). */
+  presentation: PresentationRecord[];
 }
 
 /** Models see the evidence under the item's passage handles (P1..), never real ids (issue 15). */
@@ -64,11 +72,13 @@ async function arena(llm: BaseChatModel, input: ArenaInput, opts: ArenaOptions):
   const semantics = opts.semantics ?? 'quadratic';
   const signal = opts.signal;
   const c = { task: input.task, claim: input.task.claim, caseText: input.caseText, evidence: input.evidence };
+  const seed = input.seed ?? deriveSeed(13, input.itemId);
   let llmCalls = 0;
 
   const [sup, att] = await Promise.all(
-    (['support', 'attack'] as const).map((side) => selectTeam(llm, c, side, { maxAgents: opts.maxAgentsPerTeam, signal })),
+    (['support', 'attack'] as const).map((side) => selectTeam(llm, c, side, { maxAgents: opts.maxAgentsPerTeam, signal, seed })),
   );
+  const presentation: PresentationRecord[] = [sup.presentation, att.presentation];
   llmCalls += 2;
   const members = [
     ...sup.team.map((m) => ({ ...m, side: 'support' as const })),
@@ -111,6 +121,12 @@ async function arena(llm: BaseChatModel, input: ArenaInput, opts: ArenaOptions):
       a.rubricNote = v.note;
     }
 
+  // The paper pairs (αi, αj), i < j, and lists the arguments for the judge, without fixing their
+  // order: a seeded order of all arguments, so neither side is always first ("argument order").
+  const ordered = seededOrder(args, (a) => a.id, { seed, kind: 'argument order', first: (xs) => xs[0]?.side ?? 'none' });
+  args.splice(0, args.length, ...ordered.items);
+  presentation.push(ordered.record);
+
   const rel = await identifyRelations(llm, `${input.task.context}\nCASE: ${input.caseText}\nCLAIM: ${c.claim}`, args, {
     batchSize: opts.relationBatchSize ?? PAPER_DEFAULTS.relationBatchSize,
     minConfidence: opts.relationMinConfidence ?? PAPER_DEFAULTS.relationMinConfidence,
@@ -143,8 +159,9 @@ async function arena(llm: BaseChatModel, input: ArenaInput, opts: ArenaOptions):
     const pairs = findClashes(args, rel.relations, delta);
     clashes = pairs.length;
     if (pairs.length) {
-      const r = await resolveClashes(llm, c, pairs, args, { signal });
+      const r = await resolveClashes(llm, c, pairs, args, { signal, seed });
       llmCalls += pairs.length;
+      presentation.push(...r.presentation);
       graph = { ...graph, clash: { ...graph.clash, outcomes: r.outcomes } };
     }
   }
@@ -162,12 +179,14 @@ async function arena(llm: BaseChatModel, input: ArenaInput, opts: ArenaOptions):
     graph,
     trace: {
       teams: { support: sup.team, attack: att.team },
+      teamRolesRepeated: sup.repeated + att.repeated,
       droppedCitations,
       relationCalls: rel.calls,
       pairJudgements: rel.judgements.map(({ pair, relation, confidence, kept }) => ({ pair, relation, confidence, kept })),
       clashes,
       judged,
       llmCalls,
+      presentation,
     },
   };
 }

@@ -10,10 +10,12 @@ import type { AcalGraph } from './graph/types.js';
 import type { CaseInput } from './llm/common.js';
 import { generateArguments } from './llm/generate-arguments.js';
 import { identifyRelations } from './llm/identify-relations.js';
-import { judge } from './llm/judge.js';
-import { resolveClashes } from './llm/resolve-clashes.js';
-import { scoreArguments } from './llm/score-arguments.js';
-import { selectTeam } from './llm/select-team.js';
+import { judge, judgeSchema } from './llm/judge.js';
+import { jsonSchemaFor } from '../../core/llm/json-schema.js';
+import { decisionBeforeReasoning } from '../../tests/support/decision-order.js';
+import { clashSchema, resolveClashes } from './llm/resolve-clashes.js';
+import { scoreArguments, scoresSchema } from './llm/score-arguments.js';
+import { selectTeam, teamSchema } from './llm/select-team.js';
 import { ACAL_TASKS } from './tasks.js';
 
 const c: CaseInput = {
@@ -63,9 +65,20 @@ async function sent(reply: string, stage: (m: FakeChatModel) => Promise<unknown>
   return [String(call.messages[0].content), String(call.messages[1].content)];
 }
 
+describe('ACAL reply schemas as sent', () => {
+  it('put the reasoning before the decision: judge {reasoning, decision}, clash {reason, winner}, scores {note, score}', () => {
+    for (const schema of [judgeSchema, clashSchema, scoresSchema(['s1', 'a1']), teamSchema(3)]) expect(decisionBeforeReasoning(jsonSchemaFor(schema))).toEqual([]);
+    expect(Object.keys((jsonSchemaFor(judgeSchema) as { properties: object }).properties)).toEqual(['reasoning', 'decision']);
+  });
+  it('hold a team to 2–3 agents', () => {
+    expect((jsonSchemaFor(teamSchema(3)) as { properties: { selected: object } }).properties.selected).toMatchObject({ minItems: 2, maxItems: 3 });
+    expect(teamSchema(3).safeParse({ selected: [{ role: 'Judge', reason: '' }] }).success).toBe(false);
+  });
+});
+
 describe('ACAL prompts', () => {
-  it('select-team sends the team-selection prompt unchanged', async () => {
-    const got = await sent('{"selected":[{"role":"Prosecutor"}]}', (m) => selectTeam(m, c, 'support', { maxAgents: 3 }));
+  it('select-team sends the team-selection prompt, the roles in the seeded order (seed 4: Judge, Compliance Officer, Prosecutor, …)', async () => {
+    const got = await sent('{"selected":[{"role":"Prosecutor"},{"role":"Judge"}]}', (m) => selectTeam(m, c, 'support', { maxAgents: 3, seed: 4 }));
     expect(got).toEqual(SELECT_TEAM);
   });
   it('generate-arguments sends the argument-writing prompt unchanged', async () => {
@@ -80,9 +93,16 @@ describe('ACAL prompts', () => {
     const got = await sent('{"relations":[{"pair":"s1~a1","relation":"attack","confidence":0.9}]}', (m) => identifyRelations(m, c.task.context, args));
     expect(got).toEqual(RELATIONS);
   });
-  it('resolve-clashes sends the clash prompt unchanged', async () => {
-    const got = await sent('{"winner":"A"}', (m) => resolveClashes(m, c, [{ support: 's1', attack: 'a1' }], args));
+  it('resolve-clashes sends the clash prompt, the sides in the seeded order (seed 4: the supporting argument as A)', async () => {
+    const got = await sent('{"winner":"A"}', (m) => resolveClashes(m, c, [{ support: 's1', attack: 'a1' }], args, { seed: 4 }));
     expect(got).toEqual(CLASH);
+  });
+  it('resolve-clashes with seed 1 shows the attacking argument as A, and "A" wins for the attacker', async () => {
+    const model = new FakeChatModel(['{"reason":"r","winner":"A"}']);
+    const r = await withPassageHandles(() => resolveClashes(model, c, [{ support: 's1', attack: 'a1' }], args, { seed: 1 }));
+    expect(String(model.calls[0].messages[1].content)).toContain(`ARGUMENT A (attacks the claim): ${args[1].text}\n\nARGUMENT B (supports the claim): ${args[0].text}`);
+    expect(r.outcomes).toEqual([{ support: 's1', attack: 'a1', winner: 'a1', reason: 'r' }]);
+    expect(r.presentation).toEqual([expect.objectContaining({ kind: 'clash sides', at: 's1~a1', order: ['attack', 'support'] })]);
   });
   it('judge sends the final-judge prompt with the graph unchanged', async () => {
     const got = await sent('{"decision":"Yes"}', (m) => judge(m, c, graph));
@@ -90,7 +110,9 @@ describe('ACAL prompts', () => {
   });
 });
 
-// Rendered by the stages before the prompt texts moved into prompts.ts (literal snapshots).
+// Rendered by the stages before the prompt texts moved into prompts.ts (literal snapshots); since issue 36
+// every reply format puts the reasoning before the decision, and the team roles and the clash sides
+// are shown in a seeded order.
 
 /** Legal test, case and claim, as every stage sends them. */
 const CASE_LINES = [
@@ -119,17 +141,17 @@ const SELECT_TEAM: [string, string] = [
     '',
     'AVAILABLE AGENTS:',
     '- Judge (Adjudication). Expertise: statutory interpretation; rules of evidence and procedure; precedent. Priorities: correct application of the law; impartiality; fair process. Style: neutral and principled; reasons from the governing rule to the facts.',
-    '- Law Clerk / Judicial Clerk (Adjudication). Expertise: legal research; bench memos; rule and precedent analysis. Priorities: accurate analysis; clarity; grounding every step in authority. Style: analytical and precise; element-by-element application of the rule.',
-    '- Private Practice Lawyer (Litigation & Advocacy). Expertise: civil litigation; trial advocacy; client counselling. Priorities: the client\'s position; practical outcomes; procedural strategy. Style: persuasive and pragmatic; builds the strongest case from the facts.',
-    '- Prosecutor (Litigation & Advocacy). Expertise: criminal law; evidence; case building. Priorities: admissible proof; due process; public interest. Style: fact-centred and adversarial within the bounds of duty.',
-    '- Public Defender (Litigation & Advocacy). Expertise: criminal defence; constitutional rights; evidentiary objections. Priorities: the accused\'s rights; fair trial; access to justice. Style: rights-centred advocacy; probes every weakness in the other side\'s proof.',
-    '- Corporate Counsel (Advisory & Transactional). Expertise: contracts; corporate governance; risk management. Priorities: minimising legal risk; compliance; commercial sense. Style: preventive and business-oriented.',
     '- Compliance Officer (Advisory & Transactional). Expertise: regulatory law; internal policies; audits. Priorities: following rules and regulations; preventing violations. Style: policy-oriented and checklist-driven.',
+    '- Prosecutor (Litigation & Advocacy). Expertise: criminal law; evidence; case building. Priorities: admissible proof; due process; public interest. Style: fact-centred and adversarial within the bounds of duty.',
+    '- Private Practice Lawyer (Litigation & Advocacy). Expertise: civil litigation; trial advocacy; client counselling. Priorities: the client\'s position; practical outcomes; procedural strategy. Style: persuasive and pragmatic; builds the strongest case from the facts.',
+    '- Corporate Counsel (Advisory & Transactional). Expertise: contracts; corporate governance; risk management. Priorities: minimising legal risk; compliance; commercial sense. Style: preventive and business-oriented.',
+    '- Public Defender (Litigation & Advocacy). Expertise: criminal defence; constitutional rights; evidentiary objections. Priorities: the accused\'s rights; fair trial; access to justice. Style: rights-centred advocacy; probes every weakness in the other side\'s proof.',
     '- IP Attorney (Advisory & Transactional). Expertise: copyright, patent and trademark law; licensing; IP litigation. Priorities: protecting IP rights; lawful use. Style: technical-legal and specialised.',
     '- Legal Analyst (Research & Support). Expertise: legal research; statute and case-law review; classification of legal issues. Priorities: objective analysis; clear categorisation; risk forecasting. Style: research-oriented and objective.',
+    '- Law Clerk / Judicial Clerk (Adjudication). Expertise: legal research; bench memos; rule and precedent analysis. Priorities: accurate analysis; clarity; grounding every step in authority. Style: analytical and precise; element-by-element application of the rule.',
     '- Paralegal (Research & Support). Expertise: case files; court filings and deadlines; document preparation. Priorities: accuracy of facts; procedural completeness. Style: detail-focused; checks what the record actually says.',
     '',
-    'Choose 2 to 3 agents whose expertise fits the legal issues of this case. Use the role names exactly as listed.',
+    'Choose 2 to 3 different agents whose expertise fits the legal issues of this case. Use the role names exactly as listed.',
     '',
     'Reply with JSON only: {"selected": [{"role": "<role name>", "reason": "<why this expert>"}]}',
   ].join('\n'),
@@ -166,7 +188,7 @@ const SCORE: [string, string] = [
     '(s1) [supports the claim] The neighbour’s words are offered for their truth. (cites P1)',
     '(a1) [attacks the claim] The words are offered for their effect on the listener.',
     '',
-    'Reply with JSON only, one entry per argument id: {"scores": {"<argument id>": {"score": <0.1..1.0>, "note": "<one sentence>"}, ...}}',
+    'Reply with JSON only, one entry per argument id, the note before the score: {"scores": {"<argument id>": {"note": "<one sentence>", "score": <0.1..1.0>}, ...}}',
   ].join('\n'),
 ];
 
@@ -200,7 +222,7 @@ const CLASH: [string, string] = [
     '',
     'Decide which argument is more legally sound for THIS case: which is more directly relevant to the facts, applies the correct legal standard, and reasons without error.',
     '',
-    'Reply with JSON only: {"winner": "A" | "B", "reason": "<one or two sentences>"}',
+    'Reply with JSON only, the reason first: {"reason": "<one or two sentences>", "winner": "A" | "B"}',
   ].join('\n'),
 ];
 
@@ -219,6 +241,6 @@ const JUDGE: [string, string] = [
     '',
     'Perform an independent legal analysis: re-evaluate the evidence and the legal standard, resolve the key conflicts, and decide whether the claim holds. You must answer Yes or No.',
     '',
-    'Reply with JSON only: {"decision": "Yes" | "No", "reasoning": "<2-3 sentences naming the decisive rule or fact>"}',
+    'Reply with JSON only, the reasoning first: {"reasoning": "<2-3 sentences naming the decisive rule or fact>", "decision": "Yes" | "No"}',
   ].join('\n'),
 ];

@@ -8,13 +8,14 @@
 import { passageHandles } from '../common/passage-handles.js';
 import type { AcalGraph } from './graph/types.js';
 import type { CaseInput, EvidencePassage } from './llm/common.js';
-import { describeRole, LEGAL_ROLES, roleByName } from './roles.js';
+import { describeRole, LEGAL_ROLES, roleByName, type LegalRole } from './roles.js';
 
 export function formatEvidence(evidence: EvidencePassage[], maxChars = 700): string {
   if (!evidence.length) return '(no passages retrieved)';
+  const h = passageHandles(); // one map for the whole block: outside an item's scope each call would be a fresh map (every passage P1)
   return evidence
     // handle + text only: a title (some corpora title every distractor and no gold passage) would tell them apart
-    .map((p) => `[${passageHandles().handle(p.id)}] ${p.text.length > maxChars ? p.text.slice(0, maxChars) + '…' : p.text}`)
+    .map((p) => `[${h.handle(p.id)}] ${p.text.length > maxChars ? p.text.slice(0, maxChars) + '…' : p.text}`)
     .join('\n');
 }
 
@@ -32,13 +33,14 @@ export function caseHeader(c: CaseInput, withEvidence = true): string {
 
 export const SELECT_TEAM_SYSTEM = 'You assemble expert legal teams.';
 
-export function selectTeamPrompt(c: CaseInput, side: 'support' | 'attack', maxAgents: number): string {
+/** `roles`: the pool in the order shown (seeded per item and side; llm/select-team.ts). */
+export function selectTeamPrompt(c: CaseInput, side: 'support' | 'attack', maxAgents: number, roles: readonly LegalRole[] = LEGAL_ROLES): string {
   const goal = side === 'support' ? 'SUPPORTING arguments (the claim is true)' : 'ATTACKING arguments (the claim is false)';
   return [
     `TASK: select the ${side} team — the legal agents best suited to construct ${goal} for this case.`,
     caseHeader(c, false),
-    `AVAILABLE AGENTS:\n${LEGAL_ROLES.map((r) => `- ${describeRole(r)}`).join('\n')}`,
-    `Choose 2 to ${maxAgents} agents whose expertise fits the legal issues of this case. Use the role names exactly as listed.`,
+    `AVAILABLE AGENTS:\n${roles.map((r) => `- ${describeRole(r)}`).join('\n')}`,
+    `Choose ${maxAgents < 2 ? maxAgents : `2 to ${maxAgents}`} different agents whose expertise fits the legal issues of this case. Use the role names exactly as listed.`,
     'Reply with JSON only: {"selected": [{"role": "<role name>", "reason": "<why this expert>"}]}',
   ].join('\n\n');
 }
@@ -90,7 +92,7 @@ export function scorePrompt(c: CaseInput, items: ScoredItem[]): string {
     `ARGUMENTS:\n${items
       .map((i) => `(${i.id}) [${i.side === 'support' ? 'supports' : 'attacks'} the claim] ${i.text}${i.citedPassageIds.length ? ` (cites ${i.citedPassageIds.map((id) => passageHandles().handle(id)).join(', ')})` : ''}`)
       .join('\n')}`,
-    'Reply with JSON only, one entry per argument id: {"scores": {"<argument id>": {"score": <0.1..1.0>, "note": "<one sentence>"}, ...}}',
+    'Reply with JSON only, one entry per argument id, the note before the score: {"scores": {"<argument id>": {"note": "<one sentence>", "score": <0.1..1.0>}, ...}}',
   ].join('\n\n');
 }
 
@@ -123,14 +125,17 @@ export function relationsPrompt(context: string, batch: RelationPair[]): string 
 
 export const CLASH_SYSTEM = 'You are a legal reasoning expert adjudicating an argument clash.';
 
-export function clashPrompt(c: CaseInput, supportText: string, attackText: string): string {
+const stance = (a: { side: 'support' | 'attack' }) => (a.side === 'support' ? 'supports the claim' : 'attacks the claim');
+
+/** `a` and `b`: the clash's two arguments in the order shown (seeded; llm/resolve-clashes.ts). */
+export function clashPrompt(c: CaseInput, a: { side: 'support' | 'attack'; text: string }, b: { side: 'support' | 'attack'; text: string }): string {
   return [
     'TASK: resolve a clash between two conflicting arguments — which is stronger?',
     caseHeader(c),
-    `ARGUMENT A (supports the claim): ${supportText}`,
-    `ARGUMENT B (attacks the claim): ${attackText}`,
+    `ARGUMENT A (${stance(a)}): ${a.text}`,
+    `ARGUMENT B (${stance(b)}): ${b.text}`,
     'Decide which argument is more legally sound for THIS case: which is more directly relevant to the facts, applies the correct legal standard, and reasons without error.',
-    'Reply with JSON only: {"winner": "A" | "B", "reason": "<one or two sentences>"}',
+    'Reply with JSON only, the reason first: {"reason": "<one or two sentences>", "winner": "A" | "B"}',
   ].join('\n\n');
 }
 
@@ -158,6 +163,6 @@ export function judgePrompt(c: CaseInput, graph: AcalGraph): string {
     caseHeader(c),
     `ARGUMENT GRAPH:\n${describeGraphForJudge(graph)}`,
     'Perform an independent legal analysis: re-evaluate the evidence and the legal standard, resolve the key conflicts, and decide whether the claim holds. You must answer Yes or No.',
-    'Reply with JSON only: {"decision": "Yes" | "No", "reasoning": "<2-3 sentences naming the decisive rule or fact>"}',
+    'Reply with JSON only, the reasoning first: {"reasoning": "<2-3 sentences naming the decisive rule or fact>", "decision": "Yes" | "No"}',
   ].join('\n\n');
 }

@@ -24,17 +24,20 @@ export const acalSection: SectionBuilder = (run, o) => {
   const notConverged = per.filter((x) => x.converged === false).length;
   const clashes = per.reduce((s, x) => s + (typeof x.clashes === 'number' ? x.clashes : 0), 0);
   const inBand = per.filter((x) => x.inBand === true).length;
+  // teams below the paper's 2 agents (a role named twice counts once); issue 36, item 5
+  const smallTeams = per.filter((x) => typeof x.teamSize === 'number' && x.teamSize < 2).length;
   const semantics = name === 'acal' ? String(run.config.config.semantics ?? 'quadratic') : undefined;
   const decisions =
     name === 'acal'
       ? `\n\nSemantics: ${semantics} (${SEMANTICS_LABEL[semantics!] ?? semantics}). ` +
-        `Decisions: ${inBand} of ${run.results.length} claim strengths in the judge band, ${judged} escalated to the judge; ${notConverged} not converged; ${clashes} clashes resolved in all.`
+        `Decisions: ${inBand} of ${run.results.length} claim strengths in the judge band, ${judged} escalated to the judge; ${notConverged} not converged; ${clashes} clashes resolved in all.` +
+        (smallTeams ? ` ${smallTeams} item(s) had a team of fewer than 2 agents (a role named twice).` : '')
       : '';
   return {
     id: 'acal',
     title: semantics ? `ACAL metrics (LegalBench, labels Yes/No; semantics ${semantics})` : 'ACAL metrics (LegalBench, labels Yes/No)',
     markdown: metricsTable([{ name, m }]) + decisions,
-    json: { ...m, ...(semantics ? { semantics } : {}), inBand, judged, notConverged, clashes },
+    json: { ...m, ...(semantics ? { semantics } : {}), inBand, judged, notConverged, clashes, smallTeams },
   };
 };
 

@@ -26,7 +26,7 @@ export function createAcalSystem(opts: AcalSystemOptions): AgentSystem<TaskExamp
   return async (item, ctx) => {
     if (!ctx.llm) throw errors.llmNotConfigured();
     const ev = await gatherEvidence(ctx, task.query(item.text), k);
-    const { graph, trace } = await runArena(ctx.llm, { itemId: item.id, task, caseText: item.text, evidence: ev.passages }, { ...opts, signal: ctx.signal });
+    const { graph, trace } = await runArena(ctx.llm, { itemId: item.id, seed: ctx.seed, task, caseText: item.text, evidence: ev.passages }, { ...opts, signal: ctx.signal });
     const graphFile = opts.graphDir ? writeGraph(opts.graphDir, graph) : undefined;
     const r = graph.result!;
     return {
@@ -49,6 +49,7 @@ export function createAcalSystem(opts: AcalSystemOptions): AgentSystem<TaskExamp
         arguments: graph.arguments.length,
         relations: graph.relations.length / 2,
         llmCalls: trace.llmCalls,
+        teamSize: Math.min(trace.teams.support.length, trace.teams.attack.length),
         converged: r.converged,
         inBand: r.inBand,
       },

@@ -20,6 +20,7 @@ import { checkOptionCount, madSettings } from '../mad/debate.js';
 import { buildEvidencePool } from '../mad/evidence-pool.js';
 import { seededModel } from '../mad/llm-call.js';
 import type { MadSettings } from '../mad/types.js';
+import type { PresentationRecord } from '../common/presentation-order.js';
 
 
 /** Majority letter of `votes` (nulls abstain); ties → seeded draw among the tied, in letter order. */
@@ -95,6 +96,11 @@ export function createSelfConsistency(opts: Partial<MadSettings> & { samples?: n
     const vote = majority(votes, deriveSeed(ctx.seed, 'self-consistency-tie'));
     trace.samples = samples.map((x) => ('answer' in x ? { seed: x.seed, answer: x.answer, reasoning: x.reasoning } : { seed: x.seed, error: x.error }));
     trace.vote = vote;
+    if (vote.tie && vote.winner) {
+      // counted with the other seeded draws in the report (docs/validity.md, "Presentation orders and ties")
+      const tied = Object.keys(vote.counts).filter((l) => vote.counts[l] === vote.counts[vote.winner!]).sort();
+      trace.presentation = [{ kind: 'tie-break', order: [vote.winner, ...tied.filter((l) => l !== vote.winner)], seed: deriveSeed(ctx.seed, 'self-consistency-tie') } satisfies PresentationRecord];
+    }
     if (!vote.winner) throw errors.llmOutputInvalid('self-consistency', `all ${m} samples were unparseable`);
     const chosen = samples.find((x) => 'answer' in x && x.answer === vote.winner) as CitedAnswer;
     return chosen;

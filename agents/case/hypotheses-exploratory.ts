@@ -13,7 +13,16 @@ import { exploratoryPrompt } from './prompts.js';
 import { factsOf } from '../common/question-text.js';
 import type { Hypothesis } from './types.js';
 
-export const ExploratoryReply = z.object({ hypotheses: z.array(z.string()).min(1) });
+/** The fewest exploratory hypotheses (docs/case.md: 2–4; competing hypotheses need two). */
+export const MIN_HYPOTHESES = 2;
+
+/**
+ * 2 to `max` hypotheses (default 4): sent as minItems/maxItems, and a reply outside that range is
+ * refused and re-asked once (invokeStructured), never cut down silently.
+ */
+export function exploratorySchema(max: number) {
+  return z.object({ hypotheses: z.array(z.string()).min(Math.min(MIN_HYPOTHESES, max)).max(max) });
+}
 
 export async function exploratoryHypotheses(
   llm: BaseChatModel,
@@ -21,10 +30,10 @@ export async function exploratoryHypotheses(
   opts: { max?: number; signal?: AbortSignal } = {},
 ): Promise<{ hypotheses: Hypothesis[]; raw: string[] }> {
   const max = opts.max ?? 4;
-  const r = await invokeStructured(llm, [new HumanMessage(exploratoryPrompt(factsOf(q), max))], ExploratoryReply, {
+  const r = await invokeStructured(llm, [new HumanMessage(exploratoryPrompt(factsOf(q), max))], exploratorySchema(max), {
     what: 'exploratory hypotheses',
     signal: opts.signal,
   });
-  const texts = r.value.hypotheses.map((h) => h.trim()).filter(Boolean).slice(0, max);
+  const texts = r.value.hypotheses.map((h) => h.trim()).filter(Boolean); // an empty one cannot be argued for
   return { hypotheses: mapToOptions(texts, q.choices), raw: r.raw };
 }

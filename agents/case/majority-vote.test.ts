@@ -19,9 +19,17 @@ describe('majorityVote', () => {
     expect(v.confidence).toBe('tie');
     expect(v.tieBreak).toEqual({ tied: ['A', 'C', 'D'], by: 'evidence-score', scores: { A: 0.1, C: 0.5, D: 0.2 } });
   });
-  it('1–1–1 with equal evidence scores → lowest letter', () => {
-    const v = majorityVote(['D', 'B', 'C'], L, { B: 1, C: 1, D: 1 });
-    expect(v).toMatchObject({ answer: 'B', confidence: 'tie', tieBreak: { by: 'lowest-letter' } });
+  it('1–1–1 with equal evidence scores → a seeded draw among the tied letters, recorded with its seed (not the lowest letter)', () => {
+    const v = majorityVote(['D', 'B', 'C'], L, { B: 1, C: 1, D: 1 }, 7);
+    expect(v).toMatchObject({ confidence: 'tie', tieBreak: { tied: ['B', 'C', 'D'], by: 'seeded-draw' } });
+    expect(v.tieBreak!.draw).toMatchObject({ kind: 'tie-break', seed: expect.any(Number) });
+    expect(v.answer).toBe(v.tieBreak!.draw!.order[0]);
+    expect(v.tieBreak!.draw!.order.slice().sort()).toEqual(['B', 'C', 'D']);
+    // the same seed draws the same winner; over 300 item seeds each tied letter wins about a third of the ties
+    expect(majorityVote(['D', 'B', 'C'], L, { B: 1, C: 1, D: 1 }, 7).answer).toBe(v.answer);
+    const wins: Record<string, number> = { B: 0, C: 0, D: 0 };
+    for (let seed = 0; seed < 300; seed++) wins[majorityVote(['D', 'B', 'C'], L, { B: 1, C: 1, D: 1 }, seed).answer!]++;
+    for (const l of ['B', 'C', 'D']) expect(wins[l]).toBeGreaterThan(70);
   });
   it('1–1 with an abstention is a tie', () => {
     expect(majorityVote(['D', null, 'A'], L, { A: 0.2, D: 0.3 })).toMatchObject({ answer: 'D', confidence: 'tie' });

@@ -5,17 +5,21 @@
  *   for it (unanimous, no abstention), "low" when it won a strict plurality without unanimity
  *   (2–1, or 2–0 with an abstention).
  * - A tie for the most votes (1–1–1, 1–1 with an abstention) is broken by the summed evidence
- *   score of each tied letter's advocate(s); if those are equal too, the alphabetically lowest
- *   letter wins. Confidence "tie".
+ *   score of each tied letter's advocate(s); if those are equal too, by a seeded draw among the
+ *   letters still tied (the item's seed: deriveSeed(seed, "tie-break:")), recorded in `tieBreak`
+ *   (`draw`) — the paper gives no tie rule, and "the lowest letter" would favour option A.
+ *   Confidence "tie".
  * - No valid vote at all (every juror abstained: unparseable output) gives no answer (confidence
  *   "none"): the item fails, it is never decided by a tie-break over options nobody voted for.
  */
+import { seededOrder } from '../common/presentation-order.js';
 import type { VerdictRecord, Vote } from './types.js';
 
 export function majorityVote(
   votes: (Vote | null)[],
   candidates: string[],
   evidenceScore: Record<string, number> = {},
+  seed = 0,
 ): VerdictRecord {
   const tally: Record<string, number> = {};
   for (const c of candidates) tally[c] = 0;
@@ -32,10 +36,7 @@ export function majorityVote(
   for (const l of top) scores[l] = evidenceScore[l] ?? 0;
   const best = Math.max(...top.map((l) => scores[l]));
   const byScore = top.filter((l) => scores[l] === best);
-  return {
-    answer: byScore[0],
-    confidence: 'tie',
-    tally,
-    tieBreak: { tied: top, by: byScore.length === 1 ? 'evidence-score' : 'lowest-letter', scores },
-  };
+  if (byScore.length === 1) return { answer: byScore[0], confidence: 'tie', tally, tieBreak: { tied: top, by: 'evidence-score', scores } };
+  const draw = seededOrder(byScore, (l) => l, { seed, kind: 'tie-break' }).record;
+  return { answer: draw.order[0], confidence: 'tie', tally, tieBreak: { tied: top, by: 'seeded-draw', scores, draw } };
 }

@@ -9,6 +9,7 @@ import type { Question } from '../../corpora/types.js';
 import type { AgentSystem, SystemContext, SystemOutcome } from '../../eval/types.js';
 import { errors, isLexcaseError } from '../../core/errors.js';
 import { withPassageHandles } from '../common/passage-handles.js';
+import { seededOrder, type PresentationRecord } from '../common/presentation-order.js';
 import { runAdvocate } from './advocate.js';
 import { directHypotheses } from './hypotheses-direct.js';
 import { exploratoryHypotheses } from './hypotheses-exploratory.js';
@@ -65,6 +66,8 @@ async function caseItem(defaults: CaseOptions & { k: number }, q: Question, ctx:
     const trace: Record<string, unknown> = { system: 'case', mode: 'llm', hypothesesMode: mode, k, jurorCount: o.jurors ?? 3, jurors };
     const tokens = { hypotheses: 0, advocates: 0, jury: 0, total: 0 };
     trace.tokens = tokens;
+    const presentation: PresentationRecord[] = [];
+    trace.presentation = presentation;
     try {
       const tools = selectTools(ctx.tools, o.tools);
       trace.tools = tools.map((t) => t.name);
@@ -88,7 +91,10 @@ async function caseItem(defaults: CaseOptions & { k: number }, q: Question, ctx:
       const panel = samplePanel(ctx.seed, o.jurors ?? 3);
       trace.panel = panel.map((p) => p.name);
       const letters = optionLetters(q);
-      const caseFile = jurorCaseFile(q, advocates);
+      // the paper does not order the hypothesis–evidence pairs a juror reads: a seeded order per item
+      const shown = seededOrder(advocates, (a) => a.hypothesis.key, { seed: ctx.seed, kind: 'juror hypotheses' });
+      presentation.push(shown.record);
+      const caseFile = jurorCaseFile(q, shown.items);
       for (const p of panel) {
         const j = await runJuror(llm, p, caseFile, letters, ctx.signal);
         jurors.push(j);
@@ -98,8 +104,10 @@ async function caseItem(defaults: CaseOptions & { k: number }, q: Question, ctx:
         jurors.map((j) => j.vote),
         letters,
         evidenceScoreByLetter(advocates),
+        ctx.seed,
       );
       trace.verdict = verdict;
+      if (verdict.tieBreak?.draw) presentation.push(verdict.tieBreak.draw);
       tokens.total = tokens.hypotheses + tokens.advocates + tokens.jury;
       const stepFailures = caseStepFailures(advocates, jurors);
       return {

@@ -1,4 +1,5 @@
 /** Records the CASE pipeline passes between its stages and writes into each question's trace. */
+import type { PresentationRecord } from '../common/presentation-order.js';
 
 /** A competing claim an advocate argues for. `letter` is the option it stands for (null if none). */
 export interface Hypothesis {
@@ -67,5 +68,10 @@ export interface VerdictRecord {
   /** "offline": chosen by the offline evidence-score solver (no jury). "high": every juror voted the winner; "low": a strict majority/plurality that is not unanimous; "tie": the tie rule decided. */
   confidence: 'high' | 'low' | 'tie' | 'none' | 'offline';
   tally: Record<string, number>;
-  tieBreak?: { tied: string[]; by: 'evidence-score' | 'lowest-letter'; scores: Record<string, number> };
+  /**
+   * How a tie was broken: the evidence score, a seeded draw among the letters it left tied (`draw`:
+   * the letters in drawn order, the winner first, and the draw's seed), or — the offline solvers —
+   * the lowest letter.
+   */
+  tieBreak?: { tied: string[]; by: 'evidence-score' | 'seeded-draw' | 'lowest-letter'; scores: Record<string, number>; draw?: PresentationRecord };
 }

@@ -5,7 +5,7 @@
  *   repeat  B ← Opponent(E, P, A);  A ← Proponent(E, P, B);  epoch ← epoch + 1
  *   until  stance(A) = stance(B) and cos(embed(A), embed(B)) ≥ ε  or  epoch = MAX_DEPTH
  *          (the `embedding` rule drops the stance condition; see convergence.ts)
- *   J ← Judge(facts, A, B)          (the judge also states the established facts)
+ *   J ← Judge(facts, A, B)          (the judge also states the established facts; A and B in a seeded order)
  * with ε = 0.85 and MAX_DEPTH = 3 as in the paper. At most 3 + 2·MAX_DEPTH LLM calls per case.
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
@@ -17,6 +17,8 @@ import { opponent } from './opponent.js';
 import { proponent } from './proponent.js';
 import { claimForEmbedding } from './prompts.js';
 import type { ClaimEmbedder, EmarCase, EmarResult, EmarRound } from './types.js';
+import { seededOrder } from '../common/presentation-order.js';
+import { deriveSeed } from '../../core/rng.js';
 
 export interface EmarOptions {
   embedder: ClaimEmbedder;
@@ -26,6 +28,8 @@ export interface EmarOptions {
   maxDepth?: number;
   /** Convergence rule: `stance` (default: same option and similarity ≥ ε) or `embedding` (similarity only). */
   convergence?: ConvergenceRule;
+  /** The item's seed (ctx.seed): which party's final position the judge reads first (default deriveSeed(13, case id)). */
+  seed?: number;
   signal?: AbortSignal;
 }
 
@@ -53,6 +57,10 @@ export async function runEmar(model: BaseChatModel, c: EmarCase, opts: EmarOptio
       break;
     }
   }
-  const verdict = await judge(model, c, facts, a, rounds.at(-1)?.opponent, signal);
-  return { facts, initial, rounds, stop, judge: verdict, answer: verdict.answer };
+  // the paper's judge reads the facts and the claim list (Judge(F, P)); lexcase's also reads both
+  // final positions, in a seeded order so that neither party is always read first
+  const opp = rounds.at(-1)?.opponent;
+  const order = seededOrder(opp ? (['proponent', 'opponent'] as const) : (['proponent'] as const), (x) => x, { seed: opts.seed ?? deriveSeed(13, c.id), kind: 'judge positions' });
+  const verdict = await judge(model, c, facts, a, opp, signal, order.items[0]);
+  return { facts, initial, rounds, stop, judge: verdict, answer: verdict.answer, presentation: [order.record] };
 }

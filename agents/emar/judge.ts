@@ -6,8 +6,16 @@ import { JUDGE_SYSTEM, judgeRequest } from './prompts.js';
 import { caseLetters, judgeSchema } from './schemas.js';
 import type { Claim, EmarCase, EmarResult } from './types.js';
 
-export async function judge(model: BaseChatModel, c: EmarCase, facts: string[], proponentClaim: Claim, opponentClaim: Claim | undefined, signal?: AbortSignal): Promise<EmarResult['judge']> {
-  const { value } = await invokeStructured(model, [new SystemMessage(JUDGE_SYSTEM), new HumanMessage(judgeRequest(c, facts, proponentClaim, opponentClaim))], judgeSchema(caseLetters(c.choices)), {
+export async function judge(
+  model: BaseChatModel,
+  c: EmarCase,
+  facts: string[],
+  proponentClaim: Claim,
+  opponentClaim: Claim | undefined,
+  signal?: AbortSignal,
+  first: 'proponent' | 'opponent' = 'proponent',
+): Promise<EmarResult['judge']> {
+  const { value } = await invokeStructured(model, [new SystemMessage(JUDGE_SYSTEM), new HumanMessage(judgeRequest(c, facts, proponentClaim, opponentClaim, first))], judgeSchema(caseLetters(c.choices)), {
     what: 'EMAR judge',
     signal,
   });

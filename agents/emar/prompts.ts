@@ -16,7 +16,7 @@ export function caseText(c: EmarCase): string {
 }
 
 const CLAIM_JSON = `Reply with only this JSON object:
-{"answer": "<one option letter>", "claim": "<your conclusion in one or two sentences>", "argument": "<your reasoning>", "evidence": ["<fact or rule relied on>", "..."]}`;
+{"evidence": ["<fact or rule relied on>", "..."], "argument": "<your reasoning>", "claim": "<your conclusion in one or two sentences>", "answer": "<one option letter>"}`;
 
 export const FACT_EXTRACTION_SYSTEM = `You are a fact-finding clerk. From the evidence and question below, list the legally relevant facts as short, separate statements. Keep only what the text states or necessarily implies; mark uncertain or disputed points as such; add nothing from outside the text. Reply with only this JSON object: {"facts": ["...", "..."]}`;
 
@@ -24,7 +24,7 @@ export const PROPONENT_SYSTEM = `You are the Proponent in an adversarial legal a
 
 export const OPPONENT_SYSTEM = `You are the Opponent in an adversarial legal argument. Your task is to test the Proponent's argument: find logical fallacies, contradictions with the facts, misapplied or missing legal rules, and legal standards that are not met. Then state the answer you think the facts support (it may be the Proponent's, if the argument survives your critique). ${CLAIM_JSON}`;
 
-export const JUDGE_SYSTEM = `You are a neutral Judge. The Proponent and the Opponent have argued the case below until their positions converged or the argument ended. First state the facts you consider established on the evidence and the argument, then decide the question by choosing exactly one option. Reply with only this JSON object: {"established_facts": ["...", "..."], "answer": "<one option letter>", "rationale": "<short reasoning>"}`;
+export const JUDGE_SYSTEM = `You are a neutral Judge. The Proponent and the Opponent have argued the case below until their positions converged or the argument ended. First state the facts you consider established on the evidence and the argument, then give your reasoning, then decide the question by choosing exactly one option. Reply with only this JSON object: {"established_facts": ["...", "..."], "rationale": "<short reasoning>", "answer": "<one option letter>"}`;
 
 const claimBlock = (who: string, c: Claim) => `${who} (answer ${c.answer}): ${c.claim}\nReasoning: ${c.argument}${c.evidence.length ? `\nRelied on: ${c.evidence.join('; ')}` : ''}`;
 
@@ -39,8 +39,11 @@ export function opponentRequest(c: EmarCase, facts: string[], proponent: Claim):
   return `${caseText(c)}\n\n${factsBlock(facts)}\n\nThe Proponent's argument:\n${claimBlock('Proponent', proponent)}\n\nCritique it.`;
 }
 
-export function judgeRequest(c: EmarCase, facts: string[], proponent: Claim, opponent: Claim | undefined): string {
-  return `${caseText(c)}\n\n${factsBlock(facts)}\n\nFinal position of the Proponent:\n${claimBlock('Proponent', proponent)}${opponent ? `\n\nFinal position of the Opponent:\n${claimBlock('Opponent', opponent)}` : ''}`;
+/** `first`: which party's final position is shown first (seeded per item; emar.ts). */
+export function judgeRequest(c: EmarCase, facts: string[], proponent: Claim, opponent: Claim | undefined, first: 'proponent' | 'opponent' = 'proponent'): string {
+  const blocks = [`Final position of the Proponent:\n${claimBlock('Proponent', proponent)}`, ...(opponent ? [`Final position of the Opponent:\n${claimBlock('Opponent', opponent)}`] : [])];
+  if (first === 'opponent') blocks.reverse();
+  return `${caseText(c)}\n\n${factsBlock(facts)}\n\n${blocks.join('\n\n')}`;
 }
 
 /** The text whose embedding stands for a party's claim in the convergence test. */

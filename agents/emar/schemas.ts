@@ -25,6 +25,11 @@ export function letterSchema(letters: string[]) {
 
 export const factsSchema = z.object({ facts: list });
 
-export const claimSchema = (letters: string[]) => z.object({ answer: letterSchema(letters), claim: str, argument: str, evidence: list });
+/**
+ * A party's position. The evidence and the reasoning come before the conclusion and the option: a
+ * schema-following server writes keys in schema order, so the party reasons before it decides.
+ */
+export const claimSchema = (letters: string[]) => z.object({ evidence: list, argument: str, claim: str, answer: letterSchema(letters) });
 
-export const judgeSchema = (letters: string[]) => z.object({ established_facts: list, answer: letterSchema(letters), rationale: str });
+/** The judge: established facts, then the rationale, then the option (reasoning before the decision). */
+export const judgeSchema = (letters: string[]) => z.object({ established_facts: list, rationale: str, answer: letterSchema(letters) });

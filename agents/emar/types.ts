@@ -1,5 +1,6 @@
 /** EMAR's inputs, claims and trace (Zhang et al., "From Logical Mismatch to Logical Alignment"). */
 import type { Embedder } from '../../retrieval/types.js';
+import type { PresentationRecord } from '../common/presentation-order.js';
 
 /** What EMAR needs of an embedder: the provider interface of retrieval/embed. */
 export type ClaimEmbedder = Pick<Embedder, 'id' | 'dimension' | 'embed'>;
@@ -45,4 +46,6 @@ export interface EmarResult {
   judge: { established_facts: string[]; answer: string; rationale: string };
   /** Judge's option letter. */
   answer: string;
+  /** The seeded presentation order used (which party the judge read first). */
+  presentation: PresentationRecord[];
 }

@@ -1,8 +1,9 @@
 /**
  * The optional Cross-Examiner (paper 002 §3.1): after the last round it reads every final brief and
- * puts ONE targeted question to each debater; each debater answers once; the judge sees the
- * questions and answers. An unparseable examiner reply (twice) skips the cross-examination (error
- * recorded); an unparseable answer is recorded as "(no answer)".
+ * puts ONE targeted question to each debater that filed a final brief (the schema requires exactly
+ * one per debater); each debater answers once; the judge sees the questions and answers. An
+ * unparseable examiner reply, or one that leaves a debater unquestioned (twice), skips the
+ * cross-examination (error recorded); an unparseable answer is recorded as "(no answer)".
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
@@ -16,22 +17,21 @@ import type { Brief, CrossExamination } from './types.js';
 const invalid = (e: unknown) => isLexcaseError(e) && e.code === 'LLM_OUTPUT_INVALID';
 
 export async function crossExamine(llm: BaseChatModel, q: Question, letters: string[], briefs: Brief[], signal?: AbortSignal): Promise<CrossExamination> {
-  const messages = [new SystemMessage(CROSS_EXAMINER_SYSTEM), new HumanMessage(crossExamPrompt(q, briefs))];
-  let asked: { letter: string; question: string }[];
+  // one question to each debater that filed a final brief (the schema has one required key per debater)
+  const targets = briefs.filter((b) => !b.error && letters.includes(b.letter));
+  if (targets.length === 0) return { questions: [] };
+  const messages = [new SystemMessage(CROSS_EXAMINER_SYSTEM), new HumanMessage(crossExamPrompt(q, briefs, targets.map((b) => b.letter)))];
+  let asked: Record<string, string>;
   try {
-    const r = await invokeStructured(llm, messages, crossExamSchema(letters), { what: 'cross-examiner', signal });
+    const r = await invokeStructured(llm, messages, crossExamSchema(targets.map((b) => b.letter)), { what: 'cross-examiner', signal });
     asked = r.value.questions;
   } catch (e) {
     if (!invalid(e)) throw e;
     return { questions: [], error: (e as Error).message };
   }
-  // one question per debater (the first the examiner put to it), only to debaters that briefed
-  const byLetter = new Map<string, string>();
-  for (const a of asked) if (!byLetter.has(a.letter)) byLetter.set(a.letter, a.question);
-  const targets = briefs.filter((b) => byLetter.has(b.letter) && !b.error);
   const questions = await Promise.all(
     targets.map(async (b) => {
-      const question = byLetter.get(b.letter)!;
+      const question = asked[b.letter];
       const m = [new SystemMessage(debaterSystem(b.letter)), new HumanMessage(crossAnswerPrompt(q, b, question))];
       try {
         const r = await invokeStructured(llm, m, crossAnswerSchema, { what: `debater ${b.letter} cross-examination answer`, signal });

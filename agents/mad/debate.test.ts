@@ -155,7 +155,11 @@ describe('multi-agent debate against the scripted OpenAI-compatible server', () 
     const x = (on.trace as DebateTrace).crossExamination!;
     expect(srv.requests.filter((r) => roleOf(r) === 'cross-examiner')).toHaveLength(1);
     expect(srv.requests.filter((r) => roleOf(r) === 'cross-answer').map(debaterLetter).sort()).toEqual(['A', 'B', 'C', 'D']);
-    expect(x.questions.map((q) => [q.letter, q.answer])).toEqual([
+    // one question to each debater, put in the seeded order the examiner read the briefs in (recorded)
+    const read = (on.trace as DebateTrace).presentation!.find((p) => p.kind === 'cross-examiner briefs')!;
+    expect(read.order.slice().sort()).toEqual(['A', 'B', 'C', 'D']);
+    expect(x.questions.map((q) => q.letter)).toEqual(read.order);
+    expect(x.questions.map((q) => [q.letter, q.answer]).sort()).toEqual([
       ['A', 'ANS-A: FRE 402'],
       ['B', 'ANS-B: FRE 402'],
       ['C', 'ANS-C: FRE 402'],
@@ -167,6 +171,30 @@ describe('multi-agent debate against the scripted OpenAI-compatible server', () 
     expect(judgeText).toContain('ANS-C: FRE 402');
     // the cross-examiner saw the final briefs
     expect(humanText(srv.requests.find((r) => roleOf(r) === 'cross-examiner')!)).toContain('ARG-D-r1');
+  }, 30_000);
+
+  it('cross-examiner: a reply that questions only some debaters is refused and asked again; short twice → the cross-examination is skipped with the error', async () => {
+    let asked = 0;
+    srv = await startScriptedServer(
+      defaultScript((req) => {
+        if (roleOf(req) !== 'cross-examiner') return undefined;
+        asked++;
+        // first item: B only, then all four; second item: B only, twice
+        const all = asked === 2;
+        return { content: JSON.stringify({ questions: (all ? ['A', 'B', 'C', 'D'] : ['B']).map((l) => ({ letter: l, question: `Q-${l}?` })) }) };
+      }),
+    );
+    const mad = createMad({ rounds: 1, crossExaminer: true, k: 2 });
+    const first = (await mad(QUESTION, ctx(srv.url))).trace as DebateTrace;
+    expect(first.crossExamination!.questions.map((q) => q.letter).sort()).toEqual(['A', 'B', 'C', 'D']);
+    const repair = srv.requests.filter((r) => roleOf(r) === 'cross-examiner')[1];
+    expect(JSON.stringify(repair.body.messages)).toMatch(/no question to debater A, C, D/);
+    const second = await mad(QUESTION, ctx(srv.url));
+    const x = (second.trace as DebateTrace).crossExamination!;
+    expect(x.questions).toEqual([]);
+    expect(x.error).toMatch(/no question to debater A, C, D/);
+    expect(second.stepFailures).toMatchObject({ 'cross-examiner': 1 });
+    expect(second.prediction).toBe('B');
   }, 30_000);
 
   it('judge output: malformed once → retried and parsed; malformed twice → item failure recorded with raw replies, debate kept', async () => {

@@ -17,6 +17,7 @@ import { deriveSeed } from '../../core/rng.js';
 import { structuredFailure } from '../../core/llm/structured.js';
 import { blindQuestion } from '../common/gold-guard.js';
 import { passageHandles, withPassageHandles } from '../common/passage-handles.js';
+import { seededOrder, type PresentationRecord } from '../common/presentation-order.js';
 import { optionLetters } from '../common/question-text.js';
 import { itemCitationMetrics } from './citation-summary.js';
 import { crossExamine } from './cross-examiner.js';
@@ -54,6 +55,8 @@ export interface DebateTrace {
   judge?: Judgment;
   /** With judgeEachRound: the judge's verdict after every round (the last is the final judgment). */
   roundVerdicts?: { round: number; verdict: string | null; error?: string }[];
+  /** The seeded orders in which briefs were shown (to each rebutting debater, the cross-examiner, the judge). */
+  presentation?: PresentationRecord[];
   error?: string;
 }
 
@@ -66,6 +69,15 @@ async function debate(q: Question, ctx: SystemContext, s: MadSettings, trace: De
   trace.pool = pool.map((p) => ({ id: p.id, query: p.query }));
   for (const p of pool) passageHandles().handle(p.id); // pool order fixes P1..Pn before concurrent turns
   const extra = new Map<string, PoolPassage[]>(letters.map((l) => [l, []]));
+  // the paper does not say in which order a debater, the cross-examiner or the judge reads the briefs:
+  // each reads them in a seeded order (the item's seed and the reader), recorded in the trace
+  const presentation: PresentationRecord[] = (trace.presentation = []);
+  const inOrder = (briefs: Brief[], kind: string, at?: string) => {
+    if (briefs.length < 2) return briefs;
+    const o = seededOrder(briefs, (b) => b.letter, { seed: ctx.seed, kind, at });
+    presentation.push(o.record);
+    return o.items;
+  };
   let prev: Brief[] = [];
   for (let round = 1; round <= s.rounds; round++) {
     const turns = await Promise.all(
@@ -79,7 +91,7 @@ async function debate(q: Question, ctx: SystemContext, s: MadSettings, trace: De
           pool,
           extra: extra.get(letter)!,
           own: prev[i],
-          seen: round === 1 ? [] : visibleOpponents(s.topology, i, letters.length).map((j) => prev[j]),
+          seen: round === 1 ? [] : inOrder(visibleOpponents(s.topology, i, letters.length).map((j) => prev[j]), 'opponent briefs', `${letter} round ${round}`),
           tools: [searchTool],
           passageChars: s.passageChars,
           getPassage: ctx.getPassage,
@@ -94,7 +106,7 @@ async function debate(q: Question, ctx: SystemContext, s: MadSettings, trace: De
       // an interim judgment on this round's briefs (no cross-examination); its failure does not fail the item
       trace.roundVerdicts ??= [];
       try {
-        const jr = await judge(seededModel(llm, deriveSeed(ctx.seed, `judge-r${round}`)), q, letters, pool, prev, undefined, s.passageChars, ctx.signal);
+        const jr = await judge(seededModel(llm, deriveSeed(ctx.seed, `judge-r${round}`)), q, letters, pool, inOrder(prev, 'judge briefs', `round ${round}`), undefined, s.passageChars, ctx.signal);
         trace.roundVerdicts.push({ round, verdict: jr.verdict });
       } catch (e) {
         if (!isLexcaseError(e) || e.code !== 'LLM_OUTPUT_INVALID') throw e;
@@ -103,9 +115,9 @@ async function debate(q: Question, ctx: SystemContext, s: MadSettings, trace: De
     }
   }
   if (s.crossExaminer) {
-    trace.crossExamination = await crossExamine(seededModel(llm, deriveSeed(ctx.seed, 'cross-examiner')), q, letters, prev, ctx.signal);
+    trace.crossExamination = await crossExamine(seededModel(llm, deriveSeed(ctx.seed, 'cross-examiner')), q, letters, inOrder(prev, 'cross-examiner briefs'), ctx.signal);
   }
-  const j = await judge(seededModel(llm, deriveSeed(ctx.seed, 'judge')), q, letters, pool, prev, trace.crossExamination, s.passageChars, ctx.signal);
+  const j = await judge(seededModel(llm, deriveSeed(ctx.seed, 'judge')), q, letters, pool, inOrder(prev, 'judge briefs', 'final'), trace.crossExamination, s.passageChars, ctx.signal);
   trace.judge = j;
   if (s.judgeEachRound) (trace.roundVerdicts ??= []).push({ round: s.rounds, verdict: j.verdict });
   return j;

@@ -82,15 +82,16 @@ export function rebuttalPrompt(
 export const CROSS_EXAMINER_SYSTEM =
   'You are the Cross-Examiner in a structured legal debate. You probe gaps and shared misconceptions before the judgment.';
 
-export function crossExamPrompt(q: Question, briefs: Brief[]): string {
+/** `to`: the debaters to question (those that filed a final brief), one question each. */
+export function crossExamPrompt(q: Question, briefs: Brief[], to: string[] = briefs.filter((b) => !b.error).map((b) => b.letter)): string {
   return [
     questionBlock(q),
     '',
     'Final briefs:',
     ...briefs.map(briefText),
     '',
-    'Ask each debater ONE targeted question that probes the weakest gap in its brief (a missing element, a misapplied or distinguishable authority, an ignored fact) or a misconception the debaters share.',
-    'Reply with only a JSON object: {"questions": [{"letter": "<debater option letter>", "question": "<your question>"}, ...]}',
+    `Ask each debater (${to.join(', ')}) exactly ONE targeted question that probes the weakest gap in its brief (a missing element, a misapplied or distinguishable authority, an ignored fact) or a misconception the debaters share.`,
+    `Reply with only a JSON object, one question per debater: {"questions": {${to.map((l) => `"${l}": "<your question to Debater ${l}>"`).join(', ')}}}`,
   ].join('\n');
 }
 
@@ -116,13 +117,14 @@ export function judgePrompt(q: Question, pool: PoolPassage[], briefs: Brief[], c
   const parts = [questionBlock(q), '', evidenceBlock(pool, chars), '', 'Final briefs (one per option):', ...briefs.map(briefText)];
   if (cross && cross.questions.length) {
     parts.push('', 'Cross-examination:');
-    for (const x of cross.questions) parts.push(`  To Debater ${x.letter}: ${x.question}`, `  Answer: ${x.answer}`);
+    const at = (l: string) => briefs.findIndex((b) => b.letter === l); // in the order the briefs are shown
+    for (const x of [...cross.questions].sort((a, b) => at(a.letter) - at(b.letter))) parts.push(`  To Debater ${x.letter}: ${x.question}`, `  Answer: ${x.answer}`);
   }
   parts.push(
     '',
     'Select the correct option. Give a rationale of exactly 3 bullets, and fill the checklist for the winning brief: doctrine_named (it names the governing doctrine), on_point_authority (it cites an on-point authority), accurate_use (its authorities say what it claims), logical_application (it applies the rule to the facts logically), opponent_addressed (it answers the opposing arguments).',
     'List under unsupported_citations the ids the winning brief cites that do not support the claim they are attached to.',
-    'Reply with only a JSON object: {"verdict": "<option letter>", "rationale": ["<bullet 1>", "<bullet 2>", "<bullet 3>"], "checklist": {"doctrine_named": true|false, "on_point_authority": true|false, "accurate_use": true|false, "logical_application": true|false, "opponent_addressed": true|false}, "unsupported_citations": ["<id>", ...]}',
+    'Reply with only a JSON object, the rationale first: {"rationale": ["<bullet 1>", "<bullet 2>", "<bullet 3>"], "verdict": "<option letter>", "checklist": {"doctrine_named": true|false, "on_point_authority": true|false, "accurate_use": true|false, "logical_application": true|false, "opponent_addressed": true|false}, "unsupported_citations": ["<id>", ...]}',
   );
   return parts.join('\n');
 }

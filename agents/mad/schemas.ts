@@ -44,20 +44,47 @@ export function letterSchema(letters: string[]) {
     .pipe(z.enum(letters as [string, ...string[]]));
 }
 
-/** `handles`: every passage the judge was shown (the pool and the briefs' citations). */
+/**
+ * `handles`: every passage the judge was shown (the pool and the briefs' citations). The rationale
+ * comes before the verdict: a schema-following server writes keys in schema order, so the judge
+ * reasons before it decides (issue 36, item 4); the checklist and the unsupported citations are
+ * about the winning brief, so they follow the verdict.
+ */
 export function judgeSchema(letters: string[], handles: readonly string[]) {
   return z.object({
-    verdict: letterSchema(letters),
     rationale: z.array(z.string()).length(3),
+    verdict: letterSchema(letters),
     checklist: z.object(Object.fromEntries(CHECKLIST_ITEMS.map((k) => [k, z.boolean()])) as Record<(typeof CHECKLIST_ITEMS)[number], z.ZodBoolean>),
     unsupported_citations: citesSchema(handles),
   });
 }
 
+/**
+ * The cross-examiner's questions: exactly ONE per debater (paper 002 §3.1: it "prompts each side with
+ * one targeted question"). `letters`: the debaters that filed a final brief. Sent as an object with
+ * one required property per letter, so a schema-following server must question every debater and
+ * no other; parsed from that object or from the list form [{letter, question}] (prompt mode; the
+ * first question to a letter counts), and refused when a debater has no question (re-asked once).
+ */
 export function crossExamSchema(letters: string[]) {
-  return z.object({
-    questions: z.array(z.object({ letter: letterSchema(letters), question: z.string() })).min(1),
-  });
+  const byLetter = z
+    .union([z.record(z.string(), z.string()), z.array(z.object({ letter: z.string(), question: z.string() }))])
+    .transform((v) => {
+      const out: Record<string, string> = {};
+      const put = (l: string, q: string) => {
+        const r = letterSchema(letters).safeParse(l);
+        if (r.success) out[r.data] ??= q;
+      };
+      if (Array.isArray(v)) for (const x of v) put(x.letter, x.question);
+      else for (const [l, q] of Object.entries(v)) put(l, q);
+      return out;
+    })
+    .superRefine((v, ctx) => {
+      const missing = letters.filter((l) => !(l in v));
+      if (missing.length) ctx.addIssue({ code: 'custom', message: `no question to debater ${[...missing].sort().join(', ')} (one question to each debater)` });
+    });
+  const json = { type: 'object', properties: Object.fromEntries(letters.map((l) => [l, { type: 'string' }])), required: [...letters], additionalProperties: false };
+  return z.object({ questions: sendAs(byLetter, json) });
 }
 
 export const crossAnswerSchema = z.object({ answer: z.string() });

@@ -45,6 +45,14 @@ export function formatPlies(plies: Partial<Record<PlyKey, string>>): string {
     .join('\n\n');
 }
 
+/** The plies that carry an argument (a TERMINATE ply carries none): what the evaluator scores. */
+export function arguedPlies(plies: Partial<Record<PlyKey, string>>): Partial<Record<PlyKey, string>> {
+  return Object.fromEntries(PLIES.filter((p) => plies[p] !== undefined && !isTerminate(plies[p])).map((p) => [p, plies[p]]));
+}
+
+/** A ply's output when the system abstained on it: the paper's "TERMINATE" with the reason. */
+export const terminateText = (reason: string | undefined) => (isTerminate(reason) ? reason!.trim() : `TERMINATE: ${reason ?? 'no grounded argument'}`);
+
 const TERMINATE_LINE = /^\s*["'*`]*TERMINATE\b/i;
 
 /** True when a reply (or a ply) is an abstention: it starts with TERMINATE, or its last line does. */

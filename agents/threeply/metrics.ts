@@ -40,8 +40,12 @@ export function normalizeFactorMention(mention: string, model: TradeSecretModel)
   return byName ? byName.id : mention.trim();
 }
 
-/** Score one triple. An abstention (TERMINATE) mentions no factor: N_h = 0 and N_util = 0. */
-export function scoreTriple(triple: Pick<CaseTriple, 'c1' | 'c2' | 'c3'>, extracted: ExtractedFactors | null, model: TradeSecretModel): TripleScore {
+/**
+ * Score one triple from the factors extracted from its argued plies (`extracted`; null when no ply
+ * was argued: N_h = 0 and N_util = 0). `abstained`: the system output TERMINATE for a ply (default:
+ * nothing was argued); the plies argued before a TERMINATE are still scored.
+ */
+export function scoreTriple(triple: Pick<CaseTriple, 'c1' | 'c2' | 'c3'>, extracted: ExtractedFactors | null, model: TradeSecretModel, abstained = extracted === null): TripleScore {
   let nH = 0;
   let nUtil = 0;
   let nGt = 0;
@@ -55,7 +59,7 @@ export function scoreTriple(triple: Pick<CaseTriple, 'c1' | 'c2' | 'c3'>, extrac
       else nH++;
     }
   }
-  return { nH, nGt, nUtil, abstained: extracted === null };
+  return { nH, nGt, nUtil, abstained };
 }
 
 export const hallucinationAccuracy = (s: Pick<TripleScore, 'nH' | 'nGt'>): number => (s.nGt ? 1 - s.nH / s.nGt : 1);

@@ -1,7 +1,8 @@
 /**
  * Multi-agent debate without reflection (MA, §3.4.3): a Plaintiff agent and a Defendant agent write
  * the plies in turn, each seeing the earlier ones; no Factor Analyst, no Polisher, no revision.
- * A ply that begins with TERMINATE ends the argument as an abstention.
+ * A ply that begins with TERMINATE is that ply's output and stops the generation (an abstention; the
+ * plies argued before it stay).
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { draftPly } from './argument-developer.js';
@@ -15,8 +16,8 @@ export async function runMultiAgent(model: BaseChatModel, triple: string, signal
     const role = ply === 'defendant' ? 'defendant' : 'plaintiff';
     const text = await draftPly(model, role, ply, triple, formatPlies(plies), signal);
     steps.push({ ply, role, output: text });
-    if (isTerminate(text)) return { abstained: true, terminatedAt: ply, reason: text, plies: {}, steps };
     plies[ply] = text;
+    if (isTerminate(text)) return { abstained: true, terminatedAt: ply, reason: text, plies, steps };
   }
   return { abstained: false, plies, steps };
 }

@@ -75,13 +75,13 @@ Follow this process strictly.
 (2) Abstention check (first and most important). Look only at the primary precedent. Using only the factor lists provided, count the factors c1 really shares with it, and check whether its actual outcome favours the arguing party (the Plaintiff needs c2 to have outcome Plaintiff; the Defendant needs c3 to have outcome Defendant). Abstention is REQUIRED if (a) c1 and the primary precedent share zero factors, or (b) the primary precedent's actual outcome is unfavourable to the arguing party. For the Rebuttal, apply (a) to the c2 factors used for reinforcement when no valid distinction of c3 is made, and (b) to c2. If abstention is required, answer "REQUIRES_ABSTENTION" with the reason and stop there.
 (3) Correction check. Otherwise compare every factor the segment claims as shared or distinguishing with the actual lists of c1, c2 and c3, and check the outcomes it states. Correction is REQUIRED if it claims a shared factor that is not in both cases, claims a distinguishing factor that is fabricated (a precedent "has" a factor it lacks, or c1 "lacks" a factor it has), or misstates a precedent's outcome. Then answer "REQUIRES_CORRECTION" and list the errors.
 (4) Otherwise answer "VALID_ARGUMENT".
-Reply with only this JSON object:
-{"analysis_outcome": "REQUIRES_ABSTENTION" | "REQUIRES_CORRECTION" | "VALID_ARGUMENT",
- "summary": "short explanation: the abstention reason, the errors found, or a confirmation",
+Reply with only this JSON object, your analysis first and the outcome last:
+{"summary": "short explanation: the abstention reason, the errors found, or a confirmation",
+ "utilized_factors": ["factors from c1, c2, c3 the segment uses correctly"],
  "abstention_details": {"reason_for_abstention": "No common factors found." | "Cited precedent outcome is unfavorable for the arguing party." | "Both: No common factors and unfavorable precedent outcome."},
  "correction_details": {"fabricated_or_misrepresented_factors": ["F4 (claimed as shared with c2 but not in c2)"], "misrepresented_precedent_outcome": "... or null", "other_issues_for_correction": "... or null"},
- "utilized_factors": ["factors from c1, c2, c3 the segment uses correctly"]}
-Include abstention_details only when abstaining and correction_details only when correcting.
+ "analysis_outcome": "REQUIRES_ABSTENTION" | "REQUIRES_CORRECTION" | "VALID_ARGUMENT"}
+Give abstention_details only when abstaining and correction_details only when correcting (null otherwise).
 Examples: a Plaintiff's Argument citing c2 whose actual outcome is Defendant → REQUIRES_ABSTENTION (unfavourable outcome). c1 {F1, F2} and the cited precedent {F3, F4} → REQUIRES_ABSTENTION (no common factors). c1 {F1, F2}, c2 {F1, F3} with outcome Plaintiff, the argument says "c1 and c2 share F1 and F4" → REQUIRES_CORRECTION (F4 is not in c2). The same data with "c1 and c2 share F1" → VALID_ARGUMENT.`;
 
 export function analystRequest(ply: PlyKey, triple: string, segment: string): string {

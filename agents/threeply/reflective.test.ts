@@ -61,7 +61,8 @@ describe('reflective 3-ply system (scripted server, real ChatOpenAI client)', ()
     const out = await createThreePlySystem({ kind: 'reflective', factors })(nonArguable, ctxFor(llm));
     expect(out.prediction).toBe('abstain');
     expect(out.trace.terminatedAt).toBe('plaintiff');
-    expect(out.trace.plies).toEqual({});
+    // the ply's output is TERMINATE (per ply, 000 §3.3 step 5); no ply was argued
+    expect(out.trace.plies).toEqual({ plaintiff: 'TERMINATE: There are no common factors between c1 and c2.' });
     expect(out.metrics).toMatchObject({ abstained: true, nH: 0, nUtil: 0, hallucinationAccuracy: 1, factorUtilizationRecall: 0 });
     expect(srv!.requests.map(role)).toEqual(['developer', 'analyst']);
     // the analyst saw the real factor lists of the triple
@@ -139,6 +140,32 @@ describe('reflective 3-ply system (scripted server, real ChatOpenAI client)', ()
     expect(out.metrics!.hallucinationAccuracy).toBeCloseTo(1 - 1 / nGt);
   });
 
+  it('TERMINATE is per ply: an abstention at the Defendant\'s ply keeps the Plaintiff\'s polished ply, which is distilled and scored', async () => {
+    const llm = await modelFor((r) => {
+      switch (role(r)) {
+        case 'developer':
+          return { content: `draft of ${plyOf(r)}` };
+        case 'analyst':
+          return plyOf(r) === "Defendant's Counterargument"
+            ? json({ summary: 'c3 shares no factor with c1', analysis_outcome: 'REQUIRES_ABSTENTION' })
+            : json({ summary: 'valid', analysis_outcome: 'VALID_ARGUMENT' });
+        case 'polisher':
+          return json({ revision_needed: false, polished_argument: `POLISHED ${plyOf(r)}` });
+        case 'distiller':
+          return json({ c1: [arguable.c1.factors[0], 'F99 Invented (P)'], c2: [], c3: [] });
+        default:
+          return { status: 500 };
+      }
+    });
+    const out = await createThreePlySystem({ kind: 'reflective', factors })(arguable, ctxFor(llm));
+    expect(out.prediction).toBe('abstain');
+    expect(out.trace).toMatchObject({ terminatedAt: 'defendant', plies: { plaintiff: "POLISHED Plaintiff's Argument", defendant: 'TERMINATE: c3 shares no factor with c1' } });
+    expect(srv!.requests.map(role)).toEqual(['developer', 'analyst', 'polisher', 'developer', 'analyst', 'distiller']);
+    expect(JSON.parse(user(srv!.requests.at(-1)!))).toEqual({ "Plaintiff's Argument": "POLISHED Plaintiff's Argument" });
+    // the argued ply's factors count: one used, one hallucinated; the triple is an abstention
+    expect(out.metrics).toMatchObject({ abstained: true, nH: 1, nUtil: 1 });
+  });
+
   it('still TERMINATEs when the re-check of a revision requires abstention', async () => {
     const llm = await modelFor((r) => {
       if (role(r) === 'developer' || role(r) === 'revise') return { content: `text ${plyOf(r)}` };
@@ -151,6 +178,7 @@ describe('reflective 3-ply system (scripted server, real ChatOpenAI client)', ()
     const out = await createThreePlySystem({ kind: 'reflective', factors })(arguable, ctxFor(llm));
     expect(out.prediction).toBe('abstain');
     expect(out.trace.reason).toBe('check 2');
+    expect(out.trace.plies).toEqual({ plaintiff: 'TERMINATE: check 2' });
     expect(srv!.requests.map(role)).toEqual(['developer', 'analyst', 'polisher', 'revise', 'analyst']);
   });
 });
@@ -158,17 +186,18 @@ describe('reflective 3-ply system (scripted server, real ChatOpenAI client)', ()
 describe('3-ply baselines (scripted server)', () => {
   const threePly = { "Plaintiff's Argument": 'a', "Defendant's Counterargument": 'b', "Plaintiff's Rebuttal": 'c' };
 
-  it.each<[ThreePlySystemKind, string, 'argue' | 'abstain']>([
-    ['single', JSON.stringify(threePly), 'argue'],
-    ['single', 'TERMINATE: no grounded argument', 'abstain'],
-    ['single-enhanced', 'Step 1: c1 shares nothing with c2.\nStep 2: abstain.\nTERMINATE: no common factors', 'abstain'],
-    ['single-enhanced', 'Step 1: ok\n```json\n' + JSON.stringify(threePly) + '\n```', 'argue'],
-    ['single', JSON.stringify({ ...threePly, "Defendant's Counterargument": 'TERMINATE: c3 was won by the Plaintiff' }), 'abstain'],
-  ])('%s replying %j → %s', async (kind, reply, expected) => {
+  it.each<[ThreePlySystemKind, string, 'argue' | 'abstain', boolean]>([
+    ['single', JSON.stringify(threePly), 'argue', true],
+    ['single', 'TERMINATE: no grounded argument', 'abstain', false],
+    ['single-enhanced', 'Step 1: c1 shares nothing with c2.\nStep 2: abstain.\nTERMINATE: no common factors', 'abstain', false],
+    ['single-enhanced', 'Step 1: ok\n```json\n' + JSON.stringify(threePly) + '\n```', 'argue', true],
+    // a TERMINATE ply: an abstention, and the plies it did argue are kept and scored (TERMINATE is per ply)
+    ['single', JSON.stringify({ ...threePly, "Defendant's Counterargument": 'TERMINATE: c3 was won by the Plaintiff' }), 'abstain', true],
+  ])('%s replying %j → %s', async (kind, reply, expected, distilled) => {
     const llm = await modelFor((r) => (role(r) === 'distiller' ? json({ c1: [], c2: [], c3: [] }) : role(r) === kind ? { content: reply } : { status: 500 }));
     const out = await createThreePlySystem({ kind, factors })(arguable, ctxFor(llm));
     expect(out.prediction).toBe(expected);
-    expect(srv!.requests.map(role)).toEqual(expected === 'argue' ? [kind, 'distiller'] : [kind]);
+    expect(srv!.requests.map(role)).toEqual(distilled ? [kind, 'distiller'] : [kind]);
   });
 
   it('multi-agent without reflection: plaintiff, defendant, plaintiff in turn, each seeing the earlier plies', async () => {

@@ -1,8 +1,9 @@
 /**
  * The reflective multi-agent system (RMA, §3.3), per ply:
  *  1. the Argument Developer drafts the ply;
- *  2. the Factor Analyst checks it — REQUIRES_ABSTENTION ends the whole argument with TERMINATE;
- *     the Argument Polisher then assesses and polishes it;
+ *  2. the Factor Analyst checks it — REQUIRES_ABSTENTION makes the ply's output TERMINATE and stops
+ *     the generation there (the plies already argued stay); the Argument Polisher then assesses
+ *     and polishes it;
  *  3. if the Polisher asks for a revision or the Analyst requires a correction, the Developer
  *     revises once from the consolidated feedback;
  *  4. the Analyst re-checks (and may still TERMINATE) and the Polisher re-polishes the revision;
@@ -13,7 +14,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { analyzePly, reportText } from './factor-analyst.js';
 import { polishPly } from './argument-polisher.js';
 import { draftPly, revisePly } from './argument-developer.js';
-import { formatPlies, PLIES, type PlyKey } from './format.js';
+import { formatPlies, PLIES, terminateText, type PlyKey } from './format.js';
 import type { AnalystReport, PolisherReport } from './schemas.js';
 import type { ArgumentResult, TraceStep } from './types.js';
 
@@ -24,13 +25,10 @@ function feedback(a: AnalystReport, p: PolisherReport): string {
 export async function runReflective(model: BaseChatModel, triple: string, signal?: AbortSignal): Promise<ArgumentResult> {
   const steps: TraceStep[] = [];
   const plies: Partial<Record<PlyKey, string>> = {};
-  const terminate = (ply: PlyKey, report: AnalystReport): ArgumentResult => ({
-    abstained: true,
-    terminatedAt: ply,
-    reason: report.summary ?? report.abstention_details?.reason_for_abstention ?? 'Factor Analyst required abstention',
-    plies: {},
-    steps,
-  });
+  const terminate = (ply: PlyKey, report: AnalystReport): ArgumentResult => {
+    const reason = report.summary ?? report.abstention_details?.reason_for_abstention ?? 'Factor Analyst required abstention';
+    return { abstained: true, terminatedAt: ply, reason, plies: { ...plies, [ply]: terminateText(reason) }, steps };
+  };
 
   for (const ply of PLIES) {
     const earlier = formatPlies(plies);

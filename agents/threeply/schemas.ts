@@ -21,21 +21,14 @@ const nullableText = { anyOf: [{ type: 'string' }, { type: 'null' }] };
 /**
  * The Factor Analyst's report. Sent in the strict subset: `analysis_outcome` is an enum of the three
  * outcomes; the details are required but nullable (the prompt asks for them only when they apply).
+ * Its reasoning comes first and the outcome last (the paper's prompt lists the outcome first, but a
+ * schema-following server writes keys in schema order, and the outcome should follow the analysis):
+ * summary, the factors used, the abstention and correction details, then the outcome.
  * Parsed leniently: spelling drift of the outcome is normalised, extra keys are kept.
  */
 export const analystReportSchema = z.object({
-  analysis_outcome: sendAs(
-    z.string().transform((s, ctx) => {
-      const o = normalizeOutcome(s);
-      if (!o) {
-        ctx.addIssue({ code: 'custom', message: `expected REQUIRES_ABSTENTION, REQUIRES_CORRECTION or VALID_ARGUMENT, got "${s}"` });
-        return z.NEVER;
-      }
-      return o;
-    }),
-    { type: 'string', enum: [...OUTCOMES] },
-  ),
   summary: text,
+  utilized_factors: z.array(z.string()).nullish(),
   abstention_details: sendAs(z.object({ reason_for_abstention: text }).loose().nullish(), {
     anyOf: [{ type: 'object', properties: { reason_for_abstention: nullableText }, required: ['reason_for_abstention'], additionalProperties: false }, { type: 'null' }],
   }),
@@ -65,17 +58,55 @@ export const analystReportSchema = z.object({
       ],
     },
   ),
-  utilized_factors: z.array(z.string()).nullish(),
+  analysis_outcome: sendAs(
+    z.string().transform((s, ctx) => {
+      const o = normalizeOutcome(s);
+      if (!o) {
+        ctx.addIssue({ code: 'custom', message: `expected REQUIRES_ABSTENTION, REQUIRES_CORRECTION or VALID_ARGUMENT, got "${s}"` });
+        return z.NEVER;
+      }
+      return o;
+    }),
+    { type: 'string', enum: [...OUTCOMES] },
+  ),
 }).loose();
 export type AnalystReport = z.infer<typeof analystReportSchema>;
 
 const bool = z.preprocess((v) => (typeof v === 'string' ? /^(true|yes)$/i.test(v.trim()) : v), z.boolean());
 
+/** The values the paper's Polisher prompt lists for each assessment (appendix A). */
+export const SEGMENT_TYPES = ["Plaintiff's Argument", "Defendant's Counterargument", "Plaintiff's Rebuttal"] as const;
+export const ACCURACY = ['Accurate', 'Minor Inaccuracies', 'Major Inaccuracies'] as const;
+export const STRENGTH = ['Strong', 'Moderate', 'Weak'] as const;
+export const UTILIZATION = ['Excellent', 'Good', 'Fair', 'Poor'] as const;
+
+/**
+ * One of `values`, sent as their enum (issue 36, item 5: the prompt lists them, so a schema-following
+ * server must pick one); parsed leniently — case, spacing, curly apostrophes and a trailing remark
+ * ("Moderate (based on …)") are forgiven, anything else is refused (and re-asked once).
+ */
+function listed(values: readonly string[]) {
+  const key = (v: string) => v.toLowerCase().replace(/[’‘`]/g, "'").replace(/[^a-z']+/g, ' ').trim();
+  return sendAs(
+    z.string().transform((v, ctx) => {
+      const k = key(v);
+      const hit = values.find((x) => k === key(x)) ?? [...values].sort((a, b) => b.length - a.length).find((x) => k.startsWith(key(x)));
+      if (!hit) {
+        ctx.addIssue({ code: 'custom', message: `expected one of ${values.join(', ')}, got "${v}"` });
+        return z.NEVER;
+      }
+      return hit;
+    }),
+    { type: 'string', enum: [...values] },
+  );
+}
+
 export const polisherReportSchema = z.object({
-  argument_segment_type: text,
-  accuracy_assessment: text,
-  strength_assessment: text,
-  factor_utilization_assessment: text,
+  // optional for a prompt-mode reply that leaves one out; when given, it must be a listed value
+  argument_segment_type: listed(SEGMENT_TYPES).optional(),
+  accuracy_assessment: listed(ACCURACY).optional(),
+  strength_assessment: listed(STRENGTH).optional(),
+  factor_utilization_assessment: listed(UTILIZATION).optional(),
   feedback_summary: text,
   revision_needed: bool.default(false),
   instructions_for_developer: text,

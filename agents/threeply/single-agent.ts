@@ -1,7 +1,8 @@
 /**
  * Single-agent baselines (§3.4.1–2): one model writes the whole 3-ply argument in one turn, with
  * the paper's core prompt (SA) or with chain-of-thought instructions on grounding, abstention and
- * factor utilization (SA-EP). The reply is abstention when it (or one of its plies) is TERMINATE.
+ * factor utilization (SA-EP). The reply is an abstention when it (or one of its plies) is TERMINATE;
+ * the plies it argued stay in the result (the paper's TERMINATE is per ply).
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
@@ -38,9 +39,10 @@ export async function runSingleAgent(model: BaseChatModel, triple: string, opts:
       const plies: Partial<Record<PlyKey, string>> = {};
       for (const p of PLIES) {
         const v = ply(p);
-        if (isTerminate(v)) return { abstained: true, terminatedAt: p, reason: v, plies: {}, steps };
         if (v) plies[p] = v;
       }
+      const terminated = PLIES.find((p) => isTerminate(plies[p]));
+      if (terminated) return { abstained: true, terminatedAt: terminated, reason: plies[terminated], plies, steps };
       if (Object.keys(plies).length) return { abstained: false, plies, steps };
       lastError = 'none of the three plies is present';
     }

@@ -9,7 +9,7 @@ import { errors } from '../../core/errors.js';
 import type { TradeSecretModel } from '../../corpora/trade-secret.js';
 import type { AgentSystem, SystemOutcome } from '../../eval/types.js';
 import { distillFactors } from './factor-distiller.js';
-import { formatTriple } from './format.js';
+import { arguedPlies, formatTriple } from './format.js';
 import { hallucinationAccuracy, scoreTriple, utilizationRecall } from './metrics.js';
 import { runMultiAgent } from './multi-agent.js';
 import { runReflective } from './reflective.js';
@@ -47,7 +47,9 @@ export function createThreePlySystem(opts: ThreePlySystemOptions): AgentSystem<C
     let extracted: Awaited<ReturnType<typeof distillFactors>> | null;
     try {
       result = await generateArgument(opts.kind, ctx.llm, text, ctx.signal);
-      extracted = result.abstained ? null : await distillFactors(opts.evaluator ?? ctx.llm, result.plies, opts.factors, ctx.signal);
+      // the plies argued (before a TERMINATE too) are scored; a TERMINATE ply mentions no factor
+      const argued = arguedPlies(result.plies);
+      extracted = Object.keys(argued).length ? await distillFactors(opts.evaluator ?? ctx.llm, argued, opts.factors, ctx.signal) : null;
     } catch (e) {
       if (ctx.signal?.aborted) throw e;
       // A failed item is scored as an abstention over its triple's factors (eval/metrics/failures.ts).
@@ -59,7 +61,7 @@ export function createThreePlySystem(opts: ThreePlySystemOptions): AgentSystem<C
         metrics: { abstained: true, nH: 0, nGt: none.nGt, nUtil: 0, failed: true } as Record<string, number | boolean | null>,
       } as SystemOutcome;
     }
-    const score = scoreTriple(triple, extracted, opts.factors);
+    const score = scoreTriple(triple, extracted, opts.factors, result.abstained);
     return {
       prediction: result.abstained ? 'abstain' : 'argue',
       trace: {

@@ -17,13 +17,17 @@ export interface TraceStep {
 }
 
 export interface ArgumentResult {
-  /** True when the system output TERMINATE (abstained) instead of a 3-ply argument. */
+  /** True when the system output TERMINATE (abstained) for a ply instead of arguing it. */
   abstained: boolean;
-  /** The ply at which the system stopped, when it abstained. */
+  /** The first ply the system output TERMINATE for, when it abstained. */
   terminatedAt?: PlyKey;
   /** Why it stopped (analyst summary or the TERMINATE line). */
   reason?: string;
-  /** The final plies (empty when abstained: a TERMINATE output carries no argument). */
+  /**
+   * The output per ply (the paper's TERMINATE is per ply, 000 §3.3 step 5): the plies argued before
+   * the abstention stay, the terminated ply holds its "TERMINATE: …" line; a reply that is nothing
+   * but TERMINATE has no ply.
+   */
   plies: Partial<Record<PlyKey, string>>;
   steps: TraceStep[];
 }

@@ -1,8 +1,9 @@
 /**
  * buildReport(run) → {markdown, json}; writeReport(dir) writes report.md and report.json into the
  * run dir. Sections: summary, accuracy (95% bootstrap CI), accuracy by confidence, per-item
- * metrics, tool usage, tokens, failures, values repaired (when any), then sections registered by
- * agent systems. Everything written passes through redactValue. Sections may carry plots (Vega-Lite specs): writeReport renders
+ * metrics, tool usage, tokens, failures, values repaired (when any), presentation orders, then sections
+ * registered by agent systems. Everything written passes through redactValue. Sections may carry plots
+ * (Vega-Lite specs): writeReport renders
  * each to an SVG file beside report.md (e.g. reliability.svg), and report.md embeds it.
  */
 import { join } from 'node:path';
@@ -16,13 +17,17 @@ import { accuracySection } from './sections/accuracy.js';
 import { confidenceSection } from './sections/confidence.js';
 import { failuresSection } from './sections/failures.js';
 import { itemMetricsSection } from './sections/item-metrics.js';
+import { presentationSection } from './sections/presentation.js';
 import { repairsSection } from './sections/repairs.js';
 import { summarySection } from './sections/summary.js';
 import { tokensSection } from './sections/tokens.js';
 import { toolUsageSection } from './sections/tool-usage.js';
 import type { ReportOptions, ReportSection, RunData, SectionBuilder } from './types.js';
 
-export const GENERIC_SECTIONS: SectionBuilder[] = [summarySection, accuracySection, confidenceSection, itemMetricsSection, toolUsageSection, tokensSection, failuresSection, repairsSection];
+export const GENERIC_SECTIONS: SectionBuilder[] = [
+  summarySection, accuracySection, confidenceSection, itemMetricsSection, toolUsageSection, tokensSection, failuresSection,
+  repairsSection, presentationSection,
+];
 
 export interface Report {
   markdown: string;

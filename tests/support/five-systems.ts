@@ -193,7 +193,10 @@ function madScript(r: RecordedRequest): ScriptReply {
   const claims = [{ text: 'The rule governs these facts', cites: cite ? [cite] : [] }];
   if (role === 'debater') return json({ rebuttal: 'it fails', argument: 'the option is right', claims });
   if (role === 'judge') return judgeReply('A');
-  if (role === 'cross-examiner') return json({ questions: [{ letter: 'A', question: 'why?' }] });
+  if (role === 'cross-examiner') {
+    const to = /Ask each debater \(([A-J, ]+)\)/.exec(lastUser(r))?.[1].split(', ') ?? ['A'];
+    return json({ questions: Object.fromEntries(to.map((l) => [l, 'why?'])) });
+  }
   if (role === 'cross-answer') return json({ answer: 'because' });
   return { status: 500, error: 'unexpected request' };
 }

@@ -10,7 +10,8 @@ import type { AcalGraph, Verdict } from '../graph/types.js';
 import { JUDGE_SYSTEM, judgePrompt } from '../prompts.js';
 import { msgs, type CaseInput } from './common.js';
 
-const schema = z.object({ decision: z.enum(['Yes', 'No']), reasoning: z.string().default('') });
+/** Reasoning first: a schema-following server writes keys in schema order, so the judge reasons before it decides. */
+export const judgeSchema = z.object({ reasoning: z.string().default(''), decision: z.enum(['Yes', 'No']) });
 
 export async function judge(
   llm: BaseChatModel,
@@ -18,7 +19,7 @@ export async function judge(
   graph: AcalGraph,
   opts: { signal?: AbortSignal } = {},
 ): Promise<{ decision: Verdict; reasoning: string; raw: string[] }> {
-  const r = await invokeStructured(llm, msgs(JUDGE_SYSTEM, judgePrompt(c, graph)), schema, {
+  const r = await invokeStructured(llm, msgs(JUDGE_SYSTEM, judgePrompt(c, graph)), judgeSchema, {
     what: 'final judge decision',
     signal: opts.signal,
   });

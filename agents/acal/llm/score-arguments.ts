@@ -25,7 +25,8 @@ export async function scoreArguments(
   return { scores, raw: r.raw };
 }
 
-const entry = z.object({ score: z.number().min(0.1).max(1), note: z.string().default('') });
+/** The note (why) before the score: keys are written in schema order, so the evaluator reasons before it scores. */
+const entry = z.object({ note: z.string().default(''), score: z.number().min(0.1).max(1) });
 
 /**
  * The scores of exactly `ids`: sent as an object with one required property per argument id (so a
@@ -45,7 +46,7 @@ export function scoresSchema(ids: string[]) {
       const missing = ids.filter((id) => !(id in v));
       if (missing.length) ctx.addIssue({ code: 'custom', message: `missing scores for ${missing.join(', ')}` });
     });
-  const item = { type: 'object', properties: { score: { type: 'number', minimum: 0.1, maximum: 1 }, note: { type: 'string' } }, required: ['score', 'note'], additionalProperties: false };
+  const item = { type: 'object', properties: { note: { type: 'string' }, score: { type: 'number', minimum: 0.1, maximum: 1 } }, required: ['note', 'score'], additionalProperties: false };
   return z.object({
     scores: sendAs(byId, { type: 'object', properties: Object.fromEntries(ids.map((id) => [id, item])), required: ids, additionalProperties: false }),
   });

@@ -77,18 +77,23 @@ export function scriptedArena(opts: ArenaScriptOptions = {}) {
       return json({
         relations: Object.fromEntries(
           pairs.map((m) => {
-            const [a, b] = m[1].split('~');
+            const ids = m[1].split('~').sort().join('~');
             const same = m[2] === m[3];
-            // one low-confidence judgement per graph, to exercise the 0.6 demotion
-            const low = a === 's2' && b === 'a2';
+            // one low-confidence judgement per graph, to exercise the 0.6 demotion (whichever order the pair is shown in)
+            const low = ids === 'a2~s2';
             return [m[1], { relation: same ? 'support' : 'attack', confidence: low ? 0.5 : same ? 0.9 : 0.8 }];
           }),
         ),
       });
     }
 
-    if (text.startsWith('TASK: resolve a clash')) return json({ winner: cue === 'attack' ? 'B' : 'A', reason: 'scripted clash' });
-    if (text.startsWith('TASK: final judgment')) return json({ decision: cue === 'attack' ? 'No' : 'Yes', reasoning: 'scripted judge' });
+    if (text.startsWith('TASK: resolve a clash')) {
+      // the sides are shown in a seeded order: the winner is the argument on the cue's side, A or B
+      const aSide = /^ARGUMENT A \((support|attack)s the claim\)/m.exec(text)?.[1];
+      const want = cue === 'attack' ? 'attack' : 'support';
+      return json({ reason: 'scripted clash', winner: aSide === want ? 'A' : 'B' });
+    }
+    if (text.startsWith('TASK: final judgment')) return json({ reasoning: 'scripted judge', decision: cue === 'attack' ? 'No' : 'Yes' });
 
     // baselines (SP, CoT, RAG)
     if (text.startsWith('TASK: answer the legal classification question')) {

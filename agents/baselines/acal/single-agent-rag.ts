@@ -5,6 +5,7 @@ import { errors } from '../../../core/errors.js';
 import { gatherEvidence } from '../../acal/evidence.js';
 import { formatEvidence } from '../../acal/prompts.js';
 import { acalTask } from '../../acal/tasks.js';
+import { withPassageHandles } from '../../common/passage-handles.js';
 import { askYesNo, question } from './answer.js';
 import { DEFAULT_K } from '../../../retrieval/default-k.js';
 
@@ -14,15 +15,18 @@ export function createSingleAgentRagSystem(opts: { task: string; k?: number }): 
   return async (item, ctx) => {
     if (!ctx.llm) throw errors.llmNotConfigured();
     const ev = await gatherEvidence(ctx, task.query(item.text), k);
-    const user = [
-      'TASK: answer the legal classification question using the retrieved evidence.',
-      `LEGAL TEST: ${task.context}`,
-      `EVIDENCE:\n${formatEvidence(ev.passages)}`,
-      `Case: ${item.text}`,
-      question(task),
-      'Reply with JSON only: {"reasoning": "<brief>", "answer": "Yes" | "No"}',
-    ].join('\n\n');
-    const r = await askYesNo(ctx.llm, 'You are a legal expert.', user, 'RAG answer', ctx.signal);
-    return { prediction: r.answer, trace: { system: 'rag', evidenceTool: ev.tool, evidenceIds: ev.passages.map((p) => p.id), raw: r.raw } };
+    // one handle map for the item: the passages are [P1]..[Pk] in retrieval order
+    return withPassageHandles(async () => {
+      const user = [
+        'TASK: answer the legal classification question using the retrieved evidence.',
+        `LEGAL TEST: ${task.context}`,
+        `EVIDENCE:\n${formatEvidence(ev.passages)}`,
+        `Case: ${item.text}`,
+        question(task),
+        'Reply with JSON only: {"reasoning": "<brief>", "answer": "Yes" | "No"}',
+      ].join('\n\n');
+      const r = await askYesNo(ctx.llm!, 'You are a legal expert.', user, 'RAG answer', ctx.signal);
+      return { prediction: r.answer, trace: { system: 'rag', evidenceTool: ev.tool, evidenceIds: ev.passages.map((p) => p.id), raw: r.raw } };
+    });
   };
 }

@@ -58,8 +58,8 @@ export function briefReply(letter: string, round: number, opts: { badId?: string
 
 export const judgeReply = (verdict: string, unsupported: string[] = []): ScriptReply => ({
   content: JSON.stringify({
-    verdict,
     rationale: ['FRE 401 relevance governs', 'Vic testifies to a material fact', 'The voucher rule is abandoned'],
+    verdict,
     checklist: { doctrine_named: true, on_point_authority: true, accurate_use: true, logical_application: true, opponent_addressed: false },
     unsupported_citations: unsupported,
   }),

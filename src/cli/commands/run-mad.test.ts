@@ -95,7 +95,9 @@ describe('lexcase run mad', () => {
     expect(lines(join(runDir, 'results.jsonl'))).toHaveLength(2);
     const t = JSON.parse(readFileSync(join(runDir, 'traces', `${val[0].id}.json`), 'utf8'));
     expect(t.rounds.map((x: any) => x.briefs.length)).toEqual([4, 4]);
-    expect(t.rounds[1].briefs[0].saw).toEqual(['B', 'C', 'D']);
+    // debater A read its opponents' briefs in the seeded order recorded in the trace
+    expect(t.rounds[1].briefs[0].saw.slice().sort()).toEqual(['B', 'C', 'D']);
+    expect(t.presentation.find((p: { kind: string; at?: string }) => p.kind === 'opponent briefs' && p.at === 'A round 2').order).toEqual(t.rounds[1].briefs[0].saw);
     expect(t.judge.rationale).toHaveLength(3);
     expect(t.pool.length).toBeGreaterThan(0);
     expect(existsSync(join(runDir, 'mad-metrics.md'))).toBe(true);

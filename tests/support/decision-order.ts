@@ -1,0 +1,44 @@
+/**
+ * Reasoning before the decision (issue 36, item 4): constrained decoding (OpenAI strict mode, vLLM,
+ * llama.cpp, Ollama) writes an object's keys in the schema's order, so a schema that lists the
+ * verdict before the reasoning makes the model decide first and justify afterwards. This walks a
+ * sent JSON Schema and names every object whose decision key comes before one of its reasoning keys.
+ *
+ * Keys are classed by name, the convention of every lexcase reply schema:
+ *  - decision: verdict, decision, winner, answer, vote, analysis_outcome, score, relation, revision_needed;
+ *  - reasoning: reasoning, rationale, reason, note, summary, analysis, argument, justification,
+ *    explanation, established_facts, feedback_summary and any *_assessment.
+ * An object with no reasoning key (ACAL relations: relation + confidence) has nothing to order; a
+ * picked item and its justification ({role, reason}, {id, justification}) name no verdict.
+ *
+ *   expect(decisionBeforeReasoning(schema)).toEqual([]);
+ */
+type Json = Record<string, unknown>;
+
+export const DECISION_KEYS: ReadonlySet<string> = new Set(['verdict', 'decision', 'winner', 'answer', 'vote', 'analysis_outcome', 'score', 'relation', 'revision_needed']);
+const REASONING = /^(reasoning|rationale|reason|note|summary|analysis|argument|justification|explanation|established_facts|feedback_summary|[a-z_]+_assessment)$/;
+
+export const isReasoningKey = (k: string): boolean => REASONING.test(k);
+
+const isObj = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** "path: decision key "verdict" before reasoning key "rationale"" for every such object in `schema`. */
+export function decisionBeforeReasoning(schema: unknown, path = '(root)'): string[] {
+  const out: string[] = [];
+  const visit = (node: unknown, at: string, depth: number): void => {
+    if (!isObj(node) || depth > 20) return;
+    if (isObj(node.properties)) {
+      const keys = Object.keys(node.properties);
+      keys.forEach((k, i) => {
+        if (!DECISION_KEYS.has(k)) return;
+        for (const later of keys.slice(i + 1)) if (isReasoningKey(later)) out.push(`${at}: decision key "${k}" before reasoning key "${later}"`);
+      });
+      for (const k of keys) visit(node.properties[k], `${at}.${k}`, depth + 1);
+    }
+    if (node.items !== undefined) visit(node.items, `${at}[]`, depth + 1);
+    if (Array.isArray(node.anyOf)) node.anyOf.forEach((s, i) => visit(s, `${at}.anyOf[${i}]`, depth + 1));
+    if (isObj(node.$defs)) for (const [k, s] of Object.entries(node.$defs)) visit(s, `${at}.$defs.${k}`, depth + 1);
+  };
+  visit(schema, path, 0);
+  return out;
+}
