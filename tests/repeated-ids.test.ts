@@ -8,7 +8,8 @@
  *
  *  - The five systems run against the contract-fuzzing server twice, once with distinct ids and once
  *    with every completion and tool call under one id; the seed ignores ids, so the two runs get the
- *    same replies, and results.jsonl (less latencies) and every trace must be equal.
+ *    same replies, and results.jsonl (less latencies) and every trace must be equal. The CASE run
+ *    against the repeating server replays with no endpoint, byte for byte.
  *  - The built CLI as a user runs it: `lexcase run case`, `lexcase evidence` and MCP find_evidence
  *    (`lexcase mcp` over stdio) against a repeating server give what they give against a
  *    distinct-id one, and the advocate keeps all its tool calls and its final answer.
@@ -48,7 +49,8 @@ describe('the five systems against a server that repeats completion and tool-cal
       type Outcome = { results: unknown[]; traces: Record<string, unknown> };
       const runs: Record<string, Outcome> = {};
       for (const repeatIds of [false, true]) {
-        const srv = await startScriptedServer(contractFuzz({ seed: 36, repeatIds }));
+        const fuzz = contractFuzz({ seed: 36, repeatIds });
+        const srv = await startScriptedServer(system === 'mad' ? oneSnippetSeeker(fuzz) : fuzz);
         const runDir = join(fx.dir, `${system}-${repeatIds ? 'repeat' : 'distinct'}`);
         try {
           await runSystem(system, { llm: modelOn(srv.url), runDir, index: fx.index, n: N, concurrency: 2 });
@@ -66,10 +68,37 @@ describe('the five systems against a server that repeats completion and tool-cal
         console.log(`CASE advocates, ${N} items, distinct ids: ${JSON.stringify(d)}; repeated ids: ${JSON.stringify(advocateTotals(repeated))}`);
         expect(d.toolCalls).toBeGreaterThan(d.advocates); // loops of several turns, so a merge would show
       }
+      if (system === 'mad') {
+        const requests = Object.values(distinct.traces).flatMap((t) => ((t as any)?.rounds ?? []).flatMap((r: { briefs: { request?: unknown }[] }) => r.briefs.filter((b) => b.request)));
+        expect(requests.length).toBeGreaterThan(0); // snippet requests were made (tool calls under the repeated ids)
+      }
       expect(repeated.results).toEqual(distinct.results);
       expect(repeated.traces).toEqual(distinct.traces);
+      if (system === 'case') {
+        // the advocates' run against the repeating server replays with no endpoint, byte for byte
+        const recorded = join(fx.dir, `${system}-repeat`);
+        const replayed = join(fx.dir, `${system}-replayed`);
+        await runSystem(system, { llm: modelOn('http://127.0.0.1:9/v1', { replayFrom: recorded }), runDir: replayed, index: fx.index, n: N, concurrency: 2 });
+        expect(readFileSync(join(replayed, 'results.jsonl'), 'utf8')).toBe(readFileSync(join(recorded, 'results.jsonl'), 'utf8'));
+      }
     }, 300_000);
 });
+
+/**
+ * MAD's debaters take their turns of a round concurrently, and a snippet one requests gets its
+ * passage handle when its search returns: two debaters requesting in one round number their new
+ * passages in the order their searches finish, which varies run to run (a MAD run's prompts, and so
+ * its replay, are not deterministic then; reported with issue 36, item 1). So that the two MAD runs
+ * compare what the ids change and nothing else, only Debater A is offered a free tool choice here
+ * (the others' requests are answered as with tool_choice none); A's tool calls still come under
+ * repeated ids, two at once a quarter of the time.
+ */
+function oneSnippetSeeker(fuzz: (req: RecordedRequest) => ScriptReply) {
+  return (req: RecordedRequest): ScriptReply => {
+    const free = req.body.tools && (!req.body.tool_choice || req.body.tool_choice === 'auto') && !/^You are Debater A\b/.test(String(req.body.messages[0]?.content ?? ''));
+    return fuzz(free ? { ...req, body: { ...req.body, tool_choice: 'none' } } : req);
+  };
+}
 
 /**
  * An advocate that searches twice in one turn (bm25 and qld, two parallel calls), once more with
