@@ -157,6 +157,13 @@ export const errors = {
   llmOutputInvalid: (what: string, message: string) =>
     new LexcaseError('LLM_OUTPUT_INVALID', `LLM output for ${what} could not be parsed: ${message}`, { field: what }),
 
+  /** An agent loop got a reply repeating a message or tool-call id of its conversation (merging it would lose messages). */
+  llmTranscriptConflict: (what: string, problem: string) =>
+    new LexcaseError('LLM_OUTPUT_INVALID', `LLM reply in ${what} cannot join the conversation: ${problem}`, {
+      field: what,
+      hint: 'the model client gives every reply unique ids (core/llm/reply-ids.ts); a model made outside createChatModel must do the same',
+    }),
+
   llmRequestFailed: (message: string, cause?: unknown) =>
     new LexcaseError('LLM_REQUEST_FAILED', `LLM request failed: ${message}`, { cause }),
 

@@ -3,6 +3,9 @@
  * analyses its hypothesis, picks tools, searches, reflects and refines, then returns its k most
  * compelling passages with a one-line justification each (JSON parsed with zod).
  *
+ * A reply that repeats a message or tool-call id of the loop's conversation fails the advocate
+ * (LLM_OUTPUT_INVALID; agents/common/message-id-guard.ts) instead of being merged over the earlier one.
+ *
  * Limits: `maxSteps` model calls (modelCallLimitMiddleware) and `maxTokens` (a beforeModel
  * middleware that ends the loop once the advocate's replies have used that many tokens). When the
  * loop ends without a parseable selection, one compile call (invokeStructured: one retry, then
@@ -22,6 +25,7 @@ import type { StructuredToolInterface } from '@langchain/core/tools';
 import { createAgent, createMiddleware, modelCallLimitMiddleware } from 'langchain';
 import { z } from 'zod';
 import { isLexcaseError } from '../../core/errors.js';
+import { distinctIdsGuard } from '../common/message-id-guard.js';
 import { passageHandles } from '../common/passage-handles.js';
 import { sendAs } from '../../core/llm/json-schema.js';
 import { invokeStructured, messageText, parseStructured } from '../../core/llm/structured.js';
@@ -107,12 +111,15 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
     model: o.llm,
     tools: handles.wrapTools(o.tools),
     systemPrompt: advocateSystemPrompt(o.k, stance, o.tools.map((t) => t.name)),
-    middleware: [modelCallLimitMiddleware({ runLimit: maxSteps, exitBehavior: 'end' }), tokenLimitMiddleware(maxTokens)],
+    middleware: [modelCallLimitMiddleware({ runLimit: maxSteps, exitBehavior: 'end' }), tokenLimitMiddleware(maxTokens), distinctIdsGuard(`advocate ${o.hypothesis.key}`)],
   });
   // the loop's LLM exchanges are recorded as the step `advocate <key>` (core/llm/record-replay.ts)
   const state = (await withCall(`advocate ${o.hypothesis.key}`, () =>
     agent.invoke({ messages: [new HumanMessage(advocateTask(o.facts, o.hypothesis.text, stance))] }, { signal: o.signal, recursionLimit: maxSteps * 8 + 10 }),
-  )) as { messages: BaseMessage[] };
+  ).catch((e: unknown) => {
+    // langchain wraps a middleware's error (the id guard's) in its own; the item fails with lexcase's
+    throw isLexcaseError((e as { cause?: unknown })?.cause) ? (e as { cause: unknown }).cause : e;
+  })) as { messages: BaseMessage[] };
   const messages = state.messages;
   const { calls, candidates, steps } = extractToolTrace(messages, handles);
   let tokens = tokensOf(messages);

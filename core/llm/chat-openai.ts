@@ -39,6 +39,7 @@ import { rememberCacheEntry } from './cache-validation.js';
 import { readCompletion } from './completion-reply.js';
 import { withDeadline } from './deadline.js';
 import { currentExchangeLog, exchangeKey, restoreError, restoreReply, storeError, storeReply } from './record-replay.js';
+import { distinctReplyIds } from './reply-ids.js';
 import { withRetries } from './retry.js';
 import type { StructuredOutputSetting } from './structured.js';
 import { recordUsage, type UsageMeter } from './usage.js';
@@ -139,13 +140,19 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
 
   /**
    * One request: replayed from a recording, or answered (cache, endpoint) and recorded in the
-   * current item's exchange log (record-replay.ts), errors included.
+   * current item's exchange log (record-replay.ts), errors included. The reply, however it came,
+   * gets a unique message id and tool-call ids unique in the conversation (reply-ids.ts) after it
+   * was cached and recorded as the server sent it.
    */
   override async _generate(
     messages: BaseMessage[],
     options: this['ParsedCallOptions'],
     runManager?: CallbackManagerForLLMRun,
   ): Promise<ChatResult> {
+    return distinctReplyIds(messages, await this.generateOnce(messages, options, runManager));
+  }
+
+  private async generateOnce(messages: BaseMessage[], options: this['ParsedCallOptions'], runManager?: CallbackManagerForLLMRun): Promise<ChatResult> {
     const s = this.lexcase;
     const xlog = currentExchangeLog();
     if (!s.replayFrom && !xlog) return this.answer(messages, options, runManager);

@@ -17,11 +17,20 @@
  * before a value is drawn, so a bounded number is almost always outside its bounds; the rest of
  * the schema is honoured. `stats.unbounded` counts the replies whose schema had a bound dropped.
  *
+ * `repeatIds: true` answers as some OpenAI-compatible servers and proxies do: every completion has
+ * the same `id` and every tool call the same id (also the two calls of one reply). `repeatIds:
+ * false` gives distinct ids, derived from the seed. With either, the seed is taken from the request
+ * with its tool-call ids numbered in order of appearance, so a run against the repeating server
+ * and one against the distinct-id server get the same replies and must give the same results
+ * (tests/repeated-ids.test.ts). With either, a request whose tool messages do not pair with the
+ * tool calls of the assistant message before them (an orphan tool result, or a call without one)
+ * is answered HTTP 400, as OpenAI answers it.
+ *
  *   const fuzz = contractFuzz({ seed: 7 });
  *   const srv = await startScriptedServer(fuzz);
  */
 import { createHash } from 'node:crypto';
-import { forcedTool, requestedSchema, type RecordedRequest, type ScriptReply } from './scripted-openai-server.js';
+import { forcedTool, requestedSchema, roughTokens, type RecordedRequest, type ScriptReply } from './scripted-openai-server.js';
 import { sampleText, sampleValue } from './schema-values.js';
 
 export interface FuzzStats {
@@ -40,6 +49,8 @@ export interface ContractFuzzOptions {
   toolRate?: number;
   /** Ignore `minimum`/`maximum`/`exclusiveMinimum`/`exclusiveMaximum`, as llama.cpp and Ollama do (default false). */
   ignoreBounds?: boolean;
+  /** true: one completion id and one tool-call id for every reply; false: distinct ids (see the module doc). */
+  repeatIds?: boolean;
 }
 
 const BOUNDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']);
@@ -60,9 +71,41 @@ export function withoutBounds(schema: unknown): { schema: unknown; dropped: bool
   return { schema: visit(schema), dropped };
 }
 
-function seedOf(seed: number, req: RecordedRequest): number {
-  const h = createHash('sha256').update(String(seed)).update('\0').update(req.text).digest();
+function seedOf(seed: number, req: RecordedRequest, idsBlind = false): number {
+  const h = createHash('sha256').update(String(seed)).update('\0').update(idsBlind ? withNumberedIds(req) : req.text).digest();
   return h.readUInt32LE(0) & 0x7fffffff;
+}
+
+/** The request's messages with each tool-call id replaced by its order of first appearance. */
+function withNumberedIds(req: RecordedRequest): string {
+  return JSON.stringify({ ...req.body, messages: messagesWithNumberedIds(req) });
+}
+
+function messagesWithNumberedIds(req: RecordedRequest): Record<string, any>[] {
+  const ids = new Map<string, string>();
+  const n = (id: unknown) => (typeof id === 'string' ? (ids.get(id) ?? (ids.set(id, `#${ids.size}`), ids.get(id)!)) : id);
+  return ((req.body?.messages ?? []) as Record<string, any>[]).map((m) => ({
+    ...m,
+    ...(m.tool_call_id !== undefined ? { tool_call_id: n(m.tool_call_id) } : {}),
+    ...(Array.isArray(m.tool_calls) ? { tool_calls: m.tool_calls.map((c: Record<string, unknown>) => ({ ...c, id: n(c.id) })) } : {}),
+  }));
+}
+
+/** Why OpenAI would refuse the request's tool messages (HTTP 400), or undefined when they pair with the calls. */
+export function toolPairingProblem(req: RecordedRequest): string | undefined {
+  const messages = (req.body?.messages ?? []) as { role: string; tool_call_id?: string; tool_calls?: { id?: string }[] }[];
+  let open: string[] | undefined;
+  for (const [i, m] of messages.entries()) {
+    if (m.role === 'tool') {
+      const at = open?.indexOf(m.tool_call_id ?? '') ?? -1;
+      if (at < 0) return `Invalid parameter: messages[${i}]: messages with role 'tool' must be a response to a preceeding message with 'tool_calls' (tool_call_id ${JSON.stringify(m.tool_call_id)})`;
+      open!.splice(at, 1);
+      continue;
+    }
+    if (open?.length) return `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${open.join(', ')}`;
+    open = m.role === 'assistant' && m.tool_calls?.length ? m.tool_calls.map((c) => c.id ?? '') : undefined;
+  }
+  return undefined;
 }
 
 export function contractFuzz(o: ContractFuzzOptions): ((req: RecordedRequest) => ScriptReply) & { stats: FuzzStats } {
@@ -74,8 +117,26 @@ export function contractFuzz(o: ContractFuzzOptions): ((req: RecordedRequest) =>
     if (u.dropped) stats.unbounded++;
     return sampleValue(u.schema as Record<string, unknown>, seed);
   };
+  const ids = o.repeatIds !== undefined;
   const f = (req: RecordedRequest): ScriptReply => {
-    const s = seedOf(o.seed, req);
+    if (ids) {
+      const problem = toolPairingProblem(req);
+      if (problem) return { status: 400, error: problem };
+    }
+    const reply = answer(req);
+    if (!ids) return reply;
+    const s = seedOf(o.seed, req, true);
+    return {
+      ...reply,
+      // prompt tokens counted without the ids, so both runs count the same usage
+      usage: { prompt_tokens: roughTokens(JSON.stringify(messagesWithNumberedIds(req))) },
+      completionId: o.repeatIds ? 'chatcmpl-fuzz' : `chatcmpl-fuzz-${s}`,
+      forcedCallId: o.repeatIds ? 'call_fuzz' : `call_${s}_f`,
+      ...(reply.toolCalls ? { toolCalls: reply.toolCalls.map((c, j) => ({ ...c, id: o.repeatIds ? 'call_fuzz' : `call_${s}_${j}` })) } : {}),
+    };
+  };
+  const answer = (req: RecordedRequest): ScriptReply => {
+    const s = seedOf(o.seed, req, ids);
     const schema = requestedSchema(req);
     if (schema) {
       const name = String(req.body?.response_format?.json_schema?.name ?? forcedTool(req) ?? 'schema');

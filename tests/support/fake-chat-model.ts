@@ -29,6 +29,8 @@ export type FakeReply =
       usage?: { input: number; output: number };
       /** Throw this instead of answering. */
       error?: Error | string;
+      /** The reply message's id (default none), e.g. the same for every reply, as some servers send. */
+      id?: string;
     };
 
 export interface FakeCall {
@@ -113,6 +115,7 @@ export class FakeChatModel extends BaseChatModel<FakeCallOptions> {
       content,
       tool_calls: toolCalls,
       usage_metadata: { input_tokens: input, output_tokens: output, total_tokens: input + output },
+      ...(r.id !== undefined ? { id: r.id } : {}),
     });
     return { generations: [{ text: content, message }], llmOutput: { tokenUsage: { promptTokens: input, completionTokens: output } } };
   }

@@ -51,6 +51,10 @@ export interface ScriptReply {
   rawToolArgs?: string;
   /** Accept the request and never answer (the connection stays open until the client gives up). */
   hang?: boolean;
+  /** The completion's `id` (default `chatcmpl-scripted-<request index>`; some servers repeat one id for every reply). */
+  completionId?: string;
+  /** The id of the forced tool call a `json` or `rawToolArgs` reply is sent as (default `call_<n>`, n counting up). */
+  forcedCallId?: string;
 }
 
 export type ScriptStep = ScriptReply;
@@ -207,7 +211,7 @@ function completionBody(req: RecordedRequest, reply: ScriptReply) {
         : [];
   const toolCalls = [
     ...(reply.toolCalls ?? []).map((t) => ({ name: t.name, arguments: JSON.stringify(t.args), id: t.id })),
-    ...structured.map((t) => ({ ...t, id: undefined as string | undefined })),
+    ...structured.map((t) => ({ ...t, id: reply.forcedCallId })),
   ].map((t) => ({
     id: t.id ?? `call_${++toolCallCounter}`,
     type: 'function' as const,
@@ -224,7 +228,7 @@ function completionBody(req: RecordedRequest, reply: ScriptReply) {
     promptTokens,
     completionTokens,
     json: {
-      id: `chatcmpl-scripted-${req.index}`,
+      id: reply.completionId ?? `chatcmpl-scripted-${req.index}`,
       object: 'chat.completion',
       created: 1_700_000_000,
       model: req.body?.model ?? 'scripted',
