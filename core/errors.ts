@@ -32,7 +32,8 @@ export type ErrorCode =
   | 'OUT_FILE_REFUSED'
   | 'CORPUS_EMPTY'
   | 'INTERRUPTED'
-  | 'LOCKED';
+  | 'LOCKED'
+  | 'REVISION_CONFLICT';
 
 export interface ErrorDetails {
   file?: string;
@@ -189,6 +190,13 @@ export const errors = {
   /** Another writer (a live process) holds the advisory lock of `dir` (core/dir-lock.ts). */
   locked: (dir: string, reason: string, hint?: string) =>
     new LexcaseError('LOCKED', `${dir} is locked: ${reason}`, { file: dir, hint }),
+
+  /** A read-modify-write found the record at another revision than the one it read or was told (compare-and-set). */
+  revisionConflict: (file: string, expected: number, found: number) =>
+    new LexcaseError('REVISION_CONFLICT', `${file} is at revision ${found}, not ${expected}: it was changed meanwhile; nothing was written`, {
+      file,
+      hint: 'look at it again (lexcase acal show) and repeat the action if it still applies',
+    }),
 
   corpusEmpty: (corpus: string) =>
     new LexcaseError('CORPUS_EMPTY', `${corpus}: the corpus holds no passages; nothing to index`, { file: corpus }),
