@@ -27,6 +27,10 @@
  * nothing), results.jsonl keeps the recorded order, and a seed or config that differs from the
  * recording's, or a request it does not hold, stops the run: a replay reproduces results.jsonl
  * byte for byte or fails.
+ *
+ * A run that is refused or stops before it records any item (a replay with other flags, a setup
+ * error) leaves the run dir as it found it (`undoRunStart`): what it created is removed, a
+ * config.json it rewrote is put back, so the corrected command is not refused for its leftovers.
  */
 import { resolve } from 'node:path';
 import pLimit from 'p-limit';
@@ -44,6 +48,7 @@ import { traceSchemaFor } from './records.js';
 import { operationalChanges, resultConfig } from './resume-config.js';
 import { checkRunDirOut, lockRunDir } from './run-dir-guard.js';
 import { appendResult, configPath, ensureRunDir, readConfig, removeStaleTemps, repairResults, rewriteResults, writeJsonAtomic, writeTrace } from './run-dir.js';
+import { makeRunDir, noteRunDir, removeCreatedDirs, undoRunStart } from './run-start-undo.js';
 import { selectShardItems } from './reproduce/shard.js';
 import type { AgentSystem, ResultRecord, SystemContext, SystemOutcome } from './types.js';
 
@@ -123,16 +128,33 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
   }
   // The shared output-dir rule (a new/empty dir or a run to resume), then one writer at a time.
   checkRunDirOut(runDir);
-  await ensureRunDir(runDir);
-  const lock = lockRunDir(runDir, `run ${String(opts.config?.system ?? opts.label ?? 'experiment')}`);
+  const before = await makeRunDir(runDir);
+  let lock;
   try {
-    return await runLocked(opts, items, seen);
+    lock = lockRunDir(runDir, `run ${String(opts.config?.system ?? opts.label ?? 'experiment')}`);
+  } catch (e) {
+    removeCreatedDirs(before);
+    throw e;
+  }
+  const state = { recorded: 0 };
+  let undo = false;
+  try {
+    noteRunDir(before);
+    await ensureRunDir(runDir);
+    return await runLocked(opts, items, seen, state);
+  } catch (e) {
+    // Refused or stopped before any item was recorded (a replay with other flags, a setup error):
+    // put the dir back as it was, so the corrected command is not refused for what this one wrote.
+    undo = state.recorded === 0;
+    if (undo) await undoRunStart(before).catch(() => undefined);
+    throw e;
   } finally {
     lock.release();
+    if (undo) removeCreatedDirs(before);
   }
 }
 
-async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions<Item>, items: Item[], seen: Set<string>): Promise<RunExperimentResult> {
+async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions<Item>, items: Item[], seen: Set<string>, state: { recorded: number }): Promise<RunExperimentResult> {
   const { runDir, seed } = opts;
   const stale = await removeStaleTemps(runDir);
   if (stale) log.info(`${runDir}: removed ${stale} temp file(s) left by an interrupted run`);
@@ -199,10 +221,11 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
     (llmInit ??= (async () => {
       const from = replaySourceOf(llm);
       const settings = recordedModelSettings(llm);
+      if (from && resolve(from) === resolve(runDir)) throw errors.runInvalid(runDir, 'is the run being replayed; give the replay a new --run-dir');
+      // a replay is checked against its recording before anything of it is written
+      const info = from ? await replayInfo(from, config, seed) : undefined;
       if (settings) await writeModelSettings(runDir, settings);
-      if (!from) return undefined;
-      if (resolve(from) === resolve(runDir)) throw errors.runInvalid(runDir, 'is the run being replayed; give the replay a new --run-dir');
-      const info = await replayInfo(from, config, seed);
+      if (!from || !info) return undefined;
       const cfgFile = (await readConfig(runDir)) as RunConfigFile | undefined;
       if (cfgFile) await writeJsonAtomic(configPath(runDir), { ...cfgFile, replayOf: from });
       return info;
@@ -305,6 +328,7 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
     }
     appendChain = appendChain.then(() => appendResult(runDir, record));
     await appendChain;
+    state.recorded++;
     results.push(record);
     ran++;
     if (record.error) failed++;
