@@ -33,7 +33,8 @@ export type ErrorCode =
   | 'CORPUS_EMPTY'
   | 'INTERRUPTED'
   | 'LOCKED'
-  | 'REVISION_CONFLICT';
+  | 'REVISION_CONFLICT'
+  | 'RUN_WRITE_FAILED';
 
 export interface ErrorDetails {
   file?: string;
@@ -190,6 +191,14 @@ export const errors = {
   /** Another writer (a live process) holds the advisory lock of `dir` (core/dir-lock.ts). */
   locked: (dir: string, reason: string, hint?: string) =>
     new LexcaseError('LOCKED', `${dir} is locked: ${reason}`, { file: dir, hint }),
+
+  /** A write of a run dir failed (full disk, quota, read-only, I/O error): the run stopped there. */
+  runWriteFailed: (dir: string, cause: unknown, done: number, total: number) =>
+    new LexcaseError(
+      'RUN_WRITE_FAILED',
+      `cannot write the run dir ${dir}: ${String((cause as Error)?.message ?? cause).split('\n')[0]}; the run stopped after ${done} of ${total} items (free space or fix the disk, then run the same command again to resume)`,
+      { file: dir, cause },
+    ),
 
   /** A read-modify-write found the record at another revision than the one it read or was told (compare-and-set). */
   revisionConflict: (file: string, expected: number, found: number) =>

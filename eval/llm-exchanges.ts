@@ -14,7 +14,7 @@
  * (a replay must be made with the same flags) and each item's recorded line of results.jsonl.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { readRegularFile } from '../core/read-regular.js';
 import { join } from 'node:path';
 import { errors } from '../core/errors.js';
@@ -31,8 +31,13 @@ export async function writeExchanges(runDir: string, id: string, exchanges: Exch
   await mkdir(exchangesDir(runDir), { recursive: true });
   const file = exchangesPath(runDir, id);
   const tmp = `${file}.tmp-${process.pid}`;
-  await writeFile(tmp, exchanges.map((x) => JSON.stringify(redactValue(x)) + '\n').join(''));
-  await rename(tmp, file);
+  try {
+    await writeFile(tmp, exchanges.map((x) => JSON.stringify(redactValue(x)) + '\n').join(''));
+    await rename(tmp, file);
+  } catch (e) {
+    await rm(tmp, { force: true }); // a full disk leaves no empty temp file
+    throw e;
+  }
 }
 
 /** The recorded exchanges of item `id` (none: an empty list). */

@@ -14,7 +14,6 @@
 import { readdirSync, readFileSync, rmdirSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { exchangesDir } from './llm-exchanges.js';
 import { RUN_FILES, configPath } from './run-dir.js';
 
 export interface RunDirBefore {
@@ -52,7 +51,7 @@ export async function undoRunStart(before: RunDirBefore): Promise<void> {
     await writeFile(tmp, before.config);
     await rename(tmp, configPath(dir));
   }
-  for (const name of [RUN_FILES.config, RUN_FILES.results, RUN_FILES.traces, exchangesDir('')]) {
+  for (const name of [RUN_FILES.config, RUN_FILES.results, RUN_FILES.traces, RUN_FILES.llm]) {
     if (!entries.has(name)) await rm(join(dir, name), { recursive: true, force: true });
   }
 }

@@ -28,10 +28,16 @@
  * recording's, or a request it does not hold, stops the run: a replay reproduces results.jsonl
  * byte for byte or fails.
  *
+ * A write of the run dir that fails (a full disk: ENOSPC; EDQUOT, EROFS, EIO, EFBIG) stops the run:
+ * no item starts after it, items in flight are aborted and not recorded (no LLM request is made
+ * for them afterwards), the failed write leaves no temp file, and the run throws RUN_WRITE_FAILED,
+ * one line naming the error and how many items are recorded. A resume finishes the run.
+ *
  * A run that is refused or stops before it records any item (a replay with other flags, a setup
  * error) leaves the run dir as it found it (`undoRunStart`): what it created is removed, a
  * config.json it rewrote is put back, so the corrected command is not refused for its leftovers.
  */
+import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import pLimit from 'p-limit';
 import { errors, isLexcaseError } from '../core/errors.js';
@@ -136,7 +142,7 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
     removeCreatedDirs(before);
     throw e;
   }
-  const state = { recorded: 0 };
+  const state = { recorded: 0, done: 0, total: items.length };
   let undo = false;
   try {
     noteRunDir(before);
@@ -147,14 +153,19 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
     // put the dir back as it was, so the corrected command is not refused for what this one wrote.
     undo = state.recorded === 0;
     if (undo) await undoRunStart(before).catch(() => undefined);
-    throw e;
+    // A write of the run dir that failed (full disk, quota, read-only, I/O error): one line saying so.
+    throw isWriteFailure(e) ? errors.runWriteFailed(runDir, e, state.done, state.total) : e;
   } finally {
     lock.release();
     if (undo) removeCreatedDirs(before);
   }
 }
 
-async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions<Item>, items: Item[], seen: Set<string>, state: { recorded: number }): Promise<RunExperimentResult> {
+/** System errors of a write that the run cannot go on after. */
+const WRITE_FAILURES = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO', 'EFBIG']);
+const isWriteFailure = (e: unknown): boolean => !isLexcaseError(e) && WRITE_FAILURES.has((e as NodeJS.ErrnoException)?.code ?? '');
+
+async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions<Item>, items: Item[], seen: Set<string>, state: { recorded: number; done: number }): Promise<RunExperimentResult> {
   const { runDir, seed } = opts;
   const stale = await removeStaleTemps(runDir);
   if (stale) log.info(`${runDir}: removed ${stale} temp file(s) left by an interrupted run`);
@@ -172,6 +183,7 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
   const doneIds = new Set(previous.map((r) => r.id));
   const todo = items.filter((it) => !doneIds.has(it.id));
   const skipped = items.length - todo.length;
+  state.done = skipped;
   const retried = retryIds.size;
   const traceSchema = traceSchemaFor(opts.config?.system);
 
@@ -215,6 +227,27 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
   let appendChain: Promise<void> = Promise.resolve();
 
   let setupError: unknown;
+  // The first write of the run dir that failed: the run stops (no item starts after it; items in flight are aborted).
+  let writeError: unknown;
+  // Stops the run from inside (a setup error, a failed write); items get it with the caller's signal.
+  const stop = new AbortController();
+  const runSignal = opts.signal ? AbortSignal.any([opts.signal, stop.signal]) : stop.signal;
+  setMaxListeners(0, runSignal); // one listener per request in flight, each removed when it settles (core/llm/deadline.ts)
+  /** The signal an item runs under: the run's, joined with the item context's own when it has another. */
+  const itemSignal = (own: AbortSignal | undefined): AbortSignal => {
+    if (!own || own === opts.signal) return runSignal;
+    const both = AbortSignal.any([own, runSignal]);
+    setMaxListeners(0, both);
+    return both;
+  };
+  const fail = (e: unknown) => {
+    setupError ??= e;
+    stop.abort();
+  };
+  const failWrite = (e: unknown) => {
+    writeError ??= e;
+    stop.abort();
+  };
   // set up once, from the first item's model: the settings file of a recording, or the replay's checks
   let llmInit: Promise<ReplayInfo | undefined> | undefined;
   const initLlm = (llm: unknown): Promise<ReplayInfo | undefined> =>
@@ -231,7 +264,7 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
       return info;
     })());
   const runOne = async (item: Item): Promise<void> => {
-    if (setupError) return;
+    if (setupError || writeError) return;
     if (opts.signal?.aborted) {
       aborted = true;
       return;
@@ -247,7 +280,7 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
       ctx = await opts.makeContext(item, { seed: itemSeed });
     } catch (e) {
       // A context that cannot be built (index missing, bad option) is a setup error: stop the run.
-      setupError ??= e;
+      fail(e);
       return;
     }
     let replay: ReplayInfo | undefined;
@@ -256,34 +289,43 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
       replay = ctx.llm ? await initLlm(ctx.llm) : undefined;
       xlog = new ExchangeLog(item.id, replay ? { dir: replay.dir, exchanges: await readExchanges(replay.dir, item.id) } : undefined);
     } catch (e) {
-      setupError ??= e;
+      fail(e);
       return;
     }
     try {
       outcome = await withExchangeLog(xlog, () =>
         withUsageScope(meter, () =>
-          withToolRecorder(recorder, () => opts.system(item, { ...ctx, seed: ctx.seed ?? itemSeed, signal: ctx.signal ?? opts.signal })),
+          withToolRecorder(recorder, () => opts.system(item, { ...ctx, seed: ctx.seed ?? itemSeed, signal: itemSignal(ctx.signal) })),
         ),
       );
     } catch (e) {
-      if (opts.signal?.aborted) {
-        aborted = true;
+      if (runSignal.aborted) {
+        if (opts.signal?.aborted) aborted = true;
         return;
       }
       if (isLexcaseError(e) && e.code === 'LLM_REPLAY_MISMATCH') {
-        setupError ??= e;
+        fail(e);
         return;
       }
       outcome = { prediction: null, trace: {}, error: errorText(e) };
     }
     if (xlog.mismatch) {
-      setupError ??= xlog.mismatch;
+      fail(xlog.mismatch);
       return;
     }
-    if (opts.signal?.aborted && outcome.error) {
-      aborted = true;
+    if (runSignal.aborted && outcome.error) {
+      if (opts.signal?.aborted) aborted = true;
       return;
     }
+    if (writeError) return; // the run dir cannot be written: record nothing more
+    try {
+      await recordItem(item, outcome, xlog, replay, meter, recorder, gold, itemSeed, t0);
+    } catch (e) {
+      failWrite(e);
+    }
+  };
+
+  const recordItem = async (item: Item, outcome: SystemOutcome, xlog: ExchangeLog, replay: ReplayInfo | undefined, meter: UsageMeter, recorder: ToolRecorder, gold: string, itemSeed: number, t0: number): Promise<void> => {
     const ms = replay?.recorded.get(item.id)?.ms ?? Math.round(performance.now() - t0);
     if (xlog.recorded.length) await writeExchanges(runDir, item.id, xlog.recorded);
     const tokens = meter.snapshot();
@@ -320,6 +362,7 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
     try {
       await writeTrace(runDir, item.id, trace, traceSchema);
     } catch (e) {
+      if (!isLexcaseError(e) || e.code !== 'RUN_INVALID') throw e; // a failed write stops the run
       // A trace of the wrong shape is this item's failure (kept readable: the runner's block only).
       record.error = errorText(e);
       record.prediction = null;
@@ -329,6 +372,7 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
     appendChain = appendChain.then(() => appendResult(runDir, record));
     await appendChain;
     state.recorded++;
+    state.done++;
     results.push(record);
     ran++;
     if (record.error) failed++;
@@ -343,6 +387,7 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
   } finally {
     progress.stop();
   }
+  if (writeError) throw errors.runWriteFailed(runDir, writeError, state.done, items.length);
   if (setupError) throw setupError;
   const replayed = llmInit ? await llmInit : undefined;
   if (replayed) {
