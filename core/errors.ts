@@ -33,7 +33,9 @@ export type ErrorCode =
   | 'OUT_FILE_REFUSED'
   | 'CORPUS_EMPTY'
   | 'INTERRUPTED'
-  | 'LOCKED';
+  | 'LOCKED'
+  | 'REVISION_CONFLICT'
+  | 'RUN_WRITE_FAILED';
 
 export interface ErrorDetails {
   file?: string;
@@ -201,6 +203,21 @@ export const errors = {
   /** Another writer (a live process) holds the advisory lock of `dir` (core/dir-lock.ts). */
   locked: (dir: string, reason: string, hint?: string) =>
     new LexcaseError('LOCKED', `${dir} is locked: ${reason}`, { file: dir, hint }),
+
+  /** A write of a run dir failed (full disk, quota, read-only, I/O error): the run stopped there. */
+  runWriteFailed: (dir: string, cause: unknown, done: number, total: number) =>
+    new LexcaseError(
+      'RUN_WRITE_FAILED',
+      `cannot write the run dir ${dir}: ${String((cause as Error)?.message ?? cause).split('\n')[0]}; the run stopped after ${done} of ${total} items (free space or fix the disk, then run the same command again to resume)`,
+      { file: dir, cause },
+    ),
+
+  /** A read-modify-write found the record at another revision than the one it read or was told (compare-and-set). */
+  revisionConflict: (file: string, expected: number, found: number) =>
+    new LexcaseError('REVISION_CONFLICT', `${file} is at revision ${found}, not ${expected}: it was changed meanwhile; nothing was written`, {
+      file,
+      hint: 'look at it again (lexcase acal show) and repeat the action if it still applies',
+    }),
 
   corpusEmpty: (corpus: string) =>
     new LexcaseError('CORPUS_EMPTY', `${corpus}: the corpus holds no passages; nothing to index`, { file: corpus }),

@@ -20,7 +20,7 @@
  * runs anything.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { readRegularFile } from '../core/read-regular.js';
 import { join } from 'node:path';
 import { errors } from '../core/errors.js';
@@ -37,8 +37,13 @@ export async function writeExchanges(runDir: string, id: string, exchanges: Exch
   await mkdir(exchangesDir(runDir), { recursive: true });
   const file = exchangesPath(runDir, id);
   const tmp = `${file}.tmp-${process.pid}`;
-  await writeFile(tmp, exchanges.map((x) => JSON.stringify(withHashes(x)) + '\n').join(''));
-  await rename(tmp, file);
+  try {
+    await writeFile(tmp, exchanges.map((x) => JSON.stringify(withHashes(x)) + '\n').join(''));
+    await rename(tmp, file);
+  } catch (e) {
+    await rm(tmp, { force: true }); // a full disk leaves no empty temp file
+    throw e;
+  }
 }
 
 /** The exchange as written: redacted, with the hashes of what the line holds. */

@@ -4,8 +4,9 @@
  * line). Records are written and read through the zod schemas in records.ts. Reading tolerates a
  * truncated last line (a crash mid-write): it is dropped, and `repairResults` cuts it off the file
  * so a resumed run appends cleanly. A malformed line elsewhere is an error naming the line and field.
- * Whole files (config.json, traces) are written atomically (temp file + rename); temp files a
- * killed process left behind are removed by `removeStaleTemps` when a run starts or resumes.
+ * Whole files (config.json, traces, llm/ exchanges) are written atomically (temp file + rename);
+ * temp files a killed process left behind are removed by `removeStaleTemps` when a run starts or
+ * resumes.
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -18,7 +19,7 @@ import { baseTraceSchema, firstIssue, resultRecordSchema, type TraceSchema } fro
 import type { ResultRecord } from './types.js';
 import { processAlive } from '../core/owned-dir.js';
 
-export const RUN_FILES = { config: 'config.json', results: 'results.jsonl', traces: 'traces', reportMd: 'report.md', reportJson: 'report.json' };
+export const RUN_FILES = { config: 'config.json', results: 'results.jsonl', traces: 'traces', llm: 'llm', reportMd: 'report.md', reportJson: 'report.json' };
 
 export const configPath = (dir: string) => join(dir, RUN_FILES.config);
 export const resultsPath = (dir: string) => join(dir, RUN_FILES.results);
@@ -49,13 +50,13 @@ async function writeAtomic(file: string, text: string): Promise<void> {
 
 
 /**
- * Remove `*.tmp-<pid>` files (in the run dir and traces/) left by a process that died between
+ * Remove `*.tmp-<pid>` files (in the run dir, traces/ and llm/) left by a process that died between
  * writing a temp file and renaming it. Temp files of a live process are left alone. Returns the
  * number removed.
  */
 export async function removeStaleTemps(dir: string): Promise<number> {
   let removed = 0;
-  for (const d of [dir, tracesDir(dir)]) {
+  for (const d of [dir, tracesDir(dir), join(dir, RUN_FILES.llm)]) {
     let names: string[];
     try {
       names = await readdir(d);

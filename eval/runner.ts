@@ -29,7 +29,17 @@
  * nothing), results.jsonl keeps the recorded order, and a seed or config that differs from the
  * recording's, or a request it does not hold, stops the run: a replay reproduces results.jsonl
  * byte for byte or fails.
+ *
+ * A write of the run dir that fails (a full disk: ENOSPC; EDQUOT, EROFS, EIO, EFBIG) stops the run:
+ * no item starts after it, items in flight are aborted and not recorded (no LLM request is made
+ * for them afterwards), the failed write leaves no temp file, and the run throws RUN_WRITE_FAILED,
+ * one line naming the error and how many items are recorded. A resume finishes the run.
+ *
+ * A run that is refused or stops before it records any item (a replay with other flags, a setup
+ * error) leaves the run dir as it found it (`undoRunStart`): what it created is removed, a
+ * config.json it rewrote is put back, so the corrected command is not refused for its leftovers.
  */
+import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import pLimit from 'p-limit';
 import { errors, isLexcaseError } from '../core/errors.js';
@@ -47,6 +57,7 @@ import { traceSchemaFor } from './records.js';
 import { operationalChanges, resultConfig } from './resume-config.js';
 import { checkRunDirOut, lockRunDir } from './run-dir-guard.js';
 import { appendResult, configPath, ensureRunDir, readConfig, removeStaleTemps, repairResults, rewriteResults, writeJsonAtomic, writeTrace } from './run-dir.js';
+import { makeRunDir, noteRunDir, removeCreatedDirs, undoRunStart } from './run-start-undo.js';
 import { selectShardItems } from './reproduce/shard.js';
 import type { AgentSystem, ResultRecord, SystemContext, SystemOutcome } from './types.js';
 
@@ -126,16 +137,38 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
   }
   // The shared output-dir rule (a new/empty dir or a run to resume), then one writer at a time.
   checkRunDirOut(runDir);
-  await ensureRunDir(runDir);
-  const lock = lockRunDir(runDir, `run ${String(opts.config?.system ?? opts.label ?? 'experiment')}`);
+  const before = await makeRunDir(runDir);
+  let lock;
   try {
-    return await runLocked(opts, items, seen);
+    lock = lockRunDir(runDir, `run ${String(opts.config?.system ?? opts.label ?? 'experiment')}`);
+  } catch (e) {
+    removeCreatedDirs(before);
+    throw e;
+  }
+  const state = { recorded: 0, done: 0, total: items.length };
+  let undo = false;
+  try {
+    noteRunDir(before);
+    await ensureRunDir(runDir);
+    return await runLocked(opts, items, seen, state);
+  } catch (e) {
+    // Refused or stopped before any item was recorded (a replay with other flags, a setup error):
+    // put the dir back as it was, so the corrected command is not refused for what this one wrote.
+    undo = state.recorded === 0;
+    if (undo) await undoRunStart(before).catch(() => undefined);
+    // A write of the run dir that failed (full disk, quota, read-only, I/O error): one line saying so.
+    throw isWriteFailure(e) ? errors.runWriteFailed(runDir, e, state.done, state.total) : e;
   } finally {
     lock.release();
+    if (undo) removeCreatedDirs(before);
   }
 }
 
-async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions<Item>, items: Item[], seen: Set<string>): Promise<RunExperimentResult> {
+/** System errors of a write that the run cannot go on after. */
+const WRITE_FAILURES = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO', 'EFBIG']);
+const isWriteFailure = (e: unknown): boolean => !isLexcaseError(e) && WRITE_FAILURES.has((e as NodeJS.ErrnoException)?.code ?? '');
+
+async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions<Item>, items: Item[], seen: Set<string>, state: { recorded: number; done: number }): Promise<RunExperimentResult> {
   const { runDir, seed } = opts;
   const stale = await removeStaleTemps(runDir);
   if (stale) log.info(`${runDir}: removed ${stale} temp file(s) left by an interrupted run`);
@@ -153,6 +186,7 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
   const doneIds = new Set(previous.map((r) => r.id));
   const todo = items.filter((it) => !doneIds.has(it.id));
   const skipped = items.length - todo.length;
+  state.done = skipped;
   const retried = retryIds.size;
   const traceSchema = traceSchemaFor(opts.config?.system);
 
@@ -198,22 +232,44 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
   let setupError: unknown;
   // values clamped into their schema's bounds, by step and field, over the items this call ran
   const repairedTotal = new Map<string, number>();
+  // The first write of the run dir that failed: the run stops (no item starts after it; items in flight are aborted).
+  let writeError: unknown;
+  // Stops the run from inside (a setup error, a failed write); items get it with the caller's signal.
+  const stop = new AbortController();
+  const runSignal = opts.signal ? AbortSignal.any([opts.signal, stop.signal]) : stop.signal;
+  setMaxListeners(0, runSignal); // one listener per request in flight, each removed when it settles (core/llm/deadline.ts)
+  /** The signal an item runs under: the run's, joined with the item context's own when it has another. */
+  const itemSignal = (own: AbortSignal | undefined): AbortSignal => {
+    if (!own || own === opts.signal) return runSignal;
+    const both = AbortSignal.any([own, runSignal]);
+    setMaxListeners(0, both);
+    return both;
+  };
+  const fail = (e: unknown) => {
+    setupError ??= e;
+    stop.abort();
+  };
+  const failWrite = (e: unknown) => {
+    writeError ??= e;
+    stop.abort();
+  };
   // set up once, from the first item's model: the settings file of a recording, or the replay's checks
   let llmInit: Promise<ReplayInfo | undefined> | undefined;
   const initLlm = (llm: unknown): Promise<ReplayInfo | undefined> =>
     (llmInit ??= (async () => {
       const from = replaySourceOf(llm);
       const settings = recordedModelSettings(llm);
+      if (from && resolve(from) === resolve(runDir)) throw errors.runInvalid(runDir, 'is the run being replayed; give the replay a new --run-dir');
+      // a replay is checked against its recording before anything of it is written
+      const info = from ? await replayInfo(from, config, seed) : undefined;
       if (settings) await writeModelSettings(runDir, settings);
-      if (!from) return undefined;
-      if (resolve(from) === resolve(runDir)) throw errors.runInvalid(runDir, 'is the run being replayed; give the replay a new --run-dir');
-      const info = await replayInfo(from, config, seed);
+      if (!from || !info) return undefined;
       const cfgFile = (await readConfig(runDir)) as RunConfigFile | undefined;
       if (cfgFile) await writeJsonAtomic(configPath(runDir), { ...cfgFile, replayOf: from });
       return info;
     })());
   const runOne = async (item: Item): Promise<void> => {
-    if (setupError) return;
+    if (setupError || writeError) return;
     if (opts.signal?.aborted) {
       aborted = true;
       return;
@@ -230,7 +286,7 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
       ctx = await opts.makeContext(item, { seed: itemSeed });
     } catch (e) {
       // A context that cannot be built (index missing, bad option) is a setup error: stop the run.
-      setupError ??= e;
+      fail(e);
       return;
     }
     let replay: ReplayInfo | undefined;
@@ -239,34 +295,43 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
       replay = ctx.llm ? await initLlm(ctx.llm) : undefined;
       xlog = new ExchangeLog(item.id, replay ? { dir: replay.dir, exchanges: await readExchanges(replay.dir, item.id) } : undefined);
     } catch (e) {
-      setupError ??= e;
+      fail(e);
       return;
     }
     try {
       outcome = await withExchangeLog(xlog, () =>
         withUsageScope(meter, () =>
-          withToolRecorder(recorder, () => withRepairTally(tally, () => opts.system(item, { ...ctx, seed: ctx.seed ?? itemSeed, signal: ctx.signal ?? opts.signal }))),
+          withToolRecorder(recorder, () => withRepairTally(tally, () => opts.system(item, { ...ctx, seed: ctx.seed ?? itemSeed, signal: itemSignal(ctx.signal) }))),
         ),
       );
     } catch (e) {
-      if (opts.signal?.aborted) {
-        aborted = true;
+      if (runSignal.aborted) {
+        if (opts.signal?.aborted) aborted = true;
         return;
       }
       if (isLexcaseError(e) && e.code === 'LLM_REPLAY_MISMATCH') {
-        setupError ??= e;
+        fail(e);
         return;
       }
       outcome = { prediction: null, trace: {}, error: errorText(e) };
     }
     if (xlog.mismatch) {
-      setupError ??= xlog.mismatch;
+      fail(xlog.mismatch);
       return;
     }
-    if (opts.signal?.aborted && outcome.error) {
-      aborted = true;
+    if (runSignal.aborted && outcome.error) {
+      if (opts.signal?.aborted) aborted = true;
       return;
     }
+    if (writeError) return; // the run dir cannot be written: record nothing more
+    try {
+      await recordItem(item, outcome, xlog, replay, meter, recorder, tally, gold, itemSeed, t0);
+    } catch (e) {
+      failWrite(e);
+    }
+  };
+
+  const recordItem = async (item: Item, outcome: SystemOutcome, xlog: ExchangeLog, replay: ReplayInfo | undefined, meter: UsageMeter, recorder: ToolRecorder, tally: RepairTally, gold: string, itemSeed: number, t0: number): Promise<void> => {
     const ms = replay?.recorded.get(item.id)?.ms ?? Math.round(performance.now() - t0);
     if (xlog.recorded.length) await writeExchanges(runDir, item.id, xlog.recorded);
     const tokens = meter.snapshot();
@@ -307,6 +372,7 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
     try {
       await writeTrace(runDir, item.id, trace, traceSchema);
     } catch (e) {
+      if (!isLexcaseError(e) || e.code !== 'RUN_INVALID') throw e; // a failed write stops the run
       // A trace of the wrong shape is this item's failure (kept readable: the runner's block only).
       record.error = errorText(e);
       record.prediction = null;
@@ -315,6 +381,8 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
     }
     appendChain = appendChain.then(() => appendResult(runDir, record));
     await appendChain;
+    state.recorded++;
+    state.done++;
     results.push(record);
     ran++;
     if (record.error) failed++;
@@ -329,6 +397,7 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
   } finally {
     progress.stop();
   }
+  if (writeError) throw errors.runWriteFailed(runDir, writeError, state.done, items.length);
   if (setupError) throw setupError;
   if (repairedTotal.size) {
     const n = [...repairedTotal.values()].reduce((a, b) => a + b, 0);

@@ -161,6 +161,53 @@ describe('two concurrent builds of one dir (item 11)', () => {
     expect(readdirSync(d).sort()).toEqual(['corp.jsonl', 'idx']);
   });
 
+  // Issue 37, item 15: a lock naming a live process that is not its holder (its pid reused) refused every build, forever.
+  describe.runIf(existsSync('/proc/self/stat'))('a lock whose pid now belongs to another process (pid reused) is taken over', () => {
+    const lockFor = async (pid: number, extra: Record<string, unknown>) =>
+      JSON.stringify({ format: 'lexcase-lock', pid, token: 'x', host: (await import('node:os')).hostname(), what: 'index build', since: new Date().toISOString(), ...extra });
+    const withUnrelated = async (fn: (pid: number) => Promise<void>) => {
+      const other = spawn('sleep', ['120'], { stdio: 'ignore' }); // alive for the whole test, not a lexcase process
+      try {
+        await fn(other.pid!);
+      } finally {
+        other.kill('SIGKILL');
+      }
+    };
+
+    it('the lock records its holder\'s start (boot and start time) and the live process with that pid started otherwise', () =>
+      withUnrelated(async (pid) => {
+        const d = caseDir('reused-pid');
+        corpus(d);
+        const bootId = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+        writeFileSync(join(d, 'idx.lock'), await lockFor(pid, { start: `${bootId}:1` }));
+        const r = await build(d, 'idx');
+        expect(r.stderr).toBe(''); // before: "idx is locked: it is in use by index build (pid …)", every time
+        expect(r.code).toBe(0);
+        expect(readdirSync(d).sort()).toEqual(['corp.jsonl', 'idx']);
+      }));
+
+    it('a lock without a start (older lexcase, hand-made) written 10 minutes before that process started', () =>
+      withUnrelated(async (pid) => {
+        const d = caseDir('reused-pid-old-lock');
+        corpus(d);
+        writeFileSync(join(d, 'idx.lock'), await lockFor(pid, { since: new Date(Date.now() - 600_000).toISOString() }));
+        const r = await build(d, 'idx');
+        expect(r.stderr).toBe('');
+        expect(r.code).toBe(0);
+      }));
+
+    it('but a lock that may be that process\'s (written after it started, no start recorded) is still LOCKED, naming the pid and the way out', () =>
+      withUnrelated(async (pid) => {
+        const d = caseDir('live-holder');
+        corpus(d);
+        writeFileSync(join(d, 'idx.lock'), await lockFor(pid, {}));
+        const r = await build(d, 'idx');
+        expect(r.code).toBe(1);
+        expect(r.stderr).toMatch(new RegExp(`idx is locked: it is in use by index build \\(pid ${pid}, since .*\n  hint: wait for it to finish; if no lexcase process is using it, delete .*idx\\.lock`));
+        expect(existsSync(join(d, 'idx.lock'))).toBe(true);
+      }));
+  });
+
   it('a file named idx.lock that lexcase did not write is never removed: LOCKED naming it', async () => {
     const d = caseDir('foreign-lock');
     corpus(d);

@@ -22,6 +22,7 @@ import { optionLetters } from '../common/question-text.js';
 import { itemCitationMetrics } from './citation-summary.js';
 import { crossExamine } from './cross-examiner.js';
 import { debaterTurn } from './debater.js';
+import { inTurnOrder } from './turn-order.js';
 import { buildEvidencePool, findSearchTool } from './evidence-pool.js';
 import { judge } from './judge.js';
 import { seededModel } from './llm-call.js';
@@ -80,6 +81,7 @@ async function debate(q: Question, ctx: SystemContext, s: MadSettings, trace: De
   };
   let prev: Brief[] = [];
   for (let round = 1; round <= s.rounds; round++) {
+    const order = inTurnOrder(letters.length); // snippets get their handles in letter order
     const turns = await Promise.all(
       letters.map((letter, i) =>
         debaterTurn({
@@ -96,6 +98,7 @@ async function debate(q: Question, ctx: SystemContext, s: MadSettings, trace: De
           passageChars: s.passageChars,
           getPassage: ctx.getPassage,
           signal: ctx.signal,
+          order: order[i],
         }),
       ),
     );

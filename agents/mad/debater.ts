@@ -22,6 +22,7 @@ import { rejectReply } from '../../core/llm/cache-validation.js';
 import { debaterSystem, openingPrompt, rebuttalPrompt } from './prompts.js';
 import { briefSchema, type BriefReply } from './schemas.js';
 import type { Brief, PoolPassage } from './types.js';
+import type { TurnGate } from './turn-order.js';
 
 function tryJson(text: string): unknown {
   try {
@@ -47,6 +48,8 @@ export interface DebaterTurnOptions {
   passageChars: number;
   getPassage(id: string): Promise<{ id: string; text: string } | undefined>;
   signal?: AbortSignal;
+  /** The round's turn order: a snippet gets its passage handle only after earlier debaters' did (turn-order.ts). */
+  order?: TurnGate;
 }
 
 export interface DebaterTurn {
@@ -86,6 +89,14 @@ async function requestSnippet(
 }
 
 export async function debaterTurn(o: DebaterTurnOptions): Promise<DebaterTurn> {
+  try {
+    return await turn(o);
+  } finally {
+    o.order?.done(); // a turn that requested nothing, or failed, lets the later ones go on
+  }
+}
+
+async function turn(o: DebaterTurnOptions): Promise<DebaterTurn> {
   const opening = o.round === 1 || !o.own;
   const evidence = [...o.pool, ...o.extra];
   const canRequest = !opening && o.tools.length > 0;
@@ -112,7 +123,10 @@ export async function debaterTurn(o: DebaterTurnOptions): Promise<DebaterTurn> {
       // A snippet request with malformed arguments never runs; it is kept in the brief.
       if (first.invalid_tool_calls?.length) base.invalidToolCalls = first.invalid_tool_calls.map((c) => ({ name: c.name, args: c.args, error: c.error }));
       if (first.tool_calls?.length) {
+        // handles in letter order, not in the order the replies arrived (a replay must see the same prompts)
+        await o.order?.before;
         const req = await requestSnippet(first, o);
+        o.order?.done();
         added = req.added;
         base.request = req.request;
         messages = [...messages, first, ...req.toolMessages];

@@ -32,6 +32,8 @@ export const contestBodySchema = z.object({
     .max(80)
     .regex(/^[^\u0000-\u001f]+$/, 'no control characters')
     .optional(),
+  /** Apply only to this revision of the graph (the one the client shows): 409 REVISION_CONFLICT otherwise. */
+  expectRevision: z.number().int().min(0).optional(),
 });
 
 export function listGraphs(run: RunEntry) {
@@ -71,6 +73,6 @@ export function graphView(run: RunEntry, item: string): GraphReply {
 
 export function contestGraph(run: RunEntry, body: z.infer<typeof contestBodySchema>): GraphReply & { entry: AuditEntry } {
   checkItem(run, body.item);
-  const { graph, entry } = contest(run.dir, body.item, body.action, { who: body.who ?? 'explorer' });
+  const { graph, entry } = contest(run.dir, body.item, body.action, { who: body.who ?? 'explorer', expectRevision: body.expectRevision });
   return { run: { id: run.id }, entry, graph, audit: readAudit(run.dir, body.item), compare: compareSemantics(graph) };
 }

@@ -338,6 +338,16 @@ describe('explorer server', () => {
     expect(add.status).toBe(200);
     expect(add.json.graph.arguments.map((a: { id: string }) => a.id)).toContain('h1');
     expect(add.json.graph.revision).toBe(3);
+    // compare-and-set (issue 37, item 2): an action meant for revision 2 is refused, nothing written
+    const auditBefore = readFileSync(join(runDir, 'acal', 'audit.jsonl'), 'utf8');
+    const stale = await call('/api/acal/contest', { body: { run: f.acalRunId, item: f.acalItem, action: { type: 'reject', argument: 'a1' }, expectRevision: 2 } });
+    expect(stale.status).toBe(409);
+    expect(stale.json.code).toBe('REVISION_CONFLICT');
+    expect(readGraph(runDir, f.acalItem).revision).toBe(3);
+    expect(readFileSync(join(runDir, 'acal', 'audit.jsonl'), 'utf8')).toBe(auditBefore);
+    const current = await call('/api/acal/contest', { body: { run: f.acalRunId, item: f.acalItem, action: { type: 'reject', argument: 'a1' }, expectRevision: 3 } });
+    expect(current.status).toBe(200);
+    expect(current.json.graph.revision).toBe(4);
   });
 
   it('contest: invalid actions are 400 naming the field; unknown arguments 404; cross-origin POSTs 403', async () => {

@@ -4,7 +4,7 @@
  * Every action recomputes the verdict deterministically and is appended to
  * <runDir>/acal/audit.jsonl.
  */
-import { numOpt } from '../numeric-options.js';
+import { intOpt, numOpt } from '../numeric-options.js';
 import type { Command } from 'commander';
 
 const globals = <T extends object>(o: T, cmd: Command): T & GlobalOpts => ({ ...cmd.optsWithGlobals(), ...o });
@@ -29,6 +29,7 @@ interface ContestOpts extends GlobalOpts {
   agent?: string;
   relate?: string[];
   who?: string;
+  expectRevision?: number;
 }
 
 function num(name: string, v: number | string | undefined): number {
@@ -144,11 +145,12 @@ export function register(program: Command): void {
     .option('--kind <kind>', 'support | attack | none (set-relation)')
     .option('--directed', 'set-relation: change only from→to (default: both directions)')
     .option('--who <name>', 'who is contesting (default $LEXCASE_USER or the OS user)')
+    .option('--expect-revision <n>', 'apply only if the graph is still at this revision (the one you looked at); else REVISION_CONFLICT, nothing written', intOpt('expect-revision', { min: 0 }))
     .action(
       action(async (runDir: string, local: ContestOpts, cmd: Command) => {
         const o = globals(local, cmd);
         const { contest } = await import('../../../agents/acal/contest/contest.js');
-        const { graph, entry } = contest(runDir, o.item, actionFromFlags(o), { who: o.who });
+        const { graph, entry } = contest(runDir, o.item, actionFromFlags(o), { who: o.who, expectRevision: o.expectRevision });
         const c = entry.claim;
         output(o, { entry, result: graph.result }, () =>
           `revision ${entry.revision}: σ(claim) ${c.before.strength.toFixed(4)} → ${c.after.strength.toFixed(4)}; ` +
