@@ -70,17 +70,17 @@ describe('demo dense step', () => {
     expect(hits[0].score).toBeGreaterThan(0.99999);
     await (dense as { close?: () => Promise<void> }).close?.();
 
-    // use-lite queries: only their last 24 words are embedded (chosen on train; docs/dense.md)
+    // use-lite queries: the whole query by default (its sentences, retrieval/dense-query.ts); queryWords N: the last N words
     const seen: string[] = [];
     const recording = { id: 'use-lite:universal-sentence-encoder-lite', provider: 'use-lite' as const, model: 'universal-sentence-encoder-lite', dimension: 512, embed: async (t: string[]) => (seen.push(...t), t.map(() => v)) };
     const { openDenseRetriever } = await import('../../retrieval/dense.js');
-    const tail = await openDenseRetriever(join(dir, 'index'), { embedder: recording });
+    const whole = await openDenseRetriever(join(dir, 'index'), { embedder: recording });
     const words = Array.from({ length: 50 }, (_, i) => `w${i}`);
+    await whole.search(`${words.slice(0, 20).join(' ')}. ${words.slice(20).join(' ')}`, { k: 1 });
+    expect(seen).toEqual([`${words.slice(0, 20).join(' ')}.`, words.slice(20).join(' ')]);
+    const tail = await openDenseRetriever(join(dir, 'index'), { embedder: recording, queryWords: 24 });
     await tail.search(words.join(' '), { k: 1 });
-    expect(seen).toEqual([words.slice(-24).join(' ')]);
-    const all = await openDenseRetriever(join(dir, 'index'), { embedder: recording, queryWords: 0 });
-    await all.search(words.join(' '), { k: 1 });
-    expect(seen[1]).toBe(words.join(' '));
+    expect(seen[2]).toBe(words.slice(-24).join(' '));
 
     // the in-memory flat search (default for small flat tables) ranks and scores exactly like LanceDB's flat search
     const mem = await openDenseRetriever(join(dir, 'index'), { embedder: recording });
