@@ -61,9 +61,10 @@ export interface DenseRetriever extends Retriever {
    * Cosine of the query with each of `ids` and its 1-based rank among all passages — what search()
    * with k = all rows would give (equal scores: lower row first) — without ranking them all. Exact
    * flat tables only (in memory or not; or an ANN table opened with `exact`) — absent otherwise, since
-   * ANN ranks would be approximate; an id the table lacks is an error.
+   * ANN ranks would be approximate; an id the table lacks is an error. `queryWords` embeds the query
+   * under that rule instead of the retriever's (dense-query.ts; a model trained on one rule keeps it).
    */
-  similarities?(query: string, ids: readonly string[]): Promise<{ score: number; rank: number }[]>;
+  similarities?(query: string, ids: readonly string[], opts?: { queryWords?: number }): Promise<{ score: number; rank: number }[]>;
   close(): Promise<void>;
 }
 
@@ -122,10 +123,11 @@ export function createDenseRetriever(table: lancedb.Table, section: Pick<DenseSe
     return sopts?.withText ? attachTexts(hits, opts.docs, 'dense') : hits;
   };
 
-  const similarities = async (query: string, ids: readonly string[]): Promise<{ score: number; rank: number }[]> => {
+  const similarities = async (query: string, ids: readonly string[], sopts?: { queryWords?: number }): Promise<{ score: number; rank: number }[]> => {
+    const vector = () => (sopts?.queryWords === undefined ? embedQuery(query) : embedDenseQuery(embedder, query, denseQueryRule(sopts.queryWords), section.maxWords));
     if (!inMemory) {
       // larger tables: LanceDB's exact search over every row
-      const all = new Map((await searchVector(await embedQuery(query), { k: section.rows })).map((h) => [h.id, h]));
+      const all = new Map((await searchVector(await vector(), { k: section.rows })).map((h) => [h.id, h]));
       return ids.map((id) => {
         const h = all.get(id);
         if (!h) throw errors.notFound('passage in dense index', id);
@@ -139,7 +141,7 @@ export function createDenseRetriever(table: lancedb.Table, section: Pick<DenseSe
       if (r === undefined) throw errors.notFound('passage in dense index', id);
       return r;
     });
-    return flatRanks(m, await embedQuery(query), rows);
+    return flatRanks(m, await vector(), rows);
   };
 
   return {
