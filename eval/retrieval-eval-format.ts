@@ -3,6 +3,7 @@ import type { Ci } from './bootstrap.js';
 import type { RetrievalReport } from './retrieval-eval-index.js';
 import { MRR_K, NDCG_K } from './retrieval-eval.js';
 import { table } from './report/format.js';
+import { denseQueryLines } from '../retrieval/dense-query.js';
 
 const fmt = (x: number) => x.toFixed(3);
 export const fmtCi = (c: Ci): string => `${fmt(c.estimate)} [${fmt(c.lo)}, ${fmt(c.hi)}]`;
@@ -13,6 +14,7 @@ export function reportHeader(r: RetrievalReport): string {
   return [
     `Corpus: **${r.corpus.name}** (${int(r.corpus.passages)} passages) · ${r.dataset.file ? `questions from **${r.dataset.file}** (${r.dataset.name} format)` : `dataset **${r.dataset.name}**`}, split **${r.dataset.split}** (n = ${int(r.dataset.n)}, split seed ${r.dataset.splitSeed}; lexcase's seeded split, not the original membership)`,
     `Query: ${r.query}. Cells: mean [${Math.round((b?.level ?? 0.95) * 100)}% bootstrap CI${b ? `, ${int(b.iterations)} resamples, seed ${b.seed}` : ''}].`,
+    ...denseQueryLines(r.results),
     ...(r.note ? [`Note: ${r.note}`] : []),
     ...(r.goldMissing?.questions
       ? [`**Warning:** ${int(r.goldMissing.questions)} of ${int(r.dataset.n)} questions have no gold passage in this index (e.g. ${r.goldMissing.examples.join(', ')}); they count as misses. Index a corpus that contains the gold passages${r.dataset.file ? '' : ' (e.g. "default" or "barexam")'}.`]

@@ -60,6 +60,8 @@ export interface RetrievalEvalResult {
   latency: { meanMs: number; p50Ms: number; p95Ms: number };
   perQuery: QueryResult[];
   bootstrap: { iterations: number; seed: number; level: number };
+  /** The retriever's recorded config (Retriever.config: dense's query rule, hybrid's fusion), when it has one. */
+  config?: Record<string, unknown>;
 }
 
 export function parseKs(s: string | number[]): number[] {
@@ -110,5 +112,5 @@ export async function evalRetrieval(opts: RetrievalEvalOptions): Promise<Retriev
     p50Ms: times.length ? percentile(times, 0.5) : 0,
     p95Ms: times.length ? percentile(times, 0.95) : 0,
   };
-  return { method: opts.retriever.method, n: perQuery.length, skipped, ks, depth, metrics, latency, perQuery, bootstrap: b };
+  return { method: opts.retriever.method, n: perQuery.length, skipped, ks, depth, metrics, latency, perQuery, bootstrap: b, ...(opts.retriever.config ? { config: opts.retriever.config } : {}) };
 }

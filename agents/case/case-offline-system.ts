@@ -38,7 +38,7 @@ export const SIGNALS_SUFFIX = ', with dense and phrase signals';
 
 /** The index's dense retriever when `model` reads dense signals and it was built with the same embedder (and ranks exactly). */
 function signalDense(retrievers: Partial<Record<string, Retriever>>, model: SelectorModel): SignalSource['dense'] | undefined {
-  const exact = exactDense(retrievers.dense);
+  const exact = exactDense(retrievers.dense, model.signals?.queryWords);
   return model.signals && exact?.embedder === model.signals.embedder ? exact.dense : undefined;
 }
 

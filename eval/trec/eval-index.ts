@@ -43,6 +43,8 @@ export interface TopicsMethodResult extends TrecEvalResult {
   latency: BatchSearchResult['latency'];
   emptyTopics: number;
   runFile?: string;
+  /** The retriever's recorded config (Retriever.config: dense's query rule, hybrid's fusion), when it has one. */
+  config?: Record<string, unknown>;
 }
 
 export interface TopicsRetrievalReport {
@@ -74,7 +76,7 @@ export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<T
     const b = await batchSearch(retriever, opts.topics, { k: depth, runFile, ties: opts.ties, signal: opts.signal, onProgress: (d, t) => opts.onProgress?.(method, d, t) });
     const e = evaluateRun(b.run, opts.qrels, opts);
     opts.onRun?.(method, b.run, e);
-    results.push({ method, tag: b.tag, ...e, latency: b.latency, emptyTopics: b.empty.length, ...(runFile ? { runFile } : {}) });
+    results.push({ method, tag: b.tag, ...e, latency: b.latency, emptyTopics: b.empty.length, ...(runFile ? { runFile } : {}), ...(retriever.config ? { config: retriever.config } : {}) });
   }
   let judgements = 0;
   for (const j of opts.qrels.values()) judgements += j.size;

@@ -1,5 +1,6 @@
 /** Markdown rendering of TREC evaluations: topic accounting, a metrics table, per-topic values, comparisons. */
 import { table } from '../report/format.js';
+import { denseQueryLines } from '../../retrieval/dense-query.js';
 import type { TrecEvalResult } from './evaluate.js';
 import type { TrecComparison } from './compare.js';
 import type { TopicsRetrievalReport } from './eval-index.js';
@@ -74,6 +75,7 @@ export function formatTopicsReport(r: TopicsRetrievalReport, opts: { perTopic?: 
   return [
     `Corpus: **${r.corpus.name}** (${int(r.corpus.passages)} passages) · topics ${r.topics.file} (${int(r.topics.n)}) · qrels ${r.qrels.file} (${int(r.qrels.topics)} topics, ${int(r.qrels.judgements)} judgements) · ${int(r.depth)} hits a topic`,
     ...(first ? topicLines(first) : []),
+    ...denseQueryLines(r.results),
     '',
     trecTable(r.results.map((x) => ({ label: x.method, result: x, extra: { 'p50 ms': x.latency.p50Ms.toFixed(1) } }))),
     ...(opts.perTopic ? r.results.flatMap((x) => ['', `${x.method}:`, perTopicTable(x)]) : []),
