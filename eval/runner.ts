@@ -32,7 +32,7 @@
  */
 import { resolve } from 'node:path';
 import pLimit from 'p-limit';
-import { errors, isLexcaseError } from '../core/errors.js';
+import { errorMessage, errors, isLexcaseError } from '../core/errors.js';
 import { UsageMeter, withUsageScope } from '../core/llm/usage.js';
 import { recordedModelSettings, replaySourceOf } from '../core/llm/factory.js';
 import { ExchangeLog, withExchangeLog } from '../core/llm/record-replay.js';
@@ -110,8 +110,8 @@ function firstDifference(a: Record<string, unknown>, b: Record<string, unknown>)
 }
 
 function errorText(e: unknown): string {
-  if (isLexcaseError(e)) return `${e.code}: ${e.message}`;
-  return (e as Error)?.message ?? String(e);
+  if (isLexcaseError(e)) return `${e.code}: ${errorMessage(e)}`;
+  return errorMessage(e);
 }
 
 export async function runExperiment<Item extends { id: string }>(opts: RunExperimentOptions<Item>): Promise<RunExperimentResult> {
