@@ -63,8 +63,13 @@ export const isLexcaseError = (e: unknown): e is LexcaseError => e instanceof Le
  * 429, output parsing, …), which names LangChain's docs, not what to do in lexcase.
  */
 export function errorMessage(e: unknown): string {
-  const m = (e as Error)?.message ?? String(e);
-  return m.replace(/\s*Troubleshooting URL: \S+\s*/g, (s, at: number) => (at + s.length >= m.length ? '' : ' ')).trimEnd();
+  return withoutTroubleshootingUrl((e as Error)?.message ?? String(e));
+}
+
+/** `text` without LangChain's "Troubleshooting URL: …" paragraph (see `errorMessage`). */
+export function withoutTroubleshootingUrl(text: string): string {
+  if (!text.includes('Troubleshooting URL:')) return text;
+  return text.replace(/\s*Troubleshooting URL: \S+\s*/g, (s, at: number) => (at + s.length >= text.length ? '' : ' ')).trimEnd();
 }
 
 /** How to add a method to an existing index dir (dense and lancedb-fts without a rebuild). */

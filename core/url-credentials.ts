@@ -7,8 +7,8 @@
  *
  * Every query value is treated as a credential, whatever its name (a list of names missed `pwd`
  * and `jwt`), and so are the user name and password of the userinfo part (a token is often given
- * as the user name) and the fragment. Parameter names are kept, so a reader still sees which
- * parameters the endpoint took.
+ * as the user name). Parameter names are kept, so a reader still sees which parameters the
+ * endpoint took; the fragment (never sent to a server: an explorer route) is kept as it is.
  */
 import { registerSecret, registerSecretPattern, SECRET_MASK } from './secrets.js';
 
@@ -41,7 +41,7 @@ function queryParts(u: URL): { name: string; value?: string }[] {
     });
 }
 
-/** The credential values inside `url` (userinfo, every query value, the fragment), raw and decoded. */
+/** The credential values inside `url` (userinfo, every query value), raw and decoded. */
 export function urlSecrets(url: string | undefined): string[] {
   const u = url ? parse(url) : undefined;
   if (!u) return [];
@@ -54,7 +54,6 @@ export function urlSecrets(url: string | undefined): string[] {
   add(u.username);
   add(u.password);
   for (const p of queryParts(u)) add(p.value ?? p.name);
-  add(u.hash.slice(1));
   return [...out];
 }
 
@@ -83,22 +82,22 @@ export function registerUrlSecrets(url: string | undefined): void {
   }
 }
 
-/** `url` with its userinfo, every query value and its fragment replaced by `***` (unparseable or credential-free input comes back unchanged). */
+/** `url` with its userinfo and every query value replaced by `***` (unparseable or credential-free input comes back unchanged). */
 export function redactUrl(url: string): string {
   const u = parse(url);
   if (!u) return url;
   const parts = queryParts(u);
   const hadUser = !!u.username || !!u.password;
-  const hadHash = !!u.hash;
-  if (!hadUser && parts.length === 0 && !hadHash) return url;
+  if (!hadUser && parts.length === 0) return url;
   const search = parts.map((p) => (p.value === undefined ? SECRET_MASK : `${p.name}=${SECRET_MASK}`)).join('&');
+  const hash = u.hash;
   u.username = '';
   u.password = '';
   u.search = '';
   u.hash = '';
   let s = u.toString();
   if (hadUser) s = s.replace(/^([a-z][a-z0-9+.-]*:\/\/)/i, `$1${SECRET_MASK}:${SECRET_MASK}@`);
-  return `${s}${search ? `?${search}` : ''}${hadHash ? `#${SECRET_MASK}` : ''}`;
+  return `${s}${search ? `?${search}` : ''}${hash}`;
 }
 
 // a URL in running text (log lines, error messages): scheme://… up to white space or a quote

@@ -32,7 +32,7 @@
  */
 import { resolve } from 'node:path';
 import pLimit from 'p-limit';
-import { errorMessage, errors, isLexcaseError } from '../core/errors.js';
+import { errorMessage, errors, isLexcaseError, withoutTroubleshootingUrl } from '../core/errors.js';
 import { UsageMeter, withUsageScope } from '../core/llm/usage.js';
 import { recordedModelSettings, replaySourceOf } from '../core/llm/factory.js';
 import { ExchangeLog, withExchangeLog } from '../core/llm/record-replay.js';
@@ -267,6 +267,7 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
       aborted = true;
       return;
     }
+    if (outcome.error) outcome = { ...outcome, error: withoutTroubleshootingUrl(outcome.error) };
     const ms = replay?.recorded.get(item.id)?.ms ?? Math.round(performance.now() - t0);
     if (xlog.recorded.length) await writeExchanges(runDir, item.id, xlog.recorded);
     const tokens = meter.snapshot();
