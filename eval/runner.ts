@@ -267,10 +267,10 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
       aborted = true;
       return;
     }
-    if (outcome.error) outcome = { ...outcome, error: withoutTroubleshootingUrl(outcome.error) };
     const ms = replay?.recorded.get(item.id)?.ms ?? Math.round(performance.now() - t0);
     if (xlog.recorded.length) await writeExchanges(runDir, item.id, xlog.recorded);
     const tokens = meter.snapshot();
+    const error = outcome.error ? withoutTroubleshootingUrl(outcome.error) : undefined;
     const prediction = outcome.error ? (outcome.prediction ?? null) : outcome.prediction;
     const stepFailures = outcome.stepFailures && Object.keys(outcome.stepFailures).length ? outcome.stepFailures : undefined;
     const repairs = tally.toRecord();
@@ -284,7 +284,7 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
       ...(outcome.metrics ? { metrics: outcome.metrics } : {}),
       tokens,
       ms,
-      ...(outcome.error ? { error: outcome.error } : {}),
+      ...(error ? { error } : {}),
       ...(stepFailures ? { stepFailures } : {}),
       ...(repairs ? { repairs } : {}),
     };
@@ -296,7 +296,7 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
         gold,
         correct: record.correct,
         confidence: outcome.confidence,
-        error: outcome.error,
+        error,
         seed: itemSeed,
         ms,
         tokens,
