@@ -226,7 +226,7 @@ describe('lexcase serve --api (the built CLI)', () => {
   it('serves /v1 over the default index when no --index is given; refuses a non-loopback host without --token', async () => {
     const refused = await runBuiltCli(['serve', '--api', '--host', '0.0.0.0', '--port', '0'], { cwd: root });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/binding 0\.0\.0\.0 \(not a loopback address\) needs --token/);
+    expect(refused.stderr).toMatch(/binding 0\.0\.0\.0 \(not a loopback address\) needs an API token/);
     const mixed = await runBuiltCli(['serve', '--api', '--runs', root, '--port', '0'], { cwd: root });
     expect(mixed.code).toBe(1);
     expect(mixed.stderr).toMatch(/--api serves the JSON API only/);

@@ -116,6 +116,6 @@ export function openApiDocument(o: { bearer: boolean }): Record<string, unknown>
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     paths,
-    components: { schemas, securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'the server\'s --token (required when it is bound to a non-loopback address)' } } },
+    components: { schemas, securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'the server\'s token, LEXCASE_API_TOKEN or --token-file (required when it is bound to a non-loopback address)' } } },
   };
 }
