@@ -48,7 +48,7 @@ const pick = async (run: Parameters<typeof runSummary>[0]): Promise<RunFigures> 
 };
 
 function rootOf(root: string | undefined): string {
-  if (!root) throw errors.notFound('runs', 'this API server was started without --runs');
+  if (!root) throw errors.notFound('run', 'this API server was started without --runs (lexcase serve --api --runs DIR)');
   return root;
 }
 
