@@ -13,7 +13,7 @@
  * - Two 2-item runs compared: B − A in `compare` and in both explorer tables, p from the exact
  *   McNemar test (0.500), no interval below n = 10 — where `compare` printed p < 0.001.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +24,7 @@ import { closeSparseIndexes } from '../../retrieval/open.js';
 import { wilsonCi } from '../../eval/wilson.js';
 import { scriptedAll } from '../support/scripted-all.js';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer } from '../support/scripted-openai-server.js';
-import { ensureBuilt, isolatedEnv, lexcase, startLexcase, STACK_TRACE, type Running } from '../support/spawn-cli.js';
+import { ensureBuilt, isolatedEnv, lexcase, ROOT, startLexcase, STACK_TRACE, type Running } from '../support/spawn-cli.js';
 
 const N = 12;
 let dir: string;
@@ -84,7 +84,13 @@ function mdRow(md: string, first: string): string[] {
 describe('one retrieval run, every surface', () => {
   it('report.md, report --json, the explorer, /v1, table.json and compare give the same Recall@10 and MRR, the same interval and method; no "accuracy"; MRR a decimal', async () => {
     const repro = join(runs, 'repro');
-    ok(await lexcase(['reproduce', 'case-table3', '--limit', String(N), '--index', idx, '--run-dir', repro], { cwd: dir, env }));
+    // case-table3 with its runs seeded 7: every surface still bootstraps with the statistics module's seed (13), not the run's
+    const recipe = JSON.parse(readFileSync(join(ROOT, 'recipes', 'case-table3.json'), 'utf8'));
+    for (const r of recipe.runs) r.args.seed = 7;
+    const recipeFile = join(dir, 'case-table3-seed7.json');
+    writeFileSync(recipeFile, JSON.stringify(recipe));
+    ok(await lexcase(['reproduce', recipeFile, '--limit', String(N), '--index', idx, '--run-dir', repro], { cwd: dir, env }));
+    expect(JSON.parse(readFileSync(join(repro, 'runs', 'bm25', 'config.json'), 'utf8')).seed).toBe(7);
     const bm25 = join(repro, 'runs', 'bm25');
     const qld = join(repro, 'runs', 'qld');
     const hits = readFileSync(join(bm25, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).metrics['recall@10'] as number);
