@@ -1,8 +1,9 @@
 /**
  * `lexcase eval run RUN --qrels QRELS [--metrics recall@10,ndcg@10,…] [--compare RUN2] [--complete]
  * [--relevance-level N] [--skip-no-relevant] [--per-topic]`: evaluate any TREC run file with
- * trec_eval's semantics (eval/trec/), means with 95% bootstrap CIs, per-topic values in --json, and a
- * paired-bootstrap comparison with a second run.
+ * trec_eval's semantics (eval/trec/), means with their named 95% intervals (eval/stats), per-topic
+ * values in --json, and a paired comparison B − A with a second run (paired-bootstrap interval,
+ * exact test).
  */
 import type { Command } from 'commander';
 import type { LoadedRun } from '../../../eval/trec/run.js';
@@ -24,7 +25,7 @@ export function register(program: Command): void {
       .argument('<run>', 'TREC run file: "qid Q0 docid rank score tag" (the rank column is ignored, as in trec_eval)'),
     { qrelsRequired: true },
   )
-    .option('--compare <run2>', 'a second run on the same topics: paired bootstrap of A − B per metric')
+    .option('--compare <run2>', 'a second run on the same topics: B − A (run2 minus RUN) per metric, 95% paired-bootstrap interval, exact paired test')
     .option('--iterations <n>', 'bootstrap resamples', parseIntOpt('iterations'), 2000)
     .option('--seed <n>', 'bootstrap seed', parseIntOpt('seed'), 13)
     .action(
