@@ -28,6 +28,12 @@ export type OpenedDocStore = DocStore & {
   at(index: number, opts?: { maxTextBytes?: number }): Promise<Passage>;
   /** Internal doc index of a passage id, or -1. */
   indexOf(id: string): number;
+  /**
+   * The passages whose source is one of `names`, as a mask over internal doc indices (1 = kept) and
+   * their number; read from the in-memory source column, no text. Names the index does not hold
+   * match nothing (count 0) without a pass over the passages.
+   */
+  sourceMask(names: readonly string[]): { mask: Uint8Array; count: number };
   close(): Promise<void>;
 };
 
@@ -156,10 +162,32 @@ export async function openDocStore(dir: string, checked?: Manifest): Promise<Ope
     return p;
   };
 
+  const sourceMask = (names: readonly string[]): { mask: Uint8Array; count: number } => {
+    const wanted = new Uint8Array(sources.length);
+    let any = false;
+    for (const name of names) {
+      const s = sources.indexOf(name);
+      if (s >= 0) {
+        wanted[s] = 1;
+        any = true;
+      }
+    }
+    const mask = new Uint8Array(any ? n : 0);
+    let count = 0;
+    if (any)
+      for (let i = 0; i < n; i++)
+        if (wanted[sourceIdx[i]]) {
+          mask[i] = 1;
+          count++;
+        }
+    return { mask, count };
+  };
+
   return {
     size: n,
     ids: () => idList,
     indexOf,
+    sourceMask,
     at,
     async get(id: string, opts?: { maxTextBytes?: number }) {
       const i = indexOf(id);
