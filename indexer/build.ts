@@ -25,6 +25,7 @@ import { mergeSegments, type MergeResult } from './sparse/merge-segments.js';
 import { joinRanges, planSplit, type RangeOutput } from './sparse/merge-ranges.js';
 import { SegmentSpiller, type SegmentInfo } from './sparse/segment-spiller.js';
 import { HashingFile } from './sparse/hashing-file.js';
+import { BLOCKS_FILE, writeBlockChecksums } from './block-checksums.js';
 import type { AddDenseOptions } from './dense/add-dense.js';
 import { checkPassagesInput, defaultCorpusName, withSource, type PassageInput, type PassagesInput } from './passage-input.js';
 import { checkOutDir } from './out-dir.js';
@@ -364,6 +365,9 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
       bytes: 0,
     };
     for (const f of Object.values(SPARSE_FILES)) sparse.bytes += (await stat(join(tmp, f))).size;
+    // Block checksums of every data file, which readers check as queries read them (block-checksums.ts).
+    const blocks = writeBlockChecksums(tmp, Object.keys(checksums));
+    checksums[BLOCKS_FILE] = blocks.sha256;
     const sizes: Record<string, number> = {};
     for (const f of Object.keys(checksums).sort()) sizes[f] = (await stat(join(tmp, f))).size;
     manifest = {
@@ -378,6 +382,7 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
       sizes,
       sparse,
       docstore: compressDocs ? { version: 2, text: BLOCK_CODEC, blockPassages: BLOCK_PASSAGES } : { version: 1, text: 'plain' },
+      blocks: { ...blocks.section },
     };
     await writeManifest(tmp, manifest);
     await sinkNow.close();
