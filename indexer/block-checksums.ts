@@ -112,7 +112,7 @@ export interface FileBlocks {
   crcs: Uint32Array;
   /** 1 = block checked in this process. */
   checked: Uint8Array;
-  /** The index's counters, shared with query workers: blocks checked, bytes checked, microseconds spent (reads included). */
+  /** The index's counters, shared with query workers: blocks checked, bytes checked, microseconds spent computing CRC-32s. */
   counters: BigInt64Array;
 }
 
@@ -125,7 +125,7 @@ export interface IndexBlocks {
 export interface BlockCheckStats {
   blocks: number;
   bytes: number;
-  /** Time spent checking, the reads done only to check included. */
+  /** Time spent computing and comparing CRC-32s (the reads are the ones the query does anyway). */
   ms: number;
 }
 const allCounters = new Set<BigInt64Array>();
@@ -222,8 +222,9 @@ function mismatch(fb: FileBlocks, i: number, got: number): never {
   throw errors.indexCorrupt(fb.file, `block ${i} (bytes ${a}–${b}) does not match its checksum (crc32 ${hex(got)}, recorded ${hex(fb.crcs[i])}): the file changed after it was built`);
 }
 
-/** Check blocks first…last of `fb` against `bytes`, which hold the file from byte `at` on; `t0`: when the check (its read included) began. */
-function checkBlocks(fb: FileBlocks, first: number, last: number, bytes: Uint8Array, at: number, t0: number): void {
+/** Check blocks first…last of `fb` against `bytes`, which hold the file from byte `at` on. */
+function checkBlocks(fb: FileBlocks, first: number, last: number, bytes: Uint8Array, at: number): void {
+  const t0 = performance.now();
   let blocks = 0;
   let checkedBytes = 0;
   try {
@@ -258,52 +259,59 @@ function unchecked(fb: FileBlocks, a: number, b: number): [number, number] | und
 export function checkWholeFile(fb: FileBlocks | undefined, bytes: Uint8Array): void {
   if (!fb) return;
   if (bytes.byteLength !== fb.size) throw errors.indexCorrupt(fb.file, `expected ${fb.size} bytes, found ${bytes.byteLength}`);
-  const t0 = performance.now();
   const r = unchecked(fb, 0, fb.size);
-  if (r) checkBlocks(fb, r[0], r[1], bytes, 0, t0);
+  if (r) checkBlocks(fb, r[0], r[1], bytes, 0);
 }
 
 /** Check the blocks bytes [a, b) touch, the file being in memory (`bytes` = the whole file). */
 export function checkInMemory(fb: FileBlocks | undefined, bytes: Uint8Array, a: number, b: number): void {
   if (!fb) return;
   const r = unchecked(fb, a, b);
-  if (r) checkBlocks(fb, r[0], r[1], bytes, 0, performance.now());
+  if (r) checkBlocks(fb, r[0], r[1], bytes, 0);
 }
 
 let scratch = new Uint8Array(0);
 
-/** Check the blocks bytes [a, b) touch, reading them through descriptor `fd` (synchronous: scoring). */
-export function checkRangeSync(fb: FileBlocks | undefined, fd: number, a: number, b: number): void {
-  if (!fb) return;
-  const r = unchecked(fb, a, b);
-  if (!r) return;
-  const t0 = performance.now();
-  const start = r[0] * fb.blockBytes;
-  const len = Math.min(fb.size, (r[1] + 1) * fb.blockBytes) - start;
+/**
+ * Bytes [a, b) of the file through descriptor `fd` (synchronous: scoring), the blocks they touch
+ * checked first. When one of them is unchecked, the whole blocks are read once, checked, and the
+ * range is served from them (no second read). `buf[pos…pos + b − a]`; `buf` is a scratch buffer
+ * valid until the next call.
+ */
+export function readCheckedSync(fb: FileBlocks | undefined, fd: number, a: number, b: number): { buf: Uint8Array; pos: number } {
+  const r = fb && unchecked(fb, a, b);
+  const bb = fb?.blockBytes ?? 1;
+  const start = r ? Math.floor(a / bb) * bb : a;
+  const end = r ? Math.min(fb!.size, Math.ceil(b / bb) * bb) : b;
+  const len = end - start;
   if (scratch.length < len) scratch = new Uint8Array(Math.max(len, scratch.length * 2));
   let off = 0;
   while (off < len) {
     const n = readSync(fd, scratch, off, len - off, start + off);
-    if (n === 0) throw errors.indexCorrupt(fb.file, `file ended at byte ${start + off}, ${fb.size} expected`);
+    if (n === 0) throw errors.indexCorrupt(fb?.file ?? 'index file', `file ended at byte ${start + off}, ${end} expected`);
     off += n;
   }
-  checkBlocks(fb, r[0], r[1], scratch.subarray(0, len), start, t0);
+  if (r) checkBlocks(fb!, r[0], r[1], scratch.subarray(0, len), start);
+  return { buf: scratch, pos: a - start };
 }
 
-/** Check the blocks bytes [a, b) touch, reading them through `fh` (the doc store's columns). */
-export async function checkRange(fb: FileBlocks | undefined, fh: FileHandle, a: number, b: number): Promise<void> {
-  if (!fb) return;
-  const r = unchecked(fb, a, b);
-  if (!r) return;
-  const t0 = performance.now();
-  const start = r[0] * fb.blockBytes;
-  const len = Math.min(fb.size, (r[1] + 1) * fb.blockBytes) - start;
-  const buf = new Uint8Array(len);
+/**
+ * Bytes [a, b) of the file through `fh` (the doc store's columns), the blocks they touch checked
+ * first; read once, as readCheckedSync. The result may be a view into a larger buffer.
+ */
+export async function readChecked(fb: FileBlocks | undefined, fh: FileHandle, file: string, a: number, b: number): Promise<Buffer> {
+  if (b <= a) return Buffer.alloc(0);
+  const r = fb && unchecked(fb, a, b);
+  const bb = fb?.blockBytes ?? 1;
+  const start = r ? Math.floor(a / bb) * bb : a;
+  const end = r ? Math.min(fb!.size, Math.ceil(b / bb) * bb) : b;
+  const buf = Buffer.allocUnsafe(end - start);
   let off = 0;
-  while (off < len) {
-    const { bytesRead } = await fh.read(buf, off, len - off, start + off);
-    if (bytesRead === 0) throw errors.indexCorrupt(fb.file, `file ended at byte ${start + off}, ${fb.size} expected`);
+  while (off < buf.length) {
+    const { bytesRead } = await fh.read(buf, off, buf.length - off, start + off);
+    if (bytesRead === 0) throw errors.indexCorrupt(file, `file ended at byte ${start + off}, ${end} expected`);
     off += bytesRead;
   }
-  checkBlocks(fb, r[0], r[1], buf, start, t0);
+  if (r) checkBlocks(fb!, r[0], r[1], buf, start);
+  return start === a && end === b ? buf : buf.subarray(a - start, b - start);
 }

@@ -15,7 +15,7 @@ import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { errors, isLexcaseError } from '../core/errors.js';
 import { HashingFile } from './sparse/hashing-file.js';
 import { checkOffsets } from './offsets.js';
-import { checkRange, checkWholeFile, type FileBlocks, type IndexBlocks } from './block-checksums.js';
+import { checkWholeFile, readChecked, type FileBlocks, type IndexBlocks } from './block-checksums.js';
 
 export const BLOCK_PASSAGES = 64;
 export const BLOCK_CODEC = 'deflate-raw-1';
@@ -177,9 +177,7 @@ export class BlockColumn {
     }
     const a = this.blocks[b];
     const len = this.blocks[b + 1] - a;
-    await checkRange(this.sums, this.fh, a, a + len);
-    const z = Buffer.allocUnsafe(len);
-    if (len) await this.fh.read(z, 0, len, a);
+    const z = await readChecked(this.sums, this.fh, this.file, a, a + len);
     let raw: Buffer;
     try {
       raw = len ? inflateRawSync(z) : Buffer.alloc(0);
@@ -238,15 +236,11 @@ export class BlockColumn {
     });
     const a = this.blocks[b];
     const len = this.blocks[b + 1] - a;
-    const piece = Buffer.allocUnsafe(Math.min(len, PREFIX_READ_BYTES));
     try {
       for (let off = 0; off < len && got < end && !failed; ) {
-        const n = Math.min(piece.length, len - off);
-        await checkRange(this.sums, this.fh, a + off, a + off + n);
-        const { bytesRead } = await this.fh.read(piece, 0, n, a + off);
-        if (bytesRead !== n) throw new Error(`short read at byte ${a + off}`);
+        const n = Math.min(PREFIX_READ_BYTES, len - off);
+        const input = await readChecked(this.sums, this.fh, this.file, a + off, a + off + n);
         off += n;
-        const input = Buffer.from(piece.subarray(0, n));
         await new Promise<void>((resolve) => {
           wake = resolve;
           inflate.write(input, () => resolve());

@@ -9,7 +9,7 @@ import type { Passage } from '../corpora/types.js';
 import { DOCSTORE_FILES } from './docstore-writer.js';
 import { readManifest, type Manifest } from './manifest.js';
 import { checkIndexFiles, verifyOnFirstOpen } from './integrity.js';
-import { checkRange, checkWholeFile, openIndexBlocks, type FileBlocks, type IndexBlocks } from './block-checksums.js';
+import { checkWholeFile, openIndexBlocks, readChecked, type FileBlocks, type IndexBlocks } from './block-checksums.js';
 import { checkOffsets } from './offsets.js';
 import { BlockColumn, BLOCK_CODEC, BLOCK_PASSAGES, utf8Prefix } from './docstore-blocks.js';
 
@@ -66,33 +66,29 @@ class Column {
     private fh: FileHandle,
     readonly offsets: Float64Array,
     private blocks: FileBlocks | undefined,
+    private file: string,
   ) {}
+  private read(a: number, len: number): Promise<Buffer> {
+    return readChecked(this.blocks, this.fh, this.file, a, a + len);
+  }
   async get(i: number): Promise<string> {
     const a = this.offsets[i];
     const len = this.offsets[i + 1] - a;
     if (len === 0) return '';
-    await checkRange(this.blocks, this.fh, a, a + len);
-    const buf = Buffer.allocUnsafe(len);
-    await this.fh.read(buf, 0, len, a);
-    return buf.toString('utf8');
+    return (await this.read(a, len)).toString('utf8');
   }
   /** At most the first `maxBytes` bytes of string i (cut at a character boundary). */
   async prefix(i: number, maxBytes: number): Promise<string> {
     const a = this.offsets[i];
     const len = Math.min(this.offsets[i + 1] - a, maxBytes);
     if (len <= 0) return '';
-    await checkRange(this.blocks, this.fh, a, a + len);
-    const buf = Buffer.allocUnsafe(len);
-    await this.fh.read(buf, 0, len, a);
-    return utf8Prefix(buf);
+    return utf8Prefix(await this.read(a, len));
   }
   /** Strings i..j-1 with one read. */
   async range(i: number, j: number): Promise<string[]> {
     const a = this.offsets[i];
     const len = this.offsets[j] - a;
-    await checkRange(this.blocks, this.fh, a, a + len);
-    const buf = Buffer.allocUnsafe(len);
-    if (len) await this.fh.read(buf, 0, len, a);
+    const buf = await this.read(a, len);
     const out: string[] = new Array(j - i);
     for (let x = i; x < j; x++) out[x - i] = buf.toString('utf8', this.offsets[x] - a, this.offsets[x + 1] - a);
     return out;
@@ -110,7 +106,7 @@ async function openColumn(dir: string, base: string, n: number, blocks: IndexBlo
   const fh = await open(file, 'r').catch(() => {
     throw errors.indexCorrupt(file, 'doc store file is missing');
   });
-  return new Column(fh, offsets, blocks?.of(`${base}.bin`));
+  return new Column(fh, offsets, blocks?.of(`${base}.bin`), file);
 }
 
 /**

@@ -10,7 +10,7 @@
 import { readSync } from 'node:fs';
 import { errors } from '../../core/errors.js';
 import type { ScoringData } from '../../indexer/sparse/scoring-view.js';
-import { checkInMemory, checkRangeSync } from '../../indexer/block-checksums.js';
+import { checkInMemory, readCheckedSync } from '../../indexer/block-checksums.js';
 
 let scratch = new Uint8Array(1 << 16);
 
@@ -19,11 +19,11 @@ export function listBytes(data: ScoringData, termId: number): { buf: Uint8Array;
   const start = data.offsets[termId];
   const end = data.offsets[termId + 1];
   // The list's blocks are checked against their CRC-32 the first time any list reads them (block-checksums.ts).
-  if (data.postingsBlocks) {
-    if (data.postingsFd === undefined) checkInMemory(data.postingsBlocks, data.postings, start, end);
-    else checkRangeSync(data.postingsBlocks, data.postingsFd, start, end);
+  if (data.postingsFd === undefined) {
+    checkInMemory(data.postingsBlocks, data.postings, start, end);
+    return { buf: data.postings, pos: start };
   }
-  if (data.postingsFd === undefined) return { buf: data.postings, pos: start };
+  if (data.postingsBlocks) return readCheckedSync(data.postingsBlocks, data.postingsFd, start, end);
   const len = end - start;
   if (scratch.length < len) scratch = new Uint8Array(Math.max(len, scratch.length * 2));
   let off = 0;
