@@ -93,6 +93,19 @@ export async function openDenseRetriever(dir: string, opts: DenseOptions = {}): 
   return createDenseRetriever(table, { ...section, maxWords }, embedder, { docs: () => textStoreFor(dir), ...opts }, () => (opts.embedder ? Promise.resolve() : (embedder.close?.() ?? Promise.resolve())));
 }
 
+/**
+ * LanceDB's top `k` (k ≥ 1) with equal distances ordered by passage id. LanceDB returns tied rows in
+ * storage order, which differs between two builds of the same vectors; so one row more than k is
+ * asked for, and while the last row fetched still has the k-th distance (the tied group may go on
+ * past it) twice as many, until the whole group is in; then (distance, id) order, cut at k.
+ */
+async function lanceTopK(k: number, query: (n: number) => Promise<Array<{ id: string; _distance: number }>>): Promise<Array<{ id: string; _distance: number }>> {
+  let n = k + 1;
+  let rows = await query(n);
+  while (rows.length === n && rows[k - 1]._distance === rows[n - 1]._distance) rows = await query((n *= 2));
+  return rows.sort((a, b) => a._distance - b._distance || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).slice(0, k);
+}
+
 export function createDenseRetriever(table: lancedb.Table, section: Pick<DenseSection, 'rows' | 'ann' | 'dimension'> & { maxWords?: number }, embedder: Embedder, opts: DenseOptions = {}, onClose: () => Promise<void> = async () => {}): DenseRetriever {
   const nprobes = opts.nprobes ?? section.ann?.nprobes;
   const refine = opts.refineFactor ?? section.ann?.refineFactor;
@@ -115,10 +128,12 @@ export function createDenseRetriever(table: lancedb.Table, section: Pick<DenseSe
       const hits = flatSearch(await (matrix ??= loadFlatMatrix(table, section.rows, section.dimension)), vector, limit);
       return sopts?.withText ? attachTexts(hits, opts.docs, 'dense') : hits;
     }
-    let q = table.vectorSearch(vector).column('vector').distanceType('cosine').select(['id', '_distance']).limit(limit);
-    if (section.ann && !opts.exact) q = applyAnnKnobs(q, { nprobes, refineFactor: refine, ef });
-    else if (opts.exact) q = q.bypassVectorIndex();
-    const rows = (await q.toArray()) as Array<{ id: string; _distance: number }>;
+    const rows = await lanceTopK(limit, (n) => {
+      let q = table.vectorSearch(vector).column('vector').distanceType('cosine').select(['id', '_distance']).limit(n);
+      if (section.ann && !opts.exact) q = applyAnnKnobs(q, { nprobes, refineFactor: refine, ef });
+      else if (opts.exact) q = q.bypassVectorIndex();
+      return q.toArray() as Promise<Array<{ id: string; _distance: number }>>;
+    });
     const hits = rows.map((r, i) => ({ id: r.id, score: 1 - r._distance, rank: i + 1 }));
     return sopts?.withText ? attachTexts(hits, opts.docs, 'dense') : hits;
   };
