@@ -201,7 +201,7 @@ describe('lexcase eval retrieval', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Corpus: **tiny.jsonl** (5 passages)');
     expect(r.stdout).toMatch(/\| method +\| +Recall@1 \| +MRR@10 \| +nDCG@10 \| p50 ms \|/);
-    expect(r.stdout).toMatch(/\| bm25 +\| 1\.000 \[1\.000, 1\.000\]/);
+    expect(r.stdout).toMatch(/\| bm25 +\| 1\.000 \[0\.439, 1\.000\] +\| 1\.000 \(n < 10\)/); // Wilson at n = 3; no bootstrap below n = 10
     // aligned: every row of the table is as wide as the header, with the pipes in the same columns
     const rows = r.stdout.split('\n').filter((l) => l.startsWith('|'));
     const pipes = (l: string) => [...l].flatMap((c, i) => (c === '|' ? [i] : []));

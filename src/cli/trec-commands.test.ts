@@ -137,8 +137,9 @@ describe('search --topics → eval run (the round trip)', () => {
     await writeFile(worse, text.split('\n').filter((l) => !l.startsWith('q1 Q0 p-hear1 ')).join('\n'));
     const r = JSON.parse((await cli('--json', 'eval', 'run', a, '--qrels', qrels, '--metrics', 'recall@10,map', '--compare', worse)).stdout);
     expect(r.comparison.shared).toBe(3);
-    expect(r.comparison.metrics['recall@10'].estimate).toBeCloseTo((1 - 0.5) / 3, 12);
-    expect(r.comparison.metrics.map.estimate).toBeCloseTo((1 - 0.5) / 3, 12);
+    // B − A: the --compare run (worse) minus the run evaluated
+    expect(r.comparison.metrics['recall@10'].estimate).toBeCloseTo((0.5 - 1) / 3, 12);
+    expect(r.comparison.metrics.map.estimate).toBeCloseTo((0.5 - 1) / 3, 12);
     expect(r.comparison.metrics.map).toHaveProperty('p');
   });
 });

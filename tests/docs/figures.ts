@@ -98,7 +98,11 @@ export function compareModuloTimings(doc: string, fresh: string): string[] {
     }
     const [ra] = tableRows(a);
     const [rb] = tableRows(b);
-    if (!ra) continue; // an alignment row
+    if (!ra || !rb) {
+      // an alignment row on both sides; one side's alignment row against the other's cells means the tables differ in shape
+      if (!ra !== !rb) problems.push(`line ${i + 1}: the docs say ${JSON.stringify(a)}, the run printed ${JSON.stringify(b)}`);
+      continue;
+    }
     if (!header) {
       header = rb;
       if (ra.join('|') !== rb.join('|')) problems.push(`line ${i + 1}: table header ${JSON.stringify(ra)} ≠ ${JSON.stringify(rb)}`);

@@ -201,6 +201,12 @@ describe('figure regions', () => {
     expect(drift).toEqual([expect.stringMatching(/column "Recall@10", row "bm25": the docs say 0\.081 \[0\.040, 0\.129\], the run printed 0\.073/)]);
     expect(compareModuloTimings(fresh.replace('26.6%', '30.0%'), fresh)).toHaveLength(1);
     expect(compareModuloTimings(fresh.replace('Tool calls: bm25_search 2224.', 'Tool calls: 1.'), fresh)).toHaveLength(1);
+    // a table with one row more in the run than in the docs is a drift, not a crash (before: "Cannot read properties of undefined (reading 'join')")
+    const oneRowMore = fresh.replace(/(\| always A [^\n]*\n)/, '$1| never B | 0.0% |\n');
+    expect(oneRowMore).not.toBe(fresh);
+    expect(compareModuloTimings(fresh, oneRowMore).length).toBeGreaterThan(0);
+    const header = fresh.split('\n').find((l) => l.startsWith('| method'))!;
+    expect(compareModuloTimings(fresh.replace(header + '\n', ''), fresh).length).toBeGreaterThan(0);
   });
 
   it('the package size holds within 5 %', () => {
