@@ -11,6 +11,7 @@ import { errors } from '../../../core/errors.js';
 import { output, type GlobalOpts } from '../action.js';
 import { assertOutFiles } from '../out-file.js';
 import { retrieverOptions, type RetrieverFlags } from './retriever-options.js';
+import type { Rm3Retriever } from '../../../retrieval/rm3.js';
 import { approxFromFlags, approxTag, checkApproxMethod, describeApprox, type ApproxFlags } from './approx-options.js';
 
 export const BATCH_DEFAULT_K = 1000;
@@ -65,7 +66,8 @@ export async function runBatchSearch(query: string | undefined, flags: BatchSear
   } finally {
     bar.stop();
   }
-  const summary = { topics: r.topics, method: r.method, index: flags.index, k, ...(approx ? { approximate: approx } : {}), runFile: flags.runFile, tag: r.tag, hits: r.hits, emptyTopics: r.empty.length, latency: r.latency };
+  const rm3 = 'expand' in retriever ? { rm3: (retriever as Rm3Retriever).params } : {};
+  const summary = { topics: r.topics, method: r.method, index: flags.index, k, ...rm3, ...(approx ? { approximate: approx } : {}), runFile: flags.runFile, tag: r.tag, hits: r.hits, emptyTopics: r.empty.length, latency: r.latency };
   output(g, summary, () =>
     [
       `${r.topics} topics · ${r.method}${approx ? ` · ${describeApprox(approx)}` : ''} · k ${k} → ${r.hits} run lines in ${flags.runFile} (tag ${r.tag})`,
