@@ -7,6 +7,7 @@
  */
 import type { Command } from 'commander';
 import { parseTieMode, TIES_HELP, type TieMode } from '../../../eval/trec/anserini-ties.js';
+import { TOPICS_FORMAT_HELP } from '../../../corpora/topics.js';
 import { errors } from '../../../core/errors.js';
 import { output, type GlobalOpts } from '../action.js';
 import { assertOutFiles } from '../out-file.js';
@@ -22,6 +23,7 @@ export interface BatchSearchFlags extends RetrieverFlags, ApproxFlags {
   k: number;
   topics?: string;
   topicsFormat?: string;
+  topicField?: string;
   runFile?: string;
   runTag?: string;
   ties?: TieMode;
@@ -30,8 +32,9 @@ export interface BatchSearchFlags extends RetrieverFlags, ApproxFlags {
 
 export function addBatchSearchOptions(cmd: Command): Command {
   return cmd
-    .option('--topics <file>', 'batch mode: a topics file, TSV "qid<TAB>text" or JSONL {"id","text"}; writes --run-file; -k defaults to 1000 here')
-    .option('--topics-format <fmt>', 'tsv | jsonl (default: from the extension)')
+    .option('--topics <file>', 'batch mode: a topics file (TSV "qid<TAB>text", JSONL {"id","text"}, TREC SGML <top>…</top>, MS MARCO queries); writes --run-file; -k defaults to 1000 here')
+    .option('--topics-format <fmt>', TOPICS_FORMAT_HELP)
+    .option('--topic-field <field>', 'TREC SGML topics: the query is this field: title (default, as Anserini) | description | narrative, or several joined by + (title+description)')
     .option('--run-file <file>', 'batch mode: the TREC run file to write ("qid Q0 docid rank score tag")')
     .option('--run-tag <tag>', 'batch mode: run tag, the 6th column (default lexcase-<method>)')
     .option('--ties <mode>', `batch mode: ${TIES_HELP}`, parseTieMode);
@@ -48,13 +51,13 @@ export async function runBatchSearch(query: string | undefined, flags: BatchSear
   if (!Number.isInteger(k) || k < 1) throw errors.invalidInput('-k', `expected a positive integer, got ${k}`);
   const approx = approxFromFlags(flags);
   checkApproxMethod(approx, flags.method);
-  const [{ loadTopics, parseTopicsFormat }, { batchSearch }, { openRetriever }, { createProgress }] = await Promise.all([
+  const [{ loadTopics, parseTopicsFormat, parseTopicFields }, { batchSearch }, { openRetriever }, { createProgress }] = await Promise.all([
     import('../../../corpora/topics.js'),
     import('../../../eval/trec/batch-search.js'),
     import('../../../retrieval/open.js'),
     import('../../../core/progress.js'),
   ]);
-  const topics = await loadTopics(flags.topics!, { format: flags.topicsFormat ? parseTopicsFormat(flags.topicsFormat) : undefined });
+  const topics = await loadTopics(flags.topics!, { format: flags.topicsFormat ? parseTopicsFormat(flags.topicsFormat) : undefined, ...(flags.topicField ? { fields: parseTopicFields(flags.topicField) } : {}) });
   const retriever = await openRetriever(flags.index, flags.method, retrieverOptions(flags));
   const bar = createProgress(`search ${retriever.method}`);
   bar.start(topics.length);
