@@ -20,7 +20,13 @@
  */
 import { errors } from '../core/errors.js';
 import type { Line } from './read-lines.js';
-import type { Topic } from './topics.js';
+
+/** A topic read (the Topic of topics.ts) and the line it opens on. */
+export interface TrecTopic {
+  id: string;
+  text: string;
+  line: number;
+}
 
 export const TOPIC_FIELDS = ['title', 'description', 'narrative'] as const;
 export type TopicField = (typeof TOPIC_FIELDS)[number];
@@ -54,8 +60,8 @@ interface Open {
 const clean = (s: string, label: RegExp) => s.replace(/\s+/g, ' ').trim().replace(label, '').trim();
 
 /** The topics of a TREC SGML topics file, from its lines. */
-export function parseTrecTopics(file: string, lines: Iterable<Line>, fields: readonly TopicField[] = ['title']): (Topic & { line: number })[] {
-  const out: (Topic & { line: number })[] = [];
+export function parseTrecTopics(file: string, lines: Iterable<Line>, fields: readonly TopicField[] = ['title']): TrecTopic[] {
+  const out: TrecTopic[] = [];
   let open: Open | undefined;
   const close = (at: number) => {
     const t = open!;
