@@ -1,42 +1,73 @@
 /**
- * Topics (queries) of a user's own test collection, in the two formats Pyserini and MS MARCO use:
- *   - TSV:   `qid<TAB>text`, one topic a line, no header (MS MARCO queries.*.tsv, Pyserini topics .tsv)
- *   - JSONL: `{"id": "q1", "text": "…"}` one object a line (`qid` / `query` accepted as aliases)
- * The format comes from the extension (.tsv / .txt → tsv, .jsonl / .json → jsonl; a trailing .gz is
- * ignored) or is given explicitly. Blank lines are skipped. Every malformed line is an error that
- * names file:line: a missing tab, an empty text, a duplicate qid, a qid containing whitespace (TREC
- * run files are whitespace-separated, so such a qid could never be evaluated).
+ * Topics (queries) of a user's own test collection, in the formats Pyserini, Anserini, TREC and
+ * MS MARCO use (`--topics-format`, TOPICS_FORMATS):
+ *   - tsv:     `qid<TAB>text`, one topic a line, no header (Pyserini topics .tsv)
+ *   - msmarco: MS MARCO queries (queries.dev.small.tsv …): `qid<TAB>query` with integer qids
+ *   - jsonl:   `{"id": "q1", "text": "…"}` one object a line (`qid` / `query` accepted as aliases)
+ *   - trec:    TREC ad hoc SGML topics, `<top> <num> Number: 301 <title> … </top>` (topics-trec.ts);
+ *              the title is the query unless `fields` says otherwise (title, description, narrative)
+ *   - auto:    from the extension (.tsv → tsv, .jsonl / .json / .ndjson → jsonl; a trailing .gz is
+ *              ignored), else from the first non-blank line: `<top` → trec, `{` → jsonl, a tab → tsv.
+ * Blank lines are skipped. Every malformed line is an error that names file:line: a missing tab, an
+ * empty text, a duplicate qid, a qid containing whitespace (TREC run files are whitespace-separated,
+ * so such a qid could never be evaluated), a non-numeric MS MARCO qid, a broken TREC topic.
  */
 import { errors } from '../core/errors.js';
 import { readNamedLines } from './named-lines.js';
+import type { Line } from './read-lines.js';
+import { parseTrecTopics, type TopicField } from './topics-trec.js';
 
 export interface Topic {
   id: string;
   text: string;
 }
 
-export type TopicsFormat = 'tsv' | 'jsonl';
-export const TOPICS_FORMATS: readonly TopicsFormat[] = ['tsv', 'jsonl'];
+export type TopicsFormat = 'tsv' | 'jsonl' | 'trec' | 'msmarco';
+export const TOPICS_FORMATS: readonly TopicsFormat[] = ['tsv', 'jsonl', 'trec', 'msmarco'];
+export type { TopicField };
+export { TOPIC_FIELDS, parseTopicFields } from './topics-trec.js';
 
-/** tsv | jsonl from the file name, or undefined when the extension says nothing. */
+/** The --topics-format help: every format and auto. */
+export const TOPICS_FORMAT_HELP = 'auto (default: from the extension, else the first line) | tsv ("qid<TAB>text") | jsonl ({"id","text"}) | trec (TREC SGML <top><num><title>…) | msmarco (MS MARCO queries: "qid<TAB>query", integer qids)';
+
+/** tsv | jsonl from the file name, or undefined when the extension says nothing (.txt: TREC topics and TSV alike). */
 export function topicsFormatOf(file: string): TopicsFormat | undefined {
   const name = file.toLowerCase().replace(/\.gz$/, '');
-  if (name.endsWith('.tsv') || name.endsWith('.txt')) return 'tsv';
+  if (name.endsWith('.tsv')) return 'tsv';
   if (name.endsWith('.jsonl') || name.endsWith('.json') || name.endsWith('.ndjson')) return 'jsonl';
   return undefined;
 }
 
-export function parseTopicsFormat(v: string): TopicsFormat {
+/** A --topics-format value: a format, or undefined for auto. */
+export function parseTopicsFormat(v: string): TopicsFormat | undefined {
   const f = v.trim().toLowerCase();
-  if (f === 'tsv' || f === 'jsonl') return f;
-  throw errors.invalidInput('--topics-format', `expected tsv or jsonl, got "${v}"`);
+  if (f === 'auto') return undefined;
+  if ((TOPICS_FORMATS as readonly string[]).includes(f)) return f as TopicsFormat;
+  throw errors.invalidInput('--topics-format', `expected auto, ${TOPICS_FORMATS.join(', ')}, got "${v}"`);
+}
+
+/** The format of a topics file from its first non-blank line, or undefined. */
+export function sniffTopicsFormat(firstLine: string): TopicsFormat | undefined {
+  const t = firstLine.trimStart();
+  if (/^<top\b/i.test(t)) return 'trec';
+  if (t.startsWith('{')) return 'jsonl';
+  if (t.includes('\t')) return 'tsv';
+  return undefined;
 }
 
 function tsvTopic(file: string, line: number, text: string): Topic {
   const cols = text.split('\t');
-  if (cols.length < 2) throw errors.fileParse(file, line, 'expected "qid<TAB>text", found no tab', 'TSV topics are one "qid<TAB>query text" a line (MS MARCO / Pyserini style)');
+  if (cols.length < 2) throw errors.fileParse(file, line, 'expected "qid<TAB>text", found no tab', 'TSV topics are one "qid<TAB>query text" a line (Pyserini style); other formats: --topics-format jsonl|trec|msmarco');
   if (cols.length > 2) throw errors.fileParse(file, line, `expected 2 tab-separated columns (qid, text), found ${cols.length}`);
   return { id: cols[0].trim(), text: cols[1].trim() };
+}
+
+function msmarcoTopic(file: string, line: number, text: string): Topic {
+  const cols = text.split('\t');
+  if (cols.length !== 2) throw errors.fileParse(file, line, `expected "qid<TAB>query" (MS MARCO queries), found ${cols.length === 1 ? 'no tab' : `${cols.length} tab-separated columns`}`);
+  const id = cols[0].trim();
+  if (!/^\d+$/.test(id)) throw errors.fileParse(file, line, `MS MARCO qids are integers, got "${id}"`, 'for other ids use --topics-format tsv');
+  return { id, text: cols[1].trim() };
 }
 
 function jsonlTopic(file: string, line: number, text: string): Topic {
@@ -55,14 +86,49 @@ function jsonlTopic(file: string, line: number, text: string): Topic {
   return { id: String(id).trim(), text: body.trim() };
 }
 
-export async function loadTopics(file: string, opts: { format?: TopicsFormat } = {}): Promise<Topic[]> {
-  const format = opts.format ?? topicsFormatOf(file);
-  if (!format) throw errors.usage(`cannot tell the format of topics file ${file} from its extension`, 'name it .tsv or .jsonl, or pass --topics-format tsv|jsonl');
-  const topics: Topic[] = [];
-  const seen = new Map<string, number>();
+/** The format auto picks: the extension's, else the first non-blank line's. */
+async function detectFormat(file: string): Promise<TopicsFormat | undefined> {
+  const byName = topicsFormatOf(file);
+  if (byName) return byName;
   for await (const { line, text } of readNamedLines('topics file', file)) {
     if (!text.trim()) continue;
-    const t = format === 'tsv' ? tsvTopic(file, line, text) : jsonlTopic(file, line, text);
+    const f = sniffTopicsFormat(text);
+    if (!f)
+      throw errors.fileParse(file, line, `cannot tell the topics format: the first line is neither TREC SGML (<top>), JSONL ({…}) nor "qid<TAB>text"`, `pass --topics-format ${TOPICS_FORMATS.join('|')}`);
+    return f;
+  }
+  return undefined;
+}
+
+/** Each topic with the line it starts on. */
+async function* topicLines(file: string, format: TopicsFormat, fields: readonly TopicField[] | undefined): AsyncGenerator<Topic & { line: number }> {
+  if (format === 'trec') {
+    const lines: Line[] = [];
+    for await (const l of readNamedLines('topics file', file)) lines.push(l);
+    yield* parseTrecTopics(file, lines, fields);
+    return;
+  }
+  if (fields) throw errors.usage(`--topic-field picks a field of TREC SGML topics; ${file} is read as ${format}`);
+  for await (const { line, text } of readNamedLines('topics file', file)) {
+    if (!text.trim()) continue;
+    const t = format === 'tsv' ? tsvTopic(file, line, text) : format === 'msmarco' ? msmarcoTopic(file, line, text) : jsonlTopic(file, line, text);
+    yield { ...t, line };
+  }
+}
+
+export interface LoadTopicsOptions {
+  /** The file's format; absent: auto (the extension, else the first line). */
+  format?: TopicsFormat;
+  /** TREC topics: the fields whose text is the query, joined by a space (default title). */
+  fields?: readonly TopicField[];
+}
+
+export async function loadTopics(file: string, opts: LoadTopicsOptions = {}): Promise<Topic[]> {
+  const format = opts.format ?? (await detectFormat(file));
+  const topics: Topic[] = [];
+  const seen = new Map<string, number>();
+  if (!format) throw errors.fileParse(file, undefined, 'no topics in the file');
+  for await (const { line, ...t } of topicLines(file, format, opts.fields)) {
     if (t.id === '') throw errors.fileParse(file, line, 'empty qid');
     if (/\s/.test(t.id)) throw errors.fileParse(file, line, `qid "${t.id}" contains whitespace; TREC run files are whitespace-separated`);
     if (t.text === '') throw errors.fileParse(file, line, `topic "${t.id}" has an empty text`);

@@ -8,10 +8,11 @@
  * scores equal Lucene's and Anserini's.
  */
 import type { SparseIndex } from '../indexer/sparse/sparse-index.js';
-import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
+import type { Explanation, Hit, SearchOptions } from './types.js';
+import type { SparseRetriever } from './sparse-retriever.js';
 import { termFrequency } from './sparse/accumulator.js';
 import { docIndexOf, resolveK, toHits } from './sparse/hits.js';
-import { queryTerms } from './sparse/query-terms.js';
+import { queryTerms, type QueryTerms } from './sparse/query-terms.js';
 import { scorerFor } from './sparse/query-pool.js';
 import { bm25Idf } from './sparse/score-core.js';
 import { bm25Norm } from './sparse/doc-arrays.js';
@@ -32,11 +33,11 @@ export interface Bm25Params {
 }
 export const BM25_DEFAULTS = { k1: 0.9, b: 0.4 } as const;
 
-export function createBm25Retriever(index: SparseIndex, params: Partial<Bm25Params> = {}): Retriever {
+export function createBm25Retriever(index: SparseIndex, params: Partial<Bm25Params> = {}): SparseRetriever {
   const { k1, b } = { ...BM25_DEFAULTS, ...params };
   const lucene = params.scorer === 'lucene';
   const scorer = scorerFor(index, index, index.view, params.threads ?? 0);
-  const explainLucene = (q: ReturnType<typeof queryTerms>, id: string): Explanation => {
+  const explainLucene = (q: QueryTerms, id: string): Explanation => {
     const doc = docIndexOf(index, id);
     const dl = index.doclen[doc];
     const norm = intToByte4(dl);
@@ -54,7 +55,7 @@ export function createBm25Retriever(index: SparseIndex, params: Partial<Bm25Para
       detail: { scorer: 'lucene', k1, b, dl, norm, normLength: luceneLength(dl), avgdl: luceneAvgdl(index.view), docCount: docs, idf: Object.fromEntries(q.ids.map((t, i) => [q.terms[i], luceneIdf(docs, index.df[t])])) },
     };
   };
-  const explainDoc = (q: ReturnType<typeof queryTerms>, id: string): Explanation => {
+  const explainDoc = (q: QueryTerms, id: string): Explanation => {
     if (lucene) return explainLucene(q, id);
     const doc = docIndexOf(index, id);
     const dl = index.doclen[doc];
@@ -66,15 +67,21 @@ export function createBm25Retriever(index: SparseIndex, params: Partial<Bm25Para
     });
     return { id, method: 'bm25', score: terms.reduce((s, t) => s + t.score, 0), terms, detail: { k1, b, dl, avgdl: index.avgdl, N: index.N } };
   };
+  const searchTerms = async (q: QueryTerms, opts?: SearchOptions): Promise<Hit[]> => {
+    const k = resolveK(opts, index.N);
+    const approx = checkApprox(opts?.approx);
+    const r = await scorer.score({ method: 'bm25', k1, b, ids: q.ids, counts: q.counts, k, ...(lucene ? { scorer: 'lucene' as const } : {}), ...(approx ? { approx } : {}) });
+    const hits = toHits(index, r);
+    return opts?.withText ? attachTexts(hits, index.docs, 'bm25') : hits;
+  };
   return {
     method: 'bm25',
+    index,
+    scoreKind: 'sum',
+    searchTerms,
+    explainTerms: explainDoc,
     async search(query: string, opts?: SearchOptions): Promise<Hit[]> {
-      const k = resolveK(opts, index.N);
-      const approx = checkApprox(opts?.approx);
-      const q = queryTerms(index, query);
-      const r = await scorer.score({ method: 'bm25', k1, b, ids: q.ids, counts: q.counts, k, ...(lucene ? { scorer: 'lucene' as const } : {}), ...(approx ? { approx } : {}) });
-      const hits = toHits(index, r);
-      return opts?.withText ? attachTexts(hits, index.docs, 'bm25') : hits;
+      return searchTerms(queryTerms(index, query), opts);
     },
     async explain(query: string, id: string): Promise<Explanation> {
       return explainDoc(queryTerms(index, query), id);

@@ -25,6 +25,8 @@ export interface MethodSpec {
   readonly sparse: boolean;
   /** hybrid may fuse it. */
   readonly fusable: boolean;
+  /** Takes RM3 query expansion (`rm3` in its options: retrieval/rm3.ts, rm3-params.ts). */
+  readonly rm3?: boolean;
   /** Whether an index with these manifest methods offers it (default: the manifest lists its build step). */
   offeredBy?(manifestMethods: readonly string[]): boolean;
   /**
@@ -44,6 +46,7 @@ export const METHODS: readonly MethodSpec[] = [
     buildStep: 'bm25',
     sparse: true,
     fusable: true,
+    rm3: true,
     agents: {
       tool: 'bm25_search',
       description:
@@ -57,6 +60,7 @@ export const METHODS: readonly MethodSpec[] = [
     buildStep: 'qld',
     sparse: true,
     fusable: true,
+    rm3: true,
     agents: {
       tool: 'qld_search',
       description:
@@ -123,6 +127,9 @@ export const METHOD_NAMES: readonly string[] = METHODS.map((m) => m.name);
 /** Whether an index whose manifest lists `manifestMethods` offers `m`. */
 export const offers = (m: MethodSpec, manifestMethods: readonly string[]): boolean =>
   m.offeredBy ? m.offeredBy(manifestMethods) : m.buildStep === null || manifestMethods.includes(m.buildStep);
+
+/** Methods that take RM3 (`rm3` in their options). */
+export const RM3_METHODS: readonly string[] = METHODS.filter((m) => m.rm3).map((m) => m.name);
 
 /** "bm25 | qld | …" with each method's summary, for --help. */
 export const methodsHelp = (): string => METHODS.map((m) => `${m.name} (${m.summary})`).join('; ');

@@ -14,6 +14,7 @@ import { SPARSE_SCORER_NAMES, type SparseScorer } from './sparse/score-core.js';
 import { closeScorers } from './sparse/query-pool.js';
 import { closeTextStores } from './hit-text.js';
 import { manifestKeyedCache } from './manifest-keyed-cache.js';
+import { rm3Params } from './rm3-params.js';
 
 /** Indexes at least this large score queries on min(2, cores) worker threads by default. */
 export const QUERY_THREADS_MIN_DOCS = 50_000;
@@ -31,7 +32,7 @@ export async function closeSparseIndexes(dir?: string): Promise<void> {
   await cache.close(dir);
 }
 
-/** A bm25 or qld Retriever over the dir's shared sparse index. */
+/** A bm25 or qld Retriever over the dir's shared sparse index; with `opts.rm3`, its RM3 expansion (rm3.ts). */
 export async function openSparseMethod(dir: string, manifest: Manifest, method: 'bm25' | 'qld', opts: Record<string, unknown>): Promise<Retriever> {
   if (!manifest.methods.includes(method)) throw errors.methodUnavailable(method, dir, manifest.methods);
   const index = await openSparseIndex(dir);
@@ -39,7 +40,11 @@ export async function openSparseMethod(dir: string, manifest: Manifest, method: 
   const threads = Math.floor(numberOption(opts, 'threads', dfltThreads, 0, 64));
   const scorer = (opts.scorer ?? 'lexcase') as SparseScorer;
   if (!SPARSE_SCORER_NAMES.includes(scorer)) throw errors.invalidInput('scorer', `expected one of ${SPARSE_SCORER_NAMES.join(', ')}, got "${String(opts.scorer)}"`);
-  if (method === 'bm25') return createBm25Retriever(index, { k1: numberOption(opts, 'k1', 0.9, 0), b: numberOption(opts, 'b', 0.4, 0, 1), threads, scorer });
+  const rm3 = rm3Params(opts);
   const variant = opts.variant as QldVariant | undefined;
-  return createQldRetriever(index, { mu: numberOption(opts, 'mu', 2000, Number.MIN_VALUE), ...(variant !== undefined ? { variant } : {}), threads, scorer });
+  const base =
+    method === 'bm25'
+      ? createBm25Retriever(index, { k1: numberOption(opts, 'k1', 0.9, 0), b: numberOption(opts, 'b', 0.4, 0, 1), threads, scorer })
+      : createQldRetriever(index, { mu: numberOption(opts, 'mu', 2000, Number.MIN_VALUE), ...(variant !== undefined ? { variant } : {}), threads, scorer });
+  return rm3 ? (await import('./rm3.js')).createRm3Retriever(base, rm3) : base;
 }

@@ -6,7 +6,8 @@
 import { errors } from '../core/errors.js';
 import { readManifest } from '../indexer/manifest.js';
 import type { Retriever } from './types.js';
-import { METHODS, METHOD_NAMES, methodSpec } from './methods.js';
+import { METHODS, METHOD_NAMES, RM3_METHODS, methodSpec } from './methods.js';
+import { rm3Params } from './rm3-params.js';
 
 export { openSparseIndex, closeSparseIndexes, QUERY_THREADS_MIN_DOCS } from './open-sparse.js';
 
@@ -16,6 +17,7 @@ export const SPARSE_METHODS: readonly string[] = METHODS.filter((m) => m.sparse)
 export async function openRetriever(dir: string, method: string, opts: Record<string, unknown> = {}): Promise<Retriever> {
   const spec = methodSpec(method);
   if (!spec) throw errors.methodUnknown(method, RETRIEVAL_METHODS);
+  if (!spec.rm3 && rm3Params(opts)) throw errors.invalidInput('rm3', `method "${method}" takes no RM3 expansion (${RM3_METHODS.join(' and ')} do)`);
   return spec.open(dir, await readManifest(dir), opts, openRetriever);
 }
 

@@ -16,10 +16,11 @@
  */
 import { errors } from '../core/errors.js';
 import type { SparseIndex } from '../indexer/sparse/sparse-index.js';
-import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
+import type { Explanation, Hit, SearchOptions } from './types.js';
+import type { SparseRetriever } from './sparse-retriever.js';
 import { termFrequency } from './sparse/accumulator.js';
 import { docIndexOf, resolveK, toHits } from './sparse/hits.js';
-import { queryTerms } from './sparse/query-terms.js';
+import { queryTerms, type QueryTerms } from './sparse/query-terms.js';
 import { scorerFor } from './sparse/query-pool.js';
 import { collectionProb } from './sparse/score-core.js';
 import { attachTexts } from './hit-text.js';
@@ -40,7 +41,7 @@ export interface QldParams {
 }
 export const QLD_DEFAULTS = { mu: 2000, variant: 'textbook' } as const;
 
-export function createQldRetriever(index: SparseIndex, params: Partial<QldParams> = {}): Retriever {
+export function createQldRetriever(index: SparseIndex, params: Partial<QldParams> = {}): SparseRetriever {
   const lucene = params.scorer === 'lucene';
   if (lucene && params.variant === 'textbook') throw errors.invalidInput('variant', 'the lucene scorer is Lucene\'s LMDirichletSimilarity (the lucene variant); drop --variant textbook or the lucene scorer');
   const { mu, variant } = { ...QLD_DEFAULTS, ...params, ...(lucene ? { variant: 'lucene' as const } : {}) };
@@ -48,45 +49,53 @@ export function createQldRetriever(index: SparseIndex, params: Partial<QldParams
   const T = index.totalTokens;
   const scorer = scorerFor(index, index, index.view, params.threads ?? 0);
 
-  const search = async (query: string, opts?: SearchOptions): Promise<Hit[]> => {
+  const searchTerms = async (q: QueryTerms, opts?: SearchOptions): Promise<Hit[]> => {
     const k = resolveK(opts, index.N);
     const approx = checkApprox(opts?.approx);
-    const q = queryTerms(index, query);
     const hits = toHits(index, await scorer.score({ method: 'qld', variant, mu, ids: q.ids, counts: q.counts, k, ...(lucene ? { scorer: 'lucene' as const } : {}), ...(approx ? { approx } : {}) }));
     return opts?.withText ? attachTexts(hits, index.docs, 'qld') : hits;
   };
 
-  return {
-    method: 'qld',
-    search,
-    async explain(query: string, id: string): Promise<Explanation> {
-      const doc = docIndexOf(index, id);
-      const q = queryTerms(index, query);
-      const dl = index.doclen[doc];
-      if (lucene) {
-        const m = luceneMu(mu);
-        const len = luceneLength(dl);
-        const ratio = Math.log(m / (len + m));
-        const terms = q.ids.map((t, i) => {
-          const tf = termFrequency(index.view, t, doc);
-          const muP = m * luceneCollectionProb(index.cf[t], T);
-          return { term: q.terms[i], qtf: q.counts[i], tf, df: index.df[t], score: tf ? luceneLmdWeight(q.counts[i], luceneLmdTf(tf, muP), ratio) : 0 };
-        });
-        return { id, method: 'qld', score: luceneDocScore(terms.reduce((s, t) => s + t.score, 0)), terms, detail: { scorer: 'lucene', mu, dl, norm: intToByte4(dl), normLength: len, collectionTokens: T } };
-      }
+  const explainTerms = (q: QueryTerms, id: string): Explanation => {
+    const doc = docIndexOf(index, id);
+    const dl = index.doclen[doc];
+    if (lucene) {
+      const m = luceneMu(mu);
+      const len = luceneLength(dl);
+      const ratio = Math.log(m / (len + m));
       const terms = q.ids.map((t, i) => {
         const tf = termFrequency(index.view, t, doc);
-        const P = collectionProb(variant, index.cf[t], T);
-        const c = q.counts[i];
-        const score =
-          variant === 'lucene'
-            ? tf
-              ? c * Math.max(0, Math.log1p(tf / (mu * P)) + Math.log(mu / (dl + mu)))
-              : 0
-            : c * Math.log((tf + mu * P) / (dl + mu));
-        return { term: q.terms[i], qtf: c, tf, df: index.df[t], score };
+        const muP = m * luceneCollectionProb(index.cf[t], T);
+        return { term: q.terms[i], qtf: q.counts[i], tf, df: index.df[t], score: tf ? luceneLmdWeight(q.counts[i], luceneLmdTf(tf, muP), ratio) : 0 };
       });
-      return { id, method: 'qld', score: terms.reduce((s, t) => s + t.score, 0), terms, detail: { variant, mu, dl, collectionTokens: T } };
+      return { id, method: 'qld', score: luceneDocScore(terms.reduce((s, t) => s + t.score, 0)), terms, detail: { scorer: 'lucene', mu, dl, norm: intToByte4(dl), normLength: len, collectionTokens: T } };
+    }
+    const terms = q.ids.map((t, i) => {
+      const tf = termFrequency(index.view, t, doc);
+      const P = collectionProb(variant, index.cf[t], T);
+      const c = q.counts[i];
+      const score =
+        variant === 'lucene'
+          ? tf
+            ? c * Math.max(0, Math.log1p(tf / (mu * P)) + Math.log(mu / (dl + mu)))
+            : 0
+          : c * Math.log((tf + mu * P) / (dl + mu));
+      return { term: q.terms[i], qtf: c, tf, df: index.df[t], score };
+    });
+    return { id, method: 'qld', score: terms.reduce((s, t) => s + t.score, 0), terms, detail: { variant, mu, dl, collectionTokens: T } };
+  };
+
+  return {
+    method: 'qld',
+    index,
+    scoreKind: variant === 'textbook' ? 'log-likelihood' : 'sum',
+    searchTerms,
+    explainTerms,
+    async search(query: string, opts?: SearchOptions): Promise<Hit[]> {
+      return searchTerms(queryTerms(index, query), opts);
+    },
+    async explain(query: string, id: string): Promise<Explanation> {
+      return explainTerms(queryTerms(index, query), id);
     },
   };
 }

@@ -50,6 +50,7 @@ export const PROCESS_TESTS: readonly string[] = [
   'tests/cli/paper-schemas.test.ts',
   'tests/cli/reproduce.test.ts',
   'tests/cli/run.test.ts',
+  'tests/cli/search-rm3-threads-topics.test.ts',
   'tests/cli/serve.test.ts',
   'tests/cli/stats-surfaces.test.ts',
   'tests/lucene/lucene-reference.test.ts',

@@ -112,6 +112,10 @@ function trecRunOptions(run: RecipeRun, runDir: string, o: RunGridOptions): Trec
   if (analyzer !== undefined && analyzer !== 'lucene' && analyzer !== 'lexcase') throw errors.invalidInput(`runs.${run.id}.args.analyzer`, `expected lucene or lexcase, got "${analyzer}"`);
   const retrieverOptions: Record<string, unknown> = {};
   for (const k of ['k1', 'b', 'mu', 'variant', 'scorer']) if (a[k] !== undefined) retrieverOptions[k] = a[k];
+  // RM3 (as `search --rm3 [--fb-docs N] [--fb-terms N] [--original-query-weight X]`): args rm3, fb-docs, fb-terms, original-query-weight.
+  const rm3 = Object.fromEntries(([['fb-docs', 'fbDocs'], ['fb-terms', 'fbTerms'], ['original-query-weight', 'originalQueryWeight']] as const).filter(([k]) => a[k] !== undefined).map(([k, o]) => [o, Number(a[k])]));
+  if (a.rm3 === true) retrieverOptions.rm3 = Object.keys(rm3).length ? rm3 : true;
+  else if (a.rm3 !== undefined || Object.keys(rm3).length) throw errors.invalidInput(`runs.${run.id}.args.rm3`, 'RM3 is "rm3": true (with fb-docs, fb-terms, original-query-weight if not the defaults)');
   return {
     runDir,
     reproDir: o.dir,

@@ -10,8 +10,9 @@
  *   <run dir>/run.txt                                  the TREC run, for trec_eval
  *
  * Collections: `cacm` (corpora/cacm.ts). Run args: collection, method (bm25 | qld), analyzer
- * (`lucene` or lexcase's settings, as `index build --analyzer`), scorer, k1, b, mu, variant, hits
- * (default 1000), ties (none | anserini), metrics (default map, p@30).
+ * (`lucene` or lexcase's settings, as `index build --analyzer`), scorer, k1, b, mu, variant, rm3
+ * (true; fb-docs, fb-terms, original-query-weight), hits (default 1000), ties (none | anserini),
+ * metrics (default map, p@30).
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -25,6 +26,7 @@ import { resolveAnalyzerConfig } from '../../indexer/analyzer.js';
 import { buildIndex } from '../../indexer/build.js';
 import type { AnalyzerConfig } from '../../indexer/manifest.js';
 import { openRetriever } from '../../retrieval/open.js';
+import { rm3Params } from '../../retrieval/rm3-params.js';
 import { applyTies, type TieMode } from '../trec/anserini-ties.js';
 import { measureValue, parseMeasures } from '../trec/measures.js';
 import { trecOrder } from '../trec/order.js';
@@ -137,7 +139,8 @@ export async function runTrecGridRun(o: TrecRunOptions): Promise<RunExperimentRe
       dataChecksums: checksums,
       method: o.method,
       analyzer,
-      retriever: o.retrieverOptions,
+      // RM3 recorded with every parameter (its defaults may change; the run's may not).
+      retriever: rm3Params(o.retrieverOptions) ? { ...o.retrieverOptions, rm3: rm3Params(o.retrieverOptions) } : o.retrieverOptions,
       hits,
       ties,
       metrics: measures.map((m) => m.name),

@@ -3,7 +3,9 @@
  * (scores rounded as the run file stores them, run.ts `writtenScore`) and, optionally, a TREC run
  * file (TrecRunWriter: `qid Q0 docid rank score tag`). Used by `lexcase search --topics` and
  * `lexcase eval retrieval --topics`, so both give the numbers `lexcase eval run` / trec_eval give
- * on the written file.
+ * on the written file. With `threads` > 1 and a `source` (the index, method and options `retriever` was
+ * opened with) the topics are searched on worker threads (search-workers.ts), each over its own
+ * read-only open of the index; results come back in topic order, so the run is the same for any N.
  */
 import type { Topic } from '../../corpora/topics.js';
 import type { ApproxOptions, Retriever } from '../../retrieval/types.js';
@@ -11,6 +13,8 @@ import { TrecRunWriter } from '../retrieval-eval-run-file.js';
 import { percentile } from '../bootstrap.js';
 import { runDocsOfHits, type TrecRun } from './run.js';
 import { applyTies, type TieMode } from './anserini-ties.js';
+import { searchOnWorkers, type SearchSource } from './search-workers.js';
+import type { Hit } from '../../retrieval/types.js';
 
 export interface BatchSearchOptions {
   k: number;
@@ -24,6 +28,10 @@ export interface BatchSearchOptions {
   ties?: TieMode;
   onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
+  /** Worker threads (default 1: the calling thread); more need `source`. */
+  threads?: number;
+  /** What the workers open: the index dir, method and options `retriever` was opened with. */
+  source?: SearchSource;
 }
 
 export interface BatchSearchResult {
@@ -35,7 +43,10 @@ export interface BatchSearchResult {
   hits: number;
   /** Topics that got no hit at all (all terms unknown or stopwords). */
   empty: string[];
-  latency: { totalMs: number; meanMs: number; p50Ms: number; p95Ms: number };
+  /** Per-topic search times (on whichever thread searched it) and, wallMs, the whole batch's wall time. */
+  latency: { totalMs: number; meanMs: number; p50Ms: number; p95Ms: number; wallMs: number };
+  /** Threads that searched (1: the calling thread). */
+  threads: number;
   runFile?: string;
 }
 
@@ -46,20 +57,28 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
   const times: number[] = [];
   const empty: string[] = [];
   let hits = 0;
+  const threads = opts.source && opts.threads && opts.threads > 1 ? Math.min(opts.threads, topics.length) : 1;
+  const w0 = performance.now();
+  const take = async (t: Topic, found: Hit[], ms: number) => {
+    const res = applyTies(found, opts.ties);
+    times.push(ms);
+    // A topic without hits has no line in the run file, so it is absent from the in-memory run too
+    // (trec_eval then skips it unless -c / --complete): both paths give the same numbers.
+    if (res.length === 0) empty.push(t.id);
+    else run.set(t.id, runDocsOfHits(res));
+    hits += res.length;
+    await writer?.add(t.id, res);
+    opts.onProgress?.(times.length, topics.length);
+  };
   try {
-    for (const t of topics) {
-      opts.signal?.throwIfAborted();
-      const t0 = performance.now();
-      const res = applyTies(await retriever.search(t.text, { k: opts.k, ...(opts.approx ? { approx: opts.approx } : {}) }), opts.ties);
-      times.push(performance.now() - t0);
-      // A topic without hits has no line in the run file, so it is absent from the in-memory run too
-      // (trec_eval then skips it unless -c / --complete): both paths give the same numbers.
-      if (res.length === 0) empty.push(t.id);
-      else run.set(t.id, runDocsOfHits(res));
-      hits += res.length;
-      await writer?.add(t.id, res);
-      opts.onProgress?.(times.length, topics.length);
-    }
+    if (threads > 1) await searchOnWorkers(opts.source!, topics, { threads, k: opts.k, approx: opts.approx, signal: opts.signal }, (i, found, ms) => take(topics[i], found, ms));
+    else
+      for (const t of topics) {
+        opts.signal?.throwIfAborted();
+        const t0 = performance.now();
+        const found = await retriever.search(t.text, { k: opts.k, ...(opts.approx ? { approx: opts.approx } : {}) });
+        await take(t, found, performance.now() - t0);
+      }
   } finally {
     await writer?.close();
   }
@@ -72,7 +91,8 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
     topics: topics.length,
     hits,
     empty,
-    latency: { totalMs, meanMs: times.length ? totalMs / times.length : 0, p50Ms: sorted.length ? percentile(sorted, 0.5) : 0, p95Ms: sorted.length ? percentile(sorted, 0.95) : 0 },
+    latency: { totalMs, meanMs: times.length ? totalMs / times.length : 0, p50Ms: sorted.length ? percentile(sorted, 0.5) : 0, p95Ms: sorted.length ? percentile(sorted, 0.95) : 0, wallMs: performance.now() - w0 },
+    threads,
     ...(opts.runFile ? { runFile: opts.runFile } : {}),
   };
 }

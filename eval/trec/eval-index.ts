@@ -31,6 +31,8 @@ export interface TopicsIndexEvalOptions extends TrecEvalOptions {
   retrieverOptions?: Record<string, unknown>;
   /** 'anserini': Anserini's tie handling of run scores (anserini-ties.ts). */
   ties?: TieMode;
+  /** Worker threads per method's batch search (batch-search.ts; default 1). */
+  threads?: number;
   onProgress?: (method: string, done: number, total: number) => void;
   /** Each method's in-memory run and its evaluation, as soon as it is scored (e.g. for a Recall@k plot, ranked-topics.ts). */
   onRun?: (method: string, run: TrecRun, result: TrecEvalResult) => void;
@@ -70,10 +72,11 @@ export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<T
   const retrievers = [];
   for (const m of opts.methods) retrievers.push(await openRetriever(opts.index, m, opts.retrieverOptions));
   const results: TopicsMethodResult[] = [];
-  for (const retriever of retrievers) {
+  for (const [i, retriever] of retrievers.entries()) {
     const method = String(retriever.method);
     const runFile = opts.runFile ? runFileFor(opts.runFile, method, opts.methods.length > 1) : undefined;
-    const b = await batchSearch(retriever, opts.topics, { k: depth, runFile, ties: opts.ties, signal: opts.signal, onProgress: (d, t) => opts.onProgress?.(method, d, t) });
+    const source = { index: opts.index, method: opts.methods[i], retrieverOptions: opts.retrieverOptions };
+    const b = await batchSearch(retriever, opts.topics, { k: depth, runFile, ties: opts.ties, signal: opts.signal, threads: opts.threads, source, onProgress: (d, t) => opts.onProgress?.(method, d, t) });
     const e = evaluateRun(b.run, opts.qrels, opts);
     opts.onRun?.(method, b.run, e);
     results.push({ method, tag: b.tag, ...e, latency: b.latency, emptyTopics: b.empty.length, ...(runFile ? { runFile } : {}), ...(retriever.config ? { config: retriever.config } : {}) });

@@ -1,5 +1,5 @@
 /** A user's own test collection, trec_eval style: topics, qrels, TREC runs, batch search, evaluation. */
-export { loadTopics, topicsFormatOf, parseTopicsFormat, TOPICS_FORMATS, type Topic, type TopicsFormat } from '../../corpora/topics.js';
+export { loadTopics, topicsFormatOf, parseTopicsFormat, sniffTopicsFormat, parseTopicFields, TOPICS_FORMATS, TOPIC_FIELDS, type Topic, type TopicsFormat, type TopicField, type LoadTopicsOptions } from '../../corpora/topics.js';
 export { loadQrels, parseQrelsLine, numRelevant, type Qrels } from '../../corpora/qrels.js';
 export { loadTrecRun, writtenScore, runDocsOfHits, type TrecRun, type RunDoc, type LoadedRun } from './run.js';
 export { trecOrder, trecCompare } from './order.js';

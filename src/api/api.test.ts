@@ -14,6 +14,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_INDEX_DIR, ensureDefaultIndex } from '../../retrieval/default-index.js';
 import { runBuiltCli, startServerChild, type ServerChild } from '../mcp/test-support/children.js';
+import { openRetriever } from '../../retrieval/open.js';
 import { openQueryService, type QueryService } from '../service/query-service.js';
 import type { EvidenceInput } from '../service/schemas.js';
 import { API_OPERATIONS, openApiDocument } from './openapi.js';
@@ -177,6 +178,25 @@ describe('/v1 routes', () => {
     expect(ev.json).toEqual(await svc.findEvidence(evBody));
     expect(ev.json.stance).toBe('against');
     expect(ev.json.evidence).toHaveLength(3);
+  });
+
+  it('search with rm3: the hits of the library\'s RM3 retriever, method bm25+rm3 / qld+rm3; bad RM3 parameters are a 400 naming them', async () => {
+    const query = 'hearsay statement against interest';
+    const s = await call('POST', '/v1/search', { body: { query, k: 5, rm3: true } });
+    expect(s.status).toBe(200);
+    expect(s.json.method).toBe('bm25+rm3');
+    const rm3 = await openRetriever(idx, 'bm25', { rm3: true });
+    expect(s.json.hits.map((h: any) => [h.id, h.score])).toEqual((await rm3.search(query, { k: 5 })).map((h) => [h.id, h.score]));
+    const plain = await call('POST', '/v1/search', { body: { query, k: 5 } });
+    expect(plain.json.method).toBe('bm25');
+    expect(s.json.hits.map((h: any) => h.id)).not.toEqual(plain.json.hits.map((h: any) => h.id));
+    const q = await call('POST', '/v1/search', { body: { query, method: 'qld', k: 3, rm3: { fbDocs: 3, fbTerms: 5, originalQueryWeight: 0.7 } } });
+    expect(q.json.method).toBe('qld+rm3');
+    const qr = await openRetriever(idx, 'qld', { rm3: { fbDocs: 3, fbTerms: 5, originalQueryWeight: 0.7 } });
+    expect(q.json.hits.map((h: any) => h.id)).toEqual((await qr.search(query, { k: 3 })).map((h) => h.id));
+    const bad = await call('POST', '/v1/search', { body: { query, rm3: { fbDocs: 0 } } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.message).toMatch(/rm3/);
   });
 
   it('bad input is a 400 naming the field; unknown index or passage a 404; wrong method 405; not JSON 415; bad JSON 400', async () => {

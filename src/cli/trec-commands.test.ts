@@ -152,7 +152,7 @@ describe('clear errors, exit 1, no stack trace', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   };
 
-  it('topics files: missing tab, empty text, duplicate qid, unknown extension', async () => {
+  it('topics files: missing tab, empty text, duplicate qid, a format neither the extension nor the first line tells, an unknown --topics-format', async () => {
     const bad = join(dir, 'bad.tsv');
     await writeFile(bad, 'q1\thearsay\nq2 no tab here\n');
     await expectError(['search', '--topics', bad, '--index', index, '--run-file', join(dir, 'x.txt')], new RegExp(`${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2: expected "qid<TAB>text", found no tab`));
@@ -161,11 +161,14 @@ describe('clear errors, exit 1, no stack trace', () => {
     await writeFile(bad, 'q1\thearsay\nq1\tmurder\n');
     await expectError(['search', '--topics', bad, '--index', index, '--run-file', join(dir, 'x.txt')], /bad\.tsv:2: duplicate qid "q1" \(first on line 1\)/);
     const odd = join(dir, 'topics.dat');
+    await writeFile(odd, 'q1 hearsay\n');
+    await expectError(['search', '--topics', odd, '--index', index, '--run-file', join(dir, 'x.txt')], /topics\.dat:1: cannot tell the topics format.*--topics-format tsv\|jsonl\|trec\|msmarco/s);
+    // An extension that says nothing: the first line does (JSONL here).
     await writeFile(odd, '{"id": "q1", "text": "hearsay"}\n');
-    await expectError(['search', '--topics', odd, '--index', index, '--run-file', join(dir, 'x.txt')], /cannot tell the format of topics file .*--topics-format tsv\|jsonl/s);
-    const ok = await cli('--json', 'search', '--topics', odd, '--topics-format', 'jsonl', '--index', index, '--run-file', join(dir, 'x.txt'));
+    const ok = await cli('--json', 'search', '--topics', odd, '--index', index, '--run-file', join(dir, 'x.txt'));
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout).topics).toBe(1);
+    await expectError(['search', '--topics', odd, '--topics-format', 'sgml', '--index', index, '--run-file', join(dir, 'x.txt')], /--topics-format: expected auto, tsv, jsonl, trec, msmarco, got "sgml"/);
   });
 
   it('search: --topics without --run-file, or with a query', async () => {

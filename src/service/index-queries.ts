@@ -29,6 +29,8 @@ export interface PassageSearch {
   k: number;
   /** Keep only passages whose source is one of these. */
   sources?: readonly string[];
+  /** RM3 query expansion (bm25, qld): true or its parameters (retrieval/rm3-params.ts). */
+  rm3?: boolean | Record<string, unknown>;
   /**
    * The caller shows at most this many characters of a hit's text: each text is then read only up to
    * 4 × (maxTextChars + 1) bytes, so it is either whole or longer than maxTextChars (the caller's
@@ -48,7 +50,7 @@ export interface PassageSearch {
  */
 export async function searchPassages(ix: OpenedIndex, q: PassageSearch): Promise<{ method: string; hits: PassageHit[] }> {
   checkMethod(ix, q.method);
-  const retriever = await ix.retriever(q.method);
+  const retriever = await ix.retriever(q.method, q.rm3 ? { rm3: q.rm3 } : undefined);
   const read = q.maxTextChars !== undefined ? { maxTextBytes: 4 * (q.maxTextChars + 1) } : undefined;
   const withText = async (hits: Hit[]): Promise<PassageHit[]> => {
     const out: PassageHit[] = [];

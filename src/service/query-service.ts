@@ -126,7 +126,7 @@ export async function openQueryService(o: QueryServiceOptions): Promise<QuerySer
       const en = pick(q.index);
       requireMethod(en, q.method);
       const sources = q.filters?.sources;
-      const r = await searchPassages(en.ix, { query: q.query, method: q.method, k: q.k, sources, maxTextChars: SNIPPET_CHARS });
+      const r = await searchPassages(en.ix, { query: q.query, method: q.method, k: q.k, sources, ...(q.rm3 ? { rm3: q.rm3 } : {}), maxTextChars: SNIPPET_CHARS });
       return {
         index: en.name,
         query: q.query,

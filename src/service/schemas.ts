@@ -8,6 +8,8 @@
 import { z } from 'zod';
 import { DEFAULT_K, SEARCH_K } from '../../retrieval/default-k.js';
 import { INDEX_METHODS } from '../../retrieval/open-index.js';
+import { RM3_METHODS } from '../../retrieval/methods.js';
+import { RM3_DEFAULTS } from '../../retrieval/rm3-params.js';
 
 /** Most hits one search returns. */
 export const MAX_SEARCH_K = 100;
@@ -45,6 +47,19 @@ export const searchInput = z.object({
     })
     .optional()
     .describe('restrict the ranking to matching passages (the top k among them, scored exactly as without the filter)'),
+  rm3: z
+    .union([
+      z.boolean(),
+      z
+        .object({
+          fbDocs: z.number().int().min(1).max(1000).optional().describe(`feedback documents (default ${RM3_DEFAULTS.fbDocs})`),
+          fbTerms: z.number().int().min(1).max(1000).optional().describe(`feedback terms (default ${RM3_DEFAULTS.fbTerms})`),
+          originalQueryWeight: z.number().min(0).max(1).optional().describe(`weight of the original query (default ${RM3_DEFAULTS.originalQueryWeight})`),
+        })
+        .strict(),
+    ])
+    .optional()
+    .describe(`${RM3_METHODS.join(' / ')} only: RM3 query expansion (pseudo-relevance feedback, as Anserini's -rm3) — true for the defaults, or its parameters`),
 });
 
 export const explainInput = z.object({

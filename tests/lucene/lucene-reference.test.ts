@@ -8,9 +8,14 @@
  * give Lucene's terms for every bundled text, the tokenizer Lucene's tokens for a battery of tricky
  * strings (but the known differences listed below), and the 1-byte norms Lucene's table.
  *
+ * RM3 (`rm3: true` over bm25 and qld, retrieval/rm3.ts) against LuceneReference's `rm3`: Anserini's
+ * Rm3Reranker algorithm on Lucene's own term vectors and BoostQuery scoring — every query's expanded
+ * terms and float weights must be Lucene's bit for bit, its top-100 ids identical for ≥ 98% of the
+ * queries and scores within 1e-4 relative.
+ *
  * With LEXCASE_CACM=FOLDER (the user's CACM, as `reproduce anserini-cacm --data`; not bundled), the
- * same comparison on CACM's 3,204 documents and 64 topics at top 1,000, and the index statistics
- * against Anserini's published ones.
+ * same comparison on CACM's 3,204 documents and 64 topics at top 1,000 (BM25, QL and both with RM3:
+ * every id and float score Lucene's), and the index statistics against Anserini's published ones.
  *
  * Skipped, with the reason printed, where java/javac or the Lucene 8 jars are absent (.ci/run
  * installs liblucene8-java). LEXCASE_LUCENE_JARS (a classpath) overrides the jar lookup.
@@ -25,6 +30,7 @@ import { fromArray, tempDir } from '../../indexer/build-test-helpers.js';
 import { scanStandard } from '../../indexer/lucene-tokenizer.js';
 import { locateCacm, readCacmDocuments, readCacmTopics } from '../../corpora/cacm.js';
 import { closeSparseIndexes, openRetriever } from '../../retrieval/open.js';
+import type { Rm3Retriever } from '../../retrieval/rm3.js';
 import { byte4ToInt, intToByte4 } from '../../retrieval/sparse/lucene-scorer.js';
 import { createRng } from '../../core/rng.js';
 import { PACKAGE_ROOT } from '../../core/version.js';
@@ -122,6 +128,53 @@ async function compareSearch(docsFile: string, queries: [string, string][], dir:
     `identical top-${k} ids for ${identical} of ${queries.length} queries (${((100 * identical) / queries.length).toFixed(1)}%); ` +
     `${scores} scores compared, ${bitEqual} bit-identical, max relative difference ${maxRel.toExponential(2)}`;
   return { identical, maxRel, scores, bitEqual, stats, line };
+}
+
+const floatOfHex = (h: string) => {
+  const v = new DataView(new ArrayBuffer(4));
+  v.setUint32(0, parseInt(h, 16));
+  return v.getFloat32(0);
+};
+
+/** LuceneReference rm3 (Anserini's RM3 on Lucene's term vectors) beside lexcase's `rm3: true`, per query. */
+async function compareRm3(docsFile: string, queries: [string, string][], dir: string, sim: string, method: string, opts: Record<string, unknown>, k: number) {
+  const out = join(tmp.dir, `rm3-${method}-${sim.replace(/:/g, '_')}.tsv`);
+  java('rm3', docsFile, writeTsv(`rm3-queries-${queries.length}.tsv`, queries), out, sim, String(k), '10', '10', '0.5');
+  const terms = new Map<string, Map<string, number>>();
+  const ranked = new Map<string, { id: string; score: number }[]>();
+  for (const l of readFileSync(out, 'utf8').split('\n')) {
+    const f = l.split('\t');
+    if (f[0] === 'T') (terms.get(f[1]) ?? terms.set(f[1], new Map()).get(f[1])!).set(f[2], floatOfHex(f[3]));
+    if (f[0] === 'R') (ranked.get(f[1]) ?? ranked.set(f[1], []).get(f[1])!).push({ id: f[3], score: floatOfHex(f[5]) });
+  }
+  const r = (await openRetriever(dir, method, { ...opts, rm3: true })) as Rm3Retriever;
+  let sameTerms = 0;
+  let identical = 0;
+  let maxRel = 0;
+  let scores = 0;
+  let bitEqual = 0;
+  let expansion = 0;
+  for (const [qid, text] of queries) {
+    const want = terms.get(qid) ?? new Map<string, number>();
+    const got = (await r.expand(text)).terms;
+    expansion += got.length;
+    if (got.length === want.size && got.every((t) => want.get(t.term) === t.weight)) sameTerms++;
+    const hits = await r.search(text, { k });
+    const ref = ranked.get(qid) ?? [];
+    if (JSON.stringify(hits.map((h) => h.id)) === JSON.stringify(ref.map((w) => w.id))) identical++;
+    const byId = new Map(ref.map((w) => [w.id, w.score]));
+    for (const h of hits) {
+      const s = byId.get(h.id);
+      if (s === undefined) continue;
+      scores++;
+      if (s === h.score) bitEqual++;
+      maxRel = Math.max(maxRel, Math.abs(h.score - s) / Math.max(Math.abs(s), 1e-30));
+    }
+  }
+  const line =
+    `expanded queries (${(expansion / queries.length).toFixed(1)} terms each) bit-identical for ${sameTerms} of ${queries.length}; identical top-${k} ids for ${identical} (${((100 * identical) / queries.length).toFixed(1)}%); ` +
+    `${scores} scores compared, ${bitEqual} bit-identical, max relative difference ${maxRel.toExponential(2)}`;
+  return { sameTerms, identical, maxRel, scores, bitEqual, line };
 }
 
 describe.skipIf(!cp)('lexcase against Lucene 8 (liblucene8-java)', () => {
@@ -223,7 +276,31 @@ describe.skipIf(!cp)('lexcase against Lucene 8 (liblucene8-java)', () => {
       expect(f.scores).toBeGreaterThan(queries.length * 50);
     }
   }, 300_000);
-  it.skipIf(!CACM)("CACM (LEXCASE_CACM): index statistics = Anserini's published ones; top-1000 ids and float scores = Lucene's for all 64 topics (BM25 k1 0.9 b 0.4, LMDirichlet μ 1000)", async () => {
+  it("RM3: expanded queries = Lucene's (Anserini's RM3 on Lucene's term vectors) bit for bit for every query; top-100 ids identical for ≥ 98%, scores within 1e-4 (BM25, LMDirichlet μ 1000)", async () => {
+    const docs = bundledLines(BAREXAM_PASSAGES)
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { id: string; text: string });
+    const queries = bundledLines(BAREXAM_QA)
+      .filter(Boolean)
+      .filter((_, i) => i % 20 === 0)
+      .map((l) => JSON.parse(l) as { id: string; prompt: string; question: string })
+      .map((q) => [q.id, `${q.prompt} ${q.question}`] as [string, string]);
+    const docsFile = writeTsv('docs.tsv', docs.map((d) => [d.id, d.text]));
+    const dir = join(tmp.dir, 'index-rm3');
+    await buildIndex(fromArray(docs.map((d) => ({ ...d, source: 'barexam' }))), { out: dir, corpusName: 'barexam', workers: 0, analyzer: { preset: 'lucene' } });
+    for (const [sim, method, opts] of [
+      ['bm25:0.9:0.4', 'bm25', { scorer: 'lucene' }],
+      ['qld:1000', 'qld', { scorer: 'lucene', mu: 1000 }],
+    ] as const) {
+      const f = await compareRm3(docsFile, queries, dir, sim, method, opts, 100);
+      console.log(`[lucene-reference] RM3 ${sim}: ${f.line}`);
+      expect(f.sameTerms).toBe(queries.length);
+      expect(f.identical / queries.length).toBeGreaterThanOrEqual(0.98);
+      expect(f.maxRel).toBeLessThanOrEqual(1e-4);
+      expect(f.scores).toBeGreaterThan(queries.length * 50);
+    }
+  }, 300_000);
+  it.skipIf(!CACM)("CACM (LEXCASE_CACM): index statistics = Anserini's published ones; top-1000 ids and float scores = Lucene's for all 64 topics (BM25 k1 0.9 b 0.4, LMDirichlet μ 1000, each also with RM3)", async () => {
     const files = locateCacm(CACM);
     const docs = readCacmDocuments(files.collection);
     const topics = readCacmTopics(files.topics).map((t) => [t.id, t.text] as [string, string]);
@@ -243,6 +320,9 @@ describe.skipIf(!cp)('lexcase against Lucene 8 (liblucene8-java)', () => {
       expect(f.stats).toContain(`terms=${sparse.terms} tokens=${sparse.totalTokens}`);
       expect(f.identical).toBe(topics.length);
       expect(f.bitEqual).toBe(f.scores);
+      const g = await compareRm3(docsFile, topics, dir, sim, method, opts, 1000);
+      console.log(`[lucene-reference] CACM RM3 ${sim}: ${g.line}`);
+      expect([g.sameTerms, g.identical, g.bitEqual]).toEqual([topics.length, topics.length, g.scores]);
     }
-  }, 300_000);
+  }, 600_000);
 });

@@ -7,6 +7,9 @@ import { writeFile, mkdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import type { Command } from 'commander';
 import { DEFAULT_DEPTH } from '../../../eval/trec/depth.js';
+import { TOPICS_FORMAT_HELP } from '../../../corpora/topics.js';
+import { BATCH_THREADS_HELP, defaultBatchThreads } from '../../../eval/trec/batch-threads.js';
+import { intOpt } from '../numeric-options.js';
 import type { CurvePoint } from '../../../eval/plots/specs.js';
 import { assertOutFiles, runFileOutputs } from '../out-file.js';
 import type { Progress } from '../../../core/progress.js';
@@ -19,6 +22,8 @@ import { addTrecEvalOptions, trecEvalOptions, type TrecEvalFlags } from './trec-
 export interface TopicsFlags extends TrecEvalFlags, RetrieverFlags {
   topics?: string;
   topicsFormat?: string;
+  topicField?: string;
+  threads?: number;
   hits: number;
   index: string;
   method: string[];
@@ -32,10 +37,12 @@ export interface TopicsFlags extends TrecEvalFlags, RetrieverFlags {
 export function addTopicsOptions(cmd: Command): Command {
   return addTrecEvalOptions(
     cmd
-      .option('--topics <file>', 'your own topics: TSV "qid<TAB>text" or JSONL {"id","text"}; needs --qrels (instead of --dataset)')
-      .option('--topics-format <fmt>', 'tsv | jsonl (default: from the extension)')
+      .option('--topics <file>', 'your own topics (TSV "qid<TAB>text", JSONL {"id","text"}, TREC SGML <top>…</top>, MS MARCO queries); needs --qrels (instead of --dataset)')
+      .option('--topics-format <fmt>', TOPICS_FORMAT_HELP)
+      .option('--topic-field <field>', 'TREC SGML topics: the query is this field: title (default, as Anserini) | description | narrative, or several joined by + (title+description)')
       .option('--hits <n>', `with --topics: hits retrieved per topic, as Pyserini's --hits (default ${DEFAULT_DEPTH})`, parseIntOpt('hits'), DEFAULT_DEPTH)
-      .option('--ties <mode>', `with --topics: ${TIES_HELP}`, parseTieMode),
+      .option('--ties <mode>', `with --topics: ${TIES_HELP}`, parseTieMode)
+      .option('--threads <n>', `with --topics: ${BATCH_THREADS_HELP}`, intOpt('threads', { min: 1, max: 64 })),
     { qrelsRequired: false },
   );
 }
@@ -45,7 +52,7 @@ const DATASET_ONLY = ['dataset', 'split', 'splitSeed', 'datasetFile', 'qrelsFile
 const flagName = (o: string) => `--${o.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 /** Options of the --topics mode, refused in the --dataset mode rather than silently ignored. */
-const TOPICS_ONLY = ['metrics', 'complete', 'relevanceLevel', 'skipNoRelevant', 'perTopic', 'hits', 'topicsFormat', 'ties'];
+const TOPICS_ONLY = ['metrics', 'complete', 'relevanceLevel', 'skipNoRelevant', 'perTopic', 'hits', 'topicsFormat', 'topicField', 'ties', 'threads'];
 
 export function assertNoTopicsOptions(cmd: Command): void {
   const given = TOPICS_ONLY.filter((o) => cmd.getOptionValueSource(o) === 'cli');
@@ -66,7 +73,7 @@ export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<v
     [flags.index, flags.topics, flags.qrels],
   );
   const evalOpts = trecEvalOptions(flags);
-  const [{ loadTopics, parseTopicsFormat }, { loadQrels }, { evalTopicsOnIndex }, { formatTopicsReport }, { rankedTopics }, { recallCurve }, { writeCurvePlot }, { createProgress }] = await Promise.all([
+  const [{ loadTopics, parseTopicsFormat, parseTopicFields }, { loadQrels }, { evalTopicsOnIndex }, { formatTopicsReport }, { rankedTopics }, { recallCurve }, { writeCurvePlot }, { createProgress }] = await Promise.all([
     import('../../../corpora/topics.js'),
     import('../../../corpora/qrels.js'),
     import('../../../eval/trec/eval-index.js'),
@@ -76,7 +83,7 @@ export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<v
     import('../../../eval/plots/recall-plot-file.js'),
     import('../../../core/progress.js'),
   ]);
-  const topics = await loadTopics(flags.topics, { format: flags.topicsFormat ? parseTopicsFormat(flags.topicsFormat) : undefined });
+  const topics = await loadTopics(flags.topics, { format: flags.topicsFormat ? parseTopicsFormat(flags.topicsFormat) : undefined, ...(flags.topicField ? { fields: parseTopicFields(flags.topicField) } : {}) });
   const qrels = await loadQrels(flags.qrels);
   let bar: Progress | undefined;
   let barMethod = '';
@@ -96,6 +103,7 @@ export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<v
       if (flags.plot) curves.push(...recallCurve(method, rankedTopics(run, qrels, e.perTopic, e.relevanceLevel), flags.hits, { seed: flags.seed, iterations: Math.min(flags.iterations, 1000) }));
     },
     ties: flags.ties,
+    threads: flags.threads ?? defaultBatchThreads(topics.length),
     onProgress: (method, done, total) => {
       if (method !== barMethod) {
         bar?.stop();

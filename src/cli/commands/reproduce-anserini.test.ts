@@ -128,7 +128,7 @@ describe('lexcase reproduce anserini-cacm', () => {
     const tb = await cli('search', 'x', '--index', join(dir, 'idx'), '--method', 'qld', '--scorer', 'lucene', '--variant', 'textbook');
     expect(tb.stderr).toMatch(/the lucene scorer is Lucene's LMDirichletSimilarity/);
   });
-  it.skipIf(!CACM)("on the real CACM (LEXCASE_CACM), the built lexcase prints Anserini's MAP 0.3123 / 0.3265 and P30 0.1942 / 0.1942", () => {
+  it.skipIf(!CACM)("on the real CACM (LEXCASE_CACM), the built lexcase prints Anserini's MAP 0.3123 / 0.3265 and P30 0.1942 / 0.1942, and BM25+RM3 / QL+RM3 within 0.002 MAP and 0.005 P30 of Anserini's published figures", () => {
     const out = join(dir, 'real-cacm');
     const r = spawnSync(process.execPath, [BUILT_CLI, 'reproduce', 'anserini-cacm', '--data', CACM!, '--run-dir', out], { env: childEnv(), encoding: 'utf8', timeout: 240_000 });
     expect(r.status).toBe(0);
@@ -138,5 +138,17 @@ describe('lexcase reproduce anserini-cacm', () => {
     expect(stdout).toContain('| BM25 | paper 0.3123 · lexcase 0.3123 [');
     expect(stdout).toContain('| QL | paper 0.3265 · lexcase 0.3265 [');
     expect(stdout.match(/paper 0\.1942 · lexcase 0\.1942 \[[^\]]+\] n=52/g)).toHaveLength(2);
+    // RM3: within 0.002 (MAP) and 0.005 (P30) of the figures the issue quotes (cacm.yaml before
+    // castorini/anserini 792d9cbcc), and exactly the ones cacm.yaml gives since (feedback-term ties
+    // by term, as Anserini's FeatureVector since #1975).
+    const cell = (row: string, paper: string) => Number(new RegExp(`\\| ${row.replace('+', '\\+')} \\|[^\\n]*paper ${paper} · lexcase (\\d\\.\\d{4}) \\[`).exec(stdout)?.[1]);
+    for (const [row, map, p30, nowMap, nowP30] of [
+      ['BM25+RM3', '0.3643', '0.2237', 0.3648, 0.2224],
+      ['QL+RM3', '0.3620', '0.2218', 0.3629, 0.225],
+    ] as const) {
+      expect([cell(row, map), cell(row, p30)]).toEqual([nowMap, nowP30]);
+      expect(Math.abs(cell(row, map) - Number(map))).toBeLessThanOrEqual(0.002);
+      expect(Math.abs(cell(row, p30) - Number(p30))).toBeLessThanOrEqual(0.005);
+    }
   }, 300_000);
 });

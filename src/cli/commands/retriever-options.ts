@@ -1,6 +1,8 @@
-/** Scorer parameters shared by `search` and `eval retrieval`: --k1, --b, --mu, --variant, --scorer → openRetriever opts. */
+/** Scorer parameters shared by `search` and `eval retrieval`: --k1, --b, --mu, --variant, --scorer, --rm3 … → openRetriever opts. */
 import type { Command } from 'commander';
-import { numOpt } from '../numeric-options.js';
+import { errors } from '../../../core/errors.js';
+import { intOpt, numOpt } from '../numeric-options.js';
+import { RM3_DEFAULTS } from '../../../retrieval/rm3-params.js';
 import { addDenseSearchOptions, denseSearchOptions, type DenseSearchFlags } from '../dense-search-options.js';
 
 export interface RetrieverFlags extends DenseSearchFlags {
@@ -9,6 +11,10 @@ export interface RetrieverFlags extends DenseSearchFlags {
   mu?: number;
   variant?: string;
   scorer?: string;
+  rm3?: boolean;
+  fbDocs?: number;
+  fbTerms?: number;
+  originalQueryWeight?: number;
 }
 
 export function addRetrieverOptions(cmd: Command): Command {
@@ -17,7 +23,21 @@ export function addRetrieverOptions(cmd: Command): Command {
     .option('--b <x>', 'BM25 b (default 0.4)', numOpt('b', { min: 0, max: 1 }))
     .option('--mu <x>', 'QLD Dirichlet μ (default 2000)', numOpt('mu', { gt: 0 }))
     .option('--variant <name>', 'QLD variant: textbook (Σ c(t,q)·ln((tf+μP)/(dl+μ)), default) | lucene (LMDirichlet, clamped)')
-    .option('--scorer <name>', "bm25/qld arithmetic: lexcase (default; exact lengths, double) | lucene (Lucene 8's BM25Similarity / LMDirichletSimilarity: 1-byte length norms, float32, no (k1+1) — scores equal Lucene's and Anserini's)");
+    .option('--scorer <name>', "bm25/qld arithmetic: lexcase (default; exact lengths, double) | lucene (Lucene 8's BM25Similarity / LMDirichletSimilarity: 1-byte length norms, float32, no (k1+1) — scores equal Lucene's and Anserini's)")
+    .option('--rm3', "bm25/qld: RM3 query expansion (pseudo-relevance feedback, as Anserini's -rm3): the query plus the top feedback documents' heaviest terms, searched again")
+    .option('--fb-docs <n>', `RM3: feedback documents (default ${RM3_DEFAULTS.fbDocs})`, intOpt('fb-docs', { min: 1, max: 10_000 }))
+    .option('--fb-terms <n>', `RM3: feedback terms (default ${RM3_DEFAULTS.fbTerms})`, intOpt('fb-terms', { min: 1, max: 10_000 }))
+    .option('--original-query-weight <x>', `RM3: weight of the original query, 0-1 (default ${RM3_DEFAULTS.originalQueryWeight})`, numOpt('original-query-weight', { min: 0, max: 1 }));
+}
+
+/** --rm3 and its parameters → the `rm3` retriever option (true: the defaults). */
+function rm3Option(flags: RetrieverFlags): true | Record<string, number> | undefined {
+  const given = (['fbDocs', 'fbTerms', 'originalQueryWeight'] as const).filter((k) => flags[k] !== undefined);
+  if (!flags.rm3) {
+    if (given.length) throw errors.usage(`${given.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} ${given.length > 1 ? 'are' : 'is'} RM3's: add --rm3`);
+    return undefined;
+  }
+  return given.length ? Object.fromEntries(given.map((k) => [k, flags[k]!])) : true;
 }
 
 /** Only the options the user set, so each retriever keeps its own defaults. */
@@ -28,5 +48,7 @@ export function retrieverOptions(flags: RetrieverFlags): Record<string, unknown>
   if (flags.mu !== undefined) o.mu = flags.mu;
   if (flags.variant !== undefined) o.variant = flags.variant;
   if (flags.scorer !== undefined) o.scorer = flags.scorer;
+  const rm3 = rm3Option(flags);
+  if (rm3 !== undefined) o.rm3 = rm3;
   return o;
 }

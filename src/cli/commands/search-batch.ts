@@ -7,10 +7,14 @@
  */
 import type { Command } from 'commander';
 import { parseTieMode, TIES_HELP, type TieMode } from '../../../eval/trec/anserini-ties.js';
+import { TOPICS_FORMAT_HELP } from '../../../corpora/topics.js';
+import { BATCH_THREADS_HELP, defaultBatchThreads } from '../../../eval/trec/batch-threads.js';
+import { intOpt } from '../numeric-options.js';
 import { errors } from '../../../core/errors.js';
 import { output, type GlobalOpts } from '../action.js';
 import { assertOutFiles } from '../out-file.js';
 import { retrieverOptions, type RetrieverFlags } from './retriever-options.js';
+import type { Rm3Retriever } from '../../../retrieval/rm3.js';
 import { approxFromFlags, approxTag, checkApproxMethod, describeApprox, type ApproxFlags } from './approx-options.js';
 
 export const BATCH_DEFAULT_K = 1000;
@@ -21,6 +25,8 @@ export interface BatchSearchFlags extends RetrieverFlags, ApproxFlags {
   k: number;
   topics?: string;
   topicsFormat?: string;
+  topicField?: string;
+  threads?: number;
   runFile?: string;
   runTag?: string;
   ties?: TieMode;
@@ -29,9 +35,11 @@ export interface BatchSearchFlags extends RetrieverFlags, ApproxFlags {
 
 export function addBatchSearchOptions(cmd: Command): Command {
   return cmd
-    .option('--topics <file>', 'batch mode: a topics file, TSV "qid<TAB>text" or JSONL {"id","text"}; writes --run-file; -k defaults to 1000 here')
-    .option('--topics-format <fmt>', 'tsv | jsonl (default: from the extension)')
+    .option('--topics <file>', 'batch mode: a topics file (TSV "qid<TAB>text", JSONL {"id","text"}, TREC SGML <top>…</top>, MS MARCO queries); writes --run-file; -k defaults to 1000 here')
+    .option('--topics-format <fmt>', TOPICS_FORMAT_HELP)
+    .option('--topic-field <field>', 'TREC SGML topics: the query is this field: title (default, as Anserini) | description | narrative, or several joined by + (title+description)')
     .option('--run-file <file>', 'batch mode: the TREC run file to write ("qid Q0 docid rank score tag")')
+    .option('--threads <n>', `batch mode: ${BATCH_THREADS_HELP}`, intOpt('threads', { min: 1, max: 64 }))
     .option('--run-tag <tag>', 'batch mode: run tag, the 6th column (default lexcase-<method>)')
     .option('--ties <mode>', `batch mode: ${TIES_HELP}`, parseTieMode);
 }
@@ -47,29 +55,32 @@ export async function runBatchSearch(query: string | undefined, flags: BatchSear
   if (!Number.isInteger(k) || k < 1) throw errors.invalidInput('-k', `expected a positive integer, got ${k}`);
   const approx = approxFromFlags(flags);
   checkApproxMethod(approx, flags.method);
-  const [{ loadTopics, parseTopicsFormat }, { batchSearch }, { openRetriever }, { createProgress }] = await Promise.all([
+  const [{ loadTopics, parseTopicsFormat, parseTopicFields }, { batchSearch }, { openRetriever }, { createProgress }] = await Promise.all([
     import('../../../corpora/topics.js'),
     import('../../../eval/trec/batch-search.js'),
     import('../../../retrieval/open.js'),
     import('../../../core/progress.js'),
   ]);
-  const topics = await loadTopics(flags.topics!, { format: flags.topicsFormat ? parseTopicsFormat(flags.topicsFormat) : undefined });
-  const retriever = await openRetriever(flags.index, flags.method, retrieverOptions(flags));
+  const topics = await loadTopics(flags.topics!, { format: flags.topicsFormat ? parseTopicsFormat(flags.topicsFormat) : undefined, ...(flags.topicField ? { fields: parseTopicFields(flags.topicField) } : {}) });
+  const options = retrieverOptions(flags);
+  const retriever = await openRetriever(flags.index, flags.method, options);
+  const threads = flags.threads ?? defaultBatchThreads(topics.length);
   const bar = createProgress(`search ${retriever.method}`);
   bar.start(topics.length);
   let r;
   try {
     // An approximate run says so in its tag (6th column), also when the user named the tag.
     const tag = approx ? approxTag(flags.runTag ?? `lexcase-${retriever.method}`, approx) : flags.runTag;
-    r = await batchSearch(retriever, topics, { k, runFile: flags.runFile, tag, approx, ties: flags.ties, onProgress: (d) => bar.update(d) });
+    r = await batchSearch(retriever, topics, { k, runFile: flags.runFile, tag, approx, ties: flags.ties, threads, source: { index: flags.index, method: flags.method, retrieverOptions: options }, onProgress: (d) => bar.update(d) });
   } finally {
     bar.stop();
   }
-  const summary = { topics: r.topics, method: r.method, index: flags.index, k, ...(approx ? { approximate: approx } : {}), runFile: flags.runFile, tag: r.tag, hits: r.hits, emptyTopics: r.empty.length, latency: r.latency };
+  const rm3 = 'expand' in retriever ? { rm3: (retriever as Rm3Retriever).params } : {};
+  const summary = { topics: r.topics, method: r.method, index: flags.index, k, ...rm3, ...(approx ? { approximate: approx } : {}), runFile: flags.runFile, tag: r.tag, hits: r.hits, emptyTopics: r.empty.length, threads: r.threads, latency: r.latency };
   output(g, summary, () =>
     [
       `${r.topics} topics · ${r.method}${approx ? ` · ${describeApprox(approx)}` : ''} · k ${k} → ${r.hits} run lines in ${flags.runFile} (tag ${r.tag})`,
-      `search time ${(r.latency.totalMs / 1000).toFixed(2)} s (p50 ${r.latency.p50Ms.toFixed(1)} ms, p95 ${r.latency.p95Ms.toFixed(1)} ms a topic)`,
+      `search time ${(r.latency.wallMs / 1000).toFixed(2)} s on ${r.threads} ${r.threads === 1 ? 'thread' : 'threads'} (p50 ${r.latency.p50Ms.toFixed(1)} ms, p95 ${r.latency.p95Ms.toFixed(1)} ms a topic)`,
       ...(r.empty.length ? [`${r.empty.length} ${r.empty.length === 1 ? 'topic' : 'topics'} got no hit (e.g. ${r.empty.slice(0, 5).join(', ')}): all terms unknown or stopwords; such a topic has no run line, so trec_eval skips it unless -c (lexcase: --complete)`] : []),
       `evaluate it: lexcase eval run ${flags.runFile} --qrels QRELS`,
     ].join('\n'),

@@ -7,6 +7,7 @@
  */
 import type { Command } from 'commander';
 import type { Explanation, Hit } from '../../../retrieval/types.js';
+import type { Rm3Retriever, Rm3Term } from '../../../retrieval/rm3.js';
 import { errors } from '../../../core/errors.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
 import { addRetrieverOptions, retrieverOptions, type RetrieverFlags } from './retriever-options.js';
@@ -37,7 +38,7 @@ function explainLines(e: Explanation): string[] {
   const lines = e.terms
     .filter((t) => t.score !== 0 || t.tf > 0)
     .sort((a, b) => b.score - a.score)
-    .map((t) => `      ${t.term.padEnd(16)} ${t.score.toFixed(4).padStart(9)}  (tf ${t.tf}, df ${t.df}, qtf ${t.qtf})`);
+    .map((t) => `      ${t.term.padEnd(16)} ${t.score.toFixed(4).padStart(9)}  (tf ${t.tf}, df ${t.df}, ${Number.isInteger(t.qtf) ? `qtf ${t.qtf}` : `weight ${t.qtf.toFixed(4)}`})`);
   if (e.base !== undefined) lines.push(`      ${'(base)'.padEnd(16)} ${e.base.toFixed(4).padStart(9)}`);
   const unmatched = e.terms.filter((t) => t.tf === 0 && t.score === 0).map((t) => t.term);
   if (unmatched.length) lines.push(`      unmatched: ${unmatched.join(' ')}`);
@@ -73,6 +74,8 @@ export function register(program: Command): void {
         const t0 = performance.now();
         const hits = await retriever.search(query, { k: flags.k, ...(approx ? { approx } : {}) });
         const ms = performance.now() - t0;
+        // RM3: the expanded query the hits were ranked by (its first stage is searched again; deterministic).
+        const expansion: Rm3Term[] | undefined = 'expand' in retriever ? (await (retriever as Rm3Retriever).expand(query)).terms : undefined;
         if (flags.explain && !retriever.explain) throw errors.usage(`method "${flags.method}" has no --explain`);
         const rows: Array<Hit & { title?: string; source?: string; text: string; explanation?: Explanation }> = [];
         for (const h of hits) {
@@ -82,10 +85,11 @@ export function register(program: Command): void {
         }
         output(
           g,
-          { query, method: retriever.method, index: flags.index, k: flags.k, ...(approx ? { approximate: approx } : {}), ms, hits: rows.map(({ text, ...r }) => ({ ...r, snippet: snippet(text, flags.snippet) })) },
+          { query, method: retriever.method, index: flags.index, k: flags.k, ...(approx ? { approximate: approx } : {}), ...(expansion ? { expansion } : {}), ms, hits: rows.map(({ text, ...r }) => ({ ...r, snippet: snippet(text, flags.snippet) })) },
           () => {
             if (rows.length === 0) return `no hits for "${snippet(query, 60)}" (${retriever.method}; all query terms unknown or stopwords?)`;
             const out = [`${rows.length} hits · ${retriever.method}${approx ? ` · ${describeApprox(approx)}` : ''} · ${ms.toFixed(1)} ms`];
+            if (expansion) out.push(`expanded query (RM3): ${expansion.map((t) => `${t.term} ${t.weight.toFixed(4)}`).join(', ')}`);
             for (const r of rows) {
               out.push(`${String(r.rank).padStart(4)}  ${r.score.toFixed(4).padStart(10)}  ${r.id}${r.title ? `  — ${r.title}` : ''}`);
               out.push(`      ${snippet(r.text, flags.snippet)}`);

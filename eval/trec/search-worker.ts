@@ -1,0 +1,39 @@
+/**
+ * A batch-search worker (search-workers.ts): opens the index read-only (openRetriever) once, then
+ * answers one topic at a time.
+ *   → {type:'open', index, method, options}          ← {type:'ready', method} | {type:'error', …}
+ *   → {type:'search', i, text, k, approx?}            ← {type:'hits', i, hits, ms} | {type:'error', i, …}
+ */
+import { parentPort } from 'node:worker_threads';
+import { isLexcaseError } from '../../core/errors.js';
+import { openRetriever } from '../../retrieval/open.js';
+import type { ApproxOptions, Retriever } from '../../retrieval/types.js';
+
+type In =
+  | { type: 'open'; index: string; method: string; options: Record<string, unknown> }
+  | { type: 'search'; i: number; text: string; k: number; approx?: ApproxOptions };
+
+let opened: Promise<Retriever> | undefined;
+
+const failure = (e: unknown, i?: number) =>
+  isLexcaseError(e)
+    ? { type: 'error', i, code: e.code, message: e.message.replace(/\n {2}hint: [\s\S]*$/, ''), details: { ...e.details, cause: undefined } }
+    : { type: 'error', i, message: (e as Error)?.stack ?? String(e) };
+
+parentPort!.on('message', (m: In) => {
+  if (m.type === 'open') {
+    opened = openRetriever(m.index, m.method, m.options);
+    opened.then(
+      (r) => parentPort!.postMessage({ type: 'ready', method: String(r.method) }),
+      (e) => parentPort!.postMessage(failure(e)),
+    );
+    return;
+  }
+  const t0 = performance.now();
+  opened!
+    .then((r) => r.search(m.text, { k: m.k, ...(m.approx ? { approx: m.approx } : {}) }))
+    .then(
+      (hits) => parentPort!.postMessage({ type: 'hits', i: m.i, hits: hits.map((h) => ({ id: h.id, score: h.score, rank: h.rank })), ms: performance.now() - t0 }),
+      (e) => parentPort!.postMessage(failure(e, m.i)),
+    );
+});

@@ -1,0 +1,103 @@
+/**
+ * Batch search on worker threads: `threads` workers (search-worker.ts), each with its own read-only
+ * open of the index (openRetriever: the same method and options as the calling thread's), take the
+ * topics one at a time — the next free worker the next topic — and hand back each topic's hits,
+ * which come out here in topic order. A retriever's ranking depends only on the index, the method,
+ * its options and the query, so the hits (and the run file written from them) are those of one
+ * thread, whatever the number of workers. Query-time threads (bm25/qld over a large index) are off
+ * inside the workers unless the options set them: the workers are the parallelism.
+ */
+import type { Worker } from 'node:worker_threads';
+import { spawnWorker } from '../../core/worker-url.js';
+import { LexcaseError, type ErrorCode } from '../../core/errors.js';
+import type { Topic } from '../../corpora/topics.js';
+import type { ApproxOptions, Hit } from '../../retrieval/types.js';
+
+/** What each worker opens: the index dir, the method and its options (as openRetriever takes them). */
+export interface SearchSource {
+  index: string;
+  method: string;
+  retrieverOptions?: Record<string, unknown>;
+}
+
+type Out =
+  | { type: 'ready'; method: string }
+  | { type: 'hits'; i: number; hits: Hit[]; ms: number }
+  | { type: 'error'; i?: number; code?: ErrorCode; message: string; details?: Record<string, unknown> };
+
+const toError = (m: Extract<Out, { type: 'error' }>): Error => (m.code ? new LexcaseError(m.code, m.message, m.details ?? {}) : new Error(`batch-search worker failed: ${m.message}`));
+
+/**
+ * Search every topic on `threads` workers; `onTopic(i, hits, ms)` is called in topic order (i =
+ * 0, 1, …), awaited before the next. Resolves when all are done; rejects on the first error (a
+ * worker's LexcaseError keeps its code and message), after stopping the workers.
+ */
+export async function searchOnWorkers(
+  source: SearchSource,
+  topics: readonly Topic[],
+  o: { threads: number; k: number; approx?: ApproxOptions; signal?: AbortSignal },
+  onTopic: (i: number, hits: Hit[], ms: number) => Promise<void> | void,
+): Promise<void> {
+  const n = Math.max(1, Math.min(o.threads, topics.length));
+  const options = { ...(source.retrieverOptions ?? {}) };
+  if (options.threads === undefined) options.threads = 0;
+  const workers: Worker[] = [];
+  const done = new Map<number, { hits: Hit[]; ms: number }>();
+  let next = 0;
+  let emitted = 0;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let failed = false;
+      let emitting = false;
+      const fail = (e: Error) => {
+        if (failed) return;
+        failed = true;
+        reject(e);
+      };
+      const give = (w: Worker) => {
+        if (failed) return;
+        if (o.signal?.aborted) return fail(o.signal.reason instanceof Error ? o.signal.reason : new Error('batch search aborted'));
+        if (next >= topics.length) return;
+        const i = next++;
+        w.postMessage({ type: 'search', i, text: topics[i].text, k: o.k, ...(o.approx ? { approx: o.approx } : {}) });
+      };
+      // Hand results on in topic order, one at a time (onTopic may write to a file).
+      const emit = async () => {
+        if (emitting) return;
+        emitting = true;
+        try {
+          while (!failed && done.has(emitted)) {
+            const r = done.get(emitted)!;
+            done.delete(emitted);
+            await onTopic(emitted, r.hits, r.ms);
+            emitted++;
+          }
+          if (!failed && emitted === topics.length) resolve();
+        } catch (e) {
+          fail(e as Error);
+        } finally {
+          emitting = false;
+        }
+        if (!failed && done.has(emitted)) void emit();
+      };
+      for (let t = 0; t < n; t++) {
+        const w = spawnWorker(import.meta.url, './search-worker.js');
+        workers.push(w);
+        w.on('message', (m: Out) => {
+          if (m.type === 'error') return fail(toError(m));
+          if (m.type === 'ready') return give(w);
+          done.set(m.i, { hits: m.hits, ms: m.ms });
+          give(w);
+          void emit();
+        });
+        w.on('error', (e) => fail(e));
+        w.on('exit', (code) => {
+          if (code !== 0) fail(new Error(`batch-search worker exited with code ${code}`));
+        });
+        w.postMessage({ type: 'open', index: source.index, method: source.method, options });
+      }
+    });
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+}
