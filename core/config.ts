@@ -19,6 +19,7 @@ import { errors } from './errors.js';
 import { registerSecret } from './log.js';
 import { redactUrl, urlSecrets } from './url-credentials.js';
 import { applyProviderPreset, LLM_PROVIDERS } from './llm/providers.js';
+import { DEFAULT_MAX_REPLY_BYTES } from './llm/bounded-reply.js';
 
 export const CONFIG_FILE_NAME = 'lexcase.config.json';
 
@@ -41,6 +42,8 @@ export const llmConfigSchema = z
     maxTokens: z.number().int().positive().optional(),
     /** Per request (each retry gets a fresh one); a request that times out is retried like a 5xx. */
     timeoutMs: z.number().int().positive().default(120_000),
+    /** Most bytes of one reply read (decompressed); a larger reply fails that request, not the run (core/llm/bounded-reply.ts). */
+    maxReplyBytes: z.number().int().positive().default(DEFAULT_MAX_REPLY_BYTES),
     /**
      * How structured outputs (votes, judgements, arguments) are requested: json_schema
      * (response_format, the default), tool (a forced tool call) or prompt (JSON asked for in the
@@ -97,6 +100,7 @@ const ENV: EnvSpec[] = [
   { key: 'maxTokens', vars: ['LEXCASE_LLM_MAX_TOKENS'], kind: 'int' },
   { key: 'topP', vars: ['LEXCASE_LLM_TOP_P'], kind: 'number' },
   { key: 'timeoutMs', vars: ['LEXCASE_LLM_TIMEOUT_MS'], kind: 'int' },
+  { key: 'maxReplyBytes', vars: ['LEXCASE_LLM_MAX_REPLY_BYTES'], kind: 'int' },
   { key: 'maxRetries', vars: ['LEXCASE_LLM_MAX_RETRIES'], kind: 'int' },
   { key: 'retryBaseMs', vars: ['LEXCASE_LLM_RETRY_BASE_MS'], kind: 'int' },
   { key: 'concurrency', vars: ['LEXCASE_LLM_CONCURRENCY'], kind: 'int' },

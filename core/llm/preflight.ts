@@ -18,6 +18,7 @@
 import type { LlmConfig } from '../config.js';
 import { closestName } from '../did-you-mean.js';
 import { errors } from '../errors.js';
+import { DEFAULT_MAX_REPLY_BYTES, LLM_REPLY_SETTING, readBoundedText, ReplyTooLargeError } from './bounded-reply.js';
 
 export interface PreflightResult {
   /** How the model was confirmed: listed by GET /models, or answered a 1-token completion. */
@@ -76,8 +77,9 @@ export async function preflightLlm(cfg: LlmConfig, o: PreflightOptions = {}): Pr
   const send = async (method: 'GET' | 'POST', path: string, body: unknown, timeoutMs: number): Promise<Answer> => {
     try {
       const res = await doFetch(`${base}${path}`, { method, headers, ...(body ? { body: JSON.stringify(body) } : {}), signal: AbortSignal.timeout(timeoutMs) });
-      return { status: res.status, text: await res.text() };
+      return { status: res.status, text: await readBoundedText(res, cfg.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES, LLM_REPLY_SETTING) };
     } catch (e) {
+      if (e instanceof ReplyTooLargeError) throw errors.llmUnavailable(`${where}, ${method} ${path}: ${e.message}`, endpointHint);
       const why = causeOf(e);
       throw errors.llmUnavailable(
         why === 'timeout' ? `${where} did not answer ${method} ${path} within ${(timeoutMs / 1000).toFixed(0)} s` : `${where} is not reachable (${why})`,
