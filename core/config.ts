@@ -10,12 +10,12 @@
  *            "temperature": 0, "timeoutMs": 60000, "concurrency": 4 } }
  * ```
  */
-import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { errors } from './errors.js';
+import { readRegularFile } from './read-regular.js';
 import { registerSecret } from './log.js';
 import { redactUrl, urlSecrets } from './url-credentials.js';
 import { applyProviderPreset, LLM_PROVIDERS } from './llm/providers.js';
@@ -157,8 +157,14 @@ export async function loadConfig(opts: { file?: string; env?: NodeJS.ProcessEnv;
   let extra: Record<string, unknown> = {};
   if (file) {
     let json: unknown;
+    let text: string;
     try {
-      json = JSON.parse(await readFile(file, 'utf8'));
+      text = await readRegularFile(file); // a FIFO is refused, never waited on
+    } catch (e) {
+      throw errors.configInvalid(file, '(file)', (e as NodeJS.ErrnoException).code === 'ENOTREGULAR' ? 'not a regular file (a FIFO, socket or device): not read' : `cannot be read: ${(e as Error).message}`);
+    }
+    try {
+      json = JSON.parse(text);
     } catch (e) {
       throw errors.configInvalid(file, '(file)', `not valid JSON: ${(e as Error).message}`);
     }
