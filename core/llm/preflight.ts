@@ -41,6 +41,15 @@ interface Answer {
 
 const trimSlash = (u: string) => u.replace(/\/+$/, '');
 
+const hasUserinfo = (u: string): boolean => {
+  try {
+    const p = new URL(u);
+    return !!p.username || !!p.password;
+  } catch {
+    return false;
+  }
+};
+
 function serverMessage(text: string): string {
   try {
     const j = JSON.parse(text);
@@ -69,6 +78,12 @@ export async function preflightLlm(cfg: LlmConfig, o: PreflightOptions = {}): Pr
   const doFetch = o.fetch ?? fetch;
   const headers: Record<string, string> = { authorization: `Bearer ${cfg.apiKey ?? 'no-key'}`, 'content-type': 'application/json' };
   const where = `the LLM endpoint ${base}`;
+  // fetch refuses a URL holding user:pass@ ("Request cannot be constructed …"): say so, not "not reachable"
+  if (hasUserinfo(base))
+    throw errors.llmUnavailable(
+      `${where} holds a user name and password (user:pass@), which lexcase's HTTP client cannot send`,
+      'take them out of the URL; give the key in LEXCASE_LLM_API_KEY (or --api-key-env VAR): it is sent as "Authorization: Bearer KEY"',
+    );
   const endpointHint = 'check --endpoint / LEXCASE_LLM_BASE_URL / llm.baseUrl in lexcase.config.json, and that the server is running (LEXCASE_LLM_PREFLIGHT=0 skips this check)';
   const keyHint = cfg.apiKey
     ? 'check the key in LEXCASE_LLM_API_KEY (or the variable --api-key-env names, or llm.apiKey)'

@@ -175,6 +175,8 @@ export async function openQueryService(o: QueryServiceOptions): Promise<QuerySer
       const q = parseInput(evidenceInput, input, 'find_evidence');
       const en = pick(q.index);
       const llm = evidenceModel(q.mode, o.llm);
+      // the surface's own words (a field, not a CLI flag): /v1 answers 400, MCP a tool error
+      if (q.stance === 'against' && !llm && !q.facts.trim()) throw errors.invalidInput('facts', 'offline counter-evidence (stance "against" without an LLM) needs the facts of the case: give facts');
       const r = await evidenceFor(en.ix, { hypothesis: q.hypothesis, facts: q.facts, against: q.stance === 'against', k: q.k, llm, ...(signal ? { signal } : {}) });
       return {
         index: en.name,
