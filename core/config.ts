@@ -10,15 +10,16 @@
  *            "temperature": 0, "timeoutMs": 60000, "concurrency": 4 } }
  * ```
  */
-import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { errors } from './errors.js';
+import { readRegularFile } from './read-regular.js';
 import { registerSecret } from './log.js';
 import { redactUrl, registerUrlSecrets } from './url-credentials.js';
 import { applyProviderPreset, LLM_PROVIDERS } from './llm/providers.js';
+import { DEFAULT_MAX_REPLY_BYTES } from './llm/bounded-reply.js';
 
 export const CONFIG_FILE_NAME = 'lexcase.config.json';
 
@@ -41,6 +42,8 @@ export const llmConfigSchema = z
     maxTokens: z.number().int().positive().optional(),
     /** Per request (each retry gets a fresh one); a request that times out is retried like a 5xx. */
     timeoutMs: z.number().int().positive().default(120_000),
+    /** Most bytes of one reply read (decompressed); a larger reply fails that request, not the run (core/llm/bounded-reply.ts). */
+    maxReplyBytes: z.number().int().positive().default(DEFAULT_MAX_REPLY_BYTES),
     /**
      * How structured outputs (votes, judgements, arguments) are requested: json_schema
      * (response_format, the default), tool (a forced tool call) or prompt (JSON asked for in the
@@ -97,6 +100,7 @@ const ENV: EnvSpec[] = [
   { key: 'maxTokens', vars: ['LEXCASE_LLM_MAX_TOKENS'], kind: 'int' },
   { key: 'topP', vars: ['LEXCASE_LLM_TOP_P'], kind: 'number' },
   { key: 'timeoutMs', vars: ['LEXCASE_LLM_TIMEOUT_MS'], kind: 'int' },
+  { key: 'maxReplyBytes', vars: ['LEXCASE_LLM_MAX_REPLY_BYTES'], kind: 'int' },
   { key: 'maxRetries', vars: ['LEXCASE_LLM_MAX_RETRIES'], kind: 'int' },
   { key: 'retryBaseMs', vars: ['LEXCASE_LLM_RETRY_BASE_MS'], kind: 'int' },
   { key: 'concurrency', vars: ['LEXCASE_LLM_CONCURRENCY'], kind: 'int' },
@@ -153,8 +157,14 @@ export async function loadConfig(opts: { file?: string; env?: NodeJS.ProcessEnv;
   let extra: Record<string, unknown> = {};
   if (file) {
     let json: unknown;
+    let text: string;
     try {
-      json = JSON.parse(await readFile(file, 'utf8'));
+      text = await readRegularFile(file); // a FIFO is refused, never waited on
+    } catch (e) {
+      throw errors.configInvalid(file, '(file)', (e as NodeJS.ErrnoException).code === 'ENOTREGULAR' ? 'not a regular file (a FIFO, socket or device): not read' : `cannot be read: ${(e as Error).message}`);
+    }
+    try {
+      json = JSON.parse(text);
     } catch (e) {
       throw errors.configInvalid(file, '(file)', `not valid JSON: ${(e as Error).message}`);
     }

@@ -103,6 +103,20 @@ export const errors = {
   /** A topics / qrels / run file that does not exist or cannot be read. */
   fileNotFound: (what: string, file: string) => new LexcaseError('NOT_FOUND', `${what} not found: ${file}`, { file }),
 
+  /** A path given as a file (a run, qrels, topics file) that is a directory (or a FIFO, a device): not "not found". */
+  notAFile: (what: string, file: string, isa: 'a directory' | 'not a regular file') =>
+    new LexcaseError('NOT_FOUND', `${what} ${file} is ${isa === 'a directory' ? 'a directory, not a file' : 'not a regular file (a FIFO, socket or device)'}`, { file, hint: isa === 'a directory' ? `give the ${what} inside it` : undefined }),
+
+  recipeNotFound: (name: string, file: string, known: string[]) =>
+    new LexcaseError('NOT_FOUND', `recipe "${name}" not found: ${file}`, { file, hint: `${didYouMean(name, known)}recipes: ${known.join(', ')} (\`lexcase reproduce\` lists them); or give a path to a recipe .json` }),
+
+  /** A corpus folder that holds no passages file (not "corpus not found": the folder is there). */
+  corpusFolderEmpty: (dir: string, names: readonly string[]) =>
+    new LexcaseError('CORPUS_NOT_FOUND', `${dir} is a folder without a passages file (looked for ${names.join(', ')})`, {
+      file: dir,
+      hint: 'pass the passages file itself (.jsonl, .jsonl.gz, .csv, .tsv or .parquet), or name it passages.jsonl in the folder',
+    }),
+
   corpusNotFound: (nameOrPath: string, known: string[] = []) =>
     new LexcaseError('CORPUS_NOT_FOUND', `corpus not found: ${nameOrPath}`, {
       hint: known.length ? `${didYouMean(nameOrPath, known)}bundled corpora: ${known.join(', ')}; or pass a path to a .jsonl, .csv, .tsv or .parquet file` : undefined,
@@ -111,11 +125,17 @@ export const errors = {
   duplicateId: (id: string, file?: string, line?: number) =>
     new LexcaseError('DUPLICATE_ID', `${where(file, line)}duplicate passage id "${id}"`, { file, line, field: 'id' }),
 
-  indexMissing: (dir: string) =>
-    new LexcaseError('INDEX_MISSING', `no lexcase index at ${dir} (manifest.json not found)`, {
-      file: dir,
-      hint: `build one with: lexcase index build <corpus> --out ${dir}`,
-    }),
+  /** `isFile`: `dir` is a file (a corpus given as --index): say so, and never suggest building into it. */
+  indexMissing: (dir: string, isFile = false) =>
+    isFile
+      ? new LexcaseError('INDEX_MISSING', `${dir} is a file, not a lexcase index (an index is a directory holding manifest.json)`, {
+          file: dir,
+          hint: `give the index directory; to build one from this file: lexcase index build ${dir} --out DIR`,
+        })
+      : new LexcaseError('INDEX_MISSING', `no lexcase index at ${dir} (manifest.json not found)`, {
+          file: dir,
+          hint: `build one with: lexcase index build <corpus> --out ${dir}`,
+        }),
 
   indexIncompatible: (dir: string, message: string) =>
     new LexcaseError('INDEX_INCOMPATIBLE', `index at ${dir} is incompatible: ${message}`, {

@@ -38,20 +38,27 @@ async function kind(path: string): Promise<'file' | 'dir' | undefined> {
   }
 }
 
+const FOLDER_FILES = ['passages.jsonl', 'passages.jsonl.gz', 'passages.csv', 'passages.tsv', 'passages.parquet'];
+
 /** Resolve a directory to its passages file; undefined when there is none. */
 export async function resolvePassageFile(path: string): Promise<string | undefined> {
   const k = await kind(path);
   if (k === 'file') return path;
   if (k !== 'dir') return undefined;
-  for (const name of ['passages.jsonl', 'passages.jsonl.gz', 'passages.csv', 'passages.tsv', 'passages.parquet']) {
+  for (const name of FOLDER_FILES) {
     if ((await kind(join(path, name))) === 'file') return join(path, name);
   }
   return undefined;
 }
 
+/** The error for a path `resolvePassageFile` found nothing at: a folder without a passages file says so; anything else is CORPUS_NOT_FOUND. */
+export async function noPassageFile(path: string, known: string[] = []): Promise<Error> {
+  return (await kind(path)) === 'dir' ? errors.corpusFolderEmpty(path, FOLDER_FILES) : errors.corpusNotFound(path, known);
+}
+
 export async function* loadPassageFile(path: string, opts: FileLoadOptions = {}): AsyncGenerator<Passage> {
   const file = await resolvePassageFile(path);
-  if (!file) throw errors.corpusNotFound(path);
+  if (!file) throw await noPassageFile(path);
   const format = opts.format ?? formatFromPath(file);
   if (!format) {
     throw errors.usage(`cannot tell the format of ${file} from its extension`, `pass --format ${PASSAGE_FORMATS.join('|')}`);

@@ -7,13 +7,9 @@ import { errors } from '../core/errors.js';
 import { readLines, type Line } from './read-lines.js';
 
 export async function* readNamedLines(what: string, file: string): AsyncGenerator<Line> {
-  let isFile = false;
-  try {
-    isFile = (await stat(file)).isFile();
-  } catch {
-    isFile = false;
-  }
-  if (!isFile) throw errors.fileNotFound(what, file);
+  const s = await stat(file).catch(() => undefined);
+  if (!s) throw errors.fileNotFound(what, file);
+  if (!s.isFile()) throw errors.notAFile(what, file, s.isDirectory() ? 'a directory' : 'not a regular file');
   yield* readLines(file);
 }
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { errors } from '../core/errors.js';
 import { openBytes, assertReadableFile } from './read-lines.js';
 import { loadJsonlPassages, readJsonl } from './jsonl.js';
-import { loadPassageFile, resolvePassageFile, type FileLoadOptions } from './load-passages.js';
+import { loadPassageFile, noPassageFile, resolvePassageFile, type FileLoadOptions } from './load-passages.js';
 import { CORPORA, DATA_DIR, DATASETS, corpusNames, datasetNames, isBundledCorpus, type DatasetInfo } from './catalog.js';
 import { DEFAULT_SPLIT_SEED, selectSplit, splitSizes } from './splits.js';
 import { readCsvRows } from './csv.js';
@@ -42,7 +42,7 @@ export async function* loadPassages(nameOrPath: string, opts: LoadPassagesOption
       for await (const p of loadJsonlPassages(join(DATA_DIR, part.file), { source: part.source })) yield tick(p);
     }
   } else {
-    if (!(await resolvePassageFile(nameOrPath))) throw errors.corpusNotFound(nameOrPath, corpusNames());
+    if (!(await resolvePassageFile(nameOrPath))) throw await noPassageFile(nameOrPath, corpusNames());
     for await (const p of loadPassageFile(nameOrPath, opts)) yield tick(p);
   }
   opts.onProgress?.(n);

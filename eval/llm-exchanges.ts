@@ -20,13 +20,13 @@
  * runs anything.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { readRegularFile } from '../core/read-regular.js';
 import { join } from 'node:path';
 import { errors } from '../core/errors.js';
 import { exchangeHashes, type Exchange } from '../core/llm/record-replay.js';
 import { redactValue } from '../core/redact-value.js';
-import { readConfig, readResults, traceFileName, writeJsonAtomic } from './run-dir.js';
+import { readConfig, readResults, readRunFile, traceFileName, writeJsonAtomic } from './run-dir.js';
 import type { ResultRecord } from './types.js';
 
 export const exchangesDir = (runDir: string) => join(runDir, 'llm');
@@ -68,11 +68,12 @@ function checkHashes(x: Exchange, file: string, line: number): void {
 export async function readExchanges(runDir: string, id: string): Promise<Exchange[]> {
   const file = exchangesPath(runDir, id);
   if (!existsSync(file)) return [];
-  return readExchangeFile(file);
+  return readExchangeFile(runDir, file);
 }
 
-async function readExchangeFile(file: string): Promise<Exchange[]> {
-  const lines = (await readFile(file, 'utf8')).split('\n');
+/** A FIFO, socket or device in the recording is refused (RUN_INVALID), never waited on (readRunFile). */
+async function readExchangeFile(runDir: string, file: string): Promise<Exchange[]> {
+  const lines = (await readRunFile(runDir, file)).split('\n');
   return lines.flatMap((l, i) => {
     if (!l.trim()) return [];
     let x: Exchange;
@@ -90,7 +91,7 @@ async function readExchangeFile(file: string): Promise<Exchange[]> {
 export async function verifyExchanges(runDir: string): Promise<void> {
   const dir = exchangesDir(runDir);
   const files = existsSync(dir) ? (await readdir(dir)).filter((f) => f.endsWith('.jsonl')).sort() : [];
-  for (const f of files) await readExchangeFile(join(dir, f));
+  for (const f of files) await readExchangeFile(runDir, join(dir, f));
 }
 
 export async function writeModelSettings(runDir: string, settings: Record<string, unknown>): Promise<void> {
@@ -102,8 +103,9 @@ export async function writeModelSettings(runDir: string, settings: Record<string
 export async function readModelSettings(runDir: string): Promise<Record<string, unknown>> {
   const file = modelSettingsPath(runDir);
   if (!existsSync(file)) throw errors.runInvalid(runDir, `holds no LLM recording (${file} is missing): only runs made with an LLM by this version of lexcase can be replayed`);
+  const text = await readRunFile(runDir, file);
   try {
-    return JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    return JSON.parse(text) as Record<string, unknown>;
   } catch (e) {
     throw errors.fileParse(file, undefined, `not valid JSON: ${(e as Error).message}`);
   }

@@ -154,10 +154,23 @@ export function parseResults(text: string, file = RUN_FILES.results): ParsedResu
   return { records, validBytes, droppedTail: false };
 }
 
+/**
+ * The text of a file of run dir `dir` (core/read-regular.ts: a FIFO, socket or device is never
+ * opened for a blocking read): anything but a regular file is RUN_INVALID naming it.
+ */
+export async function readRunFile(dir: string, file: string): Promise<string> {
+  try {
+    return await readRegularFile(file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOTREGULAR') throw errors.runInvalid(dir, `${file} is not a regular file (a FIFO, socket or device); a run dir holds only files: not read`);
+    throw e;
+  }
+}
+
 export async function readResults(dir: string): Promise<ParsedResults> {
   const file = resultsPath(dir);
   if (!existsSync(file)) return { records: [], validBytes: 0, droppedTail: false };
-  return parseResults(await readRegularFile(file), file);
+  return parseResults(await readRunFile(dir, file), file);
 }
 
 /**
@@ -167,7 +180,7 @@ export async function readResults(dir: string): Promise<ParsedResults> {
 export async function repairResults(dir: string): Promise<ResultRecord[]> {
   const file = resultsPath(dir);
   if (!existsSync(file)) return [];
-  const text = await readRegularFile(file);
+  const text = await readRunFile(dir, file);
   const parsed = parseResults(text, file);
   if (parsed.droppedTail) await truncate(file, parsed.validBytes);
   else if (text.length > 0 && !text.endsWith('\n')) await appendFile(file, '\n');
@@ -197,8 +210,9 @@ export async function ensureRunDir(dir: string): Promise<void> {
 export async function readConfig(dir: string): Promise<Record<string, unknown> | undefined> {
   const file = configPath(dir);
   if (!existsSync(file)) return undefined;
+  const text = await readRunFile(dir, file);
   try {
-    return JSON.parse(await readRegularFile(file));
+    return JSON.parse(text);
   } catch (e) {
     throw errors.runInvalid(dir, `config.json is not valid JSON: ${(e as Error).message}`);
   }

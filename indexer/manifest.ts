@@ -8,6 +8,7 @@
  *
  * Sections are owned by the module that writes them; this file only fixes the envelope.
  */
+import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -26,7 +27,7 @@ export async function readManifest(dir: string): Promise<Manifest> {
   try {
     raw = await readFile(join(dir, 'manifest.json'), 'utf8');
   } catch {
-    throw errors.indexMissing(dir);
+    throw errors.indexMissing(dir, statSync(dir, { throwIfNoEntry: false })?.isFile() ?? false);
   }
   let json: unknown;
   try {

@@ -4,6 +4,7 @@
  * value; a rebuilt index (a new manifest) is reopened and the stale value closed in the background.
  * A failed open is not kept. Used by retrieval/open.ts and retrieval/hit-text.ts.
  */
+import { statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { errors } from '../core/errors.js';
@@ -26,7 +27,7 @@ export function manifestKeyedCache<T>(open: (absDir: string) => Promise<T>, clos
         const s = await stat(join(abs, 'manifest.json'));
         key = `${s.mtimeMs}:${s.ino}:${s.size}`;
       } catch {
-        throw errors.indexMissing(dir);
+        throw errors.indexMissing(dir, statSync(dir, { throwIfNoEntry: false })?.isFile() ?? false);
       }
       const hit = entries.get(abs);
       if (hit && hit.key === key) return hit.value;

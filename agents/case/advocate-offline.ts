@@ -92,7 +92,7 @@ export async function runOfflineAdvocate(o: OfflineAdvocateOptions): Promise<Adv
   const depth = o.depth ?? 100;
   const methods = offlineMethods(o.retrievers, o.methods);
   if (stance === 'against' && !o.facts.trim())
-    throw errors.usage('offline counter-evidence needs the facts of the case', 'pass --facts TEXT or --question ID (or configure an LLM)');
+    throw errors.usage('offline counter-evidence needs the facts of the case', 'give the facts (or configure an LLM)');
   const calls: ToolCallRecord[] = [];
   if (stance === 'for') return runForAdvocate(o, depth, calls);
   const query = `${o.facts}\n${o.hypothesis.text}`;

@@ -11,6 +11,7 @@ import { llmConfigured, type LlmConfig } from '../config.js';
 import { errors } from '../errors.js';
 import { registerSecret } from '../log.js';
 import { registerUrlSecrets } from '../url-credentials.js';
+import { boundedFetch, DEFAULT_MAX_REPLY_BYTES } from './bounded-reply.js';
 import { LexcaseChatOpenAI, type LlmStats } from './chat-openai.js';
 import { DiskCache } from './disk-cache.js';
 import { clientEndpoint, endpointIdentity } from './endpoint.js';
@@ -50,7 +51,8 @@ export function createChatModel(cfg: LlmConfig, opts: CreateChatModelOptions = {
       ...(cfg.maxTokens !== undefined ? { maxTokens: cfg.maxTokens } : {}),
       ...(cfg.topP !== undefined ? { topP: cfg.topP } : {}),
       timeout: cfg.timeoutMs,
-      configuration: clientEndpoint(cfg.baseUrl),
+      // Every reply's body is counted as it is read, decompressed: past maxReplyBytes the request fails (bounded-reply.ts).
+      configuration: { ...clientEndpoint(cfg.baseUrl), fetch: boundedFetch(cfg.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES) },
       ...(strictTools ? { supportsStrictToolCalling: true } : {}),
     },
     {

@@ -20,6 +20,7 @@ import { closestName } from '../did-you-mean.js';
 import { errors } from '../errors.js';
 import { redactUrl } from '../url-credentials.js';
 import { endpointUrl } from './endpoint.js';
+import { DEFAULT_MAX_REPLY_BYTES, LLM_REPLY_SETTING, readBoundedText, ReplyTooLargeError } from './bounded-reply.js';
 
 export interface PreflightResult {
   /** How the model was confirmed: listed by GET /models, or answered a 1-token completion. */
@@ -41,6 +42,15 @@ interface Answer {
 }
 
 const trimSlash = (u: string) => u.replace(/\/+$/, '');
+
+const hasUserinfo = (u: string): boolean => {
+  try {
+    const p = new URL(u);
+    return !!p.username || !!p.password;
+  } catch {
+    return false;
+  }
+};
 
 function serverMessage(text: string): string {
   try {
@@ -70,6 +80,12 @@ export async function preflightLlm(cfg: LlmConfig, o: PreflightOptions = {}): Pr
   const doFetch = o.fetch ?? fetch;
   const headers: Record<string, string> = { authorization: `Bearer ${cfg.apiKey ?? 'no-key'}`, 'content-type': 'application/json' };
   const where = `the LLM endpoint ${trimSlash(redactUrl(base))}`;
+  // fetch refuses a URL holding user:pass@ ("Request cannot be constructed …"): say so, not "not reachable"
+  if (hasUserinfo(base))
+    throw errors.llmUnavailable(
+      `${where} holds a user name and password (user:pass@), which lexcase's HTTP client cannot send`,
+      'take them out of the URL; give the key in LEXCASE_LLM_API_KEY (or --api-key-env VAR): it is sent as "Authorization: Bearer KEY"',
+    );
   const endpointHint = 'check --endpoint / LEXCASE_LLM_BASE_URL / llm.baseUrl in lexcase.config.json, and that the server is running (LEXCASE_LLM_PREFLIGHT=0 skips this check)';
   const keyHint = cfg.apiKey
     ? 'check the key in LEXCASE_LLM_API_KEY (or the variable --api-key-env names, or llm.apiKey)'
@@ -78,8 +94,9 @@ export async function preflightLlm(cfg: LlmConfig, o: PreflightOptions = {}): Pr
   const send = async (method: 'GET' | 'POST', path: string, body: unknown, timeoutMs: number): Promise<Answer> => {
     try {
       const res = await doFetch(endpointUrl(base, path), { method, headers, ...(body ? { body: JSON.stringify(body) } : {}), signal: AbortSignal.timeout(timeoutMs) });
-      return { status: res.status, text: await res.text() };
+      return { status: res.status, text: await readBoundedText(res, cfg.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES, LLM_REPLY_SETTING) };
     } catch (e) {
+      if (e instanceof ReplyTooLargeError) throw errors.llmUnavailable(`${where}, ${method} ${path}: ${e.message}`, endpointHint);
       const why = causeOf(e);
       throw errors.llmUnavailable(
         why === 'timeout' ? `${where} did not answer ${method} ${path} within ${(timeoutMs / 1000).toFixed(0)} s` : `${where} is not reachable (${why})`,

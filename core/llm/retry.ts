@@ -30,6 +30,7 @@ export function failureReason(e: unknown): string {
   const err = e as { name?: string; message?: string; code?: string; cause?: { code?: string } };
   const name = err?.name ?? '';
   const msg = err?.message ?? String(e);
+  if (name === 'ReplyTooLargeError') return 'reply too large';
   if (name === 'AbortError' || /aborted/i.test(msg) && !/timed? ?out/i.test(msg)) return 'aborted';
   if (/timeout/i.test(name) || /timed? ?out/i.test(msg)) return 'timeout';
   if (name === 'MalformedReplyError' || name === 'SyntaxError' || /JSON|Unexpected token|Unexpected end/i.test(msg)) return 'malformed response';

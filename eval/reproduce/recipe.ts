@@ -13,7 +13,7 @@
  * a TREC collection the user supplies with --data, offline: trec-run.ts); `args` are that command's
  * flags without the dashes (`{ "mode": "bm25-rag", "k": 3 }` → `--mode bm25-rag --k 3`).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { errors } from '../../core/errors.js';
@@ -143,11 +143,16 @@ export function parseRecipe(value: unknown, file: string): Recipe {
   throw errors.fileParse(file, undefined, `recipe field ${field || '(root)'}: ${issue.message}`, 'see docs/reproductions.md for the recipe format');
 }
 
+/** The names of the bundled recipes (recipes/*.json). */
+export function recipeNames(): string[] {
+  return readdirSync(recipesDir()).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
+}
+
 /** The recipe file for a name (`case-table3`) or a path (`./my-recipe.json`). */
 export function recipeFile(nameOrPath: string): string {
   if (existsSync(nameOrPath) && nameOrPath.endsWith('.json')) return nameOrPath;
   const file = join(recipesDir(), `${nameOrPath.replace(/\.json$/, '')}.json`);
-  if (!existsSync(file)) throw errors.fileNotFound(`recipe "${nameOrPath}"`, file);
+  if (!existsSync(file)) throw errors.recipeNotFound(nameOrPath, file, recipeNames());
   return file;
 }
 

@@ -9,14 +9,15 @@ export function isEmbedderProvider(x: string): x is EmbedderProvider {
   return (EMBEDDER_PROVIDERS as readonly string[]).includes(x);
 }
 
-export async function createEmbedder(spec: EmbedderSpec): Promise<Embedder> {
+/** `signal` aborts what creating the embedder waits on (the openai embedder's dimension probe). */
+export async function createEmbedder(spec: EmbedderSpec, opts: { signal?: AbortSignal } = {}): Promise<Embedder> {
   switch (spec.provider) {
     case 'use-lite':
       return (await import('./use-lite.js')).createUseLiteEmbedder(spec);
     case 'transformers':
       return (await import('./transformers.js')).createTransformersEmbedder(spec);
     case 'openai':
-      return (await import('./openai.js')).createOpenAIEmbedder(spec);
+      return (await import('./openai.js')).createOpenAIEmbedder(spec, opts.signal);
     default:
       throw errors.usage(`unknown embedder "${String((spec as { provider: unknown }).provider)}"`, `use one of: ${EMBEDDER_PROVIDERS.join(', ')}`);
   }
@@ -28,8 +29,11 @@ export function parseEmbedderSpec(provider: string, extra: Omit<EmbedderSpec, 'p
   return { provider, ...extra };
 }
 
-/** The part of a spec that is safe to record in a manifest (never apiKey; not use-lite's engine, which does not change the vectors). */
+/**
+ * The part of a spec that is safe to record in a manifest (never apiKey; not use-lite's engine, nor
+ * openai's timeout and reply cap: none of them changes the vectors).
+ */
 export function recordableSpec(spec: EmbedderSpec): Record<string, unknown> {
-  const { apiKey: _k, signal: _s, engine: _e, ...rest } = spec as EmbedderSpec & { signal?: unknown };
+  const { apiKey: _k, signal: _s, engine: _e, timeoutMs: _t, maxReplyBytes: _m, ...rest } = spec as EmbedderSpec & { signal?: unknown };
   return JSON.parse(JSON.stringify(rest));
 }

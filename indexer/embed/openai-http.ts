@@ -10,8 +10,10 @@
  * remembers that. Retries (connection errors, timeouts, 408/409/429/5xx, Retry-After) are the
  * LLM client's (core/llm/retry.ts), and so is each attempt's deadline (core/llm/deadline.ts
  * withDeadline: `timeoutMs` covers connecting, the headers and the whole body; an attempt past it
- * fails with a RequestDeadlineError, which the retry counts as a timeout).
+ * fails with a RequestDeadlineError, which the retry counts as a timeout). The reply's body is
+ * read under a cap on its (decompressed) bytes, `maxReplyBytes` (core/llm/bounded-reply.ts).
  */
+import { readBoundedText, ReplyTooLargeError } from '../../core/llm/bounded-reply.js';
 import { withDeadline } from '../../core/llm/deadline.js';
 import { withRetries } from '../../core/llm/retry.js';
 
@@ -25,8 +27,14 @@ export interface EmbeddingsRequest {
   dimensions?: number;
   maxRetries: number;
   timeoutMs: number;
+  /** Most bytes of one reply read (decompressed; default 128 MiB); past it the request fails (core/llm/bounded-reply.ts). */
+  maxReplyBytes?: number;
   signal?: AbortSignal;
 }
+
+export const EMBED_REPLY_SETTING = 'LEXCASE_EMBED_MAX_REPLY_BYTES';
+/** 128 MiB: a batch of 64 vectors of 3,072 floats is ~4 MB as JSON decimals. */
+export const DEFAULT_EMBED_MAX_REPLY_BYTES = 128 * 1024 * 1024;
 
 class HttpError extends Error {
   constructor(
@@ -66,11 +74,11 @@ async function once(r: EmbeddingsRequest, format: EncodingFormat, signal: AbortS
       body: JSON.stringify(body),
       signal,
     });
-    text = await res.text();
+    text = await readBoundedText(res, r.maxReplyBytes ?? DEFAULT_EMBED_MAX_REPLY_BYTES, EMBED_REPLY_SETTING);
   } catch (e) {
     // undici says only "fetch failed"; the reason (ECONNREFUSED, a timeout, …) is its cause.
     const c = (e as { cause?: { code?: string; message?: string } }).cause;
-    if (signal.aborted || !c) throw e;
+    if (signal.aborted || !c || e instanceof ReplyTooLargeError) throw e;
     throw Object.assign(new Error(`${(e as Error).message}: ${c.code ?? c.message}`, { cause: c }), { name: (e as Error).name });
   }
   if (!res.ok) throw new HttpError(res.status, res.headers, text);

@@ -4,17 +4,31 @@
  * embed on a laptop. Requests go out with Node's fetch and ask for base64 vectors
  * (openai-http.ts says why not LangChain's OpenAIEmbeddings); `concurrency` requests are in
  * flight at once, results in input order (batching.ts inBatches). Configuration: spec fields, else env
- * LEXCASE_EMBED_BASE_URL, LEXCASE_EMBED_MODEL, LEXCASE_EMBED_API_KEY. The key is registered as a
- * secret so it never reaches a log, and it is never recorded in the index manifest.
+ * LEXCASE_EMBED_BASE_URL, LEXCASE_EMBED_MODEL, LEXCASE_EMBED_API_KEY, LEXCASE_EMBED_TIMEOUT_MS (each
+ * attempt's deadline, default 120 s; `--embed-timeout`), LEXCASE_EMBED_MAX_REPLY_BYTES (default
+ * 128 MiB). The key is registered as a secret so it never reaches a log, and it is never recorded in
+ * the index manifest. Every request, the dimension probe included, ends when the caller's signal
+ * aborts (Ctrl-C, SIGTERM).
  */
 import { errors } from '../../core/errors.js';
 import { registerSecret } from '../../core/log.js';
 import { inBatches, l2normalize, truncateWords } from './batching.js';
-import { requestEmbeddings, type EncodingFormat } from './openai-http.js';
+import { DEFAULT_EMBED_MAX_REPLY_BYTES, EMBED_REPLY_SETTING, requestEmbeddings, type EncodingFormat } from './openai-http.js';
 import { prefixesFor, withPrefix } from './prefixes.js';
 import type { EmbedOptions, Embedder, EmbedderSpec } from './types.js';
 
-export async function createOpenAIEmbedder(spec: EmbedderSpec): Promise<Embedder> {
+/** A positive integer from the spec, else from the environment variable `name`, else `fallback`. */
+function setting(value: number | undefined, name: string, fallback: number): number {
+  if (value !== undefined) return value;
+  const raw = process.env[name]?.trim();
+  if (!raw) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) throw errors.configInvalid(undefined, name, `expected a positive integer, got "${raw}"`);
+  return n;
+}
+
+/** `signal` aborts the dimension probe (the one request made here). */
+export async function createOpenAIEmbedder(spec: EmbedderSpec, signal?: AbortSignal): Promise<Embedder> {
   const baseURL = spec.baseURL ?? process.env.LEXCASE_EMBED_BASE_URL;
   const model = spec.model ?? process.env.LEXCASE_EMBED_MODEL;
   const apiKey = spec.apiKey ?? process.env.LEXCASE_EMBED_API_KEY ?? (baseURL ? 'not-needed' : undefined);
@@ -25,6 +39,8 @@ export async function createOpenAIEmbedder(spec: EmbedderSpec): Promise<Embedder
     throw errors.embedderUnavailable('the openai embedder needs an endpoint or an API key', 'set LEXCASE_EMBED_BASE_URL (any OpenAI-compatible server) and/or LEXCASE_EMBED_API_KEY');
   }
   registerSecret(spec.apiKey ?? process.env.LEXCASE_EMBED_API_KEY); // the user's key; the placeholder lexcase sends to a local server is no secret
+  const timeoutMs = setting(spec.timeoutMs, 'LEXCASE_EMBED_TIMEOUT_MS', 120_000);
+  const maxReplyBytes = setting(spec.maxReplyBytes, EMBED_REPLY_SETTING, DEFAULT_EMBED_MAX_REPLY_BYTES);
   const batchSize = spec.batchSize ?? 64;
   const concurrency = Math.max(1, spec.concurrency ?? 4);
   const url = `${(baseURL ?? 'https://api.openai.com/v1').replace(/\/+$/, '')}/embeddings`;
@@ -33,10 +49,10 @@ export async function createOpenAIEmbedder(spec: EmbedderSpec): Promise<Embedder
   const prefixes = { ...prefixesFor(model), ...(spec.queryPrefix !== undefined ? { query: spec.queryPrefix } : {}), ...(spec.passagePrefix !== undefined ? { passage: spec.passagePrefix } : {}) };
 
   let dimension = spec.dimensions ?? 0;
-  const run = async (batch: string[], signal?: AbortSignal): Promise<Float32Array[]> => {
+  const run = async (batch: string[], signal: AbortSignal | undefined): Promise<Float32Array[]> => {
     let vecs: Float32Array[];
     try {
-      vecs = await requestEmbeddings({ url, apiKey, model, input: batch, dimensions: spec.dimensions, maxRetries: spec.maxRetries ?? 2, timeoutMs: 120_000, signal }, format);
+      vecs = await requestEmbeddings({ url, apiKey, model, input: batch, dimensions: spec.dimensions, maxRetries: spec.maxRetries ?? 2, timeoutMs, maxReplyBytes, signal }, format);
     } catch (e) {
       if (signal?.aborted) throw e;
       throw errors.embedderUnavailable(`embedding request to ${baseURL ?? 'api.openai.com'} failed: ${(e as Error).message.replace(/^LLM request failed: /, '')}`);
@@ -48,7 +64,7 @@ export async function createOpenAIEmbedder(spec: EmbedderSpec): Promise<Embedder
     }
     return vecs;
   };
-  if (!dimension) await run(['dimension']);
+  if (!dimension) await run(['dimension'], signal);
 
   return {
     id: `openai:${model}`,

@@ -46,6 +46,10 @@ export interface EmbedderSpec {
   apiKey?: string;
   /** openai: retries per request on connection errors / 429 / 5xx (default 2). */
   maxRetries?: number;
+  /** openai: each request attempt's deadline in ms (default env LEXCASE_EMBED_TIMEOUT_MS, else 120000); not recorded. */
+  timeoutMs?: number;
+  /** openai: most bytes of one reply read, decompressed (default env LEXCASE_EMBED_MAX_REPLY_BYTES, else 128 MiB); not recorded. */
+  maxReplyBytes?: number;
   /** openai: requested output dimension (for models that support it). */
   dimensions?: number;
   /** Texts per model call (provider default when absent). */

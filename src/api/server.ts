@@ -12,6 +12,7 @@ import { isLexcaseError } from '../../core/errors.js';
 import { log, redact } from '../../core/log.js';
 import { allowedHostNames, refuseReason } from '../../web/server/host-guard.js';
 import { HttpError, queryParams, readJsonBody, sendJson } from '../../web/server/http-util.js';
+import { requestLife } from '../../web/server/request-life.js';
 import { createScrubber } from '../../web/server/public-json.js';
 import type { IndexSpec } from '../service/index-specs.js';
 import type { QueryService } from '../service/query-service.js';
@@ -61,13 +62,13 @@ class ApiFailure extends Error {
   }
 }
 
-type Handler = (svc: QueryService, input: unknown, o: ApiServerOptions) => Promise<unknown> | unknown;
+type Handler = (svc: QueryService, input: unknown, o: ApiServerOptions, signal: AbortSignal) => Promise<unknown> | unknown;
 const HANDLERS: Record<ApiOperation['operationId'], Handler | undefined> = {
   listIndexes: (svc) => svc.listIndexes(),
   search: (svc, input) => svc.search(input as never),
   explain: (svc, input) => svc.explain(input as never),
   getPassage: (svc, input) => svc.getPassage(input as never),
-  findEvidence: (svc, input) => svc.findEvidence(input as never),
+  findEvidence: (svc, input, _o, signal) => svc.findEvidence(input as never, signal),
   listRuns: (_svc, _input, o) => listRunFigures(o.runs),
   getRun: (_svc, input, o) => runFigures(o.runs, input),
   openapi: undefined,
@@ -82,7 +83,7 @@ export async function startApiServer(svc: QueryService, o: ApiServerOptions = {}
   for (const op of API_OPERATIONS) byPath.set(op.path, (byPath.get(op.path) ?? new Map()).set(op.method.toUpperCase(), op));
   let port = -1;
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const handle = async (req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> => {
     if (!o.token) {
       const refused = refuseReason(req.headers, names, port);
       if (refused) throw new ApiFailure(403, 'FORBIDDEN', refused);
@@ -99,7 +100,7 @@ export async function startApiServer(svc: QueryService, o: ApiServerOptions = {}
     }
     if (o.token && !bearerOk(req.headers, o.token)) throw new ApiFailure(401, 'UNAUTHORIZED', 'missing or wrong bearer token (send "Authorization: Bearer TOKEN")', { 'www-authenticate': 'Bearer realm="lexcase"' });
     const input = op.method === 'post' ? await readJsonBody(req) : queryParams(url);
-    sendJson(res, 200, await HANDLERS[op.operationId]!(svc, input, o));
+    sendJson(res, 200, await HANDLERS[op.operationId]!(svc, input, o, signal));
   };
 
   const fail = (res: ServerResponse, e: unknown) => {
@@ -124,13 +125,29 @@ export async function startApiServer(svc: QueryService, o: ApiServerOptions = {}
     sendJson(res, status, body);
   };
 
+  // Requests whose connection closes before the reply (the client gave up, or close() below) are
+  // cancelled and logged as one line, or, while stopping, counted and reported once (request-life.ts).
+  let stopping = false;
+  const inFlight = new Set<ServerResponse>();
   const http = createServer((req, res) => {
-    handle(req, res).catch((e) => {
+    const life = requestLife(req, res);
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
+    handle(req, res, life.signal).catch((e) => {
+      if (life.gone(e)) return life.note('api', stopping);
       if (!res.headersSent) fail(res, e);
       else res.end();
     });
   });
   const l = await listen(http, o.port ?? 8080, host);
   port = l.port;
-  return { url: `${l.base}`, close: l.close };
+  return {
+    url: `${l.base}`,
+    close: async () => {
+      stopping = true;
+      const cancelled = inFlight.size;
+      await l.close();
+      if (cancelled) log.warn(`api: stopped with ${cancelled} request(s) in flight; they were cancelled`);
+    },
+  };
 }

@@ -10,6 +10,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { log, redact } from '../../core/log.js';
 import { allowedHostNames, refuseReason } from '../../web/server/host-guard.js';
 import { HttpError, readJsonBody } from '../../web/server/http-util.js';
+import { requestLife } from '../../web/server/request-life.js';
 import { listen } from '../api/listen.js';
 import { bearerOk } from '../api/auth.js';
 import type { QueryService } from '../service/query-service.js';
@@ -68,8 +69,15 @@ export async function startMcpHttp(svc: QueryService, o: McpHttpOptions = {}): P
     await transport.handleRequest(req, res, body);
   };
 
+  let stopping = false;
+  const inFlight = new Set<ServerResponse>();
   const http = createServer((req, res) => {
+    const life = requestLife(req, res);
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
     handle(req, res).catch((e) => {
+      // the client went away, or close() below dropped the connection: one line (request-life.ts), no stack
+      if (life.gone(e)) return life.note('mcp http', stopping);
       log.warn(`mcp http: ${redact((e as Error)?.stack ?? String(e))}`);
       if (!res.headersSent) jsonRpcError(res, 500, -32603, 'internal error (see the server log)');
       else res.end();
@@ -77,5 +85,13 @@ export async function startMcpHttp(svc: QueryService, o: McpHttpOptions = {}): P
   });
   const l = await listen(http, o.port ?? 0, host);
   port = l.port;
-  return { url: `${l.base}${MCP_PATH}`, close: l.close };
+  return {
+    url: `${l.base}${MCP_PATH}`,
+    close: async () => {
+      stopping = true;
+      const cancelled = inFlight.size;
+      await l.close();
+      if (cancelled) log.warn(`mcp http: stopped with ${cancelled} request(s) in flight; they were cancelled`);
+    },
+  };
 }

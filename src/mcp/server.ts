@@ -55,11 +55,16 @@ const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: 
 
 export function createMcpServer(svc: QueryService): McpServer {
   const server = new McpServer({ name: 'lexcase', version: VERSION }, { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {} } });
-  const run = async <T extends Record<string, unknown>>(f: () => Promise<T> | T, links?: (out: T) => ResourceLink[]): Promise<CallToolResult> => {
+  const run = async <T extends Record<string, unknown>>(f: () => Promise<T> | T, links?: (out: T) => ResourceLink[], signal?: AbortSignal): Promise<CallToolResult> => {
     let out: T;
     try {
       out = await f();
     } catch (e) {
+      // cancelled by the client (or its connection closed): one line, no stack; the SDK sends no reply to a cancelled call
+      if (signal?.aborted) {
+        log.warn('mcp: a find_evidence call was cancelled (the client cancelled it or closed the connection)');
+        throw new Error('cancelled');
+      }
       throw toolError(e);
     }
     return result(out, links?.(out));
@@ -105,7 +110,8 @@ export function createMcpServer(svc: QueryService): McpServer {
       outputSchema: evidenceOutput,
       annotations: { ...READ_ONLY, idempotentHint: false },
     },
-    async (args) => run(() => svc.findEvidence(args), (out) => out.evidence.map((e) => link(e.uri, e.id, undefined))),
+    // extra.signal: aborted when the client cancels the call or the connection closes
+    async (args, extra) => run(() => svc.findEvidence(args, extra.signal), (out) => out.evidence.map((e) => link(e.uri, e.id, undefined)), extra.signal),
   );
 
   server.registerResource(

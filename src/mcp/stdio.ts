@@ -1,15 +1,18 @@
 /**
  * `lexcase mcp` over stdio (what Claude Desktop and most MCP clients start): JSON-RPC on
  * stdin/stdout, every log line on stderr. Resolves when the client closes stdin or the process is
- * told to stop; the caller then closes the query service.
+ * told to stop; the caller then closes the query service. The transport (./stdio-transport.ts)
+ * answers a message over 10 MiB, or one that is not JSON, with a JSON-RPC error and goes on.
  */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { log, redact } from '../../core/log.js';
 import type { QueryService } from '../service/query-service.js';
 import { createMcpServer } from './server.js';
+import { LexcaseStdioTransport } from './stdio-transport.js';
 
 export async function serveMcpStdio(svc: QueryService, stdin: NodeJS.ReadableStream = process.stdin, stdout: NodeJS.WritableStream = process.stdout): Promise<void> {
   const server = createMcpServer(svc);
-  const transport = new StdioServerTransport(stdin as never, stdout as never);
+  const transport = new LexcaseStdioTransport(stdin, stdout);
+  transport.onerror = (e) => log.warn(`mcp: ${redact(e.message)}`); // one line on stderr (the client gets the JSON-RPC error)
   await new Promise<void>((resolveDone, reject) => {
     const done = () => {
       stdin.off('end', done);

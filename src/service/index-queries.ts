@@ -95,6 +95,8 @@ export interface EvidenceQuery {
   k: number;
   /** Run the LLM advocate with this model; none = the offline heuristic advocate. */
   llm?: BaseChatModel;
+  /** Cancels the advocate's LLM calls (the client went away, the server is stopping). */
+  signal?: AbortSignal;
 }
 
 /** One CASE advocate over the index: every method it has, fused offline or as the LLM's tools. */
@@ -109,6 +111,7 @@ export async function evidenceFor(ix: OpenedIndex, q: EvidenceQuery): Promise<Ev
     getPassage: ix.getPassage,
     llm: q.llm,
     tools: q.llm ? createRetrievalTools({ retrievers, docs: ix.docs, llm: q.llm, defaultK: q.k }) : undefined,
+    ...(q.signal ? { signal: q.signal } : {}),
   });
 }
 

@@ -48,7 +48,8 @@ export interface QueryService {
   search(input: SearchInput): Promise<SearchOutput>;
   explain(input: ExplainInput): Promise<ExplainOutput>;
   getPassage(input: PassageInput): Promise<PassageOutput>;
-  findEvidence(input: EvidenceInput): Promise<EvidenceOutput>;
+  /** `signal` cancels the advocate's LLM calls (the caller went away). */
+  findEvidence(input: EvidenceInput, signal?: AbortSignal): Promise<EvidenceOutput>;
   close(): Promise<void>;
 }
 
@@ -170,11 +171,13 @@ export async function openQueryService(o: QueryServiceOptions): Promise<QuerySer
       return { index: en.name, id: p.id, ...(p.title ? { title: p.title } : {}), ...(p.source ? { source: p.source } : {}), text: p.text, uri: passageUri(en.name, p.id) };
     },
 
-    async findEvidence(input) {
+    async findEvidence(input, signal) {
       const q = parseInput(evidenceInput, input, 'find_evidence');
       const en = pick(q.index);
       const llm = evidenceModel(q.mode, o.llm);
-      const r = await evidenceFor(en.ix, { hypothesis: q.hypothesis, facts: q.facts, against: q.stance === 'against', k: q.k, llm });
+      // the surface's own words (a field, not a CLI flag): /v1 answers 400, MCP a tool error
+      if (q.stance === 'against' && !llm && !q.facts.trim()) throw errors.invalidInput('facts', 'offline counter-evidence (stance "against" without an LLM) needs the facts of the case: give facts');
+      const r = await evidenceFor(en.ix, { hypothesis: q.hypothesis, facts: q.facts, against: q.stance === 'against', k: q.k, llm, ...(signal ? { signal } : {}) });
       return {
         index: en.name,
         hypothesis: r.hypothesis,

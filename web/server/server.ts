@@ -38,6 +38,7 @@ import { loadAssets, type Assets } from './assets.js';
 import { questionsQuerySchema, runQuestions, runTrace, traceQuerySchema } from './case-run-api.js';
 import { allowedHostNames, refuseReason } from './host-guard.js';
 import { HttpError, notFound, queryParams, readJsonBody, sendBytes, sendError, sendJson, validate } from './http-util.js';
+import { requestLife } from './request-life.js';
 import { openIndexContext, type IndexContext } from './index-context.js';
 import { createScrubber } from './public-json.js';
 import { findRun, listRuns } from './runs.js';
@@ -183,7 +184,9 @@ export async function startExplorer(opts: ExplorerOptions = {}): Promise<Explore
   };
 
   const server = createServer((req, res) => {
+    const life = requestLife(req, res);
     handle(req, res).catch((e) => {
+      if (life.gone(e)) return life.note('explorer', false); // the client went away: one line, no stack
       if (!res.headersSent) sendError(res, e, scrub.text);
       else res.end();
     });

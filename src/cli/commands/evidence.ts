@@ -71,6 +71,7 @@ export function register(program: Command): void {
         facts = factsOf(q);
       }
       const llm = await resolveLlm(flags);
+      if (flags.against && !llm.model && !facts.trim()) throw errors.usage('offline counter-evidence needs the facts of the case', 'pass --facts TEXT or --question ID (or configure an LLM)');
       const { findEvidence } = await import('../../../agents/case/find-evidence.js');
       const r = await findEvidence({
         hypothesis,

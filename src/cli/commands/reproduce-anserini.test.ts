@@ -10,7 +10,7 @@
  * real CACM as a child process and must print Anserini's published MAP and P30 to the 4th decimal.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -111,11 +111,13 @@ describe('lexcase reproduce anserini-cacm', () => {
     }
   }, 120_000);
 
-  it('without --data the runs fail, saying CACM is not bundled and where to get it', async () => {
+  it('without --data it stops at once, saying CACM is not bundled and where to get it, and writes no run dir (issue 37 item 17)', async () => {
     const r = await cli('reproduce', 'anserini-cacm', '--run-dir', join(dir, 'nodata'));
     expect(r.code).toBe(1); // nothing reproduced: a script must not read it as success
-    expect(r.stdout).toMatch(/`bm25` \(trec\): failed — the CACM recipe needs your copy of CACM: pass --data FOLDER/);
-    expect(r.stdout).toMatch(/not bundled \(no licence to redistribute it\)[\s\S]*anserini-tools/);
+    expect(r.stderr).toMatch(/^\[error\] the CACM recipe needs your copy of CACM: pass --data FOLDER/m);
+    expect(r.stderr).toMatch(/not bundled \(no licence to redistribute it\)[\s\S]*anserini-tools/);
+    expect(r.stderr.match(/not bundled/g)).toHaveLength(1);
+    expect(existsSync(join(dir, 'nodata'))).toBe(false);
   });
 
   it('refuses --scorer values it does not know and a lucene preset changed by another setting', async () => {

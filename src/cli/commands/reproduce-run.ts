@@ -6,7 +6,8 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CommanderError, type Command } from 'commander';
-import { loadRecipe, OFFLINE_SYSTEMS, recipesDir } from '../../../eval/reproduce/recipe.js';
+import { loadRecipe, OFFLINE_SYSTEMS, recipesDir, type Recipe } from '../../../eval/reproduce/recipe.js';
+import { locateCacm } from '../../../corpora/cacm.js';
 import { readReproduction, runGrid, type CommandRunner } from '../../../eval/reproduce/run-grid.js';
 import { parseShard, type Shard } from '../../../eval/reproduce/shard.js';
 import { closeSparseIndexes } from '../../../retrieval/open.js';
@@ -82,10 +83,25 @@ export function listRecipes(): { id: string; title: string; llm: boolean; data: 
     });
 }
 
+/** The error of a recipe run without the data only the user can supply: the collection's own (CACM: where to get it), else one naming needs.data. */
+function ownDataMissing(recipe: Recipe): Error {
+  const collections = new Set(recipe.runs.map((r) => (r.args as { collection?: unknown } | undefined)?.collection));
+  if (collections.has('cacm')) {
+    try {
+      locateCacm(undefined);
+    } catch (e) {
+      return e as Error;
+    }
+  }
+  return errors.usage(`recipe ${recipe.id} needs your own data: pass --data FOLDER`, recipe.needs.data.join('; '));
+}
+
 const ENV_KEYS = ['LEXCASE_LLM_BASE_URL', 'LEXCASE_LLM_MODEL', 'LEXCASE_LLM_API_KEY'] as const;
 
 export async function reproduce(name: string, f: ReproduceFlags, fullProgram: () => Promise<Command>) {
   const { recipe, text } = loadRecipe(name);
+  // a recipe that runs only on the user's own data stops here, once, before a run dir is written
+  if (recipe.needs.ownDataOnly && f.data === undefined && !f.replay) throw ownDataMissing(recipe);
   if (f.limit !== undefined && f.limit < 1) throw errors.usage(`--limit must be a positive integer, got ${f.limit}`);
   if (f.model && !f.endpoint && !process.env.LEXCASE_LLM_BASE_URL) throw errors.usage('--model needs --endpoint (or LEXCASE_LLM_BASE_URL)');
   const shard: Shard | undefined = f.shard ? parseShard(f.shard) : undefined;

@@ -61,6 +61,7 @@ export function register(program: Command): void {
     action(async (query: string | undefined, flags: SearchFlags, cmd: Command) => {
       if (flags.topics !== undefined) return runBatchSearch(query, flags, cmd);
       if (query === undefined) throw errors.usage('give a query (quoted) or --topics FILE --run-file OUT');
+      if (!query.trim()) throw errors.usage('the query is empty', 'give a query with at least one word (quoted), as /v1/search and MCP search require');
       const g = cmd.optsWithGlobals() as GlobalOpts;
       if (flags.k < 1) throw errors.invalidInput('-k', `expected a positive integer, got ${flags.k}`);
       const approx = approxFromFlags(flags);

@@ -52,6 +52,7 @@ export function register(program: Command): void {
       if ((flags.index?.length ?? 0) > 1) throw errors.usage('the explorer searches one --index; several go with --api');
       const index = flags.index?.[0];
       if (!index && !flags.runs) throw errors.usage('give --index DIR and/or --runs DIR');
+      if (flags.runs) await (await import('../../../web/server/runs-root.js')).checkRunsRoot(flags.runs);
       if (flags.host !== '127.0.0.1' && flags.host !== 'localhost' && flags.host !== '::1')
         log.warn(`binding to ${flags.host}: anyone who can reach this address can contest the argument graphs under --runs`);
       if (flags.host === '0.0.0.0' || flags.host === '::')
