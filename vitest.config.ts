@@ -6,7 +6,7 @@ const integration = process.env.LEXCASE_INT === '1';
 
 export default defineConfig({
   test: {
-    include: ['{core,src,corpora,indexer,retrieval,agents,eval,tests,bench,web}/**/*.test.ts'],
+    include: ['{core,serve,src,corpora,indexer,retrieval,agents,eval,tests,bench,web}/**/*.test.ts'],
     exclude: ['node_modules/**', 'dist/**', ...(integration ? [] : ['**/*.int.test.ts'])],
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -4,7 +4,7 @@
  * told to stop; the caller then closes the query service.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { QueryService } from '../service/query-service.js';
+import type { QueryService } from '../../serve/query/query-service.js';
 import { createMcpServer } from './server.js';
 
 export async function serveMcpStdio(svc: QueryService, stdin: NodeJS.ReadableStream = process.stdin, stdout: NodeJS.WritableStream = process.stdout): Promise<void> {
