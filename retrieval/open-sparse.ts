@@ -14,6 +14,7 @@ import { SPARSE_SCORER_NAMES, type SparseScorer } from './sparse/score-core.js';
 import { closeScorers } from './sparse/query-pool.js';
 import { closeTextStores } from './hit-text.js';
 import { manifestKeyedCache } from './manifest-keyed-cache.js';
+import { RETRIEVAL_DEFAULTS } from './defaults.js';
 
 /** Indexes at least this large score queries on min(2, cores) worker threads by default. */
 export const QUERY_THREADS_MIN_DOCS = 50_000;
@@ -39,7 +40,7 @@ export async function openSparseMethod(dir: string, manifest: Manifest, method: 
   const threads = Math.floor(numberOption(opts, 'threads', dfltThreads, 0, 64));
   const scorer = (opts.scorer ?? 'lexcase') as SparseScorer;
   if (!SPARSE_SCORER_NAMES.includes(scorer)) throw errors.invalidInput('scorer', `expected one of ${SPARSE_SCORER_NAMES.join(', ')}, got "${String(opts.scorer)}"`);
-  if (method === 'bm25') return createBm25Retriever(index, { k1: numberOption(opts, 'k1', 0.9, 0), b: numberOption(opts, 'b', 0.4, 0, 1), threads, scorer });
+  if (method === 'bm25') return createBm25Retriever(index, { k1: numberOption(opts, 'k1', RETRIEVAL_DEFAULTS.bm25.k1, 0), b: numberOption(opts, 'b', RETRIEVAL_DEFAULTS.bm25.b, 0, 1), threads, scorer });
   const variant = opts.variant as QldVariant | undefined;
-  return createQldRetriever(index, { mu: numberOption(opts, 'mu', 2000, Number.MIN_VALUE), ...(variant !== undefined ? { variant } : {}), threads, scorer });
+  return createQldRetriever(index, { mu: numberOption(opts, 'mu', RETRIEVAL_DEFAULTS.qld.mu, Number.MIN_VALUE), ...(variant !== undefined ? { variant } : {}), threads, scorer });
 }
