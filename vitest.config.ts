@@ -5,7 +5,7 @@ import { SLOW_TESTS } from './tests/tiers.js';
 // whole-system tests in `npm run test:slow` (project "slow", tests/tiers.ts); CI runs both.
 // `*.int.test.ts` need a real LLM endpoint or a model download and run only when LEXCASE_INT=1.
 const integration = process.env.LEXCASE_INT === '1';
-const include = ['{core,src,corpora,indexer,retrieval,agents,eval,tests,bench,web}/**/*.test.ts'];
+const include = ['{core,serve,src,corpora,indexer,retrieval,agents,eval,tests,bench,web}/**/*.test.ts'];
 const exclude = ['node_modules/**', 'dist/**', ...(integration ? [] : ['**/*.int.test.ts'])];
 
 export default defineConfig({

@@ -11,13 +11,14 @@ import type { SparseIndex } from '../indexer/sparse/sparse-index.js';
 import type { Explanation, Hit, SearchOptions } from './types.js';
 import type { SparseRetriever } from './sparse-retriever.js';
 import { termFrequency } from './sparse/accumulator.js';
-import { docIndexOf, resolveK, toHits } from './sparse/hits.js';
+import { docIndexOf, toHits } from './sparse/hits.js';
 import { queryTerms, type QueryTerms } from './sparse/query-terms.js';
 import { scorerFor } from './sparse/query-pool.js';
 import { bm25Idf } from './sparse/score-core.js';
 import { bm25Norm } from './sparse/doc-arrays.js';
 import { attachTexts } from './hit-text.js';
-import { checkApprox } from './sparse/approx.js';
+import { resolveSearch } from './search-options.js';
+import { RETRIEVAL_DEFAULTS } from './defaults.js';
 import type { SparseScorer } from './sparse/score-core.js';
 import { docCount, luceneAvgdl, luceneBm25Cache, luceneBm25TermWeight, luceneBm25Weight, luceneDocScore, luceneIdf, intToByte4, luceneLength } from './sparse/lucene-scorer.js';
 
@@ -31,7 +32,7 @@ export interface Bm25Params {
   /** Query worker threads over doc ranges (0 or 1 = score on the calling thread). */
   threads: number;
 }
-export const BM25_DEFAULTS = { k1: 0.9, b: 0.4 } as const;
+export const BM25_DEFAULTS = RETRIEVAL_DEFAULTS.bm25;
 
 export function createBm25Retriever(index: SparseIndex, params: Partial<Bm25Params> = {}): SparseRetriever {
   const { k1, b } = { ...BM25_DEFAULTS, ...params };
@@ -68,11 +69,12 @@ export function createBm25Retriever(index: SparseIndex, params: Partial<Bm25Para
     return { id, method: 'bm25', score: terms.reduce((s, t) => s + t.score, 0), terms, detail: { k1, b, dl, avgdl: index.avgdl, N: index.N } };
   };
   const searchTerms = async (q: QueryTerms, opts?: SearchOptions): Promise<Hit[]> => {
-    const k = resolveK(opts, index.N);
-    const approx = checkApprox(opts?.approx);
+    const s = resolveSearch(opts, 'bm25', { approx: true });
+    const k = Math.min(s.k, index.N);
+    const approx = s.approx;
     const r = await scorer.score({ method: 'bm25', k1, b, ids: q.ids, counts: q.counts, k, ...(lucene ? { scorer: 'lucene' as const } : {}), ...(approx ? { approx } : {}) });
     const hits = toHits(index, r);
-    return opts?.withText ? attachTexts(hits, index.docs, 'bm25') : hits;
+    return s.withText ? attachTexts(hits, index.docs, 'bm25') : hits;
   };
   return {
     method: 'bm25',

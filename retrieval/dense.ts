@@ -24,8 +24,7 @@ import { FLAT_MEMORY_MAX_ROWS, flatRanks, flatSearch, loadFlatMatrix, type FlatM
 import type { Embedder, EmbedderSpec } from '../indexer/embed/types.js';
 import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
 import { attachTexts, textStoreFor, type TextSource } from './hit-text.js';
-import { refuseApprox } from './sparse/approx.js';
-import { SEARCH_K } from './default-k.js';
+import { resolveSearch, searchK } from './search-options.js';
 
 export interface DenseOptions {
   /** Query embedder (default: rebuilt from the manifest's spec). */
@@ -119,8 +118,7 @@ export function createDenseRetriever(table: lancedb.Table, section: Pick<DenseSe
   const embedQuery = (query: string) => embedDenseQuery(embedder, query, rule, section.maxWords);
 
   const searchVector = async (vector: Float32Array, sopts?: SearchOptions): Promise<Hit[]> => {
-    const k = sopts?.k ?? SEARCH_K;
-    if (!Number.isInteger(k) || k < 0) throw errors.invalidInput('k', `expected a non-negative integer, got ${k}`);
+    const k = searchK(sopts?.k);
     if (vector.length !== section.dimension) throw errors.dimensionMismatch(section.dimension, vector.length, 'query vector');
     const limit = Math.min(k, section.rows);
     if (limit === 0) return [];
@@ -166,9 +164,9 @@ export function createDenseRetriever(table: lancedb.Table, section: Pick<DenseSe
     embedQuery,
     searchVector,
     async search(query: string, sopts?: SearchOptions): Promise<Hit[]> {
-      refuseApprox(sopts, 'dense');
+      const s = resolveSearch(sopts, 'dense');
       if (!query.trim()) return [];
-      return searchVector(await embedQuery(query), sopts);
+      return searchVector(await embedQuery(query), { k: s.k, withText: s.withText });
     },
     ...(section.ann && !opts.exact ? {} : { similarities }),
     async explain(query: string, id: string): Promise<Explanation> {

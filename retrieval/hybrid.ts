@@ -9,8 +9,7 @@ import { errors } from '../core/errors.js';
 import { fuse, type FusedHit, type FusionMethod, type RankedList } from './fusion.js';
 import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
 import { attachTexts, type TextSource } from './hit-text.js';
-import { refuseApprox } from './sparse/approx.js';
-import { SEARCH_K } from './default-k.js';
+import { resolveSearch, searchK } from './search-options.js';
 
 export interface HybridOptions {
   fusion?: FusionMethod;
@@ -42,8 +41,7 @@ export function createHybridRetriever(components: Retriever[], opts: HybridOptio
     return Promise.all(components.map(async (c) => ({ method: String(c.method), hits: await c.search(query, { k: depth, withText }) })));
   };
   const fusedSearch = async (query: string, sopts?: SearchOptions): Promise<FusedHit[]> => {
-    const k = sopts?.k ?? SEARCH_K;
-    if (!Number.isInteger(k) || k < 0) throw errors.invalidInput('k', `expected a non-negative integer, got ${k}`);
+    const k = searchK(sopts?.k);
     if (k === 0) return [];
     return fuse(fusion, await lists(query, k), { k, rrfK: opts.rrfK, weights: opts.weights });
   };
@@ -61,12 +59,10 @@ export function createHybridRetriever(components: Retriever[], opts: HybridOptio
     },
     fusedSearch,
     async search(query: string, sopts?: SearchOptions): Promise<Hit[]> {
-      refuseApprox(sopts, 'hybrid');
-      if (!sopts?.withText) return (await fusedSearch(query, sopts)).map(({ id, score, rank }) => ({ id, score, rank }));
-      if (opts.docs) return attachTexts((await fusedSearch(query, { k: sopts.k })).map(({ id, score, rank }) => ({ id, score, rank })), opts.docs, 'hybrid');
+      const { k, withText } = resolveSearch(sopts, 'hybrid');
+      if (!withText) return (await fusedSearch(query, { k })).map(({ id, score, rank }) => ({ id, score, rank }));
+      if (opts.docs) return attachTexts((await fusedSearch(query, { k })).map(({ id, score, rank }) => ({ id, score, rank })), opts.docs, 'hybrid');
       // No doc store: take each fused hit's text from the component hits it came from.
-      const k = sopts.k ?? SEARCH_K;
-      if (!Number.isInteger(k) || k < 0) throw errors.invalidInput('k', `expected a non-negative integer, got ${k}`);
       if (k === 0) return [];
       const ls = await lists(query, k, true);
       const byId = new Map(ls.flatMap((l) => l.hits.map((h) => [h.id, h] as const)));

@@ -17,8 +17,7 @@ import { readManifest } from '../indexer/manifest.js';
 import { errors } from '../core/errors.js';
 import type { Hit, Retriever, SearchOptions } from './types.js';
 import { attachTexts, textStoreFor } from './hit-text.js';
-import { refuseApprox } from './sparse/approx.js';
-import { SEARCH_K } from './default-k.js';
+import { resolveSearch } from './search-options.js';
 
 export { ensureLanceFts, LANCE_FTS_DIR } from '../indexer/lancedb-fts-build.js';
 const TABLE = LANCE_FTS_TABLE;
@@ -38,13 +37,11 @@ export async function openLanceFtsRetriever(dir: string): Promise<Retriever> {
   return {
     method: 'lancedb-fts',
     async search(query: string, sopts?: SearchOptions): Promise<Hit[]> {
-      refuseApprox(sopts, 'lancedb-fts');
-      const k = sopts?.k ?? SEARCH_K;
-      if (!Number.isInteger(k) || k < 0) throw errors.invalidInput('k', `expected a non-negative integer, got ${k}`);
+      const { k, withText } = resolveSearch(sopts, 'lancedb-fts');
       if (!query.trim() || k === 0) return [];
       const rows = (await table.query().fullTextSearch(query).select(['id', '_score']).limit(k).toArray()) as Array<{ id: string; _score: number }>;
       const hits = rows.map((r, i) => ({ id: r.id, score: r._score, rank: i + 1 }));
-      return sopts?.withText ? attachTexts(hits, () => textStoreFor(dir), 'lancedb-fts') : hits;
+      return withText ? attachTexts(hits, () => textStoreFor(dir), 'lancedb-fts') : hits;
     },
   };
 }

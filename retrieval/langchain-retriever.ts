@@ -16,7 +16,7 @@ import type { CallbackManagerForRetrieverRun } from '@langchain/core/callbacks/m
 import { errors } from '../core/errors.js';
 import { openRetriever } from './open.js';
 import type { MethodName, Retriever } from './types.js';
-import { SEARCH_K } from './default-k.js';
+import { searchK } from './search-options.js';
 
 export interface LexcaseRetrieverInput extends BaseRetrieverInput {
   /** An index dir, or an opened lexcase Retriever. */
@@ -54,8 +54,7 @@ export class LexcaseRetriever extends BaseRetriever<LexcaseDocumentMetadata> {
     if (!fields || (typeof fields.index !== 'string' && typeof fields.index?.search !== 'function'))
       throw errors.invalidInput('index', 'LexcaseRetriever needs `index`: an index directory or a lexcase Retriever');
     if (typeof fields.index === 'string' && !fields.index) throw errors.invalidInput('index', 'index directory must be a non-empty path');
-    const k = fields.k ?? SEARCH_K;
-    if (!Number.isInteger(k) || k < 1) throw errors.invalidInput('k', `expected a positive integer, got ${JSON.stringify(fields.k)}`);
+    const k = searchK(fields.k, 1);
     const own = typeof fields.index === 'string' ? undefined : String(fields.index.method);
     if (own !== undefined && fields.method !== undefined && fields.method !== own)
       throw errors.invalidInput('method', `the Retriever given as index is "${own}", not "${fields.method}"`);

@@ -15,6 +15,7 @@ import { closeScorers } from './sparse/query-pool.js';
 import { closeTextStores } from './hit-text.js';
 import { manifestKeyedCache } from './manifest-keyed-cache.js';
 import { rm3Params } from './rm3-params.js';
+import { RETRIEVAL_DEFAULTS } from './defaults.js';
 
 /** Indexes at least this large score queries on min(2, cores) worker threads by default. */
 export const QUERY_THREADS_MIN_DOCS = 50_000;
@@ -44,7 +45,7 @@ export async function openSparseMethod(dir: string, manifest: Manifest, method: 
   const variant = opts.variant as QldVariant | undefined;
   const base =
     method === 'bm25'
-      ? createBm25Retriever(index, { k1: numberOption(opts, 'k1', 0.9, 0), b: numberOption(opts, 'b', 0.4, 0, 1), threads, scorer })
-      : createQldRetriever(index, { mu: numberOption(opts, 'mu', 2000, Number.MIN_VALUE), ...(variant !== undefined ? { variant } : {}), threads, scorer });
+      ? createBm25Retriever(index, { k1: numberOption(opts, 'k1', RETRIEVAL_DEFAULTS.bm25.k1, 0), b: numberOption(opts, 'b', RETRIEVAL_DEFAULTS.bm25.b, 0, 1), threads, scorer })
+      : createQldRetriever(index, { mu: numberOption(opts, 'mu', RETRIEVAL_DEFAULTS.qld.mu, Number.MIN_VALUE), ...(variant !== undefined ? { variant } : {}), threads, scorer });
   return rm3 ? (await import('./rm3.js')).createRm3Retriever(base, rm3) : base;
 }

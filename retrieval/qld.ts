@@ -19,12 +19,13 @@ import type { SparseIndex } from '../indexer/sparse/sparse-index.js';
 import type { Explanation, Hit, SearchOptions } from './types.js';
 import type { SparseRetriever } from './sparse-retriever.js';
 import { termFrequency } from './sparse/accumulator.js';
-import { docIndexOf, resolveK, toHits } from './sparse/hits.js';
+import { docIndexOf, toHits } from './sparse/hits.js';
 import { queryTerms, type QueryTerms } from './sparse/query-terms.js';
 import { scorerFor } from './sparse/query-pool.js';
 import { collectionProb } from './sparse/score-core.js';
 import { attachTexts } from './hit-text.js';
-import { checkApprox } from './sparse/approx.js';
+import { resolveSearch } from './search-options.js';
+import { RETRIEVAL_DEFAULTS } from './defaults.js';
 import type { SparseScorer } from './sparse/score-core.js';
 import { intToByte4, luceneCollectionProb, luceneDocScore, luceneLength, luceneLmdTf, luceneLmdWeight, luceneMu } from './sparse/lucene-scorer.js';
 
@@ -39,7 +40,7 @@ export interface QldParams {
   /** Query worker threads over doc ranges (0 or 1 = score on the calling thread). */
   threads: number;
 }
-export const QLD_DEFAULTS = { mu: 2000, variant: 'textbook' } as const;
+export const QLD_DEFAULTS = RETRIEVAL_DEFAULTS.qld;
 
 export function createQldRetriever(index: SparseIndex, params: Partial<QldParams> = {}): SparseRetriever {
   const lucene = params.scorer === 'lucene';
@@ -50,10 +51,11 @@ export function createQldRetriever(index: SparseIndex, params: Partial<QldParams
   const scorer = scorerFor(index, index, index.view, params.threads ?? 0);
 
   const searchTerms = async (q: QueryTerms, opts?: SearchOptions): Promise<Hit[]> => {
-    const k = resolveK(opts, index.N);
-    const approx = checkApprox(opts?.approx);
+    const s = resolveSearch(opts, 'qld', { approx: true });
+    const k = Math.min(s.k, index.N);
+    const approx = s.approx;
     const hits = toHits(index, await scorer.score({ method: 'qld', variant, mu, ids: q.ids, counts: q.counts, k, ...(lucene ? { scorer: 'lucene' as const } : {}), ...(approx ? { approx } : {}) }));
-    return opts?.withText ? attachTexts(hits, index.docs, 'qld') : hits;
+    return s.withText ? attachTexts(hits, index.docs, 'qld') : hits;
   };
 
   const explainTerms = (q: QueryTerms, id: string): Explanation => {

@@ -16,8 +16,7 @@ import type { Hit, Retriever, SearchOptions } from './types.js';
 import { BM25_DEFAULTS } from './bm25.js';
 import { numberOption } from './sparse/hits.js';
 import { attachTexts, textStoreFor, type TextSource } from './hit-text.js';
-import { refuseApprox } from './sparse/approx.js';
-import { SEARCH_K } from './default-k.js';
+import { resolveSearch } from './search-options.js';
 
 interface WinkEngine {
   defineConfig(cfg: { fldWeights: Record<string, number>; bm25Params?: { k1?: number; b?: number; k?: number } }): boolean;
@@ -61,11 +60,11 @@ export async function createWinkRetriever(passages: Iterable<Passage> | AsyncIte
   return {
     method: 'wink',
     async search(query: string, o?: SearchOptions): Promise<Hit[]> {
-      refuseApprox(o, 'wink');
-      const k = Math.min(o?.k ?? SEARCH_K, ids.length);
+      const s = resolveSearch(o, 'wink');
+      const k = Math.min(s.k, ids.length);
       if (k <= 0) return [];
       const hits = engine.search(query, k).map(([doc, score], i) => ({ id: ids[Number(doc)], score, rank: i + 1 }));
-      return o?.withText ? attachTexts(hits, docs, 'wink') : hits;
+      return s.withText ? attachTexts(hits, docs, 'wink') : hits;
     },
   };
 }

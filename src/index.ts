@@ -30,4 +30,4 @@ export { loadTopics, loadQrels, loadTrecRun, parseMeasures, evaluateRun, compare
 export { runExperiment, type RunExperimentOptions } from '../eval/runner.js';
 export { writeReport } from '../eval/report/index.js';
 export { findEvidence, type FindEvidenceOptions, type EvidenceResult } from '../agents/case/find-evidence.js';
-export { openQueryService, type QueryService } from './service/query-service.js';
+export { openQueryService, type QueryService } from '../serve/query/query-service.js';

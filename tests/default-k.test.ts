@@ -26,7 +26,7 @@ describe('k defaults (retrieval/default-k.ts)', () => {
       .map((h) => `${h.file}:${h.line}: ${h.text}`);
     expect(hits).toEqual([]);
     // The constants are read where the defaults are applied (the search CLI, a retriever, the tools, the service).
-    for (const f of ['src/cli/commands/search.ts', 'retrieval/sparse/hits.ts', 'retrieval/tools/search-tool.ts', 'src/service/schemas.ts', 'web/server/search-api.ts'])
+    for (const f of ['src/cli/commands/search.ts', 'retrieval/search-options.ts', 'retrieval/tools/search-tool.ts', 'serve/query/schemas.ts', 'web/server/search-api.ts'])
       expect(files.get(f), f).toMatch(/\b(DEFAULT_K|SEARCH_K)\b/);
   });
 

@@ -6,7 +6,7 @@ import { HEAVY_TESTS, PROCESS_TESTS, SLOW_TESTS } from './tiers.js';
 
 const root = join(import.meta.dirname, '..');
 /** What starts a child process or a browser in a test file: node's child_process, the CLI-process helpers, Playwright. */
-const STARTS_A_PROCESS = [/from ['"](node:)?child_process['"]/, /support\/(run-built-cli|spawn-cli|cli-child)\.js['"]/, /from ['"](playwright|@playwright\/test|playwright-core)['"]/];
+const STARTS_A_PROCESS = [/from ['"](node:)?child_process['"]/, /(support\/(run-built-cli|spawn-cli|cli-child)|test-support\/(children|browser))\.js['"]/, /from ['"](playwright|@playwright\/test|playwright-core)['"]/];
 
 const testFiles = () =>
   execFileSync('git', ['ls-files', '*.test.ts'], { cwd: root, encoding: 'utf8' })

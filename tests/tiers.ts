@@ -33,6 +33,9 @@ export const PROCESS_TESTS: readonly string[] = [
   'retrieval/dense-ties.test.ts',
   'retrieval/lance-relative-path.test.ts',
   'retrieval/self-retrieval.test.ts',
+  'serve/query/source-filter.test.ts',
+  'src/api/api.test.ts',
+  'src/cli/api-token-process.test.ts',
   'src/cli/cli-process.test.ts',
   'src/cli/commands/acal-contest-concurrent.test.ts',
   'src/cli/commands/index-build-process.test.ts',
@@ -49,6 +52,7 @@ export const PROCESS_TESTS: readonly string[] = [
   'src/cli/output-paths-process.test.ts',
   'src/cli/reply-size-process.test.ts',
   'src/cli/search-large-passage.test.ts',
+  'src/mcp/mcp.test.ts',
   'src/mcp/stdio-long-message.test.ts',
   'tests/cli/demo.test.ts',
   'tests/cli/eval.test.ts',
@@ -59,14 +63,18 @@ export const PROCESS_TESTS: readonly string[] = [
   'tests/cli/search-rm3-threads-topics.test.ts',
   'tests/cli/serve.test.ts',
   'tests/cli/stats-surfaces.test.ts',
+  'tests/contract-fuzz.test.ts',
   'tests/lucene/lucene-reference.test.ts',
   'tests/package-exports.test.ts',
   'tests/package-files.test.ts',
   'tests/readme-library-example.test.ts',
+  'tests/repeated-ids.test.ts',
   'tests/replay.test.ts',
   'tests/self-contained.test.ts',
   'tests/unbounded-numbers.test.ts',
   'web/explorer-browser.test.ts',
+  'web/explorer-layout.test.ts',
+  'web/llm-inspector.test.ts',
   'web/server/fifo-run.test.ts',
 ];
 
@@ -75,21 +83,13 @@ export const PROCESS_TESTS: readonly string[] = [
  * grids, fault matrices, and browser tests that start Chromium through a shared helper.
  */
 export const HEAVY_TESTS: readonly string[] = [
-  'src/api/api.test.ts',
-  'src/cli/api-token-process.test.ts',
   'src/cli/commands/index-dense.test.ts',
   'src/cli/commands/reproduce-llm.test.ts',
   'src/cli/commands/run-case.test.ts',
   'src/cli/commands/run-emar.test.ts',
   'src/demo/run-demo.test.ts',
-  'src/mcp/mcp.test.ts',
-  'src/service/source-filter.test.ts',
-  'tests/contract-fuzz.test.ts',
   'tests/no-cue.test.ts',
   'tests/provider-presets.test.ts',
-  'tests/repeated-ids.test.ts',
-  'web/explorer-layout.test.ts',
-  'web/llm-inspector.test.ts',
   'web/server/api.test.ts',
 ];
 

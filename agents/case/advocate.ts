@@ -33,6 +33,7 @@ import { rejectReply } from '../../core/llm/cache-validation.js';
 import { withCall } from '../../core/llm/record-replay.js';
 import { advocateCompilePrompt, advocateSystemPrompt, advocateTask } from './prompts.js';
 import { truncate } from '../common/question-text.js';
+import { AGENT_DEFAULTS } from '../common/defaults.js';
 import { countingModel } from './token-tally.js';
 import { extractToolTrace, tokensOf, type Candidate } from './tool-trace.js';
 import type { AdvocateResult, EvidenceItem, Hypothesis } from './types.js';
@@ -104,8 +105,8 @@ function selectEvidence(
 
 export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
   const stance = o.stance ?? 'for';
-  const maxSteps = o.maxSteps ?? 6;
-  const maxTokens = o.maxTokens ?? 20000;
+  const maxSteps = o.maxSteps ?? AGENT_DEFAULTS.maxSteps;
+  const maxTokens = o.maxTokens ?? AGENT_DEFAULTS.maxTokens;
   const handles = passageHandles();
   const agent = createAgent({
     model: o.llm,

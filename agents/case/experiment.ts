@@ -25,6 +25,7 @@ import type { EvidenceMode } from './case-offline-system.js';
 import { caseMetrics, caseMetricsMarkdown, type CaseMetrics } from './metrics.js';
 import { openCaseIndex } from '../../retrieval/open-index.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
+import { AGENT_DEFAULTS } from '../common/defaults.js';
 
 export interface CaseExperimentOptions {
   system: 'case' | 'baseline';
@@ -109,7 +110,7 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
     const config: Record<string, unknown> = {
       system: o.system,
       ...(o.system === 'case'
-        ? { mode: offline ? OFFLINE_LABEL : 'llm', hypotheses: o.hypotheses ?? 'direct', jurors: offline ? 0 : (o.jurors ?? 3), tools: o.tools ?? 'all', ...(offline ? { evidence: o.evidence ?? 'learned' } : {}), maxSteps: o.maxSteps ?? 6, maxTokens: o.maxTokens ?? 20000 }
+        ? { mode: offline ? OFFLINE_LABEL : 'llm', hypotheses: o.hypotheses ?? 'direct', jurors: offline ? 0 : (o.jurors ?? AGENT_DEFAULTS.jurors), tools: o.tools ?? 'all', ...(offline ? { evidence: o.evidence ?? 'learned' } : {}), maxSteps: o.maxSteps ?? AGENT_DEFAULTS.maxSteps, maxTokens: o.maxTokens ?? AGENT_DEFAULTS.maxTokens }
         : { mode: o.mode }),
       k: o.system === 'baseline' && o.mode === 'llm-only' ? 0 : k,
       dataset: o.dataset,

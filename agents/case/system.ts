@@ -22,6 +22,7 @@ import { countingModel } from './token-tally.js';
 import { advocateTrace, evidenceScoreByLetter } from './trace-view.js';
 import type { AdvocateResult, Hypothesis, JurorRecord } from './types.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
+import { AGENT_DEFAULTS } from '../common/defaults.js';
 
 export interface CaseOptions {
   k?: number;
@@ -63,7 +64,7 @@ async function caseItem(defaults: CaseOptions & { k: number }, q: Question, ctx:
     // `jurors` is always the list of juror records (empty until the jury sits); the panel size is `jurorCount`.
     const jurors: JurorRecord[] = [];
     const advocates: AdvocateResult[] = [];
-    const trace: Record<string, unknown> = { system: 'case', mode: 'llm', hypothesesMode: mode, k, jurorCount: o.jurors ?? 3, jurors };
+    const trace: Record<string, unknown> = { system: 'case', mode: 'llm', hypothesesMode: mode, k, jurorCount: o.jurors ?? AGENT_DEFAULTS.jurors, jurors };
     const tokens = { hypotheses: 0, advocates: 0, jury: 0, total: 0 };
     trace.tokens = tokens;
     const presentation: PresentationRecord[] = [];
@@ -88,7 +89,7 @@ async function caseItem(defaults: CaseOptions & { k: number }, q: Question, ctx:
         (trace.advocates as unknown[]).push(advocateTrace(a));
         tokens.advocates += a.tokens;
       }
-      const panel = samplePanel(ctx.seed, o.jurors ?? 3);
+      const panel = samplePanel(ctx.seed, o.jurors ?? AGENT_DEFAULTS.jurors);
       trace.panel = panel.map((p) => p.name);
       const letters = optionLetters(q);
       // the paper does not order the hypothesis–evidence pairs a juror reads: a seeded order per item

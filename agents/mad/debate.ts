@@ -29,8 +29,9 @@ import { seededModel } from './llm-call.js';
 import { visibleOpponents } from './topology.js';
 import { CHECKLIST_ITEMS, type Brief, type CrossExamination, type Judgment, type MadSettings, type PoolPassage } from './types.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
+import { AGENT_DEFAULTS } from '../common/defaults.js';
 
-export const MAD_DEFAULTS: MadSettings = { rounds: 2, topology: 'sparse', crossExaminer: false, k: DEFAULT_K, method: 'bm25', passageChars: 600, judgeEachRound: false };
+export const MAD_DEFAULTS: MadSettings = { rounds: AGENT_DEFAULTS.rounds, topology: 'sparse', crossExaminer: false, k: DEFAULT_K, method: 'bm25', passageChars: 600, judgeEachRound: false };
 
 export function madSettings(o: Partial<MadSettings> = {}): MadSettings {
   const s = { ...MAD_DEFAULTS };

@@ -34,6 +34,7 @@ import { CHUNK_BITS, CHUNK_DOCS, compactPostings, denseTfs, TF8_ESCAPE, type Com
 import type { MaxScoreInput } from './max-score.js';
 import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
 import { TopK } from './top-k.js';
+import { gallop16 } from './gallop.js';
 
 /** Window size (docs, log2): 2048. Must be ≤ CHUNK_BITS. */
 export const WINDOW_BITS = 11;
@@ -149,26 +150,6 @@ function windowMinLnl(lnl: Float64Array, lo: number, hi: number, wb: number, nWi
     m.set(key, out);
   }
   return out;
-}
-
-/** First index p in [from, end) with low[p] ≥ x (end when none); low is ascending there. */
-function gallop16(low: Uint16Array, from: number, end: number, x: number): number {
-  if (from >= end || low[from] >= x) return from;
-  let lo = from;
-  let step = 1;
-  let hi = from + 1;
-  while (hi < end && low[hi] < x) {
-    lo = hi;
-    step *= 2;
-    hi = lo + step;
-  }
-  if (hi > end) hi = end;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >>> 1;
-    if (low[mid] < x) lo = mid;
-    else hi = mid;
-  }
-  return hi;
 }
 
 const EMPTY8 = new Uint8Array(0);

@@ -15,7 +15,8 @@ import type { MaxScoreInput, TermPlan } from './max-score.js';
 import type { CompactList, DenseList } from './decoded-postings.js';
 import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
 import { TopK } from './top-k.js';
-import { viewMemory } from './kernel/view-memory.js';
+import { gallop16 } from './gallop.js';
+import { viewMemory, type ViewMemory } from './kernel/view-memory.js';
 import { luceneBm25Weight, luceneLmdTf, luceneLmdWeight } from './lucene-scorer.js';
 
 export const BLOCK_DOCS = 16384;
@@ -52,40 +53,40 @@ export const blockedPruning = { enabled: true };
 /** Postings of the largest chunks of the lists the WebAssembly walks take per query (3 bytes each). */
 export const KERNEL_MAX_POSTINGS = 8 << 20;
 
-export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = BLOCK_DOCS): TopK {
-  const { mode, plan, k, arr, qld } = inp;
+/** The lists of one query and how each is walked: densely, in the kernel (in place or copied), or in JavaScript. */
+interface ListPlan {
+  dense: (DenseList | null)[];
+  lists: (CompactList | null)[];
+  /** The largest tf byte of each list: its weight table (QLD) needs no entry above it. */
+  topTf: number[];
+  inKernel: boolean[];
+  /** Kernel lists not resident in the view's memory: copied into the scratch chunk by chunk. */
+  copied: boolean[];
+  /** The range's first chunk. */
+  c0: number;
+  /** Postings of the largest chunk of the copied lists together. */
+  maxChunk: number;
+}
+
+/**
+ * The WebAssembly walks (kernel/) take the lists of BM25 and textbook QLD with no tf escape;
+ * JavaScript walks the rest (Lucene QLD, lists with a tf ≥ 255). Cached lists are resident in the
+ * view's kernel memory (kernel/view-memory.ts) and walked in place; the others (short lists, lists
+ * the memory refused) are copied chunk by chunk into the scratch. Copied lists are taken in plan
+ * order while their largest chunks fit KERNEL_MAX_POSTINGS (a query with thousands of long lists
+ * walks the rest in JavaScript: same additions, same order).
+ */
+function planLists(view: ScoringView, mode: Mode, plan: TermPlan[]): ListPlan {
   const T = plan.length;
-  // Modes whose weights can be 0 mark the docs they touch (Lucene QLD and the lucene scorer); they
-  // are added and selected in JavaScript (the kernel's walks and selection take BM25 and textbook QLD).
-  const marked = mode === Mode.LuceneQld || mode === Mode.LuceneBm25 || mode === Mode.LuceneLmd;
-  // Lists in most docs: one tf byte per doc, walked densely (decoded-postings.ts denseTfs). For QLD
-  // a 256-entry table by tf with table[0] = 0, so absent docs add +0 and scores stay bit-identical
-  // to the posting walk. BM25 adds (p1·0)/(0 + norm) = +0 for absent docs, which needs norm > 0
-  // for every doc: k1 > 0 and b < 1 (norm ≥ k1·(1 − b)); otherwise it skips absent docs by a test,
-  // as Lucene QLD (which marks matched docs) does.
-  const branchFree = mode === Mode.Qld || (mode === Mode.Bm25 && inp.bm25Positive === true);
+  // Lists in most docs: one tf byte per doc, walked densely (decoded-postings.ts denseTfs).
   const dense = plan.map((t) => denseTfs(view, t.id));
   // The other lists in compact form (Uint16 doc low bits per 65,536-doc chunk + Uint8 tf,
   // decoded-postings.ts); uncached short lists are fresh objects, so all stay valid together.
   const lists = plan.map((t, j) => (dense[j] ? null : compactPostings(view, t.id)));
-  const pos = new Int32Array(T);
-  // The largest tf byte of each list: its weight table (QLD) needs no entry above it.
   const topTf = plan.map((_, j) => {
     const l = lists[j];
     return dense[j] ? dense[j]!.maxTf : l!.bigTf ? TABLE - 1 : l!.maxTf;
   });
-  blockedStats.longestFusedRun = 0;
-
-  // The WebAssembly walks (kernel/) take the lists of BM25 and textbook QLD with no tf escape;
-  // JavaScript walks the rest (Lucene QLD, lists with a tf ≥ 255). Cached lists are resident in
-  // the view's kernel memory (kernel/view-memory.ts) and walked in place; the others (short lists,
-  // lists the memory refused) are copied chunk by chunk into the scratch, above the resident data:
-  // block scores (f64), block norms (f64, BM25; unless the range's are resident), 256-entry tables
-  // (QLD), p1 and a tf-row pointer per list, copies of dense rows not resident, then the current
-  // chunk of each copied list: low bits (u16) and tfs (u8).
-  // Copied lists are taken in plan order while their largest chunks fit KERNEL_MAX_POSTINGS (a
-  // query with thousands of long lists walks the rest in JavaScript: same additions, same order).
-  const vm = viewMemory(view);
   const c0 = view.lo >>> CHUNK_BITS;
   const chunks = view.hi > view.lo ? ((view.hi - 1) >>> CHUNK_BITS) + 1 - c0 : 0;
   let budget = KERNEL_MAX_POSTINGS;
@@ -118,9 +119,15 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     for (let j = 0; j < T; j++) if (copied[j]) n += lists[j]!.chunkEnd[ci] - (ci > 0 ? lists[j]!.chunkEnd[ci - 1] : 0);
     if (n > maxChunk) maxChunk = n;
   }
-  // Runs of densely walked lists (contiguous in the plan), added per doc by the kernel's fused
-  // walks; list j's p1 (BM25) or table (QLD) and the address of its tf bytes for the block are
-  // entry j of arrays in the scratch (the bytes in place when resident, else a copy there).
+  return { dense, lists, topTf, inKernel, copied, c0, maxChunk };
+}
+
+/**
+ * Runs of densely walked lists (contiguous in the plan), added per doc by the kernel's fused walks
+ * (only when branch-free), and how many of their rows are not resident (copied per block).
+ */
+function fusedRuns(dense: (DenseList | null)[], branchFree: boolean): { runs: { j: number; e: number }[]; copyRows: number } {
+  const T = dense.length;
   const runs: { j: number; e: number }[] = [];
   let copyRows = 0;
   if (branchFree)
@@ -132,8 +139,35 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
       for (let q = j; q < e; q++) if (dense[q]!.off < 0) copyRows++;
       j = e - 1;
     }
-  const runAt = new Int32Array(T).fill(-1);
-  runs.forEach((r, i) => (runAt[r.j] = i));
+  return { runs, copyRows };
+}
+
+/** Byte offsets of the query's scratch in the view's kernel memory (and of the ranges held there). */
+interface Scratch {
+  normHeld: number;
+  lnlHeld: number;
+  scoresOff: number;
+  normOff: number;
+  tablesOff: number;
+  dP1Off: number;
+  rowsOff: number;
+  descOff: number;
+  dTfOff: number;
+  lnlOff: number;
+  outOff: number;
+  lowOff: number;
+  tfOff: number;
+}
+
+/**
+ * The scratch, above the resident data: block scores (f64), block norms (f64, BM25; unless the
+ * range's are resident), 256-entry tables (QLD), p1 and a tf-row pointer per list, kernel list
+ * descriptors, copies of dense rows not resident, block log-lengths (QLD, unless resident), the
+ * kernel's selection output, then the current chunk of each copied list: low bits (u16) and tfs (u8).
+ */
+function layoutScratch(vm: ViewMemory, view: ScoringView, inp: MaxScoreInput, marked: boolean, copyRows: number, maxChunk: number, blockDocs: number): Scratch {
+  const { mode, arr, qld } = inp;
+  const T = inp.plan.length;
   // The range's norms (BM25) and log-lengths (QLD) held in the view's memory, else copied per block.
   const normHeld = mode === Mode.Bm25 ? vm.holdRange(arr!, view.lo, view.hi) : -1;
   const lnlHeld = qld ? vm.holdRange(qld.lnl, view.lo, view.hi) : -1;
@@ -151,21 +185,17 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   const lowOff = outOff + (marked ? 0 : blockDocs * 16);
   const tfOff = lowOff + maxChunk * 2;
   vm.ensure(tfOff + maxChunk);
-  const kern = vm.kernel;
-  const mem = kern.memory.buffer;
-  // Typed arrays over the lists and dense rows, taken now that the memory no longer grows.
-  const dTfs = dense.map((d) => d?.tfs);
-  const bs = new Float64Array(mem, scoresOff, blockDocs);
-  bs.fill(0);
-  const bn = new Float64Array(mem, normOff, mode === Mode.Bm25 && normHeld < 0 ? blockDocs : 0);
-  const kLow = new Uint16Array(mem, lowOff, maxChunk);
-  const kTf = new Uint8Array(mem, tfOff, maxChunk);
-  // Weights by tf (tf < TABLE) for QLD, exactly the expressions accumulate() evaluates, entries 1
-  // to the list's largest tf, computed once per query (textbook QLD in the scratch, where the
-  // kernel and the JavaScript loops read them); entry 0 is 0, so a dense walk adds +0 for absent
-  // docs. BM25 divides per posting and needs none.
-  const kTables = new Float64Array(mem, tablesOff, mode === Mode.Qld ? T * TABLE : 0);
-  const tables = plan.map((t, j) => {
+  return { normHeld, lnlHeld, scoresOff, normOff, tablesOff, dP1Off, rowsOff, descOff, dTfOff, lnlOff, outOff, lowOff, tfOff };
+}
+
+/**
+ * Weights by tf (tf < TABLE) for QLD, exactly the expressions accumulate() evaluates, entries 1 to
+ * the list's largest tf, computed once per query (textbook QLD in the scratch, where the kernel and
+ * the JavaScript loops read them); entry 0 is 0, so a dense walk adds +0 for absent docs. BM25
+ * divides per posting and needs none.
+ */
+function weightTables(mode: Mode, plan: TermPlan[], topTf: number[], kTables: Float64Array): Float64Array[] {
+  return plan.map((t, j) => {
     if (mode === Mode.Bm25 || mode === Mode.LuceneBm25) return kTables;
     const a = mode === Mode.Qld ? kTables.subarray(j * TABLE, (j + 1) * TABLE) : new Float64Array(TABLE);
     a[0] = 0;
@@ -175,29 +205,90 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     else for (let tf = 1; tf <= top; tf++) a[tf] = Math.log1p(tf / t.p2);
     return a;
   });
-  const dTf = new Uint8Array(mem, dTfOff, copyRows * blockDocs + 16);
-  const rowPtr = new Int32Array(mem, rowsOff, T);
-  // List j's copy slot in the scratch (dense lists not resident), else −1.
+}
+
+/** Everything one blocked walk reads and moves: the lists, the scratch's typed arrays, the cursors. */
+interface Walk {
+  mode: Mode;
+  plan: TermPlan[];
+  T: number;
+  arr: Float64Array | undefined;
+  lo: number;
+  c0: number;
+  branchFree: boolean;
+  kern: ViewMemory['kernel'];
+  sc: Scratch;
+  dense: (DenseList | null)[];
+  lists: (CompactList | null)[];
+  inKernel: boolean[];
+  copied: boolean[];
+  /** Each dense list's tf bytes (undefined for compact lists). */
+  dTfs: (Uint8Array | undefined)[];
+  /** Each compact list's cursor (lists the kernel walks keep theirs in their descriptor). */
+  pos: Int32Array;
+  tables: Float64Array[];
+  /** Block scores. */
+  bs: Float64Array;
+  kLow: Uint16Array;
+  kTf: Uint8Array;
+  /** Copies of the block's piece of dense rows not resident. */
+  dTf: Uint8Array;
+  rowPtr: Int32Array;
+  /** List j's copy slot in the scratch (dense lists not resident), else −1. */
+  copyAt: Int32Array;
+  descI: Int32Array;
+  /** List j's index among the kernel lists, else −1. */
+  kIdx: Int32Array;
+  /** End (exclusive) of the fused dense run and of the kernel run each term is in. */
+  denseEnd: Int32Array;
+  kEnd: Int32Array;
+  runs: { j: number; e: number }[];
+  /** The docs the JavaScript walks touched (modes whose weights can be 0), else undefined. */
+  mark: Uint8Array | undefined;
+  cands: Int32Array;
+  /** The chunk whose postings are loaded in the descriptors and the copies. */
+  loadedChunk: number;
+}
+
+/** The walk's state over `view` for one query: lists planned, scratch laid out, tables and descriptors filled. */
+function prepareWalk(view: ScoringView, inp: MaxScoreInput, blockDocs: number, marked: boolean, prune: boolean): Walk {
+  const { mode, plan, qld } = inp;
+  const T = plan.length;
+  // A 256-entry table by tf with table[0] = 0 (QLD), so absent docs add +0 and scores stay
+  // bit-identical to the posting walk. BM25 adds (p1·0)/(0 + norm) = +0 for absent docs, which
+  // needs norm > 0 for every doc: k1 > 0 and b < 1 (norm ≥ k1·(1 − b)); otherwise it skips absent
+  // docs by a test, as Lucene QLD (which marks matched docs) does.
+  const branchFree = mode === Mode.Qld || (mode === Mode.Bm25 && inp.bm25Positive === true);
+  const { dense, lists, topTf, inKernel, copied, c0, maxChunk } = planLists(view, mode, plan);
+  blockedStats.longestFusedRun = 0;
+  // List j's p1 (BM25) or table (QLD) and the address of its tf bytes for the block are entry j of
+  // arrays in the scratch (the bytes in place when resident, else a copy there).
+  const { runs, copyRows } = fusedRuns(dense, branchFree);
+  const vm = viewMemory(view);
+  const sc = layoutScratch(vm, view, inp, marked, copyRows, maxChunk, blockDocs);
+  const kern = vm.kernel;
+  const mem = kern.memory.buffer;
+  // Typed arrays over the lists and dense rows, taken now that the memory no longer grows.
+  const bs = new Float64Array(mem, sc.scoresOff, blockDocs);
+  bs.fill(0);
+  const tables = weightTables(mode, plan, topTf, new Float64Array(mem, sc.tablesOff, mode === Mode.Qld ? T * TABLE : 0));
+  const rowPtr = new Int32Array(mem, sc.rowsOff, T);
   const copyAt = new Int32Array(T).fill(-1);
-  const bl = new Float64Array(mem, lnlOff, qld && lnlHeld < 0 ? blockDocs : 0);
-  // The kernel's candidates: score (f64) at outF[2c], block index (i32) at outI[4c + 2].
-  const outF = new Float64Array(mem, outOff, marked ? 0 : blockDocs * 2);
-  const outI = new Int32Array(mem, outOff, marked ? 0 : blockDocs * 4);
-  const dP1 = new Float64Array(mem, dP1Off, mode === Mode.Bm25 ? T : 0);
+  const dP1 = new Float64Array(mem, sc.dP1Off, mode === Mode.Bm25 ? T : 0);
   let nextCopy = 0;
   for (const r of runs)
     for (let j = r.j; j < r.e; j++) {
       if (mode === Mode.Bm25) dP1[j] = plan[j].p1;
       if (dense[j]!.off < 0) {
         copyAt[j] = nextCopy * blockDocs;
-        rowPtr[j] = dTfOff + nextCopy++ * blockDocs;
+        rowPtr[j] = sc.dTfOff + nextCopy++ * blockDocs;
       }
     }
   // Each kernel list's descriptor: where its postings are (in place, or the current chunk's copy
   // in the scratch, as offsets for its posting index p), p, the current chunk's end, p1 or table.
   // Runs of consecutive kernel lists are walked by one call per block piece.
-  const descI = new Int32Array(mem, descOff, T * 6);
-  const descF = new Float64Array(mem, descOff, T * 3);
+  const descI = new Int32Array(mem, sc.descOff, T * 6);
+  const descF = new Float64Array(mem, sc.descOff, T * 3);
   const kIdx = new Int32Array(T).fill(-1);
   const kRunEnd = new Int32Array(T).fill(-1);
   let nk = 0;
@@ -215,20 +306,40 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     descI[at + 2] = 0;
     descI[at + 3] = 0;
     if (mode === Mode.Bm25) descF[at / 2 + 2] = plan[j].p1;
-    else descI[at + 4] = tablesOff + j * TABLE * 8;
+    else descI[at + 4] = sc.tablesOff + j * TABLE * 8;
   }
-  let loadedChunk = -1;
-  const mark = marked ? new Uint8Array(blockDocs) : undefined;
+  const denseEnd = new Int32Array(T);
+  for (const r of runs) for (let q = r.j; q < r.e; q++) denseEnd[q] = r.e;
+  const kEnd = new Int32Array(T);
+  for (let j = 0; j < T; j++) if (kRunEnd[j] >= 0) for (let q = j; q < kRunEnd[j]; q++) kEnd[q] = kRunEnd[j];
+  return {
+    mode, plan, T, arr: inp.arr, lo: view.lo, c0, branchFree, kern, sc, dense, lists, inKernel, copied,
+    dTfs: dense.map((d) => d?.tfs),
+    pos: new Int32Array(T),
+    tables, bs,
+    kLow: new Uint16Array(mem, sc.lowOff, maxChunk),
+    kTf: new Uint8Array(mem, sc.tfOff, maxChunk),
+    dTf: new Uint8Array(mem, sc.dTfOff, copyRows * blockDocs + 16),
+    rowPtr, copyAt, descI, kIdx, denseEnd, kEnd, runs,
+    mark: marked ? new Uint8Array(blockDocs) : undefined,
+    cands: prune ? new Int32Array(blockDocs) : new Int32Array(0),
+    loadedChunk: -1,
+  };
+}
 
-  // MaxScore across blocks (BM25 and textbook QLD): once the running top-k threshold θ is known, a
-  // block walks only the terms before J, the first term whose suffix bound R[J] (the most the terms
-  // from J on can add to a doc) leaves every doc short of θ unless its partial score is already
-  // close; the terms from J on are then added, in plan order, only to the docs whose partial score
-  // + R[J] reaches θ (the others cannot enter the top k). Each doc gets the same additions in the
-  // same order as without pruning, so kept docs' scores are bit-identical.
+/**
+ * MaxScore across blocks (BM25 and textbook QLD): once the running top-k threshold θ is known, a
+ * block walks only the terms before J, the first term whose suffix bound R[J] (the most the terms
+ * from J on can add to a doc) leaves every doc short of θ unless its partial score is already
+ * close; the terms from J on are then added, in plan order, only to the docs whose partial score +
+ * R[J] reaches θ (the others cannot enter the top k). Each doc gets the same additions in the same
+ * order as without pruning, so kept docs' scores are bit-identical. R and the QLD offset, padded.
+ */
+function pruneBounds(w: Walk, view: ScoringView, inp: MaxScoreInput, prune: boolean): { R: Float64Array; offset: number } {
+  const { T, mode, plan, dense, lists } = w;
+  const { arr, qld } = inp;
   const R = new Float64Array(T + 1);
   let offset = 0;
-  const prune = blockedPruning.enabled && k <= PRUNE_MAX_K && (mode === Mode.Bm25 || mode === Mode.Qld) && !inp.exhaustive;
   if (prune) {
     for (let j = T - 1; j >= 0; j--) R[j] = R[j + 1] + termBound(dense[j], lists[j], mode, plan[j], arr, view.lo, view.hi);
     if (qld) {
@@ -238,12 +349,24 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     const eps = 1e-9 * (Math.abs(offset) + R[0] + 1);
     for (let j = 0; j <= T; j++) R[j] += eps;
   }
-  // End (exclusive) of the fused dense run and of the kernel run each term is in.
-  const denseEnd = new Int32Array(T);
-  for (const r of runs) for (let q = r.j; q < r.e; q++) denseEnd[q] = r.e;
-  const kEnd = new Int32Array(T);
-  for (let j = 0; j < T; j++) if (kRunEnd[j] >= 0) for (let q = j; q < kRunEnd[j]; q++) kEnd[q] = kRunEnd[j];
-  const cands = prune ? new Int32Array(blockDocs) : new Int32Array(0);
+  return { R, offset };
+}
+
+export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = BLOCK_DOCS): TopK {
+  const { mode, k, arr, qld } = inp;
+  // Modes whose weights can be 0 mark the docs they touch (Lucene QLD and the lucene scorer); they
+  // are added and selected in JavaScript (the kernel's walks and selection take BM25 and textbook QLD).
+  const marked = mode === Mode.LuceneQld || mode === Mode.LuceneBm25 || mode === Mode.LuceneLmd;
+  const prune = blockedPruning.enabled && k <= PRUNE_MAX_K && (mode === Mode.Bm25 || mode === Mode.Qld) && !inp.exhaustive;
+  const w = prepareWalk(view, inp, blockDocs, marked, prune);
+  const { T, sc, kern, dense, runs, copyAt, rowPtr, bs } = w;
+  const mem = kern.memory.buffer;
+  const bn = new Float64Array(mem, sc.normOff, mode === Mode.Bm25 && sc.normHeld < 0 ? blockDocs : 0);
+  const bl = new Float64Array(mem, sc.lnlOff, qld && sc.lnlHeld < 0 ? blockDocs : 0);
+  // The kernel's candidates: score (f64) at outF[2c], block index (i32) at outI[4c + 2].
+  const outF = new Float64Array(mem, sc.outOff, marked ? 0 : blockDocs * 2);
+  const outI = new Int32Array(mem, sc.outOff, marked ? 0 : blockDocs * 4);
+  const { R, offset } = pruneBounds(w, view, inp, prune);
   let firstDense = 0;
   while (firstDense < T && !dense[firstDense]) firstDense++;
   blockedStats.prunedBlocks = 0;
@@ -253,224 +376,13 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   const top = new TopK(k);
   let thr = -Infinity;
   const lo = view.lo;
-  /** Terms [jFrom, jTo) of the plan added to every doc of the block [b0, b1). */
-  const walkTerms = (b0: number, b1: number, jFrom: number, jTo: number, nOff: number) => {
-    for (let s0 = b0; s0 < b1; ) {
-      const chunk = s0 >>> CHUNK_BITS;
-      const base = chunk * CHUNK_DOCS;
-      const s1 = Math.min(b1, base + CHUNK_DOCS);
-      const lim = s1 - base;
-      const ci = chunk - c0;
-      if (ci !== loadedChunk) {
-        // Each kernel list's end in this chunk; copy the chunk's postings of lists not resident.
-        let at = 0;
-        for (let j = 0; j < T; j++) {
-          if (!inKernel[j]) continue;
-          const list = lists[j]!;
-          const to = list.chunkEnd[ci];
-          const d = kIdx[j] * 6;
-          descI[d + 3] = to;
-          if (!copied[j]) continue;
-          const from = ci > 0 ? list.chunkEnd[ci - 1] : 0;
-          kLow.set(list.low.subarray(from, to), at);
-          kTf.set(list.tfs.subarray(from, to), at);
-          descI[d] = lowOff + (at - from) * 2;
-          descI[d + 1] = tfOff + at - from;
-          at += to - from;
-        }
-        loadedChunk = ci;
-      }
-      const dOff = base - b0; // block-local index of a posting = low + dOff
-      for (let j = jFrom; j < jTo; j++) {
-        const tfd = dTfs[j];
-        if (tfd && branchFree) {
-          // A run of densely walked lists, added per doc in one pass by the kernel (walk.wat): the
-          // same additions in the same order as one pass per list, so bit-identical. Rows not
-          // resident have the piece's tf bytes copied in first.
-          const e = Math.min(denseEnd[j], jTo);
-          const n = e - j;
-          if (n > blockedStats.longestFusedRun) blockedStats.longestFusedRun = n;
-          const i0 = s0 - b0;
-          for (let q = j; q < e; q++) {
-            const at = copyAt[q];
-            if (at >= 0) dTf.set(dTfs[q]!.subarray(s0 - lo, s1 - lo), at + i0);
-          }
-          if (mode === Mode.Bm25) kern.denseBm25(rowsOff + j * 4, n, dP1Off + j * 8, nOff, scoresOff, i0, s1 - b0);
-          else kern.denseTable(rowsOff + j * 4, n, tablesOff + j * TABLE * 8, scoresOff, i0, s1 - b0);
-          j = e - 1;
-          continue;
-        }
-        if (tfd) {
-          const p1 = plan[j].p1;
-          if (mode === Mode.Bm25) {
-            const norm = arr!;
-            for (let d = s0; d < s1; d++) {
-              const tf = tfd[d - lo];
-              if (tf !== 0) bs[d - b0] = bs[d - b0] + (p1 * tf) / (tf + norm[d]);
-            }
-          } else if (mode === Mode.LuceneBm25) {
-            const ni = arr!;
-            for (let d = s0; d < s1; d++) {
-              const tf = tfd[d - lo];
-              if (tf === 0) continue;
-              mark![d - b0] = 1;
-              bs[d - b0] += luceneBm25Weight(p1, tf, ni[d]);
-            }
-          } else if (mode === Mode.LuceneLmd) {
-            const ratio = arr!;
-            const lt = tables[j];
-            for (let d = s0; d < s1; d++) {
-              const tf = tfd[d - lo];
-              if (tf === 0) continue;
-              mark![d - b0] = 1;
-              bs[d - b0] += luceneLmdWeight(p1, lt[tf], ratio[d]);
-            }
-          } else {
-            const ratio = arr!;
-            const lt = tables[j];
-            for (let d = s0; d < s1; d++) {
-              const tf = tfd[d - lo];
-              if (tf === 0) continue;
-              mark![d - b0] = 1;
-              const s = lt[tf] + ratio[d];
-              if (s > 0) bs[d - b0] += p1 * s;
-            }
-          }
-          continue;
-        }
-        if (inKernel[j]) {
-          // A run of kernel lists (walk.wat bm25Lists / tableLists), in plan order.
-          const e = Math.min(kEnd[j], jTo);
-          if (mode === Mode.Bm25) kern.bm25Lists(descOff + kIdx[j] * 24, e - j, lim, dOff, nOff, scoresOff);
-          else kern.tableLists(descOff + kIdx[j] * 24, e - j, lim, dOff, scoresOff);
-          j = e - 1;
-          continue;
-        }
-        const list = lists[j]!;
-        const end = list.chunkEnd[ci];
-        const p1 = plan[j].p1;
-        const { low, tfs } = list;
-        const p2 = plan[j].p2;
-        let p = pos[j];
-        if (mode === Mode.LuceneBm25) {
-          const ni = arr!;
-          for (; p < end; p++) {
-            const l = low[p];
-            if (l >= lim) break;
-            const d = base + l;
-            let tf = tfs[p];
-            if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
-            mark![d - b0] = 1;
-            bs[d - b0] += luceneBm25Weight(p1, tf, ni[d]);
-          }
-        } else if (mode === Mode.LuceneLmd) {
-          const ratio = arr!;
-          const lt = tables[j];
-          for (; p < end; p++) {
-            const l = low[p];
-            if (l >= lim) break;
-            const d = base + l;
-            let tf = tfs[p];
-            if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
-            mark![d - b0] = 1;
-            bs[d - b0] += luceneLmdWeight(p1, tf < TABLE ? lt[tf] : luceneLmdTf(tf, p2), ratio[d]);
-          }
-        } else if (mode !== Mode.LuceneQld) {
-          // Lists the kernel does not take (a tf ≥ 255 in the escape map), BM25 or textbook QLD.
-          const norm = arr!;
-          const w = tables[j];
-          for (; p < end; p++) {
-            const l = low[p];
-            if (l >= lim) break;
-            const d = base + l;
-            let tf = tfs[p];
-            if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
-            bs[d - b0] = bs[d - b0] + (mode === Mode.Bm25 ? (p1 * tf) / (tf + norm[d]) : tf < TABLE ? w[tf] : p1 * Math.log1p(tf / p2));
-          }
-        } else {
-          const ratio = arr!;
-          const lt = tables[j];
-          for (; p < end; p++) {
-            const l = low[p];
-            if (l >= lim) break;
-            const d = base + l;
-            let tf = tfs[p];
-            if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
-            mark![d - b0] = 1;
-            const s = (tf < TABLE ? lt[tf] : Math.log1p(tf / p2)) + ratio[d];
-            if (s > 0) bs[d - b0] += p1 * s;
-          }
-        }
-        pos[j] = p;
-      }
-      s0 = s1;
-    }
-  };
-  /** Terms [J, T) added to the block's candidates only (docs in ascending order), and every compact list moved past the block. */
-  const addToCandidates = (b0: number, b1: number, J: number, nc: number) => {
-    for (let j = J; j < T; j++) {
-      const tfd = dTfs[j];
-      const t = plan[j];
-      if (tfd) {
-        if (mode === Mode.Bm25) {
-          const norm = arr!;
-          for (let c = 0; c < nc; c++) {
-            const i = cands[c];
-            const d = b0 + i;
-            const tf = tfd[d - lo];
-            // (+0 for an absent doc in the fused walk: skipping it leaves the same bits.)
-            if (tf !== 0) bs[i] = bs[i] + (t.p1 * tf) / (tf + norm[d]);
-          }
-        } else {
-          const w = tables[j];
-          for (let c = 0; c < nc; c++) {
-            const i = cands[c];
-            const tf = tfd[b0 + i - lo];
-            if (tf !== 0) bs[i] = bs[i] + w[tf];
-          }
-        }
-        continue;
-      }
-      const list = lists[j]!;
-      const { low, tfs, chunkEnd } = list;
-      const kd = inKernel[j] ? kIdx[j] * 6 + 2 : -1;
-      let p = kd >= 0 ? descI[kd] : pos[j];
-      const w = tables[j];
-      for (let c = 0; c < nc; c++) {
-        const i = cands[c];
-        const d = b0 + i;
-        const ci = (d >>> CHUNK_BITS) - list.c0;
-        const start = ci > 0 ? chunkEnd[ci - 1] : 0;
-        const end = chunkEnd[ci];
-        if (p < start) p = start;
-        if (p >= end) continue;
-        const x = d & (CHUNK_DOCS - 1);
-        p = gallop16(low, p, end, x);
-        if (p >= end || low[p] !== x) continue;
-        let tf = tfs[p];
-        if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
-        bs[i] = bs[i] + (mode === Mode.Bm25 ? (t.p1 * tf) / (tf + arr![d]) : tf < TABLE ? w[tf] : t.p1 * Math.log1p(tf / t.p2));
-        p++;
-      }
-      // Past the block: the first posting at or after b1.
-      const ci = (b1 >>> CHUNK_BITS) - list.c0;
-      if (ci >= chunkEnd.length) p = list.length;
-      else {
-        const start = ci > 0 ? chunkEnd[ci - 1] : 0;
-        if (p < start) p = start;
-        p = gallop16(low, p, chunkEnd[ci], b1 & (CHUNK_DOCS - 1));
-      }
-      if (kd >= 0) descI[kd] = p;
-      else pos[j] = p;
-    }
-  };
   for (let b0 = view.lo; b0 < view.hi; b0 += blockDocs) {
     const b1 = Math.min(view.hi, b0 + blockDocs);
     // The block's norms / log-lengths: in place when held, else copied in.
-    const nOff = normHeld >= 0 ? normHeld + (b0 - lo) * 8 : normOff;
-    const lOff = lnlHeld >= 0 ? lnlHeld + (b0 - lo) * 8 : lnlOff;
-    if (mode === Mode.Bm25 && normHeld < 0) bn.set(arr!.subarray(b0, b1));
-    if (qld && lnlHeld < 0) bl.set(qld.lnl.subarray(b0, b1));
+    const nOff = sc.normHeld >= 0 ? sc.normHeld + (b0 - lo) * 8 : sc.normOff;
+    const lOff = sc.lnlHeld >= 0 ? sc.lnlHeld + (b0 - lo) * 8 : sc.lnlOff;
+    if (mode === Mode.Bm25 && sc.normHeld < 0) bn.set(arr!.subarray(b0, b1));
+    if (qld && sc.lnlHeld < 0) bl.set(qld.lnl.subarray(b0, b1));
     // Resident dense rows: the address of the block's first doc's tf byte.
     for (const r of runs) for (let j = r.j; j < r.e; j++) if (copyAt[j] < 0) rowPtr[j] = dense[j]!.off + (b0 - lo);
     let J = T;
@@ -480,68 +392,296 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
       J = firstDense;
       while (J < T && offset + R[J] >= thr) J++;
     }
-    walkTerms(b0, b1, 0, J, nOff);
-    if (J < T) {
-      // Candidates: docs whose partial score + R[J] reaches θ.
-      const n = b1 - b0;
-      const rest = R[J];
-      let nc = 0;
-      const maxC = Math.floor(n * PRUNE_MAX_CANDIDATE_SHARE);
-      if (qld) {
-        const { base, qlen, lnl } = qld;
-        for (let i = 0; i < n && nc <= maxC; i++) if (base - qlen * lnl[b0 + i] + bs[i] + rest >= thr) cands[nc++] = i;
-      } else for (let i = 0; i < n && nc <= maxC; i++) if (bs[i] + rest >= thr) cands[nc++] = i;
-      if (nc > maxC) {
-        blockedStats.fallbackBlocks++;
-        walkTerms(b0, b1, J, T, nOff);
-      } else {
-        blockedStats.prunedBlocks++;
-        blockedStats.candidates += nc;
-        addToCandidates(b0, b1, J, nc);
-      }
-    }
+    walkTerms(w, b0, b1, 0, J, nOff);
+    if (J < T) pruneBlock(w, b0, b1, J, R[J], thr, qld, nOff);
     // Dense selection over the block, clearing as we go: the kernel writes the docs at or above the
     // threshold the block started with; they are pushed in doc order against the running threshold,
     // exactly as one scan would push them.
     const n = b1 - b0;
     if (!marked) {
-      const count = qld ? kern.selectQld(scoresOff, lOff, qld.base, qld.qlen, thr, n, outOff) : kern.selectTouched(scoresOff, thr, n, outOff);
+      const count = qld ? kern.selectQld(sc.scoresOff, lOff, qld.base, qld.qlen, thr, n, sc.outOff) : kern.selectTouched(sc.scoresOff, thr, n, sc.outOff);
       top.pushCandidates(outF, outI, count, b0);
       thr = top.threshold;
-    } else {
-      for (let i = 0; i < n; i++) {
-        if (mark![i] === 0) continue;
-        const s = inp.f32 ? Math.fround(bs[i]) : bs[i];
-        bs[i] = 0;
-        mark![i] = 0;
-        if (s >= thr) {
-          top.push(s, b0 + i);
-          thr = top.threshold;
-        }
-      }
-    }
+    } else thr = selectMarked(w, top, thr, b0, n, inp.f32 === true);
   }
   return top;
 }
 
-/** First index p in [from, end) with low[p] ≥ x (end when none); low is ascending there. */
-function gallop16(low: Uint16Array, from: number, end: number, x: number): number {
-  if (from >= end || low[from] >= x) return from;
-  let lo = from;
-  let step = 1;
-  let hi = from + 1;
-  while (hi < end && low[hi] < x) {
-    lo = hi;
-    step *= 2;
-    hi = lo + step;
+/**
+ * The terms from J on of a pruned block: the candidates are the docs whose partial score + R[J]
+ * reaches θ; too many of them and the block walks the rest of its terms as usual.
+ */
+function pruneBlock(w: Walk, b0: number, b1: number, J: number, rest: number, thr: number, qld: MaxScoreInput['qld'], nOff: number): void {
+  const { bs, cands } = w;
+  const n = b1 - b0;
+  let nc = 0;
+  const maxC = Math.floor(n * PRUNE_MAX_CANDIDATE_SHARE);
+  if (qld) {
+    const { base, qlen, lnl } = qld;
+    for (let i = 0; i < n && nc <= maxC; i++) if (base - qlen * lnl[b0 + i] + bs[i] + rest >= thr) cands[nc++] = i;
+  } else for (let i = 0; i < n && nc <= maxC; i++) if (bs[i] + rest >= thr) cands[nc++] = i;
+  if (nc > maxC) {
+    blockedStats.fallbackBlocks++;
+    walkTerms(w, b0, b1, J, w.T, nOff);
+  } else {
+    blockedStats.prunedBlocks++;
+    blockedStats.candidates += nc;
+    addToCandidates(w, b0, b1, J, nc);
   }
-  if (hi > end) hi = end;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >>> 1;
-    if (low[mid] < x) lo = mid;
-    else hi = mid;
+}
+
+/** Selection in JavaScript (modes that mark the docs they touch): the block's marked docs pushed in doc order, cleared as it goes. */
+function selectMarked(w: Walk, top: TopK, thr: number, b0: number, n: number, f32: boolean): number {
+  const { bs } = w;
+  const mark = w.mark!;
+  for (let i = 0; i < n; i++) {
+    if (mark[i] === 0) continue;
+    const s = f32 ? Math.fround(bs[i]) : bs[i];
+    bs[i] = 0;
+    mark[i] = 0;
+    if (s >= thr) {
+      top.push(s, b0 + i);
+      thr = top.threshold;
+    }
   }
-  return hi;
+  return thr;
+}
+
+/** Each kernel list's end in chunk ci; the chunk's postings of lists not resident copied into the scratch. */
+function loadChunk(w: Walk, ci: number): void {
+  const { T, inKernel, lists, kIdx, descI, copied, kLow, kTf, sc } = w;
+  let at = 0;
+  for (let j = 0; j < T; j++) {
+    if (!inKernel[j]) continue;
+    const list = lists[j]!;
+    const to = list.chunkEnd[ci];
+    const d = kIdx[j] * 6;
+    descI[d + 3] = to;
+    if (!copied[j]) continue;
+    const from = ci > 0 ? list.chunkEnd[ci - 1] : 0;
+    kLow.set(list.low.subarray(from, to), at);
+    kTf.set(list.tfs.subarray(from, to), at);
+    descI[d] = sc.lowOff + (at - from) * 2;
+    descI[d + 1] = sc.tfOff + at - from;
+    at += to - from;
+  }
+  w.loadedChunk = ci;
+}
+
+/** Terms [jFrom, jTo) of the plan added to every doc of the block [b0, b1), chunk piece by chunk piece. */
+function walkTerms(w: Walk, b0: number, b1: number, jFrom: number, jTo: number, nOff: number): void {
+  const { mode, sc, kern, dTfs, inKernel, kEnd, kIdx, branchFree } = w;
+  for (let s0 = b0; s0 < b1; ) {
+    const chunk = s0 >>> CHUNK_BITS;
+    const base = chunk * CHUNK_DOCS;
+    const s1 = Math.min(b1, base + CHUNK_DOCS);
+    const lim = s1 - base;
+    const ci = chunk - w.c0;
+    if (ci !== w.loadedChunk) loadChunk(w, ci);
+    const dOff = base - b0; // block-local index of a posting = low + dOff
+    for (let j = jFrom; j < jTo; j++) {
+      const tfd = dTfs[j];
+      if (tfd && branchFree) {
+        j = addFusedRun(w, j, jTo, s0, s1, b0, nOff) - 1;
+        continue;
+      }
+      if (tfd) {
+        addDenseList(w, j, tfd, s0, s1, b0);
+        continue;
+      }
+      if (inKernel[j]) {
+        // A run of kernel lists (walk.wat bm25Lists / tableLists), in plan order.
+        const e = Math.min(kEnd[j], jTo);
+        if (mode === Mode.Bm25) kern.bm25Lists(sc.descOff + kIdx[j] * 24, e - j, lim, dOff, nOff, sc.scoresOff);
+        else kern.tableLists(sc.descOff + kIdx[j] * 24, e - j, lim, dOff, sc.scoresOff);
+        j = e - 1;
+        continue;
+      }
+      addCompactList(w, j, ci, base, lim, b0);
+    }
+    s0 = s1;
+  }
+}
+
+/**
+ * A run of densely walked lists from j (up to jTo), added per doc in one pass by the kernel
+ * (walk.wat): the same additions in the same order as one pass per list, so bit-identical. Rows
+ * not resident have the piece's tf bytes copied in first. Returns the run's end.
+ */
+function addFusedRun(w: Walk, j: number, jTo: number, s0: number, s1: number, b0: number, nOff: number): number {
+  const { sc, kern, dTfs, copyAt, dTf, lo } = w;
+  const e = Math.min(w.denseEnd[j], jTo);
+  const n = e - j;
+  if (n > blockedStats.longestFusedRun) blockedStats.longestFusedRun = n;
+  const i0 = s0 - b0;
+  for (let q = j; q < e; q++) {
+    const at = copyAt[q];
+    if (at >= 0) dTf.set(dTfs[q]!.subarray(s0 - lo, s1 - lo), at + i0);
+  }
+  if (w.mode === Mode.Bm25) kern.denseBm25(sc.rowsOff + j * 4, n, sc.dP1Off + j * 8, nOff, sc.scoresOff, i0, s1 - b0);
+  else kern.denseTable(sc.rowsOff + j * 4, n, sc.tablesOff + j * TABLE * 8, sc.scoresOff, i0, s1 - b0);
+  return e;
+}
+
+/** Dense list j (tf bytes tfd) added in JavaScript to the docs [s0, s1) of the block at b0 (not branch-free: absent docs skipped by a test). */
+function addDenseList(w: Walk, j: number, tfd: Uint8Array, s0: number, s1: number, b0: number): void {
+  const { mode, bs, mark, lo, arr } = w;
+  const p1 = w.plan[j].p1;
+  if (mode === Mode.Bm25) {
+    const norm = arr!;
+    for (let d = s0; d < s1; d++) {
+      const tf = tfd[d - lo];
+      if (tf !== 0) bs[d - b0] = bs[d - b0] + (p1 * tf) / (tf + norm[d]);
+    }
+  } else if (mode === Mode.LuceneBm25) {
+    const ni = arr!;
+    for (let d = s0; d < s1; d++) {
+      const tf = tfd[d - lo];
+      if (tf === 0) continue;
+      mark![d - b0] = 1;
+      bs[d - b0] += luceneBm25Weight(p1, tf, ni[d]);
+    }
+  } else if (mode === Mode.LuceneLmd) {
+    const ratio = arr!;
+    const lt = w.tables[j];
+    for (let d = s0; d < s1; d++) {
+      const tf = tfd[d - lo];
+      if (tf === 0) continue;
+      mark![d - b0] = 1;
+      bs[d - b0] += luceneLmdWeight(p1, lt[tf], ratio[d]);
+    }
+  } else {
+    const ratio = arr!;
+    const lt = w.tables[j];
+    for (let d = s0; d < s1; d++) {
+      const tf = tfd[d - lo];
+      if (tf === 0) continue;
+      mark![d - b0] = 1;
+      const s = lt[tf] + ratio[d];
+      if (s > 0) bs[d - b0] += p1 * s;
+    }
+  }
+}
+
+/** Compact list j (not in the kernel) walked in JavaScript through the postings of chunk ci below lim, from its cursor. */
+function addCompactList(w: Walk, j: number, ci: number, base: number, lim: number, b0: number): void {
+  const { mode, bs, mark, arr } = w;
+  const list = w.lists[j]!;
+  const end = list.chunkEnd[ci];
+  const p1 = w.plan[j].p1;
+  const { low, tfs } = list;
+  const p2 = w.plan[j].p2;
+  let p = w.pos[j];
+  if (mode === Mode.LuceneBm25) {
+    const ni = arr!;
+    for (; p < end; p++) {
+      const l = low[p];
+      if (l >= lim) break;
+      const d = base + l;
+      let tf = tfs[p];
+      if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
+      mark![d - b0] = 1;
+      bs[d - b0] += luceneBm25Weight(p1, tf, ni[d]);
+    }
+  } else if (mode === Mode.LuceneLmd) {
+    const ratio = arr!;
+    const lt = w.tables[j];
+    for (; p < end; p++) {
+      const l = low[p];
+      if (l >= lim) break;
+      const d = base + l;
+      let tf = tfs[p];
+      if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
+      mark![d - b0] = 1;
+      bs[d - b0] += luceneLmdWeight(p1, tf < TABLE ? lt[tf] : luceneLmdTf(tf, p2), ratio[d]);
+    }
+  } else if (mode !== Mode.LuceneQld) {
+    // Lists the kernel does not take (a tf ≥ 255 in the escape map), BM25 or textbook QLD.
+    const norm = arr!;
+    const wt = w.tables[j];
+    for (; p < end; p++) {
+      const l = low[p];
+      if (l >= lim) break;
+      const d = base + l;
+      let tf = tfs[p];
+      if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
+      bs[d - b0] = bs[d - b0] + (mode === Mode.Bm25 ? (p1 * tf) / (tf + norm[d]) : tf < TABLE ? wt[tf] : p1 * Math.log1p(tf / p2));
+    }
+  } else {
+    const ratio = arr!;
+    const lt = w.tables[j];
+    for (; p < end; p++) {
+      const l = low[p];
+      if (l >= lim) break;
+      const d = base + l;
+      let tf = tfs[p];
+      if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
+      mark![d - b0] = 1;
+      const s = (tf < TABLE ? lt[tf] : Math.log1p(tf / p2)) + ratio[d];
+      if (s > 0) bs[d - b0] += p1 * s;
+    }
+  }
+  w.pos[j] = p;
+}
+
+/** Terms [J, T) added to the block's candidates only (docs in ascending order), and every compact list moved past the block. */
+function addToCandidates(w: Walk, b0: number, b1: number, J: number, nc: number): void {
+  const { T, mode, plan, dTfs, bs, cands, lo, arr, lists, inKernel, kIdx, descI, pos, tables } = w;
+  for (let j = J; j < T; j++) {
+    const tfd = dTfs[j];
+    const t = plan[j];
+    if (tfd) {
+      if (mode === Mode.Bm25) {
+        const norm = arr!;
+        for (let c = 0; c < nc; c++) {
+          const i = cands[c];
+          const d = b0 + i;
+          const tf = tfd[d - lo];
+          // (+0 for an absent doc in the fused walk: skipping it leaves the same bits.)
+          if (tf !== 0) bs[i] = bs[i] + (t.p1 * tf) / (tf + norm[d]);
+        }
+      } else {
+        const w = tables[j];
+        for (let c = 0; c < nc; c++) {
+          const i = cands[c];
+          const tf = tfd[b0 + i - lo];
+          if (tf !== 0) bs[i] = bs[i] + w[tf];
+        }
+      }
+      continue;
+    }
+    const list = lists[j]!;
+    const { low, tfs, chunkEnd } = list;
+    const kd = inKernel[j] ? kIdx[j] * 6 + 2 : -1;
+    let p = kd >= 0 ? descI[kd] : pos[j];
+    const w = tables[j];
+    for (let c = 0; c < nc; c++) {
+      const i = cands[c];
+      const d = b0 + i;
+      const ci = (d >>> CHUNK_BITS) - list.c0;
+      const start = ci > 0 ? chunkEnd[ci - 1] : 0;
+      const end = chunkEnd[ci];
+      if (p < start) p = start;
+      if (p >= end) continue;
+      const x = d & (CHUNK_DOCS - 1);
+      p = gallop16(low, p, end, x);
+      if (p >= end || low[p] !== x) continue;
+      let tf = tfs[p];
+      if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
+      bs[i] = bs[i] + (mode === Mode.Bm25 ? (t.p1 * tf) / (tf + arr![d]) : tf < TABLE ? w[tf] : t.p1 * Math.log1p(tf / t.p2));
+      p++;
+    }
+    // Past the block: the first posting at or after b1.
+    const ci = (b1 >>> CHUNK_BITS) - list.c0;
+    if (ci >= chunkEnd.length) p = list.length;
+    else {
+      const start = ci > 0 ? chunkEnd[ci - 1] : 0;
+      if (p < start) p = start;
+      p = gallop16(low, p, chunkEnd[ci], b1 & (CHUNK_DOCS - 1));
+    }
+    if (kd >= 0) descI[kd] = p;
+    else pos[j] = p;
+  }
 }
 
 const smallest = new WeakMap<Float64Array, Map<string, number>>();

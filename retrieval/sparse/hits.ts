@@ -1,15 +1,8 @@
-/** Shared helpers for the sparse retrievers: k, hits, option parsing. */
+/** Shared helpers for the sparse retrievers: hits, option parsing (k: ../search-options.ts). */
 import { errors } from '../../core/errors.js';
 import type { SparseIndex } from '../../indexer/sparse/sparse-index.js';
-import type { Hit, SearchOptions } from '../types.js';
+import type { Hit } from '../types.js';
 import type { Ranked } from './score-core.js';
-import { SEARCH_K } from '../default-k.js';
-
-export function resolveK(opts: SearchOptions | undefined, n: number): number {
-  const k = opts?.k ?? SEARCH_K;
-  if (!Number.isInteger(k) || k < 0) throw errors.invalidInput('k', `expected a non-negative integer, got ${k}`);
-  return Math.min(k, n);
-}
 
 export function toHits(index: SparseIndex, ranked: Ranked): Hit[] {
   const ids = index.docs.ids();

@@ -1,6 +1,6 @@
 /**
  * The versioned HTTP API's routes and its OpenAPI 3.1 document, both from the query service's zod
- * schemas (src/service/schemas.ts): request bodies are `z.toJSONSchema(input, {io: 'input'})`
+ * schemas (serve/query/schemas.ts): request bodies are `z.toJSONSchema(input, {io: 'input'})`
  * (defaults optional), responses `{io: 'output'}` (defaults filled, no other properties). The server
  * (./server.ts) dispatches by this table and serves the document at GET /v1/openapi.json.
  */
@@ -16,7 +16,7 @@ import {
   passageOutput,
   searchInput,
   searchOutput,
-} from '../service/schemas.js';
+} from '../../serve/query/schemas.js';
 import { listRunsOutput, runFiguresOutput, runInput } from './runs.js';
 
 export const API_PREFIX = '/v1';

@@ -2,7 +2,7 @@
  * `lexcase serve --api`: the query service as a versioned JSON API under /v1 (routes and OpenAPI
  * 3.1 document: ./openapi.ts), and with --runs the headline figures of the runs under it
  * (./runs.ts: the explorer's run summaries, eval/stats intervals). Bound to 127.0.0.1 by default. Without a token, every request's Host
- * (and Origin, if sent) must name this server (DNS-rebinding guard, web/server/host-guard.ts); with
+ * (and Origin, if sent) must name this server (DNS-rebinding guard, serve/http/host-guard.ts); with
  * one (required off loopback, ./auth.ts), every request but GET /v1/openapi.json must carry
  * `Authorization: Bearer TOKEN`. Errors are `{error: {code, message}}` with the status the document
  * lists; messages carry no server path (the index directories show as their names).
@@ -10,14 +10,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isLexcaseError } from '../../core/errors.js';
 import { log, redact } from '../../core/log.js';
-import { allowedHostNames, refuseReason } from '../../web/server/host-guard.js';
-import { HttpError, queryParams, readJsonBody, sendJson } from '../../web/server/http-util.js';
-import { requestLife } from '../../web/server/request-life.js';
-import { createScrubber } from '../../web/server/public-json.js';
-import type { IndexSpec } from '../service/index-specs.js';
-import type { QueryService } from '../service/query-service.js';
-import { listen } from './listen.js';
-import { bearerOk } from './auth.js';
+import { allowedHostNames, refuseReason } from '../../serve/http/host-guard.js';
+import { HttpError, queryParams, readJsonBody, sendJson } from '../../serve/http/http-util.js';
+import { requestLife } from '../../serve/http/request-life.js';
+import { createScrubber } from '../../serve/http/public-json.js';
+import type { IndexSpec } from '../../serve/query/index-specs.js';
+import type { QueryService } from '../../serve/query/query-service.js';
+import { listen } from '../../serve/http/listen.js';
+import { bearerOk } from '../../serve/http/auth.js';
 import { listRunFigures, runFigures } from './runs.js';
 import { API_OPERATIONS, API_PREFIX, openApiDocument, type ApiError, type ApiOperation } from './openapi.js';
 

@@ -8,7 +8,7 @@
  *  - `serve --api` and `mcp --http` printed `Error: aborted` with a stack trace when a client
  *    closed its connection mid-request and when SIGTERM arrived with a request in flight; a
  *    /v1/evidence request whose client left kept calling the LLM. Now one line each, no stack, and
- *    the LLM request is cancelled (web/server/request-life.ts).
+ *    the LLM request is cancelled (serve/http/request-life.ts).
  * Each test waits for an event (a request reaching the server, a connection closing), never for time.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

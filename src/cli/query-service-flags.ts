@@ -6,8 +6,8 @@
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { log } from '../../core/log.js';
-import type { IndexSpec } from '../service/index-specs.js';
-import type { QueryService } from '../service/query-service.js';
+import type { IndexSpec } from '../../serve/query/index-specs.js';
+import type { QueryService } from '../../serve/query/query-service.js';
 import { apiToken, type TokenFlags } from './api-token.js';
 import { resolveLlm, type LlmCliOpts } from './llm-options.js';
 
@@ -26,17 +26,17 @@ export interface OpenedService {
 export async function openServiceFromFlags(flags: ServiceFlags, http: { host: string; command: string } | undefined): Promise<OpenedService> {
   const { token, source } = http ? apiToken(flags) : { token: undefined, source: '' };
   if (http) {
-    const { requireTokenOffLoopback } = await import('../api/auth.js');
+    const { requireTokenOffLoopback } = await import('../../serve/http/auth.js');
     requireTokenOffLoopback(http.host, token, http.command, source);
   }
-  const { indexSpecs } = await import('../service/index-specs.js');
+  const { indexSpecs } = await import('../../serve/query/index-specs.js');
   let specs = indexSpecs(flags.index ?? []);
   if (specs.length === 0) {
     const { ensureDefaultIndex } = await import('../../retrieval/default-index.js');
     specs = [{ name: 'default', dir: await ensureDefaultIndex(undefined, (line) => log.info(line)) }];
   }
   const llm = await resolveLlm(flags, { optional: true, preflight: 'warn' }); // a server starts; an unreachable LLM is a warning
-  const { openQueryService } = await import('../service/query-service.js');
+  const { openQueryService } = await import('../../serve/query/query-service.js');
   return { svc: await openQueryService({ indexes: specs, llm: llm.model }), specs, llm: llm.model, token };
 }
 

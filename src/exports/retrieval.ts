@@ -3,6 +3,8 @@ export type * from '../../retrieval/types.js';
 export { openRetriever, openSparseIndex, closeSparseIndexes } from '../../retrieval/open.js';
 export { openIndex, openCaseIndex, INDEX_METHODS, type OpenedIndex, type AgentIndex } from '../../retrieval/open-index.js';
 export { DEFAULT_K, SEARCH_K } from '../../retrieval/default-k.js';
+export { RETRIEVAL_DEFAULTS } from '../../retrieval/defaults.js';
+export { resolveSearch, searchK, type ResolvedSearch } from '../../retrieval/search-options.js';
 export { createBm25Retriever, BM25_DEFAULTS, type Bm25Params } from '../../retrieval/bm25.js';
 export { SPARSE_SCORER_NAMES, type SparseScorer } from '../../retrieval/sparse/score-core.js';
 export { createQldRetriever, QLD_DEFAULTS, type QldParams, type QldVariant } from '../../retrieval/qld.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../core/version.js';
 import { buildProgram } from '../cli/program.js';
-import { evidenceInput, explainInput, passageInput, searchInput } from '../service/schemas.js';
+import { evidenceInput, explainInput, passageInput, searchInput } from '../../serve/query/schemas.js';
 import { MCP_TOOLS } from './server.js';
 
 const doc = readFileSync(join(PACKAGE_ROOT, 'docs', 'mcp.md'), 'utf8');

@@ -3,17 +3,17 @@
  * McpServer and transport per request, all over one QueryService; no sessions to leak), answering
  * with plain JSON (no SSE stream: no tool streams progress). Bound to 127.0.0.1 by default; without
  * a token every request's Host/Origin must name this server (DNS-rebinding guard), with one every
- * request must carry `Authorization: Bearer TOKEN` (required off loopback: src/api/auth.ts).
+ * request must carry `Authorization: Bearer TOKEN` (required off loopback: serve/http/auth.ts).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { log, redact } from '../../core/log.js';
-import { allowedHostNames, refuseReason } from '../../web/server/host-guard.js';
-import { HttpError, readJsonBody } from '../../web/server/http-util.js';
-import { requestLife } from '../../web/server/request-life.js';
-import { listen } from '../api/listen.js';
-import { bearerOk } from '../api/auth.js';
-import type { QueryService } from '../service/query-service.js';
+import { allowedHostNames, refuseReason } from '../../serve/http/host-guard.js';
+import { HttpError, readJsonBody } from '../../serve/http/http-util.js';
+import { requestLife } from '../../serve/http/request-life.js';
+import { listen } from '../../serve/http/listen.js';
+import { bearerOk } from '../../serve/http/auth.js';
+import type { QueryService } from '../../serve/query/query-service.js';
 import { createMcpServer } from './server.js';
 
 export const MCP_PATH = '/mcp';

@@ -17,8 +17,8 @@ import { buildIndex } from '../../indexer/build.js';
 import { DEFAULT_INDEX_DIR, ensureDefaultIndex } from '../../retrieval/default-index.js';
 import { openIndex, type OpenedIndex } from '../../retrieval/open-index.js';
 import { startScriptedServer, type RecordedRequest, type ScriptReply } from '../../tests/support/scripted-openai-server.js';
-import { openQueryService, type QueryService } from '../service/query-service.js';
-import { SNIPPET_CHARS } from '../service/schemas.js';
+import { openQueryService, type QueryService } from '../../serve/query/query-service.js';
+import { SNIPPET_CHARS } from '../../serve/query/schemas.js';
 import { httpMcpClient, runBuiltCli, startServerChild, stdioMcp, type ServerChild, type StdioMcp } from './test-support/children.js';
 import { MCP_TOOLS, RESOURCE_NOT_FOUND } from './server.js';
 

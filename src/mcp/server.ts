@@ -14,7 +14,7 @@ import { ErrorCode, type CallToolResult, type ResourceLink } from '@modelcontext
 import { isLexcaseError } from '../../core/errors.js';
 import { log, redact } from '../../core/log.js';
 import { VERSION } from '../../core/version.js';
-import { passageUri, type QueryService } from '../service/query-service.js';
+import { passageUri, type QueryService } from '../../serve/query/query-service.js';
 import {
   evidenceInput,
   evidenceOutput,
@@ -26,7 +26,7 @@ import {
   passageOutput,
   searchInput,
   searchOutput,
-} from '../service/schemas.js';
+} from '../../serve/query/schemas.js';
 
 export const MCP_TOOLS = ['list_indexes', 'search', 'explain', 'get_passage', 'find_evidence'] as const;
 

@@ -5,7 +5,7 @@
  * answers a message over 10 MiB, or one that is not JSON, with a JSON-RPC error and goes on.
  */
 import { log, redact } from '../../core/log.js';
-import type { QueryService } from '../service/query-service.js';
+import type { QueryService } from '../../serve/query/query-service.js';
 import { createMcpServer } from './server.js';
 import { LexcaseStdioTransport } from './stdio-transport.js';
 

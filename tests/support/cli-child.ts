@@ -11,7 +11,7 @@ import { join } from 'node:path';
 export const REPO_ROOT = join(import.meta.dirname, '..', '..');
 const DIST_CLI = join(REPO_ROOT, 'dist', 'src', 'cli', 'main.js');
 const SRC_CLI = join(REPO_ROOT, 'src', 'cli', 'main.ts');
-const SOURCE_ROOTS = ['core', 'corpora', 'indexer', 'retrieval', 'eval', 'agents', 'src', 'web'];
+const SOURCE_ROOTS = ['core', 'corpora', 'indexer', 'retrieval', 'eval', 'agents', 'serve', 'web', 'src'];
 
 function newestSource(dir: string): number {
   let newest = 0;

@@ -1,6 +1,6 @@
 /**
  * Reads the relative imports of the project's .ts files and checks them against the layer order
- * (docs/architecture.md): core → corpora → indexer → retrieval → eval → agents → src | web.
+ * (docs/architecture.md): core → corpora → indexer → retrieval → eval → agents → serve → web → src.
  * A file may import its own layer or any layer below; core imports nothing of the project;
  * agents import nothing from indexer/ (they reach an index through retrieval/). Tests, fixtures and
  * tests/support/ may reach across layers (an agent test builds the index it searches); a layer's
@@ -9,8 +9,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix, relative } from 'node:path';
 
-export const LAYERS = ['core', 'corpora', 'indexer', 'retrieval', 'eval', 'agents', 'src|web'] as const;
-const RANK: Record<string, number> = { core: 0, corpora: 1, indexer: 2, retrieval: 3, eval: 4, agents: 5, src: 6, web: 6 };
+export const LAYERS = ['core', 'corpora', 'indexer', 'retrieval', 'eval', 'agents', 'serve', 'web', 'src'] as const;
+const RANK: Record<string, number> = Object.fromEntries(LAYERS.map((layer, rank) => [layer, rank]));
 
 export interface Arrow { from: string; to: string; rule: string }
 

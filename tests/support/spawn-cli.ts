@@ -17,7 +17,7 @@ import { BUILT_CLI, cleanEnv, runBuiltCli, type BuiltCliResult } from './run-bui
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const MAIN = BUILT_CLI;
-const SOURCE_DIRS = ['core', 'corpora', 'indexer', 'retrieval', 'eval', 'agents', 'src', 'web'];
+const SOURCE_DIRS = ['core', 'corpora', 'indexer', 'retrieval', 'eval', 'agents', 'serve', 'web', 'src'];
 
 
 /** A Node stack frame ("    at fn (file:///…:1:2)"): a user never sees one without --debug. */

@@ -13,7 +13,7 @@ import type { AuditEntry } from '../../agents/acal/contest/apply-contest.js';
 import { compareSemantics } from '../../agents/acal/graph/compare.js';
 import { withResult } from '../../agents/acal/graph/recompute.js';
 import { acalDir, graphPath, parseGraph, readAudit, readGraph } from '../../agents/acal/graph/store.js';
-import { notFound } from './http-util.js';
+import { notFound } from '../../serve/http/http-util.js';
 import { graphFiles, resolvesInside, type RunEntry } from './runs.js';
 
 export const graphQuerySchema = z.object({

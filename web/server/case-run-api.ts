@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { loadQuestions } from '../../corpora/registry.js';
 import type { Question } from '../../corpora/types.js';
 import { readConfig, readResults, readTrace, tracePath } from '../../eval/run-dir.js';
-import { notFound } from './http-util.js';
-import { publicRunConfig } from './public-json.js';
+import { notFound } from '../../serve/http/http-util.js';
+import { publicRunConfig } from '../../serve/http/public-json.js';
 import { servable, type RunEntry } from './runs.js';
 import { threeplyFactors } from './threeply-trace.js';
 

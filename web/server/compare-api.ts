@@ -9,9 +9,9 @@ import { z } from 'zod';
 import { compareRunData } from '../../eval/report/compare.js';
 import type { RunConfigFile } from '../../eval/runner.js';
 import { readConfig } from '../../eval/run-dir.js';
-import { publicRunConfig } from './public-json.js';
+import { publicRunConfig } from '../../serve/http/public-json.js';
 import { latestResults, runSummary } from './run-summary-api.js';
-import { badRequest } from './http-util.js';
+import { badRequest } from '../../serve/http/http-util.js';
 import type { RunEntry } from './runs.js';
 
 export const compareQuerySchema = z.object({ a: z.string().min(1).max(500), b: z.string().min(1).max(500) });

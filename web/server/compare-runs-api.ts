@@ -13,8 +13,8 @@ import { PAIRED_NOTE } from '../../eval/stats/index.js';
 import { figuresSpec, recallCurveSpec, roundAccuracySpec, type CurvePoint, type FigurePoint, type PlotSpec } from '../../eval/plots/specs.js';
 import type { RunConfigFile } from '../../eval/runner.js';
 import { readConfig } from '../../eval/run-dir.js';
-import { badRequest } from './http-util.js';
-import { publicRunConfig } from './public-json.js';
+import { badRequest } from '../../serve/http/http-util.js';
+import { publicRunConfig } from '../../serve/http/public-json.js';
 import { latestResults, madRounds, runSummary } from './run-summary-api.js';
 import type { RunEntry } from './runs.js';
 

@@ -8,7 +8,7 @@
  */
 import { exchangesPath, readInspectorCalls, type LlmExchange } from '../../eval/llm-exchanges.js';
 import { readResults, readTrace, tracePath } from '../../eval/run-dir.js';
-import { notFound } from './http-util.js';
+import { notFound } from '../../serve/http/http-util.js';
 import { servable, type RunEntry } from './runs.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */

@@ -14,7 +14,7 @@ import { recallCurve } from '../../eval/plots/recall-curve.js';
 import { recallCurveSpec } from '../../eval/plots/specs.js';
 import { evalRetrieval, MRR_K, NDCG_K, type QueryResult, type RetrievalEvalResult } from '../../eval/retrieval-eval.js';
 import type { EvalSet } from './eval-sets.js';
-import { badRequest, notFound } from './http-util.js';
+import { badRequest, notFound } from '../../serve/http/http-util.js';
 import type { IndexContext } from './index-context.js';
 
 export const EVAL_KS = [1, 5, 10, 20, 50, 100];

@@ -18,7 +18,7 @@ import { roundAccuracy } from '../../eval/plots/round-accuracy.js';
 import { reliabilitySpec, roundAccuracySpec, type PlotSpec } from '../../eval/plots/specs.js';
 import { configPath, readConfig, readResults, readTrace, resultsPath, tracePath } from '../../eval/run-dir.js';
 import type { ResultRecord } from '../../eval/types.js';
-import { publicRunConfig } from './public-json.js';
+import { publicRunConfig } from '../../serve/http/public-json.js';
 import type { RunSummary } from '../common/run-summary-types.js';
 import { servable, type RunEntry } from './runs.js';
 

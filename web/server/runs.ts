@@ -11,7 +11,7 @@ import { readRegularFileSync } from '../../core/read-regular.js';
 import { join, relative, resolve, sep } from 'node:path';
 import { acalDir } from '../../agents/acal/graph/store.js';
 import { readResults } from '../../eval/run-dir.js';
-import { notFound } from './http-util.js';
+import { notFound } from '../../serve/http/http-util.js';
 import type { RunKind } from '../common/run-summary-types.js';
 
 export interface RunEntry {

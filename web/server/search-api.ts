@@ -9,7 +9,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { z } from 'zod';
 import type { Explanation } from '../../retrieval/types.js';
 import { DEFAULT_K, SEARCH_K } from '../../retrieval/default-k.js';
-import { evidenceFor, evidenceModel, explainPassage, searchPassages } from '../../src/service/index-queries.js';
+import { evidenceFor, evidenceModel, explainPassage, searchPassages } from '../../serve/query/index-queries.js';
 import { highlight, queryTerms, type Segment } from './highlight.js';
 import type { IndexContext } from './index-context.js';
 
@@ -40,7 +40,7 @@ export const explainQuerySchema = z.object({
 
 const clip = (text: string) => (text.length > MAX_PASSAGE_CHARS ? { text: text.slice(0, MAX_PASSAGE_CHARS), truncated: true } : { text, truncated: false });
 
-/** The query service's search (src/service/index-queries.ts), its hits highlighted. */
+/** The query service's search (serve/query/index-queries.ts), its hits highlighted. */
 export async function search(ix: IndexContext, input: z.infer<typeof searchQuerySchema>) {
   const t0 = performance.now();
   const r = await searchPassages(ix, { query: input.q, method: input.method, k: input.k, maxTextChars: MAX_PASSAGE_CHARS });

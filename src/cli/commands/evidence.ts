@@ -10,6 +10,7 @@ import { errors } from '../../../core/errors.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
 import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
 import { DEFAULT_K } from '../../../retrieval/default-k.js';
+import { AGENT_DEFAULTS } from '../../../agents/common/defaults.js';
 
 interface EvidenceFlags extends LlmCliOpts {
   facts?: string;
@@ -56,7 +57,7 @@ export function register(program: Command): void {
       .option('--against', 'find counter-evidence instead of support')
       .option('-k, --k <n>', 'number of passages', parseIntOpt('k', { min: 1 }), DEFAULT_K)
       .option('--tools <list>', 'tools/methods to use: bm25,qld,dense,hybrid,rewrite (default: all the index has)', parseListOpt)
-      .option('--max-steps <n>', 'advocate model-call limit (LLM mode)', parseIntOpt('max-steps', { min: 1 }), 6),
+      .option('--max-steps <n>', 'advocate model-call limit (LLM mode)', parseIntOpt('max-steps', { min: 1 }), AGENT_DEFAULTS.maxSteps),
     { replay: false },
   ).action(
     action(async (hypothesis: string, flags: EvidenceFlags, cmd: Command) => {

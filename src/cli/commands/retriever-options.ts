@@ -4,6 +4,7 @@ import { errors } from '../../../core/errors.js';
 import { intOpt, numOpt } from '../numeric-options.js';
 import { RM3_DEFAULTS } from '../../../retrieval/rm3-params.js';
 import { addDenseSearchOptions, denseSearchOptions, type DenseSearchFlags } from '../dense-search-options.js';
+import { RETRIEVAL_DEFAULTS } from '../../../retrieval/defaults.js';
 
 export interface RetrieverFlags extends DenseSearchFlags {
   k1?: number;
@@ -19,10 +20,10 @@ export interface RetrieverFlags extends DenseSearchFlags {
 
 export function addRetrieverOptions(cmd: Command): Command {
   return addDenseSearchOptions(cmd)
-    .option('--k1 <x>', 'BM25 k1 (default 0.9)', numOpt('k1', { min: 0 }))
-    .option('--b <x>', 'BM25 b (default 0.4)', numOpt('b', { min: 0, max: 1 }))
-    .option('--mu <x>', 'QLD Dirichlet μ (default 2000)', numOpt('mu', { gt: 0 }))
-    .option('--variant <name>', 'QLD variant: textbook (Σ c(t,q)·ln((tf+μP)/(dl+μ)), default) | lucene (LMDirichlet, clamped)')
+    .option('--k1 <x>', `BM25 k1 (default ${RETRIEVAL_DEFAULTS.bm25.k1})`, numOpt('k1', { min: 0 }))
+    .option('--b <x>', `BM25 b (default ${RETRIEVAL_DEFAULTS.bm25.b})`, numOpt('b', { min: 0, max: 1 }))
+    .option('--mu <x>', `QLD Dirichlet μ (default ${RETRIEVAL_DEFAULTS.qld.mu})`, numOpt('mu', { gt: 0 }))
+    .option('--variant <name>', `QLD variant: textbook (Σ c(t,q)·ln((tf+μP)/(dl+μ))) | lucene (LMDirichlet, clamped); default ${RETRIEVAL_DEFAULTS.qld.variant}`)
     .option('--scorer <name>', "bm25/qld arithmetic: lexcase (default; exact lengths, double) | lucene (Lucene 8's BM25Similarity / LMDirichletSimilarity: 1-byte length norms, float32, no (k1+1) — scores equal Lucene's and Anserini's)")
     .option('--rm3', "bm25/qld: RM3 query expansion (pseudo-relevance feedback, as Anserini's -rm3): the query plus the top feedback documents' heaviest terms, searched again")
     .option('--fb-docs <n>', `RM3: feedback documents (default ${RM3_DEFAULTS.fbDocs})`, intOpt('fb-docs', { min: 1, max: 10_000 }))

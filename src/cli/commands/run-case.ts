@@ -13,6 +13,7 @@ import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../a
 import { degeneracyWarnings } from '../../../agents/common/paper-settings.js';
 import { addLlmOptions, resolveLlm, runModelConfig, warnValidity, type LlmCliOpts } from '../llm-options.js';
 import { DEFAULT_K } from '../../../retrieval/default-k.js';
+import { AGENT_DEFAULTS } from '../../../agents/common/defaults.js';
 import { exitWhenNoItemSucceeded, runCommand } from '../run-command.js';
 
 export interface RunFlags extends LlmCliOpts {
@@ -63,10 +64,10 @@ export function register(program: Command): void {
     addRunOptions(runCommand(program).command('case').description('CASE: hypotheses → advocates (tool loops) → persona jury'))
       .option('--tools <list>', 'advocate tools: bm25,qld,dense,hybrid,rewrite (default: all the index has)', parseListOpt)
       .option('--evidence <how>', 'offline evidence: learned (the learned selector, trained on train; needs bm25 + qld, no --tools; with a use-lite dense part it also reads dense and phrase signals) | plan (the query plan\'s top k)', 'learned')
-      .option('--jurors <n>', 'jurors per question (from the 5 personas)', parseIntOpt('jurors', { min: 1, max: 5 }), 3)
+      .option('--jurors <n>', 'jurors per question (from the 5 personas)', parseIntOpt('jurors', { min: 1, max: 5 }), AGENT_DEFAULTS.jurors)
       .option('--hypotheses <how>', 'direct (options are the hypotheses) | exploratory (LLM proposes them)', 'direct')
-      .option('--max-steps <n>', 'model calls per advocate', parseIntOpt('max-steps', { min: 1 }), 6)
-      .option('--max-tokens <n>', 'tokens per advocate loop', parseIntOpt('max-tokens', { min: 1 }), 20000),
+      .option('--max-steps <n>', 'model calls per advocate', parseIntOpt('max-steps', { min: 1 }), AGENT_DEFAULTS.maxSteps)
+      .option('--max-tokens <n>', 'tokens per advocate loop', parseIntOpt('max-tokens', { min: 1 }), AGENT_DEFAULTS.maxTokens),
   ).action(
     action(async (flags: RunCaseFlags, cmd: Command) => {
       const g = cmd.optsWithGlobals() as GlobalOpts;

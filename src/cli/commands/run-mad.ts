@@ -16,6 +16,7 @@ import { errors } from '../../../core/errors.js';
 import { log } from '../../../core/log.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
 import { degeneracyWarnings } from '../../../agents/common/paper-settings.js';
+import { AGENT_DEFAULTS } from '../../../agents/common/defaults.js';
 import { addLlmOptions, resolveLlm, runModelConfig, warnValidity } from '../llm-options.js';
 import { addRunOptions, runCommand, type RunFlags } from './run-case.js';
 import { exitWhenNoItemSucceeded } from '../run-command.js';
@@ -45,7 +46,7 @@ export function register(program: Command): void {
   addLlmOptions(
     addRunOptions(runCommand(program).command('mad').description('multi-agent debate: one debater per option, rounds, topology, judge (or its baselines)'))
       .option('--system <name>', `${MAD_SYSTEMS.join(' | ')}`, 'mad')
-      .option('--rounds <n>', 'debate rounds (1–3)', parseIntOpt('rounds', { min: 1, max: 3 }), 2)
+      .option('--rounds <n>', 'debate rounds (1–3)', parseIntOpt('rounds', { min: 1, max: 3 }), AGENT_DEFAULTS.rounds)
       .option('--topology <t>', 'full (every opponent) | sparse (the preceding opponent only)', 'sparse')
       .option('--cross-examiner', 'one targeted question to each debater before judgment')
       .option('--judge-each-round', 'also judge after each earlier round (accuracy per round from one debate)')

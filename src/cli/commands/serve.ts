@@ -2,7 +2,7 @@
  * `lexcase serve [--index DIR] [--runs DIR] [--port N] [--host 127.0.0.1]`: the evidence and
  * argument explorer, a local web app (search, CASE run traces, ACAL argument graphs) served from
  * the project's own built assets. The server is web/server/server.ts (startExplorer); it answers
- * only to requests whose Host names the bound address or a loopback name (web/server/host-guard.ts).
+ * only to requests whose Host names the bound address or a loopback name (serve/http/host-guard.ts).
  *
  * `lexcase serve --api [--index DIR | --index NAME=DIR …] [--runs DIR] [--token-file FILE]`: instead of the explorer, the
  * versioned JSON API under /v1 (search, explain, passage, evidence; with --runs the runs' headline figures; OpenAPI 3.1 at

@@ -1,5 +1,5 @@
 /**
- * The zod schemas of the query service (src/service/query-service.ts): every input and output of
+ * The zod schemas of the query service (serve/query/query-service.ts): every input and output of
  * `list_indexes`, `search`, `explain`, `get_passage` and `find_evidence`. One source of truth for
  * three surfaces: the library (inputs are parsed here), the MCP tools (src/mcp/: inputSchema and
  * outputSchema) and the versioned HTTP API (src/api/: request bodies, responses and the OpenAPI 3.1

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openIndex, type OpenedIndex } from '../../retrieval/open-index.js';
-import { runBuiltCli, startServerChild, stdioMcp, type ServerChild, type StdioMcp } from '../mcp/test-support/children.js';
+import { runBuiltCli, startServerChild, stdioMcp, type ServerChild, type StdioMcp } from '../../src/mcp/test-support/children.js';
 
 const QUERY = 'hearsay statement offered to prove the truth of the matter asserted';
 /** Bytes the process's read() calls have returned so far (Linux), or undefined. */

@@ -1,0 +1,31 @@
+/**
+ * A search's options normalised once, before a retriever does its own work (as LangChain's
+ * BaseRetriever does before calling the subclass): k defaults to SEARCH_K and must be a
+ * non-negative integer, approx is checked where the method has an approximate mode and refused
+ * where it has none, withText is a boolean. Every retriever's `search()` starts here.
+ */
+import { errors } from '../core/errors.js';
+import { SEARCH_K } from './default-k.js';
+import { checkApprox, refuseApprox } from './sparse/approx.js';
+import type { ApproxOptions, SearchOptions } from './types.js';
+
+export interface ResolvedSearch {
+  k: number;
+  withText: boolean;
+  /** Checked approx options (methods with an approximate mode only). */
+  approx: ApproxOptions | undefined;
+}
+
+/** k given or SEARCH_K, checked: an integer ≥ min (0 for a search; a retriever's stored k may ask for ≥ 1). */
+export function searchK(k: number | undefined, min = 0): number {
+  const v = k ?? SEARCH_K;
+  if (!Number.isInteger(v) || v < min) throw errors.invalidInput('k', `expected a ${min > 0 ? 'positive' : 'non-negative'} integer, got ${JSON.stringify(k)}`);
+  return v;
+}
+
+/** The options of one `search(query, o)` of `method`, resolved; `approx: true` for methods with an approximate mode (bm25, qld). */
+export function resolveSearch(o: SearchOptions | undefined, method: string, accepts: { approx: boolean } = { approx: false }): ResolvedSearch {
+  if (!accepts.approx) refuseApprox(o, method);
+  const k = searchK(o?.k);
+  return { k, withText: o?.withText === true, approx: accepts.approx ? checkApprox(o?.approx) : undefined };
+}

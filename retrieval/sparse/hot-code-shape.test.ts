@@ -1,0 +1,43 @@
+/**
+ * The engine's hot code stays readable (issue 39 item 4): the blocked walk (blocked-taat.ts) is
+ * named steps, none over 150 lines, and the chunk gallop is one function (gallop.ts) that the
+ * blocked and block-max walks import. Their results are held bit-identical to the exhaustive walk
+ * by exact-strategies.test.ts and compact-chunks.test.ts.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+
+const dir = fileURLToPath(new URL('.', import.meta.url));
+const sources = readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+
+/** Top-level functions of a source (from `function name(` at column 0 to the first `}` at column 0) and their line counts. */
+function functionLengths(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  let name: string | null = null;
+  let start = 0;
+  text.split('\n').forEach((line, i) => {
+    const m = /^(?:export )?(?:async )?function\s+(\w+)/.exec(line);
+    if (m && name === null) {
+      name = m[1];
+      start = i;
+    } else if (name !== null && line.startsWith('}')) {
+      out.set(name, i - start + 1);
+      name = null;
+    }
+  });
+  return out;
+}
+
+it('blockedTopK is split into named steps: no function of blocked-taat.ts is over 150 lines', () => {
+  const lengths = functionLengths(readFileSync(`${dir}/blocked-taat.ts`, 'utf8'));
+  expect(lengths.has('blockedTopK')).toBe(true);
+  expect(lengths.size).toBeGreaterThan(5);
+  expect([...lengths].filter(([, n]) => n > 150)).toEqual([]);
+});
+
+it('gallop16 is defined once (gallop.ts) and imported by the blocked and block-max walks', () => {
+  const defines = sources.filter((f) => /function gallop16\(/.test(readFileSync(`${dir}/${f}`, 'utf8')));
+  expect(defines).toEqual(['gallop.ts']);
+  for (const f of ['blocked-taat.ts', 'block-max.ts']) expect(readFileSync(`${dir}/${f}`, 'utf8')).toMatch(/import \{ gallop16 \} from '\.\/gallop\.js'/);
+});
