@@ -24,6 +24,8 @@ export type OpenedDocStore = DocStore & {
   entries(): AsyncIterable<Passage>;
   /** Passage ids in index order (internal doc index i ↔ ids()[i]). */
   ids(): string[];
+  /** Every passage's document id ('' where none), in index order: the column read once, on first call. */
+  docIds(): Promise<string[]>;
   /** Passage by internal doc index (`maxTextBytes`: at most that much of its text). */
   at(index: number, opts?: { maxTextBytes?: number }): Promise<Passage>;
   /** Internal doc index of a passage id, or -1. */
@@ -139,6 +141,7 @@ export async function openDocStore(dir: string, checked?: Manifest): Promise<Ope
   }
   for (let i = 0; i < n; i++) if (sourceIdx[i] >= sources.length) throw errors.indexCorrupt(srcFile, `entry ${i} names source ${sourceIdx[i]} of ${sources.length}`);
   let byId: Map<string, number> | undefined;
+  let docIdList: Promise<string[]> | undefined;
 
   const indexOf = (id: string): number => {
     if (!byId) {
@@ -159,6 +162,7 @@ export async function openDocStore(dir: string, checked?: Manifest): Promise<Ope
   return {
     size: n,
     ids: () => idList,
+    docIds: () => (docIdList ??= docId.range(0, n)),
     indexOf,
     at,
     async get(id: string, opts?: { maxTextBytes?: number }) {

@@ -6,7 +6,7 @@
  * on the written file.
  */
 import type { Topic } from '../../corpora/topics.js';
-import type { ApproxOptions, Retriever } from '../../retrieval/types.js';
+import type { ApproxOptions, Hit, Retriever } from '../../retrieval/types.js';
 import { TrecRunWriter } from '../retrieval-eval-run-file.js';
 import { percentile } from '../bootstrap.js';
 import { runDocsOfHits, type TrecRun } from './run.js';
@@ -22,6 +22,8 @@ export interface BatchSearchOptions {
   approx?: ApproxOptions;
   /** 'anserini': Anserini's tie handling of run scores (anserini-ties.ts); default 'none'. */
   ties?: TieMode;
+  /** Each topic's hits → what is kept and written, e.g. document aggregation (aggregate/: aggregateHits). */
+  mapHits?: (hits: Hit[]) => Hit[];
   onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
 }
@@ -50,7 +52,8 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
     for (const t of topics) {
       opts.signal?.throwIfAborted();
       const t0 = performance.now();
-      const res = applyTies(await retriever.search(t.text, { k: opts.k, ...(opts.approx ? { approx: opts.approx } : {}) }), opts.ties);
+      const found = applyTies(await retriever.search(t.text, { k: opts.k, ...(opts.approx ? { approx: opts.approx } : {}) }), opts.ties);
+      const res = opts.mapHits ? opts.mapHits(found) : found;
       times.push(performance.now() - t0);
       // A topic without hits has no line in the run file, so it is absent from the in-memory run too
       // (trec_eval then skips it unless -c / --complete): both paths give the same numbers.

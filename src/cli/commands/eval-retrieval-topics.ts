@@ -15,8 +15,9 @@ import { errors } from '../../../core/errors.js';
 import { output, parseIntOpt, type GlobalOpts } from '../action.js';
 import { retrieverOptions, type RetrieverFlags } from './retriever-options.js';
 import { addTrecEvalOptions, trecEvalOptions, type TrecEvalFlags } from './trec-eval-options.js';
+import { addAggregateOptions, checkAggregateFlags, type AggregateFlags } from './aggregate-options.js';
 
-export interface TopicsFlags extends TrecEvalFlags, RetrieverFlags {
+export interface TopicsFlags extends TrecEvalFlags, RetrieverFlags, AggregateFlags {
   topics?: string;
   topicsFormat?: string;
   hits: number;
@@ -31,7 +32,7 @@ export interface TopicsFlags extends TrecEvalFlags, RetrieverFlags {
 /** Options of the --topics mode, added to `eval retrieval`. */
 export function addTopicsOptions(cmd: Command): Command {
   return addTrecEvalOptions(
-    cmd
+    addAggregateOptions(cmd, { searches: true })
       .option('--topics <file>', 'your own topics: TSV "qid<TAB>text" or JSONL {"id","text"}; needs --qrels (instead of --dataset)')
       .option('--topics-format <fmt>', 'tsv | jsonl (default: from the extension)')
       .option('--hits <n>', `with --topics: hits retrieved per topic, as Pyserini's --hits (default ${DEFAULT_DEPTH})`, parseIntOpt('hits'), DEFAULT_DEPTH)
@@ -45,7 +46,7 @@ const DATASET_ONLY = ['dataset', 'split', 'splitSeed', 'datasetFile', 'qrelsFile
 const flagName = (o: string) => `--${o.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 /** Options of the --topics mode, refused in the --dataset mode rather than silently ignored. */
-const TOPICS_ONLY = ['metrics', 'complete', 'relevanceLevel', 'skipNoRelevant', 'perTopic', 'hits', 'topicsFormat', 'ties'];
+const TOPICS_ONLY = ['metrics', 'complete', 'relevanceLevel', 'skipNoRelevant', 'perTopic', 'hits', 'topicsFormat', 'ties', 'aggregate', 'docIdPattern', 'passageHits'];
 
 export function assertNoTopicsOptions(cmd: Command): void {
   const given = TOPICS_ONLY.filter((o) => cmd.getOptionValueSource(o) === 'cli');
@@ -65,6 +66,7 @@ export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<v
     [{ flag: '--out', file: flags.out, example: 'report.json' }, ...runFileOutputs(flags.runFile, flags.method), { flag: '--plot', file: flags.plot, example: 'recall.svg' }],
     [flags.index, flags.topics, flags.qrels],
   );
+  checkAggregateFlags(flags);
   const evalOpts = trecEvalOptions(flags);
   const [{ loadTopics, parseTopicsFormat }, { loadQrels }, { evalTopicsOnIndex }, { formatTopicsReport }, { rankedTopics }, { recallCurve }, { writeCurvePlot }, { createProgress }] = await Promise.all([
     import('../../../corpora/topics.js'),
@@ -96,6 +98,7 @@ export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<v
       if (flags.plot) curves.push(...recallCurve(method, rankedTopics(run, qrels, e.perTopic, e.relevanceLevel), flags.hits, { seed: flags.seed, iterations: Math.min(flags.iterations, 1000) }));
     },
     ties: flags.ties,
+    ...(flags.aggregate !== undefined ? { aggregate: { strategy: flags.aggregate, docIdPattern: flags.docIdPattern, passageHits: flags.passageHits } } : {}),
     onProgress: (method, done, total) => {
       if (method !== barMethod) {
         bar?.stop();
