@@ -62,6 +62,12 @@ export interface QueryResult {
   top10: string[][];
   /** Approximate-mode runs (EngineSpec.approxShares), labelled as such. */
   approx?: ApproxRun[];
+  /**
+   * lexcase's block checksums (indexer/block-checksums.ts): CRC-32 work of opening the index (files
+   * read whole) and of all timed queries after it (blocks a query reads first), inside `loadS` and
+   * the latencies above, not on top of them.
+   */
+  blockChecks?: { openMs: number; openMiB: number; queriesMs: number; queriesMiB: number; blocks: number };
 }
 
 /** One posting budget of the approximate mode, timed over the same queries as the exact run. */
@@ -191,8 +197,14 @@ async function runEngine(spec: EngineSpec): Promise<Record<string, unknown>> {
       searcher = await engine.open!(ctx);
       loadS = Math.round((performance.now() - t) / 10) / 100;
     }
+    const atOpen = searcher.blockChecks?.();
     const timed = await timeQueries(searcher, queries, spec);
     const q: QueryResult = { loadS, ...timed, queryPeakRssMiB: peakRssMiB() };
+    const after = searcher.blockChecks?.();
+    if (atOpen && after) {
+      const r2 = (x: number) => Math.round(x * 100) / 100;
+      q.blockChecks = { openMs: r2(atOpen.ms), openMiB: r2(atOpen.bytes / 2 ** 20), queriesMs: r2(after.ms - atOpen.ms), queriesMiB: r2((after.bytes - atOpen.bytes) / 2 ** 20), blocks: after.blocks };
+    }
     Object.assign(out, q);
     await searcher.close?.();
   }

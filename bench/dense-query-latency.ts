@@ -16,8 +16,6 @@ import { retrievalQuery } from '../corpora/barexam.js';
 import { openDenseRetriever, type DenseRetriever } from '../retrieval/dense.js';
 import type { EmbedderSpec } from '../indexer/embed/types.js';
 import { gemmVariant } from '../indexer/embed/kernel/gemm.js';
-import { lastWords } from '../indexer/embed/batching.js';
-import { USE_LITE_QUERY_WORDS } from '../retrieval/dense.js';
 
 export interface LatencySummary {
   n: number;
@@ -41,7 +39,6 @@ export async function denseQueryLatency(index: string, k = 10, warmup = 20, engi
   const cpu: number[] = [];
   const embed: number[] = [];
   const search: number[] = [];
-  const words = r.embedder.provider === 'use-lite' ? USE_LITE_QUERY_WORDS : 0;
   for (const q of queries) {
     const c0 = process.cpuUsage();
     const t0 = performance.now();
@@ -49,7 +46,7 @@ export async function denseQueryLatency(index: string, k = 10, warmup = 20, engi
     const t1 = performance.now();
     const c1 = process.cpuUsage(c0);
     cpu.push((c1.user + c1.system) / 1000);
-    const [v] = await r.embedder.embed([lastWords(q, words)], { kind: 'query' });
+    const v = await r.embedQuery(q);
     const t2 = performance.now();
     await r.searchVector(v, { k });
     search.push(performance.now() - t2);

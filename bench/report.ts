@@ -36,6 +36,8 @@ export interface EngineRun {
     loadAvgAtStart: number;
     /** lexcase's opt-in approximate mode (zipf corpus): latency and recall@k against exact, per posting share. */
     approx?: ApproxRun[];
+    /** lexcase's block checksums: CRC-32 work at open and over all timed queries (inside load s and the latencies). */
+    blockChecks?: { openMs: number; openMiB: number; queriesMs: number; queriesMiB: number; blocks: number };
   };
 }
 
@@ -318,7 +320,7 @@ export function renderMarkdown(r: BenchResults): string {
   for (const c of r.corpora) L.push(`| ${c.profile ?? 'bench'} | ${c.passages.toLocaleString('en')} | ${c.words.toLocaleString('en')} | ${fmt(c.meanWords)} | ${fmt(c.rawTextBytes / MiB)} |`);
   L.push('');
   const ks = [...new Set(r.runs.flatMap((x) => Object.keys(x.query?.byK ?? {})))].sort((a, b) => Number(b) - Number(a));
-  const head = ['passages', 'engine', 'build s', 'build CPU s', 'build peak RSS MiB', 'index MiB (× raw)', 'load s', ...ks.flatMap((k) => [`p50 @${k} ms`, `p95 @${k} ms`, `CPU p50 @${k} ms`]), 'queries timed', 'serving peak RSS MiB'];
+  const head = ['passages', 'engine', 'build s', 'build CPU s', 'build peak RSS MiB', 'index MiB (× raw)', 'load s', 'block checks ms: open / all queries (MiB)', ...ks.flatMap((k) => [`p50 @${k} ms`, `p95 @${k} ms`, `CPU p50 @${k} ms`]), 'queries timed', 'serving peak RSS MiB'];
   L.push(`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 2 ? '---' : '---:')).join('|')}|`);
   for (const x of r.runs) {
     const name = `${x.method ? `${x.engine} ${x.method}` : x.engine}${onZipf(x) ? ' (zipf)' : ''}`;
@@ -338,13 +340,14 @@ export function renderMarkdown(r: BenchResults): string {
       b ? fmt(b.buildPeakRssMiB, 0) : '↑',
       b ? idx : '↑',
       q?.loadS !== undefined ? fmt(q.loadS, 2) : '–',
+      q?.blockChecks ? `${fmt(q.blockChecks.openMs, 1)} (${fmt(q.blockChecks.openMiB, 1)}) / ${fmt(q.blockChecks.queriesMs, 1)} (${fmt(q.blockChecks.queriesMiB, 1)})` : '–',
       ...ks.flatMap((k) => [fmt(q?.byK[k]?.p50Ms, 2), fmt(q?.byK[k]?.p95Ms, 2), fmt(q?.byK[k]?.cpuP50Ms, 2)]),
       q ? String(Math.min(...Object.values(q.byK).map((s) => s.queries))) + (q.maxQueries ? ` (cap ${q.maxQueries})` : '') : '–',
       q ? fmt(q.queryPeakRssMiB, 0) : '–',
     ];
     L.push(`| ${cells.join(' | ')} |`);
   }
-  L.push('', '"↑": same index as the row above (built once for bm25 and qld). In-memory peers build and query in one process, so their serving RSS includes the build.', '');
+  L.push('', '"↑": same index as the row above (built once for bm25 and qld). In-memory peers build and query in one process, so their serving RSS includes the build. Block checks: lexcase\'s CRC-32 of the index blocks it reads (indexer/block-checksums.ts), once per process — the time at open is part of "load s", the time over all timed queries is spread over their latencies (a block is checked by the first query that reads it).', '');
   const approxRows = r.runs.filter((x) => x.status === 'ok' && x.query?.approx?.length);
   if (approxRows.length) {
     L.push('## lexcase APPROXIMATE mode (opt-in posting budget; not exact scores)', '');

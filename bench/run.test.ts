@@ -74,6 +74,11 @@ describe('bench harness on a tiny corpus', () => {
     expect(lex.build!.buildPeakRssMiB).toBeGreaterThan(20);
     expect(lex.build!.indexBytes).toBeGreaterThan(lex.build!.postingsBytes!);
     expect(lex.query!.loadS).toBeGreaterThanOrEqual(0);
+    // the block checksum work of opening the index and of the queries (indexer/block-checksums.ts)
+    expect(lex.query!.blockChecks!.openMiB).toBeGreaterThan(0);
+    expect(lex.query!.blockChecks!.queriesMiB).toBeGreaterThan(0);
+    expect(lex.query!.blockChecks!.openMs).toBeGreaterThanOrEqual(0);
+    expect(md).toMatch(/\| block checks ms: open \/ all queries \(MiB\) \|/);
     expect(written.runs[1].build).toBeUndefined(); // qld reuses the bm25 build
     const zipf = written.runs[5];
     expect(zipf.build!.buildS).toBeGreaterThan(0);

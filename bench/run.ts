@@ -303,6 +303,8 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
           const run: EngineRun = { size, ...corpusTag, engine, method: m, status: q.ok ? 'ok' : 'failed', reason: q.error, build: first && !reuse ? build : undefined };
           if (q.ok) run.query = { ...(q.result as NonNullable<EngineRun['query']>), maxQueries: cap, loadAvgAtStart: q.loadAvgAtStart };
           if (q.ok) log(`${tag} ${engine}${m ? ` ${m}` : ''}: p50@${opts.ks[0]} ${run.query!.byK[String(opts.ks[0])]?.p50Ms} ms, load ${run.query!.loadS} s`);
+          const bc = q.ok ? run.query!.blockChecks : undefined;
+          if (bc) log(`${tag} ${engine}${m ? ` ${m}` : ''}: block checks ${bc.openMs} ms at open (${bc.openMiB} MiB), ${bc.queriesMs} ms over all queries (${bc.queriesMiB} MiB), ${bc.blocks} blocks`);
           else log(`${tag} ${engine}: queries FAILED ${q.error}`);
           for (const a of (q.ok && run.query!.approx) || []) log(`${tag} ${engine} ${m} APPROXIMATE share ${a.postingShare}: p50@${a.k} ${a.p50Ms} ms (exact ${a.exactP50Ms}), recall@${a.k} vs exact ${a.recallMean} (min ${a.recallMin})`);
           results.runs.push(run);

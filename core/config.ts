@@ -17,7 +17,7 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { errors } from './errors.js';
 import { registerSecret } from './log.js';
-import { redactUrl, urlSecrets } from './url-credentials.js';
+import { redactUrl, registerUrlSecrets } from './url-credentials.js';
 import { applyProviderPreset, LLM_PROVIDERS } from './llm/providers.js';
 
 export const CONFIG_FILE_NAME = 'lexcase.config.json';
@@ -182,7 +182,7 @@ export async function loadConfig(opts: { file?: string; env?: NodeJS.ProcessEnv;
   if (llm.cacheDir === undefined) llm.cacheDir = defaultCacheDir(env);
   else if (typeof llm.cacheDir === 'string') llm.cacheDir = resolve(opts.cwd ?? process.cwd(), llm.cacheDir);
   registerSecret(llm.apiKey);
-  for (const secret of urlSecrets(llm.baseUrl)) registerSecret(secret);
+  registerUrlSecrets(llm.baseUrl);
   return { llm, file, extra, explicit: Object.keys(merged) as (keyof LlmConfig)[] };
 }
 

@@ -59,6 +59,21 @@ export class LexcaseError extends Error {
 
 export const isLexcaseError = (e: unknown): e is LexcaseError => e instanceof LexcaseError;
 
+/**
+ * The text of an error as lexcase shows and records it: its message without the "Troubleshooting
+ * URL: https://docs.langchain.com/…" paragraph LangChain appends to the errors it wraps (401, 404,
+ * 429, output parsing, …), which names LangChain's docs, not what to do in lexcase.
+ */
+export function errorMessage(e: unknown): string {
+  return withoutTroubleshootingUrl((e as Error)?.message ?? String(e));
+}
+
+/** `text` without LangChain's "Troubleshooting URL: …" paragraph (see `errorMessage`). */
+export function withoutTroubleshootingUrl(text: string): string {
+  if (!text.includes('Troubleshooting URL:')) return text;
+  return text.replace(/\s*Troubleshooting URL: \S+\s*/g, (s, at: number) => (at + s.length >= text.length ? '' : ' ')).trimEnd();
+}
+
 /** How to add a method to an existing index dir (dense and lancedb-fts without a rebuild). */
 function addMethodHint(method: string, dir: string): string {
   if (method === 'dense') return `add it with: lexcase index dense ${dir}`;

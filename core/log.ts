@@ -3,6 +3,7 @@
  * `redact`, so API keys and bearer tokens never reach logs, traces or reports.
  */
 import { maskSecrets } from './secrets.js';
+import { redactUrlsInText } from './url-credentials.js';
 
 export type Level = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 const order: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
@@ -22,12 +23,13 @@ export { redactValue } from './redact-value.js';
 const patterns: RegExp[] = [/\bsk-[A-Za-z0-9_\-]{8,}/g, /(Bearer\s+)[A-Za-z0-9._\-]{8,}/gi, /("?api[_-]?key"?\s*[:=]\s*"?)[^"\s,}]+/gi];
 
 /**
- * Mask secrets in free text (log lines, error messages, markdown): registered secrets by exact
- * value, plus key-like patterns (sk-..., Bearer tokens, apikey=...). For JSON values use
+ * Mask secrets in free text (log lines, error messages): registered secrets (core/secrets.ts, as
+ * whole tokens), key-like patterns (sk-..., Bearer tokens, apikey=...) and the credentials of
+ * every URL in the text (userinfo, query values: url-credentials.ts). For JSON values use
  * `redactValue`, which never rewrites serialised JSON.
  */
 export function redact(text: string): string {
-  let out = maskSecrets(text);
+  let out = redactUrlsInText(maskSecrets(text));
   out = out.replace(patterns[0], 'sk-***').replace(patterns[1], '$1***').replace(patterns[2], '$1***');
   return out;
 }

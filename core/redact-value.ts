@@ -4,7 +4,10 @@
  * and text that holds no secret is left exactly as it was:
  *  - the value of a field whose key names a credential (apiKey, api_key, authorization, password,
  *    secret, accessToken, ...) becomes "***";
- *  - every registered secret (core/secrets.ts) is masked by exact value in every string, keys included.
+ *  - every registered secret (core/secrets.ts) is masked where it stands as a whole token in a
+ *    string, keys included, and every registered URL credential where it stands in a URL; a value
+ *    that could occur in text by chance (`none`) is never registered, so passages, paths and
+ *    replies are written as they are.
  * Same JSON semantics as a JSON round trip (undefined dropped, toJSON honoured).
  */
 import { maskSecrets, SECRET_MASK } from './secrets.js';

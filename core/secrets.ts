@@ -1,25 +1,71 @@
 /**
- * Registered secrets (API keys): values masked wherever lexcase prints or writes text. A secret is
- * replaced by `***` wherever it occurs in a string, repeatedly, so no occurrence survives (not even
- * one the replacement itself would form).
+ * Registered secrets (API keys, tokens, the credentials of an endpoint URL): masked wherever
+ * lexcase prints or writes text (log lines, config.json, reports, traces, recorded exchanges).
+ *
+ *  - A secret is masked as a whole token only: where neither neighbour is a letter, digit, `_` or
+ *    `-` (`Bearer sk-live-4f9a.` and `"sk-live-4f9a"` are masked, `xsk-live-4f9a` is not), and
+ *    repeatedly, so no occurrence survives.
+ *  - A value that occurs in ordinary text by chance is never masked by value: shorter than 8
+ *    characters (`none`, `EMPTY`, `sk`, `x`), a word of letters only up to 11 characters
+ *    (`password`, `changeme`), or digits and separators only (`2024-02-01`, `1.0`). Masking `none`
+ *    rewrote "none of the cases" to "*** of the cases" in stored passages and corrupted run-dir
+ *    paths. Such a value is masked only where it is named as a credential: fields named like
+ *    `apiKey` (redact-value.ts), `Bearer …` and `api_key=…` in log lines (log.ts), and the
+ *    userinfo and query values of URLs (url-credentials.ts), which also registers each query
+ *    parameter as a pattern here (`?pwd=…` → `?pwd=***`), whatever its value.
  */
 const secrets = new Set<string>();
+const patterns = new Map<string, { re: RegExp; to: string }>();
+let tokenRe: RegExp | undefined;
 
-/** Register a secret value (e.g. an API key) so it is masked wherever it would be printed. */
-export function registerSecret(value: string | undefined): void {
-  if (value && value.length >= 4) secrets.add(value);
+export const SECRET_MASK = '***';
+
+const WEAK = [/^[\s\S]{0,7}$/, /^[A-Za-z]{1,11}$/, /^[\d\s.,:;/_+-]+$/];
+
+/** True when `value` is specific enough to be masked wherever it stands as a token (see the module doc). */
+export function maskableAsToken(value: string): boolean {
+  return !WEAK.some((re) => re.test(value));
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const KEY_CHAR = '[\\p{L}\\p{N}_-]';
+
+/**
+ * Register a secret value (e.g. an API key) so it is masked wherever it stands as a token. A value
+ * that could occur in text by chance is not registered (returns false; see the module doc).
+ */
+export function registerSecret(value: string | undefined): boolean {
+  if (!value || !maskableAsToken(value)) return false;
+  if (!secrets.has(value)) {
+    secrets.add(value);
+    const alts = [...secrets].sort((a, b) => b.length - a.length).map(escape);
+    tokenRe = new RegExp(`(?<!${KEY_CHAR})(?:${alts.join('|')})(?!${KEY_CHAR})`, 'gu');
+  }
+  return true;
+}
+
+/** Register a pattern whose matches are replaced by `to` wherever they occur (url-credentials.ts: `?name=value`, `//user:pass@`). */
+export function registerSecretPattern(re: RegExp, to: string): void {
+  const flags = re.flags.includes('g') ? re.flags : `${re.flags}g`;
+  patterns.set(`${re.source}/${flags}→${to}`, { re: new RegExp(re.source, flags), to });
 }
 
 /** Forget every registered secret (tests). */
 export function clearSecrets(): void {
   secrets.clear();
+  patterns.clear();
+  tokenRe = undefined;
 }
 
-export const SECRET_MASK = '***';
-
-/** `text` with every registered secret replaced by `***` (exact matches only). */
+/** `text` with every registered pattern and every registered secret (as a whole token) masked. */
 export function maskSecrets(text: string): string {
   let out = text;
-  for (const s of secrets) while (out.includes(s)) out = out.split(s).join(SECRET_MASK);
+  for (const { re, to } of patterns.values()) out = out.replace(re, to);
+  if (!tokenRe) return out;
+  for (let i = 0; i < 8; i++) {
+    const next = out.replace(tokenRe, SECRET_MASK);
+    if (next === out) break;
+    out = next;
+  }
   return out;
 }

@@ -1,14 +1,16 @@
 /**
- * Credentials inside an endpoint URL (`http://alice:PASS@host/v1?api-key=K`, Azure-style
- * `?api-key=`, signed `?sig=` URLs): `redactUrl` masks them for anything written or shown (run
- * config.json, report.json, logs), and `urlSecrets` lists them so they are registered as secrets
- * and masked wherever else they would appear. The user name and password of the userinfo part are
- * both masked (a token is often given as the user name); query values are masked when their name
- * says they hold a credential.
+ * Credentials inside an endpoint URL (`http://alice:PASS@host/v1`, Azure-style `?api-key=`,
+ * `?pwd=`, `?jwt=`, signed `?sig=` URLs): `redactUrl` masks them for anything written or shown
+ * (run config.json, report.json, logs), and `registerUrlSecrets` registers them (core/secrets.ts)
+ * so they are masked wherever else they would appear (traces, recorded exchanges, error messages
+ * that echo the request path).
+ *
+ * Every query value is treated as a credential, whatever its name (a list of names missed `pwd`
+ * and `jwt`), and so are the user name and password of the userinfo part (a token is often given
+ * as the user name). Parameter names are kept, so a reader still sees which parameters the
+ * endpoint took; the fragment (never sent to a server: an explorer route) is kept as it is.
  */
-import { SECRET_MASK } from './secrets.js';
-
-const CREDENTIAL_PARAM = /key|token|secret|pass|auth|sig|signature|credential|session|code/i;
+import { registerSecret, registerSecretPattern, SECRET_MASK } from './secrets.js';
 
 function parse(url: string): URL | undefined {
   try {
@@ -18,42 +20,94 @@ function parse(url: string): URL | undefined {
   }
 }
 
-/** The credential values inside `url` (userinfo, credential-named query values), decoded and raw. */
+const decoded = (raw: string): string => {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    return raw;
+  }
+};
+
+/** The raw `name=value` (or bare `name`) parts of a URL's query string. */
+function queryParts(u: URL): { name: string; value?: string }[] {
+  if (u.search.length <= 1) return [];
+  return u.search
+    .slice(1)
+    .split('&')
+    .filter(Boolean)
+    .map((p) => {
+      const i = p.indexOf('=');
+      return i < 0 ? { name: p } : { name: p.slice(0, i), value: p.slice(i + 1) };
+    });
+}
+
+/** The credential values inside `url` (userinfo, every query value), raw and decoded. */
 export function urlSecrets(url: string | undefined): string[] {
   const u = url ? parse(url) : undefined;
   if (!u) return [];
   const out = new Set<string>();
-  const add = (raw: string) => {
+  const add = (raw: string | undefined) => {
     if (!raw) return;
     out.add(raw);
-    try {
-      out.add(decodeURIComponent(raw));
-    } catch {
-      /* keep the raw form */
-    }
+    out.add(decoded(raw));
   };
   add(u.username);
   add(u.password);
-  for (const [k, v] of u.searchParams) if (CREDENTIAL_PARAM.test(k)) (add(v), add(encodeURIComponent(v)));
+  for (const p of queryParts(u)) add(p.value ?? p.name);
   return [...out];
 }
 
-/** `url` with its credentials replaced by `***` (unparseable input comes back unchanged). */
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+// where a query value ends: the next parameter, the fragment, or the end of the URL in running text
+const VALUE_END = `(?=$|[&#;\\s"'<>()\\[\\]{},\`])`;
+
+/**
+ * Register the credentials of `url` as secrets: each value as a token (when specific enough,
+ * core/secrets.ts), and each query parameter as `name=value` after `?`, `&` or `;` — masked to
+ * `name=***` whatever the value, so a short one (`?pwd=hunter2`) is masked where it stands in a
+ * URL and nowhere else — and the userinfo as `//user:pass@`.
+ */
+export function registerUrlSecrets(url: string | undefined): void {
+  const u = url ? parse(url) : undefined;
+  if (!u) return;
+  for (const s of urlSecrets(url)) registerSecret(s);
+  for (const p of queryParts(u)) {
+    const values = new Set([p.value ?? '', decoded(p.value ?? ''), encodeURIComponent(decoded(p.value ?? ''))].filter(Boolean));
+    if (p.value === undefined) registerSecretPattern(new RegExp(`(?<=[?&;])${escape(p.name)}${VALUE_END}`), SECRET_MASK);
+    for (const v of values) registerSecretPattern(new RegExp(`(?<=[?&;])(${escape(p.name)})=${escape(v)}${VALUE_END}`), `$1=${SECRET_MASK}`);
+  }
+  if (u.username || u.password) {
+    const userinfo = `${u.username}${u.password ? `:${u.password}` : ''}@`;
+    registerSecretPattern(new RegExp(`(?<=//)${escape(userinfo)}`), `${SECRET_MASK}:${SECRET_MASK}@`);
+  }
+}
+
+/** `url` with its userinfo and every query value replaced by `***` (unparseable or credential-free input comes back unchanged). */
 export function redactUrl(url: string): string {
   const u = parse(url);
   if (!u) return url;
+  const parts = queryParts(u);
   const hadUser = !!u.username || !!u.password;
-  let changed = false;
-  for (const k of [...u.searchParams.keys()]) {
-    if (CREDENTIAL_PARAM.test(k)) {
-      u.searchParams.set(k, SECRET_MASK);
-      changed = true;
-    }
-  }
-  if (!hadUser && !changed) return url;
+  if (!hadUser && parts.length === 0) return url;
+  const search = parts.map((p) => (p.value === undefined ? SECRET_MASK : `${p.name}=${SECRET_MASK}`)).join('&');
+  const hash = u.hash;
   u.username = '';
   u.password = '';
-  let s = u.toString().replace(/%2A%2A%2A/g, SECRET_MASK);
+  u.search = '';
+  u.hash = '';
+  let s = u.toString();
   if (hadUser) s = s.replace(/^([a-z][a-z0-9+.-]*:\/\/)/i, `$1${SECRET_MASK}:${SECRET_MASK}@`);
-  return s;
+  return `${s}${search ? `?${search}` : ''}${hash}`;
+}
+
+// a URL in running text (log lines, error messages): scheme://… up to white space or a quote
+const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;
+
+/** Every URL in `text` through `redactUrl` (trailing punctuation of a sentence left outside the URL). For log lines and messages, not stored data. */
+export function redactUrlsInText(text: string): string {
+  return text.replace(URL_IN_TEXT, (m) => {
+    const tail = /[).,;:!?\]}]+$/.exec(m)?.[0] ?? '';
+    const url = tail ? m.slice(0, -tail.length) : m;
+    return redactUrl(url) + tail;
+  });
 }

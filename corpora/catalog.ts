@@ -27,26 +27,29 @@ export interface CorpusInfo {
 
 const BAREXAM_PASSAGES: CorpusPart = { file: 'barexam/passages.jsonl.gz', source: 'barexam_qa' };
 const LEGAL_CORPUS: CorpusPart = { file: 'legal_corpus/passages.jsonl.gz', source: 'legal_corpus' };
+const BAREXAM_PASSAGE_COUNT = 1149;
+/** legal_corpus/SOURCE.md: 5,002 passages until four role-play rules (9 passages) were removed on 2026-11-28. */
+const LEGAL_CORPUS_PASSAGE_COUNT = 4993;
 
 export const CORPORA: Record<string, CorpusInfo> = {
   default: {
     name: 'default',
     description: 'Bar Exam QA gold passages + legal_corpus distractors (the demo corpus)',
-    passages: 1149 + 5002,
+    passages: BAREXAM_PASSAGE_COUNT + LEGAL_CORPUS_PASSAGE_COUNT,
     licence: 'CC BY-SA 4.0 (barexam part) + public domain (legal_corpus part)',
     parts: [BAREXAM_PASSAGES, LEGAL_CORPUS],
   },
   barexam: {
     name: 'barexam',
     description: 'Bar Exam QA public MBE subset: the 1,149 unique gold passages',
-    passages: 1149,
+    passages: BAREXAM_PASSAGE_COUNT,
     licence: 'CC BY-SA 4.0',
     parts: [BAREXAM_PASSAGES],
   },
   legal_corpus: {
     name: 'legal_corpus',
     description: 'CAP Arkansas opinions, 50 SCOTUS opinions, FRE, FRCP, US Constitution (~100–200-word passages)',
-    passages: 5002,
+    passages: LEGAL_CORPUS_PASSAGE_COUNT,
     licence: 'public domain texts',
     parts: [LEGAL_CORPUS],
   },

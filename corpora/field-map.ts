@@ -5,7 +5,7 @@
  */
 import { errors } from '../core/errors.js';
 import type { Passage } from './types.js';
-import { describeType, idProblem, idValueProblem, quoteId } from './passage-rules.js';
+import { describeType, idProblem, idValueProblem, quoteId, rawNumberIdProblem } from './passage-rules.js';
 
 export interface FieldMapping {
   id?: string;
@@ -29,6 +29,8 @@ export interface MapContext {
   line: number;
   /** Used as `source` when the record has none. */
   defaultSource: string;
+  /** The source text of a field's value (JSONL: `1.0` where the parsed value is the number 1). */
+  rawText?: (field: string) => string | undefined;
 }
 
 /** Parquet BYTE_ARRAY columns without a UTF8 annotation come back as bytes: read them as UTF-8. */
@@ -63,6 +65,11 @@ export function toPassage(rec: unknown, map: FieldMapping, ctx: MapContext): Pas
   }
   const badValue = idValueProblem(id.value);
   if (badValue) throw errors.corpusParse(ctx.file, ctx.line, `passage id (field "${id.field}") ${badValue}`);
+  if (typeof id.value === 'number' && ctx.rawText) {
+    const raw = ctx.rawText(id.field);
+    const badRaw = raw === undefined ? undefined : rawNumberIdProblem(id.value, raw);
+    if (badRaw) throw errors.corpusParse(ctx.file, ctx.line, `passage id (field "${id.field}") ${badRaw}`);
+  }
   const idStr = asString(id.value)?.trim();
   if (!idStr) {
     throw errors.corpusParse(ctx.file, ctx.line, `missing passage id (field "${id.field}")${map.id ? '' : `; set --id-field to one of: ${Object.keys(r).join(', ')}`}`);

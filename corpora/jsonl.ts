@@ -3,11 +3,14 @@ import { basename } from 'node:path';
 import { errors } from '../core/errors.js';
 import { readLines, type ReadLinesOptions } from './read-lines.js';
 import { toPassage, type FieldMapping } from './field-map.js';
+import { jsonMemberText } from './json-member-text.js';
 import type { Passage } from './types.js';
 
 export interface JsonRecord {
   line: number;
   value: unknown;
+  /** The line as read (for the source text of a member: json-member-text.ts). */
+  text: string;
 }
 
 /** Parsed JSON values, one per non-blank line; a malformed line → CORPUS_PARSE naming file:line. */
@@ -20,7 +23,7 @@ export async function* readJsonl(file: string, opts: ReadLinesOptions = {}): Asy
     } catch (e) {
       throw errors.corpusParse(file, line, `malformed JSON: ${(e as Error).message}`, e);
     }
-    yield { line, value };
+    yield { line, value, text };
   }
 }
 
@@ -32,7 +35,7 @@ export interface PassageLoadOptions extends ReadLinesOptions {
 
 export async function* loadJsonlPassages(file: string, opts: PassageLoadOptions = {}): AsyncGenerator<Passage> {
   const defaultSource = opts.source ?? basename(file);
-  for await (const { line, value } of readJsonl(file, opts)) {
-    yield toPassage(value, opts.fields ?? {}, { file, line, defaultSource });
+  for await (const { line, value, text } of readJsonl(file, opts)) {
+    yield toPassage(value, opts.fields ?? {}, { file, line, defaultSource, rawText: (field) => jsonMemberText(text, field) });
   }
 }

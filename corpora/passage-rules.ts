@@ -23,6 +23,34 @@ export function quoteId(id: string): string {
   return JSON.stringify(id).replace(/[\u007f-\u009f\u00a0\u1680\u2000-\u200f\u2028-\u202f\u205f\u3000\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/**
+ * An invisible format character (Unicode category Cf): zero-width space/joiners (U+200B–U+200D),
+ * the word joiner (U+2060), the soft hyphen (U+00AD), and every bidirectional control (U+200E/F,
+ * U+202A–U+202E, U+2066–U+2069, U+061C). An id holding one looks exactly like the id without it
+ * (or, with an RTL override, like another id spelled backwards) but names a different passage.
+ */
+const INVISIBLE_ID_CHAR = /\p{Cf}/u;
+
+const FORMAT_NAMES: Record<string, string> = {
+  '\u00ad': 'SOFT HYPHEN',
+  '\u061c': 'ARABIC LETTER MARK',
+  '\u200b': 'ZERO WIDTH SPACE',
+  '\u200c': 'ZERO WIDTH NON-JOINER',
+  '\u200d': 'ZERO WIDTH JOINER',
+  '\u200e': 'LEFT-TO-RIGHT MARK',
+  '\u200f': 'RIGHT-TO-LEFT MARK',
+  '\u202a': 'LEFT-TO-RIGHT EMBEDDING',
+  '\u202b': 'RIGHT-TO-LEFT EMBEDDING',
+  '\u202c': 'POP DIRECTIONAL FORMATTING',
+  '\u202d': 'LEFT-TO-RIGHT OVERRIDE',
+  '\u202e': 'RIGHT-TO-LEFT OVERRIDE',
+  '\u2060': 'WORD JOINER',
+  '\u2066': 'LEFT-TO-RIGHT ISOLATE',
+  '\u2067': 'RIGHT-TO-LEFT ISOLATE',
+  '\u2068': 'FIRST STRONG ISOLATE',
+  '\u2069': 'POP DIRECTIONAL ISOLATE',
+};
+
 /** Why `id` cannot be a passage id, or undefined when it can. */
 export function idProblem(id: string): string | undefined {
   if (id.length === 0) return 'is empty';
@@ -32,7 +60,29 @@ export function idProblem(id: string): string | undefined {
     const control = /[\u0000-\u001f\u007f-\u009f]/.test(m[0]);
     return `contains ${control ? 'a control character' : 'whitespace'}: ${describeChar(m[0])} at position ${m.index}; ids may hold no whitespace or control characters (TREC run files and qrels split on whitespace)`;
   }
+  const f = INVISIBLE_ID_CHAR.exec(id);
+  if (f) {
+    const name = FORMAT_NAMES[f[0]];
+    return `contains an invisible format character: ${describeChar(f[0])}${name ? ` ${name}` : ''} at position ${f.index}; ids may hold no zero-width or bidirectional control characters (the id would look like another one and name a different passage)`;
+  }
   return undefined;
+}
+
+/** The key under which two ids count as the same: their Unicode NFC form (ASCII ids as they are). */
+export function idKey(id: string): string {
+  // eslint-disable-next-line no-control-regex
+  return /[^\u0000-\u007f]/.test(id) ? id.normalize('NFC') : id;
+}
+
+/**
+ * Why a JSON number read from the text `raw` cannot be an id although its value can (`1.0`, `1e3`,
+ * `-0`: JavaScript reads them as 1, 1000, 0, Python keeps 1.0): the id would not keep the text form
+ * the file holds, and would collide with the passage whose id really is `1`. Undefined when `raw`
+ * is the number's own text.
+ */
+export function rawNumberIdProblem(value: number, raw: string): string | undefined {
+  if (raw === String(value)) return undefined;
+  return `is the JSON number ${raw}, which is read as ${String(value)}: the id would not keep the text the file holds (and would be the same id as ${String(value)}); write it as a string, e.g. "${raw}"`;
 }
 
 /** Why a non-string id value (a JSON number, a boolean) cannot be an id, or undefined when it can be read as one exactly. */

@@ -3,8 +3,8 @@
  * the two entry points everything else uses: `loadPassages(nameOrPath)` and
  * `loadQuestions(dataset, split)`. The product reads only its own bundled copies (corpora/data) at run time.
  *
- * Corpora:   barexam (1,149 gold passages) · legal_corpus (5,002 public-domain passages) ·
- *            default (= barexam + legal_corpus, 6,151 passages; the demo's corpus)
+ * Corpora:   barexam (1,149 gold passages) · legal_corpus (4,993 public-domain passages) ·
+ *            default (= barexam + legal_corpus, 6,142 passages; the demo's corpus)
  * Datasets:  barexam (1,195 MBE questions, one gold passage each) · mmlu_pro_law (1,101 questions)
  */
 import { createHash } from 'node:crypto';

@@ -3,7 +3,9 @@
  * with file:line (issue 26, item 9). They used to be indexed: an id with a space, U+0085 or U+2028
  * made `search --topics … --run-file` die on the first such hit (a partial run file) and `eval run`
  * skip the topic; `{"id":12345678901234567890}` was indexed as "12345678901234567000" and
- * `{"id":true}` as "true".
+ * `{"id":true}` as "true". Issue 37 item 11: ids with a zero-width or bidirectional control
+ * character, NFC/NFD twins ("café" twice) and numbers whose text JSON.parse changes (`1.0` → "1")
+ * were indexed too, and collided later.
  */
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,6 +45,11 @@ const CASES: [string, string, RegExp][] = [
   ['bignum', '{"id":12345678901234567890,"text":"t"}', /bignum\.jsonl:2: passage id \(field "id"\) is a number beyond 2\^53 \(read as 12345678901234567168\), which JSON numbers cannot hold exactly; write the id as a string/],
   ['bool', '{"id":true,"text":"t"}', /bool\.jsonl:2: passage id \(field "id"\) must be a string or a number, got a boolean \(true\)/],
   ['float', '{"id":1.5,"text":"t"}', /float\.jsonl:2: passage id \(field "id"\) is a non-integer number \(1\.5\); write the id as a string/],
+  // issue 37 item 11: ids that look like another id, or lose their text form
+  ['zwsp', JSON.stringify({ id: 'p\u200b1', text: 't' }), /zwsp\.jsonl:2: passage id "p\\u200b1" \(field "id"\) contains an invisible format character: U\+200B ZERO WIDTH SPACE at position 1/],
+  ['rlo', JSON.stringify({ id: '\u202e1p', text: 't' }), /rlo\.jsonl:2: passage id "\\u202e1p" \(field "id"\) contains an invisible format character: U\+202E RIGHT-TO-LEFT OVERRIDE at position 0/],
+  ['one-point-oh', '{"text":"t","id":1.0}', /one-point-oh\.jsonl:2: passage id \(field "id"\) is the JSON number 1\.0, which is read as 1: the id would not keep the text the file holds/],
+  ['exponent', '{"id": 1e3 ,"text":"t"}', /exponent\.jsonl:2: passage id \(field "id"\) is the JSON number 1e3, which is read as 1000/],
 ];
 
 describe('unsafe ids are refused with file:line', () => {
@@ -57,6 +64,13 @@ describe('unsafe ids are refused with file:line', () => {
     expect(ids).toEqual(['p1', '9007199254740991', 'doc-1.2:§3', 'Müller_v_Oregon']);
   });
 
+  it('a numeric id keeps its text: the raw token of the top-level "id" member is read, not a nested or quoted look-alike', async () => {
+    const f = corpus('raw-token', ['{"meta":{"id":1.0},"text":"say \\"id\\": 2.0","id":-7}', '{"id":1.0,"text":"t","id":42}'].join('\n'));
+    const ids: string[] = [];
+    for await (const p of loadPassageFile(f)) ids.push(p.id);
+    expect(ids).toEqual(['p1', '-7', '42']);
+  });
+
   it('the library input (buildIndex with an array) applies the same rule', async () => {
     const passages: Passage[] = [{ ...ok, source: 's' }, { id: 'a\u2028b', text: 't', source: 's' }];
     await expect(buildIndex(fromArray(passages), { out: join(dir, 'lib-idx'), corpusName: 'lib', workers: 0 })).rejects.toThrow(/lib:2: passage id "a\\u2028b" contains whitespace: LINE SEPARATOR/);
@@ -64,9 +78,15 @@ describe('unsafe ids are refused with file:line', () => {
   });
 
   it('through the CLI: `index build` exits 1 with one file:line line and builds nothing', async () => {
+    // NFC twins: "café" precomposed (U+00E9) on line 2, decomposed (e + U+0301) on line 3
+    writeFileSync(join(dir, 'nfc.jsonl'), [ok, { id: 'caf\u00e9', text: 'a' }, { id: 'cafe\u0301', text: 'b' }].map((p) => JSON.stringify(p)).join('\n') + '\n');
     for (const [name, pattern] of [
       ['space', /space\.jsonl:2: passage id "p 2"/],
       ['bignum', /bignum\.jsonl:2: passage id \(field "id"\) is a number beyond 2\^53/],
+      ['zwsp', /zwsp\.jsonl:2: passage id "p\\u200b1" \(field "id"\) contains an invisible format character/],
+      ['rlo', /rlo\.jsonl:2: passage id "\\u202e1p" \(field "id"\) contains an invisible format character/],
+      ['one-point-oh', /one-point-oh\.jsonl:2: passage id \(field "id"\) is the JSON number 1\.0/],
+      ['nfc', /nfc\.jsonl:3: passage id "cafe\\u0301" \(field "id"\) is passage #2's id "caf\\u00e9" in another Unicode form/],
     ] as const) {
       const r = await cliChild(['index', 'build', join(dir, `${name}.jsonl`), '--out', join(dir, `${name}-idx`), '--workers', '0']);
       expect(r.code).toBe(1);

@@ -1,5 +1,8 @@
 /**
  * Seeded bootstrap confidence intervals (core/rng.ts, so the same seed gives the same interval).
+ * The engine under eval/stats/, which decides where a bootstrap is used (graded means and other
+ * statistics, n ≥ 10) and which every lexcase surface calls; no surface prints the bootstrap
+ * p-value below (paired p-values come from exact tests: eval/stats/paired.ts).
  *
  * - `bootstrapCi(values)`: percentile CI for a per-item statistic (default: the mean), resampling
  *   items with replacement.

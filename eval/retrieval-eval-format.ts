@@ -1,18 +1,20 @@
 /** Human-readable (Markdown) rendering of a retrieval report: a header that states corpus and split, then one row per method. */
-import type { Ci } from './bootstrap.js';
 import type { RetrievalReport } from './retrieval-eval-index.js';
+import { figureText, METHODS_NOTE, type Interval } from './stats/index.js';
 import { MRR_K, NDCG_K } from './retrieval-eval.js';
 import { table } from './report/format.js';
+import { denseQueryLines } from '../retrieval/dense-query.js';
 
-const fmt = (x: number) => x.toFixed(3);
-export const fmtCi = (c: Ci): string => `${fmt(c.estimate)} [${fmt(c.lo)}, ${fmt(c.hi)}]`;
+/** "0.073 [0.039, 0.132]" — retrieval measures are decimals (eval/stats format). */
+export const fmtCi = (c: Interval): string => figureText(c, 'decimal');
 const int = (n: number) => n.toLocaleString('en-US');
 
 export function reportHeader(r: RetrievalReport): string {
   const b = r.results[0]?.bootstrap;
   return [
     `Corpus: **${r.corpus.name}** (${int(r.corpus.passages)} passages) · ${r.dataset.file ? `questions from **${r.dataset.file}** (${r.dataset.name} format)` : `dataset **${r.dataset.name}**`}, split **${r.dataset.split}** (n = ${int(r.dataset.n)}, split seed ${r.dataset.splitSeed}; lexcase's seeded split, not the original membership)`,
-    `Query: ${r.query}. Cells: mean [${Math.round((b?.level ?? 0.95) * 100)}% bootstrap CI${b ? `, ${int(b.iterations)} resamples, seed ${b.seed}` : ''}].`,
+    `Query: ${r.query}. Cells: mean [95% interval]. ${METHODS_NOTE}${b && (b.iterations !== 2000 || b.seed !== 13) ? ` This run: ${int(b.iterations)} resamples, seed ${b.seed}.` : ''}`,
+    ...denseQueryLines(r.results),
     ...(r.note ? [`Note: ${r.note}`] : []),
     ...(r.goldMissing?.questions
       ? [`**Warning:** ${int(r.goldMissing.questions)} of ${int(r.dataset.n)} questions have no gold passage in this index (e.g. ${r.goldMissing.examples.join(', ')}); they count as misses. Index a corpus that contains the gold passages${r.dataset.file ? '' : ' (e.g. "default" or "barexam")'}.`]

@@ -53,10 +53,15 @@ describe('evalRetrieval', () => {
     expect(r.metrics['recall@1000'].estimate).toBe(0.75);
     expect(r.metrics['mrr@10'].estimate).toBeCloseTo((1 + 1 / 5) / 4, 12);
     expect(r.metrics['ndcg@10'].estimate).toBeCloseTo((1 + 1 / Math.log2(6)) / 4, 12);
-    for (const c of Object.values(r.metrics)) {
-      expect(c.lo).toBeLessThanOrEqual(c.estimate);
-      expect(c.hi).toBeGreaterThanOrEqual(c.estimate);
+    // one gold passage per question: Recall@k is a 0/1 hit, a proportion (Wilson, any n); MRR and
+    // nDCG are graded means (bootstrap), and 4 questions are below n = 10: no interval, said why
+    for (const k of [1, 10, 100, 1000]) {
+      const c = r.metrics[`recall@${k}`];
+      expect(c).toMatchObject({ kind: 'proportion', method: 'wilson', n: 4 });
+      expect(c.lo!).toBeLessThanOrEqual(c.estimate);
+      expect(c.hi!).toBeGreaterThanOrEqual(c.estimate);
     }
+    for (const k of ['mrr@10', 'ndcg@10']) expect(r.metrics[k]).toMatchObject({ kind: 'mean', method: 'bootstrap', lo: null, hi: null, missing: 'n < 10' });
   });
 
   it('queries with prompt + newline + question (never the answer choices)', async () => {

@@ -1,7 +1,9 @@
 /**
  * Retrieval evaluation: run every question's query through a Retriever, find the rank of its gold
  * passage(s), and aggregate Recall@k (default k = 1, 10, 100, 1000), MRR@10 and nDCG@10 (binary
- * relevance), each with a 95% percentile bootstrap CI over questions (seeded, eval/bootstrap.ts).
+ * relevance), each with its 95% interval from the statistics module (eval/stats/): Recall@k with
+ * one gold passage per question is a proportion (Wilson), with several a graded mean, as MRR and
+ * nDCG are (seeded percentile bootstrap over questions, none below n = 10).
  *
  * The query text is the question's prompt (fact pattern) + "\n" + question, as in the Bar Exam QA
  * paper (corpora/barexam.ts `retrievalQuery`); answer choices are NOT part of the query. Questions
@@ -11,7 +13,8 @@
 import type { Question } from '../corpora/types.js';
 import type { Hit, Retriever } from '../retrieval/types.js';
 import { retrievalQuery } from '../corpora/barexam.js';
-import { bootstrapCi, type BootstrapOptions, type Ci } from './bootstrap.js';
+import type { BootstrapOptions } from './bootstrap.js';
+import { LEVEL, meanInterval, perItemInterval, RESAMPLES, SEED, type Interval } from './stats/index.js';
 import { firstRelevantRank, ndcgAtK, recallAtK, reciprocalRank } from './metrics/index.js';
 import { percentile } from './bootstrap.js';
 import { DEFAULT_KS } from './retrieval-ks.js';
@@ -34,7 +37,7 @@ export interface QueryResult {
   goldRanks?: number[];
 }
 
-export interface RetrievalEvalOptions extends BootstrapOptions {
+export interface RetrievalEvalOptions extends Omit<BootstrapOptions, 'level'> {
   retriever: Retriever;
   questions: readonly Question[];
   ks?: number[];
@@ -55,11 +58,13 @@ export interface RetrievalEvalResult {
   ks: number[];
   /** Hits retrieved per query: max(ks, 10). */
   depth: number;
-  /** "recall@1", …, "mrr@10", "ndcg@10" → mean with bootstrap CI. */
-  metrics: Record<string, Ci>;
+  /** "recall@1", …, "mrr@10", "ndcg@10" → mean with its 95% interval (eval/stats: Wilson or bootstrap). */
+  metrics: Record<string, Interval>;
   latency: { meanMs: number; p50Ms: number; p95Ms: number };
   perQuery: QueryResult[];
   bootstrap: { iterations: number; seed: number; level: number };
+  /** The retriever's recorded config (Retriever.config: dense's query rule, hybrid's fusion), when it has one. */
+  config?: Record<string, unknown>;
 }
 
 export function parseKs(s: string | number[]): number[] {
@@ -99,16 +104,16 @@ export async function evalRetrieval(opts: RetrievalEvalOptions): Promise<Retriev
     await opts.onQuery?.(r, hits);
     opts.onProgress?.(done, total);
   }
-  const b = { iterations: opts.iterations ?? 2000, seed: opts.seed ?? 13, level: opts.level ?? 0.95 };
-  const metrics: Record<string, Ci> = {};
-  for (const k of ks) metrics[`recall@${k}`] = bootstrapCi(perQuery.map((r) => r.recall[k]), b);
-  metrics[`mrr@${MRR_K}`] = bootstrapCi(perQuery.map((r) => r.rr), b);
-  metrics[`ndcg@${NDCG_K}`] = bootstrapCi(perQuery.map((r) => r.ndcg), b);
+  const b = { iterations: opts.iterations ?? RESAMPLES, seed: opts.seed ?? SEED, level: LEVEL };
+  const metrics: Record<string, Interval> = {};
+  for (const k of ks) metrics[`recall@${k}`] = perItemInterval(perQuery.map((r) => r.recall[k]), b);
+  metrics[`mrr@${MRR_K}`] = meanInterval(perQuery.map((r) => r.rr), b);
+  metrics[`ndcg@${NDCG_K}`] = meanInterval(perQuery.map((r) => r.ndcg), b);
   const times = perQuery.map((r) => r.ms).sort((x, y) => x - y);
   const latency = {
     meanMs: times.length ? times.reduce((s, t) => s + t, 0) / times.length : 0,
     p50Ms: times.length ? percentile(times, 0.5) : 0,
     p95Ms: times.length ? percentile(times, 0.95) : 0,
   };
-  return { method: opts.retriever.method, n: perQuery.length, skipped, ks, depth, metrics, latency, perQuery, bootstrap: b };
+  return { method: opts.retriever.method, n: perQuery.length, skipped, ks, depth, metrics, latency, perQuery, bootstrap: b, ...(opts.retriever.config ? { config: opts.retriever.config } : {}) };
 }

@@ -43,7 +43,7 @@
 import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import pLimit from 'p-limit';
-import { errors, isLexcaseError } from '../core/errors.js';
+import { errorMessage, errors, isLexcaseError, withoutTroubleshootingUrl } from '../core/errors.js';
 import { UsageMeter, withUsageScope } from '../core/llm/usage.js';
 import { recordedModelSettings, replaySourceOf } from '../core/llm/factory.js';
 import { ExchangeLog, withExchangeLog } from '../core/llm/record-replay.js';
@@ -133,8 +133,8 @@ function firstDifference(a: Record<string, unknown>, b: Record<string, unknown>)
 }
 
 function errorText(e: unknown): string {
-  if (isLexcaseError(e)) return `${e.code}: ${e.message}`;
-  return (e as Error)?.message ?? String(e);
+  if (isLexcaseError(e)) return `${e.code}: ${errorMessage(e)}`;
+  return errorMessage(e);
 }
 
 export async function runExperiment<Item extends { id: string }>(opts: RunExperimentOptions<Item>): Promise<RunExperimentResult> {
@@ -355,6 +355,7 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
     const ms = replay?.recorded.get(item.id)?.ms ?? Math.round(performance.now() - t0);
     if (xlog.recorded.length) await writeExchanges(runDir, item.id, xlog.recorded);
     const tokens = meter.snapshot();
+    const error = outcome.error ? withoutTroubleshootingUrl(outcome.error) : undefined;
     const prediction = outcome.error ? (outcome.prediction ?? null) : outcome.prediction;
     const stepFailures = outcome.stepFailures && Object.keys(outcome.stepFailures).length ? outcome.stepFailures : undefined;
     const repairs = tally.toRecord();
@@ -368,7 +369,7 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
       ...(outcome.metrics ? { metrics: outcome.metrics } : {}),
       tokens,
       ms,
-      ...(outcome.error ? { error: outcome.error } : {}),
+      ...(error ? { error } : {}),
       ...(stepFailures ? { stepFailures } : {}),
       ...(repairs ? { repairs } : {}),
     };
@@ -380,7 +381,7 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
         gold,
         correct: record.correct,
         confidence: outcome.confidence,
-        error: outcome.error,
+        error,
         seed: itemSeed,
         ms,
         tokens,

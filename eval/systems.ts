@@ -11,40 +11,50 @@
  * agents/, read it; it names systems, it imports none of them. A new system is one entry here
  * (docs/architecture.md, "How to add an agent system").
  *
- * Intervals: a 0/1 figure (accuracy, Recall@k with one gold passage per query, a convergence or
- * abstention rate) gets a Wilson score interval (eval/wilson.ts), honest at any n; any other figure
- * (MRR, macro-F1, pooled factor ratios) a seeded percentile bootstrap, left out below
- * MIN_BOOTSTRAP_N items where a bootstrap says nothing. Every figure below SMALL_N items carries a
- * small-n warning.
+ * Intervals come from the one statistics module (eval/stats/): a proportion (accuracy, Recall@k
+ * with one gold passage per query, a convergence or abstention rate) gets a Wilson score interval,
+ * honest at any n; any other figure (MRR, macro-F1, pooled factor ratios) a seeded percentile
+ * bootstrap (seed 13, 2,000 resamples), left out below MIN_N = 10 items. Each figure carries the
+ * name of its method and its printed text, so report.md, the explorer and the /v1 API print the
+ * same thing. Retrieval measures (Recall@k, MRR) are decimals, never percentages. Every figure
+ * below SMALL_N items carries a small-n warning.
  */
-import { bootstrapStatisticCi } from './bootstrap.js';
+import { figureText, methodLabel, MIN_N, perItemInterval, proportionInterval, statisticInterval, type Interval, type MeasureKind, type Unit } from './stats/index.js';
 import { classificationReport } from './metrics/classification.js';
 import { correctFlags, isFailed, scoredPrediction } from './metrics/failures.js';
 import type { ResultRecord } from './types.js';
-import { wilsonCi } from './wilson.js';
 
 /** ACAL's answer labels (agents/acal/metrics.ts reads them from here: one definition). */
 export const ACAL_LABELS = ['Yes', 'No'] as const;
 
 /** Below this n every figure is flagged "small n". */
 export const SMALL_N = 30;
-/** Below this n no bootstrap interval is given (a handful of items resampled says nothing). */
-export const MIN_BOOTSTRAP_N = 10;
+/** Below this n no bootstrap interval is given (eval/stats/settings.ts MIN_N). */
+export const MIN_BOOTSTRAP_N = MIN_N;
 
 export type IntervalKind = 'wilson' | 'bootstrap' | 'none';
 
-/** One headline figure of a run: a value in [0, 1] (shown as %), or a plain number (`percent: false`). */
+/** One headline figure of a run: a proportion shown as % (`unit: 'percent'`), or a decimal (retrieval measures, `unit: 'decimal'`). */
 export interface HeadlineFigure {
   id: string;
   label: string;
   estimate: number;
-  /** null when no interval is given (n below MIN_BOOTSTRAP_N for a bootstrap figure). */
+  /** null when no interval is given (n below MIN_N for a bootstrap figure). */
   lo: number | null;
   hi: number | null;
   /** Items the figure is computed over. */
   n: number;
+  /** The interval's method ('none' where no interval is given). */
   interval: IntervalKind;
+  /** The measure kind that chose the method (eval/stats/methods.ts). */
+  kind: MeasureKind;
+  unit: Unit;
+  /** unit === 'percent'. */
   percent: boolean;
+  /** The method's printed name: "95% Wilson", "95% bootstrap", or "no interval: n < 10". */
+  method: string;
+  /** The figure as every surface prints it: "50.0% [15.0, 85.0]", "0.032 [0.021, 0.045]". */
+  text: string;
   /** Set below SMALL_N items. */
   smallN: boolean;
   /** e.g. "over the 1 triple designed for abstention". */
@@ -53,7 +63,9 @@ export interface HeadlineFigure {
 
 export interface FigureContext {
   config: Record<string, unknown>;
-  seed: number;
+  /** Bootstrap seed and resamples; default the statistics module's (13, 2,000) — the same on every surface. */
+  seed?: number;
+  iterations?: number;
 }
 
 export interface HeadlineMetric {
@@ -99,6 +111,8 @@ export interface SystemSpec {
   /** The k (passages per search) a run used, for the runs list (a list of ks for retrieval runs). */
   k(config: Record<string, unknown>): string | null;
   headline: readonly HeadlineMetric[];
+  /** A retrieval run: judged by retrieval measures (Recall@k, MRR, MAP…), never by "accuracy" (gold at rank 1); report and compare follow `headline`. */
+  retrieval?: boolean;
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
@@ -112,26 +126,35 @@ export function modelOf(config: Record<string, unknown>): string | null {
   return null;
 }
 
-const figure = (id: string, label: string, f: Omit<HeadlineFigure, 'id' | 'label' | 'smallN' | 'percent'> & { percent?: boolean }): HeadlineFigure => ({
-  id,
-  label,
-  percent: true,
-  ...f,
-  smallN: f.n < SMALL_N,
-});
+/** A figure from its interval (eval/stats): the numbers, the method's name and the printed text. */
+export function figureOf(id: string, label: string, iv: Interval, o: { unit?: Unit; note?: string } = {}): HeadlineFigure {
+  const unit = o.unit ?? 'percent';
+  return {
+    id,
+    label,
+    estimate: iv.estimate,
+    lo: iv.lo,
+    hi: iv.hi,
+    n: iv.n,
+    interval: iv.lo === null ? 'none' : iv.method,
+    kind: iv.kind,
+    unit,
+    percent: unit === 'percent',
+    method: methodLabel(iv),
+    text: figureText(iv, unit),
+    smallN: iv.n < SMALL_N,
+    ...(o.note ? { note: o.note } : {}),
+  };
+}
 
 /** A 0/1 figure: Wilson interval. */
 export function proportion(id: string, label: string, successes: number, n: number, note?: string): HeadlineFigure {
-  const w = wilsonCi(successes, n);
-  return figure(id, label, { estimate: w.estimate, lo: n ? w.lo : null, hi: n ? w.hi : null, n, interval: n ? 'wilson' : 'none', ...(note ? { note } : {}) });
+  return figureOf(id, label, proportionInterval(successes, n), { note });
 }
 
-/** Any other figure: seeded percentile bootstrap of `stat` over resampled items (none below MIN_BOOTSTRAP_N). */
-export function bootstrapped(id: string, label: string, n: number, stat: (idx: Int32Array) => number, seed: number, opts: { percent?: boolean; note?: string } = {}): HeadlineFigure {
-  const identity = Int32Array.from({ length: n }, (_, i) => i);
-  if (n < MIN_BOOTSTRAP_N) return figure(id, label, { estimate: stat(identity), lo: null, hi: null, n, interval: 'none', ...opts });
-  const ci = bootstrapStatisticCi(n, stat, { iterations: 1000, seed });
-  return figure(id, label, { estimate: ci.estimate, lo: ci.lo, hi: ci.hi, n, interval: 'bootstrap', ...opts });
+/** Any other figure: seeded percentile bootstrap of `stat` over resampled items (none below MIN_N). */
+export function bootstrapped(id: string, label: string, n: number, stat: (idx: Int32Array) => number, ctx: Pick<FigureContext, 'seed' | 'iterations'>, opts: { unit?: Unit; note?: string; kind?: 'mean' | 'statistic' } = {}): HeadlineFigure {
+  return figureOf(id, label, statisticInterval(n, stat, { seed: ctx.seed, iterations: ctx.iterations, kind: opts.kind }), opts);
 }
 
 const accuracy: HeadlineMetric = {
@@ -159,7 +182,7 @@ const macroF1 = (labels?: readonly string[]): HeadlineMetric => ({
     if (!records.length) return [];
     const preds = records.map(scoredPrediction);
     const golds = records.map((r) => r.gold);
-    return [bootstrapped('macro-f1', 'macro-F1', records.length, (idx) => classificationReport([...idx].map((i) => preds[i]), [...idx].map((i) => golds[i]), labels).macroF1, ctx.seed)];
+    return [bootstrapped('macro-f1', 'macro-F1', records.length, (idx) => classificationReport([...idx].map((i) => preds[i]), [...idx].map((i) => golds[i]), labels).macroF1, ctx)];
   },
 });
 
@@ -172,31 +195,54 @@ function recallKs(records: readonly ResultRecord[], config: Record<string, unkno
   return [...ks].sort((a, b) => a - b);
 }
 
-/** Recall@k for every k the run recorded. */
+/** Recall@k for every k the run recorded (a decimal, as every retrieval measure). */
 const recall: HeadlineMetric = {
   id: 'recall',
   label: 'Recall@k',
-  compute: (records, ctx) => recallKs(records, ctx.config).flatMap((k) => recallAt(records, k, ctx.seed) ?? []),
+  compute: (records, ctx) => recallKs(records, ctx.config).flatMap((k) => recallAt(records, k, ctx) ?? []),
 };
 
-function recallAt(records: readonly ResultRecord[], k: number, seed: number): HeadlineFigure | null {
+function recallAt(records: readonly ResultRecord[], k: number, ctx: FigureContext): HeadlineFigure | null {
   const xs = records.map((r) => num(r.metrics?.[`recall@${k}`])).filter((x): x is number => x !== null);
   if (!xs.length) return null;
-  const id = `recall@${k}`;
-  const label = `Recall@${k}`;
-  // one gold passage per query: a 0/1 hit (Wilson); graded recall: bootstrap of the mean
-  if (xs.every((x) => x === 0 || x === 1)) return proportion(id, label, xs.filter((x) => x === 1).length, xs.length);
-  return bootstrapped(id, label, xs.length, (idx) => [...idx].reduce((s, i) => s + xs[i], 0) / (idx.length || 1), seed);
+  // one gold passage per query: a 0/1 hit (a proportion, Wilson); graded recall: a mean (bootstrap)
+  return figureOf(`recall@${k}`, `Recall@${k}`, perItemInterval(xs, ctx), { unit: 'decimal' });
 }
 
+/** Reciprocal rank of the first gold passage per item (0 when none was found), for MRR. */
+export function reciprocalRanks(records: readonly ResultRecord[]): number[] {
+  return records.filter((r) => r.metrics && 'firstRank' in r.metrics).map((r) => (num(r.metrics!.firstRank) ? 1 / num(r.metrics!.firstRank)! : 0));
+}
+
+/** MRR: a mean of graded values (bootstrap), printed as a decimal. */
 const mrr: HeadlineMetric = {
   id: 'mrr',
   label: 'MRR',
   compute: (records, ctx) => {
-    const rr = records.filter((r) => r.metrics && 'firstRank' in r.metrics).map((r) => (num(r.metrics!.firstRank) ? 1 / num(r.metrics!.firstRank)! : 0));
+    const rr = reciprocalRanks(records);
     if (!rr.length) return [];
     const depth = recallKs(records, ctx.config).at(-1);
-    return [bootstrapped('mrr', 'MRR', rr.length, (idx) => [...idx].reduce((s, i) => s + rr[i], 0) / (idx.length || 1), ctx.seed, { note: depth ? `reciprocal rank of the first gold passage within the top ${depth}` : undefined })];
+    return [bootstrapped('mrr', 'MRR', rr.length, (idx) => [...idx].reduce((s, i) => s + rr[i], 0) / (idx.length || 1), ctx, { kind: 'mean', unit: 'decimal', note: depth ? `reciprocal rank of the first gold passage within the top ${depth}` : undefined })];
+  },
+};
+
+/** "map" → "MAP", "ndcg@10" → "nDCG@10", "recall@100" → "Recall@100", "mrr@10" → "MRR@10", "p@30" → "P@30". */
+export function measureLabel(name: string): string {
+  const [m, k] = name.split('@');
+  const base = ({ map: 'MAP', ndcg: 'nDCG', recall: 'Recall', mrr: 'MRR', p: 'P', recip_rank: 'MRR' } as Record<string, string>)[m.toLowerCase()] ?? m;
+  return k === undefined ? base : `${base}@${k}`;
+}
+
+/** A TREC run: the mean of every measure it recorded (config.metrics: MAP, P@30, …), decimals. */
+const trecMeasures: HeadlineMetric = {
+  id: 'trec-measures',
+  label: 'TREC measures',
+  compute: (records, ctx) => {
+    const names = Array.isArray(ctx.config.metrics) ? ctx.config.metrics.filter((m): m is string => typeof m === 'string') : [];
+    return names.flatMap((name) => {
+      const xs = records.map((r) => num(r.metrics?.[name])).filter((x): x is number => x !== null);
+      return xs.length ? [figureOf(name, measureLabel(name), perItemInterval(xs, ctx), { unit: 'decimal' })] : [];
+    });
   },
 };
 
@@ -217,7 +263,7 @@ function pooled(id: string, label: string, num_: (m: Record<string, unknown>) =>
         }
         return b ? transform(a / b) : 0;
       };
-      return [bootstrapped(id, label, ms.length, stat, ctx.seed, { note: 'pooled over triples (micro average)' })];
+      return [bootstrapped(id, label, ms.length, stat, ctx, { note: 'pooled over triples (micro average)' })];
     },
   };
 }
@@ -253,6 +299,7 @@ export const SYSTEMS: readonly SystemSpec[] = [
     method: (c) => str(c.method),
     k: (c) => (Array.isArray(c.ks) ? c.ks.join(', ') : defaultK(c)),
     headline: [recall, mrr],
+    retrieval: true,
   },
   {
     id: 'trec',
@@ -263,7 +310,8 @@ export const SYSTEMS: readonly SystemSpec[] = [
     reportSection: null,
     method: defaultMethod,
     k: defaultK,
-    headline: [accuracy],
+    headline: [trecMeasures],
+    retrieval: true,
   },
   {
     id: 'case',

@@ -26,12 +26,13 @@ import { mergeSegments, type MergeResult } from './sparse/merge-segments.js';
 import { joinRanges, planSplit, type RangeOutput } from './sparse/merge-ranges.js';
 import { SegmentSpiller, type SegmentInfo } from './sparse/segment-spiller.js';
 import { HashingFile } from './sparse/hashing-file.js';
+import { BLOCKS_FILE, writeBlockChecksums } from './block-checksums.js';
 import type { AddDenseOptions } from './dense/add-dense.js';
 import { checkPassagesInput, defaultCorpusName, withSource, type PassageInput, type PassagesInput } from './passage-input.js';
 import { checkOutDir } from './out-dir.js';
 import { acquireLock } from '../core/dir-lock.js';
 import { clearOwnTempName, createMarkedDir, removeStaleBuildDirs, removeTempDir, swapIntoPlace } from './build-dirs.js';
-import { describeType, idProblem, quoteId } from '../corpora/passage-rules.js';
+import { describeType, idKey, idProblem, quoteId } from '../corpora/passage-rules.js';
 
 export interface BuildOptions {
   /** Index directory to write (replaced atomically if it exists). */
@@ -201,6 +202,9 @@ function workerError(i: number, message: string, cause?: unknown): Error {
   return Object.assign(new Error(`build worker ${i} failed: ${first}`, cause ? { cause } : undefined), { stack: message, ...(code ? { code } : {}) });
 }
 
+/** An id quoted with every non-ASCII character escaped (\u00e9 vs e\u0301: twins that print alike). */
+const asciiId = (id: string): string => JSON.stringify(id).replace(/[^\u0020-\u007e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 function checkPassage(p: PassageInput, position: number, corpusName: string): void {
   if (!p || typeof p !== 'object') throw errors.corpusParse(corpusName, position, 'passage is not an object');
   if (typeof p.id !== 'string' || p.id.length === 0) throw errors.corpusParse(corpusName, position, 'passage field "id" must be a non-empty string');
@@ -279,6 +283,8 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
     const compressDocs = opts.compressDocs ?? true;
     const docs = new DocStoreWriter(tmp, compressDocs);
     const seen = new Map<string, number>();
+    /** Ids whose NFC form differs from the id as read (keyed by the NFC form), for the message naming both. */
+    const twins = new Map<string, string>();
     let batch: string[] = [];
     let batchChars = 0;
     let base = 0;
@@ -297,13 +303,20 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
     for await (const p of passages) {
       if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('build aborted');
       checkPassage(p, n + 1, corpusName);
-      const first = seen.get(p.id);
+      // Ids are compared in Unicode NFC: "café" written precomposed and decomposed are one id.
+      const key = idKey(p.id);
+      const first = seen.get(key);
       if (first !== undefined) {
+        const firstId = twins.get(key) ?? key;
         const e = errors.duplicateId(p.id, corpusName, n + 1);
-        e.message += ` (first seen as passage #${first})`;
+        e.message =
+          firstId !== p.id
+            ? `${corpusName}:${n + 1}: passage id ${asciiId(p.id)} (field "id") is passage #${first}'s id ${asciiId(firstId)} in another Unicode form (the same after NFC normalisation): any tool that normalises text makes them one id; give them distinct ids`
+            : `${e.message} (first seen as passage #${first})`;
         throw e;
       }
-      seen.set(p.id, n + 1);
+      seen.set(key, n + 1);
+      if (key !== p.id) twins.set(key, p.id);
       docs.add(withSource(p, corpusName));
       batch.push(p.text);
       batchChars += p.text.length;
@@ -312,6 +325,7 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
     }
     await flush();
     seen.clear();
+    twins.clear();
     if (n === 0) throw errors.corpusEmpty(corpusName);
     const segments = await sinkNow.finish();
     if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('build aborted');
@@ -360,6 +374,9 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
       bytes: 0,
     };
     for (const f of Object.values(SPARSE_FILES)) sparse.bytes += (await stat(join(tmp, f))).size;
+    // Block checksums of every data file, which readers check as queries read them (block-checksums.ts).
+    const blocks = writeBlockChecksums(tmp, Object.keys(checksums));
+    checksums[BLOCKS_FILE] = blocks.sha256;
     const sizes: Record<string, number> = {};
     for (const f of Object.keys(checksums).sort()) sizes[f] = (await stat(join(tmp, f))).size;
     manifest = {
@@ -374,6 +391,7 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
       sizes,
       sparse,
       docstore: { ...(compressDocs ? { version: 2, text: BLOCK_CODEC, blockPassages: BLOCK_PASSAGES } : { version: 1, text: 'plain' }), ...(docs.hasMeta ? { meta: true } : {}) },
+      blocks: { ...blocks.section },
     };
     await writeManifest(tmp, manifest);
     await sinkNow.close();

@@ -12,9 +12,10 @@ import { createHash, type Hash } from 'node:crypto';
 import { join } from 'node:path';
 import { createInflateRaw, deflateRaw, inflateRawSync, constants, type ZlibOptions } from 'node:zlib';
 import { open, readFile, type FileHandle } from 'node:fs/promises';
-import { errors } from '../core/errors.js';
+import { errors, isLexcaseError } from '../core/errors.js';
 import { HashingFile } from './sparse/hashing-file.js';
 import { checkOffsets } from './offsets.js';
+import { checkWholeFile, readChecked, type FileBlocks, type IndexBlocks } from './block-checksums.js';
 
 export const BLOCK_PASSAGES = 64;
 export const BLOCK_CODEC = 'deflate-raw-1';
@@ -139,9 +140,11 @@ export class BlockColumn {
     readonly offsets: Float64Array,
     private blocks: Float64Array,
     private file: string,
+    /** CRC-32 of the .dfl file's 64 KiB blocks, checked the first time a read touches them. */
+    private sums: FileBlocks | undefined,
   ) {}
 
-  static async open(dir: string, base: string, offsets: Float64Array): Promise<BlockColumn> {
+  static async open(dir: string, base: string, offsets: Float64Array, sums?: IndexBlocks): Promise<BlockColumn> {
     const n = offsets.length - 1;
     const nb = Math.ceil(n / BLOCK_PASSAGES);
     const blkFile = join(dir, `${base}.blk`);
@@ -149,6 +152,7 @@ export class BlockColumn {
       throw errors.indexCorrupt(blkFile, 'doc store file is missing');
     });
     if (buf.byteLength !== (nb + 1) * 8) throw errors.indexCorrupt(blkFile, `expected ${nb + 1} block offsets, found ${buf.byteLength / 8}`);
+    checkWholeFile(sums?.of(`${base}.blk`), buf);
     const blocks = new Float64Array(nb + 1);
     new Uint8Array(blocks.buffer).set(buf);
     const file = join(dir, `${base}.dfl`);
@@ -161,7 +165,7 @@ export class BlockColumn {
       await fh.close();
       throw e;
     }
-    return new BlockColumn(fh, offsets, blocks, file);
+    return new BlockColumn(fh, offsets, blocks, file, sums?.of(`${base}.dfl`));
   }
 
   private async block(b: number): Promise<Buffer> {
@@ -173,8 +177,7 @@ export class BlockColumn {
     }
     const a = this.blocks[b];
     const len = this.blocks[b + 1] - a;
-    const z = Buffer.allocUnsafe(len);
-    if (len) await this.fh.read(z, 0, len, a);
+    const z = await readChecked(this.sums, this.fh, this.file, a, a + len);
     let raw: Buffer;
     try {
       raw = len ? inflateRawSync(z) : Buffer.alloc(0);
@@ -233,14 +236,11 @@ export class BlockColumn {
     });
     const a = this.blocks[b];
     const len = this.blocks[b + 1] - a;
-    const piece = Buffer.allocUnsafe(Math.min(len, PREFIX_READ_BYTES));
     try {
       for (let off = 0; off < len && got < end && !failed; ) {
-        const n = Math.min(piece.length, len - off);
-        const { bytesRead } = await this.fh.read(piece, 0, n, a + off);
-        if (bytesRead !== n) throw new Error(`short read at byte ${a + off}`);
+        const n = Math.min(PREFIX_READ_BYTES, len - off);
+        const input = await readChecked(this.sums, this.fh, this.file, a + off, a + off + n);
         off += n;
-        const input = Buffer.from(piece.subarray(0, n));
         await new Promise<void>((resolve) => {
           wake = resolve;
           inflate.write(input, () => resolve());
@@ -257,7 +257,7 @@ export class BlockColumn {
     } finally {
       inflate.destroy();
     }
-    if (failed) throw errors.indexCorrupt(this.file, `block ${b} does not inflate: ${failed.message}`);
+    if (failed) throw isLexcaseError(failed) ? failed : errors.indexCorrupt(this.file, `block ${b} does not inflate: ${failed.message}`);
     if (got < end) throw errors.indexCorrupt(this.file, `block ${b} inflates to ${got} bytes, offsets say at least ${end}`);
     return utf8Prefix(Buffer.concat(chunks).subarray(start, end));
   }

@@ -4,11 +4,12 @@
  */
 import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errors } from '../core/errors.js';
+import { errors, isLexcaseError } from '../core/errors.js';
 import type { Passage } from '../corpora/types.js';
 import { DOCSTORE_FILES } from './docstore-writer.js';
 import { readManifest, type Manifest } from './manifest.js';
 import { checkIndexFiles, verifyOnFirstOpen } from './integrity.js';
+import { checkWholeFile, openIndexBlocks, readChecked, type FileBlocks, type IndexBlocks } from './block-checksums.js';
 import { checkOffsets } from './offsets.js';
 import { BlockColumn, BLOCK_CODEC, BLOCK_PASSAGES, utf8Prefix } from './docstore-blocks.js';
 
@@ -32,15 +33,22 @@ export type OpenedDocStore = DocStore & {
   at(index: number, opts?: { maxTextBytes?: number }): Promise<Passage>;
   /** Internal doc index of a passage id, or -1. */
   indexOf(id: string): number;
+  /**
+   * The passages whose source is one of `names`, as a mask over internal doc indices (1 = kept) and
+   * their number; read from the in-memory source column, no text. Names the index does not hold
+   * match nothing (count 0) without a pass over the passages.
+   */
+  sourceMask(names: readonly string[]): { mask: Uint8Array; count: number };
   close(): Promise<void>;
 };
 
 /** Offsets of a column, checked to rise and (when `dataFile` is given) to end at that file's size. */
-async function readOffsets(dir: string, base: string, n: number, dataFile?: string): Promise<Float64Array> {
+async function readOffsets(dir: string, base: string, n: number, blocks: IndexBlocks | undefined, dataFile?: string): Promise<Float64Array> {
   const file = join(dir, `${base}.off`);
   const buf = await readFile(file).catch(() => {
     throw errors.indexCorrupt(file, 'doc store file is missing');
   });
+  checkWholeFile(blocks?.of(`${base}.off`), buf);
   if (buf.byteLength !== (n + 1) * 8) throw errors.indexCorrupt(file, `expected ${n + 1} offsets, found ${buf.byteLength / 8}`);
   const a = new Float64Array(n + 1);
   new Uint8Array(a.buffer).set(buf);
@@ -56,34 +64,35 @@ async function readOffsets(dir: string, base: string, n: number, dataFile?: stri
   return a;
 }
 
+/** A string column read by offset; the blocks a read touches are checked against their CRC-32 first (once). */
 class Column {
   constructor(
     private fh: FileHandle,
     readonly offsets: Float64Array,
+    private blocks: FileBlocks | undefined,
+    private file: string,
   ) {}
+  private read(a: number, len: number): Promise<Buffer> {
+    return readChecked(this.blocks, this.fh, this.file, a, a + len);
+  }
   async get(i: number): Promise<string> {
     const a = this.offsets[i];
     const len = this.offsets[i + 1] - a;
     if (len === 0) return '';
-    const buf = Buffer.allocUnsafe(len);
-    await this.fh.read(buf, 0, len, a);
-    return buf.toString('utf8');
+    return (await this.read(a, len)).toString('utf8');
   }
   /** At most the first `maxBytes` bytes of string i (cut at a character boundary). */
   async prefix(i: number, maxBytes: number): Promise<string> {
     const a = this.offsets[i];
     const len = Math.min(this.offsets[i + 1] - a, maxBytes);
     if (len <= 0) return '';
-    const buf = Buffer.allocUnsafe(len);
-    await this.fh.read(buf, 0, len, a);
-    return utf8Prefix(buf);
+    return utf8Prefix(await this.read(a, len));
   }
   /** Strings i..j-1 with one read. */
   async range(i: number, j: number): Promise<string[]> {
     const a = this.offsets[i];
     const len = this.offsets[j] - a;
-    const buf = Buffer.allocUnsafe(len);
-    if (len) await this.fh.read(buf, 0, len, a);
+    const buf = await this.read(a, len);
     const out: string[] = new Array(j - i);
     for (let x = i; x < j; x++) out[x - i] = buf.toString('utf8', this.offsets[x] - a, this.offsets[x + 1] - a);
     return out;
@@ -95,13 +104,13 @@ class Column {
 
 const ENTRY_BLOCK = 1024;
 
-async function openColumn(dir: string, base: string, n: number): Promise<Column> {
-  const offsets = await readOffsets(dir, base, n, `${base}.bin`);
+async function openColumn(dir: string, base: string, n: number, blocks: IndexBlocks | undefined): Promise<Column> {
+  const offsets = await readOffsets(dir, base, n, blocks, `${base}.bin`);
   const file = join(dir, `${base}.bin`);
   const fh = await open(file, 'r').catch(() => {
     throw errors.indexCorrupt(file, 'doc store file is missing');
   });
-  return new Column(fh, offsets);
+  return new Column(fh, offsets, blocks?.of(`${base}.bin`), file);
 }
 
 /**
@@ -119,16 +128,19 @@ export async function openDocStore(dir: string, checked?: Manifest): Promise<Ope
     checkIndexFiles(dir, manifest);
     await verifyOnFirstOpen(dir, manifest);
   }
-  const idOffsets = await readOffsets(dir, DOCSTORE_FILES.ids, n, `${DOCSTORE_FILES.ids}.bin`);
+  // Files read whole are checked block by block as read; texts, titles and doc ids as reads touch them.
+  const blocks = await openIndexBlocks(dir, manifest);
+  const idOffsets = await readOffsets(dir, DOCSTORE_FILES.ids, n, blocks, `${DOCSTORE_FILES.ids}.bin`);
   const idBlob = await readFile(join(dir, `${DOCSTORE_FILES.ids}.bin`));
+  checkWholeFile(blocks?.of(`${DOCSTORE_FILES.ids}.bin`), idBlob);
   const idList: string[] = new Array(n);
   const whole = idBlob.toString('utf8');
   if (whole.length === idBlob.length) for (let i = 0; i < n; i++) idList[i] = whole.slice(idOffsets[i], idOffsets[i + 1]);
   else for (let i = 0; i < n; i++) idList[i] = idBlob.toString('utf8', idOffsets[i], idOffsets[i + 1]);
-  const text = store?.text === BLOCK_CODEC ? await BlockColumn.open(dir, DOCSTORE_FILES.text, await readOffsets(dir, DOCSTORE_FILES.text, n)) : await openColumn(dir, DOCSTORE_FILES.text, n);
-  const title = await openColumn(dir, DOCSTORE_FILES.title, n);
-  const docId = await openColumn(dir, DOCSTORE_FILES.docId, n);
-  const meta = store?.meta ? await openColumn(dir, DOCSTORE_FILES.meta, n) : undefined;
+  const text = store?.text === BLOCK_CODEC ? await BlockColumn.open(dir, DOCSTORE_FILES.text, await readOffsets(dir, DOCSTORE_FILES.text, n, blocks), blocks) : await openColumn(dir, DOCSTORE_FILES.text, n, blocks);
+  const title = await openColumn(dir, DOCSTORE_FILES.title, n, blocks);
+  const docId = await openColumn(dir, DOCSTORE_FILES.docId, n, blocks);
+  const meta = store?.meta ? await openColumn(dir, DOCSTORE_FILES.meta, n, blocks) : undefined;
   const metaAt = async (i: number): Promise<Record<string, unknown> | undefined> => {
     const j = meta ? await meta.get(i) : '';
     if (!j) return undefined;
@@ -141,14 +153,18 @@ export async function openDocStore(dir: string, checked?: Manifest): Promise<Ope
   const srcFile = join(dir, DOCSTORE_FILES.source);
   const srcBuf = await readFile(srcFile);
   if (srcBuf.byteLength !== n * 4) throw errors.indexCorrupt(srcFile, `expected ${n} entries`);
+  checkWholeFile(blocks?.of(DOCSTORE_FILES.source), srcBuf);
   const sourceIdx = new Uint32Array(n);
   new Uint8Array(sourceIdx.buffer).set(srcBuf);
   const sourcesFile = join(dir, DOCSTORE_FILES.sources);
   let sources: string[];
   try {
-    sources = JSON.parse(await readFile(sourcesFile, 'utf8')) as string[];
+    const raw = await readFile(sourcesFile);
+    checkWholeFile(blocks?.of(DOCSTORE_FILES.sources), raw);
+    sources = JSON.parse(raw.toString('utf8')) as string[];
     if (!Array.isArray(sources) || sources.some((x) => typeof x !== 'string')) throw new Error('not a list of names');
   } catch (e) {
+    if (isLexcaseError(e)) throw e;
     throw errors.indexCorrupt(sourcesFile, (e as Error).message);
   }
   for (let i = 0; i < n; i++) if (sourceIdx[i] >= sources.length) throw errors.indexCorrupt(srcFile, `entry ${i} names source ${sourceIdx[i]} of ${sources.length}`);
@@ -181,12 +197,34 @@ export async function openDocStore(dir: string, checked?: Manifest): Promise<Ope
     return p;
   };
 
+  const sourceMask = (names: readonly string[]): { mask: Uint8Array; count: number } => {
+    const wanted = new Uint8Array(sources.length);
+    let any = false;
+    for (const name of names) {
+      const s = sources.indexOf(name);
+      if (s >= 0) {
+        wanted[s] = 1;
+        any = true;
+      }
+    }
+    const mask = new Uint8Array(any ? n : 0);
+    let count = 0;
+    if (any)
+      for (let i = 0; i < n; i++)
+        if (wanted[sourceIdx[i]]) {
+          mask[i] = 1;
+          count++;
+        }
+    return { mask, count };
+  };
+
   return {
     size: n,
     ids: () => idList,
     docIds: () => (docIdList ??= docId.range(0, n)),
     fieldsAt,
     indexOf,
+    sourceMask,
     at,
     async get(id: string, opts?: { maxTextBytes?: number }) {
       const i = indexOf(id);

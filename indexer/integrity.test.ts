@@ -8,7 +8,7 @@
  * inode, device), already verified.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, readdirSync, realpathSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -60,6 +60,20 @@ const flip = (file: string) => {
   writeFileSync(file, b);
 };
 const truncate = (file: string) => truncateSync(file, Math.floor(readFileSync(file).length / 2));
+
+/** `dir` as an index built before block checksums: no `blocks` section, no blocks.crc32, an unsealed manifest. */
+function withoutBlockChecksums(dir: string): string {
+  const mfile = join(dir, 'manifest.json');
+  const m = JSON.parse(readFileSync(mfile, 'utf8'));
+  const file = m.blocks.file as string;
+  delete m.blocks;
+  delete m.seal;
+  delete m.checksums[file];
+  delete m.sizes[file];
+  writeFileSync(mfile, JSON.stringify(m, null, 2));
+  rmSync(join(dir, file));
+  return dir;
+}
 
 async function openError(dir: string): Promise<LexcaseError> {
   try {
@@ -157,11 +171,15 @@ describe('every data file, flipped or truncated', () => {
         writeFileSync(f, b);
       });
       expect((await openError(dir)).message).toMatch(/offsets\.f64: index file is corrupt: /);
-      const ids = damaged('docs/ids.off', (f) => {
+      const badOffset = (f: string) => {
         const b = readFileSync(f);
         new Float64Array(b.buffer, b.byteOffset, b.length / 8)[5] = 3.5;
         writeFileSync(f, b);
-      });
+      };
+      // The block checksum of docs/ids.off catches it first; an index built without block
+      // checksums (before they existed) still gets the structural check.
+      expect((await openError(damaged('docs/ids.off', badOffset))).message).toMatch(/ids\.off: index file is corrupt: block 0 \(bytes 0–\d+\) does not match its checksum/);
+      const ids = withoutBlockChecksums(damaged('docs/ids.off', badOffset));
       expect((await openError(ids)).message).toMatch(/ids\.off: index file is corrupt: offset 5/);
     } finally {
       process.env.LEXCASE_VERIFY = '1';

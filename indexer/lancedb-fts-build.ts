@@ -10,13 +10,14 @@ import { openDocStore } from './docstore.js';
 import { readManifest, writeManifest } from './manifest.js';
 import { errors } from '../core/errors.js';
 import { log } from '../core/log.js';
+import { lanceUri } from './dense/dense-section.js';
 
 export const LANCE_FTS_DIR = 'lancedb-fts';
 export const LANCE_FTS_TABLE = 'passages';
 
 /** Build the FTS table if the index dir does not have it yet (writes into the index dir); returns the opened table. */
 export async function ensureLanceFts(dir: string, opts: { rebuild?: boolean } = {}): Promise<lancedb.Table> {
-  const db = await lancedb.connect(join(dir, LANCE_FTS_DIR));
+  const db = await lancedb.connect(lanceUri(join(dir, LANCE_FTS_DIR)));
   const manifest = await readManifest(dir);
   if (!opts.rebuild && (await db.tableNames()).includes(LANCE_FTS_TABLE) && manifest.methods.includes('lancedb-fts')) return db.openTable(LANCE_FTS_TABLE);
   log.info(`lancedb-fts: building LanceDB full-text index over ${manifest.corpus.passages} passages`);

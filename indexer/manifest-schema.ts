@@ -56,6 +56,16 @@ export const manifestSchema = z.object({
       table: z.string(),
     })
     .optional(),
+  /** CRC-32 of every 64 KiB block of every data file, checked as queries read them (block-checksums.ts); absent in older dirs. */
+  blocks: z
+    .looseObject({
+      version: z.number().int(),
+      algorithm: z.string(),
+      blockBytes: z.number().int().min(1),
+      file: z.string(),
+      files: z.array(z.string()),
+    })
+    .optional(),
   /** sha256 of the manifest's own JSON without this field (see manifestSeal); absent in older dirs. */
   seal: z.string().optional(),
 });

@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { checkOutputDir, isWithin, listed, realpathLoose, type ProtectedDir } from '../core/out-dir-rule.js';
 import { foreignEntries, OWNER_MARKER, type LayoutPredicate } from '../core/owned-dir.js';
 import { MANIFEST_FORMAT } from './manifest.js';
+import { BLOCKS_FILE } from './block-checksums.js';
 
 export { isWithin, realpathLoose };
 
@@ -29,7 +30,7 @@ const looseManifest = z.looseObject({
 type LooseManifest = z.infer<typeof looseManifest>;
 
 /** Top-level files of an index dir besides its data files. */
-const TOP_FILES = new Set(['manifest.json', OWNER_MARKER, 'dense-build.json']);
+const TOP_FILES = new Set(['manifest.json', OWNER_MARKER, 'dense-build.json', BLOCKS_FILE]);
 /** Directories LanceDB owns inside an index dir (dense vectors, lancedb-fts). */
 const LANCE_DIRS = new Set(['dense', 'lancedb-fts']);
 /** LanceDB's layout inside a dataset dir (`<table>.lance/`) or its `__manifest/`. */

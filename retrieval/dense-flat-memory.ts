@@ -3,7 +3,8 @@
  * flat search costs ~10–16 ms per query over 6,151 × 512 vectors on the shared 2-core machine,
  * mostly per-query overhead; a dot product over the same matrix in a Float32Array costs ~1 ms.
  * Used for tables of at most FLAT_MEMORY_MAX_ROWS rows without an ANN index; scores are cosine
- * similarities exactly as LanceDB's (1 − cosine distance, to ~1e-6), ties broken by row order.
+ * similarities exactly as LanceDB's (1 − cosine distance, to ~1e-6), ties broken by row order — and
+ * loadFlatMatrix orders the rows by passage id, so ties go to the lower id.
  *
  * Speed (issue 16): rows are scaled to unit length once at load, so a query is one dot product per
  * row times 1/‖q‖; the top k are kept in a bounded min-heap instead of sorting all n scores (k ≪ n),
@@ -37,8 +38,14 @@ export function flatMatrixOf(ids: string[], rows: ArrayLike<number>[], dim: numb
   return { ids: [...ids], dim, kernel };
 }
 
+/**
+ * The table's rows in memory, ordered by passage id (UTF-16 code units): equal scores then rank the
+ * lower id first, whatever order LanceDB stored or returns the rows in — two builds from the same
+ * vectors (another corpus order, a resumed build) give the same ranking.
+ */
 export async function loadFlatMatrix(table: lancedb.Table, rows: number, dim: number): Promise<FlatMatrix> {
   const got = (await table.query().select(['id', 'vector']).limit(rows).toArray()) as Array<{ id: string; vector: { toArray(): Float32Array } | number[] }>;
+  got.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return flatMatrixOf(
     got.map((r) => r.id),
     got.map((r) => (Array.isArray(r.vector) ? r.vector : r.vector.toArray())),

@@ -36,6 +36,11 @@ export function denseOptionsFrom(opts: Record<string, unknown>): DenseOptions {
   if (np !== undefined) d.nprobes = np;
   if (rf !== undefined) d.refineFactor = rf;
   if (opts.exact) d.exact = true;
+  const qw = num(opts, 'queryWords');
+  if (qw !== undefined) {
+    if (!Number.isInteger(qw)) throw errors.invalidInput('queryWords', `expected a whole number of words, got ${JSON.stringify(opts.queryWords)}`);
+    d.queryWords = qw;
+  }
   return d;
 }
 

@@ -4,12 +4,9 @@
  * threshold; above it the manifest's ANN index (ivf_flat by default, or ivf_pq / ivf_hnsw_sq) with its
  * recorded query knobs nprobes / refineFactor / ef (each overridable per retriever).
  *
- * Query length: with use-lite, only the last USE_LITE_QUERY_WORDS (24) words of a query are embedded
- * (`queryWords` overrides; 0 = all). Chosen on the Bar Exam QA train split (16/24/32/48 words, the
- * question sentence alone, the whole query): a fact pattern + question ends with the question, and
- * its tail embeds both better (Recall@10 0.047 vs 0.019, Recall@100 0.159 vs 0.097 for the whole
- * query cut at 128 words) and several times faster (the model's cost grows with the token count;
- * docs/dense.md).
+ * Query: the whole query is embedded by default, in windows the embedder reads whole, mean-pooled
+ * (dense-query.ts; `queryWords` N > 0 embeds only the last N words instead — the use-lite default
+ * before issue 36, N = 24). The rule in force is `queryConfig`, recorded in every run's config.
  *
  * The query embedder must be the one the index was built with: by default it is recreated from the
  * manifest's recorded spec; a caller-supplied embedder with another model is a clear USAGE error,
@@ -22,7 +19,7 @@ import type { DenseSection } from '../indexer/dense/dense-section.js';
 import { resolveDenseUri } from '../indexer/dense/dense-section.js';
 import { applyAnnKnobs, connectDense, openDenseTable } from '../indexer/dense/lance-table.js';
 import { createEmbedder } from '../indexer/embed/create-embedder.js';
-import { lastWords } from '../indexer/embed/batching.js';
+import { denseQueryConfig, denseQueryRule, embedDenseQuery, type DenseQueryRule } from './dense-query.js';
 import { FLAT_MEMORY_MAX_ROWS, flatRanks, flatSearch, loadFlatMatrix, type FlatMatrix } from './dense-flat-memory.js';
 import type { Embedder, EmbedderSpec } from '../indexer/embed/types.js';
 import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
@@ -45,23 +42,29 @@ export interface DenseOptions {
   docs?: TextSource;
   /** Exact search in memory instead of LanceDB (default: for tables without an ANN index of at most 20,000 rows). */
   inMemory?: boolean;
-  /** Embed only the last N words of a query (0 = all; default USE_LITE_QUERY_WORDS for use-lite, else all). */
+  /** Embed only the last N words of a query (default 0: the whole query, windows pooled; dense-query.ts). */
   queryWords?: number;
 }
 
-export const USE_LITE_QUERY_WORDS = 24;
+/** The last-words rule use-lite queries followed before issue 36 (`queryWords: 24` restores it). */
+export const LEGACY_USE_LITE_QUERY_WORDS = 24;
 
 export interface DenseRetriever extends Retriever {
   readonly embedder: Embedder;
+  /** How a query becomes a vector (dense-query.ts), as runs record it. */
+  readonly config: { embedder: string; query: ReturnType<typeof denseQueryConfig> };
+  /** The query's vector under that rule. */
+  embedQuery(query: string): Promise<Float32Array>;
   /** Search by a ready query vector (must be unit length, index dimension). */
   searchVector(vector: Float32Array, opts?: SearchOptions): Promise<Hit[]>;
   /**
    * Cosine of the query with each of `ids` and its 1-based rank among all passages — what search()
    * with k = all rows would give (equal scores: lower row first) — without ranking them all. Exact
    * flat tables only (in memory or not; or an ANN table opened with `exact`) — absent otherwise, since
-   * ANN ranks would be approximate; an id the table lacks is an error.
+   * ANN ranks would be approximate; an id the table lacks is an error. `queryWords` embeds the query
+   * under that rule instead of the retriever's (dense-query.ts; a model trained on one rule keeps it).
    */
-  similarities?(query: string, ids: readonly string[]): Promise<{ score: number; rank: number }[]>;
+  similarities?(query: string, ids: readonly string[], opts?: { queryWords?: number }): Promise<{ score: number; rank: number }[]>;
   close(): Promise<void>;
 }
 
@@ -86,19 +89,34 @@ export async function openDenseRetriever(dir: string, opts: DenseOptions = {}): 
   const uri = resolveDenseUri(dir, section.uri);
   const db = await connectDense(uri);
   const table = await openDenseTable(db, section.table, uri);
-  return createDenseRetriever(table, section, embedder, { docs: () => textStoreFor(dir), ...opts }, () => (opts.embedder ? Promise.resolve() : (embedder.close?.() ?? Promise.resolve())));
+  const maxWords = (section.spec as EmbedderSpec | undefined)?.maxWords;
+  return createDenseRetriever(table, { ...section, maxWords }, embedder, { docs: () => textStoreFor(dir), ...opts }, () => (opts.embedder ? Promise.resolve() : (embedder.close?.() ?? Promise.resolve())));
 }
 
-export function createDenseRetriever(table: lancedb.Table, section: Pick<DenseSection, 'rows' | 'ann' | 'dimension'>, embedder: Embedder, opts: DenseOptions = {}, onClose: () => Promise<void> = async () => {}): DenseRetriever {
+/**
+ * LanceDB's top `k` (k ≥ 1) with equal distances ordered by passage id. LanceDB returns tied rows in
+ * storage order, which differs between two builds of the same vectors; so one row more than k is
+ * asked for, and while the last row fetched still has the k-th distance (the tied group may go on
+ * past it) twice as many, until the whole group is in; then (distance, id) order, cut at k.
+ */
+async function lanceTopK(k: number, query: (n: number) => Promise<Array<{ id: string; _distance: number }>>): Promise<Array<{ id: string; _distance: number }>> {
+  let n = k + 1;
+  let rows = await query(n);
+  while (rows.length === n && rows[k - 1]._distance === rows[n - 1]._distance) rows = await query((n *= 2));
+  return rows.sort((a, b) => a._distance - b._distance || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).slice(0, k);
+}
+
+export function createDenseRetriever(table: lancedb.Table, section: Pick<DenseSection, 'rows' | 'ann' | 'dimension'> & { maxWords?: number }, embedder: Embedder, opts: DenseOptions = {}, onClose: () => Promise<void> = async () => {}): DenseRetriever {
   const nprobes = opts.nprobes ?? section.ann?.nprobes;
   const refine = opts.refineFactor ?? section.ann?.refineFactor;
   const ef = opts.ef ?? section.ann?.ef;
-  const queryWords = opts.queryWords ?? (embedder.provider === 'use-lite' ? USE_LITE_QUERY_WORDS : 0);
+  const rule: DenseQueryRule = denseQueryRule(opts.queryWords);
+  const queryConfig = denseQueryConfig(rule, embedder.provider, section.maxWords);
   // Small flat tables are searched in memory (dense-flat-memory.ts); `inMemory: false` keeps LanceDB.
   const inMemory = opts.inMemory ?? (!section.ann && section.rows <= FLAT_MEMORY_MAX_ROWS);
   let matrix: Promise<FlatMatrix> | undefined;
   let rowOf: Map<string, number> | undefined;
-  const embedQuery = async (query: string) => (await embedder.embed([lastWords(query, queryWords)], { kind: 'query' }))[0];
+  const embedQuery = (query: string) => embedDenseQuery(embedder, query, rule, section.maxWords);
 
   const searchVector = async (vector: Float32Array, sopts?: SearchOptions): Promise<Hit[]> => {
     const k = sopts?.k ?? SEARCH_K;
@@ -110,18 +128,21 @@ export function createDenseRetriever(table: lancedb.Table, section: Pick<DenseSe
       const hits = flatSearch(await (matrix ??= loadFlatMatrix(table, section.rows, section.dimension)), vector, limit);
       return sopts?.withText ? attachTexts(hits, opts.docs, 'dense') : hits;
     }
-    let q = table.vectorSearch(vector).column('vector').distanceType('cosine').select(['id', '_distance']).limit(limit);
-    if (section.ann && !opts.exact) q = applyAnnKnobs(q, { nprobes, refineFactor: refine, ef });
-    else if (opts.exact) q = q.bypassVectorIndex();
-    const rows = (await q.toArray()) as Array<{ id: string; _distance: number }>;
+    const rows = await lanceTopK(limit, (n) => {
+      let q = table.vectorSearch(vector).column('vector').distanceType('cosine').select(['id', '_distance']).limit(n);
+      if (section.ann && !opts.exact) q = applyAnnKnobs(q, { nprobes, refineFactor: refine, ef });
+      else if (opts.exact) q = q.bypassVectorIndex();
+      return q.toArray() as Promise<Array<{ id: string; _distance: number }>>;
+    });
     const hits = rows.map((r, i) => ({ id: r.id, score: 1 - r._distance, rank: i + 1 }));
     return sopts?.withText ? attachTexts(hits, opts.docs, 'dense') : hits;
   };
 
-  const similarities = async (query: string, ids: readonly string[]): Promise<{ score: number; rank: number }[]> => {
+  const similarities = async (query: string, ids: readonly string[], sopts?: { queryWords?: number }): Promise<{ score: number; rank: number }[]> => {
+    const vector = () => (sopts?.queryWords === undefined ? embedQuery(query) : embedDenseQuery(embedder, query, denseQueryRule(sopts.queryWords), section.maxWords));
     if (!inMemory) {
       // larger tables: LanceDB's exact search over every row
-      const all = new Map((await searchVector(await embedQuery(query), { k: section.rows })).map((h) => [h.id, h]));
+      const all = new Map((await searchVector(await vector(), { k: section.rows })).map((h) => [h.id, h]));
       return ids.map((id) => {
         const h = all.get(id);
         if (!h) throw errors.notFound('passage in dense index', id);
@@ -135,12 +156,14 @@ export function createDenseRetriever(table: lancedb.Table, section: Pick<DenseSe
       if (r === undefined) throw errors.notFound('passage in dense index', id);
       return r;
     });
-    return flatRanks(m, await embedQuery(query), rows);
+    return flatRanks(m, await vector(), rows);
   };
 
   return {
     method: 'dense',
     embedder,
+    config: { embedder: embedder.id, query: queryConfig },
+    embedQuery,
     searchVector,
     async search(query: string, sopts?: SearchOptions): Promise<Hit[]> {
       refuseApprox(sopts, 'dense');
@@ -162,7 +185,7 @@ export function createDenseRetriever(table: lancedb.Table, section: Pick<DenseSe
         method: 'dense',
         score: dot,
         terms: [],
-        detail: { embedder: embedder.id, dimension: embedder.dimension, metric: 'cosine', queryWords, search: section.ann && !opts.exact ? { type: section.ann.type ?? 'ivf_pq', nprobes, refineFactor: refine, ef } : { type: 'flat' } },
+        detail: { embedder: embedder.id, dimension: embedder.dimension, metric: 'cosine', query: queryConfig, search: section.ann && !opts.exact ? { type: section.ann.type ?? 'ivf_pq', nprobes, refineFactor: refine, ef } : { type: 'flat' } },
       };
     },
     close: onClose,

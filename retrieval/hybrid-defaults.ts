@@ -15,7 +15,10 @@ import type { FusionMethod } from './fusion.js';
  * against the best single 0.067 / 0.270 (qld); on val 0.081 / 0.266 against the best single
  * 0.073 (bm25) / 0.266 (qld) — level at @100, above at @10. The equal-weight RRF k = 60 default
  * before it was below qld on val at @100 (0.242); RRF(bm25, dense) of 100 hits, earlier, was below
- * bm25 alone (all 1,195 questions: Recall@10 0.049 vs 0.068).
+ * bm25 alone (all 1,195 questions: Recall@10 0.049 vs 0.068). Since issue 36 dense embeds the whole
+ * query (dense-query.ts): this setting then gives 0.080 / 0.288 on train (+0.013 over qld) and
+ * 0.056 / 0.250 on val; the sweep's best on train became RRF k = 60 with the same weights
+ * (0.082 / 0.284, +0.014), a difference of about one question, so the default was left as it is.
  * Used when the caller gives no methods / fusion / weights / rrfK / depth.
  */
 export const HYBRID_DEFAULTS: { methods: string[]; fusion: FusionMethod; rrfK: number; weights?: Record<string, number>; depth: number } = {

@@ -48,8 +48,17 @@ export function createHybridRetriever(components: Retriever[], opts: HybridOptio
     return fuse(fusion, await lists(query, k), { k, rrfK: opts.rrfK, weights: opts.weights });
   };
 
+  const componentConfigs = Object.fromEntries(components.filter((c) => c.config).map((c) => [String(c.method), c.config!]));
   return {
     method: 'hybrid',
+    config: {
+      fusion,
+      methods,
+      depth: opts.depth ?? 100,
+      ...(fusion === 'rrf' ? { rrfK: opts.rrfK ?? 60 } : {}),
+      weights: opts.weights ?? {},
+      ...(Object.keys(componentConfigs).length ? { components: componentConfigs } : {}),
+    },
     fusedSearch,
     async search(query: string, sopts?: SearchOptions): Promise<Hit[]> {
       refuseApprox(sopts, 'hybrid');

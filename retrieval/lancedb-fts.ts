@@ -12,6 +12,7 @@ import * as lancedb from '@lancedb/lancedb';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { LANCE_FTS_DIR, LANCE_FTS_TABLE } from '../indexer/lancedb-fts-build.js';
+import { lanceUri } from '../indexer/dense/dense-section.js';
 import { readManifest } from '../indexer/manifest.js';
 import { errors } from '../core/errors.js';
 import type { Hit, Retriever, SearchOptions } from './types.js';
@@ -27,7 +28,7 @@ async function openLanceFtsTable(dir: string): Promise<lancedb.Table> {
   const manifest = await readManifest(dir);
   const path = join(dir, LANCE_FTS_DIR);
   if (!manifest.methods.includes('lancedb-fts') || !existsSync(path)) throw errors.methodUnavailable('lancedb-fts', dir, manifest.methods);
-  const db = await lancedb.connect(path);
+  const db = await lancedb.connect(lanceUri(path));
   if (!(await db.tableNames()).includes(TABLE)) throw errors.indexCorrupt(path, `table "${TABLE}" is missing; rebuild it with: lexcase index lancedb-fts ${dir} --rebuild`);
   return db.openTable(TABLE);
 }

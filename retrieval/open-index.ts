@@ -4,6 +4,7 @@
  * CLI, the explorer (web/server/index-context.ts), retrieval evaluation and the agents all open an
  * index through here; agents take the eager view `openCaseIndex` (every method that opens).
  */
+import { isLexcaseError, type ErrorCode } from '../core/errors.js';
 import { createAnalyzer, type Analyzer } from '../indexer/analyzer.js';
 import { openDocStore, type OpenedDocStore } from '../indexer/docstore.js';
 import { readManifest, type Manifest } from '../indexer/manifest.js';
@@ -13,6 +14,9 @@ import type { Retriever } from './types.js';
 
 /** Methods an opened index offers to agents and the explorer, in menu order (the registry's methods with a search tool). */
 export const INDEX_METHODS: readonly string[] = METHODS.filter((m) => m.agents).map((m) => m.name);
+
+/** Errors that say the index itself is damaged or unreadable: never swallowed by allRetrievers. */
+const INDEX_FAULTS = new Set<ErrorCode>(['INDEX_CORRUPT', 'INDEX_INCOMPATIBLE', 'INDEX_MISSING']);
 
 export interface OpenedIndex {
   dir: string;
@@ -57,7 +61,10 @@ export async function openIndex(dir: string): Promise<OpenedIndex> {
       for (const m of methods.filter((x) => !wanted || wanted.includes(x))) {
         try {
           out[m] = await retriever(m);
-        } catch {
+        } catch (e) {
+          // A damaged or unreadable index is an error, not a method quietly left out (a server
+          // would start with no methods and answer every search "method bm25 is not in index").
+          if (isLexcaseError(e) && INDEX_FAULTS.has(e.code)) throw e;
           /* listed but not openable here (e.g. no embedder): callers use the others */
         }
       }

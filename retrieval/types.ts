@@ -68,6 +68,12 @@ export interface Explanation {
 
 export interface Retriever {
   readonly method: MethodName | string;
+  /**
+   * What the retriever does to a query that a run must record to be read right (dense: its query
+   * rule, retrieval/dense-query.ts; hybrid: its fusion and its components' configs). Runs copy it
+   * into their config (eval retrieval's report, a reproduction's retrieval run).
+   */
+  readonly config?: Record<string, unknown>;
   search(query: string, opts?: SearchOptions): Promise<Hit[]>;
   explain?(query: string, id: string): Promise<Explanation>;
   /** explain() for many passages, the query analysed once (same results). */

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnalyzer } from '../indexer/analyzer.js';
 import { retrievalQuery } from '../corpora/barexam.js';
 import { loadQuestions } from '../corpora/registry.js';
-import { pairedBootstrap } from '../eval/bootstrap.js';
+import { diffText, pairedDifference } from '../eval/stats/index.js';
 import { wilsonCi } from '../eval/wilson.js';
 import { readResults } from '../eval/run-dir.js';
 import { compareRuns } from '../eval/report/compare.js';
@@ -197,10 +197,9 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     expect(legend).toContain('bm25');
     expect(legend).toContain('qld');
     expect(await page.getByTestId('eval-query').count()).toBe(questions.length);
-    // paired Δ (default bm25 − qld on recall@10) equals the paired bootstrap of the per-query values
-    const d = pairedBootstrap(expected.bm25.perQuery.map((q) => q.recall[10]), expected.qld.perQuery.map((q) => q.recall[10]), { iterations: 2000, seed: 13 });
-    const sign = d.estimate >= 0 ? '+' : '';
-    expect(await page.getByTestId('paired-estimate').textContent()).toBe(`${sign}${d.estimate.toFixed(3)}`);
+    // paired Δ (default A = bm25, B = qld on recall@10: B − A) equals eval/stats' paired difference of the per-query values
+    const d = pairedDifference(expected.bm25.perQuery.map((q) => q.recall[10]), expected.qld.perQuery.map((q) => q.recall[10]));
+    expect(await page.getByTestId('paired-estimate').textContent()).toBe(diffText(d.estimate, 'decimal'));
     await shot('retrieval-eval');
     // sort by bm25's first relevant rank (in place, aria-sort on the column header): the best-ranked topic comes first
     await page.getByTestId('sort-bm25').click();
@@ -292,7 +291,8 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     const rs = (await readResults(join(f.runs, id, 'runs', 'bm25'))).records;
     const hits = rs.filter((r) => r.metrics!['recall@10'] === 1).length;
     const w = wilsonCi(hits, rs.length);
-    expect(await page.getByTestId('figure-recall@10').textContent()).toBe(`${pct(w.estimate)} [${(100 * w.lo).toFixed(1)}, ${(100 * w.hi).toFixed(1)}]`);
+    // a retrieval measure: a decimal, its Wilson interval named beside it
+    expect(await page.getByTestId('figure-recall@10').textContent()).toBe(`${w.estimate.toFixed(3)} [${w.lo.toFixed(3)}, ${w.hi.toFixed(3)}] 95% Wilson`);
     expect(await page.getByTestId('figure-accuracy').count()).toBe(0);
     await expect.poll(() => page.getByTestId('first-rank').count(), { timeout: 15000 }).toBe(rs.length); // the items table arrives after the figures
     await page.getByTestId('item-link').first().click();
@@ -365,8 +365,8 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     expect(await page.getByTestId('decision').filter({ hasText: 'VALID_ARGUMENT' }).count()).toBe(3);
     // the run's headline figures are 3-ply's own: pooled hallucination accuracy 1 − ΣnH/ΣnGt over its triples
     const sum = (k: string) => r.results.reduce((a, x) => a + Number(x.metrics?.[k] ?? 0), 0);
-    expect(await page.getByTestId('figure-hallucination-accuracy').textContent()).toBe(`${pct(1 - sum('nH') / sum('nGt'))} pooled over triples (micro average)`);
-    expect(await page.getByTestId('figure-abstention').textContent()).toBe(`100.0% [${(100 * wilsonCi(1, 1).lo).toFixed(1)}, 100.0] over the 1 triple designed for abstention`);
+    expect(await page.getByTestId('figure-hallucination-accuracy').textContent()).toBe(`${pct(1 - sum('nH') / sum('nGt'))} (n < 10) · pooled over triples (micro average)`);
+    expect(await page.getByTestId('figure-abstention').textContent()).toBe(`100.0% [${(100 * wilsonCi(1, 1).lo).toFixed(1)}, 100.0] 95% Wilson · over the 1 triple designed for abstention`);
     await shot('trace-threeply', 'trace');
     const abstained = r.results.find((x) => x.prediction === 'abstain')!;
     await page.goto(`${s.url}/#/runs?run=${id}&item=${abstained.id}`);
@@ -446,12 +446,12 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     // two runs: the pair detail
     await page.goto(`${s.url}/#/compare?a=${f.caseRunId}&b=${f.llmRunId}`);
     await page.getByTestId('compare-delta').waitFor();
-    const pp = (d: number) => `${d >= 0 ? '+' : ''}${(100 * d).toFixed(1)} pp`;
     expect(await page.getByTestId('compare-delta').textContent()).toContain(`On ${c.shared} shared items`);
-    expect(await page.getByTestId('compare-delta').textContent()).toContain(`${pp(c.accuracy.estimate)} [${pp(c.accuracy.lo)}, ${pp(c.accuracy.hi)}]`);
-    for (const [cell, n] of Object.entries(c.agreement)) expect(await page.locator(`[data-testid=agreement] td[data-cell=${cell}]`).textContent()).toBe(String(n));
+    // B − A, the text `lexcase compare` prints (eval/stats), unchanged by the page
+    expect(await page.getByTestId('compare-delta').textContent()).toContain(`Δ (B − A) ${c.primary.text.diff} ${c.primary.text.interval} · ${c.primary.text.pLine}`);
+    for (const [cell, n] of Object.entries(c.agreement!)) expect(await page.locator(`[data-testid=agreement] td[data-cell=${cell}]`).textContent()).toBe(String(n));
     const differ = await page.getByTestId('differ-row').count();
-    expect(differ).toBeGreaterThanOrEqual(c.agreement.onlyA + c.agreement.onlyB);
+    expect(differ).toBeGreaterThanOrEqual(c.agreement!.onlyA + c.agreement!.onlyB);
     expect(await page.getByTestId('config-diff').textContent()).toContain('jurors');
     await shot('compare');
     expect(b.pageErrors).toEqual([]);

@@ -1,6 +1,6 @@
 /**
  * The ACAL section of `lexcase report` (runs whose config.system is acal, acal-sp, acal-cot or
- * acal-rag): accuracy, macro precision, macro recall and macro-F1 with 95% bootstrap CIs, and for
+ * acal-rag): accuracy (95% Wilson), macro precision, macro recall and macro-F1 (95% bootstrap, eval/stats), and for
  * ACAL itself how decisions were reached (judge escalations, clashes, convergence).
  */
 import { registerReportSection } from '../../eval/report/registry.js';

@@ -1,16 +1,21 @@
 /**
- * Trivial answer baselines that the offline solvers must be read against (accuracy with a 95%
- * bootstrap CI over questions): chance (expected accuracy of a uniform guess among the non-empty
- * options), always-A, and the longest option (ties → lowest letter).
+ * Trivial answer baselines that the offline solvers must be read against, each with its 95% interval
+ * from eval/stats: chance (expected accuracy of a uniform guess among the non-empty options — a
+ * mean of graded per-question values: bootstrap), always-A and the longest option (ties → lowest
+ * letter) — proportions: Wilson.
  */
 import type { Question } from '../../corpora/types.js';
-import { bootstrapCi } from '../../eval/bootstrap.js';
+import { figureText, methodLabel, perItemInterval } from '../../eval/stats/index.js';
 import { directHypotheses } from './hypotheses-direct.js';
 
 export interface BaselineRate {
   name: string;
   rate: number;
-  ci: { lo: number; hi: number };
+  /** null below n = 10 for the (bootstrapped) chance row. */
+  ci: { lo: number | null; hi: number | null };
+  /** "25.0% [25.0, 25.0]" and its method ("95% bootstrap", "95% Wilson"). */
+  text: string;
+  method: string;
 }
 
 export function answerBaselines(questions: readonly Question[], seed = 13): BaselineRate[] {
@@ -25,12 +30,12 @@ export function answerBaselines(questions: readonly Question[], seed = 13): Base
     longest.push(best?.letter === q.answer ? 1 : 0);
   }
   const row = (name: string, v: number[]): BaselineRate => {
-    const c = bootstrapCi(v, { seed, iterations: 2000 });
-    return { name, rate: c.estimate, ci: { lo: c.lo, hi: c.hi } };
+    const c = perItemInterval(v, { seed });
+    return { name, rate: c.estimate, ci: { lo: c.lo, hi: c.hi }, text: figureText(c, 'percent'), method: methodLabel(c) };
   };
   return [row('chance (uniform guess)', chance), row('always A', alwaysA), row('longest option', longest)];
 }
 
 export function answerBaselinesMarkdown(rows: BaselineRate[]): string {
-  return rows.map((r) => `| ${r.name} | ${(100 * r.rate).toFixed(1)}% [${(100 * r.ci.lo).toFixed(1)}, ${(100 * r.ci.hi).toFixed(1)}] |`).join('\n');
+  return rows.map((r) => `| ${r.name} | ${r.text} | ${r.method} |`).join('\n');
 }

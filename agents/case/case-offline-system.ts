@@ -38,7 +38,7 @@ export const SIGNALS_SUFFIX = ', with dense and phrase signals';
 
 /** The index's dense retriever when `model` reads dense signals and it was built with the same embedder (and ranks exactly). */
 function signalDense(retrievers: Partial<Record<string, Retriever>>, model: SelectorModel): SignalSource['dense'] | undefined {
-  const exact = exactDense(retrievers.dense);
+  const exact = exactDense(retrievers.dense, model.signals?.queryWords);
   return model.signals && exact?.embedder === model.signals.embedder ? exact.dense : undefined;
 }
 
@@ -124,8 +124,8 @@ export function createCaseOfflineSystem(defaults: CaseOfflineOptions = {}): Agen
     const learned = learnedApplies(defaults, wanted, ctx.retrievers);
     const verdictOf = async (advocates: AdvocateResult[]) =>
       bm25?.explain
-        ? { solver: IR_SOLVER_LABEL, ...(await irSolverVerdict(bm25, { facts, question: q.question, options: hypotheses.map((h) => ({ letter: h.letter!, text: h.text })) })) }
-        : { solver: 'evidence-score (min-max normalised raw scores)', ...evidenceScoreVerdict(advocates) };
+        ? { solver: IR_SOLVER_LABEL, ...(await irSolverVerdict(bm25, { facts, question: q.question, options: hypotheses.map((h) => ({ letter: h.letter!, text: h.text })) }, undefined, undefined, ctx.seed ?? 0)) }
+        : { solver: 'evidence-score (min-max normalised raw scores)', ...evidenceScoreVerdict(advocates, ctx.seed ?? 0) };
     const outcome = async (advocates: AdvocateResult[], methods: string[], evidenceSelection: string): Promise<SystemOutcome> => {
       const verdict = await verdictOf(advocates);
       return {
@@ -141,6 +141,7 @@ export function createCaseOfflineSystem(defaults: CaseOfflineOptions = {}): Agen
           hypotheses,
           advocates: advocates.map(advocateTrace),
           verdict,
+          presentation: verdict.tieBreak?.draw ? [verdict.tieBreak.draw] : [],
           tokens: { hypotheses: 0, advocates: 0, jury: 0, total: 0 },
         },
       };

@@ -36,7 +36,7 @@ export const caseOfflineStep: DemoStep = {
       `contrast with the other options${withSignals ? '; use-lite cosines and dense ranks, shared word bigrams' : ''}) that ranks the question's candidate passages, each going to the option that fuses it highest. Evidence: ${r.evidenceSelection}. ` +
       `The answer comes from the ${IR_SOLVER_LABEL}: each option's question + option query is scored by BM25 against the top ${IR_SOLVER_DEPTH} passages for the facts + question, ` +
       `divided by the query's self-score (mean of the best ${IR_SOLVER_TOP}). It measures lexical support, not legal correctness — read it against the baselines below.`;
-    const base = `| baseline | accuracy (95% CI) |\n|---|---|\n${answerBaselinesMarkdown(baselines)}`;
+    const base = `| baseline | accuracy [95% interval] | interval |\n|---|---|---|\n${answerBaselinesMarkdown(baselines)}`;
     ctx.sections.push({ title: `CASE: ${OFFLINE_LABEL} — ${ctx.dataset} ${ctx.split} split`, markdown: `${intro}\n\n${caseMetricsMarkdown(m)}\n\n${base}` });
     ctx.data.caseOffline = { label: OFFLINE_LABEL, solver: IR_SOLVER_LABEL, methods: r.methods, k: DEFAULT_K, plan: DEFAULT_QUERY_PLAN, evidenceSelection: r.evidenceSelection, selectorKeep: selector.keep, metrics: m, baselines };
   },

@@ -1,5 +1,5 @@
 /**
- * The learned evidence selector on the REAL bundled default corpus (6,151 passages, bm25 + qld),
+ * The learned evidence selector on the REAL bundled default corpus (6,142 passages, bm25 + qld),
  * with Bar Exam QA train questions: training is deterministic, and the shipped weights rank the
  * question's candidates better than the unlearned fusion (the query plan's fused score).
  */

@@ -31,8 +31,12 @@ export interface SelectorModel {
   keep: number;
   /** How it was trained (split, n, loss, hyper-parameters). */
   trainedOn: string;
-  /** Set when it reads the dense and phrase signals (evidence-signals.ts): the dense embedder it was trained with. */
-  signals?: { embedder: string };
+  /**
+   * Set when it reads the dense and phrase signals (evidence-signals.ts): the dense embedder it was
+   * trained with, and the dense query rule (retrieval/dense-query.ts: 0 = the whole query, N = the
+   * last N words), which the signals keep whatever the retriever's own rule.
+   */
+  signals?: { embedder: string; queryWords: number };
 }
 
 export function linearScore(m: Pick<SelectorModel, 'mean' | 'std' | 'w'>, x: ArrayLike<number>): number {

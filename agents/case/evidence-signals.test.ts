@@ -17,7 +17,7 @@ import type { DenseRetriever } from '../../retrieval/dense.js';
 import { loadPrebuiltDense } from '../../eval/demo/dense-step.js';
 import { chooseSelector, SIGNALS_SUFFIX } from './case-offline-system.js';
 import { SIGNAL_FEATURES, signalFeatures, QUESTION_FEATURES } from './evidence-features.js';
-import { bigrams, bigramShare, type CandidateSignals } from './evidence-signals.js';
+import { bigrams, bigramShare, exactDense, type CandidateSignals } from './evidence-signals.js';
 import { linearScore } from './evidence-selector.js';
 import { EVIDENCE_SELECTOR_MODEL } from './evidence-selector-weights.js';
 import { EVIDENCE_SELECTOR_MODEL_DENSE } from './evidence-selector-weights-dense.js';
@@ -79,7 +79,8 @@ describe('the selector with dense and phrase signals, on the real default corpus
     idx = await openCaseIndex(join(dir, 'idx'));
     questions = (await loadQuestions('barexam', 'train', { seed: 13 })).slice(0, 40);
     const { bm25, qld, dense } = idx.retrievers;
-    const signals = { dense: { similarities: (dense as DenseRetriever).similarities! }, passageText: async (id: string) => (await idx.getPassage(id))?.text };
+    // the signals as the shipped model was trained on them: its recorded dense query rule
+    const signals = { dense: exactDense(dense, EVIDENCE_SELECTOR_MODEL_DENSE.signals!.queryWords)!.dense, passageText: async (id: string) => (await idx.getPassage(id))?.text };
     for (const q of questions)
       gathered.push({ dense: await trainingQuestion({ bm25: bm25!, qld: qld! }, q, undefined, 5, signals), sparse: await trainingQuestion({ bm25: bm25!, qld: qld! }, q) });
   }, 300_000);
@@ -97,6 +98,18 @@ describe('the selector with dense and phrase signals, on the real default corpus
     const otherEmbedder = { ...sparseOnly, dense: { ...idx.retrievers.dense!, embedder: { id: 'transformers:other' } } };
     expect(chooseSelector(undefined, otherEmbedder, idx.getPassage).model).toBe(EVIDENCE_SELECTOR_MODEL);
     expect(() => chooseSelector(EVIDENCE_SELECTOR_MODEL_DENSE, sparseOnly, idx.getPassage)).toThrow(/dense signals from use-lite.*no dense part/);
+  });
+
+  it('embeds its signal queries under the dense query rule it was trained with, not the retriever\'s default', async () => {
+    const rule = EVIDENCE_SELECTOR_MODEL_DENSE.signals!.queryWords;
+    expect(rule).toBe(24); // trained when use-lite queries were embedded from their last 24 words
+    const dense = idx.retrievers.dense as DenseRetriever;
+    const chosen = chooseSelector(undefined, idx.retrievers, idx.getPassage).signals!.dense;
+    const q = questions.find((x) => x.prompt.split(/\s+/).length > 60)!;
+    const ids = gathered[0].dense.candidates.slice(0, 5).map((c) => c.id);
+    expect(await chosen.similarities(q.prompt, ids)).toEqual(await dense.similarities!(q.prompt, ids, { queryWords: rule }));
+    expect(await chosen.similarities(q.prompt, ids)).not.toEqual(await dense.similarities!(q.prompt, ids));
+    expect(exactDense(dense, rule)!.dense.similarities).toBe(chosen.similarities); // one function per index and rule
   });
 
   it('ranks the gold passage higher than the 88-feature model on train questions (in-sample: a check that the shipped weights read the signals they were fitted on; held-out figures are the CV in train-evidence-selector.ts)', () => {

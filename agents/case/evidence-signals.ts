@@ -53,10 +53,25 @@ export interface SignalSource {
   passageText: (id: string) => Promise<string | undefined>;
 }
 
-/** A dense retriever's exact similarities and its embedder id, when it has both (an ANN table has no exact similarities). */
-export function exactDense(dense: Retriever | undefined): { embedder: string; dense: SignalSource['dense'] } | undefined {
+// One similarities function per (retriever, query rule), so the bigram cache below keeps one entry per opened index.
+const underRule = new WeakMap<object, Map<number, SignalSource['dense']['similarities']>>();
+
+/**
+ * A dense retriever's exact similarities and its embedder id, when it has both (an ANN table has no
+ * exact similarities). `queryWords`: embed the signal queries under that rule (retrieval/dense-query.ts;
+ * 0 = the whole query, N = the last N words) — the rule a selector model was trained with — instead
+ * of the retriever's own.
+ */
+export function exactDense(dense: Retriever | undefined, queryWords?: number): { embedder: string; dense: SignalSource['dense'] } | undefined {
   const d = dense as (Retriever & Partial<Pick<DenseRetriever, 'embedder' | 'similarities'>>) | undefined;
-  return d?.embedder && d.similarities ? { embedder: d.embedder.id, dense: { similarities: d.similarities } } : undefined;
+  if (!d?.embedder || !d.similarities) return undefined;
+  const base = d.similarities;
+  if (queryWords === undefined) return { embedder: d.embedder.id, dense: { similarities: base } };
+  let byRule = underRule.get(base);
+  if (!byRule) underRule.set(base, (byRule = new Map()));
+  let fn = byRule.get(queryWords);
+  if (!fn) byRule.set(queryWords, (fn = (q, ids) => base(q, ids, { queryWords })));
+  return { embedder: d.embedder.id, dense: { similarities: fn } };
 }
 
 /** [cosine, rank] of each id for one query; an empty query matches nothing (cosine 0, rank beyond every row). */

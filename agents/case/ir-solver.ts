@@ -15,11 +15,13 @@
  *              when a passage matches it as well as it matches itself, whatever its length
  *   score(o) = mean of the `top` best s(o, p) over p ∈ P
  *
- * The option with the highest score wins; equal scores → lowest letter (confidence `tie`). Query
+ * The option with the highest score wins; equal scores → the item's seeded draw among them (confidence
+ * `tie`, `tieBreak.draw`; majority-vote.ts `tieDraw`). Query
  * form, depth (20) and aggregation (mean of the top 3) were chosen on the train split (docs/case.md).
  */
 import { bm25Idf } from '../../retrieval/sparse/score-core.js';
 import type { Explanation, Retriever } from '../../retrieval/types.js';
+import { tieDraw } from './majority-vote.js';
 import type { VerdictRecord } from './types.js';
 import { errors } from '../../core/errors.js';
 
@@ -63,7 +65,7 @@ export interface IrSolverInput {
   options: IrOption[];
 }
 
-export async function irSolverVerdict(bm25: Retriever, input: IrSolverInput, depth = IR_SOLVER_DEPTH, top = IR_SOLVER_TOP): Promise<IrSolverResult> {
+export async function irSolverVerdict(bm25: Retriever, input: IrSolverInput, depth = IR_SOLVER_DEPTH, top = IR_SOLVER_TOP, seed = 0): Promise<IrSolverResult> {
   const { facts, question, options } = input;
   if (!bm25.explain) throw errors.invalidInput('retriever', 'the IR solver needs a retriever with explain() (bm25)');
   const pool = facts.trim() ? await bm25.search(facts, { k: depth }) : [];
@@ -92,12 +94,13 @@ export async function irSolverVerdict(bm25: Retriever, input: IrSolverInput, dep
   const letters = options.map((o) => o.letter);
   const best = letters.length ? Math.max(...letters.map((l) => scores[l])) : 0;
   const tied = letters.filter((l) => scores[l] === best).sort();
-  const answer = tied[0] ?? null;
+  const draw = tied.length > 1 ? tieDraw(tied, seed) : undefined;
+  const answer = draw ? draw.order[0] : (tied[0] ?? null);
   return {
     answer,
-    confidence: answer === null ? 'none' : tied.length > 1 ? 'tie' : 'offline',
+    confidence: answer === null ? 'none' : draw ? 'tie' : 'offline',
     tally: { ...scores },
-    ...(tied.length > 1 ? { tieBreak: { tied, by: 'lowest-letter' as const, scores: { ...scores } } } : {}),
+    ...(draw ? { tieBreak: { tied, by: 'seeded-draw' as const, scores: { ...scores }, draw } } : {}),
     scores,
     support,
     depth,

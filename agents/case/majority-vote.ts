@@ -12,7 +12,7 @@
  * - No valid vote at all (every juror abstained: unparseable output) gives no answer (confidence
  *   "none"): the item fails, it is never decided by a tie-break over options nobody voted for.
  */
-import { seededOrder } from '../common/presentation-order.js';
+import { seededOrder, type PresentationRecord } from '../common/presentation-order.js';
 import type { VerdictRecord, Vote } from './types.js';
 
 export function majorityVote(
@@ -37,6 +37,11 @@ export function majorityVote(
   const best = Math.max(...top.map((l) => scores[l]));
   const byScore = top.filter((l) => scores[l] === best);
   if (byScore.length === 1) return { answer: byScore[0], confidence: 'tie', tally, tieBreak: { tied: top, by: 'evidence-score', scores } };
-  const draw = seededOrder(byScore, (l) => l, { seed, kind: 'tie-break' }).record;
+  const draw = tieDraw(byScore, seed);
   return { answer: draw.order[0], confidence: 'tie', tally, tieBreak: { tied: top, by: 'seeded-draw', scores, draw } };
+}
+
+/** The item's seeded draw among tied letters (kind "tie-break", the winner first): the one tie rule of CASE's jury and offline solvers. */
+export function tieDraw(tied: readonly string[], seed: number): PresentationRecord {
+  return seededOrder(tied, (l) => l, { seed, kind: 'tie-break' }).record;
 }

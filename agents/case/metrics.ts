@@ -1,13 +1,13 @@
 /**
  * CASE/baseline report metrics computed from a run's results.jsonl records and traces only:
- * accuracy with a 95% bootstrap CI, confidence-stratified accuracy (high/low/tie/offline), tool
+ * accuracy with its 95% Wilson interval (eval/stats: every figure here is a proportion), confidence-stratified accuracy (high/low/tie/offline), tool
  * usage counts (calls per tool, calls per question, distinct passages returned), tokens, and
  * advocate evidence recall (gold in the correct hypothesis's evidence / in any advocate's evidence /
  * ever returned by a tool call) — plus goldInContext for RAG baselines.
  * Failed items (prediction null) count as wrong; they are listed separately.
  */
-import { correctFlags, failedCount, isFailed } from '../../eval/metrics/failures.js';
-import { bootstrapCi, type Ci } from '../../eval/bootstrap.js';
+import { correctFlags, failedCount } from '../../eval/metrics/failures.js';
+import { figureText, methodLabel, proportionInterval } from '../../eval/stats/index.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { table } from '../../eval/report/format.js';
 
@@ -15,6 +15,8 @@ export interface RateCi {
   n: number;
   rate: number | null;
   ci?: { lo: number; hi: number };
+  /** The figure as every surface prints it, with its method ("50.0% [15.0, 85.0] 95% Wilson"). */
+  text?: string;
 }
 
 export interface CaseMetrics {
@@ -29,10 +31,11 @@ export interface CaseMetrics {
   abstentions: number;
 }
 
-function rate(values: number[], seed: number): RateCi {
+/** A share of 0/1 values: a proportion, Wilson interval (the `seed` of the callers is for no interval here). */
+function rate(values: number[], _seed?: number): RateCi {
   if (values.length === 0) return { n: 0, rate: null };
-  const ci: Ci = bootstrapCi(values, { seed, iterations: 2000 });
-  return { n: values.length, rate: ci.estimate, ci: { lo: ci.lo, hi: ci.hi } };
+  const ci = proportionInterval(values.reduce((a, b) => a + b, 0), values.length);
+  return { n: values.length, rate: ci.estimate, ci: { lo: ci.lo!, hi: ci.hi! }, text: `${figureText(ci, 'percent')} ${methodLabel(ci)}` };
 }
 
 type AnyTrace = Record<string, unknown> & {
@@ -45,7 +48,9 @@ type AnyTrace = Record<string, unknown> & {
 export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<string, unknown>>, seed = 13): CaseMetrics {
   const acc = correctFlags(records);
   const byConf: Record<string, number[]> = {};
-  for (const r of records) if (r.confidence) (byConf[r.confidence] ??= []).push(!isFailed(r) && r.correct ? 1 : 0);
+  records.forEach((r, i) => {
+    if (r.confidence) (byConf[r.confidence] ??= []).push(acc[i]);
+  });
   const flag = (key: string) =>
     records.flatMap((r) => {
       const v = r.metrics?.[key];
@@ -93,7 +98,7 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
   };
 }
 
-const pct = (r: RateCi) => (r.rate === null ? '–' : `${(100 * r.rate).toFixed(1)}%${r.ci ? ` [${(100 * r.ci.lo).toFixed(1)}, ${(100 * r.ci.hi).toFixed(1)}]` : ''} (n=${r.n})`);
+const pct = (r: RateCi) => (r.rate === null ? '–' : `${r.text ?? `${(100 * r.rate).toFixed(1)}%`} (n=${r.n})`);
 
 export function caseMetricsMarkdown(m: CaseMetrics): string {
   const lines = [`### Metrics${m.label ? ` — ${m.label}` : ''}`, ''];
@@ -106,7 +111,7 @@ export function caseMetricsMarkdown(m: CaseMetrics): string {
   if (er.goldInContext.n) rows.push(['gold in the prompt context (RAG)', pct(er.goldInContext)]);
   rows.push(['failed items', m.failed]);
   if (m.abstentions) rows.push(['juror abstentions', m.abstentions]);
-  lines.push(table(['metric', 'value (95% CI)'], rows, ['l', 'l']));
+  lines.push(table(['metric', 'value [95% interval] method'], rows, ['l', 'l']));
   lines.push('');
   const tools = Object.entries(m.tools.calls).sort((a, b) => b[1] - a[1]);
   if (tools.length) {

@@ -6,11 +6,14 @@
  * scores: for method m and hypothesis h, s_m(h) = mean raw score of the top-k hits for the query
  * facts + question + h. Raw scales differ between methods (BM25 ~ tens, QLD log-probabilities,
  * cosine ≤ 1), so s_m is min-max normalised across the question's hypotheses (best → 1, worst → 0;
- * all equal → 0), and the hypothesis score is the mean over methods. Ties go to the lowest letter.
+ * all equal → 0), and the hypothesis score is the mean over methods. An exact tie is broken by the
+ * item's seeded draw among the tied letters (majority-vote.ts `tieDraw`, kind "tie-break"), recorded
+ * in `tieBreak.draw` — never the lowest letter, which would favour option A.
  */
+import { tieDraw } from './majority-vote.js';
 import type { AdvocateResult, VerdictRecord } from './types.js';
 
-export function evidenceScoreVerdict(advocates: AdvocateResult[]): VerdictRecord & { normalised: Record<string, number> } {
+export function evidenceScoreVerdict(advocates: AdvocateResult[], seed = 0): VerdictRecord & { normalised: Record<string, number> } {
   const letters = advocates.map((a) => a.hypothesis.letter).filter((l): l is string => !!l);
   const methods = [...new Set(advocates.flatMap((a) => Object.keys(a.retrievalScores ?? {})))];
   const normalised: Record<string, number> = {};
@@ -25,15 +28,16 @@ export function evidenceScoreVerdict(advocates: AdvocateResult[]): VerdictRecord
       normalised[a.hypothesis.letter] += hi > lo ? (vals[i] - lo) / (hi - lo) / methods.length : 0;
     });
   }
-  const sorted = [...letters].sort((a, b) => normalised[b] - normalised[a] || (a < b ? -1 : 1));
-  const answer = sorted[0] ?? null;
   const tally = Object.fromEntries(letters.map((l) => [l, normalised[l]]));
-  const tied = answer ? letters.filter((l) => normalised[l] === normalised[answer]) : [];
+  const best = letters.length ? Math.max(...letters.map((l) => normalised[l])) : 0;
+  const tied = letters.filter((l) => normalised[l] === best).sort();
+  const draw = tied.length > 1 ? tieDraw(tied, seed) : undefined;
+  const answer = draw ? draw.order[0] : (tied[0] ?? null);
   return {
     answer,
-    confidence: answer === null ? 'none' : tied.length > 1 ? 'tie' : 'offline',
+    confidence: answer === null ? 'none' : draw ? 'tie' : 'offline',
     tally,
-    ...(tied.length > 1 ? { tieBreak: { tied: tied.sort(), by: 'lowest-letter' as const, scores: tally } } : {}),
+    ...(draw ? { tieBreak: { tied, by: 'seeded-draw' as const, scores: tally, draw } } : {}),
     normalised,
   };
 }

@@ -11,7 +11,7 @@
  * target of issue 16 plus a margin, because a rule with no margin — greedy share 1 — met 25% on
  * train and missed it on val).
  *
- *   node dist/agents/case/train-evidence-selector.js [--signals] [--index DIR] [--limit N] [--out FILE]
+ *   node dist/agents/case/train-evidence-selector.js [--signals [--dense-query-words N]] [--index DIR] [--limit N] [--out FILE]
  *
  * prints the cross-validation table and writes the weights module (default
  * agents/case/evidence-selector-weights.ts, relative to the working directory). `--signals` trains
@@ -172,20 +172,22 @@ export function chooseKeep(rows: CvRow[], minCorrect: number, k: number): number
 
 /**
  * Features of `questions` on the index; `withSignals` adds the dense and phrase signals (the index
- * needs an exact dense part) and returns the dense embedder's id, which the model records.
+ * needs an exact dense part) and returns the dense embedder's id, which the model records, with the
+ * dense query rule `queryWords` (0 = the whole query, N = the last N words; dense-query.ts).
  */
 export async function gatherTrainingSet(
   indexDir: string,
   questions: Question[],
   onProgress?: (done: number) => void,
   withSignals = false,
+  queryWords = 0,
 ): Promise<{ set: TrainingQuestion[]; denseEmbedder?: string }> {
   const idx = await openCaseIndex(indexDir, withSignals ? ['bm25', 'qld', 'dense'] : ['bm25', 'qld']);
   try {
     const { bm25, qld, dense } = idx.retrievers;
     if (!bm25 || !qld) throw errors.methodUnavailable(!bm25 ? 'bm25' : 'qld', indexDir, Object.keys(idx.retrievers), 'the evidence selector');
     if (withSignals && !dense) throw errors.methodUnavailable('dense', indexDir, Object.keys(idx.retrievers), 'the evidence selector with dense signals');
-    const exact = withSignals ? exactDense(dense) : undefined;
+    const exact = withSignals ? exactDense(dense, queryWords) : undefined;
     if (withSignals && !exact) throw errors.usage(`the dense part of ${indexDir} cannot give exact similarities (an ANN index?)`, 'train with an exact flat dense index');
     const signals = exact ? { dense: exact.dense, passageText: async (id: string) => (await idx.getPassage(id))?.text } : undefined;
     const set: TrainingQuestion[] = [];
@@ -222,13 +224,15 @@ async function main(argv: string[]) {
     return i >= 0 ? argv[i + 1] : undefined;
   };
   const withSignals = argv.includes('--signals');
+  // The dense signals' query rule: the committed 108-feature model was trained with --dense-query-words 24.
+  const queryWords = arg('--dense-query-words') ? Number(arg('--dense-query-words')) : 0;
   const index = arg('--index') ?? (withSignals ? DEFAULT_INDEX_DIR : await ensureDefaultIndex(undefined, (l) => console.error(l)));
   const limit = arg('--limit') ? Number(arg('--limit')) : undefined;
   const out = arg('--out') ?? (withSignals ? 'agents/case/evidence-selector-weights-dense.ts' : 'agents/case/evidence-selector-weights.ts');
   const k = DEFAULT_K;
   const questions = (await loadQuestions('barexam', 'train', { seed: 13 })).slice(0, limit);
   const t0 = performance.now();
-  const { set, denseEmbedder: embedder } = await gatherTrainingSet(index, questions, (d) => d % 100 === 0 && console.error(`gathered ${d}/${questions.length}`), withSignals);
+  const { set, denseEmbedder: embedder } = await gatherTrainingSet(index, questions, (d) => d % 100 === 0 && console.error(`gathered ${d}/${questions.length}`), withSignals, queryWords);
   const cover = set.filter((q) => q.candidates.some((c) => c.gold)).length / set.length;
   console.log(`train questions ${set.length}; gold among the candidates ${pct(cover)}; gathered in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const cv = crossValidate(set, { ...TRAIN_DEFAULTS, folds: 5, seed: 13, k, keeps: [0, 1, 2, 3, 4, 5] });
@@ -246,7 +250,7 @@ async function main(argv: string[]) {
         features: QUESTION_FEATURES + (withSignals ? SIGNAL_FEATURES : 0),
         keep,
         trainedOn: `Bar Exam QA train split (seed 13, n = ${set.length}), default corpus${withSignals ? ' with dense and phrase signals' : ''}; listwise softmax, L2 ${o.l2}, Adam lr ${o.lr}, ${o.iters} iterations; keep by 5-fold CV`,
-        ...(embedder ? { signals: { embedder } } : {}),
+        ...(embedder ? { signals: { embedder, queryWords } } : {}),
         ...model,
       },
       withSignals ? 'EVIDENCE_SELECTOR_MODEL_DENSE' : 'EVIDENCE_SELECTOR_MODEL',

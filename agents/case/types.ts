@@ -70,8 +70,8 @@ export interface VerdictRecord {
   tally: Record<string, number>;
   /**
    * How a tie was broken: the evidence score, a seeded draw among the letters it left tied (`draw`:
-   * the letters in drawn order, the winner first, and the draw's seed), or — the offline solvers —
-   * the lowest letter.
+   * the letters in drawn order, the winner first, and the draw's seed). `lowest-letter` is only
+   * read from runs recorded before the offline solvers drew too.
    */
   tieBreak?: { tied: string[]; by: 'evidence-score' | 'seeded-draw' | 'lowest-letter'; scores: Record<string, number>; draw?: PresentationRecord };
 }

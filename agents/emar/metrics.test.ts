@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { wilsonCi } from '../../eval/wilson.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { emarSummaryMarkdown, summarizeEmarRun } from './metrics.js';
 
@@ -28,8 +29,9 @@ describe('EMAR run summary', () => {
     expect(s.meanDepth).toBeCloseTo(2);
     expect(s.convergenceRate).toBeCloseTo(2 / 3);
     expect(s.partiesAgreeRate).toBeCloseTo(2 / 3);
-    expect(s.accuracyCi.lo).toBeLessThanOrEqual(0.5);
-    expect(s.accuracyCi.hi).toBeGreaterThanOrEqual(0.5);
-    expect(emarSummaryMarkdown('hearsay', s)).toMatch(/\| hearsay +\| +4 \| +50\.00 \[/);
+    // accuracy is a proportion: its Wilson interval (2 of 4: [15.0%, 85.0%]), named in the header
+    expect(s.accuracyCi).toMatchObject({ kind: 'proportion', method: 'wilson', lo: wilsonCi(2, 4).lo, hi: wilsonCi(2, 4).hi });
+    expect(emarSummaryMarkdown('hearsay', s)).toMatch(/accuracy \[95% Wilson\]/);
+    expect(emarSummaryMarkdown('hearsay', s)).toMatch(/\| hearsay +\| +4 \| +50\.0% \[15\.0, 85\.0\] \|/);
   });
 });

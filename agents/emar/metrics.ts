@@ -1,11 +1,11 @@
 /**
  * EMAR run summary from results.jsonl records: the paper's measures (accuracy, macro-F1, micro-F1 —
- * for single-label items micro-F1 equals accuracy) with a seeded bootstrap CI on accuracy, plus the
+ * for single-label items micro-F1 equals accuracy) with the 95% Wilson interval of accuracy (eval/stats), plus the
  * recursion's behaviour: mean depth, convergence rate, how often the parties ended in agreement.
  * Failed items count as wrong (prediction null) in accuracy and F1.
  */
 import { correctFlags, failedCount, isFailed, scoredPrediction } from '../../eval/metrics/failures.js';
-import { bootstrapCi, type Ci } from '../../eval/bootstrap.js';
+import { figureText, methodLabel, proportionInterval, type Interval } from '../../eval/stats/index.js';
 import { classificationReport } from '../../eval/metrics/index.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { table } from '../../eval/report/format.js';
@@ -14,7 +14,7 @@ export interface EmarSummary {
   n: number;
   failed: number;
   accuracy: number;
-  accuracyCi: Ci;
+  accuracyCi: Interval;
   macroF1: number;
   microF1: number;
   meanDepth: number;
@@ -34,7 +34,7 @@ export function summarizeEmarRun(records: readonly ResultRecord[], opts: { label
     n: records.length,
     failed: failedCount(records),
     accuracy: report.accuracy,
-    accuracyCi: bootstrapCi(correctFlags(records), { seed: opts.seed ?? 13, iterations: opts.iterations ?? 2000 }),
+    accuracyCi: proportionInterval(correctFlags(records).reduce((a, b) => a + b, 0), records.length),
     macroF1: report.macroF1,
     microF1: report.accuracy,
     meanDepth: ok.length ? ok.reduce((a, r) => a + Number(r.metrics!.depth ?? 0), 0) / ok.length : 0,
@@ -47,7 +47,7 @@ const pct = (x: number) => (100 * x).toFixed(2);
 
 export function emarSummaryMarkdown(dataset: string, s: EmarSummary): string {
   return table(
-    ['dataset', 'n', 'accuracy % [95% CI]', 'macro-F1 %', 'micro-F1 %', 'mean depth', 'converged %', 'parties agree %', 'failed'],
-    [[dataset, s.n, `${pct(s.accuracy)} [${pct(s.accuracyCi.lo)}, ${pct(s.accuracyCi.hi)}]`, pct(s.macroF1), pct(s.microF1), s.meanDepth.toFixed(2), pct(s.convergenceRate), pct(s.partiesAgreeRate), s.failed]],
+    ['dataset', 'n', `accuracy [${methodLabel(s.accuracyCi)}]`, 'macro-F1 %', 'micro-F1 %', 'mean depth', 'converged %', 'parties agree %', 'failed'],
+    [[dataset, s.n, figureText(s.accuracyCi, 'percent'), pct(s.macroF1), pct(s.microF1), s.meanDepth.toFixed(2), pct(s.convergenceRate), pct(s.partiesAgreeRate), s.failed]],
   );
 }

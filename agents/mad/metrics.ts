@@ -1,6 +1,6 @@
 /**
  * MAD run metrics (paper 002 §4.2) from results.jsonl records:
- * - accuracy with a 95% percentile-bootstrap CI (failed items count as wrong);
+ * - accuracy with its 95% Wilson interval (eval/stats: a proportion; failed items count as wrong);
  * - citation quality, over the citations backing each answer (citation-summary.ts): share that
  *   exist in the index, share the lexical support check accepts, share the judge did not flag
  *   (MAD), share the author had been shown, and gold coverage (a gold passage cited / in the pool);
@@ -11,7 +11,7 @@
  * Paired comparisons between runs are `lexcase compare` (eval/report/compare.ts).
  */
 import { correctFlags, failedCount } from '../../eval/metrics/failures.js';
-import { bootstrapCi, type Ci } from '../../eval/bootstrap.js';
+import { figureText, methodLabel, proportionInterval, type Interval } from '../../eval/stats/index.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { table } from '../../eval/report/format.js';
 
@@ -23,7 +23,7 @@ export interface MeanOf {
 export interface MadMetrics {
   items: number;
   failed: number;
-  accuracy: Ci;
+  accuracy: Interval;
   citations: {
     perAnswer: MeanOf;
     exist: MeanOf;
@@ -35,8 +35,8 @@ export interface MadMetrics {
   };
   checklist: MeanOf;
   forfeits: MeanOf;
-  /** With --judge-each-round: accuracy of the judge's verdict after each round, with 95% CIs. */
-  byRound: { round: number; accuracy: Ci }[];
+  /** With --judge-each-round: accuracy of the judge's verdict after each round, with 95% Wilson intervals. */
+  byRound: { round: number; accuracy: Interval }[];
 }
 
 export function meanOfMetric(results: readonly ResultRecord[], key: string): MeanOf {
@@ -49,11 +49,11 @@ export function meanOfMetric(results: readonly ResultRecord[], key: string): Mea
   return { mean: vals.length ? vals.reduce((a, b) => a + b, 0) / vals.length : null, n: vals.length };
 }
 
-export function madMetrics(results: readonly ResultRecord[], seed = 13): MadMetrics {
+export function madMetrics(results: readonly ResultRecord[], _seed = 13): MadMetrics {
   return {
     items: results.length,
     failed: failedCount(results),
-    accuracy: bootstrapCi(correctFlags(results), { seed }),
+    accuracy: proportionInterval(correctFlags(results).reduce((a, b) => a + b, 0), results.length),
     citations: {
       perAnswer: meanOfMetric(results, 'citations'),
       exist: meanOfMetric(results, 'citationsExist'),
@@ -65,12 +65,12 @@ export function madMetrics(results: readonly ResultRecord[], seed = 13): MadMetr
     },
     checklist: meanOfMetric(results, 'checklist'),
     forfeits: meanOfMetric(results, 'forfeits'),
-    byRound: roundAccuracy(results, seed),
+    byRound: roundAccuracy(results),
   };
 }
 
 /** Accuracy after each round from the per-item `correctAfterRound<r>` flags (items without a flag skipped). */
-export function roundAccuracy(results: readonly ResultRecord[], seed = 13): { round: number; accuracy: Ci }[] {
+export function roundAccuracy(results: readonly ResultRecord[], _seed = 13): { round: number; accuracy: Interval }[] {
   const rounds = new Set<number>();
   for (const r of results) for (const k of Object.keys(r.metrics ?? {})) {
     const m = /^correctAfterRound(\d+)$/.exec(k);
@@ -80,7 +80,7 @@ export function roundAccuracy(results: readonly ResultRecord[], seed = 13): { ro
     .sort((a, b) => a - b)
     .map((round) => {
       const vals = results.map((r) => r.metrics?.[`correctAfterRound${round}`]).filter((v): v is boolean => typeof v === 'boolean');
-      return { round, accuracy: bootstrapCi(vals.map((v) => (v ? 1 : 0)), { seed }) };
+      return { round, accuracy: proportionInterval(vals.filter(Boolean).length, vals.length) };
     });
 }
 
@@ -123,7 +123,7 @@ export function madMetricsMarkdown(m: MadMetrics, title = 'MAD metrics'): string
   return [
     `## ${title}`,
     '',
-    `Accuracy: ${pct(a.estimate)} (95% CI ${pct(a.lo)}–${pct(a.hi)}), n = ${m.items}, failed ${m.failed}`,
+    `Accuracy: ${figureText(a, 'percent')} ${methodLabel(a)}, n = ${m.items}, failed ${m.failed}`,
     '',
     table(['citation quality (answer citations)', 'value', 'items'], [
       row('citations per answer', m.citations.perAnswer, (v) => (v === null ? '–' : v.toFixed(2))),
@@ -137,7 +137,7 @@ export function madMetricsMarkdown(m: MadMetrics, title = 'MAD metrics'): string
       row('debater forfeits per item', m.forfeits, (v) => (v === null ? '–' : v.toFixed(2))),
     ]),
     ...(m.byRound.length
-      ? ['', table(['judged after round', 'accuracy', '95% CI', 'n'], m.byRound.map((r) => [r.round, pct(r.accuracy.estimate), `${pct(r.accuracy.lo)}–${pct(r.accuracy.hi)}`, r.accuracy.n]))]
+      ? ['', table(['judged after round', 'accuracy [95% interval]', 'interval', 'n'], m.byRound.map((r) => [r.round, figureText(r.accuracy, 'percent'), methodLabel(r.accuracy), r.accuracy.n]))]
       : []),
   ].join('\n');
 }

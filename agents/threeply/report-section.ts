@@ -1,6 +1,6 @@
 /**
  * The 3-ply section of `lexcase report` (runs whose config.system is "threeply"): per scenario,
- * hallucination accuracy, factor utilization recall and abstention ratio with 95% bootstrap CIs.
+ * hallucination accuracy, factor utilization recall and abstention ratio with their named 95% intervals (eval/stats).
  */
 import { registerReportSection } from '../../eval/report/registry.js';
 import type { SectionBuilder } from '../../eval/report/types.js';
@@ -15,7 +15,7 @@ export const threeplySection: SectionBuilder = (run, o) => {
     title: '3-ply arguments: hallucination, factor utilization, abstention (per scenario)',
     markdown:
       summaryMarkdown(variant, rows) +
-      '\n\nPercentages pooled over the scenario’s triples (the paper’s formulas), with 95% bootstrap CIs over triples. Abstention is the right answer on mismatched and non-arguable triples; on arguable triples the figure is wrongful abstention.',
+      '\n\nPercentages pooled over the scenario’s triples (the paper’s formulas), with their 95% intervals (pooled ratios: percentile bootstrap over triples, none below n = 10; abstention: Wilson). Abstention is the right answer on mismatched and non-arguable triples; on arguable triples the figure is wrongful abstention.',
     json: { variant, scenarios: rows },
   };
 };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { wilsonCi } from '../../eval/wilson.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { summarizeRun, summaryMarkdown } from './summary.js';
 
@@ -30,16 +31,18 @@ describe('3-ply run summary from results records', () => {
     expect(m.abstentionRatio).toBeCloseTo(0.5);
     expect(m.hallucinationAccuracy).toBeCloseTo(1 - 2 / 30);
     expect(n).toMatchObject({ mode: 'non-arguable', n: 1, abstained: 1, errors: 1, abstentionRatio: 1 });
-    expect(a.ci.factorUtilizationRecall.lo).toBeLessThanOrEqual(a.factorUtilizationRecall);
-    expect(a.ci.factorUtilizationRecall.hi).toBeGreaterThanOrEqual(a.factorUtilizationRecall);
-    expect(m.ci.abstentionRatio.lo).toBe(0);
-    expect(m.ci.abstentionRatio.hi).toBe(1);
+    // pooled ratios are bootstrapped over triples: 2 triples are below n = 10, so no interval (said why)
+    expect(a.ci.factorUtilizationRecall).toMatchObject({ kind: 'statistic', lo: null, hi: null, missing: 'n < 10' });
+    // abstention is a proportion: Wilson at any n — 1 of 2 gives [9.5%, 90.5%], not the bootstrap's [0, 1]
+    const w = wilsonCi(1, 2);
+    expect(m.ci.abstentionRatio).toMatchObject({ kind: 'proportion', method: 'wilson', lo: w.lo, hi: w.hi });
   });
 
   it('renders one markdown row per scenario, flagging abstention on arguable triples as wrongful', () => {
     const md = summaryMarkdown('reflective', summarizeRun(records, { iterations: 50 }));
     expect(md.split('\n')).toHaveLength(5);
-    expect(md).toMatch(/\| reflective +\| arguable +\| +2 \| +96\.67 \[/);
+    expect(md).toMatch(/\| reflective +\| arguable +\| +2 \| +96\.7% \(n < 10\) \|/);
+    expect(md).toMatch(/abstention \[95% Wilson\]/);
     expect(md).toMatch(/arguable .*\(wrongful\)/);
     expect(md).toMatch(/\| non-arguable +\| +1 \|.*\| +1 \|$/m);
   });

@@ -1,17 +1,18 @@
 /**
  * Per-scenario summary of a 3-ply run from its results.jsonl records (the mode is the id prefix):
- * pooled hallucination accuracy and factor utilization recall, abstention ratio, each with a seeded
- * bootstrap CI over triples (eval/bootstrap), and a markdown table in the paper's layout.
+ * pooled hallucination accuracy and factor utilization recall (pooled ratios: a seeded percentile
+ * bootstrap over triples, none below n = 10), abstention ratio (a proportion: Wilson) — every
+ * interval from eval/stats — and a markdown table in the paper's layout.
  */
 import { isFailed } from '../../eval/metrics/failures.js';
-import { bootstrapStatisticCi, type Ci } from '../../eval/bootstrap.js';
+import { figureText, METHOD_LABEL, proportionInterval, statisticInterval, type Interval } from '../../eval/stats/index.js';
 import { table } from '../../eval/report/format.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { hallucinationAccuracy, summarizeByScenario, utilizationRecall, type ScenarioSummary, type ScoredTriple } from './metrics.js';
 import { modeOfId } from './scenarios.js';
 
 export interface ScenarioReport extends ScenarioSummary {
-  ci: { hallucinationAccuracy: Ci; factorUtilizationRecall: Ci; abstentionRatio: Ci };
+  ci: { hallucinationAccuracy: Interval; factorUtilizationRecall: Interval; abstentionRatio: Interval };
   /**
    * Items that failed (LLM output unparseable twice, ...). They stay in the figures as abstentions
    * (no argument was produced: N_h = N_util = 0 over the triple's N_gt, abstained) — the one rule of
@@ -47,28 +48,27 @@ export function summarizeRun(records: readonly ResultRecord[], opts: { seed?: nu
       }
       return { nH, nGt, nUtil };
     };
-    const bo = { seed: opts.seed ?? 13, iterations: opts.iterations ?? 2000 };
+    const bo = { seed: opts.seed, iterations: opts.iterations };
     return {
       ...s,
       errors: failed.filter((r) => modeOfId(r.id) === s.mode).length,
       ci: {
-        hallucinationAccuracy: bootstrapStatisticCi(items.length, (idx) => hallucinationAccuracy(pooled(idx)), bo),
-        factorUtilizationRecall: bootstrapStatisticCi(items.length, (idx) => utilizationRecall(pooled(idx)), bo),
-        abstentionRatio: bootstrapStatisticCi(items.length, (idx) => idx.reduce((a, i) => a + (items[i].abstained ? 1 : 0), 0) / (idx.length || 1), bo),
+        hallucinationAccuracy: statisticInterval(items.length, (idx) => hallucinationAccuracy(pooled(idx)), bo),
+        factorUtilizationRecall: statisticInterval(items.length, (idx) => utilizationRecall(pooled(idx)), bo),
+        abstentionRatio: proportionInterval(items.filter((x) => x.abstained).length, items.length),
       },
     };
   });
 }
 
-const pct = (x: number) => (100 * x).toFixed(2);
-const withCi = (x: number, ci: Ci) => `${pct(x)} [${pct(ci.lo)}, ${pct(ci.hi)}]`;
+const withCi = (x: number, ci: Interval) => figureText({ ...ci, estimate: x }, 'percent');
 
-/** Markdown table: one row per scenario (percentages with 95% CIs). */
+/** Markdown table: one row per scenario (percentages with their 95% intervals, the method named in the header). */
 export function summaryMarkdown(system: string, rows: readonly ScenarioReport[]): string {
   const body = rows.map((r) => {
     const abst = `${withCi(r.abstentionRatio, r.ci.abstentionRatio)}${r.abstentionExpected ? '' : ' (wrongful)'}`;
     return [system, r.mode, r.n, withCi(r.hallucinationAccuracy, r.ci.hallucinationAccuracy), withCi(r.factorUtilizationRecall, r.ci.factorUtilizationRecall), abst, r.errors];
   });
-  const header = ['system', 'scenario', 'n', 'hallucination accuracy %', 'factor utilization recall %', 'abstention %', 'failed'];
+  const header = ['system', 'scenario', 'n', `hallucination accuracy [${METHOD_LABEL.bootstrap}]`, `factor utilization recall [${METHOD_LABEL.bootstrap}]`, `abstention [${METHOD_LABEL.wilson}]`, 'failed'];
   return table(header, body, ['l', 'l', 'r', 'r', 'r', 'r', 'r']);
 }

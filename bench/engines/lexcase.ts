@@ -17,11 +17,15 @@ interface BuildApi {
 interface OpenApi {
   openRetriever(dir: string, method: 'bm25' | 'qld'): Promise<Retriever>;
 }
+interface BlocksApi {
+  blockCheckStats(): { blocks: number; bytes: number; ms: number };
+}
 
 const indexDir = (ctx: EngineContext) => join(ctx.workDir, 'index');
 // Loaded at run time so the harness compiles while the engine is being written.
 const BUILD_MODULE = '../../indexer/build.js';
 const OPEN_MODULE = '../../retrieval/open.js';
+const BLOCKS_MODULE = '../../indexer/block-checksums.js';
 
 export function lexcaseEngine(workers = 2): Engine {
   return {
@@ -43,7 +47,9 @@ export function lexcaseEngine(workers = 2): Engine {
       const { openRetriever } = (await import(OPEN_MODULE)) as OpenApi;
       const method = (ctx.method ?? 'bm25') as 'bm25' | 'qld';
       const r = await openRetriever(indexDir(ctx), method);
+      const { blockCheckStats } = (await import(BLOCKS_MODULE)) as BlocksApi;
       return {
+        blockChecks: blockCheckStats,
         async search(q, k, approx) {
           return (await r.search(q, { k, ...(approx ? { approx } : {}) })).map((h) => h.id);
         },

@@ -15,6 +15,8 @@ export interface Searcher {
   /** Top-k passage ids for a query, best first (approximate under a posting budget when `approx` is given; lexcase only). */
   search(query: string, k: number, approx?: { postingShare: number }): Promise<string[]>;
   close?(): Promise<void> | void;
+  /** Block checksum work this process has done so far (lexcase: indexer/block-checksums.ts). */
+  blockChecks?(): { blocks: number; bytes: number; ms: number };
 }
 
 export interface BuildOutcome {

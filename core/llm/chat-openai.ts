@@ -1,7 +1,8 @@
 /**
  * ChatOpenAI (@langchain/openai) with lexcase's plumbing around every request:
- *  1. on-disk response cache keyed by the full wire request (model, messages incl. tool calls and
- *     tool results, sampling parameters, bound tools) — a hit makes no HTTP request;
+ *  1. on-disk response cache keyed by the endpoint (endpoint.ts: base URL without credentials, and
+ *     the provider) and the full wire request (model, messages incl. tool calls and tool results,
+ *     sampling parameters, bound tools) — a hit makes no HTTP request;
  *  2. a concurrency limit shared by the model and every copy made by bindTools/withConfig;
  *  3. retries with exponential backoff on 429/5xx/timeouts/connection errors/malformed bodies
  *     (the client's own retries are off so there is one policy);
@@ -63,6 +64,8 @@ export interface LexcaseModelShared extends StructuredOutputSetting {
   stats: LlmStats;
   /** Replay the run recorded in this dir (record-replay.ts): never contact the endpoint. */
   replayFrom?: string;
+  /** Which server answers (endpoint.ts `endpointIdentity`): part of the response cache's key, not of a recording's. */
+  endpoint?: string;
 }
 
 // Call options that do not change the reply and must not split the cache.
@@ -138,6 +141,12 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
     return { prompt: JSON.stringify(wire), llmKey: JSON.stringify({ model: this.model, ...params }) };
   }
 
+  /** The response cache's key: `cacheKey` and the endpoint that answers (a recording's key leaves the endpoint out, so a replay may come from anywhere). */
+  private responseCacheKey(messages: BaseMessage[], options: this['ParsedCallOptions']): { prompt: string; llmKey: string } {
+    const key = this.cacheKey(messages, options);
+    return this.lexcase.endpoint ? { prompt: key.prompt, llmKey: `${this.lexcase.endpoint}\n${key.llmKey}` } : key;
+  }
+
   /**
    * One request: replayed from a recording, or answered (cache, endpoint) and recorded in the
    * current item's exchange log (record-replay.ts), errors included. The reply, however it came,
@@ -186,7 +195,7 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
   /** The reply from the response cache or the endpoint (with retries), with its usage recorded. */
   private async answer(messages: BaseMessage[], options: this['ParsedCallOptions'], runManager?: CallbackManagerForLLMRun): Promise<ChatResult> {
     const s = this.lexcase;
-    const key = s.cache ? this.cacheKey(messages, options) : undefined;
+    const key = s.cache ? this.responseCacheKey(messages, options) : undefined;
     if (s.cache && key) {
       const hit = await s.cache.lookup(key.prompt, key.llmKey);
       if (hit?.length) {

@@ -10,9 +10,10 @@ import pLimit from 'p-limit';
 import { llmConfigured, type LlmConfig } from '../config.js';
 import { errors } from '../errors.js';
 import { registerSecret } from '../log.js';
-import { urlSecrets } from '../url-credentials.js';
+import { registerUrlSecrets } from '../url-credentials.js';
 import { LexcaseChatOpenAI, type LlmStats } from './chat-openai.js';
 import { DiskCache } from './disk-cache.js';
+import { clientEndpoint, endpointIdentity } from './endpoint.js';
 import { strictFor } from './providers.js';
 import type { UsageMeter } from './usage.js';
 
@@ -36,7 +37,7 @@ export interface CreateChatModelOptions {
 export function createChatModel(cfg: LlmConfig, opts: CreateChatModelOptions = {}): BaseChatModel {
   requireLlm(cfg);
   registerSecret(cfg.apiKey);
-  for (const secret of urlSecrets(cfg.baseUrl)) registerSecret(secret);
+  registerUrlSecrets(cfg.baseUrl);
   const stats: LlmStats = { requests: 0, retries: 0, cacheHits: 0, maxInFlight: 0, inFlight: 0 };
   const { strict, strictTools: presetTools } = strictFor(cfg);
   const strictTools = opts.strictTools ?? presetTools;
@@ -49,12 +50,13 @@ export function createChatModel(cfg: LlmConfig, opts: CreateChatModelOptions = {
       ...(cfg.maxTokens !== undefined ? { maxTokens: cfg.maxTokens } : {}),
       ...(cfg.topP !== undefined ? { topP: cfg.topP } : {}),
       timeout: cfg.timeoutMs,
-      configuration: { baseURL: cfg.baseUrl },
+      configuration: clientEndpoint(cfg.baseUrl),
       ...(strictTools ? { supportsStrictToolCalling: true } : {}),
     },
     {
       usage: opts.usage,
       cache: cfg.cacheDir && !opts.replayFrom ? new DiskCache(cfg.cacheDir) : undefined,
+      endpoint: endpointIdentity(cfg),
       limit: pLimit(cfg.concurrency),
       retry: { maxRetries: cfg.maxRetries, baseMs: cfg.retryBaseMs, maxMs: cfg.retryMaxMs },
       stats,

@@ -18,6 +18,8 @@
 import type { LlmConfig } from '../config.js';
 import { closestName } from '../did-you-mean.js';
 import { errors } from '../errors.js';
+import { redactUrl } from '../url-credentials.js';
+import { endpointUrl } from './endpoint.js';
 
 export interface PreflightResult {
   /** How the model was confirmed: listed by GET /models, or answered a 1-token completion. */
@@ -63,11 +65,11 @@ const modelListed = (model: string, ids: string[]) => ids.includes(model) || (!m
 /** Throws LLM_UNAVAILABLE when the configured endpoint cannot serve the configured model. */
 export async function preflightLlm(cfg: LlmConfig, o: PreflightOptions = {}): Promise<PreflightResult> {
   const t0 = performance.now();
-  const base = trimSlash(cfg.baseUrl!);
+  const base = cfg.baseUrl!;
   const model = cfg.model!;
   const doFetch = o.fetch ?? fetch;
   const headers: Record<string, string> = { authorization: `Bearer ${cfg.apiKey ?? 'no-key'}`, 'content-type': 'application/json' };
-  const where = `the LLM endpoint ${base}`;
+  const where = `the LLM endpoint ${trimSlash(redactUrl(base))}`;
   const endpointHint = 'check --endpoint / LEXCASE_LLM_BASE_URL / llm.baseUrl in lexcase.config.json, and that the server is running (LEXCASE_LLM_PREFLIGHT=0 skips this check)';
   const keyHint = cfg.apiKey
     ? 'check the key in LEXCASE_LLM_API_KEY (or the variable --api-key-env names, or llm.apiKey)'
@@ -75,7 +77,7 @@ export async function preflightLlm(cfg: LlmConfig, o: PreflightOptions = {}): Pr
 
   const send = async (method: 'GET' | 'POST', path: string, body: unknown, timeoutMs: number): Promise<Answer> => {
     try {
-      const res = await doFetch(`${base}${path}`, { method, headers, ...(body ? { body: JSON.stringify(body) } : {}), signal: AbortSignal.timeout(timeoutMs) });
+      const res = await doFetch(endpointUrl(base, path), { method, headers, ...(body ? { body: JSON.stringify(body) } : {}), signal: AbortSignal.timeout(timeoutMs) });
       return { status: res.status, text: await res.text() };
     } catch (e) {
       const why = causeOf(e);

@@ -5,7 +5,7 @@
  * the server is honoured up to `maxMs`. Deterministic (no jitter) so runs are reproducible and
  * tests can make backoff short through `baseMs`.
  */
-import { errors } from '../errors.js';
+import { errorMessage, errors } from '../errors.js';
 
 export interface RetryOptions {
   maxRetries: number;
@@ -88,7 +88,7 @@ export async function withRetries<T>(fn: (attempt: number) => Promise<T>, o: Ret
       if (reason === 'aborted') throw e;
       const retryable = isRetryable(e);
       if (!retryable || attempt > o.maxRetries) {
-        const detail = (e as Error)?.message ?? String(e);
+        const detail = errorMessage(e);
         const tries = attempt === 1 ? '' : ` after ${attempt} attempts`;
         throw errors.llmRequestFailed(`${reason}${tries}: ${detail.slice(0, 500)}`, e);
       }

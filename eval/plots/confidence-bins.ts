@@ -1,11 +1,11 @@
 /**
- * Reliability bins: accuracy (with a 95% bootstrap CI) and item count per confidence bin. Numeric
+ * Reliability bins: accuracy (with its 95% Wilson interval, eval/stats) and item count per confidence bin. Numeric
  * confidences (numbers, or numeric strings, in [0, 1]) fall into `bins` equal-width bins with their
  * mean confidence; labels ("high", "low", "judge") are one bin each, ordered low → high where the
  * label is known. Items without a confidence are left out (and counted in `missing`). A bin's
  * interval is Wilson's (a proportion: honest for the few items a bin often holds).
  */
-import { wilsonCi } from '../wilson.js';
+import { proportionInterval } from '../stats/index.js';
 import type { ResultRecord } from '../types.js';
 import type { ConfidenceBin } from './specs.js';
 
@@ -43,8 +43,8 @@ export function confidenceBins(results: readonly Pick<ResultRecord, 'confidence'
   const bins = [...groups]
     .sort(([a, x], [b, y]) => x.order - y.order || a.localeCompare(b))
     .map(([bin, g], i) => {
-      const ci = wilsonCi(g.v.reduce((a, b) => a + b, 0), g.v.length);
-      return { bin, order: i, n: g.v.length, accuracy: ci.estimate, lo: ci.lo, hi: ci.hi, ...(allNumeric ? { meanConfidence: g.c.reduce((s, x) => s + x, 0) / g.c.length } : {}) };
+      const ci = proportionInterval(g.v.reduce((a, b) => a + b, 0), g.v.length);
+      return { bin, order: i, n: g.v.length, accuracy: ci.estimate, lo: ci.lo ?? 0, hi: ci.hi ?? 1, ...(allNumeric ? { meanConfidence: g.c.reduce((s, x) => s + x, 0) / g.c.length } : {}) };
     });
   return { bins, missing, numeric: allNumeric };
 }

@@ -1,10 +1,13 @@
 /**
- * Recall@k curve points with 95% bootstrap CIs from per-query gold ranks (eval/retrieval-eval.ts
+ * Recall@k curve points with their 95% intervals (eval/stats: Wilson where every query's recall is
+ * 0/1, else a seeded percentile bootstrap; below n = 10 the band collapses to the point, as no
+ * bootstrap interval is given) from per-query gold ranks (eval/retrieval-eval.ts
  * keeps, per query, the 1-based rank of every gold passage found within the retrieved depth).
  * A query's Recall@k is |gold ranks ≤ k| / |gold ids|, averaged over queries; k runs over a
  * log-spaced grid up to the retrieved depth.
  */
-import { bootstrapCi, type BootstrapOptions } from '../bootstrap.js';
+import type { BootstrapOptions } from '../bootstrap.js';
+import { perItemInterval } from '../stats/index.js';
 import type { CurvePoint } from './specs.js';
 
 export const CURVE_KS = [1, 2, 3, 5, 10, 20, 30, 50, 100, 200, 300, 500, 1000];
@@ -20,10 +23,10 @@ export function queryRecallAt(q: RankedQuery, k: number): number {
   return q.gold === 0 ? 0 : q.ranks.filter((r) => r <= k).length / q.gold;
 }
 
-export function recallCurve(method: string, queries: RankedQuery[], depth: number, opts: BootstrapOptions & { ks?: number[] } = {}): CurvePoint[] {
+export function recallCurve(method: string, queries: RankedQuery[], depth: number, opts: Omit<BootstrapOptions, 'level'> & { ks?: number[] } = {}): CurvePoint[] {
   const ks = (opts.ks ?? CURVE_KS).filter((k) => k <= depth);
   return ks.map((k) => {
-    const ci = bootstrapCi(queries.map((q) => queryRecallAt(q, k)), { iterations: opts.iterations ?? 1000, seed: opts.seed ?? 13, level: opts.level ?? 0.95 });
-    return { method, k, recall: ci.estimate, lo: ci.lo, hi: ci.hi };
+    const ci = perItemInterval(queries.map((q) => queryRecallAt(q, k)), { iterations: opts.iterations, seed: opts.seed });
+    return { method, k, recall: ci.estimate, lo: ci.lo ?? ci.estimate, hi: ci.hi ?? ci.estimate };
   });
 }

@@ -25,5 +25,5 @@ export async function writeRecallPlot(dir: string, report: { results: readonly R
   const points = reportCurves(report.results, opts);
   const file = opts.file ?? RECALL_PLOT_FILE;
   await writeCurvePlot(join(dir, file), points, opts.title);
-  return { file, points, markdown: `![Recall@k per method with 95% bootstrap CI bands](${file})` };
+  return { file, points, markdown: `![Recall@k per method with 95% interval bands (Wilson for 0/1 recall, bootstrap for graded)](${file})` };
 }

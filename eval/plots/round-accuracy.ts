@@ -2,9 +2,9 @@
  * MAD: accuracy of the judge's verdict after each debate round, from traces that carry
  * `roundVerdicts` (runs with judgeEachRound) — or, failing that, the final judge only (one point
  * at the last round). Traces are read defensively: anything not shaped like a verdict is skipped.
- * The interval is Wilson's (a proportion; honest at the small n of a debate run).
+ * The interval is Wilson's (eval/stats: a proportion; honest at the small n of a debate run).
  */
-import { wilsonCi } from '../wilson.js';
+import { proportionInterval } from '../stats/index.js';
 import type { RoundAccuracy } from './specs.js';
 
 export function roundAccuracy(items: { gold: string; trace: unknown }[], _opts: { iterations?: number; seed?: number } = {}): RoundAccuracy[] {
@@ -22,7 +22,7 @@ export function roundAccuracy(items: { gold: string; trace: unknown }[], _opts: 
   return [...byRound]
     .sort(([a], [b]) => a - b)
     .map(([round, v]) => {
-      const ci = wilsonCi(v.reduce((a, b) => a + b, 0), v.length);
-      return { round, n: v.length, accuracy: ci.estimate, lo: ci.lo, hi: ci.hi };
+      const ci = proportionInterval(v.reduce((a, b) => a + b, 0), v.length);
+      return { round, n: v.length, accuracy: ci.estimate, lo: ci.lo ?? 0, hi: ci.hi ?? 1 };
     });
 }

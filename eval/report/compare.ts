@@ -1,34 +1,59 @@
 /**
- * compareRuns(a, b): paired bootstrap over the item ids both runs share — accuracy difference
- * (A − B) with a 95% CI and a two-sided p-value, the 2×2 agreement table, and the same for every
- * boolean per-item metric both runs report (e.g. CASE evidence recall).
+ * compareRuns(a, b): two runs on the item ids both share, every difference B − A (second run minus
+ * first; the one sign convention of every comparison lexcase prints), from the statistics module
+ * (eval/stats/paired.ts): the paired percentile bootstrap interval of the difference (none below
+ * n = 10) and the p-value of an exact paired test (McNemar for 0/1 outcomes, sign-flip for graded
+ * values — never a bootstrap p-value).
+ *
+ * What is compared follows the system list (eval/systems.ts): retrieval runs by their retrieval
+ * measures (Recall@k for each k both recorded, MRR from the first gold rank, a TREC run's measures),
+ * never by "accuracy" (gold at rank 1); every other run by accuracy and each boolean per-item
+ * metric both report (e.g. CASE evidence recall). The first measure is the primary one: the 2×2
+ * agreement table counts its items when it is 0/1.
  */
-import { pairedBootstrap, type DiffCi } from '../bootstrap.js';
 import { errors } from '../../core/errors.js';
-import { pct, table } from './format.js';
+import { correctFlags } from '../metrics/failures.js';
+import { diffIntervalText, diffText, PAIRED_NOTE, pairedDifference, pText, RESAMPLES, SEED, TEST_LABEL, testText, valueText, type PairedDifference, type Unit } from '../stats/index.js';
+import { measureLabel, systemSpec } from '../systems.js';
+import type { ResultRecord } from '../types.js';
+import { table } from './format.js';
 import { readRun } from './read-run.js';
 import type { RunData } from './types.js';
 
 export interface RunSide {
   dir: string;
   system?: string;
+  /** Items in the run. */
   n: number;
-  /** Accuracy on the shared items. */
-  accuracy: number;
+}
+
+/** One compared measure: the paired difference B − A and the text every surface prints for it. */
+export interface PairedMeasure extends PairedDifference {
+  id: string;
+  label: string;
+  unit: Unit;
+  text: { a: string; b: string; diff: string; interval: string; p: string; test: string; pLine: string };
 }
 
 export interface Comparison {
   a: RunSide;
   b: RunSide;
+  /** The sign of every difference: second run minus first. */
+  sign: 'B − A';
   shared: number;
   onlyA: number;
   onlyB: number;
-  accuracy: DiffCi;
-  /** Items right in both / only A / only B / neither. */
-  agreement: { both: number; onlyA: number; onlyB: number; neither: number };
-  metrics: Record<string, DiffCi & { a: number; b: number }>;
+  /** Retrieval runs are compared by retrieval measures, the rest by accuracy and boolean per-item metrics. */
+  judgedBy: 'retrieval measures' | 'accuracy';
+  /** Every compared measure, the primary one first. */
+  measures: PairedMeasure[];
+  primary: PairedMeasure;
+  /** Items with the primary 0/1 outcome in both / only A / only B / neither (null for a graded primary). */
+  agreement: { both: number; onlyA: number; onlyB: number; neither: number } | null;
   /** Config fields whose values differ between the runs: field → [A, B]. */
   configDiff: Record<string, [unknown, unknown]>;
+  /** Interval and test methods, in words. */
+  note: string;
 }
 
 const show = (v: unknown) => (v === undefined ? '–' : typeof v === 'string' ? v : JSON.stringify(v));
@@ -44,42 +69,94 @@ export function configDiff(a: Record<string, unknown>, b: Record<string, unknown
 }
 
 const sys = (r: RunData) => (typeof r.config.config.system === 'string' ? r.config.config.system : undefined);
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+type Pair = readonly [ResultRecord, ResultRecord];
+type Extract = (r: ResultRecord) => number | null;
+
+/** The measures two runs are compared on, as per-item extractors (null: the item has no value). */
+function measuresOf(pairs: readonly Pair[], retrieval: boolean): { id: string; label: string; unit: Unit; value: Extract }[] {
+  const keysOf = (pick: (p: Pair) => ResultRecord) => new Set(pairs.flatMap((p) => Object.keys(pick(p).metrics ?? {})));
+  const shared = [...keysOf((p) => p[0])].filter((k) => keysOf((p) => p[1]).has(k));
+  if (retrieval) {
+    const numeric = shared.filter((k) => k !== 'firstRank' && k !== 'retrieved' && pairs.some(([x, y]) => num(x.metrics?.[k]) !== null && num(y.metrics?.[k]) !== null));
+    const order = (k: string) => {
+      const [m, at] = k.split('@');
+      return [m === 'recall' ? 0 : 1, m, Number(at ?? 0)] as const;
+    };
+    numeric.sort((x, y) => {
+      const [a0, a1, a2] = order(x);
+      const [b0, b1, b2] = order(y);
+      return a0 - b0 || a1.localeCompare(b1) || a2 - b2;
+    });
+    const out = numeric.map((k) => ({ id: k, label: measureLabel(k), unit: 'decimal' as const, value: (r: ResultRecord) => num(r.metrics?.[k]) }));
+    if (shared.includes('firstRank')) {
+      const rr: Extract = (r) => (r.metrics && 'firstRank' in r.metrics ? (num(r.metrics.firstRank) ? 1 / num(r.metrics.firstRank)! : 0) : null);
+      out.splice(numeric.filter((k) => k.startsWith('recall@')).length, 0, { id: 'mrr', label: 'MRR', unit: 'decimal', value: rr });
+    }
+    return out;
+  }
+  const booleans = shared.filter((k) => pairs.some(([x, y]) => typeof x.metrics?.[k] === 'boolean' && typeof y.metrics?.[k] === 'boolean')).sort();
+  return [
+    { id: 'accuracy', label: 'accuracy', unit: 'percent', value: (r) => correctFlags([r])[0] },
+    ...booleans.map((k) => ({ id: k, label: k, unit: 'percent' as const, value: (r: ResultRecord) => (typeof r.metrics?.[k] === 'boolean' ? (r.metrics[k] ? 1 : 0) : null) })),
+  ];
+}
+
+function paired(id: string, label: string, unit: Unit, a: number[], b: number[], o: { iterations?: number; seed?: number }): PairedMeasure {
+  const d = pairedDifference(a, b, o);
+  return {
+    id,
+    label,
+    unit,
+    ...d,
+    text: { a: valueText(d.a, unit), b: valueText(d.b, unit), diff: diffText(d.estimate, unit), interval: diffIntervalText(d, unit), p: pText(d.p), test: TEST_LABEL[d.test], pLine: testText(d) },
+  };
+}
 
 export function compareRunData(A: RunData, B: RunData, opts: { iterations?: number; seed?: number } = {}): Comparison {
   const bById = new Map(B.results.map((r) => [r.id, r]));
-  const pairs = A.results.filter((r) => bById.has(r.id)).map((r) => [r, bById.get(r.id)!] as const);
+  const pairs: Pair[] = A.results.filter((r) => bById.has(r.id)).map((r) => [r, bById.get(r.id)!] as const);
   if (pairs.length === 0) throw errors.runInvalid(`${A.dir} vs ${B.dir}`, 'the two runs share no item ids; nothing to compare');
-  const bo = { iterations: opts.iterations ?? 10000, seed: opts.seed ?? 13 };
-  const a: number[] = pairs.map(([x]) => (x.correct ? 1 : 0));
-  const b: number[] = pairs.map(([, y]) => (y.correct ? 1 : 0));
-  const agreement = { both: 0, onlyA: 0, onlyB: 0, neither: 0 };
-  a.forEach((x, i) => {
-    if (x && b[i]) agreement.both++;
-    else if (x) agreement.onlyA++;
-    else if (b[i]) agreement.onlyB++;
-    else agreement.neither++;
-  });
-  const metrics: Comparison['metrics'] = {};
-  const keys = new Set(pairs.flatMap(([x]) => Object.keys(x.metrics ?? {})));
-  for (const k of [...keys].sort()) {
-    const both = pairs.filter(([x, y]) => typeof x.metrics?.[k] === 'boolean' && typeof y.metrics?.[k] === 'boolean');
-    if (both.length === 0) continue;
-    const ma: number[] = both.map(([x]) => (x.metrics![k] ? 1 : 0));
-    const mb: number[] = both.map(([, y]) => (y.metrics![k] ? 1 : 0));
-    const d = pairedBootstrap(ma, mb, bo);
-    metrics[k] = { ...d, a: ma.reduce((s, v) => s + v, 0) / ma.length, b: mb.reduce((s, v) => s + v, 0) / mb.length };
+  const specA = systemSpec(sys(A));
+  const specB = systemSpec(sys(B));
+  if (!!specA.retrieval !== !!specB.retrieval)
+    throw errors.runInvalid(`${A.dir} vs ${B.dir}`, `${specA.retrieval ? 'A' : 'B'} is a retrieval run (judged by Recall@k and MRR), the other is not: compare runs of the same kind`);
+  const retrieval = !!specA.retrieval;
+  const measures: PairedMeasure[] = [];
+  for (const m of measuresOf(pairs, retrieval)) {
+    const both = pairs.map(([x, y]) => [m.value(x), m.value(y)] as const).filter((v): v is readonly [number, number] => v[0] !== null && v[1] !== null);
+    if (both.length) measures.push(paired(m.id, m.label, m.unit, both.map((v) => v[0]), both.map((v) => v[1]), opts));
   }
-  const mean = (v: number[]) => v.reduce((s, x) => s + x, 0) / v.length;
+  if (measures.length === 0) throw errors.runInvalid(`${A.dir} vs ${B.dir}`, 'the two runs share no measure on their shared items; nothing to compare');
+  const primary = measures[0];
+  let agreement: Comparison['agreement'] = null;
+  if (primary.outcome === 'binary') {
+    const m = measuresOf(pairs, retrieval)[0];
+    agreement = { both: 0, onlyA: 0, onlyB: 0, neither: 0 };
+    for (const [x, y] of pairs) {
+      const a = m.value(x);
+      const b = m.value(y);
+      if (a === null || b === null) continue;
+      if (a && b) agreement.both++;
+      else if (a) agreement.onlyA++;
+      else if (b) agreement.onlyB++;
+      else agreement.neither++;
+    }
+  }
   return {
-    a: { dir: A.dir, system: sys(A), n: A.results.length, accuracy: mean(a) },
-    b: { dir: B.dir, system: sys(B), n: B.results.length, accuracy: mean(b) },
+    a: { dir: A.dir, system: sys(A), n: A.results.length },
+    b: { dir: B.dir, system: sys(B), n: B.results.length },
+    sign: 'B − A',
     shared: pairs.length,
     onlyA: A.results.length - pairs.length,
     onlyB: B.results.length - pairs.length,
-    accuracy: pairedBootstrap(a, b, bo),
+    judgedBy: retrieval ? 'retrieval measures' : 'accuracy',
+    measures,
+    primary,
     agreement,
-    metrics,
     configDiff: { ...configDiff(A.config.config, B.config.config), ...(A.config.seed !== B.config.seed ? { seed: [A.config.seed, B.config.seed] as [unknown, unknown] } : {}) },
+    note: PAIRED_NOTE + (primary.iterations !== RESAMPLES || primary.seed !== SEED ? ` This comparison: ${primary.iterations.toLocaleString('en-US')} resamples, seed ${primary.seed}.` : ''),
   };
 }
 
@@ -88,24 +165,22 @@ export async function compareRuns(dirA: string, dirB: string, opts: { iterations
   return compareRunData(A, B, opts);
 }
 
-const pp = (d: number) => `${d >= 0 ? '+' : ''}${(d * 100).toFixed(1)} pp`;
-const pText = (p: number) => (p < 0.001 ? '< 0.001' : p.toFixed(3));
-
 export function formatComparison(c: Comparison): string {
   const name = (s: RunSide, l: string) => `${l}: ${s.system ?? ''} \`${s.dir}\``.replace(':  ', ': ');
-  const rows: (string | number)[][] = [['accuracy', pct(c.a.accuracy), pct(c.b.accuracy), pp(c.accuracy.estimate), `[${pp(c.accuracy.lo)}, ${pp(c.accuracy.hi)}]`, pText(c.accuracy.p)]];
-  for (const [k, m] of Object.entries(c.metrics))
-    rows.push([k, pct(m.a), pct(m.b), pp(m.estimate), `[${pp(m.lo)}, ${pp(m.hi)}]`, pText(m.p)]);
+  const rows = c.measures.map((m) => [m.label, m.n, m.text.a, m.text.b, m.text.diff, m.text.interval, m.text.p, m.text.test]);
+  const ag = c.agreement;
+  const what = c.judgedBy === 'accuracy' ? ['right', 'right'] : [`hit (${c.primary.label})`, 'hit'];
   return [
-    `# Paired comparison (A − B) on ${c.shared} shared items`,
+    `# Paired comparison (B − A) on ${c.shared} shared items`,
     '',
     `- ${name(c.a, 'A')}`,
     `- ${name(c.b, 'B')}`,
     ...(Object.keys(c.configDiff).length ? [`- config differences: ${Object.entries(c.configDiff).map(([k, [x, y]]) => `${k}: ${show(x)} vs ${show(y)}`).join('; ')}`] : []),
     ...(c.onlyA || c.onlyB ? [`- not compared: ${c.onlyA} items only in A, ${c.onlyB} only in B`] : []),
     '',
-    table(['metric', 'A', 'B', 'A − B', '95% CI', 'p'], rows),
+    table(['measure', 'n', 'A', 'B', 'B − A', '95% interval of B − A', 'p', 'test'], rows),
     '',
-    `Both right ${c.agreement.both}, only A ${c.agreement.onlyA}, only B ${c.agreement.onlyB}, neither ${c.agreement.neither}. Paired bootstrap, ${c.accuracy.iterations} resamples, seed ${c.accuracy.seed}.`,
+    ...(ag ? [`Both ${what[0]} ${ag.both}, only A ${ag.onlyA}, only B ${ag.onlyB}, neither ${ag.neither}.`, ''] : []),
+    c.note,
   ].join('\n');
 }

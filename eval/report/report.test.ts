@@ -6,7 +6,8 @@ import { buildProgram } from '../../src/cli/program.js';
 import { recordUsage } from '../../core/llm/usage.js';
 import { registerSecret } from '../../core/log.js';
 import { recordToolCall } from '../../retrieval/tools/tool-recorder.js';
-import { bootstrapCi, pairedBootstrap } from '../bootstrap.js';
+import { pairedBootstrap } from '../bootstrap.js';
+import { wilsonCi } from '../wilson.js';
 import { runExperiment } from '../runner.js';
 import type { AgentSystem, SystemContext } from '../types.js';
 import { compareRuns, formatComparison } from './compare.js';
@@ -51,14 +52,14 @@ async function makeRun(name: string, system: AgentSystem<Item>, items = ITEMS, c
 }
 
 describe('writeReport', () => {
-  it('reports accuracy with the bootstrap CI, by confidence, per-item metrics, tool usage, tokens and failures', async () => {
+  it('reports accuracy with its Wilson interval, by confidence, per-item metrics, tool usage, tokens and failures', async () => {
     const right = (i: number) => i % 5 !== 0; // 16 of 20 right ... minus failures
     const dir = await makeRun('case', scripted(right, { failAt: [7] }));
     const report = await writeReport(dir, { iterations: 500 });
     const s = report.json.sections as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-    const correct = ITEMS.map((_, i) => (right(i) && i !== 7 ? 1 : 0));
-    const expected = bootstrapCi(correct, { iterations: 500, seed: 5 });
-    expect(s.accuracy).toMatchObject({ n: 20, correct: 15, accuracy: 0.75, ci: { lo: expected.lo, hi: expected.hi } });
+    // accuracy is a proportion: the Wilson interval of 15/20 (eval/stats), not a bootstrap
+    const expected = wilsonCi(15, 20);
+    expect(s.accuracy).toMatchObject({ n: 20, correct: 15, accuracy: 0.75, ci: { lo: expected.lo, hi: expected.hi, method: 'wilson' } });
     expect(s.accuracy.ci.lo).toBeLessThan(0.75);
     expect(s.accuracy.ci.hi).toBeGreaterThan(0.75);
     expect(s.accuracy.answered).toMatchObject({ n: 19 });
@@ -131,15 +132,17 @@ describe('compareRuns', () => {
     expect(c.onlyA).toBe(4);
     const av = ITEMS.slice(0, 16).map((_, i) => (i % 10 !== 0 ? 1 : 0));
     const bv = ITEMS.slice(0, 16).map((_, i) => (i % 2 === 0 ? 1 : 0));
-    const expected = pairedBootstrap(av, bv, { iterations: 2000, seed: 1 });
-    expect(c.accuracy).toMatchObject({ estimate: expected.estimate, lo: expected.lo, hi: expected.hi, p: expected.p });
-    expect(c.accuracy.estimate).toBeCloseTo(14 / 16 - 8 / 16);
-    // 8 vs 2 discordant pairs out of 16: suggestive, not conclusive.
-    expect(c.accuracy.p).toBeGreaterThan(0.01);
-    expect(c.accuracy.p).toBeLessThan(0.15);
+    // B − A: the interval is the paired bootstrap of mean(b) − mean(a); p is the exact McNemar test
+    const expected = pairedBootstrap(bv, av, { iterations: 2000, seed: 1 });
+    expect(c.sign).toBe('B − A');
+    expect(c.primary).toMatchObject({ id: 'accuracy', estimate: expected.estimate, lo: expected.lo, hi: expected.hi, test: 'mcnemar-exact', aOnly: 8, bOnly: 2 });
+    expect(c.primary.estimate).toBeCloseTo(8 / 16 - 14 / 16);
+    // 8 vs 2 discordant pairs: p = 2 · P(X ≤ 2 | Binomial(10, ½)) = 2 · 56/1024 — suggestive, not conclusive.
+    expect(c.primary.p).toBeCloseTo(112 / 1024, 12);
     expect(c.agreement).toEqual({ both: 6, onlyA: 8, onlyB: 2, neither: 0 });
-    expect(c.metrics.goldEverReturned.estimate).toBe(0);
-    expect(formatComparison(c)).toMatch(/\| accuracy +\| +87\.5% \| +50\.0% \| +\+37\.5 pp \|/);
+    expect(c.measures.find((m) => m.id === 'goldEverReturned')!.estimate).toBe(0);
+    expect(formatComparison(c)).toMatch(/\| accuracy +\| +16 \| +87\.5% \| +50\.0% \| +−37\.5 pp \| +\[−\d+\.\d pp, 0\.0 pp\] \| +0\.109 \| exact McNemar \|/);
+    expect(formatComparison(c)).toContain('This comparison: 2,000 resamples, seed 1.');
     expect(c.configDiff).toEqual({ system: ['strong', 'weak'] });
     expect(formatComparison(c)).toContain('config differences: system: strong vs weak');
   });
@@ -147,7 +150,7 @@ describe('compareRuns', () => {
   it('a run compared with itself: zero difference, p = 1', async () => {
     const a = await makeRun('same', scripted((i) => i % 3 !== 0));
     const c = await compareRuns(a, a, { iterations: 500 });
-    expect(c.accuracy).toMatchObject({ estimate: 0, lo: 0, hi: 0, p: 1 });
+    expect(c.primary).toMatchObject({ estimate: 0, lo: 0, hi: 0, p: 1 });
   });
 });
 
@@ -163,8 +166,8 @@ describe('CLI: lexcase report / compare', () => {
       expect(json.sections.accuracy).toMatchObject({ n: 20, correct: 15 });
       out.length = 0;
       await buildProgram().parseAsync(['node', 'lexcase', 'compare', a, b, '--iterations', '300']);
-      expect(out.join('')).toMatch(/Paired comparison \(A − B\) on 20 shared items/);
-      expect(out.join('')).toMatch(/\+25\.0 pp/);
+      expect(out.join('')).toMatch(/Paired comparison \(B − A\) on 20 shared items/);
+      expect(out.join('')).toMatch(/−25\.0 pp/);
     } finally {
       spy.mockRestore();
     }

@@ -14,9 +14,9 @@ export interface RunData {
 }
 
 export interface ReportOptions {
-  /** Bootstrap resamples (default 2000). */
+  /** Bootstrap resamples (default eval/stats RESAMPLES, 2,000 — as every surface). */
   iterations?: number;
-  /** Bootstrap seed (default: the run's seed). */
+  /** Bootstrap seed (default eval/stats SEED, 13 — as every surface). */
   seed?: number;
 }
 

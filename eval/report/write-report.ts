@@ -1,9 +1,10 @@
 /**
  * buildReport(run) → {markdown, json}; writeReport(dir) writes report.md and report.json into the
- * run dir. Sections: summary, accuracy (95% bootstrap CI), accuracy by confidence, per-item
- * metrics, tool usage, tokens, failures, values repaired (when any), presentation orders, then sections
- * registered by agent systems. Everything written passes through redactValue. Sections may carry plots
- * (Vega-Lite specs): writeReport renders
+ * run dir. Sections: summary, the system's headline figures (as the explorer shows them), accuracy,
+ * accuracy by confidence, per-item metrics (each with its 95% interval from eval/stats; the last three
+ * not for retrieval runs), tool usage, tokens, failures, values repaired (when any), presentation
+ * orders, then sections registered by agent systems. Everything written passes through redactValue.
+ * Sections may carry plots (Vega-Lite specs): writeReport renders
  * each to an SVG file beside report.md (e.g. reliability.svg), and report.md embeds it.
  */
 import { join } from 'node:path';
@@ -11,10 +12,12 @@ import { writeFile } from 'node:fs/promises';
 import { redact, redactValue } from '../../core/log.js';
 import { RUN_FILES, writeJsonAtomic } from '../run-dir.js';
 import { renderSvg } from '../plots/render-svg.js';
+import { RESAMPLES, SEED } from '../stats/index.js';
 import { readRun } from './read-run.js';
 import { registeredSections } from './registry.js';
 import { accuracySection } from './sections/accuracy.js';
 import { confidenceSection } from './sections/confidence.js';
+import { figuresSection } from './sections/figures.js';
 import { failuresSection } from './sections/failures.js';
 import { itemMetricsSection } from './sections/item-metrics.js';
 import { presentationSection } from './sections/presentation.js';
@@ -25,8 +28,8 @@ import { toolUsageSection } from './sections/tool-usage.js';
 import type { ReportOptions, ReportSection, RunData, SectionBuilder } from './types.js';
 
 export const GENERIC_SECTIONS: SectionBuilder[] = [
-  summarySection, accuracySection, confidenceSection, itemMetricsSection, toolUsageSection, tokensSection, failuresSection,
-  repairsSection, presentationSection,
+  summarySection, figuresSection, accuracySection, confidenceSection, itemMetricsSection, toolUsageSection, tokensSection,
+  failuresSection, repairsSection, presentationSection,
 ];
 
 export interface Report {
@@ -36,7 +39,7 @@ export interface Report {
 }
 
 export async function buildReport(run: RunData, opts: ReportOptions & { extraSections?: SectionBuilder[] } = {}): Promise<Report> {
-  const o = { iterations: opts.iterations ?? 2000, seed: opts.seed ?? run.config.seed };
+  const o = { iterations: opts.iterations ?? RESAMPLES, seed: opts.seed ?? SEED };
   const builders = [...GENERIC_SECTIONS, ...registeredSections(run), ...(opts.extraSections ?? [])];
   const sections: ReportSection[] = [];
   for (const b of builders) {

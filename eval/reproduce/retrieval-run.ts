@@ -75,6 +75,7 @@ export async function runRetrievalGridRun(o: RetrievalRunOptions): Promise<RunEx
         ks,
         limit: o.limit ?? null,
         index: { corpus: manifest.corpus.name, checksum: manifest.corpus.checksum, passages: manifest.corpus.passages, methods: manifest.methods },
+        ...(retriever.config ? { retriever: retriever.config } : {}),
       },
       seed: o.seed ?? 13,
       label: `retrieval ${o.method}`,

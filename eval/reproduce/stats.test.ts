@@ -15,10 +15,12 @@ describe('recipe cell statistics', () => {
     expect(cellValue(hearsay, { stat: 'macro-recall' }).estimate).toBeCloseTo((0.75 + 0.5) / 2, 10);
     const f1Yes = (2 * 1 * 0.75) / 1.75;
     expect(cellValue(hearsay, { stat: 'macro-f1' }).estimate).toBeCloseTo((f1Yes + 0.5) / 2, 10);
-    const ci = cellValue(hearsay, { stat: 'macro-f1' });
-    expect(ci.n).toBe(6);
-    expect(ci.lo).toBeLessThanOrEqual(ci.estimate);
-    expect(ci.hi).toBeGreaterThanOrEqual(ci.estimate);
+    // 6 items: macro-F1 is a statistic (bootstrap), and below n = 10 it gets no interval; accuracy is a proportion (Wilson, any n)
+    expect(cellValue(hearsay, { stat: 'macro-f1' })).toMatchObject({ n: 6, kind: 'statistic', method: 'bootstrap', lo: null, hi: null, missing: 'n < 10' });
+    const acc = cellValue(hearsay, { stat: 'accuracy' });
+    expect(acc).toMatchObject({ n: 6, kind: 'proportion', method: 'wilson' });
+    expect(acc.lo!).toBeLessThan(acc.estimate);
+    expect(acc.hi!).toBeGreaterThan(acc.estimate);
   });
 
   it('filters by confidence and pools ratios over the kept items (3-ply hallucination accuracy by scenario)', () => {

@@ -1,9 +1,13 @@
 /**
  * A recipe cell's value from a run's results: the statistic named by the cell's metric
- * (recipe.ts `Metric`) with a 95% percentile bootstrap CI over items (seeded, eval/bootstrap.ts).
+ * (recipe.ts `Metric`) with the interval its measure kind gets from the statistics module
+ * (eval/stats/): accuracy and micro-F1 (= accuracy) and a mean of 0/1 values (a hit, a boolean
+ * flag) are proportions — Wilson; a mean of graded values, a pooled ratio and macro
+ * precision/recall/F1 a seeded percentile bootstrap, none below n = 10.
  */
-import { bootstrapStatisticCi, type Ci } from '../bootstrap.js';
+import { correctFlags } from '../metrics/failures.js';
 import { classificationReport } from '../metrics/index.js';
+import { perItemInterval, proportionInterval, statisticInterval, type Interval } from '../stats/index.js';
 import type { ResultRecord } from '../types.js';
 import type { Metric } from './recipe.js';
 
@@ -23,8 +27,6 @@ export function selectRecords(records: readonly ResultRecord[], m: Metric): Resu
 /** The statistic over the records at `idx` (indices into `rs`, with repeats for a resample). */
 function statistic(rs: readonly ResultRecord[], m: Metric): (idx: Int32Array) => number {
   switch (m.stat) {
-    case 'accuracy':
-      return (idx) => (idx.length ? [...idx].reduce((s, i) => s + (rs[i].correct ? 1 : 0), 0) / idx.length : 0);
     case 'mean':
       return (idx) => (idx.length ? [...idx].reduce((s, i) => s + num(rs[i].metrics?.[m.key!])!, 0) / idx.length : 0);
     case 'ratio':
@@ -51,7 +53,9 @@ function statistic(rs: readonly ResultRecord[], m: Metric): (idx: Int32Array) =>
   }
 }
 
-export function cellValue(records: readonly ResultRecord[], m: Metric, o: { seed?: number; iterations?: number } = {}): Ci {
+export function cellValue(records: readonly ResultRecord[], m: Metric, o: { seed?: number; iterations?: number } = {}): Interval {
   const rs = selectRecords(records, m);
-  return bootstrapStatisticCi(rs.length, statistic(rs, m), { seed: o.seed ?? 13, iterations: o.iterations ?? 2000 });
+  if (m.stat === 'accuracy' || m.stat === 'micro-f1') return proportionInterval(correctFlags(rs).reduce((a, b) => a + b, 0), rs.length);
+  if (m.stat === 'mean') return perItemInterval(rs.map((r) => num(r.metrics?.[m.key!])!), o);
+  return statisticInterval(rs.length, statistic(rs, m), o);
 }

@@ -1,12 +1,14 @@
 /**
  * table.json / table.md of a reproduction: per recipe cell, the paper's printed value, lexcase's
- * value with its 95% bootstrap CI and n (in the paper's scale), and `outsideCi` — true when the
- * paper's value lies outside lexcase's CI (null when the row is not comparable, the paper prints
- * no number, or the run has no items).
+ * value with its 95% interval and n (in the paper's scale) — the interval method its measure kind
+ * gets from the statistics module (eval/stats/: Wilson for proportions, percentile bootstrap for
+ * the rest, none below n = 10), named in the cell (`method`) and the caption — and `outsideCi`:
+ * true when the paper's value lies outside lexcase's interval, null (with `flagNote`) when the row
+ * is not comparable, the paper prints no number, n < 10 or the interval is degenerate.
  *
  * table.json (read by the explorer):
- *   { recipe, title, paper, table, scale, columns,
- *     rows: [{ label, comparable, cells: [{ column, paper, value, ci: [lo, hi] | null, n, outsideCi, run, status }] }],
+ *   { recipe, title, paper, table, scale, columns, methods,
+ *     rows: [{ label, comparable, cells: [{ column, paper, value, ci: [lo, hi] | null, n, method, ciNote?, outsideCi, flagNote?, run, status }] }],
  *     notes, limit, shard, runs: [{ id, system, status, error?, argv? }] }
  */
 import { existsSync } from 'node:fs';
@@ -15,6 +17,7 @@ import { join } from 'node:path';
 import { errors } from '../../core/errors.js';
 import { didYouMean } from '../../core/did-you-mean.js';
 import { readResults } from '../run-dir.js';
+import { METHOD_LABEL, METHODS_NOTE, MIN_N, outsideInterval, type IntervalMethod } from '../stats/index.js';
 import type { ResultRecord } from '../types.js';
 import type { Recipe } from './recipe.js';
 import { runDirOf, type ReproductionFile, type RunState } from './reproduction-dir.js';
@@ -26,7 +29,13 @@ export interface TableCell {
   value: number | null;
   ci: [number, number] | null;
   n: number;
+  /** The interval's method (eval/stats): "95% Wilson" or "95% bootstrap"; null without a value. */
+  method: string | null;
+  /** Why `ci` is null although there is a value ("n < 10"). */
+  ciNote?: string;
   outsideCi: boolean | null;
+  /** Why `outsideCi` is null on a comparable cell with a paper value ("n < 10", "degenerate interval"). */
+  flagNote?: string;
   run: string;
   /** done | failed | unavailable | not run */
   status: string;
@@ -39,6 +48,8 @@ export interface TableJson {
   table: string;
   scale: 1 | 100;
   columns: string[];
+  /** The interval methods of the statistics module, in words (the caption prints it). */
+  methods: string;
   rows: { label: string; comparable: boolean; note?: string; cells: TableCell[] }[];
   notes: string[];
   limit: number | null;
@@ -52,7 +63,7 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
   const results = new Map<string, ResultRecord[]>();
   for (const run of recipe.runs) {
     const d = runDirOf(dir, run.id);
-    if (existsSync(join(d, 'results.jsonl'))) results.set(run.id, (await readResults(d)).records);
+    if (existsSync(join(d, 'results.jsonl'))) results.set(run.id, [...new Map((await readResults(d)).records.map((r) => [r.id, r])).values()]); // the last line of an id wins, as in every reader
   }
   const state = new Map(repro.runs.map((s) => [s.id, s]));
   const rows = recipe.rows.map((row, i) => ({
@@ -63,13 +74,25 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
       const recs = results.get(c.run);
       if (recs) checkMetricKeys(recipe, `rows[${i}].cells[${j}].metric`, c.run, c.metric, recs);
       const status = state.get(c.run)?.status ?? 'not run';
-      if (!recs?.length || status === 'unavailable') return { column: c.column, paper: c.paper, value: null, ci: null, n: 0, outsideCi: null, run: c.run, status };
-      const ci = cellValue(recs, c.metric);
-      if (ci.n === 0) return { column: c.column, paper: c.paper, value: null, ci: null, n: 0, outsideCi: null, run: c.run, status };
-      const lo = round(ci.lo, recipe.scale);
-      const hi = round(ci.hi, recipe.scale);
-      const outsideCi = row.comparable && c.paper !== null ? c.paper < lo || c.paper > hi : null;
-      return { column: c.column, paper: c.paper, value: round(ci.estimate, recipe.scale), ci: [lo, hi], n: ci.n, outsideCi, run: c.run, status };
+      const none = { column: c.column, paper: c.paper, value: null, ci: null, n: 0, method: null, outsideCi: null, run: c.run, status };
+      if (!recs?.length || status === 'unavailable') return none;
+      const iv = cellValue(recs, c.metric);
+      if (iv.n === 0) return none;
+      const ci: [number, number] | null = iv.lo !== null && iv.hi !== null ? [round(iv.lo, recipe.scale), round(iv.hi, recipe.scale)] : null;
+      const flag = row.comparable && c.paper !== null ? outsideInterval(c.paper, { lo: ci?.[0] ?? null, hi: ci?.[1] ?? null, n: iv.n }) : { outside: null };
+      return {
+        column: c.column,
+        paper: c.paper,
+        value: round(iv.estimate, recipe.scale),
+        ci,
+        n: iv.n,
+        method: METHOD_LABEL[iv.method as IntervalMethod],
+        ...(ci ? {} : { ciNote: iv.missing }),
+        outsideCi: flag.outside,
+        ...(flag.reason ? { flagNote: flag.reason } : {}),
+        run: c.run,
+        status,
+      };
     }),
   }));
   const notes = [
@@ -77,7 +100,7 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
     ...recipe.notes,
     ...recipe.rows.filter((r) => r.note).map((r) => `${r.label}: ${r.note}`),
   ];
-  return { recipe: recipe.id, title: recipe.title, paper: recipe.paper, table: recipe.table, scale: recipe.scale, columns: recipe.columns, rows, notes, limit: repro.limit, shard: repro.shard, runs: repro.runs };
+  return { recipe: recipe.id, title: recipe.title, paper: recipe.paper, table: recipe.table, scale: recipe.scale, columns: recipe.columns, methods: METHODS_NOTE, rows, notes, limit: repro.limit, shard: repro.shard, runs: repro.runs };
 }
 
 /**
@@ -111,7 +134,8 @@ function cellText(c: TableCell | undefined, scale: number): string {
   if (!c) return '';
   const paper = `paper ${fmt(c.paper, scale)}`;
   if (c.value === null) return `${paper} · lexcase — (${c.status === 'done' ? 'no items' : c.status})`;
-  return `${paper} · lexcase ${fmt(c.value, scale)} [${fmt(c.ci![0], scale)}, ${fmt(c.ci![1], scale)}] n=${c.n}${c.outsideCi ? ' ⚠' : ''}`;
+  const ci = c.ci ? `[${fmt(c.ci[0], scale)}, ${fmt(c.ci[1], scale)}] ${c.method}` : `(${c.ciNote ?? 'no interval'})`;
+  return `${paper} · lexcase ${fmt(c.value, scale)} ${ci} n=${c.n}${c.outsideCi ? ' ⚠' : ''}`;
 }
 
 export function tableMarkdown(t: TableJson): string {
@@ -122,14 +146,14 @@ export function tableMarkdown(t: TableJson): string {
   return [
     `# ${t.title}`,
     '',
-    `${t.paper}, ${t.table}. Values in the paper's scale (${t.scale === 100 ? '%' : 'fractions'}); lexcase values with a 95% bootstrap CI and n.` +
+    `${t.paper}, ${t.table}. Values in the paper's scale (${t.scale === 100 ? '%' : 'fractions'}); lexcase values with a 95% interval, its method and n. ${t.methods ?? METHODS_NOTE}` +
       `${t.limit !== null ? ` Smoke run: --limit ${t.limit}.` : ''}${t.shard ? ` Shard ${t.shard.index}/${t.shard.count} only (merge the shards for the full table).` : ''}`,
     '',
     head,
     sep,
     ...body,
     '',
-    '⚠ the paper\'s value lies outside lexcase\'s 95% CI. † not comparable (different data or setting): no flag is raised.',
+    `⚠ the paper's value lies outside lexcase's 95% interval (raised only at n ≥ ${MIN_N} on a non-degenerate interval). † not comparable (different data or setting): no flag is raised.`,
     '',
     ...(t.notes.length ? ['## Notes', '', ...t.notes.map((n) => `- ${n}`), ''] : []),
     '## Runs',

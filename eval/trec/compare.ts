@@ -1,31 +1,36 @@
 /**
  * Paired comparison of two runs evaluated on the same qrels: for every measure, the mean difference
- * A − B over the topics both evaluations scored, its 95% paired-bootstrap CI and two-sided p-value
- * (eval/bootstrap.ts pairedBootstrap; topics resampled jointly).
+ * B − A (the second run minus the first, as every lexcase comparison) over the topics both
+ * evaluations scored, from the statistics module (eval/stats/paired.ts): its 95% paired-bootstrap
+ * interval (topics resampled jointly; none below 10 topics) and the p-value of an exact paired test
+ * (McNemar for a measure that is 0/1 on every topic, sign-flip permutation otherwise).
  */
-import { pairedBootstrap, type BootstrapOptions, type DiffCi } from '../bootstrap.js';
+import type { BootstrapOptions } from '../bootstrap.js';
 import { errors } from '../../core/errors.js';
+import { pairedDifference, type PairedDifference } from '../stats/index.js';
 import type { TrecEvalResult } from './evaluate.js';
 
 export interface TrecComparison {
+  /** The sign of every difference. */
+  sign: 'B − A';
   /** Topics scored in both evaluations (the paired items). */
   shared: number;
   onlyA: number;
   onlyB: number;
-  metrics: Record<string, DiffCi & { a: number; b: number }>;
+  metrics: Record<string, PairedDifference>;
 }
 
-export function compareTrecEvals(A: TrecEvalResult, B: TrecEvalResult, opts: BootstrapOptions = {}): TrecComparison {
+export function compareTrecEvals(A: TrecEvalResult, B: TrecEvalResult, opts: Omit<BootstrapOptions, 'level'> = {}): TrecComparison {
   const bByQid = new Map(B.perTopic.map((t) => [t.qid, t]));
   const pairs = A.perTopic.filter((t) => bByQid.has(t.qid)).map((t) => [t, bByQid.get(t.qid)!] as const);
   if (pairs.length === 0) throw errors.usage('the two runs share no evaluated topic; nothing to compare');
-  const bo = { iterations: opts.iterations ?? A.bootstrap.iterations, seed: opts.seed ?? A.bootstrap.seed, level: opts.level ?? A.bootstrap.level };
+  const bo = { iterations: opts.iterations ?? A.bootstrap.iterations, seed: opts.seed ?? A.bootstrap.seed };
   const metrics: TrecComparison['metrics'] = {};
-  const mean = (v: number[]) => v.reduce((s, x) => s + x, 0) / v.length;
-  for (const name of A.metrics.filter((m) => B.metrics.includes(m))) {
-    const a = pairs.map(([x]) => x.values[name]);
-    const b = pairs.map(([, y]) => y.values[name]);
-    metrics[name] = { ...pairedBootstrap(a, b, bo), a: mean(a), b: mean(b) };
-  }
-  return { shared: pairs.length, onlyA: A.perTopic.length - pairs.length, onlyB: B.perTopic.length - pairs.length, metrics };
+  for (const name of A.metrics.filter((m) => B.metrics.includes(m)))
+    metrics[name] = pairedDifference(
+      pairs.map(([x]) => x.values[name]),
+      pairs.map(([, y]) => y.values[name]),
+      bo,
+    );
+  return { sign: 'B − A', shared: pairs.length, onlyA: A.perTopic.length - pairs.length, onlyB: B.perTopic.length - pairs.length, metrics };
 }

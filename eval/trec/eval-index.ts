@@ -49,6 +49,8 @@ export interface TopicsMethodResult extends TrecEvalResult {
   latency: BatchSearchResult['latency'];
   emptyTopics: number;
   runFile?: string;
+  /** The retriever's recorded config (Retriever.config: dense's query rule, hybrid's fusion), when it has one. */
+  config?: Record<string, unknown>;
 }
 
 export interface TopicsRetrievalReport {
@@ -95,7 +97,7 @@ export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<T
       });
       const e = evaluateRun(b.run, opts.qrels, opts);
       opts.onRun?.(method, b.run, e);
-      results.push({ method, tag: b.tag, ...e, latency: b.latency, emptyTopics: b.empty.length, ...(runFile ? { runFile } : {}) });
+      results.push({ method, tag: b.tag, ...e, latency: b.latency, emptyTopics: b.empty.length, ...(runFile ? { runFile } : {}), ...(retriever.config ? { config: retriever.config } : {}) });
     }
   } finally {
     await docs?.close();

@@ -14,16 +14,19 @@
  *   `skipNoRelevant` keeps it.
  * - Each topic's documents are re-ranked by score, ties by docid descending (order.ts).
  *
- * Means come with percentile bootstrap CIs over topics (eval/bootstrap.ts, seeded).
+ * Means come with their 95% intervals over topics from eval/stats: a measure that is 0/1 on every
+ * topic is a proportion (Wilson), any other a graded mean (seeded percentile bootstrap, none below
+ * n = 10).
  */
-import { bootstrapCi, type BootstrapOptions, type Ci } from '../bootstrap.js';
+import type { BootstrapOptions } from '../bootstrap.js';
+import { LEVEL, perItemInterval, RESAMPLES, SEED, type Interval } from '../stats/index.js';
 import { errors } from '../../core/errors.js';
 import type { Qrels } from '../../corpora/qrels.js';
 import { measureValue, type Measure } from './measures.js';
 import { trecOrder } from './order.js';
 import type { TrecRun } from './run.js';
 
-export interface TrecEvalOptions extends BootstrapOptions {
+export interface TrecEvalOptions extends Omit<BootstrapOptions, 'level'> {
   measures: readonly Measure[];
   /** Grade at or above which a document is relevant (trec_eval -l; default 1). */
   relevanceLevel?: number;
@@ -56,8 +59,8 @@ export interface TrecEvalResult {
   metrics: string[];
   /** Topics in the mean. */
   n: number;
-  /** Mean of each measure over the n topics, with a bootstrap CI. */
-  means: Record<string, Ci>;
+  /** Mean of each measure over the n topics, with its 95% interval (eval/stats). */
+  means: Record<string, Interval>;
   perTopic: TopicScores[];
   topics: {
     inRun: number;
@@ -118,9 +121,9 @@ export function evaluateRun(run: TrecRun, qrels: Qrels, opts: TrecEvalOptions): 
       'no topic has both results in the run and judgements in the qrels (trec_eval: "No queries with both results and relevance info")',
       `run topics e.g. ${[...run.keys()].slice(0, 3).join(', ')}; qrels topics e.g. ${[...qrels.keys()].slice(0, 3).join(', ')} — do the qids match?`,
     );
-  const b = { iterations: opts.iterations ?? 2000, seed: opts.seed ?? 13, level: opts.level ?? 0.95 };
-  const means: Record<string, Ci> = {};
-  for (const m of opts.measures) means[m.name] = bootstrapCi(perTopic.map((t) => t.values[m.name]), b);
+  const b = { iterations: opts.iterations ?? RESAMPLES, seed: opts.seed ?? SEED, level: LEVEL };
+  const means: Record<string, Interval> = {};
+  for (const m of opts.measures) means[m.name] = perItemInterval(perTopic.map((t) => t.values[m.name]), b);
   return {
     metrics: opts.measures.map((m) => m.name),
     n: perTopic.length,

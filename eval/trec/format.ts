@@ -1,5 +1,7 @@
 /** Markdown rendering of TREC evaluations: topic accounting, a metrics table, per-topic values, comparisons. */
 import { table } from '../report/format.js';
+import { denseQueryLines } from '../../retrieval/dense-query.js';
+import { diffIntervalText, diffText, intervalText, METHODS_NOTE, PAIRED_NOTE, pText, TEST_LABEL, type Interval } from '../stats/index.js';
 import type { TrecEvalResult } from './evaluate.js';
 import type { TrecComparison } from './compare.js';
 import type { TopicsRetrievalReport } from './eval-index.js';
@@ -31,17 +33,20 @@ export function topicLines(r: TrecEvalResult): string[] {
       `${plural(t.belowLevel.count, 'topic')} with relevant documents but none of grade ≥ ${r.relevanceLevel} (${eg(t.belowLevel)}) ${t.belowLevel.count === 1 ? 'scores' : 'score'} 0 on recall, P, MRR and MAP at this level, not on nDCG (which takes every grade as its gain); ${t.belowLevel.count === 1 ? 'it is' : 'they are'} in the mean, as in trec_eval -l ${r.relevanceLevel}${t.noRelevant.skipped ? ' (--skip-no-relevant keeps them)' : ''}.`,
     );
   const b = r.bootstrap;
-  lines.push(`Cells: mean [${Math.round(b.level * 100)}% bootstrap CI over topics, ${int(b.iterations)} resamples, seed ${b.seed}].`);
+  lines.push(`Cells: mean [95% interval over topics]. ${METHODS_NOTE}${b.iterations !== 2000 || b.seed !== 13 ? ` This run: ${int(b.iterations)} resamples, seed ${b.seed}.` : ''}`);
   return lines;
 }
 
-/** One row per system: metric means with CIs. */
+/** "0.3123 [0.2651, 0.3604]" (trec_eval's 4 decimals), or "0.3123 (n < 10)" without an interval. */
+const cell = (iv: Interval) => (iv.lo !== null && iv.hi !== null ? `${f3(iv.estimate)} [${f3(iv.lo)}, ${f3(iv.hi)}]` : `${f3(iv.estimate)} ${intervalText(iv, 'decimal')}`);
+
+/** One row per system: metric means with their intervals. */
 export function trecTable(rows: { label: string; result: TrecEvalResult; extra?: Record<string, string> }[]): string {
   const metrics = rows[0]?.result.metrics ?? [];
   const extraCols = Object.keys(rows[0]?.extra ?? {});
   return table(
     ['system', ...metrics, ...extraCols],
-    rows.map(({ label, result, extra }) => [label, ...metrics.map((m) => (result.means[m] ? `${f3(result.means[m].estimate)} [${f3(result.means[m].lo)}, ${f3(result.means[m].hi)}]` : '–')), ...extraCols.map((c) => extra?.[c] ?? '')]),
+    rows.map(({ label, result, extra }) => [label, ...metrics.map((m) => (result.means[m] ? cell(result.means[m]) : '–')), ...extraCols.map((c) => extra?.[c] ?? '')]),
   );
 }
 
@@ -53,18 +58,14 @@ export function perTopicTable(r: TrecEvalResult): string {
   );
 }
 
-const signed = (x: number) => `${x >= 0 ? '+' : ''}${f3(x)}`;
-const pText = (p: number) => (p < 0.001 ? '< 0.001' : p.toFixed(3));
-
 export function comparisonTable(c: TrecComparison, labelA: string, labelB: string): string {
-  const rows = Object.entries(c.metrics).map(([m, d]) => [m, f3(d.a), f3(d.b), signed(d.estimate), `[${signed(d.lo)}, ${signed(d.hi)}]`, pText(d.p)]);
-  const any = Object.values(c.metrics)[0];
+  const rows = Object.entries(c.metrics).map(([m, d]) => [m, f3(d.a), f3(d.b), diffText(d.estimate, 'decimal'), diffIntervalText(d, 'decimal'), pText(d.p), TEST_LABEL[d.test]]);
   return [
-    `Paired comparison A − B on ${plural(c.shared, 'shared topic')} (A: ${labelA}, B: ${labelB})${c.onlyA || c.onlyB ? `; not paired: ${int(c.onlyA)} only in A, ${int(c.onlyB)} only in B` : ''}.`,
+    `Paired comparison B − A on ${plural(c.shared, 'shared topic')} (A: ${labelA}, B: ${labelB})${c.onlyA || c.onlyB ? `; not paired: ${int(c.onlyA)} only in A, ${int(c.onlyB)} only in B` : ''}.`,
     '',
-    table(['metric', 'A', 'B', 'A − B', `${Math.round((any?.level ?? 0.95) * 100)}% CI`, 'p'], rows),
+    table(['metric', 'A', 'B', 'B − A', '95% interval of B − A', 'p', 'test'], rows),
     '',
-    `Paired bootstrap over topics${any ? `, ${int(any.iterations)} resamples, seed ${any.seed}` : ''}; p two-sided.`,
+    PAIRED_NOTE,
   ].join('\n');
 }
 
@@ -75,6 +76,7 @@ export function formatTopicsReport(r: TopicsRetrievalReport, opts: { perTopic?: 
     `Corpus: **${r.corpus.name}** (${int(r.corpus.passages)} passages) · topics ${r.topics.file} (${int(r.topics.n)}) · qrels ${r.qrels.file} (${int(r.qrels.topics)} topics, ${int(r.qrels.judgements)} judgements) · ${int(r.depth)} ${r.aggregate ? 'documents' : 'hits'} a topic`,
     ...(r.aggregate ? [`Per document: ${r.aggregate.strategy} over ${int(r.aggregate.passageHits ?? 0)} passages a topic, documents by ${r.aggregate.docIds}; the qrels judge documents.`] : []),
     ...(first ? topicLines(first) : []),
+    ...denseQueryLines(r.results),
     '',
     trecTable(r.results.map((x) => ({ label: x.method, result: x, extra: { 'p50 ms': x.latency.p50Ms.toFixed(1) } }))),
     ...(opts.perTopic ? r.results.flatMap((x) => ['', `${x.method}:`, perTopicTable(x)]) : []),

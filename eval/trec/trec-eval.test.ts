@@ -24,7 +24,7 @@ import { evaluateRun } from './evaluate.js';
 import { parseMeasures, parseMeasure, measureValue } from './measures.js';
 import { trecOrder } from './order.js';
 import { compareTrecEvals } from './compare.js';
-import { topicLines } from './format.js';
+import { comparisonTable, topicLines } from './format.js';
 
 const FIX = join(import.meta.dirname, '../../tests/fixtures/trec');
 const L = Math.log2;
@@ -168,12 +168,16 @@ describe('topic accounting like trec_eval', () => {
     expect(evaluateRun(asFloat, judged, { measures: parseMeasures(['map']), iterations: 10 }).means.map.estimate).toBe(0.5);
   });
 
-  it('the means carry 95% bootstrap CIs that contain them', () => {
+  it('the means carry their 95% intervals by measure kind: Wilson for a 0/1 measure, none for a graded one below n = 10', () => {
     const r = evaluateRun(runA, qrels, { measures, iterations: 500, seed: 7 });
-    for (const ci of Object.values(r.means)) {
-      expect(ci.lo).toBeLessThanOrEqual(ci.estimate);
-      expect(ci.hi).toBeGreaterThanOrEqual(ci.estimate);
-      expect(ci).toMatchObject({ n: 3, iterations: 500, seed: 7, level: 0.95 });
+    for (const [name, ci] of Object.entries(r.means)) {
+      const values = r.perTopic.map((t) => t.values[name]);
+      expect(ci).toMatchObject({ n: 3, level: 0.95, estimate: values.reduce((a, b) => a + b, 0) / 3 });
+      if (values.every((v) => v === 0 || v === 1)) {
+        expect(ci, name).toMatchObject({ kind: 'proportion', method: 'wilson' });
+        expect(ci.lo!).toBeLessThanOrEqual(ci.estimate);
+        expect(ci.hi!).toBeGreaterThanOrEqual(ci.estimate);
+      } else expect(ci, name).toMatchObject({ kind: 'mean', method: 'bootstrap', lo: null, hi: null, missing: 'n < 10', iterations: 500, seed: 7 });
     }
   });
 
@@ -184,15 +188,18 @@ describe('topic accounting like trec_eval', () => {
 });
 
 describe('paired comparison', () => {
-  it('pairs topics and reports A − B per metric', () => {
+  it('pairs topics and reports B − A per metric, with an exact test and no interval below n = 10', () => {
     const A = evaluateRun(runA, qrels, { measures, iterations: 200 });
     const B = evaluateRun(runB, qrels, { measures, iterations: 200 });
     const c = compareTrecEvals(A, B);
     expect(c.shared).toBe(3);
+    expect(c.sign).toBe('B − A');
     // run-b is ideal on t1 (ranked grades [2,1,1] → nDCG@5 = 1) and t2 ([1] → 1); t3 has nothing to find (0)
     expect(c.metrics['ndcg@5'].b).toBeCloseTo((1 + 1 + 0) / 3, 12);
-    expect(c.metrics['ndcg@5'].estimate).toBeCloseTo((0.580508 - 1 + (0.63093 - 1) + 0) / 3, 5);
-    expect(c.metrics['ndcg@5'].hi).toBeLessThanOrEqual(0);
+    expect(c.metrics['ndcg@5'].estimate).toBeCloseTo((1 - 0.580508 + (1 - 0.63093) + 0) / 3, 5);
+    // 2 topics differ, both the same way: the exact sign-flip test gives 2/4 — never a bootstrap's p < 0.001 from 3 topics
+    expect(c.metrics['ndcg@5']).toMatchObject({ outcome: 'graded', test: 'sign-flip-exact', p: 0.5, lo: null, hi: null, missing: 'n < 10' });
+    expect(comparisonTable(c, 'run-a', 'run-b')).toMatch(/\| ndcg@5 +\| +0\.4038 \| +0\.6667 \| +\+0\.263 \| +\(n < 10\) \| +0\.500 \| +exact sign-flip \|/);
   });
 });
 

@@ -12,7 +12,8 @@
  *   ann        null (flat, exact search) or the IVF-PQ parameters, incl. query-time nprobes/refineFactor
  *   spec       the embedder options needed to rebuild the same query embedder (never an API key)
  */
-import { isAbsolute, join } from 'node:path';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Manifest } from '../manifest.js';
 import type { EmbedderSpec } from '../embed/types.js';
 import type { AnnParams } from './ann-params.js';
@@ -40,11 +41,25 @@ export function isRemoteUri(uri: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(uri) && !uri.startsWith('file://');
 }
 
-/** Resolve a manifest/CLI URI against the index dir (relative paths stay inside the dir). */
+/**
+ * Resolve a manifest/CLI URI against the index dir (relative paths stay inside the dir). A local
+ * path comes back absolute: LanceDB reads a relative path that starts with "db" (an index dir named
+ * `dbx`) as a LanceDB Cloud URI and asks for an API key (lanceUri).
+ */
 export function resolveDenseUri(dir: string, uri: string): string {
   if (isRemoteUri(uri)) return uri;
-  if (uri.startsWith('file://')) return new URL(uri).pathname;
-  return isAbsolute(uri) ? uri : join(dir, uri);
+  return lanceUri(uri.startsWith('file://') ? uri : resolve(dir, uri));
+}
+
+/**
+ * What to hand lancedb.connect for a URI or local path: object storage (s3://, gs://, az://, db://)
+ * as it is; a file:// URL or a local path as an absolute path. LanceDB takes any relative path
+ * starting with "db" for a LanceDB Cloud database ("dbx/dense": "An api_key or oauth_config is
+ * required when connecting to LanceDb Cloud"), so a relative path is never passed on.
+ */
+export function lanceUri(uri: string): string {
+  if (isRemoteUri(uri)) return uri;
+  return resolve(uri.startsWith('file://') ? fileURLToPath(uri) : uri);
 }
 
 export function denseSectionOf(manifest: Manifest): DenseSection | undefined {

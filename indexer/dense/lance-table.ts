@@ -10,6 +10,7 @@ const arrow = createRequire(import.meta.url)('apache-arrow') as typeof import('a
 const { Field, Float32, makeData, RecordBatch, Struct, Utf8, vectorFromArray } = arrow;
 import { errors } from '../../core/errors.js';
 import type { AnnParams } from './ann-params.js';
+import { lanceUri } from './dense-section.js';
 
 export function denseSchema(dim: number): Schema {
   return new arrow.Schema([new Field('id', new Utf8(), false), new Field('vector', new arrow.FixedSizeList(dim, new Field('item', new Float32(), true)), false)]);
@@ -17,7 +18,7 @@ export function denseSchema(dim: number): Schema {
 
 export async function connectDense(uri: string): Promise<lancedb.Connection> {
   try {
-    return await lancedb.connect(uri);
+    return await lancedb.connect(lanceUri(uri));
   } catch (e) {
     throw errors.embedderUnavailable(`cannot open LanceDB at ${uri}: ${(e as Error).message}`, 'for object storage set the usual credentials (AWS_* / GOOGLE_* / AZURE_*) in the environment');
   }

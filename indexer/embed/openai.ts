@@ -24,7 +24,7 @@ export async function createOpenAIEmbedder(spec: EmbedderSpec): Promise<Embedder
   if (!apiKey) {
     throw errors.embedderUnavailable('the openai embedder needs an endpoint or an API key', 'set LEXCASE_EMBED_BASE_URL (any OpenAI-compatible server) and/or LEXCASE_EMBED_API_KEY');
   }
-  registerSecret(apiKey);
+  registerSecret(spec.apiKey ?? process.env.LEXCASE_EMBED_API_KEY); // the user's key; the placeholder lexcase sends to a local server is no secret
   const batchSize = spec.batchSize ?? 64;
   const concurrency = Math.max(1, spec.concurrency ?? 4);
   const url = `${(baseURL ?? 'https://api.openai.com/v1').replace(/\/+$/, '')}/embeddings`;

@@ -4,7 +4,7 @@
  * checksums, and re-embedding a sample of passages now gives the same vectors within 1e-5.
  */
 import { describe, expect, it } from 'vitest';
-import { datasetChecksum, loadPassages } from '../../corpora/registry.js';
+import { CORPORA, datasetChecksum, loadPassages } from '../../corpora/registry.js';
 import { passageEmbedText } from '../dense/add-dense.js';
 import { createEmbedder } from './create-embedder.js';
 import { prebuiltMismatch, readPrebuiltManifest, readPrebuiltVectors, useLiteModelChecksum } from './prebuilt.js';
@@ -14,10 +14,10 @@ describe('prebuilt use-lite vectors of the default corpus', () => {
   it('match the bundled corpus and installed model, and re-embedding a sample reproduces them within 1e-5', { timeout: 120_000 }, async () => {
     const pv = await readPrebuiltVectors('default-use-lite');
     const m = pv.manifest;
-    expect(m.corpus).toMatchObject({ name: 'default', passages: 6151, dataChecksum: await datasetChecksum('default') });
+    expect(m.corpus).toMatchObject({ name: 'default', passages: CORPORA.default.passages, dataChecksum: await datasetChecksum('default') });
     expect(m.embedder.modelChecksum).toBe(await useLiteModelChecksum());
     expect(m.embedder.spec).toEqual({ provider: 'use-lite', maxWords: 128 });
-    expect(pv.ids).toHaveLength(6151);
+    expect(pv.ids).toHaveLength(CORPORA.default.passages);
 
     const passages = new Map<string, string>();
     for await (const p of loadPassages('default')) passages.set(p.id, passageEmbedText(p));

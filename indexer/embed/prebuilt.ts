@@ -1,6 +1,6 @@
 /**
  * Prebuilt dense vectors of a bundled corpus, shipped with the package the way Pyserini ships
- * prebuilt indexes, so the demo does not spend minutes embedding 6,151 passages on 2 cores.
+ * prebuilt indexes, so the demo does not spend minutes embedding 6,142 passages on 2 cores.
  *
  * Layout: corpora/data/prebuilt/<name>/
  *   manifest.json   what the vectors are: corpus (name, passages, index corpus checksum, bundled data

@@ -3,6 +3,7 @@
  * loaded by loadSparseIndex, so query workers share them without copying), restricted to the doc
  * range [lo, hi) that one scorer (the main thread, or one query worker) is responsible for.
  */
+import type { FileBlocks } from '../block-checksums.js';
 export interface ScoringData {
   N: number;
   totalTokens: number;
@@ -15,6 +16,8 @@ export interface ScoringData {
   /** Open descriptor of sparse/postings.bin when `postings` is not held in memory. */
   postingsFd?: number;
   postingsFile?: string;
+  /** Block checksums of sparse/postings.bin (absent for indexes built without them): list-bytes.ts checks a list's blocks on its first read. */
+  postingsBlocks?: FileBlocks;
   doclen: Uint32Array;
   byLen: Uint32Array;
 }
@@ -36,6 +39,6 @@ export function scoringView(data: ScoringData, lo = 0, hi = data.N): ScoringView
       if (d >= lo && d < hi) byLenRange[j++] = d;
     }
   }
-  const { N, totalTokens, avgdl, df, cf, offsets, postings, postingsFd, postingsFile, doclen, byLen } = data;
-  return { N, totalTokens, avgdl, df, cf, offsets, postings, postingsFd, postingsFile, doclen, byLen, lo, hi, byLenRange };
+  const { N, totalTokens, avgdl, df, cf, offsets, postings, postingsFd, postingsFile, postingsBlocks, doclen, byLen } = data;
+  return { N, totalTokens, avgdl, df, cf, offsets, postings, postingsFd, postingsFile, postingsBlocks, doclen, byLen, lo, hi, byLenRange };
 }

@@ -12,6 +12,7 @@ import { openDocStore, type OpenedDocStore } from '../docstore.js';
 import { readManifest, type Manifest } from '../manifest.js';
 import { SPARSE_FILES, SPARSE_VERSION, sparseSectionProblem, type SparseSection } from './format.js';
 import { checkIndexFiles, verifyOnFirstOpen } from '../integrity.js';
+import { checkWholeFile, openIndexBlocks, type IndexBlocks } from '../block-checksums.js';
 import { checkOffsets } from '../offsets.js';
 import { scoringView, type ScoringData, type ScoringView } from './scoring-view.js';
 
@@ -72,8 +73,10 @@ async function readShared(file: string, expectBytes: number): Promise<SharedArra
   }
 }
 
-async function readTyped<T extends Uint32Array | Float64Array>(dir: string, rel: string, make: (b: SharedArrayBuffer) => T, bytesPer: number, expect: number): Promise<T> {
-  return make(await readShared(join(dir, rel), expect * bytesPer));
+async function readTyped<T extends Uint32Array | Float64Array>(dir: string, rel: string, make: (b: SharedArrayBuffer) => T, bytesPer: number, expect: number, blocks: IndexBlocks | undefined): Promise<T> {
+  const sab = await readShared(join(dir, rel), expect * bytesPer);
+  checkWholeFile(blocks?.of(rel), new Uint8Array(sab));
+  return make(sab);
 }
 
 /** Counts that must add up: Σdf = postings, Σdoclen = totalTokens, bylen a permutation of 0..N-1. */
@@ -102,22 +105,25 @@ export async function loadSparseIndex(dir: string, opts: LoadSparseOptions = {})
   if (endianness() !== 'LE') throw errors.indexIncompatible(dir, 'index files are little-endian; this machine is big-endian');
   checkIndexFiles(dir, manifest);
   await verifyOnFirstOpen(dir, manifest);
+  const blocks = await openIndexBlocks(dir, manifest);
   const N = section.documents;
   const V = section.terms;
   const termsFile = join(dir, SPARSE_FILES.terms);
-  const termsText = await readFile(termsFile, 'utf8').catch(() => {
+  const termsBytes = await readFile(termsFile).catch(() => {
     throw errors.indexCorrupt(termsFile, 'sparse index file is missing');
   });
+  checkWholeFile(blocks?.of(SPARSE_FILES.terms), termsBytes);
+  const termsText = termsBytes.toString('utf8');
   const terms = V === 0 ? [] : termsText.split('\n');
   if (terms.length !== V) throw errors.indexCorrupt(termsFile, `expected ${V} terms, found ${terms.length}`);
   const u32 = (b: SharedArrayBuffer) => new Uint32Array(b);
   const f64 = (b: SharedArrayBuffer) => new Float64Array(b);
   const [df, cf, offsets, doclen, byLen] = await Promise.all([
-    readTyped(dir, SPARSE_FILES.df, u32, 4, V),
-    readTyped(dir, SPARSE_FILES.cf, f64, 8, V),
-    readTyped(dir, SPARSE_FILES.offsets, f64, 8, V + 1),
-    readTyped(dir, SPARSE_FILES.doclen, u32, 4, N),
-    readTyped(dir, SPARSE_FILES.bylen, u32, 4, N),
+    readTyped(dir, SPARSE_FILES.df, u32, 4, V, blocks),
+    readTyped(dir, SPARSE_FILES.cf, f64, 8, V, blocks),
+    readTyped(dir, SPARSE_FILES.offsets, f64, 8, V + 1, blocks),
+    readTyped(dir, SPARSE_FILES.doclen, u32, 4, N, blocks),
+    readTyped(dir, SPARSE_FILES.bylen, u32, 4, N, blocks),
   ]);
   checkOffsets(join(dir, SPARSE_FILES.offsets), offsets, offsets[V]);
   const postingsFile = join(dir, SPARSE_FILES.postings);
@@ -154,7 +160,9 @@ export async function loadSparseIndex(dir: string, opts: LoadSparseOptions = {})
     return -1;
   };
 
-  const data: ScoringData = { N, totalTokens: section.totalTokens, avgdl: section.avgDocLength, df, cf, offsets, postings, postingsFd, postingsFile: inMemory ? undefined : postingsFile, doclen, byLen };
+  // postings are checked block by block as lists are first read (retrieval/sparse/list-bytes.ts)
+  const postingsBlocks = blocks?.of(SPARSE_FILES.postings);
+  const data: ScoringData = { N, totalTokens: section.totalTokens, avgdl: section.avgDocLength, df, cf, offsets, postings, postingsFd, postingsFile: inMemory ? undefined : postingsFile, postingsBlocks, doclen, byLen };
   let fdOpen = postingsFd !== undefined;
   return {
     dir,
@@ -173,6 +181,7 @@ export async function loadSparseIndex(dir: string, opts: LoadSparseOptions = {})
     postings,
     postingsFd,
     postingsFile: data.postingsFile,
+    postingsBlocks,
     doclen,
     byLen,
     termId,

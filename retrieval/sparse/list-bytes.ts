@@ -10,14 +10,21 @@
 import { readSync } from 'node:fs';
 import { errors } from '../../core/errors.js';
 import type { ScoringData } from '../../indexer/sparse/scoring-view.js';
+import { checkInMemory, readCheckedSync } from '../../indexer/block-checksums.js';
 
 let scratch = new Uint8Array(1 << 16);
 
 /** Bytes of `termId`'s list: `buf[pos…]` (a shared scratch buffer when read from disk). */
 export function listBytes(data: ScoringData, termId: number): { buf: Uint8Array; pos: number } {
   const start = data.offsets[termId];
-  if (data.postingsFd === undefined) return { buf: data.postings, pos: start };
-  const len = data.offsets[termId + 1] - start;
+  const end = data.offsets[termId + 1];
+  // The list's blocks are checked against their CRC-32 the first time any list reads them (block-checksums.ts).
+  if (data.postingsFd === undefined) {
+    checkInMemory(data.postingsBlocks, data.postings, start, end);
+    return { buf: data.postings, pos: start };
+  }
+  if (data.postingsBlocks) return readCheckedSync(data.postingsBlocks, data.postingsFd, start, end);
+  const len = end - start;
   if (scratch.length < len) scratch = new Uint8Array(Math.max(len, scratch.length * 2));
   let off = 0;
   while (off < len) {

@@ -5,6 +5,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { spawnWorker } from '../../core/worker-url.js';
+import { LexcaseError, type ErrorCode } from '../../core/errors.js';
 import { mergeRanked, scoreTopK, type Ranked, type ScoreRequest } from './score-core.js';
 import type { ScoringData, ScoringView } from '../../indexer/sparse/scoring-view.js';
 
@@ -28,6 +29,7 @@ export function createQueryPool(data: ScoringData, threads: number): Scorer {
     postings: data.postings,
     postingsFd: data.postingsFd,
     postingsFile: data.postingsFile,
+    postingsBlocks: data.postingsBlocks,
     doclen: data.doclen,
     byLen: data.byLen,
   };
@@ -40,12 +42,13 @@ export function createQueryPool(data: ScoringData, threads: number): Scorer {
     const lo = Math.floor((data.N * t) / threads);
     const hi = Math.floor((data.N * (t + 1)) / threads);
     const w = spawnWorker(import.meta.url, './query-worker.js');
-    w.on('message', (m: { type: string; id: number; docs?: number[]; scores?: number[]; message?: string }) => {
+    w.on('message', (m: { type: string; id: number; docs?: number[]; scores?: number[]; message?: string; code?: ErrorCode }) => {
       const p = pending.get(m.id);
       if (!p) return;
       if (m.type === 'error') {
         pending.delete(m.id);
-        p.reject(new Error(`query worker failed: ${m.message}`));
+        // a LexcaseError (INDEX_CORRUPT: a posting block failed its checksum) keeps its code and message
+        p.reject(m.code ? new LexcaseError(m.code, m.message ?? '') : new Error(`query worker failed: ${m.message}`));
       } else {
         p.parts[t] = { docs: m.docs!, scores: m.scores! };
         if (--p.left === 0) {

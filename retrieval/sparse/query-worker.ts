@@ -6,24 +6,36 @@
  * depends only on index-wide document frequencies, so every worker scores the same terms.
  */
 import { parentPort } from 'node:worker_threads';
+import { isLexcaseError } from '../../core/errors.js';
 import { prewarmPostings } from './decoded-postings.js';
 import { scoreTopK, type ScoreRequest } from './score-core.js';
 import { scoringView, type ScoringData, type ScoringView } from '../../indexer/sparse/scoring-view.js';
 
 let view: ScoringView | undefined;
+/** A failure while warming up (a posting block that fails its checksum): every request answers it. */
+let initError: unknown;
+
+/** An error as a message: a LexcaseError keeps its code and message (INDEX_CORRUPT naming the file), anything else its stack. */
+const errorMessage = (id: number | undefined, e: unknown) =>
+  isLexcaseError(e) ? { type: 'error', id, code: e.code, message: e.message } : { type: 'error', id, message: (e as Error)?.stack ?? String(e) };
 
 parentPort!.on('message', (m: { type: string; id?: number; data?: ScoringData; lo?: number; hi?: number; req?: ScoreRequest }) => {
   if (m.type === 'init') {
     view = scoringView(m.data!, m.lo, m.hi);
     // Decode the frequent lists now (before the first request is read), not inside some query:
     // a first use of a long list would otherwise land in the latency tail.
-    prewarmPostings(view);
+    try {
+      prewarmPostings(view);
+    } catch (e) {
+      initError = e;
+    }
     return;
   }
   try {
+    if (initError) throw initError;
     const r = scoreTopK(view!, m.req!);
     parentPort!.postMessage({ type: 'result', id: m.id, docs: r.docs, scores: r.scores });
   } catch (e) {
-    parentPort!.postMessage({ type: 'error', id: m.id, message: (e as Error).stack ?? String(e) });
+    parentPort!.postMessage(errorMessage(m.id, e));
   }
 });

@@ -17,6 +17,9 @@ import { runBuiltCli, startServerChild, type ServerChild } from '../mcp/test-sup
 import { openQueryService, type QueryService } from '../service/query-service.js';
 import type { EvidenceInput } from '../service/schemas.js';
 import { API_OPERATIONS, openApiDocument } from './openapi.js';
+import { runRetrievalGridRun } from '../../eval/reproduce/retrieval-run.js';
+import { readConfig, readResults } from '../../eval/run-dir.js';
+import { headlineFigures } from '../../eval/systems.js';
 import { startApiServer, type ApiServer } from './server.js';
 
 let root: string;
@@ -117,6 +120,39 @@ describe('OpenAPI document', () => {
     await SwaggerParser.validate(structuredClone(secured) as never);
     expect((secured as any).paths['/v1/search'].post.security).toEqual([{ bearer: [] }]);
   });
+});
+
+describe('/v1/runs and /v1/run (serve --api --runs)', () => {
+  it("serve each run's headline figures from eval/stats: the system list's figures, interval method and printed text; 404 without --runs or for an unknown run", async () => {
+    const runs = join(root, 'runs');
+    const run = join(runs, 'bm25-val');
+    await runRetrievalGridRun({ runDir: run, method: 'bm25', index: idx, limit: 12, ks: [10, 100] });
+    const withRuns = await startApiServer(svc, { port: 0, runs, indexes: [{ name: 'default', dir: idx }] });
+    try {
+      const base = withRuns.url;
+      const results = (await readResults(run)).records;
+      const expected = headlineFigures('retrieval', results, { config: ((await readConfig(run)) as any).config });
+      expect(expected.map((f) => f.id)).toEqual(['recall@10', 'recall@100', 'mrr']);
+      const list = await call('GET', '/v1/runs', { base });
+      expect(list.json.runs).toEqual([{ id: 'bm25-val', system: 'retrieval', systemName: 'retrieval', n: 12, failures: 0, figures: expected }]);
+      const one = await call('GET', '/v1/run?run=bm25-val', { base });
+      expect(one.json).toEqual(list.json.runs[0]);
+      // Recall@k is a 0/1 hit per query: Wilson; MRR a graded mean: bootstrap, printed as a decimal
+      const byId = Object.fromEntries(one.json.figures.map((f: any) => [f.id, f]));
+      expect(byId['recall@10']).toMatchObject({ interval: 'wilson', kind: 'proportion', method: '95% Wilson', unit: 'decimal' });
+      expect(byId.mrr).toMatchObject({ interval: 'bootstrap', kind: 'mean', method: '95% bootstrap', unit: 'decimal', n: 12 });
+      expect(byId.mrr.text).toMatch(/^0\.\d{3} \[\d\.\d{3}, \d\.\d{3}\]$/);
+      const unknown = await call('GET', '/v1/run?run=../etc', { base });
+      expect(unknown.status).toBe(404);
+      expect((await call('GET', '/v1/run', { base })).status).toBe(400);
+      expect(JSON.stringify(unknown.json)).not.toContain(root);
+    } finally {
+      await withRuns.close();
+    }
+    const none = await call('GET', '/v1/runs');
+    expect(none.status).toBe(404);
+    expect(none.json.error.message).toMatch(/started without --runs/);
+  }, 120_000);
 });
 
 describe('/v1 routes', () => {
@@ -226,8 +262,8 @@ describe('lexcase serve --api (the built CLI)', () => {
   it('serves /v1 over the default index when no --index is given; refuses a non-loopback host without --token', async () => {
     const refused = await runBuiltCli(['serve', '--api', '--host', '0.0.0.0', '--port', '0'], { cwd: root });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/binding 0\.0\.0\.0 \(not a loopback address\) needs --token/);
-    const mixed = await runBuiltCli(['serve', '--api', '--runs', root, '--port', '0'], { cwd: root });
+    expect(refused.stderr).toMatch(/binding 0\.0\.0\.0 \(not a loopback address\) needs an API token/);
+    const mixed = await runBuiltCli(['serve', '--api', '--topics', join(root, 't.tsv'), '--port', '0'], { cwd: root });
     expect(mixed.code).toBe(1);
     expect(mixed.stderr).toMatch(/--api serves the JSON API only/);
     s = await startServerChild(['serve', '--api', '--port', '0'], { cwd: root });

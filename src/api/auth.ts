@@ -22,14 +22,20 @@ export function isLoopback(host: string): boolean {
 /** Shortest token accepted (a guessable token on a network port is no protection). */
 export const MIN_TOKEN_CHARS = 16;
 
-/** Stop with a usage error when `host` is not loopback and no token is given, or the token is short. */
-export function requireTokenOffLoopback(host: string, token: string | undefined, command: string): void {
+/**
+ * Stop with a usage error when `host` is not loopback and no token is given, or the token is short.
+ * `source` names where the token came from (src/cli/api-token.ts: LEXCASE_API_TOKEN, --token-file).
+ */
+export function requireTokenOffLoopback(host: string, token: string | undefined, command: string, source = 'LEXCASE_API_TOKEN'): void {
   if (token !== undefined) {
-    if (token.length < MIN_TOKEN_CHARS) throw errors.invalidInput('--token', `use at least ${MIN_TOKEN_CHARS} characters (e.g. openssl rand -hex 24)`);
+    if (token.length < MIN_TOKEN_CHARS) throw errors.invalidInput(source, `the token needs at least ${MIN_TOKEN_CHARS} characters (e.g. openssl rand -hex 24)`);
     registerSecret(token);
   }
   if (!isLoopback(host) && !token)
-    throw errors.usage(`${command}: binding ${host} (not a loopback address) needs --token`, 'give --token SECRET (or LEXCASE_API_TOKEN); clients send "Authorization: Bearer SECRET"');
+    throw errors.usage(
+      `${command}: binding ${host} (not a loopback address) needs an API token`,
+      'set LEXCASE_API_TOKEN=SECRET or give --token-file FILE (at least 16 characters); clients send "Authorization: Bearer SECRET"',
+    );
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest();

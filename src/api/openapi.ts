@@ -17,6 +17,7 @@ import {
   searchInput,
   searchOutput,
 } from '../service/schemas.js';
+import { listRunsOutput, runFiguresOutput, runInput } from './runs.js';
 
 export const API_PREFIX = '/v1';
 
@@ -32,7 +33,7 @@ export type ApiError = z.output<typeof apiError>;
 export interface ApiOperation {
   path: string;
   method: 'get' | 'post';
-  operationId: 'listIndexes' | 'search' | 'explain' | 'getPassage' | 'findEvidence' | 'openapi';
+  operationId: 'listIndexes' | 'search' | 'explain' | 'getPassage' | 'findEvidence' | 'listRuns' | 'getRun' | 'openapi';
   summary: string;
   /** POST: the JSON body; GET: query parameters (every property a string). */
   input?: z.ZodObject;
@@ -48,6 +49,8 @@ export const API_OPERATIONS: ApiOperation[] = [
   { path: '/v1/explain', method: 'post', operationId: 'explain', summary: "Per-term scores of one passage for a query", input: explainInput, output: explainOutput, errors: [400, 404, 413, 415, ...COMMON_ERRORS] },
   { path: '/v1/passage', method: 'get', operationId: 'getPassage', summary: 'One passage: full text, title, source', input: passageInput, output: passageOutput, errors: [400, 404, ...COMMON_ERRORS] },
   { path: '/v1/evidence', method: 'post', operationId: 'findEvidence', summary: 'One CASE advocate: passages for or against a hypothesis, each with a justification', input: evidenceInput, output: evidenceOutput, errors: [400, 404, 413, 415, 502, ...COMMON_ERRORS] },
+  { path: '/v1/runs', method: 'get', operationId: 'listRuns', summary: 'Runs under --runs, each with its headline figures: 95% interval, its method and printed text (eval/stats; the same figures as report.md and the explorer)', output: listRunsOutput, errors: [404, ...COMMON_ERRORS] },
+  { path: '/v1/run', method: 'get', operationId: 'getRun', summary: "One run's headline figures, as GET /v1/runs lists them", input: runInput, output: runFiguresOutput, errors: [400, 404, ...COMMON_ERRORS] },
   { path: '/v1/openapi.json', method: 'get', operationId: 'openapi', summary: 'This document (served without a token)', errors: [403, 500] },
 ];
 
@@ -55,7 +58,7 @@ const STATUS_TEXT: Record<number, string> = {
   400: 'bad input: the message names the field',
   401: 'missing or wrong bearer token',
   403: 'Host or Origin not allowed (DNS-rebinding guard; servers without a token)',
-  404: 'no such index or passage',
+  404: 'no such index, passage or run (or a runs route on a server started without --runs)',
   405: 'method not allowed on this path',
   413: 'request body over 256 KiB',
   415: 'body is not application/json',
@@ -111,11 +114,11 @@ export function openApiDocument(o: { bearer: boolean }): Record<string, unknown>
       title: 'lexcase evidence API',
       version: VERSION,
       description:
-        'Search, score explanations, passages and hypothesis-driven evidence over lexcase indexes (`lexcase serve --api`). ' +
+        'Search, score explanations, passages and hypothesis-driven evidence over lexcase indexes (`lexcase serve --api`), and the headline figures of the runs under --runs. ' +
         'The same operations and schemas as the MCP tools of `lexcase mcp`. Errors are {"error": {"code", "message"}}.',
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     paths,
-    components: { schemas, securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'the server\'s --token (required when it is bound to a non-loopback address)' } } },
+    components: { schemas, securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'the server\'s token, LEXCASE_API_TOKEN or --token-file (required when it is bound to a non-loopback address)' } } },
   };
 }

@@ -1,6 +1,7 @@
 /**
  * `lexcase serve --api`: the query service as a versioned JSON API under /v1 (routes and OpenAPI
- * 3.1 document: ./openapi.ts). Bound to 127.0.0.1 by default. Without a token, every request's Host
+ * 3.1 document: ./openapi.ts), and with --runs the headline figures of the runs under it
+ * (./runs.ts: the explorer's run summaries, eval/stats intervals). Bound to 127.0.0.1 by default. Without a token, every request's Host
  * (and Origin, if sent) must name this server (DNS-rebinding guard, web/server/host-guard.ts); with
  * one (required off loopback, ./auth.ts), every request but GET /v1/openapi.json must carry
  * `Authorization: Bearer TOKEN`. Errors are `{error: {code, message}}` with the status the document
@@ -16,6 +17,7 @@ import type { IndexSpec } from '../service/index-specs.js';
 import type { QueryService } from '../service/query-service.js';
 import { listen } from './listen.js';
 import { bearerOk } from './auth.js';
+import { listRunFigures, runFigures } from './runs.js';
 import { API_OPERATIONS, API_PREFIX, openApiDocument, type ApiError, type ApiOperation } from './openapi.js';
 
 export interface ApiServerOptions {
@@ -25,6 +27,8 @@ export interface ApiServerOptions {
   token?: string;
   /** The service's indexes, so that error messages show their names instead of their directories. */
   indexes?: IndexSpec[];
+  /** A directory of run directories: GET /v1/runs and /v1/run serve their headline figures. */
+  runs?: string;
 }
 
 export interface ApiServer {
@@ -39,6 +43,7 @@ const CODE_STATUS: Partial<Record<string, number>> = {
   METHOD_UNAVAILABLE: 400,
   LLM_NOT_CONFIGURED: 400,
   NOT_FOUND: 404,
+  INDEX_CORRUPT: 500,
   LLM_OUTPUT_INVALID: 502,
   LLM_REQUEST_FAILED: 502,
 };
@@ -56,13 +61,15 @@ class ApiFailure extends Error {
   }
 }
 
-type Handler = (svc: QueryService, input: unknown) => Promise<unknown> | unknown;
+type Handler = (svc: QueryService, input: unknown, o: ApiServerOptions) => Promise<unknown> | unknown;
 const HANDLERS: Record<ApiOperation['operationId'], Handler | undefined> = {
   listIndexes: (svc) => svc.listIndexes(),
   search: (svc, input) => svc.search(input as never),
   explain: (svc, input) => svc.explain(input as never),
   getPassage: (svc, input) => svc.getPassage(input as never),
   findEvidence: (svc, input) => svc.findEvidence(input as never),
+  listRuns: (_svc, _input, o) => listRunFigures(o.runs),
+  getRun: (_svc, input, o) => runFigures(o.runs, input),
   openapi: undefined,
 };
 
@@ -92,7 +99,7 @@ export async function startApiServer(svc: QueryService, o: ApiServerOptions = {}
     }
     if (o.token && !bearerOk(req.headers, o.token)) throw new ApiFailure(401, 'UNAUTHORIZED', 'missing or wrong bearer token (send "Authorization: Bearer TOKEN")', { 'www-authenticate': 'Bearer realm="lexcase"' });
     const input = op.method === 'post' ? await readJsonBody(req) : queryParams(url);
-    sendJson(res, 200, await HANDLERS[op.operationId]!(svc, input));
+    sendJson(res, 200, await HANDLERS[op.operationId]!(svc, input, o));
   };
 
   const fail = (res: ServerResponse, e: unknown) => {

@@ -2,7 +2,7 @@
  * Shared CLI plumbing: every command's action goes through `action()`, which sets up --json /
  * --quiet / --debug, prints LexcaseErrors as one clear message and exits non-zero.
  */
-import { isLexcaseError } from '../../core/errors.js';
+import { errorMessage, isLexcaseError } from '../../core/errors.js';
 import { log, redact, setLogLevel } from '../../core/log.js';
 import { setProgressEnabled } from '../../core/progress.js';
 import { intOpt, type NumericParser, type NumericRange } from './numeric-options.js';
@@ -45,7 +45,7 @@ export function action<A extends any[]>(fn: (...args: A) => Promise<void> | void
         if (opts.debug && e.stack) process.stderr.write(redact(e.stack) + '\n');
       } else {
         const err = e as Error;
-        log.error(err?.message ?? String(e));
+        log.error(errorMessage(err));
         if (opts.debug && err?.stack) process.stderr.write(redact(err.stack) + '\n');
         else process.stderr.write('(run with --debug for a stack trace)\n');
       }

@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { intOpt, numOpt } from './numeric-options.js';
 import { HYBRID_DEFAULTS, hybridDefaultsNote } from '../../retrieval/hybrid-defaults.js';
+import { DENSE_QUERY_WORDS_HELP } from '../../retrieval/dense-query.js';
 
 export interface DenseSearchFlags {
   fusion?: string;
@@ -19,6 +20,7 @@ export interface DenseSearchFlags {
   refineFactor?: number;
   ef?: number;
   exact?: boolean;
+  denseQueryWords?: number;
 }
 
 const D = HYBRID_DEFAULTS;
@@ -38,7 +40,8 @@ export function addDenseSearchOptions(cmd: Command): Command {
     .option('--nprobes <n>', 'dense: IVF partitions probed per query (default from the index manifest)', intOpt('nprobes', { min: 1 }))
     .option('--refine-factor <n>', 'dense: re-rank k·N PQ candidates with exact vectors (default from the manifest)', intOpt('refine-factor', { min: 1 }))
     .option('--ef <n>', 'dense: HNSW beam width per probed partition (ivf_hnsw_sq indexes; default from the manifest)', intOpt('ef', { min: 1 }))
-    .option('--exact', 'dense: exact flat search even when an ANN index exists');
+    .option('--exact', 'dense: exact flat search even when an ANN index exists')
+    .option('--dense-query-words <n>', DENSE_QUERY_WORDS_HELP, intOpt('dense-query-words', { min: 0 }));
 }
 
 export function denseSearchOptions(flags: DenseSearchFlags): Record<string, unknown> {
@@ -56,5 +59,6 @@ export function denseSearchOptions(flags: DenseSearchFlags): Record<string, unkn
   set('refineFactor', flags.refineFactor);
   set('ef', flags.ef);
   if (flags.exact) o.exact = true;
+  set('queryWords', flags.denseQueryWords);
   return o;
 }

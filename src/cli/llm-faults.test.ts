@@ -112,7 +112,8 @@ describe('a server that sends 200 headers and then nothing (item 5)', () => {
       const runDir = join(dir, 'stall');
       const r = await cliChild(runCase(runDir), { env: llmEnv(srv.url, { LEXCASE_LLM_TIMEOUT_MS: '2000', LEXCASE_LLM_MAX_RETRIES: '1' }), timeoutMs: 150_000 });
       expect(r.signal).toBeNull();
-      expect(r.code).toBe(0);
+      expect(r.code).toBe(1); // no item succeeded (issue 37 item 17)
+      expect(r.stderr).toMatch(/no item succeeded: 1 of 1 failed \(first error: LLM request failed: timeout after 2 attempts/);
       expect(JSON.parse(r.stdout)).toMatchObject({ ran: 1, failed: 1 });
       expect(results(runDir)[0].error).toMatch(/LLM request failed: timeout after 2 attempts: no complete reply within 2000 ms/);
       expect(srv.requests).toBe(2);
@@ -131,7 +132,7 @@ describe('an HTML 200 (item 10)', () => {
     try {
       const runDir = join(dir, 'html');
       const r = await cliChild(runCase(runDir), { env: llmEnv(srv.url, { LEXCASE_LLM_MAX_RETRIES: '2' }) });
-      expect(r.code).toBe(0);
+      expect(r.code).toBe(1); // its only item failed: no item succeeded (issue 37 item 17)
       expect(results(runDir)[0].error).toMatch(/malformed response after 3 attempts: the endpoint answered HTTP 200 with an HTML page \("Welcome to nginx!"\)/);
       expect(srv.requests).toBe(3);
     } finally {
@@ -148,7 +149,7 @@ describe('failed items whose failure was malformed output (item 7)', () => {
       const runDir = join(dir, 'malformed');
       const env = llmEnv(srv.url, { LEXCASE_LLM_MAX_RETRIES: '0' });
       const first = await cliChild(runCase(runDir, 2), { env });
-      expect(first.code).toBe(0);
+      expect(first.code).toBe(1); // no item succeeded (issue 37 item 17); the resume below recovers them
       expect(JSON.parse(first.stdout)).toMatchObject({ ran: 2, failed: 2 });
       broken = false;
       const before = srv.requests.length;

@@ -24,6 +24,7 @@ import { errors } from '../../core/errors.js';
 import { LLM_PROVIDERS, type LlmProvider } from '../../core/llm/providers.js';
 import { UsageMeter } from '../../core/llm/usage.js';
 import { log, registerSecret } from '../../core/log.js';
+import { registerUrlSecrets } from '../../core/url-credentials.js';
 import { applyPaperSampling, PAPER_SAMPLING, type PaperSystem } from '../../agents/common/paper-settings.js';
 
 /** --endpoint / --model / --api-key-env: where the LLM is, for every command that uses one. */
@@ -73,6 +74,7 @@ export function applyEndpointFlags(llm: LlmConfig, f: EndpointFlags, env: NodeJS
       throw errors.invalidInput('--endpoint', `expected an http(s) URL such as http://localhost:8000/v1, got "${f.endpoint}"`);
     }
     out.baseUrl = f.endpoint;
+    registerUrlSecrets(out.baseUrl);
   }
   if (f.model !== undefined) {
     if (!f.model.trim()) throw errors.invalidInput('--model', 'empty model id');

@@ -1,6 +1,6 @@
 /**
- * What `lexcase mcp` and `lexcase serve --api` share: the bearer token (--token, else
- * LEXCASE_API_TOKEN; required off loopback when serving HTTP), the indexes (repeatable --index DIR |
+ * What `lexcase mcp` and `lexcase serve --api` share: the bearer token (LEXCASE_API_TOKEN or
+ * --token-file, src/cli/api-token.ts; required off loopback when serving HTTP), the indexes (repeatable --index DIR |
  * NAME=DIR; none: the bundled default index, built on first use) and the optional LLM, opened as one
  * query service. Everything heavy is imported here, when a command runs, not when the CLI starts.
  */
@@ -8,11 +8,11 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { log } from '../../core/log.js';
 import type { IndexSpec } from '../service/index-specs.js';
 import type { QueryService } from '../service/query-service.js';
+import { apiToken, type TokenFlags } from './api-token.js';
 import { resolveLlm, type LlmCliOpts } from './llm-options.js';
 
-export interface ServiceFlags extends LlmCliOpts {
+export interface ServiceFlags extends LlmCliOpts, TokenFlags {
   index?: string[];
-  token?: string;
 }
 
 export interface OpenedService {
@@ -24,10 +24,10 @@ export interface OpenedService {
 
 /** `http`: the address the command will bind (checked for the token rule before anything opens). */
 export async function openServiceFromFlags(flags: ServiceFlags, http: { host: string; command: string } | undefined): Promise<OpenedService> {
-  const token = flags.token ?? (process.env.LEXCASE_API_TOKEN || undefined);
+  const { token, source } = http ? apiToken(flags) : { token: undefined, source: '' };
   if (http) {
     const { requireTokenOffLoopback } = await import('../api/auth.js');
-    requireTokenOffLoopback(http.host, token, http.command);
+    requireTokenOffLoopback(http.host, token, http.command, source);
   }
   const { indexSpecs } = await import('../service/index-specs.js');
   let specs = indexSpecs(flags.index ?? []);

@@ -18,3 +18,19 @@ export function addRunDirOption(cmd: Command, defaultDir: string): Command {
 export function runDirFlag(flags: { runDir?: string }): string | undefined {
   return flags.runDir;
 }
+
+/**
+ * The exit status of a `run <system>`: 1 when no item of its run dir succeeded (every line of
+ * results.jsonl holds an error: an endpoint that refuses every request with HTTP 401, a server that
+ * never answers), with one line on stderr — `no item succeeded: N of N failed (first error: …)`.
+ * The run dir, its report and the printed summary are written as for any run; a run in which one
+ * item succeeded exits 0 and counts its failures in the summary.
+ */
+export async function exitWhenNoItemSucceeded(runDir: string): Promise<void> {
+  const [{ readResults }, { log }] = await Promise.all([import('../../eval/run-dir.js'), import('../../core/log.js')]);
+  const { records } = await readResults(runDir);
+  if (records.length === 0 || records.some((r) => r.error === undefined)) return;
+  const first = records[0].error!.split('\n')[0].trim();
+  log.error(`no item succeeded: ${records.length} of ${records.length} failed (first error: ${first.length > 300 ? `${first.slice(0, 299)}…` : first})`);
+  process.exitCode = 1;
+}

@@ -24,7 +24,7 @@ describe('runDemo', () => {
     expect(md).toMatch(/\| bm25 +\| \d\.\d{3} \[/);
     expect(md).toMatch(/\| qld +\| \d\.\d{3} \[/);
     // the Recall@k plot: an SVG beside report.md, embedded in it, one curve per method
-    expect(md).toContain('![Recall@k per method with 95% bootstrap CI bands](recall-at-k.svg)');
+    expect(md).toContain('![Recall@k per method with 95% interval bands (Wilson for 0/1 recall, bootstrap for graded)](recall-at-k.svg)');
     const svg = await readFile(join(dir, 'recall-at-k.svg'), 'utf8');
     expect(svg.startsWith('<svg')).toBe(true);
     for (const m of ['>bm25<', '>qld<', 'Recall@k']) expect(svg).toContain(m);

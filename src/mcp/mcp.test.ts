@@ -253,7 +253,7 @@ describe('lexcase mcp --http with a token', () => {
   it('a non-loopback address without --token refuses to start; with a token, calls need the bearer', async () => {
     const refused = await runBuiltCli(['mcp', '--http', '--host', '0.0.0.0', '--port', '0', '--index', tinyIdx]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/binding 0\.0\.0\.0 \(not a loopback address\) needs --token/);
+    expect(refused.stderr).toMatch(/binding 0\.0\.0\.0 \(not a loopback address\) needs an API token/);
     const stdio = await runBuiltCli(['mcp', '--port', '9', '--index', tinyIdx]);
     expect(stdio.code).toBe(1);
     expect(stdio.stderr).toMatch(/--port goes with --http/);

@@ -39,27 +39,41 @@ export interface PassageSearch {
 
 /**
  * The top `k` passages for a query with their stored title, source and text. With `sources`, the
- * top k among passages of those sources: the ranking is fetched deeper (×4 each round) until k of
- * them are found or the ranking is exhausted, so the scores are the unfiltered ones and the ranks
- * run 1…k over the kept passages.
+ * top k among passages of those sources: the filter is first resolved to the passages it keeps (a
+ * mask from the doc store's in-memory source column); a filter that keeps none answers at once with
+ * no hits and nothing scored. Otherwise the ranking is fetched as deep as the filter's share of the
+ * index says k kept passages should need (×4 each further round, until k are found or the ranking
+ * is exhausted), hits are kept by the mask without reading any text, and only the k kept passages
+ * are read. The scores are the unfiltered ones and the ranks run 1…k over the kept passages.
  */
 export async function searchPassages(ix: OpenedIndex, q: PassageSearch): Promise<{ method: string; hits: PassageHit[] }> {
   checkMethod(ix, q.method);
   const retriever = await ix.retriever(q.method);
-  const keep = q.sources?.length ? new Set(q.sources) : undefined;
-  let depth = q.k;
   const read = q.maxTextChars !== undefined ? { maxTextBytes: 4 * (q.maxTextChars + 1) } : undefined;
-  for (;;) {
-    const hits = await retriever.search(q.query, { k: depth });
+  const withText = async (hits: Hit[]): Promise<PassageHit[]> => {
     const out: PassageHit[] = [];
     for (const h of hits) {
       const p = await ix.docs.get(h.id, read);
-      if (keep && !keep.has(p?.source ?? '')) continue;
       out.push({ id: h.id, score: h.score, rank: out.length + 1, title: p?.title, source: p?.source, text: p?.text ?? '' });
-      if (out.length === q.k) break;
     }
-    if (out.length >= q.k || hits.length < depth || depth >= ix.docs.size) return { method: retriever.method, hits: out };
-    depth = Math.min(depth * 4, ix.docs.size);
+    return out;
+  };
+  if (!q.sources?.length) return { method: retriever.method, hits: await withText(await retriever.search(q.query, { k: q.k })) };
+  const { mask, count } = ix.docs.sourceMask(q.sources);
+  if (count === 0 || q.k === 0) return { method: retriever.method, hits: [] };
+  const N = ix.docs.size;
+  // Enough of the ranking to hold k kept passages if they were spread evenly, twice over.
+  let depth = Math.min(N, Math.max(q.k, Math.ceil((2 * q.k * N) / count)));
+  for (;;) {
+    const hits = await retriever.search(q.query, { k: depth });
+    const kept: Hit[] = [];
+    for (const h of hits) {
+      if (!mask[ix.docs.indexOf(h.id)]) continue;
+      kept.push(h);
+      if (kept.length === q.k) break;
+    }
+    if (kept.length >= q.k || hits.length < depth || depth >= N) return { method: retriever.method, hits: await withText(kept) };
+    depth = Math.min(depth * 4, N);
   }
 }
 

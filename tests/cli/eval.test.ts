@@ -84,8 +84,10 @@ describe('lexcase eval run', () => {
     expect(r.code, r.stderr).toBe(0);
     noTrace(r);
     for (const m of ['recall@100', 'ndcg@10', 'mrr@10', 'map']) expect(r.stdout).toContain(m);
-    expect(r.stdout).toMatch(/^\| metric +\| +A \| +B \| +A − B \| +95% CI \| +p \|$/m);
-    expect(r.stdout).toMatch(/^\| map +\| [\d.]+ \| [\d.]+ \| [+-][\d.]+ \| \[[+-][\d.]+, [+-][\d.]+\] \| [\d.]+ \|$/m);
+    // B − A (the --compare run minus the first), its paired-bootstrap interval (n ≥ 10 topics here) and an exact test
+    expect(r.stdout).toMatch(/^Paired comparison B − A on \d+ shared topics/m);
+    expect(r.stdout).toMatch(/^\| metric +\| +A \| +B \| +B − A \| +95% interval of B − A \| +p \| +test \|$/m);
+    expect(r.stdout).toMatch(/^\| map +\| +[\d.]+ \| +[\d.]+ \| +[+−]?[\d.]+ \| +\[[+−]?[\d.]+, [+−]?[\d.]+\] \| +(< )?[\d.]+ \| +(?:exact sign-flip|sign-flip, 10,000 seeded flips) \|$/m);
   });
 
   it('a qrels line with too few fields is one error naming the file and line', async () => {

@@ -76,6 +76,16 @@ describe('lexcase reproduce (built binary)', () => {
       }
       expect(done.length, JSON.stringify(t.runs)).toBeGreaterThan(0);
       if (recipe.needs.llm) expect(srv.requests.length).toBeGreaterThan(0);
+      // 2 items say nothing about the paper's number: no "outside CI" flag below n = 10 (issue 36,
+      // item 3 — threeply-table4 flagged 27 of its 32 cells on [100, 100] and [0, 0]), the reason given instead
+      const cells = t.rows.flatMap((row: { comparable: boolean; cells: { value: number | null; n: number; paper: number | null; outsideCi: boolean | null; flagNote?: string; method: string | null }[] }) => row.cells.map((c) => ({ ...c, comparable: row.comparable })));
+      for (const c of cells.filter((x: { value: number | null }) => x.value !== null)) {
+        expect(c.n).toBeLessThanOrEqual(2);
+        expect(c.outsideCi).toBeNull();
+        if (c.comparable && c.paper !== null) expect(c.flagNote).toBe('n < 10');
+        expect(c.method).toMatch(/^95% (Wilson|bootstrap)$/);
+      }
+      expect(readFileSync(join(out, 'table.md'), 'utf8')).not.toMatch(/n=\d+ ⚠/);
     }, 360_000);
   }
 

@@ -1,9 +1,12 @@
 /**
  * Compare N runs (#/compare?runs=a,b,c; #/compare?a=&b= too): each run's headline figures (the
  * system registry's), overlaid curves (Recall@k of retrieval runs, MAD's accuracy per round) and
- * the figures side by side, a key-by-key config diff, the paired Δ accuracy of every run against
- * the first; for two runs also the agreement matrix, per-item metrics and the items where they
- * differ (each opens its trace). Every table exports as CSV, Markdown or LaTeX.
+ * the figures side by side, a key-by-key config diff, the paired difference (this run − the
+ * first: B − A, the one sign of every comparison) of the primary measure of every run against the
+ * first; for two runs also the agreement matrix, every compared measure and the items where they
+ * differ (each opens its trace). Every figure, difference, interval and p is the text the server
+ * sends (eval/stats): this app computes none and flips no sign. Every table exports as CSV,
+ * Markdown or LaTeX.
  */
 import { api, qs } from './api.js';
 import { clear, errorBox, figureText, h, scrollBox, smallNWarning, viewHeading } from './dom.js';
@@ -11,18 +14,18 @@ import { exportControl } from './export.js';
 import { plot } from './plot.js';
 import { go } from './route.js';
 import { figureList } from './run-summary.js';
-import type { RunSummary } from '../common/run-summary-types.js';
+import type { PairedText, RunSummary } from '../common/run-summary-types.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-const pp = (d: number) => `${d >= 0 ? '+' : ''}${(100 * d).toFixed(1)} pp`;
-const pText = (p: number) => (p < 0.001 ? '< 0.001' : p.toFixed(3));
 const show = (v: unknown) => (v && typeof v === 'object' && (v as { absent?: unknown }).absent === true ? '(absent)' : typeof v === 'string' ? v : JSON.stringify(v));
 
 interface Many {
+  sign: string;
+  note: string;
   runs: RunSummary[];
   configDiff: { key: string; values: unknown[] }[];
   plots: { id: string; title: string; spec: unknown }[];
-  pairs: { a: string; b: string; shared: number; estimate?: number; lo?: number; hi?: number; p?: number; agreement?: Record<string, number>; error?: string }[];
+  pairs: { a: string; b: string; shared: number; measure?: string; text?: PairedText; agreement?: Record<string, number> | null; error?: string }[];
 }
 
 export async function renderCompareView(root: HTMLElement, params: URLSearchParams): Promise<void> {
@@ -77,7 +80,7 @@ export async function renderCompareView(root: HTMLElement, params: URLSearchPara
     const pairs = h(
       'table',
       { class: 'runs-table', 'data-testid': 'compare-pairs' },
-      h('thead', {}, h('tr', {}, ['run', `vs ${m.runs[0].id}: shared items`, 'Δ accuracy [95% CI]', 'p (paired bootstrap)', 'both right / only this / only ref. / neither', 'details'].map((x) => h('th', { scope: 'col' }, x)))),
+      h('thead', {}, h('tr', {}, ['run', `vs ${m.runs[0].id}: shared items`, 'measure', `Δ = ${m.sign} [95% interval]`, 'p (exact test)', 'both / only this / only ref. / neither', 'details'].map((x) => h('th', { scope: 'col' }, x)))),
       h(
         'tbody',
         {},
@@ -87,8 +90,9 @@ export async function renderCompareView(root: HTMLElement, params: URLSearchPara
             { 'data-testid': 'compare-pair', 'data-run': p.b },
             h('td', {}, p.b),
             h('td', { class: 'num' }, String(p.shared)),
-            h('td', { class: 'num' }, p.error || p.estimate === undefined ? h('span', { class: 'muted' }, p.error ?? '–') : `${pp(-p.estimate)} [${pp(-p.hi!)}, ${pp(-p.lo!)}]`),
-            h('td', { class: 'num' }, p.p === undefined ? '–' : pText(p.p)),
+            h('td', {}, p.measure ?? '–'),
+            h('td', { class: 'num', 'data-testid': 'pair-delta' }, p.error || !p.text ? h('span', { class: 'muted' }, p.error ?? '–') : `${p.text.diff} ${p.text.interval}`),
+            h('td', { class: 'num', 'data-testid': 'pair-p' }, p.text ? `${p.text.p} (${p.text.test})` : '–'),
             h('td', { class: 'num' }, p.agreement ? `${p.agreement.both} / ${p.agreement.onlyB} / ${p.agreement.onlyA} / ${p.agreement.neither}` : '–'),
             h('td', {}, p.shared ? h('a', { href: `#/compare?${qs({ runs: `${p.a},${p.b}` })}` }, 'pair view') : '–'),
           ),
@@ -104,8 +108,8 @@ export async function renderCompareView(root: HTMLElement, params: URLSearchPara
       m.plots.length ? h('div', { class: 'plot-row' }, m.plots.map((x) => plot(x.spec, x.title, `plot-${x.id}`))) : null,
       h('h2', {}, `Config: ${m.configDiff.length} key${m.configDiff.length === 1 ? '' : 's'} differ`),
       m.configDiff.length ? [scrollBox('config differences', diff), exportControl(diff, 'config-diff')] : h('p', { class: 'muted', 'data-testid': 'config-same' }, 'the runs\' configs are the same (seed included)'),
-      h('h2', {}, `Paired Δ accuracy against ${m.runs[0].id}`),
-      h('p', { class: 'muted' }, 'Δ = this run − the reference on the items both ran (paired bootstrap, 2,000 resamples, seed 13).'),
+      h('h2', {}, `Paired Δ against ${m.runs[0].id}`),
+      h('p', { class: 'muted', 'data-testid': 'paired-note' }, `Δ = this run − the reference (${m.sign}, B = this run). ${m.note}`),
       scrollBox('paired differences', pairs),
       exportControl(pairs, 'paired-differences'),
       m.runs.length === 2 && m.pairs[0]?.shared ? await pairDetail(m.runs[0].id, m.runs[1].id) : null,
@@ -119,14 +123,13 @@ export async function renderCompareView(root: HTMLElement, params: URLSearchPara
 async function pairDetail(aId: string, bId: string): Promise<HTMLElement> {
   const c = await api(`/api/compare?${qs({ a: aId, b: bId })}`);
   const ag = c.agreement;
-  const metrics = Object.keys(c.metrics).length
-    ? h(
-        'table',
-        { class: 'runs-table', 'data-testid': 'pair-metrics' },
-        h('thead', {}, h('tr', {}, ['metric', 'A', 'B', 'A − B [95% CI]', 'p'].map((x) => h('th', { scope: 'col' }, x)))),
-        h('tbody', {}, Object.entries(c.metrics as Record<string, any>).map(([k, m]) => h('tr', {}, h('td', {}, k), h('td', { class: 'num' }, `${(100 * m.a).toFixed(1)}%`), h('td', { class: 'num' }, `${(100 * m.b).toFixed(1)}%`), h('td', { class: 'num' }, `${pp(m.estimate)} [${pp(m.lo)}, ${pp(m.hi)}]`), h('td', { class: 'num' }, m.p.toFixed(3))))),
-      )
-    : null;
+  const [yes, no] = c.judgedBy === 'accuracy' ? ['right', 'wrong'] : ['hit', 'miss'];
+  const metrics = h(
+    'table',
+    { class: 'runs-table', 'data-testid': 'pair-metrics' },
+    h('thead', {}, h('tr', {}, ['measure', 'n', 'A', 'B', `${c.sign} [95% interval]`, 'p', 'test'].map((x) => h('th', { scope: 'col' }, x)))),
+    h('tbody', {}, (c.measures as any[]).map((m) => h('tr', { 'data-measure': m.id }, h('td', {}, m.label), h('td', { class: 'num' }, String(m.n)), h('td', { class: 'num' }, m.text.a), h('td', { class: 'num' }, m.text.b), h('td', { class: 'num' }, `${m.text.diff} ${m.text.interval}`), h('td', { class: 'num' }, m.text.p), h('td', {}, m.text.test)))),
+  );
   const differ = h(
     'table',
     { class: 'runs-table', 'data-testid': 'differ' },
@@ -140,22 +143,25 @@ async function pairDetail(aId: string, bId: string): Promise<HTMLElement> {
     h(
       'div',
       { class: 'delta', 'data-testid': 'compare-delta' },
-      `On ${c.shared} shared items: A ${(100 * c.accuracy.a).toFixed(1)}% vs B ${(100 * c.accuracy.b).toFixed(1)}% · Δ (A − B) `,
-      h('strong', {}, pp(c.accuracy.estimate)),
-      ` [${pp(c.accuracy.lo)}, ${pp(c.accuracy.hi)}] · p = ${pText(c.accuracy.p)} (paired bootstrap, ${c.accuracy.iterations} resamples)`,
+      `On ${c.shared} shared items, ${c.primary.label}: A ${c.primary.text.a} vs B ${c.primary.text.b} · Δ (${c.sign}) `,
+      h('strong', {}, c.primary.text.diff),
+      ` ${c.primary.text.interval} · ${c.primary.text.pLine}`,
+      h('div', { class: 'muted' }, c.note),
       c.onlyA || c.onlyB ? h('div', { class: 'muted' }, `not compared: ${c.onlyA} items only in A, ${c.onlyB} only in B`) : null,
     ),
     h(
       'div',
       { class: 'compare-grid' },
-      h(
-        'table',
-        { class: 'agreement', 'data-testid': 'agreement' },
-        h('caption', {}, `same prediction on ${c.samePrediction} of ${c.shared}`),
-        h('thead', {}, h('tr', {}, h('td', {}), h('th', { scope: 'col' }, 'B right'), h('th', { scope: 'col' }, 'B wrong'))),
-        h('tbody', {}, h('tr', {}, h('th', { scope: 'row' }, 'A right'), h('td', { class: 'num', 'data-cell': 'both' }, ag.both), h('td', { class: 'num', 'data-cell': 'onlyA' }, ag.onlyA)), h('tr', {}, h('th', { scope: 'row' }, 'A wrong'), h('td', { class: 'num', 'data-cell': 'onlyB' }, ag.onlyB), h('td', { class: 'num', 'data-cell': 'neither' }, ag.neither))),
-      ),
-      metrics ? scrollBox('per-item metrics', metrics) : null,
+      ag
+        ? h(
+            'table',
+            { class: 'agreement', 'data-testid': 'agreement' },
+            h('caption', {}, `${c.primary.label}; same prediction on ${c.samePrediction} of ${c.shared}`),
+            h('thead', {}, h('tr', {}, h('td', {}), h('th', { scope: 'col' }, `B ${yes}`), h('th', { scope: 'col' }, `B ${no}`))),
+            h('tbody', {}, h('tr', {}, h('th', { scope: 'row' }, `A ${yes}`), h('td', { class: 'num', 'data-cell': 'both' }, ag.both), h('td', { class: 'num', 'data-cell': 'onlyA' }, ag.onlyA)), h('tr', {}, h('th', { scope: 'row' }, `A ${no}`), h('td', { class: 'num', 'data-cell': 'onlyB' }, ag.onlyB), h('td', { class: 'num', 'data-cell': 'neither' }, ag.neither))),
+          )
+        : null,
+      scrollBox('compared measures', metrics),
     ),
     h('h3', {}, `Items where they differ (${c.differ.length})`),
     c.differ.length ? [scrollBox('items where the runs differ', differ), exportControl(differ, 'items-that-differ')] : h('p', { class: 'muted' }, 'the two runs agree on every shared item'),

@@ -84,16 +84,17 @@ export function pidLink(id: string, o: { gold?: boolean; relevant?: boolean; tit
   return h('a', { class: `pid${o.gold ? ' gold' : ''}${o.relevant ? ' relevant' : ''}`, href: `#/passage?${q}`, title: o.title ?? `passage ${id}`, 'data-pid': id }, id);
 }
 
-/** One headline figure: "48.4% [39.8, 57.1]" (or a plain number), with n and how the interval was made on hover. */
-export interface FigureLike { label: string; estimate: number; lo: number | null; hi: number | null; n: number; interval: string; percent: boolean; smallN: boolean; note?: string }
+/**
+ * One headline figure as its server sends it: the text ("48.4% [39.8, 57.1]", "0.032 [0.021, 0.045]")
+ * and the interval's method ("95% Wilson") come from eval/stats on the server — the app prints
+ * them and computes no interval of its own.
+ */
+export interface FigureLike { label: string; estimate: number; lo: number | null; hi: number | null; n: number; interval: string; method: string; text: string; smallN: boolean; note?: string }
 export function figureText(f: FigureLike): string {
-  const v = (x: number) => (f.percent ? (100 * x).toFixed(1) : x.toFixed(3));
-  const est = f.percent ? `${v(f.estimate)}%` : v(f.estimate);
-  return f.lo === null || f.hi === null ? est : `${est} [${v(f.lo)}, ${v(f.hi)}]`;
+  return f.text;
 }
 export function figureTitle(f: FigureLike): string {
-  const how = f.interval === 'wilson' ? '95% Wilson interval' : f.interval === 'bootstrap' ? '95% bootstrap interval (1,000 resamples)' : 'no interval: too few items for a bootstrap';
-  return `${f.label}: n = ${f.n}; ${how}${f.note ? `; ${f.note}` : ''}${f.smallN ? '; small n: read the interval, not the point' : ''}`;
+  return `${f.label}: n = ${f.n}; ${f.method}${f.note ? `; ${f.note}` : ''}${f.smallN ? '; small n: read the interval, not the point' : ''}`;
 }
 
 /** The small-n warning shown beside figures computed on fewer than 30 items. */

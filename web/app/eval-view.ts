@@ -1,8 +1,9 @@
 /**
  * Retrieval evaluation (#/eval?set=&methods=&a=&b=&metric=&sort=): pick a topics+qrels set and
- * methods of the served index → Recall@k curves with 95% CI bands (the demo report's spec), the
- * metrics table (Recall@k, MRR@10, nDCG@10 with CIs), the paired Δ of one metric between two
- * methods, and the per-query table (first relevant rank per method; sortable in place; a query
+ * methods of the served index → Recall@k curves with 95% interval bands (the demo report's spec),
+ * the metrics table (Recall@k, MRR@10, nDCG@10 with their intervals), the paired Δ = B − A of one
+ * metric between two methods — every figure, interval and p the text the server sends (eval/stats)
+ * — and the per-query table (first relevant rank per method; sortable in place; a query
  * opens the search view with that query and method, its relevant passages marked). While the
  * server evaluates, the view polls /api/eval/progress and shows topics done per method.
  */
@@ -14,7 +15,6 @@ import { plot } from './plot.js';
 import { sortableTable, td } from './sortable.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-const f3 = (x: number) => x.toFixed(3);
 
 export async function renderEvalView(root: HTMLElement, info: Info, params: URLSearchParams): Promise<void> {
   if (!info.index) {
@@ -72,7 +72,7 @@ export async function renderEvalView(root: HTMLElement, info: Info, params: URLS
     selA.value = r.paired?.a ?? r.methods[0];
     selB.value = r.paired?.b ?? r.methods[1] ?? r.methods[0];
     selM.value = r.paired?.metric ?? 'recall@10';
-    const pairedForm = h('form', { class: 'inline' }, 'Paired Δ: ', selA, ' − ', selB, ' on ', selM, ' ', h('button', { type: 'submit', 'data-testid': 'paired-go' }, 'Compute'));
+    const pairedForm = h('form', { class: 'inline' }, 'Paired Δ = B − A, A: ', selA, ' B: ', selB, ' on ', selM, ' ', h('button', { type: 'submit', 'data-testid': 'paired-go' }, 'Compute'));
     pairedForm.addEventListener('submit', (e) => {
       e.preventDefault();
       go('eval', { ...keep, a: selA.value, b: selB.value, metric: selM.value, sort, dir: desc ? 'desc' : 'asc' } as Record<string, string>);
@@ -112,15 +112,15 @@ export async function renderEvalView(root: HTMLElement, info: Info, params: URLS
       'table',
       { class: 'runs-table metrics', 'data-testid': 'eval-metrics' },
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'method'), metricCols.map((c) => h('th', { scope: 'col', class: 'num' }, c.replace('recall', 'R').replace('mrr', 'MRR').replace('ndcg', 'nDCG'))), h('th', { scope: 'col', class: 'num' }, 'p50 ms'))),
-      h('tbody', {}, r.results.map((m: any) => h('tr', { 'data-method': m.method }, h('td', {}, m.method), metricCols.map((c) => h('td', { class: 'num', 'data-metric': c, 'data-export': m.metrics[c] ? `${f3(m.metrics[c].estimate)} [${f3(m.metrics[c].lo)}, ${f3(m.metrics[c].hi)}]` : '–', title: m.metrics[c] ? `95% CI [${f3(m.metrics[c].lo)}, ${f3(m.metrics[c].hi)}]` : '' }, m.metrics[c] ? f3(m.metrics[c].estimate) : '–', m.metrics[c] ? h('div', { class: 'ci' }, `[${f3(m.metrics[c].lo)}, ${f3(m.metrics[c].hi)}]`) : null)), h('td', { class: 'num' }, m.latency.p50Ms.toFixed(1))))),
+      h('tbody', {}, r.results.map((m: any) => h('tr', { 'data-method': m.method }, h('td', {}, m.method), metricCols.map((c) => h('td', { class: 'num', 'data-metric': c, 'data-export': m.metrics[c] ? m.metrics[c].text : '–', title: m.metrics[c] ? `${m.metrics[c].method} ${m.metrics[c].interval}` : '' }, m.metrics[c] ? m.metrics[c].value : '–', m.metrics[c] ? h('div', { class: 'ci' }, m.metrics[c].interval) : null)), h('td', { class: 'num' }, m.latency.p50Ms.toFixed(1))))),
     );
     clear(
       out,
-      h('div', { class: 'muted' }, `${r.set.label}: ${r.set.n} topics${r.skipped ? ` (${r.skipped} without relevant passages skipped)` : ''} · 95% bootstrap CIs over topics (1,000 resamples, seed 13)`),
-      plot(r.curveSpec, 'Recall@k per method with 95% CI bands', 'recall-plot'),
+      h('div', { class: 'muted' }, `${r.set.label}: ${r.set.n} topics${r.skipped ? ` (${r.skipped} without relevant passages skipped)` : ''} · ${r.methodsNote}`),
+      plot(r.curveSpec, 'Recall@k per method with 95% interval bands', 'recall-plot'),
       scrollBox('metrics per method', metricsTable),
-      exportControl(metricsTable, `retrieval-${r.set.id}`, `Retrieval metrics, ${r.set.label} (95% bootstrap CIs)`),
-      r.methods.length > 1 ? h('div', { class: 'delta', 'data-testid': 'paired' }, pairedForm, p ? h('div', {}, `${p.a} − ${p.b} on ${p.metric}: `, h('strong', { 'data-testid': 'paired-estimate' }, `${p.estimate >= 0 ? '+' : ''}${f3(p.estimate)}`), ` [${f3(p.lo)}, ${f3(p.hi)}] · p = ${p.p < 0.001 ? '< 0.001' : p.p.toFixed(3)} · ${p.n} paired topics`) : h('div', { class: 'muted' }, 'pick two different methods')) : null,
+      exportControl(metricsTable, `retrieval-${r.set.id}`, `Retrieval metrics, ${r.set.label} (95% intervals: ${r.methodsNote})`),
+      r.methods.length > 1 ? h('div', { class: 'delta', 'data-testid': 'paired' }, pairedForm, p ? h('div', {}, `${p.b} − ${p.a} (B − A) on ${p.metric}: `, h('strong', { 'data-testid': 'paired-estimate' }, p.text.diff), ` ${p.text.interval} · ${p.text.pLine} · ${p.n} paired topics`, h('div', { class: 'muted' }, r.pairedNote)) : h('div', { class: 'muted' }, 'pick two different methods')) : null,
       h('h2', {}, `Per query (${r.queries.length}) — first relevant rank`),
       scrollBox('per-query ranks', queries),
       exportControl(queries, `retrieval-${r.set.id}-per-query`),

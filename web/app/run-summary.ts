@@ -17,7 +17,7 @@ const day = (d: string | null) => (d ? d.replace('T', ' ').slice(0, 16) : '–')
 /** A run's figures, one per line: "Recall@10 10.0% [2.8, 30.1]". */
 export function figureList(figs: FigureLike[], testid = 'figures'): HTMLElement {
   if (!figs.length) return h('span', { class: 'muted' }, '–');
-  return h('div', { class: 'fig-list', 'data-testid': testid }, figs.map((f) => h('div', { class: 'fig', title: figureTitle(f), 'data-figure': (f as Figure).id }, `${f.label} `, h('strong', {}, figureText(f)))));
+  return h('div', { class: 'fig-list', 'data-testid': testid }, figs.map((f) => h('div', { class: 'fig', title: figureTitle(f), 'data-figure': (f as Figure).id }, `${f.label} `, h('strong', {}, figureText(f)), f.lo !== null ? h('span', { class: 'ci' }, ` ${f.method}`) : null)));
 }
 
 const firstFigure = (r: RunSummary) => r.figures[0]?.estimate ?? null;
@@ -67,7 +67,7 @@ export async function renderRunsTable(root: HTMLElement, params: URLSearchParams
       key: 'figures',
       label: 'headline figures [95% CI]',
       sort: firstFigure,
-      cell: (r) => td(figureList(r.figures, 'run-figures'), { 'data-export': r.figures.map((f) => `${f.label} ${figureText(f)}`).join('; ') || '–' }),
+      cell: (r) => td(figureList(r.figures, 'run-figures'), { 'data-export': r.figures.map((f) => `${f.label} ${figureText(f)} ${f.method}`).join('; ') || '–' }),
     },
     { key: 'failures', label: 'failures', num: true, sort: (r) => r.failures, cell: (r) => td(String(r.failures), { class: r.failures ? 'num error-text' : 'num' }) },
     { key: 'tokens', label: 'tokens', num: true, sort: (r) => r.tokens, cell: (r) => td(r.tokens.toLocaleString('en-US'), { class: 'num', 'data-testid': 'run-tokens' }) },
@@ -115,7 +115,7 @@ export async function renderRunsTable(root: HTMLElement, params: URLSearchParams
       viewHeading(`Runs (${runs.length})`),
       runs.length === 0 ? h('p', { class: 'muted' }, 'no runs found under --runs') : null,
       h('div', { class: 'runs-filter' }, h('label', {}, 'filter ', filterText), h('label', {}, 'system ', systemSel), count, compareBtn),
-      h('p', { class: 'muted' }, 'Figures: each system\'s headline metrics (eval/systems.ts) with 95% intervals — Wilson for proportions, bootstrap otherwise (none below 10 items). Hover a figure for n and the method.'),
+      h('p', { class: 'muted' }, 'Figures: each system\'s headline metrics (eval/systems.ts) with their 95% intervals, the method named beside each (eval/stats: Wilson for proportions, percentile bootstrap otherwise, none below 10 items); retrieval measures are decimals. Hover a figure for n.'),
       h('div', { class: 'scroll-x', tabindex: 0, role: 'region', 'aria-label': 'runs table' }, table),
       exportControl(table, 'runs'),
     ),
@@ -123,7 +123,7 @@ export async function renderRunsTable(root: HTMLElement, params: URLSearchParams
   applyFilter();
 }
 
-type ReproCell = { column: string; paper: number | null; value: number | null; ci: [number, number] | null; n: number; outsideCi: boolean | null; run: string; status?: string };
+type ReproCell = { column: string; paper: number | null; value: number | null; ci: [number, number] | null; n: number; method?: string | null; ciNote?: string; outsideCi: boolean | null; flagNote?: string; run: string; status?: string };
 interface ReproTable {
   recipe: string;
   title: string;
@@ -131,6 +131,8 @@ interface ReproTable {
   table: string;
   scale: number;
   columns: string[];
+  /** The interval methods in words (eval/stats), from table.json. */
+  methods?: string;
   rows: { label: string; comparable: boolean; note?: string; cells: ReproCell[] }[];
   notes: string[];
   limit: number | null;
@@ -144,8 +146,10 @@ const isRepro = (t: unknown): t is ReproTable => {
 };
 
 /**
- * A reproduction's table.json: per row and column the paper's value and lexcase's [95% CI] in
- * separate columns, n, and the flag (⚑ the paper outside lexcase's CI; † not comparable); each
+ * A reproduction's table.json: per row and column the paper's value and lexcase's value with its
+ * 95% interval and method (as table.json gives them: eval/stats) in separate columns, n, and the
+ * flag (⚑ the paper outside lexcase's interval; no flag below n = 10 or on a degenerate interval,
+ * with the reason; † not comparable); each
  * lexcase cell links to the run that made it; the recipe's notes; every run of the grid.
  */
 export function reproTable(t: ReproTable, reproId: string): HTMLElement {
@@ -155,7 +159,7 @@ export function reproTable(t: ReproTable, reproId: string): HTMLElement {
   const paperN = /\bn\s*=\s*([\d,]+)/.exec(t.title)?.[1];
   // the recipe's title names the paper's n ("…, n = 124)"): shown below as the paper's, beside this run's real n
   const title = t.title.replace(/,?\s*\bn\s*=\s*[\d,]+/, '').replace(/\(\s*\)/, '').trim();
-  const head = h('tr', {}, h('th', { scope: 'col' }, t.table), t.columns.flatMap((c) => [h('th', { scope: 'col', class: 'num', 'data-export': `${c} paper` }, c, h('div', { class: 'muted' }, 'paper')), h('th', { scope: 'col', class: 'num', 'data-export': `${c} lexcase [95% CI]` }, c, h('div', { class: 'muted' }, 'lexcase [95% CI]')), h('th', { scope: 'col', class: 'num' }, 'n'), h('th', { scope: 'col' }, 'flag')]));
+  const head = h('tr', {}, h('th', { scope: 'col' }, t.table), t.columns.flatMap((c) => [h('th', { scope: 'col', class: 'num', 'data-export': `${c} paper` }, c, h('div', { class: 'muted' }, 'paper')), h('th', { scope: 'col', class: 'num', 'data-export': `${c} lexcase [95% interval]` }, c, h('div', { class: 'muted' }, 'lexcase [95% interval]')), h('th', { scope: 'col', class: 'num' }, 'n'), h('th', { scope: 'col' }, 'flag')]));
   const body = t.rows.map((r) =>
     h(
       'tr',
@@ -164,8 +168,8 @@ export function reproTable(t: ReproTable, reproId: string): HTMLElement {
       t.columns.flatMap((col) => {
         const c = r.cells.find((x) => x.column === col);
         if (!c) return [td('–'), td('–'), td('–'), td('')];
-        const val = c.value === null ? `– (${c.status ?? 'not run'})` : `${fmt(c.value)}${c.ci ? ` [${fmt(c.ci[0])}, ${fmt(c.ci[1])}]` : ''}`;
-        const flag = c.outsideCi ? '⚑ outside CI' : !r.comparable ? '† not comparable' : c.outsideCi === false ? 'within CI' : '';
+        const val = c.value === null ? `– (${c.status ?? 'not run'})` : `${fmt(c.value)}${c.ci ? ` [${fmt(c.ci[0])}, ${fmt(c.ci[1])}]${c.method ? ` ${c.method}` : ''}` : c.ciNote ? ` (${c.ciNote})` : ''}`;
+        const flag = c.outsideCi ? '⚑ outside CI' : !r.comparable ? '† not comparable' : c.outsideCi === false ? 'within CI' : c.flagNote && c.value !== null ? `no flag: ${c.flagNote}` : '';
         return [
           td(fmt(c.paper), { class: 'num', 'data-testid': 'repro-paper' }),
           td(h('a', { href: runHref(c.run), 'data-testid': 'repro-cell', 'data-run': c.run, title: `run ${c.run}` }, val), { class: 'num', 'data-export': val }),
@@ -192,7 +196,7 @@ export function reproTable(t: ReproTable, reproId: string): HTMLElement {
     ),
     h('div', { class: 'scroll-x', tabindex: 0, role: 'region', 'aria-label': `${t.table} table` }, table),
     exportControl(table, `${t.recipe}-table`, `${t.paper}, ${t.table}`),
-    h('p', { class: 'muted' }, '⚑ the paper\'s value lies outside lexcase\'s 95% CI. † not comparable (different data or setting): no flag is raised.'),
+    h('p', { class: 'muted', 'data-testid': 'repro-methods' }, `${t.methods ? `${t.methods} ` : ''}⚑ the paper's value lies outside lexcase's 95% interval (raised only at n ≥ 10 on a non-degenerate interval). † not comparable (different data or setting): no flag is raised.`),
     t.notes.length ? h('details', { class: 'notes', open: true }, h('summary', {}, `Notes (${t.notes.length})`), h('ul', { class: 'notes', 'data-testid': 'repro-notes' }, t.notes.map((n) => h('li', {}, n)))) : null,
     h('h3', {}, `Runs of the grid (${t.runs.length})`),
     h(
@@ -260,7 +264,7 @@ export async function runSummaryHeader(el: HTMLElement, runId: string): Promise<
             'dl',
             { class: 'figures' },
             facts.map(([k, v]) => h('div', {}, h('dt', {}, k), h('dd', { 'data-testid': `summary-${k}` }, v))),
-            s.figures.map((f) => h('div', { title: figureTitle(f) }, h('dt', {}, `${f.label}${f.lo !== null ? ' [95% CI]' : ''}`), h('dd', { 'data-testid': `figure-${f.id}` }, figureText(f), f.note ? h('span', { class: 'ci' }, ` ${f.note}`) : null))),
+            s.figures.map((f) => h('div', { title: figureTitle(f) }, h('dt', {}, f.label), h('dd', { 'data-testid': `figure-${f.id}` }, figureText(f), f.lo !== null ? h('span', { class: 'ci', 'data-testid': `figure-method-${f.id}` }, ` ${f.method}`) : null, f.note ? h('span', { class: 'ci' }, ` · ${f.note}`) : null))),
             h('div', {}, h('dt', {}, 'failures'), h('dd', { 'data-testid': 'summary-failures' }, String(s.failures))),
             h('div', {}, h('dt', {}, 'tokens'), h('dd', {}, s.tokens.toLocaleString('en-US'))),
             h('div', {}, h('dt', {}, 'date'), h('dd', {}, day(s.date))),

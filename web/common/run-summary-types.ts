@@ -6,7 +6,7 @@
 /** What a run dir holds: a CASE/baseline run, an ACAL run (argument graphs), or another run. */
 export type RunKind = 'case' | 'acal' | 'run';
 
-/** One headline figure as the server sends it (eval/systems.ts HeadlineFigure). */
+/** One headline figure as the server sends it (eval/systems.ts HeadlineFigure, its interval from eval/stats). */
 export interface Figure {
   id: string;
   label: string;
@@ -16,9 +16,28 @@ export interface Figure {
   hi: number | null;
   n: number;
   interval: 'wilson' | 'bootstrap' | 'none';
+  kind: 'proportion' | 'mean' | 'statistic';
+  /** 'decimal' for retrieval measures (Recall@k, MRR), 'percent' for proportions of items. */
+  unit: 'percent' | 'decimal';
   percent: boolean;
+  /** The interval's method as printed beside the figure: "95% Wilson", "95% bootstrap", "no interval: n < 10". */
+  method: string;
+  /** The figure as every surface prints it: "50.0% [15.0, 85.0]", "0.032 [0.021, 0.045]". The app prints this, computing nothing. */
+  text: string;
   smallN: boolean;
   note?: string;
+}
+
+/** One compared measure as the server sends it (eval/report/compare.ts PairedMeasure): B − A. */
+export interface PairedText {
+  a: string;
+  b: string;
+  diff: string;
+  interval: string;
+  p: string;
+  test: string;
+  /** "p = 0.125 (exact McNemar)". */
+  pLine: string;
 }
 
 /** One run's row in the runs list and the header of its page (GET /api/runs/summary, /api/run/summary). */

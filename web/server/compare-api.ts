@@ -1,7 +1,9 @@
 /**
- * Compare two runs (`/api/compare?a=&b=`): eval/report's paired bootstrap over the shared items
- * (accuracy Δ with 95% CI and p, boolean per-item metrics), the 2×2 correctness agreement matrix,
- * how often the two predictions are the same, and the items where the runs differ.
+ * Compare two runs (`/api/compare?a=&b=`): eval/report's comparison over the shared items (every
+ * measure's difference B − A with its 95% paired-bootstrap interval and exact-test p, and the text
+ * the page prints for each, from eval/stats — the browser computes nothing), the 2×2 agreement
+ * matrix of the primary measure, how often the two predictions are the same, and the items where
+ * the runs differ.
  */
 import { z } from 'zod';
 import { compareRunData } from '../../eval/report/compare.js';
@@ -24,7 +26,7 @@ export async function compareRunsView(A: RunEntry, B: RunEntry) {
   const [a, b] = await Promise.all([runData(A), runData(B)]);
   let c;
   try {
-    c = compareRunData(a, b, { iterations: 2000, seed: 13 });
+    c = compareRunData(a, b);
   } catch (e) {
     throw badRequest((e as Error).message);
   }
@@ -40,9 +42,12 @@ export async function compareRunsView(A: RunEntry, B: RunEntry) {
     shared: c.shared,
     onlyA: c.onlyA,
     onlyB: c.onlyB,
-    accuracy: { a: c.a.accuracy, b: c.b.accuracy, estimate: c.accuracy.estimate, lo: c.accuracy.lo, hi: c.accuracy.hi, p: c.accuracy.p, iterations: c.accuracy.iterations },
-    metrics: c.metrics,
+    sign: c.sign,
+    judgedBy: c.judgedBy,
+    primary: c.primary,
+    measures: c.measures,
     agreement: c.agreement,
+    note: c.note,
     samePrediction: shared.filter((r) => r.prediction === bById.get(r.id)!.prediction).length,
     configDiff: publicRunConfig(c.configDiff),
     differ,

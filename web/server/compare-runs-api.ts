@@ -2,11 +2,14 @@
  * Compare N runs (GET /api/compare/runs?runs=a,b,c): each run's summary (the system registry's
  * figures), a key-by-key config diff (every key whose value differs between any two runs, with
  * every run's value), overlaid curves — Recall@k of retrieval runs, MAD's accuracy per round —
- * and the runs' headline figures side by side, plus the paired Δ accuracy of every run against the
- * first on their shared items (eval/report's paired bootstrap).
+ * and the runs' headline figures side by side, plus the paired difference (this run − the first,
+ * B − A) of the primary measure — accuracy, or a retrieval run's first Recall@k — of every run
+ * against the first on their shared items (eval/report/compare.ts over eval/stats, with the text
+ * the page prints).
  */
 import { z } from 'zod';
 import { compareRunData } from '../../eval/report/compare.js';
+import { PAIRED_NOTE } from '../../eval/stats/index.js';
 import { figuresSpec, recallCurveSpec, roundAccuracySpec, type CurvePoint, type FigurePoint, type PlotSpec } from '../../eval/plots/specs.js';
 import type { RunConfigFile } from '../../eval/runner.js';
 import { readConfig } from '../../eval/run-dir.js';
@@ -64,17 +67,20 @@ export async function compareManyRuns(runs: RunEntry[]) {
   if (new Set(curve.map((p) => p.method)).size >= 1 && new Set(curve.map((p) => p.k)).size >= 2) plots.push({ id: 'recall-curves', title: 'Recall@k per run (95% CI bands)', spec: recallCurveSpec(curve, 'Recall@k per run (95% CI bands)') });
   const rounds = (await Promise.all(runs.map(async (r, i) => (await madRounds(r, summaries[i], data[i].results)).map((x) => ({ ...x, series: r.id }))))).flat();
   if (rounds.length) plots.push({ id: 'round-curves', title: 'Accuracy of the verdict after each round, per run', spec: roundAccuracySpec(rounds, 'Accuracy after each round, per run') });
-  const points: FigurePoint[] = summaries.flatMap((s) => s.figures.filter((f) => f.percent).map((f) => ({ run: s.id, figure: f.label, estimate: f.estimate, lo: f.lo, hi: f.hi, n: f.n })));
+  const points: FigurePoint[] = summaries.flatMap((s) => s.figures.filter((f) => f.unit === 'percent').map((f) => ({ run: s.id, figure: f.label, estimate: f.estimate, lo: f.lo, hi: f.hi, n: f.n })));
   if (points.length) plots.push({ id: 'figures', title: 'Headline figures per run (95% CI)', spec: figuresSpec(points, 'Headline figures per run (95% CI)') });
   const pairs = data.slice(1).map((d, i) => {
     try {
-      const c = compareRunData(data[0], d, { iterations: 2000, seed: 13 });
-      return { a: runs[0].id, b: runs[i + 1].id, shared: c.shared, estimate: c.accuracy.estimate, lo: c.accuracy.lo, hi: c.accuracy.hi, p: c.accuracy.p, agreement: c.agreement };
+      const c = compareRunData(data[0], d);
+      const m = c.primary;
+      return { a: runs[0].id, b: runs[i + 1].id, shared: c.shared, measure: m.label, estimate: m.estimate, lo: m.lo, hi: m.hi, p: m.p, test: m.test, text: m.text, agreement: c.agreement };
     } catch (e) {
       return { a: runs[0].id, b: runs[i + 1].id, shared: 0, error: (e as Error).message };
     }
   });
   return {
+    sign: 'B − A' as const,
+    note: PAIRED_NOTE,
     runs: summaries,
     configDiff: configDiff(data.map((d) => publicRunConfig({ seed: d.config.seed, ...d.config.config }))),
     plots,

@@ -1,14 +1,15 @@
 /**
  * The retrieval-evaluation view's endpoint: evaluate methods of the served index on a topics+qrels
- * set (eval-sets.ts) with eval/retrieval-eval.ts — metrics with 95% bootstrap CIs, Recall@k curves
- * (the same Vega-Lite spec as the demo's report.md), each query's first relevant rank per method,
- * and the paired bootstrap difference of one metric between two methods. Results per (set, method)
+ * set (eval-sets.ts) with eval/retrieval-eval.ts — metrics with their 95% intervals and the text the
+ * page prints (eval/stats), Recall@k curves (the same Vega-Lite spec as the demo's report.md), each
+ * query's first relevant rank per method, and the paired difference B − A of one metric between two
+ * methods (exact test, paired-bootstrap interval). Results per (set, method)
  * are kept for the server's lifetime. While a method is evaluated, `progress` reports how many
  * topics it has done (GET /api/eval/progress: the view polls it during a long evaluation).
  */
 import { z } from 'zod';
 import type { Question } from '../../corpora/types.js';
-import { pairedBootstrap } from '../../eval/bootstrap.js';
+import { diffIntervalText, diffText, figureText, intervalText, methodLabel, METHODS_NOTE, PAIRED_NOTE, pairedDifference, testText, valueText } from '../../eval/stats/index.js';
 import { recallCurve } from '../../eval/plots/recall-curve.js';
 import { recallCurveSpec } from '../../eval/plots/specs.js';
 import { evalRetrieval, MRR_K, NDCG_K, type QueryResult, type RetrievalEvalResult } from '../../eval/retrieval-eval.js';
@@ -48,7 +49,7 @@ export function createRetrievalEval(ix: IndexContext, sets: EvalSet[]) {
       const st = { done: 0, total: questions.length, finished: false };
       progress.set(key, st);
       p = ix.retriever(method).then((retriever) =>
-        evalRetrieval({ retriever, questions, ks: EVAL_KS, iterations: 1000, seed: 13, queryOf: (q) => q.question, onProgress: (done, total) => Object.assign(st, { done, total }) }),
+        evalRetrieval({ retriever, questions, ks: EVAL_KS, queryOf: (q) => q.question, onProgress: (done, total) => Object.assign(st, { done, total }) }),
       );
       results.set(key, p);
       p.then(
@@ -78,7 +79,7 @@ export function createRetrievalEval(ix: IndexContext, sets: EvalSet[]) {
       const questions: Question[] = topics.map((t) => ({ id: t.id, prompt: '', question: t.query.slice(0, 2000), choices: [], answer: '', goldPassageIds: t.relevant }));
       const res: RetrievalEvalResult[] = [];
       for (const m of methods) res.push(await run(set, m, questions));
-      const curve = res.flatMap((r) => recallCurve(r.method, r.perQuery.map((x) => ({ gold: x.goldIds.length, ranks: x.goldRanks ?? [] })), r.depth, { iterations: 1000, seed: 13 }));
+      const curve = res.flatMap((r) => recallCurve(r.method, r.perQuery.map((x) => ({ gold: x.goldIds.length, ranks: x.goldRanks ?? [] })), r.depth));
       const byId = new Map(topics.map((t) => [t.id, t]));
       const rows = res[0].perQuery.map((x) => ({
         id: x.id,
@@ -97,16 +98,19 @@ export function createRetrievalEval(ix: IndexContext, sets: EvalSet[]) {
         if (!ra || !rb) throw badRequest(`retrieval eval: fields "a"/"b" must be among the evaluated methods (${methods.join(', ')})`);
         const mb = new Map(rb.perQuery.map((x) => [x.id, x]));
         const shared = ra.perQuery.filter((x) => mb.has(x.id));
-        const d = pairedBootstrap(shared.map((x) => perQueryValue(x, q.metric)), shared.map((x) => perQueryValue(mb.get(x.id)!, q.metric)), { iterations: 2000, seed: 13 });
-        paired = { a, b, metric: q.metric, n: shared.length, estimate: d.estimate, lo: d.lo, hi: d.hi, p: d.p };
+        // B − A, as every comparison: the second method minus the first
+        const d = pairedDifference(shared.map((x) => perQueryValue(x, q.metric)), shared.map((x) => perQueryValue(mb.get(x.id)!, q.metric)));
+        paired = { a, b, sign: 'B − A', metric: q.metric, n: shared.length, estimate: d.estimate, lo: d.lo, hi: d.hi, p: d.p, test: d.test, text: { diff: diffText(d.estimate, 'decimal'), interval: diffIntervalText(d, 'decimal'), pLine: testText(d) } };
       }
       return {
         set: { id: set.id, label: set.label, n: topics.length },
         skipped: res[0].skipped,
         ks: EVAL_KS,
         methods,
-        results: res.map((r) => ({ method: r.method, n: r.n, metrics: Object.fromEntries(Object.entries(r.metrics).map(([k, c]) => [k, { estimate: c.estimate, lo: c.lo, hi: c.hi }])), latency: r.latency })),
-        curveSpec: recallCurveSpec(curve, `Recall@k — ${set.label} (95% CI bands)`),
+        methodsNote: METHODS_NOTE,
+        pairedNote: PAIRED_NOTE,
+        results: res.map((r) => ({ method: r.method, n: r.n, metrics: Object.fromEntries(Object.entries(r.metrics).map(([k, c]) => [k, { estimate: c.estimate, lo: c.lo, hi: c.hi, method: methodLabel(c), text: figureText(c, 'decimal'), value: valueText(c.estimate, 'decimal'), interval: intervalText(c, 'decimal') }])), latency: r.latency })),
+        curveSpec: recallCurveSpec(curve, `Recall@k — ${set.label} (95% interval bands)`),
         queries: rows,
         paired,
       };

@@ -2,7 +2,8 @@
  * Run summaries for the runs list and the run page — system, dataset, model, method, k, n, the
  * system's headline figures from the system registry (eval/systems.ts: Recall@k/MRR for a
  * retrieval run, hallucination accuracy … for 3-ply, macro-F1 and convergence for EMAR and ACAL,
- * accuracy for the rest; Wilson or bootstrap 95% intervals), failures, tokens, date — plus the run page's plots (reliability diagram when the
+ * accuracy for the rest; their 95% intervals, methods and printed text from eval/stats, as report.md
+ * has them), failures, tokens, date — plus the run page's plots (reliability diagram when the
  * run has confidences; MAD's accuracy per round when its traces carry verdicts) as the same
  * Vega-Lite specs report.md renders, and a run's table.json when present (written by
  * `lexcase reproduce` recipes). Files are read defensively: a missing or malformed config, trace or
@@ -67,7 +68,6 @@ async function computeSummary(run: RunEntry): Promise<RunSummary> {
   const file = await configOf(run);
   const cfg = (file.config ?? {}) as Record<string, unknown>;
   const results = await latestResults(run);
-  const seed = typeof file.seed === 'number' ? file.seed : 13;
   const prov = (file.provenance ?? {}) as Record<string, unknown>;
   const system = str(cfg.system) ?? (run.system === 'reproduce' ? 'reproduce' : null);
   const spec = systemSpec(system);
@@ -83,7 +83,8 @@ async function computeSummary(run: RunEntry): Promise<RunSummary> {
     k: spec.k(cfg),
     n: results.length,
     correct: results.filter((r) => r.correct).length,
-    figures: headlineFigures(system, results, { config: cfg, seed }),
+    // the statistics module's seed and resamples (eval/stats), not the run's seed: the same intervals as report.md
+    figures: headlineFigures(system, results, { config: cfg }),
     smallN: results.length > 0 && results.length < SMALL_N,
     failures: results.filter((r) => r.error).length,
     tokens: results.reduce((s, r) => s + (typeof r.tokens?.total === 'number' ? r.tokens.total : 0), 0),

@@ -142,9 +142,10 @@ describe('runs summary and run page', () => {
 
 describe('compare', () => {
   it('equals compareRuns, lists the items where the runs differ; unknown runs are 404', async () => {
-    const c = await compareRuns(join(f.runs, f.caseRunId), join(f.runs, f.llmRunId), { iterations: 2000, seed: 13 });
+    const c = await compareRuns(join(f.runs, f.caseRunId), join(f.runs, f.llmRunId));
     const r = await call(`/api/compare?a=${f.caseRunId}&b=${f.llmRunId}`);
-    expect(r.json.accuracy).toMatchObject({ estimate: c.accuracy.estimate, lo: c.accuracy.lo, hi: c.accuracy.hi, p: c.accuracy.p });
+    expect(r.json.sign).toBe('B − A');
+    expect(r.json.primary).toMatchObject({ id: 'accuracy', estimate: c.primary.estimate, lo: c.primary.lo, hi: c.primary.hi, p: c.primary.p, text: c.primary.text });
     expect(r.json.agreement).toEqual(c.agreement);
     const a = await readRun(join(f.runs, f.caseRunId), { traces: false });
     const b = new Map((await readRun(join(f.runs, f.llmRunId), { traces: false })).results.map((x) => [x.id, x]));
@@ -164,8 +165,9 @@ describe('compare N runs, LLM calls, passage page', () => {
     expect(diff.rounds).toEqual([{ absent: true }, { absent: true }, 2]);
     expect(diff.split).toBeUndefined(); // the same in all three: not a difference
     expect(r.json.plots.map((p: { id: string }) => p.id)).toEqual(['round-curves', 'figures']);
-    const c = await compareRuns(join(f.runs, f.caseRunId), join(f.runs, f.llmRunId), { iterations: 2000, seed: 13 });
-    expect(r.json.pairs[0]).toMatchObject({ a: f.caseRunId, b: f.llmRunId, shared: c.shared, estimate: c.accuracy.estimate, lo: c.accuracy.lo, hi: c.accuracy.hi, agreement: c.agreement });
+    const c = await compareRuns(join(f.runs, f.caseRunId), join(f.runs, f.llmRunId));
+    // the same difference, the same sign (B − A: this run − the reference) as the pair view and `lexcase compare`
+    expect(r.json.pairs[0]).toMatchObject({ a: f.caseRunId, b: f.llmRunId, shared: c.shared, estimate: c.primary.estimate, lo: c.primary.lo, hi: c.primary.hi, p: c.primary.p, text: c.primary.text, agreement: c.agreement });
     expect((await call(`/api/compare/runs?runs=${f.caseRunId}`)).status).toBe(400);
     expect((await call(`/api/compare/runs?runs=${f.caseRunId},nope`)).status).toBe(404);
   });
@@ -248,7 +250,7 @@ describe('retrieval evaluation', () => {
 
   it('bundled val split: metrics and per-query ranks equal evalRetrieval on the same index', async () => {
     const questions = await loadQuestions('barexam', 'val');
-    const lib = await evalRetrieval({ retriever: await openRetriever(f.index, 'qld'), questions, ks: [1, 5, 10, 20, 50, 100], iterations: 1000, seed: 13 });
+    const lib = await evalRetrieval({ retriever: await openRetriever(f.index, 'qld'), questions, ks: [1, 5, 10, 20, 50, 100] });
     const before = await call('/api/eval/progress?set=barexam:val&methods=bm25,qld');
     expect(before.json.methods).toEqual([{ method: 'bm25', done: 0, total: null, finished: false }, { method: 'qld', done: 0, total: null, finished: false }]);
     const r = await call('/api/eval/retrieval?set=barexam:val&methods=bm25,qld&a=qld&b=bm25&metric=mrr@10');
@@ -257,7 +259,7 @@ describe('retrieval evaluation', () => {
     expect(after.json.methods).toEqual(['bm25', 'qld'].map((m) => ({ method: m, done: questions.length, total: questions.length, finished: true })));
     expect(r.json.queries[0].relevantIds).toEqual(lib.perQuery[0].goldIds);
     const qld = r.json.results.find((x: { method: string }) => x.method === 'qld');
-    for (const k of ['recall@10', 'recall@100', 'mrr@10', 'ndcg@10']) expect(qld.metrics[k]).toEqual({ estimate: lib.metrics[k].estimate, lo: lib.metrics[k].lo, hi: lib.metrics[k].hi });
+    for (const k of ['recall@10', 'recall@100', 'mrr@10', 'ndcg@10']) expect(qld.metrics[k]).toMatchObject({ estimate: lib.metrics[k].estimate, lo: lib.metrics[k].lo, hi: lib.metrics[k].hi });
     expect(r.json.queries.map((q: { firstRank: Record<string, number | null> }) => q.firstRank.qld)).toEqual(lib.perQuery.map((q) => q.firstRank));
     expect(r.json.paired).toMatchObject({ a: 'qld', b: 'bm25', metric: 'mrr@10', n: questions.length });
     // the curve spec holds both methods, with recall@10 equal to the table's
@@ -270,7 +272,7 @@ describe('retrieval evaluation', () => {
     expect(r.json.set).toMatchObject({ id: 'user:1', n: 5 });
     expect(r.json.skipped).toBe(1);
     expect(r.json.queries.map((q: { id: string }) => q.id)).toEqual(f.questions.map((q) => q.id));
-    const lib = await evalRetrieval({ retriever: await openRetriever(f.index, 'bm25'), questions: f.questions, ks: [1, 5, 10, 20, 50, 100], iterations: 1000, seed: 13, queryOf: (q) => retrievalQuery(q).replace(/\s+/g, ' ') });
+    const lib = await evalRetrieval({ retriever: await openRetriever(f.index, 'bm25'), questions: f.questions, ks: [1, 5, 10, 20, 50, 100], queryOf: (q) => retrievalQuery(q).replace(/\s+/g, ' ') });
     expect(r.json.results[0].metrics['recall@10'].estimate).toBe(lib.metrics['recall@10'].estimate);
     expect(r.json.paired).toBeNull();
   });

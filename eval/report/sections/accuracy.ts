@@ -1,24 +1,32 @@
-/** Accuracy with a 95% percentile-bootstrap CI (failed items count as wrong; also shown without them). */
-import { bootstrapCi } from '../../bootstrap.js';
-import { ciText, pct, table } from '../format.js';
+/**
+ * Accuracy with its 95% Wilson interval (eval/stats: accuracy is a proportion); failed items count
+ * as wrong, and the figure is also shown over the answered items only. Not for retrieval runs:
+ * they are judged by retrieval measures (the Figures section), never by "gold at rank 1".
+ */
+import { correctFlags, isFailed } from '../../metrics/failures.js';
+import { intervalText, methodLabel, proportionInterval, valueText } from '../../stats/index.js';
+import { systemSpec } from '../../systems.js';
+import { table } from '../format.js';
 import type { SectionBuilder } from '../types.js';
 
-export const accuracySection: SectionBuilder = (run, o) => {
+export const accuracySection: SectionBuilder = (run) => {
+  if (systemSpec(typeof run.config.config.system === 'string' ? run.config.config.system : null).retrieval) return null;
   const n = run.results.length;
   if (n === 0) return { id: 'accuracy', title: 'Accuracy', markdown: 'No results yet.', json: { n: 0 } };
-  const values: number[] = run.results.map((r) => (r.correct ? 1 : 0));
-  const ci = bootstrapCi(values, { iterations: o.iterations, seed: o.seed });
-  const answered = run.results.filter((r) => !r.error && r.prediction !== null);
-  const ansCi = answered.length ? bootstrapCi(answered.map((r) => (r.correct ? 1 : 0)), { iterations: o.iterations, seed: o.seed }) : undefined;
-  const correct = values.reduce((a, b) => a + b, 0);
+  const flags = correctFlags(run.results);
+  const correct = flags.reduce((a, b) => a + b, 0);
+  const ci = proportionInterval(correct, n);
+  const answered = run.results.filter((r) => !isFailed(r));
+  const answeredRight = correctFlags(answered).reduce((a, b) => a + b, 0);
+  const ansCi = answered.length ? proportionInterval(answeredRight, answered.length) : undefined;
   const rows = [
-    ['all items', n, correct, pct(ci.estimate), ciText(ci)],
-    ...(answered.length !== n && ansCi ? [['answered only', answered.length, answered.filter((r) => r.correct).length, pct(ansCi.estimate), ciText(ansCi)]] : []),
+    ['all items', n, correct, valueText(ci.estimate, 'percent'), intervalText(ci, 'percent'), methodLabel(ci)],
+    ...(answered.length !== n && ansCi ? [['answered only', answered.length, answeredRight, valueText(ansCi.estimate, 'percent'), intervalText(ansCi, 'percent'), methodLabel(ansCi)]] : []),
   ];
   return {
     id: 'accuracy',
     title: 'Accuracy',
-    markdown: table(['', 'n', 'correct', 'accuracy', `${Math.round(ci.level * 100)}% CI`], rows) + `\n\nBootstrap: ${ci.iterations} resamples, seed ${ci.seed}. Failed items count as wrong.`,
-    json: { n, correct, accuracy: ci.estimate, ci: { lo: ci.lo, hi: ci.hi, level: ci.level }, iterations: ci.iterations, seed: ci.seed, answered: ansCi ? { n: answered.length, accuracy: ansCi.estimate, ci: { lo: ansCi.lo, hi: ansCi.hi } } : null },
+    markdown: table(['', 'n', 'correct', 'accuracy', '95% interval', 'interval'], rows) + '\n\nFailed items count as wrong.',
+    json: { n, correct, accuracy: ci.estimate, ci: { lo: ci.lo, hi: ci.hi, level: ci.level, method: ci.method }, answered: ansCi ? { n: answered.length, accuracy: ansCi.estimate, ci: { lo: ansCi.lo, hi: ansCi.hi, method: ansCi.method } } : null },
   };
 };

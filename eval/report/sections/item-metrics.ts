@@ -1,30 +1,35 @@
 /**
- * Per-item metrics the system put in results (`metrics`): booleans as rates, numbers as means,
- * each with a bootstrap CI over the items that have the metric (null = not applicable, skipped).
- * CASE's advocate evidence-recall flags land here.
+ * Per-item metrics the system put in results (`metrics`): booleans as rates (a proportion:
+ * Wilson), numbers as means (a graded mean: bootstrap, none below n = 10) —
+ * eval/stats — over the items that have the metric (null = not applicable, skipped). CASE's
+ * advocate evidence-recall flags land here. Not for retrieval runs: their per-query hits and ranks
+ * are the Figures section's Recall@k and MRR.
  */
-import { bootstrapCi } from '../../bootstrap.js';
-import { ciText, pct, table } from '../format.js';
+import { figureText, meanInterval, methodLabel, proportionInterval } from '../../stats/index.js';
+import { systemSpec } from '../../systems.js';
+import { table } from '../format.js';
 import type { SectionBuilder } from '../types.js';
 
 export const itemMetricsSection: SectionBuilder = (run, o) => {
+  if (systemSpec(typeof run.config.config.system === 'string' ? run.config.config.system : null).retrieval) return null;
+  // a boolean per item is a proportion (Wilson); a number a graded mean (bootstrap, none below n = 10) —
+  // by the values' type, not by what they happen to be (0 juror abstentions on every item is still a count)
   const keys = new Map<string, { kind: 'rate' | 'mean'; values: number[] }>();
   for (const r of run.results)
     for (const [k, v] of Object.entries(r.metrics ?? {})) {
       if (typeof v !== 'boolean' && typeof v !== 'number') continue;
       const e = keys.get(k) ?? { kind: typeof v === 'boolean' ? 'rate' : 'mean', values: [] };
-      if (typeof v === 'number') e.kind = e.kind === 'rate' && (v === 0 || v === 1) ? 'rate' : 'mean';
+      if (typeof v === 'number') e.kind = 'mean';
       e.values.push(typeof v === 'boolean' ? (v ? 1 : 0) : v);
       keys.set(k, e);
     }
   if (keys.size === 0) return null;
   const json: Record<string, unknown> = {};
   const rows: (string | number)[][] = [];
-  for (const [k, e] of [...keys].sort(([a], [b]) => a.localeCompare(b))) {
-    const ci = bootstrapCi(e.values, { iterations: o.iterations, seed: o.seed });
-    json[k] = { kind: e.kind, n: e.values.length, value: ci.estimate, ci: { lo: ci.lo, hi: ci.hi } };
-    const asPct = e.kind === 'rate';
-    rows.push([k, e.values.length, asPct ? pct(ci.estimate) : ci.estimate.toFixed(3), ciText(ci, asPct)]);
+  for (const [k, { kind, values }] of [...keys].sort(([a], [b]) => a.localeCompare(b))) {
+    const ci = kind === 'rate' ? proportionInterval(values.reduce((a, b) => a + b, 0), values.length) : meanInterval(values, o);
+    json[k] = { kind, n: values.length, value: ci.estimate, ci: { lo: ci.lo, hi: ci.hi, method: ci.method } };
+    rows.push([k, values.length, figureText(ci, kind === 'rate' ? 'percent' : 'decimal'), methodLabel(ci)]);
   }
-  return { id: 'itemMetrics', title: 'Per-item metrics', markdown: table(['metric', 'n', 'rate / mean', '95% CI'], rows), json };
+  return { id: 'itemMetrics', title: 'Per-item metrics', markdown: table(['metric', 'n', 'rate / mean [95% interval]', 'interval'], rows), json };
 };

@@ -1,10 +1,13 @@
 /**
- * `lexcase compare <runA> <runB> [--json] [--iterations N] [--seed N]` — paired bootstrap on the
- * item ids both runs share: accuracy difference A − B, 95% CI, p-value; the same for boolean
- * per-item metrics both runs report.
+ * `lexcase compare <runA> <runB> [--json] [--iterations N] [--seed N]` — the two runs on the item
+ * ids both share, every difference B − A (runB minus runA) with its 95% paired-bootstrap interval
+ * (none below 10 items) and the p of an exact paired test (McNemar for 0/1 outcomes, sign-flip for
+ * graded values): accuracy and boolean per-item metrics, or a retrieval run's Recall@k and MRR
+ * (eval/report/compare.ts over eval/stats/).
  */
 import type { Command } from 'commander';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
+import { RESAMPLES, SEED } from '../../../eval/stats/settings.js';
 
 interface CompareFlags {
   iterations: number;
@@ -14,11 +17,11 @@ interface CompareFlags {
 export function register(program: Command): void {
   program
     .command('compare')
-    .description('paired bootstrap comparison of two runs on their shared items (accuracy difference, 95% CI, p-value)')
+    .description('paired comparison of two runs on their shared items: B − A (runB minus runA) per measure — accuracy, or Recall@k and MRR for retrieval runs — with a 95% paired-bootstrap interval and an exact test (McNemar / sign-flip)')
     .argument('<runA>', 'first run directory')
     .argument('<runB>', 'second run directory')
-    .option('--iterations <n>', 'bootstrap resamples', parseIntOpt('iterations', { min: 1 }), 10000)
-    .option('--seed <n>', 'bootstrap seed', parseIntOpt('seed'), 13)
+    .option('--iterations <n>', 'bootstrap resamples for the interval of B − A', parseIntOpt('iterations', { min: 1 }), RESAMPLES)
+    .option('--seed <n>', 'bootstrap seed', parseIntOpt('seed'), SEED)
     .action(
       action(async (runA: string, runB: string, flags: CompareFlags, cmd: Command) => {
         const opts = cmd.optsWithGlobals() as GlobalOpts;

@@ -46,7 +46,7 @@ export function register(program: Command): void {
   addRetrieverOptions(
     addTopicsOptions(evalCommand(program)
       .command('retrieval')
-      .description('Recall@k, MRR@10 and nDCG@10 (95% bootstrap CIs) of retrieval methods on a dataset split; query = prompt + "\\n" + question')
+      .description('Recall@k, MRR@10 and nDCG@10 (95% intervals: Wilson for 0/1 recall, bootstrap for graded means) of retrieval methods on a dataset split; query = prompt + "\\n" + question')
       .requiredOption('--index <dir>', 'index directory')
       .option('--dataset <name>', `question dataset with gold passages (${datasetNames().join(', ')})`, 'barexam')
       .option('--split <split>', SPLIT_HELP, 'val')
@@ -59,7 +59,7 @@ export function register(program: Command): void {
       .option('--qrels-file <file>', 'write the TREC qrels of the evaluated questions')
       .option('--dataset-file <file>', 'read the dataset from this file (same format) instead of the bundled copy')
       .option('--out <file>', 'also write the full JSON report (per-query ranks included) to this file')
-      .option('--plot <file>', 'also write the Recall@k curves (one per method, 95% CI bands) as an SVG file (with --topics: over the topics, relevant = grade ≥ --relevance-level)')
+      .option('--plot <file>', 'also write the Recall@k curves (one per method, 95% interval bands) as an SVG file (with --topics: over the topics, relevant = grade ≥ --relevance-level)')
       .option('--sweep-fusion', 'instead: tune hybrid fusion on --split (use train) over --method components (default bm25,qld,dense): print Recall@10/@100 of every setting and the chosen one')),
   ).action(
     action(async (flags: EvalRetrievalFlags, cmd: Command) => {
@@ -136,7 +136,7 @@ export function register(program: Command): void {
       }
       if (flags.plot) {
         await mkdir(dirname(flags.plot), { recursive: true });
-        await writeRecallPlot(dirname(flags.plot), report, { seed: flags.seed, iterations: Math.min(flags.iterations, 1000), file: basename(flags.plot), title: `Recall@k — ${report.dataset.name} ${report.dataset.split} (n = ${report.dataset.n}), 95% CI bands` });
+        await writeRecallPlot(dirname(flags.plot), report, { seed: flags.seed, iterations: flags.iterations, file: basename(flags.plot), title: `Recall@k — ${report.dataset.name} ${report.dataset.split} (n = ${report.dataset.n}), 95% interval bands` });
       }
       const compact = { ...report, results: report.results.map(({ perQuery, ...r }) => ({ ...r, perQuery: perQuery.map((q) => ({ id: q.id, firstRank: q.firstRank })) })) };
       output(g, compact, () => formatRetrievalReport(report));

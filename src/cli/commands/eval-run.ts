@@ -1,10 +1,11 @@
 /**
  * `lexcase eval run RUN --qrels QRELS [--metrics recall@10,ndcg@10,…] [--compare RUN2] [--complete]
  * [--relevance-level N] [--skip-no-relevant] [--per-topic]`: evaluate any TREC run file with
- * trec_eval's semantics (eval/trec/), means with 95% bootstrap CIs, per-topic values in --json, and a
- * paired-bootstrap comparison with a second run. `--aggregate maxp|firstp|sump` evaluates a passage
- * run per document against document-level qrels (documents by --doc-id-pattern or the doc_id field
- * of --index DIR; eval/trec/aggregate/).
+ * trec_eval's semantics (eval/trec/), means with their named 95% intervals (eval/stats), per-topic
+ * values in --json, and a paired comparison B − A with a second run (paired-bootstrap interval,
+ * exact test). `--aggregate maxp|firstp|sump` evaluates a passage run per document against
+ * document-level qrels (documents by --doc-id-pattern or the doc_id field of --index DIR;
+ * eval/trec/aggregate/).
  */
 import type { Command } from 'commander';
 import type { LoadedRun } from '../../../eval/trec/run.js';
@@ -32,7 +33,7 @@ export function register(program: Command): void {
     ).option('--index <dir>', 'with --aggregate: the index the run was searched on (its doc_id field gives the documents; firstp needs it)'),
     { qrelsRequired: true },
   )
-    .option('--compare <run2>', 'a second run on the same topics: paired bootstrap of A − B per metric')
+    .option('--compare <run2>', 'a second run on the same topics: B − A (run2 minus RUN) per metric, 95% paired-bootstrap interval, exact paired test')
     .option('--iterations <n>', 'bootstrap resamples', parseIntOpt('iterations'), 2000)
     .option('--seed <n>', 'bootstrap seed', parseIntOpt('seed'), 13)
     .action(

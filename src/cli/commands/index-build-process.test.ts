@@ -1,7 +1,7 @@
 /**
  * README step 1 as a user runs it (the built binary, a child process, progress in a pipe):
  * `lexcase index build default --methods bm25,qld,dense --embedder use-lite` loads the shipped
- * prebuilt use-lite vectors of the default corpus (seconds) instead of re-embedding 6,151 passages
+ * prebuilt use-lite vectors of the default corpus (seconds) instead of re-embedding the corpus's passages
  * (405–536 s before), says so, and the sparse index's last progress line ends before the dense
  * step starts (the embedding time used to be charged to "[index default] … done in").
  */
@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runBuiltCli } from '../../../tests/support/run-built-cli.js';
 import { prebuiltDenseAllowed } from './index-cmd.js';
+import { CORPORA } from '../../../corpora/registry.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lexcase-index-build-process-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -23,7 +24,8 @@ describe('lexcase index build default --methods bm25,qld,dense (README step 1)',
     expect(r.stdout).toMatch(/methods bm25, qld, dense \(dense from the shipped vectors default-use-lite\)/);
     expect(r.stderr).toContain('dense: loaded the shipped use-lite vectors default-use-lite (first 128 words) instead of embedding');
     const lines = r.stderr.split('\n');
-    const sparseDone = lines.findIndex((l) => /^\[index default\] 6,151\/6,151 passages \(100%\) .* done in \d+s$/.test(l));
+    const n = CORPORA.default.passages.toLocaleString('en-US');
+    const sparseDone = lines.findIndex((l) => l.startsWith(`[index default] ${n}/${n} passages (100%) `) && /done in \d+s$/.test(l));
     const firstDense = lines.findIndex((l) => l.startsWith('[embedding'));
     expect(sparseDone).toBeGreaterThanOrEqual(0);
     expect(firstDense).toBeGreaterThan(sparseDone);

@@ -1,5 +1,5 @@
 /**
- * `lexcase mcp [--index DIR | --index NAME=DIR …] [--http [--host H] [--port N] [--token T]]`:
+ * `lexcase mcp [--index DIR | --index NAME=DIR …] [--http [--host H] [--port N] [--token-file FILE]]`:
  * an MCP server (Model Context Protocol) over the indexes — tools list_indexes, search, explain,
  * get_passage, find_evidence, and passages as resources lexcase://INDEX/passage/ID (src/mcp/).
  * stdio by default (JSON-RPC on stdin/stdout; logs on stderr); --http serves streamable HTTP at
@@ -12,6 +12,7 @@ import { log } from '../../../core/log.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
 import { addLlmOptions } from '../llm-options.js';
 import { collectIndex, openServiceFromFlags, type ServiceFlags } from '../query-service-flags.js';
+import { addTokenOptions } from '../api-token.js';
 
 interface McpFlags extends ServiceFlags {
   http?: boolean;
@@ -23,21 +24,23 @@ export const MCP_DEFAULT_PORT = 8765;
 
 export function register(program: Command): void {
   addLlmOptions(
-    program
-      .command('mcp')
-      .description('MCP server over indexes (stdio, or --http): tools list_indexes, search, explain, get_passage, find_evidence; passages as resources')
-      .option('--index <dir>', 'index directory, or NAME=DIR; repeat for several (default: the bundled default index, built on first use)', collectIndex)
-      .option('--http', 'serve streamable HTTP at /mcp instead of stdio')
-      .option('--host <addr>', 'with --http: address to bind (default loopback only; any other address needs --token)', '127.0.0.1')
-      .option('--port <n>', `with --http: port (0 = any free port)`, parseIntOpt('port', { min: 0, max: 65535 }), MCP_DEFAULT_PORT)
-      .option('--token <secret>', 'with --http: require "Authorization: Bearer <secret>" (default: $LEXCASE_API_TOKEN)'),
+    addTokenOptions(
+      program
+        .command('mcp')
+        .description('MCP server over indexes (stdio, or --http): tools list_indexes, search, explain, get_passage, find_evidence; passages as resources')
+        .option('--index <dir>', 'index directory, or NAME=DIR; repeat for several (default: the bundled default index, built on first use)', collectIndex)
+        .option('--http', 'serve streamable HTTP at /mcp instead of stdio')
+        .option('--host <addr>', 'with --http: address to bind (default loopback only; any other address needs a token: LEXCASE_API_TOKEN or --token-file)', '127.0.0.1')
+        .option('--port <n>', `with --http: port (0 = any free port)`, parseIntOpt('port', { min: 0, max: 65535 }), MCP_DEFAULT_PORT),
+      'with --http',
+    ),
     { replay: false },
   ).action(
     action(async (flags: McpFlags, cmd: Command) => {
       const g = cmd.optsWithGlobals() as GlobalOpts;
       if (!flags.http) {
-        const httpOnly = ['host', 'port', 'token'].filter((o) => cmd.getOptionValueSource(o) === 'cli');
-        if (httpOnly.length) throw errors.usage(`${httpOnly.map((o) => `--${o}`).join(', ')} ${httpOnly.length > 1 ? 'go' : 'goes'} with --http (stdio has no address)`);
+        const httpOnly = ['host', 'port', 'token', 'tokenFile'].filter((o) => cmd.getOptionValueSource(o) === 'cli');
+        if (httpOnly.length) throw errors.usage(`${httpOnly.map((o) => `--${o.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} ${httpOnly.length > 1 ? 'go' : 'goes'} with --http (stdio has no address)`);
       }
       const { svc, specs, llm, token } = await openServiceFromFlags(flags, flags.http ? { host: flags.host, command: 'lexcase mcp --http' } : undefined);
       try {

@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { log } from '../../../core/log.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
+import { RESAMPLES, SEED } from '../../../eval/stats/settings.js';
 
 interface ReportFlags {
   iterations?: number;
@@ -14,10 +15,10 @@ interface ReportFlags {
 export function register(program: Command): void {
   program
     .command('report')
-    .description('write report.md + report.json for a run dir: accuracy with 95% CI, by confidence, per-item metrics, tool usage, tokens, failures')
+    .description('write report.md + report.json for a run dir: the headline figures (Recall@k/MRR for retrieval runs, accuracy for the rest) with named 95% intervals, by confidence, per-item metrics, tool usage, tokens, failures')
     .argument('<runDir>', 'run directory (config.json, results.jsonl, traces/)')
-    .option('--iterations <n>', 'bootstrap resamples', parseIntOpt('iterations', { min: 1 }), 2000)
-    .option('--seed <n>', 'bootstrap seed (default: the run seed)', parseIntOpt('seed'))
+    .option('--iterations <n>', 'bootstrap resamples (bootstrap intervals only; Wilson intervals take none)', parseIntOpt('iterations', { min: 1 }), RESAMPLES)
+    .option('--seed <n>', `bootstrap seed (default ${SEED}, as the explorer and every other surface)`, parseIntOpt('seed'), SEED)
     .action(
       action(async (runDir: string, flags: ReportFlags, cmd: Command) => {
         const opts = cmd.optsWithGlobals() as GlobalOpts;

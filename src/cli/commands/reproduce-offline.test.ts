@@ -112,7 +112,7 @@ describe('lexcase reproduce case-table3 (offline)', () => {
     const out = join(dir, 'full');
     const r = await cli('reproduce', 'case-table3', '--limit', String(LIMIT), '--index', index, '--run-dir', out);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/\| BM25-RAG † \| paper 0\.0000 · lexcase \d\.\d{4} \[\d\.\d{4}, \d\.\d{4}\] n=7 \|/);
+    expect(r.stdout).toMatch(/\| BM25-RAG † \| paper 0\.0000 · lexcase \d\.\d{4} \[\d\.\d{4}, \d\.\d{4}\] 95% Wilson n=7 \|/);
     expect(r.stdout).toContain('856,835');
     const t = table(out);
     expect(t).toMatchObject({ recipe: 'case-table3', columns: ['Recall@10', 'Recall@100', 'Recall@1000'], limit: LIMIT });
@@ -120,6 +120,7 @@ describe('lexcase reproduce case-table3 (offline)', () => {
     expect(bm25.map((c: { paper: number }) => c.paper)).toEqual([0, 0.0323, 0.1048]);
     for (const c of bm25) {
       expect(c.n).toBe(LIMIT);
+      expect(c.method).toBe('95% Wilson'); // a 0/1 hit per question: a proportion
       expect(c.ci[0]).toBeLessThanOrEqual(c.value);
       expect(c.ci[1]).toBeGreaterThanOrEqual(c.value);
       expect(c.outsideCi).toBeNull(); // not comparable: no flag

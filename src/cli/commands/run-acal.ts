@@ -14,7 +14,7 @@ import { log } from '../../../core/log.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
 import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
 import { DEFAULT_K } from '../../../retrieval/default-k.js';
-import { addRunDirOption, runCommand, runDirFlag } from '../run-command.js';
+import { addRunDirOption, exitWhenNoItemSucceeded, runCommand, runDirFlag } from '../run-command.js';
 
 interface RunAcalFlags extends LlmCliOpts {
   task: string;
@@ -98,6 +98,7 @@ export function register(program: Command): void {
           signal: ac.signal,
         });
         output(g, { runDir, metrics: r.metrics, reportMd: r.reportMd, reportJson: r.reportJson, ran: r.ran, skipped: r.skipped }, () => `${r.markdown}\nwrote ${r.reportMd}`);
+        await exitWhenNoItemSucceeded(runDir);
       } finally {
         process.off('SIGINT', onSig);
       }

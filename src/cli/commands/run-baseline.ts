@@ -10,6 +10,7 @@ import { log } from '../../../core/log.js';
 import { action, output, type GlobalOpts } from '../action.js';
 import { addLlmOptions, resolveLlm, runModelConfig } from '../llm-options.js';
 import { addRunOptions, formatRun, runCommand, type RunFlags } from './run-case.js';
+import { exitWhenNoItemSucceeded } from '../run-command.js';
 
 interface RunBaselineFlags extends RunFlags {
   mode: string;
@@ -46,6 +47,7 @@ export function register(program: Command): void {
         runDir: flags.runDir,
       });
       output(g, { runDir: r.runDir, ran: r.ran, skipped: r.skipped, failed: r.failed, metrics: r.metrics }, () => formatRun(r, `baseline ${flags.mode}`));
+      await exitWhenNoItemSucceeded(r.runDir);
     }),
   );
 }

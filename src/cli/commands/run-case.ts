@@ -13,7 +13,7 @@ import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../a
 import { degeneracyWarnings } from '../../../agents/common/paper-settings.js';
 import { addLlmOptions, resolveLlm, runModelConfig, warnValidity, type LlmCliOpts } from '../llm-options.js';
 import { DEFAULT_K } from '../../../retrieval/default-k.js';
-import { runCommand } from '../run-command.js';
+import { exitWhenNoItemSucceeded, runCommand } from '../run-command.js';
 
 export interface RunFlags extends LlmCliOpts {
   dataset: string;
@@ -107,6 +107,7 @@ export function register(program: Command): void {
       output(g, { runDir: r.runDir, ran: r.ran, skipped: r.skipped, failed: r.failed, metrics: r.metrics }, () =>
         formatRun(r, `CASE${llm.offline ? ` (${OFFLINE_LABEL})` : ''}`),
       );
+      await exitWhenNoItemSucceeded(r.runDir);
     }),
   );
 }

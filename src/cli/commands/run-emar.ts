@@ -14,7 +14,7 @@ import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
 import { numOpt } from '../numeric-options.js';
 import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
 import { PAPER_SAMPLING } from '../../../agents/common/paper-settings.js';
-import { addRunDirOption, runCommand, runDirFlag } from '../run-command.js';
+import { addRunDirOption, exitWhenNoItemSucceeded, runCommand, runDirFlag } from '../run-command.js';
 
 /** The paper's sampling settings for EMAR. */
 /** The paper's sampling settings (agents/common/paper-settings.ts: EMAR, paper 004, "Baselines": temperature 0.1, top-p 0.9, max_tokens 2048). */
@@ -108,6 +108,7 @@ export async function runEmarCommand(o: EmarOpts): Promise<void> {
       { runDir, ran: run.ran, skipped: run.skipped, tokens: usage.snapshot(), ...summary },
       () => `${md}\n\nrun dir: ${runDir} (ran ${run.ran}, resumed past ${run.skipped}, failed ${run.failed}); tokens ${usage.snapshot().total}`,
     );
+    await exitWhenNoItemSucceeded(runDir);
   } finally {
     await embedder.close?.();
   }

@@ -158,7 +158,10 @@ describe('lexcase run mad', () => {
       expect(c.code).toBe(0);
       const cj = JSON.parse(c.stdout);
       expect(cj.shared).toBe(2);
-      expect(cj.accuracy.n).toBe(2);
+      // B − A (the baseline minus MAD) with the exact McNemar test; no interval on 2 items
+      expect(cj.sign).toBe('B − A');
+      expect(cj.primary).toMatchObject({ id: 'accuracy', n: 2, test: 'mcnemar-exact', lo: null, missing: 'n < 10' });
+      expect(cj.primary.p).toBeGreaterThanOrEqual(0.5);
     }
     const seeds = await cli('--json', 'run', 'mad', '--system', 'single-rag', '--seeds', '1,2', '--index', index, '--limit', '2', '-k', '2', '--run-dir', join(dir, 'seeds'), '--no-cache');
     expect(seeds.code).toBe(0);

@@ -18,6 +18,7 @@ import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../a
 import { degeneracyWarnings } from '../../../agents/common/paper-settings.js';
 import { addLlmOptions, resolveLlm, runModelConfig, warnValidity } from '../llm-options.js';
 import { addRunOptions, runCommand, type RunFlags } from './run-case.js';
+import { exitWhenNoItemSucceeded } from '../run-command.js';
 import { INDEX_METHODS } from '../../../retrieval/open-index.js';
 
 interface RunMadFlags extends RunFlags {
@@ -103,10 +104,12 @@ export function register(program: Command): void {
       if (seeds) {
         const r = await runMadSeeds(o, seeds);
         output(g, { runs: r.runs.map(summary), consistency: r.consistency }, () => [...r.runs.map(human), '', r.markdown].join('\n\n'));
+        for (const run of r.runs) await exitWhenNoItemSucceeded(run.runDir);
         return;
       }
       const r = await runMadExperiment(o);
       output(g, summary(r), () => human(r));
+      await exitWhenNoItemSucceeded(r.runDir);
     }),
   );
 }

@@ -75,8 +75,10 @@ describe('lexcase run threeply', () => {
   it('runs a baseline as a different system in its own run dir', async () => {
     useServer();
     const r = await cli('--json', 'run', 'threeply', '--scenarios', 'non-arguable', '--n', '1', '--system', 'single', '--run-dir', join(dir, 'single'), '--no-cache');
-    // the rules script does not play the single agent: the item fails and the run goes on
-    expect(r.code, r.err).toBe(0);
+    // the rules script does not play the single agent: the item fails, the run is recorded, and
+    // with no item succeeded the command exits 1 saying so
+    expect(r.code, r.err).toBe(1);
+    expect(r.err).toMatch(/no item succeeded: 1 of 1 failed \(first error: /);
     expect(JSON.parse(r.out)).toMatchObject({ ran: 1, failed: 1 });
     expect(existsSync(join(dir, 'single', 'results.jsonl'))).toBe(true);
   });

@@ -12,7 +12,7 @@ import { THREEPLY_SYSTEMS, type ThreePlySystemKind } from '../../../agents/three
 import { errors } from '../../../core/errors.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
 import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
-import { addRunDirOption, runCommand, runDirFlag } from '../run-command.js';
+import { addRunDirOption, exitWhenNoItemSucceeded, runCommand, runDirFlag } from '../run-command.js';
 
 /** The paper's generation limit (max_tokens 1000). */
 export const THREEPLY_MAX_TOKENS = 1000;
@@ -75,6 +75,7 @@ export async function runThreeplyCommand(o: ThreeplyOpts): Promise<void> {
     { runDir, system: kind, ran: run.ran, skipped: run.skipped, failed: run.failed, tokens: usage.snapshot(), scenarios: summary },
     () => `${summaryMarkdown(kind, summary)}\n\nrun dir: ${runDir} (ran ${run.ran}, resumed past ${run.skipped}, failed ${run.failed}); tokens ${usage.snapshot().total}`,
   );
+  await exitWhenNoItemSucceeded(runDir);
 }
 
 export function register(program: Command): void {

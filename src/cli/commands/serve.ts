@@ -4,10 +4,10 @@
  * the project's own built assets. The server is web/server/server.ts (startExplorer); it answers
  * only to requests whose Host names the bound address or a loopback name (web/server/host-guard.ts).
  *
- * `lexcase serve --api [--index DIR | --index NAME=DIR …] [--token T]`: instead of the explorer, the
- * versioned JSON API under /v1 (search, explain, passage, evidence; OpenAPI 3.1 at
+ * `lexcase serve --api [--index DIR | --index NAME=DIR …] [--runs DIR] [--token-file FILE]`: instead of the explorer, the
+ * versioned JSON API under /v1 (search, explain, passage, evidence; with --runs the runs' headline figures; OpenAPI 3.1 at
  * /v1/openapi.json; src/api/server.ts) over the query service. Without --index: the bundled default
- * index. A non-loopback --host needs --token (or LEXCASE_API_TOKEN), else it refuses to start.
+ * index. A non-loopback --host needs a token (LEXCASE_API_TOKEN or --token-file: src/cli/api-token.ts), else it refuses to start.
  */
 import type { Command } from 'commander';
 import { errors } from '../../../core/errors.js';
@@ -15,11 +15,11 @@ import { log } from '../../../core/log.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
 import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
 import { collectIndex, openServiceFromFlags } from '../query-service-flags.js';
+import { addTokenOptions, type TokenFlags } from '../api-token.js';
 
-interface ServeFlags extends LlmCliOpts {
+interface ServeFlags extends LlmCliOpts, TokenFlags {
   index?: string[];
   api?: boolean;
-  token?: string;
   runs?: string;
   port: number;
   host: string;
@@ -29,24 +29,26 @@ interface ServeFlags extends LlmCliOpts {
 
 export function register(program: Command): void {
   addLlmOptions(
-    program
-      .command('serve')
-      .description('local web app: search an index, find evidence for a hypothesis, browse CASE traces, contest ACAL argument graphs')
-      .option('--index <dir>', 'index directory to search (from `lexcase index build` or `lexcase demo`); with --api: repeatable, NAME=DIR names it', collectIndex)
-      .option('--runs <dir>', 'directory holding run directories (CASE runs, ACAL runs with argument graphs)')
-      .option('--port <n>', 'port (0 = any free port)', parseIntOpt('port', { min: 0, max: 65535 }), 8080)
-      .option('--topics <file>', 'topics for the retrieval-evaluation view: "id<TAB>query" lines or JSONL {id, text} (with --qrels)')
-      .option('--qrels <file>', 'TREC qrels ("qid iter docid rel") for --topics')
-      .option('--host <addr>', 'address to bind (default loopback only); requests must name it (or 127.0.0.1, localhost, [::1]) in Host', '127.0.0.1')
-      .option('--api', 'serve the versioned JSON API (/v1/search, /v1/explain, /v1/passage, /v1/evidence, /v1/openapi.json) instead of the explorer')
-      .option('--token <secret>', 'with --api: require "Authorization: Bearer <secret>" (needed off loopback; default: $LEXCASE_API_TOKEN)'),
+    addTokenOptions(
+      program
+        .command('serve')
+        .description('local web app: search an index, find evidence for a hypothesis, browse CASE traces, contest ACAL argument graphs')
+        .option('--index <dir>', 'index directory to search (from `lexcase index build` or `lexcase demo`); with --api: repeatable, NAME=DIR names it', collectIndex)
+        .option('--runs <dir>', 'directory holding run directories (CASE runs, ACAL runs with argument graphs); with --api: GET /v1/runs and /v1/run serve their headline figures')
+        .option('--port <n>', 'port (0 = any free port)', parseIntOpt('port', { min: 0, max: 65535 }), 8080)
+        .option('--topics <file>', 'topics for the retrieval-evaluation view: "id<TAB>query" lines or JSONL {id, text} (with --qrels)')
+        .option('--qrels <file>', 'TREC qrels ("qid iter docid rel") for --topics')
+        .option('--host <addr>', 'address to bind (default loopback only); requests must name it (or 127.0.0.1, localhost, [::1]) in Host', '127.0.0.1')
+        .option('--api', 'serve the versioned JSON API (/v1/search, /v1/explain, /v1/passage, /v1/evidence, /v1/runs, /v1/run, /v1/openapi.json) instead of the explorer'),
+      'with --api',
+    ),
     { replay: false },
   ).action(
     action(async (flags: ServeFlags, cmd: Command) => {
       const g = cmd.optsWithGlobals() as GlobalOpts;
       if (flags.port < 0 || flags.port > 65535) throw errors.invalidInput('--port', `expected 0..65535, got ${flags.port}`);
       if (flags.api) return serveApi(flags, g);
-      if (flags.token !== undefined) throw errors.usage('--token goes with --api (the explorer is for this machine: bind it to loopback)');
+      if (flags.token !== undefined || flags.tokenFile !== undefined) throw errors.usage(`${flags.token !== undefined ? '--token' : '--token-file'} goes with --api (the explorer is for this machine: bind it to loopback)`);
       if ((flags.index?.length ?? 0) > 1) throw errors.usage('the explorer searches one --index; several go with --api');
       const index = flags.index?.[0];
       if (!index && !flags.runs) throw errors.usage('give --index DIR and/or --runs DIR');
@@ -78,12 +80,12 @@ function untilStopped(close: () => Promise<void>): Promise<void> {
 }
 
 async function serveApi(flags: ServeFlags, g: GlobalOpts): Promise<void> {
-  if (flags.runs || flags.topics || flags.qrels) throw errors.usage('--api serves the JSON API only: --runs, --topics and --qrels are for the explorer (run it separately)');
+  if (flags.topics || flags.qrels) throw errors.usage('--api serves the JSON API only: --topics and --qrels are for the explorer (run it separately)');
   const { svc, specs, llm, token } = await openServiceFromFlags(flags, { host: flags.host, command: 'lexcase serve --api' });
   const { startApiServer } = await import('../../api/server.js');
   try {
-    const s = await startApiServer(svc, { host: flags.host, port: flags.port, token, indexes: specs });
-    output(g, { url: `${s.url}/v1`, openapi: `${s.url}/v1/openapi.json`, indexes: svc.indexNames, llm: !!llm, token: !!token }, () => `lexcase API at ${s.url}/v1 (OpenAPI 3.1: ${s.url}/v1/openapi.json; indexes: ${svc.indexNames.join(', ')})  (Ctrl-C to stop)`);
+    const s = await startApiServer(svc, { host: flags.host, port: flags.port, token, indexes: specs, runs: flags.runs });
+    output(g, { url: `${s.url}/v1`, openapi: `${s.url}/v1/openapi.json`, indexes: svc.indexNames, runs: flags.runs ?? null, llm: !!llm, token: !!token }, () => `lexcase API at ${s.url}/v1 (OpenAPI 3.1: ${s.url}/v1/openapi.json; indexes: ${svc.indexNames.join(', ')})  (Ctrl-C to stop)`);
     await untilStopped(s.close);
   } finally {
     await svc.close();

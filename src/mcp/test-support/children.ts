@@ -30,6 +30,8 @@ export function childEnv(extra: Record<string, string | undefined> = {}): Record
 
 export interface StdioMcp {
   client: Client;
+  /** The server child's pid. */
+  pid: number | null;
   stderr(): string;
   close(): Promise<void>;
 }
@@ -42,7 +44,7 @@ export async function stdioMcp(args: string[], o: { cwd?: string; env?: Record<s
   transport.stderr?.on('data', (c: Buffer) => (err += c.toString('utf8')));
   const client = new Client({ name: 'lexcase-test', version: '1.0.0' });
   await client.connect(transport);
-  return { client, stderr: () => err, close: () => client.close() };
+  return { client, pid: transport.pid, stderr: () => err, close: () => client.close() };
 }
 
 export interface ServerChild {

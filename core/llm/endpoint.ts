@@ -1,0 +1,48 @@
+/**
+ * The endpoint (llm.baseUrl) of a chat model, as the client needs it and as the response cache
+ * keys replies by.
+ *
+ *  - `clientEndpoint(baseUrl)`: the base URL without its query string, and the query as the
+ *    OpenAI client's `defaultQuery`, so `…/v1?api-version=…` sends `…/v1/chat/completions?api-version=…`
+ *    (the client appends the path to the base URL as a string: `…/v1?api-version=…/chat/completions`).
+ *  - `endpointUrl(baseUrl, path)`: `path` under the endpoint, its query kept (the preflight's requests).
+ *  - `endpointIdentity(cfg)`: which server answered — the scheme, host, port and path of the base URL
+ *    (lower-cased host, default port and trailing slash dropped), the names of its query
+ *    parameters (never their values, nor the userinfo: credentials stay out of the cache) and the
+ *    provider. A cached reply is served only to a request for the same endpoint: two servers with
+ *    the same model name (a local and a remote "llama3", two fine-tunes served under one name)
+ *    never answer for each other.
+ */
+import { providerOf, type LlmProvider } from './providers.js';
+
+function parse(url: string): URL | undefined {
+  try {
+    return new URL(url);
+  } catch {
+    return undefined;
+  }
+}
+
+export function clientEndpoint(baseUrl: string | undefined): { baseURL: string | undefined; defaultQuery?: Record<string, string> } {
+  const u = baseUrl ? parse(baseUrl) : undefined;
+  if (!u || (!u.search && !u.hash)) return { baseURL: baseUrl };
+  const defaultQuery = Object.fromEntries(u.searchParams);
+  u.search = '';
+  u.hash = '';
+  return { baseURL: u.toString().replace(/\/+$/, ''), ...(Object.keys(defaultQuery).length ? { defaultQuery } : {}) };
+}
+
+export function endpointUrl(baseUrl: string, path: string): string {
+  const u = parse(baseUrl);
+  if (!u) return `${baseUrl.replace(/\/+$/, '')}${path}`;
+  u.pathname = `${u.pathname.replace(/\/+$/, '')}${path}`;
+  u.hash = '';
+  return u.toString();
+}
+
+export function endpointIdentity(cfg: { baseUrl?: string; provider?: LlmProvider }): string {
+  const u = cfg.baseUrl ? parse(cfg.baseUrl) : undefined;
+  const where = u ? `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}` : (cfg.baseUrl ?? '');
+  const params = u ? [...new Set(u.searchParams.keys())].sort() : [];
+  return JSON.stringify({ endpoint: where + (params.length ? `?${params.join('&')}` : ''), provider: providerOf(cfg) });
+}

@@ -1,0 +1,45 @@
+/**
+ * How a figure is printed, on every text surface (report.md, `compare`, reproduction tables, and
+ * the explorer, which prints the text its server sends): a proportion of items as a percentage
+ * ("50.0% [15.0, 85.0]"), a retrieval measure or other graded mean as a decimal ("0.032 [0.021,
+ * 0.045]" — MRR is never a percentage), the interval's method named beside it ("95% Wilson").
+ */
+import { METHOD_LABEL, TEST_LABEL, type PairedTest } from './methods.js';
+import type { Interval } from './interval.js';
+import type { PairedDifference } from './paired.js';
+
+export type Unit = 'percent' | 'decimal';
+
+const finite = (x: number | null | undefined): x is number => typeof x === 'number' && Number.isFinite(x);
+
+/** "50.0%" or "0.073". */
+export const valueText = (x: number | null | undefined, unit: Unit): string => (!finite(x) ? '–' : unit === 'percent' ? `${(100 * x).toFixed(1)}%` : x.toFixed(3));
+
+const bare = (x: number, unit: Unit) => (unit === 'percent' ? (100 * x).toFixed(1) : x.toFixed(3));
+
+/** "[15.0, 85.0]" / "[0.039, 0.132]", or "(n < 10)" where no interval is given. */
+export const intervalText = (iv: Pick<Interval, 'lo' | 'hi' | 'missing'>, unit: Unit): string =>
+  finite(iv.lo) && finite(iv.hi) ? `[${bare(iv.lo, unit)}, ${bare(iv.hi, unit)}]` : `(${iv.missing ?? 'no interval'})`;
+
+/** "50.0% [15.0, 85.0]". */
+export const figureText = (iv: Pick<Interval, 'estimate' | 'lo' | 'hi' | 'missing'>, unit: Unit): string => `${valueText(iv.estimate, unit)} ${intervalText(iv, unit)}`;
+
+/** The method's short name ("95% Wilson", "95% bootstrap"), or why there is no interval. */
+export const methodLabel = (iv: Pick<Interval, 'method' | 'lo' | 'hi' | 'missing'>): string => (finite(iv.lo) && finite(iv.hi) ? METHOD_LABEL[iv.method] : `no interval: ${iv.missing ?? 'no items'}`);
+
+/** "0.125", "< 0.001", or "–" without a test. */
+export const pText = (p: number | null | undefined): string => (!finite(p) ? '–' : p < 0.001 ? '< 0.001' : p.toFixed(3));
+
+/** A difference: "+50.0 pp" (proportions) or "+0.030" (graded means). */
+export const diffText = (d: number | null | undefined, unit: Unit): string => {
+  if (!finite(d)) return '–';
+  const sign = d > 0 ? '+' : d < 0 ? '−' : '';
+  return unit === 'percent' ? `${sign}${Math.abs(100 * d).toFixed(1)} pp` : `${sign}${Math.abs(d).toFixed(3)}`;
+};
+
+/** "[−10.0 pp, +30.0 pp]" or "(n < 10)". */
+export const diffIntervalText = (d: Pick<PairedDifference, 'lo' | 'hi' | 'missing'>, unit: Unit): string =>
+  finite(d.lo) && finite(d.hi) ? `[${diffText(d.lo, unit)}, ${diffText(d.hi, unit)}]` : `(${d.missing ?? 'no interval'})`;
+
+/** "p = 0.125 (exact McNemar)". */
+export const testText = (d: { p: number | null; test: PairedTest }): string => (d.p === null ? 'no test' : `p ${d.p < 0.001 ? '< 0.001' : `= ${d.p.toFixed(3)}`} (${TEST_LABEL[d.test]})`);

@@ -1,0 +1,85 @@
+/**
+ * Two runs scored on the same items: the difference B − A (always second minus first), its paired
+ * percentile bootstrap interval (none below MIN_N) and a p-value from an exact paired test — the
+ * exact McNemar test when the per-item values are 0/1, the paired sign-flip permutation test when
+ * they are graded. No bootstrap p-value anywhere: an exact test is valid at any n.
+ */
+import { pairedBootstrap } from '../bootstrap.js';
+import { mcnemarExact } from './mcnemar.js';
+import { isBinary } from './interval.js';
+import type { PairedTest } from './methods.js';
+import { LEVEL, MIN_N, RESAMPLES, SEED, TOO_FEW } from './settings.js';
+import { signFlipTest } from './sign-flip.js';
+
+export interface PairedDifference {
+  /** 'binary': 0/1 per item (McNemar); 'graded': any other value (sign-flip). */
+  outcome: 'binary' | 'graded';
+  /** Items both runs scored. */
+  n: number;
+  /** Mean of A and of B over those items. */
+  a: number;
+  b: number;
+  /** mean(B) − mean(A). */
+  estimate: number;
+  /** Paired percentile bootstrap interval of the difference; null below MIN_N (see `missing`). */
+  lo: number | null;
+  hi: number | null;
+  level: number;
+  iterations: number;
+  seed: number;
+  missing?: string;
+  /** Two-sided p of the exact paired test (null with no items). */
+  p: number | null;
+  test: PairedTest;
+  /** Items where the two differ: A higher (A right only), B higher (B right only). */
+  aOnly: number;
+  bOnly: number;
+}
+
+const meanOf = (v: readonly number[]) => (v.length ? v.reduce((s, x) => s + x, 0) / v.length : 0);
+
+/** B − A over paired values a[i], b[i] of item i. */
+export function pairedDifference(a: readonly number[], b: readonly number[], o: { iterations?: number; seed?: number } = {}): PairedDifference {
+  if (a.length !== b.length) throw new RangeError(`pairedDifference: the two runs have ${a.length} and ${b.length} values; a paired test needs the same items`);
+  const n = a.length;
+  const iterations = o.iterations ?? RESAMPLES;
+  const seed = o.seed ?? SEED;
+  const binary = isBinary(a) && isBinary(b);
+  const aOnly = a.filter((x, i) => x > b[i]).length;
+  const bOnly = a.filter((x, i) => x < b[i]).length;
+  const estimate = meanOf(b) - meanOf(a);
+  let lo: number | null = null;
+  let hi: number | null = null;
+  if (n >= MIN_N) {
+    const ci = pairedBootstrap(b, a, { iterations, seed, level: LEVEL });
+    lo = ci.lo;
+    hi = ci.hi;
+  }
+  let p: number | null = null;
+  let test: PairedTest = binary ? 'mcnemar-exact' : 'sign-flip-exact';
+  if (n > 0) {
+    if (binary) p = mcnemarExact(aOnly, bOnly);
+    else {
+      const r = signFlipTest(b.map((x, i) => x - a[i]), { seed });
+      p = r.p;
+      test = r.exact ? 'sign-flip-exact' : 'sign-flip-monte-carlo';
+    }
+  }
+  return {
+    outcome: binary ? 'binary' : 'graded',
+    n,
+    a: meanOf(a),
+    b: meanOf(b),
+    estimate,
+    lo,
+    hi,
+    level: LEVEL,
+    iterations,
+    seed,
+    ...(n < MIN_N ? { missing: n === 0 ? 'no items' : TOO_FEW } : {}),
+    p,
+    test,
+    aOnly,
+    bOnly,
+  };
+}

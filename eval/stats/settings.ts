@@ -1,0 +1,32 @@
+/**
+ * The settings every lexcase statistic shares (eval/stats/): one confidence level, one bootstrap
+ * seed and resample count, one minimum n. report.md, `lexcase report`, `lexcase compare`, the
+ * reproduction tables, `lexcase eval retrieval` / `eval run`, the explorer and the /v1 API all read
+ * them from here, so one run shows the same interval on every surface.
+ *
+ * MIN_N = 10. Below it lexcase prints no bootstrap interval, no paired-bootstrap interval and no
+ * "outside CI" flag, and says "n < 10" instead:
+ * - a percentile bootstrap of n items has at most C(2n−1, n) distinct resamples and, for a 0/1
+ *   outcome, n + 1 possible means — at n = 2 it returns [0%, 100%] or a single point, whose
+ *   coverage is nowhere near 95%;
+ * - a two-sided exact paired test (McNemar, sign-flip) cannot reach p < 0.05 on fewer than 6
+ *   differing items (2 · 0.5⁶ = 0.031, 2 · 0.5⁵ = 0.0625), so a flag or a "significant" call at
+ *   n < 10 rests on one or two items.
+ * Wilson intervals (proportions) and exact tests (paired p-values) stay valid at any n and are still
+ * printed below MIN_N — they are what a small run has.
+ */
+
+/** Two-sided confidence level of every interval. */
+export const LEVEL = 0.95;
+/** Seed of every bootstrap (core/rng.ts): the same data gives the same interval on every surface. */
+export const SEED = 13;
+/** Bootstrap resamples B. */
+export const RESAMPLES = 2000;
+/** Random sign flips of the paired permutation test when it is not enumerated exactly. */
+export const PERMUTATIONS = 10000;
+/** The paired sign-flip test enumerates every sign vector up to this many non-zero differences (2^20). */
+export const EXACT_FLIP_MAX = 20;
+/** Below this n: no bootstrap interval, no paired interval, no "outside CI" flag. */
+export const MIN_N = 10;
+/** What is printed where MIN_N withholds a figure. */
+export const TOO_FEW = `n < ${MIN_N}`;

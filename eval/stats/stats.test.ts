@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { pairedBootstrap } from '../bootstrap.js';
+import { wilsonCi } from '../wilson.js';
+import { diffText, figureText, methodLabel, pText, testText } from './format.js';
+import { outsideInterval } from './flag.js';
+import { meanInterval, perItemInterval, proportionInterval, statisticInterval } from './interval.js';
+import { mcnemarExact } from './mcnemar.js';
+import { pairedDifference } from './paired.js';
+import { MIN_N } from './settings.js';
+import { signFlipTest } from './sign-flip.js';
+
+/** Two-sided binomial(m, ½) tail by brute force: P(|X − m/2| ≥ |k − m/2|). */
+function binomTwoSided(m: number, k: number): number {
+  const c = (n: number, r: number) => {
+    let x = 1;
+    for (let i = 1; i <= r; i++) x = (x * (n - r + i)) / i;
+    return x;
+  };
+  let p = 0;
+  for (let x = 0; x <= m; x++) if (Math.abs(x - m / 2) >= Math.abs(k - m / 2) - 1e-12) p += c(m, x) / 2 ** m;
+  return Math.min(1, p);
+}
+
+describe('exact McNemar test', () => {
+  it('equals the two-sided binomial tail on the discordant pairs, and is never small on a handful of items', () => {
+    expect(mcnemarExact(0, 2)).toBe(0.5); // 2 items, both B-only: the issue's "p < 0.001 from 2 items" is 0.5
+    expect(mcnemarExact(0, 4)).toBe(0.125); // 4 items all one way: 0.125, not 0.001
+    expect(mcnemarExact(2, 8)).toBeCloseTo(112 / 1024, 14);
+    expect(mcnemarExact(3, 3)).toBe(1);
+    expect(mcnemarExact(0, 0)).toBe(1);
+    for (const [a, b] of [[1, 9], [5, 20], [12, 30], [40, 60]]) expect(mcnemarExact(a, b)).toBeCloseTo(binomTwoSided(a + b, a), 12);
+    // large counts stay finite (log space): 2000 vs 2200 discordant
+    const p = mcnemarExact(2000, 2200);
+    expect(p).toBeGreaterThan(0);
+    expect(p).toBeLessThan(0.01);
+    expect(() => mcnemarExact(-1, 2)).toThrow(/non-negative integers/);
+  });
+});
+
+describe('paired sign-flip permutation test', () => {
+  it('enumerates every sign vector up to 20 non-zero differences: p = share with |Σ| at least the observed', () => {
+    expect(signFlipTest([0.3, 0.2])).toEqual({ p: 0.5, exact: true, m: 2 });
+    expect(signFlipTest([0, 0, 0])).toEqual({ p: 1, exact: true, m: 0 });
+    // brute force over the 2^5 sign vectors
+    const d = [0.5, -0.1, 0.25, 0.4, 0.05];
+    const obs = Math.abs(d.reduce((a, b) => a + b, 0));
+    let count = 0;
+    for (let mask = 0; mask < 32; mask++) if (Math.abs(d.reduce((s, x, i) => s + ((mask >> i) & 1 ? -x : x), 0)) >= obs - 1e-12) count++;
+    expect(signFlipTest(d).p).toBe(count / 32);
+    // 0/1 differences: the sign-flip test is the exact McNemar (sign) test
+    expect(signFlipTest([1, 1, 1, 1, 1, 1, -1, 0, 0]).p).toBeCloseTo(mcnemarExact(1, 6), 12);
+  });
+
+  it('above 20 differences: seeded random flips, close to the exact value, the same p for the same seed', () => {
+    const d = Array.from({ length: 24 }, (_, i) => (i % 3 === 0 ? -0.2 : 0.15 + (i % 5) * 0.01));
+    const r = signFlipTest(d, { seed: 13 });
+    expect(r.exact).toBe(false);
+    expect(signFlipTest(d, { seed: 13 })).toEqual(r);
+    expect(r.p).toBeGreaterThan(0);
+    const ones = Array.from({ length: 30 }, (_, i) => (i < 22 ? 1 : -1));
+    expect(signFlipTest(ones).p).toBeCloseTo(mcnemarExact(8, 22), 2);
+  });
+});
+
+describe('intervals by measure kind', () => {
+  it('a proportion gets Wilson at any n; a mean or statistic a seeded bootstrap, none below MIN_N', () => {
+    expect(proportionInterval(2, 4)).toMatchObject({ kind: 'proportion', method: 'wilson', lo: wilsonCi(2, 4).lo, hi: wilsonCi(2, 4).hi, n: 4 });
+    expect(proportionInterval(0, 0)).toMatchObject({ lo: null, hi: null, missing: 'no items' });
+    const few = meanInterval([0.1, 0.5, 1 / 3]);
+    expect(few).toMatchObject({ kind: 'mean', method: 'bootstrap', lo: null, hi: null, missing: `n < ${MIN_N}` });
+    expect(few.estimate).toBeCloseTo((0.1 + 0.5 + 1 / 3) / 3, 12);
+    const rr = Array.from({ length: 12 }, (_, i) => 1 / (1 + (i % 4)));
+    const m = meanInterval(rr);
+    expect(m.lo!).toBeLessThan(m.estimate);
+    expect(m.hi!).toBeGreaterThan(m.estimate);
+    expect(meanInterval(rr)).toEqual(m); // seeded
+    expect(statisticInterval(12, (idx) => idx.length)).toMatchObject({ kind: 'statistic', estimate: 12 });
+    // the data decide for per-item values: 0/1 on every item is a proportion
+    expect(perItemInterval([1, 0, 0, 1])).toMatchObject({ kind: 'proportion', method: 'wilson' });
+    expect(perItemInterval([1, 0.5, 0, 1])).toMatchObject({ kind: 'mean', lo: null });
+  });
+
+  it('prints proportions as percentages and graded means as decimals, the method beside', () => {
+    expect(figureText(proportionInterval(2, 4), 'percent')).toBe('50.0% [15.0, 85.0]');
+    expect(methodLabel(proportionInterval(2, 4))).toBe('95% Wilson');
+    expect(figureText(meanInterval([0.1, 0.5]), 'decimal')).toBe('0.300 (n < 10)');
+    expect(methodLabel(meanInterval([0.1, 0.5]))).toBe('no interval: n < 10');
+    expect(diffText(-0.375, 'percent')).toBe('−37.5 pp');
+    expect(diffText(0.0301, 'decimal')).toBe('+0.030');
+    expect(pText(0.0004)).toBe('< 0.001');
+    expect(pText(null)).toBe('–');
+  });
+});
+
+describe('paired differences', () => {
+  it('are B − A with an exact test; the interval is a paired bootstrap from MIN_N items on', () => {
+    // the issue's 4 items, every one right in B and wrong in A: +100 pp, p = 0.125 (McNemar), no interval
+    const d4 = pairedDifference([0, 0, 0, 0], [1, 1, 1, 1]);
+    expect(d4).toMatchObject({ estimate: 1, outcome: 'binary', test: 'mcnemar-exact', p: 0.125, lo: null, hi: null, missing: 'n < 10', aOnly: 0, bOnly: 4 });
+    expect(testText(d4)).toBe('p = 0.125 (exact McNemar)');
+    // 2 items: p 0.5 (the issue's bootstrap printed p < 0.001)
+    expect(pairedDifference([1, 0], [0, 1]).p).toBe(1);
+    expect(pairedDifference([0, 0], [1, 1]).p).toBe(0.5);
+    // swapping the runs flips the sign of the estimate and the interval, not the p
+    const a = Array.from({ length: 16 }, (_, i) => (i % 10 !== 0 ? 1 : 0));
+    const b = Array.from({ length: 16 }, (_, i) => (i % 2 === 0 ? 1 : 0));
+    const ba = pairedDifference(a, b);
+    const ab = pairedDifference(b, a);
+    expect(ba.estimate).toBeCloseTo(-ab.estimate, 14);
+    expect(ba.p).toBe(ab.p);
+    const boot = pairedBootstrap(b, a, { iterations: 2000, seed: 13 });
+    expect(ba).toMatchObject({ lo: boot.lo, hi: boot.hi });
+    // graded values: the sign-flip test
+    expect(pairedDifference([0.2, 0.5, 1], [0.25, 1, 1])).toMatchObject({ outcome: 'graded', test: 'sign-flip-exact', p: 0.5 });
+  });
+});
+
+describe('the "outside CI" flag', () => {
+  it('is raised only at n ≥ MIN_N on a non-degenerate interval', () => {
+    // the issue's --limit 2 cell: [100, 100] from 2 items against the paper's 0
+    expect(outsideInterval(0, { lo: 100, hi: 100, n: 2 })).toEqual({ outside: null, reason: 'n < 10' });
+    expect(outsideInterval(0, { lo: 34.24, hi: 100, n: 2 })).toEqual({ outside: null, reason: 'n < 10' });
+    expect(outsideInterval(0, { lo: 100, hi: 100, n: 40 })).toEqual({ outside: null, reason: 'degenerate interval' });
+    expect(outsideInterval(50, { lo: null, hi: null, n: 40 })).toEqual({ outside: null, reason: 'no interval' });
+    expect(outsideInterval(null, { lo: 1, hi: 2, n: 40 })).toEqual({ outside: null, reason: 'no paper value' });
+    expect(outsideInterval(70, { lo: 40, hi: 60, n: 40 })).toEqual({ outside: true });
+    expect(outsideInterval(50, { lo: 40, hi: 60, n: 40 })).toEqual({ outside: false });
+  });
+});

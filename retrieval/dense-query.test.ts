@@ -1,0 +1,127 @@
+/**
+ * The dense query rule (dense-query.ts): by default every word of a query is embedded (windows the
+ * embedder reads whole, mean-pooled by words); `--dense-query-words N` embeds only the last N words.
+ * Whichever is in force is shown in --help and recorded where a run records its config: the
+ * `eval retrieval` report (JSON and text) and a reproduction's retrieval run (config.json).
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { indexCorpus } from '../indexer/index-corpus.js';
+import { loadPrebuiltDense } from '../indexer/dense/prebuilt-dense.js';
+import type { Embedder } from '../indexer/embed/types.js';
+import { runRetrievalGridRun } from '../eval/reproduce/retrieval-run.js';
+import { runCli } from '../tests/support/run-cli.js';
+import { closeSparseIndexes } from './open.js';
+import { denseQueryRule, embedDenseQuery, queryWindows, USE_LITE_WINDOW_WORDS, WHOLE_QUERY } from './dense-query.js';
+
+const words = (s: string) => s.split(/\s+/).filter(Boolean);
+
+/** A fake embedder: each text → a fixed unit vector from its first word's length; records what it was asked. */
+function fake(provider: Embedder['provider']): Embedder & { asked: string[][] } {
+  const asked: string[][] = [];
+  return {
+    id: `${provider}:fake`,
+    provider,
+    model: 'fake',
+    dimension: 3,
+    asked,
+    async embed(texts) {
+      asked.push(texts);
+      return texts.map((t) => {
+        const n = words(t)[0]?.length ?? 0;
+        const v = Float32Array.from([n % 2, n % 3, 1]);
+        const len = Math.hypot(...v);
+        return v.map((x) => x / len);
+      });
+    },
+  };
+}
+
+// A Bar Exam-like query: a fact pattern, one sentence of 150 words, then the question.
+const facts = 'A landowner fenced a strip of land in 1990. The neighbor never objected to the fence.';
+const long = Array.from({ length: 150 }, (_, i) => `w${i}`).join(' ') + '.';
+const question = 'Who owns the strip?';
+const query = `${facts}\n${long} ${question}`;
+
+describe('dense query windows', () => {
+  it('use-lite: every word once, in order, one sentence a window, a longer sentence in pieces of 64 words', () => {
+    const w = queryWindows(query, 'use-lite', 128);
+    expect(w.flatMap(words)).toEqual(words(query));
+    expect(w[0]).toBe('A landowner fenced a strip of land in 1990.');
+    expect(w.map((x) => words(x).length)).toEqual([9, 7, USE_LITE_WINDOW_WORDS, USE_LITE_WINDOW_WORDS, 150 - 2 * USE_LITE_WINDOW_WORDS, 4]);
+  });
+
+  it('other embedders: one window, or whole sentences packed up to the index\'s max words', () => {
+    expect(queryWindows(query, 'transformers')).toEqual([query]);
+    const w = queryWindows(query, 'transformers', 100);
+    expect(w.flatMap(words)).toEqual(words(query));
+    expect(w.map((x) => words(x).length)).toEqual([16, 100, 50 + 4]);
+  });
+
+  it('whole: the word-weighted mean of the windows, unit length; last-words N: the last N words only', async () => {
+    const e = fake('use-lite');
+    const v = await embedDenseQuery(e, query, WHOLE_QUERY, 128);
+    const windows = queryWindows(query, 'use-lite', 128);
+    expect(e.asked).toEqual([windows]);
+    const vs = await fake('use-lite').embed(windows, { kind: 'query' });
+    const mean = [0, 1, 2].map((d) => vs.reduce((s, x, i) => s + words(windows[i]).length * x[d], 0));
+    const len = Math.hypot(...mean);
+    mean.forEach((m, d) => expect(v[d]).toBeCloseTo(m / len, 6));
+
+    const one = fake('use-lite');
+    expect(Array.from(await embedDenseQuery(one, 'adverse possession of land', WHOLE_QUERY))).toEqual(Array.from((await fake('use-lite').embed(['adverse possession of land'], { kind: 'query' }))[0]));
+    expect(one.asked).toEqual([['adverse possession of land']]);
+
+    const tail = fake('use-lite');
+    await embedDenseQuery(tail, query, denseQueryRule(24));
+    expect(tail.asked).toEqual([[words(query).slice(-24).join(' ')]]);
+    expect(denseQueryRule(0)).toEqual(WHOLE_QUERY);
+    expect(denseQueryRule(undefined)).toEqual(WHOLE_QUERY);
+  });
+});
+
+describe('the rule in force is shown and recorded', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'lexcase-dense-query-'));
+    await indexCorpus('default', { out: join(dir, 'idx'), methods: ['bm25'], workers: 0 });
+    expect(await loadPrebuiltDense(join(dir, 'idx'), () => {})).toBe('default-use-lite');
+    writeFileSync(join(dir, 'topics.tsv'), `q1\t${facts} ${question}\n`);
+    writeFileSync(join(dir, 'qrels.txt'), 'q1 0 mbe_1 1\n');
+  }, 180_000);
+  afterAll(async () => {
+    await closeSparseIndexes();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('--help of search and eval retrieval names --dense-query-words and the default rule', async () => {
+    for (const cmd of [['search'], ['eval', 'retrieval']]) {
+      const h = await runCli([...cmd, '--help']);
+      expect(h.stdout.replace(/\s+/g, ' ')).toMatch(/--dense-query-words <n> dense \(also hybrid's dense\): embed only the last N words .* default 0 = the whole query/);
+    }
+  });
+
+  it('eval retrieval records the rule of dense and of hybrid\'s dense, in JSON and in the text report', { timeout: 120_000 }, async () => {
+    const idx = join(dir, 'idx');
+    const base = ['eval', 'retrieval', '--topics', join(dir, 'topics.tsv'), '--qrels', join(dir, 'qrels.txt'), '--index', idx, '--method', 'dense,hybrid', '--hybrid-methods', 'bm25,dense', '--hits', '10'];
+    const whole = await runCli(['--json', ...base]);
+    expect(whole.code, whole.stderr).toBe(0);
+    const w = JSON.parse(whole.stdout).results as { method: string; config: any }[];
+    expect(w[0].config.query).toMatchObject({ rule: 'whole', windows: expect.stringContaining('sentences') });
+    expect(w[1].config.components.dense.query).toEqual(w[0].config.query);
+    const tail = await runCli([...base, '--dense-query-words', '24']);
+    expect(tail.code, tail.stderr).toBe(0);
+    expect(tail.stdout).toContain('Dense queries (dense, hybrid): only the last 24 words of each query are embedded (--dense-query-words 24).');
+    const tailJson = JSON.parse((await runCli(['--json', ...base, '--dense-query-words', '24'])).stdout).results;
+    expect(tailJson[0].config.query).toMatchObject({ rule: 'last-words', words: 24 });
+  });
+
+  it("a reproduction's retrieval run records the rule in its config.json", { timeout: 120_000 }, async () => {
+    const runDir = join(dir, 'run');
+    await runRetrievalGridRun({ runDir, method: 'dense', index: join(dir, 'idx'), split: 'val', limit: 2, ks: [10] });
+    const config = JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8'));
+    expect(config.config.retriever).toMatchObject({ embedder: 'use-lite:universal-sentence-encoder-lite', query: { rule: 'whole' } });
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * How a dense query becomes one vector: the rule every dense search (and hybrid's dense component)
+ * applies, recorded in each run's config (`denseQueryConfig`) and printed by `--help`.
+ *
+ * Default, `whole`: every word of the query is embedded. The query is cut into windows the
+ * embedder reads whole, each window is embedded, and the vectors are averaged weighted by the
+ * window's word count, then scaled to unit length (one window: exactly the embedder's vector).
+ * - use-lite reads at most 128 tokens, so a Bar Exam fact pattern + question (216 tokens on average
+ *   on val) does not fit one pass: its windows are the query's sentences, a sentence of more than
+ *   USE_LITE_WINDOW_WORDS words in pieces of that many (≈ 100 tokens). Chosen on the Bar Exam QA
+ *   train split among whole-query rules (token windows of 128, word windows of 64/128, sentences;
+ *   docs/dense.md "Dense queries").
+ * - other embedders read 512 tokens or more: the query is one window, or, when the index's
+ *   embedder spec truncates at `maxWords`, windows of whole sentences up to that many words.
+ *
+ * `last-words` (opt-in, `--dense-query-words N`): only the last N words are embedded — the use-lite
+ * rule before issue 36 (N = 24, tuned on train for the question at the end of a fact pattern); it
+ * drops the rest of a longer query, so a passage's own opening no longer finds it.
+ */
+import { errors } from '../core/errors.js';
+import { l2normalize, lastWords } from '../indexer/embed/batching.js';
+import type { Embedder } from '../indexer/embed/types.js';
+
+export type DenseQueryRule = { kind: 'whole' } | { kind: 'last-words'; words: number };
+
+export const WHOLE_QUERY: DenseQueryRule = { kind: 'whole' };
+
+/** use-lite windows: one sentence, or pieces of this many words of a longer one. */
+export const USE_LITE_WINDOW_WORDS = 64;
+
+/** The rule of `queryWords` (the CLI's --dense-query-words): 0 or absent = the whole query, N = the last N words. */
+export function denseQueryRule(queryWords?: number): DenseQueryRule {
+  if (queryWords === undefined || queryWords === 0) return WHOLE_QUERY;
+  if (!Number.isInteger(queryWords) || queryWords < 0) throw errors.invalidInput('dense query words', `expected a non-negative integer, got ${queryWords}`);
+  return { kind: 'last-words', words: queryWords };
+}
+
+const words = (s: string) => s.split(/\s+/).filter(Boolean);
+/** Sentences: split after . ? ! (and closing quotes/brackets) before whitespace, and at line breaks. */
+const sentences = (s: string) =>
+  s
+    .split(/(?<=[.?!]["'”’)\]]?)\s+|\n+/)
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+/** The windows of a query under `whole` for this embedder (`maxWords`: the index spec's per-text limit). */
+export function queryWindows(query: string, provider: string, maxWords?: number): string[] {
+  const limit = provider === 'use-lite' ? USE_LITE_WINDOW_WORDS : maxWords && maxWords > 0 ? maxWords : 0;
+  if (!limit) return query.trim() ? [query] : [];
+  const pieces: string[][] = [];
+  for (const s of sentences(query)) {
+    const w = words(s);
+    for (let i = 0; i < w.length; i += limit) pieces.push(w.slice(i, i + limit));
+  }
+  if (provider === 'use-lite') return pieces.map((p) => p.join(' '));
+  // other embedders: pack whole sentences into windows of at most `limit` words
+  const out: string[][] = [];
+  for (const p of pieces) {
+    const last = out.at(-1);
+    if (last && last.length + p.length <= limit) last.push(...p);
+    else out.push([...p]);
+  }
+  return out.map((p) => p.join(' '));
+}
+
+/** One unit vector for `query` under `rule`. */
+export async function embedDenseQuery(embedder: Embedder, query: string, rule: DenseQueryRule, maxWords?: number): Promise<Float32Array> {
+  if (rule.kind === 'last-words') return (await embedder.embed([lastWords(query, rule.words)], { kind: 'query' }))[0];
+  const windows = queryWindows(query, embedder.provider, maxWords);
+  if (windows.length <= 1) return (await embedder.embed([windows[0] ?? query], { kind: 'query' }))[0];
+  const vectors = await embedder.embed(windows, { kind: 'query' });
+  const out = new Float32Array(embedder.dimension);
+  vectors.forEach((v, i) => {
+    const w = words(windows[i]).length;
+    for (let d = 0; d < out.length; d++) out[d] += w * v[d];
+  });
+  return l2normalize(out);
+}
+
+/** What a run records about its dense queries (and `--help` says). */
+export function denseQueryConfig(rule: DenseQueryRule, provider: string, maxWords?: number): { rule: string; words?: number; windows?: string; text: string } {
+  if (rule.kind === 'last-words') return { rule: 'last-words', words: rule.words, text: `only the last ${rule.words} words of each query are embedded (--dense-query-words ${rule.words})` };
+  const windows =
+    provider === 'use-lite'
+      ? `sentences (a longer one in pieces of ${USE_LITE_WINDOW_WORDS} words), mean-pooled weighted by words`
+      : maxWords && maxWords > 0
+        ? `whole sentences packed into windows of at most ${maxWords} words, mean-pooled weighted by words`
+        : 'one window (the embedder reads up to its own maximum length)';
+  return { rule: 'whole', windows, text: `the whole query is embedded: ${windows}` };
+}
+
+/** The dense query rule a retriever's `config` records (dense's own, or hybrid's dense component's), if any. */
+export function denseQueryOf(config: Record<string, unknown> | undefined): { rule: string; text: string } | undefined {
+  const q = (config?.query ?? (config?.components as Record<string, Record<string, unknown>> | undefined)?.dense?.query) as { rule?: unknown; text?: unknown } | undefined;
+  return q && typeof q.rule === 'string' && typeof q.text === 'string' ? { rule: q.rule, text: q.text } : undefined;
+}
+
+/** "Dense queries (dense, hybrid): …" — one line per rule in force, from each result's recorded config. */
+export function denseQueryLines(results: readonly { method: string; config?: Record<string, unknown> }[]): string[] {
+  const byText = new Map<string, string[]>();
+  for (const res of results) {
+    const q = denseQueryOf(res.config);
+    if (q) byText.set(q.text, [...(byText.get(q.text) ?? []), res.method]);
+  }
+  return [...byText].map(([text, methods]) => `Dense queries (${methods.join(', ')}): ${text}.`);
+}
+
+/** The --help line of --dense-query-words. */
+export const DENSE_QUERY_WORDS_HELP =
+  'dense (also hybrid\'s dense): embed only the last N words of each query (the use-lite rule before issue 36 was 24); ' +
+  `default 0 = the whole query: use-lite embeds each sentence (pieces of ${USE_LITE_WINDOW_WORDS} words) and averages the vectors weighted by words, ` +
+  'other embedders the query in one window (windows of the index\'s max words when it sets one); recorded in the run\'s config';

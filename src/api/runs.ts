@@ -1,0 +1,66 @@
+/**
+ * The /v1 API's run figures (`lexcase serve --api --runs DIR`): every run under the runs root with
+ * its headline figures — the same RunSummary the explorer's /api/runs/summary sends, computed by
+ * the system list (eval/systems.ts) over the one statistics module (eval/stats/): each figure with
+ * its 95% interval, the interval's method and the text every surface prints. Runs are found as the
+ * explorer finds them (web/server/runs.ts: only inside the root, by their relative id).
+ */
+import { z } from 'zod';
+import { errors } from '../../core/errors.js';
+import { runSummary } from '../../web/server/run-summary-api.js';
+import { listRuns } from '../../web/server/runs.js';
+
+export const runInput = z.object({ run: z.string().min(1).max(500).describe('run id: its directory relative to the runs root, as GET /v1/runs lists it') });
+
+const figure = z.object({
+  id: z.string().describe('figure id: accuracy, recall@10, mrr, macro-f1, …'),
+  label: z.string(),
+  estimate: z.number(),
+  lo: z.number().nullable().describe('lower end of the 95% interval; null where none is given (a bootstrap figure below 10 items)'),
+  hi: z.number().nullable(),
+  n: z.number().int().describe('items the figure is computed over'),
+  interval: z.enum(['wilson', 'bootstrap', 'none']).describe('the interval method (eval/stats): Wilson for proportions, percentile bootstrap otherwise'),
+  kind: z.enum(['proportion', 'mean', 'statistic']).describe('the measure kind that chose the method'),
+  unit: z.enum(['percent', 'decimal']).describe('how the figure is printed: proportions as %, retrieval measures (Recall@k, MRR) as decimals'),
+  percent: z.boolean(),
+  method: z.string().describe('the method as printed beside the figure: "95% Wilson", "95% bootstrap", "no interval: n < 10"'),
+  text: z.string().describe('the figure as every lexcase surface prints it, e.g. "50.0% [15.0, 85.0]"'),
+  smallN: z.boolean().describe('fewer than 30 items'),
+  note: z.string().optional(),
+});
+
+export const runFiguresOutput = z.object({
+  id: z.string(),
+  system: z.string().nullable().describe("config.json's system"),
+  systemName: z.string(),
+  n: z.number().int(),
+  failures: z.number().int(),
+  figures: z.array(figure),
+});
+
+export const listRunsOutput = z.object({ runs: z.array(runFiguresOutput) });
+
+type RunFigures = z.output<typeof runFiguresOutput>;
+
+const pick = async (run: Parameters<typeof runSummary>[0]): Promise<RunFigures> => {
+  const s = await runSummary(run);
+  return { id: s.id, system: s.system, systemName: s.systemName, n: s.n, failures: s.failures, figures: s.figures };
+};
+
+function rootOf(root: string | undefined): string {
+  if (!root) throw errors.notFound('run', 'this API server was started without --runs (lexcase serve --api --runs DIR)');
+  return root;
+}
+
+export async function listRunFigures(root: string | undefined): Promise<z.output<typeof listRunsOutput>> {
+  const runs = (await listRuns(rootOf(root))).filter((r) => r.items > 0);
+  return { runs: await Promise.all(runs.map(pick)) };
+}
+
+export async function runFigures(root: string | undefined, input: unknown): Promise<RunFigures> {
+  const parsed = runInput.safeParse(input);
+  if (!parsed.success) throw errors.invalidInput('run', parsed.error.issues.map((i) => i.message).join('; '));
+  const run = (await listRuns(rootOf(root))).find((r) => r.id === parsed.data.run);
+  if (!run) throw errors.notFound('run', `"${parsed.data.run}" under the runs directory`);
+  return pick(run);
+}
