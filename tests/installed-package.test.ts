@@ -84,6 +84,41 @@ describe('the installed package', () => {
     expect(other.map((r) => means(r.stdout)['mrr@10'].estimate)).not.toEqual([docRun['mrr@10'].estimate, docRun['mrr@10'].estimate]);
   });
 
+  it('LangChain: a script that imports the package builds an index from Documents (fromDocuments), filters by metadata and gets source/doc_id/its own keys back; the CLI verifies that index', async () => {
+    const docsFile = join(work, 'lc-docs.json');
+    writeFileSync(docsFile, JSON.stringify(rows.map((r) => ({ id: r.id, text: r.text, metadata: { source: r.source, doc_id: r.doc_id, title: r.title, court: 'Supreme Court of Arkansas' } }))));
+    const wanted = rows[rows.length - 1].doc_id;
+    const script = join(pkg.proj, 'langchain.mjs');
+    writeFileSync(
+      script,
+      [
+        "import { readFileSync } from 'node:fs';",
+        "import { Document } from '@langchain/core/documents';",
+        "import { LexcaseRetriever } from 'lexcase';",
+        'const [file, out, wanted] = process.argv.slice(2);',
+        "const docs = JSON.parse(readFileSync(file, 'utf8')).map((d) => new Document({ id: d.id, pageContent: d.text, metadata: d.metadata }));",
+        "const retriever = await LexcaseRetriever.fromDocuments(docs, { out, methods: ['bm25', 'qld'], k: 3 });",
+        "const all = await retriever.invoke('the court held the contract void');",
+        "const filtered = await new LexcaseRetriever({ index: out, k: 3, filter: { doc_id: wanted } }).invoke('the court held the contract void');",
+        'console.log(JSON.stringify({ all: all.map((d) => d.metadata), filtered: filtered.map((d) => d.metadata) }));',
+      ].join('\n'),
+    );
+    const lcIndex = join(work, 'lc-index');
+    const r = await runBuiltCli([docsFile, lcIndex, wanted], { cli: script, cwd: pkg.proj, timeoutMs: 240_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const { all, filtered } = JSON.parse(r.stdout) as Record<'all' | 'filtered', Record<string, unknown>[]>;
+    expect(all).toHaveLength(3);
+    for (const md of [...all, ...filtered]) {
+      const row = rows.find((x) => x.id === md.id)!;
+      expect(md).toMatchObject({ source: row.source, doc_id: row.doc_id, title: row.title, court: 'Supreme Court of Arkansas', method: 'bm25' });
+    }
+    expect(filtered.length).toBeGreaterThan(0);
+    expect(filtered.every((md) => md.doc_id === wanted)).toBe(true);
+    expect(filtered.map((md) => md.rank)).toEqual(filtered.map((_, i) => i + 1));
+    const verify = await lexcase(['index', 'verify', lcIndex]);
+    expect(verify.code, verify.stderr + verify.stdout).toBe(0);
+  });
+
   it('a run grows: a larger --limit in the same run dir runs only the new items and records the change; a smaller one is refused', async () => {
     const runDir = join(work, 'case-run');
     const run = (limit: number) => lexcase(['--json', 'run', 'case', '--offline', '--index', index, '--limit', String(limit), '--run-dir', runDir]);
