@@ -100,13 +100,24 @@ describe('the installed package', () => {
         "const retriever = await LexcaseRetriever.fromDocuments(docs, { out, methods: ['bm25', 'qld'], k: 3 });",
         "const all = await retriever.invoke('the court held the contract void');",
         "const filtered = await new LexcaseRetriever({ index: out, k: 3, filter: { doc_id: wanted } }).invoke('the court held the contract void');",
-        'console.log(JSON.stringify({ all: all.map((d) => d.metadata), filtered: filtered.map((d) => d.metadata) }));',
+        "const kept = await new LexcaseRetriever({ index: process.argv[5], k: 3, filter: { bench: 'panel' } }).invoke('the court held the contract void');",
+        'console.log(JSON.stringify({ all: all.map((d) => d.metadata), filtered: filtered.map((d) => d.metadata), kept: kept.map((d) => d.metadata) }));',
       ].join('\n'),
     );
+    // An index built by the CLI keeps the JSONL fields named in --keep-fields for the filter.
+    const docOrder = [...new Set(rows.map((x) => x.doc_id))];
+    const benchOf = (docId: string) => (docOrder.indexOf(docId) % 2 ? 'en banc' : 'panel');
+    writeFileSync(join(work, 'benches.jsonl'), rows.map((x) => JSON.stringify({ ...x, bench: benchOf(x.doc_id) })).join('\n') + '\n');
+    const keptIndex = join(work, 'kept-index');
+    const b = await lexcase(['-q', 'index', 'build', join(work, 'benches.jsonl'), '--keep-fields', 'bench', '--out', keptIndex]);
+    expect(b.code, b.stderr).toBe(0);
     const lcIndex = join(work, 'lc-index');
-    const r = await runBuiltCli([docsFile, lcIndex, wanted], { cli: script, cwd: pkg.proj, timeoutMs: 240_000 });
+    const r = await runBuiltCli([docsFile, lcIndex, wanted, keptIndex], { cli: script, cwd: pkg.proj, timeoutMs: 240_000 });
     expect(r.code, r.stderr).toBe(0);
-    const { all, filtered } = JSON.parse(r.stdout) as Record<'all' | 'filtered', Record<string, unknown>[]>;
+    const { all, filtered, kept } = JSON.parse(r.stdout) as Record<'all' | 'filtered' | 'kept', Record<string, unknown>[]>;
+    expect(kept).toHaveLength(3);
+    for (const md of kept) expect(md).toMatchObject({ bench: 'panel', doc_id: expect.any(String) });
+    expect(kept.every((md) => benchOf(md.doc_id as string) === 'panel')).toBe(true);
     expect(all).toHaveLength(3);
     for (const md of [...all, ...filtered]) {
       const row = rows.find((x) => x.id === md.id)!;
