@@ -13,9 +13,14 @@ export interface FieldMapping {
   title?: string;
   docId?: string;
   source?: string;
+  /**
+   * Further fields kept as they are (JSON values) in Passage.meta: stored in the doc store, returned
+   * in LangChain metadata and matched by its filter; never searched (`--keep-fields a,b`).
+   */
+  keep?: string[];
 }
 
-export const DEFAULT_FIELDS: Required<{ [K in keyof FieldMapping]: string[] }> = {
+export const DEFAULT_FIELDS: Required<{ [K in Exclude<keyof FieldMapping, 'keep'>]: string[] }> = {
   id: ['id', 'idx', '_id', 'docid', 'doc_id', 'pid', 'passage_id'],
   text: ['text', 'contents', 'passage', 'body', 'content'],
   title: ['title'],
@@ -93,5 +98,14 @@ export function toPassage(rec: unknown, map: FieldMapping, ctx: MapContext): Pas
   const docId = asString(pick(r, map.docId, DEFAULT_FIELDS.docId).value);
   if (docId && docId !== idStr) p.docId = docId;
   else if (docId && map.docId) p.docId = docId;
+  if (map.keep?.length) {
+    const meta: Record<string, unknown> = {};
+    for (const f of map.keep) {
+      const v = decoded(r[f]);
+      // Parquet INT64 columns are BigInts, which JSON cannot hold: a number where exact, else its digits.
+      if (v !== undefined) meta[f] = typeof v === 'bigint' ? (Number.isSafeInteger(Number(v)) ? Number(v) : String(v)) : v;
+    }
+    if (Object.keys(meta).length) p.meta = meta;
+  }
   return p;
 }

@@ -23,6 +23,15 @@ describe('JSONL passage loader', () => {
     ]);
   });
 
+  it('keeps the fields named in keep (JSON values as they are) in meta; absent ones are left out, and without keep nothing is kept', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-jsonl-'));
+    const f = join(dir, 'p.jsonl');
+    await writeFile(f, '{"id":"a","text":"Alpha","court":"ark","year":1855,"cites":["b"]}\n{"id":"b","text":"Beta","year":1856}\n{"id":"c","text":"Gamma"}\n');
+    const kept = await collect(loadJsonlPassages(f, { fields: { keep: ['court', 'year', 'cites'] } }));
+    expect(kept.map((p) => p.meta)).toEqual([{ court: 'ark', year: 1855, cites: ['b'] }, { year: 1856 }, undefined]);
+    expect((await collect(loadJsonlPassages(f))).every((p) => p.meta === undefined)).toBe(true);
+  });
+
   it('reads .jsonl.gz the same as plain JSONL', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'lexcase-jsonl-'));
     const body = '{"id":"x","text":"one"}\n{"id":"y","text":"two"}\n';

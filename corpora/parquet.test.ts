@@ -39,6 +39,14 @@ describe('Parquet passage loader', () => {
     expect(got.map((p) => p.id)).toEqual(ids);
   });
 
+  it('--keep-fields: the named columns are read (only the mapped ones are) and kept in meta', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-pq-'));
+    const f = join(dir, 'kept.parquet');
+    await writeParquet(f, { id: ['a', 'b'], text: ['one', 'two'], court: ['ark', 'scotus'], extra: ['x', 'y'] }, 10);
+    const got = await collect(loadParquetPassages(f, { fields: { keep: ['court', 'missing'] } }));
+    expect(got.map((p) => p.meta)).toEqual([{ court: 'ark' }, { court: 'scotus' }]);
+  });
+
   it('is reachable through loadPassages(path) by extension', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'lexcase-pq-'));
     const f = join(dir, 'p.parquet');

@@ -62,6 +62,8 @@ export async function* loadParquetPassages(file: string, opts: PassageLoadOption
       wanted.add(explicit);
     } else for (const c of DEFAULT_FIELDS[key]) if (available.includes(c)) wanted.add(c);
   }
+  // --keep-fields: kept where a row has them; a column the file lacks is kept nowhere, as in JSONL.
+  for (const c of f.keep ?? []) if (available.includes(c)) wanted.add(c);
   if (!f.text && !DEFAULT_FIELDS.text.some((c) => available.includes(c))) {
     throw errors.corpusField(file, 'text', `no text column (looked for ${DEFAULT_FIELDS.text.join(', ')}); set --text-field to one of: ${available.join(', ')}`);
   }

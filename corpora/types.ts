@@ -8,6 +8,12 @@ export interface Passage {
   docId?: string;
   /** Where the passage came from, e.g. "barexam_qa", "legal_corpus/scotus", or a file name. */
   source: string;
+  /**
+   * Further JSON fields kept at build (`index build --keep-fields`, a LangChain Document's metadata
+   * through `LexcaseRetriever.fromDocuments`): stored in the doc store, returned in retriever
+   * metadata and matched by its filter. Never indexed for search.
+   */
+  meta?: Record<string, unknown>;
 }
 
 export interface Question {

@@ -171,6 +171,32 @@ describe('runExperiment', () => {
     await expect(runExperiment({ ...base, seed: 4 })).rejects.toMatchObject({ code: 'RUN_INVALID', message: expect.stringMatching(/seed 3/) });
   });
 
+  it('grows a run: a larger limit or a split holding its items runs only the new items and records the change; a shrink or another field is refused', async () => {
+    const calls: string[] = [];
+    const system: AgentSystem<Q> = async (item) => {
+      calls.push(item.id);
+      return { prediction: item.answer, trace: {} };
+    };
+    const base = { runDir: dir, system, gold: (q: Q) => q.answer, makeContext: ctxFor(undefined), seed: 3 };
+    await runExperiment({ ...base, items: ITEMS.slice(0, 2), config: { k: 3, split: 'val', limit: 2 } });
+    calls.length = 0;
+    const grown = await runExperiment({ ...base, items: ITEMS.slice(0, 3), config: { k: 3, split: 'val', limit: 3 } });
+    expect(grown).toMatchObject({ skipped: 2, ran: 1 });
+    expect(calls).toEqual(['mbe_3']);
+    const cfg = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+    expect(cfg.config).toMatchObject({ limit: 3, split: 'val', k: 3 });
+    expect(cfg.resumes.at(-1)).toMatchObject({ items: 3, skipped: 2, grown: { limit: { from: 2, to: 3 } } });
+    // another split that holds every recorded item, no limit: grows too
+    calls.length = 0;
+    expect(await runExperiment({ ...base, items: ITEMS, config: { k: 3, split: 'all', limit: null } })).toMatchObject({ skipped: 3, ran: 1 });
+    expect(calls).toEqual(['mbe_4']);
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).resumes.at(-1).grown).toEqual({ split: { from: 'val', to: 'all' }, limit: { from: 3, to: null } });
+    // a selection that leaves recorded items out is refused, and so is any other field
+    await expect(runExperiment({ ...base, items: ITEMS.slice(0, 2), config: { k: 3, split: 'all', limit: 2 } })).rejects.toMatchObject({ code: 'RUN_INVALID', message: expect.stringMatching(/leaves out 2 recorded items \(e\.g\. mbe_3, mbe_4\).*not shrink/) });
+    await expect(runExperiment({ ...base, items: ITEMS, config: { k: 5, split: 'all', limit: null } })).rejects.toMatchObject({ code: 'RUN_INVALID', message: expect.stringMatching(/field "k" differs/) });
+    expect((await readResults(dir)).records.map((r) => r.id)).toEqual(['mbe_1', 'mbe_2', 'mbe_3', 'mbe_4']);
+  });
+
   it('runs items concurrently up to the limit, lines stay whole; duplicate ids are rejected', async () => {
     let open = 0;
     let max = 0;

@@ -20,7 +20,8 @@
  * item. A truncated last line from a crash is dropped and that item is redone. An aborted item
  * (signal) is not recorded, so it is redone on resume. Stale temp files from a killed run are
  * removed. An error from `makeContext` is a setup error: no more items start, and it is thrown
- * once running items end.
+ * once running items end. A resume may grow the run (eval/run-grow.ts): a larger `limit`, or a
+ * `split` that holds every recorded item, runs only the new items and records the change.
  *
  * LLM exchanges: every request a factory model answers inside an item is recorded (redacted) in
  * `<runDir>/llm/<item>.jsonl`, and the model's settings in `llm/model.json` (eval/llm-exchanges.ts).
@@ -55,6 +56,7 @@ import { ToolRecorder, withToolRecorder } from '../retrieval/tools/tool-recorder
 import { provenance, type Provenance } from './provenance.js';
 import { traceSchemaFor } from './records.js';
 import { operationalChanges, resultConfig } from './resume-config.js';
+import { assertGrows, describeGrowth, growChanges, withoutGrowKeys } from './run-grow.js';
 import { checkRunDirOut, lockRunDir } from './run-dir-guard.js';
 import { appendResult, configPath, ensureRunDir, readConfig, removeStaleTemps, repairResults, rewriteResults, writeJsonAtomic, writeTrace } from './run-dir.js';
 import { makeRunDir, noteRunDir, removeCreatedDirs, undoRunStart } from './run-start-undo.js';
@@ -109,7 +111,17 @@ export interface RunConfigFile {
   seed: number;
   config: Record<string, unknown>;
   provenance: Provenance;
-  resumes?: { at: string; gitSha: string; datasetChecksum: string; items: number; skipped: number; retried?: number; changed?: Record<string, { from: unknown; to: unknown }> }[];
+  resumes?: {
+    at: string;
+    gitSha: string;
+    datasetChecksum: string;
+    items: number;
+    skipped: number;
+    retried?: number;
+    changed?: Record<string, { from: unknown; to: unknown }>;
+    /** The run grew: item-selecting fields (limit, split) changed, config.json holds the new values (eval/run-grow.ts). */
+    grown?: Record<string, { from: unknown; to: unknown }>;
+  }[];
 }
 
 const stable = (v: unknown): string =>
@@ -193,8 +205,15 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
   if (existing) {
     if (existing.seed !== seed) throw errors.runInvalid(runDir, `was started with seed ${existing.seed}, not ${seed}; use a new run dir to change the seed`);
     // Only fields that change results must match; retries, timeouts, concurrency and the cache may change.
-    const diff = firstDifference(resultConfig(existing.config ?? {}), resultConfig(config));
+    const diff = firstDifference(withoutGrowKeys(resultConfig(existing.config ?? {})), withoutGrowKeys(resultConfig(config)));
     if (diff) throw errors.runInvalid(runDir, `was started with a different config (field "${diff}" differs); use a new run dir`);
+    // A larger --limit (or a split that holds the recorded items): the run grows, only the new items run.
+    const grown = growChanges(existing.config ?? {}, config);
+    if (Object.keys(grown).length) {
+      assertGrows(runDir, grown, byId.keys(), seen);
+      existing.config = { ...existing.config, ...Object.fromEntries(Object.keys(grown).map((k) => [k, config[k] ?? null])) };
+      log.info(`growing ${runDir}: ${describeGrowth(grown)}, ${todo.length} new item${todo.length === 1 ? '' : 's'} to run`);
+    }
     const changed = operationalChanges(existing.config ?? {}, config);
     if (Object.keys(changed).length) log.info(`resuming ${runDir} with ${Object.entries(changed).map(([k, v]) => `${k} ${JSON.stringify(v.to)} (was ${JSON.stringify(v.from)})`).join(', ')}`);
     existing.resumes = [
@@ -207,6 +226,7 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
         skipped,
         ...(retried ? { retried } : {}),
         ...(Object.keys(changed).length ? { changed } : {}),
+        ...(Object.keys(grown).length ? { grown } : {}),
       },
     ];
     await writeJsonAtomic(configPath(runDir), existing);

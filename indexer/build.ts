@@ -211,6 +211,14 @@ function checkPassage(p: PassageInput, position: number, corpusName: string): vo
   const bad = idProblem(p.id);
   if (bad) throw errors.corpusParse(corpusName, position, `passage id ${quoteId(p.id)} ${bad}`);
   if (typeof p.text !== 'string') throw errors.corpusParse(corpusName, position, `passage "${p.id}": field "text" must be a string, got ${describeType(p.text)}`);
+  if (p.meta !== undefined) {
+    if (!p.meta || typeof p.meta !== 'object' || Array.isArray(p.meta)) throw errors.corpusParse(corpusName, position, `passage "${p.id}": field "meta" must be an object of JSON fields, got ${describeType(p.meta)}`);
+    try {
+      JSON.stringify(p.meta);
+    } catch (e) {
+      throw errors.corpusParse(corpusName, position, `passage "${p.id}": field "meta" is not JSON: ${(e as Error).message}`);
+    }
+  }
 }
 
 /**
@@ -382,7 +390,7 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
       checksums: Object.fromEntries(Object.entries(checksums).sort(([a], [b]) => (a < b ? -1 : 1))),
       sizes,
       sparse,
-      docstore: compressDocs ? { version: 2, text: BLOCK_CODEC, blockPassages: BLOCK_PASSAGES } : { version: 1, text: 'plain' },
+      docstore: { ...(compressDocs ? { version: 2, text: BLOCK_CODEC, blockPassages: BLOCK_PASSAGES } : { version: 1, text: 'plain' }), ...(docs.hasMeta ? { meta: true } : {}) },
       blocks: { ...blocks.section },
     };
     await writeManifest(tmp, manifest);

@@ -15,6 +15,8 @@ export const DOCSTORE_FILES = {
   text: 'docs/text',
   title: 'docs/title',
   docId: 'docs/docid',
+  /** Optional (manifest docstore.meta): per passage the JSON of its kept fields, '' for none. */
+  meta: 'docs/meta',
   source: 'docs/source.u32',
   sources: 'docs/sources.json',
 } as const;
@@ -86,6 +88,8 @@ export class DocStoreWriter {
   private sourceCounts: number[] = [];
   private sourceBuf = new Uint32Array(4096);
   private nSource = 0;
+  /** Created at the first passage with `meta` (earlier passages get ''), so indexes without any have no such column. */
+  private meta?: StringColumnWriter;
   count = 0;
 
   /** compress: texts in deflated blocks (doc store v2, docstore-blocks.ts); else plain (v1). */
@@ -115,7 +119,17 @@ export class DocStoreWriter {
       this.nSource = 0;
     }
     this.sourceBuf[this.nSource++] = si;
+    if (p.meta !== undefined && !this.meta) {
+      this.meta = new StringColumnWriter(this.dir, DOCSTORE_FILES.meta);
+      for (let i = 0; i < this.count; i++) this.meta.add('');
+    }
+    this.meta?.add(p.meta !== undefined ? JSON.stringify(p.meta) : '');
     this.count++;
+  }
+
+  /** Whether any passage had `meta` (the manifest then records docstore.meta). */
+  get hasMeta(): boolean {
+    return this.meta !== undefined;
   }
 
   /** Let the text column's compression fall at most `maxBlocks` blocks behind (see BlockColumnWriter.drain). */
@@ -133,6 +147,7 @@ export class DocStoreWriter {
     }
     this.title.close(checksums);
     this.docId.close(checksums);
+    this.meta?.close(checksums);
     this.source.writeTyped(this.sourceBuf.subarray(0, this.nSource));
     checksums[DOCSTORE_FILES.source] = this.source.close();
     const names = [...this.sourceIdx.keys()];

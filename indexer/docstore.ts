@@ -25,6 +25,10 @@ export type OpenedDocStore = DocStore & {
   entries(): AsyncIterable<Passage>;
   /** Passage ids in index order (internal doc index i ↔ ids()[i]). */
   ids(): string[];
+  /** Every passage's document id ('' where none), in index order: the column read once, on first call. */
+  docIds(): Promise<string[]>;
+  /** A passage's fields without its text (source, title, docId, meta): for filters that must not read texts. */
+  fieldsAt(index: number): Promise<Omit<Passage, 'text'>>;
   /** Passage by internal doc index (`maxTextBytes`: at most that much of its text). */
   at(index: number, opts?: { maxTextBytes?: number }): Promise<Passage>;
   /** Internal doc index of a passage id, or -1. */
@@ -136,6 +140,16 @@ export async function openDocStore(dir: string, checked?: Manifest): Promise<Ope
   const text = store?.text === BLOCK_CODEC ? await BlockColumn.open(dir, DOCSTORE_FILES.text, await readOffsets(dir, DOCSTORE_FILES.text, n, blocks), blocks) : await openColumn(dir, DOCSTORE_FILES.text, n, blocks);
   const title = await openColumn(dir, DOCSTORE_FILES.title, n, blocks);
   const docId = await openColumn(dir, DOCSTORE_FILES.docId, n, blocks);
+  const meta = store?.meta ? await openColumn(dir, DOCSTORE_FILES.meta, n, blocks) : undefined;
+  const metaAt = async (i: number): Promise<Record<string, unknown> | undefined> => {
+    const j = meta ? await meta.get(i) : '';
+    if (!j) return undefined;
+    try {
+      return JSON.parse(j) as Record<string, unknown>;
+    } catch (e) {
+      throw errors.indexCorrupt(join(dir, `${DOCSTORE_FILES.meta}.bin`), `entry ${i}: ${(e as Error).message}`);
+    }
+  };
   const srcFile = join(dir, DOCSTORE_FILES.source);
   const srcBuf = await readFile(srcFile);
   if (srcBuf.byteLength !== n * 4) throw errors.indexCorrupt(srcFile, `expected ${n} entries`);
@@ -155,6 +169,7 @@ export async function openDocStore(dir: string, checked?: Manifest): Promise<Ope
   }
   for (let i = 0; i < n; i++) if (sourceIdx[i] >= sources.length) throw errors.indexCorrupt(srcFile, `entry ${i} names source ${sourceIdx[i]} of ${sources.length}`);
   let byId: Map<string, number> | undefined;
+  let docIdList: Promise<string[]> | undefined;
 
   const indexOf = (id: string): number => {
     if (!byId) {
@@ -165,10 +180,20 @@ export async function openDocStore(dir: string, checked?: Manifest): Promise<Ope
   };
   const at = async (i: number, opts: { maxTextBytes?: number } = {}): Promise<Passage> => {
     const t0 = opts.maxTextBytes !== undefined ? text.prefix(i, opts.maxTextBytes) : text.get(i);
-    const [t, ti, d] = await Promise.all([t0, title.get(i), docId.get(i)]);
+    const [t, ti, d, m] = await Promise.all([t0, title.get(i), docId.get(i), metaAt(i)]);
     const p: Passage = { id: idList[i], text: t, source: sources[sourceIdx[i]] };
     if (ti) p.title = ti;
     if (d) p.docId = d;
+    if (m) p.meta = m;
+    return p;
+  };
+  const fieldsAt = async (i: number): Promise<Omit<Passage, 'text'>> => {
+    if (!(i >= 0 && i < n)) throw errors.notFound('passage', `#${i}`);
+    const [ti, d, m] = await Promise.all([title.get(i), docId.get(i), metaAt(i)]);
+    const p: Omit<Passage, 'text'> = { id: idList[i], source: sources[sourceIdx[i]] };
+    if (ti) p.title = ti;
+    if (d) p.docId = d;
+    if (m) p.meta = m;
     return p;
   };
 
@@ -196,6 +221,8 @@ export async function openDocStore(dir: string, checked?: Manifest): Promise<Ope
   return {
     size: n,
     ids: () => idList,
+    docIds: () => (docIdList ??= docId.range(0, n)),
+    fieldsAt,
     indexOf,
     sourceMask,
     at,
@@ -206,17 +233,18 @@ export async function openDocStore(dir: string, checked?: Manifest): Promise<Ope
     async *entries() {
       for (let i = 0; i < n; i += ENTRY_BLOCK) {
         const j = Math.min(n, i + ENTRY_BLOCK);
-        const [ts, tis, ds] = await Promise.all([text.range(i, j), title.range(i, j), docId.range(i, j)]);
+        const [ts, tis, ds, ms] = await Promise.all([text.range(i, j), title.range(i, j), docId.range(i, j), meta?.range(i, j)]);
         for (let x = i; x < j; x++) {
           const p: Passage = { id: idList[x], text: ts[x - i], source: sources[sourceIdx[x]] };
           if (tis[x - i]) p.title = tis[x - i];
           if (ds[x - i]) p.docId = ds[x - i];
+          if (ms?.[x - i]) p.meta = JSON.parse(ms[x - i]) as Record<string, unknown>;
           yield p;
         }
       }
     },
     async close() {
-      await Promise.all([text.close(), title.close(), docId.close()]);
+      await Promise.all([text.close(), title.close(), docId.close(), meta?.close()]);
     },
   };
 }

@@ -29,6 +29,7 @@ export function expectedFiles(m: Manifest): string[] {
   const d = DOCSTORE_FILES;
   const text = m.docstore && m.docstore.text !== 'plain' ? [`${d.text}.off`, `${d.text}.dfl`, `${d.text}.blk`] : [`${d.text}.off`, `${d.text}.bin`];
   const files = [`${d.ids}.bin`, `${d.ids}.off`, ...text, `${d.title}.bin`, `${d.title}.off`, `${d.docId}.bin`, `${d.docId}.off`, d.source, d.sources];
+  if (m.docstore?.meta) files.push(`${d.meta}.bin`, `${d.meta}.off`);
   if (m.sparse) files.push(...Object.values(SPARSE_FILES));
   if (m.blocks) files.push(m.blocks.file);
   return files;

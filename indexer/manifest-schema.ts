@@ -43,6 +43,8 @@ export const manifestSchema = z.object({
       version: z.number().int(),
       text: z.string(),
       blockPassages: z.number().int().optional(),
+      /** The doc store has a `docs/meta` column: JSON fields kept at build (Passage.meta). */
+      meta: z.boolean().optional(),
     })
     .optional(),
   dense: z

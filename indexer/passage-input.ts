@@ -7,7 +7,10 @@ import { basename } from 'node:path';
 import { errors } from '../core/errors.js';
 import type { Passage } from '../corpora/types.js';
 
-/** A passage as a user hands it in: `id` and `text` required, `source` optional; other fields are ignored. */
+/**
+ * A passage as a user hands it in: `id` and `text` required; `title`, `docId`, `source` and `meta`
+ * (JSON fields kept in the doc store, e.g. a LangChain Document's metadata) optional; other fields are ignored.
+ */
 export type PassageInput = Omit<Passage, 'source'> & { source?: string };
 
 /** An array, a generator, a stream of parsed records — anything `for await` can walk. */

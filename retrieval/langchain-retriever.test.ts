@@ -22,6 +22,7 @@ const tmp = tempDir('lexcase-langchain-');
 const dir = join(tmp.dir, 'barexam-80');
 const passages: Passage[] = [];
 const textOf = new Map<string, string>();
+const sourceOf = new Map<string, string>();
 const question = 'Is an out-of-court statement offered to prove the truth of the matter asserted admissible?';
 
 beforeAll(async () => {
@@ -29,7 +30,10 @@ beforeAll(async () => {
     passages.push(p);
     if (passages.length === 80) break;
   }
-  for (const p of passages) textOf.set(p.id, p.text);
+  for (const p of passages) {
+    textOf.set(p.id, p.text);
+    sourceOf.set(p.id, p.source);
+  }
   await buildIndex(passages, { out: dir, methods: ['bm25', 'qld', 'dense'], workers: 0, dense: { embedder: { provider: 'transformers', modelDir } } });
 });
 afterAll(async () => {
@@ -38,13 +42,13 @@ afterAll(async () => {
 });
 
 describe('LexcaseRetriever (LangChain BaseRetriever)', () => {
-  it.each([['bm25'], ['qld'], ['dense'], ['hybrid']] as const)('%s: invoke() returns Documents with the passage text and {id, score, rank, method}, in lexcase order', async (method) => {
+  it.each([['bm25'], ['qld'], ['dense'], ['hybrid']] as const)('%s: invoke() returns Documents with the passage text and {id, source, score, rank, method}, in lexcase order', async (method) => {
     const retriever = new LexcaseRetriever({ index: dir, method, k: 4, options: method === 'hybrid' ? { methods: 'bm25,dense' } : {} });
     expect(retriever).toBeInstanceOf(BaseRetriever);
     const docs = await retriever.invoke(question);
     const want = await (await openRetriever(dir, method, method === 'hybrid' ? { methods: 'bm25,dense' } : {})).search(question, { k: 4 });
     expect(docs).toHaveLength(4);
-    expect(docs.map((d) => d.metadata)).toEqual(want.map((h) => ({ id: h.id, score: h.score, rank: h.rank, method })));
+    expect(docs.map((d) => d.metadata)).toEqual(want.map((h) => ({ id: h.id, source: sourceOf.get(h.id), score: h.score, rank: h.rank, method })));
     for (const d of docs) expect(d.pageContent).toBe(textOf.get(d.metadata.id));
   });
 

@@ -6,17 +6,27 @@
  *   const docs = await retriever.invoke('adverse possession');   // Document[]
  *
  * Each Document has `pageContent` = the passage text and `metadata` = { id, score, rank, method }
- * (plus `title` when the passage has one). `index` is an index dir (opened on first use with
- * openRetriever and `options`, e.g. { k1, b } or { methods: 'bm25,dense', fusion: 'rrf' }) or a
- * ready lexcase Retriever.
+ * plus, from an index dir, the passage's `source`, `doc_id`, `title` and the JSON fields kept at
+ * build (the Documents' other metadata, with fromDocuments). `index` is an index dir (opened on
+ * first use with openRetriever and `options`, e.g. { k1, b } or { methods: 'bm25,dense', fusion:
+ * 'rrf' }) or a ready lexcase Retriever. `filter` (an index dir only) keeps the passages whose
+ * metadata matches (retrieval/langchain-filter.ts): the top k among them.
+ *
+ *   const r = await LexcaseRetriever.fromDocuments(docs, { out: 'my-index', filter: { source: 'fre' } });
  */
 import { BaseRetriever, type BaseRetrieverInput } from '@langchain/core/retrievers';
-import { Document } from '@langchain/core/documents';
+import { Document, type DocumentInterface } from '@langchain/core/documents';
 import type { CallbackManagerForRetrieverRun } from '@langchain/core/callbacks/manager';
 import { errors } from '../core/errors.js';
-import { openRetriever } from './open.js';
-import type { MethodName, Retriever } from './types.js';
+import type { OpenedDocStore } from '../indexer/docstore.js';
+import { buildIndex, type BuildOptions } from '../indexer/build.js';
+import { openRetriever, openSparseIndex } from './open.js';
+import type { Hit, MethodName, Retriever } from './types.js';
 import { searchK } from './search-options.js';
+import { documentsToPassages } from './langchain-documents.js';
+import { compileFilter, metadataView, sourceOnly, type LexcaseMetadataFilter, type PassageMetadataView } from './langchain-filter.js';
+
+export type { LexcaseMetadataFilter, PassageMetadataView } from './langchain-filter.js';
 
 export interface LexcaseRetrieverInput extends BaseRetrieverInput {
   /** An index dir, or an opened lexcase Retriever. */
@@ -27,6 +37,18 @@ export interface LexcaseRetrieverInput extends BaseRetrieverInput {
   k?: number;
   /** Method options for openRetriever (k1, b, mu, variant, methods, fusion, weights, embedder, …). */
   options?: Record<string, unknown>;
+  /**
+   * Keep only passages whose metadata matches (an index dir only): an object of fields (source,
+   * doc_id, title, id, any kept JSON field; an array value = any of these) or a function of the
+   * metadata. The top k among the kept passages, ranked 1…k, with their unfiltered scores.
+   */
+  filter?: LexcaseMetadataFilter;
+}
+
+/** `fromDocuments` / `fromTexts`: where and how to build the index, then the retriever's fields. */
+export interface LexcaseFromDocumentsInput extends Omit<LexcaseRetrieverInput, 'index'>, Omit<BuildOptions, 'inputs'> {
+  /** The index directory to build (refused if it holds anything but a lexcase index). */
+  out: string;
 }
 
 export interface LexcaseDocumentMetadata extends Record<string, unknown> {
@@ -34,6 +56,10 @@ export interface LexcaseDocumentMetadata extends Record<string, unknown> {
   score: number;
   rank: number;
   method: string;
+  /** The passage's source (from an index dir). */
+  source?: string;
+  /** The passage's document id, when it has one (from an index dir). */
+  doc_id?: string;
   title?: string;
 }
 
@@ -47,7 +73,12 @@ export class LexcaseRetriever extends BaseRetriever<LexcaseDocumentMetadata> {
   readonly k: number;
   private readonly index: string | Retriever;
   private readonly options: Record<string, unknown>;
+  private readonly filter?: LexcaseMetadataFilter;
+  private readonly keep?: (view: PassageMetadataView) => boolean;
   private opened?: Promise<Retriever>;
+  /** Passage index → whether the filter keeps it (a passage's fields are read and tested once per opened doc store). */
+  private verdicts = new Map<number, boolean>();
+  private verdictsOf?: OpenedDocStore;
 
   constructor(fields: LexcaseRetrieverInput) {
     super(fields);
@@ -62,6 +93,38 @@ export class LexcaseRetriever extends BaseRetriever<LexcaseDocumentMetadata> {
     this.method = own ?? fields.method ?? 'bm25';
     this.k = k;
     this.options = fields.options ?? {};
+    if (fields.filter !== undefined) {
+      if (typeof fields.index !== 'string') throw errors.invalidInput('filter', 'a metadata filter needs `index` as an index directory (it reads the passages\' fields from its doc store)');
+      this.keep = compileFilter(fields.filter);
+      this.filter = fields.filter;
+    }
+  }
+
+  /**
+   * Build an index at `out` from LangChain Documents (pageContent → text; Document.id or metadata.id
+   * → passage id, else doc-<n>; metadata.source / doc_id / title → passage fields; every other key
+   * kept as a JSON field) and return a retriever over it. `methods` as for buildIndex (default bm25,
+   * qld; add 'dense' with `dense: { embedder }`).
+   */
+  static async fromDocuments(docs: Iterable<DocumentInterface>, input: LexcaseFromDocumentsInput): Promise<LexcaseRetriever> {
+    if (!input || typeof input.out !== 'string' || !input.out) throw errors.invalidInput('out', 'fromDocuments needs `out`: the index directory to build');
+    if (!docs || typeof (docs as Iterable<unknown>)[Symbol.iterator] !== 'function') throw errors.invalidInput('documents', 'expected an array (or iterable) of LangChain Documents');
+    const { out, method, k, options, filter, callbacks, tags, metadata, verbose, ...build } = input;
+    // Check the retriever's fields before building anything.
+    new LexcaseRetriever({ index: out, method, k, options, filter, callbacks, tags, metadata, verbose });
+    await buildIndex(documentsToPassages(docs), { ...build, out });
+    return new LexcaseRetriever({ index: out, method, k, options, filter, callbacks, tags, metadata, verbose });
+  }
+
+  /** fromDocuments for texts: `metadatas` one object for all, or one per text (as LangChain's VectorStore.fromTexts). */
+  static async fromTexts(texts: readonly string[], metadatas: Record<string, unknown> | readonly Record<string, unknown>[], input: LexcaseFromDocumentsInput): Promise<LexcaseRetriever> {
+    if (!Array.isArray(texts)) throw errors.invalidInput('texts', 'expected an array of strings');
+    if (Array.isArray(metadatas) && metadatas.length !== texts.length) throw errors.invalidInput('metadatas', `expected ${texts.length} objects (one per text) or one object, got ${metadatas.length}`);
+    const mdOf = (i: number) => (Array.isArray(metadatas) ? metadatas[i] : metadatas) as Record<string, unknown> | undefined;
+    return LexcaseRetriever.fromDocuments(
+      texts.map((t, i) => new Document({ pageContent: t, metadata: { ...(mdOf(i) ?? {}) } })),
+      input,
+    );
   }
 
   /** The lexcase Retriever behind this adapter (opened on first use). */
@@ -76,12 +139,61 @@ export class LexcaseRetriever extends BaseRetriever<LexcaseDocumentMetadata> {
 
   override async _getRelevantDocuments(query: string, _runManager?: CallbackManagerForRetrieverRun): Promise<Document<LexcaseDocumentMetadata>[]> {
     const r = await this.retriever();
-    const hits = await r.search(query, { k: this.k, withText: true });
-    return hits.map((h) => {
-      if (h.text === undefined) throw errors.usage(`the ${this.method} retriever returned passage ${h.id} without its text`, 'implement `withText` in the Retriever passed as `index`');
-      const metadata: LexcaseDocumentMetadata = { id: h.id, score: h.score, rank: h.rank, method: this.method };
-      if (h.title) metadata.title = h.title;
-      return new Document({ pageContent: h.text, metadata, id: h.id });
-    });
+    if (typeof this.index !== 'string') {
+      const hits = await r.search(query, { k: this.k, withText: true });
+      return hits.map((h) => {
+        if (h.text === undefined) throw errors.usage(`the ${this.method} retriever returned passage ${h.id} without its text`, 'implement `withText` in the Retriever passed as `index`');
+        const metadata: LexcaseDocumentMetadata = { id: h.id, score: h.score, rank: h.rank, method: this.method };
+        if (h.title) metadata.title = h.title;
+        return new Document({ pageContent: h.text, metadata, id: h.id });
+      });
+    }
+    const docs = (await openSparseIndex(this.index)).docs;
+    const hits = this.keep ? await this.filtered(r, docs, query) : await r.search(query, { k: this.k });
+    const out: Document<LexcaseDocumentMetadata>[] = [];
+    for (const h of hits) {
+      const i = docs.indexOf(h.id);
+      if (i < 0) throw errors.indexCorrupt(this.index, `passage "${h.id}" of the ${this.method} ranking is not in the doc store`);
+      const p = await docs.at(i);
+      // Kept JSON fields first; the passage's and the search's own fields win on a clash.
+      const metadata: LexcaseDocumentMetadata = { ...metadataView(p), score: h.score, rank: out.length + 1, method: this.method };
+      out.push(new Document({ pageContent: p.text, metadata, id: h.id }));
+    }
+    return out;
+  }
+
+  /**
+   * The top k hits the filter keeps: the ranking is fetched as deep as the kept share of the index
+   * says k kept passages should need (a source-only filter counts them from the doc store's source
+   * column; other filters start at 4k), ×4 each further round until k are kept or the ranking ends.
+   */
+  private async filtered(r: Retriever, docs: OpenedDocStore, query: string): Promise<Hit[]> {
+    const N = docs.size;
+    const sources = sourceOnly(this.filter!);
+    const mask = sources ? docs.sourceMask(sources) : undefined;
+    if (mask && mask.count === 0) return [];
+    if (this.verdictsOf !== docs) {
+      // A rebuilt index reopens its doc store: passage positions may mean other passages now.
+      this.verdicts = new Map();
+      this.verdictsOf = docs;
+    }
+    const keeps = async (i: number): Promise<boolean> => {
+      if (mask) return mask.mask[i] === 1;
+      let v = this.verdicts.get(i);
+      if (v === undefined) this.verdicts.set(i, (v = this.keep!(metadataView(await docs.fieldsAt(i)))));
+      return v;
+    };
+    let depth = Math.min(N, mask ? Math.max(this.k, Math.ceil((2 * this.k * N) / mask.count)) : 4 * this.k);
+    for (;;) {
+      const hits = await r.search(query, { k: depth });
+      const kept: Hit[] = [];
+      for (const h of hits) {
+        if (!(await keeps(docs.indexOf(h.id)))) continue;
+        kept.push(h);
+        if (kept.length === this.k) break;
+      }
+      if (kept.length >= this.k || hits.length < depth || depth >= N) return kept;
+      depth = Math.min(depth * 4, N);
+    }
   }
 }

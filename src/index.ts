@@ -24,7 +24,7 @@ export { createWinkRetriever } from '../retrieval/wink.js';
 export { createDenseRetriever } from '../retrieval/dense.js';
 export { createHybridRetriever } from '../retrieval/hybrid.js';
 export { createRetrievalTools, searchHits, type SearchArtifact } from '../retrieval/tools/index.js';
-export { LexcaseRetriever, type LexcaseRetrieverInput } from '../retrieval/langchain-retriever.js';
+export { LexcaseRetriever, type LexcaseRetrieverInput, type LexcaseFromDocumentsInput, type LexcaseMetadataFilter } from '../retrieval/langchain-retriever.js';
 export { evalRetrieval, type RetrievalEvalResult } from '../eval/retrieval-eval.js';
 export { loadTopics, loadQrels, loadTrecRun, parseMeasures, evaluateRun, compareTrecEvals, batchSearch } from '../eval/trec/index.js';
 export { runExperiment, type RunExperimentOptions } from '../eval/runner.js';

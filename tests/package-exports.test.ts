@@ -27,7 +27,7 @@ const EXPECT: Record<string, string[]> = {
   'lexcase/corpora': ['loadPassages', 'loadQuestions', 'loadPassageFile', 'loadTradeSecretModel', 'loadLegalBenchTask', 'selectSplit'],
   'lexcase/indexer': ['buildIndex', 'createAnalyzer', 'readManifest', 'verifyChecksums', 'addDenseIndex', 'indexCorpus'],
   'lexcase/retrieval': ['openRetriever', 'openIndex', 'createBm25Retriever', 'reciprocalRankFusion', 'createRetrievalTools', 'LexcaseRetriever', 'DEFAULT_K', 'SEARCH_K'],
-  'lexcase/eval': ['runExperiment', 'evalRetrieval', 'bootstrapCi', 'evaluateRun', 'writeReport', 'registerTraceSchema'],
+  'lexcase/eval': ['runExperiment', 'evalRetrieval', 'bootstrapCi', 'evaluateRun', 'writeReport', 'registerTraceSchema', 'aggregateRun', 'docMapOf'],
   'lexcase/agents': ['SYSTEMS', 'headlineFigures', 'PassageHandles'],
   'lexcase/agents/case': ['createCase', 'findEvidence', 'caseMetrics'],
   'lexcase/agents/acal': ['runAcal', 'createAcalSystem', 'dfQuad'],

@@ -64,6 +64,8 @@ export const PROCESS_TESTS: readonly string[] = [
   'tests/cli/serve.test.ts',
   'tests/cli/stats-surfaces.test.ts',
   'tests/contract-fuzz.test.ts',
+  'tests/docs/figures-run.test.ts',
+  'tests/installed-package.test.ts',
   'tests/lucene/lucene-reference.test.ts',
   'tests/package-exports.test.ts',
   'tests/package-files.test.ts',

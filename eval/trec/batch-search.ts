@@ -8,13 +8,12 @@
  * read-only open of the index; results come back in topic order, so the run is the same for any N.
  */
 import type { Topic } from '../../corpora/topics.js';
-import type { ApproxOptions, Retriever } from '../../retrieval/types.js';
+import type { ApproxOptions, Hit, Retriever } from '../../retrieval/types.js';
 import { TrecRunWriter } from '../retrieval-eval-run-file.js';
 import { percentile } from '../bootstrap.js';
 import { runDocsOfHits, type TrecRun } from './run.js';
 import { applyTies, type TieMode } from './anserini-ties.js';
 import { searchOnWorkers, type SearchSource } from './search-workers.js';
-import type { Hit } from '../../retrieval/types.js';
 
 export interface BatchSearchOptions {
   k: number;
@@ -26,6 +25,8 @@ export interface BatchSearchOptions {
   approx?: ApproxOptions;
   /** 'anserini': Anserini's tie handling of run scores (anserini-ties.ts); default 'none'. */
   ties?: TieMode;
+  /** Each topic's hits → what is kept and written, e.g. document aggregation (aggregate/: aggregateHits). */
+  mapHits?: (hits: Hit[]) => Hit[];
   onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
   /** Worker threads (default 1: the calling thread); more need `source`. */
@@ -60,7 +61,8 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
   const threads = opts.source && opts.threads && opts.threads > 1 ? Math.min(opts.threads, topics.length) : 1;
   const w0 = performance.now();
   const take = async (t: Topic, found: Hit[], ms: number) => {
-    const res = applyTies(found, opts.ties);
+    const tied = applyTies(found, opts.ties);
+    const res = opts.mapHits ? opts.mapHits(tied) : tied;
     times.push(ms);
     // A topic without hits has no line in the run file, so it is absent from the in-memory run too
     // (trec_eval then skips it unless -c / --complete): both paths give the same numbers.

@@ -3,6 +3,8 @@
  * method (batch-search.ts) into an in-memory TREC run, then the trec_eval-semantics evaluation of
  * `lexcase eval run` (evaluate.ts). The numbers equal `lexcase eval run` on the written run files.
  * The report names the corpus, the topics and the qrels files; it never mentions Bar Exam QA.
+ * With `aggregate` the runs are per document (aggregate/: MaxP, FirstP, SumP): `passageHits`
+ * passages a topic are retrieved and the best `depth` documents kept, for document-level qrels.
  */
 import { readManifest } from '../../indexer/manifest.js';
 import { openRetriever } from '../../retrieval/open.js';
@@ -16,6 +18,8 @@ import { evaluateRun, type TrecEvalOptions, type TrecEvalResult } from './evalua
 import type { TrecRun } from './run.js';
 import { DEFAULT_DEPTH } from './depth.js';
 import type { TieMode } from './anserini-ties.js';
+import { openDocStore } from '../../indexer/docstore.js';
+import { aggregateHits, describeAggregation, docMapOf, parseAggregate, PASSAGE_HITS_PER_DOC, type Aggregation } from './aggregate/index.js';
 
 export interface TopicsIndexEvalOptions extends TrecEvalOptions {
   index: string;
@@ -33,6 +37,8 @@ export interface TopicsIndexEvalOptions extends TrecEvalOptions {
   ties?: TieMode;
   /** Worker threads per method's batch search (batch-search.ts; default 1). */
   threads?: number;
+  /** Document aggregation: maxp | firstp | sump, the passage → document rule (default: the doc_id field), passages retrieved a topic (default 10 × depth). */
+  aggregate?: { strategy: string; docIdPattern?: string; passageHits?: number };
   onProgress?: (method: string, done: number, total: number) => void;
   /** Each method's in-memory run and its evaluation, as soon as it is scored (e.g. for a Recall@k plot, ranked-topics.ts). */
   onRun?: (method: string, run: TrecRun, result: TrecEvalResult) => void;
@@ -58,6 +64,8 @@ export interface TopicsRetrievalReport {
   topics: { file: string; n: number };
   qrels: { file: string; topics: number; judgements: number };
   depth: number;
+  /** Present when the runs are per document: the strategy, the document id rule, documents and passages a topic. */
+  aggregate?: ReturnType<typeof describeAggregation>;
   results: TopicsMethodResult[];
 }
 
@@ -68,18 +76,36 @@ export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<T
   checkOutputs(runFileOutputs('runFile', opts.runFile, opts.methods), [opts.index, opts.topicsFile, opts.qrelsFile]);
   const manifest = await readManifest(opts.index);
   const depth = opts.depth ?? DEFAULT_DEPTH;
+  const strategy = opts.aggregate ? parseAggregate(opts.aggregate.strategy) : undefined;
   // Open all retrievers first, so a missing method fails before any work.
   const retrievers = [];
   for (const m of opts.methods) retrievers.push(await openRetriever(opts.index, m, opts.retrieverOptions));
+  const docs = strategy ? await openDocStore(opts.index) : undefined;
   const results: TopicsMethodResult[] = [];
-  for (const [i, retriever] of retrievers.entries()) {
-    const method = String(retriever.method);
-    const runFile = opts.runFile ? runFileFor(opts.runFile, method, opts.methods.length > 1) : undefined;
-    const source = { index: opts.index, method: opts.methods[i], retrieverOptions: opts.retrieverOptions };
-    const b = await batchSearch(retriever, opts.topics, { k: depth, runFile, ties: opts.ties, signal: opts.signal, threads: opts.threads, source, onProgress: (d, t) => opts.onProgress?.(method, d, t) });
-    const e = evaluateRun(b.run, opts.qrels, opts);
-    opts.onRun?.(method, b.run, e);
-    results.push({ method, tag: b.tag, ...e, latency: b.latency, emptyTopics: b.empty.length, ...(runFile ? { runFile } : {}), ...(retriever.config ? { config: retriever.config } : {}) });
+  let aggregation: Aggregation | undefined;
+  const passageHits = opts.aggregate ? (opts.aggregate.passageHits ?? PASSAGE_HITS_PER_DOC * depth) : undefined;
+  try {
+    if (strategy) aggregation = { strategy, map: await docMapOf({ docs, pattern: opts.aggregate!.docIdPattern, index: opts.index }), k: depth };
+    for (const [i, retriever] of retrievers.entries()) {
+      const method = String(retriever.method);
+      const runFile = opts.runFile ? runFileFor(opts.runFile, method, opts.methods.length > 1) : undefined;
+      const source = { index: opts.index, method: opts.methods[i], retrieverOptions: opts.retrieverOptions };
+      const b = await batchSearch(retriever, opts.topics, {
+        k: passageHits ?? depth,
+        runFile,
+        ...(aggregation ? { tag: `lexcase-${method}-${aggregation.strategy.name}`, mapHits: (hits) => aggregateHits(hits, aggregation!) } : {}),
+        ties: opts.ties,
+        signal: opts.signal,
+        threads: opts.threads,
+        source,
+        onProgress: (d, t) => opts.onProgress?.(method, d, t),
+      });
+      const e = evaluateRun(b.run, opts.qrels, opts);
+      opts.onRun?.(method, b.run, e);
+      results.push({ method, tag: b.tag, ...e, latency: b.latency, emptyTopics: b.empty.length, ...(runFile ? { runFile } : {}), ...(retriever.config ? { config: retriever.config } : {}) });
+    }
+  } finally {
+    await docs?.close();
   }
   let judgements = 0;
   for (const j of opts.qrels.values()) judgements += j.size;
@@ -92,6 +118,7 @@ export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<T
     topics: { file: opts.topicsFile, n: opts.topics.length },
     qrels: { file: opts.qrelsFile, topics: opts.qrels.size, judgements },
     depth,
+    ...(aggregation ? { aggregate: describeAggregation(aggregation, passageHits) } : {}),
     results,
   };
 }

@@ -73,7 +73,8 @@ export function comparisonTable(c: TrecComparison, labelA: string, labelB: strin
 export function formatTopicsReport(r: TopicsRetrievalReport, opts: { perTopic?: boolean } = {}): string {
   const first = r.results[0];
   return [
-    `Corpus: **${r.corpus.name}** (${int(r.corpus.passages)} passages) · topics ${r.topics.file} (${int(r.topics.n)}) · qrels ${r.qrels.file} (${int(r.qrels.topics)} topics, ${int(r.qrels.judgements)} judgements) · ${int(r.depth)} hits a topic`,
+    `Corpus: **${r.corpus.name}** (${int(r.corpus.passages)} passages) · topics ${r.topics.file} (${int(r.topics.n)}) · qrels ${r.qrels.file} (${int(r.qrels.topics)} topics, ${int(r.qrels.judgements)} judgements) · ${int(r.depth)} ${r.aggregate ? 'documents' : 'hits'} a topic`,
+    ...(r.aggregate ? [`Per document: ${r.aggregate.strategy} over ${int(r.aggregate.passageHits ?? 0)} passages a topic, documents by ${r.aggregate.docIds}; the qrels judge documents.`] : []),
     ...(first ? topicLines(first) : []),
     ...denseQueryLines(r.results),
     '',

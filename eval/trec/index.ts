@@ -11,3 +11,4 @@ export { evalTopicsOnIndex, DEFAULT_DEPTH, type TopicsIndexEvalOptions, type Top
 export { formatTopicsReport, trecTable, perTopicTable, comparisonTable, topicLines } from './format.js';
 export { anseriniTies, applyTies, TIE_MODES, type TieMode } from './anserini-ties.js';
 export { locateCacm, readCacmDocuments, readCacmTopics, htmlText, CACM_SOURCES, type CacmFiles } from '../../corpora/cacm.js';
+export { AGGREGATIONS, AGGREGATION_NAMES, PASSAGE_HITS_PER_DOC, aggregateHits, aggregateRun, describeAggregation, docMapOf, parseAggregate, parseDocIdPattern, type Aggregation, type AggregationStrategy, type DocMap, type PassageOfDoc } from './aggregate/index.js';

@@ -15,4 +15,4 @@ export { reciprocalRankFusion, weightedFusion, minMaxNormalize, fuse, RRF_K, typ
 export { openLanceFtsRetriever, ensureLanceFts } from '../../retrieval/lancedb-fts.js';
 export { createRetrievalTools, createSearchTool, createRewriteQueryTool, rewriteQuery, ToolRecorder, withToolRecorder, makeSnippet, REWRITE_STYLES, type RetrievalToolsOptions, type ToolCallLog, type SearchResult, type SearchArtifact, searchHits, type RewriteStyle } from '../../retrieval/tools/index.js';
 export { attachTexts, textStoreFor, closeTextStores, type TextLookup, type TextSource } from '../../retrieval/hit-text.js';
-export { LexcaseRetriever, type LexcaseRetrieverInput, type LexcaseDocumentMetadata } from '../../retrieval/langchain-retriever.js';
+export { LexcaseRetriever, type LexcaseRetrieverInput, type LexcaseDocumentMetadata, type LexcaseFromDocumentsInput, type LexcaseMetadataFilter, type PassageMetadataView } from '../../retrieval/langchain-retriever.js';

@@ -6,19 +6,22 @@
  *
  * - pack-size: `npm pack` of this checkout (or --tarball), its size;
  * - demo-wall, demo-table: `npm run demo -- --dir <empty temp dir>` in this checkout (as on a fresh
- *   clone: nothing built beforehand in the demo dir), its wall time, the machine (cores, CPU model,
- *   load average at the start) and its printed tables.
+ *   clone: nothing built beforehand in the demo dir), its wall and CPU time, the machine (cores, CPU
+ *   model, load average at the start) and its printed tables. The wall time is written only when the
+ *   1-minute load average at the start was ≤ 1.5; otherwise the docs keep the old one and the
+ *   script says why (figures-run.ts).
  * Commit the docs it changes; the docs check (`npm run docs:check`, CI) compares them with its own run.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { docFiles } from './docs-check.js';
 import { measureCaseTable3, REGIONS, type Facts } from './figures.js';
-import { figureRegions, replaceRegion } from './markdown.js';
+import { figureRegions } from './markdown.js';
+import { measureDemo, parseTimes, thisMachine, writeFigures } from './figures-run.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -63,32 +66,32 @@ async function main(): Promise<number> {
       facts.caseTable3 = await measureCaseTable3((args) => run(process.execPath, [main, ...args.split(' ')], tmp), tmp);
     }
     const needsDemo = [...names].some((n) => REGIONS[n].needs.some((k) => k === 'demoStdout' || k === 'demoWall'));
+    const why: Record<string, string> = {};
     if (needsDemo && !values['skip-demo']) {
-      const load = loadavg()[0];
-      console.log(`docs:figures: npm run demo (fresh demo dir; load ${load.toFixed(2)})`);
-      const r = await run('npm', ['run', '--silent', 'demo', '--', '--dir', join(tmp, 'demo')], ROOT);
-      if (r.code !== 0) throw new Error(`npm run demo exited ${r.code}`);
-      facts.demoStdout = r.stdout;
-      facts.demoWall = { seconds: r.seconds, command: 'npm run demo', cpu: cpus()[0]?.model.replace(/\s+/g, ' ').trim() ?? '?', cores: cpus().length, load, date: new Date().toISOString().slice(0, 10) };
-      console.log(`docs:figures: the demo took ${r.seconds.toFixed(1)} s wall`);
-    }
-    for (const f of files) {
-      const path = join(ROOT, f);
-      const before = readFileSync(path, 'utf8');
-      let text = before;
-      for (const r of figureRegions(f, before)) {
-        const spec = REGIONS[r.name];
-        if (spec.needs.some((k) => facts[k] === undefined)) {
-          console.log(`docs:figures: ${f}:${r.line} ${r.name} left as it is (not measured in this run)`);
-          continue;
+      const machine = thisMachine();
+      console.log(`docs:figures: npm run demo (fresh demo dir; load ${machine.load().toFixed(2)})`);
+      const timesFile = join(tmp, 'times.txt');
+      const d = await measureDemo(async () => {
+        // sh's `times`: the CPU time of the demo and every process it waited for (worker threads included)
+        const r = await run('sh', ['-c', 'npm run --silent demo -- --dir "$1"; s=$?; times > "$2"; exit $s', 'sh', join(tmp, 'demo'), timesFile], ROOT);
+        let cpuSeconds: number | undefined;
+        try {
+          cpuSeconds = parseTimes(readFileSync(timesFile, 'utf8'));
+        } catch {
+          cpuSeconds = undefined;
         }
-        text = replaceRegion(text, r.name, spec.render(facts));
-      }
-      if (text !== before) {
-        writeFileSync(path, text);
-        console.log(`docs:figures: wrote ${f}`);
+        return { code: r.code, stdout: r.stdout, seconds: r.seconds, cpuSeconds };
+      }, machine);
+      facts.demoStdout = d.demoStdout;
+      if (d.demoWall) {
+        facts.demoWall = d.demoWall;
+        console.log(`docs:figures: the demo took ${d.demoWall.seconds.toFixed(1)} s wall${d.demoWall.cpuSeconds !== undefined ? `, ${d.demoWall.cpuSeconds.toFixed(1)} s CPU` : ''}`);
+      } else {
+        why['demo-wall'] = d.kept!;
+        console.log(`docs:figures: demo wall time not written: ${d.kept}`);
       }
     }
+    writeFigures(ROOT, files, facts, why);
     return 0;
   } finally {
     rmSync(tmp, { recursive: true, force: true });

@@ -32,6 +32,8 @@ export interface BuiltCliOptions {
   timeoutMs?: number;
   /** Written to the child's stdin, which is then closed. */
   input?: string;
+  /** Another built entry to run, e.g. an installed tarball's (tests/support/installed-package.ts); default BUILT_CLI. */
+  cli?: string;
 }
 
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
@@ -45,9 +47,10 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 }
 
 export function runBuiltCli(args: string[], o: BuiltCliOptions = {}): Promise<BuiltCliResult> {
-  if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: run \`npm run build\` first`);
+  const cli = o.cli ?? BUILT_CLI;
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first`);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BUILT_CLI, ...args], { cwd: o.cwd ?? PACKAGE_ROOT, env: cleanEnv(o.env), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, ...args], { cwd: o.cwd ?? PACKAGE_ROOT, env: cleanEnv(o.env), stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));

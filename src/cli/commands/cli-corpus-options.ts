@@ -39,6 +39,7 @@ export interface CorpusFlags {
   titleField?: string;
   docIdField?: string;
   sourceField?: string;
+  keepFields?: string;
   delimiter?: string;
 }
 
@@ -50,6 +51,7 @@ export function addCorpusOptions(cmd: Command): Command {
     .option('--title-field <name>', 'column/field holding the title (default: title)')
     .option('--doc-id-field <name>', 'column/field holding the source document id (default: doc_id, docId, document_id)')
     .option('--source-field <name>', 'column/field holding the source label (default: source, else the file name)')
+    .option('--keep-fields <names>', 'comma-separated fields kept as they are in the doc store (returned in LangChain metadata, matched by its filter; never searched)')
     .option('--delimiter <char>', 'CSV delimiter override (default "," for .csv, tab for .tsv)');
 }
 
@@ -63,6 +65,11 @@ export function corpusLoadOptions(flags: CorpusFlags): { format?: PassageFormat;
   if (flags.titleField) fields.title = flags.titleField;
   if (flags.docIdField) fields.docId = flags.docIdField;
   if (flags.sourceField) fields.source = flags.sourceField;
+  if (flags.keepFields !== undefined) {
+    const keep = flags.keepFields.split(',').map((s) => s.trim()).filter(Boolean);
+    if (!keep.length) throw errors.invalidInput('--keep-fields', `"${flags.keepFields}"; expected comma-separated field names (e.g. court,year)`);
+    fields.keep = keep;
+  }
   const delimiter = flags.delimiter === '\\t' || flags.delimiter === 'tab' ? '\t' : flags.delimiter;
   return { format: flags.format as PassageFormat | undefined, fields, delimiter };
 }

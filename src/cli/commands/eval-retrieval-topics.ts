@@ -18,8 +18,9 @@ import { errors } from '../../../core/errors.js';
 import { output, parseIntOpt, type GlobalOpts } from '../action.js';
 import { retrieverOptions, type RetrieverFlags } from './retriever-options.js';
 import { addTrecEvalOptions, trecEvalOptions, type TrecEvalFlags } from './trec-eval-options.js';
+import { addAggregateOptions, checkAggregateFlags, type AggregateFlags } from './aggregate-options.js';
 
-export interface TopicsFlags extends TrecEvalFlags, RetrieverFlags {
+export interface TopicsFlags extends TrecEvalFlags, RetrieverFlags, AggregateFlags {
   topics?: string;
   topicsFormat?: string;
   topicField?: string;
@@ -36,7 +37,7 @@ export interface TopicsFlags extends TrecEvalFlags, RetrieverFlags {
 /** Options of the --topics mode, added to `eval retrieval`. */
 export function addTopicsOptions(cmd: Command): Command {
   return addTrecEvalOptions(
-    cmd
+    addAggregateOptions(cmd, { searches: true })
       .option('--topics <file>', 'your own topics (TSV "qid<TAB>text", JSONL {"id","text"}, TREC SGML <top>…</top>, MS MARCO queries); needs --qrels (instead of --dataset)')
       .option('--topics-format <fmt>', TOPICS_FORMAT_HELP)
       .option('--topic-field <field>', 'TREC SGML topics: the query is this field: title (default, as Anserini) | description | narrative, or several joined by + (title+description)')
@@ -52,7 +53,7 @@ const DATASET_ONLY = ['dataset', 'split', 'splitSeed', 'datasetFile', 'qrelsFile
 const flagName = (o: string) => `--${o.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 /** Options of the --topics mode, refused in the --dataset mode rather than silently ignored. */
-const TOPICS_ONLY = ['metrics', 'complete', 'relevanceLevel', 'skipNoRelevant', 'perTopic', 'hits', 'topicsFormat', 'topicField', 'ties', 'threads'];
+const TOPICS_ONLY = ['metrics', 'complete', 'relevanceLevel', 'skipNoRelevant', 'perTopic', 'hits', 'topicsFormat', 'topicField', 'ties', 'threads', 'aggregate', 'docIdPattern', 'passageHits'];
 
 export function assertNoTopicsOptions(cmd: Command): void {
   const given = TOPICS_ONLY.filter((o) => cmd.getOptionValueSource(o) === 'cli');
@@ -72,6 +73,7 @@ export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<v
     [{ flag: '--out', file: flags.out, example: 'report.json' }, ...runFileOutputs(flags.runFile, flags.method), { flag: '--plot', file: flags.plot, example: 'recall.svg' }],
     [flags.index, flags.topics, flags.qrels],
   );
+  checkAggregateFlags(flags);
   const evalOpts = trecEvalOptions(flags);
   const [{ loadTopics, parseTopicsFormat, parseTopicFields }, { loadQrels }, { evalTopicsOnIndex }, { formatTopicsReport }, { rankedTopics }, { recallCurve }, { writeCurvePlot }, { createProgress }] = await Promise.all([
     import('../../../corpora/topics.js'),
@@ -104,6 +106,7 @@ export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<v
     },
     ties: flags.ties,
     threads: flags.threads ?? defaultBatchThreads(topics.length),
+    ...(flags.aggregate !== undefined ? { aggregate: { strategy: flags.aggregate, docIdPattern: flags.docIdPattern, passageHits: flags.passageHits } } : {}),
     onProgress: (method, done, total) => {
       if (method !== barMethod) {
         bar?.stop();

@@ -3,26 +3,34 @@
  * [--relevance-level N] [--skip-no-relevant] [--per-topic]`: evaluate any TREC run file with
  * trec_eval's semantics (eval/trec/), means with their named 95% intervals (eval/stats), per-topic
  * values in --json, and a paired comparison B − A with a second run (paired-bootstrap interval,
- * exact test).
+ * exact test). `--aggregate maxp|firstp|sump` evaluates a passage run per document against
+ * document-level qrels (documents by --doc-id-pattern or the doc_id field of --index DIR;
+ * eval/trec/aggregate/).
  */
 import type { Command } from 'commander';
 import type { LoadedRun } from '../../../eval/trec/run.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
 import { evalCommand } from './eval-retrieval.js';
 import { addTrecEvalOptions, trecEvalOptions, type TrecEvalFlags } from './trec-eval-options.js';
+import { addAggregateOptions, aggregationFromFlags, checkAggregateFlags, type AggregateFlags } from './aggregate-options.js';
+import { errors } from '../../../core/errors.js';
 
-interface EvalRunFlags extends TrecEvalFlags {
+interface EvalRunFlags extends TrecEvalFlags, AggregateFlags {
   compare?: string;
+  index?: string;
 }
 
 const label = (r: LoadedRun) => `${r.file}${r.tags.length === 1 ? ` (${r.tags[0]})` : ''}`;
 
 export function register(program: Command): void {
   addTrecEvalOptions(
-    evalCommand(program)
-      .command('run')
-      .description('evaluate a TREC run file against TREC qrels with trec_eval semantics (Recall@k, nDCG@k, MRR@k, MAP, P@k; 95% bootstrap CIs)')
-      .argument('<run>', 'TREC run file: "qid Q0 docid rank score tag" (the rank column is ignored, as in trec_eval)'),
+    addAggregateOptions(
+      evalCommand(program)
+        .command('run')
+        .description('evaluate a TREC run file against TREC qrels with trec_eval semantics (Recall@k, nDCG@k, MRR@k, MAP, P@k; 95% bootstrap CIs)')
+        .argument('<run>', 'TREC run file: "qid Q0 docid rank score tag" (the rank column is ignored, as in trec_eval)'),
+      { searches: false },
+    ).option('--index <dir>', 'with --aggregate: the index the run was searched on (its doc_id field gives the documents; firstp needs it)'),
     { qrelsRequired: true },
   )
     .option('--compare <run2>', 'a second run on the same topics: B − A (run2 minus RUN) per metric, 95% paired-bootstrap interval, exact paired test')
@@ -31,6 +39,8 @@ export function register(program: Command): void {
     .action(
       action(async (runFile: string, flags: EvalRunFlags, cmd: Command) => {
         const g = cmd.optsWithGlobals() as GlobalOpts;
+        checkAggregateFlags(flags);
+        if (flags.index !== undefined && flags.aggregate === undefined) throw errors.usage('--index works with --aggregate (it gives the passage → document rule)');
         const opts = trecEvalOptions(flags);
         const [{ loadQrels }, { loadTrecRun }, { evaluateRun }, { compareTrecEvals }, { comparisonTable, perTopicTable, topicLines, trecTable }] = await Promise.all([
           import('../../../corpora/qrels.js'),
@@ -41,19 +51,34 @@ export function register(program: Command): void {
         ]);
         const qrels = await loadQrels(flags.qrels);
         const A = await loadTrecRun(runFile);
-        const a = evaluateRun(A.run, qrels, opts);
         const B = flags.compare ? await loadTrecRun(flags.compare) : undefined;
+        // Per document: each passage run aggregated by the same strategy and rule.
+        const agg = await aggregationFromFlags(flags, flags.index, undefined);
+        let aggregate: ReturnType<typeof import('../../../eval/trec/aggregate/index.js').describeAggregation> | undefined;
+        try {
+          if (agg) {
+            const { aggregateRun, describeAggregation } = await import('../../../eval/trec/aggregate/index.js');
+            A.run = aggregateRun(A.run, agg.aggregation);
+            if (B) B.run = aggregateRun(B.run, agg.aggregation);
+            aggregate = describeAggregation(agg.aggregation);
+          }
+        } finally {
+          await agg?.close();
+        }
+        const a = evaluateRun(A.run, qrels, opts);
         const b = B ? evaluateRun(B.run, qrels, opts) : undefined;
         const comparison = b ? compareTrecEvals(a, b) : undefined;
         const json = {
           kind: 'trec-eval',
           qrels: flags.qrels,
+          ...(aggregate ? { aggregate } : {}),
           run: { file: A.file, tags: A.tags, ...a },
           ...(B && b ? { compare: { file: B.file, tags: B.tags, ...b }, comparison } : {}),
         };
         output(g, json, () =>
           [
             `Qrels: ${flags.qrels}`,
+            ...(aggregate ? [`Per document: ${aggregate.strategy} of the run's passages, documents by ${aggregate.docIds}; the qrels judge documents.`] : []),
             ...(B && b ? [`Run A, ${label(A)}:`, ...topicLines(a).slice(0, -1), `Run B, ${label(B)}:`, ...topicLines(b)] : topicLines(a)),
             '',
             trecTable([{ label: label(A), result: a }, ...(B && b ? [{ label: label(B), result: b }] : [])]),

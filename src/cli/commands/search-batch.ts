@@ -4,6 +4,8 @@
  * (`qid Q0 docid rank score tag`), a progress bar on long topic sets, a summary (--json: an object).
  * Without -k a batch retrieves 1000 hits a topic (Pyserini's default), enough for recall@1000 and MAP.
  * With an approximate budget (--approx-postings) the run tag gets the suffix `-approx<share>`.
+ * With `--aggregate maxp|firstp|sump` the run is per document: --passage-hits passages a topic are
+ * retrieved, aggregated, the best k documents written, the tag suffixed `-<strategy>`.
  */
 import type { Command } from 'commander';
 import { parseTieMode, TIES_HELP, type TieMode } from '../../../eval/trec/anserini-ties.js';
@@ -16,10 +18,11 @@ import { assertOutFiles } from '../out-file.js';
 import { retrieverOptions, type RetrieverFlags } from './retriever-options.js';
 import type { Rm3Retriever } from '../../../retrieval/rm3.js';
 import { approxFromFlags, approxTag, checkApproxMethod, describeApprox, type ApproxFlags } from './approx-options.js';
+import { addAggregateOptions, aggregationFromFlags, checkAggregateFlags, type AggregateFlags } from './aggregate-options.js';
 
 export const BATCH_DEFAULT_K = 1000;
 
-export interface BatchSearchFlags extends RetrieverFlags, ApproxFlags {
+export interface BatchSearchFlags extends RetrieverFlags, ApproxFlags, AggregateFlags {
   index: string;
   method: string;
   k: number;
@@ -34,7 +37,7 @@ export interface BatchSearchFlags extends RetrieverFlags, ApproxFlags {
 }
 
 export function addBatchSearchOptions(cmd: Command): Command {
-  return cmd
+  return addAggregateOptions(cmd, { searches: true })
     .option('--topics <file>', 'batch mode: a topics file (TSV "qid<TAB>text", JSONL {"id","text"}, TREC SGML <top>…</top>, MS MARCO queries); writes --run-file; -k defaults to 1000 here')
     .option('--topics-format <fmt>', TOPICS_FORMAT_HELP)
     .option('--topic-field <field>', 'TREC SGML topics: the query is this field: title (default, as Anserini) | description | narrative, or several joined by + (title+description)')
@@ -55,6 +58,7 @@ export async function runBatchSearch(query: string | undefined, flags: BatchSear
   if (!Number.isInteger(k) || k < 1) throw errors.invalidInput('-k', `expected a positive integer, got ${k}`);
   const approx = approxFromFlags(flags);
   checkApproxMethod(approx, flags.method);
+  checkAggregateFlags(flags);
   const [{ loadTopics, parseTopicsFormat, parseTopicFields }, { batchSearch }, { openRetriever }, { createProgress }] = await Promise.all([
     import('../../../corpora/topics.js'),
     import('../../../eval/trec/batch-search.js'),
@@ -65,21 +69,37 @@ export async function runBatchSearch(query: string | undefined, flags: BatchSear
   const options = retrieverOptions(flags);
   const retriever = await openRetriever(flags.index, flags.method, options);
   const threads = flags.threads ?? defaultBatchThreads(topics.length);
+  const agg = await aggregationFromFlags(flags, flags.index, k);
   const bar = createProgress(`search ${retriever.method}`);
   bar.start(topics.length);
   let r;
   try {
-    // An approximate run says so in its tag (6th column), also when the user named the tag.
-    const tag = approx ? approxTag(flags.runTag ?? `lexcase-${retriever.method}`, approx) : flags.runTag;
-    r = await batchSearch(retriever, topics, { k, runFile: flags.runFile, tag, approx, ties: flags.ties, threads, source: { index: flags.index, method: flags.method, retrieverOptions: options }, onProgress: (d) => bar.update(d) });
+    // An approximate run says so in its tag (6th column), also when the user named the tag; so does an aggregated one.
+    const base = flags.runTag ?? (approx || agg ? `lexcase-${retriever.method}` : undefined);
+    const tag = base === undefined ? undefined : `${approxTag(base, approx)}${agg ? `-${agg.aggregation.strategy.name}` : ''}`;
+    const { aggregateHits } = await import('../../../eval/trec/aggregate/index.js');
+    r = await batchSearch(retriever, topics, {
+      k: agg?.passageHits ?? k,
+      runFile: flags.runFile,
+      tag,
+      approx,
+      ties: flags.ties,
+      threads,
+      source: { index: flags.index, method: flags.method, retrieverOptions: options },
+      ...(agg ? { mapHits: (hits) => aggregateHits(hits, agg.aggregation) } : {}),
+      onProgress: (d) => bar.update(d),
+    });
   } finally {
     bar.stop();
+    await agg?.close();
   }
+  const { describeAggregation } = await import('../../../eval/trec/aggregate/index.js');
+  const aggregate = agg ? describeAggregation(agg.aggregation, agg.passageHits) : undefined;
   const rm3 = 'expand' in retriever ? { rm3: (retriever as Rm3Retriever).params } : {};
-  const summary = { topics: r.topics, method: r.method, index: flags.index, k, ...rm3, ...(approx ? { approximate: approx } : {}), runFile: flags.runFile, tag: r.tag, hits: r.hits, emptyTopics: r.empty.length, threads: r.threads, latency: r.latency };
+  const summary = { topics: r.topics, method: r.method, index: flags.index, k, ...rm3, ...(approx ? { approximate: approx } : {}), ...(aggregate ? { aggregate } : {}), runFile: flags.runFile, tag: r.tag, hits: r.hits, emptyTopics: r.empty.length, threads: r.threads, latency: r.latency };
   output(g, summary, () =>
     [
-      `${r.topics} topics · ${r.method}${approx ? ` · ${describeApprox(approx)}` : ''} · k ${k} → ${r.hits} run lines in ${flags.runFile} (tag ${r.tag})`,
+      `${r.topics} topics · ${r.method}${approx ? ` · ${describeApprox(approx)}` : ''}${aggregate ? ` · ${aggregate.strategy} over ${aggregate.passageHits} passages a topic (documents by ${aggregate.docIds})` : ''} · k ${k} → ${r.hits} run lines in ${flags.runFile} (tag ${r.tag})`,
       `search time ${(r.latency.wallMs / 1000).toFixed(2)} s on ${r.threads} ${r.threads === 1 ? 'thread' : 'threads'} (p50 ${r.latency.p50Ms.toFixed(1)} ms, p95 ${r.latency.p95Ms.toFixed(1)} ms a topic)`,
       ...(r.empty.length ? [`${r.empty.length} ${r.empty.length === 1 ? 'topic' : 'topics'} got no hit (e.g. ${r.empty.slice(0, 5).join(', ')}): all terms unknown or stopwords; such a topic has no run line, so trec_eval skips it unless -c (lexcase: --complete)`] : []),
       `evaluate it: lexcase eval run ${flags.runFile} --qrels QRELS`,

@@ -1,0 +1,121 @@
+/**
+ * Passage → document aggregation on real text: an index of six bundled legal_corpus opinions and
+ * rules (their passages carry doc_id), searched with bm25 and qld. Each strategy's document ranking
+ * is checked against its definition computed here from the raw passage hits and the corpus file:
+ * MaxP = best passage, FirstP = the document's first passage in corpus order (documents whose first
+ * passage was not retrieved left out), SumP = the sum of the retrieved passages (refused on qld's
+ * negative scores). The id-pattern rule gives the same documents as the doc_id field; a run of
+ * another index is refused.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildIndex } from '../../../indexer/build.js';
+import { openDocStore, type OpenedDocStore } from '../../../indexer/docstore.js';
+import { openRetriever } from '../../../retrieval/open.js';
+import type { Hit } from '../../../retrieval/types.js';
+import { bundledLines, LEGAL_CORPUS_PASSAGES } from '../../../tests/support/bundled-data.js';
+import { aggregateHits, aggregateRun, AGGREGATION_NAMES, docMapOf, parseAggregate, parseDocIdPattern, type Aggregation } from './index.js';
+
+interface Row {
+  id: string;
+  doc_id: string;
+  text: string;
+  source: string;
+}
+const all = bundledLines(LEGAL_CORPUS_PASSAGES)
+  .filter(Boolean)
+  .map((l) => JSON.parse(l) as Row);
+// Six documents: four Arkansas opinions and two Federal Rules of Evidence, every passage of each.
+const docIds = [...new Set(all.filter((r) => r.source === 'cap_arkansas_sample').map((r) => r.doc_id))].slice(0, 4).concat([...new Set(all.filter((r) => r.source === 'fre').map((r) => r.doc_id))].slice(0, 2));
+const rows = all.filter((r) => docIds.includes(r.doc_id));
+const firstOf = new Map<string, string>();
+for (const r of rows) if (!firstOf.has(r.doc_id)) firstOf.set(r.doc_id, r.id);
+const docOf = new Map(rows.map((r) => [r.id, r.doc_id]));
+
+const dir = mkdtempSync(join(tmpdir(), 'lexcase-aggregate-'));
+const index = join(dir, 'idx');
+let docs: OpenedDocStore;
+const QUERY = 'the court held that the evidence was not admissible and the judgment is reversed';
+
+beforeAll(async () => {
+  await buildIndex(
+    rows.map((r) => ({ id: r.id, text: r.text, docId: r.doc_id, source: r.source })),
+    { out: index, workers: 0 },
+  );
+  docs = await openDocStore(index);
+}, 120_000);
+afterAll(async () => {
+  await docs?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const byScore = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? 1 : -1)).map(([id, score]) => ({ id, score }));
+
+describe('document aggregation', () => {
+  it('the corpus slice has documents of several passages (else there is nothing to aggregate)', () => {
+    expect(rows.length).toBeGreaterThan(docIds.length * 3);
+    expect(docIds).toHaveLength(6);
+  });
+
+  it('maxp, firstp and sump follow their definitions on bm25 hits; k keeps the best documents', async () => {
+    const bm25 = await openRetriever(index, 'bm25');
+    const hits = await bm25.search(QUERY, { k: 30 });
+    expect(new Set(hits.map((h) => docOf.get(h.id))).size).toBeGreaterThan(2);
+    const map = await docMapOf({ docs, index });
+    const max = new Map<string, number>();
+    const sum = new Map<string, number>();
+    const first = new Map<string, number>();
+    for (const h of hits) {
+      const d = docOf.get(h.id)!;
+      max.set(d, Math.max(max.get(d) ?? -Infinity, h.score));
+      sum.set(d, (sum.get(d) ?? 0) + h.score);
+      if (firstOf.get(d) === h.id) first.set(d, h.score);
+    }
+    const strip = (hs: Hit[]) => hs.map(({ id, score }) => ({ id, score }));
+    expect(strip(aggregateHits(hits, { strategy: parseAggregate('maxp'), map }))).toEqual(byScore(max));
+    expect(strip(aggregateHits(hits, { strategy: parseAggregate('sump'), map }))).toEqual(byScore(sum).map((d) => ({ id: d.id, score: expect.closeTo(d.score, 9) as unknown as number })));
+    const fp = aggregateHits(hits, { strategy: parseAggregate('firstp'), map });
+    expect(strip(fp)).toEqual(byScore(first));
+    // some retrieved document is left out by FirstP: its first passage was not among the hits
+    expect(fp.length).toBeLessThan(max.size);
+    const top2 = aggregateHits(hits, { strategy: parseAggregate('maxp'), map, k: 2 });
+    expect(top2.map((h) => [h.id, h.rank])).toEqual(byScore(max).slice(0, 2).map((d, i) => [d.id, i + 1]));
+  });
+
+  it('an id pattern gives the documents the doc_id field gives; without an index firstp is refused', async () => {
+    const hits = await (await openRetriever(index, 'bm25')).search(QUERY, { k: 30 });
+    const field: Aggregation = { strategy: parseAggregate('maxp'), map: await docMapOf({ docs, index }) };
+    const pattern: Aggregation = { strategy: parseAggregate('maxp'), map: await docMapOf({ pattern: '^(?<doc>.+)#p\\d+$' }) };
+    expect(aggregateHits(hits, pattern)).toEqual(aggregateHits(hits, field));
+    expect(() => aggregateHits(hits, { ...pattern, strategy: parseAggregate('firstp') })).toThrow(/firstp needs each document's first passage.*--index/);
+    // with the index the pattern also knows each document's first passage
+    const withIndex: Aggregation = { strategy: parseAggregate('firstp'), map: await docMapOf({ docs, index, pattern: '^(.+)#p\\d+$' }) };
+    expect(aggregateHits(hits, withIndex)).toEqual(aggregateHits(hits, { ...field, strategy: parseAggregate('firstp') }));
+  });
+
+  it("sump refuses qld's negative log-probabilities; maxp takes them", async () => {
+    const hits = await (await openRetriever(index, 'qld')).search(QUERY, { k: 10 });
+    expect(hits.some((h) => h.score < 0)).toBe(true);
+    const map = await docMapOf({ docs, index });
+    expect(() => aggregateHits(hits, { strategy: parseAggregate('sump'), map })).toThrow(/sump adds passage scores.*< 0/);
+    expect(aggregateHits(hits, { strategy: parseAggregate('maxp'), map })[0].id).toBe(docOf.get(hits[0].id));
+  });
+
+  it('a whole run aggregates per topic; a passage the index does not hold is refused', async () => {
+    const map = await docMapOf({ docs, index });
+    const a: Aggregation = { strategy: parseAggregate('maxp'), map };
+    const [p0, p1] = rows.filter((r) => r.doc_id === docIds[0]);
+    const run = new Map([['q1', [{ docid: p0.id, score: 2 }, { docid: p1.id, score: 3 }, { docid: rows.at(-1)!.id, score: 1 }]]]);
+    expect(aggregateRun(run, a).get('q1')).toEqual([{ docid: docIds[0], score: 3 }, { docid: rows.at(-1)!.doc_id, score: 1 }]);
+    expect(() => aggregateRun(new Map([['q1', [{ docid: 'cap-nowhere#p0', score: 1 }]]]), a)).toThrow(/passage "cap-nowhere#p0" is not in index .*another index/);
+  });
+
+  it('names the strategies in its errors and wants a capture group in a pattern', () => {
+    expect(AGGREGATION_NAMES).toEqual(['maxp', 'firstp', 'sump']);
+    expect(() => parseAggregate('meanp')).toThrow(/expected one of maxp, firstp, sump, got "meanp"/);
+    expect(() => parseDocIdPattern('#p\\d+$')).toThrow(/has no capture group/);
+    expect(() => parseDocIdPattern('(')).toThrow(/not a regular expression/);
+  });
+});

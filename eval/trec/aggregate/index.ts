@@ -1,0 +1,73 @@
+/**
+ * Document aggregation of passage runs: the one registry of strategies (maxp.ts, firstp.ts,
+ * sump.ts), the passage → document rule (doc-id-rule.ts), and applying them to one topic's hits
+ * (`lexcase search --topics`, `eval retrieval --topics`) or to a whole run (`eval run`). The result
+ * is a document-level ranking in trec_eval's order, for document-level qrels.
+ */
+import { errors } from '../../../core/errors.js';
+import type { Hit } from '../../../retrieval/types.js';
+import { trecCompare } from '../order.js';
+import type { RunDoc, TrecRun } from '../run.js';
+import type { DocMap } from './doc-id-rule.js';
+import { firstp } from './firstp.js';
+import { maxp } from './maxp.js';
+import { sump } from './sump.js';
+import type { AggregationStrategy, PassageOfDoc } from './types.js';
+
+export const AGGREGATIONS: Readonly<Record<string, AggregationStrategy>> = { maxp, firstp, sump };
+export const AGGREGATION_NAMES = Object.keys(AGGREGATIONS);
+
+/** Passages retrieved per document kept, by default (Pyserini's MaxP runs: --hits 10000 for 1000 documents). */
+export const PASSAGE_HITS_PER_DOC = 10;
+
+export const AGGREGATE_HELP = `passage → document aggregation: ${AGGREGATION_NAMES.map((n) => `${n} (${AGGREGATIONS[n].describe})`).join(' | ')}`;
+
+/** An --aggregate value, checked. */
+export function parseAggregate(v: string): AggregationStrategy {
+  const s = Object.hasOwn(AGGREGATIONS, v) ? AGGREGATIONS[v] : undefined;
+  if (!s) throw errors.invalidInput('--aggregate', `expected one of ${AGGREGATION_NAMES.join(', ')}, got "${v}"`);
+  return s;
+}
+
+export interface Aggregation {
+  strategy: AggregationStrategy;
+  map: DocMap;
+  /** Documents kept per topic (the best k); all when absent. */
+  k?: number;
+}
+
+/** What a report or run summary records of an aggregation. */
+export const describeAggregation = (a: Aggregation, passageHits?: number) => ({ strategy: a.strategy.name, docIds: a.map.rule, ...(a.k !== undefined ? { documents: a.k } : {}), ...(passageHits !== undefined ? { passageHits } : {}) });
+
+function check(a: Aggregation): void {
+  if (a.strategy.needsFirst && !a.map.isFirst) throw errors.usage(`--aggregate ${a.strategy.name} needs each document's first passage, which only an index's passage order gives: add --index DIR`);
+}
+
+function ranked(scores: Map<string, number>, k: number | undefined): RunDoc[] {
+  const docs: RunDoc[] = [...scores].map(([docid, score]) => ({ docid, score }));
+  docs.sort(trecCompare);
+  return k !== undefined ? docs.slice(0, k) : docs;
+}
+
+const passagesOf = (items: readonly { id: string; score: number }[], a: Aggregation): PassageOfDoc[] =>
+  items.map((h) => ({ id: h.id, score: h.score, docId: a.map.docOf(h.id), ...(a.map.isFirst && a.strategy.needsFirst ? { first: a.map.isFirst(h.id) } : {}) }));
+
+/** One topic's passage hits → its document hits (id = document id), best first, ranks 1…. */
+export function aggregateHits(hits: readonly Hit[], a: Aggregation): Hit[] {
+  check(a);
+  return ranked(a.strategy.aggregate(passagesOf(hits, a)), a.k).map((d, i) => ({ id: d.docid, score: d.score, rank: i + 1 }));
+}
+
+/** A passage-level TREC run → a document-level one (every topic). */
+export function aggregateRun(run: TrecRun, a: Aggregation): TrecRun {
+  check(a);
+  const out: TrecRun = new Map();
+  for (const [qid, docs] of run) {
+    const d = ranked(a.strategy.aggregate(passagesOf(docs.map((x) => ({ id: x.docid, score: x.score })), a)), a.k);
+    if (d.length) out.set(qid, d);
+  }
+  return out;
+}
+
+export { docMapOf, parseDocIdPattern, type DocMap } from './doc-id-rule.js';
+export type { AggregationStrategy, PassageOfDoc } from './types.js';
