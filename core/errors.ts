@@ -169,6 +169,17 @@ export const errors = {
   llmRequestFailed: (message: string, cause?: unknown) =>
     new LexcaseError('LLM_REQUEST_FAILED', `LLM request failed: ${message}`, { cause }),
 
+  /** The `local` LLM provider (core/llm/local/) cannot run: its package, a fitting binary or the model file is missing. */
+  localLlmUnavailable: (message: string, hint: string, cause?: unknown) =>
+    new LexcaseError('LLM_UNAVAILABLE', `the local LLM provider: ${message}`, { hint, ...(cause !== undefined ? { cause } : {}) }),
+
+  /** `--llm-provider local` without a model file. */
+  localModelFileMissing: () =>
+    new LexcaseError('LLM_NOT_CONFIGURED', 'the local LLM provider needs a GGUF model file, and none is given', {
+      field: 'modelFile',
+      hint: 'pass --model-file path/to/model.gguf (or set LEXCASE_LLM_MODEL_FILE, or llm.modelFile in lexcase.config.json); docs/llm.md lists models that fit each paper on a CPU laptop',
+    }),
+
   /** A replayed run asked for an exchange its recording does not hold. */
   llmReplayMismatch: (dir: string, item: string, message: string) =>
     new LexcaseError('LLM_REPLAY_MISMATCH', `replay of ${dir}, item ${item}: ${message}`, {
