@@ -174,7 +174,10 @@ export async function loadConfig(opts: { file?: string; env?: NodeJS.ProcessEnv;
     const parsed = configFileSchema.safeParse(json);
     if (!parsed.success) throw zodIssueToError(file, '', parsed.error.issues[0]);
     const { llm, $schema: _schema, ...rest } = parsed.data as { llm?: Partial<LlmConfig>; $schema?: string } & Record<string, unknown>;
-    fileLlm = llm ?? {};
+    // only the keys the file sets: the parsed section also holds the schema's defaults, and a default
+    // counted as set would stop the provider preset and the papers' sampling from filling that key
+    const given = (json as { llm?: Record<string, unknown> }).llm ?? {};
+    fileLlm = Object.fromEntries(Object.entries(llm ?? {}).filter(([k]) => k in given)) as Partial<LlmConfig>;
     extra = rest;
   }
   const envLlm = llmConfigFromEnv(env);
