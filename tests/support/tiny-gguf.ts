@@ -2,7 +2,7 @@
  * Writes a tiny random-weight GGUF model at test time, so the `local` LLM provider
  * (core/llm/local/) runs real llama.cpp inference in tests with no weights committed or downloaded.
  *
- *   const file = writeTinyGguf(join(dir, 'tiny.gguf'));   // ~0.5 MB, the same bytes every time
+ *   const file = writeTinyGguf(join(dir, 'tiny.gguf'));   // ~2 MB, the same bytes every time
  *
  * The model: llama architecture, 2 layers, 64 dimensions, 4 heads, a SentencePiece ("llama")
  * vocabulary of about 1,900 tokens — `<unk>` `<s>` `</s>`, the 256 byte tokens `<0x00>`…`<0xFF>`,
