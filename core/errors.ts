@@ -150,7 +150,8 @@ export const errors = {
     new LexcaseError('LLM_NOT_CONFIGURED', 'this command needs an LLM, and no endpoint is configured', {
       hint:
         'set LEXCASE_LLM_BASE_URL (any OpenAI-compatible endpoint), LEXCASE_LLM_MODEL and, if needed, LEXCASE_LLM_API_KEY; ' +
-        'or put an "llm" section in lexcase.config.json; commands with an offline heuristic path (run case, evidence) also accept --offline',
+        'or put an "llm" section in lexcase.config.json; or run a GGUF model in this process with --model-file path/to/model.gguf (docs/llm.md); ' +
+        'commands with an offline heuristic path (run case, evidence) also accept --offline',
     }),
 
   /** The preflight request before an LLM run (core/llm/preflight.ts) found the endpoint unusable. */

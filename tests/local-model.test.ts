@@ -11,6 +11,8 @@
  *    of the flag, both without the response cache: both exit 0, record the model's identity
  *    (sha256, GGUF metadata, runtime, seed) in config.json, and write the same results.jsonl but
  *    for each item's wall time (`ms`).
+ *  - `lexcase reproduce <recipe> --model-file tiny.gguf` runs the recipe's runs on the local model
+ *    (before, the flag was accepted and dropped: LLM_NOT_CONFIGURED).
  * Where node-llama-cpp is not installed or has no binary for this machine, these tests skip and
  * their names say why.
  */
@@ -19,6 +21,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runBuiltCli } from './support/run-built-cli.js';
+import { runCli } from './support/run-cli.js';
 import { localModelOn, localModelUnavailable } from './support/local-model.js';
 import { mixedIndexFixture, runSystem, SYSTEMS } from './support/five-systems.js';
 import { writeTinyGguf } from './support/tiny-gguf.js';
@@ -79,4 +82,17 @@ describe.skipIf(!!unavailable)(`lexcase run case on a local model, as a user run
     const withoutMs = (r: Record<string, unknown>) => JSON.stringify({ ...r, ms: undefined });
     expect(lines('cli-b').map(withoutMs)).toEqual(ra.map(withoutMs));
   }, 600_000);
+});
+
+describe.skipIf(!!unavailable)(`lexcase reproduce on a local model${needs}`, () => {
+  it('reproduce threeply-table2 --only single --model-file: the run is done on the local model; the flag stays scoped to the grid', async () => {
+    const out = join(fx.dir, 'repro');
+    const r = await runCli(['--json', 'reproduce', 'threeply-table2', '--only', 'single', '--limit', '1', '--model-file', tiny(), '--no-cache', '--run-dir', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const t = JSON.parse(readFileSync(join(out, 'table.json'), 'utf8'));
+    expect(t.runs.find((s: { id: string }) => s.id === 'single'), JSON.stringify(t.runs)).toMatchObject({ status: 'done' });
+    const cfg = JSON.parse(readFileSync(join(out, 'runs', 'single', 'config.json'), 'utf8')).config;
+    expect(JSON.stringify(cfg)).toContain('tiny.gguf@sha256:');
+    expect(process.env.LEXCASE_LLM_MODEL_FILE).toBeUndefined();
+  }, 300_000);
 });
