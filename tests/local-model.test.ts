@@ -10,7 +10,8 @@
  *    configured by lexcase.config.json (llm.modelFile, relative to the working directory) instead
  *    of the flag, both without the response cache: both exit 0, record the model's identity
  *    (sha256, GGUF metadata, runtime, seed) in config.json, and write the same results.jsonl but
- *    for each item's wall time (`ms`).
+ *    for each item's wall time (`ms`); a `--replay` of the first, with no model file, gives
+ *    byte-identical results.jsonl.
  *  - `lexcase reproduce <recipe> --model-file tiny.gguf` runs the recipe's runs on the local model
  *    (before, the flag was accepted and dropped: LLM_NOT_CONFIGURED).
  * Where node-llama-cpp is not installed or has no binary for this machine, these tests skip and
@@ -55,13 +56,17 @@ describe.skipIf(!!unavailable)(`the five systems on a tiny GGUF model run in-pro
 });
 
 describe.skipIf(!!unavailable)(`lexcase run case on a local model, as a user runs it${needs}`, () => {
-  it('--model-file and lexcase.config.json llm.modelFile: exit 0, the model identity in config.json, the same results.jsonl but for wall times', async () => {
+  it('--model-file and lexcase.config.json llm.modelFile: exit 0, the model identity in config.json, the same results.jsonl but for wall times; --replay byte-identical with no model file', async () => {
     const file = tiny();
     const sha = createHash('sha256').update(readFileSync(file)).digest('hex');
     const env = { XDG_CACHE_HOME: join(fx.dir, 'cache'), NO_COLOR: '1' };
     const args = (runDir: string) => ['--json', 'run', 'case', '--index', fx.index.dir, '--limit', '1', '--jurors', '3', '--max-steps', '3', '--k', '3', '--no-cache', '--run-dir', runDir];
     const a = await runBuiltCli([...args(join(fx.dir, 'cli-a')), '--model-file', 'tiny.gguf'], { cwd: fx.dir, env, timeoutMs: 240_000 });
     expect(a.code, a.stderr.slice(-2000)).toBe(0);
+    // a replay of the local run needs no model file and gives byte-identical results.jsonl
+    const rep = await runBuiltCli([...args(join(fx.dir, 'cli-a-replay')), '--replay', join(fx.dir, 'cli-a')], { cwd: fx.dir, env, timeoutMs: 240_000 });
+    expect(rep.code, rep.stderr.slice(-2000)).toBe(0);
+    expect(readFileSync(join(fx.dir, 'cli-a-replay', 'results.jsonl')).equals(readFileSync(join(fx.dir, 'cli-a', 'results.jsonl')))).toBe(true);
     writeFileSync(join(fx.dir, 'lexcase.config.json'), JSON.stringify({ llm: { provider: 'local', modelFile: './tiny.gguf' } }));
     const b = await runBuiltCli(args(join(fx.dir, 'cli-b')), { cwd: fx.dir, env, timeoutMs: 240_000 });
     expect(b.code, b.stderr.slice(-2000)).toBe(0);
