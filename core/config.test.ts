@@ -50,6 +50,13 @@ describe('loadConfig', () => {
     expect(publicLlmConfig(c.llm).apiKey).toBe('***');
   });
 
+  it("a file's llm section counts only the keys it sets as explicit: the provider preset and the papers' sampling fill the others", async () => {
+    await write('lexcase.config.json', { llm: { provider: 'ollama', model: 'm' } });
+    const c = await loadConfig({ env: {}, cwd: dir });
+    expect(c.explicit).toEqual(['provider', 'model']);
+    expect(c.llm).toMatchObject({ provider: 'ollama', model: 'm', baseUrl: 'http://localhost:11434/v1', timeoutMs: 600_000, temperature: 0 });
+  });
+
   it('turns the cache off with LEXCASE_CACHE_DIR=off', async () => {
     const c = await loadConfig({ env: { LEXCASE_CACHE_DIR: 'off' }, cwd: dir });
     expect(c.llm.cacheDir).toBe(false);

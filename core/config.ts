@@ -18,7 +18,7 @@ import { errors } from './errors.js';
 import { readRegularFile } from './read-regular.js';
 import { registerSecret } from './log.js';
 import { redactUrl, registerUrlSecrets } from './url-credentials.js';
-import { applyProviderPreset, LLM_PROVIDERS } from './llm/providers.js';
+import { applyProviderPreset, LLM_PROVIDERS, providerOf } from './llm/providers.js';
 import { DEFAULT_MAX_REPLY_BYTES } from './llm/bounded-reply.js';
 
 export const CONFIG_FILE_NAME = 'lexcase.config.json';
@@ -27,8 +27,9 @@ export const llmConfigSchema = z
   .object({
     /**
      * Which server this is (core/llm/providers.ts, docs/llm.md): openai | vllm | ollama | llamacpp |
-     * generic. Fills baseUrl, structuredOutput, timeoutMs and strict where they are unset. Default:
-     * openai for an api.openai.com endpoint, else generic.
+     * generic, or local (a GGUF model file run in-process: llm.modelFile). Fills baseUrl,
+     * structuredOutput, timeoutMs and strict where they are unset. Default: openai for an
+     * api.openai.com endpoint, local for a model file without an endpoint, else generic.
      */
     provider: z.enum(LLM_PROVIDERS).optional(),
     /** OpenAI-compatible endpoint, e.g. https://api.openai.com/v1 or http://localhost:8000/v1. */
@@ -61,6 +62,14 @@ export const llmConfigSchema = z
     concurrency: z.number().int().positive().max(256).default(4),
     /** Response cache directory; false disables the cache. Default: ~/.cache/lexcase/llm. */
     cacheDir: z.union([z.string().min(1), z.literal(false)]).optional(),
+    /** provider "local" (core/llm/local/): the GGUF model file run in-process (relative to the working directory). */
+    modelFile: z.string().min(1).optional(),
+    /** Sampling seed, sent with every request that sets none (the local provider's default: 0). */
+    seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
+    /** provider "local": CPU threads (default: half the logical CPUs, 1 to 8). Results can depend on it: keep it fixed to reproduce a run. */
+    threads: z.number().int().positive().max(256).optional(),
+    /** provider "local": context window in tokens (default: the model's, at most 8192). */
+    contextSize: z.number().int().min(256).optional(),
   })
   .strict();
 
@@ -106,6 +115,10 @@ const ENV: EnvSpec[] = [
   { key: 'concurrency', vars: ['LEXCASE_LLM_CONCURRENCY'], kind: 'int' },
   { key: 'cacheDir', vars: ['LEXCASE_CACHE_DIR'], kind: 'cache' },
   { key: 'structuredOutput', vars: ['LEXCASE_LLM_STRUCTURED_OUTPUT'], kind: 'string' },
+  { key: 'modelFile', vars: ['LEXCASE_LLM_MODEL_FILE'], kind: 'string' },
+  { key: 'seed', vars: ['LEXCASE_LLM_SEED'], kind: 'int' },
+  { key: 'threads', vars: ['LEXCASE_LLM_THREADS'], kind: 'int' },
+  { key: 'contextSize', vars: ['LEXCASE_LLM_CONTEXT_SIZE'], kind: 'int' },
 ];
 
 /** Env values as a partial llm config; names the variable when a value is not a number. */
@@ -171,7 +184,10 @@ export async function loadConfig(opts: { file?: string; env?: NodeJS.ProcessEnv;
     const parsed = configFileSchema.safeParse(json);
     if (!parsed.success) throw zodIssueToError(file, '', parsed.error.issues[0]);
     const { llm, $schema: _schema, ...rest } = parsed.data as { llm?: Partial<LlmConfig>; $schema?: string } & Record<string, unknown>;
-    fileLlm = llm ?? {};
+    // only the keys the file sets: the parsed section also holds the schema's defaults, and a default
+    // counted as set would stop the provider preset and the papers' sampling from filling that key
+    const given = (json as { llm?: Record<string, unknown> }).llm ?? {};
+    fileLlm = Object.fromEntries(Object.entries(llm ?? {}).filter(([k]) => k in given)) as Partial<LlmConfig>;
     extra = rest;
   }
   const envLlm = llmConfigFromEnv(env);
@@ -191,13 +207,15 @@ export async function loadConfig(opts: { file?: string; env?: NodeJS.ProcessEnv;
   const llm = applyProviderPreset(parsed.data, Object.keys(merged));
   if (llm.cacheDir === undefined) llm.cacheDir = defaultCacheDir(env);
   else if (typeof llm.cacheDir === 'string') llm.cacheDir = resolve(opts.cwd ?? process.cwd(), llm.cacheDir);
+  if (llm.modelFile) llm.modelFile = resolve(opts.cwd ?? process.cwd(), llm.modelFile);
   registerSecret(llm.apiKey);
   registerUrlSecrets(llm.baseUrl);
   return { llm, file, extra, explicit: Object.keys(merged) as (keyof LlmConfig)[] };
 }
 
-/** True when an endpoint and a model are configured. */
+/** True when an endpoint and a model are configured (for the local provider: a model file). */
 export function llmConfigured(cfg: LlmConfig): boolean {
+  if (providerOf(cfg) === 'local') return !!cfg.modelFile;
   return !!cfg.baseUrl && !!cfg.model;
 }
 

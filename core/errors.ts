@@ -185,7 +185,8 @@ export const errors = {
     new LexcaseError('LLM_NOT_CONFIGURED', 'this command needs an LLM, and no endpoint is configured', {
       hint:
         'set LEXCASE_LLM_BASE_URL (any OpenAI-compatible endpoint), LEXCASE_LLM_MODEL and, if needed, LEXCASE_LLM_API_KEY; ' +
-        'or put an "llm" section in lexcase.config.json; commands with an offline heuristic path (run case, evidence) also accept --offline',
+        'or put an "llm" section in lexcase.config.json; or run a GGUF model in this process with --model-file path/to/model.gguf (docs/llm.md); ' +
+        'commands with an offline heuristic path (run case, evidence) also accept --offline',
     }),
 
   /** The preflight request before an LLM run (core/llm/preflight.ts) found the endpoint unusable. */
@@ -203,6 +204,17 @@ export const errors = {
 
   llmRequestFailed: (message: string, cause?: unknown) =>
     new LexcaseError('LLM_REQUEST_FAILED', `LLM request failed: ${message}`, { cause }),
+
+  /** The `local` LLM provider (core/llm/local/) cannot run: its package, a fitting binary or the model file is missing. */
+  localLlmUnavailable: (message: string, hint: string, cause?: unknown) =>
+    new LexcaseError('LLM_UNAVAILABLE', `the local LLM provider: ${message}`, { hint, ...(cause !== undefined ? { cause } : {}) }),
+
+  /** `--llm-provider local` without a model file. */
+  localModelFileMissing: () =>
+    new LexcaseError('LLM_NOT_CONFIGURED', 'the local LLM provider needs a GGUF model file, and none is given', {
+      field: 'modelFile',
+      hint: 'pass --model-file path/to/model.gguf (or set LEXCASE_LLM_MODEL_FILE, or llm.modelFile in lexcase.config.json); docs/llm.md lists models that fit each paper on a CPU laptop',
+    }),
 
   /** A replayed run asked for an exchange its recording does not hold. */
   llmReplayMismatch: (dir: string, item: string, message: string) =>

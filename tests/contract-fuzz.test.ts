@@ -35,6 +35,9 @@ import { valuesOf } from './support/schema-values.js';
 import { decisionBeforeReasoning } from './support/decision-order.js';
 import { PACKAGE_ROOT } from '../core/version.js';
 import { runBuiltCli } from '../src/mcp/test-support/children.js';
+import { planGeneration, type WireRequest } from '../core/llm/local/chat-request.js';
+import { cpuLlama } from '../core/llm/local/runtime.js';
+import { localModelUnavailable } from './support/local-model.js';
 import { schemaConstrained, startScriptedServer, type RecordedRequest, type ScriptedServer } from './support/scripted-openai-server.js';
 
 const N = Number(process.env.LEXCASE_FUZZ_ITEMS ?? 20);
@@ -66,6 +69,14 @@ afterAll(() => {
 const summary: Record<string, { schemas: number; requests: string; items: number; failures: string; sensible?: string; cli?: string }> = {};
 const sent: { system: string; s: SentSchema }[] = [];
 const toolSchemas = new Map<string, Record<string, unknown>>();
+/** Every distinct shape of request sent (tools, tool choice, response format): the local provider's grammars are made from these. */
+const requestShapes = new Map<string, WireRequest>();
+const keepShapes = (reqs: RecordedRequest[]) => {
+  for (const q of reqs) {
+    const { tools, tool_choice, response_format } = q.body as WireRequest;
+    requestShapes.set(JSON.stringify({ tools, tool_choice, response_format }), { messages: [], tools, tool_choice, response_format });
+  }
+};
 
 const repairs = (reqs: RecordedRequest[]) => reqs.filter((r) => /Your reply could not be parsed/.test(JSON.stringify(r.body.messages)));
 
@@ -95,6 +106,7 @@ describe('the five systems against the contract-fuzzing server', () => {
         }
         expect(repairs(srv.requests).map((q) => JSON.stringify(q.body.messages).slice(-300))).toEqual([]);
         for (const q of srv.requests) for (const t of q.body.tools ?? []) if (!q.body.tool_choice || typeof q.body.tool_choice === 'string') toolSchemas.set(t.function.name, t.function.parameters);
+        keepShapes(srv.requests);
         sent.push(...mine.map((s) => ({ system, s })));
         const distinct = new Set(mine.map((s) => JSON.stringify(s.json)));
         const st = fuzz.stats;
@@ -122,6 +134,7 @@ describe('the five systems against the contract-fuzzing server', () => {
         lines.push(`${name}: ${records.length} items, failures: ${countBy(records.filter((x) => x.error).map((x) => reason(x.error!))) || '0'}`);
       }
       for (const q of srv.requests) for (const t of q.body.tools ?? []) if (!q.body.tool_choice || typeof q.body.tool_choice === 'string') toolSchemas.set(t.function.name, t.function.parameters);
+      keepShapes(srv.requests);
     } finally {
       stop();
     }
@@ -136,6 +149,32 @@ describe('the five systems against the contract-fuzzing server', () => {
     expect([...new Set([...problems, ...toolProblems])]).toEqual([]);
     expect([...toolSchemas.keys()].sort()).toEqual(expect.arrayContaining(['bm25_search', 'qld_search']));
   });
+
+  it('every request sent has a llama.cpp grammar for the local provider (issue 42): response formats, forced tools, the agent loops\' tool choices', async () => {
+    expect(requestShapes.size).toBeGreaterThan(0);
+    const grammars = new Map<string, { what: string; grammar: unknown }>();
+    const problems: string[] = [];
+    for (const req of requestShapes.values()) {
+      const what = req.response_format?.json_schema?.name ?? (req.tools?.length ? `tools ${req.tools.map((t) => t.function?.name).join(', ')} (${JSON.stringify(req.tool_choice ?? 'auto')})` : 'text');
+      try {
+        const plan = planGeneration(req);
+        if (plan.grammar && plan.grammar !== 'json') grammars.set(JSON.stringify(plan.grammar), { what, grammar: plan.grammar });
+      } catch (e) {
+        problems.push(`${what}: ${(e as Error).message}`);
+      }
+    }
+    expect([...new Set(problems)]).toEqual([]);
+    expect(grammars.size).toBeGreaterThan(0);
+    const unavailable = await localModelUnavailable();
+    if (unavailable) {
+      console.warn(`${grammars.size} grammar schemas converted; not built by llama.cpp: ${unavailable}`);
+      return;
+    }
+    const llama = await cpuLlama();
+    const failed: string[] = [];
+    for (const { what, grammar } of grammars.values()) await llama.createGrammarForJsonSchema(grammar as never).catch((e: Error) => failed.push(`${what}: ${e.message.split('\n')[0]}`));
+    expect([...new Set(failed)]).toEqual([]);
+  }, 120_000);
 
   it('every schema sent puts its reasoning keys before its decision keys (issue 36, item 4: keys are written in schema order)', () => {
     expect(sent.length).toBeGreaterThan(0);

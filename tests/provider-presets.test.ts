@@ -11,7 +11,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../core/config.js';
-import { LLM_PROVIDERS, PROVIDER_PRESETS } from '../core/llm/providers.js';
+import { SERVER_PROVIDERS, PROVIDER_PRESETS } from '../core/llm/providers.js';
 import { mixedIndexFixture, modelOn, runSystem, SENSIBLE, SYSTEMS } from './support/five-systems.js';
 import { enforcing, refusalOf } from './support/provider-contracts.js';
 import { schemaConstrained, startScriptedServer } from './support/scripted-openai-server.js';
@@ -21,7 +21,7 @@ const fx = mixedIndexFixture('presets', 1);
 
 
 describe('each provider preset inside its server\'s request contract', () => {
-  for (const provider of LLM_PROVIDERS)
+  for (const provider of SERVER_PROVIDERS)
     it(`${provider}: every system finishes an item, no request refused; strict as the preset says`, async () => {
       const preset = PROVIDER_PRESETS[provider];
       for (const system of SYSTEMS) {

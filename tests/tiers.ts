@@ -66,6 +66,7 @@ export const PROCESS_TESTS: readonly string[] = [
   'tests/contract-fuzz.test.ts',
   'tests/docs/figures-run.test.ts',
   'tests/installed-package.test.ts',
+  'tests/local-model.test.ts',
   'tests/lucene/lucene-reference.test.ts',
   'tests/package-exports.test.ts',
   'tests/package-files.test.ts',

@@ -17,7 +17,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LLM_PROVIDERS, PROVIDER_PRESETS } from '../core/llm/providers.js';
+import { SERVER_PROVIDERS, PROVIDER_PRESETS } from '../core/llm/providers.js';
 import { readResults } from '../eval/run-dir.js';
 import { contractFuzz } from './support/contract-fuzz-server.js';
 import { mixedIndexFixture } from './support/five-systems.js';
@@ -61,7 +61,7 @@ describe('a server that ignores minimum/maximum (llama.cpp, Ollama)', () => {
 });
 
 describe('strict: true where the preset says, MAD\'s snippet tools included', () => {
-  for (const provider of LLM_PROVIDERS)
+  for (const provider of SERVER_PROVIDERS)
     it(`lexcase run mad --llm-provider ${provider}: response format strict ${PROVIDER_PRESETS[provider].strict ? 'yes' : 'no'}, tools strict ${PROVIDER_PRESETS[provider].strictTools ? 'yes' : 'no'}`, async () => {
       const preset = PROVIDER_PRESETS[provider];
       // every free tool choice is a snippet request, so each rebuttal's brief carries the tools

@@ -83,7 +83,7 @@ function parses(call: RawToolCall): boolean {
 }
 
 /** Chat-completions client that always sends with `create` and converts malformed tool calls quietly (see the module doc). */
-class CreateOnlyCompletions extends ChatOpenAICompletions {
+export class CreateOnlyCompletions extends ChatOpenAICompletions {
   override _convertCompletionsMessageToBaseMessage(message: never, rawResponse: never) {
     const calls = ((message as { tool_calls?: RawToolCall[] }).tool_calls ?? []) as RawToolCall[];
     if (calls.length === 0 || calls.some(parses)) return super._convertCompletionsMessageToBaseMessage(message, rawResponse);

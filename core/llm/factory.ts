@@ -4,6 +4,9 @@
  * server, ...) with a response cache, retries with backoff, a concurrency limit and token
  * accounting wrapped around it (see chat-openai.ts). Tests point it at the scripted local server
  * in tests/support, or use the fake chat model there.
+ * Provider "local" (core/llm/local/): the same model class, its requests answered in-process by a
+ * GGUF model file through llama.cpp instead of an endpoint; its `model` is the file's id
+ * ("<name>@sha256:<16 hex>") and every request carries a seed (llm.seed, default 0).
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import pLimit from 'p-limit';
@@ -15,11 +18,14 @@ import { boundedFetch, DEFAULT_MAX_REPLY_BYTES } from './bounded-reply.js';
 import { LexcaseChatOpenAI, type LlmStats } from './chat-openai.js';
 import { DiskCache } from './disk-cache.js';
 import { clientEndpoint, endpointIdentity } from './endpoint.js';
-import { strictFor } from './providers.js';
+import { providerOf, strictFor } from './providers.js';
+import { LocalCompletions } from './local/completions.js';
+import { localSettings, withLocalModel } from './local/settings.js';
 import type { UsageMeter } from './usage.js';
 
 /** Throw LLM_NOT_CONFIGURED (with how to configure one) unless an endpoint and model are set. */
 export function requireLlm(cfg: LlmConfig): void {
+  if (providerOf(cfg) === 'local' && !cfg.modelFile) throw errors.localModelFileMissing();
   if (!llmConfigured(cfg)) throw errors.llmNotConfigured();
 }
 
@@ -37,24 +43,28 @@ export interface CreateChatModelOptions {
 
 export function createChatModel(cfg: LlmConfig, opts: CreateChatModelOptions = {}): BaseChatModel {
   requireLlm(cfg);
+  // a replay of a local run answers from its recording: no model file is needed
+  const local = providerOf(cfg) === 'local' && !opts.replayFrom;
+  if (local) cfg = withLocalModel(cfg);
   registerSecret(cfg.apiKey);
   registerUrlSecrets(cfg.baseUrl);
   const stats: LlmStats = { requests: 0, retries: 0, cacheHits: 0, maxInFlight: 0, inFlight: 0 };
   const { strict, strictTools: presetTools } = strictFor(cfg);
   const strictTools = opts.strictTools ?? presetTools;
-  return new LexcaseChatOpenAI(
-    {
-      model: cfg.model!,
-      // Local servers need no key, but the client insists on one.
-      apiKey: cfg.apiKey ?? 'no-key',
-      temperature: cfg.temperature,
-      ...(cfg.maxTokens !== undefined ? { maxTokens: cfg.maxTokens } : {}),
-      ...(cfg.topP !== undefined ? { topP: cfg.topP } : {}),
-      timeout: cfg.timeoutMs,
-      // Every reply's body is counted as it is read, decompressed: past maxReplyBytes the request fails (bounded-reply.ts).
-      configuration: { ...clientEndpoint(cfg.baseUrl), fetch: boundedFetch(cfg.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES) },
-      ...(strictTools ? { supportsStrictToolCalling: true } : {}),
-    },
+  const fields = {
+    model: cfg.model!,
+    // Local servers need no key, but the client insists on one.
+    apiKey: cfg.apiKey ?? 'no-key',
+    temperature: cfg.temperature,
+    ...(cfg.maxTokens !== undefined ? { maxTokens: cfg.maxTokens } : {}),
+    ...(cfg.topP !== undefined ? { topP: cfg.topP } : {}),
+    timeout: cfg.timeoutMs,
+    // Every reply's body is counted as it is read, decompressed: past maxReplyBytes the request fails (bounded-reply.ts).
+    configuration: { ...clientEndpoint(cfg.baseUrl), fetch: boundedFetch(cfg.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES) },
+    ...(strictTools ? { supportsStrictToolCalling: true } : {}),
+  };
+  const model = new LexcaseChatOpenAI(
+    local ? { ...fields, completions: new LocalCompletions({ ...fields, maxRetries: 0, disableStreaming: true }, localSettings(cfg)) } as typeof fields : fields,
     {
       usage: opts.usage,
       cache: cfg.cacheDir && !opts.replayFrom ? new DiskCache(cfg.cacheDir) : undefined,
@@ -68,6 +78,8 @@ export function createChatModel(cfg: LlmConfig, opts: CreateChatModelOptions = {
       ...(opts.replayFrom ? { replayFrom: opts.replayFrom } : {}),
     },
   );
+  // llm.seed goes with every request that sets none (a call's own seed, e.g. MAD's per debater, wins)
+  return (cfg.seed !== undefined ? model.withConfig({ seed: cfg.seed }) : model) as unknown as BaseChatModel;
 }
 
 /** The recorded run a factory model replays (undefined for a live model or another model). */
@@ -78,9 +90,9 @@ export function replaySourceOf(model: unknown): string | undefined {
 /** The settings of a factory model a recording keeps (what the replay model is made with). */
 export function recordedModelSettings(model: unknown): Record<string, unknown> | undefined {
   if (!(model instanceof LexcaseChatOpenAI)) return undefined;
-  const m = model as LexcaseChatOpenAI & { topP?: number; maxTokens?: number };
+  const m = model as LexcaseChatOpenAI & { topP?: number; maxTokens?: number; defaultOptions?: { seed?: number } };
   return JSON.parse(
-    JSON.stringify({ model: m.model, temperature: m.temperature, topP: m.topP, maxTokens: m.maxTokens === -1 ? undefined : m.maxTokens, structuredOutput: m.lexcase.structuredOutput, strict: m.lexcase.strict, strictTools: m.supportsStrictToolCalling === true }),
+    JSON.stringify({ model: m.model, temperature: m.temperature, topP: m.topP, maxTokens: m.maxTokens === -1 ? undefined : m.maxTokens, seed: m.defaultOptions?.seed, structuredOutput: m.lexcase.structuredOutput, strict: m.lexcase.strict, strictTools: m.supportsStrictToolCalling === true }),
   ) as Record<string, unknown>;
 }
 

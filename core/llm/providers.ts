@@ -10,6 +10,7 @@
  *   ollama    http://localhost:11434/v1     json_schema         no      no            600 s
  *   llamacpp  http://localhost:8080/v1      json_schema         no      no            600 s
  *   generic   (none: set llm.baseUrl)       json_schema         no      no            120 s
+ *   local     (none: in-process, llm.modelFile) json_schema       no      no            1800 s
  *
  * `strict`: `strict: true` in response_format.json_schema and in a forced tool's function (OpenAI
  * then guarantees the schema; without it the schema only advises). vLLM accepts the field and
@@ -22,10 +23,15 @@
  * reply, which is what lexcase reads. Local servers get longer timeouts: the first request loads
  * the model (Ollama, llama.cpp) and long CASE advocate contexts take minutes on one GPU.
  * docs/llm.md has the start command of each server.
+ * `local` is no server: a GGUF model file run in this process by llama.cpp (node-llama-cpp, an
+ * optional dependency; core/llm/local/), which enforces every schema and tool call through a
+ * grammar. Its timeout is long: one CPU answers one request at a time.
  */
 import type { StructuredOutputMode } from './structured.js';
 
-export const LLM_PROVIDERS = ['openai', 'vllm', 'ollama', 'llamacpp', 'generic'] as const;
+/** The presets of OpenAI-compatible servers (every provider but `local`). */
+export const SERVER_PROVIDERS = ['openai', 'vllm', 'ollama', 'llamacpp', 'generic'] as const;
+export const LLM_PROVIDERS = [...SERVER_PROVIDERS, 'local'] as const;
 export type LlmProvider = (typeof LLM_PROVIDERS)[number];
 
 export interface ProviderPreset {
@@ -46,11 +52,13 @@ export const PROVIDER_PRESETS: Record<LlmProvider, ProviderPreset> = {
   ollama: { id: 'ollama', baseUrl: 'http://localhost:11434/v1', structuredOutput: 'json_schema', strict: false, strictTools: false, timeoutMs: 600_000 },
   llamacpp: { id: 'llamacpp', baseUrl: 'http://localhost:8080/v1', structuredOutput: 'json_schema', strict: false, strictTools: false, timeoutMs: 600_000 },
   generic: { id: 'generic', structuredOutput: 'json_schema', strict: false, strictTools: false, timeoutMs: 120_000 },
+  local: { id: 'local', structuredOutput: 'json_schema', strict: false, strictTools: false, timeoutMs: 1_800_000 },
 };
 
-/** The provider of a config: the one set, else openai for an api.openai.com endpoint, else generic. */
-export function providerOf(cfg: { provider?: LlmProvider; baseUrl?: string }): LlmProvider {
+/** The provider of a config: the one set, else openai for an api.openai.com endpoint, local for a model file without an endpoint, else generic. */
+export function providerOf(cfg: { provider?: LlmProvider; baseUrl?: string; modelFile?: string }): LlmProvider {
   if (cfg.provider) return cfg.provider;
+  if (cfg.modelFile && !cfg.baseUrl) return 'local';
   try {
     if (cfg.baseUrl && new URL(cfg.baseUrl).hostname === 'api.openai.com') return 'openai';
   } catch {
@@ -60,7 +68,7 @@ export function providerOf(cfg: { provider?: LlmProvider; baseUrl?: string }): L
 }
 
 /** The settings a preset fills: those of `keys` not set explicitly (config file or environment). */
-export function applyProviderPreset<C extends { provider?: LlmProvider; baseUrl?: string; structuredOutput?: StructuredOutputMode; timeoutMs?: number; strict?: boolean }>(
+export function applyProviderPreset<C extends { provider?: LlmProvider; baseUrl?: string; modelFile?: string; structuredOutput?: StructuredOutputMode; timeoutMs?: number; strict?: boolean }>(
   cfg: C,
   explicit: readonly string[],
 ): C {

@@ -16,8 +16,13 @@
  * preflight request (core/llm/preflight.ts) and stops with LLM_UNAVAILABLE when the endpoint is
  * unreachable, refuses the key or does not serve the model — before any item runs.
  * LEXCASE_LLM_PREFLIGHT=0 skips the preflight (e.g. a rerun served wholly from the response cache).
+ * --model-file <gguf> (provider local, core/llm/local/; implies --llm-provider local): the model runs
+ * in this process; instead of the preflight the model is loaded (a missing package, binary or file
+ * stops here), and the run config gets its identity (`local`: sha256, GGUF metadata, runtime
+ * settings, seed).
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { LexcaseConfig, LlmConfig } from '../../core/config.js';
 import { errors } from '../../core/errors.js';
@@ -32,6 +37,8 @@ export interface EndpointFlags {
   endpoint?: string;
   model?: string;
   apiKeyEnv?: string;
+  /** A GGUF file for the local provider. */
+  modelFile?: string;
 }
 
 export interface LlmCliOpts extends EndpointFlags {
@@ -52,7 +59,8 @@ export function addEndpointOptions(cmd: Command): Command {
   return cmd
     .option('--endpoint <url>', 'OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 (over LEXCASE_LLM_BASE_URL and llm.baseUrl)')
     .option('--model <id>', 'model on that endpoint (over LEXCASE_LLM_MODEL and llm.model)')
-    .option('--api-key-env <var>', 'environment variable that holds the API key (default LEXCASE_LLM_API_KEY, then OPENAI_API_KEY); the key itself is never a flag');
+    .option('--api-key-env <var>', 'environment variable that holds the API key (default LEXCASE_LLM_API_KEY, then OPENAI_API_KEY); the key itself is never a flag')
+    .option('--model-file <gguf>', 'run this GGUF model in-process with llama.cpp (implies --llm-provider local; needs the optional package node-llama-cpp; over LEXCASE_LLM_MODEL_FILE and llm.modelFile)');
 }
 
 /** The key held by the variable --api-key-env names (USAGE error when it is unset or empty). */
@@ -83,6 +91,10 @@ export function applyEndpointFlags(llm: LlmConfig, f: EndpointFlags, env: NodeJS
   if (f.apiKeyEnv !== undefined) {
     out.apiKey = apiKeyFromEnv(f.apiKeyEnv, env);
     registerSecret(out.apiKey);
+  }
+  if (f.modelFile !== undefined) {
+    if (!f.modelFile.trim()) throw errors.invalidInput('--model-file', 'empty path');
+    out.modelFile = resolve(f.modelFile);
   }
   return out;
 }
@@ -118,6 +130,8 @@ export interface ResolvedLlm {
   replayFrom?: string;
   /** A factory model for `cfg` on this command's meter (and recording, with --replay); throws without an LLM. */
   makeModel(cfg: LlmConfig): BaseChatModel;
+  /** Provider local: the model's identity and runtime settings (the run config's `local`). */
+  local?: Record<string, unknown>;
 }
 
 /** makeModel where no LLM is configured (--offline, or optional and unset). */
@@ -129,6 +143,12 @@ const noModel = (): never => {
 export function runModelConfig(r: ResolvedLlm): Record<string, unknown> | undefined {
   if (!r.model) return undefined;
   return { ...r.publicConfig, ...(r.paperDefaults ? { paperDefaults: r.paperDefaults } : {}) };
+}
+
+/** A local model's identity without the chat template's text (its sha256 stays): for a config printed in a report. */
+export function compactLocal(local: Record<string, unknown>): Record<string, unknown> {
+  const { chatTemplate: _t, ...gguf } = (local.gguf ?? {}) as Record<string, unknown>;
+  return { ...local, gguf };
 }
 
 /** Print validity warnings on stderr; returns them for config.json. */
@@ -168,10 +188,18 @@ export async function resolveLlm(
     log.info(`replaying the LLM exchanges recorded in ${replayFrom} (no endpoint)`);
     return { model: makeModel(config.llm), config, usage, offline: false, replayFrom, makeModel, publicConfig: publicLlmConfig(config.llm) };
   }
-  if (opts.llmProvider) {
+  if (opts.modelFile && opts.llmProvider && opts.llmProvider !== 'local') throw errors.usage(`--model-file runs a model in-process: it goes with --llm-provider local, not ${opts.llmProvider}`);
+  const provider = opts.llmProvider ?? (opts.modelFile ? 'local' : undefined);
+  if (provider) {
     const { applyProviderPreset } = await import('../../core/llm/providers.js');
-    config.llm = applyProviderPreset({ ...config.llm, provider: opts.llmProvider as LlmProvider }, config.explicit ?? []);
+    config.llm = applyProviderPreset({ ...config.llm, provider: provider as LlmProvider }, config.explicit ?? []);
     config.explicit = [...new Set([...(config.explicit ?? []), 'provider' as const])];
+  }
+  const { providerOf } = await import('../../core/llm/providers.js');
+  const local = providerOf(config.llm) === 'local';
+  if (local && !opts.offline) {
+    if (!config.llm.modelFile) throw errors.localModelFileMissing();
+    delete config.llm.baseUrl; // no endpoint: the model runs here
   }
   if (opts.offline) return { config, usage, offline: true, makeModel: noModel };
   if (!llmConfigured(config.llm)) {
@@ -186,7 +214,19 @@ export async function resolveLlm(
     if (p.fromPaper.length) log.info(`${o.paper}: ${p.fromPaper.map((k) => `${k} ${config.llm[k as 'temperature']}`).join(', ')} (the paper's; set llm.${p.fromPaper[0]} to override)`);
   }
   const preflight = o.preflight ?? true;
-  if (preflight && env.LEXCASE_LLM_PREFLIGHT !== '0') {
+  let localInfo: Record<string, unknown> | undefined;
+  if (local) {
+    // no request to make: loading the model is the check (package, binary, file), and gives its identity
+    const { prepareLocalModel } = await import('../../core/llm/local/prepare.js');
+    try {
+      const p = await prepareLocalModel(config.llm);
+      config.llm = p.llm;
+      localInfo = p.info;
+    } catch (e) {
+      if (preflight !== 'warn') throw e;
+      log.warn(`warning: ${(e as Error).message}`);
+    }
+  } else if (preflight && env.LEXCASE_LLM_PREFLIGHT !== '0') {
     try {
       const { preflightLlm } = await import('../../core/llm/preflight.js');
       const p = await preflightLlm(config.llm);
@@ -198,5 +238,14 @@ export async function resolveLlm(
   }
   const { createChatModel } = await import('../../core/llm/factory.js');
   const makeModel = (cfg: LlmConfig) => createChatModel(cfg, { usage });
-  return { model: makeModel(config.llm), config, usage, offline: false, makeModel, publicConfig: publicLlmConfig(config.llm), ...(paperDefaults ? { paperDefaults } : {}) };
+  return {
+    model: makeModel(config.llm),
+    config,
+    usage,
+    offline: false,
+    makeModel,
+    publicConfig: { ...publicLlmConfig(config.llm), ...(localInfo ? { local: localInfo } : {}) },
+    ...(paperDefaults ? { paperDefaults } : {}),
+    ...(localInfo ? { local: localInfo } : {}),
+  };
 }

@@ -13,6 +13,7 @@ import { parseShard, type Shard } from '../../../eval/reproduce/shard.js';
 import { closeSparseIndexes } from '../../../retrieval/open.js';
 import { llmConfigSchema, llmConfigured, loadConfig } from '../../../core/config.js';
 import { preflightLlm } from '../../../core/llm/preflight.js';
+import { providerOf } from '../../../core/llm/providers.js';
 import { applyEndpointFlags, type EndpointFlags } from '../llm-options.js';
 import { errors } from '../../../core/errors.js';
 import { getLogLevel, setLogLevel } from '../../../core/log.js';
@@ -96,7 +97,7 @@ function ownDataMissing(recipe: Recipe): Error {
   return errors.usage(`recipe ${recipe.id} needs your own data: pass --data FOLDER`, recipe.needs.data.join('; '));
 }
 
-const ENV_KEYS = ['LEXCASE_LLM_BASE_URL', 'LEXCASE_LLM_MODEL', 'LEXCASE_LLM_API_KEY'] as const;
+const ENV_KEYS = ['LEXCASE_LLM_BASE_URL', 'LEXCASE_LLM_MODEL', 'LEXCASE_LLM_API_KEY', 'LEXCASE_LLM_MODEL_FILE'] as const;
 
 export async function reproduce(name: string, f: ReproduceFlags, fullProgram: () => Promise<Command>) {
   const { recipe, text } = loadRecipe(name);
@@ -112,6 +113,7 @@ export async function reproduce(name: string, f: ReproduceFlags, fullProgram: ()
   if (f.endpoint) process.env.LEXCASE_LLM_BASE_URL = f.endpoint;
   if (f.model) process.env.LEXCASE_LLM_MODEL = f.model;
   if (f.apiKeyEnv) process.env.LEXCASE_LLM_API_KEY = given.apiKey;
+  if (given.modelFile) process.env.LEXCASE_LLM_MODEL_FILE = given.modelFile;
   try {
     const cfg = await loadConfig({ file: f.config });
     const llmRuns = recipe.runs.filter((r) => !r.unavailable && !OFFLINE_SYSTEMS.includes(r.system));
@@ -120,7 +122,8 @@ export async function reproduce(name: string, f: ReproduceFlags, fullProgram: ()
     if (f.replay && !replayed) throw errors.runInvalid(f.replay, 'has no reproduction.json: --replay takes a `lexcase reproduce` dir');
     if (!f.replay && llmRuns.length && llmRuns.length === recipe.runs.filter((r) => !r.unavailable).length && !configured) throw errors.llmNotConfigured();
     // one cheap request before the grid: a wrong endpoint, key or model stops here, not in every run
-    if (!f.replay && llmRuns.length && configured && process.env.LEXCASE_LLM_PREFLIGHT !== '0') await preflightLlm(cfg.llm);
+    // (a local model has no endpoint: each run loads it and stops on a missing package or file)
+    if (!f.replay && llmRuns.length && configured && providerOf(cfg.llm) !== 'local' && process.env.LEXCASE_LLM_PREFLIGHT !== '0') await preflightLlm(cfg.llm);
     const dir = f.runDir ?? (f.replay ? `${f.replay.replace(/[\\/]+$/, '')}-replay` : undefined) ?? join('runs', `reproduce-${recipe.id}${f.limit !== undefined ? `-n${f.limit}` : ''}${shard ? `-shard${shard.index}of${shard.count}` : ''}`);
     const r = await runGrid({
       recipe,

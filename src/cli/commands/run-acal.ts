@@ -12,7 +12,7 @@ import { isSemanticsName, SEMANTICS } from '../../../agents/acal/semantics/names
 import { errors } from '../../../core/errors.js';
 import { log } from '../../../core/log.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
-import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
+import { addLlmOptions, compactLocal, resolveLlm, type LlmCliOpts } from '../llm-options.js';
 import { DEFAULT_K } from '../../../retrieval/default-k.js';
 import { addRunDirOption, exitWhenNoItemSucceeded, runCommand, runDirFlag } from '../run-command.js';
 
@@ -65,7 +65,7 @@ export function register(program: Command): void {
       const { resolveLegalBenchFile } = await import('../../../corpora/legalbench.js');
       resolveLegalBenchFile(flags.task, { split: flags.split, dir: flags.data }); // fail on missing data before building an index
       if (flags.k < 0) throw errors.usage(`--k must be 0 or more, got ${flags.k}`);
-      const { model, config, usage } = await resolveLlm(flags);
+      const { model, config, usage, local } = await resolveLlm(flags);
       const [{ runAcal }, { ensureDefaultIndex }] = await Promise.all([import('../../../agents/acal/experiment.js'), import('../../../retrieval/default-index.js')]);
       const needsIndex = flags.k > 0 && (flags.system === 'acal' || flags.system === 'rag');
       const index = needsIndex ? (flags.index ?? (await ensureDefaultIndex(undefined, (l) => log.info(l)))) : undefined;
@@ -94,7 +94,7 @@ export function register(program: Command): void {
           retryFailed: flags.retryFailed,
           iterations: flags.iterations,
           usage,
-          extraConfig: { model: config.llm.model, temperature: config.llm.temperature },
+          extraConfig: { model: config.llm.model, temperature: config.llm.temperature, ...(local ? { local: compactLocal(local) } : {}) },
           signal: ac.signal,
         });
         output(g, { runDir, metrics: r.metrics, reportMd: r.reportMd, reportJson: r.reportJson, ran: r.ran, skipped: r.skipped }, () => `${r.markdown}\nwrote ${r.reportMd}`);

@@ -96,7 +96,7 @@ export async function runEmarCommand(o: EmarOpts): Promise<void> {
       usage,
       concurrency: o.concurrency,
       retryFailed: o.retryFailed,
-      llm: { model: config.llm.model, temperature: llmCfg.temperature, topP: llmCfg.topP, maxTokens: llmCfg.maxTokens },
+      llm: { model: config.llm.model, temperature: llmCfg.temperature, topP: llmCfg.topP, maxTokens: llmCfg.maxTokens, ...(llm.local ? { local: llm.local } : {}) },
       sampling: {
         fromPaper: [...(o.temperatureGiven ? [] : ['temperature']), ...(config.llm.topP === undefined ? ['topP'] : []), ...(config.llm.maxTokens === undefined ? ['maxTokens'] : [])],
         given: [...(o.temperatureGiven ? ['temperature (--temperature)'] : []), ...(config.llm.topP !== undefined ? ['topP (llm.topP)'] : []), ...(config.llm.maxTokens !== undefined ? ['maxTokens (llm.maxTokens)'] : [])],

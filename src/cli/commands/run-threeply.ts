@@ -68,7 +68,7 @@ export async function runThreeplyCommand(o: ThreeplyOpts): Promise<void> {
     usage,
     concurrency: o.concurrency,
     retryFailed: o.retryFailed,
-    llm: { model: config.llm.model, evaluatorModel, temperature: llmCfg.temperature, maxTokens: llmCfg.maxTokens },
+    llm: { model: config.llm.model, evaluatorModel, temperature: llmCfg.temperature, maxTokens: llmCfg.maxTokens, ...(llm.local ? { local: llm.local } : {}) },
   });
   output(
     o,

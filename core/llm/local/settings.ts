@@ -1,0 +1,53 @@
+/**
+ * The settings of a local model (provider "local", core/llm/local/): which file, and the runtime
+ * settings a reproduction must hold fixed — CPU threads, batch size, context size — with the
+ * defaults filled in, and the model id that names the file's content (its sha256) in the response
+ * cache, the recorded exchanges and the run config.
+ */
+import { availableParallelism } from 'node:os';
+import { basename, resolve } from 'node:path';
+import type { LlmConfig } from '../../config.js';
+import { errors } from '../../errors.js';
+import { modelFileHash } from './model-hash.js';
+
+export interface LocalSettings {
+  /** The GGUF file (absolute). */
+  file: string;
+  threads: number;
+  /** Tokens evaluated per batch: fixed (results can depend on it). */
+  batchSize: number;
+  /** Context window in tokens; undefined: the model's, at most DEFAULT_MAX_CONTEXT. */
+  contextSize?: number;
+  /** The seed of a request that sets none. */
+  seed: number;
+}
+
+export const LOCAL_BATCH_SIZE = 512;
+export const DEFAULT_MAX_CONTEXT = 8192;
+
+/** Half the logical CPUs (about the physical cores on most machines), 1 to 8. */
+export function defaultThreads(): number {
+  return Math.max(1, Math.min(8, Math.floor(availableParallelism() / 2)));
+}
+
+export function localSettings(cfg: LlmConfig): LocalSettings {
+  if (!cfg.modelFile) throw errors.localModelFileMissing();
+  return { file: resolve(cfg.modelFile), threads: cfg.threads ?? defaultThreads(), batchSize: LOCAL_BATCH_SIZE, ...(cfg.contextSize ? { contextSize: cfg.contextSize } : {}), seed: cfg.seed ?? 0 };
+}
+
+/** "<file name>@sha256:<first 16 hex digits>": the model as the cache and the recordings name it. */
+export function localModelId(file: string, sha256: string): string {
+  return `${basename(file)}@sha256:${sha256.slice(0, 16)}`;
+}
+
+/** `cfg` with `model` set to the local model's id and `seed` to its default (hashes the file once; cached). */
+export function withLocalModel(cfg: LlmConfig): LlmConfig {
+  const s = localSettings(cfg);
+  let sha: string;
+  try {
+    sha = modelFileHash(s.file).sha256;
+  } catch (e) {
+    throw errors.localLlmUnavailable(`the model file ${s.file} cannot be read: ${(e as Error).message}`, 'check --model-file / LEXCASE_LLM_MODEL_FILE / llm.modelFile');
+  }
+  return { ...cfg, modelFile: s.file, model: localModelId(s.file, sha), seed: s.seed };
+}
