@@ -86,6 +86,13 @@ export const PROCESS_TESTS: readonly string[] = [
  * grids, fault matrices, and browser tests that start Chromium through a shared helper.
  */
 export const HEAVY_TESTS: readonly string[] = [
+  'bench/embed-scale.test.ts',
+  'bench/run.test.ts',
+  'eval/demo/dense-step.test.ts',
+  'eval/fusion-sweep.test.ts',
+  'indexer/embed/use-lite-direct.test.ts',
+  'indexer/embed/use-lite-tokenizer.test.ts',
+  'retrieval/lancedb-fts-large.test.ts',
   'src/cli/commands/index-dense.test.ts',
   'src/cli/commands/reproduce-llm.test.ts',
   'src/cli/commands/run-case.test.ts',
