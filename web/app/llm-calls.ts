@@ -55,7 +55,9 @@ export function llmCallsPanel(runId: string, item: string, failed: boolean): HTM
           { class: 'muted', 'data-testid': 'llm-calls-source' },
           r.source === 'recorded'
             ? `${r.calls.length} calls recorded in the run dir (llm/).`
-            : `${r.calls.length} steps as the trace records them: this run recorded no LLM exchanges, so prompts, per-call latency and tokens are not available.`,
+            : t.calls === 0
+              ? 'This item made no LLM calls (an offline run).'
+              : `${r.calls.length} steps as the trace records them: this run recorded no LLM exchanges, so prompts, per-call latency and tokens are not available.`,
           ` Item totals: ${t.calls ?? '–'} calls, ${t.tokens?.toLocaleString('en-US') ?? '–'} tokens, ${t.ms ?? '–'} ms.`,
         ),
         r.problems.length ? errorBox(`unreadable exchange lines: ${r.problems.join('; ')}`) : null,

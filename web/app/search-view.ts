@@ -123,7 +123,7 @@ export function toolCallsTable(calls: ToolCall[], gold: Set<string> = new Set())
           'tr',
           {},
           h('td', { class: 'num' }, c.step),
-          h('td', {}, c.tool),
+          h('td', { class: 'tool-name' }, c.tool),
           h('td', { class: 'query' }, c.query.length > 260 ? h('details', {}, h('summary', {}, `${c.query.slice(0, 200)}…`), c.query) : c.query, c.output ? h('div', { class: 'muted' }, `→ ${c.output}`) : null, c.error ? h('div', { class: 'error-text' }, c.error) : null),
           h('td', { class: 'ids' }, idList(c.ids, gold)),
         ),

@@ -19,6 +19,7 @@ import { reliabilitySpec, roundAccuracySpec, type PlotSpec } from '../../eval/pl
 import { configPath, readConfig, readResults, readTrace, resultsPath, tracePath } from '../../eval/run-dir.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { publicRunConfig } from './public-json.js';
+import { reproProvenance } from './repro-provenance.js';
 import type { RunSummary } from '../common/run-summary-types.js';
 import { servable, type RunEntry } from './runs.js';
 
@@ -125,5 +126,6 @@ export async function runPage(run: RunEntry) {
   const rounds = await madRounds(run, summary, results);
   if (rounds.length) plots.push({ id: 'mad-rounds', title: 'Accuracy of the verdict after each round', spec: roundAccuracySpec(rounds) });
   const cfg = await configOf(run);
-  return { summary, config: cfg.config ? publicRunConfig(cfg.config) : null, plots, table: summary.hasTable ? await runTable(run) : null };
+  const provenance = run.system === 'reproduce' ? await reproProvenance(run) : null;
+  return { summary, config: cfg.config ? publicRunConfig(cfg.config) : null, plots, table: summary.hasTable ? await runTable(run) : null, provenance };
 }
