@@ -15,6 +15,7 @@ import { plot } from './plot.js';
 import { go } from './route.js';
 import { figureList } from './run-summary.js';
 import type { PairedText, RunSummary } from '../common/run-summary-types.js';
+import { keysDiffer } from '../common/labels.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const show = (v: unknown) => (v && typeof v === 'object' && (v as { absent?: unknown }).absent === true ? '(absent)' : typeof v === 'string' ? v : JSON.stringify(v));
@@ -106,7 +107,7 @@ export async function renderCompareView(root: HTMLElement, params: URLSearchPara
       exportControl(summary, 'compared-runs'),
       m.plots.length ? h('h2', {}, 'Curves and figures') : null,
       m.plots.length ? h('div', { class: 'plot-row' }, m.plots.map((x) => plot(x.spec, x.title, `plot-${x.id}`))) : null,
-      h('h2', {}, `Config: ${m.configDiff.length} key${m.configDiff.length === 1 ? '' : 's'} differ`),
+      h('h2', {}, `Config: ${keysDiffer(m.configDiff.length)}`),
       m.configDiff.length ? [scrollBox('config differences', diff), exportControl(diff, 'config-diff')] : h('p', { class: 'muted', 'data-testid': 'config-same' }, 'the runs\' configs are the same (seed included)'),
       h('h2', {}, `Paired Δ against ${m.runs[0].id}`),
       h('p', { class: 'muted', 'data-testid': 'paired-note' }, `Δ = this run − the reference (${m.sign}, B = this run). ${m.note}`),

@@ -11,6 +11,7 @@ import { go } from './route.js';
 import { plot } from './plot.js';
 import { sortableTable, td, type Column, type SortState } from './sortable.js';
 import type { Figure, RunSummary } from '../common/run-summary-types.js';
+import { systemLabel } from '../common/labels.js';
 
 const day = (d: string | null) => (d ? d.replace('T', ' ').slice(0, 16) : '–');
 
@@ -57,7 +58,7 @@ export async function renderRunsTable(root: HTMLElement, params: URLSearchParams
         ),
     },
     { key: 'run', label: 'run', sort: (r) => r.id, cell: (r) => td([h('a', { href: `#/runs?${qs({ run: r.id })}`, 'data-testid': 'run-link', 'data-run': r.id }, r.id), r.parent ? h('div', { class: 'muted' }, `in ${r.parent}`) : null], { 'data-export': r.id }) },
-    { key: 'system', label: 'system', sort: (r) => r.systemName, cell: (r) => td(r.system && r.system !== r.systemName.toLowerCase() ? `${r.systemName} (${r.system})` : r.systemName) },
+    { key: 'system', label: 'system', sort: (r) => r.systemName, cell: (r) => td(systemLabel(r.systemName, r.system)) },
     { key: 'dataset', label: 'dataset', cell: (r) => td(r.dataset ?? '–') },
     { key: 'model', label: 'model', cell: (r) => td(r.model ?? '–', { 'data-testid': 'run-model' }) },
     { key: 'method', label: 'method', cell: (r) => td(r.method ?? '–', { 'data-testid': 'run-method' }) },
@@ -245,7 +246,7 @@ export async function runSummaryHeader(el: HTMLElement, runId: string): Promise<
   const repro = isRepro(p.table) ? reproTable(p.table, s.id) : null;
   const tableBox = p.table && !repro ? h('details', { class: 'table-json', open: true }, h('summary', {}, 'table.json'), jsonTable(p.table)) : null;
   const facts: [string, string | HTMLElement][] = [
-    ['system', s.system && s.system !== s.systemName.toLowerCase() ? `${s.systemName} (${s.system})` : s.systemName],
+    ['system', systemLabel(s.systemName, s.system)],
     ['dataset', s.dataset ?? '–'],
     ['model', s.model ?? '–'],
     ['method', s.method ?? '–'],
