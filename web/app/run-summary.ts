@@ -62,7 +62,7 @@ export async function renderRunsTable(root: HTMLElement, params: URLSearchParams
     { key: 'dataset', label: 'dataset', cell: (r) => td(r.dataset ?? '–') },
     { key: 'model', label: 'model', cell: (r) => td(r.model ?? '–', { 'data-testid': 'run-model' }) },
     { key: 'method', label: 'method', cell: (r) => td(r.method ?? '–', { 'data-testid': 'run-method' }) },
-    { key: 'k', label: 'k', num: true, sort: (r) => (r.k === null ? null : Number.parseFloat(r.k)), cell: (r) => td(r.k ?? '–', { class: 'num', 'data-testid': 'run-k' }) },
+    { key: 'k', label: 'k', num: true, sort: (r) => (r.k === null ? null : Number.parseFloat(r.k)), cell: (r) => td(r.k ?? '–', { class: 'num k-cell', 'data-testid': 'run-k' }) },
     { key: 'n', label: 'n', num: true, sort: (r) => r.n, cell: (r) => td([String(r.n), r.smallN ? h('div', {}, smallNWarning(r.n)) : null], { class: 'num', 'data-testid': 'run-n', 'data-export': String(r.n) }) },
     {
       key: 'figures',
@@ -72,7 +72,7 @@ export async function renderRunsTable(root: HTMLElement, params: URLSearchParams
     },
     { key: 'failures', label: 'failures', num: true, sort: (r) => r.failures, cell: (r) => td(String(r.failures), { class: r.failures ? 'num error-text' : 'num' }) },
     { key: 'tokens', label: 'tokens', num: true, sort: (r) => r.tokens, cell: (r) => td(r.tokens.toLocaleString('en-US'), { class: 'num', 'data-testid': 'run-tokens' }) },
-    { key: 'date', label: 'date', sort: (r) => r.date ?? null, cell: (r) => td(day(r.date)) },
+    { key: 'date', label: 'date', sort: (r) => r.date ?? null, cell: (r) => td(day(r.date), { class: 'date-cell' }) },
   ];
   const table = sortableTable({
     rows: runs,
@@ -173,7 +173,8 @@ export function reproTable(t: ReproTable, reproId: string): HTMLElement {
         const flag = c.outsideCi ? '⚑ outside CI' : !r.comparable ? '† not comparable' : c.outsideCi === false ? 'within CI' : c.flagNote && c.value !== null ? `no flag: ${c.flagNote}` : '';
         return [
           td(fmt(c.paper), { class: 'num', 'data-testid': 'repro-paper' }),
-          td(h('a', { href: runHref(c.run), 'data-testid': 'repro-cell', 'data-run': c.run, title: `run ${c.run}` }, val), { class: 'num', 'data-export': val }),
+          // the value, then its interval and method on the next line (one nowrap line made the table 1,641 px wide at 1280)
+          td(h('a', { href: runHref(c.run), 'data-testid': 'repro-cell', 'data-run': c.run, title: `run ${c.run}` }, c.value === null ? val : [h('span', { class: 'nowrap' }, fmt(c.value)), val.length > fmt(c.value).length ? h('span', { class: 'interval' }, val.slice(fmt(c.value).length).trim()) : null]), { class: 'num wrap', 'data-export': val }),
           td(String(c.n), { class: 'num', 'data-testid': 'repro-n' }),
           td(flag, { class: `flag-cell${c.outsideCi ? ' outside' : !r.comparable ? ' not-comparable' : ''}`, 'data-testid': 'repro-flag' }),
         ];
