@@ -285,6 +285,16 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     // the dense run failed on this index (no dense vectors): said so in the cell and the grid's runs
     expect(await page.locator('[data-testid=repro-row]').nth(2).getByTestId('repro-cell').first().textContent()).toBe('– (failed)');
     expect(await page.locator('[data-testid=repro-run][data-run=dense]').locator('..').textContent()).toMatch(/failed — method "dense" is not available/);
+    // provenance from the grid's own files: version, commit and index checksum of bm25's config.json,
+    // no model (retrieval runs call no LLM), the checksums.json entries, commands that paste as they are
+    const cfg = JSON.parse(readFileSync(join(f.runs, id, 'runs', 'bm25', 'config.json'), 'utf8'));
+    const sums = JSON.parse(readFileSync(join(f.runs, id, 'checksums.json'), 'utf8'));
+    expect(await page.getByTestId('prov-version').textContent()).toBe(cfg.provenance.lexcaseVersion);
+    expect(await page.getByTestId('prov-commit').textContent()).toBe(cfg.provenance.gitSha);
+    expect(await page.getByTestId('prov-index').textContent()).toContain(cfg.config.index.checksum);
+    expect(await page.getByTestId('prov-model').textContent()).toBe('none (no LLM) — bm25, qld');
+    expect(await page.getByTestId('prov-checksums').locator('li').allTextContents()).toEqual(Object.entries(sums).map(([k, v]) => `${k} ${v}`));
+    expect((await page.getByTestId('prov-commands').textContent())!.split('\n')).toEqual(['lexcase reproduce case-table3 --limit 4', 'lexcase reproduce case-table3 --only bm25 --limit 4', 'lexcase reproduce case-table3 --only qld --limit 4']);
     await shot('reproduction');
     await page.getByTestId('repro-cell').first().click();
     await page.getByTestId('figure-recall@10').waitFor();

@@ -232,7 +232,47 @@ export function jsonTable(t: unknown): HTMLElement {
   return h('div', {}, typeof o?.title === 'string' ? h('div', { class: 'muted' }, o.title) : null, h('div', { class: 'scroll-x', tabindex: 0, role: 'region', 'aria-label': 'table.json' }, table), exportControl(table, 'table'));
 }
 
+interface Provenance {
+  recipe: string | null;
+  recipeSha256: string | null;
+  models: { model: string; runs: string[] }[];
+  lexcaseVersions: string[];
+  commits: string[];
+  node: string[];
+  indexes: { corpus: string | null; checksum: string; passages: number | null }[];
+  checksums: { file: string; sha256: string }[];
+  createdAt: string | null;
+  updatedAt: string | null;
+  commands: string[];
+}
+
+/** Where a reproduction's numbers come from, read from its own files (web/server/repro-provenance.ts); the commands paste into a shell as they are. */
+export function provenanceBlock(p: Provenance): HTMLElement {
+  const list = (xs: string[]) => (xs.length ? xs.join(', ') : 'not recorded');
+  const rows: [string, string | HTMLElement, string][] = [
+    ['lexcase version', list(p.lexcaseVersions), 'prov-version'],
+    ['commit', p.commits.length ? h('code', {}, p.commits.join(', ')) : 'not recorded', 'prov-commit'],
+    ['model', p.models.length ? p.models.map((m) => `${m.model}${/^(mock|scripted|fake)/i.test(m.model) ? ' (not a real model: a scripted stand-in)' : ''} — ${m.runs.join(', ')}`).join('; ') : 'not recorded', 'prov-model'],
+    ['index checksum', p.indexes.length ? h('span', {}, p.indexes.map((i) => h('div', {}, `${i.corpus ?? 'index'}${i.passages !== null ? ` (${i.passages.toLocaleString('en-US')} passages)` : ''}: `, h('code', { class: 'hash' }, i.checksum)))) : 'not recorded', 'prov-index'],
+    ['recipe', p.recipe ? h('span', {}, `${p.recipe} `, p.recipeSha256 ? h('code', { class: 'hash' }, `sha256 ${p.recipeSha256}`) : null) : 'not recorded', 'prov-recipe'],
+    ['date', p.createdAt ? `${day(p.createdAt)} UTC${p.updatedAt && p.updatedAt !== p.createdAt ? ` (updated ${day(p.updatedAt)})` : ''}` : 'not recorded', 'prov-date'],
+    ['Node', list(p.node), 'prov-node'],
+  ];
+  return h(
+    'section',
+    { class: 'provenance', 'data-testid': 'provenance', 'aria-labelledby': 'provenance-h' },
+    h('h3', { id: 'provenance-h' }, 'Provenance'),
+    h('dl', { class: 'prov' }, rows.map(([k, v, id]) => h('div', {}, h('dt', {}, k), h('dd', { 'data-testid': id }, v)))),
+    p.checksums.length
+      ? h('details', {}, h('summary', {}, `Result checksums (checksums.json, ${p.checksums.length} files)`), h('ul', { class: 'notes', 'data-testid': 'prov-checksums' }, p.checksums.map((c) => h('li', {}, h('code', {}, c.file), ' ', h('code', { class: 'hash' }, c.sha256)))))
+      : null,
+    h('h4', {}, 'Commands'),
+    h('pre', { class: 'commands', tabindex: 0, 'data-testid': 'prov-commands', 'aria-label': 'commands that made this table' }, p.commands.join('\n')),
+  );
+}
+
 export interface RunPage {
+  provenance?: Provenance | null;
   summary: RunSummary;
   plots: { id: string; title: string; spec: unknown }[];
   table: unknown;
@@ -274,6 +314,7 @@ export async function runSummaryHeader(el: HTMLElement, runId: string): Promise<
           ),
       plotsBox || tableBox ? h('div', { class: 'header-row' }, plotsBox, tableBox) : null,
       repro,
+      repro && p.provenance ? provenanceBlock(p.provenance) : null,
     ),
   );
   return p;
