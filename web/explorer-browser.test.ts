@@ -442,6 +442,15 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     await page.locator('[data-testid=plot-round-curves][data-rendered=true] svg').waitFor();
     expect(await page.getByTestId('plot-round-curves').locator('svg').textContent()).toContain(f.systemRuns!.madRunId);
     expect(await page.getByTestId('compare-pair').count()).toBe(2);
+    // the item × run matrix: each run's results.jsonl, item by item (✓ right, ✗ wrong, – not in the run)
+    const ids = [f.caseRunId, f.llmRunId, f.systemRuns!.madRunId];
+    const recs = await Promise.all(ids.map(async (id) => new Map((await readResults(join(f.runs, id))).records.map((r) => [r.id, r]))));
+    const items = [...new Set(recs.flatMap((m) => [...m.keys()]))];
+    expect(await page.getByTestId('matrix-row').count()).toBe(items.length);
+    for (const item of items) {
+      const want = recs.map((m) => (m.get(item) ? (m.get(item)!.correct ? 'right' : 'wrong') : 'absent'));
+      expect(await page.locator(`[data-testid=matrix-row][data-id="${item}"] td[data-cell]`).evaluateAll((tds) => tds.map((t) => t.getAttribute('data-cell')))).toEqual(want);
+    }
     // export the config diff as Markdown and LaTeX
     await page.getByTestId('config-diff').locator('xpath=ancestor::div[contains(@class,"scroll-x")]/following-sibling::details[1]').locator('summary').click();
     const exp = page.getByTestId('config-diff').locator('xpath=ancestor::div[contains(@class,"scroll-x")]/following-sibling::details[1]');

@@ -58,6 +58,30 @@ async function runData(run: RunEntry) {
   return { dir: run.id, config, results: await latestResults(run), traces: new Map(), droppedTail: false };
 }
 
+/** At most this many items in the item × run matrix (the first, in the first run's order). */
+export const MATRIX_ITEMS = 500;
+
+/**
+ * Which items each run got right: one row per item (the union of the runs' items, in the order the
+ * runs list them), one cell per run — the run's prediction and whether it was right, or null where
+ * the run has no such item — from each run's results.jsonl (its last record per item).
+ */
+export function itemMatrix(results: { id: string; prediction: string | null; gold: string; correct: boolean; error?: string }[][], labels: string[]) {
+  const byRun = results.map((rs) => new Map(rs.map((r) => [r.id, r])));
+  const ids = [...new Set(results.flatMap((rs) => rs.map((r) => r.id)))];
+  return {
+    runs: labels,
+    total: ids.length,
+    rows: ids.slice(0, MATRIX_ITEMS).map((id) => {
+      const cells = byRun.map((m) => {
+        const r = m.get(id);
+        return r ? { prediction: r.prediction, correct: r.correct, error: r.error ?? null } : null;
+      });
+      return { id, gold: byRun.map((m) => m.get(id)?.gold).find((g) => g !== undefined) ?? null, right: cells.filter((c) => c?.correct).length, cells };
+    }),
+  };
+}
+
 export async function compareManyRuns(runs: RunEntry[]) {
   const data = await Promise.all(runs.map(runData));
   const summaries = await Promise.all(runs.map(runSummary));
@@ -83,6 +107,7 @@ export async function compareManyRuns(runs: RunEntry[]) {
     }
   });
   return {
+    matrix: itemMatrix(data.map((d) => d.results), runs.map((r) => label(r.id))),
     sign: 'B − A' as const,
     note: PAIRED_NOTE,
     runs: summaries,
