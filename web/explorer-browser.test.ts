@@ -295,6 +295,12 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     expect(await page.getByTestId('prov-model').textContent()).toBe('none (no LLM) — bm25, qld');
     expect(await page.getByTestId('prov-checksums').locator('li').allTextContents()).toEqual(Object.entries(sums).map(([k, v]) => `${k} ${v}`));
     expect((await page.getByTestId('prov-commands').textContent())!.split('\n')).toEqual(['lexcase reproduce case-table3 --limit 4', 'lexcase reproduce case-table3 --only bm25 --limit 4', 'lexcase reproduce case-table3 --only qld --limit 4']);
+    // the grid's metric against its configuration: one line per row of table.json, its columns on x
+    await page.locator('[data-testid=plot-grid][data-rendered=true] svg').waitFor();
+    const legend = await page.getByTestId('plot-grid').locator('g.role-legend-label text').allTextContents();
+    expect(legend).toEqual(t.rows.filter((r: { cells: { value: number | null; paper: number | null }[] }) => r.cells.some((c) => c.value !== null || c.paper !== null)).map((r: { label: string }) => r.label));
+    const axis = await page.getByTestId('plot-grid').locator('g.role-axis-label text').allTextContents();
+    for (const c of t.columns) expect(axis).toContain(c);
     await shot('reproduction');
     await page.getByTestId('repro-cell').first().click();
     await page.getByTestId('figure-recall@10').waitFor();

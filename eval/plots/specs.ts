@@ -225,3 +225,40 @@ export function figuresSpec(points: FigurePoint[], title = 'Headline figures (95
     },
   };
 }
+
+export interface GridPoint {
+  /** The grid's row (a retriever, a system). */
+  series: string;
+  /** The configuration on the x axis (a table column: "Recall@10", "k=5"). */
+  config: string;
+  value: number | null;
+  lo: number | null;
+  hi: number | null;
+  paper: number | null;
+}
+
+/**
+ * A grid's metric against its configuration (a reproduction table's columns on x, in their order),
+ * one line and colour per row with lexcase's 95% interval as error bars, and the paper's value as
+ * a hollow diamond in the row's colour.
+ */
+export function gridSpec(points: GridPoint[], configs: string[], yTitle: string, title: string, colours?: ColourScale): PlotSpec {
+  const x = { field: 'config', type: 'ordinal', title: null, sort: configs, axis: { labelAngle: 0, labelLimit: 120 } };
+  const color = { field: 'series', type: 'nominal', title: 'row', ...(colours ? { scale: colours } : {}) };
+  const mine = points.filter((p) => p.value !== null);
+  const withCi = mine.filter((p) => p.lo !== null && p.hi !== null);
+  const paper = points.filter((p) => p.paper !== null);
+  const top = Math.max(0, ...points.flatMap((p) => [p.hi ?? 0, p.value ?? 0, p.paper ?? 0]));
+  const y = { type: 'quantitative', title: yTitle, scale: { domain: [0, top > 1 ? Math.ceil(top / 10) * 10 : axisTop(top)] } };
+  return {
+    ...BASE,
+    title,
+    width: Math.max(220, 90 * configs.length),
+    height: 200,
+    layer: [
+      { data: { values: withCi }, mark: { type: 'errorbar', ticks: true }, encoding: { x, y: { ...y, field: 'lo' }, y2: { field: 'hi' }, color } },
+      { data: { values: mine }, mark: { type: 'line', point: { filled: true, size: 50 } }, encoding: { x, y: { ...y, field: 'value' }, color, tooltip: [{ field: 'series', title: 'row' }, { field: 'config' }, { field: 'value', format: '.3f' }, { field: 'lo', format: '.3f' }, { field: 'hi', format: '.3f' }] } },
+      { data: { values: paper }, mark: { type: 'point', shape: 'diamond', filled: false, size: 80, strokeWidth: 2 }, encoding: { x, y: { ...y, field: 'paper' }, color, tooltip: [{ field: 'series', title: 'row' }, { field: 'config' }, { field: 'paper', title: 'paper', format: '.3f' }] } },
+    ],
+  };
+}
