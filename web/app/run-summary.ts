@@ -251,7 +251,7 @@ export function provenanceBlock(p: Provenance): HTMLElement {
   const list = (xs: string[]) => (xs.length ? xs.join(', ') : 'not recorded');
   const rows: [string, string | HTMLElement, string][] = [
     ['lexcase version', list(p.lexcaseVersions), 'prov-version'],
-    ['commit', p.commits.length ? h('code', {}, p.commits.join(', ')) : 'not recorded', 'prov-commit'],
+    ['commit', p.commits.length ? h('code', { class: 'hash' }, p.commits.join(', ')) : 'not recorded', 'prov-commit'],
     ['model', p.models.length ? p.models.map((m) => `${m.model}${/^(mock|scripted|fake)/i.test(m.model) ? ' (not a real model: a scripted stand-in)' : ''} — ${m.runs.join(', ')}`).join('; ') : 'not recorded', 'prov-model'],
     ['index checksum', p.indexes.length ? h('span', {}, p.indexes.map((i) => h('div', {}, `${i.corpus ?? 'index'}${i.passages !== null ? ` (${i.passages.toLocaleString('en-US')} passages)` : ''}: `, h('code', { class: 'hash' }, i.checksum)))) : 'not recorded', 'prov-index'],
     ['recipe', p.recipe ? h('span', {}, `${p.recipe} `, p.recipeSha256 ? h('code', { class: 'hash' }, `sha256 ${p.recipeSha256}`) : null) : 'not recorded', 'prov-recipe'],
