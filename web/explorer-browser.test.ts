@@ -285,6 +285,22 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     // the dense run failed on this index (no dense vectors): said so in the cell and the grid's runs
     expect(await page.locator('[data-testid=repro-row]').nth(2).getByTestId('repro-cell').first().textContent()).toBe('– (failed)');
     expect(await page.locator('[data-testid=repro-run][data-run=dense]').locator('..').textContent()).toMatch(/failed — method "dense" is not available/);
+    // provenance from the grid's own files: version, commit and index checksum of bm25's config.json,
+    // no model (retrieval runs call no LLM), the checksums.json entries, commands that paste as they are
+    const cfg = JSON.parse(readFileSync(join(f.runs, id, 'runs', 'bm25', 'config.json'), 'utf8'));
+    const sums = JSON.parse(readFileSync(join(f.runs, id, 'checksums.json'), 'utf8'));
+    expect(await page.getByTestId('prov-version').textContent()).toBe(cfg.provenance.lexcaseVersion);
+    expect(await page.getByTestId('prov-commit').textContent()).toBe(cfg.provenance.gitSha);
+    expect(await page.getByTestId('prov-index').textContent()).toContain(cfg.config.index.checksum);
+    expect(await page.getByTestId('prov-model').textContent()).toBe('none (no LLM) — bm25, qld');
+    expect(await page.getByTestId('prov-checksums').locator('li').allTextContents()).toEqual(Object.entries(sums).map(([k, v]) => `${k} ${v}`));
+    expect((await page.getByTestId('prov-commands').textContent())!.split('\n')).toEqual(['lexcase reproduce case-table3 --limit 4', 'lexcase reproduce case-table3 --only bm25 --limit 4', 'lexcase reproduce case-table3 --only qld --limit 4']);
+    // the grid's metric against its configuration: one line per row of table.json, its columns on x
+    await page.locator('[data-testid=plot-grid][data-rendered=true] svg').waitFor();
+    const legend = await page.getByTestId('plot-grid').locator('g.role-legend-label text').allTextContents();
+    expect(legend).toEqual(t.rows.filter((r: { cells: { value: number | null; paper: number | null }[] }) => r.cells.some((c) => c.value !== null || c.paper !== null)).map((r: { label: string }) => r.label));
+    const axis = await page.getByTestId('plot-grid').locator('g.role-axis-label text').allTextContents();
+    for (const c of t.columns) expect(axis).toContain(c);
     await shot('reproduction');
     await page.getByTestId('repro-cell').first().click();
     await page.getByTestId('figure-recall@10').waitFor();
@@ -432,6 +448,15 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     await page.locator('[data-testid=plot-round-curves][data-rendered=true] svg').waitFor();
     expect(await page.getByTestId('plot-round-curves').locator('svg').textContent()).toContain(f.systemRuns!.madRunId);
     expect(await page.getByTestId('compare-pair').count()).toBe(2);
+    // the item × run matrix: each run's results.jsonl, item by item (✓ right, ✗ wrong, – not in the run)
+    const ids = [f.caseRunId, f.llmRunId, f.systemRuns!.madRunId];
+    const recs = await Promise.all(ids.map(async (id) => new Map((await readResults(join(f.runs, id))).records.map((r) => [r.id, r]))));
+    const items = [...new Set(recs.flatMap((m) => [...m.keys()]))];
+    expect(await page.getByTestId('matrix-row').count()).toBe(items.length);
+    for (const item of items) {
+      const want = recs.map((m) => (m.get(item) ? (m.get(item)!.correct ? 'right' : 'wrong') : 'absent'));
+      expect(await page.locator(`[data-testid=matrix-row][data-id="${item}"] td[data-cell]`).evaluateAll((tds) => tds.map((t) => t.getAttribute('data-cell')))).toEqual(want);
+    }
     // export the config diff as Markdown and LaTeX
     await page.getByTestId('config-diff').locator('xpath=ancestor::div[contains(@class,"scroll-x")]/following-sibling::details[1]').locator('summary').click();
     const exp = page.getByTestId('config-diff').locator('xpath=ancestor::div[contains(@class,"scroll-x")]/following-sibling::details[1]');

@@ -111,6 +111,16 @@ describe('a run made by the built CLI shows its LLM calls in the inspector', () 
       await page.getByTestId('llm-call').first().waitFor();
       expect(await page.getByTestId('llm-call').count()).toBe(calls.get(id)!.calls.length);
       expect(await page.getByTestId('llm-calls-source').textContent()).toMatch(/calls recorded in the run dir \(llm\/\)/);
+      // the nested timeline: agent → step → call, each agent's tokens the sum of its recorded calls'
+      const rec = calls.get(id)!.calls;
+      expect(await page.getByTestId('tl-call').count()).toBe(rec.length);
+      const agents = [...new Set(rec.map((c) => c.stage.split(' · ')[0]))];
+      expect(await page.getByTestId('tl-agent').evaluateAll((els) => els.map((e) => e.getAttribute('data-agent')))).toEqual(agents);
+      for (const a of agents) {
+        const mine = rec.filter((c) => c.stage.split(' · ')[0] === a);
+        const tokens = mine.reduce((x, c) => x + (c.tokens?.total ?? 0), 0);
+        expect(await page.locator(`[data-testid=tl-agent][data-agent="${a}"] > [data-testid=tl-agent-cost]`).textContent()).toMatch(new RegExp(`^${mine.length} calls? · ${tokens.toLocaleString('en-US')} tokens`));
+      }
       const bad = page.locator('[data-testid=llm-call].failed');
       expect(await bad.count()).toBe(1);
       expect(await bad.getAttribute('data-stage')).toMatch(/^juror /);

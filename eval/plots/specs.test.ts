@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import { axisTop, figuresSpec, logTicks, recallCurveSpec, reliabilitySpec, renderSvg, roundAccuracySpec, type CurvePoint } from './index.js';
+import { runColours, runLabels } from './specs.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const layers = (s: any): any[] => s.layer;
@@ -57,7 +58,7 @@ describe('plot specs', () => {
     expect(texts(await renderSvg(numeric))).toEqual(expect.arrayContaining(['n=5', 'n=9']));
     const labels: any = reliabilitySpec([{ bin: 'low', order: 1, n: 3, accuracy: 0.33, lo: 0, hi: 0.9 }, { bin: 'high', order: 4, n: 7, accuracy: 0.71, lo: 0.4, hi: 1 }]);
     expect(layers(labels).some((l) => l.mark.type === 'line')).toBe(false);
-    expect(labels.layer[0].encoding.x.title).toMatch(/not a probability/);
+    expect(labels.layer[0].encoding.x.title.join(' ')).toMatch(/not a probability/);
     expect(labels.title).toMatch(/by confidence label/);
   });
 
@@ -67,8 +68,27 @@ describe('plot specs', () => {
       { run: 'b', figure: 'accuracy', estimate: 1, lo: 0.34, hi: 1, n: 2 },
       { run: 'b', figure: 'macro-F1', estimate: 1, lo: null, hi: null, n: 2 },
     ]);
-    expect(layers(spec)[0].data.values).toHaveLength(2);
-    expect(layers(spec)[1].data.values).toHaveLength(3);
-    expect(texts(await renderSvg(spec))).toEqual(expect.arrayContaining(['accuracy', 'macro-F1', 'a', 'b']));
+    // an interval bar only where there is an interval
+    expect(spec.data.values.filter((v: { ci: boolean }) => v.ci)).toHaveLength(2);
+    expect(spec.spec.layer[0].transform).toEqual([{ filter: 'datum.ci' }]);
+    const t = texts(await renderSvg(spec));
+    expect(t).toEqual(expect.arrayContaining(['accuracy', 'macro-F1', 'a', 'b']));
+    // one panel per figure, each with its own y axis (never Recall and MRR on one axis called "value")
+    expect(spec.resolve).toEqual({ scale: { y: 'independent' } });
+    expect(t).not.toContain('value');
+  });
+
+  it('runs keep one colour in every plot and distinct, uncut legend labels', async () => {
+    const ids = ['reproduce-case-table3-n4/runs/bm25', 'reproduce-case-table3-n4/runs/qld', 'case-llm-scripted', 'x/a/dense', 'y/a/dense'];
+    const labels = runLabels(ids);
+    expect([...labels.values()]).toEqual(['…/bm25', '…/qld', 'case-llm-scripted', 'x/a/dense', 'y/a/dense']);
+    const colours = runColours([...labels.values()]);
+    expect(new Set(colours.range).size).toBe(ids.length);
+    const curve = recallCurveSpec([{ method: '…/qld', k: 1, recall: 0.2, lo: 0.1, hi: 0.3 }, { method: '…/qld', k: 10, recall: 0.4, lo: 0.3, hi: 0.5 }], 'r', colours) as any;
+    const figs = figuresSpec([{ run: '…/qld', figure: 'MRR', estimate: 0.3, lo: 0.2, hi: 0.4, n: 4 }], 'f', colours) as any;
+    // qld is the second run: the same colour in both plots, though it is the only run in each
+    const qldColour = colours.range[1];
+    expect((await renderSvg(curve)).includes(`stroke="${qldColour}"`)).toBe(true);
+    expect((await renderSvg(figs)).includes(`fill="${qldColour}"`)).toBe(true);
   });
 });

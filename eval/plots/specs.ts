@@ -47,7 +47,47 @@ export interface RoundAccuracy {
   hi: number;
 }
 
-const BASE = { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', background: 'white', config: { font: 'sans-serif', axis: { labelFontSize: 11, titleFontSize: 12 }, legend: { labelFontSize: 11, titleFontSize: 12, symbolOpacity: 1 } } };
+const BASE = { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', background: 'white', config: { font: 'sans-serif', axis: { labelFontSize: 11, titleFontSize: 12 }, legend: { labelFontSize: 11, titleFontSize: 12, symbolOpacity: 1, labelLimit: 320 } } };
+
+/** Vega's category10 colours: one per run, in the order the runs are given. */
+export const RUN_COLOURS = ['#4c78a8', '#f58518', '#e45756', '#72b7b2', '#54a24b', '#eeca3b', '#b279a2', '#ff9da6', '#9d755d', '#bab0ac'];
+
+/** A colour scale fixed by the runs' order, so a run has the same colour in every plot of a page. */
+export interface ColourScale {
+  domain: string[];
+  range: string[];
+}
+
+/**
+ * Legend labels for run ids, distinct and short: an id as it is when short; a long path-like id
+ * ("reproduce-case-table3-n4/runs/bm25") cut to its last segments that no other id shares
+ * ("…/bm25"), never to a prefix that several runs share.
+ */
+export function runLabels(ids: string[], max = 28): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const id of ids) {
+    const parts = id.split('/');
+    let label = id;
+    if (id.length > max && parts.length > 1) {
+      for (let n = 1; n < parts.length; n++) {
+        const tail = parts.slice(-n).join('/');
+        if (ids.filter((o) => o === tail || o.endsWith(`/${tail}`)).length === 1) {
+          label = `…/${tail}`;
+          break;
+        }
+      }
+    }
+    out.set(id, label);
+  }
+  // two ids cut to one label (cannot happen with distinct ids, but never risk it): keep the ids
+  if (new Set(out.values()).size !== ids.length) for (const id of ids) out.set(id, id);
+  return out;
+}
+
+/** One colour per run, by the runs' order (all runs of the page, plotted or not). */
+export function runColours(labels: string[]): ColourScale {
+  return { domain: labels, range: labels.map((_, i) => RUN_COLOURS[i % RUN_COLOURS.length]) };
+}
 
 /** Top of a [0, top] axis for values up to `max`: the next tenth (at least 0.1, at most 1). */
 export function axisTop(max: number): number {
@@ -63,7 +103,8 @@ export function logTicks(ks: number[]): number[] {
   return [...new Set([sorted[0], ...keep, sorted[sorted.length - 1]])].sort((a, b) => a - b);
 }
 
-export function recallCurveSpec(points: CurvePoint[], title = 'Recall@k'): PlotSpec {
+export function recallCurveSpec(points: CurvePoint[], title = 'Recall@k', colours?: ColourScale): PlotSpec {
+  const scale = colours ? { scale: colours } : {};
   const ks = [...new Set(points.map((p) => p.k))].sort((a, b) => a - b);
   const x = { field: 'k', type: 'quantitative', title: 'k (log scale)', scale: { type: 'log', domain: ks.length ? [ks[0], ks[ks.length - 1]] : undefined }, axis: { values: logTicks(ks), labelOverlap: false, labelFlush: true } };
   const top = axisTop(Math.max(0, ...points.map((p) => p.hi)));
@@ -75,13 +116,13 @@ export function recallCurveSpec(points: CurvePoint[], title = 'Recall@k'): PlotS
     data: { values: points },
     layer: [
       // the band shares the colour scale; the legend's swatches are drawn at full opacity (symbolOpacity), not the band's 0.18
-      { mark: { type: 'area', opacity: 0.18 }, encoding: { x, y: { field: 'lo', type: 'quantitative', title: 'Recall@k', scale: { domain: [0, top] } }, y2: { field: 'hi' }, color: { field: 'method', type: 'nominal' } } },
+      { mark: { type: 'area', opacity: 0.18 }, encoding: { x, y: { field: 'lo', type: 'quantitative', title: 'Recall@k', scale: { domain: [0, top] } }, y2: { field: 'hi' }, color: { field: 'method', type: 'nominal', ...scale } } },
       {
         mark: { type: 'line', point: true },
         encoding: {
           x,
           y: { field: 'recall', type: 'quantitative', title: 'Recall@k' },
-          color: { field: 'method', type: 'nominal', title: 'method', legend: { symbolOpacity: 1, symbolType: 'stroke', symbolStrokeWidth: 3 } },
+          color: { field: 'method', type: 'nominal', title: colours ? 'run' : 'method', ...scale, legend: { symbolOpacity: 1, symbolType: 'stroke', symbolStrokeWidth: 3 } },
           tooltip: [{ field: 'method' }, { field: 'k' }, { field: 'recall', format: '.3f' }, { field: 'lo', format: '.3f', title: 'CI lo' }, { field: 'hi', format: '.3f', title: 'CI hi' }],
         },
       },
@@ -109,7 +150,7 @@ export function reliabilitySpec(bins: ConfidenceBin[], title = 'Accuracy by conf
       ],
     };
   }
-  const x = { field: 'bin', type: 'ordinal', title: 'confidence label (not a probability: no calibration diagonal)', sort: [...bins].sort((a, b) => a.order - b.order).map((b) => b.bin), axis: { labelAngle: 0 } };
+  const x = { field: 'bin', type: 'ordinal', title: ['confidence label', '(not a probability: no diagonal)'], sort: [...bins].sort((a, b) => a.order - b.order).map((b) => b.bin), axis: { labelAngle: 0 } };
   const top = axisTop(Math.max(0, ...bins.map((b) => b.hi)));
   return {
     ...BASE,
@@ -125,10 +166,11 @@ export function reliabilitySpec(bins: ConfidenceBin[], title = 'Accuracy by conf
   };
 }
 
-export function roundAccuracySpec(rows: (RoundAccuracy & { series?: string })[], title = 'Accuracy of the verdict after each round'): PlotSpec {
+export function roundAccuracySpec(rows: (RoundAccuracy & { series?: string })[], title = 'Accuracy of the verdict after each round', colours?: ColourScale): PlotSpec {
+  const scale = colours ? { scale: colours } : {};
   const x = { field: 'round', type: 'ordinal', title: 'debate round', axis: { labelAngle: 0 } };
   const series = rows.some((r) => r.series !== undefined);
-  const color = series ? { color: { field: 'series', type: 'nominal', title: 'run' } } : {};
+  const color = series ? { color: { field: 'series', type: 'nominal', title: 'run', ...scale } } : {};
   const top = axisTop(Math.max(0, ...rows.map((r) => r.hi)));
   return {
     ...BASE,
@@ -137,7 +179,7 @@ export function roundAccuracySpec(rows: (RoundAccuracy & { series?: string })[],
     height: 180,
     data: { values: rows.map((r) => ({ ...r, label: `n=${r.n}` })) },
     layer: [
-      { mark: { type: 'errorbar', ticks: { size: 10 }, thickness: 1.5, ...(series ? {} : { color: '#4c78a8' }) }, encoding: { x, y: { field: 'lo', type: 'quantitative', title: 'accuracy', scale: { domain: [0, top] } }, y2: { field: 'hi' }, ...(series ? { color: { field: 'series', type: 'nominal' } } : {}) } },
+      { mark: { type: 'errorbar', ticks: { size: 10 }, thickness: 1.5, ...(series ? {} : { color: '#4c78a8' }) }, encoding: { x, y: { field: 'lo', type: 'quantitative', title: 'accuracy', scale: { domain: [0, top] } }, y2: { field: 'hi' }, ...(series ? { color: { field: 'series', type: 'nominal', ...scale } } : {}) } },
       { mark: { type: 'line', point: { size: 60 }, ...(series ? {} : { color: '#4c78a8' }) }, encoding: { x, y: { field: 'accuracy', type: 'quantitative', title: 'accuracy' }, ...color, tooltip: [...(series ? [{ field: 'series' }] : []), { field: 'round' }, { field: 'n' }, { field: 'accuracy', format: '.3f' }, { field: 'lo', format: '.3f', title: 'CI lo' }, { field: 'hi', format: '.3f', title: 'CI hi' }] } },
       ...(series ? [] : [{ mark: { type: 'text', dy: -10, fontSize: 11 }, encoding: { x, y: { field: 'hi', type: 'quantitative', title: 'accuracy' }, text: { field: 'label' } } }]),
     ],
@@ -153,19 +195,70 @@ export interface FigurePoint {
   n: number;
 }
 
-/** Runs' headline figures side by side (x: figure, one colour per run), each with its 95% interval where it has one. */
-export function figuresSpec(points: FigurePoint[], title = 'Headline figures (95% CI)'): PlotSpec {
-  const x = { field: 'figure', type: 'nominal', title: null, axis: { labelAngle: 0, labelLimit: 140 } };
-  const withCi = points.filter((p) => p.lo !== null && p.hi !== null);
+/**
+ * Runs' headline figures side by side: one panel per figure with its own y axis named for it
+ * (Recall@10 and MRR are different measures: never one axis called "value"), one colour per run
+ * (the legend names them; no crowded run names under the axis), each point with its 95% interval
+ * where it has one. Panels wrap (`columns`) where the page is narrow.
+ */
+export function figuresSpec(points: FigurePoint[], title = 'Headline figures (95% CI)', colours?: ColourScale): PlotSpec {
+  const figures = [...new Set(points.map((p) => p.figure))];
+  const runs = [...new Set(points.map((p) => p.run))];
   const top = axisTop(Math.max(0, ...points.map((p) => p.hi ?? p.estimate)));
+  const x = { field: 'run', type: 'nominal', title: null, sort: colours?.domain ?? runs, axis: null };
+  const color = { field: 'run', type: 'nominal', title: 'run', sort: colours?.domain ?? runs, ...(colours ? { scale: colours } : {}) };
+  const values = points.map((p) => ({ ...p, lo: p.lo ?? p.estimate, hi: p.hi ?? p.estimate, ci: p.lo !== null && p.hi !== null }));
   return {
     ...BASE,
     title,
-    width: Math.max(220, 110 * new Set(points.map((p) => p.figure)).size),
+    data: { values },
+    facet: { field: 'figure', type: 'nominal', title: null, sort: figures, header: { labelFontSize: 12, labelLimit: 200 } },
+    columns: figures.length,
+    resolve: { scale: { y: 'independent' } },
+    spec: {
+      width: Math.max(60, 26 * runs.length + 20),
+      height: 180,
+      layer: [
+        { transform: [{ filter: 'datum.ci' }], mark: { type: 'errorbar', ticks: true }, encoding: { x, y: { field: 'lo', type: 'quantitative', title: 'estimate [95% CI]', scale: { domain: [0, top] } }, y2: { field: 'hi' }, color } },
+        { mark: { type: 'point', filled: true, size: 60 }, encoding: { x, y: { field: 'estimate', type: 'quantitative', title: 'estimate [95% CI]' }, color, tooltip: [{ field: 'run' }, { field: 'figure' }, { field: 'estimate', format: '.3f' }, { field: 'lo', format: '.3f' }, { field: 'hi', format: '.3f' }, { field: 'n' }] } },
+      ],
+    },
+  };
+}
+
+export interface GridPoint {
+  /** The grid's row (a retriever, a system). */
+  series: string;
+  /** The configuration on the x axis (a table column: "Recall@10", "k=5"). */
+  config: string;
+  value: number | null;
+  lo: number | null;
+  hi: number | null;
+  paper: number | null;
+}
+
+/**
+ * A grid's metric against its configuration (a reproduction table's columns on x, in their order),
+ * one line and colour per row with lexcase's 95% interval as error bars, and the paper's value as
+ * a hollow diamond in the row's colour.
+ */
+export function gridSpec(points: GridPoint[], configs: string[], yTitle: string, title: string, colours?: ColourScale): PlotSpec {
+  const x = { field: 'config', type: 'ordinal', title: null, sort: configs, axis: { labelAngle: 0, labelLimit: 120 } };
+  const color = { field: 'series', type: 'nominal', title: 'row', ...(colours ? { scale: colours } : {}) };
+  const mine = points.filter((p) => p.value !== null);
+  const withCi = mine.filter((p) => p.lo !== null && p.hi !== null);
+  const paper = points.filter((p) => p.paper !== null);
+  const top = Math.max(0, ...points.flatMap((p) => [p.hi ?? 0, p.value ?? 0, p.paper ?? 0]));
+  const y = { type: 'quantitative', title: yTitle, scale: { domain: [0, top > 1 ? Math.ceil(top / 10) * 10 : axisTop(top)] } };
+  return {
+    ...BASE,
+    title,
+    width: Math.max(220, 90 * configs.length),
     height: 200,
     layer: [
-      { data: { values: withCi }, mark: { type: 'errorbar', ticks: true }, encoding: { x, xOffset: { field: 'run' }, y: { field: 'lo', type: 'quantitative', title: 'value', scale: { domain: [0, top] } }, y2: { field: 'hi' }, color: { field: 'run', type: 'nominal' } } },
-      { data: { values: points }, mark: { type: 'point', filled: true, size: 60 }, encoding: { x, xOffset: { field: 'run' }, y: { field: 'estimate', type: 'quantitative', title: 'value' }, color: { field: 'run', type: 'nominal', title: 'run' }, tooltip: [{ field: 'run' }, { field: 'figure' }, { field: 'estimate', format: '.3f' }, { field: 'lo', format: '.3f' }, { field: 'hi', format: '.3f' }, { field: 'n' }] } },
+      { data: { values: withCi }, mark: { type: 'errorbar', ticks: true }, encoding: { x, y: { ...y, field: 'lo' }, y2: { field: 'hi' }, color } },
+      { data: { values: mine }, mark: { type: 'line', point: { filled: true, size: 50 } }, encoding: { x, y: { ...y, field: 'value' }, color, tooltip: [{ field: 'series', title: 'row' }, { field: 'config' }, { field: 'value', format: '.3f' }, { field: 'lo', format: '.3f' }, { field: 'hi', format: '.3f' }] } },
+      { data: { values: paper }, mark: { type: 'point', shape: 'diamond', filled: false, size: 80, strokeWidth: 2 }, encoding: { x, y: { ...y, field: 'paper' }, color, tooltip: [{ field: 'series', title: 'row' }, { field: 'config' }, { field: 'paper', title: 'paper', format: '.3f' }] } },
     ],
   };
 }

@@ -15,11 +15,47 @@ import { plot } from './plot.js';
 import { go } from './route.js';
 import { figureList } from './run-summary.js';
 import type { PairedText, RunSummary } from '../common/run-summary-types.js';
+import { keysDiffer } from '../common/labels.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const show = (v: unknown) => (v && typeof v === 'object' && (v as { absent?: unknown }).absent === true ? '(absent)' : typeof v === 'string' ? v : JSON.stringify(v));
 
+interface Matrix {
+  runs: string[];
+  total: number;
+  rows: { id: string; gold: string | null; right: number; cells: ({ prediction: string | null; correct: boolean; error: string | null } | null)[] }[];
+}
+
+/** Item × run: which items each run got right (✓ / ✗ / – not in the run), each cell opening that run's trace of the item. */
+function matrixTable(m: Matrix, ids: string[]): HTMLTableElement {
+  return h(
+    'table',
+    { class: 'runs-table matrix', 'data-testid': 'item-matrix' },
+    h('caption', { class: 'visually-hidden' }, 'item × run: ✓ right, ✗ wrong, – not in the run'),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'item'), h('th', { scope: 'col' }, 'gold'), m.runs.map((r, i) => h('th', { scope: 'col', title: ids[i], 'data-export': ids[i] }, r)), h('th', { scope: 'col', class: 'num' }, 'runs right'))),
+    h(
+      'tbody',
+      {},
+      m.rows.map((row) =>
+        h(
+          'tr',
+          { 'data-testid': 'matrix-row', 'data-id': row.id },
+          h('th', { scope: 'row', class: 'pid' }, row.id),
+          h('td', {}, row.gold ?? '–'),
+          row.cells.map((c, i) =>
+            c === null
+              ? h('td', { class: 'muted', 'data-cell': 'absent', 'data-export': '–' }, '–')
+              : h('td', { class: c.correct ? 'ok-text' : 'bad-text', 'data-cell': c.correct ? 'right' : 'wrong', 'data-export': `${c.prediction ?? '–'} ${c.correct ? '✓' : '✗'}` }, h('a', { href: `#/runs?${qs({ run: ids[i], item: row.id })}`, title: `${ids[i]}: trace of ${row.id}` }, `${c.prediction ?? '–'} ${c.correct ? '✓' : '✗'}`)),
+          ),
+          h('td', { class: 'num', 'data-testid': 'matrix-right' }, `${row.right} / ${row.cells.filter(Boolean).length}`),
+        ),
+      ),
+    ),
+  );
+}
+
 interface Many {
+  matrix: Matrix;
   sign: string;
   note: string;
   runs: RunSummary[];
@@ -106,7 +142,13 @@ export async function renderCompareView(root: HTMLElement, params: URLSearchPara
       exportControl(summary, 'compared-runs'),
       m.plots.length ? h('h2', {}, 'Curves and figures') : null,
       m.plots.length ? h('div', { class: 'plot-row' }, m.plots.map((x) => plot(x.spec, x.title, `plot-${x.id}`))) : null,
-      h('h2', {}, `Config: ${m.configDiff.length} key${m.configDiff.length === 1 ? '' : 's'} differ`),
+      h('h2', {}, `Items × runs (${m.matrix.total} items)`),
+      h('p', { class: 'muted' }, `Which items each run got right (✓) or wrong (✗); – the run has no such item. Each cell opens that run's trace of the item.${m.matrix.total > m.matrix.rows.length ? ` The first ${m.matrix.rows.length} items.` : ''}`),
+      (() => {
+        const t = matrixTable(m.matrix, m.runs.map((r) => r.id));
+        return [scrollBox('item × run matrix', t), exportControl(t, 'item-matrix')];
+      })(),
+      h('h2', {}, `Config: ${keysDiffer(m.configDiff.length)}`),
       m.configDiff.length ? [scrollBox('config differences', diff), exportControl(diff, 'config-diff')] : h('p', { class: 'muted', 'data-testid': 'config-same' }, 'the runs\' configs are the same (seed included)'),
       h('h2', {}, `Paired Δ against ${m.runs[0].id}`),
       h('p', { class: 'muted', 'data-testid': 'paired-note' }, `Δ = this run − the reference (${m.sign}, B = this run). ${m.note}`),

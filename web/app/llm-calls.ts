@@ -25,6 +25,70 @@ function callDetail(c: Call): HTMLElement {
   );
 }
 
+/** "advocate A" → agent "advocate A", step "calls"; "debater B · round 2" → agent "debater B", step "round 2". */
+export function agentStep(stage: string): { agent: string; step: string } {
+  const [agent, ...rest] = stage.split(' · ');
+  return { agent: agent.trim() || 'calls', step: rest.join(' · ').trim() || 'calls' };
+}
+
+const sum = (cs: Call[], f: (c: Call) => number | undefined) => cs.reduce((a, c) => a + (f(c) ?? 0), 0);
+const costLine = (cs: Call[]) => `${cs.length} call${cs.length === 1 ? '' : 's'} · ${sum(cs, (c) => c.tokens?.total).toLocaleString('en-US')} tokens (${sum(cs, (c) => c.tokens?.input).toLocaleString('en-US')} in / ${sum(cs, (c) => c.tokens?.output).toLocaleString('en-US')} out) · ${Math.round(sum(cs, (c) => c.ms)).toLocaleString('en-US')} ms`;
+
+/**
+ * The item's calls as a nested timeline, in call order: agent → step → call, each level with its
+ * calls, tokens (in / out) and latency, each call's latency also a bar (a <meter> against the
+ * slowest call). Cost is not shown: the run files record no provider prices.
+ */
+export function callTimeline(calls: Call[]): HTMLElement {
+  const maxMs = Math.max(1, ...calls.map((c) => c.ms ?? 0));
+  const agents = new Map<string, Map<string, { call: Call; n: number }[]>>();
+  calls.forEach((c, i) => {
+    const { agent, step } = agentStep(c.stage);
+    const steps = agents.get(agent) ?? new Map();
+    agents.set(agent, steps);
+    steps.set(step, [...(steps.get(step) ?? []), { call: c, n: i + 1 }]);
+  });
+  return h(
+    'ol',
+    { class: 'timeline', 'data-testid': 'call-timeline', 'aria-label': 'LLM calls by agent and step' },
+    [...agents].map(([agent, steps]) => {
+      const all = [...steps.values()].flat().map((x) => x.call);
+      return h(
+        'li',
+        { 'data-testid': 'tl-agent', 'data-agent': agent },
+        h('strong', {}, agent), ' ', h('span', { class: 'muted', 'data-testid': 'tl-agent-cost' }, costLine(all)),
+        h(
+          'ol',
+          {},
+          [...steps].map(([step, xs]) =>
+            h(
+              'li',
+              { 'data-testid': 'tl-step' },
+              step, ' ', h('span', { class: 'muted' }, costLine(xs.map((x) => x.call))),
+              h(
+                'ol',
+                {},
+                xs.map(({ call: c, n }) =>
+                  h(
+                    'li',
+                    { 'data-testid': 'tl-call', class: c.error ? 'error-text' : '' },
+                    `call ${n}: `,
+                    c.ms !== undefined ? h('meter', { min: 0, max: maxMs, value: c.ms, 'aria-label': `latency of call ${n}` }) : null,
+                    ` ${c.ms === undefined ? '–' : `${Math.round(c.ms)} ms`} · ${c.tokens?.total !== undefined ? `${c.tokens.total} tokens` : 'tokens –'}`,
+                    c.toolCalls?.length ? ` · tools: ${c.toolCalls.map((t) => t.name).join(', ')}` : '',
+                    c.cached ? ' · cached' : '',
+                    c.error ? ` · ✗ ${short(c.error, 80)}` : '',
+                  ),
+                ),
+              ),
+            ),
+          ),
+        ),
+      );
+    }),
+  );
+}
+
 export function llmCallsPanel(runId: string, item: string, failed: boolean): HTMLElement {
   const body = h('div', {});
   const box = h('details', { class: 'llm-calls', 'data-testid': 'llm-calls', open: failed }, h('summary', {}, h('h3', { class: 'inline' }, 'LLM calls')), body);
@@ -55,10 +119,14 @@ export function llmCallsPanel(runId: string, item: string, failed: boolean): HTM
           { class: 'muted', 'data-testid': 'llm-calls-source' },
           r.source === 'recorded'
             ? `${r.calls.length} calls recorded in the run dir (llm/).`
-            : `${r.calls.length} steps as the trace records them: this run recorded no LLM exchanges, so prompts, per-call latency and tokens are not available.`,
+            : t.calls === 0
+              ? 'This item made no LLM calls (an offline run).'
+              : `${r.calls.length} steps as the trace records them: this run recorded no LLM exchanges, so prompts, per-call latency and tokens are not available.`,
           ` Item totals: ${t.calls ?? '–'} calls, ${t.tokens?.toLocaleString('en-US') ?? '–'} tokens, ${t.ms ?? '–'} ms.`,
         ),
         r.problems.length ? errorBox(`unreadable exchange lines: ${r.problems.join('; ')}`) : null,
+        r.calls.length ? h('h4', {}, 'Timeline: agent → step → call') : null,
+        r.calls.length ? callTimeline(r.calls) : null,
         r.calls.length
           ? scrollBox('LLM calls', h('table', { class: 'llm-calls', 'data-testid': 'llm-call-table' }, h('thead', {}, h('tr', {}, ['#', 'stage', 'result', 'latency', 'tokens', 'reply and messages'].map((x) => h('th', { scope: 'col' }, x)))), h('tbody', {}, rows)))
           : h('p', { class: 'muted' }, 'no LLM calls for this item'),

@@ -68,5 +68,12 @@ async function render(): Promise<void> {
   settleFocus(root, previousTestId);
 }
 
+// the skip link moves focus to the view's h1 (its href would otherwise change the hash route)
+document.querySelector('a.skip-link')?.addEventListener('click', (e) => {
+  e.preventDefault();
+  const h1 = document.querySelector<HTMLElement>('#view h1');
+  h1?.focus();
+  h1?.scrollIntoView({ block: 'start' });
+});
 window.addEventListener('hashchange', () => void render());
 void render();

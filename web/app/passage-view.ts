@@ -1,4 +1,5 @@
 /** Passage page (#/passage?id=): the passage's text and metadata from the served index, and the run items whose traces hold it (each opens its trace). */
+import { placeWords } from '../common/labels.js';
 import { api, qs } from './api.js';
 import { clear, errorBox, h, scrollBox, viewHeading } from './dom.js';
 import { exportControl } from './export.js';
@@ -28,7 +29,7 @@ export async function renderPassageView(root: HTMLElement, params: URLSearchPara
       'table',
       { class: 'runs-table', 'data-testid': 'passage-uses' },
       h('thead', {}, h('tr', {}, ['run', 'item', 'where in the trace'].map((x) => h('th', { scope: 'col' }, x)))),
-      h('tbody', {}, r.retrievedIn.map((u) => h('tr', { 'data-testid': 'passage-use' }, h('td', {}, h('a', { href: `#/runs?${qs({ run: u.run })}` }, u.run)), h('td', {}, h('a', { href: `#/runs?${qs({ run: u.run, item: u.item })}`, 'data-testid': 'passage-use-item' }, u.item)), h('td', {}, u.place)))),
+      h('tbody', {}, r.retrievedIn.map((u) => h('tr', { 'data-testid': 'passage-use' }, h('td', {}, h('a', { href: `#/runs?${qs({ run: u.run })}` }, u.run)), h('td', {}, h('a', { href: `#/runs?${qs({ run: u.run, item: u.item })}`, 'data-testid': 'passage-use-item' }, u.item)), h('td', {}, placeWords(u.place))))),
     );
     clear(
       body,

@@ -11,6 +11,7 @@ import { go } from './route.js';
 import { plot } from './plot.js';
 import { sortableTable, td, type Column, type SortState } from './sortable.js';
 import type { Figure, RunSummary } from '../common/run-summary-types.js';
+import { systemLabel } from '../common/labels.js';
 
 const day = (d: string | null) => (d ? d.replace('T', ' ').slice(0, 16) : '–');
 
@@ -57,11 +58,11 @@ export async function renderRunsTable(root: HTMLElement, params: URLSearchParams
         ),
     },
     { key: 'run', label: 'run', sort: (r) => r.id, cell: (r) => td([h('a', { href: `#/runs?${qs({ run: r.id })}`, 'data-testid': 'run-link', 'data-run': r.id }, r.id), r.parent ? h('div', { class: 'muted' }, `in ${r.parent}`) : null], { 'data-export': r.id }) },
-    { key: 'system', label: 'system', sort: (r) => r.systemName, cell: (r) => td(r.system && r.system !== r.systemName.toLowerCase() ? `${r.systemName} (${r.system})` : r.systemName) },
+    { key: 'system', label: 'system', sort: (r) => r.systemName, cell: (r) => td(systemLabel(r.systemName, r.system)) },
     { key: 'dataset', label: 'dataset', cell: (r) => td(r.dataset ?? '–') },
     { key: 'model', label: 'model', cell: (r) => td(r.model ?? '–', { 'data-testid': 'run-model' }) },
     { key: 'method', label: 'method', cell: (r) => td(r.method ?? '–', { 'data-testid': 'run-method' }) },
-    { key: 'k', label: 'k', num: true, sort: (r) => (r.k === null ? null : Number.parseFloat(r.k)), cell: (r) => td(r.k ?? '–', { class: 'num', 'data-testid': 'run-k' }) },
+    { key: 'k', label: 'k', num: true, sort: (r) => (r.k === null ? null : Number.parseFloat(r.k)), cell: (r) => td(r.k ?? '–', { class: 'num k-cell', 'data-testid': 'run-k' }) },
     { key: 'n', label: 'n', num: true, sort: (r) => r.n, cell: (r) => td([String(r.n), r.smallN ? h('div', {}, smallNWarning(r.n)) : null], { class: 'num', 'data-testid': 'run-n', 'data-export': String(r.n) }) },
     {
       key: 'figures',
@@ -71,7 +72,7 @@ export async function renderRunsTable(root: HTMLElement, params: URLSearchParams
     },
     { key: 'failures', label: 'failures', num: true, sort: (r) => r.failures, cell: (r) => td(String(r.failures), { class: r.failures ? 'num error-text' : 'num' }) },
     { key: 'tokens', label: 'tokens', num: true, sort: (r) => r.tokens, cell: (r) => td(r.tokens.toLocaleString('en-US'), { class: 'num', 'data-testid': 'run-tokens' }) },
-    { key: 'date', label: 'date', sort: (r) => r.date ?? null, cell: (r) => td(day(r.date)) },
+    { key: 'date', label: 'date', sort: (r) => r.date ?? null, cell: (r) => td(day(r.date), { class: 'date-cell' }) },
   ];
   const table = sortableTable({
     rows: runs,
@@ -172,7 +173,8 @@ export function reproTable(t: ReproTable, reproId: string): HTMLElement {
         const flag = c.outsideCi ? '⚑ outside CI' : !r.comparable ? '† not comparable' : c.outsideCi === false ? 'within CI' : c.flagNote && c.value !== null ? `no flag: ${c.flagNote}` : '';
         return [
           td(fmt(c.paper), { class: 'num', 'data-testid': 'repro-paper' }),
-          td(h('a', { href: runHref(c.run), 'data-testid': 'repro-cell', 'data-run': c.run, title: `run ${c.run}` }, val), { class: 'num', 'data-export': val }),
+          // the value, then its interval and method on the next line (one nowrap line made the table 1,641 px wide at 1280)
+          td(h('a', { href: runHref(c.run), 'data-testid': 'repro-cell', 'data-run': c.run, title: `run ${c.run}` }, c.value === null ? val : [h('span', { class: 'nowrap' }, fmt(c.value)), val.length > fmt(c.value).length ? h('span', { class: 'interval' }, val.slice(fmt(c.value).length).trim()) : null]), { class: 'num wrap', 'data-export': val }),
           td(String(c.n), { class: 'num', 'data-testid': 'repro-n' }),
           td(flag, { class: `flag-cell${c.outsideCi ? ' outside' : !r.comparable ? ' not-comparable' : ''}`, 'data-testid': 'repro-flag' }),
         ];
@@ -230,7 +232,47 @@ export function jsonTable(t: unknown): HTMLElement {
   return h('div', {}, typeof o?.title === 'string' ? h('div', { class: 'muted' }, o.title) : null, h('div', { class: 'scroll-x', tabindex: 0, role: 'region', 'aria-label': 'table.json' }, table), exportControl(table, 'table'));
 }
 
+interface Provenance {
+  recipe: string | null;
+  recipeSha256: string | null;
+  models: { model: string; runs: string[] }[];
+  lexcaseVersions: string[];
+  commits: string[];
+  node: string[];
+  indexes: { corpus: string | null; checksum: string; passages: number | null }[];
+  checksums: { file: string; sha256: string }[];
+  createdAt: string | null;
+  updatedAt: string | null;
+  commands: string[];
+}
+
+/** Where a reproduction's numbers come from, read from its own files (web/server/repro-provenance.ts); the commands paste into a shell as they are. */
+export function provenanceBlock(p: Provenance): HTMLElement {
+  const list = (xs: string[]) => (xs.length ? xs.join(', ') : 'not recorded');
+  const rows: [string, string | HTMLElement, string][] = [
+    ['lexcase version', list(p.lexcaseVersions), 'prov-version'],
+    ['commit', p.commits.length ? h('code', { class: 'hash' }, p.commits.join(', ')) : 'not recorded', 'prov-commit'],
+    ['model', p.models.length ? p.models.map((m) => `${m.model}${/^(mock|scripted|fake)/i.test(m.model) ? ' (not a real model: a scripted stand-in)' : ''} — ${m.runs.join(', ')}`).join('; ') : 'not recorded', 'prov-model'],
+    ['index checksum', p.indexes.length ? h('span', {}, p.indexes.map((i) => h('div', {}, `${i.corpus ?? 'index'}${i.passages !== null ? ` (${i.passages.toLocaleString('en-US')} passages)` : ''}: `, h('code', { class: 'hash' }, i.checksum)))) : 'not recorded', 'prov-index'],
+    ['recipe', p.recipe ? h('span', {}, `${p.recipe} `, p.recipeSha256 ? h('code', { class: 'hash' }, `sha256 ${p.recipeSha256}`) : null) : 'not recorded', 'prov-recipe'],
+    ['date', p.createdAt ? `${day(p.createdAt)} UTC${p.updatedAt && p.updatedAt !== p.createdAt ? ` (updated ${day(p.updatedAt)})` : ''}` : 'not recorded', 'prov-date'],
+    ['Node', list(p.node), 'prov-node'],
+  ];
+  return h(
+    'section',
+    { class: 'provenance', 'data-testid': 'provenance', 'aria-labelledby': 'provenance-h' },
+    h('h3', { id: 'provenance-h' }, 'Provenance'),
+    h('dl', { class: 'prov' }, rows.map(([k, v, id]) => h('div', {}, h('dt', {}, k), h('dd', { 'data-testid': id }, v)))),
+    p.checksums.length
+      ? h('details', {}, h('summary', {}, `Result checksums (checksums.json, ${p.checksums.length} files)`), h('ul', { class: 'notes', 'data-testid': 'prov-checksums' }, p.checksums.map((c) => h('li', {}, h('code', {}, c.file), ' ', h('code', { class: 'hash' }, c.sha256)))))
+      : null,
+    h('h4', {}, 'Commands'),
+    h('pre', { class: 'commands', tabindex: 0, 'data-testid': 'prov-commands', 'aria-label': 'commands that made this table' }, p.commands.join('\n')),
+  );
+}
+
 export interface RunPage {
+  provenance?: Provenance | null;
   summary: RunSummary;
   plots: { id: string; title: string; spec: unknown }[];
   table: unknown;
@@ -245,7 +287,7 @@ export async function runSummaryHeader(el: HTMLElement, runId: string): Promise<
   const repro = isRepro(p.table) ? reproTable(p.table, s.id) : null;
   const tableBox = p.table && !repro ? h('details', { class: 'table-json', open: true }, h('summary', {}, 'table.json'), jsonTable(p.table)) : null;
   const facts: [string, string | HTMLElement][] = [
-    ['system', s.system && s.system !== s.systemName.toLowerCase() ? `${s.systemName} (${s.system})` : s.systemName],
+    ['system', systemLabel(s.systemName, s.system)],
     ['dataset', s.dataset ?? '–'],
     ['model', s.model ?? '–'],
     ['method', s.method ?? '–'],
@@ -272,6 +314,7 @@ export async function runSummaryHeader(el: HTMLElement, runId: string): Promise<
           ),
       plotsBox || tableBox ? h('div', { class: 'header-row' }, plotsBox, tableBox) : null,
       repro,
+      repro && p.provenance ? provenanceBlock(p.provenance) : null,
     ),
   );
   return p;

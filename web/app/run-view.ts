@@ -93,7 +93,7 @@ export async function renderRunView(root: HTMLElement, params: URLSearchParams):
         { class: 'filters', 'data-testid': 'filters', 'aria-label': 'filter items' },
         (['all', 'correct', 'wrong'] as const).map((f) => h('a', { href: `#/runs?${qs({ run: runId, filter: f })}`, class: f === filter ? 'active' : '', 'data-testid': `filter-${f}`, ...(f === filter ? { 'aria-current': 'true' } : {}) }, retrieval && f !== 'all' ? (f === 'correct' ? 'gold at rank 1' : 'gold not at rank 1') : f)),
       ),
-      scrollBox('items', table),
+      scrollBox('items table', table),
     );
   } catch (e) {
     clear(mainCol, errorBox(e));

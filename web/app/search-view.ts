@@ -123,7 +123,7 @@ export function toolCallsTable(calls: ToolCall[], gold: Set<string> = new Set())
           'tr',
           {},
           h('td', { class: 'num' }, c.step),
-          h('td', {}, c.tool),
+          h('td', { class: 'tool-name' }, c.tool),
           h('td', { class: 'query' }, c.query.length > 260 ? h('details', {}, h('summary', {}, `${c.query.slice(0, 200)}…`), c.query) : c.query, c.output ? h('div', { class: 'muted' }, `→ ${c.output}`) : null, c.error ? h('div', { class: 'error-text' }, c.error) : null),
           h('td', { class: 'ids' }, idList(c.ids, gold)),
         ),
@@ -149,7 +149,9 @@ export async function renderSearchView(root: HTMLElement, info: Info, params: UR
   facts.value = params.get('facts') ?? '';
   const against = h('input', { type: 'checkbox', id: 'against' });
   const advocate = h('select', { id: 'advocate', 'data-testid': 'advocate' }, h('option', { value: 'offline' }, 'offline heuristic'), info.llm.available ? h('option', { value: 'llm' }, `LLM advocate (${info.llm.label})`) : null);
-  const results = h('section', { id: 'results', 'data-testid': 'results' });
+  const results = h('section', { id: 'results', 'data-testid': 'results', 'aria-label': 'results' });
+  // a screen reader hears how many results came (the results themselves are not a live region: too long to read out)
+  const announce = h('p', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite', 'data-testid': 'search-announce' });
   const modeSwitch = h(
     'nav',
     { class: 'modes', 'aria-label': 'search mode' },
@@ -177,6 +179,7 @@ export async function renderSearchView(root: HTMLElement, info: Info, params: UR
     try {
       if (mode === 'search') {
         const r = await api(`/api/search?${qs({ q: q.value, method: method.value, k: k.value })}`);
+        announce.textContent = `${r.hits.length} hits for "${q.value}" (${r.method})`;
         const sameQuery = q.value === (params.get('q') ?? '');
         if (!sameQuery) relevant.clear(); // the marks belong to the eval row's query only
         history.replaceState(null, '', `#/search?${qs({ q: q.value, method: method.value, k: k.value, rel: relevant.size ? [...relevant].join(',') : undefined })}`);
@@ -217,14 +220,16 @@ export async function renderSearchView(root: HTMLElement, info: Info, params: UR
           h('h3', {}, `Tool calls (${r.toolCalls.length})`),
           toolCallsTable(r.toolCalls),
         );
+        announce.textContent = `${r.evidence.length} evidence passages found`;
       }
     } catch (e) {
       clear(results, errorBox(e));
+      announce.textContent = 'the search failed';
     } finally {
       submit.disabled = false;
     }
   }
 
-  clear(root, h('div', { class: 'search-view', 'data-testid': 'search-view' }, viewHeading(mode === 'search' ? 'Search' : 'Evidence for a hypothesis'), modeSwitch, form, results));
+  clear(root, h('div', { class: 'search-view', 'data-testid': 'search-view' }, viewHeading(mode === 'search' ? 'Search' : 'Evidence for a hypothesis'), modeSwitch, form, announce, results));
   if (q.value) await run();
 }

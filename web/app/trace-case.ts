@@ -11,8 +11,8 @@ interface ToolCall { tool: string; query: string; ids: string[]; step: number; o
 const short = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
 
 /** One row per call: step, tool, query (shortened; full text on demand), k, gold rank, ids on demand. */
-export function toolCallsSummary(calls: ToolCall[], gold: Set<string>): HTMLElement {
-  return scrollBox('tool calls', h(
+export function toolCallsSummary(calls: ToolCall[], gold: Set<string>, label = 'tool calls'): HTMLElement {
+  return scrollBox(label, h(
     'table',
     { class: 'calls compact', 'data-testid': 'tool-calls' },
     h('thead', {}, h('tr', {}, ['step', 'tool', 'query', 'k', 'gold rank', 'ids'].map((x) => h('th', { scope: 'col' }, x)))),
@@ -27,7 +27,7 @@ export function toolCallsSummary(calls: ToolCall[], gold: Set<string>): HTMLElem
           'tr',
           { 'data-testid': 'tool-call' },
           h('td', { class: 'num' }, c.step),
-          h('td', {}, c.tool),
+          h('td', { class: 'tool-name' }, c.tool),
           h('td', { class: 'query' }, q.length > 90 ? h('details', {}, h('summary', {}, short(q, 90)), q) : q, c.output ? h('div', { class: 'muted' }, `→ ${c.output}`) : null, c.error ? h('div', { class: 'error-text' }, c.error) : null),
           h('td', { class: 'num' }, ids.length),
           h('td', { class: r >= 0 ? 'num gold-rank' : 'num muted', 'data-testid': 'gold-rank' }, r >= 0 ? `#${r + 1}` : gold.size ? '–' : ''),
@@ -52,7 +52,7 @@ export function caseTrace(t: any, gold: Set<string>, answer: string | undefined)
         h('div', { class: 'adv-head' }, h('strong', {}, a.key), a.letter && a.letter !== a.key ? ` (option ${a.letter})` : '', ' ', a.hypothesis, h('span', { class: 'muted' }, ` · ${a.stance} · stop ${a.stop} · ${a.steps} steps${a.tokens ? ` · ${a.tokens} tokens` : ''}`)),
         a.analysis ? h('p', { class: 'analysis' }, a.analysis) : null,
         a.error ? h('div', { class: 'error' }, a.error) : null,
-        toolCallsSummary(a.toolCalls ?? [], gold),
+        toolCallsSummary(a.toolCalls ?? [], gold, `tool calls of advocate ${a.key}`),
         h(
           'ol',
           { class: 'evidence' },

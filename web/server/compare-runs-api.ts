@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { compareRunData } from '../../eval/report/compare.js';
 import { PAIRED_NOTE } from '../../eval/stats/index.js';
-import { figuresSpec, recallCurveSpec, roundAccuracySpec, type CurvePoint, type FigurePoint, type PlotSpec } from '../../eval/plots/specs.js';
+import { figuresSpec, recallCurveSpec, roundAccuracySpec, runColours, runLabels, type CurvePoint, type FigurePoint, type PlotSpec } from '../../eval/plots/specs.js';
 import type { RunConfigFile } from '../../eval/runner.js';
 import { readConfig } from '../../eval/run-dir.js';
 import { badRequest } from '../../serve/http/http-util.js';
@@ -58,17 +58,45 @@ async function runData(run: RunEntry) {
   return { dir: run.id, config, results: await latestResults(run), traces: new Map(), droppedTail: false };
 }
 
+/** At most this many items in the item × run matrix (the first, in the first run's order). */
+export const MATRIX_ITEMS = 500;
+
+/**
+ * Which items each run got right: one row per item (the union of the runs' items, in the order the
+ * runs list them), one cell per run — the run's prediction and whether it was right, or null where
+ * the run has no such item — from each run's results.jsonl (its last record per item).
+ */
+export function itemMatrix(results: { id: string; prediction: string | null; gold: string; correct: boolean; error?: string }[][], labels: string[]) {
+  const byRun = results.map((rs) => new Map(rs.map((r) => [r.id, r])));
+  const ids = [...new Set(results.flatMap((rs) => rs.map((r) => r.id)))];
+  return {
+    runs: labels,
+    total: ids.length,
+    rows: ids.slice(0, MATRIX_ITEMS).map((id) => {
+      const cells = byRun.map((m) => {
+        const r = m.get(id);
+        return r ? { prediction: r.prediction, correct: r.correct, error: r.error ?? null } : null;
+      });
+      return { id, gold: byRun.map((m) => m.get(id)?.gold).find((g) => g !== undefined) ?? null, right: cells.filter((c) => c?.correct).length, cells };
+    }),
+  };
+}
+
 export async function compareManyRuns(runs: RunEntry[]) {
   const data = await Promise.all(runs.map(runData));
   const summaries = await Promise.all(runs.map(runSummary));
   const plots: { id: string; title: string; spec: PlotSpec }[] = [];
+  // every plot names a run by one short, distinct label and draws it in one colour (the runs' order)
+  const labels = runLabels(runs.map((r) => r.id));
+  const label = (id: string) => labels.get(id) ?? id;
+  const colours = runColours(runs.map((r) => label(r.id)));
   // Recall@k curves of retrieval runs (their per-k figures), one line per run
-  const curve: CurvePoint[] = summaries.flatMap((s) => s.figures.filter((f) => /^recall@\d+$/.test(f.id)).map((f) => ({ method: s.id, k: Number(f.id.slice(7)), recall: f.estimate, lo: f.lo ?? f.estimate, hi: f.hi ?? f.estimate })));
-  if (new Set(curve.map((p) => p.method)).size >= 1 && new Set(curve.map((p) => p.k)).size >= 2) plots.push({ id: 'recall-curves', title: 'Recall@k per run (95% CI bands)', spec: recallCurveSpec(curve, 'Recall@k per run (95% CI bands)') });
-  const rounds = (await Promise.all(runs.map(async (r, i) => (await madRounds(r, summaries[i], data[i].results)).map((x) => ({ ...x, series: r.id }))))).flat();
-  if (rounds.length) plots.push({ id: 'round-curves', title: 'Accuracy of the verdict after each round, per run', spec: roundAccuracySpec(rounds, 'Accuracy after each round, per run') });
-  const points: FigurePoint[] = summaries.flatMap((s) => s.figures.filter((f) => f.unit === 'percent').map((f) => ({ run: s.id, figure: f.label, estimate: f.estimate, lo: f.lo, hi: f.hi, n: f.n })));
-  if (points.length) plots.push({ id: 'figures', title: 'Headline figures per run (95% CI)', spec: figuresSpec(points, 'Headline figures per run (95% CI)') });
+  const curve: CurvePoint[] = summaries.flatMap((s) => s.figures.filter((f) => /^recall@\d+$/.test(f.id)).map((f) => ({ method: label(s.id), k: Number(f.id.slice(7)), recall: f.estimate, lo: f.lo ?? f.estimate, hi: f.hi ?? f.estimate })));
+  if (new Set(curve.map((p) => p.method)).size >= 1 && new Set(curve.map((p) => p.k)).size >= 2) plots.push({ id: 'recall-curves', title: 'Recall@k per run (95% CI bands)', spec: recallCurveSpec(curve, 'Recall@k per run (95% CI bands)', colours) });
+  const rounds = (await Promise.all(runs.map(async (r, i) => (await madRounds(r, summaries[i], data[i].results)).map((x) => ({ ...x, series: label(r.id) }))))).flat();
+  if (rounds.length) plots.push({ id: 'round-curves', title: 'Accuracy of the verdict after each round, per run', spec: roundAccuracySpec(rounds, 'Accuracy after each round, per run', colours) });
+  const points: FigurePoint[] = summaries.flatMap((s) => s.figures.filter((f) => f.unit === 'percent').map((f) => ({ run: label(s.id), figure: f.label, estimate: f.estimate, lo: f.lo, hi: f.hi, n: f.n })));
+  if (points.length) plots.push({ id: 'figures', title: 'Headline figures per run (95% CI)', spec: figuresSpec(points, 'Headline figures per run (95% CI)', colours) });
   const pairs = data.slice(1).map((d, i) => {
     try {
       const c = compareRunData(data[0], d);
@@ -79,6 +107,7 @@ export async function compareManyRuns(runs: RunEntry[]) {
     }
   });
   return {
+    matrix: itemMatrix(data.map((d) => d.results), runs.map((r) => label(r.id))),
     sign: 'B − A' as const,
     note: PAIRED_NOTE,
     runs: summaries,

@@ -76,6 +76,8 @@ export async function runCalls(run: RunEntry, item: string) {
     const rec = await readInspectorCalls(run.dir, item).catch(() => undefined);
     if (rec) return { source: 'recorded' as const, calls: rec.exchanges, problems: rec.problems, totals };
   }
+  // the runner counted no LLM call for the item (an offline run): its trace's steps are not LLM calls
+  if (totals.calls === 0) return { source: 'trace' as const, calls: [] as InspectorCall[], problems: [] as string[], totals };
   const trace = servable(run.root, tracePath(run.dir, item)) ? await readTrace(run.dir, item).catch(() => undefined) : undefined;
   const calls = callsFromTrace(trace);
   // an item-level error that no step carries goes on the last call (where the item stopped)

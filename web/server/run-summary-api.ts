@@ -15,10 +15,11 @@ import { join } from 'node:path';
 import { headlineFigures, modelOf, SMALL_N, systemSpec } from '../../eval/systems.js';
 import { confidenceBins } from '../../eval/plots/confidence-bins.js';
 import { roundAccuracy } from '../../eval/plots/round-accuracy.js';
-import { reliabilitySpec, roundAccuracySpec, type PlotSpec } from '../../eval/plots/specs.js';
+import { gridSpec, reliabilitySpec, roundAccuracySpec, runColours, type GridPoint, type PlotSpec } from '../../eval/plots/specs.js';
 import { configPath, readConfig, readResults, readTrace, resultsPath, tracePath } from '../../eval/run-dir.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { publicRunConfig } from '../../serve/http/public-json.js';
+import { reproProvenance } from './repro-provenance.js';
 import type { RunSummary } from '../common/run-summary-types.js';
 import { servable, type RunEntry } from './runs.js';
 
@@ -125,5 +126,23 @@ export async function runPage(run: RunEntry) {
   const rounds = await madRounds(run, summary, results);
   if (rounds.length) plots.push({ id: 'mad-rounds', title: 'Accuracy of the verdict after each round', spec: roundAccuracySpec(rounds) });
   const cfg = await configOf(run);
-  return { summary, config: cfg.config ? publicRunConfig(cfg.config) : null, plots, table: summary.hasTable ? await runTable(run) : null };
+  const provenance = run.system === 'reproduce' ? await reproProvenance(run) : null;
+  const table = summary.hasTable ? await runTable(run) : null;
+  const grid = run.system === 'reproduce' ? gridPlot(table) : null;
+  if (grid) plots.push(grid);
+  return { summary, config: cfg.config ? publicRunConfig(cfg.config) : null, plots, table, provenance };
+}
+
+/** A reproduction's table.json as a metric-vs-configuration chart: its columns on x, one line per row (null when it has fewer than two columns or no value). */
+export function gridPlot(t: unknown): { id: string; title: string; spec: PlotSpec } | null {
+  const o = t as { table?: string; columns?: unknown; rows?: { label?: string; cells?: { column?: string; value?: number | null; ci?: [number, number] | null; paper?: number | null }[] }[]; scale?: number };
+  if (!o || !Array.isArray(o.columns) || o.columns.length < 2 || !Array.isArray(o.rows)) return null;
+  const columns = o.columns.map(String);
+  const points: GridPoint[] = o.rows.flatMap((r) =>
+    (r.cells ?? []).filter((c) => columns.includes(String(c.column))).map((c) => ({ series: String(r.label ?? '?'), config: String(c.column), value: typeof c.value === 'number' ? c.value : null, lo: c.ci ? c.ci[0] : null, hi: c.ci ? c.ci[1] : null, paper: typeof c.paper === 'number' ? c.paper : null })),
+  );
+  if (!points.some((p) => p.value !== null)) return null;
+  const title = `${o.table ?? 'Table'}: each row across the columns (95% CI; ◇ the paper)`;
+  const rows = [...new Set(points.map((p) => p.series))];
+  return { id: 'grid', title, spec: gridSpec(points, columns, o.scale === 100 ? 'lexcase and paper (%)' : 'lexcase and paper (fraction)', title, runColours(rows)) };
 }

@@ -220,6 +220,10 @@ describe('compare N runs, LLM calls, passage page', () => {
     const mad = await call(`/api/run/calls?run=${f.systemRuns!.madRunId}&item=${item}`);
     expect(mad.json.calls.map((c: { stage: string }) => c.stage)).toContain('judge');
     expect((await call(`/api/run/calls?run=${f.llmRunId}&item=nope`)).status).toBe(404);
+    // the offline CASE run made no LLM call: its advocates' steps are not shown as LLM calls
+    const offline = await call(`/api/run/calls?run=${f.caseRunId}&item=${item}`);
+    expect(offline.json.totals.calls).toBe(0);
+    expect(offline.json.calls).toEqual([]);
   });
 
   it('passage page: text and metadata from the index, and the run items whose traces hold the id', async () => {

@@ -1,8 +1,12 @@
 /**
- * The README's explorer screenshots (docs/explorer-eval.png, docs/explorer-mad.png), taken with the
- * same Debian Chromium as the browser tests at 1280×800: the retrieval-evaluation view on an index of
- * the bundled Bar Exam QA passages (bm25 vs qld on the val split), and a MAD trace from the scripted
- * fixture run. Not a test: `npx tsx web/test-support/readme-screenshots.ts`.
+ * The README's explorer screenshots, taken with the same Debian Chromium as the browser tests at
+ * 1280×800: docs/explorer-eval.png (the retrieval-evaluation view on an index of the bundled Bar
+ * Exam QA passages, bm25 vs qld on the val split), docs/explorer-mad.png (a MAD trace from the
+ * scripted fixture run), docs/explorer-compare.png (the fixture reproduction's bm25 and qld runs
+ * compared with the LLM CASE run: distinct legend labels, one colour per run, the item × run
+ * matrix), docs/explorer-reproduction.png (the grid chart and the provenance block) and
+ * docs/explorer-timeline.png (an LLM CASE item's calls as agent → step → call).
+ * Not a test: `npx tsx web/test-support/readme-screenshots.ts`.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,7 +24,7 @@ if (!CHROMIUM) throw new Error('no Chromium at /usr/bin/chromium (set LEXCASE_CH
 const tmp = mkdtempSync(join(tmpdir(), 'lexcase-shots-'));
 const index = join(tmp, 'barexam-index');
 await buildIndex(loadPassages('barexam'), { out: index, corpusName: 'barexam', workers: 0 });
-const f = await makeExplorerFixtures(4, { systems: true });
+const f = await makeExplorerFixtures(4, { systems: true, reproduction: true });
 const s = await startExplorer({ index, runs: f.runs, port: 0 });
 const browser = await chromium.launchPersistentContext(join(tmp, 'profile'), { executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'], viewport: { width: 1280, height: 800 } });
 try {
@@ -33,6 +37,23 @@ try {
   await page.locator('[data-testid=plot-mad-rounds][data-rendered=true] svg').waitFor();
   await page.getByTestId('mad-round').first().scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(PACKAGE_ROOT, 'docs', 'explorer-mad.png') });
+  const repro = f.reproRunId!;
+  await page.goto('about:blank');
+  await page.goto(`${s.url}/#/compare?runs=${encodeURIComponent(`${repro}/runs/bm25`)},${encodeURIComponent(`${repro}/runs/qld`)},${f.llmRunId}`);
+  await page.locator('[data-testid=plot-figures][data-rendered=true] svg').waitFor({ timeout: 120_000 });
+  await page.getByTestId('plot-recall-curves').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(PACKAGE_ROOT, 'docs', 'explorer-compare.png') });
+  await page.goto('about:blank');
+  await page.goto(`${s.url}/#/runs?run=${repro}`);
+  await page.locator('[data-testid=plot-grid][data-rendered=true] svg').waitFor({ timeout: 120_000 });
+  await page.getByTestId('plot-grid').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(PACKAGE_ROOT, 'docs', 'explorer-reproduction.png') });
+  await page.goto('about:blank');
+  await page.goto(`${s.url}/#/runs?run=${f.llmRunId}&item=${f.questions[0].id}`);
+  await page.getByTestId('llm-calls').locator('summary').first().click();
+  await page.getByTestId('call-timeline').waitFor({ timeout: 60_000 });
+  await page.getByTestId('call-timeline').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(PACKAGE_ROOT, 'docs', 'explorer-timeline.png') });
 } finally {
   await browser.close();
   await s.close();
@@ -40,4 +61,4 @@ try {
   await closeSparseIndexes(index);
   rmSync(tmp, { recursive: true, force: true });
 }
-process.stdout.write('docs/explorer-eval.png, docs/explorer-mad.png\n');
+process.stdout.write('docs/explorer-eval.png, docs/explorer-mad.png, docs/explorer-compare.png, docs/explorer-reproduction.png, docs/explorer-timeline.png\n');
