@@ -31,8 +31,19 @@ export function agentStep(stage: string): { agent: string; step: string } {
   return { agent: agent.trim() || 'calls', step: rest.join(' · ').trim() || 'calls' };
 }
 
-const sum = (cs: Call[], f: (c: Call) => number | undefined) => cs.reduce((a, c) => a + (f(c) ?? 0), 0);
-const costLine = (cs: Call[]) => `${cs.length} call${cs.length === 1 ? '' : 's'} · ${sum(cs, (c) => c.tokens?.total).toLocaleString('en-US')} tokens (${sum(cs, (c) => c.tokens?.input).toLocaleString('en-US')} in / ${sum(cs, (c) => c.tokens?.output).toLocaleString('en-US')} out) · ${Math.round(sum(cs, (c) => c.ms)).toLocaleString('en-US')} ms`;
+/**
+ * A level's total of one per-call figure. Unknown on every call (a run without recorded exchanges) is
+ * "–", never 0; known on only some calls is a lower bound ("≥ N").
+ */
+const total = (cs: Call[], f: (c: Call) => number | undefined, round = false): string => {
+  const known = cs.map(f).filter((x): x is number => x !== undefined);
+  if (!known.length) return '–';
+  const s = known.reduce((a, x) => a + x, 0);
+  const text = (round ? Math.round(s) : s).toLocaleString('en-US');
+  return known.length === cs.length ? text : `≥ ${text}`;
+};
+export const costLine = (cs: Call[]) =>
+  `${cs.length} call${cs.length === 1 ? '' : 's'} · ${total(cs, (c) => c.tokens?.total)} tokens (${total(cs, (c) => c.tokens?.input)} in / ${total(cs, (c) => c.tokens?.output)} out) · ${total(cs, (c) => c.ms, true)} ms`;
 
 /**
  * The item's calls as a nested timeline, in call order: agent → step → call, each level with its
