@@ -10,7 +10,7 @@ import { exportControl } from './export.js';
 import { go } from './route.js';
 import { plot } from './plot.js';
 import { sortableTable, td, type Column, type SortState } from './sortable.js';
-import type { Figure, RunSummary } from '../common/run-summary-types.js';
+import type { Figure, ReproProvenance as Provenance, RunSummary } from '../common/run-summary-types.js';
 import { systemLabel } from '../common/labels.js';
 
 const day = (d: string | null) => (d ? d.replace('T', ' ').slice(0, 16) : '–');
@@ -232,19 +232,6 @@ export function jsonTable(t: unknown): HTMLElement {
   return h('div', {}, typeof o?.title === 'string' ? h('div', { class: 'muted' }, o.title) : null, h('div', { class: 'scroll-x', tabindex: 0, role: 'region', 'aria-label': 'table.json' }, table), exportControl(table, 'table'));
 }
 
-interface Provenance {
-  recipe: string | null;
-  recipeSha256: string | null;
-  models: { model: string; runs: string[] }[];
-  lexcaseVersions: string[];
-  commits: string[];
-  node: string[];
-  indexes: { corpus: string | null; checksum: string; passages: number | null }[];
-  checksums: { file: string; sha256: string }[];
-  createdAt: string | null;
-  updatedAt: string | null;
-  commands: string[];
-}
 
 /** Where a reproduction's numbers come from, read from its own files (web/server/repro-provenance.ts); the commands paste into a shell as they are. */
 export function provenanceBlock(p: Provenance): HTMLElement {

@@ -65,3 +65,21 @@ export interface RunSummary {
   /** The reproduction dir this run belongs to (its grid's run), else null. */
   parent: string | null;
 }
+
+/** A reproduction's provenance block, read from its own files (web/server/repro-provenance.ts). */
+export interface ReproProvenance {
+  recipe: string | null;
+  recipeSha256: string | null;
+  /** Models the grid's runs used, with the runs that used each ("none" for runs that call no LLM). */
+  models: { model: string; runs: string[] }[];
+  lexcaseVersions: string[];
+  commits: string[];
+  node: string[];
+  indexes: { corpus: string | null; checksum: string; passages: number | null }[];
+  /** checksums.json: file → sha256. */
+  checksums: { file: string; sha256: string }[];
+  createdAt: string | null;
+  updatedAt: string | null;
+  /** The command that makes the whole table, then one per run of the grid. */
+  commands: string[];
+}

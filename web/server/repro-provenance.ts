@@ -11,23 +11,9 @@ import { readConfig } from '../../eval/run-dir.js';
 import { modelOf } from '../../eval/systems.js';
 import { readRegularFile } from '../../core/read-regular.js';
 import { servable, type RunEntry } from './runs.js';
+import type { ReproProvenance } from '../common/run-summary-types.js';
 
-export interface ReproProvenance {
-  recipe: string | null;
-  recipeSha256: string | null;
-  /** Models the grid's runs used, with the runs that used each ("none" for runs that call no LLM). */
-  models: { model: string; runs: string[] }[];
-  lexcaseVersions: string[];
-  commits: string[];
-  node: string[];
-  indexes: { corpus: string | null; checksum: string; passages: number | null }[];
-  /** checksums.json: file → sha256. */
-  checksums: { file: string; sha256: string }[];
-  createdAt: string | null;
-  updatedAt: string | null;
-  /** The command that makes the whole table, then one per run of the grid. */
-  commands: string[];
-}
+export type { ReproProvenance } from '../common/run-summary-types.js';
 
 const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
 
