@@ -10,9 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadPassages, loadQuestions } from '../corpora/registry.js';
-import type { Passage } from '../corpora/types.js';
-import { buildIndex } from '../indexer/build.js';
+import { buildSmallBarexamIndex } from '../tests/support/small-barexam-index.js';
 import { contractFuzz } from '../tests/support/contract-fuzz-server.js';
 import { startScriptedServer } from '../tests/support/scripted-openai-server.js';
 import { ensureBuilt, isolatedEnv, lexcase } from '../tests/support/spawn-cli.js';
@@ -24,12 +22,7 @@ beforeAll(async () => {
   await ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), 'lexcase-replay-refused-'));
   index = join(dir, 'idx');
-  const gold = new Set((await loadQuestions('barexam', 'val')).slice(0, 1).flatMap((q) => q.goldPassageIds));
-  const passages: Passage[] = [];
-  for await (const p of loadPassages('barexam')) if (gold.has(p.id)) passages.push(p);
-  let n = 0;
-  for await (const p of loadPassages('legal_corpus')) if (n++ < 150) passages.push(p);
-  await buildIndex((async function* () { yield* passages; })(), { out: index, corpusName: 'test', workers: 0 });
+  await buildSmallBarexamIndex(index);
 }, 300_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

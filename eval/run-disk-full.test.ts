@@ -16,9 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadPassages, loadQuestions } from '../corpora/registry.js';
-import type { Passage } from '../corpora/types.js';
-import { buildIndex } from '../indexer/build.js';
+import { buildSmallBarexamIndex } from '../tests/support/small-barexam-index.js';
 import { startScriptedServer, type RecordedRequest, type ScriptReply } from '../tests/support/scripted-openai-server.js';
 import { ensureBuilt, isolatedEnv, lexcase, ROOT } from '../tests/support/spawn-cli.js';
 
@@ -31,12 +29,7 @@ beforeAll(async () => {
   await ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), 'lexcase-run-disk-full-'));
   index = join(dir, 'idx');
-  const gold = new Set((await loadQuestions('barexam', 'val')).slice(0, ITEMS).flatMap((q) => q.goldPassageIds));
-  const passages: Passage[] = [];
-  for await (const p of loadPassages('barexam')) if (gold.has(p.id)) passages.push(p);
-  let n = 0;
-  for await (const p of loadPassages('legal_corpus')) if (n++ < 150) passages.push(p);
-  await buildIndex((async function* () { yield* passages; })(), { out: index, corpusName: 'test', workers: 0 });
+  await buildSmallBarexamIndex(index, { items: ITEMS });
 }, 300_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
