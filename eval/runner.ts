@@ -385,6 +385,8 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
         seed: itemSeed,
         ms,
         tokens,
+        // the item's retrieval-tool calls in completion order (parallel calls in timing order); each
+        // system's own trace keeps the model's order
         toolCalls: recorder.calls,
         ...(stepFailures ? { stepFailures } : {}),
         ...(repairs ? { repairs } : {}),
