@@ -322,7 +322,10 @@ async function makeFixtures(dir: string, lexcase: string): Promise<void> {
   const val = await lib.loadQuestions('barexam', 'val');
   const one = (s: string) => s.replace(/\s+/g, ' ').trim();
   writeFileSync(join(dir, 'queries.tsv'), val.map((q: { id: string; prompt?: string; question: string }) => `${q.id}\t${one(`${q.prompt ?? ''} ${q.question}`)}`).join('\n') + '\n');
-  writeFileSync(join(dir, 'qrels.txt'), val.flatMap((q: { id: string; goldPassageIds: string[] }) => q.goldPassageIds.map((g) => `${q.id} 0 ${g} 1`)).join('\n') + '\n');
+  const qrels = val.flatMap((q: { id: string; goldPassageIds: string[] }) => q.goldPassageIds.map((g) => `${q.id} 0 ${g} 1`)).join('\n') + '\n';
+  writeFileSync(join(dir, 'qrels.txt'), qrels);
+  // document-level qrels (docs/eval.md, --aggregate): these passages carry no doc_id, so each is its own document
+  writeFileSync(join(dir, 'doc-qrels.txt'), qrels);
 }
 
 function installTarball(consumer: string, tgz: string): void {
@@ -404,7 +407,7 @@ async function main(): Promise<number> {
 
     // 3. fixtures
     const fixtures = join(work, 'fixtures');
-    if (!existsSync(join(fixtures, 'qrels.txt'))) await makeFixtures(fixtures, lexcaseDir);
+    if (!existsSync(join(fixtures, 'qrels.txt')) || !existsSync(join(fixtures, 'doc-qrels.txt'))) await makeFixtures(fixtures, lexcaseDir);
 
     // 4. the blocks, file by file
     const failed: string[] = [...problems];
@@ -537,8 +540,10 @@ async function main(): Promise<number> {
         const table = join(ws, 'runs', id, 'table.md');
         const own = ownData.has(id);
         const exitWhy = own ? (res.code !== 1 ? `exit ${res.code} (expected 1: no --data)` : !/pass --data/.test(res.stderr) ? 'exit 1 without naming --data' : '') : res.code !== 0 ? `exit ${res.code}` : '';
-        const why = res.timedOut ? `timed out after ${o.timeout} s` : exitWhy || (STACK.test(res.stderr + res.stdout) ? 'printed a stack trace' : !existsSync(table) ? 'wrote no table.md' : '');
-        console.log(`  ${why ? 'FAIL' : 'ok  '} ${(res.ms / 1000).toFixed(1).padStart(6)}s  reproduce ${id} --limit 2 (installed package, scripted server)${own ? ' — needs your data: exit 1 naming --data, table of errors written' : ''}`);
+        // an own-data recipe without --data is refused before anything is written (issue 37 item 17)
+        const wrote = own ? (existsSync(join(ws, 'runs', id)) ? 'wrote a run dir though it was refused' : '') : !existsSync(table) ? 'wrote no table.md' : '';
+        const why = res.timedOut ? `timed out after ${o.timeout} s` : exitWhy || (STACK.test(res.stderr + res.stdout) ? 'printed a stack trace' : wrote);
+        console.log(`  ${why ? 'FAIL' : 'ok  '} ${(res.ms / 1000).toFixed(1).padStart(6)}s  reproduce ${id} --limit 2 (installed package, scripted server)${own ? ' — needs your data: exit 1 naming --data, nothing written' : ''}`);
         if (why) failed.push(`recipe ${id}: ${why}\n${tail(res.stderr)}`);
       }
     }
