@@ -5,19 +5,16 @@
  * negative score is refused.
  */
 import { errors } from '../../../core/errors.js';
-import type { AggregationStrategy } from './types.js';
+import { foldByDoc, type AggregationStrategy } from './types.js';
 
 export const sump: AggregationStrategy = {
   name: 'sump',
   describe: "a document's score is the sum of its retrieved passages' scores (scores must be ≥ 0: bm25, not qld)",
   needsFirst: false,
-  aggregate(passages) {
-    const out = new Map<string, number>();
-    for (const p of passages) {
+  aggregate: (passages) =>
+    foldByDoc(passages, (sum, p) => {
       if (p.score < 0)
         throw errors.invalidInput('--aggregate', `sump adds passage scores, and passage "${p.id}" scored ${p.score} (< 0: each further passage would lower its document's sum); use maxp or firstp with this method`);
-      out.set(p.docId, (out.get(p.docId) ?? 0) + p.score);
-    }
-    return out;
-  },
+      return (sum ?? 0) + p.score;
+    }),
 };

@@ -24,3 +24,10 @@ export interface AggregationStrategy {
   /** docid → score for the documents this topic's passages give (any order). */
   aggregate(passages: readonly PassageOfDoc[]): Map<string, number>;
 }
+
+/** docid → the fold of its passages' scores in order (`combine(undefined, score)` for the first). */
+export function foldByDoc(passages: readonly PassageOfDoc[], combine: (acc: number | undefined, p: PassageOfDoc) => number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const p of passages) out.set(p.docId, combine(out.get(p.docId), p));
+  return out;
+}
