@@ -4,6 +4,7 @@
  */
 import { table } from '../format.js';
 import type { SectionBuilder } from '../types.js';
+import { tallyPerKey } from './tally.js';
 
 export const failuresSection: SectionBuilder = (run) => {
   const failed = run.results.filter((r) => r.error);
@@ -12,19 +13,11 @@ export const failuresSection: SectionBuilder = (run) => {
     const code = /^([A-Z][A-Z_]+):/.exec(r.error!)?.[1] ?? 'OTHER';
     byCode.set(code, (byCode.get(code) ?? 0) + 1);
   }
-  const steps = new Map<string, { failures: number; items: number }>();
-  for (const r of run.results)
-    for (const [step, n] of Object.entries(r.stepFailures ?? {})) {
-      if (!n) continue;
-      const s = steps.get(step) ?? { failures: 0, items: 0 };
-      s.failures += n;
-      s.items++;
-      steps.set(step, s);
-    }
-  const stepFailures = Object.fromEntries([...steps].sort(([a], [b]) => a.localeCompare(b)));
+  const steps = tallyPerKey(run.results, (r) => r.stepFailures).map(([k, t]) => [k, { failures: t.total, items: t.items }] as const);
+  const stepFailures = Object.fromEntries(steps);
   const json = { count: failed.length, byCode: Object.fromEntries(byCode), items: failed.map((r) => ({ id: r.id, error: r.error })), stepFailures };
-  const stepMd = steps.size
-    ? `\n\nFailed steps inside items (recorded in the traces, never replaced by a default):\n\n${table(['step', 'failures', 'items'], [...steps].map(([k, v]) => [k, v.failures, v.items]))}`
+  const stepMd = steps.length
+    ? `\n\nFailed steps inside items (recorded in the traces, never replaced by a default):\n\n${table(['step', 'failures', 'items'], steps.map(([k, v]) => [k, v.failures, v.items]))}`
     : '';
   if (failed.length === 0) return { id: 'failures', title: 'Failures', markdown: `None.${stepMd}`, json };
   const list = failed.slice(0, 20).map((r) => `- \`${r.id}\`: ${r.error!.split('\n')[0].slice(0, 200)}`);

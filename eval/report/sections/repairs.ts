@@ -5,19 +5,11 @@
  */
 import { table } from '../format.js';
 import type { SectionBuilder } from '../types.js';
+import { tallyPerKey } from './tally.js';
 
 export const repairsSection: SectionBuilder = (run) => {
-  const fields = new Map<string, { values: number; items: number }>();
-  for (const r of run.results)
-    for (const [field, n] of Object.entries(r.repairs ?? {})) {
-      if (!n) continue;
-      const f = fields.get(field) ?? { values: 0, items: 0 };
-      f.values += n;
-      f.items++;
-      fields.set(field, f);
-    }
-  if (fields.size === 0) return null;
-  const sorted = [...fields].sort(([a], [b]) => a.localeCompare(b));
+  const sorted = tallyPerKey(run.results, (r) => r.repairs).map(([k, t]) => [k, { values: t.total, items: t.items }] as const);
+  if (sorted.length === 0) return null;
   const total = sorted.reduce((a, [, f]) => a + f.values, 0);
   const items = run.results.filter((r) => Object.values(r.repairs ?? {}).some((n) => n > 0)).length;
   return {
