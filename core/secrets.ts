@@ -14,6 +14,8 @@
  *    userinfo and query values of URLs (url-credentials.ts), which also registers each query
  *    parameter as a pattern here (`?pwd=…` → `?pwd=***`), whatever its value.
  */
+import { escapeRegExp } from './regexp-escape.js';
+
 const secrets = new Set<string>();
 const patterns = new Map<string, { re: RegExp; to: string }>();
 let tokenRe: RegExp | undefined;
@@ -27,7 +29,6 @@ export function maskableAsToken(value: string): boolean {
   return !WEAK.some((re) => re.test(value));
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const KEY_CHAR = '[\\p{L}\\p{N}_-]';
 
 /**
@@ -38,7 +39,7 @@ export function registerSecret(value: string | undefined): boolean {
   if (!value || !maskableAsToken(value)) return false;
   if (!secrets.has(value)) {
     secrets.add(value);
-    const alts = [...secrets].sort((a, b) => b.length - a.length).map(escape);
+    const alts = [...secrets].sort((a, b) => b.length - a.length).map(escapeRegExp);
     tokenRe = new RegExp(`(?<!${KEY_CHAR})(?:${alts.join('|')})(?!${KEY_CHAR})`, 'gu');
   }
   return true;

@@ -11,6 +11,7 @@
  * endpoint took; the fragment (never sent to a server: an explorer route) is kept as it is.
  */
 import { registerSecret, registerSecretPattern, SECRET_MASK } from './secrets.js';
+import { escapeRegExp } from './regexp-escape.js';
 
 function parse(url: string): URL | undefined {
   try {
@@ -57,7 +58,6 @@ export function urlSecrets(url: string | undefined): string[] {
   return [...out];
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // where a query value ends: the next parameter, the fragment, or the end of the URL in running text
 const VALUE_END = `(?=$|[&#;\\s"'<>()\\[\\]{},\`])`;
 
@@ -73,12 +73,12 @@ export function registerUrlSecrets(url: string | undefined): void {
   for (const s of urlSecrets(url)) registerSecret(s);
   for (const p of queryParts(u)) {
     const values = new Set([p.value ?? '', decoded(p.value ?? ''), encodeURIComponent(decoded(p.value ?? ''))].filter(Boolean));
-    if (p.value === undefined) registerSecretPattern(new RegExp(`(?<=[?&;])${escape(p.name)}${VALUE_END}`), SECRET_MASK);
-    for (const v of values) registerSecretPattern(new RegExp(`(?<=[?&;])(${escape(p.name)})=${escape(v)}${VALUE_END}`), `$1=${SECRET_MASK}`);
+    if (p.value === undefined) registerSecretPattern(new RegExp(`(?<=[?&;])${escapeRegExp(p.name)}${VALUE_END}`), SECRET_MASK);
+    for (const v of values) registerSecretPattern(new RegExp(`(?<=[?&;])(${escapeRegExp(p.name)})=${escapeRegExp(v)}${VALUE_END}`), `$1=${SECRET_MASK}`);
   }
   if (u.username || u.password) {
     const userinfo = `${u.username}${u.password ? `:${u.password}` : ''}@`;
-    registerSecretPattern(new RegExp(`(?<=//)${escape(userinfo)}`), `${SECRET_MASK}:${SECRET_MASK}@`);
+    registerSecretPattern(new RegExp(`(?<=//)${escapeRegExp(userinfo)}`), `${SECRET_MASK}:${SECRET_MASK}@`);
   }
 }
 

@@ -21,7 +21,7 @@ const OUTSIDE = [
   new RegExp(`${Q}${PARENT}${Q}\\s*,\\s*${Q}${DIR}${Q}`),
   new RegExp(`${SEP}work${SEP}${DIR}(?![\\w.-])`),
 ];
-export const readsOutside = (text: string): boolean => OUTSIDE.some((re) => re.test(text));
+const readsOutside = (text: string): boolean => OUTSIDE.some((re) => re.test(text));
 
 /** Source, script and config files: code and CI, not prose (docs may explain the history) nor data. */
 const SOURCE = /\.(?:[cm]?[jt]sx?|py|sh|json|html|css|ya?ml)$/;

@@ -61,10 +61,12 @@ const STATUS: Partial<Record<string, number>> = {
 
 /** Error reply; `publicText` may further clean the message (the explorer drops absolute paths). */
 export function sendError(res: ServerResponse, e: unknown, publicText: (message: string) => string = (m) => m): void {
-  if (e instanceof HttpError) return sendJson(res, e.status, { error: publicText(redact(e.message)) });
-  if (isLexcaseError(e)) return sendJson(res, STATUS[e.code] ?? 500, { error: publicText(redact(e.message)), code: e.code });
-  log.warn(`explorer: ${redact((e as Error)?.stack ?? String(e))}`);
-  sendJson(res, 500, { error: 'internal error (see the server log)' });
+  if (e instanceof HttpError) sendJson(res, e.status, { error: publicText(redact(e.message)) });
+  else if (isLexcaseError(e)) sendJson(res, STATUS[e.code] ?? 500, { error: publicText(redact(e.message)), code: e.code });
+  else {
+    log.warn(`explorer: ${redact((e as Error)?.stack ?? String(e))}`);
+    sendJson(res, 500, { error: 'internal error (see the server log)' });
+  }
 }
 
 export const MAX_BODY_BYTES = 256 * 1024;
