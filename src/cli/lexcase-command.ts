@@ -35,7 +35,7 @@ export class LexcaseCommand extends Command {
   /** commander's hook for a required option left out: an unknown option (a typo of it) is reported instead. */
   missingMandatoryOptionValue(option: Option): void {
     const unknown = firstUnknownFlag(this);
-    if (unknown) return this.unknownOption(unknown);
-    this.error(`error: required option '${option.flags}' not specified`, { code: 'commander.missingMandatoryOptionValue' });
+    if (unknown) this.unknownOption(unknown);
+    else this.error(`error: required option '${option.flags}' not specified`, { code: 'commander.missingMandatoryOptionValue' });
   }
 }
