@@ -20,6 +20,8 @@ export interface ThreeplyExperimentOptions {
   source: ScenarioSource;
   modes: ScenarioMode[];
   n: number;
+  /** The first N triples only (scenario order, then triple order), as `--limit` on the other systems. */
+  limit?: number;
   complexity: number;
   seed: number;
   model: BaseChatModel;
@@ -35,7 +37,8 @@ export interface ThreeplyExperimentOptions {
 
 export async function runThreeplyExperiment(o: ThreeplyExperimentOptions): Promise<{ run: RunExperimentResult; summary: ReturnType<typeof summarizeRun> }> {
   const factors = loadTradeSecretModel();
-  const items: CaseTriple[] = o.modes.flatMap((mode) => buildScenarios({ mode, n: o.n, seed: o.seed, complexity: o.complexity, source: o.source }, factors));
+  const all: CaseTriple[] = o.modes.flatMap((mode) => buildScenarios({ mode, n: o.n, seed: o.seed, complexity: o.complexity, source: o.source }, factors));
+  const items = o.limit !== undefined ? all.slice(0, o.limit) : all;
   const run = await runExperiment({
     runDir: o.runDir,
     system: createThreePlySystem({ kind: o.kind, factors, evaluator: o.evaluator }),
@@ -48,6 +51,7 @@ export async function runThreeplyExperiment(o: ThreeplyExperimentOptions): Promi
       dataset: `trade-secret-${o.source}`,
       scenarios: o.modes,
       n: o.n,
+      ...(o.limit !== undefined ? { limit: o.limit } : {}),
       complexity: o.complexity,
       model: o.llm.model,
       evaluatorModel: o.llm.evaluatorModel,
