@@ -32,7 +32,7 @@ export interface ThreeplyExperimentOptions {
   /** On resume, run failed items again (default true). */
   retryFailed?: boolean;
   /** Recorded in config.json: model ids and sampling. */
-  llm: { model?: string; evaluatorModel?: string; temperature?: number; maxTokens?: number };
+  llm: { model?: string; evaluatorModel?: string; temperature?: number; maxTokens?: number; local?: Record<string, unknown> };
 }
 
 export async function runThreeplyExperiment(o: ThreeplyExperimentOptions): Promise<{ run: RunExperimentResult; summary: ReturnType<typeof summarizeRun> }> {
@@ -57,6 +57,7 @@ export async function runThreeplyExperiment(o: ThreeplyExperimentOptions): Promi
       evaluatorModel: o.llm.evaluatorModel,
       temperature: o.llm.temperature,
       maxTokens: o.llm.maxTokens,
+      ...(o.llm.local ? { local: o.llm.local } : {}),
     },
     seed: o.seed,
     usage: o.usage,
