@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Exchange } from '../core/llm/record-replay.js';
-import { exchangesPath, readExchanges, verifyExchanges, writeExchanges } from './llm-exchanges.js';
+import { exchangesPath, modelSettingsPath, readExchanges, replayInfo, verifyExchanges, writeExchanges } from './llm-exchanges.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lexcase-xhash-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -63,4 +63,16 @@ describe('recorded exchanges are verified against their hashes', () => {
         expect((e as Error).message).toMatch(why);
       }
     });
+});
+
+describe('a replay is compared with the recorded config', () => {
+  it('the local model identity (`local`, as ACAL, EMAR and 3-ply record it) may differ like `model`: a replay needs no model file; any other field still refuses', async () => {
+    const { run } = await recorded('local-config');
+    writeFileSync(modelSettingsPath(run), JSON.stringify({ model: 'tiny.gguf@sha256:1b433cc90cb1726a' }));
+    const local = { sha256: '1b433cc90cb1726ae420eacdede8cc44496910a9e98b355cf1f978898d9ced16', gguf: { architecture: 'llama' }, runtime: { threads: 1 } };
+    writeFileSync(join(run, 'config.json'), JSON.stringify({ seed: 13, config: { system: 'acal', task: 'hearsay', model: 'tiny.gguf@sha256:1b433cc90cb1726a', local } }));
+    writeFileSync(join(run, 'results.jsonl'), '');
+    await expect(replayInfo(run, { system: 'acal', task: 'hearsay', model: 'tiny.gguf@sha256:1b433cc90cb1726a' }, 13)).resolves.toMatchObject({ dir: run });
+    await expect(replayInfo(run, { system: 'acal', task: 'learned_hands_courts' }, 13)).rejects.toThrow(/was recorded with task = "hearsay", this replay has "learned_hands_courts"/);
+  });
 });

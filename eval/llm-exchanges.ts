@@ -119,10 +119,11 @@ export interface ReplayInfo {
 }
 
 /**
- * Config fields a replay may differ in: the model and where the sampling settings came from (a
- * replay takes both from the recording), and the index path.
+ * Config fields a replay may differ in: the model, a local model's identity (`local`: a replay needs
+ * no model file), where the sampling settings came from (a replay takes all three from the
+ * recording), and the index path.
  */
-const MAY_DIFFER = new Set(['model', 'index', 'sampling']);
+const MAY_DIFFER = new Set(['model', 'local', 'index', 'sampling']);
 
 const stable = (v: unknown): string =>
   JSON.stringify(v, (_k, val) => (val && typeof val === 'object' && !Array.isArray(val) ? Object.fromEntries(Object.entries(val).sort(([a], [b]) => a.localeCompare(b))) : val));

@@ -1,7 +1,10 @@
 /**
  * Issue 41's features as a user meets them: from the packed tarball installed into an empty project
  * (tests/support/installed-package.ts), the installed `lexcase` bin run as a child process and the
- * library imported by a node script. Each block names the feature it drives.
+ * library imported by a node script. Each block names the feature it drives. Issue 42's done-when
+ * runs on the same install: the five systems on a tiny GGUF model written at test time
+ * (tests/support/tiny-gguf.ts) with `--model-file`, node-llama-cpp resolved from the user's
+ * project (where it cannot load here, those tests skip and say why in their names).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,11 +13,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLink, relativeLinks } from './docs/links.js';
 import { bundledLines, LEGAL_CORPUS_PASSAGES } from './support/bundled-data.js';
 import { installPackedPackage, type InstalledPackage } from './support/installed-package.js';
+import { localModelUnavailable } from './support/local-model.js';
 import { runBuiltCli } from './support/run-built-cli.js';
+import { writeTinyGguf } from './support/tiny-gguf.js';
+import { startServerChild, stdioMcp } from '../src/mcp/test-support/children.js';
 
 const work = mkdtempSync(join(tmpdir(), 'lexcase-installed-'));
 let pkg: InstalledPackage;
-const lexcase = (args: string[]) => runBuiltCli(args, { cli: pkg.cli, cwd: pkg.proj, timeoutMs: 240_000 });
+const lexcase = (args: string[], env?: Record<string, string>) => runBuiltCli(args, { cli: pkg.cli, cwd: pkg.proj, timeoutMs: 240_000, env });
 
 /** 12 Arkansas opinions of the bundled legal_corpus, every passage (ids "<doc_id>#p<n>", doc_id kept). */
 const rows = (() => {
@@ -146,4 +152,139 @@ describe('the installed package', () => {
     expect(shrunk.code).toBe(1);
     expect(shrunk.stderr).toMatch(/leaves out 2 recorded items .*not shrink/);
   });
+});
+
+describe('issue 41 from the installed package: RM3, --threads, TREC SGML and MS MARCO topics', () => {
+  it('search --topics --rm3: the run file is byte-identical for 1 and 2 threads, tagged bm25+rm3, and differs from plain BM25; one query prints its expansion', async () => {
+    const runs: string[] = [];
+    for (const n of ['1', '2']) {
+      const file = join(work, `rm3-${n}.run`);
+      const r = await lexcase(['--json', 'search', '--topics', join(work, 'names.tsv'), '--index', index, '--rm3', '-k', '50', '--threads', n, '--run-file', file]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ topics: 12, threads: Number(n) });
+      runs.push(readFileSync(file, 'utf8'));
+    }
+    const topicsOf = (run: string) => new Set(run.trim().split('\n').map((l) => l.split(' ')[0]));
+    expect(topicsOf(runs[0]).size).toBe(12);
+    expect(runs[0].split('\n')[0]).toMatch(/ lexcase-bm25\+rm3$/);
+    expect(runs[1]).toBe(runs[0]);
+    const plain = await lexcase(['search', '--topics', join(work, 'names.tsv'), '--index', index, '-k', '50', '--run-file', join(work, 'plain.run')]);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(readFileSync(join(work, 'plain.run'), 'utf8').replaceAll('lexcase-bm25', 'x')).not.toBe(runs[0].replaceAll('lexcase-bm25+rm3', 'x'));
+    const one = await lexcase(['--json', 'search', rows[0].title, '--index', index, '--method', 'qld', '--rm3', '--fb-terms', '5', '-k', '3']);
+    expect(one.code, one.stderr).toBe(0);
+    const j = JSON.parse(one.stdout);
+    expect(j.method).toBe('qld+rm3');
+    expect(j.hits).toHaveLength(3);
+    expect(j.expansion.length).toBeGreaterThan(1);
+  });
+
+  it('TREC SGML topics (title by default, --topic-field description) and MS MARCO queries give the runs their TSV twins give', async () => {
+    const names = readFileSync(join(work, 'names.tsv'), 'utf8').trim().split('\n').map((l) => l.split('\t')[1]);
+    // The description: the opening words of the opinion's first passage.
+    const desc = names.map((t) => rows.find((r) => r.title === t)!.text.split(/\s+/).slice(0, 25).join(' '));
+    const sgml = names.map((t, i) => `<top>\n<num> Number: ${i + 1}\n<title> ${t}\n\n<desc> Description:\n${desc[i]}\n\n<narr> Narrative:\nThe opinion itself is relevant.\n</top>\n`).join('\n');
+    writeFileSync(join(work, 'topics.trec.txt'), sgml);
+    writeFileSync(join(work, 'title.tsv'), names.map((t, i) => `${i + 1}\t${t}\n`).join(''));
+    writeFileSync(join(work, 'queries.dev.tsv'), desc.map((d, i) => `${i + 1}\t${d}\n`).join(''));
+    const run = async (name: string, ...args: string[]) => {
+      const file = join(work, `${name}.run`);
+      const r = await lexcase(['search', '--topics', ...args, '--index', index, '-k', '20', '--run-file', file]);
+      expect(r.code, r.stderr).toBe(0);
+      return readFileSync(file, 'utf8');
+    };
+    const title = await run('trec-title', join(work, 'topics.trec.txt'));
+    expect(new Set(title.trim().split('\n').map((l) => l.split(' ')[0]))).toEqual(new Set(names.map((_, i) => String(i + 1))));
+    expect(title).toBe(await run('tsv-title', join(work, 'title.tsv')));
+    const description = await run('trec-desc', join(work, 'topics.trec.txt'), '--topics-format', 'trec', '--topic-field', 'description');
+    expect(description).toBe(await run('msmarco', join(work, 'queries.dev.tsv'), '--topics-format', 'msmarco'));
+    expect(description).not.toBe(title);
+    const bad = await lexcase(['search', '--topics', join(work, 'names.tsv'), '--topics-format', 'msmarco', '--index', index, '--run-file', join(work, 'x.run')]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/names\.tsv:1: MS MARCO qids are integers, got "t1"/);
+  });
+});
+
+const noModel = await localModelUnavailable();
+const skipped = noModel ? ` (skipped: ${noModel})` : '';
+
+/**
+ * Issue 42's done-when: `lexcase run <system> --llm-provider local --model-file tiny.gguf --limit 2`
+ * from the installed package, twice without the response cache. A live run's results.jsonl holds
+ * each item's wall time (`ms`), so the two are compared byte for byte with the digits of `ms` masked;
+ * a `--replay` of the first (no model needed) is byte-identical, `ms` included.
+ */
+describe.skipIf(!!noModel)(`issue 42 from the installed package: the five systems on a local GGUF model${skipped}`, () => {
+  const SYSTEM_ARGS: Record<string, string[]> = {
+    case: ['--index', index],
+    acal: ['--task', 'hearsay', '--index', index],
+    mad: ['--index', index],
+    emar: [],
+    threeply: [],
+  };
+  const env = () => ({ XDG_CACHE_HOME: join(work, 'xdg'), NO_COLOR: '1' });
+  const maskMs = (b: Buffer) => b.toString('utf8').replace(/"ms":\d+/g, '"ms":_');
+
+  for (const system of Object.keys(SYSTEM_ARGS))
+    it(`run ${system} --llm-provider local --model-file tiny.gguf --limit 2: 2 results, the model's identity recorded; a second run gives the same bytes but for ms; --replay byte-identical`, async () => {
+      const model = join(pkg.proj, 'tiny.gguf');
+      writeTinyGguf(model);
+      const args = (runDir: string) => ['--json', 'run', system, ...SYSTEM_ARGS[system], '--limit', '2', '--no-cache', '--run-dir', join(work, runDir)];
+      const live = (runDir: string) => lexcase([...args(runDir), '--llm-provider', 'local', '--model-file', 'tiny.gguf'], env());
+      const a = await live(`local-${system}-a`);
+      expect(a.code, a.stderr.slice(-2000)).toBe(0);
+      const results = (runDir: string) => readFileSync(join(work, runDir, 'results.jsonl'));
+      const ra = results(`local-${system}-a`);
+      const recs = ra.toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as { error?: string; tokens?: { calls: number; cached: number } });
+      expect(recs).toHaveLength(2);
+      for (const rec of recs) {
+        expect(rec.error, JSON.stringify(rec)).toBeUndefined();
+        expect(rec.tokens!.calls).toBeGreaterThan(0);
+        expect(rec.tokens!.cached).toBe(0);
+      }
+      const cfg = JSON.parse(readFileSync(join(work, `local-${system}-a`, 'config.json'), 'utf8')).config;
+      expect(JSON.stringify(cfg)).toMatch(/"model":"tiny\.gguf@sha256:[0-9a-f]{16}"/);
+      expect(JSON.stringify(cfg)).toContain('"architecture":"llama"');
+      const b = await live(`local-${system}-b`);
+      expect(b.code, b.stderr.slice(-2000)).toBe(0);
+      expect(maskMs(results(`local-${system}-b`))).toBe(maskMs(ra));
+      const rep = await lexcase([...args(`local-${system}-replay`), '--replay', join(work, `local-${system}-a`)], env());
+      expect(rep.code, rep.stderr.slice(-2000)).toBe(0);
+      expect(results(`local-${system}-replay`).equals(ra)).toBe(true);
+    }, 600_000);
+
+  const HYPOTHESIS = 'An out-of-court statement offered for its truth is hearsay';
+  const llmEvidence = (ev: Record<string, unknown>) => {
+    expect(ev.mode, JSON.stringify(ev)).toBe('llm');
+    expect(ev.tokens).toBeGreaterThan(0);
+    expect(Array.isArray(ev.evidence)).toBe(true);
+  };
+
+  it('serve --api --model-file tiny.gguf: POST /v1/evidence in mode "llm" runs the CASE advocate on the local model', async () => {
+    writeTinyGguf(join(pkg.proj, 'tiny.gguf'));
+    const s = await startServerChild(['serve', '--api', '--index', index, '--port', '0', '--model-file', 'tiny.gguf', '--no-cache'], { cli: pkg.cli, cwd: pkg.proj, env: env(), timeoutMs: 240_000 });
+    try {
+      expect(s.info.llm).toBe(true);
+      const res = await fetch(`${s.info.url}/evidence`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hypothesis: HYPOTHESIS, k: 2, mode: 'llm' }) });
+      const body = (await res.json()) as Record<string, unknown>;
+      expect(res.status, JSON.stringify(body)).toBe(200);
+      llmEvidence(body);
+    } finally {
+      await s.stop();
+    }
+  }, 300_000);
+
+  it('mcp --model-file tiny.gguf (stdio, the SDK client): find_evidence in mode "llm" runs the CASE advocate on the local model', async () => {
+    writeTinyGguf(join(pkg.proj, 'tiny.gguf'));
+    const m = await stdioMcp(['--index', index, '--model-file', 'tiny.gguf', '--no-cache'], { cli: pkg.cli, cwd: pkg.proj, env: env() });
+    try {
+      const listed = await m.client.callTool({ name: 'list_indexes', arguments: {} });
+      expect((listed.structuredContent as { llm: boolean }).llm).toBe(true);
+      const r = await m.client.callTool({ name: 'find_evidence', arguments: { hypothesis: HYPOTHESIS, k: 2, mode: 'llm' } });
+      expect(r.isError, JSON.stringify(r.content) + m.stderr()).toBeFalsy();
+      llmEvidence(r.structuredContent as Record<string, unknown>);
+    } finally {
+      await m.close();
+    }
+  }, 300_000);
 });

@@ -37,7 +37,7 @@ export interface EmarExperimentOptions {
   /** On resume, run failed items again (default true). */
   retryFailed?: boolean;
   /** Recorded in config.json: model id and sampling. */
-  llm: { model?: string; temperature?: number; topP?: number; maxTokens?: number };
+  llm: { model?: string; temperature?: number; topP?: number; maxTokens?: number; local?: Record<string, unknown> };
   /** Recorded in config.json: which sampling settings are the paper's, which were given, and the paper's source. */
   sampling?: { fromPaper: string[]; given: string[]; source: string };
 }
@@ -67,6 +67,7 @@ export async function runEmarExperiment(o: EmarExperimentOptions): Promise<{ run
       temperature: o.llm.temperature,
       topP: o.llm.topP,
       maxTokens: o.llm.maxTokens,
+      ...(o.llm.local ? { local: o.llm.local } : {}),
       ...(o.sampling ? { sampling: o.sampling } : {}),
       epsilon: o.epsilon,
       maxDepth: o.maxDepth,

@@ -20,6 +20,8 @@ export interface ThreeplyExperimentOptions {
   source: ScenarioSource;
   modes: ScenarioMode[];
   n: number;
+  /** The first N triples only (scenario order, then triple order), as `--limit` on the other systems. */
+  limit?: number;
   complexity: number;
   seed: number;
   model: BaseChatModel;
@@ -30,12 +32,13 @@ export interface ThreeplyExperimentOptions {
   /** On resume, run failed items again (default true). */
   retryFailed?: boolean;
   /** Recorded in config.json: model ids and sampling. */
-  llm: { model?: string; evaluatorModel?: string; temperature?: number; maxTokens?: number };
+  llm: { model?: string; evaluatorModel?: string; temperature?: number; maxTokens?: number; local?: Record<string, unknown> };
 }
 
 export async function runThreeplyExperiment(o: ThreeplyExperimentOptions): Promise<{ run: RunExperimentResult; summary: ReturnType<typeof summarizeRun> }> {
   const factors = loadTradeSecretModel();
-  const items: CaseTriple[] = o.modes.flatMap((mode) => buildScenarios({ mode, n: o.n, seed: o.seed, complexity: o.complexity, source: o.source }, factors));
+  const all: CaseTriple[] = o.modes.flatMap((mode) => buildScenarios({ mode, n: o.n, seed: o.seed, complexity: o.complexity, source: o.source }, factors));
+  const items = o.limit !== undefined ? all.slice(0, o.limit) : all;
   const run = await runExperiment({
     runDir: o.runDir,
     system: createThreePlySystem({ kind: o.kind, factors, evaluator: o.evaluator }),
@@ -48,11 +51,13 @@ export async function runThreeplyExperiment(o: ThreeplyExperimentOptions): Promi
       dataset: `trade-secret-${o.source}`,
       scenarios: o.modes,
       n: o.n,
+      ...(o.limit !== undefined ? { limit: o.limit } : {}),
       complexity: o.complexity,
       model: o.llm.model,
       evaluatorModel: o.llm.evaluatorModel,
       temperature: o.llm.temperature,
       maxTokens: o.llm.maxTokens,
+      ...(o.llm.local ? { local: o.llm.local } : {}),
     },
     seed: o.seed,
     usage: o.usage,

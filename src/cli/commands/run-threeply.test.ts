@@ -72,6 +72,25 @@ describe('lexcase run threeply', () => {
     expect(srv.requests.length).toBe(before);
   });
 
+  it('--limit N runs the first N triples (scenario order), as on the other systems; a larger --limit grows the run', async () => {
+    useServer();
+    const out = join(dir, 'limited');
+    const args = (limit: string) => cli('--json', 'run', 'threeply', '--scenarios', 'mismatched,arguable', '--n', '2', '--limit', limit, '--seed', '5', '--run-dir', out, '--no-cache');
+    const r = await args('3');
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ ran: 3, skipped: 0, failed: 0 });
+    const ids = () => readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).id).sort();
+    expect(ids()).toEqual(['arguable-001', 'mismatched-001', 'mismatched-002']);
+    expect(JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')).config).toMatchObject({ n: 2, limit: 3 });
+    const grown = await args('4');
+    expect(grown.code, grown.err).toBe(0);
+    expect(JSON.parse(grown.out)).toMatchObject({ ran: 1, skipped: 3 });
+    expect(ids()).toEqual(['arguable-001', 'arguable-002', 'mismatched-001', 'mismatched-002']);
+    const zero = await args('0');
+    expect(zero.code).toBe(1);
+    expect(zero.err).toMatch(/--limit/);
+  });
+
   it('runs a baseline as a different system in its own run dir', async () => {
     useServer();
     const r = await cli('--json', 'run', 'threeply', '--scenarios', 'non-arguable', '--n', '1', '--system', 'single', '--run-dir', join(dir, 'single'), '--no-cache');

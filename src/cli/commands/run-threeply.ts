@@ -20,6 +20,7 @@ export const THREEPLY_MAX_TOKENS = 1000;
 interface ThreeplyOpts extends GlobalOpts, LlmCliOpts {
   scenarios: string[];
   n: number;
+  limit?: number;
   seed: number;
   complexity: number;
   source: string;
@@ -61,6 +62,7 @@ export async function runThreeplyCommand(o: ThreeplyOpts): Promise<void> {
     source,
     modes,
     n: o.n,
+    limit: o.limit,
     complexity: o.complexity,
     seed: o.seed,
     model,
@@ -84,6 +86,7 @@ export function register(program: Command): void {
       .description('reflective 3-ply legal arguments on CATO trade-secret case triples (hallucination accuracy, factor utilization recall, abstention)')
       .option('--scenarios <list>', `comma-separated: ${SCENARIO_MODES.join(', ')}`, parseListOpt, [...SCENARIO_MODES])
       .option('--n <n>', 'triples per scenario (the paper: 90)', parseIntOpt('n', { min: 1 }), 90)
+      .option('--limit <n>', 'first N triples only (in --scenarios order), as on the other systems', parseIntOpt('limit', { min: 1 }))
       .option('--system <kind>', THREEPLY_SYSTEMS.join(' | '), 'reflective')
       .option('--seed <n>', 'seed for the triples and the run', parseIntOpt('seed'), 13)
       .option('--complexity <k>', 'each case gets k-1..k+1 factors (the paper: 5)', parseIntOpt('complexity', { min: 1 }), 5)

@@ -36,10 +36,10 @@ export interface StdioMcp {
   close(): Promise<void>;
 }
 
-/** `lexcase mcp ARGS` over stdio with an SDK client connected to it. */
-export async function stdioMcp(args: string[], o: { cwd?: string; env?: Record<string, string | undefined> } = {}): Promise<StdioMcp> {
-  assertBuilt();
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BUILT_CLI, 'mcp', ...args], cwd: o.cwd, env: childEnv(o.env), stderr: 'pipe' });
+/** `lexcase mcp ARGS` over stdio with an SDK client connected to it (`cli`: another built entry, e.g. an installed tarball's). */
+export async function stdioMcp(args: string[], o: { cwd?: string; env?: Record<string, string | undefined>; cli?: string } = {}): Promise<StdioMcp> {
+  if (!o.cli) assertBuilt();
+  const transport = new StdioClientTransport({ command: process.execPath, args: [o.cli ?? BUILT_CLI, 'mcp', ...args], cwd: o.cwd, env: childEnv(o.env), stderr: 'pipe' });
   let err = '';
   transport.stderr?.on('data', (c: Buffer) => (err += c.toString('utf8')));
   const client = new Client({ name: 'lexcase-test', version: '1.0.0' });
@@ -56,10 +56,10 @@ export interface ServerChild {
   stop(): Promise<number | null>;
 }
 
-/** Start `lexcase --json ARGS` (a server) and wait for its JSON start line on stdout. */
-export function startServerChild(args: string[], o: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs?: number } = {}): Promise<ServerChild> {
-  assertBuilt();
-  const child = spawn(process.execPath, [BUILT_CLI, '--json', ...args], { cwd: o.cwd ?? PACKAGE_ROOT, env: childEnv(o.env), stdio: ['pipe', 'pipe', 'pipe'] });
+/** Start `lexcase --json ARGS` (a server) and wait for its JSON start line on stdout (`cli`: another built entry, e.g. an installed tarball's). */
+export function startServerChild(args: string[], o: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs?: number; cli?: string } = {}): Promise<ServerChild> {
+  if (!o.cli) assertBuilt();
+  const child = spawn(process.execPath, [o.cli ?? BUILT_CLI, '--json', ...args], { cwd: o.cwd ?? PACKAGE_ROOT, env: childEnv(o.env), stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s));
