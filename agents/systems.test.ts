@@ -10,6 +10,7 @@ import { acalMetrics } from './acal/metrics.js';
 import { summarizeEmarRun } from './emar/metrics.js';
 import { hallucinationAccuracy, utilizationRecall } from './threeply/metrics.js';
 import { headlineFigures, MIN_BOOTSTRAP_N, modelOf, SMALL_N, systemSpec, SYSTEMS } from '../eval/systems.js';
+import './systems.js'; // the agent systems' list, handed to eval
 
 const rec = (id: string, prediction: string | null, gold: string, metrics: Record<string, number | boolean | null> = {}, error?: string): ResultRecord =>
   ({ id, prediction, gold, correct: prediction === gold && !error, metrics, ms: 1, ...(error ? { error } : {}) }) as ResultRecord;

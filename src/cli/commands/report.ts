@@ -23,7 +23,7 @@ export function register(program: Command): void {
       action(async (runDir: string, flags: ReportFlags, cmd: Command) => {
         const opts = cmd.optsWithGlobals() as GlobalOpts;
         // the agents' report sections register themselves on import (agents/report-sections.ts)
-        const [{ writeReport }] = await Promise.all([import('../../../eval/report/write-report.js'), import('../../../agents/report-sections.js')]);
+        const [{ writeReport }] = await Promise.all([import('../../../eval/report/write-report.js'), import('../../../agents/systems.js')]);
         const report = await writeReport(runDir, { iterations: flags.iterations, seed: flags.seed });
         output(opts, report.json, () => report.markdown);
         log.info(`wrote ${runDir}/report.md and report.json`);

@@ -75,7 +75,7 @@ export function register(program: Command): void {
         import('../../../retrieval/default-index.js'),
         import('../../../agents/mad/experiment.js'),
         import('../../../corpora/splits.js'),
-        import('../../../agents/report-sections.js'),
+        import('../../../agents/systems.js'),
       ]);
       const index = flags.index ?? (await ensureDefaultIndex(undefined, (l) => log.info(l)));
       const o: MadExperimentOptions = {
