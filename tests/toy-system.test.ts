@@ -123,7 +123,8 @@ describe('a toy system added as its folder plus one line in agents/systems.ts', 
       const trace = await get(`/api/run/trace?run=toy-b&item=${encodeURIComponent(item)}`);
       // the entry's view, though the trace's shape ({system: 'toy', reasoning}) would say "other"
       expect(trace.traceKind).toBe('baseline');
-      const { traceKind } = (await import(at('web/app/run-view.ts'))) as typeof import('../web/app/run-view.js');
+      // the browser app's choice of view (web/app/run-view.ts; its DOM types are not this project's)
+      const { traceKind } = (await import(at('web/app/run-view.ts'))) as { traceKind(sent: unknown, trace: unknown): string };
       expect(traceKind(trace.traceKind, trace.trace)).toBe('baseline');
       expect(traceKind(null, trace.trace)).toBe('other');
     } finally {
