@@ -8,8 +8,8 @@ import type { PaperSampling } from '../../eval/systems.js';
 import { AGENT_SYSTEMS } from '../systems.js';
 
 export type { PaperSampling };
-/** A key of PAPER_SAMPLING: a system's id or the variant its paper gives settings for ('single-rag', 'self-consistency'). */
-export type PaperSystem = 'case' | 'baseline' | 'mad' | 'single-rag' | 'self-consistency' | 'acal' | 'emar' | 'threeply' | (string & {});
+/** A key of PAPER_SAMPLING: a system's id, or a variant its paper gives settings for ('single-rag', 'self-consistency'): whatever the plugins' `paper` objects name. */
+export type PaperSystem = string;
 
 /** Every system's paper settings, gathered from the system list (each plugin's `paper`, beside its system). */
 export const PAPER_SAMPLING: Readonly<Record<string, PaperSampling>> = Object.assign({}, ...AGENT_SYSTEMS.map((p) => p.paper));

@@ -8,7 +8,7 @@
  *     columns: [...], rows: [{ label, comparable?, cells: [{ column, paper, run, metric }] }],
  *     differences: [...], notes: [...] }
  *
- * `system` is a `lexcase run <system>` command (case, baseline, acal, mad, threeply, emar),
+ * `system` is a `lexcase run <system>` command (any runnable entry of the system list),
  * `retrieval` (Recall@k of one retriever, offline) or `trec` (trec_eval measures of one retriever on
  * a TREC collection the user supplies with --data, offline: trec-run.ts); `args` are that command's
  * flags without the dashes (`{ "mode": "bm25-rag", "k": 3 }` → `--mode bm25-rag --k 3`).

@@ -4,7 +4,7 @@
  * `--limit` / `--index` as the plugin's `run` says, and the LLM flags when `cli.llm`. The action
  * loads the plugin (`load()`), runs it into the run dir and writes its report (with the system's own
  * section). command-groups.ts loads this module after the hand-written `run` commands, so a system
- * with its own file keeps it (CASE, MAD, ACAL, 3-ply, EMAR, the baselines).
+ * with its own file keeps it (the five systems and the baselines have one).
  */
 import { Option, type Command } from 'commander';
 import type { CliFlag, SystemPlugin } from '../../../eval/systems.js';
