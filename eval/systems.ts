@@ -1,15 +1,16 @@
 /**
- * The system list: one entry per kind of run lexcase writes (config.json's `system`), and every
- * per-system fact any layer reads — display name, run command and its run-dir flag, whether it
- * takes an index (or a --data dir), the explorer's trace view, the report section, how to read its
- * method / k from the config, and its headline metrics. Readers: the reproduce runner
- * (eval/reproduce/recipe.ts `RUN_SYSTEMS`, run-argv.ts), the report (eval/report/registry.ts picks
- * a system's section by `reportSection`), the explorer (its server sends the list in /api/info and
- * headline figures in /api/runs/summary; web/app/run-view.ts keys its trace views by `TraceKind`),
- * the CLI (`lexcase run --help` lists the systems from here) and the library (`systemSpec`,
- * `headlineFigures`). It lives in eval/ because the reproduce runner and the report, below
- * agents/, read it; it names systems, it imports none of them. A new system is one entry here
- * (docs/architecture.md, "How to add an agent system").
+ * The system list as eval sees it: one entry per kind of run lexcase writes (config.json's
+ * `system`), and every per-system fact any layer reads — display name, run command and its run-dir
+ * flag, whether it takes an index (or a --data dir), the explorer's trace view, the report section,
+ * how to read its method / k from the config, and its headline metrics. eval's own systems
+ * (retrieval, TREC, a reproduction) are written here; the agent systems are one list in
+ * agents/systems.ts (each entry an agents/<system>/plugin.ts `SystemPlugin`), which hands itself to
+ * eval with `useSystems` — eval cannot import agents. Readers: the reproduce runner
+ * (eval/reproduce/recipe.ts `runSystems`, run-argv.ts), the report (eval/report/registry.ts loads a
+ * run's section from its plugin), the explorer (/api/info, headline figures in /api/runs/summary, the
+ * trace view `traceKindOf` with each trace), the CLI (`lexcase run <id>` from a plugin's schema) and
+ * the library (`systemSpec`, `headlineFigures`). A new agent system is its folder plus its entry in
+ * agents/systems.ts (docs/architecture.md, "How to add an agent system").
  *
  * Intervals come from the one statistics module (eval/stats/): a proportion (accuracy, Recall@k
  * with one gold passage per query, a convergence or abstention rate) gets a Wilson score interval,
@@ -103,7 +104,7 @@ export interface SystemSpec {
   matches(configSystem: string): boolean;
   /** How it runs; absent for runs no recipe can ask for (a reproduction's own record). */
   run?: RunSpec;
-  /** Which trace view the explorer gives its items (a baseline's trace is recognised by shape). */
+  /** Which trace view the explorer gives its items (the server sends it with each trace: traceKindOf). */
   traceKind: TraceKind;
   /** The id of the report section registered for its runs (`registerReportSection`), if any. */
   reportSection: string | null;

@@ -70,7 +70,7 @@ export function register(program: Command): void {
       const warnings = warnValidity(
         degeneracyWarnings(flags.system as MadSystemName, { temperature: llm.config.llm.temperature, samples: flags.samples, rounds: flags.rounds }),
       );
-      // the agents' report sections register themselves on import (agents/report-sections.ts)
+      // the system list (agents/systems.ts) hands itself to eval: the report finds the run's system's section
       const [{ ensureDefaultIndex }, { runMadExperiment, runMadSeeds }, { parseSplit }] = await Promise.all([
         import('../../../retrieval/default-index.js'),
         import('../../../agents/mad/experiment.js'),
