@@ -10,6 +10,9 @@ import { acalMetrics } from './acal/metrics.js';
 import { summarizeEmarRun } from './emar/metrics.js';
 import { hallucinationAccuracy, utilizationRecall } from './threeply/metrics.js';
 import { headlineFigures, MIN_BOOTSTRAP_N, modelOf, SMALL_N, systemSpec, SYSTEMS } from '../eval/systems.js';
+import { AGENT_SYSTEMS } from './systems.js'; // the agent systems' list, handed to eval
+import { traceKindOf } from '../eval/systems.js';
+import { PAPER_SAMPLING } from './common/paper-settings.js';
 
 const rec = (id: string, prediction: string | null, gold: string, metrics: Record<string, number | boolean | null> = {}, error?: string): ResultRecord =>
   ({ id, prediction, gold, correct: prediction === gold && !error, metrics, ms: 1, ...(error ? { error } : {}) }) as ResultRecord;
@@ -82,5 +85,28 @@ describe('system registry', () => {
     expect(a.convergence).toMatchObject({ estimate: 15 / 16, n: 16 });
     // an ACAL baseline records no convergence: the figure is left out, not shown as 0
     expect(headlineFigures('acal-cot', acal.map((r) => ({ ...r, metrics: {} })), { config: {}, seed: 13 }).map((x) => x.id)).toEqual(['macro-f1', 'accuracy']);
+  });
+
+  it('the one list: every agent system is in eval\'s list once; variants `<id>/<variant>` and older config.json names open as that system; a variant\'s own trace view', () => {
+    expect(AGENT_SYSTEMS.map((p) => p.id)).toEqual(['case', 'baseline', 'mad', 'acal', 'threeply', 'emar']);
+    for (const p of AGENT_SYSTEMS) {
+      expect(SYSTEMS.filter((s) => s.id === p.id)).toEqual([p]);
+      for (const v of p.variants) expect([v, systemSpec(v).id]).toEqual([v, p.id]);
+      for (const v of p.variants) expect(v.startsWith(`${p.id}/`)).toBe(true);
+      for (const a of p.aliases) expect(systemSpec(a).id).toBe(p.id);
+    }
+    expect(systemSpec('acal-cot').id).toBe('acal');
+    expect(systemSpec('acal/cot').id).toBe('acal');
+    expect(systemSpec('baseline/bm25-rag').id).toBe('baseline');
+    expect(traceKindOf('mad/mad')).toBe('mad');
+    expect(traceKindOf('mad/self-consistency')).toBe('baseline');
+    expect(traceKindOf('emar')).toBe('emar');
+    expect(traceKindOf('something-new')).toBe('other');
+  });
+
+  it('paper settings are gathered from the plugins: each system\'s beside it, none lost', () => {
+    expect(Object.keys(PAPER_SAMPLING).sort()).toEqual(['acal', 'baseline', 'case', 'emar', 'mad', 'self-consistency', 'single-rag', 'threeply']);
+    expect(PAPER_SAMPLING.emar).toMatchObject({ temperature: 0.1, topP: 0.9, maxTokens: 2048 });
+    for (const p of AGENT_SYSTEMS) for (const [k, v] of Object.entries(p.paper)) expect(PAPER_SAMPLING[k]).toBe(v);
   });
 });

@@ -1,15 +1,16 @@
 /**
- * The system list: one entry per kind of run lexcase writes (config.json's `system`), and every
- * per-system fact any layer reads — display name, run command and its run-dir flag, whether it
- * takes an index (or a --data dir), the explorer's trace view, the report section, how to read its
- * method / k from the config, and its headline metrics. Readers: the reproduce runner
- * (eval/reproduce/recipe.ts `RUN_SYSTEMS`, run-argv.ts), the report (eval/report/registry.ts picks
- * a system's section by `reportSection`), the explorer (its server sends the list in /api/info and
- * headline figures in /api/runs/summary; web/app/run-view.ts keys its trace views by `TraceKind`),
- * the CLI (`lexcase run --help` lists the systems from here) and the library (`systemSpec`,
- * `headlineFigures`). It lives in eval/ because the reproduce runner and the report, below
- * agents/, read it; it names systems, it imports none of them. A new system is one entry here
- * (docs/architecture.md, "How to add an agent system").
+ * The system list as eval sees it: one entry per kind of run lexcase writes (config.json's
+ * `system`), and every per-system fact any layer reads — display name, run command and its run-dir
+ * flag, whether it takes an index (or a --data dir), the explorer's trace view, the report section,
+ * how to read its method / k from the config, and its headline metrics. eval's own systems
+ * (retrieval, TREC, a reproduction) are written here; the agent systems are one list in
+ * agents/systems.ts (each entry an agents/<system>/plugin.ts `SystemPlugin`), which hands itself to
+ * eval with `useSystems` — eval cannot import agents. Readers: the reproduce runner
+ * (eval/reproduce/recipe.ts `runSystems`, run-argv.ts), the report (eval/report/registry.ts loads a
+ * run's section from its plugin), the explorer (/api/info, headline figures in /api/runs/summary, the
+ * trace view `traceKindOf` with each trace), the CLI (`lexcase run <id>` from a plugin's schema) and
+ * the library (`systemSpec`, `headlineFigures`). A new agent system is its folder plus its entry in
+ * agents/systems.ts (docs/architecture.md, "How to add an agent system").
  *
  * Intervals come from the one statistics module (eval/stats/): a proportion (accuracy, Recall@k
  * with one gold passage per query, a convergence or abstention rate) gets a Wilson score interval,
@@ -23,6 +24,7 @@ import { figureText, methodLabel, MIN_N, perItemInterval, proportionInterval, st
 import { classificationReport } from './metrics/classification.js';
 import { correctFlags, isFailed, scoredPrediction } from './metrics/failures.js';
 import type { ResultRecord } from './types.js';
+import type { SectionBuilder } from './report/types.js';
 
 /** ACAL's answer labels (agents/acal/metrics.ts reads them from here: one definition). */
 export const ACAL_LABELS = ['Yes', 'No'] as const;
@@ -102,7 +104,7 @@ export interface SystemSpec {
   matches(configSystem: string): boolean;
   /** How it runs; absent for runs no recipe can ask for (a reproduction's own record). */
   run?: RunSpec;
-  /** Which trace view the explorer gives its items (a baseline's trace is recognised by shape). */
+  /** Which trace view the explorer gives its items (the server sends it with each trace: traceKindOf). */
   traceKind: TraceKind;
   /** The id of the report section registered for its runs (`registerReportSection`), if any. */
   reportSection: string | null;
@@ -115,8 +117,74 @@ export interface SystemSpec {
   retrieval?: boolean;
 }
 
-const str = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+/** One flag of a system's `lexcase run <id>` command, as data (src/cli/commands/run-plugins.ts builds the option from it). */
+export interface CliFlag {
+  /** The long flag without dashes: 'dataset' → `--dataset <value>`. */
+  name: string;
+  description: string;
+  type: 'string' | 'int' | 'number' | 'boolean';
+  default?: string | number | boolean;
+  choices?: readonly string[];
+}
+
+/** A system's `lexcase run <id>` command as a schema: the flags beyond the shared ones (--run-dir, --limit / --index when `run` says so, the LLM flags when `llm`). */
+export interface CliSchema {
+  description: string;
+  /** The run dir when --run-dir is not given (for the help text). */
+  defaultRunDir: string;
+  /** It needs a chat model (the shared LLM flags are added; `--offline` is refused). */
+  llm: boolean;
+  flags: readonly CliFlag[];
+}
+
+/** One system's published LLM sampling settings (agents/common/paper-settings.ts gathers them from the list). */
+export interface PaperSampling {
+  temperature?: number;
+  topP?: number;
+  maxTokens?: number;
+  /** Where the values come from (recorded in config.json). */
+  source: string;
+}
+
+/** What `lexcase run <id>` (the generic command built from `cli`) hands a system's `run`. */
+export interface PluginRunOptions {
+  runDir: string;
+  /** The parsed flags of `cli.flags` (camelCase keys), and `limit` / `index` when the command has them. */
+  flags: Readonly<Record<string, unknown>>;
+  /** The chat model (when `cli.llm`), as core/llm makes it. */
+  model?: unknown;
+}
+
+/** What a system's lazy `load()` gives: its report section and, for a system without its own command file, its run. */
+export interface SystemModule {
+  reportSection?: SectionBuilder;
+  /** Runs the system into `o.runDir` (results.jsonl, config.json); the command then writes the report. */
+  run?(o: PluginRunOptions): Promise<{ ran: number; skipped: number; failed: number }>;
+}
+
+/**
+ * An agent system as one value (agents/<system>/plugin.ts): light metadata — the list entry above,
+ * its variants under one naming scheme (`<id>/<variant>`), the old config.json `system` values it
+ * still answers to (`aliases`), its command as a flag schema, its paper's sampling settings — and a
+ * lazy `load()` for the heavy part. agents/systems.ts lists them and hands the list to eval
+ * (`useSystems`), which cannot import agents.
+ */
+export interface SystemPlugin extends SystemSpec {
+  /** Variants, named `<id>/<variant>` (the one naming scheme). */
+  variants: readonly string[];
+  /** config.json `system` values older runs wrote for this system or its variants (still opened). */
+  aliases: readonly string[];
+  /** The command `lexcase run <id>` as a schema (absent: the CLI has a hand-written command for it). */
+  cli?: CliSchema;
+  /** A variant whose items have another trace view than the system's (config.json `system` value → kind): MAD's single-path baselines. */
+  variantTraceKinds?: Readonly<Record<string, TraceKind>>;
+  /** Sampling settings from its paper, keyed by the name the CLI's `paper` option uses (usually the id). */
+  paper: Readonly<Record<string, PaperSampling>>;
+  load(): Promise<SystemModule>;
+}
+
+export const str = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
+export const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /** The model a run used: config.model as a string, or the `model` field of a recorded LLM config object. */
 export function modelOf(config: Record<string, unknown>): string | null {
@@ -157,14 +225,14 @@ export function bootstrapped(id: string, label: string, n: number, stat: (idx: I
   return figureOf(id, label, statisticInterval(n, stat, { seed: ctx.seed, iterations: ctx.iterations, kind: opts.kind }), opts);
 }
 
-const accuracy: HeadlineMetric = {
+export const accuracy: HeadlineMetric = {
   id: 'accuracy',
   label: 'accuracy',
   compute: (records) => (records.length ? [proportion('accuracy', 'accuracy', correctFlags(records).reduce((a, b) => a + b, 0), records.length)] : []),
 };
 
 /** Share of scored items whose boolean metric `key` is true (items without it are left out). */
-function rate(id: string, label: string, key: string, filter: (r: ResultRecord) => boolean = () => true): HeadlineMetric {
+export function rate(id: string, label: string, key: string, filter: (r: ResultRecord) => boolean = () => true): HeadlineMetric {
   return {
     id,
     label,
@@ -175,7 +243,7 @@ function rate(id: string, label: string, key: string, filter: (r: ResultRecord) 
   };
 }
 
-const macroF1 = (labels?: readonly string[]): HeadlineMetric => ({
+export const macroF1 = (labels?: readonly string[]): HeadlineMetric => ({
   id: 'macro-f1',
   label: 'macro-F1',
   compute: (records, ctx) => {
@@ -247,7 +315,7 @@ const trecMeasures: HeadlineMetric = {
 };
 
 /** 3-ply: pooled Σ over triples (the paper's micro average), bootstrapped over triples. */
-function pooled(id: string, label: string, num_: (m: Record<string, unknown>) => number, den: (m: Record<string, unknown>) => number, transform: (ratio: number) => number): HeadlineMetric {
+export function pooled(id: string, label: string, num_: (m: Record<string, unknown>) => number, den: (m: Record<string, unknown>) => number, transform: (ratio: number) => number): HeadlineMetric {
   return {
     id,
     label,
@@ -268,9 +336,9 @@ function pooled(id: string, label: string, num_: (m: Record<string, unknown>) =>
   };
 }
 
-const n0 = (v: unknown) => (typeof v === 'number' ? v : 0);
+export const n0 = (v: unknown) => (typeof v === 'number' ? v : 0);
 
-const threeplyAbstention: HeadlineMetric = {
+export const threeplyAbstention: HeadlineMetric = {
   id: 'abstention',
   label: 'successful abstention',
   compute: (records) => {
@@ -281,14 +349,19 @@ const threeplyAbstention: HeadlineMetric = {
   },
 };
 
-const defaultMethod = (c: Record<string, unknown>) => str(c.method) ?? str(c.mode) ?? str(c.variant) ?? null;
-const defaultK = (c: Record<string, unknown>) => (num(c.k) !== null ? String(c.k) : null);
+export const defaultMethod = (c: Record<string, unknown>) => str(c.method) ?? str(c.mode) ?? str(c.variant) ?? null;
+export const defaultK = (c: Record<string, unknown>) => (num(c.k) !== null ? String(c.k) : null);
 
-const cli = (takesIndex: boolean, takesData = false, limit: RunSpec['limit'] = 'limit'): RunSpec => ({ via: 'cli', runDirFlag: '--run-dir', takesIndex, takesData, limit });
+export const cli = (takesIndex: boolean, takesData = false, limit: RunSpec['limit'] = 'limit'): RunSpec => ({ via: 'cli', runDirFlag: '--run-dir', takesIndex, takesData, limit });
 const inProcess: RunSpec = { via: 'in-process', runDirFlag: '--run-dir', takesIndex: true, takesData: false, limit: 'limit' };
 
-/** Every system, in the order the runs list groups them. */
-export const SYSTEMS: readonly SystemSpec[] = [
+/**
+ * Every system, in the order the runs list groups them: eval's own (retrieval, TREC), then the
+ * agent systems agents/systems.ts hands over (`useSystems`), then a reproduction's own record.
+ * One array, filled in place, so every reader sees the whole list once agents/systems.ts is loaded
+ * (the CLI, the library entries and the explorer's server load it).
+ */
+export const SYSTEMS: SystemSpec[] = [
   {
     id: 'retrieval',
     name: 'retrieval',
@@ -313,71 +386,51 @@ export const SYSTEMS: readonly SystemSpec[] = [
     headline: [trecMeasures],
     retrieval: true,
   },
-  {
-    id: 'case',
-    name: 'CASE',
-    matches: (s) => s === 'case',
-    run: cli(true),
-    traceKind: 'case',
-    reportSection: 'case',
-    method: (c) => (Array.isArray(c.methods) ? c.methods.join('+') : str(c.method)),
-    k: defaultK,
-    headline: [accuracy, rate('gold-in-evidence', 'gold passage in evidence', 'goldInAnyEvidence')],
-  },
-  { id: 'baseline', name: 'baseline (CASE)', matches: (s) => s === 'baseline', run: cli(true), traceKind: 'baseline', reportSection: 'case', method: (c) => str(c.mode), k: defaultK, headline: [accuracy] },
-  {
-    id: 'mad',
-    name: 'MAD',
-    matches: (s) => s === 'mad' || s.startsWith('mad/'),
-    run: cli(true),
-    traceKind: 'mad',
-    reportSection: 'mad',
-    method: (c) => [str(c.topology), str(c.method)].filter(Boolean).join(' · ') || null,
-    k: defaultK,
-    headline: [accuracy],
-  },
-  {
-    id: 'acal',
-    name: 'ACAL',
-    matches: (s) => s === 'acal' || s.startsWith('acal-'),
-    run: cli(true, true),
-    traceKind: 'other', // its items are argument graphs: the explorer's ACAL view (/api/acal/graph)
-    reportSection: 'acal',
-    method: (c) => str(c.semantics) ?? defaultMethod(c),
-    k: defaultK,
-    headline: [macroF1(ACAL_LABELS), accuracy, rate('convergence', 'convergence', 'converged')],
-  },
-  {
-    id: 'threeply',
-    name: '3-ply',
-    matches: (s) => s === 'threeply',
-    run: cli(false, false, 'n'),
-    traceKind: 'threeply',
-    reportSection: 'threeply',
-    method: (c) => str(c.variant),
-    k: () => null,
-    headline: [
-      pooled('hallucination-accuracy', 'hallucination accuracy', (m) => n0(m.nH), (m) => n0(m.nGt), (r) => 1 - r),
-      pooled('factor-utilisation-recall', 'factor-utilisation recall', (m) => n0(m.nUtil), (m) => n0(m.nGt), (r) => r),
-      threeplyAbstention,
-    ],
-  },
-  {
-    id: 'emar',
-    name: 'EMAR',
-    matches: (s) => s === 'emar',
-    run: cli(false),
-    traceKind: 'emar',
-    reportSection: 'emar',
-    method: (c) => str(c.convergence) ?? str(c.embedder),
-    k: () => null,
-    headline: [macroF1(), accuracy, rate('convergence', 'convergence', 'converged', (r) => !isFailed(r))],
-  },
   { id: 'reproduce', name: 'reproduction', matches: (s) => s === 'reproduce', traceKind: 'other', reportSection: null, method: () => null, k: () => null, headline: [] },
 ];
 
-/** The systems a recipe run may name (`run.system`), in registry order. */
-export const RUN_SYSTEM_IDS: readonly string[] = SYSTEMS.filter((s) => s.run).map((s) => s.id);
+/** The agent systems handed over by agents/systems.ts (empty until it is loaded). */
+export const AGENT_PLUGINS: SystemPlugin[] = [];
+
+/**
+ * Hands eval the agent systems' list (agents/systems.ts calls it once with its one list): they join
+ * SYSTEMS before the reproduction entry. Again with the same list: nothing changes; a plugin with
+ * an id already listed replaces it.
+ */
+export function useSystems(plugins: readonly SystemPlugin[]): void {
+  for (const p of plugins) {
+    const at = SYSTEMS.findIndex((s) => s.id === p.id);
+    if (at >= 0) SYSTEMS[at] = p;
+    else SYSTEMS.splice(SYSTEMS.findIndex((s) => s.id === 'reproduce'), 0, p);
+    const ap = AGENT_PLUGINS.findIndex((s) => s.id === p.id);
+    if (ap >= 0) AGENT_PLUGINS[ap] = p;
+    else AGENT_PLUGINS.push(p);
+  }
+}
+
+/** `matches` for a plugin: its id, its variants (`<id>/<variant>`) and its aliases. */
+export function matchesNames(id: string, variants: readonly string[], aliases: readonly string[]): (configSystem: string) => boolean {
+  const names = new Set([id, ...variants, ...aliases]);
+  return (s) => names.has(s);
+}
+
+/** The systems a recipe run may name (`run.system`), in registry order (read when asked: the list grows once agents/systems.ts is loaded). */
+export function runSystemIds(): string[] {
+  return SYSTEMS.filter((s) => s.run).map((s) => s.id);
+}
+
+/** The explorer's trace view for a run's recorded config.json `system`: its variant's, else its system's ('other' for a system not in the list). */
+export function traceKindOf(configSystem: string | null | undefined): TraceKind {
+  const spec = systemSpec(configSystem) as SystemSpec & Partial<SystemPlugin>;
+  return (configSystem ? spec.variantTraceKinds?.[configSystem] : undefined) ?? spec.traceKind;
+}
+
+/** The report section of a run's system: its plugin's lazily loaded one (null for none). */
+export async function systemReportSection(configSystem: string | null | undefined): Promise<SectionBuilder | null> {
+  const spec = systemSpec(configSystem) as Partial<SystemPlugin>;
+  if (typeof spec.load !== 'function') return null;
+  return (await spec.load()).reportSection ?? null;
+}
 
 /** The registry entry of a runnable system by id (undefined for an unknown one). */
 export function runnableSystem(id: string): (SystemSpec & { run: RunSpec }) | undefined {

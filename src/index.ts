@@ -7,7 +7,7 @@
  * `lexcase/agents/acal`, `lexcase/agents/mad`, `lexcase/agents/threeply`, `lexcase/agents/emar`,
  * `lexcase/agents/baselines`, `lexcase/service`, `lexcase/demo` (src/exports/).
  */
-import '../agents/report-sections.js';
+import '../agents/systems.js';
 export { LexcaseError, isLexcaseError, type ErrorCode } from '../core/errors.js';
 export type * from '../corpora/types.js';
 export type * from '../retrieval/types.js';

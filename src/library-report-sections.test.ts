@@ -6,15 +6,15 @@ import type { RunData } from '../eval/report/types.js';
 
 const run = (system: string): RunData =>
   ({ dir: `runs/${system}`, config: { config: { system } }, results: [], traces: new Map(), droppedTail: false }) as unknown as RunData;
-const sectionsFor = (system: string) => registeredSections(run(system)).map((build) => build.name);
+const sectionsFor = async (system: string) => (await registeredSections(run(system))).map((build) => build.name);
 
 describe('the library entry registers every system’s report section', () => {
-  it('writeReport from the library sees the CASE, MAD, ACAL, 3-ply and EMAR sections, each for its own runs', () => {
+  it('writeReport from the library sees the CASE, MAD, ACAL, 3-ply and EMAR sections, each for its own runs', async () => {
     expect(typeof lexcase.writeReport).toBe('function');
-    expect(sectionsFor('case')).toEqual(['caseSection']);
-    expect(sectionsFor('mad/mad')).toEqual(['madSection']);
-    expect(sectionsFor('acal')).toEqual(['acalSection']);
-    expect(sectionsFor('threeply')).toEqual(['threeplySection']);
-    expect(sectionsFor('emar')).toEqual(['emarSection']);
+    expect(await sectionsFor('case')).toEqual(['caseSection']);
+    expect(await sectionsFor('mad/mad')).toEqual(['madSection']);
+    expect(await sectionsFor('acal')).toEqual(['acalSection']);
+    expect(await sectionsFor('threeply')).toEqual(['threeplySection']);
+    expect(await sectionsFor('emar')).toEqual(['emarSection']);
   });
 });

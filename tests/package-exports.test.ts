@@ -38,7 +38,12 @@ const EXPECT: Record<string, string[]> = {
   'lexcase/service': ['openQueryService'],
   'lexcase/demo': ['runDemo', 'DEMO_STEPS'],
 };
-const subpaths = Object.keys(pkg.exports).filter((k) => k !== './package.json').map((k) => (k === '.' ? 'lexcase' : `lexcase/${k.slice(2)}`));
+/** `./agents/*` is one subpath per system folder with a public.ts (agents/<system>/public.ts: its library surface). */
+const systemFolders = readdirSync(join(root, 'agents')).filter((d) => existsSync(join(root, 'agents', d, 'public.ts')));
+const subpaths = Object.keys(pkg.exports)
+  .filter((k) => k !== './package.json')
+  .flatMap((k) => (k.endsWith('/*') ? systemFolders.map((d) => `${k.slice(0, -1)}${d}`) : [k]))
+  .map((k) => (k === '.' ? 'lexcase' : `lexcase/${k.slice(2)}`));
 
 beforeAll(async () => {
   if (!existsSync(join(root, 'dist/src/index.js'))) throw new Error('dist/ is missing: run `npm run build` (npm ci does it via prepare)');

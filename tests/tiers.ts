@@ -100,6 +100,7 @@ export const HEAVY_TESTS: readonly string[] = [
   'src/demo/run-demo.test.ts',
   'tests/no-cue.test.ts',
   'tests/provider-presets.test.ts',
+  'tests/toy-system.test.ts',
   'web/server/api.test.ts',
 ];
 

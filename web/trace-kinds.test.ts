@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { GENERIC_SYSTEM, SYSTEMS, TRACE_KINDS } from '../eval/systems.js';
-import { TRACE_VIEW_KINDS } from './app/trace-kinds.js';
+import { TRACE_VIEW_KINDS } from './common/trace-kinds.js';
 
 describe('trace kinds: the system list and the explorer agree', () => {
   it('every kind of eval/systems.ts has a view in web/app, and no view is left over', () => {

@@ -1,5 +1,5 @@
 /** ACAL public surface: semantics, argument graphs, contestation, the arena, the runner glue. */
-import './report-section.js';
+import '../systems.js'; // the system list hands itself to eval: writeReport finds this system's section
 export { computeStrengths, quadraticEnergy, dfQuad, acalCompat, isSemanticsName, SEMANTICS, ACAL_COMPAT } from './semantics/index.js';
 export type { Qbaf, QbafNode, QbafEdge, SemanticsName, SemanticsOptions, SemanticsResult } from './semantics/types.js';
 export { recompute, withResult, toQbaf } from './graph/recompute.js';

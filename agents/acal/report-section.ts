@@ -3,7 +3,6 @@
  * acal-rag): accuracy (95% Wilson), macro precision, macro recall and macro-F1 (95% bootstrap, eval/stats), and for
  * ACAL itself how decisions were reached (judge escalations, clashes, convergence).
  */
-import { registerReportSection } from '../../eval/report/registry.js';
 import type { SectionBuilder } from '../../eval/report/types.js';
 import { acalMetrics, metricsTable } from './metrics.js';
 
@@ -40,5 +39,3 @@ export const acalSection: SectionBuilder = (run, o) => {
     json: { ...m, ...(semantics ? { semantics } : {}), inBand, judged, notConverged, clashes, smallTeams },
   };
 };
-
-registerReportSection('acal', acalSection); // runs of the 'acal' entry of eval/systems.ts (ACAL_REPORT_SYSTEMS)

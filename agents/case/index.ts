@@ -23,5 +23,5 @@ export type * from './types.js';
 export function createCase(opts: CaseOptions & { offline?: boolean; plan?: QueryPlan; evidence?: EvidenceMode; selector?: SelectorModel } = {}): AgentSystem<Question> {
   return withGoldGuard(opts.offline ? createCaseOfflineSystem({ k: opts.k, tools: opts.tools, plan: opts.plan, evidence: opts.evidence, selector: opts.selector }) : createCaseLlmSystem(opts));
 }
-import './report-section.js';
+import '../systems.js'; // the system list hands itself to eval: writeReport finds this system's section
 import './trace-schema.js';

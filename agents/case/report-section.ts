@@ -5,7 +5,6 @@
  * and tokens per stage. Accuracy, confidence strata, raw per-item flags, tool usage and tokens are
  * also in the generic sections; this one reads the same run files.
  */
-import { registerReportSection } from '../../eval/report/registry.js';
 import type { SectionBuilder } from '../../eval/report/types.js';
 import { caseMetrics, caseMetricsMarkdown } from './metrics.js';
 
@@ -22,5 +21,3 @@ export const caseSection: SectionBuilder = (run, o) => {
     json: { ...m, advocateStops: stops },
   };
 };
-
-registerReportSection('case', caseSection); // for the runs whose system entry (eval/systems.ts) names section 'case': CASE and its baselines

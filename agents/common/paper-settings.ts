@@ -2,34 +2,17 @@
  * Each system's published LLM sampling settings (issue 15, item 5), used as that system's defaults
  * where the config file and environment leave a setting unset (they still override), and the
  * warnings for settings that make a method degenerate. The sources are the papers in
- * docs/validity.md; a system whose paper gives no value keeps the LLM layer's default.
+ * docs/validity.md, each written in its system's plugin.ts; a system whose paper gives no value keeps the LLM layer's default.
  */
-export type PaperSystem = 'case' | 'baseline' | 'mad' | 'single-rag' | 'self-consistency' | 'acal' | 'emar' | 'threeply';
+import type { PaperSampling } from '../../eval/systems.js';
+import { AGENT_SYSTEMS } from '../systems.js';
 
-export interface PaperSampling {
-  temperature?: number;
-  topP?: number;
-  maxTokens?: number;
-  /** Where the values come from (recorded in config.json). */
-  source: string;
-}
+export type { PaperSampling };
+/** A key of PAPER_SAMPLING: a system's id, or a variant its paper gives settings for ('single-rag', 'self-consistency'): whatever the plugins' `paper` objects name. */
+export type PaperSystem = string;
 
-export const PAPER_SAMPLING: Record<PaperSystem, PaperSampling> = {
-  case: {
-    temperature: 0.3,
-    source: "CASE (paper 003) gives no temperature for the agents (LLaMA 3 70B via DSPy, §5.3); 0.3 is its baselines' (§4.1, §5.3: llama-3.3-70b-instruct at sampling temperature 0.3), used for the agents too so agents and baselines run at one temperature",
-  },
-  baseline: { temperature: 0.3, source: 'CASE (paper 003) §4.1 and §5.3: baselines 1-4 (llama-3.3-70b-instruct) at sampling temperature 0.3' },
-  mad: { source: 'MAD (paper 002) publishes no sampling settings: the LLM layer default (temperature 0) is kept' },
-  'single-rag': { source: 'MAD (paper 002) publishes no sampling settings: the LLM layer default (temperature 0) is kept' },
-  'self-consistency': {
-    temperature: 0.7,
-    source: 'MAD (paper 002) §3.6 votes among m sampled answers but gives no temperature; 0.7 is the usual self-consistency setting (Wang et al. 2023)',
-  },
-  acal: { source: 'ACAL (paper 001) publishes no sampling settings (Gemini 2.5 defaults): the LLM layer default (temperature 0) is kept' },
-  emar: { temperature: 0.1, topP: 0.9, maxTokens: 2048, source: 'EMAR (paper 004), Experiment, "Baselines": all models at temperature 0.1, top-p 0.9, max_tokens 2048' },
-  threeply: { topP: 1, maxTokens: 1000, source: '3-ply (paper 000) §4.1: max_tokens 1000, top_p 1 (no generation temperature given); evaluator at temperature 0' },
-};
+/** Every system's paper settings, gathered from the system list (each plugin's `paper`, beside its system). */
+export const PAPER_SAMPLING: Readonly<Record<string, PaperSampling>> = Object.assign({}, ...AGENT_SYSTEMS.map((p) => p.paper));
 
 type Sampling = { temperature: number; topP?: number; maxTokens?: number };
 
@@ -38,7 +21,7 @@ type Sampling = { temperature: number; topP?: number; maxTokens?: number };
  * file or environment gave). Returns the effective settings and the keys taken from the paper.
  */
 export function applyPaperSampling<T extends Sampling>(system: PaperSystem, llm: T, explicit: readonly string[]): { llm: T; fromPaper: string[]; source: string } {
-  const p = PAPER_SAMPLING[system];
+  const p = PAPER_SAMPLING[system] ?? { source: `no paper settings for ${system}: the LLM layer default is kept` };
   const out = { ...llm };
   const fromPaper: string[] = [];
   for (const key of ['temperature', 'topP', 'maxTokens'] as const) {

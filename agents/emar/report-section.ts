@@ -2,7 +2,6 @@
  * The EMAR section of `lexcase report` (runs whose config.system is "emar"): the paper's accuracy,
  * macro-F1 and micro-F1, and how the recursion ended (depth, convergence, agreement).
  */
-import { registerReportSection } from '../../eval/report/registry.js';
 import type { SectionBuilder } from '../../eval/report/types.js';
 import { TASK_FRAMINGS } from './cases.js';
 import { emarSummaryMarkdown, summarizeEmarRun } from './metrics.js';
@@ -19,5 +18,3 @@ export const emarSection: SectionBuilder = (run, o) => {
     json: s,
   };
 };
-
-registerReportSection('emar', emarSection); // section 'emar' of eval/systems.ts

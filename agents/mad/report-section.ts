@@ -6,7 +6,6 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { registerReportSection } from '../../eval/report/registry.js';
 import type { SectionBuilder } from '../../eval/report/types.js';
 import { table } from '../../eval/report/format.js';
 import { roundAccuracy } from '../../eval/plots/round-accuracy.js';
@@ -70,5 +69,3 @@ export const madSection: SectionBuilder = async (run, o) => {
   const plots = perRound.length ? [{ file: 'mad-rounds.svg', title: 'MAD: accuracy of the verdict after each round', spec: roundAccuracySpec(perRound) }] : [];
   return { id: 'mad', title: 'MAD metrics', markdown: parts.join('\n'), json: { ...m, rounds, checklist, consistency: consistency ?? null, perRoundAccuracy: perRound }, plots };
 };
-
-registerReportSection('mad', madSection); // runs of the 'mad' entry of eval/systems.ts (MAD_REPORT_SYSTEMS)

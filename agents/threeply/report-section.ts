@@ -2,7 +2,6 @@
  * The 3-ply section of `lexcase report` (runs whose config.system is "threeply"): per scenario,
  * hallucination accuracy, factor utilization recall and abstention ratio with their named 95% intervals (eval/stats).
  */
-import { registerReportSection } from '../../eval/report/registry.js';
 import type { SectionBuilder } from '../../eval/report/types.js';
 import { summarizeRun, summaryMarkdown } from './summary.js';
 
@@ -19,5 +18,3 @@ export const threeplySection: SectionBuilder = (run, o) => {
     json: { variant, scenarios: rows },
   };
 };
-
-registerReportSection('threeply', threeplySection); // section 'threeply' of eval/systems.ts

@@ -1,11 +1,12 @@
 /**
  * Report sections. The generic ones (summary, accuracy, accuracy by confidence, per-item metrics,
- * tool usage, tokens, failures) apply to every run; an agent system registers extra sections
- * (CASE: advocate evidence recall) with `registerReportSection(id, build)`. A run gets the section
- * its system's entry in the system list names (eval/systems.ts `reportSection`); `systems` (config.system
- * values) is for a section outside the list, and a section registered with neither applies to every run.
+ * tool usage, tokens, failures) apply to every run; a run of an agent system also gets its system's
+ * own section, which the system's plugin loads when asked (agents/<system>/plugin.ts `load()` →
+ * `reportSection`; eval/systems.ts `systemReportSection`). `registerReportSection(id, build)` adds
+ * a section outside the list: with `systems` (config.system values) for those runs, else for every
+ * run — unless `id` is a section some list entry names, which then goes to that entry's runs only.
  */
-import { SYSTEMS, systemSpec } from '../systems.js';
+import { SYSTEMS, systemReportSection, systemSpec } from '../systems.js';
 
 const SYSTEMS_SECTIONS = () => SYSTEMS.map((s) => s.reportSection).filter((x): x is string => x !== null);
 import type { RunData, SectionBuilder } from './types.js';
@@ -25,11 +26,11 @@ export function registerReportSection(id: string, build: SectionBuilder, opts: {
   else extra.push(entry);
 }
 
-export function registeredSections(run: RunData): SectionBuilder[] {
+export async function registeredSections(run: RunData): Promise<SectionBuilder[]> {
   const system = typeof run.config.config.system === 'string' ? run.config.config.system : undefined;
   const listed = new Set(SYSTEMS_SECTIONS());
   const own = system !== undefined ? systemSpec(system).reportSection : null;
-  return extra
-    .filter((r) => (r.systems ? system !== undefined && r.systems.includes(system) : listed.has(r.id) ? r.id === own : true))
-    .map((r) => r.build);
+  const registered = extra.filter((r) => (r.systems ? system !== undefined && r.systems.includes(system) : listed.has(r.id) ? r.id === own : true));
+  const plugin = registered.some((r) => r.id === own) ? null : await systemReportSection(system);
+  return [...(plugin ? [plugin] : []), ...registered.map((r) => r.build)];
 }

@@ -40,7 +40,7 @@ export interface Report {
 
 export async function buildReport(run: RunData, opts: ReportOptions & { extraSections?: SectionBuilder[] } = {}): Promise<Report> {
   const o = { iterations: opts.iterations ?? RESAMPLES, seed: opts.seed ?? SEED };
-  const builders = [...GENERIC_SECTIONS, ...registeredSections(run), ...(opts.extraSections ?? [])];
+  const builders = [...GENERIC_SECTIONS, ...(await registeredSections(run)), ...(opts.extraSections ?? [])];
   const sections: ReportSection[] = [];
   for (const b of builders) {
     const s = await b(run, o);

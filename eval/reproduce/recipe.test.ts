@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadRecipe, parseRecipe, recipesDir } from './recipe.js';
+import '../../agents/systems.js'; // the agent systems' list (a recipe names them), handed to eval
 import { runArgv } from './run-argv.js';
 import { parseShard, shardItems } from './shard.js';
 

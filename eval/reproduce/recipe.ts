@@ -8,7 +8,7 @@
  *     columns: [...], rows: [{ label, comparable?, cells: [{ column, paper, run, metric }] }],
  *     differences: [...], notes: [...] }
  *
- * `system` is a `lexcase run <system>` command (case, baseline, acal, mad, threeply, emar),
+ * `system` is a `lexcase run <system>` command (any runnable entry of the system list),
  * `retrieval` (Recall@k of one retriever, offline) or `trec` (trec_eval measures of one retriever on
  * a TREC collection the user supplies with --data, offline: trec-run.ts); `args` are that command's
  * flags without the dashes (`{ "mode": "bm25-rag", "k": 3 }` → `--mode bm25-rag --k 3`).
@@ -20,10 +20,10 @@ import { errors } from '../../core/errors.js';
 import { PACKAGE_ROOT } from '../../core/version.js';
 import { didYouMean } from '../../core/did-you-mean.js';
 import { RETRIEVAL_METHODS } from '../../retrieval/open.js';
-import { RUN_SYSTEM_IDS, SYSTEMS } from '../systems.js';
+import { runSystemIds, SYSTEMS } from '../systems.js';
 
-/** The systems a recipe run may name: every entry of the system list (eval/systems.ts) that runs. */
-export const RUN_SYSTEMS = RUN_SYSTEM_IDS as readonly [string, ...string[]];
+/** The systems a recipe run may name: every entry of the system list (eval/systems.ts, with the agent systems agents/systems.ts hands over) that runs. */
+export const runSystems = (): readonly string[] => runSystemIds();
 export type RunSystem = string;
 /** Grid runs that need no LLM (they run in process: retrieval-run.ts, trec-run.ts). */
 export const OFFLINE_SYSTEMS: readonly RunSystem[] = SYSTEMS.filter((s) => s.run?.via === 'in-process').map((s) => s.id);
@@ -32,7 +32,7 @@ const ArgValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string(
 
 export const RecipeRun = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'lower-case letters, digits, . _ - (it names the run dir)'),
-  system: z.enum(RUN_SYSTEMS),
+  system: z.string().refine((s) => runSystems().includes(s), { error: (i) => `Invalid option: expected one of ${runSystems().map((s) => JSON.stringify(s)).join('|')}${typeof i.input === 'string' ? `, got ${JSON.stringify(i.input)}` : ''}` }),
   args: z.record(z.string().regex(/^[a-z][a-z0-9-]*$/, 'a flag name without dashes'), ArgValue).default({}),
   /** Why this run cannot be done here (e.g. "web search (Serper) is not in lexcase"): listed, never run. */
   unavailable: z.string().optional(),

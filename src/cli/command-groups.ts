@@ -34,6 +34,8 @@ export const COMMAND_GROUPS: Readonly<Record<string, readonly Loader[]>> = {
     () => import('./commands/run-emar.js'),
     () => import('./commands/run-mad.js'),
     () => import('./commands/run-threeply.js'),
+    // last: `run <id>` from the flag schema of every system of agents/systems.ts without a command file above
+    () => import('./commands/run-plugins.js'),
   ],
   search: [() => import('./commands/search.js')],
   serve: [() => import('./commands/serve.js')],
@@ -42,8 +44,13 @@ export const COMMAND_GROUPS: Readonly<Record<string, readonly Loader[]>> = {
 /** The command files of one group (undefined: no such command), or of all groups. */
 export async function loadCommands(group?: string): Promise<CommandModule[] | undefined> {
   const loaders = group === undefined ? Object.values(COMMAND_GROUPS).flat() : Object.hasOwn(COMMAND_GROUPS, group) ? COMMAND_GROUPS[group] : undefined;
+  // the one list of agent systems (metadata only; each system loads itself when used): every command that reads runs or recipes sees all of them
+  if (loaders && (group === undefined || SYSTEM_LIST_GROUPS.has(group))) await import('../../agents/systems.js');
   return loaders && Promise.all(loaders.map((l) => l()));
 }
+
+/** The commands that read the system list (runs, reports, recipes, the explorer). */
+const SYSTEM_LIST_GROUPS = new Set(['compare', 'eval', 'merge', 'report', 'reproduce', 'run', 'serve', 'mcp']);
 
 /** The root `lexcase` command with its global flags and no subcommand. */
 export function rootProgram(): Command {

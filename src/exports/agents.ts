@@ -1,5 +1,5 @@
 /** `lexcase/agents`: what every agent system shares: the system registry, passage handles, paper settings (agents/). */
-import '../../agents/report-sections.js';
+import '../../agents/systems.js';
 export { PassageHandles, withPassageHandles, passageHandles } from '../../agents/common/passage-handles.js';
 export { AGENT_DEFAULTS } from '../../agents/common/defaults.js';
 export { PAPER_SAMPLING, applyPaperSampling, degeneracyWarnings, type PaperSystem } from '../../agents/common/paper-settings.js';

@@ -1,5 +1,5 @@
 /** `lexcase/eval`: metrics, the statistics module (eval/stats: one interval method per measure kind, paired tests), bootstrap CIs, retrieval evaluation, TREC tooling, the experiment runner and reports (eval/). */
-import '../../agents/report-sections.js';
+import '../../agents/systems.js';
 export type * from '../../eval/types.js';
 export { resultRecordSchema, registerTraceSchema, traceSchemaFor, baseTraceSchema } from '../../eval/records.js';
 export * from '../../eval/metrics/index.js';

@@ -15,7 +15,8 @@ import { emarTrace } from './trace-emar.js';
 import { madTrace } from './trace-mad.js';
 import { baselineTrace, genericTrace, retrievalTrace } from './trace-retrieval.js';
 import { threeplyTrace } from './trace-threeply.js';
-import type { TraceKind } from './trace-kinds.js';
+import { TRACE_VIEW_KINDS, type TraceKind } from '../common/trace-kinds.js';
+import { viewKind } from '../common/trace-kind-guess.js';
 
 interface RunInfo { id: string; kind: string; system?: string; mode?: string; dataset?: string; items: number; correct: number; graphs: number; parent?: string }
 interface Row { id: string; prediction: string | null; gold: string; correct: boolean; confidence: string | null; question: string | null; error: string | null; metrics: Record<string, unknown> | null }
@@ -167,16 +168,9 @@ function retrievalItems(rows: Row[], runId: string, filter: string, item: string
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
-/** Which trace view fits: by the trace's own shape (defensive: any system's trace may be partial). */
-export function traceKind(t: any): TraceKind {
-  if (!t || typeof t !== 'object') return 'other';
-  if (t.system === 'mad' || (Array.isArray(t.rounds) && Array.isArray(t.letters))) return 'mad';
-  if (t.system === 'emar' || (t.initial && Array.isArray(t.rounds))) return 'emar';
-  if (t.plies && typeof t.plies === 'object' && t.triple) return 'threeply';
-  if (Array.isArray(t.advocates)) return 'case';
-  if (Array.isArray(t.top10) && Array.isArray(t.goldIds)) return 'retrieval';
-  if (t.system === 'baseline' || t.system === 'single-rag' || t.system === 'self-consistency' || (t.retrieval && typeof t.retrieval === 'object')) return 'baseline';
-  return 'other';
+/** Which trace view an item gets: its run's system's (the server's `traceKind`, from the system list); a run dir without a recorded system: the trace's shape. */
+export function traceKind(sentKind: unknown, t: any): TraceKind {
+  return viewKind(sentKind, t, TRACE_VIEW_KINDS);
 }
 
 async function renderTrace(el: HTMLElement, runId: string, item: string, byAction: boolean): Promise<void> {
@@ -186,7 +180,7 @@ async function renderTrace(el: HTMLElement, runId: string, item: string, byActio
     const t = r.trace ?? {};
     const gold = new Set<string>(r.goldPassageIds);
     const answer: string | undefined = r.question?.answer ?? r.result.gold;
-    const kind = traceKind(r.trace);
+    const kind = traceKind(r.traceKind, r.trace);
     const choices: string[] = Array.isArray(r.question?.choices) ? r.question.choices : [];
     const body =
       kind === 'case' ? caseTrace(t, gold, answer) : kind === 'mad' ? madTrace(t, gold, answer) : kind === 'emar' ? emarTrace(t, answer) : kind === 'threeply' ? threeplyTrace(t, r.factors) : kind === 'retrieval' ? retrievalTrace(t) : kind === 'baseline' ? baselineTrace(t, gold) : genericTrace(r.trace);

@@ -110,7 +110,7 @@ describe('explorer server', () => {
     expect(r.json.defaults).toEqual({ searchK: SEARCH_K, evidenceK: DEFAULT_K });
     // the system list comes from eval/systems.ts, one entry per system
     expect(r.json.systems.map((s: { id: string }) => s.id)).toEqual(SYSTEMS.map((s) => s.id));
-    expect(r.json.systems.find((s: { id: string }) => s.id === 'case')).toEqual({ id: 'case', name: 'CASE', traceKind: 'case', reportSection: 'case', takesIndex: true, runnable: true });
+    expect(r.json.systems.find((s: { id: string }) => s.id === 'case')).toEqual({ id: 'case', name: 'CASE', traceKind: 'case', reportSection: 'case', takesIndex: true, runnable: true, variants: [] });
     expect(r.text).not.toMatch(/apiKey|baseUrl|sk-/i);
   });
 

@@ -3,6 +3,7 @@
  * trace — hypotheses, advocates' tool calls and evidence, jurors and verdict — with the gold
  * answer and gold passages from the run's dataset marked where they are known.
  */
+import { traceKindOf } from '../../eval/systems.js';
 import { z } from 'zod';
 import { loadQuestions } from '../../corpora/registry.js';
 import type { Question } from '../../corpora/types.js';
@@ -87,7 +88,9 @@ export async function runTrace(run: RunEntry, item: string, passageText: (id: st
     goldPassages.push({ id, snippet: text === undefined ? null : flat(text, 400) });
   }
   return {
-    run: { id: run.id, kind: run.kind, mode: run.mode },
+    run: { id: run.id, kind: run.kind, system: run.system, mode: run.mode },
+    // the trace view of the run's system (the system list); null: the run recorded no system
+    traceKind: run.system ? traceKindOf(run.system) : null,
     result,
     question: q ? { id: q.id, question: q.question, prompt: q.prompt, choices: q.choices, answer: q.answer } : null,
     goldPassageIds: goldIds,

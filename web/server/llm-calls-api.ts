@@ -6,6 +6,8 @@
  * marked `source: "trace"` (no prompts, latencies or per-call tokens: the run recorded none). The
  * runner's per-item totals (calls, tokens, ms) come with both.
  */
+import { traceKindOf, type TraceKind } from '../../eval/systems.js';
+import { guessTraceKind } from '../common/trace-kind-guess.js';
 import { exchangesPath, readInspectorCalls, type LlmExchange } from '../../eval/llm-exchanges.js';
 import { readResults, readTrace, tracePath } from '../../eval/run-dir.js';
 import { notFound } from '../../serve/http/http-util.js';
@@ -25,24 +27,24 @@ const call = (stage: string, reply: unknown, error?: unknown, toolCalls?: { name
   ...(error ? { error: String(error) } : {}),
 });
 
-/** The calls a trace shows, per system (see the module comment). */
-export function callsFromTrace(t: any): InspectorCall[] {
+/** The calls a trace shows, per trace kind of the run's system (see the module comment); `kind` omitted: the trace's shape decides (a run dir that recorded no system). */
+export function callsFromTrace(t: any, kind: TraceKind = guessTraceKind(t)): InspectorCall[] {
   if (!t || typeof t !== 'object') return [];
   const out: InspectorCall[] = [];
-  if (Array.isArray(t.advocates)) {
-    for (const a of t.advocates) {
+  if (kind === 'case') {
+    for (const a of arr(t.advocates)) {
       const tools = arr(a.toolCalls).map((c) => ({ name: String(c.tool ?? '?'), args: { query: c.query } }));
       out.push(call(`advocate ${a.key ?? '?'}${a.letter && a.letter !== a.key ? ` (option ${a.letter})` : ''}`, a.analysis ?? (arr(a.evidence).length ? { evidence: arr(a.evidence).map((e) => ({ id: e.id, justification: e.justification })) } : null), a.error, tools));
     }
     arr(t.jurors).forEach((j, i) => out.push(call(`juror ${i + 1}: ${j.persona ?? ''}`.trim(), { reasoning: j.reasoning, vote: j.vote ?? null }, j.error)));
     return out;
   }
-  if (t.plies && Array.isArray(t.steps)) {
-    for (const s of t.steps) out.push(call([s.role, s.ply, typeof s.round === 'number' && s.round > 0 ? `revision ${s.round}` : null].filter(Boolean).join(' · '), s.output, s.error));
+  if (kind === 'threeply') {
+    for (const s of arr(t.steps)) out.push(call([s.role, s.ply, typeof s.round === 'number' && s.round > 0 ? `revision ${s.round}` : null].filter(Boolean).join(' · '), s.output, s.error));
     return out;
   }
-  if (Array.isArray(t.rounds) && Array.isArray(t.letters)) {
-    for (const r of t.rounds) for (const b of arr(r.briefs)) out.push(call(`debater ${b.letter} · round ${b.round ?? r.round}`, b.argument ? { argument: b.argument, rebuttal: b.rebuttal, claims: b.claims } : null, b.error, b.request ? [{ name: String(b.request.tool), args: { query: b.request.query } }] : undefined));
+  if (kind === 'mad') {
+    for (const r of arr(t.rounds)) for (const b of arr(r.briefs)) out.push(call(`debater ${b.letter} · round ${b.round ?? r.round}`, b.argument ? { argument: b.argument, rebuttal: b.rebuttal, claims: b.claims } : null, b.error, b.request ? [{ name: String(b.request.tool), args: { query: b.request.query } }] : undefined));
     if (t.crossExamination) {
       out.push(call('cross-examiner', { questions: arr(t.crossExamination.questions).map((q) => ({ letter: q.letter, question: q.question })) }, t.crossExamination.error));
       for (const q of arr(t.crossExamination.questions)) out.push(call(`cross-answer ${q.letter}`, q.answer));
@@ -50,17 +52,18 @@ export function callsFromTrace(t: any): InspectorCall[] {
     if (t.judge || t.error) out.push(call('judge', t.judge ?? null, t.judge ? undefined : t.error));
     return out;
   }
-  if (t.initial && Array.isArray(t.rounds)) {
+  if (kind === 'emar') {
     if (t.facts) out.push(call('fact extraction', { facts: t.facts }));
     out.push(call('proponent · depth 0', t.initial));
-    for (const r of t.rounds) {
+    for (const r of arr(t.rounds)) {
       out.push(call(`opponent · depth ${r.epoch}`, r.opponent, r.opponent?.error));
       out.push(call(`proponent · depth ${r.epoch}`, r.proponent, r.proponent?.error));
     }
     if (t.judge || t.error) out.push(call('judge', t.judge ?? null, t.error));
     return out;
   }
-  if (t.system === 'baseline' || t.raw !== undefined || t.reasoning !== undefined) {
+  // a baseline's (or an ACAL baseline's, view 'other') one answer, where the trace holds it
+  if (kind === 'baseline' || t.raw !== undefined || t.reasoning !== undefined) {
     if (t.raw !== undefined || t.reasoning !== undefined || t.error) out.push(call(`answer (${t.mode ?? t.system ?? 'baseline'})`, t.raw ?? { reasoning: t.reasoning }, t.error));
     return out;
   }
@@ -79,7 +82,7 @@ export async function runCalls(run: RunEntry, item: string) {
   // the runner counted no LLM call for the item (an offline run): its trace's steps are not LLM calls
   if (totals.calls === 0) return { source: 'trace' as const, calls: [] as InspectorCall[], problems: [] as string[], totals };
   const trace = servable(run.root, tracePath(run.dir, item)) ? await readTrace(run.dir, item).catch(() => undefined) : undefined;
-  const calls = callsFromTrace(trace);
+  const calls = callsFromTrace(trace, run.system ? traceKindOf(run.system) : undefined);
   // an item-level error that no step carries goes on the last call (where the item stopped)
   if (result.error && calls.length && !calls.some((c) => c.error)) calls[calls.length - 1].error = result.error;
   return { source: 'trace' as const, calls, problems: [] as string[], totals };

@@ -53,7 +53,8 @@ import { runCalls } from './llm-calls-api.js';
 import { passagePage, passageQuerySchema } from './passage-api.js';
 import { evalProgressQuerySchema } from './retrieval-eval-api.js';
 import { DEFAULT_K, SEARCH_K } from '../../retrieval/default-k.js';
-import { SYSTEMS } from '../../eval/systems.js';
+import { SYSTEMS, type SystemPlugin, type SystemSpec } from '../../eval/systems.js';
+import '../../agents/systems.js'; // the one list of agent systems: hands itself to eval (systemSpec, headline figures, report sections)
 
 export interface ExplorerOptions {
   index?: string;
@@ -108,7 +109,7 @@ export async function startExplorer(opts: ExplorerOptions = {}): Promise<Explore
       llm: opts.llm ? { available: true, label: opts.llmLabel ?? 'configured model' } : { available: false },
       defaults: { searchK: SEARCH_K, evidenceK: DEFAULT_K },
       // the system list (eval/systems.ts): names, trace views, report sections, what each run takes
-      systems: SYSTEMS.map((sy) => ({ id: sy.id, name: sy.name, traceKind: sy.traceKind, reportSection: sy.reportSection, takesIndex: sy.run?.takesIndex ?? false, runnable: sy.run !== undefined })),
+      systems: SYSTEMS.map((sy: SystemSpec & Partial<SystemPlugin>) => ({ id: sy.id, name: sy.name, traceKind: sy.traceKind, reportSection: sy.reportSection, takesIndex: sy.run?.takesIndex ?? false, runnable: sy.run !== undefined, variants: sy.variants ?? [] })),
     }),
     '/api/search': async (_req, url) => search(needIndex(), validate(searchQuerySchema, queryParams(url), 'search')),
     '/api/explain': async (_req, url) => explainHit(needIndex(), validate(explainQuerySchema, queryParams(url), 'explain')),

@@ -22,8 +22,8 @@ export function register(program: Command): void {
     .action(
       action(async (runDir: string, flags: ReportFlags, cmd: Command) => {
         const opts = cmd.optsWithGlobals() as GlobalOpts;
-        // the agents' report sections register themselves on import (agents/report-sections.ts)
-        const [{ writeReport }] = await Promise.all([import('../../../eval/report/write-report.js'), import('../../../agents/report-sections.js')]);
+        // the system list (agents/systems.ts) hands itself to eval: the report finds the run's system's section
+        const [{ writeReport }] = await Promise.all([import('../../../eval/report/write-report.js'), import('../../../agents/systems.js')]);
         const report = await writeReport(runDir, { iterations: flags.iterations, seed: flags.seed });
         output(opts, report.json, () => report.markdown);
         log.info(`wrote ${runDir}/report.md and report.json`);

@@ -70,12 +70,12 @@ export function register(program: Command): void {
       const warnings = warnValidity(
         degeneracyWarnings(flags.system as MadSystemName, { temperature: llm.config.llm.temperature, samples: flags.samples, rounds: flags.rounds }),
       );
-      // the agents' report sections register themselves on import (agents/report-sections.ts)
+      // the system list (agents/systems.ts) hands itself to eval: the report finds the run's system's section
       const [{ ensureDefaultIndex }, { runMadExperiment, runMadSeeds }, { parseSplit }] = await Promise.all([
         import('../../../retrieval/default-index.js'),
         import('../../../agents/mad/experiment.js'),
         import('../../../corpora/splits.js'),
-        import('../../../agents/report-sections.js'),
+        import('../../../agents/systems.js'),
       ]);
       const index = flags.index ?? (await ensureDefaultIndex(undefined, (l) => log.info(l)));
       const o: MadExperimentOptions = {

@@ -15,4 +15,4 @@ export {
   type MadMetrics,
   type SeedConsistency,
   type MadExperimentOptions,
-} from '../../agents/mad/index.js';
+} from './index.js';

@@ -1,2 +1,0 @@
-/** `lexcase/agents/baselines`: the single-path baselines (agents/baselines/). */
-export { createBaseline, BASELINE_MODES, type BaselineMode } from '../../agents/baselines/index.js';

@@ -1,4 +1,0 @@
-/** `lexcase/agents/case`: CASE: advocates, jurors, find-evidence (agents/case/). */
-export { findEvidence, type FindEvidenceOptions, type EvidenceResult } from '../../agents/case/find-evidence.js';
-export { createCase, createCaseLlmSystem, createCaseOfflineSystem, runAdvocate, runOfflineAdvocate, majorityVote, samplePanel, PERSONAS, evidenceRecall, withGoldGuard, OFFLINE_LABEL, type CaseOptions } from '../../agents/case/index.js';
-export { caseMetrics, caseMetricsMarkdown, type CaseMetrics } from '../../agents/case/metrics.js';
