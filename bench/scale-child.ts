@@ -82,6 +82,8 @@ export interface ShapeResult extends LatencyStats {
   /** Mean distinct words per query. */
   meanDistinctWords: number;
   loadAvgAtStart: number[];
+  /** Load averages when the shape's timed queries were done (absent in result files from before issue 38). */
+  loadAvgAtEnd?: number[];
   /** Mean postings of the query's terms (Σ df over its distinct terms): what exhaustive scoring walks. */
   meanPostings?: number;
   /** Σ per-query CPU / Σ postings, in ns: CPU per posting of the query's terms. */
@@ -185,6 +187,7 @@ export async function scaleQuery(spec: ScaleQuerySpec): Promise<ScaleQueryResult
       if (top10.length < (spec.keepTop ?? 0)) top10.push({ ids: hits.slice(0, 10).map((h) => h.id), scores: hits.slice(0, 10).map((h) => h.score) });
     }
     const c = latencyStats(cpu);
+    const loadAvgAtEnd = loadavg().map((x) => round(x));
     shapes.push({
       shape: sh.shape,
       k: sh.k,
@@ -193,6 +196,7 @@ export async function scaleQuery(spec: ScaleQuerySpec): Promise<ScaleQueryResult
       cpuP95Ms: c.p95Ms,
       meanDistinctWords: round(terms / spec.queries, 1),
       loadAvgAtStart,
+      loadAvgAtEnd,
       cpuSumMs: cpu.reduce((a, b) => a + b, 0),
       ...(top10.length ? { top10 } : {}),
     } as ShapeResult);
