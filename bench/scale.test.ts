@@ -12,7 +12,7 @@ import { fitPowerLaw, projections, writeScaleDocs } from './scale-plot.js';
 const run = promisify(execFile);
 
 // The scale bench as a user starts it (`bench/run.ts --scale`, here through tsx), on 3,000 passages
-// per corpus and a few queries: the corpus streams from a generator process into the build, each
+// per corpus and a few queries: the corpus is written by a generator process to a file the build reads, each
 // method is queried from a fresh process, the index is deleted afterwards, and the plot script
 // turns the result file into an SVG and the table block of a doc.
 describe('npm run bench -- --scale on a tiny corpus', () => {
@@ -42,6 +42,15 @@ describe('npm run bench -- --scale on a tiny corpus', () => {
     expect(res.runs.map((r) => `${r.size}:${r.profile}:${r.status}`)).toEqual(['3000:bench:ok', '3000:zipf:ok']);
     for (const r of res.runs) {
       expect(r.build!.passages).toBe(3000);
+      // issue 38 item 4: the corpus is written first (timed apart), the build reads the file, and
+      // its throughput is printed: analysed tokens per second and per CPU second (per core)
+      expect(r.generate!.bytes).toBeGreaterThan(3000 * 100);
+      expect(r.generate!.cpuS).toBeGreaterThan(0);
+      expect(r.build!.generatorCpuS).toBe(0);
+      expect(r.build!.workers).toBe(1);
+      expect(r.build!.tokens).toBeGreaterThan(3000 * 20);
+      expect(r.build!.tokensPerCpuS).toBe(Math.round(r.build!.tokens! / r.build!.buildCpuS));
+      expect(r.build!.tokensPerS).toBe(Math.round(r.build!.tokens! / r.build!.buildS));
       expect(r.build!.buildS).toBeGreaterThan(0);
       expect(r.build!.buildPeakRssMiB).toBeGreaterThan(10);
       expect(r.build!.indexBytesNoDocs).toBeGreaterThan(0);
@@ -77,13 +86,15 @@ describe('npm run bench -- --scale on a tiny corpus', () => {
     // The 10M targets are only checked at ≥ 10M passages.
     expect(res.targets).toEqual([]);
     expect(stdout).toContain('| 3,000 | zipf |');
+    expect(stderr).toMatch(/3,000 bench: built in .* tokens: [\d,]+ tokens\/s, [\d,]+ tokens\/s per core/);
+    expect(stderr).toMatch(/3,000 bench: corpus written in /);
     // No BM25S source given: the peer is skipped with one line, in the log and the results' notes.
     expect(stderr.match(/BM25S peer skipped: no source given/g)).toHaveLength(1);
     expect(res.notes.some((n) => n.startsWith('BM25S peer skipped'))).toBe(true);
     expect(res.runs.every((r) => r.bm25s === undefined)).toBe(true);
   });
 
-  it('deletes the indexes it built and never writes the corpus to disk', async () => {
+  it('deletes the indexes it built and the corpus files it wrote', async () => {
     const left = await readdir(join(dir, 'work'));
     expect(left.filter((f) => f.startsWith('scale-'))).toEqual([]);
     expect(left.filter((f) => f.endsWith('.jsonl'))).toEqual([]);

@@ -14,7 +14,7 @@ import { availableParallelism, cpus, freemem, getPriority, loadavg, totalmem } f
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { scaleIndexDir, scaleQueries, shapesFor, type ScaleBuildResult, type ScaleQueryResult, type ScaleShape } from './scale-child.js';
+import { generateCorpusFile, scaleIndexDir, scaleQueries, shapesFor, type ScaleBuildResult, type ScaleGenerateResult, type ScaleQueryResult, type ScaleShape } from './scale-child.js';
 import { AGREE_QUERIES, resolveBm25sSrc, runBm25sPeer, topAgreement, type Agreement, type Bm25sResult } from './bm25s-peer.js';
 import { runChild } from './spawn-child.js';
 import { CLAIM_MAX_LOAD_PER_CPU, claimLimit, idleNotice, loadClaim } from './quiet.js';
@@ -29,7 +29,10 @@ export interface ScaleOptions {
   /** Queries timed per shape (after 2 warm-up queries). */
   queries: number;
   seed: number;
-  workers: number;
+  /** Build workers ('auto': one per usable core, as `lexcase index build`). */
+  workers: number | 'auto';
+  /** Stream the corpus from the generator process into the build through a pipe (the generator then shares the cores with the build) instead of writing it to a file first. */
+  corpusPipe: boolean;
   workDir: string;
   outDir: string;
   keep: boolean;
@@ -46,6 +49,8 @@ export interface ScaleRun {
   profile: CorpusProfile;
   status: 'ok' | 'failed';
   reason?: string;
+  /** The corpus written to a file before the build (absent with --corpus-pipe): timed apart from the build. */
+  generate?: Omit<ScaleGenerateResult, 'file'> & { loadAvgAtStart: number; loadAvgAtEnd: number };
   /** loadAvgAtStart / loadAvgAtEnd: 1-min load when the phase's process started and when it had exited. */
   build?: ScaleBuildResult & { loadAvgAtStart: number; loadAvgAtEnd?: number };
   queries: (ScaleQueryResult & { loadAvgAtStart: number; loadAvgAtEnd?: number })[];
@@ -114,7 +119,8 @@ export function defaultScaleOptions(): ScaleOptions {
     methods: ['bm25', 'qld'],
     queries: 100,
     seed: 42,
-    workers: 2,
+    workers: 'auto',
+    corpusPipe: false,
     workDir: join(ROOT, '.lexcase', 'bench'),
     outDir: join(ROOT, 'bench', 'results'),
     keep: false,
@@ -135,8 +141,12 @@ export const SCALE_HELP = `npm run bench -- --scale [options]
   --methods LIST          bm25, qld (default both; each queried from a fresh process)
   --queries N             queries timed per shape, after 2 warm-up queries (default 100)
   --seed N                generator seed (default 42)
-  --workers N             build workers (default 2)
-  --work DIR              index scratch dir (default .lexcase/bench); the corpus is never written
+  --workers N|auto        build workers (default auto: one per usable core, as lexcase index build)
+  --work DIR              scratch dir (default .lexcase/bench): the corpus file (deleted after the
+                          build) and the index
+  --corpus-pipe           stream the corpus from its generator process into the build instead of
+                          writing it to a file first (no disk, but the generator shares the cores
+                          with the build: its time is on the build's critical path)
   --out DIR               results dir (default bench/results)
   --keep                  keep the built indexes (default: deleted after each size)
   --child-timeout S       kill a phase after S seconds (default 3600)
@@ -157,6 +167,7 @@ export function parseScaleArgs(argv: string[]): ScaleOptions {
       queries: { type: 'string' },
       seed: { type: 'string' },
       workers: { type: 'string' },
+      'corpus-pipe': { type: 'boolean' },
       work: { type: 'string' },
       out: { type: 'string' },
       keep: { type: 'boolean' },
@@ -188,7 +199,12 @@ export function parseScaleArgs(argv: string[]): ScaleOptions {
   }
   if (values.queries) o.queries = positive('--queries', Number(values.queries));
   if (values.seed) o.seed = Number(values.seed);
-  if (values.workers) o.workers = Number(values.workers);
+  if (values.workers) {
+    const w = values.workers.trim();
+    if (w !== 'auto' && !/^\d+$/.test(w)) throw new Error(`--workers: expected a number of build workers or auto, got ${values.workers}`);
+    o.workers = w === 'auto' ? 'auto' : Number(w);
+  }
+  if (values['corpus-pipe']) o.corpusPipe = true;
   if (values.work) o.workDir = resolve(values.work);
   if (values.out) o.outDir = resolve(values.out);
   if (values.keep) o.keep = true;
@@ -280,8 +296,28 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
       await mkdir(dir, { recursive: true });
       const run: ScaleRun = { size, profile, status: 'ok', queries: [] };
       results.runs.push(run);
-      log(`${tag}: build (corpus streamed from a generator process), load ${loadavg()[0].toFixed(2)}`);
-      const b = await runChild({ kind: 'scale-build', n: size, seed: opts.seed, profile, indexDir, workers: opts.workers, resultFile }, opts.childTimeoutS);
+      let corpusFile: string | undefined;
+      if (!opts.corpusPipe) {
+        // The corpus is written first, timed on its own: the build then reads a file and the
+        // generator's CPU is off the build's critical path (with a pipe both share the cores).
+        corpusFile = join(dir, 'corpus.jsonl');
+        const g0 = round(loadavg()[0]);
+        log(`${tag}: writing the corpus to ${corpusFile} (generator process), load ${g0.toFixed(2)}`);
+        try {
+          const g = await generateCorpusFile({ n: size, seed: opts.seed, profile, file: corpusFile });
+          run.generate = { bytes: g.bytes, wallS: g.wallS, cpuS: g.cpuS, loadAvgAtStart: g0, loadAvgAtEnd: round(loadavg()[0]) };
+          log(`${tag}: corpus written in ${g.wallS} s (CPU ${g.cpuS} s), ${round(g.bytes / 2 ** 20, 1)} MiB`);
+        } catch (e) {
+          run.status = 'failed';
+          run.reason = `corpus: ${(e as Error).message}`;
+          log(`${tag}: writing the corpus FAILED ${(e as Error).message}`);
+          await rm(dir, { recursive: true, force: true });
+          continue;
+        }
+      }
+      log(`${tag}: build (${corpusFile ? 'from the corpus file' : 'corpus streamed from a generator process'}, workers ${opts.workers}), load ${loadavg()[0].toFixed(2)}`);
+      const b = await runChild({ kind: 'scale-build', n: size, seed: opts.seed, profile, indexDir, workers: opts.workers, resultFile, ...(corpusFile ? { corpusFile } : {}) }, opts.childTimeoutS);
+      if (corpusFile) await rm(corpusFile, { force: true });
       if (!b.ok) {
         run.status = 'failed';
         run.reason = `build: ${b.error}`;
@@ -289,7 +325,7 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
       } else {
         run.build = { ...(b.result as unknown as ScaleBuildResult), loadAvgAtStart: b.loadAvgAtStart, loadAvgAtEnd: b.loadAvgAtEnd };
         const br = run.build;
-        log(`${tag}: built in ${br.buildS} s (CPU ${br.buildCpuS} s), peak RSS ${br.buildPeakRssMiB} MiB, ${round(br.indexBytes / 2 ** 20, 1)} MiB on disk; load ${br.loadAvgAtStart} → ${br.loadAvgAtEnd}`);
+        log(`${tag}: built in ${br.buildS} s (CPU ${br.buildCpuS} s, ${br.workers} workers), peak RSS ${br.buildPeakRssMiB} MiB, ${round(br.indexBytes / 2 ** 20, 1)} MiB on disk; ${fmtN(br.tokens ?? 0)} tokens: ${fmtN(br.tokensPerS ?? 0)} tokens/s, ${fmtN(br.tokensPerCpuS ?? 0)} tokens/s per core (÷ CPU s); load ${br.loadAvgAtStart} → ${br.loadAvgAtEnd}`);
         for (const method of opts.methods) {
           const keepTop = opts.bm25sSrc && method === 'bm25' ? AGREE_QUERIES : 0;
           const q = await runChild({ kind: 'scale-query', n: size, seed: opts.seed, profile, indexDir, method, queries: opts.queries, resultFile, keepTop }, opts.childTimeoutS);
@@ -314,7 +350,7 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
   results.targets = [...checkScaleTargets(results.runs), ...checkPeerTargets(results.runs)];
   if (!opts.bm25sSrc) results.notes.push(SKIP_LINE);
   results.notes.push(
-    'Build: wall and CPU time and peak RSS (getrusage maxRSS, worker threads included) of the build process alone; the corpus generator runs in its own process (its CPU is generatorCpuS) and streams JSONL through a pipe.',
+    'Build: wall and CPU time and peak RSS (getrusage maxRSS, worker threads included) of the build process alone. By default the corpus is first written to a JSONL file by its generator process, timed apart (generate: wall, CPU, bytes), and the build reads the file, so the generator is off the build\'s critical path; with --corpus-pipe the generator streams into the build (its CPU is generatorCpuS, not in the build\'s, but it shares the cores). Build throughput: analysed tokens (the index\'s totalTokens) ÷ build wall s (tokens/s) and ÷ build CPU s (tokens/s per core).',
     'Serving RSS: resident set of the query process after its queries (servingRssMiB) and its peak (servingPeakRssMiB); open time is openRetriever() on a fresh process.',
     'CPU ns / posting: Σ per-query CPU ÷ Σ postings of the queries\' distinct terms (Σ df), the postings exhaustive scoring walks; pruning may touch fewer.',
     'BM25S peer (--bm25s-src, bench/bm25s-peer.ts): BM25S numpy backend, method lucene, k1 0.9, b 0.4, built in a python3 child from its own generator process of the same seed (same passages) and queried with the same queries; speed-up = BM25S p50 ÷ lexcase p50 from the same run. Agreement: lexcase bm25 top-10 vs BM25S top-10 of the first 20 timed queries; on zipf (same terms) also max |lexcase score ÷ (k1 + 1) − BM25S score| ÷ BM25S score (BM25S stores float32).',
@@ -446,12 +482,12 @@ const fmtN = (n: number) => n.toLocaleString('en');
 /** One Markdown table of every run in the given results (several result files may be merged). */
 export function renderScaleMarkdown(all: ScaleResults[]): string {
   const lines: string[] = [];
-  lines.push('| passages | corpus | build s (CPU s) | build peak RSS MiB | index MiB (w/o docs) | load start / end | method | open s | serving RSS MiB | shape, k | p50 / p95 ms | CPU p50 ms | CPU ns / posting | load start / end |');
-  lines.push('|---:|---|---:|---:|---:|---:|---|---:|---:|---|---:|---:|---:|---:|');
+  lines.push('| passages | corpus | build s (CPU s) | build peak RSS MiB | index MiB (w/o docs) | tokens/s per core | load start / end | method | open s | serving RSS MiB | shape, k | p50 / p95 ms | CPU p50 ms | CPU ns / posting | load start / end |');
+  lines.push('|---:|---|---:|---:|---:|---:|---:|---|---:|---:|---|---:|---:|---:|---:|');
   for (const res of all)
     for (const r of res.runs) {
       const b = r.build;
-      const buildCells = b ? `${b.buildS} (${b.buildCpuS}) | ${b.buildPeakRssMiB} | ${mib(b.indexBytes)} (${mib(b.indexBytesNoDocs)}) | ${b.loadAvgAtStart} / ${b.loadAvgAtEnd ?? '?'}` : `failed: ${firstLine(r.reason)} | | | `;
+      const buildCells = b ? `${b.buildS} (${b.buildCpuS}) | ${b.buildPeakRssMiB} | ${mib(b.indexBytes)} (${mib(b.indexBytesNoDocs)}) | ${b.tokensPerCpuS !== undefined ? fmtN(b.tokensPerCpuS) : '–'} | ${b.loadAvgAtStart} / ${b.loadAvgAtEnd ?? '?'}` : `failed: ${firstLine(r.reason)} | | | | `;
       if (!r.queries.length) lines.push(`| ${fmtN(r.size)} | ${r.profile} | ${buildCells} | | | | | | | | |`);
       for (const q of r.queries)
         for (const s of q.shapes)
