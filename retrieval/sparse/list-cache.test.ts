@@ -30,7 +30,7 @@ beforeAll(async () => {
   const ts = Array.from({ length: N }, () => zipfText(rng, 300, rng.int(5, 60)));
   await buildIndex(fromArray(texts(ts)), { out: tmp.dir, corpusName: 'cache', workers: 0 });
   index = await openSparseIndex(tmp.dir);
-  queries = Array.from({ length: 60 }, () => zipfText(rng, 300, rng.int(2, 14)));
+  queries = Array.from({ length: 40 }, () => zipfText(rng, 300, rng.int(2, 14)));
 }, 120_000);
 
 afterAll(async () => {
@@ -52,8 +52,7 @@ describe('a decoded-list cache under a tiny budget', () => {
     expect(listCache(tiny).size).toBeGreaterThan(0);
     const strategies: Strategy[] = ['auto', 'blocked', 'maxscore', 'blockmax', 'exhaustive'];
     let compared = 0;
-    for (let round = 0; round < 2; round++)
-      for (const q of queries)
+    for (const q of queries)
         for (const strategy of strategies)
           for (const method of ['bm25', 'qld'] as const) {
             const { ids, counts } = queryTerms(index, q);
@@ -71,7 +70,7 @@ describe('a decoded-list cache under a tiny budget', () => {
             compared++;
           }
     const c = listCache(tiny);
-    expect(compared).toBeGreaterThan(500);
+    expect(compared).toBeGreaterThan(300);
     expect(c.peakBytes).toBeLessThanOrEqual(budget);
     expect(c.evictions).toBeGreaterThan(20);
     // the unbounded view kept everything it decoded; the tiny one held a fraction of that
@@ -120,7 +119,7 @@ describe('a decoded-list cache under a tiny budget', () => {
 it('query threads rank with a tiny cacheMib exactly as with the default (the budget split over the threads)', async () => {
   const roomy = await openRetriever(tmp.dir, 'bm25', { threads: 2 });
   const tiny = await openRetriever(tmp.dir, 'bm25', { threads: 2, cacheMib: 0.02 });
-  for (const q of queries.slice(0, 20)) {
+  for (const q of queries.slice(0, 12)) {
     const a = await roomy.search(q, { k: 10 });
     const b = await tiny.search(q, { k: 10 });
     expect(b.map((h) => [h.id, h.score])).toEqual(a.map((h) => [h.id, h.score]));
