@@ -9,6 +9,7 @@
  * is simply not cached (decoded into arrays of its own for this query, as short lists always are).
  * Lists are decoded from the same bytes whenever they come back, so scores are bit-identical.
  */
+import { errors } from '../../core/errors.js';
 
 /** Default budget of the decoded-list cache, in MiB, for a whole index (split over its query threads). */
 export const DEFAULT_CACHE_MIB = 1024;
@@ -17,7 +18,7 @@ export const DEFAULT_CACHE_MIB = 1024;
 export function cacheBudgetBytes(cacheMib?: number, env: NodeJS.ProcessEnv = process.env): number {
   const fromEnv = env.LEXCASE_CACHE_MIB !== undefined && env.LEXCASE_CACHE_MIB !== '' ? Number(env.LEXCASE_CACHE_MIB) : undefined;
   const mib = cacheMib ?? fromEnv ?? DEFAULT_CACHE_MIB;
-  if (!Number.isFinite(mib) || mib < 0) throw new Error(`cache budget: expected a number of MiB ≥ 0, got ${String(cacheMib ?? env.LEXCASE_CACHE_MIB)}`);
+  if (!Number.isFinite(mib) || mib < 0) throw errors.invalidInput(cacheMib !== undefined ? 'cacheMib' : 'LEXCASE_CACHE_MIB', `expected a number of MiB ≥ 0, got ${JSON.stringify(cacheMib ?? env.LEXCASE_CACHE_MIB)}`);
   return Math.floor(mib * 2 ** 20);
 }
 
