@@ -5,6 +5,7 @@
 import type { LatencyStats } from './measure.js';
 import type { ApproxRun } from './child.js';
 import type { StartupResult } from './startup.js';
+import { claimLimit, loadClaim } from './quiet.js';
 
 /** The start-up scenario (bench/startup.ts). */
 export type StartupRun = ({ status: 'ok' } & StartupResult) | { status: 'skipped' | 'failed'; reason: string };
@@ -26,6 +27,8 @@ export interface EngineRun {
     postingsBytes?: number;
     indexBreakdown?: Record<string, number>;
     loadAvgAtStart: number;
+    /** 1-min load when the build process had exited. */
+    loadAvgAtEnd?: number;
   };
   query?: {
     loadS?: number;
@@ -34,6 +37,8 @@ export interface EngineRun {
     top10: string[][];
     maxQueries?: number;
     loadAvgAtStart: number;
+    /** 1-min load when the query process had exited. */
+    loadAvgAtEnd?: number;
     /** lexcase's opt-in approximate mode (zipf corpus): latency and recall@k against exact, per posting share. */
     approx?: ApproxRun[];
     /** lexcase's block checksums: CRC-32 work at open and over all timed queries (inside load s and the latencies). */
@@ -49,6 +54,8 @@ export interface DenseRun {
   result?: unknown;
   wallS?: number;
   peakRssMiB?: number;
+  loadAvgAtStart?: number;
+  loadAvgAtEnd?: number;
 }
 
 export interface CorpusInfo {
@@ -234,14 +241,24 @@ function embedScale(dense: BenchResults['dense']): TargetCheck[] {
   return out;
 }
 
-export function checkTargets(res: Pick<BenchResults, 'runs' | 'comparisons' | 'dense' | 'corpora' | 'startup'>, bigSize = 856_835, peerSize = 100_000): TargetCheck[] {
+/**
+ * A timing target's verdict on a quiet machine only (bench/quiet.ts): `pass` when the load at the
+ * start and end of the phases behind the figure was ≤ `limit`, else null with "not claimed: load X
+ * at start/end > L" appended to what was measured. Memory and size targets do not depend on load.
+ */
+function quiet(t: TargetCheck, loads: (number | null | undefined)[], limit: number): TargetCheck {
+  const c = loadClaim(loads, limit);
+  return c.claimed || t.pass === null ? t : { ...t, measured: `${t.measured} — ${c.reason}`, pass: null };
+}
+
+export function checkTargets(res: Pick<BenchResults, 'runs' | 'comparisons' | 'dense' | 'corpora' | 'startup'>, bigSize = 856_835, peerSize = 100_000, limit = claimLimit()): TargetCheck[] {
   const out: TargetCheck[] = [];
   const lexBuild = res.runs.find((r) => onBench(r) && r.size === bigSize && r.engine === 'lexcase' && r.build && r.status === 'ok');
   const corpus = res.corpora.find((c) => onBench(c) && c.size === bigSize);
   const na = (id: string, description: string, target: string) => out.push({ id, description, target, measured: 'not measured', pass: null });
   if (lexBuild?.build) {
     const b = lexBuild.build;
-    out.push({ id: 'build-time', description: `lexcase build, ${bigSize.toLocaleString('en')} passages, 2 workers (issue 18; issue 3 asked ≤ 60 s)`, target: '≤ 45 s', measured: `${fmt(b.buildS)} s (${fmt(b.buildCpuS)} CPU s; load ${fmt(b.loadAvgAtStart, 1)})`, pass: b.buildS <= 45 });
+    out.push(quiet({ id: 'build-time', description: `lexcase build, ${bigSize.toLocaleString('en')} passages, 2 workers (issue 18; issue 3 asked ≤ 60 s)`, target: '≤ 45 s', measured: `${fmt(b.buildS)} s (${fmt(b.buildCpuS)} CPU s; load ${fmt(b.loadAvgAtStart, 1)} → ${fmt(b.loadAvgAtEnd, 1)})`, pass: b.buildS <= 45 }, [b.loadAvgAtStart, b.loadAvgAtEnd], limit));
     out.push({ id: 'build-rss', description: 'lexcase build peak RSS (issue 18; issue 3 asked ≤ 2 GB)', target: '≤ 1536 MiB', measured: `${fmt(b.buildPeakRssMiB, 0)} MiB`, pass: b.buildPeakRssMiB <= 1536 });
     if (corpus && b.postingsBytes !== undefined) {
       const ratio = b.postingsBytes / corpus.rawTextBytes;
@@ -255,7 +272,7 @@ export function checkTargets(res: Pick<BenchResults, 'runs' | 'comparisons' | 'd
   for (const method of ['bm25', 'qld']) {
     const q = res.runs.find((r) => onBench(r) && r.size === bigSize && r.engine === 'lexcase' && r.method === method && r.status === 'ok')?.query;
     const s = q?.byK['1000'];
-    if (s) out.push({ id: `p50-${method}`, description: `lexcase ${method}, 140–170-word queries, top-1000, ${bigSize.toLocaleString('en')} passages (issue 18; issue 3 asked ≤ 20 ms)`, target: 'p50 ≤ 12 ms', measured: `p50 ${fmt(s.p50Ms, 2)} ms, p95 ${fmt(s.p95Ms, 2)} ms (${s.queries} q; load ${fmt(q!.loadAvgAtStart, 1)})`, pass: s.p50Ms <= 12 });
+    if (s) out.push(quiet({ id: `p50-${method}`, description: `lexcase ${method}, 140–170-word queries, top-1000, ${bigSize.toLocaleString('en')} passages (issue 18; issue 3 asked ≤ 20 ms)`, target: 'p50 ≤ 12 ms', measured: `p50 ${fmt(s.p50Ms, 2)} ms, p95 ${fmt(s.p95Ms, 2)} ms (${s.queries} q; load ${fmt(q!.loadAvgAtStart, 1)} → ${fmt(q!.loadAvgAtEnd, 1)})`, pass: s.p50Ms <= 12 }, [q!.loadAvgAtStart, q!.loadAvgAtEnd], limit));
     else na(`p50-${method}`, `lexcase ${method} top-1000 at 856K`, 'p50 ≤ 12 ms');
   }
   // Issue 18: the worst-case Zipf corpus (no stopwords, no stemming, 170-token queries).
@@ -265,8 +282,9 @@ export function checkTargets(res: Pick<BenchResults, 'runs' | 'comparisons' | 'd
     const what = `lexcase ${method}, worst-case Zipf corpus, 170-token queries, top-1000, ${bigSize.toLocaleString('en')} passages`;
     if (s && run?.query) {
       const load = `load ${fmt(run.query.loadAvgAtStart, 1)}`;
-      out.push({ id: `zipf-p50-${method}`, description: what, target: 'p50 ≤ 25 ms', measured: `p50 ${fmt(s.p50Ms, 2)} ms (${s.queries} q; ${load})`, pass: s.p50Ms <= 25 });
-      out.push({ id: `zipf-p95-${method}`, description: `${what}: tail`, target: 'p95 ≤ 2× p50', measured: `p95 ${fmt(s.p95Ms, 2)} ms = ${fmt(s.p95Ms / s.p50Ms, 2)}× p50`, pass: s.p95Ms <= 2 * s.p50Ms });
+      const loads = [run.query.loadAvgAtStart, run.query.loadAvgAtEnd];
+      out.push(quiet({ id: `zipf-p50-${method}`, description: what, target: 'p50 ≤ 25 ms', measured: `p50 ${fmt(s.p50Ms, 2)} ms (${s.queries} q; ${load})`, pass: s.p50Ms <= 25 }, loads, limit));
+      out.push(quiet({ id: `zipf-p95-${method}`, description: `${what}: tail`, target: 'p95 ≤ 2× p50', measured: `p95 ${fmt(s.p95Ms, 2)} ms = ${fmt(s.p95Ms / s.p50Ms, 2)}× p50`, pass: s.p95Ms <= 2 * s.p50Ms }, loads, limit));
       out.push({ id: `zipf-rss-${method}`, description: `${what}: serving peak RSS`, target: '≤ 600 MB', measured: `${fmt((run.query.queryPeakRssMiB * MiB) / 1e6, 0)} MB (${fmt(run.query.queryPeakRssMiB, 0)} MiB)`, pass: run.query.queryPeakRssMiB * MiB <= 600e6 });
     } else {
       na(`zipf-p50-${method}`, what, 'p50 ≤ 25 ms');
@@ -276,7 +294,9 @@ export function checkTargets(res: Pick<BenchResults, 'runs' | 'comparisons' | 'd
   }
   const wink = res.comparisons.find((c) => c.size === peerSize && c.peer === 'wink-bm25' && c.k === 1000);
   if (wink) {
-    out.push({ id: 'vs-wink-speed', description: `query speed-up vs wink-bm25-text-search at ${peerSize.toLocaleString('en')} (top-1000, same ${wink.commonQueries} queries)`, target: '≥ 20×', measured: `${fmt(wink.speedup)}× (${fmt(wink.lexcaseP50Ms, 2)} vs ${fmt(wink.peerP50Ms, 0)} ms p50)`, pass: wink.speedup >= 20 });
+    const lexQ = res.runs.find((r) => onBench(r) && r.size === peerSize && r.engine === 'lexcase' && r.method === 'bm25' && r.status === 'ok')?.query;
+    const winkQ = res.runs.find((r) => onBench(r) && r.size === peerSize && r.engine === 'wink-bm25' && r.status === 'ok')?.query;
+    out.push(quiet({ id: 'vs-wink-speed', description: `query speed-up vs wink-bm25-text-search at ${peerSize.toLocaleString('en')} (top-1000, same ${wink.commonQueries} queries)`, target: '≥ 20×', measured: `${fmt(wink.speedup)}× (${fmt(wink.lexcaseP50Ms, 2)} vs ${fmt(wink.peerP50Ms, 0)} ms p50)`, pass: wink.speedup >= 20 }, [lexQ?.loadAvgAtStart, lexQ?.loadAvgAtEnd, winkQ?.loadAvgAtStart, winkQ?.loadAvgAtEnd], limit));
     out.push({ id: 'vs-wink-memory', description: `memory vs wink at ${peerSize.toLocaleString('en')}: lexcase serving process (index loaded, queries run) / wink peak RSS`, target: '≤ 0.20×', measured: `${wink.servingMemoryRatio.toFixed(3)}× (${fmt(wink.lexcaseServingRssMiB, 0)} vs ${fmt(wink.peerPeakRssMiB, 0)} MiB)`, pass: wink.servingMemoryRatio <= 0.2 });
     out.push({ id: 'vs-wink-memory-peak', description: `memory vs wink at ${peerSize.toLocaleString('en')}, strict reading: lexcase peak of build and serving / wink peak RSS`, target: '≤ 0.20×', measured: `${wink.memoryRatio.toFixed(3)}× (${fmt(wink.lexcasePeakRssMiB, 0)} vs ${fmt(wink.peerPeakRssMiB, 0)} MiB)`, pass: wink.memoryRatio <= 0.2 });
   } else {
@@ -287,7 +307,7 @@ export function checkTargets(res: Pick<BenchResults, 'runs' | 'comparisons' | 'd
   const ann = res.dense.find((d) => d.scenario === 'dense-ann' && d.status === 'ok' && (d.args as { n?: number }).n === bigSize);
   const f = ann ? annFigures(ann.result) : undefined;
   if (f && f.p50Ms !== undefined) {
-    out.push({ id: 'ann-p50', description: `dense ANN at ${bigSize.toLocaleString('en')} × ${(ann!.args as { dim?: number }).dim ?? 384}-dim`, target: '≤ 10 ms', measured: `p50 ${fmt(f.p50Ms, 2)} ms, p95 ${fmt(f.p95Ms, 2)} ms`, pass: f.p50Ms <= 10 });
+    out.push(quiet({ id: 'ann-p50', description: `dense ANN at ${bigSize.toLocaleString('en')} × ${(ann!.args as { dim?: number }).dim ?? 384}-dim`, target: '≤ 10 ms', measured: `p50 ${fmt(f.p50Ms, 2)} ms, p95 ${fmt(f.p95Ms, 2)} ms`, pass: f.p50Ms <= 10 }, [ann!.loadAvgAtStart, ann!.loadAvgAtEnd], limit));
     out.push({ id: 'ann-recall', description: 'ANN recall@10 vs exact flat search', target: '≥ 0.95', measured: fmt(f.recallAt10, 3), pass: f.recallAt10 === undefined ? null : f.recallAt10 >= 0.95 });
   } else {
     na('ann-p50', 'dense ANN p50 at 856K', '≤ 10 ms');
@@ -405,7 +425,7 @@ export function renderMarkdown(r: BenchResults): string {
     }
   }
   L.push('## Targets (issues 3, 4, 18, 25 and 31)', '', '| target | measured | required | result |', '|---|---|---|---|');
-  for (const t of r.targets) L.push(`| ${t.description} | ${t.measured} | ${t.target} | ${t.pass === null ? 'not measured' : t.pass ? 'PASS' : '**MISS**'} |`);
+  for (const t of r.targets) L.push(`| ${t.description} | ${t.measured} | ${t.target} | ${t.pass === null ? (/not claimed/.test(t.measured) ? 'not claimed (load)' : 'not measured') : t.pass ? 'PASS' : '**MISS**'} |`);
   L.push('');
   if (r.notes.length) L.push('## Notes', '', ...r.notes.map((n) => `- ${n}`), '');
   return L.join('\n');

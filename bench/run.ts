@@ -30,6 +30,7 @@ import { checkTargets, compare, renderMarkdown, type BenchResults, type CorpusIn
 import { runChild } from './spawn-child.js';
 import { parseScaleArgs, runScale } from './scale.js';
 import { measureStartup } from './startup.js';
+import { idleNotice } from './quiet.js';
 
 export const SCENARIOS = ['lexcase', 'lancedb', 'wink', 'minisearch', 'dense', 'embed', 'startup'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
@@ -234,6 +235,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
     notes: [],
   };
   const want = (s: Scenario) => opts.only.includes(s);
+  log(idleNotice());
   await mkdir(opts.workDir, { recursive: true });
   const resultFile = join(opts.workDir, `child-result-${process.pid}.json`);
 
@@ -294,6 +296,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
           postingsBytes,
           indexBreakdown: breakdown,
           loadAvgAtStart: b.loadAvgAtStart,
+          ...('loadAvgAtEnd' in b ? { loadAvgAtEnd: b.loadAvgAtEnd } : {}),
         };
         if (!reuse) log(`${tag} ${engine}: built in ${build.buildS} s, peak RSS ${build.buildPeakRssMiB} MiB, ${round((build.indexBytes ?? 0) / 2 ** 20, 1)} MiB on disk`);
         let first = true;
@@ -301,7 +304,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
           log(`${tag} ${engine}${m ? ` ${m}` : ''}: queries`);
           const q = await runChild(spec('query', m), opts.childTimeoutS);
           const run: EngineRun = { size, ...corpusTag, engine, method: m, status: q.ok ? 'ok' : 'failed', reason: q.error, build: first && !reuse ? build : undefined };
-          if (q.ok) run.query = { ...(q.result as NonNullable<EngineRun['query']>), maxQueries: cap, loadAvgAtStart: q.loadAvgAtStart };
+          if (q.ok) run.query = { ...(q.result as NonNullable<EngineRun['query']>), maxQueries: cap, loadAvgAtStart: q.loadAvgAtStart, loadAvgAtEnd: q.loadAvgAtEnd };
           if (q.ok) log(`${tag} ${engine}${m ? ` ${m}` : ''}: p50@${opts.ks[0]} ${run.query!.byK[String(opts.ks[0])]?.p50Ms} ms, load ${run.query!.loadS} s`);
           const bc = q.ok ? run.query!.blockChecks : undefined;
           if (bc) log(`${tag} ${engine}${m ? ` ${m}` : ''}: block checks ${bc.openMs} ms at open (${bc.openMiB} MiB), ${bc.queriesMs} ms over all queries (${bc.queriesMiB} MiB), ${bc.blocks} blocks`);
@@ -322,8 +325,8 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
             size,
             engine,
             status: 'ok',
-            build: { buildS: r.buildS, buildCpuS: r.buildCpuS, buildPeakRssMiB: r.buildPeakRssMiB, loadAvgAtStart: a.loadAvgAtStart },
-            query: { byK: r.byK, queryPeakRssMiB: r.queryPeakRssMiB, top10: r.top10, maxQueries: cap, loadAvgAtStart: a.loadAvgAtStart },
+            build: { buildS: r.buildS, buildCpuS: r.buildCpuS, buildPeakRssMiB: r.buildPeakRssMiB, loadAvgAtStart: a.loadAvgAtStart, loadAvgAtEnd: a.loadAvgAtEnd },
+            query: { byK: r.byK, queryPeakRssMiB: r.queryPeakRssMiB, top10: r.top10, maxQueries: cap, loadAvgAtStart: a.loadAvgAtStart, loadAvgAtEnd: a.loadAvgAtEnd },
           });
           log(`${tag} ${engine}: built in ${r.buildS} s, p50@${opts.ks[0]} ${r.byK[String(opts.ks[0])]?.p50Ms} ms, peak RSS ${r.queryPeakRssMiB} MiB`);
         }
@@ -359,7 +362,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
         const args = { n, dim: opts.dim, queries: opts.denseQueries, seed: opts.seed, workDir: join(opts.workDir, `dense-${n}`) };
         log(`dense ANN ${n} × ${opts.dim}`);
         const d = await runChild({ kind: 'dense-ann', args, resultFile }, opts.childTimeoutS);
-        const run: DenseRun = { scenario: 'dense-ann', args, status: d.ok ? 'ok' : 'failed', reason: d.error };
+        const run: DenseRun = { scenario: 'dense-ann', args, status: d.ok ? 'ok' : 'failed', reason: d.error, loadAvgAtStart: d.loadAvgAtStart, loadAvgAtEnd: d.loadAvgAtEnd };
         if (d.ok) Object.assign(run, d.result);
         results.dense.push(run);
         log(`dense ANN ${n}: ${d.ok ? JSON.stringify(run.result).slice(0, 200) : `FAILED ${d.error}`}`);
@@ -404,7 +407,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
   results.notes.push(
     'Peak RSS is getrusage maxRSS of the engine\'s own child process (worker threads included). lexcase "peak RSS" in comparisons is the larger of its build process and its serving process.',
     'lexcase index size excludes the doc store (docs/: passage text kept for display) in the ratio; the size with it is shown too. LanceDB\'s directory holds the text plus its FTS index.',
-    'All engines share one 2-core machine with other work; the load average at the start of each child is in the JSON (loadAvgAtStart). "CPU p50" is the per-query process CPU time (user + system, all threads): close to the uncontended latency for single-threaded engines, and above wall time for multi-threaded ones (LanceDB).',
+    'All engines share one 2-core machine with other work; the load average at the start and end of each child is in the JSON (loadAvgAtStart, loadAvgAtEnd): a timing target (build time, latency, speed-up, ANN p50) whose load at either end exceeds 0.75 × usable cores (1.5 on 2) is "not claimed" (bench/quiet.ts). "CPU p50" is the per-query process CPU time (user + system, all threads): close to the uncontended latency for single-threaded engines, and above wall time for multi-threaded ones (LanceDB).',
   );
   results.finishedAt = new Date().toISOString();
 

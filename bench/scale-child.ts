@@ -6,11 +6,12 @@
  * CPU) and the serving process's peak RSS.
  */
 import { spawn } from 'node:child_process';
+import { closeSync, createReadStream, openSync, statSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildIndex } from '../indexer/build.js';
+import { buildIndex, resolveWorkers } from '../indexer/build.js';
 import { openRetriever, openSparseIndex } from '../retrieval/open.js';
 import { queryTerms } from '../retrieval/sparse/query-terms.js';
 import type { Retriever } from '../retrieval/types.js';
@@ -42,8 +43,10 @@ export interface ScaleBuildSpec {
   seed: number;
   profile: CorpusProfile;
   indexDir: string;
-  workers: number;
+  workers: number | 'auto';
   resultFile: string;
+  /** Build from this JSONL file (written beforehand by generateCorpusFile); absent: from a generator process through a pipe. */
+  corpusFile?: string;
 }
 
 export interface ScaleQuerySpec {
@@ -69,9 +72,25 @@ export interface ScaleBuildResult {
   /** Bytes without the doc store (docs/): the inverted index and per-doc arrays. */
   indexBytesNoDocs: number;
   indexBreakdown: Record<string, number>;
-  /** CPU seconds of the generator process (not in buildCpuS). */
+  /** CPU seconds of the generator process (not in buildCpuS; 0 when the build read a file generated before it). */
   generatorCpuS: number;
   loadAvg: number[];
+  /** Build worker threads used ('auto': the usable cores). */
+  workers?: number;
+  /** Analysed tokens indexed (the manifest's totalTokens). */
+  tokens?: number;
+  /** tokens ÷ build wall seconds. */
+  tokensPerS?: number;
+  /** tokens ÷ build CPU seconds (all threads): tokens per second per busy core. */
+  tokensPerCpuS?: number;
+}
+
+/** The corpus written to a file before the build, so the build's time is its own (generator off its critical path). */
+export interface ScaleGenerateResult {
+  file: string;
+  bytes: number;
+  wallS: number;
+  cpuS: number;
 }
 
 export interface ShapeResult extends LatencyStats {
@@ -82,6 +101,8 @@ export interface ShapeResult extends LatencyStats {
   /** Mean distinct words per query. */
   meanDistinctWords: number;
   loadAvgAtStart: number[];
+  /** Load averages when the shape's timed queries were done (absent in result files from before issue 38). */
+  loadAvgAtEnd?: number[];
   /** Mean postings of the query's terms (Σ df over its distinct terms): what exhaustive scoring walks. */
   meanPostings?: number;
   /** Σ per-query CPU / Σ postings, in ns: CPU per posting of the query's terms. */
@@ -104,7 +125,27 @@ const fromTs = fileURLToPath(import.meta.url).endsWith('.ts');
 const genPath = fileURLToPath(new URL(fromTs ? './scale-gen.ts' : './scale-gen.js', import.meta.url));
 const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 
+/** Write the seeded corpus as JSONL to `file` from a generator process (scale-gen.ts); its wall and CPU time. */
+export async function generateCorpusFile(o: { n: number; seed: number; profile: CorpusProfile; file: string }): Promise<ScaleGenerateResult> {
+  const t = performance.now();
+  const cpuFile = `${o.file}.gen-cpu`;
+  const fd = openSync(o.file, 'w');
+  try {
+    const gen = spawn(process.execPath, [...(fromTs ? ['--import', 'tsx'] : []), genPath, JSON.stringify({ n: o.n, seed: o.seed, profile: o.profile, cpuFile })], { stdio: ['ignore', fd, 'inherit'] });
+    await new Promise<void>((resolve, reject) => {
+      gen.on('error', reject);
+      gen.on('exit', (code, sig) => (code === 0 ? resolve() : reject(new Error(`corpus generator exited with ${code ?? sig}`))));
+    });
+  } finally {
+    closeSync(fd);
+  }
+  const cpuS = Number(await readFile(cpuFile, 'utf8'));
+  await rm(cpuFile, { force: true });
+  return { file: o.file, bytes: statSync(o.file).size, wallS: round((performance.now() - t) / 1000), cpuS: round(cpuS) };
+}
+
 export async function scaleBuild(spec: ScaleBuildSpec): Promise<ScaleBuildResult> {
+  if (spec.corpusFile) return scaleBuildFrom(spec, readPassagesJsonlStream(createReadStream(spec.corpusFile, { highWaterMark: 4 << 20 })), async () => 0);
   const t = performance.now();
   const cpuFile = `${spec.resultFile}.gen-cpu`;
   const gen = spawn(process.execPath, [...(fromTs ? ['--import', 'tsx'] : []), genPath, JSON.stringify({ n: spec.n, seed: spec.seed, profile: spec.profile, cpuFile })], {
@@ -117,36 +158,51 @@ export async function scaleBuild(spec: ScaleBuildSpec): Promise<ScaleBuildResult
       else reject(new Error(`corpus generator exited with ${code ?? sig}`));
     });
   });
+  return scaleBuildFrom(spec, readPassagesJsonlStream(gen.stdout), async () => {
+    await exited;
+    const genCpuS = Number(await readFile(cpuFile, 'utf8'));
+    await rm(cpuFile, { force: true });
+    return genCpuS;
+  }, t);
+}
+
+async function scaleBuildFrom(spec: ScaleBuildSpec, source: AsyncIterable<{ id: string; text: string }>, generatorCpu: () => Promise<number>, t = performance.now()): Promise<ScaleBuildResult> {
   let passages = 0;
   async function* counted() {
-    for await (const p of readPassagesJsonlStream(gen.stdout)) {
+    for await (const p of source) {
       passages++;
       yield p;
     }
   }
-  await buildIndex(counted(), {
+  const workers = resolveWorkers(spec.workers);
+  const manifest = await buildIndex(counted(), {
     out: spec.indexDir,
     corpusName: 'synthetic',
     methods: ['bm25', 'qld'],
-    workers: spec.workers,
+    workers,
     ...(spec.profile === 'zipf' ? { analyzer: { stopwords: 'none', stemmer: 'none' } } : {}),
   });
-  await exited;
-  const genCpuS = Number(await readFile(cpuFile, 'utf8'));
-  await rm(cpuFile, { force: true });
+  const genCpuS = await generatorCpu();
   const buildS = round((performance.now() - t) / 1000);
+  const buildCpuS = cpuSeconds();
   const breakdown = await dirBreakdown(spec.indexDir);
   const indexBytes = await dirBytes(spec.indexDir);
+  const tokens = Number(manifest.sparse?.totalTokens ?? 0);
   return {
     passages,
     buildS,
-    buildCpuS: cpuSeconds(),
+    buildCpuS,
     buildPeakRssMiB: peakRssMiB(),
     indexBytes,
     indexBytesNoDocs: indexBytes - (breakdown.docs ?? 0),
     indexBreakdown: breakdown,
     generatorCpuS: round(genCpuS),
     loadAvg: loadavg().map((x) => round(x)),
+    workers,
+    tokens,
+    tokensPerS: Math.round(tokens / Math.max(buildS, 1e-3)),
+    // ÷ the build process's CPU (main thread and workers): tokens per second of one busy core
+    tokensPerCpuS: Math.round(tokens / Math.max(buildCpuS, 1e-3)),
   };
 }
 
@@ -185,6 +241,7 @@ export async function scaleQuery(spec: ScaleQuerySpec): Promise<ScaleQueryResult
       if (top10.length < (spec.keepTop ?? 0)) top10.push({ ids: hits.slice(0, 10).map((h) => h.id), scores: hits.slice(0, 10).map((h) => h.score) });
     }
     const c = latencyStats(cpu);
+    const loadAvgAtEnd = loadavg().map((x) => round(x));
     shapes.push({
       shape: sh.shape,
       k: sh.k,
@@ -193,6 +250,7 @@ export async function scaleQuery(spec: ScaleQuerySpec): Promise<ScaleQueryResult
       cpuP95Ms: c.p95Ms,
       meanDistinctWords: round(terms / spec.queries, 1),
       loadAvgAtStart,
+      loadAvgAtEnd,
       cpuSumMs: cpu.reduce((a, b) => a + b, 0),
       ...(top10.length ? { top10 } : {}),
     } as ShapeResult);

@@ -12,6 +12,12 @@
  * block between `<!-- scale-projection:begin -->` and `<!-- scale-projection:end -->` in the
  * projection doc with a power law per metric fitted to the largest sizes (up to 3) and its value at
  * 100M passages. Nothing in those blocks is typed by hand.
+ *
+ * Quiet machine only (issue 38 item 5, bench/quiet.ts): when any figure of the merged runs was taken
+ * at a 1-min load above 0.75 × the run's usable cores (1.5 on 2) at the start or end of its phase,
+ * or without a load recorded at both ends, it writes nothing — no SVG, no doc block — prints
+ * `not claimed: load X at start/end > 1.5` for each such figure and exits 2; the result files stay
+ * as they are (a quieter rerun of those sizes, merged after them, replaces the loaded runs).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, relative, resolve } from 'node:path';
@@ -19,7 +25,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { renderSvg } from '../eval/plots/render-svg.js';
 import type { PlotSpec } from '../eval/plots/specs.js';
-import { checkScaleTargets, renderScaleMarkdown, type ScaleResults, type ScaleRun } from './scale.js';
+import { checkScaleTargets, renderScaleMarkdown, unclaimedFigures, type ScaleResults, type ScaleRun } from './scale.js';
+import { claimLimit } from './quiet.js';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), fileURLToPath(import.meta.url).endsWith('.ts') ? '..' : '../..');
 
@@ -146,6 +153,14 @@ export function renderProjections(ps: Projection[], at = 100_000_000): string {
   return lines.join('\n');
 }
 
+/** A run the plot will not stamp into the docs: figures taken on a loaded machine. */
+export class NotClaimedError extends Error {
+  constructor(readonly figures: { file: string; what: string; reason: string }[]) {
+    super(`refusing to stamp the docs: ${figures.length} figure(s) taken on a loaded machine\n${figures.map((f) => `  ${f.what} (${f.file}): ${f.reason}`).join('\n')}`);
+    this.name = 'NotClaimedError';
+  }
+}
+
 const BEGIN = '<!-- scale:begin -->';
 const END = '<!-- scale:end -->';
 
@@ -157,10 +172,14 @@ export async function writeScaleDocs(files: string[], svgPath: string, docPath: 
     all.push(r);
   }
   const runs = mergeRuns(all);
+  const kept = new Set(runs);
+  const usable = (r: ScaleResults) => r.machine.usableCpus ?? r.machine.cpus;
+  // Before anything is written: every figure stamped must come from a quiet phase.
+  const loaded = all.flatMap((r, i) => unclaimedFigures(r.runs.filter((x) => kept.has(x)), claimLimit(usable(r))).map((f) => ({ file: relative(ROOT, files[i]), ...f })));
+  if (loaded.length) throw new NotClaimedError(loaded);
   const points = curvePoints(runs);
   await writeFile(svgPath, await renderSvg(scaleSpec(points)));
-  const kept = new Set(runs);
-  const targets = all.flatMap((r) => checkScaleTargets(r.runs.filter((x) => kept.has(x)), r.machine.cpus));
+  const targets = all.flatMap((r) => checkScaleTargets(r.runs.filter((x) => kept.has(x)), usable(r)));
   const merged: ScaleResults = { ...all[all.length - 1], runs, targets };
   const loads = all.map((r, i) => `\`${relative(ROOT, files[i])}\` (${r.startedAt.slice(0, 16)}Z, ${r.machine.usableCpus ?? r.machine.cpus} of ${r.machine.cpus} cores (${r.machine.cpuModel}), load at start ${r.machine.loadAvgAtStart[0]}, git ${r.gitSha?.slice(0, 7) ?? '?'})`);
   const block = [
@@ -210,6 +229,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1
   writeScaleDocs(files, svg, doc, pdoc)
     .then((r) => process.stderr.write(`scale-plot: ${r.runs} runs, ${r.points} points → ${basename(svg)}, ${basename(doc)}\n`))
     .catch((err) => {
+      if (err instanceof NotClaimedError) {
+        for (const f of err.figures) process.stderr.write(`scale-plot: ${f.reason}: ${f.what} (${f.file})\n`);
+        process.stderr.write(`scale-plot: refusing to stamp ${basename(doc)} and ${basename(svg)} from a loaded run (nothing written; the result files are kept). Rerun those sizes on an idle machine.\n`);
+        process.exit(2);
+      }
       process.stderr.write(`scale-plot failed: ${err instanceof Error ? err.message : String(err)}\n`);
       process.exit(1);
     });

@@ -12,7 +12,7 @@ import { fitPowerLaw, projections, writeScaleDocs } from './scale-plot.js';
 const run = promisify(execFile);
 
 // The scale bench as a user starts it (`bench/run.ts --scale`, here through tsx), on 3,000 passages
-// per corpus and a few queries: the corpus streams from a generator process into the build, each
+// per corpus and a few queries: the corpus is written by a generator process to a file the build reads, each
 // method is queried from a fresh process, the index is deleted afterwards, and the plot script
 // turns the result file into an SVG and the table block of a doc.
 describe('npm run bench -- --scale on a tiny corpus', () => {
@@ -42,6 +42,15 @@ describe('npm run bench -- --scale on a tiny corpus', () => {
     expect(res.runs.map((r) => `${r.size}:${r.profile}:${r.status}`)).toEqual(['3000:bench:ok', '3000:zipf:ok']);
     for (const r of res.runs) {
       expect(r.build!.passages).toBe(3000);
+      // issue 38 item 4: the corpus is written first (timed apart), the build reads the file, and
+      // its throughput is printed: analysed tokens per second and per CPU second (per core)
+      expect(r.generate!.bytes).toBeGreaterThan(3000 * 100);
+      expect(r.generate!.cpuS).toBeGreaterThan(0);
+      expect(r.build!.generatorCpuS).toBe(0);
+      expect(r.build!.workers).toBe(1);
+      expect(r.build!.tokens).toBeGreaterThan(3000 * 20);
+      expect(r.build!.tokensPerCpuS).toBe(Math.round(r.build!.tokens! / r.build!.buildCpuS));
+      expect(r.build!.tokensPerS).toBe(Math.round(r.build!.tokens! / r.build!.buildS));
       expect(r.build!.buildS).toBeGreaterThan(0);
       expect(r.build!.buildPeakRssMiB).toBeGreaterThan(10);
       expect(r.build!.indexBytesNoDocs).toBeGreaterThan(0);
@@ -56,6 +65,7 @@ describe('npm run bench -- --scale on a tiny corpus', () => {
           expect(s.queries).toBe(4);
           expect(s.p95Ms).toBeGreaterThanOrEqual(s.p50Ms);
           expect(s.loadAvgAtStart).toHaveLength(3);
+          expect(s.loadAvgAtEnd).toHaveLength(3);
           // counted from the index the queries ran on: each query's terms hold postings
           expect(s.meanPostings).toBeGreaterThan(0);
           expect(s.cpuNsPerPosting).toBeGreaterThan(0);
@@ -67,16 +77,24 @@ describe('npm run bench -- --scale on a tiny corpus', () => {
       // bm25 and qld run the same queries on the same index: the same postings per shape
       expect(r.queries[0].shapes.map((s) => s.meanPostings)).toEqual(r.queries[1].shapes.map((s) => s.meanPostings));
     }
+    // Load at both ends of every phase (issue 38 item 5), and the idle-machine rule said at the start.
+    for (const r of res.runs) {
+      expect(typeof r.build!.loadAvgAtEnd).toBe('number');
+      for (const q of r.queries) expect(typeof q.loadAvgAtEnd).toBe('number');
+    }
+    expect(stderr).toMatch(/needs an idle machine: .* exceeds \d+(\.\d+)? \(0\.75 × \d+ usable cores\).* load now \d/);
     // The 10M targets are only checked at ≥ 10M passages.
     expect(res.targets).toEqual([]);
     expect(stdout).toContain('| 3,000 | zipf |');
+    expect(stderr).toMatch(/3,000 bench: built in .* tokens: [\d,]+ tokens\/s, [\d,]+ tokens\/s per core/);
+    expect(stderr).toMatch(/3,000 bench: corpus written in /);
     // No BM25S source given: the peer is skipped with one line, in the log and the results' notes.
     expect(stderr.match(/BM25S peer skipped: no source given/g)).toHaveLength(1);
     expect(res.notes.some((n) => n.startsWith('BM25S peer skipped'))).toBe(true);
     expect(res.runs.every((r) => r.bm25s === undefined)).toBe(true);
   });
 
-  it('deletes the indexes it built and never writes the corpus to disk', async () => {
+  it('deletes the indexes it built and the corpus files it wrote', async () => {
     const left = await readdir(join(dir, 'work'));
     expect(left.filter((f) => f.startsWith('scale-'))).toEqual([]);
     expect(left.filter((f) => f.endsWith('.jsonl'))).toEqual([]);
@@ -88,7 +106,19 @@ describe('npm run bench -- --scale on a tiny corpus', () => {
     const svg = join(dir, 'bench-scale.svg');
     const pdoc = join(dir, 'scale.md');
     await writeFile(pdoc, '# Scale\n\n<!-- scale-projection:begin -->\n<!-- scale-projection:end -->\n');
-    const r = await writeScaleDocs([join(dir, 'results', 'scale-latest.json')], svg, doc, pdoc);
+    // The stamp takes quiet runs only (bench/quiet.test.ts tests the refusal): this machine's load is
+    // whatever the other work on it makes, so the run's recorded loads are set to a quiet 0.1 here.
+    const quiet = join(dir, 'scale-quiet.json');
+    const q = JSON.parse(await readFile(join(dir, 'results', 'scale-latest.json'), 'utf8')) as ScaleResults;
+    for (const r of q.runs) {
+      Object.assign(r.build!, { loadAvgAtStart: 0.1, loadAvgAtEnd: 0.1 });
+      for (const x of r.queries) {
+        Object.assign(x, { loadAvgAtStart: 0.1, loadAvgAtEnd: 0.1 });
+        for (const s of x.shapes) Object.assign(s, { loadAvgAtStart: [0.1, 0.1, 0.1], loadAvgAtEnd: [0.1, 0.1, 0.1] });
+      }
+    }
+    await writeFile(quiet, JSON.stringify(q));
+    const r = await writeScaleDocs([quiet], svg, doc, pdoc);
     // One size only: nothing to fit a curve to, so the projection table has its header alone.
     expect(await readFile(pdoc, 'utf8')).toContain('projected at 100,000,000');
     expect(r.runs).toBe(2);

@@ -11,6 +11,8 @@ export interface ChildOutcome {
   error?: string;
   wallS: number;
   loadAvgAtStart: number;
+  /** 1-min load when the child had exited (bench/quiet.ts: a figure claims only when both ends are quiet). */
+  loadAvgAtEnd: number;
 }
 
 const fromTs = fileURLToPath(import.meta.url).endsWith('.ts');
@@ -34,7 +36,8 @@ export async function runChild(spec: ChildSpec, timeoutS: number, heapMiB?: numb
     });
   });
   const wallS = Math.round((performance.now() - t) / 10) / 100;
-  if (code !== 0) return { ok: false, error: String(code), wallS, loadAvgAtStart };
+  const loadAvgAtEnd = Math.round(loadavg()[0] * 100) / 100;
+  if (code !== 0) return { ok: false, error: String(code), wallS, loadAvgAtStart, loadAvgAtEnd };
   const result = JSON.parse(await readFile(spec.resultFile, 'utf8')) as Record<string, unknown>;
-  return { ok: true, result, wallS, loadAvgAtStart };
+  return { ok: true, result, wallS, loadAvgAtStart, loadAvgAtEnd };
 }

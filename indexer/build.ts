@@ -42,9 +42,9 @@ export interface BuildOptions {
   /** Default ['bm25', 'qld']; 'dense' (indexer/dense/add-dense.ts) and 'lancedb-fts' (indexer/lancedb-fts-build.ts) are added after the sparse build. */
   methods?: string[];
   analyzer?: Partial<AnalyzerConfig>;
-  /** Build worker threads; default min(2, cores). 0 = analyse on the main thread. */
-  workers?: number;
-  /** Postings a worker holds in memory before spilling a segment to disk (default 12M). */
+  /** Build worker threads: a number (0 = analyse on the main thread) or 'auto' (default): one per usable core (os.availableParallelism()). */
+  workers?: number | 'auto';
+  /** Postings a worker holds in memory before spilling a segment to disk (default 12M with up to 2 workers, 24M shared by more, at least 3M each). */
   segmentPostings?: number;
   /** Passages per batch handed to a worker (default 1000). */
   batchPassages?: number;
@@ -69,6 +69,16 @@ export interface BuildOptions {
 }
 
 const SPARSE_METHODS = new Set(['bm25', 'qld']);
+
+/** Build workers for a `workers` option: 'auto' (or none given) follows the usable cores (os.availableParallelism(), taskset/cgroup aware). */
+export function resolveWorkers(workers: number | 'auto' | undefined, cores = availableParallelism()): number {
+  if (workers === undefined || workers === 'auto') return Math.max(1, cores);
+  if (typeof workers !== 'number' || !Number.isFinite(workers)) throw errors.invalidInput('workers', `expected a number of build workers ≥ 0 or "auto", got ${JSON.stringify(workers)}`);
+  return Math.max(0, Math.floor(workers));
+}
+
+/** Postings each worker holds before spilling: 12M with up to 2 workers (as before), else 24M shared (≥ 3M each), so more workers do not hold more in all. */
+export const defaultSegmentPostings = (workers: number): number => (workers <= 2 ? 12_000_000 : Math.max(3_000_000, Math.floor(24_000_000 / workers)));
 
 interface Sink {
   add(base: number, texts: string[]): Promise<void>;
@@ -237,8 +247,8 @@ export async function buildIndex<T extends PassageInput>(passages: PassagesInput
   const methods = opts.methods ?? ['bm25', 'qld'];
   for (const m of methods) if (!SPARSE_METHODS.has(m) && m !== 'dense' && m !== 'lancedb-fts') throw errors.usage(`unknown index method "${m}" (known: bm25, qld, dense, lancedb-fts)`);
   const analyzer = createAnalyzer(opts.analyzer).config;
-  const workers = Math.max(0, Math.floor(opts.workers ?? Math.min(2, availableParallelism())));
-  const threshold = Math.max(1, opts.segmentPostings ?? 12_000_000);
+  const workers = resolveWorkers(opts.workers);
+  const threshold = Math.max(1, opts.segmentPostings ?? defaultSegmentPostings(workers));
   const batchPassages = Math.max(1, opts.batchPassages ?? 1000);
 
   mkdirSync(dirname(out), { recursive: true });

@@ -31,13 +31,15 @@ export interface Bm25Params {
   scorer: SparseScorer;
   /** Query worker threads over doc ranges (0 or 1 = score on the calling thread). */
   threads: number;
+  /** Byte budget of the decoded-list cache for the whole index, split over the threads (default: LEXCASE_CACHE_MIB or 1024 MiB; list-cache.ts). */
+  cacheBytes: number;
 }
 export const BM25_DEFAULTS = RETRIEVAL_DEFAULTS.bm25;
 
 export function createBm25Retriever(index: SparseIndex, params: Partial<Bm25Params> = {}): SparseRetriever {
   const { k1, b } = { ...BM25_DEFAULTS, ...params };
   const lucene = params.scorer === 'lucene';
-  const scorer = scorerFor(index, index, index.view, params.threads ?? 0);
+  const scorer = scorerFor(index, index, index.view, params.threads ?? 0, params.cacheBytes);
   const explainLucene = (q: QueryTerms, id: string): Explanation => {
     const doc = docIndexOf(index, id);
     const dl = index.doclen[doc];

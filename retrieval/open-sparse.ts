@@ -16,6 +16,7 @@ import { closeTextStores } from './hit-text.js';
 import { manifestKeyedCache } from './manifest-keyed-cache.js';
 import { rm3Params } from './rm3-params.js';
 import { RETRIEVAL_DEFAULTS } from './defaults.js';
+import { cacheBudgetBytes } from './sparse/list-cache.js';
 
 /** Indexes at least this large score queries on min(2, cores) worker threads by default. */
 export const QUERY_THREADS_MIN_DOCS = 50_000;
@@ -41,11 +42,13 @@ export async function openSparseMethod(dir: string, manifest: Manifest, method: 
   const threads = Math.floor(numberOption(opts, 'threads', dfltThreads, 0, 64));
   const scorer = (opts.scorer ?? 'lexcase') as SparseScorer;
   if (!SPARSE_SCORER_NAMES.includes(scorer)) throw errors.invalidInput('scorer', `expected one of ${SPARSE_SCORER_NAMES.join(', ')}, got "${String(opts.scorer)}"`);
+  const cacheMib = opts.cacheMib === undefined || opts.cacheMib === null ? undefined : numberOption(opts, 'cacheMib', 0, 0);
+  const cacheBytes = cacheBudgetBytes(cacheMib);
   const rm3 = rm3Params(opts);
   const variant = opts.variant as QldVariant | undefined;
   const base =
     method === 'bm25'
-      ? createBm25Retriever(index, { k1: numberOption(opts, 'k1', RETRIEVAL_DEFAULTS.bm25.k1, 0), b: numberOption(opts, 'b', RETRIEVAL_DEFAULTS.bm25.b, 0, 1), threads, scorer })
-      : createQldRetriever(index, { mu: numberOption(opts, 'mu', RETRIEVAL_DEFAULTS.qld.mu, Number.MIN_VALUE), ...(variant !== undefined ? { variant } : {}), threads, scorer });
+      ? createBm25Retriever(index, { k1: numberOption(opts, 'k1', RETRIEVAL_DEFAULTS.bm25.k1, 0), b: numberOption(opts, 'b', RETRIEVAL_DEFAULTS.bm25.b, 0, 1), threads, scorer, cacheBytes })
+      : createQldRetriever(index, { mu: numberOption(opts, 'mu', RETRIEVAL_DEFAULTS.qld.mu, Number.MIN_VALUE), ...(variant !== undefined ? { variant } : {}), threads, scorer, cacheBytes });
   return rm3 ? (await import('./rm3.js')).createRm3Retriever(base, rm3) : base;
 }

@@ -39,6 +39,8 @@ export interface QldParams {
   scorer: SparseScorer;
   /** Query worker threads over doc ranges (0 or 1 = score on the calling thread). */
   threads: number;
+  /** Byte budget of the decoded-list cache for the whole index, split over the threads (default: LEXCASE_CACHE_MIB or 1024 MiB; list-cache.ts). */
+  cacheBytes: number;
 }
 export const QLD_DEFAULTS = RETRIEVAL_DEFAULTS.qld;
 
@@ -48,7 +50,7 @@ export function createQldRetriever(index: SparseIndex, params: Partial<QldParams
   const { mu, variant } = { ...QLD_DEFAULTS, ...params, ...(lucene ? { variant: 'lucene' as const } : {}) };
   if (variant !== 'textbook' && variant !== 'lucene') throw errors.invalidInput('variant', `expected "textbook" or "lucene", got "${String(variant)}"`);
   const T = index.totalTokens;
-  const scorer = scorerFor(index, index, index.view, params.threads ?? 0);
+  const scorer = scorerFor(index, index, index.view, params.threads ?? 0, params.cacheBytes);
 
   const searchTerms = async (q: QueryTerms, opts?: SearchOptions): Promise<Hit[]> => {
     const s = resolveSearch(opts, 'qld', { approx: true });

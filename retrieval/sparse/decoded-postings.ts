@@ -11,12 +11,19 @@
  * tf bytes are held in the view's WebAssembly memory (kernel/view-memory.ts), where blocked-taat.ts's
  * kernel walks them in place.
  *
+ * The cache is bounded (issue 38 item 3, list-cache.ts): the bytes of a view's cached lists stay
+ * under its budget (`setCacheBudget`; the index's budget split over its query threads), the least
+ * recently used lists evicted first and never one the running query has touched; a list that does
+ * not fit is decoded for the query alone. Eviction changes no score: a list comes back decoded from
+ * the same bytes.
+ *
  * `decodedPostings` gives the wide form (Uint32 doc ids) that plain TAAT and MaxScore walk; it is
  * built from the compact list on each call and never cached (those strategies run on sparse
  * queries; the dense ones go through blocked-taat.ts on the compact form).
  */
 import { listBytes } from './list-bytes.js';
-import { MemoryViews, viewMemory, type ViewMemory } from './kernel/view-memory.js';
+import { alignedSize, MemoryViews, viewMemory, type ViewMemory } from './kernel/view-memory.js';
+import { cacheBudgetBytes, ListCache } from './list-cache.js';
 import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
 
 export const TF_ESCAPE = 0xffff;
@@ -63,6 +70,54 @@ export interface CompactList {
 }
 
 const caches = new WeakMap<ScoringView, (CompactList | undefined)[]>();
+const budgets = new WeakMap<ScoringView, ListCache>();
+
+/** The view's cache bookkeeping (budget: LEXCASE_CACHE_MIB or the default until setCacheBudget). */
+export function listCache(view: ScoringView): ListCache {
+  let c = budgets.get(view);
+  if (!c) budgets.set(view, (c = new ListCache(cacheBudgetBytes())));
+  return c;
+}
+
+/** Set the byte budget of the view's decoded-list cache (evicting down to it now, when the running query allows). */
+export function setCacheBudget(view: ScoringView, bytes: number): void {
+  const c = listCache(view);
+  c.budget = Math.max(0, Math.floor(bytes));
+  while (c.bytes > c.budget && c.evictOne());
+}
+
+/** A new query on the view: the lists the previous one touched may be evicted again (score-core.ts scoreTopK). */
+export function beginQuery(view: ScoringView): void {
+  budgets.get(view)?.beginQuery();
+}
+
+/** Cache keys: a term's compact list and its dense form. */
+const compactKey = (termId: number) => termId * 2;
+const denseKey = (termId: number) => termId * 2 + 1;
+
+/**
+ * Bytes of the view's memory for a new cache entry: room made under the budget (evicting what the
+ * running query has not touched), then a hole or the end of the resident part, kept ≤ the budget
+ * plus the per-document arrays held; −1 when that cannot be had (the list is then not cached).
+ */
+function cacheAlloc(view: ScoringView, mem: ViewMemory, bytes: number): number {
+  const cache = listCache(view);
+  const need = alignedSize(bytes);
+  if (!cache.makeRoom(need)) {
+    cache.refused++;
+    return -1;
+  }
+  const limit = () => 64 + cache.budget + mem.heldBytes;
+  for (;;) {
+    const off = mem.alloc(need, limit());
+    if (off >= 0) return off;
+    // No hole fits and the end is at the limit: evict more until a hole opens up.
+    if (!cache.evictOne()) {
+      cache.refused++;
+      return -1;
+    }
+  }
+}
 
 function chunkRange(view: ScoringView): { c0: number; chunks: number } {
   const c0 = view.lo >>> CHUNK_BITS;
@@ -161,10 +216,11 @@ function decodeCompact(view: ScoringView, termId: number, how: 'cache' | 'fresh'
  */
 function keep(view: ScoringView, s: CompactList, cache: boolean): CompactList {
   if (cache) {
-    const held = resident(viewMemory(view), s.low, s.tfs, s.length, s.c0, s.chunkEnd, s.bigTf, s.maxTf);
+    const held = resident(view, s.low, s.tfs, s.length, s.c0, s.chunkEnd, s.bigTf, s.maxTf);
     if (held) return held;
   }
-  return { ...s, low: s.low.slice(), tfs: s.tfs.slice(), cached: cache };
+  // Not cached (too short, or no room under the budget): this query's own copy.
+  return { ...s, low: s.low.slice(), tfs: s.tfs.slice(), cached: false };
 }
 
 /** A cached list held in its view's kernel memory (typed arrays over it taken afresh after a growth). */
@@ -203,9 +259,9 @@ class ResidentList extends MemoryViews implements CompactList {
   }
 }
 
-/** The first n postings copied into the view's memory (low bits, then tfs), or undefined when it refuses. */
+/** The first n postings copied into the view's memory (low bits, then tfs) and cached, or undefined when there is no room. */
 function resident(
-  mem: ViewMemory,
+  view: ScoringView,
   low: Uint16Array,
   tfs: Uint8Array,
   n: number,
@@ -214,11 +270,28 @@ function resident(
   bigTf: Map<number, number> | undefined,
   maxTf: number,
 ): CompactList | undefined {
-  const off = mem.alloc(3 * n);
+  const mem = viewMemory(view);
+  const off = cacheAlloc(view, mem, 3 * n);
   if (off < 0) return undefined;
   mem.u16().set(low.subarray(0, n), off >>> 1);
   mem.bytes().set(tfs.subarray(0, n), off + 2 * n);
   return new ResidentList(mem, off, off + 2 * n, n, c0, chunkEnd, bigTf, maxTf);
+}
+
+/** Cache a resident compact list of `termId` (its bytes released on eviction). */
+function holdCompact(view: ScoringView, termId: number, list: CompactList): void {
+  let lists = caches.get(view);
+  if (!lists) caches.set(view, (lists = []));
+  lists[termId] = list;
+  const mem = viewMemory(view);
+  const bytes = alignedSize(3 * list.length);
+  listCache(view).add(compactKey(termId), {
+    bytes,
+    evict: () => {
+      if (lists[termId] === list) lists[termId] = undefined;
+      mem.release(list.lowOff, bytes);
+    },
+  });
 }
 
 /** The compact list of `termId` over the view's doc range (cached for lists of ≥ 64 postings). */
@@ -226,11 +299,14 @@ export function compactPostings(view: ScoringView, termId: number): CompactList 
   const df = view.df[termId];
   // Lists held only densely (denseTfs) are decoded afresh for the rare strategy that walks postings.
   if (df < CACHE_MIN_DF || denseOnly(view, termId)) return decodeCompact(view, termId, 'fresh');
-  let lists = caches.get(view);
-  if (!lists) caches.set(view, (lists = []));
-  let list = lists[termId];
-  if (!list) lists[termId] = list = decodeCompact(view, termId, 'cache');
-  return list;
+  const list = caches.get(view)?.[termId];
+  if (list) {
+    listCache(view).touch(compactKey(termId));
+    return list;
+  }
+  const fresh = decodeCompact(view, termId, 'cache');
+  if (fresh.cached) holdCompact(view, termId, fresh);
+  return fresh;
 }
 
 /** tf of posting p of a compact list. */
@@ -274,11 +350,23 @@ export function decodedPostings(view: ScoringView, termId: number): PostingList 
  * 1 byte per doc for lists held densely).
  */
 export function prewarmPostings(view: ScoringView, minDf = Math.max(CACHE_MIN_DF, Math.ceil(view.N / 1024))): number {
+  // Under the cache's budget: the longest lists first (the costliest to decode inside a query),
+  // each only while it fits without evicting (a bound on its bytes: 3 per posting, or 1 per doc).
+  const cache = listCache(view);
+  const span = view.hi - view.lo;
+  const terms: number[] = [];
+  for (let t = 0; t < view.df.length; t++) if (view.df[t] >= minDf) terms.push(t);
+  terms.sort((a, b) => view.df[b] - view.df[a] || a - b);
   let n = 0;
-  for (let t = 0; t < view.df.length; t++) {
-    if (view.df[t] < minDf) continue;
-    if (denseTfs(view, t)) n += view.hi - view.lo;
-    else n += compactPostings(view, t).length;
+  for (const t of terms) {
+    const most = view.df[t] >= DENSE_ONLY_SHARE * span ? Math.max(span + 16, 3 * Math.min(view.df[t], span)) : 3 * Math.min(view.df[t], span);
+    if (!cache.fits(alignedSize(most))) continue;
+    const d = denseTfs(view, t);
+    if (d) n += d.off >= 0 ? span : 0;
+    else {
+      const c = compactPostings(view, t);
+      if (c.cached) n += c.length;
+    }
   }
   return n;
 }
@@ -331,23 +419,28 @@ export function denseTfs(view: ScoringView, termId: number): DenseList | null {
   let cache = denseCaches.get(view);
   if (!cache) denseCaches.set(view, (cache = []));
   const hit = cache[termId];
-  if (hit) return hit;
+  const lc = listCache(view);
+  if (hit) {
+    lc.touch(denseKey(termId));
+    return hit;
+  }
   if (view.df[termId] < DENSE_ONLY_SHARE * span) return null;
   // The compact form: the cached one if there is one, else decoded for this conversion only (a
   // list that turns out to stay compact is cached through compactPostings).
   const had = caches.get(view)?.[termId];
+  // Pinned: the allocation below must not evict the list it is read from.
+  if (had) lc.touch(compactKey(termId));
   const c = had ?? decodeCompact(view, termId, 'scratch');
   if (c.bigTf || c.length < DENSE_ONLY_SHARE * span) {
     // Stays compact: cache what was just decoded (no second decode through compactPostings).
     if (!had && view.df[termId] >= CACHE_MIN_DF) {
-      let lists = caches.get(view);
-      if (!lists) caches.set(view, (lists = []));
-      lists[termId] = keep(view, c, true);
+      const kept = keep(view, c, true);
+      if (kept.cached) holdCompact(view, termId, kept);
     }
     return null;
   }
   const mem = viewMemory(view);
-  const off = mem.alloc(span + 16);
+  const off = cacheAlloc(view, mem, span + 16);
   let out: DenseList;
   let bytes: Uint8Array;
   let at: number;
@@ -367,10 +460,21 @@ export function denseTfs(view: ScoringView, termId: number): DenseList | null {
     const base = at + (c.c0 + k) * CHUNK_DOCS - view.lo;
     for (const end = c.chunkEnd[k]; p < end; p++) bytes[base + low[p]] = tfs[p];
   }
+  // Not cached when there was no room: this query's own dense copy, the compact form kept as it was.
+  if (off < 0) return out;
   cache[termId] = out;
-  // Held only densely from now on: its compact form is dropped.
+  const denseBytes = alignedSize(span + 16);
+  lc.add(denseKey(termId), {
+    bytes: denseBytes,
+    evict: () => {
+      if (cache![termId] === out) cache![termId] = undefined;
+      mem.release(off, denseBytes);
+    },
+  });
+  // Held only densely from now on: its compact form is dropped (its bytes released once no query holds it).
   const lists = caches.get(view);
   if (lists) lists[termId] = undefined;
+  lc.retire(compactKey(termId));
   return out;
 }
 

@@ -7,18 +7,21 @@ import type { Worker } from 'node:worker_threads';
 import { spawnWorker } from '../../core/worker-url.js';
 import { LexcaseError, type ErrorCode } from '../../core/errors.js';
 import { mergeRanked, scoreTopK, type Ranked, type ScoreRequest } from './score-core.js';
-import type { ScoringData, ScoringView } from '../../indexer/sparse/scoring-view.js';
+import { scoringView, type ScoringData, type ScoringView } from '../../indexer/sparse/scoring-view.js';
+import { setCacheBudget } from './decoded-postings.js';
 
 export interface Scorer {
   score(req: ScoreRequest): Promise<Ranked>;
   close(): Promise<void>;
 }
 
-export function inProcessScorer(view: ScoringView): Scorer {
+export function inProcessScorer(view: ScoringView, cacheBytes?: number): Scorer {
+  if (cacheBytes !== undefined) setCacheBudget(view, cacheBytes);
   return { score: async (req) => scoreTopK(view, req), close: async () => undefined };
 }
 
-export function createQueryPool(data: ScoringData, threads: number): Scorer {
+/** `cacheBytes`: the decoded-list cache's budget for the whole index; each worker holds its share (list-cache.ts). */
+export function createQueryPool(data: ScoringData, threads: number, cacheBytes?: number): Scorer {
   const plain: ScoringData = {
     N: data.N,
     totalTokens: data.totalTokens,
@@ -63,7 +66,7 @@ export function createQueryPool(data: ScoringData, threads: number): Scorer {
       for (const p of pending.values()) p.reject(e);
       pending.clear();
     });
-    w.postMessage({ type: 'init', data: plain, lo, hi });
+    w.postMessage({ type: 'init', data: plain, lo, hi, ...(cacheBytes !== undefined ? { cacheBytes: Math.floor(cacheBytes / threads) } : {}) });
     w.unref();
     workers.push(w);
   }
@@ -84,15 +87,23 @@ export function createQueryPool(data: ScoringData, threads: number): Scorer {
   };
 }
 
-const pools = new WeakMap<object, Map<number, Scorer>>();
+const pools = new WeakMap<object, Map<string, Scorer>>();
 
-/** The scorer of an index for `threads` (0/1 = in-process), created once and reused. */
-export function scorerFor(owner: object, data: ScoringData, view: ScoringView, threads: number): Scorer {
+/**
+ * The scorer of an index for `threads` (0/1 = in-process) and decoded-list cache budget, created
+ * once and reused; in-process scorers with different budgets score on views of their own.
+ */
+export function scorerFor(owner: object, data: ScoringData, view: ScoringView, threads: number, cacheBytes?: number): Scorer {
   let m = pools.get(owner);
   if (!m) pools.set(owner, (m = new Map()));
-  const key = threads > 1 ? threads : 0;
+  const t = threads > 1 ? threads : 0;
+  const key = `${t}:${cacheBytes ?? ''}`;
   let s = m.get(key);
-  if (!s) m.set(key, (s = key ? createQueryPool(data, key) : inProcessScorer(view)));
+  if (!s) {
+    // The index's own view keeps the first in-process budget; another budget gets a view (and cache) of its own.
+    const inProcessTaken = [...m.keys()].some((k) => k.startsWith('0:'));
+    m.set(key, (s = t ? createQueryPool(data, t, cacheBytes) : inProcessScorer(inProcessTaken ? scoringView(data, view.lo, view.hi) : view, cacheBytes)));
+  }
   return s;
 }
 

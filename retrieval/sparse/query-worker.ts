@@ -7,7 +7,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { isLexcaseError } from '../../core/errors.js';
-import { prewarmPostings } from './decoded-postings.js';
+import { prewarmPostings, setCacheBudget } from './decoded-postings.js';
 import { scoreTopK, type ScoreRequest } from './score-core.js';
 import { scoringView, type ScoringData, type ScoringView } from '../../indexer/sparse/scoring-view.js';
 
@@ -19,9 +19,11 @@ let initError: unknown;
 const errorMessage = (id: number | undefined, e: unknown) =>
   isLexcaseError(e) ? { type: 'error', id, code: e.code, message: e.message } : { type: 'error', id, message: (e as Error)?.stack ?? String(e) };
 
-parentPort!.on('message', (m: { type: string; id?: number; data?: ScoringData; lo?: number; hi?: number; req?: ScoreRequest }) => {
+parentPort!.on('message', (m: { type: string; id?: number; data?: ScoringData; lo?: number; hi?: number; cacheBytes?: number; req?: ScoreRequest }) => {
   if (m.type === 'init') {
     view = scoringView(m.data!, m.lo, m.hi);
+    // This worker's share of the index's decoded-list cache budget (list-cache.ts), before prewarming fills it.
+    if (m.cacheBytes !== undefined) setCacheBudget(view, m.cacheBytes);
     // Decode the frequent lists now (before the first request is read), not inside some query:
     // a first use of a long list would otherwise land in the latency tail.
     try {

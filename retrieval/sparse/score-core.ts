@@ -21,6 +21,7 @@ import { blockedTopK, DENSE_MIN_SHARE } from './blocked-taat.js';
 import { blockMaxTopK } from './block-max.js';
 import type { TopK } from './top-k.js';
 import { approxPrefix, type ApproxOptions } from './approx.js';
+import { beginQuery } from './decoded-postings.js';
 
 /** `approx` absent: exact top-k. Present: the posting budget of approx.ts (checked by the caller). */
 export type ScoreRequest = { ids: number[]; counts: number[]; k: number; approx?: ApproxOptions } & (
@@ -110,6 +111,8 @@ export function scoredPlan(fullPlan: TermPlan[], req: Pick<ScoreRequest, 'approx
 export function scoreTopK(view: ScoringView, req: ScoreRequest, strategy: Strategy = 'auto', blockDocs?: number, windowBits?: number): Ranked {
   const k = Math.min(req.k, view.hi - view.lo);
   if (req.ids.length === 0 || k <= 0) return { docs: [], scores: [] };
+  // The decoded-list cache may evict what the previous query touched, never what this one does (list-cache.ts).
+  beginQuery(view);
   const fullPlan = termPlan(view, req);
   const plan = scoredPlan(fullPlan, req);
   let postings = 0;

@@ -1,8 +1,8 @@
 /**
  * One WebAssembly kernel and linear memory per scoring view (per doc range: the calling thread's
  * view, or one query worker's), holding the view's cached postings in place: the compact lists and
- * the dense tf bytes of decoded-postings.ts are allocated here (a bump allocator, never freed: the
- * caches live as long as the view), so the kernel's walks read them where they are instead of
+ * the dense tf bytes of decoded-postings.ts are allocated here (first fit in the holes lists evicted
+ * from the cache left, list-cache.ts, else at the end), so the kernel's walks read them where they are instead of
  * blocked-taat.ts copying every list's chunk and every dense list's block into scratch memory for
  * every query (issue 18, third session: ~9 % of a worker's time); the range's BM25 norms and QLD
  * log-lengths are held here too (`holdRange`). Each query's scratch (block
@@ -14,6 +14,10 @@
  * a growth). Allocations are refused (`alloc` returns −1; the caller keeps an ordinary typed array
  * and the walks copy it as before) past RESIDENT_MAX_BYTES, so the 32-bit memory keeps room for
  * the scratch. The memory is garbage-collected with its view.
+ *
+ * Bounded (issue 38 item 3): the cache allocates under a limit (`alloc(bytes, limit)`), and
+ * `release` gives an evicted list's bytes back (holes, coalesced; a hole at the end lowers `used`),
+ * so the resident part stays ≤ the cache budget + the per-document arrays held (`heldBytes`).
  */
 import { WASM_PAGE, type WasmMemory } from '../../../core/wasm.js';
 import { createKernel, type WalkKernel } from './kernel.js';
@@ -47,6 +51,10 @@ export class ViewMemory extends MemoryViews {
   readonly kernel: WalkKernel;
   /** End of the resident allocations: per-query scratch starts at or after it. */
   used = 64;
+  /** Bytes of the per-document arrays held (holdRange): never released while the view lives. */
+  heldBytes = 0;
+  /** Free holes below `used`: [offset, bytes] pairs sorted by offset, 16-aligned, never adjacent. */
+  private holes: number[] = [];
   private u8v = new Uint8Array(0);
   private u16v = new Uint16Array(0);
 
@@ -56,13 +64,61 @@ export class ViewMemory extends MemoryViews {
     this.kernel = kernel;
   }
 
-  /** `bytes` bytes (16-aligned) that stay until the view is dropped; −1 when refused. */
-  alloc(bytes: number): number {
+  /**
+   * `bytes` bytes (16-aligned offset; the size rounded up to 16) that stay until released: the first
+   * hole they fit in, else at the end when that ends at most at `limit` (and RESIDENT_MAX_BYTES);
+   * −1 when refused.
+   */
+  alloc(bytes: number, limit = this.maxResident): number {
+    const need = alignedSize(bytes);
+    const h = this.holes;
+    for (let i = 0; i < h.length; i += 2) {
+      if (h[i + 1] < need) continue;
+      const off = h[i];
+      if (h[i + 1] === need) h.splice(i, 2);
+      else {
+        h[i] += need;
+        h[i + 1] -= need;
+      }
+      return off;
+    }
     const off = (this.used + 15) & ~15;
-    if (off + bytes > this.maxResident) return -1;
-    this.ensure(off + bytes);
-    this.used = off + bytes;
+    if (off + need > Math.min(limit, this.maxResident)) return -1;
+    this.ensure(off + need);
+    this.used = off + need;
     return off;
+  }
+
+  /** Give back `bytes` at `off` (an allocation of that size): a hole, merged with its neighbours; at the end, `used` drops. */
+  release(off: number, bytes: number): void {
+    const need = alignedSize(bytes);
+    const h = this.holes;
+    let i = 0;
+    while (i < h.length && h[i] < off) i += 2;
+    h.splice(i, 0, off, need);
+    // merge with the next hole, then with the previous one
+    if (i + 2 < h.length && h[i] + h[i + 1] === h[i + 2]) {
+      h[i + 1] += h[i + 3];
+      h.splice(i + 2, 2);
+    }
+    if (i >= 2 && h[i - 2] + h[i - 1] === h[i]) {
+      h[i - 1] += h[i + 1];
+      h.splice(i, 2);
+      i -= 2;
+    }
+    // the last hole reaching the end of the allocations: the end moves down
+    const last = h.length - 2;
+    if (last >= 0 && h[last] + h[last + 1] >= this.used) {
+      this.used = h[last];
+      h.length = last;
+    }
+  }
+
+  /** Bytes in holes below `used` (fragmentation). */
+  holeBytes(): number {
+    let n = 0;
+    for (let i = 1; i < this.holes.length; i += 2) n += this.holes[i];
+    return n;
   }
 
   private readonly ranges = new WeakMap<Float64Array, number>();
@@ -76,7 +132,10 @@ export class ViewMemory extends MemoryViews {
     const hit = this.ranges.get(arr);
     if (hit !== undefined) return hit;
     const off = this.alloc((hi - lo) * 8);
-    if (off >= 0) new Float64Array(this.kernel.memory.buffer, off, hi - lo).set(arr.subarray(lo, hi));
+    if (off >= 0) {
+      new Float64Array(this.kernel.memory.buffer, off, hi - lo).set(arr.subarray(lo, hi));
+      this.heldBytes += alignedSize((hi - lo) * 8);
+    }
     this.ranges.set(arr, off);
     return off;
   }
@@ -107,6 +166,9 @@ export class ViewMemory extends MemoryViews {
     this.u16v = new Uint16Array(b);
   }
 }
+
+/** An allocation's size as held: rounded up to 16 bytes. */
+export const alignedSize = (bytes: number): number => (bytes + 15) & ~15;
 
 const memories = new WeakMap<ScoringView, ViewMemory>();
 

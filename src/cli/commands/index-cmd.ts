@@ -5,7 +5,7 @@
  */
 import { join, relative } from 'node:path';
 import { readdir, stat } from 'node:fs/promises';
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import type { Manifest } from '../../../indexer/manifest.js';
 import type { BuildOptions } from '../../../indexer/build.js';
 import { corpusNames } from '../../../corpora/catalog.js';
@@ -20,7 +20,7 @@ export interface IndexBuildFlags extends CorpusFlags, DenseBuildFlags {
   out: string;
   methods: string[];
   analyzer?: string;
-  workers?: number;
+  workers?: number | 'auto';
   name?: string;
   /** Options for a dense build; passed to buildIndex as `dense`. */
   dense?: BuildOptions['dense'];
@@ -47,6 +47,17 @@ export async function dirSizes(dir: string): Promise<{ total: number; parts: Rec
 }
 
 const mb = (b: number) => `${(b / 1048576).toFixed(1)} MiB`;
+
+const workersInt = parseIntOpt('workers', { min: 0, max: 64 });
+/** --workers: 'auto' (one per usable core, os.availableParallelism()) or an integer 0–64. */
+export function workersOpt(v: string): number | 'auto' {
+  if (v.trim() === 'auto') return 'auto';
+  try {
+    return workersInt(v);
+  } catch {
+    throw new InvalidArgumentError('expected an integer from 0 to 64, or auto.');
+  }
+}
 
 /**
  * True when no flag asks for dense vectors other than the shipped prebuilt ones (use-lite, first
@@ -142,7 +153,7 @@ export function register(program: Command): void {
       .requiredOption('--out <dir>', 'index directory to write: new, empty, or a lexcase index to replace (built in <dir>.tmp-<pid>, then renamed into place)')
       .option('--methods <list>', 'comma list of methods to build (bm25, qld, dense, lancedb-fts; default bm25,qld, or for a rebuild of an existing index the methods it has)', parseListOpt, ['bm25', 'qld'])
       .option('--analyzer <spec>', "analyzer: lucene (Lucene's StandardTokenizer, possessive, lowercase, 33 stopwords, Porter — Anserini's chain) or settings of lexcase's, e.g. stemmer=porter,stopwords=english,lowercase=true,minTokenLength=1 (stemmer: porter|snowball|none; stopwords: english (108 words)|lucene (33)|none)")
-      .option('--workers <n>', 'build worker threads (default: min(2, cores); 0 = main thread only)', parseIntOpt('workers', { min: 0, max: 64 }))
+      .option('--workers <n|auto>', 'build worker threads: a number from 0 (main thread only) to 64, or auto (default): one per usable core', workersOpt)
       .option('--name <name>', 'corpus name recorded in the manifest (default: the bundled name or the file name)')),
   ).action(
     action(async (corpus: string, flags: IndexBuildFlags, cmd: Command) => {

@@ -5,6 +5,7 @@ import { intOpt, numOpt } from '../numeric-options.js';
 import { RM3_DEFAULTS } from '../../../retrieval/rm3-params.js';
 import { addDenseSearchOptions, denseSearchOptions, type DenseSearchFlags } from '../dense-search-options.js';
 import { RETRIEVAL_DEFAULTS } from '../../../retrieval/defaults.js';
+import { DEFAULT_CACHE_MIB } from '../../../retrieval/sparse/list-cache.js';
 
 export interface RetrieverFlags extends DenseSearchFlags {
   k1?: number;
@@ -16,6 +17,7 @@ export interface RetrieverFlags extends DenseSearchFlags {
   fbDocs?: number;
   fbTerms?: number;
   originalQueryWeight?: number;
+  cacheMib?: number;
 }
 
 export function addRetrieverOptions(cmd: Command): Command {
@@ -28,7 +30,8 @@ export function addRetrieverOptions(cmd: Command): Command {
     .option('--rm3', "bm25/qld: RM3 query expansion (pseudo-relevance feedback, as Anserini's -rm3): the query plus the top feedback documents' heaviest terms, searched again")
     .option('--fb-docs <n>', `RM3: feedback documents (default ${RM3_DEFAULTS.fbDocs})`, intOpt('fb-docs', { min: 1, max: 10_000 }))
     .option('--fb-terms <n>', `RM3: feedback terms (default ${RM3_DEFAULTS.fbTerms})`, intOpt('fb-terms', { min: 1, max: 10_000 }))
-    .option('--original-query-weight <x>', `RM3: weight of the original query, 0-1 (default ${RM3_DEFAULTS.originalQueryWeight})`, numOpt('original-query-weight', { min: 0, max: 1 }));
+    .option('--original-query-weight <x>', `RM3: weight of the original query, 0-1 (default ${RM3_DEFAULTS.originalQueryWeight})`, numOpt('original-query-weight', { min: 0, max: 1 }))
+    .option('--cache-mib <n>', `bm25/qld: memory for decoded posting lists, MiB, least recently used evicted (default LEXCASE_CACHE_MIB or ${DEFAULT_CACHE_MIB}; results do not change)`, numOpt('cache-mib', { min: 0 }));
 }
 
 /** --rm3 and its parameters → the `rm3` retriever option (true: the defaults). */
@@ -49,6 +52,7 @@ export function retrieverOptions(flags: RetrieverFlags): Record<string, unknown>
   if (flags.mu !== undefined) o.mu = flags.mu;
   if (flags.variant !== undefined) o.variant = flags.variant;
   if (flags.scorer !== undefined) o.scorer = flags.scorer;
+  if (flags.cacheMib !== undefined) o.cacheMib = flags.cacheMib;
   const rm3 = rm3Option(flags);
   if (rm3 !== undefined) o.rm3 = rm3;
   return o;
