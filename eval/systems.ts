@@ -76,7 +76,7 @@ export interface HeadlineMetric {
 }
 
 /** The explorer's trace views (web/app/run-view.ts has one renderer per kind). */
-export const TRACE_KINDS = ['case', 'mad', 'emar', 'threeply', 'retrieval', 'baseline', 'other'] as const;
+export const TRACE_KINDS = ['case', 'acal', 'mad', 'emar', 'threeply', 'retrieval', 'baseline', 'other'] as const;
 export type TraceKind = (typeof TRACE_KINDS)[number];
 
 /** How a system runs: `lexcase run <id>` (a child process of `reproduce`), or in process. */
@@ -341,7 +341,7 @@ export const SYSTEMS: readonly SystemSpec[] = [
     name: 'ACAL',
     matches: (s) => s === 'acal' || s.startsWith('acal-'),
     run: cli(true, true),
-    traceKind: 'other', // its items are argument graphs: the explorer's ACAL view (/api/acal/graph)
+    traceKind: 'acal', // its trace view links each item to its argument graph (the explorer's ACAL view, /api/acal/graph)
     reportSection: 'acal',
     method: (c) => str(c.semantics) ?? defaultMethod(c),
     k: defaultK,

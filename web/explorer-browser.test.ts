@@ -391,6 +391,36 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     expect(await page.getByTestId('decision').filter({ hasText: 'REQUIRES_ABSTENTION' }).count()).toBeGreaterThan(0);
   });
 
+  it('ACAL run: the trace reads in words — the decision, evidence, teams and relation judgements under human labels — with the case text and claim from the run\'s own argument graph, and a link that opens that graph', async () => {
+    const id = f.systemRuns!.acalRunId;
+    const r = await readRun(join(f.runs, id));
+    const item = r.results[0];
+    const graph = JSON.parse(readFileSync(join(f.runs, id, 'acal', `${item.id}.graph.json`), 'utf8'));
+    const t = JSON.parse(readFileSync(join(f.runs, id, 'traces', `${item.id}.json`), 'utf8'));
+    await page.goto('about:blank');
+    await page.goto(`${s.url}/#/runs?run=${id}&item=${item.id}`);
+    await page.getByTestId('acal-decision').waitFor();
+    expect(await page.getByTestId('trace-kind').textContent()).toBe('acal');
+    const trace = page.getByTestId('trace');
+    // the LegalBench dataset is not loaded by the explorer: the question is the graph's case text and claim
+    expect(await trace.textContent()).not.toContain('not loadable');
+    expect(await page.getByTestId('question').textContent()).toContain(graph.caseText);
+    expect(await page.getByTestId('question').textContent()).toContain(`Claim: ${graph.claim.text}`);
+    expect(await page.getByTestId('acal-decision').textContent()).toContain(`σ(claim) = ${Number(t.claimStrength.toFixed(4))}`);
+    expect(await page.getByTestId('acal-evidence').locator('a[data-pid]').evaluateAll((as) => as.map((a) => a.getAttribute('data-pid')))).toEqual(t.evidenceIds);
+    expect(await page.getByTestId('acal-teams').locator('tbody tr').count()).toBe(t.teams.support.length + t.teams.attack.length);
+    expect(await page.getByTestId('acal-relations').locator('tbody tr').count()).toBe(t.pairJudgements.length);
+    // no raw field table, no camelCase key anywhere in the trace's labels
+    expect(await page.getByTestId('raw-trace').count()).toBe(0);
+    const labels = await trace.locator('th, summary, h3').allTextContents();
+    expect(labels.filter((x) => /[a-z][A-Z]/.test(x))).toEqual([]);
+    await shot('trace-acal', 'trace');
+    await page.getByTestId('acal-graph-link').click();
+    await page.getByTestId('claim-strength').waitFor();
+    expect(page.url()).toContain(`#/args?run=${id}&item=${item.id}`);
+    expect(await page.getByTestId('claim-strength').textContent()).toBe(t.claimStrength.toFixed(4));
+  });
+
   it('CASE run: tool calls collapse to one line (k, gold rank) with ids on demand; an item opens by keyboard; the reliability plot shows; the LLM calls as the trace records them', async () => {
     const q = f.questions[0];
     await page.goto(`${s.url}/#/runs?run=${f.llmRunId}`);
