@@ -512,4 +512,40 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     expect(b.pageErrors).toEqual([]);
     expect(b.external).toEqual([]);
   });
+
+  it('item × run matrix: ticking two runs in an item\'s row opens both traces of that item side by side at 1280 px and stacked at 360 px; the URL keeps the pair', async () => {
+    const q = f.questions[0];
+    const ids = [f.caseRunId, f.llmRunId, f.systemRuns!.madRunId];
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('about:blank');
+    await page.goto(`${s.url}/#/compare?runs=${ids.join(',')}`);
+    const row = page.locator(`[data-testid=matrix-row][data-id="${q.id}"]`);
+    await row.waitFor();
+    await row.locator(`[data-testid=pair-pick][data-run="${f.llmRunId}"]`).check();
+    expect(await page.getByTestId('sbs-panel').count()).toBe(0);
+    await row.locator(`[data-testid=pair-pick][data-run="${f.systemRuns!.madRunId}"]`).check();
+    const panels = page.getByTestId('sbs-panel');
+    await panels.nth(1).getByTestId('mad-round').first().waitFor();
+    await panels.nth(0).getByTestId('advocate').first().waitFor();
+    expect(await panels.evaluateAll((ps) => ps.map((p) => p.getAttribute('data-run')))).toEqual([f.llmRunId, f.systemRuns!.madRunId]);
+    expect(await panels.getByTestId('trace-kind').allTextContents()).toEqual(['case', 'mad']);
+    // each panel's outcome is that run's own result for the item
+    for (const [i, id] of [f.llmRunId, f.systemRuns!.madRunId].entries()) {
+      const rec = (await readResults(join(f.runs, id))).records.find((r) => r.id === q.id)!;
+      expect(await panels.nth(i).getByTestId('outcome').textContent()).toBe(rec.error ? 'failed' : rec.correct ? 'correct' : 'wrong');
+    }
+    expect(decodeURIComponent(page.url())).toContain(`item=${q.id}&pair=${f.llmRunId},${f.systemRuns!.madRunId}`);
+    const [a, b] = await panels.evaluateAll((ps) => ps.map((p) => { const r = p.getBoundingClientRect(); return { left: r.left, top: r.top, bottom: r.bottom }; }));
+    expect(a.top).toBe(b.top); // side by side
+    expect(b.left).toBeGreaterThan(a.left);
+    await shot('compare-side-by-side', 'side-by-side');
+    // the pair's URL reopens the same two traces; at 360 px they stack
+    await page.setViewportSize({ width: 360, height: 800 });
+    await page.reload();
+    await page.getByTestId('sbs-panel').nth(1).getByTestId('mad-round').first().waitFor();
+    const [c, d] = await page.getByTestId('sbs-panel').evaluateAll((ps) => ps.map((p) => { const r = p.getBoundingClientRect(); return { left: r.left, top: r.top, bottom: r.bottom }; }));
+    expect(d.top).toBeGreaterThanOrEqual(c.bottom);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
 });

@@ -9,7 +9,8 @@
  * has its item × run matrix, a reproduction its provenance block and grid chart; with an item's LLM
  * calls open (CASE, MAD, baseline), the nested call timeline is there and a prompt gets the calls
  * panel's width; no passage is cut mid-line or without a "more"; the ACAL graph opens with its claim
- * in view. Runs of every system are covered, ACAL and a baseline included. A full-page screenshot of each view at each
+ * in view; two runs' traces of one item side by side (compare-pair). Runs of every system are
+ * covered, ACAL and a baseline included. A full-page screenshot of each view at each
  * width goes to tests/artifacts/ (gitignored). Skips, saying why, only when no Chromium is installed.
  */
 import { mkdirSync } from 'node:fs';
@@ -90,6 +91,7 @@ async function views(): Promise<{ name: string; hash: string; ready: string; ope
     { name: 'run-retrieval', hash: `#/runs?run=${encodeURIComponent(bm25)}&item=${firstQuery}`, ready: '[data-testid=top-hits]' },
     { name: 'compare-3', hash: `#/compare?runs=${f.caseRunId},${f.llmRunId},${sys.madRunId}`, ready: '[data-testid=item-matrix]' },
     { name: 'compare-retrieval', hash: `#/compare?runs=${encodeURIComponent(bm25)},${encodeURIComponent(`${f.reproRunId}/runs/qld`)},${f.llmRunId}`, ready: '[data-testid=item-matrix]' },
+    { name: 'compare-pair', hash: `#/compare?runs=${f.caseRunId},${f.llmRunId},${sys.madRunId}&item=${q.id}&pair=${f.llmRunId},${sys.madRunId}`, ready: '[data-testid=sbs-panel] [data-testid=mad-round]' },
     { name: 'compare-2', hash: `#/compare?runs=${f.caseRunId},${f.llmRunId}`, ready: '[data-testid=differ]' },
     { name: 'arguments', hash: '#/args', ready: '[data-testid=claim-strength]' },
     { name: 'passage', hash: `#/passage?id=${encodeURIComponent(q.goldPassageIds[0])}`, ready: '[data-testid=passage-uses]' },
@@ -146,9 +148,10 @@ describe.skipIf(!CHROMIUM)('explorer layout, figures and accessibility at 360, 7
       }
     }
     expect(problems).toEqual([]);
-    // a title per view, no two the same (the retrieval compare is a second "Compare 3 runs", like compare-3)
-    expect(new Set([...titles].filter(([n]) => n !== 'compare-retrieval').map(([, t]) => t)).size).toBe(all.length - 1);
+    // a title per view, no two the same (the retrieval compare and the side-by-side traces are "Compare 3 runs" too, like compare-3)
+    expect(new Set([...titles].filter(([n]) => n !== 'compare-retrieval' && n !== 'compare-pair').map(([, t]) => t)).size).toBe(all.length - 2);
     expect(titles.get('compare-retrieval')).toBe(titles.get('compare-3'));
+    expect(titles.get('compare-pair')).toBe(titles.get('compare-3'));
     expect([...titles.values()].every((t) => t.endsWith(' · lexcase explorer') && t !== 'lexcase explorer')).toBe(true);
     expect(b.pageErrors).toEqual([]);
     expect(b.external).toEqual([]);

@@ -181,7 +181,7 @@ export function traceKind(t: any): TraceKind {
   return 'other';
 }
 
-async function renderTrace(el: HTMLElement, runId: string, item: string, byAction: boolean): Promise<void> {
+export async function renderTrace(el: HTMLElement, runId: string, item: string, byAction: boolean): Promise<void> {
   clear(el, h('div', { class: 'muted', role: 'status' }, 'loading…'));
   try {
     const r = await api(`/api/run/trace?${qs({ run: runId, item })}`);
