@@ -95,8 +95,8 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
   it('run view: the filter splits questions, and a trace shows advocates, tool calls, evidence and the gold answer', async () => {
     await page.goto(`${s.url}/#/runs`);
     await page.getByTestId('runs-table').waitFor();
-    // CASE offline, CASE LLM, MAD, EMAR, 3-ply, the reproduction and its two finished runs; the ACAL run lives in the argument view
-    expect(await page.getByTestId('run-link').count()).toBe(8);
+    // CASE offline, CASE LLM, MAD, EMAR, 3-ply, ACAL, the baseline, the reproduction and its two finished runs; the graph-only ACAL run lives in the argument view
+    expect(await page.getByTestId('run-link').count()).toBe(10);
     await page.locator(`[data-testid=run-link][data-run="${f.caseRunId}"]`).click();
     await page.locator(`[data-testid=questions][data-run="${f.caseRunId}"]`).waitFor();
     const all = await page.getByTestId('question-row').count();
@@ -259,11 +259,12 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     expect(page.url()).toContain('sort=n');
     // filter: by text, then by system
     await page.getByTestId('runs-filter').fill('scripted');
-    await expect.poll(() => page.locator('[data-testid=run-row]:visible').count()).toBe(4);
+    // case-llm, mad, emar, threeply, acal and baseline "-scripted"
+    await expect.poll(() => page.locator('[data-testid=run-row]:visible').count()).toBe(6);
     await page.getByTestId('runs-filter').fill('');
     await page.getByTestId('runs-system').selectOption('retrieval');
     await expect.poll(() => page.locator('[data-testid=run-row]:visible').count()).toBe(2);
-    expect(await page.getByTestId('runs-count').textContent()).toBe('2 of 8 runs shown');
+    expect(await page.getByTestId('runs-count').textContent()).toBe('2 of 10 runs shown');
     // the deep link keeps the filter
     await page.reload();
     await page.getByTestId('runs-table').waitFor();
