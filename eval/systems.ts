@@ -78,7 +78,7 @@ export interface HeadlineMetric {
 }
 
 /** The explorer's trace views (web/app/run-view.ts has one renderer per kind). */
-export const TRACE_KINDS = ['case', 'mad', 'emar', 'threeply', 'retrieval', 'baseline', 'other'] as const;
+export const TRACE_KINDS = ['case', 'acal', 'mad', 'emar', 'threeply', 'retrieval', 'baseline', 'other'] as const;
 export type TraceKind = (typeof TRACE_KINDS)[number];
 
 /** How a system runs: `lexcase run <id>` (a child process of `reproduce`), or in process. */

@@ -95,8 +95,8 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
   it('run view: the filter splits questions, and a trace shows advocates, tool calls, evidence and the gold answer', async () => {
     await page.goto(`${s.url}/#/runs`);
     await page.getByTestId('runs-table').waitFor();
-    // CASE offline, CASE LLM, MAD, EMAR, 3-ply, the reproduction and its two finished runs; the ACAL run lives in the argument view
-    expect(await page.getByTestId('run-link').count()).toBe(8);
+    // CASE offline, CASE LLM, MAD, EMAR, 3-ply, ACAL, the baseline, the reproduction and its two finished runs; the graph-only ACAL run lives in the argument view
+    expect(await page.getByTestId('run-link').count()).toBe(10);
     await page.locator(`[data-testid=run-link][data-run="${f.caseRunId}"]`).click();
     await page.locator(`[data-testid=questions][data-run="${f.caseRunId}"]`).waitFor();
     const all = await page.getByTestId('question-row').count();
@@ -259,11 +259,12 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     expect(page.url()).toContain('sort=n');
     // filter: by text, then by system
     await page.getByTestId('runs-filter').fill('scripted');
-    await expect.poll(() => page.locator('[data-testid=run-row]:visible').count()).toBe(4);
+    // case-llm, mad, emar, threeply, acal and baseline "-scripted"
+    await expect.poll(() => page.locator('[data-testid=run-row]:visible').count()).toBe(6);
     await page.getByTestId('runs-filter').fill('');
     await page.getByTestId('runs-system').selectOption('retrieval');
     await expect.poll(() => page.locator('[data-testid=run-row]:visible').count()).toBe(2);
-    expect(await page.getByTestId('runs-count').textContent()).toBe('2 of 8 runs shown');
+    expect(await page.getByTestId('runs-count').textContent()).toBe('2 of 10 runs shown');
     // the deep link keeps the filter
     await page.reload();
     await page.getByTestId('runs-table').waitFor();
@@ -391,6 +392,36 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     expect(await page.getByTestId('decision').filter({ hasText: 'REQUIRES_ABSTENTION' }).count()).toBeGreaterThan(0);
   });
 
+  it('ACAL run: the trace reads in words — the decision, evidence, teams and relation judgements under human labels — with the case text and claim from the run\'s own argument graph, and a link that opens that graph', async () => {
+    const id = f.systemRuns!.acalRunId;
+    const r = await readRun(join(f.runs, id));
+    const item = r.results[0];
+    const graph = JSON.parse(readFileSync(join(f.runs, id, 'acal', `${item.id}.graph.json`), 'utf8'));
+    const t = JSON.parse(readFileSync(join(f.runs, id, 'traces', `${item.id}.json`), 'utf8'));
+    await page.goto('about:blank');
+    await page.goto(`${s.url}/#/runs?run=${id}&item=${item.id}`);
+    await page.getByTestId('acal-decision').waitFor();
+    expect(await page.getByTestId('trace-kind').textContent()).toBe('acal');
+    const trace = page.getByTestId('trace');
+    // the LegalBench dataset is not loaded by the explorer: the question is the graph's case text and claim
+    expect(await trace.textContent()).not.toContain('not loadable');
+    expect(await page.getByTestId('question').textContent()).toContain(graph.caseText);
+    expect(await page.getByTestId('question').textContent()).toContain(`Claim: ${graph.claim.text}`);
+    expect(await page.getByTestId('acal-decision').textContent()).toContain(`σ(claim) = ${Number(t.claimStrength.toFixed(4))}`);
+    expect(await page.getByTestId('acal-evidence').locator('a[data-pid]').evaluateAll((as) => as.map((a) => a.getAttribute('data-pid')))).toEqual(t.evidenceIds);
+    expect(await page.getByTestId('acal-teams').locator('tbody tr').count()).toBe(t.teams.support.length + t.teams.attack.length);
+    expect(await page.getByTestId('acal-relations').locator('tbody tr').count()).toBe(t.pairJudgements.length);
+    // no raw field table, no camelCase key anywhere in the trace's labels
+    expect(await page.getByTestId('raw-trace').count()).toBe(0);
+    const labels = await trace.locator('th, summary, h3').allTextContents();
+    expect(labels.filter((x) => /[a-z][A-Z]/.test(x))).toEqual([]);
+    await shot('trace-acal', 'trace');
+    await page.getByTestId('acal-graph-link').click();
+    await page.getByTestId('claim-strength').waitFor();
+    expect(page.url()).toContain(`#/args?run=${id}&item=${item.id}`);
+    expect(await page.getByTestId('claim-strength').textContent()).toBe(t.claimStrength.toFixed(4));
+  });
+
   it('CASE run: tool calls collapse to one line (k, gold rank) with ids on demand; an item opens by keyboard; the reliability plot shows; the LLM calls as the trace records them', async () => {
     const q = f.questions[0];
     await page.goto(`${s.url}/#/runs?run=${f.llmRunId}`);
@@ -481,5 +512,41 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     await shot('compare');
     expect(b.pageErrors).toEqual([]);
     expect(b.external).toEqual([]);
+  });
+
+  it('item × run matrix: ticking two runs in an item\'s row opens both traces of that item side by side at 1280 px and stacked at 360 px; the URL keeps the pair', async () => {
+    const q = f.questions[0];
+    const ids = [f.caseRunId, f.llmRunId, f.systemRuns!.madRunId];
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('about:blank');
+    await page.goto(`${s.url}/#/compare?runs=${ids.join(',')}`);
+    const row = page.locator(`[data-testid=matrix-row][data-id="${q.id}"]`);
+    await row.waitFor();
+    await row.locator(`[data-testid=pair-pick][data-run="${f.llmRunId}"]`).check();
+    expect(await page.getByTestId('sbs-panel').count()).toBe(0);
+    await row.locator(`[data-testid=pair-pick][data-run="${f.systemRuns!.madRunId}"]`).check();
+    const panels = page.getByTestId('sbs-panel');
+    await panels.nth(1).getByTestId('mad-round').first().waitFor();
+    await panels.nth(0).getByTestId('advocate').first().waitFor();
+    expect(await panels.evaluateAll((ps) => ps.map((p) => p.getAttribute('data-run')))).toEqual([f.llmRunId, f.systemRuns!.madRunId]);
+    expect(await panels.getByTestId('trace-kind').allTextContents()).toEqual(['case', 'mad']);
+    // each panel's outcome is that run's own result for the item
+    for (const [i, id] of [f.llmRunId, f.systemRuns!.madRunId].entries()) {
+      const rec = (await readResults(join(f.runs, id))).records.find((r) => r.id === q.id)!;
+      expect(await panels.nth(i).getByTestId('outcome').textContent()).toBe(rec.error ? 'failed' : rec.correct ? 'correct' : 'wrong');
+    }
+    expect(decodeURIComponent(page.url())).toContain(`item=${q.id}&pair=${f.llmRunId},${f.systemRuns!.madRunId}`);
+    const [a, b] = await panels.evaluateAll((ps) => ps.map((p) => { const r = p.getBoundingClientRect(); return { left: r.left, top: r.top, bottom: r.bottom }; }));
+    expect(a.top).toBe(b.top); // side by side
+    expect(b.left).toBeGreaterThan(a.left);
+    await shot('compare-side-by-side', 'side-by-side');
+    // the pair's URL reopens the same two traces; at 360 px they stack
+    await page.setViewportSize({ width: 360, height: 800 });
+    await page.reload();
+    await page.getByTestId('sbs-panel').nth(1).getByTestId('mad-round').first().waitFor();
+    const [c, d] = await page.getByTestId('sbs-panel').evaluateAll((ps) => ps.map((p) => { const r = p.getBoundingClientRect(); return { left: r.left, top: r.top, bottom: r.bottom }; }));
+    expect(d.top).toBeGreaterThanOrEqual(c.bottom);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 });

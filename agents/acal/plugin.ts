@@ -15,7 +15,7 @@ export const acalPlugin: SystemPlugin = {
   aliases,
   matches: matchesNames('acal', variants, aliases),
   run: cli(true, true),
-  traceKind: 'other', // its items are argument graphs: the explorer's ACAL view (/api/acal/graph)
+  traceKind: 'acal', // its trace view links each item to its argument graph (the explorer's ACAL view, /api/acal/graph)
   reportSection: 'acal',
   method: (c) => str(c.semantics) ?? defaultMethod(c),
   k: defaultK,

@@ -32,9 +32,10 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.end(text);
 }
 
-export function sendBytes(res: ServerResponse, type: string, body: Buffer | string): void {
+export function sendBytes(res: ServerResponse, type: string, body: Buffer | string, headers: Record<string, string> = {}): void {
   const buf = typeof body === 'string' ? Buffer.from(body) : body;
   res.writeHead(200, {
+    ...headers,
     'content-type': type,
     'content-length': buf.byteLength,
     'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'",

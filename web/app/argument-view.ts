@@ -111,6 +111,8 @@ function draw(el: HTMLElement, runId: string, r: GraphReply, change?: { before: 
         return { kind, to };
       });
 
+  const prevScroll = el.querySelector<HTMLElement>('[data-testid=graph-wrap]')?.scrollLeft;
+  const wrap = h('div', { class: 'svg-wrap', tabindex: 0, role: 'region', 'aria-label': 'argument graph (scrolls sideways on a narrow screen)', 'data-testid': 'graph-wrap' }, graphSvg(g, pick));
   clear(
     el,
     h(
@@ -122,7 +124,7 @@ function draw(el: HTMLElement, runId: string, r: GraphReply, change?: { before: 
       h('div', { class: 'claim-strength' }, 'σ(claim) = ', h('strong', { 'data-testid': 'claim-strength' }, fmt(res.claimStrength)), ' → ', h('strong', { 'data-testid': 'verdict' }, res.verdict), ` (${res.decidedBy}${res.escalation === 'needed' ? '; in the uncertainty band: escalation needed' : ''})`),
     ),
     msg,
-    h('div', { class: 'svg-wrap', tabindex: 0, role: 'region', 'aria-label': 'argument graph (scrolls sideways on a narrow screen)' }, graphSvg(g, pick)),
+    wrap,
     scrollBox(
       'arguments',
       h(
@@ -171,4 +173,7 @@ function draw(el: HTMLElement, runId: string, r: GraphReply, change?: { before: 
       r.audit.map((e) => h('li', {}, `r${e.revision} ${e.when} ${e.who}: `, h('code', {}, JSON.stringify(e.action)), ` — σ(claim) ${fmt(e.claim.before.strength)} → ${fmt(e.claim.after.strength)} (${e.claim.before.verdict} → ${e.claim.after.verdict})`)),
     ),
   );
+  // the claim sits at the top centre of the drawing: on a screen narrower than the graph, open it
+  // scrolled so the claim is in view, centred (a redraw after a contest keeps the reader's scroll)
+  wrap.scrollLeft = prevScroll ?? Math.max(0, (wrap.scrollWidth - wrap.clientWidth) / 2);
 }

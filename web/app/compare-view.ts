@@ -14,6 +14,7 @@ import { exportControl } from './export.js';
 import { plot } from './plot.js';
 import { go } from './route.js';
 import { figureList } from './run-summary.js';
+import { renderTrace } from './run-view.js';
 import type { PairedText, RunSummary } from '../common/run-summary-types.js';
 import { keysDiffer } from '../common/labels.js';
 
@@ -26,12 +27,27 @@ interface Matrix {
   rows: { id: string; gold: string | null; right: number; cells: ({ prediction: string | null; correct: boolean; error: string | null } | null)[] }[];
 }
 
-/** Item × run: which items each run got right (✓ / ✗ / – not in the run), each cell opening that run's trace of the item. */
-function matrixTable(m: Matrix, ids: string[]): HTMLTableElement {
-  return h(
-    'table',
-    { class: 'runs-table matrix', 'data-testid': 'item-matrix' },
-    h('caption', { class: 'visually-hidden' }, 'item × run: ✓ right, ✗ wrong, – not in the run'),
+/**
+ * Item × run: which items each run got right (✓ / ✗ / – not in the run), each cell opening that
+ * run's trace of the item; a tick box in each cell picks the run for the side-by-side traces — two
+ * ticked in one row open both runs' traces of that item next to each other (`onPair`).
+ */
+function matrixTable(m: Matrix, ids: string[], picked: { item: string | null; runs: string[] }, onPair: (item: string, runs: [string, string]) => void): HTMLTableElement {
+  const table = h('table', { class: 'runs-table matrix', 'data-testid': 'item-matrix' });
+  const boxes = () => [...table.querySelectorAll<HTMLInputElement>('input[data-testid=pair-pick]')];
+  const onTick = (e: Event) => {
+    const box = e.target as HTMLInputElement;
+    const row = box.dataset.item!;
+    // one row at a time, two runs at most: a third tick replaces the earlier of the two
+    for (const b of boxes()) if (b.dataset.item !== row) b.checked = false;
+    const inRow = boxes().filter((b) => b.dataset.item === row && b.checked);
+    if (inRow.length > 2) for (const b of inRow.filter((x) => x !== box).slice(0, inRow.length - 2)) b.checked = false;
+    const two = boxes().filter((b) => b.dataset.item === row && b.checked).map((b) => b.dataset.run!);
+    if (two.length === 2) onPair(row, [two[0], two[1]]);
+  };
+  clear(
+    table,
+    h('caption', { class: 'visually-hidden' }, 'item × run: ✓ right, ✗ wrong, – not in the run; tick two runs in a row to see their traces side by side'),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'item'), h('th', { scope: 'col' }, 'gold'), m.runs.map((r, i) => h('th', { scope: 'col', title: ids[i], 'data-export': ids[i] }, r)), h('th', { scope: 'col', class: 'num' }, 'runs right'))),
     h(
       'tbody',
@@ -45,12 +61,35 @@ function matrixTable(m: Matrix, ids: string[]): HTMLTableElement {
           row.cells.map((c, i) =>
             c === null
               ? h('td', { class: 'muted', 'data-cell': 'absent', 'data-export': '–' }, '–')
-              : h('td', { class: c.correct ? 'ok-text' : 'bad-text', 'data-cell': c.correct ? 'right' : 'wrong', 'data-export': `${c.prediction ?? '–'} ${c.correct ? '✓' : '✗'}` }, h('a', { href: `#/runs?${qs({ run: ids[i], item: row.id })}`, title: `${ids[i]}: trace of ${row.id}` }, `${c.prediction ?? '–'} ${c.correct ? '✓' : '✗'}`)),
+              : h(
+                  'td',
+                  { class: c.correct ? 'ok-text' : 'bad-text', 'data-cell': c.correct ? 'right' : 'wrong', 'data-export': `${c.prediction ?? '–'} ${c.correct ? '✓' : '✗'}` },
+                  h('a', { href: `#/runs?${qs({ run: ids[i], item: row.id })}`, title: `${ids[i]}: trace of ${row.id}` }, `${c.prediction ?? '–'} ${c.correct ? '✓' : '✗'}`),
+                  ' ',
+                  h('input', { type: 'checkbox', class: 'pair-pick', 'data-testid': 'pair-pick', 'data-run': ids[i], 'data-item': row.id, checked: picked.item === row.id && picked.runs.includes(ids[i]), 'aria-label': `${ids[i]}: its trace of ${row.id} side by side`, onchange: onTick }),
+                ),
           ),
           h('td', { class: 'num', 'data-testid': 'matrix-right' }, `${row.right} / ${row.cells.filter(Boolean).length}`),
         ),
       ),
     ),
+  );
+  return table;
+}
+
+/** Two runs' traces of one item next to each other (stacked on a narrow screen), each in the view for its system. */
+async function sideBySide(el: HTMLElement, item: string, runs: [string, string]): Promise<void> {
+  const panels = runs.map((run) => {
+    const body = h('div', {});
+    return { run, body, panel: h('section', { class: 'sbs-panel', 'data-testid': 'sbs-panel', 'data-run': run, 'aria-label': `trace of ${item} in ${run}` }, h('p', { class: 'sbs-run' }, h('a', { href: `#/runs?${qs({ run, item })}` }, run)), body) };
+  });
+  clear(el, h('h2', { tabindex: -1, 'data-testid': 'sbs-heading' }, `Item ${item}: ${runs[0]} and ${runs[1]} side by side`), h('div', { class: 'side-by-side' }, panels.map((p) => p.panel)));
+  await Promise.all(
+    panels.map(async (p) => {
+      await renderTrace(p.body, p.run, item, false);
+      // two traces on one page: each scroll region's name says whose it is (landmarks stay unique)
+      for (const r of p.body.querySelectorAll('[role=region][aria-label]')) r.setAttribute('aria-label', `${r.getAttribute('aria-label')} (${p.run})`);
+    }),
   );
 }
 
@@ -83,6 +122,9 @@ export async function renderCompareView(root: HTMLElement, params: URLSearchPara
     return;
   }
   clear(out, h('div', { class: 'muted', role: 'status' }, 'comparing…'));
+  const pairItem = params.get('item');
+  const pairRuns = (params.get('pair') ?? '').split(',').filter((x) => chosen.includes(x));
+  const sbs = h('div', { 'data-testid': 'side-by-side' }, h('p', { class: 'muted' }, 'Tick two runs in an item\'s row to see their traces of that item side by side.'));
   try {
     const m = await api<Many>(`/api/compare/runs?${qs({ runs: chosen.join(',') })}`);
     const summary = h(
@@ -145,8 +187,11 @@ export async function renderCompareView(root: HTMLElement, params: URLSearchPara
       h('h2', {}, `Items × runs (${m.matrix.total} items)`),
       h('p', { class: 'muted' }, `Which items each run got right (✓) or wrong (✗); – the run has no such item. Each cell opens that run's trace of the item.${m.matrix.total > m.matrix.rows.length ? ` The first ${m.matrix.rows.length} items.` : ''}`),
       (() => {
-        const t = matrixTable(m.matrix, m.runs.map((r) => r.id));
-        return [scrollBox('item × run matrix', t), exportControl(t, 'item-matrix')];
+        const t = matrixTable(m.matrix, m.runs.map((r) => r.id), { item: pairItem, runs: pairRuns }, (item, two) => {
+          history.replaceState(null, '', `#/compare?${qs({ runs: chosen.join(','), item, pair: two.join(',') })}`);
+          void sideBySide(sbs, item, two);
+        });
+        return [scrollBox('item × run matrix', t), exportControl(t, 'item-matrix'), sbs];
       })(),
       h('h2', {}, `Config: ${keysDiffer(m.configDiff.length)}`),
       m.configDiff.length ? [scrollBox('config differences', diff), exportControl(diff, 'config-diff')] : h('p', { class: 'muted', 'data-testid': 'config-same' }, 'the runs\' configs are the same (seed included)'),
@@ -156,6 +201,7 @@ export async function renderCompareView(root: HTMLElement, params: URLSearchPara
       exportControl(pairs, 'paired-differences'),
       m.runs.length === 2 && m.pairs[0]?.shared ? await pairDetail(m.runs[0].id, m.runs[1].id) : null,
     );
+    if (pairItem && pairRuns.length === 2) await sideBySide(sbs, pairItem, [pairRuns[0], pairRuns[1]]);
   } catch (e) {
     clear(out, errorBox(e));
   }

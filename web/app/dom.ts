@@ -101,3 +101,28 @@ export function figureTitle(f: FigureLike): string {
 export function smallNWarning(n: number): HTMLElement {
   return h('span', { class: 'small-n', role: 'note', title: 'fewer than 30 items: intervals are wide and a bootstrap interval is not given below 10' }, `⚠ small n (${n})`);
 }
+
+let expandables = 0;
+/**
+ * A long text clamped to whole lines (`lines`: 2 or 6; never cut mid-line) with a "more" button
+ * that opens it all and "less" that closes it (aria-expanded, aria-controls). The button shows only
+ * while the text overflows its lines — rechecked when the box first gets a size (a closed
+ * <details> opened, a wider window).
+ */
+export function expandable(content: HTMLElement, lines: 2 | 6 = 6): HTMLElement {
+  content.id ||= `expandable-${++expandables}`;
+  content.classList.add('clamped', `clamp-${lines}`);
+  const more = h('button', { type: 'button', class: 'more', 'data-testid': 'more', 'aria-expanded': 'false', 'aria-controls': content.id, hidden: true }, 'more');
+  const open = () => content.classList.contains('open');
+  more.addEventListener('click', () => {
+    const o = !open();
+    content.classList.toggle('open', o);
+    more.setAttribute('aria-expanded', String(o));
+    more.textContent = o ? 'less' : 'more';
+  });
+  const check = () => {
+    if (!open()) more.hidden = content.scrollHeight <= content.clientHeight + 1;
+  };
+  if (typeof ResizeObserver !== 'undefined') new ResizeObserver(check).observe(content);
+  return h('div', { class: 'expandable' }, content, more);
+}

@@ -111,16 +111,21 @@ export function llmCallsPanel(runId: string, item: string, failed: boolean): HTM
     try {
       const r = await api<Calls>(`/api/run/calls?${qs({ run: runId, item })}`);
       const t = r.totals;
+      // one <tbody> per call: its figures on a row, then its reply and messages on a row across the whole table (never a squeezed last column)
       const rows = r.calls.map((c, i) =>
         h(
+          'tbody',
+          { class: `call${c.error ? ' failed' : ''}`, 'data-testid': 'llm-call', 'data-stage': c.stage },
+          h(
           'tr',
-          { class: c.error ? 'failed' : '', 'data-testid': 'llm-call', 'data-stage': c.stage },
+          {},
           h('td', { class: 'num' }, i + 1),
           h('td', {}, c.stage),
           h('td', {}, c.error ? h('span', { class: 'error-text' }, `✗ ${short(c.error, 120)}`) : h('span', { class: 'ok-text' }, c.reply === null ? '–' : '✓')),
           h('td', { class: 'num' }, c.ms === undefined ? '–' : `${Math.round(c.ms)} ms`),
           h('td', { class: 'num' }, c.tokens?.total !== undefined ? `${c.tokens.total}${c.tokens.input !== undefined ? ` (${c.tokens.input} in / ${c.tokens.output ?? 0} out)` : ''}` : '–'),
-          h('td', {}, h('details', { 'data-testid': 'call-open' }, h('summary', {}, c.reply ? short(c.reply.replace(/\s+/g, ' '), 80) : 'details'), callDetail(c))),
+          ),
+          h('tr', {}, h('td', { colspan: 5, class: 'call-messages' }, h('details', { 'data-testid': 'call-open' }, h('summary', {}, `reply and messages: ${c.reply ? short(c.reply.replace(/\s+/g, ' '), 80) : 'details'}`), callDetail(c)))),
         ),
       );
       clear(
@@ -139,7 +144,7 @@ export function llmCallsPanel(runId: string, item: string, failed: boolean): HTM
         r.calls.length ? h('h4', {}, 'Timeline: agent → step → call') : null,
         r.calls.length ? callTimeline(r.calls) : null,
         r.calls.length
-          ? scrollBox('LLM calls', h('table', { class: 'llm-calls', 'data-testid': 'llm-call-table' }, h('thead', {}, h('tr', {}, ['#', 'stage', 'result', 'latency', 'tokens', 'reply and messages'].map((x) => h('th', { scope: 'col' }, x)))), h('tbody', {}, rows)))
+          ? scrollBox('LLM calls', h('table', { class: 'llm-calls', 'data-testid': 'llm-call-table' }, h('thead', {}, h('tr', {}, ['#', 'stage', 'result', 'latency', 'tokens'].map((x) => h('th', { scope: 'col' }, x)))), rows))
           : h('p', { class: 'muted' }, 'no LLM calls for this item'),
       );
     } catch (e) {

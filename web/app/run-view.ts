@@ -10,6 +10,7 @@ import { clear, errorBox, h, pidLink, round, scrollBox } from './dom.js';
 import { llmCallsPanel } from './llm-calls.js';
 import { go } from './route.js';
 import { renderRunsTable, runSummaryHeader } from './run-summary.js';
+import { acalTrace } from './trace-acal.js';
 import { caseTrace } from './trace-case.js';
 import { emarTrace } from './trace-emar.js';
 import { madTrace } from './trace-mad.js';
@@ -173,7 +174,7 @@ export function traceKind(sentKind: unknown, t: any): TraceKind {
   return viewKind(sentKind, t, TRACE_VIEW_KINDS);
 }
 
-async function renderTrace(el: HTMLElement, runId: string, item: string, byAction: boolean): Promise<void> {
+export async function renderTrace(el: HTMLElement, runId: string, item: string, byAction: boolean): Promise<void> {
   clear(el, h('div', { class: 'muted', role: 'status' }, 'loading…'));
   try {
     const r = await api(`/api/run/trace?${qs({ run: runId, item })}`);
@@ -183,7 +184,7 @@ async function renderTrace(el: HTMLElement, runId: string, item: string, byActio
     const kind = traceKind(r.traceKind, r.trace);
     const choices: string[] = Array.isArray(r.question?.choices) ? r.question.choices : [];
     const body =
-      kind === 'case' ? caseTrace(t, gold, answer) : kind === 'mad' ? madTrace(t, gold, answer) : kind === 'emar' ? emarTrace(t, answer) : kind === 'threeply' ? threeplyTrace(t, r.factors) : kind === 'retrieval' ? retrievalTrace(t) : kind === 'baseline' ? baselineTrace(t, gold) : genericTrace(r.trace);
+      kind === 'case' ? caseTrace(t, gold, answer) : kind === 'mad' ? madTrace(t, gold, answer) : kind === 'emar' ? emarTrace(t, answer) : kind === 'threeply' ? threeplyTrace(t, r.factors) : kind === 'retrieval' ? retrievalTrace(t) : kind === 'acal' ? acalTrace(t, runId, item, r.argumentGraph ?? null) : kind === 'baseline' ? baselineTrace(t, gold) : genericTrace(r.trace);
     const outcome = r.result.error ? 'failed' : r.result.correct ? 'correct' : 'wrong';
     const heading = h('h2', { class: 'trace-head', tabindex: -1, 'data-testid': 'trace-heading', ...(byAction ? { 'data-focus': '' } : {}) }, `Item ${item}`, ' ', h('span', { class: outcome === 'correct' ? 'badge ok' : 'badge bad', 'data-testid': 'outcome' }, outcome), ' ', h('span', { class: 'tag', 'data-testid': 'trace-kind' }, kind));
     clear(
@@ -194,12 +195,12 @@ async function renderTrace(el: HTMLElement, runId: string, item: string, byActio
         ? h(
             'div',
             { class: 'question' },
-            h('details', { open: kind !== 'mad' }, h('summary', {}, 'question'), r.question.prompt ? h('p', { class: 'muted' }, r.question.prompt) : null, h('p', {}, r.question.question)),
+            h('details', { open: kind !== 'mad', 'data-testid': 'question' }, h('summary', {}, r.question.source === 'argument graph' ? 'case text (from the run\'s argument graph)' : 'question'), r.question.prompt ? h('p', { class: 'muted' }, r.question.prompt) : null, h('p', {}, r.question.question)),
             choices.length
               ? h('ol', { class: 'choices', type: 'A' }, choices.map((c: string, i: number) => { const L = String.fromCharCode(65 + i); return h('li', { class: [L === answer ? 'gold-answer' : '', L === r.result.prediction ? 'predicted' : ''].join(' ') }, c, L === answer ? h('span', { class: 'tag gold' }, 'gold') : null, L === r.result.prediction ? h('span', { class: 'tag' }, 'predicted') : null); }))
               : null,
           )
-        : kind === 'threeply' || kind === 'retrieval' ? null : h('p', { class: 'muted' }, `gold answer ${r.result.gold}; the question text is not available here (dataset not loadable)`),
+        : kind === 'threeply' || kind === 'retrieval' ? null : h('p', { class: 'muted' }, `gold answer ${r.result.gold}; the question text is neither in the run's files nor in a dataset loadable here`),
       r.goldKnown && r.goldPassageIds.length
         ? h('details', { class: 'gold-passages' }, h('summary', {}, `gold passages (${r.goldPassageIds.length})`), r.goldPassages.map((g: { id: string; snippet: string | null }) => h('div', {}, pidLink(g.id, { gold: true }), ' ', g.snippet ?? h('span', { class: 'muted' }, '(not in the served index)'))))
         : null,

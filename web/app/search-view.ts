@@ -1,6 +1,6 @@
 /** Search view: query an index (bm25 / qld / dense / hybrid), see matched terms and the per-term score explanation; or run one advocate for a typed hypothesis. */
 import { api, qs, type Info } from './api.js';
-import { clear, errorBox, fmt, h, pidLink, round, scrollBox, viewHeading } from './dom.js';
+import { clear, errorBox, expandable, fmt, h, pidLink, round, scrollBox, viewHeading } from './dom.js';
 
 type Segment = [string, string | null];
 interface Term { term: string; qtf: number; tf: number; df: number; score: number }
@@ -9,7 +9,7 @@ interface Hit { rank: number; id: string; score: number; title?: string; source?
 interface ToolCall { tool: string; query: string; ids: string[]; step: number; output?: string; error?: string }
 
 export function passage(segments: Segment[], truncated = false): HTMLElement {
-  return h('p', { class: 'passage', tabindex: 0 }, segments.map(([t, term]) => (term ? h('mark', { title: `index term: ${term}` }, t) : t)), truncated ? ' …' : '');
+  return expandable(h('p', { class: 'passage' }, segments.map(([t, term]) => (term ? h('mark', { title: `index term: ${term}` }, t) : t)), truncated ? ' …' : ''));
 }
 
 interface Component { rank?: number; score?: number; normalized?: number; contribution?: number }

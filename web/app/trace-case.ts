@@ -3,7 +3,7 @@
  * advocate — tool calls collapsed to one line each (tool, query, k, rank of the first gold passage)
  * with the returned ids on demand — evidence (gold marked), jurors and verdict.
  */
-import { fmt, h, pidLink, round, scrollBox } from './dom.js';
+import { expandable, fmt, h, pidLink, round, scrollBox } from './dom.js';
 import { idList } from './search-view.js';
 
 interface ToolCall { tool: string; query: string; ids: string[]; step: number; output?: string; error?: string }
@@ -57,7 +57,7 @@ export function caseTrace(t: any, gold: Set<string>, answer: string | undefined)
           'ol',
           { class: 'evidence' },
           (a.evidence ?? []).map((e: { id: string; score: number; justification: string; snippet: string }) =>
-            h('li', { class: gold.has(e.id) ? 'gold' : '', 'data-testid': 'evidence-item' }, pidLink(e.id, { gold: gold.has(e.id) }), gold.has(e.id) ? h('span', { class: 'tag gold' }, 'gold passage') : null, ` ${fmt(e.score)} — `, h('em', {}, e.justification), h('div', { class: 'snippet' }, e.snippet)),
+            h('li', { class: gold.has(e.id) ? 'gold' : '', 'data-testid': 'evidence-item' }, pidLink(e.id, { gold: gold.has(e.id) }), gold.has(e.id) ? h('span', { class: 'tag gold' }, 'gold passage') : null, ` ${fmt(e.score)} — `, h('em', {}, e.justification), expandable(h('div', { class: 'snippet' }, e.snippet), 2)),
           ),
         ),
       ),

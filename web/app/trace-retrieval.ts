@@ -49,6 +49,9 @@ export function baselineTrace(t: any, gold: Set<string>): HTMLElement[] {
   ].filter((x): x is HTMLElement => !!x);
 }
 
+/** A trace field's key as words: "claimStrength" → "claim strength", "top_k" → "top k". */
+export const fieldLabel = (k: string): string => k.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/_/g, ' ').toLowerCase();
+
 export function genericTrace(t: any): HTMLElement[] {
   if (!t || typeof t !== 'object') return [h('h3', {}, 'Trace'), h('p', { class: 'muted', 'data-testid': 'raw-trace' }, 'no trace recorded for this item')];
   const entries = Object.entries(t).filter(([k]) => k !== 'runner');
@@ -59,7 +62,7 @@ export function genericTrace(t: any): HTMLElement[] {
       h(
         'table',
         { class: 'runs-table', 'data-testid': 'raw-trace' },
-        h('tbody', {}, entries.map(([k, v]) => h('tr', {}, h('th', { scope: 'row' }, k), h('td', {}, v !== null && typeof v === 'object' ? h('details', {}, h('summary', {}, Array.isArray(v) ? `${v.length} entries` : `${Object.keys(v).length} fields`), h('pre', { class: 'detail', tabindex: 0 }, JSON.stringify(v, (_k, x) => (typeof x === 'number' && !Number.isInteger(x) ? Number(x.toFixed(4)) : x), 1))) : round(v, 4))))),
+        h('tbody', {}, entries.map(([k, v]) => h('tr', {}, h('th', { scope: 'row' }, fieldLabel(k)), h('td', {}, v !== null && typeof v === 'object' ? h('details', {}, h('summary', {}, Array.isArray(v) ? `${v.length} entries` : `${Object.keys(v).length} fields`), h('pre', { class: 'detail', tabindex: 0 }, JSON.stringify(v, (_k, x) => (typeof x === 'number' && !Number.isInteger(x) ? Number(x.toFixed(4)) : x), 1))) : round(v, 4))))),
       ),
     ),
   ];

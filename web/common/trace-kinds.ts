@@ -3,5 +3,5 @@
  * `TRACE_KINDS`; the browser bundle does not import eval/ — the server sends the list in /api/info).
  * web/trace-kinds.test.ts fails when a kind there has no view here.
  */
-export const TRACE_VIEW_KINDS = ['case', 'mad', 'emar', 'threeply', 'retrieval', 'baseline', 'other'] as const;
+export const TRACE_VIEW_KINDS = ['case', 'acal', 'mad', 'emar', 'threeply', 'retrieval', 'baseline', 'other'] as const;
 export type TraceKind = (typeof TRACE_VIEW_KINDS)[number];

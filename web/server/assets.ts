@@ -8,9 +8,35 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PACKAGE_ROOT } from '../../core/version.js';
+import { compress, ENCODINGS, MIN_COMPRESS_BYTES, type Encoding } from './content-encoding.js';
 
+export interface Asset {
+  type: string;
+  body: Buffer;
+  /** The same bytes brotli- and gzip-compressed (content-encoding.ts), for bodies worth it. */
+  encoded: Partial<Record<Encoding, Buffer>>;
+}
 export interface Assets {
-  [path: string]: { type: string; body: Buffer };
+  [path: string]: Asset;
+}
+
+const SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz' };
+
+/** An asset's compressed copies: the build's precompressed files when given (dir), else made now, once. */
+export function encodedCopies(body: Buffer, dir?: string, name?: string): Partial<Record<Encoding, Buffer>> {
+  if (body.byteLength < MIN_COMPRESS_BYTES) return {};
+  const out: Partial<Record<Encoding, Buffer>> = {};
+  for (const e of ENCODINGS) {
+    const pre = dir && name ? join(dir, name + SUFFIX[e]) : undefined;
+    out[e] = pre && existsSync(pre) ? readFileSync(pre) : compress(body, e);
+  }
+  return out;
+}
+
+/** Write `<name>.br` and `<name>.gz` beside a built asset (npm run build). */
+export function precompressedFiles(name: string, body: Buffer): [string, Buffer][] {
+  if (body.byteLength < MIN_COMPRESS_BYTES) return [];
+  return ENCODINGS.map((e) => [name + SUFFIX[e], compress(body, e)]);
 }
 
 export const APP_SRC = join(PACKAGE_ROOT, 'web', 'app');
@@ -43,14 +69,18 @@ const fromSources = () => fileURLToPath(import.meta.url).endsWith('.ts');
 export async function loadAssets(): Promise<Assets> {
   const read = (dir: string, name: string) => readFileSync(join(dir, name));
   if (!fromSources() && existsSync(join(APP_DIST, 'app.js'))) {
-    return Object.fromEntries(Object.keys(TYPES).map((n) => [n, { type: TYPES[n], body: read(APP_DIST, n) }]));
+    return Object.fromEntries(Object.keys(TYPES).map((n) => {
+      const body = read(APP_DIST, n);
+      return [n, { type: TYPES[n], body, encoded: encodedCopies(body, APP_DIST, n) }];
+    }));
   }
   const js = await bundleApp().catch((e: Error) => {
     throw new Error(`the explorer's browser app is not built (run \`npm run build\`) and bundling it failed: ${e.message}`);
   });
+  const asset = (n: string, body: Buffer): Asset => ({ type: TYPES[n], body, encoded: encodedCopies(body) });
   return {
-    'index.html': { type: TYPES['index.html'], body: read(APP_SRC, 'index.html') },
-    'app.css': { type: TYPES['app.css'], body: read(APP_SRC, 'app.css') },
-    'app.js': { type: TYPES['app.js'], body: Buffer.from(js) },
+    'index.html': asset('index.html', read(APP_SRC, 'index.html')),
+    'app.css': asset('app.css', read(APP_SRC, 'app.css')),
+    'app.js': asset('app.js', Buffer.from(js)),
   };
 }

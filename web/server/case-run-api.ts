@@ -10,7 +10,8 @@ import type { Question } from '../../corpora/types.js';
 import { readConfig, readResults, readTrace, tracePath } from '../../eval/run-dir.js';
 import { notFound } from '../../serve/http/http-util.js';
 import { publicRunConfig } from '../../serve/http/public-json.js';
-import { servable, type RunEntry } from './runs.js';
+import { graphPath, readGraph } from '../../agents/acal/graph/store.js';
+import { resolvesInside, servable, type RunEntry } from './runs.js';
 import { threeplyFactors } from './threeply-trace.js';
 
 export const questionsQuerySchema = z.object({
@@ -61,7 +62,7 @@ export async function runQuestions(run: RunEntry, filter: 'all' | 'correct' | 'w
       confidence: r.confidence ?? null,
       error: r.error ?? null,
       metrics: r.metrics ?? null,
-      question: qs?.get(r.id) ? flat(qs.get(r.id)!.question, 140) : null,
+      question: qs?.get(r.id) ? flat(qs.get(r.id)!.question, 140) : run.graphs ? graphText(run, r.id) : null,
     }));
   const config = await readConfig(run.dir).catch(() => undefined);
   return {
@@ -73,6 +74,21 @@ export async function runQuestions(run: RunEntry, filter: 'all' | 'correct' | 'w
   };
 }
 
+/** The item's ACAL argument graph saved with the run (<run>/acal/<item>.graph.json), if there is one inside the runs root. */
+function runGraph(run: RunEntry, item: string) {
+  if (!resolvesInside(run.root, graphPath(run.dir, item))) return undefined;
+  try {
+    return readGraph(run.dir, item);
+  } catch {
+    return undefined;
+  }
+}
+
+const graphText = (run: RunEntry, item: string): string | null => {
+  const g = runGraph(run, item);
+  return g ? flat(g.caseText, 140) : null;
+};
+
 export async function runTrace(run: RunEntry, item: string, passageText: (id: string) => Promise<string | undefined>) {
   const parsed = await readResults(run.dir);
   const result = parsed.records.filter((r) => r.id === item).pop();
@@ -81,6 +97,7 @@ export async function runTrace(run: RunEntry, item: string, passageText: (id: st
   if (!servable(run.root, tracePath(run.dir, item))) throw notFound(`no trace for item "${item}" in run "${run.id}"`);
   const trace = (await readTrace(run.dir, item)) ?? null;
   const q = (await datasetQuestions(run))?.get(item);
+  const graph = runGraph(run, item);
   const goldIds = q?.goldPassageIds ?? [];
   const goldPassages = [];
   for (const id of goldIds) {
@@ -92,7 +109,14 @@ export async function runTrace(run: RunEntry, item: string, passageText: (id: st
     // the trace view of the run's system (the system list); null: the run recorded no system
     traceKind: run.system ? traceKindOf(run.system) : null,
     result,
-    question: q ? { id: q.id, question: q.question, prompt: q.prompt, choices: q.choices, answer: q.answer } : null,
+    // the dataset's question; else, for an ACAL item, the case text and claim from the run's own argument graph
+    question: q
+      ? { id: q.id, question: q.question, prompt: q.prompt, choices: q.choices, answer: q.answer, source: 'dataset' }
+      : graph
+        ? { id: item, question: graph.caseText, prompt: `Claim: ${graph.claim.text}`, choices: [], answer: result.gold, source: 'argument graph' }
+        : null,
+    /** The item id in the argument view (#/args?run=&item=) when the run saved its graph. */
+    argumentGraph: graph ? graph.itemId : null,
     goldPassageIds: goldIds,
     goldKnown: !!q,
     goldPassages,

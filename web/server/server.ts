@@ -35,6 +35,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { VERSION } from '../../core/version.js';
 import { contestBodySchema, contestGraph, graphQuerySchema, graphView, listGraphs } from './acal-api.js';
 import { loadAssets, type Assets } from './assets.js';
+import { negotiate, type Encoding } from './content-encoding.js';
 import { questionsQuerySchema, runQuestions, runTrace, traceQuerySchema } from './case-run-api.js';
 import { allowedHostNames, refuseReason } from '../../serve/http/host-guard.js';
 import { HttpError, notFound, queryParams, readJsonBody, sendBytes, sendError, sendJson, validate } from '../../serve/http/http-util.js';
@@ -181,7 +182,10 @@ export async function startExplorer(opts: ExplorerOptions = {}): Promise<Explore
     const name = path === '/' || path === '/index.html' ? 'index.html' : path.slice(1);
     const a = assetMap.get(name);
     if (!a) throw notFound(`no such page: ${path}`);
-    sendBytes(res, a.type, a.body);
+    // brotli or gzip by Accept-Encoding (precompressed: content-encoding.ts); Vary so caches keep them apart
+    const enc = negotiate(req.headers['accept-encoding'], Object.keys(a.encoded) as Encoding[]);
+    if (enc) sendBytes(res, a.type, a.encoded[enc]!, { 'content-encoding': enc, vary: 'Accept-Encoding' });
+    else sendBytes(res, a.type, a.body, Object.keys(a.encoded).length ? { vary: 'Accept-Encoding' } : {});
   };
 
   const server = createServer((req, res) => {

@@ -33,7 +33,7 @@ export interface ExplorerFixtures {
   acalRunId: string;
   acalItem: string;
   questions: Question[];
-  /** With `systems: true`: one scripted run each of MAD, EMAR and 3-ply (system-runs.ts). */
+  /** With `systems: true`: one scripted run each of MAD, EMAR, 3-ply, ACAL and a bm25-rag baseline (system-runs.ts). */
   systemRuns?: SystemRuns;
   /** With `reproduction: true`: `lexcase reproduce case-table3 --limit 4` on the fixture index (bm25, qld done; dense failed: the index has no dense vectors). */
   reproRunId?: string;
@@ -96,7 +96,7 @@ export async function makeExplorerFixtures(nQuestions = 4, opts: { systems?: boo
     });
     if (opts.systems) {
       const texts = new Map(passages.map((p) => [p.id, p.text]));
-      systemRuns = await makeSystemRuns(runs, questions, { retrievers: idx.retrievers, docs: idx.docs, getPassage: idx.getPassage, texts });
+      systemRuns = await makeSystemRuns(runs, questions, { retrievers: idx.retrievers, docs: idx.docs, getPassage: idx.getPassage, texts, dir: index });
     }
   } finally {
     await idx.docs.close?.();

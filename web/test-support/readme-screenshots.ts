@@ -5,7 +5,10 @@
  * scripted fixture run), docs/explorer-compare.png (the fixture reproduction's bm25 and qld runs
  * compared with the LLM CASE run: distinct legend labels, one colour per run, the item × run
  * matrix), docs/explorer-reproduction.png (the grid chart and the provenance block) and
- * docs/explorer-timeline.png (an LLM CASE item's calls as agent → step → call).
+ * docs/explorer-timeline.png (an LLM CASE item's calls as agent → step → call),
+ * docs/explorer-side-by-side.png (the LLM CASE and MAD runs' traces of one item, picked in the
+ * item × run matrix) and docs/explorer-acal-trace.png (an ACAL item's trace in words, with the
+ * case text from its argument graph and the link to that graph).
  * Not a test: `npx tsx web/test-support/readme-screenshots.ts`.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -54,6 +57,17 @@ try {
   await page.getByTestId('call-timeline').waitFor({ timeout: 60_000 });
   await page.getByTestId('call-timeline').scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(PACKAGE_ROOT, 'docs', 'explorer-timeline.png') });
+  const q = f.questions[0].id;
+  await page.goto('about:blank');
+  await page.goto(`${s.url}/#/compare?runs=${f.caseRunId},${f.llmRunId},${f.systemRuns!.madRunId}&item=${q}&pair=${f.llmRunId},${f.systemRuns!.madRunId}`);
+  await page.getByTestId('sbs-panel').nth(1).getByTestId('mad-round').first().waitFor({ timeout: 120_000 });
+  await page.getByTestId('sbs-heading').evaluate((e) => e.scrollIntoView({ block: 'start' }));
+  await page.screenshot({ path: join(PACKAGE_ROOT, 'docs', 'explorer-side-by-side.png') });
+  await page.goto('about:blank');
+  await page.goto(`${s.url}/#/runs?run=${f.systemRuns!.acalRunId}&item=hearsay-test-0`);
+  await page.getByTestId('acal-decision').waitFor({ timeout: 60_000 });
+  await page.getByTestId('trace-heading').evaluate((e) => e.scrollIntoView({ block: 'start' }));
+  await page.screenshot({ path: join(PACKAGE_ROOT, 'docs', 'explorer-acal-trace.png') });
 } finally {
   await browser.close();
   await s.close();
@@ -61,4 +75,4 @@ try {
   await closeSparseIndexes(index);
   rmSync(tmp, { recursive: true, force: true });
 }
-process.stdout.write('docs/explorer-eval.png, docs/explorer-mad.png, docs/explorer-compare.png, docs/explorer-reproduction.png, docs/explorer-timeline.png\n');
+process.stdout.write('docs/explorer-eval.png, docs/explorer-mad.png, docs/explorer-compare.png, docs/explorer-reproduction.png, docs/explorer-timeline.png, docs/explorer-side-by-side.png, docs/explorer-acal-trace.png\n');

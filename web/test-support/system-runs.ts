@@ -1,5 +1,6 @@
 /**
- * Explorer fixtures for the per-system trace views: one run each of MAD, EMAR and 3-ply, made by
+ * Explorer fixtures for the per-system trace views: one run each of MAD, EMAR, 3-ply, ACAL (on the
+ * bundled LegalBench hearsay task, through runAcal) and a bm25-rag baseline, made by
  * the real systems through the experiment runner, talking to the scripted OpenAI-compatible server
  * (tests/support/scripted-openai-server.ts) through the real @langchain/openai client. The scripts
  * reuse the systems' own test-support role detection (agents/mad/test-support/script.ts,
@@ -25,11 +26,18 @@ import type { Retriever } from '../../retrieval/types.js';
 import { llmConfigSchema } from '../../core/config.js';
 import { createChatModel } from '../../core/llm/factory.js';
 import { startScriptedServer, type RecordedRequest, type ScriptReply } from '../../tests/support/scripted-openai-server.js';
+import { runAcal } from '../../agents/acal/experiment.js';
+import { scriptedArena } from '../../agents/acal/test-support/scripted-arena.js';
+import { createBaseline } from '../../agents/baselines/baseline-system.js';
 
 export interface SystemRuns {
   madRunId: string;
   emarRunId: string;
   threeplyRunId: string;
+  /** ACAL on the first 2 hearsay test items: traces, results and argument graphs (acal/<item>.graph.json). */
+  acalRunId: string;
+  /** The bm25-rag baseline (createBaseline) on the first 2 questions. */
+  baselineRunId: string;
 }
 
 const chat = (url: string) => createChatModel(llmConfigSchema.parse({ baseUrl: url, model: 'scripted', cacheDir: false, maxRetries: 0, timeoutMs: 20_000 }));
@@ -44,6 +52,8 @@ interface IndexBits {
   getPassage: SystemContext['getPassage'];
   /** Passage texts by id (to write claims that a pool passage supports). */
   texts: Map<string, string>;
+  /** The index directory (runAcal opens it itself, as `lexcase run acal --index` does). */
+  dir: string;
 }
 
 /**
@@ -165,5 +175,36 @@ export async function makeSystemRuns(runs: string, questions: Question[], ix: In
   } finally {
     await srv.close();
   }
-  return { madRunId, emarRunId, threeplyRunId };
+
+  // ACAL through its experiment function (the scripted arena: hearsay cue → support side strong)
+  const acalRunId = 'acal-scripted';
+  srv = await startScriptedServer(scriptedArena());
+  try {
+    await runAcal({ task: 'hearsay', runDir: join(runs, acalRunId), llm: chat(srv.url), limit: 2, indexDir: ix.dir, k: 2, extraConfig: { model: 'scripted' } });
+  } finally {
+    await srv.close();
+  }
+
+  // the bm25-rag baseline: gold answer on the first question, "A" on the second
+  const baselineRunId = 'baseline-scripted';
+  srv = await startScriptedServer((req) => {
+    const all = msgs(req).map((m) => String(m.content)).join('\n');
+    const qi = qs.findIndex((q) => all.includes(q.question.slice(0, 60)));
+    return json({ reasoning: `Passage [1] states the rule that decides question ${qi + 1}.`, answer: qi === 0 ? qs[0].answer : 'A' });
+  });
+  try {
+    const llm = chat(srv.url);
+    await runExperiment({
+      runDir: join(runs, baselineRunId),
+      system: createBaseline('bm25-rag', { k: 3 }),
+      items: qs,
+      gold: (q) => q.answer,
+      makeContext: (_q, { seed }) => ({ seed, tools: [], retrievers: ix.retrievers, llm, getPassage: ix.getPassage, options: {} }),
+      config: { system: 'baseline', mode: 'bm25-rag', dataset: 'barexam', split: 'val', k: 3, model: 'scripted' },
+      seed: 13,
+    });
+  } finally {
+    await srv.close();
+  }
+  return { madRunId, emarRunId, threeplyRunId, acalRunId, baselineRunId };
 }
