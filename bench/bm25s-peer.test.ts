@@ -61,7 +61,7 @@ it('scores top-10 agreement: overlap, identical order, and the (k1 + 1) scale be
 const src = process.env[BM25S_ENV];
 describe.skipIf(!src)(`BM25S peer on a 3,000-passage zipf corpus (needs ${BM25S_ENV}: skipped without a bm25s checkout)`, () => {
   it('builds BM25S on the same stream and queries, with the same top-10 and scores = lexcase ÷ (k1 + 1)', async () => {
-    const o = { ...defaultScaleOptions(), sizes: [3000], corpora: ['zipf' as const], methods: ['bm25' as const], queries: 6, workers: 1, workDir: join(dir, 'work'), write: false, print: false, bm25sSrc: src!, log: () => {} };
+    const o = { ...defaultScaleOptions(), sizes: [3000], corpora: ['zipf' as const], methods: ['bm25' as const], queries: 6, workers: 1, workDir: join(dir, 'work'), write: false, print: false, bm25sSrc: src!, settleS: 0, log: () => {} };
     const res = await runScale(o);
     const run = res.runs[0];
     expect(run.status).toBe('ok');

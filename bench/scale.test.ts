@@ -25,7 +25,7 @@ describe('npm run bench -- --scale on a tiny corpus', () => {
     dir = await mkdtemp(join(tmpdir(), 'lexcase-scale-'));
     const out = await run(
       process.execPath,
-      ['--import', 'tsx', 'bench/run.ts', '--scale', '--scale-sizes', '3000', '--queries', '4', '--workers', '1', '--work', join(dir, 'work'), '--out', join(dir, 'results')],
+      ['--import', 'tsx', 'bench/run.ts', '--scale', '--scale-sizes', '3000', '--queries', '4', '--workers', '1', '--settle', '0', '--work', join(dir, 'work'), '--out', join(dir, 'results')],
       { timeout: 240_000, env: { ...process.env, LEXCASE_BM25S_SRC: '' } },
     );
     stdout = out.stdout;
