@@ -14,7 +14,13 @@ import { llmConfigSchema } from '../core/config.js';
 import { createChatModel } from '../core/llm/factory.js';
 import type { StructuredOutputMode } from '../core/llm/structured.js';
 import { setLogLevel } from '../core/log.js';
-import { schemaConstrained, startScriptedServer, type RecordedRequest, type ScriptReply, type ScriptedServer } from '../tests/support/scripted-openai-server.js';
+import {
+  schemaConstrained,
+  startScriptedServer,
+  type RecordedRequest,
+  type ScriptReply,
+  type ScriptedServer,
+} from '../tests/support/scripted-openai-server.js';
 import { runArena } from './acal/arena.js';
 import { acalTask } from './acal/tasks.js';
 import { scriptedArena } from './acal/test-support/scripted-arena.js';
@@ -41,7 +47,9 @@ type Script = (req: RecordedRequest, i: number) => ScriptReply | Promise<ScriptR
 async function serve(script: Script, mode: StructuredOutputMode) {
   const s = schemaConstrained(script);
   srv = await startScriptedServer(s);
-  const llm = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: false, maxRetries: 0, timeoutMs: 5000, structuredOutput: mode }));
+  const llm = createChatModel(
+    llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: false, maxRetries: 0, timeoutMs: 5000, structuredOutput: mode }),
+  );
   return { llm, stats: s };
 }
 
@@ -60,7 +68,8 @@ const ctx = (llm: SystemContext['llm'], tools: SystemContext['tools'] = []): Sys
 const caseScript: Script = (req) => {
   if (/juror on a panel/.test(JSON.stringify(req.body.messages))) return { content: JSON.stringify({ reasoning: 'FRE 401 and 402.', vote: 'B' }) };
   const toolMsgs = (req.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'tool');
-  if (req.body.tools?.length && !req.body.tool_choice && toolMsgs.length === 0) return { toolCalls: [{ name: 'bm25_search', args: { query: 'impeach own witness relevant' } }] };
+  if (req.body.tools?.length && !req.body.tool_choice && toolMsgs.length === 0)
+    return { toolCalls: [{ name: 'bm25_search', args: { query: 'impeach own witness relevant' } }] };
   const ids = toolMsgs.flatMap((m) => JSON.parse(m.content).results.map((r: { id: string }) => r.id));
   const seen = ids.length ? ids : [...JSON.stringify(req.body.messages).matchAll(/(fre\d+|voucher|surprise)\b/g)].map((m) => m[1]);
   return { content: JSON.stringify({ analysis: 'ok', evidence: [...new Set(seen)].slice(0, 2).map((id) => ({ id, justification: 'on point' })) }) };
@@ -80,21 +89,41 @@ const emarScript: Script = (req) => {
   return { content: JSON.stringify({ answer: 'B', claim: 'B holds title because B recorded first', argument: 'recording act', evidence: ['B recorded'] }) };
 };
 
-const emarItem: Question = { id: 'mbe-9', prompt: 'O conveyed Blackacre to A, who did not record. O then conveyed to B, who recorded.', question: 'Who owns Blackacre?', choices: ['A', 'B', 'O', 'Nobody'], answer: 'B', goldPassageIds: [] };
+const emarItem: Question = {
+  id: 'mbe-9',
+  prompt: 'O conveyed Blackacre to A, who did not record. O then conveyed to B, who recorded.',
+  question: 'Who owns Blackacre?',
+  choices: ['A', 'B', 'O', 'Nobody'],
+  answer: 'B',
+  goldPassageIds: [],
+};
 const triple = buildScenarios({ mode: 'arguable', n: 1, seed: 11 }, loadTradeSecretModel())[0];
 
 const systems: Record<string, { script: Script; run: (llm: NonNullable<SystemContext['llm']>) => Promise<SystemOutcome> }> = {
   case: { script: caseScript, run: (llm) => createCase({ k: 2 })(QUESTION, ctx(llm, [searchTool('bm25_search', bm25, PASSAGES)])) },
   mad: {
     script: madScript,
-    run: (llm) => createMad({ rounds: 1 })(QUESTION, ctx(llm, createRetrievalTools({ retrievers: { bm25 }, docs: { size: 7, get: getPassageFrom(PASSAGES) } }))),
+    run: (llm) =>
+      createMad({ rounds: 1 })(QUESTION, ctx(llm, createRetrievalTools({ retrievers: { bm25 }, docs: { size: 7, get: getPassageFrom(PASSAGES) } }))),
   },
-  emar: { script: emarScript, run: (llm) => createEmarSystem<Question>({ embedder: { id: 'const', dimension: 2, embed: async (t) => t.map(() => new Float32Array([1, 0])) }, toCase: questionToCase })(emarItem, ctx(llm)) },
+  emar: {
+    script: emarScript,
+    run: (llm) =>
+      createEmarSystem<Question>({
+        embedder: { id: 'const', dimension: 2, embed: async (t) => t.map(() => new Float32Array([1, 0])) },
+        toCase: questionToCase,
+      })(emarItem, ctx(llm)),
+  },
   threeply: { script: rulesScript(), run: (llm) => createThreePlySystem({ kind: 'reflective', factors: loadTradeSecretModel() })(triple, ctx(llm)) },
   acal: {
     script: scriptedArena(),
     run: async (llm) => {
-      const { graph, trace } = await runArena(llm, { itemId: 'hearsay-1', task: acalTask('hearsay'), caseText: 'On the issue of whether the light was red, the witness testified that her friend told her the light was red.', evidence: [{ id: 'fre-801', title: 'FRE 801', text: '"Hearsay" means a statement offered to prove the truth of the matter asserted.' }] });
+      const { graph, trace } = await runArena(llm, {
+        itemId: 'hearsay-1',
+        task: acalTask('hearsay'),
+        caseText: 'On the issue of whether the light was red, the witness testified that her friend told her the light was red.',
+        evidence: [{ id: 'fre-801', title: 'FRE 801', text: '"Hearsay" means a statement offered to prove the truth of the matter asserted.' }],
+      });
       return { prediction: graph.result!.verdict, trace: trace as unknown as Record<string, unknown> };
     },
   },

@@ -34,7 +34,14 @@ describe('system registry', () => {
 
   it('retrieval: Recall@k per recorded k (Wilson: one gold per query) and MRR — never an accuracy of passage ids', () => {
     const ranks = [1, 3, null, 40, 700, null, 2, 15, null, 1, 9, 120];
-    const rs = ranks.map((r, i) => rec(`q${i}`, `p${i}`, `g${i}`, { firstRank: r, 'recall@10': r !== null && r <= 10 ? 1 : 0, 'recall@100': r !== null && r <= 100 ? 1 : 0, 'recall@1000': r !== null ? 1 : 0 }));
+    const rs = ranks.map((r, i) =>
+      rec(`q${i}`, `p${i}`, `g${i}`, {
+        firstRank: r,
+        'recall@10': r !== null && r <= 10 ? 1 : 0,
+        'recall@100': r !== null && r <= 100 ? 1 : 0,
+        'recall@1000': r !== null ? 1 : 0,
+      }),
+    );
     const f = byId(headlineFigures('retrieval', rs, { config: { ks: [10, 100, 1000] }, seed: 13 }));
     expect(Object.keys(f)).toEqual(['recall@10', 'recall@100', 'recall@1000', 'mrr']);
     expect(f['recall@10']).toMatchObject({ estimate: 5 / 12, n: 12, interval: 'wilson', smallN: true });
@@ -59,7 +66,12 @@ describe('system registry', () => {
       { nH: 0, nGt: 17, nUtil: 0, abstained: true },
       { nH: 3, nGt: 12, nUtil: 8, abstained: false },
     ];
-    const rs = [rec('arguable-001', 'argue', 'argue', ms[0]), rec('mismatched-001', 'abstain', 'abstain', ms[1]), rec('arguable-002', 'argue', 'argue', ms[2]), rec('mismatched-002', 'argue', 'abstain', { nH: 2, nGt: 10, nUtil: 1, abstained: false })];
+    const rs = [
+      rec('arguable-001', 'argue', 'argue', ms[0]),
+      rec('mismatched-001', 'abstain', 'abstain', ms[1]),
+      rec('arguable-002', 'argue', 'argue', ms[2]),
+      rec('mismatched-002', 'argue', 'abstain', { nH: 2, nGt: 10, nUtil: 1, abstained: false }),
+    ];
     const all = [...ms, { nH: 2, nGt: 10, nUtil: 1 }];
     const tot = { nH: all.reduce((s, m) => s + m.nH, 0), nGt: all.reduce((s, m) => s + m.nGt, 0), nUtil: all.reduce((s, m) => s + m.nUtil, 0) };
     const f = byId(headlineFigures('threeply', rs, { config: {}, seed: 13 }));
@@ -73,7 +85,15 @@ describe('system registry', () => {
 
   it('EMAR and ACAL: macro-F1 and convergence as their own metrics modules compute them', () => {
     const letters = 'ABCD';
-    const emar = [...Array(24)].map((_, i) => rec(`e${i}`, i % 5 === 0 ? null : letters[(i * 7) % 4], letters[i % 4], { depth: 1 + (i % 3), converged: i % 3 !== 0 }, i % 5 === 0 ? 'parse error' : undefined));
+    const emar = [...Array(24)].map((_, i) =>
+      rec(
+        `e${i}`,
+        i % 5 === 0 ? null : letters[(i * 7) % 4],
+        letters[i % 4],
+        { depth: 1 + (i % 3), converged: i % 3 !== 0 },
+        i % 5 === 0 ? 'parse error' : undefined,
+      ),
+    );
     const s = summarizeEmarRun(emar, { seed: 13 });
     const e = byId(headlineFigures('emar', emar, { config: {}, seed: 13 }));
     expect(e['macro-f1'].estimate).toBeCloseTo(s.macroF1, 12);
@@ -84,10 +104,16 @@ describe('system registry', () => {
     expect(a['macro-f1'].estimate).toBeCloseTo(acalMetrics(acal).macroF1.estimate, 12);
     expect(a.convergence).toMatchObject({ estimate: 15 / 16, n: 16 });
     // an ACAL baseline records no convergence: the figure is left out, not shown as 0
-    expect(headlineFigures('acal-cot', acal.map((r) => ({ ...r, metrics: {} })), { config: {}, seed: 13 }).map((x) => x.id)).toEqual(['macro-f1', 'accuracy']);
+    expect(
+      headlineFigures(
+        'acal-cot',
+        acal.map((r) => ({ ...r, metrics: {} })),
+        { config: {}, seed: 13 },
+      ).map((x) => x.id),
+    ).toEqual(['macro-f1', 'accuracy']);
   });
 
-  it('the one list: every agent system is in eval\'s list once; variants `<id>/<variant>` and older config.json names open as that system; a variant\'s own trace view', () => {
+  it("the one list: every agent system is in eval's list once; variants `<id>/<variant>` and older config.json names open as that system; a variant's own trace view", () => {
     expect(AGENT_SYSTEMS.map((p) => p.id)).toEqual(['case', 'baseline', 'mad', 'acal', 'threeply', 'emar']);
     for (const p of AGENT_SYSTEMS) {
       expect(SYSTEMS.filter((s) => s.id === p.id)).toEqual([p]);
@@ -104,7 +130,7 @@ describe('system registry', () => {
     expect(traceKindOf('something-new')).toBe('other');
   });
 
-  it('paper settings are gathered from the plugins: each system\'s beside it, none lost', () => {
+  it("paper settings are gathered from the plugins: each system's beside it, none lost", () => {
     expect(Object.keys(PAPER_SAMPLING).sort()).toEqual(['acal', 'baseline', 'case', 'emar', 'mad', 'self-consistency', 'single-rag', 'threeply']);
     expect(PAPER_SAMPLING.emar).toMatchObject({ temperature: 0.1, topP: 0.9, maxTokens: 2048 });
     for (const p of AGENT_SYSTEMS) for (const [k, v] of Object.entries(p.paper)) expect(PAPER_SAMPLING[k]).toBe(v);

@@ -14,14 +14,7 @@ import { emarPlugin } from './emar/plugin.js';
 import { madPlugin } from './mad/plugin.js';
 import { threeplyPlugin } from './threeply/plugin.js';
 
-export const AGENT_SYSTEMS: readonly SystemPlugin[] = [
-  casePlugin,
-  baselinePlugin,
-  madPlugin,
-  acalPlugin,
-  threeplyPlugin,
-  emarPlugin,
-];
+export const AGENT_SYSTEMS: readonly SystemPlugin[] = [casePlugin, baselinePlugin, madPlugin, acalPlugin, threeplyPlugin, emarPlugin];
 
 useSystems(AGENT_SYSTEMS);
 

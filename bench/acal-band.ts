@@ -57,7 +57,16 @@ function plainIteration(q: Qbaf): number | null {
   const g = indexQbaf(q);
   let s = new Map(g.ids.map((id) => [id, g.base.get(id)!]));
   for (let it = 0; it < 1000; it++) {
-    const t = new Map(g.ids.map((id) => [id, quadraticEnergyUpdate(g.base.get(id)!, g.supporters.get(id)!.map((x) => s.get(x)!), g.attackers.get(id)!.map((x) => s.get(x)!))]));
+    const t = new Map(
+      g.ids.map((id) => [
+        id,
+        quadraticEnergyUpdate(
+          g.base.get(id)!,
+          g.supporters.get(id)!.map((x) => s.get(x)!),
+          g.attackers.get(id)!.map((x) => s.get(x)!),
+        ),
+      ]),
+    );
     let r = 0;
     for (const id of g.ids) r = Math.max(r, Math.abs(t.get(id)! - s.get(id)!));
     s = t;
@@ -70,7 +79,8 @@ function part1(p: number, directed = false) {
   const rng = createRng(2026 + Math.round(p * 100) + (directed ? 1 : 0));
   const band: Record<string, number> = Object.fromEntries(SEMANTICS.map((s) => [s, 0]));
   const notConverged: Record<string, number> = Object.fromEntries(SEMANTICS.map((s) => [s, 0]));
-  let flips = 0, plainStuck = 0;
+  let flips = 0,
+    plainStuck = 0;
   for (let n = 0; n < N; n++) {
     const q = randomGraph(() => rng.next(), p, directed);
     for (const s of SEMANTICS) {

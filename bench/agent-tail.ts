@@ -81,7 +81,7 @@ export async function agentTail(dir: string, profile: CorpusProfile, count: numb
     if (cold)
       for (const id of req.ids) {
         const df = index.df[id];
-        if (df >= CACHE_MIN_DF && df < minDf && !seen.has(id)) (coldLists++, (coldPostings += df));
+        if (df >= CACHE_MIN_DF && df < minDf && !seen.has(id)) coldLists++, (coldPostings += df);
       }
     for (const v of halves) {
       const vm = viewMemory(v);

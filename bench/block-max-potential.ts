@@ -54,7 +54,7 @@ export async function blockMaxPotential(dir: string, profile: CorpusProfile, cou
       let maxTf = 0;
       if (dense) {
         const b = dense.tfs;
-        for (let d = 0; d < N; d++) if (b[d]) (docs.push(d), tfsA.push(b[d]));
+        for (let d = 0; d < N; d++) if (b[d]) docs.push(d), tfsA.push(b[d]);
         maxTf = dense.maxTf;
       } else {
         const l = compactPostings(view, t.id);
@@ -132,7 +132,15 @@ export async function blockMaxPotential(dir: string, profile: CorpusProfile, cou
       }
       bySize[B] = { blocks: nb, skippedShare: Math.round((skipped / nb) * 1000) / 1000, walkedShare: Math.round((walked / postings) * 1000) / 1000 };
     }
-    rows.push({ terms: T, postings, theta: Math.round(theta * 1000) / 1000, todayWalkedShare: Math.round((todayWalked / postings) * 1000) / 1000, firstDense, J, bySize });
+    rows.push({
+      terms: T,
+      postings,
+      theta: Math.round(theta * 1000) / 1000,
+      todayWalkedShare: Math.round((todayWalked / postings) * 1000) / 1000,
+      firstDense,
+      J,
+      bySize,
+    });
   }
   return { dir, profile, N, queries: count, load: loadavg(), rows };
 }

@@ -33,7 +33,9 @@ describe('where the BM25S source comes from', () => {
     const bad = join(dir, 'src-bad');
     await mkdir(join(bad, 'bm25s'), { recursive: true });
     await writeFile(join(bad, 'bm25s', '__init__.py'), 'raise ImportError("this bm25s needs a newer numpy")\n');
-    await expect(runBm25sPeer({ src: bad, n: 10, seed: 1, profile: 'zipf', shapes: [], workDir: dir, timeoutS: 60 })).rejects.toThrow(/BM25S child exit 1: [\s\S]*this bm25s needs a newer numpy/);
+    await expect(runBm25sPeer({ src: bad, n: 10, seed: 1, profile: 'zipf', shapes: [], workDir: dir, timeoutS: 60 })).rejects.toThrow(
+      /BM25S child exit 1: [\s\S]*this bm25s needs a newer numpy/,
+    );
   });
 });
 
@@ -61,7 +63,20 @@ it('scores top-10 agreement: overlap, identical order, and the (k1 + 1) scale be
 const src = process.env[BM25S_ENV];
 describe.skipIf(!src)(`BM25S peer on a 3,000-passage zipf corpus (needs ${BM25S_ENV}: skipped without a bm25s checkout)`, () => {
   it('builds BM25S on the same stream and queries, with the same top-10 and scores = lexcase ÷ (k1 + 1)', async () => {
-    const o = { ...defaultScaleOptions(), sizes: [3000], corpora: ['zipf' as const], methods: ['bm25' as const], queries: 6, workers: 1, workDir: join(dir, 'work'), write: false, print: false, bm25sSrc: src!, settleS: 0, log: () => {} };
+    const o = {
+      ...defaultScaleOptions(),
+      sizes: [3000],
+      corpora: ['zipf' as const],
+      methods: ['bm25' as const],
+      queries: 6,
+      workers: 1,
+      workDir: join(dir, 'work'),
+      write: false,
+      print: false,
+      bm25sSrc: src!,
+      settleS: 0,
+      log: () => {},
+    };
     const res = await runScale(o);
     const run = res.runs[0];
     expect(run.status).toBe('ok');

@@ -36,7 +36,8 @@ export const BM25S_TOKEN_PATTERN = String.raw`(?u)[^\W_]+`;
 /** Where the BM25S source is, or why the peer is skipped. Throws on a given dir that holds no bm25s package. */
 export function resolveBm25sSrc(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): { src: string } | { skip: string } {
   const given = flag ?? env[BM25S_ENV];
-  if (!given) return { skip: `BM25S peer skipped: no source given (--bm25s-src DIR or ${BM25S_ENV}=DIR, a checkout of github.com/xhluca/bm25s; docs/bench.md)` };
+  if (!given)
+    return { skip: `BM25S peer skipped: no source given (--bm25s-src DIR or ${BM25S_ENV}=DIR, a checkout of github.com/xhluca/bm25s; docs/bench.md)` };
   const src = resolve(given);
   if (!existsSync(join(src, 'bm25s', '__init__.py')))
     throw new Error(`${flag ? '--bm25s-src' : BM25S_ENV} ${src}: no bm25s/__init__.py there (expected the root of a github.com/xhluca/bm25s checkout)`);
@@ -113,11 +114,26 @@ export async function runBm25sPeer(spec: Bm25sRunSpec): Promise<Bm25sResult> {
   const specFile = `${base}.spec.json`;
   const genCpuFile = `${base}.gen-cpu`;
   await rm(resultFile, { force: true });
-  const genCmd = [process.execPath, ...(fromTs ? ['--import', 'tsx'] : []), genPath, JSON.stringify({ n: spec.n, seed: spec.seed, profile: spec.profile, cpuFile: genCpuFile })];
+  const genCmd = [
+    process.execPath,
+    ...(fromTs ? ['--import', 'tsx'] : []),
+    genPath,
+    JSON.stringify({ n: spec.n, seed: spec.seed, profile: spec.profile, cpuFile: genCpuFile }),
+  ];
   const stopwords = spec.profile === 'zipf' ? [] : [...englishStopwordList()];
   await writeFile(
     specFile,
-    JSON.stringify({ genCmd, k1: BM25_DEFAULTS.k1, b: BM25_DEFAULTS.b, tokenPattern: BM25S_TOKEN_PATTERN, stopwords, shapes: spec.shapes, agreeQueries: AGREE_QUERIES, resultFile, genCpuFile }),
+    JSON.stringify({
+      genCmd,
+      k1: BM25_DEFAULTS.k1,
+      b: BM25_DEFAULTS.b,
+      tokenPattern: BM25S_TOKEN_PATTERN,
+      stopwords,
+      shapes: spec.shapes,
+      agreeQueries: AGREE_QUERIES,
+      resultFile,
+      genCpuFile,
+    }),
   );
   try {
     await new Promise<void>((ok, fail) => {
@@ -137,7 +153,12 @@ export async function runBm25sPeer(spec: Bm25sRunSpec): Promise<Bm25sResult> {
       child.on('close', (c, sig) => {
         clearTimeout(timer);
         if (c === 0) ok();
-        else fail(new Error(`BM25S child exit ${c ?? sig}${sig === 'SIGKILL' ? ` (killed after ${spec.timeoutS} s limit?)` : ''}: ${tail.trim().split('\n').slice(-6).join('\n')}`));
+        else
+          fail(
+            new Error(
+              `BM25S child exit ${c ?? sig}${sig === 'SIGKILL' ? ` (killed after ${spec.timeoutS} s limit?)` : ''}: ${tail.trim().split('\n').slice(-6).join('\n')}`,
+            ),
+          );
       });
     });
     return JSON.parse(await readFile(resultFile, 'utf8')) as Bm25sResult;

@@ -203,7 +203,13 @@ async function runEngine(spec: EngineSpec): Promise<Record<string, unknown>> {
     const after = searcher.blockChecks?.();
     if (atOpen && after) {
       const r2 = (x: number) => Math.round(x * 100) / 100;
-      q.blockChecks = { openMs: r2(atOpen.ms), openMiB: r2(atOpen.bytes / 2 ** 20), queriesMs: r2(after.ms - atOpen.ms), queriesMiB: r2((after.bytes - atOpen.bytes) / 2 ** 20), blocks: after.blocks };
+      q.blockChecks = {
+        openMs: r2(atOpen.ms),
+        openMiB: r2(atOpen.bytes / 2 ** 20),
+        queriesMs: r2(after.ms - atOpen.ms),
+        queriesMiB: r2((after.bytes - atOpen.bytes) / 2 ** 20),
+        blocks: after.blocks,
+      };
     }
     Object.assign(out, q);
     await searcher.close?.();
@@ -232,7 +238,13 @@ export function denseScenarioAvailable(kind: 'dense-ann' | 'embed'): boolean {
 async function main(): Promise<void> {
   const spec = JSON.parse(process.argv[2] ?? '{}') as ChildSpec;
   const result =
-    spec.kind === 'engine' ? await runEngine(spec) : spec.kind === 'scale-build' ? await scaleBuild(spec) : spec.kind === 'scale-query' ? await scaleQuery(spec) : await runDense(spec);
+    spec.kind === 'engine'
+      ? await runEngine(spec)
+      : spec.kind === 'scale-build'
+        ? await scaleBuild(spec)
+        : spec.kind === 'scale-query'
+          ? await scaleQuery(spec)
+          : await runDense(spec);
   await writeFile(spec.resultFile, JSON.stringify(result, null, 2));
 }
 

@@ -118,7 +118,15 @@ export async function runDenseAnnBench(args: DenseAnnArgs) {
         const q = { ...params, ...kn };
         const r = await timed(q);
         const s = latencyStats(r.ms);
-        sweep.push({ nprobes: q.nprobes, refineFactor: q.refineFactor, ef: q.ef, p50Ms: s.p50Ms, p95Ms: s.p95Ms, cpuMsPerQuery: r.cpuMsPerQuery, recallAt10: round(recall(r.results), 4) });
+        sweep.push({
+          nprobes: q.nprobes,
+          refineFactor: q.refineFactor,
+          ef: q.ef,
+          p50Ms: s.p50Ms,
+          p95Ms: s.p95Ms,
+          cpuMsPerQuery: r.cpuMsPerQuery,
+          recallAt10: round(recall(r.results), 4),
+        });
       }
       return {
         params,
@@ -139,7 +147,12 @@ export async function runDenseAnnBench(args: DenseAnnArgs) {
       (params.type === 'ivf_hnsw_sq'
         ? [{ ef: Math.round((params.ef ?? 100) / 2) }, { ef: (params.ef ?? 100) * 2 }, { nprobes: params.nprobes * 2 }]
         : params.type === 'ivf_pq'
-          ? [{ nprobes: Math.max(1, Math.round(params.nprobes / 2)) }, { refineFactor: Math.max(1, Math.round((params.refineFactor ?? 40) / 2)) }, { nprobes: params.nprobes * 2 }, { refineFactor: (params.refineFactor ?? 40) * 2 }]
+          ? [
+              { nprobes: Math.max(1, Math.round(params.nprobes / 2)) },
+              { refineFactor: Math.max(1, Math.round((params.refineFactor ?? 40) / 2)) },
+              { nprobes: params.nprobes * 2 },
+              { refineFactor: (params.refineFactor ?? 40) * 2 },
+            ]
           : [{ nprobes: Math.max(1, Math.round(params.nprobes / 2)) }, { nprobes: params.nprobes * 2 }, { nprobes: params.nprobes * 4 }])
     ).map((x) => (Array.isArray(x) ? { nprobes: x[0], refineFactor: x[1] } : x));
     const main = await measure(params, grid);

@@ -20,8 +20,7 @@ const { similarities, rules } = await evaluateConvergenceRules(pairs, emb, Numbe
 await emb.close?.();
 const kinds = [...new Set(pairs.map((p) => p.kind))];
 console.log(`| rule | all | ${kinds.join(' | ')} |\n|---|---|${kinds.map(() => '---').join('|')}|`);
-for (const r of rules)
-  console.log(`| ${r.rule} | ${r.correct}/${r.n} | ${kinds.map((k) => `${r.byKind[k].correct}/${r.byKind[k].n}`).join(' | ')} |`);
+for (const r of rules) console.log(`| ${r.rule} | ${r.correct}/${r.n} | ${kinds.map((k) => `${r.byKind[k].correct}/${r.byKind[k].n}`).join(' | ')} |`);
 for (const k of kinds) {
   const s = pairs.map((p, i) => (p.kind === k ? similarities[i] : NaN)).filter((x) => !Number.isNaN(x));
   console.log(`${k}: cosine min ${Math.min(...s).toFixed(3)}, mean ${(s.reduce((a, b) => a + b, 0) / s.length).toFixed(3)}, max ${Math.max(...s).toFixed(3)}`);

@@ -51,9 +51,7 @@ function instantServer(dim: number, honourBase64: boolean): Promise<{ server: Se
       res.end(body);
     });
   });
-  return new Promise((r) =>
-    server.listen(0, '127.0.0.1', () => r({ server, baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` })),
-  );
+  return new Promise((r) => server.listen(0, '127.0.0.1', () => r({ server, baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` })));
 }
 
 /** The server in its own process (this file with --serve), so its CPU is not the client's; resolves its base URL. */
@@ -90,18 +88,38 @@ export async function runOpenAiLocalBench(args: OpenAiLocalArgs = {}) {
   const servers = { base64: await serverProcess(dim, true), float: await serverProcess(dim, false) };
   const texts: string[] = [];
   for (const p of syntheticPassagesSync({ n: passages, seed: 42 })) texts.push(p.text.split(' ').slice(0, 128).join(' '));
-  const rows: Array<{ what: string; server: string; concurrency: number; passages: number; seconds: number; passagesPerS: number; clientCpuUsPerPassage: number }> = [];
+  const rows: Array<{
+    what: string;
+    server: string;
+    concurrency: number;
+    passages: number;
+    seconds: number;
+    passagesPerS: number;
+    clientCpuUsPerPassage: number;
+  }> = [];
   const timed = async (what: string, server: 'base64' | 'float', concurrency: number, fn: () => Promise<void>) => {
     const c0 = process.cpuUsage();
     const t = performance.now();
     await fn();
     const s = (performance.now() - t) / 1000;
     const c = process.cpuUsage(c0);
-    rows.push({ what, server, concurrency, passages: texts.length, seconds: round(s, 2), passagesPerS: round(texts.length / s), clientCpuUsPerPassage: round((c.user + c.system) / texts.length, 1) });
+    rows.push({
+      what,
+      server,
+      concurrency,
+      passages: texts.length,
+      seconds: round(s, 2),
+      passagesPerS: round(texts.length / s),
+      clientCpuUsPerPassage: round((c.user + c.system) / texts.length, 1),
+    });
   };
   const dir = await mkdtemp(join(tmpdir(), 'lexcase-embed-openai-'));
   try {
-    for (const [server, concurrency] of [['base64', 1], ['base64', 4], ['float', 4]] as const) {
+    for (const [server, concurrency] of [
+      ['base64', 1],
+      ['base64', 4],
+      ['float', 4],
+    ] as const) {
       const emb = await createEmbedder({ provider: 'openai', baseURL: servers[server].baseURL, model: 'local-embedder', apiKey: 'not-needed', concurrency });
       await emb.embed(texts.slice(0, 256), { kind: 'passage' }); // warm-up: connections, JIT
       await timed('embedder', server, concurrency, async () => {
@@ -122,7 +140,10 @@ export async function runOpenAiLocalBench(args: OpenAiLocalArgs = {}) {
       { out: idx, corpusName: 'embed-openai-local', workers: 0 },
     );
     await timed('addDenseIndex (embed + LanceDB append, flat)', 'base64', 4, async () => {
-      await addDenseIndex(idx, { embedder: { provider: 'openai', baseURL: servers.base64.baseURL, model: 'local-embedder', apiKey: 'not-needed' }, annThreshold: Number.MAX_SAFE_INTEGER });
+      await addDenseIndex(idx, {
+        embedder: { provider: 'openai', baseURL: servers.base64.baseURL, model: 'local-embedder', apiKey: 'not-needed' },
+        annThreshold: Number.MAX_SAFE_INTEGER,
+      });
     });
   } finally {
     for (const s of Object.values(servers)) s.child.kill();
@@ -132,7 +153,11 @@ export async function runOpenAiLocalBench(args: OpenAiLocalArgs = {}) {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
-  const { values } = parseArgs({ args: process.argv.slice(2), allowPositionals: true, options: { passages: { type: 'string' }, dim: { type: 'string' }, serve: { type: 'string' }, 'no-end-to-end': { type: 'boolean' } } });
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    allowPositionals: true,
+    options: { passages: { type: 'string' }, dim: { type: 'string' }, serve: { type: 'string' }, 'no-end-to-end': { type: 'boolean' } },
+  });
   if (values.serve) {
     const { server, baseURL } = await instantServer(Number(values.serve), process.argv.at(-1) === 'base64');
     process.send?.(baseURL);

@@ -7,7 +7,7 @@ import { syntheticPassagesSync } from './synthetic.js';
 const empty = { runs: [], comparisons: [], corpora: [] } as Pick<BenchResults, 'runs' | 'comparisons' | 'corpora'>;
 const withEmbed = (result: EmbedScaleResult) => ({ ...empty, dense: [{ scenario: 'embed' as const, args: {}, status: 'ok' as const, result }] });
 
-describe('embed scenario, issue 31 target 4 (figures are the bench run\'s; this checks the machinery)', () => {
+describe("embed scenario, issue 31 target 4 (figures are the bench run's; this checks the machinery)", () => {
   it('times the openai client against instant servers in a child process (base64 and float-only) and addDenseIndex end to end', async () => {
     const r = await runOpenAiLocalBench({ passages: 600, dim: 16 });
     expect(r.rows.map((x) => [x.what.split(' ')[0], x.server, x.concurrency])).toEqual([
@@ -30,17 +30,43 @@ describe('embed scenario, issue 31 target 4 (figures are the bench run\'s; this 
     expect(u.meanTokens).toBe(128); // synthetic 128-word passages tokenize past the graph's 128
     expect(u.macsPerPassage).toBe(521_142_272);
     expect(u.gemm.gmacsPerSBefore).toBeGreaterThan(0);
-    expect(u.boundPassagesPerS).toBeCloseTo(((u.gemm.gmacsPerSBefore + u.gemm.gmacsPerSAfter) / 2) * 1e9 / u.macsPerPassage, 0);
+    expect(u.boundPassagesPerS).toBeCloseTo((((u.gemm.gmacsPerSBefore + u.gemm.gmacsPerSAfter) / 2) * 1e9) / u.macsPerPassage, 0);
     expect(u.percentOfBound).toBeCloseTo((100 * u.passagesPerS) / u.boundPassagesPerS, -1);
     expect(u.perCpuSecond.percentOfBound).toBeGreaterThan(0);
   }, 180_000);
 
   it('claims the targets only from an idle run, and says so in the report', () => {
-    const openaiLocal = { dim: 384, wordsPerPassage: 128, batchSize: 64, appendBatch: 256, loadAvg: [0.4, 0.5, 0.6], rows: [
-      { what: 'embedder', server: 'base64', concurrency: 4, passages: 20000, seconds: 2, passagesPerS: 10000, clientCpuUsPerPassage: 70 },
-      { what: 'addDenseIndex (embed + LanceDB append, flat)', server: 'base64', concurrency: 4, passages: 20000, seconds: 5, passagesPerS: 4000, clientCpuUsPerPassage: 150 },
-    ] };
-    const useLiteBound = { workers: 2, passages: 96, meanTokens: 128, macsPerPassage: 521_142_272, gemm: { variant: 'simd', shape: '128x512·512x1536', gmacsPerSBefore: 20, gmacsPerSAfter: 20 }, passagesPerS: 25, boundPassagesPerS: 38.4, percentOfBound: 65.1, perCpuSecond: { passages: 48, gmacsPerCpuS: 10, passagesPerCpuS: 16, boundPassagesPerCpuS: 19.2, percentOfBound: 83.4 }, loadAvg: [0.5, 0.7] };
+    const openaiLocal = {
+      dim: 384,
+      wordsPerPassage: 128,
+      batchSize: 64,
+      appendBatch: 256,
+      loadAvg: [0.4, 0.5, 0.6],
+      rows: [
+        { what: 'embedder', server: 'base64', concurrency: 4, passages: 20000, seconds: 2, passagesPerS: 10000, clientCpuUsPerPassage: 70 },
+        {
+          what: 'addDenseIndex (embed + LanceDB append, flat)',
+          server: 'base64',
+          concurrency: 4,
+          passages: 20000,
+          seconds: 5,
+          passagesPerS: 4000,
+          clientCpuUsPerPassage: 150,
+        },
+      ],
+    };
+    const useLiteBound = {
+      workers: 2,
+      passages: 96,
+      meanTokens: 128,
+      macsPerPassage: 521_142_272,
+      gemm: { variant: 'simd', shape: '128x512·512x1536', gmacsPerSBefore: 20, gmacsPerSAfter: 20 },
+      passagesPerS: 25,
+      boundPassagesPerS: 38.4,
+      percentOfBound: 65.1,
+      perCpuSecond: { passages: 48, gmacsPerCpuS: 10, passagesPerCpuS: 16, boundPassagesPerCpuS: 19.2, percentOfBound: 83.4 },
+      loadAvg: [0.5, 0.7],
+    };
     const idle = checkTargets(withEmbed({ openaiLocal, useLiteBound }));
     expect(idle.find((t) => t.id === 'embed-openai-client')?.pass).toBe(true);
     expect(idle.find((t) => t.id === 'use-lite-bound')?.pass).toBe(false);
@@ -51,7 +77,17 @@ describe('embed scenario, issue 31 target 4 (figures are the bench run\'s; this 
       expect(t.measured).toContain('loaded machine, not claimed');
     }
     const machine = { cpus: 2, cpuModel: 'test', totalMemGiB: 24, node: 'v20', platform: 'linux', arch: 'x64', loadAvgAtStart: [0.4, 0.5, 0.6], nice: 0 };
-    const md = renderMarkdown({ schema: 'lexcase-bench/1', startedAt: 'now', finishedAt: 'now', command: 'npm run bench -- --only embed', machine, options: {}, ...withEmbed({ openaiLocal, useLiteBound }), targets: idle, notes: [] });
+    const md = renderMarkdown({
+      schema: 'lexcase-bench/1',
+      startedAt: 'now',
+      finishedAt: 'now',
+      command: 'npm run bench -- --only embed',
+      machine,
+      options: {},
+      ...withEmbed({ openaiLocal, useLiteBound }),
+      targets: idle,
+      notes: [],
+    });
     expect(md).toContain('## openai embedder client against an instant local server');
     expect(md).toContain('| wall, 2 threads at once (kernel before / after) | 20.00 / 20.00 | 38.4 | 25.0 | 65.1 |');
   });

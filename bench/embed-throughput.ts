@@ -58,12 +58,29 @@ export async function runEmbedThroughputBench(args: EmbedThroughputArgs = {}) {
   const meanWords = texts.slice(0, n).reduce((s, t) => s + t.split(/\s+/).length, 0) / n;
   const tiny = join(ROOT, 'tests/fixtures/tiny-embedder/tiny-bert');
   const configs: Array<{ label: string; spec: EmbedderSpec; count: number; note: string }> = [
-    { label: 'transformers (tiny fixture, random weights)', spec: { provider: 'transformers', modelDir: tiny }, count: n * 20, note: 'pipeline overhead only: 2 layers, hidden 32' },
+    {
+      label: 'transformers (tiny fixture, random weights)',
+      spec: { provider: 'transformers', modelDir: tiny },
+      count: n * 20,
+      note: 'pipeline overhead only: 2 layers, hidden 32',
+    },
     { label: 'use-lite (in-thread)', spec: { provider: 'use-lite', workers: 0, maxWords: 128 }, count: n, note: 'first 128 words' },
-    { label: `use-lite (${Math.min(2, availableParallelism())} workers)`, spec: { provider: 'use-lite', maxWords: 128 }, count: n, note: 'first 128 words; the demo setting' },
+    {
+      label: `use-lite (${Math.min(2, availableParallelism())} workers)`,
+      spec: { provider: 'use-lite', maxWords: 128 },
+      count: n,
+      note: 'first 128 words; the demo setting',
+    },
   ];
-  if (process.env.LEXCASE_BENCH_MODEL_DIR) configs.push({ label: 'transformers (LEXCASE_BENCH_MODEL_DIR)', spec: { provider: 'transformers', modelDir: process.env.LEXCASE_BENCH_MODEL_DIR }, count: n, note: process.env.LEXCASE_BENCH_MODEL_DIR });
-  if (process.env.LEXCASE_EMBED_BASE_URL) configs.push({ label: 'openai-compatible endpoint', spec: { provider: 'openai' }, count: n, note: 'LEXCASE_EMBED_BASE_URL' });
+  if (process.env.LEXCASE_BENCH_MODEL_DIR)
+    configs.push({
+      label: 'transformers (LEXCASE_BENCH_MODEL_DIR)',
+      spec: { provider: 'transformers', modelDir: process.env.LEXCASE_BENCH_MODEL_DIR },
+      count: n,
+      note: process.env.LEXCASE_BENCH_MODEL_DIR,
+    });
+  if (process.env.LEXCASE_EMBED_BASE_URL)
+    configs.push({ label: 'openai-compatible endpoint', spec: { provider: 'openai' }, count: n, note: 'LEXCASE_EMBED_BASE_URL' });
 
   const rows = [];
   for (const c of configs) {
@@ -78,7 +95,16 @@ export async function runEmbedThroughputBench(args: EmbedThroughputArgs = {}) {
       await emb.embed(batch, { kind: 'passage' });
       const s = (performance.now() - t1) / 1000;
       await emb.close?.();
-      rows.push({ embedder: c.label, id: emb.id, dimension: emb.dimension, passages: batch.length, seconds: Math.round(s * 100) / 100, passagesPerS: Math.round((batch.length / s) * 10) / 10, loadMs: Math.round(loadMs), note: c.note });
+      rows.push({
+        embedder: c.label,
+        id: emb.id,
+        dimension: emb.dimension,
+        passages: batch.length,
+        seconds: Math.round(s * 100) / 100,
+        passagesPerS: Math.round((batch.length / s) * 10) / 10,
+        loadMs: Math.round(loadMs),
+        note: c.note,
+      });
     } catch (e) {
       rows.push({ embedder: c.label, error: (e as Error).message.split('\n')[0] });
     }

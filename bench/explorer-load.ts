@@ -71,9 +71,13 @@ function get(agent: Agent, base: URL, path: string, timeoutMs: number): Promise<
 async function startServer(indexDir: string): Promise<{ child: ChildProcess; url: URL }> {
   const fromTs = fileURLToPath(import.meta.url).endsWith('.ts');
   const cli = join(PACKAGE_ROOT, fromTs ? 'src/cli/main.ts' : 'dist/src/cli/main.js');
-  const child = spawn(process.execPath, [...(fromTs ? ['--import', 'tsx'] : []), cli, '--json', 'serve', '--index', indexDir, '--port', '0', '--host', '127.0.0.1'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(fromTs ? ['--import', 'tsx'] : []), cli, '--json', 'serve', '--index', indexDir, '--port', '0', '--host', '127.0.0.1'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
@@ -128,7 +132,9 @@ async function main(): Promise<void> {
   const workDir = resolve(a.work!);
 
   const load0 = loadavg()[0];
-  say(`explorer load: ${n} passages, ${clients} clients, ${total} searches (${a.method}, k=${a.k}, ${minW}-${maxW}-word queries), explain share ${explainShare}; ${availableParallelism()} cores, load avg ${load0.toFixed(2)}`);
+  say(
+    `explorer load: ${n} passages, ${clients} clients, ${total} searches (${a.method}, k=${a.k}, ${minW}-${maxW}-word queries), explain share ${explainShare}; ${availableParallelism()} cores, load avg ${load0.toFixed(2)}`,
+  );
   const ix = await ensureIndex(workDir, n, seed);
   say(ix.built ? `built ${ix.indexDir} in ${ix.buildS} s` : `reusing ${ix.indexDir}`);
   // queries: bar-exam-like fact patterns of the synthetic vocabulary, trimmed to the API's 2,000 characters
@@ -163,7 +169,7 @@ async function main(): Promise<void> {
         }
         searchMs.push(performance.now() - t);
         // a deterministic share of searches opens the top hit's explanation, as a user would
-        if (((i * 0.6180339887) % 1) < explainShare) {
+        if ((i * 0.6180339887) % 1 < explainShare) {
           const top = (JSON.parse(r.body) as { hits: { id: string }[] }).hits[0];
           if (!top) continue;
           const te = performance.now();
@@ -196,8 +202,11 @@ async function main(): Promise<void> {
     if (a.out) await writeFile(a.out, JSON.stringify(result, null, 2) + '\n');
     if (a.json) process.stdout.write(JSON.stringify(result, null, 2) + '\n');
     else {
-      const line = (name: string, r: Row) => `${name.padEnd(8)} ${String(r.requests).padStart(5)} req  errors ${r.errors}  p50 ${r.p50Ms} ms  p95 ${r.p95Ms} ms  p99 ${r.p99Ms} ms  max ${r.maxMs} ms  mean ${r.meanMs} ms`;
-      process.stdout.write(`${line('search', result.search)}\n${line('explain', result.explain)}\n${result.searchesPerS} searches/s over ${result.wallS} s; load avg ${result.loadAvgStart} → ${result.loadAvgEnd} on ${result.cores} cores\n`);
+      const line = (name: string, r: Row) =>
+        `${name.padEnd(8)} ${String(r.requests).padStart(5)} req  errors ${r.errors}  p50 ${r.p50Ms} ms  p95 ${r.p95Ms} ms  p99 ${r.p99Ms} ms  max ${r.maxMs} ms  mean ${r.meanMs} ms`;
+      process.stdout.write(
+        `${line('search', result.search)}\n${line('explain', result.explain)}\n${result.searchesPerS} searches/s over ${result.wallS} s; load avg ${result.loadAvgStart} → ${result.loadAvgEnd} on ${result.cores} cores\n`,
+      );
       for (const e of errorSamples) process.stdout.write(`  ${e}\n`);
     }
   } finally {

@@ -74,15 +74,32 @@ async function main(): Promise<void> {
     const result = {
       model: { file: values['model-file'] ?? 'tiny.gguf (tests/support/tiny-gguf.ts)', bytes: statSync(file).size },
       runtime: { package: 'node-llama-cpp', version: nodeLlamaCppVersion(), gpu: false, threads, batchSize: LOCAL_BATCH_SIZE },
-      prompt: { tokens: prompt.length, tokensPerS: { median: Math.round(median(prefill)), best: Math.round(Math.max(...prefill)), runs: prefill.map(Math.round) } },
-      generation: { tokens: Math.min(...generated), tokensPerS: { median: Math.round(median(generation)), best: Math.round(Math.max(...generation)), runs: generation.map(Math.round) } },
-      machine: { cpus: availableParallelism(), cpuModel: cpus()[0]?.model, loadAvg1m: { before: Number(loadBefore.toFixed(2)), after: Number(loadavg()[0].toFixed(2)) }, node: process.version },
+      prompt: {
+        tokens: prompt.length,
+        tokensPerS: { median: Math.round(median(prefill)), best: Math.round(Math.max(...prefill)), runs: prefill.map(Math.round) },
+      },
+      generation: {
+        tokens: Math.min(...generated),
+        tokensPerS: { median: Math.round(median(generation)), best: Math.round(Math.max(...generation)), runs: generation.map(Math.round) },
+      },
+      machine: {
+        cpus: availableParallelism(),
+        cpuModel: cpus()[0]?.model,
+        loadAvg1m: { before: Number(loadBefore.toFixed(2)), after: Number(loadavg()[0].toFixed(2)) },
+        node: process.version,
+      },
     };
-    console.log(`model ${result.model.file}, ${threads} thread(s), batch ${LOCAL_BATCH_SIZE}, CPU only; ${result.machine.cpus} CPUs (${result.machine.cpuModel}); 1-min load ${result.machine.loadAvg1m.before} before, ${result.machine.loadAvg1m.after} after`);
+    console.log(
+      `model ${result.model.file}, ${threads} thread(s), batch ${LOCAL_BATCH_SIZE}, CPU only; ${result.machine.cpus} CPUs (${result.machine.cpuModel}); 1-min load ${result.machine.loadAvg1m.before} before, ${result.machine.loadAvg1m.after} after`,
+    );
     console.log('| phase | tokens | tokens/s (median) | best | runs |');
     console.log('|---|---|---|---|---|');
-    console.log(`| prompt (prefill) | ${prompt.length} | ${result.prompt.tokensPerS.median} | ${result.prompt.tokensPerS.best} | ${result.prompt.tokensPerS.runs.join(', ')} |`);
-    console.log(`| generation (greedy) | ${result.generation.tokens} | ${result.generation.tokensPerS.median} | ${result.generation.tokensPerS.best} | ${result.generation.tokensPerS.runs.join(', ')} |`);
+    console.log(
+      `| prompt (prefill) | ${prompt.length} | ${result.prompt.tokensPerS.median} | ${result.prompt.tokensPerS.best} | ${result.prompt.tokensPerS.runs.join(', ')} |`,
+    );
+    console.log(
+      `| generation (greedy) | ${result.generation.tokens} | ${result.generation.tokensPerS.median} | ${result.generation.tokensPerS.best} | ${result.generation.tokensPerS.runs.join(', ')} |`,
+    );
     console.log(JSON.stringify(result));
   } finally {
     rmSync(tmp, { recursive: true, force: true });

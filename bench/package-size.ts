@@ -36,7 +36,11 @@ function sh(cmd: string, args: string[], cwd: string): string {
 function du(paths: string[]): { bytes: number; diskBytes: number } {
   const there = paths.filter((p) => existsSync(p));
   if (!there.length) return { bytes: 0, diskBytes: 0 };
-  const sum = (out: string, scale: number) => out.trim().split('\n').reduce((s, l) => s + Number(l.split('\t')[0]) * scale, 0);
+  const sum = (out: string, scale: number) =>
+    out
+      .trim()
+      .split('\n')
+      .reduce((s, l) => s + Number(l.split('\t')[0]) * scale, 0);
   return { bytes: sum(sh('du', ['--apparent-size', '-sb', ...there], '/'), 1), diskBytes: sum(sh('du', ['-sk', ...there], '/'), 1024) };
 }
 
@@ -65,7 +69,11 @@ function install(tgz: string, work: string, mode: InstallFigures['mode']): Insta
   mkdirSync(proj, { recursive: true });
   writeFileSync(join(proj, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'module' }));
   const t0 = performance.now();
-  sh('npm', ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', ...(mode === 'omit-optional' ? ['--omit=optional'] : []), tgz], proj);
+  sh(
+    'npm',
+    ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', ...(mode === 'omit-optional' ? ['--omit=optional'] : []), tgz],
+    proj,
+  );
   const seconds = (performance.now() - t0) / 1000;
   const nm = join(proj, 'node_modules');
   const scoped = existsSync(join(nm, '@node-llama-cpp')) ? readdirSync(join(nm, '@node-llama-cpp')).map((p) => `@node-llama-cpp/${p}`) : [];
@@ -83,7 +91,10 @@ function main(): void {
     let tgz = values.tarball && resolve(values.tarball);
     let unpackedBytes: number | undefined;
     if (!tgz) {
-      const packed = JSON.parse(sh('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT))[0] as { filename: string; unpackedSize: number };
+      const packed = JSON.parse(sh('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT))[0] as {
+        filename: string;
+        unpackedSize: number;
+      };
       tgz = join(work, packed.filename);
       unpackedBytes = packed.unpackedSize;
     }
@@ -98,8 +109,12 @@ function main(): void {
     console.log('| install (npm install --offline --ignore-scripts) | node_modules (file bytes) | on disk | packages | node-llama-cpp + @node-llama-cpp/* |');
     console.log('|---|---|---|---|---|');
     for (const i of installs)
-      console.log(`| ${i.mode === 'full' ? 'with optional dependencies' : '--omit=optional'} | ${mib(i.nodeModules.bytes)} | ${mib(i.nodeModules.diskBytes)} | ${i.packages} | ${i.nodeLlamaCpp.packages.length ? `${mib(i.nodeLlamaCpp.bytes)} (${i.nodeLlamaCpp.packages.join(', ')})` : 'absent'} |`);
-    console.log(`optional dependencies add ${mib(full.nodeModules.bytes - omit.nodeModules.bytes)} (node-llama-cpp's packages: ${mib(full.nodeLlamaCpp.bytes)}); load ${load.toFixed(2)} on ${cpus().length} CPUs at the start`);
+      console.log(
+        `| ${i.mode === 'full' ? 'with optional dependencies' : '--omit=optional'} | ${mib(i.nodeModules.bytes)} | ${mib(i.nodeModules.diskBytes)} | ${i.packages} | ${i.nodeLlamaCpp.packages.length ? `${mib(i.nodeLlamaCpp.bytes)} (${i.nodeLlamaCpp.packages.join(', ')})` : 'absent'} |`,
+      );
+    console.log(
+      `optional dependencies add ${mib(full.nodeModules.bytes - omit.nodeModules.bytes)} (node-llama-cpp's packages: ${mib(full.nodeLlamaCpp.bytes)}); load ${load.toFixed(2)} on ${cpus().length} CPUs at the start`,
+    );
     console.log(JSON.stringify(result));
     if (values['json-out']) writeFileSync(values['json-out'], JSON.stringify(result, null, 2) + '\n');
   } finally {

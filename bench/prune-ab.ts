@@ -40,7 +40,8 @@ export async function pruneAb(dir: string, profile: CorpusProfile, count: number
       let windows = 0;
       qs.forEach((q, i) => {
         const { ids, counts } = queryTerms(index, q);
-        const req: ScoreRequest = method === 'bm25' ? { method, k1: 0.9, b: 0.4, ids, counts, k: sh.k } : { method, variant: 'textbook', mu: 2000, ids, counts, k: sh.k };
+        const req: ScoreRequest =
+          method === 'bm25' ? { method, k1: 0.9, b: 0.4, ids, counts, k: sh.k } : { method, variant: 'textbook', mu: 2000, ids, counts, k: sh.k };
         const time = (arm: Arm) => {
           blockedPruning.enabled = arm !== 'noPruning';
           const s: Strategy = arm === 'maxscore' ? 'maxscore' : arm === 'blockMax' && sh.k <= BLOCK_MAX_MAX_K ? 'blockmax' : 'auto';

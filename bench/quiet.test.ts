@@ -31,8 +31,31 @@ function run10M(start: number, end: number | undefined): ScaleRun {
     size: 10_000_000,
     profile: 'bench',
     status: 'ok',
-    build: { passages: 10_000_000, buildS: 300, buildCpuS: 560, buildPeakRssMiB: 2000, indexBytes: 1, indexBytesNoDocs: 1, indexBreakdown: {}, generatorCpuS: 1, loadAvg: [0, 0, 0], loadAvgAtStart: start, ...(end === undefined ? {} : { loadAvgAtEnd: end }) },
-    queries: [{ method: 'bm25', openS: 1, shapes: [shape('barexam', 1000, 30), shape('agent', 10, 2)], servingPeakRssMiB: 1500, servingRssMiB: 1400, loadAvg: [0, 0, 0], loadAvgAtStart: start, ...(end === undefined ? {} : { loadAvgAtEnd: end }) }],
+    build: {
+      passages: 10_000_000,
+      buildS: 300,
+      buildCpuS: 560,
+      buildPeakRssMiB: 2000,
+      indexBytes: 1,
+      indexBytesNoDocs: 1,
+      indexBreakdown: {},
+      generatorCpuS: 1,
+      loadAvg: [0, 0, 0],
+      loadAvgAtStart: start,
+      ...(end === undefined ? {} : { loadAvgAtEnd: end }),
+    },
+    queries: [
+      {
+        method: 'bm25',
+        openS: 1,
+        shapes: [shape('barexam', 1000, 30), shape('agent', 10, 2)],
+        servingPeakRssMiB: 1500,
+        servingRssMiB: 1400,
+        loadAvg: [0, 0, 0],
+        loadAvgAtStart: start,
+        ...(end === undefined ? {} : { loadAvgAtEnd: end }),
+      },
+    ],
   };
 }
 
@@ -52,7 +75,10 @@ describe('the quiet-machine rule (bench/quiet.ts)', () => {
     expect(ownBusy(560, 300)).toBe(1.87);
     expect(ownBusy(undefined, 300)).toBe(0);
     expect(loadClaim([0.4, { load: 3.3, ownBusy: 1.87 }], 1.5)).toEqual({ load: 3.3, claimed: true });
-    expect(loadClaim([0.4, { load: 3.5, ownBusy: 1.87 }], 1.5)).toMatchObject({ claimed: false, reason: "not claimed: load 3.5 at start/end > 1.5 + 1.87 (the phase's own busy cores)" });
+    expect(loadClaim([0.4, { load: 3.5, ownBusy: 1.87 }], 1.5)).toMatchObject({
+      claimed: false,
+      reason: "not claimed: load 3.5 at start/end > 1.5 + 1.87 (the phase's own busy cores)",
+    });
     // the allowance is for the end only: a start above the limit is other work (or the bench's own last phase, not settled)
     expect(loadClaim([2.0, { load: 1.0, ownBusy: 1.87 }], 1.5).claimed).toBe(false);
   });
@@ -60,12 +86,44 @@ describe('the quiet-machine rule (bench/quiet.ts)', () => {
   it('settles: waits while the load is above the limit (polling), up to its bound, and starts at once when quiet', async () => {
     const seq = [2.6, 2.1, 1.7, 1.4, 1.2];
     const lines: string[] = [];
-    expect(await settle(1.5, 60, (l) => lines.push(l), () => seq.shift()!, 1)).toBe(1.4);
+    expect(
+      await settle(
+        1.5,
+        60,
+        (l) => lines.push(l),
+        () => seq.shift()!,
+        1,
+      ),
+    ).toBe(1.4);
     expect(lines).toEqual([expect.stringMatching(/^settling: load 2\.6 > 1\.5/), expect.stringMatching(/^settled: load 1\.4 after \d+ s$/)]);
-    expect(await settle(1.5, 60, () => {}, () => 0.3, 1)).toBe(0.3);
+    expect(
+      await settle(
+        1.5,
+        60,
+        () => {},
+        () => 0.3,
+        1,
+      ),
+    ).toBe(0.3);
     // bounded: a machine that stays loaded is waited on for maxS only, and the load it starts at is returned (the figure is then not claimed)
-    expect(await settle(1.5, 0.05, () => {}, () => 4, 1)).toBe(4);
-    expect(await settle(1.5, 0, () => {}, () => 4, 1)).toBe(4);
+    expect(
+      await settle(
+        1.5,
+        0.05,
+        () => {},
+        () => 4,
+        1,
+      ),
+    ).toBe(4);
+    expect(
+      await settle(
+        1.5,
+        0,
+        () => {},
+        () => 4,
+        1,
+      ),
+    ).toBe(4);
   });
 
   it('says at the start that the run needs an idle machine, with the rule and the load now', () => {
@@ -96,11 +154,26 @@ describe('scale bench targets and the docs stamp refuse loaded figures', () => {
     expect(checkScaleTargets([run10M(0.5, 3.5)], 4).every((t) => t.met === true)).toBe(true);
   });
 
-  it('counts both engines\' phases in a speed-up over BM25S', () => {
+  it("counts both engines' phases in a speed-up over BM25S", () => {
     const r: ScaleRun = { ...run10M(0.3, 0.3), size: 856_835 };
     r.queries[0].shapes[1] = { ...r.queries[0].shapes[1], shape: 'agent' };
-    const peerShape = { shape: 'agent', k: 10, queries: 20, p50Ms: 60, p95Ms: 70, meanMs: 60, maxMs: 80, cpuP50Ms: 60, cpuP95Ms: 70, loadAvgAtStart: [0.3, 0.3, 0.3] };
-    const peer = (end: number) => ({ status: 'ok' as const, result: { shapes: [peerShape], loadAvgAtStart: 0.3, loadAvgAtEnd: end } as never, compare: [{ shape: 'agent' as const, k: 10, method: 'bm25', speedupP50: 30, cpuSpeedupP50: 30 }] });
+    const peerShape = {
+      shape: 'agent',
+      k: 10,
+      queries: 20,
+      p50Ms: 60,
+      p95Ms: 70,
+      meanMs: 60,
+      maxMs: 80,
+      cpuP50Ms: 60,
+      cpuP95Ms: 70,
+      loadAvgAtStart: [0.3, 0.3, 0.3],
+    };
+    const peer = (end: number) => ({
+      status: 'ok' as const,
+      result: { shapes: [peerShape], loadAvgAtStart: 0.3, loadAvgAtEnd: end } as never,
+      compare: [{ shape: 'agent' as const, k: 10, method: 'bm25', speedupP50: 30, cpuSpeedupP50: 30 }],
+    });
     expect(checkPeerTargets([{ ...r, bm25s: peer(0.4) }], 2)[0]).toMatchObject({ met: true, value: 30 });
     expect(checkPeerTargets([{ ...r, bm25s: peer(2.6) }], 2)[0]).toMatchObject({ met: null, load: 2.6 });
     expect(unclaimedFigures([{ ...r, bm25s: peer(2.6) }], 1.5).map((f) => f.what)).toEqual(['856,835 bench BM25S peer']);
@@ -144,7 +217,12 @@ describe('scale bench targets and the docs stamp refuse loaded figures', () => {
       const err = await writeScaleDocs([file], svg, doc, pdoc).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(NotClaimedError);
       const figures = (err as NotClaimedError).figures;
-      expect(figures.map((f) => f.what)).toEqual(['10,000,000 bench build', '10,000,000 bench bm25 queries', '10,000,000 bench bm25 barexam@1000', '10,000,000 bench bm25 agent@10']);
+      expect(figures.map((f) => f.what)).toEqual([
+        '10,000,000 bench build',
+        '10,000,000 bench bm25 queries',
+        '10,000,000 bench bm25 barexam@1000',
+        '10,000,000 bench bm25 agent@10',
+      ]);
       for (const f of figures) expect(f.reason).toMatch(/^not claimed: load 3\.5 at start\/end > 1\.5 \+ (1\.87|1) \(the phase's own busy cores\)$/);
       expect(await readFile(doc, 'utf8')).toContain('\nold\n');
       expect(await readFile(pdoc, 'utf8')).toContain('\nold\n');
@@ -177,7 +255,13 @@ describe('npm run bench targets (bench/report.ts) on a loaded machine', () => {
     method,
     status: 'ok',
     build: { buildS: 40, buildCpuS: 70, buildPeakRssMiB: 900, indexBytes: 100, postingsBytes: 50, loadAvgAtStart: start, loadAvgAtEnd: end },
-    query: { byK: { '1000': { queries: 50, p50Ms: 8, p95Ms: 12, meanMs: 8, maxMs: 20 } }, queryPeakRssMiB: 300, top10: [], loadAvgAtStart: start, loadAvgAtEnd: end },
+    query: {
+      byK: { '1000': { queries: 50, p50Ms: 8, p95Ms: 12, meanMs: 8, maxMs: 20 } },
+      queryPeakRssMiB: 300,
+      top10: [],
+      loadAvgAtStart: start,
+      loadAvgAtEnd: end,
+    },
   });
   const res = (start: number, end: number): Pick<BenchResults, 'runs' | 'comparisons' | 'dense' | 'corpora' | 'startup'> => ({
     runs: [lex('bm25', start, end), lex('qld', start, end)],

@@ -53,7 +53,9 @@ export function loadClaim(loads: readonly (number | null | undefined | EndLoad)[
     return {
       load,
       claimed: false,
-      reason: over.ownBusy ? `not claimed: load ${round2(over.load)} at start/end > ${limit} + ${over.ownBusy} (the phase's own busy cores)` : `not claimed: load ${round2(over.load)} at start/end > ${limit}`,
+      reason: over.ownBusy
+        ? `not claimed: load ${round2(over.load)} at start/end > ${limit} + ${over.ownBusy} (the phase's own busy cores)`
+        : `not claimed: load ${round2(over.load)} at start/end > ${limit}`,
     };
   if (known.length < entries.length || !entries.length) return { load, claimed: false, reason: `not claimed: no load recorded at start/end (limit ${limit})` };
   return { load, claimed: true };
@@ -64,7 +66,13 @@ export function loadClaim(loads: readonly (number | null | undefined | EndLoad)[
  * seconds; returns the load it starts the phase at. The bench's own previous phase decays here
  * instead of counting against the next one.
  */
-export async function settle(limit: number, maxS: number, log: (line: string) => void, load: () => number = () => loadavg()[0], pollMs = 5000): Promise<number> {
+export async function settle(
+  limit: number,
+  maxS: number,
+  log: (line: string) => void,
+  load: () => number = () => loadavg()[0],
+  pollMs = 5000,
+): Promise<number> {
   const t0 = Date.now();
   let l = load();
   if (l <= limit || maxS <= 0) return round2(l);

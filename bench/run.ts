@@ -98,7 +98,11 @@ export function defaultOptions(): BenchOptions {
   };
 }
 
-const ints = (s: string) => s.split(',').map((x) => Number(x.trim().replace(/_/g, ''))).filter((x) => Number.isFinite(x) && x > 0);
+const ints = (s: string) =>
+  s
+    .split(',')
+    .map((x) => Number(x.trim().replace(/_/g, '')))
+    .filter((x) => Number.isFinite(x) && x > 0);
 
 export function parseBenchArgs(argv: string[]): BenchOptions {
   const o = defaultOptions();
@@ -131,9 +135,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
     },
   });
   if (values.help) {
-    process.stdout.write(
-      HELP + "\n",
-    );
+    process.stdout.write(HELP + '\n');
     process.exit(0);
   }
   if (values.sizes) o.sizes = ints(values.sizes);
@@ -241,118 +243,165 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
 
   // the corpora are generated only for the scenarios that search them (not for dense/embed/startup alone)
   const corpusSizes = opts.only.some((s) => s === 'lexcase' || s === 'lancedb' || s === 'wink' || s === 'minisearch') ? opts.sizes : [];
-  for (const size of corpusSizes) for (const profile of opts.corpora) {
-    const tag = profile === 'zipf' ? `${size} zipf` : `${size}`;
-    log(`corpus ${tag}: generating or reusing…`);
-    const data = await ensureCorpus(opts.workDir, size, opts.seed, opts.queries, profile);
-    const c: CorpusInfo = {
-      size,
-      ...(profile === 'zipf' ? { profile } : {}),
-      passages: data.stats.passages,
-      rawTextBytes: data.stats.rawTextBytes,
-      words: data.stats.words,
-      meanWords: round(data.stats.words / data.stats.passages, 1),
-      generateS: data.stats.generateS,
-      cached: data.stats.cached,
-    };
-    results.corpora.push(c);
-    log(`corpus ${tag}: ${c.words} words, ${round(c.rawTextBytes / 2 ** 20, 1)} MiB text${c.cached ? ' (cached)' : `, generated in ${c.generateS} s`}`);
-    const base = { corpusFile: data.corpusFile, queriesFile: data.queriesFile, ks: opts.ks, workers: opts.workers, resultFile, ...(profile === 'zipf' ? { corpus: profile } : {}) };
-    const corpusTag = profile === 'zipf' ? { corpus: profile } : {};
+  for (const size of corpusSizes)
+    for (const profile of opts.corpora) {
+      const tag = profile === 'zipf' ? `${size} zipf` : `${size}`;
+      log(`corpus ${tag}: generating or reusing…`);
+      const data = await ensureCorpus(opts.workDir, size, opts.seed, opts.queries, profile);
+      const c: CorpusInfo = {
+        size,
+        ...(profile === 'zipf' ? { profile } : {}),
+        passages: data.stats.passages,
+        rawTextBytes: data.stats.rawTextBytes,
+        words: data.stats.words,
+        meanWords: round(data.stats.words / data.stats.passages, 1),
+        generateS: data.stats.generateS,
+        cached: data.stats.cached,
+      };
+      results.corpora.push(c);
+      log(`corpus ${tag}: ${c.words} words, ${round(c.rawTextBytes / 2 ** 20, 1)} MiB text${c.cached ? ' (cached)' : `, generated in ${c.generateS} s`}`);
+      const base = {
+        corpusFile: data.corpusFile,
+        queriesFile: data.queriesFile,
+        ks: opts.ks,
+        workers: opts.workers,
+        resultFile,
+        ...(profile === 'zipf' ? { corpus: profile } : {}),
+      };
+      const corpusTag = profile === 'zipf' ? { corpus: profile } : {};
 
-    const runEngine = async (engine: string, methods: (string | undefined)[], persistent: boolean, cap?: number) => {
-      const workDir = join(opts.workDir, `${engine}-${size}${profile === 'zipf' ? '-zipf' : ''}`);
-      const reuse = opts.reuse && persistent && engine === 'lexcase' && existsSync(join(workDir, 'index', 'manifest.json'));
-      if (!reuse) {
-        await rm(workDir, { recursive: true, force: true });
-        await mkdir(workDir, { recursive: true });
-      }
-      const spec = (phase: EngineSpec['phase'], method?: string): ChildSpec => ({
-        kind: 'engine',
-        engine,
-        phase,
-        method,
-        workDir,
-        ...base,
-        ...(cap !== undefined ? { maxQueries: cap, timeBudgetS: opts.peerTimeBudgetS } : {}),
-        ...(engine === 'lexcase' && profile === 'zipf' && phase === 'query' && opts.approxShares.length ? { approxShares: opts.approxShares } : {}),
-      });
-      if (persistent) {
-        log(`${tag} ${engine}: ${reuse ? 'reusing the index a --keep run left' : 'build'}`);
-        const b = reuse ? { ok: true as const, error: undefined, result: { reused: true }, loadAvgAtStart: loadavg()[0] } : await runChild(spec('build'), opts.childTimeoutS);
-        if (!b.ok) {
-          log(`${tag} ${engine}: build FAILED ${b.error}`);
-          for (const m of methods) results.runs.push({ size, ...corpusTag, engine, method: m, status: 'failed', reason: `build: ${b.error}` });
-          return;
+      const runEngine = async (engine: string, methods: (string | undefined)[], persistent: boolean, cap?: number) => {
+        const workDir = join(opts.workDir, `${engine}-${size}${profile === 'zipf' ? '-zipf' : ''}`);
+        const reuse = opts.reuse && persistent && engine === 'lexcase' && existsSync(join(workDir, 'index', 'manifest.json'));
+        if (!reuse) {
+          await rm(workDir, { recursive: true, force: true });
+          await mkdir(workDir, { recursive: true });
         }
-        const br = b.result as Record<string, unknown> & NonNullable<EngineRun['build']>;
-        const breakdown = br.indexBreakdown;
-        const postingsBytes = br.indexBytes !== undefined && breakdown ? br.indexBytes - (breakdown.docs ?? 0) : br.indexBytes;
-        const build: EngineRun['build'] = {
-          buildS: br.buildS,
-          buildCpuS: br.buildCpuS,
-          buildPeakRssMiB: br.buildPeakRssMiB,
-          indexBytes: br.indexBytes,
-          postingsBytes,
-          indexBreakdown: breakdown,
-          loadAvgAtStart: b.loadAvgAtStart,
-          ...('loadAvgAtEnd' in b ? { loadAvgAtEnd: b.loadAvgAtEnd } : {}),
-        };
-        if (!reuse) log(`${tag} ${engine}: built in ${build.buildS} s, peak RSS ${build.buildPeakRssMiB} MiB, ${round((build.indexBytes ?? 0) / 2 ** 20, 1)} MiB on disk`);
-        let first = true;
-        for (const m of methods) {
-          log(`${tag} ${engine}${m ? ` ${m}` : ''}: queries`);
-          const q = await runChild(spec('query', m), opts.childTimeoutS);
-          const run: EngineRun = { size, ...corpusTag, engine, method: m, status: q.ok ? 'ok' : 'failed', reason: q.error, build: first && !reuse ? build : undefined };
-          if (q.ok) run.query = { ...(q.result as NonNullable<EngineRun['query']>), maxQueries: cap, loadAvgAtStart: q.loadAvgAtStart, loadAvgAtEnd: q.loadAvgAtEnd };
-          if (q.ok) log(`${tag} ${engine}${m ? ` ${m}` : ''}: p50@${opts.ks[0]} ${run.query!.byK[String(opts.ks[0])]?.p50Ms} ms, load ${run.query!.loadS} s`);
-          const bc = q.ok ? run.query!.blockChecks : undefined;
-          if (bc) log(`${tag} ${engine}${m ? ` ${m}` : ''}: block checks ${bc.openMs} ms at open (${bc.openMiB} MiB), ${bc.queriesMs} ms over all queries (${bc.queriesMiB} MiB), ${bc.blocks} blocks`);
-          else log(`${tag} ${engine}: queries FAILED ${q.error}`);
-          for (const a of (q.ok && run.query!.approx) || []) log(`${tag} ${engine} ${m} APPROXIMATE share ${a.postingShare}: p50@${a.k} ${a.p50Ms} ms (exact ${a.exactP50Ms}), recall@${a.k} vs exact ${a.recallMean} (min ${a.recallMin})`);
-          results.runs.push(run);
-          first = false;
-        }
-      } else {
-        log(`${tag} ${engine}: build + queries (one process)`);
-        const a = await runChild(spec('all'), opts.childTimeoutS);
-        if (!a.ok) {
-          log(`${tag} ${engine}: FAILED ${a.error}`);
-          results.runs.push({ size, engine, status: 'failed', reason: a.error });
+        const spec = (phase: EngineSpec['phase'], method?: string): ChildSpec => ({
+          kind: 'engine',
+          engine,
+          phase,
+          method,
+          workDir,
+          ...base,
+          ...(cap !== undefined ? { maxQueries: cap, timeBudgetS: opts.peerTimeBudgetS } : {}),
+          ...(engine === 'lexcase' && profile === 'zipf' && phase === 'query' && opts.approxShares.length ? { approxShares: opts.approxShares } : {}),
+        });
+        if (persistent) {
+          log(`${tag} ${engine}: ${reuse ? 'reusing the index a --keep run left' : 'build'}`);
+          const b = reuse
+            ? { ok: true as const, error: undefined, result: { reused: true }, loadAvgAtStart: loadavg()[0] }
+            : await runChild(spec('build'), opts.childTimeoutS);
+          if (!b.ok) {
+            log(`${tag} ${engine}: build FAILED ${b.error}`);
+            for (const m of methods) results.runs.push({ size, ...corpusTag, engine, method: m, status: 'failed', reason: `build: ${b.error}` });
+            return;
+          }
+          const br = b.result as Record<string, unknown> & NonNullable<EngineRun['build']>;
+          const breakdown = br.indexBreakdown;
+          const postingsBytes = br.indexBytes !== undefined && breakdown ? br.indexBytes - (breakdown.docs ?? 0) : br.indexBytes;
+          const build: EngineRun['build'] = {
+            buildS: br.buildS,
+            buildCpuS: br.buildCpuS,
+            buildPeakRssMiB: br.buildPeakRssMiB,
+            indexBytes: br.indexBytes,
+            postingsBytes,
+            indexBreakdown: breakdown,
+            loadAvgAtStart: b.loadAvgAtStart,
+            ...('loadAvgAtEnd' in b ? { loadAvgAtEnd: b.loadAvgAtEnd } : {}),
+          };
+          if (!reuse)
+            log(
+              `${tag} ${engine}: built in ${build.buildS} s, peak RSS ${build.buildPeakRssMiB} MiB, ${round((build.indexBytes ?? 0) / 2 ** 20, 1)} MiB on disk`,
+            );
+          let first = true;
+          for (const m of methods) {
+            log(`${tag} ${engine}${m ? ` ${m}` : ''}: queries`);
+            const q = await runChild(spec('query', m), opts.childTimeoutS);
+            const run: EngineRun = {
+              size,
+              ...corpusTag,
+              engine,
+              method: m,
+              status: q.ok ? 'ok' : 'failed',
+              reason: q.error,
+              build: first && !reuse ? build : undefined,
+            };
+            if (q.ok)
+              run.query = { ...(q.result as NonNullable<EngineRun['query']>), maxQueries: cap, loadAvgAtStart: q.loadAvgAtStart, loadAvgAtEnd: q.loadAvgAtEnd };
+            if (q.ok) log(`${tag} ${engine}${m ? ` ${m}` : ''}: p50@${opts.ks[0]} ${run.query!.byK[String(opts.ks[0])]?.p50Ms} ms, load ${run.query!.loadS} s`);
+            const bc = q.ok ? run.query!.blockChecks : undefined;
+            if (bc)
+              log(
+                `${tag} ${engine}${m ? ` ${m}` : ''}: block checks ${bc.openMs} ms at open (${bc.openMiB} MiB), ${bc.queriesMs} ms over all queries (${bc.queriesMiB} MiB), ${bc.blocks} blocks`,
+              );
+            else log(`${tag} ${engine}: queries FAILED ${q.error}`);
+            for (const a of (q.ok && run.query!.approx) || [])
+              log(
+                `${tag} ${engine} ${m} APPROXIMATE share ${a.postingShare}: p50@${a.k} ${a.p50Ms} ms (exact ${a.exactP50Ms}), recall@${a.k} vs exact ${a.recallMean} (min ${a.recallMin})`,
+              );
+            results.runs.push(run);
+            first = false;
+          }
         } else {
-          const r = a.result as Record<string, unknown> & NonNullable<EngineRun['build']> & NonNullable<EngineRun['query']>;
+          log(`${tag} ${engine}: build + queries (one process)`);
+          const a = await runChild(spec('all'), opts.childTimeoutS);
+          if (!a.ok) {
+            log(`${tag} ${engine}: FAILED ${a.error}`);
+            results.runs.push({ size, engine, status: 'failed', reason: a.error });
+          } else {
+            const r = a.result as Record<string, unknown> & NonNullable<EngineRun['build']> & NonNullable<EngineRun['query']>;
+            results.runs.push({
+              size,
+              engine,
+              status: 'ok',
+              build: {
+                buildS: r.buildS,
+                buildCpuS: r.buildCpuS,
+                buildPeakRssMiB: r.buildPeakRssMiB,
+                loadAvgAtStart: a.loadAvgAtStart,
+                loadAvgAtEnd: a.loadAvgAtEnd,
+              },
+              query: {
+                byK: r.byK,
+                queryPeakRssMiB: r.queryPeakRssMiB,
+                top10: r.top10,
+                maxQueries: cap,
+                loadAvgAtStart: a.loadAvgAtStart,
+                loadAvgAtEnd: a.loadAvgAtEnd,
+              },
+            });
+            log(`${tag} ${engine}: built in ${r.buildS} s, p50@${opts.ks[0]} ${r.byK[String(opts.ks[0])]?.p50Ms} ms, peak RSS ${r.queryPeakRssMiB} MiB`);
+          }
+        }
+        if (!opts.keep) await rm(workDir, { recursive: true, force: true });
+      };
+
+      if (want('lexcase')) await runEngine('lexcase', ['bm25', 'qld'], true);
+      if (profile === 'zipf') continue; // the worst case is lexcase's own stress test: peers run on today's corpus
+      if (want('lancedb')) await runEngine('lancedb-fts', [undefined], true);
+      const small = size <= opts.peerMaxSize;
+      for (const [s, engine, cap] of [
+        ['wink', 'wink-bm25', opts.winkQueries],
+        ['minisearch', 'minisearch', opts.miniSearchQueries],
+      ] as const) {
+        if (!want(s)) continue;
+        if (small) await runEngine(engine, [undefined], false, Math.min(cap, opts.queries));
+        else
           results.runs.push({
             size,
             engine,
-            status: 'ok',
-            build: { buildS: r.buildS, buildCpuS: r.buildCpuS, buildPeakRssMiB: r.buildPeakRssMiB, loadAvgAtStart: a.loadAvgAtStart, loadAvgAtEnd: a.loadAvgAtEnd },
-            query: { byK: r.byK, queryPeakRssMiB: r.queryPeakRssMiB, top10: r.top10, maxQueries: cap, loadAvgAtStart: a.loadAvgAtStart, loadAvgAtEnd: a.loadAvgAtEnd },
+            status: 'skipped',
+            reason: `only run at ≤ ${opts.peerMaxSize.toLocaleString('en')} passages (in-memory, too slow/large beyond)`,
           });
-          log(`${tag} ${engine}: built in ${r.buildS} s, p50@${opts.ks[0]} ${r.byK[String(opts.ks[0])]?.p50Ms} ms, peak RSS ${r.queryPeakRssMiB} MiB`);
+      }
+      for (const k of opts.ks) {
+        for (const peer of ['wink-bm25', 'minisearch', 'lancedb-fts']) {
+          const cmp = compare(results.runs, size, peer, k);
+          if (cmp) results.comparisons.push(cmp);
         }
       }
-      if (!opts.keep) await rm(workDir, { recursive: true, force: true });
-    };
-
-    if (want('lexcase')) await runEngine('lexcase', ['bm25', 'qld'], true);
-    if (profile === 'zipf') continue; // the worst case is lexcase's own stress test: peers run on today's corpus
-    if (want('lancedb')) await runEngine('lancedb-fts', [undefined], true);
-    const small = size <= opts.peerMaxSize;
-    for (const [s, engine, cap] of [
-      ['wink', 'wink-bm25', opts.winkQueries],
-      ['minisearch', 'minisearch', opts.miniSearchQueries],
-    ] as const) {
-      if (!want(s)) continue;
-      if (small) await runEngine(engine, [undefined], false, Math.min(cap, opts.queries));
-      else results.runs.push({ size, engine, status: 'skipped', reason: `only run at ≤ ${opts.peerMaxSize.toLocaleString('en')} passages (in-memory, too slow/large beyond)` });
     }
-    for (const k of opts.ks) {
-      for (const peer of ['wink-bm25', 'minisearch', 'lancedb-fts']) {
-        const cmp = compare(results.runs, size, peer, k);
-        if (cmp) results.comparisons.push(cmp);
-      }
-    }
-  }
 
   if (want('dense')) {
     if (!denseScenarioAvailable('dense-ann')) {
@@ -362,7 +411,14 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
         const args = { n, dim: opts.dim, queries: opts.denseQueries, seed: opts.seed, workDir: join(opts.workDir, `dense-${n}`) };
         log(`dense ANN ${n} × ${opts.dim}`);
         const d = await runChild({ kind: 'dense-ann', args, resultFile }, opts.childTimeoutS);
-        const run: DenseRun = { scenario: 'dense-ann', args, status: d.ok ? 'ok' : 'failed', reason: d.error, loadAvgAtStart: d.loadAvgAtStart, loadAvgAtEnd: d.loadAvgAtEnd };
+        const run: DenseRun = {
+          scenario: 'dense-ann',
+          args,
+          status: d.ok ? 'ok' : 'failed',
+          reason: d.error,
+          loadAvgAtStart: d.loadAvgAtStart,
+          loadAvgAtEnd: d.loadAvgAtEnd,
+        };
         if (d.ok) Object.assign(run, d.result);
         results.dense.push(run);
         log(`dense ANN ${n}: ${d.ok ? JSON.stringify(run.result).slice(0, 200) : `FAILED ${d.error}`}`);
@@ -406,7 +462,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
   }
   results.notes.push(
     'Peak RSS is getrusage maxRSS of the engine\'s own child process (worker threads included). lexcase "peak RSS" in comparisons is the larger of its build process and its serving process.',
-    'lexcase index size excludes the doc store (docs/: passage text kept for display) in the ratio; the size with it is shown too. LanceDB\'s directory holds the text plus its FTS index.',
+    "lexcase index size excludes the doc store (docs/: passage text kept for display) in the ratio; the size with it is shown too. LanceDB's directory holds the text plus its FTS index.",
     'All engines share one 2-core machine with other work; the load average at the start and end of each child is in the JSON (loadAvgAtStart, loadAvgAtEnd): a timing target (build time, latency, speed-up, ANN p50) whose load at either end exceeds 0.75 × usable cores (1.5 on 2) is "not claimed" (bench/quiet.ts). "CPU p50" is the per-query process CPU time (user + system, all threads): close to the uncontended latency for single-threaded engines, and above wall time for multi-threaded ones (LanceDB).',
   );
   results.finishedAt = new Date().toISOString();

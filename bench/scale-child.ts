@@ -31,7 +31,11 @@ export interface ShapeSpec {
 
 /** The shapes timed on each corpus: long queries at top-1000, agent queries at top-10. */
 export function shapesFor(profile: CorpusProfile): ShapeSpec[] {
-  const agent: ShapeSpec = { shape: 'agent', k: 10, describe: `${AGENT_QUERY_WORDS.min}–${AGENT_QUERY_WORDS.max}-word agent query (an option or a claim), top-10` };
+  const agent: ShapeSpec = {
+    shape: 'agent',
+    k: 10,
+    describe: `${AGENT_QUERY_WORDS.min}–${AGENT_QUERY_WORDS.max}-word agent query (an option or a claim), top-10`,
+  };
   return profile === 'zipf'
     ? [{ shape: 'worst', k: 1000, describe: '170-token Zipf query (worst case), top-1000' }, agent]
     : [{ shape: 'barexam', k: 1000, describe: '140–170-word Bar Exam question (facts + question), top-1000' }, agent];
@@ -131,7 +135,11 @@ export async function generateCorpusFile(o: { n: number; seed: number; profile: 
   const cpuFile = `${o.file}.gen-cpu`;
   const fd = openSync(o.file, 'w');
   try {
-    const gen = spawn(process.execPath, [...(fromTs ? ['--import', 'tsx'] : []), genPath, JSON.stringify({ n: o.n, seed: o.seed, profile: o.profile, cpuFile })], { stdio: ['ignore', fd, 'inherit'] });
+    const gen = spawn(
+      process.execPath,
+      [...(fromTs ? ['--import', 'tsx'] : []), genPath, JSON.stringify({ n: o.n, seed: o.seed, profile: o.profile, cpuFile })],
+      { stdio: ['ignore', fd, 'inherit'] },
+    );
     await new Promise<void>((resolve, reject) => {
       gen.on('error', reject);
       gen.on('exit', (code, sig) => (code === 0 ? resolve() : reject(new Error(`corpus generator exited with ${code ?? sig}`))));
@@ -148,9 +156,13 @@ export async function scaleBuild(spec: ScaleBuildSpec): Promise<ScaleBuildResult
   if (spec.corpusFile) return scaleBuildFrom(spec, readPassagesJsonlStream(createReadStream(spec.corpusFile, { highWaterMark: 4 << 20 })), async () => 0);
   const t = performance.now();
   const cpuFile = `${spec.resultFile}.gen-cpu`;
-  const gen = spawn(process.execPath, [...(fromTs ? ['--import', 'tsx'] : []), genPath, JSON.stringify({ n: spec.n, seed: spec.seed, profile: spec.profile, cpuFile })], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const gen = spawn(
+    process.execPath,
+    [...(fromTs ? ['--import', 'tsx'] : []), genPath, JSON.stringify({ n: spec.n, seed: spec.seed, profile: spec.profile, cpuFile })],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   gen.stdout.setEncoding('utf8');
   const exited = new Promise<void>((resolve, reject) => {
     gen.on('exit', (code, sig) => {
@@ -158,15 +170,25 @@ export async function scaleBuild(spec: ScaleBuildSpec): Promise<ScaleBuildResult
       else reject(new Error(`corpus generator exited with ${code ?? sig}`));
     });
   });
-  return scaleBuildFrom(spec, readPassagesJsonlStream(gen.stdout), async () => {
-    await exited;
-    const genCpuS = Number(await readFile(cpuFile, 'utf8'));
-    await rm(cpuFile, { force: true });
-    return genCpuS;
-  }, t);
+  return scaleBuildFrom(
+    spec,
+    readPassagesJsonlStream(gen.stdout),
+    async () => {
+      await exited;
+      const genCpuS = Number(await readFile(cpuFile, 'utf8'));
+      await rm(cpuFile, { force: true });
+      return genCpuS;
+    },
+    t,
+  );
 }
 
-async function scaleBuildFrom(spec: ScaleBuildSpec, source: AsyncIterable<{ id: string; text: string }>, generatorCpu: () => Promise<number>, t = performance.now()): Promise<ScaleBuildResult> {
+async function scaleBuildFrom(
+  spec: ScaleBuildSpec,
+  source: AsyncIterable<{ id: string; text: string }>,
+  generatorCpu: () => Promise<number>,
+  t = performance.now(),
+): Promise<ScaleBuildResult> {
   let passages = 0;
   async function* counted() {
     for await (const p of source) {
@@ -209,7 +231,8 @@ async function scaleBuildFrom(spec: ScaleBuildSpec, source: AsyncIterable<{ id: 
 const queryShape = (s: ScaleShape): QueryShape => (s === 'agent' ? 'agent' : 'long');
 
 /** The queries of one shape (the same for lexcase and the BM25S peer): 2 warm-up ones, then the timed ones. */
-export const scaleQueries = (profile: CorpusProfile, shape: ScaleShape, count: number, seed: number) => syntheticQueries({ count, seed, profile, shape: queryShape(shape) });
+export const scaleQueries = (profile: CorpusProfile, shape: ScaleShape, count: number, seed: number) =>
+  syntheticQueries({ count, seed, profile, shape: queryShape(shape) });
 
 export async function scaleQuery(spec: ScaleQuerySpec): Promise<ScaleQueryResult> {
   const t = performance.now();

@@ -25,7 +25,24 @@ describe('npm run bench -- --scale on a tiny corpus', () => {
     dir = await mkdtemp(join(tmpdir(), 'lexcase-scale-'));
     const out = await run(
       process.execPath,
-      ['--import', 'tsx', 'bench/run.ts', '--scale', '--scale-sizes', '3000', '--queries', '4', '--workers', '1', '--settle', '0', '--work', join(dir, 'work'), '--out', join(dir, 'results')],
+      [
+        '--import',
+        'tsx',
+        'bench/run.ts',
+        '--scale',
+        '--scale-sizes',
+        '3000',
+        '--queries',
+        '4',
+        '--workers',
+        '1',
+        '--settle',
+        '0',
+        '--work',
+        join(dir, 'work'),
+        '--out',
+        join(dir, 'results'),
+      ],
       { timeout: 240_000, env: { ...process.env, LEXCASE_BM25S_SRC: '' } },
     );
     stdout = out.stdout;
@@ -157,7 +174,18 @@ it('projects a metric to 100M passages with the power law fitted to the largest 
     profile: 'bench' as const,
     status: 'ok' as const,
     queries: [],
-    build: { passages: size, buildS, buildCpuS: buildS, buildPeakRssMiB: 100, indexBytes: size * 700, indexBytesNoDocs: size * 300, indexBreakdown: {}, generatorCpuS: 1, loadAvg: [0, 0, 0], loadAvgAtStart: 0 },
+    build: {
+      passages: size,
+      buildS,
+      buildCpuS: buildS,
+      buildPeakRssMiB: 100,
+      indexBytes: size * 700,
+      indexBytesNoDocs: size * 300,
+      indexBreakdown: {},
+      generatorCpuS: 1,
+      loadAvg: [0, 0, 0],
+      loadAvgAtStart: 0,
+    },
   });
   // Build time linear in n from the three largest sizes (the smallest is left out of the fit).
   const ps = projections([run(1000, 999), run(1e6, 30), run(3e6, 90), run(1e7, 300)]);

@@ -14,7 +14,16 @@ import { availableParallelism, cpus, freemem, getPriority, loadavg, totalmem } f
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { generateCorpusFile, scaleIndexDir, scaleQueries, shapesFor, type ScaleBuildResult, type ScaleGenerateResult, type ScaleQueryResult, type ScaleShape } from './scale-child.js';
+import {
+  generateCorpusFile,
+  scaleIndexDir,
+  scaleQueries,
+  shapesFor,
+  type ScaleBuildResult,
+  type ScaleGenerateResult,
+  type ScaleQueryResult,
+  type ScaleShape,
+} from './scale-child.js';
 import { AGREE_QUERIES, resolveBm25sSrc, runBm25sPeer, topAgreement, type Agreement, type Bm25sResult } from './bm25s-peer.js';
 import { runChild } from './spawn-child.js';
 import { CLAIM_MAX_LOAD_PER_CPU, claimLimit, idleNotice, loadClaim, ownBusy, settle, type EndLoad } from './quiet.js';
@@ -106,7 +115,16 @@ export interface ScaleResults {
   command: string;
   gitSha: string | null;
   /** cpus: the machine's; usableCpus: those this process may run on (taskset/cgroup affinity). */
-  machine: { cpus: number; usableCpus: number; cpuModel: string; totalMemGiB: number; freeMemGiBAtStart: number; node: string; loadAvgAtStart: number[]; nice: number };
+  machine: {
+    cpus: number;
+    usableCpus: number;
+    cpuModel: string;
+    totalMemGiB: number;
+    freeMemGiBAtStart: number;
+    node: string;
+    loadAvgAtStart: number[];
+    nice: number;
+  };
   options: Omit<ScaleOptions, 'log'>;
   runs: ScaleRun[];
   targets: ScaleTarget[];
@@ -242,11 +260,24 @@ const SKIP_LINE = (resolveBm25sSrc(undefined, {}) as { skip: string }).skip;
 
 /** BM25S on the same corpus (its own generator process) and the same queries; ratios and agreement against this run's lexcase figures. */
 async function runPeer(opts: ScaleOptions, run: ScaleRun, tag: string): Promise<void> {
-  const shapes = shapesFor(run.profile).map((sh) => ({ shape: sh.shape, k: sh.k, warmup: 2, queries: scaleQueries(run.profile, sh.shape, opts.queries + 2, opts.seed) }));
+  const shapes = shapesFor(run.profile).map((sh) => ({
+    shape: sh.shape,
+    k: sh.k,
+    warmup: 2,
+    queries: scaleQueries(run.profile, sh.shape, opts.queries + 2, opts.seed),
+  }));
   const loadAvgAtStart = await settle(claimLimit(), opts.settleS, (l) => opts.log(`${tag}: ${l}`));
   opts.log(`${tag}: BM25S peer (numpy backend, python3 child; corpus streamed from its own generator process), load ${loadAvgAtStart.toFixed(2)}`);
   try {
-    const res = await runBm25sPeer({ src: opts.bm25sSrc!, n: run.size, seed: opts.seed, profile: run.profile, shapes, workDir: opts.workDir, timeoutS: opts.childTimeoutS });
+    const res = await runBm25sPeer({
+      src: opts.bm25sSrc!,
+      n: run.size,
+      seed: opts.seed,
+      profile: run.profile,
+      shapes,
+      workDir: opts.workDir,
+      timeoutS: opts.childTimeoutS,
+    });
     const compare: ScalePeerCompare[] = [];
     for (const ps of res.shapes)
       for (const q of run.queries) {
@@ -332,8 +363,13 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
         }
       }
       await settle(claimLimit(), opts.settleS, (l) => log(`${tag}: ${l}`));
-      log(`${tag}: build (${corpusFile ? 'from the corpus file' : 'corpus streamed from a generator process'}, workers ${opts.workers}), load ${loadavg()[0].toFixed(2)}`);
-      const b = await runChild({ kind: 'scale-build', n: size, seed: opts.seed, profile, indexDir, workers: opts.workers, resultFile, ...(corpusFile ? { corpusFile } : {}) }, opts.childTimeoutS);
+      log(
+        `${tag}: build (${corpusFile ? 'from the corpus file' : 'corpus streamed from a generator process'}, workers ${opts.workers}), load ${loadavg()[0].toFixed(2)}`,
+      );
+      const b = await runChild(
+        { kind: 'scale-build', n: size, seed: opts.seed, profile, indexDir, workers: opts.workers, resultFile, ...(corpusFile ? { corpusFile } : {}) },
+        opts.childTimeoutS,
+      );
       if (corpusFile) await rm(corpusFile, { force: true });
       if (!b.ok) {
         run.status = 'failed';
@@ -342,11 +378,16 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
       } else {
         run.build = { ...(b.result as unknown as ScaleBuildResult), loadAvgAtStart: b.loadAvgAtStart, loadAvgAtEnd: b.loadAvgAtEnd };
         const br = run.build;
-        log(`${tag}: built in ${br.buildS} s (CPU ${br.buildCpuS} s, ${br.workers} workers), peak RSS ${br.buildPeakRssMiB} MiB, ${round(br.indexBytes / 2 ** 20, 1)} MiB on disk; ${fmtN(br.tokens ?? 0)} tokens: ${fmtN(br.tokensPerS ?? 0)} tokens/s, ${fmtN(br.tokensPerCpuS ?? 0)} tokens/s per core (÷ CPU s); load ${br.loadAvgAtStart} → ${br.loadAvgAtEnd}`);
+        log(
+          `${tag}: built in ${br.buildS} s (CPU ${br.buildCpuS} s, ${br.workers} workers), peak RSS ${br.buildPeakRssMiB} MiB, ${round(br.indexBytes / 2 ** 20, 1)} MiB on disk; ${fmtN(br.tokens ?? 0)} tokens: ${fmtN(br.tokensPerS ?? 0)} tokens/s, ${fmtN(br.tokensPerCpuS ?? 0)} tokens/s per core (÷ CPU s); load ${br.loadAvgAtStart} → ${br.loadAvgAtEnd}`,
+        );
         for (const method of opts.methods) {
           const keepTop = opts.bm25sSrc && method === 'bm25' ? AGREE_QUERIES : 0;
           await settle(claimLimit(), opts.settleS, (l) => log(`${tag} ${method}: ${l}`));
-          const q = await runChild({ kind: 'scale-query', n: size, seed: opts.seed, profile, indexDir, method, queries: opts.queries, resultFile, keepTop }, opts.childTimeoutS);
+          const q = await runChild(
+            { kind: 'scale-query', n: size, seed: opts.seed, profile, indexDir, method, queries: opts.queries, resultFile, keepTop },
+            opts.childTimeoutS,
+          );
           if (!q.ok) {
             run.status = 'failed';
             run.reason = `${method} queries: ${q.error}`;
@@ -355,7 +396,9 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
           }
           const qr = { ...(q.result as unknown as ScaleQueryResult), loadAvgAtStart: q.loadAvgAtStart, loadAvgAtEnd: q.loadAvgAtEnd };
           run.queries.push(qr);
-          log(`${tag} ${method}: open ${qr.openS} s, serving RSS ${qr.servingRssMiB} MiB; ${qr.shapes.map((s) => `${s.shape}@${s.k} p50 ${s.p50Ms} / p95 ${s.p95Ms} ms`).join('; ')}`);
+          log(
+            `${tag} ${method}: open ${qr.openS} s, serving RSS ${qr.servingRssMiB} MiB; ${qr.shapes.map((s) => `${s.shape}@${s.k} p50 ${s.p50Ms} / p95 ${s.p95Ms} ms`).join('; ')}`,
+          );
         }
       }
       if (!opts.keep) await rm(dir, { recursive: true, force: true });
@@ -368,9 +411,9 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
   results.targets = [...checkScaleTargets(results.runs), ...checkPeerTargets(results.runs)];
   if (!opts.bm25sSrc) results.notes.push(SKIP_LINE);
   results.notes.push(
-    'Build: wall and CPU time and peak RSS (getrusage maxRSS, worker threads included) of the build process alone. By default the corpus is first written to a JSONL file by its generator process, timed apart (generate: wall, CPU, bytes), and the build reads the file, so the generator is off the build\'s critical path; with --corpus-pipe the generator streams into the build (its CPU is generatorCpuS, not in the build\'s, but it shares the cores). Build throughput: analysed tokens (the index\'s totalTokens) ÷ build wall s (tokens/s) and ÷ build CPU s (tokens/s per core).',
+    "Build: wall and CPU time and peak RSS (getrusage maxRSS, worker threads included) of the build process alone. By default the corpus is first written to a JSONL file by its generator process, timed apart (generate: wall, CPU, bytes), and the build reads the file, so the generator is off the build's critical path; with --corpus-pipe the generator streams into the build (its CPU is generatorCpuS, not in the build's, but it shares the cores). Build throughput: analysed tokens (the index's totalTokens) ÷ build wall s (tokens/s) and ÷ build CPU s (tokens/s per core).",
     'Serving RSS: resident set of the query process after its queries (servingRssMiB) and its peak (servingPeakRssMiB); open time is openRetriever() on a fresh process.',
-    'CPU ns / posting: Σ per-query CPU ÷ Σ postings of the queries\' distinct terms (Σ df), the postings exhaustive scoring walks; pruning may touch fewer.',
+    "CPU ns / posting: Σ per-query CPU ÷ Σ postings of the queries' distinct terms (Σ df), the postings exhaustive scoring walks; pruning may touch fewer.",
     'BM25S peer (--bm25s-src, bench/bm25s-peer.ts): BM25S numpy backend, method lucene, k1 0.9, b 0.4, built in a python3 child from its own generator process of the same seed (same passages) and queried with the same queries; speed-up = BM25S p50 ÷ lexcase p50 from the same run. Agreement: lexcase bm25 top-10 vs BM25S top-10 of the first 20 timed queries; on zipf (same terms) also max |lexcase score ÷ (k1 + 1) − BM25S score| ÷ BM25S score (BM25S stores float32).',
     'Latency: wall time per query in one process, queries one after another, after 2 warm-up queries; CPU p50/p95 are per-query process CPU (user + system). The 1-min load average at the start and at the end of each phase (build, each query process and each shape in it, the BM25S peer) is recorded: a figure whose load at either end exceeds 0.75 × usable cores (1.5 on 2 cores) claims no target, and bench/scale-plot.ts refuses to stamp such a run into the docs. usableCpus < cpus means the run was pinned (taskset) to that many cores.',
   );
@@ -418,20 +461,30 @@ export function runLoads(r: ScaleRun): { what: string; loads: (number | null | u
 
 /** The cores a shape's queries kept busy: CPU p50 ÷ wall p50 (the query workers run in parallel). */
 const shapeBusy = (s: { cpuP50Ms?: number; p50Ms?: number }): number => ownBusy(s.cpuP50Ms, s.p50Ms);
-const buildLoads = (b: { loadAvgAtStart: number; loadAvgAtEnd?: number; buildCpuS: number; buildS: number }): (number | EndLoad)[] => [b.loadAvgAtStart, { load: b.loadAvgAtEnd, ownBusy: ownBusy(b.buildCpuS, b.buildS) }];
-const shapeLoads = (s: { loadAvgAtStart?: number[]; loadAvgAtEnd?: number[]; cpuP50Ms?: number; p50Ms?: number }): (number | undefined | EndLoad)[] => [s.loadAvgAtStart?.[0], { load: s.loadAvgAtEnd?.[0], ownBusy: shapeBusy(s) }];
-const peerLoads = (p: { loadAvgAtStart: number; loadAvgAtEnd?: number; buildCpuS: number; buildS: number; shapes: { cpuP50Ms?: number; p50Ms?: number }[] }): (number | EndLoad)[] => [
-  p.loadAvgAtStart,
-  { load: p.loadAvgAtEnd, ownBusy: Math.max(ownBusy(p.buildCpuS, p.buildS), ...p.shapes.map(shapeBusy)) },
+const buildLoads = (b: { loadAvgAtStart: number; loadAvgAtEnd?: number; buildCpuS: number; buildS: number }): (number | EndLoad)[] => [
+  b.loadAvgAtStart,
+  { load: b.loadAvgAtEnd, ownBusy: ownBusy(b.buildCpuS, b.buildS) },
 ];
+const shapeLoads = (s: { loadAvgAtStart?: number[]; loadAvgAtEnd?: number[]; cpuP50Ms?: number; p50Ms?: number }): (number | undefined | EndLoad)[] => [
+  s.loadAvgAtStart?.[0],
+  { load: s.loadAvgAtEnd?.[0], ownBusy: shapeBusy(s) },
+];
+const peerLoads = (p: {
+  loadAvgAtStart: number;
+  loadAvgAtEnd?: number;
+  buildCpuS: number;
+  buildS: number;
+  shapes: { cpuP50Ms?: number; p50Ms?: number }[];
+}): (number | EndLoad)[] => [p.loadAvgAtStart, { load: p.loadAvgAtEnd, ownBusy: Math.max(ownBusy(p.buildCpuS, p.buildS), ...p.shapes.map(shapeBusy)) }];
 
 /** Figures of these runs that may not be claimed (nor stamped into the docs) under `limit`, with why. */
 export function unclaimedFigures(runs: ScaleRun[], limit: number): { what: string; reason: string }[] {
   const out: { what: string; reason: string }[] = [];
-  for (const r of runs) for (const g of runLoads(r)) {
-    const c = loadClaim(g.loads, limit);
-    if (!c.claimed) out.push({ what: g.what, reason: c.reason! });
-  }
+  for (const r of runs)
+    for (const g of runLoads(r)) {
+      const c = loadClaim(g.loads, limit);
+      if (!c.claimed) out.push({ what: g.what, reason: c.reason! });
+    }
   return out;
 }
 
@@ -444,7 +497,16 @@ export function checkScaleTargets(runs: ScaleRun[], usableCpus = availableParall
     const c = loadClaim(loads, maxLoad);
     const within = value === null ? null : value <= limit;
     const met = within === null ? null : within ? (c.claimed ? true : null) : false;
-    out.push({ target, size, value, limit, unit, met, load: c.load, ...(met === null && value !== null ? { note: `within the limit but ${c.reason} on ${usableCpus} usable cores` } : {}) });
+    out.push({
+      target,
+      size,
+      value,
+      limit,
+      unit,
+      met,
+      load: c.load,
+      ...(met === null && value !== null ? { note: `within the limit but ${c.reason} on ${usableCpus} usable cores` } : {}),
+    });
   };
   for (const r of at) {
     const b = r.build;
@@ -455,12 +517,25 @@ export function checkScaleTargets(runs: ScaleRun[], usableCpus = availableParall
         const par = round(b.buildCpuS / b.buildS, 2);
         const c = loadClaim(loads, maxLoad);
         const met = par >= 1.8 ? (c.claimed ? true : null) : false;
-        out.push({ target: `build CPU ÷ wall (${r.profile})`, size: r.size, value: par, limit: 1.8, unit: '×', direction: 'min', met, load: c.load, ...(met === null ? { note: `within the limit but ${c.reason} on ${usableCpus} usable cores` } : {}) });
+        out.push({
+          target: `build CPU ÷ wall (${r.profile})`,
+          size: r.size,
+          value: par,
+          limit: 1.8,
+          unit: '×',
+          direction: 'min',
+          met,
+          load: c.load,
+          ...(met === null ? { note: `within the limit but ${c.reason} on ${usableCpus} usable cores` } : {}),
+        });
       }
       push(`build peak RSS (${r.profile})`, r.size, b.buildPeakRssMiB / 1024, 3, 'GiB', loads);
     }
     for (const q of r.queries) {
-      push(`serving RSS (${r.profile} ${q.method})`, r.size, q.servingPeakRssMiB / 1024, 2, 'GiB', [q.loadAvgAtStart, { load: q.loadAvgAtEnd, ownBusy: Math.max(0, ...q.shapes.map(shapeBusy)) }]);
+      push(`serving RSS (${r.profile} ${q.method})`, r.size, q.servingPeakRssMiB / 1024, 2, 'GiB', [
+        q.loadAvgAtStart,
+        { load: q.loadAvgAtEnd, ownBusy: Math.max(0, ...q.shapes.map(shapeBusy)) },
+      ]);
       const agent = shapeOf(r, q.method, 'agent');
       if (agent) {
         push(`agent query p50 (${r.profile} ${q.method})`, r.size, agent.s.p50Ms, 3, 'ms', shapeLoads(agent.s));
@@ -476,7 +551,8 @@ export function checkScaleTargets(runs: ScaleRun[], usableCpus = availableParall
   for (const r of runs)
     for (const q of r.queries) {
       const agent = shapeOf(r, q.method, 'agent');
-      if (agent && agent.s.p50Ms > 0) push(`agent tail p95 ÷ p50 (${r.profile} ${q.method}, ${fmtN(r.size)})`, r.size, round(agent.s.p95Ms / agent.s.p50Ms, 2), 3, '×', shapeLoads(agent.s));
+      if (agent && agent.s.p50Ms > 0)
+        push(`agent tail p95 ÷ p50 (${r.profile} ${q.method}, ${fmtN(r.size)})`, r.size, round(agent.s.p95Ms / agent.s.p50Ms, 2), 3, '×', shapeLoads(agent.s));
     }
   return out;
 }
@@ -497,7 +573,17 @@ export function checkPeerTargets(runs: ScaleRun[], usableCpus = availableParalle
       const claim = loadClaim([...shapeLoads(lex), ...peerLoads(peer)], maxLoad);
       const ratio = (target: string, value: number, lim: number) => {
         const met = value >= lim ? (claim.claimed ? true : null) : false;
-        out.push({ target, size: r.size, value, limit: lim, unit: '×', direction: 'min', met, load: claim.load, ...(met === null ? { note: `above the limit but ${claim.reason} on ${usableCpus} usable cores` } : {}) });
+        out.push({
+          target,
+          size: r.size,
+          value,
+          limit: lim,
+          unit: '×',
+          direction: 'min',
+          met,
+          load: claim.load,
+          ...(met === null ? { note: `above the limit but ${claim.reason} on ${usableCpus} usable cores` } : {}),
+        });
       };
       ratio(`lexcase bm25 / BM25S ${c.shape} p50 (${r.profile})`, c.speedupP50, limit);
       const p95Limit = PEER_P95_TARGETS[c.shape];
@@ -515,12 +601,16 @@ const fmtN = (n: number) => n.toLocaleString('en');
 /** One Markdown table of every run in the given results (several result files may be merged). */
 export function renderScaleMarkdown(all: ScaleResults[]): string {
   const lines: string[] = [];
-  lines.push('| passages | corpus | build s (CPU s) | build peak RSS MiB | index MiB (w/o docs) | tokens/s per core | load start / end | method | open s | serving RSS MiB | shape, k | p50 / p95 ms | CPU p50 ms | CPU ns / posting | load start / end |');
+  lines.push(
+    '| passages | corpus | build s (CPU s) | build peak RSS MiB | index MiB (w/o docs) | tokens/s per core | load start / end | method | open s | serving RSS MiB | shape, k | p50 / p95 ms | CPU p50 ms | CPU ns / posting | load start / end |',
+  );
   lines.push('|---:|---|---:|---:|---:|---:|---:|---|---:|---:|---|---:|---:|---:|---:|');
   for (const res of all)
     for (const r of res.runs) {
       const b = r.build;
-      const buildCells = b ? `${b.buildS} (${b.buildCpuS}) | ${b.buildPeakRssMiB} | ${mib(b.indexBytes)} (${mib(b.indexBytesNoDocs)}) | ${b.tokensPerCpuS !== undefined ? fmtN(b.tokensPerCpuS) : '–'} | ${b.loadAvgAtStart} / ${b.loadAvgAtEnd ?? '?'}` : `failed: ${firstLine(r.reason)} | | | | `;
+      const buildCells = b
+        ? `${b.buildS} (${b.buildCpuS}) | ${b.buildPeakRssMiB} | ${mib(b.indexBytes)} (${mib(b.indexBytesNoDocs)}) | ${b.tokensPerCpuS !== undefined ? fmtN(b.tokensPerCpuS) : '–'} | ${b.loadAvgAtStart} / ${b.loadAvgAtEnd ?? '?'}`
+        : `failed: ${firstLine(r.reason)} | | | | `;
       if (!r.queries.length) lines.push(`| ${fmtN(r.size)} | ${r.profile} | ${buildCells} | | | | | | | | |`);
       for (const q of r.queries)
         for (const s of q.shapes)
@@ -556,7 +646,9 @@ export function renderScaleMarkdown(all: ScaleResults[]): string {
   if (targets.length) {
     lines.push('', '| target | value | limit | verdict | load |', '|---|---:|---:|---|---:|');
     for (const t of targets)
-      lines.push(`| ${t.target} | ${t.value === null ? '–' : round(t.value, 2)} ${t.unit} | ${t.direction === 'min' ? '≥' : '≤'} ${t.limit} ${t.unit} | ${t.met === true ? 'met' : t.met === false ? 'missed' : `not claimed (load${t.note ? `: ${t.note.replace(/^.*?not claimed: /, '')}` : ''})`} | ${t.load ?? '–'} |`);
+      lines.push(
+        `| ${t.target} | ${t.value === null ? '–' : round(t.value, 2)} ${t.unit} | ${t.direction === 'min' ? '≥' : '≤'} ${t.limit} ${t.unit} | ${t.met === true ? 'met' : t.met === false ? 'missed' : `not claimed (load${t.note ? `: ${t.note.replace(/^.*?not claimed: /, '')}` : ''})`} | ${t.load ?? '–'} |`,
+      );
   }
   const shapes = new Set<string>();
   for (const res of all) for (const p of res.options.corpora) for (const s of shapesFor(p)) shapes.add(`${s.shape}: ${s.describe}`);

@@ -32,7 +32,9 @@ export async function runChild(spec: ChildSpec, timeoutS: number, heapMiB?: numb
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutS * 1000);
     child.on('close', (c, sig) => {
       clearTimeout(timer);
-      resolve(c === 0 ? 0 : `exit ${c ?? sig}${sig === 'SIGKILL' ? ` (killed after ${timeoutS} s limit?)` : ''}: ${tail.trim().split('\n').slice(-6).join('\n')}`);
+      resolve(
+        c === 0 ? 0 : `exit ${c ?? sig}${sig === 'SIGKILL' ? ` (killed after ${timeoutS} s limit?)` : ''}: ${tail.trim().split('\n').slice(-6).join('\n')}`,
+      );
     });
   });
   const wallS = Math.round((performance.now() - t) / 10) / 100;

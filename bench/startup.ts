@@ -72,14 +72,22 @@ function timeCommand(id: string, args: string[], shown: string, runs: number, cw
  * Build the default index under workDir with the CLI (not timed), then time each command `runs` times.
  * `cli`: the built entry (dist/src/cli/main.js).
  */
-export async function measureStartup(o: { cli: string; workDir: string; runs: number; log?: (line: string) => void }): Promise<StartupResult | { skipped: string }> {
+export async function measureStartup(o: {
+  cli: string;
+  workDir: string;
+  runs: number;
+  log?: (line: string) => void;
+}): Promise<StartupResult | { skipped: string }> {
   if (childrenCpuS() === undefined) return { skipped: 'needs /proc/self/stat (Linux) to read the CPU time of child processes' };
   if (!existsSync(o.cli)) return { skipped: `${o.cli} not built (npm run build)` };
   await rm(o.workDir, { recursive: true, force: true });
   await mkdir(o.workDir, { recursive: true });
   const index = join(o.workDir, 'default-index');
   o.log?.('startup: building the default index (bundled default corpus, bm25 + qld)');
-  const b = spawnSync(process.execPath, [o.cli, 'index', 'build', 'default', '--out', index, '--methods', 'bm25,qld', '--quiet'], { cwd: o.workDir, stdio: ['ignore', 'ignore', 'pipe'] });
+  const b = spawnSync(process.execPath, [o.cli, 'index', 'build', 'default', '--out', index, '--methods', 'bm25,qld', '--quiet'], {
+    cwd: o.workDir,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   if (b.status !== 0) throw new Error(`index build default exited ${b.status}: ${b.stderr.toString().trim().split('\n').slice(-3).join(' / ')}`);
   const loadAvgAtStart = Math.round(loadavg()[0] * 100) / 100;
   const query = 'hearsay exception for a statement against interest';

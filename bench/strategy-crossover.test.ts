@@ -13,7 +13,13 @@ describe('bench/strategy-crossover.ts', () => {
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'lexcase-crossover-'));
-    await buildIndex(syntheticPassages({ n: 4000, seed: 42, profile: 'zipf' }), { out: join(dir, 'index'), corpusName: 'synthetic', methods: ['bm25', 'qld'], workers: 1, analyzer: { stopwords: 'none', stemmer: 'none' } });
+    await buildIndex(syntheticPassages({ n: 4000, seed: 42, profile: 'zipf' }), {
+      out: join(dir, 'index'),
+      corpusName: 'synthetic',
+      methods: ['bm25', 'qld'],
+      workers: 1,
+      analyzer: { stopwords: 'none', stemmer: 'none' },
+    });
   }, 120_000);
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });

@@ -41,8 +41,16 @@ export async function strategyCrossover(dir: string, profile: CorpusProfile, cou
   const index = await openSparseIndex(dir);
   const full = syntheticQueries({ count, seed: 42, profile, shape: 'agent' }); // the scale bench's seed: the zipf vocabulary depends on it
   const words = (q: string) => q.split(/\s+/).filter(Boolean);
-  const qs = [...full, ...full.map((q) => words(q).slice(-1).join(' ')), ...full.map((q) => words(q).slice(0, 1).join(' ')), ...full.map((q) => words(q).slice(0, 2).join(' ')), ...full.map((q) => words(q).slice(0, 4).join(' '))];
-  const reqs: ScoreRequest[] = qs.map((q) => ({ ...queryTerms(index, q), k: 10, method, k1: 0.9, b: 0.4, mu: 2000, variant: 'textbook' }) as ScoreRequest).filter((r) => r.ids.length > 0);
+  const qs = [
+    ...full,
+    ...full.map((q) => words(q).slice(-1).join(' ')),
+    ...full.map((q) => words(q).slice(0, 1).join(' ')),
+    ...full.map((q) => words(q).slice(0, 2).join(' ')),
+    ...full.map((q) => words(q).slice(0, 4).join(' ')),
+  ];
+  const reqs: ScoreRequest[] = qs
+    .map((q) => ({ ...queryTerms(index, q), k: 10, method, k1: 0.9, b: 0.4, mu: 2000, variant: 'textbook' }) as ScoreRequest)
+    .filter((r) => r.ids.length > 0);
   const load = loadavg()[0];
   for (const r of reqs) for (const s of ARMS) scoreTopK(index.view, r, s); // decode and cache the lists first
   const rows: { density: number; blocked: number; maxscore: number }[] = [];
@@ -53,7 +61,11 @@ export async function strategyCrossover(dir: string, profile: CorpusProfile, cou
     let ref: string | undefined;
     for (const s of ARMS) {
       let best = Infinity;
-      for (let i = 0; i < 2; i++) best = Math.min(best, cpuMs(() => scoreTopK(index.view, r, s)));
+      for (let i = 0; i < 2; i++)
+        best = Math.min(
+          best,
+          cpuMs(() => scoreTopK(index.view, r, s)),
+        );
       t[s] = best;
       const got = JSON.stringify(scoreTopK(index.view, r, s));
       if (ref === undefined) ref = got;

@@ -2,16 +2,13 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  createVocabulary,
-  createZipfSampler,
-  syntheticPassages,
-  syntheticPassagesSync,
-  syntheticQueries,
-  writeSyntheticJsonl,
-} from './synthetic.js';
+import { createVocabulary, createZipfSampler, syntheticPassages, syntheticPassagesSync, syntheticQueries, writeSyntheticJsonl } from './synthetic.js';
 
-const words = (text: string) => text.toLowerCase().split(/[^a-z]+/).filter(Boolean);
+const words = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter(Boolean);
 const take = (n: number, seed = 7) => [...syntheticPassagesSync({ n, seed })];
 
 describe('synthetic corpus generator', () => {

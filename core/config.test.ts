@@ -80,14 +80,20 @@ describe('loadConfig', () => {
 
   it('rejects a file that is not JSON and a --config file that does not exist', async () => {
     const f = await write('broken.json', '{ "llm": ');
-    await expect(loadConfig({ file: f, env: {}, cwd: dir })).rejects.toMatchObject({ code: 'CONFIG_INVALID', message: expect.stringMatching(/not valid JSON/) });
+    await expect(loadConfig({ file: f, env: {}, cwd: dir })).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      message: expect.stringMatching(/not valid JSON/),
+    });
     await expect(loadConfig({ file: 'nope.json', env: {}, cwd: dir })).rejects.toMatchObject({ message: expect.stringMatching(/config file not found/) });
   });
 
   it('refuses a --config file that is a FIFO at once, naming it (issue 37 item 15; before: the read waited forever)', async () => {
     const f = join(dir, 'fifo.json');
     execFileSync('mkfifo', [f]);
-    await expect(loadConfig({ file: f, env: {}, cwd: dir })).rejects.toMatchObject({ code: 'CONFIG_INVALID', message: `${f}: config field "(file)": not a regular file (a FIFO, socket or device): not read` });
+    await expect(loadConfig({ file: f, env: {}, cwd: dir })).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      message: `${f}: config field "(file)": not a regular file (a FIFO, socket or device): not read`,
+    });
   });
 
   it('rejects a non-numeric env value naming the variable', async () => {

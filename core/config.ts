@@ -65,7 +65,12 @@ export const llmConfigSchema = z
     /** provider "local" (core/llm/local/): the GGUF model file run in-process (relative to the working directory). */
     modelFile: z.string().min(1).optional(),
     /** Sampling seed, sent with every request that sets none (the local provider's default: 0). */
-    seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .optional(),
     /** provider "local": CPU threads (default: half the logical CPUs, 1 to 8). Results can depend on it: keep it fixed to reproduce a run. */
     threads: z.number().int().positive().max(256).optional(),
     /** provider "local": context window in tokens (default: the model's, at most 8192). */
@@ -142,8 +147,7 @@ export function llmConfigFromEnv(env: NodeJS.ProcessEnv): Partial<LlmConfig> {
 
 function zodIssueToError(file: string | undefined, prefix: string, issue: z.core.$ZodIssue): Error {
   const field = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || '(root)';
-  const message =
-    issue.code === 'unrecognized_keys' ? `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}` : issue.message;
+  const message = issue.code === 'unrecognized_keys' ? `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}` : issue.message;
   const fieldName = issue.code === 'unrecognized_keys' ? [field, issue.keys[0]].filter((s) => s !== '(root)').join('.') : field;
   return errors.configInvalid(file, fieldName, message);
 }
@@ -174,7 +178,13 @@ export async function loadConfig(opts: { file?: string; env?: NodeJS.ProcessEnv;
     try {
       text = await readRegularFile(file); // a FIFO is refused, never waited on
     } catch (e) {
-      throw errors.configInvalid(file, '(file)', (e as NodeJS.ErrnoException).code === 'ENOTREGULAR' ? 'not a regular file (a FIFO, socket or device): not read' : `cannot be read: ${(e as Error).message}`);
+      throw errors.configInvalid(
+        file,
+        '(file)',
+        (e as NodeJS.ErrnoException).code === 'ENOTREGULAR'
+          ? 'not a regular file (a FIFO, socket or device): not read'
+          : `cannot be read: ${(e as Error).message}`,
+      );
     }
     try {
       json = JSON.parse(text);

@@ -176,15 +176,15 @@ export function acquireLock(lockPath: string, dir: string, what: string, opts: A
       continue; // released meanwhile
     }
     if (cur === 'foreign') throw errors.locked(dir, `${lockPath} exists and is not a lexcase lock`, `move ${lockPath} away, or choose another directory`);
-    if (cur.pid === process.pid && cur.token !== '' && held.has(lockPath))
-      throw errors.locked(dir, `this process already holds it (${cur.what})`);
+    if (cur.pid === process.pid && cur.token !== '' && held.has(lockPath)) throw errors.locked(dir, `this process already holds it (${cur.what})`);
     if (!stale(cur)) {
       const waited = Date.now() - t0;
       if (waited < waitMs) {
         sleepSync(Math.min(waitMs - waited, 5 + Math.floor(Math.random() * Math.min(100, 5 * (attempt + 1)))));
         continue;
       }
-      const who = cur.pid === -1 ? 'another lexcase process' : `${cur.what} (pid ${cur.pid}${cur.host !== hostname() ? ` on ${cur.host}` : ''}, since ${cur.since})`;
+      const who =
+        cur.pid === -1 ? 'another lexcase process' : `${cur.what} (pid ${cur.pid}${cur.host !== hostname() ? ` on ${cur.host}` : ''}, since ${cur.since})`;
       const after = waitMs ? `; still held after waiting ${(waited / 1000).toFixed(1)} s` : '';
       throw errors.locked(dir, `it is in use by ${who}${after}`, `wait for it to finish; if no lexcase process is using it, delete ${lockPath}`);
     }

@@ -87,14 +87,12 @@ const where = (file?: string, line?: number) => (file ? `${file}${line !== undef
 export const errors = {
   usage: (message: string, hint?: string) => new LexcaseError('USAGE', message, { hint }),
 
-  invalidInput: (field: string, message: string) =>
-    new LexcaseError('INVALID_INPUT', `invalid ${field}: ${message}`, { field }),
+  invalidInput: (field: string, message: string) => new LexcaseError('INVALID_INPUT', `invalid ${field}: ${message}`, { field }),
 
   corpusParse: (file: string, line: number, message: string, cause?: unknown) =>
     new LexcaseError('CORPUS_PARSE', `${where(file, line)}${message}`, { file, line, cause }),
 
-  corpusField: (file: string, field: string, message: string) =>
-    new LexcaseError('CORPUS_PARSE', `${file}: field "${field}": ${message}`, { file, field }),
+  corpusField: (file: string, field: string, message: string) => new LexcaseError('CORPUS_PARSE', `${file}: field "${field}": ${message}`, { file, field }),
 
   /** A malformed line in a topics, qrels or TREC run file. */
   fileParse: (file: string, line: number | undefined, message: string, hint?: string) =>
@@ -105,10 +103,16 @@ export const errors = {
 
   /** A path given as a file (a run, qrels, topics file) that is a directory (or a FIFO, a device): not "not found". */
   notAFile: (what: string, file: string, isa: 'a directory' | 'not a regular file') =>
-    new LexcaseError('NOT_FOUND', `${what} ${file} is ${isa === 'a directory' ? 'a directory, not a file' : 'not a regular file (a FIFO, socket or device)'}`, { file, hint: isa === 'a directory' ? `give the ${what} inside it` : undefined }),
+    new LexcaseError('NOT_FOUND', `${what} ${file} is ${isa === 'a directory' ? 'a directory, not a file' : 'not a regular file (a FIFO, socket or device)'}`, {
+      file,
+      hint: isa === 'a directory' ? `give the ${what} inside it` : undefined,
+    }),
 
   recipeNotFound: (name: string, file: string, known: string[]) =>
-    new LexcaseError('NOT_FOUND', `recipe "${name}" not found: ${file}`, { file, hint: `${didYouMean(name, known)}recipes: ${known.join(', ')} (\`lexcase reproduce\` lists them); or give a path to a recipe .json` }),
+    new LexcaseError('NOT_FOUND', `recipe "${name}" not found: ${file}`, {
+      file,
+      hint: `${didYouMean(name, known)}recipes: ${known.join(', ')} (\`lexcase reproduce\` lists them); or give a path to a recipe .json`,
+    }),
 
   /** A corpus folder that holds no passages file (not "corpus not found": the folder is there). */
   corpusFolderEmpty: (dir: string, names: readonly string[]) =>
@@ -119,7 +123,9 @@ export const errors = {
 
   corpusNotFound: (nameOrPath: string, known: string[] = []) =>
     new LexcaseError('CORPUS_NOT_FOUND', `corpus not found: ${nameOrPath}`, {
-      hint: known.length ? `${didYouMean(nameOrPath, known)}bundled corpora: ${known.join(', ')}; or pass a path to a .jsonl, .csv, .tsv or .parquet file` : undefined,
+      hint: known.length
+        ? `${didYouMean(nameOrPath, known)}bundled corpora: ${known.join(', ')}; or pass a path to a .jsonl, .csv, .tsv or .parquet file`
+        : undefined,
     }),
 
   duplicateId: (id: string, file?: string, line?: number) =>
@@ -143,13 +149,20 @@ export const errors = {
       hint: 'rebuild it with this version of lexcase',
     }),
 
-  indexCorrupt: (file: string, message: string, hint = 'rebuild the index (lexcase index build … --out DIR); lexcase index verify DIR lists every damaged file') =>
-    new LexcaseError('INDEX_CORRUPT', `${file}: index file is corrupt: ${message}`, { file, hint }),
+  indexCorrupt: (
+    file: string,
+    message: string,
+    hint = 'rebuild the index (lexcase index build … --out DIR); lexcase index verify DIR lists every damaged file',
+  ) => new LexcaseError('INDEX_CORRUPT', `${file}: index file is corrupt: ${message}`, { file, hint }),
 
   methodUnavailable: (method: string, dir: string, available: string[], neededBy?: string) =>
-    new LexcaseError('METHOD_UNAVAILABLE', `${neededBy ? `method "${neededBy}" needs "${method}", which` : `method "${method}"`} is not available in index ${dir}`, {
-      hint: `available: ${available.join(', ') || 'none'}; ${addMethodHint(method, dir)}`,
-    }),
+    new LexcaseError(
+      'METHOD_UNAVAILABLE',
+      `${neededBy ? `method "${neededBy}" needs "${method}", which` : `method "${method}"`} is not available in index ${dir}`,
+      {
+        hint: `available: ${available.join(', ') || 'none'}; ${addMethodHint(method, dir)}`,
+      },
+    ),
 
   /** A method name lexcase does not know at all (a typo), with the closest known name. */
   methodUnknown: (method: string, known: readonly string[]) =>
@@ -166,8 +179,7 @@ export const errors = {
       field: 'dimension',
     }),
 
-  embedderUnavailable: (message: string, hint?: string) =>
-    new LexcaseError('EMBEDDER_UNAVAILABLE', message, { hint }),
+  embedderUnavailable: (message: string, hint?: string) => new LexcaseError('EMBEDDER_UNAVAILABLE', message, { hint }),
 
   /** An embedder's optional npm package is absent or does not load (e.g. a native part failed to install). */
   embedderPackageMissing: (provider: string, pkg: string, cause: unknown, alternatives: string) =>
@@ -202,8 +214,7 @@ export const errors = {
       hint: 'the model client gives every reply unique ids (core/llm/reply-ids.ts); a model made outside createChatModel must do the same',
     }),
 
-  llmRequestFailed: (message: string, cause?: unknown) =>
-    new LexcaseError('LLM_REQUEST_FAILED', `LLM request failed: ${message}`, { cause }),
+  llmRequestFailed: (message: string, cause?: unknown) => new LexcaseError('LLM_REQUEST_FAILED', `LLM request failed: ${message}`, { cause }),
 
   /** The `local` LLM provider (core/llm/local/) cannot run: its package, a fitting binary or the model file is missing. */
   localLlmUnavailable: (message: string, hint: string, cause?: unknown) =>
@@ -230,8 +241,7 @@ export const errors = {
   datasetUnknown: (name: string, known: string[]) =>
     new LexcaseError('DATASET_UNKNOWN', `unknown dataset "${name}"`, { hint: `${didYouMean(name, known)}known datasets: ${known.join(', ')}` }),
 
-  runInvalid: (dir: string, message: string) =>
-    new LexcaseError('RUN_INVALID', `run ${dir}: ${message}`, { file: dir }),
+  runInvalid: (dir: string, message: string) => new LexcaseError('RUN_INVALID', `run ${dir}: ${message}`, { file: dir }),
 
   notFound: (what: string, id: string) => new LexcaseError('NOT_FOUND', `${what} not found: ${id}`),
 
@@ -248,8 +258,7 @@ export const errors = {
     new LexcaseError('OUT_FILE_REFUSED', `${flag} ${file}: ${reason}`, { file, field: flag, ...(hint ? { hint } : {}) }),
 
   /** Another writer (a live process) holds the advisory lock of `dir` (core/dir-lock.ts). */
-  locked: (dir: string, reason: string, hint?: string) =>
-    new LexcaseError('LOCKED', `${dir} is locked: ${reason}`, { file: dir, hint }),
+  locked: (dir: string, reason: string, hint?: string) => new LexcaseError('LOCKED', `${dir} is locked: ${reason}`, { file: dir, hint }),
 
   /** A write of a run dir failed (full disk, quota, read-only, I/O error): the run stopped there. */
   runWriteFailed: (dir: string, cause: unknown, done: number, total: number) =>
@@ -266,8 +275,7 @@ export const errors = {
       hint: 'look at it again (lexcase acal show) and repeat the action if it still applies',
     }),
 
-  corpusEmpty: (corpus: string) =>
-    new LexcaseError('CORPUS_EMPTY', `${corpus}: the corpus holds no passages; nothing to index`, { file: corpus }),
+  corpusEmpty: (corpus: string) => new LexcaseError('CORPUS_EMPTY', `${corpus}: the corpus holds no passages; nothing to index`, { file: corpus }),
 
   lineTooLong: (file: string, line: number, limitBytes: number) =>
     new LexcaseError('CORPUS_PARSE', `${file}:${line}: line is longer than the limit of ${limitBytes.toLocaleString('en-US')} bytes`, {
@@ -276,6 +284,5 @@ export const errors = {
       hint: 'split the record, or raise the limit (LEXCASE_MAX_LINE_MB or the maxLineBytes option)',
     }),
 
-  interrupted: (what: string, signal: string, note = 'nothing was changed') =>
-    new LexcaseError('INTERRUPTED', `${what} interrupted by ${signal}; ${note}`),
+  interrupted: (what: string, signal: string, note = 'nothing was changed') => new LexcaseError('INTERRUPTED', `${what} interrupted by ${signal}; ${note}`),
 };

@@ -96,7 +96,10 @@ export function checkOutputDir(out: string, kind: OutputKind, inputs: string[] =
   for (const input of inputs) {
     const real = realpathLoose(input);
     if (isWithin(real, target)) {
-      throw refuse(real === target ? 'it is the input corpus itself' : `it contains the input corpus (${input})`, 'write to a new directory, e.g. beside the corpus or inside its folder');
+      throw refuse(
+        real === target ? 'it is the input corpus itself' : `it contains the input corpus (${input})`,
+        'write to a new directory, e.g. beside the corpus or inside its folder',
+      );
     }
   }
   let st;
@@ -145,10 +148,22 @@ export function checkOutputFiles(outputs: readonly OutputFile[], inputs: readonl
     const target = realpathLoose(file);
     for (const input of inputs) {
       const real = realpathLoose(input);
-      if (isWithin(target, real)) throw errors.outFileRefused(flag, file, real === target ? `it is ${input}, which this command reads` : `it lies inside ${input}, which this command reads`, 'write it outside what the command reads');
+      if (isWithin(target, real))
+        throw errors.outFileRefused(
+          flag,
+          file,
+          real === target ? `it is ${input}, which this command reads` : `it lies inside ${input}, which this command reads`,
+          'write it outside what the command reads',
+        );
     }
     const around = enclosingProtected(dirname(target), protect);
-    if (around) throw errors.outFileRefused(flag, file, `it lies inside ${around.what} (${around.dir}); lexcase never writes into one`, 'write it outside, e.g. beside it');
+    if (around)
+      throw errors.outFileRefused(
+        flag,
+        file,
+        `it lies inside ${around.what} (${around.dir}); lexcase never writes into one`,
+        'write it outside, e.g. beside it',
+      );
     const other = seen.get(target);
     if (other) throw errors.outFileRefused(flag, file, `${other} names the same file`, 'give each output its own file');
     seen.set(target, `${flag} ${file}`);

@@ -116,7 +116,13 @@ describe('progress of work that reports in bursts (embedding batches), in a pipe
     let t = 0;
     const { lines, stream } = pipe();
     let beat: () => void = () => {};
-    const p = createProgress('embedding (use-lite)', { unit: 'passages', stream, intervalMs: 5000, now: () => t, schedule: (fn) => ((beat = fn), () => (beat = () => {})) });
+    const p = createProgress('embedding (use-lite)', {
+      unit: 'passages',
+      stream,
+      intervalMs: 5000,
+      now: () => t,
+      schedule: (fn) => ((beat = fn), () => (beat = () => {})),
+    });
     const total = 6151;
     p.start(total);
     let done = 0;

@@ -76,7 +76,12 @@ export function createProgress(label: string, o: ProgressOptions = {}): Progress
 function barProgress(label: string, o: ProgressOptions): Progress {
   const cliProgress = loadCliProgress();
   const bar = new cliProgress.SingleBar(
-    { format: `${label} [{bar}] {percentage}% {value}/{total} eta {eta_formatted}`, stream: (o.stream ?? process.stderr) as NodeJS.WritableStream, hideCursor: true, etaBuffer: 50 },
+    {
+      format: `${label} [{bar}] {percentage}% {value}/{total} eta {eta_formatted}`,
+      stream: (o.stream ?? process.stderr) as NodeJS.WritableStream,
+      hideCursor: true,
+      etaBuffer: 50,
+    },
     cliProgress.Presets.shades_classic,
   );
   return {

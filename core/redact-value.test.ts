@@ -38,7 +38,12 @@ describe('redactValue', () => {
 
   it('masks fields named like credentials, and a registered key wherever it occurs', () => {
     registerSecret('sk-live-4f9a8b7c6d');
-    const out = redactValue({ llm: { apiKey: 'anything', baseUrl: 'http://h' }, headers: { Authorization: 'Bearer t0k3n' }, msg: 'key sk-live-4f9a8b7c6d used', ['sk-live-4f9a8b7c6d']: 1 });
+    const out = redactValue({
+      llm: { apiKey: 'anything', baseUrl: 'http://h' },
+      headers: { Authorization: 'Bearer t0k3n' },
+      msg: 'key sk-live-4f9a8b7c6d used',
+      ['sk-live-4f9a8b7c6d']: 1,
+    });
     expect(out).toEqual({ llm: { apiKey: '***', baseUrl: 'http://h' }, headers: { Authorization: '***' }, msg: 'key *** used', '***': 1 });
   });
 

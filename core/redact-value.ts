@@ -13,7 +13,8 @@
 import { maskSecrets, SECRET_MASK } from './secrets.js';
 
 /** Keys whose values are credentials, whatever they hold. */
-const SECRET_KEY = /^(?:api[_-]?key|x[_-]api[_-]key|authorization|proxy[_-]authorization|password|passwd|secret|client[_-]?secret|access[_-]?token|refresh[_-]?token|bearer[_-]?token|auth[_-]?token)$/i;
+const SECRET_KEY =
+  /^(?:api[_-]?key|x[_-]api[_-]key|authorization|proxy[_-]authorization|password|passwd|secret|client[_-]?secret|access[_-]?token|refresh[_-]?token|bearer[_-]?token|auth[_-]?token)$/i;
 
 export function isSecretKey(key: string): boolean {
   return SECRET_KEY.test(key);

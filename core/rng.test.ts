@@ -3,7 +3,9 @@ import { createRng, deriveSeed } from './rng.js';
 
 describe('seeded rng', () => {
   it('same seed gives the same sequence, different seeds differ', () => {
-    const a = createRng(7), b = createRng(7), c = createRng(8);
+    const a = createRng(7),
+      b = createRng(7),
+      c = createRng(8);
     const sa = Array.from({ length: 20 }, () => a.int(0, 1000));
     const sb = Array.from({ length: 20 }, () => b.int(0, 1000));
     const sc = Array.from({ length: 20 }, () => c.int(0, 1000));

@@ -14,7 +14,9 @@ describe('registered secrets', () => {
 
   it('a real key is masked where it stands as a whole token, not inside a longer token', () => {
     registerSecret('sk-live-4f9a8b7c6d');
-    expect(maskSecrets('Bearer sk-live-4f9a8b7c6d. "sk-live-4f9a8b7c6d" key=sk-live-4f9a8b7c6d&x (sk-live-4f9a8b7c6d)')).toBe('Bearer ***. "***" key=***&x (***)');
+    expect(maskSecrets('Bearer sk-live-4f9a8b7c6d. "sk-live-4f9a8b7c6d" key=sk-live-4f9a8b7c6d&x (sk-live-4f9a8b7c6d)')).toBe(
+      'Bearer ***. "***" key=***&x (***)',
+    );
     expect(maskSecrets('xsk-live-4f9a8b7c6d sk-live-4f9a8b7c6d9 sk-live-4f9a8b7c6d_v2')).toBe('xsk-live-4f9a8b7c6d sk-live-4f9a8b7c6d9 sk-live-4f9a8b7c6d_v2');
   });
 });

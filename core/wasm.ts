@@ -32,5 +32,4 @@ export const compileWasm = (base64: string): WasmModule => new WA.Module(Buffer.
 export const wasmMemory = (bytes: number): WasmMemory => new WA.Memory({ initial: Math.max(1, Math.ceil(bytes / WASM_PAGE)) });
 
 /** Instantiate a compiled kernel over `memory` (imported as env.mem); its exports, typed by the caller. */
-export const instantiateWasm = <T>(mod: WasmModule, memory: WasmMemory): T =>
-  new WA.Instance(mod, { env: { mem: memory } }).exports as unknown as T;
+export const instantiateWasm = <T>(mod: WasmModule, memory: WasmMemory): T => new WA.Instance(mod, { env: { mem: memory } }).exports as unknown as T;

@@ -8,9 +8,20 @@ describe('Bar Exam QA question format', () => {
   it('reads the upstream flat CSV form (idx, choice_a..choice_d, gold_idx) as the same Question', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'lexcase-bq-'));
     const f = join(dir, 'qa.csv');
-    await writeFile(f, 'idx,prompt,question,choice_a,choice_b,choice_c,choice_d,answer,gold_idx,gold_passage\nmbe_9,"Facts, facts.",Is it?,yes,no,maybe,never,b,mbe_9,"Rule text"\n');
+    await writeFile(
+      f,
+      'idx,prompt,question,choice_a,choice_b,choice_c,choice_d,answer,gold_idx,gold_passage\nmbe_9,"Facts, facts.",Is it?,yes,no,maybe,never,b,mbe_9,"Rule text"\n',
+    );
     const [q] = await loadQuestions('barexam', 'all', { file: f });
-    expect(q).toEqual({ id: 'mbe_9', prompt: 'Facts, facts.', question: 'Is it?', choices: ['yes', 'no', 'maybe', 'never'], answer: 'B', goldPassageIds: ['mbe_9'], meta: {} });
+    expect(q).toEqual({
+      id: 'mbe_9',
+      prompt: 'Facts, facts.',
+      question: 'Is it?',
+      choices: ['yes', 'no', 'maybe', 'never'],
+      answer: 'B',
+      goldPassageIds: ['mbe_9'],
+      meta: {},
+    });
   });
 
   it('rejects an answer outside the choices naming file and line', async () => {

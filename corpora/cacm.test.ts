@@ -19,7 +19,9 @@ const page = (title: string, body: string) => `<html>\n<pre>\n\n\n${title}\n\n${
 
 describe('CACM documents', () => {
   it('text as Jsoup gives it: tags gone, entities decoded, whitespace collapsed; "1 <= m <= n" kept', () => {
-    expect(htmlText(page('Partitions &amp; Sets', 'into m or fewer sets (1 <= m <= n), and\n\t m>n;  a<b?'))).toBe('Partitions & Sets into m or fewer sets (1 <= m <= n), and m>n; a');
+    expect(htmlText(page('Partitions &amp; Sets', 'into m or fewer sets (1 <= m <= n), and\n\t m>n;  a<b?'))).toBe(
+      'Partitions & Sets into m or fewer sets (1 <= m <= n), and m>n; a',
+    );
     expect(htmlText('<p>x&#65;&#x42;&nbsp;y<!-- c --></p>')).toBe('xAB y'); // Jsoup counts a no-break space as whitespace
   });
 
@@ -48,7 +50,10 @@ describe('CACM documents', () => {
 describe('CACM topics and the folder', () => {
   it('topics: qid from <DOCNO>, the lines up to </DOC> as the query', () => {
     const f = join(dir, 'topics.cacm.txt');
-    writeFileSync(f, '<DOC>\n<DOCNO> 1 </DOCNO>\n\n\n What articles exist which deal with TSS (Time Sharing System), an\noperating system for IBM computers?\n\n \n</DOC>\n<DOC>\n<DOCNO> 02 </DOCNO>\n I am interested in Prieve\n\nPrieve, B.\n</DOC>\n');
+    writeFileSync(
+      f,
+      '<DOC>\n<DOCNO> 1 </DOCNO>\n\n\n What articles exist which deal with TSS (Time Sharing System), an\noperating system for IBM computers?\n\n \n</DOC>\n<DOC>\n<DOCNO> 02 </DOCNO>\n I am interested in Prieve\n\nPrieve, B.\n</DOC>\n',
+    );
     expect(readCacmTopics(f)).toEqual([
       { id: '1', text: 'What articles exist which deal with TSS (Time Sharing System), an operating system for IBM computers?' },
       { id: '2', text: 'I am interested in Prieve Prieve, B.' },

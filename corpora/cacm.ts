@@ -95,7 +95,8 @@ export function readCacmDocuments(collection: string): Passage[] {
   if (statSync(collection).isDirectory()) {
     for (const f of readdirSync(collection)) if (f.endsWith('.html')) pages.push({ name: f, html: readFileSync(join(collection, f), 'utf8') });
   } else {
-    for (const e of readTar(readFileSync(collection), collection)) if (e.name.endsWith('.html')) pages.push({ name: basename(e.name), html: e.data.toString('utf8') });
+    for (const e of readTar(readFileSync(collection), collection))
+      if (e.name.endsWith('.html')) pages.push({ name: basename(e.name), html: e.data.toString('utf8') });
   }
   if (!pages.length) throw errors.fileParse(collection, undefined, 'no .html documents in the CACM collection');
   const docs = pages.map((p) => ({ id: p.name.replace(/\.html$/, ''), text: htmlText(p.html), source: 'cacm' }));

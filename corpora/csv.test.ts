@@ -44,7 +44,9 @@ describe('CSV/TSV passage loader', () => {
     const dir = await mkdtemp(join(tmpdir(), 'lexcase-csv-'));
     const f = join(dir, 'p.csv');
     await writeFile(f, 'id,body\na,one\n');
-    await expect(collect(loadCsvPassages(f, { fields: { text: 'contents' } }))).rejects.toThrow(/field "contents": no such column \(--text-field\); header: id, body/);
+    await expect(collect(loadCsvPassages(f, { fields: { text: 'contents' } }))).rejects.toThrow(
+      /field "contents": no such column \(--text-field\); header: id, body/,
+    );
   });
 
   it('a consumer that stops early does not hang the reader (large file, break after one row)', async () => {

@@ -77,7 +77,11 @@ export function toPassage(rec: unknown, map: FieldMapping, ctx: MapContext): Pas
   }
   const idStr = asString(id.value)?.trim();
   if (!idStr) {
-    throw errors.corpusParse(ctx.file, ctx.line, `missing passage id (field "${id.field}")${map.id ? '' : `; set --id-field to one of: ${Object.keys(r).join(', ')}`}`);
+    throw errors.corpusParse(
+      ctx.file,
+      ctx.line,
+      `missing passage id (field "${id.field}")${map.id ? '' : `; set --id-field to one of: ${Object.keys(r).join(', ')}`}`,
+    );
   }
   const bad = idProblem(idStr);
   if (bad) throw errors.corpusParse(ctx.file, ctx.line, `passage id ${quoteId(idStr)} (field "${id.field}") ${bad}`);

@@ -46,14 +46,23 @@ describe('the role-play rules of the legal_corpus source are not bundled', () =>
     for (const name of Object.keys(CORPORA)) {
       const passages = await collect(loadPassages(name));
       expect(passages.length, name).toBe(CORPORA[name].passages);
-      expect(passages.filter((p) => REMOVED_IDS.includes(p.id)).map((p) => p.id), name).toEqual([]);
+      expect(
+        passages.filter((p) => REMOVED_IDS.includes(p.id)).map((p) => p.id),
+        name,
+      ).toEqual([]);
       const texts = passages.map((p) => `${p.title ?? ''}\n${p.text}`);
       for (const phrase of REMOVED_TEXTS) expect(texts.filter((t) => t.includes(phrase)).length, `${name}: "${phrase}"`).toBe(0);
       expect(texts.filter((t) => /roblox/i.test(t)).length, `${name}: Roblox`).toBe(0);
       const fre = passages.map((p) => ruleNumber(p.id, 'fre')).filter((n): n is number => n !== null);
       const frcp = passages.map((p) => ruleNumber(p.id, 'frcp')).filter((n): n is number => n !== null);
-      expect(fre.filter((n) => n > 415 && n < 500), `${name}: FRE article IV beyond 415`).toEqual([]);
-      expect(frcp.filter((n) => n > 87), `${name}: FRCP beyond 87`).toEqual([]);
+      expect(
+        fre.filter((n) => n > 415 && n < 500),
+        `${name}: FRE article IV beyond 415`,
+      ).toEqual([]);
+      expect(
+        frcp.filter((n) => n > 87),
+        `${name}: FRCP beyond 87`,
+      ).toEqual([]);
       if (name === 'legal_corpus') {
         // the rules themselves are still there: 115 FRE and 406 FRCP passages
         expect(fre.length).toBe(115);
@@ -71,7 +80,10 @@ describe('the role-play rules of the legal_corpus source are not bundled', () =>
   it('`lexcase evidence "Evidence collected on-site is admissible" --offline` on the default index finds none of them', { timeout: 180_000 }, async () => {
     const b = await runBuiltCli(['index', 'build', 'default', '--out', 'idx', '--methods', 'bm25,qld'], { cwd: dir, timeoutMs: 120_000 });
     expect(b.code, b.stderr).toBe(0);
-    const r = await runBuiltCli(['evidence', 'Evidence collected on-site is admissible', '--offline', '--index', 'idx', '--json'], { cwd: dir, timeoutMs: 120_000 });
+    const r = await runBuiltCli(['evidence', 'Evidence collected on-site is admissible', '--offline', '--index', 'idx', '--json'], {
+      cwd: dir,
+      timeoutMs: 120_000,
+    });
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { evidence: { id: string; text: string }[] };
     expect(out.evidence.length).toBeGreaterThan(0);

@@ -39,7 +39,10 @@ describe('LegalBench loader', () => {
     expect(xs[0]).toMatchObject({ id: 'learned_hands_courts-test-0', meta: { index: '0', task: 'learned_hands_courts', split: 'test' } });
     expect(xs[0].text).toMatch(/^I live in Ohio and was served with papers for a small claims case/);
     const viaEnv = await loadLegalBenchTask('learned_hands_courts', { split: 'train', env: { LEXCASE_LEGALBENCH_DIR: USER_DIR } });
-    expect(viaEnv.map((x) => [x.id, x.label])).toEqual([['learned_hands_courts-train-0', 'Yes'], ['learned_hands_courts-train-1', 'No']]);
+    expect(viaEnv.map((x) => [x.id, x.label])).toEqual([
+      ['learned_hands_courts-train-0', 'Yes'],
+      ['learned_hands_courts-train-1', 'No'],
+    ]);
   });
 
   it('reads the LegalBench repository TSV layout and names the file and line of a bad row', async () => {

@@ -50,9 +50,7 @@ export function resolveLegalBenchFile(task: string, opts: LoadLegalBenchOptions 
   const looked = dirs.flatMap((d) => candidates(d, task, split));
   throw errors.usage(
     `LegalBench ${task} ${split} data not found${looked.length ? ` (looked for ${looked.join(', ')})` : ''}`,
-    info.bundled
-      ? undefined
-      : `${task} is licensed ${info.licence} and is not bundled; pass --data DIR (or set LEXCASE_LEGALBENCH_DIR) pointing at your copy`,
+    info.bundled ? undefined : `${task} is licensed ${info.licence} and is not bundled; pass --data DIR (or set LEXCASE_LEGALBENCH_DIR) pointing at your copy`,
   );
 }
 
@@ -60,8 +58,7 @@ function toExample(task: string, split: string, row: Record<string, unknown>, fi
   const index = row.index;
   const text = row.text;
   const answer = row.answer;
-  if ((typeof index !== 'string' && typeof index !== 'number') || String(index) === '')
-    throw errors.corpusParse(file, line, 'field "index" is missing');
+  if ((typeof index !== 'string' && typeof index !== 'number') || String(index) === '') throw errors.corpusParse(file, line, 'field "index" is missing');
   if (typeof text !== 'string' || !text.trim()) throw errors.corpusParse(file, line, 'field "text" is missing or empty');
   if (answer !== 'Yes' && answer !== 'No') throw errors.corpusParse(file, line, `field "answer" must be "Yes" or "No", got ${JSON.stringify(answer)}`);
   const meta: Record<string, unknown> = { index: String(index), task, split };

@@ -7,9 +7,12 @@ export function mmluProQuestion(rec: unknown, file: string, line: number): Quest
   const r = rec as Record<string, unknown>;
   const id = String(r.question_id ?? r.id ?? '').trim();
   if (!id) throw errors.corpusParse(file, line, 'missing question id (field "question_id")');
-  if (!Array.isArray(r.options) || r.options.length < 2) throw errors.corpusParse(file, line, `question ${id}: field "options" must be an array of 2..10 strings`);
+  if (!Array.isArray(r.options) || r.options.length < 2)
+    throw errors.corpusParse(file, line, `question ${id}: field "options" must be an array of 2..10 strings`);
   const choices = r.options.map((o) => String(o));
-  const answer = String(r.answer ?? '').trim().toUpperCase();
+  const answer = String(r.answer ?? '')
+    .trim()
+    .toUpperCase();
   if (!LETTERS.slice(0, choices.length).includes(answer)) {
     throw errors.corpusParse(file, line, `question ${id}: field "answer" must be a letter A..${LETTERS[choices.length - 1]}, got "${String(r.answer)}"`);
   }

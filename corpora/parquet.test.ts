@@ -51,20 +51,28 @@ describe('Parquet passage loader', () => {
     const dir = await mkdtemp(join(tmpdir(), 'lexcase-pq-'));
     const f = join(dir, 'p.parquet');
     await writeParquet(f, { id: ['a', 'b'], text: ['one', ''] }, 10);
-    expect((await collect(loadPassages(f))).map((p) => [p.id, p.text])).toEqual([['a', 'one'], ['b', '']]);
+    expect((await collect(loadPassages(f))).map((p) => [p.id, p.text])).toEqual([
+      ['a', 'one'],
+      ['b', ''],
+    ]);
   });
 
   it('names an unknown id column and lists the available ones', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'lexcase-pq-'));
     const f = join(dir, 'p.parquet');
     await writeParquet(f, { id: ['a'], text: ['one'] }, 10);
-    await expect(collect(loadParquetPassages(f, { fields: { id: 'passage_id' } }))).rejects.toThrow(/field "passage_id": no such Parquet column \(--id-field\); columns: id, text/);
+    await expect(collect(loadParquetPassages(f, { fields: { id: 'passage_id' } }))).rejects.toThrow(
+      /field "passage_id": no such Parquet column \(--id-field\); columns: id, text/,
+    );
   });
 
   it('rejects a file that is not Parquet with a clear CORPUS_PARSE error', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'lexcase-pq-'));
     const f = join(dir, 'fake.parquet');
     await writeFile(f, 'id,text\na,b\n');
-    await expect(collect(loadParquetPassages(f))).rejects.toMatchObject({ code: 'CORPUS_PARSE', message: expect.stringContaining('not a readable Parquet file') });
+    await expect(collect(loadParquetPassages(f))).rejects.toMatchObject({
+      code: 'CORPUS_PARSE',
+      message: expect.stringContaining('not a readable Parquet file'),
+    });
   });
 });

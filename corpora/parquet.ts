@@ -65,7 +65,11 @@ export async function* loadParquetPassages(file: string, opts: PassageLoadOption
   // --keep-fields: kept where a row has them; a column the file lacks is kept nowhere, as in JSONL.
   for (const c of f.keep ?? []) if (available.includes(c)) wanted.add(c);
   if (!f.text && !DEFAULT_FIELDS.text.some((c) => available.includes(c))) {
-    throw errors.corpusField(file, 'text', `no text column (looked for ${DEFAULT_FIELDS.text.join(', ')}); set --text-field to one of: ${available.join(', ')}`);
+    throw errors.corpusField(
+      file,
+      'text',
+      `no text column (looked for ${DEFAULT_FIELDS.text.join(', ')}); set --text-field to one of: ${available.join(', ')}`,
+    );
   }
   for await (const { row, value } of readParquetRows(file, [...wanted])) {
     yield toPassage(value, f, { file, line: row, defaultSource });

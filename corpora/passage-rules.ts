@@ -14,13 +14,26 @@ const UNSAFE_ID_CHAR = /[\s\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Zs}]/u;
 
 function describeChar(c: string): string {
   const hex = `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
-  const names: Record<string, string> = { ' ': 'a space', '\t': 'a tab', '\n': 'a newline', '\r': 'a carriage return', '\u0000': 'NUL', '\u0085': 'NEXT LINE', '\u2028': 'LINE SEPARATOR', '\u2029': 'PARAGRAPH SEPARATOR', '\u00a0': 'a no-break space' };
+  const names: Record<string, string> = {
+    ' ': 'a space',
+    '\t': 'a tab',
+    '\n': 'a newline',
+    '\r': 'a carriage return',
+    '\u0000': 'NUL',
+    '\u0085': 'NEXT LINE',
+    '\u2028': 'LINE SEPARATOR',
+    '\u2029': 'PARAGRAPH SEPARATOR',
+    '\u00a0': 'a no-break space',
+  };
   return names[c] ? `${names[c]} (${hex})` : hex;
 }
 
 /** An id quoted for a message: JSON string syntax, with invisible characters (C1 controls, Unicode spaces and separators) escaped too. */
 export function quoteId(id: string): string {
-  return JSON.stringify(id).replace(/[\u007f-\u009f\u00a0\u1680\u2000-\u200f\u2028-\u202f\u205f\u3000\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(id).replace(
+    /[\u007f-\u009f\u00a0\u1680\u2000-\u200f\u2028-\u202f\u205f\u3000\ufeff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /**
@@ -91,7 +104,8 @@ export function idValueProblem(v: unknown): string | undefined {
   if (typeof v === 'number') {
     if (!Number.isFinite(v)) return `must be a string or a finite number, got ${v}`;
     if (!Number.isInteger(v)) return `is a non-integer number (${v}); write the id as a string`;
-    if (!Number.isSafeInteger(v)) return `is a number beyond 2^53 (read as ${BigInt(v)}), which JSON numbers cannot hold exactly; write the id as a string, e.g. "12345678901234567890"`;
+    if (!Number.isSafeInteger(v))
+      return `is a number beyond 2^53 (read as ${BigInt(v)}), which JSON numbers cannot hold exactly; write the id as a string, e.g. "12345678901234567890"`;
   }
   return undefined;
 }

@@ -58,19 +58,33 @@ describe('text must be a string that is there', () => {
   });
 
   it('Parquet without a text column is refused before any row, naming the columns', async () => {
-    const buf = parquetWriteBuffer({ columnData: [{ name: 'id', data: ['p1', 'p2'], type: 'STRING' }, { name: 'label', data: ['a', 'b'], type: 'STRING' }] });
+    const buf = parquetWriteBuffer({
+      columnData: [
+        { name: 'id', data: ['p1', 'p2'], type: 'STRING' },
+        { name: 'label', data: ['a', 'b'], type: 'STRING' },
+      ],
+    });
     const f = await file('pool.parquet', Buffer.from(buf));
-    await expect(collect(loadPassageFile(f))).rejects.toMatchObject({ code: 'CORPUS_PARSE', message: expect.stringMatching(/pool\.parquet: field "text": no text column .*; set --text-field to one of: id, label/) });
+    await expect(collect(loadPassageFile(f))).rejects.toMatchObject({
+      code: 'CORPUS_PARSE',
+      message: expect.stringMatching(/pool\.parquet: field "text": no text column .*; set --text-field to one of: id, label/),
+    });
   });
 });
 
 describe('ids without control characters', () => {
   it('JSONL ids with a newline, tab or NUL are refused naming file:line', async () => {
-    for (const [id, shown] of [['p\n1', 'a newline (U+000A)'], ['p\t1', 'a tab (U+0009)'], ['p\u00001', 'NUL (U+0000)']]) {
+    for (const [id, shown] of [
+      ['p\n1', 'a newline (U+000A)'],
+      ['p\t1', 'a tab (U+0009)'],
+      ['p\u00001', 'NUL (U+0000)'],
+    ]) {
       const f = await file('ids.jsonl', jsonl(ok, { id, text: 'x' }));
       const err = await collect(loadPassageFile(f)).catch((e: Error) => e);
       expect(err).toMatchObject({ code: 'CORPUS_PARSE' });
-      expect((err as Error).message).toContain(`ids.jsonl:2: passage id ${JSON.stringify(id)} (field "id") contains a control character: ${shown} at position 1`);
+      expect((err as Error).message).toContain(
+        `ids.jsonl:2: passage id ${JSON.stringify(id)} (field "id") contains a control character: ${shown} at position 1`,
+      );
     }
   });
 
@@ -82,9 +96,13 @@ describe('ids without control characters', () => {
   it('the library array input obeys the same rules', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'lexcase-valid-'));
     const out = join(dir, 'idx');
-    await expect(buildIndex(fromArray([{ id: 'a\tb', text: 'x', source: 's' }]), { out, corpusName: 'mine', workers: 0 })).rejects.toThrow(/mine:1: passage id "a\\tb" contains a control character/);
+    await expect(buildIndex(fromArray([{ id: 'a\tb', text: 'x', source: 's' }]), { out, corpusName: 'mine', workers: 0 })).rejects.toThrow(
+      /mine:1: passage id "a\\tb" contains a control character/,
+    );
     const numeric = [ok, { id: 'p9', text: 12345 }] as unknown as Passage[];
-    await expect(buildIndex(fromArray(numeric), { out, corpusName: 'mine', workers: 0 })).rejects.toThrow(/mine:2: passage "p9": field "text" must be a string, got a number/);
+    await expect(buildIndex(fromArray(numeric), { out, corpusName: 'mine', workers: 0 })).rejects.toThrow(
+      /mine:2: passage "p9": field "text" must be a string, got a number/,
+    );
     expect(existsSync(out)).toBe(false);
   });
 });
@@ -93,7 +111,10 @@ describe('an empty corpus', () => {
   it('is CORPUS_EMPTY for files and the CLI exits 1 writing nothing', async () => {
     const f = await file('empty.jsonl', '\n\n');
     const out = join(f, '..', 'idx');
-    await expect(indexCorpus(f, { out, workers: 0 })).rejects.toMatchObject({ code: 'CORPUS_EMPTY', message: expect.stringMatching(/empty\.jsonl: the corpus holds no passages/) });
+    await expect(indexCorpus(f, { out, workers: 0 })).rejects.toMatchObject({
+      code: 'CORPUS_EMPTY',
+      message: expect.stringMatching(/empty\.jsonl: the corpus holds no passages/),
+    });
     const r = await runCli(['index', 'build', f, '--out', out, '--workers', '0']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/the corpus holds no passages; nothing to index/);

@@ -29,7 +29,8 @@ export async function loadQrels(file: string): Promise<Qrels> {
     let judged = qrels.get(qid);
     if (!judged) qrels.set(qid, (judged = new Map()));
     const key = `${qid}\u0000${docid}`;
-    if (judged.has(docid)) throw errors.fileParse(file, line, `duplicate judgement of document "${docid}" for topic "${qid}" (first on line ${lineOf.get(key)})`);
+    if (judged.has(docid))
+      throw errors.fileParse(file, line, `duplicate judgement of document "${docid}" for topic "${qid}" (first on line ${lineOf.get(key)})`);
     judged.set(docid, rel);
     lineOf.set(key, line);
   }

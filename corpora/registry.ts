@@ -25,7 +25,6 @@ export interface LoadPassagesOptions extends FileLoadOptions {
   onProgress?: (passagesDone: number) => void;
 }
 
-
 /**
  * Stream passages from a bundled corpus name or from a path (JSONL/CSV/TSV/Parquet, or a folder with
  * passages.*). Unknown name that is not a file either → CORPUS_NOT_FOUND listing the bundled names.
@@ -96,11 +95,7 @@ function emptySplit(dataset: string, file: string, split: Split, total: number) 
 }
 
 /** The first `limit` questions of a split (all when undefined); a non-positive or fractional limit is an error. */
-export async function loadQuestionsLimited(
-  dataset: string,
-  split: Split,
-  opts: LoadQuestionsOptions & { limit?: number } = {},
-): Promise<Question[]> {
+export async function loadQuestionsLimited(dataset: string, split: Split, opts: LoadQuestionsOptions & { limit?: number } = {}): Promise<Question[]> {
   const questions = await loadQuestions(dataset, split, opts);
   if (opts.limit === undefined) return questions;
   if (!Number.isInteger(opts.limit) || opts.limit < 1) throw errors.invalidInput('limit', `must be a positive integer, got ${opts.limit}`);

@@ -21,4 +21,3 @@ export function parseSplit(s: string): Split {
   if (!(SPLITS as readonly string[]).includes(v)) throw errors.invalidInput('split', `"${s}"; expected one of ${SPLITS.join(', ')}`);
   return v as Split;
 }
-

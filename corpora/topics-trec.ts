@@ -47,7 +47,8 @@ export function parseTopicFields(v: string): TopicField[] {
     .map((s) => s.trim().toLowerCase())
     .map((s) => (s === 'desc' ? 'description' : s === 'narr' ? 'narrative' : s));
   const bad = parts.filter((p) => !(TOPIC_FIELDS as readonly string[]).includes(p));
-  if (bad.length || parts.length === 0) throw errors.invalidInput('--topic-field', `expected ${TOPIC_FIELDS.join(', ')} or several joined by + (e.g. title+description), got "${v}"`);
+  if (bad.length || parts.length === 0)
+    throw errors.invalidInput('--topic-field', `expected ${TOPIC_FIELDS.join(', ')} or several joined by + (e.g. title+description), got "${v}"`);
   return [...new Set(parts)] as TopicField[];
 }
 
@@ -67,11 +68,23 @@ export function parseTrecTopics(file: string, lines: Iterable<Line>, fields: rea
     const t = open!;
     open = undefined;
     const id = clean(t.text.num ?? '', LABEL.num);
-    if (t.text.num === undefined) throw errors.fileParse(file, t.line, `the topic opened here has no <num> (closed on line ${at})`, 'a TREC topic is <top> <num> Number: 301 <title> … <desc> … <narr> … </top>');
+    if (t.text.num === undefined)
+      throw errors.fileParse(
+        file,
+        t.line,
+        `the topic opened here has no <num> (closed on line ${at})`,
+        'a TREC topic is <top> <num> Number: 301 <title> … <desc> … <narr> … </top>',
+      );
     if (!id) throw errors.fileParse(file, t.line, 'the topic opened here has an empty <num>');
     const parts = fields.map((f) => clean(t.text[f] ?? '', LABEL[f]));
     const empty = fields.filter((_, i) => !parts[i]);
-    if (empty.length) throw errors.fileParse(file, t.line, `topic ${id} has no ${empty.map((f) => `<${f === 'description' ? 'desc' : f === 'narrative' ? 'narr' : f}>`).join(' or ')} text`, fields.length === 1 && fields[0] === 'title' ? 'choose another field with --topic-field (description, narrative, title+description)' : undefined);
+    if (empty.length)
+      throw errors.fileParse(
+        file,
+        t.line,
+        `topic ${id} has no ${empty.map((f) => `<${f === 'description' ? 'desc' : f === 'narrative' ? 'narr' : f}>`).join(' or ')} text`,
+        fields.length === 1 && fields[0] === 'title' ? 'choose another field with --topic-field (description, narrative, title+description)' : undefined,
+      );
     out.push({ id, text: parts.join(' '), line: t.line });
   };
   let last = 0;
@@ -80,7 +93,13 @@ export function parseTrecTopics(file: string, lines: Iterable<Line>, fields: rea
     let pos = 0;
     const append = (s: string) => {
       if (!s.trim()) return;
-      if (!open) throw errors.fileParse(file, line, `text outside a <top> … </top> topic: "${s.trim().slice(0, 60)}"`, 'TREC topics are <top> <num> Number: 301 <title> … </top>; for "qid<TAB>text" lines use --topics-format tsv');
+      if (!open)
+        throw errors.fileParse(
+          file,
+          line,
+          `text outside a <top> … </top> topic: "${s.trim().slice(0, 60)}"`,
+          'TREC topics are <top> <num> Number: 301 <title> … </top>; for "qid<TAB>text" lines use --topics-format tsv',
+        );
       if (!open.current) throw errors.fileParse(file, line, `text before the topic's first field tag: "${s.trim().slice(0, 60)}"`);
       open.text[open.current] = `${open.text[open.current] ?? ''} ${s}`;
     };

@@ -19,7 +19,7 @@ const file = async (name: string, text: string | Buffer) => {
 
 describe('loadTopics', () => {
   it('reads MS MARCO-style TSV (numeric qids, CRLF, blank lines) in file order', async () => {
-    const p = await file('queries.dev.tsv', '1048585\twhat is paula deen\'s brother\r\n\r\n2\tAndrogen receptor define\r\n');
+    const p = await file('queries.dev.tsv', "1048585\twhat is paula deen's brother\r\n\r\n2\tAndrogen receptor define\r\n");
     expect(await loadTopics(p)).toEqual([
       { id: '1048585', text: "what is paula deen's brother" },
       { id: '2', text: 'Androgen receptor define' },
@@ -101,41 +101,65 @@ describe('TREC SGML topics', () => {
       'What must a trespasser show to acquire title by adverse possession?',
       'Which interests are void under the rule?',
     ]);
-    expect((await loadTopics(p, { format: 'trec', fields: parseTopicFields('title+narr') }))[1].text).toBe('adverse possession Relevant passages name the elements.');
+    expect((await loadTopics(p, { format: 'trec', fields: parseTopicFields('title+narr') }))[1].text).toBe(
+      'adverse possession Relevant passages name the elements.',
+    );
     expect(await loadTopics(await file('t.gz', gzipSync(TREC)), { format: 'trec' })).toHaveLength(3);
-    expect(() => parseTopicFields('summary')).toThrow(/--topic-field: expected title, description, narrative or several joined by \+ \(e\.g\. title\+description\), got "summary"/);
+    expect(() => parseTopicFields('summary')).toThrow(
+      /--topic-field: expected title, description, narrative or several joined by \+ \(e\.g\. title\+description\), got "summary"/,
+    );
   });
 
   it('names file and line for a broken topic, text outside topics and an empty chosen field', async () => {
-    await expect(loadTopics(await file('a.txt', '<top>\n<num> Number: 1\n<title> x\n'))).rejects.toThrow(/a\.txt:1: the topic opened here has no <\/top> \(the file ends on line 3\)/);
-    await expect(loadTopics(await file('b.txt', '<top>\n<title> x\n</top>\n'))).rejects.toThrow(/b\.txt:1: the topic opened here has no <num> \(closed on line 3\)/);
-    await expect(loadTopics(await file('c.txt', '<top>\n<num> Number: 1\n<title> x\n<top>\n'))).rejects.toThrow(/c\.txt:4: <top> inside the topic opened on line 1 \(missing <\/top>\)/);
-    await expect(loadTopics(await file('d.txt', '<top>\n<num> Number: 1\n<title> x\n</top>\nstray words\n'), { format: 'trec' })).rejects.toThrow(/d\.txt:5: text outside a <top> … <\/top> topic: "stray words"/);
-    await expect(loadTopics(await file('e.txt', '<top>\n<num> Number: 7\n<title>\n<desc> d\n</top>\n'))).rejects.toThrow(/e\.txt:1: topic 7 has no <title> text/);
-    await expect(loadTopics(await file('f.txt', TREC + TREC.slice(0, TREC.indexOf('<top>', 10)) ))).rejects.toThrow(/f\.txt:\d+: duplicate qid "301" \(first on line 1\)/);
+    await expect(loadTopics(await file('a.txt', '<top>\n<num> Number: 1\n<title> x\n'))).rejects.toThrow(
+      /a\.txt:1: the topic opened here has no <\/top> \(the file ends on line 3\)/,
+    );
+    await expect(loadTopics(await file('b.txt', '<top>\n<title> x\n</top>\n'))).rejects.toThrow(
+      /b\.txt:1: the topic opened here has no <num> \(closed on line 3\)/,
+    );
+    await expect(loadTopics(await file('c.txt', '<top>\n<num> Number: 1\n<title> x\n<top>\n'))).rejects.toThrow(
+      /c\.txt:4: <top> inside the topic opened on line 1 \(missing <\/top>\)/,
+    );
+    await expect(loadTopics(await file('d.txt', '<top>\n<num> Number: 1\n<title> x\n</top>\nstray words\n'), { format: 'trec' })).rejects.toThrow(
+      /d\.txt:5: text outside a <top> … <\/top> topic: "stray words"/,
+    );
+    await expect(loadTopics(await file('e.txt', '<top>\n<num> Number: 7\n<title>\n<desc> d\n</top>\n'))).rejects.toThrow(
+      /e\.txt:1: topic 7 has no <title> text/,
+    );
+    await expect(loadTopics(await file('f.txt', TREC + TREC.slice(0, TREC.indexOf('<top>', 10))))).rejects.toThrow(
+      /f\.txt:\d+: duplicate qid "301" \(first on line 1\)/,
+    );
     // A TREC file read as TSV: the error says which formats there are.
     await expect(loadTopics(await file('g.tsv', TREC))).rejects.toThrow(/g\.tsv:1: expected "qid<TAB>text", found no tab/);
     await expect(loadTopics(await file('g2.tsv', TREC))).rejects.toThrow(/hint: .*--topics-format jsonl\|trec\|msmarco/);
-    await expect(loadTopics(await file('h.tsv', 'q1\tx\n'), { fields: ['description'] })).rejects.toThrow(/--topic-field picks a field of TREC SGML topics; .*h\.tsv is read as tsv/);
+    await expect(loadTopics(await file('h.tsv', 'q1\tx\n'), { fields: ['description'] })).rejects.toThrow(
+      /--topic-field picks a field of TREC SGML topics; .*h\.tsv is read as tsv/,
+    );
   });
 });
 
 describe('MS MARCO queries and auto-detection', () => {
   it('msmarco: integer qids, exactly two columns; anything else names file:line', async () => {
-    const p = await file('queries.dev.small.tsv', '1048585\twhat is paula deen\'s brother\n2\tAndrogen receptor define\n');
+    const p = await file('queries.dev.small.tsv', "1048585\twhat is paula deen's brother\n2\tAndrogen receptor define\n");
     expect(await loadTopics(p, { format: 'msmarco' })).toEqual([
       { id: '1048585', text: "what is paula deen's brother" },
       { id: '2', text: 'Androgen receptor define' },
     ]);
-    await expect(loadTopics(await file('m1.tsv', '12\tok\nq13\tnot a number\n'), { format: 'msmarco' })).rejects.toThrow(/m1\.tsv:2: MS MARCO qids are integers, got "q13"/);
-    await expect(loadTopics(await file('m2.tsv', '12\ta\tb\n'), { format: 'msmarco' })).rejects.toThrow(/m2\.tsv:1: expected "qid<TAB>query" \(MS MARCO queries\), found 3 tab-separated columns/);
+    await expect(loadTopics(await file('m1.tsv', '12\tok\nq13\tnot a number\n'), { format: 'msmarco' })).rejects.toThrow(
+      /m1\.tsv:2: MS MARCO qids are integers, got "q13"/,
+    );
+    await expect(loadTopics(await file('m2.tsv', '12\ta\tb\n'), { format: 'msmarco' })).rejects.toThrow(
+      /m2\.tsv:1: expected "qid<TAB>query" \(MS MARCO queries\), found 3 tab-separated columns/,
+    );
   });
 
   it('auto: the first non-blank line tells TREC SGML, JSONL and TSV apart where the extension does not', async () => {
     expect(await loadTopics(await file('q1.dat', '\n  {"id": "a", "text": "hearsay"}\n'))).toEqual([{ id: 'a', text: 'hearsay' }]);
     expect(await loadTopics(await file('q2.txt', 'a\thearsay\n'))).toEqual([{ id: 'a', text: 'hearsay' }]);
     expect(await loadTopics(await file('q3', TREC))).toHaveLength(3);
-    await expect(loadTopics(await file('q4.dat', '\nhearsay exceptions\n'))).rejects.toThrow(/q4\.dat:2: cannot tell the topics format: the first line is neither TREC SGML \(<top>\), JSONL \(\{…\}\) nor "qid<TAB>text"/);
+    await expect(loadTopics(await file('q4.dat', '\nhearsay exceptions\n'))).rejects.toThrow(
+      /q4\.dat:2: cannot tell the topics format: the first line is neither TREC SGML \(<top>\), JSONL \(\{…\}\) nor "qid<TAB>text"/,
+    );
     await expect(loadTopics(await file('q5.dat', '\n\n'))).rejects.toThrow(/q5\.dat: no topics in the file/);
   });
 });

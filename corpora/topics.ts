@@ -28,7 +28,8 @@ export type { TopicField };
 export { TOPIC_FIELDS, parseTopicFields } from './topics-trec.js';
 
 /** The --topics-format help: every format and auto. */
-export const TOPICS_FORMAT_HELP = 'auto (default: from the extension, else the first line) | tsv ("qid<TAB>text") | jsonl ({"id","text"}) | trec (TREC SGML <top><num><title>…) | msmarco (MS MARCO queries: "qid<TAB>query", integer qids)';
+export const TOPICS_FORMAT_HELP =
+  'auto (default: from the extension, else the first line) | tsv ("qid<TAB>text") | jsonl ({"id","text"}) | trec (TREC SGML <top><num><title>…) | msmarco (MS MARCO queries: "qid<TAB>query", integer qids)';
 
 /** tsv | jsonl from the file name, or undefined when the extension says nothing (.txt: TREC topics and TSV alike). */
 export function topicsFormatOf(file: string): TopicsFormat | undefined {
@@ -57,14 +58,25 @@ export function sniffTopicsFormat(firstLine: string): TopicsFormat | undefined {
 
 function tsvTopic(file: string, line: number, text: string): Topic {
   const cols = text.split('\t');
-  if (cols.length < 2) throw errors.fileParse(file, line, 'expected "qid<TAB>text", found no tab', 'TSV topics are one "qid<TAB>query text" a line (Pyserini style); other formats: --topics-format jsonl|trec|msmarco');
+  if (cols.length < 2)
+    throw errors.fileParse(
+      file,
+      line,
+      'expected "qid<TAB>text", found no tab',
+      'TSV topics are one "qid<TAB>query text" a line (Pyserini style); other formats: --topics-format jsonl|trec|msmarco',
+    );
   if (cols.length > 2) throw errors.fileParse(file, line, `expected 2 tab-separated columns (qid, text), found ${cols.length}`);
   return { id: cols[0].trim(), text: cols[1].trim() };
 }
 
 function msmarcoTopic(file: string, line: number, text: string): Topic {
   const cols = text.split('\t');
-  if (cols.length !== 2) throw errors.fileParse(file, line, `expected "qid<TAB>query" (MS MARCO queries), found ${cols.length === 1 ? 'no tab' : `${cols.length} tab-separated columns`}`);
+  if (cols.length !== 2)
+    throw errors.fileParse(
+      file,
+      line,
+      `expected "qid<TAB>query" (MS MARCO queries), found ${cols.length === 1 ? 'no tab' : `${cols.length} tab-separated columns`}`,
+    );
   const id = cols[0].trim();
   if (!/^\d+$/.test(id)) throw errors.fileParse(file, line, `MS MARCO qids are integers, got "${id}"`, 'for other ids use --topics-format tsv');
   return { id, text: cols[1].trim() };
@@ -94,7 +106,12 @@ async function detectFormat(file: string): Promise<TopicsFormat | undefined> {
     if (!text.trim()) continue;
     const f = sniffTopicsFormat(text);
     if (!f)
-      throw errors.fileParse(file, line, `cannot tell the topics format: the first line is neither TREC SGML (<top>), JSONL ({…}) nor "qid<TAB>text"`, `pass --topics-format ${TOPICS_FORMATS.join('|')}`);
+      throw errors.fileParse(
+        file,
+        line,
+        `cannot tell the topics format: the first line is neither TREC SGML (<top>), JSONL ({…}) nor "qid<TAB>text"`,
+        `pass --topics-format ${TOPICS_FORMATS.join('|')}`,
+      );
     return f;
   }
   return undefined;

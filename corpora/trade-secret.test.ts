@@ -6,8 +6,32 @@ import { formatFactor, loadTradeSecretModel, parseCases, parseFactors } from './
 // when bundled: each factor's side, and the sha256 of the case base as
 // JSON.stringify([{name, factors (sorted by number), outcome}, …]) in source order.
 const SOURCE_SIDES: Record<string, 'P' | 'D'> = {
-  F1: 'D', F2: 'P', F3: 'D', F4: 'P', F5: 'D', F6: 'P', F7: 'P', F8: 'P', F10: 'D', F11: 'D', F12: 'P', F13: 'P', F14: 'P',
-  F15: 'P', F16: 'D', F17: 'D', F18: 'P', F19: 'D', F20: 'D', F21: 'P', F22: 'P', F23: 'D', F24: 'D', F25: 'D', F26: 'P', F27: 'D',
+  F1: 'D',
+  F2: 'P',
+  F3: 'D',
+  F4: 'P',
+  F5: 'D',
+  F6: 'P',
+  F7: 'P',
+  F8: 'P',
+  F10: 'D',
+  F11: 'D',
+  F12: 'P',
+  F13: 'P',
+  F14: 'P',
+  F15: 'P',
+  F16: 'D',
+  F17: 'D',
+  F18: 'P',
+  F19: 'D',
+  F20: 'D',
+  F21: 'P',
+  F22: 'P',
+  F23: 'D',
+  F24: 'D',
+  F25: 'D',
+  F26: 'P',
+  F27: 'D',
 };
 const SOURCE_CASES_SHA256 = '7120c016e4dcaeacb8ab2cfb8d9a30995b2d53d00a943e94a5e188c3871f3c5c';
 const SOURCE_CASES = 32;

@@ -38,17 +38,45 @@ async function loadError(file: string): Promise<string> {
 
 const CASES: [string, string, RegExp][] = [
   ['space', JSON.stringify({ id: 'p 2', text: 't' }), /space\.jsonl:2: passage id "p 2" \(field "id"\) contains whitespace: a space \(U\+0020\) at position 1/],
-  ['nel', JSON.stringify({ id: 'p\u00852', text: 't' }), /nel\.jsonl:2: passage id "p\\u00852" \(field "id"\) contains a control character: NEXT LINE \(U\+0085\)/],
-  ['lsep', JSON.stringify({ id: 'p\u20282', text: 't' }), /lsep\.jsonl:2: passage id "p\\u20282" \(field "id"\) contains whitespace: LINE SEPARATOR \(U\+2028\)/],
-  ['nbsp', JSON.stringify({ id: 'p\u00a02', text: 't' }), /nbsp\.jsonl:2: passage id "p\\u00a02" \(field "id"\) contains whitespace: a no-break space \(U\+00A0\)/],
+  [
+    'nel',
+    JSON.stringify({ id: 'p\u00852', text: 't' }),
+    /nel\.jsonl:2: passage id "p\\u00852" \(field "id"\) contains a control character: NEXT LINE \(U\+0085\)/,
+  ],
+  [
+    'lsep',
+    JSON.stringify({ id: 'p\u20282', text: 't' }),
+    /lsep\.jsonl:2: passage id "p\\u20282" \(field "id"\) contains whitespace: LINE SEPARATOR \(U\+2028\)/,
+  ],
+  [
+    'nbsp',
+    JSON.stringify({ id: 'p\u00a02', text: 't' }),
+    /nbsp\.jsonl:2: passage id "p\\u00a02" \(field "id"\) contains whitespace: a no-break space \(U\+00A0\)/,
+  ],
   ['tab', JSON.stringify({ id: 'p\t2', text: 't' }), /tab\.jsonl:2: passage id "p\\t2" \(field "id"\) contains a control character: a tab \(U\+0009\)/],
-  ['bignum', '{"id":12345678901234567890,"text":"t"}', /bignum\.jsonl:2: passage id \(field "id"\) is a number beyond 2\^53 \(read as 12345678901234567168\), which JSON numbers cannot hold exactly; write the id as a string/],
+  [
+    'bignum',
+    '{"id":12345678901234567890,"text":"t"}',
+    /bignum\.jsonl:2: passage id \(field "id"\) is a number beyond 2\^53 \(read as 12345678901234567168\), which JSON numbers cannot hold exactly; write the id as a string/,
+  ],
   ['bool', '{"id":true,"text":"t"}', /bool\.jsonl:2: passage id \(field "id"\) must be a string or a number, got a boolean \(true\)/],
   ['float', '{"id":1.5,"text":"t"}', /float\.jsonl:2: passage id \(field "id"\) is a non-integer number \(1\.5\); write the id as a string/],
   // issue 37 item 11: ids that look like another id, or lose their text form
-  ['zwsp', JSON.stringify({ id: 'p\u200b1', text: 't' }), /zwsp\.jsonl:2: passage id "p\\u200b1" \(field "id"\) contains an invisible format character: U\+200B ZERO WIDTH SPACE at position 1/],
-  ['rlo', JSON.stringify({ id: '\u202e1p', text: 't' }), /rlo\.jsonl:2: passage id "\\u202e1p" \(field "id"\) contains an invisible format character: U\+202E RIGHT-TO-LEFT OVERRIDE at position 0/],
-  ['one-point-oh', '{"text":"t","id":1.0}', /one-point-oh\.jsonl:2: passage id \(field "id"\) is the JSON number 1\.0, which is read as 1: the id would not keep the text the file holds/],
+  [
+    'zwsp',
+    JSON.stringify({ id: 'p\u200b1', text: 't' }),
+    /zwsp\.jsonl:2: passage id "p\\u200b1" \(field "id"\) contains an invisible format character: U\+200B ZERO WIDTH SPACE at position 1/,
+  ],
+  [
+    'rlo',
+    JSON.stringify({ id: '\u202e1p', text: 't' }),
+    /rlo\.jsonl:2: passage id "\\u202e1p" \(field "id"\) contains an invisible format character: U\+202E RIGHT-TO-LEFT OVERRIDE at position 0/,
+  ],
+  [
+    'one-point-oh',
+    '{"text":"t","id":1.0}',
+    /one-point-oh\.jsonl:2: passage id \(field "id"\) is the JSON number 1\.0, which is read as 1: the id would not keep the text the file holds/,
+  ],
   ['exponent', '{"id": 1e3 ,"text":"t"}', /exponent\.jsonl:2: passage id \(field "id"\) is the JSON number 1e3, which is read as 1000/],
 ];
 
@@ -58,7 +86,10 @@ describe('unsafe ids are refused with file:line', () => {
   });
 
   it('ids that are fine: numbers up to 2^53 − 1 (read exactly), dashes, dots, colons, non-ASCII letters', async () => {
-    const f = corpus('fine', ['{"id":9007199254740991,"text":"t"}', JSON.stringify({ id: 'doc-1.2:§3', text: 't' }), JSON.stringify({ id: 'Müller_v_Oregon', text: 't' })].join('\n'));
+    const f = corpus(
+      'fine',
+      ['{"id":9007199254740991,"text":"t"}', JSON.stringify({ id: 'doc-1.2:§3', text: 't' }), JSON.stringify({ id: 'Müller_v_Oregon', text: 't' })].join('\n'),
+    );
     const ids: string[] = [];
     for await (const p of loadPassageFile(f)) ids.push(p.id);
     expect(ids).toEqual(['p1', '9007199254740991', 'doc-1.2:§3', 'Müller_v_Oregon']);
@@ -72,14 +103,22 @@ describe('unsafe ids are refused with file:line', () => {
   });
 
   it('the library input (buildIndex with an array) applies the same rule', async () => {
-    const passages: Passage[] = [{ ...ok, source: 's' }, { id: 'a\u2028b', text: 't', source: 's' }];
-    await expect(buildIndex(fromArray(passages), { out: join(dir, 'lib-idx'), corpusName: 'lib', workers: 0 })).rejects.toThrow(/lib:2: passage id "a\\u2028b" contains whitespace: LINE SEPARATOR/);
+    const passages: Passage[] = [
+      { ...ok, source: 's' },
+      { id: 'a\u2028b', text: 't', source: 's' },
+    ];
+    await expect(buildIndex(fromArray(passages), { out: join(dir, 'lib-idx'), corpusName: 'lib', workers: 0 })).rejects.toThrow(
+      /lib:2: passage id "a\\u2028b" contains whitespace: LINE SEPARATOR/,
+    );
     expect(existsSync(join(dir, 'lib-idx'))).toBe(false);
   });
 
   it('through the CLI: `index build` exits 1 with one file:line line and builds nothing', async () => {
     // NFC twins: "café" precomposed (U+00E9) on line 2, decomposed (e + U+0301) on line 3
-    writeFileSync(join(dir, 'nfc.jsonl'), [ok, { id: 'caf\u00e9', text: 'a' }, { id: 'cafe\u0301', text: 'b' }].map((p) => JSON.stringify(p)).join('\n') + '\n');
+    writeFileSync(
+      join(dir, 'nfc.jsonl'),
+      [ok, { id: 'caf\u00e9', text: 'a' }, { id: 'cafe\u0301', text: 'b' }].map((p) => JSON.stringify(p)).join('\n') + '\n',
+    );
     for (const [name, pattern] of [
       ['space', /space\.jsonl:2: passage id "p 2"/],
       ['bignum', /bignum\.jsonl:2: passage id \(field "id"\) is a number beyond 2\^53/],

@@ -43,7 +43,15 @@ describe('bootstrap confidence intervals', () => {
   it('bootstrapStatisticCi resamples items for a non-mean statistic (macro-F1)', () => {
     const golds = Array.from({ length: 60 }, (_, i) => ['a', 'b', 'c'][i % 3]);
     const preds = golds.map((g, i) => (i % 5 === 0 ? 'a' : g));
-    const ci = bootstrapStatisticCi(golds.length, (idx) => macroF1(Array.from(idx, (i) => preds[i]), Array.from(idx, (i) => golds[i])), { iterations: 300 });
+    const ci = bootstrapStatisticCi(
+      golds.length,
+      (idx) =>
+        macroF1(
+          Array.from(idx, (i) => preds[i]),
+          Array.from(idx, (i) => golds[i]),
+        ),
+      { iterations: 300 },
+    );
     expect(ci.estimate).toBeCloseTo(macroF1(preds, golds), 12);
     expect(ci.lo).toBeLessThanOrEqual(ci.estimate);
     expect(ci.hi).toBeGreaterThanOrEqual(ci.estimate);

@@ -98,7 +98,8 @@ export function bootstrapCi(values: readonly number[], opts: BootstrapOptions = 
 }
 
 function pValue(samples: Float64Array): number {
-  let le = 0, ge = 0;
+  let le = 0,
+    ge = 0;
   for (const d of samples) {
     if (d <= 0) le++;
     if (d >= 0) ge++;
@@ -137,5 +138,13 @@ export function unpairedBootstrap(a: readonly number[], b: readonly number[], op
     samples[it] = meanOf(a, ia) - meanOf(b, ib);
   }
   const empty = a.length === 0 || b.length === 0;
-  return { estimate, ...interval(samples, o.level), p: empty ? 1 : pValue(samples), level: o.level, iterations: o.iterations, seed: o.seed, n: a.length + b.length };
+  return {
+    estimate,
+    ...interval(samples, o.level),
+    p: empty ? 1 : pValue(samples),
+    level: o.level,
+    iterations: o.iterations,
+    seed: o.seed,
+    n: a.length + b.length,
+  };
 }

@@ -30,7 +30,13 @@ describe('sweepFusion', () => {
     expect(r.settings.length).toBeGreaterThanOrEqual(6);
     for (const s of r.settings) expect(s.margin).toBeLessThanOrEqual(r.best.margin + 1e-12);
     const best = r.best.setting!;
-    const hybrid = await openRetriever(join(dir, 'idx'), 'hybrid', { methods: best.methods.join(','), fusion: best.fusion, rrfK: best.rrfK, depth: best.depth, weights: best.weights });
+    const hybrid = await openRetriever(join(dir, 'idx'), 'hybrid', {
+      methods: best.methods.join(','),
+      fusion: best.fusion,
+      rrfK: best.rrfK,
+      depth: best.depth,
+      weights: best.weights,
+    });
     const live = await evalRetrieval({ retriever: hybrid, questions: await loadQuestions('barexam', 'val'), ks: [10, 100], iterations: 10 });
     expect(live.metrics['recall@10'].estimate).toBeCloseTo(r.best.recall[10], 10);
     expect(live.metrics['recall@100'].estimate).toBeCloseTo(r.best.recall[100], 10);

@@ -18,7 +18,6 @@ import type { Hit } from '../retrieval/types.js';
 import { retrievalQuery } from '../corpora/barexam.js';
 import { recallAtK } from './metrics/index.js';
 
-
 export interface FusionSetting {
   methods: string[];
   fusion: FusionMethod;
@@ -102,7 +101,9 @@ export async function sweepFusion(opts: {
   const ks = opts.ks ?? [10, 100];
   const components = opts.components ?? ['bm25', 'qld', 'dense'];
   const grid = opts.grid ?? defaultFusionGrid(components);
-  const questions = (await loadQuestions(opts.dataset ?? 'barexam', split, { seed: opts.splitSeed ?? DEFAULT_SPLIT_SEED, file: opts.datasetFile })).filter((q) => q.goldPassageIds.length > 0);
+  const questions = (await loadQuestions(opts.dataset ?? 'barexam', split, { seed: opts.splitSeed ?? DEFAULT_SPLIT_SEED, file: opts.datasetFile })).filter(
+    (q) => q.goldPassageIds.length > 0,
+  );
   const maxDepth = Math.max(...ks, ...grid.map((g) => g.depth));
   const runs: Record<string, Hit[][]> = {};
   for (const m of components) {
@@ -114,7 +115,8 @@ export async function sweepFusion(opts: {
     }
   }
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
-  const recallOf = (ranked: (i: number) => string[]) => Object.fromEntries(ks.map((k) => [k, mean(questions.map((q, i) => recallAtK(ranked(i), q.goldPassageIds, k)))]));
+  const recallOf = (ranked: (i: number) => string[]) =>
+    Object.fromEntries(ks.map((k) => [k, mean(questions.map((q, i) => recallAtK(ranked(i), q.goldPassageIds, k)))]));
   const singles: SweepRow[] = components.map((m) => ({ label: m, recall: recallOf((i) => runs[m][i].map((h) => h.id)), margin: 0 }));
   const bestSingle = Object.fromEntries(ks.map((k) => [k, Math.max(...singles.map((s) => s.recall[k]))]));
   const marginOf = (rec: Record<number, number>) => Math.min(...ks.map((k) => rec[k] - bestSingle[k]));
@@ -137,7 +139,8 @@ export async function sweepFusion(opts: {
 export function formatFusionSweep(r: FusionSweepResult): string {
   const head = `| setting | ${r.ks.map((k) => `Recall@${k}`).join(' | ')} | margin vs best single |`;
   const sep = `|---|${r.ks.map(() => '---').join('|')}|---|`;
-  const row = (x: SweepRow, mark = '') => `| ${mark}${x.label}${mark} | ${r.ks.map((k) => x.recall[k].toFixed(3)).join(' | ')} | ${x.margin >= 0 ? '+' : ''}${x.margin.toFixed(3)} |`;
+  const row = (x: SweepRow, mark = '') =>
+    `| ${mark}${x.label}${mark} | ${r.ks.map((k) => x.recall[k].toFixed(3)).join(' | ')} | ${x.margin >= 0 ? '+' : ''}${x.margin.toFixed(3)} |`;
   return [
     `Fusion sweep on the ${r.split} split (n = ${r.n} questions with gold passages). Margin = min over cutoffs of (Recall@k − best single method's Recall@k); the chosen setting (bold) has the largest margin.`,
     '',

@@ -18,14 +18,30 @@ const vote = (v: string): Exchange => ({
   n: 1,
   key: 'k2',
   stage: 'juror Skeptic',
-  request: { messages: [{ role: 'system', content: 'You are a juror.' }, { role: 'user', content: 'Which option? A, B or C.' }], params: { model: 'm', response_format: { type: 'json_schema' } } },
+  request: {
+    messages: [
+      { role: 'system', content: 'You are a juror.' },
+      { role: 'user', content: 'Which option? A, B or C.' },
+    ],
+    params: { model: 'm', response_format: { type: 'json_schema' } },
+  },
   reply: {
-    generations: [{ text: `{"reasoning":"r","vote":"${v}"}`, message: { type: 'ai', content: `{"reasoning":"r","vote":"${v}"}`, usage_metadata: { input_tokens: 812, output_tokens: 14 } } } as never],
+    generations: [
+      {
+        text: `{"reasoning":"r","vote":"${v}"}`,
+        message: { type: 'ai', content: `{"reasoning":"r","vote":"${v}"}`, usage_metadata: { input_tokens: 812, output_tokens: 14 } },
+      } as never,
+    ],
     llmOutput: { tokenUsage: { promptTokens: 812, completionTokens: 14, totalTokens: 826 } },
   },
   ms: 40,
 });
-const first: Exchange = { n: 0, key: 'k1', request: { messages: [{ role: 'user', content: 'search' }], params: { model: 'm' } }, error: { code: 'LLM_REQUEST_FAILED', message: 'HTTP 500' } };
+const first: Exchange = {
+  n: 0,
+  key: 'k1',
+  request: { messages: [{ role: 'user', content: 'search' }], params: { model: 'm' } },
+  error: { code: 'LLM_REQUEST_FAILED', message: 'HTTP 500' },
+};
 
 async function recorded(name: string): Promise<{ run: string; file: string; lines: string[] }> {
   const run = join(dir, name);
@@ -37,7 +53,10 @@ async function recorded(name: string): Promise<{ run: string; file: string; line
 describe('recorded exchanges are verified against their hashes', () => {
   it('a recording reads back as written (hashes of the request and the reply on every line)', async () => {
     const { run, lines } = await recorded('intact');
-    expect(lines.map((l) => Object.keys(JSON.parse(l).hash ?? {}))).toEqual([['request', 'reply'], ['request', 'reply']]);
+    expect(lines.map((l) => Object.keys(JSON.parse(l).hash ?? {}))).toEqual([
+      ['request', 'reply'],
+      ['request', 'reply'],
+    ]);
     const back = await readExchanges(run, 'q1');
     expect(back.map((x) => x.stage ?? x.error?.message)).toEqual(['HTTP 500', 'juror Skeptic']);
     await expect(verifyExchanges(run)).resolves.toBeUndefined();
@@ -70,9 +89,14 @@ describe('a replay is compared with the recorded config', () => {
     const { run } = await recorded('local-config');
     writeFileSync(modelSettingsPath(run), JSON.stringify({ model: 'tiny.gguf@sha256:1b433cc90cb1726a' }));
     const local = { sha256: '1b433cc90cb1726ae420eacdede8cc44496910a9e98b355cf1f978898d9ced16', gguf: { architecture: 'llama' }, runtime: { threads: 1 } };
-    writeFileSync(join(run, 'config.json'), JSON.stringify({ seed: 13, config: { system: 'acal', task: 'hearsay', model: 'tiny.gguf@sha256:1b433cc90cb1726a', local } }));
+    writeFileSync(
+      join(run, 'config.json'),
+      JSON.stringify({ seed: 13, config: { system: 'acal', task: 'hearsay', model: 'tiny.gguf@sha256:1b433cc90cb1726a', local } }),
+    );
     writeFileSync(join(run, 'results.jsonl'), '');
     await expect(replayInfo(run, { system: 'acal', task: 'hearsay', model: 'tiny.gguf@sha256:1b433cc90cb1726a' }, 13)).resolves.toMatchObject({ dir: run });
-    await expect(replayInfo(run, { system: 'acal', task: 'learned_hands_courts' }, 13)).rejects.toThrow(/was recorded with task = "hearsay", this replay has "learned_hands_courts"/);
+    await expect(replayInfo(run, { system: 'acal', task: 'learned_hands_courts' }, 13)).rejects.toThrow(
+      /was recorded with task = "hearsay", this replay has "learned_hands_courts"/,
+    );
   });
 });

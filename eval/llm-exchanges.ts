@@ -58,10 +58,27 @@ const RERECORD = 'a replay serves only what the model answered: restore the file
 /** Throws LLM_RECORDING_ALTERED unless line `line` of `file` holds the hashes of its own request and reply. */
 function checkHashes(x: Exchange, file: string, line: number): void {
   if (!x.hash || typeof x.hash.request !== 'string' || typeof x.hash.reply !== 'string')
-    throw errors.llmRecordingAltered(file, line, 'this exchange has no content hash (recorded by a lexcase older than the replay check), so an edit could not be told apart', 'record the run again with this version of lexcase, then replay that');
+    throw errors.llmRecordingAltered(
+      file,
+      line,
+      'this exchange has no content hash (recorded by a lexcase older than the replay check), so an edit could not be told apart',
+      'record the run again with this version of lexcase, then replay that',
+    );
   const now = exchangeHashes(x);
-  if (now.reply !== x.hash.reply) throw errors.llmRecordingAltered(file, line, 'the recorded reply (its text, tool calls, usage, error or cache flag) differs from the one written at recording: the file was edited', RERECORD);
-  if (now.request !== x.hash.request) throw errors.llmRecordingAltered(file, line, 'the recorded request (its messages, parameters or key) differs from the one written at recording: the file was edited', RERECORD);
+  if (now.reply !== x.hash.reply)
+    throw errors.llmRecordingAltered(
+      file,
+      line,
+      'the recorded reply (its text, tool calls, usage, error or cache flag) differs from the one written at recording: the file was edited',
+      RERECORD,
+    );
+  if (now.request !== x.hash.request)
+    throw errors.llmRecordingAltered(
+      file,
+      line,
+      'the recorded request (its messages, parameters or key) differs from the one written at recording: the file was edited',
+      RERECORD,
+    );
 }
 
 /** The recorded exchanges of item `id` (none: an empty list), each checked against its hashes. */
@@ -102,7 +119,8 @@ export async function writeModelSettings(runDir: string, settings: Record<string
 /** The model settings a run was recorded with; throws RUN_INVALID when the dir holds no recording. */
 export async function readModelSettings(runDir: string): Promise<Record<string, unknown>> {
   const file = modelSettingsPath(runDir);
-  if (!existsSync(file)) throw errors.runInvalid(runDir, `holds no LLM recording (${file} is missing): only runs made with an LLM by this version of lexcase can be replayed`);
+  if (!existsSync(file))
+    throw errors.runInvalid(runDir, `holds no LLM recording (${file} is missing): only runs made with an LLM by this version of lexcase can be replayed`);
   const text = await readRunFile(runDir, file);
   try {
     return JSON.parse(text) as Record<string, unknown>;
@@ -126,7 +144,9 @@ export interface ReplayInfo {
 const MAY_DIFFER = new Set(['model', 'local', 'index', 'sampling']);
 
 const stable = (v: unknown): string =>
-  JSON.stringify(v, (_k, val) => (val && typeof val === 'object' && !Array.isArray(val) ? Object.fromEntries(Object.entries(val).sort(([a], [b]) => a.localeCompare(b))) : val));
+  JSON.stringify(v, (_k, val) =>
+    val && typeof val === 'object' && !Array.isArray(val) ? Object.fromEntries(Object.entries(val).sort(([a], [b]) => a.localeCompare(b))) : val,
+  );
 
 /**
  * What a replay of `dir` needs; throws RUN_INVALID when the run being made differs from the
@@ -142,7 +162,10 @@ export async function replayInfo(dir: string, config: Record<string, unknown>, s
   const a = rec.config ?? {};
   for (const k of new Set([...Object.keys(a), ...Object.keys(config)])) {
     if (MAY_DIFFER.has(k) || stable(a[k]) === stable(config[k])) continue;
-    throw errors.runInvalid(dir, `was recorded with ${k} = ${stable(a[k]) ?? '(unset)'}, this replay has ${stable(config[k]) ?? '(unset)'}; replay it with the recorded run's flags`);
+    throw errors.runInvalid(
+      dir,
+      `was recorded with ${k} = ${stable(a[k]) ?? '(unset)'}, this replay has ${stable(config[k]) ?? '(unset)'}; replay it with the recorded run's flags`,
+    );
   }
   const { records } = await readResults(dir);
   const recorded = new Map(records.map((r) => [r.id, r]));
@@ -172,7 +195,9 @@ const obj = (v: unknown): Record<string, any> => (v && typeof v === 'object' && 
 function messageText(m: Record<string, any>): string {
   const c = m.content;
   const text = typeof c === 'string' ? c : Array.isArray(c) ? c.map((p) => (typeof p === 'string' ? p : str(obj(p).text ?? p))).join('') : str(c);
-  const calls = Array.isArray(m.tool_calls) ? m.tool_calls.map((t: unknown) => `→ ${str(obj(obj(t).function).name)}(${str(obj(obj(t).function).arguments)})`) : [];
+  const calls = Array.isArray(m.tool_calls)
+    ? m.tool_calls.map((t: unknown) => `→ ${str(obj(obj(t).function).name)}(${str(obj(obj(t).function).arguments)})`)
+    : [];
   return [text, ...calls].filter(Boolean).join('\n');
 }
 
@@ -199,12 +224,15 @@ export function inspectorCall(x: Exchange): LlmExchange {
   const input = num(tu.promptTokens) ?? num(um.input_tokens);
   const output = num(tu.completionTokens) ?? num(um.output_tokens);
   const total = num(tu.totalTokens) ?? num(um.total_tokens) ?? (input !== undefined || output !== undefined ? (input ?? 0) + (output ?? 0) : undefined);
-  const toolCalls = Array.isArray(msg.tool_calls) && msg.tool_calls.length ? msg.tool_calls.map((c: unknown) => ({ name: str(obj(c).name), args: obj(c).args })) : undefined;
+  const toolCalls =
+    Array.isArray(msg.tool_calls) && msg.tool_calls.length ? msg.tool_calls.map((c: unknown) => ({ name: str(obj(c).name), args: obj(c).args })) : undefined;
   const replyText = x.reply ? str(g.text ?? msg.content) : '';
   const error = x.error ? (x.error.code ? `${x.error.code}: ${x.error.message}` : x.error.message) : x.invalid ? `reply refused: ${x.invalid}` : undefined;
   return {
     stage: x.stage || stageOfRequest(x.request),
-    messages: Array.isArray(x.request?.messages) ? (x.request.messages as unknown[]).map((m) => ({ role: str(obj(m).role) || '?', content: messageText(obj(m)) })) : [],
+    messages: Array.isArray(x.request?.messages)
+      ? (x.request.messages as unknown[]).map((m) => ({ role: str(obj(m).role) || '?', content: messageText(obj(m)) }))
+      : [],
     reply: x.reply ? replyText : null,
     ...(toolCalls ? { toolCalls } : {}),
     ...(error ? { error } : {}),

@@ -17,7 +17,11 @@ export const PROTECTED_DIRS: readonly ProtectedDir[] = [INDEX_DIR, RUN_DIR];
 
 /** Throws OUT_FILE_REFUSED unless every named output may be written; `inputs` are the paths the command reads. */
 export function checkOutputs(outputs: readonly OutputFile[], inputs: readonly (string | undefined)[]): void {
-  checkOutputFiles(outputs, inputs.filter((p): p is string => typeof p === 'string' && p !== ''), PROTECTED_DIRS);
+  checkOutputFiles(
+    outputs,
+    inputs.filter((p): p is string => typeof p === 'string' && p !== ''),
+    PROTECTED_DIRS,
+  );
 }
 
 /** The run files `runFile` stands for: itself, or one per method (`<name>.<method><ext>`) when several. */

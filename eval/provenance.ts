@@ -9,11 +9,16 @@ import { PACKAGE_ROOT, VERSION } from '../core/version.js';
 
 export function gitSha(cwd: string = PACKAGE_ROOT): string {
   try {
-    const sha = execFileSync('git', ['rev-parse', 'HEAD'], { cwd, stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).toString().trim();
+    const sha = execFileSync('git', ['rev-parse', 'HEAD'], { cwd, stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 })
+      .toString()
+      .trim();
     if (!/^[0-9a-f]{7,64}$/.test(sha)) return 'unknown';
     let dirty = false;
     try {
-      dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd, stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).toString().trim().length > 0;
+      dirty =
+        execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd, stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 })
+          .toString()
+          .trim().length > 0;
     } catch {
       /* unknown dirtiness: report the sha alone */
     }

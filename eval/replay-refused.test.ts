@@ -27,14 +27,33 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const flags = (jurors: number, runDir: string, extra: string[] = []) => ['run', 'case', '--index', index, '--limit', '1', '--jurors', String(jurors), '--max-steps', '2', '--tools', 'bm25', '--run-dir', runDir, ...extra];
+const flags = (jurors: number, runDir: string, extra: string[] = []) => [
+  'run',
+  'case',
+  '--index',
+  index,
+  '--limit',
+  '1',
+  '--jurors',
+  String(jurors),
+  '--max-steps',
+  '2',
+  '--tools',
+  'bm25',
+  '--run-dir',
+  runDir,
+  ...extra,
+];
 
 describe('a refused --replay (issue 37, item 7)', () => {
   it('leaves no run dir behind (or the empty one it found), and the corrected command then replays byte for byte', async () => {
     const srv = await startScriptedServer(contractFuzz({ seed: 3 }));
     const rec = join(dir, 'rec');
     try {
-      const r = await lexcase(flags(3, rec), { cwd: dir, env: isolatedEnv({ LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'scripted', LEXCASE_LLM_PREFLIGHT: '0' }) });
+      const r = await lexcase(flags(3, rec), {
+        cwd: dir,
+        env: isolatedEnv({ LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'scripted', LEXCASE_LLM_PREFLIGHT: '0' }),
+      });
       expect(r.code, r.stderr).toBe(0);
     } finally {
       await srv.close();

@@ -8,7 +8,16 @@
  */
 
 /** Keys that never change results, at the top level of a run config or inside one of its sections (e.g. `model`). */
-export const OPERATIONAL_KEYS: ReadonlySet<string> = new Set(['timeoutMs', 'maxReplyBytes', 'maxRetries', 'retryBaseMs', 'retryMaxMs', 'concurrency', 'cacheDir', 'apiKey']);
+export const OPERATIONAL_KEYS: ReadonlySet<string> = new Set([
+  'timeoutMs',
+  'maxReplyBytes',
+  'maxRetries',
+  'retryBaseMs',
+  'retryMaxMs',
+  'concurrency',
+  'cacheDir',
+  'apiKey',
+]);
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 

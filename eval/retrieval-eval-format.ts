@@ -17,7 +17,9 @@ export function reportHeader(r: RetrievalReport): string {
     ...denseQueryLines(r.results),
     ...(r.note ? [`Note: ${r.note}`] : []),
     ...(r.goldMissing?.questions
-      ? [`**Warning:** ${int(r.goldMissing.questions)} of ${int(r.dataset.n)} questions have no gold passage in this index (e.g. ${r.goldMissing.examples.join(', ')}); they count as misses. Index a corpus that contains the gold passages${r.dataset.file ? '' : ' (e.g. "default" or "barexam")'}.`]
+      ? [
+          `**Warning:** ${int(r.goldMissing.questions)} of ${int(r.dataset.n)} questions have no gold passage in this index (e.g. ${r.goldMissing.examples.join(', ')}); they count as misses. Index a corpus that contains the gold passages${r.dataset.file ? '' : ' (e.g. "default" or "barexam")'}.`,
+        ]
       : []),
   ].join('\n');
 }

@@ -17,7 +17,7 @@ import { checkOutputs, runFileOutputs } from './output-files.js';
 import type { Hit } from '../retrieval/types.js';
 
 export const PAPER_POOL_NOTE =
-  'The Bar Exam QA paper (and CASE, Table 3) retrieves from the full 856,835-passage pool; this corpus is smaller, so these figures are not comparable with the paper\'s.';
+  "The Bar Exam QA paper (and CASE, Table 3) retrieves from the full 856,835-passage pool; this corpus is smaller, so these figures are not comparable with the paper's.";
 
 export interface IndexEvalOptions {
   index: string;
@@ -70,7 +70,10 @@ export { runFileFor };
 
 export async function evalRetrievalOnIndex(opts: IndexEvalOptions): Promise<RetrievalReport> {
   // Outputs never land in the index it reads (nor any index or run dir): eval/output-files.ts.
-  checkOutputs([...runFileOutputs('runFile', opts.runFile, opts.methods), { flag: 'qrelsFile', file: opts.qrelsFile, example: 'qrels.txt' }], [opts.index, opts.datasetFile]);
+  checkOutputs(
+    [...runFileOutputs('runFile', opts.runFile, opts.methods), { flag: 'qrelsFile', file: opts.qrelsFile, example: 'qrels.txt' }],
+    [opts.index, opts.datasetFile],
+  );
   const idx = await openIndex(opts.index);
   try {
     return await evalOnOpened(idx, opts);
@@ -86,7 +89,9 @@ async function evalOnOpened(idx: OpenedIndex, opts: IndexEvalOptions): Promise<R
   const splitSeed = opts.splitSeed ?? DEFAULT_SPLIT_SEED;
   const questions = await loadQuestions(dataset, split, { seed: splitSeed, file: opts.datasetFile });
   if (!questions.some((q) => q.goldPassageIds.length > 0)) {
-    const withGold = Object.values(DATASETS).filter((d) => d.corpus).map((d) => d.name);
+    const withGold = Object.values(DATASETS)
+      .filter((d) => d.corpus)
+      .map((d) => d.name);
     throw errors.nothingToEvaluate(
       `dataset "${dataset}"${opts.datasetFile ? ` (${opts.datasetFile})` : ''} has no gold passages: none of the ${questions.length} questions of split "${split}" names a gold passage id, so there is nothing to evaluate retrieval against`,
       `datasets with gold passages: ${withGold.join(', ')}`,

@@ -50,7 +50,12 @@ export class TrecRunWriter {
       this.out = handle.createWriteStream();
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
-      const why = err.code === 'EISDIR' ? 'is a directory; give a file path' : err.code === 'EEXIST' || err.code === 'ENOTDIR' ? 'a file stands where a folder of its path should be' : err.message;
+      const why =
+        err.code === 'EISDIR'
+          ? 'is a directory; give a file path'
+          : err.code === 'EEXIST' || err.code === 'ENOTDIR'
+            ? 'a file stands where a folder of its path should be'
+            : err.message;
       throw (this.failed = errors.outFileRefused('run file', this.file, why));
     }
     this.out.on('error', (e) => (this.failed = e));

@@ -7,7 +7,14 @@ import type { Hit, Retriever } from '../retrieval/types.js';
 import { evalRetrieval, parseKs } from './retrieval-eval.js';
 import { TrecRunWriter, trecQrelsLines, trecRunLines } from './retrieval-eval-run-file.js';
 
-const q = (id: string, prompt: string, question: string, gold: string[]): Question => ({ id, prompt, question, choices: ['x', 'y'], answer: 'A', goldPassageIds: gold });
+const q = (id: string, prompt: string, question: string, gold: string[]): Question => ({
+  id,
+  prompt,
+  question,
+  choices: ['x', 'y'],
+  answer: 'A',
+  goldPassageIds: gold,
+});
 
 /** A retriever that ranks 200 passages p0..p199 so that the gold of each query lands at a chosen rank. */
 function scripted(goldRank: Record<string, [string, number | null]>): Retriever & { seen: string[] } {
@@ -85,9 +92,16 @@ describe('evalRetrieval', () => {
 
 describe('TREC run and qrels files', () => {
   it('writes "<qid> Q0 <docid> <rank> <score> <tag>" lines and qrels', async () => {
-    expect(trecRunLines('q1', [{ id: 'd1', score: 2.5, rank: 1 }, { id: 'd2', score: -1, rank: 2 }], 'lexcase-bm25')).toBe(
-      'q1 Q0 d1 1 2.500000 lexcase-bm25\nq1 Q0 d2 2 -1.000000 lexcase-bm25\n',
-    );
+    expect(
+      trecRunLines(
+        'q1',
+        [
+          { id: 'd1', score: 2.5, rank: 1 },
+          { id: 'd2', score: -1, rank: 2 },
+        ],
+        'lexcase-bm25',
+      ),
+    ).toBe('q1 Q0 d1 1 2.500000 lexcase-bm25\nq1 Q0 d2 2 -1.000000 lexcase-bm25\n');
     expect(trecQrelsLines([q('q1', '', 'Q', ['g1', 'g2'])])).toBe('q1 0 g1 1\nq1 0 g2 1\n');
     expect(() => trecRunLines('q 1', [], 't')).toThrow(/whitespace/);
     const dir = await mkdtemp(join(tmpdir(), 'lexcase-run-'));
@@ -101,7 +115,10 @@ describe('TREC run and qrels files', () => {
   it('TrecRunWriter: a run file path that is a directory, or under a file, rejects with OUT_FILE_REFUSED (no unhandled stream error)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'lexcase-run-'));
     await writeFile(join(dir, 'afile'), 'x');
-    for (const [file, why] of [[dir, /is a directory/], [join(dir, 'afile', 'run.txt'), /file stands where a folder/]] as const) {
+    for (const [file, why] of [
+      [dir, /is a directory/],
+      [join(dir, 'afile', 'run.txt'), /file stands where a folder/],
+    ] as const) {
       const w = new TrecRunWriter(file, 'tag');
       await expect(w.add('a', [{ id: 'x', score: 1, rank: 1 }])).rejects.toMatchObject({ code: 'OUT_FILE_REFUSED', message: expect.stringMatching(why) });
       await expect(w.close()).rejects.toMatchObject({ code: 'OUT_FILE_REFUSED' });

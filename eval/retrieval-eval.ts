@@ -68,7 +68,15 @@ export interface RetrievalEvalResult {
 }
 
 export function parseKs(s: string | number[]): number[] {
-  const ks = (Array.isArray(s) ? s : s.split(',').map((x) => x.trim()).filter(Boolean).map(Number)).slice();
+  const ks = (
+    Array.isArray(s)
+      ? s
+      : s
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean)
+          .map(Number)
+  ).slice();
   for (const k of ks) if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be a positive integer, got "${k}"`);
   return [...new Set(ks)].sort((a, b) => a - b);
 }
@@ -99,21 +107,51 @@ export async function evalRetrieval(opts: RetrievalEvalOptions): Promise<Retriev
     for (const k of ks) recall[k] = recallAtK(ranked, gold, k);
     const goldSet = new Set(gold);
     const goldRanks = ranked.flatMap((id, i) => (goldSet.has(id) ? [i + 1] : []));
-    const r: QueryResult = { id: q.id, goldIds: gold.slice(), firstRank: firstRelevantRank(ranked, gold), recall, rr: reciprocalRank(ranked, gold, MRR_K), ndcg: ndcgAtK(ranked, gold, NDCG_K), ms, goldRanks };
+    const r: QueryResult = {
+      id: q.id,
+      goldIds: gold.slice(),
+      firstRank: firstRelevantRank(ranked, gold),
+      recall,
+      rr: reciprocalRank(ranked, gold, MRR_K),
+      ndcg: ndcgAtK(ranked, gold, NDCG_K),
+      ms,
+      goldRanks,
+    };
     perQuery.push(r);
     await opts.onQuery?.(r, hits);
     opts.onProgress?.(done, total);
   }
   const b = { iterations: opts.iterations ?? RESAMPLES, seed: opts.seed ?? SEED, level: LEVEL };
   const metrics: Record<string, Interval> = {};
-  for (const k of ks) metrics[`recall@${k}`] = perItemInterval(perQuery.map((r) => r.recall[k]), b);
-  metrics[`mrr@${MRR_K}`] = meanInterval(perQuery.map((r) => r.rr), b);
-  metrics[`ndcg@${NDCG_K}`] = meanInterval(perQuery.map((r) => r.ndcg), b);
+  for (const k of ks)
+    metrics[`recall@${k}`] = perItemInterval(
+      perQuery.map((r) => r.recall[k]),
+      b,
+    );
+  metrics[`mrr@${MRR_K}`] = meanInterval(
+    perQuery.map((r) => r.rr),
+    b,
+  );
+  metrics[`ndcg@${NDCG_K}`] = meanInterval(
+    perQuery.map((r) => r.ndcg),
+    b,
+  );
   const times = perQuery.map((r) => r.ms).sort((x, y) => x - y);
   const latency = {
     meanMs: times.length ? times.reduce((s, t) => s + t, 0) / times.length : 0,
     p50Ms: times.length ? percentile(times, 0.5) : 0,
     p95Ms: times.length ? percentile(times, 0.95) : 0,
   };
-  return { method: opts.retriever.method, n: perQuery.length, skipped, ks, depth, metrics, latency, perQuery, bootstrap: b, ...(opts.retriever.config ? { config: opts.retriever.config } : {}) };
+  return {
+    method: opts.retriever.method,
+    n: perQuery.length,
+    skipped,
+    ks,
+    depth,
+    metrics,
+    latency,
+    perQuery,
+    bootstrap: b,
+    ...(opts.retriever.config ? { config: opts.retriever.config } : {}),
+  };
 }

@@ -36,17 +36,22 @@ export const RUN_DIR: ProtectedDir = { what: 'a lexcase run dir', is: isRunConfi
 
 /** Throws OUT_DIR_REFUSED unless `dir` may be written as a run (new, empty, or a run dir to resume). */
 export function checkRunDirOut(dir: string): void {
-  checkOutputDir(dir, {
-    what: 'a run',
-    hint: 'choose a new or empty --run-dir, or an existing run dir to resume',
-    existing: (target, entries) => {
-      if (entries.includes(RUN_FILES.config)) {
-        return isRunConfig(target) ? undefined : { reason: 'its config.json is not the config of a lexcase run' };
-      }
-      const other = entries.filter((e) => !EARLY_ENTRIES.has(e) && !e.startsWith(`${RUN_FILES.config}.tmp-`) && !e.startsWith(`${RUN_FILES.results}.tmp-`));
-      return other.length ? { reason: `it is a non-empty directory that is not a lexcase run (no config.json; it holds ${listed(other)})` } : undefined;
+  checkOutputDir(
+    dir,
+    {
+      what: 'a run',
+      hint: 'choose a new or empty --run-dir, or an existing run dir to resume',
+      existing: (target, entries) => {
+        if (entries.includes(RUN_FILES.config)) {
+          return isRunConfig(target) ? undefined : { reason: 'its config.json is not the config of a lexcase run' };
+        }
+        const other = entries.filter((e) => !EARLY_ENTRIES.has(e) && !e.startsWith(`${RUN_FILES.config}.tmp-`) && !e.startsWith(`${RUN_FILES.results}.tmp-`));
+        return other.length ? { reason: `it is a non-empty directory that is not a lexcase run (no config.json; it holds ${listed(other)})` } : undefined;
+      },
     },
-  }, [], [INDEX_DIR, RUN_DIR]);
+    [],
+    [INDEX_DIR, RUN_DIR],
+  );
 }
 
 /** Take `dir/run.lock` for `what` (e.g. "run case"); LOCKED when another live process holds it. */

@@ -27,7 +27,12 @@ beforeAll(async () => {
   for await (const p of loadPassages('barexam')) if (gold.has(p.id)) passages.push(p);
   let n = 0;
   for await (const p of loadPassages('legal_corpus')) if (n++ < 1500) passages.push(p);
-  await buildIndex((async function* () { yield* passages; })(), { out: index, corpusName: 'test', workers: 0 });
+  await buildIndex(
+    (async function* () {
+      yield* passages;
+    })(),
+    { out: index, corpusName: 'test', workers: 0 },
+  );
 }, 120_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -69,7 +74,9 @@ describe('what --run-dir may be (item 3: the shared output-dir rule)', () => {
     expect(dot.stderr).toMatch(/refusing to write a run to \.: it is the working directory/);
     const user = await cliChild(runCase(work, ['--limit', '2']), { cwd: dir, env: NO_LLM });
     expect(user.code).toBe(1);
-    expect(user.stderr).toMatch(/refusing to write a run to .*work: it is a non-empty directory that is not a lexcase run \(no config\.json; it holds thesis\.txt\)/);
+    expect(user.stderr).toMatch(
+      /refusing to write a run to .*work: it is a non-empty directory that is not a lexcase run \(no config\.json; it holds thesis\.txt\)/,
+    );
     expect(readdirSync(work)).toEqual(['thesis.txt']);
   }, 120_000);
 });

@@ -28,7 +28,10 @@ const ITEMS: Q[] = [
 const KEY = 'sk-proj-Zq81x7Yt3LmN0pQrS';
 
 /** Echoes the passage (and, as a bug would, the key) into its trace; answers the gold letter. */
-const echo: AgentSystem<Q> = async (q) => ({ prediction: q.answer, trace: { passage: q.passage, headers: { authorization: `Bearer ${KEY}` }, note: `used ${KEY}` } });
+const echo: AgentSystem<Q> = async (q) => ({
+  prediction: q.answer,
+  trace: { passage: q.passage, headers: { authorization: `Bearer ${KEY}` }, note: `used ${KEY}` },
+});
 
 let dir: string;
 beforeEach(() => {
@@ -42,7 +45,15 @@ afterEach(() => {
 });
 
 const run = (system: AgentSystem<Q> = echo) =>
-  runExperiment({ runDir: dir, system, items: ITEMS, gold: (q) => q.answer, makeContext: (_q, { seed }) => ({ seed, tools: [], retrievers: {}, getPassage: async () => undefined, options: {} }), config: { system: 'echo' }, seed: 1 });
+  runExperiment({
+    runDir: dir,
+    system,
+    items: ITEMS,
+    gold: (q) => q.answer,
+    makeContext: (_q, { seed }) => ({ seed, tools: [], retrievers: {}, getPassage: async () => undefined, options: {} }),
+    config: { system: 'echo' },
+    seed: 1,
+  });
 
 describe('run directory safety', () => {
   it('a passage holding apikey="demo" is written as valid, unchanged JSON; the run finishes and resumes', async () => {
@@ -86,12 +97,21 @@ describe('run directory safety', () => {
     expect(after.find((r) => r.id === 'q1')!.correct).toBe(false);
   });
 
-  it('a refused resume (other seed) leaves failed items\' lines in place', async () => {
-    const flaky: AgentSystem<Q> = async (q) => (q.id === 'q2' ? { prediction: null, trace: {}, error: 'LLM_REQUEST_FAILED: HTTP 500' } : echo(q, undefined as never));
+  it("a refused resume (other seed) leaves failed items' lines in place", async () => {
+    const flaky: AgentSystem<Q> = async (q) =>
+      q.id === 'q2' ? { prediction: null, trace: {}, error: 'LLM_REQUEST_FAILED: HTTP 500' } : echo(q, undefined as never);
     await run(flaky);
     const before = readFileSync(resultsPath(dir), 'utf8');
     await expect(
-      runExperiment({ runDir: dir, system: echo, items: ITEMS, gold: (q) => q.answer, makeContext: (_q, { seed }) => ({ seed, tools: [], retrievers: {}, getPassage: async () => undefined, options: {} }), config: { system: 'echo' }, seed: 2 }),
+      runExperiment({
+        runDir: dir,
+        system: echo,
+        items: ITEMS,
+        gold: (q) => q.answer,
+        makeContext: (_q, { seed }) => ({ seed, tools: [], retrievers: {}, getPassage: async () => undefined, options: {} }),
+        config: { system: 'echo' },
+        seed: 2,
+      }),
     ).rejects.toThrow(/seed 1, not 2/);
     expect(readFileSync(resultsPath(dir), 'utf8')).toBe(before);
     expect(await run()).toMatchObject({ ran: 1, retried: 1, skipped: 2 });
@@ -109,7 +129,15 @@ describe('run directory safety', () => {
     const { registerTraceSchema, baseTraceSchema } = await import('./records.js');
     const { z } = await import('zod');
     registerTraceSchema('echo-strict', baseTraceSchema.extend({ passage: z.number() }) as never);
-    const r = await runExperiment({ runDir: dir, system: echo, items: ITEMS, gold: (q) => q.answer, makeContext: (_q, { seed }) => ({ seed, tools: [], retrievers: {}, getPassage: async () => undefined, options: {} }), config: { system: 'echo-strict' }, seed: 1 });
+    const r = await runExperiment({
+      runDir: dir,
+      system: echo,
+      items: ITEMS,
+      gold: (q) => q.answer,
+      makeContext: (_q, { seed }) => ({ seed, tools: [], retrievers: {}, getPassage: async () => undefined, options: {} }),
+      config: { system: 'echo-strict' },
+      seed: 1,
+    });
     expect(r.failed).toBe(3);
     expect(r.results[0].error).toMatch(/RUN_INVALID: .*trace of item "q\d" does not match its schema: field "passage"/);
     expect(JSON.parse(readFileSync(tracePath(dir, 'q1'), 'utf8')).runner.correct).toBe(false);

@@ -28,7 +28,10 @@ export const tracesDir = (dir: string) => join(dir, RUN_FILES.traces);
 /** A file name for an item id: the id itself when safe, else a cleaned id plus a short hash. */
 export function traceFileName(id: string): string {
   if (/^[A-Za-z0-9._-]{1,120}$/.test(id) && !id.startsWith('.')) return `${id}.json`;
-  const clean = id.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '').slice(0, 80);
+  const clean = id
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/^\.+/, '')
+    .slice(0, 80);
   const h = createHash('sha256').update(id).digest('hex').slice(0, 10);
   return `${clean}-${h}.json`;
 }
@@ -47,7 +50,6 @@ async function writeAtomic(file: string, text: string): Promise<void> {
     throw e;
   }
 }
-
 
 /**
  * Remove `*.tmp-<pid>` files (in the run dir, traces/ and llm/) left by a process that died between
@@ -162,7 +164,8 @@ export async function readRunFile(dir: string, file: string): Promise<string> {
   try {
     return await readRegularFile(file);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOTREGULAR') throw errors.runInvalid(dir, `${file} is not a regular file (a FIFO, socket or device); a run dir holds only files: not read`);
+    if ((e as NodeJS.ErrnoException).code === 'ENOTREGULAR')
+      throw errors.runInvalid(dir, `${file} is not a regular file (a FIFO, socket or device); a run dir holds only files: not read`);
     throw e;
   }
 }

@@ -52,12 +52,36 @@ const deadPid = () => Number(spawnSync(process.execPath, ['-e', 'process.stdout.
 let perItem = 0;
 
 describe('a run whose run dir cannot be written (issue 37, item 6)', () => {
-  const args = (runDir: string) => ['run', 'case', '--index', index, '--limit', String(ITEMS), '--jurors', '3', '--max-steps', '2', '--tools', 'bm25', '--run-dir', runDir];
+  const args = (runDir: string) => [
+    'run',
+    'case',
+    '--index',
+    index,
+    '--limit',
+    String(ITEMS),
+    '--jurors',
+    '3',
+    '--max-steps',
+    '2',
+    '--tools',
+    'bm25',
+    '--run-dir',
+    runDir,
+  ];
   const llmEnv = (url: string) => ({ LEXCASE_LLM_BASE_URL: url, LEXCASE_LLM_MODEL: 'scripted', LEXCASE_LLM_PREFLIGHT: '0' });
 
   /** The run with a disk that fails after config.json, llm/model.json and 3 writes per item (exchanges, trace, results line) of 3 items: the 4th item's first write fails. */
   async function fullDiskRun(code: string, text: string, url: string, runDir: string): Promise<void> {
-    const full = await lexcase(args(runDir), { cwd: dir, env: isolatedEnv({ ...llmEnv(url), NODE_OPTIONS: `--import ${PRELOAD}`, LEXCASE_TEST_FULL_DISK_DIR: runDir, LEXCASE_TEST_FULL_DISK_AFTER: String(2 + 3 * 3), LEXCASE_TEST_FULL_DISK_CODE: code }) });
+    const full = await lexcase(args(runDir), {
+      cwd: dir,
+      env: isolatedEnv({
+        ...llmEnv(url),
+        NODE_OPTIONS: `--import ${PRELOAD}`,
+        LEXCASE_TEST_FULL_DISK_DIR: runDir,
+        LEXCASE_TEST_FULL_DISK_AFTER: String(2 + 3 * 3),
+        LEXCASE_TEST_FULL_DISK_CODE: code,
+      }),
+    });
     expect(full.code).toBe(1);
     // one line (before: the raw error and "(run with --debug for a stack trace)")
     const errorLines = full.stderr.split('\n').filter((l) => /^\[error\]|^\s*hint:|--debug|^\s+at /.test(l));

@@ -34,7 +34,12 @@ const describe = (changes: Record<string, { from: unknown; to: unknown }>): stri
  * Refuses a change of limit/split whose items do not hold every recorded item (`recorded`: ids in
  * results.jsonl; `selected`: ids the new command selects).
  */
-export function assertGrows(runDir: string, changes: Record<string, { from: unknown; to: unknown }>, recorded: Iterable<string>, selected: ReadonlySet<string>): void {
+export function assertGrows(
+  runDir: string,
+  changes: Record<string, { from: unknown; to: unknown }>,
+  recorded: Iterable<string>,
+  selected: ReadonlySet<string>,
+): void {
   const dropped: string[] = [];
   for (const id of recorded) if (!selected.has(id)) dropped.push(id);
   if (dropped.length)

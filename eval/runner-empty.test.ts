@@ -12,7 +12,15 @@ it('runExperiment over an empty item list throws INVALID_INPUT and creates no ru
   tmp = mkdtempSync(join(tmpdir(), 'lexcase-runner-empty-'));
   const runDir = join(tmp, 'run');
   await expect(
-    runExperiment<{ id: string }>({ runDir, items: [], gold: () => 'A', system: async () => ({ prediction: 'A', trace: {} }), makeContext: () => ({}) as never, config: {}, seed: 1 }),
+    runExperiment<{ id: string }>({
+      runDir,
+      items: [],
+      gold: () => 'A',
+      system: async () => ({ prediction: 'A', trace: {} }),
+      makeContext: () => ({}) as never,
+      config: {},
+      seed: 1,
+    }),
   ).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/no items to run .*the dataset split is empty/) });
   expect(existsSync(runDir)).toBe(false);
 });

@@ -57,8 +57,18 @@ const ragSystem: AgentSystem<Q> = async (item, ctx) => {
   const search = ctx.tools.find((t) => t.name === 'bm25_search')!;
   const out = JSON.parse(await (search as unknown as { invoke(x: unknown): Promise<string> }).invoke({ query: item.question, k: 2 }));
   const context = out.results.map((r: { snippet: string }) => r.snippet).join('\n');
-  const { value, raw } = await invokeStructured(ctx.llm!, [new HumanMessage(`[${item.id}] ${item.question}\nContext:\n${context}\nReply {"answer": "A"|"B"|"C"|"D"}`)], z.object({ answer: z.enum(['A', 'B', 'C', 'D']) }), { what: 'answer' });
-  return { prediction: value.answer, confidence: 'high', trace: { context: out.results.map((r: { id: string }) => r.id), raw }, metrics: { retrieved: out.results.length } };
+  const { value, raw } = await invokeStructured(
+    ctx.llm!,
+    [new HumanMessage(`[${item.id}] ${item.question}\nContext:\n${context}\nReply {"answer": "A"|"B"|"C"|"D"}`)],
+    z.object({ answer: z.enum(['A', 'B', 'C', 'D']) }),
+    { what: 'answer' },
+  );
+  return {
+    prediction: value.answer,
+    confidence: 'high',
+    trace: { context: out.results.map((r: { id: string }) => r.id), raw },
+    metrics: { retrieved: out.results.length },
+  };
 };
 
 let dir: string;
@@ -67,20 +77,31 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const ctxFor = (llm: BaseChatModel | undefined) => (_item: Q, { seed }: { seed: number }): SystemContext => ({
-  seed,
-  tools: createRetrievalTools({ retrievers: { bm25: overlap }, docs }),
-  retrievers: { bm25: overlap },
-  llm,
-  getPassage: (id) => docs.get(id),
-  options: {},
-});
+const ctxFor =
+  (llm: BaseChatModel | undefined) =>
+  (_item: Q, { seed }: { seed: number }): SystemContext => ({
+    seed,
+    tools: createRetrievalTools({ retrievers: { bm25: overlap }, docs }),
+    retrievers: { bm25: overlap },
+    llm,
+    getPassage: (id) => docs.get(id),
+    options: {},
+  });
 
 describe('runExperiment', () => {
   it('writes config.json with provenance, one results line and one trace per item, with per-item tokens and tool calls', async () => {
     const llm = new FakeChatModel((call) => ({ content: `{"answer": "${call.text.includes('gift') ? 'B' : 'A'}"}`, usage: { input: 100, output: 7 } }));
     const usage = new UsageMeter();
-    const r = await runExperiment({ runDir: dir, system: ragSystem, items: ITEMS, gold: (q) => q.answer, makeContext: ctxFor(llm), config: { system: 'rag-test', k: 2 }, seed: 7, usage });
+    const r = await runExperiment({
+      runDir: dir,
+      system: ragSystem,
+      items: ITEMS,
+      gold: (q) => q.answer,
+      makeContext: ctxFor(llm),
+      config: { system: 'rag-test', k: 2 },
+      seed: 7,
+      usage,
+    });
     expect(r).toMatchObject({ skipped: 0, ran: 4, failed: 0, aborted: false });
     const cfg = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
     expect(cfg.seed).toBe(7);
@@ -127,7 +148,9 @@ describe('runExperiment', () => {
       if (item.id === 'mbe_2') throw errors.indexMissing('/nowhere/index');
       return ctxFor(undefined)(item, info);
     };
-    await expect(runExperiment({ runDir: dir, system, items: ITEMS, gold: (q) => q.answer, makeContext, config: {}, seed: 1 })).rejects.toMatchObject({ code: 'INDEX_MISSING' });
+    await expect(runExperiment({ runDir: dir, system, items: ITEMS, gold: (q) => q.answer, makeContext, config: {}, seed: 1 })).rejects.toMatchObject({
+      code: 'INDEX_MISSING',
+    });
     expect(calls).toEqual(['mbe_1']);
     expect((await readResults(dir)).records.map((r) => r.id)).toEqual(['mbe_1']);
   });
@@ -160,14 +183,22 @@ describe('runExperiment', () => {
     const r = await runExperiment({ ...base, items: ITEMS });
     expect(r).toMatchObject({ skipped: 2, ran: 2 });
     const text = readFileSync(resultsPath(dir), 'utf8');
-    expect(text.trim().split('\n').map((l) => JSON.parse(l).id)).toEqual(['mbe_1', 'mbe_2', 'mbe_3', 'mbe_4']);
+    expect(
+      text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).id),
+    ).toEqual(['mbe_1', 'mbe_2', 'mbe_3', 'mbe_4']);
   });
 
   it('refuses to resume into a run dir started with another config or seed', async () => {
     const system: AgentSystem<Q> = async (item) => ({ prediction: item.answer, trace: {} });
     const base = { runDir: dir, system, items: ITEMS, gold: (q: Q) => q.answer, makeContext: ctxFor(undefined), config: { k: 3 }, seed: 3 };
     await runExperiment(base);
-    await expect(runExperiment({ ...base, config: { k: 5 } })).rejects.toMatchObject({ code: 'RUN_INVALID', message: expect.stringMatching(/field "k" differs/) });
+    await expect(runExperiment({ ...base, config: { k: 5 } })).rejects.toMatchObject({
+      code: 'RUN_INVALID',
+      message: expect.stringMatching(/field "k" differs/),
+    });
     await expect(runExperiment({ ...base, seed: 4 })).rejects.toMatchObject({ code: 'RUN_INVALID', message: expect.stringMatching(/seed 3/) });
   });
 
@@ -190,10 +221,19 @@ describe('runExperiment', () => {
     calls.length = 0;
     expect(await runExperiment({ ...base, items: ITEMS, config: { k: 3, split: 'all', limit: null } })).toMatchObject({ skipped: 3, ran: 1 });
     expect(calls).toEqual(['mbe_4']);
-    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).resumes.at(-1).grown).toEqual({ split: { from: 'val', to: 'all' }, limit: { from: 3, to: null } });
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).resumes.at(-1).grown).toEqual({
+      split: { from: 'val', to: 'all' },
+      limit: { from: 3, to: null },
+    });
     // a selection that leaves recorded items out is refused, and so is any other field
-    await expect(runExperiment({ ...base, items: ITEMS.slice(0, 2), config: { k: 3, split: 'all', limit: 2 } })).rejects.toMatchObject({ code: 'RUN_INVALID', message: expect.stringMatching(/leaves out 2 recorded items \(e\.g\. mbe_3, mbe_4\).*not shrink/) });
-    await expect(runExperiment({ ...base, items: ITEMS, config: { k: 5, split: 'all', limit: null } })).rejects.toMatchObject({ code: 'RUN_INVALID', message: expect.stringMatching(/field "k" differs/) });
+    await expect(runExperiment({ ...base, items: ITEMS.slice(0, 2), config: { k: 3, split: 'all', limit: 2 } })).rejects.toMatchObject({
+      code: 'RUN_INVALID',
+      message: expect.stringMatching(/leaves out 2 recorded items \(e\.g\. mbe_3, mbe_4\).*not shrink/),
+    });
+    await expect(runExperiment({ ...base, items: ITEMS, config: { k: 5, split: 'all', limit: null } })).rejects.toMatchObject({
+      code: 'RUN_INVALID',
+      message: expect.stringMatching(/field "k" differs/),
+    });
     expect((await readResults(dir)).records.map((r) => r.id)).toEqual(['mbe_1', 'mbe_2', 'mbe_3', 'mbe_4']);
   });
 
@@ -207,20 +247,43 @@ describe('runExperiment', () => {
       return { prediction: item.answer, trace: { pad: 'x'.repeat(5000) } };
     };
     const many = Array.from({ length: 12 }, (_, i) => ({ id: `q/${i}`, question: 'q', answer: 'A' }));
-    const r = await runExperiment({ runDir: dir, system, items: many, gold: (q) => q.answer, makeContext: ctxFor(undefined), config: {}, seed: 1, concurrency: 3 });
+    const r = await runExperiment({
+      runDir: dir,
+      system,
+      items: many,
+      gold: (q) => q.answer,
+      makeContext: ctxFor(undefined),
+      config: {},
+      seed: 1,
+      concurrency: 3,
+    });
     expect(max).toBe(3);
     expect(r.results).toHaveLength(12);
     expect((await readResults(dir)).records).toHaveLength(12);
     expect(existsSync(tracePath(dir, 'q/5'))).toBe(true);
     expect(readdirSync(join(dir, 'traces'))).toHaveLength(12);
-    await expect(runExperiment({ runDir: dir, system, items: [many[0], many[0]], gold: (q) => q.answer, makeContext: ctxFor(undefined), config: {}, seed: 1 })).rejects.toThrow(/duplicate item id/);
+    await expect(
+      runExperiment({ runDir: dir, system, items: [many[0], many[0]], gold: (q) => q.answer, makeContext: ctxFor(undefined), config: {}, seed: 1 }),
+    ).rejects.toThrow(/duplicate item id/);
   });
 
   it('keeps API keys out of traces and results', async () => {
     const key = 'sk-live-TOPSECRET-abcdef123456';
     registerSecret(key);
-    const system: AgentSystem<Q> = async (item) => ({ prediction: item.answer, trace: { request: { headers: { authorization: `Bearer ${key}` } } }, error: `401 Incorrect API key provided: ${key}` });
-    await runExperiment({ runDir: dir, system, items: ITEMS.slice(0, 1), gold: (q) => q.answer, makeContext: ctxFor(undefined), config: { apiKey: key }, seed: 1 });
+    const system: AgentSystem<Q> = async (item) => ({
+      prediction: item.answer,
+      trace: { request: { headers: { authorization: `Bearer ${key}` } } },
+      error: `401 Incorrect API key provided: ${key}`,
+    });
+    await runExperiment({
+      runDir: dir,
+      system,
+      items: ITEMS.slice(0, 1),
+      gold: (q) => q.answer,
+      makeContext: ctxFor(undefined),
+      config: { apiKey: key },
+      seed: 1,
+    });
     for (const f of ['results.jsonl', 'config.json', 'traces/mbe_1.json']) expect(readFileSync(join(dir, f), 'utf8')).not.toContain(key);
   });
 
@@ -234,7 +297,15 @@ describe('runExperiment', () => {
     });
     try {
       const llm = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: false, retryBaseMs: 1 }));
-      const r = await runExperiment({ runDir: dir, system: ragSystem, items: ITEMS.slice(0, 3), gold: (q) => q.answer, makeContext: ctxFor(llm), config: {}, seed: 1 });
+      const r = await runExperiment({
+        runDir: dir,
+        system: ragSystem,
+        items: ITEMS.slice(0, 3),
+        gold: (q) => q.answer,
+        makeContext: ctxFor(llm),
+        config: {},
+        seed: 1,
+      });
       expect(r.failed).toBe(1);
       const byId = Object.fromEntries(r.results.map((x) => [x.id, x]));
       expect(byId.mbe_1).toMatchObject({ prediction: 'B', correct: true, tokens: { input: 50, output: 5, calls: 1 } });

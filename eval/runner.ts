@@ -125,7 +125,9 @@ export interface RunConfigFile {
 }
 
 const stable = (v: unknown): string =>
-  JSON.stringify(v, (_k, val) => (val && typeof val === 'object' && !Array.isArray(val) ? Object.fromEntries(Object.entries(val).sort(([a], [b]) => a.localeCompare(b))) : val));
+  JSON.stringify(v, (_k, val) =>
+    val && typeof val === 'object' && !Array.isArray(val) ? Object.fromEntries(Object.entries(val).sort(([a], [b]) => a.localeCompare(b))) : val,
+  );
 
 function firstDifference(a: Record<string, unknown>, b: Record<string, unknown>): string | undefined {
   for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) if (stable(a[k]) !== stable(b[k])) return k;
@@ -139,7 +141,8 @@ function errorText(e: unknown): string {
 
 export async function runExperiment<Item extends { id: string }>(opts: RunExperimentOptions<Item>): Promise<RunExperimentResult> {
   const { runDir } = opts;
-  if (opts.items.length === 0) throw errors.nothingToEvaluate(`no items to run in ${runDir} (the dataset split is empty)`, 'use a split or --limit that selects at least one item');
+  if (opts.items.length === 0)
+    throw errors.nothingToEvaluate(`no items to run in ${runDir} (the dataset split is empty)`, 'use a split or --limit that selects at least one item');
   // Under `lexcase reproduce --shard i/n` only this shard's items run (eval/reproduce/shard.ts).
   const items = selectShardItems(runDir, opts.items);
   const seen = new Set<string>();
@@ -180,7 +183,12 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
 const WRITE_FAILURES = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO', 'EFBIG']);
 const isWriteFailure = (e: unknown): boolean => !isLexcaseError(e) && WRITE_FAILURES.has((e as NodeJS.ErrnoException)?.code ?? '');
 
-async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions<Item>, items: Item[], seen: Set<string>, state: { recorded: number; done: number }): Promise<RunExperimentResult> {
+async function runLocked<Item extends { id: string }>(
+  opts: RunExperimentOptions<Item>,
+  items: Item[],
+  seen: Set<string>,
+  state: { recorded: number; done: number },
+): Promise<RunExperimentResult> {
   const { runDir, seed } = opts;
   const stale = await removeStaleTemps(runDir);
   if (stale) log.info(`${runDir}: removed ${stale} temp file(s) left by an interrupted run`);
@@ -215,7 +223,12 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
       log.info(`growing ${runDir}: ${describeGrowth(grown)}, ${todo.length} new item${todo.length === 1 ? '' : 's'} to run`);
     }
     const changed = operationalChanges(existing.config ?? {}, config);
-    if (Object.keys(changed).length) log.info(`resuming ${runDir} with ${Object.entries(changed).map(([k, v]) => `${k} ${JSON.stringify(v.to)} (was ${JSON.stringify(v.from)})`).join(', ')}`);
+    if (Object.keys(changed).length)
+      log.info(
+        `resuming ${runDir} with ${Object.entries(changed)
+          .map(([k, v]) => `${k} ${JSON.stringify(v.to)} (was ${JSON.stringify(v.from)})`)
+          .join(', ')}`,
+      );
     existing.resumes = [
       ...(existing.resumes ?? []),
       {
@@ -321,7 +334,9 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
     try {
       outcome = await withExchangeLog(xlog, () =>
         withUsageScope(meter, () =>
-          withToolRecorder(recorder, () => withRepairTally(tally, () => opts.system(item, { ...ctx, seed: ctx.seed ?? itemSeed, signal: itemSignal(ctx.signal) }))),
+          withToolRecorder(recorder, () =>
+            withRepairTally(tally, () => opts.system(item, { ...ctx, seed: ctx.seed ?? itemSeed, signal: itemSignal(ctx.signal) })),
+          ),
         ),
       );
     } catch (e) {
@@ -351,7 +366,18 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
     }
   };
 
-  const recordItem = async (item: Item, outcome: SystemOutcome, xlog: ExchangeLog, replay: ReplayInfo | undefined, meter: UsageMeter, recorder: ToolRecorder, tally: RepairTally, gold: string, itemSeed: number, t0: number): Promise<void> => {
+  const recordItem = async (
+    item: Item,
+    outcome: SystemOutcome,
+    xlog: ExchangeLog,
+    replay: ReplayInfo | undefined,
+    meter: UsageMeter,
+    recorder: ToolRecorder,
+    tally: RepairTally,
+    gold: string,
+    itemSeed: number,
+    t0: number,
+  ): Promise<void> => {
     const ms = replay?.recorded.get(item.id)?.ms ?? Math.round(performance.now() - t0);
     if (xlog.recorded.length) await writeExchanges(runDir, item.id, xlog.recorded);
     const tokens = meter.snapshot();
@@ -400,7 +426,12 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
       record.error = errorText(e);
       record.prediction = null;
       record.correct = false;
-      await writeTrace(runDir, item.id, { id: item.id, system: opts.config?.system, traceError: record.error, runner: { ...trace.runner, prediction: null, correct: false, error: record.error } });
+      await writeTrace(runDir, item.id, {
+        id: item.id,
+        system: opts.config?.system,
+        traceError: record.error,
+        runner: { ...trace.runner, prediction: null, correct: false, error: record.error },
+      });
     }
     appendChain = appendChain.then(() => appendResult(runDir, record));
     await appendChain;
@@ -424,7 +455,14 @@ async function runLocked<Item extends { id: string }>(opts: RunExperimentOptions
   if (setupError) throw setupError;
   if (repairedTotal.size) {
     const n = [...repairedTotal.values()].reduce((a, b) => a + b, 0);
-    log.warn(`values repaired: ${n} (${[...repairedTotal].sort(([a], [b]) => a.localeCompare(b)).map(([f, c]) => `${f}: ${c}`).join(', ')}) — the model wrote numbers outside the schema's bounds (the server does not enforce minimum/maximum); each was clamped to its bound and is counted in results.jsonl ("repairs") and report.md`);
+    log.warn(
+      `values repaired: ${n} (${[...repairedTotal]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([f, c]) => `${f}: ${c}`)
+        .join(
+          ', ',
+        )}) — the model wrote numbers outside the schema's bounds (the server does not enforce minimum/maximum); each was clamped to its bound and is counted in results.jsonl ("repairs") and report.md`,
+    );
   }
   const replayed = llmInit ? await llmInit : undefined;
   if (replayed) {

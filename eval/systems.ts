@@ -20,7 +20,17 @@
  * same thing. Retrieval measures (Recall@k, MRR) are decimals, never percentages. Every figure
  * below SMALL_N items carries a small-n warning.
  */
-import { figureText, methodLabel, MIN_N, perItemInterval, proportionInterval, statisticInterval, type Interval, type MeasureKind, type Unit } from './stats/index.js';
+import {
+  figureText,
+  methodLabel,
+  MIN_N,
+  perItemInterval,
+  proportionInterval,
+  statisticInterval,
+  type Interval,
+  type MeasureKind,
+  type Unit,
+} from './stats/index.js';
 import { classificationReport } from './metrics/classification.js';
 import { correctFlags, isFailed, scoredPrediction } from './metrics/failures.js';
 import type { ResultRecord } from './types.js';
@@ -221,14 +231,31 @@ export function proportion(id: string, label: string, successes: number, n: numb
 }
 
 /** Any other figure: seeded percentile bootstrap of `stat` over resampled items (none below MIN_N). */
-export function bootstrapped(id: string, label: string, n: number, stat: (idx: Int32Array) => number, ctx: Pick<FigureContext, 'seed' | 'iterations'>, opts: { unit?: Unit; note?: string; kind?: 'mean' | 'statistic' } = {}): HeadlineFigure {
+export function bootstrapped(
+  id: string,
+  label: string,
+  n: number,
+  stat: (idx: Int32Array) => number,
+  ctx: Pick<FigureContext, 'seed' | 'iterations'>,
+  opts: { unit?: Unit; note?: string; kind?: 'mean' | 'statistic' } = {},
+): HeadlineFigure {
   return figureOf(id, label, statisticInterval(n, stat, { seed: ctx.seed, iterations: ctx.iterations, kind: opts.kind }), opts);
 }
 
 export const accuracy: HeadlineMetric = {
   id: 'accuracy',
   label: 'accuracy',
-  compute: (records) => (records.length ? [proportion('accuracy', 'accuracy', correctFlags(records).reduce((a, b) => a + b, 0), records.length)] : []),
+  compute: (records) =>
+    records.length
+      ? [
+          proportion(
+            'accuracy',
+            'accuracy',
+            correctFlags(records).reduce((a, b) => a + b, 0),
+            records.length,
+          ),
+        ]
+      : [],
 };
 
 /** Share of scored items whose boolean metric `key` is true (items without it are left out). */
@@ -250,7 +277,20 @@ export const macroF1 = (labels?: readonly string[]): HeadlineMetric => ({
     if (!records.length) return [];
     const preds = records.map(scoredPrediction);
     const golds = records.map((r) => r.gold);
-    return [bootstrapped('macro-f1', 'macro-F1', records.length, (idx) => classificationReport([...idx].map((i) => preds[i]), [...idx].map((i) => golds[i]), labels).macroF1, ctx)];
+    return [
+      bootstrapped(
+        'macro-f1',
+        'macro-F1',
+        records.length,
+        (idx) =>
+          classificationReport(
+            [...idx].map((i) => preds[i]),
+            [...idx].map((i) => golds[i]),
+            labels,
+          ).macroF1,
+        ctx,
+      ),
+    ];
   },
 });
 
@@ -290,7 +330,13 @@ const mrr: HeadlineMetric = {
     const rr = reciprocalRanks(records);
     if (!rr.length) return [];
     const depth = recallKs(records, ctx.config).at(-1);
-    return [bootstrapped('mrr', 'MRR', rr.length, (idx) => [...idx].reduce((s, i) => s + rr[i], 0) / (idx.length || 1), ctx, { kind: 'mean', unit: 'decimal', note: depth ? `reciprocal rank of the first gold passage within the top ${depth}` : undefined })];
+    return [
+      bootstrapped('mrr', 'MRR', rr.length, (idx) => [...idx].reduce((s, i) => s + rr[i], 0) / (idx.length || 1), ctx, {
+        kind: 'mean',
+        unit: 'decimal',
+        note: depth ? `reciprocal rank of the first gold passage within the top ${depth}` : undefined,
+      }),
+    ];
   },
 };
 
@@ -315,7 +361,13 @@ const trecMeasures: HeadlineMetric = {
 };
 
 /** 3-ply: pooled Σ over triples (the paper's micro average), bootstrapped over triples. */
-export function pooled(id: string, label: string, num_: (m: Record<string, unknown>) => number, den: (m: Record<string, unknown>) => number, transform: (ratio: number) => number): HeadlineMetric {
+export function pooled(
+  id: string,
+  label: string,
+  num_: (m: Record<string, unknown>) => number,
+  den: (m: Record<string, unknown>) => number,
+  transform: (ratio: number) => number,
+): HeadlineMetric {
   return {
     id,
     label,
@@ -345,14 +397,28 @@ export const threeplyAbstention: HeadlineMetric = {
     const designed = records.filter((r) => r.gold === 'abstain');
     if (!designed.length) return [];
     const ok = designed.filter((r) => !isFailed(r) && r.prediction === 'abstain').length;
-    return [proportion('abstention', 'successful abstention', ok, designed.length, `over the ${designed.length} triple${designed.length === 1 ? '' : 's'} designed for abstention`)];
+    return [
+      proportion(
+        'abstention',
+        'successful abstention',
+        ok,
+        designed.length,
+        `over the ${designed.length} triple${designed.length === 1 ? '' : 's'} designed for abstention`,
+      ),
+    ];
   },
 };
 
 export const defaultMethod = (c: Record<string, unknown>) => str(c.method) ?? str(c.mode) ?? str(c.variant) ?? null;
 export const defaultK = (c: Record<string, unknown>) => (num(c.k) !== null ? String(c.k) : null);
 
-export const cli = (takesIndex: boolean, takesData = false, limit: RunSpec['limit'] = 'limit'): RunSpec => ({ via: 'cli', runDirFlag: '--run-dir', takesIndex, takesData, limit });
+export const cli = (takesIndex: boolean, takesData = false, limit: RunSpec['limit'] = 'limit'): RunSpec => ({
+  via: 'cli',
+  runDirFlag: '--run-dir',
+  takesIndex,
+  takesData,
+  limit,
+});
 const inProcess: RunSpec = { via: 'in-process', runDirFlag: '--run-dir', takesIndex: true, takesData: false, limit: 'limit' };
 
 /**
@@ -386,7 +452,16 @@ export const SYSTEMS: SystemSpec[] = [
     headline: [trecMeasures],
     retrieval: true,
   },
-  { id: 'reproduce', name: 'reproduction', matches: (s) => s === 'reproduce', traceKind: 'other', reportSection: null, method: () => null, k: () => null, headline: [] },
+  {
+    id: 'reproduce',
+    name: 'reproduction',
+    matches: (s) => s === 'reproduce',
+    traceKind: 'other',
+    reportSection: null,
+    method: () => null,
+    k: () => null,
+    headline: [],
+  },
 ];
 
 /** The agent systems handed over by agents/systems.ts (empty until it is loaded). */
@@ -401,7 +476,12 @@ export function useSystems(plugins: readonly SystemPlugin[]): void {
   for (const p of plugins) {
     const at = SYSTEMS.findIndex((s) => s.id === p.id);
     if (at >= 0) SYSTEMS[at] = p;
-    else SYSTEMS.splice(SYSTEMS.findIndex((s) => s.id === 'reproduce'), 0, p);
+    else
+      SYSTEMS.splice(
+        SYSTEMS.findIndex((s) => s.id === 'reproduce'),
+        0,
+        p,
+      );
     const ap = AGENT_PLUGINS.findIndex((s) => s.id === p.id);
     if (ap >= 0) AGENT_PLUGINS[ap] = p;
     else AGENT_PLUGINS.push(p);
@@ -438,7 +518,16 @@ export function runnableSystem(id: string): (SystemSpec & { run: RunSpec }) | un
 }
 
 /** Any system not in the registry: its accuracy. */
-export const GENERIC_SYSTEM: SystemSpec = { id: 'other', name: 'run', matches: () => true, traceKind: 'other', reportSection: null, method: defaultMethod, k: defaultK, headline: [accuracy] };
+export const GENERIC_SYSTEM: SystemSpec = {
+  id: 'other',
+  name: 'run',
+  matches: () => true,
+  traceKind: 'other',
+  reportSection: null,
+  method: defaultMethod,
+  k: defaultK,
+  headline: [accuracy],
+};
 
 /** The registry entry for a config.json `system` value (GENERIC_SYSTEM when none matches). */
 export function systemSpec(configSystem: string | null | undefined): SystemSpec {

@@ -29,7 +29,13 @@ export const ANALYZER_DEFAULTS: Readonly<AnalyzerConfig> = { lowercase: true, st
 export const ANALYZER_KEYS = ['preset', ...Object.keys(ANALYZER_DEFAULTS)] as (keyof AnalyzerConfig)[];
 
 /** The settings the lucene preset records (what its chain does, field by field). */
-export const LUCENE_ANALYZER_PRESET: Readonly<AnalyzerConfig> = { preset: 'lucene', lowercase: true, stopwords: 'lucene', stemmer: 'porter', minTokenLength: 1 };
+export const LUCENE_ANALYZER_PRESET: Readonly<AnalyzerConfig> = {
+  preset: 'lucene',
+  lowercase: true,
+  stopwords: 'lucene',
+  stemmer: 'porter',
+  minTokenLength: 1,
+};
 
 /**
  * A full configuration from a partial one: defaults for what is unset, a preset expanded (its fixed
@@ -41,9 +47,16 @@ export function resolveAnalyzerConfig(cfg: Partial<Record<keyof AnalyzerConfig, 
   const { preset, lowercase, stopwords, stemmer, minTokenLength } = cfg;
   if (preset !== undefined) {
     if (!(ANALYZER_PRESETS as readonly unknown[]).includes(preset)) throw bad('preset', `one of ${ANALYZER_PRESETS.join(', ')}`, preset);
-    const changed = (Object.keys(cfg) as (keyof AnalyzerConfig)[]).filter((k) => ANALYZER_KEYS.includes(k) && cfg[k] !== undefined && cfg[k] !== LUCENE_ANALYZER_PRESET[k]);
+    const changed = (Object.keys(cfg) as (keyof AnalyzerConfig)[]).filter(
+      (k) => ANALYZER_KEYS.includes(k) && cfg[k] !== undefined && cfg[k] !== LUCENE_ANALYZER_PRESET[k],
+    );
     if (changed.length)
-      throw errors.invalidInput(field, `the lucene preset is Lucene's fixed English chain (${Object.entries(LUCENE_ANALYZER_PRESET).map(([k, v]) => `${k}=${v}`).join(', ')}); it cannot be combined with ${changed.map((k) => `${k}=${String(cfg[k])}`).join(', ')}`);
+      throw errors.invalidInput(
+        field,
+        `the lucene preset is Lucene's fixed English chain (${Object.entries(LUCENE_ANALYZER_PRESET)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(', ')}); it cannot be combined with ${changed.map((k) => `${k}=${String(cfg[k])}`).join(', ')}`,
+      );
     return { ...LUCENE_ANALYZER_PRESET };
   }
   if (lowercase !== undefined) {
@@ -59,7 +72,8 @@ export function resolveAnalyzerConfig(cfg: Partial<Record<keyof AnalyzerConfig, 
     out.stemmer = stemmer as AnalyzerConfig['stemmer'];
   }
   if (minTokenLength !== undefined) {
-    if (typeof minTokenLength !== 'number' || !Number.isInteger(minTokenLength) || minTokenLength < 1) throw bad('minTokenLength', 'an integer ≥ 1', minTokenLength);
+    if (typeof minTokenLength !== 'number' || !Number.isInteger(minTokenLength) || minTokenLength < 1)
+      throw bad('minTokenLength', 'an integer ≥ 1', minTokenLength);
     out.minTokenLength = minTokenLength;
   }
   return out;

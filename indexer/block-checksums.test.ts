@@ -73,15 +73,19 @@ describe('search over a damaged index', () => {
     expect((JSON.parse(r.stdout) as { hits: unknown[] }).hits).toHaveLength(5);
   });
 
-  it.each(DAMAGE)('%s: exit 1, one INDEX_CORRUPT line naming the file and the block, no hits', async (rel, damage) => {
-    const dir = damaged(rel, damage);
-    const r = await runBuiltCli(['search', QUERY, '--index', dir, '--method', 'qld', '-k', '5']);
-    expect(r.code, `${rel}: ${r.stdout}`).toBe(1);
-    expect(r.stderr).toContain(`${join(dir, rel)}: index file is corrupt: block 0 (bytes 0–`);
-    expect(r.stderr).toMatch(/does not match its checksum \(crc32 [0-9a-f]{8}, recorded [0-9a-f]{8}\)/);
-    expect(r.stderr).not.toMatch(/\n\s+at /);
-    expect(r.stdout).toBe('');
-  }, 60_000);
+  it.each(DAMAGE)(
+    '%s: exit 1, one INDEX_CORRUPT line naming the file and the block, no hits',
+    async (rel, damage) => {
+      const dir = damaged(rel, damage);
+      const r = await runBuiltCli(['search', QUERY, '--index', dir, '--method', 'qld', '-k', '5']);
+      expect(r.code, `${rel}: ${r.stdout}`).toBe(1);
+      expect(r.stderr).toContain(`${join(dir, rel)}: index file is corrupt: block 0 (bytes 0–`);
+      expect(r.stderr).toMatch(/does not match its checksum \(crc32 [0-9a-f]{8}, recorded [0-9a-f]{8}\)/);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(r.stdout).toBe('');
+    },
+    60_000,
+  );
 
   it('an index built before block checksums (no blocks section) is still read, with the structural checks', async () => {
     const dir = damaged('manifest.json', () => undefined);
@@ -121,7 +125,11 @@ describe('serve --api over a damaged index', () => {
       const indexes = (await (await fetch(`${s.info.url}/indexes`)).json()) as { indexes: Array<{ methods: string[] }> };
       expect(indexes.indexes[0].methods).toEqual(['bm25', 'qld']);
       for (const method of ['bm25', 'qld']) {
-        const res = await fetch(`${s.info.url}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: QUERY, method, k: 5 }) });
+        const res = await fetch(`${s.info.url}/search`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: QUERY, method, k: 5 }),
+        });
         const body = (await res.json()) as { error?: { code: string; message: string } };
         expect(res.status, JSON.stringify(body)).toBe(500);
         expect(body.error?.code).toBe('INDEX_CORRUPT');

@@ -149,10 +149,14 @@ export function forgetCheckedBlocks(): void {
 function sectionOf(dir: string, m: Manifest): BlocksSection | undefined {
   const b = (m as { blocks?: unknown }).blocks as Partial<BlocksSection> | undefined;
   if (b === undefined) return undefined;
-  if (!b || typeof b !== 'object' || !Number.isInteger(b.version)) throw errors.indexIncompatible(dir, 'manifest field "blocks" is not a block checksum section');
-  if (b.version! > BLOCKS_VERSION) throw errors.indexIncompatible(dir, `block checksum version ${b.version} is newer than this lexcase supports (${BLOCKS_VERSION})`);
-  if (b.algorithm !== 'crc32') throw errors.indexIncompatible(dir, `block checksum algorithm "${String(b.algorithm)}" is not supported by this lexcase (crc32)`);
-  if (!Number.isInteger(b.blockBytes) || b.blockBytes! < 1 || typeof b.file !== 'string' || !Array.isArray(b.files)) throw errors.indexIncompatible(dir, 'manifest field "blocks": blockBytes, file or files is missing');
+  if (!b || typeof b !== 'object' || !Number.isInteger(b.version))
+    throw errors.indexIncompatible(dir, 'manifest field "blocks" is not a block checksum section');
+  if (b.version! > BLOCKS_VERSION)
+    throw errors.indexIncompatible(dir, `block checksum version ${b.version} is newer than this lexcase supports (${BLOCKS_VERSION})`);
+  if (b.algorithm !== 'crc32')
+    throw errors.indexIncompatible(dir, `block checksum algorithm "${String(b.algorithm)}" is not supported by this lexcase (crc32)`);
+  if (!Number.isInteger(b.blockBytes) || b.blockBytes! < 1 || typeof b.file !== 'string' || !Array.isArray(b.files))
+    throw errors.indexIncompatible(dir, 'manifest field "blocks": blockBytes, file or files is missing');
   return b as BlocksSection;
 }
 
@@ -200,7 +204,8 @@ async function loadBlocks(dir: string, m: Manifest, section: BlocksSection): Pro
     return { rel, size, blocks: Math.ceil(size / section.blockBytes) };
   });
   const total = counts.reduce((a, c) => a + c.blocks, 0);
-  if (raw.byteLength !== total * 4) throw errors.indexCorrupt(file, `expected ${total} block checksums for ${counts.length} files, found ${raw.byteLength / 4}`);
+  if (raw.byteLength !== total * 4)
+    throw errors.indexCorrupt(file, `expected ${total} block checksums for ${counts.length} files, found ${raw.byteLength / 4}`);
   const crcs = new Uint32Array(new SharedArrayBuffer(total * 4));
   new Uint8Array(crcs.buffer).set(raw);
   const checked = new Uint8Array(new SharedArrayBuffer(total));
@@ -209,7 +214,14 @@ async function loadBlocks(dir: string, m: Manifest, section: BlocksSection): Pro
   const byFile = new Map<string, FileBlocks>();
   let at = 0;
   for (const c of counts) {
-    byFile.set(c.rel, { file: join(dir, c.rel), size: c.size, blockBytes: section.blockBytes, crcs: crcs.subarray(at, at + c.blocks), checked: checked.subarray(at, at + c.blocks), counters });
+    byFile.set(c.rel, {
+      file: join(dir, c.rel),
+      size: c.size,
+      blockBytes: section.blockBytes,
+      crcs: crcs.subarray(at, at + c.blocks),
+      checked: checked.subarray(at, at + c.blocks),
+      counters,
+    });
     at += c.blocks;
   }
   return { of: (rel) => byFile.get(rel) };
@@ -219,7 +231,10 @@ function mismatch(fb: FileBlocks, i: number, got: number): never {
   const a = i * fb.blockBytes;
   const b = Math.min(fb.size, a + fb.blockBytes);
   const hex = (x: number) => x.toString(16).padStart(8, '0');
-  throw errors.indexCorrupt(fb.file, `block ${i} (bytes ${a}–${b}) does not match its checksum (crc32 ${hex(got)}, recorded ${hex(fb.crcs[i])}): the file changed after it was built`);
+  throw errors.indexCorrupt(
+    fb.file,
+    `block ${i} (bytes ${a}–${b}) does not match its checksum (crc32 ${hex(got)}, recorded ${hex(fb.crcs[i])}): the file changed after it was built`,
+  );
 }
 
 /** Check blocks first…last of `fb` against `bytes`, which hold the file from byte `at` on. */

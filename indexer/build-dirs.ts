@@ -45,7 +45,10 @@ function removeIndexTree(dir: string, build: boolean, root = dir): string[] {
 }
 
 function warnKept(dir: string, kept: string[]): void {
-  if (kept.length) log.warn(`${dir}: kept ${kept.length} file(s) lexcase did not make (${kept.slice(0, 3).join(', ')}${kept.length > 3 ? ', …' : ''}); remove the directory yourself once you have saved them`);
+  if (kept.length)
+    log.warn(
+      `${dir}: kept ${kept.length} file(s) lexcase did not make (${kept.slice(0, 3).join(', ')}${kept.length > 3 ? ', …' : ''}); remove the directory yourself once you have saved them`,
+    );
 }
 
 /**

@@ -67,24 +67,28 @@ const canMount = mountTmpfs(join(tmp.dir, 'probe-mount'), 1);
 
 describe.skipIf(!canMount)('a real disk that fills up (12 MiB tmpfs, `lexcase index build --workers 2`)', () => {
   const corpus = join(tmp.dir, 's10k.jsonl');
-  it.each([2, 3, 4, 6])('%i MiB free: exit 1 within 60 s with one ENOSPC line; previous index intact; no temp dir, no lock', async (freeMb) => {
-    if (!existsSync(corpus)) synthCorpus(corpus, 10_000);
-    const mnt = join(tmp.dir, `mnt-${freeMb}`);
-    expect(mountTmpfs(mnt, 12)).toBe(true);
-    const idx = join(mnt, 'idx');
-    await buildIndex(fromArray(OLD), { out: idx, corpusName: 'old', workers: 0 });
-    // Leave `freeMb` MiB free.
-    const avail = Number(execFileSync('df', ['-B1K', '--output=avail', mnt], { encoding: 'utf8' }).trim().split('\n').pop());
-    execFileSync('dd', ['if=/dev/zero', `of=${join(mnt, 'filler')}`, 'bs=1K', `count=${avail - freeMb * 1024}`], { stdio: 'ignore' });
-    const r = await cliChild(['index', 'build', corpus, '--out', idx, '--workers', '2'], { timeoutMs: 90_000 });
-    expect(r.signal).toBeNull(); // not killed by the timeout: it ended by itself
-    expect(r.ms).toBeLessThan(60_000);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/\[error\] (build worker \d failed: )?ENOSPC: no space left on device/);
-    expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
-    expect(readdirSync(mnt).sort()).toEqual(['filler', 'idx']);
-    await expectOldIndex(idx);
-  }, 120_000);
+  it.each([2, 3, 4, 6])(
+    '%i MiB free: exit 1 within 60 s with one ENOSPC line; previous index intact; no temp dir, no lock',
+    async (freeMb) => {
+      if (!existsSync(corpus)) synthCorpus(corpus, 10_000);
+      const mnt = join(tmp.dir, `mnt-${freeMb}`);
+      expect(mountTmpfs(mnt, 12)).toBe(true);
+      const idx = join(mnt, 'idx');
+      await buildIndex(fromArray(OLD), { out: idx, corpusName: 'old', workers: 0 });
+      // Leave `freeMb` MiB free.
+      const avail = Number(execFileSync('df', ['-B1K', '--output=avail', mnt], { encoding: 'utf8' }).trim().split('\n').pop());
+      execFileSync('dd', ['if=/dev/zero', `of=${join(mnt, 'filler')}`, 'bs=1K', `count=${avail - freeMb * 1024}`], { stdio: 'ignore' });
+      const r = await cliChild(['index', 'build', corpus, '--out', idx, '--workers', '2'], { timeoutMs: 90_000 });
+      expect(r.signal).toBeNull(); // not killed by the timeout: it ended by itself
+      expect(r.ms).toBeLessThan(60_000);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/\[error\] (build worker \d failed: )?ENOSPC: no space left on device/);
+      expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+      expect(readdirSync(mnt).sort()).toEqual(['filler', 'idx']);
+      await expectOldIndex(idx);
+    },
+    120_000,
+  );
 });
 
 describe.skipIf(!existsSync('/dev/full'))('a worker whose segment spill fails with ENOSPC (segment files linked to /dev/full)', () => {
@@ -93,7 +97,11 @@ describe.skipIf(!existsSync('/dev/full'))('a worker whose segment spill fails wi
     await buildIndex(fromArray(OLD), { out, corpusName: 'old', workers: 0 });
     const tmpDir = `${out}.tmp-${process.pid}`;
     let linked = false;
-    const passages = Array.from({ length: 3000 }, (_, i) => ({ id: `n${i}`, text: `replacement passage ${i} about covenants and easements ${i % 97}`, source: 'new' }));
+    const passages = Array.from({ length: 3000 }, (_, i) => ({
+      id: `n${i}`,
+      text: `replacement passage ${i} about covenants and easements ${i % 97}`,
+      source: 'new',
+    }));
     const build = buildIndex(fromArray(passages), {
       out,
       corpusName: 'new',

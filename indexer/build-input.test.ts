@@ -27,7 +27,11 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-const errorOf = (p: Promise<unknown>) => p.then(() => undefined, (e: { code?: string; message: string }) => e);
+const errorOf = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: { code?: string; message: string }) => e,
+  );
 
 describe('buildIndex(passages, { out }) for library users', () => {
   it('takes a plain array of {id, text}: corpus name = the index dir name, source = the corpus name, searchable at once', async () => {
@@ -51,7 +55,11 @@ describe('buildIndex(passages, { out }) for library users', () => {
       for (const p of plain) yield p;
     }
     const sums = [];
-    for (const [name, input] of [['array', plain], ['sync', sync()], ['async', asyncGen()]] as const) {
+    for (const [name, input] of [
+      ['array', plain],
+      ['sync', sync()],
+      ['async', asyncGen()],
+    ] as const) {
       sums.push((await buildIndex(input, { out: join(tmp.dir, `same-${name}`), corpusName: 'same', workers: 0 })).corpus.checksum);
     }
     expect(new Set(sums).size).toBe(1);

@@ -19,9 +19,15 @@ afterAll(async () => {
 
 it.each(['SIGTERM', 'SIGINT'] as const)('%s: temp dir removed, exit code non-zero, previous index kept and searchable', async (sig) => {
   const out = join(tmp.dir, `idx-${sig}`);
-  await buildIndex(fromArray(texts(['adverse possession requires hostile open use', 'easement by necessity', 'the rule against perpetuities'])), { out, corpusName: 'old', workers: 0 });
+  await buildIndex(fromArray(texts(['adverse possession requires hostile open use', 'easement by necessity', 'the rule against perpetuities'])), {
+    out,
+    corpusName: 'old',
+    workers: 0,
+  });
 
-  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures/slow-build.ts'), out, 'signals'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures/slow-build.ts'), out, 'signals'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));

@@ -16,7 +16,11 @@ afterAll(async () => {
 
 it('a build killed midway leaves the previous index readable; the next build clears its temp dir', async () => {
   const out = join(tmp.dir, 'idx');
-  await buildIndex(fromArray(texts(['adverse possession requires hostile open use', 'easement by necessity', 'the rule against perpetuities'])), { out, corpusName: 'old', workers: 0 });
+  await buildIndex(fromArray(texts(['adverse possession requires hostile open use', 'easement by necessity', 'the rule against perpetuities'])), {
+    out,
+    corpusName: 'old',
+    workers: 0,
+  });
 
   const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures/slow-build.ts'), out], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';

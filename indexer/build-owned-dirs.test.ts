@@ -21,7 +21,12 @@ import { readManifest } from './manifest.js';
 const tmp = tempDir('lexcase-owned-');
 afterAll(() => tmp.cleanup());
 
-const TEXTS = ['adverse possession requires open and hostile use', 'an easement by necessity', 'the rule against perpetuities', 'a covenant running with the land'];
+const TEXTS = [
+  'adverse possession requires open and hostile use',
+  'an easement by necessity',
+  'the rule against perpetuities',
+  'a covenant running with the land',
+];
 
 function corpus(dir: string, n = TEXTS.length): string {
   const file = join(dir, 'corp.jsonl');
@@ -81,12 +86,18 @@ describe('user folders named like build leftovers (item 1)', () => {
     const pid = deadPid();
     // As a build killed between the two renames leaves it: q moved aside, marked index-old by that build.
     renameSync(join(d, 'q'), join(d, `q.old-${pid}`));
-    writeFileSync(join(d, `q.old-${pid}`, OWNER_MARKER), JSON.stringify({ format: 'lexcase-owner', kind: 'index-old', pid, token: 't', createdAt: new Date().toISOString() }));
+    writeFileSync(
+      join(d, `q.old-${pid}`, OWNER_MARKER),
+      JSON.stringify({ format: 'lexcase-owner', kind: 'index-old', pid, token: 't', createdAt: new Date().toISOString() }),
+    );
     // And a temp dir of another killed build, with segment files.
     const pid2 = deadPid();
     mkdirSync(join(d, `r.tmp-${pid2}`, 'segments'), { recursive: true });
     writeFileSync(join(d, `r.tmp-${pid2}`, 'segments', 'w0-0000.seg'), 'x');
-    writeFileSync(join(d, `r.tmp-${pid2}`, OWNER_MARKER), JSON.stringify({ format: 'lexcase-owner', kind: 'index-build', pid: pid2, token: 't', createdAt: new Date().toISOString() }));
+    writeFileSync(
+      join(d, `r.tmp-${pid2}`, OWNER_MARKER),
+      JSON.stringify({ format: 'lexcase-owner', kind: 'index-build', pid: pid2, token: 't', createdAt: new Date().toISOString() }),
+    );
     expect((await build(d, 'r')).code).toBe(0);
     expect(existsSync(join(d, `r.tmp-${pid2}`))).toBe(false);
     // Building another dir in the same folder does not touch q's leftovers; building q first puts q back.
@@ -107,7 +118,9 @@ describe('user files inside an index, at any depth (item 2)', () => {
     const before = treeOf(join(d, 'idx'));
     const r = await build(d, 'idx');
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/refusing to write an index to idx: it is a lexcase index that also holds files that are not part of it \(docs\/notes\.txt, sparse\/mydata\/\)/);
+    expect(r.stderr).toMatch(
+      /refusing to write an index to idx: it is a lexcase index that also holds files that are not part of it \(docs\/notes\.txt, sparse\/mydata\/\)/,
+    );
     expect(r.stderr).not.toMatch(/\n\s+at /); // one message, no stack trace
     expect(treeOf(join(d, 'idx'))).toEqual(before);
     expect(readdirSync(d).sort()).toEqual(['corp.jsonl', 'idx']);
@@ -132,7 +145,9 @@ describe('two concurrent builds of one dir (item 11)', () => {
     const d = caseDir('concurrent');
     corpus(d);
     // The first writer: a slow, never-ending build of idx that stops cleanly on SIGTERM (fixtures/slow-build.ts).
-    const first = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures/slow-build.ts'), join(d, 'idx'), 'signals'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const first = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures/slow-build.ts'), join(d, 'idx'), 'signals'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const firstExit = new Promise<number | null>((r) => first.once('exit', (c) => r(c)));
     await new Promise<void>((resolve, reject) => {
       first.stdout.on('data', (b: Buffer) => b.toString().includes('progress') && resolve());
@@ -155,7 +170,17 @@ describe('two concurrent builds of one dir (item 11)', () => {
   it('a lock left by a killed build (dead pid) is taken over', async () => {
     const d = caseDir('stale-lock');
     corpus(d);
-    writeFileSync(join(d, 'idx.lock'), JSON.stringify({ format: 'lexcase-lock', pid: deadPid(), token: 'x', host: (await import('node:os')).hostname(), what: 'index build', since: new Date().toISOString() }));
+    writeFileSync(
+      join(d, 'idx.lock'),
+      JSON.stringify({
+        format: 'lexcase-lock',
+        pid: deadPid(),
+        token: 'x',
+        host: (await import('node:os')).hostname(),
+        what: 'index build',
+        since: new Date().toISOString(),
+      }),
+    );
     const r = await build(d, 'idx');
     expect(r.code).toBe(0);
     expect(readdirSync(d).sort()).toEqual(['corp.jsonl', 'idx']);
@@ -164,7 +189,15 @@ describe('two concurrent builds of one dir (item 11)', () => {
   // Issue 37, item 15: a lock naming a live process that is not its holder (its pid reused) refused every build, forever.
   describe.runIf(existsSync('/proc/self/stat'))('a lock whose pid now belongs to another process (pid reused) is taken over', () => {
     const lockFor = async (pid: number, extra: Record<string, unknown>) =>
-      JSON.stringify({ format: 'lexcase-lock', pid, token: 'x', host: (await import('node:os')).hostname(), what: 'index build', since: new Date().toISOString(), ...extra });
+      JSON.stringify({
+        format: 'lexcase-lock',
+        pid,
+        token: 'x',
+        host: (await import('node:os')).hostname(),
+        what: 'index build',
+        since: new Date().toISOString(),
+        ...extra,
+      });
     const withUnrelated = async (fn: (pid: number) => Promise<void>) => {
       const other = spawn('sleep', ['120'], { stdio: 'ignore' }); // alive for the whole test, not a lexcase process
       try {
@@ -174,7 +207,7 @@ describe('two concurrent builds of one dir (item 11)', () => {
       }
     };
 
-    it('the lock records its holder\'s start (boot and start time) and the live process with that pid started otherwise', () =>
+    it("the lock records its holder's start (boot and start time) and the live process with that pid started otherwise", () =>
       withUnrelated(async (pid) => {
         const d = caseDir('reused-pid');
         corpus(d);
@@ -196,14 +229,18 @@ describe('two concurrent builds of one dir (item 11)', () => {
         expect(r.code).toBe(0);
       }));
 
-    it('but a lock that may be that process\'s (written after it started, no start recorded) is still LOCKED, naming the pid and the way out', () =>
+    it("but a lock that may be that process's (written after it started, no start recorded) is still LOCKED, naming the pid and the way out", () =>
       withUnrelated(async (pid) => {
         const d = caseDir('live-holder');
         corpus(d);
         writeFileSync(join(d, 'idx.lock'), await lockFor(pid, {}));
         const r = await build(d, 'idx');
         expect(r.code).toBe(1);
-        expect(r.stderr).toMatch(new RegExp(`idx is locked: it is in use by index build \\(pid ${pid}, since .*\n  hint: wait for it to finish; if no lexcase process is using it, delete .*idx\\.lock`));
+        expect(r.stderr).toMatch(
+          new RegExp(
+            `idx is locked: it is in use by index build \\(pid ${pid}, since .*\n  hint: wait for it to finish; if no lexcase process is using it, delete .*idx\\.lock`,
+          ),
+        );
         expect(existsSync(join(d, 'idx.lock'))).toBe(true);
       }));
   });

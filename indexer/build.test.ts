@@ -25,8 +25,22 @@ const REAL: Passage[] = bundledLines(LEGAL_CORPUS_PASSAGES)
   .map((l) => JSON.parse(l) as { id: string; text: string; title?: string; doc_id?: string })
   .map((r) => ({ id: r.id, text: r.text, title: r.title, docId: r.doc_id, source: 'legal_corpus' }));
 
-const dataFiles = [...Object.values(SPARSE_FILES), `${DOCSTORE_FILES.ids}.bin`, `${DOCSTORE_FILES.text}.dfl`, `${DOCSTORE_FILES.text}.blk`, `${DOCSTORE_FILES.text}.off`];
-const digest = (dir: string) => Object.fromEntries(dataFiles.map((f) => [f, createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')]));
+const dataFiles = [
+  ...Object.values(SPARSE_FILES),
+  `${DOCSTORE_FILES.ids}.bin`,
+  `${DOCSTORE_FILES.text}.dfl`,
+  `${DOCSTORE_FILES.text}.blk`,
+  `${DOCSTORE_FILES.text}.off`,
+];
+const digest = (dir: string) =>
+  Object.fromEntries(
+    dataFiles.map((f) => [
+      f,
+      createHash('sha256')
+        .update(readFileSync(join(dir, f)))
+        .digest('hex'),
+    ]),
+  );
 
 async function build(name: string, opts: Partial<BuildOptions>): Promise<string> {
   const out = join(tmp.dir, name);
@@ -63,7 +77,12 @@ describe('buildIndex', () => {
     expect(m.corpus.checksum).toMatch(/^[0-9a-f]{64}$/);
     expect(m.sparse).toMatchObject({ format: 'lexcase-sparse', version: 1, documents: 400 });
     for (const [file, sum] of Object.entries(m.checksums)) {
-      expect(createHash('sha256').update(readFileSync(join(dir, file))).digest('hex'), file).toBe(sum);
+      expect(
+        createHash('sha256')
+          .update(readFileSync(join(dir, file)))
+          .digest('hex'),
+        file,
+      ).toBe(sum);
     }
     expect(Object.keys(m.checksums)).toEqual(expect.arrayContaining(dataFiles));
     expect(existsSync(join(dir, 'segments'))).toBe(false);
@@ -87,14 +106,27 @@ describe('buildIndex', () => {
   it('an aborted build throws and leaves nothing behind', async () => {
     const ctl = new AbortController();
     const out = join(tmp.dir, 'aborted');
-    const p = buildIndex(fromArray(REAL), { out, corpusName: 'x', workers: 0, batchPassages: 10, signal: ctl.signal, onProgress: (n) => n >= 100 && ctl.abort() });
+    const p = buildIndex(fromArray(REAL), {
+      out,
+      corpusName: 'x',
+      workers: 0,
+      batchPassages: 10,
+      signal: ctl.signal,
+      onProgress: (n) => n >= 100 && ctl.abort(),
+    });
     await expect(p).rejects.toThrow();
     expect(existsSync(out)).toBe(false);
     expect(readdirSync(tmp.dir).filter((n) => n.startsWith('aborted'))).toEqual([]);
   });
 
   it('the doc store streams every passage back in order across read blocks, and gets by id', async () => {
-    const many: Passage[] = Array.from({ length: 2500 }, (_, i) => ({ id: `p${i}`, text: i % 10 ? `passage ${i} é` : '', title: i % 3 ? undefined : `t${i}`, docId: i % 2 ? `doc${i >> 4}` : undefined, source: `s${i % 4}` }));
+    const many: Passage[] = Array.from({ length: 2500 }, (_, i) => ({
+      id: `p${i}`,
+      text: i % 10 ? `passage ${i} é` : '',
+      title: i % 3 ? undefined : `t${i}`,
+      docId: i % 2 ? `doc${i >> 4}` : undefined,
+      source: `s${i % 4}`,
+    }));
     const out = join(tmp.dir, 'many');
     await buildIndex(fromArray(many), { out, corpusName: 'many', workers: 0 });
     const ds = await openDocStore(out);
@@ -112,7 +144,9 @@ describe('buildIndex', () => {
       for (let i = 0; i < 250; i++) yield REAL[i];
       throw new Error('corpus.jsonl:251: unexpected token');
     }
-    await expect(buildIndex(broken(), { out, corpusName: 'corpus.jsonl', workers: 2, batchPassages: 20 })).rejects.toThrow('corpus.jsonl:251: unexpected token');
+    await expect(buildIndex(broken(), { out, corpusName: 'corpus.jsonl', workers: 2, batchPassages: 20 })).rejects.toThrow(
+      'corpus.jsonl:251: unexpected token',
+    );
     expect(readdirSync(tmp.dir).filter((n) => n.startsWith('loader-error'))).toEqual([]);
   });
 });

@@ -73,7 +73,8 @@ const SPARSE_METHODS = new Set(['bm25', 'qld']);
 /** Build workers for a `workers` option: 'auto' (or none given) follows the usable cores (os.availableParallelism(), taskset/cgroup aware). */
 export function resolveWorkers(workers: number | 'auto' | undefined, cores = availableParallelism()): number {
   if (workers === undefined || workers === 'auto') return Math.max(1, cores);
-  if (typeof workers !== 'number' || !Number.isFinite(workers)) throw errors.invalidInput('workers', `expected a number of build workers ≥ 0 or "auto", got ${JSON.stringify(workers)}`);
+  if (typeof workers !== 'number' || !Number.isFinite(workers))
+    throw errors.invalidInput('workers', `expected a number of build workers ≥ 0 or "auto", got ${JSON.stringify(workers)}`);
   return Math.max(0, Math.floor(workers));
 }
 
@@ -113,7 +114,10 @@ function inProcessSink(analyzer: Partial<AnalyzerConfig>, segDir: string, thresh
       return sp.finish();
     },
     async merge(segments, outDir) {
-      return mergeSegments(segments.map((s) => s.path), outDir);
+      return mergeSegments(
+        segments.map((s) => s.path),
+        outDir,
+      );
     },
     async close() {},
   };
@@ -190,8 +194,18 @@ function workerSink(count: number, analyzer: Partial<AnalyzerConfig>, segDir: st
     },
     async merge(segments, outDir, segDir) {
       // Two workers merge half of the terms each; one segment, or one worker, merges here.
-      const plan = ws.length >= 2 && segments.length >= 2 ? planSplit(segments, segments.map((s) => s.bytes)) : null;
-      if (!plan) return mergeSegments(segments.map((s) => s.path), outDir);
+      const plan =
+        ws.length >= 2 && segments.length >= 2
+          ? planSplit(
+              segments,
+              segments.map((s) => s.bytes),
+            )
+          : null;
+      if (!plan)
+        return mergeSegments(
+          segments.map((s) => s.path),
+          outDir,
+        );
       const prefixes = plan.map((_, i) => join(segDir, `range-${i}`));
       plan.forEach((job, i) => ws[i].worker.postMessage({ type: 'merge', job, prefix: prefixes[i] }));
       const outputs = await until(() => (plan.every((_, i) => ws[i].merged) ? plan.map((_, i) => ws[i].merged!) : undefined));
@@ -220,9 +234,11 @@ function checkPassage(p: PassageInput, position: number, corpusName: string): vo
   if (typeof p.id !== 'string' || p.id.length === 0) throw errors.corpusParse(corpusName, position, 'passage field "id" must be a non-empty string');
   const bad = idProblem(p.id);
   if (bad) throw errors.corpusParse(corpusName, position, `passage id ${quoteId(p.id)} ${bad}`);
-  if (typeof p.text !== 'string') throw errors.corpusParse(corpusName, position, `passage "${p.id}": field "text" must be a string, got ${describeType(p.text)}`);
+  if (typeof p.text !== 'string')
+    throw errors.corpusParse(corpusName, position, `passage "${p.id}": field "text" must be a string, got ${describeType(p.text)}`);
   if (p.meta !== undefined) {
-    if (!p.meta || typeof p.meta !== 'object' || Array.isArray(p.meta)) throw errors.corpusParse(corpusName, position, `passage "${p.id}": field "meta" must be an object of JSON fields, got ${describeType(p.meta)}`);
+    if (!p.meta || typeof p.meta !== 'object' || Array.isArray(p.meta))
+      throw errors.corpusParse(corpusName, position, `passage "${p.id}": field "meta" must be an object of JSON fields, got ${describeType(p.meta)}`);
     try {
       JSON.stringify(p.meta);
     } catch (e) {
@@ -237,7 +253,8 @@ function checkPassage(p: PassageInput, position: number, corpusName: string): vo
  */
 export async function buildIndex<T extends PassageInput>(passages: PassagesInput<T>, opts: BuildOptions): Promise<Manifest> {
   if (!opts || typeof opts !== 'object') throw errors.usage('buildIndex: options are required', 'e.g. buildIndex(passages, { out: "my-index" })');
-  if (typeof opts.out !== 'string' || !opts.out) throw errors.invalidInput('out', `buildIndex needs the index directory to write as option "out", got ${JSON.stringify(opts.out)}`);
+  if (typeof opts.out !== 'string' || !opts.out)
+    throw errors.invalidInput('out', `buildIndex needs the index directory to write as option "out", got ${JSON.stringify(opts.out)}`);
   if (opts.corpusName !== undefined && (typeof opts.corpusName !== 'string' || !opts.corpusName))
     throw errors.invalidInput('corpusName', `expected a non-empty string, got ${JSON.stringify(opts.corpusName)}`);
   checkPassagesInput(passages);
@@ -245,7 +262,9 @@ export async function buildIndex<T extends PassageInput>(passages: PassagesInput
   const out = checkOutDir(opts.out, opts.inputs).target;
   const corpusName = opts.corpusName ?? defaultCorpusName(out);
   const methods = opts.methods ?? ['bm25', 'qld'];
-  for (const m of methods) if (!SPARSE_METHODS.has(m) && m !== 'dense' && m !== 'lancedb-fts') throw errors.usage(`unknown index method "${m}" (known: bm25, qld, dense, lancedb-fts)`);
+  for (const m of methods)
+    if (!SPARSE_METHODS.has(m) && m !== 'dense' && m !== 'lancedb-fts')
+      throw errors.usage(`unknown index method "${m}" (known: bm25, qld, dense, lancedb-fts)`);
   const analyzer = createAnalyzer(opts.analyzer).config;
   const workers = resolveWorkers(opts.workers);
   const threshold = Math.max(1, opts.segmentPostings ?? defaultSegmentPostings(workers));
@@ -400,7 +419,10 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
       checksums: Object.fromEntries(Object.entries(checksums).sort(([a], [b]) => (a < b ? -1 : 1))),
       sizes,
       sparse,
-      docstore: { ...(compressDocs ? { version: 2, text: BLOCK_CODEC, blockPassages: BLOCK_PASSAGES } : { version: 1, text: 'plain' }), ...(docs.hasMeta ? { meta: true } : {}) },
+      docstore: {
+        ...(compressDocs ? { version: 2, text: BLOCK_CODEC, blockPassages: BLOCK_PASSAGES } : { version: 1, text: 'plain' }),
+        ...(docs.hasMeta ? { meta: true } : {}),
+      },
       blocks: { ...blocks.section },
     };
     await writeManifest(tmp, manifest);
@@ -436,7 +458,12 @@ async function runDenseHook(out: string, opts: BuildOptions): Promise<Manifest> 
   const dense = { ...opts.dense, signal: opts.dense?.signal ?? opts.signal };
   if (opts.densePrebuilt) {
     const { loadPrebuiltDense } = await import('./dense/prebuilt-dense.js');
-    const name = await loadPrebuiltDense(out, (l) => log.info(l.trim()), dense.signal, { uri: dense.uri, table: dense.table, ann: dense.ann, annThreshold: dense.annThreshold });
+    const name = await loadPrebuiltDense(out, (l) => log.info(l.trim()), dense.signal, {
+      uri: dense.uri,
+      table: dense.table,
+      ann: dense.ann,
+      annThreshold: dense.annThreshold,
+    });
     if (name) {
       opts.onDensePrebuilt?.(name);
       return readManifest(out);

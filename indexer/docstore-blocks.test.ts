@@ -51,7 +51,8 @@ it('block-compressed and plain doc stores return the same passages; the corpus c
   expect(a.map((p) => p.text)).toEqual(REAL.map((p) => p.text));
   // Random access, out of order, across block boundaries (block cache evictions included).
   const ds = await openDocStore(z);
-  for (const i of [BLOCK_PASSAGES, 0, REAL.length - 1, BLOCK_PASSAGES - 1, 2 * BLOCK_PASSAGES + 1, 1, BLOCK_PASSAGES]) expect((await ds.at(i)).text).toBe(REAL[i].text);
+  for (const i of [BLOCK_PASSAGES, 0, REAL.length - 1, BLOCK_PASSAGES - 1, 2 * BLOCK_PASSAGES + 1, 1, BLOCK_PASSAGES])
+    expect((await ds.at(i)).text).toBe(REAL[i].text);
   expect((await ds.get(REAL[7].id))?.text).toBe(REAL[7].text);
   await ds.close();
   const zBytes = statSync(join(z, 'docs/text.dfl')).size;
@@ -88,12 +89,18 @@ it('a newer doc store version or a damaged block gives a clear error', async () 
 it('prefix reads (snippets) give the first bytes of a text cut at a character boundary, for small blocks and a 12 MB passage read as a stream', async () => {
   const big = 'é😀a'.repeat(1_700_000); // 2+4+1 bytes per repeat: ~11.9 MB, a block over the 8 MiB streamed-read threshold
   const ps: Passage[] = [...REAL.slice(0, 5), { id: 'big', text: big, source: 'legal_corpus' }, { id: 'after', text: 'tail passage', source: 'legal_corpus' }];
-  for (const [name, compressDocs] of [['pz', true], ['pplain', false]] as const) {
+  for (const [name, compressDocs] of [
+    ['pz', true],
+    ['pplain', false],
+  ] as const) {
     const out = join(tmp.dir, name);
     await buildIndex(fromArray(ps), { out, corpusName: 'legal', workers: 0, compressDocs });
     const ds = await openDocStore(out);
     const expectPrefix = (text: string, bytes: number) => {
-      const cut = Buffer.from(text).subarray(0, bytes).toString('utf8').replace(/\uFFFD$/, '');
+      const cut = Buffer.from(text)
+        .subarray(0, bytes)
+        .toString('utf8')
+        .replace(/\uFFFD$/, '');
       return text.startsWith(cut) ? cut : '';
     };
     for (const bytes of [1, 2, 3, 5, 6, 7, 8, 65_536, 1 << 20]) {

@@ -50,7 +50,10 @@ export class BlockColumnWriter {
   private raw: Hash = createHash('sha256');
   private pending: PendingBlock[] = [];
 
-  constructor(readonly dir: string, readonly base: string) {
+  constructor(
+    readonly dir: string,
+    readonly base: string,
+  ) {
     this.dfl = new HashingFile(join(dir, `${base}.dfl`));
     this.offs = new HashingFile(join(dir, `${base}.off`));
   }
@@ -186,7 +189,8 @@ export class BlockColumn {
     }
     const first = b * BLOCK_PASSAGES;
     const last = Math.min(first + BLOCK_PASSAGES, this.offsets.length - 1);
-    if (raw.length !== this.offsets[last] - this.offsets[first]) throw errors.indexCorrupt(this.file, `block ${b} inflates to ${raw.length} bytes, offsets say ${this.offsets[last] - this.offsets[first]}`);
+    if (raw.length !== this.offsets[last] - this.offsets[first])
+      throw errors.indexCorrupt(this.file, `block ${b} inflates to ${raw.length} bytes, offsets say ${this.offsets[last] - this.offsets[first]}`);
     this.cache.set(b, raw);
     if (this.cache.size > CACHED_BLOCKS) this.cache.delete(this.cache.keys().next().value!);
     return raw;
@@ -247,11 +251,12 @@ export class BlockColumn {
         });
       }
       // The whole block was fed but the prefix reaches its end: flush what zlib still holds.
-      if (got < end && !failed) await new Promise<void>((resolve) => {
-        wake = resolve;
-        inflate.once('end', resolve);
-        inflate.end();
-      });
+      if (got < end && !failed)
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          inflate.once('end', resolve);
+          inflate.end();
+        });
     } catch (e) {
       failed ??= e as Error;
     } finally {

@@ -33,7 +33,10 @@ export class StringColumnWriter {
   private nOff = 1;
   private total = 0;
 
-  constructor(readonly dir: string, readonly base: string) {
+  constructor(
+    readonly dir: string,
+    readonly base: string,
+  ) {
     this.blob = new HashingFile(join(dir, `${base}.bin`), 1);
     this.offs = new HashingFile(join(dir, `${base}.off`));
   }
@@ -93,7 +96,10 @@ export class DocStoreWriter {
   count = 0;
 
   /** compress: texts in deflated blocks (doc store v2, docstore-blocks.ts); else plain (v1). */
-  constructor(readonly dir: string, readonly compress = true) {
+  constructor(
+    readonly dir: string,
+    readonly compress = true,
+  ) {
     this.ids = new StringColumnWriter(dir, DOCSTORE_FILES.ids);
     this.text = compress ? new BlockColumnWriter(dir, DOCSTORE_FILES.text) : new StringColumnWriter(dir, DOCSTORE_FILES.text);
     this.title = new StringColumnWriter(dir, DOCSTORE_FILES.title);

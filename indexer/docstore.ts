@@ -123,7 +123,10 @@ export async function openDocStore(dir: string, checked?: Manifest): Promise<Ope
   const n = manifest.corpus.passages;
   const store = manifest.docstore;
   if (store && (store.version > 2 || (store.text !== 'plain' && (store.text !== BLOCK_CODEC || store.blockPassages !== BLOCK_PASSAGES))))
-    throw errors.indexIncompatible(dir, `doc store version ${store.version} with text "${store.text}" (block ${store.blockPassages}) is not supported by this lexcase`);
+    throw errors.indexIncompatible(
+      dir,
+      `doc store version ${store.version} with text "${store.text}" (block ${store.blockPassages}) is not supported by this lexcase`,
+    );
   if (!checked) {
     checkIndexFiles(dir, manifest);
     await verifyOnFirstOpen(dir, manifest);
@@ -137,7 +140,10 @@ export async function openDocStore(dir: string, checked?: Manifest): Promise<Ope
   const whole = idBlob.toString('utf8');
   if (whole.length === idBlob.length) for (let i = 0; i < n; i++) idList[i] = whole.slice(idOffsets[i], idOffsets[i + 1]);
   else for (let i = 0; i < n; i++) idList[i] = idBlob.toString('utf8', idOffsets[i], idOffsets[i + 1]);
-  const text = store?.text === BLOCK_CODEC ? await BlockColumn.open(dir, DOCSTORE_FILES.text, await readOffsets(dir, DOCSTORE_FILES.text, n, blocks), blocks) : await openColumn(dir, DOCSTORE_FILES.text, n, blocks);
+  const text =
+    store?.text === BLOCK_CODEC
+      ? await BlockColumn.open(dir, DOCSTORE_FILES.text, await readOffsets(dir, DOCSTORE_FILES.text, n, blocks), blocks)
+      : await openColumn(dir, DOCSTORE_FILES.text, n, blocks);
   const title = await openColumn(dir, DOCSTORE_FILES.title, n, blocks);
   const docId = await openColumn(dir, DOCSTORE_FILES.docId, n, blocks);
   const meta = store?.meta ? await openColumn(dir, DOCSTORE_FILES.meta, n, blocks) : undefined;
@@ -167,7 +173,8 @@ export async function openDocStore(dir: string, checked?: Manifest): Promise<Ope
     if (isLexcaseError(e)) throw e;
     throw errors.indexCorrupt(sourcesFile, (e as Error).message);
   }
-  for (let i = 0; i < n; i++) if (sourceIdx[i] >= sources.length) throw errors.indexCorrupt(srcFile, `entry ${i} names source ${sourceIdx[i]} of ${sources.length}`);
+  for (let i = 0; i < n; i++)
+    if (sourceIdx[i] >= sources.length) throw errors.indexCorrupt(srcFile, `entry ${i} names source ${sourceIdx[i]} of ${sources.length}`);
   let byId: Map<string, number> | undefined;
   let docIdList: Promise<string[]> | undefined;
 

@@ -118,9 +118,24 @@ describe('every data file, flipped or truncated', () => {
   });
 
   it('verify names the damaged file in every case', async () => {
-    expect(files).toEqual(expect.arrayContaining(['sparse/postings.bin', 'sparse/offsets.f64', 'sparse/terms.txt', 'docs/ids.bin', 'docs/ids.off', 'docs/text.dfl', 'docs/title.bin', 'docs/source.u32', 'manifest.json']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'sparse/postings.bin',
+        'sparse/offsets.f64',
+        'sparse/terms.txt',
+        'docs/ids.bin',
+        'docs/ids.off',
+        'docs/text.dfl',
+        'docs/title.bin',
+        'docs/source.u32',
+        'manifest.json',
+      ]),
+    );
     for (const rel of files) {
-      for (const [how, damage] of [['flip', flip], ['truncate', truncate]] as const) {
+      for (const [how, damage] of [
+        ['flip', flip],
+        ['truncate', truncate],
+      ] as const) {
         const dir = damaged(rel, damage);
         const msg = await verifyMessage(dir);
         expect(msg, `${how} ${rel}`).toContain(join(dir, rel));
@@ -138,7 +153,7 @@ describe('every data file, flipped or truncated', () => {
     }
   });
 
-  it('a file flipped (by a real write) after the index was verified is refused on the next process\'s first open', async () => {
+  it("a file flipped (by a real write) after the index was verified is refused on the next process's first open", async () => {
     for (const rel of files) {
       const dir = damaged(rel, () => undefined);
       await openOk(dir); // verified and recorded
@@ -178,7 +193,9 @@ describe('every data file, flipped or truncated', () => {
       };
       // The block checksum of docs/ids.off catches it first; an index built without block
       // checksums (before they existed) still gets the structural check.
-      expect((await openError(damaged('docs/ids.off', badOffset))).message).toMatch(/ids\.off: index file is corrupt: block 0 \(bytes 0–\d+\) does not match its checksum/);
+      expect((await openError(damaged('docs/ids.off', badOffset))).message).toMatch(
+        /ids\.off: index file is corrupt: block 0 \(bytes 0–\d+\) does not match its checksum/,
+      );
       const ids = withoutBlockChecksums(damaged('docs/ids.off', badOffset));
       expect((await openError(ids)).message).toMatch(/ids\.off: index file is corrupt: offset 5/);
     } finally {
@@ -253,7 +270,10 @@ describe('verification records: an unchanged verified index is not hashed again'
       await closeSparseIndexes();
       console.log(JSON.stringify({ ...hashStats(), hits: hits.length }));`;
     const run = async () => {
-      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, dir], { cwd: join(import.meta.dirname, '..'), env: process.env });
+      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, dir], {
+        cwd: join(import.meta.dirname, '..'),
+        env: process.env,
+      });
       return JSON.parse(stdout.trim().split('\n').pop()!) as { bytes: number; recordHits: number; hits: number };
     };
     const first = await run();

@@ -51,7 +51,6 @@ export function checkIndexFiles(dir: string, m: Manifest): void {
   }
 }
 
-
 export interface VerifyProblem {
   file: string;
   message: string;
@@ -145,7 +144,10 @@ export function verifyMode(): 'off' | 'auto' | 'always' {
   if (v === undefined || v === '' || v === '0' || v === 'off') return 'off';
   if (v === '1' || v === 'auto') return 'auto';
   if (v === 'always') return 'always';
-  throw errors.invalidInput('LEXCASE_VERIFY', `expected 0 (default: structural checks on open), 1 (also verify checksums on a process's first open) or always, got "${v}"`);
+  throw errors.invalidInput(
+    'LEXCASE_VERIFY',
+    `expected 0 (default: structural checks on open), 1 (also verify checksums on a process's first open) or always, got "${v}"`,
+  );
 }
 
 /**

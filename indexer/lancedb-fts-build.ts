@@ -40,7 +40,9 @@ export async function ensureLanceFts(dir: string, opts: { rebuild?: boolean } = 
     await store.close();
   }
   if (!table) throw errors.indexCorrupt(dir, 'cannot build lancedb-fts over an empty corpus');
-  await table.createIndex('text', { config: lancedb.Index.fts({ withPosition: false, lowercase: true, stem: true, removeStopWords: true, language: 'English' }) });
+  await table.createIndex('text', {
+    config: lancedb.Index.fts({ withPosition: false, lowercase: true, stem: true, removeStopWords: true, language: 'English' }),
+  });
   const latest = await readManifest(dir);
   if (!latest.methods.includes('lancedb-fts')) await writeManifest(dir, { ...latest, methods: [...latest.methods, 'lancedb-fts'] });
   return table;

@@ -29,7 +29,7 @@ afterAll(async () => {
 
 describe('StandardTokenizer (lucene-tokenizer.ts)', () => {
   it('the direct scanner gives the Intl.Segmenter tokens on random Latin text with the punctuation UAX #29 treats specially', () => {
-    const alphabet = [...'abzAZ019_.\':,;-/$%@ \n\t', '·', '’', '‘', '\u00ad', '\u0301', 'é', 'ß', '“', '”', '—', '§', '\u00a0'];
+    const alphabet = [..."abzAZ019_.':,;-/$%@ \n\t", '·', '’', '‘', '\u00ad', '\u0301', 'é', 'ß', '“', '”', '—', '§', '\u00a0'];
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...alphabet), { maxLength: 60 }), (chars) => {
         const text = chars.join('');
@@ -64,7 +64,7 @@ describe('StandardTokenizer (lucene-tokenizer.ts)', () => {
     expect(tokens(scanStandard, '中华人民 ไทยabc')).toEqual(['中', '华', '人', '民', 'ไทย', 'abc']);
   });
 
-  it('tokens longer than 255 are cut where Lucene\'s 255-character window cuts them', () => {
+  it("tokens longer than 255 are cut where Lucene's 255-character window cuts them", () => {
     expect(tokens(scanStandard, 'a'.repeat(510)).map((t) => t.length)).toEqual([255, 255]);
     // The window ends inside "'s": the apostrophe cannot end a word, so the token stops before it and "s" starts afresh.
     expect(tokens(scanStandard, `${'a'.repeat(254)}'s x`)).toEqual(['a'.repeat(254), 's', 'x']);
@@ -75,7 +75,16 @@ describe('StandardTokenizer (lucene-tokenizer.ts)', () => {
 
 describe('the chain (lucene-analyzer.ts)', () => {
   it("EnglishPossessiveFilter strips 's, ’s, ＇s (s or S) and nothing else", () => {
-    expect(['dog\'s', 'DOG\'S', 'dog’s', 'dog＇s', "dogs'", "'s", 's', "o'brien"].map(stripPossessive)).toEqual(['dog', 'DOG', 'dog', 'dog', "dogs'", '', 's', "o'brien"]);
+    expect(["dog's", "DOG'S", 'dog’s', 'dog＇s', "dogs'", "'s", 's', "o'brien"].map(stripPossessive)).toEqual([
+      'dog',
+      'DOG',
+      'dog',
+      'dog',
+      "dogs'",
+      '',
+      's',
+      "o'brien",
+    ]);
   });
 
   it("LowerCaseFilter is Java's Character.toLowerCase per code point: İ → i, Σ → σ even at a word's end", () => {
@@ -88,7 +97,15 @@ describe('the chain (lucene-analyzer.ts)', () => {
     expect(LUCENE_ENGLISH_STOPWORDS.size).toBe(33);
     for (const w of ['the', 'no', 'not', 'will', 'such', 'there']) expect(luceneTerm(w)).toBeNull();
     for (const w of ['what', 'which', 'about', 'more']) expect(luceneTerm(w)).not.toBeNull();
-    expect(['ies', 'sses', 'caresses', 'ponies', 'relational', 'generalization', 'plaintiff’s'].map(luceneTerm)).toEqual(['i', 'ss', 'caress', 'poni', 'relat', 'gener', 'plaintiff']);
+    expect(['ies', 'sses', 'caresses', 'ponies', 'relational', 'generalization', 'plaintiff’s'].map(luceneTerm)).toEqual([
+      'i',
+      'ss',
+      'caress',
+      'poni',
+      'relat',
+      'gener',
+      'plaintiff',
+    ]);
   });
 
   it('the preset is fixed: its settings fill in, a conflicting setting is refused', () => {
@@ -100,7 +117,12 @@ describe('the chain (lucene-analyzer.ts)', () => {
 
   it('the manifest records the preset, and queries are analysed with it (a stopword of the default list is a term here)', async () => {
     const dir = `${tmp.dir}/lucene`;
-    await buildIndex(fromArray(texts(['What the plaintiff’s claims were about', 'more claims', 'nothing'])), { out: dir, corpusName: 't', workers: 0, analyzer: { preset: 'lucene' } });
+    await buildIndex(fromArray(texts(['What the plaintiff’s claims were about', 'more claims', 'nothing'])), {
+      out: dir,
+      corpusName: 't',
+      workers: 0,
+      analyzer: { preset: 'lucene' },
+    });
     expect((await readManifest(dir)).analyzer).toEqual(LUCENE_ANALYZER_PRESET);
     const hits = await (await openRetriever(dir, 'bm25', { scorer: 'lucene' })).search('about', { k: 3 });
     expect(hits.map((h) => h.id)).toEqual(['d0']);

@@ -44,7 +44,10 @@ function makeClasses() {
   return {
     segmenter: new Intl.Segmenter('en', { granularity: 'word' }),
     RE_HAN: new RegExp(String.raw`[\p{Script=Han}&&\p{Ideographic}]`, 'v'),
-    RE_SA: new RegExp(String.raw`[[\p{Script=Thai}\p{Script=Lao}\p{Script=Myanmar}\p{Script=Khmer}\p{Script=Tai_Le}\p{Script=New_Tai_Lue}\p{Script=Tai_Tham}\p{Script=Tai_Viet}\p{Script=Ahom}]&&[\p{L}\p{M}]]`, 'v'),
+    RE_SA: new RegExp(
+      String.raw`[[\p{Script=Thai}\p{Script=Lao}\p{Script=Myanmar}\p{Script=Khmer}\p{Script=Tai_Le}\p{Script=New_Tai_Lue}\p{Script=Tai_Tham}\p{Script=Tai_Viet}\p{Script=Ahom}]&&[\p{L}\p{M}]]`,
+      'v',
+    ),
     RE_EXT: new RegExp(String.raw`[[\p{Grapheme_Extend}\p{Mc}\p{Cf}]--[\u200B]]`, 'v'),
     RE_DROP: new RegExp(String.raw`[\p{Ideographic}--\p{Script=Han}]`, 'v'),
     RE_JOINS_HANGUL: new RegExp(String.raw`[[\p{L}\p{Nd}\p{Pc}]--[\p{Script=Katakana}\p{Script=Hiragana}\p{Script=Han}]]`, 'v'),
@@ -122,7 +125,10 @@ function emitChopped(text: string, start: number, end: number, sa: boolean, emit
       continue;
     }
     // The longest token that fits in the window: the window's first segment (ICU, same rules).
-    const first = cls().segmenter.segment(text.slice(start, start + w))[Symbol.iterator]().next().value!;
+    const first = cls()
+      .segmenter.segment(text.slice(start, start + w))
+      [Symbol.iterator]()
+      .next().value!;
     if (first.isWordLike) emit(first.segment);
     start += first.segment.length;
   }
@@ -171,7 +177,10 @@ FAST[0xad] = C_FMT; // soft hyphen (Format)
 FAST[0xb7] = C_COLON; // middle dot (MidLetter)
 FAST[0x2018] = FAST[0x2019] = C_DOT; // ‘ ’ (MidNumLet)
 // Punctuation and symbols of legal text that are no part of a word (Word_Break = Other).
-for (const c of [0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7, 0xa8, 0xab, 0xac, 0xaf, 0xb0, 0xb1, 0xb4, 0xb6, 0xb8, 0xbb, 0xbf, 0xd7, 0xf7, 0x2010, 0x2011, 0x2012, 0x2013, 0x2014, 0x2015, 0x2016, 0x201a, 0x201c, 0x201d, 0x201e, 0x2020, 0x2021, 0x2022, 0x2026])
+for (const c of [
+  0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7, 0xa8, 0xab, 0xac, 0xaf, 0xb0, 0xb1, 0xb4, 0xb6, 0xb8, 0xbb, 0xbf, 0xd7, 0xf7, 0x2010, 0x2011, 0x2012, 0x2013,
+  0x2014, 0x2015, 0x2016, 0x201a, 0x201c, 0x201d, 0x201e, 0x2020, 0x2021, 0x2022, 0x2026,
+])
   FAST[c] = C_OTHER;
 
 const fastClass = (code: number) => (code < 0x2030 ? FAST[code] : C_UNKNOWN);

@@ -15,7 +15,8 @@ export const analyzerConfigSchema = z.object({
   minTokenLength: z.number().int().min(1).default(ANALYZER_DEFAULTS.minTokenLength),
 });
 // the schema and the plain AnalyzerConfig (analyzer-config.ts) describe the same object
-const _sameAnalyzer: [z.infer<typeof analyzerConfigSchema>, AnalyzerConfig] extends [AnalyzerConfig, z.infer<typeof analyzerConfigSchema>] ? true : never = true;
+const _sameAnalyzer: [z.infer<typeof analyzerConfigSchema>, AnalyzerConfig] extends [AnalyzerConfig, z.infer<typeof analyzerConfigSchema>] ? true : never =
+  true;
 void _sameAnalyzer;
 
 export const manifestSchema = z.object({

@@ -39,7 +39,11 @@ export async function readManifest(dir: string): Promise<Manifest> {
   if (sealed) {
     const { seal, ...body } = json as { seal: string };
     if (manifestSeal(body) !== seal) {
-      throw errors.indexCorrupt(join(dir, 'manifest.json'), 'its content does not match its seal (sha256): it was damaged or edited', 'rebuild the index; if you edited the manifest on purpose, delete its "seal" field');
+      throw errors.indexCorrupt(
+        join(dir, 'manifest.json'),
+        'its content does not match its seal (sha256): it was damaged or edited',
+        'rebuild the index; if you edited the manifest on purpose, delete its "seal" field',
+      );
     }
   }
   // A sealed manifest is the exact bytes a lexcase writer produced after checking them against the
@@ -61,7 +65,18 @@ export async function readManifest(dir: string): Promise<Manifest> {
 /** The fields a reader relies on before anything else: this format, a version this lexcase reads. */
 function trustedEnvelope(json: unknown): boolean {
   const m = json as { format?: unknown; version?: unknown; corpus?: unknown; analyzer?: unknown; methods?: unknown; checksums?: unknown };
-  return m.format === MANIFEST_FORMAT && Number.isInteger(m.version) && (m.version as number) <= MANIFEST_VERSION && typeof m.corpus === 'object' && !!m.corpus && typeof m.analyzer === 'object' && !!m.analyzer && Array.isArray(m.methods) && typeof m.checksums === 'object' && !!m.checksums;
+  return (
+    m.format === MANIFEST_FORMAT &&
+    Number.isInteger(m.version) &&
+    (m.version as number) <= MANIFEST_VERSION &&
+    typeof m.corpus === 'object' &&
+    !!m.corpus &&
+    typeof m.analyzer === 'object' &&
+    !!m.analyzer &&
+    Array.isArray(m.methods) &&
+    typeof m.checksums === 'object' &&
+    !!m.checksums
+  );
 }
 
 /** sha256 (hex) of a manifest body (everything but `seal`) as compact JSON, in its key order. */

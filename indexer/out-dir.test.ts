@@ -52,7 +52,9 @@ const noTemps = (base: string) => expect(readdirSync(base).filter((n) => /\.(tmp
 describe('what --out may replace', () => {
   it('a non-empty directory that is not an index is refused; thesis.txt survives', async () => {
     const { base, p, thesis } = userDir('user');
-    expect(await refusal(buildIndex(fromArray(PASSAGES), { out: p, corpusName: 'x', workers: 0 }))).toMatch(/refusing to write an index to .*p: it is a non-empty directory that is not a lexcase index \(no manifest.json; it holds thesis.txt\)/);
+    expect(await refusal(buildIndex(fromArray(PASSAGES), { out: p, corpusName: 'x', workers: 0 }))).toMatch(
+      /refusing to write an index to .*p: it is a non-empty directory that is not a lexcase index \(no manifest.json; it holds thesis.txt\)/,
+    );
     expect(readFileSync(thesis, 'utf8')).toBe('keep me');
     noTemps(base);
   });
@@ -98,7 +100,9 @@ describe('what --out may replace', () => {
     expect((await readManifest(out)).corpus).toMatchObject({ name: 'second', passages: 2 });
     noTemps(base);
     writeFileSync(join(out, 'notes.txt'), 'mine');
-    expect(await refusal(buildIndex(fromArray(PASSAGES), { out, corpusName: 'third', workers: 0 }))).toMatch(/a lexcase index that also holds files that are not part of it \(notes.txt\)/);
+    expect(await refusal(buildIndex(fromArray(PASSAGES), { out, corpusName: 'third', workers: 0 }))).toMatch(
+      /a lexcase index that also holds files that are not part of it \(notes.txt\)/,
+    );
     expect(readFileSync(join(out, 'notes.txt'), 'utf8')).toBe('mine');
     expect((await readManifest(out)).corpus.name).toBe('second');
   });
@@ -112,7 +116,9 @@ describe('what --out may replace', () => {
     const npm = join(base, 'pkg');
     mkdirSync(npm);
     writeFileSync(join(npm, 'manifest.json'), JSON.stringify({ name: 'some-app', version: '1.0.0' }));
-    expect(await refusal(buildIndex(fromArray(PASSAGES), { out: npm, corpusName: 'x', workers: 0 }))).toMatch(/its manifest.json is not a readable lexcase index manifest/);
+    expect(await refusal(buildIndex(fromArray(PASSAGES), { out: npm, corpusName: 'x', workers: 0 }))).toMatch(
+      /its manifest.json is not a readable lexcase index manifest/,
+    );
     expect(existsSync(join(npm, 'manifest.json'))).toBe(true);
     const empty = join(base, 'empty');
     mkdirSync(empty);

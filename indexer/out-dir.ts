@@ -101,11 +101,20 @@ export function checkOutDir(out: string, inputs: string[] = []): OutDirCheck {
       what: 'an index',
       hint: 'choose a new or empty directory, or an existing lexcase index to replace',
       existing: (target, entries) => {
-        if (!entries.includes('manifest.json')) return { reason: `it is a non-empty directory that is not a lexcase index (no manifest.json; it holds ${listed(entries)})` };
+        if (!entries.includes('manifest.json'))
+          return { reason: `it is a non-empty directory that is not a lexcase index (no manifest.json; it holds ${listed(entries)})` };
         const manifest = readLooseManifest(target);
-        if (!manifest) return { reason: 'its manifest.json is not a readable lexcase index manifest', hint: 'if it is a damaged index you no longer need, delete it yourself and rebuild' };
+        if (!manifest)
+          return {
+            reason: 'its manifest.json is not a readable lexcase index manifest',
+            hint: 'if it is a damaged index you no longer need, delete it yourself and rebuild',
+          };
         const foreign = foreignEntries(target, indexLayout(manifest));
-        if (foreign.length) return { reason: `it is a lexcase index that also holds files that are not part of it (${listed(foreign)})`, hint: 'move those files out first, or choose another directory' };
+        if (foreign.length)
+          return {
+            reason: `it is a lexcase index that also holds files that are not part of it (${listed(foreign)})`,
+            hint: 'move those files out first, or choose another directory',
+          };
         return undefined;
       },
     },

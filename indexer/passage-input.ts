@@ -29,7 +29,10 @@ export function checkPassagesInput(input: unknown): asserts input is PassagesInp
     (typeof (input as Iterable<unknown>)[Symbol.iterator] === 'function' || typeof (input as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function');
   if (!ok) {
     const got = input === null ? 'null' : Array.isArray(input) ? 'array' : typeof input;
-    throw errors.usage(`buildIndex: passages must be an array or an (async) iterable of {id, text} objects, got ${got}`, 'e.g. buildIndex([{ id: "p1", text: "..." }], { out: "my-index" })');
+    throw errors.usage(
+      `buildIndex: passages must be an array or an (async) iterable of {id, text} objects, got ${got}`,
+      'e.g. buildIndex([{ id: "p1", text: "..." }], { out: "my-index" })',
+    );
   }
 }
 

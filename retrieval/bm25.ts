@@ -20,7 +20,17 @@ import { attachTexts } from './hit-text.js';
 import { resolveSearch } from './search-options.js';
 import { RETRIEVAL_DEFAULTS } from './defaults.js';
 import type { SparseScorer } from './sparse/score-core.js';
-import { docCount, luceneAvgdl, luceneBm25Cache, luceneBm25TermWeight, luceneBm25Weight, luceneDocScore, luceneIdf, intToByte4, luceneLength } from './sparse/lucene-scorer.js';
+import {
+  docCount,
+  luceneAvgdl,
+  luceneBm25Cache,
+  luceneBm25TermWeight,
+  luceneBm25Weight,
+  luceneDocScore,
+  luceneIdf,
+  intToByte4,
+  luceneLength,
+} from './sparse/lucene-scorer.js';
 
 export { bm25Idf };
 
@@ -47,7 +57,13 @@ export function createBm25Retriever(index: SparseIndex, params: Partial<Bm25Para
     const cache = luceneBm25Cache(k1, b, luceneAvgdl(index.view));
     const terms = q.ids.map((t, i) => {
       const tf = termFrequency(index.view, t, doc);
-      return { term: q.terms[i], qtf: q.counts[i], tf, df: index.df[t], score: tf ? luceneBm25Weight(luceneBm25TermWeight(index.view, index.df[t], q.counts[i]), tf, cache[norm]) : 0 };
+      return {
+        term: q.terms[i],
+        qtf: q.counts[i],
+        tf,
+        df: index.df[t],
+        score: tf ? luceneBm25Weight(luceneBm25TermWeight(index.view, index.df[t], q.counts[i]), tf, cache[norm]) : 0,
+      };
     });
     const docs = docCount(index.view);
     return {
@@ -55,7 +71,17 @@ export function createBm25Retriever(index: SparseIndex, params: Partial<Bm25Para
       method: 'bm25',
       score: luceneDocScore(terms.reduce((s, t) => s + t.score, 0)),
       terms,
-      detail: { scorer: 'lucene', k1, b, dl, norm, normLength: luceneLength(dl), avgdl: luceneAvgdl(index.view), docCount: docs, idf: Object.fromEntries(q.ids.map((t, i) => [q.terms[i], luceneIdf(docs, index.df[t])])) },
+      detail: {
+        scorer: 'lucene',
+        k1,
+        b,
+        dl,
+        norm,
+        normLength: luceneLength(dl),
+        avgdl: luceneAvgdl(index.view),
+        docCount: docs,
+        idf: Object.fromEntries(q.ids.map((t, i) => [q.terms[i], luceneIdf(docs, index.df[t])])),
+      },
     };
   };
   const explainDoc = (q: QueryTerms, id: string): Explanation => {
@@ -74,7 +100,16 @@ export function createBm25Retriever(index: SparseIndex, params: Partial<Bm25Para
     const s = resolveSearch(opts, 'bm25', { approx: true });
     const k = Math.min(s.k, index.N);
     const approx = s.approx;
-    const r = await scorer.score({ method: 'bm25', k1, b, ids: q.ids, counts: q.counts, k, ...(lucene ? { scorer: 'lucene' as const } : {}), ...(approx ? { approx } : {}) });
+    const r = await scorer.score({
+      method: 'bm25',
+      k1,
+      b,
+      ids: q.ids,
+      counts: q.counts,
+      k,
+      ...(lucene ? { scorer: 'lucene' as const } : {}),
+      ...(approx ? { approx } : {}),
+    });
     const hits = toHits(index, r);
     return s.withText ? attachTexts(hits, index.docs, 'bm25') : hits;
   };

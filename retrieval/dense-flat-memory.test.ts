@@ -15,7 +15,10 @@ function reference(rows: number[][], q: number[], k: number) {
     const n = norm(r);
     return n && qn ? r.reduce((s, x, d) => s + x * q[d], 0) / (n * qn) : 0;
   });
-  return scores.map((s, i) => ({ i, s })).sort((a, b) => b.s - a.s || a.i - b.i).slice(0, k);
+  return scores
+    .map((s, i) => ({ i, s }))
+    .sort((a, b) => b.s - a.s || a.i - b.i)
+    .slice(0, k);
 }
 
 describe('flat in-memory dense search', () => {

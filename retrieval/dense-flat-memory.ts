@@ -119,7 +119,8 @@ export function flatSearch(m: FlatMatrix, vector: ArrayLike<number>, k: number):
 
 /** First index in ascending `sorted` whose value is > v (upper) or ≥ v (lower). */
 function bound(sorted: Float64Array, v: number, upper: boolean): number {
-  let lo = 0, hi = sorted.length;
+  let lo = 0,
+    hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (upper ? sorted[mid] <= v : sorted[mid] < v) lo = mid + 1;

@@ -14,7 +14,8 @@ const num = (opts: Record<string, unknown>, name: string): number | undefined =>
   if (!Number.isFinite(n) || n < 0) throw errors.invalidInput(name, `expected a non-negative number, got ${JSON.stringify(v)}`);
   return n;
 };
-const str = (opts: Record<string, unknown>, name: string): string | undefined => (typeof opts[name] === 'string' && opts[name] ? (opts[name] as string) : undefined);
+const str = (opts: Record<string, unknown>, name: string): string | undefined =>
+  typeof opts[name] === 'string' && opts[name] ? (opts[name] as string) : undefined;
 
 export function denseOptionsFrom(opts: Record<string, unknown>): DenseOptions {
   const overrides: Partial<EmbedderSpec> = { workers: 0 }; // one query at a time: no worker pool

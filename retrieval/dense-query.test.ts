@@ -53,7 +53,7 @@ describe('dense query windows', () => {
     expect(w.map((x) => words(x).length)).toEqual([9, 7, USE_LITE_WINDOW_WORDS, USE_LITE_WINDOW_WORDS, 150 - 2 * USE_LITE_WINDOW_WORDS, 4]);
   });
 
-  it('other embedders: one window, or whole sentences packed up to the index\'s max words', () => {
+  it("other embedders: one window, or whole sentences packed up to the index's max words", () => {
     expect(queryWindows(query, 'transformers')).toEqual([query]);
     const w = queryWindows(query, 'transformers', 100);
     expect(w.flatMap(words)).toEqual(words(query));
@@ -71,7 +71,9 @@ describe('dense query windows', () => {
     mean.forEach((m, d) => expect(v[d]).toBeCloseTo(m / len, 6));
 
     const one = fake('use-lite');
-    expect(Array.from(await embedDenseQuery(one, 'adverse possession of land', WHOLE_QUERY))).toEqual(Array.from((await fake('use-lite').embed(['adverse possession of land'], { kind: 'query' }))[0]));
+    expect(Array.from(await embedDenseQuery(one, 'adverse possession of land', WHOLE_QUERY))).toEqual(
+      Array.from((await fake('use-lite').embed(['adverse possession of land'], { kind: 'query' }))[0]),
+    );
     expect(one.asked).toEqual([['adverse possession of land']]);
 
     const tail = fake('use-lite');
@@ -99,13 +101,30 @@ describe('the rule in force is shown and recorded', () => {
   it('--help of search and eval retrieval names --dense-query-words and the default rule', async () => {
     for (const cmd of [['search'], ['eval', 'retrieval']]) {
       const h = await runCli([...cmd, '--help']);
-      expect(h.stdout.replace(/\s+/g, ' ')).toMatch(/--dense-query-words <n> dense \(also hybrid's dense\): embed only the last N words .* default 0 = the whole query/);
+      expect(h.stdout.replace(/\s+/g, ' ')).toMatch(
+        /--dense-query-words <n> dense \(also hybrid's dense\): embed only the last N words .* default 0 = the whole query/,
+      );
     }
   });
 
-  it('eval retrieval records the rule of dense and of hybrid\'s dense, in JSON and in the text report', { timeout: 120_000 }, async () => {
+  it("eval retrieval records the rule of dense and of hybrid's dense, in JSON and in the text report", { timeout: 120_000 }, async () => {
     const idx = join(dir, 'idx');
-    const base = ['eval', 'retrieval', '--topics', join(dir, 'topics.tsv'), '--qrels', join(dir, 'qrels.txt'), '--index', idx, '--method', 'dense,hybrid', '--hybrid-methods', 'bm25,dense', '--hits', '10'];
+    const base = [
+      'eval',
+      'retrieval',
+      '--topics',
+      join(dir, 'topics.tsv'),
+      '--qrels',
+      join(dir, 'qrels.txt'),
+      '--index',
+      idx,
+      '--method',
+      'dense,hybrid',
+      '--hybrid-methods',
+      'bm25,dense',
+      '--hits',
+      '10',
+    ];
     const whole = await runCli(['--json', ...base]);
     expect(whole.code, whole.stderr).toBe(0);
     const w = JSON.parse(whole.stdout).results as { method: string; config: any }[];

@@ -79,7 +79,8 @@ export async function embedDenseQuery(embedder: Embedder, query: string, rule: D
 
 /** What a run records about its dense queries (and `--help` says). */
 export function denseQueryConfig(rule: DenseQueryRule, provider: string, maxWords?: number): { rule: string; words?: number; windows?: string; text: string } {
-  if (rule.kind === 'last-words') return { rule: 'last-words', words: rule.words, text: `only the last ${rule.words} words of each query are embedded (--dense-query-words ${rule.words})` };
+  if (rule.kind === 'last-words')
+    return { rule: 'last-words', words: rule.words, text: `only the last ${rule.words} words of each query are embedded (--dense-query-words ${rule.words})` };
   const windows =
     provider === 'use-lite'
       ? `sentences (a longer one in pieces of ${USE_LITE_WINDOW_WORDS} words), mean-pooled weighted by words`
@@ -91,7 +92,9 @@ export function denseQueryConfig(rule: DenseQueryRule, provider: string, maxWord
 
 /** The dense query rule a retriever's `config` records (dense's own, or hybrid's dense component's), if any. */
 export function denseQueryOf(config: Record<string, unknown> | undefined): { rule: string; text: string } | undefined {
-  const q = (config?.query ?? (config?.components as Record<string, Record<string, unknown>> | undefined)?.dense?.query) as { rule?: unknown; text?: unknown } | undefined;
+  const q = (config?.query ?? (config?.components as Record<string, Record<string, unknown>> | undefined)?.dense?.query) as
+    | { rule?: unknown; text?: unknown }
+    | undefined;
   return q && typeof q.rule === 'string' && typeof q.text === 'string' ? { rule: q.rule, text: q.text } : undefined;
 }
 
@@ -107,6 +110,6 @@ export function denseQueryLines(results: readonly { method: string; config?: Rec
 
 /** The --help line of --dense-query-words. */
 export const DENSE_QUERY_WORDS_HELP =
-  'dense (also hybrid\'s dense): embed only the last N words of each query (the use-lite rule before issue 36 was 24); ' +
+  "dense (also hybrid's dense): embed only the last N words of each query (the use-lite rule before issue 36 was 24); " +
   `default 0 = the whole query: use-lite embeds each sentence (pieces of ${USE_LITE_WINDOW_WORDS} words) and averages the vectors weighted by words, ` +
-  'other embedders the query in one window (windows of the index\'s max words when it sets one); recorded in the run\'s config';
+  "other embedders the query in one window (windows of the index's max words when it sets one); recorded in the run's config";

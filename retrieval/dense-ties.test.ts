@@ -27,7 +27,10 @@ function vectorOf(text: string): number[] {
 }
 
 const N = 600;
-const passages = Array.from({ length: N }, (_, i) => ({ id: `p${String(i).padStart(4, '0')}`, text: `passage ${i} about ${['contracts', 'torts', 'evidence', 'property'][i % 4]} and case ${i * 7}` }));
+const passages = Array.from({ length: N }, (_, i) => ({
+  id: `p${String(i).padStart(4, '0')}`,
+  text: `passage ${i} about ${['contracts', 'torts', 'evidence', 'property'][i % 4]} and case ${i * 7}`,
+}));
 const queries = ['contracts and consideration', 'hearsay evidence', 'adverse possession of property'];
 
 describe('dense ties go to the lower passage id', () => {
@@ -37,9 +40,14 @@ describe('dense ties go to the lower passage id', () => {
   /** The top-10 ids per query (one CLI process: a topics batch into a TREC run file). */
   const top = async (dir: string, extra: readonly string[]): Promise<string[][]> => {
     const run = join(tmp, `run-${Math.random().toString(36).slice(2)}.trec`);
-    const r = await runBuiltCli(['search', '--topics', join(tmp, 'topics.tsv'), '--run-file', run, '--index', dir, '--method', 'dense', '-k', '10', ...extra], { env });
+    const r = await runBuiltCli(['search', '--topics', join(tmp, 'topics.tsv'), '--run-file', run, '--index', dir, '--method', 'dense', '-k', '10', ...extra], {
+      env,
+    });
     expect(r.code, r.stderr).toBe(0);
-    const lines = (await readFile(run, 'utf8')).trim().split('\n').map((l) => l.split(' '));
+    const lines = (await readFile(run, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' '));
     return queries.map((_, qi) => lines.filter((l) => l[0] === `q${qi}`).map((l) => l[2]));
   };
 
@@ -52,22 +60,59 @@ describe('dense ties go to the lower passage id', () => {
         const { input, model } = JSON.parse(body) as { input: string | string[]; model: string };
         const texts = Array.isArray(input) ? input : [input];
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ object: 'list', model, data: texts.map((t, index) => ({ object: 'embedding', index, embedding: vectorOf(t) })), usage: { prompt_tokens: 1, total_tokens: 1 } }));
+        res.end(
+          JSON.stringify({
+            object: 'list',
+            model,
+            data: texts.map((t, index) => ({ object: 'embedding', index, embedding: vectorOf(t) })),
+            usage: { prompt_tokens: 1, total_tokens: 1 },
+          }),
+        );
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    env = { LEXCASE_EMBED_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, LEXCASE_EMBED_MODEL: 'three-vectors', LEXCASE_EMBED_API_KEY: 'sk-test' };
+    env = {
+      LEXCASE_EMBED_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+      LEXCASE_EMBED_MODEL: 'three-vectors',
+      LEXCASE_EMBED_API_KEY: 'sk-test',
+    };
     const lines = (ps: typeof passages) => ps.map((p) => JSON.stringify(p)).join('\n') + '\n';
     await writeFile(join(tmp, 'fwd.jsonl'), lines(passages));
     await writeFile(join(tmp, 'rev.jsonl'), lines([...passages].reverse()));
     await writeFile(join(tmp, 'topics.tsv'), queries.map((q, i) => `q${i}\t${q}`).join('\n') + '\n');
     const build = async (file: string, out: string, extra: string[]) => {
-      const r = await runBuiltCli(['index', 'build', join(tmp, file), '--out', join(tmp, out), '--workers', '0', '--methods', 'bm25,dense', '--embedder', 'openai', '--name', 'ties', ...extra], { env });
+      const r = await runBuiltCli(
+        [
+          'index',
+          'build',
+          join(tmp, file),
+          '--out',
+          join(tmp, out),
+          '--workers',
+          '0',
+          '--methods',
+          'bm25,dense',
+          '--embedder',
+          'openai',
+          '--name',
+          'ties',
+          ...extra,
+        ],
+        { env },
+      );
       expect(r.code, r.stderr).toBe(0);
     };
     // flat tables (searched in memory) and IVF tables of 2 partitions (both probed by default)
-    for (const [file, out] of [['fwd.jsonl', 'flat-fwd'], ['rev.jsonl', 'flat-rev']]) await build(file, out, []);
-    for (const [file, out] of [['fwd.jsonl', 'ivf-fwd'], ['rev.jsonl', 'ivf-rev']]) await build(file, out, ['--ann-threshold', '100', '--ann-partitions', '2']);
+    for (const [file, out] of [
+      ['fwd.jsonl', 'flat-fwd'],
+      ['rev.jsonl', 'flat-rev'],
+    ])
+      await build(file, out, []);
+    for (const [file, out] of [
+      ['fwd.jsonl', 'ivf-fwd'],
+      ['rev.jsonl', 'ivf-rev'],
+    ])
+      await build(file, out, ['--ann-threshold', '100', '--ann-partitions', '2']);
   }, 300_000);
   afterAll(async () => {
     await new Promise((r) => server.close(r));
@@ -78,14 +123,18 @@ describe('dense ties go to the lower passage id', () => {
     ['flat, in memory', 'flat', []],
     ['LanceDB exact (--exact over an IVF table)', 'ivf', ['--exact']],
     ['LanceDB IVF, every partition probed', 'ivf', []],
-  ] as const)('%s: both builds rank the same top-10, tied passages by id', async (_name, kind, extra) => {
-    const a = await top(join(tmp, `${kind}-fwd`), extra);
-    const b = await top(join(tmp, `${kind}-rev`), extra);
-    expect(b).toEqual(a);
-    queries.forEach((q, qi) => {
-      // every hit ties (one of three vectors): the ten lowest ids of the query's group
-      const group = passages.filter((p) => vectorOf(p.text).join() === vectorOf(q).join()).map((p) => p.id);
-      expect(a[qi]).toEqual(group.slice(0, 10));
-    });
-  }, 120_000);
+  ] as const)(
+    '%s: both builds rank the same top-10, tied passages by id',
+    async (_name, kind, extra) => {
+      const a = await top(join(tmp, `${kind}-fwd`), extra);
+      const b = await top(join(tmp, `${kind}-rev`), extra);
+      expect(b).toEqual(a);
+      queries.forEach((q, qi) => {
+        // every hit ties (one of three vectors): the ten lowest ids of the query's group
+        const group = passages.filter((p) => vectorOf(p.text).join() === vectorOf(q).join()).map((p) => p.id);
+        expect(a[qi]).toEqual(group.slice(0, 10));
+      });
+    },
+    120_000,
+  );
 });

@@ -68,7 +68,8 @@ export interface DenseRetriever extends Retriever {
 }
 
 export function checkEmbedderMatches(section: DenseSection, embedder: Embedder, dir: string): void {
-  if (embedder.dimension !== section.dimension) throw errors.dimensionMismatch(section.dimension, embedder.dimension, `query embedder ${embedder.id} for index ${dir}`);
+  if (embedder.dimension !== section.dimension)
+    throw errors.dimensionMismatch(section.dimension, embedder.dimension, `query embedder ${embedder.id} for index ${dir}`);
   if (embedder.id !== section.embedderId) {
     throw errors.usage(
       `query embedder ${embedder.id} does not match the index's embedder ${section.embedderId} (${dir}); vectors from different models are not comparable`,
@@ -83,13 +84,17 @@ export async function openDenseRetriever(dir: string, opts: DenseOptions = {}): 
   if (!section || !manifest.methods.includes('dense')) throw errors.methodUnavailable('dense', dir, manifest.methods);
   // Queries come one at a time: use-lite embeds them in this thread (no worker hop: ~2–3 ms less per query).
   const inThread = section.embedder === 'use-lite' ? { workers: 0 } : {};
-  const embedder = opts.embedder ?? (await createEmbedder({ ...(section.spec as EmbedderSpec), provider: section.embedder, model: section.model, ...inThread, ...opts.embedderOverrides }));
+  const embedder =
+    opts.embedder ??
+    (await createEmbedder({ ...(section.spec as EmbedderSpec), provider: section.embedder, model: section.model, ...inThread, ...opts.embedderOverrides }));
   checkEmbedderMatches(section, embedder, dir);
   const uri = resolveDenseUri(dir, section.uri);
   const db = await connectDense(uri);
   const table = await openDenseTable(db, section.table, uri);
   const maxWords = (section.spec as EmbedderSpec | undefined)?.maxWords;
-  return createDenseRetriever(table, { ...section, maxWords }, embedder, { docs: () => textStoreFor(dir), ...opts }, () => (opts.embedder ? Promise.resolve() : (embedder.close?.() ?? Promise.resolve())));
+  return createDenseRetriever(table, { ...section, maxWords }, embedder, { docs: () => textStoreFor(dir), ...opts }, () =>
+    opts.embedder ? Promise.resolve() : (embedder.close?.() ?? Promise.resolve()),
+  );
 }
 
 /**
@@ -98,14 +103,23 @@ export async function openDenseRetriever(dir: string, opts: DenseOptions = {}): 
  * asked for, and while the last row fetched still has the k-th distance (the tied group may go on
  * past it) twice as many, until the whole group is in; then (distance, id) order, cut at k.
  */
-async function lanceTopK(k: number, query: (n: number) => Promise<Array<{ id: string; _distance: number }>>): Promise<Array<{ id: string; _distance: number }>> {
+async function lanceTopK(
+  k: number,
+  query: (n: number) => Promise<Array<{ id: string; _distance: number }>>,
+): Promise<Array<{ id: string; _distance: number }>> {
   let n = k + 1;
   let rows = await query(n);
   while (rows.length === n && rows[k - 1]._distance === rows[n - 1]._distance) rows = await query((n *= 2));
   return rows.sort((a, b) => a._distance - b._distance || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).slice(0, k);
 }
 
-export function createDenseRetriever(table: lancedb.Table, section: Pick<DenseSection, 'rows' | 'ann' | 'dimension'> & { maxWords?: number }, embedder: Embedder, opts: DenseOptions = {}, onClose: () => Promise<void> = async () => {}): DenseRetriever {
+export function createDenseRetriever(
+  table: lancedb.Table,
+  section: Pick<DenseSection, 'rows' | 'ann' | 'dimension'> & { maxWords?: number },
+  embedder: Embedder,
+  opts: DenseOptions = {},
+  onClose: () => Promise<void> = async () => {},
+): DenseRetriever {
   const nprobes = opts.nprobes ?? section.ann?.nprobes;
   const refine = opts.refineFactor ?? section.ann?.refineFactor;
   const ef = opts.ef ?? section.ann?.ef;
@@ -137,7 +151,8 @@ export function createDenseRetriever(table: lancedb.Table, section: Pick<DenseSe
   };
 
   const similarities = async (query: string, ids: readonly string[], sopts?: { queryWords?: number }): Promise<{ score: number; rank: number }[]> => {
-    const vector = () => (sopts?.queryWords === undefined ? embedQuery(query) : embedDenseQuery(embedder, query, denseQueryRule(sopts.queryWords), section.maxWords));
+    const vector = () =>
+      sopts?.queryWords === undefined ? embedQuery(query) : embedDenseQuery(embedder, query, denseQueryRule(sopts.queryWords), section.maxWords);
     if (!inMemory) {
       // larger tables: LanceDB's exact search over every row
       const all = new Map((await searchVector(await vector(), { k: section.rows })).map((h) => [h.id, h]));
@@ -172,7 +187,10 @@ export function createDenseRetriever(table: lancedb.Table, section: Pick<DenseSe
     async explain(query: string, id: string): Promise<Explanation> {
       const v = await embedQuery(query);
       const safe = id.replace(/'/g, "''");
-      const rows = (await table.query().where(`id = '${safe}'`).select(['id', 'vector']).limit(1).toArray()) as Array<{ id: string; vector: { toArray(): Float32Array } | number[] }>;
+      const rows = (await table.query().where(`id = '${safe}'`).select(['id', 'vector']).limit(1).toArray()) as Array<{
+        id: string;
+        vector: { toArray(): Float32Array } | number[];
+      }>;
       if (!rows.length) throw errors.notFound('passage in dense index', id);
       const pv = rows[0].vector;
       const arr = Array.isArray(pv) ? pv : Array.from(pv.toArray());
@@ -183,7 +201,13 @@ export function createDenseRetriever(table: lancedb.Table, section: Pick<DenseSe
         method: 'dense',
         score: dot,
         terms: [],
-        detail: { embedder: embedder.id, dimension: embedder.dimension, metric: 'cosine', query: queryConfig, search: section.ann && !opts.exact ? { type: section.ann.type ?? 'ivf_pq', nprobes, refineFactor: refine, ef } : { type: 'flat' } },
+        detail: {
+          embedder: embedder.id,
+          dimension: embedder.dimension,
+          metric: 'cosine',
+          query: queryConfig,
+          search: section.ann && !opts.exact ? { type: section.ann.type ?? 'ivf_pq', nprobes, refineFactor: refine, ef } : { type: 'flat' },
+        },
       };
     },
     close: onClose,

@@ -4,8 +4,22 @@ import { createHybridRetriever } from './hybrid.js';
 import type { Hit, Retriever } from './types.js';
 
 const hits = (pairs: Array<[string, number]>): Hit[] => pairs.map(([id, score], i) => ({ id, score, rank: i + 1 }));
-const bm25 = { method: 'bm25', hits: hits([['a', 12], ['b', 9], ['c', 3]]) };
-const dense = { method: 'dense', hits: hits([['c', 0.9], ['a', 0.8], ['d', 0.5]]) };
+const bm25 = {
+  method: 'bm25',
+  hits: hits([
+    ['a', 12],
+    ['b', 9],
+    ['c', 3],
+  ]),
+};
+const dense = {
+  method: 'dense',
+  hits: hits([
+    ['c', 0.9],
+    ['a', 0.8],
+    ['d', 0.5],
+  ]),
+};
 
 describe('reciprocal-rank fusion (k = 60)', () => {
   it('sums 1/(60 + rank) over the lists that contain a passage', () => {
@@ -30,7 +44,11 @@ describe('reciprocal-rank fusion (k = 60)', () => {
 
 describe('weighted fusion of min-max-normalised scores', () => {
   it('normalises each list to [0, 1] and mixes with the weights', () => {
-    expect([...minMaxNormalize(bm25.hits)]).toEqual([['a', 1], ['b', 6 / 9], ['c', 0]]);
+    expect([...minMaxNormalize(bm25.hits)]).toEqual([
+      ['a', 1],
+      ['b', 6 / 9],
+      ['c', 0],
+    ]);
     const fused = weightedFusion([bm25, dense], { weights: { bm25: 0.3, dense: 0.7 } });
     const byId = Object.fromEntries(fused.map((h) => [h.id, h.score]));
     // dense normalised: c 1, a 0.75, d 0
@@ -42,16 +60,32 @@ describe('weighted fusion of min-max-normalised scores', () => {
   });
 
   it('uses equal weights by default, maps a constant list to 1, and breaks ties by id', () => {
-    const flat = { method: 'qld', hits: hits([['z', -5], ['y', -5]]) };
+    const flat = {
+      method: 'qld',
+      hits: hits([
+        ['z', -5],
+        ['y', -5],
+      ]),
+    };
     const fused = weightedFusion([flat]);
-    expect(fused.map((h) => [h.id, h.score])).toEqual([['y', 1], ['z', 1]]);
+    expect(fused.map((h) => [h.id, h.score])).toEqual([
+      ['y', 1],
+      ['z', 1],
+    ]);
     expect(weightedFusion([bm25, dense])[0].score).toBeCloseTo(0.5 * 1 + 0.5 * 0.75, 12);
   });
 });
 
 describe('HybridRetriever', () => {
   const fake = (method: string, list: Hit[]): Retriever & { asked: number[] } => {
-    const r = { method, asked: [] as number[], async search(_q: string, o?: { k?: number }) { r.asked.push(o?.k ?? 10); return list.slice(0, o?.k ?? 10); } };
+    const r = {
+      method,
+      asked: [] as number[],
+      async search(_q: string, o?: { k?: number }) {
+        r.asked.push(o?.k ?? 10);
+        return list.slice(0, o?.k ?? 10);
+      },
+    };
     return r;
   };
 
@@ -60,7 +94,10 @@ describe('HybridRetriever', () => {
     const d = fake('dense', dense.hits);
     const h = createHybridRetriever([b, d], { fusion: 'rrf' });
     const top = await h.search('q', { k: 2 });
-    expect(top).toEqual([{ id: 'a', score: 1 / 61 + 1 / 62, rank: 1 }, { id: 'c', score: 1 / 63 + 1 / 61, rank: 2 }]);
+    expect(top).toEqual([
+      { id: 'a', score: 1 / 61 + 1 / 62, rank: 1 },
+      { id: 'c', score: 1 / 63 + 1 / 61, rank: 2 },
+    ]);
     expect(b.asked).toEqual([100]);
     const ex = await h.explain!('q', 'c');
     expect(ex.method).toBe('hybrid');

@@ -32,7 +32,12 @@ beforeAll(async () => {
     if (passages.length === 60) break;
   }
   for (const p of passages) byId.set(p.id, p);
-  await buildIndex(passages, { out: dir, methods: ['bm25', 'qld', 'dense', 'lancedb-fts'], workers: 0, dense: { embedder: { provider: 'transformers', modelDir } } });
+  await buildIndex(passages, {
+    out: dir,
+    methods: ['bm25', 'qld', 'dense', 'lancedb-fts'],
+    workers: 0,
+    dense: { embedder: { provider: 'transformers', modelDir } },
+  });
 });
 afterAll(async () => {
   await closeSparseIndexes();
@@ -50,10 +55,13 @@ function expectTexts(plain: Hit[], withText: Hit[]): void {
 }
 
 describe('search(q, { withText: true })', () => {
-  it.each([['bm25'], ['qld'], ['wink'], ['dense'], ['hybrid'], ['lancedb-fts']])('%s hits carry their passage text and title; ids, scores and ranks unchanged', async (method) => {
-    const r = await openRetriever(dir, method, method === 'hybrid' ? { methods: 'bm25,qld,dense' } : {});
-    expectTexts(await r.search(query, { k: 8 }), await r.search(query, { k: 8, withText: true }));
-  });
+  it.each([['bm25'], ['qld'], ['wink'], ['dense'], ['hybrid'], ['lancedb-fts']])(
+    '%s hits carry their passage text and title; ids, scores and ranks unchanged',
+    async (method) => {
+      const r = await openRetriever(dir, method, method === 'hybrid' ? { methods: 'bm25,qld,dense' } : {});
+      expectTexts(await r.search(query, { k: 8 }), await r.search(query, { k: 8, withText: true }));
+    },
+  );
 
   it('the sparse hit for a passage quoted in full is that passage, with its text', async () => {
     const target = passages[41];

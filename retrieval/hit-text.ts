@@ -16,7 +16,11 @@ export type TextSource = TextLookup | (() => Promise<TextLookup>);
 /** The hits with `text` (and `title` when the passage has one) set. */
 export async function attachTexts(hits: Hit[], source: TextSource | undefined, method: string): Promise<Hit[]> {
   if (!hits.length) return hits;
-  if (!source) throw errors.usage(`${method} retriever has no doc store to read passage texts from (withText)`, 'open it from an index dir with openRetriever(dir, method), or pass a doc store as the `docs` option');
+  if (!source)
+    throw errors.usage(
+      `${method} retriever has no doc store to read passage texts from (withText)`,
+      'open it from an index dir with openRetriever(dir, method), or pass a doc store as the `docs` option',
+    );
   const docs = typeof source === 'function' ? await source() : source;
   return Promise.all(
     hits.map(async (h) => {

@@ -26,7 +26,13 @@ beforeAll(async () => {
   async function* s() {
     yield* passages;
   }
-  await buildIndex(s(), { out: dir, corpusName: 'sample', methods: ['bm25', 'qld', 'dense'], workers: 0, dense: { embedder: { provider: 'transformers', modelDir } } });
+  await buildIndex(s(), {
+    out: dir,
+    corpusName: 'sample',
+    methods: ['bm25', 'qld', 'dense'],
+    workers: 0,
+    dense: { embedder: { provider: 'transformers', modelDir } },
+  });
 });
 afterAll(() => rm(tmp, { recursive: true, force: true }));
 

@@ -16,15 +16,18 @@ import { textStoreFor } from './hit-text.js';
 
 type Open = (dir: string, method: string, opts?: Record<string, unknown>) => Promise<Retriever>;
 
-
 export function parseWeights(v: unknown): Record<string, number> | undefined {
   if (v === undefined || v === null || v === '') return undefined;
   if (typeof v === 'object') return v as Record<string, number>;
   const out: Record<string, number> = {};
-  for (const part of String(v).split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of String(v)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [m, w] = part.split('=');
     const n = Number(w);
-    if (!m || w === undefined || !Number.isFinite(n)) throw errors.invalidInput('weights', `expected method=weight pairs like bm25=0.3,dense=0.7, got "${part}"`);
+    if (!m || w === undefined || !Number.isFinite(n))
+      throw errors.invalidInput('weights', `expected method=weight pairs like bm25=0.3,dense=0.7, got "${part}"`);
     out[m.trim()] = n;
   }
   return out;
@@ -32,7 +35,14 @@ export function parseWeights(v: unknown): Record<string, number> | undefined {
 
 /** The methods to fuse, each one of `fusable` (the registry's fusable methods, retrieval/methods.ts). */
 export function parseMethods(v: unknown, fusable: readonly string[]): string[] {
-  const list = Array.isArray(v) ? v.map(String) : typeof v === 'string' && v ? v.split(',').map((s) => s.trim()).filter(Boolean) : DEFAULT_HYBRID_METHODS;
+  const list = Array.isArray(v)
+    ? v.map(String)
+    : typeof v === 'string' && v
+      ? v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : DEFAULT_HYBRID_METHODS;
   for (const m of list) if (!fusable.includes(m)) throw errors.invalidInput('hybrid methods', `"${m}" cannot be fused (use ${fusable.join(', ')})`);
   return list;
 }

@@ -25,7 +25,10 @@ export interface HybridOptions {
 
 export { DEFAULT_HYBRID_METHODS, HYBRID_DEFAULTS, hybridDefaultsNote } from './hybrid-defaults.js';
 
-export function createHybridRetriever(components: Retriever[], opts: HybridOptions = {}): Retriever & { fusedSearch(q: string, o?: SearchOptions): Promise<FusedHit[]> } {
+export function createHybridRetriever(
+  components: Retriever[],
+  opts: HybridOptions = {},
+): Retriever & { fusedSearch(q: string, o?: SearchOptions): Promise<FusedHit[]> } {
   if (components.length === 0) throw errors.usage('hybrid retrieval needs at least one component method');
   const methods = components.map((c) => String(c.method));
   if (new Set(methods).size !== methods.length) throw errors.usage(`hybrid component methods must be distinct, got ${methods.join(',')}`);
@@ -61,14 +64,20 @@ export function createHybridRetriever(components: Retriever[], opts: HybridOptio
     async search(query: string, sopts?: SearchOptions): Promise<Hit[]> {
       const { k, withText } = resolveSearch(sopts, 'hybrid');
       if (!withText) return (await fusedSearch(query, { k })).map(({ id, score, rank }) => ({ id, score, rank }));
-      if (opts.docs) return attachTexts((await fusedSearch(query, { k })).map(({ id, score, rank }) => ({ id, score, rank })), opts.docs, 'hybrid');
+      if (opts.docs)
+        return attachTexts(
+          (await fusedSearch(query, { k })).map(({ id, score, rank }) => ({ id, score, rank })),
+          opts.docs,
+          'hybrid',
+        );
       // No doc store: take each fused hit's text from the component hits it came from.
       if (k === 0) return [];
       const ls = await lists(query, k, true);
       const byId = new Map(ls.flatMap((l) => l.hits.map((h) => [h.id, h] as const)));
       return fuse(fusion, ls, { k, rrfK: opts.rrfK, weights: opts.weights }).map(({ id, score, rank }) => {
         const h = byId.get(id);
-        if (h?.text === undefined) throw errors.usage(`hybrid component did not return the text of passage ${id}`, 'pass a doc store as the `docs` option of createHybridRetriever');
+        if (h?.text === undefined)
+          throw errors.usage(`hybrid component did not return the text of passage ${id}`, 'pass a doc store as the `docs` option of createHybridRetriever');
         return h.title ? { id, score, rank, text: h.text, title: h.title } : { id, score, rank, text: h.text };
       });
     },

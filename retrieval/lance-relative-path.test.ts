@@ -23,17 +23,38 @@ describe('an index dir whose relative path starts with "db"', () => {
   beforeAll(async () => {
     cwd = await mkdtemp(join(tmpdir(), 'lexcase-dbpath-'));
     await writeFile(join(cwd, 'p.jsonl'), passages.map((p) => JSON.stringify(p)).join('\n') + '\n');
-    const b = await runBuiltCli(['index', 'build', 'p.jsonl', '--out', 'dbx', '--workers', '0', '--methods', 'bm25,qld,dense,lancedb-fts', '--embedder', 'transformers', '--model-dir', tinyModel], { cwd });
+    const b = await runBuiltCli(
+      [
+        'index',
+        'build',
+        'p.jsonl',
+        '--out',
+        'dbx',
+        '--workers',
+        '0',
+        '--methods',
+        'bm25,qld,dense,lancedb-fts',
+        '--embedder',
+        'transformers',
+        '--model-dir',
+        tinyModel,
+      ],
+      { cwd },
+    );
     expect(b.code, b.stderr).toBe(0);
   }, 120_000);
   afterAll(() => rm(cwd, { recursive: true, force: true }));
 
-  it.each(['dense', 'hybrid', 'lancedb-fts'])('%s search of --index dbx answers (no LanceDB Cloud credentials asked for)', async (method) => {
-    const r = await runBuiltCli(['--json', 'search', 'hearsay statement truth', '--index', 'dbx', '--method', method, '-k', '3'], { cwd });
-    expect(r.stderr).not.toMatch(/LanceDb Cloud|api_key/);
-    expect(r.code, r.stderr).toBe(0);
-    const hits = (JSON.parse(r.stdout) as { hits: Array<{ id: string }> }).hits.map((h) => h.id);
-    expect(hits.length).toBeGreaterThan(0);
-    for (const id of hits) expect(passages.map((p) => p.id)).toContain(id);
-  }, 60_000);
+  it.each(['dense', 'hybrid', 'lancedb-fts'])(
+    '%s search of --index dbx answers (no LanceDB Cloud credentials asked for)',
+    async (method) => {
+      const r = await runBuiltCli(['--json', 'search', 'hearsay statement truth', '--index', 'dbx', '--method', method, '-k', '3'], { cwd });
+      expect(r.stderr).not.toMatch(/LanceDb Cloud|api_key/);
+      expect(r.code, r.stderr).toBe(0);
+      const hits = (JSON.parse(r.stdout) as { hits: Array<{ id: string }> }).hits.map((h) => h.id);
+      expect(hits.length).toBeGreaterThan(0);
+      for (const id of hits) expect(passages.map((p) => p.id)).toContain(id);
+    },
+    60_000,
+  );
 });

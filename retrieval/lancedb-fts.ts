@@ -28,7 +28,8 @@ async function openLanceFtsTable(dir: string): Promise<lancedb.Table> {
   const path = join(dir, LANCE_FTS_DIR);
   if (!manifest.methods.includes('lancedb-fts') || !existsSync(path)) throw errors.methodUnavailable('lancedb-fts', dir, manifest.methods);
   const db = await lancedb.connect(lanceUri(path));
-  if (!(await db.tableNames()).includes(TABLE)) throw errors.indexCorrupt(path, `table "${TABLE}" is missing; rebuild it with: lexcase index lancedb-fts ${dir} --rebuild`);
+  if (!(await db.tableNames()).includes(TABLE))
+    throw errors.indexCorrupt(path, `table "${TABLE}" is missing; rebuild it with: lexcase index lancedb-fts ${dir} --rebuild`);
   return db.openTable(TABLE);
 }
 

@@ -33,7 +33,12 @@ const rows = all.filter((r) => r.source === 'fre' || r.source === 'us_constituti
 const kindOf = (r: Row) => (r.source === 'fre' ? 'rule' : r.source === 'us_constitution' ? 'constitution' : 'opinion');
 /** What a LangChain loader + text splitter hands over: the splitter's `loc`, the loader's `source`, the user's own keys. */
 const documents = rows.map(
-  (r, i) => new Document({ id: r.id, pageContent: r.text, metadata: { source: r.source, doc_id: r.doc_id, title: r.title, kind: kindOf(r), loc: { lines: { from: i % 7, to: (i % 7) + 3 } } } }),
+  (r, i) =>
+    new Document({
+      id: r.id,
+      pageContent: r.text,
+      metadata: { source: r.source, doc_id: r.doc_id, title: r.title, kind: kindOf(r), loc: { lines: { from: i % 7, to: (i % 7) + 3 } } },
+    }),
 );
 const byId = new Map(rows.map((r, i) => [r.id, { r, i }]));
 const tmp = tempDir('lexcase-lc-docs-');
@@ -65,7 +70,17 @@ describe('LexcaseRetriever.fromDocuments', () => {
     for (const [n, d] of docs.entries()) {
       const { r, i } = byId.get(d.id!)!;
       expect(d.pageContent).toBe(r.text);
-      expect(d.metadata).toEqual({ id: r.id, source: r.source, doc_id: r.doc_id, title: r.title, kind: kindOf(r), loc: { lines: { from: i % 7, to: (i % 7) + 3 } }, score: want[n].score, rank: n + 1, method: 'bm25' });
+      expect(d.metadata).toEqual({
+        id: r.id,
+        source: r.source,
+        doc_id: r.doc_id,
+        title: r.title,
+        kind: kindOf(r),
+        loc: { lines: { from: i % 7, to: (i % 7) + 3 } },
+        score: want[n].score,
+        rank: n + 1,
+        method: 'bm25',
+      });
     }
     expect(docs[0].metadata.source).toBe('fre'); // the hearsay rule, above the opinions
   });
@@ -78,7 +93,12 @@ describe('LexcaseRetriever.fromDocuments', () => {
     const store = await openDocStore(out);
     try {
       const first = (await store.entries()[Symbol.asyncIterator]().next()).value!;
-      expect(first).toMatchObject({ id: rows[0].id, docId: rows[0].doc_id, source: rows[0].source, meta: { kind: kindOf(rows[0]), loc: { lines: { from: 0, to: 3 } } } });
+      expect(first).toMatchObject({
+        id: rows[0].id,
+        docId: rows[0].doc_id,
+        source: rows[0].source,
+        meta: { kind: kindOf(rows[0]), loc: { lines: { from: 0, to: 3 } } },
+      });
     } finally {
       await store.close();
     }
@@ -91,7 +111,11 @@ describe('LexcaseRetriever.fromDocuments', () => {
     expect(top.id).toMatch(/^doc-\d+$/);
     expect(top.pageContent).toBe(texts[Number(top.id!.slice(4)) - 1]);
     expect(top.metadata).toMatchObject({ source: 'fre', edition: 2024 });
-    const each = await LexcaseRetriever.fromTexts(texts, texts.map((_, i) => ({ n: i })), { out: join(tmp.dir, 'texts-each'), workers: 0, k: 1 });
+    const each = await LexcaseRetriever.fromTexts(
+      texts,
+      texts.map((_, i) => ({ n: i })),
+      { out: join(tmp.dir, 'texts-each'), workers: 0, k: 1 },
+    );
     const [one] = await each.invoke('hearsay');
     expect(one.metadata.n).toBe(Number(one.id!.slice(4)) - 1);
     expect(one.metadata.source).toBe('texts-each'); // no source: the corpus name, as for buildIndex
@@ -100,7 +124,9 @@ describe('LexcaseRetriever.fromDocuments', () => {
   });
 
   it('refuses a Document whose metadata.source is not a string, and a filter that is neither an object nor a function', async () => {
-    await expect(LexcaseRetriever.fromDocuments([new Document({ pageContent: 'x', metadata: { source: 7 } })], { out: join(tmp.dir, 'bad-source') })).rejects.toThrow(/documents\[0\]\.metadata\.source.*string/);
+    await expect(
+      LexcaseRetriever.fromDocuments([new Document({ pageContent: 'x', metadata: { source: 7 } })], { out: join(tmp.dir, 'bad-source') }),
+    ).rejects.toThrow(/documents\[0\]\.metadata\.source.*string/);
     expect(() => new LexcaseRetriever({ index: out, filter: ['fre'] as unknown as Record<string, unknown> })).toThrow(/filter/);
   });
 });

@@ -42,15 +42,18 @@ afterAll(async () => {
 });
 
 describe('LexcaseRetriever (LangChain BaseRetriever)', () => {
-  it.each([['bm25'], ['qld'], ['dense'], ['hybrid']] as const)('%s: invoke() returns Documents with the passage text and {id, source, score, rank, method}, in lexcase order', async (method) => {
-    const retriever = new LexcaseRetriever({ index: dir, method, k: 4, options: method === 'hybrid' ? { methods: 'bm25,dense' } : {} });
-    expect(retriever).toBeInstanceOf(BaseRetriever);
-    const docs = await retriever.invoke(question);
-    const want = await (await openRetriever(dir, method, method === 'hybrid' ? { methods: 'bm25,dense' } : {})).search(question, { k: 4 });
-    expect(docs).toHaveLength(4);
-    expect(docs.map((d) => d.metadata)).toEqual(want.map((h) => ({ id: h.id, source: sourceOf.get(h.id), score: h.score, rank: h.rank, method })));
-    for (const d of docs) expect(d.pageContent).toBe(textOf.get(d.metadata.id));
-  });
+  it.each([['bm25'], ['qld'], ['dense'], ['hybrid']] as const)(
+    '%s: invoke() returns Documents with the passage text and {id, source, score, rank, method}, in lexcase order',
+    async (method) => {
+      const retriever = new LexcaseRetriever({ index: dir, method, k: 4, options: method === 'hybrid' ? { methods: 'bm25,dense' } : {} });
+      expect(retriever).toBeInstanceOf(BaseRetriever);
+      const docs = await retriever.invoke(question);
+      const want = await (await openRetriever(dir, method, method === 'hybrid' ? { methods: 'bm25,dense' } : {})).search(question, { k: 4 });
+      expect(docs).toHaveLength(4);
+      expect(docs.map((d) => d.metadata)).toEqual(want.map((h) => ({ id: h.id, source: sourceOf.get(h.id), score: h.score, rank: h.rank, method })));
+      for (const d of docs) expect(d.pageContent).toBe(textOf.get(d.metadata.id));
+    },
+  );
 
   it('bm25 puts the hearsay passages on top for a hearsay question', async () => {
     const docs = await new LexcaseRetriever({ index: dir, k: 3 }).invoke(question);

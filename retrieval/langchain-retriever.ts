@@ -94,7 +94,8 @@ export class LexcaseRetriever extends BaseRetriever<LexcaseDocumentMetadata> {
     this.k = k;
     this.options = fields.options ?? {};
     if (fields.filter !== undefined) {
-      if (typeof fields.index !== 'string') throw errors.invalidInput('filter', 'a metadata filter needs `index` as an index directory (it reads the passages\' fields from its doc store)');
+      if (typeof fields.index !== 'string')
+        throw errors.invalidInput('filter', "a metadata filter needs `index` as an index directory (it reads the passages' fields from its doc store)");
       this.keep = compileFilter(fields.filter);
       this.filter = fields.filter;
     }
@@ -108,7 +109,8 @@ export class LexcaseRetriever extends BaseRetriever<LexcaseDocumentMetadata> {
    */
   static async fromDocuments(docs: Iterable<DocumentInterface>, input: LexcaseFromDocumentsInput): Promise<LexcaseRetriever> {
     if (!input || typeof input.out !== 'string' || !input.out) throw errors.invalidInput('out', 'fromDocuments needs `out`: the index directory to build');
-    if (!docs || typeof (docs as Iterable<unknown>)[Symbol.iterator] !== 'function') throw errors.invalidInput('documents', 'expected an array (or iterable) of LangChain Documents');
+    if (!docs || typeof (docs as Iterable<unknown>)[Symbol.iterator] !== 'function')
+      throw errors.invalidInput('documents', 'expected an array (or iterable) of LangChain Documents');
     const { out, method, k, options, filter, callbacks, tags, metadata, verbose, ...build } = input;
     // Check the retriever's fields before building anything.
     new LexcaseRetriever({ index: out, method, k, options, filter, callbacks, tags, metadata, verbose });
@@ -117,9 +119,14 @@ export class LexcaseRetriever extends BaseRetriever<LexcaseDocumentMetadata> {
   }
 
   /** fromDocuments for texts: `metadatas` one object for all, or one per text (as LangChain's VectorStore.fromTexts). */
-  static async fromTexts(texts: readonly string[], metadatas: Record<string, unknown> | readonly Record<string, unknown>[], input: LexcaseFromDocumentsInput): Promise<LexcaseRetriever> {
+  static async fromTexts(
+    texts: readonly string[],
+    metadatas: Record<string, unknown> | readonly Record<string, unknown>[],
+    input: LexcaseFromDocumentsInput,
+  ): Promise<LexcaseRetriever> {
     if (!Array.isArray(texts)) throw errors.invalidInput('texts', 'expected an array of strings');
-    if (Array.isArray(metadatas) && metadatas.length !== texts.length) throw errors.invalidInput('metadatas', `expected ${texts.length} objects (one per text) or one object, got ${metadatas.length}`);
+    if (Array.isArray(metadatas) && metadatas.length !== texts.length)
+      throw errors.invalidInput('metadatas', `expected ${texts.length} objects (one per text) or one object, got ${metadatas.length}`);
     const mdOf = (i: number) => (Array.isArray(metadatas) ? metadatas[i] : metadatas) as Record<string, unknown> | undefined;
     return LexcaseRetriever.fromDocuments(
       texts.map((t, i) => new Document({ pageContent: t, metadata: { ...(mdOf(i) ?? {}) } })),
@@ -142,7 +149,11 @@ export class LexcaseRetriever extends BaseRetriever<LexcaseDocumentMetadata> {
     if (typeof this.index !== 'string') {
       const hits = await r.search(query, { k: this.k, withText: true });
       return hits.map((h) => {
-        if (h.text === undefined) throw errors.usage(`the ${this.method} retriever returned passage ${h.id} without its text`, 'implement `withText` in the Retriever passed as `index`');
+        if (h.text === undefined)
+          throw errors.usage(
+            `the ${this.method} retriever returned passage ${h.id} without its text`,
+            'implement `withText` in the Retriever passed as `index`',
+          );
         const metadata: LexcaseDocumentMetadata = { id: h.id, score: h.score, rank: h.rank, method: this.method };
         if (h.title) metadata.title = h.title;
         return new Document({ pageContent: h.text, metadata, id: h.id });

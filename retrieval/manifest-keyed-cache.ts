@@ -18,7 +18,11 @@ export interface ManifestKeyedCache<T> {
 
 export function manifestKeyedCache<T>(open: (absDir: string) => Promise<T>, close: (value: T) => Promise<unknown>): ManifestKeyedCache<T> {
   const entries = new Map<string, { key: string; value: Promise<T> }>();
-  const closeQuietly = (value: Promise<T>) => value.then(close).then(() => undefined, () => undefined);
+  const closeQuietly = (value: Promise<T>) =>
+    value.then(close).then(
+      () => undefined,
+      () => undefined,
+    );
   return {
     async get(dir) {
       const abs = resolve(dir);

@@ -23,8 +23,13 @@ function stringsNaming(file: string, text: string, name: string): string[] {
   const out: string[] = [];
   const visit = (n: ts.Node): void => {
     // A module path ('./wink.js') names a file, not the method.
-    const modulePath = !!n.parent && (ts.isImportDeclaration(n.parent) || ts.isExportDeclaration(n.parent) || ts.isCallExpression(n.parent)) && ts.isStringLiteral(n) && /^\.\.?\//.test(n.text);
-    if (!modulePath && (ts.isStringLiteralLike(n) || ts.isTemplateHead(n) || ts.isTemplateMiddle(n) || ts.isTemplateTail(n)) && word.test(n.text)) out.push(n.text);
+    const modulePath =
+      !!n.parent &&
+      (ts.isImportDeclaration(n.parent) || ts.isExportDeclaration(n.parent) || ts.isCallExpression(n.parent)) &&
+      ts.isStringLiteral(n) &&
+      /^\.\.?\//.test(n.text);
+    if (!modulePath && (ts.isStringLiteralLike(n) || ts.isTemplateHead(n) || ts.isTemplateMiddle(n) || ts.isTemplateTail(n)) && word.test(n.text))
+      out.push(n.text);
     ts.forEachChild(n, visit);
   };
   visit(src);
@@ -75,6 +80,8 @@ describe('retrieval method registry', () => {
       .sort();
     expect(naming).toEqual(['retrieval/methods.ts', 'retrieval/wink.ts']);
     // The finder sees a name in strings and templates, not in comments or in longer words.
-    expect(stringsNaming('x.ts', "// wink\nconst a = 'wink-bm25-text-search'; const b = `bm25 | ${x} | wink`; import('./wink.js');", 'wink')).toEqual([' | wink']);
+    expect(stringsNaming('x.ts', "// wink\nconst a = 'wink-bm25-text-search'; const b = `bm25 | ${x} | wink`; import('./wink.js');", 'wink')).toEqual([
+      ' | wink',
+    ]);
   });
 });

@@ -41,14 +41,27 @@ export async function openSparseMethod(dir: string, manifest: Manifest, method: 
   const dfltThreads = index.N >= QUERY_THREADS_MIN_DOCS ? Math.min(2, availableParallelism()) : 0;
   const threads = Math.floor(numberOption(opts, 'threads', dfltThreads, 0, 64));
   const scorer = (opts.scorer ?? 'lexcase') as SparseScorer;
-  if (!SPARSE_SCORER_NAMES.includes(scorer)) throw errors.invalidInput('scorer', `expected one of ${SPARSE_SCORER_NAMES.join(', ')}, got "${String(opts.scorer)}"`);
+  if (!SPARSE_SCORER_NAMES.includes(scorer))
+    throw errors.invalidInput('scorer', `expected one of ${SPARSE_SCORER_NAMES.join(', ')}, got "${String(opts.scorer)}"`);
   const cacheMib = opts.cacheMib === undefined || opts.cacheMib === null ? undefined : numberOption(opts, 'cacheMib', 0, 0);
   const cacheBytes = cacheBudgetBytes(cacheMib);
   const rm3 = rm3Params(opts);
   const variant = opts.variant as QldVariant | undefined;
   const base =
     method === 'bm25'
-      ? createBm25Retriever(index, { k1: numberOption(opts, 'k1', RETRIEVAL_DEFAULTS.bm25.k1, 0), b: numberOption(opts, 'b', RETRIEVAL_DEFAULTS.bm25.b, 0, 1), threads, scorer, cacheBytes })
-      : createQldRetriever(index, { mu: numberOption(opts, 'mu', RETRIEVAL_DEFAULTS.qld.mu, Number.MIN_VALUE), ...(variant !== undefined ? { variant } : {}), threads, scorer, cacheBytes });
+      ? createBm25Retriever(index, {
+          k1: numberOption(opts, 'k1', RETRIEVAL_DEFAULTS.bm25.k1, 0),
+          b: numberOption(opts, 'b', RETRIEVAL_DEFAULTS.bm25.b, 0, 1),
+          threads,
+          scorer,
+          cacheBytes,
+        })
+      : createQldRetriever(index, {
+          mu: numberOption(opts, 'mu', RETRIEVAL_DEFAULTS.qld.mu, Number.MIN_VALUE),
+          ...(variant !== undefined ? { variant } : {}),
+          threads,
+          scorer,
+          cacheBytes,
+        });
   return rm3 ? (await import('./rm3.js')).createRm3Retriever(base, rm3) : base;
 }

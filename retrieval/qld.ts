@@ -46,7 +46,11 @@ export const QLD_DEFAULTS = RETRIEVAL_DEFAULTS.qld;
 
 export function createQldRetriever(index: SparseIndex, params: Partial<QldParams> = {}): SparseRetriever {
   const lucene = params.scorer === 'lucene';
-  if (lucene && params.variant === 'textbook') throw errors.invalidInput('variant', 'the lucene scorer is Lucene\'s LMDirichletSimilarity (the lucene variant); drop --variant textbook or the lucene scorer');
+  if (lucene && params.variant === 'textbook')
+    throw errors.invalidInput(
+      'variant',
+      "the lucene scorer is Lucene's LMDirichletSimilarity (the lucene variant); drop --variant textbook or the lucene scorer",
+    );
   const { mu, variant } = { ...QLD_DEFAULTS, ...params, ...(lucene ? { variant: 'lucene' as const } : {}) };
   if (variant !== 'textbook' && variant !== 'lucene') throw errors.invalidInput('variant', `expected "textbook" or "lucene", got "${String(variant)}"`);
   const T = index.totalTokens;
@@ -56,7 +60,19 @@ export function createQldRetriever(index: SparseIndex, params: Partial<QldParams
     const s = resolveSearch(opts, 'qld', { approx: true });
     const k = Math.min(s.k, index.N);
     const approx = s.approx;
-    const hits = toHits(index, await scorer.score({ method: 'qld', variant, mu, ids: q.ids, counts: q.counts, k, ...(lucene ? { scorer: 'lucene' as const } : {}), ...(approx ? { approx } : {}) }));
+    const hits = toHits(
+      index,
+      await scorer.score({
+        method: 'qld',
+        variant,
+        mu,
+        ids: q.ids,
+        counts: q.counts,
+        k,
+        ...(lucene ? { scorer: 'lucene' as const } : {}),
+        ...(approx ? { approx } : {}),
+      }),
+    );
     return s.withText ? attachTexts(hits, index.docs, 'qld') : hits;
   };
 
@@ -72,18 +88,20 @@ export function createQldRetriever(index: SparseIndex, params: Partial<QldParams
         const muP = m * luceneCollectionProb(index.cf[t], T);
         return { term: q.terms[i], qtf: q.counts[i], tf, df: index.df[t], score: tf ? luceneLmdWeight(q.counts[i], luceneLmdTf(tf, muP), ratio) : 0 };
       });
-      return { id, method: 'qld', score: luceneDocScore(terms.reduce((s, t) => s + t.score, 0)), terms, detail: { scorer: 'lucene', mu, dl, norm: intToByte4(dl), normLength: len, collectionTokens: T } };
+      return {
+        id,
+        method: 'qld',
+        score: luceneDocScore(terms.reduce((s, t) => s + t.score, 0)),
+        terms,
+        detail: { scorer: 'lucene', mu, dl, norm: intToByte4(dl), normLength: len, collectionTokens: T },
+      };
     }
     const terms = q.ids.map((t, i) => {
       const tf = termFrequency(index.view, t, doc);
       const P = collectionProb(variant, index.cf[t], T);
       const c = q.counts[i];
       const score =
-        variant === 'lucene'
-          ? tf
-            ? c * Math.max(0, Math.log1p(tf / (mu * P)) + Math.log(mu / (dl + mu)))
-            : 0
-          : c * Math.log((tf + mu * P) / (dl + mu));
+        variant === 'lucene' ? (tf ? c * Math.max(0, Math.log1p(tf / (mu * P)) + Math.log(mu / (dl + mu))) : 0) : c * Math.log((tf + mu * P) / (dl + mu));
       return { term: q.terms[i], qtf: c, tf, df: index.df[t], score };
     });
     return { id, method: 'qld', score: terms.reduce((s, t) => s + t.score, 0), terms, detail: { variant, mu, dl, collectionTokens: T } };

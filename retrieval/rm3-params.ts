@@ -28,7 +28,8 @@ export const RM3_MAX_DF_SHARE = 0.1;
 const int = (field: string, v: unknown, dflt: number): number => {
   if (v === undefined || v === null) return dflt;
   const n = typeof v === 'string' ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 10_000) throw errors.invalidInput(`rm3.${field}`, `expected an integer in [1, 10000], got ${JSON.stringify(v)}`);
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 10_000)
+    throw errors.invalidInput(`rm3.${field}`, `expected an integer in [1, 10000], got ${JSON.stringify(v)}`);
   return n;
 };
 
@@ -37,12 +38,29 @@ export function rm3Params(opts: Record<string, unknown> | undefined): Rm3Params 
   const v = opts?.rm3;
   if (v === undefined || v === null || v === false) return undefined;
   if (v === true) return { ...RM3_DEFAULTS };
-  if (typeof v !== 'object' || Array.isArray(v)) throw errors.invalidInput('rm3', `expected true or { fbDocs, fbTerms, originalQueryWeight, filterTerms }, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'object' || Array.isArray(v))
+    throw errors.invalidInput('rm3', `expected true or { fbDocs, fbTerms, originalQueryWeight, filterTerms }, got ${JSON.stringify(v)}`);
   const o = v as Record<string, unknown>;
   const unknown = Object.keys(o).filter((k) => !(k in RM3_DEFAULTS));
-  if (unknown.length) throw errors.invalidInput('rm3', `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')} (known: ${Object.keys(RM3_DEFAULTS).join(', ')})`);
-  const w = o.originalQueryWeight === undefined || o.originalQueryWeight === null ? RM3_DEFAULTS.originalQueryWeight : typeof o.originalQueryWeight === 'string' ? Number(o.originalQueryWeight) : o.originalQueryWeight;
-  if (typeof w !== 'number' || !Number.isFinite(w) || w < 0 || w > 1) throw errors.invalidInput('rm3.originalQueryWeight', `expected a number in [0, 1], got ${JSON.stringify(o.originalQueryWeight)}`);
-  if (o.filterTerms !== undefined && typeof o.filterTerms !== 'boolean') throw errors.invalidInput('rm3.filterTerms', `expected true or false, got ${JSON.stringify(o.filterTerms)}`);
-  return { fbDocs: int('fbDocs', o.fbDocs, RM3_DEFAULTS.fbDocs), fbTerms: int('fbTerms', o.fbTerms, RM3_DEFAULTS.fbTerms), originalQueryWeight: w, filterTerms: o.filterTerms ?? RM3_DEFAULTS.filterTerms };
+  if (unknown.length)
+    throw errors.invalidInput(
+      'rm3',
+      `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')} (known: ${Object.keys(RM3_DEFAULTS).join(', ')})`,
+    );
+  const w =
+    o.originalQueryWeight === undefined || o.originalQueryWeight === null
+      ? RM3_DEFAULTS.originalQueryWeight
+      : typeof o.originalQueryWeight === 'string'
+        ? Number(o.originalQueryWeight)
+        : o.originalQueryWeight;
+  if (typeof w !== 'number' || !Number.isFinite(w) || w < 0 || w > 1)
+    throw errors.invalidInput('rm3.originalQueryWeight', `expected a number in [0, 1], got ${JSON.stringify(o.originalQueryWeight)}`);
+  if (o.filterTerms !== undefined && typeof o.filterTerms !== 'boolean')
+    throw errors.invalidInput('rm3.filterTerms', `expected true or false, got ${JSON.stringify(o.filterTerms)}`);
+  return {
+    fbDocs: int('fbDocs', o.fbDocs, RM3_DEFAULTS.fbDocs),
+    fbTerms: int('fbTerms', o.fbTerms, RM3_DEFAULTS.fbTerms),
+    originalQueryWeight: w,
+    filterTerms: o.filterTerms ?? RM3_DEFAULTS.filterTerms,
+  };
 }

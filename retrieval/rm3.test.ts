@@ -34,7 +34,8 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-const rm3 = async (method: string, opts: Record<string, unknown> = {}) => (await openRetriever(dir, method, { ...opts, rm3: opts.rm3 ?? true })) as Rm3Retriever;
+const rm3 = async (method: string, opts: Record<string, unknown> = {}) =>
+  (await openRetriever(dir, method, { ...opts, rm3: opts.rm3 ?? true })) as Rm3Retriever;
 
 describe('RM3 feedback vectors', () => {
   it("are the index's terms of each document (their counts add up to its length), filtered and pruned by Anserini's rules", async () => {
@@ -77,7 +78,8 @@ describe('RM3 expanded queries', () => {
       const sum = e.terms.reduce((s, t) => s + t.weight, 0);
       expect(Math.abs(sum - 1)).toBeLessThan(1e-5);
       const qTerms = new Set(r.base.index.analyzer.tokens(q));
-      for (const t of qTerms) expect(e.terms.find((x) => x.term === t)!.weight).toBeGreaterThanOrEqual(Math.fround(0.5 / r.base.index.analyzer.tokens(q).length) - 1e-9);
+      for (const t of qTerms)
+        expect(e.terms.find((x) => x.term === t)!.weight).toBeGreaterThanOrEqual(Math.fround(0.5 / r.base.index.analyzer.tokens(q).length) - 1e-9);
       const fresh = e.terms.filter((t) => !qTerms.has(t.term));
       expect(fresh.length).toBeLessThanOrEqual(10);
       newTerms += fresh.length;
@@ -128,7 +130,10 @@ describe('RM3 expanded queries', () => {
       const r = await rm3(method, { scorer: 'lucene' });
       const q = queries[3];
       const hits = await r.search(q, { k: 5 });
-      const ex = await r.explainMany!(q, hits.map((h) => h.id));
+      const ex = await r.explainMany!(
+        q,
+        hits.map((h) => h.id),
+      );
       ex.forEach((x, i) => {
         expect(x.method).toBe(`${method}+rm3`);
         expect(x.score).toBe(hits[i].score);
@@ -144,7 +149,9 @@ describe('RM3 refuses', () => {
     await expect(openRetriever(dir, 'hybrid', { rm3: true })).rejects.toThrow(/method "hybrid" takes no RM3 expansion/);
     await expect(openRetriever(dir, 'bm25', { rm3: { fbDocs: 0 } })).rejects.toThrow(/rm3\.fbDocs.*expected an integer in \[1, 10000\], got 0/);
     await expect(openRetriever(dir, 'bm25', { rm3: { originalQueryWeight: 1.5 } })).rejects.toThrow(/rm3\.originalQueryWeight.*\[0, 1\], got 1\.5/);
-    await expect(openRetriever(dir, 'qld', { rm3: { fbdocs: 5 } })).rejects.toThrow(/unknown field "fbdocs" \(known: fbDocs, fbTerms, originalQueryWeight, filterTerms\)/);
+    await expect(openRetriever(dir, 'qld', { rm3: { fbdocs: 5 } })).rejects.toThrow(
+      /unknown field "fbdocs" \(known: fbDocs, fbTerms, originalQueryWeight, filterTerms\)/,
+    );
     await expect((await rm3('bm25')).search(queries[0], { approx: { postingShare: 0.5 } })).rejects.toThrow(/method "bm25\+rm3" has no approximate mode/);
   });
 });

@@ -41,7 +41,10 @@ describe('search options, resolved once for every retriever', () => {
       expect((await r.search('duty of care contract')).length, method).toBe(Math.min(SEARCH_K, passages.length));
       expect(await r.search('duty of care contract', { k: 0 }), method).toEqual([]);
       for (const k of [-1, 2.5, Number.NaN]) {
-        await expect(r.search('duty of care contract', { k }), `${method} k=${k}`).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/\bk\b/) });
+        await expect(r.search('duty of care contract', { k }), `${method} k=${k}`).rejects.toMatchObject({
+          code: 'INVALID_INPUT',
+          message: expect.stringMatching(/\bk\b/),
+        });
       }
     }
   });
@@ -52,7 +55,10 @@ describe('search options, resolved once for every retriever', () => {
       if (method === 'bm25' || method === 'qld') expect((await approx).length, method).toBe(3);
       else await expect(approx, method).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining(method) });
       const hits = await r.search('duty of care', { k: 3, withText: true });
-      expect(hits.map((h) => h.text), method).toEqual(hits.map((h) => passages.find((p) => p.id === h.id)!.text));
+      expect(
+        hits.map((h) => h.text),
+        method,
+      ).toEqual(hits.map((h) => passages.find((p) => p.id === h.id)!.text));
     }
   });
 

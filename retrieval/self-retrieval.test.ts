@@ -34,10 +34,29 @@ describe('self-retrieval on the default corpus, every method', () => {
     const sample = createRng(SEED).sample(await collect(loadPassages('default')), N);
     writeFileSync(join(dir, 'topics.tsv'), sample.map((p, i) => `s${i}\t${p.text.split(/\s+/).filter(Boolean).slice(0, WORDS).join(' ')}\n`).join(''));
     writeFileSync(join(dir, 'qrels.txt'), sample.map((p, i) => `s${i} 0 ${p.id} 1\n`).join(''));
-    const args = ['--json', 'eval', 'retrieval', '--topics', 'topics.tsv', '--qrels', 'qrels.txt', '--index', 'idx', '--method', METHOD_NAMES.join(','), '--metrics', 'recall@3', '--hits', '3', '--complete'];
+    const args = [
+      '--json',
+      'eval',
+      'retrieval',
+      '--topics',
+      'topics.tsv',
+      '--qrels',
+      'qrels.txt',
+      '--index',
+      'idx',
+      '--method',
+      METHOD_NAMES.join(','),
+      '--metrics',
+      'recall@3',
+      '--hits',
+      '3',
+      '--complete',
+    ];
     const r = await runBuiltCli(args, { cwd: dir, timeoutMs: 540_000 });
     expect(r.code, r.stderr).toBe(0);
-    const report = JSON.parse(r.stdout) as { results: { method: string; n: number; means: Record<string, { estimate: number }>; config?: Record<string, unknown> }[] };
+    const report = JSON.parse(r.stdout) as {
+      results: { method: string; n: number; means: Record<string, { estimate: number }>; config?: Record<string, unknown> }[];
+    };
     const found = Object.fromEntries(report.results.map((x) => [x.method, Math.round(x.means['recall@3'].estimate * N)]));
     expect(report.results.map((x) => x.n)).toEqual(METHOD_NAMES.map(() => N));
     expect(Object.keys(found)).toEqual([...METHOD_NAMES]);

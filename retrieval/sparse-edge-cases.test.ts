@@ -18,7 +18,11 @@ const CORPUS: Passage[] = [
   { id: 'empty', text: '', source: 'test/a' },
   { id: 'stops', text: 'the of and to', source: 'test/a' },
   { id: 'long', text: LONG, source: 'test/b' },
-  { id: 'bytes', text: new TextDecoder().decode(Buffer.from([0x65, 0x73, 0x74, 0x6f, 0x70, 0x70, 0x65, 0x6c, 0xff, 0xc0, 0x20, 0x6c, 0x61, 0x63, 0x68, 0x65, 0x73])), source: 'test/c' },
+  {
+    id: 'bytes',
+    text: new TextDecoder().decode(Buffer.from([0x65, 0x73, 0x74, 0x6f, 0x70, 0x70, 0x65, 0x6c, 0xff, 0xc0, 0x20, 0x6c, 0x61, 0x63, 0x68, 0x65, 0x73])),
+    source: 'test/c',
+  },
   { id: 'surrogate', text: 'trespass\ud800 to chattels', source: 'test/c' },
 ];
 let dir = '';
@@ -110,15 +114,28 @@ describe('queries', () => {
 
 describe('bad input', () => {
   it('a duplicate id is an error naming the id and both positions', async () => {
-    const msg = await code(buildIndex(fromArray([...texts(['a b', 'c d']), { id: 'd0', text: 'again', source: 'x' }]), { out: join(tmp.dir, 'dup'), corpusName: 'dupes.jsonl', workers: 0 }));
+    const msg = await code(
+      buildIndex(fromArray([...texts(['a b', 'c d']), { id: 'd0', text: 'again', source: 'x' }]), {
+        out: join(tmp.dir, 'dup'),
+        corpusName: 'dupes.jsonl',
+        workers: 0,
+      }),
+    );
     expect(msg).toMatch(/^DUPLICATE_ID: dupes\.jsonl:3: duplicate passage id "d0" \(first seen as passage #1\)/);
   });
 
   it('a passage without an id or text names the position and field', async () => {
-    const bad = [{ id: 'ok', text: 'x', source: 's' }, { id: '', text: 'y', source: 's' }] as Passage[];
-    expect(await code(buildIndex(fromArray(bad), { out: join(tmp.dir, 'bad'), corpusName: 'c.jsonl', workers: 0 }))).toMatch(/CORPUS_PARSE: c\.jsonl:2: .*"id"/);
+    const bad = [
+      { id: 'ok', text: 'x', source: 's' },
+      { id: '', text: 'y', source: 's' },
+    ] as Passage[];
+    expect(await code(buildIndex(fromArray(bad), { out: join(tmp.dir, 'bad'), corpusName: 'c.jsonl', workers: 0 }))).toMatch(
+      /CORPUS_PARSE: c\.jsonl:2: .*"id"/,
+    );
     const bad2 = [{ id: 'ok', text: 42, source: 's' }] as unknown as Passage[];
-    expect(await code(buildIndex(fromArray(bad2), { out: join(tmp.dir, 'bad'), corpusName: 'c.jsonl', workers: 0 }))).toMatch(/CORPUS_PARSE: c\.jsonl:1: passage "ok": field "text"/);
+    expect(await code(buildIndex(fromArray(bad2), { out: join(tmp.dir, 'bad'), corpusName: 'c.jsonl', workers: 0 }))).toMatch(
+      /CORPUS_PARSE: c\.jsonl:1: passage "ok": field "text"/,
+    );
   });
 
   it('a missing index dir is INDEX_MISSING; an unknown method is METHOD_UNAVAILABLE', async () => {
@@ -146,7 +163,9 @@ describe('bad input', () => {
   });
 
   it('unknown build methods and bad scorer options are usage errors', async () => {
-    expect(await code(buildIndex(fromArray(texts(['a'])), { out: join(tmp.dir, 'm'), corpusName: 'x', methods: ['bm25', 'tfidf'] }))).toMatch(/USAGE: unknown index method "tfidf"/);
+    expect(await code(buildIndex(fromArray(texts(['a'])), { out: join(tmp.dir, 'm'), corpusName: 'x', methods: ['bm25', 'tfidf'] }))).toMatch(
+      /USAGE: unknown index method "tfidf"/,
+    );
     expect(await code(openRetriever(dir, 'bm25', { b: 2 }))).toMatch(/INVALID_INPUT: invalid b/);
     expect(await code(openRetriever(dir, 'qld', { variant: 'jm' }))).toMatch(/INVALID_INPUT: invalid variant/);
   });
@@ -166,7 +185,10 @@ describe('degenerate corpora and crash leftovers', () => {
     renameSync(out, `${out}.old-999999999`);
     // swapIntoPlace marks the index it moves aside (kind index-old, its pid): only such a dir is put back.
     const { writeFileSync } = await import('node:fs');
-    writeFileSync(join(`${out}.old-999999999`, '.lexcase-owner'), JSON.stringify({ format: 'lexcase-owner', kind: 'index-old', pid: 999999999, token: 't', createdAt: new Date().toISOString() }));
+    writeFileSync(
+      join(`${out}.old-999999999`, '.lexcase-owner'),
+      JSON.stringify({ format: 'lexcase-owner', kind: 'index-old', pid: 999999999, token: 't', createdAt: new Date().toISOString() }),
+    );
     const dupes = [...texts(['x0', 'x1']), ...texts(['dup'])];
     await expect(buildIndex(fromArray(dupes), { out, corpusName: 'failing', workers: 0 })).rejects.toThrow(/duplicate/);
     expect(existsSync(`${out}.old-999999999`)).toBe(false);

@@ -55,14 +55,28 @@ function pretty(v, indent = '') {
   if (flat === undefined || flat.length + indent.length <= 100 || v === null || typeof v !== 'object') return flat;
   const inner = indent + '  ';
   if (Array.isArray(v)) return `[\n${v.map((x) => inner + pretty(x, inner)).join(',\n')}\n${indent}]`;
-  return `{\n${Object.entries(v).map(([k, x]) => `${inner}${JSON.stringify(k)}: ${pretty(x, inner)}`).join(',\n')}\n${indent}}`;
+  return `{\n${Object.entries(v)
+    .map(([k, x]) => `${inner}${JSON.stringify(k)}: ${pretty(x, inner)}`)
+    .join(',\n')}\n${indent}}`;
 }
 
 function shownMessage(m) {
   // tools/list: name, title and input properties of each tool (the full schemas are long)
-  if (m.result?.tools) return { ...m, result: { tools: m.result.tools.map((t) => ({ name: t.name, title: t.title, inputSchema: { properties: Object.keys(t.inputSchema.properties ?? {}), '…': '…' }, outputSchema: '…' })) } };
+  if (m.result?.tools)
+    return {
+      ...m,
+      result: {
+        tools: m.result.tools.map((t) => ({
+          name: t.name,
+          title: t.title,
+          inputSchema: { properties: Object.keys(t.inputSchema.properties ?? {}), '…': '…' },
+          outputSchema: '…',
+        })),
+      },
+    };
   // the text content repeats structuredContent as JSON: show its start only
-  if (m.result?.structuredContent) return { ...m, result: { ...m.result, content: m.result.content.map((c) => (c.type === 'text' ? { type: 'text', text: `${c.text.slice(0, 60)}…` } : c)) } };
+  if (m.result?.structuredContent)
+    return { ...m, result: { ...m.result, content: m.result.content.map((c) => (c.type === 'text' ? { type: 'text', text: `${c.text.slice(0, 60)}…` } : c)) } };
   return m;
 }
 
@@ -79,7 +93,10 @@ async function mcpExchange() {
   const hit = s.structuredContent.hits[0];
   await client.callTool({ name: 'explain', arguments: { query: 'hearsay statement against interest', id: hit.id } });
   await client.readResource({ uri: hit.uri });
-  await client.callTool({ name: 'find_evidence', arguments: { hypothesis: "A statement against the declarant's penal interest is admissible if the declarant is unavailable", k: 2 } });
+  await client.callTool({
+    name: 'find_evidence',
+    arguments: { hypothesis: "A statement against the declarant's penal interest is admissible if the declarant is unavailable", k: 2 },
+  });
   await client.callTool({ name: 'search', arguments: { query: 'hearsay', k: 0 } });
   await client.close();
   const shown = log.map(([dir, m]) => `${dir}\n${pretty(cut(shownMessage(m)))}`);
@@ -108,7 +125,11 @@ async function apiExchange() {
   const body = { query: 'hearsay statement against interest', k: 2, filters: { sources: ['fre'] } };
   const res = await fetch(`${base}/v1/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const json = await res.json();
-  const bad = await fetch(`${base}/v1/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'hearsay', k: 0 }) });
+  const bad = await fetch(`${base}/v1/search`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: 'hearsay', k: 0 }),
+  });
   const badJson = await bad.json();
   child.kill('SIGTERM');
   const port = new URL(base).port;

@@ -20,7 +20,17 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (p) => import(join(root, 'dist', p));
-const [{ indexCorpus }, { openDocStore }, { readManifest }, { datasetChecksum }, prebuilt, { passageEmbedText }, { createEmbedder }, { PREBUILT_DENSE_SPEC }, { createRng }] = await Promise.all([
+const [
+  { indexCorpus },
+  { openDocStore },
+  { readManifest },
+  { datasetChecksum },
+  prebuilt,
+  { passageEmbedText },
+  { createEmbedder },
+  { PREBUILT_DENSE_SPEC },
+  { createRng },
+] = await Promise.all([
   dist('indexer/index-corpus.js'),
   dist('indexer/docstore.js'),
   dist('indexer/manifest.js'),
@@ -50,16 +60,25 @@ try {
   const embedder = await createEmbedder({ ...PREBUILT_DENSE_SPEC, workers: 0 });
   try {
     const fresh = passages.filter((p) => !oldRow.has(p.id));
-    const freshVectors = fresh.length ? await embedder.embed(fresh.map((p) => p.text), { kind: 'passage' }) : [];
+    const freshVectors = fresh.length
+      ? await embedder.embed(
+          fresh.map((p) => p.text),
+          { kind: 'passage' },
+        )
+      : [];
     const byId = new Map(fresh.map((p, i) => [p.id, freshVectors[i]]));
     const kept = passages.filter((p) => oldRow.has(p.id));
     const rng = createRng(16);
     const sample = rng.sample(kept, Math.min(8, kept.length));
-    const again = await embedder.embed(sample.map((p) => p.text), { kind: 'passage' });
+    const again = await embedder.embed(
+      sample.map((p) => p.text),
+      { kind: 'passage' },
+    );
     sample.forEach((p, j) => {
       const stored = old.row(oldRow.get(p.id));
       const diff = Math.max(...Array.from(stored, (x, d) => Math.abs(x - again[j][d])));
-      if (diff > 1e-5) throw new Error(`${p.id}: the stored vector differs from a fresh embedding by ${diff} (text or model changed): rebuild all vectors instead`);
+      if (diff > 1e-5)
+        throw new Error(`${p.id}: the stored vector differs from a fresh embedding by ${diff} (text or model changed): rebuild all vectors instead`);
     });
     const vectors = passages.map((p) => (oldRow.has(p.id) ? Float32Array.from(old.row(oldRow.get(p.id))) : byId.get(p.id)));
     const dropped = old.ids.filter((id) => !passages.some((p) => p.id === id));
@@ -75,7 +94,9 @@ try {
       passages.map((p) => p.id),
       vectors,
     );
-    console.log(`${NAME}: ${written.rows} rows (${kept.length} kept, ${fresh.length} embedded, ${dropped.length} dropped${dropped.length ? `: ${dropped.join(', ')}` : ''}); ${sample.length} kept rows re-embedded within 1e-5`);
+    console.log(
+      `${NAME}: ${written.rows} rows (${kept.length} kept, ${fresh.length} embedded, ${dropped.length} dropped${dropped.length ? `: ${dropped.join(', ')}` : ''}); ${sample.length} kept rows re-embedded within 1e-5`,
+    );
   } finally {
     await embedder.close?.();
   }

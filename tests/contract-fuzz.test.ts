@@ -53,7 +53,8 @@ afterAll(() => {
   const table = [
     'system     schemas  requests (structured / tool calls / text)  items  failures (fuzz)        sensible              CLI (fuzz)',
     ...Object.entries(summary).map(
-      ([s, r]) => `${s.padEnd(10)} ${String(r.schemas).padStart(7)}  ${r.requests.padEnd(41)}  ${String(r.items).padStart(5)}  ${(r.failures || (r.requests === '-' ? '-' : '0')).padEnd(20)}  ${(r.sensible ?? '-').padEnd(20)}  ${r.cli ?? '-'}`,
+      ([s, r]) =>
+        `${s.padEnd(10)} ${String(r.schemas).padStart(7)}  ${r.requests.padEnd(41)}  ${String(r.items).padStart(5)}  ${(r.failures || (r.requests === '-' ? '-' : '0')).padEnd(20)}  ${(r.sensible ?? '-').padEnd(20)}  ${r.cli ?? '-'}`,
     ),
   ].join('\n');
   // eslint-disable-next-line no-console
@@ -81,7 +82,11 @@ const keepShapes = (reqs: RecordedRequest[]) => {
 const repairs = (reqs: RecordedRequest[]) => reqs.filter((r) => /Your reply could not be parsed/.test(JSON.stringify(r.body.messages)));
 
 /** A failure's reason, without what varies per item: "LLM_OUTPUT_INVALID: judge", "no valid juror vote", … */
-const reason = (error: string) => error.replace(/: LLM output for ([^:]+?) could not be parsed.*/s, ': $1').split('\n')[0].slice(0, 80);
+const reason = (error: string) =>
+  error
+    .replace(/: LLM output for ([^:]+?) could not be parsed.*/s, ': $1')
+    .split('\n')[0]
+    .slice(0, 80);
 
 function countBy(xs: string[]): string {
   const m = new Map<string, number>();
@@ -105,12 +110,19 @@ describe('the five systems against the contract-fuzzing server', () => {
           expect(rec.stepFailures, `${rec.id}: ${JSON.stringify(rec.stepFailures)}`).toBeUndefined();
         }
         expect(repairs(srv.requests).map((q) => JSON.stringify(q.body.messages).slice(-300))).toEqual([]);
-        for (const q of srv.requests) for (const t of q.body.tools ?? []) if (!q.body.tool_choice || typeof q.body.tool_choice === 'string') toolSchemas.set(t.function.name, t.function.parameters);
+        for (const q of srv.requests)
+          for (const t of q.body.tools ?? [])
+            if (!q.body.tool_choice || typeof q.body.tool_choice === 'string') toolSchemas.set(t.function.name, t.function.parameters);
         keepShapes(srv.requests);
         sent.push(...mine.map((s) => ({ system, s })));
         const distinct = new Set(mine.map((s) => JSON.stringify(s.json)));
         const st = fuzz.stats;
-        summary[system] = { schemas: distinct.size, requests: `${srv.requests.length} (${st.structured} / ${st.toolCalls} / ${st.text})`, items, failures: countBy(r.results.filter((x) => x.error).map((x) => reason(x.error!))) };
+        summary[system] = {
+          schemas: distinct.size,
+          requests: `${srv.requests.length} (${st.structured} / ${st.toolCalls} / ${st.text})`,
+          items,
+          failures: countBy(r.results.filter((x) => x.error).map((x) => reason(x.error!))),
+        };
         expect(fuzz.stats.structured).toBeGreaterThan(0);
       } finally {
         stop();
@@ -133,7 +145,9 @@ describe('the five systems against the contract-fuzzing server', () => {
         for (const rec of records) if (rec.error) expect(rec.prediction, `${name} ${rec.id}`).toBeNull();
         lines.push(`${name}: ${records.length} items, failures: ${countBy(records.filter((x) => x.error).map((x) => reason(x.error!))) || '0'}`);
       }
-      for (const q of srv.requests) for (const t of q.body.tools ?? []) if (!q.body.tool_choice || typeof q.body.tool_choice === 'string') toolSchemas.set(t.function.name, t.function.parameters);
+      for (const q of srv.requests)
+        for (const t of q.body.tools ?? [])
+          if (!q.body.tool_choice || typeof q.body.tool_choice === 'string') toolSchemas.set(t.function.name, t.function.parameters);
       keepShapes(srv.requests);
     } finally {
       stop();
@@ -150,12 +164,14 @@ describe('the five systems against the contract-fuzzing server', () => {
     expect([...toolSchemas.keys()].sort()).toEqual(expect.arrayContaining(['bm25_search', 'qld_search']));
   });
 
-  it('every request sent has a llama.cpp grammar for the local provider (issue 42): response formats, forced tools, the agent loops\' tool choices', async () => {
+  it("every request sent has a llama.cpp grammar for the local provider (issue 42): response formats, forced tools, the agent loops' tool choices", async () => {
     expect(requestShapes.size).toBeGreaterThan(0);
     const grammars = new Map<string, { what: string; grammar: unknown }>();
     const problems: string[] = [];
     for (const req of requestShapes.values()) {
-      const what = req.response_format?.json_schema?.name ?? (req.tools?.length ? `tools ${req.tools.map((t) => t.function?.name).join(', ')} (${JSON.stringify(req.tool_choice ?? 'auto')})` : 'text');
+      const what =
+        req.response_format?.json_schema?.name ??
+        (req.tools?.length ? `tools ${req.tools.map((t) => t.function?.name).join(', ')} (${JSON.stringify(req.tool_choice ?? 'auto')})` : 'text');
       try {
         const plan = planGeneration(req);
         if (plan.grammar && plan.grammar !== 'json') grammars.set(JSON.stringify(plan.grammar), { what, grammar: plan.grammar });
@@ -172,7 +188,8 @@ describe('the five systems against the contract-fuzzing server', () => {
     }
     const llama = await cpuLlama();
     const failed: string[] = [];
-    for (const { what, grammar } of grammars.values()) await llama.createGrammarForJsonSchema(grammar as never).catch((e: Error) => failed.push(`${what}: ${e.message.split('\n')[0]}`));
+    for (const { what, grammar } of grammars.values())
+      await llama.createGrammarForJsonSchema(grammar as never).catch((e: Error) => failed.push(`${what}: ${e.message.split('\n')[0]}`));
     expect([...new Set(failed)]).toEqual([]);
   }, 120_000);
 
@@ -195,15 +212,22 @@ describe('the five systems against the contract-fuzzing server', () => {
         fc.property(valuesOf(s.json), (v) => {
           expect(validate(v), `${s.what}: generated value is not schema-valid: ${ajv.errorsText(validate.errors)}`).toBe(true);
           const r = s.schema.safeParse(v);
-          if (!r.success) throw new Error(`${s.what}: schema-valid value refused by the parser: ${JSON.stringify(v).slice(0, 300)} — ${r.error.issues[0]?.message}`);
+          if (!r.success)
+            throw new Error(`${s.what}: schema-valid value refused by the parser: ${JSON.stringify(v).slice(0, 300)} — ${r.error.issues[0]?.message}`);
         }),
         { numRuns: 60, seed: 27 },
       );
     }
-    for (const [name, zod] of [['bm25_search', searchInputSchema], ['rewrite_query', rewriteInputSchema]] as const) {
+    for (const [name, zod] of [
+      ['bm25_search', searchInputSchema],
+      ['rewrite_query', rewriteInputSchema],
+    ] as const) {
       const schema = toolSchemas.get(name);
       if (!schema) continue;
-      fc.assert(fc.property(valuesOf(stripMeta(schema)), (v) => zod.safeParse(v).success), { numRuns: 100, seed: 27 });
+      fc.assert(
+        fc.property(valuesOf(stripMeta(schema)), (v) => zod.safeParse(v).success),
+        { numRuns: 100, seed: 27 },
+      );
     }
   });
 });
@@ -219,7 +243,10 @@ describe('the five systems against their sensible scripted models', () => {
       srv = await startScriptedServer(schemaConstrained(SENSIBLE[system]()));
       const r = await runSystem(system, { llm: modelOn(srv.url), runDir: join(fx.dir, `sensible-${system}`), index: fx.index, n: N });
       const failed = r.results.filter((x) => x.error || x.stepFailures);
-      summary[system] = { ...(summary[system] ?? { schemas: 0, requests: '-', items: r.results.length, failures: '' }), sensible: `${r.results.length} items, ${failed.length} failures` };
+      summary[system] = {
+        ...(summary[system] ?? { schemas: 0, requests: '-', items: r.results.length, failures: '' }),
+        sensible: `${r.results.length} items, ${failed.length} failures`,
+      };
       expect(failed.map((x) => `${x.id}: ${x.error ?? JSON.stringify(x.stepFailures)}`)).toEqual([]);
       expect(r.results.length).toBeGreaterThanOrEqual(N);
     }, 600_000);
@@ -241,7 +268,13 @@ describe('the built CLI against the contract-fuzzing server', () => {
       const runDir = join(fx.dir, `cli-${system}`);
       const r = await runBuiltCli(['--json', ...commands()[system], '--run-dir', runDir], {
         cwd: fx.dir,
-        env: { LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'scripted', LEXCASE_LLM_MAX_RETRIES: '0', XDG_CACHE_HOME: join(fx.dir, 'cache'), NO_COLOR: '1' },
+        env: {
+          LEXCASE_LLM_BASE_URL: srv.url,
+          LEXCASE_LLM_MODEL: 'scripted',
+          LEXCASE_LLM_MAX_RETRIES: '0',
+          XDG_CACHE_HOME: join(fx.dir, 'cache'),
+          NO_COLOR: '1',
+        },
       });
       expect(r.code, r.stderr.slice(-2000)).toBe(0);
       const { records } = await readResults(runDir);
@@ -250,6 +283,9 @@ describe('the built CLI against the contract-fuzzing server', () => {
       expect(srv.requests.length).toBeGreaterThan(0);
       expect(fuzz.stats.structured).toBeGreaterThan(0);
       const failed = records.filter((x) => x.error);
-      summary[system] = { ...(summary[system] ?? { schemas: 0, requests: '-', items: 0, failures: '' }), cli: `${records.length} items, ${failed.length} failed${failed.length ? ` (${countBy(failed.map((x) => reason(x.error!)))})` : ''}` };
+      summary[system] = {
+        ...(summary[system] ?? { schemas: 0, requests: '-', items: 0, failures: '' }),
+        cli: `${records.length} items, ${failed.length} failed${failed.length ? ` (${countBy(failed.map((x) => reason(x.error!)))})` : ''}`,
+      };
     }, 300_000);
 });

@@ -26,7 +26,13 @@ describe('k defaults (retrieval/default-k.ts)', () => {
       .map((h) => `${h.file}:${h.line}: ${h.text}`);
     expect(hits).toEqual([]);
     // The constants are read where the defaults are applied (the search CLI, a retriever, the tools, the service).
-    for (const f of ['src/cli/commands/search.ts', 'retrieval/search-options.ts', 'retrieval/tools/search-tool.ts', 'serve/query/schemas.ts', 'web/server/search-api.ts'])
+    for (const f of [
+      'src/cli/commands/search.ts',
+      'retrieval/search-options.ts',
+      'retrieval/tools/search-tool.ts',
+      'serve/query/schemas.ts',
+      'web/server/search-api.ts',
+    ])
       expect(files.get(f), f).toMatch(/\b(DEFAULT_K|SEARCH_K)\b/);
   });
 
@@ -50,7 +56,7 @@ describe('k defaults (retrieval/default-k.ts)', () => {
       'let k = 5;',
       'o.k ||= 10;',
       'const MAD = { rounds: 2, k: 5 };',
-      "const link = qs({ q, k: 10 });",
+      'const link = qs({ q, k: 10 });',
       'const s = z.object({ k: z.number().int().min(1).max(100).default(10).describe("hits") });',
       "cmd.option('-k, --k <n>', 'number of hits', parseIntOpt('k'), 10);",
       "cmd.requiredOption('--k <n>', 'hits', 10);",

@@ -35,7 +35,9 @@ describe('defaults in one object per domain', () => {
   it('no source but retrieval/defaults.ts and agents/common/defaults.ts writes a retrieval or agent default as a literal', () => {
     const files = [...readSources(root)].filter(([f]) => !HOMES.has(f) && !isExempt(f) && !isTestSupport(f));
     expect(files.length).toBeGreaterThan(300);
-    const found = files.flatMap(([f, text]) => text.split('\n').flatMap((line, i) => LITERAL_DEFAULTS.filter(([, re]) => re.test(line)).map(([what]) => `${f}:${i + 1} ${what}`)));
+    const found = files.flatMap(([f, text]) =>
+      text.split('\n').flatMap((line, i) => LITERAL_DEFAULTS.filter(([, re]) => re.test(line)).map(([what]) => `${f}:${i + 1} ${what}`)),
+    );
     expect(found).toEqual([]);
   });
 
@@ -44,12 +46,12 @@ describe('defaults in one object per domain', () => {
     expect(hit("createBm25Retriever(index, { k1: numberOption(opts, 'k1', 0.9, 0), b: numberOption(opts, 'b', 0.4, 0, 1) })")).toEqual(['BM25 k1', 'BM25 b']);
     expect(hit("mu: numberOption(opts, 'mu', 2000, Number.MIN_VALUE)")).toEqual(['QLD μ']);
     expect(hit(".option('--mu <x>', 'QLD Dirichlet μ (default 2000)', numOpt('mu', { gt: 0 }))")).toEqual(['QLD μ']);
-    expect(hit("samplePanel(ctx.seed, o.jurors ?? 3)")).toEqual(['jurors']);
+    expect(hit('samplePanel(ctx.seed, o.jurors ?? 3)')).toEqual(['jurors']);
     expect(hit(".option('--jurors <n>', 'jurors per question', parseIntOpt('jurors', { min: 1, max: 5 }), 3)")).toEqual(['jurors']);
     expect(hit(".option('--max-steps <n>', 'model calls per advocate', parseIntOpt('max-steps', { min: 1 }), 6)")).toEqual(['advocate steps']);
     expect(hit('const maxTokens = o.maxTokens ?? 20000;')).toEqual(['advocate tokens']);
     expect(hit("export const MAD_DEFAULTS: MadSettings = { rounds: 2, topology: 'sparse' };")).toEqual(['MAD rounds']);
-    expect(hit('k1: numberOption(opts, \'k1\', RETRIEVAL_DEFAULTS.bm25.k1, 0)')).toEqual([]);
+    expect(hit("k1: numberOption(opts, 'k1', RETRIEVAL_DEFAULTS.bm25.k1, 0)")).toEqual([]);
   });
 
   it('the code and the help read the objects', () => {

@@ -57,10 +57,31 @@ describe('the installed package', () => {
     const metrics = ['--metrics', 'recall@10,mrr@10,ndcg@10'];
     const p = await lexcase(['--json', 'search', '--topics', join(work, 'names.tsv'), '--index', index, '-k', '200', '--run-file', join(work, 'passages.run')]);
     expect(p.code, p.stderr).toBe(0);
-    const d = await lexcase(['--json', 'search', '--topics', join(work, 'names.tsv'), '--index', index, '-k', '10', '--passage-hits', '200', '--aggregate', 'maxp', '--run-file', join(work, 'docs.run')]);
+    const d = await lexcase([
+      '--json',
+      'search',
+      '--topics',
+      join(work, 'names.tsv'),
+      '--index',
+      index,
+      '-k',
+      '10',
+      '--passage-hits',
+      '200',
+      '--aggregate',
+      'maxp',
+      '--run-file',
+      join(work, 'docs.run'),
+    ]);
     expect(d.code, d.stderr).toBe(0);
-    expect(JSON.parse(d.stdout)).toMatchObject({ tag: 'lexcase-bm25-maxp', aggregate: { strategy: 'maxp', docIds: 'doc_id field', documents: 10, passageHits: 200 } });
-    const lines = readFileSync(join(work, 'docs.run'), 'utf8').trim().split('\n').map((l) => l.split(' '));
+    expect(JSON.parse(d.stdout)).toMatchObject({
+      tag: 'lexcase-bm25-maxp',
+      aggregate: { strategy: 'maxp', docIds: 'doc_id field', documents: 10, passageHits: 200 },
+    });
+    const lines = readFileSync(join(work, 'docs.run'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' '));
     const docIds = new Set(rows.map((r) => r.doc_id));
     expect(lines.every((f) => docIds.has(f[2]) && f[5] === 'lexcase-bm25-maxp')).toBe(true);
     const perTopic = new Map<string, number>();
@@ -70,9 +91,50 @@ describe('the installed package', () => {
     const means = (stdout: string) => JSON.parse(stdout).run?.means ?? JSON.parse(stdout).results[0].means;
     const runs = await Promise.all([
       lexcase(['--json', 'eval', 'run', join(work, 'docs.run'), '--qrels', join(work, 'doc-qrels.txt'), ...metrics]),
-      lexcase(['--json', 'eval', 'run', join(work, 'passages.run'), '--qrels', join(work, 'doc-qrels.txt'), '--aggregate', 'maxp', '--index', index, ...metrics]),
-      lexcase(['--json', 'eval', 'run', join(work, 'passages.run'), '--qrels', join(work, 'doc-qrels.txt'), '--aggregate', 'maxp', '--doc-id-pattern', '^(.+)#p\\d+$', ...metrics]),
-      lexcase(['--json', 'eval', 'retrieval', '--topics', join(work, 'names.tsv'), '--qrels', join(work, 'doc-qrels.txt'), '--index', index, '--aggregate', 'maxp', '--hits', '10', '--passage-hits', '200', ...metrics]),
+      lexcase([
+        '--json',
+        'eval',
+        'run',
+        join(work, 'passages.run'),
+        '--qrels',
+        join(work, 'doc-qrels.txt'),
+        '--aggregate',
+        'maxp',
+        '--index',
+        index,
+        ...metrics,
+      ]),
+      lexcase([
+        '--json',
+        'eval',
+        'run',
+        join(work, 'passages.run'),
+        '--qrels',
+        join(work, 'doc-qrels.txt'),
+        '--aggregate',
+        'maxp',
+        '--doc-id-pattern',
+        '^(.+)#p\\d+$',
+        ...metrics,
+      ]),
+      lexcase([
+        '--json',
+        'eval',
+        'retrieval',
+        '--topics',
+        join(work, 'names.tsv'),
+        '--qrels',
+        join(work, 'doc-qrels.txt'),
+        '--index',
+        index,
+        '--aggregate',
+        'maxp',
+        '--hits',
+        '10',
+        '--passage-hits',
+        '200',
+        ...metrics,
+      ]),
       lexcase(['--json', 'eval', 'run', join(work, 'passages.run'), '--qrels', join(work, 'doc-qrels.txt'), ...metrics]),
     ]);
     for (const r of runs) expect(r.code, r.stderr).toBe(0);
@@ -85,14 +147,23 @@ describe('the installed package', () => {
     // passage ids never match document qrels: without aggregation every figure is 0
     expect(unaggregated['recall@10'].estimate).toBe(0);
     // firstp and sump rank differently from maxp on the same passages
-    const other = await Promise.all(['firstp', 'sump'].map((a) => lexcase(['--json', 'eval', 'run', join(work, 'passages.run'), '--qrels', join(work, 'doc-qrels.txt'), '--aggregate', a, '--index', index, ...metrics])));
+    const other = await Promise.all(
+      ['firstp', 'sump'].map((a) =>
+        lexcase(['--json', 'eval', 'run', join(work, 'passages.run'), '--qrels', join(work, 'doc-qrels.txt'), '--aggregate', a, '--index', index, ...metrics]),
+      ),
+    );
     for (const r of other) expect(r.code, r.stderr).toBe(0);
     expect(other.map((r) => means(r.stdout)['mrr@10'].estimate)).not.toEqual([docRun['mrr@10'].estimate, docRun['mrr@10'].estimate]);
   });
 
   it('LangChain: a script that imports the package builds an index from Documents (fromDocuments), filters by metadata and gets source/doc_id/its own keys back; the CLI verifies that index', async () => {
     const docsFile = join(work, 'lc-docs.json');
-    writeFileSync(docsFile, JSON.stringify(rows.map((r) => ({ id: r.id, text: r.text, metadata: { source: r.source, doc_id: r.doc_id, title: r.title, court: 'Supreme Court of Arkansas' } }))));
+    writeFileSync(
+      docsFile,
+      JSON.stringify(
+        rows.map((r) => ({ id: r.id, text: r.text, metadata: { source: r.source, doc_id: r.doc_id, title: r.title, court: 'Supreme Court of Arkansas' } })),
+      ),
+    );
     const wanted = rows[rows.length - 1].doc_id;
     const script = join(pkg.proj, 'langchain.mjs');
     writeFileSync(
@@ -159,12 +230,32 @@ describe('issue 41 from the installed package: RM3, --threads, TREC SGML and MS 
     const runs: string[] = [];
     for (const n of ['1', '2']) {
       const file = join(work, `rm3-${n}.run`);
-      const r = await lexcase(['--json', 'search', '--topics', join(work, 'names.tsv'), '--index', index, '--rm3', '-k', '50', '--threads', n, '--run-file', file]);
+      const r = await lexcase([
+        '--json',
+        'search',
+        '--topics',
+        join(work, 'names.tsv'),
+        '--index',
+        index,
+        '--rm3',
+        '-k',
+        '50',
+        '--threads',
+        n,
+        '--run-file',
+        file,
+      ]);
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ topics: 12, threads: Number(n) });
       runs.push(readFileSync(file, 'utf8'));
     }
-    const topicsOf = (run: string) => new Set(run.trim().split('\n').map((l) => l.split(' ')[0]));
+    const topicsOf = (run: string) =>
+      new Set(
+        run
+          .trim()
+          .split('\n')
+          .map((l) => l.split(' ')[0]),
+      );
     expect(topicsOf(runs[0]).size).toBe(12);
     expect(runs[0].split('\n')[0]).toMatch(/ lexcase-bm25\+rm3$/);
     expect(runs[1]).toBe(runs[0]);
@@ -180,10 +271,24 @@ describe('issue 41 from the installed package: RM3, --threads, TREC SGML and MS 
   });
 
   it('TREC SGML topics (title by default, --topic-field description) and MS MARCO queries give the runs their TSV twins give', async () => {
-    const names = readFileSync(join(work, 'names.tsv'), 'utf8').trim().split('\n').map((l) => l.split('\t')[1]);
+    const names = readFileSync(join(work, 'names.tsv'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t')[1]);
     // The description: the opening words of the opinion's first passage.
-    const desc = names.map((t) => rows.find((r) => r.title === t)!.text.split(/\s+/).slice(0, 25).join(' '));
-    const sgml = names.map((t, i) => `<top>\n<num> Number: ${i + 1}\n<title> ${t}\n\n<desc> Description:\n${desc[i]}\n\n<narr> Narrative:\nThe opinion itself is relevant.\n</top>\n`).join('\n');
+    const desc = names.map((t) =>
+      rows
+        .find((r) => r.title === t)!
+        .text.split(/\s+/)
+        .slice(0, 25)
+        .join(' '),
+    );
+    const sgml = names
+      .map(
+        (t, i) =>
+          `<top>\n<num> Number: ${i + 1}\n<title> ${t}\n\n<desc> Description:\n${desc[i]}\n\n<narr> Narrative:\nThe opinion itself is relevant.\n</top>\n`,
+      )
+      .join('\n');
     writeFileSync(join(work, 'topics.trec.txt'), sgml);
     writeFileSync(join(work, 'title.tsv'), names.map((t, i) => `${i + 1}\t${t}\n`).join(''));
     writeFileSync(join(work, 'queries.dev.tsv'), desc.map((d, i) => `${i + 1}\t${d}\n`).join(''));
@@ -194,12 +299,29 @@ describe('issue 41 from the installed package: RM3, --threads, TREC SGML and MS 
       return readFileSync(file, 'utf8');
     };
     const title = await run('trec-title', join(work, 'topics.trec.txt'));
-    expect(new Set(title.trim().split('\n').map((l) => l.split(' ')[0]))).toEqual(new Set(names.map((_, i) => String(i + 1))));
+    expect(
+      new Set(
+        title
+          .trim()
+          .split('\n')
+          .map((l) => l.split(' ')[0]),
+      ),
+    ).toEqual(new Set(names.map((_, i) => String(i + 1))));
     expect(title).toBe(await run('tsv-title', join(work, 'title.tsv')));
     const description = await run('trec-desc', join(work, 'topics.trec.txt'), '--topics-format', 'trec', '--topic-field', 'description');
     expect(description).toBe(await run('msmarco', join(work, 'queries.dev.tsv'), '--topics-format', 'msmarco'));
     expect(description).not.toBe(title);
-    const bad = await lexcase(['search', '--topics', join(work, 'names.tsv'), '--topics-format', 'msmarco', '--index', index, '--run-file', join(work, 'x.run')]);
+    const bad = await lexcase([
+      'search',
+      '--topics',
+      join(work, 'names.tsv'),
+      '--topics-format',
+      'msmarco',
+      '--index',
+      index,
+      '--run-file',
+      join(work, 'x.run'),
+    ]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/names\.tsv:1: MS MARCO qids are integers, got "t1"/);
   });
@@ -235,7 +357,11 @@ describe.skipIf(!!noModel)(`issue 42 from the installed package: the five system
       expect(a.code, a.stderr.slice(-2000)).toBe(0);
       const results = (runDir: string) => readFileSync(join(work, runDir, 'results.jsonl'));
       const ra = results(`local-${system}-a`);
-      const recs = ra.toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as { error?: string; tokens?: { calls: number; cached: number } });
+      const recs = ra
+        .toString('utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { error?: string; tokens?: { calls: number; cached: number } });
       expect(recs).toHaveLength(2);
       for (const rec of recs) {
         expect(rec.error, JSON.stringify(rec)).toBeUndefined();
@@ -262,10 +388,19 @@ describe.skipIf(!!noModel)(`issue 42 from the installed package: the five system
 
   it('serve --api --model-file tiny.gguf: POST /v1/evidence in mode "llm" runs the CASE advocate on the local model', async () => {
     writeTinyGguf(join(pkg.proj, 'tiny.gguf'));
-    const s = await startServerChild(['serve', '--api', '--index', index, '--port', '0', '--model-file', 'tiny.gguf', '--no-cache'], { cli: pkg.cli, cwd: pkg.proj, env: env(), timeoutMs: 240_000 });
+    const s = await startServerChild(['serve', '--api', '--index', index, '--port', '0', '--model-file', 'tiny.gguf', '--no-cache'], {
+      cli: pkg.cli,
+      cwd: pkg.proj,
+      env: env(),
+      timeoutMs: 240_000,
+    });
     try {
       expect(s.info.llm).toBe(true);
-      const res = await fetch(`${s.info.url}/evidence`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hypothesis: HYPOTHESIS, k: 2, mode: 'llm' }) });
+      const res = await fetch(`${s.info.url}/evidence`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ hypothesis: HYPOTHESIS, k: 2, mode: 'llm' }),
+      });
       const body = (await res.json()) as Record<string, unknown>;
       expect(res.status, JSON.stringify(body)).toBe(200);
       llmEvidence(body);

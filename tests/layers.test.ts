@@ -81,6 +81,8 @@ describe('import layers (docs/architecture.md)', () => {
       ['agents/case/test-support/fixtures.ts', "import { buildIndex } from '../../../indexer/build.js';"],
       ['tests/support/scripted-all.ts', "import { scriptedArena } from '../../agents/acal/test-support/scripted-arena.js';"],
     ]);
-    expect(layerViolations(files).map((a) => `${a.from} -> ${a.to}`)).toEqual(['eval/reproduce/test-support/scripted-all.ts -> agents/acal/test-support/scripted-arena.ts']);
+    expect(layerViolations(files).map((a) => `${a.from} -> ${a.to}`)).toEqual([
+      'eval/reproduce/test-support/scripted-all.ts -> agents/acal/test-support/scripted-arena.ts',
+    ]);
   });
 });

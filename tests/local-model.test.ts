@@ -41,7 +41,12 @@ describe.skipIf(!!unavailable)(`the five systems on a tiny GGUF model run in-pro
       let structured = 0;
       const stop = observeSentSchemas(() => structured++);
       try {
-        const r = await runSystem(system, { llm: localModelOn(tiny(), { extra: { maxTokens: 400 } }), runDir: join(fx.dir, `run-${system}`), index: fx.index, n: 1 });
+        const r = await runSystem(system, {
+          llm: localModelOn(tiny(), { extra: { maxTokens: 400 } }),
+          runDir: join(fx.dir, `run-${system}`),
+          index: fx.index,
+          n: 1,
+        });
         expect(r.results.length).toBeGreaterThanOrEqual(1);
         for (const rec of r.results) {
           expect(rec.stepFailures, `${rec.id}: ${JSON.stringify(rec.stepFailures)}`).toBeUndefined();
@@ -60,7 +65,24 @@ describe.skipIf(!!unavailable)(`lexcase run case on a local model, as a user run
     const file = tiny();
     const sha = createHash('sha256').update(readFileSync(file)).digest('hex');
     const env = { XDG_CACHE_HOME: join(fx.dir, 'cache'), NO_COLOR: '1' };
-    const args = (runDir: string) => ['--json', 'run', 'case', '--index', fx.index.dir, '--limit', '1', '--jurors', '3', '--max-steps', '3', '--k', '3', '--no-cache', '--run-dir', runDir];
+    const args = (runDir: string) => [
+      '--json',
+      'run',
+      'case',
+      '--index',
+      fx.index.dir,
+      '--limit',
+      '1',
+      '--jurors',
+      '3',
+      '--max-steps',
+      '3',
+      '--k',
+      '3',
+      '--no-cache',
+      '--run-dir',
+      runDir,
+    ];
     const a = await runBuiltCli([...args(join(fx.dir, 'cli-a')), '--model-file', 'tiny.gguf'], { cwd: fx.dir, env, timeoutMs: 240_000 });
     expect(a.code, a.stderr.slice(-2000)).toBe(0);
     // a replay of the local run needs no model file and gives byte-identical results.jsonl
@@ -73,7 +95,12 @@ describe.skipIf(!!unavailable)(`lexcase run case on a local model, as a user run
     for (const dir of ['cli-a', 'cli-b']) {
       const cfg = JSON.parse(readFileSync(join(fx.dir, dir, 'config.json'), 'utf8')).config.model;
       expect(cfg).toMatchObject({ provider: 'local', modelFile: file, model: `tiny.gguf@sha256:${sha.slice(0, 16)}`, seed: 0 });
-      expect(cfg.local).toMatchObject({ sha256: sha, gguf: { architecture: 'llama', quantization: 'ALL_F32', chatWrapper: 'ChatML' }, runtime: { gpu: false, batchSize: 512 }, sampling: { seed: 0 } });
+      expect(cfg.local).toMatchObject({
+        sha256: sha,
+        gguf: { architecture: 'llama', quantization: 'ALL_F32', chatWrapper: 'ChatML' },
+        runtime: { gpu: false, batchSize: 512 },
+        sampling: { seed: 0 },
+      });
     }
     const lines = (dir: string) =>
       readFileSync(join(fx.dir, dir, 'results.jsonl'), 'utf8')
@@ -92,10 +119,26 @@ describe.skipIf(!!unavailable)(`lexcase run case on a local model, as a user run
 describe.skipIf(!!unavailable)(`lexcase reproduce on a local model${needs}`, () => {
   it('reproduce threeply-table2 --only single --model-file: the run is done on the local model; the flag stays scoped to the grid', async () => {
     const out = join(fx.dir, 'repro');
-    const r = await runCli(['--json', 'reproduce', 'threeply-table2', '--only', 'single', '--limit', '1', '--model-file', tiny(), '--no-cache', '--run-dir', out]);
+    const r = await runCli([
+      '--json',
+      'reproduce',
+      'threeply-table2',
+      '--only',
+      'single',
+      '--limit',
+      '1',
+      '--model-file',
+      tiny(),
+      '--no-cache',
+      '--run-dir',
+      out,
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const t = JSON.parse(readFileSync(join(out, 'table.json'), 'utf8'));
-    expect(t.runs.find((s: { id: string }) => s.id === 'single'), JSON.stringify(t.runs)).toMatchObject({ status: 'done' });
+    expect(
+      t.runs.find((s: { id: string }) => s.id === 'single'),
+      JSON.stringify(t.runs),
+    ).toMatchObject({ status: 'done' });
     const cfg = JSON.parse(readFileSync(join(out, 'runs', 'single', 'config.json'), 'utf8')).config;
     expect(JSON.stringify(cfg)).toContain('tiny.gguf@sha256:');
     expect(process.env.LEXCASE_LLM_MODEL_FILE).toBeUndefined();

@@ -27,8 +27,6 @@ const requests: { run: string; r: RecordedRequest }[] = [];
 
 const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
 
-
-
 async function recordRun(run: string, script: Script, go: (url: string, runDir: string) => Promise<unknown>): Promise<void> {
   const srv = await startScriptedServer(script);
   try {
@@ -53,14 +51,22 @@ const PASSAGE_LINE = [/^\s*Evidence \d+ \[(P\d+)\]: (.*)$/, /^\[(P\d+|\d+)\] (.*
 describe('no cue in anything but the text (every request of every system, recorded)', () => {
   it('records the requests of the five systems and the RAG baselines, against sensible and fuzzing models', async () => {
     for (const system of SYSTEMS) {
-      await recordRun(`sensible-${system}`, schemaConstrained(SENSIBLE[system]()), (url, runDir) => runSystem(system, { llm: modelOn(url), runDir, index: fx.index, n: N }));
+      await recordRun(`sensible-${system}`, schemaConstrained(SENSIBLE[system]()), (url, runDir) =>
+        runSystem(system, { llm: modelOn(url), runDir, index: fx.index, n: N }),
+      );
       await recordRun(`fuzz-${system}`, contractFuzz({ seed: 4 }), (url, runDir) => runSystem(system, { llm: modelOn(url), runDir, index: fx.index, n: N }));
     }
     const answer = (): ScriptReply => ({ content: JSON.stringify({ reasoning: 'r', answer: 'A' }) });
     for (const mode of ['bm25-rag', 'qld-rag'] as const)
-      await recordRun(`baseline-${mode}`, schemaConstrained(answer), (url, runDir) => runCaseExperiment({ system: 'baseline', mode, dataset: 'barexam', split: 'val', index: fx.index.dir, llm: modelOn(url), limit: N, k: 3, runDir }));
-    await recordRun('mad-single-rag', schemaConstrained(SENSIBLE.mad()), (url, runDir) => runMadExperiment({ system: 'single-rag', dataset: 'barexam', split: 'val', index: fx.index.dir, llm: modelOn(url), limit: N, k: 3, runDir }));
-    await recordRun('acal-rag', schemaConstrained(scriptedArena()), (url, runDir) => runAcal({ task: 'hearsay', system: 'rag', runDir, llm: modelOn(url), limit: N, k: 3, indexDir: fx.index.dir, iterations: 50 }));
+      await recordRun(`baseline-${mode}`, schemaConstrained(answer), (url, runDir) =>
+        runCaseExperiment({ system: 'baseline', mode, dataset: 'barexam', split: 'val', index: fx.index.dir, llm: modelOn(url), limit: N, k: 3, runDir }),
+      );
+    await recordRun('mad-single-rag', schemaConstrained(SENSIBLE.mad()), (url, runDir) =>
+      runMadExperiment({ system: 'single-rag', dataset: 'barexam', split: 'val', index: fx.index.dir, llm: modelOn(url), limit: N, k: 3, runDir }),
+    );
+    await recordRun('acal-rag', schemaConstrained(scriptedArena()), (url, runDir) =>
+      runAcal({ task: 'hearsay', system: 'rag', runDir, llm: modelOn(url), limit: N, k: 3, indexDir: fx.index.dir, iterations: 50 }),
+    );
     expect(requests.length).toBeGreaterThan(200);
   }, 900_000);
 
@@ -83,7 +89,10 @@ describe('no cue in anything but the text (every request of every system, record
   });
 
   it('search results read by models have the same fields for every passage; every passage line continues with its own text; both kinds are shown', () => {
-    const texts = { gold: fx.index.passages.filter((p) => fx.index.goldIds.has(p.id)).map((p) => norm(p.text)), distractor: fx.index.passages.filter((p) => fx.index.distractorIds.has(p.id)).map((p) => norm(p.text)) };
+    const texts = {
+      gold: fx.index.passages.filter((p) => fx.index.goldIds.has(p.id)).map((p) => norm(p.text)),
+      distractor: fx.index.passages.filter((p) => fx.index.distractorIds.has(p.id)).map((p) => norm(p.text)),
+    };
     const keySets = new Map<string, number>();
     const shown = { gold: 0, distractor: 0 };
     const unexplained: string[] = [];
@@ -119,7 +128,9 @@ describe('no cue in anything but the text (every request of every system, record
     expect([...keySets.keys()].filter((k) => k !== 'id,rank,score,snippet' && k !== 'id,text')).toEqual([]);
     expect(unexplained).toEqual([]);
     // eslint-disable-next-line no-console
-    console.log(`no-cue: ${requests.length} requests of ${new Set(requests.map((x) => x.run)).size} runs; passages shown: ${shown.gold} gold-kind, ${shown.distractor} distractor; cues found: 0`);
+    console.log(
+      `no-cue: ${requests.length} requests of ${new Set(requests.map((x) => x.run)).size} runs; passages shown: ${shown.gold} gold-kind, ${shown.distractor} distractor; cues found: 0`,
+    );
     expect(shown.gold).toBeGreaterThan(0);
     expect(shown.distractor).toBeGreaterThan(0);
   });

@@ -11,11 +11,20 @@ import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../core/version.js';
 
 const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { engines?: { node?: string } };
-const lock = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string; engines?: { node?: string } | string[] }> };
+const lock = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package-lock.json'), 'utf8')) as {
+  packages: Record<string, { version?: string; engines?: { node?: string } | string[] }>;
+};
 
 /** "^20.19.0 || ^22.13.0 || >=24" → "Node 20.19+, 22.13+ or 24+", the words the docs use. */
 function inWords(range: string): string {
-  const parts = range.split('||').map((p) => p.trim().replace(/^(\^|>=)/, '').replace(/\.0$/, '').replace(/\.0$/, '') + '+');
+  const parts = range.split('||').map(
+    (p) =>
+      p
+        .trim()
+        .replace(/^(\^|>=)/, '')
+        .replace(/\.0$/, '')
+        .replace(/\.0$/, '') + '+',
+  );
   return `Node ${parts.slice(0, -1).join(', ')}${parts.length > 1 ? ' or ' : ''}${parts.at(-1)}`;
 }
 

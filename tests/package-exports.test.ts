@@ -22,11 +22,31 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** A few names each subpath must give (the area's entry points). */
 const EXPECT: Record<string, string[]> = {
-  'lexcase': ['buildIndex', 'openRetriever', 'LexcaseRetriever', 'openIndex', 'DEFAULT_K', 'SEARCH_K', 'evaluateRun', 'runExperiment', 'writeReport', 'openQueryService'],
+  lexcase: [
+    'buildIndex',
+    'openRetriever',
+    'LexcaseRetriever',
+    'openIndex',
+    'DEFAULT_K',
+    'SEARCH_K',
+    'evaluateRun',
+    'runExperiment',
+    'writeReport',
+    'openQueryService',
+  ],
   'lexcase/core': ['LexcaseError', 'errors', 'createRng', 'loadConfig', 'createChatModel', 'DiskCache'],
   'lexcase/corpora': ['loadPassages', 'loadQuestions', 'loadPassageFile', 'loadTradeSecretModel', 'loadLegalBenchTask', 'selectSplit'],
   'lexcase/indexer': ['buildIndex', 'createAnalyzer', 'readManifest', 'verifyChecksums', 'addDenseIndex', 'indexCorpus'],
-  'lexcase/retrieval': ['openRetriever', 'openIndex', 'createBm25Retriever', 'reciprocalRankFusion', 'createRetrievalTools', 'LexcaseRetriever', 'DEFAULT_K', 'SEARCH_K'],
+  'lexcase/retrieval': [
+    'openRetriever',
+    'openIndex',
+    'createBm25Retriever',
+    'reciprocalRankFusion',
+    'createRetrievalTools',
+    'LexcaseRetriever',
+    'DEFAULT_K',
+    'SEARCH_K',
+  ],
   'lexcase/eval': ['runExperiment', 'evalRetrieval', 'bootstrapCi', 'evaluateRun', 'writeReport', 'registerTraceSchema', 'aggregateRun', 'docMapOf'],
   'lexcase/agents': ['SYSTEMS', 'headlineFigures', 'PassageHandles'],
   'lexcase/agents/case': ['createCase', 'findEvidence', 'caseMetrics'],
@@ -74,18 +94,40 @@ describe('the packed package', () => {
     for (const [p, want] of Object.entries(EXPECT)) for (const n of want) expect(names[p], `${p} exports ${n}`).toContain(n);
     expect(names.lexcase.length).toBeLessThan(40);
     // The root is a selection: every name in it is also in an area's subpath.
-    const areas = new Set(Object.entries(names).filter(([p]) => p !== 'lexcase').flatMap(([, ns]) => ns));
+    const areas = new Set(
+      Object.entries(names)
+        .filter(([p]) => p !== 'lexcase')
+        .flatMap(([, ns]) => ns),
+    );
     expect(names.lexcase.filter((n) => !areas.has(n))).toEqual([]);
     // Only the subpaths: a deep import of a file of the package is refused.
-    await expect(run(process.execPath, ['--input-type=module', '-e', "await import('lexcase/dist/retrieval/open.js')"], { cwd: proj })).rejects.toThrow(/ERR_PACKAGE_PATH_NOT_EXPORTED/);
+    await expect(run(process.execPath, ['--input-type=module', '-e', "await import('lexcase/dist/retrieval/open.js')"], { cwd: proj })).rejects.toThrow(
+      /ERR_PACKAGE_PATH_NOT_EXPORTED/,
+    );
   }, 120_000);
 
   it('every subpath type-checks (tsc, nodenext, strict) against the tarball’s declarations', async () => {
     const lines = subpaths.map((p, i) => `import * as m${i} from '${p}';\nexport const n${i}: number = Object.keys(m${i}).length;`);
-    lines.push("import { openRetriever, SEARCH_K } from 'lexcase/retrieval';\nexport const search = async (dir: string) => (await openRetriever(dir, 'bm25')).search('hearsay', { k: SEARCH_K });");
+    lines.push(
+      "import { openRetriever, SEARCH_K } from 'lexcase/retrieval';\nexport const search = async (dir: string) => (await openRetriever(dir, 'bm25')).search('hearsay', { k: SEARCH_K });",
+    );
     writeFileSync(join(proj, 'types.mts'), lines.join('\n') + '\n');
     const tsc = join(root, 'node_modules/typescript/bin/tsc');
-    const flags = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck', '--types', 'node', '--typeRoots', join(root, 'node_modules/@types')];
+    const flags = [
+      '--noEmit',
+      '--strict',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--target',
+      'es2022',
+      '--skipLibCheck',
+      '--types',
+      'node',
+      '--typeRoots',
+      join(root, 'node_modules/@types'),
+    ];
     await run(process.execPath, [tsc, ...flags, 'types.mts'], { cwd: proj }).catch((e: { stdout: string }) => {
       throw new Error(`subpath imports do not type-check:\n${e.stdout}`);
     });
@@ -100,11 +142,28 @@ describe('the packed package', () => {
     };
     writeFileSync(join(proj, 'example.mts'), block('library-example', 'ts'));
     const tsc = join(root, 'node_modules/typescript/bin/tsc');
-    const flags = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck', '--types', 'node', '--typeRoots', join(root, 'node_modules/@types')];
+    const flags = [
+      '--noEmit',
+      '--strict',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--target',
+      'es2022',
+      '--skipLibCheck',
+      '--types',
+      'node',
+      '--typeRoots',
+      join(root, 'node_modules/@types'),
+    ];
     await run(process.execPath, [tsc, ...flags, 'example.mts'], { cwd: proj }).catch((e: { stdout: string }) => {
       throw new Error(`README example does not type-check against the tarball:\n${e.stdout}`);
     });
-    const { stdout } = await run(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), 'example.mts'], { cwd: proj, env: { ...process.env, NO_COLOR: '1' } });
+    const { stdout } = await run(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), 'example.mts'], {
+      cwd: proj,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     expect(stdout).toBe(block('library-example-output', ''));
   }, 180_000);
 });

@@ -29,7 +29,11 @@ describe('the package', () => {
     try {
       const r = await runBuiltCli(['--json', 'reproduce'], { cwd });
       expect(r.code, r.stderr).toBe(0);
-      expect(JSON.parse(r.stdout).map((x: { id: string }) => `${x.id}.json`).sort()).toEqual([...recipes].sort());
+      expect(
+        JSON.parse(r.stdout)
+          .map((x: { id: string }) => `${x.id}.json`)
+          .sort(),
+      ).toEqual([...recipes].sort());
     } finally {
       rmSync(cwd, { recursive: true, force: true });
     }

@@ -18,9 +18,7 @@ import { schemaConstrained, startScriptedServer } from './support/scripted-opena
 
 const fx = mixedIndexFixture('presets', 1);
 
-
-
-describe('each provider preset inside its server\'s request contract', () => {
+describe("each provider preset inside its server's request contract", () => {
   for (const provider of SERVER_PROVIDERS)
     it(`${provider}: every system finishes an item, no request refused; strict as the preset says`, async () => {
       const preset = PROVIDER_PRESETS[provider];
@@ -28,9 +26,17 @@ describe('each provider preset inside its server\'s request contract', () => {
         const server = enforcing(provider, schemaConstrained(SENSIBLE[system]()), { autoToolChoice: true, jinja: true });
         const srv = await startScriptedServer(server);
         try {
-          const r = await runSystem(system, { llm: modelOn(srv.url, { provider, mode: preset.structuredOutput }), runDir: join(fx.dir, `${provider}-${system}`), index: fx.index, n: 1 });
+          const r = await runSystem(system, {
+            llm: modelOn(srv.url, { provider, mode: preset.structuredOutput }),
+            runDir: join(fx.dir, `${provider}-${system}`),
+            index: fx.index,
+            n: 1,
+          });
           expect(server.rejected, `${provider} ${system}`).toEqual([]);
-          expect(r.results.filter((x) => x.error || x.stepFailures).map((x) => x.error ?? JSON.stringify(x.stepFailures)), `${provider} ${system}`).toEqual([]);
+          expect(
+            r.results.filter((x) => x.error || x.stepFailures).map((x) => x.error ?? JSON.stringify(x.stepFailures)),
+            `${provider} ${system}`,
+          ).toEqual([]);
           const structured = srv.requests.filter((q) => q.body.response_format?.type === 'json_schema');
           expect(structured.length).toBeGreaterThan(0);
           for (const q of structured) expect(q.body.response_format.json_schema.strict === true).toBe(preset.strict);
@@ -44,10 +50,16 @@ describe('each provider preset inside its server\'s request contract', () => {
 
 describe('the contracts refuse what the servers refuse', () => {
   const loose = { type: 'object', properties: { answer: { type: 'string', minLength: 1 }, note: { type: 'string' } }, required: ['answer'] };
-  const rf = (schema: object, strict?: boolean) => ({ model: 'm', messages: [{ role: 'user', content: 'x' }], response_format: { type: 'json_schema', json_schema: { name: 'answer', ...(strict ? { strict } : {}), schema } } });
+  const rf = (schema: object, strict?: boolean) => ({
+    model: 'm',
+    messages: [{ role: 'user', content: 'x' }],
+    response_format: { type: 'json_schema', json_schema: { name: 'answer', ...(strict ? { strict } : {}), schema } },
+  });
 
   it('openai: a schema outside the strict subset is refused with strict: true, and only advises without it', () => {
-    expect(refusalOf('openai', rf(loose, true))?.error).toMatch(/^Invalid schema for response_format 'answer': \(root\): keyword "minLength" is not supported|additionalProperties must be false|not in required/);
+    expect(refusalOf('openai', rf(loose, true))?.error).toMatch(
+      /^Invalid schema for response_format 'answer': \(root\): keyword "minLength" is not supported|additionalProperties must be false|not in required/,
+    );
     expect(refusalOf('openai', rf(loose))).toBeUndefined();
     expect(refusalOf('openai', { model: 'm', messages: [], guided_json: {} })?.error).toMatch(/Unrecognized request argument supplied: guided_json/);
   });
@@ -67,16 +79,23 @@ describe('the contracts refuse what the servers refuse', () => {
   }, 120_000);
 
   it('llamacpp without --jinja refuses tools; a schema the grammar cannot take is refused', () => {
-    expect(refusalOf('llamacpp', { model: 'm', messages: [], tools: [{ type: 'function', function: { name: 'f', parameters: {} } }] })?.error).toBe('tools param requires --jinja flag');
+    expect(refusalOf('llamacpp', { model: 'm', messages: [], tools: [{ type: 'function', function: { name: 'f', parameters: {} } }] })?.error).toBe(
+      'tools param requires --jinja flag',
+    );
     expect(refusalOf('llamacpp', rf({ type: 'object', properties: { a: { type: 'string', pattern: 'P[0-9]+' } } }))?.error).toMatch(/pattern must start/);
   });
 
-  it('ollama ignores tool_choice: structured output by forced tool fails there (counted), the preset\'s json_schema works', async () => {
+  it("ollama ignores tool_choice: structured output by forced tool fails there (counted), the preset's json_schema works", async () => {
     for (const mode of ['tool', 'json_schema'] as const) {
       const server = enforcing('ollama', schemaConstrained(SENSIBLE.emar()));
       const srv = await startScriptedServer(server);
       try {
-        const r = await runSystem('emar', { llm: modelOn(srv.url, { provider: 'ollama', mode }), runDir: join(fx.dir, `ollama-${mode}`), index: fx.index, n: 1 });
+        const r = await runSystem('emar', {
+          llm: modelOn(srv.url, { provider: 'ollama', mode }),
+          runDir: join(fx.dir, `ollama-${mode}`),
+          index: fx.index,
+          n: 1,
+        });
         if (mode === 'tool') expect(r.results[0].error).toMatch(/LLM_OUTPUT_INVALID/);
         else expect(r.results[0].error).toBeUndefined();
       } finally {
@@ -90,7 +109,10 @@ describe('presets in the config', () => {
   it('a provider fills endpoint, structured output and timeout where config and env leave them unset; explicit settings win', async () => {
     const c = await loadConfig({ env: { LEXCASE_LLM_PROVIDER: 'ollama', LEXCASE_LLM_MODEL: 'qwen2.5:7b-instruct' }, cwd: fx.dir });
     expect(c.llm).toMatchObject({ provider: 'ollama', baseUrl: 'http://localhost:11434/v1', structuredOutput: 'json_schema', timeoutMs: 600_000 });
-    const d = await loadConfig({ env: { LEXCASE_LLM_PROVIDER: 'vllm', LEXCASE_LLM_BASE_URL: 'http://gpu:9000/v1', LEXCASE_LLM_TIMEOUT_MS: '5000' }, cwd: fx.dir });
+    const d = await loadConfig({
+      env: { LEXCASE_LLM_PROVIDER: 'vllm', LEXCASE_LLM_BASE_URL: 'http://gpu:9000/v1', LEXCASE_LLM_TIMEOUT_MS: '5000' },
+      cwd: fx.dir,
+    });
     expect(d.llm).toMatchObject({ baseUrl: 'http://gpu:9000/v1', timeoutMs: 5000 });
     const o = await loadConfig({ env: { LEXCASE_LLM_BASE_URL: 'https://api.openai.com/v1' }, cwd: fx.dir });
     expect(o.llm.provider).toBeUndefined(); // inferred where it is used: strict requests for api.openai.com

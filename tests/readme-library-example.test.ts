@@ -46,9 +46,11 @@ describe('README library example', () => {
     writeFileSync(join(work, 'example.mts'), code);
     const tsc = join(root, 'node_modules/typescript/bin/tsc');
     const flags = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck'];
-    await run(process.execPath, [tsc, ...flags, '--types', 'node', '--typeRoots', join(root, 'node_modules/@types'), 'example.mts'], { cwd: work }).catch((e: { stdout: string }) => {
-      throw new Error(`README example does not type-check:\n${e.stdout}`);
-    });
+    await run(process.execPath, [tsc, ...flags, '--types', 'node', '--typeRoots', join(root, 'node_modules/@types'), 'example.mts'], { cwd: work }).catch(
+      (e: { stdout: string }) => {
+        throw new Error(`README example does not type-check:\n${e.stdout}`);
+      },
+    );
     const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
     const { stdout } = await run(process.execPath, [tsx, 'example.mts'], { cwd: work, env: { ...process.env, NO_COLOR: '1' } });
     expect(stdout).toBe(output);

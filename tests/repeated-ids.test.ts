@@ -47,7 +47,12 @@ async function outcome(runDir: string) {
 /** CASE advocates' tool calls and evidence over a run's traces. */
 function advocateTotals(o: { traces: Record<string, any> }) {
   const advs = Object.values(o.traces).flatMap((t) => (t?.advocates ?? []) as { toolCalls: unknown[]; evidence: unknown[]; stop: string }[]);
-  return { advocates: advs.length, toolCalls: advs.reduce((s, a) => s + a.toolCalls.length, 0), evidence: advs.reduce((s, a) => s + a.evidence.length, 0), final: advs.filter((a) => a.stop === 'final').length };
+  return {
+    advocates: advs.length,
+    toolCalls: advs.reduce((s, a) => s + a.toolCalls.length, 0),
+    evidence: advs.reduce((s, a) => s + a.evidence.length, 0),
+    final: advs.filter((a) => a.stop === 'final').length,
+  };
 }
 
 describe('the five systems against a server that repeats completion and tool-call ids', () => {
@@ -76,7 +81,9 @@ describe('the five systems against a server that repeats completion and tool-cal
         expect(d.toolCalls).toBeGreaterThan(d.advocates); // loops of several turns, so a merge would show
       }
       if (system === 'mad') {
-        const requests = Object.values(distinct.traces).flatMap((t) => ((t as any)?.rounds ?? []).flatMap((r: { briefs: { request?: unknown }[] }) => r.briefs.filter((b) => b.request)));
+        const requests = Object.values(distinct.traces).flatMap((t) =>
+          ((t as any)?.rounds ?? []).flatMap((r: { briefs: { request?: unknown }[] }) => r.briefs.filter((b) => b.request)),
+        );
         expect(requests.length).toBeGreaterThan(0); // snippet requests were made (tool calls under the repeated ids)
       }
       expect(repeated.results).toEqual(distinct.results);
@@ -102,7 +109,8 @@ describe('the five systems against a server that repeats completion and tool-cal
  */
 function oneSnippetSeeker(fuzz: (req: RecordedRequest) => ScriptReply) {
   return (req: RecordedRequest): ScriptReply => {
-    const free = req.body.tools && (!req.body.tool_choice || req.body.tool_choice === 'auto') && !/^You are Debater A\b/.test(String(req.body.messages[0]?.content ?? ''));
+    const free =
+      req.body.tools && (!req.body.tool_choice || req.body.tool_choice === 'auto') && !/^You are Debater A\b/.test(String(req.body.messages[0]?.content ?? ''));
     return fuzz(free ? { ...req, body: { ...req.body, tool_choice: 'none' } } : req);
   };
 }
@@ -128,10 +136,19 @@ function advocateScript(repeat: boolean) {
       return { ...ids, json: { analysis: 'compiled after the loop', evidence: listed.slice(0, 2).map((p) => ({ id: p, justification: 'listed' })) } };
     }
     if (tools.length === 0)
-      return { ...ids, toolCalls: [{ name: 'bm25_search', args: { query: 'hearsay statement offered for its truth', k: null }, id: id() }, { name: 'qld_search', args: { query: 'out-of-court statement declarant', k: null }, id: id() }] };
+      return {
+        ...ids,
+        toolCalls: [
+          { name: 'bm25_search', args: { query: 'hearsay statement offered for its truth', k: null }, id: id() },
+          { name: 'qld_search', args: { query: 'out-of-court statement declarant', k: null }, id: id() },
+        ],
+      };
     if (tools.length === 2) return { ...ids, toolCalls: [{ name: 'bm25_search', args: { query: 'hearsay exception against interest', k: null }, id: id() }] };
     const seen = tools.flatMap((m) => JSON.parse(m.content).results.map((x: { id: string }) => x.id));
-    return { ...ids, content: JSON.stringify({ analysis: 'three searches', evidence: [...new Set(seen)].slice(0, 2).map((p) => ({ id: p, justification: 'on point' })) }) };
+    return {
+      ...ids,
+      content: JSON.stringify({ analysis: 'three searches', evidence: [...new Set(seen)].slice(0, 2).map((p) => ({ id: p, justification: 'on point' })) }),
+    };
   };
 }
 
@@ -144,7 +161,10 @@ describe('the built CLI against a server that repeats ids', () => {
     for (const repeat of [false, true]) {
       const srv = await startScriptedServer(advocateScript(repeat));
       try {
-        const r = await runBuiltCli(['--json', 'evidence', HYPOTHESIS, '--index', fx.index.dir, '--k', '3', '--max-steps', '5', '--no-cache'], { cwd: fx.dir, env: { ...llmEnv(srv.url), XDG_CACHE_HOME: join(fx.dir, 'cache-ev') } });
+        const r = await runBuiltCli(['--json', 'evidence', HYPOTHESIS, '--index', fx.index.dir, '--k', '3', '--max-steps', '5', '--no-cache'], {
+          cwd: fx.dir,
+          env: { ...llmEnv(srv.url), XDG_CACHE_HOME: join(fx.dir, 'cache-ev') },
+        });
         expect(r.code, r.stderr.slice(-2000)).toBe(0);
         out[String(repeat)] = JSON.parse(r.stdout);
         expect(srv.requests).toHaveLength(3);
@@ -153,7 +173,13 @@ describe('the built CLI against a server that repeats ids', () => {
       }
     }
     const ev = out.true;
-    expect({ mode: ev.mode, stop: ev.stop, toolCalls: ev.toolCalls.length, evidence: ev.evidence.length, error: ev.error }).toEqual({ mode: 'llm', stop: 'final', toolCalls: 3, evidence: 2, error: undefined });
+    expect({ mode: ev.mode, stop: ev.stop, toolCalls: ev.toolCalls.length, evidence: ev.evidence.length, error: ev.error }).toEqual({
+      mode: 'llm',
+      stop: 'final',
+      toolCalls: 3,
+      evidence: 2,
+      error: undefined,
+    });
     expect(ev.toolCalls.map((c: { ids: string[] }) => c.ids.length)).toEqual([expect.any(Number), expect.any(Number), expect.any(Number)]);
     expect(ev.toolCalls.every((c: { ids: string[] }) => c.ids.length > 0)).toBe(true);
     expect(ev.analysis).toBe('three searches');
@@ -172,7 +198,12 @@ describe('the built CLI against a server that repeats ids', () => {
         await srv.close();
       }
     }
-    expect({ mode: out.true.mode, stop: out.true.stop, toolCalls: out.true.toolCalls.length, evidence: out.true.evidence.length }).toEqual({ mode: 'llm', stop: 'final', toolCalls: 3, evidence: 2 });
+    expect({ mode: out.true.mode, stop: out.true.stop, toolCalls: out.true.toolCalls.length, evidence: out.true.evidence.length }).toEqual({
+      mode: 'llm',
+      stop: 'final',
+      toolCalls: 3,
+      evidence: 2,
+    });
     expect(out.true).toEqual(out.false);
   }, 120_000);
 
@@ -182,7 +213,27 @@ describe('the built CLI against a server that repeats ids', () => {
       const srv = await startScriptedServer(contractFuzz({ seed: 37, repeatIds }));
       const runDir = join(fx.dir, `cli-case-${repeatIds}`);
       try {
-        const r = await runBuiltCli(['--json', 'run', 'case', '--index', fx.index.dir, '--limit', '2', '--jurors', '3', '--max-steps', '4', '--k', '3', '--run-dir', runDir, '--no-cache'], { cwd: fx.dir, env: { ...llmEnv(srv.url), XDG_CACHE_HOME: join(fx.dir, 'cache-run') } });
+        const r = await runBuiltCli(
+          [
+            '--json',
+            'run',
+            'case',
+            '--index',
+            fx.index.dir,
+            '--limit',
+            '2',
+            '--jurors',
+            '3',
+            '--max-steps',
+            '4',
+            '--k',
+            '3',
+            '--run-dir',
+            runDir,
+            '--no-cache',
+          ],
+          { cwd: fx.dir, env: { ...llmEnv(srv.url), XDG_CACHE_HOME: join(fx.dir, 'cache-run') } },
+        );
         expect(r.code, r.stderr.slice(-2000)).toBe(0);
       } finally {
         await srv.close();
@@ -192,7 +243,9 @@ describe('the built CLI against a server that repeats ids', () => {
       expect(readFileSync(join(runDir, 'results.jsonl'), 'utf8').trim().split('\n')).toHaveLength(2);
     }
     // eslint-disable-next-line no-console
-    console.log(`lexcase run case, 2 items, CASE advocates: distinct ids ${JSON.stringify(advocateTotals(runs.false))}; repeated ids ${JSON.stringify(advocateTotals(runs.true))}`);
+    console.log(
+      `lexcase run case, 2 items, CASE advocates: distinct ids ${JSON.stringify(advocateTotals(runs.false))}; repeated ids ${JSON.stringify(advocateTotals(runs.true))}`,
+    );
     expect(advocateTotals(runs.false).toolCalls).toBeGreaterThan(0);
     expect(runs.true).toEqual(runs.false);
   }, 180_000);

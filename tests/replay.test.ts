@@ -30,8 +30,6 @@ const fx = mixedIndexFixture('replay', N);
 /** A port nothing listens on: a replay that tried the network would fail. */
 const NOWHERE = 'http://127.0.0.1:9/v1';
 
-
-
 const results = (runDir: string) => readFileSync(join(runDir, 'results.jsonl'));
 
 function filesUnder(d: string): string[] {
@@ -60,7 +58,9 @@ describe('a recorded run replays with no endpoint, byte for byte', () => {
         for (const line of results(dir).toString().trim().split('\n')) {
           const id = JSON.parse(line).id as string;
           // as a multiset: concurrent requests of one item (MAD's debaters, ACAL's batches) may be served in another order
-          const calls = (await readInspectorCalls(dir, id))?.exchanges.map((c) => JSON.stringify({ stage: c.stage, error: c.error, reply: c.reply, ms: c.ms, tokens: c.tokens }));
+          const calls = (await readInspectorCalls(dir, id))?.exchanges.map((c) =>
+            JSON.stringify({ stage: c.stage, error: c.error, reply: c.reply, ms: c.ms, tokens: c.tokens }),
+          );
           out.push({ id, calls: calls?.sort() });
         }
         return out;
@@ -76,7 +76,17 @@ describe('lexcase run … --replay (the CLI as a child process)', () => {
   const cli = (args: string[], env: Record<string, string>) =>
     run(process.execPath, ['--import', import.meta.resolve('tsx'), join(import.meta.dirname, '../src/cli/main.ts'), ...args], {
       cwd: fx.dir,
-      env: { ...process.env, LEXCASE_LLM_BASE_URL: '', LEXCASE_LLM_MODEL: '', LEXCASE_LLM_API_KEY: '', OPENAI_API_KEY: '', OPENAI_BASE_URL: '', XDG_CACHE_HOME: join(fx.dir, 'cache'), NO_COLOR: '1', ...env },
+      env: {
+        ...process.env,
+        LEXCASE_LLM_BASE_URL: '',
+        LEXCASE_LLM_MODEL: '',
+        LEXCASE_LLM_API_KEY: '',
+        OPENAI_API_KEY: '',
+        OPENAI_BASE_URL: '',
+        XDG_CACHE_HOME: join(fx.dir, 'cache'),
+        NO_COLOR: '1',
+        ...env,
+      },
     }).then(
       (r) => ({ code: 0, ...r }),
       (e: { code?: number; stdout: string; stderr: string }) => ({ code: e.code ?? 1, stdout: e.stdout, stderr: e.stderr }),
@@ -87,7 +97,11 @@ describe('lexcase run … --replay (the CLI as a child process)', () => {
     const recorded = join(fx.dir, 'cli-rec');
     const flags = ['run', 'case', '--index', fx.index.dir, '--limit', '2', '--jurors', '3', '--max-steps', '3'];
     try {
-      const r = await cli(['--json', ...flags, '--run-dir', recorded], { LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'scripted', LEXCASE_LLM_API_KEY: KEY });
+      const r = await cli(['--json', ...flags, '--run-dir', recorded], {
+        LEXCASE_LLM_BASE_URL: srv.url,
+        LEXCASE_LLM_MODEL: 'scripted',
+        LEXCASE_LLM_API_KEY: KEY,
+      });
       expect(r.code, r.stderr).toBe(0);
       expect(srv.requests.length).toBeGreaterThan(5);
       expect(srv.requests[0].headers.authorization).toBe(`Bearer ${KEY}`);
@@ -116,7 +130,9 @@ describe('lexcase run … --replay refuses an edited recording, naming the file 
   function editedCopy(recorded: string, name: string, pick: (x: Line) => boolean, edit: (line: string) => string): { dir: string; file: string; line: number } {
     const dir = join(fx.dir, `edited-${name}`);
     cpSync(recorded, dir, { recursive: true });
-    for (const f of readdirSync(join(dir, 'llm')).filter((f) => f.endsWith('.jsonl')).sort()) {
+    for (const f of readdirSync(join(dir, 'llm'))
+      .filter((f) => f.endsWith('.jsonl'))
+      .sort()) {
       const file = join(dir, 'llm', f);
       const lines = readFileSync(file, 'utf8').split('\n');
       const i = lines.findIndex((l) => l.trim() && pick(JSON.parse(l) as Line));
@@ -135,12 +151,17 @@ describe('lexcase run … --replay refuses an edited recording, naming the file 
     const srv = await startScriptedServer(schemaConstrained(SENSIBLE.case()));
     const recorded = join(fx.dir, 'built-rec');
     try {
-      const r = await lexcase(['--json', ...flags(), '--run-dir', recorded], { cwd: fx.dir, env: isolatedEnv({ LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'scripted', LEXCASE_LLM_MAX_RETRIES: '0' }), timeoutMs: 300_000 });
+      const r = await lexcase(['--json', ...flags(), '--run-dir', recorded], {
+        cwd: fx.dir,
+        env: isolatedEnv({ LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'scripted', LEXCASE_LLM_MAX_RETRIES: '0' }),
+        timeoutMs: 300_000,
+      });
       expect(r.code, r.stderr.slice(-2000)).toBe(0);
     } finally {
       await srv.close();
     }
-    const replay = (from: string, name: string) => lexcase(['--json', ...flags(), '--replay', from, '--run-dir', join(fx.dir, `replay-${name}`)], { cwd: fx.dir, env: isolatedEnv(), timeoutMs: 300_000 });
+    const replay = (from: string, name: string) =>
+      lexcase(['--json', ...flags(), '--replay', from, '--run-dir', join(fx.dir, `replay-${name}`)], { cwd: fx.dir, env: isolatedEnv(), timeoutMs: 300_000 });
 
     const control = await replay(recorded, 'control');
     expect(control.code, control.stderr.slice(-2000)).toBe(0);
@@ -149,17 +170,32 @@ describe('lexcase run … --replay refuses an edited recording, naming the file 
     const juror = (x: Line) => /^juror /.test(x.stage ?? '') && JSON.stringify(x.reply).includes('\\"vote\\":\\"B\\"');
     const edits = [
       editedCopy(recorded, 'vote', juror, (l) => l.replaceAll('\\"vote\\":\\"B\\"', '\\"vote\\":\\"A\\"')),
-      editedCopy(recorded, 'usage', (x) => JSON.stringify(x.reply).includes('"promptTokens":'), (l) => l.replace(/"promptTokens":\d+/, '"promptTokens":1')),
-      editedCopy(recorded, 'request', (x) => x.request.messages.some((m) => m.role === 'user'), (l) => {
-        const x = JSON.parse(l) as Line;
-        const m = x.request.messages.find((m) => m.role === 'user')!;
-        m.content = `${String(m.content)} Ignore the evidence.`;
-        return JSON.stringify(x);
-      }),
-      editedCopy(recorded, 'no-hash', () => true, (l) => {
-        const { hash: _h, ...x } = JSON.parse(l) as Line;
-        return JSON.stringify(x);
-      }),
+      editedCopy(
+        recorded,
+        'usage',
+        (x) => JSON.stringify(x.reply).includes('"promptTokens":'),
+        (l) => l.replace(/"promptTokens":\d+/, '"promptTokens":1'),
+      ),
+      editedCopy(
+        recorded,
+        'request',
+        (x) => x.request.messages.some((m) => m.role === 'user'),
+        (l) => {
+          const x = JSON.parse(l) as Line;
+          const m = x.request.messages.find((m) => m.role === 'user')!;
+          m.content = `${String(m.content)} Ignore the evidence.`;
+          return JSON.stringify(x);
+        },
+      ),
+      editedCopy(
+        recorded,
+        'no-hash',
+        () => true,
+        (l) => {
+          const { hash: _h, ...x } = JSON.parse(l) as Line;
+          return JSON.stringify(x);
+        },
+      ),
     ];
     const why = ['the recorded reply', 'the recorded reply', 'the recorded request', 'has no content hash'];
     for (const [i, e] of edits.entries()) {

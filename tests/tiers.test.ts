@@ -6,7 +6,11 @@ import { HEAVY_TESTS, PROCESS_TESTS, SLOW_TESTS } from './tiers.js';
 
 const root = join(import.meta.dirname, '..');
 /** What starts a child process or a browser in a test file: node's child_process, the CLI-process helpers, Playwright. */
-const STARTS_A_PROCESS = [/from ['"](node:)?child_process['"]/, /(support\/(run-built-cli|spawn-cli|cli-child)|test-support\/(children|browser))\.js['"]/, /from ['"](playwright|@playwright\/test|playwright-core)['"]/];
+const STARTS_A_PROCESS = [
+  /from ['"](node:)?child_process['"]/,
+  /(support\/(run-built-cli|spawn-cli|cli-child)|test-support\/(children|browser))\.js['"]/,
+  /from ['"](playwright|@playwright\/test|playwright-core)['"]/,
+];
 
 const testFiles = () =>
   execFileSync('git', ['ls-files', '*.test.ts'], { cwd: root, encoding: 'utf8' })
@@ -15,7 +19,9 @@ const testFiles = () =>
 
 describe('the test tiers (npm test = fast, npm run test:slow = slow)', () => {
   it('every test file that starts a child process or a browser is in the slow tier', () => {
-    const unlisted = testFiles().filter((f) => f !== 'tests/tiers.test.ts' && STARTS_A_PROCESS.some((re) => re.test(readFileSync(join(root, f), 'utf8'))) && !PROCESS_TESTS.includes(f));
+    const unlisted = testFiles().filter(
+      (f) => f !== 'tests/tiers.test.ts' && STARTS_A_PROCESS.some((re) => re.test(readFileSync(join(root, f), 'utf8'))) && !PROCESS_TESTS.includes(f),
+    );
     expect(unlisted, 'add these to PROCESS_TESTS in tests/tiers.ts').toEqual([]);
   });
   it('every file the tiers name exists, once', () => {

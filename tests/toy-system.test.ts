@@ -75,7 +75,8 @@ beforeAll(() => {
   copy = mkdtempSync(join(tmpdir(), 'lexcase-toy-'));
   // the folders that import agents/systems.ts are copied (a link would resolve back to this checkout's list)
   for (const d of ['agents', 'src', 'web']) cpSync(join(root, d), join(copy, d), { recursive: true, filter: (p) => !p.endsWith('.test.ts') });
-  for (const d of ['core', 'corpora', 'indexer', 'retrieval', 'eval', 'serve', 'node_modules', 'package.json', 'tsconfig.json']) symlinkSync(join(root, d), join(copy, d));
+  for (const d of ['core', 'corpora', 'indexer', 'retrieval', 'eval', 'serve', 'node_modules', 'package.json', 'tsconfig.json'])
+    symlinkSync(join(root, d), join(copy, d));
   // the toy system: its folder …
   const dir = join(copy, 'agents', 'toy');
   mkdirSync(dir);
@@ -84,7 +85,9 @@ beforeAll(() => {
   // … and its entry in the list (an import and its name: the one shared file it touches)
   const list = join(copy, 'agents', 'systems.ts');
   const text = readFileSync(list, 'utf8');
-  const edited = text.replace("import { threeplyPlugin } from './threeply/plugin.js';\n", "$&import { toyPlugin } from './toy/plugin.js';\n").replace('  emarPlugin,\n];', '  emarPlugin,\n  toyPlugin,\n];');
+  const edited = text
+    .replace("import { threeplyPlugin } from './threeply/plugin.js';\n", "$&import { toyPlugin } from './toy/plugin.js';\n")
+    .replace('  emarPlugin,\n];', '  emarPlugin,\n  toyPlugin,\n];');
   expect(edited.split('\n').length - text.split('\n').length).toBe(2);
   writeFileSync(list, edited);
   runs = join(copy, 'runs');
@@ -99,12 +102,17 @@ describe('a toy system added as its folder plus one line in agents/systems.ts', 
     const program = buildProgram();
     const run = program.commands.find((c) => c.name() === 'run')!;
     expect(run.helpInformation()).toMatch(/\btoy \[options\]\s+a toy system that answers one fixed letter/);
-    expect(run.commands.find((c) => c.name() === 'toy')!.helpInformation()).toMatch(/--answer <value>\s+the letter it always answers \(choices: "A", "B", "C", "D",\s+default: "A"\)/);
+    expect(run.commands.find((c) => c.name() === 'toy')!.helpInformation()).toMatch(
+      /--answer <value>\s+the letter it always answers \(choices: "A", "B", "C", "D",\s+default: "A"\)/,
+    );
 
     const runDir = join(runs, 'toy-b');
     program.exitOverride();
     await program.parseAsync(['node', 'lexcase', '--quiet', 'run', 'toy', '--answer', 'B', '--limit', '3', '--run-dir', runDir]);
-    const results = readFileSync(join(runDir, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { prediction: string; gold: string; correct: boolean });
+    const results = readFileSync(join(runDir, 'results.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { prediction: string; gold: string; correct: boolean });
     expect(results.map((r) => r.prediction)).toEqual(['B', 'B', 'B']);
     expect(results.map((r) => r.correct)).toEqual(results.map((r) => r.gold === 'B'));
     const md = readFileSync(join(runDir, 'report.md'), 'utf8');
@@ -116,7 +124,13 @@ describe('a toy system added as its folder plus one line in agents/systems.ts', 
     try {
       const get = async (path: string) => (await (await fetch(`${s.url}${path}`)).json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
       const info = await get('/api/info');
-      expect(info.systems.find((x: { id: string }) => x.id === 'toy')).toMatchObject({ name: 'Toy', traceKind: 'baseline', reportSection: 'toy', runnable: true, variants: ['toy/fixed'] });
+      expect(info.systems.find((x: { id: string }) => x.id === 'toy')).toMatchObject({
+        name: 'Toy',
+        traceKind: 'baseline',
+        reportSection: 'toy',
+        runnable: true,
+        variants: ['toy/fixed'],
+      });
       const listed = (await get('/api/runs')).runs.find((r: { id: string }) => r.id === 'toy-b');
       expect(listed).toMatchObject({ system: 'toy', items: 3 });
       const item = results.length ? (JSON.parse(readFileSync(join(runDir, 'results.jsonl'), 'utf8').split('\n')[0]) as { id: string }).id : '';

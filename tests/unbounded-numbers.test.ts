@@ -35,7 +35,10 @@ describe('a server that ignores minimum/maximum (llama.cpp, Ollama)', () => {
     const srv = await startScriptedServer(fuzz);
     const runDir = join(fx.dir, 'acal-unbounded');
     try {
-      const r = await lexcase(['run', 'acal', '--task', 'hearsay', '--index', fx.index.dir, '--limit', '3', '--llm-provider', 'llamacpp', '--run-dir', runDir], { cwd: fx.dir, env: llmEnv(srv.url), timeoutMs: 300_000 });
+      const r = await lexcase(
+        ['run', 'acal', '--task', 'hearsay', '--index', fx.index.dir, '--limit', '3', '--llm-provider', 'llamacpp', '--run-dir', runDir],
+        { cwd: fx.dir, env: llmEnv(srv.url), timeoutMs: 300_000 },
+      );
       expect(r.code, r.stderr.slice(-2000)).toBe(0);
       expect(fuzz.stats.unbounded).toBeGreaterThan(0);
       const { records } = await readResults(runDir);
@@ -48,10 +51,18 @@ describe('a server that ignores minimum/maximum (llama.cpp, Ollama)', () => {
       // every clamp is on its exchange, and no reply was re-asked for a number out of bounds
       const lines = readdirSync(join(runDir, 'llm'))
         .filter((f) => f.endsWith('.jsonl'))
-        .flatMap((f) => readFileSync(join(runDir, 'llm', f), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { stage?: string; repaired?: string[]; invalid?: string }));
+        .flatMap((f) =>
+          readFileSync(join(runDir, 'llm', f), 'utf8')
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l) as { stage?: string; repaired?: string[]; invalid?: string }),
+        );
       expect(lines.reduce((a, x) => a + (x.repaired?.length ?? 0), 0)).toBe(repaired);
       expect(lines.filter((x) => x.invalid && /expected number to be [<>]=/.test(x.invalid)).map((x) => `${x.stage}: ${x.invalid}`)).toEqual([]);
-      const figure = `values repaired: ${repaired} (${[...byField].sort(([a], [b]) => a.localeCompare(b)).map(([f, n]) => `${f}: ${n}`).join(', ')})`;
+      const figure = `values repaired: ${repaired} (${[...byField]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([f, n]) => `${f}: ${n}`)
+        .join(', ')})`;
       expect(readFileSync(join(runDir, 'report.md'), 'utf8')).toContain(figure);
       expect(r.stderr).toContain(figure);
     } finally {
@@ -60,21 +71,26 @@ describe('a server that ignores minimum/maximum (llama.cpp, Ollama)', () => {
   }, 300_000);
 });
 
-describe('strict: true where the preset says, MAD\'s snippet tools included', () => {
+describe("strict: true where the preset says, MAD's snippet tools included", () => {
   for (const provider of SERVER_PROVIDERS)
     it(`lexcase run mad --llm-provider ${provider}: response format strict ${PROVIDER_PRESETS[provider].strict ? 'yes' : 'no'}, tools strict ${PROVIDER_PRESETS[provider].strictTools ? 'yes' : 'no'}`, async () => {
       const preset = PROVIDER_PRESETS[provider];
       // every free tool choice is a snippet request, so each rebuttal's brief carries the tools
       const srv = await startScriptedServer(contractFuzz({ seed: 37, toolRate: 1 }));
       try {
-        const r = await lexcase(['run', 'mad', '--index', fx.index.dir, '--limit', '1', '--rounds', '2', '--llm-provider', provider, '--run-dir', join(fx.dir, `mad-${provider}`)], { cwd: fx.dir, env: llmEnv(srv.url), timeoutMs: 300_000 });
+        const r = await lexcase(
+          ['run', 'mad', '--index', fx.index.dir, '--limit', '1', '--rounds', '2', '--llm-provider', provider, '--run-dir', join(fx.dir, `mad-${provider}`)],
+          { cwd: fx.dir, env: llmEnv(srv.url), timeoutMs: 300_000 },
+        );
         expect(r.code, r.stderr.slice(-2000)).toBe(0);
         const reqs = srv.requests.filter((q) => q.path.endsWith('/chat/completions'));
         const briefsWithTools = reqs.filter((q) => q.body.response_format?.type === 'json_schema' && q.body.tools?.length);
         expect(briefsWithTools.length).toBeGreaterThan(0);
         const structured = reqs.filter((q) => q.body.response_format?.type === 'json_schema');
         expect(structured.map((q) => q.body.response_format.json_schema.strict === true)).toEqual(structured.map(() => preset.strict));
-        const tools = reqs.flatMap((q) => (q.body.tools ?? []).map((t: { function: { name: string; strict?: boolean } }) => `${t.function.name} strict=${t.function.strict === true}`));
+        const tools = reqs.flatMap((q) =>
+          (q.body.tools ?? []).map((t: { function: { name: string; strict?: boolean } }) => `${t.function.name} strict=${t.function.strict === true}`),
+        );
         expect(tools.length).toBeGreaterThan(0);
         expect([...new Set(tools)].sort()).toEqual([...new Set(tools.map((t: string) => t.replace(/strict=\w+$/, `strict=${preset.strictTools}`)))].sort());
       } finally {

@@ -11,5 +11,6 @@ mkdirSync(APP_DIST, { recursive: true });
 writeFileSync(join(APP_DIST, 'app.js'), await bundleApp());
 for (const f of ['index.html', 'app.css']) copyFileSync(join(APP_SRC, f), join(APP_DIST, f));
 // brotli and gzip copies, served by Accept-Encoding (web/server/content-encoding.ts)
-for (const f of ['index.html', 'app.css', 'app.js']) for (const [name, bytes] of precompressedFiles(f, readFileSync(join(APP_DIST, f)))) writeFileSync(join(APP_DIST, name), bytes);
+for (const f of ['index.html', 'app.css', 'app.js'])
+  for (const [name, bytes] of precompressedFiles(f, readFileSync(join(APP_DIST, f)))) writeFileSync(join(APP_DIST, name), bytes);
 process.stdout.write(`explorer assets → ${APP_DIST}\n`);

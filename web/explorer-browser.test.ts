@@ -35,7 +35,8 @@ let b: TestBrowser;
 let page: Page;
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 /** The data-testid of the focused element (null: <body>). */
-const focused = (): Promise<string | null> => page.evaluate(`(() => { const a = document.activeElement; return a && a !== document.body ? a.getAttribute('data-testid') ?? a.tagName : null; })()`);
+const focused = (): Promise<string | null> =>
+  page.evaluate(`(() => { const a = document.activeElement; return a && a !== document.body ? a.getAttribute('data-testid') ?? a.tagName : null; })()`);
 
 async function shot(name: string, scrollTo?: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
@@ -68,7 +69,11 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     const marks = await page.getByTestId('hit').first().locator('mark').allTextContents();
     expect(marks.length).toBeGreaterThan(0);
     const queryTerms = createAnalyzer().tokens('hearsay statement offered to prove the truth');
-    for (const title of await page.getByTestId('hit').first().locator('mark').evaluateAll((ms) => ms.map((m) => m.getAttribute('title'))))
+    for (const title of await page
+      .getByTestId('hit')
+      .first()
+      .locator('mark')
+      .evaluateAll((ms) => ms.map((m) => m.getAttribute('title'))))
       expect(queryTerms).toContain(title!.replace('index term: ', ''));
     // the explanation is fetched from /api/explain when the hit's explanation is opened
     expect(await page.getByTestId('hit').first().locator('table.terms').count()).toBe(0);
@@ -121,7 +126,9 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     expect(top).toBeLessThan(800);
     expect(await page.locator(`[data-testid=question-row][data-id="${q.id}"]`).getAttribute('aria-current')).toBe('true');
     // one row per tool call of the first advocate, as its trace records them (the offline query plan)
-    const trace = JSON.parse(readFileSync(join(f.runs, f.caseRunId, 'traces', `${q.id}.json`), 'utf8')) as { advocates: { toolCalls: unknown[]; evidence: unknown[] }[] };
+    const trace = JSON.parse(readFileSync(join(f.runs, f.caseRunId, 'traces', `${q.id}.json`), 'utf8')) as {
+      advocates: { toolCalls: unknown[]; evidence: unknown[] }[];
+    };
     expect(trace.advocates[0].toolCalls.length).toBeGreaterThan(1);
     expect(await page.getByTestId('advocate').first().getByTestId('tool-calls').locator('tbody tr').count()).toBe(trace.advocates[0].toolCalls.length);
     expect(await page.getByTestId('evidence-item').count()).toBe(trace.advocates.reduce((n, a) => n + a.evidence.length, 0));
@@ -131,7 +138,7 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     await shot('run-trace');
   });
 
-  it('run view: an LLM run\'s trace shows the juror personas, their reasoning and votes, and the jury verdict', async () => {
+  it("run view: an LLM run's trace shows the juror personas, their reasoning and votes, and the jury verdict", async () => {
     const q = f.questions[0];
     await page.goto(`${s.url}/#/runs?run=${f.llmRunId}&item=${q.id}`);
     await page.getByTestId('jurors').waitFor();
@@ -185,12 +192,22 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
   it('retrieval evaluation: Bar Exam QA val on the index — Recall@k curves, metrics with CIs, paired Δ, per-query ranks sortable and opening the search view', async () => {
     const questions = await loadQuestions('barexam', 'val');
     const expected: Record<string, Awaited<ReturnType<typeof evalRetrieval>>> = {};
-    for (const m of ['bm25', 'qld']) expected[m] = await evalRetrieval({ retriever: await openRetriever(f.index, m), questions, ks: [1, 5, 10, 20, 50, 100], iterations: 1000, seed: 13, queryOf: (q) => retrievalQuery(q) });
+    for (const m of ['bm25', 'qld'])
+      expected[m] = await evalRetrieval({
+        retriever: await openRetriever(f.index, m),
+        questions,
+        ks: [1, 5, 10, 20, 50, 100],
+        iterations: 1000,
+        seed: 13,
+        queryOf: (q) => retrievalQuery(q),
+      });
     await page.goto(`${s.url}/#/eval?set=barexam:val&methods=bm25,qld`);
     await page.getByTestId('eval-metrics').waitFor({ timeout: 60_000 });
     for (const m of ['bm25', 'qld'])
       for (const k of [1, 10, 100])
-        expect(await page.locator(`[data-testid=eval-metrics] tr[data-method=${m}] td[data-metric="recall@${k}"]`).textContent()).toContain(expected[m].metrics[`recall@${k}`].estimate.toFixed(3));
+        expect(await page.locator(`[data-testid=eval-metrics] tr[data-method=${m}] td[data-metric="recall@${k}"]`).textContent()).toContain(
+          expected[m].metrics[`recall@${k}`].estimate.toFixed(3),
+        );
     // the curve plot: vega's SVG in the page, a line per method
     await page.locator('[data-testid=recall-plot][data-rendered=true] svg').waitFor();
     const legend = await page.getByTestId('recall-plot').locator('svg').textContent();
@@ -198,7 +215,10 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     expect(legend).toContain('qld');
     expect(await page.getByTestId('eval-query').count()).toBe(questions.length);
     // paired Δ (default A = bm25, B = qld on recall@10: B − A) equals eval/stats' paired difference of the per-query values
-    const d = pairedDifference(expected.bm25.perQuery.map((q) => q.recall[10]), expected.qld.perQuery.map((q) => q.recall[10]));
+    const d = pairedDifference(
+      expected.bm25.perQuery.map((q) => q.recall[10]),
+      expected.qld.perQuery.map((q) => q.recall[10]),
+    );
     expect(await page.getByTestId('paired-estimate').textContent()).toBe(diffText(d.estimate, 'decimal'));
     await shot('retrieval-eval');
     // sort by bm25's first relevant rank (in place, aria-sort on the column header): the best-ranked topic comes first
@@ -227,7 +247,7 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     expect(await page.getByTestId('relevant-summary').textContent()).toContain(`${marked.length} of the topic's ${best.goldIds.length} relevant`);
   }, 120_000);
 
-  it('runs list: each system\'s headline figures with Wilson intervals, model, method, k, n, tokens; sortable by n; filterable by text and system', async () => {
+  it("runs list: each system's headline figures with Wilson intervals, model, method, k, n, tokens; sortable by n; filterable by text and system", async () => {
     await page.goto(`${s.url}/#/runs`);
     await page.getByTestId('runs-table').waitFor();
     const { madRunId, emarRunId, threeplyRunId } = f.systemRuns!;
@@ -236,17 +256,29 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
       const correct = r.results.filter((x) => x.correct).length;
       const row = page.locator(`[data-testid=run-row][data-run="${id}"]`);
       const w = wilsonCi(correct, r.results.length);
-      expect(await row.locator('[data-figure=accuracy] strong').textContent()).toBe(`${pct(w.estimate)} [${(100 * w.lo).toFixed(1)}, ${(100 * w.hi).toFixed(1)}]`);
+      expect(await row.locator('[data-figure=accuracy] strong').textContent()).toBe(
+        `${pct(w.estimate)} [${(100 * w.lo).toFixed(1)}, ${(100 * w.hi).toFixed(1)}]`,
+      );
       expect(await row.getByTestId('run-n').textContent()).toContain(`small n (${r.results.length})`);
       expect(await row.getByTestId('run-model').textContent()).toBe(String(r.config.config.model ?? '–'));
       const tokens = r.results.reduce((t, x) => t + (x.tokens?.total ?? 0), 0);
       expect(await row.getByTestId('run-tokens').textContent()).toBe(tokens.toLocaleString('en-US'));
     }
     // each system its own figures: EMAR macro-F1 and convergence, 3-ply's three, retrieval Recall@k and MRR — no accuracy of passage ids
-    expect(await page.locator(`[data-run="${emarRunId}"] [data-figure]`).evaluateAll((xs) => xs.map((x) => x.getAttribute('data-figure')))).toEqual(['macro-f1', 'accuracy', 'convergence']);
-    expect(await page.locator(`[data-run="${threeplyRunId}"] [data-figure]`).evaluateAll((xs) => xs.map((x) => x.getAttribute('data-figure')))).toEqual(['hallucination-accuracy', 'factor-utilisation-recall', 'abstention']);
+    expect(await page.locator(`[data-run="${emarRunId}"] [data-figure]`).evaluateAll((xs) => xs.map((x) => x.getAttribute('data-figure')))).toEqual([
+      'macro-f1',
+      'accuracy',
+      'convergence',
+    ]);
+    expect(await page.locator(`[data-run="${threeplyRunId}"] [data-figure]`).evaluateAll((xs) => xs.map((x) => x.getAttribute('data-figure')))).toEqual([
+      'hallucination-accuracy',
+      'factor-utilisation-recall',
+      'abstention',
+    ]);
     const bm25 = `${f.reproRunId}/runs/bm25`;
-    expect(await page.locator(`[data-testid=run-row][data-run="${bm25}"] [data-figure]`).evaluateAll((xs) => xs.map((x) => x.getAttribute('data-figure')))).toEqual(['recall@10', 'recall@100', 'recall@1000', 'mrr']);
+    expect(
+      await page.locator(`[data-testid=run-row][data-run="${bm25}"] [data-figure]`).evaluateAll((xs) => xs.map((x) => x.getAttribute('data-figure'))),
+    ).toEqual(['recall@10', 'recall@100', 'recall@1000', 'mrr']);
     expect(await page.locator(`[data-testid=run-row][data-run="${bm25}"]`).getByTestId('run-method').textContent()).toBe('bm25');
     expect(await page.locator(`[data-testid=run-row][data-run="${bm25}"]`).getByTestId('run-k').textContent()).toBe('10, 100, 1000');
     await shot('runs');
@@ -254,7 +286,9 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     await page.getByTestId('sort-n').click();
     await page.getByTestId('sort-n').click();
     await page.locator('th[data-col=n][aria-sort=descending]').waitFor();
-    const ns = await page.getByTestId('run-row').evaluateAll((rows) => rows.map((r) => Number(r.querySelector('[data-testid=run-n]')!.getAttribute('data-export'))));
+    const ns = await page
+      .getByTestId('run-row')
+      .evaluateAll((rows) => rows.map((r) => Number(r.querySelector('[data-testid=run-n]')!.getAttribute('data-export'))));
     expect(ns).toEqual([...ns].sort((a, b) => b - a));
     expect(page.url()).toContain('sort=n');
     // filter: by text, then by system
@@ -295,11 +329,19 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     expect(await page.getByTestId('prov-index').textContent()).toContain(cfg.config.index.checksum);
     expect(await page.getByTestId('prov-model').textContent()).toBe('none (no LLM) — bm25, qld');
     expect(await page.getByTestId('prov-checksums').locator('li').allTextContents()).toEqual(Object.entries(sums).map(([k, v]) => `${k} ${v}`));
-    expect((await page.getByTestId('prov-commands').textContent())!.split('\n')).toEqual(['lexcase reproduce case-table3 --limit 4', 'lexcase reproduce case-table3 --only bm25 --limit 4', 'lexcase reproduce case-table3 --only qld --limit 4']);
+    expect((await page.getByTestId('prov-commands').textContent())!.split('\n')).toEqual([
+      'lexcase reproduce case-table3 --limit 4',
+      'lexcase reproduce case-table3 --only bm25 --limit 4',
+      'lexcase reproduce case-table3 --only qld --limit 4',
+    ]);
     // the grid's metric against its configuration: one line per row of table.json, its columns on x
     await page.locator('[data-testid=plot-grid][data-rendered=true] svg').waitFor();
     const legend = await page.getByTestId('plot-grid').locator('g.role-legend-label text').allTextContents();
-    expect(legend).toEqual(t.rows.filter((r: { cells: { value: number | null; paper: number | null }[] }) => r.cells.some((c) => c.value !== null || c.paper !== null)).map((r: { label: string }) => r.label));
+    expect(legend).toEqual(
+      t.rows
+        .filter((r: { cells: { value: number | null; paper: number | null }[] }) => r.cells.some((c) => c.value !== null || c.paper !== null))
+        .map((r: { label: string }) => r.label),
+    );
     const axis = await page.getByTestId('plot-grid').locator('g.role-axis-label text').allTextContents();
     for (const c of t.columns) expect(axis).toContain(c);
     await shot('reproduction');
@@ -321,12 +363,27 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     expect(await page.locator('h1').textContent()).toBe(`Passage ${pid}`);
     expect(await page.title()).toBe(`Passage ${pid} · lexcase explorer`);
     await page.getByTestId('passage-use').first().waitFor();
-    expect(await page.getByTestId('passage-use').filter({ hasText: `${id}/runs/bm25` }).count()).toBeGreaterThan(0);
+    expect(
+      await page
+        .getByTestId('passage-use')
+        .filter({ hasText: `${id}/runs/bm25` })
+        .count(),
+    ).toBeGreaterThan(0);
   });
 
   it('MAD run: summary with the per-round accuracy plot and table.json; the trace shows rounds, citations with support flags, cross-examination and the judge checklist', async () => {
     const id = f.systemRuns!.madRunId;
-    writeFileSync(join(f.runs, id, 'table.json'), JSON.stringify({ title: 'reproduced table', columns: ['system', 'accuracy'], rows: [['mad', 0.5], ['single-rag', 0.25]] }));
+    writeFileSync(
+      join(f.runs, id, 'table.json'),
+      JSON.stringify({
+        title: 'reproduced table',
+        columns: ['system', 'accuracy'],
+        rows: [
+          ['mad', 0.5],
+          ['single-rag', 0.25],
+        ],
+      }),
+    );
     const q = f.questions[0];
     await page.goto(`${s.url}/#/runs?run=${id}&item=${q.id}`);
     await page.getByTestId('run-summary').waitFor();
@@ -337,7 +394,9 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     expect(await page.getByTestId('brief').count()).toBe(t.rounds.reduce((n: number, r: { briefs: unknown[] }) => n + r.briefs.length, 0));
     const cites = t.rounds.flatMap((r: { briefs: { citations: { supportive: boolean }[] }[] }) => r.briefs.flatMap((b) => b.citations));
     expect(await page.locator('[data-testid=citation][data-supportive=true]').count()).toBe(cites.filter((c: { supportive: boolean }) => c.supportive).length);
-    expect(await page.locator('[data-testid=citation][data-supportive=false]').count()).toBe(cites.filter((c: { supportive: boolean }) => !c.supportive).length);
+    expect(await page.locator('[data-testid=citation][data-supportive=false]').count()).toBe(
+      cites.filter((c: { supportive: boolean }) => !c.supportive).length,
+    );
     expect(await page.locator('[data-testid=citation][data-supportive=false]').first().textContent()).toContain('made_up_1');
     expect(await page.getByTestId('cross-examination').locator('li').count()).toBe(4);
     expect(await page.getByTestId('checklist').locator('.flag').count()).toBe(5);
@@ -368,7 +427,7 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     await shot('trace-emar', 'trace');
   });
 
-  it('3-ply run: the plies, Factor Analyst verdicts, and used and hallucinated factors against the triple\'s factor sets', async () => {
+  it("3-ply run: the plies, Factor Analyst verdicts, and used and hallucinated factors against the triple's factor sets", async () => {
     const id = f.systemRuns!.threeplyRunId;
     const r = await readRun(join(f.runs, id));
     const item = r.results.find((x) => x.prediction === 'argue')!;
@@ -382,8 +441,12 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     expect(await page.getByTestId('decision').filter({ hasText: 'VALID_ARGUMENT' }).count()).toBe(3);
     // the run's headline figures are 3-ply's own: pooled hallucination accuracy 1 − ΣnH/ΣnGt over its triples
     const sum = (k: string) => r.results.reduce((a, x) => a + Number(x.metrics?.[k] ?? 0), 0);
-    expect(await page.getByTestId('figure-hallucination-accuracy').textContent()).toBe(`${pct(1 - sum('nH') / sum('nGt'))} (n < 10) · pooled over triples (micro average)`);
-    expect(await page.getByTestId('figure-abstention').textContent()).toBe(`100.0% [${(100 * wilsonCi(1, 1).lo).toFixed(1)}, 100.0] 95% Wilson · over the 1 triple designed for abstention`);
+    expect(await page.getByTestId('figure-hallucination-accuracy').textContent()).toBe(
+      `${pct(1 - sum('nH') / sum('nGt'))} (n < 10) · pooled over triples (micro average)`,
+    );
+    expect(await page.getByTestId('figure-abstention').textContent()).toBe(
+      `100.0% [${(100 * wilsonCi(1, 1).lo).toFixed(1)}, 100.0] 95% Wilson · over the 1 triple designed for abstention`,
+    );
     await shot('trace-threeply', 'trace');
     const abstained = r.results.find((x) => x.prediction === 'abstain')!;
     await page.goto(`${s.url}/#/runs?run=${id}&item=${abstained.id}`);
@@ -392,7 +455,7 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     expect(await page.getByTestId('decision').filter({ hasText: 'REQUIRES_ABSTENTION' }).count()).toBeGreaterThan(0);
   });
 
-  it('ACAL run: the trace reads in words — the decision, evidence, teams and relation judgements under human labels — with the case text and claim from the run\'s own argument graph, and a link that opens that graph', async () => {
+  it("ACAL run: the trace reads in words — the decision, evidence, teams and relation judgements under human labels — with the case text and claim from the run's own argument graph, and a link that opens that graph", async () => {
     const id = f.systemRuns!.acalRunId;
     const r = await readRun(join(f.runs, id));
     const item = r.results[0];
@@ -408,7 +471,12 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     expect(await page.getByTestId('question').textContent()).toContain(graph.caseText);
     expect(await page.getByTestId('question').textContent()).toContain(`Claim: ${graph.claim.text}`);
     expect(await page.getByTestId('acal-decision').textContent()).toContain(`σ(claim) = ${Number(t.claimStrength.toFixed(4))}`);
-    expect(await page.getByTestId('acal-evidence').locator('a[data-pid]').evaluateAll((as) => as.map((a) => a.getAttribute('data-pid')))).toEqual(t.evidenceIds);
+    expect(
+      await page
+        .getByTestId('acal-evidence')
+        .locator('a[data-pid]')
+        .evaluateAll((as) => as.map((a) => a.getAttribute('data-pid'))),
+    ).toEqual(t.evidenceIds);
     expect(await page.getByTestId('acal-teams').locator('tbody tr').count()).toBe(t.teams.support.length + t.teams.attack.length);
     expect(await page.getByTestId('acal-relations').locator('tbody tr').count()).toBe(t.pairJudgements.length);
     // no raw field table, no camelCase key anywhere in the trace's labels
@@ -486,7 +554,9 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     expect(await page.getByTestId('matrix-row').count()).toBe(items.length);
     for (const item of items) {
       const want = recs.map((m) => (m.get(item) ? (m.get(item)!.correct ? 'right' : 'wrong') : 'absent'));
-      expect(await page.locator(`[data-testid=matrix-row][data-id="${item}"] td[data-cell]`).evaluateAll((tds) => tds.map((t) => t.getAttribute('data-cell')))).toEqual(want);
+      expect(
+        await page.locator(`[data-testid=matrix-row][data-id="${item}"] td[data-cell]`).evaluateAll((tds) => tds.map((t) => t.getAttribute('data-cell'))),
+      ).toEqual(want);
     }
     // export the config diff as Markdown and LaTeX
     await page.getByTestId('config-diff').locator('xpath=ancestor::div[contains(@class,"scroll-x")]/following-sibling::details[1]').locator('summary').click();
@@ -504,8 +574,11 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     await page.getByTestId('compare-delta').waitFor();
     expect(await page.getByTestId('compare-delta').textContent()).toContain(`On ${c.shared} shared items`);
     // B − A, the text `lexcase compare` prints (eval/stats), unchanged by the page
-    expect(await page.getByTestId('compare-delta').textContent()).toContain(`Δ (B − A) ${c.primary.text.diff} ${c.primary.text.interval} · ${c.primary.text.pLine}`);
-    for (const [cell, n] of Object.entries(c.agreement!)) expect(await page.locator(`[data-testid=agreement] td[data-cell=${cell}]`).textContent()).toBe(String(n));
+    expect(await page.getByTestId('compare-delta').textContent()).toContain(
+      `Δ (B − A) ${c.primary.text.diff} ${c.primary.text.interval} · ${c.primary.text.pLine}`,
+    );
+    for (const [cell, n] of Object.entries(c.agreement!))
+      expect(await page.locator(`[data-testid=agreement] td[data-cell=${cell}]`).textContent()).toBe(String(n));
     const differ = await page.getByTestId('differ-row').count();
     expect(differ).toBeGreaterThanOrEqual(c.agreement!.onlyA + c.agreement!.onlyB);
     expect(await page.getByTestId('config-diff').textContent()).toContain('jurors');
@@ -514,7 +587,7 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     expect(b.external).toEqual([]);
   });
 
-  it('item × run matrix: ticking two runs in an item\'s row opens both traces of that item side by side at 1280 px and stacked at 360 px; the URL keeps the pair', async () => {
+  it("item × run matrix: ticking two runs in an item's row opens both traces of that item side by side at 1280 px and stacked at 360 px; the URL keeps the pair", async () => {
     const q = f.questions[0];
     const ids = [f.caseRunId, f.llmRunId, f.systemRuns!.madRunId];
     await page.setViewportSize({ width: 1280, height: 800 });
@@ -536,7 +609,12 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
       expect(await panels.nth(i).getByTestId('outcome').textContent()).toBe(rec.error ? 'failed' : rec.correct ? 'correct' : 'wrong');
     }
     expect(decodeURIComponent(page.url())).toContain(`item=${q.id}&pair=${f.llmRunId},${f.systemRuns!.madRunId}`);
-    const [a, b] = await panels.evaluateAll((ps) => ps.map((p) => { const r = p.getBoundingClientRect(); return { left: r.left, top: r.top, bottom: r.bottom }; }));
+    const [a, b] = await panels.evaluateAll((ps) =>
+      ps.map((p) => {
+        const r = p.getBoundingClientRect();
+        return { left: r.left, top: r.top, bottom: r.bottom };
+      }),
+    );
     expect(a.top).toBe(b.top); // side by side
     expect(b.left).toBeGreaterThan(a.left);
     await shot('compare-side-by-side', 'side-by-side');
@@ -544,7 +622,12 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     await page.setViewportSize({ width: 360, height: 800 });
     await page.reload();
     await page.getByTestId('sbs-panel').nth(1).getByTestId('mad-round').first().waitFor();
-    const [c, d] = await page.getByTestId('sbs-panel').evaluateAll((ps) => ps.map((p) => { const r = p.getBoundingClientRect(); return { left: r.left, top: r.top, bottom: r.bottom }; }));
+    const [c, d] = await page.getByTestId('sbs-panel').evaluateAll((ps) =>
+      ps.map((p) => {
+        const r = p.getBoundingClientRect();
+        return { left: r.left, top: r.top, bottom: r.bottom };
+      }),
+    );
     expect(d.top).toBeGreaterThanOrEqual(c.bottom);
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
     await page.setViewportSize({ width: 1280, height: 800 });

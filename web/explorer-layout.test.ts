@@ -43,7 +43,8 @@ async function openCalls(page: Page): Promise<void> {
 
 /** What items 2 and 5 of issue 40 measure on a page: prompts as wide as the calls panel, no passage cut without a "more", the ACAL claim in view. */
 async function readingProblems(page: Page, view: string): Promise<string[]> {
-  return page.evaluate(`(() => {
+  return page
+    .evaluate(`(() => {
     const out = [];
     const box = (e) => e.getBoundingClientRect();
     // a prompt or reply gets (nearly) the calls panel's whole width, never a squeezed last column
@@ -68,7 +69,8 @@ async function readingProblems(page: Page, view: string): Promise<string[]> {
       if (c.left < w.left - 1 || c.right > w.right + 1) out.push('the claim node is cut off: ' + Math.round(c.left - w.left) + '..' + Math.round(c.right - w.left) + ' px in a ' + Math.round(w.width) + ' px box');
     }
     return out;
-  })()`).then((xs) => (xs as string[]).map((x) => `${view}: ${x}`));
+  })()`)
+    .then((xs) => (xs as string[]).map((x) => `${view}: ${x}`));
 }
 
 async function views(): Promise<{ name: string; hash: string; ready: string; open?: (page: Page) => Promise<void> }[]> {
@@ -77,7 +79,11 @@ async function views(): Promise<{ name: string; hash: string; ready: string; ope
   const bm25 = `${f.reproRunId}/runs/bm25`;
   const firstQuery = (await readResults(join(f.runs, bm25))).records[0].id;
   return [
-    { name: 'search', hash: `#/search?${new URLSearchParams({ q: 'hearsay statement offered to prove the truth', method: 'bm25', k: '10', rel: q.goldPassageIds.join(',') })}`, ready: '[data-testid=hit]' },
+    {
+      name: 'search',
+      hash: `#/search?${new URLSearchParams({ q: 'hearsay statement offered to prove the truth', method: 'bm25', k: '10', rel: q.goldPassageIds.join(',') })}`,
+      ready: '[data-testid=hit]',
+    },
     { name: 'evidence', hash: '#/search?mode=evidence', ready: '[data-testid=search-view]' },
     { name: 'eval', hash: '#/eval?set=barexam:val&methods=bm25,qld', ready: '[data-testid=eval-queries]' },
     { name: 'runs', hash: '#/runs', ready: '[data-testid=runs-table]' },
@@ -90,8 +96,16 @@ async function views(): Promise<{ name: string; hash: string; ready: string; ope
     { name: 'reproduction', hash: `#/runs?run=${f.reproRunId}`, ready: '[data-testid=provenance]' },
     { name: 'run-retrieval', hash: `#/runs?run=${encodeURIComponent(bm25)}&item=${firstQuery}`, ready: '[data-testid=top-hits]' },
     { name: 'compare-3', hash: `#/compare?runs=${f.caseRunId},${f.llmRunId},${sys.madRunId}`, ready: '[data-testid=item-matrix]' },
-    { name: 'compare-retrieval', hash: `#/compare?runs=${encodeURIComponent(bm25)},${encodeURIComponent(`${f.reproRunId}/runs/qld`)},${f.llmRunId}`, ready: '[data-testid=item-matrix]' },
-    { name: 'compare-pair', hash: `#/compare?runs=${f.caseRunId},${f.llmRunId},${sys.madRunId}&item=${q.id}&pair=${f.llmRunId},${sys.madRunId}`, ready: '[data-testid=sbs-panel] [data-testid=mad-round]' },
+    {
+      name: 'compare-retrieval',
+      hash: `#/compare?runs=${encodeURIComponent(bm25)},${encodeURIComponent(`${f.reproRunId}/runs/qld`)},${f.llmRunId}`,
+      ready: '[data-testid=item-matrix]',
+    },
+    {
+      name: 'compare-pair',
+      hash: `#/compare?runs=${f.caseRunId},${f.llmRunId},${sys.madRunId}&item=${q.id}&pair=${f.llmRunId},${sys.madRunId}`,
+      ready: '[data-testid=sbs-panel] [data-testid=mad-round]',
+    },
     { name: 'compare-2', hash: `#/compare?runs=${f.caseRunId},${f.llmRunId}`, ready: '[data-testid=differ]' },
     { name: 'arguments', hash: '#/args', ready: '[data-testid=claim-strength]' },
     { name: 'passage', hash: `#/passage?id=${encodeURIComponent(q.goldPassageIds[0])}`, ready: '[data-testid=passage-uses]' },
@@ -127,7 +141,9 @@ describe.skipIf(!CHROMIUM)('explorer layout, figures and accessibility at 360, 7
         await v.open?.(page);
         // plots render asynchronously: wait for every one
         await page.waitForFunction(`document.querySelectorAll('figure.plot:not([data-rendered])').length === 0`, null, { timeout: 60_000 });
-        const m: { scrollWidth: number; inner: number; h1: number; title: string } = await page.evaluate(`({ scrollWidth: document.documentElement.scrollWidth, inner: window.innerWidth, h1: document.querySelectorAll('h1').length, title: document.title })`);
+        const m: { scrollWidth: number; inner: number; h1: number; title: string } = await page.evaluate(
+          `({ scrollWidth: document.documentElement.scrollWidth, inner: window.innerWidth, h1: document.querySelectorAll('h1').length, title: document.title })`,
+        );
         if (m.scrollWidth > m.inner) problems.push(`${v.name} @${width}: scrollWidth ${m.scrollWidth} > ${m.inner}`);
         if (m.h1 !== 1) problems.push(`${v.name} @${width}: ${m.h1} h1 elements`);
         if (width === WIDTHS[0]) titles.set(v.name, m.title);
@@ -137,13 +153,22 @@ describe.skipIf(!CHROMIUM)('explorer layout, figures and accessibility at 360, 7
         problems.push(...(await readingProblems(page, `${v.name} @${width}`)));
         if (v.open === openCalls && (await page.getByTestId('call-timeline').count()) !== 1) problems.push(`${v.name} @${width}: no call timeline`);
         if (v.name === 'runs' && width >= 1280 && facts.scrolling.includes('runs-table')) problems.push(`runs @${width}: the runs table does not fit its box`);
-        if (v.name.startsWith('compare-') && v.name !== 'compare-2' && facts.legends.length < 2) problems.push(`${v.name} @${width}: ${facts.legends.length} plot legends (expected the curves' and the figures')`);
-        if (v.name === 'reproduction' && (await page.locator('[data-testid=plot-grid] svg').count()) !== 1) problems.push(`reproduction @${width}: no grid chart`);
+        if (v.name.startsWith('compare-') && v.name !== 'compare-2' && facts.legends.length < 2)
+          problems.push(`${v.name} @${width}: ${facts.legends.length} plot legends (expected the curves' and the figures')`);
+        if (v.name === 'reproduction' && (await page.locator('[data-testid=plot-grid] svg').count()) !== 1)
+          problems.push(`reproduction @${width}: no grid chart`);
         const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
         for (const x of axe.violations)
-          problems.push(`${v.name} @${width}: axe ${x.impact} ${x.id} (${x.nodes.length}×): ${x.help} — ${x.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+          problems.push(
+            `${v.name} @${width}: axe ${x.impact} ${x.id} (${x.nodes.length}×): ${x.help} — ${x.nodes
+              .slice(0, 3)
+              .map((n) => n.target.join(' '))
+              .join(' | ')}`,
+          );
         // the two best-practice rules the issue names ran on every page
-        for (const rule of ['landmark-unique', 'heading-order']) if (![...axe.passes, ...axe.inapplicable, ...axe.violations].some((r) => r.id === rule)) problems.push(`${v.name} @${width}: axe did not run ${rule}`);
+        for (const rule of ['landmark-unique', 'heading-order'])
+          if (![...axe.passes, ...axe.inapplicable, ...axe.violations].some((r) => r.id === rule))
+            problems.push(`${v.name} @${width}: axe did not run ${rule}`);
         await page.screenshot({ path: join(ARTIFACTS, `explorer-${v.name}-${width}.png`), fullPage: true, timeout: 60_000 });
       }
     }

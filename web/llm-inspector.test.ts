@@ -19,8 +19,21 @@ import { CHROMIUM, openTestBrowser } from './test-support/browser.js';
 const RUN = 'case-cli';
 const fx = mixedIndexFixture('inspector', 2);
 
-interface Call { stage: string; messages: { role: string; content: string }[]; reply: string | null; toolCalls?: { name: string }[]; error?: string; ms?: number; tokens?: { input?: number; output?: number; total?: number } }
-interface Calls { source: string; calls: Call[]; problems: string[]; totals: { calls: number | null; tokens: number | null } }
+interface Call {
+  stage: string;
+  messages: { role: string; content: string }[];
+  reply: string | null;
+  toolCalls?: { name: string }[];
+  error?: string;
+  ms?: number;
+  tokens?: { input?: number; output?: number; total?: number };
+}
+interface Calls {
+  source: string;
+  calls: Call[];
+  problems: string[];
+  totals: { calls: number | null; tokens: number | null };
+}
 
 let srv: ScriptedServer;
 let ex: ExplorerServer;
@@ -39,13 +52,19 @@ beforeAll(async () => {
     return sensible(r);
   });
   const runs = join(fx.dir, 'runs');
-  const r = await runBuiltCli(['--json', 'run', 'case', '--index', fx.index.dir, '--limit', '2', '--jurors', '3', '--max-steps', '3', '--run-dir', join(runs, RUN)], {
-    cwd: fx.dir,
-    env: { LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'scripted', XDG_CACHE_HOME: join(fx.dir, 'cache'), NO_COLOR: '1' },
-  });
+  const r = await runBuiltCli(
+    ['--json', 'run', 'case', '--index', fx.index.dir, '--limit', '2', '--jurors', '3', '--max-steps', '3', '--run-dir', join(runs, RUN)],
+    {
+      cwd: fx.dir,
+      env: { LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'scripted', XDG_CACHE_HOME: join(fx.dir, 'cache'), NO_COLOR: '1' },
+    },
+  );
   await srv.close();
   expect(r.code, r.stderr).toBe(0);
-  items = readFileSync(join(runs, RUN, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).id as string);
+  items = readFileSync(join(runs, RUN, 'results.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l).id as string);
   ex = await startExplorer({ index: fx.index.dir, runs, port: 0 });
   for (const id of items) {
     const res = await fetch(`${ex.url}/api/run/calls?run=${encodeURIComponent(RUN)}&item=${encodeURIComponent(id)}`);
@@ -92,7 +111,9 @@ describe('a run made by the built CLI shows its LLM calls in the inspector', () 
   });
 
   it('the reply the reader refused carries its error; the retry of the same step follows and succeeds', () => {
-    const failing = items.flatMap((id) => calls.get(id)!.calls.map((c, i, a) => ({ c, next: a.slice(i + 1).find((x) => x.stage === c.stage) }))).filter((x) => x.c.error);
+    const failing = items
+      .flatMap((id) => calls.get(id)!.calls.map((c, i, a) => ({ c, next: a.slice(i + 1).find((x) => x.stage === c.stage) })))
+      .filter((x) => x.c.error);
     expect(failing).toHaveLength(1);
     expect(failing[0].c.stage).toMatch(/^juror /);
     expect(failing[0].c.error).toMatch(/^reply refused: /);
@@ -101,36 +122,42 @@ describe('a run made by the built CLI shows its LLM calls in the inspector', () 
     expect(failing[0].next?.messages.map((m) => m.content).join('\n')).toMatch(/could not be parsed/);
   });
 
-  it.skipIf(!CHROMIUM)('in the browser: the trace of the item shows the recorded calls, the refused one marked', async () => {
-    const id = items.find((x) => calls.get(x)!.calls.some((c) => c.error))!;
-    const b = await openTestBrowser(ex.url);
-    try {
-      const page = b.page;
-      await page.goto(`${ex.url}/#/runs?run=${RUN}&item=${encodeURIComponent(id)}`);
-      await page.getByTestId('llm-calls').locator('summary').first().click();
-      await page.getByTestId('llm-call').first().waitFor();
-      expect(await page.getByTestId('llm-call').count()).toBe(calls.get(id)!.calls.length);
-      expect(await page.getByTestId('llm-calls-source').textContent()).toMatch(/calls recorded in the run dir \(llm\/\)/);
-      // the nested timeline: agent → step → call, each agent's tokens the sum of its recorded calls'
-      const rec = calls.get(id)!.calls;
-      expect(await page.getByTestId('tl-call').count()).toBe(rec.length);
-      const agents = [...new Set(rec.map((c) => c.stage.split(' · ')[0]))];
-      expect(await page.getByTestId('tl-agent').evaluateAll((els) => els.map((e) => e.getAttribute('data-agent')))).toEqual(agents);
-      for (const a of agents) {
-        const mine = rec.filter((c) => c.stage.split(' · ')[0] === a);
-        const tokens = mine.reduce((x, c) => x + (c.tokens?.total ?? 0), 0);
-        expect(await page.locator(`[data-testid=tl-agent][data-agent="${a}"] > [data-testid=tl-agent-cost]`).textContent()).toMatch(new RegExp(`^${mine.length} calls? · ${tokens.toLocaleString('en-US')} tokens`));
+  it.skipIf(!CHROMIUM)(
+    'in the browser: the trace of the item shows the recorded calls, the refused one marked',
+    async () => {
+      const id = items.find((x) => calls.get(x)!.calls.some((c) => c.error))!;
+      const b = await openTestBrowser(ex.url);
+      try {
+        const page = b.page;
+        await page.goto(`${ex.url}/#/runs?run=${RUN}&item=${encodeURIComponent(id)}`);
+        await page.getByTestId('llm-calls').locator('summary').first().click();
+        await page.getByTestId('llm-call').first().waitFor();
+        expect(await page.getByTestId('llm-call').count()).toBe(calls.get(id)!.calls.length);
+        expect(await page.getByTestId('llm-calls-source').textContent()).toMatch(/calls recorded in the run dir \(llm\/\)/);
+        // the nested timeline: agent → step → call, each agent's tokens the sum of its recorded calls'
+        const rec = calls.get(id)!.calls;
+        expect(await page.getByTestId('tl-call').count()).toBe(rec.length);
+        const agents = [...new Set(rec.map((c) => c.stage.split(' · ')[0]))];
+        expect(await page.getByTestId('tl-agent').evaluateAll((els) => els.map((e) => e.getAttribute('data-agent')))).toEqual(agents);
+        for (const a of agents) {
+          const mine = rec.filter((c) => c.stage.split(' · ')[0] === a);
+          const tokens = mine.reduce((x, c) => x + (c.tokens?.total ?? 0), 0);
+          expect(await page.locator(`[data-testid=tl-agent][data-agent="${a}"] > [data-testid=tl-agent-cost]`).textContent()).toMatch(
+            new RegExp(`^${mine.length} calls? · ${tokens.toLocaleString('en-US')} tokens`),
+          );
+        }
+        const bad = page.locator('[data-testid=llm-call].failed');
+        expect(await bad.count()).toBe(1);
+        expect(await bad.getAttribute('data-stage')).toMatch(/^juror /);
+        await bad.getByTestId('call-open').locator('summary').click();
+        expect(await bad.getByTestId('call-error').textContent()).toMatch(/^reply refused: /);
+        expect(await bad.getByTestId('call-reply').textContent()).toBe('I vote for the second option.');
+        expect(b.pageErrors).toEqual([]);
+        expect(b.external).toEqual([]);
+      } finally {
+        await b.close();
       }
-      const bad = page.locator('[data-testid=llm-call].failed');
-      expect(await bad.count()).toBe(1);
-      expect(await bad.getAttribute('data-stage')).toMatch(/^juror /);
-      await bad.getByTestId('call-open').locator('summary').click();
-      expect(await bad.getByTestId('call-error').textContent()).toMatch(/^reply refused: /);
-      expect(await bad.getByTestId('call-reply').textContent()).toBe('I vote for the second option.');
-      expect(b.pageErrors).toEqual([]);
-      expect(b.external).toEqual([]);
-    } finally {
-      await b.close();
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 });

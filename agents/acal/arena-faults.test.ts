@@ -23,7 +23,9 @@ describe('ACAL arena under faults', () => {
   it('retries 500s on a shared run signal without leaking abort listeners or warning', async () => {
     const ok = scriptedArena();
     srv = await startScriptedServer((req, i) => (i % 2 === 0 ? { status: 500, error: 'flaky upstream' } : ok(req)));
-    const llm = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: false, maxRetries: 3, retryBaseMs: 1, retryMaxMs: 2, timeoutMs: 5000 }));
+    const llm = createChatModel(
+      llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: false, maxRetries: 3, retryBaseMs: 1, retryMaxMs: 2, timeoutMs: 5000 }),
+    );
     const run = new AbortController();
     const warnings: string[] = [];
     const onWarning = (w: Error) => warnings.push(w.name);
@@ -31,7 +33,12 @@ describe('ACAL arena under faults', () => {
     try {
       const { graph } = await runArena(
         llm,
-        { itemId: 'hearsay-faults', task: acalTask('hearsay'), caseText: 'On the issue of whether the light was red, the witness testified that her friend told her the light was red.', evidence: [{ id: 'fre-801', title: 'FRE 801', text: '"Hearsay" means a statement offered to prove the truth of the matter asserted.' }] },
+        {
+          itemId: 'hearsay-faults',
+          task: acalTask('hearsay'),
+          caseText: 'On the issue of whether the light was red, the witness testified that her friend told her the light was red.',
+          evidence: [{ id: 'fre-801', title: 'FRE 801', text: '"Hearsay" means a statement offered to prove the truth of the matter asserted.' }],
+        },
         { signal: run.signal },
       );
       await new Promise((r) => setImmediate(r));

@@ -18,7 +18,11 @@ afterEach(async () => {
 });
 
 const evidence = [
-  { id: 'fre-801', title: 'FRE 801', text: '"Hearsay" means a statement that the declarant does not make while testifying at the current trial or hearing, offered to prove the truth of the matter asserted.' },
+  {
+    id: 'fre-801',
+    title: 'FRE 801',
+    text: '"Hearsay" means a statement that the declarant does not make while testifying at the current trial or hearing, offered to prove the truth of the matter asserted.',
+  },
   { id: 'fre-803', title: 'FRE 803', text: 'Exceptions to the rule against hearsay regardless of whether the declarant is available as a witness.' },
 ];
 

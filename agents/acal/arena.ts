@@ -80,10 +80,7 @@ async function arena(llm: BaseChatModel, input: ArenaInput, opts: ArenaOptions):
   );
   const presentation: PresentationRecord[] = [sup.presentation, att.presentation];
   llmCalls += 2;
-  const members = [
-    ...sup.team.map((m) => ({ ...m, side: 'support' as const })),
-    ...att.team.map((m) => ({ ...m, side: 'attack' as const })),
-  ];
+  const members = [...sup.team.map((m) => ({ ...m, side: 'support' as const })), ...att.team.map((m) => ({ ...m, side: 'attack' as const }))];
   const drafts = await Promise.all(members.map((m) => generateArguments(llm, c, m.role, m.side, { signal })));
   llmCalls += members.length;
 

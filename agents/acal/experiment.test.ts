@@ -31,7 +31,12 @@ beforeAll(async () => {
     if (/hearsay/i.test(p.text) || n < 200) passages.push(p);
     n++;
   }
-  await buildIndex((async function* () { yield* passages; })(), { out: index(), corpusName: 'acal-test', methods: ['bm25'], workers: 0 });
+  await buildIndex(
+    (async function* () {
+      yield* passages;
+    })(),
+    { out: index(), corpusName: 'acal-test', methods: ['bm25'], workers: 0 },
+  );
   srv = await startScriptedServer(scriptedArena());
 }, 60_000);
 

@@ -92,7 +92,14 @@ export async function runAcal(opts: RunAcalOptions): Promise<RunAcalResult> {
   const fewShot = system === 'sp' || system === 'cot' ? await loadLegalBenchTask(opts.task, { split: 'train', dir: opts.dataDir }).catch(() => []) : [];
   const sys: AgentSystem<TaskExample> =
     system === 'acal'
-      ? createAcalSystem({ task: opts.task, k, graphDir: opts.runDir, semantics: opts.semantics, clashResolution: opts.clashResolution, escalation: opts.escalation })
+      ? createAcalSystem({
+          task: opts.task,
+          k,
+          graphDir: opts.runDir,
+          semantics: opts.semantics,
+          clashResolution: opts.clashResolution,
+          escalation: opts.escalation,
+        })
       : system === 'sp'
         ? createStandardPromptingSystem({ task: opts.task, fewShot })
         : system === 'cot'
@@ -133,7 +140,14 @@ export async function runAcal(opts: RunAcalOptions): Promise<RunAcalResult> {
   const reportMd = join(opts.runDir, 'acal-report.md');
   const reportJson = join(opts.runDir, 'acal-report.json');
   await writeFile(reportMd, markdown);
-  await writeFile(reportJson, JSON.stringify({ task: opts.task, system, config, seed, metrics, decisions: decisionStats(run.results), slices: sliceAccuracy(run.results, items) }, null, 2) + '\n');
+  await writeFile(
+    reportJson,
+    JSON.stringify(
+      { task: opts.task, system, config, seed, metrics, decisions: decisionStats(run.results), slices: sliceAccuracy(run.results, items) },
+      null,
+      2,
+    ) + '\n',
+  );
   // the generic run report (report.md|json: accuracy, confidence, failures, tokens, tool usage + the ACAL section)
   await writeReport(opts.runDir, { iterations: opts.iterations, seed });
   return { runDir: opts.runDir, results: run.results, metrics, reportMd, reportJson, markdown, ran: run.ran, skipped: run.skipped };
@@ -190,6 +204,12 @@ function renderReport(a: {
       `Argument graphs: \`${acalDir(a.runDir)}/<itemId>.graph.json\` — contest with \`lexcase acal contest ${a.runDir} --item <id> --action …\`.`,
     );
   if (Object.keys(slices).length)
-    lines.push('', table(['slice', 'n', 'accuracy'], Object.entries(slices).map(([s, v]) => [s, v.n, ((100 * v.correct) / v.n).toFixed(1)])));
+    lines.push(
+      '',
+      table(
+        ['slice', 'n', 'accuracy'],
+        Object.entries(slices).map(([s, v]) => [s, v.n, ((100 * v.correct) / v.n).toFixed(1)]),
+      ),
+    );
   return lines.join('\n') + '\n';
 }

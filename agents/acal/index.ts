@@ -6,7 +6,16 @@ export { recompute, withResult, toQbaf } from './graph/recompute.js';
 export { findClashes, clashDeltas, type ClashPair } from './graph/clash.js';
 export { compareSemantics, type SemanticsComparison } from './graph/compare.js';
 export { readGraph, writeGraph, readAudit, graphPath, auditPath, parseGraph } from './graph/store.js';
-export { PAPER_DEFAULTS, ACAL_CODE_VALUES, graphSchema, type AcalGraph, type AcalArgument, type AcalRelation, type ClashOutcome, type GraphResult } from './graph/types.js';
+export {
+  PAPER_DEFAULTS,
+  ACAL_CODE_VALUES,
+  graphSchema,
+  type AcalGraph,
+  type AcalArgument,
+  type AcalRelation,
+  type ClashOutcome,
+  type GraphResult,
+} from './graph/types.js';
 export { contest, type ContestOptions } from './contest/contest.js';
 export { applyContest, type AuditEntry, type ContestMeta } from './contest/apply-contest.js';
 export { parseContestAction, CONTEST_ACTIONS, type ContestAction } from './contest/actions.js';

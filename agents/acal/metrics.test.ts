@@ -6,7 +6,10 @@ describe('acalMetrics', () => {
     // gold:  Y Y Y N N N N N ; pred: Y Y N N N N Y null — twice (16 items: at n ≥ 10 the macro figures get bootstrap intervals)
     const golds = ['Yes', 'Yes', 'Yes', 'No', 'No', 'No', 'No', 'No', 'Yes', 'Yes', 'Yes', 'No', 'No', 'No', 'No', 'No'];
     const preds = ['Yes', 'Yes', 'No', 'No', 'No', 'No', 'Yes', null, 'Yes', 'Yes', 'No', 'No', 'No', 'No', 'Yes', null];
-    const m = acalMetrics(preds.map((p, i) => ({ prediction: p, gold: golds[i] })), { iterations: 500, seed: 1 });
+    const m = acalMetrics(
+      preds.map((p, i) => ({ prediction: p, gold: golds[i] })),
+      { iterations: 500, seed: 1 },
+    );
     // Yes: tp 2 fp 1 fn 1 → P 2/3 R 2/3; No: tp 3 fp 1 fn 2 → P 3/4 R 3/5
     expect(m.accuracy.estimate).toBeCloseTo(5 / 8, 12);
     expect(m.precision.estimate).toBeCloseTo((2 / 3 + 3 / 4) / 2, 12);
@@ -26,7 +29,12 @@ describe('acalMetrics', () => {
     const small = acalMetrics(preds.slice(0, 8).map((p, i) => ({ prediction: p, gold: golds[i] })));
     expect(small.macroF1).toMatchObject({ lo: null, hi: null, missing: 'n < 10' });
     expect(small.accuracy.lo).not.toBeNull();
-    expect(acalMetrics(preds.map((p, i) => ({ prediction: p, gold: golds[i] })), { iterations: 500, seed: 1 })).toEqual(m);
+    expect(
+      acalMetrics(
+        preds.map((p, i) => ({ prediction: p, gold: golds[i] })),
+        { iterations: 500, seed: 1 },
+      ),
+    ).toEqual(m);
     expect(metricsTable([{ name: 'acal', m }])).toMatch(/\| acal +\| +16 \| +62\.5% \[\d+\.\d, \d+\.\d\] \|/);
     expect(metricsTable([{ name: 'acal', m: small }])).toMatch(/\| acal +\| +8 \| +62\.5% \[\d+\.\d, \d+\.\d\] \| +\d+\.\d% \(n < 10\) \|/);
   });

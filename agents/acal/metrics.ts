@@ -42,7 +42,10 @@ export function acalMetrics(
   return {
     n: records.length,
     failures: failedCount(records),
-    accuracy: proportionInterval(correctFlags(records).reduce((a, b) => a + b, 0), records.length),
+    accuracy: proportionInterval(
+      correctFlags(records).reduce((a, b) => a + b, 0),
+      records.length,
+    ),
     precision: statisticInterval(records.length, stat('macroPrecision'), o),
     recall: statisticInterval(records.length, stat('macroRecall'), o),
     macroF1: statisticInterval(records.length, stat('macroF1'), o),
@@ -54,7 +57,15 @@ const pct = (c: Interval) => figureText(c, 'percent');
 export function metricsTable(rows: { name: string; m: AcalMetrics }[]): string {
   return (
     table(
-      ['system', 'n', `Acc [${METHOD_LABEL.wilson}]`, `Prec (macro) [${METHOD_LABEL.bootstrap}]`, `Rec (macro) [${METHOD_LABEL.bootstrap}]`, `Macro-F1 [${METHOD_LABEL.bootstrap}]`, 'failed'],
+      [
+        'system',
+        'n',
+        `Acc [${METHOD_LABEL.wilson}]`,
+        `Prec (macro) [${METHOD_LABEL.bootstrap}]`,
+        `Rec (macro) [${METHOD_LABEL.bootstrap}]`,
+        `Macro-F1 [${METHOD_LABEL.bootstrap}]`,
+        'failed',
+      ],
       rows.map(({ name, m }) => [name, m.n, pct(m.accuracy), pct(m.precision), pct(m.recall), pct(m.macroF1), m.failures]),
     ) + '\n\nBootstrap intervals are not given below n = 10 ("n < 10").'
   );

@@ -29,8 +29,26 @@ const c: CaseInput = {
 };
 
 const args = [
-  { id: 's1', agent: 'Prosecutor', side: 'support' as const, text: 'The neighbour’s words are offered for their truth.', baseStrength: 0.8, citedPassageIds: ['fre-801'], status: 'accepted' as const, origin: 'llm' as const },
-  { id: 'a1', agent: 'Public Defender', side: 'attack' as const, text: 'The words are offered for their effect on the listener.', baseStrength: 0.4, citedPassageIds: [], status: 'proposed' as const, origin: 'llm' as const },
+  {
+    id: 's1',
+    agent: 'Prosecutor',
+    side: 'support' as const,
+    text: 'The neighbour’s words are offered for their truth.',
+    baseStrength: 0.8,
+    citedPassageIds: ['fre-801'],
+    status: 'accepted' as const,
+    origin: 'llm' as const,
+  },
+  {
+    id: 'a1',
+    agent: 'Public Defender',
+    side: 'attack' as const,
+    text: 'The words are offered for their effect on the listener.',
+    baseStrength: 0.4,
+    citedPassageIds: [],
+    status: 'proposed' as const,
+    origin: 'llm' as const,
+  },
 ];
 
 const graph = {
@@ -48,9 +66,20 @@ const graph = {
   settings: { semantics: 'quadratic', threshold: 0.5, band: [0.49, 0.51] },
   revision: 0,
   result: {
-    semantics: 'quadratic', claimStrength: 0.5012, strengths: { s1: 0.71, a1: 0.333 }, effectiveBase: { s1: 0.8, a1: 0.4 }, clashDelta: {},
-    converged: true, method: 'topological', iterations: 1, residual: 0, thresholdVerdict: 'Yes', inBand: true, verdict: 'Yes',
-    decidedBy: 'threshold', escalation: 'needed',
+    semantics: 'quadratic',
+    claimStrength: 0.5012,
+    strengths: { s1: 0.71, a1: 0.333 },
+    effectiveBase: { s1: 0.8, a1: 0.4 },
+    clashDelta: {},
+    converged: true,
+    method: 'topological',
+    iterations: 1,
+    residual: 0,
+    thresholdVerdict: 'Yes',
+    inBand: true,
+    verdict: 'Yes',
+    decidedBy: 'threshold',
+    escalation: 'needed',
   },
 } satisfies AcalGraph;
 
@@ -67,7 +96,8 @@ async function sent(reply: string, stage: (m: FakeChatModel) => Promise<unknown>
 
 describe('ACAL reply schemas as sent', () => {
   it('put the reasoning before the decision: judge {reasoning, decision}, clash {reason, winner}, scores {note, score}', () => {
-    for (const schema of [judgeSchema, clashSchema, scoresSchema(['s1', 'a1']), teamSchema(3)]) expect(decisionBeforeReasoning(jsonSchemaFor(schema))).toEqual([]);
+    for (const schema of [judgeSchema, clashSchema, scoresSchema(['s1', 'a1']), teamSchema(3)])
+      expect(decisionBeforeReasoning(jsonSchemaFor(schema))).toEqual([]);
     expect(Object.keys((jsonSchemaFor(judgeSchema) as { properties: object }).properties)).toEqual(['reasoning', 'decision']);
   });
   it('hold a team to 2–3 agents', () => {
@@ -100,7 +130,9 @@ describe('ACAL prompts', () => {
   it('resolve-clashes with seed 1 shows the attacking argument as A, and "A" wins for the attacker', async () => {
     const model = new FakeChatModel(['{"reason":"r","winner":"A"}']);
     const r = await withPassageHandles(() => resolveClashes(model, c, [{ support: 's1', attack: 'a1' }], args, { seed: 1 }));
-    expect(String(model.calls[0].messages[1].content)).toContain(`ARGUMENT A (attacks the claim): ${args[1].text}\n\nARGUMENT B (supports the claim): ${args[0].text}`);
+    expect(String(model.calls[0].messages[1].content)).toContain(
+      `ARGUMENT A (attacks the claim): ${args[1].text}\n\nARGUMENT B (supports the claim): ${args[0].text}`,
+    );
     expect(r.outcomes).toEqual([{ support: 's1', attack: 'a1', winner: 'a1', reason: 'r' }]);
     expect(r.presentation).toEqual([expect.objectContaining({ kind: 'clash sides', at: 's1~a1', order: ['attack', 'support'] })]);
   });
@@ -143,9 +175,9 @@ const SELECT_TEAM: [string, string] = [
     '- Judge (Adjudication). Expertise: statutory interpretation; rules of evidence and procedure; precedent. Priorities: correct application of the law; impartiality; fair process. Style: neutral and principled; reasons from the governing rule to the facts.',
     '- Compliance Officer (Advisory & Transactional). Expertise: regulatory law; internal policies; audits. Priorities: following rules and regulations; preventing violations. Style: policy-oriented and checklist-driven.',
     '- Prosecutor (Litigation & Advocacy). Expertise: criminal law; evidence; case building. Priorities: admissible proof; due process; public interest. Style: fact-centred and adversarial within the bounds of duty.',
-    '- Private Practice Lawyer (Litigation & Advocacy). Expertise: civil litigation; trial advocacy; client counselling. Priorities: the client\'s position; practical outcomes; procedural strategy. Style: persuasive and pragmatic; builds the strongest case from the facts.',
+    "- Private Practice Lawyer (Litigation & Advocacy). Expertise: civil litigation; trial advocacy; client counselling. Priorities: the client's position; practical outcomes; procedural strategy. Style: persuasive and pragmatic; builds the strongest case from the facts.",
     '- Corporate Counsel (Advisory & Transactional). Expertise: contracts; corporate governance; risk management. Priorities: minimising legal risk; compliance; commercial sense. Style: preventive and business-oriented.',
-    '- Public Defender (Litigation & Advocacy). Expertise: criminal defence; constitutional rights; evidentiary objections. Priorities: the accused\'s rights; fair trial; access to justice. Style: rights-centred advocacy; probes every weakness in the other side\'s proof.',
+    "- Public Defender (Litigation & Advocacy). Expertise: criminal defence; constitutional rights; evidentiary objections. Priorities: the accused's rights; fair trial; access to justice. Style: rights-centred advocacy; probes every weakness in the other side's proof.",
     '- IP Attorney (Advisory & Transactional). Expertise: copyright, patent and trademark law; licensing; IP litigation. Priorities: protecting IP rights; lawful use. Style: technical-legal and specialised.',
     '- Legal Analyst (Research & Support). Expertise: legal research; statute and case-law review; classification of legal issues. Priorities: objective analysis; clear categorisation; risk forecasting. Style: research-oriented and objective.',
     '- Law Clerk / Judicial Clerk (Adjudication). Expertise: legal research; bench memos; rule and precedent analysis. Priorities: accurate analysis; clarity; grounding every step in authority. Style: analytical and precise; element-by-element application of the rule.',
@@ -173,7 +205,7 @@ const GENERATE: [string, string] = [
 const SCORE: [string, string] = [
   'You are a strict evaluator of legal arguments.',
   [
-    'TASK: score each argument\'s intrinsic strength on the rubric.',
+    "TASK: score each argument's intrinsic strength on the rubric.",
     '',
     ...CASE_HEADER,
     '',

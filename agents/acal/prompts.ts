@@ -13,10 +13,12 @@ import { describeRole, LEGAL_ROLES, roleByName, type LegalRole } from './roles.j
 export function formatEvidence(evidence: EvidencePassage[], maxChars = 700): string {
   if (!evidence.length) return '(no passages retrieved)';
   const h = passageHandles(); // one map for the whole block: outside an item's scope each call would be a fresh map (every passage P1)
-  return evidence
-    // handle + text only: a title (some corpora title every distractor and no gold passage) would tell them apart
-    .map((p) => `[${h.handle(p.id)}] ${p.text.length > maxChars ? p.text.slice(0, maxChars) + '…' : p.text}`)
-    .join('\n');
+  return (
+    evidence
+      // handle + text only: a title (some corpora title every distractor and no gold passage) would tell them apart
+      .map((p) => `[${h.handle(p.id)}] ${p.text.length > maxChars ? p.text.slice(0, maxChars) + '…' : p.text}`)
+      .join('\n')
+  );
 }
 
 /** The legal test, the case, the claim and (by default) the retrieved evidence. */
@@ -53,10 +55,7 @@ export function generateArgumentsSystem(role: string): string {
 }
 
 export function generateArgumentsPrompt(c: CaseInput, role: string, side: 'support' | 'attack'): string {
-  const goal =
-    side === 'support'
-      ? 'arguments SUPPORTING the claim (reasons it is TRUE)'
-      : 'arguments ATTACKING the claim (reasons it is FALSE)';
+  const goal = side === 'support' ? 'arguments SUPPORTING the claim (reasons it is TRUE)' : 'arguments ATTACKING the claim (reasons it is FALSE)';
   return [
     `TASK: write ${goal}, as the ${role}.`,
     caseHeader(c),
@@ -86,11 +85,14 @@ export interface ScoredItem {
 
 export function scorePrompt(c: CaseInput, items: ScoredItem[]): string {
   return [
-    'TASK: score each argument\'s intrinsic strength on the rubric.',
+    "TASK: score each argument's intrinsic strength on the rubric.",
     caseHeader(c),
     `SCORING RUBRIC (be strict; penalise generic statements, reward case-specific legal precision):\n${RUBRIC}`,
     `ARGUMENTS:\n${items
-      .map((i) => `(${i.id}) [${i.side === 'support' ? 'supports' : 'attacks'} the claim] ${i.text}${i.citedPassageIds.length ? ` (cites ${i.citedPassageIds.map((id) => passageHandles().handle(id)).join(', ')})` : ''}`)
+      .map(
+        (i) =>
+          `(${i.id}) [${i.side === 'support' ? 'supports' : 'attacks'} the claim] ${i.text}${i.citedPassageIds.length ? ` (cites ${i.citedPassageIds.map((id) => passageHandles().handle(id)).join(', ')})` : ''}`,
+      )
       .join('\n')}`,
     'Reply with JSON only, one entry per argument id, the note before the score: {"scores": {"<argument id>": {"note": "<one sentence>", "score": <0.1..1.0>}, ...}}',
   ].join('\n\n');
@@ -110,12 +112,7 @@ export function relationsPrompt(context: string, batch: RelationPair[]): string 
   return [
     'TASK: classify the relation between each pair of legal arguments.',
     `CONTEXT: ${context}`,
-    batch
-      .map(
-        (p) =>
-          `PAIR ${p.pair}\n  A (${p.a.side}s the claim): ${p.a.text}\n  B (${p.b.side}s the claim): ${p.b.text}`,
-      )
-      .join('\n'),
+    batch.map((p) => `PAIR ${p.pair}\n  A (${p.a.side}s the claim): ${p.a.text}\n  B (${p.b.side}s the claim): ${p.b.text}`).join('\n'),
     'For each pair: "attack" if A and B contradict or undermine each other; "support" if one reinforces or provides evidence for the other; "neutral" if they address different aspects or have no logical dependency. Judge the content, not merely the sides: arguments on opposite sides can be neutral. Give a confidence in [0, 1].',
     'Reply with JSON only, one entry per pair id: {"relations": {"<pair id>": {"relation": "attack|support|neutral", "confidence": <0..1>}, ...}}',
   ].join('\n\n');

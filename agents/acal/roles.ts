@@ -29,7 +29,7 @@ export const LEGAL_ROLES: readonly LegalRole[] = [
     role: 'Private Practice Lawyer',
     category: 'Litigation & Advocacy',
     expertise: ['civil litigation', 'trial advocacy', 'client counselling'],
-    priorities: ['the client\'s position', 'practical outcomes', 'procedural strategy'],
+    priorities: ["the client's position", 'practical outcomes', 'procedural strategy'],
     style: 'persuasive and pragmatic; builds the strongest case from the facts',
   },
   {
@@ -43,8 +43,8 @@ export const LEGAL_ROLES: readonly LegalRole[] = [
     role: 'Public Defender',
     category: 'Litigation & Advocacy',
     expertise: ['criminal defence', 'constitutional rights', 'evidentiary objections'],
-    priorities: ['the accused\'s rights', 'fair trial', 'access to justice'],
-    style: 'rights-centred advocacy; probes every weakness in the other side\'s proof',
+    priorities: ["the accused's rights", 'fair trial', 'access to justice'],
+    style: "rights-centred advocacy; probes every weakness in the other side's proof",
   },
   {
     role: 'Corporate Counsel',

@@ -26,7 +26,11 @@ export function createAcalSystem(opts: AcalSystemOptions): AgentSystem<TaskExamp
   return async (item, ctx) => {
     if (!ctx.llm) throw errors.llmNotConfigured();
     const ev = await gatherEvidence(ctx, task.query(item.text), k);
-    const { graph, trace } = await runArena(ctx.llm, { itemId: item.id, seed: ctx.seed, task, caseText: item.text, evidence: ev.passages }, { ...opts, signal: ctx.signal });
+    const { graph, trace } = await runArena(
+      ctx.llm,
+      { itemId: item.id, seed: ctx.seed, task, caseText: item.text, evidence: ev.passages },
+      { ...opts, signal: ctx.signal },
+    );
     const graphFile = opts.graphDir ? writeGraph(opts.graphDir, graph) : undefined;
     const r = graph.result!;
     return {

@@ -37,7 +37,11 @@ async function contextFor(mode: BaselineMode, q: Question, ctx: SystemContext, k
   }
   const method = ragMethod(mode)!;
   const retriever = ctx.retrievers[method];
-  if (!retriever) throw errors.usage(`${mode} needs the "${method}" retriever, which this index does not have`, `available: ${Object.keys(ctx.retrievers).join(', ') || 'none'}`);
+  if (!retriever)
+    throw errors.usage(
+      `${mode} needs the "${method}" retriever, which this index does not have`,
+      `available: ${Object.keys(ctx.retrievers).join(', ') || 'none'}`,
+    );
   const query = factsOf(q);
   const hits = await retriever.search(query, { k });
   trace.retrieval = { method, query, ids: hits.map((h) => h.id), scores: hits.map((h) => h.score) };

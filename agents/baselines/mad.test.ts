@@ -20,9 +20,18 @@ const corpus = without(PASSAGES, ['gold0']);
 const SEED = deriveSeed(7, QUESTION.id);
 
 function ctx(url: string): SystemContext {
-  const llm = createChatModel(llmConfigSchema.parse({ baseUrl: url, model: 'scripted', cacheDir: false, maxRetries: 1, retryBaseMs: 1, retryMaxMs: 5, timeoutMs: 5000 }));
+  const llm = createChatModel(
+    llmConfigSchema.parse({ baseUrl: url, model: 'scripted', cacheDir: false, maxRetries: 1, retryBaseMs: 1, retryMaxMs: 5, timeoutMs: 5000 }),
+  );
   const bm25 = keywordRetriever('bm25', corpus);
-  return { seed: SEED, tools: createRetrievalTools({ retrievers: { bm25 }, docs: { size: 6, get: getPassageFrom(corpus) } }), retrievers: { bm25 }, llm, getPassage: getPassageFrom(corpus), options: {} };
+  return {
+    seed: SEED,
+    tools: createRetrievalTools({ retrievers: { bm25 }, docs: { size: 6, get: getPassageFrom(corpus) } }),
+    retrievers: { bm25 },
+    llm,
+    getPassage: getPassageFrom(corpus),
+    options: {},
+  };
 }
 
 const answer = (letter: string, cite = 'P2') =>

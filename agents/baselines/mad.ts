@@ -22,7 +22,6 @@ import { seededModel } from '../mad/llm-call.js';
 import type { MadSettings } from '../mad/types.js';
 import type { PresentationRecord } from '../common/presentation-order.js';
 
-
 /** Majority letter of `votes` (nulls abstain); ties → seeded draw among the tied, in letter order. */
 export function majority(votes: (string | null)[], seed: number): { winner: string | null; counts: Record<string, number>; tie: boolean } {
   const counts: Record<string, number> = {};
@@ -53,7 +52,11 @@ function baseline(name: 'single-rag' | 'self-consistency', s: MadSettings, sampl
       error = trace.error = e.message;
     }
     const pool = (trace.pool as { id: string }[] | undefined) ?? [];
-    const metrics = itemCitationMetrics(out?.citations ?? [], item.goldPassageIds, pool.map((p) => p.id));
+    const metrics = itemCitationMetrics(
+      out?.citations ?? [],
+      item.goldPassageIds,
+      pool.map((p) => p.id),
+    );
     return { prediction: out?.answer ?? null, trace, metrics, ...(error ? { error } : {}) };
   };
 }
@@ -69,7 +72,16 @@ export function createSingleRag(opts: Partial<MadSettings> = {}): AgentSystem<Qu
   return baseline('single-rag', s, async (q, ctx, st, letters, trace) => {
     if (!ctx.llm) throw errors.llmNotConfigured();
     const pool = await poolFor(q, ctx, st, trace);
-    return citedAnswer(seededModel(ctx.llm, deriveSeed(ctx.seed, 'single-rag')), q, letters, pool, st.passageChars, ctx.getPassage, 'single-agent answer', ctx.signal);
+    return citedAnswer(
+      seededModel(ctx.llm, deriveSeed(ctx.seed, 'single-rag')),
+      q,
+      letters,
+      pool,
+      st.passageChars,
+      ctx.getPassage,
+      'single-agent answer',
+      ctx.signal,
+    );
   });
 }
 
@@ -85,7 +97,10 @@ export function createSelfConsistency(opts: Partial<MadSettings> & { samples?: n
       [...Array(m).keys()].map(async (i) => {
         const seed = deriveSeed(ctx.seed, `sample-${i}`);
         try {
-          return { seed, ...(await citedAnswer(seededModel(llm, seed), q, letters, pool, st.passageChars, ctx.getPassage, `self-consistency sample ${i + 1}`, ctx.signal)) };
+          return {
+            seed,
+            ...(await citedAnswer(seededModel(llm, seed), q, letters, pool, st.passageChars, ctx.getPassage, `self-consistency sample ${i + 1}`, ctx.signal)),
+          };
         } catch (e) {
           if (isLexcaseError(e) && e.code === 'LLM_OUTPUT_INVALID') return { seed, error: e.message };
           throw e;
@@ -98,8 +113,16 @@ export function createSelfConsistency(opts: Partial<MadSettings> & { samples?: n
     trace.vote = vote;
     if (vote.tie && vote.winner) {
       // counted with the other seeded draws in the report (docs/validity.md, "Presentation orders and ties")
-      const tied = Object.keys(vote.counts).filter((l) => vote.counts[l] === vote.counts[vote.winner!]).sort();
-      trace.presentation = [{ kind: 'tie-break', order: [vote.winner, ...tied.filter((l) => l !== vote.winner)], seed: deriveSeed(ctx.seed, 'self-consistency-tie') } satisfies PresentationRecord];
+      const tied = Object.keys(vote.counts)
+        .filter((l) => vote.counts[l] === vote.counts[vote.winner!])
+        .sort();
+      trace.presentation = [
+        {
+          kind: 'tie-break',
+          order: [vote.winner, ...tied.filter((l) => l !== vote.winner)],
+          seed: deriveSeed(ctx.seed, 'self-consistency-tie'),
+        } satisfies PresentationRecord,
+      ];
     }
     if (!vote.winner) throw errors.llmOutputInvalid('self-consistency', `all ${m} samples were unparseable`);
     const chosen = samples.find((x) => 'answer' in x && x.answer === vote.winner) as CitedAnswer;

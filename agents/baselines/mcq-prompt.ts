@@ -35,7 +35,12 @@ export function answerSchema(letters: string[]) {
     reasoning: z.string().default(''),
     answer: z
       .string()
-      .transform((v) => v.trim().replace(/^\(?([A-Za-z])[).:]?(\s.*)?$/s, '$1').toUpperCase())
+      .transform((v) =>
+        v
+          .trim()
+          .replace(/^\(?([A-Za-z])[).:]?(\s.*)?$/s, '$1')
+          .toUpperCase(),
+      )
       .pipe(z.enum(letters as [string, ...string[]])),
   });
 }

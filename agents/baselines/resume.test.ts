@@ -23,7 +23,14 @@ describe('resume after interruption', () => {
       system: createBaseline('llm-only'),
       items,
       gold: (q: { answer: string }) => q.answer,
-      makeContext: (_q: unknown, { seed }: { seed: number }) => ({ seed, tools: [], retrievers: {}, llm: model, getPassage: async () => undefined, options: {} }),
+      makeContext: (_q: unknown, { seed }: { seed: number }) => ({
+        seed,
+        tools: [],
+        retrievers: {},
+        llm: model,
+        getPassage: async () => undefined,
+        options: {},
+      }),
       config: { system: 'baseline', mode: 'llm-only' },
       seed: 13,
     };
@@ -36,7 +43,12 @@ describe('resume after interruption', () => {
     const second = await runExperiment(opts);
     expect(second).toMatchObject({ ran: 2, skipped: 1 });
     expect(model.calls).toHaveLength(5);
-    expect(model.calls.slice(3).map((c) => /variant (\d)/.exec(c.text)![1]).sort()).toEqual(['1', '2']);
+    expect(
+      model.calls
+        .slice(3)
+        .map((c) => /variant (\d)/.exec(c.text)![1])
+        .sort(),
+    ).toEqual(['1', '2']);
     expect(second.results.map((r) => [r.id, r.prediction, r.correct]).sort()).toEqual([
       ['q1', 'B', true],
       ['q2', 'C', false],

@@ -5,7 +5,12 @@ const facts = 'A seller conveyed land to a buyer by a deed that the buyer never 
 
 describe('advocate queries', () => {
   it('key terms are the content words of the hypothesis that the facts lack (the doctrine it adds)', () => {
-    expect(keyTerms('No, because the jurisdiction has a race-notice recording statute.', facts)).toEqual(['jurisdiction', 'race-notice', 'recording', 'statute']);
+    expect(keyTerms('No, because the jurisdiction has a race-notice recording statute.', facts)).toEqual([
+      'jurisdiction',
+      'race-notice',
+      'recording',
+      'statute',
+    ]);
     // every word already in the facts: fall back to all content words
     expect(keyTerms('The buyer is protected.', facts)).toEqual(['buyer', 'protected']);
   });

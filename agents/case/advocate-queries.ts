@@ -22,7 +22,27 @@ export interface AdvocateQuery {
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
 /** Words that carry no legal content in an answer option. */
-const FILLER = new Set(['because', 'unless', 'would', 'could', 'should', 'must', 'may', 'might', 'yes', 'no', 'not', 'since', 'also', 'only', 'even', 'though', 'whether', 'will', 'shall']);
+const FILLER = new Set([
+  'because',
+  'unless',
+  'would',
+  'could',
+  'should',
+  'must',
+  'may',
+  'might',
+  'yes',
+  'no',
+  'not',
+  'since',
+  'also',
+  'only',
+  'even',
+  'though',
+  'whether',
+  'will',
+  'shall',
+]);
 
 function contentWords(text: string): string[] {
   const stop = englishStopwordList();
@@ -42,7 +62,11 @@ export function advocateQueries(facts: string, hypothesis: string, kinds: readon
   const out: AdvocateQuery[] = [];
   for (const kind of kinds) {
     const text =
-      kind === 'hypothesis' ? hypothesis.trim() : kind === 'terms' ? keyTerms(hypothesis, facts).join(' ') : [facts.trim(), hypothesis.trim()].filter(Boolean).join('\n');
+      kind === 'hypothesis'
+        ? hypothesis.trim()
+        : kind === 'terms'
+          ? keyTerms(hypothesis, facts).join(' ')
+          : [facts.trim(), hypothesis.trim()].filter(Boolean).join('\n');
     if (text && !out.some((q) => q.text === text)) out.push({ kind, text });
   }
   return out;

@@ -40,9 +40,7 @@ import type { AdvocateResult, EvidenceItem, Hypothesis } from './types.js';
 
 export const EvidenceSelection = z.object({
   analysis: z.string().optional(),
-  evidence: z
-    .array(z.object({ id: z.union([z.string(), z.number()]).transform(String), justification: z.string().default('') }))
-    .min(1),
+  evidence: z.array(z.object({ id: z.union([z.string(), z.number()]).transform(String), justification: z.string().default('') })).min(1),
 });
 
 /**
@@ -111,8 +109,16 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
   const agent = createAgent({
     model: o.llm,
     tools: handles.wrapTools(o.tools),
-    systemPrompt: advocateSystemPrompt(o.k, stance, o.tools.map((t) => t.name)),
-    middleware: [modelCallLimitMiddleware({ runLimit: maxSteps, exitBehavior: 'end' }), tokenLimitMiddleware(maxTokens), distinctIdsGuard(`advocate ${o.hypothesis.key}`)],
+    systemPrompt: advocateSystemPrompt(
+      o.k,
+      stance,
+      o.tools.map((t) => t.name),
+    ),
+    middleware: [
+      modelCallLimitMiddleware({ runLimit: maxSteps, exitBehavior: 'end' }),
+      tokenLimitMiddleware(maxTokens),
+      distinctIdsGuard(`advocate ${o.hypothesis.key}`),
+    ],
   });
   // the loop's LLM exchanges are recorded as the step `advocate <key>` (core/llm/record-replay.ts)
   const state = (await withCall(`advocate ${o.hypothesis.key}`, () =>
@@ -158,7 +164,9 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
     } catch (e) {
       if (!isLexcaseError(e)) throw e;
       error = e.message;
-      picked = [...candidates.values()].sort((a, b) => b.score - a.score).map((c) => ({ id: c.id, justification: '(no parseable selection; ranked by evidence score)' }));
+      picked = [...candidates.values()]
+        .sort((a, b) => b.score - a.score)
+        .map((c) => ({ id: c.id, justification: '(no parseable selection; ranked by evidence score)' }));
     }
     tokens += tally.tokens;
   }

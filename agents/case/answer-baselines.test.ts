@@ -12,7 +12,8 @@ describe('answerBaselines', () => {
     expect(a.rate).toBeCloseTo(1 / 3, 10);
     expect(longest.rate).toBeCloseTo(1 / 3, 10); // only question 1's longest (B) is right
     // always-A and longest are proportions: Wilson at any n; chance is a mean of graded values: no bootstrap interval below n = 10
-    for (const r of [a, longest]) expect(r.ci.lo!).toBeLessThanOrEqual(r.rate), expect(r.ci.hi!).toBeGreaterThanOrEqual(r.rate), expect(r.method).toBe('95% Wilson');
+    for (const r of [a, longest])
+      expect(r.ci.lo!).toBeLessThanOrEqual(r.rate), expect(r.ci.hi!).toBeGreaterThanOrEqual(r.rate), expect(r.method).toBe('95% Wilson');
     expect(chance).toMatchObject({ ci: { lo: null, hi: null }, method: 'no interval: n < 10' });
   });
 });

@@ -105,7 +105,17 @@ async function learnedAdvocates(
       const top = (fh?.[m] ?? []).slice(0, k);
       retrievalScores[m] = top.length ? top.reduce((s, h) => s + h.score, 0) / top.length : 0;
     }
-    out.push({ hypothesis: o.hypothesis, stance: 'for', evidence, toolCalls: i === 0 ? [...o.calls, ...ev.calls] : o.calls, rejectedIds: [], steps: 0, stop: 'offline', tokens: 0, retrievalScores });
+    out.push({
+      hypothesis: o.hypothesis,
+      stance: 'for',
+      evidence,
+      toolCalls: i === 0 ? [...o.calls, ...ev.calls] : o.calls,
+      rejectedIds: [],
+      steps: 0,
+      stop: 'offline',
+      tokens: 0,
+      retrievalScores,
+    });
   }
   return out;
 }
@@ -124,7 +134,16 @@ export function createCaseOfflineSystem(defaults: CaseOfflineOptions = {}): Agen
     const learned = learnedApplies(defaults, wanted, ctx.retrievers);
     const verdictOf = async (advocates: AdvocateResult[]) =>
       bm25?.explain
-        ? { solver: IR_SOLVER_LABEL, ...(await irSolverVerdict(bm25, { facts, question: q.question, options: hypotheses.map((h) => ({ letter: h.letter!, text: h.text })) }, undefined, undefined, ctx.seed ?? 0)) }
+        ? {
+            solver: IR_SOLVER_LABEL,
+            ...(await irSolverVerdict(
+              bm25,
+              { facts, question: q.question, options: hypotheses.map((h) => ({ letter: h.letter!, text: h.text })) },
+              undefined,
+              undefined,
+              ctx.seed ?? 0,
+            )),
+          }
         : { solver: 'evidence-score (min-max normalised raw scores)', ...evidenceScoreVerdict(advocates, ctx.seed ?? 0) };
     const outcome = async (advocates: AdvocateResult[], methods: string[], evidenceSelection: string): Promise<SystemOutcome> => {
       const verdict = await verdictOf(advocates);
@@ -149,16 +168,32 @@ export function createCaseOfflineSystem(defaults: CaseOfflineOptions = {}): Agen
     if (learned) {
       const selector = chooseSelector(defaults.selector, ctx.retrievers, ctx.getPassage);
       const advocates = await learnedAdvocates({ bm25: bm25!, qld: ctx.retrievers.qld! }, q, hypotheses, k, selector, ctx.getPassage);
-      return selector.signals ? outcome(advocates, ['bm25', 'qld', 'dense'], LEARNED_SELECTOR_LABEL + SIGNALS_SUFFIX) : outcome(advocates, ['bm25', 'qld'], LEARNED_SELECTOR_LABEL);
+      return selector.signals
+        ? outcome(advocates, ['bm25', 'qld', 'dense'], LEARNED_SELECTOR_LABEL + SIGNALS_SUFFIX)
+        : outcome(advocates, ['bm25', 'qld'], LEARNED_SELECTOR_LABEL);
     }
-    const methods = planMethods(ctx.retrievers, wanted?.filter((t) => t !== 'rewrite'));
+    const methods = planMethods(
+      ctx.retrievers,
+      wanted?.filter((t) => t !== 'rewrite'),
+    );
     const plan = defaults.plan ?? DEFAULT_QUERY_PLAN;
     // With a share limit each advocate ranks k × (number of advocates) candidates: enough for k of its own after the others take theirs.
     const share = plan.share !== undefined && plan.share < hypotheses.length ? plan.share : undefined;
     const kEach = share !== undefined ? k * hypotheses.length : k;
     let advocates: AdvocateResult[] = [];
     for (const h of hypotheses)
-      advocates.push(await runOfflineAdvocate({ retrievers: ctx.retrievers, methods, facts, hypothesis: h, k: kEach, depth: defaults.depth, getPassage: ctx.getPassage, plan }));
+      advocates.push(
+        await runOfflineAdvocate({
+          retrievers: ctx.retrievers,
+          methods,
+          facts,
+          hypothesis: h,
+          k: kEach,
+          depth: defaults.depth,
+          getPassage: ctx.getPassage,
+          plan,
+        }),
+      );
     if (share !== undefined) advocates = shareEvidence(advocates, k, share);
     return outcome(advocates, methods, share !== undefined ? `query plan, share ${share}` : 'query plan');
   };

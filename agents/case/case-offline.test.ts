@@ -28,7 +28,12 @@ beforeAll(async () => {
   for await (const p of loadPassages('barexam')) if (gold.has(p.id)) passages.push(p);
   let n = 0;
   for await (const p of loadPassages('legal_corpus')) if (n++ < 600) passages.push(p);
-  await buildIndex((async function* () { yield* passages; })(), { out: join(dir, 'idx'), corpusName: 'test', workers: 0 });
+  await buildIndex(
+    (async function* () {
+      yield* passages;
+    })(),
+    { out: join(dir, 'idx'), corpusName: 'test', workers: 0 },
+  );
   const retrievers: Record<string, Retriever> = { bm25: await openRetriever(join(dir, 'idx'), 'bm25'), qld: await openRetriever(join(dir, 'idx'), 'qld') };
   const docs = await openDocStore(join(dir, 'idx'));
   ctx = { seed: 13, tools: [], retrievers, getPassage: (id) => docs.get(id), options: { k: 5 } };

@@ -17,7 +17,13 @@ import type { Question } from '../../corpora/types.js';
 import { llmConfigSchema } from '../../core/config.js';
 import { createChatModel } from '../../core/llm/factory.js';
 import { setLogLevel } from '../../core/log.js';
-import { schemaFollowing, startScriptedServer, type RecordedRequest, type ScriptReply, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
+import {
+  schemaFollowing,
+  startScriptedServer,
+  type RecordedRequest,
+  type ScriptReply,
+  type ScriptedServer,
+} from '../../tests/support/scripted-openai-server.js';
 import { createCase } from './index.js';
 import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, searchTool } from './test-support/fixtures.js';
 
@@ -92,7 +98,10 @@ describe('CASE runs with failed items', () => {
     const second = await run(srv.url);
     expect(second).toMatchObject({ ran: 5, skipped: 2, retried: 5, failed: 0 });
     expect(second.results.filter((r) => r.correct)).toHaveLength(7);
-    const lines = readFileSync(resultsPath(dir), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(resultsPath(dir), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.id).sort()).toEqual(ITEMS.map((q) => q.id));
     expect(lines.every((l) => l.error === undefined)).toBe(true);
     const report2 = await writeReport(dir);

@@ -24,7 +24,9 @@ const bm25 = keywordRetriever('bm25', corpus);
 const qld = keywordRetriever('qld', corpus);
 
 function ctx(url: string, questionId = QUESTION.id): SystemContext {
-  const llm = createChatModel(llmConfigSchema.parse({ baseUrl: url, model: 'scripted', cacheDir: false, maxRetries: 2, retryBaseMs: 1, retryMaxMs: 5, timeoutMs: 5000 }));
+  const llm = createChatModel(
+    llmConfigSchema.parse({ baseUrl: url, model: 'scripted', cacheDir: false, maxRetries: 2, retryBaseMs: 1, retryMaxMs: 5, timeoutMs: 5000 }),
+  );
   return {
     seed: deriveSeed(7, questionId),
     tools: [searchTool('bm25_search', bm25, corpus), searchTool('qld_search', qld, corpus)],

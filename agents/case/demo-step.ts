@@ -23,7 +23,9 @@ export const caseOfflineStep: DemoStep = {
     ctx.say(`CASE (${OFFLINE_LABEL}) on ${ctx.dataset} ${ctx.split} (${questions.length} questions)…`);
     const bar = createProgress('case offline', { unit: 'questions' });
     bar.start(questions.length);
-    const r = await evalCaseOffline({ index: ctx.indexDir, questions, k: DEFAULT_K, seed: ctx.seed, onProgress: (d) => bar.update(d) }).finally(() => bar.stop());
+    const r = await evalCaseOffline({ index: ctx.indexDir, questions, k: DEFAULT_K, seed: ctx.seed, onProgress: (d) => bar.update(d) }).finally(() =>
+      bar.stop(),
+    );
     const m = r.metrics;
     const w = DEFAULT_QUERY_PLAN.weights;
     const baselines = answerBaselines(questions, ctx.seed);
@@ -38,6 +40,16 @@ export const caseOfflineStep: DemoStep = {
       `divided by the query's self-score (mean of the best ${IR_SOLVER_TOP}). It measures lexical support, not legal correctness — read it against the baselines below.`;
     const base = `| baseline | accuracy [95% interval] | interval |\n|---|---|---|\n${answerBaselinesMarkdown(baselines)}`;
     ctx.sections.push({ title: `CASE: ${OFFLINE_LABEL} — ${ctx.dataset} ${ctx.split} split`, markdown: `${intro}\n\n${caseMetricsMarkdown(m)}\n\n${base}` });
-    ctx.data.caseOffline = { label: OFFLINE_LABEL, solver: IR_SOLVER_LABEL, methods: r.methods, k: DEFAULT_K, plan: DEFAULT_QUERY_PLAN, evidenceSelection: r.evidenceSelection, selectorKeep: selector.keep, metrics: m, baselines };
+    ctx.data.caseOffline = {
+      label: OFFLINE_LABEL,
+      solver: IR_SOLVER_LABEL,
+      methods: r.methods,
+      k: DEFAULT_K,
+      plan: DEFAULT_QUERY_PLAN,
+      evidenceSelection: r.evidenceSelection,
+      selectorKeep: selector.keep,
+      metrics: m,
+      baselines,
+    };
   },
 };

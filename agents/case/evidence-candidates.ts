@@ -126,10 +126,10 @@ export async function gatherQuestionEvidence(retrievers: { bm25: Retriever; qld:
   const seen = new Set<string>();
   const add = (hits: Hit[]) => hits.slice(0, cdepth).forEach((h) => seen.add(h.id));
   for (const opt of options) {
-    for (const r of Object.values(opt.runs)) (add(r.bm25), add(r.qld));
+    for (const r of Object.values(opt.runs)) add(r.bm25), add(r.qld);
     for (const id of o.extra?.(opt) ?? []) seen.add(id);
   }
-  (add(joint.bm25), add(joint.qld));
+  add(joint.bm25), add(joint.qld);
   const ids = [...seen];
   const perOption: Match[][][] = [];
   for (const opt of options) {

@@ -63,7 +63,10 @@ export interface CandidateFeatures {
 export function candidateFeatures(ev: QuestionEvidence, plan: QueryPlan): { plans: PlanRanking[]; candidates: CandidateFeatures[] } {
   const plans = ev.options.map((o) => planRanking(o.runs, plan));
   const runRanks = ev.options.map((o) => SELECTOR_KINDS.map((k) => ({ b: ranks(o.runs[k]?.bm25), l: ranks(o.runs[k]?.qld), run: o.runs[k] })));
-  const fb = ranks(ev.facts.bm25), fl = ranks(ev.facts.qld), jb = ranks(ev.joint.bm25), jl = ranks(ev.joint.qld);
+  const fb = ranks(ev.facts.bm25),
+    fl = ranks(ev.facts.qld),
+    jb = ranks(ev.joint.bm25),
+    jl = ranks(ev.joint.qld);
   const n = ev.options.length;
   const candidates = ev.ids.map((id, c) => {
     const ex = ev.match[c];
@@ -83,7 +86,10 @@ export function candidateFeatures(ev: QuestionEvidence, plan: QueryPlan): { plan
         const mean = others.length ? others.reduce((a, b) => a + b, 0) / others.length : 0;
         x.push(ex[oi][j] - max, ex[oi][j] - mean);
       }
-      let maxOther = 0, top5 = 0, top20 = 0, first = 0;
+      let maxOther = 0,
+        top5 = 0,
+        top20 = 0,
+        first = 0;
       plans.forEach((p, j) => {
         if (j === oi) return;
         const r = p.rank.get(id) ?? 1000;
@@ -119,11 +125,13 @@ function contrast(values: number[]): [number, number, number][] {
  * the options, then [cos, 10/(10 + rank)] for the facts and the question sentence and their bigram shares.
  */
 export function signalFeatures(s: CandidateSignals, c: number, options: number): number[] {
-  const d = s.dense[c], p = s.phrase[c];
+  const d = s.dense[c],
+    p = s.phrase[c];
   const cos = contrast(d.slice(0, options).map((m) => m[0]));
   const bg = contrast(p.slice(0, options));
   const per = cos.map((cv, o) => [...cv, ...bg[o], 10 / (10 + d[o][1])]);
-  const max = new Array<number>(SIGNAL_OPTION_FEATURES).fill(-Infinity), mean = new Array<number>(SIGNAL_OPTION_FEATURES).fill(0);
+  const max = new Array<number>(SIGNAL_OPTION_FEATURES).fill(-Infinity),
+    mean = new Array<number>(SIGNAL_OPTION_FEATURES).fill(0);
   for (const x of per) x.forEach((v, j) => ((max[j] = Math.max(max[j], v)), (mean[j] += v / options)));
   const [f, q] = [d[options], d[options + 1]];
   return [...max, ...mean, f[0], 10 / (10 + f[1]), q[0], 10 / (10 + q[1]), p[options], p[options + 1]];

@@ -65,9 +65,19 @@ describe('learned evidence selector', () => {
   it('slot selection: keep = k is exactly the query plan; every option gets k distinct passages', () => {
     const k = 5;
     const q = set.find((x) => x.candidates.length > 40)!;
-    const plan = selectBySlots(q.candidates.map((c) => ({ id: c.id, score: 0 })), q.plans, k, k);
+    const plan = selectBySlots(
+      q.candidates.map((c) => ({ id: c.id, score: 0 })),
+      q.plans,
+      k,
+      k,
+    );
     expect(plan.map((l) => l.map((e) => e.id))).toEqual(q.plans.map((p) => p.order.slice(0, k)));
-    const learned = selectBySlots(q.candidates.map((c) => ({ id: c.id, score: linearScore(EVIDENCE_SELECTOR_MODEL, c.x) })), q.plans, k, 1);
+    const learned = selectBySlots(
+      q.candidates.map((c) => ({ id: c.id, score: linearScore(EVIDENCE_SELECTOR_MODEL, c.x) })),
+      q.plans,
+      k,
+      1,
+    );
     expect(learned.every((l) => l.length === k)).toBe(true);
     const beyondKeep = learned.flatMap((l) => l.slice(1).map((e) => e.id));
     expect(new Set(beyondKeep).size).toBe(beyondKeep.length);

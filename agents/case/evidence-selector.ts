@@ -61,7 +61,9 @@ export function selectBySlots(
 ): SelectedItem[][] {
   const learned = new Map(candidates.map((c) => [c.id, c.score]));
   const chosen: SelectedItem[][] = plans.map((p) =>
-    p.order.slice(0, Math.min(keep, k)).map((id, i) => ({ id, score: learned.get(id) ?? -Infinity, justification: `query plan rank #${i + 1} for this option` })),
+    p.order
+      .slice(0, Math.min(keep, k))
+      .map((id, i) => ({ id, score: learned.get(id) ?? -Infinity, justification: `query plan rank #${i + 1} for this option` })),
   );
   const taken = new Set(chosen.flat().map((e) => e.id));
   const ranked = [...candidates].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -77,13 +79,19 @@ export function selectBySlots(
         best = o;
         continue;
       }
-      const s = plans[o].score.get(c.id) ?? 0, sb = plans[best].score.get(c.id) ?? 0;
-      const ro = plans[o].rank.get(c.id) ?? Infinity, rb = plans[best].rank.get(c.id) ?? Infinity;
+      const s = plans[o].score.get(c.id) ?? 0,
+        sb = plans[best].score.get(c.id) ?? 0;
+      const ro = plans[o].rank.get(c.id) ?? Infinity,
+        rb = plans[best].rank.get(c.id) ?? Infinity;
       if (s > sb || (s === sb && ro < rb)) best = o;
     }
     if (best < 0) break;
     const pr = plans[best].rank.get(c.id);
-    chosen[best].push({ id: c.id, score: c.score, justification: `learned selector rank #${r} for the question${pr ? `, plan rank #${pr} for this option` : ''}` });
+    chosen[best].push({
+      id: c.id,
+      score: c.score,
+      justification: `learned selector rank #${r} for the question${pr ? `, plan rank #${pr} for this option` : ''}`,
+    });
     taken.add(c.id);
   }
   return chosen;
@@ -93,7 +101,10 @@ export function selectBySlots(
 export function selectEvidence(ev: QuestionEvidence, plan: QueryPlan, model: SelectorModel, k: number): SelectedItem[][] {
   const computed = QUESTION_FEATURES + (ev.signals ? SIGNAL_FEATURES : 0);
   if (model.features !== computed)
-    throw errors.invalidInput('evidence selector model', `it has ${model.features} features, the code computes ${computed} (${ev.signals ? 'with' : 'without'} dense and phrase signals)`);
+    throw errors.invalidInput(
+      'evidence selector model',
+      `it has ${model.features} features, the code computes ${computed} (${ev.signals ? 'with' : 'without'} dense and phrase signals)`,
+    );
   const { plans, candidates } = candidateFeatures(ev, plan);
   return selectBySlots(
     candidates.map((c) => ({ id: c.id, score: linearScore(model, c.question) })),

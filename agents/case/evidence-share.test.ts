@@ -16,8 +16,18 @@ const adv = (letter: string, ranked: [string, number][]): AdvocateResult => ({
 
 describe('shareEvidence', () => {
   // Two advocates that both rank the hearsay rule passage mbe_12 first; B ranks it higher.
-  const a = adv('A', [['mbe_12', 0.09], ['fre-801', 0.08], ['cap-1#p2', 0.05], ['cap-7#p1', 0.02]]);
-  const b = adv('B', [['mbe_12', 0.1], ['fre-803', 0.07], ['fre-801', 0.06], ['cap-9#p4', 0.01]]);
+  const a = adv('A', [
+    ['mbe_12', 0.09],
+    ['fre-801', 0.08],
+    ['cap-1#p2', 0.05],
+    ['cap-7#p1', 0.02],
+  ]);
+  const b = adv('B', [
+    ['mbe_12', 0.1],
+    ['fre-803', 0.07],
+    ['fre-801', 0.06],
+    ['cap-9#p4', 0.01],
+  ]);
 
   it('share 1: a passage goes only to the advocate that ranks it highest, and the other takes its next candidates', () => {
     const [sa, sb] = shareEvidence([a, b], 2, 1).map((x) => x.evidence.map((e) => e.id));

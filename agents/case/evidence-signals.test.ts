@@ -45,7 +45,16 @@ describe('phrase signal: word bigrams', () => {
 describe('signal features', () => {
   it('are max and mean over the options of [cos, contrasts, bigram share, contrasts, dense rank], then facts and question', () => {
     const s: CandidateSignals = {
-      dense: [[[0.5, 1], [0.2, 40], [0.3, 9], [0.1, 90], [0.4, 3], [0.25, 20]]],
+      dense: [
+        [
+          [0.5, 1],
+          [0.2, 40],
+          [0.3, 9],
+          [0.1, 90],
+          [0.4, 3],
+          [0.25, 20],
+        ],
+      ],
       phrase: [[0.5, 0, 0.25, 0, 0.1, 0.2]],
     };
     const f = signalFeatures(s, 0, 4);
@@ -60,7 +69,20 @@ describe('signal features', () => {
     expect(f.slice(7, 14)[1]).toBeLessThan(0); // contrasts against the max average below 0
     expect(f.slice(14)).toEqual([0.4, 10 / 13, 0.25, 10 / 30, 0.1, 0.2]);
     // one option: no contrast
-    const one = signalFeatures({ dense: [[[0.5, 1], [0.4, 3], [0.25, 20]]], phrase: [[0.5, 0.1, 0.2]] }, 0, 1);
+    const one = signalFeatures(
+      {
+        dense: [
+          [
+            [0.5, 1],
+            [0.4, 3],
+            [0.25, 20],
+          ],
+        ],
+        phrase: [[0.5, 0.1, 0.2]],
+      },
+      0,
+      1,
+    );
     expect([one[1], one[2], one[4], one[5]]).toEqual([0, 0, 0, 0]);
   });
 });
@@ -80,9 +102,15 @@ describe('the selector with dense and phrase signals, on the real default corpus
     questions = (await loadQuestions('barexam', 'train', { seed: 13 })).slice(0, 40);
     const { bm25, qld, dense } = idx.retrievers;
     // the signals as the shipped model was trained on them: its recorded dense query rule
-    const signals = { dense: exactDense(dense, EVIDENCE_SELECTOR_MODEL_DENSE.signals!.queryWords)!.dense, passageText: async (id: string) => (await idx.getPassage(id))?.text };
+    const signals = {
+      dense: exactDense(dense, EVIDENCE_SELECTOR_MODEL_DENSE.signals!.queryWords)!.dense,
+      passageText: async (id: string) => (await idx.getPassage(id))?.text,
+    };
     for (const q of questions)
-      gathered.push({ dense: await trainingQuestion({ bm25: bm25!, qld: qld! }, q, undefined, 5, signals), sparse: await trainingQuestion({ bm25: bm25!, qld: qld! }, q) });
+      gathered.push({
+        dense: await trainingQuestion({ bm25: bm25!, qld: qld! }, q, undefined, 5, signals),
+        sparse: await trainingQuestion({ bm25: bm25!, qld: qld! }, q),
+      });
   }, 300_000);
 
   afterAll(async () => {
@@ -100,7 +128,7 @@ describe('the selector with dense and phrase signals, on the real default corpus
     expect(() => chooseSelector(EVIDENCE_SELECTOR_MODEL_DENSE, sparseOnly, idx.getPassage)).toThrow(/dense signals from use-lite.*no dense part/);
   });
 
-  it('embeds its signal queries under the dense query rule it was trained with, not the retriever\'s default', async () => {
+  it("embeds its signal queries under the dense query rule it was trained with, not the retriever's default", async () => {
     const rule = EVIDENCE_SELECTOR_MODEL_DENSE.signals!.queryWords;
     expect(rule).toBe(24); // trained when use-lite queries were embedded from their last 24 words
     const dense = idx.retrievers.dense as DenseRetriever;
@@ -114,7 +142,8 @@ describe('the selector with dense and phrase signals, on the real default corpus
 
   it('ranks the gold passage higher than the 88-feature model on train questions (in-sample: a check that the shipped weights read the signals they were fitted on; held-out figures are the CV in train-evidence-selector.ts)', () => {
     const mrr = (pick: (g: (typeof gathered)[0]) => TrainingQuestion, model: typeof EVIDENCE_SELECTOR_MODEL) => {
-      let s = 0, n = 0;
+      let s = 0,
+        n = 0;
       for (const g of gathered) {
         const t = pick(g);
         if (!t.candidates.some((c) => c.gold)) continue;

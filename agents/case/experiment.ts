@@ -76,7 +76,9 @@ export interface CaseExperimentResult {
 export { DEFAULT_INDEX_DIR, ensureDefaultIndex } from '../../retrieval/default-index.js';
 
 /** The run dir for these settings; `k` is the resolved k (runCaseExperiment applies DEFAULT_K once). */
-export function defaultRunDir(o: Pick<CaseExperimentOptions, 'system' | 'mode' | 'offline' | 'dataset' | 'split' | 'seed' | 'hypotheses' | 'limit'> & { k: number }): string {
+export function defaultRunDir(
+  o: Pick<CaseExperimentOptions, 'system' | 'mode' | 'offline' | 'dataset' | 'split' | 'seed' | 'hypotheses' | 'limit'> & { k: number },
+): string {
   const what = o.system === 'case' ? `case-${o.offline ? 'offline' : 'llm'}${o.hypotheses === 'exploratory' ? '-exploratory' : ''}` : `baseline-${o.mode}`;
   const k = o.system === 'baseline' && o.mode === 'llm-only' ? '' : `-k${o.k}`;
   return join('runs', `${what}-${o.dataset}-${o.split}${k}-s${o.seed ?? 13}${o.limit !== undefined ? `-n${o.limit}` : ''}`);
@@ -100,18 +102,40 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
     if (rag && !idx.retrievers[rag]) throw errors.methodUnavailable(rag, o.index, Object.keys(idx.retrievers));
     const tools = !offline && o.system === 'case' ? createRetrievalTools({ retrievers: idx.retrievers, docs: idx.docs, llm: o.llm, defaultK: k }) : [];
     // Fail before the run starts (not once per item) on settings the index or mode cannot serve.
-    if (offline && o.hypotheses === 'exploratory') throw errors.usage('--hypotheses exploratory needs an LLM; the offline heuristic uses the options as hypotheses');
-    if (offline) offlineMethods(idx.retrievers, o.tools?.filter((t) => t !== 'rewrite'));
+    if (offline && o.hypotheses === 'exploratory')
+      throw errors.usage('--hypotheses exploratory needs an LLM; the offline heuristic uses the options as hypotheses');
+    if (offline)
+      offlineMethods(
+        idx.retrievers,
+        o.tools?.filter((t) => t !== 'rewrite'),
+      );
     else if (o.system === 'case') selectTools(tools, o.tools);
     const system: AgentSystem<Question> =
       o.system === 'case'
-        ? createCase({ offline, k, jurors: o.jurors, hypotheses: o.hypotheses, tools: o.tools, maxSteps: o.maxSteps, maxTokens: o.maxTokens, evidence: o.evidence })
+        ? createCase({
+            offline,
+            k,
+            jurors: o.jurors,
+            hypotheses: o.hypotheses,
+            tools: o.tools,
+            maxSteps: o.maxSteps,
+            maxTokens: o.maxTokens,
+            evidence: o.evidence,
+          })
         : createBaseline(o.mode!, { k });
     const runDir = o.runDir ?? defaultRunDir({ ...o, k, seed });
     const config: Record<string, unknown> = {
       system: o.system,
       ...(o.system === 'case'
-        ? { mode: offline ? OFFLINE_LABEL : 'llm', hypotheses: o.hypotheses ?? 'direct', jurors: offline ? 0 : (o.jurors ?? AGENT_DEFAULTS.jurors), tools: o.tools ?? 'all', ...(offline ? { evidence: o.evidence ?? 'learned' } : {}), maxSteps: o.maxSteps ?? AGENT_DEFAULTS.maxSteps, maxTokens: o.maxTokens ?? AGENT_DEFAULTS.maxTokens }
+        ? {
+            mode: offline ? OFFLINE_LABEL : 'llm',
+            hypotheses: o.hypotheses ?? 'direct',
+            jurors: offline ? 0 : (o.jurors ?? AGENT_DEFAULTS.jurors),
+            tools: o.tools ?? 'all',
+            ...(offline ? { evidence: o.evidence ?? 'learned' } : {}),
+            maxSteps: o.maxSteps ?? AGENT_DEFAULTS.maxSteps,
+            maxTokens: o.maxTokens ?? AGENT_DEFAULTS.maxTokens,
+          }
         : { mode: o.mode }),
       k: o.system === 'baseline' && o.mode === 'llm-only' ? 0 : k,
       dataset: o.dataset,
@@ -128,7 +152,14 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
       system,
       items: questions,
       gold: (q) => q.answer,
-      makeContext: (_q, { seed: itemSeed }) => ({ seed: itemSeed, tools, retrievers: idx.retrievers, llm: offline ? undefined : o.llm, getPassage: idx.getPassage, options: {} }),
+      makeContext: (_q, { seed: itemSeed }) => ({
+        seed: itemSeed,
+        tools,
+        retrievers: idx.retrievers,
+        llm: offline ? undefined : o.llm,
+        getPassage: idx.getPassage,
+        options: {},
+      }),
       config,
       seed,
       usage: o.usage,

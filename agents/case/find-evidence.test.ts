@@ -31,7 +31,9 @@ describe('findEvidence', () => {
     const r = await findEvidence({ hypothesis: 'Paul cannot impeach his own witness', facts: factsOf(QUESTION), against: true, k: 2, retrievers });
     expect(r.stance).toBe('against');
     expect(r.toolCalls).toHaveLength(4); // hypothesis run + facts run, per method
-    const forIds = (await findEvidence({ hypothesis: 'Paul cannot impeach his own witness', facts: factsOf(QUESTION), k: 2, retrievers })).evidence.map((e) => e.id);
+    const forIds = (await findEvidence({ hypothesis: 'Paul cannot impeach his own witness', facts: factsOf(QUESTION), k: 2, retrievers })).evidence.map(
+      (e) => e.id,
+    );
     expect(r.evidence.map((e) => e.id)).not.toEqual(forIds);
     await expect(findEvidence({ hypothesis: 'x y', against: true, retrievers })).rejects.toThrow(/needs the facts/);
   });
@@ -61,10 +63,18 @@ describe('findEvidence', () => {
     const dir = mkdtempSync(join(tmpdir(), 'find-evidence-'));
     try {
       const passages = Object.entries(PASSAGES).map(([id, text]) => ({ id, text }));
-      await buildIndex((async function* () { yield* passages; })(), { out: join(dir, 'idx'), corpusName: 'fre', methods: ['bm25', 'qld'], workers: 0 });
+      await buildIndex(
+        (async function* () {
+          yield* passages;
+        })(),
+        { out: join(dir, 'idx'), corpusName: 'fre', methods: ['bm25', 'qld'], workers: 0 },
+      );
       for (const k of [2, 3]) {
         // four passages mention a witness; the model's search names no k, so the tool's default decides
-        const model = new FakeChatModel([{ toolCalls: [{ name: 'bm25_search', args: { query: 'witness' } }] }, '{"analysis":"FRE 607","evidence":[{"id":"fre607","justification":"any party may attack credibility"}]}']);
+        const model = new FakeChatModel([
+          { toolCalls: [{ name: 'bm25_search', args: { query: 'witness' } }] },
+          '{"analysis":"FRE 607","evidence":[{"id":"fre607","justification":"any party may attack credibility"}]}',
+        ]);
         const r = await findEvidence({ hypothesis: 'Paul cannot impeach his own witness', index: join(dir, 'idx'), llm: model, use: ['bm25'], k });
         expect(r.toolCalls[0]).toMatchObject({ tool: 'bm25_search', query: 'witness' });
         expect(r.toolCalls[0].ids).toHaveLength(k);

@@ -84,7 +84,15 @@ async function findEvidenceWith(o: FindEvidenceOptions, k: number): Promise<Evid
         getPassage: o.getPassage,
         signal: o.signal,
       })
-    : await runOfflineAdvocate({ retrievers: o.retrievers ?? {}, methods: o.use?.filter((m) => m !== 'rewrite'), facts, hypothesis, k, stance, getPassage: o.getPassage });
+    : await runOfflineAdvocate({
+        retrievers: o.retrievers ?? {},
+        methods: o.use?.filter((m) => m !== 'rewrite'),
+        facts,
+        hypothesis,
+        k,
+        stance,
+        getPassage: o.getPassage,
+      });
   return {
     hypothesis: hypothesisText,
     facts,

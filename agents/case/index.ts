@@ -20,8 +20,14 @@ export { createCaseLlmSystem, createCaseOfflineSystem, type CaseOptions };
 export type * from './types.js';
 
 /** The CASE system the runner calls: offline heuristic or LLM pipeline, behind the gold guard. */
-export function createCase(opts: CaseOptions & { offline?: boolean; plan?: QueryPlan; evidence?: EvidenceMode; selector?: SelectorModel } = {}): AgentSystem<Question> {
-  return withGoldGuard(opts.offline ? createCaseOfflineSystem({ k: opts.k, tools: opts.tools, plan: opts.plan, evidence: opts.evidence, selector: opts.selector }) : createCaseLlmSystem(opts));
+export function createCase(
+  opts: CaseOptions & { offline?: boolean; plan?: QueryPlan; evidence?: EvidenceMode; selector?: SelectorModel } = {},
+): AgentSystem<Question> {
+  return withGoldGuard(
+    opts.offline
+      ? createCaseOfflineSystem({ k: opts.k, tools: opts.tools, plan: opts.plan, evidence: opts.evidence, selector: opts.selector })
+      : createCaseLlmSystem(opts),
+  );
 }
 import '../systems.js'; // the system list hands itself to eval: writeReport finds this system's section
 import './trace-schema.js';

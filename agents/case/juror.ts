@@ -24,7 +24,12 @@ export function voteSchema(letters: string[]) {
     reasoning: z.string().default(''),
     vote: z
       .string()
-      .transform((v) => v.trim().replace(/^\(?([A-Za-z])[).:]?(\s.*)?$/s, '$1').toUpperCase())
+      .transform((v) =>
+        v
+          .trim()
+          .replace(/^\(?([A-Za-z])[).:]?(\s.*)?$/s, '$1')
+          .toUpperCase(),
+      )
       .pipe(z.enum(letters as [string, ...string[]])),
   });
 }
@@ -46,13 +51,7 @@ export function jurorCaseFile(q: Pick<Question, 'prompt' | 'question' | 'choices
   return parts.join('\n');
 }
 
-export async function runJuror(
-  llm: BaseChatModel,
-  persona: Persona,
-  caseFile: string,
-  letters: string[],
-  signal?: AbortSignal,
-): Promise<JurorRecord> {
+export async function runJuror(llm: BaseChatModel, persona: Persona, caseFile: string, letters: string[], signal?: AbortSignal): Promise<JurorRecord> {
   const tally = { tokens: 0, replies: [] as string[] };
   try {
     const r = await invokeStructured(

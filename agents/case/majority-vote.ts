@@ -15,12 +15,7 @@
 import { seededOrder, type PresentationRecord } from '../common/presentation-order.js';
 import type { VerdictRecord, Vote } from './types.js';
 
-export function majorityVote(
-  votes: (Vote | null)[],
-  candidates: string[],
-  evidenceScore: Record<string, number> = {},
-  seed = 0,
-): VerdictRecord {
+export function majorityVote(votes: (Vote | null)[], candidates: string[], evidenceScore: Record<string, number> = {}, seed = 0): VerdictRecord {
   const tally: Record<string, number> = {};
   for (const c of candidates) tally[c] = 0;
   for (const v of votes) if (v !== null) tally[v] = (tally[v] ?? 0) + 1;

@@ -9,7 +9,9 @@ import { LETTERS } from '../../corpora/types.js';
 import type { Hypothesis } from './types.js';
 
 const STOP = new Set(
-  'a an the and or of to in on for by with is are was were be been that this it its as at from his her their he she they not no but if than then because would should could will may must has have had do does did which who whom'.split(' '),
+  'a an the and or of to in on for by with is are was were be been that this it its as at from his her their he she they not no but if than then because would should could will may must has have had do does did which who whom'.split(
+    ' ',
+  ),
 );
 
 export function contentWords(text: string): Set<string> {

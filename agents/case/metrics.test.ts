@@ -27,7 +27,15 @@ describe('caseMetrics', () => {
     rec('q4', false, 'tie', { goldInCorrectEvidence: false, goldInAnyEvidence: false, goldEverReturned: false }),
     rec('q5', true, 'high', { goldInCorrectEvidence: null, goldInAnyEvidence: null, goldEverReturned: null }),
   ];
-  const traces = new Map(records.map((r) => [r.id, trace([['bm25_search', ['p1', 'p2']], ['qld_search', ['p2', 'p3']]])]));
+  const traces = new Map(
+    records.map((r) => [
+      r.id,
+      trace([
+        ['bm25_search', ['p1', 'p2']],
+        ['qld_search', ['p2', 'p3']],
+      ]),
+    ]),
+  );
   const m = caseMetrics(records, traces);
 
   it('accuracy and confidence strata, with CIs', () => {

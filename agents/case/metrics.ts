@@ -34,7 +34,10 @@ export interface CaseMetrics {
 /** A share of 0/1 values: a proportion, Wilson interval (the `seed` of the callers is for no interval here). */
 function rate(values: number[], _seed?: number): RateCi {
   if (values.length === 0) return { n: 0, rate: null };
-  const ci = proportionInterval(values.reduce((a, b) => a + b, 0), values.length);
+  const ci = proportionInterval(
+    values.reduce((a, b) => a + b, 0),
+    values.length,
+  );
   return { n: values.length, rate: ci.estimate, ci: { lo: ci.lo!, hi: ci.hi! }, text: `${figureText(ci, 'percent')} ${methodLabel(ci)}` };
 }
 
@@ -85,7 +88,11 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
     n,
     failed: failedCount(records),
     accuracy: rate(acc, seed),
-    byConfidence: Object.fromEntries(Object.entries(byConf).sort().map(([k, v]) => [k, rate(v, seed)])),
+    byConfidence: Object.fromEntries(
+      Object.entries(byConf)
+        .sort()
+        .map(([k, v]) => [k, rate(v, seed)]),
+    ),
     evidenceRecall: {
       goldInCorrectEvidence: rate(flag('goldInCorrectEvidence'), seed),
       goldInAnyEvidence: rate(flag('goldInAnyEvidence'), seed),
@@ -115,8 +122,19 @@ export function caseMetricsMarkdown(m: CaseMetrics): string {
   lines.push('');
   const tools = Object.entries(m.tools.calls).sort((a, b) => b[1] - a[1]);
   if (tools.length) {
-    lines.push(`Tool calls: ${tools.map(([t, c]) => `${t} ${c}`).join(', ')} (${m.tools.callsPerQuestion.toFixed(1)} per question, ${m.tools.distinctPassagesPerQuestion.toFixed(1)} distinct passages returned per question).`);
+    lines.push(
+      `Tool calls: ${tools.map(([t, c]) => `${t} ${c}`).join(', ')} (${m.tools.callsPerQuestion.toFixed(1)} per question, ${m.tools.distinctPassagesPerQuestion.toFixed(1)} distinct passages returned per question).`,
+    );
   }
-  if (m.tokens.total > 0) lines.push(`Tokens: ${m.tokens.total} total, ${m.tokens.perQuestion.toFixed(0)} per question${Object.keys(m.tokens.byStage).length ? ` (${Object.entries(m.tokens.byStage).map(([k, v]) => `${k} ${v}`).join(', ')})` : ''}.`);
+  if (m.tokens.total > 0)
+    lines.push(
+      `Tokens: ${m.tokens.total} total, ${m.tokens.perQuestion.toFixed(0)} per question${
+        Object.keys(m.tokens.byStage).length
+          ? ` (${Object.entries(m.tokens.byStage)
+              .map(([k, v]) => `${k} ${v}`)
+              .join(', ')})`
+          : ''
+      }.`,
+    );
   return lines.join('\n');
 }

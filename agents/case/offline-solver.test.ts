@@ -5,7 +5,13 @@ import type { AdvocateResult } from './types.js';
 function advocate(letter: string, bm25: number): AdvocateResult {
   return {
     hypothesis: { letter, text: `option ${letter}` } as AdvocateResult['hypothesis'],
-    stance: 'for', evidence: [], toolCalls: [], rejectedIds: [], steps: 0, stop: 'offline', tokens: 0,
+    stance: 'for',
+    evidence: [],
+    toolCalls: [],
+    rejectedIds: [],
+    steps: 0,
+    stop: 'offline',
+    tokens: 0,
     retrievalScores: { bm25 },
   };
 }
@@ -16,7 +22,7 @@ describe('the offline evidence-score solver', () => {
     expect(v).toMatchObject({ answer: 'B', confidence: 'offline' });
     expect(v.tieBreak).toBeUndefined();
   });
-  it('an exact tie is the item seed\'s recorded draw among the tied letters, not the lowest letter (before: A every time)', () => {
+  it("an exact tie is the item seed's recorded draw among the tied letters, not the lowest letter (before: A every time)", () => {
     const tiedItem = (seed: number) => evidenceScoreVerdict([advocate('A', 4), advocate('B', 4), advocate('C', 1), advocate('D', 4)], seed);
     const v = tiedItem(11);
     expect(v).toMatchObject({ confidence: 'tie', tieBreak: { tied: ['A', 'B', 'D'], by: 'seeded-draw' } });

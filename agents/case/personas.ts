@@ -26,8 +26,7 @@ export const PERSONAS: readonly Persona[] = [
   },
   {
     name: 'Equity Advocate',
-    description:
-      'Views the law as a tool for fairness. In cases involving vulnerable parties, this agent interprets ambiguities to prevent unjust outcomes.',
+    description: 'Views the law as a tool for fairness. In cases involving vulnerable parties, this agent interprets ambiguities to prevent unjust outcomes.',
   },
   {
     name: "Devil's Advocate",

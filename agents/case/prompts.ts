@@ -20,7 +20,9 @@ export function advocateSystemPrompt(k: number, stance: 'for' | 'against', toolN
     'Work in a loop: (1) analyse the hypothesis: which legal issue and rule would decide it; (2) choose a tool and search;',
     '(3) reflect on the snippets you got back; (4) refine your query (different terms, the governing rule, exceptions) and search again if the evidence is weak.',
     ...(stance === 'for'
-      ? ['Default plan for your first searches: the hypothesis alone, then its key legal terms, then the facts + the hypothesis. Queries built from the long fact pattern mostly return passages about the facts, not the rule that decides the hypothesis.']
+      ? [
+          'Default plan for your first searches: the hypothesis alone, then its key legal terms, then the facts + the hypothesis. Queries built from the long fact pattern mostly return passages about the facts, not the rule that decides the hypothesis.',
+        ]
       : []),
     `When you are done, reply WITHOUT calling a tool, with only a JSON object listing your ${k} most compelling passages, strongest first:`,
     '{"analysis": "<one or two sentences>", "evidence": [{"id": "<passage id from a tool result>", "justification": "<one line: why this passage supports your position>"}]}',
@@ -29,13 +31,7 @@ export function advocateSystemPrompt(k: number, stance: 'for' | 'against', toolN
 }
 
 export function advocateTask(facts: string, hypothesis: string, stance: 'for' | 'against'): string {
-  return [
-    'Facts and question:',
-    facts,
-    '',
-    `Hypothesis to ${stance === 'for' ? 'support' : 'challenge'}:`,
-    hypothesis,
-  ].join('\n');
+  return ['Facts and question:', facts, '', `Hypothesis to ${stance === 'for' ? 'support' : 'challenge'}:`, hypothesis].join('\n');
 }
 
 /** Used when the loop ended without a parseable selection (step/token limit or malformed reply). */
@@ -69,7 +65,7 @@ export function jurorSystemPrompt(p: Persona): string {
     `You are a juror on a panel of legal experts. Your persona: The ${p.name}.`,
     p.description,
     'You review a legal question and the competing hypotheses, each with the evidence its Advocate retrieved.',
-    'Reason step by step from your persona\'s standpoint, then vote for exactly one answer option.',
+    "Reason step by step from your persona's standpoint, then vote for exactly one answer option.",
     'Reply with only a JSON object: {"reasoning": "<your step-by-step reasoning>", "vote": "<one option letter>"}',
   ].join('\n');
 }

@@ -13,7 +13,11 @@ export const caseSection: SectionBuilder = (run, o) => {
   const stops: Record<string, number> = {};
   for (const t of run.traces.values())
     for (const a of (t.advocates as { stop?: string }[] | undefined) ?? []) if (a.stop) stops[a.stop] = (stops[a.stop] ?? 0) + 1;
-  const extra = Object.keys(stops).length ? `\n\nAdvocate stop reasons: ${Object.entries(stops).map(([k, v]) => `${k} ${v}`).join(', ')}.` : '';
+  const extra = Object.keys(stops).length
+    ? `\n\nAdvocate stop reasons: ${Object.entries(stops)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}.`
+    : '';
   return {
     id: 'case',
     title: `CASE metrics${m.label ? ` (${m.label})` : ''}`,

@@ -19,6 +19,9 @@ export function selectTools(all: StructuredToolInterface[], wanted?: string[]): 
   const names = wanted.map(toolName);
   const missing = names.filter((n) => !all.some((t) => t.name === n));
   if (missing.length)
-    throw errors.usage(`tool(s) not available: ${missing.join(', ')}`, `available: ${all.map((t) => t.name).join(', ') || 'none'} (the index may lack a method)`);
+    throw errors.usage(
+      `tool(s) not available: ${missing.join(', ')}`,
+      `available: ${all.map((t) => t.name).join(', ') || 'none'} (the index may lack a method)`,
+    );
   return all.filter((t) => names.includes(t.name));
 }

@@ -96,7 +96,9 @@ describe('CASE LLM pipeline (fake chat model)', () => {
   });
 
   it('an LLM request failure fails the item with the error and the partial trace (no throw)', async () => {
-    const model = new FakeChatModel((call) => (/juror on a panel/.test(call.text) ? { error: errors.llmRequestFailed('HTTP 500 after 3 retries') } : pipelineScript(() => '')(call)));
+    const model = new FakeChatModel((call) =>
+      /juror on a panel/.test(call.text) ? { error: errors.llmRequestFailed('HTTP 500 after 3 retries') } : pipelineScript(() => '')(call),
+    );
     const out = await createCase()(QUESTION, ctxFor(model, PASSAGES));
     expect(out.prediction).toBeNull();
     expect(out.error).toMatch(/HTTP 500/);
@@ -106,7 +108,9 @@ describe('CASE LLM pipeline (fake chat model)', () => {
   it('exploratory mode: hypotheses come from the facts alone and are mapped back to options', async () => {
     const model = new FakeChatModel((call) => {
       if (/propose between 2 and/.test(call.text))
-        return JSON.stringify({ hypotheses: ['Vic testimony admissible because relevant to material issues', 'Paul cannot impeach his own witness under the voucher rule'] });
+        return JSON.stringify({
+          hypotheses: ['Vic testimony admissible because relevant to material issues', 'Paul cannot impeach his own witness under the voucher rule'],
+        });
       return pipelineScript(() => '{"reasoning":"r","vote":"B"}')(call);
     });
     const out = await createCase({ hypotheses: 'exploratory' })(QUESTION, ctxFor(model, PASSAGES));

@@ -84,7 +84,17 @@ async function caseItem(defaults: CaseOptions & { k: number }, q: Question, ctx:
       trace.hypotheses = hypotheses;
       trace.advocates = [];
       for (const h of hypotheses) {
-        const a = await runAdvocate({ llm, tools, facts, hypothesis: h, k, maxSteps: o.maxSteps, maxTokens: o.maxTokens, getPassage: ctx.getPassage, signal: ctx.signal });
+        const a = await runAdvocate({
+          llm,
+          tools,
+          facts,
+          hypothesis: h,
+          k,
+          maxSteps: o.maxSteps,
+          maxTokens: o.maxTokens,
+          getPassage: ctx.getPassage,
+          signal: ctx.signal,
+        });
         advocates.push(a);
         (trace.advocates as unknown[]).push(advocateTrace(a));
         tokens.advocates += a.tokens;

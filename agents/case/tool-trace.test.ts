@@ -8,13 +8,20 @@ describe('tool trace extraction', () => {
     expect(p).toEqual({ hits: [{ id: 'a', rank: 1, snippet: 's' }], output: undefined, error: undefined });
   });
   it('rewrite_query output gives the rewritten query and no ids; errors are kept', () => {
-    expect(parseToolOutput(JSON.stringify({ query: 'ISSUE: hearsay. RULE: FRE 801', style: 'structured' }))).toMatchObject({ hits: [], output: 'ISSUE: hearsay. RULE: FRE 801' });
+    expect(parseToolOutput(JSON.stringify({ query: 'ISSUE: hearsay. RULE: FRE 801', style: 'structured' }))).toMatchObject({
+      hits: [],
+      output: 'ISSUE: hearsay. RULE: FRE 801',
+    });
     expect(parseToolOutput(JSON.stringify({ error: 'model failed', query: 'x' })).error).toBe('model failed');
   });
   it('records a tool call with malformed arguments (never run) with its raw arguments and an error', () => {
     const msgs = [
       new HumanMessage('task'),
-      new AIMessage({ content: '', tool_calls: [], invalid_tool_calls: [{ type: 'invalid_tool_call', id: 't9', name: 'bm25_search', args: '{"query": "hearsay', error: 'Malformed args.' }] }),
+      new AIMessage({
+        content: '',
+        tool_calls: [],
+        invalid_tool_calls: [{ type: 'invalid_tool_call', id: 't9', name: 'bm25_search', args: '{"query": "hearsay', error: 'Malformed args.' }],
+      }),
       new AIMessage('{"evidence":[]}'),
     ];
     const t = extractToolTrace(msgs);
@@ -24,9 +31,23 @@ describe('tool trace extraction', () => {
   it('pairs tool calls with their results by id and sums reciprocal-rank scores per passage', () => {
     const msgs = [
       new HumanMessage('task'),
-      new AIMessage({ content: '', tool_calls: [{ id: 't1', name: 'bm25_search', args: { query: 'q1' } }, { id: 't2', name: 'rewrite_query', args: { query: 'q' } }] }),
+      new AIMessage({
+        content: '',
+        tool_calls: [
+          { id: 't1', name: 'bm25_search', args: { query: 'q1' } },
+          { id: 't2', name: 'rewrite_query', args: { query: 'q' } },
+        ],
+      }),
       new ToolMessage({ tool_call_id: 't2', content: JSON.stringify({ query: 'better q' }) }),
-      new ToolMessage({ tool_call_id: 't1', content: JSON.stringify({ results: [{ id: 'a', rank: 1 }, { id: 'b', rank: 2 }] }) }),
+      new ToolMessage({
+        tool_call_id: 't1',
+        content: JSON.stringify({
+          results: [
+            { id: 'a', rank: 1 },
+            { id: 'b', rank: 2 },
+          ],
+        }),
+      }),
       new AIMessage({ content: '', tool_calls: [{ id: 't3', name: 'qld_search', args: { query: 'better q' } }] }),
       new ToolMessage({ tool_call_id: 't3', content: JSON.stringify({ results: [{ id: 'b', rank: 1 }] }) }),
       new AIMessage('{"evidence":[]}'),

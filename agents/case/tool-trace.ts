@@ -42,7 +42,11 @@ export function parseToolOutput(text: string): { hits: ParsedHit[]; output?: str
   results.forEach((r, i) => {
     const h = (r ?? {}) as Record<string, unknown>;
     if (typeof h.id !== 'string' && typeof h.id !== 'number') return;
-    hits.push({ id: String(h.id), rank: typeof h.rank === 'number' ? h.rank : i + 1, snippet: typeof h.snippet === 'string' ? h.snippet : typeof h.text === 'string' ? h.text : '' });
+    hits.push({
+      id: String(h.id),
+      rank: typeof h.rank === 'number' ? h.rank : i + 1,
+      snippet: typeof h.snippet === 'string' ? h.snippet : typeof h.text === 'string' ? h.text : '',
+    });
   });
   // rewrite_query answers {query, style, ...}; search tools echo their query next to `results`.
   const isSearch = Array.isArray(obj.results);
@@ -61,7 +65,10 @@ function queryOf(args: Record<string, unknown>): string {
 }
 
 /** With `handles`, the tool outputs carry passage handles (P1..): ids are mapped back to real ids. */
-export function extractToolTrace(messages: BaseMessage[], handles?: PassageHandles): { calls: ToolCallRecord[]; candidates: Map<string, Candidate>; steps: number } {
+export function extractToolTrace(
+  messages: BaseMessage[],
+  handles?: PassageHandles,
+): { calls: ToolCallRecord[]; candidates: Map<string, Candidate>; steps: number } {
   const pending = new Map<string, ToolCallRecord>();
   const calls: ToolCallRecord[] = [];
   const candidates = new Map<string, Candidate>();
@@ -78,7 +85,14 @@ export function extractToolTrace(messages: BaseMessage[], handles?: PassageHandl
       }
       // Tool calls whose arguments were not valid JSON never ran; they are kept with the raw arguments.
       const bad = (m as unknown as { invalid_tool_calls?: { name?: string; args?: string; error?: string }[] }).invalid_tool_calls ?? [];
-      for (const tc of bad) calls.push({ tool: tc.name ?? '(unknown)', query: tc.args ?? '', ids: [], step: steps, error: `malformed tool-call arguments: ${tc.error ?? 'not valid JSON'}` });
+      for (const tc of bad)
+        calls.push({
+          tool: tc.name ?? '(unknown)',
+          query: tc.args ?? '',
+          ids: [],
+          step: steps,
+          error: `malformed tool-call arguments: ${tc.error ?? 'not valid JSON'}`,
+        });
     } else if (type === 'tool') {
       const id = (m as unknown as { tool_call_id?: string }).tool_call_id;
       const rec = id ? pending.get(id) : undefined;

@@ -13,7 +13,12 @@ export function advocateTrace(a: AdvocateResult) {
     tokens: a.tokens,
     ...(a.analysis ? { analysis: a.analysis } : {}),
     toolCalls: a.toolCalls,
-    evidence: a.evidence.map((e) => ({ id: e.id, score: e.score, justification: e.justification, snippet: truncate((e.text ?? '').replace(/\s+/g, ' '), 240) })),
+    evidence: a.evidence.map((e) => ({
+      id: e.id,
+      score: e.score,
+      justification: e.justification,
+      snippet: truncate((e.text ?? '').replace(/\s+/g, ' '), 240),
+    })),
     ...(a.rejectedIds.length ? { rejectedIds: a.rejectedIds } : {}),
     ...(a.retrievalScores ? { retrievalScores: a.retrievalScores } : {}),
     ...(a.error ? { error: a.error } : {}),

@@ -77,7 +77,8 @@ export async function trainingQuestion(
 export function trainSelector(questions: TrainingQuestion[], o: TrainOptions = TRAIN_DEFAULTS): Pick<SelectorModel, 'mean' | 'std' | 'w'> {
   const rows = questions.flatMap((q) => q.candidates);
   const d = rows[0]?.x.length ?? QUESTION_FEATURES;
-  const mean = new Array<number>(d).fill(0), std = new Array<number>(d).fill(0);
+  const mean = new Array<number>(d).fill(0),
+    std = new Array<number>(d).fill(0);
   for (const r of rows) for (let j = 0; j < d; j++) mean[j] += r.x[j] / rows.length;
   for (const r of rows) for (let j = 0; j < d; j++) std[j] += (r.x[j] - mean[j]) ** 2 / rows.length;
   for (let j = 0; j < d; j++) std[j] = Math.sqrt(std[j]) || 1;
@@ -85,7 +86,9 @@ export function trainSelector(questions: TrainingQuestion[], o: TrainOptions = T
     .filter((q) => q.candidates.some((c) => c.gold))
     .map((q) => ({ X: q.candidates.map((c) => c.x.map((v, j) => (v - mean[j]) / std[j])), y: q.candidates.map((c): number => (c.gold ? 1 : 0)) }));
   const w = new Float64Array(d);
-  const m1 = new Float64Array(d), m2 = new Float64Array(d), g = new Float64Array(d);
+  const m1 = new Float64Array(d),
+    m2 = new Float64Array(d),
+    g = new Float64Array(d);
   for (let it = 1; it <= o.iters; it++) {
     g.fill(0);
     let n = 0;
@@ -99,8 +102,9 @@ export function trainSelector(questions: TrainingQuestion[], o: TrainOptions = T
         z[i] = s;
         if (s > mx) mx = s;
       }
-      let Z = 0, ys = 0;
-      for (let i = 0; i < X.length; i++) ((z[i] = Math.exp(z[i] - mx)), (Z += z[i]), (ys += y[i]));
+      let Z = 0,
+        ys = 0;
+      for (let i = 0; i < X.length; i++) (z[i] = Math.exp(z[i] - mx)), (Z += z[i]), (ys += y[i]);
       for (let i = 0; i < X.length; i++) {
         const err = (z[i] / Z) * ys - y[i];
         const x = X[i];
@@ -126,9 +130,15 @@ export interface SlotOutcome {
 
 /** "Gold in any option's evidence" / "in the correct option's" for questions and per-candidate scores. */
 export function slotOutcome(questions: TrainingQuestion[], score: (q: TrainingQuestion, c: number) => number, k: number, keep: number): SlotOutcome {
-  let any = 0, correct = 0;
+  let any = 0,
+    correct = 0;
   for (const q of questions) {
-    const chosen = selectBySlots(q.candidates.map((c, i) => ({ id: c.id, score: score(q, i) })), q.plans, k, keep);
+    const chosen = selectBySlots(
+      q.candidates.map((c, i) => ({ id: c.id, score: score(q, i) })),
+      q.plans,
+      k,
+      keep,
+    );
     const gold = new Set(q.gold);
     if (chosen.some((l) => l.some((e) => gold.has(e.id)))) any++;
     if (q.correct >= 0 && chosen[q.correct].some((e) => gold.has(e.id))) correct++;
@@ -148,13 +158,19 @@ export interface CvRow {
 }
 
 /** k-fold cross-validation on `questions`: out-of-fold scores, then every `keep`. */
-export function crossValidate(questions: TrainingQuestion[], o: TrainOptions & { folds: number; seed: number; k: number; keeps: number[] }): { rows: CvRow[]; plan: SlotOutcome } {
+export function crossValidate(
+  questions: TrainingQuestion[],
+  o: TrainOptions & { folds: number; seed: number; k: number; keeps: number[] },
+): { rows: CvRow[]; plan: SlotOutcome } {
   const order = createRng(o.seed).shuffle(questions.map((_, i) => i));
   const fold = new Array<number>(questions.length);
   order.forEach((qi, i) => (fold[qi] = i % o.folds));
   const scores = questions.map((q) => new Float64Array(q.candidates.length));
   for (let f = 0; f < o.folds; f++) {
-    const model = trainSelector(questions.filter((_, i) => fold[i] !== f), o);
+    const model = trainSelector(
+      questions.filter((_, i) => fold[i] !== f),
+      o,
+    );
     questions.forEach((q, i) => {
       if (fold[i] === f) q.candidates.forEach((c, j) => (scores[i][j] = linearScore(model, c.x)));
     });
@@ -188,7 +204,8 @@ export async function gatherTrainingSet(
     if (!bm25 || !qld) throw errors.methodUnavailable(!bm25 ? 'bm25' : 'qld', indexDir, Object.keys(idx.retrievers), 'the evidence selector');
     if (withSignals && !dense) throw errors.methodUnavailable('dense', indexDir, Object.keys(idx.retrievers), 'the evidence selector with dense signals');
     const exact = withSignals ? exactDense(dense, queryWords) : undefined;
-    if (withSignals && !exact) throw errors.usage(`the dense part of ${indexDir} cannot give exact similarities (an ANN index?)`, 'train with an exact flat dense index');
+    if (withSignals && !exact)
+      throw errors.usage(`the dense part of ${indexDir} cannot give exact similarities (an ANN index?)`, 'train with an exact flat dense index');
     const signals = exact ? { dense: exact.dense, passageText: async (id: string) => (await idx.getPassage(id))?.text } : undefined;
     const set: TrainingQuestion[] = [];
     for (const q of questions) {
@@ -232,7 +249,13 @@ async function main(argv: string[]) {
   const k = DEFAULT_K;
   const questions = (await loadQuestions('barexam', 'train', { seed: 13 })).slice(0, limit);
   const t0 = performance.now();
-  const { set, denseEmbedder: embedder } = await gatherTrainingSet(index, questions, (d) => d % 100 === 0 && console.error(`gathered ${d}/${questions.length}`), withSignals, queryWords);
+  const { set, denseEmbedder: embedder } = await gatherTrainingSet(
+    index,
+    questions,
+    (d) => d % 100 === 0 && console.error(`gathered ${d}/${questions.length}`),
+    withSignals,
+    queryWords,
+  );
   const cover = set.filter((q) => q.candidates.some((c) => c.gold)).length / set.length;
   console.log(`train questions ${set.length}; gold among the candidates ${pct(cover)}; gathered in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const cv = crossValidate(set, { ...TRAIN_DEFAULTS, folds: 5, seed: 13, k, keeps: [0, 1, 2, 3, 4, 5] });

@@ -12,7 +12,10 @@ const FINAL = JSON.stringify({ evidence: [{ id: 'P1', justification: 'on point' 
 
 describe('an agent loop fails loudly on a reply that repeats an id, instead of merging it over an earlier message', () => {
   it('a model (not the factory) that repeats its completion id: the advocate throws LLM_OUTPUT_INVALID naming the id', async () => {
-    const err = await advocate([{ id: 'chatcmpl-same', toolCalls: [search('impeach own witness')] }, { id: 'chatcmpl-same', content: FINAL }]).catch((e) => e);
+    const err = await advocate([
+      { id: 'chatcmpl-same', toolCalls: [search('impeach own witness')] },
+      { id: 'chatcmpl-same', content: FINAL },
+    ]).catch((e) => e);
     expect(err).toMatchObject({ code: 'LLM_OUTPUT_INVALID' });
     expect(err.message).toMatch(/advocate C .*message id "chatcmpl-same" is already in the conversation/);
   });
@@ -25,7 +28,11 @@ describe('an agent loop fails loudly on a reply that repeats an id, instead of m
   });
 
   it('distinct ids pass: the same loop with distinct ids ends with its tool calls and final selection', async () => {
-    const a = await advocate([{ id: 'r1', toolCalls: [search('impeach', 'call_0'), search('voucher rule', 'call_1')] }, { id: 'r2', toolCalls: [search('impeach own witness', 'call_2')] }, { id: 'r3', content: FINAL }]);
+    const a = await advocate([
+      { id: 'r1', toolCalls: [search('impeach', 'call_0'), search('voucher rule', 'call_1')] },
+      { id: 'r2', toolCalls: [search('impeach own witness', 'call_2')] },
+      { id: 'r3', content: FINAL },
+    ]);
     expect(a.stop).toBe('final');
     expect(a.toolCalls).toHaveLength(3);
     expect(a.evidence).toHaveLength(1);

@@ -51,7 +51,12 @@ beforeAll(async () => {
   for await (const p of loadPassages('legal_corpus')) if (n++ < 400 || /hearsay/i.test(p.text)) passages.push(p);
   ids = new Set(passages.map((p) => p.id));
   const out = join(dir, 'idx');
-  await buildIndex((async function* () { yield* passages; })(), { out, corpusName: 'no-ids', methods: ['bm25', 'qld'], workers: 0 });
+  await buildIndex(
+    (async function* () {
+      yield* passages;
+    })(),
+    { out, corpusName: 'no-ids', methods: ['bm25', 'qld'], workers: 0 },
+  );
   const retrievers = { bm25: await openRetriever(out, 'bm25'), qld: await openRetriever(out, 'qld') };
   const docs = await openDocStore(out);
   ctxBase = { tools: createRetrievalTools({ retrievers, docs }), retrievers, getPassage: async (id) => (await docs.get(id)) ?? undefined, options: { k: 3 } };
@@ -74,7 +79,10 @@ function leakedIds(requests: RecordedRequest[]): string[] {
   return [...found].sort();
 }
 
-async function record<T>(script: (r: RecordedRequest) => ScriptReply, run: (ctx: SystemContext) => Promise<T>): Promise<{ requests: RecordedRequest[]; out: T }> {
+async function record<T>(
+  script: (r: RecordedRequest) => ScriptReply,
+  run: (ctx: SystemContext) => Promise<T>,
+): Promise<{ requests: RecordedRequest[]; out: T }> {
   const srv = await startScriptedServer(script);
   try {
     const llm = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: false, maxRetries: 0, timeoutMs: 10_000 }));
@@ -154,7 +162,10 @@ describe('no LLM request carries a real passage id (scripted server, real index 
 
   it('baselines: every RAG mode and llm-only; the oracle alone may show gold text (under [n] too)', async () => {
     for (const mode of ['llm-only', 'bm25-rag', 'qld-rag', 'oracle'] as const) {
-      const { requests, out } = await record(() => ({ content: '{"reasoning":"r","answer":"A"}' }), async (ctx) => Promise.all(questions.map((q) => createBaseline(mode)(q, ctx))));
+      const { requests, out } = await record(
+        () => ({ content: '{"reasoning":"r","answer":"A"}' }),
+        async (ctx) => Promise.all(questions.map((q) => createBaseline(mode)(q, ctx))),
+      );
       expect(requests).toHaveLength(questions.length);
       expect(leakedIds(requests), mode).toEqual([]);
       if (mode.endsWith('-rag')) for (const o of out) for (const id of (o.trace as any).retrieval.ids) expect(ids.has(id)).toBe(true);
@@ -178,7 +189,9 @@ describe('no LLM request carries a real passage id (scripted server, real index 
 
   it('ACAL: the arena cites evidence by handle; the graph keeps the real ids', async () => {
     const items = (await loadLegalBenchTask('hearsay')).slice(0, 2);
-    const { requests, out } = await record(scriptedArena(), async (ctx) => Promise.all(items.map((it) => createAcalSystem({ task: 'hearsay', k: 3 })(it, ctx))));
+    const { requests, out } = await record(scriptedArena(), async (ctx) =>
+      Promise.all(items.map((it) => createAcalSystem({ task: 'hearsay', k: 3 })(it, ctx))),
+    );
     expect(leakedIds(requests)).toEqual([]);
     for (const o of out) {
       const t = o.trace as any;
@@ -190,7 +203,9 @@ describe('no LLM request carries a real passage id (scripted server, real index 
   }, 120_000);
 
   it('EMAR and 3-ply show no passages at all', async () => {
-    const emar = await record(emarScript, async (ctx) => Promise.all(questions.map((q) => createEmarSystem<Question>({ embedder: bow, toCase: questionToCase, maxDepth: 1 })(q, ctx))));
+    const emar = await record(emarScript, async (ctx) =>
+      Promise.all(questions.map((q) => createEmarSystem<Question>({ embedder: bow, toCase: questionToCase, maxDepth: 1 })(q, ctx))),
+    );
     expect(emar.requests.length).toBeGreaterThan(0);
     expect(leakedIds(emar.requests)).toEqual([]);
     const factors = loadTradeSecretModel();

@@ -8,7 +8,10 @@ describe("the papers' sampling settings as defaults", () => {
   it('CASE and its baselines default to the paper temperature 0.3; EMAR to 0.1 / top-p 0.9 / 2048 tokens', () => {
     expect(applyPaperSampling('case', defaults, []).llm.temperature).toBe(0.3);
     expect(applyPaperSampling('baseline', defaults, []).fromPaper).toEqual(['temperature']);
-    expect(applyPaperSampling('emar', defaults, [])).toMatchObject({ llm: { temperature: 0.1, topP: 0.9, maxTokens: 2048 }, fromPaper: ['temperature', 'topP', 'maxTokens'] });
+    expect(applyPaperSampling('emar', defaults, [])).toMatchObject({
+      llm: { temperature: 0.1, topP: 0.9, maxTokens: 2048 },
+      fromPaper: ['temperature', 'topP', 'maxTokens'],
+    });
   });
 
   it('a value set in the config or environment wins, even when it equals the LLM default', () => {

@@ -20,7 +20,11 @@ type Sampling = { temperature: number; topP?: number; maxTokens?: number };
  * `llm` with the paper's values for every key the user did not set (`explicit`: the keys the config
  * file or environment gave). Returns the effective settings and the keys taken from the paper.
  */
-export function applyPaperSampling<T extends Sampling>(system: PaperSystem, llm: T, explicit: readonly string[]): { llm: T; fromPaper: string[]; source: string } {
+export function applyPaperSampling<T extends Sampling>(
+  system: PaperSystem,
+  llm: T,
+  explicit: readonly string[],
+): { llm: T; fromPaper: string[]; source: string } {
   const p = PAPER_SAMPLING[system] ?? { source: `no paper settings for ${system}: the LLM layer default is kept` };
   const out = { ...llm };
   const fromPaper: string[] = [];
@@ -44,11 +48,16 @@ export function degeneracyWarnings(system: PaperSystem, s: MethodSettings): stri
   const w: string[] = [];
   if (system === 'self-consistency') {
     if ((s.samples ?? 5) > 1 && s.temperature === 0)
-      w.push(`self-consistency at temperature 0 draws ${s.samples ?? 5} (near-)identical samples: the vote is one answer repeated. Set llm.temperature > 0 (default 0.7 when unset).`);
+      w.push(
+        `self-consistency at temperature 0 draws ${s.samples ?? 5} (near-)identical samples: the vote is one answer repeated. Set llm.temperature > 0 (default 0.7 when unset).`,
+      );
     if (s.samples === 1) w.push('self-consistency with 1 sample is single-rag: there is no vote.');
   }
   if (system === 'case' && s.jurors !== undefined && s.jurors < 3)
-    w.push(`a jury of ${s.jurors} (the paper samples 3 of 5 personas): ${s.jurors === 1 ? 'one persona decides alone, there is no majority vote' : 'two jurors can only agree or tie'}.`);
-  if (system === 'mad' && s.rounds === 1) w.push('MAD with 1 round has no rebuttal: debaters never see each other, the debate reduces to parallel openings judged once.');
+    w.push(
+      `a jury of ${s.jurors} (the paper samples 3 of 5 personas): ${s.jurors === 1 ? 'one persona decides alone, there is no majority vote' : 'two jurors can only agree or tie'}.`,
+    );
+  if (system === 'mad' && s.rounds === 1)
+    w.push('MAD with 1 round has no rebuttal: debaters never see each other, the debate reduces to parallel openings judged once.');
   return w;
 }

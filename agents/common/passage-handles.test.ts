@@ -10,15 +10,29 @@ describe('passage handles', () => {
     for (const ref of ['P2', '[P2]', ' p2 ', 'P02']) expect(h.resolve(ref)).toBe('cap-1#p3');
     expect(h.idOf('P3')).toBeUndefined();
     expect(h.resolve('[made_up]')).toBe('made_up'); // not a handle: kept as written, fails citation checks
-    expect(h.entries()).toEqual([{ handle: 'P1', id: 'mbe_44' }, { handle: 'P2', id: 'cap-1#p3' }]);
+    expect(h.entries()).toEqual([
+      { handle: 'P1', id: 'mbe_44' },
+      { handle: 'P2', id: 'cap-1#p3' },
+    ]);
   });
 
   it('a wrapped search tool returns handles across calls; other tools are untouched', async () => {
-    const search = tool(async ({ query }: { query: string }) => JSON.stringify({ method: 'bm25', query, results: [{ id: query === 'a' ? 'mbe_7' : 'fre-401#p0', score: 1, rank: 1, snippet: 's' }, { id: 'mbe_7', score: 0.5, rank: 2, snippet: 't' }] }), {
-      name: 'bm25_search',
-      description: 'search',
-      schema: z.object({ query: z.string() }),
-    });
+    const search = tool(
+      async ({ query }: { query: string }) =>
+        JSON.stringify({
+          method: 'bm25',
+          query,
+          results: [
+            { id: query === 'a' ? 'mbe_7' : 'fre-401#p0', score: 1, rank: 1, snippet: 's' },
+            { id: 'mbe_7', score: 0.5, rank: 2, snippet: 't' },
+          ],
+        }),
+      {
+        name: 'bm25_search',
+        description: 'search',
+        schema: z.object({ query: z.string() }),
+      },
+    );
     const rewrite = tool(async () => JSON.stringify({ query: 'mbe_7 stays in free text' }), { name: 'rewrite_query', description: 'r', schema: z.object({}) });
     const h = new PassageHandles();
     const [s, r] = h.wrapTools([search, rewrite]);
@@ -34,14 +48,25 @@ describe('passage handles', () => {
   it('a wrapped content_and_artifact search tool shows handles to the model and keeps the real ids in its artifact', async () => {
     const search = tool(
       async ({ query }: { query: string }) => {
-        const artifact = { method: 'bm25', query, results: [{ id: 'mbe_12', score: 2, rank: 1, snippet: 'a' }, { id: 'cap-3#p1', score: 1, rank: 2, snippet: 'b' }] };
+        const artifact = {
+          method: 'bm25',
+          query,
+          results: [
+            { id: 'mbe_12', score: 2, rank: 1, snippet: 'a' },
+            { id: 'cap-3#p1', score: 1, rank: 2, snippet: 'b' },
+          ],
+        };
         return [JSON.stringify(artifact), artifact];
       },
       { name: 'bm25_search', description: 'search', schema: z.object({ query: z.string() }), responseFormat: 'content_and_artifact' },
     );
     const h = new PassageHandles();
     const [s] = h.wrapTools([search]);
-    const msg = (await s.invoke({ id: 'call-1', name: 'bm25_search', args: { query: 'q' }, type: 'tool_call' })) as unknown as { content: string; artifact: { results: { id: string }[] }; tool_call_id: string };
+    const msg = (await s.invoke({ id: 'call-1', name: 'bm25_search', args: { query: 'q' }, type: 'tool_call' })) as unknown as {
+      content: string;
+      artifact: { results: { id: string }[] };
+      tool_call_id: string;
+    };
     expect(msg.tool_call_id).toBe('call-1');
     expect(JSON.parse(msg.content).results.map((x: any) => x.id)).toEqual(['P1', 'P2']);
     expect(msg.artifact.results.map((x) => x.id)).toEqual(['mbe_12', 'cap-3#p1']);
@@ -58,6 +83,9 @@ describe('passage handles', () => {
         }),
       ),
     );
-    expect(seen).toEqual([[true, true, 'P2'], [true, true, 'P2']]);
+    expect(seen).toEqual([
+      [true, true, 'P2'],
+      [true, true, 'P2'],
+    ]);
   });
 });

@@ -45,7 +45,12 @@ export class PassageHandles {
 
   /** The real id behind `ref`, or `ref` itself (trimmed, brackets removed) when it is not a known handle. */
   resolve(ref: string): string {
-    return this.idOf(ref) ?? String(ref).trim().replace(/^\[|\]$/g, '');
+    return (
+      this.idOf(ref) ??
+      String(ref)
+        .trim()
+        .replace(/^\[|\]$/g, '')
+    );
   }
 
   /** Every (handle, id) pair handed out so far, in order. */
@@ -83,18 +88,24 @@ export class PassageHandles {
    * traces, candidates) is passed through unchanged as the ToolMessage's artifact.
    */
   wrapTools(tools: StructuredToolInterface[]): StructuredToolInterface[] {
-    return tools.map((t) =>
-      tool(
-        async (input: unknown, config?: { toolCall?: { id?: string } }) => {
-          // invoked as a tool call, the inner tool answers with a ToolMessage that carries its artifact
-          const call = { id: config?.toolCall?.id ?? `handles-${++wrappedCalls}`, name: t.name, args: input as Record<string, unknown>, type: 'tool_call' as const };
-          const out: unknown = await t.invoke(call as never, config as never);
-          const msg = out as { content?: unknown; artifact?: unknown };
-          const text = typeof out === 'string' ? out : typeof msg?.content === 'string' ? msg.content : JSON.stringify(out);
-          return [this.presentToolOutput(text), msg && typeof msg === 'object' ? msg.artifact : undefined];
-        },
-        { name: t.name, description: t.description, schema: t.schema as never, responseFormat: 'content_and_artifact' },
-      ) as unknown as StructuredToolInterface,
+    return tools.map(
+      (t) =>
+        tool(
+          async (input: unknown, config?: { toolCall?: { id?: string } }) => {
+            // invoked as a tool call, the inner tool answers with a ToolMessage that carries its artifact
+            const call = {
+              id: config?.toolCall?.id ?? `handles-${++wrappedCalls}`,
+              name: t.name,
+              args: input as Record<string, unknown>,
+              type: 'tool_call' as const,
+            };
+            const out: unknown = await t.invoke(call as never, config as never);
+            const msg = out as { content?: unknown; artifact?: unknown };
+            const text = typeof out === 'string' ? out : typeof msg?.content === 'string' ? msg.content : JSON.stringify(out);
+            return [this.presentToolOutput(text), msg && typeof msg === 'object' ? msg.artifact : undefined];
+          },
+          { name: t.name, description: t.description, schema: t.schema as never, responseFormat: 'content_and_artifact' },
+        ) as unknown as StructuredToolInterface,
     );
   }
 }

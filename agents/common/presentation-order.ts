@@ -39,6 +39,12 @@ export function seededOrder<T>(
 ): { items: T[]; record: PresentationRecord } {
   const seed = drawSeed(o.seed, o.kind, o.at);
   const shown = createRng(seed).shuffle(items);
-  const record: PresentationRecord = { kind: o.kind, ...(o.at !== undefined ? { at: o.at } : {}), order: shown.map(label), ...(o.first ? { first: o.first(shown) } : {}), seed };
+  const record: PresentationRecord = {
+    kind: o.kind,
+    ...(o.at !== undefined ? { at: o.at } : {}),
+    order: shown.map(label),
+    ...(o.first ? { first: o.first(shown) } : {}),
+    seed,
+  };
   return { items: shown, record };
 }

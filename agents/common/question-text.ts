@@ -3,7 +3,10 @@ import { LETTERS, type Question } from '../../corpora/types.js';
 
 /** Facts + question (the paper's retrieval query is prompt + question). */
 export function factsOf(q: Pick<Question, 'prompt' | 'question'>): string {
-  return [q.prompt, q.question].map((s) => s.trim()).filter(Boolean).join('\n');
+  return [q.prompt, q.question]
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .join('\n');
 }
 
 export function optionsBlock(q: Pick<Question, 'choices'>): string {

@@ -23,7 +23,8 @@ export interface TaskFraming {
 /** Framings for the LegalBench tasks EMAR is run on. */
 export const TASK_FRAMINGS: Record<string, TaskFraming> = {
   hearsay: {
-    question: 'Under the Federal Rules of Evidence, is the evidence described above hearsay (an out-of-court statement offered to prove the truth of the matter asserted)?',
+    question:
+      'Under the Federal Rules of Evidence, is the evidence described above hearsay (an out-of-court statement offered to prove the truth of the matter asserted)?',
     labels: ['Yes', 'No'],
   },
 };

@@ -37,7 +37,10 @@ export async function evaluateConvergenceRules(
   embedder: ClaimEmbedder,
   epsilon: number,
 ): Promise<{ similarities: number[]; rules: RuleAccuracy[] }> {
-  const vecs = await embedder.embed(pairs.flatMap((p) => [embeddedText(p.a, p.choices), embeddedText(p.b, p.choices)]), { kind: 'passage' });
+  const vecs = await embedder.embed(
+    pairs.flatMap((p) => [embeddedText(p.a, p.choices), embeddedText(p.b, p.choices)]),
+    { kind: 'passage' },
+  );
   const similarities = pairs.map((_, i) => cosineSimilarity(vecs[2 * i], vecs[2 * i + 1]));
   const rules = CONVERGENCE_RULES.map((rule) => {
     const acc: RuleAccuracy = { rule, correct: 0, n: pairs.length, byKind: {} };

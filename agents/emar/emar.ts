@@ -60,7 +60,10 @@ export async function runEmar(model: BaseChatModel, c: EmarCase, opts: EmarOptio
   // the paper's judge reads the facts and the claim list (Judge(F, P)); lexcase's also reads both
   // final positions, in a seeded order so that neither party is always read first
   const opp = rounds.at(-1)?.opponent;
-  const order = seededOrder(opp ? (['proponent', 'opponent'] as const) : (['proponent'] as const), (x) => x, { seed: opts.seed ?? deriveSeed(13, c.id), kind: 'judge positions' });
+  const order = seededOrder(opp ? (['proponent', 'opponent'] as const) : (['proponent'] as const), (x) => x, {
+    seed: opts.seed ?? deriveSeed(13, c.id),
+    kind: 'judge positions',
+  });
   const verdict = await judge(model, c, facts, a, opp, signal, order.items[0]);
   return { facts, initial, rounds, stop, judge: verdict, answer: verdict.answer, presentation: [order.record] };
 }

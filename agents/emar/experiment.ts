@@ -42,7 +42,9 @@ export interface EmarExperimentOptions {
   sampling?: { fromPaper: string[]; given: string[]; source: string };
 }
 
-export async function runEmarExperiment(o: EmarExperimentOptions): Promise<{ run: RunExperimentResult; summary: ReturnType<typeof summarizeEmarRun>; markdown: string }> {
+export async function runEmarExperiment(
+  o: EmarExperimentOptions,
+): Promise<{ run: RunExperimentResult; summary: ReturnType<typeof summarizeEmarRun>; markdown: string }> {
   const framing = TASK_FRAMINGS.hearsay;
   const system = createEmarSystem<EmarItem>({
     embedder: o.embedder,

@@ -15,9 +15,14 @@ export async function judge(
   signal?: AbortSignal,
   first: 'proponent' | 'opponent' = 'proponent',
 ): Promise<EmarResult['judge']> {
-  const { value } = await invokeStructured(model, [new SystemMessage(JUDGE_SYSTEM), new HumanMessage(judgeRequest(c, facts, proponentClaim, opponentClaim, first))], judgeSchema(caseLetters(c.choices)), {
-    what: 'EMAR judge',
-    signal,
-  });
+  const { value } = await invokeStructured(
+    model,
+    [new SystemMessage(JUDGE_SYSTEM), new HumanMessage(judgeRequest(c, facts, proponentClaim, opponentClaim, first))],
+    judgeSchema(caseLetters(c.choices)),
+    {
+      what: 'EMAR judge',
+      signal,
+    },
+  );
   return value;
 }

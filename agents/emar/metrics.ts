@@ -34,7 +34,10 @@ export function summarizeEmarRun(records: readonly ResultRecord[], opts: { label
     n: records.length,
     failed: failedCount(records),
     accuracy: report.accuracy,
-    accuracyCi: proportionInterval(correctFlags(records).reduce((a, b) => a + b, 0), records.length),
+    accuracyCi: proportionInterval(
+      correctFlags(records).reduce((a, b) => a + b, 0),
+      records.length,
+    ),
     macroF1: report.macroF1,
     microF1: report.accuracy,
     meanDepth: ok.length ? ok.reduce((a, r) => a + Number(r.metrics!.depth ?? 0), 0) / ok.length : 0,
@@ -48,6 +51,18 @@ const pct = (x: number) => (100 * x).toFixed(2);
 export function emarSummaryMarkdown(dataset: string, s: EmarSummary): string {
   return table(
     ['dataset', 'n', `accuracy [${methodLabel(s.accuracyCi)}]`, 'macro-F1 %', 'micro-F1 %', 'mean depth', 'converged %', 'parties agree %', 'failed'],
-    [[dataset, s.n, figureText(s.accuracyCi, 'percent'), pct(s.macroF1), pct(s.microF1), s.meanDepth.toFixed(2), pct(s.convergenceRate), pct(s.partiesAgreeRate), s.failed]],
+    [
+      [
+        dataset,
+        s.n,
+        figureText(s.accuracyCi, 'percent'),
+        pct(s.macroF1),
+        pct(s.microF1),
+        s.meanDepth.toFixed(2),
+        pct(s.convergenceRate),
+        pct(s.partiesAgreeRate),
+        s.failed,
+      ],
+    ],
   );
 }

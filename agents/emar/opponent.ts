@@ -7,9 +7,14 @@ import { caseLetters, claimSchema } from './schemas.js';
 import type { Claim, EmarCase } from './types.js';
 
 export async function opponent(model: BaseChatModel, c: EmarCase, facts: string[], proponentClaim: Claim, signal?: AbortSignal): Promise<Claim> {
-  const { value } = await invokeStructured(model, [new SystemMessage(OPPONENT_SYSTEM), new HumanMessage(opponentRequest(c, facts, proponentClaim))], claimSchema(caseLetters(c.choices)), {
-    what: 'EMAR opponent critique',
-    signal,
-  });
+  const { value } = await invokeStructured(
+    model,
+    [new SystemMessage(OPPONENT_SYSTEM), new HumanMessage(opponentRequest(c, facts, proponentClaim))],
+    claimSchema(caseLetters(c.choices)),
+    {
+      what: 'EMAR opponent critique',
+      signal,
+    },
+  );
   return value;
 }

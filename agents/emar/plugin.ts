@@ -14,6 +14,13 @@ export const emarPlugin: SystemPlugin = {
   method: (c) => str(c.convergence) ?? str(c.embedder),
   k: () => null,
   headline: [macroF1(), accuracy, rate('convergence', 'convergence', 'converged', (r) => !isFailed(r))],
-  paper: { emar: { temperature: 0.1, topP: 0.9, maxTokens: 2048, source: 'EMAR (paper 004), Experiment, "Baselines": all models at temperature 0.1, top-p 0.9, max_tokens 2048' } },
+  paper: {
+    emar: {
+      temperature: 0.1,
+      topP: 0.9,
+      maxTokens: 2048,
+      source: 'EMAR (paper 004), Experiment, "Baselines": all models at temperature 0.1, top-p 0.9, max_tokens 2048',
+    },
+  },
   load: async () => ({ reportSection: (await import('./report-section.js')).emarSection }),
 };

@@ -26,13 +26,16 @@ export const OPPONENT_SYSTEM = `You are the Opponent in an adversarial legal arg
 
 export const JUDGE_SYSTEM = `You are a neutral Judge. The Proponent and the Opponent have argued the case below until their positions converged or the argument ended. First state the facts you consider established on the evidence and the argument, then give your reasoning, then decide the question by choosing exactly one option. Reply with only this JSON object: {"established_facts": ["...", "..."], "rationale": "<short reasoning>", "answer": "<one option letter>"}`;
 
-const claimBlock = (who: string, c: Claim) => `${who} (answer ${c.answer}): ${c.claim}\nReasoning: ${c.argument}${c.evidence.length ? `\nRelied on: ${c.evidence.join('; ')}` : ''}`;
+const claimBlock = (who: string, c: Claim) =>
+  `${who} (answer ${c.answer}): ${c.claim}\nReasoning: ${c.argument}${c.evidence.length ? `\nRelied on: ${c.evidence.join('; ')}` : ''}`;
 
 export const factsBlock = (facts: string[]) => (facts.length ? `Extracted facts:\n${facts.map((f) => `- ${f}`).join('\n')}` : 'Extracted facts: (none)');
 
 export function proponentRequest(c: EmarCase, facts: string[], critique?: Claim): string {
   const base = `${caseText(c)}\n\n${factsBlock(facts)}`;
-  return critique ? `${base}\n\nThe Opponent's critique of your argument:\n${claimBlock('Opponent', critique)}\n\nRespond: revise or defend your position.` : `${base}\n\nPresent your argument.`;
+  return critique
+    ? `${base}\n\nThe Opponent's critique of your argument:\n${claimBlock('Opponent', critique)}\n\nRespond: revise or defend your position.`
+    : `${base}\n\nPresent your argument.`;
 }
 
 export function opponentRequest(c: EmarCase, facts: string[], proponent: Claim): string {
@@ -40,12 +43,20 @@ export function opponentRequest(c: EmarCase, facts: string[], proponent: Claim):
 }
 
 /** `first`: which party's final position is shown first (seeded per item; emar.ts). */
-export function judgeRequest(c: EmarCase, facts: string[], proponent: Claim, opponent: Claim | undefined, first: 'proponent' | 'opponent' = 'proponent'): string {
-  const blocks = [`Final position of the Proponent:\n${claimBlock('Proponent', proponent)}`, ...(opponent ? [`Final position of the Opponent:\n${claimBlock('Opponent', opponent)}`] : [])];
+export function judgeRequest(
+  c: EmarCase,
+  facts: string[],
+  proponent: Claim,
+  opponent: Claim | undefined,
+  first: 'proponent' | 'opponent' = 'proponent',
+): string {
+  const blocks = [
+    `Final position of the Proponent:\n${claimBlock('Proponent', proponent)}`,
+    ...(opponent ? [`Final position of the Opponent:\n${claimBlock('Opponent', opponent)}`] : []),
+  ];
   if (first === 'opponent') blocks.reverse();
   return `${caseText(c)}\n\n${factsBlock(facts)}\n\n${blocks.join('\n\n')}`;
 }
 
 /** The text whose embedding stands for a party's claim in the convergence test. */
-export const claimForEmbedding = (c: Claim, choices: string[]) =>
-  `Answer (${c.answer}) ${choices[LETTERS.indexOf(c.answer)] ?? ''}. ${c.claim}`;
+export const claimForEmbedding = (c: Claim, choices: string[]) => `Answer (${c.answer}) ${choices[LETTERS.indexOf(c.answer)] ?? ''}. ${c.claim}`;

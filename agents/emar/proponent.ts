@@ -7,9 +7,14 @@ import { caseLetters, claimSchema } from './schemas.js';
 import type { Claim, EmarCase } from './types.js';
 
 export async function proponent(model: BaseChatModel, c: EmarCase, facts: string[], critique?: Claim, signal?: AbortSignal): Promise<Claim> {
-  const { value } = await invokeStructured(model, [new SystemMessage(PROPONENT_SYSTEM), new HumanMessage(proponentRequest(c, facts, critique))], claimSchema(caseLetters(c.choices)), {
-    what: critique ? 'EMAR proponent response' : 'EMAR proponent argument',
-    signal,
-  });
+  const { value } = await invokeStructured(
+    model,
+    [new SystemMessage(PROPONENT_SYSTEM), new HumanMessage(proponentRequest(c, facts, critique))],
+    claimSchema(caseLetters(c.choices)),
+    {
+      what: critique ? 'EMAR proponent response' : 'EMAR proponent argument',
+      signal,
+    },
+  );
   return value;
 }

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { LETTERS } from '../../corpora/types.js';
 
 const str = z.preprocess((v) => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v)), z.string());
-const list = z.preprocess((v) => (typeof v === 'string' ? [v] : v ?? []), z.array(str));
+const list = z.preprocess((v) => (typeof v === 'string' ? [v] : (v ?? [])), z.array(str));
 
 /** The letters of a case's options that have text (an empty option cannot be argued for). */
 export function caseLetters(choices: string[]): string[] {

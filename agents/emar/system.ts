@@ -19,7 +19,14 @@ export function createEmarSystem<Item>(opts: EmarSystemOptions<Item>): AgentSyst
   return async (item, ctx) => {
     if (!ctx.llm) throw errors.llmNotConfigured();
     const c = opts.toCase(item);
-    const r = await runEmar(ctx.llm, c, { embedder: opts.embedder, epsilon: opts.epsilon, maxDepth: opts.maxDepth, convergence: opts.convergence, seed: ctx.seed, signal: ctx.signal });
+    const r = await runEmar(ctx.llm, c, {
+      embedder: opts.embedder,
+      epsilon: opts.epsilon,
+      maxDepth: opts.maxDepth,
+      convergence: opts.convergence,
+      seed: ctx.seed,
+      signal: ctx.signal,
+    });
     const last = r.rounds.at(-1);
     return {
       prediction: opts.toPrediction ? opts.toPrediction(r.answer, item) : r.answer,

@@ -24,12 +24,7 @@ export interface ItemCitationMetrics {
 
 const share = (n: number, d: number): number | null => (d === 0 ? null : n / d);
 
-export function itemCitationMetrics(
-  cites: CheckedCitation[],
-  gold: string[],
-  evidenceIds: string[],
-  judgeUnsupported?: string[],
-): ItemCitationMetrics {
+export function itemCitationMetrics(cites: CheckedCitation[], gold: string[], evidenceIds: string[], judgeUnsupported?: string[]): ItemCitationMetrics {
   const n = cites.length;
   const unsupported = new Set(judgeUnsupported ?? []);
   return {

@@ -29,7 +29,15 @@ export async function citedAnswer(
 ): Promise<CitedAnswer> {
   const messages = [new SystemMessage(ANALYST_SYSTEM), new HumanMessage(citedAnswerPrompt(q, pool, passageChars))];
   const h = passageHandles();
-  const r = await invokeStructured(llm, messages, citedAnswerSchema(letters, pool.map((p) => h.handle(p.id))), { what, signal });
+  const r = await invokeStructured(
+    llm,
+    messages,
+    citedAnswerSchema(
+      letters,
+      pool.map((p) => h.handle(p.id)),
+    ),
+    { what, signal },
+  );
   const citations = await checkCitations(r.value.claims, new Set(pool.map((p) => p.id)), getPassage);
   return { answer: r.value.answer, reasoning: r.value.reasoning, claims: r.value.claims, citations, ...(r.attempts > 1 ? { raw: r.raw } : {}) };
 }

@@ -20,7 +20,16 @@ export async function crossExamine(llm: BaseChatModel, q: Question, letters: str
   // one question to each debater that filed a final brief (the schema has one required key per debater)
   const targets = briefs.filter((b) => !b.error && letters.includes(b.letter));
   if (targets.length === 0) return { questions: [] };
-  const messages = [new SystemMessage(CROSS_EXAMINER_SYSTEM), new HumanMessage(crossExamPrompt(q, briefs, targets.map((b) => b.letter)))];
+  const messages = [
+    new SystemMessage(CROSS_EXAMINER_SYSTEM),
+    new HumanMessage(
+      crossExamPrompt(
+        q,
+        briefs,
+        targets.map((b) => b.letter),
+      ),
+    ),
+  ];
   let asked: Record<string, string>;
   try {
     const r = await invokeStructured(llm, messages, crossExamSchema(targets.map((b) => b.letter)), { what: 'cross-examiner', signal });

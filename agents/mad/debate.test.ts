@@ -26,10 +26,19 @@ afterEach(async () => {
 const corpus = without(PASSAGES, ['gold0']);
 
 function ctx(url: string, q: Question = QUESTION): SystemContext {
-  const llm = createChatModel(llmConfigSchema.parse({ baseUrl: url, model: 'scripted', cacheDir: false, maxRetries: 1, retryBaseMs: 1, retryMaxMs: 5, timeoutMs: 5000 }));
+  const llm = createChatModel(
+    llmConfigSchema.parse({ baseUrl: url, model: 'scripted', cacheDir: false, maxRetries: 1, retryBaseMs: 1, retryMaxMs: 5, timeoutMs: 5000 }),
+  );
   const bm25 = keywordRetriever('bm25', corpus);
   const docs = { size: Object.keys(corpus).length, get: getPassageFrom(corpus) };
-  return { seed: deriveSeed(7, q.id), tools: createRetrievalTools({ retrievers: { bm25 }, docs }), retrievers: { bm25 }, llm, getPassage: getPassageFrom(corpus), options: {} };
+  return {
+    seed: deriveSeed(7, q.id),
+    tools: createRetrievalTools({ retrievers: { bm25 }, docs }),
+    retrievers: { bm25 },
+    llm,
+    getPassage: getPassageFrom(corpus),
+    options: {},
+  };
 }
 
 /** Default script: every debater briefs; B's rebuttal first requests one snippet; the judge picks B. */
@@ -40,7 +49,9 @@ function defaultScript(over: (req: RecordedRequest) => ScriptReply | undefined =
     const role = roleOf(req);
     if (role === 'judge') return judgeReply('B', ['made_up_1']);
     if (role === 'cross-examiner')
-      return { content: JSON.stringify({ questions: ['A', 'B', 'C', 'D'].map((l) => ({ letter: l, question: `Q-${l}: which rule makes your option right?` })) }) };
+      return {
+        content: JSON.stringify({ questions: ['A', 'B', 'C', 'D'].map((l) => ({ letter: l, question: `Q-${l}: which rule makes your option right?` })) }),
+      };
     if (role === 'cross-answer') return { content: JSON.stringify({ answer: `ANS-${debaterLetter(req)}: FRE 402` }) };
     if (role === 'debater') {
       const letter = debaterLetter(req);
@@ -88,12 +99,26 @@ describe('multi-agent debate against the scripted OpenAI-compatible server', () 
     expect(debaterReqs(srv, 'A', 1)[0].body.tools).toBeUndefined();
     // judgment
     expect(t.judge!.rationale).toHaveLength(3);
-    expect(t.judge!.checklist).toEqual({ doctrine_named: true, on_point_authority: true, accurate_use: true, logical_application: true, opponent_addressed: false });
+    expect(t.judge!.checklist).toEqual({
+      doctrine_named: true,
+      on_point_authority: true,
+      accurate_use: true,
+      logical_application: true,
+      opponent_addressed: false,
+    });
     // citations of the winner: fre402 exists and is supportive; made_up_1 does not exist
     const cites = b2.citations;
     expect(cites.find((c) => c.id === 'fre402')).toMatchObject({ exists: true, seen: true, supportive: true });
     expect(cites.find((c) => c.id === 'made_up_1')).toMatchObject({ exists: false, seen: false, supportive: false });
-    expect(out.metrics).toMatchObject({ citations: 2, citationsExist: 0.5, citationsSupportive: 0.5, citationsJudgeSupportive: 0.5, checklist: 4, forfeits: 0, goldCited: false });
+    expect(out.metrics).toMatchObject({
+      citations: 2,
+      citationsExist: 0.5,
+      citationsSupportive: 0.5,
+      citationsJudgeSupportive: 0.5,
+      checklist: 4,
+      forfeits: 0,
+      goldCited: false,
+    });
     // every call carried a seed; the judge saw every final brief
     expect(srv.requests.every((r) => typeof r.body.seed === 'number')).toBe(true);
     const judgeReq = srv.requests.find((r) => roleOf(r) === 'judge')!;
@@ -131,7 +156,15 @@ describe('multi-agent debate against the scripted OpenAI-compatible server', () 
     const q10: Question = {
       ...QUESTION,
       id: 'mmlu_law_1',
-      choices: [...QUESTION.choices, 'admissible as a prior inconsistent statement', 'inadmissible as hearsay', 'admissible only to impeach', 'inadmissible under Rule 403', 'admissible as substantive evidence', 'inadmissible because cumulative'],
+      choices: [
+        ...QUESTION.choices,
+        'admissible as a prior inconsistent statement',
+        'inadmissible as hearsay',
+        'admissible only to impeach',
+        'inadmissible under Rule 403',
+        'admissible as substantive evidence',
+        'inadmissible because cumulative',
+      ],
     };
     srv = await startScriptedServer(defaultScript());
     const out = await createMad({ rounds: 2, topology: 'sparse', k: 1 })(q10, ctx(srv.url, q10));
@@ -154,7 +187,12 @@ describe('multi-agent debate against the scripted OpenAI-compatible server', () 
     const on = await createMad({ rounds: 1, crossExaminer: true, k: 2 })(QUESTION, ctx(srv.url));
     const x = (on.trace as DebateTrace).crossExamination!;
     expect(srv.requests.filter((r) => roleOf(r) === 'cross-examiner')).toHaveLength(1);
-    expect(srv.requests.filter((r) => roleOf(r) === 'cross-answer').map(debaterLetter).sort()).toEqual(['A', 'B', 'C', 'D']);
+    expect(
+      srv.requests
+        .filter((r) => roleOf(r) === 'cross-answer')
+        .map(debaterLetter)
+        .sort(),
+    ).toEqual(['A', 'B', 'C', 'D']);
     // one question to each debater, put in the seeded order the examiner read the briefs in (recorded)
     const read = (on.trace as DebateTrace).presentation!.find((p) => p.kind === 'cross-examiner briefs')!;
     expect(read.order.slice().sort()).toEqual(['A', 'B', 'C', 'D']);

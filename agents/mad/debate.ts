@@ -31,7 +31,15 @@ import { CHECKLIST_ITEMS, type Brief, type CrossExamination, type Judgment, type
 import { DEFAULT_K } from '../../retrieval/default-k.js';
 import { AGENT_DEFAULTS } from '../common/defaults.js';
 
-export const MAD_DEFAULTS: MadSettings = { rounds: AGENT_DEFAULTS.rounds, topology: 'sparse', crossExaminer: false, k: DEFAULT_K, method: 'bm25', passageChars: 600, judgeEachRound: false };
+export const MAD_DEFAULTS: MadSettings = {
+  rounds: AGENT_DEFAULTS.rounds,
+  topology: 'sparse',
+  crossExaminer: false,
+  k: DEFAULT_K,
+  method: 'bm25',
+  passageChars: 600,
+  judgeEachRound: false,
+};
 
 export function madSettings(o: Partial<MadSettings> = {}): MadSettings {
   const s = { ...MAD_DEFAULTS };
@@ -43,7 +51,8 @@ export function madSettings(o: Partial<MadSettings> = {}): MadSettings {
 }
 
 export function checkOptionCount(q: Question, letters: string[]): void {
-  if (letters.length < 2 || letters.length > 10) throw errors.invalidInput(`question ${q.id} choices`, `a debate needs 2 to 10 non-empty options, got ${letters.length}`);
+  if (letters.length < 2 || letters.length > 10)
+    throw errors.invalidInput(`question ${q.id} choices`, `a debate needs 2 to 10 non-empty options, got ${letters.length}`);
 }
 
 export interface DebateTrace {
@@ -94,7 +103,14 @@ async function debate(q: Question, ctx: SystemContext, s: MadSettings, trace: De
           pool,
           extra: extra.get(letter)!,
           own: prev[i],
-          seen: round === 1 ? [] : inOrder(visibleOpponents(s.topology, i, letters.length).map((j) => prev[j]), 'opponent briefs', `${letter} round ${round}`),
+          seen:
+            round === 1
+              ? []
+              : inOrder(
+                  visibleOpponents(s.topology, i, letters.length).map((j) => prev[j]),
+                  'opponent briefs',
+                  `${letter} round ${round}`,
+                ),
           tools: [searchTool],
           passageChars: s.passageChars,
           getPassage: ctx.getPassage,
@@ -110,7 +126,16 @@ async function debate(q: Question, ctx: SystemContext, s: MadSettings, trace: De
       // an interim judgment on this round's briefs (no cross-examination); its failure does not fail the item
       trace.roundVerdicts ??= [];
       try {
-        const jr = await judge(seededModel(llm, deriveSeed(ctx.seed, `judge-r${round}`)), q, letters, pool, inOrder(prev, 'judge briefs', `round ${round}`), undefined, s.passageChars, ctx.signal);
+        const jr = await judge(
+          seededModel(llm, deriveSeed(ctx.seed, `judge-r${round}`)),
+          q,
+          letters,
+          pool,
+          inOrder(prev, 'judge briefs', `round ${round}`),
+          undefined,
+          s.passageChars,
+          ctx.signal,
+        );
         trace.roundVerdicts.push({ round, verdict: jr.verdict });
       } catch (e) {
         if (!isLexcaseError(e) || e.code !== 'LLM_OUTPUT_INVALID') throw e;
@@ -119,9 +144,24 @@ async function debate(q: Question, ctx: SystemContext, s: MadSettings, trace: De
     }
   }
   if (s.crossExaminer) {
-    trace.crossExamination = await crossExamine(seededModel(llm, deriveSeed(ctx.seed, 'cross-examiner')), q, letters, inOrder(prev, 'cross-examiner briefs'), ctx.signal);
+    trace.crossExamination = await crossExamine(
+      seededModel(llm, deriveSeed(ctx.seed, 'cross-examiner')),
+      q,
+      letters,
+      inOrder(prev, 'cross-examiner briefs'),
+      ctx.signal,
+    );
   }
-  const j = await judge(seededModel(llm, deriveSeed(ctx.seed, 'judge')), q, letters, pool, inOrder(prev, 'judge briefs', 'final'), trace.crossExamination, s.passageChars, ctx.signal);
+  const j = await judge(
+    seededModel(llm, deriveSeed(ctx.seed, 'judge')),
+    q,
+    letters,
+    pool,
+    inOrder(prev, 'judge briefs', 'final'),
+    trace.crossExamination,
+    s.passageChars,
+    ctx.signal,
+  );
   trace.judge = j;
   if (s.judgeEachRound) (trace.roundVerdicts ??= []).push({ round: s.rounds, verdict: j.verdict });
   return j;
@@ -159,10 +199,11 @@ export function createMad(opts: Partial<MadSettings> = {}): AgentSystem<Question
       forfeits: trace.rounds.reduce((n, r) => n + r.briefs.filter((b) => b.error).length, 0),
       checklist: trace.judge ? CHECKLIST_ITEMS.filter((k) => trace.judge!.checklist[k]).length : null,
     };
-    if (s.judgeEachRound) for (let r = 1; r <= s.rounds; r++) {
-      const v = trace.roundVerdicts?.find((x) => x.round === r);
-      metrics[`correctAfterRound${r}`] = v?.verdict ? v.verdict === item.answer : false; // a failed judgment counts as wrong
-    }
+    if (s.judgeEachRound)
+      for (let r = 1; r <= s.rounds; r++) {
+        const v = trace.roundVerdicts?.find((x) => x.round === r);
+        metrics[`correctAfterRound${r}`] = v?.verdict ? v.verdict === item.answer : false; // a failed judgment counts as wrong
+      }
     const stepFailures: Record<string, number> = {};
     if (metrics.forfeits) stepFailures['debater brief'] = metrics.forfeits as number;
     if (trace.crossExamination?.error) stepFailures['cross-examiner'] = 1;

@@ -71,7 +71,9 @@ async function requestSnippet(
     const tool = o.tools.find((t) => t.name === call.name);
     const query = typeof call.args?.query === 'string' ? call.args.query : '';
     if (i > 0 || !tool || !query) {
-      toolMessages.push(new ToolMessage({ tool_call_id: id, content: i > 0 ? 'Refused: one snippet per round.' : `Refused: unknown tool or empty query (${call.name}).` }));
+      toolMessages.push(
+        new ToolMessage({ tool_call_id: id, content: i > 0 ? 'Refused: one snippet per round.' : `Refused: unknown tool or empty query (${call.name}).` }),
+      );
       continue;
     }
     const hits = await searchWith(tool, query, 1, o.signal);

@@ -58,7 +58,11 @@ export interface MadExperimentResult {
 export function madRunName(o: Pick<MadExperimentOptions, 'system' | 'samples' | 'dataset' | 'split' | 'seed'> & MadSettings): string {
   const sys = o.system ?? 'mad';
   const what =
-    sys === 'mad' ? `mad-${o.topology}-r${o.rounds}${o.crossExaminer ? '-x' : ''}${o.judgeEachRound ? '-je' : ''}` : sys === 'self-consistency' ? `mad-sc${o.samples ?? 5}` : 'mad-single-rag';
+    sys === 'mad'
+      ? `mad-${o.topology}-r${o.rounds}${o.crossExaminer ? '-x' : ''}${o.judgeEachRound ? '-je' : ''}`
+      : sys === 'self-consistency'
+        ? `mad-sc${o.samples ?? 5}`
+        : 'mad-single-rag';
   return `${what}-${o.dataset}-${o.split}-${o.method}-k${o.k}-s${o.seed ?? 13}`;
 }
 
@@ -73,7 +77,11 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
   try {
     if (!idx.retrievers[s.method]) throw errors.methodUnavailable(s.method, o.index, Object.keys(idx.retrievers));
     // one shared retriever, through the retrieval tools
-    const tools = createRetrievalTools({ retrievers: { [s.method]: idx.retrievers[s.method] } as Partial<Record<ToolMethod, never>>, docs: idx.docs, defaultK: s.k });
+    const tools = createRetrievalTools({
+      retrievers: { [s.method]: idx.retrievers[s.method] } as Partial<Record<ToolMethod, never>>,
+      docs: idx.docs,
+      defaultK: s.k,
+    });
     const runDir = o.runDir ?? join('runs', madRunName({ ...o, ...s, system, seed }));
     const config: Record<string, unknown> = {
       system: `mad/${system}`,
@@ -106,7 +114,10 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
       label: system,
     });
     const metrics = madMetrics(r.results, seed);
-    const markdown = madMetricsMarkdown(metrics, `${system === 'mad' ? `MAD (${s.topology}, ${s.rounds} round${s.rounds > 1 ? 's' : ''}${s.crossExaminer ? ', cross-examiner' : ''})` : system} — ${o.dataset} ${o.split}`);
+    const markdown = madMetricsMarkdown(
+      metrics,
+      `${system === 'mad' ? `MAD (${s.topology}, ${s.rounds} round${s.rounds > 1 ? 's' : ''}${s.crossExaminer ? ', cross-examiner' : ''})` : system} — ${o.dataset} ${o.split}`,
+    );
     await writeFile(join(runDir, 'mad-metrics.json'), JSON.stringify(metrics, null, 2) + '\n');
     await writeFile(join(runDir, 'mad-metrics.md'), markdown + '\n');
     return { runDir, ran: r.ran, skipped: r.skipped, failed: r.failed, metrics, markdown, predictions: predictionsOf(r.results) };

@@ -25,7 +25,9 @@ export async function judge(
 ): Promise<Judgment> {
   const messages = [new SystemMessage(JUDGE_SYSTEM), new HumanMessage(judgePrompt(q, pool, briefs, cross, passageChars))];
   // the closed set of citable passages: every handle the judge's prompt shows (pool and briefs)
-  const handles = passageHandles().entries().map((e) => e.handle);
+  const handles = passageHandles()
+    .entries()
+    .map((e) => e.handle);
   const r = await invokeStructured(llm, messages, judgeSchema(letters, handles), { what: 'judge', signal });
   const v = r.value;
   return {

@@ -6,7 +6,8 @@ import { itemCitationMetrics } from './citation-summary.js';
 import { madMetrics, seedConsistency } from './metrics.js';
 import { visibleOpponents } from './topology.js';
 
-const FRE402 = 'Rule 402. General Admissibility of Relevant Evidence. Relevant evidence is admissible unless any of the following provides otherwise. Irrelevant evidence is not admissible.';
+const FRE402 =
+  'Rule 402. General Admissibility of Relevant Evidence. Relevant evidence is admissible unless any of the following provides otherwise. Irrelevant evidence is not admissible.';
 
 const rec = (id: string, prediction: string | null, gold: string, metrics: ResultRecord['metrics'] = {}): ResultRecord => ({
   id,
@@ -51,7 +52,13 @@ describe('citation checks', () => {
       goldCited: true,
       goldInPool: true,
     });
-    expect(itemCitationMetrics([], [], [])).toMatchObject({ citations: 0, citationsExist: null, citationsJudgeSupportive: null, goldCited: null, goldInPool: null });
+    expect(itemCitationMetrics([], [], [])).toMatchObject({
+      citations: 0,
+      citationsExist: null,
+      citationsJudgeSupportive: null,
+      goldCited: null,
+      goldInPool: null,
+    });
   });
 });
 
@@ -93,9 +100,24 @@ describe('run metrics', () => {
   });
 
   it('consistency across seeds: pairwise agreement and unanimity over items answered in every run', () => {
-    const r1 = new Map<string, string | null>([['q1', 'A'], ['q2', 'B'], ['q3', 'C'], ['q4', 'A']]);
-    const r2 = new Map<string, string | null>([['q1', 'A'], ['q2', 'C'], ['q3', 'C'], ['q4', null]]);
-    const r3 = new Map<string, string | null>([['q1', 'A'], ['q2', 'D'], ['q3', 'B'], ['q4', 'A']]);
+    const r1 = new Map<string, string | null>([
+      ['q1', 'A'],
+      ['q2', 'B'],
+      ['q3', 'C'],
+      ['q4', 'A'],
+    ]);
+    const r2 = new Map<string, string | null>([
+      ['q1', 'A'],
+      ['q2', 'C'],
+      ['q3', 'C'],
+      ['q4', null],
+    ]);
+    const r3 = new Map<string, string | null>([
+      ['q1', 'A'],
+      ['q2', 'D'],
+      ['q3', 'B'],
+      ['q4', 'A'],
+    ]);
     const c = seedConsistency([r1, r2, r3]);
     // q4 failed in run 2 → excluded. q1: 3/3 pairs agree; q2: 0/3; q3: 1/3
     expect(c.items).toBe(3);

@@ -53,7 +53,10 @@ export function madMetrics(results: readonly ResultRecord[], _seed = 13): MadMet
   return {
     items: results.length,
     failed: failedCount(results),
-    accuracy: proportionInterval(correctFlags(results).reduce((a, b) => a + b, 0), results.length),
+    accuracy: proportionInterval(
+      correctFlags(results).reduce((a, b) => a + b, 0),
+      results.length,
+    ),
     citations: {
       perAnswer: meanOfMetric(results, 'citations'),
       exist: meanOfMetric(results, 'citationsExist'),
@@ -72,10 +75,11 @@ export function madMetrics(results: readonly ResultRecord[], _seed = 13): MadMet
 /** Accuracy after each round from the per-item `correctAfterRound<r>` flags (items without a flag skipped). */
 export function roundAccuracy(results: readonly ResultRecord[], _seed = 13): { round: number; accuracy: Interval }[] {
   const rounds = new Set<number>();
-  for (const r of results) for (const k of Object.keys(r.metrics ?? {})) {
-    const m = /^correctAfterRound(\d+)$/.exec(k);
-    if (m) rounds.add(Number(m[1]));
-  }
+  for (const r of results)
+    for (const k of Object.keys(r.metrics ?? {})) {
+      const m = /^correctAfterRound(\d+)$/.exec(k);
+      if (m) rounds.add(Number(m[1]));
+    }
   return [...rounds]
     .sort((a, b) => a - b)
     .map((round) => {
@@ -108,7 +112,12 @@ export function seedConsistency(runs: ReadonlyArray<ReadonlyMap<string, string |
     pairSum += agree / pairs;
     if (preds.every((p) => p === preds[0])) unanimous++;
   }
-  return { runs: runs.length, items: ids.length, pairwiseAgreement: ids.length ? pairSum / ids.length : null, unanimous: ids.length ? unanimous / ids.length : null };
+  return {
+    runs: runs.length,
+    items: ids.length,
+    pairwiseAgreement: ids.length ? pairSum / ids.length : null,
+    unanimous: ids.length ? unanimous / ids.length : null,
+  };
 }
 
 export function predictionsOf(results: readonly ResultRecord[]): Map<string, string | null> {
@@ -125,19 +134,28 @@ export function madMetricsMarkdown(m: MadMetrics, title = 'MAD metrics'): string
     '',
     `Accuracy: ${figureText(a, 'percent')} ${methodLabel(a)}, n = ${m.items}, failed ${m.failed}`,
     '',
-    table(['citation quality (answer citations)', 'value', 'items'], [
-      row('citations per answer', m.citations.perAnswer, (v) => (v === null ? '–' : v.toFixed(2))),
-      row('cited ids that exist in the index', m.citations.exist),
-      row('supportive (lexical check)', m.citations.supportive),
-      row('supportive (judge)', m.citations.judgeSupportive),
-      row('cited ids the author was shown', m.citations.seen),
-      row('gold passage cited', m.citations.goldCited),
-      row('gold passage in the evidence', m.citations.goldInPool),
-      row('judge checklist items ticked (of 5)', m.checklist, (v) => (v === null ? '–' : v.toFixed(2))),
-      row('debater forfeits per item', m.forfeits, (v) => (v === null ? '–' : v.toFixed(2))),
-    ]),
+    table(
+      ['citation quality (answer citations)', 'value', 'items'],
+      [
+        row('citations per answer', m.citations.perAnswer, (v) => (v === null ? '–' : v.toFixed(2))),
+        row('cited ids that exist in the index', m.citations.exist),
+        row('supportive (lexical check)', m.citations.supportive),
+        row('supportive (judge)', m.citations.judgeSupportive),
+        row('cited ids the author was shown', m.citations.seen),
+        row('gold passage cited', m.citations.goldCited),
+        row('gold passage in the evidence', m.citations.goldInPool),
+        row('judge checklist items ticked (of 5)', m.checklist, (v) => (v === null ? '–' : v.toFixed(2))),
+        row('debater forfeits per item', m.forfeits, (v) => (v === null ? '–' : v.toFixed(2))),
+      ],
+    ),
     ...(m.byRound.length
-      ? ['', table(['judged after round', 'accuracy [95% interval]', 'interval', 'n'], m.byRound.map((r) => [r.round, figureText(r.accuracy, 'percent'), methodLabel(r.accuracy), r.accuracy.n]))]
+      ? [
+          '',
+          table(
+            ['judged after round', 'accuracy [95% interval]', 'interval', 'n'],
+            m.byRound.map((r) => [r.round, figureText(r.accuracy, 'percent'), methodLabel(r.accuracy), r.accuracy.n]),
+          ),
+        ]
       : []),
   ].join('\n');
 }

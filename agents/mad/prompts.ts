@@ -13,7 +13,10 @@ const CLAIMS_FORMAT = '"claims": [{"text": "<one legal claim>", "cites": ["<pass
 export function evidenceBlock(pool: PoolPassage[], chars: number): string {
   if (pool.length === 0) return 'Authorities: (the retriever returned none)';
   const h = passageHandles(); // the item's map: models see P1.., never real ids
-  return ['Authorities (shared evidence pool; cite them by id in square brackets):', ...pool.map((p) => `[${h.handle(p.id)}] ${truncate(p.text.replace(/\s+/g, ' '), chars)}`)].join('\n');
+  return [
+    'Authorities (shared evidence pool; cite them by id in square brackets):',
+    ...pool.map((p) => `[${h.handle(p.id)}] ${truncate(p.text.replace(/\s+/g, ' '), chars)}`),
+  ].join('\n');
 }
 
 export function questionBlock(q: Pick<Question, 'prompt' | 'question' | 'choices'>): string {
@@ -79,8 +82,7 @@ export function rebuttalPrompt(
   ].join('\n');
 }
 
-export const CROSS_EXAMINER_SYSTEM =
-  'You are the Cross-Examiner in a structured legal debate. You probe gaps and shared misconceptions before the judgment.';
+export const CROSS_EXAMINER_SYSTEM = 'You are the Cross-Examiner in a structured legal debate. You probe gaps and shared misconceptions before the judgment.';
 
 /** `to`: the debaters to question (those that filed a final brief), one question each. */
 export function crossExamPrompt(q: Question, briefs: Brief[], to: string[] = briefs.filter((b) => !b.error).map((b) => b.letter)): string {
@@ -118,7 +120,8 @@ export function judgePrompt(q: Question, pool: PoolPassage[], briefs: Brief[], c
   if (cross && cross.questions.length) {
     parts.push('', 'Cross-examination:');
     const at = (l: string) => briefs.findIndex((b) => b.letter === l); // in the order the briefs are shown
-    for (const x of [...cross.questions].sort((a, b) => at(a.letter) - at(b.letter))) parts.push(`  To Debater ${x.letter}: ${x.question}`, `  Answer: ${x.answer}`);
+    for (const x of [...cross.questions].sort((a, b) => at(a.letter) - at(b.letter)))
+      parts.push(`  To Debater ${x.letter}: ${x.question}`, `  Answer: ${x.answer}`);
   }
   parts.push(
     '',

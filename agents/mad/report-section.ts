@@ -55,7 +55,13 @@ export const madSection: SectionBuilder = async (run, o) => {
   const rounds = roundFigures(run.traces.values());
   const checklist = checklistRates(run.traces.values());
   if (rounds.length) {
-    parts.push('', table(['round', 'briefs', 'forfeits', 'snippet requests', 'citations', 'supportive (lexical)'], rounds.map((r) => [r.round, r.briefs, r.forfeits, r.requests, r.citations, pct(r.supportive)])));
+    parts.push(
+      '',
+      table(
+        ['round', 'briefs', 'forfeits', 'snippet requests', 'citations', 'supportive (lexical)'],
+        rounds.map((r) => [r.round, r.briefs, r.forfeits, r.requests, r.citations, pct(r.supportive)]),
+      ),
+    );
     parts.push('', `Judge checklist (share of judged items): ${CHECKLIST_ITEMS.map((k) => `${k} ${pct(checklist[k])}`).join(', ')}.`);
   }
   let consistency: SeedConsistency | undefined;
@@ -65,7 +71,16 @@ export const madSection: SectionBuilder = async (run, o) => {
   } catch {
     /* a single-seed run */
   }
-  const perRound = roundAccuracy(run.results.map((r) => ({ gold: r.gold, trace: run.traces.get(r.id) })), { iterations: o.iterations, seed: o.seed });
+  const perRound = roundAccuracy(
+    run.results.map((r) => ({ gold: r.gold, trace: run.traces.get(r.id) })),
+    { iterations: o.iterations, seed: o.seed },
+  );
   const plots = perRound.length ? [{ file: 'mad-rounds.svg', title: 'MAD: accuracy of the verdict after each round', spec: roundAccuracySpec(perRound) }] : [];
-  return { id: 'mad', title: 'MAD metrics', markdown: parts.join('\n'), json: { ...m, rounds, checklist, consistency: consistency ?? null, perRoundAccuracy: perRound }, plots };
+  return {
+    id: 'mad',
+    title: 'MAD metrics',
+    markdown: parts.join('\n'),
+    json: { ...m, rounds, checklist, consistency: consistency ?? null, perRoundAccuracy: perRound },
+    plots,
+  };
 };

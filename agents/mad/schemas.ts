@@ -40,7 +40,12 @@ export type BriefReply = z.infer<ReturnType<typeof briefSchema>>;
 export function letterSchema(letters: string[]) {
   return z
     .string()
-    .transform((v) => v.trim().replace(/^\(?([A-Za-z])[).:]?(\s.*)?$/s, '$1').toUpperCase())
+    .transform((v) =>
+      v
+        .trim()
+        .replace(/^\(?([A-Za-z])[).:]?(\s.*)?$/s, '$1')
+        .toUpperCase(),
+    )
     .pipe(z.enum(letters as [string, ...string[]]));
 }
 
@@ -83,7 +88,12 @@ export function crossExamSchema(letters: string[]) {
       const missing = letters.filter((l) => !(l in v));
       if (missing.length) ctx.addIssue({ code: 'custom', message: `no question to debater ${[...missing].sort().join(', ')} (one question to each debater)` });
     });
-  const json = { type: 'object', properties: Object.fromEntries(letters.map((l) => [l, { type: 'string' }])), required: [...letters], additionalProperties: false };
+  const json = {
+    type: 'object',
+    properties: Object.fromEntries(letters.map((l) => [l, { type: 'string' }])),
+    required: [...letters],
+    additionalProperties: false,
+  };
   return z.object({ questions: sendAs(byLetter, json) });
 }
 

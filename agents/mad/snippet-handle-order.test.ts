@@ -23,7 +23,11 @@ import { ensureBuilt, isolatedEnv, lexcase } from '../../tests/support/spawn-cli
 let dir: string;
 let index: string;
 /** Passages only a debater's snippet request finds (their words occur in no question or option). */
-const SNIPPETS: Passage[] = ['A', 'B', 'C', 'D'].map((l) => ({ id: `snippet-${l}`, source: 'planted', text: `Quixotic zephyr ${l.toLowerCase()}-marker: a planted authority that only debater ${l} requests.` }));
+const SNIPPETS: Passage[] = ['A', 'B', 'C', 'D'].map((l) => ({
+  id: `snippet-${l}`,
+  source: 'planted',
+  text: `Quixotic zephyr ${l.toLowerCase()}-marker: a planted authority that only debater ${l} requests.`,
+}));
 
 beforeAll(async () => {
   await ensureBuilt();
@@ -55,12 +59,15 @@ function bFirst() {
 }
 
 describe('MAD snippet handles do not depend on which reply arrives first (issue 37, item 18)', () => {
-  it('a debate recorded with B\'s snippet reply before A\'s replays byte for byte', async () => {
+  it("a debate recorded with B's snippet reply before A's replays byte for byte", async () => {
     const flags = (runDir: string) => ['run', 'mad', '--index', index, '--limit', '1', '--rounds', '2', '--run-dir', runDir];
     const srv = await startScriptedServer(bFirst());
     const rec = join(dir, 'rec');
     try {
-      const r = await lexcase(flags(rec), { cwd: dir, env: isolatedEnv({ LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'scripted', LEXCASE_LLM_PREFLIGHT: '0' }) });
+      const r = await lexcase(flags(rec), {
+        cwd: dir,
+        env: isolatedEnv({ LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'scripted', LEXCASE_LLM_PREFLIGHT: '0' }),
+      });
       expect(r.code, r.stderr).toBe(0);
     } finally {
       await srv.close();

@@ -24,8 +24,11 @@ export async function revisePly(
   feedback: string,
   signal?: AbortSignal,
 ): Promise<string> {
-  const reply = await model.invoke([new SystemMessage(developerSystem('developer')), new HumanMessage(revisionRequest(ply, triple, earlier, draft, feedback))], {
-    signal,
-  });
+  const reply = await model.invoke(
+    [new SystemMessage(developerSystem('developer')), new HumanMessage(revisionRequest(ply, triple, earlier, draft, feedback))],
+    {
+      signal,
+    },
+  );
   return messageText(reply).trim();
 }

@@ -17,11 +17,21 @@ export function argumentJson(plies: Partial<Record<PlyKey, string>>): string {
 }
 
 /** `factors`: the factor model; its factors, written as the prompts write them, are what the lists may name. */
-export async function distillFactors(model: BaseChatModel, plies: Partial<Record<PlyKey, string>>, factors: TradeSecretModel, signal?: AbortSignal): Promise<ExtractedFactors> {
+export async function distillFactors(
+  model: BaseChatModel,
+  plies: Partial<Record<PlyKey, string>>,
+  factors: TradeSecretModel,
+  signal?: AbortSignal,
+): Promise<ExtractedFactors> {
   const labels = factors.factors.map(formatFactor);
-  const { value } = await invokeStructured(model, [new SystemMessage(FACTOR_DISTILLER_SYSTEM), new HumanMessage(argumentJson(plies))], distilledSchema(labels), {
-    what: 'Factor Distiller',
-    signal,
-  });
+  const { value } = await invokeStructured(
+    model,
+    [new SystemMessage(FACTOR_DISTILLER_SYSTEM), new HumanMessage(argumentJson(plies))],
+    distilledSchema(labels),
+    {
+      what: 'Factor Distiller',
+      signal,
+    },
+  );
   return value;
 }

@@ -19,10 +19,12 @@ export const PLY_LABEL: Record<PlyKey, string> = {
 export const outcomeWord = (o: 'P' | 'D') => (o === 'P' ? 'Plaintiff' : 'Defendant');
 
 export function factorLines(ids: readonly string[], model: TradeSecretModel): string {
-  return ids.map((id) => {
-    const f = model.byId.get(id);
-    return f ? formatFactor(f) : id;
-  }).join('\n');
+  return ids
+    .map((id) => {
+      const f = model.byId.get(id);
+      return f ? formatFactor(f) : id;
+    })
+    .join('\n');
 }
 
 export function formatTriple(t: Pick<CaseTriple, 'c1' | 'c2' | 'c3'>, model: TradeSecretModel): string {
@@ -59,6 +61,9 @@ const TERMINATE_LINE = /^\s*["'*`]*TERMINATE\b/i;
 export function isTerminate(text: string | undefined): boolean {
   if (!text) return false;
   if (TERMINATE_LINE.test(text)) return true;
-  const lines = text.trim().split(/\r?\n/).filter((l) => l.trim());
+  const lines = text
+    .trim()
+    .split(/\r?\n/)
+    .filter((l) => l.trim());
   return lines.length > 0 && TERMINATE_LINE.test(lines[lines.length - 1]);
 }

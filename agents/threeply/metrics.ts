@@ -35,7 +35,11 @@ const CASES = ['c1', 'c2', 'c3'] as const;
 export function normalizeFactorMention(mention: string, model: TradeSecretModel): string {
   const id = /\bF\s*0*(\d{1,2})\b/i.exec(mention);
   if (id) return `F${Number(id[1])}`;
-  const key = mention.trim().toLowerCase().replace(/\s*\([pd]\)\s*$/, '').replace(/\s+/g, '-');
+  const key = mention
+    .trim()
+    .toLowerCase()
+    .replace(/\s*\([pd]\)\s*$/, '')
+    .replace(/\s+/g, '-');
   const byName = model.factors.find((f) => f.name.toLowerCase() === key);
   return byName ? byName.id : mention.trim();
 }
@@ -45,7 +49,12 @@ export function normalizeFactorMention(mention: string, model: TradeSecretModel)
  * was argued: N_h = 0 and N_util = 0). `abstained`: the system output TERMINATE for a ply (default:
  * nothing was argued); the plies argued before a TERMINATE are still scored.
  */
-export function scoreTriple(triple: Pick<CaseTriple, 'c1' | 'c2' | 'c3'>, extracted: ExtractedFactors | null, model: TradeSecretModel, abstained = extracted === null): TripleScore {
+export function scoreTriple(
+  triple: Pick<CaseTriple, 'c1' | 'c2' | 'c3'>,
+  extracted: ExtractedFactors | null,
+  model: TradeSecretModel,
+  abstained = extracted === null,
+): TripleScore {
   let nH = 0;
   let nUtil = 0;
   let nGt = 0;

@@ -16,10 +16,28 @@ export const threeplyPlugin: SystemPlugin = {
   method: (c) => str(c.variant),
   k: () => null,
   headline: [
-    pooled('hallucination-accuracy', 'hallucination accuracy', (m) => n0(m.nH), (m) => n0(m.nGt), (r) => 1 - r),
-    pooled('factor-utilisation-recall', 'factor-utilisation recall', (m) => n0(m.nUtil), (m) => n0(m.nGt), (r) => r),
+    pooled(
+      'hallucination-accuracy',
+      'hallucination accuracy',
+      (m) => n0(m.nH),
+      (m) => n0(m.nGt),
+      (r) => 1 - r,
+    ),
+    pooled(
+      'factor-utilisation-recall',
+      'factor-utilisation recall',
+      (m) => n0(m.nUtil),
+      (m) => n0(m.nGt),
+      (r) => r,
+    ),
     threeplyAbstention,
   ],
-  paper: { threeply: { topP: 1, maxTokens: 1000, source: '3-ply (paper 000) §4.1: max_tokens 1000, top_p 1 (no generation temperature given); evaluator at temperature 0' } },
+  paper: {
+    threeply: {
+      topP: 1,
+      maxTokens: 1000,
+      source: '3-ply (paper 000) §4.1: max_tokens 1000, top_p 1 (no generation temperature given); evaluator at temperature 0',
+    },
+  },
   load: async () => ({ reportSection: (await import('./report-section.js')).threeplySection }),
 };

@@ -7,7 +7,8 @@
  */
 import { PLY_LABEL, type PlyKey } from './format.js';
 
-const FACTOR_NOTE = 'Factors are written like "F1 Disclosure-in-negotiations (D)": an id, a name, and the side it usually favours (P = Plaintiff, D = Defendant).';
+const FACTOR_NOTE =
+  'Factors are written like "F1 Disclosure-in-negotiations (D)": an id, a name, and the side it usually favours (P = Plaintiff, D = Defendant).';
 
 const THREE_PLY_STEPS = `Construct a 3-ply argument:
 (1) Plaintiff's Argument: cite the trade secret case c2, which should have an outcome favourable to the Plaintiff, and point out the factors c1 and c2 share.

@@ -53,7 +53,11 @@ describe('reflective 3-ply system (scripted server, real ChatOpenAI client)', ()
         case 'developer':
           return { content: `c1 and c2 share ${nonArguable.c2.factors[0]}, which supports the Plaintiff.` };
         case 'analyst':
-          return json({ analysis_outcome: analystVerdict(r), summary: 'There are no common factors between c1 and c2.', abstention_details: { reason_for_abstention: 'No common factors found.' } });
+          return json({
+            analysis_outcome: analystVerdict(r),
+            summary: 'There are no common factors between c1 and c2.',
+            abstention_details: { reason_for_abstention: 'No common factors found.' },
+          });
         default:
           return { status: 500, error: `unexpected ${role(r)} call` };
       }
@@ -98,14 +102,23 @@ describe('reflective 3-ply system (scripted server, real ChatOpenAI client)', ()
           if (verdict !== 'VALID_ARGUMENT') return json({ analysis_outcome: verdict, summary: 'unexpected' });
           // the first defendant draft misattributes a factor; everything else is valid
           if (ply === "Defendant's Counterargument" && user(r).includes('DRAFT'))
-            return json({ analysis_outcome: 'REQUIRES CORRECTION', summary: 'F9 is not a factor of c3.', correction_details: { fabricated_or_misrepresented_factors: ['F9 (claimed for c3)'] } });
+            return json({
+              analysis_outcome: 'REQUIRES CORRECTION',
+              summary: 'F9 is not a factor of c3.',
+              correction_details: { fabricated_or_misrepresented_factors: ['F9 (claimed for c3)'] },
+            });
           return json({ analysis_outcome: 'VALID_ARGUMENT', summary: 'valid' });
         }
         case 'polisher': {
           const revised = user(r).includes('REVISED');
           // the rebuttal polisher keeps asking for a revision: only one may happen
           const again = ply === "Plaintiff's Rebuttal";
-          return json({ revision_needed: again ? true : false, feedback_summary: 'ok', instructions_for_developer: again ? 'use more factors' : '', polished_argument: `POLISHED ${revised ? 'REVISED ' : ''}${ply}` });
+          return json({
+            revision_needed: again ? true : false,
+            feedback_summary: 'ok',
+            instructions_for_developer: again ? 'use more factors' : '',
+            polished_argument: `POLISHED ${revised ? 'REVISED ' : ''}${ply}`,
+          });
         }
         case 'distiller':
           return json({ c1: [...p2, ...p3, 'F9 Imaginary (P)'], c2: p2, c3: p3 });
@@ -116,9 +129,21 @@ describe('reflective 3-ply system (scripted server, real ChatOpenAI client)', ()
     const out = await createThreePlySystem({ kind: 'reflective', factors })(arguable, ctxFor(llm));
     expect(out.prediction).toBe('argue');
     expect(srv!.requests.map(role)).toEqual([
-      'developer', 'analyst', 'polisher',
-      'developer', 'analyst', 'polisher', 'revise', 'analyst', 'polisher',
-      'developer', 'analyst', 'polisher', 'revise', 'analyst', 'polisher',
+      'developer',
+      'analyst',
+      'polisher',
+      'developer',
+      'analyst',
+      'polisher',
+      'revise',
+      'analyst',
+      'polisher',
+      'developer',
+      'analyst',
+      'polisher',
+      'revise',
+      'analyst',
+      'polisher',
       'distiller',
     ]);
     expect(out.trace.plies).toEqual({
@@ -140,7 +165,7 @@ describe('reflective 3-ply system (scripted server, real ChatOpenAI client)', ()
     expect(out.metrics!.hallucinationAccuracy).toBeCloseTo(1 - 1 / nGt);
   });
 
-  it('TERMINATE is per ply: an abstention at the Defendant\'s ply keeps the Plaintiff\'s polished ply, which is distilled and scored', async () => {
+  it("TERMINATE is per ply: an abstention at the Defendant's ply keeps the Plaintiff's polished ply, which is distilled and scored", async () => {
     const llm = await modelFor((r) => {
       switch (role(r)) {
         case 'developer':
@@ -159,7 +184,10 @@ describe('reflective 3-ply system (scripted server, real ChatOpenAI client)', ()
     });
     const out = await createThreePlySystem({ kind: 'reflective', factors })(arguable, ctxFor(llm));
     expect(out.prediction).toBe('abstain');
-    expect(out.trace).toMatchObject({ terminatedAt: 'defendant', plies: { plaintiff: "POLISHED Plaintiff's Argument", defendant: 'TERMINATE: c3 shares no factor with c1' } });
+    expect(out.trace).toMatchObject({
+      terminatedAt: 'defendant',
+      plies: { plaintiff: "POLISHED Plaintiff's Argument", defendant: 'TERMINATE: c3 shares no factor with c1' },
+    });
     expect(srv!.requests.map(role)).toEqual(['developer', 'analyst', 'polisher', 'developer', 'analyst', 'distiller']);
     expect(JSON.parse(user(srv!.requests.at(-1)!))).toEqual({ "Plaintiff's Argument": "POLISHED Plaintiff's Argument" });
     // the argued ply's factors count: one used, one hallucinated; the triple is an abstention

@@ -19,7 +19,10 @@ import type { AnalystReport, PolisherReport } from './schemas.js';
 import type { ArgumentResult, TraceStep } from './types.js';
 
 function feedback(a: AnalystReport, p: PolisherReport): string {
-  return [`Factor Analyst:\n${reportText(a)}`, `Argument Polisher: ${p.feedback_summary ?? ''}${p.instructions_for_developer ? `\nInstructions: ${p.instructions_for_developer}` : ''}`].join('\n\n');
+  return [
+    `Factor Analyst:\n${reportText(a)}`,
+    `Argument Polisher: ${p.feedback_summary ?? ''}${p.instructions_for_developer ? `\nInstructions: ${p.instructions_for_developer}` : ''}`,
+  ].join('\n\n');
 }
 
 export async function runReflective(model: BaseChatModel, triple: string, signal?: AbortSignal): Promise<ArgumentResult> {

@@ -88,12 +88,18 @@ describe('scenario builder (real CATO case base)', () => {
 describe('classifyTriple', () => {
   it('classifies the paper’s Table 1 examples', () => {
     const c1 = { factors: ['F4', 'F5', 'F23'] };
-    expect(classifyTriple({ c1, c2: { factors: ['F2', 'F4', 'F16'], outcome: 'P' }, c3: { factors: ['F2', 'F5', 'F12'], outcome: 'D' } }, model)).toBe('arguable');
-    expect(classifyTriple({ c1, c2: { factors: ['F2', 'F4', 'F16'], outcome: 'D' }, c3: { factors: ['F2', 'F5', 'F12'], outcome: 'P' } }, model)).toBe('mismatched');
+    expect(classifyTriple({ c1, c2: { factors: ['F2', 'F4', 'F16'], outcome: 'P' }, c3: { factors: ['F2', 'F5', 'F12'], outcome: 'D' } }, model)).toBe(
+      'arguable',
+    );
+    expect(classifyTriple({ c1, c2: { factors: ['F2', 'F4', 'F16'], outcome: 'D' }, c3: { factors: ['F2', 'F5', 'F12'], outcome: 'P' } }, model)).toBe(
+      'mismatched',
+    );
     expect(
       classifyTriple({ c1: { factors: ['F6', 'F22'] }, c2: { factors: ['F1', 'F27'], outcome: 'P' }, c3: { factors: ['F16', 'F24'], outcome: 'D' } }, model),
     ).toBe('non-arguable');
     // one shared factor with c3 only: neither arguable nor non-arguable
-    expect(classifyTriple({ c1: { factors: ['F6', 'F16'] }, c2: { factors: ['F1'], outcome: 'P' }, c3: { factors: ['F16'], outcome: 'D' } }, model)).toBe('other');
+    expect(classifyTriple({ c1: { factors: ['F6', 'F16'] }, c2: { factors: ['F1'], outcome: 'P' }, c3: { factors: ['F16'], outcome: 'D' } }, model)).toBe(
+      'other',
+    );
   });
 });

@@ -84,7 +84,10 @@ function checkOptions(o: BuildScenarioOptions, factorCount: number): number {
 /** Fill `base` up to `size` with factors drawn from `pool` (never repeating one). */
 function fill(rng: Rng, base: string[], pool: readonly string[], size: number): string[] {
   const have = new Set(base);
-  const extra = rng.sample(pool.filter((f) => !have.has(f)), Math.max(0, size - base.length));
+  const extra = rng.sample(
+    pool.filter((f) => !have.has(f)),
+    Math.max(0, size - base.length),
+  );
   return sortFactorIds([...base, ...extra]);
 }
 

@@ -6,7 +6,10 @@ export type AnalysisOutcome = 'REQUIRES_ABSTENTION' | 'REQUIRES_CORRECTION' | 'V
 
 /** "requires correction", "REQUIRES-CORRECTION", "TERMINATE" … → the three canonical outcomes. */
 export function normalizeOutcome(s: string): AnalysisOutcome | undefined {
-  const k = s.trim().toUpperCase().replace(/[\s-]+/g, '_');
+  const k = s
+    .trim()
+    .toUpperCase()
+    .replace(/[\s-]+/g, '_');
   if (k.includes('ABSTAIN') || k.includes('ABSTENTION') || k.startsWith('TERMINATE')) return 'REQUIRES_ABSTENTION';
   if (k.includes('CORRECT')) return 'REQUIRES_CORRECTION';
   if (k.includes('VALID')) return 'VALID_ARGUMENT';
@@ -26,50 +29,55 @@ const nullableText = { anyOf: [{ type: 'string' }, { type: 'null' }] };
  * summary, the factors used, the abstention and correction details, then the outcome.
  * Parsed leniently: spelling drift of the outcome is normalised, extra keys are kept.
  */
-export const analystReportSchema = z.object({
-  summary: text,
-  utilized_factors: z.array(z.string()).nullish(),
-  abstention_details: sendAs(z.object({ reason_for_abstention: text }).loose().nullish(), {
-    anyOf: [{ type: 'object', properties: { reason_for_abstention: nullableText }, required: ['reason_for_abstention'], additionalProperties: false }, { type: 'null' }],
-  }),
-  correction_details: sendAs(
-    z
-      .object({
-        fabricated_or_misrepresented_factors: z.array(z.string()).nullish(),
-        misrepresented_precedent_outcome: text,
-        misrepresented_tsc_outcome: text,
-        other_issues_for_correction: text,
-      })
-      .loose()
-      .nullish(),
-    {
+export const analystReportSchema = z
+  .object({
+    summary: text,
+    utilized_factors: z.array(z.string()).nullish(),
+    abstention_details: sendAs(z.object({ reason_for_abstention: text }).loose().nullish(), {
       anyOf: [
-        {
-          type: 'object',
-          properties: {
-            fabricated_or_misrepresented_factors: { anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'null' }] },
-            misrepresented_precedent_outcome: nullableText,
-            other_issues_for_correction: nullableText,
-          },
-          required: ['fabricated_or_misrepresented_factors', 'misrepresented_precedent_outcome', 'other_issues_for_correction'],
-          additionalProperties: false,
-        },
+        { type: 'object', properties: { reason_for_abstention: nullableText }, required: ['reason_for_abstention'], additionalProperties: false },
         { type: 'null' },
       ],
-    },
-  ),
-  analysis_outcome: sendAs(
-    z.string().transform((s, ctx) => {
-      const o = normalizeOutcome(s);
-      if (!o) {
-        ctx.addIssue({ code: 'custom', message: `expected REQUIRES_ABSTENTION, REQUIRES_CORRECTION or VALID_ARGUMENT, got "${s}"` });
-        return z.NEVER;
-      }
-      return o;
     }),
-    { type: 'string', enum: [...OUTCOMES] },
-  ),
-}).loose();
+    correction_details: sendAs(
+      z
+        .object({
+          fabricated_or_misrepresented_factors: z.array(z.string()).nullish(),
+          misrepresented_precedent_outcome: text,
+          misrepresented_tsc_outcome: text,
+          other_issues_for_correction: text,
+        })
+        .loose()
+        .nullish(),
+      {
+        anyOf: [
+          {
+            type: 'object',
+            properties: {
+              fabricated_or_misrepresented_factors: { anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'null' }] },
+              misrepresented_precedent_outcome: nullableText,
+              other_issues_for_correction: nullableText,
+            },
+            required: ['fabricated_or_misrepresented_factors', 'misrepresented_precedent_outcome', 'other_issues_for_correction'],
+            additionalProperties: false,
+          },
+          { type: 'null' },
+        ],
+      },
+    ),
+    analysis_outcome: sendAs(
+      z.string().transform((s, ctx) => {
+        const o = normalizeOutcome(s);
+        if (!o) {
+          ctx.addIssue({ code: 'custom', message: `expected REQUIRES_ABSTENTION, REQUIRES_CORRECTION or VALID_ARGUMENT, got "${s}"` });
+          return z.NEVER;
+        }
+        return o;
+      }),
+      { type: 'string', enum: [...OUTCOMES] },
+    ),
+  })
+  .loose();
 export type AnalystReport = z.infer<typeof analystReportSchema>;
 
 const bool = z.preprocess((v) => (typeof v === 'string' ? /^(true|yes)$/i.test(v.trim()) : v), z.boolean());
@@ -86,7 +94,12 @@ export const UTILIZATION = ['Excellent', 'Good', 'Fair', 'Poor'] as const;
  * ("Moderate (based on …)") are forgiven, anything else is refused (and re-asked once).
  */
 function listed(values: readonly string[]) {
-  const key = (v: string) => v.toLowerCase().replace(/[’‘`]/g, "'").replace(/[^a-z']+/g, ' ').trim();
+  const key = (v: string) =>
+    v
+      .toLowerCase()
+      .replace(/[’‘`]/g, "'")
+      .replace(/[^a-z']+/g, ' ')
+      .trim();
   return sendAs(
     z.string().transform((v, ctx) => {
       const k = key(v);
@@ -101,24 +114,28 @@ function listed(values: readonly string[]) {
   );
 }
 
-export const polisherReportSchema = z.object({
-  // optional for a prompt-mode reply that leaves one out; when given, it must be a listed value
-  argument_segment_type: listed(SEGMENT_TYPES).optional(),
-  accuracy_assessment: listed(ACCURACY).optional(),
-  strength_assessment: listed(STRENGTH).optional(),
-  factor_utilization_assessment: listed(UTILIZATION).optional(),
-  feedback_summary: text,
-  revision_needed: bool.default(false),
-  instructions_for_developer: text,
-  polished_argument: text,
-}).loose();
+export const polisherReportSchema = z
+  .object({
+    // optional for a prompt-mode reply that leaves one out; when given, it must be a listed value
+    argument_segment_type: listed(SEGMENT_TYPES).optional(),
+    accuracy_assessment: listed(ACCURACY).optional(),
+    strength_assessment: listed(STRENGTH).optional(),
+    factor_utilization_assessment: listed(UTILIZATION).optional(),
+    feedback_summary: text,
+    revision_needed: bool.default(false),
+    instructions_for_developer: text,
+    polished_argument: text,
+  })
+  .loose();
 export type PolisherReport = z.infer<typeof polisherReportSchema>;
 
-export const threePlySchema = z.object({
-  "Plaintiff's Argument": text,
-  "Defendant's Counterargument": text,
-  "Plaintiff's Rebuttal": text,
-}).loose();
+export const threePlySchema = z
+  .object({
+    "Plaintiff's Argument": text,
+    "Defendant's Counterargument": text,
+    "Plaintiff's Rebuttal": text,
+  })
+  .loose();
 
 /**
  * The Factor Distiller's lists. `labels` (the factor model's "F4 Agreed-not-to-disclose (P)" strings)

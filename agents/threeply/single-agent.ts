@@ -46,7 +46,11 @@ export async function runSingleAgent(model: BaseChatModel, triple: string, opts:
       if (Object.keys(plies).length) return { abstained: false, plies, steps };
       lastError = 'none of the three plies is present';
     }
-    convo = [...messages, new AIMessage(text), new HumanMessage(`Your reply could not be parsed (${lastError}). Reply again with only the JSON object with the three keys, or TERMINATE.`)];
+    convo = [
+      ...messages,
+      new AIMessage(text),
+      new HumanMessage(`Your reply could not be parsed (${lastError}). Reply again with only the JSON object with the three keys, or TERMINATE.`),
+    ];
   }
   throw errors.llmOutputInvalid(role, lastError);
 }

@@ -40,7 +40,9 @@ export function summarizeRun(records: readonly ResultRecord[], opts: { seed?: nu
   return summarizeByScenario(scored).map((s) => {
     const items = scored.filter((x) => x.mode === s.mode);
     const pooled = (idx: Int32Array) => {
-      let nH = 0, nGt = 0, nUtil = 0;
+      let nH = 0,
+        nGt = 0,
+        nUtil = 0;
       for (const i of idx) {
         nH += items[i].nH;
         nGt += items[i].nGt;
@@ -67,8 +69,24 @@ const withCi = (x: number, ci: Interval) => figureText({ ...ci, estimate: x }, '
 export function summaryMarkdown(system: string, rows: readonly ScenarioReport[]): string {
   const body = rows.map((r) => {
     const abst = `${withCi(r.abstentionRatio, r.ci.abstentionRatio)}${r.abstentionExpected ? '' : ' (wrongful)'}`;
-    return [system, r.mode, r.n, withCi(r.hallucinationAccuracy, r.ci.hallucinationAccuracy), withCi(r.factorUtilizationRecall, r.ci.factorUtilizationRecall), abst, r.errors];
+    return [
+      system,
+      r.mode,
+      r.n,
+      withCi(r.hallucinationAccuracy, r.ci.hallucinationAccuracy),
+      withCi(r.factorUtilizationRecall, r.ci.factorUtilizationRecall),
+      abst,
+      r.errors,
+    ];
   });
-  const header = ['system', 'scenario', 'n', `hallucination accuracy [${METHOD_LABEL.bootstrap}]`, `factor utilization recall [${METHOD_LABEL.bootstrap}]`, `abstention [${METHOD_LABEL.wilson}]`, 'failed'];
+  const header = [
+    'system',
+    'scenario',
+    'n',
+    `hallucination accuracy [${METHOD_LABEL.bootstrap}]`,
+    `factor utilization recall [${METHOD_LABEL.bootstrap}]`,
+    `abstention [${METHOD_LABEL.wilson}]`,
+    'failed',
+  ];
   return table(header, body, ['l', 'l', 'r', 'r', 'r', 'r', 'r']);
 }

@@ -24,13 +24,17 @@ describe.skipIf(!llmConfigured(config.llm))('3-ply systems against the configure
     options: {},
   });
   for (const kind of ['reflective', 'single'] as const) {
-    it.each(SCENARIO_MODES)(`${kind} on a %s triple yields a scored argument or an abstention`, async (mode) => {
-      const [t] = buildScenarios({ mode, n: 1, seed: 13 }, factors);
-      const out = await createThreePlySystem({ kind, factors })(t, ctx());
-      expect(['argue', 'abstain']).toContain(out.prediction);
-      expect(out.metrics!.nGt).toBe(t.c1.factors.length + t.c2.factors.length + t.c3.factors.length);
-      expect(out.metrics!.factorUtilizationRecall).toBeGreaterThanOrEqual(0);
-      expect(out.metrics!.factorUtilizationRecall).toBeLessThanOrEqual(1);
-    }, 300_000);
+    it.each(SCENARIO_MODES)(
+      `${kind} on a %s triple yields a scored argument or an abstention`,
+      async (mode) => {
+        const [t] = buildScenarios({ mode, n: 1, seed: 13 }, factors);
+        const out = await createThreePlySystem({ kind, factors })(t, ctx());
+        expect(['argue', 'abstain']).toContain(out.prediction);
+        expect(out.metrics!.nGt).toBe(t.c1.factors.length + t.c2.factors.length + t.c3.factors.length);
+        expect(out.metrics!.factorUtilizationRecall).toBeGreaterThanOrEqual(0);
+        expect(out.metrics!.factorUtilizationRecall).toBeLessThanOrEqual(1);
+      },
+      300_000,
+    );
   }
 });

@@ -21,7 +21,11 @@ export const miniSearchEngine: Engine = {
     for await (const p of readPassagesJsonl(ctx.corpusFile)) ms.add({ id: p.id, text: p.text });
     return {
       searcher: {
-        search: async (q, k) => ms.search(q).slice(0, k).map((r) => String(r.id)),
+        search: async (q, k) =>
+          ms
+            .search(q)
+            .slice(0, k)
+            .map((r) => String(r.id)),
       },
     };
   },

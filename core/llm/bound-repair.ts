@@ -36,7 +36,11 @@ export function repairBounds(value: unknown, schema: Json): { value: unknown; re
   const repairs: BoundRepair[] = [];
   const resolve = (node: Json): Json => {
     if (typeof node.$ref !== 'string') return node;
-    const target = node.$ref.replace(/^#\/?/, '').split('/').filter(Boolean).reduce<unknown>((o, k) => (isObj(o) ? o[k] : undefined), schema);
+    const target = node.$ref
+      .replace(/^#\/?/, '')
+      .split('/')
+      .filter(Boolean)
+      .reduce<unknown>((o, k) => (isObj(o) ? o[k] : undefined), schema);
     return isObj(target) ? target : node;
   };
   const visit = (v: unknown, raw: unknown, path: string[], depth: number): unknown => {
@@ -45,7 +49,9 @@ export function repairBounds(value: unknown, schema: Json): { value: unknown; re
     if (Array.isArray(node.anyOf)) {
       // the branch the value's kind belongs to (strict schemas use anyOf for [T, null])
       const kind = v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'number' ? 'number' : typeof v;
-      const branch = (node.anyOf as unknown[]).map((b) => (isObj(b) ? resolve(b) : {})).find((b) => typesOf(b).some((t) => t === kind || (kind === 'number' && t === 'integer')));
+      const branch = (node.anyOf as unknown[])
+        .map((b) => (isObj(b) ? resolve(b) : {}))
+        .find((b) => typesOf(b).some((t) => t === kind || (kind === 'number' && t === 'integer')));
       return branch ? visit(v, branch, path, depth + 1) : v;
     }
     if (typeof v === 'number' && Number.isFinite(v)) {

@@ -25,13 +25,7 @@ import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager
 import type { AIMessage, BaseMessage } from '@langchain/core/messages';
 import { makeInvalidToolCall, parseToolCall } from '@langchain/core/output_parsers/openai_tools';
 import type { ChatGeneration, ChatResult } from '@langchain/core/outputs';
-import {
-  ChatOpenAI,
-  ChatOpenAICompletions,
-  convertMessagesToCompletionsMessageParams,
-  wrapOpenAIClientError,
-  type ChatOpenAIFields,
-} from '@langchain/openai';
+import { ChatOpenAI, ChatOpenAICompletions, convertMessagesToCompletionsMessageParams, wrapOpenAIClientError, type ChatOpenAIFields } from '@langchain/openai';
 import type { LimitFunction } from 'p-limit';
 import { errors } from '../errors.js';
 import { log } from '../log.js';
@@ -153,11 +147,7 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
    * gets a unique message id and tool-call ids unique in the conversation (reply-ids.ts) after it
    * was cached and recorded as the server sent it.
    */
-  override async _generate(
-    messages: BaseMessage[],
-    options: this['ParsedCallOptions'],
-    runManager?: CallbackManagerForLLMRun,
-  ): Promise<ChatResult> {
+  override async _generate(messages: BaseMessage[], options: this['ParsedCallOptions'], runManager?: CallbackManagerForLLMRun): Promise<ChatResult> {
     return distinctReplyIds(messages, await this.generateOnce(messages, options, runManager));
   }
 
@@ -169,7 +159,15 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
     const xkey = exchangeKey(key.prompt, key.llmKey);
     if (s.replayFrom) {
       const x = (xlog ?? new ExchangeLogOutsideItems(s.replayFrom)).take(xkey, () => key.prompt.slice(0, 300));
-      xlog?.record({ key: xkey, request: x.request, ...(x.cached ? { cached: true } : {}), ...(x.reply ? { reply: x.reply } : {}), ...(x.error ? { error: x.error } : {}), ...(x.ms !== undefined ? { ms: x.ms } : {}), ...(x.at ? { at: x.at } : {}) });
+      xlog?.record({
+        key: xkey,
+        request: x.request,
+        ...(x.cached ? { cached: true } : {}),
+        ...(x.reply ? { reply: x.reply } : {}),
+        ...(x.error ? { error: x.error } : {}),
+        ...(x.ms !== undefined ? { ms: x.ms } : {}),
+        ...(x.at ? { at: x.at } : {}),
+      });
       if (x.error) throw restoreError(x.error);
       const result = restoreReply(x.reply!);
       if (x.cached) {
@@ -252,8 +250,7 @@ class ExchangeLogOutsideItems {
 /** Tokens of one chat result: llmOutput.tokenUsage, else the message's usage_metadata. */
 export function tokensOf(result: ChatResult): { input: number; output: number } {
   const tu = result.llmOutput?.tokenUsage as { promptTokens?: number; completionTokens?: number } | undefined;
-  if (tu && (tu.promptTokens !== undefined || tu.completionTokens !== undefined))
-    return { input: tu.promptTokens ?? 0, output: tu.completionTokens ?? 0 };
+  if (tu && (tu.promptTokens !== undefined || tu.completionTokens !== undefined)) return { input: tu.promptTokens ?? 0, output: tu.completionTokens ?? 0 };
   let input = 0;
   let output = 0;
   for (const g of result.generations) {

@@ -112,7 +112,9 @@ describe('createChatModel against the scripted OpenAI-compatible server (real Ch
 
   it('does not retry a 400 (bad request)', async () => {
     srv = await startScriptedServer(() => ({ status: 400, error: 'bad request: unknown field' }));
-    const err = await createChatModel(cfg(srv)).invoke('hi').catch((e) => e);
+    const err = await createChatModel(cfg(srv))
+      .invoke('hi')
+      .catch((e) => e);
     expect(err.code).toBe('LLM_REQUEST_FAILED');
     expect(srv.requests).toHaveLength(1);
   });
@@ -127,7 +129,9 @@ describe('createChatModel against the scripted OpenAI-compatible server (real Ch
 
   it('reports a persistent timeout as LLM_REQUEST_FAILED naming the timeout', async () => {
     srv = await startScriptedServer(() => ({ content: 'never', delayMs: 1000 }));
-    const err = await createChatModel(cfg(srv, { timeoutMs: 100, maxRetries: 1 })).invoke('hi').catch((e) => e);
+    const err = await createChatModel(cfg(srv, { timeoutMs: 100, maxRetries: 1 }))
+      .invoke('hi')
+      .catch((e) => e);
     expect(err.code).toBe('LLM_REQUEST_FAILED');
     expect(err.message).toMatch(/timeout/);
   });
@@ -138,7 +142,9 @@ describe('createChatModel against the scripted OpenAI-compatible server (real Ch
     expect((await model.invoke('hi')).content).toBe('recovered');
     await srv.close();
     srv = await startScriptedServer(() => ({ raw: 'not json at all {' }));
-    const err = await createChatModel(cfg(srv, { maxRetries: 1 })).invoke('hi').catch((e) => e);
+    const err = await createChatModel(cfg(srv, { maxRetries: 1 }))
+      .invoke('hi')
+      .catch((e) => e);
     expect(err.code).toBe('LLM_REQUEST_FAILED');
     expect(err.message).toMatch(/malformed response/);
     expect(srv.requests).toHaveLength(2);
@@ -212,7 +218,9 @@ describe('createChatModel against the scripted OpenAI-compatible server (real Ch
     try {
       setLogLevel('debug');
       srv = await startScriptedServer(() => ({ status: 503, error: `Incorrect API key provided: ${KEY}` }));
-      const err = await createChatModel(cfg(srv, { maxRetries: 1 })).invoke('hi').catch((e) => e);
+      const err = await createChatModel(cfg(srv, { maxRetries: 1 }))
+        .invoke('hi')
+        .catch((e) => e);
       expect(err.code).toBe('LLM_REQUEST_FAILED');
       const { log } = await import('../log.js');
       log.error(err.message);

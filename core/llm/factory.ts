@@ -64,7 +64,9 @@ export function createChatModel(cfg: LlmConfig, opts: CreateChatModelOptions = {
     ...(strictTools ? { supportsStrictToolCalling: true } : {}),
   };
   const model = new LexcaseChatOpenAI(
-    local ? { ...fields, completions: new LocalCompletions({ ...fields, maxRetries: 0, disableStreaming: true }, localSettings(cfg)) } as typeof fields : fields,
+    local
+      ? ({ ...fields, completions: new LocalCompletions({ ...fields, maxRetries: 0, disableStreaming: true }, localSettings(cfg)) } as typeof fields)
+      : fields,
     {
       usage: opts.usage,
       cache: cfg.cacheDir && !opts.replayFrom ? new DiskCache(cfg.cacheDir) : undefined,
@@ -92,7 +94,16 @@ export function recordedModelSettings(model: unknown): Record<string, unknown> |
   if (!(model instanceof LexcaseChatOpenAI)) return undefined;
   const m = model as LexcaseChatOpenAI & { topP?: number; maxTokens?: number; defaultOptions?: { seed?: number } };
   return JSON.parse(
-    JSON.stringify({ model: m.model, temperature: m.temperature, topP: m.topP, maxTokens: m.maxTokens === -1 ? undefined : m.maxTokens, seed: m.defaultOptions?.seed, structuredOutput: m.lexcase.structuredOutput, strict: m.lexcase.strict, strictTools: m.supportsStrictToolCalling === true }),
+    JSON.stringify({
+      model: m.model,
+      temperature: m.temperature,
+      topP: m.topP,
+      maxTokens: m.maxTokens === -1 ? undefined : m.maxTokens,
+      seed: m.defaultOptions?.seed,
+      structuredOutput: m.lexcase.structuredOutput,
+      strict: m.lexcase.strict,
+      strictTools: m.supportsStrictToolCalling === true,
+    }),
   ) as Record<string, unknown>;
 }
 

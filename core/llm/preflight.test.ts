@@ -43,7 +43,9 @@ describe('preflightLlm', () => {
     const t0 = performance.now();
     await expect(preflightLlm(cfg({ baseUrl: `http://127.0.0.1:${port}/v1`, model: 'm' }))).rejects.toMatchObject({
       code: 'LLM_UNAVAILABLE',
-      message: expect.stringMatching(new RegExp(`^the LLM endpoint http://127.0.0.1:${port}/v1 is not reachable \\(ECONNREFUSED\\); nothing was run\\n {2}hint: check --endpoint`)),
+      message: expect.stringMatching(
+        new RegExp(`^the LLM endpoint http://127.0.0.1:${port}/v1 is not reachable \\(ECONNREFUSED\\); nothing was run\\n {2}hint: check --endpoint`),
+      ),
     });
     expect(performance.now() - t0).toBeLessThan(3000);
   });
@@ -51,7 +53,10 @@ describe('preflightLlm', () => {
   it('401: the key was refused, and the message says where the key comes from (never the key)', async () => {
     const s = await serve([], { apiKey: 'sk-right' });
     const e = await preflightLlm(cfg({ baseUrl: s.url, model: 'scripted', apiKey: 'sk-wrong-secret' })).catch((x) => x);
-    expect(e).toMatchObject({ code: 'LLM_UNAVAILABLE', message: expect.stringMatching(/refused the API key \(HTTP 401: Incorrect API key provided.*\n {2}hint: check the key in LEXCASE_LLM_API_KEY/s) });
+    expect(e).toMatchObject({
+      code: 'LLM_UNAVAILABLE',
+      message: expect.stringMatching(/refused the API key \(HTTP 401: Incorrect API key provided.*\n {2}hint: check the key in LEXCASE_LLM_API_KEY/s),
+    });
     expect(e.message).not.toContain('sk-wrong-secret');
     const none = await preflightLlm(cfg({ baseUrl: s.url, model: 'scripted' })).catch((x) => x);
     expect(none.message).toMatch(/no API key is set: put it in LEXCASE_LLM_API_KEY, or name the variable that holds it with --api-key-env VAR/);
@@ -61,7 +66,9 @@ describe('preflightLlm', () => {
     const s = await serve([], { models: ['meta-llama/Llama-3.3-70B-Instruct', 'Qwen/Qwen2.5-7B-Instruct'], strictModels: true });
     await expect(preflightLlm(cfg({ baseUrl: s.url, model: 'meta-llama/Llama-3.3-70B-Instrct' }))).rejects.toMatchObject({
       code: 'LLM_UNAVAILABLE',
-      message: expect.stringMatching(/does not serve the model "meta-llama\/Llama-3.3-70B-Instrct" \(HTTP 404: The model .* does not exist.*\n {2}hint: did you mean "meta-llama\/Llama-3.3-70B-Instruct"\? models there: meta-llama\/Llama-3.3-70B-Instruct, Qwen\/Qwen2.5-7B-Instruct/s),
+      message: expect.stringMatching(
+        /does not serve the model "meta-llama\/Llama-3.3-70B-Instrct" \(HTTP 404: The model .* does not exist.*\n {2}hint: did you mean "meta-llama\/Llama-3.3-70B-Instruct"\? models there: meta-llama\/Llama-3.3-70B-Instruct, Qwen\/Qwen2.5-7B-Instruct/s,
+      ),
     });
     expect(s.requests).toHaveLength(1);
     expect(s.requests[0].body).toMatchObject({ max_tokens: 1 });
@@ -80,8 +87,12 @@ describe('preflightLlm', () => {
     await new Promise<void>((r) => plain.listen(0, '127.0.0.1', r));
     servers.push({ close: () => new Promise((r) => plain.close(() => r())) });
     const url = `http://127.0.0.1:${(plain.address() as AddressInfo).port}`;
-    await expect(preflightLlm(cfg({ baseUrl: url, model: 'm' }))).rejects.toMatchObject({ message: expect.stringMatching(/answered HTTP 404 .*no OpenAI-compatible API at that URL.*the base URL usually ends in \/v1/s) });
+    await expect(preflightLlm(cfg({ baseUrl: url, model: 'm' }))).rejects.toMatchObject({
+      message: expect.stringMatching(/answered HTTP 404 .*no OpenAI-compatible API at that URL.*the base URL usually ends in \/v1/s),
+    });
     const broken = await serve([{ status: 503, error: 'model is loading' }], { models: false });
-    await expect(preflightLlm(cfg({ baseUrl: broken.url, model: 'm' }))).rejects.toMatchObject({ message: expect.stringMatching(/answered a 1-token request with HTTP 503 \(model is loading\)/) });
+    await expect(preflightLlm(cfg({ baseUrl: broken.url, model: 'm' }))).rejects.toMatchObject({
+      message: expect.stringMatching(/answered a 1-token request with HTTP 503 \(model is loading\)/),
+    });
   });
 });

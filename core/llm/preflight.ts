@@ -86,14 +86,20 @@ export async function preflightLlm(cfg: LlmConfig, o: PreflightOptions = {}): Pr
       `${where} holds a user name and password (user:pass@), which lexcase's HTTP client cannot send`,
       'take them out of the URL; give the key in LEXCASE_LLM_API_KEY (or --api-key-env VAR): it is sent as "Authorization: Bearer KEY"',
     );
-  const endpointHint = 'check --endpoint / LEXCASE_LLM_BASE_URL / llm.baseUrl in lexcase.config.json, and that the server is running (LEXCASE_LLM_PREFLIGHT=0 skips this check)';
+  const endpointHint =
+    'check --endpoint / LEXCASE_LLM_BASE_URL / llm.baseUrl in lexcase.config.json, and that the server is running (LEXCASE_LLM_PREFLIGHT=0 skips this check)';
   const keyHint = cfg.apiKey
     ? 'check the key in LEXCASE_LLM_API_KEY (or the variable --api-key-env names, or llm.apiKey)'
     : 'no API key is set: put it in LEXCASE_LLM_API_KEY, or name the variable that holds it with --api-key-env VAR';
 
   const send = async (method: 'GET' | 'POST', path: string, body: unknown, timeoutMs: number): Promise<Answer> => {
     try {
-      const res = await doFetch(endpointUrl(base, path), { method, headers, ...(body ? { body: JSON.stringify(body) } : {}), signal: AbortSignal.timeout(timeoutMs) });
+      const res = await doFetch(endpointUrl(base, path), {
+        method,
+        headers,
+        ...(body ? { body: JSON.stringify(body) } : {}),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
       return { status: res.status, text: await readBoundedText(res, cfg.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES, LLM_REPLY_SETTING) };
     } catch (e) {
       if (e instanceof ReplyTooLargeError) throw errors.llmUnavailable(`${where}, ${method} ${path}: ${e.message}`, endpointHint);
@@ -121,17 +127,36 @@ export async function preflightLlm(cfg: LlmConfig, o: PreflightOptions = {}): Pr
   }
 
   // 2. one 1-token completion
-  const chat = await send('POST', '/chat/completions', { model, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1, temperature: 0 }, o.timeoutMs ?? cfg.timeoutMs);
+  const chat = await send(
+    'POST',
+    '/chat/completions',
+    { model, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1, temperature: 0 },
+    o.timeoutMs ?? cfg.timeoutMs,
+  );
   if (chat.status === 401 || chat.status === 403) throw refusedKey(chat);
   const msg = serverMessage(chat.text);
   const aboutModel = new RegExp(`model|${model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'i').test(msg);
-  const unknownModel = (chat.status === 404 && aboutModel) || (chat.status >= 400 && chat.status < 500 && /(does not exist|not found|unknown model|no such model|invalid model|not available|model_not_found)/i.test(chat.text) && aboutModel);
+  const unknownModel =
+    (chat.status === 404 && aboutModel) ||
+    (chat.status >= 400 &&
+      chat.status < 500 &&
+      /(does not exist|not found|unknown model|no such model|invalid model|not available|model_not_found)/i.test(chat.text) &&
+      aboutModel);
   if (unknownModel) {
     const near = models ? closestName(model, models) : undefined;
-    const listed = models?.length ? `models there: ${models.slice(0, 12).join(', ')}${models.length > 12 ? `, … (${models.length})` : ''}` : 'GET /models listed none';
-    throw errors.llmUnavailable(`${where} does not serve the model "${model}" (HTTP ${chat.status}: ${msg})`, `${near && near !== model ? `did you mean "${near}"? ` : ''}${listed}; set --model / LEXCASE_LLM_MODEL / llm.model`);
+    const listed = models?.length
+      ? `models there: ${models.slice(0, 12).join(', ')}${models.length > 12 ? `, … (${models.length})` : ''}`
+      : 'GET /models listed none';
+    throw errors.llmUnavailable(
+      `${where} does not serve the model "${model}" (HTTP ${chat.status}: ${msg})`,
+      `${near && near !== model ? `did you mean "${near}"? ` : ''}${listed}; set --model / LEXCASE_LLM_MODEL / llm.model`,
+    );
   }
-  if (chat.status === 404) throw errors.llmUnavailable(`${where}/chat/completions answered HTTP 404 (${msg}): no OpenAI-compatible API at that URL`, 'the base URL usually ends in /v1 (e.g. http://localhost:8000/v1); ' + endpointHint);
+  if (chat.status === 404)
+    throw errors.llmUnavailable(
+      `${where}/chat/completions answered HTTP 404 (${msg}): no OpenAI-compatible API at that URL`,
+      'the base URL usually ends in /v1 (e.g. http://localhost:8000/v1); ' + endpointHint,
+    );
   if (chat.status >= 500) throw errors.llmUnavailable(`${where} answered a 1-token request with HTTP ${chat.status} (${msg})`, endpointHint);
   return { via: 'completion', ...(models ? { models } : {}), ms: performance.now() - t0 };
 }

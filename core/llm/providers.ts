@@ -68,10 +68,9 @@ export function providerOf(cfg: { provider?: LlmProvider; baseUrl?: string; mode
 }
 
 /** The settings a preset fills: those of `keys` not set explicitly (config file or environment). */
-export function applyProviderPreset<C extends { provider?: LlmProvider; baseUrl?: string; modelFile?: string; structuredOutput?: StructuredOutputMode; timeoutMs?: number; strict?: boolean }>(
-  cfg: C,
-  explicit: readonly string[],
-): C {
+export function applyProviderPreset<
+  C extends { provider?: LlmProvider; baseUrl?: string; modelFile?: string; structuredOutput?: StructuredOutputMode; timeoutMs?: number; strict?: boolean },
+>(cfg: C, explicit: readonly string[]): C {
   const p = PROVIDER_PRESETS[providerOf(cfg)];
   const out = { ...cfg };
   if (!explicit.includes('baseUrl')) out.baseUrl = p.baseUrl;

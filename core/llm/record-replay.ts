@@ -59,7 +59,9 @@ export interface Exchange {
 /** JSON with object keys sorted at every level (undefined dropped): one text per value. */
 function canonicalJson(v: unknown): string {
   return JSON.stringify(v, (_k, val: unknown) =>
-    val && typeof val === 'object' && !Array.isArray(val) ? Object.fromEntries(Object.entries(val as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : val,
+    val && typeof val === 'object' && !Array.isArray(val)
+      ? Object.fromEntries(Object.entries(val as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : val,
   );
 }
 
@@ -128,7 +130,11 @@ export class ExchangeLog {
     if (!x) {
       const dir = this.replay?.dir ?? '(no recording)';
       const held = this.replay?.exchanges.length ?? 0;
-      this.mismatch ??= errors.llmReplayMismatch(dir, this.itemId, `request ${this.recorded.length + 1} is not in the recording (${held} exchange(s) recorded for this item): ${what()}`);
+      this.mismatch ??= errors.llmReplayMismatch(
+        dir,
+        this.itemId,
+        `request ${this.recorded.length + 1} is not in the recording (${held} exchange(s) recorded for this item): ${what()}`,
+      );
       throw this.mismatch;
     }
     return x;

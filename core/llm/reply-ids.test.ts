@@ -78,7 +78,11 @@ describe('reply identity against a server that repeats ids', () => {
     // the raw calls LangChain keeps beside the parsed ones carry the same ids
     expect((replies[1].additional_kwargs.tool_calls ?? []).map((c) => c.id)).toEqual([a, b]);
     expect(srv.requests.map(toolPairingProblem)).toEqual([undefined, undefined, undefined]);
-    expect(srv.requests[2].body.messages.filter((x: { role: string }) => x.role === 'tool').map((x: { tool_call_id: string }) => x.tool_call_id)).toEqual(['call_0', a, b]);
+    expect(srv.requests[2].body.messages.filter((x: { role: string }) => x.role === 'tool').map((x: { tool_call_id: string }) => x.tool_call_id)).toEqual([
+      'call_0',
+      a,
+      b,
+    ]);
     expect(messages.filter((x) => x instanceof ToolMessage)).toHaveLength(3);
   });
 

@@ -37,7 +37,7 @@ export function toolCallIdsIn(messages: readonly BaseMessage[]): string[] {
     const ai = isAIMessage(m) ? (m as AIMessage) : undefined;
     for (const c of ai?.tool_calls ?? []) if (c.id) ids.push(c.id);
     for (const c of ai?.invalid_tool_calls ?? []) if (c.id) ids.push(c.id);
-    for (const c of ((m.additional_kwargs?.tool_calls ?? []) as RawCall[])) if (c?.id) ids.push(c.id);
+    for (const c of (m.additional_kwargs?.tool_calls ?? []) as RawCall[]) if (c?.id) ids.push(c.id);
     const tid = (m as { tool_call_id?: string }).tool_call_id;
     if (tid) ids.push(tid);
   }

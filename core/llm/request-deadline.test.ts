@@ -19,7 +19,19 @@ afterEach(async () => {
 });
 
 const model = (url: string, over: Record<string, unknown> = {}) =>
-  createChatModel(llmConfigSchema.parse({ baseUrl: url, model: 'faulty', timeoutMs: 1000, maxRetries: 0, retryBaseMs: 1, retryMaxMs: 5, concurrency: 1, cacheDir: false, ...over }));
+  createChatModel(
+    llmConfigSchema.parse({
+      baseUrl: url,
+      model: 'faulty',
+      timeoutMs: 1000,
+      maxRetries: 0,
+      retryBaseMs: 1,
+      retryMaxMs: 5,
+      concurrency: 1,
+      cacheDir: false,
+      ...over,
+    }),
+  );
 
 /** The first request stalls as `stall` does; every later one gets a proper answer. */
 const firstStalls =
@@ -49,7 +61,10 @@ const STALLS: [string, FaultyHandler][] = [
     'an SSE stream that never ends',
     (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const t = setInterval(() => res.write(`data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'a' } }] })}\n\n`), 100);
+      const t = setInterval(
+        () => res.write(`data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'a' } }] })}\n\n`),
+        100,
+      );
       res.on('close', () => clearInterval(t));
     },
   ],

@@ -31,10 +31,14 @@ export function failureReason(e: unknown): string {
   const name = err?.name ?? '';
   const msg = err?.message ?? String(e);
   if (name === 'ReplyTooLargeError') return 'reply too large';
-  if (name === 'AbortError' || /aborted/i.test(msg) && !/timed? ?out/i.test(msg)) return 'aborted';
+  if (name === 'AbortError' || (/aborted/i.test(msg) && !/timed? ?out/i.test(msg))) return 'aborted';
   if (/timeout/i.test(name) || /timed? ?out/i.test(msg)) return 'timeout';
   if (name === 'MalformedReplyError' || name === 'SyntaxError' || /JSON|Unexpected token|Unexpected end/i.test(msg)) return 'malformed response';
-  if (/connection|ECONNRESET|ECONNREFUSED|EPIPE|socket hang up|fetch failed|other side closed/i.test(`${name} ${msg} ${err?.code ?? ''} ${err?.cause?.code ?? ''}`))
+  if (
+    /connection|ECONNRESET|ECONNREFUSED|EPIPE|socket hang up|fetch failed|other side closed/i.test(
+      `${name} ${msg} ${err?.code ?? ''} ${err?.cause?.code ?? ''}`,
+    )
+  )
     return 'connection error';
   return 'error';
 }

@@ -84,7 +84,8 @@ export function strictSchemaProblems(schema: unknown): string[] {
     if (!isObj(node)) return void problems.push(`${path}: not a schema object`);
     if (depth > STRICT_LIMITS.depth) problems.push(`${path}: nested deeper than ${STRICT_LIMITS.depth} levels`);
     for (const k of Object.keys(node)) if (!KEYWORDS.has(k)) problems.push(`${path}: keyword "${k}" is not supported`);
-    if (!('type' in node) && !('enum' in node) && !('anyOf' in node) && !('$ref' in node)) problems.push(`${path}: says nothing about the value (no type, enum, anyOf or $ref)`);
+    if (!('type' in node) && !('enum' in node) && !('anyOf' in node) && !('$ref' in node))
+      problems.push(`${path}: says nothing about the value (no type, enum, anyOf or $ref)`);
     const types = node.type === undefined ? [] : Array.isArray(node.type) ? node.type : [node.type];
     for (const t of types) if (typeof t !== 'string' || !TYPES.has(t)) problems.push(`${path}: unknown type ${JSON.stringify(t)}`);
     if (node.enum !== undefined) {
@@ -95,7 +96,11 @@ export function strictSchemaProblems(schema: unknown): string[] {
       }
     }
     if (typeof node.$ref === 'string') {
-      const target = node.$ref.replace(/^#\/?/, '').split('/').filter(Boolean).reduce<unknown>((o, k) => (isObj(o) ? o[k] : undefined), root);
+      const target = node.$ref
+        .replace(/^#\/?/, '')
+        .split('/')
+        .filter(Boolean)
+        .reduce<unknown>((o, k) => (isObj(o) ? o[k] : undefined), root);
       if (!isObj(target)) problems.push(`${path}: $ref ${node.$ref} does not resolve`);
     }
     if (types.includes('object') || 'properties' in node) {

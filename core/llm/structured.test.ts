@@ -15,7 +15,16 @@ const vote = z.object({ reasoning: z.string().default(''), vote: z.enum(['A', 'B
 const ask = [new HumanMessage('Vote for one option. Reply with JSON {"reasoning", "vote"}.')];
 
 function cfg(srv: ScriptedServer, over: Partial<LlmConfig> = {}): LlmConfig {
-  return llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', retryBaseMs: 1, retryMaxMs: 5, maxRetries: 1, timeoutMs: 5000, cacheDir: false, ...over });
+  return llmConfigSchema.parse({
+    baseUrl: srv.url,
+    model: 'scripted',
+    retryBaseMs: 1,
+    retryMaxMs: 5,
+    maxRetries: 1,
+    timeoutMs: 5000,
+    cacheDir: false,
+    ...over,
+  });
 }
 
 let srv: ScriptedServer | undefined;

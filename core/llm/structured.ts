@@ -33,9 +33,7 @@ import { withCall, type CallScope } from './record-replay.js';
 export function messageText(msg: BaseMessage): string {
   const c = msg.content;
   if (typeof c === 'string') return c;
-  return c
-    .map((p) => (typeof p === 'string' ? p : 'text' in p && typeof p.text === 'string' ? p.text : ''))
-    .join('');
+  return c.map((p) => (typeof p === 'string' ? p : 'text' in p && typeof p.text === 'string' ? p.text : '')).join('');
 }
 
 /**
@@ -192,7 +190,12 @@ export function structuredFailure(e: unknown): StructuredFailure {
 
 /** A function/schema name servers accept: [A-Za-z0-9_-]{1,64}. */
 export function schemaName(what: string): string {
-  return what.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 64) || 'output';
+  return (
+    what
+      .replace(/[^A-Za-z0-9_-]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+      .slice(0, 64) || 'output'
+  );
 }
 
 /** Whether `model`'s structured requests carry `strict: true`. */
@@ -205,7 +208,14 @@ function strictToolsOf(model: unknown): boolean {
   return settingOf(model)?.strictTools === true;
 }
 
-function requestOptions(mode: StructuredOutputMode, name: string, schema: z.ZodType, signal?: AbortSignal, strict = false, strictTools = false): Record<string, unknown> {
+function requestOptions(
+  mode: StructuredOutputMode,
+  name: string,
+  schema: z.ZodType,
+  signal?: AbortSignal,
+  strict = false,
+  strictTools = false,
+): Record<string, unknown> {
   if (mode === 'prompt') return { signal };
   const parameters = jsonSchemaFor(schema);
   const s = strict ? { strict: true } : {};
@@ -242,7 +252,11 @@ function validate<S extends z.ZodType>(json: unknown, schema: S): z.infer<S> {
 }
 
 /** The reply's object, validated (numbers clamped into bounds and counted under `what`); throws why it is not valid. */
-function readValue<S extends z.ZodType>(got: { json?: unknown; text: string; invalid?: InvalidToolCall }, schema: S, what: string): { value: z.infer<S>; repairs: BoundRepair[] } {
+function readValue<S extends z.ZodType>(
+  got: { json?: unknown; text: string; invalid?: InvalidToolCall },
+  schema: S,
+  what: string,
+): { value: z.infer<S>; repairs: BoundRepair[] } {
   if (got.invalid) throw new Error(`malformed tool-call arguments (${got.invalid.error ?? 'not JSON'})`);
   const checked = validateRepairing(got.json !== undefined ? got.json : extractJson(got.text), schema);
   countRepairs(what, checked.repairs);
@@ -311,7 +325,9 @@ export async function invokeStructured<S extends z.ZodType>(
     } catch (e) {
       if (mode === 'prompt' || !rejectsStructuredOutput(e)) throw e;
       const setting = settingOf(model);
-      log.warn(`the endpoint rejected structured output (${mode}): ${(e as Error).message.slice(0, 200)}; using prompt-only JSON from now on (set llm.structuredOutput to "tool" or "prompt")`);
+      log.warn(
+        `the endpoint rejected structured output (${mode}): ${(e as Error).message.slice(0, 200)}; using prompt-only JSON from now on (set llm.structuredOutput to "tool" or "prompt")`,
+      );
       if (setting) setting.structuredOutput = 'prompt';
       mode = 'prompt';
       reply = await send(mode, false);

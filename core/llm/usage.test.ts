@@ -38,10 +38,10 @@ describe('UsageMeter', () => {
     const tick = () => new Promise((r) => setTimeout(r, 1));
     await Promise.all([
       withUsageScope(a, async () => {
-        for (let i = 0; i < 3; i++) (await tick(), recordUsage({ input: 1, output: 0 }));
+        for (let i = 0; i < 3; i++) await tick(), recordUsage({ input: 1, output: 0 });
       }),
       withUsageScope(b, async () => {
-        for (let i = 0; i < 5; i++) (await tick(), recordUsage({ input: 1, output: 0 }));
+        for (let i = 0; i < 5; i++) await tick(), recordUsage({ input: 1, output: 0 });
       }),
     ]);
     expect(a.snapshot().input).toBe(3);

@@ -18,7 +18,6 @@ export interface TokenUsage {
   cached: number;
 }
 
-
 export interface UsageDelta {
   input: number;
   output: number;

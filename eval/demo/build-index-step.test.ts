@@ -14,10 +14,25 @@ it('refuses a <dir>/index that is not a lexcase index, with OUT_DIR_REFUSED, and
   mkdirSync(indexDir);
   writeFileSync(join(indexDir, 'thesis.txt'), 'keep me');
   const ctx = {
-    dir: base, indexDir, corpus: 'barexam', indexMethods: ['bm25'], evalMethods: ['bm25'], dataset: 'barexam', split: 'val', splitSeed: 13,
-    seed: 1, iterations: 10, rebuild: false, say: () => undefined, sections: [], data: {},
+    dir: base,
+    indexDir,
+    corpus: 'barexam',
+    indexMethods: ['bm25'],
+    evalMethods: ['bm25'],
+    dataset: 'barexam',
+    split: 'val',
+    splitSeed: 13,
+    seed: 1,
+    iterations: 10,
+    rebuild: false,
+    say: () => undefined,
+    sections: [],
+    data: {},
   } as DemoContext;
-  await expect(buildIndexStep.run(ctx)).rejects.toMatchObject({ code: 'OUT_DIR_REFUSED', message: expect.stringMatching(/index: it is a non-empty directory that is not a lexcase index/) });
+  await expect(buildIndexStep.run(ctx)).rejects.toMatchObject({
+    code: 'OUT_DIR_REFUSED',
+    message: expect.stringMatching(/index: it is a non-empty directory that is not a lexcase index/),
+  });
   expect(readFileSync(join(indexDir, 'thesis.txt'), 'utf8')).toBe('keep me');
   expect(readdirSync(base)).toEqual(['index']);
 });

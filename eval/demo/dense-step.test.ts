@@ -30,7 +30,14 @@ describe('demo dense step', () => {
     const steps = [buildIndexStep, denseStep, retrievalEvalStep];
     const said: string[] = [];
     // The tiny random-weight model stands in for use-lite to keep this fast; its dense recall is near chance.
-    const opts = { dir, corpus: 'barexam', iterations: 50, steps, denseOptions: { embedder: { provider: 'transformers' as const, modelDir } }, say: (l: string) => said.push(l) };
+    const opts = {
+      dir,
+      corpus: 'barexam',
+      iterations: 50,
+      steps,
+      denseOptions: { embedder: { provider: 'transformers' as const, modelDir } },
+      say: (l: string) => said.push(l),
+    };
     const first = await runDemo(opts);
     expect(said.join('\n')).toMatch(/embedding 1,149 passages with transformers/);
     expect(first.markdown).toMatch(/\| dense +\| \d\.\d{3} \[/);
@@ -46,7 +53,9 @@ describe('demo dense step', () => {
     expect(again.json.dense).toMatchObject({ built: false });
   });
 
-  it('loads the shipped use-lite vectors for the default corpus instead of embedding, and dense search finds a passage by its own text', { timeout: 300_000 }, async () => {
+  it('loads the shipped use-lite vectors for the default corpus instead of embedding, and dense search finds a passage by its own text', {
+    timeout: 300_000,
+  }, async () => {
     const dir = await mkdtemp(join(tmpdir(), 'lexcase-demo-prebuilt-'));
     dirs.push(dir);
     const said: string[] = [];
@@ -55,7 +64,13 @@ describe('demo dense step', () => {
     const seconds = (performance.now() - t0) / 1000;
     expect(said.join('\n')).toMatch(/loaded from the prebuilt use-lite vectors \(default-use-lite\)/);
     expect(said.join('\n')).not.toMatch(/embedding [\d,]+ passages/);
-    expect(r.json.dense).toMatchObject({ embedder: 'use-lite:universal-sentence-encoder-lite', dimension: 512, rows: CORPORA.default.passages, built: true, source: 'prebuilt (default-use-lite)' });
+    expect(r.json.dense).toMatchObject({
+      embedder: 'use-lite:universal-sentence-encoder-lite',
+      dimension: 512,
+      rows: CORPORA.default.passages,
+      built: true,
+      source: 'prebuilt (default-use-lite)',
+    });
     expect(seconds).toBeLessThan(120); // embedding would take minutes on 2 cores
     const dense = await openRetriever(join(dir, 'index'), 'dense');
     const docs = await openDocStore(join(dir, 'index'));
@@ -63,7 +78,10 @@ describe('demo dense step', () => {
     await docs.close();
     expect(p).toBeDefined();
     // the passage embedded now by the installed model finds its shipped vector (cosine ≈ 1)
-    const d = dense as unknown as { embedder: { embed(t: string[], o: { kind: 'passage' }): Promise<Float32Array[]> }; searchVector(v: Float32Array, o: { k: number }): Promise<{ id: string; score: number }[]> };
+    const d = dense as unknown as {
+      embedder: { embed(t: string[], o: { kind: 'passage' }): Promise<Float32Array[]> };
+      searchVector(v: Float32Array, o: { k: number }): Promise<{ id: string; score: number }[]>;
+    };
     const [v] = await d.embedder.embed([p!.text], { kind: 'passage' });
     const hits = await d.searchVector(v, { k: 3 });
     expect(hits[0].id).toBe(p!.id);
@@ -72,7 +90,13 @@ describe('demo dense step', () => {
 
     // use-lite queries: the whole query by default (its sentences, retrieval/dense-query.ts); queryWords N: the last N words
     const seen: string[] = [];
-    const recording = { id: 'use-lite:universal-sentence-encoder-lite', provider: 'use-lite' as const, model: 'universal-sentence-encoder-lite', dimension: 512, embed: async (t: string[]) => (seen.push(...t), t.map(() => v)) };
+    const recording = {
+      id: 'use-lite:universal-sentence-encoder-lite',
+      provider: 'use-lite' as const,
+      model: 'universal-sentence-encoder-lite',
+      dimension: 512,
+      embed: async (t: string[]) => (seen.push(...t), t.map(() => v)),
+    };
     const { openDenseRetriever } = await import('../../retrieval/dense.js');
     const whole = await openDenseRetriever(join(dir, 'index'), { embedder: recording });
     const words = Array.from({ length: 50 }, (_, i) => `w${i}`);

@@ -63,6 +63,16 @@ export const denseStep: DemoStep = {
     } else if (ready) ctx.say(`reusing the dense (${d!.embedderId}) index`);
     for (const x of ['dense', 'hybrid']) if (!ctx.evalMethods.includes(x)) ctx.evalMethods.push(x);
     const after = (await readManifest(ctx.indexDir)).dense as unknown as DenseSection;
-    ctx.data.dense = { embedder: after.embedderId, dimension: after.dimension, rows: after.rows, maxWords: spec.maxWords ?? null, ann: after.ann, built: !ready, source: ready ? 'reused' : source, seconds, hybrid: HYBRID_NOTE };
+    ctx.data.dense = {
+      embedder: after.embedderId,
+      dimension: after.dimension,
+      rows: after.rows,
+      maxWords: spec.maxWords ?? null,
+      ann: after.ann,
+      built: !ready,
+      source: ready ? 'reused' : source,
+      seconds,
+      hybrid: HYBRID_NOTE,
+    };
   },
 };

@@ -31,7 +31,11 @@ export const retrievalEvalStep: DemoStep = {
         bar!.update(done);
       },
     }).finally(() => bar?.stop());
-    const plot = await writeRecallPlot(ctx.dir, report, { seed: ctx.seed, iterations: Math.min(ctx.iterations, 1000), title: `Recall@k — ${ctx.dataset} ${ctx.split} (n = ${report.dataset.n}), 95% CI bands` });
+    const plot = await writeRecallPlot(ctx.dir, report, {
+      seed: ctx.seed,
+      iterations: Math.min(ctx.iterations, 1000),
+      title: `Recall@k — ${ctx.dataset} ${ctx.split} (n = ${report.dataset.n}), 95% CI bands`,
+    });
     ctx.sections.push({ title: `Retrieval: ${ctx.dataset} ${ctx.split} split`, markdown: `${formatRetrievalReport(report)}\n\n${plot.markdown}` });
     ctx.data.retrieval = {
       ...report,

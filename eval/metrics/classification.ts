@@ -28,15 +28,16 @@ const div = (a: number, b: number) => (b === 0 ? 0 : a / b);
 
 export function classificationReport(predictions: readonly (string | null)[], golds: readonly string[], labels?: readonly string[]): ClassificationReport {
   if (predictions.length !== golds.length) throw new RangeError(`classificationReport: ${predictions.length} predictions for ${golds.length} golds`);
-  const labelSet = labels
-    ? [...labels]
-    : [...new Set([...golds, ...predictions.filter((p): p is string => p !== null)])].sort();
+  const labelSet = labels ? [...labels] : [...new Set([...golds, ...predictions.filter((p): p is string => p !== null)])].sort();
   const perClass: Record<string, ClassScores> = {};
   let correct = 0;
   for (const l of labelSet) {
-    let tp = 0, fp = 0, fn = 0;
+    let tp = 0,
+      fp = 0,
+      fn = 0;
     for (let i = 0; i < golds.length; i++) {
-      const p = predictions[i], g = golds[i];
+      const p = predictions[i],
+        g = golds[i];
       if (p === l && g === l) tp++;
       else if (p === l) fp++;
       else if (g === l) fn++;
@@ -46,7 +47,11 @@ export function classificationReport(predictions: readonly (string | null)[], go
     perClass[l] = { precision, recall, f1: div(2 * precision * recall, precision + recall), support: tp + fn, tp, fp, fn };
   }
   for (let i = 0; i < golds.length; i++) if (predictions[i] === golds[i]) correct++;
-  const avg = (key: 'precision' | 'recall' | 'f1') => div(labelSet.reduce((s, l) => s + perClass[l][key], 0), labelSet.length);
+  const avg = (key: 'precision' | 'recall' | 'f1') =>
+    div(
+      labelSet.reduce((s, l) => s + perClass[l][key], 0),
+      labelSet.length,
+    );
   return { perClass, macroPrecision: avg('precision'), macroRecall: avg('recall'), macroF1: avg('f1'), accuracy: div(correct, golds.length), n: golds.length };
 }
 

@@ -54,7 +54,10 @@ describe('failed items count the same in every system', () => {
 
   it('3-ply: a failed triple stays in n as an abstention over its factors (not dropped)', () => {
     const ok = rec('arguable-1', 'argue', 'argue', { metrics: { abstained: false, nH: 1, nGt: 10, nUtil: 6 } });
-    const failed = rec('arguable-2', null, 'argue', { error: 'factor analyst output unparseable', metrics: { abstained: true, nH: 0, nGt: 10, nUtil: 0, failed: true } });
+    const failed = rec('arguable-2', null, 'argue', {
+      error: 'factor analyst output unparseable',
+      metrics: { abstained: true, nH: 0, nGt: 10, nUtil: 0, failed: true },
+    });
     const [s] = summarizeRun([ok, failed], { iterations: 50 });
     expect(s.n).toBe(2);
     expect(s.errors).toBe(1);

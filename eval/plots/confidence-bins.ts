@@ -16,7 +16,10 @@ const numeric = (c: unknown): number | undefined => {
   return Number.isFinite(x) && x >= 0 && x <= 1 ? x : undefined;
 };
 
-export function confidenceBins(results: readonly Pick<ResultRecord, 'confidence' | 'correct'>[], opts: { bins?: number; iterations?: number; seed?: number } = {}): { bins: ConfidenceBin[]; missing: number; numeric: boolean } {
+export function confidenceBins(
+  results: readonly Pick<ResultRecord, 'confidence' | 'correct'>[],
+  opts: { bins?: number; iterations?: number; seed?: number } = {},
+): { bins: ConfidenceBin[]; missing: number; numeric: boolean } {
   const withConf = results.filter((r) => r.confidence !== undefined && r.confidence !== null && r.confidence !== '');
   const missing = results.length - withConf.length;
   const allNumeric = withConf.length > 0 && withConf.every((r) => numeric(r.confidence) !== undefined);
@@ -43,8 +46,19 @@ export function confidenceBins(results: readonly Pick<ResultRecord, 'confidence'
   const bins = [...groups]
     .sort(([a, x], [b, y]) => x.order - y.order || a.localeCompare(b))
     .map(([bin, g], i) => {
-      const ci = proportionInterval(g.v.reduce((a, b) => a + b, 0), g.v.length);
-      return { bin, order: i, n: g.v.length, accuracy: ci.estimate, lo: ci.lo ?? 0, hi: ci.hi ?? 1, ...(allNumeric ? { meanConfidence: g.c.reduce((s, x) => s + x, 0) / g.c.length } : {}) };
+      const ci = proportionInterval(
+        g.v.reduce((a, b) => a + b, 0),
+        g.v.length,
+      );
+      return {
+        bin,
+        order: i,
+        n: g.v.length,
+        accuracy: ci.estimate,
+        lo: ci.lo ?? 0,
+        hi: ci.hi ?? 1,
+        ...(allNumeric ? { meanConfidence: g.c.reduce((s, x) => s + x, 0) / g.c.length } : {}),
+      };
     });
   return { bins, missing, numeric: allNumeric };
 }

@@ -17,7 +17,12 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 describe('Recall@k curve', () => {
   it('computes recall at every k from gold ranks, with a CI that contains it, and renders one line per method', async () => {
     // 4 queries: gold at rank 1; at 7; two golds at 3 and 40; none found
-    const qs = [{ gold: 1, ranks: [1] }, { gold: 1, ranks: [7] }, { gold: 2, ranks: [3, 40] }, { gold: 1, ranks: [] }];
+    const qs = [
+      { gold: 1, ranks: [1] },
+      { gold: 1, ranks: [7] },
+      { gold: 2, ranks: [3, 40] },
+      { gold: 1, ranks: [] },
+    ];
     expect(queryRecallAt(qs[2], 10)).toBe(0.5);
     const pts = recallCurve('bm25', qs, 100, { iterations: 300 });
     const at = (k: number) => pts.find((p) => p.k === k)!;
@@ -41,7 +46,10 @@ describe('reliability bins', () => {
     const { bins, missing, numeric } = confidenceBins([...rs, { correct: true }], { iterations: 200 });
     expect(numeric).toBe(false);
     expect(missing).toBe(1);
-    expect(bins.map((b) => [b.bin, b.n, b.accuracy])).toEqual([['low', 2, 0.5], ['high', 4, 0.75]]);
+    expect(bins.map((b) => [b.bin, b.n, b.accuracy])).toEqual([
+      ['low', 2, 0.5],
+      ['high', 4, 0.75],
+    ]);
     // Wilson intervals: a bin of 2 with 1 right is [9.5%, 90.5%], never a collapsed [x, x]
     expect([bins[0].lo, bins[0].hi].map((x) => Number(x.toFixed(3)))).toEqual([0.095, 0.905]);
   });
@@ -50,7 +58,11 @@ describe('reliability bins', () => {
     const rs = [0.1, 0.15, 0.55, 0.9, 0.95, 1].map((c, i) => ({ confidence: String(c), correct: i >= 3 }));
     const { bins, numeric } = confidenceBins(rs, { iterations: 200 });
     expect(numeric).toBe(true);
-    expect(bins.map((b) => [b.bin, b.n, b.accuracy])).toEqual([['0.0–0.2', 2, 0], ['0.4–0.6', 1, 0], ['0.8–1.0', 3, 1]]);
+    expect(bins.map((b) => [b.bin, b.n, b.accuracy])).toEqual([
+      ['0.0–0.2', 2, 0],
+      ['0.4–0.6', 1, 0],
+      ['0.8–1.0', 3, 1],
+    ]);
     expect(bins[2].meanConfidence).toBeCloseTo((0.9 + 0.95 + 1) / 3);
     const svg = await renderSvg(reliabilitySpec(bins));
     for (const t of ['n=2', 'n=1', 'n=3', '0.8–1.0']) expect(svg).toContain(t);
@@ -58,14 +70,33 @@ describe('reliability bins', () => {
 });
 
 describe('MAD accuracy per round', () => {
-  it('scores each round\'s verdict against gold, skipping malformed traces', () => {
+  it("scores each round's verdict against gold, skipping malformed traces", () => {
     const items = [
-      { gold: 'B', trace: { roundVerdicts: [{ round: 1, verdict: 'A' }, { round: 2, verdict: 'B' }] } },
-      { gold: 'C', trace: { roundVerdicts: [{ round: 1, verdict: 'C' }, { round: 2, verdict: 'C' }] } },
+      {
+        gold: 'B',
+        trace: {
+          roundVerdicts: [
+            { round: 1, verdict: 'A' },
+            { round: 2, verdict: 'B' },
+          ],
+        },
+      },
+      {
+        gold: 'C',
+        trace: {
+          roundVerdicts: [
+            { round: 1, verdict: 'C' },
+            { round: 2, verdict: 'C' },
+          ],
+        },
+      },
       { gold: 'A', trace: { roundVerdicts: 'garbage' } },
       { gold: 'D', trace: { settings: { rounds: 2 }, judge: { verdict: 'A' } } },
     ];
-    expect(roundAccuracy(items, { iterations: 100 }).map((r) => [r.round, r.n, r.accuracy])).toEqual([[1, 2, 0.5], [2, 3, 2 / 3]]);
+    expect(roundAccuracy(items, { iterations: 100 }).map((r) => [r.round, r.n, r.accuracy])).toEqual([
+      [1, 2, 0.5],
+      [2, 3, 2 / 3],
+    ]);
   });
 });
 
@@ -75,7 +106,11 @@ describe('report.md plots', () => {
     const items = [...Array(12)].map((_, i) => ({ id: `q${i}`, answer: 'ABCD'[i % 4] }));
     await runExperiment({
       runDir: dir,
-      system: async (item) => ({ prediction: Number(item.id.slice(1)) % 3 ? item.answer : 'A', confidence: Number(item.id.slice(1)) % 2 ? 'high' : 'low', trace: {} }),
+      system: async (item) => ({
+        prediction: Number(item.id.slice(1)) % 3 ? item.answer : 'A',
+        confidence: Number(item.id.slice(1)) % 2 ? 'high' : 'low',
+        trace: {},
+      }),
       items,
       gold: (q) => q.answer,
       makeContext: () => ({ seed: 0, tools: [], retrievers: {}, getPassage: async () => undefined, options: {} }),

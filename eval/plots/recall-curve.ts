@@ -23,10 +23,18 @@ export function queryRecallAt(q: RankedQuery, k: number): number {
   return q.gold === 0 ? 0 : q.ranks.filter((r) => r <= k).length / q.gold;
 }
 
-export function recallCurve(method: string, queries: RankedQuery[], depth: number, opts: Omit<BootstrapOptions, 'level'> & { ks?: number[] } = {}): CurvePoint[] {
+export function recallCurve(
+  method: string,
+  queries: RankedQuery[],
+  depth: number,
+  opts: Omit<BootstrapOptions, 'level'> & { ks?: number[] } = {},
+): CurvePoint[] {
   const ks = (opts.ks ?? CURVE_KS).filter((k) => k <= depth);
   return ks.map((k) => {
-    const ci = perItemInterval(queries.map((q) => queryRecallAt(q, k)), { iterations: opts.iterations, seed: opts.seed });
+    const ci = perItemInterval(
+      queries.map((q) => queryRecallAt(q, k)),
+      { iterations: opts.iterations, seed: opts.seed },
+    );
     return { method, k, recall: ci.estimate, lo: ci.lo ?? ci.estimate, hi: ci.hi ?? ci.estimate };
   });
 }

@@ -13,7 +13,14 @@ export const RECALL_PLOT_FILE = 'recall-at-k.svg';
 
 /** Curve points of every method of a retrieval report (queries without gold ranks count as misses). */
 export function reportCurves(results: readonly RetrievalEvalResult[], opts: { iterations?: number; seed?: number } = {}): CurvePoint[] {
-  return results.flatMap((r) => recallCurve(r.method, r.perQuery.map((q) => ({ gold: q.goldIds.length, ranks: q.goldRanks ?? (q.firstRank ? [q.firstRank] : []) })), r.depth, opts));
+  return results.flatMap((r) =>
+    recallCurve(
+      r.method,
+      r.perQuery.map((q) => ({ gold: q.goldIds.length, ranks: q.goldRanks ?? (q.firstRank ? [q.firstRank] : []) })),
+      r.depth,
+      opts,
+    ),
+  );
 }
 
 /** Write Recall@k curve points as an SVG file (its folder must exist). */
@@ -21,7 +28,11 @@ export async function writeCurvePlot(file: string, points: CurvePoint[], title?:
   await writeFile(file, await renderSvg(recallCurveSpec(points, title)));
 }
 
-export async function writeRecallPlot(dir: string, report: { results: readonly RetrievalEvalResult[] }, opts: { iterations?: number; seed?: number; title?: string; file?: string } = {}) {
+export async function writeRecallPlot(
+  dir: string,
+  report: { results: readonly RetrievalEvalResult[] },
+  opts: { iterations?: number; seed?: number; title?: string; file?: string } = {},
+) {
   const points = reportCurves(report.results, opts);
   const file = opts.file ?? RECALL_PLOT_FILE;
   await writeCurvePlot(join(dir, file), points, opts.title);

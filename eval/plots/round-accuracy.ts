@@ -12,7 +12,9 @@ export function roundAccuracy(items: { gold: string; trace: unknown }[], _opts: 
   for (const { gold, trace } of items) {
     const t = (trace ?? {}) as { roundVerdicts?: unknown; judge?: { verdict?: unknown }; settings?: { rounds?: unknown } };
     const rv = Array.isArray(t.roundVerdicts) ? t.roundVerdicts : [];
-    const rows: { round: number; verdict: unknown }[] = rv.filter((x): x is { round: number; verdict: unknown } => !!x && typeof (x as { round?: unknown }).round === 'number');
+    const rows: { round: number; verdict: unknown }[] = rv.filter(
+      (x): x is { round: number; verdict: unknown } => !!x && typeof (x as { round?: unknown }).round === 'number',
+    );
     if (rows.length === 0 && t.judge && typeof t.settings?.rounds === 'number') rows.push({ round: t.settings.rounds, verdict: t.judge.verdict });
     for (const r of rows) {
       if (!byRound.has(r.round)) byRound.set(r.round, []);
@@ -22,7 +24,10 @@ export function roundAccuracy(items: { gold: string; trace: unknown }[], _opts: 
   return [...byRound]
     .sort(([a], [b]) => a - b)
     .map(([round, v]) => {
-      const ci = proportionInterval(v.reduce((a, b) => a + b, 0), v.length);
+      const ci = proportionInterval(
+        v.reduce((a, b) => a + b, 0),
+        v.length,
+      );
       return { round, n: v.length, accuracy: ci.estimate, lo: ci.lo ?? 0, hi: ci.hi ?? 1 };
     });
 }

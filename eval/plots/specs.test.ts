@@ -13,7 +13,8 @@ import { runColours, runLabels } from './specs.js';
 const layers = (s: any): any[] => s.layer;
 const texts = (svg: string) => [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
 const KS = [1, 2, 3, 5, 10, 20, 30, 50, 100, 200, 300, 500, 1000];
-const curve = (method: string, top: number): CurvePoint[] => KS.map((k) => ({ method, k, recall: (top * Math.log10(k)) / 3, lo: (0.8 * top * Math.log10(k)) / 3, hi: Math.min(1, (1.1 * top * Math.log10(k)) / 3) }));
+const curve = (method: string, top: number): CurvePoint[] =>
+  KS.map((k) => ({ method, k, recall: (top * Math.log10(k)) / 3, lo: (0.8 * top * Math.log10(k)) / 3, hi: Math.min(1, (1.1 * top * Math.log10(k)) / 3) }));
 
 describe('plot specs', () => {
   it('Recall@k: legend swatches at full opacity (not the 0.18 band), a tick at k = 1000, a y axis that ends near the data', async () => {
@@ -35,7 +36,10 @@ describe('plot specs', () => {
   });
 
   it('MAD per round: the CI as capped error bars, "95% CI" in the title, one line per run when comparing', async () => {
-    const rows = [{ round: 1, n: 2, accuracy: 0, lo: 0, hi: 0.66 }, { round: 2, n: 2, accuracy: 0.5, lo: 0.09, hi: 0.91 }];
+    const rows = [
+      { round: 1, n: 2, accuracy: 0, lo: 0, hi: 0.66 },
+      { round: 2, n: 2, accuracy: 0.5, lo: 0.09, hi: 0.91 },
+    ];
     const spec: any = roundAccuracySpec(rows);
     expect(spec.title).toMatch(/95% CI/);
     const bar = layers(spec).find((l) => l.mark.type === 'errorbar');
@@ -44,25 +48,41 @@ describe('plot specs', () => {
     expect(() => compile(spec as TopLevelSpec)).not.toThrow();
     const svg = await renderSvg(spec);
     expect(texts(svg).some((t) => /95% CI/.test(t))).toBe(true);
-    const two: any = roundAccuracySpec([...rows.map((r) => ({ ...r, series: 'run-a' })), ...rows.map((r) => ({ ...r, accuracy: 1 - r.accuracy, series: 'run-b' }))]);
+    const two: any = roundAccuracySpec([
+      ...rows.map((r) => ({ ...r, series: 'run-a' })),
+      ...rows.map((r) => ({ ...r, accuracy: 1 - r.accuracy, series: 'run-b' })),
+    ]);
     expect(layers(two).find((l) => l.mark.type === 'line').encoding.color.field).toBe('series');
     expect(texts(await renderSvg(two))).toEqual(expect.arrayContaining(['run-a', 'run-b']));
   });
 
   it('reliability: numeric confidences on a 0–1 scale with the diagonal; labels as categories, titled as such', async () => {
-    const numeric: any = reliabilitySpec([{ bin: '0.6–0.8', order: 3, n: 5, accuracy: 0.6, lo: 0.2, hi: 1, meanConfidence: 0.71 }, { bin: '0.8–1.0', order: 4, n: 9, accuracy: 0.89, lo: 0.67, hi: 1, meanConfidence: 0.93 }]);
+    const numeric: any = reliabilitySpec([
+      { bin: '0.6–0.8', order: 3, n: 5, accuracy: 0.6, lo: 0.2, hi: 1, meanConfidence: 0.71 },
+      { bin: '0.8–1.0', order: 4, n: 9, accuracy: 0.89, lo: 0.67, hi: 1, meanConfidence: 0.93 },
+    ]);
     const diag = layers(numeric).find((l) => l.mark.type === 'line');
-    expect(diag.data.values).toEqual([{ meanConfidence: 0, accuracy: 0 }, { meanConfidence: 1, accuracy: 1 }]);
-    expect(layers(numeric).find((l) => l.mark.type === 'point').encoding.x).toMatchObject({ field: 'meanConfidence', type: 'quantitative', scale: { domain: [0, 1] } });
+    expect(diag.data.values).toEqual([
+      { meanConfidence: 0, accuracy: 0 },
+      { meanConfidence: 1, accuracy: 1 },
+    ]);
+    expect(layers(numeric).find((l) => l.mark.type === 'point').encoding.x).toMatchObject({
+      field: 'meanConfidence',
+      type: 'quantitative',
+      scale: { domain: [0, 1] },
+    });
     expect(numeric.title).toMatch(/reliability diagram \(95% CI\)/);
     expect(texts(await renderSvg(numeric))).toEqual(expect.arrayContaining(['n=5', 'n=9']));
-    const labels: any = reliabilitySpec([{ bin: 'low', order: 1, n: 3, accuracy: 0.33, lo: 0, hi: 0.9 }, { bin: 'high', order: 4, n: 7, accuracy: 0.71, lo: 0.4, hi: 1 }]);
+    const labels: any = reliabilitySpec([
+      { bin: 'low', order: 1, n: 3, accuracy: 0.33, lo: 0, hi: 0.9 },
+      { bin: 'high', order: 4, n: 7, accuracy: 0.71, lo: 0.4, hi: 1 },
+    ]);
     expect(layers(labels).some((l) => l.mark.type === 'line')).toBe(false);
     expect(labels.layer[0].encoding.x.title.join(' ')).toMatch(/not a probability/);
     expect(labels.title).toMatch(/by confidence label/);
   });
 
-  it('several runs\' figures side by side with their intervals (no interval drawn where there is none)', async () => {
+  it("several runs' figures side by side with their intervals (no interval drawn where there is none)", async () => {
     const spec: any = figuresSpec([
       { run: 'a', figure: 'accuracy', estimate: 0.5, lo: 0.15, hi: 0.85, n: 4 },
       { run: 'b', figure: 'accuracy', estimate: 1, lo: 0.34, hi: 1, n: 2 },
@@ -84,7 +104,14 @@ describe('plot specs', () => {
     expect([...labels.values()]).toEqual(['…/bm25', '…/qld', 'case-llm-scripted', 'x/a/dense', 'y/a/dense']);
     const colours = runColours([...labels.values()]);
     expect(new Set(colours.range).size).toBe(ids.length);
-    const curve = recallCurveSpec([{ method: '…/qld', k: 1, recall: 0.2, lo: 0.1, hi: 0.3 }, { method: '…/qld', k: 10, recall: 0.4, lo: 0.3, hi: 0.5 }], 'r', colours) as any;
+    const curve = recallCurveSpec(
+      [
+        { method: '…/qld', k: 1, recall: 0.2, lo: 0.1, hi: 0.3 },
+        { method: '…/qld', k: 10, recall: 0.4, lo: 0.3, hi: 0.5 },
+      ],
+      'r',
+      colours,
+    ) as any;
     const figs = figuresSpec([{ run: '…/qld', figure: 'MRR', estimate: 0.3, lo: 0.2, hi: 0.4, n: 4 }], 'f', colours) as any;
     // qld is the second run: the same colour in both plots, though it is the only run in each
     const qldColour = colours.range[1];

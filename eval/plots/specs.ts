@@ -47,7 +47,15 @@ export interface RoundAccuracy {
   hi: number;
 }
 
-const BASE = { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', background: 'white', config: { font: 'sans-serif', axis: { labelFontSize: 11, titleFontSize: 12 }, legend: { labelFontSize: 11, titleFontSize: 12, symbolOpacity: 1, labelLimit: 320 } } };
+const BASE = {
+  $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+  background: 'white',
+  config: {
+    font: 'sans-serif',
+    axis: { labelFontSize: 11, titleFontSize: 12 },
+    legend: { labelFontSize: 11, titleFontSize: 12, symbolOpacity: 1, labelLimit: 320 },
+  },
+};
 
 /** Vega's category10 colours: one per run, in the order the runs are given. */
 export const RUN_COLOURS = ['#4c78a8', '#f58518', '#e45756', '#72b7b2', '#54a24b', '#eeca3b', '#b279a2', '#ff9da6', '#9d755d', '#bab0ac'];
@@ -106,7 +114,13 @@ export function logTicks(ks: number[]): number[] {
 export function recallCurveSpec(points: CurvePoint[], title = 'Recall@k', colours?: ColourScale): PlotSpec {
   const scale = colours ? { scale: colours } : {};
   const ks = [...new Set(points.map((p) => p.k))].sort((a, b) => a - b);
-  const x = { field: 'k', type: 'quantitative', title: 'k (log scale)', scale: { type: 'log', domain: ks.length ? [ks[0], ks[ks.length - 1]] : undefined }, axis: { values: logTicks(ks), labelOverlap: false, labelFlush: true } };
+  const x = {
+    field: 'k',
+    type: 'quantitative',
+    title: 'k (log scale)',
+    scale: { type: 'log', domain: ks.length ? [ks[0], ks[ks.length - 1]] : undefined },
+    axis: { values: logTicks(ks), labelOverlap: false, labelFlush: true },
+  };
   const top = axisTop(Math.max(0, ...points.map((p) => p.hi)));
   return {
     ...BASE,
@@ -116,14 +130,34 @@ export function recallCurveSpec(points: CurvePoint[], title = 'Recall@k', colour
     data: { values: points },
     layer: [
       // the band shares the colour scale; the legend's swatches are drawn at full opacity (symbolOpacity), not the band's 0.18
-      { mark: { type: 'area', opacity: 0.18 }, encoding: { x, y: { field: 'lo', type: 'quantitative', title: 'Recall@k', scale: { domain: [0, top] } }, y2: { field: 'hi' }, color: { field: 'method', type: 'nominal', ...scale } } },
+      {
+        mark: { type: 'area', opacity: 0.18 },
+        encoding: {
+          x,
+          y: { field: 'lo', type: 'quantitative', title: 'Recall@k', scale: { domain: [0, top] } },
+          y2: { field: 'hi' },
+          color: { field: 'method', type: 'nominal', ...scale },
+        },
+      },
       {
         mark: { type: 'line', point: true },
         encoding: {
           x,
           y: { field: 'recall', type: 'quantitative', title: 'Recall@k' },
-          color: { field: 'method', type: 'nominal', title: colours ? 'run' : 'method', ...scale, legend: { symbolOpacity: 1, symbolType: 'stroke', symbolStrokeWidth: 3 } },
-          tooltip: [{ field: 'method' }, { field: 'k' }, { field: 'recall', format: '.3f' }, { field: 'lo', format: '.3f', title: 'CI lo' }, { field: 'hi', format: '.3f', title: 'CI hi' }],
+          color: {
+            field: 'method',
+            type: 'nominal',
+            title: colours ? 'run' : 'method',
+            ...scale,
+            legend: { symbolOpacity: 1, symbolType: 'stroke', symbolStrokeWidth: 3 },
+          },
+          tooltip: [
+            { field: 'method' },
+            { field: 'k' },
+            { field: 'recall', format: '.3f' },
+            { field: 'lo', format: '.3f', title: 'CI lo' },
+            { field: 'hi', format: '.3f', title: 'CI hi' },
+          ],
         },
       },
     ],
@@ -143,14 +177,46 @@ export function reliabilitySpec(bins: ConfidenceBin[], title = 'Accuracy by conf
       height: 220,
       layer: [
         // perfect calibration: accuracy = confidence
-        { data: { values: [{ meanConfidence: 0, accuracy: 0 }, { meanConfidence: 1, accuracy: 1 }] }, mark: { type: 'line', color: '#888', strokeDash: [4, 3] }, encoding: { x, y } },
-        { data: { values }, mark: { type: 'errorbar', ticks: true, color: '#333' }, encoding: { x, y: { field: 'lo', type: 'quantitative', title: 'accuracy' }, y2: { field: 'hi' } } },
-        { data: { values }, mark: { type: 'point', filled: true, color: '#4c78a8' }, encoding: { x, y, size: { field: 'n', type: 'quantitative', title: 'items' }, tooltip: [{ field: 'bin' }, { field: 'n' }, { field: 'meanConfidence', format: '.2f' }, { field: 'accuracy', format: '.3f' }] } },
-        { data: { values }, mark: { type: 'text', dy: -10, fontSize: 11 }, encoding: { x, y: { field: 'hi', type: 'quantitative', title: 'accuracy' }, text: { field: 'label' } } },
+        {
+          data: {
+            values: [
+              { meanConfidence: 0, accuracy: 0 },
+              { meanConfidence: 1, accuracy: 1 },
+            ],
+          },
+          mark: { type: 'line', color: '#888', strokeDash: [4, 3] },
+          encoding: { x, y },
+        },
+        {
+          data: { values },
+          mark: { type: 'errorbar', ticks: true, color: '#333' },
+          encoding: { x, y: { field: 'lo', type: 'quantitative', title: 'accuracy' }, y2: { field: 'hi' } },
+        },
+        {
+          data: { values },
+          mark: { type: 'point', filled: true, color: '#4c78a8' },
+          encoding: {
+            x,
+            y,
+            size: { field: 'n', type: 'quantitative', title: 'items' },
+            tooltip: [{ field: 'bin' }, { field: 'n' }, { field: 'meanConfidence', format: '.2f' }, { field: 'accuracy', format: '.3f' }],
+          },
+        },
+        {
+          data: { values },
+          mark: { type: 'text', dy: -10, fontSize: 11 },
+          encoding: { x, y: { field: 'hi', type: 'quantitative', title: 'accuracy' }, text: { field: 'label' } },
+        },
       ],
     };
   }
-  const x = { field: 'bin', type: 'ordinal', title: ['confidence label', '(not a probability: no diagonal)'], sort: [...bins].sort((a, b) => a.order - b.order).map((b) => b.bin), axis: { labelAngle: 0 } };
+  const x = {
+    field: 'bin',
+    type: 'ordinal',
+    title: ['confidence label', '(not a probability: no diagonal)'],
+    sort: [...bins].sort((a, b) => a.order - b.order).map((b) => b.bin),
+    axis: { labelAngle: 0 },
+  };
   const top = axisTop(Math.max(0, ...bins.map((b) => b.hi)));
   return {
     ...BASE,
@@ -159,14 +225,28 @@ export function reliabilitySpec(bins: ConfidenceBin[], title = 'Accuracy by conf
     height: 180,
     data: { values },
     layer: [
-      { mark: { type: 'bar', opacity: 0.8, color: '#4c78a8' }, encoding: { x, y: { field: 'accuracy', type: 'quantitative', title: 'accuracy', scale: { domain: [0, Math.max(top, 0.1)] } }, tooltip: [{ field: 'bin' }, { field: 'n' }, { field: 'accuracy', format: '.3f' }] } },
-      { mark: { type: 'errorbar', ticks: true, color: '#333' }, encoding: { x, y: { field: 'lo', type: 'quantitative', title: 'accuracy' }, y2: { field: 'hi' } } },
+      {
+        mark: { type: 'bar', opacity: 0.8, color: '#4c78a8' },
+        encoding: {
+          x,
+          y: { field: 'accuracy', type: 'quantitative', title: 'accuracy', scale: { domain: [0, Math.max(top, 0.1)] } },
+          tooltip: [{ field: 'bin' }, { field: 'n' }, { field: 'accuracy', format: '.3f' }],
+        },
+      },
+      {
+        mark: { type: 'errorbar', ticks: true, color: '#333' },
+        encoding: { x, y: { field: 'lo', type: 'quantitative', title: 'accuracy' }, y2: { field: 'hi' } },
+      },
       { mark: { type: 'text', dy: -8, fontSize: 11 }, encoding: { x, y: { field: 'hi', type: 'quantitative', title: 'accuracy' }, text: { field: 'label' } } },
     ],
   };
 }
 
-export function roundAccuracySpec(rows: (RoundAccuracy & { series?: string })[], title = 'Accuracy of the verdict after each round', colours?: ColourScale): PlotSpec {
+export function roundAccuracySpec(
+  rows: (RoundAccuracy & { series?: string })[],
+  title = 'Accuracy of the verdict after each round',
+  colours?: ColourScale,
+): PlotSpec {
   const scale = colours ? { scale: colours } : {};
   const x = { field: 'round', type: 'ordinal', title: 'debate round', axis: { labelAngle: 0 } };
   const series = rows.some((r) => r.series !== undefined);
@@ -179,9 +259,39 @@ export function roundAccuracySpec(rows: (RoundAccuracy & { series?: string })[],
     height: 180,
     data: { values: rows.map((r) => ({ ...r, label: `n=${r.n}` })) },
     layer: [
-      { mark: { type: 'errorbar', ticks: { size: 10 }, thickness: 1.5, ...(series ? {} : { color: '#4c78a8' }) }, encoding: { x, y: { field: 'lo', type: 'quantitative', title: 'accuracy', scale: { domain: [0, top] } }, y2: { field: 'hi' }, ...(series ? { color: { field: 'series', type: 'nominal', ...scale } } : {}) } },
-      { mark: { type: 'line', point: { size: 60 }, ...(series ? {} : { color: '#4c78a8' }) }, encoding: { x, y: { field: 'accuracy', type: 'quantitative', title: 'accuracy' }, ...color, tooltip: [...(series ? [{ field: 'series' }] : []), { field: 'round' }, { field: 'n' }, { field: 'accuracy', format: '.3f' }, { field: 'lo', format: '.3f', title: 'CI lo' }, { field: 'hi', format: '.3f', title: 'CI hi' }] } },
-      ...(series ? [] : [{ mark: { type: 'text', dy: -10, fontSize: 11 }, encoding: { x, y: { field: 'hi', type: 'quantitative', title: 'accuracy' }, text: { field: 'label' } } }]),
+      {
+        mark: { type: 'errorbar', ticks: { size: 10 }, thickness: 1.5, ...(series ? {} : { color: '#4c78a8' }) },
+        encoding: {
+          x,
+          y: { field: 'lo', type: 'quantitative', title: 'accuracy', scale: { domain: [0, top] } },
+          y2: { field: 'hi' },
+          ...(series ? { color: { field: 'series', type: 'nominal', ...scale } } : {}),
+        },
+      },
+      {
+        mark: { type: 'line', point: { size: 60 }, ...(series ? {} : { color: '#4c78a8' }) },
+        encoding: {
+          x,
+          y: { field: 'accuracy', type: 'quantitative', title: 'accuracy' },
+          ...color,
+          tooltip: [
+            ...(series ? [{ field: 'series' }] : []),
+            { field: 'round' },
+            { field: 'n' },
+            { field: 'accuracy', format: '.3f' },
+            { field: 'lo', format: '.3f', title: 'CI lo' },
+            { field: 'hi', format: '.3f', title: 'CI hi' },
+          ],
+        },
+      },
+      ...(series
+        ? []
+        : [
+            {
+              mark: { type: 'text', dy: -10, fontSize: 11 },
+              encoding: { x, y: { field: 'hi', type: 'quantitative', title: 'accuracy' }, text: { field: 'label' } },
+            },
+          ]),
     ],
   };
 }
@@ -219,8 +329,27 @@ export function figuresSpec(points: FigurePoint[], title = 'Headline figures (95
       width: Math.max(60, 26 * runs.length + 20),
       height: 180,
       layer: [
-        { transform: [{ filter: 'datum.ci' }], mark: { type: 'errorbar', ticks: true }, encoding: { x, y: { field: 'lo', type: 'quantitative', title: 'estimate [95% CI]', scale: { domain: [0, top] } }, y2: { field: 'hi' }, color } },
-        { mark: { type: 'point', filled: true, size: 60 }, encoding: { x, y: { field: 'estimate', type: 'quantitative', title: 'estimate [95% CI]' }, color, tooltip: [{ field: 'run' }, { field: 'figure' }, { field: 'estimate', format: '.3f' }, { field: 'lo', format: '.3f' }, { field: 'hi', format: '.3f' }, { field: 'n' }] } },
+        {
+          transform: [{ filter: 'datum.ci' }],
+          mark: { type: 'errorbar', ticks: true },
+          encoding: { x, y: { field: 'lo', type: 'quantitative', title: 'estimate [95% CI]', scale: { domain: [0, top] } }, y2: { field: 'hi' }, color },
+        },
+        {
+          mark: { type: 'point', filled: true, size: 60 },
+          encoding: {
+            x,
+            y: { field: 'estimate', type: 'quantitative', title: 'estimate [95% CI]' },
+            color,
+            tooltip: [
+              { field: 'run' },
+              { field: 'figure' },
+              { field: 'estimate', format: '.3f' },
+              { field: 'lo', format: '.3f' },
+              { field: 'hi', format: '.3f' },
+              { field: 'n' },
+            ],
+          },
+        },
       ],
     },
   };
@@ -257,8 +386,32 @@ export function gridSpec(points: GridPoint[], configs: string[], yTitle: string,
     height: 200,
     layer: [
       { data: { values: withCi }, mark: { type: 'errorbar', ticks: true }, encoding: { x, y: { ...y, field: 'lo' }, y2: { field: 'hi' }, color } },
-      { data: { values: mine }, mark: { type: 'line', point: { filled: true, size: 50 } }, encoding: { x, y: { ...y, field: 'value' }, color, tooltip: [{ field: 'series', title: 'row' }, { field: 'config' }, { field: 'value', format: '.3f' }, { field: 'lo', format: '.3f' }, { field: 'hi', format: '.3f' }] } },
-      { data: { values: paper }, mark: { type: 'point', shape: 'diamond', filled: false, size: 80, strokeWidth: 2 }, encoding: { x, y: { ...y, field: 'paper' }, color, tooltip: [{ field: 'series', title: 'row' }, { field: 'config' }, { field: 'paper', title: 'paper', format: '.3f' }] } },
+      {
+        data: { values: mine },
+        mark: { type: 'line', point: { filled: true, size: 50 } },
+        encoding: {
+          x,
+          y: { ...y, field: 'value' },
+          color,
+          tooltip: [
+            { field: 'series', title: 'row' },
+            { field: 'config' },
+            { field: 'value', format: '.3f' },
+            { field: 'lo', format: '.3f' },
+            { field: 'hi', format: '.3f' },
+          ],
+        },
+      },
+      {
+        data: { values: paper },
+        mark: { type: 'point', shape: 'diamond', filled: false, size: 80, strokeWidth: 2 },
+        encoding: {
+          x,
+          y: { ...y, field: 'paper' },
+          color,
+          tooltip: [{ field: 'series', title: 'row' }, { field: 'config' }, { field: 'paper', title: 'paper', format: '.3f' }],
+        },
+      },
     ],
   };
 }

@@ -13,7 +13,20 @@
  */
 import { errors } from '../../core/errors.js';
 import { correctFlags } from '../metrics/failures.js';
-import { diffIntervalText, diffText, PAIRED_NOTE, pairedDifference, pText, RESAMPLES, SEED, TEST_LABEL, testText, valueText, type PairedDifference, type Unit } from '../stats/index.js';
+import {
+  diffIntervalText,
+  diffText,
+  PAIRED_NOTE,
+  pairedDifference,
+  pText,
+  RESAMPLES,
+  SEED,
+  TEST_LABEL,
+  testText,
+  valueText,
+  type PairedDifference,
+  type Unit,
+} from '../stats/index.js';
 import { measureLabel, systemSpec } from '../systems.js';
 import type { ResultRecord } from '../types.js';
 import { table } from './format.js';
@@ -79,7 +92,9 @@ function measuresOf(pairs: readonly Pair[], retrieval: boolean): { id: string; l
   const keysOf = (pick: (p: Pair) => ResultRecord) => new Set(pairs.flatMap((p) => Object.keys(pick(p).metrics ?? {})));
   const shared = [...keysOf((p) => p[0])].filter((k) => keysOf((p) => p[1]).has(k));
   if (retrieval) {
-    const numeric = shared.filter((k) => k !== 'firstRank' && k !== 'retrieved' && pairs.some(([x, y]) => num(x.metrics?.[k]) !== null && num(y.metrics?.[k]) !== null));
+    const numeric = shared.filter(
+      (k) => k !== 'firstRank' && k !== 'retrieved' && pairs.some(([x, y]) => num(x.metrics?.[k]) !== null && num(y.metrics?.[k]) !== null),
+    );
     const order = (k: string) => {
       const [m, at] = k.split('@');
       return [m === 'recall' ? 0 : 1, m, Number(at ?? 0)] as const;
@@ -99,7 +114,12 @@ function measuresOf(pairs: readonly Pair[], retrieval: boolean): { id: string; l
   const booleans = shared.filter((k) => pairs.some(([x, y]) => typeof x.metrics?.[k] === 'boolean' && typeof y.metrics?.[k] === 'boolean')).sort();
   return [
     { id: 'accuracy', label: 'accuracy', unit: 'percent', value: (r) => correctFlags([r])[0] },
-    ...booleans.map((k) => ({ id: k, label: k, unit: 'percent' as const, value: (r: ResultRecord) => (typeof r.metrics?.[k] === 'boolean' ? (r.metrics[k] ? 1 : 0) : null) })),
+    ...booleans.map((k) => ({
+      id: k,
+      label: k,
+      unit: 'percent' as const,
+      value: (r: ResultRecord) => (typeof r.metrics?.[k] === 'boolean' ? (r.metrics[k] ? 1 : 0) : null),
+    })),
   ];
 }
 
@@ -110,7 +130,15 @@ function paired(id: string, label: string, unit: Unit, a: number[], b: number[],
     label,
     unit,
     ...d,
-    text: { a: valueText(d.a, unit), b: valueText(d.b, unit), diff: diffText(d.estimate, unit), interval: diffIntervalText(d, unit), p: pText(d.p), test: TEST_LABEL[d.test], pLine: testText(d) },
+    text: {
+      a: valueText(d.a, unit),
+      b: valueText(d.b, unit),
+      diff: diffText(d.estimate, unit),
+      interval: diffIntervalText(d, unit),
+      p: pText(d.p),
+      test: TEST_LABEL[d.test],
+      pLine: testText(d),
+    },
   };
 }
 
@@ -121,12 +149,25 @@ export function compareRunData(A: RunData, B: RunData, opts: { iterations?: numb
   const specA = systemSpec(sys(A));
   const specB = systemSpec(sys(B));
   if (!!specA.retrieval !== !!specB.retrieval)
-    throw errors.runInvalid(`${A.dir} vs ${B.dir}`, `${specA.retrieval ? 'A' : 'B'} is a retrieval run (judged by Recall@k and MRR), the other is not: compare runs of the same kind`);
+    throw errors.runInvalid(
+      `${A.dir} vs ${B.dir}`,
+      `${specA.retrieval ? 'A' : 'B'} is a retrieval run (judged by Recall@k and MRR), the other is not: compare runs of the same kind`,
+    );
   const retrieval = !!specA.retrieval;
   const measures: PairedMeasure[] = [];
   for (const m of measuresOf(pairs, retrieval)) {
     const both = pairs.map(([x, y]) => [m.value(x), m.value(y)] as const).filter((v): v is readonly [number, number] => v[0] !== null && v[1] !== null);
-    if (both.length) measures.push(paired(m.id, m.label, m.unit, both.map((v) => v[0]), both.map((v) => v[1]), opts));
+    if (both.length)
+      measures.push(
+        paired(
+          m.id,
+          m.label,
+          m.unit,
+          both.map((v) => v[0]),
+          both.map((v) => v[1]),
+          opts,
+        ),
+      );
   }
   if (measures.length === 0) throw errors.runInvalid(`${A.dir} vs ${B.dir}`, 'the two runs share no measure on their shared items; nothing to compare');
   const primary = measures[0];
@@ -155,8 +196,15 @@ export function compareRunData(A: RunData, B: RunData, opts: { iterations?: numb
     measures,
     primary,
     agreement,
-    configDiff: { ...configDiff(A.config.config, B.config.config), ...(A.config.seed !== B.config.seed ? { seed: [A.config.seed, B.config.seed] as [unknown, unknown] } : {}) },
-    note: PAIRED_NOTE + (primary.iterations !== RESAMPLES || primary.seed !== SEED ? ` This comparison: ${primary.iterations.toLocaleString('en-US')} resamples, seed ${primary.seed}.` : ''),
+    configDiff: {
+      ...configDiff(A.config.config, B.config.config),
+      ...(A.config.seed !== B.config.seed ? { seed: [A.config.seed, B.config.seed] as [unknown, unknown] } : {}),
+    },
+    note:
+      PAIRED_NOTE +
+      (primary.iterations !== RESAMPLES || primary.seed !== SEED
+        ? ` This comparison: ${primary.iterations.toLocaleString('en-US')} resamples, seed ${primary.seed}.`
+        : ''),
   };
 }
 
@@ -175,7 +223,13 @@ export function formatComparison(c: Comparison): string {
     '',
     `- ${name(c.a, 'A')}`,
     `- ${name(c.b, 'B')}`,
-    ...(Object.keys(c.configDiff).length ? [`- config differences: ${Object.entries(c.configDiff).map(([k, [x, y]]) => `${k}: ${show(x)} vs ${show(y)}`).join('; ')}`] : []),
+    ...(Object.keys(c.configDiff).length
+      ? [
+          `- config differences: ${Object.entries(c.configDiff)
+            .map(([k, [x, y]]) => `${k}: ${show(x)} vs ${show(y)}`)
+            .join('; ')}`,
+        ]
+      : []),
     ...(c.onlyA || c.onlyB ? [`- not compared: ${c.onlyA} items only in A, ${c.onlyB} only in B`] : []),
     '',
     table(['measure', 'n', 'A', 'B', 'B − A', '95% interval of B − A', 'p', 'test'], rows),

@@ -1,7 +1,8 @@
 /** Small Markdown helpers for reports. */
 import { markdownTable } from 'markdown-table';
 
-export const pct = (x: number | null | undefined, digits = 1): string => (x === null || x === undefined || Number.isNaN(x) ? '–' : `${(x * 100).toFixed(digits)}%`);
+export const pct = (x: number | null | undefined, digits = 1): string =>
+  x === null || x === undefined || Number.isNaN(x) ? '–' : `${(x * 100).toFixed(digits)}%`;
 
 export const ciText = (ci: { lo: number; hi: number } | undefined, asPct = true, digits = 1): string =>
   !ci ? '–' : asPct ? `[${pct(ci.lo, digits)}, ${pct(ci.hi, digits)}]` : `[${ci.lo.toFixed(digits + 2)}, ${ci.hi.toFixed(digits + 2)}]`;

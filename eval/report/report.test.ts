@@ -88,7 +88,16 @@ describe('writeReport', () => {
   it('falls back to {tool, ids} objects in the system trace when the runner recorded no tool calls', async () => {
     const sys: AgentSystem<Item> = async (item) => ({
       prediction: item.answer,
-      trace: { advocates: [{ toolCalls: [{ tool: 'bm25_search', query: 'a', ids: ['p1'] }, { tool: 'rewrite_query', query: 'b', ids: [] }] }] },
+      trace: {
+        advocates: [
+          {
+            toolCalls: [
+              { tool: 'bm25_search', query: 'a', ids: ['p1'] },
+              { tool: 'rewrite_query', query: 'b', ids: [] },
+            ],
+          },
+        ],
+      },
     });
     const dir = await makeRun('walk', sys, ITEMS.slice(0, 4));
     const s = (await writeReport(dir, { iterations: 100 })).json.sections as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -97,9 +106,21 @@ describe('writeReport', () => {
   });
 
   it('adds sections registered for the run’s system only', async () => {
-    registerReportSection('evidenceRecallTest', (run) => ({ id: 'evidenceRecallTest', title: 'Evidence recall (test)', markdown: `n=${run.results.length}`, json: { n: run.results.length } }), { systems: ['case-test'] });
-    const a = await makeRun('case-test', scripted(() => true), ITEMS.slice(0, 3));
-    const b = await makeRun('other', scripted(() => true), ITEMS.slice(0, 3));
+    registerReportSection(
+      'evidenceRecallTest',
+      (run) => ({ id: 'evidenceRecallTest', title: 'Evidence recall (test)', markdown: `n=${run.results.length}`, json: { n: run.results.length } }),
+      { systems: ['case-test'] },
+    );
+    const a = await makeRun(
+      'case-test',
+      scripted(() => true),
+      ITEMS.slice(0, 3),
+    );
+    const b = await makeRun(
+      'other',
+      scripted(() => true),
+      ITEMS.slice(0, 3),
+    );
     expect((await writeReport(a, { iterations: 50 })).markdown).toContain('## Evidence recall (test)');
     expect((await writeReport(b, { iterations: 50 })).markdown).not.toContain('Evidence recall (test)');
   });
@@ -107,14 +128,21 @@ describe('writeReport', () => {
   it('never writes a registered secret into the report', async () => {
     const key = 'sk-report-SECRET-9876543210';
     registerSecret(key);
-    const dir = await makeRun('leaky', async (item) => ({ prediction: null, trace: {}, error: `401: bad key ${key}` }), ITEMS.slice(0, 2), { system: 'leaky', note: key });
+    const dir = await makeRun('leaky', async (item) => ({ prediction: null, trace: {}, error: `401: bad key ${key}` }), ITEMS.slice(0, 2), {
+      system: 'leaky',
+      note: key,
+    });
     await writeReport(dir, { iterations: 50 });
     for (const f of ['report.md', 'report.json']) expect(readFileSync(join(dir, f), 'utf8')).not.toContain(key);
   });
 
   it('rejects a dir that is not a run, and a malformed results line, naming them', async () => {
     await expect(readRun(join(root, 'nope'))).rejects.toMatchObject({ code: 'RUN_INVALID' });
-    const dir = await makeRun('bad', scripted(() => true), ITEMS.slice(0, 3));
+    const dir = await makeRun(
+      'bad',
+      scripted(() => true),
+      ITEMS.slice(0, 3),
+    );
     const file = join(dir, 'results.jsonl');
     const lines = readFileSync(file, 'utf8').split('\n');
     lines[1] = '{"id": 3}';
@@ -125,8 +153,15 @@ describe('writeReport', () => {
 
 describe('compareRuns', () => {
   it('paired bootstrap on shared ids: difference, CI, p-value and agreement table', async () => {
-    const a = await makeRun('strong', scripted((i) => i % 10 !== 0));
-    const b = await makeRun('weak', scripted((i) => i % 2 === 0), ITEMS.slice(0, 16));
+    const a = await makeRun(
+      'strong',
+      scripted((i) => i % 10 !== 0),
+    );
+    const b = await makeRun(
+      'weak',
+      scripted((i) => i % 2 === 0),
+      ITEMS.slice(0, 16),
+    );
     const c = await compareRuns(a, b, { iterations: 2000, seed: 1 });
     expect(c.shared).toBe(16);
     expect(c.onlyA).toBe(4);
@@ -135,7 +170,15 @@ describe('compareRuns', () => {
     // B − A: the interval is the paired bootstrap of mean(b) − mean(a); p is the exact McNemar test
     const expected = pairedBootstrap(bv, av, { iterations: 2000, seed: 1 });
     expect(c.sign).toBe('B − A');
-    expect(c.primary).toMatchObject({ id: 'accuracy', estimate: expected.estimate, lo: expected.lo, hi: expected.hi, test: 'mcnemar-exact', aOnly: 8, bOnly: 2 });
+    expect(c.primary).toMatchObject({
+      id: 'accuracy',
+      estimate: expected.estimate,
+      lo: expected.lo,
+      hi: expected.hi,
+      test: 'mcnemar-exact',
+      aOnly: 8,
+      bOnly: 2,
+    });
     expect(c.primary.estimate).toBeCloseTo(8 / 16 - 14 / 16);
     // 8 vs 2 discordant pairs: p = 2 · P(X ≤ 2 | Binomial(10, ½)) = 2 · 56/1024 — suggestive, not conclusive.
     expect(c.primary.p).toBeCloseTo(112 / 1024, 12);
@@ -148,7 +191,10 @@ describe('compareRuns', () => {
   });
 
   it('a run compared with itself: zero difference, p = 1', async () => {
-    const a = await makeRun('same', scripted((i) => i % 3 !== 0));
+    const a = await makeRun(
+      'same',
+      scripted((i) => i % 3 !== 0),
+    );
     const c = await compareRuns(a, a, { iterations: 500 });
     expect(c.primary).toMatchObject({ estimate: 0, lo: 0, hi: 0, p: 1 });
   });
@@ -156,8 +202,14 @@ describe('compareRuns', () => {
 
 describe('CLI: lexcase report / compare', () => {
   it('prints the report JSON with --json and writes report.md; compare prints the paired difference', async () => {
-    const a = await makeRun('cli-a', scripted((i) => i % 4 !== 0));
-    const b = await makeRun('cli-b', scripted((i) => i % 2 === 0));
+    const a = await makeRun(
+      'cli-a',
+      scripted((i) => i % 4 !== 0),
+    );
+    const b = await makeRun(
+      'cli-b',
+      scripted((i) => i % 2 === 0),
+    );
     const out: string[] = [];
     const spy = vi.spyOn(process.stdout, 'write').mockImplementation((c: string | Uint8Array) => (out.push(String(c)), true));
     try {

@@ -28,8 +28,16 @@ import { toolUsageSection } from './sections/tool-usage.js';
 import type { ReportOptions, ReportSection, RunData, SectionBuilder } from './types.js';
 
 export const GENERIC_SECTIONS: SectionBuilder[] = [
-  summarySection, figuresSection, accuracySection, confidenceSection, itemMetricsSection, toolUsageSection, tokensSection,
-  failuresSection, repairsSection, presentationSection,
+  summarySection,
+  figuresSection,
+  accuracySection,
+  confidenceSection,
+  itemMetricsSection,
+  toolUsageSection,
+  tokensSection,
+  failuresSection,
+  repairsSection,
+  presentationSection,
 ];
 
 export interface Report {
@@ -48,7 +56,9 @@ export async function buildReport(run: RunData, opts: ReportOptions & { extraSec
   }
   const system = typeof run.config.config.system === 'string' ? ` — ${run.config.config.system}` : '';
   const embed = (s: ReportSection) => (s.plots ?? []).flatMap((p) => ['', `![${p.title}](${p.file})`]);
-  const markdown = redact([`# Run report${system}`, '', `\`${run.dir}\``, '', ...sections.flatMap((s) => [`## ${s.title}`, '', s.markdown, ...embed(s), ''])].join('\n'));
+  const markdown = redact(
+    [`# Run report${system}`, '', `\`${run.dir}\``, '', ...sections.flatMap((s) => [`## ${s.title}`, '', s.markdown, ...embed(s), ''])].join('\n'),
+  );
   const json = redactValue({ run: run.dir, generatedAt: new Date().toISOString(), sections: Object.fromEntries(sections.map((s) => [s.id, s.json])) });
   return { markdown, json, sections };
 }

@@ -19,7 +19,17 @@ import { writeReport } from '../report/write-report.js';
 import { RUN_FILES, readConfig, readResults, writeJsonAtomic } from '../run-dir.js';
 import type { ResultRecord } from '../types.js';
 import type { Recipe } from './recipe.js';
-import { lockReproductionDir, REPRODUCTION_LOCK, readReproduction, reproductionPath, runDirOf, sha256, writeChecksums, type ReproductionFile, type RunState } from './reproduction-dir.js';
+import {
+  lockReproductionDir,
+  REPRODUCTION_LOCK,
+  readReproduction,
+  reproductionPath,
+  runDirOf,
+  sha256,
+  writeChecksums,
+  type ReproductionFile,
+  type RunState,
+} from './reproduction-dir.js';
 import { writeTable, type TableJson } from './table.js';
 
 interface ShardFile {
@@ -30,7 +40,9 @@ interface ShardFile {
 }
 
 const stable = (v: unknown): string =>
-  JSON.stringify(v, (_k, val) => (val && typeof val === 'object' && !Array.isArray(val) ? Object.fromEntries(Object.entries(val).sort(([a], [b]) => a.localeCompare(b))) : val));
+  JSON.stringify(v, (_k, val) =>
+    val && typeof val === 'object' && !Array.isArray(val) ? Object.fromEntries(Object.entries(val).sort(([a], [b]) => a.localeCompare(b))) : val,
+  );
 
 async function readJson<T>(file: string): Promise<T | undefined> {
   if (!existsSync(file)) return undefined;
@@ -52,9 +64,14 @@ async function checkShardSet(dirs: string[]): Promise<ReproductionFile[]> {
   }
   const first = repros[0];
   repros.forEach((r, i) => {
-    if (r.recipe !== first.recipe || r.recipeSha256 !== first.recipeSha256) throw errors.runInvalid(dirs[i], `is from recipe ${r.recipe} (sha256 ${r.recipeSha256.slice(0, 12)}), not ${first.recipe} (sha256 ${first.recipeSha256.slice(0, 12)}) like ${dirs[0]}`);
+    if (r.recipe !== first.recipe || r.recipeSha256 !== first.recipeSha256)
+      throw errors.runInvalid(
+        dirs[i],
+        `is from recipe ${r.recipe} (sha256 ${r.recipeSha256.slice(0, 12)}), not ${first.recipe} (sha256 ${first.recipeSha256.slice(0, 12)}) like ${dirs[0]}`,
+      );
     if (r.limit !== first.limit) throw errors.runInvalid(dirs[i], `ran with --limit ${r.limit ?? 'none'}, ${dirs[0]} with ${first.limit ?? 'none'}`);
-    if (r.shard!.count !== first.shard!.count) throw errors.runInvalid(dirs[i], `is shard ${r.shard!.index}/${r.shard!.count}, ${dirs[0]} is one of ${first.shard!.count}`);
+    if (r.shard!.count !== first.shard!.count)
+      throw errors.runInvalid(dirs[i], `is shard ${r.shard!.index}/${r.shard!.count}, ${dirs[0]} is one of ${first.shard!.count}`);
   });
   const n = first.shard!.count;
   const byIndex = new Map<number, string>();
@@ -64,7 +81,11 @@ async function checkShardSet(dirs: string[]): Promise<ReproductionFile[]> {
     byIndex.set(r.shard!.index, dirs[i]);
   });
   const missing = Array.from({ length: n }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
-  if (missing.length) throw errors.usage(`merge: shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${n}`).join(', ')} missing`, 'pass every shard dir of the grid');
+  if (missing.length)
+    throw errors.usage(
+      `merge: shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${n}`).join(', ')} missing`,
+      'pass every shard dir of the grid',
+    );
   // checksums: each results.jsonl as its shard recorded it
   for (const d of dirs) {
     const sums = (await readJson<Record<string, string>>(join(d, 'checksums.json'))) ?? {};
@@ -72,7 +93,11 @@ async function checkShardSet(dirs: string[]): Promise<ReproductionFile[]> {
       const f = join(d, rel);
       if (!existsSync(f)) throw errors.runInvalid(d, `${rel} is missing (checksums.json lists it)`);
       const got = sha256(await readFile(f));
-      if (got !== want) throw errors.runInvalid(d, `${rel} does not match its checksum (sha256 ${got.slice(0, 12)}, recorded ${want.slice(0, 12)}): the copy is damaged or was changed after the run`);
+      if (got !== want)
+        throw errors.runInvalid(
+          d,
+          `${rel} does not match its checksum (sha256 ${got.slice(0, 12)}, recorded ${want.slice(0, 12)}): the copy is damaged or was changed after the run`,
+        );
     }
   }
   return repros;
@@ -106,8 +131,10 @@ async function planMergeRun(runId: string, dirs: string[]): Promise<PlannedRun> 
   }
   const ref = shards[0];
   for (const s of shards.slice(1)) {
-    if (s.shard.allIdsSha256 !== ref.shard.allIdsSha256) throw errors.runInvalid(s.dir, `ran a different item list than ${ref.dir} (different data or --limit)`);
-    if (stable(s.config.config) !== stable(ref.config.config) || s.config.seed !== ref.config.seed) throw errors.runInvalid(s.dir, `has a different config.json than ${ref.dir}`);
+    if (s.shard.allIdsSha256 !== ref.shard.allIdsSha256)
+      throw errors.runInvalid(s.dir, `ran a different item list than ${ref.dir} (different data or --limit)`);
+    if (stable(s.config.config) !== stable(ref.config.config) || s.config.seed !== ref.config.seed)
+      throw errors.runInvalid(s.dir, `has a different config.json than ${ref.dir}`);
   }
   const byId = new Map<string, { rec: ResultRecord; dir: string }>();
   for (const s of shards) {
@@ -122,7 +149,10 @@ async function planMergeRun(runId: string, dirs: string[]): Promise<PlannedRun> 
   for (const id of ref.shard.allIds) {
     if (!byId.has(id)) {
       const owner = shards.find((s) => s.shard.keptIds.includes(id));
-      throw errors.runInvalid(owner?.dir ?? ref.dir, `item "${id}" has no result (missing item): resume that shard with \`lexcase reproduce … --shard ${owner?.shard.shard.index ?? '?'}/${ref.shard.shard.count}\` first`);
+      throw errors.runInvalid(
+        owner?.dir ?? ref.dir,
+        `item "${id}" has no result (missing item): resume that shard with \`lexcase reproduce … --shard ${owner?.shard.shard.index ?? '?'}/${ref.shard.shard.count}\` first`,
+      );
     }
   }
   return { runId, shards, byId, allIds: ref.shard.allIds };
@@ -141,7 +171,13 @@ async function writeMergedRun(p: PlannedRun, out: string): Promise<{ items: numb
   const mergedFrom = [];
   for (const s of p.shards) {
     const sp = s.config.provenance as { datasetChecksum?: string } | undefined;
-    mergedFrom.push({ dir: s.dir, shard: s.shard.shard, items: s.results.length, datasetChecksum: sp?.datasetChecksum ?? null, resultsSha256: sha256(await readFile(join(s.dir, RUN_FILES.results))) });
+    mergedFrom.push({
+      dir: s.dir,
+      shard: s.shard.shard,
+      items: s.results.length,
+      datasetChecksum: sp?.datasetChecksum ?? null,
+      resultsSha256: sha256(await readFile(join(s.dir, RUN_FILES.results))),
+    });
   }
   await writeJsonAtomic(join(to, RUN_FILES.config), {
     ...ref.config,
@@ -179,7 +215,15 @@ export async function mergeShards(out: string, dirs: string[], recipe: Recipe): 
   await mkdir(join(out, 'runs'), { recursive: true });
   const lock = lockReproductionDir(out, 'merge');
   try {
-    checkOutputDir(out, { what: 'the merged reproduction', existing: (_d, entries) => (entries.every((e) => e === 'runs' || e.startsWith(REPRODUCTION_LOCK)) ? undefined : { reason: 'something else is writing into it' }) }, dirs);
+    checkOutputDir(
+      out,
+      {
+        what: 'the merged reproduction',
+        existing: (_d, entries) =>
+          entries.every((e) => e === 'runs' || e.startsWith(REPRODUCTION_LOCK)) ? undefined : { reason: 'something else is writing into it' },
+      },
+      dirs,
+    );
     const runs: RunState[] = [];
     const summary: MergeResult['runs'] = [];
     for (const { run, plan, states } of plans) {
@@ -197,7 +241,10 @@ export async function mergeShards(out: string, dirs: string[], recipe: Recipe): 
     const now = new Date().toISOString();
     const repro: ReproductionFile = { ...repros[0], shard: null, createdAt: now, updatedAt: now, runs };
     await writeJsonAtomic(reproductionPath(out), { ...repro, mergedFrom: dirs });
-    await writeChecksums(out, recipe.runs.map((r) => r.id));
+    await writeChecksums(
+      out,
+      recipe.runs.map((r) => r.id),
+    );
     const { table, markdown } = await writeTable(out, recipe, repro);
     return { out, shards: dirs.length, runs: summary, table, tableMd: markdown };
   } finally {

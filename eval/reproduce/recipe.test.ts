@@ -12,21 +12,37 @@ const files = readdirSync(recipesDir()).filter((f) => f.endsWith('.json'));
 describe('recipes/', () => {
   it('holds a recipe for each paper: CASE Tables 2–4, ACAL Tables 3–4, MAD, 3-ply Tables 2–4, EMAR Table 4, and Anserini on CACM', () => {
     expect(files.map((f) => f.replace('.json', '')).sort()).toEqual(
-      ['acal-table3', 'acal-table4', 'anserini-cacm', 'case-table2', 'case-table3', 'case-table4', 'emar-table4', 'mad-rounds', 'threeply-table2', 'threeply-table3', 'threeply-table4'].sort(),
+      [
+        'acal-table3',
+        'acal-table4',
+        'anserini-cacm',
+        'case-table2',
+        'case-table3',
+        'case-table4',
+        'emar-table4',
+        'mad-rounds',
+        'threeply-table2',
+        'threeply-table3',
+        'threeply-table4',
+      ].sort(),
     );
   });
 
   it.each(files)('%s validates, its id is its file name, and every cell names a run and a column of the recipe', (f) => {
     const { recipe } = loadRecipe(join(recipesDir(), f));
     expect(recipe.id).toBe(f.replace('.json', ''));
-    for (const row of recipe.rows) for (const c of row.cells) {
-      expect(recipe.runs.map((r) => r.id)).toContain(c.run);
-      expect(recipe.columns).toContain(c.column);
-    }
+    for (const row of recipe.rows)
+      for (const c of row.cells) {
+        expect(recipe.runs.map((r) => r.id)).toContain(c.run);
+        expect(recipe.columns).toContain(c.column);
+      }
   });
 
   it("carries the paper's printed numbers (spot checks against the papers)", () => {
-    const paperOf = (id: string, row: string, col: string) => loadRecipe(id).recipe.rows.find((r) => r.label === row)!.cells.find((c) => c.column === col)!.paper;
+    const paperOf = (id: string, row: string, col: string) =>
+      loadRecipe(id)
+        .recipe.rows.find((r) => r.label === row)!
+        .cells.find((c) => c.column === col)!.paper;
     expect(paperOf('case-table2', 'QLM-RAG', 'Acc@3')).toBe(67.74);
     expect(paperOf('case-table3', 'BM25-RAG', 'Recall@1000')).toBe(0.1048);
     expect(paperOf('case-table4', 'CASE (BM25, RAG)', 'Low conf.')).toBe(53.06);
@@ -75,16 +91,55 @@ describe('run argv and shards', () => {
     const { recipe } = loadRecipe('acal-table4');
     const run = recipe.runs.find((r) => r.id === 'acal-cr0-uae1')!;
     expect(runArgv(run, { runDir: 'R/runs/x', limit: 2, index: 'idx' })).toEqual([
-      'run', 'acal', '--task', 'hearsay', '--system', 'acal', '--split', 'test', '--k', '5', '--semantics', 'quadratic', '--no-clash', '--run-dir', 'R/runs/x', '--limit', '2', '--index', 'idx',
+      'run',
+      'acal',
+      '--task',
+      'hearsay',
+      '--system',
+      'acal',
+      '--split',
+      'test',
+      '--k',
+      '5',
+      '--semantics',
+      'quadratic',
+      '--no-clash',
+      '--run-dir',
+      'R/runs/x',
+      '--limit',
+      '2',
+      '--index',
+      'idx',
     ]);
     const tp = loadRecipe('threeply-table2').recipe.runs[0];
-    expect(runArgv(tp, { runDir: 'd', limit: 2 })).toEqual(['run', 'threeply', '--system', 'single', '--scenarios', 'arguable,mismatched,non-arguable', '--n', '2', '--complexity', '5', '--source', 'synthetic', '--seed', '13', '--run-dir', 'd']);
+    expect(runArgv(tp, { runDir: 'd', limit: 2 })).toEqual([
+      'run',
+      'threeply',
+      '--system',
+      'single',
+      '--scenarios',
+      'arguable,mismatched,non-arguable',
+      '--n',
+      '2',
+      '--complexity',
+      '5',
+      '--source',
+      'synthetic',
+      '--seed',
+      '13',
+      '--run-dir',
+      'd',
+    ]);
   });
 
   it('splits items round-robin: every item in exactly one shard', () => {
     const items = Array.from({ length: 7 }, (_, i) => i);
     const parts = [1, 2, 3].map((index) => shardItems(items, { index, count: 3 }));
-    expect(parts).toEqual([[0, 3, 6], [1, 4], [2, 5]]);
+    expect(parts).toEqual([
+      [0, 3, 6],
+      [1, 4],
+      [2, 5],
+    ]);
     expect(() => parseShard('3/2')).toThrow(/--shard must be i\/n/);
     expect(parseShard('2/4')).toEqual({ index: 2, count: 4 });
   });

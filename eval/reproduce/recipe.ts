@@ -32,7 +32,12 @@ const ArgValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string(
 
 export const RecipeRun = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'lower-case letters, digits, . _ - (it names the run dir)'),
-  system: z.string().refine((s) => runSystems().includes(s), { error: (i) => `Invalid option: expected one of ${runSystems().map((s) => JSON.stringify(s)).join('|')}${typeof i.input === 'string' ? `, got ${JSON.stringify(i.input)}` : ''}` }),
+  system: z.string().refine((s) => runSystems().includes(s), {
+    error: (i) =>
+      `Invalid option: expected one of ${runSystems()
+        .map((s) => JSON.stringify(s))
+        .join('|')}${typeof i.input === 'string' ? `, got ${JSON.stringify(i.input)}` : ''}`,
+  }),
   args: z.record(z.string().regex(/^[a-z][a-z0-9-]*$/, 'a flag name without dashes'), ArgValue).default({}),
   /** Why this run cannot be done here (e.g. "web search (Serper) is not in lexcase"): listed, never run. */
   unavailable: z.string().optional(),
@@ -105,7 +110,11 @@ export const Recipe = z
   })
   .superRefine((r, ctx) => {
     if (r.needs.ownDataOnly && r.needs.data.length === 0)
-      ctx.addIssue({ code: 'custom', path: ['needs', 'ownDataOnly'], message: 'true, but needs.data names no data (say which copy the user must pass with --data)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['needs', 'ownDataOnly'],
+        message: 'true, but needs.data names no data (say which copy the user must pass with --data)',
+      });
     const runIds = new Set<string>();
     r.runs.forEach((run, i) => {
       if (runIds.has(run.id)) ctx.addIssue({ code: 'custom', path: ['runs', i, 'id'], message: `duplicate run id "${run.id}"` });
@@ -113,12 +122,17 @@ export const Recipe = z
       // A retrieval run's method must be a retrieval method (`__proto__` used to fail every item with "retriever.search is not a function").
       const method = run.args.method;
       if (run.system === 'retrieval' && method !== undefined && !(typeof method === 'string' && RETRIEVAL_METHODS.includes(method)))
-        ctx.addIssue({ code: 'custom', path: ['runs', i, 'args', 'method'], message: `"${String(method)}" is not a retrieval method; ${didYouMean(String(method), RETRIEVAL_METHODS)}known: ${RETRIEVAL_METHODS.join(', ')}` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['runs', i, 'args', 'method'],
+          message: `"${String(method)}" is not a retrieval method; ${didYouMean(String(method), RETRIEVAL_METHODS)}known: ${RETRIEVAL_METHODS.join(', ')}`,
+        });
     });
     r.rows.forEach((row, i) =>
       row.cells.forEach((c, j) => {
         if (!runIds.has(c.run)) ctx.addIssue({ code: 'custom', path: ['rows', i, 'cells', j, 'run'], message: `no run with id "${c.run}"` });
-        if (!r.columns.includes(c.column)) ctx.addIssue({ code: 'custom', path: ['rows', i, 'cells', j, 'column'], message: `"${c.column}" is not one of the columns` });
+        if (!r.columns.includes(c.column))
+          ctx.addIssue({ code: 'custom', path: ['rows', i, 'cells', j, 'column'], message: `"${c.column}" is not one of the columns` });
         const m = c.metric;
         if (m.stat === 'mean' && !m.key) ctx.addIssue({ code: 'custom', path: ['rows', i, 'cells', j, 'metric', 'key'], message: 'stat "mean" needs a key' });
         if ((m.stat === 'ratio' || m.stat === 'one-minus-ratio') && (!m.num || !m.den))
@@ -139,13 +153,19 @@ export function parseRecipe(value: unknown, file: string): Recipe {
   const r = Recipe.safeParse(value);
   if (r.success) return r.data;
   const issue = r.error.issues[0];
-  const field = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
+  const field = issue.path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+    .join('')
+    .replace(/^\./, '');
   throw errors.fileParse(file, undefined, `recipe field ${field || '(root)'}: ${issue.message}`, 'see docs/reproductions.md for the recipe format');
 }
 
 /** The names of the bundled recipes (recipes/*.json). */
 export function recipeNames(): string[] {
-  return readdirSync(recipesDir()).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
+  return readdirSync(recipesDir())
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.slice(0, -5))
+    .sort();
 }
 
 /** The recipe file for a name (`case-table3`) or a path (`./my-recipe.json`). */

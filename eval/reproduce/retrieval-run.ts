@@ -58,7 +58,11 @@ export async function runRetrievalGridRun(o: RetrievalRunOptions): Promise<RunEx
       const ranked = hits.map((h) => h.id);
       const metrics: Record<string, number | null> = { firstRank: firstRelevantRank(ranked, q.goldPassageIds) };
       for (const k of ks) metrics[`recall@${k}`] = recallAtK(ranked, q.goldPassageIds, k);
-      return { prediction: ranked[0] ?? null, metrics, trace: { query: retrievalQuery(q), goldIds: q.goldPassageIds, top10: hits.slice(0, 10).map((h) => ({ id: h.id, score: h.score })) } };
+      return {
+        prediction: ranked[0] ?? null,
+        metrics,
+        trace: { query: retrievalQuery(q), goldIds: q.goldPassageIds, top10: hits.slice(0, 10).map((h) => ({ id: h.id, score: h.score })) },
+      };
     };
     return await runExperiment({
       runDir: o.runDir,

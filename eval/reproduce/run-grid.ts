@@ -28,10 +28,30 @@ import { parseTieMode } from '../trec/anserini-ties.js';
 import { runArgv } from './run-argv.js';
 import { withShard, type Shard, type ShardRecord } from './shard.js';
 import { writeTable, type TableJson } from './table.js';
-import { lockReproductionDir, REPRODUCTION_LOCK, readReproduction, reproductionPath, runDirOf, sha256, writeChecksums, type ReproductionFile, type RunState } from './reproduction-dir.js';
+import {
+  lockReproductionDir,
+  REPRODUCTION_LOCK,
+  readReproduction,
+  reproductionPath,
+  runDirOf,
+  sha256,
+  writeChecksums,
+  type ReproductionFile,
+  type RunState,
+} from './reproduction-dir.js';
 
-export { lockReproductionDir, REPRODUCTION_LOCK, readReproduction, reproductionPath, runDirOf, sha256, writeChecksums, type ReproductionFile, type RunState, type RunStatus } from './reproduction-dir.js';
-
+export {
+  lockReproductionDir,
+  REPRODUCTION_LOCK,
+  readReproduction,
+  reproductionPath,
+  runDirOf,
+  sha256,
+  writeChecksums,
+  type ReproductionFile,
+  type RunState,
+  type RunStatus,
+} from './reproduction-dir.js';
 
 export type CommandRunner = (argv: string[]) => Promise<{ code: number; stdout: string; stderr: string }>;
 
@@ -55,13 +75,18 @@ export interface RunGridOptions {
   only?: string[];
 }
 
-
 /** The command's last error message with its hint ("[error] …" and the lines after it). */
 function lastError(stderr: string): string {
-  const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('(run with --debug'));
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('(run with --debug'));
   const at = lines.findLastIndex((l) => l.startsWith('[error]'));
   if (at < 0) return lines.pop() ?? 'the command failed';
-  return lines.slice(at).join(' ').replace(/^\[error\]\s*/, '');
+  return lines
+    .slice(at)
+    .join(' ')
+    .replace(/^\[error\]\s*/, '');
 }
 
 async function runOne(run: RecipeRun, o: RunGridOptions): Promise<RunState> {
@@ -81,7 +106,12 @@ async function runOne(run: RecipeRun, o: RunGridOptions): Promise<RunState> {
         limit: o.limit,
         seed: typeof a.seed === 'number' ? a.seed : undefined,
       });
-      return { id: run.id, system: run.system, status: 'done', argv: ['reproduce', o.recipe.id, '--only', run.id, ...(o.limit !== undefined ? ['--limit', String(o.limit)] : [])] };
+      return {
+        id: run.id,
+        system: run.system,
+        status: 'done',
+        argv: ['reproduce', o.recipe.id, '--only', run.id, ...(o.limit !== undefined ? ['--limit', String(o.limit)] : [])],
+      };
     } catch (e) {
       if (!isLexcaseError(e)) throw e;
       return { id: run.id, system: run.system, status: 'failed', error: e.message };
@@ -90,13 +120,34 @@ async function runOne(run: RecipeRun, o: RunGridOptions): Promise<RunState> {
   if (run.system === 'trec') {
     try {
       await runTrecGridRun(trecRunOptions(run, runDir, o));
-      return { id: run.id, system: run.system, status: 'done', argv: ['reproduce', o.recipe.id, '--only', run.id, ...(o.data ? ['--data', o.data] : []), ...(o.limit !== undefined ? ['--limit', String(o.limit)] : [])] };
+      return {
+        id: run.id,
+        system: run.system,
+        status: 'done',
+        argv: [
+          'reproduce',
+          o.recipe.id,
+          '--only',
+          run.id,
+          ...(o.data ? ['--data', o.data] : []),
+          ...(o.limit !== undefined ? ['--limit', String(o.limit)] : []),
+        ],
+      };
     } catch (e) {
       if (!isLexcaseError(e)) throw e;
       return { id: run.id, system: run.system, status: 'failed', error: e.message };
     }
   }
-  const argv = runArgv(run, { runDir, limit: o.limit, index: o.index, data: o.data, config: o.config, cache: o.cache, replay: o.replay, llmProvider: o.llmProvider });
+  const argv = runArgv(run, {
+    runDir,
+    limit: o.limit,
+    index: o.index,
+    data: o.data,
+    config: o.config,
+    cache: o.cache,
+    replay: o.replay,
+    llmProvider: o.llmProvider,
+  });
   const r = await o.runCommand(['--json', ...argv]);
   await mkdir(join(o.dir, 'logs'), { recursive: true });
   await writeFile(join(o.dir, 'logs', `${run.id}.log`), `$ lexcase ${argv.join(' ')}\n${r.stdout}\n${r.stderr}`);
@@ -109,13 +160,25 @@ function trecRunOptions(run: RecipeRun, runDir: string, o: RunGridOptions): Trec
   const a = run.args;
   const str = (k: string) => (a[k] === undefined ? undefined : String(a[k]));
   const analyzer = str('analyzer');
-  if (analyzer !== undefined && analyzer !== 'lucene' && analyzer !== 'lexcase') throw errors.invalidInput(`runs.${run.id}.args.analyzer`, `expected lucene or lexcase, got "${analyzer}"`);
+  if (analyzer !== undefined && analyzer !== 'lucene' && analyzer !== 'lexcase')
+    throw errors.invalidInput(`runs.${run.id}.args.analyzer`, `expected lucene or lexcase, got "${analyzer}"`);
   const retrieverOptions: Record<string, unknown> = {};
   for (const k of ['k1', 'b', 'mu', 'variant', 'scorer']) if (a[k] !== undefined) retrieverOptions[k] = a[k];
   // RM3 (as `search --rm3 [--fb-docs N] [--fb-terms N] [--original-query-weight X]`): args rm3, fb-docs, fb-terms, original-query-weight.
-  const rm3 = Object.fromEntries(([['fb-docs', 'fbDocs'], ['fb-terms', 'fbTerms'], ['original-query-weight', 'originalQueryWeight']] as const).filter(([k]) => a[k] !== undefined).map(([k, o]) => [o, Number(a[k])]));
+  const rm3 = Object.fromEntries(
+    (
+      [
+        ['fb-docs', 'fbDocs'],
+        ['fb-terms', 'fbTerms'],
+        ['original-query-weight', 'originalQueryWeight'],
+      ] as const
+    )
+      .filter(([k]) => a[k] !== undefined)
+      .map(([k, o]) => [o, Number(a[k])]),
+  );
   if (a.rm3 === true) retrieverOptions.rm3 = Object.keys(rm3).length ? rm3 : true;
-  else if (a.rm3 !== undefined || Object.keys(rm3).length) throw errors.invalidInput(`runs.${run.id}.args.rm3`, 'RM3 is "rm3": true (with fb-docs, fb-terms, original-query-weight if not the defaults)');
+  else if (a.rm3 !== undefined || Object.keys(rm3).length)
+    throw errors.invalidInput(`runs.${run.id}.args.rm3`, 'RM3 is "rm3": true (with fb-docs, fb-terms, original-query-weight if not the defaults)');
   return {
     runDir,
     reproDir: o.dir,
@@ -140,21 +203,27 @@ async function writeShardRecords(dir: string, shard: Shard, records: Map<string,
 
 /** sha256 of each run's results.jsonl, keyed by runs/<id>/results.jsonl. */
 
-
 /** What a reproduction dir holds before reproduction.json is written (killed at its very start). */
 const EARLY_ENTRIES = new Set(['runs', 'logs', REPRODUCTION_LOCK, `${REPRODUCTION_LOCK}.break`]);
 
 /** The shared output-dir rule for `reproduce --run-dir DIR`: new, empty, or a reproduction to continue. */
 export function checkReproductionDirOut(dir: string): void {
-  checkOutputDir(dir, {
-    what: 'a reproduction',
-    hint: 'choose a new or empty --run-dir, or an existing reproduction dir to continue',
-    existing: (_target, entries) => {
-      if (entries.includes('reproduction.json')) return undefined; // parsed (and checked) by readReproduction
-      const other = entries.filter((e) => !EARLY_ENTRIES.has(e) && !e.startsWith('reproduction.json.tmp-'));
-      return other.length ? { reason: `it is a non-empty directory that is not a lexcase reproduction (no reproduction.json; it holds ${listed(other)})` } : undefined;
+  checkOutputDir(
+    dir,
+    {
+      what: 'a reproduction',
+      hint: 'choose a new or empty --run-dir, or an existing reproduction dir to continue',
+      existing: (_target, entries) => {
+        if (entries.includes('reproduction.json')) return undefined; // parsed (and checked) by readReproduction
+        const other = entries.filter((e) => !EARLY_ENTRIES.has(e) && !e.startsWith('reproduction.json.tmp-'));
+        return other.length
+          ? { reason: `it is a non-empty directory that is not a lexcase reproduction (no reproduction.json; it holds ${listed(other)})` }
+          : undefined;
+      },
     },
-  }, [], [INDEX_DIR, RUN_DIR]);
+    [],
+    [INDEX_DIR, RUN_DIR],
+  );
 }
 
 export async function runGrid(o: RunGridOptions): Promise<{ reproduction: ReproductionFile; table: TableJson; tableMd: string }> {
@@ -173,8 +242,13 @@ async function runGridLocked(o: RunGridOptions): Promise<{ reproduction: Reprodu
   const prev = await readReproduction(o.dir);
   if (prev) {
     const same = prev.recipe === o.recipe.id && prev.limit === (o.limit ?? null) && JSON.stringify(prev.shard) === JSON.stringify(o.shard ?? null);
-    if (!same) throw errors.runInvalid(o.dir, `holds a reproduction of ${prev.recipe} (limit ${prev.limit ?? 'none'}, shard ${prev.shard ? `${prev.shard.index}/${prev.shard.count}` : 'none'}); use another --run-dir`);
-    if (prev.recipeSha256 !== recipeSha256) log.warn(`${o.dir}: the recipe changed since this reproduction started; runs whose config changed will refuse to resume`);
+    if (!same)
+      throw errors.runInvalid(
+        o.dir,
+        `holds a reproduction of ${prev.recipe} (limit ${prev.limit ?? 'none'}, shard ${prev.shard ? `${prev.shard.index}/${prev.shard.count}` : 'none'}); use another --run-dir`,
+      );
+    if (prev.recipeSha256 !== recipeSha256)
+      log.warn(`${o.dir}: the recipe changed since this reproduction started; runs whose config changed will refuse to resume`);
   }
   await mkdir(join(o.dir, 'runs'), { recursive: true });
   const now = new Date().toISOString();
@@ -205,7 +279,10 @@ async function runGridLocked(o: RunGridOptions): Promise<{ reproduction: Reprodu
   // keep the recipe's order
   repro.runs = o.recipe.runs.map((r) => repro.runs.find((s) => s.id === r.id)).filter((s): s is RunState => !!s);
   await writeJsonAtomic(reproductionPath(o.dir), repro);
-  await writeChecksums(o.dir, o.recipe.runs.map((r) => r.id));
+  await writeChecksums(
+    o.dir,
+    o.recipe.runs.map((r) => r.id),
+  );
   const { table, markdown } = await writeTable(o.dir, o.recipe, repro);
   return { reproduction: repro, table, tableMd: markdown };
 }

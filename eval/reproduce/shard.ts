@@ -29,7 +29,8 @@ export function parseShard(text: string): Shard {
   const m = /^(\d+)\/(\d+)$/.exec(text.trim());
   const index = m ? Number(m[1]) : NaN;
   const count = m ? Number(m[2]) : NaN;
-  if (!m || count < 1 || index < 1 || index > count) throw errors.usage(`--shard must be i/n with 1 ≤ i ≤ n, got "${text}"`, 'e.g. --shard 1/4 on the first of four hosts');
+  if (!m || count < 1 || index < 1 || index > count)
+    throw errors.usage(`--shard must be i/n with 1 ≤ i ≤ n, got "${text}"`, 'e.g. --shard 1/4 on the first of four hosts');
   return { index, count };
 }
 

@@ -2,10 +2,24 @@ import { describe, expect, it } from 'vitest';
 import type { ResultRecord } from '../types.js';
 import { cellValue } from './stats.js';
 
-const rec = (id: string, prediction: string | null, gold: string, extra: Partial<ResultRecord> = {}): ResultRecord => ({ id, prediction, gold, correct: prediction === gold, ms: 1, ...extra });
+const rec = (id: string, prediction: string | null, gold: string, extra: Partial<ResultRecord> = {}): ResultRecord => ({
+  id,
+  prediction,
+  gold,
+  correct: prediction === gold,
+  ms: 1,
+  ...extra,
+});
 
 // LegalBench-style Yes/No items: 3 of 4 "Yes" right, 1 of 2 "No" right, one failed item
-const hearsay = [rec('h1', 'Yes', 'Yes'), rec('h2', 'Yes', 'Yes'), rec('h3', 'No', 'Yes'), rec('h4', 'Yes', 'Yes'), rec('h5', 'No', 'No'), rec('h6', null, 'No')];
+const hearsay = [
+  rec('h1', 'Yes', 'Yes'),
+  rec('h2', 'Yes', 'Yes'),
+  rec('h3', 'No', 'Yes'),
+  rec('h4', 'Yes', 'Yes'),
+  rec('h5', 'No', 'No'),
+  rec('h6', null, 'No'),
+];
 
 describe('recipe cell statistics', () => {
   it('accuracy counts a failed item as wrong; macro precision/recall/F1 average the two labels', () => {

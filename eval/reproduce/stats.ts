@@ -33,7 +33,8 @@ function statistic(rs: readonly ResultRecord[], m: Metric): (idx: Int32Array) =>
     case 'one-minus-ratio': {
       const sign = m.stat === 'ratio' ? 1 : -1;
       return (idx) => {
-        let a = 0, b = 0;
+        let a = 0,
+          b = 0;
         for (const i of idx) (a += num(rs[i].metrics?.[m.num!]) ?? 0), (b += num(rs[i].metrics?.[m.den!]) ?? 0);
         const r = b === 0 ? 0 : a / b;
         return sign === 1 ? r : 1 - r;
@@ -43,7 +44,11 @@ function statistic(rs: readonly ResultRecord[], m: Metric): (idx: Int32Array) =>
       const labels = [...new Set([...rs.map((r) => r.gold), ...rs.flatMap((r) => (r.prediction === null ? [] : [r.prediction]))])].sort();
       return (idx) => {
         const pick = [...idx].map((i) => rs[i]);
-        const rep = classificationReport(pick.map((r) => r.prediction), pick.map((r) => r.gold), labels);
+        const rep = classificationReport(
+          pick.map((r) => r.prediction),
+          pick.map((r) => r.gold),
+          labels,
+        );
         if (m.stat === 'macro-precision') return rep.macroPrecision;
         if (m.stat === 'macro-recall') return rep.macroRecall;
         if (m.stat === 'macro-f1') return rep.macroF1;
@@ -55,7 +60,15 @@ function statistic(rs: readonly ResultRecord[], m: Metric): (idx: Int32Array) =>
 
 export function cellValue(records: readonly ResultRecord[], m: Metric, o: { seed?: number; iterations?: number } = {}): Interval {
   const rs = selectRecords(records, m);
-  if (m.stat === 'accuracy' || m.stat === 'micro-f1') return proportionInterval(correctFlags(rs).reduce((a, b) => a + b, 0), rs.length);
-  if (m.stat === 'mean') return perItemInterval(rs.map((r) => num(r.metrics?.[m.key!])!), o);
+  if (m.stat === 'accuracy' || m.stat === 'micro-f1')
+    return proportionInterval(
+      correctFlags(rs).reduce((a, b) => a + b, 0),
+      rs.length,
+    );
+  if (m.stat === 'mean')
+    return perItemInterval(
+      rs.map((r) => num(r.metrics?.[m.key!])!),
+      o,
+    );
   return statisticInterval(rs.length, statistic(rs, m), o);
 }

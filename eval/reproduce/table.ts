@@ -100,7 +100,20 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
     ...recipe.notes,
     ...recipe.rows.filter((r) => r.note).map((r) => `${r.label}: ${r.note}`),
   ];
-  return { recipe: recipe.id, title: recipe.title, paper: recipe.paper, table: recipe.table, scale: recipe.scale, columns: recipe.columns, methods: METHODS_NOTE, rows, notes, limit: repro.limit, shard: repro.shard, runs: repro.runs };
+  return {
+    recipe: recipe.id,
+    title: recipe.title,
+    paper: recipe.paper,
+    table: recipe.table,
+    scale: recipe.scale,
+    columns: recipe.columns,
+    methods: METHODS_NOTE,
+    rows,
+    notes,
+    limit: repro.limit,
+    shard: repro.shard,
+    runs: repro.runs,
+  };
 }
 
 /**
@@ -108,7 +121,13 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
  * "ratio" over a misspelled key printed `0.0000 [0, 0] n=30 ⚠`. Checked when at least one result
  * carries metrics (a run whose items all failed has none to compare with).
  */
-function checkMetricKeys(recipe: Recipe, field: string, run: string, m: Recipe['rows'][number]['cells'][number]['metric'], recs: readonly ResultRecord[]): void {
+function checkMetricKeys(
+  recipe: Recipe,
+  field: string,
+  run: string,
+  m: Recipe['rows'][number]['cells'][number]['metric'],
+  recs: readonly ResultRecord[],
+): void {
   const have = new Set(recs.flatMap((r) => Object.keys(r.metrics ?? {})));
   if (have.size === 0) return;
   const keys: [string, string | undefined][] = [
@@ -141,8 +160,20 @@ function cellText(c: TableCell | undefined, scale: number): string {
 export function tableMarkdown(t: TableJson): string {
   const head = `| ${t.table} | ${t.columns.join(' | ')} |`;
   const sep = `|${' --- |'.repeat(t.columns.length + 1)}`;
-  const body = t.rows.map((r) => `| ${r.label}${r.comparable ? '' : ' †'} | ${t.columns.map((col) => cellText(r.cells.find((c) => c.column === col), t.scale)).join(' | ')} |`);
-  const runs = t.runs.map((s) => `- \`${s.id}\` (${s.system}): ${s.status}${s.error ? ` — ${s.error}` : ''}${s.argv ? `\n  \`lexcase ${s.argv.join(' ')}\`` : ''}`);
+  const body = t.rows.map(
+    (r) =>
+      `| ${r.label}${r.comparable ? '' : ' †'} | ${t.columns
+        .map((col) =>
+          cellText(
+            r.cells.find((c) => c.column === col),
+            t.scale,
+          ),
+        )
+        .join(' | ')} |`,
+  );
+  const runs = t.runs.map(
+    (s) => `- \`${s.id}\` (${s.system}): ${s.status}${s.error ? ` — ${s.error}` : ''}${s.argv ? `\n  \`lexcase ${s.argv.join(' ')}\`` : ''}`,
+  );
   return [
     `# ${t.title}`,
     '',
@@ -163,7 +194,11 @@ export function tableMarkdown(t: TableJson): string {
   ].join('\n');
 }
 
-export async function writeTable(dir: string, recipe: Recipe, repro: Pick<ReproductionFile, 'limit' | 'shard' | 'runs'>): Promise<{ table: TableJson; markdown: string }> {
+export async function writeTable(
+  dir: string,
+  recipe: Recipe,
+  repro: Pick<ReproductionFile, 'limit' | 'shard' | 'runs'>,
+): Promise<{ table: TableJson; markdown: string }> {
   const table = await buildTable(dir, recipe, repro);
   const markdown = tableMarkdown(table);
   await writeFile(join(dir, 'table.json'), JSON.stringify(table, null, 2) + '\n');

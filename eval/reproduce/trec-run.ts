@@ -71,7 +71,9 @@ const COLLECTIONS: Record<string, TrecCollection> = {
       const differ = cacmDifferences(files, checksums);
       if (differ.length && !warned.has(files.dir)) {
         warned.add(files.dir);
-        log.warn(`${files.dir}: ${differ.join(', ')} ${differ.length > 1 ? 'are' : 'is'} not Anserini's copy (sha256 differs): the figures need not equal Anserini's published ones`);
+        log.warn(
+          `${files.dir}: ${differ.join(', ')} ${differ.length > 1 ? 'are' : 'is'} not Anserini's copy (sha256 differs): the figures need not equal Anserini's published ones`,
+        );
       }
       return { files, checksums };
     },
@@ -82,7 +84,13 @@ const COLLECTIONS: Record<string, TrecCollection> = {
 };
 
 /** The collection's index for an analyzer, built once per data checksum. */
-async function collectionIndex(o: TrecRunOptions, c: TrecCollection, files: object, checksums: Record<string, string>, analyzer: AnalyzerConfig): Promise<string> {
+async function collectionIndex(
+  o: TrecRunOptions,
+  c: TrecCollection,
+  files: object,
+  checksums: Record<string, string>,
+  analyzer: AnalyzerConfig,
+): Promise<string> {
   const name = `${o.collection}-${analyzer.preset ?? 'lexcase'}`;
   const dir = join(o.reproDir, 'collections', name);
   const stamp = `${dir}.data.json`;

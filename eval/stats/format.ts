@@ -13,7 +13,8 @@ export type Unit = 'percent' | 'decimal';
 const finite = (x: number | null | undefined): x is number => typeof x === 'number' && Number.isFinite(x);
 
 /** "50.0%" or "0.073". */
-export const valueText = (x: number | null | undefined, unit: Unit): string => (!finite(x) ? '–' : unit === 'percent' ? `${(100 * x).toFixed(1)}%` : x.toFixed(3));
+export const valueText = (x: number | null | undefined, unit: Unit): string =>
+  !finite(x) ? '–' : unit === 'percent' ? `${(100 * x).toFixed(1)}%` : x.toFixed(3);
 
 const bare = (x: number, unit: Unit) => (unit === 'percent' ? (100 * x).toFixed(1) : x.toFixed(3));
 
@@ -22,10 +23,12 @@ export const intervalText = (iv: Pick<Interval, 'lo' | 'hi' | 'missing'>, unit: 
   finite(iv.lo) && finite(iv.hi) ? `[${bare(iv.lo, unit)}, ${bare(iv.hi, unit)}]` : `(${iv.missing ?? 'no interval'})`;
 
 /** "50.0% [15.0, 85.0]". */
-export const figureText = (iv: Pick<Interval, 'estimate' | 'lo' | 'hi' | 'missing'>, unit: Unit): string => `${valueText(iv.estimate, unit)} ${intervalText(iv, unit)}`;
+export const figureText = (iv: Pick<Interval, 'estimate' | 'lo' | 'hi' | 'missing'>, unit: Unit): string =>
+  `${valueText(iv.estimate, unit)} ${intervalText(iv, unit)}`;
 
 /** The method's short name ("95% Wilson", "95% bootstrap"), or why there is no interval. */
-export const methodLabel = (iv: Pick<Interval, 'method' | 'lo' | 'hi' | 'missing'>): string => (finite(iv.lo) && finite(iv.hi) ? METHOD_LABEL[iv.method] : `no interval: ${iv.missing ?? 'no items'}`);
+export const methodLabel = (iv: Pick<Interval, 'method' | 'lo' | 'hi' | 'missing'>): string =>
+  finite(iv.lo) && finite(iv.hi) ? METHOD_LABEL[iv.method] : `no interval: ${iv.missing ?? 'no items'}`;
 
 /** "0.125", "< 0.001", or "–" without a test. */
 export const pText = (p: number | null | undefined): string => (!finite(p) ? '–' : p < 0.001 ? '< 0.001' : p.toFixed(3));
@@ -42,4 +45,5 @@ export const diffIntervalText = (d: Pick<PairedDifference, 'lo' | 'hi' | 'missin
   finite(d.lo) && finite(d.hi) ? `[${diffText(d.lo, unit)}, ${diffText(d.hi, unit)}]` : `(${d.missing ?? 'no interval'})`;
 
 /** "p = 0.125 (exact McNemar)". */
-export const testText = (d: { p: number | null; test: PairedTest }): string => (d.p === null ? 'no test' : `p ${d.p < 0.001 ? '< 0.001' : `= ${d.p.toFixed(3)}`} (${TEST_LABEL[d.test]})`);
+export const testText = (d: { p: number | null; test: PairedTest }): string =>
+  d.p === null ? 'no test' : `p ${d.p < 0.001 ? '< 0.001' : `= ${d.p.toFixed(3)}`} (${TEST_LABEL[d.test]})`;

@@ -70,6 +70,10 @@ export const isBinary = (values: readonly number[]): boolean => values.every((v)
  * passage, graded when it has several.
  */
 export function perItemInterval(values: readonly number[], o: BootstrapSettings = {}): Interval {
-  if (values.length && isBinary(values)) return proportionInterval(values.reduce((s, v) => s + v, 0), values.length);
+  if (values.length && isBinary(values))
+    return proportionInterval(
+      values.reduce((s, v) => s + v, 0),
+      values.length,
+    );
   return meanInterval(values, o);
 }

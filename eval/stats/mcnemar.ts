@@ -19,7 +19,8 @@ function lowerTail(m: number, k: number): number {
 
 /** Two-sided exact McNemar p from the two discordant counts. */
 export function mcnemarExact(aOnly: number, bOnly: number): number {
-  if (!(Number.isInteger(aOnly) && Number.isInteger(bOnly) && aOnly >= 0 && bOnly >= 0)) throw new RangeError(`mcnemarExact: counts must be non-negative integers, got ${aOnly}, ${bOnly}`);
+  if (!(Number.isInteger(aOnly) && Number.isInteger(bOnly) && aOnly >= 0 && bOnly >= 0))
+    throw new RangeError(`mcnemarExact: counts must be non-negative integers, got ${aOnly}, ${bOnly}`);
   const m = aOnly + bOnly;
   if (m === 0) return 1;
   return Math.min(1, 2 * lowerTail(m, Math.min(aOnly, bOnly)));

@@ -39,8 +39,7 @@ export const TEST_LABEL: Readonly<Record<PairedTest, string>> = {
 };
 
 /** One sentence naming every method, for a footnote. */
-export const METHODS_NOTE =
-  `Intervals: proportions (0/1 per item) ${METHOD_TEXT.wilson}; means of graded values and other statistics ${METHOD_TEXT.bootstrap}.`;
+export const METHODS_NOTE = `Intervals: proportions (0/1 per item) ${METHOD_TEXT.wilson}; means of graded values and other statistics ${METHOD_TEXT.bootstrap}.`;
 
 /** The comparison footnote: sign, difference interval and tests. */
 export const PAIRED_NOTE =

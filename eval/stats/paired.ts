@@ -60,7 +60,10 @@ export function pairedDifference(a: readonly number[], b: readonly number[], o: 
   if (n > 0) {
     if (binary) p = mcnemarExact(aOnly, bOnly);
     else {
-      const r = signFlipTest(b.map((x, i) => x - a[i]), { seed });
+      const r = signFlipTest(
+        b.map((x, i) => x - a[i]),
+        { seed },
+      );
       p = r.p;
       test = r.exact ? 'sign-flip-exact' : 'sign-flip-monte-carlo';
     }

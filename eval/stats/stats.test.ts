@@ -28,7 +28,13 @@ describe('exact McNemar test', () => {
     expect(mcnemarExact(2, 8)).toBeCloseTo(112 / 1024, 14);
     expect(mcnemarExact(3, 3)).toBe(1);
     expect(mcnemarExact(0, 0)).toBe(1);
-    for (const [a, b] of [[1, 9], [5, 20], [12, 30], [40, 60]]) expect(mcnemarExact(a, b)).toBeCloseTo(binomTwoSided(a + b, a), 12);
+    for (const [a, b] of [
+      [1, 9],
+      [5, 20],
+      [12, 30],
+      [40, 60],
+    ])
+      expect(mcnemarExact(a, b)).toBeCloseTo(binomTwoSided(a + b, a), 12);
     // large counts stay finite (log space): 2000 vs 2200 discordant
     const p = mcnemarExact(2000, 2200);
     expect(p).toBeGreaterThan(0);

@@ -14,14 +14,25 @@ const f = Math.fround;
 
 describe('anserini ties', () => {
   it("ties by docid ascending; 4-decimal float scores; a tie lowered by 1e-6 per place (Anserini's example)", () => {
-    const out = anseriniTies(hits([['docA', f(23.439316)], ['docT', f(22.087432)], ['docS', f(22.087432)], ['docZ', f(21.602508)]]));
+    const out = anseriniTies(
+      hits([
+        ['docA', f(23.439316)],
+        ['docT', f(22.087432)],
+        ['docS', f(22.087432)],
+        ['docZ', f(21.602508)],
+      ]),
+    );
     expect(out.map((h) => h.id)).toEqual(['docA', 'docS', 'docT', 'docZ']);
     expect(out.map((h) => h.rank)).toEqual([1, 2, 3, 4]);
     expect(out.map((h) => h.score)).toEqual([f(23.4393), f(22.0874), f(f(22.0874) - f(1e-6)), f(21.6025)]);
   });
 
   it('scores within 1e-4 after rounding chain as ties; trec_eval then keeps the order, where it would have reversed equal scores', () => {
-    const input = hits([['b', 5.00001], ['c', 5.00001], ['a', 5.00004]]);
+    const input = hits([
+      ['b', 5.00001],
+      ['c', 5.00001],
+      ['a', 5.00004],
+    ]);
     const out = anseriniTies(input);
     expect(out.map((h) => h.id)).toEqual(['a', 'b', 'c']);
     expect(trecOrder(runDocsOfHits(out)).map((d) => d.docid)).toEqual(['a', 'b', 'c']);
@@ -30,9 +41,21 @@ describe('anserini ties', () => {
   });
 
   it('from 32 up a 1e-6 step is below half a float step, so ties stay ties (as in Anserini)', () => {
-    const out = anseriniTies(hits([['x', 40.5], ['y', 40.5]]));
+    const out = anseriniTies(
+      hits([
+        ['x', 40.5],
+        ['y', 40.5],
+      ]),
+    );
     expect(out[1].score).toBe(out[0].score);
-    expect(anseriniTies(hits([['x', 20.5], ['y', 20.5]]))[1].score).toBeLessThan(20.5);
+    expect(
+      anseriniTies(
+        hits([
+          ['x', 20.5],
+          ['y', 20.5],
+        ]),
+      )[1].score,
+    ).toBeLessThan(20.5);
   });
 
   it('--ties takes none | anserini', () => {

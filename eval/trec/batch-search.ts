@@ -73,7 +73,10 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
     opts.onProgress?.(times.length, topics.length);
   };
   try {
-    if (threads > 1) await searchOnWorkers(opts.source!, topics, { threads, k: opts.k, approx: opts.approx, signal: opts.signal }, (i, found, ms) => take(topics[i], found, ms));
+    if (threads > 1)
+      await searchOnWorkers(opts.source!, topics, { threads, k: opts.k, approx: opts.approx, signal: opts.signal }, (i, found, ms) =>
+        take(topics[i], found, ms),
+      );
     else
       for (const t of topics) {
         opts.signal?.throwIfAborted();
@@ -93,7 +96,13 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
     topics: topics.length,
     hits,
     empty,
-    latency: { totalMs, meanMs: times.length ? totalMs / times.length : 0, p50Ms: sorted.length ? percentile(sorted, 0.5) : 0, p95Ms: sorted.length ? percentile(sorted, 0.95) : 0, wallMs: performance.now() - w0 },
+    latency: {
+      totalMs,
+      meanMs: times.length ? totalMs / times.length : 0,
+      p50Ms: sorted.length ? percentile(sorted, 0.5) : 0,
+      p95Ms: sorted.length ? percentile(sorted, 0.95) : 0,
+      wallMs: performance.now() - w0,
+    },
     threads,
     ...(opts.runFile ? { runFile: opts.runFile } : {}),
   };

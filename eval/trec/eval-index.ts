@@ -102,7 +102,15 @@ export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<T
       });
       const e = evaluateRun(b.run, opts.qrels, opts);
       opts.onRun?.(method, b.run, e);
-      results.push({ method, tag: b.tag, ...e, latency: b.latency, emptyTopics: b.empty.length, ...(runFile ? { runFile } : {}), ...(retriever.config ? { config: retriever.config } : {}) });
+      results.push({
+        method,
+        tag: b.tag,
+        ...e,
+        latency: b.latency,
+        emptyTopics: b.empty.length,
+        ...(runFile ? { runFile } : {}),
+        ...(retriever.config ? { config: retriever.config } : {}),
+      });
     }
   } finally {
     await docs?.close();

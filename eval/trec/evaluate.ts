@@ -82,7 +82,12 @@ export interface TrecEvalResult {
 const set = (ids: string[]): TopicSet => ({ count: ids.length, examples: ids.slice(0, 10) });
 const byQid = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-function scoreTopic(qid: string, docs: readonly { docid: string; score: number }[], judged: ReadonlyMap<string, number>, o: { measures: readonly Measure[]; level: number }): TopicScores {
+function scoreTopic(
+  qid: string,
+  docs: readonly { docid: string; score: number }[],
+  judged: ReadonlyMap<string, number>,
+  o: { measures: readonly Measure[]; level: number },
+): TopicScores {
   const ranked = trecOrder(docs).map((d) => judged.get(d.docid) ?? 0);
   const grades = [...judged.values()];
   const values: Record<string, number> = {};
@@ -123,7 +128,11 @@ export function evaluateRun(run: TrecRun, qrels: Qrels, opts: TrecEvalOptions): 
     );
   const b = { iterations: opts.iterations ?? RESAMPLES, seed: opts.seed ?? SEED, level: LEVEL };
   const means: Record<string, Interval> = {};
-  for (const m of opts.measures) means[m.name] = perItemInterval(perTopic.map((t) => t.values[m.name]), b);
+  for (const m of opts.measures)
+    means[m.name] = perItemInterval(
+      perTopic.map((t) => t.values[m.name]),
+      b,
+    );
   return {
     metrics: opts.measures.map((m) => m.name),
     n: perTopic.length,

@@ -14,7 +14,9 @@ const plural = (n: number, one: string, many = `${one}s`) => `${int(n)} ${n === 
 /** What was evaluated and what was skipped, in trec_eval's terms. */
 export function topicLines(r: TrecEvalResult): string[] {
   const t = r.topics;
-  const lines = [`Topics evaluated: ${int(r.n)} (run ${int(t.inRun)}, qrels ${int(t.inQrels)}; trec_eval semantics, relevant = grade ≥ ${r.relevanceLevel}${r.complete ? ', -c' : ''}).`];
+  const lines = [
+    `Topics evaluated: ${int(r.n)} (run ${int(t.inRun)}, qrels ${int(t.inQrels)}; trec_eval semantics, relevant = grade ≥ ${r.relevanceLevel}${r.complete ? ', -c' : ''}).`,
+  ];
   if (t.notInQrels.count) lines.push(`Skipped: ${plural(t.notInQrels.count, 'run topic')} without judgements (${eg(t.notInQrels)}).`);
   if (t.missingFromRun.count)
     lines.push(
@@ -33,12 +35,15 @@ export function topicLines(r: TrecEvalResult): string[] {
       `${plural(t.belowLevel.count, 'topic')} with relevant documents but none of grade ≥ ${r.relevanceLevel} (${eg(t.belowLevel)}) ${t.belowLevel.count === 1 ? 'scores' : 'score'} 0 on recall, P, MRR and MAP at this level, not on nDCG (which takes every grade as its gain); ${t.belowLevel.count === 1 ? 'it is' : 'they are'} in the mean, as in trec_eval -l ${r.relevanceLevel}${t.noRelevant.skipped ? ' (--skip-no-relevant keeps them)' : ''}.`,
     );
   const b = r.bootstrap;
-  lines.push(`Cells: mean [95% interval over topics]. ${METHODS_NOTE}${b.iterations !== 2000 || b.seed !== 13 ? ` This run: ${int(b.iterations)} resamples, seed ${b.seed}.` : ''}`);
+  lines.push(
+    `Cells: mean [95% interval over topics]. ${METHODS_NOTE}${b.iterations !== 2000 || b.seed !== 13 ? ` This run: ${int(b.iterations)} resamples, seed ${b.seed}.` : ''}`,
+  );
   return lines;
 }
 
 /** "0.3123 [0.2651, 0.3604]" (trec_eval's 4 decimals), or "0.3123 (n < 10)" without an interval. */
-const cell = (iv: Interval) => (iv.lo !== null && iv.hi !== null ? `${f3(iv.estimate)} [${f3(iv.lo)}, ${f3(iv.hi)}]` : `${f3(iv.estimate)} ${intervalText(iv, 'decimal')}`);
+const cell = (iv: Interval) =>
+  iv.lo !== null && iv.hi !== null ? `${f3(iv.estimate)} [${f3(iv.lo)}, ${f3(iv.hi)}]` : `${f3(iv.estimate)} ${intervalText(iv, 'decimal')}`;
 
 /** One row per system: metric means with their intervals. */
 export function trecTable(rows: { label: string; result: TrecEvalResult; extra?: Record<string, string> }[]): string {
@@ -46,7 +51,11 @@ export function trecTable(rows: { label: string; result: TrecEvalResult; extra?:
   const extraCols = Object.keys(rows[0]?.extra ?? {});
   return table(
     ['system', ...metrics, ...extraCols],
-    rows.map(({ label, result, extra }) => [label, ...metrics.map((m) => (result.means[m] ? cell(result.means[m]) : '–')), ...extraCols.map((c) => extra?.[c] ?? '')]),
+    rows.map(({ label, result, extra }) => [
+      label,
+      ...metrics.map((m) => (result.means[m] ? cell(result.means[m]) : '–')),
+      ...extraCols.map((c) => extra?.[c] ?? ''),
+    ]),
   );
 }
 
@@ -59,7 +68,15 @@ export function perTopicTable(r: TrecEvalResult): string {
 }
 
 export function comparisonTable(c: TrecComparison, labelA: string, labelB: string): string {
-  const rows = Object.entries(c.metrics).map(([m, d]) => [m, f3(d.a), f3(d.b), diffText(d.estimate, 'decimal'), diffIntervalText(d, 'decimal'), pText(d.p), TEST_LABEL[d.test]]);
+  const rows = Object.entries(c.metrics).map(([m, d]) => [
+    m,
+    f3(d.a),
+    f3(d.b),
+    diffText(d.estimate, 'decimal'),
+    diffIntervalText(d, 'decimal'),
+    pText(d.p),
+    TEST_LABEL[d.test],
+  ]);
   return [
     `Paired comparison B − A on ${plural(c.shared, 'shared topic')} (A: ${labelA}, B: ${labelB})${c.onlyA || c.onlyB ? `; not paired: ${int(c.onlyA)} only in A, ${int(c.onlyB)} only in B` : ''}.`,
     '',
@@ -74,7 +91,11 @@ export function formatTopicsReport(r: TopicsRetrievalReport, opts: { perTopic?: 
   const first = r.results[0];
   return [
     `Corpus: **${r.corpus.name}** (${int(r.corpus.passages)} passages) · topics ${r.topics.file} (${int(r.topics.n)}) · qrels ${r.qrels.file} (${int(r.qrels.topics)} topics, ${int(r.qrels.judgements)} judgements) · ${int(r.depth)} ${r.aggregate ? 'documents' : 'hits'} a topic`,
-    ...(r.aggregate ? [`Per document: ${r.aggregate.strategy} over ${int(r.aggregate.passageHits ?? 0)} passages a topic, documents by ${r.aggregate.docIds}; the qrels judge documents.`] : []),
+    ...(r.aggregate
+      ? [
+          `Per document: ${r.aggregate.strategy} over ${int(r.aggregate.passageHits ?? 0)} passages a topic, documents by ${r.aggregate.docIds}; the qrels judge documents.`,
+        ]
+      : []),
     ...(first ? topicLines(first) : []),
     ...denseQueryLines(r.results),
     '',

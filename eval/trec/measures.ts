@@ -28,9 +28,21 @@ export interface Measure {
 }
 
 export const DEFAULT_METRICS = ['recall@10', 'recall@100', 'ndcg@10', 'mrr@10', 'map'];
-export const METRIC_HELP = 'recall@k, p@k, ndcg@k, mrr@k, mrr, map, map@k (trec_eval names such as recall_100, P_10, ndcg_cut_10, recip_rank, map_cut_100 also work)';
+export const METRIC_HELP =
+  'recall@k, p@k, ndcg@k, mrr@k, mrr, map, map@k (trec_eval names such as recall_100, P_10, ndcg_cut_10, recip_rank, map_cut_100 also work)';
 
-const ALIASES: Record<string, MeasureKind> = { recall: 'recall', p: 'p', precision: 'p', ndcg: 'ndcg', ndcg_cut: 'ndcg', mrr: 'mrr', recip_rank: 'mrr', rr: 'mrr', map: 'map', map_cut: 'map' };
+const ALIASES: Record<string, MeasureKind> = {
+  recall: 'recall',
+  p: 'p',
+  precision: 'p',
+  ndcg: 'ndcg',
+  ndcg_cut: 'ndcg',
+  mrr: 'mrr',
+  recip_rank: 'mrr',
+  rr: 'mrr',
+  map: 'map',
+  map_cut: 'map',
+};
 
 /** Parse "ndcg@10", "ndcg_cut_10", "ndcg_cut.10", "recip_rank", "map", …; throws naming the bad name. */
 export function parseMeasure(raw: string): Measure {
@@ -40,7 +52,8 @@ export function parseMeasure(raw: string): Measure {
   if (!m || !kind) throw errors.invalidInput('--metrics', `unknown metric "${raw}"; known: ${METRIC_HELP}`);
   const k = m[2] === undefined ? undefined : Number(m[2]);
   if (k !== undefined && k < 1) throw errors.invalidInput('--metrics', `cutoff of "${raw}" must be a positive integer`);
-  if (k === undefined && (kind === 'recall' || kind === 'p' || kind === 'ndcg')) throw errors.invalidInput('--metrics', `"${raw}" needs a cutoff, e.g. ${kind}@10`);
+  if (k === undefined && (kind === 'recall' || kind === 'p' || kind === 'ndcg'))
+    throw errors.invalidInput('--metrics', `"${raw}" needs a cutoff, e.g. ${kind}@10`);
   return { name: k === undefined ? kind : `${kind}@${k}`, kind, k };
 }
 

@@ -44,7 +44,9 @@ export async function loadTrecRun(file: string): Promise<LoadedRun> {
         file,
         line,
         `expected 6 whitespace-separated fields "qid Q0 docid rank score tag", found ${f.length}`,
-        f.length === 3 ? 'this looks like an MS MARCO-format run (qid docid rank); convert it to TREC format first (Pyserini: python -m pyserini.eval.convert_msmarco_run_to_trec_run)' : undefined,
+        f.length === 3
+          ? 'this looks like an MS MARCO-format run (qid docid rank); convert it to TREC format first (Pyserini: python -m pyserini.eval.convert_msmarco_run_to_trec_run)'
+          : undefined,
       );
     const [qid, , docid, , scoreText, tag] = f;
     const score = Number(scoreText);
@@ -60,7 +62,12 @@ export async function loadTrecRun(file: string): Promise<LoadedRun> {
       seen = lineOf.get(qid)!;
     }
     const first = seen.get(docid);
-    if (first !== undefined) throw errors.fileParse(file, line, `document "${docid}" is listed twice for topic "${qid}" (first on line ${first}); trec_eval refuses duplicate documents`);
+    if (first !== undefined)
+      throw errors.fileParse(
+        file,
+        line,
+        `document "${docid}" is listed twice for topic "${qid}" (first on line ${first}); trec_eval refuses duplicate documents`,
+      );
     seen.set(docid, line);
     docs.push({ docid, score });
     tags.add(tag);

@@ -33,7 +33,8 @@ parentPort!.on('message', (m: In) => {
   opened!
     .then((r) => r.search(m.text, { k: m.k, ...(m.approx ? { approx: m.approx } : {}) }))
     .then(
-      (hits) => parentPort!.postMessage({ type: 'hits', i: m.i, hits: hits.map((h) => ({ id: h.id, score: h.score, rank: h.rank })), ms: performance.now() - t0 }),
+      (hits) =>
+        parentPort!.postMessage({ type: 'hits', i: m.i, hits: hits.map((h) => ({ id: h.id, score: h.score, rank: h.rank })), ms: performance.now() - t0 }),
       (e) => parentPort!.postMessage(failure(e, m.i)),
     );
 });

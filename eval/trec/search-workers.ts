@@ -25,7 +25,8 @@ type Out =
   | { type: 'hits'; i: number; hits: Hit[]; ms: number }
   | { type: 'error'; i?: number; code?: ErrorCode; message: string; details?: Record<string, unknown> };
 
-const toError = (m: Extract<Out, { type: 'error' }>): Error => (m.code ? new LexcaseError(m.code, m.message, m.details ?? {}) : new Error(`batch-search worker failed: ${m.message}`));
+const toError = (m: Extract<Out, { type: 'error' }>): Error =>
+  m.code ? new LexcaseError(m.code, m.message, m.details ?? {}) : new Error(`batch-search worker failed: ${m.message}`);
 
 /**
  * Search every topic on `threads` workers; `onTopic(i, hits, ms)` is called in topic order (i =

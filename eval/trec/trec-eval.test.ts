@@ -45,7 +45,12 @@ describe('trec_eval ordering', () => {
     expect(trecOrder(runA.get('t1')!).map((d) => d.docid)).toEqual(['d3', 'd9', 'd1', 'd5', 'd2']);
     expect(trecOrder(runA.get('t2')!).map((d) => d.docid)).toEqual(['b', 'a']);
     // "d9" > "d10" in strcmp order (byte '9' > '1'), though 9 < 10 as numbers
-    expect(trecOrder([{ docid: 'd10', score: 1 }, { docid: 'd9', score: 1 }]).map((d) => d.docid)).toEqual(['d9', 'd10']);
+    expect(
+      trecOrder([
+        { docid: 'd10', score: 1 },
+        { docid: 'd9', score: 1 },
+      ]).map((d) => d.docid),
+    ).toEqual(['d9', 'd10']);
   });
 });
 
@@ -158,8 +163,24 @@ describe('topic accounting like trec_eval', () => {
   });
 
   it('scores are doubles, as in trec_eval 10.0: 16.000002 ranks above 16.000001 (trec_eval 9.0.8, reading floats, ties them: MAP 0.5)', () => {
-    const run: TrecRun = new Map([['q1', [{ docid: 'a', score: Number('16.000002') }, { docid: 'b', score: Number('16.000001') }]]]);
-    const judged: Qrels = new Map([['q1', new Map([['a', 1], ['b', 0]])]]);
+    const run: TrecRun = new Map([
+      [
+        'q1',
+        [
+          { docid: 'a', score: Number('16.000002') },
+          { docid: 'b', score: Number('16.000001') },
+        ],
+      ],
+    ]);
+    const judged: Qrels = new Map([
+      [
+        'q1',
+        new Map([
+          ['a', 1],
+          ['b', 0],
+        ]),
+      ],
+    ]);
     const r = evaluateRun(run, judged, { measures: parseMeasures(['map', 'mrr']), iterations: 10 });
     expect(r.means.map.estimate).toBe(1);
     // The same two scores as float32 are equal: the tie trec_eval 9.0.8 breaks by docid descending.
@@ -205,7 +226,13 @@ describe('paired comparison', () => {
 
 describe('parsing', () => {
   it('metric names: lexcase and trec_eval spellings', () => {
-    expect(parseMeasures(['ndcg_cut_10', 'P.5', 'recip_rank', 'map_cut_100', 'Recall@100']).map((m) => m.name)).toEqual(['ndcg@10', 'p@5', 'mrr', 'map@100', 'recall@100']);
+    expect(parseMeasures(['ndcg_cut_10', 'P.5', 'recip_rank', 'map_cut_100', 'Recall@100']).map((m) => m.name)).toEqual([
+      'ndcg@10',
+      'p@5',
+      'mrr',
+      'map@100',
+      'recall@100',
+    ]);
     expect(() => parseMeasure('ndgc@10')).toThrow(/unknown metric "ndgc@10"/);
     expect(() => parseMeasure('recall')).toThrow(/needs a cutoff/);
   });

@@ -38,11 +38,27 @@ afterAll(() => rm(tmp, { recursive: true, force: true }));
 describe('dense index in LanceDB', () => {
   it('builds through buildIndex --methods bm25,dense, records the embedder, and round-trips search', async () => {
     const out = join(tmp, 'idx');
-    await buildIndex(stream(passages), { out, corpusName: 'barexam-sample', methods: ['bm25', 'dense'], workers: 0, dense: { embedder: { provider: 'transformers', modelDir }, batchSize: 16 } });
+    await buildIndex(stream(passages), {
+      out,
+      corpusName: 'barexam-sample',
+      methods: ['bm25', 'dense'],
+      workers: 0,
+      dense: { embedder: { provider: 'transformers', modelDir }, batchSize: 16 },
+    });
     const m = await readManifest(out);
     expect(m.methods).toEqual(expect.arrayContaining(['bm25', 'dense']));
     const d = m.dense as unknown as DenseSection;
-    expect(d).toMatchObject({ embedder: 'transformers', embedderId: 'transformers:tiny-bert', model: 'tiny-bert', dimension: 32, uri: 'dense', table: 'passages', metric: 'cosine', rows: 60, ann: null });
+    expect(d).toMatchObject({
+      embedder: 'transformers',
+      embedderId: 'transformers:tiny-bert',
+      model: 'tiny-bert',
+      dimension: 32,
+      uri: 'dense',
+      table: 'passages',
+      metric: 'cosine',
+      rows: 60,
+      ann: null,
+    });
     expect(d.spec).not.toHaveProperty('apiKey');
     const r = await openDenseRetriever(out);
     // A passage's own text is its nearest neighbour (cosine 1) under any deterministic embedder.
@@ -87,9 +103,15 @@ describe('dense index in LanceDB', () => {
   it('refuses a query embedder of another dimension or model with a clear error', async () => {
     const out = join(tmp, 'idx');
     const other = { ...tiny, id: 'transformers:other', dimension: 48, embed: tiny.embed } as Embedder;
-    await expect(openDenseRetriever(out, { embedder: other })).rejects.toMatchObject({ code: 'DIMENSION_MISMATCH', message: expect.stringMatching(/dimension 48 .*\(32\)/) });
+    await expect(openDenseRetriever(out, { embedder: other })).rejects.toMatchObject({
+      code: 'DIMENSION_MISMATCH',
+      message: expect.stringMatching(/dimension 48 .*\(32\)/),
+    });
     const sameDim = { ...tiny, id: 'transformers:some-other-32d', model: 'some-other-32d', embed: tiny.embed } as Embedder;
-    await expect(openDenseRetriever(out, { embedder: sameDim })).rejects.toMatchObject({ code: 'USAGE', message: expect.stringMatching(/does not match the index's embedder transformers:tiny-bert/) });
+    await expect(openDenseRetriever(out, { embedder: sameDim })).rejects.toMatchObject({
+      code: 'USAGE',
+      message: expect.stringMatching(/does not match the index's embedder transformers:tiny-bert/),
+    });
     const bm25Only = join(tmp, 'resume-none');
     await buildIndex(stream(passages.slice(0, 5)), { out: bm25Only, corpusName: 'x', methods: ['bm25'], workers: 0 });
     await expect(openDenseRetriever(bm25Only)).rejects.toMatchObject({ code: 'METHOD_UNAVAILABLE' });

@@ -73,7 +73,13 @@ function checkDenseUri(dir: string, uri: string): void {
   const target = realpathLoose(resolveDenseUri(dir, uri));
   if (isWithin(target, realpathLoose(dir))) return;
   const around = enclosingProtected(target, [INDEX_DIR]);
-  if (around) throw errors.outDirRefused(uri, `it lies inside ${around.what} (${around.dir})`, 'give a --dense-uri outside every index, or leave it out (default: dense/ inside the index)', 'dense vectors');
+  if (around)
+    throw errors.outDirRefused(
+      uri,
+      `it lies inside ${around.what} (${around.dir})`,
+      'give a --dense-uri outside every index, or leave it out (default: dense/ inside the index)',
+      'dense vectors',
+    );
 }
 
 export async function addDenseIndex(dir: string, opts: AddDenseOptions = {}): Promise<Manifest> {

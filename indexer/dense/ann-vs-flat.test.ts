@@ -33,7 +33,11 @@ describe('LanceDB IVF-PQ vs flat search on clustered vectors', () => {
     const db = await connectDense(dir);
     const table = await openOrCreate(db, 'v', 32, true);
     const ids = Array.from({ length: v.n }, (_, i) => `p${i}`);
-    await appendVectors(table, ids, Array.from({ length: v.n }, (_, i) => v.row(i)));
+    await appendVectors(
+      table,
+      ids,
+      Array.from({ length: v.n }, (_, i) => v.row(i)),
+    );
     expect(await table.countRows()).toBe(4000);
 
     const flat = createDenseRetriever(table, { rows: v.n, ann: null, dimension: 32 }, noEmbedder);
@@ -72,9 +76,13 @@ describe('LanceDB IVF-PQ vs flat search on clustered vectors', () => {
     expect(recall).toBeGreaterThanOrEqual(0.9);
     // similarities(): exact ranks only — absent on an ANN table, present when it is opened exact
     expect(ann.similarities).toBeUndefined();
-    expect(createDenseRetriever(table, { rows: v.n, ann: { ...params, threshold: 1000 }, dimension: 32 }, oneQuery, { exact: true }).similarities).toBeTypeOf('function');
+    expect(createDenseRetriever(table, { rows: v.n, ann: { ...params, threshold: 1000 }, dimension: 32 }, oneQuery, { exact: true }).similarities).toBeTypeOf(
+      'function',
+    );
     // Without refinement PQ alone is visibly worse: the refine step is doing real work.
-    const raw = createDenseRetriever(table, { rows: v.n, ann: { ...params, refineFactor: 0, threshold: 1000 }, dimension: 32 }, noEmbedder, { refineFactor: 1 });
+    const raw = createDenseRetriever(table, { rows: v.n, ann: { ...params, refineFactor: 0, threshold: 1000 }, dimension: 32 }, noEmbedder, {
+      refineFactor: 1,
+    });
     let rawAgree = 0;
     for (let q = 0; q < v.nQueries; q++) rawAgree += (await raw.searchVector(v.query(q), { k: 10 })).filter((h) => truth[q].includes(h.id)).length;
     expect(rawAgree / (10 * v.nQueries)).toBeLessThan(recall);

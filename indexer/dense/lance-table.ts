@@ -13,14 +13,20 @@ import type { AnnParams } from './ann-params.js';
 import { lanceUri } from './dense-section.js';
 
 export function denseSchema(dim: number): Schema {
-  return new arrow.Schema([new Field('id', new Utf8(), false), new Field('vector', new arrow.FixedSizeList(dim, new Field('item', new Float32(), true)), false)]);
+  return new arrow.Schema([
+    new Field('id', new Utf8(), false),
+    new Field('vector', new arrow.FixedSizeList(dim, new Field('item', new Float32(), true)), false),
+  ]);
 }
 
 export async function connectDense(uri: string): Promise<lancedb.Connection> {
   try {
     return await lancedb.connect(lanceUri(uri));
   } catch (e) {
-    throw errors.embedderUnavailable(`cannot open LanceDB at ${uri}: ${(e as Error).message}`, 'for object storage set the usual credentials (AWS_* / GOOGLE_* / AZURE_*) in the environment');
+    throw errors.embedderUnavailable(
+      `cannot open LanceDB at ${uri}: ${(e as Error).message}`,
+      'for object storage set the usual credentials (AWS_* / GOOGLE_* / AZURE_*) in the environment',
+    );
   }
 }
 

@@ -16,7 +16,13 @@ import { addDenseIndex, passageEmbedText, type AddDenseOptions } from './add-den
 export { PREBUILT_DENSE_SPEC };
 
 /** The prebuilt passage vectors for this index, when they match it (else null, saying why when some exist). */
-export async function prebuiltEmbedder(indexDir: string, corpus: string, checksum: string, spec: Record<string, unknown>, say: (l: string) => void): Promise<{ name: string; embedder: Embedder } | null> {
+export async function prebuiltEmbedder(
+  indexDir: string,
+  corpus: string,
+  checksum: string,
+  spec: Record<string, unknown>,
+  say: (l: string) => void,
+): Promise<{ name: string; embedder: Embedder } | null> {
   const name = `${corpus}-use-lite`;
   const manifest = await readPrebuiltManifest(name);
   if (!manifest) return null;
@@ -45,7 +51,12 @@ export async function prebuiltEmbedder(indexDir: string, corpus: string, checksu
  * match it. Returns their name, or null when there are none for this index (saying why when some
  * exist but do not match). `opts` may place the table (uri, table) and set the ANN parameters.
  */
-export async function loadPrebuiltDense(indexDir: string, say: (l: string) => void, signal?: AbortSignal, opts: Pick<AddDenseOptions, 'uri' | 'table' | 'ann' | 'annThreshold'> = {}): Promise<string | null> {
+export async function loadPrebuiltDense(
+  indexDir: string,
+  say: (l: string) => void,
+  signal?: AbortSignal,
+  opts: Pick<AddDenseOptions, 'uri' | 'table' | 'ann' | 'annThreshold'> = {},
+): Promise<string | null> {
   const m = await readManifest(indexDir);
   const prebuilt = await prebuiltEmbedder(indexDir, m.corpus.name, m.corpus.checksum, recordableSpec(PREBUILT_DENSE_SPEC), say);
   if (!prebuilt) return null;

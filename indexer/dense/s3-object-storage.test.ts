@@ -114,7 +114,24 @@ describe('dense index on S3-compatible object storage (s3rver on 127.0.0.1)', ()
   const uri = `s3://${BUCKET}/indexes/barexam-48`;
 
   it('index build --dense-uri s3://… writes the vectors to the bucket, not the index dir, and search reads them back', async () => {
-    const r = await runCli(['--json', 'index', 'build', corpusFile, '--out', idx(), '--workers', '0', '--embedder', 'transformers', '--model-dir', modelDir, '--dense-uri', uri, '--embed-batch', '16']);
+    const r = await runCli([
+      '--json',
+      'index',
+      'build',
+      corpusFile,
+      '--out',
+      idx(),
+      '--workers',
+      '0',
+      '--embedder',
+      'transformers',
+      '--model-dir',
+      modelDir,
+      '--dense-uri',
+      uri,
+      '--embed-batch',
+      '16',
+    ]);
     expect(r.stderr).not.toMatch(/error/i);
     expect(r.code).toBe(0);
     const d = (await readManifest(idx())).dense as unknown as DenseSection;
@@ -147,12 +164,23 @@ describe('dense index on S3-compatible object storage (s3rver on 127.0.0.1)', ()
   it('an interrupted build into the bucket resumes: finished batches are not embedded again, no row is duplicated', async () => {
     const out = join(tmp, 'idx-resume');
     const resumeUri = `s3://${BUCKET}/indexes/resume`;
-    await buildIndex((async function* () { yield* passages; })(), { out, corpusName: 'barexam-48', methods: ['bm25'], workers: 0 });
+    await buildIndex(
+      (async function* () {
+        yield* passages;
+      })(),
+      { out, corpusName: 'barexam-48', methods: ['bm25'], workers: 0 },
+    );
     const tiny = await createEmbedder({ provider: 'transformers', modelDir });
     const first = counting(tiny);
     const ac = new AbortController();
     await expect(
-      addDenseIndex(out, { embedder: first, uri: resumeUri, batchSize: 8, signal: ac.signal, onProgress: (n) => n >= 16 && ac.abort(new Error('interrupted')) }),
+      addDenseIndex(out, {
+        embedder: first,
+        uri: resumeUri,
+        batchSize: 8,
+        signal: ac.signal,
+        onProgress: (n) => n >= 16 && ac.abort(new Error('interrupted')),
+      }),
     ).rejects.toThrow(/interrupted/);
     // 16 committed; the next batch may have been embedded while the second was appended (the
     // pipeline runs one batch ahead), never appended.

@@ -54,10 +54,16 @@ describe('inBatches with requests in flight', () => {
     const ac = new AbortController();
     let calls = 0;
     await expect(
-      inBatches(['a', 'b', 'c', 'd'], 1, { kind: 'passage', signal: ac.signal }, async (b) => {
-        if (++calls === 2) ac.abort(new Error('stop'));
-        return b.map(vec);
-      }, 1),
+      inBatches(
+        ['a', 'b', 'c', 'd'],
+        1,
+        { kind: 'passage', signal: ac.signal },
+        async (b) => {
+          if (++calls === 2) ac.abort(new Error('stop'));
+          return b.map(vec);
+        },
+        1,
+      ),
     ).rejects.toThrow('stop');
     expect(calls).toBe(2);
   });

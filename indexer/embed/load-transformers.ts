@@ -13,6 +13,11 @@ export async function loadTransformers(importer: () => Promise<TransformersModul
   try {
     return await importer();
   } catch (e) {
-    throw errors.embedderPackageMissing('transformers', TRANSFORMERS_PACKAGE, e, '--embedder use-lite (bundled, offline) or --embedder openai (an OpenAI-compatible endpoint)');
+    throw errors.embedderPackageMissing(
+      'transformers',
+      TRANSFORMERS_PACKAGE,
+      e,
+      '--embedder use-lite (bundled, offline) or --embedder openai (an OpenAI-compatible endpoint)',
+    );
   }
 }

@@ -16,7 +16,10 @@ afterEach(async () => {
 
 const answer = (text: string) => {
   const { input } = JSON.parse(text) as { input: string[] };
-  return JSON.stringify({ object: 'list', data: input.map((_t, index) => ({ object: 'embedding', index, embedding: Buffer.from(Float32Array.of(index + 1, 2, 3).buffer).toString('base64') })) });
+  return JSON.stringify({
+    object: 'list',
+    data: input.map((_t, index) => ({ object: 'embedding', index, embedding: Buffer.from(Float32Array.of(index + 1, 2, 3).buffer).toString('base64') })),
+  });
 };
 const headersThenSilence: FaultyHandler = (_req, res) => {
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' });
@@ -27,7 +30,10 @@ const dripping: FaultyHandler = (req, res) => {
   drip(res, answer(req.text).padEnd(100_000, ' '), 50);
 };
 const ask = (s: FaultyServer, maxRetries: number) =>
-  requestEmbeddings({ url: `${s.url}/embeddings`, apiKey: 'k-0000', model: 'm', input: ['hearsay', 'estoppel'], maxRetries, timeoutMs: 400 }, { value: 'base64' as EncodingFormat });
+  requestEmbeddings(
+    { url: `${s.url}/embeddings`, apiKey: 'k-0000', model: 'm', input: ['hearsay', 'estoppel'], maxRetries, timeoutMs: 400 },
+    { value: 'base64' as EncodingFormat },
+  );
 
 describe('openai embeddings: one deadline per attempt over headers and body', () => {
   it.each([
@@ -53,7 +59,10 @@ describe('openai embeddings: one deadline per attempt over headers and body', ()
 
   it('every attempt stalls: one error saying the deadline passed, after all attempts', async () => {
     srv = await startFaultyServer(headersThenSilence);
-    await expect(ask(srv, 1)).rejects.toMatchObject({ code: 'LLM_REQUEST_FAILED', message: expect.stringMatching(/timeout after 2 attempts: no complete reply within 400 ms/) });
+    await expect(ask(srv, 1)).rejects.toMatchObject({
+      code: 'LLM_REQUEST_FAILED',
+      message: expect.stringMatching(/timeout after 2 attempts: no complete reply within 400 ms/),
+    });
     expect(srv.requests).toBe(2);
   });
 });

@@ -22,7 +22,14 @@ beforeAll(async () => {
       const input: string[] = Array.isArray(body.input) ? body.input : [body.input];
       calls.push({ auth: req.headers.authorization, body: { model: body.model, input } });
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ object: 'list', model: body.model, data: input.map((t, index) => ({ object: 'embedding', index, embedding: vectorFor(t) })), usage: { prompt_tokens: 1, total_tokens: 1 } }));
+      res.end(
+        JSON.stringify({
+          object: 'list',
+          model: body.model,
+          data: input.map((t, index) => ({ object: 'embedding', index, embedding: vectorFor(t) })),
+          usage: { prompt_tokens: 1, total_tokens: 1 },
+        }),
+      );
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -69,14 +76,19 @@ describe('openai-compatible embedder against a local server', () => {
       await emb.embed(['x'], { kind: 'query' });
       expect(calls.at(-1)!.body.input).toEqual(['search_query: x']);
       vi.stubEnv('LEXCASE_EMBED_MODEL', '');
-      await expect(createEmbedder({ provider: 'openai' })).rejects.toMatchObject({ code: 'EMBEDDER_UNAVAILABLE', message: expect.stringContaining('LEXCASE_EMBED_MODEL') });
+      await expect(createEmbedder({ provider: 'openai' })).rejects.toMatchObject({
+        code: 'EMBEDDER_UNAVAILABLE',
+        message: expect.stringContaining('LEXCASE_EMBED_MODEL'),
+      });
     } finally {
       vi.unstubAllEnvs();
     }
   });
 
   it('reports an unreachable endpoint as EMBEDDER_UNAVAILABLE', async () => {
-    await expect(createEmbedder({ provider: 'openai', baseURL: 'http://127.0.0.1:9/v1', model: 'm', apiKey: 'k-0000', maxRetries: 0 })).rejects.toMatchObject({ code: 'EMBEDDER_UNAVAILABLE' });
+    await expect(createEmbedder({ provider: 'openai', baseURL: 'http://127.0.0.1:9/v1', model: 'm', apiKey: 'k-0000', maxRetries: 0 })).rejects.toMatchObject({
+      code: 'EMBEDDER_UNAVAILABLE',
+    });
   });
 
   it('reads base64 vectors from a server that honours encoding_format, and falls back to float for one that rejects it', async () => {
@@ -92,7 +104,8 @@ describe('openai-compatible embedder against a local server', () => {
             res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":{"message":"encoding_format base64 is not supported"}}');
             return;
           }
-          const enc = (t: string) => (body.encoding_format === 'base64' ? Buffer.from(Float32Array.from(vectorFor(t)).buffer).toString('base64') : vectorFor(t));
+          const enc = (t: string) =>
+            body.encoding_format === 'base64' ? Buffer.from(Float32Array.from(vectorFor(t)).buffer).toString('base64') : vectorFor(t);
           // Out of order on purpose: the client must place each vector by its index.
           const data = body.input.map((t, index) => ({ object: 'embedding', index, embedding: enc(t) })).reverse();
           res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data }));
@@ -134,14 +147,23 @@ describe('openai-compatible embedder against a local server', () => {
     await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
     try {
       const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/v1`;
-      await expect(createEmbedder({ provider: 'openai', baseURL: url, model: 'm', apiKey: 'k-0000', maxRetries: 1, dimensions: 2 }).then((e) => e.embed(['a'], { kind: 'passage' }))).rejects.toMatchObject({
+      await expect(
+        createEmbedder({ provider: 'openai', baseURL: url, model: 'm', apiKey: 'k-0000', maxRetries: 1, dimensions: 2 }).then((e) =>
+          e.embed(['a'], { kind: 'passage' }),
+        ),
+      ).rejects.toMatchObject({
         code: 'EMBEDDER_UNAVAILABLE',
-        message: expect.stringMatching(/embedding request to http:\/\/127\.0\.0\.1:\d+\/v1 failed: HTTP 503 after 2 attempts: HTTP 503: \{"error":"overloaded"\}/),
+        message: expect.stringMatching(
+          /embedding request to http:\/\/127\.0\.0\.1:\d+\/v1 failed: HTTP 503 after 2 attempts: HTTP 503: \{"error":"overloaded"\}/,
+        ),
       });
       expect(hits).toBe(2);
       mode = 'short';
       const emb = await createEmbedder({ provider: 'openai', baseURL: url, model: 'm', apiKey: 'k-0000', maxRetries: 0, dimensions: 2 });
-      await expect(emb.embed(['a', 'b'], { kind: 'passage' })).rejects.toMatchObject({ code: 'EMBEDDER_UNAVAILABLE', message: expect.stringContaining('1 embeddings for 2 inputs') });
+      await expect(emb.embed(['a', 'b'], { kind: 'passage' })).rejects.toMatchObject({
+        code: 'EMBEDDER_UNAVAILABLE',
+        message: expect.stringContaining('1 embeddings for 2 inputs'),
+      });
     } finally {
       await new Promise<void>((r) => srv.close(() => r()));
     }

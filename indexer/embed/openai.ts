@@ -33,10 +33,16 @@ export async function createOpenAIEmbedder(spec: EmbedderSpec, signal?: AbortSig
   const model = spec.model ?? process.env.LEXCASE_EMBED_MODEL;
   const apiKey = spec.apiKey ?? process.env.LEXCASE_EMBED_API_KEY ?? (baseURL ? 'not-needed' : undefined);
   if (!model) {
-    throw errors.embedderUnavailable('the openai embedder needs a model', 'pass --model NAME or set LEXCASE_EMBED_MODEL (and LEXCASE_EMBED_BASE_URL for a non-OpenAI server)');
+    throw errors.embedderUnavailable(
+      'the openai embedder needs a model',
+      'pass --model NAME or set LEXCASE_EMBED_MODEL (and LEXCASE_EMBED_BASE_URL for a non-OpenAI server)',
+    );
   }
   if (!apiKey) {
-    throw errors.embedderUnavailable('the openai embedder needs an endpoint or an API key', 'set LEXCASE_EMBED_BASE_URL (any OpenAI-compatible server) and/or LEXCASE_EMBED_API_KEY');
+    throw errors.embedderUnavailable(
+      'the openai embedder needs an endpoint or an API key',
+      'set LEXCASE_EMBED_BASE_URL (any OpenAI-compatible server) and/or LEXCASE_EMBED_API_KEY',
+    );
   }
   registerSecret(spec.apiKey ?? process.env.LEXCASE_EMBED_API_KEY); // the user's key; the placeholder lexcase sends to a local server is no secret
   const timeoutMs = setting(spec.timeoutMs, 'LEXCASE_EMBED_TIMEOUT_MS', 120_000);
@@ -46,16 +52,25 @@ export async function createOpenAIEmbedder(spec: EmbedderSpec, signal?: AbortSig
   const url = `${(baseURL ?? 'https://api.openai.com/v1').replace(/\/+$/, '')}/embeddings`;
   // base64 unless the server rejected it once (then float for the rest of this embedder's life).
   const format: { value: EncodingFormat } = { value: 'base64' };
-  const prefixes = { ...prefixesFor(model), ...(spec.queryPrefix !== undefined ? { query: spec.queryPrefix } : {}), ...(spec.passagePrefix !== undefined ? { passage: spec.passagePrefix } : {}) };
+  const prefixes = {
+    ...prefixesFor(model),
+    ...(spec.queryPrefix !== undefined ? { query: spec.queryPrefix } : {}),
+    ...(spec.passagePrefix !== undefined ? { passage: spec.passagePrefix } : {}),
+  };
 
   let dimension = spec.dimensions ?? 0;
   const run = async (batch: string[], signal: AbortSignal | undefined): Promise<Float32Array[]> => {
     let vecs: Float32Array[];
     try {
-      vecs = await requestEmbeddings({ url, apiKey, model, input: batch, dimensions: spec.dimensions, maxRetries: spec.maxRetries ?? 2, timeoutMs, maxReplyBytes, signal }, format);
+      vecs = await requestEmbeddings(
+        { url, apiKey, model, input: batch, dimensions: spec.dimensions, maxRetries: spec.maxRetries ?? 2, timeoutMs, maxReplyBytes, signal },
+        format,
+      );
     } catch (e) {
       if (signal?.aborted) throw e;
-      throw errors.embedderUnavailable(`embedding request to ${baseURL ?? 'api.openai.com'} failed: ${(e as Error).message.replace(/^LLM request failed: /, '')}`);
+      throw errors.embedderUnavailable(
+        `embedding request to ${baseURL ?? 'api.openai.com'} failed: ${(e as Error).message.replace(/^LLM request failed: /, '')}`,
+      );
     }
     for (const v of vecs) {
       if (!dimension) dimension = v.length;
@@ -74,7 +89,11 @@ export async function createOpenAIEmbedder(spec: EmbedderSpec, signal?: AbortSig
       return dimension;
     },
     embed(texts: string[], opts: EmbedOptions) {
-      const prepared = withPrefix(texts.map((t) => truncateWords(t, spec.maxWords)), opts.kind, prefixes);
+      const prepared = withPrefix(
+        texts.map((t) => truncateWords(t, spec.maxWords)),
+        opts.kind,
+        prefixes,
+      );
       return inBatches(prepared, batchSize, opts, (b) => run(b, opts.signal), concurrency);
     },
   };

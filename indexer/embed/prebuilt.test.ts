@@ -28,7 +28,10 @@ describe('prebuilt use-lite vectors of the default corpus', () => {
     const rows = [0, pv.ids.length - 1, ...Array.from({ length: 6 }, () => rng.int(1, pv.ids.length - 2))];
     const emb = await createEmbedder({ provider: 'use-lite', maxWords: 128, workers: 0 });
     try {
-      const fresh = await emb.embed(rows.map((i) => passages.get(pv.ids[i])!), { kind: 'passage' });
+      const fresh = await emb.embed(
+        rows.map((i) => passages.get(pv.ids[i])!),
+        { kind: 'passage' },
+      );
       rows.forEach((r, j) => {
         const stored = pv.row(r);
         expect(stored).toHaveLength(512);
@@ -47,6 +50,8 @@ describe('prebuilt use-lite vectors of the default corpus', () => {
     expect(await prebuiltMismatch(m, m.corpus.indexChecksum, spec)).toBeNull();
     expect(await prebuiltMismatch(m, 'f'.repeat(64), spec)).toMatch(/corpus checksum/);
     expect(await prebuiltMismatch(m, m.corpus.indexChecksum, { provider: 'use-lite', maxWords: 256 })).toMatch(/embedder spec/);
-    expect(await prebuiltMismatch({ ...m, embedder: { ...m.embedder, modelChecksum: '0'.repeat(64) } }, m.corpus.indexChecksum, spec)).toMatch(/model files differ/);
+    expect(await prebuiltMismatch({ ...m, embedder: { ...m.embedder, modelChecksum: '0'.repeat(64) } }, m.corpus.indexChecksum, spec)).toMatch(
+      /model files differ/,
+    );
   });
 });

@@ -77,7 +77,8 @@ export async function readPrebuiltVectors(name: string, root = PREBUILT_DIR): Pr
   const load = async (key: 'ids' | 'vectors') => {
     const f = manifest.files[key];
     const raw = await readFile(join(dir, f.name));
-    if (sha256(raw) !== f.sha256) throw errors.indexCorrupt(join(dir, f.name), `prebuilt vectors: sha256 differs from manifest.json (${f.sha256.slice(0, 12)}…)`);
+    if (sha256(raw) !== f.sha256)
+      throw errors.indexCorrupt(join(dir, f.name), `prebuilt vectors: sha256 differs from manifest.json (${f.sha256.slice(0, 12)}…)`);
     return gunzipSync(raw);
   };
   const ids = (await load('ids')).toString('utf8').split('\n').filter(Boolean);
@@ -91,8 +92,10 @@ export async function readPrebuiltVectors(name: string, root = PREBUILT_DIR): Pr
 
 /** Why the prebuilt vectors do not fit an index (corpus checksum) and embedder spec, or null when they do. */
 export async function prebuiltMismatch(m: PrebuiltManifest, indexChecksum: string, spec: Record<string, unknown>): Promise<string | null> {
-  if (m.corpus.indexChecksum !== indexChecksum) return `corpus checksum ${indexChecksum.slice(0, 12)}… differs from the prebuilt ${m.corpus.indexChecksum.slice(0, 12)}…`;
-  if (JSON.stringify(m.embedder.spec) !== JSON.stringify(spec)) return `embedder spec ${JSON.stringify(spec)} differs from the prebuilt ${JSON.stringify(m.embedder.spec)}`;
+  if (m.corpus.indexChecksum !== indexChecksum)
+    return `corpus checksum ${indexChecksum.slice(0, 12)}… differs from the prebuilt ${m.corpus.indexChecksum.slice(0, 12)}…`;
+  if (JSON.stringify(m.embedder.spec) !== JSON.stringify(spec))
+    return `embedder spec ${JSON.stringify(spec)} differs from the prebuilt ${JSON.stringify(m.embedder.spec)}`;
   const installed = await modelChecksumFor(m.embedder.id);
   if (installed !== m.embedder.modelChecksum) return `the installed ${m.embedder.id} model files differ from the ones the vectors were built with`;
   return null;

@@ -64,7 +64,14 @@ const tmp = async () => {
   return d;
 };
 
-const spec = (cacheDir: string, offline: boolean) => ({ provider: 'transformers' as const, model: MODEL, cacheDir, offline, queryPrefix: '', passagePrefix: '' });
+const spec = (cacheDir: string, offline: boolean) => ({
+  provider: 'transformers' as const,
+  model: MODEL,
+  cacheDir,
+  offline,
+  queryPrefix: '',
+  passagePrefix: '',
+});
 
 async function embedsLikeTheReference(cacheDir: string, offline: boolean) {
   const emb = await createEmbedder(spec(cacheDir, offline));

@@ -9,9 +9,12 @@ import { createEmbedder } from './create-embedder.js';
 import { loadTransformers } from './load-transformers.js';
 
 vi.mock('@xenova/transformers', () => {
-  throw Object.assign(new Error("Cannot find package '@xenova/transformers' imported from /app/node_modules/lexcase/dist/retrieval/embed/load-transformers.js"), {
-    code: 'ERR_MODULE_NOT_FOUND',
-  });
+  throw Object.assign(
+    new Error("Cannot find package '@xenova/transformers' imported from /app/node_modules/lexcase/dist/retrieval/embed/load-transformers.js"),
+    {
+      code: 'ERR_MODULE_NOT_FOUND',
+    },
+  );
 });
 
 describe('transformers embedder when @xenova/transformers is absent', () => {
@@ -27,8 +30,15 @@ describe('transformers embedder when @xenova/transformers is absent', () => {
   });
 
   it('a native part that fails to load (e.g. sharp without libvips) gives the same error with its first line', async () => {
-    const err = await loadTransformers(() => Promise.reject(new Error('Something went wrong installing the "sharp" module\n\nCannot find module ../build/Release/sharp-linux-x64.node'))).catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: 'EMBEDDER_UNAVAILABLE', message: expect.stringContaining('could not be loaded: Something went wrong installing the "sharp" module\n  hint: run `npm install @xenova/transformers`') });
+    const err = await loadTransformers(() =>
+      Promise.reject(new Error('Something went wrong installing the "sharp" module\n\nCannot find module ../build/Release/sharp-linux-x64.node')),
+    ).catch((e: unknown) => e);
+    expect(err).toMatchObject({
+      code: 'EMBEDDER_UNAVAILABLE',
+      message: expect.stringContaining(
+        'could not be loaded: Something went wrong installing the "sharp" module\n  hint: run `npm install @xenova/transformers`',
+      ),
+    });
   });
 
   it('the bundled embedder does not need the package', async () => {

@@ -25,7 +25,10 @@ describe('transformers embedder on the tiny random-weight BERT fixture (offline)
   });
 
   it('mean-pools and L2-normalises exactly like the torch reference in expected.json', async () => {
-    const vecs = await emb.embed(expected.texts.map((t) => t.text), { kind: 'passage' });
+    const vecs = await emb.embed(
+      expected.texts.map((t) => t.text),
+      { kind: 'passage' },
+    );
     expect(vecs).toHaveLength(expected.texts.length);
     vecs.forEach((v, i) => {
       expect(v).toBeInstanceOf(Float32Array);

@@ -57,7 +57,10 @@ export async function createTransformersEmbedder(spec: EmbedderSpec): Promise<Em
     if (!p.file) return;
     if (p.status === 'download') current = p.file;
     if (p.status === 'progress' && p.loaded !== undefined) loaded.set(p.file, p.loaded);
-    if (p.status === 'done' && !modelDir) log.info(`transformers: ${modelName}/${p.file} ready (${((loaded.get(p.file) ?? 0) / 1024).toFixed(1)} kB; from ${env.remoteHost} or the cache ${env.cacheDir})`);
+    if (p.status === 'done' && !modelDir)
+      log.info(
+        `transformers: ${modelName}/${p.file} ready (${((loaded.get(p.file) ?? 0) / 1024).toFixed(1)} kB; from ${env.remoteHost} or the cache ${env.cacheDir})`,
+      );
   };
 
   if (modelDir) {
@@ -77,11 +80,19 @@ export async function createTransformersEmbedder(spec: EmbedderSpec): Promise<Em
   } catch (e) {
     const msg = (e as Error).message ?? String(e);
     const cut = /terminated|other side closed|ECONNRESET|content-length|premature/i.test(`${msg} ${String((e as { cause?: unknown }).cause ?? '')}`);
-    const where = offline ? ' (offline: remote downloads are disabled)' : cut ? ` (the download of ${current || 'a model file'} from ${env.remoteHost} was cut off; nothing of it was cached, run again to retry)` : '';
+    const where = offline
+      ? ' (offline: remote downloads are disabled)'
+      : cut
+        ? ` (the download of ${current || 'a model file'} from ${env.remoteHost} was cut off; nothing of it was cached, run again to retry)`
+        : '';
     throw errors.embedderUnavailable(`transformers model "${modelName}" could not be loaded${where}: ${msg.split('\n')[0]}`, howToGet(modelName));
   }
 
-  const prefixes = { ...prefixesFor(modelName), ...(spec.queryPrefix !== undefined ? { query: spec.queryPrefix } : {}), ...(spec.passagePrefix !== undefined ? { passage: spec.passagePrefix } : {}) };
+  const prefixes = {
+    ...prefixesFor(modelName),
+    ...(spec.queryPrefix !== undefined ? { query: spec.queryPrefix } : {}),
+    ...(spec.passagePrefix !== undefined ? { passage: spec.passagePrefix } : {}),
+  };
   const batchSize = spec.batchSize ?? 32;
 
   const run = async (batch: string[]): Promise<Float32Array[]> => {
@@ -101,7 +112,11 @@ export async function createTransformersEmbedder(spec: EmbedderSpec): Promise<Em
     model: modelName,
     dimension,
     embed(texts: string[], opts: EmbedOptions) {
-      const prepared = withPrefix(texts.map((t) => truncateWords(t, spec.maxWords)), opts.kind, prefixes);
+      const prepared = withPrefix(
+        texts.map((t) => truncateWords(t, spec.maxWords)),
+        opts.kind,
+        prefixes,
+      );
       return inBatches(prepared, batchSize, opts, run);
     },
   };

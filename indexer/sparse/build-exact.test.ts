@@ -66,7 +66,7 @@ describe('faster sparse build', () => {
     expect(sparse).toEqual(BEFORE.barexamRaw);
   }, 120_000);
 
-  it('the inlined ASCII scan yields the same segment bytes as the analyzer\'s own scan, on ASCII and non-ASCII text', () => {
+  it("the inlined ASCII scan yields the same segment bytes as the analyzer's own scan, on ASCII and non-ASCII text", () => {
     const legal = load(LEGAL_CORPUS_PASSAGES).slice(0, 1500);
     const synthetic = [...syntheticPassagesSync({ n: 1500 })];
     const docs = [...legal, ...synthetic].map((p) => p.text);
@@ -95,7 +95,7 @@ describe('faster sparse build', () => {
     pool.ensureTerms(terms);
     const sinks = Array.from({ length: terms }, () => new ByteSink(8));
     let seed = 12345;
-    const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
     for (let k = 0; k < 200_000; k++) {
       // Skewed: a few terms get long chains (many 4 KiB blocks), most stay in their first blocks.
       const id = Math.floor(terms * rnd() ** 3);

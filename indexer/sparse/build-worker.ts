@@ -26,7 +26,11 @@ parentPort!.on('message', (m: { type: string } & Record<string, unknown>) => {
       parentPort!.postMessage({ type: 'finished', segments: spiller!.finish() });
     } else if (m.type === 'merge') {
       const output = mergeRangeToParts(m.job as RangeJob, m.prefix as string);
-      parentPort!.postMessage({ type: 'merged', output }, [output.df.buffer as ArrayBuffer, output.cf.buffer as ArrayBuffer, output.ends.buffer as ArrayBuffer]);
+      parentPort!.postMessage({ type: 'merged', output }, [
+        output.df.buffer as ArrayBuffer,
+        output.cf.buffer as ArrayBuffer,
+        output.ends.buffer as ArrayBuffer,
+      ]);
     }
   } catch (e) {
     parentPort!.postMessage({ type: 'error', message: (e as Error).stack ?? String(e) });

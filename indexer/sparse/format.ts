@@ -53,7 +53,8 @@ export function sparseSectionProblem(v: unknown): { field: string; message: stri
   if (!Number.isInteger(o.version)) return p('version', `expected an integer, got ${JSON.stringify(o.version)}`);
   if (typeof o.encoding !== 'string') return p('encoding', `expected a string, got ${JSON.stringify(o.encoding)}`);
   for (const k of COUNTS) if (!Number.isInteger(o[k]) || (o[k] as number) < 0) return p(k, `expected an integer ≥ 0, got ${JSON.stringify(o[k])}`);
-  for (const k of ['totalTokens', 'avgDocLength'] as const) if (typeof o[k] !== 'number' || !Number.isFinite(o[k]) || (o[k] as number) < 0) return p(k, `expected a number ≥ 0, got ${JSON.stringify(o[k])}`);
+  for (const k of ['totalTokens', 'avgDocLength'] as const)
+    if (typeof o[k] !== 'number' || !Number.isFinite(o[k]) || (o[k] as number) < 0) return p(k, `expected a number ≥ 0, got ${JSON.stringify(o[k])}`);
   return null;
 }
 

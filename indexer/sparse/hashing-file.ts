@@ -12,7 +12,10 @@ export class HashingFile {
   private len = 0;
   bytesWritten = 0;
 
-  constructor(readonly path: string, bufferSize = 1 << 20) {
+  constructor(
+    readonly path: string,
+    bufferSize = 1 << 20,
+  ) {
     this.fd = openSync(path, 'w');
     this.buf = new Uint8Array(bufferSize);
   }

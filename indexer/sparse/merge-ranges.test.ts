@@ -26,7 +26,12 @@ const files = (dir: string) =>
   Object.fromEntries(
     Object.values(SPARSE_FILES)
       .filter((f) => !/doclen|bylen/.test(f))
-      .map((f) => [f, createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')]),
+      .map((f) => [
+        f,
+        createHash('sha256')
+          .update(readFileSync(join(dir, f)))
+          .digest('hex'),
+      ]),
   );
 
 describe('merge split by term range', () => {
@@ -37,7 +42,11 @@ describe('merge split by term range', () => {
     mkdirSync(segDir, { recursive: true });
     return segments(segDir);
   })();
-  const serial = mergeSegments(segs.map((s) => s.path), serialDir, false);
+  const serial = mergeSegments(
+    segs.map((s) => s.path),
+    serialDir,
+    false,
+  );
   const sizes = segs.map((s) => readFileSync(s.path).length);
 
   const runRanges = (jobs: RangeJob[], name: string) => {

@@ -115,7 +115,12 @@ export function mergeTermRange(
       }
       let docs: Uint32Array = docsA.subarray(0, n);
       let tfs: Uint32Array = tfsA.subarray(0, n);
-      if (!sorted) [docs, tfs] = mergeRuns(parts.map((p) => p.df), docs, tfs);
+      if (!sorted)
+        [docs, tfs] = mergeRuns(
+          parts.map((p) => p.df),
+          docs,
+          tfs,
+        );
       sink.len = 0;
       let prev = -1;
       for (let i = 0; i < n; i++) {

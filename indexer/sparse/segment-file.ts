@@ -78,7 +78,11 @@ export class SegmentReader {
   done = false;
 
   /** `from`: start at that sampled record (writeSegment's samples) instead of the first. */
-  constructor(readonly path: string, bufferSize = 1 << 22, from?: { offset: number; index: number }) {
+  constructor(
+    readonly path: string,
+    bufferSize = 1 << 22,
+    from?: { offset: number; index: number },
+  ) {
     this.fd = openSync(path, 'r');
     this.buf = new Uint8Array(bufferSize);
     this.fill(12);

@@ -25,7 +25,10 @@ export class SegmentSpiller {
   private builder: SegmentBuilder;
   private segments: SegmentInfo[] = [];
 
-  constructor(analyzer: Analyzer, private readonly init: SpillerInit) {
+  constructor(
+    analyzer: Analyzer,
+    private readonly init: SpillerInit,
+  ) {
     this.builder = new SegmentBuilder(analyzer);
   }
 

@@ -73,7 +73,14 @@ async function readShared(file: string, expectBytes: number): Promise<SharedArra
   }
 }
 
-async function readTyped<T extends Uint32Array | Float64Array>(dir: string, rel: string, make: (b: SharedArrayBuffer) => T, bytesPer: number, expect: number, blocks: IndexBlocks | undefined): Promise<T> {
+async function readTyped<T extends Uint32Array | Float64Array>(
+  dir: string,
+  rel: string,
+  make: (b: SharedArrayBuffer) => T,
+  bytesPer: number,
+  expect: number,
+  blocks: IndexBlocks | undefined,
+): Promise<T> {
   const sab = await readShared(join(dir, rel), expect * bytesPer);
   checkWholeFile(blocks?.of(rel), new Uint8Array(sab));
   return make(sab);
@@ -83,14 +90,17 @@ async function readTyped<T extends Uint32Array | Float64Array>(dir: string, rel:
 function checkCounts(dir: string, section: SparseSection, df: Uint32Array, doclen: Uint32Array, byLen: Uint32Array): void {
   let postings = 0;
   for (let i = 0; i < df.length; i++) postings += df[i];
-  if (postings !== section.postings) throw errors.indexCorrupt(join(dir, SPARSE_FILES.df), `document frequencies add up to ${postings}, the manifest says ${section.postings} postings`);
+  if (postings !== section.postings)
+    throw errors.indexCorrupt(join(dir, SPARSE_FILES.df), `document frequencies add up to ${postings}, the manifest says ${section.postings} postings`);
   let tokens = 0;
   for (let i = 0; i < doclen.length; i++) tokens += doclen[i];
-  if (tokens !== section.totalTokens) throw errors.indexCorrupt(join(dir, SPARSE_FILES.doclen), `document lengths add up to ${tokens}, the manifest says ${section.totalTokens} tokens`);
+  if (tokens !== section.totalTokens)
+    throw errors.indexCorrupt(join(dir, SPARSE_FILES.doclen), `document lengths add up to ${tokens}, the manifest says ${section.totalTokens} tokens`);
   const seen = new Uint8Array(byLen.length);
   for (let i = 0; i < byLen.length; i++) {
     const d = byLen[i];
-    if (d >= byLen.length || seen[d]) throw errors.indexCorrupt(join(dir, SPARSE_FILES.bylen), `entry ${i} (${d}) is not a permutation of the ${byLen.length} documents`);
+    if (d >= byLen.length || seen[d])
+      throw errors.indexCorrupt(join(dir, SPARSE_FILES.bylen), `entry ${i} (${d}) is not a permutation of the ${byLen.length} documents`);
     seen[d] = 1;
   }
 }
@@ -101,7 +111,8 @@ export async function loadSparseIndex(dir: string, opts: LoadSparseOptions = {})
   const problem = sparseSectionProblem(manifest.sparse);
   if (problem) throw errors.indexIncompatible(dir, `manifest field "${problem.field}": ${problem.message}`);
   const section = manifest.sparse as SparseSection;
-  if (section.version > SPARSE_VERSION) throw errors.indexIncompatible(dir, `sparse format version ${section.version} is newer than this lexcase supports (${SPARSE_VERSION})`);
+  if (section.version > SPARSE_VERSION)
+    throw errors.indexIncompatible(dir, `sparse format version ${section.version} is newer than this lexcase supports (${SPARSE_VERSION})`);
   if (endianness() !== 'LE') throw errors.indexIncompatible(dir, 'index files are little-endian; this machine is big-endian');
   checkIndexFiles(dir, manifest);
   await verifyOnFirstOpen(dir, manifest);
@@ -162,7 +173,20 @@ export async function loadSparseIndex(dir: string, opts: LoadSparseOptions = {})
 
   // postings are checked block by block as lists are first read (retrieval/sparse/list-bytes.ts)
   const postingsBlocks = blocks?.of(SPARSE_FILES.postings);
-  const data: ScoringData = { N, totalTokens: section.totalTokens, avgdl: section.avgDocLength, df, cf, offsets, postings, postingsFd, postingsFile: inMemory ? undefined : postingsFile, postingsBlocks, doclen, byLen };
+  const data: ScoringData = {
+    N,
+    totalTokens: section.totalTokens,
+    avgdl: section.avgDocLength,
+    df,
+    cf,
+    offsets,
+    postings,
+    postingsFd,
+    postingsFile: inMemory ? undefined : postingsFile,
+    postingsBlocks,
+    doclen,
+    byLen,
+  };
   let fdOpen = postingsFd !== undefined;
   return {
     dir,

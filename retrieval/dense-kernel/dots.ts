@@ -7,7 +7,6 @@
 import { compileWasm, instantiateWasm, wasmMemory, type WasmModule } from '../../core/wasm.js';
 import { DOTS_WASM_BASE64 } from './dots-wasm.js';
 
-
 export interface DotsKernel {
   /** n rows × stride float32 (stride = dim rounded up to 4, padding zero), row-major. */
   readonly rows: Float32Array;
@@ -25,7 +24,10 @@ export function dotsKernel(n: number, dim: number): DotsKernel {
   const qOff = Math.ceil(matBytes / 16) * 16;
   const outOff = qOff + stride * 8;
   const memory = wasmMemory(outOff + n * 8);
-  const exp = instantiateWasm<{ dots(mat: number, q: number, n: number, stride: number, out: number): void }>((compiled ??= compileWasm(DOTS_WASM_BASE64)), memory);
+  const exp = instantiateWasm<{ dots(mat: number, q: number, n: number, stride: number, out: number): void }>(
+    (compiled ??= compileWasm(DOTS_WASM_BASE64)),
+    memory,
+  );
   const rows = new Float32Array(memory.buffer, 0, n * stride);
   const q64 = new Float64Array(memory.buffer, qOff, stride);
   const out = new Float64Array(memory.buffer, outOff, n);

@@ -26,7 +26,6 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-
 const STRATEGIES: Strategy[] = ['auto', 'maxscore', 'blocked', 'exhaustive'];
 
 /** Textbook QLD's query-wide part Σ c·ln(μP) and |q| of a request, computed from the index. */
@@ -41,7 +40,12 @@ function qldConstants(view: ScoringView, req: ScoreRequest & { method: 'qld' }):
 }
 
 /** Expected textbook-QLD approximate top-k: the sub-query's sparse part + the full query's length penalty. */
-function expectedQld(view: ScoringView, full: ScoreRequest & { method: 'qld' }, sub: ScoreRequest & { method: 'qld' }, k: number): { ranked: Ranked; byDoc: Map<number, number> } {
+function expectedQld(
+  view: ScoringView,
+  full: ScoreRequest & { method: 'qld' },
+  sub: ScoreRequest & { method: 'qld' },
+  k: number,
+): { ranked: Ranked; byDoc: Map<number, number> } {
   const all = scoreTopK(view, { ...sub, k: view.hi - view.lo }, 'exhaustive'); // every doc of the range
   const f = qldConstants(view, full);
   const s = qldConstants(view, sub);
@@ -67,7 +71,16 @@ describe('approxPrefix: the longest prefix of the plan that fits the budget', ()
   });
 
   it('rejects budgets out of range with one message naming the field; labels for run tags', () => {
-    for (const bad of [{ postingShare: 0 }, { postingShare: 1.5 }, { postingShare: Number.NaN }, { maxPostings: 0 }, { maxPostings: 2.5 }, {}, { share: 0.5 }, 0.5]) {
+    for (const bad of [
+      { postingShare: 0 },
+      { postingShare: 1.5 },
+      { postingShare: Number.NaN },
+      { maxPostings: 0 },
+      { maxPostings: 2.5 },
+      {},
+      { share: 0.5 },
+      0.5,
+    ]) {
       expect(() => checkApprox(bad), JSON.stringify(bad)).toThrow(/invalid approx/);
     }
     expect(checkApprox(undefined)).toBeUndefined();
@@ -119,7 +132,10 @@ it('share 1 is exact bit for bit; a smaller budget scores exactly the plan prefi
                 if (keep < plan.length) cut++;
                 compared++;
                 const viaSub = req.method === 'qld' && req.variant === 'textbook' ? undefined : scoreTopK(view, sub, 'exhaustive');
-                const qld = req.method === 'qld' && req.variant === 'textbook' ? expectedQld(view, req, sub as ScoreRequest & { method: 'qld' }, Math.min(k, view.hi - view.lo)) : undefined;
+                const qld =
+                  req.method === 'qld' && req.variant === 'textbook'
+                    ? expectedQld(view, req, sub as ScoreRequest & { method: 'qld' }, Math.min(k, view.hi - view.lo))
+                    : undefined;
                 for (const strategy of STRATEGIES) {
                   // A budget that covers every posting: exact, bit for bit.
                   for (const approx of [{ postingShare: 1 }, { maxPostings: total }]) {

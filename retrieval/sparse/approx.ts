@@ -18,14 +18,17 @@ export function checkApprox(approx: unknown): ApproxOptions | undefined {
   const { postingShare, maxPostings, ...rest } = approx as Record<string, unknown>;
   const extra = Object.keys(rest);
   if (extra.length) throw errors.invalidInput('approx', `unknown key(s) ${extra.join(', ')} (known: postingShare, maxPostings)`);
-  if (postingShare === undefined && maxPostings === undefined) throw errors.invalidInput('approx', 'give postingShare (0 < share ≤ 1) and/or maxPostings (an integer ≥ 1)');
+  if (postingShare === undefined && maxPostings === undefined)
+    throw errors.invalidInput('approx', 'give postingShare (0 < share ≤ 1) and/or maxPostings (an integer ≥ 1)');
   const out: ApproxOptions = {};
   if (postingShare !== undefined) {
-    if (typeof postingShare !== 'number' || !(postingShare > 0 && postingShare <= 1)) throw errors.invalidInput('approx.postingShare', `expected a number > 0 and ≤ 1, got ${JSON.stringify(postingShare)}`);
+    if (typeof postingShare !== 'number' || !(postingShare > 0 && postingShare <= 1))
+      throw errors.invalidInput('approx.postingShare', `expected a number > 0 and ≤ 1, got ${JSON.stringify(postingShare)}`);
     out.postingShare = postingShare;
   }
   if (maxPostings !== undefined) {
-    if (typeof maxPostings !== 'number' || !Number.isInteger(maxPostings) || maxPostings < 1) throw errors.invalidInput('approx.maxPostings', `expected an integer ≥ 1, got ${JSON.stringify(maxPostings)}`);
+    if (typeof maxPostings !== 'number' || !Number.isInteger(maxPostings) || maxPostings < 1)
+      throw errors.invalidInput('approx.maxPostings', `expected an integer ≥ 1, got ${JSON.stringify(maxPostings)}`);
     out.maxPostings = maxPostings;
   }
   return out;

@@ -164,7 +164,22 @@ let walked = 0;
  * the weight to acc[i] (the same expression as accumulate()) and records a doc on its first touch.
  * Small functions of typed arrays only, so each stays monomorphic and optimised.
  */
-function walkBm25(low: Uint16Array, tfs: Uint8Array, big: Map<number, number> | undefined, p: number, end: number, xs: number, xe: number, p1: number, norm: Float64Array, chunkBase: number, acc: Float64Array, mark: Uint8Array, touched: Int32Array, nt: number): number {
+function walkBm25(
+  low: Uint16Array,
+  tfs: Uint8Array,
+  big: Map<number, number> | undefined,
+  p: number,
+  end: number,
+  xs: number,
+  xe: number,
+  p1: number,
+  norm: Float64Array,
+  chunkBase: number,
+  acc: Float64Array,
+  mark: Uint8Array,
+  touched: Int32Array,
+  nt: number,
+): number {
   for (; p < end; p++) {
     const x = low[p];
     if (x >= xe) break;
@@ -181,7 +196,22 @@ function walkBm25(low: Uint16Array, tfs: Uint8Array, big: Map<number, number> | 
   return p;
 }
 
-function walkTable(low: Uint16Array, tfs: Uint8Array, big: Map<number, number> | undefined, p: number, end: number, xs: number, xe: number, tab: Float64Array, p1: number, p2: number, acc: Float64Array, mark: Uint8Array, touched: Int32Array, nt: number): number {
+function walkTable(
+  low: Uint16Array,
+  tfs: Uint8Array,
+  big: Map<number, number> | undefined,
+  p: number,
+  end: number,
+  xs: number,
+  xe: number,
+  tab: Float64Array,
+  p1: number,
+  p2: number,
+  acc: Float64Array,
+  mark: Uint8Array,
+  touched: Int32Array,
+  nt: number,
+): number {
   for (; p < end; p++) {
     const x = low[p];
     if (x >= xe) break;
@@ -198,7 +228,18 @@ function walkTable(low: Uint16Array, tfs: Uint8Array, big: Map<number, number> |
   return p;
 }
 
-function denseBm25(tfs: Uint8Array, lo: number, ws: number, we: number, p1: number, norm: Float64Array, acc: Float64Array, mark: Uint8Array, touched: Int32Array, nt: number): number {
+function denseBm25(
+  tfs: Uint8Array,
+  lo: number,
+  ws: number,
+  we: number,
+  p1: number,
+  norm: Float64Array,
+  acc: Float64Array,
+  mark: Uint8Array,
+  touched: Int32Array,
+  nt: number,
+): number {
   for (let d = ws; d < we; d++) {
     const tf = tfs[d - lo];
     if (tf === 0) continue;
@@ -212,7 +253,17 @@ function denseBm25(tfs: Uint8Array, lo: number, ws: number, we: number, p1: numb
   return nt;
 }
 
-function denseTable(tfs: Uint8Array, lo: number, ws: number, we: number, tab: Float64Array, acc: Float64Array, mark: Uint8Array, touched: Int32Array, nt: number): number {
+function denseTable(
+  tfs: Uint8Array,
+  lo: number,
+  ws: number,
+  we: number,
+  tab: Float64Array,
+  acc: Float64Array,
+  mark: Uint8Array,
+  touched: Int32Array,
+  nt: number,
+): number {
   for (let d = ws; d < we; d++) {
     const tf = tfs[d - lo];
     if (tf === 0) continue;

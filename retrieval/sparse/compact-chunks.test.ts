@@ -113,7 +113,9 @@ it('matches brute-force BM25 across the chunk boundary, and keeps tf ≥ 255 exa
     expect(scoreTopK(index.view, req, 'blockmax', undefined, 4)).toEqual(scoreTopK(index.view, req, 'exhaustive'));
   }
   // Other scorers are refused by name.
-  expect(() => scoreTopK(index.view, { method: 'qld', variant: 'lucene', mu: 2000, ...request(q, 10) }, 'blockmax')).toThrow(/'blockmax' takes bm25 and textbook qld/);
+  expect(() => scoreTopK(index.view, { method: 'qld', variant: 'lucene', mu: 2000, ...request(q, 10) }, 'blockmax')).toThrow(
+    /'blockmax' takes bm25 and textbook qld/,
+  );
   const zulu = index.termId('zulu');
   const compact = compactPostings(index.view, zulu);
   expect(compact.chunkEnd.length).toBe(2);
@@ -129,7 +131,10 @@ it('postings read per list from disk give the same rankings, scores and term fre
     expect(onDisk.postingsFd).toBeTypeOf('number');
     for (const q of ['alpha bravo charlie delta echo', 'zulu kilo lima lima']) {
       const base = request(q, 100);
-      for (const req of [{ method: 'bm25', k1: 0.9, b: 0.4, ...base }, { method: 'qld', variant: 'textbook', mu: 2000, ...base }] as ScoreRequest[]) {
+      for (const req of [
+        { method: 'bm25', k1: 0.9, b: 0.4, ...base },
+        { method: 'qld', variant: 'textbook', mu: 2000, ...base },
+      ] as ScoreRequest[]) {
         for (const strategy of ['auto', 'exhaustive', 'maxscore'] as const) {
           const a = scoreTopK(index.view, req, strategy);
           const b = scoreTopK(onDisk.view, req, strategy);

@@ -206,7 +206,18 @@ function decodeCompact(view: ScoringView, termId: number, how: 'cache' | 'fresh'
     tfs[n++] = tf;
   }
   while (c < chunks) chunkEnd[c++] = n;
-  const scratch: CompactList = { low: low.subarray(0, n), tfs: tfs.subarray(0, n), lowOff: -1, tfOff: -1, maxTf, length: n, c0, chunkEnd, bigTf, cached: false };
+  const scratch: CompactList = {
+    low: low.subarray(0, n),
+    tfs: tfs.subarray(0, n),
+    lowOff: -1,
+    tfOff: -1,
+    maxTf,
+    length: n,
+    c0,
+    chunkEnd,
+    bigTf,
+    cached: false,
+  };
   return how === 'scratch' ? scratch : keep(view, scratch, how === 'cache');
 }
 

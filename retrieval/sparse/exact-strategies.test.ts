@@ -29,7 +29,6 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-
 let run = 0;
 let denseWalks = 0;
 let fusedLong = 0;

@@ -53,22 +53,23 @@ describe('a decoded-list cache under a tiny budget', () => {
     const strategies: Strategy[] = ['auto', 'blocked', 'maxscore', 'blockmax', 'exhaustive'];
     let compared = 0;
     for (const q of queries)
-        for (const strategy of strategies)
-          for (const method of ['bm25', 'qld'] as const) {
-            const { ids, counts } = queryTerms(index, q);
-            if (!ids.length) continue;
-            const req: ScoreRequest = method === 'bm25' ? { method, ids, counts, k: 10, k1: 0.9, b: 0.4 } : { method, ids, counts, k: 50, mu: 1000, variant: 'textbook' };
-            const want = scoreTopK(full, req, strategy);
-            const got = scoreTopK(tiny, req, strategy);
-            expect(got.docs).toEqual(want.docs);
-            expect(got.scores).toEqual(want.scores);
-            const c = listCache(tiny);
-            expect(c.bytes).toBeLessThanOrEqual(budget);
-            // the resident part of the kernel memory: the cache's budget plus the per-document arrays held (BM25 norms, QLD log-lengths)
-            const vm = viewMemory(tiny);
-            expect(vm.used).toBeLessThanOrEqual(64 + budget + vm.heldBytes + 16);
-            compared++;
-          }
+      for (const strategy of strategies)
+        for (const method of ['bm25', 'qld'] as const) {
+          const { ids, counts } = queryTerms(index, q);
+          if (!ids.length) continue;
+          const req: ScoreRequest =
+            method === 'bm25' ? { method, ids, counts, k: 10, k1: 0.9, b: 0.4 } : { method, ids, counts, k: 50, mu: 1000, variant: 'textbook' };
+          const want = scoreTopK(full, req, strategy);
+          const got = scoreTopK(tiny, req, strategy);
+          expect(got.docs).toEqual(want.docs);
+          expect(got.scores).toEqual(want.scores);
+          const c = listCache(tiny);
+          expect(c.bytes).toBeLessThanOrEqual(budget);
+          // the resident part of the kernel memory: the cache's budget plus the per-document arrays held (BM25 norms, QLD log-lengths)
+          const vm = viewMemory(tiny);
+          expect(vm.used).toBeLessThanOrEqual(64 + budget + vm.heldBytes + 16);
+          compared++;
+        }
     const c = listCache(tiny);
     expect(compared).toBeGreaterThan(300);
     expect(c.peakBytes).toBeLessThanOrEqual(budget);

@@ -18,7 +18,11 @@ export const DEFAULT_CACHE_MIB = 1024;
 export function cacheBudgetBytes(cacheMib?: number, env: NodeJS.ProcessEnv = process.env): number {
   const fromEnv = env.LEXCASE_CACHE_MIB !== undefined && env.LEXCASE_CACHE_MIB !== '' ? Number(env.LEXCASE_CACHE_MIB) : undefined;
   const mib = cacheMib ?? fromEnv ?? DEFAULT_CACHE_MIB;
-  if (!Number.isFinite(mib) || mib < 0) throw errors.invalidInput(cacheMib !== undefined ? 'cacheMib' : 'LEXCASE_CACHE_MIB', `expected a number of MiB ≥ 0, got ${JSON.stringify(cacheMib ?? env.LEXCASE_CACHE_MIB)}`);
+  if (!Number.isFinite(mib) || mib < 0)
+    throw errors.invalidInput(
+      cacheMib !== undefined ? 'cacheMib' : 'LEXCASE_CACHE_MIB',
+      `expected a number of MiB ≥ 0, got ${JSON.stringify(cacheMib ?? env.LEXCASE_CACHE_MIB)}`,
+    );
   return Math.floor(mib * 2 ** 20);
 }
 

@@ -140,7 +140,16 @@ function gallop(docs: Uint32Array, length: number, from: number, d: number): num
 }
 
 /** Add one term's weights to the candidates (sorted by doc), exactly as accumulate() would. */
-function addToCandidates(list: PostingList, cands: Uint32Array, nc: number, acc: Accumulator, mode: Mode, p1: number, p2: number, arr: Float64Array | undefined): void {
+function addToCandidates(
+  list: PostingList,
+  cands: Uint32Array,
+  nc: number,
+  acc: Accumulator,
+  mode: Mode,
+  p1: number,
+  p2: number,
+  arr: Float64Array | undefined,
+): void {
   const { docs, tfs, length } = list;
   const { scores } = acc;
   const w1 = mode === Mode.Qld ? p1 * Math.log1p(1 / p2) : 0;
@@ -270,5 +279,3 @@ export function maxScoreTopK(view: ScoringView, inp: MaxScoreInput): TopK {
   }
   return top;
 }
-
-

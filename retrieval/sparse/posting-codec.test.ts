@@ -52,7 +52,17 @@ const tfArb = fc.oneof(
 /** A list over [0, n): gaps small (dense lists), chunk-sized, or up to the largest a varint holds. */
 const listArb = (n: number) =>
   fc
-    .array(fc.record({ gap: fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 1, max: 3 }) }, { weight: 2, arbitrary: fc.integer({ min: 1, max: 70_000 }) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: DOC_MAX + 1 }) }), tf: tfArb }), { minLength: 0, maxLength: 400 })
+    .array(
+      fc.record({
+        gap: fc.oneof(
+          { weight: 8, arbitrary: fc.integer({ min: 1, max: 3 }) },
+          { weight: 2, arbitrary: fc.integer({ min: 1, max: 70_000 }) },
+          { weight: 1, arbitrary: fc.integer({ min: 1, max: DOC_MAX + 1 }) },
+        ),
+        tf: tfArb,
+      }),
+      { minLength: 0, maxLength: 400 },
+    )
     .map((ps): List => {
       const docs: number[] = [];
       const tfs: number[] = [];

@@ -104,7 +104,13 @@ export const BLOCKED_MIN_DENSITY = 0.01;
 /** The plan's terms scored for a request: all of them, or the budget's prefix with `approx`. */
 export function scoredPlan(fullPlan: TermPlan[], req: Pick<ScoreRequest, 'approx'>): TermPlan[] {
   if (!req.approx) return fullPlan;
-  return fullPlan.slice(0, approxPrefix(fullPlan.map((t) => t.df), req.approx));
+  return fullPlan.slice(
+    0,
+    approxPrefix(
+      fullPlan.map((t) => t.df),
+      req.approx,
+    ),
+  );
 }
 
 /** Exact top-k of one request over one doc range (of the budget's terms only, with `approx`). */
@@ -129,7 +135,8 @@ export function scoreTopK(view: ScoringView, req: ScoreRequest, strategy: Strate
     return ranked(blocked ? blockedTopK(view, inp, blockDocs) : maxScoreTopK(view, inp));
   };
   if (req.scorer === 'lucene') {
-    if (req.method === 'bm25') return run({ mode: Mode.LuceneBm25, plan, k, arr: luceneNormInverses(view, req.k1, req.b), paramKey: `lbm25:${req.k1}:${req.b}`, exhaustive, f32: true });
+    if (req.method === 'bm25')
+      return run({ mode: Mode.LuceneBm25, plan, k, arr: luceneNormInverses(view, req.k1, req.b), paramKey: `lbm25:${req.k1}:${req.b}`, exhaustive, f32: true });
     return run({ mode: Mode.LuceneLmd, plan, k, arr: luceneLogRatios(view, req.mu), paramKey: `llmd:${req.mu}`, exhaustive, f32: true });
   }
   if (req.method === 'bm25') {

@@ -34,7 +34,18 @@ export function createRetrievalTools(opts: RetrievalToolsOptions): StructuredToo
   const tools: StructuredToolInterface[] = [];
   for (const m of METHODS) {
     const retriever = opts.retrievers[m.name];
-    if (retriever && m.agents) tools.push(createSearchTool({ name: m.agents.tool, description: m.agents.description, retriever, docs: opts.docs, recorder: opts.recorder, snippetChars: opts.snippetChars, defaultK: opts.defaultK }));
+    if (retriever && m.agents)
+      tools.push(
+        createSearchTool({
+          name: m.agents.tool,
+          description: m.agents.description,
+          retriever,
+          docs: opts.docs,
+          recorder: opts.recorder,
+          snippetChars: opts.snippetChars,
+          defaultK: opts.defaultK,
+        }),
+      );
   }
   if (opts.llm) tools.push(createRewriteQueryTool({ llm: opts.llm, recorder: opts.recorder }));
   return tools;

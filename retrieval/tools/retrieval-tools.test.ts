@@ -33,7 +33,12 @@ beforeAll(async () => {
   for await (const p of loadPassages('barexam')) if (gold.has(p.id)) passages.push(p);
   let n = 0;
   for await (const p of loadPassages('legal_corpus')) if (n++ < 300) passages.push(p);
-  await buildIndex((async function* () { yield* passages; })(), { out: join(dir, 'idx'), corpusName: 'test', workers: 0 });
+  await buildIndex(
+    (async function* () {
+      yield* passages;
+    })(),
+    { out: join(dir, 'idx'), corpusName: 'test', workers: 0 },
+  );
   retrievers = { bm25: await openRetriever(join(dir, 'idx'), 'bm25'), qld: await openRetriever(join(dir, 'idx'), 'qld') };
   docs = await openDocStore(join(dir, 'idx'));
 }, 60_000);
@@ -43,12 +48,16 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const byName = (tools: { name: string }[], name: string) => tools.find((t) => t.name === name)! as unknown as { invoke(x: unknown): Promise<string>; name: string };
+const byName = (tools: { name: string }[], name: string) =>
+  tools.find((t) => t.name === name)! as unknown as { invoke(x: unknown): Promise<string>; name: string };
 
 describe('createRetrievalTools', () => {
   it('makes one search tool per retriever given, and rewrite_query only with an llm', () => {
     expect(createRetrievalTools({ retrievers, docs }).map((t) => t.name)).toEqual(['bm25_search', 'qld_search']);
-    expect(createRetrievalTools({ retrievers: { qld: retrievers.qld }, docs, llm: new FakeChatModel([]) }).map((t) => t.name)).toEqual(['qld_search', 'rewrite_query']);
+    expect(createRetrievalTools({ retrievers: { qld: retrievers.qld }, docs, llm: new FakeChatModel([]) }).map((t) => t.name)).toEqual([
+      'qld_search',
+      'rewrite_query',
+    ]);
   });
 
   it('bm25_search returns the retriever ranking with scores and query-aware snippets, and records the call', async () => {
@@ -82,7 +91,12 @@ describe('createRetrievalTools', () => {
 
   it('turns a retriever failure into {error, results: []} so an agent loop goes on', async () => {
     const recorder = new ToolRecorder();
-    const broken: Retriever = { method: 'dense', search: async () => { throw new Error('embedder unavailable'); } };
+    const broken: Retriever = {
+      method: 'dense',
+      search: async () => {
+        throw new Error('embedder unavailable');
+      },
+    };
     const [dense] = createRetrievalTools({ retrievers: { dense: broken }, docs, recorder });
     const out = JSON.parse(await (dense as unknown as { invoke(x: unknown): Promise<string> }).invoke({ query: 'negligence' }));
     expect(out).toMatchObject({ error: 'embedder unavailable', results: [] });
@@ -153,7 +167,9 @@ describe('rewrite_query', () => {
     const tool = byName(createRetrievalTools({ retrievers, docs, llm, recorder }), 'rewrite_query');
     const out = JSON.parse(await tool.invoke({ query: 'Can Paul contradict Wes?', facts: 'Paul called Wes, who testified the light was green.' }));
     expect(out.style).toBe('structured');
-    expect(out.query).toBe("Whether a party may impeach its own witness. Under FRE 607 any party, including the party that called the witness, may attack the witness's credibility.");
+    expect(out.query).toBe(
+      "Whether a party may impeach its own witness. Under FRE 607 any party, including the party that called the witness, may attack the witness's credibility.",
+    );
     expect(llm.calls[0].text).toContain('Paul called Wes');
     expect(llm.calls[0].text).toMatch(/legal issue/);
     expect(recorder.calls[0]).toMatchObject({ tool: 'rewrite_query', ids: [], output: out.query });
@@ -170,7 +186,8 @@ describe('rewrite_query', () => {
 });
 
 describe('makeSnippet', () => {
-  const text = 'Contracts require consideration. A gift promise is unenforceable. Adverse possession requires hostile, open and notorious possession for the statutory period. Trespass is an intentional tort.';
+  const text =
+    'Contracts require consideration. A gift promise is unenforceable. Adverse possession requires hostile, open and notorious possession for the statutory period. Trespass is an intentional tort.';
   it('starts at the sentence sharing most words with the query and marks cuts', () => {
     const s = makeSnippet(text, 'hostile notorious possession', 80);
     expect(s.startsWith('… Adverse possession requires hostile')).toBe(true);

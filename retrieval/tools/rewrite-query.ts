@@ -53,7 +53,11 @@ export function rewritePrompt(input: RewriteInput): string {
         'Reply with only a JSON object: {"issue": "...", "rule": "..."}'
       );
     case 'expand':
-      return facts + need + 'Rewrite this as one search query that adds the relevant legal terms of art, doctrine names and synonyms. Reply with only a JSON object: {"query": "..."}';
+      return (
+        facts +
+        need +
+        'Rewrite this as one search query that adds the relevant legal terms of art, doctrine names and synonyms. Reply with only a JSON object: {"query": "..."}'
+      );
     case 'keywords':
       return facts + need + 'Give a short keyword search query (5 to 12 words, legal terms of art first). Reply with only a JSON object: {"query": "..."}';
   }
@@ -63,7 +67,11 @@ const structuredSchema = z.object({ issue: z.string(), rule: z.string() });
 const querySchema = z.object({ query: z.string() });
 
 /** Rewrite one query with `llm` (usable without the tool wrapper). */
-export async function rewriteQuery(llm: BaseChatModel, input: RewriteInput, signal?: AbortSignal): Promise<{ query: string; style: RewriteStyle; issue?: string; rule?: string }> {
+export async function rewriteQuery(
+  llm: BaseChatModel,
+  input: RewriteInput,
+  signal?: AbortSignal,
+): Promise<{ query: string; style: RewriteStyle; issue?: string; rule?: string }> {
   const style = input.style ?? 'structured';
   const messages = [new SystemMessage(SYSTEM), new HumanMessage(rewritePrompt({ ...input, style }))];
   if (style === 'structured') {

@@ -12,7 +12,10 @@ import { registerSecret } from '../../core/log.js';
 
 /** 127.0.0.0/8, ::1, ::ffff:127.x and "localhost". */
 export function isLoopback(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '');
   if (h === 'localhost') return true;
   if (isIP(h) === 4) return h.startsWith('127.');
   if (isIP(h) === 6) return h === '::1' || /^::ffff:127\./.test(h);

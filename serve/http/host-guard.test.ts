@@ -10,7 +10,20 @@ describe('explorer host guard', () => {
 
   it('allows the loopback names with the bound port only', () => {
     for (const h of ['127.0.0.1:5173', 'localhost:5173', 'LocalHost:5173', '[::1]:5173']) expect(hostMatches(h, loop, 5173), h).toBe(true);
-    for (const h of ['127.0.0.1:5174', 'localhost', '127.0.0.1', 'evil.example:5173', 'localhost.evil.example:5173', '127.0.0.1.nip.io:5173', 'localhost:5173:5173', 'user@localhost:5173', '[::1]', '::1:5173', '', ' '])
+    for (const h of [
+      '127.0.0.1:5174',
+      'localhost',
+      '127.0.0.1',
+      'evil.example:5173',
+      'localhost.evil.example:5173',
+      '127.0.0.1.nip.io:5173',
+      'localhost:5173:5173',
+      'user@localhost:5173',
+      '[::1]',
+      '::1:5173',
+      '',
+      ' ',
+    ])
       expect(hostMatches(h, loop, 5173), JSON.stringify(h)).toBe(false);
   });
 
@@ -37,7 +50,15 @@ describe('explorer host guard', () => {
     expect(refuseReason({ ...ok, origin: 'http://localhost:9000' }, loop, 9000)).toBeUndefined();
     expect(refuseReason({}, loop, 9000)).toMatch(/without a Host/);
     expect(refuseReason({ host: 'evil.example:9000' }, loop, 9000)).toMatch(/Host not allowed/);
-    for (const origin of ['null', 'http://evil.example:9000', 'https://127.0.0.1:9000', 'http://127.0.0.1:9001', 'http://127.0.0.1:9000/', 'file://', 'http://127.0.0.1:9000.evil.example'])
+    for (const origin of [
+      'null',
+      'http://evil.example:9000',
+      'https://127.0.0.1:9000',
+      'http://127.0.0.1:9001',
+      'http://127.0.0.1:9000/',
+      'file://',
+      'http://127.0.0.1:9000.evil.example',
+    ])
       expect(refuseReason({ ...ok, origin }, loop, 9000), origin).toMatch(/cross-origin/);
   });
 });

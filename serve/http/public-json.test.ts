@@ -51,7 +51,15 @@ describe('explorer reply scrubbing', () => {
   });
 
   it('a run config shows absolute paths by their last name', () => {
-    expect(publicRunConfig({ index: '/srv/indexes/barexam-bm25', dataset: 'barexam', k: 5, tools: ['bm25', '/opt/tool'], model: { baseUrl: 'http://h/v1', model: 'q' } })).toEqual({
+    expect(
+      publicRunConfig({
+        index: '/srv/indexes/barexam-bm25',
+        dataset: 'barexam',
+        k: 5,
+        tools: ['bm25', '/opt/tool'],
+        model: { baseUrl: 'http://h/v1', model: 'q' },
+      }),
+    ).toEqual({
       index: 'barexam-bm25',
       dataset: 'barexam',
       k: 5,

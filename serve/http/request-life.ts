@@ -36,7 +36,10 @@ export function requestLife(req: IncomingMessage, res: ServerResponse): RequestL
     signal: ac.signal,
     gone: (e) => ac.signal.aborted || (isConnectionCut(e) && (req.destroyed || res.destroyed)),
     note(server, stopping) {
-      if (!stopping) log.warn(`${server}: ${req.method} ${new URL(req.url ?? '/', 'http://localhost').pathname}: the client closed the connection before the reply; the request was cancelled`);
+      if (!stopping)
+        log.warn(
+          `${server}: ${req.method} ${new URL(req.url ?? '/', 'http://localhost').pathname}: the client closed the connection before the reply; the request was cancelled`,
+        );
     },
   };
 }

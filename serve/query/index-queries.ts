@@ -118,6 +118,10 @@ export async function evidenceFor(ix: OpenedIndex, q: EvidenceQuery): Promise<Ev
 /** The model for an evidence request's mode: "llm" without a configured model is refused. */
 export function evidenceModel(mode: 'auto' | 'offline' | 'llm', llm: BaseChatModel | undefined): BaseChatModel | undefined {
   if (mode === 'llm' && !llm)
-    throw new LexcaseError('LLM_NOT_CONFIGURED', 'no LLM is configured for this server (start it with a lexcase.config.json or LEXCASE_* settings); use mode "offline"', { field: 'mode' });
+    throw new LexcaseError(
+      'LLM_NOT_CONFIGURED',
+      'no LLM is configured for this server (start it with a lexcase.config.json or LEXCASE_* settings); use mode "offline"',
+      { field: 'mode' },
+    );
   return mode === 'offline' ? undefined : llm;
 }

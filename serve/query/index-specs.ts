@@ -20,7 +20,10 @@ export function indexSpec(value: string): IndexSpec {
     if (!INDEX_NAME.test(m[1])) throw errors.invalidInput('--index', `name "${m[1]}" is over 100 characters`);
     return { name: m[1], dir: m[2] };
   }
-  const base = basename(resolve(value)).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 100);
+  const base = basename(resolve(value))
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .slice(0, 100);
   return { name: base || 'index', dir: value };
 }
 
@@ -28,7 +31,8 @@ export function indexSpecs(values: readonly string[]): IndexSpec[] {
   const specs = values.map(indexSpec);
   const seen = new Set<string>();
   for (const s of specs) {
-    if (seen.has(s.name)) throw errors.usage(`two --index values are both named "${s.name}"`, 'name them: --index NAME=DIR (e.g. --index fre=idx/fre --index cases=idx/cases)');
+    if (seen.has(s.name))
+      throw errors.usage(`two --index values are both named "${s.name}"`, 'name them: --index NAME=DIR (e.g. --index fre=idx/fre --index cases=idx/cases)');
     seen.add(s.name);
   }
   return specs;

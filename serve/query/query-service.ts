@@ -79,7 +79,8 @@ export async function openQueryService(o: QueryServiceOptions): Promise<QuerySer
   if (o.indexes.length === 0) throw errors.usage('the query service needs at least one index');
   const seen = new Set<string>();
   for (const s of o.indexes) {
-    if (!INDEX_NAME.test(s.name)) throw errors.invalidInput('index name', `"${s.name}": use letters, digits, ".", "_" and "-" (at most 100), starting with a letter or digit`);
+    if (!INDEX_NAME.test(s.name))
+      throw errors.invalidInput('index name', `"${s.name}": use letters, digits, ".", "_" and "-" (at most 100), starting with a letter or digit`);
     if (seen.has(s.name)) throw errors.usage(`two indexes are named "${s.name}"`, 'name them: --index NAME=DIR');
     seen.add(s.name);
   }
@@ -115,19 +116,31 @@ export async function openQueryService(o: QueryServiceOptions): Promise<QuerySer
   };
   const requireMethod = (en: Entry, method: string) => {
     if (!en.info.methods.includes(method))
-      throw new LexcaseError('METHOD_UNAVAILABLE', `method "${method}" is not in index "${en.name}" (available: ${en.info.methods.join(', ')})`, { field: 'method' });
+      throw new LexcaseError('METHOD_UNAVAILABLE', `method "${method}" is not in index "${en.name}" (available: ${en.info.methods.join(', ')})`, {
+        field: 'method',
+      });
   };
 
   return {
     indexNames: [...entries.keys()],
-    listIndexes: () => ({ indexes: [...entries.values()].map((e) => ({ ...e.info, methods: [...e.info.methods], explainable: [...e.info.explainable] })), llm: !!o.llm }),
+    listIndexes: () => ({
+      indexes: [...entries.values()].map((e) => ({ ...e.info, methods: [...e.info.methods], explainable: [...e.info.explainable] })),
+      llm: !!o.llm,
+    }),
 
     async search(input) {
       const q = parseInput(searchInput, input, 'search');
       const en = pick(q.index);
       requireMethod(en, q.method);
       const sources = q.filters?.sources;
-      const r = await searchPassages(en.ix, { query: q.query, method: q.method, k: q.k, sources, ...(q.rm3 ? { rm3: q.rm3 } : {}), maxTextChars: SNIPPET_CHARS });
+      const r = await searchPassages(en.ix, {
+        query: q.query,
+        method: q.method,
+        k: q.k,
+        sources,
+        ...(q.rm3 ? { rm3: q.rm3 } : {}),
+        maxTextChars: SNIPPET_CHARS,
+      });
       return {
         index: en.name,
         query: q.query,
@@ -168,7 +181,14 @@ export async function openQueryService(o: QueryServiceOptions): Promise<QuerySer
       const en = pick(q.index);
       const p = await en.ix.docs.get(q.id);
       if (!p) throw new LexcaseError('NOT_FOUND', `no passage "${q.id}" in index "${en.name}"`, { field: 'id' });
-      return { index: en.name, id: p.id, ...(p.title ? { title: p.title } : {}), ...(p.source ? { source: p.source } : {}), text: p.text, uri: passageUri(en.name, p.id) };
+      return {
+        index: en.name,
+        id: p.id,
+        ...(p.title ? { title: p.title } : {}),
+        ...(p.source ? { source: p.source } : {}),
+        text: p.text,
+        uri: passageUri(en.name, p.id),
+      };
     },
 
     async findEvidence(input, signal) {
@@ -176,16 +196,38 @@ export async function openQueryService(o: QueryServiceOptions): Promise<QuerySer
       const en = pick(q.index);
       const llm = evidenceModel(q.mode, o.llm);
       // the surface's own words (a field, not a CLI flag): /v1 answers 400, MCP a tool error
-      if (q.stance === 'against' && !llm && !q.facts.trim()) throw errors.invalidInput('facts', 'offline counter-evidence (stance "against" without an LLM) needs the facts of the case: give facts');
-      const r = await evidenceFor(en.ix, { hypothesis: q.hypothesis, facts: q.facts, against: q.stance === 'against', k: q.k, llm, ...(signal ? { signal } : {}) });
+      if (q.stance === 'against' && !llm && !q.facts.trim())
+        throw errors.invalidInput('facts', 'offline counter-evidence (stance "against" without an LLM) needs the facts of the case: give facts');
+      const r = await evidenceFor(en.ix, {
+        hypothesis: q.hypothesis,
+        facts: q.facts,
+        against: q.stance === 'against',
+        k: q.k,
+        llm,
+        ...(signal ? { signal } : {}),
+      });
       return {
         index: en.name,
         hypothesis: r.hypothesis,
         facts: r.facts,
         stance: r.stance,
         mode: r.mode,
-        evidence: r.evidence.map((e, i) => ({ rank: i + 1, id: e.id, score: e.score, justification: e.justification, ...clip(e.text ?? ''), uri: passageUri(en.name, e.id) })),
-        toolCalls: r.toolCalls.map((c) => ({ tool: c.tool, query: c.query, ids: c.ids, step: c.step, ...(c.output !== undefined ? { output: c.output } : {}), ...(c.error !== undefined ? { error: c.error } : {}) })),
+        evidence: r.evidence.map((e, i) => ({
+          rank: i + 1,
+          id: e.id,
+          score: e.score,
+          justification: e.justification,
+          ...clip(e.text ?? ''),
+          uri: passageUri(en.name, e.id),
+        })),
+        toolCalls: r.toolCalls.map((c) => ({
+          tool: c.tool,
+          query: c.query,
+          ids: c.ids,
+          step: c.step,
+          ...(c.output !== undefined ? { output: c.output } : {}),
+          ...(c.error !== undefined ? { error: c.error } : {}),
+        })),
         ...(r.analysis ? { analysis: r.analysis } : {}),
         ...(r.rejectedIds ? { rejectedIds: r.rejectedIds } : {}),
         stop: r.stop,

@@ -18,13 +18,13 @@ export const MAX_EVIDENCE_K = 20;
 /** Characters of passage text in a hit's snippet. */
 export const SNIPPET_CHARS = 400;
 
-const indexName = z
+const indexName = z.string().min(1).max(200).optional().describe('index name, as list_indexes gives it; default: the first index the server was started with');
+const method = z
   .string()
   .min(1)
-  .max(200)
-  .optional()
-  .describe('index name, as list_indexes gives it; default: the first index the server was started with');
-const method = z.string().min(1).max(40).default('bm25').describe(`retrieval method: ${INDEX_METHODS.join(' | ')} — one the index has (list_indexes)`);
+  .max(40)
+  .default('bm25')
+  .describe(`retrieval method: ${INDEX_METHODS.join(' | ')} — one the index has (list_indexes)`);
 const passageId = z.string().min(1).max(500).describe('passage id, as search or find_evidence returned it');
 
 // ---- inputs -------------------------------------------------------------------------------------
@@ -59,7 +59,9 @@ export const searchInput = z.object({
         .strict(),
     ])
     .optional()
-    .describe(`${RM3_METHODS.join(' / ')} only: RM3 query expansion (pseudo-relevance feedback, as Anserini's -rm3) — true for the defaults, or its parameters`),
+    .describe(
+      `${RM3_METHODS.join(' / ')} only: RM3 query expansion (pseudo-relevance feedback, as Anserini's -rm3) — true for the defaults, or its parameters`,
+    ),
 });
 
 export const explainInput = z.object({
@@ -83,7 +85,9 @@ export const evidenceInput = z.object({
   mode: z
     .enum(['auto', 'offline', 'llm'])
     .default('auto')
-    .describe('"llm": the LLM advocate (needs a server started with an LLM configured); "offline": the heuristic advocate, no LLM; "auto": llm when configured, else offline'),
+    .describe(
+      '"llm": the LLM advocate (needs a server started with an LLM configured); "offline": the heuristic advocate, no LLM; "auto": llm when configured, else offline',
+    ),
 });
 
 export type SearchInput = z.input<typeof searchInput>;

@@ -80,17 +80,20 @@ describe('serve --api: /v1/search with a source filter', () => {
     if (procIo) expect(r.read).toBeLessThan(64 * 1024);
   });
 
-  it.each(['bm25', 'qld'])('%s: a filter that keeps 78 of 5,002 passages gives the top k of the unfiltered ranking among them, reading only those', async (method) => {
-    const r = await search({ query: QUERY, method, k: 5, filters: { sources: ['us_constitution'] } });
-    const want = await reference(method, 'us_constitution', 5); // bm25 ranks only passages with a query term: 2 here
-    expect(want.length).toBeGreaterThan(0);
-    expect(r.hits.map((h) => [h.id, h.score])).toEqual(want);
-    expect(r.hits.map((h) => h.source)).toEqual(want.map(() => 'us_constitution'));
-    expect(r.hits.map((h) => h.rank)).toEqual(want.map((_, i) => i + 1));
-    console.log(`serve --api ${method}, filter keeping 78: ${r.read} bytes read`);
-    // before: the text of every hit of every round (up to 8,000 reads of 64-passage blocks)
-    if (procIo) expect(r.read).toBeLessThan(2 * 1024 * 1024);
-  });
+  it.each(['bm25', 'qld'])(
+    '%s: a filter that keeps 78 of 5,002 passages gives the top k of the unfiltered ranking among them, reading only those',
+    async (method) => {
+      const r = await search({ query: QUERY, method, k: 5, filters: { sources: ['us_constitution'] } });
+      const want = await reference(method, 'us_constitution', 5); // bm25 ranks only passages with a query term: 2 here
+      expect(want.length).toBeGreaterThan(0);
+      expect(r.hits.map((h) => [h.id, h.score])).toEqual(want);
+      expect(r.hits.map((h) => h.source)).toEqual(want.map(() => 'us_constitution'));
+      expect(r.hits.map((h) => h.rank)).toEqual(want.map((_, i) => i + 1));
+      console.log(`serve --api ${method}, filter keeping 78: ${r.read} bytes read`);
+      // before: the text of every hit of every round (up to 8,000 reads of 64-passage blocks)
+      if (procIo) expect(r.read).toBeLessThan(2 * 1024 * 1024);
+    },
+  );
 });
 
 describe('mcp: the search tool with a source filter', () => {

@@ -72,7 +72,11 @@ interface Reply {
 }
 
 /** One API call over HTTP; its response is checked against the document before it is returned. */
-async function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', pathAndQuery: string, o: { body?: unknown; raw?: string; type?: string; token?: string; base?: string } = {}): Promise<Reply> {
+async function call(
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  pathAndQuery: string,
+  o: { body?: unknown; raw?: string; type?: string; token?: string; base?: string } = {},
+): Promise<Reply> {
   const hasBody = o.body !== undefined || o.raw !== undefined;
   const res = await fetch((o.base ?? api.url) + pathAndQuery, {
     method,
@@ -98,7 +102,10 @@ describe('OpenAPI document', () => {
     expect(search.properties.query.description).toMatch(/query/);
     expect(doc.components.schemas.SearchResponse.additionalProperties).toBe(false);
     const passage = doc.paths['/v1/passage'].get.parameters.map((p: any) => [p.name, p.in, p.required]);
-    expect(passage).toEqual([['index', 'query', false], ['id', 'query', true]]);
+    expect(passage).toEqual([
+      ['index', 'query', false],
+      ['id', 'query', true],
+    ]);
   });
 
   it('the checks can fail: a broken document is rejected, a response off its schema does not conform', async () => {
@@ -173,14 +180,19 @@ describe('/v1 routes', () => {
     expect(ex.json.score).toBeCloseTo(s.json.hits[0].score, 9);
     const p = await call('GET', `/v1/passage?id=${encodeURIComponent(id)}`);
     expect(p.json).toEqual(await svc.getPassage({ id }));
-    const evBody: EvidenceInput = { hypothesis: 'A promise without consideration is not enforceable', facts: 'Alpha promised Beta a house; Beta gave nothing.', stance: 'against', k: 3 };
+    const evBody: EvidenceInput = {
+      hypothesis: 'A promise without consideration is not enforceable',
+      facts: 'Alpha promised Beta a house; Beta gave nothing.',
+      stance: 'against',
+      k: 3,
+    };
     const ev = await call('POST', '/v1/evidence', { body: evBody });
     expect(ev.json).toEqual(await svc.findEvidence(evBody));
     expect(ev.json.stance).toBe('against');
     expect(ev.json.evidence).toHaveLength(3);
   });
 
-  it('search with rm3: the hits of the library\'s RM3 retriever, method bm25+rm3 / qld+rm3; bad RM3 parameters are a 400 naming them', async () => {
+  it("search with rm3: the hits of the library's RM3 retriever, method bm25+rm3 / qld+rm3; bad RM3 parameters are a 400 naming them", async () => {
     const query = 'hearsay statement against interest';
     const s = await call('POST', '/v1/search', { body: { query, k: 5, rm3: true } });
     expect(s.status).toBe(200);
@@ -269,7 +281,8 @@ describe('/v1 routes', () => {
   });
 
   it('every documented 200 was seen and validated', () => {
-    for (const op of API_OPERATIONS.filter((o) => o.operationId !== 'openapi')) expect(seen.has(`${op.method} ${op.path} 200`), `${op.method} ${op.path}`).toBe(true);
+    for (const op of API_OPERATIONS.filter((o) => o.operationId !== 'openapi'))
+      expect(seen.has(`${op.method} ${op.path} 200`), `${op.method} ${op.path}`).toBe(true);
   });
 });
 

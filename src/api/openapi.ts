@@ -23,7 +23,11 @@ export const API_PREFIX = '/v1';
 
 export const apiError = z.object({
   error: z.object({
-    code: z.string().describe('LexcaseError code (INVALID_INPUT, NOT_FOUND, METHOD_UNAVAILABLE, LLM_NOT_CONFIGURED, …) or an HTTP one (UNAUTHORIZED, FORBIDDEN, METHOD_NOT_ALLOWED, UNSUPPORTED_MEDIA_TYPE, PAYLOAD_TOO_LARGE, INTERNAL)'),
+    code: z
+      .string()
+      .describe(
+        'LexcaseError code (INVALID_INPUT, NOT_FOUND, METHOD_UNAVAILABLE, LLM_NOT_CONFIGURED, …) or an HTTP one (UNAUTHORIZED, FORBIDDEN, METHOD_NOT_ALLOWED, UNSUPPORTED_MEDIA_TYPE, PAYLOAD_TOO_LARGE, INTERNAL)',
+      ),
     message: z.string().describe('what was wrong, naming the field'),
   }),
 });
@@ -44,13 +48,68 @@ export interface ApiOperation {
 const COMMON_ERRORS = [401, 403, 500];
 
 export const API_OPERATIONS: ApiOperation[] = [
-  { path: '/v1/indexes', method: 'get', operationId: 'listIndexes', summary: 'The indexes this server searches, their methods, and whether evidence can use an LLM', output: listIndexesOutput, errors: COMMON_ERRORS },
-  { path: '/v1/search', method: 'post', operationId: 'search', summary: 'Ranked passages for a query (exact BM25/QLD, or dense/hybrid when the index has them)', input: searchInput, output: searchOutput, errors: [400, 404, 413, 415, ...COMMON_ERRORS] },
-  { path: '/v1/explain', method: 'post', operationId: 'explain', summary: "Per-term scores of one passage for a query", input: explainInput, output: explainOutput, errors: [400, 404, 413, 415, ...COMMON_ERRORS] },
-  { path: '/v1/passage', method: 'get', operationId: 'getPassage', summary: 'One passage: full text, title, source', input: passageInput, output: passageOutput, errors: [400, 404, ...COMMON_ERRORS] },
-  { path: '/v1/evidence', method: 'post', operationId: 'findEvidence', summary: 'One CASE advocate: passages for or against a hypothesis, each with a justification', input: evidenceInput, output: evidenceOutput, errors: [400, 404, 413, 415, 502, ...COMMON_ERRORS] },
-  { path: '/v1/runs', method: 'get', operationId: 'listRuns', summary: 'Runs under --runs, each with its headline figures: 95% interval, its method and printed text (eval/stats; the same figures as report.md and the explorer)', output: listRunsOutput, errors: [404, ...COMMON_ERRORS] },
-  { path: '/v1/run', method: 'get', operationId: 'getRun', summary: "One run's headline figures, as GET /v1/runs lists them", input: runInput, output: runFiguresOutput, errors: [400, 404, ...COMMON_ERRORS] },
+  {
+    path: '/v1/indexes',
+    method: 'get',
+    operationId: 'listIndexes',
+    summary: 'The indexes this server searches, their methods, and whether evidence can use an LLM',
+    output: listIndexesOutput,
+    errors: COMMON_ERRORS,
+  },
+  {
+    path: '/v1/search',
+    method: 'post',
+    operationId: 'search',
+    summary: 'Ranked passages for a query (exact BM25/QLD, or dense/hybrid when the index has them)',
+    input: searchInput,
+    output: searchOutput,
+    errors: [400, 404, 413, 415, ...COMMON_ERRORS],
+  },
+  {
+    path: '/v1/explain',
+    method: 'post',
+    operationId: 'explain',
+    summary: 'Per-term scores of one passage for a query',
+    input: explainInput,
+    output: explainOutput,
+    errors: [400, 404, 413, 415, ...COMMON_ERRORS],
+  },
+  {
+    path: '/v1/passage',
+    method: 'get',
+    operationId: 'getPassage',
+    summary: 'One passage: full text, title, source',
+    input: passageInput,
+    output: passageOutput,
+    errors: [400, 404, ...COMMON_ERRORS],
+  },
+  {
+    path: '/v1/evidence',
+    method: 'post',
+    operationId: 'findEvidence',
+    summary: 'One CASE advocate: passages for or against a hypothesis, each with a justification',
+    input: evidenceInput,
+    output: evidenceOutput,
+    errors: [400, 404, 413, 415, 502, ...COMMON_ERRORS],
+  },
+  {
+    path: '/v1/runs',
+    method: 'get',
+    operationId: 'listRuns',
+    summary:
+      'Runs under --runs, each with its headline figures: 95% interval, its method and printed text (eval/stats; the same figures as report.md and the explorer)',
+    output: listRunsOutput,
+    errors: [404, ...COMMON_ERRORS],
+  },
+  {
+    path: '/v1/run',
+    method: 'get',
+    operationId: 'getRun',
+    summary: "One run's headline figures, as GET /v1/runs lists them",
+    input: runInput,
+    output: runFiguresOutput,
+    errors: [400, 404, ...COMMON_ERRORS],
+  },
   { path: '/v1/openapi.json', method: 'get', operationId: 'openapi', summary: 'This document (served without a token)', errors: [403, 500] },
 ];
 
@@ -88,7 +147,8 @@ export function openApiDocument(o: { bearer: boolean }): Record<string, unknown>
     } else {
       responses['200'] = { description: 'the OpenAPI 3.1 document of this API', content: { 'application/json': { schema: { type: 'object' } } } };
     }
-    for (const s of [...op.errors, 405]) responses[String(s)] = { description: STATUS_TEXT[s], content: { 'application/json': { schema: component('Error') } } };
+    for (const s of [...op.errors, 405])
+      responses[String(s)] = { description: STATUS_TEXT[s], content: { 'application/json': { schema: component('Error') } } };
     const operation: Record<string, unknown> = { operationId: op.operationId, summary: op.summary, responses };
     if (op.operationId !== 'openapi') operation.security = o.bearer ? [{ bearer: [] }] : [];
     else operation.security = [];
@@ -119,6 +179,15 @@ export function openApiDocument(o: { bearer: boolean }): Record<string, unknown>
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     paths,
-    components: { schemas, securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'the server\'s token, LEXCASE_API_TOKEN or --token-file (required when it is bound to a non-loopback address)' } } },
+    components: {
+      schemas,
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: "the server's token, LEXCASE_API_TOKEN or --token-file (required when it is bound to a non-loopback address)",
+        },
+      },
+    },
   };
 }

@@ -49,7 +49,15 @@ const CODE_STATUS: Partial<Record<string, number>> = {
   LLM_REQUEST_FAILED: 502,
 };
 
-const HTTP_CODE: Record<number, string> = { 400: 'INVALID_INPUT', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 405: 'METHOD_NOT_ALLOWED', 413: 'PAYLOAD_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE' };
+const HTTP_CODE: Record<number, string> = {
+  400: 'INVALID_INPUT',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+};
 
 class ApiFailure extends Error {
   constructor(
@@ -90,15 +98,28 @@ export async function startApiServer(svc: QueryService, o: ApiServerOptions = {}
     }
     const url = new URL(req.url ?? '/', 'http://localhost');
     const ops = byPath.get(url.pathname);
-    if (!ops) throw new ApiFailure(404, 'NOT_FOUND', `no API route ${url.pathname}${url.pathname.startsWith(API_PREFIX) ? '' : ` (routes are under ${API_PREFIX}/; see ${API_PREFIX}/openapi.json)`}`);
+    if (!ops)
+      throw new ApiFailure(
+        404,
+        'NOT_FOUND',
+        `no API route ${url.pathname}${url.pathname.startsWith(API_PREFIX) ? '' : ` (routes are under ${API_PREFIX}/; see ${API_PREFIX}/openapi.json)`}`,
+      );
     const op = ops.get(req.method ?? '');
     if (!op) throw new ApiFailure(405, 'METHOD_NOT_ALLOWED', `${req.method} not allowed on ${url.pathname}`, { allow: [...ops.keys()].join(', ') });
     if (op.operationId === 'openapi') {
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(doc), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+      res.writeHead(200, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(doc),
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+      });
       res.end(doc);
       return;
     }
-    if (o.token && !bearerOk(req.headers, o.token)) throw new ApiFailure(401, 'UNAUTHORIZED', 'missing or wrong bearer token (send "Authorization: Bearer TOKEN")', { 'www-authenticate': 'Bearer realm="lexcase"' });
+    if (o.token && !bearerOk(req.headers, o.token))
+      throw new ApiFailure(401, 'UNAUTHORIZED', 'missing or wrong bearer token (send "Authorization: Bearer TOKEN")', {
+        'www-authenticate': 'Bearer realm="lexcase"',
+      });
     const input = op.method === 'post' ? await readJsonBody(req) : queryParams(url);
     sendJson(res, 200, await HANDLERS[op.operationId]!(svc, input, o, signal));
   };

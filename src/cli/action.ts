@@ -25,7 +25,10 @@ export function parseIntOpt(name: string, range?: NumericRange): NumericParser {
 }
 
 export function parseListOpt(v: string): string[] {
-  return v.split(',').map((s) => s.trim()).filter(Boolean);
+  return v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

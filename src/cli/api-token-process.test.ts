@@ -21,7 +21,12 @@ beforeAll(async () => {
   index = join(dir, 'tiny');
   const passages: Passage[] = [];
   for await (const p of loadPassages('legal_corpus')) if (passages.push(p) >= 200) break;
-  await buildIndex((async function* () { yield* passages; })(), { out: index, corpusName: 'tiny', workers: 0 });
+  await buildIndex(
+    (async function* () {
+      yield* passages;
+    })(),
+    { out: index, corpusName: 'tiny', workers: 0 },
+  );
 }, 120_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -48,13 +53,17 @@ describe('serve --api takes its token from a file or the environment, not the co
   it('--token SECRET warns that ps shows it; --help shows --token-file and LEXCASE_API_TOKEN, not --token', async () => {
     const r = await runBuiltCli(['serve', '--api', '--port', '0', '--index', index, '--token', 'short']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/warning: --token puts the token on the command line, where every user of this machine can read it \(ps, \/proc\); set LEXCASE_API_TOKEN, or .*--token-file FILE/);
+    expect(r.stderr).toMatch(
+      /warning: --token puts the token on the command line, where every user of this machine can read it \(ps, \/proc\); set LEXCASE_API_TOKEN, or .*--token-file FILE/,
+    );
     expect(r.stderr).toMatch(/invalid --token: the token needs at least 16 characters/);
     const help = await runBuiltCli(['serve', '--help']);
     expect(help.stdout).toMatch(/--token-file <file>.*\$LEXCASE_API_TOKEN/s);
     expect(help.stdout).not.toMatch(/--token <secret>/);
     const refused = await runBuiltCli(['serve', '--api', '--host', '0.0.0.0', '--port', '0', '--index', index]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/binding 0\.0\.0\.0 \(not a loopback address\) needs an API token\n {2}hint: set LEXCASE_API_TOKEN=SECRET or give --token-file FILE/);
+    expect(refused.stderr).toMatch(
+      /binding 0\.0\.0\.0 \(not a loopback address\) needs an API token\n {2}hint: set LEXCASE_API_TOKEN=SECRET or give --token-file FILE/,
+    );
   }, 120_000);
 });

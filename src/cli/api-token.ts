@@ -24,11 +24,15 @@ export interface ApiToken {
 /** Adds --token-file (and the hidden --token) to a command; `what` says when they apply ("with --api"). */
 export function addTokenOptions(cmd: Command, what: string): Command {
   return cmd
-    .option('--token-file <file>', `${what}: require "Authorization: Bearer <token>" with the token in FILE (its first line; needed off loopback; default: $LEXCASE_API_TOKEN)`)
+    .option(
+      '--token-file <file>',
+      `${what}: require "Authorization: Bearer <token>" with the token in FILE (its first line; needed off loopback; default: $LEXCASE_API_TOKEN)`,
+    )
     .addOption(new Option('--token <secret>', 'the token on the command line: visible to every user in ps; use LEXCASE_API_TOKEN or --token-file').hideHelp());
 }
 
-export const TOKEN_HINT = 'set LEXCASE_API_TOKEN, or put the token in a file readable only by you and give --token-file FILE (e.g. openssl rand -hex 24 > FILE; chmod 600 FILE)';
+export const TOKEN_HINT =
+  'set LEXCASE_API_TOKEN, or put the token in a file readable only by you and give --token-file FILE (e.g. openssl rand -hex 24 > FILE; chmod 600 FILE)';
 
 /** The token: --token-file, else --token (with a warning), else LEXCASE_API_TOKEN; none when none is given. */
 export function apiToken(flags: TokenFlags, env: NodeJS.ProcessEnv = process.env): ApiToken {

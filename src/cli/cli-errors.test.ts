@@ -53,7 +53,8 @@ function badValues(s: NumericSpec): string[] {
   if (s.max !== undefined) v.push(String(s.max + 1));
   return v;
 }
-const goodValue = (s: NumericSpec): string => String(s.max !== undefined && s.min === undefined && s.gt === undefined ? s.max : s.gt !== undefined ? s.gt + 1 : (s.min ?? 0));
+const goodValue = (s: NumericSpec): string =>
+  String(s.max !== undefined && s.min === undefined && s.gt === undefined ? s.max : s.gt !== undefined ? s.gt + 1 : (s.min ?? 0));
 
 describe('numeric options: one validated parser for every command', () => {
   it('covers the options of every command, and none that looks numeric is parsed as a string', () => {
@@ -63,17 +64,20 @@ describe('numeric options: one validated parser for every command', () => {
     expect(has('search', '--k') && has('serve', '--port') && has('run case', '--limit') && has('compare', '--iterations')).toBe(true);
   });
 
-  it.each(numericOptions.map((c) => [`${c.command.join(' ')} ${c.flag}`, c] as const))('%s: bad values exit 1 with one message naming the option', async (_name, c) => {
-    for (const bad of badValues(c.spec)) {
-      const r = await cli(...c.command, `${c.flag}=${bad}`);
-      expect(r.code, `${c.flag}=${bad}`).toBe(1);
-      expect(r.stderr).toContain(`error: option '`);
-      expect(r.stderr).toContain(c.flag);
-      expect(r.stderr).toContain(`expected ${describeRange(c.spec)}`);
-      expect(r.stderr).not.toMatch(STACK);
-      expect(r.stdout).toBe('');
-    }
-  });
+  it.each(numericOptions.map((c) => [`${c.command.join(' ')} ${c.flag}`, c] as const))(
+    '%s: bad values exit 1 with one message naming the option',
+    async (_name, c) => {
+      for (const bad of badValues(c.spec)) {
+        const r = await cli(...c.command, `${c.flag}=${bad}`);
+        expect(r.code, `${c.flag}=${bad}`).toBe(1);
+        expect(r.stderr).toContain(`error: option '`);
+        expect(r.stderr).toContain(c.flag);
+        expect(r.stderr).toContain(`expected ${describeRange(c.spec)}`);
+        expect(r.stderr).not.toMatch(STACK);
+        expect(r.stdout).toBe('');
+      }
+    },
+  );
 
   it('accepts values in range and returns numbers', () => {
     for (const c of numericOptions) {
@@ -95,7 +99,13 @@ describe('numeric options: one validated parser for every command', () => {
 });
 
 describe('--offline is advertised only where it works', () => {
-  it.each([['run', 'baseline'], ['run', 'acal'], ['run', 'mad'], ['run', 'threeply'], ['run', 'emar']])('%s %s --help does not list --offline', async (...path) => {
+  it.each([
+    ['run', 'baseline'],
+    ['run', 'acal'],
+    ['run', 'mad'],
+    ['run', 'threeply'],
+    ['run', 'emar'],
+  ])('%s %s --help does not list --offline', async (...path) => {
     const r = await cli(...path, '--help');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/--config <file>/);
@@ -120,7 +130,10 @@ async function hashDir(dir: string): Promise<string> {
     for (const e of (await readdir(d, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const p = join(d, e.name);
       if (e.isDirectory()) await walk(p);
-      else h.update(`${relative(dir, p)}\0`).update(await readFile(p)).update('\0');
+      else
+        h.update(`${relative(dir, p)}\0`)
+          .update(await readFile(p))
+          .update('\0');
     }
   };
   await walk(dir);
@@ -146,7 +159,21 @@ describe('search and eval on a real index', () => {
     sparse = join(tmp, 'sparse');
     full = join(tmp, 'full');
     expect((await cli('index', 'build', corpus, '--out', sparse, '--workers', '0')).code).toBe(0);
-    const b = await cli('index', 'build', corpus, '--out', full, '--workers', '0', '--methods', 'bm25,qld,lancedb-fts', '--embedder', 'transformers', '--model-dir', tinyModel);
+    const b = await cli(
+      'index',
+      'build',
+      corpus,
+      '--out',
+      full,
+      '--workers',
+      '0',
+      '--methods',
+      'bm25,qld,lancedb-fts',
+      '--embedder',
+      'transformers',
+      '--model-dir',
+      tinyModel,
+    );
     expect(b.stderr).not.toMatch(/error/);
     expect(b.code).toBe(0);
   }, 120_000);

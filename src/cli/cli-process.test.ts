@@ -42,7 +42,20 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('eval retrieval --plot', () => {
   it('writes the Recall@k SVG with --topics/--qrels', async () => {
-    const r = await run('eval', 'retrieval', '--topics', 'topics.tsv', '--qrels', 'qrels.txt', '--index', index, '--method', 'bm25,qld', '--plot', 'plots/t.svg');
+    const r = await run(
+      'eval',
+      'retrieval',
+      '--topics',
+      'topics.tsv',
+      '--qrels',
+      'qrels.txt',
+      '--index',
+      index,
+      '--method',
+      'bm25,qld',
+      '--plot',
+      'plots/t.svg',
+    );
     expect(r.code, r.stderr).toBe(0);
     const svg = readFileSync(join(dir, 'plots/t.svg'), 'utf8');
     expect(svg).toMatch(/^<svg/);
@@ -59,7 +72,10 @@ describe('eval retrieval --plot', () => {
 
 describe('output paths and typos: one clear line, exit 1, nothing half-done', () => {
   it.each([
-    [['search', '--topics', 'topics.tsv', '--index', 'IDX', '--run-file', 'adir'], /--run-file adir: is a directory; give a file path\n {2}hint: e\.g\. --run-file adir\/run\.txt/],
+    [
+      ['search', '--topics', 'topics.tsv', '--index', 'IDX', '--run-file', 'adir'],
+      /--run-file adir: is a directory; give a file path\n {2}hint: e\.g\. --run-file adir\/run\.txt/,
+    ],
     [['search', '--topics', 'topics.tsv', '--index', 'IDX', '--run-file', 'afile/run.txt'], /--run-file afile\/run\.txt: .*afile is a file, not a folder/],
     [['eval', 'retrieval', '--index', 'IDX', '--out', 'adir'], /--out adir: is a directory; give a file path/],
     [['eval', 'retrieval', '--topics', 'topics.tsv', '--qrels', 'qrels.txt', '--index', 'IDX', '--plot', 'adir'], /--plot adir: is a directory/],
@@ -83,7 +99,11 @@ describe('--help says what hybrid does by default (from HYBRID_DEFAULTS, the val
     const d = HYBRID_DEFAULTS;
     expect(help).toContain(`--hybrid-methods <list> hybrid: methods to fuse, any of bm25,qld,dense,lancedb-fts (default ${d.methods.join(',')})`);
     expect(help).toContain(`--rrf-k <n> hybrid: RRF constant (default ${d.rrfK})`);
-    expect(help).toContain(`(default ${Object.entries(d.weights ?? {}).map(([m, w]) => `${m}=${w}`).join(',')} with the default methods and fusion, else equal)`);
+    expect(help).toContain(
+      `(default ${Object.entries(d.weights ?? {})
+        .map(([m, w]) => `${m}=${w}`)
+        .join(',')} with the default methods and fusion, else equal)`,
+    );
     expect(help).toContain(`hits fetched from each method before fusion (default ${d.depth})`);
     expect(help).not.toMatch(/k = 60|default 60\)|default bm25,dense\)/);
   });

@@ -22,7 +22,12 @@ export const COMMAND_GROUPS: Readonly<Record<string, readonly Loader[]>> = {
   demo: [() => import('./commands/demo.js')],
   eval: [() => import('./commands/eval-retrieval.js'), () => import('./commands/eval-run.js')],
   evidence: [() => import('./commands/evidence.js')],
-  index: [() => import('./commands/index-cmd.js'), () => import('./commands/index-dense.js'), () => import('./commands/index-lancedb-fts.js'), () => import('./commands/index-verify.js')],
+  index: [
+    () => import('./commands/index-cmd.js'),
+    () => import('./commands/index-dense.js'),
+    () => import('./commands/index-lancedb-fts.js'),
+    () => import('./commands/index-verify.js'),
+  ],
   mcp: [() => import('./commands/mcp.js')],
   merge: [() => import('./commands/merge.js')],
   report: [() => import('./commands/report.js')],

@@ -23,15 +23,30 @@ export interface DenseBuildFlags {
 
 export function addDenseBuildOptions(cmd: Command): Command {
   return cmd
-    .option('--embedder <name>', 'dense: use-lite (bundled, offline; default) | transformers (needs the optional package @xenova/transformers; default model Xenova/bge-small-en-v1.5) | openai (any OpenAI-compatible endpoint: LEXCASE_EMBED_BASE_URL / _MODEL / _API_KEY)')
+    .option(
+      '--embedder <name>',
+      'dense: use-lite (bundled, offline; default) | transformers (needs the optional package @xenova/transformers; default model Xenova/bge-small-en-v1.5) | openai (any OpenAI-compatible endpoint: LEXCASE_EMBED_BASE_URL / _MODEL / _API_KEY)',
+    )
     .option('--model <id>', 'dense: embedding model id (transformers: hub id; openai: model name)')
     .option('--model-dir <dir>', 'dense: local copy of a transformers model (config.json, tokenizer.json, onnx/model.onnx); implies offline')
     .option('--dense-uri <uri>', 'dense: LanceDB location (default <out>/dense; an absolute path or s3://bucket/prefix also work)')
     .option('--dense-table <name>', 'dense: LanceDB table name (default passages)')
-    .option('--embed-timeout <s>', 'dense, openai embedder: seconds one embedding request may take (headers and body) before it is retried (default 120, or LEXCASE_EMBED_TIMEOUT_MS)', intOpt('embed-timeout', { min: 1 }))
+    .option(
+      '--embed-timeout <s>',
+      'dense, openai embedder: seconds one embedding request may take (headers and body) before it is retried (default 120, or LEXCASE_EMBED_TIMEOUT_MS)',
+      intOpt('embed-timeout', { min: 1 }),
+    )
     .option('--embed-batch <n>', 'dense: passages per embed+append batch, the resume granularity (default 256)', intOpt('embed-batch', { min: 1 }))
-    .option('--max-words <n>', `dense: truncate passages to N words before embedding (use-lite default 256; without an embedder flag a bundled corpus with shipped vectors loads those, made with use-lite and ${PREBUILT_DENSE_SPEC.maxWords} words, instead of embedding)`, intOpt('max-words', { min: 1 }))
-    .option('--ann-threshold <n>', 'dense: build the ANN index (--ann-type) at or above N vectors, flat exact search below (default 50000)', intOpt('ann-threshold', { min: 0 }))
+    .option(
+      '--max-words <n>',
+      `dense: truncate passages to N words before embedding (use-lite default 256; without an embedder flag a bundled corpus with shipped vectors loads those, made with use-lite and ${PREBUILT_DENSE_SPEC.maxWords} words, instead of embedding)`,
+      intOpt('max-words', { min: 1 }),
+    )
+    .option(
+      '--ann-threshold <n>',
+      'dense: build the ANN index (--ann-type) at or above N vectors, flat exact search below (default 50000)',
+      intOpt('ann-threshold', { min: 0 }),
+    )
     .option('--ann-type <type>', 'dense: ANN index type, ivf_flat (default; exact distances in the probed partitions) | ivf_hnsw_sq | ivf_pq')
     .option('--ann-partitions <n>', 'dense: IVF partitions (default ≈ √N)', intOpt('ann-partitions', { min: 1 }));
 }
@@ -56,12 +71,14 @@ export function denseBuildOptions(flags: DenseBuildFlags): AddDenseOptions {
     ...(flags.maxWords !== undefined ? { maxWords: int('max-words', flags.maxWords) } : {}),
   });
   if (flags.embedTimeout !== undefined) {
-    if (spec.provider !== 'openai') throw errors.usage(`--embed-timeout is for the openai embedder (it bounds each request to the endpoint); ${spec.provider} runs locally`);
+    if (spec.provider !== 'openai')
+      throw errors.usage(`--embed-timeout is for the openai embedder (it bounds each request to the endpoint); ${spec.provider} runs locally`);
     spec.timeoutMs = int('embed-timeout', flags.embedTimeout)! * 1000;
   }
   const ann: Partial<AnnParams> = {};
   if (flags.annType !== undefined) {
-    if (!(ANN_TYPES as readonly string[]).includes(flags.annType)) throw errors.invalidInput('--ann-type', `expected one of ${ANN_TYPES.join(', ')}, got "${flags.annType}"`);
+    if (!(ANN_TYPES as readonly string[]).includes(flags.annType))
+      throw errors.invalidInput('--ann-type', `expected one of ${ANN_TYPES.join(', ')}, got "${flags.annType}"`);
     ann.type = flags.annType as AnnType;
   }
   if (flags.annPartitions !== undefined) ann.numPartitions = int('ann-partitions', flags.annPartitions);

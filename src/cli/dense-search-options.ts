@@ -24,14 +24,24 @@ export interface DenseSearchFlags {
 }
 
 const D = HYBRID_DEFAULTS;
-const defaultWeights = D.weights ? Object.entries(D.weights).map(([m, w]) => `${m}=${w}`).join(',') : 'equal';
+const defaultWeights = D.weights
+  ? Object.entries(D.weights)
+      .map(([m, w]) => `${m}=${w}`)
+      .join(',')
+  : 'equal';
 
 /** The hybrid help is written from HYBRID_DEFAULTS (retrieval/hybrid-defaults.ts), the values openRetriever uses. */
 export function addDenseSearchOptions(cmd: Command): Command {
   return cmd
-    .option('--fusion <name>', `hybrid: rrf (reciprocal-rank fusion) | weighted (min-max-normalised scores); default ${D.fusion} (hybrid by default: ${hybridDefaultsNote()})`)
+    .option(
+      '--fusion <name>',
+      `hybrid: rrf (reciprocal-rank fusion) | weighted (min-max-normalised scores); default ${D.fusion} (hybrid by default: ${hybridDefaultsNote()})`,
+    )
     .option('--hybrid-methods <list>', `hybrid: methods to fuse, any of bm25,qld,dense,lancedb-fts (default ${D.methods.join(',')})`)
-    .option('--weights <list>', `hybrid: per-method weights, e.g. bm25=0.3,dense=0.7 (default ${defaultWeights} with the default methods and fusion, else equal)`)
+    .option(
+      '--weights <list>',
+      `hybrid: per-method weights, e.g. bm25=0.3,dense=0.7 (default ${defaultWeights} with the default methods and fusion, else equal)`,
+    )
     .option('--rrf-k <n>', `hybrid: RRF constant (default ${D.rrfK})`, numOpt('rrf-k', { min: 0 }))
     .option('--depth <n>', `hybrid: hits fetched from each method before fusion (default ${D.depth})`, intOpt('depth', { min: 1 }))
     .option('--embedder <name>', 'dense: query embedder provider (default: the one recorded in the index)')

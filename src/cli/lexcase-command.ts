@@ -28,7 +28,14 @@ export class LexcaseCommand extends Command {
 
   /** commander's hook for an option it does not know (overridden: did-you-mean from core/did-you-mean.ts). */
   unknownOption(flag: string): void {
-    const near = flag.startsWith('--') ? closestName(flag.slice(2), knownFlags(this).filter((f) => f.startsWith('--')).map((f) => f.slice(2))) : undefined;
+    const near = flag.startsWith('--')
+      ? closestName(
+          flag.slice(2),
+          knownFlags(this)
+            .filter((f) => f.startsWith('--'))
+            .map((f) => f.slice(2)),
+        )
+      : undefined;
     this.error(`error: unknown option '${flag}'${near ? ` — did you mean --${near}?` : ''}`, { code: 'commander.unknownOption' });
   }
 

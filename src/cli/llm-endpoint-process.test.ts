@@ -44,11 +44,14 @@ const chats = (s: ScriptedServer) => s.requests.filter((r) => /\/chat\/completio
 
 /** `lexcase --json run baseline --mode bm25-rag` over the two questions of the index. */
 const runBaseline = (runDir: string, endpoint: string, env: Record<string, string> = {}) =>
-  runBuiltCli(['--json', 'run', 'baseline', '--mode', 'bm25-rag', '--index', index, '--limit', '2', '--run-dir', runDir, '--endpoint', endpoint, '--model', 'scripted'], {
-    cwd: dir,
-    env: { LEXCASE_PROGRESS: 'off', LEXCASE_LLM_RETRY_BASE_MS: '1', LEXCASE_CACHE_DIR: join(dir, 'cache-default'), ...env },
-    timeoutMs: 120_000,
-  });
+  runBuiltCli(
+    ['--json', 'run', 'baseline', '--mode', 'bm25-rag', '--index', index, '--limit', '2', '--run-dir', runDir, '--endpoint', endpoint, '--model', 'scripted'],
+    {
+      cwd: dir,
+      env: { LEXCASE_PROGRESS: 'off', LEXCASE_LLM_RETRY_BASE_MS: '1', LEXCASE_CACHE_DIR: join(dir, 'cache-default'), ...env },
+      timeoutMs: 120_000,
+    },
+  );
 
 /** Every file under `d` as text, with the CLI's stdout and stderr. */
 function written(d: string, r: { stdout: string; stderr: string }): { path: string; text: string }[] {
@@ -105,7 +108,9 @@ describe('a short API key (item 9)', () => {
     expect(JSON.parse(readFileSync(join(runDir, 'report.json'), 'utf8')).run).toBe(runDir);
     expect(JSON.parse(r.stdout).runDir).toBe(runDir);
     // what the recording holds is what the server was sent, word for word
-    const sent = chats(a).map((q) => JSON.stringify(q.body.messages)).sort();
+    const sent = chats(a)
+      .map((q) => JSON.stringify(q.body.messages))
+      .sort();
     const recorded = recordedExchanges(runDir)
       .map((x) => JSON.stringify(x.request.messages))
       .sort();
@@ -144,7 +149,10 @@ describe('a run in which no item succeeded (item 17)', () => {
   it('HTTP 401 on every request: exit 1, one line "no item succeeded: 2 of 2 failed (first error: …)", no Troubleshooting URL, no key', async () => {
     const KEY = 'sk-proj-7Hq2xVb9Lm4Tz8Rc';
     // the model list answers (a gateway whose /models needs no key), every completion is refused
-    const c = await server(() => ({ status: 401, error: `Incorrect API key provided: ${KEY}. You can find your API key at https://platform.openai.com/account/api-keys.` }));
+    const c = await server(() => ({
+      status: 401,
+      error: `Incorrect API key provided: ${KEY}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+    }));
     const runDir = join(dir, 'all-401');
     const r = await runBaseline(runDir, c.url, { LEXCASE_LLM_API_KEY: KEY, LEXCASE_CACHE_DIR: join(dir, 'cache-401') });
     expect(r.code).toBe(1);

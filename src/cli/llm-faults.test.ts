@@ -31,7 +31,12 @@ beforeAll(async () => {
   for await (const p of loadPassages('barexam')) if (gold.has(p.id)) passages.push(p);
   let n = 0;
   for await (const p of loadPassages('legal_corpus')) if (n++ < 200) passages.push(p);
-  await buildIndex((async function* () { yield* passages; })(), { out: index, corpusName: 'test', workers: 0 });
+  await buildIndex(
+    (async function* () {
+      yield* passages;
+    })(),
+    { out: index, corpusName: 'test', workers: 0 },
+  );
 }, 120_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -62,7 +67,20 @@ const llmEnv = (url: string, extra: Record<string, string> = {}) => ({
   ...extra,
 });
 
-const runCase = (runDir: string, limit = 1, extra: string[] = []) => ['--json', 'run', 'case', '--index', index, '--limit', String(limit), '--tools', 'bm25', '--run-dir', runDir, ...extra];
+const runCase = (runDir: string, limit = 1, extra: string[] = []) => [
+  '--json',
+  'run',
+  'case',
+  '--index',
+  index,
+  '--limit',
+  String(limit),
+  '--tools',
+  'bm25',
+  '--run-dir',
+  runDir,
+  ...extra,
+];
 
 /** Every file under `d`, as text. */
 function filesOf(d: string): { path: string; text: string }[] {
@@ -144,7 +162,9 @@ describe('an HTML 200 (item 10)', () => {
 describe('failed items whose failure was malformed output (item 7)', () => {
   it('recover on resume once the server is fixed; the resume may raise maxRetries and timeoutMs and turn the cache off', async () => {
     let broken = true;
-    const srv = await startScriptedServer(caseScript(() => (broken ? { content: 'I decline to vote.' } : { content: JSON.stringify({ reasoning: 'weighed', vote: 'B' }) })));
+    const srv = await startScriptedServer(
+      caseScript(() => (broken ? { content: 'I decline to vote.' } : { content: JSON.stringify({ reasoning: 'weighed', vote: 'B' }) })),
+    );
     try {
       const runDir = join(dir, 'malformed');
       const env = llmEnv(srv.url, { LEXCASE_LLM_MAX_RETRIES: '0' });

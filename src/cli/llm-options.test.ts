@@ -48,7 +48,9 @@ describe('resolveLlm', () => {
 
   it('a bad --endpoint, an unset --api-key-env variable, or a key given as the flag value: one usage error, no request', async () => {
     const before = srv.modelListings;
-    await expect(resolveLlm(parse(['--endpoint', 'localhost:8000', '--model', 'm']), { env: {}, cwd: '/' })).rejects.toMatchObject({ message: expect.stringMatching(/--endpoint.*http\(s\) URL/) });
+    await expect(resolveLlm(parse(['--endpoint', 'localhost:8000', '--model', 'm']), { env: {}, cwd: '/' })).rejects.toMatchObject({
+      message: expect.stringMatching(/--endpoint.*http\(s\) URL/),
+    });
     await expect(resolveLlm(parse(['--endpoint', srv.url, '--model', 'm', '--api-key-env', 'NOPE']), { env: {}, cwd: '/' })).rejects.toMatchObject({
       code: 'USAGE',
       message: expect.stringMatching(/--api-key-env NOPE: the variable NOPE is not set/),
@@ -60,21 +62,30 @@ describe('resolveLlm', () => {
 
   it('a refused key stops before any model is made; LEXCASE_LLM_PREFLIGHT=0 skips the check', async () => {
     const env = { LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'm', LEXCASE_LLM_API_KEY: 'sk-wrong' };
-    await expect(resolveLlm(parse([]), { env, cwd: '/' })).rejects.toMatchObject({ code: 'LLM_UNAVAILABLE', message: expect.stringMatching(/refused the API key \(HTTP 401/) });
+    await expect(resolveLlm(parse([]), { env, cwd: '/' })).rejects.toMatchObject({
+      code: 'LLM_UNAVAILABLE',
+      message: expect.stringMatching(/refused the API key \(HTTP 401/),
+    });
     expect((await resolveLlm(parse([]), { env: { ...env, LEXCASE_LLM_PREFLIGHT: '0' }, cwd: '/' })).model).toBeDefined();
   });
 
-  it('--llm-provider sets the server\'s endpoint, structured output and timeout where config and env leave them unset; a wrong name is refused', async () => {
+  it("--llm-provider sets the server's endpoint, structured output and timeout where config and env leave them unset; a wrong name is refused", async () => {
     // no server here: the preflight is the preflight tests' business
     const r = await resolveLlm(parse(['--llm-provider', 'vllm']), { env: { LEXCASE_LLM_MODEL: 'm', LEXCASE_LLM_PREFLIGHT: '0' }, cwd: '/' });
     expect(r.config.llm).toMatchObject({ provider: 'vllm', baseUrl: 'http://localhost:8000/v1', structuredOutput: 'json_schema', timeoutMs: 300_000 });
-    const e = await resolveLlm(parse(['--llm-provider', 'ollama']), { env: { LEXCASE_LLM_MODEL: 'm', LEXCASE_LLM_BASE_URL: 'http://gpu:1/v1', LEXCASE_LLM_PROVIDER: 'vllm', LEXCASE_LLM_PREFLIGHT: '0' }, cwd: '/' });
+    const e = await resolveLlm(parse(['--llm-provider', 'ollama']), {
+      env: { LEXCASE_LLM_MODEL: 'm', LEXCASE_LLM_BASE_URL: 'http://gpu:1/v1', LEXCASE_LLM_PROVIDER: 'vllm', LEXCASE_LLM_PREFLIGHT: '0' },
+      cwd: '/',
+    });
     expect(e.config.llm).toMatchObject({ provider: 'ollama', baseUrl: 'http://gpu:1/v1', timeoutMs: 600_000 });
     expect(() => parse(['--llm-provider', 'olama'])).toThrow(/Allowed choices are openai, vllm, ollama, llamacpp, generic/);
   });
 
   it('--replay needs a recorded run dir and excludes --offline', async () => {
-    await expect(resolveLlm(parse(['--replay', '/nonexistent-run']), { env: {}, cwd: '/' })).rejects.toMatchObject({ code: 'RUN_INVALID', message: expect.stringMatching(/holds no LLM recording/) });
+    await expect(resolveLlm(parse(['--replay', '/nonexistent-run']), { env: {}, cwd: '/' })).rejects.toMatchObject({
+      code: 'RUN_INVALID',
+      message: expect.stringMatching(/holds no LLM recording/),
+    });
     await expect(resolveLlm(parse(['--replay', '/x', '--offline']), { env: {}, cwd: '/' })).rejects.toMatchObject({ code: 'USAGE' });
   });
 });

@@ -59,15 +59,26 @@ export function addEndpointOptions(cmd: Command): Command {
   return cmd
     .option('--endpoint <url>', 'OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 (over LEXCASE_LLM_BASE_URL and llm.baseUrl)')
     .option('--model <id>', 'model on that endpoint (over LEXCASE_LLM_MODEL and llm.model)')
-    .option('--api-key-env <var>', 'environment variable that holds the API key (default LEXCASE_LLM_API_KEY, then OPENAI_API_KEY); the key itself is never a flag')
-    .option('--model-file <gguf>', 'run this GGUF model in-process with llama.cpp (implies --llm-provider local; needs the optional package node-llama-cpp; over LEXCASE_LLM_MODEL_FILE and llm.modelFile)');
+    .option(
+      '--api-key-env <var>',
+      'environment variable that holds the API key (default LEXCASE_LLM_API_KEY, then OPENAI_API_KEY); the key itself is never a flag',
+    )
+    .option(
+      '--model-file <gguf>',
+      'run this GGUF model in-process with llama.cpp (implies --llm-provider local; needs the optional package node-llama-cpp; over LEXCASE_LLM_MODEL_FILE and llm.modelFile)',
+    );
 }
 
 /** The key held by the variable --api-key-env names (USAGE error when it is unset or empty). */
 export function apiKeyFromEnv(name: string, env: NodeJS.ProcessEnv = process.env): string {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw errors.invalidInput('--api-key-env', `expected an environment variable name, got "${name}" (pass the name of the variable, not the key)`);
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+    throw errors.invalidInput('--api-key-env', `expected an environment variable name, got "${name}" (pass the name of the variable, not the key)`);
   const key = env[name];
-  if (!key) throw errors.usage(`--api-key-env ${name}: the variable ${name} is not set (or empty)`, `export ${name}=… first, or leave --api-key-env out to use LEXCASE_LLM_API_KEY`);
+  if (!key)
+    throw errors.usage(
+      `--api-key-env ${name}: the variable ${name} is not set (or empty)`,
+      `export ${name}=… first, or leave --api-key-env out to use LEXCASE_LLM_API_KEY`,
+    );
   return key;
 }
 
@@ -110,8 +121,17 @@ export function addLlmOptions(cmd: Command, o: { offline?: boolean; replay?: boo
     .option('--config <file>', 'config file (default: ./lexcase.config.json if present)')
     .addOption(offline)
     .option('--no-cache', 'do not read or write the LLM response cache')
-    .addOption(new Option('--llm-provider <name>', 'the LLM server: sets its structured-output mode, strict schemas, default endpoint and timeout (docs/llm.md)').choices([...LLM_PROVIDERS]));
-  if (o.replay !== false) cmd.option('--replay <runDir>', "re-run from that run's recorded LLM exchanges: no endpoint, byte-identical results.jsonl (give the recorded run's flags and a new --run-dir)");
+    .addOption(
+      new Option(
+        '--llm-provider <name>',
+        'the LLM server: sets its structured-output mode, strict schemas, default endpoint and timeout (docs/llm.md)',
+      ).choices([...LLM_PROVIDERS]),
+    );
+  if (o.replay !== false)
+    cmd.option(
+      '--replay <runDir>',
+      "re-run from that run's recorded LLM exchanges: no endpoint, byte-identical results.jsonl (give the recorded run's flags and a new --run-dir)",
+    );
   return cmd;
 }
 
@@ -188,7 +208,8 @@ export async function resolveLlm(
     log.info(`replaying the LLM exchanges recorded in ${replayFrom} (no endpoint)`);
     return { model: makeModel(config.llm), config, usage, offline: false, replayFrom, makeModel, publicConfig: publicLlmConfig(config.llm) };
   }
-  if (opts.modelFile && opts.llmProvider && opts.llmProvider !== 'local') throw errors.usage(`--model-file runs a model in-process: it goes with --llm-provider local, not ${opts.llmProvider}`);
+  if (opts.modelFile && opts.llmProvider && opts.llmProvider !== 'local')
+    throw errors.usage(`--model-file runs a model in-process: it goes with --llm-provider local, not ${opts.llmProvider}`);
   const provider = opts.llmProvider ?? (opts.modelFile ? 'local' : undefined);
   if (provider) {
     const { applyProviderPreset } = await import('../../core/llm/providers.js');
@@ -211,7 +232,10 @@ export async function resolveLlm(
     const p = applyPaperSampling(o.paper, config.llm, config.explicit ?? Object.keys(config.llm));
     config.llm = p.llm;
     paperDefaults = { system: o.paper, fromPaper: p.fromPaper, source: PAPER_SAMPLING[o.paper].source };
-    if (p.fromPaper.length) log.info(`${o.paper}: ${p.fromPaper.map((k) => `${k} ${config.llm[k as 'temperature']}`).join(', ')} (the paper's; set llm.${p.fromPaper[0]} to override)`);
+    if (p.fromPaper.length)
+      log.info(
+        `${o.paper}: ${p.fromPaper.map((k) => `${k} ${config.llm[k as 'temperature']}`).join(', ')} (the paper's; set llm.${p.fromPaper[0]} to override)`,
+      );
   }
   const preflight = o.preflight ?? true;
   let localInfo: Record<string, unknown> | undefined;
@@ -230,7 +254,9 @@ export async function resolveLlm(
     try {
       const { preflightLlm } = await import('../../core/llm/preflight.js');
       const p = await preflightLlm(config.llm);
-      log.debug(`LLM preflight: ${config.llm.model} at ${config.llm.baseUrl} ready (${p.via === 'models' ? 'listed by GET /models' : 'answered a 1-token completion'}, ${Math.round(p.ms)} ms)`);
+      log.debug(
+        `LLM preflight: ${config.llm.model} at ${config.llm.baseUrl} ready (${p.via === 'models' ? 'listed by GET /models' : 'answered a 1-token completion'}, ${Math.round(p.ms)} ms)`,
+      );
     } catch (e) {
       if (preflight !== 'warn') throw e;
       log.warn(`warning: ${(e as Error).message.replace('; nothing was run', '')}`);

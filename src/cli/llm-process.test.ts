@@ -22,7 +22,8 @@ let dir: string;
 let index: string;
 let srv: ScriptedServer;
 let closedUrl: string;
-const run = (args: string[], env: Record<string, string> = {}) => runBuiltCli(args, { cwd: dir, env: { LEXCASE_PROGRESS: 'off', LEXCASE_LLM_RETRY_BASE_MS: '1000', ...env }, timeoutMs: 60_000 });
+const run = (args: string[], env: Record<string, string> = {}) =>
+  runBuiltCli(args, { cwd: dir, env: { LEXCASE_PROGRESS: 'off', LEXCASE_LLM_RETRY_BASE_MS: '1000', ...env }, timeoutMs: 60_000 });
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lexcase-llm-process-'));
@@ -41,9 +42,19 @@ afterAll(async () => {
 
 describe('a wrong endpoint, key or model stops an LLM run before its first item', () => {
   it.each([
-    ['unreachable', () => ['--endpoint', closedUrl, '--model', 'scripted'], {}, /the LLM endpoint http:\/\/127\.0\.0\.1:\d+\/v1 is not reachable \(ECONNREFUSED\); nothing was run/],
+    [
+      'unreachable',
+      () => ['--endpoint', closedUrl, '--model', 'scripted'],
+      {},
+      /the LLM endpoint http:\/\/127\.0\.0\.1:\d+\/v1 is not reachable \(ECONNREFUSED\); nothing was run/,
+    ],
     ['401', () => ['--endpoint', srv.url, '--model', 'scripted', '--api-key-env', 'MY_KEY'], { MY_KEY: 'sk-wrong' }, /refused the API key \(HTTP 401/],
-    ['unknown model', () => ['--endpoint', srv.url, '--model', 'scriptd', '--api-key-env', 'MY_KEY'], { MY_KEY: 'sk-right' }, /does not serve the model "scriptd" .*\n {2}hint: did you mean "scripted"\?/],
+    [
+      'unknown model',
+      () => ['--endpoint', srv.url, '--model', 'scriptd', '--api-key-env', 'MY_KEY'],
+      { MY_KEY: 'sk-right' },
+      /does not serve the model "scriptd" .*\n {2}hint: did you mean "scripted"\?/,
+    ],
   ])('run case, %s: exit 1, one error, no item', async (_what, flags, env, message) => {
     const runDir = join(dir, `case-${_what.replace(/\W/g, '')}`);
     const t0 = performance.now();
@@ -57,7 +68,10 @@ describe('a wrong endpoint, key or model stops an LLM run before its first item'
   });
 
   it('reproduce with an unreachable endpoint: exit 1 before the grid', async () => {
-    const r = await run(['reproduce', 'case-table2', '--endpoint', closedUrl, '--model', 'scripted', '--limit', '2', '--index', index, '--run-dir', join(dir, 'rep')], {});
+    const r = await run(
+      ['reproduce', 'case-table2', '--endpoint', closedUrl, '--model', 'scripted', '--limit', '2', '--index', index, '--run-dir', join(dir, 'rep')],
+      {},
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/not reachable \(ECONNREFUSED\); nothing was run/);
     expect(existsSync(join(dir, 'rep', 'table.md'))).toBe(false);
@@ -67,7 +81,29 @@ describe('a wrong endpoint, key or model stops an LLM run before its first item'
 describe('--endpoint / --model / --api-key-env', () => {
   it('run case takes them (the key from the named variable reaches the server) and runs', async () => {
     const before = srv.requests.length;
-    const r = await run(['--json', 'run', 'case', '--index', index, '--limit', '1', '--jurors', '1', '--run-dir', join(dir, 'case-ok'), '--endpoint', srv.url, '--model', 'scripted', '--api-key-env', 'MY_KEY', '--no-cache'], { MY_KEY: 'sk-right' });
+    const r = await run(
+      [
+        '--json',
+        'run',
+        'case',
+        '--index',
+        index,
+        '--limit',
+        '1',
+        '--jurors',
+        '1',
+        '--run-dir',
+        join(dir, 'case-ok'),
+        '--endpoint',
+        srv.url,
+        '--model',
+        'scripted',
+        '--api-key-env',
+        'MY_KEY',
+        '--no-cache',
+      ],
+      { MY_KEY: 'sk-right' },
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ ran: 1, failed: 0 });
     expect(srv.requests.length).toBeGreaterThan(before);
@@ -80,7 +116,22 @@ describe('--endpoint / --model / --api-key-env', () => {
       ...c.commands.flatMap((s) => all(s, [...path, s.name()])),
     ];
     const cmds = all(buildProgram()).filter(({ path }) => /^run \w+$|^evidence$|^serve$|^mcp$|^reproduce$/.test(path));
-    expect(cmds.map((c) => c.path).sort()).toEqual(['evidence', 'mcp', 'reproduce', 'run acal', 'run baseline', 'run case', 'run emar', 'run mad', 'run threeply', 'serve']);
-    for (const { path, cmd } of cmds) expect(cmd.options.map((o) => o.long), path).toEqual(expect.arrayContaining(['--endpoint', '--model', '--api-key-env']));
+    expect(cmds.map((c) => c.path).sort()).toEqual([
+      'evidence',
+      'mcp',
+      'reproduce',
+      'run acal',
+      'run baseline',
+      'run case',
+      'run emar',
+      'run mad',
+      'run threeply',
+      'serve',
+    ]);
+    for (const { path, cmd } of cmds)
+      expect(
+        cmd.options.map((o) => o.long),
+        path,
+      ).toEqual(expect.arrayContaining(['--endpoint', '--model', '--api-key-env']));
   });
 });

@@ -55,7 +55,9 @@ async function silentServer(answer?: (req: IncomingMessage, body: string) => str
 function halfRequest(port: number, path: string): Promise<{ leave(): void }> {
   return new Promise((resolve, reject) => {
     const s = connect(port, '127.0.0.1', () => {
-      s.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\nexpect: 100-continue\r\ncontent-length: 1000\r\n\r\n`);
+      s.write(
+        `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\nexpect: 100-continue\r\ncontent-length: 1000\r\n\r\n`,
+      );
     });
     let seen = '';
     s.on('data', (d: Buffer) => {
@@ -74,12 +76,17 @@ async function until(cond: () => boolean): Promise<void> {
 beforeAll(async () => {
   await ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), 'lexcase-long-waits-'));
-  writeFileSync(join(dir, 'p.jsonl'), ['a contract needs offer, acceptance and consideration', 'negligence: duty, breach, causation, damages', 'hearsay is an out of court statement'].map((t, i) => JSON.stringify({ id: `p${i}`, text: t })).join('\n') + '\n');
+  writeFileSync(
+    join(dir, 'p.jsonl'),
+    ['a contract needs offer, acceptance and consideration', 'negligence: duty, breach, causation, damages', 'hearsay is an out of court statement']
+      .map((t, i) => JSON.stringify({ id: `p${i}`, text: t }))
+      .join('\n') + '\n',
+  );
   const b = await lexcase(['index', 'build', 'p.jsonl', '--out', 'ix'], { cwd: dir, timeoutMs: 120_000 });
   expect(b.code, b.stderr).toBe(0);
 }, 300_000);
 afterAll(() => {
-  for (const s of servers) (s.closeAllConnections(), s.close());
+  for (const s of servers) s.closeAllConnections(), s.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -138,11 +145,17 @@ describe.each([
 describe('serve --api /v1/evidence whose client leaves', () => {
   it('cancels the request to the LLM (before: it kept calling the LLM for the gone client)', async () => {
     const llm = await silentServer((req) => (req.url?.endsWith('/models') ? JSON.stringify({ data: [{ id: 'm' }] }) : undefined));
-    const s = startLexcase(['--json', 'serve', '--api', '--index', 'ix', '--port', '0'], { cwd: dir, env: isolatedEnv({ LEXCASE_LLM_BASE_URL: llm.url, LEXCASE_LLM_MODEL: 'm', LEXCASE_LLM_TIMEOUT_MS: '600000' }) });
+    const s = startLexcase(['--json', 'serve', '--api', '--index', 'ix', '--port', '0'], {
+      cwd: dir,
+      env: isolatedEnv({ LEXCASE_LLM_BASE_URL: llm.url, LEXCASE_LLM_MODEL: 'm', LEXCASE_LLM_TIMEOUT_MS: '600000' }),
+    });
     try {
       const base = (await s.waitFor(/"url": "([^"]+)"/))[1];
       const body = JSON.stringify({ index: 'ix', hypothesis: 'a contract needs consideration', mode: 'llm' });
-      const client = request(`${base}/evidence`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } });
+      const client = request(`${base}/evidence`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      });
       client.on('error', () => undefined);
       client.end(body);
       const chat = await llm.arrived();

@@ -30,7 +30,16 @@ function refused(r: { code: number | null; signal: NodeJS.Signals | null; stderr
 beforeAll(async () => {
   await ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), 'lexcase-messages-'));
-  writeFileSync(join(dir, 'p.jsonl'), ['a contract needs offer, acceptance and consideration', 'negligence: duty, breach, causation, damages', 'hearsay is an out of court statement offered for its truth'].map((t, i) => JSON.stringify({ id: `p${i}`, text: t })).join('\n') + '\n');
+  writeFileSync(
+    join(dir, 'p.jsonl'),
+    [
+      'a contract needs offer, acceptance and consideration',
+      'negligence: duty, breach, causation, damages',
+      'hearsay is an out of court statement offered for its truth',
+    ]
+      .map((t, i) => JSON.stringify({ id: `p${i}`, text: t }))
+      .join('\n') + '\n',
+  );
   const b = await run(['index', 'build', 'p.jsonl', '--out', 'ix']);
   expect(b.code, b.stderr).toBe(0);
 }, 300_000);
@@ -48,7 +57,9 @@ describe('the CLI says what is wrong with what was given', () => {
     mkdirSync(join(dir, 'nopassages'), { recursive: true });
     writeFileSync(join(dir, 'nopassages', 'notes.txt'), 'x');
     const e = refused(await run(['index', 'build', 'nopassages', '--out', 'ix-none']));
-    expect(e).toContain('[error] nopassages is a folder without a passages file (looked for passages.jsonl, passages.jsonl.gz, passages.csv, passages.tsv, passages.parquet)');
+    expect(e).toContain(
+      '[error] nopassages is a folder without a passages file (looked for passages.jsonl, passages.jsonl.gz, passages.csv, passages.tsv, passages.parquet)',
+    );
     expect(e).not.toContain('corpus not found');
     expect(existsSync(join(dir, 'ix-none'))).toBe(false);
   }, 120_000);
@@ -67,7 +78,7 @@ describe('the CLI says what is wrong with what was given', () => {
     expect(e).toMatch(/hint: did you mean "anserini-cacm"\? recipes: acal-table3, .*case-table2, .*threeply-table4/);
   }, 120_000);
 
-  it("`search ''` is refused like /v1 and MCP refuse it (before: exit 0, \"no hits\")", async () => {
+  it('`search \'\'` is refused like /v1 and MCP refuse it (before: exit 0, "no hits")', async () => {
     const e = refused(await run(['search', '  ', '--index', 'ix']));
     expect(e).toContain('[error] the query is empty');
   }, 120_000);
@@ -92,9 +103,14 @@ describe('the CLI says what is wrong with what was given', () => {
   }, 120_000);
 
   it('user:pass@ in the endpoint URL: said so (the client cannot send them), not "not reachable"; the password in no output', async () => {
-    const r = await run(['run', 'baseline', '--mode', 'llm-only', '--limit', '1', '--run-dir', 'creds-run'], { LEXCASE_LLM_BASE_URL: 'http://alice:s3cretPW@127.0.0.1:9/v1', LEXCASE_LLM_MODEL: 'm' });
+    const r = await run(['run', 'baseline', '--mode', 'llm-only', '--limit', '1', '--run-dir', 'creds-run'], {
+      LEXCASE_LLM_BASE_URL: 'http://alice:s3cretPW@127.0.0.1:9/v1',
+      LEXCASE_LLM_MODEL: 'm',
+    });
     const e = refused(r);
-    expect(e).toContain('[error] the LLM endpoint http://***:***@127.0.0.1:9/v1 holds a user name and password (user:pass@), which lexcase\'s HTTP client cannot send; nothing was run');
+    expect(e).toContain(
+      "[error] the LLM endpoint http://***:***@127.0.0.1:9/v1 holds a user name and password (user:pass@), which lexcase's HTTP client cannot send; nothing was run",
+    );
     expect(e).toContain('hint: take them out of the URL; give the key in LEXCASE_LLM_API_KEY');
     expect(e).not.toContain('not reachable');
     expect(r.stdout + r.stderr).not.toContain('s3cretPW');
@@ -108,7 +124,11 @@ describe('/v1 and MCP errors name their own fields, not CLI flags', () => {
   it('/v1/evidence: offline counter-evidence without facts is a 400 naming the field facts', async () => {
     const s = await startServerChild(['serve', '--api', '--index', 'ix', '--port', '0'], { cwd: dir, env: isolatedEnv() });
     try {
-      const res = await fetch(`${s.info.url.replace(/\/+$/, '').replace(/\/v1$/, '')}/v1/evidence`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hypothesis, stance: 'against', mode: 'offline' }) });
+      const res = await fetch(`${s.info.url.replace(/\/+$/, '').replace(/\/v1$/, '')}/v1/evidence`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ hypothesis, stance: 'against', mode: 'offline' }),
+      });
       const body = JSON.stringify(await res.json());
       expect(res.status, body).toBe(400);
       expect(body).toContain('offline counter-evidence (stance \\"against\\" without an LLM) needs the facts of the case: give facts');

@@ -36,7 +36,15 @@ beforeAll(async () => {
   await indexCorpus(join(dir, 'passages.jsonl'), { out: join(dir, 'idx'), workers: 0 });
   await indexCorpus(join(dir, 'passages.jsonl'), { out: join(dir, 'other'), workers: 0 });
   const ctx = (): SystemContext => ({ seed: 0, tools: [], retrievers: {}, getPassage: async () => undefined, options: {} });
-  await runExperiment({ runDir: join(dir, 'runs', 'r1'), system: async () => ({ prediction: 'A', trace: {} }), items: val, gold: (q) => q.answer ?? 'A', makeContext: ctx, config: { system: 'fixed' }, seed: 13 });
+  await runExperiment({
+    runDir: join(dir, 'runs', 'r1'),
+    system: async () => ({ prediction: 'A', trace: {} }),
+    items: val,
+    gold: (q) => q.answer ?? 'A',
+    makeContext: ctx,
+    config: { system: 'fixed' },
+    seed: 13,
+  });
 }, 120_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -44,20 +52,44 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('outputs of search and eval retrieval never land in an index or run dir, nor over what they read', () => {
   it.each([
     // the issue's case: the manifest of the index searched
-    [['search', '--topics', 'topics.tsv', '--index', 'idx', '--run-file', 'idx/manifest.json'], /--run-file idx\/manifest\.json: it lies inside idx, which this command reads/],
+    [
+      ['search', '--topics', 'topics.tsv', '--index', 'idx', '--run-file', 'idx/manifest.json'],
+      /--run-file idx\/manifest\.json: it lies inside idx, which this command reads/,
+    ],
     // over the topics file it reads
     [['search', '--topics', 'topics.tsv', '--index', 'idx', '--run-file', 'topics.tsv'], /--run-file topics\.tsv: it is topics\.tsv, which this command reads/],
     // one run file per method (run.bm25.txt, run.qld.txt), inside the index read
-    [['eval', 'retrieval', '--topics', 'topics.tsv', '--qrels', 'qrels.txt', '--index', 'idx', '--method', 'bm25,qld', '--run-file', 'idx/sparse/run.txt'], /--run-file idx\/sparse\/run\.bm25\.txt: it lies inside idx, which this command reads/],
-    [['eval', 'retrieval', '--topics', 'topics.tsv', '--qrels', 'qrels.txt', '--index', 'idx', '--out', 'qrels.txt'], /--out qrels\.txt: it is qrels\.txt, which this command reads/],
-    [['eval', 'retrieval', '--index', 'idx', '--split', 'val', '--iterations', '20', '--out', 'idx/manifest.json'], /--out idx\/manifest\.json: it lies inside idx, which this command reads/],
+    [
+      ['eval', 'retrieval', '--topics', 'topics.tsv', '--qrels', 'qrels.txt', '--index', 'idx', '--method', 'bm25,qld', '--run-file', 'idx/sparse/run.txt'],
+      /--run-file idx\/sparse\/run\.bm25\.txt: it lies inside idx, which this command reads/,
+    ],
+    [
+      ['eval', 'retrieval', '--topics', 'topics.tsv', '--qrels', 'qrels.txt', '--index', 'idx', '--out', 'qrels.txt'],
+      /--out qrels\.txt: it is qrels\.txt, which this command reads/,
+    ],
+    [
+      ['eval', 'retrieval', '--index', 'idx', '--split', 'val', '--iterations', '20', '--out', 'idx/manifest.json'],
+      /--out idx\/manifest\.json: it lies inside idx, which this command reads/,
+    ],
     // an index the command does not read, a run dir
-    [['eval', 'retrieval', '--index', 'idx', '--split', 'val', '--iterations', '20', '--plot', 'other/docs/recall.svg'], /--plot other\/docs\/recall\.svg: it lies inside a lexcase index \(.*other\); lexcase never writes into one/],
-    [['eval', 'retrieval', '--index', 'idx', '--split', 'val', '--iterations', '20', '--qrels-file', 'runs/r1/results.jsonl'], /--qrels-file runs\/r1\/results\.jsonl: it lies inside a lexcase run dir \(.*r1\)/],
+    [
+      ['eval', 'retrieval', '--index', 'idx', '--split', 'val', '--iterations', '20', '--plot', 'other/docs/recall.svg'],
+      /--plot other\/docs\/recall\.svg: it lies inside a lexcase index \(.*other\); lexcase never writes into one/,
+    ],
+    [
+      ['eval', 'retrieval', '--index', 'idx', '--split', 'val', '--iterations', '20', '--qrels-file', 'runs/r1/results.jsonl'],
+      /--qrels-file runs\/r1\/results\.jsonl: it lies inside a lexcase run dir \(.*r1\)/,
+    ],
     // dense vectors of one index written into another
-    [['index', 'dense', 'idx', '--embedder', 'use-lite', '--dense-uri', 'ABS/other/dense'], /refusing to write dense vectors to .*other\/dense: it lies inside a lexcase index \(.*other\)/],
+    [
+      ['index', 'dense', 'idx', '--embedder', 'use-lite', '--dense-uri', 'ABS/other/dense'],
+      /refusing to write dense vectors to .*other\/dense: it lies inside a lexcase index \(.*other\)/,
+    ],
     // two outputs of one command naming one file
-    [['eval', 'retrieval', '--index', 'idx', '--split', 'val', '--iterations', '20', '--out', 'same.out', '--plot', 'same.out'], /--plot same\.out: --out same\.out names the same file/],
+    [
+      ['eval', 'retrieval', '--index', 'idx', '--split', 'val', '--iterations', '20', '--out', 'same.out', '--plot', 'same.out'],
+      /--plot same\.out: --out same\.out names the same file/,
+    ],
   ])('%j', async (args, message) => {
     const before = treeOf(dir);
     const r = await run(...args.map((a) => a.replace(/^ABS\//, `${dir}/`)));

@@ -19,7 +19,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, isolatedEnv, lexcase, ROOT, STACK_TRACE } from '../../tests/support/spawn-cli.js';
 
 const completion = (content: string) =>
-  JSON.stringify({ id: 'c', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } });
+  JSON.stringify({
+    id: 'c',
+    object: 'chat.completion',
+    created: 1,
+    model: 'm',
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
+  });
 /** ~40 KB of gzip that inflates to a 40 MB completion. */
 const BOMB = gzipSync(Buffer.from(completion('x'.repeat(40e6))), { level: 9 });
 const BIG = completion('y'.repeat(8e6));
@@ -42,7 +49,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lexcase-reply-size-'));
 }, 300_000);
 afterAll(() => {
-  for (const s of servers) (s.closeAllConnections(), s.close());
+  for (const s of servers) s.closeAllConnections(), s.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -53,7 +60,9 @@ describe('an LLM reply over llm.maxReplyBytes', () => {
     const chats = new Map<string, number>();
     const url = await serve((req, res) => {
       if (req.url.endsWith('/models')) return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [{ id: 'm' }] }));
-      const key = createHash('sha256').update(JSON.stringify(JSON.parse(req.body).messages)).digest('hex');
+      const key = createHash('sha256')
+        .update(JSON.stringify(JSON.parse(req.body).messages))
+        .digest('hex');
       if (!order.includes(key)) order.push(key);
       chats.set(key, (chats.get(key) ?? 0) + 1);
       const which = order.indexOf(key);
@@ -76,7 +85,8 @@ describe('an LLM reply over llm.maxReplyBytes', () => {
         .trim()
         .split('\n')
         .map((l) => (JSON.parse(l) as { error?: string }).error ?? null);
-    const TOO_LARGE = 'LLM request failed: reply too large: the reply is larger than 1 MiB (llm.maxReplyBytes / LEXCASE_LLM_MAX_REPLY_BYTES; decompressed bytes count): it was not read';
+    const TOO_LARGE =
+      'LLM request failed: reply too large: the reply is larger than 1 MiB (llm.maxReplyBytes / LEXCASE_LLM_MAX_REPLY_BYTES; decompressed bytes count): it was not read';
 
     const r = await lexcase(args, { cwd: dir, env, timeoutMs: 120_000 });
     expect(r.signal, r.stderr).toBeNull();
@@ -99,19 +109,33 @@ describe('an LLM reply over llm.maxReplyBytes', () => {
 
 describe('an embeddings reply over LEXCASE_EMBED_MAX_REPLY_BYTES', () => {
   it('index dense --embedder openai stops with one line naming the cap; the bomb is asked for once', async () => {
-    writeFileSync(join(dir, 'p.jsonl'), ['contract offer acceptance', 'negligence duty breach', 'hearsay out of court statement'].map((t, i) => JSON.stringify({ id: `p${i}`, text: t })).join('\n') + '\n');
+    writeFileSync(
+      join(dir, 'p.jsonl'),
+      ['contract offer acceptance', 'negligence duty breach', 'hearsay out of court statement']
+        .map((t, i) => JSON.stringify({ id: `p${i}`, text: t }))
+        .join('\n') + '\n',
+    );
     const b = await lexcase(['index', 'build', 'p.jsonl', '--out', 'ix'], { cwd: dir, timeoutMs: 120_000 });
     expect(b.code, b.stderr).toBe(0);
     let embeds = 0;
     const url = await serve((req, res) => {
       const input = (JSON.parse(req.body) as { input: string[] }).input;
-      if (embeds++ === 0) return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: input.map((_, index) => ({ index, embedding: [1, 2, 3, 4] })) }));
+      if (embeds++ === 0)
+        return res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ data: input.map((_, index) => ({ index, embedding: [1, 2, 3, 4] })) }));
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(BOMB);
     });
-    const r = await lexcase(['index', 'dense', 'ix', '--embedder', 'openai'], { cwd: dir, env: isolatedEnv({ LEXCASE_EMBED_BASE_URL: url, LEXCASE_EMBED_MODEL: 'e', LEXCASE_EMBED_MAX_REPLY_BYTES: '65536' }), timeoutMs: 120_000 });
+    const r = await lexcase(['index', 'dense', 'ix', '--embedder', 'openai'], {
+      cwd: dir,
+      env: isolatedEnv({ LEXCASE_EMBED_BASE_URL: url, LEXCASE_EMBED_MODEL: 'e', LEXCASE_EMBED_MAX_REPLY_BYTES: '65536' }),
+      timeoutMs: 120_000,
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).not.toMatch(STACK_TRACE);
-    expect(r.stderr).toMatch(/\[error\] embedding request to http:\/\/127\.0\.0\.1:\d+\/v1 failed: reply too large: the reply is larger than 64 KiB \(LEXCASE_EMBED_MAX_REPLY_BYTES; decompressed bytes count\): it was not read/);
+    expect(r.stderr).toMatch(
+      /\[error\] embedding request to http:\/\/127\.0\.0\.1:\d+\/v1 failed: reply too large: the reply is larger than 64 KiB \(LEXCASE_EMBED_MAX_REPLY_BYTES; decompressed bytes count\): it was not read/,
+    );
     expect(r.stderr.match(/\[error\]/g)).toHaveLength(1);
     expect(embeds).toBe(2); // the dimension probe, then the one batch: not retried
   }, 240_000);

@@ -20,9 +20,30 @@ const passages = [
   { id: 'p-empty', text: '' },
 ];
 const questions = [
-  { id: 'q1', prompt: 'Dan testified about what Wes said outside court.', question: 'Is the out-of-court statement hearsay?', choices: ['yes', 'no'], answer: 'A', gold_idx: 'p-hearsay' },
-  { id: 'q2', prompt: '', question: 'Did the hostile, continuous possession for the statutory period give Ann title by adverse possession?', choices: ['yes', 'no'], answer: 'A', gold_idx: 'p-adverse' },
-  { id: 'q3', prompt: 'A promised B a gift.', question: 'Is the promise enforceable without consideration?', choices: ['yes', 'no'], answer: 'B', gold_idx: 'p-contract' },
+  {
+    id: 'q1',
+    prompt: 'Dan testified about what Wes said outside court.',
+    question: 'Is the out-of-court statement hearsay?',
+    choices: ['yes', 'no'],
+    answer: 'A',
+    gold_idx: 'p-hearsay',
+  },
+  {
+    id: 'q2',
+    prompt: '',
+    question: 'Did the hostile, continuous possession for the statutory period give Ann title by adverse possession?',
+    choices: ['yes', 'no'],
+    answer: 'A',
+    gold_idx: 'p-adverse',
+  },
+  {
+    id: 'q3',
+    prompt: 'A promised B a gift.',
+    question: 'Is the promise enforceable without consideration?',
+    choices: ['yes', 'no'],
+    answer: 'B',
+    gold_idx: 'p-contract',
+  },
 ];
 
 let dir: string;
@@ -63,7 +84,24 @@ describe('lexcase index', () => {
     const csv = join(dir, 'pool.csv');
     await writeFile(csv, 'pid,body\n1,"Running runners ran, quickly"\n2,The rule against perpetuities\n');
     const out = join(dir, 'idx-csv');
-    const r = await cli('--json', 'index', 'build', csv, '--out', out, '--id-field', 'pid', '--text-field', 'body', '--analyzer', 'stemmer=none,stopwords=none', '--methods', 'bm25', '--workers', '0');
+    const r = await cli(
+      '--json',
+      'index',
+      'build',
+      csv,
+      '--out',
+      out,
+      '--id-field',
+      'pid',
+      '--text-field',
+      'body',
+      '--analyzer',
+      'stemmer=none,stopwords=none',
+      '--methods',
+      'bm25',
+      '--workers',
+      '0',
+    );
     expect(r.code).toBe(0);
     const m = JSON.parse(r.stdout).manifest;
     expect(m.analyzer).toMatchObject({ stemmer: 'none', stopwords: 'none' });
@@ -75,7 +113,9 @@ describe('lexcase index', () => {
   it('rejects a bad --analyzer key naming the accepted keys', async () => {
     const r = await cli('index', 'build', corpus, '--out', join(dir, 'x'), '--analyzer', 'stemer=porter');
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/invalid --analyzer: "stemer=porter"; expected a preset \(lucene\) or key=value pairs with keys preset, lowercase, stopwords, stemmer, minTokenLength/);
+    expect(r.stderr).toMatch(
+      /invalid --analyzer: "stemer=porter"; expected a preset \(lucene\) or key=value pairs with keys preset, lowercase, stopwords, stemmer, minTokenLength/,
+    );
   });
 
   it('unknown corpus name → exit 1 with the bundled names', async () => {
@@ -162,7 +202,22 @@ describe('lexcase eval retrieval', () => {
     expect(r.stdout).toContain('| setting | Recall@1 | Recall@3 | margin vs best single |');
     expect(r.stdout).toMatch(/\| bm25 \| \d\.\d{3} \| \d\.\d{3} \|/);
     expect(r.stdout).toMatch(/\| \*\*(rrf|weighted)\(bm25\+qld\)[^|]*\*\* \|/);
-    const j = await cli('--json', 'eval', 'retrieval', '--index', index, '--dataset-file', qa, '--split', 'all', '--method', 'bm25,qld', '--k', '1,3', '--sweep-fusion');
+    const j = await cli(
+      '--json',
+      'eval',
+      'retrieval',
+      '--index',
+      index,
+      '--dataset-file',
+      qa,
+      '--split',
+      'all',
+      '--method',
+      'bm25,qld',
+      '--k',
+      '1,3',
+      '--sweep-fusion',
+    );
     const out = JSON.parse(j.stdout);
     expect(out.n).toBe(3);
     expect(out.singles.map((x: { label: string }) => x.label)).toEqual(['bm25', 'qld']);
@@ -171,7 +226,25 @@ describe('lexcase eval retrieval', () => {
 
   it('evaluates a dataset file against the index and reports corpus size, split and metrics with CIs', async () => {
     const run = join(dir, 'runs', 'run.txt');
-    const r = await cli('--json', 'eval', 'retrieval', '--index', index, '--dataset-file', qa, '--split', 'all', '--method', 'bm25,qld', '--k', '1,3', '--iterations', '200', '--run-file', run);
+    const r = await cli(
+      '--json',
+      'eval',
+      'retrieval',
+      '--index',
+      index,
+      '--dataset-file',
+      qa,
+      '--split',
+      'all',
+      '--method',
+      'bm25,qld',
+      '--k',
+      '1,3',
+      '--iterations',
+      '200',
+      '--run-file',
+      run,
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const rep = JSON.parse(r.stdout);
@@ -189,7 +262,24 @@ describe('lexcase eval retrieval', () => {
 
   it('--plot writes the Recall@k curves of each method as an SVG', async () => {
     const svgFile = join(dir, 'plots', 'recall.svg');
-    const r = await cli('eval', 'retrieval', '--index', index, '--dataset-file', qa, '--split', 'all', '--method', 'bm25,qld', '--k', '1,3', '--iterations', '50', '--plot', svgFile);
+    const r = await cli(
+      'eval',
+      'retrieval',
+      '--index',
+      index,
+      '--dataset-file',
+      qa,
+      '--split',
+      'all',
+      '--method',
+      'bm25,qld',
+      '--k',
+      '1,3',
+      '--iterations',
+      '50',
+      '--plot',
+      svgFile,
+    );
     expect(r.code).toBe(0);
     const svg = await readFile(svgFile, 'utf8');
     expect(svg.startsWith('<svg')).toBe(true);
@@ -215,7 +305,9 @@ describe('lexcase eval retrieval', () => {
     const r = await cli('eval', 'retrieval', '--index', index, '--split', 'val', '--k', '10', '--iterations', '20');
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/none of the 124 questions of dataset "barexam" split "val" has its gold passage in index .* \(corpus tiny\.jsonl, e\.g\. mbe_\d+/);
+    expect(r.stderr).toMatch(
+      /none of the 124 questions of dataset "barexam" split "val" has its gold passage in index .* \(corpus tiny\.jsonl, e\.g\. mbe_\d+/,
+    );
     expect(r.stderr).toMatch(/every metric would be 0\n  hint: index a corpus that contains the gold passages/);
     const partial = join(dir, 'qa-partial.jsonl');
     await writeFile(partial, [...questions, { ...questions[0], id: 'q4', gold_idx: 'p-not-indexed' }].map((q) => JSON.stringify(q)).join('\n') + '\n');

@@ -16,7 +16,23 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { cliChild, startCli, REPO_ROOT } from '../../tests/support/cli-child.js';
 
 const BIG_BYTES = 60e6;
-const WORDS = ['contract', 'tort', 'negligence', 'damages', 'statute', 'court', 'appeal', 'plaintiff', 'defendant', 'liability', 'estoppel', 'consideration', 'Café', '§', 'naïve'];
+const WORDS = [
+  'contract',
+  'tort',
+  'negligence',
+  'damages',
+  'statute',
+  'court',
+  'appeal',
+  'plaintiff',
+  'defendant',
+  'liability',
+  'estoppel',
+  'consideration',
+  'Café',
+  '§',
+  'naïve',
+];
 let dir: string;
 
 /** Text of about `bytes` UTF-8 bytes from a seeded word stream (multi-byte characters included). */
@@ -87,7 +103,7 @@ async function serverPeakRss(args: string[], ask: (base: string) => Promise<void
   return Number(await readFile(rssFile, 'utf8'));
 }
 
-it('the explorer\'s /api/search and serve --api\'s /v1/search on the 60 MB passage read only what they show: peak RSS under 250 MB each', async () => {
+it("the explorer's /api/search and serve --api's /v1/search on the 60 MB passage read only what they show: peak RSS under 250 MB each", async () => {
   const explorer = await serverPeakRss([], async (base) => {
     const res = await fetch(`${base}/api/search?q=adverse%20possession%20contract&method=bm25&k=3`);
     expect(res.status).toBe(200);
@@ -100,7 +116,11 @@ it('the explorer\'s /api/search and serve --api\'s /v1/search on the 60 MB passa
   console.log(`peak RSS: explorer ${Math.round(explorer / 1024)} MB`);
   expect(explorer).toBeLessThan(250 * 1024);
   const api = await serverPeakRss(['--api'], async (base) => {
-    const res = await fetch(`${base}/v1/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'adverse possession contract', k: 3 }) });
+    const res = await fetch(`${base}/v1/search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'adverse possession contract', k: 3 }),
+    });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { hits: Array<{ id: string; truncated: boolean; snippet: string }> };
     expect(body.hits[0]).toMatchObject({ id: 'big', truncated: true });

@@ -31,7 +31,8 @@ const passages = [
   { id: 'p-tax', text: 'Income tax applies to wages.' },
 ];
 const topicsTsv = 'q1\thearsay statement truth\nq2\thostile possession consideration\nq3\tmurder malice\nq4\tzoning variance\nq5\tadverse possession\n';
-const qrelsTxt = ['q1 0 p-hear1 2', 'q1 0 p-hear2 1', 'q1 0 p-tax 0', 'q2 0 p-contract 1', 'q2 0 p-adverse 0', 'q3 0 p-murder 0', 'q4 0 p-tax 1'].join('\n') + '\n';
+const qrelsTxt =
+  ['q1 0 p-hear1 2', 'q1 0 p-hear2 1', 'q1 0 p-tax 0', 'q2 0 p-contract 1', 'q2 0 p-adverse 0', 'q3 0 p-murder 0', 'q4 0 p-tax 1'].join('\n') + '\n';
 
 let dir: string;
 let index: string;
@@ -58,13 +59,43 @@ afterEach(() => {
 describe('search --topics → eval run (the round trip)', () => {
   it('an approximate batch (--approx-postings) tags its run lines and summary as approximate, also a tag the user named', async () => {
     const runFile = join(dir, 'runs', 'bm25-approx.txt');
-    const s = await cli('--json', 'search', '--topics', topics, '--index', index, '--method', 'bm25', '-k', '10', '--run-file', runFile, '--approx-postings', '0.5');
+    const s = await cli(
+      '--json',
+      'search',
+      '--topics',
+      topics,
+      '--index',
+      index,
+      '--method',
+      'bm25',
+      '-k',
+      '10',
+      '--run-file',
+      runFile,
+      '--approx-postings',
+      '0.5',
+    );
     expect(s.code).toBe(0);
     expect(JSON.parse(s.stdout)).toMatchObject({ approximate: { postingShare: 0.5 }, tag: 'lexcase-bm25-approx0.5' });
     const lines = (await readFile(runFile, 'utf8')).trim().split('\n');
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.every((l) => l.endsWith(' lexcase-bm25-approx0.5'))).toBe(true);
-    const named = await cli('--json', 'search', '--topics', topics, '--index', index, '--method', 'qld', '--run-file', runFile, '--run-tag', 'mine', '--approx-max-postings', '3');
+    const named = await cli(
+      '--json',
+      'search',
+      '--topics',
+      topics,
+      '--index',
+      index,
+      '--method',
+      'qld',
+      '--run-file',
+      runFile,
+      '--run-tag',
+      'mine',
+      '--approx-max-postings',
+      '3',
+    );
     expect(JSON.parse(named.stdout)).toMatchObject({ approximate: { maxPostings: 3 }, tag: 'mine-approx-max3' });
     const human = await cli('search', '--topics', topics, '--index', index, '--method', 'qld', '--run-file', runFile, '--approx-postings', '0.25');
     expect(human.stdout).toMatch(/5 topics · qld · APPROXIMATE/);
@@ -72,7 +103,22 @@ describe('search --topics → eval run (the round trip)', () => {
 
   it('writes a TREC run and evaluates it with trec_eval semantics', async () => {
     const runFile = join(dir, 'runs', 'bm25.txt');
-    const s = await cli('--json', 'search', '--topics', topics, '--index', index, '--method', 'bm25', '-k', '10', '--run-file', runFile, '--run-tag', 'mine-bm25');
+    const s = await cli(
+      '--json',
+      'search',
+      '--topics',
+      topics,
+      '--index',
+      index,
+      '--method',
+      'bm25',
+      '-k',
+      '10',
+      '--run-file',
+      runFile,
+      '--run-tag',
+      'mine-bm25',
+    );
     expect(s.stderr).toBe('');
     expect(s.code).toBe(0);
     expect(JSON.parse(s.stdout)).toMatchObject({ topics: 5, method: 'bm25', k: 10, runFile, tag: 'mine-bm25', emptyTopics: 1 });
@@ -110,7 +156,23 @@ describe('search --topics → eval run (the round trip)', () => {
 
   it('eval retrieval --topics --qrels gives the numbers of eval run on the written file', async () => {
     const runFile = join(dir, 'runs2', 'r.txt');
-    const r = await cli('--json', 'eval', 'retrieval', '--topics', topics, '--qrels', qrels, '--index', index, '--method', 'bm25,qld', '--run-file', runFile, '--iterations', '300');
+    const r = await cli(
+      '--json',
+      'eval',
+      'retrieval',
+      '--topics',
+      topics,
+      '--qrels',
+      qrels,
+      '--index',
+      index,
+      '--method',
+      'bm25,qld',
+      '--run-file',
+      runFile,
+      '--iterations',
+      '300',
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const rep = JSON.parse(r.stdout);
@@ -134,7 +196,13 @@ describe('search --topics → eval run (the round trip)', () => {
     const text = await readFile(a, 'utf8');
     const worse = join(dir, 'runs', 'worse.txt');
     // drop q1's best passage → q1: only p-hear2 at rank 1: recall 1/2, AP = (1/1)/2 = 0.5
-    await writeFile(worse, text.split('\n').filter((l) => !l.startsWith('q1 Q0 p-hear1 ')).join('\n'));
+    await writeFile(
+      worse,
+      text
+        .split('\n')
+        .filter((l) => !l.startsWith('q1 Q0 p-hear1 '))
+        .join('\n'),
+    );
     const r = JSON.parse((await cli('--json', 'eval', 'run', a, '--qrels', qrels, '--metrics', 'recall@10,map', '--compare', worse)).stdout);
     expect(r.comparison.shared).toBe(3);
     // B − A: the --compare run (worse) minus the run evaluated
@@ -155,25 +223,37 @@ describe('clear errors, exit 1, no stack trace', () => {
   it('topics files: missing tab, empty text, duplicate qid, a format neither the extension nor the first line tells, an unknown --topics-format', async () => {
     const bad = join(dir, 'bad.tsv');
     await writeFile(bad, 'q1\thearsay\nq2 no tab here\n');
-    await expectError(['search', '--topics', bad, '--index', index, '--run-file', join(dir, 'x.txt')], new RegExp(`${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2: expected "qid<TAB>text", found no tab`));
+    await expectError(
+      ['search', '--topics', bad, '--index', index, '--run-file', join(dir, 'x.txt')],
+      new RegExp(`${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2: expected "qid<TAB>text", found no tab`),
+    );
     await writeFile(bad, 'q1\thearsay\nq2\t  \n');
     await expectError(['search', '--topics', bad, '--index', index, '--run-file', join(dir, 'x.txt')], /bad\.tsv:2: topic "q2" has an empty text/);
     await writeFile(bad, 'q1\thearsay\nq1\tmurder\n');
     await expectError(['search', '--topics', bad, '--index', index, '--run-file', join(dir, 'x.txt')], /bad\.tsv:2: duplicate qid "q1" \(first on line 1\)/);
     const odd = join(dir, 'topics.dat');
     await writeFile(odd, 'q1 hearsay\n');
-    await expectError(['search', '--topics', odd, '--index', index, '--run-file', join(dir, 'x.txt')], /topics\.dat:1: cannot tell the topics format.*--topics-format tsv\|jsonl\|trec\|msmarco/s);
+    await expectError(
+      ['search', '--topics', odd, '--index', index, '--run-file', join(dir, 'x.txt')],
+      /topics\.dat:1: cannot tell the topics format.*--topics-format tsv\|jsonl\|trec\|msmarco/s,
+    );
     // An extension that says nothing: the first line does (JSONL here).
     await writeFile(odd, '{"id": "q1", "text": "hearsay"}\n');
     const ok = await cli('--json', 'search', '--topics', odd, '--index', index, '--run-file', join(dir, 'x.txt'));
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout).topics).toBe(1);
-    await expectError(['search', '--topics', odd, '--topics-format', 'sgml', '--index', index, '--run-file', join(dir, 'x.txt')], /--topics-format: expected auto, tsv, jsonl, trec, msmarco, got "sgml"/);
+    await expectError(
+      ['search', '--topics', odd, '--topics-format', 'sgml', '--index', index, '--run-file', join(dir, 'x.txt')],
+      /--topics-format: expected auto, tsv, jsonl, trec, msmarco, got "sgml"/,
+    );
   });
 
   it('search: --topics without --run-file, or with a query', async () => {
     await expectError(['search', '--topics', topics, '--index', index], /--topics needs --run-file OUT/);
-    await expectError(['search', 'hearsay', '--topics', topics, '--index', index, '--run-file', join(dir, 'y.txt')], /either a query or --topics FILE, not both/);
+    await expectError(
+      ['search', 'hearsay', '--topics', topics, '--index', index, '--run-file', join(dir, 'y.txt')],
+      /either a query or --topics FILE, not both/,
+    );
     await expectError(['search', '--index', index], /give a query \(quoted\) or --topics FILE --run-file OUT/);
   });
 
@@ -182,7 +262,10 @@ describe('clear errors, exit 1, no stack trace', () => {
     await writeFile(bad, 'q1 0 p-hear1 2\nq1 0 p-hear2 yes\n');
     await expectError(['eval', 'run', join(dir, 'runs', 'bm25.txt'), '--qrels', bad], /bad-qrels\.txt:2: relevance "yes" is not an integer grade/);
     await expectError(['eval', 'retrieval', '--topics', topics, '--index', index], /--topics needs --qrels FILE/);
-    await expectError(['eval', 'retrieval', '--topics', topics, '--qrels', qrels, '--index', index, '--split', 'test'], /--split belongs to the --dataset mode/);
+    await expectError(
+      ['eval', 'retrieval', '--topics', topics, '--qrels', qrels, '--index', index, '--split', 'test'],
+      /--split belongs to the --dataset mode/,
+    );
     await expectError(['eval', 'run', join(dir, 'nope.txt'), '--qrels', qrels], /run file not found: .*nope\.txt/);
     await expectError(['eval', 'retrieval', '--index', index, '--metrics', 'map'], /--metrics works with --topics FILE --qrels FILE/);
   });

@@ -31,12 +31,16 @@ describe('runDemo', () => {
     const json = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
     expect(json.index).toMatchObject({ built: true, corpus: { name: 'barexam', passages: 1149 } });
     const results = json.retrieval.results as Array<{ method: string; n: number; metrics: Record<string, { estimate: number }> }>;
-    expect(results.map((r) => [r.method, r.n])).toEqual([['bm25', 124], ['qld', 124]]);
+    expect(results.map((r) => [r.method, r.n])).toEqual([
+      ['bm25', 124],
+      ['qld', 124],
+    ]);
     // Every gold passage is in this corpus and it has only 1,149 passages: Recall@1000 must be high.
     for (const r of results) expect(r.metrics['recall@1000'].estimate).toBeGreaterThan(0.9);
     // the curve agrees with the table at the table's k
     const curves = json.retrieval.curves as Array<{ method: string; k: number; recall: number }>;
-    for (const r of results) for (const k of [1, 10, 100]) expect(curves.find((c) => c.method === r.method && c.k === k)!.recall).toBeCloseTo(r.metrics[`recall@${k}`].estimate, 10);
+    for (const r of results)
+      for (const k of [1, 10, 100]) expect(curves.find((c) => c.method === r.method && c.k === k)!.recall).toBeCloseTo(r.metrics[`recall@${k}`].estimate, 10);
 
     const again = await runDemo({ dir, corpus: 'barexam', iterations: 100, steps });
     expect((again.json.index as { built: boolean }).built).toBe(false);

@@ -3,7 +3,16 @@ import '../../agents/systems.js';
 export type * from '../../eval/types.js';
 export { resultRecordSchema, registerTraceSchema, traceSchemaFor, baseTraceSchema } from '../../eval/records.js';
 export * from '../../eval/metrics/index.js';
-export { bootstrapCi, bootstrapStatisticCi, pairedBootstrap, unpairedBootstrap, percentile, type Ci, type DiffCi, type BootstrapOptions } from '../../eval/bootstrap.js';
+export {
+  bootstrapCi,
+  bootstrapStatisticCi,
+  pairedBootstrap,
+  unpairedBootstrap,
+  percentile,
+  type Ci,
+  type DiffCi,
+  type BootstrapOptions,
+} from '../../eval/bootstrap.js';
 export { wilsonCi, type WilsonCi } from '../../eval/wilson.js';
 export {
   proportionInterval,
@@ -32,4 +41,18 @@ export type { DemoStep, DemoContext } from '../../eval/demo/types.js';
 export { runExperiment, type RunExperimentOptions, type RunExperimentResult, type RunConfigFile, type RunProgress } from '../../eval/runner.js';
 export { readResults, traceFileName, RUN_FILES } from '../../eval/run-dir.js';
 export { gitSha, provenance, type Provenance } from '../../eval/provenance.js';
-export { readRun, buildReport, writeReport, registerReportSection, compareRuns, compareRunData, formatComparison, toolCallsOf, type Comparison, type Report, type RunData, type ReportSection, type SectionBuilder } from '../../eval/report/index.js';
+export {
+  readRun,
+  buildReport,
+  writeReport,
+  registerReportSection,
+  compareRuns,
+  compareRunData,
+  formatComparison,
+  toolCallsOf,
+  type Comparison,
+  type Report,
+  type RunData,
+  type ReportSection,
+  type SectionBuilder,
+} from '../../eval/report/index.js';

@@ -11,8 +11,39 @@ export { createQldRetriever, QLD_DEFAULTS, type QldParams, type QldVariant } fro
 export { createWinkRetriever, type WinkOptions } from '../../retrieval/wink.js';
 export { openDenseRetriever, createDenseRetriever, type DenseRetriever, type DenseOptions } from '../../retrieval/dense.js';
 export { createHybridRetriever, type HybridOptions } from '../../retrieval/hybrid.js';
-export { reciprocalRankFusion, weightedFusion, minMaxNormalize, fuse, RRF_K, type FusionMethod, type FusedHit, type RankedList } from '../../retrieval/fusion.js';
+export {
+  reciprocalRankFusion,
+  weightedFusion,
+  minMaxNormalize,
+  fuse,
+  RRF_K,
+  type FusionMethod,
+  type FusedHit,
+  type RankedList,
+} from '../../retrieval/fusion.js';
 export { openLanceFtsRetriever, ensureLanceFts } from '../../retrieval/lancedb-fts.js';
-export { createRetrievalTools, createSearchTool, createRewriteQueryTool, rewriteQuery, ToolRecorder, withToolRecorder, makeSnippet, REWRITE_STYLES, type RetrievalToolsOptions, type ToolCallLog, type SearchResult, type SearchArtifact, searchHits, type RewriteStyle } from '../../retrieval/tools/index.js';
+export {
+  createRetrievalTools,
+  createSearchTool,
+  createRewriteQueryTool,
+  rewriteQuery,
+  ToolRecorder,
+  withToolRecorder,
+  makeSnippet,
+  REWRITE_STYLES,
+  type RetrievalToolsOptions,
+  type ToolCallLog,
+  type SearchResult,
+  type SearchArtifact,
+  searchHits,
+  type RewriteStyle,
+} from '../../retrieval/tools/index.js';
 export { attachTexts, textStoreFor, closeTextStores, type TextLookup, type TextSource } from '../../retrieval/hit-text.js';
-export { LexcaseRetriever, type LexcaseRetrieverInput, type LexcaseDocumentMetadata, type LexcaseFromDocumentsInput, type LexcaseMetadataFilter, type PassageMetadataView } from '../../retrieval/langchain-retriever.js';
+export {
+  LexcaseRetriever,
+  type LexcaseRetrieverInput,
+  type LexcaseDocumentMetadata,
+  type LexcaseFromDocumentsInput,
+  type LexcaseMetadataFilter,
+  type PassageMetadataView,
+} from '../../retrieval/langchain-retriever.js';

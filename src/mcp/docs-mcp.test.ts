@@ -37,7 +37,13 @@ describe('docs/mcp.md', () => {
     const names = [...ex.matchAll(/"name": "([a-z_]+)",\n\s*"title"/g)].map((m) => m[1]);
     expect(names).toEqual([...MCP_TOOLS]);
     const props = [...ex.matchAll(/"inputSchema": \{"properties":(\[[^\]]*\])/g)].map((m) => JSON.parse(m[1]));
-    expect(props).toEqual([[], Object.keys(searchInput.shape), Object.keys(explainInput.shape), Object.keys(passageInput.shape), Object.keys(evidenceInput.shape)]);
+    expect(props).toEqual([
+      [],
+      Object.keys(searchInput.shape),
+      Object.keys(explainInput.shape),
+      Object.keys(passageInput.shape),
+      Object.keys(evidenceInput.shape),
+    ]);
     expect(ex).toMatch(/"isError": true/);
   });
 });

@@ -28,7 +28,7 @@ let tinyIdx: string;
 let svc: QueryService;
 let ix: OpenedIndex;
 
-const HYPOTHESIS = 'A statement against the declarant\'s own interest is admissible hearsay';
+const HYPOTHESIS = "A statement against the declarant's own interest is admissible hearsay";
 const QUERIES = [
   'hearsay statement against interest',
   'adverse possession of land under claim of right',
@@ -44,7 +44,12 @@ beforeAll(async () => {
   tinyIdx = join(root, 'tiny');
   const passages: Passage[] = [];
   for await (const p of loadPassages('legal_corpus')) if (passages.push(p) >= 300) break;
-  await buildIndex((async function* () { yield* passages; })(), { out: tinyIdx, corpusName: 'tiny', workers: 0 });
+  await buildIndex(
+    (async function* () {
+      yield* passages;
+    })(),
+    { out: tinyIdx, corpusName: 'tiny', workers: 0 },
+  );
   svc = await openQueryService({ indexes: [{ name: 'default', dir: defaultIdx }] });
   ix = await openIndex(defaultIdx);
 }, 180_000);
@@ -85,7 +90,12 @@ async function checkEveryTool(client: Client, index?: string) {
   expect((search.inputSchema.properties as any).query.description).toMatch(/query/);
 
   const list = await call(client, 'list_indexes', {});
-  expect(list.indexes.find((x: any) => x.name === (index ?? 'default'))).toMatchObject({ corpus: 'default', passages: ix.docs.size, methods: ['bm25', 'qld'], explainable: ['bm25', 'qld'] });
+  expect(list.indexes.find((x: any) => x.name === (index ?? 'default'))).toMatchObject({
+    corpus: 'default',
+    passages: ix.docs.size,
+    methods: ['bm25', 'qld'],
+    explainable: ['bm25', 'qld'],
+  });
   expect(list.llm).toBe(false);
 
   const query = QUERIES[0];
@@ -145,7 +155,7 @@ describe('lexcase mcp over stdio (the built CLI, no --index: the bundled default
     await m?.close();
   });
 
-  it('lists the five tools with schemas and calls each; results equal the library\'s', async () => {
+  it("lists the five tools with schemas and calls each; results equal the library's", async () => {
     expect(m.client.getServerVersion()?.name).toBe('lexcase');
     expect(m.client.getInstructions()).toMatch(/list_indexes/);
     await checkEveryTool(m.client);
@@ -175,7 +185,10 @@ describe('lexcase mcp over stdio (the built CLI, no --index: the bundled default
     expect(hit.uri).toBe(`lexcase://default/passage/${encodeURIComponent(hit.id)}`);
     const res = await m.client.readResource({ uri: hit.uri });
     expect(res.contents).toEqual([{ uri: hit.uri, mimeType: 'text/plain', text: (await ix.docs.get(hit.id))!.text }]);
-    await expect(m.client.readResource({ uri: 'lexcase://default/passage/no-such-passage' })).rejects.toMatchObject({ code: RESOURCE_NOT_FOUND, message: expect.stringMatching(/no passage "no-such-passage"/) });
+    await expect(m.client.readResource({ uri: 'lexcase://default/passage/no-such-passage' })).rejects.toMatchObject({
+      code: RESOURCE_NOT_FOUND,
+      message: expect.stringMatching(/no passage "no-such-passage"/),
+    });
     await expect(m.client.readResource({ uri: `lexcase://other/passage/${encodeURIComponent(hit.id)}` })).rejects.toMatchObject({ code: RESOURCE_NOT_FOUND });
     // search results link their passages as resource_link content
     const r = await m.client.callTool({ name: 'search', arguments: { query: 'hearsay', k: 2 } });
@@ -219,7 +232,11 @@ describe('lexcase mcp --http (streamable HTTP on 127.0.0.1)', () => {
       else if (kind === 1) calls.push(['search', { query: q, method: 'qld', k: 7, filters: i % 2 ? { sources: ['barexam_qa', 'fre'] } : undefined }]);
       else if (kind === 2) calls.push(['explain', { query: q, method: i % 2 ? 'qld' : 'bm25', id }]);
       else if (kind === 3) calls.push(['get_passage', { id }]);
-      else calls.push(['find_evidence', { hypothesis: `${q} is the rule`, k: 3, facts: i % 2 ? 'The defendant made the statement to a friend.' : '', stance: i % 2 ? 'against' : 'for' }]);
+      else
+        calls.push([
+          'find_evidence',
+          { hypothesis: `${q} is the rule`, k: 3, facts: i % 2 ? 'The defendant made the statement to a friend.' : '', stance: i % 2 ? 'against' : 'for' },
+        ]);
     }
     const serial: Structured[] = [];
     for (const [name, args] of calls) serial.push(await call(client, name, args));
@@ -230,13 +247,17 @@ describe('lexcase mcp --http (streamable HTTP on 127.0.0.1)', () => {
 
   it('refuses a foreign Host (DNS rebinding), a GET and a body that is not JSON, and keeps serving', async () => {
     const u = new URL(s.info.url);
-    const post = (headers: Record<string, string>, body: string) => fetch(s.info.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body });
+    const post = (headers: Record<string, string>, body: string) =>
+      fetch(s.info.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body });
     const { request } = await import('node:http');
     const foreign = await new Promise<number>((r, j) => {
-      const req = request({ host: u.hostname, port: u.port, path: '/mcp', method: 'POST', headers: { host: `evil.example:${u.port}`, 'content-type': 'application/json' } }, (res) => {
-        res.resume();
-        r(res.statusCode ?? 0);
-      });
+      const req = request(
+        { host: u.hostname, port: u.port, path: '/mcp', method: 'POST', headers: { host: `evil.example:${u.port}`, 'content-type': 'application/json' } },
+        (res) => {
+          res.resume();
+          r(res.statusCode ?? 0);
+        },
+      );
       req.on('error', j);
       req.end('{}');
     });
@@ -278,16 +299,26 @@ describe('lexcase mcp --http with a token', () => {
 });
 
 describe('find_evidence with an LLM configured (the real OpenAI client against a scripted server)', () => {
-  it('mode auto runs the LLM advocate over the index\'s retrieval tools; ids no tool returned are dropped', async () => {
+  it("mode auto runs the LLM advocate over the index's retrieval tools; ids no tool returned are dropped", async () => {
     const advocate = (req: RecordedRequest): ScriptReply => {
       const msgs = req.body.messages as { role: string; content: string }[];
       const tools = msgs.filter((x) => x.role === 'tool');
       if (tools.length === 0) return { toolCalls: [{ name: 'bm25_search', args: { query: 'statement against interest hearsay exception' } }] };
       const ids = tools.flatMap((x) => JSON.parse(x.content).results.map((r: { id: string }) => r.id));
-      return { content: JSON.stringify({ analysis: 'the rule and its exception', evidence: [{ id: ids[0], justification: 'states the exception' }, { id: 'invented-id', justification: 'made up' }] }) };
+      return {
+        content: JSON.stringify({
+          analysis: 'the rule and its exception',
+          evidence: [
+            { id: ids[0], justification: 'states the exception' },
+            { id: 'invented-id', justification: 'made up' },
+          ],
+        }),
+      };
     };
     const srv = await startScriptedServer(advocate);
-    const m = await stdioMcp(['--index', defaultIdx, '--no-cache'], { env: { LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'scripted', LEXCASE_LLM_API_KEY: 'sk-test-secret-000000' } });
+    const m = await stdioMcp(['--index', defaultIdx, '--no-cache'], {
+      env: { LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'scripted', LEXCASE_LLM_API_KEY: 'sk-test-secret-000000' },
+    });
     try {
       expect((await call(m.client, 'list_indexes', {})).llm).toBe(true);
       const ev = await call(m.client, 'find_evidence', { hypothesis: HYPOTHESIS, k: 2 });

@@ -46,7 +46,13 @@ function result<T extends Record<string, unknown>>(out: T, links: ResourceLink[]
   return { structuredContent: out, content: [{ type: 'text', text: JSON.stringify(out) }, ...links] };
 }
 
-const link = (uri: string, id: string, title: string | undefined): ResourceLink => ({ type: 'resource_link', uri, name: id, ...(title ? { title } : {}), mimeType: 'text/plain' });
+const link = (uri: string, id: string, title: string | undefined): ResourceLink => ({
+  type: 'resource_link',
+  uri,
+  name: id,
+  ...(title ? { title } : {}),
+  mimeType: 'text/plain',
+});
 
 /** The MCP specification's JSON-RPC error code for a resource that does not exist. */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -55,7 +61,11 @@ const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: 
 
 export function createMcpServer(svc: QueryService): McpServer {
   const server = new McpServer({ name: 'lexcase', version: VERSION }, { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {} } });
-  const run = async <T extends Record<string, unknown>>(f: () => Promise<T> | T, links?: (out: T) => ResourceLink[], signal?: AbortSignal): Promise<CallToolResult> => {
+  const run = async <T extends Record<string, unknown>>(
+    f: () => Promise<T> | T,
+    links?: (out: T) => ResourceLink[],
+    signal?: AbortSignal,
+  ): Promise<CallToolResult> => {
     let out: T;
     try {
       out = await f();
@@ -72,7 +82,14 @@ export function createMcpServer(svc: QueryService): McpServer {
 
   server.registerTool(
     'list_indexes',
-    { title: 'List indexes', description: 'The indexes this server searches: name, corpus, passages, retrieval methods, which methods explain scores; and whether find_evidence can use an LLM.', inputSchema: listIndexesInput, outputSchema: listIndexesOutput, annotations: READ_ONLY },
+    {
+      title: 'List indexes',
+      description:
+        'The indexes this server searches: name, corpus, passages, retrieval methods, which methods explain scores; and whether find_evidence can use an LLM.',
+      inputSchema: listIndexesInput,
+      outputSchema: listIndexesOutput,
+      annotations: READ_ONLY,
+    },
     async () => run(() => svc.listIndexes()),
   );
 
@@ -80,23 +97,40 @@ export function createMcpServer(svc: QueryService): McpServer {
     'search',
     {
       title: 'Search passages',
-      description: 'Rank passages of an index for a query (exact BM25 or QLD scores, or dense/hybrid when the index has them). Returns hits with id, score, title, source and a snippet; get_passage gives the full text, explain the per-term scores.',
+      description:
+        'Rank passages of an index for a query (exact BM25 or QLD scores, or dense/hybrid when the index has them). Returns hits with id, score, title, source and a snippet; get_passage gives the full text, explain the per-term scores.',
       inputSchema: searchInput,
       outputSchema: searchOutput,
       annotations: READ_ONLY,
     },
-    async (args) => run(() => svc.search(args), (out) => out.hits.map((h) => link(h.uri, h.id, h.title))),
+    async (args) =>
+      run(
+        () => svc.search(args),
+        (out) => out.hits.map((h) => link(h.uri, h.id, h.title)),
+      ),
   );
 
   server.registerTool(
     'explain',
-    { title: 'Explain a score', description: "Why a passage scored what it did for a query: each analysed query term's tf, df and contribution (the sum plus base is the score).", inputSchema: explainInput, outputSchema: explainOutput, annotations: READ_ONLY },
+    {
+      title: 'Explain a score',
+      description: "Why a passage scored what it did for a query: each analysed query term's tf, df and contribution (the sum plus base is the score).",
+      inputSchema: explainInput,
+      outputSchema: explainOutput,
+      annotations: READ_ONLY,
+    },
     async (args) => run(() => svc.explain(args)),
   );
 
   server.registerTool(
     'get_passage',
-    { title: 'Get a passage', description: 'The full text, title and source of one passage by id.', inputSchema: passageInput, outputSchema: passageOutput, annotations: READ_ONLY },
+    {
+      title: 'Get a passage',
+      description: 'The full text, title and source of one passage by id.',
+      inputSchema: passageInput,
+      outputSchema: passageOutput,
+      annotations: READ_ONLY,
+    },
     async (args) => run(() => svc.getPassage(args)),
   );
 
@@ -111,7 +145,12 @@ export function createMcpServer(svc: QueryService): McpServer {
       annotations: { ...READ_ONLY, idempotentHint: false },
     },
     // extra.signal: aborted when the client cancels the call or the connection closes
-    async (args, extra) => run(() => svc.findEvidence(args, extra.signal), (out) => out.evidence.map((e) => link(e.uri, e.id, undefined)), extra.signal),
+    async (args, extra) =>
+      run(
+        () => svc.findEvidence(args, extra.signal),
+        (out) => out.evidence.map((e) => link(e.uri, e.id, undefined)),
+        extra.signal,
+      ),
   );
 
   server.registerResource(

@@ -19,18 +19,25 @@ let dir: string;
 beforeAll(async () => {
   await ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), 'lexcase-mcp-long-'));
-  writeFileSync(join(dir, 'p.jsonl'), ['a contract needs offer, acceptance and consideration', 'negligence: duty, breach, causation, damages', 'hearsay is an out of court statement'].map((t, i) => JSON.stringify({ id: `p${i}`, text: t })).join('\n') + '\n');
+  writeFileSync(
+    join(dir, 'p.jsonl'),
+    ['a contract needs offer, acceptance and consideration', 'negligence: duty, breach, causation, damages', 'hearsay is an out of court statement']
+      .map((t, i) => JSON.stringify({ id: `p${i}`, text: t }))
+      .join('\n') + '\n',
+  );
   const b = await lexcase(['index', 'build', 'p.jsonl', '--out', 'ix'], { cwd: dir, timeoutMs: 120_000 });
   expect(b.code, b.stderr).toBe(0);
 }, 300_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('lexcase mcp (stdio): a message over 10 MiB', () => {
-  it("is answered with an error naming the limit, and the server goes on (before: exit 13, no word)", async () => {
+  it('is answered with an error naming the limit, and the server goes on (before: exit 13, no word)', async () => {
     const m = await stdioMcp(['--index', join(dir, 'ix')], { cwd: dir });
     try {
       const long = m.client.callTool({ name: 'search', arguments: { index: 'ix', query: `consideration ${'x'.repeat(11 * 1024 * 1024)}` } });
-      await expect(long).rejects.toThrow(/MCP error -32600: message too long: 11\.0 MiB \(\d+ bytes\) is over lexcase mcp's limit of 10\.0 MiB on one stdio message; it was not read/);
+      await expect(long).rejects.toThrow(
+        /MCP error -32600: message too long: 11\.0 MiB \(\d+ bytes\) is over lexcase mcp's limit of 10\.0 MiB on one stdio message; it was not read/,
+      );
       const r = await m.client.callTool({ name: 'search', arguments: { index: 'ix', query: 'consideration' } });
       expect(r.isError).toBeFalsy();
       expect((r.structuredContent as { hits: { id: string }[] }).hits[0].id).toBe('p0');

@@ -89,7 +89,11 @@ export class LexcaseStdioTransport implements Transport {
       const id = idOfCutMessage(head, tail.toString('utf8'));
       const mib = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MiB`;
       this.onerror?.(new Error(`a message of ${bytes} bytes is over the limit of ${this.maxBytes} bytes: not read, answered with an error`));
-      void this.reply(id, -32600, `message too long: ${mib(bytes)} (${bytes} bytes) is over lexcase mcp's limit of ${mib(this.maxBytes)} on one stdio message; it was not read`);
+      void this.reply(
+        id,
+        -32600,
+        `message too long: ${mib(bytes)} (${bytes} bytes) is over lexcase mcp's limit of ${mib(this.maxBytes)} on one stdio message; it was not read`,
+      );
       return;
     }
     const line = Buffer.concat(this.parts).toString('utf8').replace(/\r$/, '');

@@ -9,7 +9,11 @@ import type { QueryService } from '../../serve/query/query-service.js';
 import { createMcpServer } from './server.js';
 import { LexcaseStdioTransport } from './stdio-transport.js';
 
-export async function serveMcpStdio(svc: QueryService, stdin: NodeJS.ReadableStream = process.stdin, stdout: NodeJS.WritableStream = process.stdout): Promise<void> {
+export async function serveMcpStdio(
+  svc: QueryService,
+  stdin: NodeJS.ReadableStream = process.stdin,
+  stdout: NodeJS.WritableStream = process.stdout,
+): Promise<void> {
   const server = createMcpServer(svc);
   const transport = new LexcaseStdioTransport(stdin, stdout);
   transport.onerror = (e) => log.warn(`mcp: ${redact(e.message)}`); // one line on stderr (the client gets the JSON-RPC error)

@@ -35,7 +35,7 @@ describe('lexcase demo', () => {
     expect(JSON.stringify(report)).toMatch(/bm25/);
   }, 600_000);
 
-  it('--dir D holding the user\'s own report.md is refused before any step; D is left byte-identical', async () => {
+  it("--dir D holding the user's own report.md is refused before any step; D is left byte-identical", async () => {
     const d = join(dir, 'mine');
     mkdirSync(d);
     writeFileSync(join(d, 'report.md'), '# My brief on adverse possession\n\nDraft 3, do not lose.\n');
@@ -43,7 +43,9 @@ describe('lexcase demo', () => {
     const before = treeOf(d);
     const r = await lexcase(['demo', '--dir', 'mine', '--iterations', '200'], { cwd: dir, env: isolatedEnv({ LEXCASE_DEMO_DENSE: '0' }), timeoutMs: 120_000 });
     expect(treeOf(d)).toEqual(before);
-    expect(r.stderr).toMatch(/refusing to write the demo to .*mine: report\.json is not a lexcase demo report, so the demo would overwrite a file it did not make/);
+    expect(r.stderr).toMatch(
+      /refusing to write the demo to .*mine: report\.json is not a lexcase demo report, so the demo would overwrite a file it did not make/,
+    );
     expect(r.stderr).toMatch(/hint: choose a new or empty --dir, or the dir of an earlier demo/);
     expect(r.code).toBe(1);
     expect(r.stderr + r.stdout).not.toMatch(STACK_TRACE);

@@ -31,21 +31,53 @@ describe('lexcase eval retrieval', () => {
   it('on the Bar Exam QA val split: a Recall@k table with CIs for each method, a TREC run file, a JSON report', async () => {
     const run = join(dir, 'runs/val.txt');
     const out = join(dir, 'val.json');
-    const r = await lexcase(['eval', 'retrieval', '--index', idx, '--split', 'val', '--method', 'bm25,qld', '--iterations', '200', '--run-file', run, '--out', out]);
+    const r = await lexcase([
+      'eval',
+      'retrieval',
+      '--index',
+      idx,
+      '--split',
+      'val',
+      '--method',
+      'bm25,qld',
+      '--iterations',
+      '200',
+      '--run-file',
+      run,
+      '--out',
+      out,
+    ]);
     expect(r.code, r.stderr).toBe(0);
     noTrace(r);
     expect(r.stdout).toMatch(/n = 124/);
     expect(r.stdout).toMatch(/^\| bm25 +\| \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\]/m);
     expect(r.stdout).toMatch(/^\| qld +\|/m);
     // one run file per method: runs/val.bm25.txt, runs/val.qld.txt
-    for (const m of ['bm25', 'qld']) expect(readFileSync(join(dir, `runs/val.${m}.txt`), 'utf8').split('\n')[0]).toMatch(new RegExp(`^mbe_\\d+ Q0 \\S+ 1 \\S+ lexcase-${m}$`));
+    for (const m of ['bm25', 'qld'])
+      expect(readFileSync(join(dir, `runs/val.${m}.txt`), 'utf8').split('\n')[0]).toMatch(new RegExp(`^mbe_\\d+ Q0 \\S+ 1 \\S+ lexcase-${m}$`));
     expect(existsSync(run)).toBe(false);
     expect(JSON.parse(readFileSync(out, 'utf8'))).toBeTypeOf('object');
   });
 
   it('on a user’s topics + qrels gives the same numbers as eval run on the run file it wrote', async () => {
     const run = join(dir, 'runs/topics-bm25.txt');
-    const a = await lexcase(['--json', 'eval', 'retrieval', '--topics', files.topics, '--qrels', files.qrels, '--index', idx, '--method', 'bm25', '--run-file', run, '--iterations', '200']);
+    const a = await lexcase([
+      '--json',
+      'eval',
+      'retrieval',
+      '--topics',
+      files.topics,
+      '--qrels',
+      files.qrels,
+      '--index',
+      idx,
+      '--method',
+      'bm25',
+      '--run-file',
+      run,
+      '--iterations',
+      '200',
+    ]);
     expect(a.code, a.stderr).toBe(0);
     const b = await lexcase(['--json', 'eval', 'run', run, '--qrels', files.qrels, '--metrics', 'recall@100,ndcg@10', '--iterations', '200']);
     expect(b.code, b.stderr).toBe(0);
@@ -58,7 +90,22 @@ describe('lexcase eval retrieval', () => {
 
   it('--plot writes the Recall@k SVG with --topics/--qrels (issue 25: it wrote none)', async () => {
     const svg = join(dir, 'recall.svg');
-    const r = await lexcase(['eval', 'retrieval', '--topics', files.topics, '--qrels', files.qrels, '--index', idx, '--method', 'bm25', '--iterations', '100', '--plot', svg]);
+    const r = await lexcase([
+      'eval',
+      'retrieval',
+      '--topics',
+      files.topics,
+      '--qrels',
+      files.qrels,
+      '--index',
+      idx,
+      '--method',
+      'bm25',
+      '--iterations',
+      '100',
+      '--plot',
+      svg,
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(svg)).toBe(true);
     expect(readFileSync(svg, 'utf8')).toMatch(/^<svg/);
@@ -76,18 +123,35 @@ describe('lexcase eval run', () => {
   it('metrics with CIs for a run; --compare gives a paired difference per metric', async () => {
     const bm25 = join(dir, 'runs/bm25.txt');
     const qld = join(dir, 'runs/qld.txt');
-    for (const [m, f] of [['bm25', bm25], ['qld', qld]] as const) {
+    for (const [m, f] of [
+      ['bm25', bm25],
+      ['qld', qld],
+    ] as const) {
       const s = await lexcase(['-q', 'search', '--topics', files.topics, '--index', idx, '--method', m, '--run-file', f]);
       expect(s.code, s.stderr).toBe(0);
     }
-    const r = await lexcase(['eval', 'run', qld, '--qrels', files.qrels, '--metrics', 'recall@100,ndcg@10,mrr@10,map', '--compare', bm25, '--iterations', '200']);
+    const r = await lexcase([
+      'eval',
+      'run',
+      qld,
+      '--qrels',
+      files.qrels,
+      '--metrics',
+      'recall@100,ndcg@10,mrr@10,map',
+      '--compare',
+      bm25,
+      '--iterations',
+      '200',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     noTrace(r);
     for (const m of ['recall@100', 'ndcg@10', 'mrr@10', 'map']) expect(r.stdout).toContain(m);
     // B − A (the --compare run minus the first), its paired-bootstrap interval (n ≥ 10 topics here) and an exact test
     expect(r.stdout).toMatch(/^Paired comparison B − A on \d+ shared topics/m);
     expect(r.stdout).toMatch(/^\| metric +\| +A \| +B \| +B − A \| +95% interval of B − A \| +p \| +test \|$/m);
-    expect(r.stdout).toMatch(/^\| map +\| +[\d.]+ \| +[\d.]+ \| +[+−]?[\d.]+ \| +\[[+−]?[\d.]+, [+−]?[\d.]+\] \| +(< )?[\d.]+ \| +(?:exact sign-flip|sign-flip, 10,000 seeded flips) \|$/m);
+    expect(r.stdout).toMatch(
+      /^\| map +\| +[\d.]+ \| +[\d.]+ \| +[+−]?[\d.]+ \| +\[[+−]?[\d.]+, [+−]?[\d.]+\] \| +(< )?[\d.]+ \| +(?:exact sign-flip|sign-flip, 10,000 seeded flips) \|$/m,
+    );
   });
 
   it('a qrels line with too few fields is one error naming the file and line', async () => {

@@ -19,7 +19,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decisionBeforeReasoning } from '../support/decision-order.js';
-import { requestedSchema, schemaFollowing, startScriptedServer, type RecordedRequest, type ScriptReply, type ScriptedServer } from '../support/scripted-openai-server.js';
+import {
+  requestedSchema,
+  schemaFollowing,
+  startScriptedServer,
+  type RecordedRequest,
+  type ScriptReply,
+  type ScriptedServer,
+} from '../support/scripted-openai-server.js';
 import { ensureBuilt, isolatedEnv, lexcase, STACK_TRACE } from '../support/spawn-cli.js';
 import { writeUserFiles } from './cli-fixtures.js';
 
@@ -55,7 +62,12 @@ function distinctItems(v: unknown, s: Record<string, any> | undefined): unknown 
       const it = s.items;
       if (Array.isArray(it.enum)) return it.enum[i % it.enum.length];
       if (x && typeof x === 'object' && it.properties)
-        return Object.fromEntries(Object.entries(x).map(([k, y]) => [k, Array.isArray(it.properties[k]?.enum) ? it.properties[k].enum[i % it.properties[k].enum.length] : distinctItems(y, it.properties[k])]));
+        return Object.fromEntries(
+          Object.entries(x).map(([k, y]) => [
+            k,
+            Array.isArray(it.properties[k]?.enum) ? it.properties[k].enum[i % it.properties[k].enum.length] : distinctItems(y, it.properties[k]),
+          ]),
+        );
       return distinctItems(x, it);
     });
   if (!Array.isArray(v) && s.properties) return Object.fromEntries(Object.entries(v).map(([k, y]) => [k, distinctItems(y, s.properties[k])]));
@@ -63,7 +75,8 @@ function distinctItems(v: unknown, s: Record<string, any> | undefined): unknown 
 }
 
 /** The least each schema allows; prose where a request carries no schema (an agent loop's turn, a 3-ply draft). */
-const minimal = (): Script => schemaFollowing({ fill: (value, req) => distinctItems(value, requestedSchema(req)), unconstrained: () => ({ content: 'I have nothing to add.' }) });
+const minimal = (): Script =>
+  schemaFollowing({ fill: (value, req) => distinctItems(value, requestedSchema(req)), unconstrained: () => ({ content: 'I have nothing to add.' }) });
 
 async function serve(system: string, script: Script): Promise<ScriptedServer> {
   const srv = await startScriptedServer((req) => {
@@ -94,7 +107,7 @@ const traces = (runDir: string): Record<string, any>[] =>
 const reportJson = (runDir: string) => JSON.parse(readFileSync(join(runDir, 'report.json'), 'utf8')) as { sections: Record<string, any> };
 const repairs = (srv: ScriptedServer) => srv.requests.filter((r) => /Your reply could not be parsed/.test(JSON.stringify(r.body.messages)));
 
-describe('the papers\' cardinalities, as a user runs lexcase against a server that writes the least a schema allows (item 5)', () => {
+describe("the papers' cardinalities, as a user runs lexcase against a server that writes the least a schema allows (item 5)", () => {
   it('run mad --cross-examiner: the examiner questions every debater once (before: only debater A, 1 of 4)', async () => {
     const srv = await serve('mad', minimal());
     const runDir = join(dir, 'runs/mad-cross');
@@ -134,10 +147,14 @@ describe('the papers\' cardinalities, as a user runs lexcase against a server th
   it('run threeply: the Polisher\'s argument_segment_type is one of the three values its prompt lists (before: any string, "x")', async () => {
     const base = minimal();
     // the analyst finds every ply valid (its first enum member would abstain at once), so the Polisher runs
-    const srv = await serve('threeply', (req) => (system(req).startsWith('You are a Factor Analyst') ? { json: { ...(base(req).json as object), analysis_outcome: 'VALID_ARGUMENT' } } : base(req)));
+    const srv = await serve('threeply', (req) =>
+      system(req).startsWith('You are a Factor Analyst') ? { json: { ...(base(req).json as object), analysis_outcome: 'VALID_ARGUMENT' } } : base(req),
+    );
     const runDir = join(dir, 'runs/threeply-minimal');
     await run(srv, ['run', 'threeply', '--scenarios', 'arguable', '--n', '1'], runDir);
-    const polished = traces(runDir).flatMap((t) => (t.steps as { role: string; output: Record<string, unknown> }[]).filter((s) => s.role === 'polisher').map((s) => s.output));
+    const polished = traces(runDir).flatMap((t) =>
+      (t.steps as { role: string; output: Record<string, unknown> }[]).filter((s) => s.role === 'polisher').map((s) => s.output),
+    );
     expect(polished.length).toBeGreaterThan(0);
     for (const p of polished) {
       expect(["Plaintiff's Argument", "Defendant's Counterargument", "Plaintiff's Rebuttal"]).toContain(p.argument_segment_type);
@@ -160,8 +177,10 @@ describe('seeded, recorded presentation orders and tie draws (item 4)', () => {
     const srv = await serve('acal', (req) => {
       const u = user(req);
       // every argument scored alike and every pair in conflict: every opposite-side pair is a clash
-      if (u.startsWith('TASK: score each argument')) return { json: { scores: Object.fromEntries([...u.matchAll(/^\((\w+)\) \[/gm)].map((m) => [m[1], { note: 'alike', score: 0.5 }])) } };
-      if (u.startsWith('TASK: classify the relation')) return { json: { relations: Object.fromEntries([...u.matchAll(/^PAIR (\S+)/gm)].map((m) => [m[1], { relation: 'attack', confidence: 0.9 }])) } };
+      if (u.startsWith('TASK: score each argument'))
+        return { json: { scores: Object.fromEntries([...u.matchAll(/^\((\w+)\) \[/gm)].map((m) => [m[1], { note: 'alike', score: 0.5 }])) } };
+      if (u.startsWith('TASK: classify the relation'))
+        return { json: { relations: Object.fromEntries([...u.matchAll(/^PAIR (\S+)/gm)].map((m) => [m[1], { relation: 'attack', confidence: 0.9 }])) } };
       if (u.startsWith('TASK: resolve a clash')) return { json: { reason: 'A reads better', winner: 'A' } };
       return base(req);
     });
@@ -181,8 +200,13 @@ describe('seeded, recorded presentation orders and tie draws (item 4)', () => {
     const prompts = srv.requests.filter((r) => user(r).startsWith('TASK: resolve a clash'));
     expect(prompts.filter((r) => /^ARGUMENT A \(supports the claim\)/m.test(user(r)))).toHaveLength(supportFirst);
     // counted in the run's report
-    expect(reportJson(runDir).sections.presentation['clash sides']).toEqual({ draws: clashes.length, first: expect.objectContaining({ support: supportFirst, attack: clashes.length - supportFirst }) });
-    expect(readFileSync(join(runDir, 'report.md'), 'utf8')).toMatch(/\| clash sides +\| +\d+ \| attack \d+, support \d+|\| clash sides +\| +\d+ \| support \d+, attack \d+/);
+    expect(reportJson(runDir).sections.presentation['clash sides']).toEqual({
+      draws: clashes.length,
+      first: expect.objectContaining({ support: supportFirst, attack: clashes.length - supportFirst }),
+    });
+    expect(readFileSync(join(runDir, 'report.md'), 'utf8')).toMatch(
+      /\| clash sides +\| +\d+ \| attack \d+, support \d+|\| clash sides +\| +\d+ \| support \d+, attack \d+/,
+    );
   }, 300_000);
 
   it('run case with a 1–1–1 jury and no evidence: the tie is broken by a seeded draw recorded with its seed, not always the lowest letter (before: A every time)', async () => {
@@ -216,13 +240,21 @@ describe('seeded, recorded presentation orders and tie draws (item 4)', () => {
 });
 
 describe('3-ply TERMINATE per ply (item 5)', () => {
-  it('run threeply: an abstention at the Defendant\'s ply keeps the Plaintiff\'s argued ply, which is scored (before: every ply dropped)', async () => {
+  it("run threeply: an abstention at the Defendant's ply keeps the Plaintiff's argued ply, which is scored (before: every ply dropped)", async () => {
     const base = minimal();
     const srv = await serve('threeply', (req) => {
       const s = system(req);
       if (s.startsWith('You are a Factor Analyst')) {
         const defendant = /Segment to analyse \(Defendant's Counterargument\)/.test(user(req));
-        return { json: { summary: defendant ? 'c3 shares no factor with c1' : 'valid', utilized_factors: [], abstention_details: null, correction_details: null, analysis_outcome: defendant ? 'REQUIRES_ABSTENTION' : 'VALID_ARGUMENT' } };
+        return {
+          json: {
+            summary: defendant ? 'c3 shares no factor with c1' : 'valid',
+            utilized_factors: [],
+            abstention_details: null,
+            correction_details: null,
+            analysis_outcome: defendant ? 'REQUIRES_ABSTENTION' : 'VALID_ARGUMENT',
+          },
+        };
       }
       if (s.startsWith('You are an Argument Polisher'))
         return { json: { ...(base(req).json as object), revision_needed: false, polished_argument: 'POLISHED plaintiff argument citing c2' } };

@@ -21,7 +21,14 @@ let env: Record<string, string | undefined>;
 
 const RECIPES = readdirSync(join(ROOT, 'recipes'))
   .filter((f) => f.endsWith('.json'))
-  .map((f) => JSON.parse(readFileSync(join(ROOT, 'recipes', f), 'utf8')) as { id: string; needs: { llm: boolean; data: string[]; ownDataOnly?: boolean }; rows: { label: string }[] })
+  .map(
+    (f) =>
+      JSON.parse(readFileSync(join(ROOT, 'recipes', f), 'utf8')) as {
+        id: string;
+        needs: { llm: boolean; data: string[]; ownDataOnly?: boolean };
+        rows: { label: string }[];
+      },
+  )
   .sort((a, b) => a.id.localeCompare(b.id));
 
 beforeAll(async () => {
@@ -43,7 +50,7 @@ afterAll(async () => {
 const noTrace = (r: { stdout: string; stderr: string }) => expect(STACK_TRACE.test(r.stdout + r.stderr), r.stderr).toBe(false);
 
 describe('lexcase reproduce (built binary)', () => {
-  it('lists every recipe in recipes/, with whether it needs only the user\'s own data', async () => {
+  it("lists every recipe in recipes/, with whether it needs only the user's own data", async () => {
     const r = await lexcase(['--json', 'reproduce'], { cwd: dir, env });
     expect(r.code, r.stderr).toBe(0);
     const listed = JSON.parse(r.stdout) as { id: string; ownDataOnly: boolean }[];
@@ -56,7 +63,10 @@ describe('lexcase reproduce (built binary)', () => {
   for (const recipe of RECIPES) {
     it(`${recipe.id} --limit 2 runs end to end${recipe.needs.llm ? ' against the scripted server' : ' (offline)'} and writes its table`, async () => {
       const out = join(dir, recipe.id);
-      const r = await lexcase(['reproduce', recipe.id, '--limit', '2', '--endpoint', srv.url, '--model', 'scripted', '--index', idx, '--no-cache', '--run-dir', out], { cwd: dir, env, timeoutMs: 300_000 });
+      const r = await lexcase(
+        ['reproduce', recipe.id, '--limit', '2', '--endpoint', srv.url, '--model', 'scripted', '--index', idx, '--no-cache', '--run-dir', out],
+        { cwd: dir, env, timeoutMs: 300_000 },
+      );
       const ownData = recipe.needs.ownDataOnly === true;
       expect(r.code, r.stderr).toBe(ownData ? 1 : 0); // nothing reproduced without the user's data: exit 1
       noTrace(r);
@@ -77,7 +87,12 @@ describe('lexcase reproduce (built binary)', () => {
       if (recipe.needs.llm) expect(srv.requests.length).toBeGreaterThan(0);
       // 2 items say nothing about the paper's number: no "outside CI" flag below n = 10 (issue 36,
       // item 3 — threeply-table4 flagged 27 of its 32 cells on [100, 100] and [0, 0]), the reason given instead
-      const cells = t.rows.flatMap((row: { comparable: boolean; cells: { value: number | null; n: number; paper: number | null; outsideCi: boolean | null; flagNote?: string; method: string | null }[] }) => row.cells.map((c) => ({ ...c, comparable: row.comparable })));
+      const cells = t.rows.flatMap(
+        (row: {
+          comparable: boolean;
+          cells: { value: number | null; n: number; paper: number | null; outsideCi: boolean | null; flagNote?: string; method: string | null }[];
+        }) => row.cells.map((c) => ({ ...c, comparable: row.comparable })),
+      );
       for (const c of cells.filter((x: { value: number | null }) => x.value !== null)) {
         expect(c.n).toBeLessThanOrEqual(2);
         expect(c.outsideCi).toBeNull();
@@ -91,7 +106,10 @@ describe('lexcase reproduce (built binary)', () => {
   it('--shard 1/2 and 2/2, then merge: one table over both shards', async () => {
     const s1 = join(dir, 'shard1');
     const s2 = join(dir, 'shard2');
-    for (const [shard, out] of [['1/2', s1], ['2/2', s2]] as const) {
+    for (const [shard, out] of [
+      ['1/2', s1],
+      ['2/2', s2],
+    ] as const) {
       const r = await lexcase(['reproduce', 'case-table3', '--limit', '4', '--shard', shard, '--index', idx, '--run-dir', out], { cwd: dir, env });
       expect(r.code, r.stderr).toBe(0);
     }

@@ -48,7 +48,26 @@ describe('lexcase search --rm3', () => {
     const plain = JSON.parse((await lexcase(['--json', 'search', QUERY, '--index', idx, '-k', '10'])).stdout);
     expect(j.hits.map((h: { id: string }) => h.id)).not.toEqual(plain.hits.map((h: { id: string }) => h.id));
     // Fewer feedback terms, more weight on the query: a shorter expansion.
-    const small = JSON.parse((await lexcase(['--json', 'search', QUERY, '--index', idx, '--method', 'qld', '--rm3', '--fb-terms', '3', '--fb-docs', '5', '--original-query-weight', '0.8'])).stdout);
+    const small = JSON.parse(
+      (
+        await lexcase([
+          '--json',
+          'search',
+          QUERY,
+          '--index',
+          idx,
+          '--method',
+          'qld',
+          '--rm3',
+          '--fb-terms',
+          '3',
+          '--fb-docs',
+          '5',
+          '--original-query-weight',
+          '0.8',
+        ])
+      ).stdout,
+    );
     expect(small.method).toBe('qld+rm3');
     expect(small.expansion.length).toBeLessThan(j.expansion.length);
     const ex = await lexcase(['search', QUERY, '--index', idx, '--rm3', '-k', '1', '--explain']);
@@ -71,7 +90,10 @@ describe('lexcase search --rm3', () => {
 
 describe('lexcase search --topics --threads', () => {
   it('the run file is byte-identical for 1, 2 and 3 threads (bm25+rm3, qld); --json says how many threads searched', async () => {
-    for (const method of [['--method', 'bm25', '--rm3'], ['--method', 'qld']]) {
+    for (const method of [
+      ['--method', 'bm25', '--rm3'],
+      ['--method', 'qld'],
+    ]) {
       const runs: string[] = [];
       for (const n of ['1', '2', '3']) {
         const run = join(dir, `run-${method[1]}-${n}.txt`);
@@ -90,11 +112,32 @@ describe('lexcase search --topics --threads', () => {
 
   it('eval retrieval --topics: RM3 beside the base methods on worker threads, the numbers eval run gives on its run files', async () => {
     const out = join(dir, 'er');
-    const r = await lexcase(['--json', 'eval', 'retrieval', '--topics', files.topics, '--qrels', files.qrels, '--index', idx, '--method', 'bm25,qld', '--rm3', '--threads', '2', '--metrics', 'recall@10,map', '--run-file', join(out, 'r.txt')]);
+    const r = await lexcase([
+      '--json',
+      'eval',
+      'retrieval',
+      '--topics',
+      files.topics,
+      '--qrels',
+      files.qrels,
+      '--index',
+      idx,
+      '--method',
+      'bm25,qld',
+      '--rm3',
+      '--threads',
+      '2',
+      '--metrics',
+      'recall@10,map',
+      '--run-file',
+      join(out, 'r.txt'),
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const rep = JSON.parse(r.stdout);
     expect(rep.results.map((x: { method: string }) => x.method)).toEqual(['bm25+rm3', 'qld+rm3']);
-    const again = JSON.parse((await lexcase(['--json', 'eval', 'run', join(out, 'r.bm25+rm3.txt'), '--qrels', files.qrels, '--metrics', 'recall@10,map'])).stdout);
+    const again = JSON.parse(
+      (await lexcase(['--json', 'eval', 'run', join(out, 'r.bm25+rm3.txt'), '--qrels', files.qrels, '--metrics', 'recall@10,map'])).stdout,
+    );
     expect(again.run.means.map.estimate).toBeCloseTo(rep.results[0].means.map.estimate, 10);
   }, 300_000);
 });
@@ -103,7 +146,12 @@ describe('topics in TREC SGML and MS MARCO form', () => {
   it('TREC SGML (auto-detected in a .txt file; the title by default, --topic-field to choose) and MS MARCO queries give the TSV runs', async () => {
     const some = topics.slice(0, 12);
     // The question's first sentence as the title, all of it as the description.
-    const sgml = some.map(([id, text], i) => `<top>\n<num> Number: ${i + 1}\n<title> ${text.split('. ')[0]}\n\n<desc> Description:\n${text}\n\n<narr> Narrative:\nPassages stating the rule are relevant. (${id})\n</top>\n`).join('\n');
+    const sgml = some
+      .map(
+        ([id, text], i) =>
+          `<top>\n<num> Number: ${i + 1}\n<title> ${text.split('. ')[0]}\n\n<desc> Description:\n${text}\n\n<narr> Narrative:\nPassages stating the rule are relevant. (${id})\n</top>\n`,
+      )
+      .join('\n');
     writeFileSync(join(dir, 'topics.trec.txt'), sgml);
     writeFileSync(join(dir, 'title.tsv'), some.map(([, t], i) => `${i + 1}\t${t.split('. ')[0]}`).join('\n') + '\n');
     writeFileSync(join(dir, 'queries.dev.tsv'), some.map(([, t], i) => `${i + 1}\t${t}`).join('\n') + '\n');

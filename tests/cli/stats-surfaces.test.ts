@@ -56,12 +56,22 @@ beforeAll(async () => {
   idx = join(dir, 'idx');
   val = await loadQuestions('barexam', 'val');
   // the gold passages of only some of the first questions, so hits and ranks differ between items
-  const gold = new Set(val.slice(0, N).filter((_, i) => i % 3 !== 2).flatMap((q) => q.goldPassageIds));
+  const gold = new Set(
+    val
+      .slice(0, N)
+      .filter((_, i) => i % 3 !== 2)
+      .flatMap((q) => q.goldPassageIds),
+  );
   const passages: Passage[] = [];
   for await (const p of loadPassages('barexam')) if (gold.has(p.id)) passages.push(p);
   let n = 0;
   for await (const p of loadPassages('legal_corpus')) if (n++ < 400) passages.push(p);
-  await buildIndex((async function* () { yield* passages; })(), { out: idx, corpusName: 'stats-test', workers: 0 });
+  await buildIndex(
+    (async function* () {
+      yield* passages;
+    })(),
+    { out: idx, corpusName: 'stats-test', workers: 0 },
+  );
   await closeSparseIndexes();
   env = isolatedEnv({ LEXCASE_LLM_API_KEY: 'sk-test', LEXCASE_LLM_MAX_RETRIES: '0' });
   explorer = startLexcase(['serve', '--runs', runs, '--port', '0'], { cwd: dir, env });
@@ -78,7 +88,10 @@ afterAll(async () => {
 function mdRow(md: string, first: string): string[] {
   const line = md.split('\n').find((l) => l.split('|')[1]?.trim() === first);
   expect(line, `report.md has a "${first}" row:\n${md}`).toBeDefined();
-  return line!.split('|').slice(1, -1).map((c) => c.trim());
+  return line!
+    .split('|')
+    .slice(1, -1)
+    .map((c) => c.trim());
 }
 
 describe('one retrieval run, every surface', () => {
@@ -93,7 +106,10 @@ describe('one retrieval run, every surface', () => {
     expect(JSON.parse(readFileSync(join(repro, 'runs', 'bm25', 'config.json'), 'utf8')).seed).toBe(7);
     const bm25 = join(repro, 'runs', 'bm25');
     const qld = join(repro, 'runs', 'qld');
-    const hits = readFileSync(join(bm25, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).metrics['recall@10'] as number);
+    const hits = readFileSync(join(bm25, 'results.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l).metrics['recall@10'] as number);
     expect(hits).toHaveLength(N);
     const w = wilsonCi(hits.filter((h) => h === 1).length, N);
 
@@ -136,7 +152,9 @@ describe('one retrieval run, every surface', () => {
     const cell = table.rows[0].cells.find((c: any) => c.column === 'Recall@10');
     const r4 = (x: number) => Number(x.toFixed(4));
     expect(cell).toMatchObject({ value: r4(w.estimate), ci: [r4(w.lo), r4(w.hi)], n: N, method: '95% Wilson' });
-    expect(readFileSync(join(repro, 'table.md'), 'utf8')).toContain(`lexcase ${r4(w.estimate).toFixed(4)} [${r4(w.lo).toFixed(4)}, ${r4(w.hi).toFixed(4)}] 95% Wilson n=${N}`);
+    expect(readFileSync(join(repro, 'table.md'), 'utf8')).toContain(
+      `lexcase ${r4(w.estimate).toFixed(4)} [${r4(w.lo).toFixed(4)}, ${r4(w.hi).toFixed(4)}] 95% Wilson n=${N}`,
+    );
 
     // `lexcase compare`: two retrieval runs are compared on Recall@k and MRR, the A side printed as every surface prints it
     const cmp = await lexcase(['--json', 'compare', bm25, qld], { cwd: dir, env });
@@ -157,9 +175,37 @@ describe('a 4-item CASE run', () => {
     const srv = await startScriptedServer(scriptedAll());
     servers.push(srv);
     const out = join(runs, 'case4');
-    ok(await lexcase(['run', 'case', '--dataset', 'barexam', '--split', 'val', '--limit', '4', '--tools', 'bm25,qld', '--index', idx, '--endpoint', srv.url, '--model', 'scripted', '--no-cache', '--run-dir', out], { cwd: dir, env, timeoutMs: 300_000 }));
+    ok(
+      await lexcase(
+        [
+          'run',
+          'case',
+          '--dataset',
+          'barexam',
+          '--split',
+          'val',
+          '--limit',
+          '4',
+          '--tools',
+          'bm25,qld',
+          '--index',
+          idx,
+          '--endpoint',
+          srv.url,
+          '--model',
+          'scripted',
+          '--no-cache',
+          '--run-dir',
+          out,
+        ],
+        { cwd: dir, env, timeoutMs: 300_000 },
+      ),
+    );
     ok(await lexcase(['report', out], { cwd: dir, env }));
-    const results = readFileSync(join(out, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const results = readFileSync(join(out, 'results.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     const right = results.filter((r) => !r.error && r.prediction === r.gold).length;
     const w = wilsonCi(right, 4);
     const expected = `${(100 * w.estimate).toFixed(1)}% [${(100 * w.lo).toFixed(1)}, ${(100 * w.hi).toFixed(1)}]`;
@@ -189,8 +235,34 @@ describe('two runs on 2 items', () => {
     servers.push(wrong, rightSrv);
     const a = join(runs, 'two-a');
     const b = join(runs, 'two-b');
-    for (const [srv, out] of [[wrong, a], [rightSrv, b]] as const)
-      ok(await lexcase(['run', 'baseline', '--mode', 'llm-only', '--dataset', 'barexam', '--split', 'val', '--limit', '2', '--endpoint', srv.url, '--model', 'scripted', '--no-cache', '--run-dir', out], { cwd: dir, env, timeoutMs: 300_000 }));
+    for (const [srv, out] of [
+      [wrong, a],
+      [rightSrv, b],
+    ] as const)
+      ok(
+        await lexcase(
+          [
+            'run',
+            'baseline',
+            '--mode',
+            'llm-only',
+            '--dataset',
+            'barexam',
+            '--split',
+            'val',
+            '--limit',
+            '2',
+            '--endpoint',
+            srv.url,
+            '--model',
+            'scripted',
+            '--no-cache',
+            '--run-dir',
+            out,
+          ],
+          { cwd: dir, env, timeoutMs: 300_000 },
+        ),
+      );
 
     const plain = await lexcase(['compare', a, b], { cwd: dir, env });
     ok(plain);

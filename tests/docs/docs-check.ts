@@ -72,11 +72,17 @@ export interface Classified {
 }
 
 export function classify(block: Block): Classified {
-  if (block.marker?.kind === 'bad') return { block, kind: 'other', error: `malformed marker <!-- docs-check: ${block.marker.text} --> (write <!-- docs-check: skip (reason) -->)` };
+  if (block.marker?.kind === 'bad')
+    return { block, kind: 'other', error: `malformed marker <!-- docs-check: ${block.marker.text} --> (write <!-- docs-check: skip (reason) -->)` };
   if (SHELL_LANGS.has(block.lang)) return { block, kind: block.marker?.kind === 'skip' ? 'skip' : 'run' };
   if (block.marker) return { block, kind: 'other', error: `a docs-check marker above a ${block.lang || 'untagged'} block (markers go above shell blocks)` };
   const cmds = commandLines(block.body);
-  if (block.lang === '' && cmds.length) return { block, kind: 'other', error: `untagged block with commands (${JSON.stringify(cmds[0].trim())}): tag it \`\`\`bash to run it, or \`\`\`text for a synopsis` };
+  if (block.lang === '' && cmds.length)
+    return {
+      block,
+      kind: 'other',
+      error: `untagged block with commands (${JSON.stringify(cmds[0].trim())}): tag it \`\`\`bash to run it, or \`\`\`text for a synopsis`,
+    };
   if (block.lang === 'text' && cmds.length) return { block, kind: 'synopsis' };
   return { block, kind: 'other' };
 }
@@ -111,7 +117,9 @@ function parse(): Opts {
     },
   });
   if (values.help) {
-    console.log('usage: npm run docs:check -- [--tarball TGZ] [--consumer DIR] [--work DIR] [--only FILE]… [--list] [--keep] [--recipes] [--no-figures] [--timeout SECONDS]');
+    console.log(
+      'usage: npm run docs:check -- [--tarball TGZ] [--consumer DIR] [--work DIR] [--only FILE]… [--list] [--keep] [--recipes] [--no-figures] [--timeout SECONDS]',
+    );
     process.exit(0);
   }
   return {
@@ -226,7 +234,12 @@ async function probe(kind: ReturnType<typeof serverKind>, base: string): Promise
             {
               method: 'POST',
               headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-              body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'docs-check', version: '1' } } }),
+              body: JSON.stringify({
+                jsonrpc: '2.0',
+                id: 1,
+                method: 'initialize',
+                params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'docs-check', version: '1' } },
+              }),
             },
           ];
   const res = await fetch(...req).catch((e: Error) => e);
@@ -257,7 +270,14 @@ async function runServe(text: string, state: Shell, timeoutS: number): Promise<O
     url = /https?:\/\/127\.0\.0\.1:\d+/.exec(stdout)?.[0];
     if (!url) {
       const early = await Promise.race([exited, new Promise((r) => setTimeout(() => r('wait'), 200))]);
-      if (early !== 'wait') return { code: early as number | null, stdout, stderr: `${stderr}\n(the server exited before printing its URL)`, ms: performance.now() - t0, timedOut: false };
+      if (early !== 'wait')
+        return {
+          code: early as number | null,
+          stdout,
+          stderr: `${stderr}\n(the server exited before printing its URL)`,
+          ms: performance.now() - t0,
+          timedOut: false,
+        };
     }
   }
   if (!url) problem = 'the server printed no URL in time';
@@ -317,11 +337,19 @@ async function makeFixtures(dir: string, lexcase: string): Promise<void> {
   writeFileSync(join(dir, 'pool.jsonl.gz'), gzipSync(jsonl));
   writeFileSync(join(dir, 'data/passages.jsonl'), jsonl);
   writeFileSync(join(dir, 'pool.tsv'), 'pid\tpassage\n' + all.map((p) => `${p.id}\t${p.text.replace(/[\t\n\r]+/g, ' ')}`).join('\n') + '\n');
-  const buf = parquetWriteBuffer({ columnData: [{ name: 'idx', data: all.map((p) => p.id), type: 'STRING' }, { name: 'text', data: all.map((p) => p.text), type: 'STRING' }] });
+  const buf = parquetWriteBuffer({
+    columnData: [
+      { name: 'idx', data: all.map((p) => p.id), type: 'STRING' },
+      { name: 'text', data: all.map((p) => p.text), type: 'STRING' },
+    ],
+  });
   writeFileSync(join(dir, 'pool.parquet'), Buffer.from(buf));
   const val = await lib.loadQuestions('barexam', 'val');
   const one = (s: string) => s.replace(/\s+/g, ' ').trim();
-  writeFileSync(join(dir, 'queries.tsv'), val.map((q: { id: string; prompt?: string; question: string }) => `${q.id}\t${one(`${q.prompt ?? ''} ${q.question}`)}`).join('\n') + '\n');
+  writeFileSync(
+    join(dir, 'queries.tsv'),
+    val.map((q: { id: string; prompt?: string; question: string }) => `${q.id}\t${one(`${q.prompt ?? ''} ${q.question}`)}`).join('\n') + '\n',
+  );
   const qrels = val.flatMap((q: { id: string; goldPassageIds: string[] }) => q.goldPassageIds.map((g) => `${q.id} 0 ${g} 1`)).join('\n') + '\n';
   writeFileSync(join(dir, 'qrels.txt'), qrels);
   // document-level qrels (docs/eval.md, --aggregate): these passages carry no doc_id, so each is its own document
@@ -447,14 +475,18 @@ async function main(): Promise<number> {
     const helpCache = new Map<string, Outcome>();
     let synopsisLines = 0;
     for (const s of synopses) {
-      for (const line of s.block.body.split('\n').map((l, i) => ({ l, i })).filter(({ l }) => /^(npx )?lexcase /.test(l))) {
+      for (const line of s.block.body
+        .split('\n')
+        .map((l, i) => ({ l, i }))
+        .filter(({ l }) => /^(npx )?lexcase /.test(l))) {
         synopsisLines++;
         const where = `${s.block.file}:${s.block.line + 1 + line.i}`;
         const cont = continuation(s.block.body.split('\n'), line.i);
         const words = cont.replace(/^(npx )?lexcase /, '').split(/\s+/);
         const path: string[] = [];
-        for (const w of words) if (/^[a-z][a-z-]*$/.test(w) && path.length < 2) path.push(w);
-        else break;
+        for (const w of words)
+          if (/^[a-z][a-z-]*$/.test(w) && path.length < 2) path.push(w);
+          else break;
         const key = path.join(' ');
         if (!helpCache.has(key)) helpCache.set(key, await runBash(`lexcase ${key} --help`, { env: baseEnv, cwd: work }, 120, stateDir));
         const help = helpCache.get(key)!;
@@ -463,7 +495,10 @@ async function main(): Promise<number> {
         // global flags (--json, --quiet, --debug) are accepted after any command
         if (!helpCache.has('')) helpCache.set('', await runBash('lexcase --help', { env: baseEnv, cwd: work }, 120, stateDir));
         const known = `${help.stdout}\n${helpCache.get('')!.stdout}`;
-        const missing = help.code !== 0 ? [`lexcase ${key} --help exited ${help.code}`] : [...new Set(flags)].filter((fl) => !new RegExp(`(^|[\\s,])${fl}(?![\\w-])`, 'm').test(known));
+        const missing =
+          help.code !== 0
+            ? [`lexcase ${key} --help exited ${help.code}`]
+            : [...new Set(flags)].filter((fl) => !new RegExp(`(^|[\\s,])${fl}(?![\\w-])`, 'm').test(known));
         if (missing.length) failed.push(`${where}: synopsis \`lexcase ${key}\`: ${missing.join(', ')} not in \`lexcase ${key} --help\``);
       }
     }
@@ -493,7 +528,14 @@ async function main(): Promise<number> {
           demo = { stdout: r.stdout, ms: r.ms, load };
         }
         facts.demoStdout = demo.stdout;
-        facts.demoWall = { seconds: demo.ms / 1000, command: 'lexcase demo', cpu: cpus()[0]?.model ?? '?', cores: cpus().length, load: demo.load, date: new Date().toISOString().slice(0, 10) };
+        facts.demoWall = {
+          seconds: demo.ms / 1000,
+          command: 'lexcase demo',
+          cpu: cpus()[0]?.model ?? '?',
+          cores: cpus().length,
+          load: demo.load,
+          date: new Date().toISOString().slice(0, 10),
+        };
         console.log(`docs-check: figures: the demo took ${(demo.ms / 1000).toFixed(1)} s here (load ${demo.load.toFixed(1)} at its start)`);
       }
       for (const r of regions) {
@@ -536,14 +578,29 @@ async function main(): Promise<number> {
       mkdirSync(ws, { recursive: true });
       for (const id of ids) {
         recipesRun++;
-        const res = await runBash(`lexcase reproduce ${id} --limit 2 --endpoint ${srv.url} --model scripted --run-dir runs/${id}`, { env: baseEnv, cwd: ws }, o.timeout, stateDir);
+        const res = await runBash(
+          `lexcase reproduce ${id} --limit 2 --endpoint ${srv.url} --model scripted --run-dir runs/${id}`,
+          { env: baseEnv, cwd: ws },
+          o.timeout,
+          stateDir,
+        );
         const table = join(ws, 'runs', id, 'table.md');
         const own = ownData.has(id);
-        const exitWhy = own ? (res.code !== 1 ? `exit ${res.code} (expected 1: no --data)` : !/pass --data/.test(res.stderr) ? 'exit 1 without naming --data' : '') : res.code !== 0 ? `exit ${res.code}` : '';
+        const exitWhy = own
+          ? res.code !== 1
+            ? `exit ${res.code} (expected 1: no --data)`
+            : !/pass --data/.test(res.stderr)
+              ? 'exit 1 without naming --data'
+              : ''
+          : res.code !== 0
+            ? `exit ${res.code}`
+            : '';
         // an own-data recipe without --data is refused before anything is written (issue 37 item 17)
         const wrote = own ? (existsSync(join(ws, 'runs', id)) ? 'wrote a run dir though it was refused' : '') : !existsSync(table) ? 'wrote no table.md' : '';
         const why = res.timedOut ? `timed out after ${o.timeout} s` : exitWhy || (STACK.test(res.stderr + res.stdout) ? 'printed a stack trace' : wrote);
-        console.log(`  ${why ? 'FAIL' : 'ok  '} ${(res.ms / 1000).toFixed(1).padStart(6)}s  reproduce ${id} --limit 2 (installed package, scripted server)${own ? ' — needs your data: exit 1 naming --data, nothing written' : ''}`);
+        console.log(
+          `  ${why ? 'FAIL' : 'ok  '} ${(res.ms / 1000).toFixed(1).padStart(6)}s  reproduce ${id} --limit 2 (installed package, scripted server)${own ? ' — needs your data: exit 1 naming --data, nothing written' : ''}`,
+        );
         if (why) failed.push(`recipe ${id}: ${why}\n${tail(res.stderr)}`);
       }
     }
@@ -579,13 +636,19 @@ async function runOne(
   const mode = commandMode(text);
   if (mode === 'serve') return runServe(text, state, Math.min(o.timeout, 120));
   if (mode === 'install') {
-    const r = await runBash(`npm install --no-audit --no-fund ${JSON.stringify(o.tgz)}`, { env: { ...state.env, NPM_CONFIG_OFFLINE: 'false', NPM_CONFIG_PREFER_OFFLINE: 'true' }, cwd: o.consumer }, o.timeout, o.stateDir);
+    const r = await runBash(
+      `npm install --no-audit --no-fund ${JSON.stringify(o.tgz)}`,
+      { env: { ...state.env, NPM_CONFIG_OFFLINE: 'false', NPM_CONFIG_PREFER_OFFLINE: 'true' }, cwd: o.consumer },
+      o.timeout,
+      o.stateDir,
+    );
     return r;
   }
   const load = loadavg()[0];
   const r = await runBash(text, mode === 'repo' ? { env: state.env, cwd: ROOT } : state, o.timeout, o.stateDir);
   // a block that runs the demo as the docs show it (fresh work dir, default demo dir): its output serves the figure check too
-  if (mode === 'consumer' && /^(npx (--no )?)?lexcase demo$/.test(stripComment(text).trim()) && r.code === 0 && !demoSeen) demoSeen = { stdout: r.stdout, ms: r.ms, load };
+  if (mode === 'consumer' && /^(npx (--no )?)?lexcase demo$/.test(stripComment(text).trim()) && r.code === 0 && !demoSeen)
+    demoSeen = { stdout: r.stdout, ms: r.ms, load };
   if (r.env) state.env = r.env;
   if (r.cwd && mode !== 'repo') state.cwd = r.cwd;
   return r;
@@ -595,7 +658,8 @@ function verdict(c: Command, r: Outcome): string {
   if (r.timedOut) return `timed out`;
   if (r.code !== 0) return `exit ${r.code}`;
   if (STACK.test(r.stderr) || STACK.test(r.stdout)) return 'printed a stack trace';
-  if (c.expected && !matchLines(c.expected, r.stdout.trimEnd().split('\n'))) return `printed other than the output shown in the docs:\n${c.expected.map((l) => `      - ${l}`).join('\n')}`;
+  if (c.expected && !matchLines(c.expected, r.stdout.trimEnd().split('\n')))
+    return `printed other than the output shown in the docs:\n${c.expected.map((l) => `      - ${l}`).join('\n')}`;
   return '';
 }
 

@@ -85,7 +85,9 @@ async function main(): Promise<number> {
       facts.demoStdout = d.demoStdout;
       if (d.demoWall) {
         facts.demoWall = d.demoWall;
-        console.log(`docs:figures: the demo took ${d.demoWall.seconds.toFixed(1)} s wall${d.demoWall.cpuSeconds !== undefined ? `, ${d.demoWall.cpuSeconds.toFixed(1)} s CPU` : ''}`);
+        console.log(
+          `docs:figures: the demo took ${d.demoWall.seconds.toFixed(1)} s wall${d.demoWall.cpuSeconds !== undefined ? `, ${d.demoWall.cpuSeconds.toFixed(1)} s CPU` : ''}`,
+        );
       } else {
         why['demo-wall'] = d.kept!;
         console.log(`docs:figures: demo wall time not written: ${d.kept}`);

@@ -38,7 +38,8 @@ wrote x
 | bm25 | 0.28 |
 `;
 
-const OLD_WALL = '**158.2 s** wall (`npm run demo` with an empty demo dir on 2 cores, AMD EPYC, load 14.8 at the start; measured by `npm run docs:figures` on 2026-11-26)';
+const OLD_WALL =
+  '**158.2 s** wall (`npm run demo` with an empty demo dir on 2 cores, AMD EPYC, load 14.8 at the start; measured by `npm run docs:figures` on 2026-11-26)';
 const README = `It took <!-- figures:demo-wall -->${OLD_WALL}<!-- /figures:demo-wall -->.
 
 <!-- figures:demo-table -->
@@ -86,7 +87,11 @@ describe('docs:figures on a loaded machine', () => {
     expect(parseTimes('0m0.001s 0m0.002s\n1m2.500s 0m0.500s\n')).toBeCloseTo(63, 6);
     expect(parseTimes('garbage')).toBeUndefined();
     // a real shell: a child's fixed work (1e8 additions, ~0.1–0.6 s of CPU whatever the load) shows up as CPU time
-    const out = execFileSync('sh', ['-c', `${JSON.stringify(process.execPath)} -e "let x = 0; for (let i = 0; i < 1e8; i++) x += i; if (x < 0) console.log(x);"; times`], { encoding: 'utf8' });
+    const out = execFileSync(
+      'sh',
+      ['-c', `${JSON.stringify(process.execPath)} -e "let x = 0; for (let i = 0; i < 1e8; i++) x += i; if (x < 0) console.log(x);"; times`],
+      { encoding: 'utf8' },
+    );
     expect(parseTimes(out)).toBeGreaterThan(0.03);
   });
 });

@@ -63,7 +63,15 @@ export async function measureDemo(runDemo: () => Promise<DemoRun>, machine: Mach
     };
   return {
     demoStdout: r.stdout,
-    demoWall: { seconds: r.seconds, ...(r.cpuSeconds !== undefined ? { cpuSeconds: r.cpuSeconds } : {}), command, cpu: machine.cpu, cores: machine.cores, load, date: machine.today },
+    demoWall: {
+      seconds: r.seconds,
+      ...(r.cpuSeconds !== undefined ? { cpuSeconds: r.cpuSeconds } : {}),
+      command,
+      cpu: machine.cpu,
+      cores: machine.cores,
+      load,
+      date: machine.today,
+    },
   };
 }
 
@@ -89,7 +97,13 @@ export function parseTimes(text: string): number | undefined {
  * are missing are left as they are, with `why[region]` (or "not measured in this run") in the log.
  * Returns the files written.
  */
-export function writeFigures(root: string, files: readonly string[], facts: Facts, why: Record<string, string> = {}, log: (line: string) => void = console.log): string[] {
+export function writeFigures(
+  root: string,
+  files: readonly string[],
+  facts: Facts,
+  why: Record<string, string> = {},
+  log: (line: string) => void = console.log,
+): string[] {
   const written: string[] = [];
   for (const f of files) {
     const path = join(root, f);

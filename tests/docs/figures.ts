@@ -66,7 +66,7 @@ export function demoTable(stdout: string): string {
     let cur: string[] = [];
     for (const l of ls) {
       if (l.trim().startsWith('|')) cur.push(l);
-      else if (cur.length) (out.push(cur), (cur = []));
+      else if (cur.length) out.push(cur), (cur = []);
     }
     if (cur.length) out.push(cur);
     return out;
@@ -80,7 +80,21 @@ export function demoTable(stdout: string): string {
   const toolLine = metrics.find((l) => /^Tool calls:/.test(l));
   if (!retrievalTable || !metricsTable || !baselines) throw new Error('the demo printed fewer tables than expected (retrieval, CASE metrics, baselines)');
   // blank lines around it, so the tables stay tables next to the region's comments
-  return ['', '', ...head.flatMap((l) => [l, '']), ...retrievalTable, '', `**${caseTitle}**`, '', ...metricsTable, '', ...(toolLine ? [toolLine, ''] : []), ...baselines, '', ''].join('\n');
+  return [
+    '',
+    '',
+    ...head.flatMap((l) => [l, '']),
+    ...retrievalTable,
+    '',
+    `**${caseTitle}**`,
+    '',
+    ...metricsTable,
+    '',
+    ...(toolLine ? [toolLine, ''] : []),
+    ...baselines,
+    '',
+    '',
+  ].join('\n');
 }
 
 /** Compare two region texts: lines equal, except table cells in timing columns. */
@@ -161,7 +175,9 @@ export const REGIONS: Record<string, RegionSpec> = {
       if (!m) return [`no "N MB" in ${JSON.stringify(doc)}`];
       const quoted = Number(m[1]) * 1e6;
       const rel = Math.abs(quoted - f.packBytes!) / f.packBytes!;
-      return rel > 0.05 ? [`the docs say ${m[1]} MB packed, the tarball is ${mb(f.packBytes!)} MB (${(rel * 100).toFixed(0)} % off; run npm run docs:figures)`] : [];
+      return rel > 0.05
+        ? [`the docs say ${m[1]} MB packed, the tarball is ${mb(f.packBytes!)} MB (${(rel * 100).toFixed(0)} % off; run npm run docs:figures)`]
+        : [];
     },
   },
   'demo-wall': {

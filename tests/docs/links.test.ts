@@ -29,7 +29,9 @@ describe('link rules', () => {
     const links = relativeLinks('README.md', text);
     expect(links).toEqual([{ file: 'README.md', line: 1, target: 'docs/x.md#top' }]);
     expect(checkLink(root, { file: 'README.md', line: 1, target: 'docs/nope.md' })).toEqual(['README.md:1: docs/nope.md: no such file docs/nope.md']);
-    expect(checkLink(root, { file: 'README.md', line: 2, target: 'docs/cli.md#no-such-heading' })[0]).toMatch(/docs\/cli\.md has no heading with anchor #no-such-heading/);
+    expect(checkLink(root, { file: 'README.md', line: 2, target: 'docs/cli.md#no-such-heading' })[0]).toMatch(
+      /docs\/cli\.md has no heading with anchor #no-such-heading/,
+    );
     expect(checkLink(root, { file: 'docs/cli.md', line: 3, target: '../README.md' })).toEqual([]);
     expect(checkLink(root, { file: 'docs/cli.md', line: 4, target: '../../x.md' })[0]).toMatch(/outside the checkout/);
   });

@@ -106,7 +106,9 @@ describe('fenced blocks and their markers', () => {
     expect(commandMode('npx lexcase mcp --index idx/default --http --port 8765   # streamable HTTP')).toBe('serve');
     expect(commandMode('npx lexcase mcp --index idx   # not --http, only in the comment')).toBe('consumer');
     // README: a comment that names other commands does not make this one a server
-    expect(commandMode('npx lexcase mcp --index idx/default          # stdio; --http for streamable HTTP; lexcase serve --api for /v1/search')).toBe('consumer');
+    expect(commandMode('npx lexcase mcp --index idx/default          # stdio; --http for streamable HTTP; lexcase serve --api for /v1/search')).toBe(
+      'consumer',
+    );
   });
 
   it('servers run on a free port and are probed by what they serve', () => {
@@ -229,7 +231,10 @@ describe('figure regions', () => {
   });
 
   it('tables read as cells, the alignment row dropped', () => {
-    expect(tableRows('| a | b |\n|---|--:|\n| 1 | 2 |\ntext')).toEqual([['a', 'b'], ['1', '2']]);
+    expect(tableRows('| a | b |\n|---|--:|\n| 1 | 2 |\ntext')).toEqual([
+      ['a', 'b'],
+      ['1', '2'],
+    ]);
   });
 });
 

@@ -69,7 +69,14 @@ export function fencedBlocks(file: string, text: string): Block[] {
     let j = i + 1;
     for (; j < lines.length; j++) {
       const l = lines[j];
-      if (l.trim().startsWith(fence[0].repeat(fence.length)) && l.trim().replace(new RegExp(`^\\${fence[0]}+`), '').trim() === '') break;
+      if (
+        l.trim().startsWith(fence[0].repeat(fence.length)) &&
+        l
+          .trim()
+          .replace(new RegExp(`^\\${fence[0]}+`), '')
+          .trim() === ''
+      )
+        break;
       body.push(l.startsWith(indent) ? l.slice(indent.length) : l.trimStart());
     }
     let k = i - 1;
@@ -97,7 +104,11 @@ export function maskCode(text: string): string {
 
 /** `<!-- docs-check: … -->` comments that are not right above a fenced block (a misplaced marker is an error). */
 export function strayMarkers(file: string, text: string): { line: number; text: string }[] {
-  const blocks = new Set(fencedBlocks(file, text).filter((b) => b.marker).map((b) => b.line));
+  const blocks = new Set(
+    fencedBlocks(file, text)
+      .filter((b) => b.marker)
+      .map((b) => b.line),
+  );
   const lines = maskCode(text).split('\n');
   const out: { line: number; text: string }[] = [];
   lines.forEach((l, i) => {
@@ -191,7 +202,11 @@ export function tableRows(text: string): string[][] {
       if (rows.length) break;
       continue;
     }
-    const cells = t.replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => c.trim());
+    const cells = t
+      .replace(/^\|/, '')
+      .replace(/\|$/, '')
+      .split('|')
+      .map((c) => c.trim());
     if (cells.every((c) => /^:?-+:?$/.test(c))) continue;
     rows.push(cells);
   }

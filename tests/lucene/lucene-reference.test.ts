@@ -43,10 +43,15 @@ const JAVA_SOURCE = join(PACKAGE_ROOT, 'tests', 'lucene', 'LuceneReference.java'
 function luceneClasspath(): { cp?: string; reason?: string } {
   const env = process.env.LEXCASE_LUCENE_JARS;
   if (env) return { cp: env };
-  for (const tool of ['java', 'javac']) if (spawnSync(tool, ['-version'], { stdio: 'ignore' }).error) return { reason: `${tool} is not installed (a JDK ≥ 11 is needed)` };
+  for (const tool of ['java', 'javac'])
+    if (spawnSync(tool, ['-version'], { stdio: 'ignore' }).error) return { reason: `${tool} is not installed (a JDK ≥ 11 is needed)` };
   const dir = '/usr/share/java';
   const jars = existsSync(dir) ? readdirSync(dir) : [];
-  const pick = (prefix: string) => jars.filter((f) => new RegExp(`^${prefix}-8[.\\d]*\\.jar$`).test(f)).sort().pop();
+  const pick = (prefix: string) =>
+    jars
+      .filter((f) => new RegExp(`^${prefix}-8[.\\d]*\\.jar$`).test(f))
+      .sort()
+      .pop();
   const core = pick('lucene-core');
   const analyzers = pick('lucene-analyzers-common');
   if (!core || !analyzers) return { reason: `the Lucene 8 jars are not in ${dir} (apt-get install liblucene8-java, or set LEXCASE_LUCENE_JARS)` };
@@ -58,7 +63,10 @@ if (reason) console.log(`[lucene-reference] skipped: ${reason}`);
 
 /** The user's CACM folder (as `reproduce anserini-cacm --data`) for the opt-in CACM comparison; CACM is not bundled (no licence to redistribute it). */
 const CACM = process.env.LEXCASE_CACM;
-if (cp && !CACM) console.log("[lucene-reference] CACM comparison skipped: set LEXCASE_CACM to a folder with Anserini's cacm.tar.gz and topics.cacm.txt (not bundled; docs/reproductions.md)");
+if (cp && !CACM)
+  console.log(
+    "[lucene-reference] CACM comparison skipped: set LEXCASE_CACM to a folder with Anserini's cacm.tar.gz and topics.cacm.txt (not bundled; docs/reproductions.md)",
+  );
 
 /** Texts on one TSV line: \t \n \\ and \uXXXX for line/paragraph separators (LuceneReference.unescape). */
 const esc = (s: string) =>
@@ -92,7 +100,15 @@ function readTsv(path: string): Map<string, string> {
 }
 
 /** Lucene's top k (LuceneReference search) beside lexcase's on the index at `dir`, per query. */
-async function compareSearch(docsFile: string, queries: [string, string][], dir: string, sim: string, method: string, opts: Record<string, unknown>, k: number) {
+async function compareSearch(
+  docsFile: string,
+  queries: [string, string][],
+  dir: string,
+  sim: string,
+  method: string,
+  opts: Record<string, unknown>,
+  k: number,
+) {
   const out = join(tmp.dir, `${method}-${sim.replace(/:/g, '_')}.tsv`);
   java('search', docsFile, writeTsv(`queries-${queries.length}.tsv`, queries), out, sim, String(k));
   const ref = new Map<string, { id: string; score: number }[]>();
@@ -209,22 +225,35 @@ describe.skipIf(!cp)('lexcase against Lucene 8 (liblucene8-java)', () => {
 
   it("StandardTokenizer: lexcase's tokens equal Lucene's on the tricky battery (but the listed known differences)", () => {
     const out = join(tmp.dir, 'tokens.tsv');
-    java('tokenize', writeTsv('battery.tsv', TOKENIZER_BATTERY.map((s, i) => [String(i), s])), out);
+    java(
+      'tokenize',
+      writeTsv(
+        'battery.tsv',
+        TOKENIZER_BATTERY.map((s, i) => [String(i), s]),
+      ),
+      out,
+    );
     const lucene = readTsv(out);
     const differ: string[] = [];
     TOKENIZER_BATTERY.forEach((s, i) => {
-      const want = (lucene.get(String(i)) ?? '').split('\u0002').filter(Boolean).map((t) => t.split('\u0001')[0]);
+      const want = (lucene.get(String(i)) ?? '')
+        .split('\u0002')
+        .filter(Boolean)
+        .map((t) => t.split('\u0001')[0]);
       const got: string[] = [];
       scanStandard(s, (t) => got.push(t));
       if (JSON.stringify(got) !== JSON.stringify(want)) differ.push(s);
     });
-    console.log(`[lucene-reference] tokenizer: ${TOKENIZER_BATTERY.length - differ.length} of ${TOKENIZER_BATTERY.length} strings give Lucene's tokens; known differences: ${differ.map((s) => JSON.stringify(s)).join(', ') || 'none'}`);
+    console.log(
+      `[lucene-reference] tokenizer: ${TOKENIZER_BATTERY.length - differ.length} of ${TOKENIZER_BATTERY.length} strings give Lucene's tokens; known differences: ${differ.map((s) => JSON.stringify(s)).join(', ') || 'none'}`,
+    );
     expect(differ.filter((s) => !KNOWN_TOKENIZER_DIFFERENCES.includes(s))).toEqual([]);
   });
 
   it("analyzer: the lucene preset's terms equal Lucene's for every bundled text and 20,000 suffix-heavy words (Porter)", () => {
     const texts: [string, string][] = [];
-    for (const f of [BAREXAM_PASSAGES, LEGAL_CORPUS_PASSAGES]) for (const l of bundledLines(f)) if (l) texts.push([`p${texts.length}`, (JSON.parse(l) as { text: string }).text]);
+    for (const f of [BAREXAM_PASSAGES, LEGAL_CORPUS_PASSAGES])
+      for (const l of bundledLines(f)) if (l) texts.push([`p${texts.length}`, (JSON.parse(l) as { text: string }).text]);
     for (const l of bundledLines(BAREXAM_QA)) {
       if (!l) continue;
       const q = JSON.parse(l) as { prompt: string; question: string; choices: string[] };
@@ -232,7 +261,70 @@ describe.skipIf(!cp)('lexcase against Lucene 8 (liblucene8-java)', () => {
     }
     // Words built from Porter's suffixes, so every rule and its edge cases (short stems, y, double consonants) are met.
     const rng = createRng(29);
-    const suffixes = ['ational', 'tional', 'enci', 'anci', 'izer', 'bli', 'alli', 'entli', 'eli', 'ousli', 'ization', 'ation', 'ator', 'alism', 'iveness', 'fulness', 'ousness', 'aliti', 'iviti', 'biliti', 'logi', 'icate', 'ative', 'alize', 'iciti', 'ical', 'ful', 'ness', 'al', 'ance', 'ence', 'er', 'ic', 'able', 'ible', 'ant', 'ement', 'ment', 'ent', 'ion', 'ou', 'ism', 'ate', 'iti', 'ous', 'ive', 'ize', 'sses', 'ies', 'ss', 's', 'eed', 'ed', 'ing', 'y', 'e', 'll', 'at', 'bl', 'iz', 'yed', 'ying'];
+    const suffixes = [
+      'ational',
+      'tional',
+      'enci',
+      'anci',
+      'izer',
+      'bli',
+      'alli',
+      'entli',
+      'eli',
+      'ousli',
+      'ization',
+      'ation',
+      'ator',
+      'alism',
+      'iveness',
+      'fulness',
+      'ousness',
+      'aliti',
+      'iviti',
+      'biliti',
+      'logi',
+      'icate',
+      'ative',
+      'alize',
+      'iciti',
+      'ical',
+      'ful',
+      'ness',
+      'al',
+      'ance',
+      'ence',
+      'er',
+      'ic',
+      'able',
+      'ible',
+      'ant',
+      'ement',
+      'ment',
+      'ent',
+      'ion',
+      'ou',
+      'ism',
+      'ate',
+      'iti',
+      'ous',
+      'ive',
+      'ize',
+      'sses',
+      'ies',
+      'ss',
+      's',
+      'eed',
+      'ed',
+      'ing',
+      'y',
+      'e',
+      'll',
+      'at',
+      'bl',
+      'iz',
+      'yed',
+      'ying',
+    ];
     const letters = 'abcdefghijklmnopqrstuvwxyzaeiouyyss';
     const words = new Set<string>(suffixes);
     while (words.size < 20_000) {
@@ -261,9 +353,17 @@ describe.skipIf(!cp)('lexcase against Lucene 8 (liblucene8-java)', () => {
       .map((q) => [q.id, `${q.prompt} ${q.question}`] as [string, string]);
     expect(docs.length).toBeGreaterThanOrEqual(1000);
     expect(queries.length).toBeGreaterThanOrEqual(50);
-    const docsFile = writeTsv('docs.tsv', docs.map((d) => [d.id, d.text]));
+    const docsFile = writeTsv(
+      'docs.tsv',
+      docs.map((d) => [d.id, d.text]),
+    );
     const dir = join(tmp.dir, 'index');
-    await buildIndex(fromArray(docs.map((d) => ({ ...d, source: 'barexam' }))), { out: dir, corpusName: 'barexam', workers: 0, analyzer: { preset: 'lucene' } });
+    await buildIndex(fromArray(docs.map((d) => ({ ...d, source: 'barexam' }))), {
+      out: dir,
+      corpusName: 'barexam',
+      workers: 0,
+      analyzer: { preset: 'lucene' },
+    });
     for (const [sim, method, opts] of [
       ['bm25:0.9:0.4', 'bm25', { scorer: 'lucene' }],
       ['bm25:1.2:0.75', 'bm25', { scorer: 'lucene', k1: 1.2, b: 0.75 }],
@@ -285,9 +385,17 @@ describe.skipIf(!cp)('lexcase against Lucene 8 (liblucene8-java)', () => {
       .filter((_, i) => i % 20 === 0)
       .map((l) => JSON.parse(l) as { id: string; prompt: string; question: string })
       .map((q) => [q.id, `${q.prompt} ${q.question}`] as [string, string]);
-    const docsFile = writeTsv('docs.tsv', docs.map((d) => [d.id, d.text]));
+    const docsFile = writeTsv(
+      'docs.tsv',
+      docs.map((d) => [d.id, d.text]),
+    );
     const dir = join(tmp.dir, 'index-rm3');
-    await buildIndex(fromArray(docs.map((d) => ({ ...d, source: 'barexam' }))), { out: dir, corpusName: 'barexam', workers: 0, analyzer: { preset: 'lucene' } });
+    await buildIndex(fromArray(docs.map((d) => ({ ...d, source: 'barexam' }))), {
+      out: dir,
+      corpusName: 'barexam',
+      workers: 0,
+      analyzer: { preset: 'lucene' },
+    });
     for (const [sim, method, opts] of [
       ['bm25:0.9:0.4', 'bm25', { scorer: 'lucene' }],
       ['qld:1000', 'qld', { scorer: 'lucene', mu: 1000 }],
@@ -300,29 +408,39 @@ describe.skipIf(!cp)('lexcase against Lucene 8 (liblucene8-java)', () => {
       expect(f.scores).toBeGreaterThan(queries.length * 50);
     }
   }, 300_000);
-  it.skipIf(!CACM)("CACM (LEXCASE_CACM): index statistics = Anserini's published ones; top-1000 ids and float scores = Lucene's for all 64 topics (BM25 k1 0.9 b 0.4, LMDirichlet μ 1000, each also with RM3)", async () => {
-    const files = locateCacm(CACM);
-    const docs = readCacmDocuments(files.collection);
-    const topics = readCacmTopics(files.topics).map((t) => [t.id, t.text] as [string, string]);
-    const dir = join(tmp.dir, 'cacm-index');
-    await buildIndex(fromArray(docs), { out: dir, corpusName: 'cacm', workers: 0, analyzer: { preset: 'lucene' } });
-    const sparse = (JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { sparse: { documents: number; terms: number; totalTokens: number } }).sparse;
-    console.log(`[lucene-reference] CACM index: ${sparse.documents} documents, ${sparse.terms} terms, ${sparse.totalTokens} tokens (Anserini's cacm.yaml: 3204, 14363, 320968)`);
-    // Anserini's published index statistics (castorini/anserini src/main/resources/reproduce/from-document-collection/configs/cacm.yaml).
-    expect([sparse.documents, sparse.terms, sparse.totalTokens]).toEqual([3204, 14363, 320968]);
-    const docsFile = writeTsv('cacm-docs.tsv', docs.map((d) => [d.id, d.text]));
-    for (const [sim, method, opts] of [
-      ['bm25:0.9:0.4', 'bm25', { scorer: 'lucene' }],
-      ['qld:1000', 'qld', { scorer: 'lucene', mu: 1000 }],
-    ] as const) {
-      const f = await compareSearch(docsFile, topics, dir, sim, method, opts, 1000);
-      console.log(`[lucene-reference] CACM ${sim}: ${f.line} (Lucene index: ${f.stats})`);
-      expect(f.stats).toContain(`terms=${sparse.terms} tokens=${sparse.totalTokens}`);
-      expect(f.identical).toBe(topics.length);
-      expect(f.bitEqual).toBe(f.scores);
-      const g = await compareRm3(docsFile, topics, dir, sim, method, opts, 1000);
-      console.log(`[lucene-reference] CACM RM3 ${sim}: ${g.line}`);
-      expect([g.sameTerms, g.identical, g.bitEqual]).toEqual([topics.length, topics.length, g.scores]);
-    }
-  }, 600_000);
+  it.skipIf(!CACM)(
+    "CACM (LEXCASE_CACM): index statistics = Anserini's published ones; top-1000 ids and float scores = Lucene's for all 64 topics (BM25 k1 0.9 b 0.4, LMDirichlet μ 1000, each also with RM3)",
+    async () => {
+      const files = locateCacm(CACM);
+      const docs = readCacmDocuments(files.collection);
+      const topics = readCacmTopics(files.topics).map((t) => [t.id, t.text] as [string, string]);
+      const dir = join(tmp.dir, 'cacm-index');
+      await buildIndex(fromArray(docs), { out: dir, corpusName: 'cacm', workers: 0, analyzer: { preset: 'lucene' } });
+      const sparse = (JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { sparse: { documents: number; terms: number; totalTokens: number } })
+        .sparse;
+      console.log(
+        `[lucene-reference] CACM index: ${sparse.documents} documents, ${sparse.terms} terms, ${sparse.totalTokens} tokens (Anserini's cacm.yaml: 3204, 14363, 320968)`,
+      );
+      // Anserini's published index statistics (castorini/anserini src/main/resources/reproduce/from-document-collection/configs/cacm.yaml).
+      expect([sparse.documents, sparse.terms, sparse.totalTokens]).toEqual([3204, 14363, 320968]);
+      const docsFile = writeTsv(
+        'cacm-docs.tsv',
+        docs.map((d) => [d.id, d.text]),
+      );
+      for (const [sim, method, opts] of [
+        ['bm25:0.9:0.4', 'bm25', { scorer: 'lucene' }],
+        ['qld:1000', 'qld', { scorer: 'lucene', mu: 1000 }],
+      ] as const) {
+        const f = await compareSearch(docsFile, topics, dir, sim, method, opts, 1000);
+        console.log(`[lucene-reference] CACM ${sim}: ${f.line} (Lucene index: ${f.stats})`);
+        expect(f.stats).toContain(`terms=${sparse.terms} tokens=${sparse.totalTokens}`);
+        expect(f.identical).toBe(topics.length);
+        expect(f.bitEqual).toBe(f.scores);
+        const g = await compareRm3(docsFile, topics, dir, sim, method, opts, 1000);
+        console.log(`[lucene-reference] CACM RM3 ${sim}: ${g.line}`);
+        expect([g.sameTerms, g.identical, g.bitEqual]).toEqual([topics.length, topics.length, g.scores]);
+      }
+    },
+    600_000,
+  );
 });

@@ -12,7 +12,7 @@ export const TOKENIZER_BATTERY: string[] = [
   'section 2-201(3)(a) § 1983 ¶ 12 U.C.C. §2-207',
   'foo_bar __init__ _x a_1 1_a snake_case_name ___ 1_000_000 a_.b underscore_',
   'email john.doe@example.com http://www.example.com/path?x=1 www.example.com',
-  'a:b note:the 3:4 a.b a..b a\'b a\'\'b \'quoted\' "dq" a.1 1.a 1\'2 1,a a,1 a;b 1;2 a·b',
+  "a:b note:the 3:4 a.b a..b a'b a''b 'quoted' \"dq\" a.1 1.a 1'2 1,a a,1 a;b 1;2 a·b",
   'emoji 👍 😀😀 👨‍👩‍👧 ❤️ 🇺🇸 #️⃣ 1️⃣ ©️ ™ a👍b © ® 2019© 👍🏽 😀🏽 🇺🇸🇬 🏳️‍🌈',
   'Chinese 中华人民共和国 Japanese ひらがなカタカナ漢字 Korean 한국어입니다 Thai ภาษาไทยง่าย',
   'Greek ΣΟΦΙΑ σοφία Cyrillic Москва Hebrew שָׁלוֹם ש"ב רמב"ם ג׳ Arabic العربية',

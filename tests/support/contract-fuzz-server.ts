@@ -72,7 +72,11 @@ export function withoutBounds(schema: unknown): { schema: unknown; dropped: bool
 }
 
 function seedOf(seed: number, req: RecordedRequest, idsBlind = false): number {
-  const h = createHash('sha256').update(String(seed)).update('\0').update(idsBlind ? withNumberedIds(req) : req.text).digest();
+  const h = createHash('sha256')
+    .update(String(seed))
+    .update('\0')
+    .update(idsBlind ? withNumberedIds(req) : req.text)
+    .digest();
   return h.readUInt32LE(0) & 0x7fffffff;
 }
 
@@ -98,11 +102,13 @@ export function toolPairingProblem(req: RecordedRequest): string | undefined {
   for (const [i, m] of messages.entries()) {
     if (m.role === 'tool') {
       const at = open?.indexOf(m.tool_call_id ?? '') ?? -1;
-      if (at < 0) return `Invalid parameter: messages[${i}]: messages with role 'tool' must be a response to a preceeding message with 'tool_calls' (tool_call_id ${JSON.stringify(m.tool_call_id)})`;
+      if (at < 0)
+        return `Invalid parameter: messages[${i}]: messages with role 'tool' must be a response to a preceeding message with 'tool_calls' (tool_call_id ${JSON.stringify(m.tool_call_id)})`;
       open!.splice(at, 1);
       continue;
     }
-    if (open?.length) return `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${open.join(', ')}`;
+    if (open?.length)
+      return `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${open.join(', ')}`;
     open = m.role === 'assistant' && m.tool_calls?.length ? m.tool_calls.map((c) => c.id ?? '') : undefined;
   }
   return undefined;

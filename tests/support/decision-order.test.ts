@@ -6,7 +6,9 @@ const str = { type: 'string' };
 
 describe('decisionBeforeReasoning', () => {
   it('names a verdict written before its rationale, at any depth (items, anyOf)', () => {
-    expect(decisionBeforeReasoning(obj({ verdict: str, rationale: { type: 'array', items: str } }))).toEqual(['(root): decision key "verdict" before reasoning key "rationale"']);
+    expect(decisionBeforeReasoning(obj({ verdict: str, rationale: { type: 'array', items: str } }))).toEqual([
+      '(root): decision key "verdict" before reasoning key "rationale"',
+    ]);
     const nested = obj({ scores: obj({ s1: obj({ score: { type: 'number' }, note: str }) }) });
     expect(decisionBeforeReasoning(nested)).toEqual(['(root).scores.s1: decision key "score" before reasoning key "note"']);
     expect(decisionBeforeReasoning(obj({ x: { anyOf: [obj({ answer: str, argument: str }), { type: 'null' }] } }))).toHaveLength(1);

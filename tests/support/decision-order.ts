@@ -15,8 +15,19 @@
  */
 type Json = Record<string, unknown>;
 
-export const DECISION_KEYS: ReadonlySet<string> = new Set(['verdict', 'decision', 'winner', 'answer', 'vote', 'analysis_outcome', 'score', 'relation', 'revision_needed']);
-const REASONING = /^(reasoning|rationale|reason|note|summary|analysis|argument|justification|explanation|established_facts|feedback_summary|[a-z_]+_assessment)$/;
+export const DECISION_KEYS: ReadonlySet<string> = new Set([
+  'verdict',
+  'decision',
+  'winner',
+  'answer',
+  'vote',
+  'analysis_outcome',
+  'score',
+  'relation',
+  'revision_needed',
+]);
+const REASONING =
+  /^(reasoning|rationale|reason|note|summary|analysis|argument|justification|explanation|established_facts|feedback_summary|[a-z_]+_assessment)$/;
 
 export const isReasoningKey = (k: string): boolean => REASONING.test(k);
 

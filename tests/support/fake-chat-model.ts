@@ -106,7 +106,12 @@ export class FakeChatModel extends BaseChatModel<FakeCallOptions> {
     if (reply === undefined) throw new Error(`fake chat model: script exhausted (call ${call.index + 1})`);
     const r = typeof reply === 'string' ? { content: reply } : reply;
     if (r.error) throw typeof r.error === 'string' ? new Error(r.error) : r.error;
-    const toolCalls = (r.toolCalls ?? []).map((t) => ({ name: t.name, args: t.args, id: t.id ?? `fake_call_${++s.toolCallCounter}`, type: 'tool_call' as const }));
+    const toolCalls = (r.toolCalls ?? []).map((t) => ({
+      name: t.name,
+      args: t.args,
+      id: t.id ?? `fake_call_${++s.toolCallCounter}`,
+      type: 'tool_call' as const,
+    }));
     const content = r.content ?? '';
     const input = r.usage?.input ?? roughTokens(call.text);
     const output = r.usage?.output ?? roughTokens(content + JSON.stringify(toolCalls.map((t) => t.args)));

@@ -67,7 +67,12 @@ export async function buildMixedIndex(dir: string, n: number, distractors = 400,
     if (k >= scan) break;
   }
   const out = join(dir, 'idx');
-  await buildIndex((async function* () { yield* passages; })(), { out, corpusName: 'mixed', methods: ['bm25', 'qld'], workers: 0 });
+  await buildIndex(
+    (async function* () {
+      yield* passages;
+    })(),
+    { out, corpusName: 'mixed', methods: ['bm25', 'qld'], workers: 0 },
+  );
   return {
     dir: out,
     questions,
@@ -97,8 +102,20 @@ export function mixedIndexFixture(name: string, n: number): { readonly dir: stri
 }
 
 /** A factory model on `url` (no cache, no retries, short timeout). */
-export function modelOn(url: string, o: { mode?: StructuredOutputMode; provider?: string; usage?: UsageMeter; replayFrom?: string; extra?: Record<string, unknown> } = {}): BaseChatModel {
-  const cfg = llmConfigSchema.parse({ baseUrl: url, model: 'scripted', cacheDir: false, maxRetries: 0, timeoutMs: 20_000, structuredOutput: o.mode ?? 'json_schema', ...(o.provider ? { provider: o.provider } : {}), ...o.extra });
+export function modelOn(
+  url: string,
+  o: { mode?: StructuredOutputMode; provider?: string; usage?: UsageMeter; replayFrom?: string; extra?: Record<string, unknown> } = {},
+): BaseChatModel {
+  const cfg = llmConfigSchema.parse({
+    baseUrl: url,
+    model: 'scripted',
+    cacheDir: false,
+    maxRetries: 0,
+    timeoutMs: 20_000,
+    structuredOutput: o.mode ?? 'json_schema',
+    ...(o.provider ? { provider: o.provider } : {}),
+    ...o.extra,
+  });
   const opts: CreateChatModelOptions = { usage: o.usage, ...(o.replayFrom ? { replayFrom: o.replayFrom } : {}) };
   return createChatModel(cfg, opts);
 }
@@ -112,25 +129,93 @@ export interface SystemRun {
  * Run `system` over `n` items into `runDir` with `llm` (a second model for 3-ply's evaluator comes
  * from `evaluator`, default the same), the way its `lexcase run` command does.
  */
-export async function runSystem(system: SystemName, o: { llm: BaseChatModel; evaluator?: BaseChatModel; runDir: string; index: MixedIndex; n: number; usage?: UsageMeter; concurrency?: number }): Promise<SystemRun> {
+export async function runSystem(
+  system: SystemName,
+  o: { llm: BaseChatModel; evaluator?: BaseChatModel; runDir: string; index: MixedIndex; n: number; usage?: UsageMeter; concurrency?: number },
+): Promise<SystemRun> {
   const usage = o.usage ?? new UsageMeter();
   switch (system) {
     case 'case':
-      await runCaseExperiment({ system: 'case', dataset: 'barexam', split: 'val', index: o.index.dir, llm: o.llm, usage, limit: o.n, k: 3, jurors: 3, maxSteps: 4, runDir: o.runDir, concurrency: o.concurrency, model: { model: 'scripted' } });
+      await runCaseExperiment({
+        system: 'case',
+        dataset: 'barexam',
+        split: 'val',
+        index: o.index.dir,
+        llm: o.llm,
+        usage,
+        limit: o.n,
+        k: 3,
+        jurors: 3,
+        maxSteps: 4,
+        runDir: o.runDir,
+        concurrency: o.concurrency,
+        model: { model: 'scripted' },
+      });
       break;
     case 'mad':
-      await runMadExperiment({ system: 'mad', dataset: 'barexam', split: 'val', index: o.index.dir, llm: o.llm, usage, limit: o.n, k: 3, rounds: 2, runDir: o.runDir, concurrency: o.concurrency, model: { model: 'scripted' } });
+      await runMadExperiment({
+        system: 'mad',
+        dataset: 'barexam',
+        split: 'val',
+        index: o.index.dir,
+        llm: o.llm,
+        usage,
+        limit: o.n,
+        k: 3,
+        rounds: 2,
+        runDir: o.runDir,
+        concurrency: o.concurrency,
+        model: { model: 'scripted' },
+      });
       break;
     case 'emar': {
       const items: EmarItem[] = o.index.questions.slice(0, o.n).map((q) => ({ ...q, kind: 'question' as const }));
-      await runEmarExperiment({ runDir: o.runDir, dataset: 'barexam', split: 'val', limit: o.n, items, model: o.llm, embedder: bowEmbedder(), epsilon: 0.85, maxDepth: 2, convergence: 'stance', seed: 13, usage, concurrency: o.concurrency, llm: { model: 'scripted' } });
+      await runEmarExperiment({
+        runDir: o.runDir,
+        dataset: 'barexam',
+        split: 'val',
+        limit: o.n,
+        items,
+        model: o.llm,
+        embedder: bowEmbedder(),
+        epsilon: 0.85,
+        maxDepth: 2,
+        convergence: 'stance',
+        seed: 13,
+        usage,
+        concurrency: o.concurrency,
+        llm: { model: 'scripted' },
+      });
       break;
     }
     case 'acal':
-      await runAcal({ task: 'hearsay', runDir: o.runDir, llm: o.llm, limit: o.n, k: 3, indexDir: o.index.dir, usage, concurrency: o.concurrency, iterations: 50 });
+      await runAcal({
+        task: 'hearsay',
+        runDir: o.runDir,
+        llm: o.llm,
+        limit: o.n,
+        k: 3,
+        indexDir: o.index.dir,
+        usage,
+        concurrency: o.concurrency,
+        iterations: 50,
+      });
       break;
     case 'threeply':
-      await runThreeplyExperiment({ runDir: o.runDir, kind: 'reflective', source: 'synthetic', modes: o.n > 1 ? ['arguable', 'non-arguable'] : ['arguable'], n: Math.ceil(o.n / 2), complexity: 5, seed: 13, model: o.llm, evaluator: o.evaluator ?? o.llm, usage, concurrency: o.concurrency, llm: { model: 'scripted' } });
+      await runThreeplyExperiment({
+        runDir: o.runDir,
+        kind: 'reflective',
+        source: 'synthetic',
+        modes: o.n > 1 ? ['arguable', 'non-arguable'] : ['arguable'],
+        n: Math.ceil(o.n / 2),
+        complexity: 5,
+        seed: 13,
+        model: o.llm,
+        evaluator: o.evaluator ?? o.llm,
+        usage,
+        concurrency: o.concurrency,
+        llm: { model: 'scripted' },
+      });
       break;
   }
   return { runDir: o.runDir, results: (await readResults(o.runDir)).records };
@@ -143,12 +228,61 @@ export async function runSystem(system: SystemName, o: { llm: BaseChatModel; eva
  * 3-ply single agents and multi-agent team without reflection.
  */
 export const VARIANTS: Record<string, (o: { llm: BaseChatModel; runDir: string; index: MixedIndex; n: number }) => Promise<unknown>> = {
-  'case-exploratory': (o) => runCaseExperiment({ system: 'case', hypotheses: 'exploratory', dataset: 'barexam', split: 'val', index: o.index.dir, llm: o.llm, limit: o.n, k: 3, maxSteps: 3, runDir: o.runDir }),
-  'baseline-llm-only': (o) => runCaseExperiment({ system: 'baseline', mode: 'llm-only', dataset: 'barexam', split: 'val', index: o.index.dir, llm: o.llm, limit: o.n, runDir: o.runDir }),
-  'baseline-bm25-rag': (o) => runCaseExperiment({ system: 'baseline', mode: 'bm25-rag', dataset: 'barexam', split: 'val', index: o.index.dir, llm: o.llm, limit: o.n, k: 3, runDir: o.runDir }),
-  'mad-cross-examiner': (o) => runMadExperiment({ system: 'mad', dataset: 'barexam', split: 'val', index: o.index.dir, llm: o.llm, limit: o.n, k: 3, rounds: 2, crossExaminer: true, judgeEachRound: true, runDir: o.runDir }),
-  'mad-single-rag': (o) => runMadExperiment({ system: 'single-rag', dataset: 'barexam', split: 'val', index: o.index.dir, llm: o.llm, limit: o.n, k: 3, runDir: o.runDir }),
-  'mad-self-consistency': (o) => runMadExperiment({ system: 'self-consistency', samples: 3, dataset: 'barexam', split: 'val', index: o.index.dir, llm: o.llm, limit: o.n, k: 3, runDir: o.runDir }),
+  'case-exploratory': (o) =>
+    runCaseExperiment({
+      system: 'case',
+      hypotheses: 'exploratory',
+      dataset: 'barexam',
+      split: 'val',
+      index: o.index.dir,
+      llm: o.llm,
+      limit: o.n,
+      k: 3,
+      maxSteps: 3,
+      runDir: o.runDir,
+    }),
+  'baseline-llm-only': (o) =>
+    runCaseExperiment({ system: 'baseline', mode: 'llm-only', dataset: 'barexam', split: 'val', index: o.index.dir, llm: o.llm, limit: o.n, runDir: o.runDir }),
+  'baseline-bm25-rag': (o) =>
+    runCaseExperiment({
+      system: 'baseline',
+      mode: 'bm25-rag',
+      dataset: 'barexam',
+      split: 'val',
+      index: o.index.dir,
+      llm: o.llm,
+      limit: o.n,
+      k: 3,
+      runDir: o.runDir,
+    }),
+  'mad-cross-examiner': (o) =>
+    runMadExperiment({
+      system: 'mad',
+      dataset: 'barexam',
+      split: 'val',
+      index: o.index.dir,
+      llm: o.llm,
+      limit: o.n,
+      k: 3,
+      rounds: 2,
+      crossExaminer: true,
+      judgeEachRound: true,
+      runDir: o.runDir,
+    }),
+  'mad-single-rag': (o) =>
+    runMadExperiment({ system: 'single-rag', dataset: 'barexam', split: 'val', index: o.index.dir, llm: o.llm, limit: o.n, k: 3, runDir: o.runDir }),
+  'mad-self-consistency': (o) =>
+    runMadExperiment({
+      system: 'self-consistency',
+      samples: 3,
+      dataset: 'barexam',
+      split: 'val',
+      index: o.index.dir,
+      llm: o.llm,
+      limit: o.n,
+      k: 3,
+      runDir: o.runDir,
+    }),
   'acal-sp': (o) => runAcal({ task: 'hearsay', system: 'sp', runDir: o.runDir, llm: o.llm, limit: o.n, iterations: 50 }),
   'acal-cot': (o) => runAcal({ task: 'hearsay', system: 'cot', runDir: o.runDir, llm: o.llm, limit: o.n, iterations: 50 }),
   'acal-rag': (o) => runAcal({ task: 'hearsay', system: 'rag', runDir: o.runDir, llm: o.llm, limit: o.n, k: 3, indexDir: o.index.dir, iterations: 50 }),
@@ -156,7 +290,18 @@ export const VARIANTS: Record<string, (o: { llm: BaseChatModel; runDir: string; 
     (['single', 'single-enhanced', 'multi-no-reflection'] as const).map((kind) => [
       `threeply-${kind}`,
       (o: { llm: BaseChatModel; runDir: string; n: number }) =>
-        runThreeplyExperiment({ runDir: o.runDir, kind, source: 'synthetic', modes: ['arguable'], n: o.n, complexity: 5, seed: 13, model: o.llm, evaluator: o.llm, llm: { model: 'scripted' } }),
+        runThreeplyExperiment({
+          runDir: o.runDir,
+          kind,
+          source: 'synthetic',
+          modes: ['arguable'],
+          n: o.n,
+          complexity: 5,
+          seed: 13,
+          model: o.llm,
+          evaluator: o.llm,
+          llm: { model: 'scripted' },
+        }),
     ]),
   ),
 };

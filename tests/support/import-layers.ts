@@ -12,7 +12,11 @@ import { join, posix, relative } from 'node:path';
 export const LAYERS = ['core', 'corpora', 'indexer', 'retrieval', 'eval', 'agents', 'serve', 'web', 'src'] as const;
 const RANK: Record<string, number> = Object.fromEntries(LAYERS.map((layer, rank) => [layer, rank]));
 
-export interface Arrow { from: string; to: string; rule: string }
+export interface Arrow {
+  from: string;
+  to: string;
+  rule: string;
+}
 
 const SPEC = /(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+|\bvi\.mock\(\s*)['"](\.\.?\/[^'"]+)['"]/gm;
 
@@ -57,7 +61,11 @@ export function readSources(root: string): Map<string, string> {
     }
   };
   for (const top of Object.keys(RANK)) {
-    try { walk(join(root, top)); } catch { /* a layer folder may be absent */ }
+    try {
+      walk(join(root, top));
+    } catch {
+      /* a layer folder may be absent */
+    }
   }
   return files;
 }
@@ -71,7 +79,10 @@ export function importCircles(files: Map<string, string>): string[][] {
   const graph = new Map<string, string[]>();
   for (const [from, text] of files) {
     if (isExempt(from)) continue;
-    graph.set(from, [...new Set(importsOf(from, text))].filter((to) => files.has(to) && !isExempt(to)));
+    graph.set(
+      from,
+      [...new Set(importsOf(from, text))].filter((to) => files.has(to) && !isExempt(to)),
+    );
   }
   const index = new Map<string, number>();
   const low = new Map<string, number>();

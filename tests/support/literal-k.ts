@@ -39,7 +39,8 @@ function readName(e: ts.Expression): string | undefined {
 /** Parentheses, `as`, `!`, `satisfies` and `<T>` casts removed. */
 function strip(e: ts.Expression): ts.Expression {
   for (;;) {
-    if (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isNonNullExpression(e) || ts.isSatisfiesExpression(e) || ts.isTypeAssertionExpression(e)) e = e.expression;
+    if (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isNonNullExpression(e) || ts.isSatisfiesExpression(e) || ts.isTypeAssertionExpression(e))
+      e = e.expression;
     else return e;
   }
 }
@@ -50,7 +51,8 @@ function literalValues(e: ts.Expression): number[] {
   if (ts.isNumericLiteral(e)) return [Number(e.text)];
   if (ts.isStringLiteralLike(e) && /^\s*\d+(\.\d+)?\s*$/.test(e.text)) return [Number(e.text)];
   if (ts.isConditionalExpression(e)) return [...literalValues(e.whenTrue), ...literalValues(e.whenFalse)];
-  if (ts.isCallExpression(e) && ts.isIdentifier(e.expression) && /^(String|Number|parseInt|parseFloat)$/.test(e.expression.text) && e.arguments[0]) return literalValues(e.arguments[0]);
+  if (ts.isCallExpression(e) && ts.isIdentifier(e.expression) && /^(String|Number|parseInt|parseFloat)$/.test(e.expression.text) && e.arguments[0])
+    return literalValues(e.arguments[0]);
   return [];
 }
 
@@ -92,10 +94,17 @@ export function literalKDefaults(file: string, text: string, values: readonly nu
   const src = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const out: LiteralK[] = [];
   const bad = (v: ts.Expression | undefined) => !!v && literalValues(v).some((x) => values.includes(x));
-  const hit = (n: ts.Node) => out.push({ file, line: src.getLineAndCharacterOfPosition(n.getStart(src)).line + 1, text: n.getText(src).replace(/\s+/g, ' ').slice(0, 120) });
+  const hit = (n: ts.Node) =>
+    out.push({ file, line: src.getLineAndCharacterOfPosition(n.getStart(src)).line + 1, text: n.getText(src).replace(/\s+/g, ' ').slice(0, 120) });
   const isK = (name: string | undefined) => name !== undefined && K_NAME.test(name);
   const visit = (n: ts.Node): void => {
-    if (ts.isBinaryExpression(n) && (n.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken || n.operatorToken.kind === ts.SyntaxKind.BarBarToken || n.operatorToken.kind === ts.SyntaxKind.QuestionQuestionEqualsToken || n.operatorToken.kind === ts.SyntaxKind.BarBarEqualsToken)) {
+    if (
+      ts.isBinaryExpression(n) &&
+      (n.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken ||
+        n.operatorToken.kind === ts.SyntaxKind.BarBarToken ||
+        n.operatorToken.kind === ts.SyntaxKind.QuestionQuestionEqualsToken ||
+        n.operatorToken.kind === ts.SyntaxKind.BarBarEqualsToken)
+    ) {
       if (isK(readName(n.left)) && bad(n.right)) hit(n);
     } else if ((ts.isParameter(n) || ts.isBindingElement(n) || ts.isVariableDeclaration(n) || ts.isPropertyDeclaration(n)) && n.initializer) {
       const name = ts.isBindingElement(n) ? (nameOf(n.propertyName) ?? nameOf(n.name)) : nameOf(n.name);
@@ -104,7 +113,11 @@ export function literalKDefaults(file: string, text: string, values: readonly nu
       if (isK(nameOf(n.name)) && (bad(n.initializer) || defaultCalls(n.initializer).some(bad))) hit(n);
     } else if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression)) {
       const method = n.expression.name.text;
-      if (/^(option|requiredOption)$/.test(method) && isKOptionCall(n)) n.arguments.slice(1).filter((a) => bad(a)).forEach(hit);
+      if (/^(option|requiredOption)$/.test(method) && isKOptionCall(n))
+        n.arguments
+          .slice(1)
+          .filter((a) => bad(a))
+          .forEach(hit);
       else if (method === 'default' && chainHasKOption(n.expression.expression) && bad(n.arguments[0])) hit(n.arguments[0]);
     }
     ts.forEachChild(n, visit);

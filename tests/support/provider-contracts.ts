@@ -34,9 +34,37 @@ export interface ServerFlags {
 type Refusal = { status: number; error: string };
 
 const OPENAI_FIELDS = new Set([
-  'model', 'messages', 'temperature', 'top_p', 'n', 'stream', 'stream_options', 'stop', 'max_tokens', 'max_completion_tokens', 'presence_penalty',
-  'frequency_penalty', 'logit_bias', 'logprobs', 'top_logprobs', 'user', 'seed', 'tools', 'tool_choice', 'parallel_tool_calls', 'response_format',
-  'reasoning_effort', 'service_tier', 'store', 'metadata', 'modalities', 'prediction', 'audio', 'verbosity', 'prompt_cache_key', 'safety_identifier',
+  'model',
+  'messages',
+  'temperature',
+  'top_p',
+  'n',
+  'stream',
+  'stream_options',
+  'stop',
+  'max_tokens',
+  'max_completion_tokens',
+  'presence_penalty',
+  'frequency_penalty',
+  'logit_bias',
+  'logprobs',
+  'top_logprobs',
+  'user',
+  'seed',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'response_format',
+  'reasoning_effort',
+  'service_tier',
+  'store',
+  'metadata',
+  'modalities',
+  'prediction',
+  'audio',
+  'verbosity',
+  'prompt_cache_key',
+  'safety_identifier',
 ]);
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -57,7 +85,8 @@ function openaiRefusal(body: Body): Refusal | undefined {
   const rf = body.response_format;
   if (rf?.type === 'json_schema') {
     const name = rf.json_schema?.name;
-    if (typeof name !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(name)) return { status: 400, error: "Invalid 'response_format.json_schema.name': string does not match pattern" };
+    if (typeof name !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(name))
+      return { status: 400, error: "Invalid 'response_format.json_schema.name': string does not match pattern" };
     if (rf.json_schema?.strict === true) {
       const p = strictSchemaProblems(rf.json_schema.schema);
       if (p.length) return { status: 400, error: `Invalid schema for response_format '${name}': ${p[0]}` };
@@ -71,14 +100,17 @@ function openaiRefusal(body: Body): Refusal | undefined {
     }
   }
   const forced = forcedName(body);
-  if (forced && !toolNames(body).includes(forced)) return { status: 400, error: `Invalid value for 'tool_choice': no function named '${forced}' was specified in the 'tools' parameter` };
+  if (forced && !toolNames(body).includes(forced))
+    return { status: 400, error: `Invalid value for 'tool_choice': no function named '${forced}' was specified in the 'tools' parameter` };
   const msgs = (body.messages ?? []) as Body[];
   const open = new Set<string>();
   for (const m of msgs) {
     if (m.role === 'tool') {
-      if (!open.delete(m.tool_call_id)) return { status: 400, error: "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'." };
+      if (!open.delete(m.tool_call_id))
+        return { status: 400, error: "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'." };
     } else {
-      if (open.size) return { status: 400, error: "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'." };
+      if (open.size)
+        return { status: 400, error: "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'." };
       for (const c of m.tool_calls ?? []) open.add(c.id);
     }
   }
@@ -90,7 +122,8 @@ function grammarProblem(schema: unknown): string | undefined {
   const visit = (n: unknown): string | undefined => {
     if (!n || typeof n !== 'object') return undefined;
     const o = n as Body;
-    if (typeof o.pattern === 'string' && !(o.pattern.startsWith('^') && o.pattern.endsWith('$'))) return `pattern must start with "^" and end with "$": ${o.pattern}`;
+    if (typeof o.pattern === 'string' && !(o.pattern.startsWith('^') && o.pattern.endsWith('$')))
+      return `pattern must start with "^" and end with "$": ${o.pattern}`;
     if (typeof o.format === 'string' && !['date', 'time', 'date-time', 'uuid'].includes(o.format)) return `unsupported format: ${o.format}`;
     if (typeof o.$ref === 'string' && !o.$ref.startsWith('#')) return `unsupported ref: ${o.$ref}`;
     for (const v of Object.values(o)) {
@@ -112,8 +145,10 @@ export function refusalOf(provider: LlmProvider, body: Body, flags: ServerFlags 
       return openaiRefusal(body);
     case 'vllm':
       if (rf?.type === 'json_schema' && !rf.json_schema?.schema) return { status: 400, error: 'json_schema.schema is required' };
-      if (auto && !flags.autoToolChoice) return { status: 400, error: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set' };
-      if (forcedName(body) && !toolNames(body).includes(forcedName(body)!)) return { status: 400, error: `Tool '${forcedName(body)}' has not been passed in \`tools\`.` };
+      if (auto && !flags.autoToolChoice)
+        return { status: 400, error: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set' };
+      if (forcedName(body) && !toolNames(body).includes(forcedName(body)!))
+        return { status: 400, error: `Tool '${forcedName(body)}' has not been passed in \`tools\`.` };
       return undefined;
     case 'ollama':
       if (rf?.type === 'json_schema' && !rf.json_schema?.schema) return { status: 400, error: 'invalid response_format: json_schema.schema is required' };

@@ -13,7 +13,25 @@ import fc from 'fast-check';
 
 type Schema = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const ODD_STRINGS = ['', ' ', 'A', 'P1', '[P2]', 'null', 'TERMINATE', 'Yes', 'No', 'REQUIRES_ABSTENTION', '{"a": 1}', '```json\n{}\n```', 'line one\nline two', '"quoted"', '\\', 'é漢字🙂', 'x'.repeat(300)];
+const ODD_STRINGS = [
+  '',
+  ' ',
+  'A',
+  'P1',
+  '[P2]',
+  'null',
+  'TERMINATE',
+  'Yes',
+  'No',
+  'REQUIRES_ABSTENTION',
+  '{"a": 1}',
+  '```json\n{}\n```',
+  'line one\nline two',
+  '"quoted"',
+  '\\',
+  'é漢字🙂',
+  'x'.repeat(300),
+];
 
 function stringArb(s: Schema): fc.Arbitrary<string> {
   const min = s.minLength ?? 0;
@@ -36,12 +54,23 @@ function numberArb(s: Schema, integer: boolean): fc.Arbitrary<number> {
     return fc.integer({ min, max });
   }
   return fc
-    .double({ min: lo, max: hi, noNaN: true, noDefaultInfinity: true, minExcluded: s.minimum === undefined && s.exclusiveMinimum !== undefined, maxExcluded: s.maximum === undefined && s.exclusiveMaximum !== undefined })
+    .double({
+      min: lo,
+      max: hi,
+      noNaN: true,
+      noDefaultInfinity: true,
+      minExcluded: s.minimum === undefined && s.exclusiveMinimum !== undefined,
+      maxExcluded: s.maximum === undefined && s.exclusiveMaximum !== undefined,
+    })
     .map((x) => (Object.is(x, -0) ? 0 : x));
 }
 
 function resolveRef(ref: string, root: Schema): Schema {
-  const target = ref.replace(/^#\/?/, '').split('/').filter(Boolean).reduce<any>((o, k) => o?.[k], root); // eslint-disable-line @typescript-eslint/no-explicit-any
+  const target = ref
+    .replace(/^#\/?/, '')
+    .split('/')
+    .filter(Boolean)
+    .reduce<any>((o, k) => o?.[k], root); // eslint-disable-line @typescript-eslint/no-explicit-any
   if (!target) throw new Error(`schema-values: $ref ${ref} does not resolve`);
   return target;
 }

@@ -22,8 +22,10 @@ export function scriptedAll(): (r: RecordedRequest) => ScriptReply {
     if (userText(r).startsWith('TASK: ')) return arena(r);
     // EMAR
     if (s.startsWith('You are a fact-finding clerk')) return jsonReply({ facts: ['a statement was made out of court'] });
-    if (s.startsWith('You are the Proponent')) return jsonReply({ answer: 'A', claim: 'The statement is hearsay because it is offered for its truth.', argument: 'r', evidence: [] });
-    if (s.startsWith('You are the Opponent')) return jsonReply({ answer: 'A', claim: 'The statement is hearsay because it is offered for its truth.', argument: 'agreed', evidence: [] });
+    if (s.startsWith('You are the Proponent'))
+      return jsonReply({ answer: 'A', claim: 'The statement is hearsay because it is offered for its truth.', argument: 'r', evidence: [] });
+    if (s.startsWith('You are the Opponent'))
+      return jsonReply({ answer: 'A', claim: 'The statement is hearsay because it is offered for its truth.', argument: 'agreed', evidence: [] });
     if (s.startsWith('You are a neutral Judge')) return jsonReply({ established_facts: ['x'], answer: 'A', rationale: 'r' });
     // MAD
     const mad = roleOf(r);

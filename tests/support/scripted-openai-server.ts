@@ -120,7 +120,10 @@ export function instanceOf(schema: Record<string, any> | undefined, root: Record
   if (!schema || typeof schema !== 'object') return null;
   if (schema.$ref && root) {
     const path = String(schema.$ref).replace(/^#\//, '').split('/');
-    return instanceOf(path.reduce((o: any, k) => o?.[k], root), root);
+    return instanceOf(
+      path.reduce((o: any, k) => o?.[k], root),
+      root,
+    );
   }
   if ('const' in schema) return schema.const;
   if (Array.isArray(schema.enum)) return schema.enum[0];
@@ -251,9 +254,7 @@ function writeStream(res: ServerResponse, req: RecordedRequest, reply: ScriptRep
   const base = { id: c.json.id, object: 'chat.completion.chunk', created: c.json.created, model: c.json.model };
   const send = (obj: unknown) => res.write(`data: ${JSON.stringify(obj)}\n\n`);
   send({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: c.content ?? '' }, finish_reason: null }] });
-  c.toolCalls.forEach((t, i) =>
-    send({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: i, ...t }] }, finish_reason: null }] }),
-  );
+  c.toolCalls.forEach((t, i) => send({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: i, ...t }] }, finish_reason: null }] }));
   send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: c.json.choices[0].finish_reason }] });
   if (req.body?.stream_options?.include_usage) send({ ...base, choices: [], usage: c.json.usage });
   res.write('data: [DONE]\n\n');
@@ -305,7 +306,11 @@ export async function startScriptedServer(script: Script, opts: ServerOptions = 
     if (opts.strictModels && listed && /\/chat\/completions$/.test(path) && !listed.includes((body as { model?: string })?.model ?? '')) {
       const m = (body as { model?: string })?.model;
       res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: `The model \`${m}\` does not exist or you do not have access to it.`, type: 'invalid_request_error', code: 'model_not_found' } }));
+      res.end(
+        JSON.stringify({
+          error: { message: `The model \`${m}\` does not exist or you do not have access to it.`, type: 'invalid_request_error', code: 'model_not_found' },
+        }),
+      );
       return;
     }
     if (!/\/chat\/completions$/.test(rec.path.split('?')[0])) {

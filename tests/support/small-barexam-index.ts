@@ -13,5 +13,10 @@ export async function buildSmallBarexamIndex(out: string, o: { items?: number; e
   for await (const p of loadPassages('barexam')) if (gold.has(p.id)) passages.push(p);
   let n = 0;
   for await (const p of loadPassages('legal_corpus')) if (n++ < 150) passages.push(p);
-  await buildIndex((async function* () { yield* passages; })(), { out, corpusName: 'test', workers: 0 });
+  await buildIndex(
+    (async function* () {
+      yield* passages;
+    })(),
+    { out, corpusName: 'test', workers: 0 },
+  );
 }

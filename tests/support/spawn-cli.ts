@@ -19,7 +19,6 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const MAIN = BUILT_CLI;
 const SOURCE_DIRS = ['core', 'corpora', 'indexer', 'retrieval', 'eval', 'agents', 'serve', 'web', 'src'];
 
-
 /** A Node stack frame ("    at fn (file:///…:1:2)"): a user never sees one without --debug. */
 export const STACK_TRACE = /^\s+at (?:async )?(?:\S+ \()?(?:file:|node:|\/|[A-Za-z]:\\)\S*:\d+:\d+\)?\s*$/m;
 
@@ -75,7 +74,14 @@ export async function ensureBuilt(): Promise<void> {
  */
 export function isolatedEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
   const home = mkdtempSync(join(tmpdir(), 'lexcase-cli-home-'));
-  return { HOME: home, LEXCASE_CACHE_DIR: join(home, 'llm-cache'), LEXCASE_VERIFY_CACHE_DIR: join(home, 'verified'), LEXCASE_LEGALBENCH_DIR: undefined, NO_COLOR: '1', ...extra };
+  return {
+    HOME: home,
+    LEXCASE_CACHE_DIR: join(home, 'llm-cache'),
+    LEXCASE_VERIFY_CACHE_DIR: join(home, 'verified'),
+    LEXCASE_LEGALBENCH_DIR: undefined,
+    NO_COLOR: '1',
+    ...extra,
+  };
 }
 
 export interface SpawnOpts {
@@ -122,7 +128,8 @@ export function startLexcase(args: string[], o: SpawnOpts = {}): Running {
       for (;;) {
         const m = stdout.match(re);
         if (m) return m;
-        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`lexcase ${args.join(' ')} exited (${child.exitCode ?? child.signalCode}) before printing ${re}:\n${stderr}`);
+        if (child.exitCode !== null || child.signalCode !== null)
+          throw new Error(`lexcase ${args.join(' ')} exited (${child.exitCode ?? child.signalCode}) before printing ${re}:\n${stderr}`);
         if (Date.now() > end) throw new Error(`lexcase ${args.join(' ')} printed no ${re} in ${timeoutMs} ms:\n${stdout}\n${stderr}`);
         await new Promise((r) => setTimeout(r, 100));
       }

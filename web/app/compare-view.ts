@@ -19,7 +19,8 @@ import type { PairedText, RunSummary } from '../common/run-summary-types.js';
 import { keysDiffer } from '../common/labels.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-const show = (v: unknown) => (v && typeof v === 'object' && (v as { absent?: unknown }).absent === true ? '(absent)' : typeof v === 'string' ? v : JSON.stringify(v));
+const show = (v: unknown) =>
+  v && typeof v === 'object' && (v as { absent?: unknown }).absent === true ? '(absent)' : typeof v === 'string' ? v : JSON.stringify(v);
 
 interface Matrix {
   runs: string[];
@@ -32,7 +33,12 @@ interface Matrix {
  * run's trace of the item; a tick box in each cell picks the run for the side-by-side traces — two
  * ticked in one row open both runs' traces of that item next to each other (`onPair`).
  */
-function matrixTable(m: Matrix, ids: string[], picked: { item: string | null; runs: string[] }, onPair: (item: string, runs: [string, string]) => void): HTMLTableElement {
+function matrixTable(
+  m: Matrix,
+  ids: string[],
+  picked: { item: string | null; runs: string[] },
+  onPair: (item: string, runs: [string, string]) => void,
+): HTMLTableElement {
   const table = h('table', { class: 'runs-table matrix', 'data-testid': 'item-matrix' });
   const boxes = () => [...table.querySelectorAll<HTMLInputElement>('input[data-testid=pair-pick]')];
   const onTick = (e: Event) => {
@@ -42,13 +48,26 @@ function matrixTable(m: Matrix, ids: string[], picked: { item: string | null; ru
     for (const b of boxes()) if (b.dataset.item !== row) b.checked = false;
     const inRow = boxes().filter((b) => b.dataset.item === row && b.checked);
     if (inRow.length > 2) for (const b of inRow.filter((x) => x !== box).slice(0, inRow.length - 2)) b.checked = false;
-    const two = boxes().filter((b) => b.dataset.item === row && b.checked).map((b) => b.dataset.run!);
+    const two = boxes()
+      .filter((b) => b.dataset.item === row && b.checked)
+      .map((b) => b.dataset.run!);
     if (two.length === 2) onPair(row, [two[0], two[1]]);
   };
   clear(
     table,
     h('caption', { class: 'visually-hidden' }, 'item × run: ✓ right, ✗ wrong, – not in the run; tick two runs in a row to see their traces side by side'),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'item'), h('th', { scope: 'col' }, 'gold'), m.runs.map((r, i) => h('th', { scope: 'col', title: ids[i], 'data-export': ids[i] }, r)), h('th', { scope: 'col', class: 'num' }, 'runs right'))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'col' }, 'item'),
+        h('th', { scope: 'col' }, 'gold'),
+        m.runs.map((r, i) => h('th', { scope: 'col', title: ids[i], 'data-export': ids[i] }, r)),
+        h('th', { scope: 'col', class: 'num' }, 'runs right'),
+      ),
+    ),
     h(
       'tbody',
       {},
@@ -63,10 +82,27 @@ function matrixTable(m: Matrix, ids: string[], picked: { item: string | null; ru
               ? h('td', { class: 'muted', 'data-cell': 'absent', 'data-export': '–' }, '–')
               : h(
                   'td',
-                  { class: c.correct ? 'ok-text' : 'bad-text', 'data-cell': c.correct ? 'right' : 'wrong', 'data-export': `${c.prediction ?? '–'} ${c.correct ? '✓' : '✗'}` },
-                  h('a', { href: `#/runs?${qs({ run: ids[i], item: row.id })}`, title: `${ids[i]}: trace of ${row.id}` }, `${c.prediction ?? '–'} ${c.correct ? '✓' : '✗'}`),
+                  {
+                    class: c.correct ? 'ok-text' : 'bad-text',
+                    'data-cell': c.correct ? 'right' : 'wrong',
+                    'data-export': `${c.prediction ?? '–'} ${c.correct ? '✓' : '✗'}`,
+                  },
+                  h(
+                    'a',
+                    { href: `#/runs?${qs({ run: ids[i], item: row.id })}`, title: `${ids[i]}: trace of ${row.id}` },
+                    `${c.prediction ?? '–'} ${c.correct ? '✓' : '✗'}`,
+                  ),
                   ' ',
-                  h('input', { type: 'checkbox', class: 'pair-pick', 'data-testid': 'pair-pick', 'data-run': ids[i], 'data-item': row.id, checked: picked.item === row.id && picked.runs.includes(ids[i]), 'aria-label': `${ids[i]}: its trace of ${row.id} side by side`, onchange: onTick }),
+                  h('input', {
+                    type: 'checkbox',
+                    class: 'pair-pick',
+                    'data-testid': 'pair-pick',
+                    'data-run': ids[i],
+                    'data-item': row.id,
+                    checked: picked.item === row.id && picked.runs.includes(ids[i]),
+                    'aria-label': `${ids[i]}: its trace of ${row.id} side by side`,
+                    onchange: onTick,
+                  }),
                 ),
           ),
           h('td', { class: 'num', 'data-testid': 'matrix-right' }, `${row.right} / ${row.cells.filter(Boolean).length}`),
@@ -81,9 +117,26 @@ function matrixTable(m: Matrix, ids: string[], picked: { item: string | null; ru
 async function sideBySide(el: HTMLElement, item: string, runs: [string, string]): Promise<void> {
   const panels = runs.map((run) => {
     const body = h('div', {});
-    return { run, body, panel: h('section', { class: 'sbs-panel', 'data-testid': 'sbs-panel', 'data-run': run, 'aria-label': `trace of ${item} in ${run}` }, h('p', { class: 'sbs-run' }, h('a', { href: `#/runs?${qs({ run, item })}` }, run)), body) };
+    return {
+      run,
+      body,
+      panel: h(
+        'section',
+        { class: 'sbs-panel', 'data-testid': 'sbs-panel', 'data-run': run, 'aria-label': `trace of ${item} in ${run}` },
+        h('p', { class: 'sbs-run' }, h('a', { href: `#/runs?${qs({ run, item })}` }, run)),
+        body,
+      ),
+    };
   });
-  clear(el, h('h2', { tabindex: -1, 'data-testid': 'sbs-heading' }, `Item ${item}: ${runs[0]} and ${runs[1]} side by side`), h('div', { class: 'side-by-side' }, panels.map((p) => p.panel)));
+  clear(
+    el,
+    h('h2', { tabindex: -1, 'data-testid': 'sbs-heading' }, `Item ${item}: ${runs[0]} and ${runs[1]} side by side`),
+    h(
+      'div',
+      { class: 'side-by-side' },
+      panels.map((p) => p.panel),
+    ),
+  );
   await Promise.all(
     panels.map(async (p) => {
       await renderTrace(p.body, p.run, item, false);
@@ -108,15 +161,45 @@ export async function renderCompareView(root: HTMLElement, params: URLSearchPara
   const chosen = (params.get('runs') ?? [params.get('a'), params.get('b')].filter(Boolean).join(',')).split(',').filter(Boolean);
   const boxes = runs
     .filter((r) => r.system !== 'reproduce')
-    .map((r) => h('label', { class: 'check pick' }, h('input', { type: 'checkbox', value: r.id, 'data-testid': 'compare-pick', checked: chosen.includes(r.id) }), ` ${r.id}`, h('span', { class: 'muted' }, ` ${r.systemName}${r.n ? `, n=${r.n}` : ''}`)));
-  const form = h('form', { class: 'compare-form', 'data-testid': 'compare-form' }, h('fieldset', {}, h('legend', {}, 'Runs to compare (the first picked is the reference)'), h('div', { class: 'pick-list' }, boxes)), h('button', { type: 'submit', 'data-testid': 'compare-go' }, 'Compare'));
+    .map((r) =>
+      h(
+        'label',
+        { class: 'check pick' },
+        h('input', { type: 'checkbox', value: r.id, 'data-testid': 'compare-pick', checked: chosen.includes(r.id) }),
+        ` ${r.id}`,
+        h('span', { class: 'muted' }, ` ${r.systemName}${r.n ? `, n=${r.n}` : ''}`),
+      ),
+    );
+  const form = h(
+    'form',
+    { class: 'compare-form', 'data-testid': 'compare-form' },
+    h('fieldset', {}, h('legend', {}, 'Runs to compare (the first picked is the reference)'), h('div', { class: 'pick-list' }, boxes)),
+    h('button', { type: 'submit', 'data-testid': 'compare-go' }, 'Compare'),
+  );
   form.addEventListener('submit', (e) => {
     e.preventDefault();
-    const ids = [...chosen.filter((id) => boxes.some((b) => (b.querySelector('input') as HTMLInputElement).value === id && (b.querySelector('input') as HTMLInputElement).checked)), ...boxes.map((b) => b.querySelector('input') as HTMLInputElement).filter((i) => i.checked && !chosen.includes(i.value)).map((i) => i.value)];
+    const ids = [
+      ...chosen.filter((id) =>
+        boxes.some((b) => (b.querySelector('input') as HTMLInputElement).value === id && (b.querySelector('input') as HTMLInputElement).checked),
+      ),
+      ...boxes
+        .map((b) => b.querySelector('input') as HTMLInputElement)
+        .filter((i) => i.checked && !chosen.includes(i.value))
+        .map((i) => i.value),
+    ];
     go('compare', { runs: ids.join(',') });
   });
   const out = h('section', { 'data-testid': 'compare-result', 'aria-label': 'comparison' });
-  clear(root, h('div', { class: 'compare-view', 'data-testid': 'compare-view' }, viewHeading(chosen.length >= 2 ? `Compare ${chosen.length} runs` : 'Compare runs'), h('details', { open: chosen.length < 2 }, h('summary', {}, `Pick runs (${chosen.length} picked)`), form), out));
+  clear(
+    root,
+    h(
+      'div',
+      { class: 'compare-view', 'data-testid': 'compare-view' },
+      viewHeading(chosen.length >= 2 ? `Compare ${chosen.length} runs` : 'Compare runs'),
+      h('details', { open: chosen.length < 2 }, h('summary', {}, `Pick runs (${chosen.length} picked)`), form),
+      out,
+    ),
+  );
   if (chosen.length < 2) {
     clear(out, h('div', { class: 'empty' }, 'Pick two or more runs (up to 8). Runs on the same items also get a paired Δ.'));
     return;
@@ -124,13 +207,25 @@ export async function renderCompareView(root: HTMLElement, params: URLSearchPara
   clear(out, h('div', { class: 'muted', role: 'status' }, 'comparing…'));
   const pairItem = params.get('item');
   const pairRuns = (params.get('pair') ?? '').split(',').filter((x) => chosen.includes(x));
-  const sbs = h('div', { 'data-testid': 'side-by-side' }, h('p', { class: 'muted' }, 'Tick two runs in an item\'s row to see their traces of that item side by side.'));
+  const sbs = h(
+    'div',
+    { 'data-testid': 'side-by-side' },
+    h('p', { class: 'muted' }, "Tick two runs in an item's row to see their traces of that item side by side."),
+  );
   try {
     const m = await api<Many>(`/api/compare/runs?${qs({ runs: chosen.join(',') })}`);
     const summary = h(
       'table',
       { class: 'runs-table', 'data-testid': 'compare-runs' },
-      h('thead', {}, h('tr', {}, ['run', 'system', 'model', 'method', 'k', 'n', 'headline figures [95% CI]'].map((x) => h('th', { scope: 'col' }, x)))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ['run', 'system', 'model', 'method', 'k', 'n', 'headline figures [95% CI]'].map((x) => h('th', { scope: 'col' }, x)),
+        ),
+      ),
       h(
         'tbody',
         {},
@@ -152,13 +247,49 @@ export async function renderCompareView(root: HTMLElement, params: URLSearchPara
     const diff = h(
       'table',
       { class: 'runs-table config-diff', 'data-testid': 'config-diff' },
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'config key'), m.runs.map((s) => h('th', { scope: 'col' }, s.id)))),
-      h('tbody', {}, m.configDiff.map((d) => h('tr', { 'data-key': d.key }, h('th', { scope: 'row' }, d.key), d.values.map((v) => h('td', {}, show(v)))))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'col' }, 'config key'),
+          m.runs.map((s) => h('th', { scope: 'col' }, s.id)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        m.configDiff.map((d) =>
+          h(
+            'tr',
+            { 'data-key': d.key },
+            h('th', { scope: 'row' }, d.key),
+            d.values.map((v) => h('td', {}, show(v))),
+          ),
+        ),
+      ),
     );
     const pairs = h(
       'table',
       { class: 'runs-table', 'data-testid': 'compare-pairs' },
-      h('thead', {}, h('tr', {}, ['run', `vs ${m.runs[0].id}: shared items`, 'measure', `Δ = ${m.sign} [95% interval]`, 'p (exact test)', 'both / only this / only ref. / neither', 'details'].map((x) => h('th', { scope: 'col' }, x)))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          [
+            'run',
+            `vs ${m.runs[0].id}: shared items`,
+            'measure',
+            `Δ = ${m.sign} [95% interval]`,
+            'p (exact test)',
+            'both / only this / only ref. / neither',
+            'details',
+          ].map((x) => h('th', { scope: 'col' }, x)),
+        ),
+      ),
       h(
         'tbody',
         {},
@@ -169,7 +300,11 @@ export async function renderCompareView(root: HTMLElement, params: URLSearchPara
             h('td', {}, p.b),
             h('td', { class: 'num' }, String(p.shared)),
             h('td', {}, p.measure ?? '–'),
-            h('td', { class: 'num', 'data-testid': 'pair-delta' }, p.error || !p.text ? h('span', { class: 'muted' }, p.error ?? '–') : `${p.text.diff} ${p.text.interval}`),
+            h(
+              'td',
+              { class: 'num', 'data-testid': 'pair-delta' },
+              p.error || !p.text ? h('span', { class: 'muted' }, p.error ?? '–') : `${p.text.diff} ${p.text.interval}`,
+            ),
             h('td', { class: 'num', 'data-testid': 'pair-p' }, p.text ? `${p.text.p} (${p.text.test})` : '–'),
             h('td', { class: 'num' }, p.agreement ? `${p.agreement.both} / ${p.agreement.onlyB} / ${p.agreement.onlyA} / ${p.agreement.neither}` : '–'),
             h('td', {}, p.shared ? h('a', { href: `#/compare?${qs({ runs: `${p.a},${p.b}` })}` }, 'pair view') : '–'),
@@ -183,18 +318,35 @@ export async function renderCompareView(root: HTMLElement, params: URLSearchPara
       scrollBox('compared runs', summary),
       exportControl(summary, 'compared-runs'),
       m.plots.length ? h('h2', {}, 'Curves and figures') : null,
-      m.plots.length ? h('div', { class: 'plot-row' }, m.plots.map((x) => plot(x.spec, x.title, `plot-${x.id}`))) : null,
+      m.plots.length
+        ? h(
+            'div',
+            { class: 'plot-row' },
+            m.plots.map((x) => plot(x.spec, x.title, `plot-${x.id}`)),
+          )
+        : null,
       h('h2', {}, `Items × runs (${m.matrix.total} items)`),
-      h('p', { class: 'muted' }, `Which items each run got right (✓) or wrong (✗); – the run has no such item. Each cell opens that run's trace of the item.${m.matrix.total > m.matrix.rows.length ? ` The first ${m.matrix.rows.length} items.` : ''}`),
+      h(
+        'p',
+        { class: 'muted' },
+        `Which items each run got right (✓) or wrong (✗); – the run has no such item. Each cell opens that run's trace of the item.${m.matrix.total > m.matrix.rows.length ? ` The first ${m.matrix.rows.length} items.` : ''}`,
+      ),
       (() => {
-        const t = matrixTable(m.matrix, m.runs.map((r) => r.id), { item: pairItem, runs: pairRuns }, (item, two) => {
-          history.replaceState(null, '', `#/compare?${qs({ runs: chosen.join(','), item, pair: two.join(',') })}`);
-          void sideBySide(sbs, item, two);
-        });
+        const t = matrixTable(
+          m.matrix,
+          m.runs.map((r) => r.id),
+          { item: pairItem, runs: pairRuns },
+          (item, two) => {
+            history.replaceState(null, '', `#/compare?${qs({ runs: chosen.join(','), item, pair: two.join(',') })}`);
+            void sideBySide(sbs, item, two);
+          },
+        );
         return [scrollBox('item × run matrix', t), exportControl(t, 'item-matrix'), sbs];
       })(),
       h('h2', {}, `Config: ${keysDiffer(m.configDiff.length)}`),
-      m.configDiff.length ? [scrollBox('config differences', diff), exportControl(diff, 'config-diff')] : h('p', { class: 'muted', 'data-testid': 'config-same' }, 'the runs\' configs are the same (seed included)'),
+      m.configDiff.length
+        ? [scrollBox('config differences', diff), exportControl(diff, 'config-diff')]
+        : h('p', { class: 'muted', 'data-testid': 'config-same' }, "the runs' configs are the same (seed included)"),
       h('h2', {}, `Paired Δ against ${m.runs[0].id}`),
       h('p', { class: 'muted', 'data-testid': 'paired-note' }, `Δ = this run − the reference (${m.sign}, B = this run). ${m.note}`),
       scrollBox('paired differences', pairs),
@@ -215,14 +367,60 @@ async function pairDetail(aId: string, bId: string): Promise<HTMLElement> {
   const metrics = h(
     'table',
     { class: 'runs-table', 'data-testid': 'pair-metrics' },
-    h('thead', {}, h('tr', {}, ['measure', 'n', 'A', 'B', `${c.sign} [95% interval]`, 'p', 'test'].map((x) => h('th', { scope: 'col' }, x)))),
-    h('tbody', {}, (c.measures as any[]).map((m) => h('tr', { 'data-measure': m.id }, h('td', {}, m.label), h('td', { class: 'num' }, String(m.n)), h('td', { class: 'num' }, m.text.a), h('td', { class: 'num' }, m.text.b), h('td', { class: 'num' }, `${m.text.diff} ${m.text.interval}`), h('td', { class: 'num' }, m.text.p), h('td', {}, m.text.test)))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ['measure', 'n', 'A', 'B', `${c.sign} [95% interval]`, 'p', 'test'].map((x) => h('th', { scope: 'col' }, x)),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      (c.measures as any[]).map((m) =>
+        h(
+          'tr',
+          { 'data-measure': m.id },
+          h('td', {}, m.label),
+          h('td', { class: 'num' }, String(m.n)),
+          h('td', { class: 'num' }, m.text.a),
+          h('td', { class: 'num' }, m.text.b),
+          h('td', { class: 'num' }, `${m.text.diff} ${m.text.interval}`),
+          h('td', { class: 'num' }, m.text.p),
+          h('td', {}, m.text.test),
+        ),
+      ),
+    ),
   );
   const differ = h(
     'table',
     { class: 'runs-table', 'data-testid': 'differ' },
-    h('thead', {}, h('tr', {}, ['item', 'gold', 'A', 'B', 'traces'].map((x) => h('th', { scope: 'col' }, x)))),
-    h('tbody', {}, c.differ.map((d: any) => h('tr', { 'data-testid': 'differ-row', 'data-id': d.id }, h('td', { class: 'pid' }, d.id), h('td', {}, d.gold), h('td', { class: d.aCorrect ? 'ok-text' : 'bad-text' }, `${d.a ?? '–'} ${d.aCorrect ? '✓' : '✗'}`), h('td', { class: d.bCorrect ? 'ok-text' : 'bad-text' }, `${d.b ?? '–'} ${d.bCorrect ? '✓' : '✗'}`), h('td', {}, h('a', { href: `#/runs?${qs({ run: aId, item: d.id })}` }, 'A'), ' · ', h('a', { href: `#/runs?${qs({ run: bId, item: d.id })}` }, 'B'))))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ['item', 'gold', 'A', 'B', 'traces'].map((x) => h('th', { scope: 'col' }, x)),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      c.differ.map((d: any) =>
+        h(
+          'tr',
+          { 'data-testid': 'differ-row', 'data-id': d.id },
+          h('td', { class: 'pid' }, d.id),
+          h('td', {}, d.gold),
+          h('td', { class: d.aCorrect ? 'ok-text' : 'bad-text' }, `${d.a ?? '–'} ${d.aCorrect ? '✓' : '✗'}`),
+          h('td', { class: d.bCorrect ? 'ok-text' : 'bad-text' }, `${d.b ?? '–'} ${d.bCorrect ? '✓' : '✗'}`),
+          h('td', {}, h('a', { href: `#/runs?${qs({ run: aId, item: d.id })}` }, 'A'), ' · ', h('a', { href: `#/runs?${qs({ run: bId, item: d.id })}` }, 'B')),
+        ),
+      ),
+    ),
   );
   return h(
     'section',
@@ -246,12 +444,31 @@ async function pairDetail(aId: string, bId: string): Promise<HTMLElement> {
             { class: 'agreement', 'data-testid': 'agreement' },
             h('caption', {}, `${c.primary.label}; same prediction on ${c.samePrediction} of ${c.shared}`),
             h('thead', {}, h('tr', {}, h('td', {}), h('th', { scope: 'col' }, `B ${yes}`), h('th', { scope: 'col' }, `B ${no}`))),
-            h('tbody', {}, h('tr', {}, h('th', { scope: 'row' }, `A ${yes}`), h('td', { class: 'num', 'data-cell': 'both' }, ag.both), h('td', { class: 'num', 'data-cell': 'onlyA' }, ag.onlyA)), h('tr', {}, h('th', { scope: 'row' }, `A ${no}`), h('td', { class: 'num', 'data-cell': 'onlyB' }, ag.onlyB), h('td', { class: 'num', 'data-cell': 'neither' }, ag.neither))),
+            h(
+              'tbody',
+              {},
+              h(
+                'tr',
+                {},
+                h('th', { scope: 'row' }, `A ${yes}`),
+                h('td', { class: 'num', 'data-cell': 'both' }, ag.both),
+                h('td', { class: 'num', 'data-cell': 'onlyA' }, ag.onlyA),
+              ),
+              h(
+                'tr',
+                {},
+                h('th', { scope: 'row' }, `A ${no}`),
+                h('td', { class: 'num', 'data-cell': 'onlyB' }, ag.onlyB),
+                h('td', { class: 'num', 'data-cell': 'neither' }, ag.neither),
+              ),
+            ),
           )
         : null,
       scrollBox('compared measures', metrics),
     ),
     h('h3', {}, `Items where they differ (${c.differ.length})`),
-    c.differ.length ? [scrollBox('items where the runs differ', differ), exportControl(differ, 'items-that-differ')] : h('p', { class: 'muted' }, 'the two runs agree on every shared item'),
+    c.differ.length
+      ? [scrollBox('items where the runs differ', differ), exportControl(differ, 'items-that-differ')]
+      : h('p', { class: 'muted' }, 'the two runs agree on every shared item'),
   );
 }

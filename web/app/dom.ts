@@ -61,7 +61,8 @@ export function activate(fn: () => void): Attrs {
 }
 
 export const pct = (x: number | null | undefined, d = 1): string => (typeof x === 'number' && Number.isFinite(x) ? `${(100 * x).toFixed(d)}%` : '–');
-export const ciText = (c: { estimate: number; lo: number; hi: number } | null | undefined): string => (c ? `${pct(c.estimate)} [${pct(c.lo)}, ${pct(c.hi)}]` : '–');
+export const ciText = (c: { estimate: number; lo: number; hi: number } | null | undefined): string =>
+  c ? `${pct(c.estimate)} [${pct(c.lo)}, ${pct(c.hi)}]` : '–';
 
 /** A number rounded for display: up to `d` decimals, trailing zeros dropped (0.3404580353777051 → "0.34"). */
 export const round = (x: unknown, d = 2): string => (typeof x === 'number' && Number.isFinite(x) ? String(Number(x.toFixed(d))) : String(x ?? '–'));
@@ -81,7 +82,11 @@ export function scrollBox(label: string, ...children: (Child | Child[])[]): HTML
 export function pidLink(id: string, o: { gold?: boolean; relevant?: boolean; title?: string; run?: string } = {}): HTMLAnchorElement {
   const q = new URLSearchParams({ id });
   if (o.run) q.set('run', o.run);
-  return h('a', { class: `pid${o.gold ? ' gold' : ''}${o.relevant ? ' relevant' : ''}`, href: `#/passage?${q}`, title: o.title ?? `passage ${id}`, 'data-pid': id }, id);
+  return h(
+    'a',
+    { class: `pid${o.gold ? ' gold' : ''}${o.relevant ? ' relevant' : ''}`, href: `#/passage?${q}`, title: o.title ?? `passage ${id}`, 'data-pid': id },
+    id,
+  );
 }
 
 /**
@@ -89,7 +94,18 @@ export function pidLink(id: string, o: { gold?: boolean; relevant?: boolean; tit
  * and the interval's method ("95% Wilson") come from eval/stats on the server — the app prints
  * them and computes no interval of its own.
  */
-export interface FigureLike { label: string; estimate: number; lo: number | null; hi: number | null; n: number; interval: string; method: string; text: string; smallN: boolean; note?: string }
+export interface FigureLike {
+  label: string;
+  estimate: number;
+  lo: number | null;
+  hi: number | null;
+  n: number;
+  interval: string;
+  method: string;
+  text: string;
+  smallN: boolean;
+  note?: string;
+}
 export function figureText(f: FigureLike): string {
   return f.text;
 }
@@ -99,7 +115,11 @@ export function figureTitle(f: FigureLike): string {
 
 /** The small-n warning shown beside figures computed on fewer than 30 items. */
 export function smallNWarning(n: number): HTMLElement {
-  return h('span', { class: 'small-n', role: 'note', title: 'fewer than 30 items: intervals are wide and a bootstrap interval is not given below 10' }, `⚠ small n (${n})`);
+  return h(
+    'span',
+    { class: 'small-n', role: 'note', title: 'fewer than 30 items: intervals are wide and a bootstrap interval is not given below 10' },
+    `⚠ small n (${n})`,
+  );
 }
 
 let expandables = 0;
@@ -112,7 +132,11 @@ let expandables = 0;
 export function expandable(content: HTMLElement, lines: 2 | 6 = 6): HTMLElement {
   content.id ||= `expandable-${++expandables}`;
   content.classList.add('clamped', `clamp-${lines}`);
-  const more = h('button', { type: 'button', class: 'more', 'data-testid': 'more', 'aria-expanded': 'false', 'aria-controls': content.id, hidden: true }, 'more');
+  const more = h(
+    'button',
+    { type: 'button', class: 'more', 'data-testid': 'more', 'aria-expanded': 'false', 'aria-controls': content.id, hidden: true },
+    'more',
+  );
   const open = () => content.classList.contains('open');
   more.addEventListener('click', () => {
     const o = !open();

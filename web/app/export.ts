@@ -7,7 +7,10 @@ export function plainTable(table: HTMLTableElement): PlainTable {
   const text = (c: Element) => (c.getAttribute('data-export') ?? c.textContent ?? '').replace(/\s+/g, ' ').trim();
   const head = table.tHead?.rows[table.tHead.rows.length - 1];
   const columns = head ? [...head.cells].filter((c) => !c.hasAttribute('data-no-export')).map(text) : [];
-  const rows = [...table.tBodies].flatMap((b) => [...b.rows]).filter((r) => !r.hidden).map((r) => [...r.cells].filter((c) => !c.hasAttribute('data-no-export')).map(text));
+  const rows = [...table.tBodies]
+    .flatMap((b) => [...b.rows])
+    .filter((r) => !r.hidden)
+    .map((r) => [...r.cells].filter((c) => !c.hasAttribute('data-no-export')).map(text));
   return { columns, rows };
 }
 
@@ -35,7 +38,14 @@ export function exportControl(table: HTMLTableElement, name: string, caption?: s
     'details',
     { class: 'export', 'data-testid': 'export' },
     h('summary', {}, 'export table'),
-    h('div', { class: 'export-buttons' }, (['csv', 'markdown', 'latex'] as const).map((f) => h('button', { type: 'button', 'data-testid': `export-${f}`, onclick: () => make(f) }, f === 'csv' ? 'CSV' : f === 'markdown' ? 'Markdown' : 'LaTeX')), link),
+    h(
+      'div',
+      { class: 'export-buttons' },
+      (['csv', 'markdown', 'latex'] as const).map((f) =>
+        h('button', { type: 'button', 'data-testid': `export-${f}`, onclick: () => make(f) }, f === 'csv' ? 'CSV' : f === 'markdown' ? 'Markdown' : 'LaTeX'),
+      ),
+      link,
+    ),
     out,
   );
 }

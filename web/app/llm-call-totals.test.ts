@@ -4,9 +4,11 @@ import { costLine } from './llm-calls.js';
 type Calls = Parameters<typeof costLine>[0];
 const call = (c: Partial<Calls[number]>) => ({ stage: 'advocate A', ...c }) as Calls[number];
 
-describe('the call timeline\'s level totals', () => {
+describe("the call timeline's level totals", () => {
   it('sum the calls when every call recorded them', () => {
-    expect(costLine([call({ ms: 10.4, tokens: { total: 30, input: 20, output: 10 } }), call({ ms: 5, tokens: { total: 7, input: 5, output: 2 } })])).toBe('2 calls · 37 tokens (25 in / 12 out) · 15 ms');
+    expect(costLine([call({ ms: 10.4, tokens: { total: 30, input: 20, output: 10 } }), call({ ms: 5, tokens: { total: 7, input: 5, output: 2 } })])).toBe(
+      '2 calls · 37 tokens (25 in / 12 out) · 15 ms',
+    );
   });
   it('say "–" when no call recorded them (a run without exchanges), never 0 (before: "1 call · 0 tokens (0 in / 0 out) · 0 ms" beside "Item totals: 11 calls, 15,457 tokens")', () => {
     expect(costLine([call({})])).toBe('1 call · – tokens (– in / – out) · – ms');

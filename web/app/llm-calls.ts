@@ -7,8 +7,22 @@
 import { api, qs } from './api.js';
 import { clear, errorBox, h, scrollBox } from './dom.js';
 
-interface Call { stage: string; messages: { role: string; content: string }[]; reply: string | null; toolCalls?: { name: string; args: unknown }[]; error?: string; ms?: number; tokens?: { input?: number; output?: number; total?: number }; cached?: boolean }
-interface Calls { source: 'recorded' | 'trace'; calls: Call[]; problems: string[]; totals: { calls: number | null; tokens: number | null; ms: number | null; error: string | null } }
+interface Call {
+  stage: string;
+  messages: { role: string; content: string }[];
+  reply: string | null;
+  toolCalls?: { name: string; args: unknown }[];
+  error?: string;
+  ms?: number;
+  tokens?: { input?: number; output?: number; total?: number };
+  cached?: boolean;
+}
+interface Calls {
+  source: 'recorded' | 'trace';
+  calls: Call[];
+  problems: string[];
+  totals: { calls: number | null; tokens: number | null; ms: number | null; error: string | null };
+}
 
 const short = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
 
@@ -20,8 +34,20 @@ function callDetail(c: Call): HTMLElement {
     c.messages.length
       ? c.messages.map((m) => h('div', { class: 'msg' }, h('div', { class: 'role' }, m.role), h('pre', { tabindex: 0 }, m.content)))
       : h('p', { class: 'muted' }, 'prompt not recorded'),
-    c.toolCalls?.length ? h('div', { class: 'msg' }, h('div', { class: 'role' }, 'tool calls'), h('pre', { tabindex: 0 }, c.toolCalls.map((t) => `${t.name}(${JSON.stringify(t.args)})`).join('\n'))) : null,
-    h('div', { class: 'msg' }, h('div', { class: 'role' }, 'reply'), c.reply !== null ? h('pre', { tabindex: 0, 'data-testid': 'call-reply' }, c.reply) : h('p', { class: 'muted' }, 'no reply')),
+    c.toolCalls?.length
+      ? h(
+          'div',
+          { class: 'msg' },
+          h('div', { class: 'role' }, 'tool calls'),
+          h('pre', { tabindex: 0 }, c.toolCalls.map((t) => `${t.name}(${JSON.stringify(t.args)})`).join('\n')),
+        )
+      : null,
+    h(
+      'div',
+      { class: 'msg' },
+      h('div', { class: 'role' }, 'reply'),
+      c.reply !== null ? h('pre', { tabindex: 0, 'data-testid': 'call-reply' }, c.reply) : h('p', { class: 'muted' }, 'no reply'),
+    ),
   );
 }
 
@@ -67,7 +93,9 @@ export function callTimeline(calls: Call[]): HTMLElement {
       return h(
         'li',
         { 'data-testid': 'tl-agent', 'data-agent': agent },
-        h('strong', {}, agent), ' ', h('span', { class: 'muted', 'data-testid': 'tl-agent-cost' }, costLine(all)),
+        h('strong', {}, agent),
+        ' ',
+        h('span', { class: 'muted', 'data-testid': 'tl-agent-cost' }, costLine(all)),
         h(
           'ol',
           {},
@@ -75,7 +103,9 @@ export function callTimeline(calls: Call[]): HTMLElement {
             h(
               'li',
               { 'data-testid': 'tl-step' },
-              step, ' ', h('span', { class: 'muted' }, costLine(xs.map((x) => x.call))),
+              step,
+              ' ',
+              h('span', { class: 'muted' }, costLine(xs.map((x) => x.call))),
               h(
                 'ol',
                 {},
@@ -117,15 +147,38 @@ export function llmCallsPanel(runId: string, item: string, failed: boolean): HTM
           'tbody',
           { class: `call${c.error ? ' failed' : ''}`, 'data-testid': 'llm-call', 'data-stage': c.stage },
           h(
-          'tr',
-          {},
-          h('td', { class: 'num' }, i + 1),
-          h('td', {}, c.stage),
-          h('td', {}, c.error ? h('span', { class: 'error-text' }, `✗ ${short(c.error, 120)}`) : h('span', { class: 'ok-text' }, c.reply === null ? '–' : '✓')),
-          h('td', { class: 'num' }, c.ms === undefined ? '–' : `${Math.round(c.ms)} ms`),
-          h('td', { class: 'num' }, c.tokens?.total !== undefined ? `${c.tokens.total}${c.tokens.input !== undefined ? ` (${c.tokens.input} in / ${c.tokens.output ?? 0} out)` : ''}` : '–'),
+            'tr',
+            {},
+            h('td', { class: 'num' }, i + 1),
+            h('td', {}, c.stage),
+            h(
+              'td',
+              {},
+              c.error ? h('span', { class: 'error-text' }, `✗ ${short(c.error, 120)}`) : h('span', { class: 'ok-text' }, c.reply === null ? '–' : '✓'),
+            ),
+            h('td', { class: 'num' }, c.ms === undefined ? '–' : `${Math.round(c.ms)} ms`),
+            h(
+              'td',
+              { class: 'num' },
+              c.tokens?.total !== undefined
+                ? `${c.tokens.total}${c.tokens.input !== undefined ? ` (${c.tokens.input} in / ${c.tokens.output ?? 0} out)` : ''}`
+                : '–',
+            ),
           ),
-          h('tr', {}, h('td', { colspan: 5, class: 'call-messages' }, h('details', { 'data-testid': 'call-open' }, h('summary', {}, `reply and messages: ${c.reply ? short(c.reply.replace(/\s+/g, ' '), 80) : 'details'}`), callDetail(c)))),
+          h(
+            'tr',
+            {},
+            h(
+              'td',
+              { colspan: 5, class: 'call-messages' },
+              h(
+                'details',
+                { 'data-testid': 'call-open' },
+                h('summary', {}, `reply and messages: ${c.reply ? short(c.reply.replace(/\s+/g, ' '), 80) : 'details'}`),
+                callDetail(c),
+              ),
+            ),
+          ),
         ),
       );
       clear(
@@ -144,7 +197,23 @@ export function llmCallsPanel(runId: string, item: string, failed: boolean): HTM
         r.calls.length ? h('h4', {}, 'Timeline: agent → step → call') : null,
         r.calls.length ? callTimeline(r.calls) : null,
         r.calls.length
-          ? scrollBox('LLM calls', h('table', { class: 'llm-calls', 'data-testid': 'llm-call-table' }, h('thead', {}, h('tr', {}, ['#', 'stage', 'result', 'latency', 'tokens'].map((x) => h('th', { scope: 'col' }, x)))), rows))
+          ? scrollBox(
+              'LLM calls',
+              h(
+                'table',
+                { class: 'llm-calls', 'data-testid': 'llm-call-table' },
+                h(
+                  'thead',
+                  {},
+                  h(
+                    'tr',
+                    {},
+                    ['#', 'stage', 'result', 'latency', 'tokens'].map((x) => h('th', { scope: 'col' }, x)),
+                  ),
+                ),
+                rows,
+              ),
+            )
           : h('p', { class: 'muted' }, 'no LLM calls for this item'),
       );
     } catch (e) {

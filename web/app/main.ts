@@ -48,7 +48,10 @@ async function render(): Promise<void> {
   try {
     info ??= await api<Info>('/api/info');
     const status = document.getElementById('status')!;
-    status.textContent = [info.index ? `${info.index.corpus} · ${info.index.passages.toLocaleString()} passages` : 'no index', info.llm.available ? `LLM: ${info.llm.label}` : 'offline advocate'].join(' · ');
+    status.textContent = [
+      info.index ? `${info.index.corpus} · ${info.index.passages.toLocaleString()} passages` : 'no index',
+      info.llm.available ? `LLM: ${info.llm.label}` : 'offline advocate',
+    ].join(' · ');
     if (route.view === 'search') await renderSearchView(root, info, route.params);
     else if (route.view === 'runs') await renderRunView(root, route.params);
     else if (route.view === 'eval') await renderEvalView(root, info, route.params);

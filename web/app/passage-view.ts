@@ -28,8 +28,28 @@ export async function renderPassageView(root: HTMLElement, params: URLSearchPara
     const table = h(
       'table',
       { class: 'runs-table', 'data-testid': 'passage-uses' },
-      h('thead', {}, h('tr', {}, ['run', 'item', 'where in the trace'].map((x) => h('th', { scope: 'col' }, x)))),
-      h('tbody', {}, r.retrievedIn.map((u) => h('tr', { 'data-testid': 'passage-use' }, h('td', {}, h('a', { href: `#/runs?${qs({ run: u.run })}` }, u.run)), h('td', {}, h('a', { href: `#/runs?${qs({ run: u.run, item: u.item })}`, 'data-testid': 'passage-use-item' }, u.item)), h('td', {}, placeWords(u.place))))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ['run', 'item', 'where in the trace'].map((x) => h('th', { scope: 'col' }, x)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        r.retrievedIn.map((u) =>
+          h(
+            'tr',
+            { 'data-testid': 'passage-use' },
+            h('td', {}, h('a', { href: `#/runs?${qs({ run: u.run })}` }, u.run)),
+            h('td', {}, h('a', { href: `#/runs?${qs({ run: u.run, item: u.item })}`, 'data-testid': 'passage-use-item' }, u.item)),
+            h('td', {}, placeWords(u.place)),
+          ),
+        ),
+      ),
     );
     clear(
       body,
@@ -44,11 +64,19 @@ export async function renderPassageView(root: HTMLElement, params: URLSearchPara
               ['length', `${p.chars.toLocaleString('en-US')} characters`],
             ].map(([k, v]) => h('div', {}, h('dt', {}, k), h('dd', { 'data-testid': `passage-${k}` }, v))),
           )
-        : h('p', { class: 'muted', 'data-testid': 'passage-missing' }, r.index ? `"${id}" is not a passage of the served index (${r.index.corpus}).` : 'This server was started without --index: the passage text is not available.'),
+        : h(
+            'p',
+            { class: 'muted', 'data-testid': 'passage-missing' },
+            r.index
+              ? `"${id}" is not a passage of the served index (${r.index.corpus}).`
+              : 'This server was started without --index: the passage text is not available.',
+          ),
       p ? h('div', { class: 'passage-text', 'data-testid': 'passage-text' }, p.text) : null,
       h('h2', {}, `Where it turns up in the runs (${r.retrievedIn.length})`),
       h('p', { class: 'muted' }, `${r.scanned.toLocaleString('en-US')} trace files read${r.truncated ? ' (stopped at the limit: more may hold it)' : ''}.`),
-      r.retrievedIn.length ? [scrollBox('items holding the passage', table), exportControl(table, `passage-${id}-uses`)] : h('p', { class: 'muted' }, 'no trace under --runs holds this id'),
+      r.retrievedIn.length
+        ? [scrollBox('items holding the passage', table), exportControl(table, `passage-${id}-uses`)]
+        : h('p', { class: 'muted' }, 'no trace under --runs holds this id'),
     );
   } catch (e) {
     clear(body, errorBox(e));

@@ -48,7 +48,11 @@ function wrapTitle(title: unknown, avail: number): unknown {
 /** The spec with its title wrapped and its legends below the plot, one entry a line, labels as wide as the box allows. */
 function legendBelow(spec: Spec, avail: number): Spec {
   const config = spec.config ?? {};
-  return { ...spec, title: wrapTitle(spec.title, avail), config: { ...config, legend: { ...(config.legend ?? {}), orient: 'bottom', direction: 'vertical', labelLimit: Math.max(120, avail - 40) } } };
+  return {
+    ...spec,
+    title: wrapTitle(spec.title, avail),
+    config: { ...config, legend: { ...(config.legend ?? {}), orient: 'bottom', direction: 'vertical', labelLimit: Math.max(120, avail - 40) } },
+  };
 }
 
 /** The spec narrowed by `over` px: a faceted spec gets fewer facets a row, any other a smaller width. */

@@ -18,22 +18,46 @@ const day = (d: string | null) => (d ? d.replace('T', ' ').slice(0, 16) : '–')
 /** A run's figures, one per line: "Recall@10 10.0% [2.8, 30.1]". */
 export function figureList(figs: FigureLike[], testid = 'figures'): HTMLElement {
   if (!figs.length) return h('span', { class: 'muted' }, '–');
-  return h('div', { class: 'fig-list', 'data-testid': testid }, figs.map((f) => h('div', { class: 'fig', title: figureTitle(f), 'data-figure': (f as Figure).id }, `${f.label} `, h('strong', {}, figureText(f)), f.lo !== null ? h('span', { class: 'ci' }, ` ${f.method}`) : null)));
+  return h(
+    'div',
+    { class: 'fig-list', 'data-testid': testid },
+    figs.map((f) =>
+      h(
+        'div',
+        { class: 'fig', title: figureTitle(f), 'data-figure': (f as Figure).id },
+        `${f.label} `,
+        h('strong', {}, figureText(f)),
+        f.lo !== null ? h('span', { class: 'ci' }, ` ${f.method}`) : null,
+      ),
+    ),
+  );
 }
 
 const firstFigure = (r: RunSummary) => r.figures[0]?.estimate ?? null;
 
 export async function renderRunsTable(root: HTMLElement, params: URLSearchParams): Promise<void> {
   const { runs } = await api<{ runs: RunSummary[] }>('/api/runs/summary');
-  const filterText = h('input', { type: 'search', 'data-testid': 'runs-filter', 'aria-label': 'filter runs (id, system, dataset, model, method)', placeholder: 'filter: id, dataset, model…', value: params.get('q') ?? '' });
+  const filterText = h('input', {
+    type: 'search',
+    'data-testid': 'runs-filter',
+    'aria-label': 'filter runs (id, system, dataset, model, method)',
+    placeholder: 'filter: id, dataset, model…',
+    value: params.get('q') ?? '',
+  });
   const systems = [...new Set(runs.map((r) => r.systemName))].sort();
-  const systemSel = h('select', { 'data-testid': 'runs-system', 'aria-label': 'system' }, h('option', { value: '' }, 'all systems'), systems.map((s) => h('option', { value: s }, s)));
+  const systemSel = h(
+    'select',
+    { 'data-testid': 'runs-system', 'aria-label': 'system' },
+    h('option', { value: '' }, 'all systems'),
+    systems.map((s) => h('option', { value: s }, s)),
+  );
   systemSel.value = params.get('system') ?? '';
   const count = h('span', { class: 'muted', role: 'status', 'data-testid': 'runs-count' });
   const compareBtn = h('button', { type: 'button', 'data-testid': 'compare-selected', disabled: true }, 'Compare selected');
   const picked = new Set<string>();
   const state = { sort: params.get('sort') ?? '', dir: params.get('dir') === 'desc' ? 'desc' : 'asc' };
-  const keepUrl = () => history.replaceState(null, '', `#/runs?${qs({ q: filterText.value, system: systemSel.value, sort: state.sort, dir: state.sort ? state.dir : '' })}`);
+  const keepUrl = () =>
+    history.replaceState(null, '', `#/runs?${qs({ q: filterText.value, system: systemSel.value, sort: state.sort, dir: state.sort ? state.dir : '' })}`);
   const columns: Column<RunSummary>[] = [
     {
       key: 'pick',
@@ -57,21 +81,58 @@ export async function renderRunsTable(root: HTMLElement, params: URLSearchParams
           { 'data-no-export': '' },
         ),
     },
-    { key: 'run', label: 'run', sort: (r) => r.id, cell: (r) => td([h('a', { href: `#/runs?${qs({ run: r.id })}`, 'data-testid': 'run-link', 'data-run': r.id }, r.id), r.parent ? h('div', { class: 'muted' }, `in ${r.parent}`) : null], { 'data-export': r.id }) },
+    {
+      key: 'run',
+      label: 'run',
+      sort: (r) => r.id,
+      cell: (r) =>
+        td(
+          [
+            h('a', { href: `#/runs?${qs({ run: r.id })}`, 'data-testid': 'run-link', 'data-run': r.id }, r.id),
+            r.parent ? h('div', { class: 'muted' }, `in ${r.parent}`) : null,
+          ],
+          { 'data-export': r.id },
+        ),
+    },
     { key: 'system', label: 'system', sort: (r) => r.systemName, cell: (r) => td(systemLabel(r.systemName, r.system)) },
     { key: 'dataset', label: 'dataset', cell: (r) => td(r.dataset ?? '–') },
     { key: 'model', label: 'model', cell: (r) => td(r.model ?? '–', { 'data-testid': 'run-model' }) },
     { key: 'method', label: 'method', cell: (r) => td(r.method ?? '–', { 'data-testid': 'run-method' }) },
-    { key: 'k', label: 'k', num: true, sort: (r) => (r.k === null ? null : Number.parseFloat(r.k)), cell: (r) => td(r.k ?? '–', { class: 'num k-cell', 'data-testid': 'run-k' }) },
-    { key: 'n', label: 'n', num: true, sort: (r) => r.n, cell: (r) => td([String(r.n), r.smallN ? h('div', {}, smallNWarning(r.n)) : null], { class: 'num', 'data-testid': 'run-n', 'data-export': String(r.n) }) },
+    {
+      key: 'k',
+      label: 'k',
+      num: true,
+      sort: (r) => (r.k === null ? null : Number.parseFloat(r.k)),
+      cell: (r) => td(r.k ?? '–', { class: 'num k-cell', 'data-testid': 'run-k' }),
+    },
+    {
+      key: 'n',
+      label: 'n',
+      num: true,
+      sort: (r) => r.n,
+      cell: (r) => td([String(r.n), r.smallN ? h('div', {}, smallNWarning(r.n)) : null], { class: 'num', 'data-testid': 'run-n', 'data-export': String(r.n) }),
+    },
     {
       key: 'figures',
       label: 'headline figures [95% CI]',
       sort: firstFigure,
-      cell: (r) => td(figureList(r.figures, 'run-figures'), { 'data-export': r.figures.map((f) => `${f.label} ${figureText(f)} ${f.method}`).join('; ') || '–' }),
+      cell: (r) =>
+        td(figureList(r.figures, 'run-figures'), { 'data-export': r.figures.map((f) => `${f.label} ${figureText(f)} ${f.method}`).join('; ') || '–' }),
     },
-    { key: 'failures', label: 'failures', num: true, sort: (r) => r.failures, cell: (r) => td(String(r.failures), { class: r.failures ? 'num error-text' : 'num' }) },
-    { key: 'tokens', label: 'tokens', num: true, sort: (r) => r.tokens, cell: (r) => td(r.tokens.toLocaleString('en-US'), { class: 'num', 'data-testid': 'run-tokens' }) },
+    {
+      key: 'failures',
+      label: 'failures',
+      num: true,
+      sort: (r) => r.failures,
+      cell: (r) => td(String(r.failures), { class: r.failures ? 'num error-text' : 'num' }),
+    },
+    {
+      key: 'tokens',
+      label: 'tokens',
+      num: true,
+      sort: (r) => r.tokens,
+      cell: (r) => td(r.tokens.toLocaleString('en-US'), { class: 'num', 'data-testid': 'run-tokens' }),
+    },
     { key: 'date', label: 'date', sort: (r) => r.date ?? null, cell: (r) => td(day(r.date), { class: 'date-cell' }) },
   ];
   const table = sortableTable({
@@ -116,7 +177,11 @@ export async function renderRunsTable(root: HTMLElement, params: URLSearchParams
       viewHeading(`Runs (${runs.length})`),
       runs.length === 0 ? h('p', { class: 'muted' }, 'no runs found under --runs') : null,
       h('div', { class: 'runs-filter' }, h('label', {}, 'filter ', filterText), h('label', {}, 'system ', systemSel), count, compareBtn),
-      h('p', { class: 'muted' }, 'Figures: each system\'s headline metrics (eval/systems.ts) with their 95% intervals, the method named beside each (eval/stats: Wilson for proportions, percentile bootstrap otherwise, none below 10 items); retrieval measures are decimals. Hover a figure for n.'),
+      h(
+        'p',
+        { class: 'muted' },
+        "Figures: each system's headline metrics (eval/systems.ts) with their 95% intervals, the method named beside each (eval/stats: Wilson for proportions, percentile bootstrap otherwise, none below 10 items); retrieval measures are decimals. Hover a figure for n.",
+      ),
       h('div', { class: 'scroll-x', tabindex: 0, role: 'region', 'aria-label': 'runs table' }, table),
       exportControl(table, 'runs'),
     ),
@@ -124,7 +189,19 @@ export async function renderRunsTable(root: HTMLElement, params: URLSearchParams
   applyFilter();
 }
 
-type ReproCell = { column: string; paper: number | null; value: number | null; ci: [number, number] | null; n: number; method?: string | null; ciNote?: string; outsideCi: boolean | null; flagNote?: string; run: string; status?: string };
+type ReproCell = {
+  column: string;
+  paper: number | null;
+  value: number | null;
+  ci: [number, number] | null;
+  n: number;
+  method?: string | null;
+  ciNote?: string;
+  outsideCi: boolean | null;
+  flagNote?: string;
+  run: string;
+  status?: string;
+};
 interface ReproTable {
   recipe: string;
   title: string;
@@ -159,22 +236,65 @@ export function reproTable(t: ReproTable, reproId: string): HTMLElement {
   const ns = [...new Set(t.rows.flatMap((r) => r.cells.map((c) => c.n)).filter((n) => n > 0))];
   const paperN = /\bn\s*=\s*([\d,]+)/.exec(t.title)?.[1];
   // the recipe's title names the paper's n ("…, n = 124)"): shown below as the paper's, beside this run's real n
-  const title = t.title.replace(/,?\s*\bn\s*=\s*[\d,]+/, '').replace(/\(\s*\)/, '').trim();
-  const head = h('tr', {}, h('th', { scope: 'col' }, t.table), t.columns.flatMap((c) => [h('th', { scope: 'col', class: 'num', 'data-export': `${c} paper` }, c, h('div', { class: 'muted' }, 'paper')), h('th', { scope: 'col', class: 'num', 'data-export': `${c} lexcase [95% interval]` }, c, h('div', { class: 'muted' }, 'lexcase [95% interval]')), h('th', { scope: 'col', class: 'num' }, 'n'), h('th', { scope: 'col' }, 'flag')]));
+  const title = t.title
+    .replace(/,?\s*\bn\s*=\s*[\d,]+/, '')
+    .replace(/\(\s*\)/, '')
+    .trim();
+  const head = h(
+    'tr',
+    {},
+    h('th', { scope: 'col' }, t.table),
+    t.columns.flatMap((c) => [
+      h('th', { scope: 'col', class: 'num', 'data-export': `${c} paper` }, c, h('div', { class: 'muted' }, 'paper')),
+      h('th', { scope: 'col', class: 'num', 'data-export': `${c} lexcase [95% interval]` }, c, h('div', { class: 'muted' }, 'lexcase [95% interval]')),
+      h('th', { scope: 'col', class: 'num' }, 'n'),
+      h('th', { scope: 'col' }, 'flag'),
+    ]),
+  );
   const body = t.rows.map((r) =>
     h(
       'tr',
       { 'data-testid': 'repro-row', 'data-comparable': String(r.comparable) },
-      h('th', { scope: 'row', 'data-export': `${r.label}${r.comparable ? '' : ' †'}` }, r.label, r.comparable ? null : h('span', { class: 'not-comparable', title: 'not comparable with the paper (different data or setting): no flag is raised' }, ' †')),
+      h(
+        'th',
+        { scope: 'row', 'data-export': `${r.label}${r.comparable ? '' : ' †'}` },
+        r.label,
+        r.comparable
+          ? null
+          : h('span', { class: 'not-comparable', title: 'not comparable with the paper (different data or setting): no flag is raised' }, ' †'),
+      ),
       t.columns.flatMap((col) => {
         const c = r.cells.find((x) => x.column === col);
         if (!c) return [td('–'), td('–'), td('–'), td('')];
-        const val = c.value === null ? `– (${c.status ?? 'not run'})` : `${fmt(c.value)}${c.ci ? ` [${fmt(c.ci[0])}, ${fmt(c.ci[1])}]${c.method ? ` ${c.method}` : ''}` : c.ciNote ? ` (${c.ciNote})` : ''}`;
-        const flag = c.outsideCi ? '⚑ outside CI' : !r.comparable ? '† not comparable' : c.outsideCi === false ? 'within CI' : c.flagNote && c.value !== null ? `no flag: ${c.flagNote}` : '';
+        const val =
+          c.value === null
+            ? `– (${c.status ?? 'not run'})`
+            : `${fmt(c.value)}${c.ci ? ` [${fmt(c.ci[0])}, ${fmt(c.ci[1])}]${c.method ? ` ${c.method}` : ''}` : c.ciNote ? ` (${c.ciNote})` : ''}`;
+        const flag = c.outsideCi
+          ? '⚑ outside CI'
+          : !r.comparable
+            ? '† not comparable'
+            : c.outsideCi === false
+              ? 'within CI'
+              : c.flagNote && c.value !== null
+                ? `no flag: ${c.flagNote}`
+                : '';
         return [
           td(fmt(c.paper), { class: 'num', 'data-testid': 'repro-paper' }),
           // the value, then its interval and method on the next line (one nowrap line made the table 1,641 px wide at 1280)
-          td(h('a', { href: runHref(c.run), 'data-testid': 'repro-cell', 'data-run': c.run, title: `run ${c.run}` }, c.value === null ? val : [h('span', { class: 'nowrap' }, fmt(c.value)), val.length > fmt(c.value).length ? h('span', { class: 'interval' }, val.slice(fmt(c.value).length).trim()) : null]), { class: 'num wrap', 'data-export': val }),
+          td(
+            h(
+              'a',
+              { href: runHref(c.run), 'data-testid': 'repro-cell', 'data-run': c.run, title: `run ${c.run}` },
+              c.value === null
+                ? val
+                : [
+                    h('span', { class: 'nowrap' }, fmt(c.value)),
+                    val.length > fmt(c.value).length ? h('span', { class: 'interval' }, val.slice(fmt(c.value).length).trim()) : null,
+                  ],
+            ),
+            { class: 'num wrap', 'data-export': val },
+          ),
           td(String(c.n), { class: 'num', 'data-testid': 'repro-n' }),
           td(flag, { class: `flag-cell${c.outsideCi ? ' outside' : !r.comparable ? ' not-comparable' : ''}`, 'data-testid': 'repro-flag' }),
         ];
@@ -198,20 +318,46 @@ export function reproTable(t: ReproTable, reproId: string): HTMLElement {
     ),
     h('div', { class: 'scroll-x', tabindex: 0, role: 'region', 'aria-label': `${t.table} table` }, table),
     exportControl(table, `${t.recipe}-table`, `${t.paper}, ${t.table}`),
-    h('p', { class: 'muted', 'data-testid': 'repro-methods' }, `${t.methods ? `${t.methods} ` : ''}⚑ the paper's value lies outside lexcase's 95% interval (raised only at n ≥ 10 on a non-degenerate interval). † not comparable (different data or setting): no flag is raised.`),
-    t.notes.length ? h('details', { class: 'notes', open: true }, h('summary', {}, `Notes (${t.notes.length})`), h('ul', { class: 'notes', 'data-testid': 'repro-notes' }, t.notes.map((n) => h('li', {}, n)))) : null,
+    h(
+      'p',
+      { class: 'muted', 'data-testid': 'repro-methods' },
+      `${t.methods ? `${t.methods} ` : ''}⚑ the paper's value lies outside lexcase's 95% interval (raised only at n ≥ 10 on a non-degenerate interval). † not comparable (different data or setting): no flag is raised.`,
+    ),
+    t.notes.length
+      ? h(
+          'details',
+          { class: 'notes', open: true },
+          h('summary', {}, `Notes (${t.notes.length})`),
+          h(
+            'ul',
+            { class: 'notes', 'data-testid': 'repro-notes' },
+            t.notes.map((n) => h('li', {}, n)),
+          ),
+        )
+      : null,
     h('h3', {}, `Runs of the grid (${t.runs.length})`),
     h(
       'ul',
       { class: 'notes', 'data-testid': 'repro-runs' },
-      t.runs.map((r) => h('li', {}, h('a', { href: runHref(r.id), 'data-testid': 'repro-run', 'data-run': r.id }, r.id), ` (${r.system}): `, h('span', { class: r.status === 'done' ? 'ok-text' : 'error-text' }, r.status), r.error ? ` — ${r.error}` : '', r.argv ? h('div', {}, h('code', {}, `lexcase ${r.argv.join(' ')}`)) : null)),
+      t.runs.map((r) =>
+        h(
+          'li',
+          {},
+          h('a', { href: runHref(r.id), 'data-testid': 'repro-run', 'data-run': r.id }, r.id),
+          ` (${r.system}): `,
+          h('span', { class: r.status === 'done' ? 'ok-text' : 'error-text' }, r.status),
+          r.error ? ` — ${r.error}` : '',
+          r.argv ? h('div', {}, h('code', {}, `lexcase ${r.argv.join(' ')}`)) : null,
+        ),
+      ),
     ),
   );
 }
 
 /** A table.json that is not a reproduction's: rows of objects, or {columns|header, rows}; anything else as JSON. */
 export function jsonTable(t: unknown): HTMLElement {
-  const cell = (v: unknown) => (v === null || v === undefined ? '–' : typeof v === 'object' ? JSON.stringify(v) : typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(4) : String(v));
+  const cell = (v: unknown) =>
+    v === null || v === undefined ? '–' : typeof v === 'object' ? JSON.stringify(v) : typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(4) : String(v);
   const o = t as { title?: unknown; columns?: unknown[]; header?: unknown; rows?: unknown };
   let cols: string[] | undefined;
   let rows: unknown[][] | undefined;
@@ -228,10 +374,38 @@ export function jsonTable(t: unknown): HTMLElement {
     } else objRows(o.rows);
   }
   if (!cols || !rows) return h('pre', { class: 'detail', 'data-testid': 'run-table', tabindex: 0 }, JSON.stringify(t, null, 1));
-  const table = h('table', { class: 'runs-table', 'data-testid': 'run-table' }, h('thead', {}, h('tr', {}, cols.map((c) => h('th', { scope: 'col' }, c)))), h('tbody', {}, rows.map((r) => h('tr', {}, r.map((v) => h('td', {}, cell(v)))))));
-  return h('div', {}, typeof o?.title === 'string' ? h('div', { class: 'muted' }, o.title) : null, h('div', { class: 'scroll-x', tabindex: 0, role: 'region', 'aria-label': 'table.json' }, table), exportControl(table, 'table'));
+  const table = h(
+    'table',
+    { class: 'runs-table', 'data-testid': 'run-table' },
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        cols.map((c) => h('th', { scope: 'col' }, c)),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      rows.map((r) =>
+        h(
+          'tr',
+          {},
+          r.map((v) => h('td', {}, cell(v))),
+        ),
+      ),
+    ),
+  );
+  return h(
+    'div',
+    {},
+    typeof o?.title === 'string' ? h('div', { class: 'muted' }, o.title) : null,
+    h('div', { class: 'scroll-x', tabindex: 0, role: 'region', 'aria-label': 'table.json' }, table),
+    exportControl(table, 'table'),
+  );
 }
-
 
 /** Where a reproduction's numbers come from, read from its own files (web/server/repro-provenance.ts); the commands paste into a shell as they are. */
 export function provenanceBlock(p: Provenance): HTMLElement {
@@ -239,19 +413,65 @@ export function provenanceBlock(p: Provenance): HTMLElement {
   const rows: [string, string | HTMLElement, string][] = [
     ['lexcase version', list(p.lexcaseVersions), 'prov-version'],
     ['commit', p.commits.length ? h('code', { class: 'hash' }, p.commits.join(', ')) : 'not recorded', 'prov-commit'],
-    ['model', p.models.length ? p.models.map((m) => `${m.model}${/^(mock|scripted|fake)/i.test(m.model) ? ' (not a real model: a scripted stand-in)' : ''} — ${m.runs.join(', ')}`).join('; ') : 'not recorded', 'prov-model'],
-    ['index checksum', p.indexes.length ? h('span', {}, p.indexes.map((i) => h('div', {}, `${i.corpus ?? 'index'}${i.passages !== null ? ` (${i.passages.toLocaleString('en-US')} passages)` : ''}: `, h('code', { class: 'hash' }, i.checksum)))) : 'not recorded', 'prov-index'],
-    ['recipe', p.recipe ? h('span', {}, `${p.recipe} `, p.recipeSha256 ? h('code', { class: 'hash' }, `sha256 ${p.recipeSha256}`) : null) : 'not recorded', 'prov-recipe'],
-    ['date', p.createdAt ? `${day(p.createdAt)} UTC${p.updatedAt && p.updatedAt !== p.createdAt ? ` (updated ${day(p.updatedAt)})` : ''}` : 'not recorded', 'prov-date'],
+    [
+      'model',
+      p.models.length
+        ? p.models
+            .map((m) => `${m.model}${/^(mock|scripted|fake)/i.test(m.model) ? ' (not a real model: a scripted stand-in)' : ''} — ${m.runs.join(', ')}`)
+            .join('; ')
+        : 'not recorded',
+      'prov-model',
+    ],
+    [
+      'index checksum',
+      p.indexes.length
+        ? h(
+            'span',
+            {},
+            p.indexes.map((i) =>
+              h(
+                'div',
+                {},
+                `${i.corpus ?? 'index'}${i.passages !== null ? ` (${i.passages.toLocaleString('en-US')} passages)` : ''}: `,
+                h('code', { class: 'hash' }, i.checksum),
+              ),
+            ),
+          )
+        : 'not recorded',
+      'prov-index',
+    ],
+    [
+      'recipe',
+      p.recipe ? h('span', {}, `${p.recipe} `, p.recipeSha256 ? h('code', { class: 'hash' }, `sha256 ${p.recipeSha256}`) : null) : 'not recorded',
+      'prov-recipe',
+    ],
+    [
+      'date',
+      p.createdAt ? `${day(p.createdAt)} UTC${p.updatedAt && p.updatedAt !== p.createdAt ? ` (updated ${day(p.updatedAt)})` : ''}` : 'not recorded',
+      'prov-date',
+    ],
     ['Node', list(p.node), 'prov-node'],
   ];
   return h(
     'section',
     { class: 'provenance', 'data-testid': 'provenance', 'aria-labelledby': 'provenance-h' },
     h('h3', { id: 'provenance-h' }, 'Provenance'),
-    h('dl', { class: 'prov' }, rows.map(([k, v, id]) => h('div', {}, h('dt', {}, k), h('dd', { 'data-testid': id }, v)))),
+    h(
+      'dl',
+      { class: 'prov' },
+      rows.map(([k, v, id]) => h('div', {}, h('dt', {}, k), h('dd', { 'data-testid': id }, v))),
+    ),
     p.checksums.length
-      ? h('details', {}, h('summary', {}, `Result checksums (checksums.json, ${p.checksums.length} files)`), h('ul', { class: 'notes', 'data-testid': 'prov-checksums' }, p.checksums.map((c) => h('li', {}, h('code', {}, c.file), ' ', h('code', { class: 'hash' }, c.sha256)))))
+      ? h(
+          'details',
+          {},
+          h('summary', {}, `Result checksums (checksums.json, ${p.checksums.length} files)`),
+          h(
+            'ul',
+            { class: 'notes', 'data-testid': 'prov-checksums' },
+            p.checksums.map((c) => h('li', {}, h('code', {}, c.file), ' ', h('code', { class: 'hash' }, c.sha256))),
+          ),
+        )
       : null,
     h('h4', {}, 'Commands'),
     h('pre', { class: 'commands', tabindex: 0, 'data-testid': 'prov-commands', 'aria-label': 'commands that made this table' }, p.commands.join('\n')),
@@ -270,7 +490,18 @@ export interface RunPage {
 export async function runSummaryHeader(el: HTMLElement, runId: string): Promise<RunPage> {
   const p = await api<RunPage>(`/api/run/summary?${qs({ run: runId })}`);
   const s = p.summary;
-  const plotsBox = p.plots.length ? h('details', { class: 'plots', open: true }, h('summary', {}, `Plots (${p.plots.length})`), h('div', { class: 'plot-row' }, p.plots.map((x) => plot(x.spec, x.title, `plot-${x.id}`)))) : null;
+  const plotsBox = p.plots.length
+    ? h(
+        'details',
+        { class: 'plots', open: true },
+        h('summary', {}, `Plots (${p.plots.length})`),
+        h(
+          'div',
+          { class: 'plot-row' },
+          p.plots.map((x) => plot(x.spec, x.title, `plot-${x.id}`)),
+        ),
+      )
+    : null;
   const repro = isRepro(p.table) ? reproTable(p.table, s.id) : null;
   const tableBox = p.table && !repro ? h('details', { class: 'table-json', open: true }, h('summary', {}, 'table.json'), jsonTable(p.table)) : null;
   const facts: [string, string | HTMLElement][] = [
@@ -293,7 +524,20 @@ export async function runSummaryHeader(el: HTMLElement, runId: string): Promise<
             'dl',
             { class: 'figures' },
             facts.map(([k, v]) => h('div', {}, h('dt', {}, k), h('dd', { 'data-testid': `summary-${k}` }, v))),
-            s.figures.map((f) => h('div', { title: figureTitle(f) }, h('dt', {}, f.label), h('dd', { 'data-testid': `figure-${f.id}` }, figureText(f), f.lo !== null ? h('span', { class: 'ci', 'data-testid': `figure-method-${f.id}` }, ` ${f.method}`) : null, f.note ? h('span', { class: 'ci' }, ` · ${f.note}`) : null))),
+            s.figures.map((f) =>
+              h(
+                'div',
+                { title: figureTitle(f) },
+                h('dt', {}, f.label),
+                h(
+                  'dd',
+                  { 'data-testid': `figure-${f.id}` },
+                  figureText(f),
+                  f.lo !== null ? h('span', { class: 'ci', 'data-testid': `figure-method-${f.id}` }, ` ${f.method}`) : null,
+                  f.note ? h('span', { class: 'ci' }, ` · ${f.note}`) : null,
+                ),
+              ),
+            ),
             h('div', {}, h('dt', {}, 'failures'), h('dd', { 'data-testid': 'summary-failures' }, String(s.failures))),
             h('div', {}, h('dt', {}, 'tokens'), h('dd', {}, s.tokens.toLocaleString('en-US'))),
             h('div', {}, h('dt', {}, 'date'), h('dd', {}, day(s.date))),

@@ -19,8 +19,27 @@ import { threeplyTrace } from './trace-threeply.js';
 import { TRACE_VIEW_KINDS, type TraceKind } from '../common/trace-kinds.js';
 import { viewKind } from '../common/trace-kind-guess.js';
 
-interface RunInfo { id: string; kind: string; system?: string; mode?: string; dataset?: string; items: number; correct: number; graphs: number; parent?: string }
-interface Row { id: string; prediction: string | null; gold: string; correct: boolean; confidence: string | null; question: string | null; error: string | null; metrics: Record<string, unknown> | null }
+interface RunInfo {
+  id: string;
+  kind: string;
+  system?: string;
+  mode?: string;
+  dataset?: string;
+  items: number;
+  correct: number;
+  graphs: number;
+  parent?: string;
+}
+interface Row {
+  id: string;
+  prediction: string | null;
+  gold: string;
+  correct: boolean;
+  confidence: string | null;
+  question: string | null;
+  error: string | null;
+  metrics: Record<string, unknown> | null;
+}
 
 export function runList(runs: RunInfo[], current: string | null, view: 'runs' | 'args'): HTMLElement {
   return h(
@@ -35,7 +54,13 @@ export function runList(runs: RunInfo[], current: string | null, view: 'runs' | 
           'a',
           { href: `#/${view}?${qs({ run: r.id })}`, 'data-testid': 'run-link', 'data-run': r.id, ...(r.id === current ? { 'aria-current': 'page' } : {}) },
           h('div', { class: 'run-id' }, r.id),
-          h('div', { class: 'muted' }, [r.system ?? r.kind, r.mode, r.dataset, r.items ? `${r.items} items` : null, r.graphs ? `${r.graphs} graph${r.graphs === 1 ? '' : 's'}` : null].filter(Boolean).join(' · ')),
+          h(
+            'div',
+            { class: 'muted' },
+            [r.system ?? r.kind, r.mode, r.dataset, r.items ? `${r.items} items` : null, r.graphs ? `${r.graphs} graph${r.graphs === 1 ? '' : 's'}` : null]
+              .filter(Boolean)
+              .join(' · '),
+          ),
         ),
       ),
     ),
@@ -77,7 +102,16 @@ export async function renderRunView(root: HTMLElement, params: URLSearchParams):
     return;
   }
   if (page.summary.system === 'reproduce') return; // the reproduction's table, notes and grid runs are its page
-  const side = h('aside', { 'aria-label': 'runs' }, h('details', { class: 'runs-aside', open: window.matchMedia('(min-width: 1400px)').matches }, h('summary', {}, h('h2', { class: 'inline' }, `Runs (${caseRuns.length})`)), runList(caseRuns, runId, 'runs')));
+  const side = h(
+    'aside',
+    { 'aria-label': 'runs' },
+    h(
+      'details',
+      { class: 'runs-aside', open: window.matchMedia('(min-width: 1400px)').matches },
+      h('summary', {}, h('h2', { class: 'inline' }, `Runs (${caseRuns.length})`)),
+      runList(caseRuns, runId, 'runs'),
+    ),
+  );
   const mainCol = h('section', { class: 'run-main', 'aria-label': 'items' });
   const detail = h('section', { class: 'trace', 'data-testid': 'trace', 'aria-label': 'trace' });
   box.append(h('div', { class: 'run-view three' }, side, mainCol, detail));
@@ -89,11 +123,30 @@ export async function renderRunView(root: HTMLElement, params: URLSearchParams):
     clear(
       mainCol,
       h('h2', {}, `Items (${r.total})`),
-      h('div', { class: 'muted' }, retrieval ? 'per query: the top-ranked passage, the gold passage and the rank of the first gold passage' : r.total ? `${r.correct} of ${r.total} correct — the run's figures, with intervals, are above` : 'no results'),
+      h(
+        'div',
+        { class: 'muted' },
+        retrieval
+          ? 'per query: the top-ranked passage, the gold passage and the rank of the first gold passage'
+          : r.total
+            ? `${r.correct} of ${r.total} correct — the run's figures, with intervals, are above`
+            : 'no results',
+      ),
       h(
         'nav',
         { class: 'filters', 'data-testid': 'filters', 'aria-label': 'filter items' },
-        (['all', 'correct', 'wrong'] as const).map((f) => h('a', { href: `#/runs?${qs({ run: runId, filter: f })}`, class: f === filter ? 'active' : '', 'data-testid': `filter-${f}`, ...(f === filter ? { 'aria-current': 'true' } : {}) }, retrieval && f !== 'all' ? (f === 'correct' ? 'gold at rank 1' : 'gold not at rank 1') : f)),
+        (['all', 'correct', 'wrong'] as const).map((f) =>
+          h(
+            'a',
+            {
+              href: `#/runs?${qs({ run: runId, filter: f })}`,
+              class: f === filter ? 'active' : '',
+              'data-testid': `filter-${f}`,
+              ...(f === filter ? { 'aria-current': 'true' } : {}),
+            },
+            retrieval && f !== 'all' ? (f === 'correct' ? 'gold at rank 1' : 'gold not at rank 1') : f,
+          ),
+        ),
       ),
       scrollBox('items table', table),
     );
@@ -106,7 +159,8 @@ export async function renderRunView(root: HTMLElement, params: URLSearchParams):
   else clear(detail, h('div', { class: 'empty' }, 'Pick an item to open its trace.'));
 }
 
-const itemLink = (runId: string, filter: string, id: string) => h('a', { href: `#/runs?${qs({ run: runId, filter, item: id })}`, class: 'pid', 'data-testid': 'item-link' }, id);
+const itemLink = (runId: string, filter: string, id: string) =>
+  h('a', { href: `#/runs?${qs({ run: runId, filter, item: id })}`, class: 'pid', 'data-testid': 'item-link' }, id);
 const rowAttrs = (x: Row, item: string | null, runId: string, filter: string) => ({
   class: `${x.correct ? 'ok' : 'bad'}${x.id === item ? ' active' : ''}`,
   'data-testid': 'question-row',
@@ -123,7 +177,15 @@ function answerItems(rows: Row[], runId: string, filter: string, item: string | 
   return h(
     'table',
     { class: 'questions', 'data-testid': 'questions', 'data-filter': filter, 'data-run': runId },
-    h('thead', {}, h('tr', {}, ['id', 'pred', 'gold', 'outcome', 'conf.', 'question'].map((c) => h('th', { scope: 'col' }, c)))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ['id', 'pred', 'gold', 'outcome', 'conf.', 'question'].map((c) => h('th', { scope: 'col' }, c)),
+      ),
+    ),
     h(
       'tbody',
       {},
@@ -144,11 +206,21 @@ function answerItems(rows: Row[], runId: string, filter: string, item: string | 
 }
 
 function retrievalItems(rows: Row[], runId: string, filter: string, item: string | null): HTMLElement {
-  const ks = [...new Set(rows.flatMap((r) => Object.keys(r.metrics ?? {}).filter((k) => /^recall@\d+$/.test(k))))].sort((a, b) => Number(a.slice(7)) - Number(b.slice(7)));
+  const ks = [...new Set(rows.flatMap((r) => Object.keys(r.metrics ?? {}).filter((k) => /^recall@\d+$/.test(k))))].sort(
+    (a, b) => Number(a.slice(7)) - Number(b.slice(7)),
+  );
   return h(
     'table',
     { class: 'questions', 'data-testid': 'questions', 'data-filter': filter, 'data-run': runId },
-    h('thead', {}, h('tr', {}, ['query', 'top passage', 'gold passage', 'first gold rank', ...ks.map((k) => k.replace('recall', 'R'))].map((c) => h('th', { scope: 'col' }, c)))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ['query', 'top passage', 'gold passage', 'first gold rank', ...ks.map((k) => k.replace('recall', 'R'))].map((c) => h('th', { scope: 'col' }, c)),
+      ),
+    ),
     h(
       'tbody',
       {},
@@ -184,25 +256,90 @@ export async function renderTrace(el: HTMLElement, runId: string, item: string, 
     const kind = traceKind(r.traceKind, r.trace);
     const choices: string[] = Array.isArray(r.question?.choices) ? r.question.choices : [];
     const body =
-      kind === 'case' ? caseTrace(t, gold, answer) : kind === 'mad' ? madTrace(t, gold, answer) : kind === 'emar' ? emarTrace(t, answer) : kind === 'threeply' ? threeplyTrace(t, r.factors) : kind === 'retrieval' ? retrievalTrace(t) : kind === 'acal' ? acalTrace(t, runId, item, r.argumentGraph ?? null) : kind === 'baseline' ? baselineTrace(t, gold) : genericTrace(r.trace);
+      kind === 'case'
+        ? caseTrace(t, gold, answer)
+        : kind === 'mad'
+          ? madTrace(t, gold, answer)
+          : kind === 'emar'
+            ? emarTrace(t, answer)
+            : kind === 'threeply'
+              ? threeplyTrace(t, r.factors)
+              : kind === 'retrieval'
+                ? retrievalTrace(t)
+                : kind === 'acal'
+                  ? acalTrace(t, runId, item, r.argumentGraph ?? null)
+                  : kind === 'baseline'
+                    ? baselineTrace(t, gold)
+                    : genericTrace(r.trace);
     const outcome = r.result.error ? 'failed' : r.result.correct ? 'correct' : 'wrong';
-    const heading = h('h2', { class: 'trace-head', tabindex: -1, 'data-testid': 'trace-heading', ...(byAction ? { 'data-focus': '' } : {}) }, `Item ${item}`, ' ', h('span', { class: outcome === 'correct' ? 'badge ok' : 'badge bad', 'data-testid': 'outcome' }, outcome), ' ', h('span', { class: 'tag', 'data-testid': 'trace-kind' }, kind));
+    const heading = h(
+      'h2',
+      { class: 'trace-head', tabindex: -1, 'data-testid': 'trace-heading', ...(byAction ? { 'data-focus': '' } : {}) },
+      `Item ${item}`,
+      ' ',
+      h('span', { class: outcome === 'correct' ? 'badge ok' : 'badge bad', 'data-testid': 'outcome' }, outcome),
+      ' ',
+      h('span', { class: 'tag', 'data-testid': 'trace-kind' }, kind),
+    );
     clear(
       el,
       heading,
-      h('div', { class: 'muted' }, [`prediction ${r.result.prediction ?? '–'}`, `gold ${r.result.gold}`, r.result.confidence && `confidence ${r.result.confidence}`, t.mode, t.hypothesesMode && `${t.hypothesesMode} hypotheses`, t.k && `k=${t.k}`, Array.isArray(t.methods) && `methods: ${t.methods.join(', ')}`, Array.isArray(t.tools) && `tools: ${t.tools.join(', ')}`].filter(Boolean).join(' · ')),
+      h(
+        'div',
+        { class: 'muted' },
+        [
+          `prediction ${r.result.prediction ?? '–'}`,
+          `gold ${r.result.gold}`,
+          r.result.confidence && `confidence ${r.result.confidence}`,
+          t.mode,
+          t.hypothesesMode && `${t.hypothesesMode} hypotheses`,
+          t.k && `k=${t.k}`,
+          Array.isArray(t.methods) && `methods: ${t.methods.join(', ')}`,
+          Array.isArray(t.tools) && `tools: ${t.tools.join(', ')}`,
+        ]
+          .filter(Boolean)
+          .join(' · '),
+      ),
       r.question
         ? h(
             'div',
             { class: 'question' },
-            h('details', { open: kind !== 'mad', 'data-testid': 'question' }, h('summary', {}, r.question.source === 'argument graph' ? 'case text (from the run\'s argument graph)' : 'question'), r.question.prompt ? h('p', { class: 'muted' }, r.question.prompt) : null, h('p', {}, r.question.question)),
+            h(
+              'details',
+              { open: kind !== 'mad', 'data-testid': 'question' },
+              h('summary', {}, r.question.source === 'argument graph' ? "case text (from the run's argument graph)" : 'question'),
+              r.question.prompt ? h('p', { class: 'muted' }, r.question.prompt) : null,
+              h('p', {}, r.question.question),
+            ),
             choices.length
-              ? h('ol', { class: 'choices', type: 'A' }, choices.map((c: string, i: number) => { const L = String.fromCharCode(65 + i); return h('li', { class: [L === answer ? 'gold-answer' : '', L === r.result.prediction ? 'predicted' : ''].join(' ') }, c, L === answer ? h('span', { class: 'tag gold' }, 'gold') : null, L === r.result.prediction ? h('span', { class: 'tag' }, 'predicted') : null); }))
+              ? h(
+                  'ol',
+                  { class: 'choices', type: 'A' },
+                  choices.map((c: string, i: number) => {
+                    const L = String.fromCharCode(65 + i);
+                    return h(
+                      'li',
+                      { class: [L === answer ? 'gold-answer' : '', L === r.result.prediction ? 'predicted' : ''].join(' ') },
+                      c,
+                      L === answer ? h('span', { class: 'tag gold' }, 'gold') : null,
+                      L === r.result.prediction ? h('span', { class: 'tag' }, 'predicted') : null,
+                    );
+                  }),
+                )
               : null,
           )
-        : kind === 'threeply' || kind === 'retrieval' ? null : h('p', { class: 'muted' }, `gold answer ${r.result.gold}; the question text is neither in the run's files nor in a dataset loadable here`),
+        : kind === 'threeply' || kind === 'retrieval'
+          ? null
+          : h('p', { class: 'muted' }, `gold answer ${r.result.gold}; the question text is neither in the run's files nor in a dataset loadable here`),
       r.goldKnown && r.goldPassageIds.length
-        ? h('details', { class: 'gold-passages' }, h('summary', {}, `gold passages (${r.goldPassageIds.length})`), r.goldPassages.map((g: { id: string; snippet: string | null }) => h('div', {}, pidLink(g.id, { gold: true }), ' ', g.snippet ?? h('span', { class: 'muted' }, '(not in the served index)'))))
+        ? h(
+            'details',
+            { class: 'gold-passages' },
+            h('summary', {}, `gold passages (${r.goldPassageIds.length})`),
+            r.goldPassages.map((g: { id: string; snippet: string | null }) =>
+              h('div', {}, pidLink(g.id, { gold: true }), ' ', g.snippet ?? h('span', { class: 'muted' }, '(not in the served index)')),
+            ),
+          )
         : null,
       r.result.error ? errorBox(`this item failed: ${r.result.error}`) : null,
       kind !== 'mad' && t.error && t.error !== r.result.error ? errorBox(t.error) : null,

@@ -3,25 +3,81 @@ import { api, qs, type Info } from './api.js';
 import { clear, errorBox, expandable, fmt, h, pidLink, round, scrollBox, viewHeading } from './dom.js';
 
 type Segment = [string, string | null];
-interface Term { term: string; qtf: number; tf: number; df: number; score: number }
-interface Explanation { score: number; base?: number; terms: Term[]; detail?: Record<string, unknown> }
-interface Hit { rank: number; id: string; score: number; title?: string; source?: string; segments: Segment[]; truncated: boolean }
-interface ToolCall { tool: string; query: string; ids: string[]; step: number; output?: string; error?: string }
-
-export function passage(segments: Segment[], truncated = false): HTMLElement {
-  return expandable(h('p', { class: 'passage' }, segments.map(([t, term]) => (term ? h('mark', { title: `index term: ${term}` }, t) : t)), truncated ? ' …' : ''));
+interface Term {
+  term: string;
+  qtf: number;
+  tf: number;
+  df: number;
+  score: number;
+}
+interface Explanation {
+  score: number;
+  base?: number;
+  terms: Term[];
+  detail?: Record<string, unknown>;
+}
+interface Hit {
+  rank: number;
+  id: string;
+  score: number;
+  title?: string;
+  source?: string;
+  segments: Segment[];
+  truncated: boolean;
+}
+interface ToolCall {
+  tool: string;
+  query: string;
+  ids: string[];
+  step: number;
+  output?: string;
+  error?: string;
 }
 
-interface Component { rank?: number; score?: number; normalized?: number; contribution?: number }
+export function passage(segments: Segment[], truncated = false): HTMLElement {
+  return expandable(
+    h(
+      'p',
+      { class: 'passage' },
+      segments.map(([t, term]) => (term ? h('mark', { title: `index term: ${term}` }, t) : t)),
+      truncated ? ' …' : '',
+    ),
+  );
+}
+
+interface Component {
+  rank?: number;
+  score?: number;
+  normalized?: number;
+  contribution?: number;
+}
 
 /**
  * Scalar parameters (k1, b, dl, fusion, rrfK, …) on one line; a hybrid's fusion components as a
  * table — per method its rank, score, normalised score and contribution to the fused score, rounded.
  */
 export function detailView(d: Record<string, unknown>): HTMLElement {
-  const show = (v: unknown): string => (v === null || v === undefined ? '–' : typeof v === 'number' ? round(v, 4) : Array.isArray(v) ? v.map(show).join(', ') : typeof v === 'object' ? Object.entries(v as Record<string, unknown>).map(([k, x]) => `${k} ${show(x)}`).join(', ') : String(v));
+  const show = (v: unknown): string =>
+    v === null || v === undefined
+      ? '–'
+      : typeof v === 'number'
+        ? round(v, 4)
+        : Array.isArray(v)
+          ? v.map(show).join(', ')
+          : typeof v === 'object'
+            ? Object.entries(v as Record<string, unknown>)
+                .map(([k, x]) => `${k} ${show(x)}`)
+                .join(', ')
+            : String(v);
   const { components, ...params } = d as { components?: Record<string, Component> } & Record<string, unknown>;
-  const line = h('div', { class: 'detail-line muted' }, Object.entries(params).filter(([, v]) => v !== undefined && !(v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0)).map(([k, v]) => `${k} ${show(v)}`).join(' · '));
+  const line = h(
+    'div',
+    { class: 'detail-line muted' },
+    Object.entries(params)
+      .filter(([, v]) => v !== undefined && !(v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0))
+      .map(([k, v]) => `${k} ${show(v)}`)
+      .join(' · '),
+  );
   if (!components || typeof components !== 'object') return line;
   const rows = Object.entries(components);
   const total = rows.reduce((s, [, c]) => s + (typeof c.contribution === 'number' ? c.contribution : 0), 0);
@@ -35,12 +91,40 @@ export function detailView(d: Record<string, unknown>): HTMLElement {
       h(
         'table',
         { class: 'components', 'data-testid': 'hybrid-components' },
-        h('thead', {}, h('tr', {}, ['component', 'rank', 'score', ...(hasNorm ? ['normalised'] : []), 'contribution', 'share'].map((x) => h('th', { scope: 'col' }, x)))),
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            ['component', 'rank', 'score', ...(hasNorm ? ['normalised'] : []), 'contribution', 'share'].map((x) => h('th', { scope: 'col' }, x)),
+          ),
+        ),
         h(
           'tbody',
           {},
-          rows.map(([m, c]) => h('tr', { 'data-component': m }, h('td', {}, m), h('td', { class: 'num' }, c.rank ?? '–'), h('td', { class: 'num' }, round(c.score, 3)), hasNorm ? h('td', { class: 'num' }, round(c.normalized, 3)) : null, h('td', { class: 'num' }, round(c.contribution, 4)), h('td', { class: 'num' }, total > 0 && typeof c.contribution === 'number' ? `${Math.round((100 * c.contribution) / total)}%` : '–'))),
-          h('tr', {}, h('td', {}, 'fused'), h('td', { class: 'num' }, String(params.fusedRank ?? '–')), h('td', {}), hasNorm ? h('td', {}) : null, h('td', { class: 'num' }, round(total, 4)), h('td', { class: 'num' }, total > 0 ? '100%' : '–')),
+          rows.map(([m, c]) =>
+            h(
+              'tr',
+              { 'data-component': m },
+              h('td', {}, m),
+              h('td', { class: 'num' }, c.rank ?? '–'),
+              h('td', { class: 'num' }, round(c.score, 3)),
+              hasNorm ? h('td', { class: 'num' }, round(c.normalized, 3)) : null,
+              h('td', { class: 'num' }, round(c.contribution, 4)),
+              h('td', { class: 'num' }, total > 0 && typeof c.contribution === 'number' ? `${Math.round((100 * c.contribution) / total)}%` : '–'),
+            ),
+          ),
+          h(
+            'tr',
+            {},
+            h('td', {}, 'fused'),
+            h('td', { class: 'num' }, String(params.fusedRank ?? '–')),
+            h('td', {}),
+            hasNorm ? h('td', {}) : null,
+            h('td', { class: 'num' }, round(total, 4)),
+            h('td', { class: 'num' }, total > 0 ? '100%' : '–'),
+          ),
         ),
       ),
     ),
@@ -55,12 +139,32 @@ function explanationBody(e: Explanation): (HTMLElement | null)[] {
       ? h(
           'table',
           { class: 'terms' },
-          h('thead', {}, h('tr', {}, ['term', 'score', 'tf', 'df', 'qtf'].map((x) => h('th', { scope: 'col' }, x)))),
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              ['term', 'score', 'tf', 'df', 'qtf'].map((x) => h('th', { scope: 'col' }, x)),
+            ),
+          ),
           h(
             'tbody',
             {},
-            rows.map((t) => h('tr', { class: t.tf > 0 ? 'matched' : 'unmatched' }, h('td', {}, t.term), h('td', { class: 'num' }, fmt(t.score)), h('td', { class: 'num' }, t.tf), h('td', { class: 'num' }, t.df), h('td', { class: 'num' }, t.qtf))),
-            e.base !== undefined ? h('tr', {}, h('td', {}, '(base)'), h('td', { class: 'num' }, fmt(e.base)), h('td', { colspan: 3 }, 'shared by every document')) : null,
+            rows.map((t) =>
+              h(
+                'tr',
+                { class: t.tf > 0 ? 'matched' : 'unmatched' },
+                h('td', {}, t.term),
+                h('td', { class: 'num' }, fmt(t.score)),
+                h('td', { class: 'num' }, t.tf),
+                h('td', { class: 'num' }, t.df),
+                h('td', { class: 'num' }, t.qtf),
+              ),
+            ),
+            e.base !== undefined
+              ? h('tr', {}, h('td', {}, '(base)'), h('td', { class: 'num' }, fmt(e.base)), h('td', { colspan: 3 }, 'shared by every document'))
+              : null,
           ),
         )
       : null,
@@ -93,7 +197,8 @@ function explanationToggle(query: string, method: string, hit: Hit): HTMLElement
 }
 
 const SHOWN_IDS = 12;
-const pidChip = (id: string, gold: Set<string>, rank: number) => pidLink(id, { gold: gold.has(id), title: `rank ${rank}${gold.has(id) ? ' · gold passage' : ''} — open the passage` });
+const pidChip = (id: string, gold: Set<string>, rank: number) =>
+  pidLink(id, { gold: gold.has(id), title: `rank ${rank}${gold.has(id) ? ' · gold passage' : ''} — open the passage` });
 
 /** Returned ids: the first dozen (and any gold id, wherever it ranks), the rest behind "+N more". */
 export function idList(ids: string[], gold: Set<string>): HTMLElement {
@@ -106,49 +211,112 @@ export function idList(ids: string[], gold: Set<string>): HTMLElement {
     { class: 'idwrap' },
     head,
     restGold.map(([id, r]) => pidChip(id, gold, r)),
-    rest.length ? h('details', { class: 'more-ids' }, h('summary', {}, `+${rest.length} more`), h('div', { class: 'idwrap' }, rest.map((id, i) => pidChip(id, gold, i + SHOWN_IDS + 1)))) : null,
+    rest.length
+      ? h(
+          'details',
+          { class: 'more-ids' },
+          h('summary', {}, `+${rest.length} more`),
+          h(
+            'div',
+            { class: 'idwrap' },
+            rest.map((id, i) => pidChip(id, gold, i + SHOWN_IDS + 1)),
+          ),
+        )
+      : null,
   );
 }
 
 export function toolCallsTable(calls: ToolCall[], gold: Set<string> = new Set()): HTMLElement {
-  return scrollBox('tool calls', h(
-    'table',
-    { class: 'calls', 'data-testid': 'tool-calls' },
-    h('thead', {}, h('tr', {}, ['step', 'tool', 'query', 'returned ids'].map((x) => h('th', { scope: 'col' }, x)))),
+  return scrollBox(
+    'tool calls',
     h(
-      'tbody',
-      {},
-      calls.map((c) =>
+      'table',
+      { class: 'calls', 'data-testid': 'tool-calls' },
+      h(
+        'thead',
+        {},
         h(
           'tr',
           {},
-          h('td', { class: 'num' }, c.step),
-          h('td', { class: 'tool-name' }, c.tool),
-          h('td', { class: 'query' }, c.query.length > 260 ? h('details', {}, h('summary', {}, `${c.query.slice(0, 200)}…`), c.query) : c.query, c.output ? h('div', { class: 'muted' }, `→ ${c.output}`) : null, c.error ? h('div', { class: 'error-text' }, c.error) : null),
-          h('td', { class: 'ids' }, idList(c.ids, gold)),
+          ['step', 'tool', 'query', 'returned ids'].map((x) => h('th', { scope: 'col' }, x)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        calls.map((c) =>
+          h(
+            'tr',
+            {},
+            h('td', { class: 'num' }, c.step),
+            h('td', { class: 'tool-name' }, c.tool),
+            h(
+              'td',
+              { class: 'query' },
+              c.query.length > 260 ? h('details', {}, h('summary', {}, `${c.query.slice(0, 200)}…`), c.query) : c.query,
+              c.output ? h('div', { class: 'muted' }, `→ ${c.output}`) : null,
+              c.error ? h('div', { class: 'error-text' }, c.error) : null,
+            ),
+            h('td', { class: 'ids' }, idList(c.ids, gold)),
+          ),
         ),
       ),
     ),
-  ));
+  );
 }
 
 export async function renderSearchView(root: HTMLElement, info: Info, params: URLSearchParams): Promise<void> {
   if (!info.index) {
-    clear(root, viewHeading('Search'), h('div', { class: 'empty' }, 'This server was started without --index: start it with `lexcase serve --index DIR` to search.'));
+    clear(
+      root,
+      viewHeading('Search'),
+      h('div', { class: 'empty' }, 'This server was started without --index: start it with `lexcase serve --index DIR` to search.'),
+    );
     return;
   }
   const methods = info.index.methods;
   const mode = params.get('mode') === 'evidence' ? 'evidence' : 'search';
-  const q = h('input', { type: 'search', id: 'q', name: 'q', 'data-testid': 'query', placeholder: mode === 'search' ? 'query, e.g. hearsay statement offered for the truth' : 'hypothesis, e.g. The statement is inadmissible hearsay', value: params.get('q') ?? '', autofocus: true, 'aria-label': mode === 'search' ? 'query' : 'hypothesis' });
-  const method = h('select', { id: 'method', 'data-testid': 'method' }, methods.map((m) => h('option', { value: m }, m)));
+  const q = h('input', {
+    type: 'search',
+    id: 'q',
+    name: 'q',
+    'data-testid': 'query',
+    placeholder: mode === 'search' ? 'query, e.g. hearsay statement offered for the truth' : 'hypothesis, e.g. The statement is inadmissible hearsay',
+    value: params.get('q') ?? '',
+    autofocus: true,
+    'aria-label': mode === 'search' ? 'query' : 'hypothesis',
+  });
+  const method = h(
+    'select',
+    { id: 'method', 'data-testid': 'method' },
+    methods.map((m) => h('option', { value: m }, m)),
+  );
   method.value = params.get('method') && methods.includes(params.get('method')!) ? params.get('method')! : methods[0];
-  const k = h('input', { type: 'number', id: 'k', min: 1, max: 100, value: params.get('k') ?? String(mode === 'search' ? info.defaults.searchK : info.defaults.evidenceK), 'data-testid': 'k' });
-  const facts = h('textarea', { id: 'facts', rows: 3, placeholder: 'facts of the case (optional)', 'data-testid': 'facts', 'aria-label': 'facts of the case (optional)' });
+  const k = h('input', {
+    type: 'number',
+    id: 'k',
+    min: 1,
+    max: 100,
+    value: params.get('k') ?? String(mode === 'search' ? info.defaults.searchK : info.defaults.evidenceK),
+    'data-testid': 'k',
+  });
+  const facts = h('textarea', {
+    id: 'facts',
+    rows: 3,
+    placeholder: 'facts of the case (optional)',
+    'data-testid': 'facts',
+    'aria-label': 'facts of the case (optional)',
+  });
   // arriving from a retrieval-evaluation row: that topic's relevant passages are marked among the hits
   const relevant = new Set((params.get('rel') ?? '').split(',').filter(Boolean));
   facts.value = params.get('facts') ?? '';
   const against = h('input', { type: 'checkbox', id: 'against' });
-  const advocate = h('select', { id: 'advocate', 'data-testid': 'advocate' }, h('option', { value: 'offline' }, 'offline heuristic'), info.llm.available ? h('option', { value: 'llm' }, `LLM advocate (${info.llm.label})`) : null);
+  const advocate = h(
+    'select',
+    { id: 'advocate', 'data-testid': 'advocate' },
+    h('option', { value: 'offline' }, 'offline heuristic'),
+    info.llm.available ? h('option', { value: 'llm' }, `LLM advocate (${info.llm.label})`) : null,
+  );
   const results = h('section', { id: 'results', 'data-testid': 'results', 'aria-label': 'results' });
   // a screen reader hears how many results came (the results themselves are not a live region: too long to read out)
   const announce = h('p', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite', 'data-testid': 'search-announce' });
@@ -182,12 +350,27 @@ export async function renderSearchView(root: HTMLElement, info: Info, params: UR
         announce.textContent = `${r.hits.length} hits for "${q.value}" (${r.method})`;
         const sameQuery = q.value === (params.get('q') ?? '');
         if (!sameQuery) relevant.clear(); // the marks belong to the eval row's query only
-        history.replaceState(null, '', `#/search?${qs({ q: q.value, method: method.value, k: k.value, rel: relevant.size ? [...relevant].join(',') : undefined })}`);
+        history.replaceState(
+          null,
+          '',
+          `#/search?${qs({ q: q.value, method: method.value, k: k.value, rel: relevant.size ? [...relevant].join(',') : undefined })}`,
+        );
         const relHits = (r.hits as Hit[]).filter((x) => relevant.has(x.id)).length;
         clear(
           results,
-          h('div', { class: 'summary', 'data-testid': 'summary' }, `${r.hits.length} hits · ${r.method} · ${fmt(r.ms, 1)} ms · query terms: `, r.queryTerms.map((t: string) => h('code', {}, t)).flatMap((c: Node) => [c, ' '])),
-          relevant.size ? h('div', { class: 'summary', 'data-testid': 'relevant-summary', role: 'status' }, `${relHits} of the topic's ${relevant.size} relevant passage${relevant.size === 1 ? '' : 's'} in these ${r.hits.length} hits (marked relevant)`) : null,
+          h(
+            'div',
+            { class: 'summary', 'data-testid': 'summary' },
+            `${r.hits.length} hits · ${r.method} · ${fmt(r.ms, 1)} ms · query terms: `,
+            r.queryTerms.map((t: string) => h('code', {}, t)).flatMap((c: Node) => [c, ' ']),
+          ),
+          relevant.size
+            ? h(
+                'div',
+                { class: 'summary', 'data-testid': 'relevant-summary', role: 'status' },
+                `${relHits} of the topic's ${relevant.size} relevant passage${relevant.size === 1 ? '' : 's'} in these ${r.hits.length} hits (marked relevant)`,
+              )
+            : null,
           r.hits.length === 0 ? h('div', { class: 'empty' }, 'No hits (all query terms unknown or stopwords?).') : null,
           h(
             'ol',
@@ -195,8 +378,21 @@ export async function renderSearchView(root: HTMLElement, info: Info, params: UR
             (r.hits as Hit[]).map((hit) =>
               h(
                 'li',
-                { class: `hit${relevant.has(hit.id) ? ' relevant' : ''}`, 'data-testid': 'hit', 'data-id': hit.id, 'data-relevant': relevant.has(hit.id) ? 'true' : null },
-                h('div', { class: 'hit-head' }, h('span', { class: 'rank' }, `#${hit.rank}`), pidLink(hit.id, { relevant: relevant.has(hit.id) }), relevant.has(hit.id) ? h('span', { class: 'tag relevant' }, 'relevant') : null, hit.title ? h('span', { class: 'title' }, hit.title) : null, h('span', { class: 'score' }, fmt(hit.score))),
+                {
+                  class: `hit${relevant.has(hit.id) ? ' relevant' : ''}`,
+                  'data-testid': 'hit',
+                  'data-id': hit.id,
+                  'data-relevant': relevant.has(hit.id) ? 'true' : null,
+                },
+                h(
+                  'div',
+                  { class: 'hit-head' },
+                  h('span', { class: 'rank' }, `#${hit.rank}`),
+                  pidLink(hit.id, { relevant: relevant.has(hit.id) }),
+                  relevant.has(hit.id) ? h('span', { class: 'tag relevant' }, 'relevant') : null,
+                  hit.title ? h('span', { class: 'title' }, hit.title) : null,
+                  h('span', { class: 'score' }, fmt(hit.score)),
+                ),
                 passage(hit.segments, hit.truncated),
                 r.explainable ? explanationToggle(r.query, r.method, hit) : null,
               ),
@@ -207,14 +403,26 @@ export async function renderSearchView(root: HTMLElement, info: Info, params: UR
         const r = await api('/api/evidence', { hypothesis: q.value, facts: facts.value, against: against.checked, k: Number(k.value), mode: advocate.value });
         clear(
           results,
-          h('div', { class: 'summary', 'data-testid': 'summary' }, `${r.stance === 'for' ? 'Evidence for' : 'Counter-evidence to'}: `, h('strong', {}, r.hypothesis), ` · ${r.mode} · stop: ${r.stop}${r.tokens ? ` · ${r.tokens} tokens` : ''}`),
+          h(
+            'div',
+            { class: 'summary', 'data-testid': 'summary' },
+            `${r.stance === 'for' ? 'Evidence for' : 'Counter-evidence to'}: `,
+            h('strong', {}, r.hypothesis),
+            ` · ${r.mode} · stop: ${r.stop}${r.tokens ? ` · ${r.tokens} tokens` : ''}`,
+          ),
           r.analysis ? h('p', { class: 'analysis' }, r.analysis) : null,
           r.error ? errorBox(r.error) : null,
           h(
             'ol',
             { class: 'hits' },
             r.evidence.map((e: { id: string; score: number; justification: string; segments: Segment[]; truncated: boolean }) =>
-              h('li', { class: 'hit', 'data-testid': 'evidence', 'data-id': e.id }, h('div', { class: 'hit-head' }, pidLink(e.id), h('span', { class: 'score' }, fmt(e.score))), h('div', { class: 'justification' }, e.justification), passage(e.segments, e.truncated)),
+              h(
+                'li',
+                { class: 'hit', 'data-testid': 'evidence', 'data-id': e.id },
+                h('div', { class: 'hit-head' }, pidLink(e.id), h('span', { class: 'score' }, fmt(e.score))),
+                h('div', { class: 'justification' }, e.justification),
+                passage(e.segments, e.truncated),
+              ),
             ),
           ),
           h('h3', {}, `Tool calls (${r.toolCalls.length})`),
@@ -230,6 +438,17 @@ export async function renderSearchView(root: HTMLElement, info: Info, params: UR
     }
   }
 
-  clear(root, h('div', { class: 'search-view', 'data-testid': 'search-view' }, viewHeading(mode === 'search' ? 'Search' : 'Evidence for a hypothesis'), modeSwitch, form, announce, results));
+  clear(
+    root,
+    h(
+      'div',
+      { class: 'search-view', 'data-testid': 'search-view' },
+      viewHeading(mode === 'search' ? 'Search' : 'Evidence for a hypothesis'),
+      modeSwitch,
+      form,
+      announce,
+      results,
+    ),
+  );
   if (q.value) await run();
 }

@@ -23,11 +23,27 @@ export interface SortState {
   dir: 'asc' | 'desc';
 }
 
-export function sortableTable<T>(o: { rows: T[]; columns: Column<T>[]; rowAttrs?: (row: T) => Record<string, string>; sort?: SortState; onSort?: (s: SortState) => void; testid: string; className?: string; caption?: string }): HTMLTableElement {
+export function sortableTable<T>(o: {
+  rows: T[];
+  columns: Column<T>[];
+  rowAttrs?: (row: T) => Record<string, string>;
+  sort?: SortState;
+  onSort?: (s: SortState) => void;
+  testid: string;
+  className?: string;
+  caption?: string;
+}): HTMLTableElement {
   const values = new Map<HTMLTableRowElement, (string | number | null)[]>();
   const trs = o.rows.map((r) => {
-    const tr = h('tr', o.rowAttrs?.(r) ?? {}, o.columns.map((c) => c.cell(r)));
-    values.set(tr, o.columns.map((c) => (c.sort ? c.sort(r) : (c.cell(r).textContent ?? ''))));
+    const tr = h(
+      'tr',
+      o.rowAttrs?.(r) ?? {},
+      o.columns.map((c) => c.cell(r)),
+    );
+    values.set(
+      tr,
+      o.columns.map((c) => (c.sort ? c.sort(r) : (c.cell(r).textContent ?? ''))),
+    );
     return tr;
   });
   const tbody = h('tbody', {}, trs);
@@ -35,7 +51,17 @@ export function sortableTable<T>(o: { rows: T[]; columns: Column<T>[]; rowAttrs?
   const ths = o.columns.map((c) => {
     if (c.fixed) return h('th', { class: c.num ? 'num' : '', scope: 'col', 'data-no-export': '' }, c.label);
     const arrow = h('span', { 'aria-hidden': 'true' });
-    const btn = h('button', { type: 'button', class: 'sort', 'data-testid': `sort-${c.key}`, onclick: () => apply({ key: c.key, dir: state?.key === c.key && state.dir === 'asc' ? 'desc' : 'asc' }, true) }, c.label, arrow);
+    const btn = h(
+      'button',
+      {
+        type: 'button',
+        class: 'sort',
+        'data-testid': `sort-${c.key}`,
+        onclick: () => apply({ key: c.key, dir: state?.key === c.key && state.dir === 'asc' ? 'desc' : 'asc' }, true),
+      },
+      c.label,
+      arrow,
+    );
     return h('th', { class: c.num ? 'num' : '', scope: 'col', 'data-export': c.label, 'data-col': c.key }, btn);
   });
   const apply = (s: SortState, user: boolean) => {
@@ -60,9 +86,18 @@ export function sortableTable<T>(o: { rows: T[]; columns: Column<T>[]; rowAttrs?
     });
     if (user) o.onSort?.(s);
   };
-  const table = h('table', { class: o.className ?? 'runs-table', 'data-testid': o.testid }, o.caption ? h('caption', { class: 'visually-hidden' }, o.caption) : null, h('thead', {}, h('tr', {}, ths)), tbody);
+  const table = h(
+    'table',
+    { class: o.className ?? 'runs-table', 'data-testid': o.testid },
+    o.caption ? h('caption', { class: 'visually-hidden' }, o.caption) : null,
+    h('thead', {}, h('tr', {}, ths)),
+    tbody,
+  );
   if (state) apply(state, false);
   return table;
 }
 
-export const td = (content: Node | string | number | null | undefined | (Node | string | null)[], attrs: Record<string, string | number | boolean> = {}): HTMLTableCellElement => h('td', attrs, ...(Array.isArray(content) ? content : [content ?? '–']));
+export const td = (
+  content: Node | string | number | null | undefined | (Node | string | null)[],
+  attrs: Record<string, string | number | boolean> = {},
+): HTMLTableCellElement => h('td', attrs, ...(Array.isArray(content) ? content : [content ?? '–']));

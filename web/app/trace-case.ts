@@ -6,36 +6,64 @@
 import { expandable, fmt, h, pidLink, round, scrollBox } from './dom.js';
 import { idList } from './search-view.js';
 
-interface ToolCall { tool: string; query: string; ids: string[]; step: number; output?: string; error?: string }
+interface ToolCall {
+  tool: string;
+  query: string;
+  ids: string[];
+  step: number;
+  output?: string;
+  error?: string;
+}
 
 const short = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
 
 /** One row per call: step, tool, query (shortened; full text on demand), k, gold rank, ids on demand. */
 export function toolCallsSummary(calls: ToolCall[], gold: Set<string>, label = 'tool calls'): HTMLElement {
-  return scrollBox(label, h(
-    'table',
-    { class: 'calls compact', 'data-testid': 'tool-calls' },
-    h('thead', {}, h('tr', {}, ['step', 'tool', 'query', 'k', 'gold rank', 'ids'].map((x) => h('th', { scope: 'col' }, x)))),
+  return scrollBox(
+    label,
     h(
-      'tbody',
-      {},
-      calls.map((c) => {
-        const ids = Array.isArray(c.ids) ? c.ids : [];
-        const r = ids.findIndex((id) => gold.has(id));
-        const q = String(c.query ?? '');
-        return h(
+      'table',
+      { class: 'calls compact', 'data-testid': 'tool-calls' },
+      h(
+        'thead',
+        {},
+        h(
           'tr',
-          { 'data-testid': 'tool-call' },
-          h('td', { class: 'num' }, c.step),
-          h('td', { class: 'tool-name' }, c.tool),
-          h('td', { class: 'query' }, q.length > 90 ? h('details', {}, h('summary', {}, short(q, 90)), q) : q, c.output ? h('div', { class: 'muted' }, `→ ${c.output}`) : null, c.error ? h('div', { class: 'error-text' }, c.error) : null),
-          h('td', { class: 'num' }, ids.length),
-          h('td', { class: r >= 0 ? 'num gold-rank' : 'num muted', 'data-testid': 'gold-rank' }, r >= 0 ? `#${r + 1}` : gold.size ? '–' : ''),
-          h('td', {}, ids.length ? h('details', { class: 'ids-toggle' }, h('summary', {}, 'show'), idList(ids, gold)) : h('span', { class: 'muted' }, 'none')),
-        );
-      }),
+          {},
+          ['step', 'tool', 'query', 'k', 'gold rank', 'ids'].map((x) => h('th', { scope: 'col' }, x)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        calls.map((c) => {
+          const ids = Array.isArray(c.ids) ? c.ids : [];
+          const r = ids.findIndex((id) => gold.has(id));
+          const q = String(c.query ?? '');
+          return h(
+            'tr',
+            { 'data-testid': 'tool-call' },
+            h('td', { class: 'num' }, c.step),
+            h('td', { class: 'tool-name' }, c.tool),
+            h(
+              'td',
+              { class: 'query' },
+              q.length > 90 ? h('details', {}, h('summary', {}, short(q, 90)), q) : q,
+              c.output ? h('div', { class: 'muted' }, `→ ${c.output}`) : null,
+              c.error ? h('div', { class: 'error-text' }, c.error) : null,
+            ),
+            h('td', { class: 'num' }, ids.length),
+            h('td', { class: r >= 0 ? 'num gold-rank' : 'num muted', 'data-testid': 'gold-rank' }, r >= 0 ? `#${r + 1}` : gold.size ? '–' : ''),
+            h(
+              'td',
+              {},
+              ids.length ? h('details', { class: 'ids-toggle' }, h('summary', {}, 'show'), idList(ids, gold)) : h('span', { class: 'muted' }, 'none'),
+            ),
+          );
+        }),
+      ),
     ),
-  ));
+  );
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -49,7 +77,15 @@ export function caseTrace(t: any, gold: Set<string>, answer: string | undefined)
       h(
         'div',
         { class: `advocate${a.letter && a.letter === answer ? ' for-gold' : ''}`, 'data-testid': 'advocate' },
-        h('div', { class: 'adv-head' }, h('strong', {}, a.key), a.letter && a.letter !== a.key ? ` (option ${a.letter})` : '', ' ', a.hypothesis, h('span', { class: 'muted' }, ` · ${a.stance} · stop ${a.stop} · ${a.steps} steps${a.tokens ? ` · ${a.tokens} tokens` : ''}`)),
+        h(
+          'div',
+          { class: 'adv-head' },
+          h('strong', {}, a.key),
+          a.letter && a.letter !== a.key ? ` (option ${a.letter})` : '',
+          ' ',
+          a.hypothesis,
+          h('span', { class: 'muted' }, ` · ${a.stance} · stop ${a.stop} · ${a.steps} steps${a.tokens ? ` · ${a.tokens} tokens` : ''}`),
+        ),
         a.analysis ? h('p', { class: 'analysis' }, a.analysis) : null,
         a.error ? h('div', { class: 'error' }, a.error) : null,
         toolCallsSummary(a.toolCalls ?? [], gold, `tool calls of advocate ${a.key}`),
@@ -57,7 +93,15 @@ export function caseTrace(t: any, gold: Set<string>, answer: string | undefined)
           'ol',
           { class: 'evidence' },
           (a.evidence ?? []).map((e: { id: string; score: number; justification: string; snippet: string }) =>
-            h('li', { class: gold.has(e.id) ? 'gold' : '', 'data-testid': 'evidence-item' }, pidLink(e.id, { gold: gold.has(e.id) }), gold.has(e.id) ? h('span', { class: 'tag gold' }, 'gold passage') : null, ` ${fmt(e.score)} — `, h('em', {}, e.justification), expandable(h('div', { class: 'snippet' }, e.snippet), 2)),
+            h(
+              'li',
+              { class: gold.has(e.id) ? 'gold' : '', 'data-testid': 'evidence-item' },
+              pidLink(e.id, { gold: gold.has(e.id) }),
+              gold.has(e.id) ? h('span', { class: 'tag gold' }, 'gold passage') : null,
+              ` ${fmt(e.score)} — `,
+              h('em', {}, e.justification),
+              expandable(h('div', { class: 'snippet' }, e.snippet), 2),
+            ),
           ),
         ),
       ),
@@ -67,17 +111,44 @@ export function caseTrace(t: any, gold: Set<string>, answer: string | undefined)
       ? h(
           'div',
           { class: 'jurors', 'data-testid': 'jurors' },
-          jurors.map((j) => h('div', { class: 'juror' }, h('div', {}, h('strong', {}, j.persona), ' — vote ', h('span', { class: 'vote' }, j.abstained ? 'abstained' : (j.vote ?? '–')), j.vote && j.vote === answer ? h('span', { class: 'tag gold' }, 'gold') : null), h('p', {}, j.reasoning), j.error ? h('div', { class: 'error-text' }, j.error) : null)),
+          jurors.map((j) =>
+            h(
+              'div',
+              { class: 'juror' },
+              h(
+                'div',
+                {},
+                h('strong', {}, j.persona),
+                ' — vote ',
+                h('span', { class: 'vote' }, j.abstained ? 'abstained' : (j.vote ?? '–')),
+                j.vote && j.vote === answer ? h('span', { class: 'tag gold' }, 'gold') : null,
+              ),
+              h('p', {}, j.reasoning),
+              j.error ? h('div', { class: 'error-text' }, j.error) : null,
+            ),
+          ),
         )
-      : h('p', { class: 'muted', 'data-testid': 'no-jury' }, t.panel ? `panel: ${t.panel.join(', ')} (no juror records)` : 'no jurors in this run (offline heuristic: the evidence-score solver decides)'),
+      : h(
+          'p',
+          { class: 'muted', 'data-testid': 'no-jury' },
+          t.panel ? `panel: ${t.panel.join(', ')} (no juror records)` : 'no jurors in this run (offline heuristic: the evidence-score solver decides)',
+        ),
     verdict
       ? h(
           'div',
           { class: 'verdict', 'data-testid': 'verdict' },
           h('strong', {}, `Verdict: ${verdict.answer ?? '–'}`),
           ` · confidence ${verdict.confidence}`,
-          verdict.tally && Object.keys(verdict.tally).length ? ` · tally ${Object.entries(verdict.tally).map(([k, v]) => `${k}: ${round(v, 2)}`).join(' · ')}` : '',
-          verdict.normalised ? ` · scores ${Object.entries(verdict.normalised as Record<string, number>).map(([k, v]) => `${k}: ${round(v, 2)}`).join(' · ')}` : '',
+          verdict.tally && Object.keys(verdict.tally).length
+            ? ` · tally ${Object.entries(verdict.tally)
+                .map(([k, v]) => `${k}: ${round(v, 2)}`)
+                .join(' · ')}`
+            : '',
+          verdict.normalised
+            ? ` · scores ${Object.entries(verdict.normalised as Record<string, number>)
+                .map(([k, v]) => `${k}: ${round(v, 2)}`)
+                .join(' · ')}`
+            : '',
           verdict.tieBreak ? ` · tie broken by ${verdict.tieBreak.by}` : '',
         )
       : null,

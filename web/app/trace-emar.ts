@@ -12,9 +12,29 @@ function claimBox(role: string, c: any, answer: string | undefined): HTMLElement
   return h(
     'div',
     { class: `brief${c?.answer === answer ? ' for-gold' : ''}`, 'data-testid': `emar-${role.toLowerCase()}` },
-    h('div', { class: 'adv-head' }, h('strong', {}, role), ` · option ${c?.answer ?? '–'}`, c?.answer === answer ? h('span', { class: 'tag gold' }, 'gold') : null),
+    h(
+      'div',
+      { class: 'adv-head' },
+      h('strong', {}, role),
+      ` · option ${c?.answer ?? '–'}`,
+      c?.answer === answer ? h('span', { class: 'tag gold' }, 'gold') : null,
+    ),
     h('p', {}, h('em', {}, 'Claim: '), c?.claim ?? ''),
-    c?.argument ? h('details', {}, h('summary', {}, 'argument'), h('p', {}, c.argument), arr(c.evidence).length ? h('ul', {}, arr(c.evidence).map((e) => h('li', {}, e))) : null) : null,
+    c?.argument
+      ? h(
+          'details',
+          {},
+          h('summary', {}, 'argument'),
+          h('p', {}, c.argument),
+          arr(c.evidence).length
+            ? h(
+                'ul',
+                {},
+                arr(c.evidence).map((e) => h('li', {}, e)),
+              )
+            : null,
+        )
+      : null,
   );
 }
 
@@ -22,17 +42,64 @@ export function emarTrace(t: any, answer: string | undefined): (HTMLElement | nu
   const eps = typeof t.epsilon === 'number' ? t.epsilon : 0.85;
   const rounds = arr(t.rounds);
   return [
-    h('div', { class: 'muted' }, `EMAR · embedder ${t.embedder ?? '?'} · convergence at similarity ≥ ${eps} · max depth ${t.maxDepth ?? '?'} · stopped: ${t.stop ?? '?'}`),
-    arr(t.facts).length ? h('details', { open: true }, h('summary', {}, `Facts (${arr(t.facts).length})`), h('ul', {}, arr(t.facts).map((f) => h('li', {}, f)))) : null,
+    h(
+      'div',
+      { class: 'muted' },
+      `EMAR · embedder ${t.embedder ?? '?'} · convergence at similarity ≥ ${eps} · max depth ${t.maxDepth ?? '?'} · stopped: ${t.stop ?? '?'}`,
+    ),
+    arr(t.facts).length
+      ? h(
+          'details',
+          { open: true },
+          h('summary', {}, `Facts (${arr(t.facts).length})`),
+          h(
+            'ul',
+            {},
+            arr(t.facts).map((f) => h('li', {}, f)),
+          ),
+        )
+      : null,
     h('h3', {}, 'Argument (depth 0)'),
     claimBox('Proponent', t.initial, answer),
-    scrollBox('convergence', h(
-      'table',
-      { class: 'convergence', 'data-testid': 'convergence' },
-      h('thead', {}, h('tr', {}, ['depth', 'opponent', 'proponent', 'similarity', 'distance to ε'].map((x) => h('th', { scope: 'col' }, x)))),
-      h('tbody', {}, rounds.map((r) => h('tr', {}, h('td', { class: 'num' }, r.epoch), h('td', {}, r.opponent?.answer ?? '–'), h('td', {}, r.proponent?.answer ?? '–'), h('td', { class: 'num' }, typeof r.similarity === 'number' ? r.similarity.toFixed(3) : '–'), h('td', { class: 'num' }, typeof r.similarity === 'number' ? (r.similarity >= eps ? 'converged' : (eps - r.similarity).toFixed(3)) : '–')))),
-    )),
-    ...rounds.map((r) => h('section', { class: 'round', 'data-testid': 'emar-round', 'data-depth': r.epoch }, h('h3', {}, `Depth ${r.epoch}: critique → response`), h('div', { class: 'briefs two-col' }, claimBox('Opponent', r.opponent, answer), claimBox('Proponent', r.proponent, answer)))),
+    scrollBox(
+      'convergence',
+      h(
+        'table',
+        { class: 'convergence', 'data-testid': 'convergence' },
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            ['depth', 'opponent', 'proponent', 'similarity', 'distance to ε'].map((x) => h('th', { scope: 'col' }, x)),
+          ),
+        ),
+        h(
+          'tbody',
+          {},
+          rounds.map((r) =>
+            h(
+              'tr',
+              {},
+              h('td', { class: 'num' }, r.epoch),
+              h('td', {}, r.opponent?.answer ?? '–'),
+              h('td', {}, r.proponent?.answer ?? '–'),
+              h('td', { class: 'num' }, typeof r.similarity === 'number' ? r.similarity.toFixed(3) : '–'),
+              h('td', { class: 'num' }, typeof r.similarity === 'number' ? (r.similarity >= eps ? 'converged' : (eps - r.similarity).toFixed(3)) : '–'),
+            ),
+          ),
+        ),
+      ),
+    ),
+    ...rounds.map((r) =>
+      h(
+        'section',
+        { class: 'round', 'data-testid': 'emar-round', 'data-depth': r.epoch },
+        h('h3', {}, `Depth ${r.epoch}: critique → response`),
+        h('div', { class: 'briefs two-col' }, claimBox('Opponent', r.opponent, answer), claimBox('Proponent', r.proponent, answer)),
+      ),
+    ),
     t.judge
       ? h(
           'div',

@@ -13,8 +13,19 @@ const arr = (v: unknown): any[] => (Array.isArray(v) ? v : []);
 function brief(b: any, gold: Set<string>, answer: string | undefined): HTMLElement {
   return h(
     'div',
-    { class: `brief${b.letter === answer ? ' for-gold' : ''}${b.error ? ' forfeit' : ''}`, 'data-testid': 'brief', 'data-letter': b.letter, 'data-round': b.round },
-    h('div', { class: 'adv-head' }, h('strong', {}, `Debater ${b.letter}`), ` · ${b.kind}`, arr(b.saw).length ? h('span', { class: 'muted' }, ` · saw ${arr(b.saw).join(', ')}`) : null),
+    {
+      class: `brief${b.letter === answer ? ' for-gold' : ''}${b.error ? ' forfeit' : ''}`,
+      'data-testid': 'brief',
+      'data-letter': b.letter,
+      'data-round': b.round,
+    },
+    h(
+      'div',
+      { class: 'adv-head' },
+      h('strong', {}, `Debater ${b.letter}`),
+      ` · ${b.kind}`,
+      arr(b.saw).length ? h('span', { class: 'muted' }, ` · saw ${arr(b.saw).join(', ')}`) : null,
+    ),
     b.error ? h('div', { class: 'error' }, `forfeit: ${b.error}`) : null,
     b.rebuttal ? h('p', { class: 'rebuttal' }, h('em', {}, 'Rebuttal: '), b.rebuttal) : null,
     b.argument ? h('p', {}, b.argument) : null,
@@ -23,7 +34,18 @@ function brief(b: any, gold: Set<string>, answer: string | undefined): HTMLEleme
           'ul',
           { class: 'citations', 'data-testid': 'citations' },
           arr(b.citations).map((c) =>
-            h('li', { 'data-testid': 'citation', 'data-supportive': String(!!c.supportive) }, pidLink(c.id, { gold: gold.has(c.id) }), ' ', flag(!!c.exists, 'exists', 'not in index'), ' ', flag(!!c.seen, 'seen', 'unseen'), ' ', flag(!!c.supportive, `supportive (${Math.round(100 * (c.overlap ?? 0))}%)`, 'unsupported'), h('div', { class: 'snippet' }, c.claim)),
+            h(
+              'li',
+              { 'data-testid': 'citation', 'data-supportive': String(!!c.supportive) },
+              pidLink(c.id, { gold: gold.has(c.id) }),
+              ' ',
+              flag(!!c.exists, 'exists', 'not in index'),
+              ' ',
+              flag(!!c.seen, 'seen', 'unseen'),
+              ' ',
+              flag(!!c.supportive, `supportive (${Math.round(100 * (c.overlap ?? 0))}%)`, 'unsupported'),
+              h('div', { class: 'snippet' }, c.claim),
+            ),
           ),
         )
       : null,
@@ -36,11 +58,33 @@ export function madTrace(t: any, gold: Set<string>, answer: string | undefined):
   const j = t.judge;
   const pool = arr(t.pool);
   return [
-    h('div', { class: 'muted', 'data-testid': 'mad-settings' }, `MAD · ${s.topology ?? '?'} topology · ${s.rounds ?? '?'} rounds · cross-examiner ${s.crossExaminer ? 'on' : 'off'} · ${s.method ?? ''} k=${s.k ?? '?'}`),
+    h(
+      'div',
+      { class: 'muted', 'data-testid': 'mad-settings' },
+      `MAD · ${s.topology ?? '?'} topology · ${s.rounds ?? '?'} rounds · cross-examiner ${s.crossExaminer ? 'on' : 'off'} · ${s.method ?? ''} k=${s.k ?? '?'}`,
+    ),
     t.error ? h('div', { class: 'error' }, t.error) : null,
-    h('details', { class: 'pool' }, h('summary', {}, `Evidence pool (${pool.length} passages)`), h('ul', {}, pool.map((p) => h('li', {}, pidLink(p.id, { gold: gold.has(p.id) }), h('span', { class: 'muted' }, ` ← ${String(p.query).slice(0, 120)}`))))),
+    h(
+      'details',
+      { class: 'pool' },
+      h('summary', {}, `Evidence pool (${pool.length} passages)`),
+      h(
+        'ul',
+        {},
+        pool.map((p) => h('li', {}, pidLink(p.id, { gold: gold.has(p.id) }), h('span', { class: 'muted' }, ` ← ${String(p.query).slice(0, 120)}`))),
+      ),
+    ),
     ...arr(t.rounds).map((r) =>
-      h('section', { class: 'round', 'data-testid': 'mad-round', 'data-round': r.round }, h('h3', {}, `Round ${r.round}`), h('div', { class: 'briefs' }, arr(r.briefs).map((b) => brief(b, gold, answer)))),
+      h(
+        'section',
+        { class: 'round', 'data-testid': 'mad-round', 'data-round': r.round },
+        h('h3', {}, `Round ${r.round}`),
+        h(
+          'div',
+          { class: 'briefs' },
+          arr(r.briefs).map((b) => brief(b, gold, answer)),
+        ),
+      ),
     ),
     t.crossExamination
       ? h(
@@ -48,20 +92,50 @@ export function madTrace(t: any, gold: Set<string>, answer: string | undefined):
           { class: 'cross', 'data-testid': 'cross-examination' },
           h('h3', {}, 'Cross-examination'),
           t.crossExamination.error ? h('div', { class: 'error' }, t.crossExamination.error) : null,
-          h('ol', {}, arr(t.crossExamination.questions).map((q) => h('li', {}, h('strong', {}, `${q.letter}: `), q.question, h('div', { class: 'snippet' }, `→ ${q.answer}`)))),
+          h(
+            'ol',
+            {},
+            arr(t.crossExamination.questions).map((q) =>
+              h('li', {}, h('strong', {}, `${q.letter}: `), q.question, h('div', { class: 'snippet' }, `→ ${q.answer}`)),
+            ),
+          ),
         )
       : null,
     arr(t.roundVerdicts).length
-      ? h('div', { class: 'muted', 'data-testid': 'round-verdicts' }, 'Verdict after each round: ', arr(t.roundVerdicts).map((v) => `round ${v.round}: ${v.verdict ?? '–'}${v.verdict && v.verdict === answer ? ' ✓' : ''}`).join(' · '))
+      ? h(
+          'div',
+          { class: 'muted', 'data-testid': 'round-verdicts' },
+          'Verdict after each round: ',
+          arr(t.roundVerdicts)
+            .map((v) => `round ${v.round}: ${v.verdict ?? '–'}${v.verdict && v.verdict === answer ? ' ✓' : ''}`)
+            .join(' · '),
+        )
       : null,
     j
       ? h(
           'div',
           { class: 'verdict', 'data-testid': 'verdict' },
           h('strong', {}, `Judge's verdict: ${j.verdict}`),
-          h('ul', { class: 'rationale' }, arr(j.rationale).map((x) => h('li', {}, x))),
-          h('div', { class: 'checklist', 'data-testid': 'checklist' }, Object.entries(j.checklist ?? {}).map(([k, v]) => h('span', { class: v ? 'flag ok' : 'flag bad', 'data-item': k }, `${v ? '✓' : '✗'} ${k.replace(/_/g, ' ')}`))),
-          arr(j.unsupported).length ? h('div', {}, 'judge: unsupported citations ', arr(j.unsupported).map((id) => pidLink(String(id)))) : null,
+          h(
+            'ul',
+            { class: 'rationale' },
+            arr(j.rationale).map((x) => h('li', {}, x)),
+          ),
+          h(
+            'div',
+            { class: 'checklist', 'data-testid': 'checklist' },
+            Object.entries(j.checklist ?? {}).map(([k, v]) =>
+              h('span', { class: v ? 'flag ok' : 'flag bad', 'data-item': k }, `${v ? '✓' : '✗'} ${k.replace(/_/g, ' ')}`),
+            ),
+          ),
+          arr(j.unsupported).length
+            ? h(
+                'div',
+                {},
+                'judge: unsupported citations ',
+                arr(j.unsupported).map((id) => pidLink(String(id))),
+              )
+            : null,
         )
       : null,
   ];

@@ -14,8 +14,28 @@ function rankedIds(ids: string[], scores: (number | undefined)[], gold: Set<stri
     h(
       'table',
       { class: 'runs-table', 'data-testid': testid },
-      h('thead', {}, h('tr', {}, ['rank', 'passage', 'score'].map((x) => h('th', { scope: 'col' }, x)))),
-      h('tbody', {}, ids.map((id, i) => h('tr', { class: gold.has(id) ? 'gold-row' : '' }, h('td', { class: 'num' }, i + 1), h('td', {}, pidLink(id, { gold: gold.has(id) }), gold.has(id) ? h('span', { class: 'tag gold' }, 'gold') : null), h('td', { class: 'num' }, round(scores[i], 3))))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ['rank', 'passage', 'score'].map((x) => h('th', { scope: 'col' }, x)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        ids.map((id, i) =>
+          h(
+            'tr',
+            { class: gold.has(id) ? 'gold-row' : '' },
+            h('td', { class: 'num' }, i + 1),
+            h('td', {}, pidLink(id, { gold: gold.has(id) }), gold.has(id) ? h('span', { class: 'tag gold' }, 'gold') : null),
+            h('td', { class: 'num' }, round(scores[i], 3)),
+          ),
+        ),
+      ),
     ),
   );
 }
@@ -27,9 +47,20 @@ export function retrievalTrace(t: any): HTMLElement[] {
   return [
     h('h3', {}, 'Query'),
     h('p', { class: 'question' }, String(t.query ?? '')),
-    h('p', { class: 'muted' }, `gold: `, ...arr(t.goldIds).map((id) => pidLink(String(id), { gold: true })), found >= 0 ? ` · first gold at rank ${found + 1}` : ' · no gold passage in the top 10'),
+    h(
+      'p',
+      { class: 'muted' },
+      `gold: `,
+      ...arr(t.goldIds).map((id) => pidLink(String(id), { gold: true })),
+      found >= 0 ? ` · first gold at rank ${found + 1}` : ' · no gold passage in the top 10',
+    ),
     h('h3', {}, `Top ${top.length}`),
-    rankedIds(top.map((x) => String(x.id)), top.map((x) => x.score), gold, 'top-hits'),
+    rankedIds(
+      top.map((x) => String(x.id)),
+      top.map((x) => x.score),
+      gold,
+      'top-hits',
+    ),
   ];
 }
 
@@ -42,7 +73,14 @@ export function baselineTrace(t: any, gold: Set<string>): HTMLElement[] {
     r ? h('p', { class: 'snippet' }, `query: ${String(r.query ?? '').slice(0, 400)}`) : null,
     r ? rankedIds(arr(r.ids).map(String), arr(r.scores), gold, 'context-hits') : null,
     pool.length ? h('h3', {}, `Evidence pool (${pool.length})`) : null,
-    pool.length ? rankedIds(pool.map((p) => String(p.id)), [], gold, 'context-hits') : null,
+    pool.length
+      ? rankedIds(
+          pool.map((p) => String(p.id)),
+          [],
+          gold,
+          'context-hits',
+        )
+      : null,
     t.reasoning ? h('h3', {}, 'Reasoning') : null,
     t.reasoning ? h('p', {}, String(t.reasoning)) : null,
     t.answer ? h('div', { class: 'verdict' }, h('strong', {}, `Answer: ${t.answer.answer ?? '–'}`)) : null,
@@ -50,7 +88,11 @@ export function baselineTrace(t: any, gold: Set<string>): HTMLElement[] {
 }
 
 /** A trace field's key as words: "claimStrength" → "claim strength", "top_k" → "top k". */
-export const fieldLabel = (k: string): string => k.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/_/g, ' ').toLowerCase();
+export const fieldLabel = (k: string): string =>
+  k
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/_/g, ' ')
+    .toLowerCase();
 
 export function genericTrace(t: any): HTMLElement[] {
   if (!t || typeof t !== 'object') return [h('h3', {}, 'Trace'), h('p', { class: 'muted', 'data-testid': 'raw-trace' }, 'no trace recorded for this item')];
@@ -62,7 +104,33 @@ export function genericTrace(t: any): HTMLElement[] {
       h(
         'table',
         { class: 'runs-table', 'data-testid': 'raw-trace' },
-        h('tbody', {}, entries.map(([k, v]) => h('tr', {}, h('th', { scope: 'row' }, fieldLabel(k)), h('td', {}, v !== null && typeof v === 'object' ? h('details', {}, h('summary', {}, Array.isArray(v) ? `${v.length} entries` : `${Object.keys(v).length} fields`), h('pre', { class: 'detail', tabindex: 0 }, JSON.stringify(v, (_k, x) => (typeof x === 'number' && !Number.isInteger(x) ? Number(x.toFixed(4)) : x), 1))) : round(v, 4))))),
+        h(
+          'tbody',
+          {},
+          entries.map(([k, v]) =>
+            h(
+              'tr',
+              {},
+              h('th', { scope: 'row' }, fieldLabel(k)),
+              h(
+                'td',
+                {},
+                v !== null && typeof v === 'object'
+                  ? h(
+                      'details',
+                      {},
+                      h('summary', {}, Array.isArray(v) ? `${v.length} entries` : `${Object.keys(v).length} fields`),
+                      h(
+                        'pre',
+                        { class: 'detail', tabindex: 0 },
+                        JSON.stringify(v, (_k, x) => (typeof x === 'number' && !Number.isInteger(x) ? Number(x.toFixed(4)) : x), 1),
+                      ),
+                    )
+                  : round(v, 4),
+              ),
+            ),
+          ),
+        ),
       ),
     ),
   ];

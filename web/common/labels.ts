@@ -16,12 +16,26 @@ export function keysDiffer(n: number): string {
   return n === 1 ? '1 key differs' : `${n} keys differ`;
 }
 
-const KNOWN: Record<string, string> = { goldIds: 'gold passages', goldPassageIds: 'gold passages', ids: 'returned ids', toolCalls: 'tool calls', evidence: 'evidence', pool: 'passage pool' };
+const KNOWN: Record<string, string> = {
+  goldIds: 'gold passages',
+  goldPassageIds: 'gold passages',
+  ids: 'returned ids',
+  toolCalls: 'tool calls',
+  evidence: 'evidence',
+  pool: 'passage pool',
+};
 
 /** A trace path ("advocates › toolCalls › ids", "goldIds") in words. */
 export function placeWords(place: string): string {
   return place
     .split(' › ')
-    .map((p) => KNOWN[p] ?? p.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/_/g, ' ').toLowerCase())
+    .map(
+      (p) =>
+        KNOWN[p] ??
+        p
+          .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+          .replace(/_/g, ' ')
+          .toLowerCase(),
+    )
     .join(' › ');
 }

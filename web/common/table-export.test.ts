@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { latexEscape, toCsv, toLatex, toMarkdown } from './table-export.js';
 
-const t = { columns: ['run', 'system', 'Recall@10 [95% CI]', 'note'], rows: [['reproduce/runs/bm25', 'retrieval', '10.0% [2.8, 30.1]', 'says "hi", then | pipes'], ['a_b', 'case', '50.0% [15.0, 85.0]', 'line\nbreak & 5% $x$']] };
+const t = {
+  columns: ['run', 'system', 'Recall@10 [95% CI]', 'note'],
+  rows: [
+    ['reproduce/runs/bm25', 'retrieval', '10.0% [2.8, 30.1]', 'says "hi", then | pipes'],
+    ['a_b', 'case', '50.0% [15.0, 85.0]', 'line\nbreak & 5% $x$'],
+  ],
+};
 
 describe('table export', () => {
   it('CSV round-trips through a CSV parser (quotes, commas, newlines)', () => {

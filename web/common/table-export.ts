@@ -23,7 +23,18 @@ export function toMarkdown(t: PlainTable): string {
   return [line(t.columns), `|${t.columns.map(() => ' --- |').join('')}`, ...t.rows.map(line)].join('\n') + '\n';
 }
 
-const LATEX_SPECIAL: Record<string, string> = { '\\': '\\textbackslash{}', '&': '\\&', '%': '\\%', $: '\\$', '#': '\\#', _: '\\_', '{': '\\{', '}': '\\}', '~': '\\textasciitilde{}', '^': '\\textasciicircum{}' };
+const LATEX_SPECIAL: Record<string, string> = {
+  '\\': '\\textbackslash{}',
+  '&': '\\&',
+  '%': '\\%',
+  $: '\\$',
+  '#': '\\#',
+  _: '\\_',
+  '{': '\\{',
+  '}': '\\}',
+  '~': '\\textasciitilde{}',
+  '^': '\\textasciicircum{}',
+};
 
 export const latexEscape = (s: string): string => s.replace(/[\\&%$#_{}~^]/g, (c) => LATEX_SPECIAL[c]).replace(/\r?\n/g, ' ');
 
@@ -31,19 +42,21 @@ export const latexEscape = (s: string): string => s.replace(/[\\&%$#_{}~^]/g, (c
 export function toLatex(t: PlainTable, caption?: string): string {
   const numeric = t.columns.map((_, i) => t.rows.length > 0 && t.rows.every((r) => /^[-+−]?[\d.,]+%?(\s*\[.*\])?$|^–$/.test((r[i] ?? '').trim())));
   const row = (r: string[]) => `  ${r.map(latexEscape).join(' & ')} \\\\`;
-  return [
-    '\\begin{table}[t]',
-    '\\centering',
-    ...(caption ? [`\\caption{${latexEscape(caption)}}`] : []),
-    `\\begin{tabular}{${numeric.map((n) => (n ? 'r' : 'l')).join('')}}`,
-    '\\toprule',
-    row(t.columns),
-    '\\midrule',
-    ...t.rows.map(row),
-    '\\bottomrule',
-    '\\end{tabular}',
-    '\\end{table}',
-  ].join('\n') + '\n';
+  return (
+    [
+      '\\begin{table}[t]',
+      '\\centering',
+      ...(caption ? [`\\caption{${latexEscape(caption)}}`] : []),
+      `\\begin{tabular}{${numeric.map((n) => (n ? 'r' : 'l')).join('')}}`,
+      '\\toprule',
+      row(t.columns),
+      '\\midrule',
+      ...t.rows.map(row),
+      '\\bottomrule',
+      '\\end{tabular}',
+      '\\end{table}',
+    ].join('\n') + '\n'
+  );
 }
 
 export function exportTable(t: PlainTable, format: ExportFormat, caption?: string): string {

@@ -14,7 +14,8 @@ export function guessTraceKind(t: any): TraceKind {
   if (Array.isArray(t.advocates)) return 'case';
   if (t.system === 'acal' || (t.teams && Array.isArray(t.pairJudgements)) || ['sp', 'cot', 'rag'].includes(t.system)) return 'acal';
   if (Array.isArray(t.top10) && Array.isArray(t.goldIds)) return 'retrieval';
-  if (t.system === 'baseline' || t.system === 'single-rag' || t.system === 'self-consistency' || (t.retrieval && typeof t.retrieval === 'object')) return 'baseline';
+  if (t.system === 'baseline' || t.system === 'single-rag' || t.system === 'self-consistency' || (t.retrieval && typeof t.retrieval === 'object'))
+    return 'baseline';
   return 'other';
 }
 

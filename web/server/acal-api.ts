@@ -43,7 +43,15 @@ export function listGraphs(run: RunEntry) {
     const file = join(dir, f);
     try {
       const g = withResult(parseGraph(JSON.parse(readRegularFileSync(file)), file));
-      out.push({ itemId: g.itemId, task: g.task ?? null, claim: g.claim.text, revision: g.revision, arguments: g.arguments.length, claimStrength: g.result!.claimStrength, verdict: g.result!.verdict });
+      out.push({
+        itemId: g.itemId,
+        task: g.task ?? null,
+        claim: g.claim.text,
+        revision: g.revision,
+        arguments: g.arguments.length,
+        claimStrength: g.result!.claimStrength,
+        verdict: g.result!.verdict,
+      });
     } catch (e) {
       out.push({ itemId: f.replace(/\.graph\.json$/, ''), error: (e as Error).message });
     }
@@ -53,7 +61,9 @@ export function listGraphs(run: RunEntry) {
 
 /** The item must be one of the run's graphs, found by the library's own file naming. */
 function checkItem(run: RunEntry, item: string): void {
-  const known = listGraphs(run).filter((g) => !('error' in g)).map((g) => g.itemId);
+  const known = listGraphs(run)
+    .filter((g) => !('error' in g))
+    .map((g) => g.itemId);
   if (!known.includes(item) || !resolvesInside(run.root, graphPath(run.dir, item))) throw notFound(`no argument graph "${item}" in run "${run.id}"`);
 }
 

@@ -39,12 +39,22 @@ async function call(path: string, init: { body?: unknown; raw?: string; method?:
 }
 
 /** A request over real HTTP with any headers, Host included (fetch cannot forge Host). */
-function raw(target: ExplorerServer, path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<{ status: number; text: string }> {
+function raw(
+  target: ExplorerServer,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
+): Promise<{ status: number; text: string }> {
   const u = new URL(target.url);
   const body = init.body === undefined ? undefined : JSON.stringify(init.body);
   return new Promise((resolveReply, reject) => {
     const req = request(
-      { host: u.hostname, port: u.port, path, method: init.method ?? (body ? 'POST' : 'GET'), headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...init.headers } },
+      {
+        host: u.hostname,
+        port: u.port,
+        path,
+        method: init.method ?? (body ? 'POST' : 'GET'),
+        headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...init.headers },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -130,7 +140,13 @@ describe('explorer server', () => {
     // the only URLs in the bundle (vega included) are XML namespaces, vega's schema id and an issue
     // link in a vega-lite message: none is fetched (the browser test also fails on any request
     // that does not go to the server)
-    const NOT_FETCHED = new Set(['http://www.w3.org/2000/svg', 'http://www.w3.org/1999/xlink', 'http://www.w3.org/2000/xmlns/', 'https://vega.github.io/schema/vega/v6.json', 'https://github.com/vega/vega-lite/issues/2415']);
+    const NOT_FETCHED = new Set([
+      'http://www.w3.org/2000/svg',
+      'http://www.w3.org/1999/xlink',
+      'http://www.w3.org/2000/xmlns/',
+      'https://vega.github.io/schema/vega/v6.json',
+      'https://github.com/vega/vega-lite/issues/2415',
+    ]);
     expect([...new Set(js.text.match(/https?:\/\/[^\s"'`)]*/g) ?? [])].filter((u) => !NOT_FETCHED.has(u))).toEqual([]);
   });
 
@@ -144,11 +160,19 @@ describe('explorer server', () => {
     expect(r.json.defaults).toEqual({ searchK: SEARCH_K, evidenceK: DEFAULT_K });
     // the system list comes from eval/systems.ts, one entry per system
     expect(r.json.systems.map((s: { id: string }) => s.id)).toEqual(SYSTEMS.map((s) => s.id));
-    expect(r.json.systems.find((s: { id: string }) => s.id === 'case')).toEqual({ id: 'case', name: 'CASE', traceKind: 'case', reportSection: 'case', takesIndex: true, runnable: true, variants: [] });
+    expect(r.json.systems.find((s: { id: string }) => s.id === 'case')).toEqual({
+      id: 'case',
+      name: 'CASE',
+      traceKind: 'case',
+      reportSection: 'case',
+      takesIndex: true,
+      runnable: true,
+      variants: [],
+    });
     expect(r.text).not.toMatch(/apiKey|baseUrl|sk-/i);
   });
 
-  it('does not leak a configured model\'s key or endpoint to the browser', async () => {
+  it("does not leak a configured model's key or endpoint to the browser", async () => {
     const secret = 'sk-explorer-test-SECRET-0123456789';
     const model = { apiKey: secret, baseUrl: 'http://10.0.0.9:8000/v1', lc_kwargs: { apiKey: secret } } as never;
     const t = await startExplorer({ index: f.index, port: 0, llm: model, llmLabel: 'test-model' });
@@ -185,7 +209,8 @@ describe('explorer server', () => {
           expect(terms.has(term)).toBe(true);
         }
         // every unmarked word of the passage analyses to a non-query term
-        for (const [text, term] of hit.segments) if (term === null) for (const w of text.match(/[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu) ?? []) expect(terms.has(analyzer.term(w) ?? '')).toBe(false);
+        for (const [text, term] of hit.segments)
+          if (term === null) for (const w of text.match(/[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu) ?? []) expect(terms.has(analyzer.term(w) ?? '')).toBe(false);
         const ex = await call(`/api/explain?q=${encodeURIComponent(query)}&method=bm25&id=${encodeURIComponent(hit.id)}`);
         expect(ex.status).toBe(200);
         expect(ex.json.id).toBe(hit.id);
@@ -258,11 +283,21 @@ describe('explorer server', () => {
     const top = (await call('/api/search?q=hearsay%20statement&method=bm25&k=3')).json.hits.map((x: { id: string }) => x.id);
     const model = new FakeChatModel([
       { toolCalls: [{ name: 'bm25_search', args: { query: 'hearsay statement' } }] },
-      JSON.stringify({ analysis: 'the first hit defines hearsay', evidence: [{ id: top[0], justification: 'defines the term' }, { id: 'never-returned', justification: 'invented' }] }),
+      JSON.stringify({
+        analysis: 'the first hit defines hearsay',
+        evidence: [
+          { id: top[0], justification: 'defines the term' },
+          { id: 'never-returned', justification: 'invented' },
+        ],
+      }),
     ]);
     const t = await startExplorer({ index: f.index, port: 0, llm: model as never, llmLabel: 'fake' });
     try {
-      const res = await fetch(`${t.url}/api/evidence`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hypothesis: 'The statement is hearsay', mode: 'llm', k: 2 }) });
+      const res = await fetch(`${t.url}/api/evidence`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ hypothesis: 'The statement is hearsay', mode: 'llm', k: 2 }),
+      });
       const r = (await res.json()) as any;
       expect(res.status).toBe(200);
       expect(r.mode).toBe('llm');
@@ -324,7 +359,7 @@ describe('explorer server', () => {
     expect((await call(`/api/run/trace?run=${f.caseRunId}&item=nope`)).status).toBe(404);
   });
 
-  it('trace of an LLM run: advocates\' tool loops, the seeded juror panel with reasoning and votes, and the jury verdict', async () => {
+  it("trace of an LLM run: advocates' tool loops, the seeded juror panel with reasoning and votes, and the jury verdict", async () => {
     const q = f.questions[0];
     const r = await call(`/api/run/trace?run=${f.llmRunId}&item=${q.id}`);
     expect(r.status).toBe(200);
@@ -362,24 +397,36 @@ describe('explorer server', () => {
     expect(saved.result!.claimStrength).toBeLessThan(s0); // a supporter left the QBAF
     expect(r.json.audit).toHaveLength(1);
     expect(r.json.audit[0].who).toBe('tester');
-    const lines = readFileSync(join(runDir, 'acal', 'audit.jsonl'), 'utf8').trim().split('\n');
+    const lines = readFileSync(join(runDir, 'acal', 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
     expect(lines).toHaveLength(1);
     // set-base and add go through the same path
     const sb = await call('/api/acal/contest', { body: { run: f.acalRunId, item: f.acalItem, action: { type: 'set-base', argument: 'a1', base: 0.1 } } });
     expect(sb.status).toBe(200);
     expect(sb.json.graph.result.effectiveBase.a1).toBe(0.1);
-    const add = await call('/api/acal/contest', { body: { run: f.acalRunId, item: f.acalItem, action: { type: 'add', side: 'attack', text: 'Offered only to show her state of mind.', base: 0.5, relations: [{ kind: 'attack', to: 's2' }] } } });
+    const add = await call('/api/acal/contest', {
+      body: {
+        run: f.acalRunId,
+        item: f.acalItem,
+        action: { type: 'add', side: 'attack', text: 'Offered only to show her state of mind.', base: 0.5, relations: [{ kind: 'attack', to: 's2' }] },
+      },
+    });
     expect(add.status).toBe(200);
     expect(add.json.graph.arguments.map((a: { id: string }) => a.id)).toContain('h1');
     expect(add.json.graph.revision).toBe(3);
     // compare-and-set (issue 37, item 2): an action meant for revision 2 is refused, nothing written
     const auditBefore = readFileSync(join(runDir, 'acal', 'audit.jsonl'), 'utf8');
-    const stale = await call('/api/acal/contest', { body: { run: f.acalRunId, item: f.acalItem, action: { type: 'reject', argument: 'a1' }, expectRevision: 2 } });
+    const stale = await call('/api/acal/contest', {
+      body: { run: f.acalRunId, item: f.acalItem, action: { type: 'reject', argument: 'a1' }, expectRevision: 2 },
+    });
     expect(stale.status).toBe(409);
     expect(stale.json.code).toBe('REVISION_CONFLICT');
     expect(readGraph(runDir, f.acalItem).revision).toBe(3);
     expect(readFileSync(join(runDir, 'acal', 'audit.jsonl'), 'utf8')).toBe(auditBefore);
-    const current = await call('/api/acal/contest', { body: { run: f.acalRunId, item: f.acalItem, action: { type: 'reject', argument: 'a1' }, expectRevision: 3 } });
+    const current = await call('/api/acal/contest', {
+      body: { run: f.acalRunId, item: f.acalItem, action: { type: 'reject', argument: 'a1' }, expectRevision: 3 },
+    });
     expect(current.status).toBe(200);
     expect(current.json.graph.revision).toBe(4);
   });
@@ -393,7 +440,10 @@ describe('explorer server', () => {
     const noArg = await call('/api/acal/contest', { body: { run: f.acalRunId, item: f.acalItem, action: { type: 'accept', argument: 'zz9' } } });
     expect(noArg.status).toBe(404);
     expect(noArg.json.error).toMatch(/zz9/);
-    const cross = await call('/api/acal/contest', { body: { run: f.acalRunId, item: f.acalItem, action: { type: 'accept', argument: 's2' } }, headers: { origin: 'http://evil.example' } });
+    const cross = await call('/api/acal/contest', {
+      body: { run: f.acalRunId, item: f.acalItem, action: { type: 'accept', argument: 's2' } },
+      headers: { origin: 'http://evil.example' },
+    });
     expect(cross.status).toBe(403);
   });
 
@@ -444,8 +494,22 @@ describe('explorer server: host and origin rules (DNS rebinding)', () => {
   });
 
   it('GETs under a foreign Host are refused too: no run, trace, search or page is read', async () => {
-    for (const path of ['/api/runs', `/api/run/questions?run=${f.caseRunId}`, `/api/run/trace?run=${f.caseRunId}&item=${f.questions[0].id}`, '/api/info', '/api/search?q=hearsay', '/', '/app.js'])
-      for (const host of [`evil.example:${port()}`, 'evil.example', `127.0.0.1.evil.example:${port()}`, `127.0.0.1:${Number(port()) + 1}`, `localhost:${port()}@evil.example`]) {
+    for (const path of [
+      '/api/runs',
+      `/api/run/questions?run=${f.caseRunId}`,
+      `/api/run/trace?run=${f.caseRunId}&item=${f.questions[0].id}`,
+      '/api/info',
+      '/api/search?q=hearsay',
+      '/',
+      '/app.js',
+    ])
+      for (const host of [
+        `evil.example:${port()}`,
+        'evil.example',
+        `127.0.0.1.evil.example:${port()}`,
+        `127.0.0.1:${Number(port()) + 1}`,
+        `localhost:${port()}@evil.example`,
+      ]) {
         const r = await raw(s, path, { headers: { host } });
         expect(r.status, `${host} ${path}`).toBe(403);
         expect(r.text, `${host} ${path}`).not.toContain(f.caseRunId);
@@ -462,13 +526,26 @@ describe('explorer server: host and origin rules (DNS rebinding)', () => {
 
   it('an Origin other than a bound name on the bound port is refused, on GET and POST; a same-origin POST is served', async () => {
     const host = `127.0.0.1:${port()}`;
-    for (const origin of ['http://evil.example', `http://evil.example:${port()}`, 'null', `https://127.0.0.1:${port()}`, `http://127.0.0.1:${Number(port()) + 1}`, `http://127.0.0.1:${port()}.evil.example`]) {
+    for (const origin of [
+      'http://evil.example',
+      `http://evil.example:${port()}`,
+      'null',
+      `https://127.0.0.1:${port()}`,
+      `http://127.0.0.1:${Number(port()) + 1}`,
+      `http://127.0.0.1:${port()}.evil.example`,
+    ]) {
       expect((await raw(s, '/api/runs', { headers: { host, origin } })).status, origin).toBe(403);
-      const post = await raw(s, '/api/acal/contest', { headers: { host, origin }, body: { run: f.acalRunId, item: f.acalItem, action: { type: 'accept', argument: 's2' } } });
+      const post = await raw(s, '/api/acal/contest', {
+        headers: { host, origin },
+        body: { run: f.acalRunId, item: f.acalItem, action: { type: 'accept', argument: 's2' } },
+      });
       expect(post.status, origin).toBe(403);
     }
     expect((await raw(s, '/api/runs', { headers: { host, origin: `http://localhost:${port()}` } })).status).toBe(200);
-    const ok = await raw(s, '/api/acal/contest', { headers: { host, origin: `http://127.0.0.1:${port()}` }, body: { run: f.acalRunId, item: f.acalItem, action: { type: 'accept', argument: 's2' }, who: 'same-origin' } });
+    const ok = await raw(s, '/api/acal/contest', {
+      headers: { host, origin: `http://127.0.0.1:${port()}` },
+      body: { run: f.acalRunId, item: f.acalItem, action: { type: 'accept', argument: 's2' }, who: 'same-origin' },
+    });
     expect(ok.status).toBe(200);
     expect(JSON.parse(ok.text).entry.who).toBe('same-origin');
   });
@@ -509,7 +586,7 @@ describe('explorer server: host and origin rules (DNS rebinding)', () => {
   });
 });
 
-describe('explorer server: nothing of the server\'s file system or endpoint settings reaches the browser', () => {
+describe("explorer server: nothing of the server's file system or endpoint settings reaches the browser", () => {
   it('/api/info names the index by its directory name only', async () => {
     const r = await call('/api/info');
     expect(r.json.index.name).toBe('index');
@@ -606,7 +683,11 @@ describe('explorer server: symbolic links under --runs', () => {
         expect((await get(`/api/run/trace?run=alias-inside&item=${f.questions[1].id}`)).status).toBe(200);
         expect((await get(`/api/acal/graph?run=acal-linked-graph&item=${f.acalItem}`)).status).toBe(404);
         expect((await get(`/api/acal/graphs?run=acal-linked-dir`)).status).toBe(404);
-        const contest = await fetch(`${t.url}/api/acal/contest`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ run: 'acal-linked-graph', item: f.acalItem, action: { type: 'reject', argument: 's1' } }) });
+        const contest = await fetch(`${t.url}/api/acal/contest`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ run: 'acal-linked-graph', item: f.acalItem, action: { type: 'reject', argument: 's1' } }),
+        });
         expect(contest.status).toBe(404);
       } finally {
         await t.close();

@@ -69,10 +69,12 @@ const fromSources = () => fileURLToPath(import.meta.url).endsWith('.ts');
 export async function loadAssets(): Promise<Assets> {
   const read = (dir: string, name: string) => readFileSync(join(dir, name));
   if (!fromSources() && existsSync(join(APP_DIST, 'app.js'))) {
-    return Object.fromEntries(Object.keys(TYPES).map((n) => {
-      const body = read(APP_DIST, n);
-      return [n, { type: TYPES[n], body, encoded: encodedCopies(body, APP_DIST, n) }];
-    }));
+    return Object.fromEntries(
+      Object.keys(TYPES).map((n) => {
+        const body = read(APP_DIST, n);
+        return [n, { type: TYPES[n], body, encoded: encodedCopies(body, APP_DIST, n) }];
+      }),
+    );
   }
   const js = await bundleApp().catch((e: Error) => {
     throw new Error(`the explorer's browser app is not built (run \`npm run build\`) and bundling it failed: ${e.message}`);

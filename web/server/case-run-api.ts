@@ -66,7 +66,14 @@ export async function runQuestions(run: RunEntry, filter: 'all' | 'correct' | 'w
     }));
   const config = await readConfig(run.dir).catch(() => undefined);
   return {
-    run: { id: run.id, kind: run.kind, system: run.system, mode: run.mode, dataset: run.dataset, config: config?.config ? publicRunConfig(config.config) : null },
+    run: {
+      id: run.id,
+      kind: run.kind,
+      system: run.system,
+      mode: run.mode,
+      dataset: run.dataset,
+      config: config?.config ? publicRunConfig(config.config) : null,
+    },
     total: all.length,
     correct: all.filter((r) => r.correct).length,
     filter,

@@ -18,7 +18,11 @@ export const compareQuerySchema = z.object({ a: z.string().min(1).max(500), b: z
 
 async function runData(run: RunEntry) {
   const file = ((await readConfig(run.dir).catch(() => undefined)) ?? {}) as Record<string, unknown>;
-  const config = { seed: typeof file.seed === 'number' ? file.seed : 13, config: (file.config ?? {}) as Record<string, unknown>, provenance: file.provenance } as RunConfigFile;
+  const config = {
+    seed: typeof file.seed === 'number' ? file.seed : 13,
+    config: (file.config ?? {}) as Record<string, unknown>,
+    provenance: file.provenance,
+  } as RunConfigFile;
   return { dir: run.id, config, results: await latestResults(run), traces: new Map(), droppedTail: false };
 }
 

@@ -10,7 +10,16 @@
 import { z } from 'zod';
 import { compareRunData } from '../../eval/report/compare.js';
 import { PAIRED_NOTE } from '../../eval/stats/index.js';
-import { figuresSpec, recallCurveSpec, roundAccuracySpec, runColours, runLabels, type CurvePoint, type FigurePoint, type PlotSpec } from '../../eval/plots/specs.js';
+import {
+  figuresSpec,
+  recallCurveSpec,
+  roundAccuracySpec,
+  runColours,
+  runLabels,
+  type CurvePoint,
+  type FigurePoint,
+  type PlotSpec,
+} from '../../eval/plots/specs.js';
 import type { RunConfigFile } from '../../eval/runner.js';
 import { readConfig } from '../../eval/run-dir.js';
 import { badRequest } from '../../serve/http/http-util.js';
@@ -23,7 +32,14 @@ export const compareRunsQuerySchema = z.object({ runs: z.string().min(1).max(400
 
 /** Run ids from the `runs` field: comma-separated, 2 to MAX_COMPARED distinct ids. */
 export function comparedIds(field: string): string[] {
-  const ids = [...new Set(field.split(',').map((x) => x.trim()).filter(Boolean))];
+  const ids = [
+    ...new Set(
+      field
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    ),
+  ];
   if (ids.length < 2) throw badRequest('compare: field "runs": give at least two run ids, comma-separated');
   if (ids.length > MAX_COMPARED) throw badRequest(`compare: field "runs": at most ${MAX_COMPARED} runs at once, got ${ids.length}`);
   return ids;
@@ -54,7 +70,11 @@ export function configDiff(configs: unknown[]): { key: string; values: unknown[]
 
 async function runData(run: RunEntry) {
   const file = ((await readConfig(run.dir).catch(() => undefined)) ?? {}) as Record<string, unknown>;
-  const config = { seed: typeof file.seed === 'number' ? file.seed : 13, config: (file.config ?? {}) as Record<string, unknown>, provenance: file.provenance } as RunConfigFile;
+  const config = {
+    seed: typeof file.seed === 'number' ? file.seed : 13,
+    config: (file.config ?? {}) as Record<string, unknown>,
+    provenance: file.provenance,
+  } as RunConfigFile;
   return { dir: run.id, config, results: await latestResults(run), traces: new Map(), droppedTail: false };
 }
 
@@ -91,23 +111,53 @@ export async function compareManyRuns(runs: RunEntry[]) {
   const label = (id: string) => labels.get(id) ?? id;
   const colours = runColours(runs.map((r) => label(r.id)));
   // Recall@k curves of retrieval runs (their per-k figures), one line per run
-  const curve: CurvePoint[] = summaries.flatMap((s) => s.figures.filter((f) => /^recall@\d+$/.test(f.id)).map((f) => ({ method: label(s.id), k: Number(f.id.slice(7)), recall: f.estimate, lo: f.lo ?? f.estimate, hi: f.hi ?? f.estimate })));
-  if (new Set(curve.map((p) => p.method)).size >= 1 && new Set(curve.map((p) => p.k)).size >= 2) plots.push({ id: 'recall-curves', title: 'Recall@k per run (95% CI bands)', spec: recallCurveSpec(curve, 'Recall@k per run (95% CI bands)', colours) });
-  const rounds = (await Promise.all(runs.map(async (r, i) => (await madRounds(r, summaries[i], data[i].results)).map((x) => ({ ...x, series: label(r.id) }))))).flat();
-  if (rounds.length) plots.push({ id: 'round-curves', title: 'Accuracy of the verdict after each round, per run', spec: roundAccuracySpec(rounds, 'Accuracy after each round, per run', colours) });
-  const points: FigurePoint[] = summaries.flatMap((s) => s.figures.filter((f) => f.unit === 'percent').map((f) => ({ run: label(s.id), figure: f.label, estimate: f.estimate, lo: f.lo, hi: f.hi, n: f.n })));
-  if (points.length) plots.push({ id: 'figures', title: 'Headline figures per run (95% CI)', spec: figuresSpec(points, 'Headline figures per run (95% CI)', colours) });
+  const curve: CurvePoint[] = summaries.flatMap((s) =>
+    s.figures
+      .filter((f) => /^recall@\d+$/.test(f.id))
+      .map((f) => ({ method: label(s.id), k: Number(f.id.slice(7)), recall: f.estimate, lo: f.lo ?? f.estimate, hi: f.hi ?? f.estimate })),
+  );
+  if (new Set(curve.map((p) => p.method)).size >= 1 && new Set(curve.map((p) => p.k)).size >= 2)
+    plots.push({ id: 'recall-curves', title: 'Recall@k per run (95% CI bands)', spec: recallCurveSpec(curve, 'Recall@k per run (95% CI bands)', colours) });
+  const rounds = (
+    await Promise.all(runs.map(async (r, i) => (await madRounds(r, summaries[i], data[i].results)).map((x) => ({ ...x, series: label(r.id) }))))
+  ).flat();
+  if (rounds.length)
+    plots.push({
+      id: 'round-curves',
+      title: 'Accuracy of the verdict after each round, per run',
+      spec: roundAccuracySpec(rounds, 'Accuracy after each round, per run', colours),
+    });
+  const points: FigurePoint[] = summaries.flatMap((s) =>
+    s.figures.filter((f) => f.unit === 'percent').map((f) => ({ run: label(s.id), figure: f.label, estimate: f.estimate, lo: f.lo, hi: f.hi, n: f.n })),
+  );
+  if (points.length)
+    plots.push({ id: 'figures', title: 'Headline figures per run (95% CI)', spec: figuresSpec(points, 'Headline figures per run (95% CI)', colours) });
   const pairs = data.slice(1).map((d, i) => {
     try {
       const c = compareRunData(data[0], d);
       const m = c.primary;
-      return { a: runs[0].id, b: runs[i + 1].id, shared: c.shared, measure: m.label, estimate: m.estimate, lo: m.lo, hi: m.hi, p: m.p, test: m.test, text: m.text, agreement: c.agreement };
+      return {
+        a: runs[0].id,
+        b: runs[i + 1].id,
+        shared: c.shared,
+        measure: m.label,
+        estimate: m.estimate,
+        lo: m.lo,
+        hi: m.hi,
+        p: m.p,
+        test: m.test,
+        text: m.text,
+        agreement: c.agreement,
+      };
     } catch (e) {
       return { a: runs[0].id, b: runs[i + 1].id, shared: 0, error: (e as Error).message };
     }
   });
   return {
-    matrix: itemMatrix(data.map((d) => d.results), runs.map((r) => label(r.id))),
+    matrix: itemMatrix(
+      data.map((d) => d.results),
+      runs.map((r) => label(r.id)),
+    ),
     sign: 'B − A' as const,
     note: PAIRED_NOTE,
     runs: summaries,

@@ -25,7 +25,7 @@ describe('content encoding', () => {
     expect(negotiate('br', ['gzip'])).toBeUndefined();
   });
 
-  it('serves the build\'s precompressed copies; they decode to the asset; tiny bodies are not compressed', () => {
+  it("serves the build's precompressed copies; they decode to the asset; tiny bodies are not compressed", () => {
     const dir = mkdtempSync(join(tmpdir(), 'lexcase-enc-'));
     try {
       const body = Buffer.from('function explorer(){return "hearsay";}\n'.repeat(200));

@@ -73,7 +73,9 @@ export function evalSets(user: UserEvalSet[] = [], loader: TopicsQrelsLoader = r
   const sets: EvalSet[] = BUNDLED_SPLITS.map((split) => ({
     id: `barexam:${split}`,
     label: `Bar Exam QA ${split} (bundled, split seed ${DEFAULT_SPLIT_SEED})`,
-    load: cached(`barexam:${split}`, async () => (await loadQuestions('barexam', split)).map((q) => ({ id: q.id, query: retrievalQuery(q), relevant: q.goldPassageIds }))),
+    load: cached(`barexam:${split}`, async () =>
+      (await loadQuestions('barexam', split)).map((q) => ({ id: q.id, query: retrievalQuery(q), relevant: q.goldPassageIds })),
+    ),
   }));
   user.forEach((u, i) => {
     const id = `user:${i + 1}`;

@@ -29,48 +29,52 @@ function run(name: string, results: 'file' | 'fifo', fifoTraceAndCalls = false):
   }
 }
 
-it.skipIf(process.platform === 'win32')('/api/runs answers with a FIFO results.jsonl under --runs, and SIGTERM stops the server', async () => {
-  run('a-fifo', 'fifo');
-  run('b-ok', 'file');
-  run('c-fifo-trace', 'file', true);
-  const { child, done } = startCli(['serve', '--runs', root, '--port', '0'], { timeoutMs: 120_000 });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d;
-      const m = /explorer at (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1].replace(/\/$/, ''));
+it.skipIf(process.platform === 'win32')(
+  '/api/runs answers with a FIFO results.jsonl under --runs, and SIGTERM stops the server',
+  async () => {
+    run('a-fifo', 'fifo');
+    run('b-ok', 'file');
+    run('c-fifo-trace', 'file', true);
+    const { child, done } = startCli(['serve', '--runs', root, '--port', '0'], { timeoutMs: 120_000 });
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout!.on('data', (d: Buffer) => {
+        out += d;
+        const m = /explorer at (http:\/\/\S+)/.exec(out);
+        if (m) resolve(m[1].replace(/\/$/, ''));
+      });
+      void done.then((r) => reject(new Error(`serve exited: ${r.stderr}`)));
     });
-    void done.then((r) => reject(new Error(`serve exited: ${r.stderr}`)));
-  });
-  const ask = async () => {
+    const ask = async () => {
+      const t0 = performance.now();
+      const res = await fetch(`${url}/api/runs`, { signal: AbortSignal.timeout(10_000) });
+      return { status: res.status, body: ((await res.json()) as { runs: { id: string; items: number }[] }).runs, ms: performance.now() - t0 };
+    };
+    // Several requests: each used to hold one of libuv's threads for good.
+    for (let i = 0; i < 5; i++) {
+      const r = await ask();
+      expect(r.status).toBe(200);
+      expect(r.body.map((x) => [x.id, x.items])).toEqual([
+        ['a-fifo', 0],
+        ['b-ok', 1],
+        ['c-fifo-trace', 1],
+      ]);
+    }
+    // Readers added with the passage page and the LLM-call inspector: each answers, skipping the FIFO.
+    for (let i = 0; i < 5; i++) {
+      const p = await fetch(`${url}/api/passage?id=p1`, { signal: AbortSignal.timeout(10_000) });
+      expect(p.status).toBe(200);
+      expect((await p.json()) as { retrievedIn: unknown[] }).toMatchObject({ retrievedIn: [] });
+      const c = await fetch(`${url}/api/run/calls?run=c-fifo-trace&item=q1`, { signal: AbortSignal.timeout(10_000) });
+      expect(c.status).toBe(200);
+      expect((await c.json()) as { source: string; calls: unknown[] }).toMatchObject({ source: 'trace', calls: [] });
+    }
     const t0 = performance.now();
-    const res = await fetch(`${url}/api/runs`, { signal: AbortSignal.timeout(10_000) });
-    return { status: res.status, body: ((await res.json()) as { runs: { id: string; items: number }[] }).runs, ms: performance.now() - t0 };
-  };
-  // Several requests: each used to hold one of libuv's threads for good.
-  for (let i = 0; i < 5; i++) {
-    const r = await ask();
-    expect(r.status).toBe(200);
-    expect(r.body.map((x) => [x.id, x.items])).toEqual([
-      ['a-fifo', 0],
-      ['b-ok', 1],
-      ['c-fifo-trace', 1],
-    ]);
-  }
-  // Readers added with the passage page and the LLM-call inspector: each answers, skipping the FIFO.
-  for (let i = 0; i < 5; i++) {
-    const p = await fetch(`${url}/api/passage?id=p1`, { signal: AbortSignal.timeout(10_000) });
-    expect(p.status).toBe(200);
-    expect((await p.json()) as { retrievedIn: unknown[] }).toMatchObject({ retrievedIn: [] });
-    const c = await fetch(`${url}/api/run/calls?run=c-fifo-trace&item=q1`, { signal: AbortSignal.timeout(10_000) });
-    expect(c.status).toBe(200);
-    expect((await c.json()) as { source: string; calls: unknown[] }).toMatchObject({ source: 'trace', calls: [] });
-  }
-  const t0 = performance.now();
-  child.kill('SIGTERM');
-  const end = await done;
-  expect(end.signal).toBeNull(); // it stopped itself, not killed by the test's timeout
-  expect(end.code).toBe(0);
-  expect(performance.now() - t0).toBeLessThan(10_000);
-}, 150_000);
+    child.kill('SIGTERM');
+    const end = await done;
+    expect(end.signal).toBeNull(); // it stopped itself, not killed by the test's timeout
+    expect(end.code).toBe(0);
+    expect(performance.now() - t0).toBeLessThan(10_000);
+  },
+  150_000,
+);

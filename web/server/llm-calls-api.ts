@@ -34,19 +34,42 @@ export function callsFromTrace(t: any, kind: TraceKind = guessTraceKind(t)): Ins
   if (kind === 'case') {
     for (const a of arr(t.advocates)) {
       const tools = arr(a.toolCalls).map((c) => ({ name: String(c.tool ?? '?'), args: { query: c.query } }));
-      out.push(call(`advocate ${a.key ?? '?'}${a.letter && a.letter !== a.key ? ` (option ${a.letter})` : ''}`, a.analysis ?? (arr(a.evidence).length ? { evidence: arr(a.evidence).map((e) => ({ id: e.id, justification: e.justification })) } : null), a.error, tools));
+      out.push(
+        call(
+          `advocate ${a.key ?? '?'}${a.letter && a.letter !== a.key ? ` (option ${a.letter})` : ''}`,
+          a.analysis ?? (arr(a.evidence).length ? { evidence: arr(a.evidence).map((e) => ({ id: e.id, justification: e.justification })) } : null),
+          a.error,
+          tools,
+        ),
+      );
     }
     arr(t.jurors).forEach((j, i) => out.push(call(`juror ${i + 1}: ${j.persona ?? ''}`.trim(), { reasoning: j.reasoning, vote: j.vote ?? null }, j.error)));
     return out;
   }
   if (kind === 'threeply') {
-    for (const s of arr(t.steps)) out.push(call([s.role, s.ply, typeof s.round === 'number' && s.round > 0 ? `revision ${s.round}` : null].filter(Boolean).join(' · '), s.output, s.error));
+    for (const s of arr(t.steps))
+      out.push(call([s.role, s.ply, typeof s.round === 'number' && s.round > 0 ? `revision ${s.round}` : null].filter(Boolean).join(' · '), s.output, s.error));
     return out;
   }
   if (kind === 'mad') {
-    for (const r of arr(t.rounds)) for (const b of arr(r.briefs)) out.push(call(`debater ${b.letter} · round ${b.round ?? r.round}`, b.argument ? { argument: b.argument, rebuttal: b.rebuttal, claims: b.claims } : null, b.error, b.request ? [{ name: String(b.request.tool), args: { query: b.request.query } }] : undefined));
+    for (const r of arr(t.rounds))
+      for (const b of arr(r.briefs))
+        out.push(
+          call(
+            `debater ${b.letter} · round ${b.round ?? r.round}`,
+            b.argument ? { argument: b.argument, rebuttal: b.rebuttal, claims: b.claims } : null,
+            b.error,
+            b.request ? [{ name: String(b.request.tool), args: { query: b.request.query } }] : undefined,
+          ),
+        );
     if (t.crossExamination) {
-      out.push(call('cross-examiner', { questions: arr(t.crossExamination.questions).map((q) => ({ letter: q.letter, question: q.question })) }, t.crossExamination.error));
+      out.push(
+        call(
+          'cross-examiner',
+          { questions: arr(t.crossExamination.questions).map((q) => ({ letter: q.letter, question: q.question })) },
+          t.crossExamination.error,
+        ),
+      );
       for (const q of arr(t.crossExamination.questions)) out.push(call(`cross-answer ${q.letter}`, q.answer));
     }
     if (t.judge || t.error) out.push(call('judge', t.judge ?? null, t.judge ? undefined : t.error));
@@ -64,7 +87,8 @@ export function callsFromTrace(t: any, kind: TraceKind = guessTraceKind(t)): Ins
   }
   // a baseline's (or an ACAL baseline's, view 'other') one answer, where the trace holds it
   if (kind === 'baseline' || t.raw !== undefined || t.reasoning !== undefined) {
-    if (t.raw !== undefined || t.reasoning !== undefined || t.error) out.push(call(`answer (${t.mode ?? t.system ?? 'baseline'})`, t.raw ?? { reasoning: t.reasoning }, t.error));
+    if (t.raw !== undefined || t.reasoning !== undefined || t.error)
+      out.push(call(`answer (${t.mode ?? t.system ?? 'baseline'})`, t.raw ?? { reasoning: t.reasoning }, t.error));
     return out;
   }
   return out;

@@ -46,7 +46,9 @@ export async function passagePage(ix: IndexContext | undefined, runsRoot: string
       const dir = tracesDir(run.dir);
       let files: string[];
       try {
-        files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+        files = readdirSync(dir)
+          .filter((f) => f.endsWith('.json'))
+          .sort();
       } catch {
         continue;
       }

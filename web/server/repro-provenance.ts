@@ -55,11 +55,26 @@ export async function reproProvenance(run: RunEntry): Promise<ReproProvenance> {
     if (str(prov.gitSha)) commits.add(prov.gitSha as string);
     if (str(prov.node)) nodes.add(prov.node as string);
     const idx = cfg.index as Record<string, unknown> | string | undefined;
-    if (idx && typeof idx === 'object' && str(idx.checksum)) indexes.set(idx.checksum as string, { corpus: str(idx.corpus), checksum: idx.checksum as string, passages: typeof idx.passages === 'number' ? idx.passages : null });
+    if (idx && typeof idx === 'object' && str(idx.checksum))
+      indexes.set(idx.checksum as string, {
+        corpus: str(idx.corpus),
+        checksum: idx.checksum as string,
+        passages: typeof idx.passages === 'number' ? idx.passages : null,
+      });
   }
   const recipe = str(r.recipe);
-  const whole = recipe ? ['lexcase', 'reproduce', recipe, ...(typeof r.limit === 'number' ? ['--limit', String(r.limit)] : []), ...(str(r.model) ? ['--model', r.model as string] : [])] : null;
-  const perRun = runs.filter((x) => Array.isArray(x.argv) && (x.argv as unknown[]).every((a) => typeof a === 'string')).map((x) => ['lexcase', ...(x.argv as string[])]);
+  const whole = recipe
+    ? [
+        'lexcase',
+        'reproduce',
+        recipe,
+        ...(typeof r.limit === 'number' ? ['--limit', String(r.limit)] : []),
+        ...(str(r.model) ? ['--model', r.model as string] : []),
+      ]
+    : null;
+  const perRun = runs
+    .filter((x) => Array.isArray(x.argv) && (x.argv as unknown[]).every((a) => typeof a === 'string'))
+    .map((x) => ['lexcase', ...(x.argv as string[])]);
   return {
     recipe,
     recipeSha256: str(r.recipeSha256),
@@ -68,7 +83,9 @@ export async function reproProvenance(run: RunEntry): Promise<ReproProvenance> {
     commits: [...commits],
     node: [...nodes],
     indexes: [...indexes.values()],
-    checksums: Object.entries(sums).filter(([, v]) => typeof v === 'string').map(([file, sha256]) => ({ file, sha256: sha256 as string })),
+    checksums: Object.entries(sums)
+      .filter(([, v]) => typeof v === 'string')
+      .map(([file, sha256]) => ({ file, sha256: sha256 as string })),
     createdAt: str(r.createdAt),
     updatedAt: str(r.updatedAt),
     commands: [whole, ...perRun].filter((c): c is string[] => !!c).map((c) => c.map(shellQuote).join(' ')),

@@ -9,7 +9,18 @@
  */
 import { z } from 'zod';
 import type { Question } from '../../corpora/types.js';
-import { diffIntervalText, diffText, figureText, intervalText, methodLabel, METHODS_NOTE, PAIRED_NOTE, pairedDifference, testText, valueText } from '../../eval/stats/index.js';
+import {
+  diffIntervalText,
+  diffText,
+  figureText,
+  intervalText,
+  methodLabel,
+  METHODS_NOTE,
+  PAIRED_NOTE,
+  pairedDifference,
+  testText,
+  valueText,
+} from '../../eval/stats/index.js';
 import { recallCurve } from '../../eval/plots/recall-curve.js';
 import { recallCurveSpec } from '../../eval/plots/specs.js';
 import { evalRetrieval, MRR_K, NDCG_K, type QueryResult, type RetrievalEvalResult } from '../../eval/retrieval-eval.js';
@@ -48,9 +59,11 @@ export function createRetrievalEval(ix: IndexContext, sets: EvalSet[]) {
     if (!p) {
       const st = { done: 0, total: questions.length, finished: false };
       progress.set(key, st);
-      p = ix.retriever(method).then((retriever) =>
-        evalRetrieval({ retriever, questions, ks: EVAL_KS, queryOf: (q) => q.question, onProgress: (done, total) => Object.assign(st, { done, total }) }),
-      );
+      p = ix
+        .retriever(method)
+        .then((retriever) =>
+          evalRetrieval({ retriever, questions, ks: EVAL_KS, queryOf: (q) => q.question, onProgress: (done, total) => Object.assign(st, { done, total }) }),
+        );
       results.set(key, p);
       p.then(
         () => (st.finished = true),
@@ -66,20 +79,48 @@ export function createRetrievalEval(ix: IndexContext, sets: EvalSet[]) {
     sets: () => ({ sets: sets.map((s) => ({ id: s.id, label: s.label })), methods: ix.methods, metrics: PAIRED_METRICS }),
     /** Per method: topics done of total, and whether it finished (absent: not started yet). */
     progress(q: z.infer<typeof evalProgressQuerySchema>) {
-      const methods = [...new Set(q.methods.split(',').map((m) => m.trim()).filter(Boolean))];
+      const methods = [
+        ...new Set(
+          q.methods
+            .split(',')
+            .map((m) => m.trim())
+            .filter(Boolean),
+        ),
+      ];
       return { methods: methods.map((m) => ({ method: m, ...(progress.get(keyOf(q.set, m)) ?? { done: 0, total: null, finished: false }) })) };
     },
     async evaluate(q: z.infer<typeof retrievalEvalQuerySchema>) {
       const set = sets.find((s) => s.id === q.set);
       if (!set) throw notFound(`no topics+qrels set "${q.set}"`);
-      const methods = [...new Set(q.methods.split(',').map((m) => m.trim()).filter(Boolean))];
-      for (const m of methods) if (!ix.methods.includes(m)) throw badRequest(`retrieval eval: field "methods": "${m}" is not a method of this index (${ix.methods.join(', ')})`);
+      const methods = [
+        ...new Set(
+          q.methods
+            .split(',')
+            .map((m) => m.trim())
+            .filter(Boolean),
+        ),
+      ];
+      for (const m of methods)
+        if (!ix.methods.includes(m)) throw badRequest(`retrieval eval: field "methods": "${m}" is not a method of this index (${ix.methods.join(', ')})`);
       if (methods.length === 0) throw badRequest('retrieval eval: field "methods": give at least one method');
       const topics = await set.load();
-      const questions: Question[] = topics.map((t) => ({ id: t.id, prompt: '', question: t.query.slice(0, 2000), choices: [], answer: '', goldPassageIds: t.relevant }));
+      const questions: Question[] = topics.map((t) => ({
+        id: t.id,
+        prompt: '',
+        question: t.query.slice(0, 2000),
+        choices: [],
+        answer: '',
+        goldPassageIds: t.relevant,
+      }));
       const res: RetrievalEvalResult[] = [];
       for (const m of methods) res.push(await run(set, m, questions));
-      const curve = res.flatMap((r) => recallCurve(r.method, r.perQuery.map((x) => ({ gold: x.goldIds.length, ranks: x.goldRanks ?? [] })), r.depth));
+      const curve = res.flatMap((r) =>
+        recallCurve(
+          r.method,
+          r.perQuery.map((x) => ({ gold: x.goldIds.length, ranks: x.goldRanks ?? [] })),
+          r.depth,
+        ),
+      );
       const byId = new Map(topics.map((t) => [t.id, t]));
       const rows = res[0].perQuery.map((x) => ({
         id: x.id,
@@ -99,8 +140,23 @@ export function createRetrievalEval(ix: IndexContext, sets: EvalSet[]) {
         const mb = new Map(rb.perQuery.map((x) => [x.id, x]));
         const shared = ra.perQuery.filter((x) => mb.has(x.id));
         // B − A, as every comparison: the second method minus the first
-        const d = pairedDifference(shared.map((x) => perQueryValue(x, q.metric)), shared.map((x) => perQueryValue(mb.get(x.id)!, q.metric)));
-        paired = { a, b, sign: 'B − A', metric: q.metric, n: shared.length, estimate: d.estimate, lo: d.lo, hi: d.hi, p: d.p, test: d.test, text: { diff: diffText(d.estimate, 'decimal'), interval: diffIntervalText(d, 'decimal'), pLine: testText(d) } };
+        const d = pairedDifference(
+          shared.map((x) => perQueryValue(x, q.metric)),
+          shared.map((x) => perQueryValue(mb.get(x.id)!, q.metric)),
+        );
+        paired = {
+          a,
+          b,
+          sign: 'B − A',
+          metric: q.metric,
+          n: shared.length,
+          estimate: d.estimate,
+          lo: d.lo,
+          hi: d.hi,
+          p: d.p,
+          test: d.test,
+          text: { diff: diffText(d.estimate, 'decimal'), interval: diffIntervalText(d, 'decimal'), pLine: testText(d) },
+        };
       }
       return {
         set: { id: set.id, label: set.label, n: topics.length },
@@ -109,7 +165,25 @@ export function createRetrievalEval(ix: IndexContext, sets: EvalSet[]) {
         methods,
         methodsNote: METHODS_NOTE,
         pairedNote: PAIRED_NOTE,
-        results: res.map((r) => ({ method: r.method, n: r.n, metrics: Object.fromEntries(Object.entries(r.metrics).map(([k, c]) => [k, { estimate: c.estimate, lo: c.lo, hi: c.hi, method: methodLabel(c), text: figureText(c, 'decimal'), value: valueText(c.estimate, 'decimal'), interval: intervalText(c, 'decimal') }])), latency: r.latency })),
+        results: res.map((r) => ({
+          method: r.method,
+          n: r.n,
+          metrics: Object.fromEntries(
+            Object.entries(r.metrics).map(([k, c]) => [
+              k,
+              {
+                estimate: c.estimate,
+                lo: c.lo,
+                hi: c.hi,
+                method: methodLabel(c),
+                text: figureText(c, 'decimal'),
+                value: valueText(c.estimate, 'decimal'),
+                interval: intervalText(c, 'decimal'),
+              },
+            ]),
+          ),
+          latency: r.latency,
+        })),
         curveSpec: recallCurveSpec(curve, `Recall@k — ${set.label} (95% interval bands)`),
         queries: rows,
         paired,

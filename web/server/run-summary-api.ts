@@ -77,7 +77,10 @@ async function computeSummary(run: RunEntry): Promise<RunSummary> {
     kind: run.kind,
     system,
     systemName: spec.name,
-    dataset: [str(cfg.dataset) ?? str(cfg.task) ?? str(cfg.scenario) ?? (run.system === 'reproduce' ? (run.dataset ?? null) : null), str(cfg.split)].filter(Boolean).join(' ') || null,
+    dataset:
+      [str(cfg.dataset) ?? str(cfg.task) ?? str(cfg.scenario) ?? (run.system === 'reproduce' ? (run.dataset ?? null) : null), str(cfg.split)]
+        .filter(Boolean)
+        .join(' ') || null,
     mode: str(cfg.mode),
     model: modelOf(cfg),
     method: spec.method(cfg),
@@ -122,7 +125,12 @@ export async function runPage(run: RunEntry) {
   const results = await latestResults(run);
   const plots: { id: string; title: string; spec: PlotSpec }[] = [];
   const rel = confidenceBins(results, { iterations: 1000 });
-  if (rel.bins.length) plots.push({ id: 'reliability', title: 'Accuracy by confidence (reliability)', spec: reliabilitySpec(rel.bins, `Accuracy by confidence (n per bin, 95% CI)`) });
+  if (rel.bins.length)
+    plots.push({
+      id: 'reliability',
+      title: 'Accuracy by confidence (reliability)',
+      spec: reliabilitySpec(rel.bins, `Accuracy by confidence (n per bin, 95% CI)`),
+    });
   const rounds = await madRounds(run, summary, results);
   if (rounds.length) plots.push({ id: 'mad-rounds', title: 'Accuracy of the verdict after each round', spec: roundAccuracySpec(rounds) });
   const cfg = await configOf(run);
@@ -135,14 +143,32 @@ export async function runPage(run: RunEntry) {
 
 /** A reproduction's table.json as a metric-vs-configuration chart: its columns on x, one line per row (null when it has fewer than two columns or no value). */
 export function gridPlot(t: unknown): { id: string; title: string; spec: PlotSpec } | null {
-  const o = t as { table?: string; columns?: unknown; rows?: { label?: string; cells?: { column?: string; value?: number | null; ci?: [number, number] | null; paper?: number | null }[] }[]; scale?: number };
+  const o = t as {
+    table?: string;
+    columns?: unknown;
+    rows?: { label?: string; cells?: { column?: string; value?: number | null; ci?: [number, number] | null; paper?: number | null }[] }[];
+    scale?: number;
+  };
   if (!o || !Array.isArray(o.columns) || o.columns.length < 2 || !Array.isArray(o.rows)) return null;
   const columns = o.columns.map(String);
   const points: GridPoint[] = o.rows.flatMap((r) =>
-    (r.cells ?? []).filter((c) => columns.includes(String(c.column))).map((c) => ({ series: String(r.label ?? '?'), config: String(c.column), value: typeof c.value === 'number' ? c.value : null, lo: c.ci ? c.ci[0] : null, hi: c.ci ? c.ci[1] : null, paper: typeof c.paper === 'number' ? c.paper : null })),
+    (r.cells ?? [])
+      .filter((c) => columns.includes(String(c.column)))
+      .map((c) => ({
+        series: String(r.label ?? '?'),
+        config: String(c.column),
+        value: typeof c.value === 'number' ? c.value : null,
+        lo: c.ci ? c.ci[0] : null,
+        hi: c.ci ? c.ci[1] : null,
+        paper: typeof c.paper === 'number' ? c.paper : null,
+      })),
   );
   if (!points.some((p) => p.value !== null)) return null;
   const title = `${o.table ?? 'Table'}: each row across the columns (95% CI; ◇ the paper)`;
   const rows = [...new Set(points.map((p) => p.series))];
-  return { id: 'grid', title, spec: gridSpec(points, columns, o.scale === 100 ? 'lexcase and paper (%)' : 'lexcase and paper (fraction)', title, runColours(rows)) };
+  return {
+    id: 'grid',
+    title,
+    spec: gridSpec(points, columns, o.scale === 100 ? 'lexcase and paper (%)' : 'lexcase and paper (fraction)', title, runColours(rows)),
+  };
 }

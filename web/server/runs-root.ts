@@ -11,6 +11,7 @@ import { listRuns } from './runs.js';
 export async function checkRunsRoot(dir: string): Promise<void> {
   const s = await stat(dir).catch(() => undefined);
   if (!s) throw errors.fileNotFound('--runs folder', dir);
-  if (!s.isDirectory()) throw errors.usage(`--runs ${dir} is not a folder`, 'give the folder that holds your run directories (lexcase run … --run-dir under it)');
+  if (!s.isDirectory())
+    throw errors.usage(`--runs ${dir} is not a folder`, 'give the folder that holds your run directories (lexcase run … --run-dir under it)');
   if ((await listRuns(dir)).length === 0) log.warn(`--runs ${dir} holds no run directory yet: the runs views stay empty until a run is written under it`);
 }

@@ -83,7 +83,17 @@ async function describe(root: string, dir: string): Promise<RunEntry | undefined
   if (reproduction) {
     const r = readJson(join(dir, 'reproduction.json')) ?? {};
     const rel = relative(root, dir).split(sep).join('/') || '.';
-    return { id: rel, dir, root, kind: 'run', system: 'reproduce', dataset: typeof r.recipe === 'string' ? r.recipe : undefined, items: 0, correct: 0, graphs: 0 };
+    return {
+      id: rel,
+      dir,
+      root,
+      kind: 'run',
+      system: 'reproduce',
+      dataset: typeof r.recipe === 'string' ? r.recipe : undefined,
+      items: 0,
+      correct: 0,
+      graphs: 0,
+    };
   }
   const cfg = (readJson(join(dir, 'config.json'))?.config ?? {}) as Record<string, unknown>;
   let items = 0;

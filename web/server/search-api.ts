@@ -55,7 +55,10 @@ export async function search(ix: IndexContext, input: z.infer<typeof searchQuery
 }
 
 /** One hit's per-term explanation (404 for a passage not in the index). */
-export async function explainHit(ix: IndexContext, input: z.infer<typeof explainQuerySchema>): Promise<{ query: string; method: string; id: string; explanation: Explanation }> {
+export async function explainHit(
+  ix: IndexContext,
+  input: z.infer<typeof explainQuerySchema>,
+): Promise<{ query: string; method: string; id: string; explanation: Explanation }> {
   const r = await explainPassage(ix, { query: input.q, method: input.method, id: input.id });
   return { query: input.q, method: r.method, id: input.id, explanation: r.explanation };
 }
@@ -69,7 +72,13 @@ export const evidenceBodySchema = z.object({
 });
 
 export async function evidence(ix: IndexContext, input: z.infer<typeof evidenceBodySchema>, llm: BaseChatModel | undefined) {
-  const r = await evidenceFor(ix, { hypothesis: input.hypothesis, facts: input.facts, against: input.against, k: input.k, llm: evidenceModel(input.mode, llm) });
+  const r = await evidenceFor(ix, {
+    hypothesis: input.hypothesis,
+    facts: input.facts,
+    against: input.against,
+    k: input.k,
+    llm: evidenceModel(input.mode, llm),
+  });
   const terms = queryTerms(ix.analyzer, `${input.hypothesis} ${input.facts}`);
   return {
     ...r,

@@ -102,62 +102,78 @@ export async function startExplorer(opts: ExplorerOptions = {}): Promise<Explore
     return retrievalEval;
   };
   type Handler = (req: IncomingMessage, url: URL) => Promise<unknown>;
-  const get = new Map<string, Handler>(Object.entries({
-    '/api/info': async () => ({
-      version: VERSION,
-      index: ix ? { name: indexName, corpus: ix.manifest.corpus.name, passages: ix.manifest.corpus.passages, methods: ix.methods, analyzer: ix.manifest.analyzer } : null,
-      runs: opts.runs ? true : false,
-      llm: opts.llm ? { available: true, label: opts.llmLabel ?? 'configured model' } : { available: false },
-      defaults: { searchK: SEARCH_K, evidenceK: DEFAULT_K },
-      // the system list (eval/systems.ts): names, trace views, report sections, what each run takes
-      systems: SYSTEMS.map((sy: SystemSpec & Partial<SystemPlugin>) => ({ id: sy.id, name: sy.name, traceKind: sy.traceKind, reportSection: sy.reportSection, takesIndex: sy.run?.takesIndex ?? false, runnable: sy.run !== undefined, variants: sy.variants ?? [] })),
-    }),
-    '/api/search': async (_req, url) => search(needIndex(), validate(searchQuerySchema, queryParams(url), 'search')),
-    '/api/explain': async (_req, url) => explainHit(needIndex(), validate(explainQuerySchema, queryParams(url), 'explain')),
-    '/api/runs': async () => ({ runs: opts.runs ? (await listRuns(opts.runs)).map(({ dir: _dir, root: _root, ...r }) => r) : [] }),
-    '/api/run/questions': async (_req, url) => {
-      const q = validate(questionsQuerySchema, queryParams(url), 'questions');
-      return runQuestions(await findRun(opts.runs, q.run), q.filter);
-    },
-    '/api/run/trace': async (_req, url) => {
-      const q = validate(traceQuerySchema, queryParams(url), 'trace');
-      return runTrace(await findRun(opts.runs, q.run), q.item, passageText);
-    },
-    '/api/runs/summary': async () => ({ runs: opts.runs ? await Promise.all((await listRuns(opts.runs)).filter((r) => r.kind !== 'acal' || r.items > 0).map(runSummary)) : [] }),
-    '/api/run/summary': async (_req, url) => runPage(await findRun(opts.runs, validate(runQuerySchema, queryParams(url), 'run summary').run)),
-    '/api/compare': async (_req, url) => {
-      const q = validate(compareQuerySchema, queryParams(url), 'compare');
-      return compareRunsView(await findRun(opts.runs, q.a), await findRun(opts.runs, q.b));
-    },
-    '/api/compare/runs': async (_req, url) => {
-      const ids = comparedIds(validate(compareRunsQuerySchema, queryParams(url), 'compare').runs);
-      return compareManyRuns(await Promise.all(ids.map((id) => findRun(opts.runs, id))));
-    },
-    '/api/run/calls': async (_req, url) => {
-      const q = validate(traceQuerySchema, queryParams(url), 'calls');
-      return runCalls(await findRun(opts.runs, q.run), q.item);
-    },
-    '/api/passage': async (_req, url) => passagePage(ix, opts.runs, validate(passageQuerySchema, queryParams(url), 'passage').id),
-    '/api/eval/progress': async (_req, url) => needEval().progress(validate(evalProgressQuerySchema, queryParams(url), 'eval progress')),
-    '/api/eval/sets': async () => needEval().sets(),
-    '/api/eval/retrieval': async (_req, url) => needEval().evaluate(validate(retrievalEvalQuerySchema, queryParams(url), 'retrieval eval')),
-    '/api/acal/graphs': async (_req, url) => {
-      const q = validate(runQuerySchema, queryParams(url), 'graphs');
-      const run = await findRun(opts.runs, q.run);
-      return { run: { id: run.id }, graphs: run.graphs ? listGraphs(run) : [] };
-    },
-    '/api/acal/graph': async (_req, url) => {
-      const q = validate(graphQuerySchema, queryParams(url), 'graph');
-      return graphView(await findRun(opts.runs, q.run), q.item);
-    },
-  } satisfies Record<string, Handler>));
-  const post = new Map<string, Handler>(Object.entries({
-    '/api/evidence': async (req) => evidence(needIndex(), validate(evidenceBodySchema, await readJsonBody(req), 'evidence'), opts.llm),
-    '/api/acal/contest': async (req) => {
-      const body = validate(contestBodySchema, await readJsonBody(req), 'contest');
-      return contestGraph(await findRun(opts.runs, body.run), body);
-    },
-  } satisfies Record<string, Handler>));
+  const get = new Map<string, Handler>(
+    Object.entries({
+      '/api/info': async () => ({
+        version: VERSION,
+        index: ix
+          ? { name: indexName, corpus: ix.manifest.corpus.name, passages: ix.manifest.corpus.passages, methods: ix.methods, analyzer: ix.manifest.analyzer }
+          : null,
+        runs: opts.runs ? true : false,
+        llm: opts.llm ? { available: true, label: opts.llmLabel ?? 'configured model' } : { available: false },
+        defaults: { searchK: SEARCH_K, evidenceK: DEFAULT_K },
+        // the system list (eval/systems.ts): names, trace views, report sections, what each run takes
+        systems: SYSTEMS.map((sy: SystemSpec & Partial<SystemPlugin>) => ({
+          id: sy.id,
+          name: sy.name,
+          traceKind: sy.traceKind,
+          reportSection: sy.reportSection,
+          takesIndex: sy.run?.takesIndex ?? false,
+          runnable: sy.run !== undefined,
+          variants: sy.variants ?? [],
+        })),
+      }),
+      '/api/search': async (_req, url) => search(needIndex(), validate(searchQuerySchema, queryParams(url), 'search')),
+      '/api/explain': async (_req, url) => explainHit(needIndex(), validate(explainQuerySchema, queryParams(url), 'explain')),
+      '/api/runs': async () => ({ runs: opts.runs ? (await listRuns(opts.runs)).map(({ dir: _dir, root: _root, ...r }) => r) : [] }),
+      '/api/run/questions': async (_req, url) => {
+        const q = validate(questionsQuerySchema, queryParams(url), 'questions');
+        return runQuestions(await findRun(opts.runs, q.run), q.filter);
+      },
+      '/api/run/trace': async (_req, url) => {
+        const q = validate(traceQuerySchema, queryParams(url), 'trace');
+        return runTrace(await findRun(opts.runs, q.run), q.item, passageText);
+      },
+      '/api/runs/summary': async () => ({
+        runs: opts.runs ? await Promise.all((await listRuns(opts.runs)).filter((r) => r.kind !== 'acal' || r.items > 0).map(runSummary)) : [],
+      }),
+      '/api/run/summary': async (_req, url) => runPage(await findRun(opts.runs, validate(runQuerySchema, queryParams(url), 'run summary').run)),
+      '/api/compare': async (_req, url) => {
+        const q = validate(compareQuerySchema, queryParams(url), 'compare');
+        return compareRunsView(await findRun(opts.runs, q.a), await findRun(opts.runs, q.b));
+      },
+      '/api/compare/runs': async (_req, url) => {
+        const ids = comparedIds(validate(compareRunsQuerySchema, queryParams(url), 'compare').runs);
+        return compareManyRuns(await Promise.all(ids.map((id) => findRun(opts.runs, id))));
+      },
+      '/api/run/calls': async (_req, url) => {
+        const q = validate(traceQuerySchema, queryParams(url), 'calls');
+        return runCalls(await findRun(opts.runs, q.run), q.item);
+      },
+      '/api/passage': async (_req, url) => passagePage(ix, opts.runs, validate(passageQuerySchema, queryParams(url), 'passage').id),
+      '/api/eval/progress': async (_req, url) => needEval().progress(validate(evalProgressQuerySchema, queryParams(url), 'eval progress')),
+      '/api/eval/sets': async () => needEval().sets(),
+      '/api/eval/retrieval': async (_req, url) => needEval().evaluate(validate(retrievalEvalQuerySchema, queryParams(url), 'retrieval eval')),
+      '/api/acal/graphs': async (_req, url) => {
+        const q = validate(runQuerySchema, queryParams(url), 'graphs');
+        const run = await findRun(opts.runs, q.run);
+        return { run: { id: run.id }, graphs: run.graphs ? listGraphs(run) : [] };
+      },
+      '/api/acal/graph': async (_req, url) => {
+        const q = validate(graphQuerySchema, queryParams(url), 'graph');
+        return graphView(await findRun(opts.runs, q.run), q.item);
+      },
+    } satisfies Record<string, Handler>),
+  );
+  const post = new Map<string, Handler>(
+    Object.entries({
+      '/api/evidence': async (req) => evidence(needIndex(), validate(evidenceBodySchema, await readJsonBody(req), 'evidence'), opts.llm),
+      '/api/acal/contest': async (req) => {
+        const body = validate(contestBodySchema, await readJsonBody(req), 'contest');
+        return contestGraph(await findRun(opts.runs, body.run), body);
+      },
+    } satisfies Record<string, Handler>),
+  );
   const assetMap = new Map(Object.entries(assets));
 
   const hostNames = allowedHostNames(host);
@@ -213,4 +229,3 @@ export async function startExplorer(opts: ExplorerOptions = {}): Promise<Explore
     },
   };
 }
-

@@ -40,7 +40,12 @@ beforeAll(async () => {
   const qs = f.questions;
   writeFileSync(join(f.root, 'topics.tsv'), qs.map((q) => `${q.id}\t${retrievalQuery(q).replace(/\s+/g, ' ')}`).join('\n') + '\nextra\tno judgments here\n');
   writeFileSync(join(f.root, 'qrels.txt'), qs.flatMap((q) => q.goldPassageIds.map((g) => `${q.id} 0 ${g} 1`)).join('\n') + `\n${qs[0].id} 0 not-relevant 0\n`);
-  s = await startExplorer({ index: f.index, runs: f.runs, port: 0, evalSets: [{ topics: join(f.root, 'topics.tsv'), qrels: join(f.root, 'qrels.txt'), name: 'my topics' }] });
+  s = await startExplorer({
+    index: f.index,
+    runs: f.runs,
+    port: 0,
+    evalSets: [{ topics: join(f.root, 'topics.tsv'), qrels: join(f.root, 'qrels.txt'), name: 'my topics' }],
+  });
 }, 180_000);
 
 afterAll(async () => {
@@ -50,15 +55,29 @@ afterAll(async () => {
 });
 
 describe('runs summary and run page', () => {
-  it('every run: n, model, method, k, its system\'s headline figures (Wilson intervals on proportions), failures and tokens from its files', async () => {
+  it("every run: n, model, method, k, its system's headline figures (Wilson intervals on proportions), failures and tokens from its files", async () => {
     const r = await call('/api/runs/summary');
     expect(r.json.runs.map((x: { id: string }) => x.id).sort()).toEqual([f.caseRunId, f.llmRunId, ...Object.values(f.systemRuns!)].sort());
-    const expectedFigures: Record<string, string[]> = { case: ['accuracy', 'gold-in-evidence'], 'mad/mad': ['accuracy'], emar: ['macro-f1', 'accuracy', 'convergence'], threeply: ['hallucination-accuracy', 'factor-utilisation-recall', 'abstention'], acal: ['macro-f1', 'accuracy', 'convergence'], baseline: ['accuracy'] };
+    const expectedFigures: Record<string, string[]> = {
+      case: ['accuracy', 'gold-in-evidence'],
+      'mad/mad': ['accuracy'],
+      emar: ['macro-f1', 'accuracy', 'convergence'],
+      threeply: ['hallucination-accuracy', 'factor-utilisation-recall', 'abstention'],
+      acal: ['macro-f1', 'accuracy', 'convergence'],
+      baseline: ['accuracy'],
+    };
     for (const x of r.json.runs) {
       const run = await readRun(join(f.runs, x.id), { traces: false });
       const cfg = run.config.config as Record<string, unknown>;
       const correct = run.results.filter((y) => y.correct).length;
-      expect(x).toMatchObject({ n: run.results.length, correct, failures: run.results.filter((y) => y.error).length, system: cfg.system, model: cfg.model ?? null, smallN: true });
+      expect(x).toMatchObject({
+        n: run.results.length,
+        correct,
+        failures: run.results.filter((y) => y.error).length,
+        system: cfg.system,
+        model: cfg.model ?? null,
+        smallN: true,
+      });
       expect(x.figures.map((g: { id: string }) => g.id)).toEqual(expectedFigures[String(cfg.system)]);
       const acc = x.figures.find((g: { id: string }) => g.id === 'accuracy');
       if (acc) {
@@ -83,7 +102,10 @@ describe('runs summary and run page', () => {
     let r = await call(`/api/run/summary?run=${mad}`);
     expect(r.json.plots.map((p: { id: string }) => p.id)).toEqual(['mad-rounds']);
     const values = r.json.plots[0].spec.data.values as { round: number; n: number; accuracy: number }[];
-    expect(values.map((v) => [v.round, v.n])).toEqual([[1, 2], [2, 2]]);
+    expect(values.map((v) => [v.round, v.n])).toEqual([
+      [1, 2],
+      [2, 2],
+    ]);
     expect(r.json.table).toBeNull();
     writeFileSync(join(f.runs, mad, 'table.json'), JSON.stringify([{ system: 'mad', accuracy: 0.5 }]));
     r = await call(`/api/run/summary?run=${mad}`);
@@ -105,7 +127,13 @@ describe('runs summary and run page', () => {
     const dir = join(f.runs, 'repro-case-table3');
     const { mkdirSync, cpSync } = await import('node:fs');
     mkdirSync(join(dir, 'runs'), { recursive: true });
-    const table = { recipe: 'case-table3', title: 'Recall', columns: ['Recall@10'], rows: [{ label: 'BM25-RAG', cells: [{ column: 'Recall@10', paper: 0, value: 0.07, ci: [0.03, 0.12], n: 124, outsideCi: true }] }], notes: [] };
+    const table = {
+      recipe: 'case-table3',
+      title: 'Recall',
+      columns: ['Recall@10'],
+      rows: [{ label: 'BM25-RAG', cells: [{ column: 'Recall@10', paper: 0, value: 0.07, ci: [0.03, 0.12], n: 124, outsideCi: true }] }],
+      notes: [],
+    };
     writeFileSync(join(dir, 'reproduction.json'), JSON.stringify({ recipe: 'case-table3', runs: [{ id: 'bm25', status: 'done' }] }));
     writeFileSync(join(dir, 'table.json'), JSON.stringify(table));
     cpSync(join(f.runs, f.systemRuns!.madRunId), join(dir, 'runs', 'bm25'), { recursive: true });
@@ -145,18 +173,27 @@ describe('compare', () => {
     const c = await compareRuns(join(f.runs, f.caseRunId), join(f.runs, f.llmRunId));
     const r = await call(`/api/compare?a=${f.caseRunId}&b=${f.llmRunId}`);
     expect(r.json.sign).toBe('B − A');
-    expect(r.json.primary).toMatchObject({ id: 'accuracy', estimate: c.primary.estimate, lo: c.primary.lo, hi: c.primary.hi, p: c.primary.p, text: c.primary.text });
+    expect(r.json.primary).toMatchObject({
+      id: 'accuracy',
+      estimate: c.primary.estimate,
+      lo: c.primary.lo,
+      hi: c.primary.hi,
+      p: c.primary.p,
+      text: c.primary.text,
+    });
     expect(r.json.agreement).toEqual(c.agreement);
     const a = await readRun(join(f.runs, f.caseRunId), { traces: false });
     const b = new Map((await readRun(join(f.runs, f.llmRunId), { traces: false })).results.map((x) => [x.id, x]));
-    expect(r.json.differ.map((d: { id: string }) => d.id)).toEqual(a.results.filter((x) => b.has(x.id) && (b.get(x.id)!.prediction !== x.prediction || b.get(x.id)!.correct !== x.correct)).map((x) => x.id));
+    expect(r.json.differ.map((d: { id: string }) => d.id)).toEqual(
+      a.results.filter((x) => b.has(x.id) && (b.get(x.id)!.prediction !== x.prediction || b.get(x.id)!.correct !== x.correct)).map((x) => x.id),
+    );
     expect((await call(`/api/compare?a=${f.caseRunId}&b=../etc`)).status).toBe(404);
     expect((await call(`/api/compare?a=${f.caseRunId}`)).status).toBe(400);
   });
 });
 
 describe('compare N runs, LLM calls, passage page', () => {
-  it('N runs: every run\'s summary, a key-by-key config diff, overlaid per-round curves, paired Δ against the first', async () => {
+  it("N runs: every run's summary, a key-by-key config diff, overlaid per-round curves, paired Δ against the first", async () => {
     const { madRunId } = f.systemRuns!;
     const r = await call(`/api/compare/runs?runs=${f.caseRunId},${f.llmRunId},${madRunId}`);
     expect(r.json.runs.map((x: { id: string }) => x.id)).toEqual([f.caseRunId, f.llmRunId, madRunId]);
@@ -167,7 +204,17 @@ describe('compare N runs, LLM calls, passage page', () => {
     expect(r.json.plots.map((p: { id: string }) => p.id)).toEqual(['round-curves', 'figures']);
     const c = await compareRuns(join(f.runs, f.caseRunId), join(f.runs, f.llmRunId));
     // the same difference, the same sign (B − A: this run − the reference) as the pair view and `lexcase compare`
-    expect(r.json.pairs[0]).toMatchObject({ a: f.caseRunId, b: f.llmRunId, shared: c.shared, estimate: c.primary.estimate, lo: c.primary.lo, hi: c.primary.hi, p: c.primary.p, text: c.primary.text, agreement: c.agreement });
+    expect(r.json.pairs[0]).toMatchObject({
+      a: f.caseRunId,
+      b: f.llmRunId,
+      shared: c.shared,
+      estimate: c.primary.estimate,
+      lo: c.primary.lo,
+      hi: c.primary.hi,
+      p: c.primary.p,
+      text: c.primary.text,
+      agreement: c.agreement,
+    });
     expect((await call(`/api/compare/runs?runs=${f.caseRunId}`)).status).toBe(400);
     expect((await call(`/api/compare/runs?runs=${f.caseRunId},nope`)).status).toBe(404);
   });
@@ -183,18 +230,44 @@ describe('compare N runs, LLM calls, passage page', () => {
     const usage = (i: number, o: number) => ({ tokenUsage: { promptTokens: i, completionTokens: o, totalTokens: i + o } });
     const lines = [
       {
-        n: 0, key: 'k0', stage: 'advocate A', ms: 812, at: '2026-11-26T01:00:00.000Z',
-        request: { messages: [{ role: 'system', content: 'You are an advocate' }, { role: 'user', content: 'Hypothesis to support: …' }], params: { model: 'scripted', tools: [{ type: 'function', function: { name: 'bm25_search' } }] } },
-        reply: { generations: [{ text: '', message: { content: '', tool_calls: [{ name: 'bm25_search', args: { query: 'hearsay' }, id: 'c1' }] } }], llmOutput: usage(1200, 40) },
+        n: 0,
+        key: 'k0',
+        stage: 'advocate A',
+        ms: 812,
+        at: '2026-11-26T01:00:00.000Z',
+        request: {
+          messages: [
+            { role: 'system', content: 'You are an advocate' },
+            { role: 'user', content: 'Hypothesis to support: …' },
+          ],
+          params: { model: 'scripted', tools: [{ type: 'function', function: { name: 'bm25_search' } }] },
+        },
+        reply: {
+          generations: [{ text: '', message: { content: '', tool_calls: [{ name: 'bm25_search', args: { query: 'hearsay' }, id: 'c1' }] } }],
+          llmOutput: usage(1200, 40),
+        },
       },
       {
-        n: 1, key: 'k1', stage: 'juror Skeptic', ms: 95, invalid: 'reply is not valid JSON',
-        request: { messages: [{ role: 'user', content: [{ type: 'text', text: 'You are a juror on a panel' }] }], params: { model: 'scripted', response_format: { type: 'json_schema', json_schema: { name: 'juror_Skeptic' } } } },
+        n: 1,
+        key: 'k1',
+        stage: 'juror Skeptic',
+        ms: 95,
+        invalid: 'reply is not valid JSON',
+        request: {
+          messages: [{ role: 'user', content: [{ type: 'text', text: 'You are a juror on a panel' }] }],
+          params: { model: 'scripted', response_format: { type: 'json_schema', json_schema: { name: 'juror_Skeptic' } } },
+        },
         reply: { generations: [{ text: 'not json', message: { content: 'not json' } }], llmOutput: usage(900, 3) },
       },
       {
-        n: 2, key: 'k2', ms: 20001, error: { code: 'LLM_TIMEOUT', message: 'LLM request timed out after 20000 ms' },
-        request: { messages: [{ role: 'user', content: 'You are a juror on a panel' }], params: { model: 'scripted', response_format: { type: 'json_schema', json_schema: { name: 'juror_Skeptic' } } } },
+        n: 2,
+        key: 'k2',
+        ms: 20001,
+        error: { code: 'LLM_TIMEOUT', message: 'LLM request timed out after 20000 ms' },
+        request: {
+          messages: [{ role: 'user', content: 'You are a juror on a panel' }],
+          params: { model: 'scripted', response_format: { type: 'json_schema', json_schema: { name: 'juror_Skeptic' } } },
+        },
       },
     ];
     writeFileSync(join(dir, `${item}.jsonl`), lines.map((l) => JSON.stringify(l)).join('\n') + '\n{broken\n');
@@ -202,7 +275,11 @@ describe('compare N runs, LLM calls, passage page', () => {
       const r = await call(`/api/run/calls?run=${f.llmRunId}&item=${item}`);
       expect(r.json.source).toBe('recorded');
       expect(r.json.calls.map((c: { stage: string }) => c.stage)).toEqual(['advocate A', 'juror Skeptic', 'juror Skeptic']);
-      expect(r.json.calls[0]).toMatchObject({ ms: 812, tokens: { input: 1200, output: 40, total: 1240 }, toolCalls: [{ name: 'bm25_search', args: { query: 'hearsay' } }] });
+      expect(r.json.calls[0]).toMatchObject({
+        ms: 812,
+        tokens: { input: 1200, output: 40, total: 1240 },
+        toolCalls: [{ name: 'bm25_search', args: { query: 'hearsay' } }],
+      });
       expect(r.json.calls[0].messages[0]).toEqual({ role: 'system', content: 'You are an advocate' });
       expect(r.json.calls[0].error).toBeUndefined();
       expect(r.json.calls[1]).toMatchObject({ reply: 'not json', error: 'reply refused: reply is not valid JSON', ms: 95, tokens: { total: 903 } });
@@ -236,7 +313,8 @@ describe('compare N runs, LLM calls, passage page', () => {
     const { readdirSync, readFileSync } = await import('node:fs');
     const holders: string[] = [];
     for (const run of [f.caseRunId, f.llmRunId, ...Object.values(f.systemRuns!)])
-      for (const file of readdirSync(join(f.runs, run, 'traces'))) if (readFileSync(join(f.runs, run, 'traces', file), 'utf8').includes(JSON.stringify(gold))) holders.push(`${run}/${file.replace(/\.json$/, '')}`);
+      for (const file of readdirSync(join(f.runs, run, 'traces')))
+        if (readFileSync(join(f.runs, run, 'traces', file), 'utf8').includes(JSON.stringify(gold))) holders.push(`${run}/${file.replace(/\.json$/, '')}`);
     expect(r.json.retrievedIn.map((u: { run: string; item: string }) => `${u.run}/${u.item}`).sort()).toEqual(holders.sort());
     expect(r.json.retrievedIn.every((u: { place: string }) => u.place.length > 0)).toBe(true);
     const missing = await call('/api/passage?id=no-such-passage');
@@ -256,14 +334,18 @@ describe('retrieval evaluation', () => {
     const questions = await loadQuestions('barexam', 'val');
     const lib = await evalRetrieval({ retriever: await openRetriever(f.index, 'qld'), questions, ks: [1, 5, 10, 20, 50, 100] });
     const before = await call('/api/eval/progress?set=barexam:val&methods=bm25,qld');
-    expect(before.json.methods).toEqual([{ method: 'bm25', done: 0, total: null, finished: false }, { method: 'qld', done: 0, total: null, finished: false }]);
+    expect(before.json.methods).toEqual([
+      { method: 'bm25', done: 0, total: null, finished: false },
+      { method: 'qld', done: 0, total: null, finished: false },
+    ]);
     const r = await call('/api/eval/retrieval?set=barexam:val&methods=bm25,qld&a=qld&b=bm25&metric=mrr@10');
     // once evaluated, progress says every topic is done
     const after = await call('/api/eval/progress?set=barexam:val&methods=bm25,qld');
     expect(after.json.methods).toEqual(['bm25', 'qld'].map((m) => ({ method: m, done: questions.length, total: questions.length, finished: true })));
     expect(r.json.queries[0].relevantIds).toEqual(lib.perQuery[0].goldIds);
     const qld = r.json.results.find((x: { method: string }) => x.method === 'qld');
-    for (const k of ['recall@10', 'recall@100', 'mrr@10', 'ndcg@10']) expect(qld.metrics[k]).toMatchObject({ estimate: lib.metrics[k].estimate, lo: lib.metrics[k].lo, hi: lib.metrics[k].hi });
+    for (const k of ['recall@10', 'recall@100', 'mrr@10', 'ndcg@10'])
+      expect(qld.metrics[k]).toMatchObject({ estimate: lib.metrics[k].estimate, lo: lib.metrics[k].lo, hi: lib.metrics[k].hi });
     expect(r.json.queries.map((q: { firstRank: Record<string, number | null> }) => q.firstRank.qld)).toEqual(lib.perQuery.map((q) => q.firstRank));
     expect(r.json.paired).toMatchObject({ a: 'qld', b: 'bm25', metric: 'mrr@10', n: questions.length });
     // the curve spec holds both methods, with recall@10 equal to the table's
@@ -276,7 +358,12 @@ describe('retrieval evaluation', () => {
     expect(r.json.set).toMatchObject({ id: 'user:1', n: 5 });
     expect(r.json.skipped).toBe(1);
     expect(r.json.queries.map((q: { id: string }) => q.id)).toEqual(f.questions.map((q) => q.id));
-    const lib = await evalRetrieval({ retriever: await openRetriever(f.index, 'bm25'), questions: f.questions, ks: [1, 5, 10, 20, 50, 100], queryOf: (q) => retrievalQuery(q).replace(/\s+/g, ' ') });
+    const lib = await evalRetrieval({
+      retriever: await openRetriever(f.index, 'bm25'),
+      questions: f.questions,
+      ks: [1, 5, 10, 20, 50, 100],
+      queryOf: (q) => retrievalQuery(q).replace(/\s+/g, ' '),
+    });
     expect(r.json.results[0].metrics['recall@10'].estimate).toBe(lib.metrics['recall@10'].estimate);
     expect(r.json.paired).toBeNull();
   });

@@ -50,7 +50,12 @@ export async function makeExplorerFixtures(nQuestions = 4, opts: { systems?: boo
   for await (const p of loadPassages('barexam')) if (gold.has(p.id)) passages.push(p);
   let n = 0;
   for await (const p of loadPassages('legal_corpus')) if (n++ < 150) passages.push(p);
-  await buildIndex((async function* () { yield* passages; })(), { out: index, corpusName: 'explorer-test', workers: 0 });
+  await buildIndex(
+    (async function* () {
+      yield* passages;
+    })(),
+    { out: index, corpusName: 'explorer-test', workers: 0 },
+  );
 
   const caseRunId = 'case-offline';
   const llmRunId = 'case-llm-scripted';
@@ -106,7 +111,14 @@ export async function makeExplorerFixtures(nQuestions = 4, opts: { systems?: boo
     // the recipe's real grid through the reproduction runner (retrieval runs only: no LLM command is run)
     reproRunId = 'reproduce-case-table3-n4';
     const { recipe, text } = loadRecipe('case-table3');
-    await runGrid({ recipe, recipeText: text, dir: join(runs, reproRunId), limit: 4, index, runCommand: async () => ({ code: 1, stdout: '', stderr: 'no LLM runs in this fixture' }) });
+    await runGrid({
+      recipe,
+      recipeText: text,
+      dir: join(runs, reproRunId),
+      limit: 4,
+      index,
+      runCommand: async () => ({ code: 1, stdout: '', stderr: 'no LLM runs in this fixture' }),
+    });
   }
 
   const acalRunId = 'acal/hearsay';

@@ -29,7 +29,12 @@ const index = join(tmp, 'barexam-index');
 await buildIndex(loadPassages('barexam'), { out: index, corpusName: 'barexam', workers: 0 });
 const f = await makeExplorerFixtures(4, { systems: true, reproduction: true });
 const s = await startExplorer({ index, runs: f.runs, port: 0 });
-const browser = await chromium.launchPersistentContext(join(tmp, 'profile'), { executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'], viewport: { width: 1280, height: 800 } });
+const browser = await chromium.launchPersistentContext(join(tmp, 'profile'), {
+  executablePath: CHROMIUM,
+  headless: true,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+  viewport: { width: 1280, height: 800 },
+});
 try {
   const page = browser.pages()[0] ?? (await browser.newPage());
   await page.route('**/*', (r) => (r.request().url().startsWith(s.url) ? r.continue() : r.abort()));
@@ -75,4 +80,6 @@ try {
   await closeSparseIndexes(index);
   rmSync(tmp, { recursive: true, force: true });
 }
-process.stdout.write('docs/explorer-eval.png, docs/explorer-mad.png, docs/explorer-compare.png, docs/explorer-reproduction.png, docs/explorer-timeline.png, docs/explorer-side-by-side.png, docs/explorer-acal-trace.png\n');
+process.stdout.write(
+  'docs/explorer-eval.png, docs/explorer-mad.png, docs/explorer-compare.png, docs/explorer-reproduction.png, docs/explorer-timeline.png, docs/explorer-side-by-side.png, docs/explorer-acal-trace.png\n',
+);

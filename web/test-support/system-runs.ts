@@ -68,7 +68,8 @@ function madScript(questions: Question[], texts: Map<string, string>) {
     const text = humanText(req);
     const qi = questions.findIndex((q) => text.includes(q.question.slice(0, 60)));
     if (role === 'judge') return judgeReply(/ARG-[A-D]-r2/.test(text) && qi === 0 ? questions[0].answer : 'A', qi === 0 ? ['made_up_1'] : []);
-    if (role === 'cross-examiner') return json({ questions: ['A', 'B', 'C', 'D'].map((l) => ({ letter: l, question: `Q-${l}: which rule makes option ${l} right?` })) });
+    if (role === 'cross-examiner')
+      return json({ questions: ['A', 'B', 'C', 'D'].map((l) => ({ letter: l, question: `Q-${l}: which rule makes option ${l} right?` })) });
     if (role === 'cross-answer') return json({ answer: `ANS-${debaterLetter(req)}: the rule in my cited passage` });
     if (role === 'debater') {
       const letter = debaterLetter(req);
@@ -78,7 +79,11 @@ function madScript(questions: Question[], texts: Map<string, string>) {
       const id = [...texts.keys()].find((k) => text.includes(k));
       const claims = id ? [{ text: (texts.get(id) ?? '').split(/\s+/).slice(0, 14).join(' '), cites: [id] }] : [];
       if (letter === 'B') claims.push({ text: 'Hearsay within hearsay is always excluded', cites: ['made_up_1'] });
-      return json({ ...(round > 1 ? { rebuttal: `The opposing point fails (REB-${letter}-r${round})` } : {}), argument: `ARG-${letter}-r${round}: option ${letter} is right`, claims });
+      return json({
+        ...(round > 1 ? { rebuttal: `The opposing point fails (REB-${letter}-r${round})` } : {}),
+        argument: `ARG-${letter}-r${round}: option ${letter} is right`,
+        claims,
+      });
     }
     return { status: 500, error: `unexpected request: ${String(msgs(req)[0]?.content).slice(0, 60)}` };
   };
@@ -91,19 +96,28 @@ function emarScript(questions: Question[]) {
     const sys: string = req.body.messages[0].content;
     const user: string = req.body.messages[req.body.messages.length - 1].content;
     const all = req.body.messages.map((m: { content: string }) => m.content).join('\n');
-    const qi = Math.max(0, questions.findIndex((q) => all.includes(q.question.slice(0, 60))));
+    const qi = Math.max(
+      0,
+      questions.findIndex((q) => all.includes(q.question.slice(0, 60))),
+    );
     const gold = questions[qi].answer;
     const wrong = gold === 'A' ? 'B' : 'A';
     const pro = `option ${gold} is right because the rule stated in the facts applies to the conduct described`;
     const claim = (answer: string, text: string) => json({ answer, claim: text, argument: `because ${text}`, evidence: ['the facts as stated'] });
-    if (sys.startsWith('You are a fact-finding clerk')) return json({ facts: ['The parties dispute the rule', `Question ${qi + 1} turns on the facts stated`] });
+    if (sys.startsWith('You are a fact-finding clerk'))
+      return json({ facts: ['The parties dispute the rule', `Question ${qi + 1} turns on the facts stated`] });
     if (sys.startsWith('You are the Proponent')) return claim(gold, pro);
     if (sys.startsWith('You are the Opponent')) {
       const n = (critiques.get(qi) ?? 0) + 1;
       critiques.set(qi, n);
       return n >= 2 ? claim(gold, pro) : claim(wrong, `a different doctrine controls and option ${wrong} follows regardless of timing or notice`);
     }
-    if (sys.startsWith('You are a neutral Judge')) return json({ established_facts: ['The parties dispute the rule'], answer: gold, rationale: `The proponent's rule controls (${user.length} chars read)` });
+    if (sys.startsWith('You are a neutral Judge'))
+      return json({
+        established_facts: ['The parties dispute the rule'],
+        answer: gold,
+        rationale: `The proponent's rule controls (${user.length} chars read)`,
+      });
     return { status: 500, error: 'emarScript: unknown role' };
   };
 }
@@ -135,7 +149,17 @@ export async function makeSystemRuns(runs: string, questions: Question[], ix: In
       items: qs,
       gold: (q) => q.answer,
       makeContext: (_q, { seed }) => ({ seed, tools, retrievers: ix.retrievers, llm, getPassage: ix.getPassage, options: {} }),
-      config: { system: 'mad/mad', dataset: 'barexam', split: 'val', rounds: 2, topology: 'sparse', crossExaminer: true, judgeEachRound: true, k: 2, model: 'scripted' },
+      config: {
+        system: 'mad/mad',
+        dataset: 'barexam',
+        split: 'val',
+        rounds: 2,
+        topology: 'sparse',
+        crossExaminer: true,
+        judgeEachRound: true,
+        k: 2,
+        model: 'scripted',
+      },
       seed: 13,
     });
   } finally {
@@ -188,7 +212,9 @@ export async function makeSystemRuns(runs: string, questions: Question[], ix: In
   // the bm25-rag baseline: gold answer on the first question, "A" on the second
   const baselineRunId = 'baseline-scripted';
   srv = await startScriptedServer((req) => {
-    const all = msgs(req).map((m) => String(m.content)).join('\n');
+    const all = msgs(req)
+      .map((m) => String(m.content))
+      .join('\n');
     const qi = qs.findIndex((q) => all.includes(q.question.slice(0, 60)));
     return json({ reasoning: `Passage [1] states the rule that decides question ${qi + 1}.`, answer: qi === 0 ? qs[0].answer : 'A' });
   });

@@ -49,7 +49,13 @@ describe('contest(): human contestation with an audit log', () => {
       { type: 'edit', argument: 'a2', text: 'The statement is offered to show Ronald had notice that Rebecca was unwell, not that she was.' },
       { type: 'set-base', argument: 'a2', base: 0.8 },
       { type: 'set-relation', from: 's1', to: 'a2', kind: 'none' },
-      { type: 'add', side: 'attack', text: 'The proponent offers it only for its effect on the listener.', base: 0.9, relations: [{ to: 's2', kind: 'attack' }] },
+      {
+        type: 'add',
+        side: 'attack',
+        text: 'The proponent offers it only for its effect on the listener.',
+        base: 0.9,
+        relations: [{ to: 's2', kind: 'attack' }],
+      },
     ];
     let last;
     for (const a of actions) last = contest(runDir, 'hearsay-train-1', a, { who: 'bob', now });
@@ -65,9 +71,7 @@ describe('contest(): human contestation with an audit log', () => {
     expect(log[5].claim).toMatchObject({ after: { verdict: 'No' } });
     // each entry's "before" claim is the previous entry's "after"
     for (let i = 1; i < log.length; i++)
-      expect((log[i].claim as { before: { strength: number } }).before.strength).toBe(
-        (log[i - 1].claim as { after: { strength: number } }).after.strength,
-      );
+      expect((log[i].claim as { before: { strength: number } }).before.strength).toBe((log[i - 1].claim as { after: { strength: number } }).after.strength);
     // deterministic: replaying the logged actions on the original graph gives the same graph, byte for byte
     let g = withResult(loadFixture());
     for (const e of log) g = applyContest(g, e.action as ContestAction, { who: e.who as string, when: e.when as string }).graph;

@@ -30,12 +30,7 @@ export interface ContestOptions {
   expectRevision?: number;
 }
 
-export function contest(
-  runDir: string,
-  itemId: string,
-  action: ContestAction | unknown,
-  opts: ContestOptions = {},
-): { graph: AcalGraph; entry: AuditEntry } {
+export function contest(runDir: string, itemId: string, action: ContestAction | unknown, opts: ContestOptions = {}): { graph: AcalGraph; entry: AuditEntry } {
   const parsed = parseContestAction(action);
   readGraph(runDir, itemId); // NOT_FOUND / RUN_INVALID before taking the lock
   const lock = acquireLock(contestLockPath(runDir), runDir, 'acal contest', { waitMs: CONTEST_LOCK_WAIT_MS });

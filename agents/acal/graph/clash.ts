@@ -21,8 +21,7 @@ export function findClashes(args: AcalArgument[], relations: AcalRelation[], del
   const out: ClashPair[] = [];
   for (const s of active.filter((a) => a.side === 'support'))
     for (const a of active.filter((x) => x.side === 'attack'))
-      if (attacksBetween(relations, s.id, a.id) && Math.abs(s.baseStrength - a.baseStrength) < delta - 1e-12)
-        out.push({ support: s.id, attack: a.id });
+      if (attacksBetween(relations, s.id, a.id) && Math.abs(s.baseStrength - a.baseStrength) < delta - 1e-12) out.push({ support: s.id, attack: a.id });
   return out;
 }
 

@@ -20,6 +20,13 @@ export interface SemanticsComparison {
 export function compareSemantics(graph: AcalGraph): SemanticsComparison[] {
   return SEMANTICS.map((semantics) => {
     const r = recompute({ ...graph, settings: { ...graph.settings, semantics } });
-    return { semantics, claimStrength: r.claimStrength, thresholdVerdict: r.thresholdVerdict, inBand: r.inBand, converged: r.converged, iterations: r.iterations };
+    return {
+      semantics,
+      claimStrength: r.claimStrength,
+      thresholdVerdict: r.thresholdVerdict,
+      inBand: r.inBand,
+      converged: r.converged,
+      iterations: r.iterations,
+    };
   });
 }

@@ -17,8 +17,7 @@ export function toQbaf(graph: AcalGraph): { qbaf: Qbaf; effectiveBase: Record<st
   // Null-prototype records: argument ids like "constructor" or "__proto__" are plain keys.
   const effectiveBase: Record<string, number> = Object.create(null);
   for (const a of active) {
-    effectiveBase[a.id] =
-      a.humanBase ?? (clashDelta[a.id] !== undefined ? Math.max(lo, Math.min(hi, a.baseStrength + clashDelta[a.id])) : a.baseStrength);
+    effectiveBase[a.id] = a.humanBase ?? (clashDelta[a.id] !== undefined ? Math.max(lo, Math.min(hi, a.baseStrength + clashDelta[a.id])) : a.baseStrength);
   }
   const edges: QbafEdge[] = active.map((a) => ({ from: a.id, to: 'claim', kind: a.side }));
   for (const r of graph.relations) if (ids.has(r.from) && ids.has(r.to)) edges.push({ from: r.from, to: r.to, kind: r.kind });

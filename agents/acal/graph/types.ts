@@ -89,9 +89,7 @@ export const graphSchema = z.object({
     threshold: unit,
     band: z.tuple([unit, unit]),
   }),
-  judge: z
-    .object({ decision: z.enum(['Yes', 'No']), reasoning: z.string(), claimStrength: z.number(), revision: z.number().int() })
-    .optional(),
+  judge: z.object({ decision: z.enum(['Yes', 'No']), reasoning: z.string(), claimStrength: z.number(), revision: z.number().int() }).optional(),
   /** Bumped by every contestation action. */
   revision: z.number().int().min(0),
   result: resultSchema.optional(),

@@ -19,8 +19,17 @@ export interface DraftArgument {
 
 /** 2–5 arguments; a citation is offered as an enum of the evidence handles (P1..Pk), parsed leniently (an unknown id is dropped and reported). */
 export function argumentsSchema(handles: readonly string[]) {
-  const cites = sendAs(z.array(z.string()).default([]), { type: 'array', items: handles.length ? { type: 'string', enum: [...new Set(handles)] } : { type: 'string' }, ...(handles.length ? {} : { maxItems: 0 }) });
-  return z.object({ arguments: z.array(z.object({ text: z.string(), citedPassageIds: cites })).min(2).max(5) });
+  const cites = sendAs(z.array(z.string()).default([]), {
+    type: 'array',
+    items: handles.length ? { type: 'string', enum: [...new Set(handles)] } : { type: 'string' },
+    ...(handles.length ? {} : { maxItems: 0 }),
+  });
+  return z.object({
+    arguments: z
+      .array(z.object({ text: z.string(), citedPassageIds: cites }))
+      .min(2)
+      .max(5),
+  });
 }
 
 export async function generateArguments(
@@ -30,10 +39,15 @@ export async function generateArguments(
   side: 'support' | 'attack',
   opts: { signal?: AbortSignal } = {},
 ): Promise<{ arguments: DraftArgument[]; raw: string[] }> {
-  const r = await invokeStructured(llm, msgs(generateArgumentsSystem(role), generateArgumentsPrompt(c, role, side)), argumentsSchema(c.evidence.map((p) => passageHandles().handle(p.id))), {
-    what: `${side} arguments by ${role}`,
-    signal: opts.signal,
-  });
+  const r = await invokeStructured(
+    llm,
+    msgs(generateArgumentsSystem(role), generateArgumentsPrompt(c, role, side)),
+    argumentsSchema(c.evidence.map((p) => passageHandles().handle(p.id))),
+    {
+      what: `${side} arguments by ${role}`,
+      signal: opts.signal,
+    },
+  );
   const known = new Set(c.evidence.map((p) => p.id));
   const handles = passageHandles(); // the model cites handles (P1..); map them back to real ids
   return {

@@ -30,8 +30,7 @@ export interface PairJudgement {
 
 export function pairsOf(args: RelationInput[]): { pair: string; a: RelationInput; b: RelationInput }[] {
   const out = [];
-  for (let i = 0; i < args.length; i++)
-    for (let j = i + 1; j < args.length; j++) out.push({ pair: `${args[i].id}~${args[j].id}`, a: args[i], b: args[j] });
+  for (let i = 0; i < args.length; i++) for (let j = i + 1; j < args.length; j++) out.push({ pair: `${args[i].id}~${args[j].id}`, a: args[i], b: args[j] });
   return out;
 }
 

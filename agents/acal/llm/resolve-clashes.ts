@@ -29,7 +29,11 @@ export async function resolveClashes(
   const presentation: PresentationRecord[] = [];
   const outcomes = await Promise.all(
     pairs.map(async (p) => {
-      const sides = seededOrder([byId.get(p.support)!, byId.get(p.attack)!], (a) => a.side, { seed: opts.seed, kind: 'clash sides', at: `${p.support}~${p.attack}` });
+      const sides = seededOrder([byId.get(p.support)!, byId.get(p.attack)!], (a) => a.side, {
+        seed: opts.seed,
+        kind: 'clash sides',
+        at: `${p.support}~${p.attack}`,
+      });
       presentation.push(sides.record);
       const [a, b] = sides.items;
       const r = await invokeStructured(llm, msgs(CLASH_SYSTEM, clashPrompt(c, a, b)), clashSchema, {

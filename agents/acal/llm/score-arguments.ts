@@ -46,7 +46,12 @@ export function scoresSchema(ids: string[]) {
       const missing = ids.filter((id) => !(id in v));
       if (missing.length) ctx.addIssue({ code: 'custom', message: `missing scores for ${missing.join(', ')}` });
     });
-  const item = { type: 'object', properties: { note: { type: 'string' }, score: { type: 'number', minimum: 0.1, maximum: 1 } }, required: ['note', 'score'], additionalProperties: false };
+  const item = {
+    type: 'object',
+    properties: { note: { type: 'string' }, score: { type: 'number', minimum: 0.1, maximum: 1 } },
+    required: ['note', 'score'],
+    additionalProperties: false,
+  };
   return z.object({
     scores: sendAs(byId, { type: 'object', properties: Object.fromEntries(ids.map((id) => [id, item])), required: ids, additionalProperties: false }),
   });

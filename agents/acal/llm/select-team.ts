@@ -24,7 +24,12 @@ export const MIN_TEAM = 2;
 /** 2 to `max` members (`max` below 2: exactly `max`). */
 export function teamSchema(max: number) {
   const min = Math.min(MIN_TEAM, max);
-  return z.object({ selected: z.array(z.object({ role: z.enum(ROLE_NAMES), reason: z.string().default('') })).min(min).max(max) });
+  return z.object({
+    selected: z
+      .array(z.object({ role: z.enum(ROLE_NAMES), reason: z.string().default('') }))
+      .min(min)
+      .max(max),
+  });
 }
 
 export async function selectTeam(

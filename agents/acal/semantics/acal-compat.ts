@@ -34,10 +34,7 @@ export function acalCompat(qbaf: Qbaf, opts: SemanticsOptions = {}): SemanticsRe
     change = 0;
     for (const id of g.ids) {
       const cur = s.get(id)!;
-      const grad =
-        2 * (cur - g.base.get(id)!) +
-        mean(g.attackers.get(id)!.map((x) => s.get(x)!)) -
-        mean(g.supporters.get(id)!.map((x) => s.get(x)!));
+      const grad = 2 * (cur - g.base.get(id)!) + mean(g.attackers.get(id)!.map((x) => s.get(x)!)) - mean(g.supporters.get(id)!.map((x) => s.get(x)!));
       const v = Math.max(0, Math.min(1, cur - ACAL_COMPAT.learningRate * grad));
       change = Math.max(change, Math.abs(v - cur));
       next.set(id, v);

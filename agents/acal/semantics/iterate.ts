@@ -21,12 +21,7 @@ export type LocalUpdate = (base: number, supporters: number[], attackers: number
 /** Default step cap for the continuous model on cyclic graphs. */
 export const CONTINUOUS_MAX_STEPS = 100_000;
 
-export function evaluateLocal(
-  g: GraphIndex,
-  name: SemanticsName,
-  update: LocalUpdate,
-  opts: { tolerance: number; maxIterations?: number },
-): SemanticsResult {
+export function evaluateLocal(g: GraphIndex, name: SemanticsName, update: LocalUpdate, opts: { tolerance: number; maxIterations?: number }): SemanticsResult {
   if (g.order) {
     const s = new Map<string, number>();
     for (const id of g.order) {
@@ -96,7 +91,10 @@ export function integrateContinuous(
   for (let j = 0; j < n; j++) maxIn = Math.max(maxIn, d.sup[j].length + d.att[j].length);
   const dt = 1 / (1 + maxIn);
   let s = Float64Array.from(d.base);
-  const k1 = new Float64Array(n), k2 = new Float64Array(n), k3 = new Float64Array(n), k4 = new Float64Array(n);
+  const k1 = new Float64Array(n),
+    k2 = new Float64Array(n),
+    k3 = new Float64Array(n),
+    k4 = new Float64Array(n);
   const tmp = new Float64Array(n);
   let residual = velocity(d, update, s, k1);
   let steps = 0;

@@ -15,26 +15,25 @@ const strength = fc.double({ min: 0, max: 1, noNaN: true });
 /** Random QBAF with n nodes; acyclic when edges only go from a higher to a lower index. */
 const qbafArb = (acyclic: boolean) =>
   fc.integer({ min: 1, max: 7 }).chain((n) =>
-    fc.record({
-      bases: fc.array(strength, { minLength: n, maxLength: n }),
-      edges: fc.array(
-        fc.record({ a: fc.nat(n - 1), b: fc.nat(n - 1), kind: fc.constantFrom('support' as const, 'attack' as const) }),
-        { maxLength: 14 },
-      ),
-    }).map(({ bases, edges }): Qbaf => {
-      const seen = new Set<string>();
-      const out: QbafEdge[] = [];
-      for (const e of edges) {
-        let [from, to] = [e.a, e.b];
-        if (from === to) continue;
-        if (acyclic && from < to) [from, to] = [to, from];
-        const key = `${from}>${to}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        out.push({ from: `n${from}`, to: `n${to}`, kind: e.kind });
-      }
-      return { nodes: bases.map((b, i) => ({ id: `n${i}`, base: b })), edges: out };
-    }),
+    fc
+      .record({
+        bases: fc.array(strength, { minLength: n, maxLength: n }),
+        edges: fc.array(fc.record({ a: fc.nat(n - 1), b: fc.nat(n - 1), kind: fc.constantFrom('support' as const, 'attack' as const) }), { maxLength: 14 }),
+      })
+      .map(({ bases, edges }): Qbaf => {
+        const seen = new Set<string>();
+        const out: QbafEdge[] = [];
+        for (const e of edges) {
+          let [from, to] = [e.a, e.b];
+          if (from === to) continue;
+          if (acyclic && from < to) [from, to] = [to, from];
+          const key = `${from}>${to}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          out.push({ from: `n${from}`, to: `n${to}`, kind: e.kind });
+        }
+        return { nodes: bases.map((b, i) => ({ id: `n${i}`, base: b })), edges: out };
+      }),
   );
 
 describe('semantics properties', () => {
@@ -60,10 +59,8 @@ describe('semantics properties', () => {
           fc.property(qbafArb(true), strength, fc.nat(), (q, b, pick) => {
             const target = q.nodes[pick % q.nodes.length].id;
             const before = computeStrengths(q, s).strengths[target];
-            const after = computeStrengths(
-              { nodes: [...q.nodes, { id: 'new', base: b }], edges: [...q.edges, { from: 'new', to: target, kind }] },
-              s,
-            ).strengths[target];
+            const after = computeStrengths({ nodes: [...q.nodes, { id: 'new', base: b }], edges: [...q.edges, { from: 'new', to: target, kind }] }, s)
+              .strengths[target];
             if (kind === 'support') expect(after).toBeGreaterThanOrEqual(before - 1e-12);
             else expect(after).toBeLessThanOrEqual(before + 1e-12);
           }),
@@ -112,7 +109,16 @@ describe('semantics properties', () => {
     );
     // the shrunk case fast-check found: dσ/dt = τ(1 − σ) has its equilibrium at 1 but approaches it at rate τ
     const slow = computeStrengths(
-      { nodes: [{ id: 'a', base: 1e-6 }, { id: 'b', base: 1e-6 }], edges: [{ from: 'a', to: 'b', kind: 'support' }, { from: 'b', to: 'a', kind: 'support' }] },
+      {
+        nodes: [
+          { id: 'a', base: 1e-6 },
+          { id: 'b', base: 1e-6 },
+        ],
+        edges: [
+          { from: 'a', to: 'b', kind: 'support' },
+          { from: 'b', to: 'a', kind: 'support' },
+        ],
+      },
       'dfquad',
       { maxIterations: 400 },
     );

@@ -43,17 +43,33 @@ export function scriptedArena(opts: ArenaScriptOptions = {}) {
     const evidenceIds = [...text.matchAll(/^\[([^\]]+)\]/gm)].map((m) => m[1]);
 
     if (text.startsWith('TASK: select the support team'))
-      return json({ selected: [{ role: 'Law Clerk / Judicial Clerk', reason: 'rule analysis' }, { role: 'Prosecutor', reason: 'evidence' }] });
+      return json({
+        selected: [
+          { role: 'Law Clerk / Judicial Clerk', reason: 'rule analysis' },
+          { role: 'Prosecutor', reason: 'evidence' },
+        ],
+      });
     if (text.startsWith('TASK: select the attack team'))
-      return json({ selected: [{ role: 'Public Defender', reason: 'objections' }, { role: 'Legal Analyst', reason: 'classification' }] });
+      return json({
+        selected: [
+          { role: 'Public Defender', reason: 'objections' },
+          { role: 'Legal Analyst', reason: 'classification' },
+        ],
+      });
 
     if (text.startsWith('TASK: write arguments')) {
       const side = /SUPPORTING/.test(text) ? 'support' : 'attack';
       const role = /as the (.*)\.\n/.exec(text)?.[1] ?? 'agent';
       return json({
         arguments: [
-          { text: `${role}: on these facts the ${side === 'support' ? 'statement is offered for its truth' : 'evidence is not an assertion offered for its truth'}.`, citedPassageIds: evidenceIds.slice(0, 1) },
-          { text: `${role}: applying FRE 801(c) element by element, the claim ${side === 'support' ? 'holds' : 'fails'}.`, citedPassageIds: [...evidenceIds.slice(1, 2), 'not-a-retrieved-id'] },
+          {
+            text: `${role}: on these facts the ${side === 'support' ? 'statement is offered for its truth' : 'evidence is not an assertion offered for its truth'}.`,
+            citedPassageIds: evidenceIds.slice(0, 1),
+          },
+          {
+            text: `${role}: applying FRE 801(c) element by element, the claim ${side === 'support' ? 'holds' : 'fails'}.`,
+            citedPassageIds: [...evidenceIds.slice(1, 2), 'not-a-retrieved-id'],
+          },
         ],
       });
     }

@@ -17,7 +17,9 @@ export function createChainOfThoughtSystem(opts: { task: string; fewShot?: TaskE
       question(task),
       'Think step by step: identify the legal elements, apply each to the facts, then conclude.',
       'Reply with JSON only: {"reasoning": "<your step-by-step reasoning>", "answer": "Yes" | "No"}',
-    ].filter(Boolean).join('\n\n');
+    ]
+      .filter(Boolean)
+      .join('\n\n');
     const r = await askYesNo(ctx.llm, 'You are a legal expert.', user, 'chain-of-thought answer', ctx.signal);
     return { prediction: r.answer, trace: { system: 'cot', reasoning: r.reasoning, raw: r.raw } };
   };

@@ -16,7 +16,9 @@ export function createStandardPromptingSystem(opts: { task: string; fewShot?: Ta
       `Case: ${item.text}`,
       question(task),
       'Reply with JSON only: {"answer": "Yes" | "No"}',
-    ].filter(Boolean).join('\n\n');
+    ]
+      .filter(Boolean)
+      .join('\n\n');
     const r = await askYesNo(ctx.llm, 'You are a legal expert.', user, 'standard prompting answer', ctx.signal);
     return { prediction: r.answer, trace: { system: 'sp', raw: r.raw } };
   };

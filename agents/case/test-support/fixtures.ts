@@ -9,22 +9,27 @@ import type { Question } from '../../../corpora/types.js';
 import type { Hit, Retriever } from '../../../retrieval/types.js';
 
 export const PASSAGES: Record<string, string> = {
-  fre607: 'Rule 607. Who May Impeach a Witness. Any party, including the party that called the witness, may attack the witness\'s credibility.',
-  fre401: 'Rule 401. Test for Relevant Evidence. Evidence is relevant if it has any tendency to make a fact more or less probable than it would be without the evidence; and the fact is of consequence in determining the action.',
-  fre402: 'Rule 402. General Admissibility of Relevant Evidence. Relevant evidence is admissible unless any of the following provides otherwise. Irrelevant evidence is not admissible.',
-  fre608: 'Rule 608. A Witness\'s Character for Truthfulness or Untruthfulness. Extrinsic evidence is not admissible to prove specific instances of a witness\'s conduct in order to attack or support the witness\'s character for truthfulness.',
+  fre607: "Rule 607. Who May Impeach a Witness. Any party, including the party that called the witness, may attack the witness's credibility.",
+  fre401:
+    'Rule 401. Test for Relevant Evidence. Evidence is relevant if it has any tendency to make a fact more or less probable than it would be without the evidence; and the fact is of consequence in determining the action.',
+  fre402:
+    'Rule 402. General Admissibility of Relevant Evidence. Relevant evidence is admissible unless any of the following provides otherwise. Irrelevant evidence is not admissible.',
+  fre608:
+    "Rule 608. A Witness's Character for Truthfulness or Untruthfulness. Extrinsic evidence is not admissible to prove specific instances of a witness's conduct in order to attack or support the witness's character for truthfulness.",
   voucher: 'At common law a party vouched for its own witness and could not impeach him; the voucher rule has been abandoned.',
   surprise: 'Some courts required a showing of surprise before a party could impeach its own witness with a prior inconsistent statement.',
-  gold0: 'Rules of evidence determine what types of evidence is admissible. Generally, to be admissible, the evidence must be relevant and not outweighed by countervailing considerations.',
+  gold0:
+    'Rules of evidence determine what types of evidence is admissible. Generally, to be admissible, the evidence must be relevant and not outweighed by countervailing considerations.',
 };
 
 export const QUESTION: Question = {
   id: 'mbe_0',
-  prompt: "Paul, the Plaintiff in a personal injury action, called Wes as a witness to testify that Dan's car ran a red light. Wes, however, testified that Dan's car did not run the light.",
+  prompt:
+    "Paul, the Plaintiff in a personal injury action, called Wes as a witness to testify that Dan's car ran a red light. Wes, however, testified that Dan's car did not run the light.",
   question: "Paul then called Vic to testify that Dan's car did run the light. The trial judge should rule that Vic's testimony is",
   choices: [
-    'admissible because Paul was surprised by Wes\'s testimony',
-    'admissible because Vic\'s testimony was relevant to material issues',
+    "admissible because Paul was surprised by Wes's testimony",
+    "admissible because Vic's testimony was relevant to material issues",
     'inadmissible because Paul cannot impeach his own witness',
     'inadmissible because Paul is bound by the testimony of his own witness',
   ],
@@ -64,5 +69,4 @@ export function without(passages: Record<string, string>, ids: string[]): Record
   return Object.fromEntries(Object.entries(passages).filter(([id]) => !ids.includes(id)));
 }
 
-export const getPassageFrom = (passages: Record<string, string>) => async (id: string) =>
-  passages[id] !== undefined ? { id, text: passages[id] } : undefined;
+export const getPassageFrom = (passages: Record<string, string>) => async (id: string) => (passages[id] !== undefined ? { id, text: passages[id] } : undefined);

@@ -36,7 +36,9 @@ export const humanText = human;
  * passages as "[P3] text", never their ids), or undefined when it is not shown.
  */
 export function shownHandle(req: RecordedRequest, textStart: string): string | undefined {
-  const all = msgs(req).map((m) => String(m.content ?? '')).join('\n');
+  const all = msgs(req)
+    .map((m) => String(m.content ?? ''))
+    .join('\n');
   for (const m of all.matchAll(/\[(P\d+)\] ([^\n]*)/g)) if (m[2].startsWith(textStart)) return m[1];
   for (const m of all.matchAll(/"id":"(P\d+)","text":"([^"]*)/g)) if (m[2].startsWith(textStart)) return m[1];
   return undefined;

@@ -65,7 +65,11 @@ export interface GenerationPlan {
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content))
-    return content.map((p) => (typeof p === 'string' ? p : p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : '')).join('');
+    return content
+      .map((p) =>
+        typeof p === 'string' ? p : p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : '',
+      )
+      .join('');
   return content == null ? '' : String(content);
 }
 
@@ -111,7 +115,9 @@ export function historyOf(messages: WireMessage[], systemExtra?: string): Histor
       const calls = m.tool_calls ?? [];
       for (const c of calls) if (c.id && c.function?.name) names.set(c.id, c.function.name);
       const text = textOf(m.content);
-      const callText = calls.length ? JSON.stringify({ tool_calls: calls.map((c) => ({ name: c.function?.name, arguments: parseArgs(c.function?.arguments) })) }) : '';
+      const callText = calls.length
+        ? JSON.stringify({ tool_calls: calls.map((c) => ({ name: c.function?.name, arguments: parseArgs(c.function?.arguments) })) })
+        : '';
       push({ type: 'model', response: [[text, callText].filter(Boolean).join('\n')] });
     } else if (m.role === 'tool' || m.role === 'function') {
       const name = (m.tool_call_id && names.get(m.tool_call_id)) ?? m.name ?? 'the tool';
@@ -136,7 +142,7 @@ function forcedName(choice: unknown): string | undefined {
 /** What to generate for `req` (see the module doc). Throws GrammarSchemaError for a schema the grammar cannot take. */
 export function planGeneration(req: WireRequest): GenerationPlan {
   const sampling = {
-    ...(req.max_tokens ?? req.max_completion_tokens ? { maxTokens: (req.max_tokens ?? req.max_completion_tokens)! } : {}),
+    ...((req.max_tokens ?? req.max_completion_tokens) ? { maxTokens: (req.max_tokens ?? req.max_completion_tokens)! } : {}),
     ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
     ...(req.top_p !== undefined ? { topP: req.top_p } : {}),
     ...(req.seed !== undefined ? { seed: req.seed } : {}),
@@ -161,7 +167,12 @@ export function planGeneration(req: WireRequest): GenerationPlan {
         tool_calls: {
           type: 'array',
           minItems: 1,
-          items: { oneOf: tools.map((t) => ({ type: 'object', properties: { name: { const: t.function!.name }, arguments: grammarSchemaFor(t.function!.parameters ?? { type: 'object', properties: {} }) } })) },
+          items: {
+            oneOf: tools.map((t) => ({
+              type: 'object',
+              properties: { name: { const: t.function!.name }, arguments: grammarSchemaFor(t.function!.parameters ?? { type: 'object', properties: {} }) },
+            })),
+          },
         },
       },
     };
@@ -193,7 +204,10 @@ export interface ReplyMessage {
  */
 export function replyOf(plan: GenerationPlan, text: string): { message: ReplyMessage; toolCalls: boolean } {
   if (plan.shape === 'forced') {
-    return { message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_0', type: 'function', function: { name: plan.forced!, arguments: text } }] }, toolCalls: true };
+    return {
+      message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_0', type: 'function', function: { name: plan.forced!, arguments: text } }] },
+      toolCalls: true,
+    };
   }
   if (plan.shape === 'tools') {
     let parsed: unknown;
@@ -208,7 +222,11 @@ export function replyOf(plan: GenerationPlan, text: string): { message: ReplyMes
         message: {
           role: 'assistant',
           content: null,
-          tool_calls: p.tool_calls.map((c, i) => ({ id: `call_${i}`, type: 'function' as const, function: { name: c.name, arguments: JSON.stringify(c.arguments ?? {}) } })),
+          tool_calls: p.tool_calls.map((c, i) => ({
+            id: `call_${i}`,
+            type: 'function' as const,
+            function: { name: c.name, arguments: JSON.stringify(c.arguments ?? {}) },
+          })),
         },
         toolCalls: true,
       };

@@ -88,7 +88,10 @@ export class LocalEngine {
     const key = plan.grammar === 'json' ? 'json' : JSON.stringify(plan.grammar);
     let g = this.grammars.get(key);
     if (!g) {
-      g = plan.grammar === 'json' ? (this.llama.getGrammarFor('json') as unknown as Promise<LlamaGrammar>) : this.llama.createGrammarForJsonSchema(plan.grammar as never);
+      g =
+        plan.grammar === 'json'
+          ? (this.llama.getGrammarFor('json') as unknown as Promise<LlamaGrammar>)
+          : this.llama.createGrammarForJsonSchema(plan.grammar as never);
       g.catch(() => this.grammars.delete(key));
       if (this.grammars.size >= GRAMMAR_CACHE) this.grammars.delete(this.grammars.keys().next().value!);
       this.grammars.set(key, g);
@@ -122,7 +125,10 @@ export class LocalEngine {
     const contextSize = this.info.runtime.contextSize;
     const prompt = this.promptTokens(plan.history);
     if (prompt >= contextSize)
-      throw new LocalRequestError(`the prompt is ${prompt} tokens; the local model's context holds ${contextSize} (set llm.contextSize / LEXCASE_LLM_CONTEXT_SIZE, up to the model's ${this.info.gguf.contextLength ?? '?'})`, 400);
+      throw new LocalRequestError(
+        `the prompt is ${prompt} tokens; the local model's context holds ${contextSize} (set llm.contextSize / LEXCASE_LLM_CONTEXT_SIZE, up to the model's ${this.info.gguf.contextLength ?? '?'})`,
+        400,
+      );
     const maxTokens = Math.min(plan.maxTokens ?? Infinity, contextSize - prompt);
     const t0 = performance.now();
     await this.seq.clearHistory();
@@ -174,7 +180,10 @@ async function load(s: LocalSettings): Promise<LocalEngine> {
   try {
     hash = modelFileHash(s.file);
   } catch (e) {
-    throw errors.localLlmUnavailable(`the model file ${s.file} cannot be read: ${(e as Error).message}`, 'check --model-file / LEXCASE_LLM_MODEL_FILE / llm.modelFile');
+    throw errors.localLlmUnavailable(
+      `the model file ${s.file} cannot be read: ${(e as Error).message}`,
+      'check --model-file / LEXCASE_LLM_MODEL_FILE / llm.modelFile',
+    );
   }
   let model: LlamaModel;
   try {
@@ -191,11 +200,18 @@ async function load(s: LocalSettings): Promise<LocalEngine> {
   try {
     context = await model.createContext({ contextSize, batchSize: Math.min(s.batchSize, contextSize), threads: s.threads, sequences: 1 });
   } catch (e) {
-    throw errors.localLlmUnavailable(`no context of ${contextSize} tokens fits: ${String((e as Error)?.message ?? e).split('\n')[0]}`, 'set a smaller llm.contextSize (LEXCASE_LLM_CONTEXT_SIZE)', e);
+    throw errors.localLlmUnavailable(
+      `no context of ${contextSize} tokens fits: ${String((e as Error)?.message ?? e).split('\n')[0]}`,
+      'set a smaller llm.contextSize (LEXCASE_LLM_CONTEXT_SIZE)',
+      e,
+    );
   }
   const seq = context.getSequence();
   const wrapper = pkg.resolveChatWrapper(model) as ChatWrapper;
-  const md = model.fileInfo.metadata as unknown as { general?: { architecture?: string; name?: string; file_type?: number }; tokenizer?: { chat_template?: string } } & Record<string, { context_length?: number }>;
+  const md = model.fileInfo.metadata as unknown as {
+    general?: { architecture?: string; name?: string; file_type?: number };
+    tokenizer?: { chat_template?: string };
+  } & Record<string, { context_length?: number }>;
   const arch = md.general?.architecture;
   const release = llama.llamaCppRelease;
   const info: LocalModelInfo = {
@@ -221,7 +237,9 @@ async function load(s: LocalSettings): Promise<LocalEngine> {
       contextSize: context.contextSize,
     },
   };
-  log.debug(`local model ${info.model} loaded: ${arch ?? '?'} ${info.gguf.quantization ?? ''}, context ${context.contextSize}, ${s.threads} threads, chat wrapper ${wrapper.wrapperName}`);
+  log.debug(
+    `local model ${info.model} loaded: ${arch ?? '?'} ${info.gguf.quantization ?? ''}, context ${context.contextSize}, ${s.threads} threads, chat wrapper ${wrapper.wrapperName}`,
+  );
   return new LocalEngine(pkg, llama, model, seq, wrapper, s, info);
 }
 

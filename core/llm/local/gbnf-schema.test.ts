@@ -8,7 +8,12 @@ import { grammarSchemaFor, GrammarSchemaError } from './gbnf-schema.js';
 
 describe('grammarSchemaFor', () => {
   it('a bounded integer becomes the enum of its values (the grammar keeps it in range); a wide one stays an integer', () => {
-    const g = grammarSchemaFor({ type: 'object', properties: { confidence: { type: 'integer', minimum: 1, maximum: 5 }, k: { type: 'integer', minimum: 1, maximum: 100000 } }, required: ['confidence', 'k'], additionalProperties: false });
+    const g = grammarSchemaFor({
+      type: 'object',
+      properties: { confidence: { type: 'integer', minimum: 1, maximum: 5 }, k: { type: 'integer', minimum: 1, maximum: 100000 } },
+      required: ['confidence', 'k'],
+      additionalProperties: false,
+    });
     expect(g).toEqual({ type: 'object', properties: { confidence: { enum: [1, 2, 3, 4, 5] }, k: { type: 'integer' } } });
   });
 
@@ -17,7 +22,11 @@ describe('grammarSchemaFor', () => {
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       title: 'Brief',
       type: 'object',
-      properties: { claims: { type: 'array', items: { $ref: '#/$defs/claim' }, maxItems: 3 }, k: { anyOf: [{ type: 'integer' }, { type: 'null' }], default: null }, note: { type: ['string', 'null'], maxLength: 40 } },
+      properties: {
+        claims: { type: 'array', items: { $ref: '#/$defs/claim' }, maxItems: 3 },
+        k: { anyOf: [{ type: 'integer' }, { type: 'null' }], default: null },
+        note: { type: ['string', 'null'], maxLength: 40 },
+      },
       $defs: { claim: { type: 'object', properties: { text: { type: 'string' }, cites: { type: 'array', items: { type: 'string' } } } } },
     });
     expect(g).toEqual({

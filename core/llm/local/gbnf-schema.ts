@@ -89,7 +89,8 @@ export function grammarSchemaFor(schema: unknown): Json {
   const convert = (node: unknown, path: string): Json => {
     if (node === true) throw new GrammarSchemaError(path, 'an "anything" schema (true) has no grammar');
     if (!isObj(node)) throw new GrammarSchemaError(path, 'not a schema object');
-    for (const k of ['allOf', 'not', 'if', 'patternProperties', 'dependentSchemas']) if (k in node) throw new GrammarSchemaError(path, `keyword "${k}" has no grammar`);
+    for (const k of ['allOf', 'not', 'if', 'patternProperties', 'dependentSchemas'])
+      if (k in node) throw new GrammarSchemaError(path, `keyword "${k}" has no grammar`);
     const d = typeof node.description === 'string' ? { description: node.description } : {};
     const defs = isObj(node.$defs) ? { $defs: Object.fromEntries(Object.entries(node.$defs).map(([k, v]) => [k, convert(v, `${path}.$defs.${k}`)])) } : {};
     if (typeof node.$ref === 'string') {
@@ -105,7 +106,8 @@ export function grammarSchemaFor(schema: unknown): Json {
     const alternatives = (Array.isArray(node.anyOf) ? node.anyOf : Array.isArray(node.oneOf) ? node.oneOf : undefined) as unknown[] | undefined;
     if (alternatives) {
       if (alternatives.length === 0) throw new GrammarSchemaError(path, 'anyOf/oneOf without alternatives');
-      if (node.type !== undefined || node.properties !== undefined) throw new GrammarSchemaError(path, 'a type or properties beside anyOf/oneOf (narrowing every alternative) has no grammar');
+      if (node.type !== undefined || node.properties !== undefined)
+        throw new GrammarSchemaError(path, 'a type or properties beside anyOf/oneOf (narrowing every alternative) has no grammar');
       return { oneOf: alternatives.map((a, i) => convert(a, `${path}|${i}`)), ...d, ...defs };
     }
     const types = node.type === undefined ? (isObj(node.properties) ? ['object'] : []) : Array.isArray(node.type) ? (node.type as unknown[]) : [node.type];

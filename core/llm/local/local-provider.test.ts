@@ -49,7 +49,11 @@ const search = tool(async ({ query }: { query: string }) => JSON.stringify({ res
   description: 'BM25 search over the passages',
   schema: z.object({ query: z.string().max(60), k: z.number().int().min(1).max(10) }),
 });
-const rewrite = tool(async ({ query }: { query: string }) => query, { name: 'rewrite_query', description: 'Rewrite a query', schema: z.object({ query: z.string().max(60) }) });
+const rewrite = tool(async ({ query }: { query: string }) => query, {
+  name: 'rewrite_query',
+  description: 'Rewrite a query',
+  schema: z.object({ query: z.string().max(60) }),
+});
 
 describe.skipIf(!!unavailable)(`the local provider on a tiny GGUF model${needs}`, () => {
   it('a structured answer parses with its zod schema (enum member, bounded integer) on the first try; tokens are metered; a second request gives the same bytes', async () => {
@@ -125,7 +129,10 @@ describe('the local provider: what a user sees when it cannot run', () => {
   });
 
   it('--model-file with a server provider: a usage error', async () => {
-    await expect(resolveLlm(parse(['--model-file', file, '--llm-provider', 'ollama']), { env: {}, cwd: dir })).rejects.toMatchObject({ code: 'USAGE', message: expect.stringContaining('--llm-provider local') });
+    await expect(resolveLlm(parse(['--model-file', file, '--llm-provider', 'ollama']), { env: {}, cwd: dir })).rejects.toMatchObject({
+      code: 'USAGE',
+      message: expect.stringContaining('--llm-provider local'),
+    });
   });
 
   it('node-llama-cpp not installed: LLM_UNAVAILABLE naming the package and how to install it', async () => {

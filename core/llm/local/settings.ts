@@ -32,7 +32,13 @@ export function defaultThreads(): number {
 
 export function localSettings(cfg: LlmConfig): LocalSettings {
   if (!cfg.modelFile) throw errors.localModelFileMissing();
-  return { file: resolve(cfg.modelFile), threads: cfg.threads ?? defaultThreads(), batchSize: LOCAL_BATCH_SIZE, ...(cfg.contextSize ? { contextSize: cfg.contextSize } : {}), seed: cfg.seed ?? 0 };
+  return {
+    file: resolve(cfg.modelFile),
+    threads: cfg.threads ?? defaultThreads(),
+    batchSize: LOCAL_BATCH_SIZE,
+    ...(cfg.contextSize ? { contextSize: cfg.contextSize } : {}),
+    seed: cfg.seed ?? 0,
+  };
 }
 
 /** "<file name>@sha256:<first 16 hex digits>": the model as the cache and the recordings name it. */
@@ -47,7 +53,10 @@ export function withLocalModel(cfg: LlmConfig): LlmConfig {
   try {
     sha = modelFileHash(s.file).sha256;
   } catch (e) {
-    throw errors.localLlmUnavailable(`the model file ${s.file} cannot be read: ${(e as Error).message}`, 'check --model-file / LEXCASE_LLM_MODEL_FILE / llm.modelFile');
+    throw errors.localLlmUnavailable(
+      `the model file ${s.file} cannot be read: ${(e as Error).message}`,
+      'check --model-file / LEXCASE_LLM_MODEL_FILE / llm.modelFile',
+    );
   }
   return { ...cfg, modelFile: s.file, model: localModelId(s.file, sha), seed: s.seed };
 }

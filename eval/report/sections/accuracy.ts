@@ -21,12 +21,20 @@ export const accuracySection: SectionBuilder = (run) => {
   const ansCi = answered.length ? proportionInterval(answeredRight, answered.length) : undefined;
   const rows = [
     ['all items', n, correct, valueText(ci.estimate, 'percent'), intervalText(ci, 'percent'), methodLabel(ci)],
-    ...(answered.length !== n && ansCi ? [['answered only', answered.length, answeredRight, valueText(ansCi.estimate, 'percent'), intervalText(ansCi, 'percent'), methodLabel(ansCi)]] : []),
+    ...(answered.length !== n && ansCi
+      ? [['answered only', answered.length, answeredRight, valueText(ansCi.estimate, 'percent'), intervalText(ansCi, 'percent'), methodLabel(ansCi)]]
+      : []),
   ];
   return {
     id: 'accuracy',
     title: 'Accuracy',
     markdown: table(['', 'n', 'correct', 'accuracy', '95% interval', 'interval'], rows) + '\n\nFailed items count as wrong.',
-    json: { n, correct, accuracy: ci.estimate, ci: { lo: ci.lo, hi: ci.hi, level: ci.level, method: ci.method }, answered: ansCi ? { n: answered.length, accuracy: ansCi.estimate, ci: { lo: ansCi.lo, hi: ansCi.hi, method: ansCi.method } } : null },
+    json: {
+      n,
+      correct,
+      accuracy: ci.estimate,
+      ci: { lo: ci.lo, hi: ci.hi, level: ci.level, method: ci.method },
+      answered: ansCi ? { n: answered.length, accuracy: ansCi.estimate, ci: { lo: ansCi.lo, hi: ansCi.hi, method: ansCi.method } } : null,
+    },
   };
 };

@@ -21,9 +21,19 @@ export const confidenceSection: SectionBuilder = (run, o) => {
   const json: Record<string, unknown> = {};
   const rows: (string | number)[][] = [];
   for (const [k, v] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {
-    const ci = proportionInterval(v.reduce((a, b) => a + b, 0), v.length);
+    const ci = proportionInterval(
+      v.reduce((a, b) => a + b, 0),
+      v.length,
+    );
     json[k] = { n: v.length, share: v.length / run.results.length, accuracy: ci.estimate, ci: { lo: ci.lo, hi: ci.hi, method: ci.method } };
-    rows.push([k, v.length, valueText(v.length / run.results.length, 'percent'), valueText(ci.estimate, 'percent'), intervalText(ci, 'percent'), methodLabel(ci)]);
+    rows.push([
+      k,
+      v.length,
+      valueText(v.length / run.results.length, 'percent'),
+      valueText(ci.estimate, 'percent'),
+      intervalText(ci, 'percent'),
+      methodLabel(ci),
+    ]);
   }
   const rel = confidenceBins(run.results, { iterations: o.iterations, seed: o.seed });
   const system = typeof run.config.config.system === 'string' ? ` — ${run.config.config.system}` : '';
@@ -32,6 +42,12 @@ export const confidenceSection: SectionBuilder = (run, o) => {
     title: 'Accuracy by confidence',
     markdown: table(['confidence', 'n', 'share', 'accuracy', '95% interval', 'interval'], rows),
     json,
-    plots: [{ file: 'reliability.svg', title: 'Reliability diagram: accuracy by confidence bin, with counts', spec: reliabilitySpec(rel.bins, `Accuracy by confidence${system} (n per bin, 95% Wilson)`) }],
+    plots: [
+      {
+        file: 'reliability.svg',
+        title: 'Reliability diagram: accuracy by confidence bin, with counts',
+        spec: reliabilitySpec(rel.bins, `Accuracy by confidence${system} (n per bin, 95% Wilson)`),
+      },
+    ],
   };
 };

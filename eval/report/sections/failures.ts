@@ -17,7 +17,10 @@ export const failuresSection: SectionBuilder = (run) => {
   const stepFailures = Object.fromEntries(steps);
   const json = { count: failed.length, byCode: Object.fromEntries(byCode), items: failed.map((r) => ({ id: r.id, error: r.error })), stepFailures };
   const stepMd = steps.length
-    ? `\n\nFailed steps inside items (recorded in the traces, never replaced by a default):\n\n${table(['step', 'failures', 'items'], steps.map(([k, v]) => [k, v.failures, v.items]))}`
+    ? `\n\nFailed steps inside items (recorded in the traces, never replaced by a default):\n\n${table(
+        ['step', 'failures', 'items'],
+        steps.map(([k, v]) => [k, v.failures, v.items]),
+      )}`
     : '';
   if (failed.length === 0) return { id: 'failures', title: 'Failures', markdown: `None.${stepMd}`, json };
   const list = failed.slice(0, 20).map((r) => `- \`${r.id}\`: ${r.error!.split('\n')[0].slice(0, 200)}`);

@@ -27,7 +27,13 @@ export const itemMetricsSection: SectionBuilder = (run, o) => {
   const json: Record<string, unknown> = {};
   const rows: (string | number)[][] = [];
   for (const [k, { kind, values }] of [...keys].sort(([a], [b]) => a.localeCompare(b))) {
-    const ci = kind === 'rate' ? proportionInterval(values.reduce((a, b) => a + b, 0), values.length) : meanInterval(values, o);
+    const ci =
+      kind === 'rate'
+        ? proportionInterval(
+            values.reduce((a, b) => a + b, 0),
+            values.length,
+          )
+        : meanInterval(values, o);
     json[k] = { kind, n: values.length, value: ci.estimate, ci: { lo: ci.lo, hi: ci.hi, method: ci.method } };
     rows.push([k, values.length, figureText(ci, kind === 'rate' ? 'percent' : 'decimal'), methodLabel(ci)]);
   }

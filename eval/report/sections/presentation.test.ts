@@ -9,7 +9,13 @@ describe('the presentation-order report section', () => {
   it('counts the seeded draws of every trace per kind, and what came first (the `first` label when given)', async () => {
     const s = await presentationSection(
       run([
-        { presentation: [{ kind: 'clash sides', at: 's1~a1', order: ['support', 'attack'], seed: 1 }, { kind: 'clash sides', at: 's2~a1', order: ['attack', 'support'], seed: 2 }, { kind: 'argument order', order: ['a1', 's1'], first: 'attack', seed: 3 }] },
+        {
+          presentation: [
+            { kind: 'clash sides', at: 's1~a1', order: ['support', 'attack'], seed: 1 },
+            { kind: 'clash sides', at: 's2~a1', order: ['attack', 'support'], seed: 2 },
+            { kind: 'argument order', order: ['a1', 's1'], first: 'attack', seed: 3 },
+          ],
+        },
         { presentation: [{ kind: 'clash sides', at: 's1~a1', order: ['attack', 'support'], seed: 4 }] },
         { verdict: {} },
       ]),

@@ -19,7 +19,10 @@ export const repairsSection: SectionBuilder = (run) => {
       `values repaired: ${total} (${sorted.map(([k, f]) => `${k}: ${f.values}`).join(', ')}) in ${items} of ${run.results.length} items. ` +
       `The model wrote these numbers outside the bounds of the schema it was sent (a server that does not enforce minimum/maximum, ` +
       `such as llama.cpp or Ollama); each was clamped to the bound it crossed, and the exchange in llm/<item>.jsonl says which (\`repaired\`).\n\n` +
-      table(['step: field', 'values', 'items'], sorted.map(([k, f]) => [k, f.values, f.items])),
+      table(
+        ['step: field', 'values', 'items'],
+        sorted.map(([k, f]) => [k, f.values, f.items]),
+      ),
     json: { total, items, byField: Object.fromEntries(sorted) },
   };
 };

@@ -3,7 +3,8 @@ import type { RunData } from '../types.js';
 import { failuresSection } from './failures.js';
 import { repairsSection } from './repairs.js';
 
-const run = (results: Record<string, unknown>[]): RunData => ({ dir: '/x', config: { config: {} }, results, traces: new Map(), droppedTail: false }) as unknown as RunData;
+const run = (results: Record<string, unknown>[]): RunData =>
+  ({ dir: '/x', config: { config: {} }, results, traces: new Map(), droppedTail: false }) as unknown as RunData;
 const opts = { iterations: 10, seed: 1 } as never;
 
 describe('the repairs and failures report sections (one per-key tally over results)', () => {
@@ -20,7 +21,11 @@ describe('the repairs and failures report sections (one per-key tally over resul
   });
   it('failures: failed steps per step with the items that had them, beside the failed items by code', async () => {
     const s = await failuresSection(run(results), opts);
-    expect(s!.json).toMatchObject({ count: 1, byCode: { LLM_TIMEOUT: 1 }, stepFailures: { judge: { failures: 1, items: 1 }, vote: { failures: 3, items: 2 } } });
+    expect(s!.json).toMatchObject({
+      count: 1,
+      byCode: { LLM_TIMEOUT: 1 },
+      stepFailures: { judge: { failures: 1, items: 1 }, vote: { failures: 3, items: 2 } },
+    });
     expect(Object.keys((s!.json as { stepFailures: object }).stepFailures)).toEqual(['judge', 'vote']);
   });
   it('a run with nothing repaired has no repairs section; with no failures the section says None', async () => {

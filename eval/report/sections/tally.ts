@@ -4,7 +4,10 @@
  */
 import type { ResultRecord } from '../../types.js';
 
-export function tallyPerKey(results: readonly ResultRecord[], counts: (r: ResultRecord) => Record<string, number> | undefined): [string, { total: number; items: number }][] {
+export function tallyPerKey(
+  results: readonly ResultRecord[],
+  counts: (r: ResultRecord) => Record<string, number> | undefined,
+): [string, { total: number; items: number }][] {
   const keys = new Map<string, { total: number; items: number }>();
   for (const r of results)
     for (const [key, n] of Object.entries(counts(r) ?? {})) {

@@ -69,7 +69,9 @@ export const toolUsageSection: SectionBuilder = (run) => {
   return {
     id: 'toolUsage',
     title: 'Tool usage',
-    markdown: table(['tool', 'calls', 'calls / item', 'items using it', 'errors'], rows) + `\n\n${num(total)} calls over ${n} items; ${(distinctSum / n).toFixed(1)} distinct passages returned per item.`,
+    markdown:
+      table(['tool', 'calls', 'calls / item', 'items using it', 'errors'], rows) +
+      `\n\n${num(total)} calls over ${n} items; ${(distinctSum / n).toFixed(1)} distinct passages returned per item.`,
     json,
   };
 };

@@ -28,7 +28,9 @@ const all = bundledLines(LEGAL_CORPUS_PASSAGES)
   .filter(Boolean)
   .map((l) => JSON.parse(l) as Row);
 // Six documents: four Arkansas opinions and two Federal Rules of Evidence, every passage of each.
-const docIds = [...new Set(all.filter((r) => r.source === 'cap_arkansas_sample').map((r) => r.doc_id))].slice(0, 4).concat([...new Set(all.filter((r) => r.source === 'fre').map((r) => r.doc_id))].slice(0, 2));
+const docIds = [...new Set(all.filter((r) => r.source === 'cap_arkansas_sample').map((r) => r.doc_id))]
+  .slice(0, 4)
+  .concat([...new Set(all.filter((r) => r.source === 'fre').map((r) => r.doc_id))].slice(0, 2));
 const rows = all.filter((r) => docIds.includes(r.doc_id));
 const firstOf = new Map<string, string>();
 for (const r of rows) if (!firstOf.has(r.doc_id)) firstOf.set(r.doc_id, r.id);
@@ -75,13 +77,19 @@ describe('document aggregation', () => {
     }
     const strip = (hs: Hit[]) => hs.map(({ id, score }) => ({ id, score }));
     expect(strip(aggregateHits(hits, { strategy: parseAggregate('maxp'), map }))).toEqual(byScore(max));
-    expect(strip(aggregateHits(hits, { strategy: parseAggregate('sump'), map }))).toEqual(byScore(sum).map((d) => ({ id: d.id, score: expect.closeTo(d.score, 9) as unknown as number })));
+    expect(strip(aggregateHits(hits, { strategy: parseAggregate('sump'), map }))).toEqual(
+      byScore(sum).map((d) => ({ id: d.id, score: expect.closeTo(d.score, 9) as unknown as number })),
+    );
     const fp = aggregateHits(hits, { strategy: parseAggregate('firstp'), map });
     expect(strip(fp)).toEqual(byScore(first));
     // some retrieved document is left out by FirstP: its first passage was not among the hits
     expect(fp.length).toBeLessThan(max.size);
     const top2 = aggregateHits(hits, { strategy: parseAggregate('maxp'), map, k: 2 });
-    expect(top2.map((h) => [h.id, h.rank])).toEqual(byScore(max).slice(0, 2).map((d, i) => [d.id, i + 1]));
+    expect(top2.map((h) => [h.id, h.rank])).toEqual(
+      byScore(max)
+        .slice(0, 2)
+        .map((d, i) => [d.id, i + 1]),
+    );
   });
 
   it('an id pattern gives the documents the doc_id field gives; without an index firstp is refused', async () => {
@@ -107,9 +115,23 @@ describe('document aggregation', () => {
     const map = await docMapOf({ docs, index });
     const a: Aggregation = { strategy: parseAggregate('maxp'), map };
     const [p0, p1] = rows.filter((r) => r.doc_id === docIds[0]);
-    const run = new Map([['q1', [{ docid: p0.id, score: 2 }, { docid: p1.id, score: 3 }, { docid: rows.at(-1)!.id, score: 1 }]]]);
-    expect(aggregateRun(run, a).get('q1')).toEqual([{ docid: docIds[0], score: 3 }, { docid: rows.at(-1)!.doc_id, score: 1 }]);
-    expect(() => aggregateRun(new Map([['q1', [{ docid: 'cap-nowhere#p0', score: 1 }]]]), a)).toThrow(/passage "cap-nowhere#p0" is not in index .*another index/);
+    const run = new Map([
+      [
+        'q1',
+        [
+          { docid: p0.id, score: 2 },
+          { docid: p1.id, score: 3 },
+          { docid: rows.at(-1)!.id, score: 1 },
+        ],
+      ],
+    ]);
+    expect(aggregateRun(run, a).get('q1')).toEqual([
+      { docid: docIds[0], score: 3 },
+      { docid: rows.at(-1)!.doc_id, score: 1 },
+    ]);
+    expect(() => aggregateRun(new Map([['q1', [{ docid: 'cap-nowhere#p0', score: 1 }]]]), a)).toThrow(
+      /passage "cap-nowhere#p0" is not in index .*another index/,
+    );
   });
 
   it('names the strategies in its errors and wants a capture group in a pattern', () => {

@@ -30,15 +30,18 @@ export function parseDocIdPattern(source: string): RegExp {
   }
   // Count capture groups the standard way: a regex that matches the empty string, with the groups.
   const groups = new RegExp(`${source}|`, 'u').exec('')!.length - 1;
-  if (groups < 1) throw errors.invalidInput('--doc-id-pattern', `"${source}" has no capture group: put the document id in (…) or (?<doc>…), e.g. "^(.+)#p\\d+$"`);
+  if (groups < 1)
+    throw errors.invalidInput('--doc-id-pattern', `"${source}" has no capture group: put the document id in (…) or (?<doc>…), e.g. "^(.+)#p\\d+$"`);
   return re;
 }
 
-const byPattern = (re: RegExp) => (id: string): string => {
-  const m = re.exec(id);
-  const d = m ? (m.groups?.doc ?? m[1]) : undefined;
-  return d ? d : id;
-};
+const byPattern =
+  (re: RegExp) =>
+  (id: string): string => {
+    const m = re.exec(id);
+    const d = m ? (m.groups?.doc ?? m[1]) : undefined;
+    return d ? d : id;
+  };
 
 /**
  * The rule over an opened index (`docs`), or — pattern only — with no index (no `isFirst` then).

@@ -37,10 +37,16 @@ export interface Aggregation {
 }
 
 /** What a report or run summary records of an aggregation. */
-export const describeAggregation = (a: Aggregation, passageHits?: number) => ({ strategy: a.strategy.name, docIds: a.map.rule, ...(a.k !== undefined ? { documents: a.k } : {}), ...(passageHits !== undefined ? { passageHits } : {}) });
+export const describeAggregation = (a: Aggregation, passageHits?: number) => ({
+  strategy: a.strategy.name,
+  docIds: a.map.rule,
+  ...(a.k !== undefined ? { documents: a.k } : {}),
+  ...(passageHits !== undefined ? { passageHits } : {}),
+});
 
 function check(a: Aggregation): void {
-  if (a.strategy.needsFirst && !a.map.isFirst) throw errors.usage(`--aggregate ${a.strategy.name} needs each document's first passage, which only an index's passage order gives: add --index DIR`);
+  if (a.strategy.needsFirst && !a.map.isFirst)
+    throw errors.usage(`--aggregate ${a.strategy.name} needs each document's first passage, which only an index's passage order gives: add --index DIR`);
 }
 
 function ranked(scores: Map<string, number>, k: number | undefined): RunDoc[] {
@@ -63,7 +69,15 @@ export function aggregateRun(run: TrecRun, a: Aggregation): TrecRun {
   check(a);
   const out: TrecRun = new Map();
   for (const [qid, docs] of run) {
-    const d = ranked(a.strategy.aggregate(passagesOf(docs.map((x) => ({ id: x.docid, score: x.score })), a)), a.k);
+    const d = ranked(
+      a.strategy.aggregate(
+        passagesOf(
+          docs.map((x) => ({ id: x.docid, score: x.score })),
+          a,
+        ),
+      ),
+      a.k,
+    );
     if (d.length) out.set(qid, d);
   }
   return out;

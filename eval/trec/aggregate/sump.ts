@@ -14,7 +14,10 @@ export const sump: AggregationStrategy = {
   aggregate: (passages) =>
     foldByDoc(passages, (sum, p) => {
       if (p.score < 0)
-        throw errors.invalidInput('--aggregate', `sump adds passage scores, and passage "${p.id}" scored ${p.score} (< 0: each further passage would lower its document's sum); use maxp or firstp with this method`);
+        throw errors.invalidInput(
+          '--aggregate',
+          `sump adds passage scores, and passage "${p.id}" scored ${p.score} (< 0: each further passage would lower its document's sum); use maxp or firstp with this method`,
+        );
       return (sum ?? 0) + p.score;
     }),
 };

@@ -10,7 +10,6 @@
 import { compileWasm, instantiateWasm, wasmMemory, wasmValidates, type WasmMemory, type WasmModule } from '../../../core/wasm.js';
 import { GEMM_FMA_WASM_BASE64, GEMM_WASM_BASE64 } from './gemm-wasm.js';
 
-
 /** gemm flag: max(0, ·) on the result. */
 export const GEMM_RELU = 1;
 /** gemm flag: add the result to C instead of overwriting it. */
@@ -40,6 +39,9 @@ const compiled: Partial<Record<GemmVariant, WasmModule>> = {};
 /** A new kernel instance with a memory of at least `bytes` (variant: default gemmVariant()). */
 export function gemmKernel(bytes: number, variant: GemmVariant = gemmVariant()): GemmKernel {
   const memory = wasmMemory(bytes);
-  const exp = instantiateWasm<Omit<GemmKernel, 'memory'>>((compiled[variant] ??= compileWasm(variant === 'simd-fma' ? GEMM_FMA_WASM_BASE64 : GEMM_WASM_BASE64)), memory);
+  const exp = instantiateWasm<Omit<GemmKernel, 'memory'>>(
+    (compiled[variant] ??= compileWasm(variant === 'simd-fma' ? GEMM_FMA_WASM_BASE64 : GEMM_WASM_BASE64)),
+    memory,
+  );
   return { gemm: exp.gemm, packA: exp.packA, packB: exp.packB, memory };
 }

@@ -12,7 +12,6 @@
 import { compileWasm, instantiateWasm, wasmMemory, type WasmMemory, type WasmModule } from '../../../core/wasm.js';
 import { WALK_WASM_BASE64 } from './walk-wasm.js';
 
-
 export interface WalkKernel {
   /** BM25 walk: returns the posting index where it stopped (see walk.wat). */
   bm25(lowOff: number, tfOff: number, p: number, end: number, lim: number, dOff: number, normOff: number, scoresOff: number, p1: number): number;

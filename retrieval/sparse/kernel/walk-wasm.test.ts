@@ -37,7 +37,11 @@ describe('the WebAssembly posting walks', () => {
       jsT[l] = jsT[l] + table[tfs[p]];
       stop = p + 1;
     }
-    const lowOff = 0, tfOff = n * 2, normOff = 16384, scoresOff = normOff + B * 8, tableOff = scoresOff + B * 8;
+    const lowOff = 0,
+      tfOff = n * 2,
+      normOff = 16384,
+      scoresOff = normOff + B * 8,
+      tableOff = scoresOff + B * 8;
     const k = createKernel(tableOff + 256 * 8);
     const mem = k.memory.buffer;
     new Uint16Array(mem, lowOff, n).set(low);
@@ -73,7 +77,11 @@ describe('the WebAssembly posting walks', () => {
         jsB[i] = jsB[i] + (p1[r] * t) / (t + norm[i]);
         jsT[i] = jsT[i] + tables[r][t];
       }
-    const rowsOff = 64, p1Off = 128, normOff = 1024, scoresOff = normOff + B * 8, tablesOff = scoresOff + B * 8;
+    const rowsOff = 64,
+      p1Off = 128,
+      normOff = 1024,
+      scoresOff = normOff + B * 8,
+      tablesOff = scoresOff + B * 8;
     const k = createKernel(200_000);
     const mem = k.memory.buffer;
     const bytes = new Uint8Array(mem);

@@ -30,7 +30,27 @@ function runDir(name: string): string {
 }
 
 const add = (dir: string, id: string, extra: string[] = []) =>
-  lexcase(['--json', 'acal', 'contest', dir, '--item', ITEM, '--action', 'add', '--id', id, '--side', 'attack', '--base', '0.5', '--text', `Offered only to show notice (${id}).`, '--who', id, ...extra]);
+  lexcase([
+    '--json',
+    'acal',
+    'contest',
+    dir,
+    '--item',
+    ITEM,
+    '--action',
+    'add',
+    '--id',
+    id,
+    '--side',
+    'attack',
+    '--base',
+    '0.5',
+    '--text',
+    `Offered only to show notice (${id}).`,
+    '--who',
+    id,
+    ...extra,
+  ]);
 
 describe('lexcase acal contest, eight at once on one item (issue 37, item 2)', () => {
   it('every add lands: revisions 1..8 each printed once, 8 audit entries 1..8, all 8 arguments kept, no lock or temp file left', async () => {
@@ -43,7 +63,12 @@ describe('lexcase acal contest, eight at once on one item (issue 37, item 2)', (
     expect([...printed].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]); // before: [1,1,1,1,1,1,1,1]
     const g = readGraph(dir, ITEM);
     expect(g.revision).toBe(start.revision + 8);
-    expect(g.arguments.map((a) => a.id).filter((id) => ids.includes(id)).sort()).toEqual(ids); // before: 1 to 6 of them
+    expect(
+      g.arguments
+        .map((a) => a.id)
+        .filter((id) => ids.includes(id))
+        .sort(),
+    ).toEqual(ids); // before: 1 to 6 of them
     const audit = readAudit(dir, ITEM) as unknown as { revision: number; who: string; action: { id: string } }[];
     expect(audit.map((e) => e.revision)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     // each audit entry is the add its process printed

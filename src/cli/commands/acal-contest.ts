@@ -62,8 +62,7 @@ export function actionFromFlags(o: ContestOpts): unknown {
         citedPassageIds: o.cite,
         relations: (o.relate ?? []).map((spec) => {
           const [kind, to] = spec.split(':');
-          if (!to || (kind !== 'support' && kind !== 'attack'))
-            throw errors.usage(`--relate takes kind:argId (e.g. attack:s2), got "${spec}"`);
+          if (!to || (kind !== 'support' && kind !== 'attack')) throw errors.usage(`--relate takes kind:argId (e.g. attack:s2), got "${spec}"`);
           return { kind, to };
         }),
       };
@@ -104,7 +103,7 @@ export function register(program: Command): void {
 
   acal
     .command('show <runDir>')
-    .description('print an item\'s argument graph, strengths and verdict')
+    .description("print an item's argument graph, strengths and verdict")
     .requiredOption('--item <id>', 'item id')
     .option('--audit', 'also print the audit log for the item')
     .option('--compare', 'also show σ(claim) under every semantics (quadratic, dfquad, acal-compat)')
@@ -119,10 +118,21 @@ export function register(program: Command): void {
         const g = withResult(readGraph(runDir, o.item)); // the result is always recomputed, never trusted from the file
         const log = o.audit ? readAudit(runDir, o.item) : undefined;
         const cmp = o.compare ? compareSemantics(g) : undefined;
-        output(o, { graph: g, audit: log, compare: cmp }, () =>
-          describeGraph(g) +
-          (cmp ? '\n\nsemantics:\n' + cmp.map((c) => `  ${c.semantics.padEnd(12)} σ(claim) = ${c.claimStrength.toFixed(4)} → ${c.thresholdVerdict}${c.converged ? '' : ' (not converged)'}`).join('\n') : '') +
-          (log ? '\n\naudit:\n' + log.map((e) => `  r${e.revision} ${e.when} ${e.who}: ${JSON.stringify(e.action)}`).join('\n') : ''),
+        output(
+          o,
+          { graph: g, audit: log, compare: cmp },
+          () =>
+            describeGraph(g) +
+            (cmp
+              ? '\n\nsemantics:\n' +
+                cmp
+                  .map(
+                    (c) =>
+                      `  ${c.semantics.padEnd(12)} σ(claim) = ${c.claimStrength.toFixed(4)} → ${c.thresholdVerdict}${c.converged ? '' : ' (not converged)'}`,
+                  )
+                  .join('\n')
+              : '') +
+            (log ? '\n\naudit:\n' + log.map((e) => `  r${e.revision} ${e.when} ${e.who}: ${JSON.stringify(e.action)}`).join('\n') : ''),
         );
       }),
     );
@@ -145,18 +155,25 @@ export function register(program: Command): void {
     .option('--kind <kind>', 'support | attack | none (set-relation)')
     .option('--directed', 'set-relation: change only from→to (default: both directions)')
     .option('--who <name>', 'who is contesting (default $LEXCASE_USER or the OS user)')
-    .option('--expect-revision <n>', 'apply only if the graph is still at this revision (the one you looked at); else REVISION_CONFLICT, nothing written', intOpt('expect-revision', { min: 0 }))
+    .option(
+      '--expect-revision <n>',
+      'apply only if the graph is still at this revision (the one you looked at); else REVISION_CONFLICT, nothing written',
+      intOpt('expect-revision', { min: 0 }),
+    )
     .action(
       action(async (runDir: string, local: ContestOpts, cmd: Command) => {
         const o = globals(local, cmd);
         const { contest } = await import('../../../agents/acal/contest/contest.js');
         const { graph, entry } = contest(runDir, o.item, actionFromFlags(o), { who: o.who, expectRevision: o.expectRevision });
         const c = entry.claim;
-        output(o, { entry, result: graph.result }, () =>
-          `revision ${entry.revision}: σ(claim) ${c.before.strength.toFixed(4)} → ${c.after.strength.toFixed(4)}; ` +
-          `verdict ${c.before.verdict} → ${c.after.verdict}` +
-          (c.after.escalation === 'needed' ? ' (in the uncertainty band: escalation needed)' : '') +
-          `\n\n${describeGraph(graph)}`,
+        output(
+          o,
+          { entry, result: graph.result },
+          () =>
+            `revision ${entry.revision}: σ(claim) ${c.before.strength.toFixed(4)} → ${c.after.strength.toFixed(4)}; ` +
+            `verdict ${c.before.verdict} → ${c.after.verdict}` +
+            (c.after.escalation === 'needed' ? ' (in the uncertainty band: escalation needed)' : '') +
+            `\n\n${describeGraph(graph)}`,
         );
       }),
     );

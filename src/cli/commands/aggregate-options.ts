@@ -18,8 +18,16 @@ export interface AggregateFlags {
 export function addAggregateOptions(cmd: Command, o: { searches: boolean }): Command {
   cmd
     .option('--aggregate <strategy>', `${AGGREGATE_HELP}; the run and its evaluation are then per document (document-level qrels)`)
-    .option('--doc-id-pattern <regex>', "with --aggregate: the passage id → document id rule, the regex's (?<doc>…) or first group (e.g. \"^(.+)#p\\d+$\"); default: the index's doc_id field (a passage without one is its own document)");
-  if (o.searches) cmd.option('--passage-hits <n>', `with --aggregate: passages retrieved per topic before aggregation (default ${PASSAGE_HITS_PER_DOC} × the documents kept)`, parseIntOpt('passage-hits', { min: 1 }));
+    .option(
+      '--doc-id-pattern <regex>',
+      'with --aggregate: the passage id → document id rule, the regex\'s (?<doc>…) or first group (e.g. "^(.+)#p\\d+$"); default: the index\'s doc_id field (a passage without one is its own document)',
+    );
+  if (o.searches)
+    cmd.option(
+      '--passage-hits <n>',
+      `with --aggregate: passages retrieved per topic before aggregation (default ${PASSAGE_HITS_PER_DOC} × the documents kept)`,
+      parseIntOpt('passage-hits', { min: 1 }),
+    );
   return cmd;
 }
 
@@ -40,7 +48,11 @@ export function checkAggregateFlags(flags: AggregateFlags): void {
  * The aggregation the flags ask for over index `index` (its doc store opened here and closed by
  * the returned close()), keeping `k` documents a topic; undefined without --aggregate.
  */
-export async function aggregationFromFlags(flags: AggregateFlags, index: string | undefined, k: number | undefined): Promise<{ aggregation: Aggregation; passageHits?: number; close(): Promise<void> } | undefined> {
+export async function aggregationFromFlags(
+  flags: AggregateFlags,
+  index: string | undefined,
+  k: number | undefined,
+): Promise<{ aggregation: Aggregation; passageHits?: number; close(): Promise<void> } | undefined> {
   checkAggregateFlags(flags);
   if (flags.aggregate === undefined) return undefined;
   const strategy = parseAggregate(flags.aggregate);

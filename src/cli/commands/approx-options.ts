@@ -16,8 +16,16 @@ export interface ApproxFlags {
 
 export function addApproxOptions(cmd: Command): Command {
   return cmd
-    .option('--approx-postings <x>', 'APPROXIMATE bm25/qld (opt-in; default exact): score only the leading query terms (fixed impact order) whose postings fit this share of the query\'s postings, 0 < x ≤ 1; output is labelled approximate', numOpt('approx-postings', { gt: 0, max: 1 }))
-    .option('--approx-max-postings <n>', 'APPROXIMATE bm25/qld: the same budget as a number of postings (with --approx-postings the smaller applies)', intOpt('approx-max-postings', { min: 1 }));
+    .option(
+      '--approx-postings <x>',
+      "APPROXIMATE bm25/qld (opt-in; default exact): score only the leading query terms (fixed impact order) whose postings fit this share of the query's postings, 0 < x ≤ 1; output is labelled approximate",
+      numOpt('approx-postings', { gt: 0, max: 1 }),
+    )
+    .option(
+      '--approx-max-postings <n>',
+      'APPROXIMATE bm25/qld: the same budget as a number of postings (with --approx-postings the smaller applies)',
+      intOpt('approx-max-postings', { min: 1 }),
+    );
 }
 
 /** The budget the flags ask for (undefined: exact scoring). */
@@ -31,7 +39,8 @@ export function approxFromFlags(flags: ApproxFlags): ApproxOptions | undefined {
 
 /** Only bm25 and qld have an approximate mode; say so before anything is opened or written. */
 export function checkApproxMethod(approx: ApproxOptions | undefined, method: string): void {
-  if (approx && method !== 'bm25' && method !== 'qld') throw errors.usage(`--approx-postings / --approx-max-postings work with --method bm25 or qld, not "${method}"`);
+  if (approx && method !== 'bm25' && method !== 'qld')
+    throw errors.usage(`--approx-postings / --approx-max-postings work with --method bm25 or qld, not "${method}"`);
 }
 
 /** A run tag marked approximate: `<tag>-approx0.3`. */

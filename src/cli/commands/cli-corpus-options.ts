@@ -16,7 +16,10 @@ export function parseAnalyzerSpec(spec: string | undefined): Partial<AnalyzerCon
   if (!spec) return {};
   const keys: readonly string[] = ANALYZER_KEYS;
   const raw: Record<string, unknown> = {};
-  for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     if (part === 'lucene') {
       raw.preset = 'lucene';
       continue;
@@ -24,7 +27,10 @@ export function parseAnalyzerSpec(spec: string | undefined): Partial<AnalyzerCon
     const [k, v] = part.split('=').map((s) => s.trim());
     const key = k === 'min-token-length' || k === 'minlen' ? 'minTokenLength' : k;
     if (!keys.includes(key) || v === undefined) {
-      throw errors.invalidInput('--analyzer', `"${part}"; expected a preset (lucene) or key=value pairs with keys ${keys.join(', ')} (e.g. stemmer=porter,stopwords=english)`);
+      throw errors.invalidInput(
+        '--analyzer',
+        `"${part}"; expected a preset (lucene) or key=value pairs with keys ${keys.join(', ')} (e.g. stemmer=porter,stopwords=english)`,
+      );
     }
     raw[key] = v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v;
   }
@@ -51,7 +57,10 @@ export function addCorpusOptions(cmd: Command): Command {
     .option('--title-field <name>', 'column/field holding the title (default: title)')
     .option('--doc-id-field <name>', 'column/field holding the source document id (default: doc_id, docId, document_id)')
     .option('--source-field <name>', 'column/field holding the source label (default: source, else the file name)')
-    .option('--keep-fields <names>', 'comma-separated fields kept as they are in the doc store (returned in LangChain metadata, matched by its filter; never searched)')
+    .option(
+      '--keep-fields <names>',
+      'comma-separated fields kept as they are in the doc store (returned in LangChain metadata, matched by its filter; never searched)',
+    )
     .option('--delimiter <char>', 'CSV delimiter override (default "," for .csv, tab for .tsv)');
 }
 
@@ -66,7 +75,10 @@ export function corpusLoadOptions(flags: CorpusFlags): { format?: PassageFormat;
   if (flags.docIdField) fields.docId = flags.docIdField;
   if (flags.sourceField) fields.source = flags.sourceField;
   if (flags.keepFields !== undefined) {
-    const keep = flags.keepFields.split(',').map((s) => s.trim()).filter(Boolean);
+    const keep = flags.keepFields
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (!keep.length) throw errors.invalidInput('--keep-fields', `"${flags.keepFields}"; expected comma-separated field names (e.g. court,year)`);
     fields.keep = keep;
   }

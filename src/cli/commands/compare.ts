@@ -17,7 +17,9 @@ interface CompareFlags {
 export function register(program: Command): void {
   program
     .command('compare')
-    .description('paired comparison of two runs on their shared items: B − A (runB minus runA) per measure — accuracy, or Recall@k and MRR for retrieval runs — with a 95% paired-bootstrap interval and an exact test (McNemar / sign-flip)')
+    .description(
+      'paired comparison of two runs on their shared items: B − A (runB minus runA) per measure — accuracy, or Recall@k and MRR for retrieval runs — with a 95% paired-bootstrap interval and an exact test (McNemar / sign-flip)',
+    )
     .argument('<runA>', 'first run directory')
     .argument('<runB>', 'second run directory')
     .option('--iterations <n>', 'bootstrap resamples for the interval of B − A', parseIntOpt('iterations', { min: 1 }), RESAMPLES)

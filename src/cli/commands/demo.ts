@@ -19,7 +19,7 @@ export function register(program: Command): void {
     .command('demo')
     .description(
       `offline demo: build the bundled default corpus index (Bar Exam QA gold passages + public-domain legal_corpus, ${CORPORA.default.passages.toLocaleString('en-US')} passages) if missing, ` +
-        'add a use-lite dense index (bundled model; the default corpus\'s vectors ship prebuilt; LEXCASE_DEMO_DENSE=0 skips it), evaluate bm25, qld, dense and hybrid on the Bar Exam QA val split ' +
+        "add a use-lite dense index (bundled model; the default corpus's vectors ship prebuilt; LEXCASE_DEMO_DENSE=0 skips it), evaluate bm25, qld, dense and hybrid on the Bar Exam QA val split " +
         '(seeded; the original split membership is not available), run the offline CASE advocates (heuristic, no LLM), print the report and write report.md/report.json',
     )
     .option('--dir <dir>', 'demo directory (index in <dir>/index)', '.lexcase/demo')

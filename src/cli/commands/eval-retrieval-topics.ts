@@ -38,9 +38,15 @@ export interface TopicsFlags extends TrecEvalFlags, RetrieverFlags, AggregateFla
 export function addTopicsOptions(cmd: Command): Command {
   return addTrecEvalOptions(
     addAggregateOptions(cmd, { searches: true })
-      .option('--topics <file>', 'your own topics (TSV "qid<TAB>text", JSONL {"id","text"}, TREC SGML <top>…</top>, MS MARCO queries); needs --qrels (instead of --dataset)')
+      .option(
+        '--topics <file>',
+        'your own topics (TSV "qid<TAB>text", JSONL {"id","text"}, TREC SGML <top>…</top>, MS MARCO queries); needs --qrels (instead of --dataset)',
+      )
       .option('--topics-format <fmt>', TOPICS_FORMAT_HELP)
-      .option('--topic-field <field>', 'TREC SGML topics: the query is this field: title (default, as Anserini) | description | narrative, or several joined by + (title+description)')
+      .option(
+        '--topic-field <field>',
+        'TREC SGML topics: the query is this field: title (default, as Anserini) | description | narrative, or several joined by + (title+description)',
+      )
       .option('--hits <n>', `with --topics: hits retrieved per topic, as Pyserini's --hits (default ${DEFAULT_DEPTH})`, parseIntOpt('hits'), DEFAULT_DEPTH)
       .option('--ties <mode>', `with --topics: ${TIES_HELP}`, parseTieMode)
       .option('--threads <n>', `with --topics: ${BATCH_THREADS_HELP}`, intOpt('threads', { min: 1, max: 64 })),
@@ -53,11 +59,28 @@ const DATASET_ONLY = ['dataset', 'split', 'splitSeed', 'datasetFile', 'qrelsFile
 const flagName = (o: string) => `--${o.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 /** Options of the --topics mode, refused in the --dataset mode rather than silently ignored. */
-const TOPICS_ONLY = ['metrics', 'complete', 'relevanceLevel', 'skipNoRelevant', 'perTopic', 'hits', 'topicsFormat', 'topicField', 'ties', 'threads', 'aggregate', 'docIdPattern', 'passageHits'];
+const TOPICS_ONLY = [
+  'metrics',
+  'complete',
+  'relevanceLevel',
+  'skipNoRelevant',
+  'perTopic',
+  'hits',
+  'topicsFormat',
+  'topicField',
+  'ties',
+  'threads',
+  'aggregate',
+  'docIdPattern',
+  'passageHits',
+];
 
 export function assertNoTopicsOptions(cmd: Command): void {
   const given = TOPICS_ONLY.filter((o) => cmd.getOptionValueSource(o) === 'cli');
-  if (given.length) throw errors.usage(`${given.map(flagName).join(', ')} ${given.length === 1 ? 'works' : 'work'} with --topics FILE --qrels FILE (your own collection); the --dataset mode reports Recall@k (--k), MRR@10 and nDCG@10`);
+  if (given.length)
+    throw errors.usage(
+      `${given.map(flagName).join(', ')} ${given.length === 1 ? 'works' : 'work'} with --topics FILE --qrels FILE (your own collection); the --dataset mode reports Recall@k (--k), MRR@10 and nDCG@10`,
+    );
 }
 
 export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<void> {
@@ -65,17 +88,33 @@ export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<v
   if (!flags.topics) throw errors.usage('--qrels needs --topics FILE (your own topics); the bundled datasets carry their own gold passages');
   if (!flags.qrels) throw errors.usage('--topics needs --qrels FILE (TREC qrels "qid 0 docid rel")');
   const clash = DATASET_ONLY.filter((o) => cmd.getOptionValueSource(o) === 'cli');
-  if (clash.length) throw errors.usage(`${clash.map(flagName).join(', ')} belong${clash.length === 1 ? 's' : ''} to the --dataset mode; with --topics use --metrics (e.g. recall@100,ndcg@10) and --hits`);
+  if (clash.length)
+    throw errors.usage(
+      `${clash.map(flagName).join(', ')} belong${clash.length === 1 ? 's' : ''} to the --dataset mode; with --topics use --metrics (e.g. recall@100,ndcg@10) and --hits`,
+    );
   if (flags.hits < 1) throw errors.invalidInput('--hits', `expected a positive integer, got ${flags.hits}`);
   if (flags.method.length === 0) throw errors.invalidInput('--method', 'give at least one method');
   // Never into the index it reads (nor any index or run dir), never over the topics or qrels file.
   assertOutFiles(
-    [{ flag: '--out', file: flags.out, example: 'report.json' }, ...runFileOutputs(flags.runFile, flags.method), { flag: '--plot', file: flags.plot, example: 'recall.svg' }],
+    [
+      { flag: '--out', file: flags.out, example: 'report.json' },
+      ...runFileOutputs(flags.runFile, flags.method),
+      { flag: '--plot', file: flags.plot, example: 'recall.svg' },
+    ],
     [flags.index, flags.topics, flags.qrels],
   );
   checkAggregateFlags(flags);
   const evalOpts = trecEvalOptions(flags);
-  const [{ loadTopics, parseTopicsFormat, parseTopicFields }, { loadQrels }, { evalTopicsOnIndex }, { formatTopicsReport }, { rankedTopics }, { recallCurve }, { writeCurvePlot }, { createProgress }] = await Promise.all([
+  const [
+    { loadTopics, parseTopicsFormat, parseTopicFields },
+    { loadQrels },
+    { evalTopicsOnIndex },
+    { formatTopicsReport },
+    { rankedTopics },
+    { recallCurve },
+    { writeCurvePlot },
+    { createProgress },
+  ] = await Promise.all([
     import('../../../corpora/topics.js'),
     import('../../../corpora/qrels.js'),
     import('../../../eval/trec/eval-index.js'),
@@ -85,7 +124,10 @@ export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<v
     import('../../../eval/plots/recall-plot-file.js'),
     import('../../../core/progress.js'),
   ]);
-  const topics = await loadTopics(flags.topics, { format: flags.topicsFormat ? parseTopicsFormat(flags.topicsFormat) : undefined, ...(flags.topicField ? { fields: parseTopicFields(flags.topicField) } : {}) });
+  const topics = await loadTopics(flags.topics, {
+    format: flags.topicsFormat ? parseTopicsFormat(flags.topicsFormat) : undefined,
+    ...(flags.topicField ? { fields: parseTopicFields(flags.topicField) } : {}),
+  });
   const qrels = await loadQrels(flags.qrels);
   let bar: Progress | undefined;
   let barMethod = '';
@@ -102,7 +144,13 @@ export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<v
     runFile: flags.runFile,
     retrieverOptions: retrieverOptions(flags),
     onRun: (method, run, e) => {
-      if (flags.plot) curves.push(...recallCurve(method, rankedTopics(run, qrels, e.perTopic, e.relevanceLevel), flags.hits, { seed: flags.seed, iterations: Math.min(flags.iterations, 1000) }));
+      if (flags.plot)
+        curves.push(
+          ...recallCurve(method, rankedTopics(run, qrels, e.perTopic, e.relevanceLevel), flags.hits, {
+            seed: flags.seed,
+            iterations: Math.min(flags.iterations, 1000),
+          }),
+        );
     },
     ties: flags.ties,
     threads: flags.threads ?? defaultBatchThreads(topics.length),
@@ -124,7 +172,11 @@ export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<v
   }
   if (flags.plot) {
     await mkdir(dirname(flags.plot), { recursive: true });
-    await writeCurvePlot(flags.plot, curves, `Recall@k — ${basename(flags.topics)} (${report.results[0]?.n ?? 0} topics, relevant: grade ≥ ${flags.relevanceLevel}), 95% CI bands`);
+    await writeCurvePlot(
+      flags.plot,
+      curves,
+      `Recall@k — ${basename(flags.topics)} (${report.results[0]?.n ?? 0} topics, relevant: grade ≥ ${flags.relevanceLevel}), 95% CI bands`,
+    );
   }
   output(g, report, () => formatTopicsReport(report, { perTopic: flags.perTopic }));
 }

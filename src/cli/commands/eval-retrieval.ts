@@ -44,23 +44,33 @@ export const SPLIT_HELP = `split: train | val | test | all. Seeded splits with t
 
 export function register(program: Command): void {
   addRetrieverOptions(
-    addTopicsOptions(evalCommand(program)
-      .command('retrieval')
-      .description('Recall@k, MRR@10 and nDCG@10 (95% intervals: Wilson for 0/1 recall, bootstrap for graded means) of retrieval methods on a dataset split; query = prompt + "\\n" + question')
-      .requiredOption('--index <dir>', 'index directory')
-      .option('--dataset <name>', `question dataset with gold passages (${datasetNames().join(', ')})`, 'barexam')
-      .option('--split <split>', SPLIT_HELP, 'val')
-      .option('--method <list>', 'comma list of methods, e.g. bm25,qld', parseListOpt, ['bm25'])
-      .option('--k <list>', 'comma list of cutoffs for Recall@k', DEFAULT_KS.join(','))
-      .option('--seed <n>', 'bootstrap seed', parseIntOpt('seed'), 13)
-      .option('--split-seed <n>', 'split seed', parseIntOpt('split-seed'), DEFAULT_SPLIT_SEED)
-      .option('--iterations <n>', 'bootstrap resamples', parseIntOpt('iterations', { min: 1 }), 2000)
-      .option('--run-file <file>', 'write a TREC run file (one per method: <name>.<method><ext> when several)')
-      .option('--qrels-file <file>', 'write the TREC qrels of the evaluated questions')
-      .option('--dataset-file <file>', 'read the dataset from this file (same format) instead of the bundled copy')
-      .option('--out <file>', 'also write the full JSON report (per-query ranks included) to this file')
-      .option('--plot <file>', 'also write the Recall@k curves (one per method, 95% interval bands) as an SVG file (with --topics: over the topics, relevant = grade ≥ --relevance-level)')
-      .option('--sweep-fusion', 'instead: tune hybrid fusion on --split (use train) over --method components (default bm25,qld,dense): print Recall@10/@100 of every setting and the chosen one')),
+    addTopicsOptions(
+      evalCommand(program)
+        .command('retrieval')
+        .description(
+          'Recall@k, MRR@10 and nDCG@10 (95% intervals: Wilson for 0/1 recall, bootstrap for graded means) of retrieval methods on a dataset split; query = prompt + "\\n" + question',
+        )
+        .requiredOption('--index <dir>', 'index directory')
+        .option('--dataset <name>', `question dataset with gold passages (${datasetNames().join(', ')})`, 'barexam')
+        .option('--split <split>', SPLIT_HELP, 'val')
+        .option('--method <list>', 'comma list of methods, e.g. bm25,qld', parseListOpt, ['bm25'])
+        .option('--k <list>', 'comma list of cutoffs for Recall@k', DEFAULT_KS.join(','))
+        .option('--seed <n>', 'bootstrap seed', parseIntOpt('seed'), 13)
+        .option('--split-seed <n>', 'split seed', parseIntOpt('split-seed'), DEFAULT_SPLIT_SEED)
+        .option('--iterations <n>', 'bootstrap resamples', parseIntOpt('iterations', { min: 1 }), 2000)
+        .option('--run-file <file>', 'write a TREC run file (one per method: <name>.<method><ext> when several)')
+        .option('--qrels-file <file>', 'write the TREC qrels of the evaluated questions')
+        .option('--dataset-file <file>', 'read the dataset from this file (same format) instead of the bundled copy')
+        .option('--out <file>', 'also write the full JSON report (per-query ranks included) to this file')
+        .option(
+          '--plot <file>',
+          'also write the Recall@k curves (one per method, 95% interval bands) as an SVG file (with --topics: over the topics, relevant = grade ≥ --relevance-level)',
+        )
+        .option(
+          '--sweep-fusion',
+          'instead: tune hybrid fusion on --split (use train) over --method components (default bm25,qld,dense): print Recall@10/@100 of every setting and the chosen one',
+        ),
+    ),
   ).action(
     action(async (flags: EvalRetrievalFlags, cmd: Command) => {
       if (flags.topics !== undefined || flags.qrels !== undefined) return runTopicsEval(flags as unknown as TopicsFlags, cmd);
@@ -136,9 +146,17 @@ export function register(program: Command): void {
       }
       if (flags.plot) {
         await mkdir(dirname(flags.plot), { recursive: true });
-        await writeRecallPlot(dirname(flags.plot), report, { seed: flags.seed, iterations: flags.iterations, file: basename(flags.plot), title: `Recall@k — ${report.dataset.name} ${report.dataset.split} (n = ${report.dataset.n}), 95% interval bands` });
+        await writeRecallPlot(dirname(flags.plot), report, {
+          seed: flags.seed,
+          iterations: flags.iterations,
+          file: basename(flags.plot),
+          title: `Recall@k — ${report.dataset.name} ${report.dataset.split} (n = ${report.dataset.n}), 95% interval bands`,
+        });
       }
-      const compact = { ...report, results: report.results.map(({ perQuery, ...r }) => ({ ...r, perQuery: perQuery.map((q) => ({ id: q.id, firstRank: q.firstRank })) })) };
+      const compact = {
+        ...report,
+        results: report.results.map(({ perQuery, ...r }) => ({ ...r, perQuery: perQuery.map((q) => ({ id: q.id, firstRank: q.firstRank })) })),
+      };
       output(g, compact, () => formatRetrievalReport(report));
     }),
   );

@@ -40,15 +40,17 @@ export function register(program: Command): void {
       action(async (runFile: string, flags: EvalRunFlags, cmd: Command) => {
         const g = cmd.optsWithGlobals() as GlobalOpts;
         checkAggregateFlags(flags);
-        if (flags.index !== undefined && flags.aggregate === undefined) throw errors.usage('--index works with --aggregate (it gives the passage → document rule)');
+        if (flags.index !== undefined && flags.aggregate === undefined)
+          throw errors.usage('--index works with --aggregate (it gives the passage → document rule)');
         const opts = trecEvalOptions(flags);
-        const [{ loadQrels }, { loadTrecRun }, { evaluateRun }, { compareTrecEvals }, { comparisonTable, perTopicTable, topicLines, trecTable }] = await Promise.all([
-          import('../../../corpora/qrels.js'),
-          import('../../../eval/trec/run.js'),
-          import('../../../eval/trec/evaluate.js'),
-          import('../../../eval/trec/compare.js'),
-          import('../../../eval/trec/format.js'),
-        ]);
+        const [{ loadQrels }, { loadTrecRun }, { evaluateRun }, { compareTrecEvals }, { comparisonTable, perTopicTable, topicLines, trecTable }] =
+          await Promise.all([
+            import('../../../corpora/qrels.js'),
+            import('../../../eval/trec/run.js'),
+            import('../../../eval/trec/evaluate.js'),
+            import('../../../eval/trec/compare.js'),
+            import('../../../eval/trec/format.js'),
+          ]);
         const qrels = await loadQrels(flags.qrels);
         const A = await loadTrecRun(runFile);
         const B = flags.compare ? await loadTrecRun(flags.compare) : undefined;

@@ -29,7 +29,11 @@ const flat = (s: string, n: number) => {
 };
 
 export function formatEvidence(r: EvidenceResult): string {
-  const lines = [`${r.stance === 'for' ? 'Evidence for' : 'Counter-evidence to'}: ${r.hypothesis}`, `(${r.mode}${r.stop !== 'final' && r.stop !== 'offline' ? `; stopped at ${r.stop}` : ''})`, ''];
+  const lines = [
+    `${r.stance === 'for' ? 'Evidence for' : 'Counter-evidence to'}: ${r.hypothesis}`,
+    `(${r.mode}${r.stop !== 'final' && r.stop !== 'offline' ? `; stopped at ${r.stop}` : ''})`,
+    '',
+  ];
   if (r.analysis) lines.push(`Analysis: ${r.analysis}`, '');
   if (r.evidence.length === 0) lines.push('No passages found.');
   r.evidence.forEach((e, i) => {
@@ -39,7 +43,9 @@ export function formatEvidence(r: EvidenceResult): string {
   });
   lines.push('', `Tool calls (${r.toolCalls.length}):`);
   for (const c of r.toolCalls)
-    lines.push(`  ${c.tool}${c.step ? ` [step ${c.step}]` : ''}: "${flat(c.query, 90)}" → ${c.output ? `"${flat(c.output, 60)}"` : `${c.ids.length} ids${c.ids.length ? ` (${c.ids.slice(0, 3).join(', ')}${c.ids.length > 3 ? ', …' : ''})` : ''}`}`);
+    lines.push(
+      `  ${c.tool}${c.step ? ` [step ${c.step}]` : ''}: "${flat(c.query, 90)}" → ${c.output ? `"${flat(c.output, 60)}"` : `${c.ids.length} ids${c.ids.length ? ` (${c.ids.slice(0, 3).join(', ')}${c.ids.length > 3 ? ', …' : ''})` : ''}`}`,
+    );
   if (r.error) lines.push('', `note: ${r.error}`);
   return lines.join('\n');
 }
@@ -72,7 +78,8 @@ export function register(program: Command): void {
         facts = factsOf(q);
       }
       const llm = await resolveLlm(flags);
-      if (flags.against && !llm.model && !facts.trim()) throw errors.usage('offline counter-evidence needs the facts of the case', 'pass --facts TEXT or --question ID (or configure an LLM)');
+      if (flags.against && !llm.model && !facts.trim())
+        throw errors.usage('offline counter-evidence needs the facts of the case', 'pass --facts TEXT or --question ID (or configure an LLM)');
       const { findEvidence } = await import('../../../agents/case/find-evidence.js');
       const r = await findEvidence({
         hypothesis,

@@ -19,7 +19,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('lexcase index build default --methods bm25,qld,dense (README step 1)', () => {
   it('loads the shipped vectors instead of embedding, and each progress line is charged to its own step', async () => {
     const env = { LEXCASE_PROGRESS: 'lines', LEXCASE_PROGRESS_INTERVAL: '0.001' };
-    const r = await runBuiltCli(['index', 'build', 'default', '--out', 'idx', '--methods', 'bm25,qld,dense', '--embedder', 'use-lite'], { cwd: dir, env, timeoutMs: 90_000 });
+    const r = await runBuiltCli(['index', 'build', 'default', '--out', 'idx', '--methods', 'bm25,qld,dense', '--embedder', 'use-lite'], {
+      cwd: dir,
+      env,
+      timeoutMs: 90_000,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/methods bm25, qld, dense \(dense from the shipped vectors default-use-lite\)/);
     expect(r.stderr).toContain('dense: loaded the shipped use-lite vectors default-use-lite (first 128 words) instead of embedding');

@@ -64,11 +64,21 @@ export function workersOpt(v: string): number | 'auto' {
  * 128 words): the build then loads those when they match the corpus, instead of embedding.
  */
 export function prebuiltDenseAllowed(flags: DenseBuildFlags): boolean {
-  return (flags.embedder === undefined || flags.embedder === 'use-lite') && flags.model === undefined && flags.modelDir === undefined && (flags.maxWords === undefined || Number(flags.maxWords) === PREBUILT_DENSE_SPEC.maxWords);
+  return (
+    (flags.embedder === undefined || flags.embedder === 'use-lite') &&
+    flags.model === undefined &&
+    flags.modelDir === undefined &&
+    (flags.maxWords === undefined || Number(flags.maxWords) === PREBUILT_DENSE_SPEC.maxWords)
+  );
 }
 
 /** Build an index from a bundled corpus name or a path, with a progress bar on a TTY. */
-export async function runIndexBuild(corpus: string, flags: IndexBuildFlags, signal?: AbortSignal, o: { methodsGiven?: boolean } = {}): Promise<{ manifest: Manifest; seconds: number; bytes: number; densePrebuilt?: string }> {
+export async function runIndexBuild(
+  corpus: string,
+  flags: IndexBuildFlags,
+  signal?: AbortSignal,
+  o: { methodsGiven?: boolean } = {},
+): Promise<{ manifest: Manifest; seconds: number; bytes: number; densePrebuilt?: string }> {
   const analyzer = parseAnalyzerSpec(flags.analyzer);
   const [{ indexCorpus, knownPassageCount }, { createProgress }, { rebuildPlan }] = await Promise.all([
     import('../../../indexer/index-corpus.js'),
@@ -103,7 +113,9 @@ export async function runIndexBuild(corpus: string, flags: IndexBuildFlags, sign
       densePrebuilt: prebuiltOk,
       onDensePrebuilt: (name) => {
         densePrebuilt = name;
-        log.info(`dense: loaded the shipped use-lite vectors ${name} (first ${PREBUILT_DENSE_SPEC.maxWords} words) instead of embedding; --max-words N or --embedder … embeds instead`);
+        log.info(
+          `dense: loaded the shipped use-lite vectors ${name} (first ${PREBUILT_DENSE_SPEC.maxWords} words) instead of embedding; --max-words N or --embedder … embeds instead`,
+        );
       },
       // the passages' count ends with the sparse index; the dense step shows its own progress
       onSparseBuilt: (m) => {
@@ -131,11 +143,19 @@ export function manifestSummary(dir: string, m: Manifest, sizes: { total: number
   return [
     `index ${dir}`,
     `  corpus    ${m.corpus.name}: ${m.corpus.passages.toLocaleString('en-US')} passages (sha256 ${m.corpus.checksum.slice(0, 12)}…)`,
-    ...(m.corpus.sources ? [`  sources   ${Object.entries(m.corpus.sources).map(([s, n]) => `${s} ${n}`).join(', ')}`] : []),
+    ...(m.corpus.sources
+      ? [
+          `  sources   ${Object.entries(m.corpus.sources)
+            .map(([s, n]) => `${s} ${n}`)
+            .join(', ')}`,
+        ]
+      : []),
     `  methods   ${m.methods.join(', ')}`,
     `  analyzer  ${a.preset ? `${a.preset} preset: ` : ''}lowercase=${a.lowercase} stopwords=${a.stopwords} stemmer=${a.stemmer} minTokenLength=${a.minTokenLength}`,
     ...(m.dense ? [`  dense     ${m.dense.embedder} ${m.dense.model} (dim ${m.dense.dimension})`] : []),
-    `  size      ${mb(sizes.total)} (${Object.entries(sizes.parts).map(([k, v]) => `${k} ${mb(v)}`).join(', ')})`,
+    `  size      ${mb(sizes.total)} (${Object.entries(sizes.parts)
+      .map(([k, v]) => `${k} ${mb(v)}`)
+      .join(', ')})`,
     `  format    ${m.format} v${m.version}, built by lexcase ${m.lexcaseVersion} at ${m.createdAt}`,
   ].join('\n');
 }
@@ -144,17 +164,30 @@ export function register(program: Command): void {
   const index = program.command('index').description('build and inspect on-disk indexes');
 
   addCorpusOptions(
-    addDenseBuildOptions(index
-      .command('build')
-      .description(
-        `build an index dir from a bundled corpus (${corpusNames().join(', ')}) or a passage file of any size (JSONL, CSV, TSV — optionally .gz — or Parquet)`,
-      )
-      .argument('<corpus>', 'bundled corpus name or path to a passage file / folder with passages.*')
-      .requiredOption('--out <dir>', 'index directory to write: new, empty, or a lexcase index to replace (built in <dir>.tmp-<pid>, then renamed into place)')
-      .option('--methods <list>', 'comma list of methods to build (bm25, qld, dense, lancedb-fts; default bm25,qld, or for a rebuild of an existing index the methods it has)', parseListOpt, ['bm25', 'qld'])
-      .option('--analyzer <spec>', "analyzer: lucene (Lucene's StandardTokenizer, possessive, lowercase, 33 stopwords, Porter — Anserini's chain) or settings of lexcase's, e.g. stemmer=porter,stopwords=english,lowercase=true,minTokenLength=1 (stemmer: porter|snowball|none; stopwords: english (108 words)|lucene (33)|none)")
-      .option('--workers <n|auto>', 'build worker threads: a number from 0 (main thread only) to 64, or auto (default): one per usable core', workersOpt)
-      .option('--name <name>', 'corpus name recorded in the manifest (default: the bundled name or the file name)')),
+    addDenseBuildOptions(
+      index
+        .command('build')
+        .description(
+          `build an index dir from a bundled corpus (${corpusNames().join(', ')}) or a passage file of any size (JSONL, CSV, TSV — optionally .gz — or Parquet)`,
+        )
+        .argument('<corpus>', 'bundled corpus name or path to a passage file / folder with passages.*')
+        .requiredOption(
+          '--out <dir>',
+          'index directory to write: new, empty, or a lexcase index to replace (built in <dir>.tmp-<pid>, then renamed into place)',
+        )
+        .option(
+          '--methods <list>',
+          'comma list of methods to build (bm25, qld, dense, lancedb-fts; default bm25,qld, or for a rebuild of an existing index the methods it has)',
+          parseListOpt,
+          ['bm25', 'qld'],
+        )
+        .option(
+          '--analyzer <spec>',
+          "analyzer: lucene (Lucene's StandardTokenizer, possessive, lowercase, 33 stopwords, Porter — Anserini's chain) or settings of lexcase's, e.g. stemmer=porter,stopwords=english,lowercase=true,minTokenLength=1 (stemmer: porter|snowball|none; stopwords: english (108 words)|lucene (33)|none)",
+        )
+        .option('--workers <n|auto>', 'build worker threads: a number from 0 (main thread only) to 64, or auto (default): one per usable core', workersOpt)
+        .option('--name <name>', 'corpus name recorded in the manifest (default: the bundled name or the file name)'),
+    ),
   ).action(
     action(async (corpus: string, flags: IndexBuildFlags, cmd: Command) => {
       const g = cmd.optsWithGlobals() as GlobalOpts;
@@ -162,9 +195,14 @@ export function register(program: Command): void {
       const { abortOnSignals } = await import('../../../core/interrupt.js');
       const interrupt = abortOnSignals('index build');
       try {
-        const { manifest, seconds, bytes, densePrebuilt } = await runIndexBuild(corpus, flags, interrupt.signal, { methodsGiven: cmd.getOptionValueSource('methods') === 'cli' });
-        output(g, { out: flags.out, seconds, bytes, manifest, ...(densePrebuilt ? { densePrebuilt } : {}) }, () =>
-          `built ${flags.out} from ${manifest.corpus.name}: ${manifest.corpus.passages.toLocaleString('en-US')} passages, methods ${manifest.methods.join(', ')}${densePrebuilt ? ` (dense from the shipped vectors ${densePrebuilt})` : ''}, ${mb(bytes)}, ${seconds.toFixed(1)} s`,
+        const { manifest, seconds, bytes, densePrebuilt } = await runIndexBuild(corpus, flags, interrupt.signal, {
+          methodsGiven: cmd.getOptionValueSource('methods') === 'cli',
+        });
+        output(
+          g,
+          { out: flags.out, seconds, bytes, manifest, ...(densePrebuilt ? { densePrebuilt } : {}) },
+          () =>
+            `built ${flags.out} from ${manifest.corpus.name}: ${manifest.corpus.passages.toLocaleString('en-US')} passages, methods ${manifest.methods.join(', ')}${densePrebuilt ? ` (dense from the shipped vectors ${densePrebuilt})` : ''}, ${mb(bytes)}, ${seconds.toFixed(1)} s`,
         );
       } finally {
         interrupt.dispose();
@@ -183,8 +221,16 @@ export function register(program: Command): void {
         const m = await readManifest(dir);
         const sizes = await dirSizes(dir);
         const integrity = await verifyIndexDir(dir);
-        output(g, { dir: relative(process.cwd(), dir) || '.', manifest: m, bytes: sizes.total, parts: sizes.parts, integrity: { ok: true, files: integrity.files, ms: Math.round(integrity.ms) } }, () =>
-          `${manifestSummary(dir, m, sizes)}\n  ${verifySummary(integrity)}`,
+        output(
+          g,
+          {
+            dir: relative(process.cwd(), dir) || '.',
+            manifest: m,
+            bytes: sizes.total,
+            parts: sizes.parts,
+            integrity: { ok: true, files: integrity.files, ms: Math.round(integrity.ms) },
+          },
+          () => `${manifestSummary(dir, m, sizes)}\n  ${verifySummary(integrity)}`,
         );
       }),
     );

@@ -39,12 +39,16 @@ beforeAll(async () => {
       answered += body.input.length;
       for (const t of body.input) embedded.set(t, (embedded.get(t) ?? 0) + 1);
       const enc = (t: string) => (body.encoding_format === 'base64' ? Buffer.from(vectorFor(t).buffer).toString('base64') : Array.from(vectorFor(t)));
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: body.input.map((t, index) => ({ object: 'embedding', index, embedding: enc(t) })) }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ object: 'list', data: body.input.map((t, index) => ({ object: 'embedding', index, embedding: enc(t) })) }));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  const lines = Array.from({ length: N }, (_, i) => JSON.stringify({ id: `p${i}`, text: `passage ${i} on ${['hearsay', 'easements', 'consideration', 'mens rea'][i % 4]} number ${i * 7}` }));
+  const lines = Array.from({ length: N }, (_, i) =>
+    JSON.stringify({ id: `p${i}`, text: `passage ${i} on ${['hearsay', 'easements', 'consideration', 'mens rea'][i % 4]} number ${i * 7}` }),
+  );
   writeFileSync(join(dir, 'passages.jsonl'), lines.join('\n') + '\n');
 });
 afterAll(async () => {
@@ -61,7 +65,11 @@ describe('lexcase index dense --embedder openai (built CLI, local OpenAI-compati
     failAfter = 1 + 200; // the dimension probe, then 200 passages: one whole batch of 100 commits, the rest fail
     const r1 = await runBuiltCli(['index', 'dense', 'idx', '--embedder', 'openai', '--embed-batch', '100'], { cwd: dir, env, timeoutMs: 60_000 });
     expect(r1.code).not.toBe(0);
-    expect(r1.stderr).toMatch(new RegExp(`embedding request to ${baseURL.replace(/[.:/]/g, '\\$&')} failed: HTTP 500 after 3 attempts: HTTP 500: \\{"error":\\{"message":"GPU fell over"\\}\\}`));
+    expect(r1.stderr).toMatch(
+      new RegExp(
+        `embedding request to ${baseURL.replace(/[.:/]/g, '\\$&')} failed: HTTP 500 after 3 attempts: HTTP 500: \\{"error":\\{"message":"GPU fell over"\\}\\}`,
+      ),
+    );
     expect(r1.stderr.match(/failed: HTTP 500/g)).toHaveLength(1);
     expect(existsSync(join(dir, 'idx', 'dense-build.json'))).toBe(true);
     expect((await readManifest(join(dir, 'idx'))).methods).not.toContain('dense');

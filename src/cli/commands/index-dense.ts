@@ -18,7 +18,10 @@ export function register(program: Command): void {
       .command('dense')
       .description('add a dense LanceDB index to an existing index dir, or resume an interrupted dense build')
       .argument('<dir>', 'index directory (from `lexcase index build`)')
-      .option('--prebuilt', 'load the shipped use-lite vectors of the bundled corpus (default corpus: ~1 s instead of minutes of embedding; use-lite, first 128 words) instead of embedding; refused when they do not match the index'),
+      .option(
+        '--prebuilt',
+        'load the shipped use-lite vectors of the bundled corpus (default corpus: ~1 s instead of minutes of embedding; use-lite, first 128 words) instead of embedding; refused when they do not match the index',
+      ),
   ).action(
     action(async (dir: string, flags: DenseBuildFlags & { prebuilt?: boolean }, cmd: Command) => {
       const g = cmd.optsWithGlobals() as GlobalOpts;
@@ -36,12 +39,18 @@ export function register(program: Command): void {
         let why = '';
         const prebuilt = flags.prebuilt ? await loadPrebuiltDense(dir, (l) => (why = l.trim()), interrupt.signal) : undefined;
         if (flags.prebuilt && !prebuilt)
-          throw errors.usage(`no prebuilt vectors match ${dir}${why ? `: ${why}` : ' (they ship for the bundled default corpus only)'}`, 'build it with `lexcase index build default`, or drop --prebuilt to embed the passages');
+          throw errors.usage(
+            `no prebuilt vectors match ${dir}${why ? `: ${why}` : ' (they ship for the bundled default corpus only)'}`,
+            'build it with `lexcase index build default`, or drop --prebuilt to embed the passages',
+          );
         const m = prebuilt ? await readManifest(dir) : await addDenseIndex(dir, { ...denseBuildOptions(flags), signal: interrupt.signal });
         const d = m.dense as unknown as DenseSection;
         const s = (performance.now() - t0) / 1000;
-        output(g, { dir, seconds: s, dense: d, ...(prebuilt ? { prebuilt } : {}) }, () =>
-          `dense index in ${dir}: ${d.rows.toLocaleString('en-US')} vectors, ${d.embedderId} (dim ${d.dimension}), ${d.ann ? `${d.ann.type ?? 'ivf_pq'} ${d.ann.numPartitions} partitions, nprobes ${d.ann.nprobes}` : 'flat search'}${prebuilt ? `, from the prebuilt vectors ${prebuilt}` : ''}, ${s.toFixed(1)} s`,
+        output(
+          g,
+          { dir, seconds: s, dense: d, ...(prebuilt ? { prebuilt } : {}) },
+          () =>
+            `dense index in ${dir}: ${d.rows.toLocaleString('en-US')} vectors, ${d.embedderId} (dim ${d.dimension}), ${d.ann ? `${d.ann.type ?? 'ivf_pq'} ${d.ann.numPartitions} partitions, nprobes ${d.ann.nprobes}` : 'flat search'}${prebuilt ? `, from the prebuilt vectors ${prebuilt}` : ''}, ${s.toFixed(1)} s`,
         );
       } finally {
         interrupt.dispose();

@@ -24,7 +24,11 @@ export function register(program: Command): void {
         await ensureLanceFts(dir, { rebuild: flags.rebuild });
         const m = await readManifest(dir);
         const s = (performance.now() - t0) / 1000;
-        output(g, { dir, seconds: s, methods: m.methods }, () => `lancedb-fts index in ${dir} (${m.corpus.passages.toLocaleString('en-US')} passages), ${s.toFixed(1)} s; methods ${m.methods.join(', ')}`);
+        output(
+          g,
+          { dir, seconds: s, methods: m.methods },
+          () => `lancedb-fts index in ${dir} (${m.corpus.passages.toLocaleString('en-US')} passages), ${s.toFixed(1)} s; methods ${m.methods.join(', ')}`,
+        );
       }),
     );
 }

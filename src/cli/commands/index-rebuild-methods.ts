@@ -58,13 +58,19 @@ export async function rebuildPlan(out: string, given: string[] | undefined, defa
   const had = m.dense && !m.methods.includes('dense') ? [...m.methods, 'dense'] : m.methods;
   if (given) {
     const dropped = had.filter((x) => !given.includes(x) && !(x === 'dense' && denseFlags));
-    return { methods: given, ...(dropped.length ? { note: `${out} had ${dropped.join(', ')}; --methods ${given.join(',')} leaves ${dropped.length === 1 ? 'it' : 'them'} out of the rebuilt index` } : {}) };
+    return {
+      methods: given,
+      ...(dropped.length
+        ? { note: `${out} had ${dropped.join(', ')}; --methods ${given.join(',')} leaves ${dropped.length === 1 ? 'it' : 'them'} out of the rebuilt index` }
+        : {}),
+    };
   }
   const methods = [...new Set([...defaults, ...had])];
   const d = m.dense as unknown as DenseSection | undefined;
   const extra = methods.filter((x) => !defaults.includes(x));
   if (!extra.length) return { methods }; // nothing beyond the defaults: a plain rebuild, nothing to say
-  if (!methods.includes('dense') || denseFlags || !d) return { methods, note: `rebuilding ${out} with the methods it has: ${methods.join(', ')} (--methods ${defaults.join(',')} drops ${extra.join(', ')})` };
+  if (!methods.includes('dense') || denseFlags || !d)
+    return { methods, note: `rebuilding ${out} with the methods it has: ${methods.join(', ')} (--methods ${defaults.join(',')} drops ${extra.join(', ')})` };
   const sparse = methods.filter((x) => x !== 'dense').join(',');
   const spec = { ...d.spec, provider: d.spec?.provider ?? d.embedder } as EmbedderSpec;
   if (isRemoteUri(d.uri) || isAbsolute(d.uri)) {
@@ -77,7 +83,7 @@ export async function rebuildPlan(out: string, given: string[] | undefined, defa
   if (why) {
     throw errors.usage(
       `${out} has the dense method (${d.embedderId}); a rebuild without --methods keeps every method the index has, but ${why}, so lexcase will not re-embed on its own`,
-      `re-embed: --methods ${methods.join(',')} --embedder ${spec.provider}${spec.model ?? d.model ? ` --model ${spec.model ?? d.model}` : ''}${spec.provider === 'openai' ? ' (LEXCASE_EMBED_BASE_URL set)' : ''}; or drop dense: --methods ${sparse}`,
+      `re-embed: --methods ${methods.join(',')} --embedder ${spec.provider}${(spec.model ?? d.model) ? ` --model ${spec.model ?? d.model}` : ''}${spec.provider === 'openai' ? ' (LEXCASE_EMBED_BASE_URL set)' : ''}; or drop dense: --methods ${sparse}`,
     );
   }
   const recorded = recordableSpec(spec);
@@ -89,5 +95,10 @@ export async function rebuildPlan(out: string, given: string[] | undefined, defa
     annThreshold: d.annThreshold,
     ...(d.ann ? { ann: { type: d.ann.type } } : {}),
   };
-  return { methods, dense, densePrebuilt: prebuilt, note: `rebuilding ${out} with the methods it has: ${methods.join(', ')}; dense ${prebuilt ? 'from the shipped vectors when they match, else ' : ''}re-embedded with ${d.embedderId} as before (--methods ${sparse} drops it)` };
+  return {
+    methods,
+    dense,
+    densePrebuilt: prebuilt,
+    note: `rebuilding ${out} with the methods it has: ${methods.join(', ')}; dense ${prebuilt ? 'from the shipped vectors when they match, else ' : ''}re-embedded with ${d.embedderId} as before (--methods ${sparse} drops it)`,
+  };
 }

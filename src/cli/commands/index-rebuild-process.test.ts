@@ -43,7 +43,9 @@ function answer(req: IncomingMessage, res: ServerResponse, body: { input: string
     return;
   }
   const enc = (t: string) => (body.encoding_format === 'base64' ? Buffer.from(vectorFor(t).buffer).toString('base64') : Array.from(vectorFor(t)));
-  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: body.input.map((t, index) => ({ object: 'embedding', index, embedding: enc(t) })) }));
+  res
+    .writeHead(200, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ object: 'list', data: body.input.map((t, index) => ({ object: 'embedding', index, embedding: enc(t) })) }));
 }
 
 beforeAll(async () => {
@@ -54,7 +56,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  const lines = Array.from({ length: N }, (_, i) => JSON.stringify({ id: `p${i}`, text: `passage ${i} on ${['hearsay', 'easements', 'consideration', 'mens rea'][i % 4]} number ${i * 7}` }));
+  const lines = Array.from({ length: N }, (_, i) =>
+    JSON.stringify({ id: `p${i}`, text: `passage ${i} on ${['hearsay', 'easements', 'consideration', 'mens rea'][i % 4]} number ${i * 7}` }),
+  );
   writeFileSync(join(dir, 'passages.jsonl'), lines.join('\n') + '\n');
 });
 afterAll(async () => {
@@ -69,13 +73,19 @@ const leftovers = () => readdirSync(dir).filter((n) => /\.(tmp|old)-\d+$|\.lock$
 
 describe('index build into an existing index', () => {
   it('Ctrl-C during the embedding step leaves the old index as it was', async () => {
-    const b = await runBuiltCli(['index', 'build', 'passages.jsonl', '--out', 'idx', '--methods', 'bm25,qld,dense', '--embedder', 'openai', '--embed-batch', '100'], { cwd: dir, env: embedEnv(), timeoutMs: 60_000 });
+    const b = await runBuiltCli(
+      ['index', 'build', 'passages.jsonl', '--out', 'idx', '--methods', 'bm25,qld,dense', '--embedder', 'openai', '--embed-batch', '100'],
+      { cwd: dir, env: embedEnv(), timeoutMs: 60_000 },
+    );
     expect(b.code, b.stderr).toBe(0);
     expect((await readManifest(join(dir, 'idx'))).methods).toEqual(['bm25', 'qld', 'dense']);
     const before = treeOf(join(dir, 'idx'));
 
     const reached = new Promise<void>((r) => (hold = { reached: r }));
-    const child = startLexcase(['index', 'build', 'passages.jsonl', '--out', 'idx', '--methods', 'bm25,qld,dense', '--embedder', 'openai', '--embed-batch', '100'], { cwd: dir, env: isolatedEnv(embedEnv()) });
+    const child = startLexcase(
+      ['index', 'build', 'passages.jsonl', '--out', 'idx', '--methods', 'bm25,qld,dense', '--embedder', 'openai', '--embed-batch', '100'],
+      { cwd: dir, env: isolatedEnv(embedEnv()) },
+    );
     try {
       await reached; // the server holds the first passage batch: the child is in the embedding step
     } finally {
@@ -92,7 +102,9 @@ describe('index build into an existing index', () => {
     const before = treeOf(join(dir, 'idx'));
     const r = await runBuiltCli(['index', 'build', 'passages.jsonl', '--out', 'idx'], { cwd: dir, env: { LEXCASE_PROGRESS: 'off' }, timeoutMs: 60_000 });
     expect(treeOf(join(dir, 'idx'))).toEqual(before);
-    expect(r.stderr).toMatch(/idx has the dense method \(openai:local-embed\); a rebuild without --methods keeps every method the index has, but its embedder \(openai\) needs an endpoint/);
+    expect(r.stderr).toMatch(
+      /idx has the dense method \(openai:local-embed\); a rebuild without --methods keeps every method the index has, but its embedder \(openai\) needs an endpoint/,
+    );
     expect(r.stderr).toMatch(/re-embed: --methods bm25,qld,dense --embedder openai --model local-embed .*; or drop dense: --methods bm25,qld/);
     expect(r.code).toBe(1);
     expect(treeOf(join(dir, 'idx'))).toEqual(before);
@@ -100,7 +112,11 @@ describe('index build into an existing index', () => {
   }, 60_000);
 
   it('without --methods, the index keeps dense, re-embedded offline with the embedder it recorded', async () => {
-    const b = await runBuiltCli(['index', 'build', 'passages.jsonl', '--out', 'tiny', '--model-dir', modelDir], { cwd: dir, env: { LEXCASE_PROGRESS: 'off' }, timeoutMs: 90_000 });
+    const b = await runBuiltCli(['index', 'build', 'passages.jsonl', '--out', 'tiny', '--model-dir', modelDir], {
+      cwd: dir,
+      env: { LEXCASE_PROGRESS: 'off' },
+      timeoutMs: 90_000,
+    });
     expect(b.code, b.stderr).toBe(0);
     const first = await readManifest(join(dir, 'tiny'));
     expect(first.methods).toEqual(['bm25', 'qld', 'dense']);
@@ -110,7 +126,9 @@ describe('index build into an existing index', () => {
     const again = await readManifest(join(dir, 'tiny'));
     expect(again.methods).toEqual(['bm25', 'qld', 'dense']);
     expect(again.dense).toMatchObject({ embedderId: 'transformers:tiny-bert', rows: N, spec: first.dense!.spec });
-    expect(r.stderr).toMatch(/rebuilding tiny with the methods it has: bm25, qld, dense; dense re-embedded with transformers:tiny-bert as before \(--methods bm25,qld drops it\)/);
+    expect(r.stderr).toMatch(
+      /rebuilding tiny with the methods it has: bm25, qld, dense; dense re-embedded with transformers:tiny-bert as before \(--methods bm25,qld drops it\)/,
+    );
     expect(r.stdout).toMatch(/methods bm25, qld, dense/);
     expect(leftovers()).toEqual([]);
   }, 180_000);

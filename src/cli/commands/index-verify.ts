@@ -11,7 +11,10 @@ import { action, output, type GlobalOpts } from '../action.js';
 
 /** Verify `dir`; throws INDEX_CORRUPT (naming the first damaged file) after logging all of them. */
 export async function verifyIndexDir(dir: string): Promise<VerifyReport> {
-  const [{ readManifest }, { reportError, verifyAndRecord }] = await Promise.all([import('../../../indexer/manifest.js'), import('../../../indexer/integrity.js')]);
+  const [{ readManifest }, { reportError, verifyAndRecord }] = await Promise.all([
+    import('../../../indexer/manifest.js'),
+    import('../../../indexer/integrity.js'),
+  ]);
   const m = await readManifest(dir);
   const r = await verifyAndRecord(dir, m);
   if (r.problems.length) {

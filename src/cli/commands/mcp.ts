@@ -30,7 +30,11 @@ export function register(program: Command): void {
         .description('MCP server over indexes (stdio, or --http): tools list_indexes, search, explain, get_passage, find_evidence; passages as resources')
         .option('--index <dir>', 'index directory, or NAME=DIR; repeat for several (default: the bundled default index, built on first use)', collectIndex)
         .option('--http', 'serve streamable HTTP at /mcp instead of stdio')
-        .option('--host <addr>', 'with --http: address to bind (default loopback only; any other address needs a token: LEXCASE_API_TOKEN or --token-file)', '127.0.0.1')
+        .option(
+          '--host <addr>',
+          'with --http: address to bind (default loopback only; any other address needs a token: LEXCASE_API_TOKEN or --token-file)',
+          '127.0.0.1',
+        )
         .option('--port <n>', `with --http: port (0 = any free port)`, parseIntOpt('port', { min: 0, max: 65535 }), MCP_DEFAULT_PORT),
       'with --http',
     ),
@@ -40,7 +44,10 @@ export function register(program: Command): void {
       const g = cmd.optsWithGlobals() as GlobalOpts;
       if (!flags.http) {
         const httpOnly = ['host', 'port', 'token', 'tokenFile'].filter((o) => cmd.getOptionValueSource(o) === 'cli');
-        if (httpOnly.length) throw errors.usage(`${httpOnly.map((o) => `--${o.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} ${httpOnly.length > 1 ? 'go' : 'goes'} with --http (stdio has no address)`);
+        if (httpOnly.length)
+          throw errors.usage(
+            `${httpOnly.map((o) => `--${o.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} ${httpOnly.length > 1 ? 'go' : 'goes'} with --http (stdio has no address)`,
+          );
       }
       const { svc, specs, llm, token } = await openServiceFromFlags(flags, flags.http ? { host: flags.host, command: 'lexcase mcp --http' } : undefined);
       try {
@@ -53,7 +60,11 @@ export function register(program: Command): void {
         }
         const { startMcpHttp } = await import('../../mcp/http.js');
         const s = await startMcpHttp(svc, { host: flags.host, port: flags.port, token });
-        output(g, { url: s.url, indexes: svc.indexNames, llm: !!llm, token: !!token }, () => `lexcase MCP server at ${s.url} (streamable HTTP): ${what}  (Ctrl-C to stop)`);
+        output(
+          g,
+          { url: s.url, indexes: svc.indexNames, llm: !!llm, token: !!token },
+          () => `lexcase MCP server at ${s.url} (streamable HTTP): ${what}  (Ctrl-C to stop)`,
+        );
         await new Promise<void>((resolveStop) => {
           const stop = () => {
             process.off('SIGINT', stop);

@@ -27,7 +27,11 @@ export function register(program: Command): void {
         if (!first) throw errors.runInvalid(shards[0], 'has no reproduction.json (not a `lexcase reproduce` run dir)');
         const { recipe } = loadRecipe(flags.recipe ?? first.recipe);
         const r = await mergeShards(out, shards, recipe);
-        output(g, { out: r.out, shards: r.shards, runs: r.runs, table: r.table }, () => `${r.tableMd}\nmerged ${r.shards} shards into ${r.out}; wrote ${join(r.out, 'table.md')}`);
+        output(
+          g,
+          { out: r.out, shards: r.shards, runs: r.runs, table: r.table },
+          () => `${r.tableMd}\nmerged ${r.shards} shards into ${r.out}; wrote ${join(r.out, 'table.md')}`,
+        );
       }),
     );
 }

@@ -15,7 +15,9 @@ interface ReportFlags {
 export function register(program: Command): void {
   program
     .command('report')
-    .description('write report.md + report.json for a run dir: the headline figures (Recall@k/MRR for retrieval runs, accuracy for the rest) with named 95% intervals, by confidence, per-item metrics, tool usage, tokens, failures')
+    .description(
+      'write report.md + report.json for a run dir: the headline figures (Recall@k/MRR for retrieval runs, accuracy for the rest) with named 95% intervals, by confidence, per-item metrics, tool usage, tokens, failures',
+    )
     .argument('<runDir>', 'run directory (config.json, results.jsonl, traces/)')
     .option('--iterations <n>', 'bootstrap resamples (bootstrap intervals only; Wilson intervals take none)', parseIntOpt('iterations', { min: 1 }), RESAMPLES)
     .option('--seed <n>', `bootstrap seed (default ${SEED}, as the explorer and every other surface)`, parseIntOpt('seed'), SEED)

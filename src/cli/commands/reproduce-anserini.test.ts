@@ -21,7 +21,10 @@ import { tarGz } from '../../../corpora/test-support/tar-writer.js';
 import { BUILT_CLI, childEnv } from '../../../src/mcp/test-support/children.js';
 
 const CACM = process.env.LEXCASE_CACM;
-if (!CACM) console.log("[reproduce anserini-cacm] the run on the real CACM is skipped: set LEXCASE_CACM to a folder with Anserini's cacm.tar.gz, topics.cacm.txt and qrels.cacm.txt (not bundled; docs/reproductions.md)");
+if (!CACM)
+  console.log(
+    "[reproduce anserini-cacm] the run on the real CACM is skipped: set LEXCASE_CACM to a folder with Anserini's cacm.tar.gz, topics.cacm.txt and qrels.cacm.txt (not bundled; docs/reproductions.md)",
+  );
 
 const dir = mkdtempSync(join(tmpdir(), 'lexcase-anserini-'));
 const data = join(dir, 'cacm');
@@ -70,7 +73,9 @@ describe('lexcase reproduce anserini-cacm', () => {
     // MAP and P30 are graded means: a bootstrap interval, which 8 topics (< 10) do not get — said in the cell
     expect(r.stdout).toMatch(/\| BM25 \| paper 0\.3123 · lexcase \d\.\d{4} \(n < 10\) n=8 \|/);
     expect(r.stdout).toMatch(/\| QL \| paper 0\.3265 · lexcase \d\.\d{4} \(n < 10\) n=8 \|/);
-    const table = JSON.parse(readFileSync(join(out, 'table.json'), 'utf8')) as { rows: { label: string; cells: { column: string; value: number; n: number; status: string }[] }[] };
+    const table = JSON.parse(readFileSync(join(out, 'table.json'), 'utf8')) as {
+      rows: { label: string; cells: { column: string; value: number; n: number; status: string }[] }[];
+    };
     for (const [row, run] of [
       ['BM25', 'bm25'],
       ['QL', 'ql'],
@@ -94,8 +99,19 @@ describe('lexcase reproduce anserini-cacm', () => {
   it('its run files are what index build --analyzer lucene + search --topics --scorer lucene --ties anserini write', async () => {
     const docs = join(dir, 'docs.jsonl');
     const { readCacmDocuments, readCacmTopics } = await import('../../../corpora/cacm.js');
-    writeFileSync(docs, readCacmDocuments(join(data, 'cacm.tar.gz')).map((d) => JSON.stringify(d)).join('\n') + '\n');
-    writeFileSync(join(dir, 'topics.tsv'), readCacmTopics(join(data, 'topics.cacm.txt')).slice(0, TOPICS).map((t) => `${t.id}\t${t.text}`).join('\n') + '\n');
+    writeFileSync(
+      docs,
+      readCacmDocuments(join(data, 'cacm.tar.gz'))
+        .map((d) => JSON.stringify(d))
+        .join('\n') + '\n',
+    );
+    writeFileSync(
+      join(dir, 'topics.tsv'),
+      readCacmTopics(join(data, 'topics.cacm.txt'))
+        .slice(0, TOPICS)
+        .map((t) => `${t.id}\t${t.text}`)
+        .join('\n') + '\n',
+    );
     const idx = join(dir, 'idx');
     const built = await cli('index', 'build', docs, '--analyzer', 'lucene', '--out', idx, '--workers', '0');
     expect(built.stderr).toBe('');
@@ -105,7 +121,22 @@ describe('lexcase reproduce anserini-cacm', () => {
       ['qld', ['--mu', '1000'], 'ql'],
     ] as const) {
       const file = join(dir, `${method}.txt`);
-      const r = await cli('search', '--topics', join(dir, 'topics.tsv'), '--index', idx, '--method', method, '--scorer', 'lucene', ...extra, '--ties', 'anserini', '--run-file', file);
+      const r = await cli(
+        'search',
+        '--topics',
+        join(dir, 'topics.tsv'),
+        '--index',
+        idx,
+        '--method',
+        method,
+        '--scorer',
+        'lucene',
+        ...extra,
+        '--ties',
+        'anserini',
+        '--run-file',
+        file,
+      );
       expect(r.code).toBe(0);
       expect(readFileSync(file, 'utf8')).toBe(readFileSync(join(dir, 'repro', 'runs', run, 'run.txt'), 'utf8'));
     }
@@ -130,27 +161,41 @@ describe('lexcase reproduce anserini-cacm', () => {
     const tb = await cli('search', 'x', '--index', join(dir, 'idx'), '--method', 'qld', '--scorer', 'lucene', '--variant', 'textbook');
     expect(tb.stderr).toMatch(/the lucene scorer is Lucene's LMDirichletSimilarity/);
   });
-  it.skipIf(!CACM)("on the real CACM (LEXCASE_CACM), the built lexcase prints Anserini's MAP 0.3123 / 0.3265 and P30 0.1942 / 0.1942, and BM25+RM3 / QL+RM3 within 0.002 MAP and 0.005 P30 of Anserini's published figures", () => {
-    const out = join(dir, 'real-cacm');
-    const r = spawnSync(process.execPath, [BUILT_CLI, 'reproduce', 'anserini-cacm', '--data', CACM!, '--run-dir', out], { env: childEnv(), encoding: 'utf8', timeout: 240_000 });
-    expect(r.status).toBe(0);
-    expect(r.stderr).not.toMatch(/not Anserini's copy/);
-    const stdout = r.stdout;
-    console.log(stdout.split('\n').filter((l) => l.startsWith('|')).join('\n'));
-    expect(stdout).toContain('| BM25 | paper 0.3123 · lexcase 0.3123 [');
-    expect(stdout).toContain('| QL | paper 0.3265 · lexcase 0.3265 [');
-    expect(stdout.match(/paper 0\.1942 · lexcase 0\.1942 \[[^\]]+\] n=52/g)).toHaveLength(2);
-    // RM3: within 0.002 (MAP) and 0.005 (P30) of the figures the issue quotes (cacm.yaml before
-    // castorini/anserini 792d9cbcc), and exactly the ones cacm.yaml gives since (feedback-term ties
-    // by term, as Anserini's FeatureVector since #1975).
-    const cell = (row: string, paper: string) => Number(new RegExp(`\\| ${row.replace('+', '\\+')} \\|[^\\n]*paper ${paper} · lexcase (\\d\\.\\d{4}) \\[`).exec(stdout)?.[1]);
-    for (const [row, map, p30, nowMap, nowP30] of [
-      ['BM25+RM3', '0.3643', '0.2237', 0.3648, 0.2224],
-      ['QL+RM3', '0.3620', '0.2218', 0.3629, 0.225],
-    ] as const) {
-      expect([cell(row, map), cell(row, p30)]).toEqual([nowMap, nowP30]);
-      expect(Math.abs(cell(row, map) - Number(map))).toBeLessThanOrEqual(0.002);
-      expect(Math.abs(cell(row, p30) - Number(p30))).toBeLessThanOrEqual(0.005);
-    }
-  }, 300_000);
+  it.skipIf(!CACM)(
+    "on the real CACM (LEXCASE_CACM), the built lexcase prints Anserini's MAP 0.3123 / 0.3265 and P30 0.1942 / 0.1942, and BM25+RM3 / QL+RM3 within 0.002 MAP and 0.005 P30 of Anserini's published figures",
+    () => {
+      const out = join(dir, 'real-cacm');
+      const r = spawnSync(process.execPath, [BUILT_CLI, 'reproduce', 'anserini-cacm', '--data', CACM!, '--run-dir', out], {
+        env: childEnv(),
+        encoding: 'utf8',
+        timeout: 240_000,
+      });
+      expect(r.status).toBe(0);
+      expect(r.stderr).not.toMatch(/not Anserini's copy/);
+      const stdout = r.stdout;
+      console.log(
+        stdout
+          .split('\n')
+          .filter((l) => l.startsWith('|'))
+          .join('\n'),
+      );
+      expect(stdout).toContain('| BM25 | paper 0.3123 · lexcase 0.3123 [');
+      expect(stdout).toContain('| QL | paper 0.3265 · lexcase 0.3265 [');
+      expect(stdout.match(/paper 0\.1942 · lexcase 0\.1942 \[[^\]]+\] n=52/g)).toHaveLength(2);
+      // RM3: within 0.002 (MAP) and 0.005 (P30) of the figures the issue quotes (cacm.yaml before
+      // castorini/anserini 792d9cbcc), and exactly the ones cacm.yaml gives since (feedback-term ties
+      // by term, as Anserini's FeatureVector since #1975).
+      const cell = (row: string, paper: string) =>
+        Number(new RegExp(`\\| ${row.replace('+', '\\+')} \\|[^\\n]*paper ${paper} · lexcase (\\d\\.\\d{4}) \\[`).exec(stdout)?.[1]);
+      for (const [row, map, p30, nowMap, nowP30] of [
+        ['BM25+RM3', '0.3643', '0.2237', 0.3648, 0.2224],
+        ['QL+RM3', '0.3620', '0.2218', 0.3629, 0.225],
+      ] as const) {
+        expect([cell(row, map), cell(row, p30)]).toEqual([nowMap, nowP30]);
+        expect(Math.abs(cell(row, map) - Number(map))).toBeLessThanOrEqual(0.002);
+        expect(Math.abs(cell(row, p30) - Number(p30))).toBeLessThanOrEqual(0.005);
+      }
+    },
+    300_000,
+  );
 });

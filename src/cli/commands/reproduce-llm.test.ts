@@ -24,7 +24,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lexcase-reproduce-llm-'));
   index = (await buildMixedIndex(dir, 2, 300, { hearsay: false })).dir;
   srv = await startScriptedServer(scriptedAll());
-  for (const v of ['LEXCASE_LLM_BASE_URL', 'OPENAI_BASE_URL', 'LEXCASE_LLM_MODEL', 'LEXCASE_LLM_API_KEY', 'OPENAI_API_KEY', 'LEXCASE_LEGALBENCH_DIR']) vi.stubEnv(v, undefined as unknown as string);
+  for (const v of ['LEXCASE_LLM_BASE_URL', 'OPENAI_BASE_URL', 'LEXCASE_LLM_MODEL', 'LEXCASE_LLM_API_KEY', 'OPENAI_API_KEY', 'LEXCASE_LEGALBENCH_DIR'])
+    vi.stubEnv(v, undefined as unknown as string);
   vi.stubEnv('LEXCASE_LLM_MAX_RETRIES', '0');
   vi.stubEnv('LEXCASE_LLM_RETRY_BASE_MS', '1');
 }, 60_000);
@@ -44,7 +45,22 @@ describe('lexcase reproduce <LLM recipe> --limit 2 against the scripted server',
     '%s runs end to end and writes its table',
     async (id) => {
       const out = join(dir, id);
-      const r = await runCli(['--json', 'reproduce', id, '--limit', '2', '--endpoint', srv.url, '--model', 'scripted', '--index', index, '--no-cache', '--run-dir', out]);
+      const r = await runCli([
+        '--json',
+        'reproduce',
+        id,
+        '--limit',
+        '2',
+        '--endpoint',
+        srv.url,
+        '--model',
+        'scripted',
+        '--index',
+        index,
+        '--no-cache',
+        '--run-dir',
+        out,
+      ]);
       expect(r.code, r.stderr).toBe(0);
       expect(existsSync(join(out, 'table.md'))).toBe(true);
       const t = JSON.parse(readFileSync(join(out, 'table.json'), 'utf8'));
@@ -57,10 +73,11 @@ describe('lexcase reproduce <LLM recipe> --limit 2 against the scripted server',
         else if (CANNOT.some((re) => re.test(run.id))) {
           expect(state.status).toBe('failed');
           expect(state.error).toMatch(run.id.endsWith('-courts') ? /learned_hands_courts/ : /dense/);
-        }
-        else {
+        } else {
           expect(state, `${run.id}: ${state?.error}`).toMatchObject({ status: 'done' });
-          const lines = readFileSync(join(out, 'runs', run.id, 'results.jsonl'), 'utf8').split('\n').filter(Boolean);
+          const lines = readFileSync(join(out, 'runs', run.id, 'results.jsonl'), 'utf8')
+            .split('\n')
+            .filter(Boolean);
           expect(lines.length).toBe(run.system === 'threeply' ? 2 * (run.args.scenarios as string[]).length : 2);
           // the scripted endpoint answers every system well: no item failed
           expect(lines.map((l) => JSON.parse(l).error).filter(Boolean), run.id).toEqual([]);
@@ -87,9 +104,22 @@ describe('lexcase reproduce <LLM recipe> --limit 2 against the scripted server',
 });
 
 describe('lexcase reproduce --replay', () => {
-  it('re-runs a recorded reproduction with no endpoint: every LLM run\'s results.jsonl byte-identical', async () => {
+  it("re-runs a recorded reproduction with no endpoint: every LLM run's results.jsonl byte-identical", async () => {
     const out = join(dir, 'rec-emar-table4');
-    const r = await runCli(['--json', 'reproduce', 'emar-table4', '--limit', '2', '--endpoint', srv.url, '--model', 'scripted', '--no-cache', '--run-dir', out]);
+    const r = await runCli([
+      '--json',
+      'reproduce',
+      'emar-table4',
+      '--limit',
+      '2',
+      '--endpoint',
+      srv.url,
+      '--model',
+      'scripted',
+      '--no-cache',
+      '--run-dir',
+      out,
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const again = join(dir, 'rep-emar-table4');
     const before = srv.requests.length;
@@ -99,6 +129,7 @@ describe('lexcase reproduce --replay', () => {
     const { recipe } = loadRecipe('emar-table4');
     const llmRuns = recipe.runs.filter((x) => !x.unavailable && existsSync(join(out, 'runs', x.id, 'llm')));
     expect(llmRuns.length).toBeGreaterThan(0);
-    for (const run of llmRuns) expect(readFileSync(join(again, 'runs', run.id, 'results.jsonl')).equals(readFileSync(join(out, 'runs', run.id, 'results.jsonl'))), run.id).toBe(true);
+    for (const run of llmRuns)
+      expect(readFileSync(join(again, 'runs', run.id, 'results.jsonl')).equals(readFileSync(join(out, 'runs', run.id, 'results.jsonl'))), run.id).toBe(true);
   }, 240_000);
 });

@@ -32,7 +32,12 @@ beforeAll(async () => {
   for await (const p of loadPassages('barexam')) if (gold.has(p.id)) passages.push(p);
   let n = 0;
   for await (const p of loadPassages('legal_corpus')) if (n++ < 400) passages.push(p);
-  await buildIndex((async function* () { yield* passages; })(), { out: index, corpusName: 'test', workers: 0 });
+  await buildIndex(
+    (async function* () {
+      yield* passages;
+    })(),
+    { out: index, corpusName: 'test', workers: 0 },
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -66,7 +71,9 @@ describe('recipe mistakes are errors, not numbers (issue 26, item 11)', () => {
     const mean = recipeVariant('typo-mean', (r) => (r.rows[0].cells[0].metric = { stat: 'mean', key: 'recal@10' }));
     const a = await cli('reproduce', mean, '--limit', String(LIMIT), '--index', index, '--run-dir', join(dir, 'typo-mean'));
     expect(a.code).toBe(1);
-    expect(a.stderr).toMatch(/recipe case-table3: rows\[0\]\.cells\[0\]\.metric\.key: no result of run "bm25" has a metric "recal@10"; did you mean "recall@10"\? its results have: firstRank, recall@10, recall@100, recall@1000/);
+    expect(a.stderr).toMatch(
+      /recipe case-table3: rows\[0\]\.cells\[0\]\.metric\.key: no result of run "bm25" has a metric "recal@10"; did you mean "recall@10"\? its results have: firstRank, recall@10, recall@100, recall@1000/,
+    );
     // The runs are kept: with the key fixed, the table is written without running anything again.
     const ratio = recipeVariant('typo-ratio', (r) => (r.rows[0].cells[0].metric = { stat: 'ratio', num: 'recall@10', den: 'fristRank' }));
     const b = await cli('reproduce', ratio, '--limit', String(LIMIT), '--index', index, '--run-dir', join(dir, 'typo-mean'));
@@ -79,7 +86,9 @@ describe('recipe mistakes are errors, not numbers (issue 26, item 11)', () => {
     const f = recipeVariant('proto', (r) => (r.runs[0].args.method = '__proto__'));
     const r = await cli('reproduce', f, '--limit', String(LIMIT), '--index', index, '--run-dir', join(dir, 'proto'));
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/proto\.json: recipe field runs\[0\]\.args\.method: "__proto__" is not a retrieval method; known: bm25, qld, wink, dense, hybrid, lancedb-fts/);
+    expect(r.stderr).toMatch(
+      /proto\.json: recipe field runs\[0\]\.args\.method: "__proto__" is not a retrieval method; known: bm25, qld, wink, dense, hybrid, lancedb-fts/,
+    );
     expect(existsSync(join(dir, 'proto'))).toBe(false);
   });
 });

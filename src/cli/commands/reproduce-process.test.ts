@@ -35,11 +35,14 @@ describe('lexcase reproduce <LLM recipe> in a child process (built binary)', () 
     async (id) => {
       const before = srv.requests.length;
       const runDir = join(dir, id);
-      const r = await runBuiltCli(['reproduce', id, '--endpoint', srv.url, '--model', 'scripted', '--limit', '2', '--run-dir', runDir, '--index', index, '--no-cache'], {
-        cwd: dir,
-        env: { LEXCASE_LLM_API_KEY: 'sk-x', LEXCASE_LLM_MAX_RETRIES: '0', LEXCASE_PROGRESS: 'off' },
-        timeoutMs: 170_000,
-      });
+      const r = await runBuiltCli(
+        ['reproduce', id, '--endpoint', srv.url, '--model', 'scripted', '--limit', '2', '--run-dir', runDir, '--index', index, '--no-cache'],
+        {
+          cwd: dir,
+          env: { LEXCASE_LLM_API_KEY: 'sk-x', LEXCASE_LLM_MAX_RETRIES: '0', LEXCASE_PROGRESS: 'off' },
+          timeoutMs: 170_000,
+        },
+      );
       expect(r.signal).toBeNull();
       expect(r.code, r.stderr).toBe(0);
       expect(srv.requests.length).toBeGreaterThan(before);

@@ -80,7 +80,13 @@ export function listRecipes(): { id: string; title: string; llm: boolean; data: 
     .sort()
     .map((f) => {
       const { recipe } = loadRecipe(join(recipesDir(), f));
-      return { id: recipe.id, title: `${recipe.paper}, ${recipe.table}: ${recipe.title}`, llm: recipe.needs.llm, data: recipe.needs.data, ownDataOnly: recipe.needs.ownDataOnly };
+      return {
+        id: recipe.id,
+        title: `${recipe.paper}, ${recipe.table}: ${recipe.title}`,
+        llm: recipe.needs.llm,
+        data: recipe.needs.data,
+        ownDataOnly: recipe.needs.ownDataOnly,
+      };
     });
 }
 
@@ -124,7 +130,10 @@ export async function reproduce(name: string, f: ReproduceFlags, fullProgram: ()
     // one cheap request before the grid: a wrong endpoint, key or model stops here, not in every run
     // (a local model has no endpoint: each run loads it and stops on a missing package or file)
     if (!f.replay && llmRuns.length && configured && providerOf(cfg.llm) !== 'local' && process.env.LEXCASE_LLM_PREFLIGHT !== '0') await preflightLlm(cfg.llm);
-    const dir = f.runDir ?? (f.replay ? `${f.replay.replace(/[\\/]+$/, '')}-replay` : undefined) ?? join('runs', `reproduce-${recipe.id}${f.limit !== undefined ? `-n${f.limit}` : ''}${shard ? `-shard${shard.index}of${shard.count}` : ''}`);
+    const dir =
+      f.runDir ??
+      (f.replay ? `${f.replay.replace(/[\\/]+$/, '')}-replay` : undefined) ??
+      join('runs', `reproduce-${recipe.id}${f.limit !== undefined ? `-n${f.limit}` : ''}${shard ? `-shard${shard.index}of${shard.count}` : ''}`);
     const r = await runGrid({
       recipe,
       recipeText: text,
@@ -150,4 +159,3 @@ export async function reproduce(name: string, f: ReproduceFlags, fullProgram: ()
     }
   }
 }
-

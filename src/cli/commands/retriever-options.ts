@@ -25,20 +25,40 @@ export function addRetrieverOptions(cmd: Command): Command {
     .option('--k1 <x>', `BM25 k1 (default ${RETRIEVAL_DEFAULTS.bm25.k1})`, numOpt('k1', { min: 0 }))
     .option('--b <x>', `BM25 b (default ${RETRIEVAL_DEFAULTS.bm25.b})`, numOpt('b', { min: 0, max: 1 }))
     .option('--mu <x>', `QLD Dirichlet μ (default ${RETRIEVAL_DEFAULTS.qld.mu})`, numOpt('mu', { gt: 0 }))
-    .option('--variant <name>', `QLD variant: textbook (Σ c(t,q)·ln((tf+μP)/(dl+μ))) | lucene (LMDirichlet, clamped); default ${RETRIEVAL_DEFAULTS.qld.variant}`)
-    .option('--scorer <name>', "bm25/qld arithmetic: lexcase (default; exact lengths, double) | lucene (Lucene 8's BM25Similarity / LMDirichletSimilarity: 1-byte length norms, float32, no (k1+1) — scores equal Lucene's and Anserini's)")
-    .option('--rm3', "bm25/qld: RM3 query expansion (pseudo-relevance feedback, as Anserini's -rm3): the query plus the top feedback documents' heaviest terms, searched again")
+    .option(
+      '--variant <name>',
+      `QLD variant: textbook (Σ c(t,q)·ln((tf+μP)/(dl+μ))) | lucene (LMDirichlet, clamped); default ${RETRIEVAL_DEFAULTS.qld.variant}`,
+    )
+    .option(
+      '--scorer <name>',
+      "bm25/qld arithmetic: lexcase (default; exact lengths, double) | lucene (Lucene 8's BM25Similarity / LMDirichletSimilarity: 1-byte length norms, float32, no (k1+1) — scores equal Lucene's and Anserini's)",
+    )
+    .option(
+      '--rm3',
+      "bm25/qld: RM3 query expansion (pseudo-relevance feedback, as Anserini's -rm3): the query plus the top feedback documents' heaviest terms, searched again",
+    )
     .option('--fb-docs <n>', `RM3: feedback documents (default ${RM3_DEFAULTS.fbDocs})`, intOpt('fb-docs', { min: 1, max: 10_000 }))
     .option('--fb-terms <n>', `RM3: feedback terms (default ${RM3_DEFAULTS.fbTerms})`, intOpt('fb-terms', { min: 1, max: 10_000 }))
-    .option('--original-query-weight <x>', `RM3: weight of the original query, 0-1 (default ${RM3_DEFAULTS.originalQueryWeight})`, numOpt('original-query-weight', { min: 0, max: 1 }))
-    .option('--cache-mib <n>', `bm25/qld: memory for decoded posting lists, MiB, least recently used evicted (default LEXCASE_CACHE_MIB or ${DEFAULT_CACHE_MIB}; results do not change)`, numOpt('cache-mib', { min: 0 }));
+    .option(
+      '--original-query-weight <x>',
+      `RM3: weight of the original query, 0-1 (default ${RM3_DEFAULTS.originalQueryWeight})`,
+      numOpt('original-query-weight', { min: 0, max: 1 }),
+    )
+    .option(
+      '--cache-mib <n>',
+      `bm25/qld: memory for decoded posting lists, MiB, least recently used evicted (default LEXCASE_CACHE_MIB or ${DEFAULT_CACHE_MIB}; results do not change)`,
+      numOpt('cache-mib', { min: 0 }),
+    );
 }
 
 /** --rm3 and its parameters → the `rm3` retriever option (true: the defaults). */
 function rm3Option(flags: RetrieverFlags): true | Record<string, number> | undefined {
   const given = (['fbDocs', 'fbTerms', 'originalQueryWeight'] as const).filter((k) => flags[k] !== undefined);
   if (!flags.rm3) {
-    if (given.length) throw errors.usage(`${given.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} ${given.length > 1 ? 'are' : 'is'} RM3's: add --rm3`);
+    if (given.length)
+      throw errors.usage(
+        `${given.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} ${given.length > 1 ? 'are' : 'is'} RM3's: add --rm3`,
+      );
     return undefined;
   }
   return given.length ? Object.fromEntries(given.map((k) => [k, flags[k]!])) : true;

@@ -32,7 +32,24 @@ const cli = (...args: string[]) => runCli(args);
 describe('lexcase run acal', () => {
   it('runs hearsay, saves graphs and a report; acal contest then changes a graph and logs it', async () => {
     const out = join(dir, 'run');
-    const r = await cli('--json', 'run', 'acal', '--task', 'hearsay', '--limit', '3', '--run-dir', out, '--iterations', '100', '--no-cache', '--semantics', 'acal-compat', '-k', '0');
+    const r = await cli(
+      '--json',
+      'run',
+      'acal',
+      '--task',
+      'hearsay',
+      '--limit',
+      '3',
+      '--run-dir',
+      out,
+      '--iterations',
+      '100',
+      '--no-cache',
+      '--semantics',
+      'acal-compat',
+      '-k',
+      '0',
+    );
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out);
     expect(j.metrics.n).toBe(3);
@@ -43,7 +60,22 @@ describe('lexcase run acal', () => {
     expect(r.err).toMatch(/-k 0: no retrieved evidence/);
 
     const first = g.arguments[0].id;
-    const c = await cli('--json', 'acal', 'contest', out, '--item', 'hearsay-test-0', '--action', 'set-base', '--arg', first, '--base', '0.05', '--who', 'reviewer');
+    const c = await cli(
+      '--json',
+      'acal',
+      'contest',
+      out,
+      '--item',
+      'hearsay-test-0',
+      '--action',
+      'set-base',
+      '--arg',
+      first,
+      '--base',
+      '0.05',
+      '--who',
+      'reviewer',
+    );
     expect(c.code).toBe(0);
     const e = JSON.parse(c.out).entry;
     expect(e).toMatchObject({ who: 'reviewer', revision: 1, before: { id: first, humanBase: null } });

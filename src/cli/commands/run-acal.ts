@@ -35,7 +35,6 @@ interface RunAcalFlags extends LlmCliOpts {
   escalation: boolean;
 }
 
-
 export function register(program: Command): void {
   addLlmOptions(
     addRunDirOption(runCommand(program).command('acal'), 'runs/acal-<system>-<task>-<semantics>')
@@ -43,7 +42,10 @@ export function register(program: Command): void {
       .requiredOption('--task <name>', 'hearsay | learned_hands_courts')
       .option('--system <name>', `${ACAL_SYSTEMS.join(' | ')} (sp/cot/rag are the paper's baselines)`, 'acal')
       .option('--semantics <name>', `${SEMANTICS.join(' | ')} (acal-compat reproduces the public ACAL code's update)`, 'quadratic')
-      .option('--index <dir>', `index for hybrid-RAG evidence (default: the bundled legal-corpus index in ${DEFAULT_INDEX_DIR}, built if absent; an index with dense vectors enables hybrid_search)`)
+      .option(
+        '--index <dir>',
+        `index for hybrid-RAG evidence (default: the bundled legal-corpus index in ${DEFAULT_INDEX_DIR}, built if absent; an index with dense vectors enables hybrid_search)`,
+      )
       .option('--data <dir>', 'directory with the task data (required for learned_hands_courts, which is CC BY-NC-SA and not bundled)')
       .option('--split <split>', 'test | train', 'test')
       .option('--limit <n>', 'first N items only', parseIntOpt('limit', { min: 1 }))
@@ -59,17 +61,23 @@ export function register(program: Command): void {
     action(async (flags: RunAcalFlags, cmd: Command) => {
       const g = cmd.optsWithGlobals() as GlobalOpts;
       if (!isSemanticsName(flags.semantics)) throw errors.usage(`--semantics: unknown "${flags.semantics}"`, `use one of ${SEMANTICS.join(', ')}`);
-      if (!(ACAL_SYSTEMS as readonly string[]).includes(flags.system)) throw errors.usage(`--system: unknown "${flags.system}"`, `use one of ${ACAL_SYSTEMS.join(', ')}`);
+      if (!(ACAL_SYSTEMS as readonly string[]).includes(flags.system))
+        throw errors.usage(`--system: unknown "${flags.system}"`, `use one of ${ACAL_SYSTEMS.join(', ')}`);
       if (flags.split !== 'test' && flags.split !== 'train') throw errors.usage(`--split must be test or train, got "${flags.split}"`);
-      if (flags.offline) throw errors.usage('run acal needs an LLM; it has no offline path', 'drop --offline and configure an endpoint (tests use the scripted server)');
+      if (flags.offline)
+        throw errors.usage('run acal needs an LLM; it has no offline path', 'drop --offline and configure an endpoint (tests use the scripted server)');
       const { resolveLegalBenchFile } = await import('../../../corpora/legalbench.js');
       resolveLegalBenchFile(flags.task, { split: flags.split, dir: flags.data }); // fail on missing data before building an index
       if (flags.k < 0) throw errors.usage(`--k must be 0 or more, got ${flags.k}`);
       const { model, config, usage, local } = await resolveLlm(flags);
-      const [{ runAcal }, { ensureDefaultIndex }] = await Promise.all([import('../../../agents/acal/experiment.js'), import('../../../retrieval/default-index.js')]);
+      const [{ runAcal }, { ensureDefaultIndex }] = await Promise.all([
+        import('../../../agents/acal/experiment.js'),
+        import('../../../retrieval/default-index.js'),
+      ]);
       const needsIndex = flags.k > 0 && (flags.system === 'acal' || flags.system === 'rag');
       const index = needsIndex ? (flags.index ?? (await ensureDefaultIndex(undefined, (l) => log.info(l)))) : undefined;
-      if (flags.k === 0 && flags.system !== 'sp' && flags.system !== 'cot') log.warn('-k 0: no retrieved evidence; arguments are grounded in the case text only');
+      if (flags.k === 0 && flags.system !== 'sp' && flags.system !== 'cot')
+        log.warn('-k 0: no retrieved evidence; arguments are grounded in the case text only');
       const system = flags.system as AcalSystemName;
       const runDir = runDirFlag(flags) ?? join('runs', `acal-${system}-${flags.task}${system === 'acal' ? `-${flags.semantics}` : ''}`);
       const ac = new AbortController();
@@ -97,7 +105,11 @@ export function register(program: Command): void {
           extraConfig: { model: config.llm.model, temperature: config.llm.temperature, ...(local ? { local: compactLocal(local) } : {}) },
           signal: ac.signal,
         });
-        output(g, { runDir, metrics: r.metrics, reportMd: r.reportMd, reportJson: r.reportJson, ran: r.ran, skipped: r.skipped }, () => `${r.markdown}\nwrote ${r.reportMd}`);
+        output(
+          g,
+          { runDir, metrics: r.metrics, reportMd: r.reportMd, reportJson: r.reportJson, ran: r.ran, skipped: r.skipped },
+          () => `${r.markdown}\nwrote ${r.reportMd}`,
+        );
         await exitWhenNoItemSucceeded(runDir);
       } finally {
         process.off('SIGINT', onSig);

@@ -18,16 +18,21 @@ interface RunBaselineFlags extends RunFlags {
 
 export function register(program: Command): void {
   addLlmOptions(
-    addRunOptions(runCommand(program).command('baseline').description('single-path baselines: LLM-only, BM25/QLD/dense/hybrid RAG, gold oracle'))
-      .requiredOption('--mode <mode>', BASELINE_MODES.join(' | ')),
+    addRunOptions(
+      runCommand(program).command('baseline').description('single-path baselines: LLM-only, BM25/QLD/dense/hybrid RAG, gold oracle'),
+    ).requiredOption('--mode <mode>', BASELINE_MODES.join(' | ')),
     { offline: false },
   ).action(
     action(async (flags: RunBaselineFlags, cmd: Command) => {
       const g = cmd.optsWithGlobals() as GlobalOpts;
-      if (!BASELINE_MODES.includes(flags.mode as BaselineMode)) throw errors.invalidInput('--mode', `"${flags.mode}"; expected one of ${BASELINE_MODES.join(', ')}`);
+      if (!BASELINE_MODES.includes(flags.mode as BaselineMode))
+        throw errors.invalidInput('--mode', `"${flags.mode}"; expected one of ${BASELINE_MODES.join(', ')}`);
       if (flags.offline) throw errors.usage('baselines need an LLM; --offline is only for `lexcase run case`');
       const llm = await resolveLlm(flags, { paper: 'baseline' });
-      const [{ ensureDefaultIndex, runCaseExperiment }, { parseSplit }] = await Promise.all([import('../../../agents/case/experiment.js'), import('../../../corpora/splits.js')]);
+      const [{ ensureDefaultIndex, runCaseExperiment }, { parseSplit }] = await Promise.all([
+        import('../../../agents/case/experiment.js'),
+        import('../../../corpora/splits.js'),
+      ]);
       const index = flags.index ?? (await ensureDefaultIndex(undefined, (l) => log.info(l)));
       const r = await runCaseExperiment({
         system: 'baseline',

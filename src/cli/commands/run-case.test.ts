@@ -30,10 +30,15 @@ beforeAll(async () => {
   const gold = new Set(val.flatMap((q) => q.goldPassageIds));
   const passages: Passage[] = [];
   goldText = new Map();
-  for await (const p of loadPassages('barexam')) if (gold.has(p.id)) (passages.push(p), goldText.set(p.id, p.text));
+  for await (const p of loadPassages('barexam')) if (gold.has(p.id)) passages.push(p), goldText.set(p.id, p.text);
   let n = 0;
   for await (const p of loadPassages('legal_corpus')) if (n++ < 300) passages.push(p);
-  await buildIndex((async function* () { yield* passages; })(), { out: index, corpusName: 'test', workers: 0 });
+  await buildIndex(
+    (async function* () {
+      yield* passages;
+    })(),
+    { out: index, corpusName: 'test', workers: 0 },
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -85,7 +90,10 @@ describe('lexcase run case --offline', () => {
 
   it('without an LLM and without --offline, LLM modes stop at once with how to configure one', async () => {
     noLlm();
-    for (const args of [['run', 'case'], ['run', 'baseline', '--mode', 'llm-only']]) {
+    for (const args of [
+      ['run', 'case'],
+      ['run', 'baseline', '--mode', 'llm-only'],
+    ]) {
       const runDir = join(dir, `never-${args.length}`);
       const r = await cli(...args, '--index', index, '--run-dir', runDir);
       expect(r.code).toBe(1);
@@ -166,7 +174,7 @@ describe('lexcase run case|baseline with an LLM (scripted OpenAI-compatible serv
     }
   }, 60_000);
 
-  it('run case --k 3: a search call that names no k returns the run\'s 3 passages (the CLI k reaches the tools)', async () => {
+  it("run case --k 3: a search call that names no k returns the run's 3 passages (the CLI k reaches the tools)", async () => {
     const srv = await startScriptedServer((req): ScriptReply => {
       if (/juror on a panel/.test(body(req))) return { content: JSON.stringify({ reasoning: 'step by step', vote: 'A' }) };
       const toolMsgs = (req.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'tool');

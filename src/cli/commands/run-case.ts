@@ -56,14 +56,23 @@ export function addRunOptions(cmd: Command): Command {
 }
 
 export function formatRun(r: CaseExperimentResult, title: string): string {
-  return [`${title}: ${r.runDir}`, `ran ${r.ran}${r.retried ? ` (${r.retried} failed earlier, retried)` : ''}, skipped ${r.skipped} (already done), failed ${r.failed}`, '', r.markdown].join('\n');
+  return [
+    `${title}: ${r.runDir}`,
+    `ran ${r.ran}${r.retried ? ` (${r.retried} failed earlier, retried)` : ''}, skipped ${r.skipped} (already done), failed ${r.failed}`,
+    '',
+    r.markdown,
+  ].join('\n');
 }
 
 export function register(program: Command): void {
   addLlmOptions(
     addRunOptions(runCommand(program).command('case').description('CASE: hypotheses → advocates (tool loops) → persona jury'))
       .option('--tools <list>', 'advocate tools: bm25,qld,dense,hybrid,rewrite (default: all the index has)', parseListOpt)
-      .option('--evidence <how>', 'offline evidence: learned (the learned selector, trained on train; needs bm25 + qld, no --tools; with a use-lite dense part it also reads dense and phrase signals) | plan (the query plan\'s top k)', 'learned')
+      .option(
+        '--evidence <how>',
+        "offline evidence: learned (the learned selector, trained on train; needs bm25 + qld, no --tools; with a use-lite dense part it also reads dense and phrase signals) | plan (the query plan's top k)",
+        'learned',
+      )
       .option('--jurors <n>', 'jurors per question (from the 5 personas)', parseIntOpt('jurors', { min: 1, max: 5 }), AGENT_DEFAULTS.jurors)
       .option('--hypotheses <how>', 'direct (options are the hypotheses) | exploratory (LLM proposes them)', 'direct')
       .option('--max-steps <n>', 'model calls per advocate', parseIntOpt('max-steps', { min: 1 }), AGENT_DEFAULTS.maxSteps)
@@ -72,7 +81,8 @@ export function register(program: Command): void {
     action(async (flags: RunCaseFlags, cmd: Command) => {
       const g = cmd.optsWithGlobals() as GlobalOpts;
       if (flags.evidence !== 'learned' && flags.evidence !== 'plan') throw errors.invalidInput('--evidence', `"${flags.evidence}"; expected learned or plan`);
-      if (flags.hypotheses !== 'direct' && flags.hypotheses !== 'exploratory') throw errors.invalidInput('--hypotheses', `"${flags.hypotheses}"; expected direct or exploratory`);
+      if (flags.hypotheses !== 'direct' && flags.hypotheses !== 'exploratory')
+        throw errors.invalidInput('--hypotheses', `"${flags.hypotheses}"; expected direct or exploratory`);
       const llm = await resolveLlm(flags, { paper: 'case' });
       const warnings = llm.offline ? [] : warnValidity(degeneracyWarnings('case', { temperature: llm.config.llm.temperature, jurors: flags.jurors }));
       const [{ ensureDefaultIndex, runCaseExperiment }, { parseSplit }, { OFFLINE_LABEL }] = await Promise.all([

@@ -55,7 +55,10 @@ describe('lexcase run emar', () => {
     const gold = await loadLegalBenchTask('hearsay', { split: 'train' });
     expect(j).toMatchObject({ ran: gold.length, failed: 0, convergenceRate: 1, meanDepth: 1 });
     expect(j.accuracy).toBeCloseTo(gold.filter((g) => g.label === 'No').length / gold.length);
-    const results = readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const results = readFileSync(join(out, 'results.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(results.every((x) => x.prediction === 'No')).toBe(true);
     const trace = JSON.parse(readFileSync(join(out, 'traces', `${results[0].id}.json`), 'utf8'));
     expect(trace).toMatchObject({ system: 'emar', stop: 'convergence', embedder: 'use-lite:universal-sentence-encoder-lite' });
@@ -72,9 +75,24 @@ describe('lexcase run emar', () => {
     expect(cfg.sampling.source).toMatch(/EMAR \(paper 004\).*temperature 0\.1, top-p 0\.9, max_tokens 2048/);
   });
 
-  it('config.json names a sampling setting given on the command line as given, not the paper\'s', async () => {
+  it("config.json names a sampling setting given on the command line as given, not the paper's", async () => {
     const out = join(dir, 'hearsay-t');
-    const r = await cli('--json', 'run', 'emar', '--dataset', 'hearsay', '--split', 'train', '--limit', '1', '--temperature', '0.1', '--run-dir', out, '--no-cache');
+    const r = await cli(
+      '--json',
+      'run',
+      'emar',
+      '--dataset',
+      'hearsay',
+      '--split',
+      'train',
+      '--limit',
+      '1',
+      '--temperature',
+      '0.1',
+      '--run-dir',
+      out,
+      '--no-cache',
+    );
     expect(r.code, r.err).toBe(0);
     const cfg = JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')).config;
     expect(cfg.sampling).toMatchObject({ fromPaper: ['topP', 'maxTokens'], given: ['temperature (--temperature)'] });

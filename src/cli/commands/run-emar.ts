@@ -51,7 +51,8 @@ async function loadItems(o: EmarOpts): Promise<Item[]> {
     items = (await loadQuestions('barexam', o.split as Split)).map((q) => ({ ...q, kind: 'question' as const }));
   } else if (o.dataset === 'hearsay') {
     // LegalBench ships hearsay as train (5) and test (94); there is no val split.
-    if (o.split !== 'train' && o.split !== 'test') throw errors.usage(`--split for hearsay must be train or test (LegalBench has no val split), got "${o.split}"`);
+    if (o.split !== 'train' && o.split !== 'test')
+      throw errors.usage(`--split for hearsay must be train or test (LegalBench has no val split), got "${o.split}"`);
     const { loadLegalBenchTask } = await import('../../../corpora/legalbench.js');
     items = (await loadLegalBenchTask('hearsay', { split: o.split })).map((t) => ({ ...t, kind: 'task' as const }));
   } else throw errors.datasetUnknown(o.dataset, [...EMAR_DATASETS]);
@@ -81,7 +82,11 @@ export async function runEmarCommand(o: EmarOpts): Promise<void> {
   const embedder = await createEmbedder(parseEmbedderSpec(o.embedder, { model: o.embedModel, modelDir: o.embedModelDir }));
   const runDir = runDirFlag(o) ?? join('runs', `emar-${o.dataset}-${o.split}-s${o.seed}`);
   try {
-    const { run, summary, markdown: md } = await runEmarExperiment({
+    const {
+      run,
+      summary,
+      markdown: md,
+    } = await runEmarExperiment({
       runDir,
       dataset: o.dataset,
       split: o.split,
@@ -96,10 +101,24 @@ export async function runEmarCommand(o: EmarOpts): Promise<void> {
       usage,
       concurrency: o.concurrency,
       retryFailed: o.retryFailed,
-      llm: { model: config.llm.model, temperature: llmCfg.temperature, topP: llmCfg.topP, maxTokens: llmCfg.maxTokens, ...(llm.local ? { local: llm.local } : {}) },
+      llm: {
+        model: config.llm.model,
+        temperature: llmCfg.temperature,
+        topP: llmCfg.topP,
+        maxTokens: llmCfg.maxTokens,
+        ...(llm.local ? { local: llm.local } : {}),
+      },
       sampling: {
-        fromPaper: [...(o.temperatureGiven ? [] : ['temperature']), ...(config.llm.topP === undefined ? ['topP'] : []), ...(config.llm.maxTokens === undefined ? ['maxTokens'] : [])],
-        given: [...(o.temperatureGiven ? ['temperature (--temperature)'] : []), ...(config.llm.topP !== undefined ? ['topP (llm.topP)'] : []), ...(config.llm.maxTokens !== undefined ? ['maxTokens (llm.maxTokens)'] : [])],
+        fromPaper: [
+          ...(o.temperatureGiven ? [] : ['temperature']),
+          ...(config.llm.topP === undefined ? ['topP'] : []),
+          ...(config.llm.maxTokens === undefined ? ['maxTokens'] : []),
+        ],
+        given: [
+          ...(o.temperatureGiven ? ['temperature (--temperature)'] : []),
+          ...(config.llm.topP !== undefined ? ['topP (llm.topP)'] : []),
+          ...(config.llm.maxTokens !== undefined ? ['maxTokens (llm.maxTokens)'] : []),
+        ],
         source: PAPER_SAMPLING.emar.source,
       },
     });
@@ -114,7 +133,6 @@ export async function runEmarCommand(o: EmarOpts): Promise<void> {
   }
 }
 
-
 export function register(program: Command): void {
   addLlmOptions(
     addRunDirOption(runCommand(program).command('emar'), 'runs/emar-<dataset>-<split>-s<seed>')
@@ -123,7 +141,12 @@ export function register(program: Command): void {
       .option('--split <split>', 'barexam: train | val | test | all; hearsay: train | test', 'val')
       .option('--limit <n>', 'first N items of the split', parseIntOpt('limit', { min: 1 }))
       .option('--seed <n>', 'run seed', parseIntOpt('seed'), 13)
-      .option('--epsilon <x>', 'convergence threshold on the cosine similarity of the claims (the paper: 0.85)', numOpt('epsilon', { gt: -1, max: 1 }), DEFAULT_EPSILON)
+      .option(
+        '--epsilon <x>',
+        'convergence threshold on the cosine similarity of the claims (the paper: 0.85)',
+        numOpt('epsilon', { gt: -1, max: 1 }),
+        DEFAULT_EPSILON,
+      )
       .option('--max-depth <n>', 'maximum recursion depth (the paper: 3)', parseIntOpt('max-depth', { min: 1 }), DEFAULT_MAX_DEPTH)
       .addOption(
         new Option('--convergence <rule>', 'stop rule: stance = same option and similarity ≥ ε; embedding = similarity ≥ ε only')
@@ -133,7 +156,12 @@ export function register(program: Command): void {
       .option('--embedder <provider>', 'embedding provider for convergence: use-lite | transformers | openai', 'use-lite')
       .option('--embed-model <id>', 'embedding model id (provider-specific)')
       .option('--embed-model-dir <dir>', 'transformers: a local copy of the model')
-      .option('--temperature <t>', 'sampling temperature (the paper: 0.1; top-p 0.9 and max_tokens 2048 are also the paper\'s)', numOpt('temperature', { min: 0, max: 2 }), EMAR_SAMPLING.temperature)
+      .option(
+        '--temperature <t>',
+        "sampling temperature (the paper: 0.1; top-p 0.9 and max_tokens 2048 are also the paper's)",
+        numOpt('temperature', { min: 0, max: 2 }),
+        EMAR_SAMPLING.temperature,
+      )
       .option('--concurrency <n>', 'items run at once', parseIntOpt('concurrency', { min: 1 }), 1)
       .option('--no-retry-failed', 'on resume, keep failed items as they are (default: run them again)'),
     { offline: false },

@@ -34,13 +34,20 @@ function script(req: RecordedRequest): ScriptReply {
     if (!first) return briefReply(debaterLetter(req), roundOf(req));
     const r = roundOf(req);
     const claim = first[2].split(/\s+/).slice(0, 14).join(' ');
-    return { content: JSON.stringify({ ...(r > 1 ? { rebuttal: 'fails' } : {}), argument: `ARG-${debaterLetter(req)}-r${r}`, claims: [{ text: claim, cites: [first[1]] }] }) };
+    return {
+      content: JSON.stringify({
+        ...(r > 1 ? { rebuttal: 'fails' } : {}),
+        argument: `ARG-${debaterLetter(req)}-r${r}`,
+        claims: [{ text: claim, cites: [first[1]] }],
+      }),
+    };
   }
   if (role === 'judge') {
     const q = val.find((x) => req.text.includes(JSON.stringify(x.question).slice(1, 60)));
     return judgeReply(q?.answer ?? 'A');
   }
-  if (role === 'analyst') return { content: JSON.stringify({ reasoning: 'r', answer: 'A', claims: [{ text: 'A claim about negligence duty', cites: ['nonexistent_id'] }] }) };
+  if (role === 'analyst')
+    return { content: JSON.stringify({ reasoning: 'r', answer: 'A', claims: [{ text: 'A claim about negligence duty', cites: ['nonexistent_id'] }] }) };
   return { status: 500, error: 'unexpected request' };
 }
 
@@ -51,10 +58,15 @@ beforeAll(async () => {
   const gold = new Set(val.flatMap((q) => q.goldPassageIds));
   const passages: Passage[] = [];
   goldText = new Map();
-  for await (const p of loadPassages('barexam')) if (gold.has(p.id)) (passages.push(p), goldText.set(p.id, p.text));
+  for await (const p of loadPassages('barexam')) if (gold.has(p.id)) passages.push(p), goldText.set(p.id, p.text);
   let n = 0;
   for await (const p of loadPassages('legal_corpus')) if (n++ < 200) passages.push(p);
-  await buildIndex((async function* () { yield* passages; })(), { out: index, corpusName: 'test', workers: 0 });
+  await buildIndex(
+    (async function* () {
+      yield* passages;
+    })(),
+    { out: index, corpusName: 'test', workers: 0 },
+  );
   srv = await startScriptedServer(script);
 }, 60_000);
 
@@ -80,7 +92,24 @@ describe('lexcase run mad', () => {
     useScriptedLlm();
     const runDir = join(dir, 'mad');
     const before = srv.requests.length;
-    const r = await cli('--json', 'run', 'mad', '--index', index, '--limit', '2', '--rounds', '2', '--topology', 'full', '-k', '2', '--run-dir', runDir, '--no-cache');
+    const r = await cli(
+      '--json',
+      'run',
+      'mad',
+      '--index',
+      index,
+      '--limit',
+      '2',
+      '--rounds',
+      '2',
+      '--topology',
+      'full',
+      '-k',
+      '2',
+      '--run-dir',
+      runDir,
+      '--no-cache',
+    );
     expect(r.stderr).not.toMatch(/error/i);
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout);
@@ -97,7 +126,9 @@ describe('lexcase run mad', () => {
     expect(t.rounds.map((x: any) => x.briefs.length)).toEqual([4, 4]);
     // debater A read its opponents' briefs in the seeded order recorded in the trace
     expect(t.rounds[1].briefs[0].saw.slice().sort()).toEqual(['B', 'C', 'D']);
-    expect(t.presentation.find((p: { kind: string; at?: string }) => p.kind === 'opponent briefs' && p.at === 'A round 2').order).toEqual(t.rounds[1].briefs[0].saw);
+    expect(t.presentation.find((p: { kind: string; at?: string }) => p.kind === 'opponent briefs' && p.at === 'A round 2').order).toEqual(
+      t.rounds[1].briefs[0].saw,
+    );
     expect(t.judge.rationale).toHaveLength(3);
     expect(t.pool.length).toBeGreaterThan(0);
     expect(existsSync(join(runDir, 'mad-metrics.md'))).toBe(true);
@@ -111,7 +142,24 @@ describe('lexcase run mad', () => {
       const reqs = srv.requests.slice(before).filter((x) => x.text.includes(JSON.stringify(q.question).slice(1, 60)));
       expect(reqs.some((x) => x.text.includes(JSON.stringify(g).slice(1, -1)))).toBe(inPool);
     }
-    const again = await cli('--json', 'run', 'mad', '--index', index, '--limit', '2', '--rounds', '2', '--topology', 'full', '-k', '2', '--run-dir', runDir, '--no-cache');
+    const again = await cli(
+      '--json',
+      'run',
+      'mad',
+      '--index',
+      index,
+      '--limit',
+      '2',
+      '--rounds',
+      '2',
+      '--topology',
+      'full',
+      '-k',
+      '2',
+      '--run-dir',
+      runDir,
+      '--no-cache',
+    );
     expect(JSON.parse(again.stdout)).toMatchObject({ ran: 0, skipped: 2 });
     expect(srv.requests.length - before).toBe(18);
     // the report shows the MAD section: per-round figures and the checklist rates
@@ -135,7 +183,24 @@ describe('lexcase run mad', () => {
     expect(js.metrics.citations.exist).toEqual({ mean: 0, n: 2 }); // the analyst cites an id the index does not have
     const sc = join(dir, 'sc');
     const before = srv.requests.length;
-    const rsc = await cli('--json', 'run', 'mad', '--system', 'self-consistency', '--samples', '3', '--index', index, '--limit', '2', '-k', '2', '--run-dir', sc, '--no-cache');
+    const rsc = await cli(
+      '--json',
+      'run',
+      'mad',
+      '--system',
+      'self-consistency',
+      '--samples',
+      '3',
+      '--index',
+      index,
+      '--limit',
+      '2',
+      '-k',
+      '2',
+      '--run-dir',
+      sc,
+      '--no-cache',
+    );
     expect(rsc.code).toBe(0);
     expect(srv.requests.length - before).toBe(6);
     // self-consistency samples at temperature 0.7 unless configured (at 0 the samples would be identical)
@@ -146,7 +211,23 @@ describe('lexcase run mad', () => {
     // a configured temperature 0 wins, and the degenerate vote is warned about on stderr and in config.json
     vi.stubEnv('LEXCASE_LLM_TEMPERATURE', '0');
     const sc0 = join(dir, 'sc0');
-    const r0 = await cli('run', 'mad', '--system', 'self-consistency', '--samples', '2', '--index', index, '--limit', '1', '-k', '2', '--run-dir', sc0, '--no-cache');
+    const r0 = await cli(
+      'run',
+      'mad',
+      '--system',
+      'self-consistency',
+      '--samples',
+      '2',
+      '--index',
+      index,
+      '--limit',
+      '1',
+      '-k',
+      '2',
+      '--run-dir',
+      sc0,
+      '--no-cache',
+    );
     vi.stubEnv('LEXCASE_LLM_TEMPERATURE', '');
     expect(r0.code).toBe(0);
     expect(r0.stderr).toMatch(/self-consistency at temperature 0 draws 2 \(near-\)identical samples/);
@@ -163,7 +244,24 @@ describe('lexcase run mad', () => {
       expect(cj.primary).toMatchObject({ id: 'accuracy', n: 2, test: 'mcnemar-exact', lo: null, missing: 'n < 10' });
       expect(cj.primary.p).toBeGreaterThanOrEqual(0.5);
     }
-    const seeds = await cli('--json', 'run', 'mad', '--system', 'single-rag', '--seeds', '1,2', '--index', index, '--limit', '2', '-k', '2', '--run-dir', join(dir, 'seeds'), '--no-cache');
+    const seeds = await cli(
+      '--json',
+      'run',
+      'mad',
+      '--system',
+      'single-rag',
+      '--seeds',
+      '1,2',
+      '--index',
+      index,
+      '--limit',
+      '2',
+      '-k',
+      '2',
+      '--run-dir',
+      join(dir, 'seeds'),
+      '--no-cache',
+    );
     expect(seeds.code).toBe(0);
     const sj = JSON.parse(seeds.stdout);
     expect(sj.runs.map((x: any) => x.runDir)).toEqual([join(dir, 'seeds-s1'), join(dir, 'seeds-s2')]);
@@ -175,7 +273,24 @@ describe('lexcase run mad', () => {
     useScriptedLlm();
     const q = (await loadQuestions('mmlu_pro_law', 'val'))[0];
     const before = srv.requests.length;
-    const r = await cli('--json', 'run', 'mad', '--dataset', 'mmlu_pro_law', '--index', index, '--limit', '1', '--rounds', '1', '-k', '1', '--run-dir', join(dir, 'mmlu'), '--no-cache');
+    const r = await cli(
+      '--json',
+      'run',
+      'mad',
+      '--dataset',
+      'mmlu_pro_law',
+      '--index',
+      index,
+      '--limit',
+      '1',
+      '--rounds',
+      '1',
+      '-k',
+      '1',
+      '--run-dir',
+      join(dir, 'mmlu'),
+      '--no-cache',
+    );
     expect(r.code).toBe(0);
     const n = q.choices.filter((c) => c.trim()).length;
     expect(n).toBeGreaterThanOrEqual(3);

@@ -58,8 +58,13 @@ export function register(program: Command): void {
   ).action(
     action(async (flags: RunMadFlags, cmd: Command) => {
       const g = cmd.optsWithGlobals() as GlobalOpts;
-      if (!MAD_SYSTEMS.includes(flags.system as MadSystemName)) throw errors.invalidInput('--system', `"${flags.system}"; expected one of ${MAD_SYSTEMS.join(', ')}`);
-      if (flags.offline) throw errors.usage('`run mad` needs an LLM; --offline has no debate to run', 'configure an endpoint (lexcase.config.json or LEXCASE_LLM_BASE_URL + LEXCASE_LLM_MODEL)');
+      if (!MAD_SYSTEMS.includes(flags.system as MadSystemName))
+        throw errors.invalidInput('--system', `"${flags.system}"; expected one of ${MAD_SYSTEMS.join(', ')}`);
+      if (flags.offline)
+        throw errors.usage(
+          '`run mad` needs an LLM; --offline has no debate to run',
+          'configure an endpoint (lexcase.config.json or LEXCASE_LLM_BASE_URL + LEXCASE_LLM_MODEL)',
+        );
       const topology = parseTopology(flags.topology);
       const seeds = flags.seeds?.map((s) => {
         const n = Number(s);

@@ -46,11 +46,17 @@ export function registerPluginCommand(program: Command, p: SystemPlugin & { cli:
         const { resolveLlm } = await import('../llm-options.js');
         model = (await resolveLlm(all, { paper: p.id in p.paper ? p.id : undefined })).model;
       }
-      const flags = Object.fromEntries([...p.cli.flags.map((f) => camel(f.name)), 'limit', 'index'].filter((k) => all[k] !== undefined).map((k) => [k, all[k]]));
+      const flags = Object.fromEntries(
+        [...p.cli.flags.map((f) => camel(f.name)), 'limit', 'index'].filter((k) => all[k] !== undefined).map((k) => [k, all[k]]),
+      );
       const r = await mod.run({ runDir, flags, model });
       const { writeReport } = await import('../../../eval/report/write-report.js');
       const report = await writeReport(runDir);
-      output(all, { runDir, ...r, sections: report.sections.map((s) => s.id) }, () => `run dir: ${runDir} (ran ${r.ran}, resumed past ${r.skipped}, failed ${r.failed}); report: ${runDir}/report.md`);
+      output(
+        all,
+        { runDir, ...r, sections: report.sections.map((s) => s.id) },
+        () => `run dir: ${runDir} (ran ${r.ran}, resumed past ${r.skipped}, failed ${r.failed}); report: ${runDir}/report.md`,
+      );
       await exitWhenNoItemSucceeded(runDir);
     }),
   );

@@ -34,7 +34,20 @@ describe('lexcase run threeply', () => {
   it('runs the reflective system over all three scenarios and reports the paper’s metrics per scenario', async () => {
     useServer();
     const out = join(dir, 'reflective');
-    const r = await cli('--json', 'run', 'threeply', '--scenarios', 'arguable,mismatched,non-arguable', '--n', '2', '--seed', '5', '--run-dir', out, '--no-cache');
+    const r = await cli(
+      '--json',
+      'run',
+      'threeply',
+      '--scenarios',
+      'arguable,mismatched,non-arguable',
+      '--n',
+      '2',
+      '--seed',
+      '5',
+      '--run-dir',
+      out,
+      '--no-cache',
+    );
     expect(r.code, r.err).toBe(0);
     const j = JSON.parse(r.out);
     expect(j).toMatchObject({ ran: 6, skipped: 0, failed: 0 });
@@ -44,8 +57,18 @@ describe('lexcase run threeply', () => {
     expect(by.mismatched).toMatchObject({ n: 2, abstained: 2, abstentionRatio: 1, factorUtilizationRecall: 0 });
     expect(by['non-arguable']).toMatchObject({ n: 2, abstained: 2, abstentionRatio: 1 });
 
-    const results = readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(results.map((x) => x.id).sort()).toEqual(['arguable-001', 'arguable-002', 'mismatched-001', 'mismatched-002', 'non-arguable-001', 'non-arguable-002']);
+    const results = readFileSync(join(out, 'results.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(results.map((x) => x.id).sort()).toEqual([
+      'arguable-001',
+      'arguable-002',
+      'mismatched-001',
+      'mismatched-002',
+      'non-arguable-001',
+      'non-arguable-002',
+    ]);
     expect(results.every((x) => x.correct)).toBe(true);
     expect(results.find((x) => x.id === 'arguable-001').tokens.calls).toBe(10); // 3 plies × (developer, analyst, polisher) + distiller
     expect(readdirSync(join(out, 'traces'))).toHaveLength(6);
@@ -66,7 +89,20 @@ describe('lexcase run threeply', () => {
   it('resumes a finished run without calling the model again', async () => {
     useServer();
     const before = srv.requests.length;
-    const r = await cli('--json', 'run', 'threeply', '--scenarios', 'arguable,mismatched,non-arguable', '--n', '2', '--seed', '5', '--run-dir', join(dir, 'reflective'), '--no-cache');
+    const r = await cli(
+      '--json',
+      'run',
+      'threeply',
+      '--scenarios',
+      'arguable,mismatched,non-arguable',
+      '--n',
+      '2',
+      '--seed',
+      '5',
+      '--run-dir',
+      join(dir, 'reflective'),
+      '--no-cache',
+    );
     expect(r.code, r.err).toBe(0);
     expect(JSON.parse(r.out)).toMatchObject({ ran: 0, skipped: 6 });
     expect(srv.requests.length).toBe(before);
@@ -75,11 +111,17 @@ describe('lexcase run threeply', () => {
   it('--limit N runs the first N triples (scenario order), as on the other systems; a larger --limit grows the run', async () => {
     useServer();
     const out = join(dir, 'limited');
-    const args = (limit: string) => cli('--json', 'run', 'threeply', '--scenarios', 'mismatched,arguable', '--n', '2', '--limit', limit, '--seed', '5', '--run-dir', out, '--no-cache');
+    const args = (limit: string) =>
+      cli('--json', 'run', 'threeply', '--scenarios', 'mismatched,arguable', '--n', '2', '--limit', limit, '--seed', '5', '--run-dir', out, '--no-cache');
     const r = await args('3');
     expect(r.code, r.err).toBe(0);
     expect(JSON.parse(r.out)).toMatchObject({ ran: 3, skipped: 0, failed: 0 });
-    const ids = () => readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).id).sort();
+    const ids = () =>
+      readFileSync(join(out, 'results.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).id)
+        .sort();
     expect(ids()).toEqual(['arguable-001', 'mismatched-001', 'mismatched-002']);
     expect(JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')).config).toMatchObject({ n: 2, limit: 3 });
     const grown = await args('4');
@@ -93,7 +135,20 @@ describe('lexcase run threeply', () => {
 
   it('runs a baseline as a different system in its own run dir', async () => {
     useServer();
-    const r = await cli('--json', 'run', 'threeply', '--scenarios', 'non-arguable', '--n', '1', '--system', 'single', '--run-dir', join(dir, 'single'), '--no-cache');
+    const r = await cli(
+      '--json',
+      'run',
+      'threeply',
+      '--scenarios',
+      'non-arguable',
+      '--n',
+      '1',
+      '--system',
+      'single',
+      '--run-dir',
+      join(dir, 'single'),
+      '--no-cache',
+    );
     // the rules script does not play the single agent: the item fails, the run is recorded, and
     // with no item succeeded the command exits 1 saying so
     expect(r.code, r.err).toBe(1);

@@ -34,8 +34,10 @@ interface ThreeplyOpts extends GlobalOpts, LlmCliOpts {
 
 function check(o: ThreeplyOpts): { modes: ScenarioMode[]; kind: ThreePlySystemKind; source: ScenarioSource } {
   const bad = o.scenarios.filter((s) => !(SCENARIO_MODES as readonly string[]).includes(s));
-  if (bad.length || !o.scenarios.length) throw errors.usage(`--scenarios: unknown scenario "${bad[0] ?? ''}"`, `use a comma-separated list of ${SCENARIO_MODES.join(', ')}`);
-  if (!(THREEPLY_SYSTEMS as readonly string[]).includes(o.system)) throw errors.usage(`--system: unknown system "${o.system}"`, `use one of ${THREEPLY_SYSTEMS.join(', ')}`);
+  if (bad.length || !o.scenarios.length)
+    throw errors.usage(`--scenarios: unknown scenario "${bad[0] ?? ''}"`, `use a comma-separated list of ${SCENARIO_MODES.join(', ')}`);
+  if (!(THREEPLY_SYSTEMS as readonly string[]).includes(o.system))
+    throw errors.usage(`--system: unknown system "${o.system}"`, `use one of ${THREEPLY_SYSTEMS.join(', ')}`);
   if (o.source !== 'synthetic' && o.source !== 'casebase') throw errors.usage(`--source must be synthetic or casebase, got "${o.source}"`);
   if (o.offline) throw errors.usage('run threeply needs an LLM; it has no offline path', 'drop --offline and configure an endpoint');
   return { modes: [...new Set(o.scenarios)] as ScenarioMode[], kind: o.system as ThreePlySystemKind, source: o.source };
@@ -75,7 +77,8 @@ export async function runThreeplyCommand(o: ThreeplyOpts): Promise<void> {
   output(
     o,
     { runDir, system: kind, ran: run.ran, skipped: run.skipped, failed: run.failed, tokens: usage.snapshot(), scenarios: summary },
-    () => `${summaryMarkdown(kind, summary)}\n\nrun dir: ${runDir} (ran ${run.ran}, resumed past ${run.skipped}, failed ${run.failed}); tokens ${usage.snapshot().total}`,
+    () =>
+      `${summaryMarkdown(kind, summary)}\n\nrun dir: ${runDir} (ran ${run.ran}, resumed past ${run.skipped}, failed ${run.failed}); tokens ${usage.snapshot().total}`,
   );
   await exitWhenNoItemSucceeded(runDir);
 }

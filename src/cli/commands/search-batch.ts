@@ -38,9 +38,15 @@ export interface BatchSearchFlags extends RetrieverFlags, ApproxFlags, Aggregate
 
 export function addBatchSearchOptions(cmd: Command): Command {
   return addAggregateOptions(cmd, { searches: true })
-    .option('--topics <file>', 'batch mode: a topics file (TSV "qid<TAB>text", JSONL {"id","text"}, TREC SGML <top>…</top>, MS MARCO queries); writes --run-file; -k defaults to 1000 here')
+    .option(
+      '--topics <file>',
+      'batch mode: a topics file (TSV "qid<TAB>text", JSONL {"id","text"}, TREC SGML <top>…</top>, MS MARCO queries); writes --run-file; -k defaults to 1000 here',
+    )
     .option('--topics-format <fmt>', TOPICS_FORMAT_HELP)
-    .option('--topic-field <field>', 'TREC SGML topics: the query is this field: title (default, as Anserini) | description | narrative, or several joined by + (title+description)')
+    .option(
+      '--topic-field <field>',
+      'TREC SGML topics: the query is this field: title (default, as Anserini) | description | narrative, or several joined by + (title+description)',
+    )
     .option('--run-file <file>', 'batch mode: the TREC run file to write ("qid Q0 docid rank score tag")')
     .option('--threads <n>', `batch mode: ${BATCH_THREADS_HELP}`, intOpt('threads', { min: 1, max: 64 }))
     .option('--run-tag <tag>', 'batch mode: run tag, the 6th column (default lexcase-<method>)')
@@ -65,7 +71,10 @@ export async function runBatchSearch(query: string | undefined, flags: BatchSear
     import('../../../retrieval/open.js'),
     import('../../../core/progress.js'),
   ]);
-  const topics = await loadTopics(flags.topics!, { format: flags.topicsFormat ? parseTopicsFormat(flags.topicsFormat) : undefined, ...(flags.topicField ? { fields: parseTopicFields(flags.topicField) } : {}) });
+  const topics = await loadTopics(flags.topics!, {
+    format: flags.topicsFormat ? parseTopicsFormat(flags.topicsFormat) : undefined,
+    ...(flags.topicField ? { fields: parseTopicFields(flags.topicField) } : {}),
+  });
   const options = retrieverOptions(flags);
   const retriever = await openRetriever(flags.index, flags.method, options);
   const threads = flags.threads ?? defaultBatchThreads(topics.length);
@@ -96,12 +105,30 @@ export async function runBatchSearch(query: string | undefined, flags: BatchSear
   const { describeAggregation } = await import('../../../eval/trec/aggregate/index.js');
   const aggregate = agg ? describeAggregation(agg.aggregation, agg.passageHits) : undefined;
   const rm3 = 'expand' in retriever ? { rm3: (retriever as Rm3Retriever).params } : {};
-  const summary = { topics: r.topics, method: r.method, index: flags.index, k, ...rm3, ...(approx ? { approximate: approx } : {}), ...(aggregate ? { aggregate } : {}), runFile: flags.runFile, tag: r.tag, hits: r.hits, emptyTopics: r.empty.length, threads: r.threads, latency: r.latency };
+  const summary = {
+    topics: r.topics,
+    method: r.method,
+    index: flags.index,
+    k,
+    ...rm3,
+    ...(approx ? { approximate: approx } : {}),
+    ...(aggregate ? { aggregate } : {}),
+    runFile: flags.runFile,
+    tag: r.tag,
+    hits: r.hits,
+    emptyTopics: r.empty.length,
+    threads: r.threads,
+    latency: r.latency,
+  };
   output(g, summary, () =>
     [
       `${r.topics} topics · ${r.method}${approx ? ` · ${describeApprox(approx)}` : ''}${aggregate ? ` · ${aggregate.strategy} over ${aggregate.passageHits} passages a topic (documents by ${aggregate.docIds})` : ''} · k ${k} → ${r.hits} run lines in ${flags.runFile} (tag ${r.tag})`,
       `search time ${(r.latency.wallMs / 1000).toFixed(2)} s on ${r.threads} ${r.threads === 1 ? 'thread' : 'threads'} (p50 ${r.latency.p50Ms.toFixed(1)} ms, p95 ${r.latency.p95Ms.toFixed(1)} ms a topic)`,
-      ...(r.empty.length ? [`${r.empty.length} ${r.empty.length === 1 ? 'topic' : 'topics'} got no hit (e.g. ${r.empty.slice(0, 5).join(', ')}): all terms unknown or stopwords; such a topic has no run line, so trec_eval skips it unless -c (lexcase: --complete)`] : []),
+      ...(r.empty.length
+        ? [
+            `${r.empty.length} ${r.empty.length === 1 ? 'topic' : 'topics'} got no hit (e.g. ${r.empty.slice(0, 5).join(', ')}): all terms unknown or stopwords; such a topic has no run line, so trec_eval skips it unless -c (lexcase: --complete)`,
+          ]
+        : []),
       `evaluate it: lexcase eval run ${flags.runFile} --qrels QRELS`,
     ].join('\n'),
   );

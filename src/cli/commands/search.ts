@@ -38,7 +38,10 @@ function explainLines(e: Explanation): string[] {
   const lines = e.terms
     .filter((t) => t.score !== 0 || t.tf > 0)
     .sort((a, b) => b.score - a.score)
-    .map((t) => `      ${t.term.padEnd(16)} ${t.score.toFixed(4).padStart(9)}  (tf ${t.tf}, df ${t.df}, ${Number.isInteger(t.qtf) ? `qtf ${t.qtf}` : `weight ${t.qtf.toFixed(4)}`})`);
+    .map(
+      (t) =>
+        `      ${t.term.padEnd(16)} ${t.score.toFixed(4).padStart(9)}  (tf ${t.tf}, df ${t.df}, ${Number.isInteger(t.qtf) ? `qtf ${t.qtf}` : `weight ${t.qtf.toFixed(4)}`})`,
+    );
   if (e.base !== undefined) lines.push(`      ${'(base)'.padEnd(16)} ${e.base.toFixed(4).padStart(9)}`);
   const unmatched = e.terms.filter((t) => t.tf === 0 && t.score === 0).map((t) => t.term);
   if (unmatched.length) lines.push(`      unmatched: ${unmatched.join(' ')}`);
@@ -47,17 +50,21 @@ function explainLines(e: Explanation): string[] {
 }
 
 export function register(program: Command): void {
-  addApproxOptions(addRetrieverOptions(
-    addBatchSearchOptions(program
-      .command('search')
-      .description('search an index and print rank, id, score and a snippet')
-      .argument('[query]', 'query text (quote it); or --topics FILE for a batch')
-      .requiredOption('--index <dir>', 'index directory (from `lexcase index build`)')
-      .option('--method <name>', `retrieval method, one the index has: ${methodsHelp()}`, 'bm25')
-      .option('-k, --k <n>', 'number of hits', parseIntOpt('k', { min: 1 }), SEARCH_K)
-      .option('--explain', 'per-term score contributions of each hit')
-      .option('--snippet <chars>', 'snippet width in characters', parseIntOpt('snippet', { min: 1 }), 160)),
-  )).action(
+  addApproxOptions(
+    addRetrieverOptions(
+      addBatchSearchOptions(
+        program
+          .command('search')
+          .description('search an index and print rank, id, score and a snippet')
+          .argument('[query]', 'query text (quote it); or --topics FILE for a batch')
+          .requiredOption('--index <dir>', 'index directory (from `lexcase index build`)')
+          .option('--method <name>', `retrieval method, one the index has: ${methodsHelp()}`, 'bm25')
+          .option('-k, --k <n>', 'number of hits', parseIntOpt('k', { min: 1 }), SEARCH_K)
+          .option('--explain', 'per-term score contributions of each hit')
+          .option('--snippet <chars>', 'snippet width in characters', parseIntOpt('snippet', { min: 1 }), 160),
+      ),
+    ),
+  ).action(
     action(async (query: string | undefined, flags: SearchFlags, cmd: Command) => {
       if (flags.topics !== undefined) return runBatchSearch(query, flags, cmd);
       if (query === undefined) throw errors.usage('give a query (quoted) or --topics FILE --run-file OUT');
@@ -66,7 +73,8 @@ export function register(program: Command): void {
       if (flags.k < 1) throw errors.invalidInput('-k', `expected a positive integer, got ${flags.k}`);
       const approx = approxFromFlags(flags);
       checkApproxMethod(approx, flags.method);
-      if (approx && flags.explain) throw errors.usage('--explain gives exact per-term scores; it does not combine with --approx-postings / --approx-max-postings');
+      if (approx && flags.explain)
+        throw errors.usage('--explain gives exact per-term scores; it does not combine with --approx-postings / --approx-max-postings');
       const { openIndex } = await import('../../../retrieval/open-index.js');
       const idx = await openIndex(flags.index);
       const docs = idx.docs;
@@ -86,7 +94,16 @@ export function register(program: Command): void {
         }
         output(
           g,
-          { query, method: retriever.method, index: flags.index, k: flags.k, ...(approx ? { approximate: approx } : {}), ...(expansion ? { expansion } : {}), ms, hits: rows.map(({ text, ...r }) => ({ ...r, snippet: snippet(text, flags.snippet) })) },
+          {
+            query,
+            method: retriever.method,
+            index: flags.index,
+            k: flags.k,
+            ...(approx ? { approximate: approx } : {}),
+            ...(expansion ? { expansion } : {}),
+            ms,
+            hits: rows.map(({ text, ...r }) => ({ ...r, snippet: snippet(text, flags.snippet) })),
+          },
           () => {
             if (rows.length === 0) return `no hits for "${snippet(query, 60)}" (${retriever.method}; all query terms unknown or stopwords?)`;
             const out = [`${rows.length} hits · ${retriever.method}${approx ? ` · ${describeApprox(approx)}` : ''} · ${ms.toFixed(1)} ms`];

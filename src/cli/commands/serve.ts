@@ -33,13 +33,23 @@ export function register(program: Command): void {
       program
         .command('serve')
         .description('local web app: search an index, find evidence for a hypothesis, browse CASE traces, contest ACAL argument graphs')
-        .option('--index <dir>', 'index directory to search (from `lexcase index build` or `lexcase demo`); with --api: repeatable, NAME=DIR names it', collectIndex)
-        .option('--runs <dir>', 'directory holding run directories (CASE runs, ACAL runs with argument graphs); with --api: GET /v1/runs and /v1/run serve their headline figures')
+        .option(
+          '--index <dir>',
+          'index directory to search (from `lexcase index build` or `lexcase demo`); with --api: repeatable, NAME=DIR names it',
+          collectIndex,
+        )
+        .option(
+          '--runs <dir>',
+          'directory holding run directories (CASE runs, ACAL runs with argument graphs); with --api: GET /v1/runs and /v1/run serve their headline figures',
+        )
         .option('--port <n>', 'port (0 = any free port)', parseIntOpt('port', { min: 0, max: 65535 }), 8080)
         .option('--topics <file>', 'topics for the retrieval-evaluation view: "id<TAB>query" lines or JSONL {id, text} (with --qrels)')
         .option('--qrels <file>', 'TREC qrels ("qid iter docid rel") for --topics')
         .option('--host <addr>', 'address to bind (default loopback only); requests must name it (or 127.0.0.1, localhost, [::1]) in Host', '127.0.0.1')
-        .option('--api', 'serve the versioned JSON API (/v1/search, /v1/explain, /v1/passage, /v1/evidence, /v1/runs, /v1/run, /v1/openapi.json) instead of the explorer'),
+        .option(
+          '--api',
+          'serve the versioned JSON API (/v1/search, /v1/explain, /v1/passage, /v1/evidence, /v1/runs, /v1/run, /v1/openapi.json) instead of the explorer',
+        ),
       'with --api',
     ),
     { replay: false },
@@ -48,7 +58,8 @@ export function register(program: Command): void {
       const g = cmd.optsWithGlobals() as GlobalOpts;
       if (flags.port < 0 || flags.port > 65535) throw errors.invalidInput('--port', `expected 0..65535, got ${flags.port}`);
       if (flags.api) return serveApi(flags, g);
-      if (flags.token !== undefined || flags.tokenFile !== undefined) throw errors.usage(`${flags.token !== undefined ? '--token' : '--token-file'} goes with --api (the explorer is for this machine: bind it to loopback)`);
+      if (flags.token !== undefined || flags.tokenFile !== undefined)
+        throw errors.usage(`${flags.token !== undefined ? '--token' : '--token-file'} goes with --api (the explorer is for this machine: bind it to loopback)`);
       if ((flags.index?.length ?? 0) > 1) throw errors.usage('the explorer searches one --index; several go with --api');
       const index = flags.index?.[0];
       if (!index && !flags.runs) throw errors.usage('give --index DIR and/or --runs DIR');
@@ -56,11 +67,21 @@ export function register(program: Command): void {
       if (flags.host !== '127.0.0.1' && flags.host !== 'localhost' && flags.host !== '::1')
         log.warn(`binding to ${flags.host}: anyone who can reach this address can contest the argument graphs under --runs`);
       if (flags.host === '0.0.0.0' || flags.host === '::')
-        log.warn(`--host ${flags.host}: requests are answered only when their Host names 127.0.0.1, localhost, [::1] or ${flags.host}; to serve other machines, give --host this machine's address`);
+        log.warn(
+          `--host ${flags.host}: requests are answered only when their Host names 127.0.0.1, localhost, [::1] or ${flags.host}; to serve other machines, give --host this machine's address`,
+        );
       if (!!flags.topics !== !!flags.qrels) throw errors.usage('--topics and --qrels go together', 'give both files, or neither');
       const llm = await resolveLlm(flags, { optional: true, preflight: 'warn' });
       const { startExplorer } = await import('../../../web/server/server.js');
-      const s = await startExplorer({ index, runs: flags.runs, host: flags.host, port: flags.port, llm: llm.model, llmLabel: llm.model ? llm.config.llm.model : undefined, evalSets: flags.topics && flags.qrels ? [{ topics: flags.topics, qrels: flags.qrels }] : [] });
+      const s = await startExplorer({
+        index,
+        runs: flags.runs,
+        host: flags.host,
+        port: flags.port,
+        llm: llm.model,
+        llmLabel: llm.model ? llm.config.llm.model : undefined,
+        evalSets: flags.topics && flags.qrels ? [{ topics: flags.topics, qrels: flags.qrels }] : [],
+      });
       output(g, { url: s.url, index: index ?? null, runs: flags.runs ?? null, llm: !!llm.model }, () => `lexcase explorer at ${s.url}  (Ctrl-C to stop)`);
       await untilStopped(s.close);
     }),
@@ -86,7 +107,11 @@ async function serveApi(flags: ServeFlags, g: GlobalOpts): Promise<void> {
   const { startApiServer } = await import('../../api/server.js');
   try {
     const s = await startApiServer(svc, { host: flags.host, port: flags.port, token, indexes: specs, runs: flags.runs });
-    output(g, { url: `${s.url}/v1`, openapi: `${s.url}/v1/openapi.json`, indexes: svc.indexNames, runs: flags.runs ?? null, llm: !!llm, token: !!token }, () => `lexcase API at ${s.url}/v1 (OpenAPI 3.1: ${s.url}/v1/openapi.json; indexes: ${svc.indexNames.join(', ')})  (Ctrl-C to stop)`);
+    output(
+      g,
+      { url: `${s.url}/v1`, openapi: `${s.url}/v1/openapi.json`, indexes: svc.indexNames, runs: flags.runs ?? null, llm: !!llm, token: !!token },
+      () => `lexcase API at ${s.url}/v1 (OpenAPI 3.1: ${s.url}/v1/openapi.json; indexes: ${svc.indexNames.join(', ')})  (Ctrl-C to stop)`,
+    );
     await untilStopped(s.close);
   } finally {
     await svc.close();

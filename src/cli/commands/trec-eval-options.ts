@@ -27,5 +27,12 @@ export function addTrecEvalOptions(cmd: Command, opts: { qrelsRequired: boolean 
 }
 
 export function trecEvalOptions(flags: TrecEvalFlags): TrecEvalOptions {
-  return { measures: parseMeasures(flags.metrics), complete: flags.complete, relevanceLevel: flags.relevanceLevel, skipNoRelevant: flags.skipNoRelevant, iterations: flags.iterations, seed: flags.seed };
+  return {
+    measures: parseMeasures(flags.metrics),
+    complete: flags.complete,
+    relevanceLevel: flags.relevanceLevel,
+    skipNoRelevant: flags.skipNoRelevant,
+    iterations: flags.iterations,
+    seed: flags.seed,
+  };
 }

@@ -39,7 +39,13 @@ export interface StdioMcp {
 /** `lexcase mcp ARGS` over stdio with an SDK client connected to it (`cli`: another built entry, e.g. an installed tarball's). */
 export async function stdioMcp(args: string[], o: { cwd?: string; env?: Record<string, string | undefined>; cli?: string } = {}): Promise<StdioMcp> {
   if (!o.cli) assertBuilt();
-  const transport = new StdioClientTransport({ command: process.execPath, args: [o.cli ?? BUILT_CLI, 'mcp', ...args], cwd: o.cwd, env: childEnv(o.env), stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [o.cli ?? BUILT_CLI, 'mcp', ...args],
+    cwd: o.cwd,
+    env: childEnv(o.env),
+    stderr: 'pipe',
+  });
   let err = '';
   transport.stderr?.on('data', (c: Buffer) => (err += c.toString('utf8')));
   const client = new Client({ name: 'lexcase-test', version: '1.0.0' });
@@ -57,9 +63,16 @@ export interface ServerChild {
 }
 
 /** Start `lexcase --json ARGS` (a server) and wait for its JSON start line on stdout (`cli`: another built entry, e.g. an installed tarball's). */
-export function startServerChild(args: string[], o: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs?: number; cli?: string } = {}): Promise<ServerChild> {
+export function startServerChild(
+  args: string[],
+  o: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs?: number; cli?: string } = {},
+): Promise<ServerChild> {
   if (!o.cli) assertBuilt();
-  const child = spawn(process.execPath, [o.cli ?? BUILT_CLI, '--json', ...args], { cwd: o.cwd ?? PACKAGE_ROOT, env: childEnv(o.env), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [o.cli ?? BUILT_CLI, '--json', ...args], {
+    cwd: o.cwd ?? PACKAGE_ROOT,
+    env: childEnv(o.env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s));
@@ -103,7 +116,10 @@ export async function httpMcpClient(url: string, token?: string): Promise<Client
 }
 
 /** Run the built CLI to its end (for commands that must refuse to start). */
-export function runBuiltCli(args: string[], o: { cwd?: string; env?: Record<string, string | undefined> } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runBuiltCli(
+  args: string[],
+  o: { cwd?: string; env?: Record<string, string | undefined> } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   assertBuilt();
   return new Promise((resolveRun, reject) => {
     const child = spawn(process.execPath, [BUILT_CLI, ...args], { cwd: o.cwd ?? PACKAGE_ROOT, env: childEnv(o.env), stdio: ['ignore', 'pipe', 'pipe'] });
