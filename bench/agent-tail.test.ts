@@ -1,34 +1,25 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildIndex } from '../indexer/build.js';
+import { smallZipfIndex } from './test-support/small-zipf-index.js';
 import { agentTail } from './agent-tail.js';
 import { blockMaxPotential } from './block-max-potential.js';
-import { syntheticPassages } from './synthetic.js';
 
 // The two issue-38 diagnostics on a small Zipf index built the way the scale bench builds it (seed
 // 42, no stopwords or stemming). agent-tail throws when its arms (retriever, two halves, whole
 // range) rank a query differently; block-max-potential throws when a doc scores above its block's
 // summed bounds.
 describe('bench/agent-tail.ts and bench/block-max-potential.ts', () => {
-  let dir: string;
+  let z: Awaited<ReturnType<typeof smallZipfIndex>>;
+  let index: string;
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'lexcase-agent-tail-'));
-    await buildIndex(syntheticPassages({ n: 4000, seed: 42, profile: 'zipf' }), {
-      out: join(dir, 'index'),
-      corpusName: 'synthetic',
-      methods: ['bm25', 'qld'],
-      workers: 1,
-      analyzer: { stopwords: 'none', stemmer: 'none' },
-    });
+    z = await smallZipfIndex('lexcase-agent-tail-');
+    index = z.index;
   }, 120_000);
   afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
+    await z?.cleanup();
   });
 
   it('breaks each agent query down per half (strategy by density, blocks pruned) in a cold and three warm passes, all arms ranking alike', async () => {
-    const r = await agentTail(join(dir, 'index'), 'zipf', 6);
+    const r = await agentTail(index, 'zipf', 6);
     expect(r.N).toBe(4000);
     expect(r.passes.map((p) => p.pass)).toEqual(['cold', 'warm', 'warm2', 'warm3']);
     for (const p of r.passes) {
@@ -46,7 +37,7 @@ describe('bench/agent-tail.ts and bench/block-max-potential.ts', () => {
   }, 120_000);
 
   it('reports shares of blocks skipped and postings walked within [0, 1], with no skip at one block per range', async () => {
-    const r = await blockMaxPotential(join(dir, 'index'), 'zipf', 6);
+    const r = await blockMaxPotential(index, 'zipf', 6);
     expect(r.rows).toHaveLength(6);
     for (const row of r.rows as { todayWalkedShare: number; bySize: Record<string, { blocks: number; skippedShare: number; walkedShare: number }> }[]) {
       expect(row.todayWalkedShare).toBeGreaterThanOrEqual(0);

@@ -1,33 +1,24 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildIndex } from '../indexer/build.js';
+import { smallZipfIndex } from './test-support/small-zipf-index.js';
 import { strategyCrossover } from './strategy-crossover.js';
-import { syntheticPassages } from './synthetic.js';
 
 // The crossover bench on a small Zipf index built the way the scale bench builds it (seed 42, no
 // stopwords or stemming): every query lands in one density bucket, both strategies are timed, and
 // they rank identically (the script throws otherwise).
 describe('bench/strategy-crossover.ts', () => {
-  let dir: string;
+  let z: Awaited<ReturnType<typeof smallZipfIndex>>;
+  let index: string;
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'lexcase-crossover-'));
-    await buildIndex(syntheticPassages({ n: 4000, seed: 42, profile: 'zipf' }), {
-      out: join(dir, 'index'),
-      corpusName: 'synthetic',
-      methods: ['bm25', 'qld'],
-      workers: 1,
-      analyzer: { stopwords: 'none', stemmer: 'none' },
-    });
+    z = await smallZipfIndex('lexcase-crossover-');
+    index = z.index;
   }, 120_000);
   afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
+    await z?.cleanup();
   });
 
   it('times blocked TAAT and MaxScore per density bucket over agent queries and their prefixes, with the same rankings', async () => {
     for (const method of ['bm25', 'qld'] as const) {
-      const r = await strategyCrossover(join(dir, 'index'), 'zipf', 10, method);
+      const r = await strategyCrossover(index, 'zipf', 10, method);
       expect(r.N).toBe(4000);
       // 10 agent queries + 4 shortened forms of each, less those with no word in this small corpus
       expect(r.queries).toBeGreaterThan(40);
