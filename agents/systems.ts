@@ -14,7 +14,15 @@ import { emarPlugin } from './emar/plugin.js';
 import { madPlugin } from './mad/plugin.js';
 import { threeplyPlugin } from './threeply/plugin.js';
 
-export const AGENT_SYSTEMS: readonly SystemPlugin[] = [casePlugin, baselinePlugin, madPlugin, acalPlugin, threeplyPlugin, emarPlugin];
+// biome-ignore format: one system per line, so a new system adds one line here (tests/toy-system.test.ts)
+export const AGENT_SYSTEMS: readonly SystemPlugin[] = [
+  casePlugin,
+  baselinePlugin,
+  madPlugin,
+  acalPlugin,
+  threeplyPlugin,
+  emarPlugin,
+];
 
 useSystems(AGENT_SYSTEMS);
 
