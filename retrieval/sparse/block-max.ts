@@ -30,6 +30,7 @@
  * kernel's are paired WebAssembly): docs/notes/2026-11-26-block-max.md.
  */
 import { Mode } from './accumulator.js';
+import { modeFacts } from './mode-facts.js';
 import { CHUNK_BITS, CHUNK_DOCS, compactPostings, denseTfs, TF8_ESCAPE, type CompactList, type DenseList } from './decoded-postings.js';
 import type { MaxScoreInput } from './max-score.js';
 import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
@@ -279,7 +280,7 @@ function denseTable(
 
 export function blockMaxTopK(view: ScoringView, inp: MaxScoreInput, windowBits = WINDOW_BITS): TopK {
   const { mode, plan, k, arr, qld } = inp;
-  if (mode !== Mode.Bm25 && mode !== Mode.Qld) throw new Error('block-max scoring takes BM25 and textbook QLD only');
+  if (!modeFacts(mode).kernel) throw new Error('block-max scoring takes BM25 and textbook QLD only');
   const T = plan.length;
   const wb = windowBits;
   const W = 1 << wb;

@@ -10,6 +10,7 @@
  * the block replaces it), and textbook QLD's unmatched documents fall out of the same scan.
  */
 import { Mode } from './accumulator.js';
+import { modeFacts } from './mode-facts.js';
 import { CHUNK_BITS, CHUNK_DOCS, compactPostings, DENSE_ONLY_SHARE, denseTfs, TF8_ESCAPE } from './decoded-postings.js';
 import type { MaxScoreInput, TermPlan } from './max-score.js';
 import type { CompactList, DenseList } from './decoded-postings.js';
@@ -91,7 +92,7 @@ function planLists(view: ScoringView, mode: Mode, plan: TermPlan[]): ListPlan {
   const chunks = view.hi > view.lo ? ((view.hi - 1) >>> CHUNK_BITS) + 1 - c0 : 0;
   let budget = KERNEL_MAX_POSTINGS;
   const inKernel = lists.map((l) => {
-    if (l === null || l.bigTf !== undefined || (mode !== Mode.Bm25 && mode !== Mode.Qld)) return false;
+    if (l === null || l.bigTf !== undefined || !modeFacts(mode).kernel) return false;
     if (l.lowOff >= 0) return true;
     let m = 0;
     for (let ci = 0; ci < chunks; ci++) m = Math.max(m, l.chunkEnd[ci] - (ci > 0 ? l.chunkEnd[ci - 1] : 0));
@@ -166,16 +167,17 @@ interface Scratch {
  * kernel's selection output, then the current chunk of each copied list: low bits (u16) and tfs (u8).
  */
 function layoutScratch(vm: ViewMemory, view: ScoringView, inp: MaxScoreInput, marked: boolean, copyRows: number, maxChunk: number, blockDocs: number): Scratch {
-  const { mode, arr, qld } = inp;
+  const { arr, qld } = inp;
+  const f = modeFacts(inp.mode);
   const T = inp.plan.length;
   // The range's norms (BM25) and log-lengths (QLD) held in the view's memory, else copied per block.
-  const normHeld = mode === Mode.Bm25 ? vm.holdRange(arr!, view.lo, view.hi) : -1;
+  const normHeld = f.bm25Norm ? vm.holdRange(arr!, view.lo, view.hi) : -1;
   const lnlHeld = qld ? vm.holdRange(qld.lnl, view.lo, view.hi) : -1;
   const scoresOff = (vm.used + 15) & ~15;
   const normOff = scoresOff + blockDocs * 8;
-  const tablesOff = normOff + (mode === Mode.Bm25 && normHeld < 0 ? blockDocs * 8 : 0);
-  const dP1Off = tablesOff + (mode === Mode.Qld ? T * TABLE * 8 : 0);
-  const rowsOff = dP1Off + (mode === Mode.Bm25 ? T * 8 : 0);
+  const tablesOff = normOff + (f.bm25Norm && normHeld < 0 ? blockDocs * 8 : 0);
+  const dP1Off = tablesOff + (f.tfTable === 'scratch' ? T * TABLE * 8 : 0);
+  const rowsOff = dP1Off + (f.bm25Norm ? T * 8 : 0);
   // Kernel lists' descriptors (walk.wat bm25Lists / tableLists), 24 bytes each, in plan order.
   const descOff = (rowsOff + T * 4 + 7) & ~7;
   const dTfOff = descOff + T * 24;
@@ -195,9 +197,10 @@ function layoutScratch(vm: ViewMemory, view: ScoringView, inp: MaxScoreInput, ma
  * divides per posting and needs none.
  */
 function weightTables(mode: Mode, plan: TermPlan[], topTf: number[], kTables: Float64Array): Float64Array[] {
+  const table = modeFacts(mode).tfTable;
   return plan.map((t, j) => {
-    if (mode === Mode.Bm25 || mode === Mode.LuceneBm25) return kTables;
-    const a = mode === Mode.Qld ? kTables.subarray(j * TABLE, (j + 1) * TABLE) : new Float64Array(TABLE);
+    if (table === 'none') return kTables;
+    const a = table === 'scratch' ? kTables.subarray(j * TABLE, (j + 1) * TABLE) : new Float64Array(TABLE);
     a[0] = 0;
     const top = topTf[j];
     if (mode === Mode.Qld) for (let tf = 1; tf <= top; tf++) a[tf] = t.p1 * Math.log1p(tf / t.p2);
@@ -258,7 +261,8 @@ function prepareWalk(view: ScoringView, inp: MaxScoreInput, blockDocs: number, m
   // bit-identical to the posting walk. BM25 adds (p1·0)/(0 + norm) = +0 for absent docs, which
   // needs norm > 0 for every doc: k1 > 0 and b < 1 (norm ≥ k1·(1 − b)); otherwise it skips absent
   // docs by a test, as Lucene QLD (which marks matched docs) does.
-  const branchFree = mode === Mode.Qld || (mode === Mode.Bm25 && inp.bm25Positive === true);
+  const f = modeFacts(mode);
+  const branchFree = f.kernel && (!f.bm25Norm || inp.bm25Positive === true);
   const { dense, lists, topTf, inKernel, copied, c0, maxChunk } = planLists(view, mode, plan);
   blockedStats.longestFusedRun = 0;
   // List j's p1 (BM25) or table (QLD) and the address of its tf bytes for the block are entry j of
@@ -271,14 +275,14 @@ function prepareWalk(view: ScoringView, inp: MaxScoreInput, blockDocs: number, m
   // Typed arrays over the lists and dense rows, taken now that the memory no longer grows.
   const bs = new Float64Array(mem, sc.scoresOff, blockDocs);
   bs.fill(0);
-  const tables = weightTables(mode, plan, topTf, new Float64Array(mem, sc.tablesOff, mode === Mode.Qld ? T * TABLE : 0));
+  const tables = weightTables(mode, plan, topTf, new Float64Array(mem, sc.tablesOff, f.tfTable === 'scratch' ? T * TABLE : 0));
   const rowPtr = new Int32Array(mem, sc.rowsOff, T);
   const copyAt = new Int32Array(T).fill(-1);
-  const dP1 = new Float64Array(mem, sc.dP1Off, mode === Mode.Bm25 ? T : 0);
+  const dP1 = new Float64Array(mem, sc.dP1Off, f.bm25Norm ? T : 0);
   let nextCopy = 0;
   for (const r of runs)
     for (let j = r.j; j < r.e; j++) {
-      if (mode === Mode.Bm25) dP1[j] = plan[j].p1;
+      if (f.bm25Norm) dP1[j] = plan[j].p1;
       if (dense[j]!.off < 0) {
         copyAt[j] = nextCopy * blockDocs;
         rowPtr[j] = sc.dTfOff + nextCopy++ * blockDocs;
@@ -375,12 +379,13 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   const { mode, k, arr, qld } = inp;
   // Modes whose weights can be 0 mark the docs they touch (Lucene QLD and the lucene scorer); they
   // are added and selected in JavaScript (the kernel's walks and selection take BM25 and textbook QLD).
-  const marked = mode === Mode.LuceneQld || mode === Mode.LuceneBm25 || mode === Mode.LuceneLmd;
-  const prune = blockedPruning.enabled && k <= PRUNE_MAX_K && (mode === Mode.Bm25 || mode === Mode.Qld) && !inp.exhaustive;
+  const f = modeFacts(mode);
+  const marked = f.marks;
+  const prune = blockedPruning.enabled && k <= PRUNE_MAX_K && f.kernel && !inp.exhaustive;
   const w = prepareWalk(view, inp, blockDocs, marked, prune);
   const { T, sc, kern, dense, runs, copyAt, rowPtr, bs } = w;
   const mem = kern.memory.buffer;
-  const bn = new Float64Array(mem, sc.normOff, mode === Mode.Bm25 && sc.normHeld < 0 ? blockDocs : 0);
+  const bn = new Float64Array(mem, sc.normOff, f.bm25Norm && sc.normHeld < 0 ? blockDocs : 0);
   const bl = new Float64Array(mem, sc.lnlOff, qld && sc.lnlHeld < 0 ? blockDocs : 0);
   // The kernel's candidates: score (f64) at outF[2c], block index (i32) at outI[4c + 2].
   const outF = new Float64Array(mem, sc.outOff, marked ? 0 : blockDocs * 2);
@@ -400,7 +405,7 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     // The block's norms / log-lengths: in place when held, else copied in.
     const nOff = sc.normHeld >= 0 ? sc.normHeld + (b0 - lo) * 8 : sc.normOff;
     const lOff = sc.lnlHeld >= 0 ? sc.lnlHeld + (b0 - lo) * 8 : sc.lnlOff;
-    if (mode === Mode.Bm25 && sc.normHeld < 0) bn.set(arr!.subarray(b0, b1));
+    if (f.bm25Norm && sc.normHeld < 0) bn.set(arr!.subarray(b0, b1));
     if (qld && sc.lnlHeld < 0) bl.set(qld.lnl.subarray(b0, b1));
     // Resident dense rows: the address of the block's first doc's tf byte.
     for (const r of runs) for (let j = r.j; j < r.e; j++) if (copyAt[j] < 0) rowPtr[j] = dense[j]!.off + (b0 - lo);
@@ -421,7 +426,7 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
       const count = qld ? kern.selectQld(sc.scoresOff, lOff, qld.base, qld.qlen, thr, n, sc.outOff) : kern.selectTouched(sc.scoresOff, thr, n, sc.outOff);
       top.pushCandidates(outF, outI, count, b0);
       thr = top.threshold;
-    } else thr = selectMarked(w, top, thr, b0, n, inp.f32 === true);
+    } else thr = selectMarked(w, top, thr, b0, n, f.f32);
   }
   return top;
 }

@@ -41,3 +41,15 @@ it('gallop16 is defined once (gallop.ts) and imported by the blocked and block-m
   expect(defines).toEqual(['gallop.ts']);
   for (const f of ['blocked-taat.ts', 'block-max.ts']) expect(readFileSync(`${dir}/${f}`, 'utf8')).toMatch(/import \{ gallop16 \} from '\.\/gallop\.js'/);
 });
+
+it("the scorer modes' per-query facts are one table (mode-facts.ts): one row per Mode, and no walk lists modes in a disjunction", async () => {
+  const { Mode } = await import('./accumulator.js');
+  const { MODE_FACTS } = await import('./mode-facts.js');
+  expect(MODE_FACTS.length).toBe(Object.keys(Mode).length);
+  // the kernel's modes are exactly those that neither mark docs nor round to float32
+  for (const f of MODE_FACTS) expect(f.kernel).toBe(!f.marks && !f.f32);
+  const lists = sources.filter((f) =>
+    /Mode\.\w+ \|\| (mode|inp\.mode) === Mode\.|Mode\.\w+ && (mode|inp\.mode) !== Mode\./.test(readFileSync(`${dir}/${f}`, 'utf8')),
+  );
+  expect(lists).toEqual([]);
+});

@@ -19,6 +19,7 @@
  * an untouched doc can reach at most base − |q|·ln(minDl+μ) + R.
  */
 import { accumulate, accumulatorFor, Mode, type Accumulator } from './accumulator.js';
+import { modeFacts } from './mode-facts.js';
 import { decodedPostings, TF_ESCAPE, type PostingList } from './decoded-postings.js';
 import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
 import { TopK } from './top-k.js';
@@ -41,7 +42,7 @@ export const scoreStats = { selectMs: 0, touched: 0, postingsWalked: 0, galloped
 function upperBound(list: PostingList, cacheable: boolean, mode: Mode, p1: number, p2: number, arr: Float64Array | undefined, key: string): number {
   // The lucene scorer's weights are not p1 times a tf part (float rounding), so its bound is of the
   // whole weight, cached under p1 too.
-  const whole = mode === Mode.LuceneBm25 || mode === Mode.LuceneLmd;
+  const whole = modeFacts(mode).wholeWeightBound;
   const cacheKey = whole ? `${key}:${p1}` : key;
   const cache = cacheable ? (list.ub ??= new Map()) : undefined;
   const hit = cache?.get(cacheKey);
@@ -79,8 +80,6 @@ export interface MaxScoreInput {
   qld?: { base: number; qlen: number; lnl: Float64Array };
   /** Disable pruning (the exhaustive reference path; same operations otherwise). */
   exhaustive?: boolean;
-  /** A document's score is the float32 of its sum (the lucene scorer); ranks and ties are on that. */
-  f32?: boolean;
 }
 
 /** A document's score before any float32 rounding (what pruning bounds are compared with). */
@@ -176,6 +175,8 @@ function addToCandidates(
 
 export function maxScoreTopK(view: ScoringView, inp: MaxScoreInput): TopK {
   const { mode, plan, k, arr, qld } = inp;
+  // A document's score is the float32 of its sum (the lucene scorer); ranks and ties are on that.
+  const { f32 } = modeFacts(mode);
   const acc = accumulatorFor(view);
   const T = plan.length;
   scoreStats.postingsWalked = 0;
@@ -209,7 +210,7 @@ export function maxScoreTopK(view: ScoringView, inp: MaxScoreInput): TopK {
   // Slack for floating-point rounding of sums (scores are exact to ~1e-13 relative): bounds only
   // ever err on the side of keeping a doc.
   // With float32 scores (the lucene scorer) a sum may round up by half a float ulp (≤ 2^-24 relative).
-  const eps = (inp.f32 ? 1e-6 : 1e-9) * (Math.abs(offset) + R[0] + 1);
+  const eps = (f32 ? 1e-6 : 1e-9) * (Math.abs(offset) + R[0] + 1);
   for (let i = 0; i <= T; i++) R[i] += eps;
 
   let j = 0;
@@ -222,7 +223,7 @@ export function maxScoreTopK(view: ScoringView, inp: MaxScoreInput): TopK {
       if (restPostings[j] > 4 * (acc.count + k) && bound < lastTriedBound * 0.85 && (qld ? view.hi - view.lo : acc.count) > k) {
         lastTriedBound = bound;
         scoreStats.thetaChecks++;
-        theta = selectAll(view, acc, k, qld, inp.f32).threshold;
+        theta = selectAll(view, acc, k, qld, f32).threshold;
         if (theta > bound) break;
       }
     }
@@ -232,7 +233,7 @@ export function maxScoreTopK(view: ScoringView, inp: MaxScoreInput): TopK {
   }
   if (j >= T) {
     const t0 = performance.now();
-    const r = selectAll(view, acc, k, qld, inp.f32);
+    const r = selectAll(view, acc, k, qld, f32);
     scoreStats.selectMs += performance.now() - t0;
     scoreStats.touched += acc.count;
     return r;
@@ -258,7 +259,7 @@ export function maxScoreTopK(view: ScoringView, inp: MaxScoreInput): TopK {
       const top = new TopK(k);
       for (let c = 0; c < nc; c++) {
         const d = cands[c];
-        const s = inp.f32 ? Math.fround(fullScore(acc, d, qld)) : fullScore(acc, d, qld);
+        const s = f32 ? Math.fround(fullScore(acc, d, qld)) : fullScore(acc, d, qld);
         if (s >= top.threshold) top.push(s, d);
       }
       if (top.threshold > theta) theta = top.threshold;
@@ -274,7 +275,7 @@ export function maxScoreTopK(view: ScoringView, inp: MaxScoreInput): TopK {
   const top = new TopK(k);
   for (let c = 0; c < nc; c++) {
     const d = cands[c];
-    const s = inp.f32 ? Math.fround(fullScore(acc, d, qld)) : fullScore(acc, d, qld);
+    const s = f32 ? Math.fround(fullScore(acc, d, qld)) : fullScore(acc, d, qld);
     if (s >= top.threshold) top.push(s, d);
   }
   return top;

@@ -13,6 +13,7 @@
  * matched in no document.
  */
 import { Mode } from './accumulator.js';
+import { modeFacts } from './mode-facts.js';
 import { bm25Norms, logLengths, logRatios, luceneLogRatios, luceneNormInverses } from './doc-arrays.js';
 import { luceneBm25TermWeight, luceneCollectionProb, luceneMu } from './lucene-scorer.js';
 import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
@@ -127,7 +128,7 @@ export function scoreTopK(view: ScoringView, req: ScoreRequest, strategy: Strate
   const exhaustive = strategy === 'exhaustive';
   const run = (inp: MaxScoreInput) => {
     // Block-max MaxScore over doc windows (block-max.ts) takes BM25 and textbook QLD.
-    const bmx = inp.mode === Mode.Bm25 || inp.mode === Mode.Qld;
+    const bmx = modeFacts(inp.mode).kernel;
     if (strategy === 'blockmax' && !bmx) throw new Error("strategy 'blockmax' takes bm25 and textbook qld (lexcase scorer) only");
     // Opt-in only: 'auto' does not take it (it lost to blocked TAAT on fresh agent queries in
     // bench/prune-ab.ts: docs/notes/2026-11-26-block-max.md).
@@ -136,8 +137,8 @@ export function scoreTopK(view: ScoringView, req: ScoreRequest, strategy: Strate
   };
   if (req.scorer === 'lucene') {
     if (req.method === 'bm25')
-      return run({ mode: Mode.LuceneBm25, plan, k, arr: luceneNormInverses(view, req.k1, req.b), paramKey: `lbm25:${req.k1}:${req.b}`, exhaustive, f32: true });
-    return run({ mode: Mode.LuceneLmd, plan, k, arr: luceneLogRatios(view, req.mu), paramKey: `llmd:${req.mu}`, exhaustive, f32: true });
+      return run({ mode: Mode.LuceneBm25, plan, k, arr: luceneNormInverses(view, req.k1, req.b), paramKey: `lbm25:${req.k1}:${req.b}`, exhaustive });
+    return run({ mode: Mode.LuceneLmd, plan, k, arr: luceneLogRatios(view, req.mu), paramKey: `llmd:${req.mu}`, exhaustive });
   }
   if (req.method === 'bm25') {
     const arr = bm25Norms(view, req.k1, req.b);
