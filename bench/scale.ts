@@ -198,8 +198,9 @@ export const SCALE_HELP = `npm run bench -- --scale [options]
   --bm25s-src DIR         run the BM25S peer (numpy backend, python3 child) on the same corpus and
                           queries; DIR is a checkout of github.com/xhluca/bm25s (or set
                           LEXCASE_BM25S_SRC); without one the peer is skipped (docs/bench.md)
-Needs an idle machine: a figure whose 1-min load at the start or end of its phase exceeds 0.75 × usable
-cores (1.5 on 2) is not claimed. Then: node dist/bench/scale-plot.js [results.json …] writes
+Needs an idle machine: a figure whose phase started at a 1-min load above 0.75 × usable cores (1.5 on
+2), or had more than 0.25 cores of other work beside it (the machine's busy CPU from /proc/stat minus
+the bench's own, ÷ wall), is not claimed. Then: node dist/bench/scale-plot.js [results.json …] writes
 docs/bench-scale.svg and the table in docs/bench.md — or, when a figure was not claimed, writes
 nothing, names each one and exits 2 (the result files are kept).`;
 
