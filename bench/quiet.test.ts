@@ -7,7 +7,7 @@ import { parseCpuList, parseProcStat, parseSelfStat, type CpuSample } from './pr
 import { OTHERS_MAX_CORES, claimLimit, cpuLine, idleNotice, othersCores, phaseCpu, quietClaim, settle, type PhaseCpu } from './quiet.js';
 import { checkPeerTargets, checkScaleTargets, renderScaleMarkdown, unclaimedFigures, type ScaleResults, type ScaleRun } from './scale.js';
 import { NotClaimedError, writeScaleDocs } from './scale-plot.js';
-import { checkTargets, type BenchResults, type EngineRun } from './report.js';
+import { checkTargets, renderMarkdown, type BenchResults, type EngineRun } from './report.js';
 
 // Issue 38 item 5: a figure claims a target (and may be stamped into the docs) only when its phase
 // started at a 1-min load ≤ 0.75 × usable cores and had ≤ OTHERS_MAX_CORES of other work beside it:
@@ -396,6 +396,31 @@ describe('npm run bench targets (bench/report.ts) beside other work', () => {
       expect(t.measured).toMatch(/not claimed: others 0\.6 cores > 0\.2\d/);
     }
     expect(busy.find((t) => t.id === 'build-rss')?.pass).toBe(true);
+    // the verdict column says which rule refused it
+    const md = (targets: ReturnType<typeof checkTargets>) =>
+      renderMarkdown({
+        schema: 'lexcase-bench/1',
+        startedAt: 'now',
+        finishedAt: 'now',
+        command: 'npm run bench',
+        machine: {
+          cpus: 2,
+          usableCpus: 2,
+          cpuModel: 'test',
+          totalMemGiB: 8,
+          node: 'v20',
+          platform: 'linux',
+          arch: 'x64',
+          loadAvgAtStart: [0.3, 0.3, 0.3],
+          nice: 0,
+        },
+        options: {},
+        ...res(0.3, 1.0, 0.6),
+        targets,
+        notes: [],
+      });
+    expect(md(busy)).toMatch(/\| lexcase build, 856,835 passages[^\n]*not claimed: others 0\.6 cores[^\n]*\| not claimed \(other work\) \|/);
+    expect(md(checkTargets(res(2.0, 1.0, 0), 856_835, 100_000, 1.5))).toMatch(/\| lexcase build, 856,835 passages[^\n]*\| not claimed \(load\) \|/);
     expect(checkTargets(res(2.0, 1.0, 0), 856_835, 100_000, 1.5).find((t) => t.id === 'build-time')).toMatchObject({
       pass: null,
       measured: expect.stringContaining('not claimed: load 2 at start > 1.5'),
