@@ -246,6 +246,10 @@ describe('scale bench targets and the docs stamp refuse figures taken beside oth
       expect(t.others).toBe(0.6);
       expect(t.note).toMatch(/^within the limit but not claimed: others 0\.6 cores > 0\.2\d \(machine [\d.]+, own [\d.]+\) on 2 usable cores$/);
     }
+    // a shape is judged with the query process it ran in: quiet shapes inside a busy process claim nothing
+    const inBusy = run10M(0.5, 1.2);
+    inBusy.queries[0].cpu = phase(20, 1, 0.6);
+    expect(checkScaleTargets([inBusy], 2).find((t) => t.target === 'agent query p50 (bench bm25)')).toMatchObject({ met: null, others: 0.6 });
     // started at load 2.0: not claimed
     expect(checkScaleTargets([run10M(2.0, 1.0)], 2).every((t) => t.met === null && /load 2 at start > 1\.5/.test(t.note!))).toBe(true);
     // a figure outside its limit is missed whatever the machine did

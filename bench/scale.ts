@@ -512,6 +512,12 @@ const shapePhase = (s: { loadAvgAtStart?: number[]; loadAvgAtEnd?: number[]; cpu
   cpu: s.cpu,
 });
 
+/** A shape's figure: its own phase and the query process it ran in (a short shape's reading is coarse; the process's is not). */
+const inQuery = (x: {
+  q: { loadAvgAtStart: number; loadAvgAtEnd?: number; cpu?: PhaseCpu };
+  s: { loadAvgAtStart?: number[]; loadAvgAtEnd?: number[]; cpu?: PhaseCpu };
+}): Phase[] => [shapePhase(x.s), processPhase(x.q)];
+
 /** Figures of these runs that may not be claimed (nor stamped into the docs) under the start-load `limit`, with why. */
 export function unclaimedFigures(runs: ScaleRun[], limit: number): { what: string; reason: string }[] {
   const out: { what: string; reason: string }[] = [];
@@ -557,13 +563,13 @@ export function checkScaleTargets(runs: ScaleRun[], usableCpus: number): ScaleTa
       push(`serving RSS (${r.profile} ${q.method})`, r.size, q.servingPeakRssMiB / 1024, 2, 'GiB', [processPhase(q)]);
       const agent = shapeOf(r, q.method, 'agent');
       if (agent) {
-        push(`agent query p50 (${r.profile} ${q.method})`, r.size, agent.s.p50Ms, 3, 'ms', [shapePhase(agent.s)]);
-        push(`agent query p95 (${r.profile} ${q.method})`, r.size, agent.s.p95Ms, 10, 'ms', [shapePhase(agent.s)]);
+        push(`agent query p50 (${r.profile} ${q.method})`, r.size, agent.s.p50Ms, 3, 'ms', inQuery(agent));
+        push(`agent query p95 (${r.profile} ${q.method})`, r.size, agent.s.p95Ms, 10, 'ms', inQuery(agent));
       }
       const bar = shapeOf(r, q.method, 'barexam');
-      if (bar) push(`Bar Exam question p50 (${q.method})`, r.size, bar.s.p50Ms, 40, 'ms', [shapePhase(bar.s)]);
+      if (bar) push(`Bar Exam question p50 (${q.method})`, r.size, bar.s.p50Ms, 40, 'ms', inQuery(bar));
       const worst = shapeOf(r, q.method, 'worst');
-      if (worst) push(`worst case p50 (${q.method})`, r.size, worst.s.p50Ms, 150, 'ms', [shapePhase(worst.s)]);
+      if (worst) push(`worst case p50 (${q.method})`, r.size, worst.s.p50Ms, 150, 'ms', inQuery(worst));
     }
   }
   // The agent tail at every size (issue 38 item 2): p95 ≤ 3 × p50.
@@ -571,9 +577,7 @@ export function checkScaleTargets(runs: ScaleRun[], usableCpus: number): ScaleTa
     for (const q of r.queries) {
       const agent = shapeOf(r, q.method, 'agent');
       if (agent && agent.s.p50Ms > 0)
-        push(`agent tail p95 ÷ p50 (${r.profile} ${q.method}, ${fmtN(r.size)})`, r.size, round(agent.s.p95Ms / agent.s.p50Ms, 2), 3, '×', [
-          shapePhase(agent.s),
-        ]);
+        push(`agent tail p95 ÷ p50 (${r.profile} ${q.method}, ${fmtN(r.size)})`, r.size, round(agent.s.p95Ms / agent.s.p50Ms, 2), 3, '×', [...inQuery(agent)]);
     }
   return out;
 }
@@ -587,11 +591,12 @@ export function checkPeerTargets(runs: ScaleRun[], usableCpus: number): ScaleTar
     for (const c of r.bm25s.compare) {
       const limit = PEER_TARGETS[c.shape];
       if (!limit || c.method !== 'bm25') continue;
-      const lex = shapeOf(r, c.method, c.shape)!.s;
+      const lexShape = shapeOf(r, c.method, c.shape)!;
+      const lex = lexShape.s;
       const peer = r.bm25s.result!;
       const ps = peer.shapes.find((s) => s.shape === c.shape)!;
       // Both sides of the ratio: lexcase's shape and the peer's phase.
-      const claim = quietClaim([shapePhase(lex), processPhase(peer)], maxLoad);
+      const claim = quietClaim([...inQuery(lexShape), processPhase(peer)], maxLoad);
       const ratio = (target: string, value: number, lim: number) => {
         const met = value >= lim ? (claim.claimed ? true : null) : false;
         out.push({
