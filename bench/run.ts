@@ -19,7 +19,7 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { cpus, getPriority, loadavg, totalmem } from 'node:os';
+import { availableParallelism, cpus, getPriority, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -30,7 +30,7 @@ import { checkTargets, compare, renderMarkdown, type BenchResults, type CorpusIn
 import { runChild } from './spawn-child.js';
 import { parseScaleArgs, runScale } from './scale.js';
 import { measureStartup } from './startup.js';
-import { idleNotice } from './quiet.js';
+import { claimLimit, cpuLine, idleNotice } from './quiet.js';
 
 export const SCENARIOS = ['lexcase', 'lancedb', 'wink', 'minisearch', 'dense', 'embed', 'startup'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
@@ -219,6 +219,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
     command: `node dist/bench/run.js ${process.argv.slice(2).join(' ')}`.trim(),
     machine: {
       cpus: cpus().length,
+      usableCpus: availableParallelism(),
       cpuModel: cpus()[0]?.model ?? 'unknown',
       totalMemGiB: round(totalmem() / 2 ** 30, 1),
       node: process.version,
@@ -237,7 +238,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
     notes: [],
   };
   const want = (s: Scenario) => opts.only.includes(s);
-  log(idleNotice());
+  log(idleNotice(claimLimit(results.machine.usableCpus), results.machine.usableCpus));
   await mkdir(opts.workDir, { recursive: true });
   const resultFile = join(opts.workDir, `child-result-${process.pid}.json`);
 
@@ -309,10 +310,11 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
             indexBreakdown: breakdown,
             loadAvgAtStart: b.loadAvgAtStart,
             ...('loadAvgAtEnd' in b ? { loadAvgAtEnd: b.loadAvgAtEnd } : {}),
+            ...('cpu' in b && b.cpu ? { cpu: b.cpu } : {}),
           };
           if (!reuse)
             log(
-              `${tag} ${engine}: built in ${build.buildS} s, peak RSS ${build.buildPeakRssMiB} MiB, ${round((build.indexBytes ?? 0) / 2 ** 20, 1)} MiB on disk`,
+              `${tag} ${engine}: built in ${build.buildS} s, peak RSS ${build.buildPeakRssMiB} MiB, ${round((build.indexBytes ?? 0) / 2 ** 20, 1)} MiB on disk; ${cpuLine(build.cpu)}`,
             );
           let first = true;
           for (const m of methods) {
@@ -328,8 +330,17 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
               build: first && !reuse ? build : undefined,
             };
             if (q.ok)
-              run.query = { ...(q.result as NonNullable<EngineRun['query']>), maxQueries: cap, loadAvgAtStart: q.loadAvgAtStart, loadAvgAtEnd: q.loadAvgAtEnd };
-            if (q.ok) log(`${tag} ${engine}${m ? ` ${m}` : ''}: p50@${opts.ks[0]} ${run.query!.byK[String(opts.ks[0])]?.p50Ms} ms, load ${run.query!.loadS} s`);
+              run.query = {
+                ...(q.result as NonNullable<EngineRun['query']>),
+                maxQueries: cap,
+                loadAvgAtStart: q.loadAvgAtStart,
+                loadAvgAtEnd: q.loadAvgAtEnd,
+                ...(q.cpu ? { cpu: q.cpu } : {}),
+              };
+            if (q.ok)
+              log(
+                `${tag} ${engine}${m ? ` ${m}` : ''}: p50@${opts.ks[0]} ${run.query!.byK[String(opts.ks[0])]?.p50Ms} ms, load ${run.query!.loadS} s; ${cpuLine(q.cpu)}`,
+              );
             const bc = q.ok ? run.query!.blockChecks : undefined;
             if (bc)
               log(
@@ -361,6 +372,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
                 buildPeakRssMiB: r.buildPeakRssMiB,
                 loadAvgAtStart: a.loadAvgAtStart,
                 loadAvgAtEnd: a.loadAvgAtEnd,
+                ...(a.cpu ? { cpu: a.cpu } : {}),
               },
               query: {
                 byK: r.byK,
@@ -369,9 +381,12 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
                 maxQueries: cap,
                 loadAvgAtStart: a.loadAvgAtStart,
                 loadAvgAtEnd: a.loadAvgAtEnd,
+                ...(a.cpu ? { cpu: a.cpu } : {}),
               },
             });
-            log(`${tag} ${engine}: built in ${r.buildS} s, p50@${opts.ks[0]} ${r.byK[String(opts.ks[0])]?.p50Ms} ms, peak RSS ${r.queryPeakRssMiB} MiB`);
+            log(
+              `${tag} ${engine}: built in ${r.buildS} s, p50@${opts.ks[0]} ${r.byK[String(opts.ks[0])]?.p50Ms} ms, peak RSS ${r.queryPeakRssMiB} MiB; ${cpuLine(a.cpu)}`,
+            );
           }
         }
         if (!opts.keep) await rm(workDir, { recursive: true, force: true });
@@ -418,6 +433,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
           reason: d.error,
           loadAvgAtStart: d.loadAvgAtStart,
           loadAvgAtEnd: d.loadAvgAtEnd,
+          ...(d.cpu ? { cpu: d.cpu } : {}),
         };
         if (d.ok) Object.assign(run, d.result);
         results.dense.push(run);
@@ -453,7 +469,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
   }
   await rm(resultFile, { force: true });
 
-  results.targets = checkTargets(results);
+  results.targets = checkTargets(results, undefined, undefined, claimLimit(results.machine.usableCpus));
   const capped = results.runs.filter((r) => r.query?.maxQueries !== undefined);
   if (capped.length) {
     results.notes.push(
@@ -463,7 +479,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
   results.notes.push(
     'Peak RSS is getrusage maxRSS of the engine\'s own child process (worker threads included). lexcase "peak RSS" in comparisons is the larger of its build process and its serving process.',
     "lexcase index size excludes the doc store (docs/: passage text kept for display) in the ratio; the size with it is shown too. LanceDB's directory holds the text plus its FTS index.",
-    'All engines share one 2-core machine with other work; the load average at the start and end of each child is in the JSON (loadAvgAtStart, loadAvgAtEnd): a timing target (build time, latency, speed-up, ANN p50) whose load at either end exceeds 0.75 × usable cores (1.5 on 2) is "not claimed" (bench/quiet.ts). "CPU p50" is the per-query process CPU time (user + system, all threads): close to the uncontended latency for single-threaded engines, and above wall time for multi-threaded ones (LanceDB).',
+    'All engines share one 2-core machine with other work; the load average at the start and end of each child and its CPU (cpu: wall s, the busy CPU s of the usable cores from /proc/stat, the own CPU s of the bench process and its children) are in the JSON: a timing target (build time, latency, speed-up, ANN p50) whose child started at a load above 0.75 × usable cores (1.5 on 2), or had more than 0.25 cores of other work beside it (machine busy − own, ÷ wall), is "not claimed" (bench/quiet.ts); the end load is kept for the record only. "CPU p50" is the per-query process CPU time (user + system, all threads): close to the uncontended latency for single-threaded engines, and above wall time for multi-threaded ones (LanceDB).',
   );
   results.finishedAt = new Date().toISOString();
 

@@ -17,6 +17,8 @@ import { queryTerms } from '../retrieval/sparse/query-terms.js';
 import type { Retriever } from '../retrieval/types.js';
 import { cpuSeconds, dirBreakdown, dirBytes, latencyStats, peakRssMiB, type LatencyStats } from './measure.js';
 import { readPassagesJsonlStream } from './read-jsonl.js';
+import { readCpuSample } from './proc-stat.js';
+import { phaseCpu, type PhaseCpu } from './quiet.js';
 import { AGENT_QUERY_WORDS, syntheticQueries, type CorpusProfile, type QueryShape } from './synthetic.js';
 
 /** The three query shapes of issue 31: the worst case (zipf corpus), the Bar Exam question, the agent query. */
@@ -107,6 +109,8 @@ export interface ShapeResult extends LatencyStats {
   loadAvgAtStart: number[];
   /** Load averages when the shape's timed queries were done (absent in result files from before issue 38). */
   loadAvgAtEnd?: number[];
+  /** Machine busy and this query process's CPU over the shape (warm-up and timed queries; bench/quiet.ts); absent off Linux and in older result files. */
+  cpu?: PhaseCpu;
   /** Mean postings of the query's terms (Σ df over its distinct terms): what exhaustive scoring walks. */
   meanPostings?: number;
   /** Σ per-query CPU / Σ postings, in ns: CPU per posting of the query's terms. */
@@ -247,6 +251,8 @@ export async function scaleQuery(spec: ScaleQuerySpec): Promise<ScaleQueryResult
     const queries = scaleQueries(spec.profile, sh.shape, spec.queries + 2, spec.seed);
     timed.push(queries.slice(2));
     const loadAvgAtStart = loadavg().map((x) => round(x));
+    const cpu0 = readCpuSample();
+    const tShape = performance.now();
     for (const q of queries.slice(0, 2)) await r.search(q, { k: sh.k });
     const ms: number[] = [];
     const cpu: number[] = [];
@@ -263,6 +269,7 @@ export async function scaleQuery(spec: ScaleQuerySpec): Promise<ScaleQueryResult
       terms += new Set(q.toLowerCase().match(/[a-z]+/g) ?? []).size;
       if (top10.length < (spec.keepTop ?? 0)) top10.push({ ids: hits.slice(0, 10).map((h) => h.id), scores: hits.slice(0, 10).map((h) => h.score) });
     }
+    const shapeCpu = phaseCpu(cpu0, readCpuSample(), (performance.now() - tShape) / 1000);
     const c = latencyStats(cpu);
     const loadAvgAtEnd = loadavg().map((x) => round(x));
     shapes.push({
@@ -274,6 +281,7 @@ export async function scaleQuery(spec: ScaleQuerySpec): Promise<ScaleQueryResult
       meanDistinctWords: round(terms / spec.queries, 1),
       loadAvgAtStart,
       loadAvgAtEnd,
+      ...(shapeCpu ? { cpu: shapeCpu } : {}),
       cpuSumMs: cpu.reduce((a, b) => a + b, 0),
       ...(top10.length ? { top10 } : {}),
     } as ShapeResult);

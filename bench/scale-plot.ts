@@ -13,11 +13,13 @@
  * projection doc with a power law per metric fitted to the largest sizes (up to 3) and its value at
  * 100M passages. Nothing in those blocks is typed by hand.
  *
- * Quiet machine only (issue 38 item 5, bench/quiet.ts): when any figure of the merged runs was taken
- * at a 1-min load above 0.75 × the run's usable cores (1.5 on 2) at the start or end of its phase,
- * or without a load recorded at both ends, it writes nothing — no SVG, no doc block — prints
- * `not claimed: load X at start/end > 1.5` for each such figure and exits 2; the result files stay
- * as they are (a quieter rerun of those sizes, merged after them, replaces the loaded runs).
+ * Quiet machine only (issue 38 item 5, bench/quiet.ts): when any figure of the merged runs comes
+ * from a phase that started at a 1-min load above 0.75 × the run's usable cores (1.5 on 2), or had
+ * more than 0.25 cores of other work beside it (machine busy CPU − the bench's own, ÷ wall), or has
+ * no start load or CPU reading recorded, it writes nothing — no SVG, no doc block — prints
+ * `not claimed: others X cores > 0.25 (machine M, own O)` (or `load X at start > 1.5`) for each
+ * such figure and exits 2; the result files stay as they are (a quieter rerun of those sizes,
+ * merged after them, replaces the loaded runs).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, relative, resolve } from 'node:path';

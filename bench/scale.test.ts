@@ -94,12 +94,28 @@ describe('npm run bench -- --scale on a tiny corpus', () => {
       // bm25 and qld run the same queries on the same index: the same postings per shape
       expect(r.queries[0].shapes.map((s) => s.meanPostings)).toEqual(r.queries[1].shapes.map((s) => s.meanPostings));
     }
-    // Load at both ends of every phase (issue 38 item 5), and the idle-machine rule said at the start.
+    // Load at both ends of every phase and its CPU (issue 38 item 5: machine busy and the bench's
+    // own, from /proc), printed per phase, and the idle-machine rule said at the start.
+    const cpuOk = (c: { wallS: number; machineS: number; ownS: number } | undefined) => {
+      expect(c!.wallS).toBeGreaterThan(0);
+      // the phase's own CPU is inside the machine's busy time (up to the 10 ms tick counters' sampling)
+      expect(c!.ownS).toBeGreaterThan(0);
+      expect(c!.machineS).toBeGreaterThanOrEqual(c!.ownS * 0.9 - 0.1);
+    };
     for (const r of res.runs) {
       expect(typeof r.build!.loadAvgAtEnd).toBe('number');
-      for (const q of r.queries) expect(typeof q.loadAvgAtEnd).toBe('number');
+      cpuOk(r.build!.cpu);
+      for (const q of r.queries) {
+        expect(typeof q.loadAvgAtEnd).toBe('number');
+        cpuOk(q.cpu);
+        for (const s of q.shapes) expect(s.cpu!.wallS).toBeGreaterThan(0);
+      }
     }
-    expect(stderr).toMatch(/needs an idle machine: .* exceeds \d+(\.\d+)? \(0\.75 × \d+ usable cores\).* load now \d/);
+    expect(stderr).toMatch(/3,000 bench: built in .*; load [\d.]+ → [\d.]+, others [\d.]+ cores \(machine [\d.]+, own [\d.]+\)/);
+    expect(stderr).toMatch(/3,000 zipf qld agent@10: p50 .* ms; others [\d.]+ cores \(machine [\d.]+, own [\d.]+\)/);
+    expect(stderr).toMatch(
+      /needs an idle machine: .* above \d+(\.\d+)? \(0\.75 × \d+ usable cores\), or had more than 0\.25 cores of other work.* load now \d/,
+    );
     // The 10M targets are only checked at ≥ 10M passages; the agent tail (p95 ≤ 3 × p50) at every
     // size, one per corpus and method (its verdict depends on the load, so only its presence is checked).
     expect(res.targets.filter((t) => !t.target.startsWith('agent tail'))).toEqual([]);
@@ -128,15 +144,22 @@ describe('npm run bench -- --scale on a tiny corpus', () => {
     const svg = join(dir, 'bench-scale.svg');
     const pdoc = join(dir, 'scale.md');
     await writeFile(pdoc, '# Scale\n\n<!-- scale-projection:begin -->\n<!-- scale-projection:end -->\n');
-    // The stamp takes quiet runs only (bench/quiet.test.ts tests the refusal): this machine's load is
-    // whatever the other work on it makes, so the run's recorded loads are set to a quiet 0.1 here.
+    // The stamp takes quiet runs only (bench/quiet.test.ts tests the refusal): this machine's load and
+    // other work are whatever else runs on it, so the run's recorded loads are set to a quiet 0.1 and
+    // each phase's machine busy time to its own CPU here.
     const quiet = join(dir, 'scale-quiet.json');
     const q = JSON.parse(await readFile(join(dir, 'results', 'scale-latest.json'), 'utf8')) as ScaleResults;
     for (const r of q.runs) {
+      const quietCpu = (c: { machineS: number; ownS: number } | undefined) => Object.assign(c!, { machineS: c!.ownS });
       Object.assign(r.build!, { loadAvgAtStart: 0.1, loadAvgAtEnd: 0.1 });
+      quietCpu(r.build!.cpu);
       for (const x of r.queries) {
         Object.assign(x, { loadAvgAtStart: 0.1, loadAvgAtEnd: 0.1 });
-        for (const s of x.shapes) Object.assign(s, { loadAvgAtStart: [0.1, 0.1, 0.1], loadAvgAtEnd: [0.1, 0.1, 0.1] });
+        quietCpu(x.cpu);
+        for (const s of x.shapes) {
+          Object.assign(s, { loadAvgAtStart: [0.1, 0.1, 0.1], loadAvgAtEnd: [0.1, 0.1, 0.1] });
+          quietCpu(s.cpu);
+        }
       }
     }
     await writeFile(quiet, JSON.stringify(q));

@@ -26,7 +26,20 @@ import {
 } from './scale-child.js';
 import { AGREE_QUERIES, resolveBm25sSrc, runBm25sPeer, topAgreement, type Agreement, type Bm25sResult } from './bm25s-peer.js';
 import { runChild } from './spawn-child.js';
-import { CLAIM_MAX_LOAD_PER_CPU, claimLimit, idleNotice, loadClaim, ownBusy, settle, type EndLoad } from './quiet.js';
+import {
+  CLAIM_MAX_LOAD_PER_CPU,
+  OTHERS_MAX_CORES,
+  claimLimit,
+  cpuLine,
+  idleNotice,
+  othersCores,
+  phaseCpu,
+  quietClaim,
+  settle,
+  type Phase,
+  type PhaseCpu,
+} from './quiet.js';
+import { readCpuSample } from './proc-stat.js';
 import type { CorpusProfile } from './synthetic.js';
 
 export const SCALE_SIZES = [100_000, 856_835, 3_000_000, 10_000_000];
@@ -62,9 +75,9 @@ export interface ScaleRun {
   reason?: string;
   /** The corpus written to a file before the build (absent with --corpus-pipe): timed apart from the build. */
   generate?: Omit<ScaleGenerateResult, 'file'> & { loadAvgAtStart: number; loadAvgAtEnd: number };
-  /** loadAvgAtStart / loadAvgAtEnd: 1-min load when the phase's process started and when it had exited. */
-  build?: ScaleBuildResult & { loadAvgAtStart: number; loadAvgAtEnd?: number };
-  queries: (ScaleQueryResult & { loadAvgAtStart: number; loadAvgAtEnd?: number })[];
+  /** loadAvgAtStart / loadAvgAtEnd: 1-min load when the phase's process started and when it had exited; cpu: machine busy and own CPU over it (bench/quiet.ts). */
+  build?: ScaleBuildResult & { loadAvgAtStart: number; loadAvgAtEnd?: number; cpu?: PhaseCpu };
+  queries: (ScaleQueryResult & { loadAvgAtStart: number; loadAvgAtEnd?: number; cpu?: PhaseCpu })[];
   /** The BM25S peer on the same corpus and queries (absent when skipped). */
   bm25s?: ScalePeerRun;
 }
@@ -72,7 +85,12 @@ export interface ScaleRun {
 export interface ScalePeerRun {
   status: 'ok' | 'failed';
   reason?: string;
-  result?: Omit<Bm25sResult, 'shapes'> & { shapes: Omit<Bm25sResult['shapes'][number], 'top10'>[]; loadAvgAtStart: number; loadAvgAtEnd?: number };
+  result?: Omit<Bm25sResult, 'shapes'> & {
+    shapes: Omit<Bm25sResult['shapes'][number], 'top10'>[];
+    loadAvgAtStart: number;
+    loadAvgAtEnd?: number;
+    cpu?: PhaseCpu;
+  };
   /** Per shape: lexcase (each method) speed-up over BM25S, same run, and bm25's top-10 agreement. */
   compare: ScalePeerCompare[];
 }
@@ -103,8 +121,10 @@ export interface ScaleTarget {
   met: boolean | null;
   /** 'max' (default): value ≤ limit; 'min': value ≥ limit. */
   direction?: 'max' | 'min';
-  /** Largest 1-min load at the start and end of the phase(s) behind the figure; above 0.75 × usable cores (1.5 on 2) the target is not claimed (bench/quiet.ts). */
+  /** Largest 1-min load at the start and end of the phase(s) behind the figure (for the record; a start above 0.75 × usable cores, 1.5 on 2, claims nothing: bench/quiet.ts). */
   load: number | null;
+  /** Largest cores of other work beside the phase(s) (machine busy − own CPU, ÷ wall); above OTHERS_MAX_CORES the target is not claimed. Null: no CPU reading. */
+  others?: number | null;
   note?: string;
 }
 
@@ -178,8 +198,9 @@ export const SCALE_HELP = `npm run bench -- --scale [options]
   --bm25s-src DIR         run the BM25S peer (numpy backend, python3 child) on the same corpus and
                           queries; DIR is a checkout of github.com/xhluca/bm25s (or set
                           LEXCASE_BM25S_SRC); without one the peer is skipped (docs/bench.md)
-Needs an idle machine: a figure whose 1-min load at the start or end of its phase exceeds 0.75 × usable
-cores (1.5 on 2) is not claimed. Then: node dist/bench/scale-plot.js [results.json …] writes
+Needs an idle machine: a figure whose phase started at a 1-min load above 0.75 × usable cores (1.5 on
+2), or had more than 0.25 cores of other work beside it (the machine's busy CPU from /proc/stat minus
+the bench's own, ÷ wall), is not claimed. Then: node dist/bench/scale-plot.js [results.json …] writes
 docs/bench-scale.svg and the table in docs/bench.md — or, when a figure was not claimed, writes
 nothing, names each one and exits 2 (the result files are kept).`;
 
@@ -259,15 +280,17 @@ function gitSha(): string | null {
 const SKIP_LINE = (resolveBm25sSrc(undefined, {}) as { skip: string }).skip;
 
 /** BM25S on the same corpus (its own generator process) and the same queries; ratios and agreement against this run's lexcase figures. */
-async function runPeer(opts: ScaleOptions, run: ScaleRun, tag: string): Promise<void> {
+async function runPeer(opts: ScaleOptions, run: ScaleRun, tag: string, limit: number): Promise<void> {
   const shapes = shapesFor(run.profile).map((sh) => ({
     shape: sh.shape,
     k: sh.k,
     warmup: 2,
     queries: scaleQueries(run.profile, sh.shape, opts.queries + 2, opts.seed),
   }));
-  const loadAvgAtStart = await settle(claimLimit(), opts.settleS, (l) => opts.log(`${tag}: ${l}`));
+  const loadAvgAtStart = await settle(limit, opts.settleS, (l) => opts.log(`${tag}: ${l}`));
   opts.log(`${tag}: BM25S peer (numpy backend, python3 child; corpus streamed from its own generator process), load ${loadAvgAtStart.toFixed(2)}`);
+  const cpu0 = readCpuSample();
+  const t0 = performance.now();
   try {
     const res = await runBm25sPeer({
       src: opts.bm25sSrc!,
@@ -278,6 +301,7 @@ async function runPeer(opts: ScaleOptions, run: ScaleRun, tag: string): Promise<
       workDir: opts.workDir,
       timeoutS: opts.childTimeoutS,
     });
+    const cpu = phaseCpu(cpu0, readCpuSample(), (performance.now() - t0) / 1000);
     const compare: ScalePeerCompare[] = [];
     for (const ps of res.shapes)
       for (const q of run.queries) {
@@ -293,9 +317,13 @@ async function runPeer(opts: ScaleOptions, run: ScaleRun, tag: string): Promise<
         });
       }
     const loadAvgAtEnd = round(loadavg()[0]);
-    run.bm25s = { status: 'ok', result: { ...res, shapes: res.shapes.map(({ top10: _t, ...s }) => s), loadAvgAtStart, loadAvgAtEnd }, compare };
+    run.bm25s = {
+      status: 'ok',
+      result: { ...res, shapes: res.shapes.map(({ top10: _t, ...s }) => s), loadAvgAtStart, loadAvgAtEnd, ...(cpu ? { cpu } : {}) },
+      compare,
+    };
     opts.log(
-      `${tag} BM25S: built in ${res.buildS} s (CPU ${res.buildCpuS} s), peak RSS ${res.buildPeakRssMiB} MiB; ${res.shapes.map((s) => `${s.shape}@${s.k} p50 ${s.p50Ms} / p95 ${s.p95Ms} ms`).join('; ')}`,
+      `${tag} BM25S: built in ${res.buildS} s (CPU ${res.buildCpuS} s), peak RSS ${res.buildPeakRssMiB} MiB; ${res.shapes.map((s) => `${s.shape}@${s.k} p50 ${s.p50Ms} / p95 ${s.p95Ms} ms`).join('; ')}; load ${loadAvgAtStart} → ${loadAvgAtEnd}, ${cpuLine(cpu)}`,
     );
     for (const c of compare)
       opts.log(
@@ -309,7 +337,10 @@ async function runPeer(opts: ScaleOptions, run: ScaleRun, tag: string): Promise<
 
 export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
   const log = opts.log;
-  log(idleNotice());
+  // The usable cores, read once: the settle before each phase and the verdicts use this one figure (results.machine.usableCpus).
+  const usableCpus = availableParallelism();
+  const limit = claimLimit(usableCpus);
+  log(idleNotice(limit, usableCpus));
   if (!opts.bm25sSrc) log(SKIP_LINE);
   const results: ScaleResults = {
     schema: 'lexcase-bench-scale/1',
@@ -319,7 +350,7 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
     gitSha: gitSha(),
     machine: {
       cpus: cpus().length,
-      usableCpus: availableParallelism(),
+      usableCpus,
       cpuModel: cpus()[0]?.model ?? 'unknown',
       totalMemGiB: round(totalmem() / 2 ** 30, 1),
       freeMemGiBAtStart: round(freemem() / 2 ** 30, 1),
@@ -348,7 +379,7 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
         // The corpus is written first, timed on its own: the build then reads a file and the
         // generator's CPU is off the build's critical path (with a pipe both share the cores).
         corpusFile = join(dir, 'corpus.jsonl');
-        const g0 = await settle(claimLimit(), opts.settleS, (l) => log(`${tag}: ${l}`));
+        const g0 = await settle(limit, opts.settleS, (l) => log(`${tag}: ${l}`));
         log(`${tag}: writing the corpus to ${corpusFile} (generator process), load ${g0.toFixed(2)}`);
         try {
           const g = await generateCorpusFile({ n: size, seed: opts.seed, profile, file: corpusFile });
@@ -362,7 +393,7 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
           continue;
         }
       }
-      await settle(claimLimit(), opts.settleS, (l) => log(`${tag}: ${l}`));
+      await settle(limit, opts.settleS, (l) => log(`${tag}: ${l}`));
       log(
         `${tag}: build (${corpusFile ? 'from the corpus file' : 'corpus streamed from a generator process'}, workers ${opts.workers}), load ${loadavg()[0].toFixed(2)}`,
       );
@@ -376,14 +407,19 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
         run.reason = `build: ${b.error}`;
         log(`${tag}: build FAILED ${b.error}`);
       } else {
-        run.build = { ...(b.result as unknown as ScaleBuildResult), loadAvgAtStart: b.loadAvgAtStart, loadAvgAtEnd: b.loadAvgAtEnd };
+        run.build = {
+          ...(b.result as unknown as ScaleBuildResult),
+          loadAvgAtStart: b.loadAvgAtStart,
+          loadAvgAtEnd: b.loadAvgAtEnd,
+          ...(b.cpu ? { cpu: b.cpu } : {}),
+        };
         const br = run.build;
         log(
-          `${tag}: built in ${br.buildS} s (CPU ${br.buildCpuS} s, ${br.workers} workers), peak RSS ${br.buildPeakRssMiB} MiB, ${round(br.indexBytes / 2 ** 20, 1)} MiB on disk; ${fmtN(br.tokens ?? 0)} tokens: ${fmtN(br.tokensPerS ?? 0)} tokens/s, ${fmtN(br.tokensPerCpuS ?? 0)} tokens/s per core (÷ CPU s); load ${br.loadAvgAtStart} → ${br.loadAvgAtEnd}`,
+          `${tag}: built in ${br.buildS} s (CPU ${br.buildCpuS} s, ${br.workers} workers), peak RSS ${br.buildPeakRssMiB} MiB, ${round(br.indexBytes / 2 ** 20, 1)} MiB on disk; ${fmtN(br.tokens ?? 0)} tokens: ${fmtN(br.tokensPerS ?? 0)} tokens/s, ${fmtN(br.tokensPerCpuS ?? 0)} tokens/s per core (÷ CPU s); load ${br.loadAvgAtStart} → ${br.loadAvgAtEnd}, ${cpuLine(br.cpu)}`,
         );
         for (const method of opts.methods) {
           const keepTop = opts.bm25sSrc && method === 'bm25' ? AGREE_QUERIES : 0;
-          await settle(claimLimit(), opts.settleS, (l) => log(`${tag} ${method}: ${l}`));
+          await settle(limit, opts.settleS, (l) => log(`${tag} ${method}: ${l}`));
           const q = await runChild(
             { kind: 'scale-query', n: size, seed: opts.seed, profile, indexDir, method, queries: opts.queries, resultFile, keepTop },
             opts.childTimeoutS,
@@ -394,28 +430,32 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
             log(`${tag} ${method}: queries FAILED ${q.error}`);
             continue;
           }
-          const qr = { ...(q.result as unknown as ScaleQueryResult), loadAvgAtStart: q.loadAvgAtStart, loadAvgAtEnd: q.loadAvgAtEnd };
+          const qr = {
+            ...(q.result as unknown as ScaleQueryResult),
+            loadAvgAtStart: q.loadAvgAtStart,
+            loadAvgAtEnd: q.loadAvgAtEnd,
+            ...(q.cpu ? { cpu: q.cpu } : {}),
+          };
           run.queries.push(qr);
-          log(
-            `${tag} ${method}: open ${qr.openS} s, serving RSS ${qr.servingRssMiB} MiB; ${qr.shapes.map((s) => `${s.shape}@${s.k} p50 ${s.p50Ms} / p95 ${s.p95Ms} ms`).join('; ')}`,
-          );
+          log(`${tag} ${method}: open ${qr.openS} s, serving RSS ${qr.servingRssMiB} MiB; load ${qr.loadAvgAtStart} → ${qr.loadAvgAtEnd}, ${cpuLine(qr.cpu)}`);
+          for (const s of qr.shapes) log(`${tag} ${method} ${s.shape}@${s.k}: p50 ${s.p50Ms} / p95 ${s.p95Ms} ms; ${cpuLine(s.cpu)}`);
         }
       }
       if (!opts.keep) await rm(dir, { recursive: true, force: true });
-      if (opts.bm25sSrc) await runPeer(opts, run, tag);
+      if (opts.bm25sSrc) await runPeer(opts, run, tag, limit);
       for (const q of run.queries) for (const s of q.shapes) delete s.top10;
       // The runs so far (a long run that is stopped keeps what it measured).
       if (opts.write) await writeResults(opts.outDir, results, false);
     }
   await rm(resultFile, { force: true });
-  results.targets = [...checkScaleTargets(results.runs), ...checkPeerTargets(results.runs)];
+  results.targets = [...checkScaleTargets(results.runs, usableCpus), ...checkPeerTargets(results.runs, usableCpus)];
   if (!opts.bm25sSrc) results.notes.push(SKIP_LINE);
   results.notes.push(
     "Build: wall and CPU time and peak RSS (getrusage maxRSS, worker threads included) of the build process alone. By default the corpus is first written to a JSONL file by its generator process, timed apart (generate: wall, CPU, bytes), and the build reads the file, so the generator is off the build's critical path; with --corpus-pipe the generator streams into the build (its CPU is generatorCpuS, not in the build's, but it shares the cores). Build throughput: analysed tokens (the index's totalTokens) ÷ build wall s (tokens/s) and ÷ build CPU s (tokens/s per core).",
     'Serving RSS: resident set of the query process after its queries (servingRssMiB) and its peak (servingPeakRssMiB); open time is openRetriever() on a fresh process.',
     "CPU ns / posting: Σ per-query CPU ÷ Σ postings of the queries' distinct terms (Σ df), the postings exhaustive scoring walks; pruning may touch fewer.",
     'BM25S peer (--bm25s-src, bench/bm25s-peer.ts): BM25S numpy backend, method lucene, k1 0.9, b 0.4, built in a python3 child from its own generator process of the same seed (same passages) and queried with the same queries; speed-up = BM25S p50 ÷ lexcase p50 from the same run. Agreement: lexcase bm25 top-10 vs BM25S top-10 of the first 20 timed queries; on zipf (same terms) also max |lexcase score ÷ (k1 + 1) − BM25S score| ÷ BM25S score (BM25S stores float32).',
-    'Latency: wall time per query in one process, queries one after another, after 2 warm-up queries; CPU p50/p95 are per-query process CPU (user + system). The 1-min load average at the start and at the end of each phase (build, each query process and each shape in it, the BM25S peer) is recorded: a figure whose load at either end exceeds 0.75 × usable cores (1.5 on 2 cores) claims no target, and bench/scale-plot.ts refuses to stamp such a run into the docs. usableCpus < cpus means the run was pinned (taskset) to that many cores.',
+    `Latency: wall time per query in one process, queries one after another, after 2 warm-up queries; CPU p50/p95 are per-query process CPU (user + system). Quiet machine (bench/quiet.ts): for each phase (build, each query process and each shape in it, the BM25S peer) the 1-min load average at its start and end and its CPU (cpu: wall s, the busy CPU s of the usable cores from /proc/stat, and the bench's own CPU s — its process and the children it waited for) are recorded; a figure whose phase started at a load above 0.75 × usable cores (1.5 on 2 cores), or had more than ${OTHERS_MAX_CORES} cores of other work (machine busy − own, ÷ wall; plus the tick counters' resolution ÷ wall), claims no target, and bench/scale-plot.ts refuses to stamp such a run into the docs. The end load is kept for the record only (it counts the phase's own runnable threads). usableCpus < cpus means the run was pinned (taskset) to that many cores.`,
   );
   results.finishedAt = new Date().toISOString();
   if (opts.write) {
@@ -446,56 +486,57 @@ function shapeOf(run: ScaleRun, method: string, shape: ScaleShape) {
   return q && s ? { q, s } : undefined;
 }
 
-/** The load readings behind each figure group of a run: build, each query process (and its shapes), the BM25S peer. */
-export function runLoads(r: ScaleRun): { what: string; loads: (number | null | undefined | EndLoad)[] }[] {
-  const out: { what: string; loads: (number | null | undefined | EndLoad)[] }[] = [];
+/** The phases behind each figure group of a run: build, each query process (and its shapes), the BM25S peer. */
+export function runPhases(r: ScaleRun): { what: string; phases: Phase[] }[] {
+  const out: { what: string; phases: Phase[] }[] = [];
   const tag = `${fmtN(r.size)} ${r.profile}`;
-  if (r.build) out.push({ what: `${tag} build`, loads: buildLoads(r.build) });
+  if (r.build) out.push({ what: `${tag} build`, phases: [processPhase(r.build)] });
   for (const q of r.queries) {
-    out.push({ what: `${tag} ${q.method} queries`, loads: [q.loadAvgAtStart, { load: q.loadAvgAtEnd, ownBusy: Math.max(0, ...q.shapes.map(shapeBusy)) }] });
-    for (const s of q.shapes) out.push({ what: `${tag} ${q.method} ${s.shape}@${s.k}`, loads: shapeLoads(s) });
+    out.push({ what: `${tag} ${q.method} queries`, phases: [processPhase(q)] });
+    for (const s of q.shapes) out.push({ what: `${tag} ${q.method} ${s.shape}@${s.k}`, phases: [shapePhase(s)] });
   }
-  if (r.bm25s?.status === 'ok') out.push({ what: `${tag} BM25S peer`, loads: peerLoads(r.bm25s.result!) });
+  if (r.bm25s?.status === 'ok') out.push({ what: `${tag} BM25S peer`, phases: [processPhase(r.bm25s.result!)] });
   return out;
 }
 
-/** The cores a shape's queries kept busy: CPU p50 ÷ wall p50 (the query workers run in parallel). */
-const shapeBusy = (s: { cpuP50Ms?: number; p50Ms?: number }): number => ownBusy(s.cpuP50Ms, s.p50Ms);
-const buildLoads = (b: { loadAvgAtStart: number; loadAvgAtEnd?: number; buildCpuS: number; buildS: number }): (number | EndLoad)[] => [
-  b.loadAvgAtStart,
-  { load: b.loadAvgAtEnd, ownBusy: ownBusy(b.buildCpuS, b.buildS) },
-];
-const shapeLoads = (s: { loadAvgAtStart?: number[]; loadAvgAtEnd?: number[]; cpuP50Ms?: number; p50Ms?: number }): (number | undefined | EndLoad)[] => [
-  s.loadAvgAtStart?.[0],
-  { load: s.loadAvgAtEnd?.[0], ownBusy: shapeBusy(s) },
-];
-const peerLoads = (p: {
-  loadAvgAtStart: number;
-  loadAvgAtEnd?: number;
-  buildCpuS: number;
-  buildS: number;
-  shapes: { cpuP50Ms?: number; p50Ms?: number }[];
-}): (number | EndLoad)[] => [p.loadAvgAtStart, { load: p.loadAvgAtEnd, ownBusy: Math.max(ownBusy(p.buildCpuS, p.buildS), ...p.shapes.map(shapeBusy)) }];
+/** A phase run as one process (build, a query process, the BM25S peer): its loads and CPU. */
+const processPhase = (p: { loadAvgAtStart: number; loadAvgAtEnd?: number; cpu?: PhaseCpu }): Phase => ({
+  loadAtStart: p.loadAvgAtStart,
+  loadAtEnd: p.loadAvgAtEnd,
+  cpu: p.cpu,
+});
+/** A shape's queries inside the query process: its loads and CPU (recorded by the query process itself). */
+const shapePhase = (s: { loadAvgAtStart?: number[]; loadAvgAtEnd?: number[]; cpu?: PhaseCpu }): Phase => ({
+  loadAtStart: s.loadAvgAtStart?.[0],
+  loadAtEnd: s.loadAvgAtEnd?.[0],
+  cpu: s.cpu,
+});
 
-/** Figures of these runs that may not be claimed (nor stamped into the docs) under `limit`, with why. */
+/** A shape's figure: its own phase and the query process it ran in (a short shape's reading is coarse; the process's is not). */
+const inQuery = (x: {
+  q: { loadAvgAtStart: number; loadAvgAtEnd?: number; cpu?: PhaseCpu };
+  s: { loadAvgAtStart?: number[]; loadAvgAtEnd?: number[]; cpu?: PhaseCpu };
+}): Phase[] => [shapePhase(x.s), processPhase(x.q)];
+
+/** Figures of these runs that may not be claimed (nor stamped into the docs) under the start-load `limit`, with why. */
 export function unclaimedFigures(runs: ScaleRun[], limit: number): { what: string; reason: string }[] {
   const out: { what: string; reason: string }[] = [];
   for (const r of runs)
-    for (const g of runLoads(r)) {
-      const c = loadClaim(g.loads, limit);
+    for (const g of runPhases(r)) {
+      const c = quietClaim(g.phases, limit);
       if (!c.claimed) out.push({ what: g.what, reason: c.reason! });
     }
   return out;
 }
 
-/** Issue 38's targets at 10M passages (checked at the largest size run when it is ≥ 10M), and the agent tail (p95 ≤ 3 × p50) at every size. */
-export function checkScaleTargets(runs: ScaleRun[], usableCpus = availableParallelism()): ScaleTarget[] {
+/** Issue 38's targets at 10M passages (checked at the largest size run when it is ≥ 10M), and the agent tail (p95 ≤ 3 × p50) at every size. `usableCpus`: the run's (results.machine.usableCpus). */
+export function checkScaleTargets(runs: ScaleRun[], usableCpus: number): ScaleTarget[] {
   const maxLoad = claimLimit(usableCpus);
   const out: ScaleTarget[] = [];
   const at = runs.filter((r) => r.size >= 10_000_000);
-  const push = (target: string, size: number, value: number | null, limit: number, unit: string, loads: (number | null | undefined | EndLoad)[]) => {
-    const c = loadClaim(loads, maxLoad);
-    const within = value === null ? null : value <= limit;
+  const push = (target: string, size: number, value: number | null, limit: number, unit: string, phases: Phase[], direction: 'max' | 'min' = 'max') => {
+    const c = quietClaim(phases, maxLoad);
+    const within = value === null ? null : direction === 'max' ? value <= limit : value >= limit;
     const met = within === null ? null : within ? (c.claimed ? true : null) : false;
     out.push({
       target,
@@ -503,48 +544,32 @@ export function checkScaleTargets(runs: ScaleRun[], usableCpus = availableParall
       value,
       limit,
       unit,
+      ...(direction === 'min' ? { direction } : {}),
       met,
       load: c.load,
+      others: c.others,
       ...(met === null && value !== null ? { note: `within the limit but ${c.reason} on ${usableCpus} usable cores` } : {}),
     });
   };
   for (const r of at) {
     const b = r.build;
     if (b) {
-      const loads = buildLoads(b);
-      push(`build wall (${r.profile})`, r.size, b.buildS / 60, 6, 'min', loads);
-      if (b.buildS > 0) {
-        const par = round(b.buildCpuS / b.buildS, 2);
-        const c = loadClaim(loads, maxLoad);
-        const met = par >= 1.8 ? (c.claimed ? true : null) : false;
-        out.push({
-          target: `build CPU ÷ wall (${r.profile})`,
-          size: r.size,
-          value: par,
-          limit: 1.8,
-          unit: '×',
-          direction: 'min',
-          met,
-          load: c.load,
-          ...(met === null ? { note: `within the limit but ${c.reason} on ${usableCpus} usable cores` } : {}),
-        });
-      }
-      push(`build peak RSS (${r.profile})`, r.size, b.buildPeakRssMiB / 1024, 3, 'GiB', loads);
+      const phases = [processPhase(b)];
+      push(`build wall (${r.profile})`, r.size, b.buildS / 60, 6, 'min', phases);
+      if (b.buildS > 0) push(`build CPU ÷ wall (${r.profile})`, r.size, round(b.buildCpuS / b.buildS, 2), 1.8, '×', phases, 'min');
+      push(`build peak RSS (${r.profile})`, r.size, b.buildPeakRssMiB / 1024, 3, 'GiB', phases);
     }
     for (const q of r.queries) {
-      push(`serving RSS (${r.profile} ${q.method})`, r.size, q.servingPeakRssMiB / 1024, 2, 'GiB', [
-        q.loadAvgAtStart,
-        { load: q.loadAvgAtEnd, ownBusy: Math.max(0, ...q.shapes.map(shapeBusy)) },
-      ]);
+      push(`serving RSS (${r.profile} ${q.method})`, r.size, q.servingPeakRssMiB / 1024, 2, 'GiB', [processPhase(q)]);
       const agent = shapeOf(r, q.method, 'agent');
       if (agent) {
-        push(`agent query p50 (${r.profile} ${q.method})`, r.size, agent.s.p50Ms, 3, 'ms', shapeLoads(agent.s));
-        push(`agent query p95 (${r.profile} ${q.method})`, r.size, agent.s.p95Ms, 10, 'ms', shapeLoads(agent.s));
+        push(`agent query p50 (${r.profile} ${q.method})`, r.size, agent.s.p50Ms, 3, 'ms', inQuery(agent));
+        push(`agent query p95 (${r.profile} ${q.method})`, r.size, agent.s.p95Ms, 10, 'ms', inQuery(agent));
       }
       const bar = shapeOf(r, q.method, 'barexam');
-      if (bar) push(`Bar Exam question p50 (${q.method})`, r.size, bar.s.p50Ms, 40, 'ms', shapeLoads(bar.s));
+      if (bar) push(`Bar Exam question p50 (${q.method})`, r.size, bar.s.p50Ms, 40, 'ms', inQuery(bar));
       const worst = shapeOf(r, q.method, 'worst');
-      if (worst) push(`worst case p50 (${q.method})`, r.size, worst.s.p50Ms, 150, 'ms', shapeLoads(worst.s));
+      if (worst) push(`worst case p50 (${q.method})`, r.size, worst.s.p50Ms, 150, 'ms', inQuery(worst));
     }
   }
   // The agent tail at every size (issue 38 item 2): p95 ≤ 3 × p50.
@@ -552,13 +577,13 @@ export function checkScaleTargets(runs: ScaleRun[], usableCpus = availableParall
     for (const q of r.queries) {
       const agent = shapeOf(r, q.method, 'agent');
       if (agent && agent.s.p50Ms > 0)
-        push(`agent tail p95 ÷ p50 (${r.profile} ${q.method}, ${fmtN(r.size)})`, r.size, round(agent.s.p95Ms / agent.s.p50Ms, 2), 3, '×', shapeLoads(agent.s));
+        push(`agent tail p95 ÷ p50 (${r.profile} ${q.method}, ${fmtN(r.size)})`, r.size, round(agent.s.p95Ms / agent.s.p50Ms, 2), 3, '×', [...inQuery(agent)]);
     }
   return out;
 }
 
-/** lexcase bm25 vs BM25S (wall, same run) at 856,835 passages: PEER_TARGETS at p50, PEER_P95_TARGETS at p95. */
-export function checkPeerTargets(runs: ScaleRun[], usableCpus = availableParallelism()): ScaleTarget[] {
+/** lexcase bm25 vs BM25S (wall, same run) at 856,835 passages: PEER_TARGETS at p50, PEER_P95_TARGETS at p95. `usableCpus`: the run's. */
+export function checkPeerTargets(runs: ScaleRun[], usableCpus: number): ScaleTarget[] {
   const maxLoad = claimLimit(usableCpus);
   const out: ScaleTarget[] = [];
   for (const r of runs) {
@@ -566,11 +591,12 @@ export function checkPeerTargets(runs: ScaleRun[], usableCpus = availableParalle
     for (const c of r.bm25s.compare) {
       const limit = PEER_TARGETS[c.shape];
       if (!limit || c.method !== 'bm25') continue;
-      const lex = shapeOf(r, c.method, c.shape)!.s;
+      const lexShape = shapeOf(r, c.method, c.shape)!;
+      const lex = lexShape.s;
       const peer = r.bm25s.result!;
       const ps = peer.shapes.find((s) => s.shape === c.shape)!;
-      // Both sides of the ratio: lexcase's shape and the peer's, each at its start and end.
-      const claim = loadClaim([...shapeLoads(lex), ...peerLoads(peer)], maxLoad);
+      // Both sides of the ratio: lexcase's shape and the peer's phase.
+      const claim = quietClaim([...inQuery(lexShape), processPhase(peer)], maxLoad);
       const ratio = (target: string, value: number, lim: number) => {
         const met = value >= lim ? (claim.claimed ? true : null) : false;
         out.push({
@@ -582,6 +608,7 @@ export function checkPeerTargets(runs: ScaleRun[], usableCpus = availableParalle
           direction: 'min',
           met,
           load: claim.load,
+          others: claim.others,
           ...(met === null ? { note: `above the limit but ${claim.reason} on ${usableCpus} usable cores` } : {}),
         });
       };
@@ -594,6 +621,8 @@ export function checkPeerTargets(runs: ScaleRun[], usableCpus = availableParalle
 }
 
 const mib = (b: number) => round(b / 2 ** 20, 1);
+/** Others' cores over a phase (machine busy − own, ÷ wall), or – without a CPU reading. */
+const othersCell = (c: PhaseCpu | undefined) => (c ? String(othersCores(c)) : '–');
 /** A failure's first line, without table pipes (the whole reason stays in the JSON). */
 const firstLine = (s: string | undefined) => (s ?? '').split('\n')[0].replace(/\|/g, '/');
 const fmtN = (n: number) => n.toLocaleString('en');
@@ -602,33 +631,33 @@ const fmtN = (n: number) => n.toLocaleString('en');
 export function renderScaleMarkdown(all: ScaleResults[]): string {
   const lines: string[] = [];
   lines.push(
-    '| passages | corpus | build s (CPU s) | build peak RSS MiB | index MiB (w/o docs) | tokens/s per core | load start / end | method | open s | serving RSS MiB | shape, k | p50 / p95 ms | CPU p50 ms | CPU ns / posting | load start / end |',
+    '| passages | corpus | build s (CPU s) | build peak RSS MiB | index MiB (w/o docs) | tokens/s per core | load start / end | others cores | method | open s | serving RSS MiB | shape, k | p50 / p95 ms | CPU p50 ms | CPU ns / posting | load start / end | others cores |',
   );
-  lines.push('|---:|---|---:|---:|---:|---:|---:|---|---:|---:|---|---:|---:|---:|---:|');
+  lines.push('|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---|---:|---:|---:|---:|---:|');
   for (const res of all)
     for (const r of res.runs) {
       const b = r.build;
       const buildCells = b
-        ? `${b.buildS} (${b.buildCpuS}) | ${b.buildPeakRssMiB} | ${mib(b.indexBytes)} (${mib(b.indexBytesNoDocs)}) | ${b.tokensPerCpuS !== undefined ? fmtN(b.tokensPerCpuS) : '–'} | ${b.loadAvgAtStart} / ${b.loadAvgAtEnd ?? '?'}`
-        : `failed: ${firstLine(r.reason)} | | | | `;
-      if (!r.queries.length) lines.push(`| ${fmtN(r.size)} | ${r.profile} | ${buildCells} | | | | | | | | |`);
+        ? `${b.buildS} (${b.buildCpuS}) | ${b.buildPeakRssMiB} | ${mib(b.indexBytes)} (${mib(b.indexBytesNoDocs)}) | ${b.tokensPerCpuS !== undefined ? fmtN(b.tokensPerCpuS) : '–'} | ${b.loadAvgAtStart} / ${b.loadAvgAtEnd ?? '?'} | ${othersCell(b.cpu)}`
+        : `failed: ${firstLine(r.reason)} | | | | | `;
+      if (!r.queries.length) lines.push(`| ${fmtN(r.size)} | ${r.profile} | ${buildCells} | | | | | | | | | |`);
       for (const q of r.queries)
         for (const s of q.shapes)
           lines.push(
-            `| ${fmtN(r.size)} | ${r.profile} | ${buildCells} | ${q.method} | ${q.openS} | ${q.servingPeakRssMiB} | ${s.shape}, ${s.k} | ${s.p50Ms} / ${s.p95Ms} | ${s.cpuP50Ms} | ${s.cpuNsPerPosting ?? '–'} | ${s.loadAvgAtStart[0]} / ${s.loadAvgAtEnd?.[0] ?? '?'} |`,
+            `| ${fmtN(r.size)} | ${r.profile} | ${buildCells} | ${q.method} | ${q.openS} | ${q.servingPeakRssMiB} | ${s.shape}, ${s.k} | ${s.p50Ms} / ${s.p95Ms} | ${s.cpuP50Ms} | ${s.cpuNsPerPosting ?? '–'} | ${s.loadAvgAtStart[0]} / ${s.loadAvgAtEnd?.[0] ?? '?'} | ${othersCell(s.cpu)} |`,
           );
     }
   const peers = all.flatMap((res) => res.runs.filter((r) => r.bm25s).map((r) => r));
   if (peers.length) {
     lines.push(
       '',
-      '| passages | corpus | BM25S build s (CPU s) | BM25S peak RSS MiB | shape, k | BM25S p50 / p95 ms | BM25S CPU p50 ms | load start / end | lexcase method | speed-up p50 wall (CPU) | target | bm25 top-10 overlap | max rel. score diff |',
-      '|---:|---|---:|---:|---|---:|---:|---:|---|---:|---|---:|---:|',
+      '| passages | corpus | BM25S build s (CPU s) | BM25S peak RSS MiB | shape, k | BM25S p50 / p95 ms | BM25S CPU p50 ms | load start / end | others cores | lexcase method | speed-up p50 wall (CPU) | target | bm25 top-10 overlap | max rel. score diff |',
+      '|---:|---|---:|---:|---|---:|---:|---:|---:|---|---:|---|---:|---:|',
     );
     for (const r of peers) {
       const p = r.bm25s!;
       if (p.status !== 'ok') {
-        lines.push(`| ${fmtN(r.size)} | ${r.profile} | failed: ${firstLine(p.reason)} | | | | | | | | | | |`);
+        lines.push(`| ${fmtN(r.size)} | ${r.profile} | failed: ${firstLine(p.reason)} | | | | | | | | | | | |`);
         continue;
       }
       const res = p.result!;
@@ -637,17 +666,17 @@ export function renderScaleMarkdown(all: ScaleResults[]): string {
         const t = PEER_TARGETS[c.shape];
         const a = c.agreement;
         lines.push(
-          `| ${fmtN(r.size)} | ${r.profile} | ${res.buildS} (${res.buildCpuS}) | ${res.buildPeakRssMiB} | ${c.shape}, ${c.k} | ${s.p50Ms} / ${s.p95Ms} | ${s.cpuP50Ms} | ${s.loadAvgAtStart[0]} / ${res.loadAvgAtEnd ?? '?'} | ${c.method} | ${c.speedupP50}× (${c.cpuSpeedupP50}×) | ${t ? `≥ ${t}× at ${fmtN(PEER_TARGET_SIZE)}` : '–'} | ${a ? `${a.top10Overlap} (${a.queries} q)` : '–'} | ${a?.maxRelScoreDiff ?? '–'} |`,
+          `| ${fmtN(r.size)} | ${r.profile} | ${res.buildS} (${res.buildCpuS}) | ${res.buildPeakRssMiB} | ${c.shape}, ${c.k} | ${s.p50Ms} / ${s.p95Ms} | ${s.cpuP50Ms} | ${s.loadAvgAtStart[0]} / ${res.loadAvgAtEnd ?? '?'} | ${othersCell(res.cpu)} | ${c.method} | ${c.speedupP50}× (${c.cpuSpeedupP50}×) | ${t ? `≥ ${t}× at ${fmtN(PEER_TARGET_SIZE)}` : '–'} | ${a ? `${a.top10Overlap} (${a.queries} q)` : '–'} | ${a?.maxRelScoreDiff ?? '–'} |`,
         );
       }
     }
   }
   const targets = all.flatMap((r) => r.targets);
   if (targets.length) {
-    lines.push('', '| target | value | limit | verdict | load |', '|---|---:|---:|---|---:|');
+    lines.push('', '| target | value | limit | verdict | load | others cores |', '|---|---:|---:|---|---:|---:|');
     for (const t of targets)
       lines.push(
-        `| ${t.target} | ${t.value === null ? '–' : round(t.value, 2)} ${t.unit} | ${t.direction === 'min' ? '≥' : '≤'} ${t.limit} ${t.unit} | ${t.met === true ? 'met' : t.met === false ? 'missed' : `not claimed (load${t.note ? `: ${t.note.replace(/^.*?not claimed: /, '')}` : ''})`} | ${t.load ?? '–'} |`,
+        `| ${t.target} | ${t.value === null ? '–' : round(t.value, 2)} ${t.unit} | ${t.direction === 'min' ? '≥' : '≤'} ${t.limit} ${t.unit} | ${t.met === true ? 'met' : t.met === false ? 'missed' : `not claimed${t.note ? ` (${t.note.replace(/^.*?not claimed: /, '')})` : ''}`} | ${t.load ?? '–'} | ${t.others ?? '–'} |`,
       );
   }
   const shapes = new Set<string>();

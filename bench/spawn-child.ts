@@ -4,6 +4,8 @@ import { readFile, rm } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { ChildSpec } from './child.js';
+import { readCpuSample } from './proc-stat.js';
+import { phaseCpu, type PhaseCpu } from './quiet.js';
 
 export interface ChildOutcome {
   ok: boolean;
@@ -13,6 +15,8 @@ export interface ChildOutcome {
   loadAvgAtStart: number;
   /** 1-min load when the child had exited (bench/quiet.ts: a figure claims only when both ends are quiet). */
   loadAvgAtEnd: number;
+  /** Machine busy and own CPU (this process + the child and its children) over the child's life (bench/quiet.ts); absent off Linux. */
+  cpu?: PhaseCpu;
 }
 
 const fromTs = fileURLToPath(import.meta.url).endsWith('.ts');
@@ -21,8 +25,9 @@ const childPath = fileURLToPath(new URL(fromTs ? './child.ts' : './child.js', im
 export async function runChild(spec: ChildSpec, timeoutS: number, heapMiB?: number): Promise<ChildOutcome> {
   const args = [...(fromTs ? ['--import', 'tsx'] : []), ...(heapMiB ? [`--max-old-space-size=${heapMiB}`] : []), childPath, JSON.stringify(spec)];
   const loadAvgAtStart = Math.round(loadavg()[0] * 100) / 100;
-  const t = performance.now();
   await rm(spec.resultFile, { force: true });
+  const cpu0 = readCpuSample();
+  const t = performance.now();
   const code = await new Promise<number | string>((resolve) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let tail = '';
@@ -37,9 +42,10 @@ export async function runChild(spec: ChildSpec, timeoutS: number, heapMiB?: numb
       );
     });
   });
+  const cpu = phaseCpu(cpu0, readCpuSample(), (performance.now() - t) / 1000);
   const wallS = Math.round((performance.now() - t) / 10) / 100;
   const loadAvgAtEnd = Math.round(loadavg()[0] * 100) / 100;
-  if (code !== 0) return { ok: false, error: String(code), wallS, loadAvgAtStart, loadAvgAtEnd };
+  if (code !== 0) return { ok: false, error: String(code), wallS, loadAvgAtStart, loadAvgAtEnd, ...(cpu ? { cpu } : {}) };
   const result = JSON.parse(await readFile(spec.resultFile, 'utf8')) as Record<string, unknown>;
-  return { ok: true, result, wallS, loadAvgAtStart, loadAvgAtEnd };
+  return { ok: true, result, wallS, loadAvgAtStart, loadAvgAtEnd, ...(cpu ? { cpu } : {}) };
 }

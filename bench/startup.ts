@@ -13,6 +13,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { USER_HZ, parseSelfStat } from './proc-stat.js';
 
 export interface StartupCommand {
   id: string;
@@ -32,18 +33,14 @@ export interface StartupResult {
   tickS: number;
 }
 
-/** Clock ticks per second of /proc times (USER_HZ: 100 on every Linux architecture Node supports). */
-const USER_HZ = 100;
-
 /** CPU seconds (user + system) of the children this process has waited for; undefined off Linux. */
 export function childrenCpuS(): number | undefined {
   if (!existsSync('/proc/self/stat')) return undefined;
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  // fields after the command name (which may hold spaces) start at field 3; cutime, cstime are fields 16, 17
-  const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const cutime = Number(rest[16 - 3]);
-  const cstime = Number(rest[17 - 3]);
-  return Number.isFinite(cutime) && Number.isFinite(cstime) ? (cutime + cstime) / USER_HZ : undefined;
+  try {
+    return parseSelfStat(readFileSync('/proc/self/stat', 'utf8')).childrenS;
+  } catch {
+    return undefined;
+  }
 }
 
 const median = (xs: number[]) => {
