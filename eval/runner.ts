@@ -56,6 +56,7 @@ import { ToolRecorder, withToolRecorder } from '../retrieval/tools/tool-recorder
 import { provenance, type Provenance } from './provenance.js';
 import { traceSchemaFor } from './records.js';
 import { operationalChanges, resultConfig } from './resume-config.js';
+import { withCanonicalSystem } from './systems.js';
 import { assertGrows, describeGrowth, growChanges, withoutGrowKeys } from './run-grow.js';
 import { checkRunDirOut, lockRunDir } from './run-dir-guard.js';
 import { appendResult, configPath, ensureRunDir, readConfig, removeStaleTemps, repairResults, rewriteResults, writeJsonAtomic, writeTrace } from './run-dir.js';
@@ -213,7 +214,10 @@ async function runLocked<Item extends { id: string }>(
   if (existing) {
     if (existing.seed !== seed) throw errors.runInvalid(runDir, `was started with seed ${existing.seed}, not ${seed}; use a new run dir to change the seed`);
     // Only fields that change results must match; retries, timeouts, concurrency and the cache may change.
-    const diff = firstDifference(withoutGrowKeys(resultConfig(existing.config ?? {})), withoutGrowKeys(resultConfig(config)));
+    const diff = firstDifference(
+      withoutGrowKeys(resultConfig(withCanonicalSystem(existing.config ?? {}))),
+      withoutGrowKeys(resultConfig(withCanonicalSystem(config))),
+    );
     if (diff) throw errors.runInvalid(runDir, `was started with a different config (field "${diff}" differs); use a new run dir`);
     // A larger --limit (or a split that holds the recorded items): the run grows, only the new items run.
     const grown = growChanges(existing.config ?? {}, config);

@@ -494,6 +494,30 @@ export function matchesNames(id: string, variants: readonly string[], aliases: r
   return (s) => names.has(s);
 }
 
+/**
+ * A run's config.json `system` under the one naming scheme: a system with variants writes
+ * `<id>/<variant>` (`acal/cot`, `baseline/bm25-rag`, `mad/mad`), a system without its id (`case`).
+ * An older name (a plugin's alias, or its bare id) is given as the variant it meant — `acal-cot` →
+ * `acal/cot`, `acal` → `acal/acal`, `baseline` with `mode: "llm-only"` → `baseline/llm-only` — so a
+ * resumed or replayed old run dir compares equal to the same run started now. A name of no plugin
+ * comes back as it is; null when the config names no system.
+ */
+export function canonicalSystem(config: Record<string, unknown>): string | null {
+  const name = str(config.system);
+  if (!name) return null;
+  const p = AGENT_PLUGINS.find((x) => x.matches(name));
+  if (!p || !p.variants.length || p.variants.includes(name)) return name;
+  const variant = (v: string | null) => (v && p.variants.includes(`${p.id}/${v}`) ? `${p.id}/${v}` : null);
+  if (name === p.id) return variant(str(config.mode)) ?? variant(str(config.variant)) ?? variant(p.id) ?? name;
+  return variant(name.startsWith(`${p.id}-`) ? name.slice(p.id.length + 1) : null) ?? name;
+}
+
+/** `config` with its `system` under the one naming scheme (canonicalSystem), for comparing a recorded run's config with a new one. */
+export function withCanonicalSystem(config: Record<string, unknown>): Record<string, unknown> {
+  const name = canonicalSystem(config);
+  return name === null ? config : { ...config, system: name };
+}
+
 /** The systems a recipe run may name (`run.system`), in registry order (read when asked: the list grows once agents/systems.ts is loaded). */
 export function runSystemIds(): string[] {
   return SYSTEMS.filter((s) => s.run).map((s) => s.id);

@@ -107,7 +107,7 @@ export async function runAcal(opts: RunAcalOptions): Promise<RunAcalResult> {
           : createSingleAgentRagSystem({ task: opts.task, k });
 
   const config = {
-    system: system === 'acal' ? 'acal' : `acal-${system}`,
+    system: `acal/${system}`, // the one naming scheme (`<id>/<variant>`); runs before it recorded `acal` / `acal-<baseline>`
     task: opts.task,
     split,
     limit: opts.limit ?? null,

@@ -125,7 +125,8 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
         : createBaseline(o.mode!, { k });
     const runDir = o.runDir ?? defaultRunDir({ ...o, k, seed });
     const config: Record<string, unknown> = {
-      system: o.system,
+      // the one naming scheme: a baseline is a variant (`baseline/<mode>`; runs before it recorded `baseline`), `mode` kept for readers
+      system: o.system === 'case' ? 'case' : `baseline/${o.mode}`,
       ...(o.system === 'case'
         ? {
             mode: offline ? OFFLINE_LABEL : 'llm',
