@@ -53,7 +53,8 @@ import { log } from '../core/log.js';
 import { createProgress } from '../core/progress.js';
 import { deriveSeed } from '../core/rng.js';
 import { ToolRecorder, withToolRecorder } from '../retrieval/tools/tool-recorder.js';
-import { provenance, type Provenance } from './provenance.js';
+import { provenance } from './provenance.js';
+import type { RunConfigFile } from './run-config-file.js';
 import { traceSchemaFor } from './records.js';
 import { operationalChanges, resultConfig } from './resume-config.js';
 import { withCanonicalSystem } from './systems.js';
@@ -107,23 +108,7 @@ export interface RunExperimentResult {
   aborted: boolean;
 }
 
-/** The config.json of a run. */
-export interface RunConfigFile {
-  seed: number;
-  config: Record<string, unknown>;
-  provenance: Provenance;
-  resumes?: {
-    at: string;
-    gitSha: string;
-    datasetChecksum: string;
-    items: number;
-    skipped: number;
-    retried?: number;
-    changed?: Record<string, { from: unknown; to: unknown }>;
-    /** The run grew: item-selecting fields (limit, split) changed, config.json holds the new values (eval/run-grow.ts). */
-    grown?: Record<string, { from: unknown; to: unknown }>;
-  }[];
-}
+export type { RunConfigFile } from './run-config-file.js';
 
 const stable = (v: unknown): string =>
   JSON.stringify(v, (_k, val) =>

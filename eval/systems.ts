@@ -529,11 +529,17 @@ export function traceKindOf(configSystem: string | null | undefined): TraceKind 
   return (configSystem ? spec.variantTraceKinds?.[configSystem] : undefined) ?? spec.traceKind;
 }
 
-/** The report section of a run's system: its plugin's lazily loaded one (null for none). */
+/**
+ * The report section of a run's system: its plugin's lazily loaded one, else that of the plugin its
+ * `reportSection` names (CASE's baselines get CASE's section from CASE's plugin, so agents/baselines
+ * need not import agents/case); null for none.
+ */
 export async function systemReportSection(configSystem: string | null | undefined): Promise<SectionBuilder | null> {
-  const spec = systemSpec(configSystem) as Partial<SystemPlugin>;
-  if (typeof spec.load !== 'function') return null;
-  return (await spec.load()).reportSection ?? null;
+  const spec = systemSpec(configSystem) as SystemSpec & Partial<SystemPlugin>;
+  const own = typeof spec.load === 'function' ? (await spec.load()).reportSection : undefined;
+  if (own) return own;
+  const owner = AGENT_PLUGINS.find((p) => p.id === spec.reportSection && p !== spec);
+  return (owner && (await owner.load()).reportSection) ?? null;
 }
 
 /** The registry entry of a runnable system by id (undefined for an unknown one). */

@@ -19,7 +19,7 @@ import type { UsageMeter } from '../../core/llm/usage.js';
 import { createRetrievalTools, type ToolMethod } from '../../retrieval/tools/index.js';
 import type { Retriever } from '../../retrieval/types.js';
 import { openCaseIndex } from '../../retrieval/open-index.js';
-import { createChainOfThoughtSystem, createSingleAgentRagSystem, createStandardPromptingSystem } from '../baselines/acal/index.js';
+import { createChainOfThoughtSystem, createSingleAgentRagSystem, createStandardPromptingSystem } from './baselines/index.js';
 import { acalDir } from './graph/store.js';
 import { acalMetrics, metricsTable, type AcalMetrics } from './metrics.js';
 import type { SemanticsName } from './semantics/types.js';

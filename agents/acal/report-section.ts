@@ -4,7 +4,7 @@
  * ACAL itself how decisions were reached (judge escalations, clashes, convergence).
  */
 import type { SectionBuilder } from '../../eval/report/types.js';
-import { acalPlugin } from './plugin.js';
+import { ACAL_SYSTEMS } from './system-names.js';
 import { acalMetrics, metricsTable } from './metrics.js';
 
 const SEMANTICS_LABEL: Record<string, string> = {
@@ -14,7 +14,10 @@ const SEMANTICS_LABEL: Record<string, string> = {
 };
 
 /** The config.json `system` values of ACAL's runs: the variants (`acal/<v>`), then the names older runs recorded. */
-export const ACAL_REPORT_SYSTEMS: readonly string[] = [...acalPlugin.variants, acalPlugin.id, ...acalPlugin.aliases];
+export const ACAL_REPORT_SYSTEMS: readonly string[] = [
+  ...ACAL_SYSTEMS.map((v) => `acal/${v}`),
+  ...ACAL_SYSTEMS.map((v) => (v === 'acal' ? 'acal' : `acal-${v}`)),
+];
 
 export const acalSection: SectionBuilder = (run, o) => {
   if (!run.results.length) return null;
