@@ -3,7 +3,7 @@
  * or interrupted run resumes from.
  *
  *   const { results } = await runExperiment({ runDir, system, items, gold: (q) => q.answer,
- *     makeContext: (q, { seed }) => ({ seed, tools, retrievers, llm, getPassage, options }),
+ *     makeContext: contextFrom({ tools, retrievers, llm, getPassage }),
  *     config: { system: 'case', dataset: 'barexam', split: 'val', k: 5 }, seed: 13 });
  *
  * Per item, in order: the system runs inside a usage scope (tokens of every model call, per item)
@@ -109,6 +109,17 @@ export interface RunExperimentResult {
 }
 
 export type { RunConfigFile } from './run-config-file.js';
+
+/** What differs between the runs' item contexts: every part optional (SystemContext less the item's seed). */
+export type ContextParts = Partial<Omit<SystemContext, 'seed'>>;
+
+/**
+ * `makeContext` from the parts a run has: each item gets them and its own seed; a part not given is
+ * empty — no tools, no retrievers, no passages (`getPassage` finds none), no options, no LLM.
+ */
+export function contextFrom(parts: ContextParts = {}): (item: unknown, info: { seed: number }) => SystemContext {
+  return (_item, { seed }) => ({ tools: [], retrievers: {}, getPassage: async () => undefined, options: {}, ...parts, seed });
+}
 
 const stable = (v: unknown): string =>
   JSON.stringify(v, (_k, val) =>

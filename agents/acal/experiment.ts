@@ -12,7 +12,7 @@ import { loadLegalBenchTask, LEGALBENCH_TASKS } from '../../corpora/legalbench.j
 import type { TaskExample } from '../../corpora/types.js';
 import { writeReport } from '../../eval/report/write-report.js';
 import { table } from '../../eval/report/format.js';
-import { runExperiment } from '../../eval/runner.js';
+import { contextFrom, runExperiment } from '../../eval/runner.js';
 import type { AgentSystem, ResultRecord } from '../../eval/types.js';
 import { errors } from '../../core/errors.js';
 import type { UsageMeter } from '../../core/llm/usage.js';
@@ -125,7 +125,7 @@ export async function runAcal(opts: RunAcalOptions): Promise<RunAcalResult> {
     system: sys,
     items,
     gold: (x) => x.label,
-    makeContext: (_item, { seed: s }) => ({ seed: s, tools, retrievers, llm: opts.llm, getPassage, options: {}, signal: opts.signal }),
+    makeContext: contextFrom({ tools, retrievers, llm: opts.llm, getPassage, signal: opts.signal }),
     config,
     seed,
     concurrency: opts.concurrency,
