@@ -9,7 +9,8 @@ import { wilsonCi } from '../eval/wilson.js';
 import { acalMetrics } from './acal/metrics.js';
 import { summarizeEmarRun } from './emar/metrics.js';
 import { hallucinationAccuracy, utilizationRecall } from './threeply/metrics.js';
-import { headlineFigures, MIN_BOOTSTRAP_N, modelOf, SMALL_N, systemSpec, SYSTEMS } from '../eval/systems.js';
+import { headlineFigures, modelOf, systemSpec, SYSTEMS } from '../eval/systems.js';
+import { MIN_BOOTSTRAP_N, SMALL_N } from '../eval/headline-metrics.js';
 import { AGENT_SYSTEMS } from './systems.js'; // the agent systems' list, handed to eval
 import { traceKindOf } from '../eval/systems.js';
 import { PAPER_SAMPLING } from './common/paper-settings.js';
@@ -128,6 +129,35 @@ describe('system registry', () => {
     expect(traceKindOf('mad/self-consistency')).toBe('baseline');
     expect(traceKindOf('emar')).toBe('emar');
     expect(traceKindOf('something-new')).toBe('other');
+  });
+
+  it("eval/systems.ts holds the list, not a library: the headline-metric builders are eval/headline-metrics.ts's, ACAL's labels ACAL's", async () => {
+    const list = await import('../eval/systems.js');
+    const metrics = await import('../eval/headline-metrics.js');
+    const builders = [
+      'accuracy',
+      'rate',
+      'macroF1',
+      'pooled',
+      'recall',
+      'mrr',
+      'trecMeasures',
+      'threeplyAbstention',
+      'figureOf',
+      'proportion',
+      'bootstrapped',
+      'measureLabel',
+    ];
+    expect(builders.filter((b) => b in list)).toEqual([]);
+    expect(builders.filter((b) => !(b in metrics))).toEqual([]);
+    expect('ACAL_LABELS' in list || 'ACAL_LABELS' in metrics).toBe(false);
+    expect((await import('./acal/labels.js')).ACAL_LABELS).toEqual(['Yes', 'No']);
+    // the list still gives every system its figures through them
+    expect(headlineFigures('acal/acal', [rec('a', 'Yes', 'Yes', { converged: true })], { config: {} }).map((f) => f.id)).toEqual([
+      'macro-f1',
+      'accuracy',
+      'convergence',
+    ]);
   });
 
   it("paper settings are gathered from the plugins: each system's beside it, none lost", () => {

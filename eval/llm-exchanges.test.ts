@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import '../agents/systems.js'; // the system list: old and new system names are read as one
 import type { Exchange } from '../core/llm/record-replay.js';
 import { exchangesPath, modelSettingsPath, readExchanges, replayInfo, verifyExchanges, writeExchanges } from './llm-exchanges.js';
 
@@ -97,6 +98,13 @@ describe('a replay is compared with the recorded config', () => {
     await expect(replayInfo(run, { system: 'acal', task: 'hearsay', model: 'tiny.gguf@sha256:1b433cc90cb1726a' }, 13)).resolves.toMatchObject({ dir: run });
     await expect(replayInfo(run, { system: 'acal', task: 'learned_hands_courts' }, 13)).rejects.toThrow(
       /was recorded with task = "hearsay", this replay has "learned_hands_courts"/,
+    );
+    // the run recorded the old name `acal`; today's command writes `acal/acal` (one naming scheme): the same system, not a baseline
+    await expect(replayInfo(run, { system: 'acal/acal', task: 'hearsay', model: 'tiny.gguf@sha256:1b433cc90cb1726a' }, 13)).resolves.toMatchObject({
+      dir: run,
+    });
+    await expect(replayInfo(run, { system: 'acal/cot', task: 'hearsay' }, 13)).rejects.toThrow(
+      /was recorded with system = "acal\/acal", this replay has "acal\/cot"/,
     );
   });
 });

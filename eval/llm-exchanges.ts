@@ -28,6 +28,7 @@ import { exchangeHashes, type Exchange } from '../core/llm/record-replay.js';
 import { redactValue } from '../core/redact-value.js';
 import { readConfig, readResults, readRunFile, traceFileName, writeJsonAtomic } from './run-dir.js';
 import type { ResultRecord } from './types.js';
+import { withCanonicalSystem } from './systems.js';
 
 export const exchangesDir = (runDir: string) => join(runDir, 'llm');
 export const exchangesPath = (runDir: string, id: string) => join(exchangesDir(runDir), traceFileName(id).replace(/\.json$/, '.jsonl'));
@@ -159,12 +160,14 @@ export async function replayInfo(dir: string, config: Record<string, unknown>, s
   const rec = (await readConfig(dir)) as { seed?: number; config?: Record<string, unknown> } | undefined;
   if (!rec) throw errors.runInvalid(dir, 'has no config.json: not a run dir');
   if (rec.seed !== seed) throw errors.runInvalid(dir, `was recorded with seed ${rec.seed}; replay it with --seed ${rec.seed}`);
-  const a = rec.config ?? {};
-  for (const k of new Set([...Object.keys(a), ...Object.keys(config)])) {
-    if (MAY_DIFFER.has(k) || stable(a[k]) === stable(config[k])) continue;
+  // an old run's system name (`acal-cot`, `baseline` + mode) is the same system as today's (`acal/cot`, `baseline/<mode>`)
+  const a = withCanonicalSystem(rec.config ?? {});
+  const b = withCanonicalSystem(config);
+  for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    if (MAY_DIFFER.has(k) || stable(a[k]) === stable(b[k])) continue;
     throw errors.runInvalid(
       dir,
-      `was recorded with ${k} = ${stable(a[k]) ?? '(unset)'}, this replay has ${stable(config[k]) ?? '(unset)'}; replay it with the recorded run's flags`,
+      `was recorded with ${k} = ${stable(a[k]) ?? '(unset)'}, this replay has ${stable(b[k]) ?? '(unset)'}; replay it with the recorded run's flags`,
     );
   }
   const { records } = await readResults(dir);

@@ -16,7 +16,7 @@ import type { DocStore, Retriever } from '../retrieval/types.js';
 import { FakeChatModel } from '../tests/support/fake-chat-model.js';
 import { startScriptedServer } from '../tests/support/scripted-openai-server.js';
 import { readResults, resultsPath, tracePath } from './run-dir.js';
-import { runExperiment } from './runner.js';
+import { contextFrom, runExperiment } from './runner.js';
 import type { AgentSystem, SystemContext } from './types.js';
 
 interface Q {
@@ -89,6 +89,33 @@ const ctxFor =
   });
 
 describe('runExperiment', () => {
+  it("contextFrom: each item gets the run's parts and its own seed; a part not given is empty", async () => {
+    const seen: SystemContext[] = [];
+    const system: AgentSystem<Q> = async (q, ctx) => {
+      seen.push(ctx);
+      return { prediction: q.answer, trace: {} };
+    };
+    const llm = new FakeChatModel([]) as unknown as BaseChatModel;
+    const r = await runExperiment({
+      runDir: dir,
+      system,
+      items: ITEMS,
+      gold: (q) => q.answer,
+      makeContext: contextFrom({ llm, retrievers: { bm25: overlap } }),
+      config: {},
+      seed: 7,
+    });
+    expect(r.ran).toBe(ITEMS.length);
+    expect(new Set(seen.map((c) => c.seed)).size).toBe(ITEMS.length); // one seed per item, derived from the run's
+    for (const c of seen) {
+      expect(c).toMatchObject({ llm, retrievers: { bm25: overlap }, tools: [], options: {} });
+      await expect(c.getPassage('p1')).resolves.toBeUndefined();
+    }
+    const bare = contextFrom()(ITEMS[0], { seed: 5 });
+    expect(bare).toMatchObject({ seed: 5, tools: [], retrievers: {}, options: {} });
+    expect(bare.llm).toBeUndefined();
+  });
+
   it('writes config.json with provenance, one results line and one trace per item, with per-item tokens and tool calls', async () => {
     const llm = new FakeChatModel((call) => ({ content: `{"answer": "${call.text.includes('gift') ? 'B' : 'A'}"}`, usage: { input: 100, output: 7 } }));
     const usage = new UsageMeter();

@@ -3,7 +3,7 @@
  * or interrupted run resumes from.
  *
  *   const { results } = await runExperiment({ runDir, system, items, gold: (q) => q.answer,
- *     makeContext: (q, { seed }) => ({ seed, tools, retrievers, llm, getPassage, options }),
+ *     makeContext: contextFrom({ tools, retrievers, llm, getPassage }),
  *     config: { system: 'case', dataset: 'barexam', split: 'val', k: 5 }, seed: 13 });
  *
  * Per item, in order: the system runs inside a usage scope (tokens of every model call, per item)
@@ -53,9 +53,11 @@ import { log } from '../core/log.js';
 import { createProgress } from '../core/progress.js';
 import { deriveSeed } from '../core/rng.js';
 import { ToolRecorder, withToolRecorder } from '../retrieval/tools/tool-recorder.js';
-import { provenance, type Provenance } from './provenance.js';
+import { provenance } from './provenance.js';
+import type { RunConfigFile } from './run-config-file.js';
 import { traceSchemaFor } from './records.js';
 import { operationalChanges, resultConfig } from './resume-config.js';
+import { withCanonicalSystem } from './systems.js';
 import { assertGrows, describeGrowth, growChanges, withoutGrowKeys } from './run-grow.js';
 import { checkRunDirOut, lockRunDir } from './run-dir-guard.js';
 import { appendResult, configPath, ensureRunDir, readConfig, removeStaleTemps, repairResults, rewriteResults, writeJsonAtomic, writeTrace } from './run-dir.js';
@@ -106,22 +108,17 @@ export interface RunExperimentResult {
   aborted: boolean;
 }
 
-/** The config.json of a run. */
-export interface RunConfigFile {
-  seed: number;
-  config: Record<string, unknown>;
-  provenance: Provenance;
-  resumes?: {
-    at: string;
-    gitSha: string;
-    datasetChecksum: string;
-    items: number;
-    skipped: number;
-    retried?: number;
-    changed?: Record<string, { from: unknown; to: unknown }>;
-    /** The run grew: item-selecting fields (limit, split) changed, config.json holds the new values (eval/run-grow.ts). */
-    grown?: Record<string, { from: unknown; to: unknown }>;
-  }[];
+export type { RunConfigFile } from './run-config-file.js';
+
+/** What differs between the runs' item contexts: every part optional (SystemContext less the item's seed). */
+export type ContextParts = Partial<Omit<SystemContext, 'seed'>>;
+
+/**
+ * `makeContext` from the parts a run has: each item gets them and its own seed; a part not given is
+ * empty — no tools, no retrievers, no passages (`getPassage` finds none), no options, no LLM.
+ */
+export function contextFrom(parts: ContextParts = {}): (item: unknown, info: { seed: number }) => SystemContext {
+  return (_item, { seed }) => ({ tools: [], retrievers: {}, getPassage: async () => undefined, options: {}, ...parts, seed });
 }
 
 const stable = (v: unknown): string =>
@@ -213,7 +210,10 @@ async function runLocked<Item extends { id: string }>(
   if (existing) {
     if (existing.seed !== seed) throw errors.runInvalid(runDir, `was started with seed ${existing.seed}, not ${seed}; use a new run dir to change the seed`);
     // Only fields that change results must match; retries, timeouts, concurrency and the cache may change.
-    const diff = firstDifference(withoutGrowKeys(resultConfig(existing.config ?? {})), withoutGrowKeys(resultConfig(config)));
+    const diff = firstDifference(
+      withoutGrowKeys(resultConfig(withCanonicalSystem(existing.config ?? {}))),
+      withoutGrowKeys(resultConfig(withCanonicalSystem(config))),
+    );
     if (diff) throw errors.runInvalid(runDir, `was started with a different config (field "${diff}" differs); use a new run dir`);
     // A larger --limit (or a split that holds the recorded items): the run grows, only the new items run.
     const grown = growChanges(existing.config ?? {}, config);

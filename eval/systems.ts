@@ -11,81 +11,11 @@
  * trace view `traceKindOf` with each trace), the CLI (`lexcase run <id>` from a plugin's schema) and
  * the library (`systemSpec`, `headlineFigures`). A new agent system is its folder plus its entry in
  * agents/systems.ts (docs/architecture.md, "How to add an agent system").
- *
- * Intervals come from the one statistics module (eval/stats/): a proportion (accuracy, Recall@k
- * with one gold passage per query, a convergence or abstention rate) gets a Wilson score interval,
- * honest at any n; any other figure (MRR, macro-F1, pooled factor ratios) a seeded percentile
- * bootstrap (seed 13, 2,000 resamples), left out below MIN_N = 10 items. Each figure carries the
- * name of its method and its printed text, so report.md, the explorer and the /v1 API print the
- * same thing. Retrieval measures (Recall@k, MRR) are decimals, never percentages. Every figure
- * below SMALL_N items carries a small-n warning.
+ * The headline metrics the entries name are built in eval/headline-metrics.ts.
  */
-import {
-  figureText,
-  methodLabel,
-  MIN_N,
-  perItemInterval,
-  proportionInterval,
-  statisticInterval,
-  type Interval,
-  type MeasureKind,
-  type Unit,
-} from './stats/index.js';
-import { classificationReport } from './metrics/classification.js';
-import { correctFlags, isFailed, scoredPrediction } from './metrics/failures.js';
+import { accuracy, mrr, recall, trecMeasures, num, type FigureContext, type HeadlineFigure, type HeadlineMetric } from './headline-metrics.js';
 import type { ResultRecord } from './types.js';
 import type { SectionBuilder } from './report/types.js';
-
-/** ACAL's answer labels (agents/acal/metrics.ts reads them from here: one definition). */
-export const ACAL_LABELS = ['Yes', 'No'] as const;
-
-/** Below this n every figure is flagged "small n". */
-export const SMALL_N = 30;
-/** Below this n no bootstrap interval is given (eval/stats/settings.ts MIN_N). */
-export const MIN_BOOTSTRAP_N = MIN_N;
-
-export type IntervalKind = 'wilson' | 'bootstrap' | 'none';
-
-/** One headline figure of a run: a proportion shown as % (`unit: 'percent'`), or a decimal (retrieval measures, `unit: 'decimal'`). */
-export interface HeadlineFigure {
-  id: string;
-  label: string;
-  estimate: number;
-  /** null when no interval is given (n below MIN_N for a bootstrap figure). */
-  lo: number | null;
-  hi: number | null;
-  /** Items the figure is computed over. */
-  n: number;
-  /** The interval's method ('none' where no interval is given). */
-  interval: IntervalKind;
-  /** The measure kind that chose the method (eval/stats/methods.ts). */
-  kind: MeasureKind;
-  unit: Unit;
-  /** unit === 'percent'. */
-  percent: boolean;
-  /** The method's printed name: "95% Wilson", "95% bootstrap", or "no interval: n < 10". */
-  method: string;
-  /** The figure as every surface prints it: "50.0% [15.0, 85.0]", "0.032 [0.021, 0.045]". */
-  text: string;
-  /** Set below SMALL_N items. */
-  smallN: boolean;
-  /** e.g. "over the 1 triple designed for abstention". */
-  note?: string;
-}
-
-export interface FigureContext {
-  config: Record<string, unknown>;
-  /** Bootstrap seed and resamples; default the statistics module's (13, 2,000) — the same on every surface. */
-  seed?: number;
-  iterations?: number;
-}
-
-export interface HeadlineMetric {
-  id: string;
-  label: string;
-  /** The figures this metric gives for a run: none when its records cannot give it (no item carries the metric), several for one per k. */
-  compute(records: readonly ResultRecord[], ctx: FigureContext): HeadlineFigure[];
-}
 
 /** The explorer's trace views (web/app/run-view.ts has one renderer per kind). */
 export const TRACE_KINDS = ['case', 'acal', 'mad', 'emar', 'threeply', 'retrieval', 'baseline', 'other'] as const;
@@ -193,8 +123,8 @@ export interface SystemPlugin extends SystemSpec {
   load(): Promise<SystemModule>;
 }
 
+export { num };
 export const str = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
-export const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /** The model a run used: config.model as a string, or the `model` field of a recorded LLM config object. */
 export function modelOf(config: Record<string, unknown>): string | null {
@@ -203,211 +133,6 @@ export function modelOf(config: Record<string, unknown>): string | null {
   if (m && typeof m === 'object') return str((m as Record<string, unknown>).model) ?? str((m as Record<string, unknown>).name);
   return null;
 }
-
-/** A figure from its interval (eval/stats): the numbers, the method's name and the printed text. */
-export function figureOf(id: string, label: string, iv: Interval, o: { unit?: Unit; note?: string } = {}): HeadlineFigure {
-  const unit = o.unit ?? 'percent';
-  return {
-    id,
-    label,
-    estimate: iv.estimate,
-    lo: iv.lo,
-    hi: iv.hi,
-    n: iv.n,
-    interval: iv.lo === null ? 'none' : iv.method,
-    kind: iv.kind,
-    unit,
-    percent: unit === 'percent',
-    method: methodLabel(iv),
-    text: figureText(iv, unit),
-    smallN: iv.n < SMALL_N,
-    ...(o.note ? { note: o.note } : {}),
-  };
-}
-
-/** A 0/1 figure: Wilson interval. */
-export function proportion(id: string, label: string, successes: number, n: number, note?: string): HeadlineFigure {
-  return figureOf(id, label, proportionInterval(successes, n), { note });
-}
-
-/** Any other figure: seeded percentile bootstrap of `stat` over resampled items (none below MIN_N). */
-export function bootstrapped(
-  id: string,
-  label: string,
-  n: number,
-  stat: (idx: Int32Array) => number,
-  ctx: Pick<FigureContext, 'seed' | 'iterations'>,
-  opts: { unit?: Unit; note?: string; kind?: 'mean' | 'statistic' } = {},
-): HeadlineFigure {
-  return figureOf(id, label, statisticInterval(n, stat, { seed: ctx.seed, iterations: ctx.iterations, kind: opts.kind }), opts);
-}
-
-export const accuracy: HeadlineMetric = {
-  id: 'accuracy',
-  label: 'accuracy',
-  compute: (records) =>
-    records.length
-      ? [
-          proportion(
-            'accuracy',
-            'accuracy',
-            correctFlags(records).reduce((a, b) => a + b, 0),
-            records.length,
-          ),
-        ]
-      : [],
-};
-
-/** Share of scored items whose boolean metric `key` is true (items without it are left out). */
-export function rate(id: string, label: string, key: string, filter: (r: ResultRecord) => boolean = () => true): HeadlineMetric {
-  return {
-    id,
-    label,
-    compute: (records) => {
-      const xs = records.filter((r) => filter(r) && typeof r.metrics?.[key] === 'boolean');
-      return xs.length ? [proportion(id, label, xs.filter((r) => r.metrics![key] === true).length, xs.length)] : [];
-    },
-  };
-}
-
-export const macroF1 = (labels?: readonly string[]): HeadlineMetric => ({
-  id: 'macro-f1',
-  label: 'macro-F1',
-  compute: (records, ctx) => {
-    if (!records.length) return [];
-    const preds = records.map(scoredPrediction);
-    const golds = records.map((r) => r.gold);
-    return [
-      bootstrapped(
-        'macro-f1',
-        'macro-F1',
-        records.length,
-        (idx) =>
-          classificationReport(
-            [...idx].map((i) => preds[i]),
-            [...idx].map((i) => golds[i]),
-            labels,
-          ).macroF1,
-        ctx,
-      ),
-    ];
-  },
-});
-
-/** The ks a retrieval run recorded (config.ks, else every recall@k key of its records). */
-function recallKs(records: readonly ResultRecord[], config: Record<string, unknown>): number[] {
-  const fromConfig = Array.isArray(config.ks) ? config.ks.filter((k): k is number => typeof k === 'number') : [];
-  if (fromConfig.length) return [...fromConfig].sort((a, b) => a - b);
-  const ks = new Set<number>();
-  for (const r of records) for (const key of Object.keys(r.metrics ?? {})) if (/^recall@\d+$/.test(key)) ks.add(Number(key.slice(7)));
-  return [...ks].sort((a, b) => a - b);
-}
-
-/** Recall@k for every k the run recorded (a decimal, as every retrieval measure). */
-const recall: HeadlineMetric = {
-  id: 'recall',
-  label: 'Recall@k',
-  compute: (records, ctx) => recallKs(records, ctx.config).flatMap((k) => recallAt(records, k, ctx) ?? []),
-};
-
-function recallAt(records: readonly ResultRecord[], k: number, ctx: FigureContext): HeadlineFigure | null {
-  const xs = records.map((r) => num(r.metrics?.[`recall@${k}`])).filter((x): x is number => x !== null);
-  if (!xs.length) return null;
-  // one gold passage per query: a 0/1 hit (a proportion, Wilson); graded recall: a mean (bootstrap)
-  return figureOf(`recall@${k}`, `Recall@${k}`, perItemInterval(xs, ctx), { unit: 'decimal' });
-}
-
-/** Reciprocal rank of the first gold passage per item (0 when none was found), for MRR. */
-export function reciprocalRanks(records: readonly ResultRecord[]): number[] {
-  return records.filter((r) => r.metrics && 'firstRank' in r.metrics).map((r) => (num(r.metrics!.firstRank) ? 1 / num(r.metrics!.firstRank)! : 0));
-}
-
-/** MRR: a mean of graded values (bootstrap), printed as a decimal. */
-const mrr: HeadlineMetric = {
-  id: 'mrr',
-  label: 'MRR',
-  compute: (records, ctx) => {
-    const rr = reciprocalRanks(records);
-    if (!rr.length) return [];
-    const depth = recallKs(records, ctx.config).at(-1);
-    return [
-      bootstrapped('mrr', 'MRR', rr.length, (idx) => [...idx].reduce((s, i) => s + rr[i], 0) / (idx.length || 1), ctx, {
-        kind: 'mean',
-        unit: 'decimal',
-        note: depth ? `reciprocal rank of the first gold passage within the top ${depth}` : undefined,
-      }),
-    ];
-  },
-};
-
-/** "map" → "MAP", "ndcg@10" → "nDCG@10", "recall@100" → "Recall@100", "mrr@10" → "MRR@10", "p@30" → "P@30". */
-export function measureLabel(name: string): string {
-  const [m, k] = name.split('@');
-  const base = ({ map: 'MAP', ndcg: 'nDCG', recall: 'Recall', mrr: 'MRR', p: 'P', recip_rank: 'MRR' } as Record<string, string>)[m.toLowerCase()] ?? m;
-  return k === undefined ? base : `${base}@${k}`;
-}
-
-/** A TREC run: the mean of every measure it recorded (config.metrics: MAP, P@30, …), decimals. */
-const trecMeasures: HeadlineMetric = {
-  id: 'trec-measures',
-  label: 'TREC measures',
-  compute: (records, ctx) => {
-    const names = Array.isArray(ctx.config.metrics) ? ctx.config.metrics.filter((m): m is string => typeof m === 'string') : [];
-    return names.flatMap((name) => {
-      const xs = records.map((r) => num(r.metrics?.[name])).filter((x): x is number => x !== null);
-      return xs.length ? [figureOf(name, measureLabel(name), perItemInterval(xs, ctx), { unit: 'decimal' })] : [];
-    });
-  },
-};
-
-/** 3-ply: pooled Σ over triples (the paper's micro average), bootstrapped over triples. */
-export function pooled(
-  id: string,
-  label: string,
-  num_: (m: Record<string, unknown>) => number,
-  den: (m: Record<string, unknown>) => number,
-  transform: (ratio: number) => number,
-): HeadlineMetric {
-  return {
-    id,
-    label,
-    compute: (records, ctx) => {
-      const ms = records.filter((r) => r.metrics && typeof r.metrics.nGt === 'number').map((r) => r.metrics as Record<string, unknown>);
-      if (!ms.length) return [];
-      const stat = (idx: Int32Array) => {
-        let a = 0;
-        let b = 0;
-        for (const i of idx) {
-          a += num_(ms[i]);
-          b += den(ms[i]);
-        }
-        return b ? transform(a / b) : 0;
-      };
-      return [bootstrapped(id, label, ms.length, stat, ctx, { note: 'pooled over triples (micro average)' })];
-    },
-  };
-}
-
-export const n0 = (v: unknown) => (typeof v === 'number' ? v : 0);
-
-export const threeplyAbstention: HeadlineMetric = {
-  id: 'abstention',
-  label: 'successful abstention',
-  compute: (records) => {
-    const designed = records.filter((r) => r.gold === 'abstain');
-    if (!designed.length) return [];
-    const ok = designed.filter((r) => !isFailed(r) && r.prediction === 'abstain').length;
-    return [
-      proportion(
-        'abstention',
-        'successful abstention',
-        ok,
-        designed.length,
-        `over the ${designed.length} triple${designed.length === 1 ? '' : 's'} designed for abstention`,
-      ),
-    ];
-  },
-};
 
 export const defaultMethod = (c: Record<string, unknown>) => str(c.method) ?? str(c.mode) ?? str(c.variant) ?? null;
 export const defaultK = (c: Record<string, unknown>) => (num(c.k) !== null ? String(c.k) : null);
@@ -494,6 +219,30 @@ export function matchesNames(id: string, variants: readonly string[], aliases: r
   return (s) => names.has(s);
 }
 
+/**
+ * A run's config.json `system` under the one naming scheme: a system with variants writes
+ * `<id>/<variant>` (`acal/cot`, `baseline/bm25-rag`, `mad/mad`), a system without its id (`case`).
+ * An older name (a plugin's alias, or its bare id) is given as the variant it meant — `acal-cot` →
+ * `acal/cot`, `acal` → `acal/acal`, `baseline` with `mode: "llm-only"` → `baseline/llm-only` — so a
+ * resumed or replayed old run dir compares equal to the same run started now. A name of no plugin
+ * comes back as it is; null when the config names no system.
+ */
+export function canonicalSystem(config: Record<string, unknown>): string | null {
+  const name = str(config.system);
+  if (!name) return null;
+  const p = AGENT_PLUGINS.find((x) => x.matches(name));
+  if (!p || !p.variants.length || p.variants.includes(name)) return name;
+  const variant = (v: string | null) => (v && p.variants.includes(`${p.id}/${v}`) ? `${p.id}/${v}` : null);
+  if (name === p.id) return variant(str(config.mode)) ?? variant(str(config.variant)) ?? variant(p.id) ?? name;
+  return variant(name.startsWith(`${p.id}-`) ? name.slice(p.id.length + 1) : null) ?? name;
+}
+
+/** `config` with its `system` under the one naming scheme (canonicalSystem), for comparing a recorded run's config with a new one. */
+export function withCanonicalSystem(config: Record<string, unknown>): Record<string, unknown> {
+  const name = canonicalSystem(config);
+  return name === null ? config : { ...config, system: name };
+}
+
 /** The systems a recipe run may name (`run.system`), in registry order (read when asked: the list grows once agents/systems.ts is loaded). */
 export function runSystemIds(): string[] {
   return SYSTEMS.filter((s) => s.run).map((s) => s.id);
@@ -505,11 +254,17 @@ export function traceKindOf(configSystem: string | null | undefined): TraceKind 
   return (configSystem ? spec.variantTraceKinds?.[configSystem] : undefined) ?? spec.traceKind;
 }
 
-/** The report section of a run's system: its plugin's lazily loaded one (null for none). */
+/**
+ * The report section of a run's system: its plugin's lazily loaded one, else that of the plugin its
+ * `reportSection` names (CASE's baselines get CASE's section from CASE's plugin, so agents/baselines
+ * need not import agents/case); null for none.
+ */
 export async function systemReportSection(configSystem: string | null | undefined): Promise<SectionBuilder | null> {
-  const spec = systemSpec(configSystem) as Partial<SystemPlugin>;
-  if (typeof spec.load !== 'function') return null;
-  return (await spec.load()).reportSection ?? null;
+  const spec = systemSpec(configSystem) as SystemSpec & Partial<SystemPlugin>;
+  const own = typeof spec.load === 'function' ? (await spec.load()).reportSection : undefined;
+  if (own) return own;
+  const owner = AGENT_PLUGINS.find((p) => p.id === spec.reportSection && p !== spec);
+  return (owner && (await owner.load()).reportSection) ?? null;
 }
 
 /** The registry entry of a runnable system by id (undefined for an unknown one). */

@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-const PLUGIN = `import { accuracy, cli, matchesNames, type SystemPlugin } from '../../eval/systems.js';
+const PLUGIN = `import { accuracy } from '../../eval/headline-metrics.js';
+import { cli, matchesNames, type SystemPlugin } from '../../eval/systems.js';
 
 export const toyPlugin: SystemPlugin = {
   id: 'toy',

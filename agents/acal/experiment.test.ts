@@ -72,7 +72,7 @@ describe('runAcal on LegalBench hearsay (scripted server, real index)', () => {
     // 8 items: accuracy with its Wilson interval; the macro figures (bootstrap) say n < 10
     expect(md).toMatch(/\| acal +\| +8 \| +\d+\.\d% \[\d+\.\d, \d+\.\d\] \| +\d+\.\d% \(n < 10\) \|/);
     expect(md).toMatch(/Non-assertive conduct/);
-    expect(JSON.parse(readFileSync(r.reportJson, 'utf8')).config).toMatchObject({ system: 'acal', semantics: 'quadratic', tools: ['bm25_search'] });
+    expect(JSON.parse(readFileSync(r.reportJson, 'utf8')).config).toMatchObject({ system: 'acal/acal', semantics: 'quadratic', tools: ['bm25_search'] });
     // the generic report carries the ACAL section with the same figures
     const generic = JSON.parse(readFileSync(join(runDir, 'report.json'), 'utf8'));
     expect(JSON.stringify(generic)).toContain('"macroF1"');
@@ -102,6 +102,9 @@ describe('runAcal on LegalBench hearsay (scripted server, real index)', () => {
       const r = await runAcal({ task: 'hearsay', runDir, llm: llm(), system, limit: 4, indexDir: index(), iterations: 100 });
       expect(r.results.map((x) => x.prediction).every((p) => p === 'Yes' || p === 'No')).toBe(true);
       expect(readFileSync(r.reportMd, 'utf8')).toMatch(new RegExp(`\\| ${system} +\\| +4 \\|`));
+      // one naming scheme: the baseline is a variant of ACAL (`acal/<baseline>`), and the run's report gets ACAL's section
+      expect(JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8')).config.system).toBe(`acal/${system}`);
+      expect(readFileSync(join(runDir, 'report.md'), 'utf8')).toMatch(/ACAL metrics/);
     }
     const sp = srv.requests.filter((q) => userOf(q).startsWith('TASK: answer the legal classification question directly'));
     expect(userOf(sp[0])).toContain('EXAMPLES:'); // few-shot demonstrations from the train split

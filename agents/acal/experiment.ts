@@ -12,14 +12,14 @@ import { loadLegalBenchTask, LEGALBENCH_TASKS } from '../../corpora/legalbench.j
 import type { TaskExample } from '../../corpora/types.js';
 import { writeReport } from '../../eval/report/write-report.js';
 import { table } from '../../eval/report/format.js';
-import { runExperiment } from '../../eval/runner.js';
+import { contextFrom, runExperiment } from '../../eval/runner.js';
 import type { AgentSystem, ResultRecord } from '../../eval/types.js';
 import { errors } from '../../core/errors.js';
 import type { UsageMeter } from '../../core/llm/usage.js';
 import { createRetrievalTools, type ToolMethod } from '../../retrieval/tools/index.js';
 import type { Retriever } from '../../retrieval/types.js';
 import { openCaseIndex } from '../../retrieval/open-index.js';
-import { createChainOfThoughtSystem, createSingleAgentRagSystem, createStandardPromptingSystem } from '../baselines/acal/index.js';
+import { createChainOfThoughtSystem, createSingleAgentRagSystem, createStandardPromptingSystem } from './baselines/index.js';
 import { acalDir } from './graph/store.js';
 import { acalMetrics, metricsTable, type AcalMetrics } from './metrics.js';
 import type { SemanticsName } from './semantics/types.js';
@@ -107,7 +107,7 @@ export async function runAcal(opts: RunAcalOptions): Promise<RunAcalResult> {
           : createSingleAgentRagSystem({ task: opts.task, k });
 
   const config = {
-    system: system === 'acal' ? 'acal' : `acal-${system}`,
+    system: `acal/${system}`, // the one naming scheme (`<id>/<variant>`); runs before it recorded `acal` / `acal-<baseline>`
     task: opts.task,
     split,
     limit: opts.limit ?? null,
@@ -125,7 +125,7 @@ export async function runAcal(opts: RunAcalOptions): Promise<RunAcalResult> {
     system: sys,
     items,
     gold: (x) => x.label,
-    makeContext: (_item, { seed: s }) => ({ seed: s, tools, retrievers, llm: opts.llm, getPassage, options: {}, signal: opts.signal }),
+    makeContext: contextFrom({ tools, retrievers, llm: opts.llm, getPassage, signal: opts.signal }),
     config,
     seed,
     concurrency: opts.concurrency,

@@ -21,7 +21,7 @@ export { applyContest, type AuditEntry, type ContestMeta } from './contest/apply
 export { parseContestAction, CONTEST_ACTIONS, type ContestAction } from './contest/actions.js';
 export { runArena, type ArenaOptions, type ArenaInput, type ArenaTrace } from './arena.js';
 export { createAcalSystem, type AcalSystemOptions } from './system.js';
-export { createStandardPromptingSystem, createChainOfThoughtSystem, createSingleAgentRagSystem } from '../baselines/acal/index.js';
+export { createStandardPromptingSystem, createChainOfThoughtSystem, createSingleAgentRagSystem } from './baselines/index.js';
 export { runAcal, ACAL_SYSTEMS, type RunAcalOptions, type RunAcalResult, type AcalSystemName } from './experiment.js';
 export { acalMetrics, metricsTable as acalMetricsTable, type AcalMetrics } from './metrics.js';
 export { LEGAL_ROLES, ROLE_NAMES, type LegalRole } from './roles.js';

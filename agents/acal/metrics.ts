@@ -10,7 +10,7 @@ import { correctFlags } from '../../eval/metrics/failures.js';
 import { figureText, METHOD_LABEL, proportionInterval, statisticInterval, type Interval } from '../../eval/stats/index.js';
 import { classificationReport } from '../../eval/metrics/classification.js';
 import { table } from '../../eval/report/format.js';
-import { ACAL_LABELS } from '../../eval/systems.js';
+import { ACAL_LABELS } from './labels.js';
 
 export { ACAL_LABELS };
 

@@ -1,8 +1,11 @@
 /**
  * ACAL and its paper's baselines as one value of the system list: variants `acal/acal`, `acal/sp`,
- * `acal/cot`, `acal/rag`; runs record `acal` or `acal-<baseline>` in config.json (kept as aliases).
+ * `acal/cot`, `acal/rag`, as runs record them in config.json; older runs recorded `acal` or
+ * `acal-<baseline>` (kept as aliases).
  */
-import { ACAL_LABELS, accuracy, cli, defaultK, defaultMethod, macroF1, matchesNames, rate, str, type SystemPlugin } from '../../eval/systems.js';
+import { accuracy, macroF1, rate } from '../../eval/headline-metrics.js';
+import { cli, defaultK, defaultMethod, matchesNames, str, type SystemPlugin } from '../../eval/systems.js';
+import { ACAL_LABELS } from './labels.js';
 import { ACAL_SYSTEMS } from './system-names.js';
 
 const variants = ACAL_SYSTEMS.map((v) => `acal/${v}`);

@@ -1,9 +1,10 @@
 /**
- * The ACAL section of `lexcase report` (runs whose config.system is acal, acal-sp, acal-cot or
- * acal-rag): accuracy (95% Wilson), macro precision, macro recall and macro-F1 (95% bootstrap, eval/stats), and for
+ * The ACAL section of `lexcase report` (runs whose config.system is acal/acal, acal/sp, acal/cot or
+ * acal/rag, or an older run's acal, acal-sp, acal-cot or acal-rag): accuracy (95% Wilson), macro precision, macro recall and macro-F1 (95% bootstrap, eval/stats), and for
  * ACAL itself how decisions were reached (judge escalations, clashes, convergence).
  */
 import type { SectionBuilder } from '../../eval/report/types.js';
+import { ACAL_SYSTEMS } from './system-names.js';
 import { acalMetrics, metricsTable } from './metrics.js';
 
 const SEMANTICS_LABEL: Record<string, string> = {
@@ -12,7 +13,11 @@ const SEMANTICS_LABEL: Record<string, string> = {
   'acal-compat': "the public ACAL code's update, not the paper's",
 };
 
-export const ACAL_REPORT_SYSTEMS = ['acal', 'acal-sp', 'acal-cot', 'acal-rag'];
+/** The config.json `system` values of ACAL's runs: the variants (`acal/<v>`), then the names older runs recorded. */
+export const ACAL_REPORT_SYSTEMS: readonly string[] = [
+  ...ACAL_SYSTEMS.map((v) => `acal/${v}`),
+  ...ACAL_SYSTEMS.map((v) => (v === 'acal' ? 'acal' : `acal-${v}`)),
+];
 
 export const acalSection: SectionBuilder = (run, o) => {
   if (!run.results.length) return null;
@@ -25,13 +30,13 @@ export const acalSection: SectionBuilder = (run, o) => {
   const inBand = per.filter((x) => x.inBand === true).length;
   // teams below the paper's 2 agents (a role named twice counts once); issue 36, item 5
   const smallTeams = per.filter((x) => typeof x.teamSize === 'number' && x.teamSize < 2).length;
-  const semantics = name === 'acal' ? String(run.config.config.semantics ?? 'quadratic') : undefined;
-  const decisions =
-    name === 'acal'
-      ? `\n\nSemantics: ${semantics} (${SEMANTICS_LABEL[semantics!] ?? semantics}). ` +
-        `Decisions: ${inBand} of ${run.results.length} claim strengths in the judge band, ${judged} escalated to the judge; ${notConverged} not converged; ${clashes} clashes resolved in all.` +
-        (smallTeams ? ` ${smallTeams} item(s) had a team of fewer than 2 agents (a role named twice).` : '')
-      : '';
+  const own = name === 'acal/acal' || name === 'acal'; // ACAL itself (an older run recorded `acal`), not one of its baselines
+  const semantics = own ? String(run.config.config.semantics ?? 'quadratic') : undefined;
+  const decisions = own
+    ? `\n\nSemantics: ${semantics} (${SEMANTICS_LABEL[semantics!] ?? semantics}). ` +
+      `Decisions: ${inBand} of ${run.results.length} claim strengths in the judge band, ${judged} escalated to the judge; ${notConverged} not converged; ${clashes} clashes resolved in all.` +
+      (smallTeams ? ` ${smallTeams} item(s) had a team of fewer than 2 agents (a role named twice).` : '')
+    : '';
   return {
     id: 'acal',
     title: semantics ? `ACAL metrics (LegalBench, labels Yes/No; semantics ${semantics})` : 'ACAL metrics (LegalBench, labels Yes/No)',

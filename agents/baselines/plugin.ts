@@ -1,8 +1,10 @@
 /**
  * CASE's single-path baselines (`lexcase run baseline --mode …`) as one value of the system list:
- * variants `baseline/<mode>`; their runs (config.json `system: "baseline"`, `mode`) get CASE's report section.
+ * variants `baseline/<mode>`, as their runs record them (config.json `system: "baseline/<mode>"` and `mode`;
+ * older runs `system: "baseline"`), which get CASE's report section.
  */
-import { accuracy, cli, defaultK, matchesNames, str, type SystemPlugin } from '../../eval/systems.js';
+import { accuracy } from '../../eval/headline-metrics.js';
+import { cli, defaultK, matchesNames, str, type SystemPlugin } from '../../eval/systems.js';
 import { BASELINE_MODES } from './baseline-modes.js';
 
 const variants = BASELINE_MODES.map((m) => `baseline/${m}`);
@@ -20,5 +22,5 @@ export const baselinePlugin: SystemPlugin = {
   k: defaultK,
   headline: [accuracy],
   paper: { baseline: { temperature: 0.3, source: 'CASE (paper 003) §4.1 and §5.3: baselines 1-4 (llama-3.3-70b-instruct) at sampling temperature 0.3' } },
-  load: async () => ({ reportSection: (await import('../case/report-section.js')).caseSection }),
+  load: async () => ({}), // its report section is CASE's (`reportSection: 'case'`), loaded by CASE's plugin
 };

@@ -12,7 +12,7 @@ import { writeReport } from '../../eval/report/write-report.js';
 import { traceSchemaFor } from '../../eval/records.js';
 import { readTrace } from '../../eval/run-dir.js';
 import './trace-schema.js';
-import { runExperiment, type RunProgress } from '../../eval/runner.js';
+import { contextFrom, runExperiment, type RunProgress } from '../../eval/runner.js';
 import type { AgentSystem, ResultRecord } from '../../eval/types.js';
 import { createRetrievalTools } from '../../retrieval/tools/index.js';
 import { errors } from '../../core/errors.js';
@@ -125,7 +125,8 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
         : createBaseline(o.mode!, { k });
     const runDir = o.runDir ?? defaultRunDir({ ...o, k, seed });
     const config: Record<string, unknown> = {
-      system: o.system,
+      // the one naming scheme: a baseline is a variant (`baseline/<mode>`; runs before it recorded `baseline`), `mode` kept for readers
+      system: o.system === 'case' ? 'case' : `baseline/${o.mode}`,
       ...(o.system === 'case'
         ? {
             mode: offline ? OFFLINE_LABEL : 'llm',
@@ -152,14 +153,7 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
       system,
       items: questions,
       gold: (q) => q.answer,
-      makeContext: (_q, { seed: itemSeed }) => ({
-        seed: itemSeed,
-        tools,
-        retrievers: idx.retrievers,
-        llm: offline ? undefined : o.llm,
-        getPassage: idx.getPassage,
-        options: {},
-      }),
+      makeContext: contextFrom({ tools, retrievers: idx.retrievers, llm: offline ? undefined : o.llm, getPassage: idx.getPassage }),
       config,
       seed,
       usage: o.usage,

@@ -1,5 +1,6 @@
 /** CASE as one value of the system list (agents/systems.ts): its metadata, and its report section loaded when asked. */
-import { accuracy, cli, defaultK, matchesNames, rate, str, type SystemPlugin } from '../../eval/systems.js';
+import { accuracy, rate } from '../../eval/headline-metrics.js';
+import { cli, defaultK, matchesNames, str, type SystemPlugin } from '../../eval/systems.js';
 
 export const casePlugin: SystemPlugin = {
   id: 'case',

@@ -29,7 +29,7 @@ import { createCase } from '../case/index.js';
 import { questionToCase } from '../emar/cases.js';
 import { createEmarSystem } from '../emar/system.js';
 import type { ClaimEmbedder } from '../emar/types.js';
-import { createSelfConsistency, createSingleRag } from '../baselines/mad.js';
+import { createSelfConsistency, createSingleRag } from '../mad/baselines.js';
 import { createMad } from '../mad/debate.js';
 import { judgeReply, roleOf } from '../mad/test-support/script.js';
 import { buildScenarios } from '../threeply/scenarios.js';

@@ -7,7 +7,7 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { Question, TaskExample } from '../../corpora/types.js';
 import { writeReport } from '../../eval/report/write-report.js';
-import { runExperiment, type RunExperimentResult } from '../../eval/runner.js';
+import { contextFrom, runExperiment, type RunExperimentResult } from '../../eval/runner.js';
 import type { AgentSystem } from '../../eval/types.js';
 import type { UsageMeter } from '../../core/llm/usage.js';
 import { letterToLabel, questionToCase, TASK_FRAMINGS, taskExampleToCase } from './cases.js';
@@ -59,7 +59,7 @@ export async function runEmarExperiment(
     system,
     items: o.items,
     gold: (it) => (it.kind === 'question' ? it.answer : it.label),
-    makeContext: (_it, { seed }) => ({ seed, tools: [], retrievers: {}, llm: o.model, getPassage: async () => undefined, options: {} }),
+    makeContext: contextFrom({ llm: o.model }),
     config: {
       system: 'emar',
       dataset: o.dataset,

@@ -1,5 +1,6 @@
 /** EMAR as one value of the system list (agents/systems.ts). */
-import { accuracy, cli, macroF1, matchesNames, rate, str, type SystemPlugin } from '../../eval/systems.js';
+import { accuracy, macroF1, rate } from '../../eval/headline-metrics.js';
+import { cli, matchesNames, str, type SystemPlugin } from '../../eval/systems.js';
 import { isFailed } from '../../eval/metrics/failures.js';
 
 export const emarPlugin: SystemPlugin = {

@@ -10,7 +10,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { loadQuestionsLimited } from '../../corpora/registry.js';
 import type { Question, Split } from '../../corpora/types.js';
 import { writeJsonAtomic } from '../../eval/run-dir.js';
-import { runExperiment, type RunProgress } from '../../eval/runner.js';
+import { contextFrom, runExperiment, type RunProgress } from '../../eval/runner.js';
 import { createRetrievalTools, type ToolMethod } from '../../retrieval/tools/index.js';
 import { errors } from '../../core/errors.js';
 import type { UsageMeter } from '../../core/llm/usage.js';
@@ -103,7 +103,7 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
       system: createMadSystem(system, { ...s, samples: o.samples }),
       items: questions,
       gold: (q) => q.answer,
-      makeContext: (_q, { seed: itemSeed }) => ({ seed: itemSeed, tools, retrievers: idx.retrievers, llm: o.llm, getPassage: idx.getPassage, options: {} }),
+      makeContext: contextFrom({ tools, retrievers: idx.retrievers, llm: o.llm, getPassage: idx.getPassage }),
       config,
       seed,
       usage: o.usage,

@@ -1,6 +1,6 @@
 /** Multi-agent debate (paper 002): the debate system, its baselines, metrics and the experiment runner. */
 export { createMad, madSettings, MAD_DEFAULTS, type DebateTrace } from './debate.js';
-export { createSingleRag, createSelfConsistency, majority } from '../baselines/mad.js';
+export { createSingleRag, createSelfConsistency, majority } from './baselines.js';
 export { createMadSystem, MAD_SYSTEMS, type MadSystemName } from './system.js';
 export { visibleOpponents, parseTopology, TOPOLOGIES } from './topology.js';
 export { lexicallySupports, termOverlap, checkCitations, SUPPORT_MIN_OVERLAP, SUPPORT_MIN_SHARED } from './citation-check.js';

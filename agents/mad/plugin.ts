@@ -1,5 +1,6 @@
 /** MAD and its baselines (variants `mad/mad`, `mad/single-rag`, `mad/self-consistency`, as config.json records them) as one value of the system list. */
-import { accuracy, cli, defaultK, matchesNames, str, type SystemPlugin } from '../../eval/systems.js';
+import { accuracy } from '../../eval/headline-metrics.js';
+import { cli, defaultK, matchesNames, str, type SystemPlugin } from '../../eval/systems.js';
 import { MAD_SYSTEMS } from './system-names.js';
 
 const variants = MAD_SYSTEMS.map((v) => `mad/${v}`);

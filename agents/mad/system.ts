@@ -1,7 +1,7 @@
-/** The MAD system by name: the debate itself or one of its baselines (agents/baselines/mad.ts). */
+/** The MAD system by name: the debate itself or one of its baselines (agents/mad/baselines.ts). */
 import type { Question } from '../../corpora/types.js';
 import type { AgentSystem } from '../../eval/types.js';
-import { createSelfConsistency, createSingleRag } from '../baselines/mad.js';
+import { createSelfConsistency, createSingleRag } from './baselines.js';
 import { createMad } from './debate.js';
 import type { MadSettings } from './types.js';
 import { MAD_SYSTEMS, type MadSystemName } from './system-names.js';

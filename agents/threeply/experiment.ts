@@ -6,7 +6,7 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { loadTradeSecretModel } from '../../corpora/trade-secret.js';
 import { writeReport } from '../../eval/report/write-report.js';
-import { runExperiment, type RunExperimentResult } from '../../eval/runner.js';
+import { contextFrom, runExperiment, type RunExperimentResult } from '../../eval/runner.js';
 import type { UsageMeter } from '../../core/llm/usage.js';
 import { buildScenarios, expectedBehaviour, type CaseTriple, type ScenarioMode, type ScenarioSource } from './scenarios.js';
 import { summarizeRun } from './summary.js';
@@ -44,7 +44,7 @@ export async function runThreeplyExperiment(o: ThreeplyExperimentOptions): Promi
     system: createThreePlySystem({ kind: o.kind, factors, evaluator: o.evaluator }),
     items,
     gold: (t) => expectedBehaviour(t.mode),
-    makeContext: (_t, { seed }) => ({ seed, tools: [], retrievers: {}, llm: o.model, getPassage: async () => undefined, options: {} }),
+    makeContext: contextFrom({ llm: o.model }),
     config: {
       system: 'threeply',
       variant: o.kind,

@@ -1,5 +1,6 @@
 /** Reflective 3-ply as one value of the system list (variants `threeply/<kind>`: reflective, single, …). */
-import { cli, matchesNames, n0, pooled, str, threeplyAbstention, type SystemPlugin } from '../../eval/systems.js';
+import { n0, pooled, threeplyAbstention } from '../../eval/headline-metrics.js';
+import { cli, matchesNames, str, type SystemPlugin } from '../../eval/systems.js';
 import { THREEPLY_SYSTEMS } from './types.js';
 
 const variants = THREEPLY_SYSTEMS.map((v) => `threeply/${v}`);

@@ -27,7 +27,8 @@ import {
   type PairedDifference,
   type Unit,
 } from '../stats/index.js';
-import { measureLabel, systemSpec } from '../systems.js';
+import { measureLabel } from '../headline-metrics.js';
+import { systemSpec } from '../systems.js';
 import type { ResultRecord } from '../types.js';
 import { table } from './format.js';
 import { readRun } from './read-run.js';

@@ -11,7 +11,7 @@ import { errors } from '../../core/errors.js';
 import { log } from '../../core/log.js';
 import { traceSchemaFor } from '../records.js';
 import { readConfig, readResults, readTraceChecked, resultsPath, traceFileName, tracesDir } from '../run-dir.js';
-import type { RunConfigFile } from '../runner.js';
+import type { RunConfigFile } from '../run-config-file.js';
 import type { RunData } from './types.js';
 
 export async function readRun(dir: string, opts: { traces?: boolean } = {}): Promise<RunData> {

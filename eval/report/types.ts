@@ -1,6 +1,6 @@
 import type { PlotSpec } from '../plots/specs.js';
 import type { ResultRecord } from '../types.js';
-import type { RunConfigFile } from '../runner.js';
+import type { RunConfigFile } from '../run-config-file.js';
 
 /** Everything a report is computed from: the run dir's files, nothing else. */
 export interface RunData {

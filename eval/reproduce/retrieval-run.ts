@@ -16,7 +16,7 @@ import { readManifest } from '../../indexer/manifest.js';
 import { errors } from '../../core/errors.js';
 import { log } from '../../core/log.js';
 import { firstRelevantRank, recallAtK } from '../metrics/index.js';
-import { runExperiment, type RunExperimentResult } from '../runner.js';
+import { contextFrom, runExperiment, type RunExperimentResult } from '../runner.js';
 import type { AgentSystem } from '../types.js';
 
 export interface RetrievalRunOptions {
@@ -69,7 +69,7 @@ export async function runRetrievalGridRun(o: RetrievalRunOptions): Promise<RunEx
       system,
       items: questions,
       gold: (q) => q.goldPassageIds[0],
-      makeContext: (_q, { seed }) => ({ seed, tools: [], retrievers: {}, getPassage: idx.getPassage, options: {} }),
+      makeContext: contextFrom({ getPassage: idx.getPassage }),
       config: {
         system: 'retrieval',
         method: o.method,

@@ -32,7 +32,7 @@ import { measureValue, parseMeasures } from '../trec/measures.js';
 import { trecOrder } from '../trec/order.js';
 import { runDocsOfHits } from '../trec/run.js';
 import { TrecRunWriter } from '../retrieval-eval-run-file.js';
-import { runExperiment, type RunExperimentResult } from '../runner.js';
+import { contextFrom, runExperiment, type RunExperimentResult } from '../runner.js';
 import type { AgentSystem } from '../types.js';
 
 export interface TrecRunOptions {
@@ -140,7 +140,7 @@ export async function runTrecGridRun(o: TrecRunOptions): Promise<RunExperimentRe
     system,
     items,
     gold: () => '',
-    makeContext: (_t, { seed }) => ({ seed, tools: [], retrievers: {}, getPassage: async () => undefined, options: {} }),
+    makeContext: contextFrom(),
     config: {
       system: 'trec',
       collection: o.collection,

@@ -115,3 +115,28 @@ export function importCircles(files: Map<string, string>): string[][] {
   for (const v of graph.keys()) if (!index.has(v)) strong(v);
   return out.sort((a, b) => a[0].localeCompare(b[0]));
 }
+
+/** The agents/<system> folder of a file ('agents/mad/debate.ts' → 'mad'); undefined outside agents/<folder>/. */
+const agentFolder = (file: string): string | undefined => /^agents\/([^/]+)\//.exec(file)?.[1];
+
+/**
+ * Pairs of agents/<x> folders that import each other both ways (non-exempt sources: tests and
+ * fixtures may reach across), each as 'a ⇄ b' sorted, with one import of each direction as evidence.
+ */
+export function mutualAgentImports(files: Map<string, string>): string[] {
+  const arrows = new Map<string, string>();
+  for (const [from, text] of files) {
+    const a = agentFolder(from);
+    if (!a || isExempt(from)) continue;
+    for (const to of importsOf(from, text)) {
+      const b = agentFolder(to);
+      if (b && b !== a && !arrows.has(`${a}>${b}`)) arrows.set(`${a}>${b}`, `${from} -> ${to}`);
+    }
+  }
+  const out: string[] = [];
+  for (const [key, one] of arrows) {
+    const [a, b] = key.split('>');
+    if (a < b && arrows.has(`${b}>${a}`)) out.push(`${a} ⇄ ${b} (${one}; ${arrows.get(`${b}>${a}`)})`);
+  }
+  return out.sort();
+}

@@ -180,7 +180,7 @@ export async function renderRunsTable(root: HTMLElement, params: URLSearchParams
       h(
         'p',
         { class: 'muted' },
-        "Figures: each system's headline metrics (eval/systems.ts) with their 95% intervals, the method named beside each (eval/stats: Wilson for proportions, percentile bootstrap otherwise, none below 10 items); retrieval measures are decimals. Hover a figure for n.",
+        "Figures: each system's headline metrics (eval/headline-metrics.ts) with their 95% intervals, the method named beside each (eval/stats: Wilson for proportions, percentile bootstrap otherwise, none below 10 items); retrieval measures are decimals. Hover a figure for n.",
       ),
       h('div', { class: 'scroll-x', tabindex: 0, role: 'region', 'aria-label': 'runs table' }, table),
       exportControl(table, 'runs'),

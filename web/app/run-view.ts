@@ -57,7 +57,13 @@ export function runList(runs: RunInfo[], current: string | null, view: 'runs' | 
           h(
             'div',
             { class: 'muted' },
-            [r.system ?? r.kind, r.mode, r.dataset, r.items ? `${r.items} items` : null, r.graphs ? `${r.graphs} graph${r.graphs === 1 ? '' : 's'}` : null]
+            [
+              r.system ?? r.kind,
+              r.mode && !r.system?.endsWith(`/${r.mode}`) ? r.mode : null,
+              r.dataset,
+              r.items ? `${r.items} items` : null,
+              r.graphs ? `${r.graphs} graph${r.graphs === 1 ? '' : 's'}` : null,
+            ]
               .filter(Boolean)
               .join(' · '),
           ),

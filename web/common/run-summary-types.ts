@@ -6,7 +6,7 @@
 /** What a run dir holds: a CASE/baseline run, an ACAL run (argument graphs), or another run. */
 export type RunKind = 'case' | 'acal' | 'run';
 
-/** One headline figure as the server sends it (eval/systems.ts HeadlineFigure, its interval from eval/stats). */
+/** One headline figure as the server sends it (eval/headline-metrics.ts HeadlineFigure, its interval from eval/stats). */
 export interface Figure {
   id: string;
   label: string;

@@ -12,7 +12,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { readRegularFile } from '../../core/read-regular.js';
 import { join } from 'node:path';
-import { headlineFigures, modelOf, SMALL_N, systemSpec } from '../../eval/systems.js';
+import { headlineFigures, modelOf, systemSpec } from '../../eval/systems.js';
+import { SMALL_N } from '../../eval/headline-metrics.js';
 import { confidenceBins } from '../../eval/plots/confidence-bins.js';
 import { roundAccuracy } from '../../eval/plots/round-accuracy.js';
 import { gridSpec, reliabilitySpec, roundAccuracySpec, runColours, type GridPoint, type PlotSpec } from '../../eval/plots/specs.js';

@@ -11,8 +11,12 @@ import { readRegularFileSync } from '../../core/read-regular.js';
 import { join, relative, resolve, sep } from 'node:path';
 import { acalDir } from '../../agents/acal/graph/store.js';
 import { readResults } from '../../eval/run-dir.js';
+import { agentSystem } from '../../agents/systems.js';
 import { notFound } from '../../serve/http/http-util.js';
 import type { RunKind } from '../common/run-summary-types.js';
+
+/** The systems whose runs the CASE views open: CASE and its baselines, under any name their runs recorded (`baseline`, `baseline/<mode>`). */
+const CASE_VIEW: ReadonlySet<string> = new Set(['case', 'baseline']);
 
 export interface RunEntry {
   id: string;
@@ -112,7 +116,7 @@ async function describe(root: string, dir: string): Promise<RunEntry | undefined
     id: rel,
     dir,
     root,
-    kind: graphs > 0 ? 'acal' : system === 'case' || system === 'baseline' ? 'case' : 'run',
+    kind: graphs > 0 ? 'acal' : CASE_VIEW.has(agentSystem(system ?? '')?.id ?? '') ? 'case' : 'run',
     system,
     mode: typeof cfg.mode === 'string' ? cfg.mode : undefined,
     dataset: typeof cfg.dataset === 'string' ? cfg.dataset : typeof cfg.task === 'string' ? cfg.task : undefined,

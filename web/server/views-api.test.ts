@@ -63,8 +63,9 @@ describe('runs summary and run page', () => {
       'mad/mad': ['accuracy'],
       emar: ['macro-f1', 'accuracy', 'convergence'],
       threeply: ['hallucination-accuracy', 'factor-utilisation-recall', 'abstention'],
-      acal: ['macro-f1', 'accuracy', 'convergence'],
-      baseline: ['accuracy'],
+      // new runs record a variant as `<id>/<variant>` (issue 39)
+      'acal/acal': ['macro-f1', 'accuracy', 'convergence'],
+      'baseline/bm25-rag': ['accuracy'],
     };
     for (const x of r.json.runs) {
       const run = await readRun(join(f.runs, x.id), { traces: false });

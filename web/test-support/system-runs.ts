@@ -226,7 +226,7 @@ export async function makeSystemRuns(runs: string, questions: Question[], ix: In
       items: qs,
       gold: (q) => q.answer,
       makeContext: (_q, { seed }) => ({ seed, tools: [], retrievers: ix.retrievers, llm, getPassage: ix.getPassage, options: {} }),
-      config: { system: 'baseline', mode: 'bm25-rag', dataset: 'barexam', split: 'val', k: 3, model: 'scripted' },
+      config: { system: 'baseline/bm25-rag', mode: 'bm25-rag', dataset: 'barexam', split: 'val', k: 3, model: 'scripted' },
       seed: 13,
     });
   } finally {

@@ -238,6 +238,9 @@ describe('lexcase run case|baseline with an LLM (scripted OpenAI-compatible serv
         expect(srv.requests[before].body.temperature).toBe(0.3);
         const cfg = JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8'));
         expect(cfg.config?.model?.temperature ?? cfg.model?.temperature).toBe(0.3);
+        // one naming scheme: a baseline is a variant (`baseline/<mode>`), its mode kept; its report gets CASE's section
+        expect(cfg.config).toMatchObject({ system: `baseline/${mode}`, mode });
+        expect(readFileSync(join(runDir, 'report.md'), 'utf8')).toMatch(/CASE metrics/);
         const trace = JSON.parse(readFileSync(join(runDir, 'traces', `${q.id}.json`), 'utf8'));
         if (mode.endsWith('-rag')) {
           const retrieved: string[] = trace.retrieval.ids;

@@ -2,7 +2,7 @@
 import type { TaskExample } from '../../../corpora/types.js';
 import type { AgentSystem } from '../../../eval/types.js';
 import { errors } from '../../../core/errors.js';
-import { acalTask } from '../../acal/tasks.js';
+import { acalTask } from '../tasks.js';
 import { askYesNo, fewShotBlock, question } from './answer.js';
 
 export function createStandardPromptingSystem(opts: { task: string; fewShot?: TaskExample[] }): AgentSystem<TaskExample> {

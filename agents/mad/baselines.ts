@@ -14,12 +14,12 @@ import { createRng, deriveSeed } from '../../core/rng.js';
 import { blindQuestion } from '../common/gold-guard.js';
 import { withPassageHandles } from '../common/passage-handles.js';
 import { optionLetters } from '../common/question-text.js';
-import { citedAnswer, type CitedAnswer } from '../mad/cited-answer.js';
-import { itemCitationMetrics } from '../mad/citation-summary.js';
-import { checkOptionCount, madSettings } from '../mad/debate.js';
-import { buildEvidencePool } from '../mad/evidence-pool.js';
-import { seededModel } from '../mad/llm-call.js';
-import type { MadSettings } from '../mad/types.js';
+import { citedAnswer, type CitedAnswer } from './cited-answer.js';
+import { itemCitationMetrics } from './citation-summary.js';
+import { checkOptionCount, madSettings } from './debate.js';
+import { buildEvidencePool } from './evidence-pool.js';
+import { seededModel } from './llm-call.js';
+import type { MadSettings } from './types.js';
 import type { PresentationRecord } from '../common/presentation-order.js';
 
 /** Majority letter of `votes` (nulls abstain); ties → seeded draw among the tied, in letter order. */

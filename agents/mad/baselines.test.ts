@@ -7,8 +7,8 @@ import { createChatModel } from '../../core/llm/factory.js';
 import { deriveSeed } from '../../core/rng.js';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
 import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, without } from '../case/test-support/fixtures.js';
-import { createSelfConsistency, createSingleRag, majority } from './mad.js';
-import { roleOf } from '../mad/test-support/script.js';
+import { createSelfConsistency, createSingleRag, majority } from './baselines.js';
+import { roleOf } from './test-support/script.js';
 
 let srv: ScriptedServer | undefined;
 afterEach(async () => {

@@ -3,8 +3,8 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { z } from 'zod';
 import type { TaskExample } from '../../../corpora/types.js';
 import { invokeStructured } from '../../../core/llm/structured.js';
-import { msgs } from '../../acal/llm/common.js';
-import type { AcalTask } from '../../acal/tasks.js';
+import { msgs } from '../llm/common.js';
+import type { AcalTask } from '../tasks.js';
 
 export const answerSchema = z.object({ reasoning: z.string().optional(), answer: z.enum(['Yes', 'No']) });
 

@@ -2,9 +2,9 @@
 import type { TaskExample } from '../../../corpora/types.js';
 import type { AgentSystem } from '../../../eval/types.js';
 import { errors } from '../../../core/errors.js';
-import { gatherEvidence } from '../../acal/evidence.js';
-import { formatEvidence } from '../../acal/prompts.js';
-import { acalTask } from '../../acal/tasks.js';
+import { gatherEvidence } from '../evidence.js';
+import { formatEvidence } from '../prompts.js';
+import { acalTask } from '../tasks.js';
 import { withPassageHandles } from '../../common/passage-handles.js';
 import { askYesNo, question } from './answer.js';
 import { DEFAULT_K } from '../../../retrieval/default-k.js';

@@ -1,0 +1,283 @@
+/**
+ * The headline metrics a system's list entry names (eval/systems.ts `headline`): the builders
+ * (accuracy, rate, macro-F1, pooled ratios, Recall@k, MRR, a TREC run's measures, 3-ply abstention)
+ * and the figure they give.
+ *
+ * Intervals come from the one statistics module (eval/stats/): a proportion (accuracy, Recall@k
+ * with one gold passage per query, a convergence or abstention rate) gets a Wilson score interval,
+ * honest at any n; any other figure (MRR, macro-F1, pooled factor ratios) a seeded percentile
+ * bootstrap (seed 13, 2,000 resamples), left out below MIN_N = 10 items. Each figure carries the
+ * name of its method and its printed text, so report.md, the explorer and the /v1 API print the
+ * same thing. Retrieval measures (Recall@k, MRR) are decimals, never percentages. Every figure
+ * below SMALL_N items carries a small-n warning.
+ */
+import {
+  figureText,
+  methodLabel,
+  MIN_N,
+  perItemInterval,
+  proportionInterval,
+  statisticInterval,
+  type Interval,
+  type MeasureKind,
+  type Unit,
+} from './stats/index.js';
+import { classificationReport } from './metrics/classification.js';
+import { correctFlags, isFailed, scoredPrediction } from './metrics/failures.js';
+import type { ResultRecord } from './types.js';
+
+/** A finite number, else null. */
+export const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** Below this n every figure is flagged "small n". */
+export const SMALL_N = 30;
+/** Below this n no bootstrap interval is given (eval/stats/settings.ts MIN_N). */
+export const MIN_BOOTSTRAP_N = MIN_N;
+
+export type IntervalKind = 'wilson' | 'bootstrap' | 'none';
+
+/** One headline figure of a run: a proportion shown as % (`unit: 'percent'`), or a decimal (retrieval measures, `unit: 'decimal'`). */
+export interface HeadlineFigure {
+  id: string;
+  label: string;
+  estimate: number;
+  /** null when no interval is given (n below MIN_N for a bootstrap figure). */
+  lo: number | null;
+  hi: number | null;
+  /** Items the figure is computed over. */
+  n: number;
+  /** The interval's method ('none' where no interval is given). */
+  interval: IntervalKind;
+  /** The measure kind that chose the method (eval/stats/methods.ts). */
+  kind: MeasureKind;
+  unit: Unit;
+  /** unit === 'percent'. */
+  percent: boolean;
+  /** The method's printed name: "95% Wilson", "95% bootstrap", or "no interval: n < 10". */
+  method: string;
+  /** The figure as every surface prints it: "50.0% [15.0, 85.0]", "0.032 [0.021, 0.045]". */
+  text: string;
+  /** Set below SMALL_N items. */
+  smallN: boolean;
+  /** e.g. "over the 1 triple designed for abstention". */
+  note?: string;
+}
+
+export interface FigureContext {
+  config: Record<string, unknown>;
+  /** Bootstrap seed and resamples; default the statistics module's (13, 2,000) — the same on every surface. */
+  seed?: number;
+  iterations?: number;
+}
+
+export interface HeadlineMetric {
+  id: string;
+  label: string;
+  /** The figures this metric gives for a run: none when its records cannot give it (no item carries the metric), several for one per k. */
+  compute(records: readonly ResultRecord[], ctx: FigureContext): HeadlineFigure[];
+}
+
+/** A figure from its interval (eval/stats): the numbers, the method's name and the printed text. */
+export function figureOf(id: string, label: string, iv: Interval, o: { unit?: Unit; note?: string } = {}): HeadlineFigure {
+  const unit = o.unit ?? 'percent';
+  return {
+    id,
+    label,
+    estimate: iv.estimate,
+    lo: iv.lo,
+    hi: iv.hi,
+    n: iv.n,
+    interval: iv.lo === null ? 'none' : iv.method,
+    kind: iv.kind,
+    unit,
+    percent: unit === 'percent',
+    method: methodLabel(iv),
+    text: figureText(iv, unit),
+    smallN: iv.n < SMALL_N,
+    ...(o.note ? { note: o.note } : {}),
+  };
+}
+
+/** A 0/1 figure: Wilson interval. */
+export function proportion(id: string, label: string, successes: number, n: number, note?: string): HeadlineFigure {
+  return figureOf(id, label, proportionInterval(successes, n), { note });
+}
+
+/** Any other figure: seeded percentile bootstrap of `stat` over resampled items (none below MIN_N). */
+export function bootstrapped(
+  id: string,
+  label: string,
+  n: number,
+  stat: (idx: Int32Array) => number,
+  ctx: Pick<FigureContext, 'seed' | 'iterations'>,
+  opts: { unit?: Unit; note?: string; kind?: 'mean' | 'statistic' } = {},
+): HeadlineFigure {
+  return figureOf(id, label, statisticInterval(n, stat, { seed: ctx.seed, iterations: ctx.iterations, kind: opts.kind }), opts);
+}
+
+export const accuracy: HeadlineMetric = {
+  id: 'accuracy',
+  label: 'accuracy',
+  compute: (records) =>
+    records.length
+      ? [
+          proportion(
+            'accuracy',
+            'accuracy',
+            correctFlags(records).reduce((a, b) => a + b, 0),
+            records.length,
+          ),
+        ]
+      : [],
+};
+
+/** Share of scored items whose boolean metric `key` is true (items without it are left out). */
+export function rate(id: string, label: string, key: string, filter: (r: ResultRecord) => boolean = () => true): HeadlineMetric {
+  return {
+    id,
+    label,
+    compute: (records) => {
+      const xs = records.filter((r) => filter(r) && typeof r.metrics?.[key] === 'boolean');
+      return xs.length ? [proportion(id, label, xs.filter((r) => r.metrics![key] === true).length, xs.length)] : [];
+    },
+  };
+}
+
+export const macroF1 = (labels?: readonly string[]): HeadlineMetric => ({
+  id: 'macro-f1',
+  label: 'macro-F1',
+  compute: (records, ctx) => {
+    if (!records.length) return [];
+    const preds = records.map(scoredPrediction);
+    const golds = records.map((r) => r.gold);
+    return [
+      bootstrapped(
+        'macro-f1',
+        'macro-F1',
+        records.length,
+        (idx) =>
+          classificationReport(
+            [...idx].map((i) => preds[i]),
+            [...idx].map((i) => golds[i]),
+            labels,
+          ).macroF1,
+        ctx,
+      ),
+    ];
+  },
+});
+
+/** The ks a retrieval run recorded (config.ks, else every recall@k key of its records). */
+function recallKs(records: readonly ResultRecord[], config: Record<string, unknown>): number[] {
+  const fromConfig = Array.isArray(config.ks) ? config.ks.filter((k): k is number => typeof k === 'number') : [];
+  if (fromConfig.length) return [...fromConfig].sort((a, b) => a - b);
+  const ks = new Set<number>();
+  for (const r of records) for (const key of Object.keys(r.metrics ?? {})) if (/^recall@\d+$/.test(key)) ks.add(Number(key.slice(7)));
+  return [...ks].sort((a, b) => a - b);
+}
+
+/** Recall@k for every k the run recorded (a decimal, as every retrieval measure). */
+export const recall: HeadlineMetric = {
+  id: 'recall',
+  label: 'Recall@k',
+  compute: (records, ctx) => recallKs(records, ctx.config).flatMap((k) => recallAt(records, k, ctx) ?? []),
+};
+
+function recallAt(records: readonly ResultRecord[], k: number, ctx: FigureContext): HeadlineFigure | null {
+  const xs = records.map((r) => num(r.metrics?.[`recall@${k}`])).filter((x): x is number => x !== null);
+  if (!xs.length) return null;
+  // one gold passage per query: a 0/1 hit (a proportion, Wilson); graded recall: a mean (bootstrap)
+  return figureOf(`recall@${k}`, `Recall@${k}`, perItemInterval(xs, ctx), { unit: 'decimal' });
+}
+
+/** Reciprocal rank of the first gold passage per item (0 when none was found), for MRR. */
+export function reciprocalRanks(records: readonly ResultRecord[]): number[] {
+  return records.filter((r) => r.metrics && 'firstRank' in r.metrics).map((r) => (num(r.metrics!.firstRank) ? 1 / num(r.metrics!.firstRank)! : 0));
+}
+
+/** MRR: a mean of graded values (bootstrap), printed as a decimal. */
+export const mrr: HeadlineMetric = {
+  id: 'mrr',
+  label: 'MRR',
+  compute: (records, ctx) => {
+    const rr = reciprocalRanks(records);
+    if (!rr.length) return [];
+    const depth = recallKs(records, ctx.config).at(-1);
+    return [
+      bootstrapped('mrr', 'MRR', rr.length, (idx) => [...idx].reduce((s, i) => s + rr[i], 0) / (idx.length || 1), ctx, {
+        kind: 'mean',
+        unit: 'decimal',
+        note: depth ? `reciprocal rank of the first gold passage within the top ${depth}` : undefined,
+      }),
+    ];
+  },
+};
+
+/** "map" → "MAP", "ndcg@10" → "nDCG@10", "recall@100" → "Recall@100", "mrr@10" → "MRR@10", "p@30" → "P@30". */
+export function measureLabel(name: string): string {
+  const [m, k] = name.split('@');
+  const base = ({ map: 'MAP', ndcg: 'nDCG', recall: 'Recall', mrr: 'MRR', p: 'P', recip_rank: 'MRR' } as Record<string, string>)[m.toLowerCase()] ?? m;
+  return k === undefined ? base : `${base}@${k}`;
+}
+
+/** A TREC run: the mean of every measure it recorded (config.metrics: MAP, P@30, …), decimals. */
+export const trecMeasures: HeadlineMetric = {
+  id: 'trec-measures',
+  label: 'TREC measures',
+  compute: (records, ctx) => {
+    const names = Array.isArray(ctx.config.metrics) ? ctx.config.metrics.filter((m): m is string => typeof m === 'string') : [];
+    return names.flatMap((name) => {
+      const xs = records.map((r) => num(r.metrics?.[name])).filter((x): x is number => x !== null);
+      return xs.length ? [figureOf(name, measureLabel(name), perItemInterval(xs, ctx), { unit: 'decimal' })] : [];
+    });
+  },
+};
+
+/** 3-ply: pooled Σ over triples (the paper's micro average), bootstrapped over triples. */
+export function pooled(
+  id: string,
+  label: string,
+  num_: (m: Record<string, unknown>) => number,
+  den: (m: Record<string, unknown>) => number,
+  transform: (ratio: number) => number,
+): HeadlineMetric {
+  return {
+    id,
+    label,
+    compute: (records, ctx) => {
+      const ms = records.filter((r) => r.metrics && typeof r.metrics.nGt === 'number').map((r) => r.metrics as Record<string, unknown>);
+      if (!ms.length) return [];
+      const stat = (idx: Int32Array) => {
+        let a = 0;
+        let b = 0;
+        for (const i of idx) {
+          a += num_(ms[i]);
+          b += den(ms[i]);
+        }
+        return b ? transform(a / b) : 0;
+      };
+      return [bootstrapped(id, label, ms.length, stat, ctx, { note: 'pooled over triples (micro average)' })];
+    },
+  };
+}
+
+export const n0 = (v: unknown) => (typeof v === 'number' ? v : 0);
+
+export const threeplyAbstention: HeadlineMetric = {
+  id: 'abstention',
+  label: 'successful abstention',
+  compute: (records) => {
+    const designed = records.filter((r) => r.gold === 'abstain');
+    if (!designed.length) return [];
+    const ok = designed.filter((r) => !isFailed(r) && r.prediction === 'abstain').length;
+    return [
+      proportion(
+        'abstention',
+        'successful abstention',
+        ok,
+        designed.length,
+        `over the ${designed.length} triple${designed.length === 1 ? '' : 's'} designed for abstention`,
+      ),
+    ];
+  },
+};
