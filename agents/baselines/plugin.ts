@@ -20,5 +20,11 @@ export const baselinePlugin: SystemPlugin = {
   k: defaultK,
   headline: [accuracy],
   paper: { baseline: { temperature: 0.3, source: 'CASE (paper 003) §4.1 and §5.3: baselines 1-4 (llama-3.3-70b-instruct) at sampling temperature 0.3' } },
-  load: async () => ({ reportSection: (await import('../case/report-section.js')).caseSection }),
+  cli: {
+    description: 'single-path baselines: LLM-only, BM25/QLD/dense/hybrid RAG, gold oracle',
+    defaultRunDir: 'runs/<system>-<mode>-<dataset>-<split>-k<k>-s<seed>',
+    llm: true,
+    flags: [{ group: 'run' }, { name: 'mode', arg: 'mode', description: BASELINE_MODES.join(' | '), type: 'string', required: true }],
+  },
+  load: async () => ({ reportSection: (await import('../case/report-section.js')).caseSection, cliRun: (await import('./cli-run.js')).cliRun }),
 };
