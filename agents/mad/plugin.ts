@@ -1,6 +1,6 @@
 /** MAD and its baselines (variants `mad/mad`, `mad/single-rag`, `mad/self-consistency`, as config.json records them) as one value of the system list. */
 import { accuracy, cli, defaultK, matchesNames, str, type SystemPlugin } from '../../eval/systems.js';
-import { INDEX_METHODS } from '../../retrieval/open-index.js';
+import { INDEX_METHODS } from '../../retrieval/methods.js';
 import { AGENT_DEFAULTS } from '../common/defaults.js';
 import { MAD_SYSTEMS } from './system-names.js';
 
