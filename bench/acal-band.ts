@@ -101,6 +101,7 @@ async function part2() {
   const { startScriptedServer } = await import('../tests/support/scripted-openai-server.js');
   const { scriptedArena } = await import('../agents/acal/test-support/scripted-arena.js');
   const { runAcal } = await import('../agents/acal/experiment.js');
+  await import('../agents/systems.js'); // the system list hands itself to eval: the run's report gets ACAL's section
   const { readGraph } = await import('../agents/acal/graph/store.js');
   const { recompute } = await import('../agents/acal/graph/recompute.js');
   const { loadPassages } = await import('../corpora/registry.js');

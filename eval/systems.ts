@@ -16,6 +16,7 @@
 import { accuracy, mrr, recall, trecMeasures, num, type FigureContext, type HeadlineFigure, type HeadlineMetric } from './headline-metrics.js';
 import type { ResultRecord } from './types.js';
 import type { SectionBuilder } from './report/types.js';
+import type { CliRunContext, CliRunResult, CliSchema } from './cli-schema.js';
 
 /** The explorer's trace views (web/app/run-view.ts has one renderer per kind). */
 export const TRACE_KINDS = ['case', 'acal', 'mad', 'emar', 'threeply', 'retrieval', 'baseline', 'other'] as const;
@@ -57,25 +58,7 @@ export interface SystemSpec {
   retrieval?: boolean;
 }
 
-/** One flag of a system's `lexcase run <id>` command, as data (src/cli/commands/run-plugins.ts builds the option from it). */
-export interface CliFlag {
-  /** The long flag without dashes: 'dataset' → `--dataset <value>`. */
-  name: string;
-  description: string;
-  type: 'string' | 'int' | 'number' | 'boolean';
-  default?: string | number | boolean;
-  choices?: readonly string[];
-}
-
-/** A system's `lexcase run <id>` command as a schema: the flags beyond the shared ones (--run-dir, --limit / --index when `run` says so, the LLM flags when `llm`). */
-export interface CliSchema {
-  description: string;
-  /** The run dir when --run-dir is not given (for the help text). */
-  defaultRunDir: string;
-  /** It needs a chat model (the shared LLM flags are added; `--offline` is refused). */
-  llm: boolean;
-  flags: readonly CliFlag[];
-}
+export type { CliFlag, CliGroupRef, CliRunContext, CliRunResult, CliSchema } from './cli-schema.js';
 
 /** One system's published LLM sampling settings (agents/common/paper-settings.ts gathers them from the list). */
 export interface PaperSampling {
@@ -95,11 +78,13 @@ export interface PluginRunOptions {
   model?: unknown;
 }
 
-/** What a system's lazy `load()` gives: its report section and, for a system without its own command file, its run. */
+/** What a system's lazy `load()` gives: its report section and its run (`cliRun`, or the simpler `run`). */
 export interface SystemModule {
   reportSection?: SectionBuilder;
-  /** Runs the system into `o.runDir` (results.jsonl, config.json); the command then writes the report. */
+  /** Runs the system into `o.runDir` (results.jsonl, config.json); the command then resolves the model, writes the report and prints a summary. */
   run?(o: PluginRunOptions): Promise<{ ran: number; skipped: number; failed: number }>;
+  /** The whole of `lexcase run <id>` after parsing (wins over `run`): checks its flags, resolves the model through `ctx.resolveLlm`, runs, and gives what the command prints. */
+  cliRun?(ctx: CliRunContext): Promise<CliRunResult>;
 }
 
 /**
@@ -114,7 +99,7 @@ export interface SystemPlugin extends SystemSpec {
   variants: readonly string[];
   /** config.json `system` values older runs wrote for this system or its variants (still opened). */
   aliases: readonly string[];
-  /** The command `lexcase run <id>` as a schema (absent: the CLI has a hand-written command for it). */
+  /** The command `lexcase run <id>` as a schema (src/cli/commands/run-plugins.ts builds it; absent: no `run <id>` command). */
   cli?: CliSchema;
   /** A variant whose items have another trace view than the system's (config.json `system` value → kind): MAD's single-path baselines. */
   variantTraceKinds?: Readonly<Record<string, TraceKind>>;

@@ -8,7 +8,6 @@
  */
 import type { Manifest } from '../indexer/manifest.js';
 import type { Retriever } from './types.js';
-import { openSparseMethod } from './open-sparse.js';
 
 export type OpenRetriever = (dir: string, method: string, opts?: Record<string, unknown>) => Promise<Retriever>;
 
@@ -52,7 +51,7 @@ export const METHODS: readonly MethodSpec[] = [
       description:
         'Keyword search (BM25) over the legal passage corpus. Best for exact legal terms of art, doctrine names and statutory words. Returns passage ids, scores and snippets.',
     },
-    open: (dir, manifest, opts) => openSparseMethod(dir, manifest, 'bm25', opts),
+    open: async (dir, manifest, opts) => (await import('./open-sparse.js')).openSparseMethod(dir, manifest, 'bm25', opts),
   },
   {
     name: 'qld',
@@ -66,7 +65,7 @@ export const METHODS: readonly MethodSpec[] = [
       description:
         'Query-likelihood search with Dirichlet smoothing (QLD) over the legal passage corpus. Lexical like BM25 but favours passages whose wording as a whole is likely to produce the query; good for longer, descriptive queries. Returns passage ids, scores and snippets.',
     },
-    open: (dir, manifest, opts) => openSparseMethod(dir, manifest, 'qld', opts),
+    open: async (dir, manifest, opts) => (await import('./open-sparse.js')).openSparseMethod(dir, manifest, 'qld', opts),
   },
   {
     name: 'wink',
@@ -123,6 +122,9 @@ export const methodSpec = (name: string): MethodSpec | undefined => byName.get(n
 
 /** Every method name, in registry order. */
 export const METHOD_NAMES: readonly string[] = METHODS.map((m) => m.name);
+
+/** Methods an opened index offers to agents and the explorer, in menu order (the registry's methods with a search tool). */
+export const INDEX_METHODS: readonly string[] = METHODS.filter((m) => m.agents).map((m) => m.name);
 
 /** Whether an index whose manifest lists `manifestMethods` offers `m`. */
 export const offers = (m: MethodSpec, manifestMethods: readonly string[]): boolean =>

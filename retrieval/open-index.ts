@@ -12,8 +12,7 @@ import { closeSparseIndexes, openRetriever } from './open.js';
 import { METHODS, offers } from './methods.js';
 import type { Retriever } from './types.js';
 
-/** Methods an opened index offers to agents and the explorer, in menu order (the registry's methods with a search tool). */
-export const INDEX_METHODS: readonly string[] = METHODS.filter((m) => m.agents).map((m) => m.name);
+export { INDEX_METHODS } from './methods.js';
 
 /** Errors that say the index itself is damaged or unreadable: never swallowed by allRetrievers. */
 const INDEX_FAULTS = new Set<ErrorCode>(['INDEX_CORRUPT', 'INDEX_INCOMPATIBLE', 'INDEX_MISSING']);

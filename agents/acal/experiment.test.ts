@@ -18,6 +18,7 @@ import { contest } from './contest/contest.js';
 import { readGraph } from './graph/store.js';
 import { runAcal } from './experiment.js';
 import { cueOf, scriptedArena } from './test-support/scripted-arena.js';
+import '../systems.js'; // the system list hands itself to eval: the report finds each system's section
 
 let dir: string;
 let srv: ScriptedServer;

@@ -25,7 +25,6 @@ import { acalMetrics, metricsTable, type AcalMetrics } from './metrics.js';
 import type { SemanticsName } from './semantics/types.js';
 import { createAcalSystem } from './system.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
-import '../systems.js'; // the system list hands itself to eval: writeReport finds this system's section
 import { ACAL_SYSTEMS, type AcalSystemName } from './system-names.js';
 
 export { ACAL_SYSTEMS, type AcalSystemName };

@@ -6,6 +6,9 @@
 import { accuracy, macroF1, rate } from '../../eval/headline-metrics.js';
 import { cli, defaultK, defaultMethod, matchesNames, str, type SystemPlugin } from '../../eval/systems.js';
 import { ACAL_LABELS } from './labels.js';
+import { DEFAULT_INDEX_DIR } from '../../retrieval/default-index-dir.js';
+import { DEFAULT_K } from '../../retrieval/default-k.js';
+import { SEMANTICS } from './semantics/names.js';
 import { ACAL_SYSTEMS } from './system-names.js';
 
 const variants = ACAL_SYSTEMS.map((v) => `acal/${v}`);
@@ -24,5 +27,42 @@ export const acalPlugin: SystemPlugin = {
   k: defaultK,
   headline: [macroF1(ACAL_LABELS), accuracy, rate('convergence', 'convergence', 'converged')],
   paper: { acal: { source: 'ACAL (paper 001) publishes no sampling settings (Gemini 2.5 defaults): the LLM layer default (temperature 0) is kept' } },
-  load: async () => ({ reportSection: (await import('./report-section.js')).acalSection }),
+  cli: {
+    description: 'ACAL argument arena (or a baseline) on a LegalBench task; saves a contestable argument graph per item',
+    defaultRunDir: 'runs/acal-<system>-<task>-<semantics>',
+    llm: true,
+    flags: [
+      { name: 'task', arg: 'name', description: 'hearsay | learned_hands_courts', type: 'string', required: true },
+      { name: 'system', arg: 'name', description: `${ACAL_SYSTEMS.join(' | ')} (sp/cot/rag are the paper's baselines)`, type: 'string', default: 'acal' },
+      {
+        name: 'semantics',
+        arg: 'name',
+        description: `${SEMANTICS.join(' | ')} (acal-compat reproduces the public ACAL code's update)`,
+        type: 'string',
+        default: 'quadratic',
+      },
+      {
+        name: 'index',
+        arg: 'dir',
+        description: `index for hybrid-RAG evidence (default: the bundled legal-corpus index in ${DEFAULT_INDEX_DIR}, built if absent; an index with dense vectors enables hybrid_search)`,
+        type: 'string',
+      },
+      {
+        name: 'data',
+        arg: 'dir',
+        description: 'directory with the task data (required for learned_hands_courts, which is CC BY-NC-SA and not bundled)',
+        type: 'string',
+      },
+      { name: 'split', arg: 'split', description: 'test | train', type: 'string', default: 'test' },
+      { name: 'limit', arg: 'n', description: 'first N items only', type: 'int', min: 1 },
+      { name: 'k', short: 'k', arg: 'n', description: 'evidence passages per item (0: no retrieval)', type: 'int', default: DEFAULT_K },
+      { name: 'seed', arg: 'n', description: 'run seed', type: 'int', default: 13 },
+      { name: 'concurrency', arg: 'n', description: 'items at once', type: 'int', min: 1, default: 1 },
+      { name: 'retry-failed', description: 'on resume, keep failed items as they are (default: run them again)', type: 'negatable' },
+      { name: 'iterations', arg: 'n', description: 'bootstrap resamples for the CIs', type: 'int', min: 1, default: 2000 },
+      { name: 'clash', description: 'ablation: no clash resolution', type: 'negatable' },
+      { name: 'escalation', description: 'ablation: no uncertainty-aware escalation to the judge', type: 'negatable' },
+    ],
+  },
+  load: async () => ({ reportSection: (await import('./report-section.js')).acalSection, cliRun: (await import('./cli-run.js')).cliRun }),
 };

@@ -22,5 +22,12 @@ export const baselinePlugin: SystemPlugin = {
   k: defaultK,
   headline: [accuracy],
   paper: { baseline: { temperature: 0.3, source: 'CASE (paper 003) §4.1 and §5.3: baselines 1-4 (llama-3.3-70b-instruct) at sampling temperature 0.3' } },
-  load: async () => ({}), // its report section is CASE's (`reportSection: 'case'`), loaded by CASE's plugin
+  cli: {
+    description: 'single-path baselines: LLM-only, BM25/QLD/dense/hybrid RAG, gold oracle',
+    defaultRunDir: 'runs/<system>-<mode>-<dataset>-<split>-k<k>-s<seed>',
+    llm: true,
+    flags: [{ group: 'run' }, { name: 'mode', arg: 'mode', description: BASELINE_MODES.join(' | '), type: 'string', required: true }],
+  },
+  // its report section is CASE's (`reportSection: 'case'`), loaded by CASE's plugin
+  load: async () => ({ cliRun: (await import('./cli-run.js')).cliRun }),
 };

@@ -26,6 +26,7 @@ import {
 } from '../../tests/support/scripted-openai-server.js';
 import { createCase } from './index.js';
 import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, searchTool } from './test-support/fixtures.js';
+import '../systems.js'; // the system list hands itself to eval: the report finds each system's section
 
 let srv: ScriptedServer | undefined;
 let dir: string;

@@ -26,7 +26,6 @@ import { caseMetrics, caseMetricsMarkdown, type CaseMetrics } from './metrics.js
 import { openCaseIndex } from '../../retrieval/open-index.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
 import { AGENT_DEFAULTS } from '../common/defaults.js';
-import '../systems.js'; // the system list hands itself to eval: writeReport finds this system's section
 
 export interface CaseExperimentOptions {
   system: 'case' | 'baseline';

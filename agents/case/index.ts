@@ -29,5 +29,4 @@ export function createCase(
       : createCaseLlmSystem(opts),
   );
 }
-import '../systems.js'; // the system list hands itself to eval: writeReport finds this system's section
 import './trace-schema.js';

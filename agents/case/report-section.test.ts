@@ -8,6 +8,7 @@ import { buildReport } from '../../eval/report/write-report.js';
 import { runExperiment } from '../../eval/runner.js';
 import { createCase } from './index.js';
 import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION } from './test-support/fixtures.js';
+import '../systems.js'; // the system list hands itself to eval: the report finds each system's section
 
 const dir = mkdtempSync(join(tmpdir(), 'lexcase-case-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -15,7 +15,6 @@ import type { ConvergenceRule } from './convergence.js';
 import { emarSummaryMarkdown, summarizeEmarRun } from './metrics.js';
 import { createEmarSystem } from './system.js';
 import type { ClaimEmbedder } from './types.js';
-import '../systems.js'; // the system list hands itself to eval: writeReport finds this system's section
 
 /** A Bar Exam QA question or a LegalBench hearsay example. */
 export type EmarItem = (Question & { kind: 'question' }) | (TaskExample & { kind: 'task' });

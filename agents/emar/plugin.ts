@@ -2,6 +2,8 @@
 import { accuracy, macroF1, rate } from '../../eval/headline-metrics.js';
 import { cli, matchesNames, str, type SystemPlugin } from '../../eval/systems.js';
 import { isFailed } from '../../eval/metrics/failures.js';
+import { CONVERGENCE_RULES, DEFAULT_CONVERGENCE, DEFAULT_EPSILON, DEFAULT_MAX_DEPTH } from './convergence.js';
+import { EMAR_DATASETS, EMAR_PAPER } from './paper.js';
 
 export const emarPlugin: SystemPlugin = {
   id: 'emar',
@@ -15,13 +17,55 @@ export const emarPlugin: SystemPlugin = {
   method: (c) => str(c.convergence) ?? str(c.embedder),
   k: () => null,
   headline: [macroF1(), accuracy, rate('convergence', 'convergence', 'converged', (r) => !isFailed(r))],
-  paper: {
-    emar: {
-      temperature: 0.1,
-      topP: 0.9,
-      maxTokens: 2048,
-      source: 'EMAR (paper 004), Experiment, "Baselines": all models at temperature 0.1, top-p 0.9, max_tokens 2048',
-    },
+  paper: { emar: EMAR_PAPER },
+  cli: {
+    description: 'EMAR evidential multi-agent argumentation (proponent/opponent recursion to convergence, judge) on Bar Exam QA or LegalBench hearsay',
+    defaultRunDir: 'runs/emar-<dataset>-<split>-s<seed>',
+    llm: true,
+    flags: [
+      { name: 'dataset', arg: 'name', description: EMAR_DATASETS.join(' | '), type: 'string', default: 'barexam' },
+      { name: 'split', arg: 'split', description: 'barexam: train | val | test | all; hearsay: train | test', type: 'string', default: 'val' },
+      { name: 'limit', arg: 'n', description: 'first N items of the split', type: 'int', min: 1 },
+      { name: 'seed', arg: 'n', description: 'run seed', type: 'int', default: 13 },
+      {
+        name: 'epsilon',
+        arg: 'x',
+        description: 'convergence threshold on the cosine similarity of the claims (the paper: 0.85)',
+        type: 'number',
+        gt: -1,
+        max: 1,
+        default: DEFAULT_EPSILON,
+      },
+      { name: 'max-depth', arg: 'n', description: 'maximum recursion depth (the paper: 3)', type: 'int', min: 1, default: DEFAULT_MAX_DEPTH },
+      {
+        name: 'convergence',
+        arg: 'rule',
+        description: 'stop rule: stance = same option and similarity ≥ ε; embedding = similarity ≥ ε only',
+        type: 'string',
+        choices: CONVERGENCE_RULES,
+        default: DEFAULT_CONVERGENCE,
+      },
+      {
+        name: 'embedder',
+        arg: 'provider',
+        description: 'embedding provider for convergence: use-lite | transformers | openai',
+        type: 'string',
+        default: 'use-lite',
+      },
+      { name: 'embed-model', arg: 'id', description: 'embedding model id (provider-specific)', type: 'string' },
+      { name: 'embed-model-dir', arg: 'dir', description: 'transformers: a local copy of the model', type: 'string' },
+      {
+        name: 'temperature',
+        arg: 't',
+        description: "sampling temperature (the paper: 0.1; top-p 0.9 and max_tokens 2048 are also the paper's)",
+        type: 'number',
+        min: 0,
+        max: 2,
+        default: EMAR_PAPER.temperature,
+      },
+      { name: 'concurrency', arg: 'n', description: 'items run at once', type: 'int', min: 1, default: 1 },
+      { name: 'retry-failed', description: 'on resume, keep failed items as they are (default: run them again)', type: 'negatable' },
+    ],
   },
-  load: async () => ({ reportSection: (await import('./report-section.js')).emarSection }),
+  load: async () => ({ reportSection: (await import('./report-section.js')).emarSection, cliRun: (await import('./cli-run.js')).cliRun }),
 };

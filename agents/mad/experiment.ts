@@ -19,7 +19,6 @@ import { createMadSystem, MAD_SYSTEMS, type MadSystemName } from './system.js';
 import { madSettings } from './debate.js';
 import { madMetrics, madMetricsMarkdown, predictionsOf, seedConsistency, seedConsistencyMarkdown, type MadMetrics, type SeedConsistency } from './metrics.js';
 import type { MadSettings } from './types.js';
-import '../systems.js'; // the system list hands itself to eval: writeReport finds this system's section
 
 export interface MadExperimentOptions extends Partial<MadSettings> {
   system?: MadSystemName;

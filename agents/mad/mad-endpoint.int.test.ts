@@ -16,6 +16,7 @@ import { createChatModel } from '../../core/llm/factory.js';
 import { ensureDefaultIndex } from '../case/experiment.js';
 import { runMadExperiment } from './experiment.js';
 import type { DebateTrace } from './debate.js';
+import '../systems.js'; // the system list hands itself to eval: the report finds each system's section
 
 const config = await loadConfig();
 

@@ -1,6 +1,8 @@
 /** MAD and its baselines (variants `mad/mad`, `mad/single-rag`, `mad/self-consistency`, as config.json records them) as one value of the system list. */
 import { accuracy } from '../../eval/headline-metrics.js';
 import { cli, defaultK, matchesNames, str, type SystemPlugin } from '../../eval/systems.js';
+import { INDEX_METHODS } from '../../retrieval/methods.js';
+import { AGENT_DEFAULTS } from '../common/defaults.js';
 import { MAD_SYSTEMS } from './system-names.js';
 
 const variants = MAD_SYSTEMS.map((v) => `mad/${v}`);
@@ -28,5 +30,28 @@ export const madPlugin: SystemPlugin = {
       source: 'MAD (paper 002) §3.6 votes among m sampled answers but gives no temperature; 0.7 is the usual self-consistency setting (Wang et al. 2023)',
     },
   },
-  load: async () => ({ reportSection: (await import('./report-section.js')).madSection }),
+  cli: {
+    description: 'multi-agent debate: one debater per option, rounds, topology, judge (or its baselines)',
+    defaultRunDir: 'runs/<system>-<mode>-<dataset>-<split>-k<k>-s<seed>',
+    llm: true,
+    flags: [
+      { group: 'run' },
+      { name: 'system', arg: 'name', description: MAD_SYSTEMS.join(' | '), type: 'string', default: 'mad' },
+      { name: 'rounds', arg: 'n', description: 'debate rounds (1–3)', type: 'int', min: 1, max: 3, default: AGENT_DEFAULTS.rounds },
+      { name: 'topology', arg: 't', description: 'full (every opponent) | sparse (the preceding opponent only)', type: 'string', default: 'sparse' },
+      { name: 'cross-examiner', description: 'one targeted question to each debater before judgment', type: 'boolean' },
+      { name: 'judge-each-round', description: 'also judge after each earlier round (accuracy per round from one debate)', type: 'boolean' },
+      { name: 'samples', arg: 'n', description: 'self-consistency samples', type: 'int', min: 1, default: 5 },
+      {
+        name: 'method',
+        arg: 'm',
+        description: `the shared retriever (its <method>_search tool): ${INDEX_METHODS.join(' | ')}`,
+        type: 'string',
+        default: 'bm25',
+      },
+      { name: 'passage-chars', arg: 'n', description: 'characters of each passage shown', type: 'int', min: 1, default: 600 },
+      { name: 'seeds', arg: 'list', description: 'run once per seed (comma-separated) and report consistency across seeds', type: 'list' },
+    ],
+  },
+  load: async () => ({ reportSection: (await import('./report-section.js')).madSection, cliRun: (await import('./cli-run.js')).cliRun }),
 };

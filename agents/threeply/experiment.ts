@@ -12,7 +12,6 @@ import { buildScenarios, expectedBehaviour, type CaseTriple, type ScenarioMode, 
 import { summarizeRun } from './summary.js';
 import { createThreePlySystem } from './system.js';
 import type { ThreePlySystemKind } from './types.js';
-import '../systems.js'; // the system list hands itself to eval: writeReport finds this system's section
 
 export interface ThreeplyExperimentOptions {
   runDir: string;

@@ -1,6 +1,8 @@
 /** Reflective 3-ply as one value of the system list (variants `threeply/<kind>`: reflective, single, …). */
 import { n0, pooled, threeplyAbstention } from '../../eval/headline-metrics.js';
 import { cli, matchesNames, str, type SystemPlugin } from '../../eval/systems.js';
+import { THREEPLY_PAPER } from './paper.js';
+import { SCENARIO_MODES } from './scenario-modes.js';
 import { THREEPLY_SYSTEMS } from './types.js';
 
 const variants = THREEPLY_SYSTEMS.map((v) => `threeply/${v}`);
@@ -34,11 +36,35 @@ export const threeplyPlugin: SystemPlugin = {
     threeplyAbstention,
   ],
   paper: {
-    threeply: {
-      topP: 1,
-      maxTokens: 1000,
-      source: '3-ply (paper 000) §4.1: max_tokens 1000, top_p 1 (no generation temperature given); evaluator at temperature 0',
-    },
+    threeply: THREEPLY_PAPER,
   },
-  load: async () => ({ reportSection: (await import('./report-section.js')).threeplySection }),
+  cli: {
+    description: 'reflective 3-ply legal arguments on CATO trade-secret case triples (hallucination accuracy, factor utilization recall, abstention)',
+    defaultRunDir: 'runs/threeply-<system>-<source>-s<seed>',
+    llm: true,
+    flags: [
+      { name: 'scenarios', arg: 'list', description: `comma-separated: ${SCENARIO_MODES.join(', ')}`, type: 'list', default: SCENARIO_MODES },
+      { name: 'n', arg: 'n', description: 'triples per scenario (the paper: 90)', type: 'int', min: 1, default: 90 },
+      { name: 'limit', arg: 'n', description: 'first N triples only (in --scenarios order), as on the other systems', type: 'int', min: 1 },
+      { name: 'system', arg: 'kind', description: THREEPLY_SYSTEMS.join(' | '), type: 'string', default: 'reflective' },
+      { name: 'seed', arg: 'n', description: 'seed for the triples and the run', type: 'int', default: 13 },
+      { name: 'complexity', arg: 'k', description: 'each case gets k-1..k+1 factors (the paper: 5)', type: 'int', min: 1, default: 5 },
+      {
+        name: 'source',
+        arg: 's',
+        description: 'synthetic (random factor sets, as the paper) | casebase (real CATO cases)',
+        type: 'string',
+        default: 'synthetic',
+      },
+      {
+        name: 'evaluator-model',
+        arg: 'id',
+        description: 'model for the Factor Distiller, on the same endpoint (default: the run model), at temperature 0',
+        type: 'string',
+      },
+      { name: 'concurrency', arg: 'n', description: 'triples run at once', type: 'int', min: 1, default: 1 },
+      { name: 'retry-failed', description: 'on resume, keep failed items as they are (default: run them again)', type: 'negatable' },
+    ],
+  },
+  load: async () => ({ reportSection: (await import('./report-section.js')).threeplySection, cliRun: (await import('./cli-run.js')).cliRun }),
 };

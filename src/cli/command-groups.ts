@@ -32,16 +32,8 @@ export const COMMAND_GROUPS: Readonly<Record<string, readonly Loader[]>> = {
   merge: [() => import('./commands/merge.js')],
   report: [() => import('./commands/report.js')],
   reproduce: [() => import('./commands/reproduce.js')],
-  run: [
-    () => import('./commands/run-acal.js'),
-    () => import('./commands/run-baseline.js'),
-    () => import('./commands/run-case.js'),
-    () => import('./commands/run-emar.js'),
-    () => import('./commands/run-mad.js'),
-    () => import('./commands/run-threeply.js'),
-    // last: `run <id>` from the flag schema of every system of agents/systems.ts without a command file above
-    () => import('./commands/run-plugins.js'),
-  ],
+  // `run <id>` for every system of agents/systems.ts, from its plugin's flag schema
+  run: [() => import('./commands/run-plugins.js')],
   search: [() => import('./commands/search.js')],
   serve: [() => import('./commands/serve.js')],
 };

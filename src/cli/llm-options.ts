@@ -21,13 +21,13 @@
  * stops here), and the run config gets its identity (`local`: sha256, GGUF metadata, runtime
  * settings, seed).
  */
-import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import type { LexcaseConfig, LlmConfig } from '../../core/config.js';
+import type { LlmConfig } from '../../core/config.js';
 import { errors } from '../../core/errors.js';
 import { LLM_PROVIDERS, type LlmProvider } from '../../core/llm/providers.js';
 import { UsageMeter } from '../../core/llm/usage.js';
+import type { ResolvedLlm } from '../../core/llm/resolved-llm.js';
 import { log, registerSecret } from '../../core/log.js';
 import { registerUrlSecrets } from '../../core/url-credentials.js';
 import { applyPaperSampling, PAPER_SAMPLING, type PaperSystem } from '../../agents/common/paper-settings.js';
@@ -135,47 +135,13 @@ export function addLlmOptions(cmd: Command, o: { offline?: boolean; replay?: boo
   return cmd;
 }
 
-export interface ResolvedLlm {
-  /** Undefined with --offline (or when optional and nothing is configured). */
-  model?: BaseChatModel;
-  config: LexcaseConfig;
-  /** Run-level token meter the model reports into. */
-  usage: UsageMeter;
-  offline: boolean;
-  /** With `paper`: the sampling keys taken from the system's paper (unset in config/env) and their source. */
-  paperDefaults?: { system: PaperSystem; fromPaper: string[]; source: string };
-  /** The effective LLM settings with the key masked (set with a model). */
-  publicConfig?: Record<string, unknown>;
-  /** With --replay: the recorded run dir every request is answered from. */
-  replayFrom?: string;
-  /** A factory model for `cfg` on this command's meter (and recording, with --replay); throws without an LLM. */
-  makeModel(cfg: LlmConfig): BaseChatModel;
-  /** Provider local: the model's identity and runtime settings (the run config's `local`). */
-  local?: Record<string, unknown>;
-}
+export type { ResolvedLlm } from '../../core/llm/resolved-llm.js';
+export { compactLocal, runModelConfig, warnValidity } from '../../core/llm/resolved-llm.js';
 
 /** makeModel where no LLM is configured (--offline, or optional and unset). */
 const noModel = (): never => {
   throw errors.llmNotConfigured();
 };
-
-/** config.json's `model`: the effective (redacted) LLM settings, and which of them are the paper's defaults. */
-export function runModelConfig(r: ResolvedLlm): Record<string, unknown> | undefined {
-  if (!r.model) return undefined;
-  return { ...r.publicConfig, ...(r.paperDefaults ? { paperDefaults: r.paperDefaults } : {}) };
-}
-
-/** A local model's identity without the chat template's text (its sha256 stays): for a config printed in a report. */
-export function compactLocal(local: Record<string, unknown>): Record<string, unknown> {
-  const { chatTemplate: _t, ...gguf } = (local.gguf ?? {}) as Record<string, unknown>;
-  return { ...local, gguf };
-}
-
-/** Print validity warnings on stderr; returns them for config.json. */
-export function warnValidity(warnings: string[]): string[] {
-  for (const w of warnings) log.warn(`warning: ${w}`);
-  return warnings;
-}
 
 export async function resolveLlm(
   opts: LlmCliOpts,

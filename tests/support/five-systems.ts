@@ -38,6 +38,7 @@ import { rulesScript } from '../../agents/threeply/test-support/scripted-threepl
 import { readResults } from '../../eval/run-dir.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { requestedSchema, type RecordedRequest, type ScriptReply } from './scripted-openai-server.js';
+import '../../agents/systems.js'; // the system list hands itself to eval: the report finds each system's section
 
 export const SYSTEMS = ['case', 'acal', 'mad', 'threeply', 'emar'] as const;
 export type SystemName = (typeof SYSTEMS)[number];

@@ -22,6 +22,7 @@ import { makeSystemRuns, type SystemRuns } from './system-runs.js';
 import { loadRecipe } from '../../eval/reproduce/recipe.js';
 import { runGrid } from '../../eval/reproduce/run-grid.js';
 import { FakeChatModel, type FakeCall, type FakeReply } from '../../tests/support/fake-chat-model.js';
+import '../../agents/systems.js'; // the system list hands itself to eval: the report finds each system's section
 
 export interface ExplorerFixtures {
   root: string;

@@ -29,6 +29,7 @@ import { startScriptedServer, type RecordedRequest, type ScriptReply } from '../
 import { runAcal } from '../../agents/acal/experiment.js';
 import { scriptedArena } from '../../agents/acal/test-support/scripted-arena.js';
 import { createBaseline } from '../../agents/baselines/baseline-system.js';
+import '../../agents/systems.js'; // the system list hands itself to eval: the report finds each system's section
 
 export interface SystemRuns {
   madRunId: string;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadLegalBenchTask } from '../../../corpora/legalbench.js';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer, type ScriptReply } from '../../../tests/support/scripted-openai-server.js';
-import { register } from './run-emar.js';
+import { register } from './run-plugins.js';
 import { programWith, runCli } from '../../../tests/support/run-cli.js';
 
 let dir: string;

@@ -1,55 +1,86 @@
 /**
- * `lexcase run <id>` for every system of the one list (agents/systems.ts) that has no hand-written
- * command file: the command is built from the plugin's flag schema (`cli`), the shared run-dir flag,
- * `--limit` / `--index` as the plugin's `run` says, and the LLM flags when `cli.llm`. The action
- * loads the plugin (`load()`), runs it into the run dir and writes its report (with the system's own
- * section). command-groups.ts loads this module after the hand-written `run` commands, so a system
- * with its own file keeps it (the five systems and the baselines have one).
+ * `lexcase run <id>` for every system of the one list (agents/systems.ts), built from its plugin's
+ * flag schema (`cli`, eval/cli-schema.ts): its flags in order (a shared group such as the run
+ * options where `{ group: 'run' }` stands), `--run-dir` (first unless a group has it), `--limit` /
+ * `--index` as the plugin's `run` says when no flag declares them, and the LLM flags when `cli.llm`
+ * (--offline listed only when it is 'optional'). The commands are registered in id order, so
+ * `lexcase run --help` lists them alphabetically. The action loads the plugin (`load()`) and hands
+ * the parsed flags and an LLM resolver to its `cliRun` (agents/<system>/cli-run.ts), which checks
+ * its own flags, runs and gives what is printed; a plugin with only a `run` gets the generic
+ * command: the model resolved here, the run, the report written, a one-line summary.
  */
 import { Option, type Command } from 'commander';
-import type { CliFlag, SystemPlugin } from '../../../eval/systems.js';
+import type { SystemPlugin } from '../../../eval/systems.js';
+import { flagKey, schemaFlags, type CliFlag, type CliSchema } from '../../../eval/cli-schema.js';
 import { AGENT_SYSTEMS } from '../../../agents/systems.js';
 import { errors } from '../../../core/errors.js';
-import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
-import { addLlmOptions, type LlmCliOpts } from '../llm-options.js';
-import { numOpt } from '../numeric-options.js';
+import { action, output, parseListOpt, type GlobalOpts } from '../action.js';
+import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
+import { intOpt, numOpt, type NumericRange } from '../numeric-options.js';
 import { addRunDirOption, exitWhenNoItemSucceeded, runCommand, runDirFlag } from '../run-command.js';
 
-const camel = (name: string) => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+type PluginWithCli = SystemPlugin & { cli: CliSchema };
 
-/** The commander option of one schema flag. */
-export function flagOption(f: CliFlag): Option {
-  const o = new Option(f.type === 'boolean' ? `--${f.name}` : `--${f.name} <value>`, f.description);
+/** The range of an int / number flag (non-negative when it gives none). */
+function rangeOf(f: CliFlag): NumericRange | undefined {
+  if (f.min === undefined && f.max === undefined && f.gt === undefined) return undefined;
+  return { ...(f.min !== undefined ? { min: f.min } : {}), ...(f.max !== undefined ? { max: f.max } : {}), ...(f.gt !== undefined ? { gt: f.gt } : {}) };
+}
+
+/** The commander option of one schema flag (`defaultRunDir` completes the --run-dir help). */
+export function flagOption(f: CliFlag, defaultRunDir?: string): Option {
+  const long = f.type === 'negatable' ? `--no-${f.name}` : `--${f.name}`;
+  const names = f.short ? `-${f.short}, ${long}` : long;
+  const takesValue = f.type !== 'boolean' && f.type !== 'negatable';
+  const description = f.name === 'run-dir' && defaultRunDir ? `${f.description} (default ${defaultRunDir})` : f.description;
+  const o = new Option(takesValue ? `${names} <${f.arg ?? 'value'}>` : names, description);
   if (f.choices) o.choices([...f.choices]);
-  if (f.type === 'int') o.argParser(parseIntOpt(f.name));
-  if (f.type === 'number') o.argParser(numOpt(f.name, { min: -Infinity }));
-  if (f.default !== undefined) o.default(f.default);
+  if (f.type === 'int') o.argParser(intOpt(f.name, rangeOf(f)));
+  if (f.type === 'number') o.argParser(numOpt(f.name, rangeOf(f)));
+  if (f.type === 'list') o.argParser(parseListOpt);
+  if (f.default !== undefined && f.type !== 'negatable') o.default(Array.isArray(f.default) ? [...f.default] : f.default);
+  if (f.required) o.makeOptionMandatory();
   return o;
 }
 
 /** Registers `lexcase run <plugin.id>` from the plugin's schema. */
-export function registerPluginCommand(program: Command, p: SystemPlugin & { cli: NonNullable<SystemPlugin['cli']> }): void {
-  let cmd = addRunDirOption(runCommand(program).command(p.id), p.cli.defaultRunDir).description(p.cli.description);
-  for (const f of p.cli.flags) cmd.addOption(flagOption(f));
-  if (p.run?.limit === 'limit') cmd.option('--limit <n>', 'first N items', parseIntOpt('limit', { min: 1 }));
-  if (p.run?.takesIndex) cmd.option('--index <dir>', 'index directory (default: the bundled index)');
-  if (p.cli.llm) cmd = addLlmOptions(cmd, { offline: false });
-  cmd.action(
+export function registerPluginCommand(program: Command, p: PluginWithCli): Command {
+  const flags = schemaFlags(p.cli);
+  const has = (name: string) => flags.some((f) => f.name === name);
+  let cmd = runCommand(program).command(p.id).description(p.cli.description);
+  if (!has('run-dir')) addRunDirOption(cmd, p.cli.defaultRunDir);
+  for (const f of flags) cmd.addOption(flagOption(f, p.cli.defaultRunDir));
+  if (p.run?.limit === 'limit' && !has('limit')) cmd.addOption(flagOption({ name: 'limit', arg: 'n', description: 'first N items', type: 'int', min: 1 }));
+  if (p.run?.takesIndex && !has('index'))
+    cmd.addOption(flagOption({ name: 'index', arg: 'dir', description: 'index directory (default: the bundled index)', type: 'string' }));
+  if (p.cli.llm) cmd = addLlmOptions(cmd, p.cli.llm === 'optional' ? {} : { offline: false });
+  return cmd.action(
     action(async (opts: GlobalOpts & LlmCliOpts & Record<string, unknown>, c: Command) => {
       const all = { ...c.optsWithGlobals(), ...opts } as GlobalOpts & LlmCliOpts & Record<string, unknown>;
-      const runDir = runDirFlag(all as { runDir?: string }) ?? p.cli.defaultRunDir;
       const mod = await p.load();
-      if (!mod.run) throw errors.usage(`run ${p.id}: the system's plugin has no run`, 'its plugin.ts load() must give run()');
+      if (mod.cliRun) {
+        const r = await mod.cliRun({
+          flags: all,
+          given: (name) => {
+            const source = c.getOptionValueSource(flagKey(name));
+            return source !== undefined && source !== 'default';
+          },
+          resolveLlm: (o) => resolveLlm(all, o),
+        });
+        output(all, r.json, r.human);
+        for (const dir of r.runDirs) await exitWhenNoItemSucceeded(dir);
+        return;
+      }
+      if (!mod.run) throw errors.usage(`run ${p.id}: the system's plugin has no run`, 'its plugin.ts load() must give cliRun() or run()');
+      const runDir = runDirFlag(all as { runDir?: string }) ?? p.cli.defaultRunDir;
       let model: unknown;
       if (p.cli.llm) {
-        if (all.offline) throw errors.usage(`run ${p.id} needs an LLM; it has no offline path`, 'drop --offline and configure an endpoint');
-        const { resolveLlm } = await import('../llm-options.js');
+        if (all.offline && p.cli.llm !== 'optional')
+          throw errors.usage(`run ${p.id} needs an LLM; it has no offline path`, 'drop --offline and configure an endpoint');
         model = (await resolveLlm(all, { paper: p.id in p.paper ? p.id : undefined })).model;
       }
-      const flags = Object.fromEntries(
-        [...p.cli.flags.map((f) => camel(f.name)), 'limit', 'index'].filter((k) => all[k] !== undefined).map((k) => [k, all[k]]),
-      );
-      const r = await mod.run({ runDir, flags, model });
+      const parsed = Object.fromEntries([...flags.map((f) => flagKey(f.name)), 'limit', 'index'].filter((k) => all[k] !== undefined).map((k) => [k, all[k]]));
+      const r = await mod.run({ runDir, flags: parsed, model });
       const { writeReport } = await import('../../../eval/report/write-report.js');
       const report = await writeReport(runDir);
       output(
@@ -62,8 +93,8 @@ export function registerPluginCommand(program: Command, p: SystemPlugin & { cli:
   );
 }
 
-/** Every listed system with a schema and no command registered yet (a hand-written one wins). */
+/** `lexcase run <id>` for every listed system with a schema, in id order. */
 export function register(program: Command): void {
-  const taken = new Set(runCommand(program).commands.map((c) => c.name()));
-  for (const p of AGENT_SYSTEMS) if (p.cli && !taken.has(p.id)) registerPluginCommand(program, p as SystemPlugin & { cli: NonNullable<SystemPlugin['cli']> });
+  const withCli = AGENT_SYSTEMS.filter((p): p is PluginWithCli => p.cli !== undefined);
+  for (const p of [...withCli].sort((a, b) => a.id.localeCompare(b.id))) registerPluginCommand(program, p);
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rulesScript, threeplyRole } from '../../../agents/threeply/test-support/scripted-threeply.js';
 import { startScriptedServer, type ScriptedServer } from '../../../tests/support/scripted-openai-server.js';
-import { register } from './run-threeply.js';
+import { register } from './run-plugins.js';
 import { programWith, runCli } from '../../../tests/support/run-cli.js';
 
 let dir: string;

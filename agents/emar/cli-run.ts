@@ -1,0 +1,124 @@
+/**
+ * `lexcase run emar` after parsing (its flags: agents/emar/plugin.ts `cli`): EMAR's proponent/opponent
+ * recursion with embedding convergence and a judge, over Bar Exam QA questions or LegalBench
+ * hearsay examples, through the common experiment runner. The paper's benchmark (LFPBench, Chinese
+ * civil cases) is not available, hence these datasets. Writes the run's report.md/json (common
+ * format plus an EMAR section).
+ */
+import { join } from 'node:path';
+import type { CliRunContext, CliRunResult } from '../../eval/cli-schema.js';
+import type { Split } from '../../corpora/types.js';
+import { errors } from '../../core/errors.js';
+import type { ConvergenceRule } from './convergence.js';
+import type { EmarItem } from './experiment.js';
+import { EMAR_DATASETS, EMAR_PAPER } from './paper.js';
+
+/** The paper's sampling settings (paper.ts: EMAR, paper 004, "Baselines": temperature 0.1, top-p 0.9, max_tokens 2048). */
+const PAPER = EMAR_PAPER;
+export const EMAR_SAMPLING = { temperature: PAPER.temperature!, topP: PAPER.topP!, maxTokens: PAPER.maxTokens! };
+
+interface EmarFlags {
+  dataset: string;
+  split: string;
+  limit?: number;
+  seed: number;
+  epsilon: number;
+  maxDepth: number;
+  convergence: ConvergenceRule;
+  embedder: string;
+  embedModel?: string;
+  embedModelDir?: string;
+  temperature: number;
+  runDir?: string;
+  concurrency: number;
+  retryFailed?: boolean;
+  offline?: boolean;
+}
+
+async function loadItems(o: EmarFlags): Promise<EmarItem[]> {
+  let items: EmarItem[];
+  if (o.dataset === 'barexam') {
+    if (!['train', 'val', 'test', 'all'].includes(o.split)) throw errors.usage(`--split for barexam must be train, val, test or all, got "${o.split}"`);
+    const { loadQuestions } = await import('../../corpora/registry.js');
+    items = (await loadQuestions('barexam', o.split as Split)).map((q) => ({ ...q, kind: 'question' as const }));
+  } else if (o.dataset === 'hearsay') {
+    // LegalBench ships hearsay as train (5) and test (94); there is no val split.
+    if (o.split !== 'train' && o.split !== 'test')
+      throw errors.usage(`--split for hearsay must be train or test (LegalBench has no val split), got "${o.split}"`);
+    const { loadLegalBenchTask } = await import('../../corpora/legalbench.js');
+    items = (await loadLegalBenchTask('hearsay', { split: o.split })).map((t) => ({ ...t, kind: 'task' as const }));
+  } else throw errors.datasetUnknown(o.dataset, [...EMAR_DATASETS]);
+  return o.limit !== undefined ? items.slice(0, o.limit) : items;
+}
+
+export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
+  const o = ctx.flags as unknown as EmarFlags;
+  const temperatureGiven = ctx.given('temperature');
+  if (o.offline) throw errors.usage('run emar needs an LLM; it has no offline path', 'drop --offline and configure an endpoint');
+  if (o.limit !== undefined && o.limit < 1) throw errors.usage(`--limit must be a positive integer, got ${o.limit}`);
+  if (!(o.epsilon > -1 && o.epsilon <= 1)) throw errors.usage(`--epsilon must be a cosine similarity in (-1, 1], got ${o.epsilon}`);
+  if (!(o.maxDepth >= 1)) throw errors.usage(`--max-depth must be at least 1, got ${o.maxDepth}`);
+  const items = await loadItems(o);
+  const llm = await ctx.resolveLlm();
+  const { config, usage } = llm;
+  const [{ runEmarExperiment }, { createEmbedder, parseEmbedderSpec }] = await Promise.all([import('./experiment.js'), import('../../retrieval/embedder.js')]);
+  const llmCfg = {
+    ...config.llm,
+    temperature: o.temperature,
+    topP: config.llm.topP ?? EMAR_SAMPLING.topP,
+    maxTokens: config.llm.maxTokens ?? EMAR_SAMPLING.maxTokens,
+  };
+  const model = llm.makeModel(llmCfg);
+
+  const embedder = await createEmbedder(parseEmbedderSpec(o.embedder, { model: o.embedModel, modelDir: o.embedModelDir }));
+  const runDir = o.runDir ?? join('runs', `emar-${o.dataset}-${o.split}-s${o.seed}`);
+  try {
+    const {
+      run,
+      summary,
+      markdown: md,
+    } = await runEmarExperiment({
+      runDir,
+      dataset: o.dataset,
+      split: o.split,
+      limit: o.limit,
+      items,
+      model,
+      embedder,
+      epsilon: o.epsilon,
+      maxDepth: o.maxDepth,
+      convergence: o.convergence,
+      seed: o.seed,
+      usage,
+      concurrency: o.concurrency,
+      retryFailed: o.retryFailed,
+      llm: {
+        model: config.llm.model,
+        temperature: llmCfg.temperature,
+        topP: llmCfg.topP,
+        maxTokens: llmCfg.maxTokens,
+        ...(llm.local ? { local: llm.local } : {}),
+      },
+      sampling: {
+        fromPaper: [
+          ...(temperatureGiven ? [] : ['temperature']),
+          ...(config.llm.topP === undefined ? ['topP'] : []),
+          ...(config.llm.maxTokens === undefined ? ['maxTokens'] : []),
+        ],
+        given: [
+          ...(temperatureGiven ? ['temperature (--temperature)'] : []),
+          ...(config.llm.topP !== undefined ? ['topP (llm.topP)'] : []),
+          ...(config.llm.maxTokens !== undefined ? ['maxTokens (llm.maxTokens)'] : []),
+        ],
+        source: PAPER.source,
+      },
+    });
+    return {
+      json: { runDir, ran: run.ran, skipped: run.skipped, tokens: usage.snapshot(), ...summary },
+      human: () => `${md}\n\nrun dir: ${runDir} (ran ${run.ran}, resumed past ${run.skipped}, failed ${run.failed}); tokens ${usage.snapshot().total}`,
+      runDirs: [runDir],
+    };
+  } finally {
+    await embedder.close?.();
+  }
+}

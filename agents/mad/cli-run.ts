@@ -1,0 +1,98 @@
+/**
+ * `lexcase run mad` after parsing (its flags: agents/mad/plugin.ts `cli`): the multi-agent debate (or
+ * one of its baselines) over a dataset split on the experiment runner (resumable run dir, traces
+ * with the debate transcript per round, citations and judge output), then accuracy with a 95% CI
+ * and citation quality (mad-metrics.md). With --seeds the run is repeated per seed (run dirs
+ * suffixed -s<seed>) and consistency across seeds is reported. Compare systems with
+ * `lexcase compare <runA> <runB>` (paired bootstrap).
+ */
+import type { CliRunContext, CliRunResult } from '../../eval/cli-schema.js';
+import { runModelConfig, warnValidity } from '../../core/llm/resolved-llm.js';
+import { errors } from '../../core/errors.js';
+import { log } from '../../core/log.js';
+import { degeneracyWarnings } from '../common/degeneracy.js';
+import type { RunOptionFlags } from '../case/cli-run.js';
+import type { MadExperimentOptions, MadExperimentResult } from './experiment.js';
+import { MAD_SYSTEMS, type MadSystemName } from './system-names.js';
+import { parseTopology } from './topology.js';
+
+interface MadFlags extends RunOptionFlags {
+  rounds: number;
+  topology: string;
+  crossExaminer?: boolean;
+  judgeEachRound?: boolean;
+  system: string;
+  samples: number;
+  method: string;
+  passageChars: number;
+  seeds?: string[];
+}
+
+function summary(r: MadExperimentResult) {
+  return { runDir: r.runDir, ran: r.ran, skipped: r.skipped, failed: r.failed, metrics: r.metrics };
+}
+
+function human(r: MadExperimentResult): string {
+  return [`${r.runDir}: ran ${r.ran}, skipped ${r.skipped} (already done), failed ${r.failed}`, '', r.markdown].join('\n');
+}
+
+export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
+  const flags = ctx.flags as unknown as MadFlags;
+  if (!MAD_SYSTEMS.includes(flags.system as MadSystemName))
+    throw errors.invalidInput('--system', `"${flags.system}"; expected one of ${MAD_SYSTEMS.join(', ')}`);
+  if (flags.offline)
+    throw errors.usage(
+      '`run mad` needs an LLM; --offline has no debate to run',
+      'configure an endpoint (lexcase.config.json or LEXCASE_LLM_BASE_URL + LEXCASE_LLM_MODEL)',
+    );
+  const topology = parseTopology(flags.topology);
+  const seeds = flags.seeds?.map((s) => {
+    const n = Number(s);
+    if (!Number.isInteger(n)) throw errors.invalidInput('--seeds', `"${s}" is not an integer`);
+    return n;
+  });
+  const llm = await ctx.resolveLlm({ paper: flags.system });
+  const warnings = warnValidity(
+    degeneracyWarnings(flags.system as MadSystemName, { temperature: llm.config.llm.temperature, samples: flags.samples, rounds: flags.rounds }),
+  );
+  const [{ ensureDefaultIndex }, { runMadExperiment, runMadSeeds }, { parseSplit }] = await Promise.all([
+    import('../../retrieval/default-index.js'),
+    import('./experiment.js'),
+    import('../../corpora/splits.js'),
+  ]);
+  const index = flags.index ?? (await ensureDefaultIndex(undefined, (l) => log.info(l)));
+  const o: MadExperimentOptions = {
+    system: flags.system as MadSystemName,
+    samples: flags.samples,
+    rounds: flags.rounds,
+    topology,
+    crossExaminer: !!flags.crossExaminer,
+    judgeEachRound: !!flags.judgeEachRound,
+    k: flags.k,
+    method: flags.method,
+    passageChars: flags.passageChars,
+    dataset: flags.dataset,
+    split: parseSplit(flags.split),
+    splitSeed: flags.splitSeed,
+    index,
+    llm: llm.model,
+    model: runModelConfig(llm),
+    warnings,
+    usage: llm.usage,
+    seed: flags.seed,
+    limit: flags.limit,
+    concurrency: flags.concurrency,
+    retryFailed: flags.retryFailed,
+    runDir: flags.runDir,
+  };
+  if (seeds) {
+    const r = await runMadSeeds(o, seeds);
+    return {
+      json: { runs: r.runs.map(summary), consistency: r.consistency },
+      human: () => [...r.runs.map(human), '', r.markdown].join('\n\n'),
+      runDirs: r.runs.map((run) => run.runDir),
+    };
+  }
+  const r = await runMadExperiment(o);
+  return { json: summary(r), human: () => human(r), runDirs: [r.runDir] };
+}
