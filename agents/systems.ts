@@ -8,7 +8,7 @@
  */
 import { useSystems, type SystemPlugin } from '../eval/systems.js';
 import { acalPlugin } from './acal/plugin.js';
-import { baselinePlugin } from './baselines/plugin.js';
+import { baselinePlugin } from './case/baselines/plugin.js';
 import { casePlugin } from './case/plugin.js';
 import { emarPlugin } from './emar/plugin.js';
 import { madPlugin } from './mad/plugin.js';

@@ -241,8 +241,7 @@ export function traceKindOf(configSystem: string | null | undefined): TraceKind 
 
 /**
  * The report section of a run's system: its plugin's lazily loaded one, else that of the plugin its
- * `reportSection` names (CASE's baselines get CASE's section from CASE's plugin, so agents/baselines
- * need not import agents/case); null for none.
+ * `reportSection` names (CASE's baselines get CASE's section from CASE's plugin); null for none.
  */
 export async function systemReportSection(configSystem: string | null | undefined): Promise<SectionBuilder | null> {
   const spec = systemSpec(configSystem) as SystemSpec & Partial<SystemPlugin>;

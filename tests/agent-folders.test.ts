@@ -1,6 +1,7 @@
 /**
  * The agent systems' folders import one way only (issue 39): a system's own baselines live in its
- * folder (agents/mad/baselines.ts, agents/acal/baselines/), agents/baselines holds CASE's, and no two
+ * folder (agents/mad/baselines.ts, agents/acal/baselines/, agents/case/baselines/ — CASE's, run by CASE's
+ * experiment; agents/baselines is only their public surface `lexcase/agents/baselines`), and no two
  * agents/<x> folders import each other both ways (shared code goes down into agents/common).
  */
 import { describe, expect, it } from 'vitest';
@@ -12,7 +13,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 describe('agents/<x> folders', () => {
   it('no two of them import each other both ways', () => {
     const files = readSources(root);
-    expect(files.has('agents/mad/debate.ts') && files.has('agents/baselines/baseline-system.ts')).toBe(true);
+    expect(files.has('agents/mad/debate.ts') && files.has('agents/case/baselines/baseline-system.ts')).toBe(true);
     expect(mutualAgentImports(files)).toEqual([]);
   });
 

@@ -17,7 +17,7 @@ import type { AgentSystem, ResultRecord } from '../../eval/types.js';
 import { createRetrievalTools } from '../../retrieval/tools/index.js';
 import { errors } from '../../core/errors.js';
 import type { UsageMeter } from '../../core/llm/usage.js';
-import { BASELINE_MODES, createBaseline, ragMethod, type BaselineMode } from '../baselines/baseline-system.js';
+import { BASELINE_MODES, createBaseline, ragMethod, type BaselineMode } from './baselines/baseline-system.js';
 import { OFFLINE_LABEL, offlineMethods } from './advocate-offline.js';
 import { selectTools } from './select-tools.js';
 import { createCase } from './index.js';

@@ -24,7 +24,7 @@ import { createChatModel } from '../../core/llm/factory.js';
 import { startScriptedServer, type RecordedRequest, type ScriptReply } from '../../tests/support/scripted-openai-server.js';
 import { createAcalSystem } from '../acal/system.js';
 import { scriptedArena } from '../acal/test-support/scripted-arena.js';
-import { createBaseline } from '../baselines/baseline-system.js';
+import { createBaseline } from '../case/baselines/baseline-system.js';
 import { createCase } from '../case/index.js';
 import { questionToCase } from '../emar/cases.js';
 import { createEmarSystem } from '../emar/system.js';

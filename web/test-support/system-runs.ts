@@ -28,7 +28,7 @@ import { createChatModel } from '../../core/llm/factory.js';
 import { startScriptedServer, type RecordedRequest, type ScriptReply } from '../../tests/support/scripted-openai-server.js';
 import { runAcal } from '../../agents/acal/experiment.js';
 import { scriptedArena } from '../../agents/acal/test-support/scripted-arena.js';
-import { createBaseline } from '../../agents/baselines/baseline-system.js';
+import { createBaseline } from '../../agents/case/baselines/baseline-system.js';
 import '../../agents/systems.js'; // the system list hands itself to eval: the report finds each system's section
 
 export interface SystemRuns {

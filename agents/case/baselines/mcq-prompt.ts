@@ -6,9 +6,9 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { z } from 'zod';
-import type { Question } from '../../corpora/types.js';
-import { invokeStructured } from '../../core/llm/structured.js';
-import { factsOf, optionLetters, optionsBlock, truncate } from '../common/question-text.js';
+import type { Question } from '../../../corpora/types.js';
+import { invokeStructured } from '../../../core/llm/structured.js';
+import { factsOf, optionLetters, optionsBlock, truncate } from '../../common/question-text.js';
 
 export interface ContextPassage {
   id: string;

@@ -6,9 +6,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runExperiment } from '../../eval/runner.js';
-import { FakeChatModel } from '../../tests/support/fake-chat-model.js';
-import { QUESTION } from '../case/test-support/fixtures.js';
+import { runExperiment } from '../../../eval/runner.js';
+import { FakeChatModel } from '../../../tests/support/fake-chat-model.js';
+import { QUESTION } from '../test-support/fixtures.js';
 import { createBaseline } from './baseline-system.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lexcase-baseline-resume-'));

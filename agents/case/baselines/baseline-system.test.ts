@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { SystemContext } from '../../eval/types.js';
-import { FakeChatModel } from '../../tests/support/fake-chat-model.js';
-import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, without } from '../case/test-support/fixtures.js';
+import type { SystemContext } from '../../../eval/types.js';
+import { FakeChatModel } from '../../../tests/support/fake-chat-model.js';
+import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, without } from '../test-support/fixtures.js';
 import { BASELINE_MODES, createBaseline, ragMethod } from './baseline-system.js';
 
 /** Retrievers over an index WITHOUT the gold passage; the doc store still has it (as a real index would for the oracle). */

@@ -8,13 +8,13 @@
  * Every mode except the oracle runs behind the gold guard: it gets a blind question (no answer, no
  * gold ids), so it cannot inject gold text; its context comes only from the retriever.
  */
-import type { Question } from '../../corpora/types.js';
-import type { AgentSystem, SystemContext, SystemOutcome } from '../../eval/types.js';
-import { errors, isLexcaseError } from '../../core/errors.js';
-import { blindQuestion } from '../common/gold-guard.js';
-import { factsOf } from '../common/question-text.js';
+import type { Question } from '../../../corpora/types.js';
+import type { AgentSystem, SystemContext, SystemOutcome } from '../../../eval/types.js';
+import { errors, isLexcaseError } from '../../../core/errors.js';
+import { blindQuestion } from '../../common/gold-guard.js';
+import { factsOf } from '../../common/question-text.js';
 import { answerMcq, type ContextPassage } from './mcq-prompt.js';
-import { DEFAULT_K } from '../../retrieval/default-k.js';
+import { DEFAULT_K } from '../../../retrieval/default-k.js';
 import { BASELINE_MODES, type BaselineMode } from './baseline-modes.js';
 
 export { BASELINE_MODES, type BaselineMode };

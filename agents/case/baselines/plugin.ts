@@ -3,8 +3,8 @@
  * variants `baseline/<mode>`, as their runs record them (config.json `system: "baseline/<mode>"` and `mode`;
  * older runs `system: "baseline"`), which get CASE's report section.
  */
-import { accuracy } from '../../eval/headline-metrics.js';
-import { cli, defaultK, matchesNames, str, type SystemPlugin } from '../../eval/systems.js';
+import { accuracy } from '../../../eval/headline-metrics.js';
+import { cli, defaultK, matchesNames, str, type SystemPlugin } from '../../../eval/systems.js';
 import { BASELINE_MODES } from './baseline-modes.js';
 
 const variants = BASELINE_MODES.map((m) => `baseline/${m}`);
