@@ -31,7 +31,18 @@ export default defineConfig({
         extends: true,
         test: { name: 'fast', include, exclude: [...exclude, ...SLOW_TESTS], maxWorkers: workers(Math.max(2, cores)), sequence: { groupOrder: 0 } },
       },
-      { extends: true, test: { name: 'slow', include: [...SLOW_TESTS], exclude, maxWorkers: workers(Math.max(3, cores + 1)), sequence: { groupOrder: 1 } } },
+      {
+        extends: true,
+        // the package tests share one `npm pack` per run (tests/support/installed-package.ts)
+        test: {
+          name: 'slow',
+          include: [...SLOW_TESTS],
+          exclude,
+          globalSetup: ['tests/support/pack-dir-setup.ts'],
+          maxWorkers: workers(Math.max(3, cores + 1)),
+          sequence: { groupOrder: 1 },
+        },
+      },
     ],
   },
 });
