@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { SLOW_TESTS } from './tests/tiers.js';
 
@@ -8,6 +9,15 @@ const integration = process.env.LEXCASE_INT === '1';
 const include = ['{core,serve,src,corpora,indexer,retrieval,agents,eval,tests,bench,web}/**/*.test.ts'];
 const exclude = ['node_modules/**', 'dist/**', ...(integration ? [] : ['**/*.int.test.ts'])];
 
+// Test files run in parallel, one per worker. Vitest's own default is one core less than the
+// machine has: 1 on a 2-core machine, where both tiers then ran one file at a time. The fast tier
+// computes, so it gets a worker per core; the slow tier's files mostly wait on the child processes
+// and browsers they start, so it gets one more. VITEST_MAX_WORKERS=N overrides both (e.g. 1: one
+// file at a time); vitest's --maxWorkers flag does not, as it sets the root and each project keeps its own.
+const cores = availableParallelism();
+const fromEnv = Number.parseInt(process.env.VITEST_MAX_WORKERS ?? '', 10);
+const workers = (perTier: number) => (fromEnv > 0 ? fromEnv : perTier);
+
 export default defineConfig({
   test: {
     testTimeout: 60_000,
@@ -16,8 +26,23 @@ export default defineConfig({
     // Index verification records go to a temp dir per test file, not the user's cache.
     setupFiles: ['tests/support/verify-cache-setup.ts'],
     projects: [
-      { extends: true, test: { name: 'fast', include, exclude: [...exclude, ...SLOW_TESTS] } },
-      { extends: true, test: { name: 'slow', include: [...SLOW_TESTS], exclude } },
+      // the two tiers have their own worker counts, so `npm run test:all` runs them one after the other (groupOrder)
+      {
+        extends: true,
+        test: { name: 'fast', include, exclude: [...exclude, ...SLOW_TESTS], maxWorkers: workers(Math.max(2, cores)), sequence: { groupOrder: 0 } },
+      },
+      {
+        extends: true,
+        // the package tests share one `npm pack` per run (tests/support/installed-package.ts)
+        test: {
+          name: 'slow',
+          include: [...SLOW_TESTS],
+          exclude,
+          globalSetup: ['tests/support/pack-dir-setup.ts'],
+          maxWorkers: workers(Math.max(3, cores + 1)),
+          sequence: { groupOrder: 1 },
+        },
+      },
     ],
   },
 });

@@ -6,12 +6,13 @@
  * README's library example type-checks and runs against the tarball, printing what the README shows.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installPackedPackage } from './support/installed-package.js';
 
 const run = promisify(execFile);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -66,19 +67,8 @@ const subpaths = Object.keys(pkg.exports)
   .map((k) => (k === '.' ? 'lexcase' : `lexcase/${k.slice(2)}`));
 
 beforeAll(async () => {
-  if (!existsSync(join(root, 'dist/src/index.js'))) throw new Error('dist/ is missing: run `npm run build` (npm ci does it via prepare)');
-  // --ignore-scripts: pack the dist/ that is there (`prepare` would rebuild it).
-  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: root, maxBuffer: 1 << 28 });
-  const tgz = join(work, (JSON.parse(stdout) as { filename: string }[])[0].filename);
-  const into = join(proj, 'node_modules/lexcase');
-  mkdirSync(into, { recursive: true });
-  await run('tar', ['-xzf', tgz, '-C', into, '--strip-components=1']);
-  // The package's dependencies: linked from this checkout (what `npm install` would fetch).
-  for (const name of readdirSync(join(root, 'node_modules'))) {
-    if (name.startsWith('.') || name === 'lexcase') continue;
-    symlinkSync(join(root, 'node_modules', name), join(proj, 'node_modules', name), 'dir');
-  }
-  writeFileSync(join(proj, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'module' }));
+  // the tarball of the built dist/, packed once per test run (tests/support/installed-package.ts)
+  await installPackedPackage(work);
 }, 300_000);
 
 describe('the packed package', () => {

@@ -76,7 +76,9 @@ export const PROCESS_TESTS: readonly string[] = [
   'tests/self-contained.test.ts',
   'tests/unbounded-numbers.test.ts',
   'web/explorer-browser.test.ts',
-  'web/explorer-layout.test.ts',
+  'web/explorer-layout-compare.test.ts',
+  'web/explorer-layout-pages.test.ts',
+  'web/explorer-layout-runs.test.ts',
   'web/llm-inspector.test.ts',
   'web/server/fifo-run.test.ts',
 ];

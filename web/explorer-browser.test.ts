@@ -5,7 +5,7 @@
  * runs list shows each system's figures and sorts and filters, a reproduction's cells open their
  * runs, N runs compare, a table exports, ids open the passage page, an item's LLM calls show.
  * Screenshots go to tests/artifacts/ (gitignored). Skips, saying why, only when no Chromium is
- * installed. (Widths and accessibility: explorer-layout.test.ts.)
+ * installed. (Widths and accessibility: explorer-layout-*.test.ts.)
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -99,6 +99,8 @@ interface Opts {
   recipes: boolean;
   figures: boolean;
   timeout: number;
+  /** Markdown files (and recipes) run side by side, each in its own work dir; output stays in document order. */
+  jobs: number;
 }
 
 function parse(): Opts {
@@ -113,12 +115,13 @@ function parse(): Opts {
       recipes: { type: 'boolean' },
       'no-figures': { type: 'boolean' },
       timeout: { type: 'string' },
+      jobs: { type: 'string' },
       help: { type: 'boolean' },
     },
   });
   if (values.help) {
     console.log(
-      'usage: npm run docs:check -- [--tarball TGZ] [--consumer DIR] [--work DIR] [--only FILE]… [--list] [--keep] [--recipes] [--no-figures] [--timeout SECONDS]',
+      'usage: npm run docs:check -- [--tarball TGZ] [--consumer DIR] [--work DIR] [--only FILE]… [--list] [--keep] [--recipes] [--no-figures] [--timeout SECONDS] [--jobs N]',
     );
     process.exit(0);
   }
@@ -132,6 +135,7 @@ function parse(): Opts {
     recipes: !!values.recipes,
     figures: !values['no-figures'],
     timeout: Number(values.timeout ?? 600),
+    jobs: Math.max(1, Number(values.jobs ?? 2) || 1),
   };
 }
 
@@ -154,10 +158,13 @@ function sh(cmd: string, args: string[], o: { cwd: string; env?: NodeJS.ProcessE
   return r.stdout;
 }
 
-/** Run a bash script; the environment and directory it ends with are written beside it. */
+let bashCalls = 0;
+
+/** Run a bash script; the environment and directory it ends with are written beside it (files of its own: scripts run side by side). */
 function runBash(script: string, state: Shell, timeoutS: number, stateDir: string): Promise<Outcome & { env?: NodeJS.ProcessEnv; cwd?: string }> {
-  const envFile = join(stateDir, 'env');
-  const pwdFile = join(stateDir, 'pwd');
+  const n = ++bashCalls;
+  const envFile = join(stateDir, `env-${n}`);
+  const pwdFile = join(stateDir, `pwd-${n}`);
   rmSync(envFile, { force: true });
   const wrapped = `set -o pipefail\n${script}\n__docs_rc=$?\nenv -0 > ${JSON.stringify(envFile)}\npwd > ${JSON.stringify(pwdFile)}\nexit $__docs_rc\n`;
   const t0 = performance.now();
@@ -186,6 +193,8 @@ function runBash(script: string, state: Shell, timeoutS: number, stateDir: strin
         }
         cwd = readFileSync(pwdFile, 'utf8').trim();
       }
+      rmSync(envFile, { force: true });
+      rmSync(pwdFile, { force: true });
       done({ code, stdout, stderr, ms: performance.now() - t0, timedOut, env, cwd });
     });
   });
@@ -442,34 +451,48 @@ async function main(): Promise<number> {
     let ran = 0;
     const stateDir = join(work, 'state');
     mkdirSync(stateDir, { recursive: true });
-    for (const f of files) {
-      const mine = runs.filter((r) => r.block.file === f);
-      if (!mine.length) continue;
-      // inside the project, as a user's shell would be: `npx lexcase` finds the installed package from here
-      const ws = join(consumer, 'docs-ws', f.replace(/[^\w.-]+/g, '_'));
-      rmSync(ws, { recursive: true, force: true });
-      cpSync(fixtures, ws, { recursive: true });
-      const state: Shell = { env: { ...baseEnv }, cwd: ws };
-      for (const r of mine) {
-        ran++;
-        let blockFailed = false;
-        for (const c of shellCommands(r.block)) {
-          const where = `${f}:${c.line}`;
-          if (blockFailed) {
-            console.log(`  --    ${where}  ${c.text.split('\n')[0]}  (not run: an earlier command of the block failed)`);
-            continue;
+    // Each file runs in a work dir of its own, so files run side by side (--jobs, default 2); a file
+    // that installs the package or runs a command in the checkout runs alone. Each file's lines are
+    // printed when it and every file before it are done: the output is in document order.
+    const perFile = files
+      .map((f) => ({ f, mine: runs.filter((r) => r.block.file === f) }))
+      .filter((x) => x.mine.length)
+      .map(({ f, mine }) => ({
+        f,
+        alone: mine.some((r) =>
+          shellCommands(r.block).some((c) => commandMode(substitute(c.text)) !== 'consumer' && commandMode(substitute(c.text)) !== 'serve'),
+        ),
+        run: async () => {
+          const out: string[] = [];
+          const fails: string[] = [];
+          // inside the project, as a user's shell would be: `npx lexcase` finds the installed package from here
+          const ws = join(consumer, 'docs-ws', f.replace(/[^\w.-]+/g, '_'));
+          rmSync(ws, { recursive: true, force: true });
+          cpSync(fixtures, ws, { recursive: true });
+          const state: Shell = { env: { ...baseEnv }, cwd: ws };
+          for (const r of mine) {
+            ran++;
+            let blockFailed = false;
+            for (const c of shellCommands(r.block)) {
+              const where = `${f}:${c.line}`;
+              if (blockFailed) {
+                out.push(`  --    ${where}  ${c.text.split('\n')[0]}  (not run: an earlier command of the block failed)`);
+                continue;
+              }
+              const res = await runOne(c, state, { tgz, consumer, stateDir, timeout: o.timeout, substitute });
+              const why = verdict(c, res);
+              out.push(`  ${why ? 'FAIL' : 'ok  '} ${(res.ms / 1000).toFixed(1).padStart(6)}s  ${where}  ${c.text.split('\n')[0]}`);
+              if (why) {
+                blockFailed = true;
+                fails.push(`${where}: ${why}`);
+                out.push(`      ${why}\n      stderr:\n${tail(res.stderr)}\n      stdout:\n${tail(res.stdout, 15)}`);
+              }
+            }
           }
-          const res = await runOne(c, state, { tgz, consumer, stateDir, timeout: o.timeout, substitute });
-          const why = verdict(c, res);
-          console.log(`  ${why ? 'FAIL' : 'ok  '} ${(res.ms / 1000).toFixed(1).padStart(6)}s  ${where}  ${c.text.split('\n')[0]}`);
-          if (why) {
-            blockFailed = true;
-            failed.push(`${where}: ${why}`);
-            console.log(`      ${why}\n      stderr:\n${tail(res.stderr)}\n      stdout:\n${tail(res.stdout, 15)}`);
-          }
-        }
-      }
-    }
+          return { out, fails };
+        },
+      }));
+    for (const r of await inOrder(perFile, o.jobs)) failed.push(...r.fails);
 
     // 5. synopses
     const helpCache = new Map<string, Outcome>();
@@ -576,33 +599,39 @@ async function main(): Promise<number> {
       }
       const ws = join(consumer, 'docs-ws', 'recipes');
       mkdirSync(ws, { recursive: true });
-      for (const id of ids) {
-        recipesRun++;
-        const res = await runBash(
-          `lexcase reproduce ${id} --limit 2 --endpoint ${srv.url} --model scripted --run-dir runs/${id}`,
-          { env: baseEnv, cwd: ws },
-          o.timeout,
-          stateDir,
-        );
-        const table = join(ws, 'runs', id, 'table.md');
-        const own = ownData.has(id);
-        const exitWhy = own
-          ? res.code !== 1
-            ? `exit ${res.code} (expected 1: no --data)`
-            : !/pass --data/.test(res.stderr)
-              ? 'exit 1 without naming --data'
-              : ''
-          : res.code !== 0
-            ? `exit ${res.code}`
-            : '';
-        // an own-data recipe without --data is refused before anything is written (issue 37 item 17)
-        const wrote = own ? (existsSync(join(ws, 'runs', id)) ? 'wrote a run dir though it was refused' : '') : !existsSync(table) ? 'wrote no table.md' : '';
-        const why = res.timedOut ? `timed out after ${o.timeout} s` : exitWhy || (STACK.test(res.stderr + res.stdout) ? 'printed a stack trace' : wrote);
-        console.log(
-          `  ${why ? 'FAIL' : 'ok  '} ${(res.ms / 1000).toFixed(1).padStart(6)}s  reproduce ${id} --limit 2 (installed package, scripted server)${own ? ' — needs your data: exit 1 naming --data, nothing written' : ''}`,
-        );
-        if (why) failed.push(`recipe ${id}: ${why}\n${tail(res.stderr)}`);
-      }
+      const perRecipe = ids.map((id) => ({
+        f: id,
+        alone: false,
+        run: async () => {
+          recipesRun++;
+          const res = await runBash(
+            `lexcase reproduce ${id} --limit 2 --endpoint ${srv!.url} --model scripted --run-dir runs/${id}`,
+            { env: baseEnv, cwd: ws },
+            o.timeout,
+            stateDir,
+          );
+          const table = join(ws, 'runs', id, 'table.md');
+          const own = ownData.has(id);
+          const exitWhy = own
+            ? res.code !== 1
+              ? `exit ${res.code} (expected 1: no --data)`
+              : !/pass --data/.test(res.stderr)
+                ? 'exit 1 without naming --data'
+                : ''
+            : res.code !== 0
+              ? `exit ${res.code}`
+              : '';
+          // an own-data recipe without --data is refused before anything is written (issue 37 item 17)
+          const wrote = own ? (existsSync(join(ws, 'runs', id)) ? 'wrote a run dir though it was refused' : '') : !existsSync(table) ? 'wrote no table.md' : '';
+          const why = res.timedOut ? `timed out after ${o.timeout} s` : exitWhy || (STACK.test(res.stderr + res.stdout) ? 'printed a stack trace' : wrote);
+          const out = [
+            `  ${why ? 'FAIL' : 'ok  '} ${(res.ms / 1000).toFixed(1).padStart(6)}s  reproduce ${id} --limit 2 (installed package, scripted server)${own ? ' — needs your data: exit 1 naming --data, nothing written' : ''}`,
+          ];
+          return { out, fails: why ? [`recipe ${id}: ${why}\n${tail(res.stderr)}`] : [] };
+        },
+      }));
+      // each recipe writes its own run dir (runs/<id>): they run side by side too
+      for (const r of await inOrder(perRecipe, o.jobs)) failed.push(...r.fails);
     }
 
     const mins = (performance.now() - t0) / 60000;
@@ -619,6 +648,51 @@ async function main(): Promise<number> {
     if (!o.keep && !o.work) rmSync(work, { recursive: true, force: true });
     else console.log(`docs-check: kept ${work}`);
   }
+}
+
+export interface Job {
+  f: string;
+  /** Runs with nothing beside it. */
+  alone: boolean;
+  run(): Promise<{ out: string[]; fails: string[] }>;
+}
+
+/**
+ * Run the jobs, up to `jobs` at a time (an `alone` job waits for the others and runs by itself);
+ * each job's lines are printed once it and every job before it are done, so the output reads as a
+ * one-at-a-time run would print it. Resolves with the results in job order.
+ */
+export async function inOrder(all: Job[], jobs: number): Promise<{ out: string[]; fails: string[] }[]> {
+  const results: ({ out: string[]; fails: string[] } | undefined)[] = all.map(() => undefined);
+  let printed = 0;
+  const flush = () => {
+    while (printed < all.length && results[printed]) {
+      for (const l of results[printed]!.out) console.log(l);
+      printed++;
+    }
+  };
+  const running = new Set<Promise<void>>();
+  for (let i = 0; i < all.length; i++) {
+    const j = all[i];
+    while (running.size >= (j.alone ? 1 : jobs) || (running.size > 0 && j.alone)) await Promise.race(running);
+    const p: Promise<void> = j.run().then(
+      (r) => {
+        results[i] = r;
+        flush();
+        running.delete(p);
+      },
+      (e: unknown) => {
+        results[i] = { out: [`  FAIL ${j.f}: ${(e as Error).message}`], fails: [`${j.f}: ${(e as Error).message}`] };
+        flush();
+        running.delete(p);
+      },
+    );
+    running.add(p);
+    // an `alone` job also runs alone: the next one waits for it
+    if (j.alone) await p;
+  }
+  await Promise.all(running);
+  return results as { out: string[]; fails: string[] }[];
 }
 
 function continuation(lines: string[], i: number): string {

@@ -7,11 +7,16 @@
  *
  *   const pkg = await installPackedPackage(workDir);
  *   const r = await runBuiltCli(['--json', 'search', 'hearsay', '--index', idx], { cli: pkg.cli, cwd: pkg.proj });
+ *
+ * The tarball is packed once per test run (packedTarball): the first file that needs it packs into
+ * the run's shared dir (tests/support/pack-dir-setup.ts), holding a lock dir; the others wait for it
+ * and unpack the same tarball. Outside a run of the slow tier, each caller packs into its own dir.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { inject } from 'vitest';
 import { PACKAGE_ROOT } from '../../core/version.js';
 
 const run = promisify(execFile);
@@ -27,19 +32,62 @@ export interface InstalledPackage {
   files: string[];
 }
 
-export async function installPackedPackage(work: string): Promise<InstalledPackage> {
+export interface PackedTarball {
+  /** The .tgz `npm pack` wrote. */
+  tgz: string;
+  /** Paths in it, relative to the package root. */
+  files: string[];
+}
+
+/** `npm pack --ignore-scripts` of this checkout (the dist/ that is there) into `dest`. */
+async function pack(dest: string): Promise<PackedTarball> {
   if (!existsSync(join(PACKAGE_ROOT, 'dist/src/index.js'))) throw new Error('dist/ is missing: run `npm run build` (npm ci does it via prepare)');
-  mkdirSync(work, { recursive: true });
-  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: PACKAGE_ROOT, maxBuffer: 1 << 28 });
+  mkdirSync(dest, { recursive: true });
+  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dest], { cwd: PACKAGE_ROOT, maxBuffer: 1 << 28 });
   const packed = (JSON.parse(stdout) as { filename: string; files: { path: string }[] }[])[0];
+  return { tgz: join(dest, packed.filename), files: packed.files.map((f) => f.path) };
+}
+
+/**
+ * The package's tarball, packed once per test run: in the run's shared dir (pack-dir-setup.ts) by
+ * the first caller, under a lock dir the others wait on; where no run provides that dir, into `own`.
+ */
+export async function packedTarball(own: string): Promise<PackedTarball> {
+  const shared = inject('packDir');
+  if (!shared) return pack(own);
+  const done = join(shared, 'packed.json');
+  const lock = join(shared, 'lock');
+  for (;;) {
+    if (existsSync(done)) return JSON.parse(readFileSync(done, 'utf8')) as PackedTarball;
+    try {
+      mkdirSync(lock);
+    } catch {
+      await new Promise((r) => setTimeout(r, 200)); // another file is packing
+      continue;
+    }
+    try {
+      if (existsSync(done)) continue;
+      const packed = await pack(join(shared, 'tgz'));
+      writeFileSync(`${done}.tmp`, JSON.stringify(packed));
+      renameSync(`${done}.tmp`, done);
+      return packed;
+    } finally {
+      rmdirSync(lock); // after a failed pack the next caller tries again
+    }
+  }
+}
+
+export async function installPackedPackage(work: string): Promise<InstalledPackage> {
+  mkdirSync(work, { recursive: true });
+  const packed = await packedTarball(work);
   const proj = join(work, 'proj');
   const dir = join(proj, 'node_modules/lexcase');
   mkdirSync(dir, { recursive: true });
-  await run('tar', ['-xzf', join(work, packed.filename), '-C', dir, '--strip-components=1']);
+  await run('tar', ['-xzf', packed.tgz, '-C', dir, '--strip-components=1']);
   for (const name of readdirSync(join(PACKAGE_ROOT, 'node_modules'))) {
     if (name.startsWith('.') || name === 'lexcase') continue;
     symlinkSync(join(PACKAGE_ROOT, 'node_modules', name), join(proj, 'node_modules', name), 'dir');
   }
   writeFileSync(join(proj, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'module' }));
-  return { proj, dir, cli: join(dir, 'dist/src/cli/main.js'), files: packed.files.map((f) => f.path) };
+  return { proj, dir, cli: join(dir, 'dist/src/cli/main.js'), files: packed.files };
 }
