@@ -1,21 +1,47 @@
 /**
  * The index `run case|baseline|mad|acal` and `evidence` use when no --index is given: the demo's
  * index dir, built from the bundled default corpus on first use. Agents reach it through here.
+ * Two lexcase processes started at once in one folder (the shards of a reproduction, recipes run
+ * side by side) both find it absent: one builds it, the other waits for that build (the index's
+ * lock, core/dir-lock.ts) and then opens it, instead of failing with LOCKED.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isLexcaseError } from '../core/errors.js';
 import { indexCorpus } from '../indexer/index-corpus.js';
 import { readManifest } from '../indexer/manifest.js';
 import { DEFAULT_INDEX_DIR } from './default-index-dir.js';
 
 export { DEFAULT_INDEX_DIR };
 
-/** The default-corpus index (Bar Exam QA gold passages + legal_corpus, bm25 + qld), built if absent. */
-export async function ensureDefaultIndex(dir = DEFAULT_INDEX_DIR, say: (line: string) => void = () => {}): Promise<string> {
+/** How long to wait for another process's build of the default index before giving up (it takes seconds). */
+const WAIT_FOR_OTHER_BUILD_MS = 10 * 60_000;
+
+async function built(dir: string): Promise<boolean> {
   try {
     await readManifest(dir);
-    return dir;
+    return true;
   } catch {
-    say(`building the default index in ${dir} (bundled Bar Exam QA gold passages + legal_corpus; bm25, qld)…`);
-    await indexCorpus('default', { out: dir, methods: ['bm25', 'qld'] });
-    return dir;
+    return false;
+  }
+}
+
+/** The default-corpus index (Bar Exam QA gold passages + legal_corpus, bm25 + qld), built if absent. */
+export async function ensureDefaultIndex(dir = DEFAULT_INDEX_DIR, say: (line: string) => void = () => {}, pollMs = 250): Promise<string> {
+  const until = Date.now() + WAIT_FOR_OTHER_BUILD_MS;
+  let waiting = false;
+  for (;;) {
+    if (await built(dir)) return dir;
+    try {
+      say(`building the default index in ${dir} (bundled Bar Exam QA gold passages + legal_corpus; bm25, qld)…`);
+      await indexCorpus('default', { out: dir, methods: ['bm25', 'qld'] });
+      return dir;
+    } catch (e) {
+      // another process holds the index's lock (it is building it): wait for its build, then open it
+      if (!isLexcaseError(e) || e.code !== 'LOCKED' || Date.now() > until) throw e;
+      if (!waiting) say(`waiting for another lexcase process that is building the default index in ${dir} (${e.message})…`);
+      waiting = true;
+      // poll for its manifest; every few seconds try again to take the lock (its holder may have died)
+      for (let t = 0; t < 8 && !(await built(dir)); t++) await sleep(pollMs);
+    }
   }
 }
