@@ -5,27 +5,11 @@
  * without a configured LLM it stops at once with how to configure one (the command's `resolveLlm`).
  */
 import type { CliRunContext, CliRunResult } from '../../eval/cli-schema.js';
-import { warnValidity, runModelConfig } from '../../core/llm/resolved-llm.js';
+import { warnValidity } from '../../core/llm/resolved-llm.js';
 import { errors } from '../../core/errors.js';
-import { log } from '../../core/log.js';
 import { degeneracyWarnings } from '../common/degeneracy.js';
+import { runOptions, type RunOptionFlags } from '../common/run-options.js';
 import type { CaseExperimentResult } from './experiment.js';
-
-/** The shared run options (eval/cli-schema.ts RUN_OPTIONS) as parsed. */
-export interface RunOptionFlags {
-  dataset: string;
-  split: string;
-  splitSeed: number;
-  index?: string;
-  k: number;
-  seed: number;
-  limit?: number;
-  runDir?: string;
-  concurrency: number;
-  /** --no-retry-failed sets retryFailed=false. */
-  retryFailed?: boolean;
-  offline?: boolean;
-}
 
 interface CaseFlags extends RunOptionFlags {
   tools?: string[];
@@ -56,35 +40,18 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
     throw errors.invalidInput('--hypotheses', `"${flags.hypotheses}"; expected direct or exploratory`);
   const llm = await ctx.resolveLlm({ paper: 'case' });
   const warnings = llm.offline ? [] : warnValidity(degeneracyWarnings('case', { temperature: llm.config.llm.temperature, jurors: flags.jurors }));
-  const [{ ensureDefaultIndex, runCaseExperiment }, { parseSplit }, { OFFLINE_LABEL }] = await Promise.all([
-    import('./experiment.js'),
-    import('../../corpora/splits.js'),
-    import('./advocate-offline.js'),
-  ]);
-  const index = flags.index ?? (await ensureDefaultIndex(undefined, (l) => log.info(l)));
+  const [{ runCaseExperiment }, { OFFLINE_LABEL }] = await Promise.all([import('./experiment.js'), import('./advocate-offline.js')]);
   const r = await runCaseExperiment({
+    ...(await runOptions(flags, llm)),
     system: 'case',
-    dataset: flags.dataset,
-    split: parseSplit(flags.split),
-    splitSeed: flags.splitSeed,
-    index,
     offline: llm.offline,
-    llm: llm.model,
-    model: runModelConfig(llm),
     warnings,
-    usage: llm.usage,
     tools: flags.tools,
     evidence: flags.evidence as 'learned' | 'plan',
     jurors: flags.jurors,
-    k: flags.k,
-    seed: flags.seed,
-    limit: flags.limit,
     hypotheses: flags.hypotheses,
     maxSteps: flags.maxSteps,
     maxTokens: flags.maxTokens,
-    concurrency: flags.concurrency,
-    retryFailed: flags.retryFailed,
-    runDir: flags.runDir,
   });
   return { json: runSummary(r), human: () => formatRun(r, `CASE${llm.offline ? ` (${OFFLINE_LABEL})` : ''}`), runDirs: [r.runDir] };
 }

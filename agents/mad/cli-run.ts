@@ -7,11 +7,10 @@
  * `lexcase compare <runA> <runB>` (paired bootstrap).
  */
 import type { CliRunContext, CliRunResult } from '../../eval/cli-schema.js';
-import { runModelConfig, warnValidity } from '../../core/llm/resolved-llm.js';
+import { warnValidity } from '../../core/llm/resolved-llm.js';
 import { errors } from '../../core/errors.js';
-import { log } from '../../core/log.js';
 import { degeneracyWarnings } from '../common/degeneracy.js';
-import type { RunOptionFlags } from '../case/cli-run.js';
+import { runOptions, type RunOptionFlags } from '../common/run-options.js';
 import type { MadExperimentOptions, MadExperimentResult } from './experiment.js';
 import { MAD_SYSTEMS, type MadSystemName } from './system-names.js';
 import { parseTopology } from './topology.js';
@@ -55,35 +54,18 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
   const warnings = warnValidity(
     degeneracyWarnings(flags.system as MadSystemName, { temperature: llm.config.llm.temperature, samples: flags.samples, rounds: flags.rounds }),
   );
-  const [{ ensureDefaultIndex }, { runMadExperiment, runMadSeeds }, { parseSplit }] = await Promise.all([
-    import('../../retrieval/default-index.js'),
-    import('./experiment.js'),
-    import('../../corpora/splits.js'),
-  ]);
-  const index = flags.index ?? (await ensureDefaultIndex(undefined, (l) => log.info(l)));
+  const { runMadExperiment, runMadSeeds } = await import('./experiment.js');
   const o: MadExperimentOptions = {
+    ...(await runOptions(flags, llm)),
     system: flags.system as MadSystemName,
     samples: flags.samples,
     rounds: flags.rounds,
     topology,
     crossExaminer: !!flags.crossExaminer,
     judgeEachRound: !!flags.judgeEachRound,
-    k: flags.k,
     method: flags.method,
     passageChars: flags.passageChars,
-    dataset: flags.dataset,
-    split: parseSplit(flags.split),
-    splitSeed: flags.splitSeed,
-    index,
-    llm: llm.model,
-    model: runModelConfig(llm),
     warnings,
-    usage: llm.usage,
-    seed: flags.seed,
-    limit: flags.limit,
-    concurrency: flags.concurrency,
-    retryFailed: flags.retryFailed,
-    runDir: flags.runDir,
   };
   if (seeds) {
     const r = await runMadSeeds(o, seeds);
