@@ -13,6 +13,7 @@ import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
 import { addLlmOptions } from '../llm-options.js';
 import { collectIndex, openServiceFromFlags, type ServiceFlags } from '../query-service-flags.js';
 import { addTokenOptions } from '../api-token.js';
+import { untilStopped } from '../until-stopped.js';
 
 interface McpFlags extends ServiceFlags {
   http?: boolean;
@@ -60,20 +61,13 @@ export function register(program: Command): void {
         }
         const { startMcpHttp } = await import('../../mcp/http.js');
         const s = await startMcpHttp(svc, { host: flags.host, port: flags.port, token });
+        const stopped = untilStopped(s.close); // listening for the signals before the start line is printed
         output(
           g,
           { url: s.url, indexes: svc.indexNames, llm: !!llm, token: !!token },
           () => `lexcase MCP server at ${s.url} (streamable HTTP): ${what}  (Ctrl-C to stop)`,
         );
-        await new Promise<void>((resolveStop) => {
-          const stop = () => {
-            process.off('SIGINT', stop);
-            process.off('SIGTERM', stop);
-            void s.close().then(resolveStop);
-          };
-          process.once('SIGINT', stop);
-          process.once('SIGTERM', stop);
-        });
+        await stopped;
       } finally {
         await svc.close();
       }

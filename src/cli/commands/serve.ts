@@ -16,6 +16,7 @@ import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
 import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
 import { collectIndex, openServiceFromFlags } from '../query-service-flags.js';
 import { addTokenOptions, type TokenFlags } from '../api-token.js';
+import { untilStopped } from '../until-stopped.js';
 
 interface ServeFlags extends LlmCliOpts, TokenFlags {
   index?: string[];
@@ -82,23 +83,11 @@ export function register(program: Command): void {
         llmLabel: llm.model ? llm.config.llm.model : undefined,
         evalSets: flags.topics && flags.qrels ? [{ topics: flags.topics, qrels: flags.qrels }] : [],
       });
+      const stopped = untilStopped(s.close); // listening for the signals before the start line is printed
       output(g, { url: s.url, index: index ?? null, runs: flags.runs ?? null, llm: !!llm.model }, () => `lexcase explorer at ${s.url}  (Ctrl-C to stop)`);
-      await untilStopped(s.close);
+      await stopped;
     }),
   );
-}
-
-/** Wait for SIGINT/SIGTERM, then close. */
-function untilStopped(close: () => Promise<void>): Promise<void> {
-  return new Promise<void>((resolveStop) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      void close().then(resolveStop);
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
 }
 
 async function serveApi(flags: ServeFlags, g: GlobalOpts): Promise<void> {
@@ -107,12 +96,13 @@ async function serveApi(flags: ServeFlags, g: GlobalOpts): Promise<void> {
   const { startApiServer } = await import('../../api/server.js');
   try {
     const s = await startApiServer(svc, { host: flags.host, port: flags.port, token, indexes: specs, runs: flags.runs });
+    const stopped = untilStopped(s.close);
     output(
       g,
       { url: `${s.url}/v1`, openapi: `${s.url}/v1/openapi.json`, indexes: svc.indexNames, runs: flags.runs ?? null, llm: !!llm, token: !!token },
       () => `lexcase API at ${s.url}/v1 (OpenAPI 3.1: ${s.url}/v1/openapi.json; indexes: ${svc.indexNames.join(', ')})  (Ctrl-C to stop)`,
     );
-    await untilStopped(s.close);
+    await stopped;
   } finally {
     await svc.close();
   }
