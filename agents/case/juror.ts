@@ -11,6 +11,7 @@ import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { z } from 'zod';
 import type { Question } from '../../corpora/types.js';
 import { isLexcaseError } from '../../core/errors.js';
+import { optionLetterSchema } from '../common/option-letter.js';
 import { passageHandles } from '../common/passage-handles.js';
 import { invokeStructured, structuredFailure } from '../../core/llm/structured.js';
 import type { Persona } from './personas.js';
@@ -22,15 +23,7 @@ import type { AdvocateResult, JurorRecord } from './types.js';
 export function voteSchema(letters: string[]) {
   return z.object({
     reasoning: z.string().default(''),
-    vote: z
-      .string()
-      .transform((v) =>
-        v
-          .trim()
-          .replace(/^\(?([A-Za-z])[).:]?(\s.*)?$/s, '$1')
-          .toUpperCase(),
-      )
-      .pipe(z.enum(letters as [string, ...string[]])),
+    vote: optionLetterSchema(letters),
   });
 }
 

@@ -6,6 +6,7 @@
  * which a schema-following server never needs.
  */
 import { z } from 'zod';
+import { optionLetterSchema } from '../common/option-letter.js';
 import { sendAs } from '../../core/llm/json-schema.js';
 import { passageHandles } from '../common/passage-handles.js';
 import { CHECKLIST_ITEMS } from './types.js';
@@ -36,18 +37,8 @@ export function briefSchema(handles: readonly string[]) {
 }
 export type BriefReply = z.infer<ReturnType<typeof briefSchema>>;
 
-/** One option letter among `letters` ("b", "(B)", "B. text" → "B"). */
-export function letterSchema(letters: string[]) {
-  return z
-    .string()
-    .transform((v) =>
-      v
-        .trim()
-        .replace(/^\(?([A-Za-z])[).:]?(\s.*)?$/s, '$1')
-        .toUpperCase(),
-    )
-    .pipe(z.enum(letters as [string, ...string[]]));
-}
+/** One option letter among `letters` (agents/common/option-letter.ts). */
+export const letterSchema = optionLetterSchema;
 
 /**
  * `handles`: every passage the judge was shown (the pool and the briefs' citations). The rationale

@@ -8,6 +8,7 @@ import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { z } from 'zod';
 import type { Question } from '../../../corpora/types.js';
 import { invokeStructured } from '../../../core/llm/structured.js';
+import { optionLetterSchema } from '../../common/option-letter.js';
 import { factsOf, optionLetters, optionsBlock, truncate } from '../../common/question-text.js';
 
 export interface ContextPassage {
@@ -33,15 +34,7 @@ export function mcqPrompt(q: Pick<Question, 'prompt' | 'question' | 'choices'>, 
 export function answerSchema(letters: string[]) {
   return z.object({
     reasoning: z.string().default(''),
-    answer: z
-      .string()
-      .transform((v) =>
-        v
-          .trim()
-          .replace(/^\(?([A-Za-z])[).:]?(\s.*)?$/s, '$1')
-          .toUpperCase(),
-      )
-      .pipe(z.enum(letters as [string, ...string[]])),
+    answer: optionLetterSchema(letters),
   });
 }
 

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { optionLetterSchema } from './option-letter.js';
+
+describe('optionLetterSchema: the one option-letter field of CASE jurors, the MCQ baselines and MAD', () => {
+  const letters = ['A', 'B', 'C', 'D'];
+  it.each([
+    ['b', 'B'],
+    ['(B)', 'B'],
+    ['B)', 'B'],
+    [' C. The deed was void for lack of delivery.', 'C'],
+    ['D: because the easement was never recorded', 'D'],
+  ])('reads %j as %s', (raw, letter) => {
+    expect(optionLetterSchema(letters).parse(raw)).toBe(letter);
+  });
+  it.each(['E', 'Both A and B', '', 'none'])('refuses %j (not one of the question’s letters)', (raw) => {
+    expect(optionLetterSchema(letters).safeParse(raw).success).toBe(false);
+  });
+});
