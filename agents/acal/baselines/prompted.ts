@@ -1,0 +1,42 @@
+/**
+ * The two prompting baselines of ACAL §4.2 (SP and CoT): one instruction template with few-shot
+ * demonstrations; CoT asks for step-by-step reasoning before the label, SP for the label alone.
+ */
+import type { TaskExample } from '../../../corpora/types.js';
+import type { AgentSystem } from '../../../eval/types.js';
+import { errors } from '../../../core/errors.js';
+import { acalTask } from '../tasks.js';
+import { askYesNo, fewShotBlock, question } from './answer.js';
+
+export interface PromptedOptions {
+  task: string;
+  fewShot?: TaskExample[];
+}
+
+const STYLES = {
+  sp: {
+    task: 'TASK: answer the legal classification question directly.',
+    steps: [],
+    reply: 'Reply with JSON only: {"answer": "Yes" | "No"}',
+    what: 'standard prompting answer',
+  },
+  cot: {
+    task: 'TASK: answer the legal classification question, reasoning step by step first.',
+    steps: ['Think step by step: identify the legal elements, apply each to the facts, then conclude.'],
+    reply: 'Reply with JSON only: {"reasoning": "<your step-by-step reasoning>", "answer": "Yes" | "No"}',
+    what: 'chain-of-thought answer',
+  },
+} as const;
+
+export function createPromptedSystem(style: keyof typeof STYLES, opts: PromptedOptions): AgentSystem<TaskExample> {
+  const task = acalTask(opts.task);
+  const s = STYLES[style];
+  return async (item, ctx) => {
+    if (!ctx.llm) throw errors.llmNotConfigured();
+    const user = [s.task, `LEGAL TEST: ${task.context}`, fewShotBlock(opts.fewShot ?? []), `Case: ${item.text}`, question(task), ...s.steps, s.reply]
+      .filter(Boolean)
+      .join('\n\n');
+    const r = await askYesNo(ctx.llm, 'You are a legal expert.', user, s.what, ctx.signal);
+    return { prediction: r.answer, trace: style === 'cot' ? { system: 'cot', reasoning: r.reasoning, raw: r.raw } : { system: 'sp', raw: r.raw } };
+  };
+}
