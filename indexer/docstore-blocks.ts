@@ -14,7 +14,7 @@ import { createInflateRaw, deflateRaw, inflateRawSync, constants, type ZlibOptio
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { errors, isLexcaseError } from '../core/errors.js';
 import { HashingFile } from './sparse/hashing-file.js';
-import { checkOffsets } from './offsets.js';
+import { checkOffsets, type Offsets } from './offsets.js';
 import { checkWholeFile, readChecked, type FileBlocks, type IndexBlocks } from './block-checksums.js';
 
 export const BLOCK_PASSAGES = 64;
@@ -140,14 +140,14 @@ export class BlockColumn {
 
   private constructor(
     private fh: FileHandle,
-    readonly offsets: Float64Array,
+    readonly offsets: Offsets,
     private blocks: Float64Array,
     private file: string,
     /** CRC-32 of the .dfl file's 64 KiB blocks, checked the first time a read touches them. */
     private sums: FileBlocks | undefined,
   ) {}
 
-  static async open(dir: string, base: string, offsets: Float64Array, sums?: IndexBlocks): Promise<BlockColumn> {
+  static async open(dir: string, base: string, offsets: Offsets, sums?: IndexBlocks): Promise<BlockColumn> {
     const n = offsets.length - 1;
     const nb = Math.ceil(n / BLOCK_PASSAGES);
     const blkFile = join(dir, `${base}.blk`);

@@ -1,6 +1,8 @@
 /**
  * Reads the doc store written by docstore-writer.ts. Offsets and ids are loaded into memory
- * (a few bytes per passage); texts, titles and doc ids are read from disk by offset on demand.
+ * (a few bytes per passage: the ids as their UTF-8 bytes, offsets as Uint32 where the column is
+ * under 4 GiB, the source of each passage in the narrowest integer that holds it; a JS string per
+ * id only when ids() is called); texts, titles and doc ids are read from disk by offset on demand.
  */
 import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -10,7 +12,8 @@ import { DOCSTORE_FILES } from './docstore-writer.js';
 import { readManifest, type Manifest } from './manifest.js';
 import { checkIndexFiles, verifyOnFirstOpen } from './integrity.js';
 import { checkWholeFile, openIndexBlocks, readChecked, type FileBlocks, type IndexBlocks } from './block-checksums.js';
-import { checkOffsets } from './offsets.js';
+import { checkOffsets, compactOffsets, type Offsets } from './offsets.js';
+import { buildIdLookup, type IdLookup } from './id-lookup.js';
 import { BlockColumn, BLOCK_CODEC, BLOCK_PASSAGES, utf8Prefix } from './docstore-blocks.js';
 
 /** Fetches passage text by id from an index's doc store. */
@@ -23,8 +26,10 @@ export interface DocStore {
 export type OpenedDocStore = DocStore & {
   /** All passages in index order. */
   entries(): AsyncIterable<Passage>;
-  /** Passage ids in index order (internal doc index i ↔ ids()[i]). */
+  /** Passage ids in index order (internal doc index i ↔ ids()[i]): every id as a string, made on the first call (~50 bytes per passage held from then on; idAt does not). */
   ids(): string[];
+  /** The passage id of internal doc index i (decoded from the id bytes; nothing held). */
+  idAt(i: number): string;
   /** Every passage's document id ('' where none), in index order: the column read once, on first call. */
   docIds(): Promise<string[]>;
   /** A passage's fields without its text (source, title, docId, meta): for filters that must not read texts. */
@@ -43,7 +48,7 @@ export type OpenedDocStore = DocStore & {
 };
 
 /** Offsets of a column, checked to rise and (when `dataFile` is given) to end at that file's size. */
-async function readOffsets(dir: string, base: string, n: number, blocks: IndexBlocks | undefined, dataFile?: string): Promise<Float64Array> {
+async function readOffsets(dir: string, base: string, n: number, blocks: IndexBlocks | undefined, dataFile?: string): Promise<Offsets> {
   const file = join(dir, `${base}.off`);
   const buf = await readFile(file).catch(() => {
     throw errors.indexCorrupt(file, 'doc store file is missing');
@@ -61,14 +66,14 @@ async function readOffsets(dir: string, base: string, n: number, blocks: IndexBl
     );
     checkOffsets(file, a, size);
   } else checkOffsets(file, a, a[n]);
-  return a;
+  return compactOffsets(a);
 }
 
 /** A string column read by offset; the blocks a read touches are checked against their CRC-32 first (once). */
 class Column {
   constructor(
     private fh: FileHandle,
-    readonly offsets: Float64Array,
+    readonly offsets: Offsets,
     private blocks: FileBlocks | undefined,
     private file: string,
   ) {}
@@ -136,10 +141,19 @@ export async function openDocStore(dir: string, checked?: Manifest): Promise<Ope
   const idOffsets = await readOffsets(dir, DOCSTORE_FILES.ids, n, blocks, `${DOCSTORE_FILES.ids}.bin`);
   const idBlob = await readFile(join(dir, `${DOCSTORE_FILES.ids}.bin`));
   checkWholeFile(blocks?.of(`${DOCSTORE_FILES.ids}.bin`), idBlob);
-  const idList: string[] = new Array(n);
-  const whole = idBlob.toString('utf8');
-  if (whole.length === idBlob.length) for (let i = 0; i < n; i++) idList[i] = whole.slice(idOffsets[i], idOffsets[i + 1]);
-  else for (let i = 0; i < n; i++) idList[i] = idBlob.toString('utf8', idOffsets[i], idOffsets[i + 1]);
+  // ids stay bytes: a JS string per id costs ~50 bytes of heap per passage (≈ 0.5 GB at 10M)
+  const idAt = (i: number): string => idBlob.toString('utf8', idOffsets[i], idOffsets[i + 1]);
+  let idList: string[] | undefined;
+  const ids = (): string[] => {
+    if (!idList) {
+      const all: string[] = new Array(n);
+      const whole = idBlob.toString('utf8');
+      if (whole.length === idBlob.length) for (let i = 0; i < n; i++) all[i] = whole.slice(idOffsets[i], idOffsets[i + 1]);
+      else for (let i = 0; i < n; i++) all[i] = idAt(i);
+      idList = all;
+    }
+    return idList;
+  };
   const text =
     store?.text === BLOCK_CODEC
       ? await BlockColumn.open(dir, DOCSTORE_FILES.text, await readOffsets(dir, DOCSTORE_FILES.text, n, blocks), blocks)
@@ -160,8 +174,8 @@ export async function openDocStore(dir: string, checked?: Manifest): Promise<Ope
   const srcBuf = await readFile(srcFile);
   if (srcBuf.byteLength !== n * 4) throw errors.indexCorrupt(srcFile, `expected ${n} entries`);
   checkWholeFile(blocks?.of(DOCSTORE_FILES.source), srcBuf);
-  const sourceIdx = new Uint32Array(n);
-  new Uint8Array(sourceIdx.buffer).set(srcBuf);
+  const wide = new Uint32Array(n);
+  new Uint8Array(wide.buffer).set(srcBuf);
   const sourcesFile = join(dir, DOCSTORE_FILES.sources);
   let sources: string[];
   try {
@@ -173,22 +187,17 @@ export async function openDocStore(dir: string, checked?: Manifest): Promise<Ope
     if (isLexcaseError(e)) throw e;
     throw errors.indexCorrupt(sourcesFile, (e as Error).message);
   }
-  for (let i = 0; i < n; i++)
-    if (sourceIdx[i] >= sources.length) throw errors.indexCorrupt(srcFile, `entry ${i} names source ${sourceIdx[i]} of ${sources.length}`);
-  let byId: Map<string, number> | undefined;
+  for (let i = 0; i < n; i++) if (wide[i] >= sources.length) throw errors.indexCorrupt(srcFile, `entry ${i} names source ${wide[i]} of ${sources.length}`);
+  // each passage's source in the narrowest array that holds every source's number
+  const sourceIdx = sources.length <= 0x100 ? Uint8Array.from(wide) : sources.length <= 0x10000 ? Uint16Array.from(wide) : wide;
+  let byId: IdLookup | undefined;
   let docIdList: Promise<string[]> | undefined;
 
-  const indexOf = (id: string): number => {
-    if (!byId) {
-      byId = new Map();
-      for (let i = 0; i < n; i++) byId.set(idList[i], i);
-    }
-    return byId.get(id) ?? -1;
-  };
+  const indexOf = (id: string): number => (byId ??= buildIdLookup(idBlob, idOffsets, n)).indexOf(id);
   const at = async (i: number, opts: { maxTextBytes?: number } = {}): Promise<Passage> => {
     const t0 = opts.maxTextBytes !== undefined ? text.prefix(i, opts.maxTextBytes) : text.get(i);
     const [t, ti, d, m] = await Promise.all([t0, title.get(i), docId.get(i), metaAt(i)]);
-    const p: Passage = { id: idList[i], text: t, source: sources[sourceIdx[i]] };
+    const p: Passage = { id: idAt(i), text: t, source: sources[sourceIdx[i]] };
     if (ti) p.title = ti;
     if (d) p.docId = d;
     if (m) p.meta = m;
@@ -197,7 +206,7 @@ export async function openDocStore(dir: string, checked?: Manifest): Promise<Ope
   const fieldsAt = async (i: number): Promise<Omit<Passage, 'text'>> => {
     if (!(i >= 0 && i < n)) throw errors.notFound('passage', `#${i}`);
     const [ti, d, m] = await Promise.all([title.get(i), docId.get(i), metaAt(i)]);
-    const p: Omit<Passage, 'text'> = { id: idList[i], source: sources[sourceIdx[i]] };
+    const p: Omit<Passage, 'text'> = { id: idAt(i), source: sources[sourceIdx[i]] };
     if (ti) p.title = ti;
     if (d) p.docId = d;
     if (m) p.meta = m;
@@ -227,7 +236,8 @@ export async function openDocStore(dir: string, checked?: Manifest): Promise<Ope
 
   return {
     size: n,
-    ids: () => idList,
+    ids,
+    idAt,
     docIds: () => (docIdList ??= docId.range(0, n)),
     fieldsAt,
     indexOf,
@@ -242,7 +252,7 @@ export async function openDocStore(dir: string, checked?: Manifest): Promise<Ope
         const j = Math.min(n, i + ENTRY_BLOCK);
         const [ts, tis, ds, ms] = await Promise.all([text.range(i, j), title.range(i, j), docId.range(i, j), meta?.range(i, j)]);
         for (let x = i; x < j; x++) {
-          const p: Passage = { id: idList[x], text: ts[x - i], source: sources[sourceIdx[x]] };
+          const p: Passage = { id: idAt(x), text: ts[x - i], source: sources[sourceIdx[x]] };
           if (tis[x - i]) p.title = tis[x - i];
           if (ds[x - i]) p.docId = ds[x - i];
           if (ms?.[x - i]) p.meta = JSON.parse(ms[x - i]) as Record<string, unknown>;

@@ -5,6 +5,14 @@
  */
 import { errors } from '../core/errors.js';
 
+/** Offsets as held in memory: Uint32 where the data they index is under 4 GiB (half the bytes of the Float64 on disk). */
+export type Offsets = Float64Array | Uint32Array;
+
+/** `a` as Uint32 when its last (largest) offset fits, else `a` itself. */
+export function compactOffsets(a: Float64Array): Offsets {
+  return a.length && a[a.length - 1] <= 0xffffffff ? Uint32Array.from(a) : a;
+}
+
 /** Offsets must start at 0, never fall, and end at `end` (the size of the file they index). */
 export function checkOffsets(file: string, offsets: Float64Array, end: number): void {
   let prev = 0;

@@ -5,8 +5,8 @@ import type { Hit } from '../types.js';
 import type { Ranked } from './score-core.js';
 
 export function toHits(index: SparseIndex, ranked: Ranked): Hit[] {
-  const ids = index.docs.ids();
-  return ranked.docs.map((doc, i) => ({ id: ids[doc], score: ranked.scores[i], rank: i + 1 }));
+  const docs = index.docs;
+  return ranked.docs.map((doc, i) => ({ id: docs.idAt(doc), score: ranked.scores[i], rank: i + 1 }));
 }
 
 export function numberOption(opts: Record<string, unknown> | undefined, name: string, dflt: number, min: number, max = Infinity): number {
