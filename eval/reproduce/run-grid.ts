@@ -22,8 +22,9 @@ import { INDEX_DIR } from '../../indexer/out-dir.js';
 import { RUN_DIR } from '../run-dir-guard.js';
 import { resultsPath, writeJsonAtomic } from '../run-dir.js';
 import type { Recipe, RecipeRun } from './recipe.js';
-import { runRetrievalGridRun } from './retrieval-run.js';
-import { runTrecGridRun, type TrecRunOptions } from './trec-run.js';
+// the retrieval and TREC run kinds are imported when a grid runs one: they load the retrieval methods
+// (LanceDB, transformers.js), ~1.2 s of CPU that listing recipes, merging shards and LLM-only grids do not need
+import type { TrecRunOptions } from './trec-run.js';
 import { parseTieMode } from '../trec/anserini-ties.js';
 import { runArgv } from './run-argv.js';
 import { withShard, type Shard, type ShardRecord } from './shard.js';
@@ -95,6 +96,7 @@ async function runOne(run: RecipeRun, o: RunGridOptions): Promise<RunState> {
   if (run.system === 'retrieval') {
     const a = run.args;
     try {
+      const { runRetrievalGridRun } = await import('./retrieval-run.js');
       await runRetrievalGridRun({
         runDir,
         method: String(a.method ?? 'bm25'),
@@ -119,6 +121,7 @@ async function runOne(run: RecipeRun, o: RunGridOptions): Promise<RunState> {
   }
   if (run.system === 'trec') {
     try {
+      const { runTrecGridRun } = await import('./trec-run.js');
       await runTrecGridRun(trecRunOptions(run, runDir, o));
       return {
         id: run.id,
