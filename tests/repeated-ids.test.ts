@@ -187,16 +187,23 @@ describe('the built CLI against a server that repeats ids', () => {
   }, 120_000);
 
   it('MCP find_evidence (lexcase mcp over stdio): the same selection and tool calls against repeated ids as against distinct ids', async () => {
+    // one `lexcase mcp` process for both calls: its endpoint answers with distinct ids for the first
+    // call, repeated ids for the second (the server, not the client, is what differs)
+    const scripts = { false: advocateScript(false), true: advocateScript(true) };
+    let repeat: 'false' | 'true' = 'false';
+    const srv = await startScriptedServer((req) => scripts[repeat](req));
+    const m = await stdioMcp(['--index', fx.index.dir, '--no-cache'], { cwd: fx.dir, env: llmEnv(srv.url) });
     const out: Record<string, any> = {};
-    for (const repeat of [false, true]) {
-      const srv = await startScriptedServer(advocateScript(repeat));
-      const m = await stdioMcp(['--index', fx.index.dir, '--no-cache'], { cwd: fx.dir, env: llmEnv(srv.url) });
-      try {
-        out[String(repeat)] = await call(m.client, 'find_evidence', { hypothesis: HYPOTHESIS, k: 3 });
-      } finally {
-        await m.close();
-        await srv.close();
+    try {
+      for (const r of ['false', 'true'] as const) {
+        repeat = r;
+        const before = srv.requests.length;
+        out[r] = await call(m.client, 'find_evidence', { hypothesis: HYPOTHESIS, k: 3 });
+        expect(srv.requests.length - before, r).toBe(3);
       }
+    } finally {
+      await m.close();
+      await srv.close();
     }
     expect({ mode: out.true.mode, stop: out.true.stop, toolCalls: out.true.toolCalls.length, evidence: out.true.evidence.length }).toEqual({
       mode: 'llm',

@@ -3,7 +3,7 @@
  * contract-fuzzing server (random replies: succeeded and failed items, tool loops, abstentions),
  * with two items at a time; then the run is replayed with a model that has no endpoint at all
  * (`replayFrom`): results.jsonl must be byte-identical, and the replay's llm/ shows the same calls
- * in the explorer's inspector. The CLI does the same as a child process
+ * in the explorer's inspector. The built CLI does the same as a child process
  * (`lexcase run case … --replay RUN_DIR`), with an API key set for the recording that must appear
  * nowhere in the run dir; a replay with other flags, or into the recorded dir, is refused.
  *
@@ -13,10 +13,8 @@
  * (LLM_RECORDING_ALTERED) naming the file and line, before any item runs, and the unedited copy
  * replays byte for byte. Before, every one of those edits replayed without a word.
  */
-import { execFile } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readInspectorCalls } from '../eval/llm-exchanges.js';
 import { contractFuzz } from './support/contract-fuzz-server.js';
@@ -24,7 +22,6 @@ import { mixedIndexFixture, modelOn, runSystem, SENSIBLE, SYSTEMS } from './supp
 import { schemaConstrained, startScriptedServer } from './support/scripted-openai-server.js';
 import { ensureBuilt, isolatedEnv, lexcase } from './support/spawn-cli.js';
 
-const run = promisify(execFile);
 const N = 4;
 const fx = mixedIndexFixture('replay', N);
 /** A port nothing listens on: a replay that tried the network would fail. */
@@ -73,24 +70,10 @@ describe('a recorded run replays with no endpoint, byte for byte', () => {
 
 describe('lexcase run … --replay (the CLI as a child process)', () => {
   const KEY = 'sk-test-REPLAY-secret-0123456789';
+  beforeAll(() => ensureBuilt(), 600_000);
+  const home = isolatedEnv();
   const cli = (args: string[], env: Record<string, string>) =>
-    run(process.execPath, ['--import', import.meta.resolve('tsx'), join(import.meta.dirname, '../src/cli/main.ts'), ...args], {
-      cwd: fx.dir,
-      env: {
-        ...process.env,
-        LEXCASE_LLM_BASE_URL: '',
-        LEXCASE_LLM_MODEL: '',
-        LEXCASE_LLM_API_KEY: '',
-        OPENAI_API_KEY: '',
-        OPENAI_BASE_URL: '',
-        XDG_CACHE_HOME: join(fx.dir, 'cache'),
-        NO_COLOR: '1',
-        ...env,
-      },
-    }).then(
-      (r) => ({ code: 0, ...r }),
-      (e: { code?: number; stdout: string; stderr: string }) => ({ code: e.code ?? 1, stdout: e.stdout, stderr: e.stderr }),
-    );
+    lexcase(args, { cwd: fx.dir, env: { ...home, XDG_CACHE_HOME: join(fx.dir, 'cache'), ...env }, timeoutMs: 300_000 });
 
   it('records a CASE run (redacted: the API key is nowhere in the run dir) and replays it byte for byte; other flags are refused', async () => {
     const srv = await startScriptedServer(contractFuzz({ seed: 8 }));

@@ -43,7 +43,6 @@ export const PROCESS_TESTS: readonly string[] = [
   'src/cli/commands/index-rebuild-process.test.ts',
   'src/cli/commands/reproduce-anserini.test.ts',
   'src/cli/commands/reproduce-offline.test.ts',
-  'src/cli/commands/reproduce-process.test.ts',
   'src/cli/llm-endpoint-process.test.ts',
   'src/cli/llm-faults.test.ts',
   'src/cli/llm-process.test.ts',
