@@ -29,7 +29,17 @@ export default defineConfig({
       // the two tiers have their own worker counts, so `npm run test:all` runs them one after the other (groupOrder)
       {
         extends: true,
-        test: { name: 'fast', include, exclude: [...exclude, ...SLOW_TESTS], maxWorkers: workers(Math.max(2, cores)), sequence: { groupOrder: 0 } },
+        // isolate: false — a worker runs its files one after another in one module graph instead of a
+        // fresh one per file: the fast tier re-imported the code under test for each of its ~190 files
+        // (48 of them: 148 → 117 s CPU). The files keep no state between them: the tier passes with its files shuffled.
+        test: {
+          name: 'fast',
+          include,
+          exclude: [...exclude, ...SLOW_TESTS],
+          maxWorkers: workers(Math.max(2, cores)),
+          isolate: false,
+          sequence: { groupOrder: 0 },
+        },
       },
       {
         extends: true,
