@@ -145,6 +145,8 @@ interface Outcome {
   stderr: string;
   ms: number;
   timedOut: boolean;
+  /** CPU seconds (user + system) of the processes the command ran, as bash's `times` counts them (absent for servers). */
+  cpu?: number;
 }
 
 interface Shell {
@@ -165,8 +167,9 @@ function runBash(script: string, state: Shell, timeoutS: number, stateDir: strin
   const n = ++bashCalls;
   const envFile = join(stateDir, `env-${n}`);
   const pwdFile = join(stateDir, `pwd-${n}`);
+  const cpuFile = join(stateDir, `cpu-${n}`);
   rmSync(envFile, { force: true });
-  const wrapped = `set -o pipefail\n${script}\n__docs_rc=$?\nenv -0 > ${JSON.stringify(envFile)}\npwd > ${JSON.stringify(pwdFile)}\nexit $__docs_rc\n`;
+  const wrapped = `set -o pipefail\n${script}\n__docs_rc=$?\nenv -0 > ${JSON.stringify(envFile)}\npwd > ${JSON.stringify(pwdFile)}\ntimes > ${JSON.stringify(cpuFile)}\nexit $__docs_rc\n`;
   const t0 = performance.now();
   return new Promise((done) => {
     const child = spawn('bash', ['-c', wrapped], { cwd: state.cwd, env: state.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -193,11 +196,25 @@ function runBash(script: string, state: Shell, timeoutS: number, stateDir: strin
         }
         cwd = readFileSync(pwdFile, 'utf8').trim();
       }
+      const cpu = existsSync(cpuFile) ? childCpu(readFileSync(cpuFile, 'utf8')) : undefined;
       rmSync(envFile, { force: true });
       rmSync(pwdFile, { force: true });
-      done({ code, stdout, stderr, ms: performance.now() - t0, timedOut, env, cwd });
+      rmSync(cpuFile, { force: true });
+      done({ code, stdout, stderr, ms: performance.now() - t0, timedOut, env, cwd, cpu });
     });
   });
+}
+
+/** The CPU seconds of a shell's children from its `times` output (second line: "0m1.234s 0m0.456s"). */
+export function childCpu(times: string): number | undefined {
+  const line = times.trim().split('\n')[1];
+  const secs = [...(line ?? '').matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]));
+  return secs.length === 2 ? secs[0] + secs[1] : undefined;
+}
+
+/** "  3.8s" and, where measured, " 2.1s CPU": a command's wall and CPU time for its ok/FAIL line. */
+function took(r: Outcome): string {
+  return `${(r.ms / 1000).toFixed(1).padStart(6)}s${r.cpu === undefined ? '         ' : ` ${r.cpu.toFixed(1).padStart(5)}s CPU`}`;
 }
 
 /** A command without its trailing `# comment` (a `#` outside quotes, after a space). */
@@ -481,7 +498,7 @@ async function main(): Promise<number> {
               }
               const res = await runOne(c, state, { tgz, consumer, stateDir, timeout: o.timeout, substitute });
               const why = verdict(c, res);
-              out.push(`  ${why ? 'FAIL' : 'ok  '} ${(res.ms / 1000).toFixed(1).padStart(6)}s  ${where}  ${c.text.split('\n')[0]}`);
+              out.push(`  ${why ? 'FAIL' : 'ok  '} ${took(res)}  ${where}  ${c.text.split('\n')[0]}`);
               if (why) {
                 blockFailed = true;
                 fails.push(`${where}: ${why}`);
@@ -535,7 +552,14 @@ async function main(): Promise<number> {
         const d = join(work, 'figures-case-table3');
         mkdirSync(d, { recursive: true });
         try {
-          facts.caseTable3 = await measureCaseTable3((args) => runBash(`lexcase ${args}`, { env: baseEnv, cwd: d }, o.timeout, stateDir), d);
+          let cpu = 0;
+          const t1 = performance.now();
+          facts.caseTable3 = await measureCaseTable3(async (args) => {
+            const r = await runBash(`lexcase ${args}`, { env: baseEnv, cwd: d }, o.timeout, stateDir);
+            cpu += r.cpu ?? 0;
+            return r;
+          }, d);
+          console.log(`docs-check: figures: case-table3 measured in ${((performance.now() - t1) / 1000).toFixed(1)} s, ${cpu.toFixed(1)} s CPU`);
         } catch (e) {
           failed.push(`figures: ${(e as Error).message}`);
         }
@@ -625,7 +649,7 @@ async function main(): Promise<number> {
           const wrote = own ? (existsSync(join(ws, 'runs', id)) ? 'wrote a run dir though it was refused' : '') : !existsSync(table) ? 'wrote no table.md' : '';
           const why = res.timedOut ? `timed out after ${o.timeout} s` : exitWhy || (STACK.test(res.stderr + res.stdout) ? 'printed a stack trace' : wrote);
           const out = [
-            `  ${why ? 'FAIL' : 'ok  '} ${(res.ms / 1000).toFixed(1).padStart(6)}s  reproduce ${id} --limit 2 (installed package, scripted server)${own ? ' — needs your data: exit 1 naming --data, nothing written' : ''}`,
+            `  ${why ? 'FAIL' : 'ok  '} ${took(res)}  reproduce ${id} --limit 2 (installed package, scripted server)${own ? ' — needs your data: exit 1 naming --data, nothing written' : ''}`,
           ];
           return { out, fails: why ? [`recipe ${id}: ${why}\n${tail(res.stderr)}`] : [] };
         },
