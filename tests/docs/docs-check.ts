@@ -162,6 +162,34 @@ function sh(cmd: string, args: string[], o: { cwd: string; env?: NodeJS.ProcessE
 
 let bashCalls = 0;
 
+/**
+ * `npx lexcase …` (or `npx --no lexcase …`) in the consumer project runs the bin npx would find,
+ * node_modules/.bin/lexcase, without npm's npx launcher in front of it: 44 doc commands say `npx
+ * lexcase`, and the launcher cost ~1.1 s CPU each (0.2 s for `lexcase --version` itself). The
+ * package phase of .ci/run still runs the real `npx --no lexcase` from that project. Outside the
+ * project (a block that cd's elsewhere), or for any other package, the real npx runs.
+ */
+export function npxShim(consumer: string): string {
+  const dir = JSON.stringify(consumer);
+  return [
+    'npx() {',
+    '  local a=("$@")',
+    '  [ "${a[0]}" = --no ] && a=("${a[@]:1}")',
+    `  case "$PWD/" in ${dir}/*) if [ "\${a[0]}" = lexcase ] && [ -x ${dir}/node_modules/.bin/lexcase ]; then ${dir}/node_modules/.bin/lexcase "\${a[@]:1}"; return; fi ;; esac`,
+    '  command npx "$@"',
+    '}',
+  ].join('\n');
+}
+
+/** What `exec npx lexcase` becomes in `dir`: the consumer's bin when `dir` is inside the consumer (as npxShim), else unchanged. */
+function npxExec(dir: string): string | undefined {
+  return consumerDir && `${resolve(dir)}/`.startsWith(`${consumerDir}/`) ? JSON.stringify(join(consumerDir, 'node_modules/.bin/lexcase')) : undefined;
+}
+let consumerDir = '';
+
+/** The `npx` of the consumer project the blocks run in (npxShim); empty until main sets it. */
+let prelude = '';
+
 /** Run a bash script; the environment and directory it ends with are written beside it (files of its own: scripts run side by side). */
 function runBash(script: string, state: Shell, timeoutS: number, stateDir: string): Promise<Outcome & { env?: NodeJS.ProcessEnv; cwd?: string }> {
   const n = ++bashCalls;
@@ -169,7 +197,7 @@ function runBash(script: string, state: Shell, timeoutS: number, stateDir: strin
   const pwdFile = join(stateDir, `pwd-${n}`);
   const cpuFile = join(stateDir, `cpu-${n}`);
   rmSync(envFile, { force: true });
-  const wrapped = `set -o pipefail\n${script}\n__docs_rc=$?\nenv -0 > ${JSON.stringify(envFile)}\npwd > ${JSON.stringify(pwdFile)}\ntimes > ${JSON.stringify(cpuFile)}\nexit $__docs_rc\n`;
+  const wrapped = `set -o pipefail\n${prelude}\n${script}\n__docs_rc=$?\nenv -0 > ${JSON.stringify(envFile)}\npwd > ${JSON.stringify(pwdFile)}\ntimes > ${JSON.stringify(cpuFile)}\nexit $__docs_rc\n`;
   const t0 = performance.now();
   return new Promise((done) => {
     const child = spawn('bash', ['-c', wrapped], { cwd: state.cwd, env: state.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -282,7 +310,13 @@ async function runServe(text: string, state: Shell, timeoutS: number): Promise<O
   const cmd = serverCommand(text);
   const kind = serverKind(text);
   const t0 = performance.now();
-  const child = spawn('bash', ['-c', `exec ${cmd}`], { cwd: state.cwd, env: state.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  // `npx lexcase serve …`: the installed bin as npxShim runs it (exec: the server is the child that gets the signal)
+  const child = spawn('bash', ['-c', `${prelude}\nexec ${cmd.replace(/^npx (--no )?lexcase\b/, (m) => npxExec(state.cwd) ?? m)}`], {
+    cwd: state.cwd,
+    env: state.env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
@@ -433,6 +467,8 @@ async function main(): Promise<number> {
       console.log(`docs-check: npm install ${basename(tgz)} into an empty project`);
       installTarball(consumer, tgz);
     }
+    prelude = npxShim(consumer);
+    consumerDir = consumer;
     const lexcaseDir = join(consumer, 'node_modules/lexcase');
     const bin = join(consumer, 'node_modules/.bin');
 
