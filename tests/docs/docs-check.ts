@@ -174,7 +174,7 @@ export function npxShim(consumer: string): string {
   return [
     'npx() {',
     '  local a=("$@")',
-    '  [ "${a[0]}" = --no ] && a=("${a[@]:1}")',
+    `  [ "\${a[0]}" = --no ] && a=("\${a[@]:1}")`,
     `  case "$PWD/" in ${dir}/*) if [ "\${a[0]}" = lexcase ] && [ -x ${dir}/node_modules/.bin/lexcase ]; then ${dir}/node_modules/.bin/lexcase "\${a[@]:1}"; return; fi ;; esac`,
     '  command npx "$@"',
     '}',
