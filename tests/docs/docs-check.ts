@@ -363,6 +363,32 @@ async function runServe(text: string, state: Shell, timeoutS: number): Promise<O
   return { code: problem ? 1 : code, stdout, stderr: problem ? `${stderr}\n${problem}` : stderr, ms: performance.now() - t0, timedOut: false };
 }
 
+/** Recipe id → the block command that reproduced it from the installed package (reproducedRecipe). */
+const reproducedBy = new Map<string, string>();
+
+/**
+ * The recipe a command reproduced, when it is `[npx] lexcase reproduce <id>` — not a --replay, at
+ * --limit 2 or more (or none) — and its run dir under `cwd` (--run-dir, or runs/reproduce-<id>-n…,
+ * a shard's too) holds the table.md it wrote.
+ */
+export function reproducedRecipe(text: string, cwd: string): string | undefined {
+  const t = stripComment(text).trim();
+  const m = /^(?:npx (?:--no )?)?lexcase reproduce ([a-z0-9][\w-]*)(\s|$)/.exec(t);
+  if (!m || /\s--replay\b/.test(t) || t.includes('\n')) return undefined;
+  const limit = /\s--limit[\s=](\d+)/.exec(t);
+  if (limit && Number(limit[1]) < 2) return undefined;
+  const id = m[1];
+  const runDir = /\s--run-dir[\s=](\S+)/.exec(t)?.[1];
+  const dirs = runDir
+    ? [resolve(cwd, runDir)]
+    : existsSync(join(cwd, 'runs'))
+      ? readdirSync(join(cwd, 'runs'))
+          .filter((d) => d.startsWith(`reproduce-${id}-n`) && !d.endsWith('-replay'))
+          .map((d) => join(cwd, 'runs', d))
+      : [];
+  return dirs.some((d) => existsSync(join(d, 'table.md'))) ? id : undefined;
+}
+
 /** The first `lexcase demo` a block ran (its stdout, wall ms, load at its start). */
 let demoSeen: { stdout: string; ms: number; load: number } | undefined;
 
@@ -534,6 +560,10 @@ async function main(): Promise<number> {
               }
               const res = await runOne(c, state, { tgz, consumer, stateDir, timeout: o.timeout, substitute });
               const why = verdict(c, res);
+              if (!why && commandMode(substitute(c.text)) === 'consumer') {
+                const id = reproducedRecipe(c.text, state.cwd);
+                if (id && !reproducedBy.has(id)) reproducedBy.set(id, `${where} (${stripComment(c.text).trim()})`);
+              }
               out.push(`  ${why ? 'FAIL' : 'ok  '} ${took(res)}  ${where}  ${c.text.split('\n')[0]}`);
               if (why) {
                 blockFailed = true;
@@ -645,6 +675,7 @@ async function main(): Promise<number> {
 
     // 7. every recipe from the installed package, --limit 2
     let recipesRun = 0;
+    let recipesByBlocks = 0;
     if (o.recipes) {
       const list = await runBash('lexcase --json reproduce', { env: baseEnv, cwd: work }, 120, stateDir);
       let ids: string[] = [];
@@ -659,11 +690,19 @@ async function main(): Promise<number> {
       }
       const ws = join(consumer, 'docs-ws', 'recipes');
       mkdirSync(ws, { recursive: true });
+      // a recipe a block above reproduced from the installed package (at --limit ≥ 2, table.md written)
+      // is not run again here: the same command, the same package (README.md:90 case-table3,
+      // docs/llm.md:403 case-table2, docs/reproductions.md:129 acal-table4)
       const perRecipe = ids.map((id) => ({
         f: id,
         alone: false,
         run: async () => {
           recipesRun++;
+          const by = reproducedBy.get(id);
+          if (by && !ownData.has(id)) {
+            recipesByBlocks++;
+            return { out: [`  ok       —                reproduce ${id}: reproduced by a block above, ${by}`], fails: [] };
+          }
           const res = await runBash(
             `lexcase reproduce ${id} --limit 2 --endpoint ${srv!.url} --model scripted --run-dir runs/${id}`,
             { env: baseEnv, cwd: ws },
@@ -700,7 +739,10 @@ async function main(): Promise<number> {
       for (const x of failed) console.log(`  - ${x}`);
     }
     if (synopses.length) console.log(`docs: ${synopsisLines} synopsis lines in ${synopses.length} \`\`\`text blocks checked against --help`);
-    if (o.recipes) console.log(`docs: ${recipesRun} recipes reproduced at --limit 2 from the installed package`);
+    if (o.recipes)
+      console.log(
+        `docs: ${recipesRun} recipes reproduced from the installed package (${recipesRun - recipesByBlocks} at --limit 2 here, ${recipesByBlocks} by a block above)`,
+      );
     console.log(`docs: ${ran} blocks run, ${skips.length} skipped (marked), ${failed.length} failed  (${mins.toFixed(1)} min)`);
     return failed.length ? 1 : 0;
   } finally {
