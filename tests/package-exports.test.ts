@@ -2,8 +2,8 @@
  * The packed package as a user installs it: `npm pack` (of the built dist/), unpacked into an empty
  * project's node_modules/lexcase (its dependencies linked from this checkout's node_modules, so no
  * network), then every subpath of package.json `exports` is imported by node and type-checked by
- * tsc (nodenext), the root export stays small, deep imports outside `exports` are refused, and the
- * README's library example type-checks and runs against the tarball, printing what the README shows.
+ * tsc (nodenext), the root export stays small, and deep imports outside `exports` are refused. (The
+ * README's library example runs against the same tarball in tests/readme-library-example.test.ts.)
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -122,38 +122,4 @@ describe('the packed package', () => {
       throw new Error(`subpath imports do not type-check:\n${e.stdout}`);
     });
   }, 120_000);
-
-  it("the README's library example type-checks and runs against the tarball as printed", async () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const block = (marker: string, lang: string) => {
-      const m = new RegExp(`<!-- ${marker} -->\\s*\\n\`\`\`${lang}\\n([\\s\\S]*?)\\n\`\`\`\\n`).exec(readme);
-      if (!m) throw new Error(`README.md has no \`\`\`${lang} block after <!-- ${marker} -->`);
-      return m[1] + '\n';
-    };
-    writeFileSync(join(proj, 'example.mts'), block('library-example', 'ts'));
-    const tsc = join(root, 'node_modules/typescript/bin/tsc');
-    const flags = [
-      '--noEmit',
-      '--strict',
-      '--module',
-      'nodenext',
-      '--moduleResolution',
-      'nodenext',
-      '--target',
-      'es2022',
-      '--skipLibCheck',
-      '--types',
-      'node',
-      '--typeRoots',
-      join(root, 'node_modules/@types'),
-    ];
-    await run(process.execPath, [tsc, ...flags, 'example.mts'], { cwd: proj }).catch((e: { stdout: string }) => {
-      throw new Error(`README example does not type-check against the tarball:\n${e.stdout}`);
-    });
-    const { stdout } = await run(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), 'example.mts'], {
-      cwd: proj,
-      env: { ...process.env, NO_COLOR: '1' },
-    });
-    expect(stdout).toBe(block('library-example-output', ''));
-  }, 180_000);
 });

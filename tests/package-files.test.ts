@@ -4,21 +4,26 @@
  * tests or test support. `lexcase reproduce` finds its recipes beside its own package, whatever the
  * cwd (an installed package used to look for <cwd>/recipes: ENOENT).
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../core/version.js';
+import { packedTarball } from './support/installed-package.js';
 import { runBuiltCli } from './support/run-built-cli.js';
 
 const recipes = readdirSync(join(PACKAGE_ROOT, 'recipes')).filter((f) => f.endsWith('.json'));
 
 describe('the package', () => {
   it('ships every recipe and the bundled data, and no tests or test support', async () => {
-    const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: PACKAGE_ROOT, maxBuffer: 64 << 20 });
-    const files: string[] = JSON.parse(stdout)[0].files.map((f: { path: string }) => f.path);
+    // the tarball the other package tests install, packed once per test run (its file list is npm pack's)
+    const own = mkdtempSync(join(tmpdir(), 'lexcase-pack-files-'));
+    let files: string[];
+    try {
+      files = (await packedTarball(own)).files;
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
     expect(recipes.length).toBeGreaterThan(5);
     expect(files).toEqual(expect.arrayContaining([...recipes.map((r) => `recipes/${r}`), 'dist/src/cli/main.js', 'corpora/data/barexam/qa.jsonl.gz']));
     expect(files.filter((f) => /(^|\/)tests\/|\.test\.|\/test-support\/|\/fixtures\//.test(f))).toEqual([]);

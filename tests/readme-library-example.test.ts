@@ -1,17 +1,20 @@
 /**
  * The README's library example, run exactly as printed: the ```ts block after
- * `<!-- library-example -->` is written to a fresh directory as example.mts, `lexcase` resolves to
- * this package (node_modules/lexcase → the repository root, i.e. its built dist/ — `npm ci` builds
- * it via `prepare`), the file is type-checked with tsc in strict mode, run with node (tsx), and its
- * output must equal the block after `<!-- library-example-output -->`.
+ * `<!-- library-example -->` is written as example.mts into an empty project where `lexcase` is the
+ * packed tarball installed (tests/support/installed-package.ts: `npm pack` of the built dist/, packed
+ * once per test run), the file is type-checked with tsc in strict mode (nodenext: the package's
+ * `exports` and declarations), run with node (tsx), and its output must equal the block after
+ * `<!-- library-example-output -->`. (tests/package-exports.test.ts ran the same example against
+ * the tarball too, and this file against a symlink to the checkout: one run now, the tarball's.)
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { installPackedPackage } from './support/installed-package.js';
 
 const run = promisify(execFile);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -38,22 +41,19 @@ describe('README library example', () => {
     expect(code).toMatch(/new LexcaseRetriever\(/);
   });
 
-  it('type-checks (strict) and runs as printed against the built package, printing the output shown', async () => {
-    const entry = join(root, 'dist/src/index.js');
-    if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` (npm ci does it via prepare)`);
-    mkdirSync(join(work, 'node_modules'));
-    symlinkSync(root, join(work, 'node_modules/lexcase'), 'dir');
-    writeFileSync(join(work, 'example.mts'), code);
+  it('type-checks (strict) and runs as printed against the installed tarball, printing the output shown', async () => {
+    const { proj } = await installPackedPackage(work);
+    writeFileSync(join(proj, 'example.mts'), code);
     const tsc = join(root, 'node_modules/typescript/bin/tsc');
     const flags = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck'];
-    await run(process.execPath, [tsc, ...flags, '--types', 'node', '--typeRoots', join(root, 'node_modules/@types'), 'example.mts'], { cwd: work }).catch(
+    await run(process.execPath, [tsc, ...flags, '--types', 'node', '--typeRoots', join(root, 'node_modules/@types'), 'example.mts'], { cwd: proj }).catch(
       (e: { stdout: string }) => {
-        throw new Error(`README example does not type-check:\n${e.stdout}`);
+        throw new Error(`README example does not type-check against the tarball:\n${e.stdout}`);
       },
     );
     const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
-    const { stdout } = await run(process.execPath, [tsx, 'example.mts'], { cwd: work, env: { ...process.env, NO_COLOR: '1' } });
+    const { stdout } = await run(process.execPath, [tsx, 'example.mts'], { cwd: proj, env: { ...process.env, NO_COLOR: '1' } });
     expect(stdout).toBe(output);
-    expect(existsSync(join(work, 'my-index/manifest.json'))).toBe(true);
-  });
+    expect(existsSync(join(proj, 'my-index/manifest.json'))).toBe(true);
+  }, 180_000);
 });

@@ -145,6 +145,8 @@ interface Outcome {
   stderr: string;
   ms: number;
   timedOut: boolean;
+  /** CPU seconds (user + system) of the processes the command ran, as bash's `times` counts them (absent for servers). */
+  cpu?: number;
 }
 
 interface Shell {
@@ -160,13 +162,42 @@ function sh(cmd: string, args: string[], o: { cwd: string; env?: NodeJS.ProcessE
 
 let bashCalls = 0;
 
+/**
+ * `npx lexcase …` (or `npx --no lexcase …`) in the consumer project runs the bin npx would find,
+ * node_modules/.bin/lexcase, without npm's npx launcher in front of it: 44 doc commands say `npx
+ * lexcase`, and the launcher cost ~1.1 s CPU each (0.2 s for `lexcase --version` itself). The
+ * package phase of .ci/run still runs the real `npx --no lexcase` from that project. Outside the
+ * project (a block that cd's elsewhere), or for any other package, the real npx runs.
+ */
+export function npxShim(consumer: string): string {
+  const dir = JSON.stringify(consumer);
+  return [
+    'npx() {',
+    '  local a=("$@")',
+    `  [ "\${a[0]}" = --no ] && a=("\${a[@]:1}")`,
+    `  case "$PWD/" in ${dir}/*) if [ "\${a[0]}" = lexcase ] && [ -x ${dir}/node_modules/.bin/lexcase ]; then ${dir}/node_modules/.bin/lexcase "\${a[@]:1}"; return; fi ;; esac`,
+    '  command npx "$@"',
+    '}',
+  ].join('\n');
+}
+
+/** What `exec npx lexcase` becomes in `dir`: the consumer's bin when `dir` is inside the consumer (as npxShim), else unchanged. */
+function npxExec(dir: string): string | undefined {
+  return consumerDir && `${resolve(dir)}/`.startsWith(`${consumerDir}/`) ? JSON.stringify(join(consumerDir, 'node_modules/.bin/lexcase')) : undefined;
+}
+let consumerDir = '';
+
+/** The `npx` of the consumer project the blocks run in (npxShim); empty until main sets it. */
+let prelude = '';
+
 /** Run a bash script; the environment and directory it ends with are written beside it (files of its own: scripts run side by side). */
 function runBash(script: string, state: Shell, timeoutS: number, stateDir: string): Promise<Outcome & { env?: NodeJS.ProcessEnv; cwd?: string }> {
   const n = ++bashCalls;
   const envFile = join(stateDir, `env-${n}`);
   const pwdFile = join(stateDir, `pwd-${n}`);
+  const cpuFile = join(stateDir, `cpu-${n}`);
   rmSync(envFile, { force: true });
-  const wrapped = `set -o pipefail\n${script}\n__docs_rc=$?\nenv -0 > ${JSON.stringify(envFile)}\npwd > ${JSON.stringify(pwdFile)}\nexit $__docs_rc\n`;
+  const wrapped = `set -o pipefail\n${prelude}\n${script}\n__docs_rc=$?\nenv -0 > ${JSON.stringify(envFile)}\npwd > ${JSON.stringify(pwdFile)}\ntimes > ${JSON.stringify(cpuFile)}\nexit $__docs_rc\n`;
   const t0 = performance.now();
   return new Promise((done) => {
     const child = spawn('bash', ['-c', wrapped], { cwd: state.cwd, env: state.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -193,11 +224,25 @@ function runBash(script: string, state: Shell, timeoutS: number, stateDir: strin
         }
         cwd = readFileSync(pwdFile, 'utf8').trim();
       }
+      const cpu = existsSync(cpuFile) ? childCpu(readFileSync(cpuFile, 'utf8')) : undefined;
       rmSync(envFile, { force: true });
       rmSync(pwdFile, { force: true });
-      done({ code, stdout, stderr, ms: performance.now() - t0, timedOut, env, cwd });
+      rmSync(cpuFile, { force: true });
+      done({ code, stdout, stderr, ms: performance.now() - t0, timedOut, env, cwd, cpu });
     });
   });
+}
+
+/** The CPU seconds of a shell's children from its `times` output (second line: "0m1.234s 0m0.456s"). */
+export function childCpu(times: string): number | undefined {
+  const line = times.trim().split('\n')[1];
+  const secs = [...(line ?? '').matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]));
+  return secs.length === 2 ? secs[0] + secs[1] : undefined;
+}
+
+/** "  3.8s" and, where measured, " 2.1s CPU": a command's wall and CPU time for its ok/FAIL line. */
+function took(r: Outcome): string {
+  return `${(r.ms / 1000).toFixed(1).padStart(6)}s${r.cpu === undefined ? '         ' : ` ${r.cpu.toFixed(1).padStart(5)}s CPU`}`;
 }
 
 /** A command without its trailing `# comment` (a `#` outside quotes, after a space). */
@@ -265,7 +310,13 @@ async function runServe(text: string, state: Shell, timeoutS: number): Promise<O
   const cmd = serverCommand(text);
   const kind = serverKind(text);
   const t0 = performance.now();
-  const child = spawn('bash', ['-c', `exec ${cmd}`], { cwd: state.cwd, env: state.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  // `npx lexcase serve …`: the installed bin as npxShim runs it (exec: the server is the child that gets the signal)
+  const child = spawn('bash', ['-c', `${prelude}\nexec ${cmd.replace(/^npx (--no )?lexcase\b/, (m) => npxExec(state.cwd) ?? m)}`], {
+    cwd: state.cwd,
+    env: state.env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
@@ -310,6 +361,32 @@ async function runServe(text: string, state: Shell, timeoutS: number): Promise<O
   clearTimeout(killer);
   // stopped by our SIGTERM: the server exits 0; `npx` in front of it may end by the signal itself (no code)
   return { code: problem ? 1 : code, stdout, stderr: problem ? `${stderr}\n${problem}` : stderr, ms: performance.now() - t0, timedOut: false };
+}
+
+/** Recipe id → the block command that reproduced it from the installed package (reproducedRecipe). */
+const reproducedBy = new Map<string, string>();
+
+/**
+ * The recipe a command reproduced, when it is `[npx] lexcase reproduce <id>` — not a --replay, at
+ * --limit 2 or more (or none) — and its run dir under `cwd` (--run-dir, or runs/reproduce-<id>-n…,
+ * a shard's too) holds the table.md it wrote.
+ */
+export function reproducedRecipe(text: string, cwd: string): string | undefined {
+  const t = stripComment(text).trim();
+  const m = /^(?:npx (?:--no )?)?lexcase reproduce ([a-z0-9][\w-]*)(\s|$)/.exec(t);
+  if (!m || /\s--replay\b/.test(t) || t.includes('\n')) return undefined;
+  const limit = /\s--limit[\s=](\d+)/.exec(t);
+  if (limit && Number(limit[1]) < 2) return undefined;
+  const id = m[1];
+  const runDir = /\s--run-dir[\s=](\S+)/.exec(t)?.[1];
+  const dirs = runDir
+    ? [resolve(cwd, runDir)]
+    : existsSync(join(cwd, 'runs'))
+      ? readdirSync(join(cwd, 'runs'))
+          .filter((d) => d.startsWith(`reproduce-${id}-n`) && !d.endsWith('-replay'))
+          .map((d) => join(cwd, 'runs', d))
+      : [];
+  return dirs.some((d) => existsSync(join(d, 'table.md'))) ? id : undefined;
 }
 
 /** The first `lexcase demo` a block ran (its stdout, wall ms, load at its start). */
@@ -416,6 +493,8 @@ async function main(): Promise<number> {
       console.log(`docs-check: npm install ${basename(tgz)} into an empty project`);
       installTarball(consumer, tgz);
     }
+    prelude = npxShim(consumer);
+    consumerDir = consumer;
     const lexcaseDir = join(consumer, 'node_modules/lexcase');
     const bin = join(consumer, 'node_modules/.bin');
 
@@ -481,7 +560,11 @@ async function main(): Promise<number> {
               }
               const res = await runOne(c, state, { tgz, consumer, stateDir, timeout: o.timeout, substitute });
               const why = verdict(c, res);
-              out.push(`  ${why ? 'FAIL' : 'ok  '} ${(res.ms / 1000).toFixed(1).padStart(6)}s  ${where}  ${c.text.split('\n')[0]}`);
+              if (!why && commandMode(substitute(c.text)) === 'consumer') {
+                const id = reproducedRecipe(c.text, state.cwd);
+                if (id && !reproducedBy.has(id)) reproducedBy.set(id, `${where} (${stripComment(c.text).trim()})`);
+              }
+              out.push(`  ${why ? 'FAIL' : 'ok  '} ${took(res)}  ${where}  ${c.text.split('\n')[0]}`);
               if (why) {
                 blockFailed = true;
                 fails.push(`${where}: ${why}`);
@@ -535,7 +618,14 @@ async function main(): Promise<number> {
         const d = join(work, 'figures-case-table3');
         mkdirSync(d, { recursive: true });
         try {
-          facts.caseTable3 = await measureCaseTable3((args) => runBash(`lexcase ${args}`, { env: baseEnv, cwd: d }, o.timeout, stateDir), d);
+          let cpu = 0;
+          const t1 = performance.now();
+          facts.caseTable3 = await measureCaseTable3(async (args) => {
+            const r = await runBash(`lexcase ${args}`, { env: baseEnv, cwd: d }, o.timeout, stateDir);
+            cpu += r.cpu ?? 0;
+            return r;
+          }, d);
+          console.log(`docs-check: figures: case-table3 measured in ${((performance.now() - t1) / 1000).toFixed(1)} s, ${cpu.toFixed(1)} s CPU`);
         } catch (e) {
           failed.push(`figures: ${(e as Error).message}`);
         }
@@ -585,6 +675,7 @@ async function main(): Promise<number> {
 
     // 7. every recipe from the installed package, --limit 2
     let recipesRun = 0;
+    let recipesByBlocks = 0;
     if (o.recipes) {
       const list = await runBash('lexcase --json reproduce', { env: baseEnv, cwd: work }, 120, stateDir);
       let ids: string[] = [];
@@ -599,11 +690,19 @@ async function main(): Promise<number> {
       }
       const ws = join(consumer, 'docs-ws', 'recipes');
       mkdirSync(ws, { recursive: true });
+      // a recipe a block above reproduced from the installed package (at --limit ≥ 2, table.md written)
+      // is not run again here: the same command, the same package (README.md:90 case-table3,
+      // docs/llm.md:403 case-table2, docs/reproductions.md:129 acal-table4)
       const perRecipe = ids.map((id) => ({
         f: id,
         alone: false,
         run: async () => {
           recipesRun++;
+          const by = reproducedBy.get(id);
+          if (by && !ownData.has(id)) {
+            recipesByBlocks++;
+            return { out: [`  ok       —                reproduce ${id}: reproduced by a block above, ${by}`], fails: [] };
+          }
           const res = await runBash(
             `lexcase reproduce ${id} --limit 2 --endpoint ${srv!.url} --model scripted --run-dir runs/${id}`,
             { env: baseEnv, cwd: ws },
@@ -625,7 +724,7 @@ async function main(): Promise<number> {
           const wrote = own ? (existsSync(join(ws, 'runs', id)) ? 'wrote a run dir though it was refused' : '') : !existsSync(table) ? 'wrote no table.md' : '';
           const why = res.timedOut ? `timed out after ${o.timeout} s` : exitWhy || (STACK.test(res.stderr + res.stdout) ? 'printed a stack trace' : wrote);
           const out = [
-            `  ${why ? 'FAIL' : 'ok  '} ${(res.ms / 1000).toFixed(1).padStart(6)}s  reproduce ${id} --limit 2 (installed package, scripted server)${own ? ' — needs your data: exit 1 naming --data, nothing written' : ''}`,
+            `  ${why ? 'FAIL' : 'ok  '} ${took(res)}  reproduce ${id} --limit 2 (installed package, scripted server)${own ? ' — needs your data: exit 1 naming --data, nothing written' : ''}`,
           ];
           return { out, fails: why ? [`recipe ${id}: ${why}\n${tail(res.stderr)}`] : [] };
         },
@@ -640,7 +739,10 @@ async function main(): Promise<number> {
       for (const x of failed) console.log(`  - ${x}`);
     }
     if (synopses.length) console.log(`docs: ${synopsisLines} synopsis lines in ${synopses.length} \`\`\`text blocks checked against --help`);
-    if (o.recipes) console.log(`docs: ${recipesRun} recipes reproduced at --limit 2 from the installed package`);
+    if (o.recipes)
+      console.log(
+        `docs: ${recipesRun} recipes reproduced from the installed package (${recipesRun - recipesByBlocks} at --limit 2 here, ${recipesByBlocks} by a block above)`,
+      );
     console.log(`docs: ${ran} blocks run, ${skips.length} skipped (marked), ${failed.length} failed  (${mins.toFixed(1)} min)`);
     return failed.length ? 1 : 0;
   } finally {
