@@ -16,7 +16,8 @@
  * LEXCASE_SCREENSHOTS=1). The titles check (`titles: true`) opens every view once and checks each
  * has a title of its own. Skips, saying why, only when no Chromium is installed.
  *
- * One browser, one server and one set of fixtures per file. At each width the first view opens in
+ * One browser and one server per file; the fixtures are built once per slow-tier run and shared by
+ * the three files (sharedExplorerFixtures: they only read them). At each width the first view opens in
  * a fresh document (a deep link) and the others as the app's links open them, by a hash change in
  * that document (show(): the app renders each route anew); a fresh document per view cost ~1.5 s
  * of Chromium CPU each, a hash change ~0.2 s.
@@ -35,7 +36,8 @@ import { PACKAGE_ROOT } from '../../core/version.js';
 import { readResults } from '../../eval/run-dir.js';
 import { startExplorer, type ExplorerServer } from '../server/server.js';
 import { CHROMIUM, openTestBrowser, type TestBrowser } from './browser.js';
-import { makeExplorerFixtures, type ExplorerFixtures } from './explorer-fixtures.js';
+import type { ExplorerFixtures } from './explorer-fixtures.js';
+import { sharedExplorerFixtures } from './shared-explorer-fixtures.js';
 import { figureFacts, figureProblems } from './figure-checks.js';
 
 const ARTIFACTS = join(PACKAGE_ROOT, 'tests', 'artifacts');
@@ -158,7 +160,7 @@ async function views(): Promise<View[]> {
 /** Fixtures, the explorer and a browser for the describe block that calls it. */
 function setUp(): void {
   beforeAll(async () => {
-    f = await makeExplorerFixtures(4, { systems: true, reproduction: true });
+    f = await sharedExplorerFixtures();
     s = await startExplorer({ index: f.index, runs: f.runs, port: 0 });
     b = await openTestBrowser(s.url);
     mkdirSync(ARTIFACTS, { recursive: true });
