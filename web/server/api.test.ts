@@ -14,6 +14,7 @@ import { createAnalyzer } from '../../indexer/analyzer.js';
 import { openDocStore } from '../../indexer/docstore.js';
 import { FakeChatModel } from '../../tests/support/fake-chat-model.js';
 import { makeExplorerFixtures, type ExplorerFixtures } from '../test-support/explorer-fixtures.js';
+import { loadAssets } from './assets.js';
 import { startExplorer, type ExplorerServer } from './server.js';
 import { DEFAULT_K, SEARCH_K } from '../../retrieval/default-k.js';
 import { SYSTEMS } from '../../eval/systems.js';
@@ -124,6 +125,13 @@ describe('explorer server', () => {
     expect((await get('/app.js', 'identity')).body.equals(plain.body)).toBe(true);
     const css = await get('/app.css', 'gzip');
     expect(gunzipSync(css.body).toString()).toContain('{');
+  });
+
+  it('from the sources, the app is bundled and compressed once per process: every server it starts serves the very same bytes', async () => {
+    const [a, b] = [await loadAssets(), await loadAssets()];
+    expect(b['app.js'].body).toBe(a['app.js'].body);
+    expect(b['app.js'].encoded.br).toBe(a['app.js'].encoded.br);
+    expect(b['app.js'].body.toString()).toContain('/api/acal/contest');
   });
 
   it('binds to 127.0.0.1 and serves its own built page and script (no CDN)', async () => {

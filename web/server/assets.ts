@@ -1,8 +1,8 @@
 /**
  * The browser app's assets: index.html, app.css and app.js (web/app/*.ts bundled by esbuild).
  * Built ones come from dist/web/app (written by `npm run build`, see web/build-assets.ts); when
- * running from the TypeScript sources (tsx, vitest) the app is bundled in memory at start, so the
- * page always matches the sources. No CDN: everything is served by this process.
+ * running from the TypeScript sources (tsx, vitest) the app is bundled in memory when the process
+ * starts its first server, so the page matches the sources the process runs. No CDN: everything is served by this process.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,13 +22,13 @@ export interface Assets {
 
 const SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz' };
 
-/** An asset's compressed copies: the build's precompressed files when given (dir), else made now, once. */
+/** An asset's compressed copies: the build's precompressed files when given (dir), else made now, once (fast: content-encoding.ts). */
 export function encodedCopies(body: Buffer, dir?: string, name?: string): Partial<Record<Encoding, Buffer>> {
   if (body.byteLength < MIN_COMPRESS_BYTES) return {};
   const out: Partial<Record<Encoding, Buffer>> = {};
   for (const e of ENCODINGS) {
     const pre = dir && name ? join(dir, name + SUFFIX[e]) : undefined;
-    out[e] = pre && existsSync(pre) ? readFileSync(pre) : compress(body, e);
+    out[e] = pre && existsSync(pre) ? readFileSync(pre) : compress(body, e, { fast: true });
   }
   return out;
 }
@@ -66,6 +66,9 @@ export async function bundleApp(): Promise<string> {
 
 const fromSources = () => fileURLToPath(import.meta.url).endsWith('.ts');
 
+/** The assets bundled from the sources, once per process: every server a process starts (the tests start several) serves the same bundle. */
+let bundled: Promise<Assets> | undefined;
+
 export async function loadAssets(): Promise<Assets> {
   const read = (dir: string, name: string) => readFileSync(join(dir, name));
   if (!fromSources() && existsSync(join(APP_DIST, 'app.js'))) {
@@ -76,6 +79,15 @@ export async function loadAssets(): Promise<Assets> {
       }),
     );
   }
+  bundled ??= bundleFromSources().catch((e: Error) => {
+    bundled = undefined; // a later start tries again
+    throw e;
+  });
+  return bundled;
+}
+
+async function bundleFromSources(): Promise<Assets> {
+  const read = (dir: string, name: string) => readFileSync(join(dir, name));
   const js = await bundleApp().catch((e: Error) => {
     throw new Error(`the explorer's browser app is not built (run \`npm run build\`) and bundling it failed: ${e.message}`);
   });

@@ -41,8 +41,11 @@ export interface ExplorerFixtures {
   cleanup(): Promise<void>;
 }
 
-export async function makeExplorerFixtures(nQuestions = 4, opts: { systems?: boolean; reproduction?: boolean } = {}): Promise<ExplorerFixtures> {
-  const root = mkdtempSync(join(tmpdir(), 'lexcase-explorer-'));
+export async function makeExplorerFixtures(
+  nQuestions = 4,
+  opts: { systems?: boolean; reproduction?: boolean /** An empty dir to build in (default: a new temp dir). */; root?: string } = {},
+): Promise<ExplorerFixtures> {
+  const root = opts.root ?? mkdtempSync(join(tmpdir(), 'lexcase-explorer-'));
   const index = join(root, 'index');
   const runs = join(root, 'runs');
   const questions = (await loadQuestions('barexam', 'val')).slice(0, nQuestions);

@@ -11,9 +11,16 @@
  * run matrix, a reproduction its provenance block and grid chart; with an item's LLM calls open
  * (CASE, MAD, baseline), the nested call timeline is there and a prompt gets the calls panel's
  * width; no passage is cut mid-line or without a "more"; the ACAL graph opens with its claim in
- * view; two runs' traces of one item side by side (compare-pair). A full-page screenshot of each
- * view at each width goes to tests/artifacts/ (gitignored). `checkTitles` loads every view once
- * and checks each has a title of its own. Skips, saying why, only when no Chromium is installed.
+ * view; two runs' traces of one item side by side (compare-pair). A view found wanting at a width
+ * is kept as a full-page screenshot in tests/artifacts/ (gitignored; every view at every width with
+ * LEXCASE_SCREENSHOTS=1). The titles check (`titles: true`) opens every view once and checks each
+ * has a title of its own. Skips, saying why, only when no Chromium is installed.
+ *
+ * One browser and one server per file; the fixtures are built once per slow-tier run and shared by
+ * the three files (sharedExplorerFixtures: they only read them). At each width the first view opens in
+ * a fresh document (a deep link) and the others as the app's links open them, by a hash change in
+ * that document (show(): the app renders each route anew); a fresh document per view cost ~1.5 s
+ * of Chromium CPU each, a hash change ~0.2 s.
  *
  * axe runs in legacy mode (axe.run in the page): the default mode opens a blank page per analysis
  * to merge per-frame results, which took about half of each analysis; the explorer has no
@@ -29,11 +36,13 @@ import { PACKAGE_ROOT } from '../../core/version.js';
 import { readResults } from '../../eval/run-dir.js';
 import { startExplorer, type ExplorerServer } from '../server/server.js';
 import { CHROMIUM, openTestBrowser, type TestBrowser } from './browser.js';
-import { makeExplorerFixtures, type ExplorerFixtures } from './explorer-fixtures.js';
+import type { ExplorerFixtures } from './explorer-fixtures.js';
+import { sharedExplorerFixtures } from './shared-explorer-fixtures.js';
 import { figureFacts, figureProblems } from './figure-checks.js';
 
 const ARTIFACTS = join(PACKAGE_ROOT, 'tests', 'artifacts');
 const WIDTHS = [360, 768, 1280, 1920];
+const SCREENSHOTS = process.env.LEXCASE_SCREENSHOTS === '1';
 
 let f: ExplorerFixtures;
 let s: ExplorerServer;
@@ -151,7 +160,7 @@ async function views(): Promise<View[]> {
 /** Fixtures, the explorer and a browser for the describe block that calls it. */
 function setUp(): void {
   beforeAll(async () => {
-    f = await makeExplorerFixtures(4, { systems: true, reproduction: true });
+    f = await sharedExplorerFixtures();
     s = await startExplorer({ index: f.index, runs: f.runs, port: 0 });
     b = await openTestBrowser(s.url);
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -164,11 +173,32 @@ function setUp(): void {
   });
 }
 
-/** A fresh document per view: a hash change alone would leave the last view's elements to match `ready`. */
+/** A view in a fresh document: a deep link, as a user opens it. */
 async function load(page: Page, v: View): Promise<void> {
   await page.goto('about:blank');
   await page.goto(`${s.url}/${v.hash}`);
   await page.locator(v.ready).first().waitFor({ timeout: 90_000 });
+}
+
+/**
+ * A view in the document already open, as a link in the app opens it (a hash change; the app renders
+ * the route anew). The elements `ready` matches in the last view are marked first, so the wait is for
+ * the new view's own, not the last view's (which a hash change alone would leave to match). A fresh
+ * document costs ~1.5 s of Chromium CPU (the 0.9 MB script and vega start again); this ~0.2 s.
+ */
+async function show(page: Page, v: View): Promise<void> {
+  await page.evaluate(`for (const e of document.querySelectorAll(${JSON.stringify(v.ready)})) e.setAttribute('data-left-view', '')`);
+  expect(await page.evaluate(`location.hash`)).not.toBe(v.hash); // the same hash would not render again
+  await page.evaluate(`location.hash = ${JSON.stringify(v.hash)}`);
+  await page.locator(`${v.ready}:not([data-left-view])`).first().waitFor({ timeout: 90_000 });
+}
+
+/** Each view in turn: the first in a fresh document, the others by a hash change in it (show). */
+async function visit(page: Page, vs: View[], each: (v: View) => Promise<void>): Promise<void> {
+  for (const [i, v] of vs.entries()) {
+    await (i === 0 ? load(page, v) : show(page, v));
+    await each(v);
+  }
 }
 
 if (!CHROMIUM) console.warn('explorer layout tests SKIPPED: no Chromium found at /usr/bin/chromium (apt-get install chromium, or set LEXCASE_CHROMIUM)');
@@ -186,8 +216,8 @@ export function checkLayout(names: readonly ViewName[], opts: { titles?: boolean
       const problems: string[] = [];
       for (const width of WIDTHS) {
         await page.setViewportSize({ width, height: 800 });
-        for (const v of all) {
-          await load(page, v);
+        await visit(page, all, async (v) => {
+          const before = problems.length;
           await v.open?.(page);
           // plots render asynchronously: wait for every one
           await page.waitForFunction(`document.querySelectorAll('figure.plot:not([data-rendered])').length === 0`, null, { timeout: 60_000 });
@@ -224,8 +254,10 @@ export function checkLayout(names: readonly ViewName[], opts: { titles?: boolean
           for (const rule of ['landmark-unique', 'heading-order'])
             if (![...axe.passes, ...axe.inapplicable, ...axe.violations].some((r) => r.id === rule))
               problems.push(`${v.name} @${width}: axe did not run ${rule}`);
-          await page.screenshot({ path: join(ARTIFACTS, `explorer-${v.name}-${width}.png`), fullPage: true, timeout: 60_000 });
-        }
+          // a view found wanting is kept as a full-page screenshot (all views: LEXCASE_SCREENSHOTS=1)
+          if (problems.length > before || SCREENSHOTS)
+            await page.screenshot({ path: join(ARTIFACTS, `explorer-${v.name}-${width}.png`), fullPage: true, timeout: 60_000 });
+        });
       }
       expect(problems).toEqual([]);
       expect([...titles.values()].every((t) => t.endsWith(' · lexcase explorer') && t !== 'lexcase explorer')).toBe(true);
@@ -239,10 +271,9 @@ export function checkLayout(names: readonly ViewName[], opts: { titles?: boolean
         const all = await views();
         expect(all.map((v) => v.name)).toEqual([...VIEW_NAMES]);
         const titles = new Map<string, string>();
-        for (const v of all) {
-          await load(page, v);
+        await visit(page, all, async (v) => {
           titles.set(v.name, await page.title());
-        }
+        });
         expect(new Set([...titles].filter(([n]) => n !== 'compare-retrieval' && n !== 'compare-pair').map(([, t]) => t)).size).toBe(all.length - 2);
         expect(titles.get('compare-retrieval')).toBe(titles.get('compare-3'));
         expect(titles.get('compare-pair')).toBe(titles.get('compare-3'));
