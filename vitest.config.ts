@@ -31,9 +31,12 @@ export default defineConfig({
         extends: true,
         // isolate: false — a worker runs its files one after another in one module graph instead of a
         // fresh one per file: the fast tier re-imported the code under test for each of its ~190 files
-        // (48 of them: 148 → 117 s CPU). The files keep no state between them: the tier passes with its files shuffled.
+        // (48 of them: 148 → 117 s CPU). Each file starts from a fresh process's settings and puts back
+        // what it changed (tests/support/shared-state-setup.ts: progress, log level, env, cwd): an
+        // in-process `--json` command had left progress off for the next file (core/progress.test.ts failed in CI).
         test: {
           name: 'fast',
+          setupFiles: ['tests/support/shared-state-setup.ts'],
           include,
           exclude: [...exclude, ...SLOW_TESTS],
           maxWorkers: workers(Math.max(2, cores)),
