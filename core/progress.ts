@@ -44,6 +44,10 @@ let enabled = true;
 export function setProgressEnabled(on: boolean): void {
   enabled = on;
 }
+/** Whether progress output is on (src/cli/action.ts puts it back after a --json / --quiet command). */
+export function isProgressEnabled(): boolean {
+  return enabled;
+}
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
 

@@ -1,10 +1,12 @@
 /**
  * Shared CLI plumbing: every command's action goes through `action()`, which sets up --json /
- * --quiet / --debug, prints LexcaseErrors as one clear message and exits non-zero.
+ * --quiet / --debug, prints LexcaseErrors as one clear message and exits non-zero. The log level and
+ * progress switch those flags set are put back when the command ends, so a program that runs
+ * several commands in one process (the library, an in-process test) gets each with its own flags.
  */
 import { errorMessage, isLexcaseError } from '../../core/errors.js';
-import { log, redact, setLogLevel } from '../../core/log.js';
-import { setProgressEnabled } from '../../core/progress.js';
+import { getLogLevel, log, redact, setLogLevel } from '../../core/log.js';
+import { isProgressEnabled, setProgressEnabled } from '../../core/progress.js';
 import { intOpt, type NumericParser, type NumericRange } from './numeric-options.js';
 
 export interface GlobalOpts {
@@ -37,6 +39,7 @@ export function action<A extends any[]>(fn: (...args: A) => Promise<void> | void
     // commander passes (...positionals, opts, command); merge globals from the root program.
     const cmd = args[args.length - 1] as { optsWithGlobals?: () => GlobalOpts };
     const opts: GlobalOpts = cmd?.optsWithGlobals ? cmd.optsWithGlobals() : {};
+    const before = { level: getLogLevel(), progress: isProgressEnabled() };
     if (opts.debug) setLogLevel('debug');
     else if (opts.quiet || opts.json) setLogLevel('warn');
     if (opts.json || opts.quiet) setProgressEnabled(false);
@@ -53,6 +56,9 @@ export function action<A extends any[]>(fn: (...args: A) => Promise<void> | void
         else process.stderr.write('(run with --debug for a stack trace)\n');
       }
       process.exitCode = 1;
+    } finally {
+      setLogLevel(before.level);
+      setProgressEnabled(before.progress);
     }
   };
 }

@@ -1,8 +1,9 @@
 /**
  * Vitest setup of the fast tier, which runs its files in shared workers (isolate: false, one module
  * graph per worker): each file starts from the process-wide settings a fresh process has, and what
- * it changed is put back when it ends — the progress switch and log level that an in-process CLI
- * command's --json/--quiet/--debug set (src/cli/action.ts), environment variables, the working dir.
+ * it changed is put back when it ends — environment variables, the working dir, and the progress
+ * switch and log level for tests that set them directly (an in-process CLI command puts back what
+ * its --json/--quiet/--debug set itself: src/cli/action.ts).
  */
 import { afterAll, beforeAll } from 'vitest';
 import { getLogLevel, setLogLevel } from '../../core/log.js';
