@@ -1,7 +1,7 @@
 /**
  * Tokens per second of the `local` LLM provider's runtime (llama.cpp through node-llama-cpp, the
  * prebuilt CPU binary, as core/llm/local/runtime.ts loads it) on a GGUF model — by default the tiny
- * random-weight model the tests write (tests/support/tiny-gguf.ts: 1 layer, 32 dimensions, F32):
+ * random-weight model the tests write (tests/support/tiny-gguf.ts: 2 layers, 64 dimensions, F32):
  *
  *   npx tsx bench/local-tokens.ts [--model-file m.gguf] [--threads N] [--prompt-tokens 1024] [--gen-tokens 256] [--repeats 3]
  *

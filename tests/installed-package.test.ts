@@ -3,7 +3,7 @@
  * (tests/support/installed-package.ts), the installed `lexcase` bin run as a child process and the
  * library imported by a node script. Each block names the feature it drives. Issue 42's done-when
  * runs on the same install: the five systems on a tiny GGUF model written at test time
- * (tests/support/tiny-gguf.ts) with `--model-file`, node-llama-cpp resolved from the user's
+ * (tests/support/tiny-gguf.ts, its smallest size: the systems' long prompts cost its attention) with `--model-file`, node-llama-cpp resolved from the user's
  * project (where it cannot load here, those tests skip and say why in their names).
  */
 import { createHash } from 'node:crypto';
@@ -16,7 +16,7 @@ import { bundledLines, LEGAL_CORPUS_PASSAGES } from './support/bundled-data.js';
 import { installPackedPackage, type InstalledPackage } from './support/installed-package.js';
 import { localModelUnavailable } from './support/local-model.js';
 import { runBuiltCli } from './support/run-built-cli.js';
-import { writeTinyGguf } from './support/tiny-gguf.js';
+import { SMALLEST_TINY_GGUF, writeTinyGguf } from './support/tiny-gguf.js';
 import { startServerChild, stdioMcp } from '../src/mcp/test-support/children.js';
 
 const work = mkdtempSync(join(tmpdir(), 'lexcase-installed-'));
@@ -373,7 +373,7 @@ describe.skipIf(!!noModel)(`issue 42 from the installed package: the five system
   for (const system of Object.keys(SYSTEM_ARGS))
     it(`run ${system} --llm-provider local --model-file tiny.gguf --limit 2: 2 results, no error or failed structured step, structured requests sent, the model's identity recorded; --replay byte-identical${system === LIVE_TWICE ? '; a second run configured by lexcase.config.json llm.modelFile gives the same bytes but for ms' : ''}`, async () => {
       const model = join(pkg.proj, 'tiny.gguf');
-      writeTinyGguf(model);
+      writeTinyGguf(model, SMALLEST_TINY_GGUF);
       const args = (runDir: string) => ['--json', 'run', system, ...SYSTEM_ARGS[system], '--limit', '2', '--no-cache', '--run-dir', join(work, runDir)];
       const live = (runDir: string) => lexcase([...args(runDir), '--llm-provider', 'local', '--model-file', 'tiny.gguf'], env());
       const a = await live(`local-${system}-a`);
@@ -434,7 +434,7 @@ describe.skipIf(!!noModel)(`issue 42 from the installed package: the five system
   };
 
   it('serve --api --model-file tiny.gguf: POST /v1/evidence in mode "llm" runs the CASE advocate on the local model', async () => {
-    writeTinyGguf(join(pkg.proj, 'tiny.gguf'));
+    writeTinyGguf(join(pkg.proj, 'tiny.gguf'), SMALLEST_TINY_GGUF);
     const s = await startServerChild(['serve', '--api', '--index', index, '--port', '0', '--model-file', 'tiny.gguf', '--no-cache'], {
       cli: pkg.cli,
       cwd: pkg.proj,
@@ -457,7 +457,7 @@ describe.skipIf(!!noModel)(`issue 42 from the installed package: the five system
   }, 300_000);
 
   it('mcp --model-file tiny.gguf (stdio, the SDK client): find_evidence in mode "llm" runs the CASE advocate on the local model', async () => {
-    writeTinyGguf(join(pkg.proj, 'tiny.gguf'));
+    writeTinyGguf(join(pkg.proj, 'tiny.gguf'), SMALLEST_TINY_GGUF);
     const m = await stdioMcp(['--index', index, '--model-file', 'tiny.gguf', '--no-cache'], { cli: pkg.cli, cwd: pkg.proj, env: env() });
     try {
       const listed = await m.client.callTool({ name: 'list_indexes', arguments: {} });

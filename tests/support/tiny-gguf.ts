@@ -2,9 +2,10 @@
  * Writes a tiny random-weight GGUF model at test time, so the `local` LLM provider
  * (core/llm/local/) runs real llama.cpp inference in tests with no weights committed or downloaded.
  *
- *   const file = writeTinyGguf(join(dir, 'tiny.gguf'));   // ~0.9 MB, the same bytes every time
+ *   const file = writeTinyGguf(join(dir, 'tiny.gguf'));   // ~2 MB, the same bytes every time
+ *   writeTinyGguf(file, SMALLEST_TINY_GGUF);                // 1 layer of 32 dimensions: ~0.9 MB, 2-3x cheaper per prompt
  *
- * The model: llama architecture, 1 layer, 32 dimensions, 2 heads, a SentencePiece ("llama")
+ * The model: llama architecture, 2 layers, 64 dimensions, 4 heads, a SentencePiece ("llama")
  * vocabulary of about 1,900 tokens — `<unk>` `<s>` `</s>`, the 256 byte tokens `<0x00>`…`<0xFF>`,
  * the space `▁` and the 94 printable ASCII characters as pieces, `▁`-words of a few hundred common
  * English and legal words with their prefixes (so a prompt is about a third as many tokens as
@@ -204,15 +205,23 @@ function writeKv(w: Writer, kv: Kv): void {
   } else put(kv[1], kv[2]);
 }
 
+/**
+ * A smaller model still: 1 layer of 32 dimensions. The systems' prompts run to 4,000-7,500 tokens and
+ * a local run's CPU is evaluating them (attention: layers x dimensions x tokens^2), not generating:
+ * profiled, `lexcase run mad --limit 2` (26 requests, 147k prompt tokens, 17-220 generated tokens
+ * each, every one ended by the grammar) took 26 s of CPU on the default model, 10-11 s on this one.
+ * Its answers are as schema-valid, but more of its strings are empty (the tilt wins at once), so
+ * a check that needs non-empty free text from the model (3-ply's single agent writes the three
+ * plies as strings) keeps the default model.
+ */
+export const SMALLEST_TINY_GGUF: TinyGgufOptions = { layers: 1, dim: 32, heads: 2, ff: 64 };
+
 /** Write the tiny model to `file` (creating its folder); returns `file`. Same options, same bytes. */
 export function writeTinyGguf(file: string, o: TinyGgufOptions = {}): string {
-  // Small on purpose: the systems' prompts run to 4,000–7,500 tokens, and a prompt's cost is its
-  // attention, layers × dimensions × tokens². A `run mad --limit 2` (26 requests, 147k prompt tokens)
-  // took 26 s of CPU with 2 layers of 64 dimensions, 10 s with 1 layer of 32 (same answers' shapes).
-  const layers = o.layers ?? 1;
-  const dim = o.dim ?? 32;
-  const heads = o.heads ?? 2;
-  const ff = o.ff ?? 64;
+  const layers = o.layers ?? 2;
+  const dim = o.dim ?? 64;
+  const heads = o.heads ?? 4;
+  const ff = o.ff ?? 128;
   const ctx = o.contextLength ?? 32768;
   const vocab = tinyVocab();
   const nVocab = vocab.tokens.length;
