@@ -16,6 +16,9 @@
  *  - The built CLI: each system's `lexcase run <system>` as a child process against the fuzzing
  *    server (the client from flags and environment, as a user starts it) exits 0 with every item a
  *    result line.
+ *  - No cue in anything but the text (issue 27, item 4; the last block): every request of the fuzz
+ *    and sensible runs above, and of the RAG baselines, is searched for passage ids, titles and
+ *    source names (one set of runs serves both checks; a separate file ran them again on 3 items).
  * The per-system figures (schemas sent, items, failures by reason; the CLI runs' items and
  * failures) are printed as one table and written to tests/artifacts/contract-fuzz-summary.{md,json}.
  */
@@ -38,7 +41,18 @@ import { runBuiltCli } from '../src/mcp/test-support/children.js';
 import { planGeneration, type WireRequest } from '../core/llm/local/chat-request.js';
 import { cpuLlama } from '../core/llm/local/runtime.js';
 import { localModelUnavailable } from './support/local-model.js';
-import { schemaConstrained, startScriptedServer, type RecordedRequest, type ScriptedServer } from './support/scripted-openai-server.js';
+import {
+  schemaConstrained,
+  startScriptedServer,
+  type RecordedRequest,
+  type Script,
+  type ScriptedServer,
+  type ScriptReply,
+} from './support/scripted-openai-server.js';
+import { runAcal } from '../agents/acal/experiment.js';
+import { scriptedArena } from '../agents/acal/test-support/scripted-arena.js';
+import { runCaseExperiment } from '../agents/case/experiment.js';
+import { runMadExperiment } from '../agents/mad/experiment.js';
 
 const N = Number(process.env.LEXCASE_FUZZ_ITEMS ?? 20);
 const fx = mixedIndexFixture('fuzz', N);
@@ -67,6 +81,8 @@ afterAll(() => {
   writeFileSync(join(dir, 'contract-fuzz-summary.json'), JSON.stringify({ made, items: N, systems: summary }, null, 2) + '\n');
 });
 
+/** Every request of the five systems' fuzz and sensible runs (and the no-cue block's baselines), for the no-cue checks. */
+const recorded: { run: string; r: RecordedRequest }[] = [];
 const summary: Record<string, { schemas: number; requests: string; items: number; failures: string; sensible?: string; cli?: string }> = {};
 const sent: { system: string; s: SentSchema }[] = [];
 const toolSchemas = new Map<string, Record<string, unknown>>();
@@ -114,6 +130,7 @@ describe('the five systems against the contract-fuzzing server', () => {
           for (const t of q.body.tools ?? [])
             if (!q.body.tool_choice || typeof q.body.tool_choice === 'string') toolSchemas.set(t.function.name, t.function.parameters);
         keepShapes(srv.requests);
+        recorded.push(...srv.requests.map((r) => ({ run: `fuzz-${system}`, r })));
         sent.push(...mine.map((s) => ({ system, s })));
         const distinct = new Set(mine.map((s) => JSON.stringify(s.json)));
         const st = fuzz.stats;
@@ -242,6 +259,7 @@ describe('the five systems against their sensible scripted models', () => {
     it(`${system}: ${N} items, 0 failures, 0 failed steps`, async () => {
       srv = await startScriptedServer(schemaConstrained(SENSIBLE[system]()));
       const r = await runSystem(system, { llm: modelOn(srv.url), runDir: join(fx.dir, `sensible-${system}`), index: fx.index, n: N });
+      recorded.push(...srv.requests.map((r) => ({ run: `sensible-${system}`, r })));
       const failed = r.results.filter((x) => x.error || x.stepFailures);
       summary[system] = {
         ...(summary[system] ?? { schemas: 0, requests: '-', items: r.results.length, failures: '' }),
@@ -288,4 +306,130 @@ describe('the built CLI against the contract-fuzzing server', () => {
         cli: `${records.length} items, ${failed.length} failed${failed.length ? ` (${countBy(failed.map((x) => reason(x.error!)))})` : ''}`,
       };
     }, 300_000);
+});
+
+/*
+ * Issue 27, item 4: nothing but a passage's text tells a model which kind of passage it is. The fx.index
+ * (built for this file's runs) mixes the bundled Bar Exam QA gold passages (ids mbe_N, source barexam_qa, no title) with
+ * legal_corpus distractors (ids cap-…#pN / fre-…, case-name or rule titles, five other sources):
+ * they differ in id shape, title and source. Every request of every system — CASE, ACAL, MAD,
+ * 3-ply, EMAR, and the RAG baselines (CASE's bm25/qld RAG, MAD's single-agent RAG, ACAL's RAG) —
+ * is recorded, against each system's sensible model and against the contract-fuzzing server (which
+ * calls the search tools with random queries) — the five systems' runs are the ones above, the
+ * baselines' are recorded here — and searched for anything that differs by kind:
+ *  - no passage id, no title and no source name appears in any request;
+ *  - every search result a model reads has a handle and text (and the score and rank every hit has);
+ *  - every line that shows a passage under a handle ([P3] …, P3: …, Evidence 1 [P3]: …, [1] …)
+ *    continues with that passage's own text, for both kinds — and both kinds are shown.
+ */
+const NC = 3;
+const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+async function recordRun(run: string, script: Script, go: (url: string, runDir: string) => Promise<unknown>): Promise<void> {
+  const s = await startScriptedServer(script);
+  try {
+    await go(s.url, join(fx.dir, run));
+    recorded.push(...s.requests.map((r) => ({ run, r })));
+  } finally {
+    await s.close();
+  }
+}
+
+/** The kind of the passage whose text `body` (shown after a handle) starts with, if any. */
+function kindOfText(body: string, texts: { gold: string[]; distractor: string[] }): 'gold' | 'distractor' | undefined {
+  const head = norm(body).replace(/^…\s*/, '').replace(/\s*…$/, '').slice(0, 40);
+  if (head.length < 10) return undefined;
+  if (texts.gold.some((t) => t.includes(head))) return 'gold';
+  if (texts.distractor.some((t) => t.includes(head))) return 'distractor';
+  return undefined;
+}
+
+const PASSAGE_LINE = [/^\s*Evidence \d+ \[(P\d+)\]: (.*)$/, /^\[(P\d+|\d+)\] (.*)$/, /^(P\d+): (.*)$/];
+
+describe('no cue in anything but the text (every request of every system, recorded)', () => {
+  it("records the requests of the RAG baselines against sensible models (the five systems' fuzz and sensible runs above recorded theirs)", async () => {
+    const answer = (): ScriptReply => ({ content: JSON.stringify({ reasoning: 'r', answer: 'A' }) });
+    for (const mode of ['bm25-rag', 'qld-rag'] as const)
+      await recordRun(`baseline-${mode}`, schemaConstrained(answer), (url, runDir) =>
+        runCaseExperiment({ system: 'baseline', mode, dataset: 'barexam', split: 'val', index: fx.index.dir, llm: modelOn(url), limit: NC, k: 3, runDir }),
+      );
+    await recordRun('mad-single-rag', schemaConstrained(SENSIBLE.mad()), (url, runDir) =>
+      runMadExperiment({ system: 'single-rag', dataset: 'barexam', split: 'val', index: fx.index.dir, llm: modelOn(url), limit: NC, k: 3, runDir }),
+    );
+    await recordRun('acal-rag', schemaConstrained(scriptedArena()), (url, runDir) =>
+      runAcal({ task: 'hearsay', system: 'rag', runDir, llm: modelOn(url), limit: NC, k: 3, indexDir: fx.index.dir, iterations: 50 }),
+    );
+    const runs = new Set(recorded.map((x) => x.run));
+    for (const system of SYSTEMS) expect([...runs]).toEqual(expect.arrayContaining([`fuzz-${system}`, `sensible-${system}`]));
+    expect(recorded.length).toBeGreaterThan(200);
+  }, 900_000);
+
+  it('no request carries a passage id, a title or a source name', () => {
+    const ids = new Set(fx.index.passages.map((p) => p.id));
+    const allText = fx.index.passages.map((p) => norm(p.text)).join('\n');
+    // titles that are not also written in some passage's text (a case may cite another by name)
+    const titles = [...new Set(fx.index.passages.map((p) => p.title).filter((t): t is string => !!t && t.length >= 8 && !allText.includes(t)))];
+    const sources = [...new Set(fx.index.passages.map((p) => p.source))].filter((s) => s.length >= 8);
+    expect(titles.length).toBeGreaterThan(20);
+    expect(sources).toEqual(expect.arrayContaining(['barexam_qa', 'cap_arkansas_sample']));
+    const found = new Set<string>();
+    for (const { run, r } of recorded) {
+      const body = JSON.stringify(r.body);
+      for (const tok of body.split(/[^A-Za-z0-9_#.\-:/]+/)) for (const t of [tok, tok.replace(/[.:/-]+$/, '')]) if (ids.has(t)) found.add(`${run}: id ${t}`);
+      for (const t of titles) if (body.includes(JSON.stringify(t).slice(1, -1))) found.add(`${run}: title ${t}`);
+      for (const s of sources) if (new RegExp(`\\b${s}\\b`).test(body)) found.add(`${run}: source ${s}`);
+    }
+    expect([...found]).toEqual([]);
+  });
+
+  it('search results read by models have the same fields for every passage; every passage line continues with its own text; both kinds are shown', () => {
+    const texts = {
+      gold: fx.index.passages.filter((p) => fx.index.goldIds.has(p.id)).map((p) => norm(p.text)),
+      distractor: fx.index.passages.filter((p) => fx.index.distractorIds.has(p.id)).map((p) => norm(p.text)),
+    };
+    const keySets = new Map<string, number>();
+    const shown = { gold: 0, distractor: 0 };
+    const unexplained: string[] = [];
+    for (const { run, r } of recorded) {
+      for (const m of r.body.messages as { role: string; content: unknown }[]) {
+        const content = typeof m.content === 'string' ? m.content : '';
+        let json: { results?: Record<string, unknown>[] } | undefined;
+        try {
+          json = JSON.parse(content);
+        } catch {
+          json = undefined;
+        }
+        if (json && Array.isArray(json.results)) {
+          for (const x of json.results) {
+            const keys = Object.keys(x).sort().join(',');
+            keySets.set(keys, (keySets.get(keys) ?? 0) + 1);
+            const k = kindOfText(String(x.snippet ?? x.text ?? ''), texts);
+            if (k) shown[k]++;
+            else unexplained.push(`${run}: result ${JSON.stringify(x).slice(0, 120)}`);
+          }
+          continue;
+        }
+        const lines = content.split('\n');
+        for (const [i, line] of lines.entries()) {
+          const hit = PASSAGE_LINE.map((re) => re.exec(line)).find(Boolean);
+          if (!hit) continue;
+          // a passage whose text has line breaks ("Ill\nAPPELLANT'S OUT-OF-COURT STATEMENT\n…") runs on over the next lines, up to a blank line or the next handle
+          let block = hit[2];
+          for (let j = i + 1; j < lines.length && lines[j].trim() && !PASSAGE_LINE.some((re) => re.test(lines[j])); j++) block += `\n${lines[j]}`;
+          const k = kindOfText(hit[2], texts) ?? kindOfText(block, texts);
+          if (k) shown[k]++;
+          else unexplained.push(`${run}: ${line.slice(0, 120)}`);
+        }
+      }
+    }
+    // the search tools' results, and MAD's one-snippet request: a handle and text (score and rank: every hit has them)
+    expect([...keySets.keys()].filter((k) => k !== 'id,rank,score,snippet' && k !== 'id,text')).toEqual([]);
+    expect(unexplained).toEqual([]);
+    // eslint-disable-next-line no-console
+    console.log(
+      `no-cue: ${recorded.length} requests of ${new Set(recorded.map((x) => x.run)).size} runs; passages shown: ${shown.gold} gold-kind, ${shown.distractor} distractor; cues found: 0`,
+    );
+    expect(shown.gold).toBeGreaterThan(0);
+    expect(shown.distractor).toBeGreaterThan(0);
+  });
 });

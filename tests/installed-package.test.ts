@@ -3,10 +3,11 @@
  * (tests/support/installed-package.ts), the installed `lexcase` bin run as a child process and the
  * library imported by a node script. Each block names the feature it drives. Issue 42's done-when
  * runs on the same install: the five systems on a tiny GGUF model written at test time
- * (tests/support/tiny-gguf.ts) with `--model-file`, node-llama-cpp resolved from the user's
+ * (tests/support/tiny-gguf.ts, its smallest size: the systems' long prompts cost its attention) with `--model-file`, node-llama-cpp resolved from the user's
  * project (where it cannot load here, those tests skip and say why in their names).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +16,7 @@ import { bundledLines, LEGAL_CORPUS_PASSAGES } from './support/bundled-data.js';
 import { installPackedPackage, type InstalledPackage } from './support/installed-package.js';
 import { localModelUnavailable } from './support/local-model.js';
 import { runBuiltCli } from './support/run-built-cli.js';
-import { writeTinyGguf } from './support/tiny-gguf.js';
+import { SMALLEST_TINY_GGUF, writeTinyGguf } from './support/tiny-gguf.js';
 import { startServerChild, stdioMcp } from '../src/mcp/test-support/children.js';
 
 const work = mkdtempSync(join(tmpdir(), 'lexcase-installed-'));
@@ -332,12 +333,18 @@ const skipped = noModel ? ` (skipped: ${noModel})` : '';
 
 /**
  * Issue 42's done-when: `lexcase run <system> --llm-provider local --model-file tiny.gguf --limit 2`
- * from the installed package without the response cache; a `--replay` of it (no model needed) is
- * byte-identical, `ms` included — the system's own steps and the requests it sends reproduce. That
- * the local model answers a request the same way twice is the provider's property, not a system's:
- * one system (CASE) runs live a second time, and its results.jsonl is compared byte for byte with
- * the digits of each item's wall time (`ms`) masked (tests/local-model.test.ts does the same for
- * the repository's CLI). A second live run of every system took ~60 s of the slow tier.
+ * from the installed package without the response cache. Every item ends as a result line with no
+ * error and no failed structured step (the grammar makes every constrained answer schema-valid
+ * whatever the weights: no LLM_OUTPUT_INVALID, no "could not be parsed"), the model was called, and
+ * the requests recorded in the run dir (llm/<item>.jsonl) include structured ones (a JSON schema as
+ * response_format, or tools). A `--replay` of it (no model needed) is byte-identical, `ms`
+ * included — the system's own steps and the requests it sends reproduce. That the local model
+ * answers a request the same way twice is the provider's property, not a system's: one system
+ * (CASE) runs live a second time, configured by lexcase.config.json (llm.provider local,
+ * llm.modelFile relative to the working directory) instead of the flags, and its results.jsonl is
+ * compared byte for byte with the digits of each item's wall time (`ms`) masked; both runs record
+ * the model's identity (sha256, GGUF metadata, runtime, seed) in config.json. A second live run of
+ * every system took ~60 s of the slow tier.
  */
 describe.skipIf(!!noModel)(`issue 42 from the installed package: the five systems on a local GGUF model${skipped}`, () => {
   const SYSTEM_ARGS: Record<string, string[]> = {
@@ -350,11 +357,23 @@ describe.skipIf(!!noModel)(`issue 42 from the installed package: the five system
   const LIVE_TWICE = 'case';
   const env = () => ({ XDG_CACHE_HOME: join(work, 'xdg'), NO_COLOR: '1' });
   const maskMs = (b: Buffer) => b.toString('utf8').replace(/"ms":\d+/g, '"ms":_');
+  /** Requests recorded in the run dir (llm/<item>.jsonl) that sent a JSON schema (response_format) or tools. */
+  const structuredRequests = (runDir: string) =>
+    readdirSync(join(runDir, 'llm'))
+      .filter((f) => f.endsWith('.jsonl'))
+      .flatMap((f) =>
+        readFileSync(join(runDir, 'llm', f), 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean),
+      )
+      .map((l) => (JSON.parse(l) as { request: { params: { response_format?: { type?: string }; tools?: unknown[] } } }).request.params)
+      .filter((p) => p.response_format?.type === 'json_schema' || (p.tools?.length ?? 0) > 0).length;
 
   for (const system of Object.keys(SYSTEM_ARGS))
-    it(`run ${system} --llm-provider local --model-file tiny.gguf --limit 2: 2 results, the model's identity recorded; ${system === LIVE_TWICE ? 'a second run gives the same bytes but for ms; ' : ''}--replay byte-identical`, async () => {
+    it(`run ${system} --llm-provider local --model-file tiny.gguf --limit 2: 2 results, no error or failed structured step, structured requests sent, the model's identity recorded; --replay byte-identical${system === LIVE_TWICE ? '; a second run configured by lexcase.config.json llm.modelFile gives the same bytes but for ms' : ''}`, async () => {
       const model = join(pkg.proj, 'tiny.gguf');
-      writeTinyGguf(model);
+      writeTinyGguf(model, SMALLEST_TINY_GGUF);
       const args = (runDir: string) => ['--json', 'run', system, ...SYSTEM_ARGS[system], '--limit', '2', '--no-cache', '--run-dir', join(work, runDir)];
       const live = (runDir: string) => lexcase([...args(runDir), '--llm-provider', 'local', '--model-file', 'tiny.gguf'], env());
       const a = await live(`local-${system}-a`);
@@ -365,24 +384,46 @@ describe.skipIf(!!noModel)(`issue 42 from the installed package: the five system
         .toString('utf8')
         .trim()
         .split('\n')
-        .map((l) => JSON.parse(l) as { error?: string; tokens?: { calls: number; cached: number } });
+        .map((l) => JSON.parse(l) as { error?: string; stepFailures?: unknown; tokens?: { calls: number; cached: number } });
       expect(recs).toHaveLength(2);
       for (const rec of recs) {
         expect(rec.error, JSON.stringify(rec)).toBeUndefined();
+        expect(rec.stepFailures, JSON.stringify(rec)).toBeUndefined();
         expect(rec.tokens!.calls).toBeGreaterThan(0);
         expect(rec.tokens!.cached).toBe(0);
+        // CASE: an advocate per option, then the jury
+        if (system === 'case') expect(rec.tokens!.calls).toBeGreaterThan(3);
       }
+      expect(structuredRequests(join(work, `local-${system}-a`)), 'requests with a JSON schema or tools').toBeGreaterThan(0);
       const cfg = JSON.parse(readFileSync(join(work, `local-${system}-a`, 'config.json'), 'utf8')).config;
       expect(JSON.stringify(cfg)).toMatch(/"model":"tiny\.gguf@sha256:[0-9a-f]{16}"/);
       expect(JSON.stringify(cfg)).toContain('"architecture":"llama"');
-      if (system === LIVE_TWICE) {
-        const b = await live(`local-${system}-b`);
-        expect(b.code, b.stderr.slice(-2000)).toBe(0);
-        expect(maskMs(results(`local-${system}-b`))).toBe(maskMs(ra));
-      }
       const rep = await lexcase([...args(`local-${system}-replay`), '--replay', join(work, `local-${system}-a`)], env());
       expect(rep.code, rep.stderr.slice(-2000)).toBe(0);
       expect(results(`local-${system}-replay`).equals(ra)).toBe(true);
+      if (system === LIVE_TWICE) {
+        // the second live run takes the model from lexcase.config.json (no --llm-provider, no --model-file)
+        const config = join(pkg.proj, 'lexcase.config.json');
+        writeFileSync(config, JSON.stringify({ llm: { provider: 'local', modelFile: './tiny.gguf' } }));
+        try {
+          const b = await lexcase(args(`local-${system}-b`), env());
+          expect(b.code, b.stderr.slice(-2000)).toBe(0);
+        } finally {
+          rmSync(config);
+        }
+        expect(maskMs(results(`local-${system}-b`))).toBe(maskMs(ra));
+        const sha = createHash('sha256').update(readFileSync(model)).digest('hex');
+        for (const runDir of [`local-${system}-a`, `local-${system}-b`]) {
+          const m = JSON.parse(readFileSync(join(work, runDir, 'config.json'), 'utf8')).config.model;
+          expect(m, runDir).toMatchObject({ provider: 'local', modelFile: model, model: `tiny.gguf@sha256:${sha.slice(0, 16)}`, seed: 0 });
+          expect(m.local, runDir).toMatchObject({
+            sha256: sha,
+            gguf: { architecture: 'llama', quantization: 'ALL_F32', chatWrapper: 'ChatML' },
+            runtime: { gpu: false, batchSize: 512 },
+            sampling: { seed: 0 },
+          });
+        }
+      }
     }, 600_000);
 
   const HYPOTHESIS = 'An out-of-court statement offered for its truth is hearsay';
@@ -393,7 +434,7 @@ describe.skipIf(!!noModel)(`issue 42 from the installed package: the five system
   };
 
   it('serve --api --model-file tiny.gguf: POST /v1/evidence in mode "llm" runs the CASE advocate on the local model', async () => {
-    writeTinyGguf(join(pkg.proj, 'tiny.gguf'));
+    writeTinyGguf(join(pkg.proj, 'tiny.gguf'), SMALLEST_TINY_GGUF);
     const s = await startServerChild(['serve', '--api', '--index', index, '--port', '0', '--model-file', 'tiny.gguf', '--no-cache'], {
       cli: pkg.cli,
       cwd: pkg.proj,
@@ -416,7 +457,7 @@ describe.skipIf(!!noModel)(`issue 42 from the installed package: the five system
   }, 300_000);
 
   it('mcp --model-file tiny.gguf (stdio, the SDK client): find_evidence in mode "llm" runs the CASE advocate on the local model', async () => {
-    writeTinyGguf(join(pkg.proj, 'tiny.gguf'));
+    writeTinyGguf(join(pkg.proj, 'tiny.gguf'), SMALLEST_TINY_GGUF);
     const m = await stdioMcp(['--index', index, '--model-file', 'tiny.gguf', '--no-cache'], { cli: pkg.cli, cwd: pkg.proj, env: env() });
     try {
       const listed = await m.client.callTool({ name: 'list_indexes', arguments: {} });

@@ -99,7 +99,6 @@ export const HEAVY_TESTS: readonly string[] = [
   'src/cli/commands/run-case.test.ts',
   'src/cli/commands/run-emar.test.ts',
   'src/demo/run-demo.test.ts',
-  'tests/no-cue.test.ts',
   'tests/provider-presets.test.ts',
   'tests/toy-system.test.ts',
   'web/server/api.test.ts',
