@@ -8,38 +8,36 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Passage } from '../corpora/types.js';
-import type { Embedder, EmbedderSpec, EmbedOptions } from '../indexer/embed/types.js';
+import type { Embedder, EmbedOptions } from '../indexer/embed/types.js';
+import { buildIndex } from '../indexer/build.js';
+import type { DenseRetriever } from './dense.js';
+import { clearQueryMemo } from './dense-query-memo.js';
+import { openHybridRetriever } from './hybrid-open.js';
+import { FUSABLE } from './methods.js';
+import { closeSparseIndexes, openRetriever } from './open.js';
+import type { Retriever } from './types.js';
 import { BAREXAM_PASSAGES, bundledLines } from '../tests/support/bundled-data.js';
 
-/** Texts each embedder built from a spec was asked to embed as queries. */
+/** Texts the dense retrievers' own embedders (built from the index's spec) were asked to embed as queries. */
 const queryTexts: string[] = [];
 
-vi.mock('../indexer/embed/create-embedder.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../indexer/embed/create-embedder.js')>();
-  return {
-    ...real,
-    async createEmbedder(spec: EmbedderSpec, o?: { signal?: AbortSignal }): Promise<Embedder> {
-      const e = await real.createEmbedder(spec, o);
-      return {
-        id: e.id,
-        provider: e.provider,
-        model: e.model,
-        dimension: e.dimension,
-        embed(texts: string[], opts: EmbedOptions) {
-          if (opts.kind === 'query') queryTexts.push(...texts);
-          return e.embed(texts, opts);
-        },
-        close: () => e.close?.() ?? Promise.resolve(),
-      };
-    },
-  };
-});
-
-const { buildIndex } = await import('../indexer/build.js');
-const { openRetriever, closeSparseIndexes } = await import('./open.js');
-const { clearQueryMemo } = await import('./dense-query-memo.js');
+/** openRetriever, with the embedder of a dense retriever counting its query texts. */
+async function open(dir: string, method: string, opts: Record<string, unknown> = {}): Promise<Retriever> {
+  const r = await openRetriever(dir, method, opts);
+  if (method === 'dense') {
+    const e = (r as DenseRetriever).embedder as { embed: Embedder['embed'] };
+    const embed = e.embed.bind(e);
+    e.embed = (texts: string[], o: EmbedOptions) => {
+      if (o.kind === 'query') queryTexts.push(...texts);
+      return embed(texts, o);
+    };
+  }
+  return r;
+}
+/** Hybrid opened as openRetriever opens it (hybrid-open.ts), its dense component counted. */
+const openHybrid = (dir: string) => openHybridRetriever(dir, { methods: 'bm25,dense' }, open, FUSABLE);
 
 const passages: Passage[] = bundledLines(BAREXAM_PASSAGES)
   .filter(Boolean)
@@ -73,8 +71,8 @@ describe('dense query memo', () => {
   it('dense then hybrid over the same queries: each query embedded once, hybrid hits the same bits as without the memo', { timeout: 120_000 }, async () => {
     clearQueryMemo();
     queryTexts.length = 0;
-    const dense = await openRetriever(dir, 'dense');
-    const hybrid = await openRetriever(dir, 'hybrid', { methods: 'bm25,dense' });
+    const dense = await open(dir, 'dense');
+    const hybrid = await openHybrid(dir);
     const denseHits = [];
     for (const q of queries) denseHits.push(await dense.search(q, { k: 10 }));
     const afterDense = queryTexts.length;
@@ -89,10 +87,10 @@ describe('dense query memo', () => {
 
     // Same bits as embedding afresh: a cleared memo embeds again and gives identical hits and scores.
     clearQueryMemo();
-    const fresh = await openRetriever(dir, 'hybrid', { methods: 'bm25,dense' });
+    const fresh = await openHybrid(dir);
     for (const [i, q] of queries.entries()) expect(await fresh.search(q, { k: 10 })).toEqual(hybridHits[i]);
     expect(queryTexts.length).toBe(2 * afterDense);
-    const freshDense = await openRetriever(dir, 'dense');
+    const freshDense = await open(dir, 'dense');
     clearQueryMemo();
     for (const [i, q] of queries.entries()) expect(await freshDense.search(q, { k: 10 })).toEqual(denseHits[i]);
     for (const r of [dense, hybrid, fresh, freshDense]) await (r as { close?: () => Promise<void> }).close?.();
