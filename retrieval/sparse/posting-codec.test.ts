@@ -21,7 +21,7 @@ import { buildIndex } from '../../indexer/build.js';
 import { BruteForce, fromArray, tempDir, texts } from '../../indexer/build-test-helpers.js';
 import { createRng } from '../../core/rng.js';
 import { CHUNK_DOCS, compactPostings, compactTf, decodedPostings, denseTfs, TF_ESCAPE, DENSE_ONLY_SHARE } from './decoded-postings.js';
-import { termFrequency } from './accumulator.js';
+import { termFrequency } from './term-frequency.js';
 import { closeSparseIndexes, openSparseIndex } from '../open.js';
 
 const tmp = tempDir('lexcase-codec-');
