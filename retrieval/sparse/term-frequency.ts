@@ -20,11 +20,14 @@ const MIN_CHARGE = 32;
 interface TfList {
   readonly docs: Uint32Array;
   readonly tfs: Uint32Array;
+  /** The cache's clock at the list's last use. */
+  used: number;
 }
 
 interface TfCache {
   readonly lists: Map<number, TfList>;
   postings: number;
+  clock: number;
 }
 
 const caches = new WeakMap<ScoringView, TfCache>();
@@ -40,22 +43,15 @@ export function termFrequency(index: ScoringView, termId: number, doc: number): 
   if (df === 0) return 0;
   if (charge(df) > TF_CACHE_POSTINGS) return scanTf(index, termId, doc);
   let cache = caches.get(index);
-  if (!cache) caches.set(index, (cache = { lists: new Map(), postings: 0 }));
+  if (!cache) caches.set(index, (cache = { lists: new Map(), postings: 0, clock: 0 }));
   let list = cache.lists.get(termId);
-  if (list) {
-    // most recently used last
-    cache.lists.delete(termId);
-    cache.lists.set(termId, list);
-  } else {
+  if (!list) {
     list = decodeList(index, termId, df);
     cache.postings += charge(df);
     cache.lists.set(termId, list);
-    for (const [t, l] of cache.lists) {
-      if (cache.postings <= TF_CACHE_POSTINGS) break;
-      cache.lists.delete(t);
-      cache.postings -= charge(l.docs.length);
-    }
-  }
+    list.used = ++cache.clock;
+    if (cache.postings > TF_CACHE_POSTINGS) evict(cache);
+  } else list.used = ++cache.clock; // a use stamp, not a Map reorder (deleting and re-adding the entry each call was most of the cost)
   const { docs, tfs } = list;
   let lo = 0;
   let hi = docs.length - 1;
@@ -67,6 +63,16 @@ export function termFrequency(index: ScoringView, termId: number, doc: number): 
     else hi = mid - 1;
   }
   return 0;
+}
+
+/** Drop the least recently used lists until the cache is within its budget (the newest list stays). */
+function evict(cache: TfCache): void {
+  const byAge = [...cache.lists].sort((a, b) => a[1].used - b[1].used);
+  for (const [t, l] of byAge) {
+    if (cache.postings <= TF_CACHE_POSTINGS) break;
+    cache.lists.delete(t);
+    cache.postings -= charge(l.docs.length);
+  }
 }
 
 /** The whole list of `termId`: its doc ids (ascending) and tfs. */
@@ -100,7 +106,7 @@ function decodeList(index: ScoringView, termId: number, df: number): TfList {
     docs[i] = d;
     tfs[i] = tf;
   }
-  return { docs, tfs };
+  return { docs, tfs, used: 0 };
 }
 
 /** The list decoded up to `doc` (lists too long to cache). */
