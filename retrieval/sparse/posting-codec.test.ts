@@ -3,7 +3,7 @@
  * two writers (ByteSink + writePosting in indexer/sparse/varint.ts, PostingPool in
  * indexer/sparse/posting-pool.ts) and several decoders kept apart on purpose, for speed —
  * readVarint/decodePostings (varint.ts, the segment merge), decodeCompact behind compactPostings,
- * decodedPostings and denseTfs (decoded-postings.ts, scoring) and termFrequency (accumulator.ts,
+ * decodedPostings and denseTfs (decoded-postings.ts, scoring) and termFrequency (term-frequency.ts,
  * explain). Random posting lists — gaps and tfs of every varint length (1–5 bytes, up to 2^32 − 1),
  * tfs across the 8-bit and 16-bit escapes, lists sparse and dense, over doc ranges that cut the
  * 65,536-doc chunks — come out of every decoder exactly as they went in, read from memory and from
