@@ -20,6 +20,7 @@ import { resolveDenseUri } from '../indexer/dense/dense-section.js';
 import { applyAnnKnobs, connectDense, openDenseTable } from '../indexer/dense/lance-table.js';
 import { createEmbedder } from '../indexer/embed/create-embedder.js';
 import { denseQueryConfig, denseQueryRule, embedDenseQuery, type DenseQueryRule } from './dense-query.js';
+import { embedderSpecKey, memoQueryVector } from './dense-query-memo.js';
 import { FLAT_MEMORY_MAX_ROWS, flatRanks, flatSearch, loadFlatMatrix, type FlatMatrix } from './dense-flat-memory.js';
 import type { Embedder, EmbedderSpec } from '../indexer/embed/types.js';
 import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
@@ -43,6 +44,12 @@ export interface DenseOptions {
   inMemory?: boolean;
   /** Embed only the last N words of a query (default 0: the whole query, windows pooled; dense-query.ts). */
   queryWords?: number;
+  /**
+   * The query memo's identity of `embedder` (dense-query-memo.ts), set by openDenseRetriever for the
+   * use-lite embedders it builds from the index's spec, so a hybrid's dense component reuses dense's
+   * vectors; absent (a caller's embedder, other providers): every query is embedded.
+   */
+  queryMemoKey?: string;
 }
 
 /** The last-words rule use-lite queries followed before issue 36 (`queryWords: 24` restores it). */
@@ -84,15 +91,16 @@ export async function openDenseRetriever(dir: string, opts: DenseOptions = {}): 
   if (!section || !manifest.methods.includes('dense')) throw errors.methodUnavailable('dense', dir, manifest.methods);
   // Queries come one at a time: use-lite embeds them in this thread (no worker hop: ~2–3 ms less per query).
   const inThread = section.embedder === 'use-lite' ? { workers: 0 } : {};
-  const embedder =
-    opts.embedder ??
-    (await createEmbedder({ ...(section.spec as EmbedderSpec), provider: section.embedder, model: section.model, ...inThread, ...opts.embedderOverrides }));
+  const spec: EmbedderSpec = { ...(section.spec as EmbedderSpec), provider: section.embedder, model: section.model, ...inThread, ...opts.embedderOverrides };
+  const embedder = opts.embedder ?? (await createEmbedder(spec));
   checkEmbedderMatches(section, embedder, dir);
   const uri = resolveDenseUri(dir, section.uri);
   const db = await connectDense(uri);
   const table = await openDenseTable(db, section.table, uri);
   const maxWords = (section.spec as EmbedderSpec | undefined)?.maxWords;
-  return createDenseRetriever(table, { ...section, maxWords }, embedder, { docs: () => textStoreFor(dir), ...opts }, () =>
+  const built = opts.embedder ? undefined : embedderSpecKey(spec);
+  const memo = built ? { queryMemoKey: built } : {};
+  return createDenseRetriever(table, { ...section, maxWords }, embedder, { docs: () => textStoreFor(dir), ...opts, ...memo }, () =>
     opts.embedder ? Promise.resolve() : (embedder.close?.() ?? Promise.resolve()),
   );
 }
@@ -129,7 +137,15 @@ export function createDenseRetriever(
   const inMemory = opts.inMemory ?? (!section.ann && section.rows <= FLAT_MEMORY_MAX_ROWS);
   let matrix: Promise<FlatMatrix> | undefined;
   let rowOf: Map<string, number> | undefined;
-  const embedQuery = (query: string) => embedDenseQuery(embedder, query, rule, section.maxWords);
+  const memoKey = opts.queryMemoKey;
+  // One vector per (embedder spec, rule, query) per process (dense-query-memo.ts): dense and hybrid's dense component share it.
+  const embedUnder = (query: string, r: DenseQueryRule) =>
+    memoKey === undefined
+      ? embedDenseQuery(embedder, query, r, section.maxWords)
+      : memoQueryVector(`${memoKey}\u0000${JSON.stringify(r)}\u0000${section.maxWords ?? 0}\u0000${query}`, () =>
+          embedDenseQuery(embedder, query, r, section.maxWords),
+        );
+  const embedQuery = (query: string) => embedUnder(query, rule);
 
   const searchVector = async (vector: Float32Array, sopts?: SearchOptions): Promise<Hit[]> => {
     const k = searchK(sopts?.k);
@@ -151,8 +167,7 @@ export function createDenseRetriever(
   };
 
   const similarities = async (query: string, ids: readonly string[], sopts?: { queryWords?: number }): Promise<{ score: number; rank: number }[]> => {
-    const vector = () =>
-      sopts?.queryWords === undefined ? embedQuery(query) : embedDenseQuery(embedder, query, denseQueryRule(sopts.queryWords), section.maxWords);
+    const vector = () => (sopts?.queryWords === undefined ? embedQuery(query) : embedUnder(query, denseQueryRule(sopts.queryWords)));
     if (!inMemory) {
       // larger tables: LanceDB's exact search over every row
       const all = new Map((await searchVector(await vector(), { k: section.rows })).map((h) => [h.id, h]));

@@ -18,7 +18,7 @@ import { errors } from '../core/errors.js';
 import type { SparseIndex } from '../indexer/sparse/sparse-index.js';
 import type { Explanation, Hit, SearchOptions } from './types.js';
 import type { SparseRetriever } from './sparse-retriever.js';
-import { termFrequency } from './sparse/accumulator.js';
+import { termFrequency } from './sparse/term-frequency.js';
 import { docIndexOf, toHits } from './sparse/hits.js';
 import { queryTerms, type QueryTerms } from './sparse/query-terms.js';
 import { scorerFor } from './sparse/query-pool.js';

@@ -5,7 +5,6 @@
  * weights within 1e-4 of the exact score.
  */
 import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
-import { listBytes } from './list-bytes.js';
 import { decodedPostings, TF_ESCAPE, type PostingList } from './decoded-postings.js';
 import { luceneBm25Weight, luceneLmdTf, luceneLmdWeight } from './lucene-scorer.js';
 
@@ -154,36 +153,4 @@ function accumulateLuceneQld(list: PostingList, acc: Accumulator, p1: number, mu
     if (s > 0) scores[d] += p1 * s;
   }
   acc.count = count;
-}
-
-/** Term frequency of `doc` in `termId`'s postings (0 when absent). For explain, not for ranking. */
-export function termFrequency(index: ScoringView, termId: number, doc: number): number {
-  const { buf, pos: start } = listBytes(index, termId);
-  let pos = start;
-  const df = index.df[termId];
-  let d = -1;
-  for (let i = 0; i < df; i++) {
-    let v = 0;
-    let mul = 1;
-    let b: number;
-    do {
-      b = buf[pos++];
-      v += (b & 127) * mul;
-      mul *= 128;
-    } while (b >= 128);
-    d += Math.floor(v / 2);
-    let tf = 1;
-    if (v % 2 === 0) {
-      tf = 0;
-      mul = 1;
-      do {
-        b = buf[pos++];
-        tf += (b & 127) * mul;
-        mul *= 128;
-      } while (b >= 128);
-    }
-    if (d === doc) return tf;
-    if (d > doc) return 0;
-  }
-  return 0;
 }

@@ -17,7 +17,7 @@ import { CHUNK_DOCS, compactPostings, decodedPostings } from './decoded-postings
 import { scoreTopK, type ScoreRequest } from './score-core.js';
 import { scoringView } from '../../indexer/sparse/scoring-view.js';
 import { loadSparseIndex, type SparseIndex } from '../../indexer/sparse/sparse-index.js';
-import { termFrequency } from './accumulator.js';
+import { termFrequency } from './term-frequency.js';
 import { queryTerms } from './query-terms.js';
 import { blockedStats } from './blocked-taat.js';
 import { scoreStats } from './max-score.js';

@@ -3,7 +3,7 @@
  * two writers (ByteSink + writePosting in indexer/sparse/varint.ts, PostingPool in
  * indexer/sparse/posting-pool.ts) and several decoders kept apart on purpose, for speed —
  * readVarint/decodePostings (varint.ts, the segment merge), decodeCompact behind compactPostings,
- * decodedPostings and denseTfs (decoded-postings.ts, scoring) and termFrequency (accumulator.ts,
+ * decodedPostings and denseTfs (decoded-postings.ts, scoring) and termFrequency (term-frequency.ts,
  * explain). Random posting lists — gaps and tfs of every varint length (1–5 bytes, up to 2^32 − 1),
  * tfs across the 8-bit and 16-bit escapes, lists sparse and dense, over doc ranges that cut the
  * 65,536-doc chunks — come out of every decoder exactly as they went in, read from memory and from
@@ -21,7 +21,7 @@ import { buildIndex } from '../../indexer/build.js';
 import { BruteForce, fromArray, tempDir, texts } from '../../indexer/build-test-helpers.js';
 import { createRng } from '../../core/rng.js';
 import { CHUNK_DOCS, compactPostings, compactTf, decodedPostings, denseTfs, TF_ESCAPE, DENSE_ONLY_SHARE } from './decoded-postings.js';
-import { termFrequency } from './accumulator.js';
+import { termFrequency } from './term-frequency.js';
 import { closeSparseIndexes, openSparseIndex } from '../open.js';
 
 const tmp = tempDir('lexcase-codec-');
