@@ -1,6 +1,6 @@
 /**
  * The built CLI loads only what a command uses: `lexcase run case --offline` starts without LangChain
- * (langchain, @langchain/*, langsmith, openai: ~1.3 s of CPU per process), `index build` of a JSONL
+ * (langchain, @langchain/*, langsmith, openai: ~1 s of CPU per process), nor does `evidence --offline`; `index build` of a JSONL
  * file without the CSV and Parquet readers, `search` without vega. Each child runs with an `--import`
  * hook (written here) that records every module URL the loader loads; the commands' outputs are checked too.
  */
@@ -66,6 +66,13 @@ describe('the built CLI imports only what the command uses', () => {
     expect(readFileSync(join(runDir, 'reliability.svg'), 'utf8')).toMatch(/^<svg/);
     // the recorder sees the packages the run does use: vega for the svg, zod for the records
     expect(packages.has('vega') && packages.has('vega-lite') && packages.has('zod')).toBe(true);
+    expect([...packages].filter((p) => LANGCHAIN.test(p))).toEqual([]);
+  });
+
+  it('evidence --offline: the offline advocate without LangChain', async () => {
+    const { r, packages } = await loaded('evidence', ['evidence', 'Possession must be open and notorious', '--index', idx, '--offline', '-k', '3']);
+    expect(r.stdout).toMatch(/^Evidence for: Possession must be open and notorious\n\(offline heuristic, no LLM\)/);
+    expect(r.stdout).toMatch(/^ 1\. \S+ {2}score/m);
     expect([...packages].filter((p) => LANGCHAIN.test(p))).toEqual([]);
   });
 
