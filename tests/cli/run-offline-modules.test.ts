@@ -1,8 +1,9 @@
 /**
- * The built CLI loads only what a command uses: `lexcase run case --offline` starts without LangChain
- * (langchain, @langchain/*, langsmith, openai: ~1 s of CPU per process), nor does `evidence --offline`; `index build` of a JSONL
- * file without the CSV and Parquet readers, `search` without vega. Each child runs with an `--import`
- * hook (written here) that records every module URL the loader loads; the commands' outputs are checked too.
+ * The built CLI loads only what a command uses: `lexcase run case --offline`, `evidence --offline`
+ * and `mcp` without a model start without LangChain (langchain, @langchain/*, langsmith, openai:
+ * ~1 s of CPU per process), `index build` of a JSONL file without the CSV and Parquet readers,
+ * `search` without vega. Each child runs with an `--import` hook (written here) that records every
+ * module URL the loader loads; the commands' outputs are checked too.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -74,6 +75,13 @@ describe('the built CLI imports only what the command uses', () => {
     expect(r.stdout).toMatch(/^Evidence for: Possession must be open and notorious\n\(offline heuristic, no LLM\)/);
     expect(r.stdout).toMatch(/^ 1\. \S+ {2}score/m);
     expect([...packages].filter((p) => LANGCHAIN.test(p))).toEqual([]);
+  });
+
+  it('mcp without a model: the stdio server starts (and ends with its input) without LangChain', async () => {
+    const { r, packages } = await loaded('mcp', ['mcp', '--index', idx]);
+    expect(r.stderr).toMatch(/lexcase MCP server on stdio: idx; find_evidence offline only/);
+    expect([...packages].filter((p) => LANGCHAIN.test(p))).toEqual([]);
+    expect(packages.has('@modelcontextprotocol/sdk')).toBe(true);
   });
 
   it('search: neither LangChain nor vega', async () => {
