@@ -54,7 +54,7 @@ async function buildUserIndex(dir: string, extra: number): Promise<UserIndex> {
 /**
  * The user files and their index (`lexcase -q index build` with the built CLI), built once per run
  * of the slow tier for each `extra` and shared read-only by the CLI test files that use the same
- * input and flags (run, eval, paper-schemas): the first caller builds it in the run's shared dir
+ * input and flags (run, eval, paper-schemas, reproduce): the first caller builds it in the run's shared dir
  * (tests/support/pack-dir-setup.ts) under a lock dir, the others wait and reuse it. Outside a run
  * of the slow tier (no shared dir) it is built in `own`. A file whose point is the build builds its own.
  */
