@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, isolatedEnv, lexcase } from '../support/spawn-cli.js';
-import { writeUserFiles } from './cli-fixtures.js';
+import { sharedUserIndex } from './cli-fixtures.js';
 
 let dir: string;
 let idx: string;
@@ -29,8 +29,12 @@ export async function load(url, context, next) {
 beforeAll(async () => {
   await ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), 'lexcase-cli-modules-'));
-  passages = (await writeUserFiles(join(dir, 'mine'), { extra: 0 })).passages;
-  idx = join(dir, 'idx');
+  // the user index the other CLI files read (built once per slow-tier run); the build test builds its own from part of its passages
+  const user = await sharedUserIndex(dir, { extra: 200 });
+  idx = user.idx;
+  passages = join(dir, 'passages.jsonl');
+  const rows = readFileSync(user.files.passages, 'utf8').split('\n');
+  writeFileSync(passages, `${rows.slice(0, 100).join('\n')}\n`);
   writeFileSync(join(dir, 'hooks.mjs'), HOOKS);
   hook = join(dir, 'record.mjs');
   writeFileSync(hook, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`);
@@ -53,8 +57,9 @@ const LANGCHAIN = /^(langchain|@langchain\/.*|langsmith|openai)$/;
 
 describe('the built CLI imports only what the command uses', () => {
   it('index build of a JSONL file: neither the CSV nor the Parquet reader', async () => {
-    const { urls, packages } = await loaded('index', ['-q', 'index', 'build', passages, '--out', idx]);
-    expect(existsSync(join(idx, 'manifest.json'))).toBe(true);
+    const out = join(dir, 'idx-small');
+    const { urls, packages } = await loaded('index', ['-q', 'index', 'build', passages, '--out', out]);
+    expect(existsSync(join(out, 'manifest.json'))).toBe(true);
     expect(urls.some((u) => u.endsWith('/corpora/jsonl.js'))).toBe(true);
     expect([...packages].filter((p) => /^(csv-parse|hyparquet|hyparquet-compressors)$/.test(p))).toEqual([]);
   });
