@@ -7,8 +7,6 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors } from '../core/errors.js';
 import { loadJsonlPassages, type PassageLoadOptions } from './jsonl.js';
-import { loadCsvPassages } from './csv.js';
-import { loadParquetPassages } from './parquet.js';
 import type { Passage } from './types.js';
 import { PASSAGE_FORMATS, type PassageFormat } from './passage-formats.js';
 
@@ -63,7 +61,8 @@ export async function* loadPassageFile(path: string, opts: FileLoadOptions = {})
   if (!format) {
     throw errors.usage(`cannot tell the format of ${file} from its extension`, `pass --format ${PASSAGE_FORMATS.join('|')}`);
   }
+  // the CSV and Parquet readers are loaded for their formats only: a JSONL corpus starts without them
   if (format === 'jsonl') yield* loadJsonlPassages(file, opts);
-  else if (format === 'parquet') yield* loadParquetPassages(file, opts);
-  else yield* loadCsvPassages(file, { ...opts, delimiter: opts.delimiter ?? (format === 'tsv' ? '\t' : ',') });
+  else if (format === 'parquet') yield* (await import('./parquet.js')).loadParquetPassages(file, opts);
+  else yield* (await import('./csv.js')).loadCsvPassages(file, { ...opts, delimiter: opts.delimiter ?? (format === 'tsv' ? '\t' : ',') });
 }

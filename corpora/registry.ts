@@ -15,7 +15,6 @@ import { loadJsonlPassages, readJsonl } from './jsonl.js';
 import { loadPassageFile, noPassageFile, resolvePassageFile, type FileLoadOptions } from './load-passages.js';
 import { CORPORA, DATA_DIR, DATASETS, corpusNames, datasetNames, isBundledCorpus, type DatasetInfo } from './catalog.js';
 import { DEFAULT_SPLIT_SEED, selectSplit, splitSizes } from './splits.js';
-import { readCsvRows } from './csv.js';
 import { formatFromPath } from './load-passages.js';
 import type { Passage, Question, Split } from './types.js';
 
@@ -62,7 +61,7 @@ function datasetInfo(name: string): DatasetInfo {
 async function* readRecords(file: string): AsyncGenerator<{ line: number; value: unknown }> {
   const fmt = formatFromPath(file);
   if (fmt === 'csv' || fmt === 'tsv') {
-    for await (const { line, row } of readCsvRows(file)) yield { line, value: row };
+    for await (const { line, row } of (await import('./csv.js')).readCsvRows(file)) yield { line, value: row };
   } else yield* readJsonl(file);
 }
 

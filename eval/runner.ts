@@ -45,7 +45,6 @@ import { resolve } from 'node:path';
 import pLimit from 'p-limit';
 import { errorMessage, errors, isLexcaseError, withoutTroubleshootingUrl } from '../core/errors.js';
 import { UsageMeter, withUsageScope } from '../core/llm/usage.js';
-import { recordedModelSettings, replaySourceOf } from '../core/llm/factory.js';
 import { ExchangeLog, withExchangeLog } from '../core/llm/record-replay.js';
 import { RepairTally, withRepairTally } from '../core/llm/bound-repair.js';
 import { readExchanges, replayInfo, writeExchanges, writeModelSettings, type ReplayInfo } from './llm-exchanges.js';
@@ -290,8 +289,10 @@ async function runLocked<Item extends { id: string }>(
   let llmInit: Promise<ReplayInfo | undefined> | undefined;
   const initLlm = (llm: unknown): Promise<ReplayInfo | undefined> =>
     (llmInit ??= (async () => {
-      const from = replaySourceOf(llm);
-      const settings = recordedModelSettings(llm);
+      // the factory (and LangChain's OpenAI client) only for a run with a model: an offline run starts without it
+      const factory = llm ? await import('../core/llm/factory.js') : undefined;
+      const from = factory?.replaySourceOf(llm);
+      const settings = factory?.recordedModelSettings(llm);
       if (from && resolve(from) === resolve(runDir)) throw errors.runInvalid(runDir, 'is the run being replayed; give the replay a new --run-dir');
       // a replay is checked against its recording before anything of it is written
       const info = from ? await replayInfo(from, config, seed) : undefined;

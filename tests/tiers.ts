@@ -58,6 +58,7 @@ export const PROCESS_TESTS: readonly string[] = [
   'tests/cli/index-search.test.ts',
   'tests/cli/paper-schemas.test.ts',
   'tests/cli/reproduce.test.ts',
+  'tests/cli/run-offline-modules.test.ts',
   'tests/cli/run.test.ts',
   'tests/cli/search-rm3-threads-topics.test.ts',
   'tests/cli/serve.test.ts',

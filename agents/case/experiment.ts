@@ -14,14 +14,12 @@ import { readTrace } from '../../eval/run-dir.js';
 import './trace-schema.js';
 import { contextFrom, runExperiment, type RunProgress } from '../../eval/runner.js';
 import type { AgentSystem, ResultRecord } from '../../eval/types.js';
-import { createRetrievalTools } from '../../retrieval/tools/index.js';
 import { errors } from '../../core/errors.js';
 import type { UsageMeter } from '../../core/llm/usage.js';
-import { BASELINE_MODES, createBaseline, ragMethod, type BaselineMode } from './baselines/baseline-system.js';
+import { BASELINE_MODES, type BaselineMode } from './baselines/baseline-modes.js';
 import { OFFLINE_LABEL, offlineMethods } from './advocate-offline.js';
-import { selectTools } from './select-tools.js';
-import { createCase } from './index.js';
-import type { EvidenceMode } from './case-offline-system.js';
+import { createCaseOfflineSystem, type EvidenceMode } from './case-offline-system.js';
+import { withGoldGuard } from '../common/gold-guard.js';
 import { caseMetrics, caseMetricsMarkdown, type CaseMetrics } from './metrics.js';
 import { openCaseIndex } from '../../retrieval/open-index.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
@@ -97,9 +95,13 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
   const questions: Question[] = await loadQuestionsLimited(o.dataset, o.split, { seed: o.splitSeed, limit: o.limit });
   const idx = await openCaseIndex(o.index);
   try {
-    const rag = o.system === 'baseline' ? ragMethod(o.mode!) : undefined;
+    // The LLM pipeline, its tools and the baselines (LangChain) are loaded only by the runs that use them:
+    // `run case --offline` starts without them (tests/cli/run-offline-modules.test.ts).
+    const baselines = o.system === 'baseline' ? await import('./baselines/baseline-system.js') : undefined;
+    const llmCase = !offline && o.system === 'case' ? await import('./llm-case.js') : undefined;
+    const rag = baselines?.ragMethod(o.mode!);
     if (rag && !idx.retrievers[rag]) throw errors.methodUnavailable(rag, o.index, Object.keys(idx.retrievers));
-    const tools = !offline && o.system === 'case' ? createRetrievalTools({ retrievers: idx.retrievers, docs: idx.docs, llm: o.llm, defaultK: k }) : [];
+    const tools = llmCase ? llmCase.createRetrievalTools({ retrievers: idx.retrievers, docs: idx.docs, llm: o.llm, defaultK: k }) : [];
     // Fail before the run starts (not once per item) on settings the index or mode cannot serve.
     if (offline && o.hypotheses === 'exploratory')
       throw errors.usage('--hypotheses exploratory needs an LLM; the offline heuristic uses the options as hypotheses');
@@ -108,10 +110,11 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
         idx.retrievers,
         o.tools?.filter((t) => t !== 'rewrite'),
       );
-    else if (o.system === 'case') selectTools(tools, o.tools);
-    const system: AgentSystem<Question> =
-      o.system === 'case'
-        ? createCase({
+    else if (llmCase) llmCase.selectTools(tools, o.tools);
+    const system: AgentSystem<Question> = offline
+      ? withGoldGuard(createCaseOfflineSystem({ k, tools: o.tools, evidence: o.evidence }))
+      : llmCase
+        ? llmCase.createCase({
             offline,
             k,
             jurors: o.jurors,
@@ -121,7 +124,7 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
             maxTokens: o.maxTokens,
             evidence: o.evidence,
           })
-        : createBaseline(o.mode!, { k });
+        : baselines!.createBaseline(o.mode!, { k });
     const runDir = o.runDir ?? defaultRunDir({ ...o, k, seed });
     const config: Record<string, unknown> = {
       // the one naming scheme: a baseline is a variant (`baseline/<mode>`; runs before it recorded `baseline`), `mode` kept for readers

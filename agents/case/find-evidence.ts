@@ -8,11 +8,8 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import type { Retriever } from '../../retrieval/types.js';
 import { errors } from '../../core/errors.js';
-import { runAdvocate } from './advocate.js';
 import { OFFLINE_LABEL, runOfflineAdvocate } from './advocate-offline.js';
-import { createRetrievalTools } from '../../retrieval/tools/index.js';
 import { openCaseIndex } from '../../retrieval/open-index.js';
-import { selectTools } from './select-tools.js';
 import type { EvidenceItem, ToolCallRecord } from './types.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
 
@@ -58,7 +55,9 @@ export async function findEvidence(opts: FindEvidenceOptions): Promise<EvidenceR
   if (!opts.index || opts.retrievers) return findEvidenceWith(opts, k);
   const idx = await openCaseIndex(opts.index);
   try {
-    const tools = opts.tools ?? (opts.llm ? createRetrievalTools({ retrievers: idx.retrievers, docs: idx.docs, llm: opts.llm, defaultK: k }) : []);
+    const tools =
+      opts.tools ??
+      (opts.llm ? (await import('./llm-case.js')).createRetrievalTools({ retrievers: idx.retrievers, docs: idx.docs, llm: opts.llm, defaultK: k }) : []);
     return await findEvidenceWith({ ...opts, retrievers: idx.retrievers, getPassage: opts.getPassage ?? idx.getPassage, tools }, k);
   } finally {
     await idx.docs.close?.();
@@ -71,10 +70,12 @@ async function findEvidenceWith(o: FindEvidenceOptions, k: number): Promise<Evid
   const facts = (o.facts ?? '').trim();
   const stance = o.against ? 'against' : 'for';
   const hypothesis = { key: 'H', text: hypothesisText, letter: null };
-  const r = o.llm
-    ? await runAdvocate({
-        llm: o.llm,
-        tools: selectTools(o.tools ?? [], o.use),
+  // the LLM advocate and its tools (LangChain) only with a model: `lexcase evidence --offline` starts without them
+  const llmCase = o.llm ? await import('./llm-case.js') : undefined;
+  const r = llmCase
+    ? await llmCase.runAdvocate({
+        llm: o.llm!,
+        tools: llmCase.selectTools(o.tools ?? [], o.use),
         facts,
         hypothesis,
         k,

@@ -28,9 +28,8 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
-import type { ChatGeneration, ChatResult } from '@langchain/core/outputs';
 import { errors, isLexcaseError, LexcaseError, type ErrorCode } from '../errors.js';
-import { restoreGeneration, storeGeneration, type StoredGeneration } from './disk-cache.js';
+import type { StoredGeneration } from './disk-cache.js';
 
 export interface Exchange {
   /** Order of the request in its item (0-based). */
@@ -150,14 +149,6 @@ export function withExchangeLog<T>(log: ExchangeLog, fn: () => T): T {
 
 export function currentExchangeLog(): ExchangeLog | undefined {
   return scope.getStore();
-}
-
-export function storeReply(result: ChatResult): Exchange['reply'] {
-  return { generations: result.generations.map(storeGeneration), ...(result.llmOutput ? { llmOutput: result.llmOutput } : {}) };
-}
-
-export function restoreReply(reply: NonNullable<Exchange['reply']>): ChatResult {
-  return { generations: reply.generations.map(restoreGeneration) as ChatGeneration[], ...(reply.llmOutput ? { llmOutput: reply.llmOutput } : {}) };
 }
 
 export function storeError(e: unknown): Exchange['error'] {

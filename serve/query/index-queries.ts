@@ -9,7 +9,6 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { findEvidence, type EvidenceResult } from '../../agents/case/find-evidence.js';
 import { LexcaseError } from '../../core/errors.js';
 import type { OpenedIndex } from '../../retrieval/open-index.js';
-import { createRetrievalTools } from '../../retrieval/tools/index.js';
 import type { Explanation, Hit } from '../../retrieval/types.js';
 
 export interface PassageHit extends Hit {
@@ -110,7 +109,8 @@ export async function evidenceFor(ix: OpenedIndex, q: EvidenceQuery): Promise<Ev
     retrievers,
     getPassage: ix.getPassage,
     llm: q.llm,
-    tools: q.llm ? createRetrievalTools({ retrievers, docs: ix.docs, llm: q.llm, defaultK: q.k }) : undefined,
+    // the search tools (LangChain) only with a model: a server without one starts without LangChain
+    tools: q.llm ? (await import('../../retrieval/tools/index.js')).createRetrievalTools({ retrievers, docs: ix.docs, llm: q.llm, defaultK: q.k }) : undefined,
     ...(q.signal ? { signal: q.signal } : {}),
   });
 }

@@ -1,11 +1,14 @@
 /**
  * Files a user brings, for the CLI process tests: passages (the Bar Exam QA gold passages plus part
  * of the bundled public-domain legal corpus, so Bar Exam QA retrieval has its gold in the index),
- * topics (the val questions) and TREC qrels (their gold passages). Written from the bundled data.
+ * topics (the val questions) and TREC qrels (their gold passages). Written from the bundled data;
+ * sharedUserIndex builds their index once per slow-tier run for the files that read the same one.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import { loadPassages, loadQuestions } from '../../corpora/registry.js';
+import { lexcase } from '../support/spawn-cli.js';
 
 export interface UserFiles {
   passages: string;
@@ -32,4 +35,52 @@ export async function writeUserFiles(dir: string, o: { extra?: number } = {}): P
   const qrels = join(dir, 'qrels.txt');
   writeFileSync(qrels, val.flatMap((q) => q.goldPassageIds.map((g) => `${q.id} 0 ${g} 1`)).join('\n') + '\n');
   return { passages, topics, qrels, valIds: val.map((q) => q.id) };
+}
+
+export interface UserIndex {
+  files: UserFiles;
+  /** `lexcase -q index build <files.passages> --out <idx>`, built by the built CLI. */
+  idx: string;
+}
+
+async function buildUserIndex(dir: string, extra: number): Promise<UserIndex> {
+  const files = await writeUserFiles(join(dir, 'mine'), { extra });
+  const idx = join(dir, 'idx');
+  const b = await lexcase(['-q', 'index', 'build', files.passages, '--out', idx]);
+  if (b.code !== 0) throw new Error(b.stderr);
+  return { files, idx };
+}
+
+/**
+ * The user files and their index (`lexcase -q index build` with the built CLI), built once per run
+ * of the slow tier for each `extra` and shared read-only by the CLI test files that use the same
+ * input and flags (run, eval, paper-schemas, reproduce): the first caller builds it in the run's shared dir
+ * (tests/support/pack-dir-setup.ts) under a lock dir, the others wait and reuse it. Outside a run
+ * of the slow tier (no shared dir) it is built in `own`. A file whose point is the build builds its own.
+ */
+export async function sharedUserIndex(own: string, o: { extra: number }): Promise<UserIndex> {
+  const shared = inject('packDir');
+  if (!shared) return buildUserIndex(own, o.extra);
+  const dir = join(shared, `cli-user-index-${o.extra}`);
+  const done = join(dir, 'built.json');
+  const lock = `${dir}.lock`;
+  for (;;) {
+    if (existsSync(done)) return JSON.parse(readFileSync(done, 'utf8')) as UserIndex;
+    try {
+      mkdirSync(lock);
+    } catch {
+      await new Promise((r) => setTimeout(r, 200)); // another file is building it
+      continue;
+    }
+    try {
+      if (existsSync(done)) continue;
+      rmSync(dir, { recursive: true, force: true }); // what a failed build left
+      const built = await buildUserIndex(dir, o.extra);
+      writeFileSync(`${done}.tmp`, JSON.stringify(built));
+      renameSync(`${done}.tmp`, done);
+      return built;
+    } finally {
+      rmdirSync(lock); // after a failed build the next caller tries again
+    }
+  }
 }

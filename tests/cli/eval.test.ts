@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, lexcase, STACK_TRACE } from '../support/spawn-cli.js';
-import { writeUserFiles, type UserFiles } from './cli-fixtures.js';
+import { sharedUserIndex, type UserFiles } from './cli-fixtures.js';
 
 let dir: string;
 let idx: string;
@@ -17,10 +17,7 @@ let files: UserFiles;
 beforeAll(async () => {
   await ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), 'lexcase-cli-eval-'));
-  files = await writeUserFiles(join(dir, 'mine'), { extra: 200 });
-  idx = join(dir, 'idx');
-  const b = await lexcase(['-q', 'index', 'build', files.passages, '--out', idx]);
-  if (b.code !== 0) throw new Error(b.stderr);
+  ({ files, idx } = await sharedUserIndex(dir, { extra: 200 }));
 }, 600_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -28,7 +28,7 @@ import {
   type ScriptedServer,
 } from '../support/scripted-openai-server.js';
 import { ensureBuilt, isolatedEnv, lexcase, STACK_TRACE } from '../support/spawn-cli.js';
-import { writeUserFiles } from './cli-fixtures.js';
+import { sharedUserIndex } from './cli-fixtures.js';
 
 let dir: string;
 let idx: string;
@@ -39,10 +39,7 @@ const sent: { system: string; req: RecordedRequest }[] = [];
 beforeAll(async () => {
   await ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), 'lexcase-cli-paper-schemas-'));
-  const files = await writeUserFiles(join(dir, 'mine'), { extra: 200 });
-  idx = join(dir, 'idx');
-  const b = await lexcase(['-q', 'index', 'build', files.passages, '--out', idx]);
-  if (b.code !== 0) throw new Error(b.stderr);
+  idx = (await sharedUserIndex(dir, { extra: 200 })).idx;
 }, 600_000);
 
 afterAll(async () => {

@@ -20,7 +20,7 @@ import { loadRecipe } from '../../eval/reproduce/recipe.js';
 import { scriptedAll } from '../support/scripted-all.js';
 import { startScriptedServer, type ScriptedServer } from '../support/scripted-openai-server.js';
 import { ensureBuilt, isolatedEnv, lexcase, ROOT, STACK_TRACE } from '../support/spawn-cli.js';
-import { writeUserFiles } from './cli-fixtures.js';
+import { sharedUserIndex } from './cli-fixtures.js';
 
 let dir: string;
 let idx: string;
@@ -47,10 +47,8 @@ const RECIPES = readdirSync(join(ROOT, 'recipes'))
 beforeAll(async () => {
   await ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), 'lexcase-cli-reproduce-'));
-  const files = await writeUserFiles(join(dir, 'mine'), { extra: 100 });
-  idx = join(dir, 'idx');
-  const b = await lexcase(['-q', 'index', 'build', files.passages, '--out', idx]);
-  if (b.code !== 0) throw new Error(b.stderr);
+  // the user index run, eval and paper-schemas read too (built once per slow-tier run): the recipes' runs read it only
+  idx = (await sharedUserIndex(dir, { extra: 200 })).idx;
   srv = await startScriptedServer(scriptedAll());
   env = isolatedEnv({ LEXCASE_LLM_API_KEY: 'sk-test', LEXCASE_LLM_MAX_RETRIES: '0' });
 }, 600_000);

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scriptedAll } from '../support/scripted-all.js';
 import { startScriptedServer, type ScriptedServer } from '../support/scripted-openai-server.js';
 import { ensureBuilt, isolatedEnv, lexcase, STACK_TRACE } from '../support/spawn-cli.js';
-import { writeUserFiles } from './cli-fixtures.js';
+import { sharedUserIndex } from './cli-fixtures.js';
 
 let dir: string;
 let idx: string;
@@ -24,10 +24,7 @@ let llmEnv: Record<string, string | undefined>;
 beforeAll(async () => {
   await ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), 'lexcase-cli-run-'));
-  const files = await writeUserFiles(join(dir, 'mine'), { extra: 200 });
-  idx = join(dir, 'idx');
-  const b = await lexcase(['-q', 'index', 'build', files.passages, '--out', idx]);
-  if (b.code !== 0) throw new Error(b.stderr);
+  idx = (await sharedUserIndex(dir, { extra: 200 })).idx;
   srv = await startScriptedServer(scriptedAll());
   llmEnv = isolatedEnv({ LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'scripted', LEXCASE_LLM_API_KEY: 'sk-test', LEXCASE_LLM_MAX_RETRIES: '0' });
 }, 600_000);
