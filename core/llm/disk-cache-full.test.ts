@@ -10,26 +10,40 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import type * as FsPromises from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
-import { llmConfigSchema } from '../config.js';
-import { setLogLevel } from '../log.js';
-import { createChatModel, llmStats } from './factory.js';
+import type * as Config from '../config.js';
+import type * as Log from '../log.js';
+import type * as Factory from './factory.js';
 
 const diskFull = { on: false };
-vi.mock('node:fs/promises', async (importOriginal) => {
-  const fs = await importOriginal<typeof FsPromises>();
-  return {
-    ...fs,
-    // While `diskFull.on`: a temp file is created, then the write fails, as on a full disk.
-    writeFile: async (file: string, data: string) => {
-      if (diskFull.on && String(file).includes('.tmp-')) {
-        await fs.writeFile(file, '');
-        throw Object.assign(new Error(`ENOSPC: no space left on device, write`), { code: 'ENOSPC' });
-      }
-      return fs.writeFile(file, data);
-    },
-  };
+let llmConfigSchema: typeof Config.llmConfigSchema;
+let setLogLevel: typeof Log.setLogLevel;
+let createChatModel: typeof Factory.createChatModel;
+let llmStats: typeof Factory.llmStats;
+
+// The slow tier runs its files in shared workers (isolate: false): the modules an earlier file of
+// the worker imported stay loaded, bound to the real node:fs/promises. So the code under test is
+// imported afresh once the mock is in place, and the mock goes again when this file ends.
+beforeAll(async () => {
+  vi.resetModules();
+  vi.doMock('node:fs/promises', async (importOriginal) => {
+    const fs = await importOriginal<typeof FsPromises>();
+    return {
+      ...fs,
+      // While `diskFull.on`: a temp file is created, then the write fails, as on a full disk.
+      writeFile: async (...args: Parameters<typeof fs.writeFile>) => {
+        if (diskFull.on && String(args[0]).includes('.tmp-')) {
+          await fs.writeFile(args[0], '');
+          throw Object.assign(new Error(`ENOSPC: no space left on device, write`), { code: 'ENOSPC' });
+        }
+        return fs.writeFile(...args);
+      },
+    };
+  });
+  ({ llmConfigSchema } = await import('../config.js'));
+  ({ setLogLevel } = await import('../log.js'));
+  ({ createChatModel, llmStats } = await import('./factory.js'));
 });
 
 const base = mkdtempSync(join(tmpdir(), 'lexcase-cache-full-'));
@@ -44,6 +58,8 @@ afterEach(async () => {
 afterAll(() => {
   for (const m of mounted) execFileSync('umount', [m]);
   rmSync(base, { recursive: true, force: true });
+  vi.doUnmock('node:fs/promises');
+  vi.resetModules();
 });
 
 function canMount(dir: string): boolean {

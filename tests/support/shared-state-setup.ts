@@ -1,5 +1,5 @@
 /**
- * Vitest setup of the fast tier, which runs its files in shared workers (isolate: false, one module
+ * Vitest setup of both tiers, which run their files in shared workers (isolate: false, one module
  * graph per worker): each file starts from the process-wide settings a fresh process has, and what
  * it changed is put back when it ends — environment variables, the working dir, and the progress
  * switch and log level for tests that set them directly (an in-process CLI command puts back what
