@@ -6,12 +6,19 @@
  * lists it, `lexcase run toy` runs it over three bundled Bar Exam questions, its report has the toy's
  * own section, and the explorer (its server, in process) lists it in /api/info, shows the run and
  * gives its items the trace view the toy's entry names — not the one its trace's shape suggests.
+ *
+ * eval/ is linked, so the copy's agents/systems.ts hands its list to this checkout's eval module —
+ * the one every later file in the same worker (the tiers share workers) reads. The list is put back
+ * when the toy's tests end: before, a later in-process `run emar` loaded the copy's emar plugin,
+ * deleted with the copy ("Cannot find module /tmp/lexcase-toy-…/agents/emar/report-section.ts").
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AGENT_PLUGINS, SYSTEMS } from '../eval/systems.js';
+import { AGENT_SYSTEMS } from '../agents/systems.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -96,7 +103,15 @@ beforeAll(() => {
 
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
+// this checkout's list, handed to eval by importing agents/systems.ts (above), before the copy's
+const saved = { systems: [...SYSTEMS], agents: [...AGENT_PLUGINS] };
+
 describe('a toy system added as its folder plus one line in agents/systems.ts', () => {
+  afterAll(() => {
+    SYSTEMS.splice(0, SYSTEMS.length, ...saved.systems);
+    AGENT_PLUGINS.splice(0, AGENT_PLUGINS.length, ...saved.agents);
+  });
+
   it('is in `lexcase run --help`, runs with `lexcase run toy`, has its report section and its view in the explorer', { timeout: 240_000 }, async () => {
     const at = (p: string) => pathToFileURL(join(copy, p)).href;
     const { buildProgram } = (await import(at('src/cli/program.ts'))) as typeof import('../src/cli/program.js');
@@ -145,5 +160,15 @@ describe('a toy system added as its folder plus one line in agents/systems.ts', 
     } finally {
       await s.close();
     }
+  });
+});
+
+describe('after the toy', () => {
+  it("eval's list is this checkout's again: no toy, every entry this checkout's own plugin object", () => {
+    expect(SYSTEMS.map((x) => x.id)).not.toContain('toy');
+    expect(SYSTEMS.length).toBe(saved.systems.length);
+    expect(SYSTEMS.every((x, i) => x === saved.systems[i])).toBe(true);
+    expect(AGENT_PLUGINS.every((x, i) => x === AGENT_SYSTEMS[i])).toBe(true);
+    expect(AGENT_PLUGINS.length).toBe(AGENT_SYSTEMS.length);
   });
 });
