@@ -3,7 +3,7 @@
  * stop words) over the doc store, into <dir>/lancedb-fts (table "passages": id, text), recorded in
  * the manifest's methods. Searching it is retrieval/lancedb-fts.ts.
  */
-import './dense/lance-env.js';
+import { applyLanceEnv } from './dense/lance-env.js';
 import * as lancedb from '@lancedb/lancedb';
 import { join } from 'node:path';
 import { openDocStore } from './docstore.js';
@@ -17,6 +17,7 @@ export const LANCE_FTS_TABLE = 'passages';
 
 /** Build the FTS table if the index dir does not have it yet (writes into the index dir); returns the opened table. */
 export async function ensureLanceFts(dir: string, opts: { rebuild?: boolean } = {}): Promise<lancedb.Table> {
+  applyLanceEnv();
   const db = await lancedb.connect(lanceUri(join(dir, LANCE_FTS_DIR)));
   const manifest = await readManifest(dir);
   if (!opts.rebuild && (await db.tableNames()).includes(LANCE_FTS_TABLE) && manifest.methods.includes('lancedb-fts')) return db.openTable(LANCE_FTS_TABLE);

@@ -7,7 +7,7 @@
  * it for search never writes: an index without it is a METHOD_UNAVAILABLE error saying how to add
  * it. Its scores are LanceDB's `_score` (BM25, its own tokenizer and parameters).
  */
-import '../indexer/dense/lance-env.js';
+import { applyLanceEnv } from '../indexer/dense/lance-env.js';
 import * as lancedb from '@lancedb/lancedb';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,6 +27,7 @@ async function openLanceFtsTable(dir: string): Promise<lancedb.Table> {
   const manifest = await readManifest(dir);
   const path = join(dir, LANCE_FTS_DIR);
   if (!manifest.methods.includes('lancedb-fts') || !existsSync(path)) throw errors.methodUnavailable('lancedb-fts', dir, manifest.methods);
+  applyLanceEnv();
   const db = await lancedb.connect(lanceUri(path));
   if (!(await db.tableNames()).includes(TABLE))
     throw errors.indexCorrupt(path, `table "${TABLE}" is missing; rebuild it with: lexcase index lancedb-fts ${dir} --rebuild`);

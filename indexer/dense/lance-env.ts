@@ -8,6 +8,14 @@
  */
 import { availableParallelism } from 'node:os';
 
-process.env.LANCEDB_LOG ??= 'error';
-process.env.LANCE_CPU_THREADS ??= String(Math.max(4, availableParallelism()));
-export {};
+/**
+ * Sets both variables where unset. Lance reads them when its pool and logger start — on first use,
+ * not when the module loads — so every connect calls this again: a program (or a test runner that
+ * puts its environment back between files) that dropped them after this module loaded would
+ * otherwise start Lance with the default pool, which deadlocked the full-text build (issue 31).
+ */
+export function applyLanceEnv(): void {
+  process.env.LANCEDB_LOG ??= 'error';
+  process.env.LANCE_CPU_THREADS ??= String(Math.max(4, availableParallelism()));
+}
+applyLanceEnv();

@@ -1,5 +1,5 @@
 /** The LanceDB side of the dense index: schema, open/create, existing ids, append, ANN index. */
-import './lance-env.js';
+import { applyLanceEnv } from './lance-env.js';
 import * as lancedb from '@lancedb/lancedb';
 import { createRequire } from 'node:module';
 import type { FixedSizeList, Schema, Table as ArrowTable } from 'apache-arrow';
@@ -21,6 +21,7 @@ export function denseSchema(dim: number): Schema {
 
 export async function connectDense(uri: string): Promise<lancedb.Connection> {
   try {
+    applyLanceEnv();
     return await lancedb.connect(lanceUri(uri));
   } catch (e) {
     throw errors.embedderUnavailable(
