@@ -16,6 +16,7 @@ import { errors, isLexcaseError } from '../core/errors.js';
 import { HashingFile } from './sparse/hashing-file.js';
 import { checkOffsets, type Offsets } from './offsets.js';
 import { checkWholeFile, readChecked, type FileBlocks, type IndexBlocks } from './block-checksums.js';
+import { closeOwned, releaseOnCollect } from './release-on-collect.js';
 
 export const BLOCK_PASSAGES = 64;
 export const BLOCK_CODEC = 'deflate-raw-1';
@@ -145,7 +146,9 @@ export class BlockColumn {
     private file: string,
     /** CRC-32 of the .dfl file's 64 KiB blocks, checked the first time a read touches them. */
     private sums: FileBlocks | undefined,
-  ) {}
+  ) {
+    releaseOnCollect(this, fh);
+  }
 
   static async open(dir: string, base: string, offsets: Offsets, sums?: IndexBlocks): Promise<BlockColumn> {
     const n = offsets.length - 1;
@@ -268,7 +271,7 @@ export class BlockColumn {
   }
 
   close(): Promise<void> {
-    return this.fh.close();
+    return closeOwned(this, this.fh);
   }
 }
 

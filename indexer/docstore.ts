@@ -15,6 +15,7 @@ import { checkWholeFile, openIndexBlocks, readChecked, type FileBlocks, type Ind
 import { checkOffsets, compactOffsets, type Offsets } from './offsets.js';
 import { buildIdLookup, type IdLookup } from './id-lookup.js';
 import { BlockColumn, BLOCK_CODEC, BLOCK_PASSAGES, utf8Prefix } from './docstore-blocks.js';
+import { closeOwned, releaseOnCollect } from './release-on-collect.js';
 
 /** Fetches passage text by id from an index's doc store. */
 export interface DocStore {
@@ -76,7 +77,9 @@ class Column {
     readonly offsets: Offsets,
     private blocks: FileBlocks | undefined,
     private file: string,
-  ) {}
+  ) {
+    releaseOnCollect(this, fh);
+  }
   private read(a: number, len: number): Promise<Buffer> {
     return readChecked(this.blocks, this.fh, this.file, a, a + len);
   }
@@ -103,7 +106,7 @@ class Column {
     return out;
   }
   close(): Promise<void> {
-    return this.fh.close();
+    return closeOwned(this, this.fh);
   }
 }
 
