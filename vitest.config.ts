@@ -36,7 +36,7 @@ export default defineConfig({
         // in-process `--json` command had left progress off for the next file (core/progress.test.ts failed in CI).
         test: {
           name: 'fast',
-          setupFiles: ['tests/support/shared-state-setup.ts'],
+          setupFiles: ['tests/support/shared-state-setup.ts', 'tests/support/file-cpu-setup.ts'],
           include,
           exclude: [...exclude, ...SLOW_TESTS],
           maxWorkers: workers(Math.max(2, cores)),
@@ -51,7 +51,7 @@ export default defineConfig({
         // and load 2, 14 child-process files went 70.0 → 50.7 s CPU, 12 in-process ones 139.9 → 139.5.
         test: {
           name: 'slow',
-          setupFiles: ['tests/support/shared-state-setup.ts'],
+          setupFiles: ['tests/support/shared-state-setup.ts', 'tests/support/file-cpu-setup.ts'],
           include: [...SLOW_TESTS],
           exclude,
           globalSetup: ['tests/support/pack-dir-setup.ts'],

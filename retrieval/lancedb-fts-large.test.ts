@@ -33,7 +33,7 @@ it('builds a LanceDB full-text index over 25,000 passages and finds a passage by
   let i = 0;
   for (const p of syntheticPassagesSync({ n: 25_000, seed: 7 })) {
     if (i++ === 12_345) target = { id: p.id, text: p.text };
-    if (!out.write(`${JSON.stringify({ id: p.id, text: p.text })}\n`)) await new Promise((r) => out.once('drain', r));
+    if (!out.write(`${JSON.stringify({ id: p.id, text: p.text })}\n`)) await new Promise<void>((r) => out.once('drain', () => r()));
   }
   out.end();
   await finished(out);

@@ -14,14 +14,20 @@ import { programWith, runCli } from '../../../tests/support/run-cli.js';
 
 let dir: string;
 let srv: ScriptedServer;
-const saved = { ...process.env };
+const LLM_KEYS = ['LEXCASE_LLM_BASE_URL', 'LEXCASE_LLM_MODEL', 'LEXCASE_LLM_MAX_RETRIES', 'OPENAI_BASE_URL'] as const;
+const saved = Object.fromEntries(LLM_KEYS.map((k) => [k, process.env[k]]));
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'threeply-cli-'));
   srv = await startScriptedServer(rulesScript());
 });
 afterAll(async () => {
-  process.env = saved;
+  // keys put back on the real process.env: replacing the object (process.env = copy) unhooks it from the
+  // process's environment, which native code (LanceDB's S3 client) reads, for every later file of a shared worker
+  for (const k of LLM_KEYS) {
+    if (saved[k] === undefined) delete process.env[k];
+    else process.env[k] = saved[k];
+  }
   await srv.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -158,7 +164,7 @@ describe('lexcase run threeply', () => {
   });
 
   it('stops with LLM_NOT_CONFIGURED guidance when no endpoint is configured', async () => {
-    process.env = { ...saved, LEXCASE_LLM_BASE_URL: '', LEXCASE_LLM_MODEL: '', OPENAI_BASE_URL: '' };
+    Object.assign(process.env, { LEXCASE_LLM_BASE_URL: '', LEXCASE_LLM_MODEL: '', OPENAI_BASE_URL: '' });
     const r = await cli('run', 'threeply', '--n', '1', '--run-dir', join(dir, 'none'));
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/this command needs an LLM, and no endpoint is configured[\s\S]*LEXCASE_LLM_BASE_URL/);
