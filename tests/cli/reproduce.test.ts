@@ -1,5 +1,6 @@
 /**
- * `lexcase reproduce` of EVERY recipe in recipes/, at --limit 2, as a user runs it: the built binary
+ * `lexcase reproduce` of EVERY recipe in recipes/, at --limit 2, as a user runs it: the installed
+ * package's binary (the packed tarball unpacked into an empty project: tests/support/installed-package.ts)
  * in a child process, the key in LEXCASE_LLM_API_KEY, the LLM recipes against the scripted
  * OpenAI-compatible server (one script answering every system: tests/support/scripted-all.ts) through
  * `--endpoint/--model`; then `--shard i/n` + `lexcase merge`. Each must exit 0 and write
@@ -7,9 +8,10 @@
  * the fix the process exited 13 with no message and no request: the in-process runner imported the
  * CLI entry while the entry was still in its top-level await); every run that can run here is done,
  * each item a result line with n = the items run in its cells, and the runs that cannot (no dense
- * index, data not bundled, not in lexcase) are named with their reason. (The installed package's
- * `reproduce` runs in CI: the docs check's --recipes step, tests/docs/docs-check.ts; `--replay` of a
- * recorded reproduction: src/cli/commands/reproduce-llm.test.ts.)
+ * index, data not bundled, not in lexcase) are named with their reason. This is where CI reproduces
+ * every recipe from the installed package: the docs check's --recipes step (tests/docs/docs-check.ts),
+ * which ran them all again with fewer checks, is no longer part of CI. (`--replay` of a recorded
+ * reproduction: src/cli/commands/reproduce-llm.test.ts.)
  */
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,13 +21,20 @@ import '../../agents/systems.js'; // the system list, which recipes are checked 
 import { loadRecipe } from '../../eval/reproduce/recipe.js';
 import { scriptedAll } from '../support/scripted-all.js';
 import { startScriptedServer, type ScriptedServer } from '../support/scripted-openai-server.js';
-import { ensureBuilt, isolatedEnv, lexcase, ROOT, STACK_TRACE } from '../support/spawn-cli.js';
+import { installPackedPackage } from '../support/installed-package.js';
+import { runBuiltCli } from '../support/run-built-cli.js';
+import { ensureBuilt, isolatedEnv, ROOT, STACK_TRACE } from '../support/spawn-cli.js';
 import { sharedUserIndex } from './cli-fixtures.js';
 
 let dir: string;
 let idx: string;
 let srv: ScriptedServer;
 let env: Record<string, string | undefined>;
+let installedCli: string;
+
+/** The installed package's `lexcase <args>` in a child process. */
+const lexcase = (args: string[], o: { cwd: string; env: Record<string, string | undefined>; timeoutMs?: number }) =>
+  runBuiltCli(args, { cli: installedCli, cwd: o.cwd, env: o.env, timeoutMs: o.timeoutMs });
 
 interface TableJson {
   runs: { id: string; status: string; error?: string }[];
@@ -47,6 +56,7 @@ const RECIPES = readdirSync(join(ROOT, 'recipes'))
 beforeAll(async () => {
   await ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), 'lexcase-cli-reproduce-'));
+  installedCli = (await installPackedPackage(join(dir, 'pkg'))).cli;
   // the user index run, eval and paper-schemas read too (built once per slow-tier run): the recipes' runs read it only
   idx = (await sharedUserIndex(dir, { extra: 200 })).idx;
   srv = await startScriptedServer(scriptedAll());
@@ -63,7 +73,7 @@ const CANNOT = [/^dense-rag-/, /^case-bm25-dense/, /-courts$/];
 
 const noTrace = (r: { stdout: string; stderr: string }) => expect(STACK_TRACE.test(r.stdout + r.stderr), r.stderr).toBe(false);
 
-describe('lexcase reproduce (built binary)', () => {
+describe('lexcase reproduce (the installed package)', () => {
   it("lists every recipe in recipes/, with whether it needs only the user's own data", async () => {
     const r = await lexcase(['--json', 'reproduce'], { cwd: dir, env });
     expect(r.code, r.stderr).toBe(0);
