@@ -14,7 +14,8 @@ import { BruteForce, tempDir } from '../../indexer/build-test-helpers.js';
 import { buildIndex } from '../../indexer/build.js';
 import { bundledLines, LEGAL_CORPUS_PASSAGES } from '../../tests/support/bundled-data.js';
 import { closeSparseIndexes, openRetriever } from '../open.js';
-import { termFrequencyStats } from './term-frequency.js';
+import { scanTf, termFrequency, termFrequencyStats } from './term-frequency.js';
+import { openSparseIndex } from '../open-sparse.js';
 
 /** Posting lists termFrequency read since the last `mark()`. */
 let marked = 0;
@@ -93,4 +94,18 @@ describe('explain reads each list once and is exact', () => {
     // 400 explanations one at a time: each query term's list read at most once (none when bm25's explanations above read them)
     expect(reads()).toBeLessThanOrEqual(ref.query(QUERY).size);
   });
+});
+
+it('a list too long to cache, scanned a chunk at a time, gives every (term, passage) the tf of the decoded list', async () => {
+  const index = await openSparseIndex(dir);
+  const { view } = index;
+  let pairs = 0;
+  for (let t = 0; t < index.df.length; t++) {
+    if (index.df[t] < 2) continue; // the long lists: every doc of each list with df ≥ 2, and docs between
+    for (let doc = 0; doc < index.N; doc += 7) {
+      expect(scanTf(view, t, doc), `term ${t} doc ${doc}`).toBe(termFrequency(view, t, doc));
+      pairs++;
+    }
+  }
+  expect(pairs).toBeGreaterThan(10_000);
 });

@@ -10,6 +10,7 @@
  * counted as at least 32); a list longer than that is scanned as before. Same tfs either way.
  */
 import type { ScoringView } from '../../indexer/sparse/scoring-view.js';
+import { decodePostings } from '../../indexer/sparse/varint.js';
 import { listBytes } from './list-bytes.js';
 
 /** Postings the cache of one view holds at most (16 MiB of doc ids and tfs). */
@@ -78,66 +79,32 @@ function evict(cache: TfCache): void {
 /** The whole list of `termId`: its doc ids (ascending) and tfs. */
 function decodeList(index: ScoringView, termId: number, df: number): TfList {
   termFrequencyStats.listReads++;
-  const { buf, pos: start } = listBytes(index, termId);
+  const { buf, pos } = listBytes(index, termId);
   const docs = new Uint32Array(df);
   const tfs = new Uint32Array(df);
-  let pos = start;
-  let d = -1;
-  for (let i = 0; i < df; i++) {
-    let v = 0;
-    let mul = 1;
-    let b: number;
-    do {
-      b = buf[pos++];
-      v += (b & 127) * mul;
-      mul *= 128;
-    } while (b >= 128);
-    d += Math.floor(v / 2);
-    let tf = 1;
-    if (v % 2 === 0) {
-      tf = 0;
-      mul = 1;
-      do {
-        b = buf[pos++];
-        tf += (b & 127) * mul;
-        mul *= 128;
-      } while (b >= 128);
-    }
-    docs[i] = d;
-    tfs[i] = tf;
-  }
+  decodePostings(buf, pos, df, docs, tfs);
   return { docs, tfs, used: 0 };
 }
 
-/** The list decoded up to `doc` (lists too long to cache). */
-function scanTf(index: ScoringView, termId: number, doc: number): number {
+/** Postings a long list is scanned by at a time. */
+const SCAN_CHUNK = 256;
+const scanDocs = new Uint32Array(SCAN_CHUNK);
+const scanTfs = new Uint32Array(SCAN_CHUNK);
+
+/** The list decoded a chunk at a time up to `doc` (lists too long to cache; exported for its test). */
+export function scanTf(index: ScoringView, termId: number, doc: number): number {
   termFrequencyStats.listReads++;
-  const { buf, pos: start } = listBytes(index, termId);
-  let pos = start;
-  const df = index.df[termId];
-  let d = -1;
-  for (let i = 0; i < df; i++) {
-    let v = 0;
-    let mul = 1;
-    let b: number;
-    do {
-      b = buf[pos++];
-      v += (b & 127) * mul;
-      mul *= 128;
-    } while (b >= 128);
-    d += Math.floor(v / 2);
-    let tf = 1;
-    if (v % 2 === 0) {
-      tf = 0;
-      mul = 1;
-      do {
-        b = buf[pos++];
-        tf += (b & 127) * mul;
-        mul *= 128;
-      } while (b >= 128);
+  let { buf, pos } = listBytes(index, termId);
+  let left = index.df[termId];
+  let prev = -1;
+  while (left > 0) {
+    const n = Math.min(left, SCAN_CHUNK);
+    pos = decodePostings(buf, pos, n, scanDocs, scanTfs, prev);
+    prev = scanDocs[n - 1];
+    if (prev >= doc) {
+      for (let i = 0; i < n; i++) if (scanDocs[i] >= doc) return scanDocs[i] === doc ? scanTfs[i] : 0;
     }
-    if (d === doc) return tf;
-    if (d > doc) return 0;
+    left -= n;
   }
   return 0;
 }

@@ -4,10 +4,10 @@
  * topics (the val questions) and TREC qrels (their gold passages). Written from the bundled data;
  * sharedUserIndex builds their index once per slow-tier run for the files that read the same one.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { inject } from 'vitest';
 import { loadPassages, loadQuestions } from '../../corpora/registry.js';
+import { sharedOnce } from '../support/shared-once.js';
 import { lexcase } from '../support/spawn-cli.js';
 
 export interface UserFiles {
@@ -55,32 +55,9 @@ async function buildUserIndex(dir: string, extra: number): Promise<UserIndex> {
  * The user files and their index (`lexcase -q index build` with the built CLI), built once per run
  * of the slow tier for each `extra` and shared read-only by the CLI test files that use the same
  * input and flags (run, eval, paper-schemas, reproduce): the first caller builds it in the run's shared dir
- * (tests/support/pack-dir-setup.ts) under a lock dir, the others wait and reuse it. Outside a run
+ * (tests/support/shared-once.ts) under a lock dir, the others wait and reuse it. Outside a run
  * of the slow tier (no shared dir) it is built in `own`. A file whose point is the build builds its own.
  */
 export async function sharedUserIndex(own: string, o: { extra: number }): Promise<UserIndex> {
-  const shared = inject('packDir');
-  if (!shared) return buildUserIndex(own, o.extra);
-  const dir = join(shared, `cli-user-index-${o.extra}`);
-  const done = join(dir, 'built.json');
-  const lock = `${dir}.lock`;
-  for (;;) {
-    if (existsSync(done)) return JSON.parse(readFileSync(done, 'utf8')) as UserIndex;
-    try {
-      mkdirSync(lock);
-    } catch {
-      await new Promise((r) => setTimeout(r, 200)); // another file is building it
-      continue;
-    }
-    try {
-      if (existsSync(done)) continue;
-      rmSync(dir, { recursive: true, force: true }); // what a failed build left
-      const built = await buildUserIndex(dir, o.extra);
-      writeFileSync(`${done}.tmp`, JSON.stringify(built));
-      renameSync(`${done}.tmp`, done);
-      return built;
-    } finally {
-      rmdirSync(lock); // after a failed build the next caller tries again
-    }
-  }
+  return (await sharedOnce(`cli-user-index-${o.extra}`, (dir) => buildUserIndex(dir, o.extra))) ?? buildUserIndex(own, o.extra);
 }

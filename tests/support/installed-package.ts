@@ -13,11 +13,11 @@
  * and unpack the same tarball. Outside a run of the slow tier, each caller packs into its own dir.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { inject } from 'vitest';
 import { PACKAGE_ROOT } from '../../core/version.js';
+import { sharedOnce } from './shared-once.js';
 
 const run = promisify(execFile);
 
@@ -49,32 +49,11 @@ async function pack(dest: string): Promise<PackedTarball> {
 }
 
 /**
- * The package's tarball, packed once per test run: in the run's shared dir (pack-dir-setup.ts) by
+ * The package's tarball, packed once per test run: in the run's shared dir (shared-once.ts) by
  * the first caller, under a lock dir the others wait on; where no run provides that dir, into `own`.
  */
 export async function packedTarball(own: string): Promise<PackedTarball> {
-  const shared = inject('packDir');
-  if (!shared) return pack(own);
-  const done = join(shared, 'packed.json');
-  const lock = join(shared, 'lock');
-  for (;;) {
-    if (existsSync(done)) return JSON.parse(readFileSync(done, 'utf8')) as PackedTarball;
-    try {
-      mkdirSync(lock);
-    } catch {
-      await new Promise((r) => setTimeout(r, 200)); // another file is packing
-      continue;
-    }
-    try {
-      if (existsSync(done)) continue;
-      const packed = await pack(join(shared, 'tgz'));
-      writeFileSync(`${done}.tmp`, JSON.stringify(packed));
-      renameSync(`${done}.tmp`, done);
-      return packed;
-    } finally {
-      rmdirSync(lock); // after a failed pack the next caller tries again
-    }
-  }
+  return (await sharedOnce('packed', pack)) ?? pack(own);
 }
 
 export async function installPackedPackage(work: string): Promise<InstalledPackage> {
