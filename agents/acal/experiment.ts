@@ -18,7 +18,7 @@ import { errors } from '../../core/errors.js';
 import type { UsageMeter } from '../../core/llm/usage.js';
 import { createRetrievalTools, type ToolMethod } from '../../retrieval/tools/index.js';
 import type { Retriever } from '../../retrieval/types.js';
-import { openCaseIndex } from '../../retrieval/open-index.js';
+import { openCaseIndex, type AgentIndex } from '../../retrieval/open-index.js';
 import { createChainOfThoughtSystem, createSingleAgentRagSystem, createStandardPromptingSystem } from './baselines/index.js';
 import { acalDir } from './graph/store.js';
 import { acalMetrics, metricsTable, type AcalMetrics } from './metrics.js';
@@ -70,6 +70,16 @@ export interface RunAcalResult {
 export async function runAcal(opts: RunAcalOptions): Promise<RunAcalResult> {
   const system = opts.system ?? 'acal';
   if (!ACAL_SYSTEMS.includes(system)) throw errors.usage(`unknown --system "${system}"`, `one of: ${ACAL_SYSTEMS.join(', ')}`);
+  if (!opts.indexDir && system === 'rag') throw errors.usage('the RAG baseline needs an index: pass --index DIR');
+  const idx = opts.indexDir ? await openCaseIndex(opts.indexDir) : undefined;
+  try {
+    return await runAcalWith(opts, system, idx);
+  } finally {
+    await idx?.docs.close?.(); // the doc store's file handles (the sparse index stays in the process's cache)
+  }
+}
+
+async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: AgentIndex | undefined): Promise<RunAcalResult> {
   const split = opts.split ?? 'test';
   const all = await loadLegalBenchTask(opts.task, { split, dir: opts.dataDir });
   const items = opts.limit !== undefined ? all.slice(0, opts.limit) : all;
@@ -79,13 +89,10 @@ export async function runAcal(opts: RunAcalOptions): Promise<RunAcalResult> {
   let retrievers: Partial<Record<string, Retriever>> = {};
   let getPassage: (id: string) => Promise<{ id: string; text: string; title?: string } | undefined> = async () => undefined;
   let tools: ReturnType<typeof createRetrievalTools> = [];
-  if (opts.indexDir) {
-    const idx = await openCaseIndex(opts.indexDir);
+  if (idx) {
     retrievers = idx.retrievers;
     getPassage = idx.getPassage;
     tools = createRetrievalTools({ retrievers: idx.retrievers as Partial<Record<ToolMethod, Retriever>>, docs: idx.docs, defaultK: k });
-  } else if (system === 'rag') {
-    throw errors.usage('the RAG baseline needs an index: pass --index DIR');
   }
 
   const fewShot = system === 'sp' || system === 'cot' ? await loadLegalBenchTask(opts.task, { split: 'train', dir: opts.dataDir }).catch(() => []) : [];

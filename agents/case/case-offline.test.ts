@@ -20,6 +20,7 @@ let dir: string;
 let questions: Question[];
 let ctx: SystemContext;
 
+let docs: Awaited<ReturnType<typeof openDocStore>> | undefined;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lexcase-case-offline-'));
   questions = (await loadQuestions('barexam', 'val')).slice(0, 12);
@@ -35,11 +36,12 @@ beforeAll(async () => {
     { out: join(dir, 'idx'), corpusName: 'test', workers: 0 },
   );
   const retrievers: Record<string, Retriever> = { bm25: await openRetriever(join(dir, 'idx'), 'bm25'), qld: await openRetriever(join(dir, 'idx'), 'qld') };
-  const docs = await openDocStore(join(dir, 'idx'));
-  ctx = { seed: 13, tools: [], retrievers, getPassage: (id) => docs.get(id), options: { k: 5 } };
+  docs = await openDocStore(join(dir, 'idx'));
+  ctx = { seed: 13, tools: [], retrievers, getPassage: (id) => docs!.get(id), options: { k: 5 } };
 }, 60_000);
 
 afterAll(async () => {
+  await docs?.close();
   await closeSparseIndexes();
   rmSync(dir, { recursive: true, force: true });
 });

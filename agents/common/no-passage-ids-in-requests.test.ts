@@ -41,6 +41,7 @@ let questions: Question[];
 let ids: Set<string>;
 let ctxBase: Omit<SystemContext, 'llm' | 'seed'>;
 
+let docs: Awaited<ReturnType<typeof openDocStore>> | undefined;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lexcase-no-ids-'));
   questions = (await loadQuestions('barexam', 'val')).slice(0, 3);
@@ -58,11 +59,12 @@ beforeAll(async () => {
     { out, corpusName: 'no-ids', methods: ['bm25', 'qld'], workers: 0 },
   );
   const retrievers = { bm25: await openRetriever(out, 'bm25'), qld: await openRetriever(out, 'qld') };
-  const docs = await openDocStore(out);
-  ctxBase = { tools: createRetrievalTools({ retrievers, docs }), retrievers, getPassage: async (id) => (await docs.get(id)) ?? undefined, options: { k: 3 } };
+  docs = await openDocStore(out);
+  ctxBase = { tools: createRetrievalTools({ retrievers, docs }), retrievers, getPassage: async (id) => (await docs!.get(id)) ?? undefined, options: { k: 3 } };
 }, 120_000);
 
 afterAll(async () => {
+  await docs?.close();
   await closeSparseIndexes();
   rmSync(dir, { recursive: true, force: true });
 });

@@ -17,13 +17,13 @@ import { createChatModel } from '../../core/llm/factory.js';
 import { FakeChatModel } from '../../tests/support/fake-chat-model.js';
 import { startScriptedServer } from '../../tests/support/scripted-openai-server.js';
 import { closeSparseIndexes, openRetriever } from '../open.js';
-import type { DocStore, Retriever } from '../types.js';
+import type { Retriever } from '../types.js';
 import { createRetrievalTools, makeSnippet, searchHits, ToolRecorder, withToolRecorder } from './index.js';
 
 let dir: string;
 let questions: Question[];
 let retrievers: { bm25: Retriever; qld: Retriever };
-let docs: DocStore;
+let docs: Awaited<ReturnType<typeof openDocStore>>;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lexcase-tools-'));
@@ -44,6 +44,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  await docs?.close();
   await closeSparseIndexes();
   rmSync(dir, { recursive: true, force: true });
 });
