@@ -13,7 +13,8 @@ SPEC (written by bench/bm25s-peer.ts): {"genCmd": [argv of the corpus generator]
 Build: the passages stream from the same seeded generator process the lexcase build reads
 (bench/scale-gen.ts), through a pipe; BM25S's own tokenizer (bm25s.tokenize) reads the texts as they
 arrive and BM25.index builds its sparse matrix of precomputed scores in memory. Build wall, CPU
-(getrusage of this process: user + system, all threads) and peak RSS (ru_maxrss) are this
+(getrusage of this process: user + system, all threads) and peak RSS (VmHWM: this process's own
+high-water mark; ru_maxrss on Linux carries over the Node driver's RSS at spawn) are this
 process's alone; the generator's CPU is reported apart, as for lexcase.
 
 Queries: one after another in this process, after `warmup` warm-up queries, each tokenized with the
@@ -27,6 +28,19 @@ import resource
 import subprocess
 import sys
 import time
+
+
+def own_peak_rss_mib():
+    """This process's own peak RSS (VmHWM of /proc/self/status); ru_maxrss elsewhere. On Linux
+    ru_maxrss starts from the parent's RSS at fork, so a child of a large driver read as at least it."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def rusage_cpu_s():
@@ -69,7 +83,7 @@ def main():
     del corpus_tokens
     build_s = time.perf_counter() - t0
     build_cpu_s = rusage_cpu_s() - cpu0
-    build_peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    build_peak_mib = own_peak_rss_mib()
     gen_cpu_s = None
     try:
         gen_cpu_s = float(open(spec["genCpuFile"]).read())
@@ -119,7 +133,7 @@ def main():
         "buildPeakRssMiB": round(build_peak_mib, 1),
         "generatorCpuS": None if gen_cpu_s is None else round(gen_cpu_s, 2),
         "servingRssMiB": round(current_rss_mib(), 1),
-        "servingPeakRssMiB": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "servingPeakRssMiB": round(own_peak_rss_mib(), 1),
         "shapes": shapes,
         "loadAvg": [round(x, 2) for x in os.getloadavg()],
     }

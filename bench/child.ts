@@ -1,5 +1,5 @@
 /**
- * One benchmark scenario in its own process, so peak RSS (getrusage maxRSS) is that engine's alone.
+ * One benchmark scenario in its own process, so peak RSS (its own high-water mark: measure.ts ownPeakRssKiB) is that engine's alone.
  * Invoked by bench/run.ts as `node child.js '<json spec>'`; writes its result as JSON to
  * spec.resultFile. Phases: `build` (time, CPU, peak RSS, bytes on disk), `query` (load time, query
  * latencies at each k, peak RSS of a serving process), `all` (both in one process, for in-memory

@@ -1,4 +1,5 @@
 /** Small measurement helpers shared by the benchmark scenarios. */
+import { readFileSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -62,9 +63,26 @@ export async function dirBreakdown(dir: string): Promise<Record<string, number>>
   return out;
 }
 
-/** Peak resident set size of this process so far, in MiB (getrusage ru_maxrss). */
+/**
+ * Peak resident set size of this process so far, in KiB: its memory's high-water mark (VmHWM of
+ * /proc/self/status; worker threads share it), not getrusage's maxRSS. On Linux maxRSS carries over
+ * the parent's RSS at the moment it spawned this process (fork copies it, exec keeps it): a child
+ * started by a driver holding 600 MB reported 618 MB where its own peak was 40 MB, so a benchmark
+ * child's (or a test child's) peak read as at least its driver's. Elsewhere (no /proc) maxRSS.
+ */
+export function ownPeakRssKiB(): number {
+  try {
+    const m = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (m) return Number(m[1]);
+  } catch {
+    /* not Linux */
+  }
+  return process.resourceUsage().maxRSS;
+}
+
+/** Peak resident set size of this process so far, in MiB (ownPeakRssKiB: this process's own, not its parent's). */
 export function peakRssMiB(): number {
-  return Math.round((process.resourceUsage().maxRSS / 1024) * 10) / 10;
+  return Math.round((ownPeakRssKiB() / 1024) * 10) / 10;
 }
 
 /** CPU seconds (user + system) used by this process so far, all threads. */

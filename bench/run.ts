@@ -477,7 +477,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
     );
   }
   results.notes.push(
-    'Peak RSS is getrusage maxRSS of the engine\'s own child process (worker threads included). lexcase "peak RSS" in comparisons is the larger of its build process and its serving process.',
+    'Peak RSS is the high-water mark (VmHWM) of the engine\'s own child process (worker threads included; not getrusage maxRSS, which on Linux starts from the driver\'s RSS at spawn). lexcase "peak RSS" in comparisons is the larger of its build process and its serving process.',
     "lexcase index size excludes the doc store (docs/: passage text kept for display) in the ratio; the size with it is shown too. LanceDB's directory holds the text plus its FTS index.",
     'All engines share one 2-core machine with other work; the load average at the start and end of each child and its CPU (cpu: wall s, the busy CPU s of the usable cores from /proc/stat, the own CPU s of the bench process and its children) are in the JSON: a timing target (build time, latency, speed-up, ANN p50) whose child started at a load above 0.75 × usable cores (1.5 on 2), or had more than 0.25 cores of other work beside it (machine busy − own, ÷ wall), is "not claimed" (bench/quiet.ts); the end load is kept for the record only. "CPU p50" is the per-query process CPU time (user + system, all threads): close to the uncontended latency for single-threaded engines, and above wall time for multi-threaded ones (LanceDB).',
   );

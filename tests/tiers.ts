@@ -12,6 +12,7 @@
 /** Files that start a child process or a browser (checked by tests/tiers.test.ts). */
 export const PROCESS_TESTS: readonly string[] = [
   'agents/mad/snippet-handle-order.test.ts',
+  'bench/peak-rss.test.ts',
   'bench/scale.test.ts',
   'bench/startup.test.ts',
   'core/config.test.ts',

@@ -1,7 +1,9 @@
 /**
  * RM3 (`--rm3`), batch search on worker threads (`--threads`) and the TREC SGML / MS MARCO topic
- * readers (`--topics-format`, `--topic-field`) as a user runs them: the built `lexcase` in a child
+ * readers (`--topics-format`, `--topic-field`) as a user runs them: the installed package's `lexcase`
+ * (the packed tarball unpacked into an empty project: tests/support/installed-package.ts) in a child
  * process over an index of the Bar Exam QA gold passages, with the 124 val questions as topics.
+ * (tests/installed-package.test.ts ran two of these checks again from the package; they are here.)
  * A run file is byte-identical for 1, 2 and 3 threads; RM3 runs say so in their tag; TREC and
  * MS MARCO topics give the runs their TSV twins give; every mistake is one message, no stack trace.
  */
@@ -9,17 +11,24 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, lexcase, STACK_TRACE } from '../support/spawn-cli.js';
+import { installPackedPackage } from '../support/installed-package.js';
+import { runBuiltCli } from '../support/run-built-cli.js';
+import { ensureBuilt, isolatedEnv, STACK_TRACE } from '../support/spawn-cli.js';
 import { writeUserFiles, type UserFiles } from './cli-fixtures.js';
 
 let dir: string;
 let idx: string;
 let files: UserFiles;
 let topics: [string, string][];
+let installedCli: string;
+
+/** The installed package's `lexcase <args>` in a child process (the environment spawn-cli.ts's `lexcase` gives). */
+const lexcase = (args: string[], o: { cwd?: string } = {}) => runBuiltCli(args, { cli: installedCli, cwd: o.cwd ?? dir, env: isolatedEnv() });
 
 beforeAll(async () => {
   await ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), 'lexcase-cli-rm3-'));
+  installedCli = (await installPackedPackage(join(dir, 'pkg'))).cli;
   files = await writeUserFiles(join(dir, 'mine'), { extra: 0 });
   idx = join(dir, 'idx');
   const b = await lexcase(['-q', 'index', 'build', files.passages, '--out', idx]);
