@@ -16,7 +16,7 @@ const SOURCE_ROOTS = ['core', 'corpora', 'indexer', 'retrieval', 'eval', 'agents
 function newestSource(dir: string): number {
   let newest = 0;
   for (const e of readdirSync(dir, { withFileTypes: true })) {
-    if (e.name === 'node_modules' || e.name === 'fixtures' || e.name.startsWith('.')) continue;
+    if (e.name === 'node_modules' || e.name === 'fixtures' || e.name === 'test-support' || e.name.startsWith('.')) continue; // what the build leaves out (spawn-cli.ts ensureBuilt reads the same)
     const p = join(dir, e.name);
     if (e.isDirectory()) newest = Math.max(newest, newestSource(p));
     else if (e.name.endsWith('.ts') && !e.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(p).mtimeMs);
@@ -32,12 +32,17 @@ process.once('exit', () => {
   for (const c of running) c.kill('SIGKILL');
 });
 
-/** The node arguments that start the CLI: the built one when fresh, else the source through tsx. */
+/**
+ * The node arguments that start the CLI: the built one when fresh, else the source through tsx. Only
+ * the built answer is kept: a dist/ found stale is looked at again on the next call (another test file
+ * of a shared worker may have rebuilt it meanwhile: spawn-cli.ts ensureBuilt), where a kept "stale"
+ * had the worker start every later child through tsx (~3× the memory, more CPU).
+ */
 export function cliArgv(): string[] {
   if (argvCache) return argvCache;
   const fresh = existsSync(DIST_CLI) && statSync(DIST_CLI).mtimeMs >= Math.max(...SOURCE_ROOTS.map((r) => newestSource(join(REPO_ROOT, r))));
-  argvCache = fresh ? [DIST_CLI] : ['--import', import.meta.resolve('tsx'), SRC_CLI];
-  return argvCache;
+  if (fresh) return (argvCache = [DIST_CLI]);
+  return ['--import', import.meta.resolve('tsx'), SRC_CLI];
 }
 
 export interface ChildResult {
