@@ -11,13 +11,11 @@
  * gets. The hang was not reproducible at 25K in a fresh process, so this checks the path works at scale;
  * it is not a reproduction.
  */
-import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { finished } from 'node:stream/promises';
 import { afterAll, expect, it } from 'vitest';
-import { syntheticPassagesSync } from '../bench/synthetic.js';
+import { syntheticPassagesSync, writeSyntheticJsonl } from '../bench/synthetic.js';
 import { runBuiltCli } from '../tests/support/run-built-cli.js';
 
 let dir: string;
@@ -28,15 +26,14 @@ afterAll(async () => {
 it('builds a LanceDB full-text index over 25,000 passages and finds a passage by its own words', async () => {
   dir = await mkdtemp(join(tmpdir(), 'lexcase-fts-large-'));
   const corpus = join(dir, 'passages.jsonl');
-  const out = createWriteStream(corpus);
-  let target: { id: string; text: string } | undefined;
+  await writeSyntheticJsonl(corpus, { n: 25_000, seed: 7 });
   let i = 0;
-  for (const p of syntheticPassagesSync({ n: 25_000, seed: 7 })) {
-    if (i++ === 12_345) target = { id: p.id, text: p.text };
-    if (!out.write(`${JSON.stringify({ id: p.id, text: p.text })}\n`)) await new Promise<void>((r) => out.once('drain', () => r()));
-  }
-  out.end();
-  await finished(out);
+  let target: { id: string; text: string } | undefined;
+  for (const p of syntheticPassagesSync({ n: 25_000, seed: 7 }))
+    if (i++ === 12_345) {
+      target = p;
+      break;
+    }
   const idx = join(dir, 'idx');
   const built = await runBuiltCli(['index', 'build', corpus, '--out', idx, '--methods', 'bm25,lancedb-fts', '--workers', '0'], { cwd: dir });
   expect(built.code, built.stderr).toBe(0);

@@ -14,20 +14,13 @@ import { programWith, runCli } from '../../../tests/support/run-cli.js';
 
 let dir: string;
 let srv: ScriptedServer;
-const LLM_KEYS = ['LEXCASE_LLM_BASE_URL', 'LEXCASE_LLM_MODEL', 'LEXCASE_LLM_MAX_RETRIES', 'OPENAI_BASE_URL'] as const;
-const saved = Object.fromEntries(LLM_KEYS.map((k) => [k, process.env[k]]));
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'threeply-cli-'));
   srv = await startScriptedServer(rulesScript());
 });
 afterAll(async () => {
-  // keys put back on the real process.env: replacing the object (process.env = copy) unhooks it from the
-  // process's environment, which native code (LanceDB's S3 client) reads, for every later file of a shared worker
-  for (const k of LLM_KEYS) {
-    if (saved[k] === undefined) delete process.env[k];
-    else process.env[k] = saved[k];
-  }
+  // the LLM_* variables set here are put back by the per-file reset (tests/support/shared-state-setup.ts)
   await srv.close();
   rmSync(dir, { recursive: true, force: true });
 });
