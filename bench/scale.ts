@@ -9,6 +9,7 @@
  * (docs/bench-scale.svg) and the table in docs/bench.md come from bench/scale-plot.ts.
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, freemem, getPriority, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -83,7 +84,8 @@ export interface ScaleRun {
 }
 
 export interface ScalePeerRun {
-  status: 'ok' | 'failed';
+  /** 'skipped': its projected peak RSS did not fit the machine's available memory (reason says the figures). */
+  status: 'ok' | 'failed' | 'skipped';
   reason?: string;
   result?: Omit<Bm25sResult, 'shapes'> & {
     shapes: Omit<Bm25sResult['shapes'][number], 'top10'>[];
@@ -197,7 +199,9 @@ export const SCALE_HELP = `npm run bench -- --scale [options]
                           claim limit, so the bench's own previous phase does not count (default 240)
   --bm25s-src DIR         run the BM25S peer (numpy backend, python3 child) on the same corpus and
                           queries; DIR is a checkout of github.com/xhluca/bm25s (or set
-                          LEXCASE_BM25S_SRC); without one the peer is skipped (docs/bench.md)
+                          LEXCASE_BM25S_SRC); without one the peer is skipped (docs/bench.md); it is
+                          also skipped, with the figures, at a size where its peak RSS projected
+                          from a smaller size of this run exceeds 85 % of MemAvailable
 Needs an idle machine: a figure whose phase started at a 1-min load above 0.75 × usable cores (1.5 on
 2), or had more than 0.25 cores of other work beside it (the machine's busy CPU from /proc/stat minus
 the bench's own, ÷ wall), is not claimed. Then: node dist/bench/scale-plot.js [results.json …] writes
@@ -279,8 +283,44 @@ function gitSha(): string | null {
 
 const SKIP_LINE = (resolveBm25sSrc(undefined, {}) as { skip: string }).skip;
 
+/** The most memory the BM25S peer may be projected to need: this share of the machine's available memory at the time. */
+const PEER_MEMORY_SHARE = 0.85;
+
+/**
+ * Why BM25S would not fit at this size, or null: its peak RSS is projected linearly in passages from the largest
+ * smaller size of the same corpus it already ran at in this run (BM25S holds its whole score matrix in memory;
+ * 856,835 Zipf passages peaked at 3.8 GiB), against MemAvailable. With no earlier size it runs.
+ */
+export function peerMemoryVerdict(runs: ScaleRun[], size: number, profile: CorpusProfile, availableMiB: number): string | null {
+  let base: { size: number; peakMiB: number } | null = null;
+  for (const r of runs)
+    if (r.profile === profile && r.size < size && r.bm25s?.status === 'ok' && (!base || r.size > base.size))
+      base = { size: r.size, peakMiB: r.bm25s.result!.buildPeakRssMiB };
+  if (!base) return null;
+  const projectedMiB = Math.round((base.peakMiB * size) / base.size);
+  if (projectedMiB <= availableMiB * PEER_MEMORY_SHARE) return null;
+  return `BM25S would need ~${round(projectedMiB / 1024, 1)} GiB (its ${round(base.peakMiB / 1024, 2)} GiB peak at ${fmtN(base.size)} passages × ${round(size / base.size, 2)}), more than ${PEER_MEMORY_SHARE * 100} % of the ${round(availableMiB / 1024, 1)} GiB available`;
+}
+
+/** MemAvailable of /proc/meminfo in MiB (os.freemem() where there is none). */
+function availableMemMiB(): number {
+  try {
+    const m = /^MemAvailable:\s+(\d+) kB/m.exec(readFileSync('/proc/meminfo', 'utf8'));
+    if (m) return Number(m[1]) / 1024;
+  } catch {
+    /* no /proc */
+  }
+  return freemem() / 2 ** 20;
+}
+
 /** BM25S on the same corpus (its own generator process) and the same queries; ratios and agreement against this run's lexcase figures. */
-async function runPeer(opts: ScaleOptions, run: ScaleRun, tag: string, limit: number): Promise<void> {
+async function runPeer(opts: ScaleOptions, run: ScaleRun, tag: string, limit: number, earlier: ScaleRun[]): Promise<void> {
+  const tooBig = peerMemoryVerdict(earlier, run.size, run.profile, availableMemMiB());
+  if (tooBig) {
+    run.bm25s = { status: 'skipped', reason: tooBig, compare: [] };
+    opts.log(`${tag} BM25S: skipped, ${tooBig}`);
+    return;
+  }
   const shapes = shapesFor(run.profile).map((sh) => ({
     shape: sh.shape,
     k: sh.k,
@@ -442,7 +482,7 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
         }
       }
       if (!opts.keep) await rm(dir, { recursive: true, force: true });
-      if (opts.bm25sSrc) await runPeer(opts, run, tag, limit);
+      if (opts.bm25sSrc) await runPeer(opts, run, tag, limit, results.runs);
       for (const q of run.queries) for (const s of q.shapes) delete s.top10;
       // The runs so far (a long run that is stopped keeps what it measured).
       if (opts.write) await writeResults(opts.outDir, results, false);
@@ -657,7 +697,7 @@ export function renderScaleMarkdown(all: ScaleResults[]): string {
     for (const r of peers) {
       const p = r.bm25s!;
       if (p.status !== 'ok') {
-        lines.push(`| ${fmtN(r.size)} | ${r.profile} | failed: ${firstLine(p.reason)} | | | | | | | | | | | |`);
+        lines.push(`| ${fmtN(r.size)} | ${r.profile} | ${p.status}: ${firstLine(p.reason)} | | | | | | | | | | | |`);
         continue;
       }
       const res = p.result!;
