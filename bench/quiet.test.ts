@@ -127,8 +127,8 @@ describe('the quiet-machine rule (bench/quiet.ts)', () => {
     });
   });
 
-  it('settles: waits while the load is above the limit (polling), up to its bound, and starts at once when quiet', async () => {
-    const seq = [2.6, 2.1, 1.7, 1.4, 1.2];
+  it('settles: waits while the load is above 0.85 × the limit (polling), up to its bound, and starts at once when quiet', async () => {
+    const seq = [2.6, 2.1, 1.7, 1.4, 1.2, 1.1];
     const lines: string[] = [];
     expect(
       await settle(
@@ -138,8 +138,11 @@ describe('the quiet-machine rule (bench/quiet.ts)', () => {
         () => seq.shift()!,
         1,
       ),
-    ).toBe(1.4);
-    expect(lines).toEqual([expect.stringMatching(/^settling: load 2\.6 > 1\.5/), expect.stringMatching(/^settled: load 1\.4 after \d+ s$/)]);
+    ).toBe(1.2);
+    expect(lines).toEqual([
+      expect.stringMatching(/^settling: load 2\.6 > 1\.27 \(0\.85 × the 1\.5 limit\)/),
+      expect.stringMatching(/^settled: load 1\.2 after \d+ s$/),
+    ]);
     expect(
       await settle(
         1.5,

@@ -1,14 +1,18 @@
 /**
- * Query-time parallelism: `threads` workers each own a contiguous doc range of the same shared
- * index and return their exact top-k; the merge of per-range top-k lists is the exact global top-k
- * (identical scores: each doc is scored by the same operations in the same order).
+ * Query-time parallelism: `threads` scoring threads each own a contiguous doc range of the same
+ * shared index and return their exact top-k; the merge of per-range top-k lists is the exact global
+ * top-k (identical scores: each doc is scored by the same operations in the same order). The calling
+ * thread is one of them — it scores the last range itself while `threads − 1` workers score the
+ * others — so a query waits for one woken worker, not the later of two (on an idle machine waking a
+ * worker costs ~1 ms at p50 and 4–5 ms at p95: docs/notes/2026-11-28-agent-tail.md), and the pool
+ * holds no more decoded lists than `threads` ranges.
  */
 import type { Worker } from 'node:worker_threads';
 import { spawnWorker } from '../../core/worker-url.js';
 import { LexcaseError, type ErrorCode } from '../../core/errors.js';
 import { mergeRanked, scoreTopK, type Ranked, type ScoreRequest } from './score-core.js';
 import { scoringView, type ScoringData, type ScoringView } from '../../indexer/sparse/scoring-view.js';
-import { setCacheBudget } from './decoded-postings.js';
+import { prewarmPostings, setCacheBudget } from './decoded-postings.js';
 
 export interface Scorer {
   score(req: ScoreRequest): Promise<Ranked>;
@@ -41,7 +45,24 @@ export function createQueryPool(data: ScoringData, threads: number, cacheBytes?:
   let failure: Error | undefined;
   const workers: Worker[] = [];
   const setRef = (on: boolean) => workers.forEach((w) => (on ? w.ref() : w.unref()));
-  for (let t = 0; t < threads; t++) {
+  const share = cacheBytes !== undefined ? Math.floor(cacheBytes / threads) : undefined;
+  // The calling thread's range (the last): its own view and share of the cache, prewarmed as a worker's is, on first use.
+  const local = scoringView(data, Math.floor((data.N * (threads - 1)) / threads), data.N);
+  if (share !== undefined) setCacheBudget(local, share);
+  let localReady: { error?: unknown } | undefined;
+  const scoreLocal = (req: ScoreRequest): Ranked => {
+    if (!localReady) {
+      localReady = {};
+      try {
+        prewarmPostings(local);
+      } catch (e) {
+        localReady.error = e;
+      }
+    }
+    if (localReady.error) throw localReady.error;
+    return scoreTopK(local, req);
+  };
+  for (let t = 0; t < threads - 1; t++) {
     const lo = Math.floor((data.N * t) / threads);
     const hi = Math.floor((data.N * (t + 1)) / threads);
     const w = spawnWorker(import.meta.url, './query-worker.js');
@@ -66,7 +87,7 @@ export function createQueryPool(data: ScoringData, threads: number, cacheBytes?:
       for (const p of pending.values()) p.reject(e);
       pending.clear();
     });
-    w.postMessage({ type: 'init', data: plain, lo, hi, ...(cacheBytes !== undefined ? { cacheBytes: Math.floor(cacheBytes / threads) } : {}) });
+    w.postMessage({ type: 'init', data: plain, lo, hi, ...(share !== undefined ? { cacheBytes: share } : {}) });
     w.unref();
     workers.push(w);
   }
@@ -76,9 +97,24 @@ export function createQueryPool(data: ScoringData, threads: number, cacheBytes?:
       if (req.ids.length === 0 || req.k <= 0) return Promise.resolve({ docs: [], scores: [] });
       return new Promise<Ranked>((resolve, reject) => {
         const id = nextId++;
-        pending.set(id, { parts: [], left: workers.length, k: req.k, resolve, reject });
+        const p = { parts: [] as Ranked[], left: threads, k: req.k, resolve, reject };
+        pending.set(id, p);
         setRef(true);
+        // the workers start first; the calling thread scores its range while they run
         for (const w of workers) w.postMessage({ type: 'score', id, req });
+        try {
+          p.parts[threads - 1] = scoreLocal(req);
+        } catch (e) {
+          pending.delete(id);
+          if (pending.size === 0) setRef(false);
+          reject(e as Error);
+          return;
+        }
+        if (--p.left === 0) {
+          pending.delete(id);
+          if (pending.size === 0) setRef(false);
+          resolve(mergeRanked(p.parts, p.k));
+        }
       });
     },
     async close() {
