@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCpuList, parseProcStat, parseSelfStat, type CpuSample } from './proc-stat.js';
 import { OTHERS_MAX_CORES, claimLimit, cpuLine, idleNotice, othersCores, phaseCpu, quietClaim, settle, type PhaseCpu } from './quiet.js';
 import { checkPeerTargets, checkScaleTargets, renderScaleMarkdown, unclaimedFigures, type ScaleResults, type ScaleRun } from './scale.js';
-import { NotClaimedError, writeScaleDocs } from './scale-plot.js';
+import { NotClaimedError, withoutLoaded, writeScaleDocs } from './scale-plot.js';
 import { checkTargets, renderMarkdown, type BenchResults, type EngineRun } from './report.js';
 
 // Issue 38 item 5: a figure claims a target (and may be stamped into the docs) only when its phase
@@ -356,6 +356,47 @@ describe('scale bench targets and the docs stamp refuse figures taken beside oth
       expect(md).toContain('| 10,000,000 | bench | 300 (560) | 2000 |');
       expect(md).toContain('| 0.4 / 3.5 | 0 |');
       expect(existsSync(svg)).toBe(true);
+    });
+
+    it('a loaded rerun of the same size does not hide a quiet run given before it (and a loaded run alone still stops the stamping)', async () => {
+      const quiet = join(dir, 'quiet-first.json');
+      await writeFile(quiet, JSON.stringify(results([run10M(0.4, 3.5)])));
+      const busy = join(dir, 'busy-later.json');
+      await writeFile(busy, JSON.stringify(results([run10M(0.4, 1.2, 0.6)])));
+      let { doc, pdoc, svg } = await docFiles();
+      await writeScaleDocs([quiet, busy], svg, doc, pdoc);
+      const md = await readFile(doc, 'utf8');
+      expect(md).toContain('| 0.4 / 3.5 | 0 |');
+      expect(md).not.toContain('| 0.6 |');
+      ({ doc, pdoc, svg } = await docFiles());
+      await expect(writeScaleDocs([busy], svg, doc, pdoc)).rejects.toBeInstanceOf(NotClaimedError);
+    });
+
+    it('--drop-loaded leaves out only the loaded query process or shape (listed under the table and the projection) and stamps the rest', async () => {
+      const r = run10M(0.4, 1.1);
+      const hot = { ...run10M(1.7, 1.8).queries[0], method: 'qld' };
+      const file = join(dir, 'one-hot-process.json');
+      await writeFile(file, JSON.stringify(results([{ ...r, queries: [...r.queries, hot] }])));
+      let { doc, pdoc, svg } = await docFiles();
+      await expect(writeScaleDocs([file], svg, doc, pdoc)).rejects.toBeInstanceOf(NotClaimedError);
+      ({ doc, pdoc, svg } = await docFiles());
+      const out = await writeScaleDocs([file], svg, doc, pdoc, { dropLoaded: true });
+      expect(out.dropped.map((f) => f.what)).toEqual(['10,000,000 bench qld queries', '10,000,000 bench qld barexam@1000', '10,000,000 bench qld agent@10']);
+      const md = await readFile(doc, 'utf8');
+      expect(md).toContain('| bm25 |');
+      expect(md).not.toContain('| qld |');
+      expect(md).toMatch(/Not stamped \(taken on a loaded machine; .*10,000,000 bench qld queries — load 1\.7 at start > 1\.5/);
+      expect(await readFile(pdoc, 'utf8')).toMatch(/Left out as taken on a loaded machine: 10,000,000 bench qld queries;/);
+      // a shape started on a loaded machine leaves its row out, not its process's other shape
+      const mixed = run10M(0.4, 1.1);
+      mixed.queries[0].shapes[1].loadAvgAtStart = [1.68, 1.68, 1.68];
+      const kept: { what: string; reason: string }[] = [];
+      expect(withoutLoaded(mixed, 1.5, kept)!.queries[0].shapes.map((x) => x.shape)).toEqual(['barexam']);
+      expect(kept).toEqual([{ what: '10,000,000 bench bm25 agent@10', reason: 'not claimed: load 1.68 at start > 1.5' }]);
+      // a loaded build leaves the whole run out
+      const d: { what: string; reason: string }[] = [];
+      expect(withoutLoaded(run10M(1.7, 1.8), 1.5, d)).toBeNull();
+      expect(d[0].what).toBe('10,000,000 bench build');
     });
   });
 });

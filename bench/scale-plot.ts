@@ -2,10 +2,10 @@
  * The scale curve's plot and table, from `npm run bench -- --scale` result files:
  *
  *   node dist/bench/scale-plot.js [bench/results/scale-….json …] [--svg docs/bench-scale.svg] [--doc docs/bench.md]
- *     [--projection-doc docs/scale.md]
+ *     [--projection-doc docs/scale.md] [--drop-loaded]
  *
- * Merges the runs of the given files (default bench/results/scale-latest.json; a later file's run
- * of the same size, corpus and method replaces an earlier one), renders a log-log Vega-Lite chart
+ * Merges the runs of the given files (default bench/results/scale-latest.json; per size and corpus
+ * the last quiet run, else the last run: mergeRuns), renders a log-log Vega-Lite chart
  * (p50 latency per query shape and method, and build wall time, against passages) to SVG in Node
  * (eval/plots/render-svg.ts), and rewrites the block between `<!-- scale:begin -->` and
  * `<!-- scale:end -->` in the doc with the image, the table and the files it came from, and the
@@ -18,8 +18,11 @@
  * more than 0.25 cores of other work beside it (machine busy CPU − the bench's own, ÷ wall), or has
  * no start load or CPU reading recorded, it writes nothing — no SVG, no doc block — prints
  * `not claimed: others X cores > 0.25 (machine M, own O)` (or `load X at start > 1.5`) for each
- * such figure and exits 2; the result files stay as they are (a quieter rerun of those sizes,
- * merged after them, replaces the loaded runs).
+ * such figure and exits 2; the result files stay as they are (a quieter rerun of those sizes
+ * replaces the loaded runs: mergeRuns). With `--drop-loaded` it leaves each such figure out
+ * instead — a loaded build takes its whole run, a loaded query process its method's rows, a loaded
+ * shape its row, a loaded BM25S phase the peer's — stamps the rest, and lists what it left out under the table and the
+ * projection.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, relative, resolve } from 'node:path';
@@ -40,12 +43,25 @@ export interface CurvePoint {
   load: number;
 }
 
-/** Merge result files: the last run of each (size, corpus) wins. */
+/**
+ * Merge result files: per (size, corpus) the last quiet run wins (every figure claimed: each phase
+ * started at a load within its file's limit, with little other work beside it); a run with a figure
+ * not claimed is kept only where no file has a quiet one (and then stops the stamping), so a loaded
+ * rerun never hides a quiet run of the same size. Among runs alike, a finished run wins over a
+ * failed one and a later file over an earlier one.
+ */
 export function mergeRuns(all: ScaleResults[]): ScaleRun[] {
-  const byKey = new Map<string, ScaleRun>();
-  for (const r of all)
-    for (const run of r.runs) if (run.status === 'ok' || !byKey.has(`${run.size}:${run.profile}`)) byKey.set(`${run.size}:${run.profile}`, run);
-  return [...byKey.values()].sort((a, b) => a.size - b.size || a.profile.localeCompare(b.profile));
+  const byKey = new Map<string, { run: ScaleRun; rank: number }>();
+  for (const r of all) {
+    const limit = claimLimit(r.machine.usableCpus ?? r.machine.cpus);
+    for (const run of r.runs) {
+      const rank = (run.status === 'ok' ? 1 : 0) + (run.status === 'ok' && unclaimedFigures([run], limit).length === 0 ? 1 : 0);
+      const key = `${run.size}:${run.profile}`;
+      const had = byKey.get(key);
+      if (!had || rank >= had.rank) byKey.set(key, { run, rank });
+    }
+  }
+  return [...byKey.values()].map((x) => x.run).sort((a, b) => a.size - b.size || a.profile.localeCompare(b.profile));
 }
 
 export function curvePoints(runs: ScaleRun[]): CurvePoint[] {
@@ -180,46 +196,95 @@ export class NotClaimedError extends Error {
 const BEGIN = '<!-- scale:begin -->';
 const END = '<!-- scale:end -->';
 
-export async function writeScaleDocs(files: string[], svgPath: string, docPath: string, projectionDoc?: string): Promise<{ points: number; runs: number }> {
+/**
+ * `run` without its figures taken on a loaded machine — the build (then the whole run), a query
+ * process (then all its shapes), a shape, the BM25S peer — or null when nothing is left; `dropped`
+ * gets what was left out and why.
+ */
+export function withoutLoaded(run: ScaleRun, limit: number, dropped: { what: string; reason: string }[]): ScaleRun | null {
+  const loaded = (r: ScaleRun) => unclaimedFigures([r], limit);
+  if (run.build && loaded({ ...run, queries: [], bm25s: undefined }).length) {
+    dropped.push(...loaded(run));
+    return null;
+  }
+  const queries = run.queries.flatMap((q) => {
+    const process = loaded({ ...run, build: undefined, queries: [{ ...q, shapes: [] }], bm25s: undefined });
+    if (process.length) {
+      dropped.push(...loaded({ ...run, build: undefined, queries: [q], bm25s: undefined }));
+      return [];
+    }
+    const shapes = q.shapes.filter((sh) => {
+      const bad = loaded({ ...run, build: undefined, queries: [{ ...q, shapes: [sh] }], bm25s: undefined });
+      dropped.push(...bad);
+      return bad.length === 0;
+    });
+    return shapes.length ? [{ ...q, shapes }] : [];
+  });
+  const peerBad = run.bm25s ? loaded({ ...run, build: undefined, queries: [] }) : [];
+  dropped.push(...peerBad);
+  if (!queries.length && !run.build) return null;
+  return { ...run, queries, ...(peerBad.length ? { bm25s: undefined } : {}) };
+}
+
+export async function writeScaleDocs(
+  files: string[],
+  svgPath: string,
+  docPath: string,
+  projectionDoc?: string,
+  opts: { dropLoaded?: boolean } = {},
+): Promise<{ points: number; runs: number; dropped: { file: string; what: string; reason: string }[] }> {
   const all: ScaleResults[] = [];
   for (const f of files) {
     const r = JSON.parse(await readFile(f, 'utf8')) as ScaleResults;
     if (r.schema !== 'lexcase-bench-scale/1') throw new Error(`${f}: not a scale result file (schema ${String(r.schema)})`);
     all.push(r);
   }
-  const runs = mergeRuns(all);
-  const kept = new Set(runs);
   const usable = (r: ScaleResults) => r.machine.usableCpus ?? r.machine.cpus;
+  const merged0 = mergeRuns(all);
+  // --drop-loaded: each figure taken on a loaded machine is left out (and listed under the table) instead of stopping the stamping.
+  const dropped: { file: string; what: string; reason: string }[] = [];
+  const stamped = new Map<ScaleRun, ScaleRun>();
+  all.forEach((r, i) => {
+    for (const x of r.runs) {
+      if (!merged0.includes(x)) continue;
+      if (!opts.dropLoaded) {
+        stamped.set(x, x);
+        continue;
+      }
+      const d: { what: string; reason: string }[] = [];
+      const y = withoutLoaded(x, claimLimit(usable(r)), d);
+      dropped.push(...d.map((f) => ({ file: relative(ROOT, files[i]), ...f })));
+      if (y) stamped.set(x, y);
+    }
+  });
+  const runs = merged0.filter((x) => stamped.has(x)).map((x) => stamped.get(x)!);
+  const fileRuns = (r: ScaleResults) => r.runs.filter((x) => stamped.has(x)).map((x) => stamped.get(x)!);
   // Before anything is written: every figure stamped must come from a quiet phase.
-  const loaded = all.flatMap((r, i) =>
-    unclaimedFigures(
-      r.runs.filter((x) => kept.has(x)),
-      claimLimit(usable(r)),
-    ).map((f) => ({ file: relative(ROOT, files[i]), ...f })),
-  );
+  const loaded = all.flatMap((r, i) => unclaimedFigures(fileRuns(r), claimLimit(usable(r))).map((f) => ({ file: relative(ROOT, files[i]), ...f })));
   if (loaded.length) throw new NotClaimedError(loaded);
   const points = curvePoints(runs);
   await writeFile(svgPath, await renderSvg(scaleSpec(points)));
-  const targets = all.flatMap((r) =>
-    checkScaleTargets(
-      r.runs.filter((x) => kept.has(x)),
-      usable(r),
-    ),
-  );
+  const targets = all.flatMap((r) => checkScaleTargets(fileRuns(r), usable(r)));
   const merged: ScaleResults = { ...all[all.length - 1], runs, targets };
   const loads = all.map(
     (r, i) =>
-      `\`${relative(ROOT, files[i])}\` (${r.startedAt.slice(0, 16)}Z, ${r.machine.usableCpus ?? r.machine.cpus} of ${r.machine.cpus} cores (${r.machine.cpuModel}), load at start ${r.machine.loadAvgAtStart[0]}, git ${r.gitSha?.slice(0, 7) ?? '?'})`,
+      `\`${relative(ROOT, files[i])}\` (${r.startedAt.slice(0, 16)}Z, ${r.machine.usableCpus ?? r.machine.cpus} of ${r.machine.cpus} cores (${r.machine.cpuModel}), load at start ${r.machine.loadAvgAtStart[0]}, git ${r.gitSha ? `${r.gitSha.slice(0, 7)}${r.gitSha.endsWith('-dirty') ? '-dirty' : ''}` : '?'})`,
   );
   const block = [
     BEGIN,
-    `<!-- generated by node dist/bench/scale-plot.js ${files.map((f) => relative(ROOT, f)).join(' ')}; do not edit -->`,
+    `<!-- generated by node dist/bench/scale-plot.js ${files.map((f) => relative(ROOT, f)).join(' ')}${opts.dropLoaded ? ' --drop-loaded' : ''}; do not edit -->`,
     '',
     `![scale curve: p50 latency and build time against passages, log-log](${relative(dirname(docPath), svgPath)})`,
     '',
     renderScaleMarkdown([merged]),
     '',
     `From: ${loads.join('; ')}.`,
+    ...(dropped.length
+      ? [
+          '',
+          `Not stamped (taken on a loaded machine; the result files keep them): ${dropped.map((f) => `${f.what} — ${f.reason.replace(/^not claimed: /, '')} (\`${f.file}\`)`).join('; ')}.`,
+        ]
+      : []),
     END,
   ].join('\n');
   await fillBlock(docPath, BEGIN, END, block);
@@ -231,11 +296,12 @@ export async function writeScaleDocs(files: string[], svgPath: string, docPath: 
       renderProjections(projections(runs)),
       '',
       `Fitted on: ${loads.join('; ')}.`,
+      ...(dropped.length ? ['', `Left out as taken on a loaded machine: ${dropped.map((f) => f.what).join('; ')} (bench.md lists why).`] : []),
       PEND,
     ].join('\n');
     await fillBlock(projectionDoc, PBEGIN, PEND, pb);
   }
-  return { points: points.length, runs: runs.length };
+  return { points: points.length, runs: runs.length, dropped };
 }
 
 const PBEGIN = '<!-- scale-projection:begin -->';
@@ -253,19 +319,22 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1
   const { values, positionals } = parseArgs({
     args: process.argv.slice(2),
     allowPositionals: true,
-    options: { svg: { type: 'string' }, doc: { type: 'string' }, 'projection-doc': { type: 'string' } },
+    options: { svg: { type: 'string' }, doc: { type: 'string' }, 'projection-doc': { type: 'string' }, 'drop-loaded': { type: 'boolean' } },
   });
   const files = (positionals.length ? positionals : [resolve(ROOT, 'bench/results/scale-latest.json')]).map((f) => resolve(f));
   const svg = resolve(values.svg ?? resolve(ROOT, 'docs/bench-scale.svg'));
   const doc = resolve(values.doc ?? resolve(ROOT, 'docs/bench.md'));
   const pdoc = resolve(values['projection-doc'] ?? resolve(ROOT, 'docs/scale.md'));
-  writeScaleDocs(files, svg, doc, pdoc)
-    .then((r) => process.stderr.write(`scale-plot: ${r.runs} runs, ${r.points} points → ${basename(svg)}, ${basename(doc)}\n`))
+  writeScaleDocs(files, svg, doc, pdoc, { dropLoaded: values['drop-loaded'] === true })
+    .then((r) => {
+      for (const f of r.dropped) process.stderr.write(`scale-plot: left out, ${f.reason}: ${f.what} (${f.file})\n`);
+      process.stderr.write(`scale-plot: ${r.runs} runs, ${r.points} points → ${basename(svg)}, ${basename(doc)}\n`);
+    })
     .catch((err) => {
       if (err instanceof NotClaimedError) {
         for (const f of err.figures) process.stderr.write(`scale-plot: ${f.reason}: ${f.what} (${f.file})\n`);
         process.stderr.write(
-          `scale-plot: refusing to stamp ${basename(doc)} and ${basename(svg)} from a loaded run (nothing written; the result files are kept). Rerun those sizes on an idle machine.\n`,
+          `scale-plot: refusing to stamp ${basename(doc)} and ${basename(svg)} from a loaded run (nothing written; the result files are kept). Rerun those sizes on an idle machine, or pass --drop-loaded to leave those figures out (listed under the table).\n`,
         );
         process.exit(2);
       }

@@ -8,7 +8,6 @@
  * --keep. Writes bench/results/scale-<timestamp>.{json,md} and scale-latest.{json,md}; the plot
  * (docs/bench-scale.svg) and the table in docs/bench.md come from bench/scale-plot.ts.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, freemem, getPriority, loadavg, totalmem } from 'node:os';
@@ -41,6 +40,7 @@ import {
   type PhaseCpu,
 } from './quiet.js';
 import { readCpuSample } from './proc-stat.js';
+import { gitSha as provenanceSha } from '../eval/provenance.js';
 import type { CorpusProfile } from './synthetic.js';
 
 export const SCALE_SIZES = [100_000, 856_835, 3_000_000, 10_000_000];
@@ -273,12 +273,10 @@ export function parseScaleArgs(argv: string[]): ScaleOptions {
   return o;
 }
 
+/** The checkout's commit, `<sha>-dirty` when tracked files differ from it (eval/provenance.ts), or null outside a checkout. */
 function gitSha(): string | null {
-  try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    return null;
-  }
+  const sha = provenanceSha(ROOT);
+  return sha === 'unknown' ? null : sha;
 }
 
 const SKIP_LINE = (resolveBm25sSrc(undefined, {}) as { skip: string }).skip;
