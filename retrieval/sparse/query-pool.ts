@@ -62,26 +62,38 @@ export function createQueryPool(data: ScoringData, threads: number, cacheBytes?:
     if (localReady.error) throw localReady.error;
     return scoreTopK(local, req);
   };
+  /** One range's answer for request `id` (range `t`; threads − 1 is the calling thread's): the last one resolves it with the merge, a failure rejects it at once. */
+  const deliver = (id: number, t: number, part: Ranked | Error) => {
+    const p = pending.get(id);
+    if (!p) return;
+    if (part instanceof Error) {
+      pending.delete(id);
+      p.reject(part);
+    } else {
+      p.parts[t] = part;
+      if (--p.left === 0) {
+        pending.delete(id);
+        p.resolve(mergeRanked(p.parts, p.k));
+      }
+    }
+    if (pending.size === 0) setRef(false);
+  };
   for (let t = 0; t < threads - 1; t++) {
     const lo = Math.floor((data.N * t) / threads);
     const hi = Math.floor((data.N * (t + 1)) / threads);
     const w = spawnWorker(import.meta.url, './query-worker.js');
-    w.on('message', (m: { type: string; id: number; docs?: number[]; scores?: number[]; message?: string; code?: ErrorCode }) => {
-      const p = pending.get(m.id);
-      if (!p) return;
-      if (m.type === 'error') {
-        pending.delete(m.id);
-        // a LexcaseError (INDEX_CORRUPT: a posting block failed its checksum) keeps its code and message
-        p.reject(m.code ? new LexcaseError(m.code, m.message ?? '') : new Error(`query worker failed: ${m.message}`));
-      } else {
-        p.parts[t] = { docs: m.docs!, scores: m.scores! };
-        if (--p.left === 0) {
-          pending.delete(m.id);
-          p.resolve(mergeRanked(p.parts, p.k));
-        }
-      }
-      if (pending.size === 0) setRef(false);
-    });
+    w.on('message', (m: { type: string; id: number; docs?: number[]; scores?: number[]; message?: string; code?: ErrorCode }) =>
+      deliver(
+        m.id,
+        t,
+        m.type === 'error'
+          ? // a LexcaseError (INDEX_CORRUPT: a posting block failed its checksum) keeps its code and message
+            m.code
+            ? new LexcaseError(m.code, m.message ?? '')
+            : new Error(`query worker failed: ${m.message}`)
+          : { docs: m.docs!, scores: m.scores! },
+      ),
+    );
     w.on('error', (e) => {
       failure = e;
       for (const p of pending.values()) p.reject(e);
@@ -97,24 +109,17 @@ export function createQueryPool(data: ScoringData, threads: number, cacheBytes?:
       if (req.ids.length === 0 || req.k <= 0) return Promise.resolve({ docs: [], scores: [] });
       return new Promise<Ranked>((resolve, reject) => {
         const id = nextId++;
-        const p = { parts: [] as Ranked[], left: threads, k: req.k, resolve, reject };
-        pending.set(id, p);
+        pending.set(id, { parts: [], left: threads, k: req.k, resolve, reject });
         setRef(true);
         // the workers start first; the calling thread scores its range while they run
         for (const w of workers) w.postMessage({ type: 'score', id, req });
+        let part: Ranked | Error;
         try {
-          p.parts[threads - 1] = scoreLocal(req);
+          part = scoreLocal(req);
         } catch (e) {
-          pending.delete(id);
-          if (pending.size === 0) setRef(false);
-          reject(e as Error);
-          return;
+          part = e instanceof Error ? e : new Error(String(e));
         }
-        if (--p.left === 0) {
-          pending.delete(id);
-          if (pending.size === 0) setRef(false);
-          resolve(mergeRanked(p.parts, p.k));
-        }
+        deliver(id, threads - 1, part);
       });
     },
     async close() {
