@@ -1,24 +1,28 @@
 /**
- * Provenance written into every run's config.json: lexcase version, git sha of the working tree
+ * Provenance written into every run's config.json: lexcase version, git sha of lexcase's own checkout
  * (or 'unknown' — never fails), a checksum of the items run (ids and gold labels, so two runs can
  * be told apart when the split changed), Node version and timestamps.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 import { PACKAGE_ROOT, VERSION } from '../core/version.js';
 
-export function gitSha(cwd: string = PACKAGE_ROOT): string {
+/**
+ * The git commit of lexcase's own checkout at `root` (with `-dirty` when tracked files differ), or
+ * 'unknown'. Only a work tree whose top level is `root` counts: an installed package sits in
+ * node_modules/lexcase, often inside the user's own repository, and git, walking up from there,
+ * would answer with the user's commit — recorded as lexcase's until 2026-11-29.
+ */
+export function gitSha(root: string = PACKAGE_ROOT): string {
+  const git = (args: string[]) => execFileSync('git', args, { cwd: root, stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).toString();
   try {
-    const sha = execFileSync('git', ['rev-parse', 'HEAD'], { cwd, stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 })
-      .toString()
-      .trim();
-    if (!/^[0-9a-f]{7,64}$/.test(sha)) return 'unknown';
+    const [top, sha] = git(['rev-parse', '--show-toplevel', 'HEAD']).trim().split('\n');
+    if (!top || realpathSync(top) !== realpathSync(root)) return 'unknown';
+    if (!/^[0-9a-f]{7,64}$/.test(sha ?? '')) return 'unknown';
     let dirty = false;
     try {
-      dirty =
-        execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd, stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 })
-          .toString()
-          .trim().length > 0;
+      dirty = git(['status', '--porcelain', '--untracked-files=no']).trim().length > 0;
     } catch {
       /* unknown dirtiness: report the sha alone */
     }

@@ -208,7 +208,7 @@ describe('the installed package', () => {
     expect(verify.code, verify.stderr + verify.stdout).toBe(0);
   });
 
-  it('a run grows: a larger --limit in the same run dir runs only the new items and records the change; a smaller one is refused', async () => {
+  it('a run grows: a larger --limit in the same run dir runs only the new items and records the change; a smaller one is refused; lexcase’s commit is recorded as unknown, not the commit of the user’s repository around it', async () => {
     const runDir = join(work, 'case-run');
     const run = (limit: number) => lexcase(['--json', 'run', 'case', '--offline', '--index', index, '--limit', String(limit), '--run-dir', runDir]);
     const first = await run(2);
@@ -219,6 +219,9 @@ describe('the installed package', () => {
     const cfg = JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8'));
     expect(cfg.config.limit).toBe(3);
     expect(cfg.resumes.at(-1)).toMatchObject({ items: 3, skipped: 2, grown: { limit: { from: 2, to: 3 } } });
+    // the project around the package is a git repository (installPackedPackage): its commit is not lexcase's
+    expect(cfg.provenance.gitSha).toBe('unknown');
+    expect(cfg.resumes.at(-1).gitSha).toBe('unknown');
     expect(readFileSync(join(runDir, 'results.jsonl'), 'utf8').trim().split('\n')).toHaveLength(3);
     const shrunk = await run(1);
     expect(shrunk.code).toBe(1);

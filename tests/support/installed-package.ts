@@ -22,7 +22,7 @@ import { sharedOnce } from './shared-once.js';
 const run = promisify(execFile);
 
 export interface InstalledPackage {
-  /** The user's project dir (package.json "type": "module"). */
+  /** The user's project dir (package.json "type": "module"; a git repository with one commit). */
   proj: string;
   /** node_modules/lexcase inside it: the unpacked tarball. */
   dir: string;
@@ -68,5 +68,11 @@ export async function installPackedPackage(work: string): Promise<InstalledPacka
     symlinkSync(join(PACKAGE_ROOT, 'node_modules', name), join(proj, 'node_modules', name), 'dir');
   }
   writeFileSync(join(proj, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'module' }));
+  // like most users' projects, a git repository with a commit of its own (node_modules untracked):
+  // what lexcase records as its own commit must not be this one (eval/provenance.ts gitSha)
+  const git = (...args: string[]) => run('git', ['-c', 'user.email=user@example.org', '-c', 'user.name=user', ...args], { cwd: proj });
+  await git('init', '-q');
+  await git('add', 'package.json');
+  await git('commit', '-q', '-m', 'the user project');
   return { proj, dir, cli: join(dir, 'dist/src/cli/main.js'), files: packed.files };
 }
