@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { createAnalyzer, englishStopwordList } from './analyzer.js';
 
@@ -31,8 +32,10 @@ describe('analyzer', () => {
     expect(createAnalyzer({ minTokenLength: 3, stemmer: 'none' }).tokens('a an ox law')).toEqual(['law']);
   });
 
-  it('uses the stopword package English list', () => {
+  it('uses the stopword package English list: exactly the main export’s `eng` (read from its own file, not the 62-language bundle)', () => {
     expect(englishStopwordList().has('the')).toBe(true);
     expect(englishStopwordList().has('court')).toBe(false);
+    const main = createRequire(import.meta.url)('stopword') as { eng: string[] };
+    expect([...englishStopwordList()]).toEqual([...new Set(main.eng)]);
   });
 });

@@ -13,6 +13,7 @@
  */
 import { createRequire } from 'node:module';
 import { stemmer as porterStem } from 'stemmer';
+import { eng as STOPWORD_ENG } from 'stopword/src/stopwords_eng.js';
 import { resolveAnalyzerConfig, type AnalyzerConfig } from './analyzer-config.js';
 import { LUCENE_ENGLISH_STOPWORDS, luceneTerm, scanStandard } from './lucene-analyzer.js';
 
@@ -29,9 +30,9 @@ export interface Analyzer {
 const require = createRequire(import.meta.url);
 
 let englishStopwords: Set<string> | undefined;
-/** The `stopword` package's English list (108 words). */
+/** The `stopword` package's English list (108 words; its own file, not the 62-language bundle: indexer/stopword-eng.d.ts). */
 export function englishStopwordList(): Set<string> {
-  if (!englishStopwords) englishStopwords = new Set<string>((require('stopword') as { eng: string[] }).eng);
+  if (!englishStopwords) englishStopwords = new Set<string>(STOPWORD_ENG);
   return englishStopwords;
 }
 
