@@ -22,14 +22,16 @@
  * that document (show(): the app renders each route anew); a fresh document per view cost ~1.5 s
  * of Chromium CPU each, a hash change ~0.2 s.
  *
- * axe runs in legacy mode (axe.run in the page): the default mode opens a blank page per analysis
- * to merge per-frame results, which took about half of each analysis; the explorer has no
- * cross-origin frames (requests to other origins are aborted). Only violations keep every node;
- * passes and inapplicable rules are still listed, one node each.
+ * axe runs in the page (runAxe: axe-core's axe.run, injected once per document): @axe-core/playwright's
+ * default mode opened a blank page per analysis to merge per-frame results, and its legacy mode
+ * injected axe again for every analysis; the explorer has no frames (requests to other origins are
+ * aborted). Only violations keep every node; passes and inapplicable rules are still listed, one
+ * node each.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
+import type { AxeResults } from 'axe-core';
+import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../core/version.js';
@@ -157,6 +159,24 @@ async function views(): Promise<View[]> {
   ];
 }
 
+/** The axe rules run on every view: WCAG 2.1 A/AA and best practice. */
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * axe-core's `axe.run` over the page's document, violations only (the rules that passed or did not
+ * apply are listed without their nodes). axe is injected once per document: the views after the
+ * first are hash changes in the same document (show), so the ~0.5 MB script is not parsed again
+ * for each — @axe-core/playwright's AxeBuilder injected it on every call (15 of a layout file's
+ * 76 core-seconds, measured 2026-11-29). The app has no frames, so the top document is all of it.
+ */
+async function runAxe(page: Page): Promise<AxeResults> {
+  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(AXE_SOURCE);
+  return (await page.evaluate(
+    `axe.run(document, ${JSON.stringify({ runOnly: { type: 'tag', values: AXE_TAGS }, resultTypes: ['violations'] })})`,
+  )) as AxeResults;
+}
+
 /** Fixtures, the explorer and a browser for the describe block that calls it. */
 function setUp(): void {
   beforeAll(async () => {
@@ -238,11 +258,7 @@ export function checkLayout(names: readonly ViewName[], opts: { titles?: boolean
             problems.push(`${v.name} @${width}: ${facts.legends.length} plot legends (expected the curves' and the figures')`);
           if (v.name === 'reproduction' && (await page.locator('[data-testid=plot-grid] svg').count()) !== 1)
             problems.push(`reproduction @${width}: no grid chart`);
-          const axe = await new AxeBuilder({ page })
-            .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-            .setLegacyMode(true)
-            .options({ resultTypes: ['violations'] })
-            .analyze();
+          const axe = await runAxe(page);
           for (const x of axe.violations)
             problems.push(
               `${v.name} @${width}: axe ${x.impact} ${x.id} (${x.nodes.length}×): ${x.help} — ${x.nodes
