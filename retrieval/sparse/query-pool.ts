@@ -46,8 +46,10 @@ export function createQueryPool(data: ScoringData, threads: number, cacheBytes?:
   const workers: Worker[] = [];
   const setRef = (on: boolean) => workers.forEach((w) => (on ? w.ref() : w.unref()));
   const share = cacheBytes !== undefined ? Math.floor(cacheBytes / threads) : undefined;
+  /** Range `t`'s first doc (t = threads: N, the end of the last range). */
+  const bound = (t: number) => Math.floor((data.N * t) / threads);
   // The calling thread's range (the last): its own view and share of the cache, prewarmed as a worker's is, on first use.
-  const local = scoringView(data, Math.floor((data.N * (threads - 1)) / threads), data.N);
+  const local = scoringView(data, bound(threads - 1), bound(threads));
   if (share !== undefined) setCacheBudget(local, share);
   let localReady: { error?: unknown } | undefined;
   const scoreLocal = (req: ScoreRequest): Ranked => {
@@ -79,8 +81,8 @@ export function createQueryPool(data: ScoringData, threads: number, cacheBytes?:
     if (pending.size === 0) setRef(false);
   };
   for (let t = 0; t < threads - 1; t++) {
-    const lo = Math.floor((data.N * t) / threads);
-    const hi = Math.floor((data.N * (t + 1)) / threads);
+    const lo = bound(t);
+    const hi = bound(t + 1);
     const w = spawnWorker(import.meta.url, './query-worker.js');
     w.on('message', (m: { type: string; id: number; docs?: number[]; scores?: number[]; message?: string; code?: ErrorCode }) =>
       deliver(
