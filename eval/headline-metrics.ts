@@ -4,8 +4,9 @@
  * and the figure they give.
  *
  * Intervals come from the one statistics module (eval/stats/): a proportion (accuracy, Recall@k
- * with one gold passage per query, a convergence or abstention rate) gets a Wilson score interval,
- * honest at any n; any other figure (MRR, macro-F1, pooled factor ratios) a seeded percentile
+ * with one gold passage per query, a convergence or abstention rate, a per-item value 0 or 1 on
+ * every item — MRR included) gets a Wilson score interval, honest at any n; any other figure
+ * (graded MRR, macro-F1, pooled factor ratios) a seeded percentile
  * bootstrap (seed 13, 2,000 resamples), left out below MIN_N = 10 items. Each figure carries the
  * name of its method and its printed text, so report.md, the explorer and the /v1 API print the
  * same thing. Retrieval measures (Recall@k, MRR) are decimals, never percentages. Every figure
@@ -195,7 +196,7 @@ export function reciprocalRanks(records: readonly ResultRecord[]): number[] {
   return records.filter((r) => r.metrics && 'firstRank' in r.metrics).map((r) => (num(r.metrics!.firstRank) ? 1 / num(r.metrics!.firstRank)! : 0));
 }
 
-/** MRR: a mean of graded values (bootstrap), printed as a decimal. */
+/** MRR: a mean of per-item values, printed as a decimal (0/1 on every item → Wilson, else bootstrap, as everywhere). */
 export const mrr: HeadlineMetric = {
   id: 'mrr',
   label: 'MRR',
@@ -204,8 +205,7 @@ export const mrr: HeadlineMetric = {
     if (!rr.length) return [];
     const depth = recallKs(records, ctx.config).at(-1);
     return [
-      bootstrapped('mrr', 'MRR', rr.length, (idx) => [...idx].reduce((s, i) => s + rr[i], 0) / (idx.length || 1), ctx, {
-        kind: 'mean',
+      figureOf('mrr', 'MRR', perItemInterval(rr, ctx), {
         unit: 'decimal',
         note: depth ? `reciprocal rank of the first gold passage within the top ${depth}` : undefined,
       }),

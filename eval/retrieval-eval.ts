@@ -14,7 +14,7 @@ import type { Question } from '../corpora/types.js';
 import type { Hit, Retriever } from '../retrieval/types.js';
 import { retrievalQuery } from '../corpora/barexam.js';
 import type { BootstrapOptions } from './bootstrap.js';
-import { LEVEL, meanInterval, perItemInterval, RESAMPLES, SEED, type Interval } from './stats/index.js';
+import { LEVEL, perItemInterval, RESAMPLES, SEED, type Interval } from './stats/index.js';
 import { firstRelevantRank, ndcgAtK, recallAtK, reciprocalRank } from './metrics/index.js';
 import { percentile } from './bootstrap.js';
 import { DEFAULT_KS } from './retrieval-ks.js';
@@ -128,11 +128,13 @@ export async function evalRetrieval(opts: RetrievalEvalOptions): Promise<Retriev
       perQuery.map((r) => r.recall[k]),
       b,
     );
-  metrics[`mrr@${MRR_K}`] = meanInterval(
+  // One rule for every per-query mean, as `lexcase eval run` applies it to the same values: 0/1 on
+  // every query (each gold first or not in the top 10) → Wilson, else bootstrap.
+  metrics[`mrr@${MRR_K}`] = perItemInterval(
     perQuery.map((r) => r.rr),
     b,
   );
-  metrics[`ndcg@${NDCG_K}`] = meanInterval(
+  metrics[`ndcg@${NDCG_K}`] = perItemInterval(
     perQuery.map((r) => r.ndcg),
     b,
   );

@@ -3,10 +3,12 @@
  * run` (a TREC run against qrels, --compare) as a user runs them: the built binary in a child
  * process; the tables it prints, the run files, report JSON and plots it writes.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadPassages, loadQuestions } from '../../corpora/registry.js';
+import { wilsonCi } from '../../eval/wilson.js';
 import { ensureBuilt, lexcase, STACK_TRACE } from '../support/spawn-cli.js';
 import { sharedUserIndex, type UserFiles } from './cli-fixtures.js';
 
@@ -106,6 +108,64 @@ describe('lexcase eval retrieval', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(svg)).toBe(true);
     expect(readFileSync(svg, 'utf8')).toMatch(/^<svg/);
+  });
+
+  it('MRR@10 and nDCG@10 get the same interval as eval run gives its run file: Wilson when each query finds its gold first (it printed [1.000, 1.000] beside eval run’s [0.7575, 1])', async () => {
+    // questions whose text is their gold passage's: every gold is first, so MRR@10 = nDCG@10 = 1 on every query
+    const val = (await loadQuestions('barexam', 'val')).slice(0, 12);
+    const text = new Map<string, string>();
+    for await (const p of loadPassages('barexam')) text.set(p.id, p.text);
+    const qa = join(dir, 'self-qa.jsonl');
+    writeFileSync(
+      qa,
+      val
+        .map((q) =>
+          JSON.stringify({
+            id: q.id,
+            prompt: '',
+            question: text.get(q.goldPassageIds[0]),
+            choices: q.choices,
+            answer: q.answer,
+            gold_idx: q.goldPassageIds[0],
+          }),
+        )
+        .join('\n') + '\n',
+    );
+    const run = join(dir, 'runs/self.txt');
+    const qrels = join(dir, 'self-qrels.txt');
+    const out = join(dir, 'self.json');
+    const a = await lexcase([
+      'eval',
+      'retrieval',
+      '--index',
+      idx,
+      '--dataset-file',
+      qa,
+      '--split',
+      'all',
+      '--method',
+      'bm25',
+      '--run-file',
+      run,
+      '--qrels-file',
+      qrels,
+      '--out',
+      out,
+    ]);
+    expect(a.code, a.stderr).toBe(0);
+    const res = JSON.parse(readFileSync(out, 'utf8')).results[0];
+    expect(res.n).toBe(12);
+    expect(res.perQuery.map((q: { rr: number }) => q.rr)).toEqual(Array(12).fill(1));
+    const b = await lexcase(['--json', 'eval', 'run', run, '--qrels', qrels, '--metrics', 'mrr@10,ndcg@10']);
+    expect(b.code, b.stderr).toBe(0);
+    const fromRun = JSON.parse(b.stdout).run.means;
+    for (const m of ['mrr@10', 'ndcg@10']) {
+      const pick = (x: Record<string, unknown>) => ({ estimate: x.estimate, lo: x.lo, hi: x.hi, method: x.method, n: x.n });
+      expect(pick(res.metrics[m]), m).toEqual(pick(fromRun[m]));
+      expect(res.metrics[m]).toMatchObject({ method: 'wilson', estimate: 1, hi: 1 });
+      expect(res.metrics[m].lo).toBeCloseTo(wilsonCi(12, 12).lo, 12);
+      expect(res.metrics[m].lo).toBeLessThan(0.8);
+    }
   });
 
   it('a dataset without gold passages (mmlu_pro_law) is one error saying so', async () => {

@@ -48,7 +48,7 @@ export function register(program: Command): void {
       evalCommand(program)
         .command('retrieval')
         .description(
-          'Recall@k, MRR@10 and nDCG@10 (95% intervals: Wilson for 0/1 recall, bootstrap for graded means) of retrieval methods on a dataset split; query = prompt + "\\n" + question',
+          'Recall@k, MRR@10 and nDCG@10 (95% intervals: Wilson where every value is 0 or 1, bootstrap for graded means) of retrieval methods on a dataset split; query = prompt + "\\n" + question',
         )
         .requiredOption('--index <dir>', 'index directory')
         .option('--dataset <name>', `question dataset with gold passages (${datasetNames().join(', ')})`, 'barexam')

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { mrr, recall } from './headline-metrics.js';
+import { meanInterval, proportionInterval } from './stats/index.js';
+import type { ResultRecord } from './types.js';
+
+/** A retrieval run's records: the first gold passage's rank per query (null: not retrieved). */
+const records = (ranks: (number | null)[]): ResultRecord[] =>
+  ranks.map((firstRank, i) => ({ id: `q${i}`, metrics: { firstRank, 'recall@1': firstRank === 1 ? 1 : 0 } }) as unknown as ResultRecord);
+
+describe('a retrieval run’s MRR figure', () => {
+  it('is a proportion (Wilson, as Recall@1 of the same queries) when every gold is first or missed — not a [1, 1] bootstrap', () => {
+    const rs = records([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, null]);
+    const [m] = mrr.compute(rs, { config: {} });
+    const [r1] = recall.compute(rs, { config: {} });
+    const w = proportionInterval(11, 12);
+    expect(m).toMatchObject({ estimate: w.estimate, lo: w.lo, hi: w.hi, interval: 'wilson', method: '95% Wilson', unit: 'decimal' });
+    expect([m.lo, m.hi, m.method]).toEqual([r1.lo, r1.hi, r1.method]);
+  });
+
+  it('is a bootstrapped mean when some gold is below rank 1', () => {
+    const ranks = [1, 2, 1, 3, null, 1, 1, 4, 1, 1, 2, 1];
+    const [m] = mrr.compute(records(ranks), { config: {} });
+    const b = meanInterval(ranks.map((r) => (r ? 1 / r : 0)));
+    expect(m).toMatchObject({ estimate: b.estimate, lo: b.lo, hi: b.hi, interval: 'bootstrap', method: '95% bootstrap' });
+  });
+});
