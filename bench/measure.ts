@@ -1,6 +1,7 @@
 /** Small measurement helpers shared by the benchmark scenarios. */
 import { readFileSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
+import { freemem } from 'node:os';
 import { join } from 'node:path';
 
 /** Nearest-rank percentile of a list of numbers (p in [0, 100]). */
@@ -78,6 +79,17 @@ export function ownPeakRssKiB(): number {
     /* not Linux */
   }
   return process.resourceUsage().maxRSS;
+}
+
+/** MemAvailable of /proc/meminfo in MiB (os.freemem() where there is none). */
+export function availableMemMiB(): number {
+  try {
+    const m = /^MemAvailable:\s+(\d+) kB/m.exec(readFileSync('/proc/meminfo', 'utf8'));
+    if (m) return Number(m[1]) / 1024;
+  } catch {
+    /* no /proc */
+  }
+  return freemem() / 2 ** 20;
 }
 
 /** Peak resident set size of this process so far, in MiB (ownPeakRssKiB: this process's own, not its parent's). */

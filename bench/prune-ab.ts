@@ -4,11 +4,13 @@
  *   node dist/bench/prune-ab.js INDEX_DIR PROFILE [QUERIES]
  *
  * Scores each query shape of the profile on the calling thread (whole doc range) with the 'auto'
- * in three arms, their order rotated per query (same process, same warm lists):
+ * in four arms, their order rotated per query (same process, same warm lists):
  * `blockMax` (strategy 'blockmax': block-max MaxScore over doc windows, block-max.ts, for k ≤ 100;
  * 'auto' above), `blocked` ('auto': blocked TAAT with its pruning across blocks, or MaxScore for
- * sparse queries) and `noPruning` ('auto' with blocked TAAT's pruning off).
- * Checks that all three rank the same docs with the same scores and prints per-query wall and CPU
+ * sparse queries), `noPruning` ('auto' with blocked TAAT's pruning off) and `compactCandidates`
+ * ('auto' with blocked TAAT leaving compact lists, not only dense ones, to its candidates:
+ * docs/notes/2026-11-29-compact-candidates.md).
+ * Checks that all four rank the same docs with the same scores and prints per-query wall and CPU
  * p50/p95 of each, and the ratios to `blockMax`, as JSON. Plain MaxScore ('maxscore') is timed beside them.
  */
 import { resolve } from 'node:path';
@@ -24,8 +26,8 @@ import { latencyStats } from './measure.js';
 import { shapesFor } from './scale-child.js';
 import { syntheticQueries, type CorpusProfile } from './synthetic.js';
 
-type Arm = 'blockMax' | 'blocked' | 'noPruning' | 'maxscore';
-const ARMS: Arm[] = ['blockMax', 'blocked', 'noPruning'];
+type Arm = 'blockMax' | 'blocked' | 'noPruning' | 'compactCandidates' | 'maxscore';
+const ARMS: Arm[] = ['blockMax', 'blocked', 'noPruning', 'compactCandidates'];
 
 export async function pruneAb(dir: string, profile: CorpusProfile, count: number) {
   const index = await openSparseIndex(dir);
@@ -34,8 +36,8 @@ export async function pruneAb(dir: string, profile: CorpusProfile, count: number
   for (const sh of shapesFor(profile)) {
     const qs = syntheticQueries({ count: count + 2, seed: 42, profile, shape: sh.shape === 'agent' ? 'agent' : 'long' });
     for (const method of ['bm25', 'qld'] as const) {
-      const cpu: Record<Arm, number[]> = { blockMax: [], blocked: [], noPruning: [], maxscore: [] };
-      const wall: Record<Arm, number[]> = { blockMax: [], blocked: [], noPruning: [], maxscore: [] };
+      const cpu: Record<Arm, number[]> = { blockMax: [], blocked: [], noPruning: [], compactCandidates: [], maxscore: [] };
+      const wall: Record<Arm, number[]> = { blockMax: [], blocked: [], noPruning: [], compactCandidates: [], maxscore: [] };
       let skipped = 0;
       let windows = 0;
       qs.forEach((q, i) => {
@@ -44,6 +46,7 @@ export async function pruneAb(dir: string, profile: CorpusProfile, count: number
           method === 'bm25' ? { method, k1: 0.9, b: 0.4, ids, counts, k: sh.k } : { method, variant: 'textbook', mu: 2000, ids, counts, k: sh.k };
         const time = (arm: Arm) => {
           blockedPruning.enabled = arm !== 'noPruning';
+          blockedPruning.compactCandidates = arm === 'compactCandidates';
           const s: Strategy = arm === 'maxscore' ? 'maxscore' : arm === 'blockMax' && sh.k <= BLOCK_MAX_MAX_K ? 'blockmax' : 'auto';
           const c = process.cpuUsage();
           const t0 = performance.now();
@@ -65,6 +68,7 @@ export async function pruneAb(dir: string, profile: CorpusProfile, count: number
         }
       });
       blockedPruning.enabled = true;
+      blockedPruning.compactCandidates = false;
       const stats = (a: number[]) => {
         const s = latencyStats(a);
         return { p50Ms: s.p50Ms, p95Ms: s.p95Ms };
@@ -82,8 +86,8 @@ export async function pruneAb(dir: string, profile: CorpusProfile, count: number
         method,
         ...arms,
         // How many times slower than block-max each other arm is (CPU and wall, p50 and p95).
-        cpuRatioToBlockMax: { blocked: ratio('blocked', cpu), noPruning: ratio('noPruning', cpu) },
-        wallRatioToBlockMax: { blocked: ratio('blocked', wall), noPruning: ratio('noPruning', wall) },
+        cpuRatioToBlockMax: { blocked: ratio('blocked', cpu), noPruning: ratio('noPruning', cpu), compactCandidates: ratio('compactCandidates', cpu) },
+        wallRatioToBlockMax: { blocked: ratio('blocked', wall), noPruning: ratio('noPruning', wall), compactCandidates: ratio('compactCandidates', wall) },
         skippedWindowShare: windows ? Math.round((skipped / windows) * 1000) / 1000 : null,
       });
     }

@@ -8,7 +8,6 @@
  * --keep. Writes bench/results/scale-<timestamp>.{json,md} and scale-latest.{json,md}; the plot
  * (docs/bench-scale.svg) and the table in docs/bench.md come from bench/scale-plot.ts.
  */
-import { readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, freemem, getPriority, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -39,6 +38,7 @@ import {
   type Phase,
   type PhaseCpu,
 } from './quiet.js';
+import { availableMemMiB } from './measure.js';
 import { readCpuSample } from './proc-stat.js';
 import { gitSha as provenanceSha } from '../eval/provenance.js';
 import type { CorpusProfile } from './synthetic.js';
@@ -298,17 +298,6 @@ export function peerMemoryVerdict(runs: ScaleRun[], size: number, profile: Corpu
   const projectedMiB = Math.round((base.peakMiB * size) / base.size);
   if (projectedMiB <= availableMiB * PEER_MEMORY_SHARE) return null;
   return `BM25S would need ~${round(projectedMiB / 1024, 1)} GiB (its ${round(base.peakMiB / 1024, 2)} GiB peak at ${fmtN(base.size)} passages × ${round(size / base.size, 2)}), more than ${PEER_MEMORY_SHARE * 100} % of the ${round(availableMiB / 1024, 1)} GiB available`;
-}
-
-/** MemAvailable of /proc/meminfo in MiB (os.freemem() where there is none). */
-function availableMemMiB(): number {
-  try {
-    const m = /^MemAvailable:\s+(\d+) kB/m.exec(readFileSync('/proc/meminfo', 'utf8'));
-    if (m) return Number(m[1]) / 1024;
-  } catch {
-    /* no /proc */
-  }
-  return freemem() / 2 ** 20;
 }
 
 /** BM25S on the same corpus (its own generator process) and the same queries; ratios and agreement against this run's lexcase figures. */

@@ -48,8 +48,12 @@ export const PRUNE_MAX_CANDIDATE_SHARE = 1 / 4;
  */
 export const PRUNE_MAX_K = 100;
 
-/** Pruning across blocks on (default) or off (the bench's A/B of what it buys; same results either way). */
-export const blockedPruning = { enabled: true };
+/**
+ * Pruning across blocks on (default) or off (the bench's A/B of what it buys; same results either
+ * way); `compactCandidates` also leaves compact lists to the candidates (galloped per candidate):
+ * exact, and 2–4.5× slower on the agent shape (docs/notes/2026-11-29-compact-candidates.md), so off.
+ */
+export const blockedPruning = { enabled: true, compactCandidates: false };
 
 /** Postings of the largest chunks of the lists the WebAssembly walks take per query (3 bytes each). */
 export const KERNEL_MAX_POSTINGS = 8 << 20;
@@ -413,7 +417,7 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     if (prune && thr > -Infinity) {
       // Only the lists walked densely are left to candidates (a look-up per candidate by doc
       // index); a compact list is cheaper to walk in the kernel than to gallop into per candidate.
-      J = firstDense;
+      J = blockedPruning.compactCandidates ? 0 : firstDense;
       while (J < T && offset + R[J] >= thr) J++;
     }
     walkTerms(w, b0, b1, 0, J, nOff);

@@ -18,7 +18,7 @@ import { queryTerms } from './query-terms.js';
 import { createRng } from '../../core/rng.js';
 import { closeSparseIndexes, openSparseIndex } from '../open.js';
 import { scoreStats } from './max-score.js';
-import { blockedStats } from './blocked-taat.js';
+import { blockedPruning, blockedStats } from './blocked-taat.js';
 import { blockMaxStats } from './block-max.js';
 import { scoreTopK, type ScoreRequest } from './score-core.js';
 import { scoringView } from '../../indexer/sparse/scoring-view.js';
@@ -36,6 +36,7 @@ let kernelWalks = 0;
 let residentWalks = 0;
 let copiedWalks = 0;
 let prunedBlocked = 0;
+let prunedCompact = 0;
 let fallbackBlocked = 0;
 let switched = 0;
 let compared = 0;
@@ -92,6 +93,19 @@ it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook 
                 if (blockedStats.fallbackBlocks > 0) fallbackBlocked++;
                 expect(blocked.docs).toEqual(full.docs);
                 expect(blocked.scores).toEqual(full.scores);
+                // ... also with compact lists left to the candidates (the bench's compactCandidates arm; first query).
+                if (qi === 0) {
+                  blockedPruning.compactCandidates = true;
+                  let compact: ReturnType<typeof scoreTopK>;
+                  try {
+                    compact = scoreTopK(view, req, 'blocked', 1 + (seed % 37));
+                  } finally {
+                    blockedPruning.compactCandidates = false;
+                  }
+                  if (blockedStats.prunedBlocks > 0) prunedCompact++;
+                  expect(compact.docs).toEqual(full.docs);
+                  expect(compact.scores).toEqual(full.scores);
+                }
                 // Block-max MaxScore over doc windows (BM25 and textbook QLD): tiny windows (2–16
                 // docs, many skipped) and the default ones.
                 if (req.scorer !== 'lucene' && (req.method === 'bm25' || req.variant === 'textbook')) {
@@ -127,6 +141,8 @@ it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook 
   // ... and blocked TAAT's pruning across blocks (terms past J added to candidates only) took part,
   // as did its fallback (too many candidates: the rest of the terms walked as usual).
   expect(prunedBlocked).toBeGreaterThan(compared / 10);
+  // ... also with compact lists left to the candidates.
+  expect(prunedCompact).toBeGreaterThan(prunedBlocked / 6);
   expect(fallbackBlocked).toBeGreaterThan(0);
   // ... and the lucene scorer's requests were pruned too.
   expect(luceneSwitched).toBeGreaterThan(0);
