@@ -4,6 +4,7 @@ import { figureText, METHODS_NOTE, type Interval } from './stats/index.js';
 import { MRR_K, NDCG_K } from './retrieval-eval.js';
 import { table } from './report/format.js';
 import { denseQueryLines } from '../retrieval/dense-query.js';
+import { scoringLines } from '../retrieval/scoring-lines.js';
 
 /** "0.073 [0.039, 0.132]" — retrieval measures are decimals (eval/stats format). */
 export const fmtCi = (c: Interval): string => figureText(c, 'decimal');
@@ -14,6 +15,7 @@ export function reportHeader(r: RetrievalReport): string {
   return [
     `Corpus: **${r.corpus.name}** (${int(r.corpus.passages)} passages) · ${r.dataset.file ? `questions from **${r.dataset.file}** (${r.dataset.name} format)` : `dataset **${r.dataset.name}**`}, split **${r.dataset.split}** (n = ${int(r.dataset.n)}, split seed ${r.dataset.splitSeed}; lexcase's seeded split, not the original membership)`,
     `Query: ${r.query}. Cells: mean [95% interval]. ${METHODS_NOTE}${b && (b.iterations !== 2000 || b.seed !== 13) ? ` This run: ${int(b.iterations)} resamples, seed ${b.seed}.` : ''}`,
+    ...scoringLines(r.results),
     ...denseQueryLines(r.results),
     ...(r.note ? [`Note: ${r.note}`] : []),
     ...(r.goldMissing?.questions

@@ -9,6 +9,7 @@ import { DATASETS, datasetChecksum, loadQuestions } from '../corpora/registry.js
 import { errors } from '../core/errors.js';
 import { DEFAULT_SPLIT_SEED } from '../corpora/splits.js';
 import { VERSION } from '../core/version.js';
+import { gitSha } from './provenance.js';
 import type { Question, Split } from '../corpora/types.js';
 import { evalRetrieval, DEFAULT_KS, type QueryResult, type RetrievalEvalResult } from './retrieval-eval.js';
 import { TrecRunWriter, trecQrelsLines } from './retrieval-eval-run-file.js';
@@ -45,6 +46,8 @@ export interface IndexEvalOptions {
 export interface RetrievalReport {
   kind: 'retrieval-eval';
   lexcaseVersion: string;
+  /** lexcase's commit (eval/provenance.ts gitSha: '<sha>[-dirty]' in lexcase's own checkout, else 'unknown'). */
+  gitSha: string;
   createdAt: string;
   index: string;
   corpus: { name: string; passages: number; checksum: string };
@@ -140,6 +143,7 @@ async function evalOnOpened(idx: OpenedIndex, opts: IndexEvalOptions): Promise<R
   return {
     kind: 'retrieval-eval',
     lexcaseVersion: VERSION,
+    gitSha: gitSha(),
     createdAt: new Date().toISOString(),
     index: opts.index,
     corpus: { name: manifest.corpus.name, passages: manifest.corpus.passages, checksum: manifest.corpus.checksum },

@@ -115,6 +115,8 @@ export function createBm25Retriever(index: SparseIndex, params: Partial<Bm25Para
   };
   return {
     method: 'bm25',
+    // The scoring parameters runs and eval reports record (a run at k1 1.2 must not read as one at 0.9).
+    config: { k1, b, ...(lucene ? { scorer: 'lucene' } : {}) },
     index,
     scoreKind: 'sum',
     searchTerms,

@@ -109,6 +109,8 @@ export function createQldRetriever(index: SparseIndex, params: Partial<QldParams
 
   return {
     method: 'qld',
+    // The scoring parameters runs and eval reports record.
+    config: { mu, variant, ...(lucene ? { scorer: 'lucene' } : {}) },
     index,
     scoreKind: variant === 'textbook' ? 'log-likelihood' : 'sum',
     searchTerms,

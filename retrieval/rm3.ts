@@ -175,6 +175,8 @@ export function createRm3Retriever(base: SparseRetriever, params: Rm3Params): Rm
 
   return {
     method,
+    // The base retriever's parameters and the expansion's, as runs and eval reports record them.
+    config: { ...(base.config ?? {}), rm3: { ...params } },
     base,
     params,
     expand,

@@ -9,6 +9,7 @@
 import { readManifest } from '../../indexer/manifest.js';
 import { openRetriever } from '../../retrieval/open.js';
 import { VERSION } from '../../core/version.js';
+import { gitSha } from '../provenance.js';
 import type { Topic } from '../../corpora/topics.js';
 import type { Qrels } from '../../corpora/qrels.js';
 import { runFileFor } from '../retrieval-eval-run-file-name.js';
@@ -58,6 +59,8 @@ export interface TopicsMethodResult extends TrecEvalResult {
 export interface TopicsRetrievalReport {
   kind: 'trec-retrieval-eval';
   lexcaseVersion: string;
+  /** lexcase's commit (eval/provenance.ts gitSha: '<sha>[-dirty]' in lexcase's own checkout, else 'unknown'). */
+  gitSha: string;
   createdAt: string;
   index: string;
   corpus: { name: string; passages: number; checksum: string };
@@ -120,6 +123,7 @@ export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<T
   return {
     kind: 'trec-retrieval-eval',
     lexcaseVersion: VERSION,
+    gitSha: gitSha(),
     createdAt: new Date().toISOString(),
     index: opts.index,
     corpus: { name: manifest.corpus.name, passages: manifest.corpus.passages, checksum: manifest.corpus.checksum },

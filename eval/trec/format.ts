@@ -1,6 +1,7 @@
 /** Markdown rendering of TREC evaluations: topic accounting, a metrics table, per-topic values, comparisons. */
 import { table } from '../report/format.js';
 import { denseQueryLines } from '../../retrieval/dense-query.js';
+import { scoringLines } from '../../retrieval/scoring-lines.js';
 import { diffIntervalText, diffText, intervalText, METHODS_NOTE, PAIRED_NOTE, pText, TEST_LABEL, type Interval } from '../stats/index.js';
 import type { TrecEvalResult } from './evaluate.js';
 import type { TrecComparison } from './compare.js';
@@ -97,6 +98,7 @@ export function formatTopicsReport(r: TopicsRetrievalReport, opts: { perTopic?: 
         ]
       : []),
     ...(first ? topicLines(first) : []),
+    ...scoringLines(r.results),
     ...denseQueryLines(r.results),
     '',
     trecTable(r.results.map((x) => ({ label: x.method, result: x, extra: { 'p50 ms': x.latency.p50Ms.toFixed(1) } }))),

@@ -21,6 +21,7 @@ import { API_OPERATIONS, openApiDocument } from './openapi.js';
 import { runRetrievalGridRun } from '../../eval/reproduce/retrieval-run.js';
 import { readConfig, readResults } from '../../eval/run-dir.js';
 import { headlineFigures } from '../../eval/systems.js';
+import { reciprocalRanks } from '../../eval/headline-metrics.js';
 import { startApiServer, type ApiServer } from './server.js';
 
 let root: string;
@@ -145,10 +146,18 @@ describe('/v1/runs and /v1/run (serve --api --runs)', () => {
       expect(list.json.runs).toEqual([{ id: 'bm25-val', system: 'retrieval', systemName: 'retrieval', n: 12, failures: 0, figures: expected }]);
       const one = await call('GET', '/v1/run?run=bm25-val', { base });
       expect(one.json).toEqual(list.json.runs[0]);
-      // Recall@k is a 0/1 hit per query: Wilson; MRR a graded mean: bootstrap, printed as a decimal
+      // Recall@k is a 0/1 hit per query: Wilson; MRR by the same rule as every per-item mean — a
+      // proportion (Wilson) when each query's reciprocal rank is 0 or 1, else a graded mean
+      // (bootstrap) — printed as a decimal
       const byId = Object.fromEntries(one.json.figures.map((f: any) => [f.id, f]));
       expect(byId['recall@10']).toMatchObject({ interval: 'wilson', kind: 'proportion', method: '95% Wilson', unit: 'decimal' });
-      expect(byId.mrr).toMatchObject({ interval: 'bootstrap', kind: 'mean', method: '95% bootstrap', unit: 'decimal', n: 12 });
+      const rr = reciprocalRanks(results);
+      const binary = rr.every((x) => x === 0 || x === 1);
+      expect(byId.mrr).toMatchObject(
+        binary
+          ? { interval: 'wilson', kind: 'proportion', method: '95% Wilson', unit: 'decimal', n: 12 }
+          : { interval: 'bootstrap', kind: 'mean', method: '95% bootstrap', unit: 'decimal', n: 12 },
+      );
       expect(byId.mrr.text).toMatch(/^0\.\d{3} \[\d\.\d{3}, \d\.\d{3}\]$/);
       const unknown = await call('GET', '/v1/run?run=../etc', { base });
       expect(unknown.status).toBe(404);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from './program.js';
 import { runCli } from '../../tests/support/run-cli.js';
+import { gitSha } from '../../eval/provenance.js';
 
 const cli = (...args: string[]) => runCli(args);
 
@@ -301,6 +302,21 @@ describe('lexcase eval retrieval', () => {
     // the user's own questions: named by file, without the Bar Exam QA paper-pool note
     expect(r.stdout).toContain(`questions from **${qa}** (barexam format)`);
     expect(r.stdout).not.toMatch(/856,835|dataset \*\*barexam/);
+  });
+
+  it('records and prints the scoring parameters and lexcase’s commit: a table at k1 1.5, b 0.3, μ 500 does not read as one at the defaults', async () => {
+    const args = ['eval', 'retrieval', '--index', index, '--dataset-file', qa, '--split', 'all', '--k', '1', '--iterations', '20', '--method', 'bm25,qld'];
+    const r = await cli(...args, '--k1', '1.5', '--b', '0.3', '--mu', '500');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Scoring: bm25 k1 1.5, b 0.3 · qld μ 500 (textbook).');
+    const j = JSON.parse((await cli('--json', ...args, '--k1', '1.5', '--b', '0.3', '--mu', '500')).stdout);
+    expect(j.results.map((x: { method: string; config?: unknown }) => [x.method, x.config])).toEqual([
+      ['bm25', { k1: 1.5, b: 0.3 }],
+      ['qld', { mu: 500, variant: 'textbook' }],
+    ]);
+    expect(j.gitSha).toBe(gitSha());
+    // the defaults are printed too
+    expect((await cli(...args)).stdout).toContain('Scoring: bm25 k1 0.9, b 0.4 · qld μ 2000 (textbook).');
   });
 
   it('refuses an index without any gold passage (barexam questions on another corpus) and warns when some are missing', async () => {
