@@ -134,24 +134,10 @@ describe('lexcase eval retrieval', () => {
     const run = join(dir, 'runs/self.txt');
     const qrels = join(dir, 'self-qrels.txt');
     const out = join(dir, 'self.json');
-    const a = await lexcase([
-      'eval',
-      'retrieval',
-      '--index',
-      idx,
-      '--dataset-file',
-      qa,
-      '--split',
-      'all',
-      '--method',
-      'bm25',
-      '--run-file',
-      run,
-      '--qrels-file',
-      qrels,
-      '--out',
-      out,
-    ]);
+    // (paths under the test's temp dir: no spaces)
+    const a = await lexcase(
+      `eval retrieval --index ${idx} --dataset-file ${qa} --split all --method bm25 --run-file ${run} --qrels-file ${qrels} --out ${out}`.split(' '),
+    );
     expect(a.code, a.stderr).toBe(0);
     const res = JSON.parse(readFileSync(out, 'utf8')).results[0];
     expect(res.n).toBe(12);
