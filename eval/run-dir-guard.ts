@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { acquireLock, type DirLock } from '../core/dir-lock.js';
 import { checkOutputDir, listed, type ProtectedDir } from '../core/out-dir-rule.js';
 import { INDEX_DIR } from '../indexer/out-dir.js';
-import { RUN_FILES } from './run-dir.js';
+import { RUN_FILES } from './run-files.js';
 
 export const RUN_LOCK = 'run.lock';
 

@@ -18,8 +18,9 @@ import { redactValue } from '../core/log.js';
 import { baseTraceSchema, firstIssue, resultRecordSchema, type TraceSchema } from './records.js';
 import type { ResultRecord } from './types.js';
 import { processAlive } from '../core/owned-dir.js';
+import { RUN_FILES } from './run-files.js';
 
-export const RUN_FILES = { config: 'config.json', results: 'results.jsonl', traces: 'traces', llm: 'llm', reportMd: 'report.md', reportJson: 'report.json' };
+export { RUN_FILES };
 
 export const configPath = (dir: string) => join(dir, RUN_FILES.config);
 export const resultsPath = (dir: string) => join(dir, RUN_FILES.results);

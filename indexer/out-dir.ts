@@ -11,7 +11,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { z } from 'zod';
 import { checkOutputDir, isWithin, listed, realpathLoose, type ProtectedDir } from '../core/out-dir-rule.js';
 import { foreignEntries, OWNER_MARKER, type LayoutPredicate } from '../core/owned-dir.js';
 import { MANIFEST_FORMAT } from './manifest.js';
@@ -19,15 +18,32 @@ import { BLOCKS_FILE } from './block-checksums.js';
 
 export { isWithin, realpathLoose };
 
-const looseManifest = z.looseObject({
-  format: z.literal(MANIFEST_FORMAT),
-  version: z.number().int(),
-  corpus: z.looseObject({ name: z.string() }),
-  checksums: z.record(z.string(), z.string()).optional(),
-  sizes: z.record(z.string(), z.number()).optional(),
-  dense: z.looseObject({ uri: z.string() }).optional(),
-});
-type LooseManifest = z.infer<typeof looseManifest>;
+/** What the output checks read of a manifest: enough to tell a lexcase index and its own files. */
+interface LooseManifest {
+  format: typeof MANIFEST_FORMAT;
+  version: number;
+  corpus: { name: string };
+  checksums?: Record<string, string>;
+  sizes?: Record<string, number>;
+  dense?: { uri: string };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const recordOf = (v: unknown, type: 'string' | 'number') => v === undefined || (isObject(v) && Object.values(v).every((x) => typeof x === type));
+
+/**
+ * `v` as a loose manifest (other keys allowed), else undefined. Checked by hand, not with zod: every
+ * command that writes a file asks it (core/out-dir-rule.ts, through INDEX_DIR), and a single
+ * `lexcase search` or `search --topics` should not load zod for six fields (its full schema is
+ * manifest-schema.ts, read when an index is opened for use).
+ */
+function asLooseManifest(v: unknown): LooseManifest | undefined {
+  if (!isObject(v) || v.format !== MANIFEST_FORMAT || !Number.isInteger(v.version)) return undefined;
+  if (!isObject(v.corpus) || typeof v.corpus.name !== 'string') return undefined;
+  if (!recordOf(v.checksums, 'string') || !recordOf(v.sizes, 'number')) return undefined;
+  if (v.dense !== undefined && !(isObject(v.dense) && typeof v.dense.uri === 'string')) return undefined;
+  return v as unknown as LooseManifest;
+}
 
 /** Top-level files of an index dir besides its data files. */
 const TOP_FILES = new Set(['manifest.json', OWNER_MARKER, 'dense-build.json', BLOCKS_FILE]);
@@ -74,7 +90,7 @@ export function indexLayout(manifest: Pick<LooseManifest, 'checksums' | 'sizes' 
 /** The manifest of an index dir read loosely (format, corpus, files), or undefined when it is not one. */
 export function readLooseManifest(dir: string): LooseManifest | undefined {
   try {
-    return looseManifest.parse(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')));
+    return asLooseManifest(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')));
   } catch {
     return undefined;
   }

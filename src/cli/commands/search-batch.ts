@@ -14,6 +14,7 @@ import { BATCH_THREADS_HELP, defaultBatchThreads } from '../../../eval/trec/batc
 import { intOpt } from '../numeric-options.js';
 import { errors } from '../../../core/errors.js';
 import { output, type GlobalOpts } from '../action.js';
+import { assertOutFiles } from '../out-file.js';
 import { retrieverOptions, type RetrieverFlags } from './retriever-options.js';
 import type { Rm3Retriever } from '../../../retrieval/rm3.js';
 import { approxFromFlags, approxTag, checkApproxMethod, describeApprox, type ApproxFlags } from './approx-options.js';
@@ -57,9 +58,7 @@ export async function runBatchSearch(query: string | undefined, flags: BatchSear
   if (query !== undefined) throw errors.usage('give either a query or --topics FILE, not both');
   if (!flags.runFile) throw errors.usage('--topics needs --run-file OUT (the TREC run file to write)');
   if (flags.explain) throw errors.usage('--explain works on a single query, not with --topics');
-  // Never into the index it reads (nor any index or run dir), never over the topics file. (Imported
-  // here: the run-dir and index checks load zod, which a single-query `lexcase search` never needs.)
-  const { assertOutFiles } = await import('../out-file.js');
+  // Never into the index it reads (nor any index or run dir), never over the topics file.
   assertOutFiles([{ flag: '--run-file', file: flags.runFile, example: 'run.txt' }], [flags.index, flags.topics]);
   const k = cmd.getOptionValueSource('k') === 'default' ? BATCH_DEFAULT_K : flags.k;
   if (!Number.isInteger(k) || k < 1) throw errors.invalidInput('-k', `expected a positive integer, got ${k}`);
