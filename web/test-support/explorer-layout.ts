@@ -239,8 +239,17 @@ export function checkLayout(names: readonly ViewName[], opts: { titles?: boolean
         await visit(page, all, async (v) => {
           const before = problems.length;
           await v.open?.(page);
-          // plots render asynchronously: wait for every one
-          await page.waitForFunction(`document.querySelectorAll('figure.plot:not([data-rendered])').length === 0`, null, { timeout: 60_000 });
+          // plots render asynchronously: wait for every one. A function, not a string: Playwright polls a
+          // string predicate with eval in the page, which the explorer's CSP (script-src 'self') refuses
+          // whenever the first check finds a plot still rendering (CI run of 3f06aca, load ~7)
+          await page.waitForFunction(
+            () =>
+              (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document.querySelectorAll(
+                'figure.plot:not([data-rendered])',
+              ).length === 0,
+            null,
+            { timeout: 60_000 },
+          );
           const m: { scrollWidth: number; inner: number; h1: number; title: string } = await page.evaluate(
             `({ scrollWidth: document.documentElement.scrollWidth, inner: window.innerWidth, h1: document.querySelectorAll('h1').length, title: document.title })`,
           );
