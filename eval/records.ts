@@ -17,6 +17,10 @@ export const tokenUsageSchema = z.object({
   total: z.number(),
   calls: z.number(),
   cached: z.number(),
+  /** Calls whose endpoint reported no usage (core/llm/usage.ts); absent when 0. */
+  unreported: z.number().optional(),
+  /** Calls the endpoint cut short at its token limit (finish_reason "length"); absent when 0. */
+  cutShort: z.number().optional(),
 });
 
 export const resultRecordSchema = z.object({

@@ -35,7 +35,7 @@ import { advocateCompilePrompt, advocateSystemPrompt, advocateTask } from './pro
 import { truncate } from '../common/question-text.js';
 import { AGENT_DEFAULTS } from '../common/defaults.js';
 import { countingModel } from './token-tally.js';
-import { extractToolTrace, tokensOf, type Candidate } from './tool-trace.js';
+import { extractToolTrace, spentTokensOf, tokensOf, type Candidate } from './tool-trace.js';
 import type { AdvocateResult, EvidenceItem, Hypothesis } from './types.js';
 
 export const EvidenceSelection = z.object({
@@ -129,7 +129,7 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
   })) as { messages: BaseMessage[] };
   const messages = state.messages;
   const { calls, candidates, steps } = extractToolTrace(messages, handles);
-  let tokens = tokensOf(messages);
+  let tokens = spentTokensOf(messages);
   const last = messages[messages.length - 1];
   const lastText = last ? messageText(last) : '';
   let stop: AdvocateResult['stop'] = 'final';

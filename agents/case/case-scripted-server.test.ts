@@ -4,11 +4,22 @@
  * that is retried, a malformed juror reply retried then recorded as an abstention, and an item
  * whose LLM requests keep failing (500) recorded as failed while the next item still runs.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { llmConfigSchema } from '../../core/config.js';
 import { createChatModel, llmStats } from '../../core/llm/factory.js';
+import { UsageMeter } from '../../core/llm/usage.js';
 import { deriveSeed } from '../../core/rng.js';
-import { startScriptedServer, type RecordedRequest, type ScriptReply, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
+import {
+  instanceOf,
+  requestedSchema,
+  startScriptedServer,
+  type RecordedRequest,
+  type ScriptReply,
+  type ScriptedServer,
+} from '../../tests/support/scripted-openai-server.js';
 import type { SystemContext } from '../../eval/types.js';
 import { createCase } from './index.js';
 import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, searchTool, without } from './test-support/fixtures.js';
@@ -23,9 +34,10 @@ const corpus = without(PASSAGES, ['gold0']);
 const bm25 = keywordRetriever('bm25', corpus);
 const qld = keywordRetriever('qld', corpus);
 
-function ctx(url: string, questionId = QUESTION.id): SystemContext {
+function ctx(url: string, questionId = QUESTION.id, o: { cacheDir?: string; usage?: UsageMeter; maxTokens?: number } = {}): SystemContext {
   const llm = createChatModel(
-    llmConfigSchema.parse({ baseUrl: url, model: 'scripted', cacheDir: false, maxRetries: 2, retryBaseMs: 1, retryMaxMs: 5, timeoutMs: 5000 }),
+    llmConfigSchema.parse({ baseUrl: url, model: 'scripted', cacheDir: o.cacheDir ?? false, maxRetries: 2, retryBaseMs: 1, retryMaxMs: 5, timeoutMs: 5000 }),
+    o.usage ? { usage: o.usage } : {},
   );
   return {
     seed: deriveSeed(7, questionId),
@@ -33,7 +45,7 @@ function ctx(url: string, questionId = QUESTION.id): SystemContext {
     retrievers: { bm25, qld },
     llm,
     getPassage: getPassageFrom(corpus),
-    options: { k: 2 },
+    options: { k: 2, ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}) },
   };
 }
 
@@ -52,6 +64,41 @@ function advocateReply(req: RecordedRequest): ScriptReply {
 }
 
 describe('CASE against the scripted OpenAI-compatible server', () => {
+  it('a rerun answered wholly from the response cache spent 0 tokens in every stage, as the run meter says; its advocates stop where the live run stopped (the token budget counts the conversation)', async () => {
+    srv = await startScriptedServer((req) => {
+      if (isJuror(req)) return { content: JSON.stringify({ reasoning: 'Step 1: relevance.', vote: 'B' }) };
+      // after a token-limit stop the advocate compiles its evidence in one structured request: a valid one (a malformed reply is never cached)
+      if (/You searched a legal corpus/.test(text(req))) return { json: instanceOf(requestedSchema(req)) };
+      return advocateReply(req);
+    });
+    const cacheDir = await mkdtemp(join(tmpdir(), 'lexcase-case-cache-'));
+    try {
+      const run = async (maxTokens?: number) => {
+        const usage = new UsageMeter();
+        const out = await createCase()(QUESTION, ctx(srv!.url, QUESTION.id, { cacheDir, usage, maxTokens }));
+        return { out, t: out.trace as any, usage: usage.snapshot() };
+      };
+      // a budget of 1 token ends each advocate after its first reply (token-limit), live and cached alike
+      for (const maxTokens of [undefined, 1]) {
+        const live = await run(maxTokens);
+        const sent = srv.requests.length;
+        const again = await run(maxTokens);
+        expect(srv.requests.length, 'the rerun sent no request').toBe(sent);
+        expect(live.usage.total).toBeGreaterThan(0);
+        expect(live.t.tokens.total).toBe(live.t.tokens.hypotheses + live.t.tokens.advocates + live.t.tokens.jury);
+        expect(live.t.tokens.advocates).toBeGreaterThan(0);
+        expect(again.usage).toMatchObject({ total: 0, cached: again.usage.calls });
+        // before: every stage kept the cached replies' usage (e.g. advocates 94,769 tokens on a run that spent none)
+        expect(again.t.tokens).toEqual({ hypotheses: 0, advocates: 0, jury: 0, total: 0 });
+        expect(again.t.advocates.map((a: any) => [a.stop, a.steps])).toEqual(live.t.advocates.map((a: any) => [a.stop, a.steps]));
+        if (maxTokens) expect(live.t.advocates.every((a: any) => a.stop === 'token-limit')).toBe(true);
+        expect(again.out.prediction).toBe(live.out.prediction);
+      }
+    } finally {
+      await rm(cacheDir, { recursive: true, force: true });
+    }
+  });
+
   it('runs multi-step advocate loops, retries a 429, records a twice-malformed juror as abstaining, and votes', async () => {
     let jurorReqs = 0;
     srv = await startScriptedServer((req) => {

@@ -63,4 +63,20 @@ describe('caseMetrics', () => {
     expect(md).toMatch(/\| gold in correct hypothesis's evidence +\| 25\.0%/);
     expect(md).toContain('bm25_search 5');
   });
+  it('tokens are what the run spent (the runner\'s count): 0 for a run the cache answered, whatever the traces kept; what no stage counted is "other"', () => {
+    const cached = records.map((r) => ({ ...r, tokens: { input: 0, output: 0, total: 0, calls: 5, cached: 5 } }));
+    // before: a total of 0 fell back to the traces' stages (500 tokens printed for a run that spent none)
+    expect(caseMetrics(cached, traces).tokens.total).toBe(0);
+    expect(caseMetricsMarkdown(caseMetrics(cached, traces))).not.toMatch(/Tokens:/);
+    // the query-rewrite tool's calls are in the runner's count but in no stage: 120 a question here
+    const more = records.map((r) => ({ ...r, tokens: { ...r.tokens!, total: 220 } }));
+    expect(caseMetrics(more, traces).tokens).toMatchObject({ total: 1100, byStage: { advocates: 300, jury: 200, other: 600 } });
+    // records without the runner's count (older runs): the stages
+    expect(
+      caseMetrics(
+        records.map(({ tokens, ...r }) => r),
+        traces,
+      ).tokens.total,
+    ).toBe(500);
+  });
 });

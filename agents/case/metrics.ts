@@ -81,7 +81,14 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
     // an item that failed before its jury keeps the panel size (a number) under `jurors`
     abstentions += (Array.isArray(t.jurors) ? t.jurors : []).filter((j) => j.abstained).length;
   }
-  const tokenTotal = records.reduce((s, r) => s + (r.tokens?.total ?? 0), 0) || Object.values(byStage).reduce((a, b) => a + b, 0);
+  // What the run spent: the runner's count per item (the LLM factory's meter: cache hits and
+  // calls without reported usage add 0); the traces' stages only for records without it (older runs).
+  // The stages count the advocates', hypotheses' and jurors' own replies; what the rest spent (the
+  // query-rewrite tool's calls) is `other`, so the parts add up to the total.
+  const staged = Object.values(byStage).reduce((a, b) => a + b, 0);
+  const metered = records.filter((r) => r.tokens);
+  const tokenTotal = metered.length ? metered.reduce((s, r) => s + r.tokens!.total, 0) : staged;
+  if (metered.length && tokenTotal > staged) byStage.other = tokenTotal - staged;
   const n = records.length;
   return {
     ...(label ? { label } : {}),

@@ -1,10 +1,11 @@
 /**
  * Per-stage token counts for traces. `countingModel` returns a view of a chat model whose invoke()
- * adds each reply's usage_metadata to a tally; everything else is forwarded, so it can be handed to
+ * adds the tokens each reply spent (usage_metadata; 0 for a reply the response cache served) to a tally; everything else is forwarded, so it can be handed to
  * invokeStructured (run-level accounting stays with the LLM factory's UsageMeter).
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { BaseMessage } from '@langchain/core/messages';
+import { spentTokens } from '../../core/llm/spent-tokens.js';
 import { messageText } from '../../core/llm/structured.js';
 
 export interface Tally {
@@ -19,8 +20,7 @@ export function countingModel(model: BaseChatModel, tally: Tally): BaseChatModel
       if (prop === 'invoke') {
         return async (input: BaseMessage[], options?: unknown) => {
           const reply = await target.invoke(input, options as never);
-          const u = (reply as unknown as { usage_metadata?: { total_tokens?: number } }).usage_metadata;
-          tally.tokens += u?.total_tokens ?? 0;
+          tally.tokens += spentTokens(reply);
           if (tally.replies) tally.replies.push(messageText(reply));
           return reply;
         };

@@ -12,6 +12,7 @@ import { messageText } from '../../core/llm/structured.js';
 import type { SearchArtifact } from '../../retrieval/tools/search-tool.js';
 import type { PassageHandles } from '../common/passage-handles.js';
 import type { ToolCallRecord } from './types.js';
+import { spentTokens } from '../../core/llm/spent-tokens.js';
 
 export interface Candidate {
   id: string;
@@ -120,7 +121,7 @@ export function extractToolTrace(
   return { calls, candidates, steps };
 }
 
-/** Sum of usage_metadata.total_tokens over AI messages. */
+/** Sum of usage_metadata.total_tokens over AI messages: the conversation's size, what the advocate's token budget counts (cached replies included). */
 export function tokensOf(messages: BaseMessage[]): number {
   let t = 0;
   for (const m of messages) {
@@ -128,4 +129,9 @@ export function tokensOf(messages: BaseMessage[]): number {
     if (u?.total_tokens) t += u.total_tokens;
   }
   return t;
+}
+
+/** Tokens the conversation's replies spent on the endpoint: replies served from the response cache spent none (core/llm/spent-tokens.ts). */
+export function spentTokensOf(messages: BaseMessage[]): number {
+  return messages.reduce((t, m) => t + spentTokens(m), 0);
 }

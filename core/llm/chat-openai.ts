@@ -38,6 +38,7 @@ import { restoreReply, storeReply } from './stored-reply.js';
 import { distinctReplyIds } from './reply-ids.js';
 import { withRetries } from './retry.js';
 import type { StructuredOutputSetting } from './structured.js';
+import { CACHED_MARK } from './spent-tokens.js';
 import { recordUsage, type UsageMeter } from './usage.js';
 
 export interface LlmStats {
@@ -149,7 +150,9 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
    * was cached and recorded as the server sent it.
    */
   override async _generate(messages: BaseMessage[], options: this['ParsedCallOptions'], runManager?: CallbackManagerForLLMRun): Promise<ChatResult> {
-    return distinctReplyIds(messages, await this.generateOnce(messages, options, runManager));
+    const result = await this.generateOnce(messages, options, runManager);
+    if (result.llmOutput?.cached === true) markCached(result);
+    return distinctReplyIds(messages, result);
   }
 
   private async generateOnce(messages: BaseMessage[], options: this['ParsedCallOptions'], runManager?: CallbackManagerForLLMRun): Promise<ChatResult> {
@@ -173,8 +176,9 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
       const result = restoreReply(x.reply!);
       if (x.cached) {
         s.stats.cacheHits++;
-        recordUsage({ input: 0, output: 0, cached: true }, s.usage);
-      } else recordUsage(tokensOf(result), s.usage);
+        recordUsage({ input: 0, output: 0, cached: true, ...cutShortOf(result) }, s.usage);
+        result.llmOutput = { ...result.llmOutput, cached: true };
+      } else recordUsage(usageDelta(result), s.usage);
       return result;
     }
     const request = { messages: JSON.parse(key.prompt) as unknown, params: JSON.parse(key.llmKey) as Record<string, unknown> };
@@ -199,7 +203,7 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
       const hit = await s.cache.lookup(key.prompt, key.llmKey);
       if (hit?.length) {
         s.stats.cacheHits++;
-        recordUsage({ input: 0, output: 0, cached: true }, s.usage);
+        recordUsage({ input: 0, output: 0, cached: true, ...cutShortOf({ generations: hit as ChatGeneration[] }) }, s.usage);
         for (const g of hit as ChatGeneration[]) rememberCacheEntry(g.message, s.cache.path(key.prompt, key.llmKey));
         return { generations: hit as ChatGeneration[], llmOutput: { cached: true } };
       }
@@ -226,8 +230,7 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
         },
       },
     );
-    const { input, output } = tokensOf(result);
-    recordUsage({ input, output }, s.usage);
+    recordUsage(usageDelta(result), s.usage);
     if (s.cache && key) {
       try {
         await s.cache.update(key.prompt, key.llmKey, result.generations);
@@ -260,4 +263,54 @@ export function tokensOf(result: ChatResult): { input: number; output: number } 
     output += um?.output_tokens ?? 0;
   }
   return { input, output };
+}
+
+/** Whether the endpoint stopped a reply at its token limit (OpenAI's finish_reason "length"). */
+export function cutShortOf(result: Pick<ChatResult, 'generations'>): { cutShort?: true } {
+  const cut = result.generations.some((g) => {
+    const meta = (g.message as { response_metadata?: { finish_reason?: unknown } } | undefined)?.response_metadata;
+    return g.generationInfo?.finish_reason === 'length' || meta?.finish_reason === 'length';
+  });
+  return cut ? { cutShort: true } : {};
+}
+
+let warnedUnreported = false;
+let warnedCutShort = false;
+
+/**
+ * What one reply from the endpoint adds to the meters. A reply without usage — none sent, or 0
+ * tokens in and out (no real request costs 0 prompt tokens) — is counted as `unreported` instead of
+ * as 0 tokens spent, and a reply cut short at the token limit as `cutShort`; each says so once per
+ * process on stderr, as neither is visible in the answer itself.
+ */
+function usageDelta(result: ChatResult): { input: number; output: number; unreported?: true; cutShort?: true } {
+  const { input, output } = tokensOf(result);
+  const unreported = input === 0 && output === 0;
+  const cut = cutShortOf(result);
+  if (unreported && !warnedUnreported) {
+    warnedUnreported = true;
+    log.warn(
+      'the LLM endpoint reported no token usage for a reply (no usage, or 0 tokens): such calls are counted as "unreported" (tokens.unreported in results.jsonl), not as 0 tokens spent, and token budgets (CASE advocates\' --max-tokens) cannot count them',
+    );
+  }
+  if (cut.cutShort && !warnedCutShort) {
+    warnedCutShort = true;
+    log.warn(
+      'the LLM endpoint cut a reply short at its token limit (finish_reason "length"): such calls are counted as "cutShort" (tokens.cutShort in results.jsonl); raise llm.maxTokens (LEXCASE_LLM_MAX_TOKENS) if answers are truncated',
+    );
+  }
+  return { input, output, ...(unreported ? { unreported: true } : {}), ...cut };
+}
+
+/**
+ * Mark a reply served from the response cache: it spent no tokens, though its usage_metadata keeps
+ * what the server reported (a conversation's size, which token budgets count, is the same whether
+ * its replies came from the cache or not); per-step tallies of tokens spent skip it (spent-tokens.ts).
+ * The cache and the recording keep the reply as the server sent it.
+ */
+function markCached(result: ChatResult): void {
+  for (const g of result.generations) {
+    const m = g.message as AIMessage;
+    m.response_metadata = { ...m.response_metadata, [CACHED_MARK]: true };
+  }
 }

@@ -11,6 +11,7 @@ import { LexcaseError } from '../errors.js';
 import { redact, setLogLevel } from '../log.js';
 import { createChatModel, llmStats, requireLlm } from './factory.js';
 import { UsageMeter, withUsageScope } from './usage.js';
+import { tokensSection } from '../../eval/report/sections/tokens.js';
 
 const KEY = 'sk-test-SECRETKEY1234567890';
 
@@ -148,6 +149,27 @@ describe('createChatModel against the scripted OpenAI-compatible server (real Ch
     expect(err.code).toBe('LLM_REQUEST_FAILED');
     expect(err.message).toMatch(/malformed response/);
     expect(srv.requests).toHaveLength(2);
+  });
+
+  it('a reply without usage (none sent, or 0 tokens in and out) is counted as unreported, not as 0 tokens spent; a reply cut short at the token limit as cutShort; the report says both', async () => {
+    srv = await startScriptedServer([
+      { content: 'a', usage: { prompt_tokens: 9, completion_tokens: 2 } },
+      { content: 'b', usage: null },
+      { content: 'c', usage: { prompt_tokens: 0, completion_tokens: 0 } },
+      { content: 'cut sho', usage: { prompt_tokens: 9, completion_tokens: 3 }, finishReason: 'length' },
+    ]);
+    const usage = new UsageMeter();
+    const model = createChatModel(cfg(srv), { usage });
+    setLogLevel('error'); // the once-per-process warnings are not what this checks
+    for (const q of ['1', '2', '3', '4']) await model.invoke([new HumanMessage(q)]);
+    // before: { input: 18, output: 5, total: 23, calls: 4, cached: 0 } — two calls read as spending nothing, the cut reply as complete
+    const tokens = usage.snapshot();
+    expect(tokens).toEqual({ input: 18, output: 5, total: 23, calls: 4, cached: 0, unreported: 2, cutShort: 1 });
+    const section = await tokensSection({ results: [{ id: 'q1', prediction: 'A', gold: 'A', correct: true, tokens, ms: 1 }] } as never, {} as never);
+    expect(section?.markdown).toMatch(/\| calls without usage \(endpoint reported none\) +\| +2 \|/);
+    expect(section?.markdown).toMatch(/\| replies cut short \(finish_reason "length"\) +\| +1 \|/);
+    expect(section?.markdown).toMatch(/reported no token usage for 2 of 4 calls/);
+    expect(section?.json).toMatchObject({ total: 23, unreported: 2, cutShort: 1 });
   });
 
   it('serves an identical second call from the disk cache (no HTTP request), tool calls included', async () => {

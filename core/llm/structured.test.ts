@@ -6,10 +6,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { schemaFollowing, startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
 import { llmConfigSchema, type LlmConfig } from '../config.js';
-import { LexcaseError } from '../errors.js';
+import { errors, LexcaseError } from '../errors.js';
 import { setLogLevel } from '../log.js';
 import { createChatModel, llmStats } from './factory.js';
-import { invokeStructured, structuredFailure } from './structured.js';
+import { invokeStructured, rejectsStructuredOutput, structuredFailure } from './structured.js';
 
 const vote = z.object({ reasoning: z.string().default(''), vote: z.enum(['A', 'B', 'C', 'D']) });
 const ask = [new HumanMessage('Vote for one option. Reply with JSON {"reasoning", "vote"}.')];
@@ -108,6 +108,29 @@ describe('invokeStructured through the factory (scripted OpenAI-compatible serve
     expect(r2.mode).toBe('prompt');
     // One rejected request, then prompt mode for the rest.
     expect(srv.requests.map((r) => !!r.body.response_format)).toEqual([true, false, false]);
+  });
+
+  it('a 400 that is not about structured output (a context-length overflow, a bad message) fails the step and leaves the mode as it was', async () => {
+    const refusals = [
+      "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, 1000 in the completion).",
+      "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens (including 120 in the tools).",
+      'bad request: unknown field',
+    ];
+    for (const error of refusals) {
+      srv = await startScriptedServer((req) => (req.index === 0 ? { status: 400, error } : { json: { vote: 'B' } }));
+      setLogLevel('silent');
+      const model = createChatModel(cfg(srv));
+      // before: any 400 switched the model (and every later item of the run) to prompt-only JSON, and the step went on
+      await expect(invokeStructured(model, ask, vote, { what: 'vote' })).rejects.toMatchObject({ code: 'LLM_REQUEST_FAILED' });
+      const next = await invokeStructured(model, ask, vote, { what: 'vote' });
+      expect([next.mode, next.value.vote], error).toEqual(['json_schema', 'B']);
+      expect(srv.requests.map((r) => !!r.body.response_format)).toEqual([true, true]);
+      await srv.close();
+      srv = undefined;
+    }
+    // the refusals that do name the mode still switch it (llama.cpp, vLLM, Ollama)
+    for (const error of ['Unsupported response_format type', 'json_schema is not supported by this model', 'model does not support tools'])
+      expect(rejectsStructuredOutput(errors.llmRequestFailed(`HTTP 400 ${error}`)), error).toBe(true);
   });
 
   it('structured requests are cached per mode: a rerun is served from the cache, another mode is a new request', async () => {

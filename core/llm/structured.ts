@@ -288,9 +288,20 @@ export function structuredRequest<S extends z.ZodType>(model: BaseChatModel, sch
   };
 }
 
-function rejectsStructuredOutput(e: unknown): boolean {
+/** Words of a refusal that is about the structured-output request itself (vLLM, llama.cpp, LM Studio, Ollama, OpenAI). */
+const NAMES_STRUCTURED_OUTPUT = /response_format|json_schema|json schema|structured output|guided_|grammar|\btools?\b|tool_choice|tool calling/i;
+/** A context-length overflow (a 400 on OpenAI and vLLM) names the tools it counted; it is the request's size, not the mode. */
+const NAMES_REQUEST_SIZE = /context length|context window|maximum context|too long|reduce the length|too many tokens/i;
+
+/**
+ * An HTTP 400/422 whose message says the endpoint does not take this structured-output mode. Any
+ * other 400 (a context-length overflow, a malformed message) is the request's own failure: it fails
+ * the step as any error does, and does not switch the protocol of every later request of the run.
+ */
+export function rejectsStructuredOutput(e: unknown): boolean {
   if (!isLexcaseError(e) || e.code !== 'LLM_REQUEST_FAILED') return false;
-  return /^LLM request failed: HTTP (400|422)\b/.test(e.message);
+  const refusal = /^LLM request failed: HTTP (400|422)\b([\s\S]*)$/.exec(e.message)?.[2];
+  return refusal !== undefined && NAMES_STRUCTURED_OUTPUT.test(refusal) && !NAMES_REQUEST_SIZE.test(refusal);
 }
 
 /**

@@ -6,7 +6,10 @@
  * fakes, attribute tokens to the item being run without agents passing meters around.
  *
  * Cache hits count as calls and as `cached`, but add no tokens: input/output are tokens actually
- * spent on the endpoint.
+ * spent on the endpoint. A reply whose endpoint reported no usage (none, or 0 tokens in and out)
+ * adds no tokens either and is counted as `unreported`, and a reply the endpoint cut short at its
+ * token limit (finish_reason "length") as `cutShort`, so that a 0 or a truncated answer never reads
+ * as measured and complete; both fields are present only when non-zero.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 /** Tokens one call, item or run spent (also the `tokens` field of results.jsonl). */
@@ -16,13 +19,24 @@ export interface TokenUsage {
   total: number;
   calls: number;
   cached: number;
+  /** Calls whose endpoint reported no token usage (their tokens are not in input/output/total). */
+  unreported?: number;
+  /** Calls whose reply the endpoint cut short at its token limit (finish_reason "length"). */
+  cutShort?: number;
 }
 
 export interface UsageDelta {
   input: number;
   output: number;
   cached?: boolean;
+  /** The endpoint reported no usage for this reply. */
+  unreported?: boolean;
+  /** The endpoint stopped this reply at its token limit. */
+  cutShort?: boolean;
 }
+
+/** The optional counters of TokenUsage, summed; absent when 0. */
+const COUNTERS = ['unreported', 'cutShort'] as const;
 
 export const emptyUsage = (): TokenUsage => ({ input: 0, output: 0, total: 0, calls: 0, cached: 0 });
 
@@ -33,6 +47,7 @@ export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
     total: a.total + b.total,
     calls: a.calls + b.calls,
     cached: a.cached + b.cached,
+    ...Object.fromEntries(COUNTERS.map((k) => [k, (a[k] ?? 0) + (b[k] ?? 0)]).filter(([, v]) => v)),
   };
 }
 
@@ -43,6 +58,7 @@ export class UsageMeter {
   add(d: UsageDelta): void {
     for (let m: UsageMeter | undefined = this; m; m = m.parent) {
       m.u.calls += 1;
+      for (const k of COUNTERS) if (d[k]) m.u[k] = (m.u[k] ?? 0) + 1;
       if (d.cached) {
         m.u.cached += 1;
         continue;

@@ -43,7 +43,8 @@ export interface ScriptReply {
   delayMs?: number;
   /** Send this body verbatim with status 200 and content-type application/json (malformed JSON tests). */
   raw?: string;
-  usage?: { prompt_tokens?: number; completion_tokens?: number };
+  /** Token usage to report (default: rough counts); null sends no `usage` field, as some servers do. */
+  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
   finishReason?: string;
   /** A structured reply: a forced tool call's arguments when the request forces one, else the content (JSON). */
   json?: unknown;
@@ -243,7 +244,9 @@ function completionBody(req: RecordedRequest, reply: ScriptReply) {
           logprobs: null,
         },
       ],
-      usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+      ...(reply.usage === null
+        ? {}
+        : { usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens } }),
     },
   };
 }

@@ -5,9 +5,11 @@ import type { SectionBuilder } from '../types.js';
 export const tokensSection: SectionBuilder = (run) => {
   const withTokens = run.results.filter((r) => r.tokens);
   if (withTokens.length === 0) return null;
-  const t = { input: 0, output: 0, total: 0, calls: 0, cached: 0 };
+  const t = { input: 0, output: 0, total: 0, calls: 0, cached: 0, unreported: 0, cutShort: 0 };
   for (const r of withTokens) for (const k of Object.keys(t) as (keyof typeof t)[]) t[k] += r.tokens![k] ?? 0;
-  if (t.calls === 0) return { id: 'tokens', title: 'Tokens', markdown: 'No LLM calls (offline run).', json: { ...t, perItem: 0 } };
+  const { unreported, cutShort, ...sums } = t;
+  const counted = { ...sums, ...(unreported ? { unreported } : {}), ...(cutShort ? { cutShort } : {}) };
+  if (t.calls === 0) return { id: 'tokens', title: 'Tokens', markdown: 'No LLM calls (offline run).', json: { ...counted, perItem: 0 } };
   const n = withTokens.length;
   const ms = run.results.reduce((a, r) => a + (r.ms ?? 0), 0);
   const rows = [
@@ -17,10 +19,25 @@ export const tokensSection: SectionBuilder = (run) => {
     ['LLM calls', num(t.calls), num(t.calls / n, 2)],
     ['cache hits', num(t.cached), num(t.cached / n, 2)],
   ];
+  // calls whose tokens are not in the figures above, and replies that may be truncated: said, never left as a silent 0
+  if (t.unreported) rows.push(['calls without usage (endpoint reported none)', num(t.unreported), num(t.unreported / n, 2)]);
+  if (t.cutShort) rows.push(['replies cut short (finish_reason "length")', num(t.cutShort), num(t.cutShort / n, 2)]);
+  const notes = [
+    ...(t.unreported
+      ? [
+          `**The endpoint reported no token usage for ${num(t.unreported)} of ${num(t.calls)} calls**: their tokens are not in input/output/total, so these undercount what was spent, and token budgets (CASE advocates' --max-tokens) could not count them.`,
+        ]
+      : []),
+    ...(t.cutShort
+      ? [
+          `**${num(t.cutShort)} ${t.cutShort === 1 ? 'reply was' : 'replies were'} cut short at the token limit** (finish_reason "length"): their answers may be truncated; raise llm.maxTokens (LEXCASE_LLM_MAX_TOKENS) and rerun.`,
+        ]
+      : []),
+  ];
   return {
     id: 'tokens',
     title: 'Tokens',
-    markdown: table(['', 'total', 'per item'], rows) + `\n\nWall time per item: ${(ms / n / 1000).toFixed(2)} s (mean).`,
-    json: { ...t, items: n, perItem: t.total / n, msPerItem: ms / n },
+    markdown: `${table(['', 'total', 'per item'], rows)}\n\nWall time per item: ${(ms / n / 1000).toFixed(2)} s (mean).${notes.map((x) => `\n\n${x}`).join('')}`,
+    json: { ...counted, items: n, perItem: t.total / n, msPerItem: ms / n },
   };
 };
