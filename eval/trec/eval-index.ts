@@ -1,7 +1,12 @@
 /**
  * `evalTopicsOnIndex`: a user's own topics and qrels straight from an index — batch search for each
  * method (batch-search.ts) into an in-memory TREC run, then the trec_eval-semantics evaluation of
- * `lexcase eval run` (evaluate.ts). The numbers equal `lexcase eval run` on the written run files.
+ * `lexcase eval run` (evaluate.ts). Every method is scored over the same topics: a topic the search
+ * answered with no hit is a topic of that method's run with nothing retrieved — it was searched, so
+ * it scores 0 and stays in the mean (as trec_eval -c counts a topic missing from the run), and the
+ * result names it (`noHits`). A TREC run file has no line for such a topic, so the numbers equal
+ * `lexcase eval run` on the written run files where every topic got hits, and with `--complete`
+ * where every qrels topic is among the topics.
  * The report names the corpus, the topics and the qrels files; it never mentions Bar Exam QA.
  * With `aggregate` the runs are per document (aggregate/: MaxP, FirstP, SumP): `passageHits`
  * passages a topic are retrieved and the best `depth` documents kept, for document-level qrels.
@@ -15,7 +20,7 @@ import type { Qrels } from '../../corpora/qrels.js';
 import { runFileFor } from '../retrieval-eval-run-file-name.js';
 import { checkOutputs, runFileOutputs } from '../output-files.js';
 import { batchSearch, type BatchSearchResult } from './batch-search.js';
-import { evaluateRun, type TrecEvalOptions, type TrecEvalResult } from './evaluate.js';
+import { evaluateRun, type TopicSet, type TrecEvalOptions, type TrecEvalResult } from './evaluate.js';
 import type { TrecRun } from './run.js';
 import { DEFAULT_DEPTH } from './depth.js';
 import type { TieMode } from './anserini-ties.js';
@@ -50,7 +55,10 @@ export interface TopicsMethodResult extends TrecEvalResult {
   method: string;
   tag: string;
   latency: BatchSearchResult['latency'];
+  /** Topics the search got no hit for (judged or not). */
   emptyTopics: number;
+  /** Of those, the topics in the mean: searched, nothing retrieved, scored 0 (absent from the run file; `eval run` needs --complete to count them). */
+  noHits: TopicSet;
   runFile?: string;
   /** The retriever's recorded config (Retriever.config: dense's query rule, hybrid's fusion), when it has one. */
   config?: Record<string, unknown>;
@@ -64,7 +72,8 @@ export interface TopicsRetrievalReport {
   createdAt: string;
   index: string;
   corpus: { name: string; passages: number; checksum: string };
-  topics: { file: string; n: number };
+  /** n: topics in the file; evaluated: topics in the mean of every method (the same for all). */
+  topics: { file: string; n: number; evaluated: number };
   qrels: { file: string; topics: number; judgements: number };
   depth: number;
   /** Present when the runs are per document: the strategy, the document id rule, documents and passages a topic. */
@@ -103,14 +112,26 @@ export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<T
         source,
         onProgress: (d, t) => opts.onProgress?.(method, d, t),
       });
-      const e = evaluateRun(b.run, opts.qrels, opts);
-      opts.onRun?.(method, b.run, e);
+      // A topic searched with no hit is in this method's run with nothing retrieved (scored 0), so
+      // every method is evaluated over the same topics; only the written run file cannot hold it.
+      const run: TrecRun = new Map(b.run);
+      for (const qid of b.empty) run.set(qid, []);
+      const e = evaluateRun(run, opts.qrels, opts);
+      const empty = new Set(b.empty);
+      const noHits: string[] = [];
+      for (const t of e.perTopic)
+        if (empty.has(t.qid)) {
+          t.noHits = true;
+          noHits.push(t.qid);
+        }
+      opts.onRun?.(method, run, e);
       results.push({
         method,
         tag: b.tag,
         ...e,
         latency: b.latency,
         emptyTopics: b.empty.length,
+        noHits: { count: noHits.length, examples: noHits.slice(0, 10) },
         ...(runFile ? { runFile } : {}),
         ...(retriever.config ? { config: retriever.config } : {}),
       });
@@ -127,7 +148,7 @@ export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<T
     createdAt: new Date().toISOString(),
     index: opts.index,
     corpus: { name: manifest.corpus.name, passages: manifest.corpus.passages, checksum: manifest.corpus.checksum },
-    topics: { file: opts.topicsFile, n: opts.topics.length },
+    topics: { file: opts.topicsFile, n: opts.topics.length, evaluated: results[0]?.n ?? 0 },
     qrels: { file: opts.qrelsFile, topics: opts.qrels.size, judgements },
     depth,
     ...(aggregation ? { aggregate: describeAggregation(aggregation, passageHits) } : {}),

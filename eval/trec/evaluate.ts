@@ -46,6 +46,8 @@ export interface TopicScores {
   relRet: number;
   /** True for a qrels topic absent from the run, scored 0 under `complete`. */
   missingFromRun?: boolean;
+  /** `eval retrieval --topics` (eval-index.ts): the topic was searched and got no hit; it scores 0 and is in the mean. */
+  noHits?: boolean;
   values: Record<string, number>;
 }
 

@@ -64,7 +64,13 @@ export function trecTable(rows: { label: string; result: TrecEvalResult; extra?:
 export function perTopicTable(r: TrecEvalResult): string {
   return table(
     ['qid', 'rel', 'ret', 'rel_ret', ...r.metrics],
-    r.perTopic.map((t) => [t.qid + (t.missingFromRun ? ' (not in run)' : ''), t.numRel, t.numRet, t.relRet, ...r.metrics.map((m) => f3(t.values[m]))]),
+    r.perTopic.map((t) => [
+      t.qid + (t.missingFromRun ? ' (not in run)' : t.noHits ? ' (no hits)' : ''),
+      t.numRel,
+      t.numRet,
+      t.relRet,
+      ...r.metrics.map((m) => f3(t.values[m])),
+    ]),
   );
 }
 
@@ -87,9 +93,29 @@ export function comparisonTable(c: TrecComparison, labelA: string, labelB: strin
   ].join('\n');
 }
 
+/**
+ * `eval retrieval --topics`: every method is scored over the same topics (eval-index.ts), so one
+ * topic accounting holds for all; a topic a method got no hit for scores 0 there, named per method.
+ */
+function noHitLines(r: TopicsRetrievalReport): string[] {
+  return r.results
+    .filter((x) => x.noHits.count > 0)
+    .map((x) => {
+      const one = x.noHits.count === 1;
+      const them = one ? 'it' : 'them';
+      const file = x.runFile
+        ? `its run file ${x.runFile} has no line for ${them} (TREC format), so \`eval run\` of that file needs --complete to count ${them}`
+        : `a TREC run file of it (--run-file) would have no line for ${them}, so \`eval run\` of that file needs --complete to count ${them}`;
+      return `${x.method} returned no hits for ${plural(x.noHits.count, 'topic')} (${eg(x.noHits)}): ${one ? 'it scores' : 'they score'} 0 there and ${one ? 'is' : 'are'} in the mean; ${file}.`;
+    });
+}
+
 /** The report of `eval retrieval --topics … --qrels …`: corpus, topics, qrels, one row per method. */
 export function formatTopicsReport(r: TopicsRetrievalReport, opts: { perTopic?: boolean } = {}): string {
   const first = r.results[0];
+  // The same n for every method by construction; should they ever differ, each row says its own.
+  const sameN = r.results.every((x) => x.n === first?.n);
+  const topics = first ? topicLines(first) : [];
   return [
     `Corpus: **${r.corpus.name}** (${int(r.corpus.passages)} passages) · topics ${r.topics.file} (${int(r.topics.n)}) · qrels ${r.qrels.file} (${int(r.qrels.topics)} topics, ${int(r.qrels.judgements)} judgements) · ${int(r.depth)} ${r.aggregate ? 'documents' : 'hits'} a topic`,
     ...(r.aggregate
@@ -97,11 +123,21 @@ export function formatTopicsReport(r: TopicsRetrievalReport, opts: { perTopic?: 
           `Per document: ${r.aggregate.strategy} over ${int(r.aggregate.passageHits ?? 0)} passages a topic, documents by ${r.aggregate.docIds}; the qrels judge documents.`,
         ]
       : []),
-    ...(first ? topicLines(first) : []),
+    // the topic accounting, then what holds per method, then the "Cells:" line
+    ...topics.slice(0, -1),
+    ...(r.results.length > 1 && sameN ? [`Every method is scored over the same ${plural(first!.n, 'topic')} (n).`] : []),
+    ...noHitLines(r),
+    ...topics.slice(-1),
     ...scoringLines(r.results),
     ...denseQueryLines(r.results),
     '',
-    trecTable(r.results.map((x) => ({ label: x.method, result: x, extra: { 'p50 ms': x.latency.p50Ms.toFixed(1) } }))),
+    trecTable(
+      r.results.map((x) => ({
+        label: x.method,
+        result: x,
+        extra: { ...(sameN ? {} : { n: int(x.n) }), 'p50 ms': x.latency.p50Ms.toFixed(1) },
+      })),
+    ),
     ...(opts.perTopic ? r.results.flatMap((x) => ['', `${x.method}:`, perTopicTable(x)]) : []),
   ].join('\n');
 }

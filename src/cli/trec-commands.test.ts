@@ -13,11 +13,16 @@
  *   q5 "adverse possession": in the topics, not in the qrels → skipped.
  * Means over q1–q3: recall@10 = 2/3, nDCG@10 = (1 + 0.630930 + 0)/3 = 0.543643, MRR@10 = 1.5/3 = 0.5, MAP = 1.5/3 = 0.5.
  * With --complete (q4 counts as 0, 4 topics): recall@10 = 2/4, MAP = 1.5/4 = 0.375.
+ * `eval retrieval --topics` searched q4 and got no hit: q4 is in bm25's run with nothing retrieved and
+ * scores 0 there — the numbers of `eval run --complete` on the written file (which has no q4 line) —
+ * so every method, dense included (which always has hits), is scored over the same 4 topics.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../tests/support/run-cli.js';
 
 const cli = (...args: string[]) => runCli(args);
@@ -154,7 +159,7 @@ describe('search --topics → eval run (the round trip)', () => {
     expect(human.stdout).not.toMatch(/barexam|856,835/i);
   });
 
-  it('eval retrieval --topics --qrels gives the numbers of eval run on the written file', async () => {
+  it('eval retrieval --topics --qrels gives the numbers of eval run --complete on the written file (q4, searched with no hit, scores 0)', async () => {
     const runFile = join(dir, 'runs2', 'r.txt');
     const r = await cli(
       '--json',
@@ -179,11 +184,15 @@ describe('search --topics → eval run (the round trip)', () => {
     expect(rep).toMatchObject({ kind: 'trec-retrieval-eval', topics: { n: 5 }, qrels: { topics: 4, judgements: 7 }, depth: 1000 });
     expect(rep.results.map((x: { method: string }) => x.method)).toEqual(['bm25', 'qld']);
     const bm25 = rep.results[0];
-    const e = JSON.parse((await cli('--json', 'eval', 'run', join(dir, 'runs2', 'r.bm25.txt'), '--qrels', qrels, '--iterations', '300')).stdout);
+    // q4 got no hit: no line in the run file, so `eval run` counts it (at 0) only with --complete
+    const e = JSON.parse((await cli('--json', 'eval', 'run', join(dir, 'runs2', 'r.bm25.txt'), '--qrels', qrels, '--iterations', '300', '--complete')).stdout);
+    const flagless = (ts: { missingFromRun?: boolean; noHits?: boolean }[]) => ts.map(({ missingFromRun: _m, noHits: _n, ...t }) => t);
     expect(bm25.metrics).toEqual(e.run.metrics);
     expect(bm25.means).toEqual(e.run.means);
-    expect(bm25.perTopic).toEqual(e.run.perTopic);
-    expect(bm25.means['ndcg@10'].estimate).toBeCloseTo((1 + 1 / Math.log2(3)) / 3, 12);
+    expect(flagless(bm25.perTopic)).toEqual(flagless(e.run.perTopic));
+    expect(bm25.perTopic.find((t: { qid: string }) => t.qid === 'q4')).toMatchObject({ noHits: true, numRet: 0 });
+    expect(bm25.noHits).toEqual({ count: 1, examples: ['q4'] });
+    expect(bm25.means['ndcg@10'].estimate).toBeCloseTo((1 + 1 / Math.log2(3)) / 4, 12);
 
     const human = await cli('eval', 'retrieval', '--topics', topics, '--qrels', qrels, '--index', index, '--iterations', '100');
     expect(human.code).toBe(0);
@@ -209,6 +218,122 @@ describe('search --topics → eval run (the round trip)', () => {
     expect(r.comparison.metrics['recall@10'].estimate).toBeCloseTo((0.5 - 1) / 3, 12);
     expect(r.comparison.metrics.map.estimate).toBeCloseTo((0.5 - 1) / 3, 12);
     expect(r.comparison.metrics.map).toHaveProperty('p');
+  });
+});
+
+/**
+ * A topic one method cannot answer: q4 "zoning variance" has no term in the corpus, so bm25 gets no
+ * hit, while dense (an OpenAI-compatible embedder on 127.0.0.1, vectors from the letters of the
+ * text) ranks all 6 passages for every topic. Both are scored over the same 4 judged topics: bm25's
+ * q4 counts as 0 (recall@10 2/4, MAP 1.5/4, not 2/3 and 0.5 over 3 topics), the header's accounting
+ * holds for both rows in either order, and it names bm25's topic without hits.
+ */
+describe('eval retrieval --topics with several methods: the same topics for every method', () => {
+  let server: Server;
+  let denseIndex: string;
+  const saved: Record<string, string | undefined> = {};
+  const env: Record<string, string> = {};
+  /** 8 dimensions: letter counts by char code mod 8, plus a constant (never a zero vector). */
+  const vectorOf = (text: string) => {
+    const v = [1, 0, 0, 0, 0, 0, 0, 0];
+    for (const c of text.toLowerCase()) if (c >= 'a' && c <= 'z') v[c.charCodeAt(0) % 8] += 1;
+    return v;
+  };
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      req.on('end', () => {
+        const { input, model } = JSON.parse(body) as { input: string | string[]; model: string };
+        const texts = Array.isArray(input) ? input : [input];
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            object: 'list',
+            model,
+            data: texts.map((t, i) => ({ object: 'embedding', index: i, embedding: vectorOf(t) })),
+            usage: { prompt_tokens: 1, total_tokens: 1 },
+          }),
+        );
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    Object.assign(env, {
+      LEXCASE_EMBED_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+      LEXCASE_EMBED_MODEL: 'letters',
+      LEXCASE_EMBED_API_KEY: 'sk-test',
+    });
+    for (const [k, v] of Object.entries(env)) {
+      saved[k] = process.env[k];
+      process.env[k] = v;
+    }
+    denseIndex = join(dir, 'idx-dense');
+    const r = await cli(
+      'index',
+      'build',
+      join(dir, 'mine.jsonl'),
+      '--out',
+      denseIndex,
+      '--workers',
+      '0',
+      '--methods',
+      'bm25,dense',
+      '--embedder',
+      'openai',
+      '--json',
+    );
+    expect(r.code, r.stderr).toBe(0);
+  });
+  afterAll(async () => {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+    await new Promise((r) => server?.close(r));
+  });
+  beforeEach(() => {
+    Object.assign(process.env, env);
+  });
+
+  const evalTopics = (...extra: string[]) =>
+    cli('eval', 'retrieval', '--topics', topics, '--qrels', qrels, '--index', denseIndex, '--metrics', 'recall@10,map', '--iterations', '100', ...extra);
+
+  it('--json: every method has the same n, and bm25 counts q4 (no hit) as 0', async () => {
+    const r = await evalTopics('--method', 'dense,bm25', '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const j = JSON.parse(r.stdout);
+    const [dense, bm25] = j.results;
+    expect([dense.method, bm25.method]).toEqual(['dense', 'bm25']);
+    expect(dense.n).toBe(4);
+    expect(bm25.n).toBe(4);
+    expect(j.topics).toMatchObject({ n: 5, evaluated: 4 });
+    expect(bm25.topics.missingFromRun.count).toBe(0);
+    expect(bm25.perTopic.map((t: { qid: string }) => t.qid)).toEqual(['q1', 'q2', 'q3', 'q4']);
+    expect(bm25.perTopic[3]).toMatchObject({ qid: 'q4', noHits: true, numRet: 0, values: { 'recall@10': 0, map: 0 } });
+    expect(bm25.means['recall@10'].estimate).toBeCloseTo(2 / 4, 12);
+    expect(bm25.means.map.estimate).toBeCloseTo(1.5 / 4, 12);
+    expect(bm25.noHits).toEqual({ count: 1, examples: ['q4'] });
+    expect(dense.noHits).toEqual({ count: 0, examples: [] });
+    expect(dense.perTopic.find((t: { qid: string }) => t.qid === 'q4').numRet).toBe(6);
+  });
+
+  it('the header holds for every row, in either order, and names the topic bm25 got no hit for', async () => {
+    for (const order of ['dense,bm25', 'bm25,dense']) {
+      const runFile = join(dir, `runs-${order.replace(',', '-')}`, 'r.txt');
+      const r = await evalTopics('--method', order, '--per-topic', '--run-file', runFile);
+      expect(r.code, r.stderr).toBe(0);
+      const out = r.stdout;
+      expect(out, order).toContain('Topics evaluated: 4 (run 5, qrels 4;');
+      expect(out, order).not.toMatch(/Skipped: .*missing from the run/);
+      expect(out, order).toContain('Every method is scored over the same 4 topics (n).');
+      expect(out, order).toContain(
+        `bm25 returned no hits for 1 topic (q4): it scores 0 there and is in the mean; its run file ${runFile.replace(/\.txt$/, '.bm25.txt')} has no line for it (TREC format), so \`eval run\` of that file needs --complete to count it.`,
+      );
+      expect(out, order).not.toMatch(/dense returned no hits/);
+      expect(out, order).toMatch(/\| bm25 +\| 0\.5000 /);
+      expect(out, order).toMatch(/\| q4 \(no hits\) +\| +1 \| +0 \| +0 \|/);
+    }
   });
 });
 
