@@ -3,7 +3,7 @@
  * (scores rounded as the run file stores them, run.ts `writtenScore`) and, optionally, a TREC run
  * file (TrecRunWriter: `qid Q0 docid rank score tag`). Used by `lexcase search --topics` and
  * `lexcase eval retrieval --topics`, so both give the numbers `lexcase eval run` / trec_eval give
- * on the written file. With `threads` > 1 and a `source` (the index, method and options `retriever` was
+ * on the written file (`eval retrieval --topics` those of `eval run --complete` where a topic got no hit: eval-index.ts). With `threads` > 1 and a `source` (the index, method and options `retriever` was
  * opened with) the topics are searched on worker threads (search-workers.ts), each over its own
  * read-only open of the index; results come back in topic order, so the run is the same for any N.
  */
@@ -65,7 +65,8 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
     const res = opts.mapHits ? opts.mapHits(tied) : tied;
     times.push(ms);
     // A topic without hits has no line in the run file, so it is absent from the in-memory run too
-    // (trec_eval then skips it unless -c / --complete): both paths give the same numbers.
+    // (trec_eval then skips it unless -c / --complete) and listed in `empty`; `eval retrieval
+    // --topics` (eval-index.ts) puts it back with nothing retrieved, so it scores 0 for every method.
     if (res.length === 0) empty.push(t.id);
     else run.set(t.id, runDocsOfHits(res));
     hits += res.length;
