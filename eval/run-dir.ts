@@ -202,6 +202,39 @@ export async function appendResult(dir: string, record: ResultRecord): Promise<v
   await appendFile(resultsPath(dir), resultLine(record));
 }
 
+/**
+ * results.jsonl as a run writes it: one line per item at every moment. `lines` must be what the
+ * file holds (one record per item, in file order). An item without a line gets one appended; an
+ * item that has one (a failed item being retried) has it replaced: the file is rewritten atomically
+ * (temp file + rename) with the old line dropped and the new one last. A run interrupted, crashed or
+ * killed at any point so leaves each item its earlier line or its new one, never neither.
+ * Calls must not overlap (the runner chains them).
+ */
+export class ResultsWriter {
+  private lines: Map<string, string>;
+
+  constructor(
+    private readonly dir: string,
+    records: readonly ResultRecord[],
+  ) {
+    this.lines = new Map(records.map((r) => [r.id, resultLine(r)]));
+  }
+
+  async write(record: ResultRecord): Promise<void> {
+    const line = resultLine(record);
+    if (!this.lines.has(record.id)) {
+      await appendFile(resultsPath(this.dir), line);
+      this.lines.set(record.id, line);
+      return;
+    }
+    const next = new Map(this.lines);
+    next.delete(record.id);
+    next.set(record.id, line);
+    await writeAtomic(resultsPath(this.dir), [...next.values()].join(''));
+    this.lines = next;
+  }
+}
+
 /** Replace results.jsonl with `records` (one line each) atomically: temp file + rename. */
 export async function rewriteResults(dir: string, records: ResultRecord[]): Promise<void> {
   await writeAtomic(resultsPath(dir), records.map(resultLine).join(''));

@@ -202,6 +202,46 @@ describe('runExperiment', () => {
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).resumes).toHaveLength(1);
   });
 
+  it('a retry of failed items aborted midway keeps every item in results.jsonl: the retried one new, the rest still failed, their traces unchanged', async () => {
+    const base = { runDir: dir, items: ITEMS, gold: (q: Q) => q.answer, makeContext: ctxFor(undefined), config: { system: 's' }, seed: 3 };
+    // first run: only mbe_1 succeeds
+    const down: AgentSystem<Q> = async (item) =>
+      item.id === 'mbe_1' ? { prediction: item.answer, trace: {} } : { prediction: null, trace: { attempt: 1 }, error: 'upstream down' };
+    expect(await runExperiment({ ...base, system: down })).toMatchObject({ ran: 4, failed: 3 });
+
+    // the resume retries mbe_2, mbe_3, mbe_4: mbe_2 succeeds, then the run is interrupted during mbe_3
+    const controller = new AbortController();
+    const calls: string[] = [];
+    const interrupted: AgentSystem<Q> = async (item, ctx) => {
+      calls.push(item.id);
+      if (item.id === 'mbe_2') return { prediction: item.answer, trace: { attempt: 2 } };
+      controller.abort();
+      throw ctx.signal!.reason;
+    };
+    const second = await runExperiment({ ...base, system: interrupted, signal: controller.signal });
+    expect(second).toMatchObject({ aborted: true, retried: 3, ran: 1, skipped: 1 });
+    expect(calls).toEqual(['mbe_2', 'mbe_3']);
+    const byId = new Map((await readResults(dir)).records.map((r) => [r.id, r]));
+    expect([...byId.keys()].sort()).toEqual(['mbe_1', 'mbe_2', 'mbe_3', 'mbe_4']);
+    expect((await readResults(dir)).records).toHaveLength(4);
+    expect(byId.get('mbe_2')).toMatchObject({ prediction: 'A', correct: true });
+    expect(byId.get('mbe_2')!.error).toBeUndefined();
+    for (const id of ['mbe_3', 'mbe_4']) {
+      expect(byId.get(id)).toMatchObject({ prediction: null, correct: false, error: 'upstream down' });
+      // the interrupted attempt wrote no trace: the failed record keeps its own
+      expect(JSON.parse(readFileSync(tracePath(dir, id), 'utf8'))).toMatchObject({ attempt: 1, runner: { error: 'upstream down' } });
+    }
+    expect(JSON.parse(readFileSync(tracePath(dir, 'mbe_2'), 'utf8'))).toMatchObject({ attempt: 2, runner: { correct: true } });
+    expect(second.results.map((r) => r.id).sort()).toEqual(['mbe_1', 'mbe_2', 'mbe_3', 'mbe_4']);
+
+    // the next resume retries the two still failed, and the file holds one line per item
+    const third = await runExperiment({ ...base, system: async (item) => ({ prediction: item.answer, trace: {} }) });
+    expect(third).toMatchObject({ retried: 2, ran: 2, skipped: 2 });
+    const ids = (await readResults(dir)).records.map((r) => r.id);
+    expect(ids.sort()).toEqual(['mbe_1', 'mbe_2', 'mbe_3', 'mbe_4']);
+    expect(third.results.every((r) => r.correct)).toBe(true);
+  });
+
   it('drops a truncated last line left by a crash and redoes that item', async () => {
     const system: AgentSystem<Q> = async (item) => ({ prediction: item.answer, trace: {} });
     const base = { runDir: dir, system, items: ITEMS.slice(0, 2), gold: (q: Q) => q.answer, makeContext: ctxFor(undefined), config: {}, seed: 3 };

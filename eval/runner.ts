@@ -15,11 +15,12 @@
  * clamped (`repairs`, by step and field: core/llm/bound-repair.ts; a warning at the end of the run).
  *
  * Resume: an item is done when results.jsonl holds a succeeded record for it; those are skipped.
- * Failed items are retried by default (`retryFailed: false` keeps them): their lines are removed
- * from results.jsonl first (rewritten atomically), so the file always holds one final line per
- * item. A truncated last line from a crash is dropped and that item is redone. An aborted item
- * (signal) is not recorded, so it is redone on resume. Stale temp files from a killed run are
- * removed. An error from `makeContext` is a setup error: no more items start, and it is thrown
+ * Failed items are retried by default (`retryFailed: false` keeps them): a failed item's line stays
+ * until its new record replaces it (results.jsonl rewritten atomically, the new line last), so the
+ * file always holds one line per item and a retry interrupted, crashed or killed at any point leaves
+ * each item its failed record or its new one, never neither. A truncated last line from a crash is
+ * dropped and that item is redone. An aborted item (signal) is not recorded (nor its trace or LLM
+ * exchanges), so it is redone on resume. Stale temp files from a killed run are removed. An error from `makeContext` is a setup error: no more items start, and it is thrown
  * once running items end. A resume may grow the run (eval/run-grow.ts): a larger `limit`, or a
  * `split` that holds every recorded item, runs only the new items and records the change.
  *
@@ -59,7 +60,17 @@ import { operationalChanges, resultConfig } from './resume-config.js';
 import { withCanonicalSystem } from './systems.js';
 import { assertGrows, describeGrowth, growChanges, withoutGrowKeys } from './run-grow.js';
 import { checkRunDirOut, lockRunDir } from './run-dir-guard.js';
-import { appendResult, configPath, ensureRunDir, readConfig, removeStaleTemps, repairResults, rewriteResults, writeJsonAtomic, writeTrace } from './run-dir.js';
+import {
+  ResultsWriter,
+  configPath,
+  ensureRunDir,
+  readConfig,
+  removeStaleTemps,
+  repairResults,
+  rewriteResults,
+  writeJsonAtomic,
+  writeTrace,
+} from './run-dir.js';
 import { makeRunDir, noteRunDir, removeCreatedDirs, undoRunStart } from './run-start-undo.js';
 import { selectShardItems } from './reproduce/shard.js';
 import type { AgentSystem, ResultRecord, SystemContext, SystemOutcome } from './types.js';
@@ -198,8 +209,7 @@ async function runLocked<Item extends { id: string }>(
   // One final record per item: a later line supersedes an earlier one (files from older versions).
   const byId = new Map(repaired.map((r) => [r.id, r]));
   const retryIds = new Set(retryFailed ? [...byId.values()].filter((r) => r.error !== undefined && seen.has(r.id)).map((r) => r.id) : []);
-  const previous = [...byId.values()].filter((r) => !retryIds.has(r.id));
-  const doneIds = new Set(previous.map((r) => r.id));
+  const doneIds = new Set([...byId.keys()].filter((id) => !retryIds.has(id)));
   const todo = items.filter((it) => !doneIds.has(it.id));
   const skipped = items.length - todo.length;
   state.done = skipped;
@@ -247,10 +257,14 @@ async function runLocked<Item extends { id: string }>(
     const file: RunConfigFile = { seed, config, provenance: prov };
     await writeJsonAtomic(configPath(runDir), file);
   }
-  // Only once the resume is accepted (same seed and config): drop the lines of items about to be retried.
-  if (retryIds.size || previous.length !== repaired.length) await rewriteResults(runDir, previous);
+  // Only once the resume is accepted (same seed and config): collapse superseded lines (a file from an
+  // older version). The failed lines of items about to be retried stay until each one's new line
+  // replaces it (ResultsWriter), so an interrupted retry leaves every item its old or its new record.
+  if (byId.size !== repaired.length) await rewriteResults(runDir, [...byId.values()]);
+  const resultsFile = new ResultsWriter(runDir, [...byId.values()]);
 
-  const results: ResultRecord[] = previous.filter((r) => seen.has(r.id));
+  // in results.jsonl's order: a retried item's new record replaces its failed one (and goes last)
+  const results: ResultRecord[] = [...byId.values()].filter((r) => seen.has(r.id));
   let ran = 0;
   let failed = 0;
   let correct = results.filter((r) => r.correct).length;
@@ -434,10 +448,12 @@ async function runLocked<Item extends { id: string }>(
         runner: { ...trace.runner, prediction: null, correct: false, error: record.error },
       });
     }
-    appendChain = appendChain.then(() => appendResult(runDir, record));
+    appendChain = appendChain.then(() => resultsFile.write(record));
     await appendChain;
     state.recorded++;
     state.done++;
+    const earlier = results.findIndex((r) => r.id === item.id);
+    if (earlier >= 0) results.splice(earlier, 1);
     results.push(record);
     ran++;
     if (record.error) failed++;
