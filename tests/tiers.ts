@@ -25,6 +25,7 @@ export const PROCESS_TESTS: readonly string[] = [
   'eval/replay-refused.test.ts',
   'eval/run-dir-lock.test.ts',
   'eval/run-disk-full.test.ts',
+  'eval/run-retry-interrupted.test.ts',
   'indexer/block-checksums.test.ts',
   'indexer/build-disk-full.test.ts',
   'indexer/build-interrupted.test.ts',
