@@ -111,6 +111,19 @@ export async function readTraceChecked(dir: string, id: string, schema: TraceSch
   return r.success ? { trace: r.data } : { problem: firstIssue(r.error) };
 }
 
+/**
+ * Why a trace is not the one of its results.jsonl line (undefined when it is): its `runner` block
+ * holds another prediction, error or time. The runner writes an item's trace before its line, so a
+ * retry killed between the two (a kill -9, a Ctrl-C of `lexcase run`) leaves the new attempt's
+ * trace (and llm/<id>.jsonl) beside the earlier failed line, until a resume retries the item again.
+ */
+export function traceMismatch(trace: Record<string, unknown>, record: ResultRecord): string | undefined {
+  const runner = trace.runner as { prediction?: unknown; error?: unknown; ms?: unknown } | undefined;
+  if (!runner) return undefined;
+  if (runner.prediction === record.prediction && runner.error === record.error && runner.ms === record.ms) return undefined;
+  return 'it is from another attempt than its results.jsonl line (a retry stopped between the two writes; resume the run to redo the item)';
+}
+
 export async function readTrace(dir: string, id: string, schema?: TraceSchema): Promise<Record<string, unknown> | undefined> {
   return (await readTraceChecked(dir, id, schema)).trace;
 }

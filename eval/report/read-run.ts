@@ -3,14 +3,16 @@
  * results.jsonl or config.json is RUN_INVALID naming the dir; a malformed results line is
  * RUN_INVALID naming the line; a truncated last line (a crash) is ignored with a warning.
  * Results and traces are read through their zod schemas (records.ts); a trace that does not match
- * its system's schema (an old or hand-edited file) is skipped with a warning naming the field.
+ * its system's schema (an old or hand-edited file) is skipped with a warning naming the field, and
+ * so is a trace of another attempt than its result line (`traceMismatch`: a retry killed between
+ * writing the item's new trace and its new line).
  */
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { errors } from '../../core/errors.js';
 import { log } from '../../core/log.js';
 import { traceSchemaFor } from '../records.js';
-import { readConfig, readResults, readTraceChecked, resultsPath, traceFileName, tracesDir } from '../run-dir.js';
+import { readConfig, readResults, readTraceChecked, resultsPath, traceFileName, traceMismatch, tracesDir } from '../run-dir.js';
 import type { RunConfigFile } from '../run-config-file.js';
 import type { RunData } from './types.js';
 
@@ -36,8 +38,9 @@ export async function readRun(dir: string, opts: { traces?: boolean } = {}): Pro
       const f = traceFileName(r.id);
       if (!files.has(f)) continue;
       const t = await readTraceChecked(dir, r.id, schema);
-      if (t.trace) traces.set(r.id, t.trace);
-      else log.warn(`${dir}: trace ${f} skipped: ${t.problem}`);
+      const problem = t.trace ? traceMismatch(t.trace, r) : t.problem;
+      if (t.trace && !problem) traces.set(r.id, t.trace);
+      else log.warn(`${dir}: trace ${f} skipped: ${problem}`);
     }
   }
   return { dir, config, results, traces, droppedTail: parsed.droppedTail };

@@ -149,6 +149,31 @@ describe('writeReport', () => {
     writeFileSync(file, lines.join('\n'));
     await expect(readRun(dir)).rejects.toMatchObject({ code: 'RUN_INVALID', message: expect.stringMatching(/line 2/) });
   });
+
+  it('skips, with a warning, a trace of another attempt than its result line (a retry killed between writing the trace and the line)', async () => {
+    const dir = await makeRun(
+      'killed-retry',
+      scripted(() => true, { failAt: [1] }),
+      ITEMS.slice(0, 3),
+    );
+    const failedLines = readFileSync(join(dir, 'results.jsonl'), 'utf8');
+    // the retry writes q01's new trace and line; putting the old lines back is the kill between the two writes
+    await makeRun(
+      'killed-retry',
+      scripted(() => true),
+      ITEMS.slice(0, 3),
+    );
+    writeFileSync(join(dir, 'results.jsonl'), failedLines);
+    const warn = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const run = await readRun(dir);
+      expect(run.results.find((r) => r.id === 'q01')).toMatchObject({ correct: false, error: expect.stringMatching(/garbage/) });
+      expect([...run.traces.keys()].sort()).toEqual(['q00', 'q02']);
+      expect(warn.mock.calls.map((c) => String(c[0])).join('')).toMatch(/trace q01\.json skipped: it is from another attempt/);
+    } finally {
+      warn.mockRestore();
+    }
+  });
 });
 
 describe('compareRuns', () => {
