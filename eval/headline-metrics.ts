@@ -41,7 +41,8 @@ export type IntervalKind = 'wilson' | 'bootstrap' | 'none';
 export interface HeadlineFigure {
   id: string;
   label: string;
-  estimate: number;
+  /** null when the figure is over no item (n = 0: every item failed); its text then says "– (no items)". */
+  estimate: number | null;
   /** null when no interval is given (n below MIN_N for a bootstrap figure). */
   lo: number | null;
   hi: number | null;
@@ -62,6 +63,8 @@ export interface HeadlineFigure {
   smallN: boolean;
   /** e.g. "over the 1 triple designed for abstention". */
   note?: string;
+  /** Failed items left out of n (3-ply: a failed triple is in no figure); absent where failures count in n as wrong. */
+  failed?: number;
 }
 
 export interface FigureContext {
@@ -79,12 +82,14 @@ export interface HeadlineMetric {
 }
 
 /** A figure from its interval (eval/stats): the numbers, the method's name and the printed text. */
-export function figureOf(id: string, label: string, iv: Interval, o: { unit?: Unit; note?: string } = {}): HeadlineFigure {
+export function figureOf(id: string, label: string, iv: Interval, o: { unit?: Unit; note?: string; failed?: number } = {}): HeadlineFigure {
   const unit = o.unit ?? 'percent';
+  // over no item there is no value: "– (no items)", never the statistic of an empty set (0% or 100%)
+  const none = iv.n === 0;
   return {
     id,
     label,
-    estimate: iv.estimate,
+    estimate: none ? null : iv.estimate,
     lo: iv.lo,
     hi: iv.hi,
     n: iv.n,
@@ -93,15 +98,16 @@ export function figureOf(id: string, label: string, iv: Interval, o: { unit?: Un
     unit,
     percent: unit === 'percent',
     method: methodLabel(iv),
-    text: figureText(iv, unit),
+    text: figureText({ ...iv, estimate: none ? Number.NaN : iv.estimate }, unit),
     smallN: iv.n < SMALL_N,
     ...(o.note ? { note: o.note } : {}),
+    ...(o.failed !== undefined ? { failed: o.failed } : {}),
   };
 }
 
 /** A 0/1 figure: Wilson interval. */
-export function proportion(id: string, label: string, successes: number, n: number, note?: string): HeadlineFigure {
-  return figureOf(id, label, proportionInterval(successes, n), { note });
+export function proportion(id: string, label: string, successes: number, n: number, note?: string, failed?: number): HeadlineFigure {
+  return figureOf(id, label, proportionInterval(successes, n), { note, failed });
 }
 
 /** Any other figure: seeded percentile bootstrap of `stat` over resampled items (none below MIN_N). */
@@ -111,7 +117,7 @@ export function bootstrapped(
   n: number,
   stat: (idx: Int32Array) => number,
   ctx: Pick<FigureContext, 'seed' | 'iterations'>,
-  opts: { unit?: Unit; note?: string; kind?: 'mean' | 'statistic' } = {},
+  opts: { unit?: Unit; note?: string; kind?: 'mean' | 'statistic'; failed?: number } = {},
 ): HeadlineFigure {
   return figureOf(id, label, statisticInterval(n, stat, { seed: ctx.seed, iterations: ctx.iterations, kind: opts.kind }), opts);
 }
@@ -233,7 +239,14 @@ export const trecMeasures: HeadlineMetric = {
   },
 };
 
-/** 3-ply: pooled Σ over triples (the paper's micro average), bootstrapped over triples. */
+const triples = (n: number, what = '') => `${n} ${what}triple${n === 1 ? '' : 's'}`;
+
+/**
+ * 3-ply: pooled Σ over triples (the paper's micro average), bootstrapped over triples. A failed
+ * triple (no argument was produced or scored: eval/metrics/failures.ts) adds nothing to either sum
+ * and is left out of n; the figure carries the failed count. With every triple failed the figure
+ * is over no item: "– (no items)".
+ */
 export function pooled(
   id: string,
   label: string,
@@ -245,8 +258,9 @@ export function pooled(
     id,
     label,
     compute: (records, ctx) => {
-      const ms = records.filter((r) => r.metrics && typeof r.metrics.nGt === 'number').map((r) => r.metrics as Record<string, unknown>);
-      if (!ms.length) return [];
+      const failed = records.filter(isFailed).length;
+      const ms = records.filter((r) => !isFailed(r) && r.metrics && typeof r.metrics.nGt === 'number').map((r) => r.metrics as Record<string, unknown>);
+      if (!ms.length && !failed) return [];
       const stat = (idx: Int32Array) => {
         let a = 0;
         let b = 0;
@@ -256,27 +270,36 @@ export function pooled(
         }
         return b ? transform(a / b) : 0;
       };
-      return [bootstrapped(id, label, ms.length, stat, ctx, { note: 'pooled over triples (micro average)' })];
+      return [
+        bootstrapped(id, label, ms.length, stat, ctx, {
+          note: `pooled over the ${triples(ms.length, 'answered ')} (micro average)`,
+          failed,
+        }),
+      ];
     },
   };
 }
 
 export const n0 = (v: unknown) => (typeof v === 'number' ? v : 0);
 
+/** 3-ply: N_sa / N_ta over the answered triples designed for abstention; a failed triple is not an abstention and is left out (counted beside). */
 export const threeplyAbstention: HeadlineMetric = {
   id: 'abstention',
   label: 'successful abstention',
   compute: (records) => {
     const designed = records.filter((r) => r.gold === 'abstain');
     if (!designed.length) return [];
-    const ok = designed.filter((r) => !isFailed(r) && r.prediction === 'abstain').length;
+    const answered = designed.filter((r) => !isFailed(r));
+    const ok = answered.filter((r) => r.prediction === 'abstain').length;
+    const failed = designed.length - answered.length;
     return [
       proportion(
         'abstention',
         'successful abstention',
         ok,
-        designed.length,
-        `over the ${designed.length} triple${designed.length === 1 ? '' : 's'} designed for abstention`,
+        answered.length,
+        `over the ${triples(answered.length, 'answered ')} designed for abstention`,
+        failed,
       ),
     ];
   },

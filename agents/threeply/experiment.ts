@@ -66,5 +66,6 @@ export async function runThreeplyExperiment(o: ThreeplyExperimentOptions): Promi
   });
   // report.md / report.json in the common format, with the 3-ply section (report-section.ts)
   await writeReport(o.runDir);
-  return { run, summary: summarizeRun(run.results, { seed: o.seed }) };
+  // the statistics module's seed and resamples, as report.md and the explorer: one interval per figure on every surface
+  return { run, summary: summarizeRun(run.results) };
 }

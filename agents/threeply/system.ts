@@ -52,13 +52,12 @@ export function createThreePlySystem(opts: ThreePlySystemOptions): AgentSystem<C
       extracted = Object.keys(argued).length ? await distillFactors(opts.evaluator ?? ctx.llm, argued, opts.factors, ctx.signal) : null;
     } catch (e) {
       if (ctx.signal?.aborted) throw e;
-      // A failed item is scored as an abstention over its triple's factors (eval/metrics/failures.ts).
-      const none = scoreTriple(triple, null, opts.factors);
+      // A failed item produced no argument: it is no abstention and carries no metric (no N_h,
+      // N_util or N_gt), so it enters no figure; summaries count it as failed (eval/metrics/failures.ts).
       return {
         prediction: null,
         error: e instanceof Error ? e.message : String(e),
         trace: { system: opts.kind, mode: triple.mode, triple: { c1: triple.c1, c2: triple.c2, c3: triple.c3 } },
-        metrics: { abstained: true, nH: 0, nGt: none.nGt, nUtil: 0, failed: true } as Record<string, number | boolean | null>,
       } as SystemOutcome;
     }
     const score = scoreTriple(triple, extracted, opts.factors, result.abstained);

@@ -1,6 +1,7 @@
 /**
  * One rule for failed items in every system's headline figures: a failed item (error, or no
- * prediction) stays in n, counts as wrong — or as an abstention in 3-ply — and is counted beside.
+ * prediction) stays in n, counts as wrong and is counted beside; in 3-ply it is left out of n and
+ * of every figure (no abstention, no N_h/N_gt) and counted beside.
  * Each record set has a failed item whose leftover prediction equals the gold label: it must
  * never be scored as correct.
  */
@@ -52,16 +53,18 @@ describe('failed items count the same in every system', () => {
     expect(m.accuracy.estimate).toBe(0.5);
   });
 
-  it('3-ply: a failed triple stays in n as an abstention over its factors (not dropped)', () => {
+  it('3-ply: a failed triple is left out of n and of every figure (no abstention, no factors), counted beside', () => {
     const ok = rec('arguable-1', 'argue', 'argue', { metrics: { abstained: false, nH: 1, nGt: 10, nUtil: 6 } });
+    // a record as older runs wrote it: the failure dressed as an abstention over its factors
     const failed = rec('arguable-2', null, 'argue', {
       error: 'factor analyst output unparseable',
       metrics: { abstained: true, nH: 0, nGt: 10, nUtil: 0, failed: true },
     });
     const [s] = summarizeRun([ok, failed], { iterations: 50 });
-    expect(s.n).toBe(2);
+    expect(s.n).toBe(1);
     expect(s.errors).toBe(1);
-    expect(s.factorUtilizationRecall).toBeCloseTo(6 / 20, 12); // failed triple's 10 factors count as not used
-    expect(s.abstentionRatio).toBeCloseTo(0.5, 12);
+    expect(s.factorUtilizationRecall).toBeCloseTo(6 / 10, 12);
+    expect(s.hallucinationAccuracy).toBeCloseTo(1 - 1 / 10, 12);
+    expect(s.abstentionRatio).toBe(0);
   });
 });

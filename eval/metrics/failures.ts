@@ -1,8 +1,11 @@
 /**
  * One rule for failed items, shared by every system's headline figures: an item failed when its
- * record carries an `error` or has no prediction. A failed item stays in n and counts as wrong —
- * or as an abstention where the metric defines one (3-ply) — and the failure count is reported
- * beside the figure. A prediction left on a failed record (kept for audit) is never scored.
+ * record carries an `error` or has no prediction. A failed item stays in n and counts as wrong, and
+ * the failure count is reported beside the figure — except 3-ply's measures (hallucination
+ * accuracy, factor utilization recall, abstention), which are defined only over an argument or an
+ * abstention the system produced: there a failed triple is no abstention, adds nothing to N_h,
+ * N_util or N_gt, and is left out of n, its count shown beside every figure. A prediction left on a
+ * failed record (kept for audit) is never scored.
  */
 import type { ResultRecord } from '../types.js';
 

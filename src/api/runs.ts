@@ -15,7 +15,7 @@ export const runInput = z.object({ run: z.string().min(1).max(500).describe('run
 const figure = z.object({
   id: z.string().describe('figure id: accuracy, recall@10, mrr, macro-f1, …'),
   label: z.string(),
-  estimate: z.number(),
+  estimate: z.number().nullable().describe('null where the figure is over no item (every item failed): its text says "– (no items)"'),
   lo: z.number().nullable().describe('lower end of the 95% interval; null where none is given (a bootstrap figure below 10 items)'),
   hi: z.number().nullable(),
   n: z.number().int().describe('items the figure is computed over'),
@@ -27,6 +27,7 @@ const figure = z.object({
   text: z.string().describe('the figure as every lexcase surface prints it, e.g. "50.0% [15.0, 85.0]"'),
   smallN: z.boolean().describe('fewer than 30 items'),
   note: z.string().optional(),
+  failed: z.number().int().optional().describe('failed items left out of n (3-ply); absent where failures count in n as wrong'),
 });
 
 export const runFiguresOutput = z.object({

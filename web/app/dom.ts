@@ -96,7 +96,8 @@ export function pidLink(id: string, o: { gold?: boolean; relevant?: boolean; tit
  */
 export interface FigureLike {
   label: string;
-  estimate: number;
+  /** null: over no item (every item failed). */
+  estimate: number | null;
   lo: number | null;
   hi: number | null;
   n: number;
@@ -105,12 +106,14 @@ export interface FigureLike {
   text: string;
   smallN: boolean;
   note?: string;
+  /** Failed items left out of n (3-ply). */
+  failed?: number;
 }
 export function figureText(f: FigureLike): string {
   return f.text;
 }
 export function figureTitle(f: FigureLike): string {
-  return `${f.label}: n = ${f.n}; ${f.method}${f.note ? `; ${f.note}` : ''}${f.smallN ? '; small n: read the interval, not the point' : ''}`;
+  return `${f.label}: n = ${f.n}${f.failed ? ` (${f.failed} failed, left out)` : ''}; ${f.method}${f.note ? `; ${f.note}` : ''}${f.smallN ? '; small n: read the interval, not the point' : ''}`;
 }
 
 /** The small-n warning shown beside figures computed on fewer than 30 items. */

@@ -10,7 +10,8 @@ export type RunKind = 'case' | 'acal' | 'run';
 export interface Figure {
   id: string;
   label: string;
-  estimate: number;
+  /** null: the figure is over no item (every item failed; its text says "– (no items)"). */
+  estimate: number | null;
   /** null: no interval (a bootstrap figure below 10 items). */
   lo: number | null;
   hi: number | null;
@@ -26,6 +27,8 @@ export interface Figure {
   text: string;
   smallN: boolean;
   note?: string;
+  /** Failed items left out of n (3-ply); absent where failures count in n as wrong. */
+  failed?: number;
 }
 
 /** One compared measure as the server sends it (eval/report/compare.ts PairedMeasure): B − A. */

@@ -113,7 +113,7 @@ export async function compareManyRuns(runs: RunEntry[]) {
   // Recall@k curves of retrieval runs (their per-k figures), one line per run
   const curve: CurvePoint[] = summaries.flatMap((s) =>
     s.figures
-      .filter((f) => /^recall@\d+$/.test(f.id))
+      .filter((f): f is typeof f & { estimate: number } => /^recall@\d+$/.test(f.id) && f.estimate !== null)
       .map((f) => ({ method: label(s.id), k: Number(f.id.slice(7)), recall: f.estimate, lo: f.lo ?? f.estimate, hi: f.hi ?? f.estimate })),
   );
   if (new Set(curve.map((p) => p.method)).size >= 1 && new Set(curve.map((p) => p.k)).size >= 2)
@@ -128,7 +128,10 @@ export async function compareManyRuns(runs: RunEntry[]) {
       spec: roundAccuracySpec(rounds, 'Accuracy after each round, per run', colours),
     });
   const points: FigurePoint[] = summaries.flatMap((s) =>
-    s.figures.filter((f) => f.unit === 'percent').map((f) => ({ run: label(s.id), figure: f.label, estimate: f.estimate, lo: f.lo, hi: f.hi, n: f.n })),
+    s.figures
+      // a figure over no item (every item failed) has no point to plot
+      .filter((f): f is typeof f & { estimate: number } => f.unit === 'percent' && f.estimate !== null)
+      .map((f) => ({ run: label(s.id), figure: f.label, estimate: f.estimate, lo: f.lo, hi: f.hi, n: f.n })),
   );
   if (points.length)
     plots.push({ id: 'figures', title: 'Headline figures per run (95% CI)', spec: figuresSpec(points, 'Headline figures per run (95% CI)', colours) });

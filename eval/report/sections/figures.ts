@@ -2,7 +2,8 @@
  * The run's headline figures — the same ones, computed by the same code (eval/systems.ts over
  * eval/stats/), as the explorer's run page and the /v1 API: Recall@k and MRR for a retrieval run,
  * accuracy (and the system's own rates) for the rest, each with its 95% interval and the interval's
- * method named beside it.
+ * method named beside it; where a system leaves failed items out of its figures (3-ply), their
+ * count beside each figure.
  */
 import { headlineFigures } from '../../systems.js';
 import { METHODS_NOTE } from '../../stats/index.js';
@@ -13,11 +14,14 @@ export const figuresSection: SectionBuilder = (run, o) => {
   const system = typeof run.config.config.system === 'string' ? run.config.config.system : null;
   const figures = headlineFigures(system, run.results, { config: run.config.config, seed: o.seed, iterations: o.iterations });
   if (!figures.length) return null;
-  const rows = figures.map((f) => [f.label, f.n, f.text, f.method]);
+  // a system whose figures leave failed items out of n (3-ply) shows how many beside each figure
+  const leftOut = figures.some((f) => f.failed !== undefined);
+  const rows = figures.map((f) => [f.label, f.n, ...(leftOut ? [f.failed ?? 0] : []), f.text, f.method]);
+  const header = ['measure', 'n', ...(leftOut ? ['failed (left out of n)'] : []), 'value [95% interval]', 'interval'];
   return {
     id: 'figures',
     title: 'Figures',
-    markdown: table(['measure', 'n', 'value [95% interval]', 'interval'], rows) + `\n\n${METHODS_NOTE}`,
+    markdown: table(header, rows) + `\n\n${METHODS_NOTE}`,
     json: { figures },
   };
 };
