@@ -228,8 +228,15 @@ export async function mergeShards(out: string, dirs: string[], recipe: Recipe): 
     const summary: MergeResult['runs'] = [];
     for (const { run, plan, states } of plans) {
       if (!plan) {
-        // never reached the runner on any host (unavailable here, no endpoint, no dense index…)
-        const s = states.find((x) => x) ?? { id: run.id, system: run.system, status: 'failed' as const, error: 'not run by any shard' };
+        const s = states.find((x) => x);
+        if (!s) {
+          // no shard was asked to run it (left out by --only in every shard): "not run", as in the
+          // unsharded reproduction, which records no state for it either
+          summary.push({ id: run.id, status: 'not run' });
+          continue;
+        }
+        // a shard was asked and it never reached the runner (unavailable here, no endpoint, no dense
+        // index…) or did not finish: its own status, and never "done" without results
         runs.push({ ...s, status: s.status === 'done' ? 'failed' : s.status });
         summary.push({ id: run.id, status: runs[runs.length - 1].status });
         continue;

@@ -175,6 +175,26 @@ describe('lexcase reproduce case-table3 (offline)', () => {
     }
   }, 60_000);
 
+  it('merge: a run no shard was asked to run (--only) is "not run", as unsharded; one a shard was asked to run and could not stays failed', async () => {
+    const base = ['reproduce', 'case-table3', '--limit', String(LIMIT), '--index', index, '--only', 'bm25,dense'];
+    const [full, s1, s2, merged] = ['only-full', 'only-s1', 'only-s2', 'only-merged'].map((d) => join(dir, d));
+    await cli(...base, '--run-dir', full);
+    await cli(...base, '--shard', '1/2', '--run-dir', s1);
+    await cli(...base, '--shard', '2/2', '--run-dir', s2);
+    const m = await cli('--json', 'merge', merged, s1, s2);
+    expect(m.code, m.stderr).toBe(0);
+    const status = (t: { rows: { cells: { run: string; status: string }[] }[] }) =>
+      Object.fromEntries(t.rows.flatMap((r) => r.cells.map((c) => [c.run, c.status])));
+    expect(status(table(full))).toEqual({ bm25: 'done', qld: 'not run', dense: 'failed' });
+    expect(status(table(merged))).toEqual(status(table(full)));
+    expect(table(merged).rows).toEqual(table(full).rows);
+    expect(JSON.parse(m.stdout).runs.map((r: { id: string; status: string }) => [r.id, r.status])).toEqual([
+      ['bm25', 'done'],
+      ['qld', 'not run'],
+      ['dense', 'failed'],
+    ]);
+  }, 60_000);
+
   it('merge refuses a missing shard, the same shard twice, and a results file changed after its run', async () => {
     const s1 = join(dir, 's1');
     const s2 = join(dir, 's2');
