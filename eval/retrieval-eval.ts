@@ -9,6 +9,10 @@
  * paper (corpora/barexam.ts `retrievalQuery`); answer choices are NOT part of the query. Questions
  * without gold passage ids are skipped and counted. Relevance is by passage id: a gold text that
  * also exists under another id (10 such pairs in Bar Exam QA) counts only under the gold id.
+ *
+ * Each query's hits are ranked as the TREC run file written from them is evaluated (trec_eval,
+ * `lexcase eval run`, `eval retrieval --topics`): scores rounded to the run file's 6 decimals, ties
+ * by docid descending (eval/trec/order.ts), so the report and its run file give one value per figure.
  */
 import type { Question } from '../corpora/types.js';
 import type { Hit, Retriever } from '../retrieval/types.js';
@@ -18,6 +22,8 @@ import { LEVEL, perItemInterval, RESAMPLES, SEED, type Interval } from './stats/
 import { firstRelevantRank, ndcgAtK, recallAtK, reciprocalRank } from './metrics/index.js';
 import { percentile } from './bootstrap.js';
 import { DEFAULT_KS } from './retrieval-ks.js';
+import { trecOrder } from './trec/order.js';
+import { runDocsOfHits } from './trec/run.js';
 
 export { DEFAULT_KS };
 export const MRR_K = 10;
@@ -101,7 +107,9 @@ export async function evalRetrieval(opts: RetrievalEvalOptions): Promise<Retriev
     const t0 = performance.now();
     const hits = await opts.retriever.search(queryOf(q), { k: depth });
     const ms = performance.now() - t0;
-    const ranked = hits.map((h) => h.id);
+    // Ranked exactly as the run file of these hits is evaluated (trec_eval, `lexcase eval run`, the
+    // --topics path): scores rounded to the run file's decimals, ties by docid descending.
+    const ranked = trecOrder(runDocsOfHits(hits)).map((d) => d.docid);
     const gold = q.goldPassageIds;
     const recall: Record<number, number> = {};
     for (const k of ks) recall[k] = recallAtK(ranked, gold, k);
