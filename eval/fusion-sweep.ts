@@ -17,6 +17,8 @@ import { openRetriever } from '../retrieval/open.js';
 import type { Hit } from '../retrieval/types.js';
 import { retrievalQuery } from '../corpora/barexam.js';
 import { recallAtK } from './metrics/index.js';
+import { trecRankedIds } from './trec/order.js';
+import { MRR_K, NDCG_K } from './retrieval-eval.js';
 
 export interface FusionSetting {
   methods: string[];
@@ -117,17 +119,21 @@ export async function sweepFusion(opts: {
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
   const recallOf = (ranked: (i: number) => string[]) =>
     Object.fromEntries(ks.map((k) => [k, mean(questions.map((q, i) => recallAtK(ranked(i), q.goldPassageIds, k)))]));
-  const singles: SweepRow[] = components.map((m) => ({ label: m, recall: recallOf((i) => runs[m][i].map((h) => h.id)), margin: 0 }));
+  // Hits ranked as `eval retrieval` ranks them (trec_eval's order of the run file's scores), at its depth.
+  const evalDepth = Math.max(...ks, MRR_K, NDCG_K);
+  const singles: SweepRow[] = components.map((m) => ({ label: m, recall: recallOf((i) => trecRankedIds(runs[m][i].slice(0, evalDepth))), margin: 0 }));
   const bestSingle = Object.fromEntries(ks.map((k) => [k, Math.max(...singles.map((s) => s.recall[k]))]));
   const marginOf = (rec: Record<number, number>) => Math.min(...ks.map((k) => rec[k] - bestSingle[k]));
   for (const s of singles) s.margin = marginOf(s.recall);
   const settings: SweepRow[] = grid.map((g) => {
     const recall = recallOf((i) =>
-      fuse(
-        g.fusion,
-        g.methods.map((m) => ({ method: m, hits: runs[m][i].slice(0, g.depth) })),
-        { k: Math.max(...ks), rrfK: g.rrfK, weights: g.weights },
-      ).map((h) => h.id),
+      trecRankedIds(
+        fuse(
+          g.fusion,
+          g.methods.map((m) => ({ method: m, hits: runs[m][i].slice(0, g.depth) })),
+          { k: evalDepth, rrfK: g.rrfK, weights: g.weights },
+        ),
+      ),
     );
     return { label: settingLabel(g), setting: g, recall, margin: marginOf(recall) };
   });

@@ -22,8 +22,7 @@ import { LEVEL, perItemInterval, RESAMPLES, SEED, type Interval } from './stats/
 import { firstRelevantRank, ndcgAtK, recallAtK, reciprocalRank } from './metrics/index.js';
 import { percentile } from './bootstrap.js';
 import { DEFAULT_KS } from './retrieval-ks.js';
-import { trecOrder } from './trec/order.js';
-import { runDocsOfHits } from './trec/run.js';
+import { trecRankedIds } from './trec/order.js';
 
 export { DEFAULT_KS };
 export const MRR_K = 10;
@@ -109,7 +108,7 @@ export async function evalRetrieval(opts: RetrievalEvalOptions): Promise<Retriev
     const ms = performance.now() - t0;
     // Ranked exactly as the run file of these hits is evaluated (trec_eval, `lexcase eval run`, the
     // --topics path): scores rounded to the run file's decimals, ties by docid descending.
-    const ranked = trecOrder(runDocsOfHits(hits)).map((d) => d.docid);
+    const ranked = trecRankedIds(hits);
     const gold = q.goldPassageIds;
     const recall: Record<number, number> = {};
     for (const k of ks) recall[k] = recallAtK(ranked, gold, k);

@@ -8,7 +8,8 @@
  * (identical in v9.0.8 and in 10.0). So of two documents with equal scores, "d9" ranks above "d10"
  * and "b" above "a". Byte order = UTF-8 order, hence Buffer.compare rather than JS string order.
  */
-import type { RunDoc } from './run.js';
+import type { Hit } from '../../retrieval/types.js';
+import { runDocsOfHits, type RunDoc } from './run.js';
 
 const bytes = (s: string) => Buffer.from(s, 'utf8');
 
@@ -21,3 +22,10 @@ export function trecCompare(a: RunDoc, b: RunDoc): number {
 
 /** A new array in trec_eval's order. */
 export const trecOrder = (docs: readonly RunDoc[]): RunDoc[] => docs.slice().sort(trecCompare);
+
+/**
+ * The ids of one query's hits in the order trec_eval gives the run file written from them (scores
+ * rounded to its 6 decimals, then this order): how `eval retrieval --dataset` and `--sweep-fusion`
+ * rank hits, so their figures equal `eval run` / trec_eval on the run file.
+ */
+export const trecRankedIds = (hits: readonly Hit[]): string[] => trecOrder(runDocsOfHits(hits)).map((d) => d.docid);
