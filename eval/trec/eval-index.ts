@@ -19,7 +19,8 @@ import type { Topic } from '../../corpora/topics.js';
 import type { Qrels } from '../../corpora/qrels.js';
 import { runFileFor } from '../retrieval-eval-run-file-name.js';
 import { checkOutputs, runFileOutputs } from '../output-files.js';
-import { batchSearch, type BatchSearchResult } from './batch-search.js';
+import { batchSearch, type BatchSearchOptions, type BatchSearchResult } from './batch-search.js';
+import type { Retriever } from '../../retrieval/types.js';
 import { evaluateRun, type TopicSet, type TrecEvalOptions, type TrecEvalResult } from './evaluate.js';
 import type { TrecRun } from './run.js';
 import { DEFAULT_DEPTH } from './depth.js';
@@ -83,6 +84,34 @@ export interface TopicsRetrievalReport {
 
 export { DEFAULT_DEPTH };
 
+/**
+ * One method on a user's topics and qrels: batch search into an in-memory run (scores as the run
+ * file stores them), then trec_eval's evaluation of that run. What `eval retrieval --topics` does for
+ * each method, and what the explorer's retrieval-evaluation view does for a topics+qrels set, so the
+ * two give the same figures. A topic searched with no hit is in the run with nothing retrieved: it
+ * scores 0 and is in the mean (`noHits` names them), so every method is evaluated over the same
+ * topics; only a written run file cannot hold it.
+ */
+export async function evalTopicsWith(
+  retriever: Retriever,
+  topics: readonly Topic[],
+  qrels: Qrels,
+  opts: BatchSearchOptions & TrecEvalOptions,
+): Promise<{ batch: BatchSearchResult; run: TrecRun; result: TrecEvalResult; noHits: TopicSet }> {
+  const batch = await batchSearch(retriever, topics, opts);
+  const run: TrecRun = new Map(batch.run);
+  for (const qid of batch.empty) run.set(qid, []);
+  const result = evaluateRun(run, qrels, opts);
+  const empty = new Set(batch.empty);
+  const noHits: string[] = [];
+  for (const t of result.perTopic)
+    if (empty.has(t.qid)) {
+      t.noHits = true;
+      noHits.push(t.qid);
+    }
+  return { batch, run, result, noHits: { count: noHits.length, examples: noHits.slice(0, 10) } };
+}
+
 export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<TopicsRetrievalReport> {
   // Outputs never land in the index it reads (nor any index or run dir): eval/output-files.ts.
   checkOutputs(runFileOutputs('runFile', opts.runFile, opts.methods), [opts.index, opts.topicsFile, opts.qrelsFile]);
@@ -102,28 +131,19 @@ export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<T
       const method = String(retriever.method);
       const runFile = opts.runFile ? runFileFor(opts.runFile, method, opts.methods.length > 1) : undefined;
       const source = { index: opts.index, method: opts.methods[i], retrieverOptions: opts.retrieverOptions };
-      const b = await batchSearch(retriever, opts.topics, {
+      const {
+        batch: b,
+        run,
+        result: e,
+        noHits,
+      } = await evalTopicsWith(retriever, opts.topics, opts.qrels, {
+        ...opts,
         k: passageHits ?? depth,
         runFile,
         ...(aggregation ? { tag: `lexcase-${method}-${aggregation.strategy.name}`, mapHits: (hits) => aggregateHits(hits, aggregation!) } : {}),
-        ties: opts.ties,
-        signal: opts.signal,
-        threads: opts.threads,
         source,
         onProgress: (d, t) => opts.onProgress?.(method, d, t),
       });
-      // A topic searched with no hit is in this method's run with nothing retrieved (scored 0), so
-      // every method is evaluated over the same topics; only the written run file cannot hold it.
-      const run: TrecRun = new Map(b.run);
-      for (const qid of b.empty) run.set(qid, []);
-      const e = evaluateRun(run, opts.qrels, opts);
-      const empty = new Set(b.empty);
-      const noHits: string[] = [];
-      for (const t of e.perTopic)
-        if (empty.has(t.qid)) {
-          t.noHits = true;
-          noHits.push(t.qid);
-        }
       opts.onRun?.(method, run, e);
       results.push({
         method,
@@ -131,7 +151,7 @@ export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<T
         ...e,
         latency: b.latency,
         emptyTopics: b.empty.length,
-        noHits: { count: noHits.length, examples: noHits.slice(0, 10) },
+        noHits,
         ...(runFile ? { runFile } : {}),
         ...(retriever.config ? { config: retriever.config } : {}),
       });

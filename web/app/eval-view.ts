@@ -148,7 +148,8 @@ export async function renderEvalView(root: HTMLElement, info: Info, params: URLS
       go('eval', { ...keep, a: selA.value, b: selB.value, metric: selM.value, sort, dir: desc ? 'desc' : 'asc' } as Record<string, string>);
     });
     const p = r.paired;
-    const last = r.ks[r.ks.length - 1];
+    // a relevant document not found within the hits retrieved a topic (100 on the bundled splits, 1000 on a topics+qrels set)
+    const last = r.depth ?? r.ks[r.ks.length - 1];
     const queries = sortableTable<any>({
       rows: r.queries,
       testid: 'eval-queries',
@@ -177,11 +178,20 @@ export async function renderEvalView(root: HTMLElement, info: Info, params: URLS
           sort: (q) => q.short,
           cell: (q) =>
             td(
-              h(
-                'a',
-                { href: `#/search?${qs({ q: q.query, method: r.methods[0], rel: (q.relevantIds ?? []).join(',') })}`, 'data-testid': 'eval-query-link' },
-                q.short,
-              ),
+              [
+                h(
+                  'a',
+                  { href: `#/search?${qs({ q: q.query, method: r.methods[0], rel: (q.relevantIds ?? []).join(',') })}`, 'data-testid': 'eval-query-link' },
+                  q.short,
+                ),
+                q.queryTruncated
+                  ? h(
+                      'span',
+                      { class: 'muted', 'data-testid': 'eval-query-truncated' },
+                      ` (${q.queryChars.toLocaleString('en-US')} characters, all evaluated; the search-view link carries the first ${r.queryShown.toLocaleString('en-US')})`,
+                    )
+                  : null,
+              ],
               { class: 'qtext' },
             ),
         },
@@ -232,7 +242,7 @@ export async function renderEvalView(root: HTMLElement, info: Info, params: URLS
       h(
         'div',
         { class: 'muted' },
-        `${r.set.label}: ${r.set.n} topics${r.skipped ? ` (${r.skipped} without relevant passages skipped)` : ''} · ${r.methodsNote}`,
+        `${r.set.label}: ${r.set.n} topics${r.skippedNote ? ` (${r.skippedNote})` : r.skipped ? ` (${r.skipped} without relevant passages skipped)` : ''} · ${r.methodsNote}`,
       ),
       plot(r.curveSpec, 'Recall@k per method with 95% interval bands', 'recall-plot'),
       scrollBox('metrics per method', metricsTable),

@@ -5,7 +5,7 @@
  *
  * User files are read by the same loaders as `search --topics` and `eval run --qrels`
  * (corpora/topics.ts: TSV `id<TAB>text` or JSONL; corpora/qrels.ts: TREC `qid iter docid rel`,
- * grade ≥ 1 relevant). Errors name the file (by its base name) and line.
+ * grade ≥ 1 relevant, every grade kept for graded nDCG). Errors name the file (by its base name) and line.
  */
 import { basename } from 'node:path';
 import { retrievalQuery } from '../../corpora/barexam.js';
@@ -18,12 +18,21 @@ import { errors } from '../../core/errors.js';
 export interface EvalTopic {
   id: string;
   query: string;
+  /** Ids of the relevant passages (grade ≥ 1). */
   relevant: string[];
+  /**
+   * A user set's graded judgements of the topic as the qrels file gives them (grade 0 included);
+   * absent for a topic the qrels do not judge, and on the bundled sets (one gold passage a question).
+   * With them the topic is evaluated as `eval retrieval --topics … --qrels …` evaluates it.
+   */
+  judged?: ReadonlyMap<string, number>;
 }
 
 export interface EvalSet {
   id: string;
   label: string;
+  /** 'dataset': a bundled split, evaluated as `eval retrieval --dataset`; 'topics': a user's topics+qrels, as `eval retrieval --topics … --qrels …`. */
+  kind: 'dataset' | 'topics';
   load(): Promise<EvalTopic[]>;
 }
 
@@ -37,7 +46,7 @@ export interface UserEvalSet {
   name?: string;
 }
 
-/** Topics + qrels through the same loaders as `search --topics` / `eval run` (corpora/topics.ts, corpora/qrels.ts); relevant = grade ≥ 1. */
+/** Topics + qrels through the same loaders as `search --topics` / `eval run` (corpora/topics.ts, corpora/qrels.ts); relevant = grade ≥ 1, `judged` = every grade of the topic. */
 export const readTopicsQrels: TopicsQrelsLoader = async (topicsFile, qrelsFile) => {
   const named = async <T>(what: string, file: string, f: () => Promise<T>): Promise<T> => {
     try {
@@ -50,11 +59,15 @@ export const readTopicsQrels: TopicsQrelsLoader = async (topicsFile, qrelsFile) 
   };
   const topics = await named('topics', topicsFile, () => loadTopics(topicsFile));
   const qrels = await named('qrels', qrelsFile, () => loadQrels(qrelsFile));
-  return topics.map((t) => ({
-    id: t.id,
-    query: t.text,
-    relevant: [...(qrels.get(t.id) ?? new Map<string, number>())].filter(([, rel]) => rel >= 1).map(([doc]) => doc),
-  }));
+  return topics.map((t) => {
+    const judged = qrels.get(t.id);
+    return {
+      id: t.id,
+      query: t.text,
+      relevant: [...(judged ?? new Map<string, number>())].filter(([, rel]) => rel >= 1).map(([doc]) => doc),
+      ...(judged ? { judged } : {}),
+    };
+  });
 };
 
 const BUNDLED_SPLITS = ['val', 'test'] as const;
@@ -72,6 +85,7 @@ export function evalSets(user: UserEvalSet[] = [], loader: TopicsQrelsLoader = r
   };
   const sets: EvalSet[] = BUNDLED_SPLITS.map((split) => ({
     id: `barexam:${split}`,
+    kind: 'dataset' as const,
     label: `Bar Exam QA ${split} (bundled, split seed ${DEFAULT_SPLIT_SEED})`,
     load: cached(`barexam:${split}`, async () =>
       (await loadQuestions('barexam', split)).map((q) => ({ id: q.id, query: retrievalQuery(q), relevant: q.goldPassageIds })),
@@ -79,7 +93,7 @@ export function evalSets(user: UserEvalSet[] = [], loader: TopicsQrelsLoader = r
   }));
   user.forEach((u, i) => {
     const id = `user:${i + 1}`;
-    sets.push({ id, label: u.name ?? basename(u.topics), load: cached(id, () => loader(u.topics, u.qrels)) });
+    sets.push({ id, label: u.name ?? basename(u.topics), kind: 'topics', load: cached(id, () => loader(u.topics, u.qrels)) });
   });
   return sets;
 }

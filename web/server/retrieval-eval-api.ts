@@ -1,11 +1,19 @@
 /**
  * The retrieval-evaluation view's endpoint: evaluate methods of the served index on a topics+qrels
- * set (eval-sets.ts) with eval/retrieval-eval.ts — metrics with their 95% intervals and the text the
- * page prints (eval/stats), Recall@k curves (the same Vega-Lite spec as the demo's report.md), each
- * query's first relevant rank per method, and the paired difference B − A of one metric between two
- * methods (exact test, paired-bootstrap interval). Results per (set, method)
- * are kept for the server's lifetime. While a method is evaluated, `progress` reports how many
- * topics it has done (GET /api/eval/progress: the view polls it during a long evaluation).
+ * set (eval-sets.ts) — metrics with their 95% intervals and the text the page prints (eval/stats),
+ * Recall@k curves (the same Vega-Lite spec as the demo's report.md), each query's first relevant
+ * rank per method, and the paired difference B − A of one metric between two methods (exact test,
+ * paired-bootstrap interval). Results per (set, method) are kept for the server's lifetime. While a
+ * method is evaluated, `progress` reports how many topics it has done (GET /api/eval/progress: the
+ * view polls it during a long evaluation).
+ *
+ * Each set is evaluated by the code of the CLI command that evaluates it, so a figure has one value
+ * under one name: a bundled Bar Exam QA split by eval/retrieval-eval.ts (`eval retrieval --dataset`),
+ * a user's topics+qrels set by eval/trec/eval-index.ts `evalTopicsWith` with the CLI's defaults
+ * (`eval retrieval --topics … --qrels …`: 1000 hits a topic, trec_eval's topic accounting — a judged
+ * topic without a relevant document scores 0 and is in the mean —, graded nDCG, relevance level 1,
+ * ties by docid descending). The whole query is searched; a query longer than QUERY_SHOWN characters
+ * is shortened for display and the search-view link only, and the row says so (`queryTruncated`).
  */
 import { z } from 'zod';
 import type { Question } from '../../corpora/types.js';
@@ -13,6 +21,7 @@ import {
   diffIntervalText,
   diffText,
   figureText,
+  type Interval,
   intervalText,
   methodLabel,
   METHODS_NOTE,
@@ -23,8 +32,16 @@ import {
 } from '../../eval/stats/index.js';
 import { recallCurve } from '../../eval/plots/recall-curve.js';
 import { recallCurveSpec } from '../../eval/plots/specs.js';
-import { evalRetrieval, MRR_K, NDCG_K, type QueryResult, type RetrievalEvalResult } from '../../eval/retrieval-eval.js';
-import type { EvalSet } from './eval-sets.js';
+import { evalRetrieval, MRR_K, NDCG_K, type QueryResult } from '../../eval/retrieval-eval.js';
+import type { RankedQuery } from '../../eval/plots/recall-curve.js';
+import { evalTopicsWith } from '../../eval/trec/eval-index.js';
+import { DEFAULT_DEPTH } from '../../eval/trec/depth.js';
+import { parseMeasures } from '../../eval/trec/measures.js';
+import { trecOrder } from '../../eval/trec/order.js';
+import { rankedTopics } from '../../eval/trec/ranked-topics.js';
+import type { TrecEvalResult } from '../../eval/trec/evaluate.js';
+import type { Qrels } from '../../corpora/qrels.js';
+import type { EvalSet, EvalTopic } from './eval-sets.js';
 import { badRequest, notFound } from '../../serve/http/http-util.js';
 import type { IndexContext } from './index-context.js';
 
@@ -39,8 +56,108 @@ export const retrievalEvalQuerySchema = z.object({
   metric: z.enum(PAIRED_METRICS).default('recall@10'),
 });
 
-const perQueryValue = (q: QueryResult, metric: string): number =>
-  metric.startsWith('recall@') ? (q.recall[Number(metric.slice(7))] ?? 0) : metric.startsWith('mrr@') ? q.rr : q.ndcg;
+/** Characters of a query shown (and put in the search view's link); the evaluation always uses the whole query. */
+export const QUERY_SHOWN = 2000;
+
+/** The explorer's metrics: Recall@k for EVAL_KS, MRR@10 and nDCG@10 (on user sets under trec_eval's definitions, graded nDCG). */
+export const EVAL_METRICS = [...EVAL_KS.map((k) => `recall@${k}`), `mrr@${MRR_K}`, `ndcg@${NDCG_K}`];
+
+/** One method on one set, whichever evaluator made it. */
+export interface MethodEval {
+  method: string;
+  /** Topics in the means. */
+  n: number;
+  /** Topics of the set not in the means. */
+  skipped: number;
+  /** Why they are not (the page prints it). */
+  skippedNote: string;
+  /** Hits retrieved per topic. */
+  depth: number;
+  metrics: Record<string, Interval>;
+  latency: { meanMs: number; p50Ms: number; p95Ms: number };
+  perQuery: {
+    id: string;
+    /** Relevant documents of the topic (grade ≥ 1). */
+    relevant: number;
+    firstRank: number | null;
+    values: Record<string, number>;
+    ranked: RankedQuery;
+  }[];
+  /** User sets: the CLI's topic accounting (eval/trec/evaluate.ts). */
+  topics?: TrecEvalResult['topics'];
+}
+
+const datasetValues = (q: QueryResult): Record<string, number> => ({
+  ...Object.fromEntries(EVAL_KS.map((k) => [`recall@${k}`, q.recall[k] ?? 0])),
+  [`mrr@${MRR_K}`]: q.rr,
+  [`ndcg@${NDCG_K}`]: q.ndcg,
+});
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** A bundled split: `eval retrieval --dataset` (eval/retrieval-eval.ts). */
+async function evalDataset(ix: IndexContext, method: string, topics: EvalTopic[], onProgress: (done: number, total: number) => void): Promise<MethodEval> {
+  const questions: Question[] = topics.map((t) => ({ id: t.id, prompt: '', question: t.query, choices: [], answer: '', goldPassageIds: t.relevant }));
+  const r = await evalRetrieval({ retriever: await ix.retriever(method), questions, ks: EVAL_KS, queryOf: (q) => q.question, onProgress });
+  return {
+    method: r.method,
+    n: r.n,
+    skipped: r.skipped,
+    skippedNote: `${plural(r.skipped, 'topic', 'topics')} without relevant passages skipped`,
+    depth: r.depth,
+    metrics: r.metrics,
+    latency: r.latency,
+    perQuery: r.perQuery.map((x) => ({
+      id: x.id,
+      relevant: x.goldIds.length,
+      firstRank: x.firstRank,
+      values: datasetValues(x),
+      ranked: { gold: x.goldIds.length, ranks: x.goldRanks ?? [] },
+    })),
+  };
+}
+
+/** A user's topics+qrels: `eval retrieval --topics … --qrels …` with its defaults (eval/trec/eval-index.ts). */
+async function evalUserTopics(ix: IndexContext, method: string, topics: EvalTopic[], onProgress: (done: number, total: number) => void): Promise<MethodEval> {
+  const qrels: Qrels = new Map(topics.flatMap((t) => (t.judged ? [[t.id, new Map(t.judged)] as const] : [])));
+  const level = 1;
+  const { batch, result } = await evalTopicsWith(
+    await ix.retriever(method),
+    topics.map((t) => ({ id: t.id, text: t.query })),
+    qrels,
+    { k: DEFAULT_DEPTH, measures: parseMeasures(EVAL_METRICS), relevanceLevel: level, onProgress },
+  );
+  const ranked = rankedTopics(batch.run, qrels, result.perTopic, level);
+  const byQid = new Map(result.perTopic.map((t, i) => [t.qid, { t, ranked: ranked[i] }]));
+  const order = topics.filter((t) => byQid.has(t.id)); // the topics file's order
+  const skipped = topics.length - result.n;
+  const why = [
+    result.topics.notInQrels.count ? `${result.topics.notInQrels.count} not in the qrels` : '',
+    result.topics.missingFromRun.count ? `${result.topics.missingFromRun.count} with no hit` : '',
+  ].filter(Boolean);
+  const noRel = result.topics.noRelevant.count;
+  return {
+    method: batch.method,
+    n: result.n,
+    skipped,
+    skippedNote: [
+      skipped ? `${plural(skipped, 'topic', 'topics')} skipped${why.length ? ` (${why.join(', ')})` : ''}` : '',
+      noRel ? `${plural(noRel, 'judged topic', 'judged topics')} without a relevant document scored 0 and in the mean (trec_eval)` : '',
+    ]
+      .filter(Boolean)
+      .join('; '),
+    depth: DEFAULT_DEPTH,
+    metrics: result.means,
+    latency: { meanMs: batch.latency.meanMs, p50Ms: batch.latency.p50Ms, p95Ms: batch.latency.p95Ms },
+    perQuery: order.map((topic) => {
+      const { t, ranked: rq } = byQid.get(topic.id)!;
+      const judged = qrels.get(t.qid)!;
+      const i = trecOrder(batch.run.get(t.qid) ?? []).findIndex((d) => (judged.get(d.docid) ?? 0) >= level);
+      return { id: t.qid, relevant: t.numRel, firstRank: i < 0 ? null : i + 1, values: t.values, ranked: rq };
+    }),
+    topics: result.topics,
+  };
+}
 
 const flat = (s: string, n: number) => {
   const t = s.replace(/\s+/g, ' ').trim();
@@ -50,20 +167,17 @@ const flat = (s: string, n: number) => {
 export const evalProgressQuerySchema = z.object({ set: z.string().min(1).max(100), methods: z.string().min(1).max(100) });
 
 export function createRetrievalEval(ix: IndexContext, sets: EvalSet[]) {
-  const results = new Map<string, Promise<RetrievalEvalResult>>();
+  const results = new Map<string, Promise<MethodEval>>();
   const progress = new Map<string, { done: number; total: number; finished: boolean }>();
   const keyOf = (setId: string, method: string) => `${setId}\u0000${method}`;
-  const run = (set: EvalSet, method: string, questions: Question[]) => {
+  const run = (set: EvalSet, method: string, topics: EvalTopic[]) => {
     const key = keyOf(set.id, method);
     let p = results.get(key);
     if (!p) {
-      const st = { done: 0, total: questions.length, finished: false };
+      const st = { done: 0, total: topics.length, finished: false };
       progress.set(key, st);
-      p = ix
-        .retriever(method)
-        .then((retriever) =>
-          evalRetrieval({ retriever, questions, ks: EVAL_KS, queryOf: (q) => q.question, onProgress: (done, total) => Object.assign(st, { done, total }) }),
-        );
+      const onProgress = (done: number, total: number) => Object.assign(st, { done, total });
+      p = set.kind === 'topics' ? evalUserTopics(ix, method, topics, onProgress) : evalDataset(ix, method, topics, onProgress);
       results.set(key, p);
       p.then(
         () => (st.finished = true),
@@ -104,32 +218,30 @@ export function createRetrievalEval(ix: IndexContext, sets: EvalSet[]) {
         if (!ix.methods.includes(m)) throw badRequest(`retrieval eval: field "methods": "${m}" is not a method of this index (${ix.methods.join(', ')})`);
       if (methods.length === 0) throw badRequest('retrieval eval: field "methods": give at least one method');
       const topics = await set.load();
-      const questions: Question[] = topics.map((t) => ({
-        id: t.id,
-        prompt: '',
-        question: t.query.slice(0, 2000),
-        choices: [],
-        answer: '',
-        goldPassageIds: t.relevant,
-      }));
-      const res: RetrievalEvalResult[] = [];
-      for (const m of methods) res.push(await run(set, m, questions));
+      const res: MethodEval[] = [];
+      for (const m of methods) res.push(await run(set, m, topics));
       const curve = res.flatMap((r) =>
         recallCurve(
           r.method,
-          r.perQuery.map((x) => ({ gold: x.goldIds.length, ranks: x.goldRanks ?? [] })),
+          r.perQuery.map((x) => x.ranked),
           r.depth,
         ),
       );
       const byId = new Map(topics.map((t) => [t.id, t]));
-      const rows = res[0].perQuery.map((x) => ({
-        id: x.id,
-        query: byId.get(x.id)!.query.slice(0, 2000),
-        short: flat(byId.get(x.id)!.query, 160),
-        relevant: x.goldIds.length,
-        relevantIds: x.goldIds.slice(0, 50),
-        firstRank: Object.fromEntries(res.map((r) => [r.method, r.perQuery.find((y) => y.id === x.id)?.firstRank ?? null])),
-      }));
+      const rows = res[0].perQuery.map((x) => {
+        const query = byId.get(x.id)!.query;
+        return {
+          id: x.id,
+          // the whole query was evaluated; a long one is shortened here (display, search-view link) and says so
+          query: query.slice(0, QUERY_SHOWN),
+          queryChars: query.length,
+          queryTruncated: query.length > QUERY_SHOWN,
+          short: flat(query, 160),
+          relevant: x.relevant,
+          relevantIds: byId.get(x.id)!.relevant.slice(0, 50),
+          firstRank: Object.fromEntries(res.map((r) => [r.method, r.perQuery.find((y) => y.id === x.id)?.firstRank ?? null])),
+        };
+      });
       let paired = null;
       const a = q.a ?? methods[0];
       const b = q.b ?? methods[1];
@@ -141,8 +253,8 @@ export function createRetrievalEval(ix: IndexContext, sets: EvalSet[]) {
         const shared = ra.perQuery.filter((x) => mb.has(x.id));
         // B − A, as every comparison: the second method minus the first
         const d = pairedDifference(
-          shared.map((x) => perQueryValue(x, q.metric)),
-          shared.map((x) => perQueryValue(mb.get(x.id)!, q.metric)),
+          shared.map((x) => x.values[q.metric] ?? 0),
+          shared.map((x) => mb.get(x.id)!.values[q.metric] ?? 0),
         );
         paired = {
           a,
@@ -160,7 +272,11 @@ export function createRetrievalEval(ix: IndexContext, sets: EvalSet[]) {
       }
       return {
         set: { id: set.id, label: set.label, n: topics.length },
+        kind: set.kind,
         skipped: res[0].skipped,
+        skippedNote: res[0].skippedNote,
+        depth: res[0].depth,
+        queryShown: QUERY_SHOWN,
         ks: EVAL_KS,
         methods,
         methodsNote: METHODS_NOTE,
@@ -183,6 +299,7 @@ export function createRetrievalEval(ix: IndexContext, sets: EvalSet[]) {
             ]),
           ),
           latency: r.latency,
+          ...(r.topics ? { topics: r.topics } : {}),
         })),
         curveSpec: recallCurveSpec(curve, `Recall@k — ${set.label} (95% interval bands)`),
         queries: rows,

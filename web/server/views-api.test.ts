@@ -3,7 +3,8 @@
  * (with one scripted run each of MAD, EMAR and 3-ply): run summaries agree with the run files and
  * the library's bootstrap, the run page carries plots and a table.json (not one linked outside the
  * runs root), compare equals compareRuns, the retrieval evaluation equals evalRetrieval on the same
- * index — for the bundled split and for a user's topics+qrels files — and bad input is a 4xx naming
+ * index — for the bundled split and, on this untied set, for a user's topics+qrels files (whose
+ * evaluation equals `eval retrieval --topics`: retrieval-eval-api.test.ts) — and bad input is a 4xx naming
  * the field, file or line. No reply carries an absolute path.
  */
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -396,8 +397,16 @@ describe('retrieval evaluation', () => {
     await writeFile(join(d, 't.tsv'), 'q1\tfirst\nq2\tsecond\n');
     await writeFile(join(d, 'q.txt'), 'q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 2\n');
     expect(await readTopicsQrels(join(d, 't.tsv'), join(d, 'q.txt'))).toEqual([
-      { id: 'q1', query: 'first', relevant: ['d1'] },
-      { id: 'q2', query: 'second', relevant: ['d3'] },
+      {
+        id: 'q1',
+        query: 'first',
+        relevant: ['d1'],
+        judged: new Map([
+          ['d1', 1],
+          ['d2', 0],
+        ]),
+      },
+      { id: 'q2', query: 'second', relevant: ['d3'], judged: new Map([['d3', 2]]) },
     ]);
     await writeFile(join(d, 'bad.tsv'), 'q1\tok\nno tab here\n');
     await expect(readTopicsQrels(join(d, 'bad.tsv'), join(d, 'q.txt'))).rejects.toThrow(/bad\.tsv.*2/);

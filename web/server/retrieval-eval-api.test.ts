@@ -1,0 +1,117 @@
+/**
+ * The explorer's retrieval evaluation of a user's topics+qrels set gives the figures of
+ * `lexcase eval retrieval --topics … --qrels …` on the same index, under the same names: the same
+ * topic accounting, graded nDCG, relevance level 1, ties by docid descending, and the whole query
+ * searched. The set has one topic of each kind that once set the two apart:
+ *   long   2,146 characters, its only corpus terms ("hearsay statement truth") from offset 2,100:
+ *          p-hear1 first (a query cut at 2,000 characters found nothing);
+ *   tie    "zebra crossing": dup1, dup2, dup3 share one text (one score); gold dup1 is third in
+ *          trec_eval's order (docid descending), RR 1/3;
+ *   graded "hearsay excited utterance": p-hear2 (grade 1) above p-hear1 (grade 2), so graded nDCG
+ *          (0.7967) is not binary nDCG (1);
+ *   norel  "murder malice": judged, no relevant document: 0 on every measure and in the mean;
+ *   extra  not in the qrels: skipped by both.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../tests/support/run-cli.js';
+import { startExplorer, type ExplorerServer } from './server.js';
+import { EVAL_METRICS, QUERY_SHOWN } from './retrieval-eval-api.js';
+
+const passages = [
+  { id: 'p-hear1', text: 'A hearsay statement is offered to prove the truth of the matter asserted.' },
+  { id: 'p-hear2', text: 'Hearsay exceptions include the excited utterance.' },
+  { id: 'dup1', text: 'The zebra crossing gives pedestrians the right of way.' },
+  { id: 'dup2', text: 'The zebra crossing gives pedestrians the right of way.' },
+  { id: 'dup3', text: 'The zebra crossing gives pedestrians the right of way.' },
+  { id: 'p-murder', text: 'Murder requires malice aforethought.' },
+  { id: 'p-tax', text: 'Income tax applies to wages.' },
+];
+const longQuery = `${'qqq '.repeat(525)}hearsay statement truth ${'w'.repeat(22)}`;
+const topicsTsv = [`long\t${longQuery}`, 'tie\tzebra crossing', 'graded\thearsay excited utterance', 'norel\tmurder malice', 'extra\tincome tax'].join('\n');
+const qrelsTxt = ['long 0 p-hear1 1', 'tie 0 dup1 1', 'graded 0 p-hear1 2', 'graded 0 p-hear2 1', 'norel 0 p-murder 0'].join('\n');
+
+let dir: string;
+let index: string;
+let topics: string;
+let qrels: string;
+let s: ExplorerServer;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'lexcase-explorer-eval-'));
+  index = join(dir, 'idx');
+  topics = join(dir, 'topics.tsv');
+  qrels = join(dir, 'qrels.txt');
+  await writeFile(join(dir, 'mine.jsonl'), `${passages.map((p) => JSON.stringify(p)).join('\n')}\n`);
+  await writeFile(topics, `${topicsTsv}\n`);
+  await writeFile(qrels, `${qrelsTxt}\n`);
+  expect((await runCli(['index', 'build', join(dir, 'mine.jsonl'), '--out', index, '--workers', '0', '--json'])).code).toBe(0);
+  s = await startExplorer({ index, port: 0, evalSets: [{ topics, qrels, name: 'mine' }] });
+}, 120_000);
+
+afterEach(() => {
+  process.exitCode = 0;
+});
+
+afterAll(async () => {
+  await s?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('explorer retrieval evaluation of a topics+qrels set', () => {
+  it('equals eval retrieval --topics --qrels: long topic searched whole, tie order, no-relevant topic in the mean, graded nDCG', async () => {
+    expect(longQuery.length).toBe(2146);
+    expect(longQuery.indexOf('hearsay')).toBe(2100);
+    const res = await fetch(`${s.url}/api/eval/retrieval?set=user:1&methods=bm25,qld&a=bm25&b=qld&metric=ndcg@10`);
+    expect(res.status).toBe(200);
+    const api = (await res.json()) as {
+      skipped: number;
+      results: { method: string; n: number; metrics: Record<string, { estimate: number; lo: number | null; hi: number | null }> }[];
+      queries: { id: string; query: string; queryChars: number; queryTruncated: boolean; relevant: number; firstRank: Record<string, number | null> }[];
+    };
+    const r = await runCli([
+      '--json',
+      'eval',
+      'retrieval',
+      '--topics',
+      topics,
+      '--qrels',
+      qrels,
+      '--index',
+      index,
+      '--method',
+      'bm25,qld',
+      '--metrics',
+      EVAL_METRICS.join(','),
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const cli = JSON.parse(r.stdout) as {
+      results: { method: string; n: number; means: Record<string, { estimate: number; lo: number | null; hi: number | null }> }[];
+    };
+    for (const method of ['bm25', 'qld']) {
+      const a = api.results.find((x) => x.method === method)!;
+      const c = cli.results.find((x) => x.method === method)!;
+      expect(a.n).toBe(4);
+      expect(c.n).toBe(4);
+      for (const m of EVAL_METRICS) {
+        const { estimate, lo, hi } = c.means[m];
+        expect([method, m, a.metrics[m].estimate, a.metrics[m].lo, a.metrics[m].hi]).toEqual([method, m, estimate, lo, hi]);
+      }
+    }
+    // the per-topic facts behind those means (bm25)
+    const bm25 = cli.results.find((x) => x.method === 'bm25')!;
+    expect(bm25.means['mrr@10'].estimate).toBeCloseTo((1 + 1 / 3 + 1 + 0) / 4, 12);
+    const gradedNdcg = (1 / 1 + 2 / Math.log2(3)) / (2 / 1 + 1 / Math.log2(3));
+    expect(bm25.means['ndcg@10'].estimate).toBeCloseTo((1 + 0.5 + gradedNdcg + 0) / 4, 12);
+    expect(api.skipped).toBe(1);
+    const row = (id: string) => api.queries.find((q) => q.id === id)!;
+    expect(api.queries.map((q) => q.id)).toEqual(['long', 'tie', 'graded', 'norel']);
+    expect(row('long')).toMatchObject({ queryChars: 2146, queryTruncated: true, firstRank: { bm25: 1, qld: 1 } });
+    expect(row('long').query).toHaveLength(QUERY_SHOWN);
+    expect(row('tie')).toMatchObject({ queryTruncated: false, firstRank: { bm25: 3, qld: 3 } });
+    expect(row('norel')).toMatchObject({ relevant: 0, firstRank: { bm25: null } });
+  }, 60_000);
+});
