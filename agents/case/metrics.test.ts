@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ResultRecord } from '../../eval/types.js';
+import { toolUsageSection } from '../../eval/report/sections/tool-usage.js';
 import { caseMetrics, caseMetricsMarkdown } from './metrics.js';
 
 const rec = (id: string, correct: boolean, confidence: string, m: Record<string, boolean | null>, total = 100): ResultRecord => ({
@@ -78,5 +79,21 @@ describe('caseMetrics', () => {
         traces,
       ).tokens.total,
     ).toBe(500);
+  });
+  it("tool calls are the runner's record of each item, as the report's Tool usage section counts them (a failed item's advocates and the query-rewrite tool included)", async () => {
+    const runnerCalls = [
+      { tool: 'bm25_search', ids: ['p1', 'p2'] },
+      { tool: 'rewrite_query', ids: [] },
+      { tool: 'qld_search', ids: ['p3'] },
+    ];
+    // the advocates' own lists hold only the calls of those that finished
+    const withRunner = new Map(records.map((r) => [r.id, { ...trace([['bm25_search', ['p1', 'p2']]]), runner: { toolCalls: runnerCalls } }]));
+    const cm = caseMetrics(records, withRunner);
+    const section = await toolUsageSection({ traces: withRunner } as never, {} as never);
+    const usage = section!.json as { totalCalls: number; distinctPassagesPerItem: number; tools: Record<string, { calls: number }> };
+    // before: bm25_search 5 only (1 a question) beside the section's 15 calls (3 a question)
+    expect(cm.tools.calls).toEqual(Object.fromEntries(Object.entries(usage.tools).map(([t, e]) => [t, e.calls])));
+    expect(cm.tools.callsPerQuestion).toBe(3);
+    expect(cm.tools.distinctPassagesPerQuestion).toBe(usage.distinctPassagesPerItem);
   });
 });

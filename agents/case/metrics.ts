@@ -10,6 +10,7 @@ import { correctFlags, failedCount } from '../../eval/metrics/failures.js';
 import { figureText, methodLabel, proportionInterval } from '../../eval/stats/index.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { table } from '../../eval/report/format.js';
+import { toolCallsOf } from '../../eval/report/sections/tool-usage.js';
 
 export interface RateCi {
   n: number;
@@ -69,13 +70,14 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
     const t = traces.get(r.id) as AnyTrace | undefined;
     if (!t) continue;
     if (typeof t.mode === 'string') label ??= t.mode;
+    // the runner's record of the item's tool calls, as the report's Tool usage section counts them
+    // (failed items' advocates included); the advocates' own lists for traces without it
     const seen = new Set<string>();
-    for (const a of t.advocates ?? [])
-      for (const c of a.toolCalls ?? []) {
-        calls[c.tool] = (calls[c.tool] ?? 0) + 1;
-        callTotal++;
-        for (const id of c.ids ?? []) seen.add(id);
-      }
+    for (const c of toolCallsOf(t)) {
+      calls[c.tool] = (calls[c.tool] ?? 0) + 1;
+      callTotal++;
+      for (const id of c.ids ?? []) seen.add(id);
+    }
     distinct += seen.size;
     for (const [k, v] of Object.entries(t.tokens ?? {})) if (k !== 'total' && typeof v === 'number') byStage[k] = (byStage[k] ?? 0) + v;
     // an item that failed before its jury keeps the panel size (a number) under `jurors`
