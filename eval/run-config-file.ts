@@ -17,4 +17,11 @@ export interface RunConfigFile {
     /** The run grew: item-selecting fields (limit, split) changed, config.json holds the new values (eval/run-grow.ts). */
     grown?: Record<string, { from: unknown; to: unknown }>;
   }[];
+  /**
+   * The model switched its structured-output mode during the run (core/llm/structured.ts: the
+   * endpoint refused the mode it started with): from which mode to which, at which item. Items
+   * before it were asked in `from`, it and later ones (in that process) in `to`; llm/model.json
+   * keeps the mode the run started with (a replay switches at the same recorded refusal).
+   */
+  structuredOutputSwitches?: { from: string; to: string; item: string; at: string }[];
 }

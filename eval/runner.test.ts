@@ -10,11 +10,13 @@ import { errors } from '../core/errors.js';
 import { createChatModel } from '../core/llm/factory.js';
 import { invokeStructured } from '../core/llm/structured.js';
 import { UsageMeter } from '../core/llm/usage.js';
-import { registerSecret } from '../core/log.js';
+import { registerSecret, setLogLevel } from '../core/log.js';
 import { createRetrievalTools } from '../retrieval/tools/index.js';
 import type { DocStore, Retriever } from '../retrieval/types.js';
 import { FakeChatModel } from '../tests/support/fake-chat-model.js';
 import { startScriptedServer } from '../tests/support/scripted-openai-server.js';
+import { readRun } from './report/read-run.js';
+import { summarySection } from './report/sections/summary.js';
 import { readResults, resultsPath, tracePath } from './run-dir.js';
 import { contextFrom, runExperiment } from './runner.js';
 import type { AgentSystem, SystemContext } from './types.js';
@@ -380,6 +382,38 @@ describe('runExperiment', () => {
       expect(byId.mbe_2.tokens?.calls).toBe(2);
       expect(byId.mbe_3).toMatchObject({ prediction: 'C', correct: true });
     } finally {
+      await srv.close();
+    }
+  });
+
+  it('an endpoint that refuses the structured-output mode mid-run: config.json and the report say from which item the items were asked in prompt-only JSON', async () => {
+    // the endpoint refuses response_format from the second item on (as a proxy put in front midway would)
+    const srv = await startScriptedServer((req) => {
+      const second = JSON.stringify(req.body.messages).includes('[mbe_2]');
+      if (second && req.body.response_format) return { status: 400, error: 'response_format json_schema is not supported' };
+      return { content: '{"answer": "B"}' };
+    });
+    setLogLevel('silent');
+    try {
+      const llm = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: false, retryBaseMs: 1 }));
+      const r = await runExperiment({
+        runDir: dir,
+        system: ragSystem,
+        items: ITEMS.slice(0, 3),
+        gold: (q) => q.answer,
+        makeContext: ctxFor(llm),
+        config: {},
+        seed: 1,
+        concurrency: 1,
+      });
+      expect(r.failed).toBe(0);
+      // before: config.json and llm/model.json said json_schema for the whole run, with nothing else
+      const cfg = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+      expect(cfg.structuredOutputSwitches).toEqual([{ from: 'json_schema', to: 'prompt', item: 'mbe_2', at: expect.any(String) }]);
+      const summary = await summarySection(await readRun(dir), {} as never);
+      expect(summary?.markdown).toMatch(/structured output switched\*\*: json_schema → prompt from item mbe_2 on/);
+    } finally {
+      setLogLevel('info');
       await srv.close();
     }
   });

@@ -301,12 +301,16 @@ async function runLocked<Item extends { id: string }>(
   };
   // set up once, from the first item's model: the settings file of a recording, or the replay's checks
   let llmInit: Promise<ReplayInfo | undefined> | undefined;
+  // the model's structured-output mode when the run started, and the factory that reads it (LLM runs only)
+  let modeAtStart: { mode: unknown; read: (llm: unknown) => unknown } | undefined;
+  let modeSwitch: Promise<void> | undefined;
   const initLlm = (llm: unknown): Promise<ReplayInfo | undefined> =>
     (llmInit ??= (async () => {
       // the factory (and LangChain's OpenAI client) only for a run with a model: an offline run starts without it
       const factory = llm ? await import('../core/llm/factory.js') : undefined;
       const from = factory?.replaySourceOf(llm);
       const settings = factory?.recordedModelSettings(llm);
+      if (factory && settings) modeAtStart = { mode: settings.structuredOutput, read: (m) => factory.recordedModelSettings(m)?.structuredOutput };
       if (from && resolve(from) === resolve(runDir)) throw errors.runInvalid(runDir, 'is the run being replayed; give the replay a new --run-dir');
       // a replay is checked against its recording before anything of it is written
       const info = from ? await replayInfo(from, config, seed) : undefined;
@@ -316,6 +320,18 @@ async function runLocked<Item extends { id: string }>(
       if (cfgFile) await writeJsonAtomic(configPath(runDir), { ...cfgFile, replayOf: from });
       return info;
     })());
+  /** A switch of the structured-output mode (the endpoint refused it) is recorded in config.json, once per process. */
+  const noteModeSwitch = (llm: unknown, itemId: string): Promise<void> | undefined => {
+    if (modeSwitch || !modeAtStart) return modeSwitch;
+    const now = modeAtStart.read(llm);
+    if (now === undefined || now === modeAtStart.mode) return undefined;
+    const entry = { from: String(modeAtStart.mode), to: String(now), item: itemId, at: new Date().toISOString() };
+    modeSwitch = (async () => {
+      const cfgFile = (await readConfig(runDir)) as RunConfigFile | undefined;
+      if (cfgFile) await writeJsonAtomic(configPath(runDir), { ...cfgFile, structuredOutputSwitches: [...(cfgFile.structuredOutputSwitches ?? []), entry] });
+    })();
+    return modeSwitch;
+  };
   const runOne = async (item: Item): Promise<void> => {
     if (setupError || writeError) return;
     if (opts.signal?.aborted) {
@@ -375,6 +391,7 @@ async function runLocked<Item extends { id: string }>(
     }
     if (writeError) return; // the run dir cannot be written: record nothing more
     try {
+      if (ctx.llm) await noteModeSwitch(ctx.llm, item.id);
       await recordItem(item, outcome, xlog, replay, meter, recorder, tally, gold, itemSeed, t0);
     } catch (e) {
       failWrite(e);

@@ -14,7 +14,25 @@ export const summarySection: SectionBuilder = (run) => {
     ['lexcase version', p.lexcaseVersion],
     ['created', p.createdAt],
     ...(run.config.resumes?.length ? [['resumed', `${run.config.resumes.length}×`] as [string, unknown]] : []),
+    ...(run.config.structuredOutputSwitches ?? []).map(
+      (x) =>
+        [
+          'structured output switched',
+          `${x.from} → ${x.to} from item ${x.item} on (the endpoint refused ${x.from}; earlier items were asked in ${x.from})`,
+        ] as [string, unknown],
+    ),
   ];
   const markdown = fields.map(([k, v]) => `- **${k}**: ${Array.isArray(v) ? v.join(', ') : String(v)}`).join('\n');
-  return { id: 'summary', title: 'Run', markdown, json: { config: c, seed: run.config.seed, provenance: p, resumes: run.config.resumes ?? [] } };
+  return {
+    id: 'summary',
+    title: 'Run',
+    markdown,
+    json: {
+      config: c,
+      seed: run.config.seed,
+      provenance: p,
+      resumes: run.config.resumes ?? [],
+      ...(run.config.structuredOutputSwitches ? { structuredOutputSwitches: run.config.structuredOutputSwitches } : {}),
+    },
+  };
 };
