@@ -12,15 +12,21 @@ const int = (n: number) => n.toLocaleString('en-US');
 
 export function reportHeader(r: RetrievalReport): string {
   const b = r.results[0]?.bootstrap;
+  // the n every figure is over: questions without a gold passage id cannot be scored and are left out (said, never silently)
+  const skipped = r.results[0]?.skipped ?? 0;
+  const evaluated = r.results[0]?.n ?? r.dataset.n;
+  const n = skipped
+    ? `n = ${int(evaluated)}: ${int(skipped)} of the split's ${int(r.dataset.n)} questions have no gold passage id and are left out`
+    : `n = ${int(r.dataset.n)}`;
   return [
-    `Corpus: **${r.corpus.name}** (${int(r.corpus.passages)} passages) · ${r.dataset.file ? `questions from **${r.dataset.file}** (${r.dataset.name} format)` : `dataset **${r.dataset.name}**`}, split **${r.dataset.split}** (n = ${int(r.dataset.n)}, split seed ${r.dataset.splitSeed}; lexcase's seeded split, not the original membership)`,
+    `Corpus: **${r.corpus.name}** (${int(r.corpus.passages)} passages) · ${r.dataset.file ? `questions from **${r.dataset.file}** (${r.dataset.name} format)` : `dataset **${r.dataset.name}**`}, split **${r.dataset.split}** (${n}, split seed ${r.dataset.splitSeed}; lexcase's seeded split, not the original membership)`,
     `Query: ${r.query}. Cells: mean [95% interval]. ${METHODS_NOTE}${b && (b.iterations !== 2000 || b.seed !== 13) ? ` This run: ${int(b.iterations)} resamples, seed ${b.seed}.` : ''}`,
     ...scoringLines(r.results),
     ...denseQueryLines(r.results),
     ...(r.note ? [`Note: ${r.note}`] : []),
     ...(r.goldMissing?.questions
       ? [
-          `**Warning:** ${int(r.goldMissing.questions)} of ${int(r.dataset.n)} questions have no gold passage in this index (e.g. ${r.goldMissing.examples.join(', ')}); they count as misses. Index a corpus that contains the gold passages${r.dataset.file ? '' : ' (e.g. "default" or "barexam")'}.`,
+          `**Warning:** ${int(r.goldMissing.questions)} of ${int(evaluated)} questions have no gold passage in this index (e.g. ${r.goldMissing.examples.join(', ')}); they count as misses. Index a corpus that contains the gold passages${r.dataset.file ? '' : ' (e.g. "default" or "barexam")'}.`,
         ]
       : []),
   ].join('\n');

@@ -336,6 +336,19 @@ describe('lexcase eval retrieval', () => {
     expect(JSON.parse(ok.stdout).goldMissing).toEqual({ questions: 0, examples: [] });
   });
 
+  it("the header's n is the n of the figures: questions without a gold passage id are left out and said so", async () => {
+    const file = join(dir, 'qa-no-gold.jsonl');
+    const rows = [...questions, { ...questions[0], id: 'q4', gold_idx: '' }, { ...questions[1], id: 'q5', gold_idx: '' }];
+    await writeFile(file, rows.map((q) => JSON.stringify(q)).join('\n') + '\n');
+    const r = await cli('eval', 'retrieval', '--index', index, '--dataset-file', file, '--split', 'all', '--k', '1', '--iterations', '20', '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect([j.dataset.n, j.results[0].n, j.results[0].skipped]).toEqual([5, 3, 2]);
+    const md = await cli('eval', 'retrieval', '--index', index, '--dataset-file', file, '--split', 'all', '--k', '1', '--iterations', '20');
+    // before: "(n = 5, split seed …)" over figures of 3 questions, the 2 left out said nowhere in the text
+    expect(md.stdout).toContain("(n = 3: 2 of the split's 5 questions have no gold passage id and are left out, split seed");
+  });
+
   it('unknown dataset and bad split are clear errors', async () => {
     const a = await cli('eval', 'retrieval', '--index', index, '--dataset', 'hotpot');
     expect(a.code).toBe(1);
