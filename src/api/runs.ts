@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { errors } from '../../core/errors.js';
 import { runSummary } from '../../web/server/run-summary-api.js';
-import { listRuns } from '../../web/server/runs.js';
+import { findRun, listRunsWithin, RUNS_LISTED } from '../../web/server/runs.js';
 
 export const runInput = z.object({ run: z.string().min(1).max(500).describe('run id: its directory relative to the runs root, as GET /v1/runs lists it') });
 
@@ -39,7 +39,13 @@ export const runFiguresOutput = z.object({
   figures: z.array(figure),
 });
 
-export const listRunsOutput = z.object({ runs: z.array(runFiguresOutput) });
+export const listRunsOutput = z.object({
+  runs: z.array(runFiguresOutput),
+  truncated: z
+    .object({ limit: z.number().int() })
+    .optional()
+    .describe('present when the runs directory holds more runs than are listed: only the first `limit` found are in `runs`'),
+});
 
 type RunFigures = z.output<typeof runFiguresOutput>;
 
@@ -54,14 +60,15 @@ function rootOf(root: string | undefined): string {
 }
 
 export async function listRunFigures(root: string | undefined): Promise<z.output<typeof listRunsOutput>> {
-  const runs = (await listRuns(rootOf(root))).filter((r) => r.items > 0);
-  return { runs: await Promise.all(runs.map(pick)) };
+  const listed = await listRunsWithin(rootOf(root));
+  const runs = listed.runs.filter((r) => r.items > 0);
+  return { runs: await Promise.all(runs.map(pick)), ...(listed.truncated ? { truncated: { limit: RUNS_LISTED } } : {}) };
 }
 
 export async function runFigures(root: string | undefined, input: unknown): Promise<RunFigures> {
   const parsed = runInput.safeParse(input);
   if (!parsed.success) throw errors.invalidInput('run', parsed.error.issues.map((i) => i.message).join('; '));
-  const run = (await listRuns(rootOf(root))).find((r) => r.id === parsed.data.run);
+  const run = await findRun(rootOf(root), parsed.data.run).catch(() => undefined);
   if (!run) throw errors.notFound('run', `"${parsed.data.run}" under the runs directory`);
   return pick(run);
 }

@@ -36,7 +36,7 @@ export function figureList(figs: FigureLike[], testid = 'figures'): HTMLElement 
 const firstFigure = (r: RunSummary) => r.figures[0]?.estimate ?? null;
 
 export async function renderRunsTable(root: HTMLElement, params: URLSearchParams): Promise<void> {
-  const { runs } = await api<{ runs: RunSummary[] }>('/api/runs/summary');
+  const { runs, truncated } = await api<{ runs: RunSummary[]; truncated?: { limit: number } }>('/api/runs/summary');
   const filterText = h('input', {
     type: 'search',
     'data-testid': 'runs-filter',
@@ -158,7 +158,7 @@ export async function renderRunsTable(root: HTMLElement, params: URLSearchParams
       tr.hidden = !ok;
       if (ok) shown++;
     }
-    count.textContent = `${shown} of ${runs.length} runs shown`;
+    count.textContent = `${shown} of ${runs.length} runs shown${truncated ? ` (only the first ${truncated.limit} found under --runs are listed: there are more)` : ''}`;
   };
   filterText.addEventListener('input', () => {
     applyFilter();
@@ -174,7 +174,7 @@ export async function renderRunsTable(root: HTMLElement, params: URLSearchParams
     h(
       'div',
       { class: 'run-view', 'data-testid': 'run-view' },
-      viewHeading(`Runs (${runs.length})`),
+      viewHeading(`Runs (${runs.length}${truncated ? '+' : ''})`),
       runs.length === 0 ? h('p', { class: 'muted' }, 'no runs found under --runs') : null,
       h('div', { class: 'runs-filter' }, h('label', {}, 'filter ', filterText), h('label', {}, 'system ', systemSel), count, compareBtn),
       h(

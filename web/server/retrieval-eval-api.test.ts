@@ -114,4 +114,24 @@ describe('explorer retrieval evaluation of a topics+qrels set', () => {
     expect(row('tie')).toMatchObject({ queryTruncated: false, firstRank: { bm25: 3, qld: 3 } });
     expect(row('norel')).toMatchObject({ relevant: 0, firstRank: { bm25: null } });
   }, 60_000);
+
+  it('a topic with more than 50 relevant passages: every one reaches the search view (it counted "50 of the topic\'s 50" for 80)', async () => {
+    const many = await mkdtemp(join(tmpdir(), 'lexcase-explorer-many-rel-'));
+    const ids = Array.from({ length: 80 }, (_, i) => `alpha-${i}`);
+    await writeFile(join(many, 'c.jsonl'), `${ids.map((id, i) => JSON.stringify({ id, text: `alpha statute ${i}` })).join('\n')}\n`);
+    await writeFile(join(many, 't.tsv'), 'a1\talpha statute\n');
+    await writeFile(join(many, 'q.txt'), `${ids.map((id) => `a1 0 ${id} 1`).join('\n')}\n`);
+    expect((await runCli(['index', 'build', join(many, 'c.jsonl'), '--out', join(many, 'idx'), '--workers', '0', '--json'])).code).toBe(0);
+    const e = await startExplorer({ index: join(many, 'idx'), port: 0, evalSets: [{ topics: join(many, 't.tsv'), qrels: join(many, 'q.txt'), name: 'many' }] });
+    try {
+      const api = (await (await fetch(`${e.url}/api/eval/retrieval?set=user:1&methods=bm25`)).json()) as {
+        queries: { relevant: number; relevantIds: string[] }[];
+      };
+      expect(api.queries[0].relevant).toBe(80);
+      expect([...api.queries[0].relevantIds].sort()).toEqual([...ids].sort());
+    } finally {
+      await e.close();
+      await rm(many, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -238,7 +238,8 @@ export function createRetrievalEval(ix: IndexContext, sets: EvalSet[]) {
           queryTruncated: query.length > QUERY_SHOWN,
           short: flat(query, 160),
           relevant: x.relevant,
-          relevantIds: byId.get(x.id)!.relevant.slice(0, 50),
+          // every relevant id: the search view counts and marks them (a cut list made it say "50 of the topic's 50" for 80)
+          relevantIds: byId.get(x.id)!.relevant,
           firstRank: Object.fromEntries(res.map((r) => [r.method, r.perQuery.find((y) => y.id === x.id)?.firstRank ?? null])),
         };
       });

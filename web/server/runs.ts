@@ -126,17 +126,30 @@ async function describe(root: string, dir: string): Promise<RunEntry | undefined
   };
 }
 
+/** The most runs a listing holds (the explorer's runs list, /v1/runs); `listRunsWithin` says when there are more. */
+export const RUNS_LISTED = MAX_RUNS;
+
 export async function listRuns(rootDir: string): Promise<RunEntry[]> {
+  return (await listRunsWithin(rootDir)).runs;
+}
+
+/** The runs under `rootDir` (the first RUNS_LISTED found) and whether there are more: a listing that was cut says so. */
+export async function listRunsWithin(rootDir: string): Promise<{ runs: RunEntry[]; truncated: boolean }> {
   let root: string;
   try {
     root = realpathSync(resolve(rootDir));
   } catch {
-    return [];
+    return { runs: [], truncated: false };
   }
   const out: RunEntry[] = [];
+  let truncated = false;
   const walk = async (dir: string, depth: number, parent?: string): Promise<void> => {
-    if (out.length >= MAX_RUNS) return;
+    if (truncated) return;
     const e = await describe(root, dir);
+    if (e && out.length >= MAX_RUNS) {
+      truncated = true;
+      return;
+    }
     if (e) {
       if (parent) e.parent = parent;
       out.push(e);
@@ -162,12 +175,26 @@ export async function listRuns(rootDir: string): Promise<RunEntry[]> {
     }
   };
   await walk(root, 0);
-  return out;
+  return { runs: out, truncated };
 }
 
 export async function findRun(rootDir: string | undefined, id: string): Promise<RunEntry> {
   if (!rootDir) throw notFound('this server was started without --runs');
-  const run = (await listRuns(rootDir)).find((r) => r.id === id);
+  const run = (await listRuns(rootDir)).find((r) => r.id === id) ?? (await runBeyondListing(rootDir, id));
   if (!run) throw notFound(`no run "${id}" under the runs directory`);
   return run;
+}
+
+/** A run the listing left out (more than RUNS_LISTED under the root), found by its id (its path under the root). */
+async function runBeyondListing(rootDir: string, id: string): Promise<RunEntry | undefined> {
+  let root: string;
+  try {
+    root = realpathSync(resolve(rootDir));
+  } catch {
+    return undefined;
+  }
+  const dir = join(root, id);
+  if (id.split(/[\\/]/).includes('..') || !resolvesInside(root, dir)) return undefined;
+  const e = await describe(root, dir);
+  return e?.id === id ? e : undefined;
 }

@@ -42,7 +42,7 @@ import { HttpError, notFound, queryParams, readJsonBody, sendBytes, sendError, s
 import { requestLife } from '../../serve/http/request-life.js';
 import { openIndexContext, type IndexContext } from './index-context.js';
 import { createScrubber } from '../../serve/http/public-json.js';
-import { findRun, listRuns } from './runs.js';
+import { findRun, listRuns, listRunsWithin, RUNS_LISTED } from './runs.js';
 import { evidence, evidenceBodySchema, explainHit, explainQuerySchema, search, searchQuerySchema } from './search-api.js';
 import { z } from 'zod';
 import { compareQuerySchema, compareRunsView } from './compare-api.js';
@@ -134,9 +134,13 @@ export async function startExplorer(opts: ExplorerOptions = {}): Promise<Explore
         const q = validate(traceQuerySchema, queryParams(url), 'trace');
         return runTrace(await findRun(opts.runs, q.run), q.item, passageText);
       },
-      '/api/runs/summary': async () => ({
-        runs: opts.runs ? await Promise.all((await listRuns(opts.runs)).filter((r) => r.kind !== 'acal' || r.items > 0).map(runSummary)) : [],
-      }),
+      '/api/runs/summary': async () => {
+        const listed = opts.runs ? await listRunsWithin(opts.runs) : { runs: [], truncated: false };
+        return {
+          runs: await Promise.all(listed.runs.filter((r) => r.kind !== 'acal' || r.items > 0).map(runSummary)),
+          ...(listed.truncated ? { truncated: { limit: RUNS_LISTED } } : {}),
+        };
+      },
       '/api/run/summary': async (_req, url) => runPage(await findRun(opts.runs, validate(runQuerySchema, queryParams(url), 'run summary').run)),
       '/api/compare': async (_req, url) => {
         const q = validate(compareQuerySchema, queryParams(url), 'compare');
