@@ -209,6 +209,22 @@ export function compareRunData(A: RunData, B: RunData, opts: { iterations?: numb
   };
 }
 
+/**
+ * How an item counts as right in a run, as the comparison judges it: accuracy runs by `correct`
+ * (a failed item is wrong); retrieval runs by a hit at the comparison's first measure, the Recall@k
+ * of the smallest k the records hold (gold within the top k), not `correct` (gold at rank 1).
+ * The explorer's item × run matrix and list of differing items mark ✓ by it.
+ */
+export function itemJudge(run: Pick<RunData, 'config' | 'results'>): { label: string; right: (r: ResultRecord) => boolean } {
+  if (!systemSpec(sys(run as RunData)).retrieval) return { label: 'right', right: (r) => correctFlags([r])[0] === 1 };
+  const ks = [...new Set(run.results.flatMap((r) => Object.keys(r.metrics ?? {})))]
+    .filter((k) => /^recall@\d+$/.test(k))
+    .sort((a, b) => Number(a.slice(7)) - Number(b.slice(7)));
+  const k = ks[0];
+  if (!k) return { label: 'right', right: (r) => correctFlags([r])[0] === 1 };
+  return { label: `hit (${measureLabel(k)} > 0)`, right: (r) => (num(r.metrics?.[k]) ?? 0) > 0 };
+}
+
 export async function compareRuns(dirA: string, dirB: string, opts: { iterations?: number; seed?: number } = {}): Promise<Comparison> {
   const [A, B] = await Promise.all([readRun(dirA, { traces: false }), readRun(dirB, { traces: false })]);
   return compareRunData(A, B, opts);

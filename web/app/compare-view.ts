@@ -24,6 +24,8 @@ const show = (v: unknown) =>
 
 interface Matrix {
   runs: string[];
+  /** What ✓ means: "right", or a retrieval hit ("hit (Recall@10 > 0)"). */
+  rightMeans?: string;
   total: number;
   rows: { id: string; gold: string | null; right: number; cells: ({ prediction: string | null; correct: boolean; error: string | null } | null)[] }[];
 }
@@ -329,7 +331,7 @@ export async function renderCompareView(root: HTMLElement, params: URLSearchPara
       h(
         'p',
         { class: 'muted' },
-        `Which items each run got right (✓) or wrong (✗); – the run has no such item. Each cell opens that run's trace of the item.${m.matrix.total > m.matrix.rows.length ? ` The first ${m.matrix.rows.length} items.` : ''}`,
+        `Which items each run got right (✓) or wrong (✗)${m.matrix.rightMeans && m.matrix.rightMeans !== 'right' ? ` — ✓ here: ${m.matrix.rightMeans}, as the comparison judges retrieval runs` : ''}; – the run has no such item. Each cell opens that run's trace of the item.${m.matrix.total > m.matrix.rows.length ? ` The first ${m.matrix.rows.length} items.` : ''}`,
       ),
       (() => {
         const t = matrixTable(
@@ -467,6 +469,7 @@ async function pairDetail(aId: string, bId: string): Promise<HTMLElement> {
       scrollBox('compared measures', metrics),
     ),
     h('h3', {}, `Items where they differ (${c.differ.length})`),
+    c.rightMeans && c.rightMeans !== 'right' ? h('p', { class: 'muted' }, `✓ / ✗: ${c.rightMeans}, as the comparison judges retrieval runs.`) : null,
     c.differ.length
       ? [scrollBox('items where the runs differ', differ), exportControl(differ, 'items-that-differ')]
       : h('p', { class: 'muted' }, 'the two runs agree on every shared item'),

@@ -6,7 +6,7 @@
  * the runs differ.
  */
 import { z } from 'zod';
-import { compareRunData } from '../../eval/report/compare.js';
+import { compareRunData, itemJudge } from '../../eval/report/compare.js';
 import type { RunConfigFile } from '../../eval/runner.js';
 import { readConfig } from '../../eval/run-dir.js';
 import { publicRunConfig } from '../../serve/http/public-json.js';
@@ -36,10 +36,13 @@ export async function compareRunsView(A: RunEntry, B: RunEntry) {
   }
   const bById = new Map(b.results.map((r) => [r.id, r]));
   const shared = a.results.filter((r) => bById.has(r.id));
+  // right or wrong as the comparison judges the runs (a retrieval run: a hit at its first Recall@k, not gold at rank 1)
+  const ja = itemJudge(a);
+  const jb = itemJudge(b);
   const differ = shared
-    .map((r) => ({ x: r, y: bById.get(r.id)! }))
-    .filter(({ x, y }) => x.prediction !== y.prediction || x.correct !== y.correct)
-    .map(({ x, y }) => ({ id: x.id, gold: x.gold, a: x.prediction, b: y.prediction, aCorrect: x.correct, bCorrect: y.correct }));
+    .map((r) => ({ x: r, y: bById.get(r.id)!, xr: ja.right(r), yr: jb.right(bById.get(r.id)!) }))
+    .filter(({ x, y, xr, yr }) => x.prediction !== y.prediction || xr !== yr)
+    .map(({ x, y, xr, yr }) => ({ id: x.id, gold: x.gold, a: x.prediction, b: y.prediction, aCorrect: xr, bCorrect: yr }));
   return {
     a: await runSummary(A),
     b: await runSummary(B),
@@ -55,5 +58,6 @@ export async function compareRunsView(A: RunEntry, B: RunEntry) {
     samePrediction: shared.filter((r) => r.prediction === bById.get(r.id)!.prediction).length,
     configDiff: publicRunConfig(c.configDiff),
     differ,
+    rightMeans: ja.label,
   };
 }

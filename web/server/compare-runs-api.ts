@@ -8,7 +8,8 @@
  * the page prints).
  */
 import { z } from 'zod';
-import { compareRunData } from '../../eval/report/compare.js';
+import { compareRunData, itemJudge } from '../../eval/report/compare.js';
+import type { ResultRecord } from '../../eval/types.js';
 import { PAIRED_NOTE } from '../../eval/stats/index.js';
 import {
   figuresSpec,
@@ -86,16 +87,22 @@ export const MATRIX_ITEMS = 500;
  * runs list them), one cell per run — the run's prediction and whether it was right, or null where
  * the run has no such item — from each run's results.jsonl (its last record per item).
  */
-export function itemMatrix(results: { id: string; prediction: string | null; gold: string; correct: boolean; error?: string }[][], labels: string[]) {
+export function itemMatrix(
+  results: { id: string; prediction: string | null; gold: string; correct: boolean; error?: string }[][],
+  labels: string[],
+  judges: { label: string; right: (r: ResultRecord) => boolean }[] = results.map(() => ({ label: 'right', right: (r) => r.correct })),
+) {
   const byRun = results.map((rs) => new Map(rs.map((r) => [r.id, r])));
   const ids = [...new Set(results.flatMap((rs) => rs.map((r) => r.id)))];
   return {
     runs: labels,
+    /** What ✓ means: "right" (accuracy), or "hit (Recall@k > 0)" for retrieval runs (eval/report/compare.ts itemJudge). */
+    rightMeans: [...new Set(judges.map((j) => j.label))].join(' / '),
     total: ids.length,
     rows: ids.slice(0, MATRIX_ITEMS).map((id) => {
-      const cells = byRun.map((m) => {
+      const cells = byRun.map((m, i) => {
         const r = m.get(id);
-        return r ? { prediction: r.prediction, correct: r.correct, error: r.error ?? null } : null;
+        return r ? { prediction: r.prediction, correct: judges[i].right(r as ResultRecord), error: r.error ?? null } : null;
       });
       return { id, gold: byRun.map((m) => m.get(id)?.gold).find((g) => g !== undefined) ?? null, right: cells.filter((c) => c?.correct).length, cells };
     }),
@@ -160,6 +167,7 @@ export async function compareManyRuns(runs: RunEntry[]) {
     matrix: itemMatrix(
       data.map((d) => d.results),
       runs.map((r) => label(r.id)),
+      data.map(itemJudge),
     ),
     sign: 'B − A' as const,
     note: PAIRED_NOTE,
