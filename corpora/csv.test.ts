@@ -62,6 +62,37 @@ describe('CSV/TSV passage loader', () => {
     expect(got).toEqual([{ id: 'p0', text: 'passage number 0, with a comma', source: 'big.csv' }]);
   });
 
+  it('--keep-fields keeps the named header columns in meta; a column the header lacks is refused naming it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-csv-'));
+    const f = join(dir, 'k.csv');
+    await writeFile(f, 'id,text,court\na,one,ark\nb,two,scotus\n');
+    expect((await collect(loadCsvPassages(f, { fields: { keep: ['court'] } }))).map((p) => p.meta)).toEqual([{ court: 'ark' }, { court: 'scotus' }]);
+    await expect(collect(loadCsvPassages(f, { fields: { keep: ['court', 'year'] } }))).rejects.toThrow(
+      /field "year": no such column \(--keep-fields\); header: id, text, court/,
+    );
+  });
+
+  it('a header naming a column twice is refused naming the column (not the last one silently used)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-csv-'));
+    const f = join(dir, 'dup.csv');
+    await writeFile(f, 'id,text,text\na,one,two\n');
+    await expect(collect(loadCsvPassages(f))).rejects.toMatchObject({
+      code: 'CORPUS_PARSE',
+      message: expect.stringContaining('dup.csv: field "text": the header names this column twice (columns 2 and 3)'),
+    });
+  });
+
+  it('a row without an id after multi-line quoted records is named by the line it starts on (LF and CRLF files)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-csv-'));
+    const f = join(dir, 'ml.csv');
+    // line 1 header, record a on lines 2-4, record b on lines 5-6, the id-less record on lines 7-8
+    await writeFile(f, 'id,text\na,"one\ntwo\nthree"\nb,"four\nfive"\n,"six\nseven"\n');
+    await expect(collect(loadCsvPassages(f))).rejects.toThrow(/ml\.csv:7: missing passage id \(field "id"\)/);
+    const g = join(dir, 'crlf.csv');
+    await writeFile(g, 'id,text\r\na,"one\r\ntwo"\r\nb,"x\ry"\r\n,"six\r\nseven"\r\n');
+    await expect(collect(loadCsvPassages(g))).rejects.toThrow(/crlf\.csv:5: missing passage id \(field "id"\)/);
+  });
+
   it('names file, line and field of a row without an id', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'lexcase-csv-'));
     const f = join(dir, 'p.csv');

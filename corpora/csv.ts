@@ -7,7 +7,7 @@ import { basename } from 'node:path';
 import { parse } from 'csv-parse';
 import { errors } from '../core/errors.js';
 import { defaultMaxLineBytes, readTextChunks } from './read-lines.js';
-import { toPassage } from './field-map.js';
+import { chooseIdField, toPassage, type ChosenField } from './field-map.js';
 import type { PassageLoadOptions } from './jsonl.js';
 import type { Passage } from './types.js';
 
@@ -27,7 +27,21 @@ export async function* readCsvRows(file: string, opts: CsvOptions = {}): AsyncGe
   const delimiter = opts.delimiter ?? delimiterFor(file);
   const maxRecord = opts.maxLineBytes ?? defaultMaxLineBytes();
   const parser = parse({
-    columns: (header: string[]) => header.map((h) => h.trim()),
+    columns: (header: string[]) => {
+      const names = header.map((h) => h.trim());
+      // A name twice would keep only its last column's values, silently: refuse it.
+      names.forEach((n, i) => {
+        const first = names.indexOf(n);
+        if (first < i) {
+          throw errors.corpusField(
+            file,
+            n,
+            `the header names this column twice (columns ${first + 1} and ${i + 1}); header: ${names.join(', ')}; rename or drop one`,
+          );
+        }
+      });
+      return names;
+    },
     delimiter,
     bom: true,
     info: true,
@@ -61,9 +75,20 @@ export async function* readCsvRows(file: string, opts: CsvOptions = {}): AsyncGe
       parser.destroy(e as Error);
     }
   })();
+  // csv-parse's info.lines is the line a record ENDS on, and it counts every \r and \n inside a
+  // quoted field as a line of its own: the start line is that minus the record's own line breaks,
+  // minus the \r's it counted as extra lines in earlier records (lines here end at \n, as in read-lines.ts).
+  let extraCr = 0;
   try {
     for await (const rec of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
-      yield { line: rec.info.lines, row: rec.record };
+      let breaks = 0;
+      let crs = 0;
+      for (const v of Object.values(rec.record)) {
+        for (let i = v.indexOf('\n'); i !== -1; i = v.indexOf('\n', i + 1)) breaks++;
+        for (let i = v.indexOf('\r'); i !== -1; i = v.indexOf('\r', i + 1)) crs++;
+      }
+      yield { line: rec.info.lines - breaks - crs - extraCr, row: rec.record };
+      extraCr += crs;
     }
   } catch (e) {
     const err = e as Error & { lines?: number; code?: string };
@@ -79,16 +104,23 @@ export async function* loadCsvPassages(file: string, opts: PassageLoadOptions & 
   const defaultSource = opts.source ?? basename(file);
   const fields = opts.fields ?? {};
   let checked = false;
+  let idField: ChosenField | undefined;
   for await (const { line, row } of readCsvRows(file, opts)) {
     if (!checked) {
       checked = true;
       const header = Object.keys(row);
-      for (const [key, col] of Object.entries(fields)) {
+      for (const key of ['id', 'text', 'title', 'docId', 'source'] as const) {
+        const col = fields[key];
         if (col && !header.includes(col)) {
           throw errors.corpusField(file, col, `no such column (--${key === 'docId' ? 'doc-id' : key}-field); header: ${header.join(', ')}`);
         }
       }
+      for (const col of fields.keep ?? []) {
+        if (!header.includes(col)) throw errors.corpusField(file, col, `no such column (--keep-fields); header: ${header.join(', ')}`);
+      }
+      // One id column for the whole file, from the header.
+      idField = chooseIdField(fields, header, 'the header');
     }
-    yield toPassage(row, fields, { file, line, defaultSource });
+    yield toPassage(row, fields, { file, line, defaultSource, idField });
   }
 }

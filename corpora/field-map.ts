@@ -36,6 +36,29 @@ export interface MapContext {
   defaultSource: string;
   /** The source text of a field's value (JSONL: `1.0` where the parsed value is the number 1). */
   rawText?: (field: string) => string | undefined;
+  /**
+   * The id field chosen once for the file (chooseIdField): every row is read from it, and a row
+   * without it is "missing passage id" — never indexed under another candidate's value.
+   */
+  idField?: ChosenField;
+}
+
+/** A field fixed for a whole file: given (`--id-field`) or the first default name the file has. */
+export interface ChosenField {
+  field: string;
+  /** Where it was chosen from, for messages ("the first row (line 1)", "the header"); undefined when given. */
+  from?: string;
+}
+
+/**
+ * The id field of a file, chosen once: the explicit one, else the first of DEFAULT_FIELDS.id among
+ * `columns` (the CSV header, the Parquet schema, the keys of the first JSONL record), else the first
+ * default name (every row is then missing its id, and the error lists the columns).
+ */
+export function chooseIdField(map: FieldMapping, columns: readonly string[], from: string): ChosenField {
+  if (map.id) return { field: map.id };
+  const present = new Set(columns);
+  return { field: DEFAULT_FIELDS.id.find((c) => present.has(c)) ?? DEFAULT_FIELDS.id[0], from };
 }
 
 /** Parquet BYTE_ARRAY columns without a UTF8 annotation come back as bytes: read them as UTF-8. */
@@ -64,7 +87,8 @@ export function toPassage(rec: unknown, map: FieldMapping, ctx: MapContext): Pas
     throw errors.corpusParse(ctx.file, ctx.line, 'expected an object per line/row');
   }
   const r = rec as Record<string, unknown>;
-  const id = pick(r, map.id, DEFAULT_FIELDS.id);
+  const chosen = ctx.idField ?? chooseIdField(map, Object.keys(r), 'this row');
+  const id = pick(r, chosen.field, DEFAULT_FIELDS.id);
   if (id.value !== undefined && id.value !== null && typeof id.value === 'object') {
     throw errors.corpusParse(ctx.file, ctx.line, `passage id (field "${id.field}") must be a string or a number, got ${describeType(id.value)}`);
   }
@@ -80,7 +104,7 @@ export function toPassage(rec: unknown, map: FieldMapping, ctx: MapContext): Pas
     throw errors.corpusParse(
       ctx.file,
       ctx.line,
-      `missing passage id (field "${id.field}")${map.id ? '' : `; set --id-field to one of: ${Object.keys(r).join(', ')}`}`,
+      `missing passage id (field "${id.field}")${chosen.from ? ` (the id field, chosen from ${chosen.from}); set --id-field to one of: ${Object.keys(r).join(', ')}` : ''}`,
     );
   }
   const bad = idProblem(idStr);

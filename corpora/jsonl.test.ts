@@ -16,7 +16,7 @@ describe('JSONL passage loader', () => {
   it('streams passages with default field names, skipping blank lines and accepting CRLF', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'lexcase-jsonl-'));
     const f = join(dir, 'p.jsonl');
-    await writeFile(f, '{"id":"a","text":"Alpha text","title":"T"}\r\n\n{"idx":7,"contents":"seven","doc_id":"d1"}\n');
+    await writeFile(f, '{"id":"a","text":"Alpha text","title":"T"}\r\n\n{"id":7,"contents":"seven","doc_id":"d1"}\n');
     expect(await collect(loadJsonlPassages(f))).toEqual([
       { id: 'a', text: 'Alpha text', title: 'T', source: 'p.jsonl' },
       { id: '7', text: 'seven', docId: 'd1', source: 'p.jsonl' },
@@ -61,6 +61,18 @@ describe('JSONL passage loader', () => {
       { id: 'N', text: '', source: 'custom.jsonl' },
       { id: 'N2', text: 'b', source: 'custom.jsonl' },
     ]);
+  });
+
+  it('a record without the id field of the first record is refused naming file:line, not indexed under its doc_id', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-jsonl-'));
+    const f = join(dir, 'a.jsonl');
+    await writeFile(f, '{"id":"p1","text":"alpha beta"}\n{"doc_id":"D2","text":"gamma delta"}\n{"id":"p3","text":"eps"}\n');
+    await expect(collect(loadJsonlPassages(f))).rejects.toMatchObject({
+      code: 'CORPUS_PARSE',
+      message: expect.stringMatching(
+        /a\.jsonl:2: missing passage id \(field "id"\) \(the id field, chosen from the first record \(line 1\)\); set --id-field to one of: doc_id, text/,
+      ),
+    });
   });
 
   it('decodes invalid UTF-8 bytes as replacement characters instead of failing', async () => {

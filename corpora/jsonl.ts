@@ -2,7 +2,7 @@
 import { basename } from 'node:path';
 import { errors } from '../core/errors.js';
 import { readLines, type ReadLinesOptions } from './read-lines.js';
-import { toPassage, type FieldMapping } from './field-map.js';
+import { chooseIdField, toPassage, type ChosenField, type FieldMapping } from './field-map.js';
 import { jsonMemberText } from './json-member-text.js';
 import type { Passage } from './types.js';
 
@@ -35,7 +35,11 @@ export interface PassageLoadOptions extends ReadLinesOptions {
 
 export async function* loadJsonlPassages(file: string, opts: PassageLoadOptions = {}): AsyncGenerator<Passage> {
   const defaultSource = opts.source ?? basename(file);
+  const fields = opts.fields ?? {};
+  // The id field is chosen once, from the first record: a later record without it is an error, not indexed under another field.
+  let idField: ChosenField | undefined;
   for await (const { line, value, text } of readJsonl(file, opts)) {
-    yield toPassage(value, opts.fields ?? {}, { file, line, defaultSource, rawText: (field) => jsonMemberText(text, field) });
+    idField ??= chooseIdField(fields, value && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : [], `the first record (line ${line})`);
+    yield toPassage(value, fields, { file, line, defaultSource, idField, rawText: (field) => jsonMemberText(text, field) });
   }
 }

@@ -66,6 +66,23 @@ describe('Parquet passage loader', () => {
     );
   });
 
+  it('a row whose id is null is refused naming its row, not indexed under another id column (pid)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-pq-'));
+    const f = join(dir, 'nullid.parquet');
+    const buf = parquetWriteBuffer({
+      columnData: [
+        { name: 'id', data: ['a', null, 'c'], type: 'STRING' as const },
+        { name: 'pid', data: ['pa', 'pb', 'pc'], type: 'STRING' as const },
+        { name: 'text', data: ['one', 'two', 'three'], type: 'STRING' as const },
+      ],
+    });
+    await writeFile(f, Buffer.from(buf));
+    await expect(collect(loadParquetPassages(f))).rejects.toMatchObject({
+      code: 'CORPUS_PARSE',
+      message: expect.stringMatching(/nullid\.parquet:2: missing passage id \(field "id"\) \(the id field, chosen from the Parquet schema\)/),
+    });
+  });
+
   it('rejects a file that is not Parquet with a clear CORPUS_PARSE error', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'lexcase-pq-'));
     const f = join(dir, 'fake.parquet');

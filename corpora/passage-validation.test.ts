@@ -88,9 +88,9 @@ describe('ids without control characters', () => {
     }
   });
 
-  it('a quoted CSV id spanning two lines is refused (csv-parse reports the line the record ends on)', async () => {
+  it('a quoted CSV id spanning two lines is refused naming the line the record starts on', async () => {
     const f = await file('ids.csv', 'id,text\np1,fine\n"p\n2",broken\n');
-    await expect(collect(loadPassageFile(f))).rejects.toThrow(/ids\.csv:4: passage id "p\\n2" \(field "id"\) contains a control character/);
+    await expect(collect(loadPassageFile(f))).rejects.toThrow(/ids\.csv:3: passage id "p\\n2" \(field "id"\) contains a control character/);
   });
 
   it('the library array input obeys the same rules', async () => {
