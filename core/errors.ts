@@ -4,6 +4,7 @@
  * exits non-zero (stack traces only with --debug). Create errors through the factories below so
  * messages stay consistent; add a factory here rather than throwing ad-hoc Errors.
  */
+import { join } from 'node:path';
 import { didYouMean } from './did-you-mean.js';
 
 export type ErrorCode =
@@ -119,6 +120,13 @@ export const errors = {
     new LexcaseError('CORPUS_NOT_FOUND', `${dir} is a folder without a passages file (looked for ${names.join(', ')})`, {
       file: dir,
       hint: 'pass the passages file itself (.jsonl, .jsonl.gz, .csv, .tsv or .parquet), or name it passages.jsonl in the folder',
+    }),
+
+  /** A corpus folder holding more than one passages file: which one is meant is not guessed (and they are not merged). */
+  corpusFolderAmbiguous: (dir: string, files: readonly string[]) =>
+    new LexcaseError('USAGE', `${dir} is a folder with ${files.length} passages files (${files.join(', ')}); a folder is read only when it holds one`, {
+      file: dir,
+      hint: `pass the file to index, e.g. ${join(dir, files[0])}; to index them together, merge them into one file`,
     }),
 
   corpusNotFound: (nameOrPath: string, known: string[] = []) =>

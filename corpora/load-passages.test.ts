@@ -37,6 +37,20 @@ describe('loadPassageFile', () => {
     expect(await collect(loadPassageFile(f, { format: 'tsv' }))).toEqual([{ id: '1', text: 'one', source: 'pool.txt' }]);
   });
 
+  it('a folder with several passages files is refused naming them all, not read from the first one', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-lp-'));
+    const f1 = join(dir, 'f1');
+    await mkdir(f1);
+    await writeFile(join(f1, 'passages.jsonl'), '{"id":"j1","text":"a"}\n{"id":"j2","text":"b"}\n');
+    await writeFile(join(f1, 'passages.csv'), 'id,text\nc1,a\nc2,b\nc3,c\n');
+    await writeFile(join(f1, 'passages.tsv'), 'id\ttext\nt1\ta\n');
+    await expect(collect(loadPassageFile(f1))).rejects.toMatchObject({
+      code: 'USAGE',
+      message: expect.stringContaining(`${f1} is a folder with 3 passages files (passages.jsonl, passages.csv, passages.tsv)`),
+    });
+    await expect(collect(loadPassageFile(f1))).rejects.toThrow(`hint: pass the file to index, e.g. ${join(f1, 'passages.jsonl')}`);
+  });
+
   it('a missing file is CORPUS_NOT_FOUND', async () => {
     await expect(collect(loadPassageFile('/no/such/pool.jsonl'))).rejects.toMatchObject({ code: 'CORPUS_NOT_FOUND' });
   });

@@ -1,7 +1,7 @@
 /**
  * Load passages from a file of any size, by format: JSONL, CSV, TSV (each optionally .gz) or
  * Parquet. The format comes from `format` or the file extension. A directory is accepted when it
- * holds passages.{jsonl,jsonl.gz,csv,tsv,parquet} (the Bar Exam QA / lexcase data layout).
+ * holds one of passages.{jsonl,jsonl.gz,csv,tsv,parquet} (the Bar Exam QA / lexcase data layout).
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -38,15 +38,19 @@ async function kind(path: string): Promise<'file' | 'dir' | undefined> {
 
 const FOLDER_FILES = ['passages.jsonl', 'passages.jsonl.gz', 'passages.csv', 'passages.tsv', 'passages.parquet'];
 
-/** Resolve a directory to its passages file; undefined when there is none. */
+/**
+ * Resolve a directory to its passages file; undefined when there is none. A folder holding more than
+ * one (passages.jsonl and passages.csv) is refused naming them: they are not merged, and picking one
+ * would drop the others' rows silently.
+ */
 export async function resolvePassageFile(path: string): Promise<string | undefined> {
   const k = await kind(path);
   if (k === 'file') return path;
   if (k !== 'dir') return undefined;
-  for (const name of FOLDER_FILES) {
-    if ((await kind(join(path, name))) === 'file') return join(path, name);
-  }
-  return undefined;
+  const found: string[] = [];
+  for (const name of FOLDER_FILES) if ((await kind(join(path, name))) === 'file') found.push(name);
+  if (found.length > 1) throw errors.corpusFolderAmbiguous(path, found);
+  return found.length ? join(path, found[0]) : undefined;
 }
 
 /** The error for a path `resolvePassageFile` found nothing at: a folder without a passages file says so; anything else is CORPUS_NOT_FOUND. */
