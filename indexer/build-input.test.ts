@@ -65,6 +65,20 @@ describe('buildIndex(passages, { out }) for library users', () => {
     expect(new Set(sums).size).toBe(1);
   });
 
+  it('counts passages of a source named __proto__ in the manifest (written and read back) like any other source', async () => {
+    const out = join(tmp.dir, 'proto-source');
+    const input = [
+      { id: 'a', text: 'adverse possession', source: '__proto__' },
+      { id: 'b', text: 'hearsay', source: '__proto__' },
+      { id: 'c', text: 'due process', source: 'cap' },
+    ];
+    const m = await buildIndex(input, { out, corpusName: 'protos', workers: 0 });
+    const want = JSON.parse('{"__proto__":2,"cap":1}');
+    expect(JSON.stringify(m.corpus.sources)).toBe(JSON.stringify(want));
+    expect(JSON.stringify((await readManifest(out)).corpus.sources)).toBe(JSON.stringify(want));
+    expect(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).corpus.sources).toEqual(want);
+  });
+
   it('keeps a source given on a passage, and ignores extra fields of the user record', async () => {
     const out = join(tmp.dir, 'mixed');
     const input = [

@@ -160,7 +160,8 @@ export class DocStoreWriter {
     const json = JSON.stringify(names) + '\n';
     writeFileSync(join(this.dir, DOCSTORE_FILES.sources), json);
     checksums[DOCSTORE_FILES.sources] = createHash('sha256').update(json).digest('hex');
-    const counts: Record<string, number> = {};
+    // No prototype: a source named "__proto__" (or "constructor") is a count like any other, not a prototype write.
+    const counts: Record<string, number> = Object.create(null);
     names.forEach((n, i) => (counts[n] = this.sourceCounts[i]));
     return counts;
   }
