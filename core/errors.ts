@@ -129,6 +129,13 @@ export const errors = {
       hint: `pass the file to index, e.g. ${join(dir, files[0])}; to index them together, merge them into one file`,
     }),
 
+  /** A bundled corpus name that is also a file or folder here: which one is meant is not guessed. */
+  corpusNameShadowed: (name: string) =>
+    new LexcaseError('USAGE', `"${name}" is both a bundled corpus and a file or folder here (./${name})`, {
+      file: name,
+      hint: `for the file or folder, pass ./${name} (or its full path); for the bundled corpus, run from another directory or rename ./${name}`,
+    }),
+
   corpusNotFound: (nameOrPath: string, known: string[] = []) =>
     new LexcaseError('CORPUS_NOT_FOUND', `corpus not found: ${nameOrPath}`, {
       hint: known.length

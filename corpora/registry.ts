@@ -8,6 +8,7 @@
  * Datasets:  barexam (1,195 MBE questions, one gold passage each) · mmlu_pro_law (1,101 questions)
  */
 import { createHash } from 'node:crypto';
+import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors } from '../core/errors.js';
 import { openBytes, assertReadableFile } from './read-lines.js';
@@ -25,8 +26,19 @@ export interface LoadPassagesOptions extends FileLoadOptions {
 }
 
 /**
+ * For a corpus argument a user typed (`lexcase index build barexam`): a bundled corpus name that is
+ * also a file or folder in the current directory is refused (USAGE, saying both exist and how to
+ * choose: ./barexam for the folder), rather than either being picked silently.
+ */
+export async function assertBundledNameUnshadowed(nameOrPath: string): Promise<void> {
+  if (isBundledCorpus(nameOrPath) && (await lstat(nameOrPath).catch(() => undefined))) throw errors.corpusNameShadowed(nameOrPath);
+}
+
+/**
  * Stream passages from a bundled corpus name or from a path (JSONL/CSV/TSV/Parquet, or a folder with
  * passages.*). Unknown name that is not a file either → CORPUS_NOT_FOUND listing the bundled names.
+ * A bundled name always means the bundled corpus here (the product's own loads: the default index,
+ * the demo); `lexcase index build` refuses one that is also a path (assertBundledNameUnshadowed).
  */
 export async function* loadPassages(nameOrPath: string, opts: LoadPassagesOptions = {}): AsyncGenerator<Passage> {
   let n = 0;

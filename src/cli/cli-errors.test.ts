@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -238,6 +238,30 @@ describe('search and eval on a real index', () => {
     expect(corpus.code).toBe(1);
     expect(corpus.stderr).toMatch(/corpus not found: legal_corpsu\n  hint: did you mean "legal_corpus"\?/);
     expect(existsSync(join(tmp, 'never'))).toBe(false);
+  });
+
+  it('index build of a bundled name that is also a folder here is refused saying both exist, and leaves the index at --out as it was', async () => {
+    const here = await mkdtemp(join(tmpdir(), 'lexcase-shadow-'));
+    await mkdir(join(here, 'barexam'));
+    await writeFile(join(here, 'barexam', 'passages.jsonl'), '{"id":"mine1","text":"my own"}\n{"id":"mine2","text":"passages"}\n');
+    const cwd = process.cwd();
+    process.chdir(here);
+    try {
+      const own = await cli('--json', 'index', 'build', './barexam', '--out', 'ix-bx', '--workers', '0');
+      expect(own.code, own.stderr).toBe(0);
+      const manifest = await readFile(join(here, 'ix-bx', 'manifest.json'), 'utf8');
+      expect(JSON.parse(manifest).corpus.passages).toBe(2);
+      const r = await cli('index', 'build', 'barexam', '--out', 'ix-bx', '--workers', '0');
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toMatch(
+        /"barexam" is both a bundled corpus and a file or folder here \(\.\/barexam\)\n {2}hint: for the file or folder, pass \.\/barexam/,
+      );
+      expect(r.stderr).not.toMatch(STACK);
+      expect(await readFile(join(here, 'ix-bx', 'manifest.json'), 'utf8')).toBe(manifest);
+    } finally {
+      process.chdir(cwd);
+      await rm(here, { recursive: true, force: true });
+    }
   });
 
   it('hybrid on a sparse-only index points to `lexcase index dense DIR`, not a rebuild', async () => {

@@ -80,11 +80,14 @@ export async function runIndexBuild(
   o: { methodsGiven?: boolean } = {},
 ): Promise<{ manifest: Manifest; seconds: number; bytes: number; densePrebuilt?: string }> {
   const analyzer = parseAnalyzerSpec(flags.analyzer);
-  const [{ indexCorpus, knownPassageCount }, { createProgress }, { rebuildPlan }] = await Promise.all([
+  const [{ indexCorpus, knownPassageCount }, { createProgress }, { rebuildPlan }, { assertBundledNameUnshadowed }] = await Promise.all([
     import('../../../indexer/index-corpus.js'),
     import('../../../core/progress.js'),
     import('./index-rebuild-methods.js'),
+    import('../../../corpora/registry.js'),
   ]);
+  // `barexam` with a ./barexam here: refused before anything is read or written, not the bundled corpus silently
+  await assertBundledNameUnshadowed(corpus);
   const load = corpusLoadOptions(flags);
   // A rebuild of an existing index without --methods keeps the methods it has (index-rebuild-methods.ts).
   const plan = await rebuildPlan(flags.out, o.methodsGiven === false ? undefined : flags.methods, flags.methods, wantsDense(flags) || !!flags.dense);
