@@ -10,7 +10,7 @@
 import { mkdirSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import { errors } from '../core/errors.js';
 import { spawnWorker } from '../core/worker-url.js';
@@ -455,7 +455,8 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
  * Imported lazily so sparse-only builds never load LanceDB.
  */
 async function runDenseHook(out: string, opts: BuildOptions): Promise<Manifest> {
-  const dense = { ...opts.dense, signal: opts.dense?.signal ?? opts.signal };
+  // The table's owner metadata names the index being built, not its temp dir.
+  const dense = { ...opts.dense, signal: opts.dense?.signal ?? opts.signal, indexDir: opts.dense?.indexDir ?? resolve(opts.out) };
   if (opts.densePrebuilt) {
     const { loadPrebuiltDense } = await import('./dense/prebuilt-dense.js');
     const name = await loadPrebuiltDense(out, (l) => log.info(l.trim()), dense.signal, {
@@ -463,6 +464,7 @@ async function runDenseHook(out: string, opts: BuildOptions): Promise<Manifest> 
       table: dense.table,
       ann: dense.ann,
       annThreshold: dense.annThreshold,
+      indexDir: dense.indexDir,
     });
     if (name) {
       opts.onDensePrebuilt?.(name);

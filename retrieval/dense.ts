@@ -16,8 +16,8 @@ import type * as lancedb from '@lancedb/lancedb';
 import { errors } from '../core/errors.js';
 import { readManifest } from '../indexer/manifest.js';
 import type { DenseSection } from '../indexer/dense/dense-section.js';
-import { resolveDenseUri } from '../indexer/dense/dense-section.js';
-import { applyAnnKnobs, connectDense, openDenseTable } from '../indexer/dense/lance-table.js';
+import { denseIdsDigest, resolveDenseUri } from '../indexer/dense/dense-section.js';
+import { applyAnnKnobs, checkDenseTable, connectDense, idsMismatch, openDenseTable } from '../indexer/dense/lance-table.js';
 import { createEmbedder } from '../indexer/embed/create-embedder.js';
 import { denseQueryConfig, denseQueryRule, embedDenseQuery, type DenseQueryRule } from './dense-query.js';
 import { embedderSpecKey, memoQueryVector } from './dense-query-memo.js';
@@ -97,11 +97,17 @@ export async function openDenseRetriever(dir: string, opts: DenseOptions = {}): 
   const uri = resolveDenseUri(dir, section.uri);
   const db = await connectDense(uri);
   const table = await openDenseTable(db, section.table, uri);
+  // Another index's vectors are never searched as this one's: owner and row count now, ids when loaded.
+  await checkDenseTable(table, section, uri, dir);
   const maxWords = (section.spec as EmbedderSpec | undefined)?.maxWords;
   const built = opts.embedder ? undefined : embedderSpecKey(spec);
   const memo = built ? { queryMemoKey: built } : {};
-  return createDenseRetriever(table, { ...section, maxWords }, embedder, { docs: () => textStoreFor(dir), ...opts, ...memo }, () =>
-    opts.embedder ? Promise.resolve() : (embedder.close?.() ?? Promise.resolve()),
+  return createDenseRetriever(
+    table,
+    { ...section, maxWords, where: `${uri} (dense table "${section.table}")` },
+    embedder,
+    { docs: () => textStoreFor(dir), ...opts, ...memo },
+    () => (opts.embedder ? Promise.resolve() : (embedder.close?.() ?? Promise.resolve())),
   );
 }
 
@@ -123,7 +129,7 @@ async function lanceTopK(
 
 export function createDenseRetriever(
   table: lancedb.Table,
-  section: Pick<DenseSection, 'rows' | 'ann' | 'dimension'> & { maxWords?: number },
+  section: Pick<DenseSection, 'rows' | 'ann' | 'dimension' | 'ids'> & { maxWords?: number; where?: string },
   embedder: Embedder,
   opts: DenseOptions = {},
   onClose: () => Promise<void> = async () => {},
@@ -136,6 +142,13 @@ export function createDenseRetriever(
   // Small flat tables are searched in memory (dense-flat-memory.ts); `inMemory: false` keeps LanceDB.
   const inMemory = opts.inMemory ?? (!section.ann && section.rows <= FLAT_MEMORY_MAX_ROWS);
   let matrix: Promise<FlatMatrix> | undefined;
+  // The rows in memory, their ids checked against the manifest's digest (when it records one).
+  const loadMatrix = () =>
+    (matrix ??= loadFlatMatrix(table, section.rows, section.dimension).then((m) => {
+      const bad = idsMismatch(denseIdsDigest(m.ids), section.ids);
+      if (bad) throw errors.indexCorrupt(section.where ?? 'dense table', bad);
+      return m;
+    }));
   let rowOf: Map<string, number> | undefined;
   const memoKey = opts.queryMemoKey;
   // One vector per (embedder spec, rule, query) per process (dense-query-memo.ts): dense and hybrid's dense component share it.
@@ -153,7 +166,7 @@ export function createDenseRetriever(
     const limit = Math.min(k, section.rows);
     if (limit === 0) return [];
     if (inMemory) {
-      const hits = flatSearch(await (matrix ??= loadFlatMatrix(table, section.rows, section.dimension)), vector, limit);
+      const hits = flatSearch(await loadMatrix(), vector, limit);
       return sopts?.withText ? attachTexts(hits, opts.docs, 'dense') : hits;
     }
     const rows = await lanceTopK(limit, (n) => {
@@ -177,7 +190,7 @@ export function createDenseRetriever(
         return { score: h.score, rank: h.rank };
       });
     }
-    const m = await (matrix ??= loadFlatMatrix(table, section.rows, section.dimension));
+    const m = await loadMatrix();
     rowOf ??= new Map(m.ids.map((id, i) => [id, i]));
     const rows = ids.map((id) => {
       const r = rowOf!.get(id);

@@ -11,7 +11,8 @@
  * - The manifest is rewritten atomically only at the end, so readers never see a half-built dense index.
  */
 import { readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import type * as lancedb from '@lancedb/lancedb';
 import type { Passage } from '../../corpora/types.js';
 import { errors } from '../../core/errors.js';
 import { log } from '../../core/log.js';
@@ -23,8 +24,20 @@ import { readManifest, writeManifest, type Manifest } from '../manifest.js';
 import { annParams, DEFAULT_ANN_THRESHOLD, type AnnParams } from './ann-params.js';
 import { enclosingProtected, isWithin, realpathLoose } from '../../core/out-dir-rule.js';
 import { INDEX_DIR } from '../out-dir.js';
-import { DEFAULT_DENSE_TABLE, DEFAULT_DENSE_URI, isRemoteUri, resolveDenseUri, type DenseSection } from './dense-section.js';
-import { appendVectors, buildAnnIndex, connectDense, dropVectorIndexes, existingIds, openOrCreate } from './lance-table.js';
+import { DEFAULT_DENSE_TABLE, DEFAULT_DENSE_URI, denseIdsDigest, isRemoteUri, newDenseOwner, resolveDenseUri, type DenseSection } from './dense-section.js';
+import {
+  appendVectors,
+  buildAnnIndex,
+  connectDense,
+  createDenseTable,
+  dropVectorIndexes,
+  existingIds,
+  idsMismatch,
+  ownerText,
+  tableDimension,
+  tableOwner,
+  tryOpenTable,
+} from './lance-table.js';
 
 export interface AddDenseOptions {
   /** Embedder to use (default use-lite), or an already-created embedder. */
@@ -43,6 +56,8 @@ export interface AddDenseOptions {
   passages?: AsyncIterable<Passage>;
   /** Spec recorded in the manifest when `embedder` is an instance (default: its provider and model). */
   spec?: EmbedderSpec;
+  /** The index dir named in the table's owner metadata (default `dir`; a build passes its --out, not its temp dir). */
+  indexDir?: string;
 }
 
 const STATE_FILE = 'dense-build.json';
@@ -52,6 +67,8 @@ interface BuildState {
   dimension: number;
   uri: string;
   table: string;
+  /** The table's owner id (absent in a state file from before owners). */
+  owner?: string;
 }
 
 function isEmbedder(x: unknown): x is Embedder {
@@ -91,15 +108,14 @@ export async function addDenseIndex(dir: string, opts: AddDenseOptions = {}): Pr
   const embedder = isEmbedder(given) ? given : await createEmbedder(spec, { signal: opts.signal });
   const ownEmbedder = !isEmbedder(given);
   const uri = opts.uri ?? DEFAULT_DENSE_URI;
-  const table = opts.table ?? DEFAULT_DENSE_TABLE;
   const batchSize = Math.max(1, opts.batchSize ?? 256);
   const threshold = opts.annThreshold ?? DEFAULT_ANN_THRESHOLD;
   const total = manifest.corpus.passages;
   const dbUri = resolveDenseUri(dir, uri);
 
   try {
-    // Resume only when the previous attempt used the same embedder and target.
-    const state: BuildState = { embedderId: embedder.id, dimension: embedder.dimension, uri, table };
+    // Which table is this index's own: the one its dense-build.json (an interrupted build) or its
+    // manifest (a finished one) records at this URI. Resume only into that one, with the same embedder.
     let previous: BuildState | undefined;
     try {
       previous = JSON.parse(await readFile(join(dir, STATE_FILE), 'utf8')) as BuildState;
@@ -107,15 +123,60 @@ export async function addDenseIndex(dir: string, opts: AddDenseOptions = {}): Pr
       previous = undefined;
     }
     const prior = manifest.dense as DenseSection | undefined;
-    const sameAsPrior = prior && prior.embedderId === embedder.id && prior.dimension === embedder.dimension && prior.uri === uri && prior.table === table;
-    const resume = JSON.stringify(previous) === JSON.stringify(state) || !!sameAsPrior;
-    await writeFile(join(dir, STATE_FILE), JSON.stringify(state, null, 2) + '\n');
+    const mine = [previous, prior].filter((x): x is BuildState | DenseSection => !!x && x.uri === uri && (opts.table === undefined || x.table === opts.table));
+    const resumeFrom = mine.find((x) => x.embedderId === embedder.id && x.dimension === embedder.dimension);
+    // Inside the index dir the LanceDB database is this index's alone (checkDenseUri keeps others out).
+    const inside = !isRemoteUri(uri) && isWithin(realpathLoose(dbUri), realpathLoose(dir));
+    const reuse = resumeFrom ?? mine.find((x) => inside || x.owner);
+    const fresh = newDenseOwner(manifest.corpus.checksum);
+    const table = opts.table ?? reuse?.table ?? (inside ? DEFAULT_DENSE_TABLE : `${DEFAULT_DENSE_TABLE}-${fresh}`);
+    // A new table gets a new owner; a resumed one keeps the owner it has (none: a table from before owners).
+    let owner: string | undefined = fresh;
+    const where = `${dbUri} (dense table "${table}")`;
 
     const db = await connectDense(dbUri);
-    const tbl = await openOrCreate(db, table, embedder.dimension, !resume);
-    const done = resume ? await existingIds(tbl) : new Set<string>();
+    const existing = await tryOpenTable(db, table);
+    const store = opts.passages ? undefined : await openDocStore(dir);
+    let tbl: lancedb.Table | undefined;
+    let done = new Set<string>();
+    try {
+      if (existing) {
+        const theirs = await tableOwner(existing);
+        const recorded = mine.filter((x) => x.table === table);
+        // Its owner is one this index recorded, or (a table from before owners) this index recorded it and its ids are this index's.
+        let ours = inside || (!!theirs && recorded.some((x) => x.owner === theirs.owner));
+        let ids: Set<string> | undefined;
+        if (!ours && !theirs && recorded.length && recorded.every((x) => !x.owner)) {
+          ids = await existingIds(existing);
+          const own = new Set(store ? store.ids() : []);
+          const finished = recorded.find((x): x is DenseSection => 'rows' in x);
+          ours = !!store && [...ids].every((id) => own.has(id)) && (!finished || finished.rows === ids.size);
+        }
+        if (!ours)
+          throw errors.outDirRefused(
+            where,
+            `the table belongs to ${ownerText(theirs)}, not to ${dir}; writing or resuming into it would mix two corpora's vectors`,
+            `leave --dense-table out (each index then gets its own table at that URI), or give another --dense-uri / --dense-table`,
+            'dense vectors',
+          );
+        if (resumeFrom && resumeFrom.owner === theirs?.owner && (await tableDimension(existing)) === embedder.dimension) {
+          tbl = existing;
+          owner = resumeFrom.owner;
+          done = ids ?? (await existingIds(existing));
+          const own = new Set(store ? store.ids() : []);
+          const foreign = store ? [...done].find((id) => !own.has(id)) : undefined;
+          if (foreign !== undefined)
+            throw errors.indexCorrupt(where, `the table holds passage "${foreign}", which ${dir} does not have; not resuming into another corpus's vectors`);
+        }
+      }
+      const state: BuildState = { embedderId: embedder.id, dimension: embedder.dimension, uri, table, ...(owner ? { owner } : {}) };
+      await writeFile(join(dir, STATE_FILE), JSON.stringify(state, null, 2) + '\n');
+      tbl ??= await createDenseTable(db, table, embedder.dimension, owner ? { owner, index: opts.indexDir ?? resolve(dir) } : undefined);
+    } catch (e) {
+      await store?.close();
+      throw e;
+    }
     if (done.size) log.info(`dense: resuming, ${done.size} of ${total} passages already embedded`);
-
     const bar = createProgress(`embedding (${embedder.id})`, { unit: 'passages' });
     bar.start(total);
     bar.update(done.size);
@@ -147,9 +208,10 @@ export async function addDenseIndex(dir: string, opts: AddDenseOptions = {}): Pr
       // thrown by the next `await appending`.
       appending.catch(() => undefined);
     };
-    const store = opts.passages ? undefined : await openDocStore(dir);
+    const seen: string[] = [];
     try {
       for await (const p of opts.passages ?? store!.entries()) {
+        seen.push(p.id);
         if (done.has(p.id)) continue;
         ids.push(p.id);
         texts.push(passageEmbedText(p));
@@ -163,7 +225,10 @@ export async function addDenseIndex(dir: string, opts: AddDenseOptions = {}): Pr
     }
 
     const rows = await tbl.countRows();
-    if (rows !== total) throw errors.indexCorrupt(dbUri, `dense table "${table}" has ${rows} rows for ${total} passages`);
+    if (rows !== total) throw errors.indexCorrupt(where, `the table has ${rows} rows for ${total} passages`);
+    const idsDigest = denseIdsDigest(await existingIds(tbl));
+    const wrong = idsMismatch(idsDigest, denseIdsDigest(seen));
+    if (wrong) throw errors.indexCorrupt(where, wrong.replace('the manifest records', `${dir} has`));
     // Compact the many small appends into few fragments before indexing / searching.
     await tbl.optimize().catch((e: Error) => log.debug(`dense: optimize skipped: ${e.message}`));
     let ann: DenseSection['ann'] = null;
@@ -183,6 +248,8 @@ export async function addDenseIndex(dir: string, opts: AddDenseOptions = {}): Pr
       dimension: embedder.dimension,
       uri,
       table,
+      ...(owner ? { owner } : {}),
+      ids: idsDigest,
       metric: 'cosine',
       rows,
       ann,

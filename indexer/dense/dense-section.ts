@@ -6,12 +6,19 @@
  *   dimension  vector length; the query embedder must match it
  *   uri        LanceDB URI: relative to the index dir (default "dense"), an absolute path, or
  *              object storage (s3://bucket/prefix, gs://…, az://…)
- *   table      LanceDB table name (default "passages"), columns id (utf8), vector (fixed list f32)
+ *   table      LanceDB table name, columns id (utf8), vector (fixed list f32): "passages" inside the
+ *              index dir; outside it (another path, object storage) "passages-<owner>", so two
+ *              indexes given the same --dense-uri never share a table
+ *   owner      this index's id for its table: <corpus checksum, 12 hex>-<8 random hex>, also written
+ *              in the table's schema metadata (lexcase.owner); absent in manifests from before it
+ *   ids        {first, last, sha256} of the table's passage ids (sorted by UTF-16 code units,
+ *              sha256 of them joined by "\n"); absent in manifests from before it
  *   metric     "cosine" (vectors are unit length)
  *   rows       vectors in the table (= corpus passages)
  *   ann        null (flat, exact search) or the IVF-PQ parameters, incl. query-time nprobes/refineFactor
  *   spec       the embedder options needed to rebuild the same query embedder (never an API key)
  */
+import { createHash, randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Manifest } from '../manifest.js';
@@ -28,12 +35,40 @@ export interface DenseSection {
   dimension: number;
   uri: string;
   table: string;
+  /** Who owns the table (also in its schema metadata); absent in older manifests. */
+  owner?: string;
+  /** Digest of the table's ids; absent in older manifests. */
+  ids?: DenseIdsDigest;
   metric: 'cosine';
   rows: number;
   ann: (AnnParams & { threshold: number }) | null;
   annThreshold: number;
   spec: Partial<EmbedderSpec>;
   buildMs?: number;
+}
+
+export interface DenseIdsDigest {
+  first: string;
+  last: string;
+  sha256: string;
+}
+
+/** Digest of a table's ids: first and last in code-unit order and the sha256 of all of them sorted, joined by "\n". */
+export function denseIdsDigest(ids: Iterable<string>): DenseIdsDigest {
+  const sorted = [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const h = createHash('sha256');
+  sorted.forEach((id, i) => h.update(i ? `\n${id}` : id));
+  return { first: sorted[0] ?? '', last: sorted[sorted.length - 1] ?? '', sha256: h.digest('hex') };
+}
+
+/** A new owner id for an index's dense table: 12 hex of the corpus checksum, then 8 random hex. */
+export function newDenseOwner(corpusChecksum: string): string {
+  const c =
+    corpusChecksum
+      .replace(/[^0-9a-f]/gi, '')
+      .slice(0, 12)
+      .toLowerCase() || 'corpus';
+  return `${c}-${randomBytes(4).toString('hex')}`;
 }
 
 /** Is this URI object storage or another remote scheme (not a local path)? */

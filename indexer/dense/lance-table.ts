@@ -10,13 +10,44 @@ const arrow = createRequire(import.meta.url)('apache-arrow') as typeof import('a
 const { Field, Float32, makeData, RecordBatch, Struct, Utf8, vectorFromArray } = arrow;
 import { errors } from '../../core/errors.js';
 import type { AnnParams } from './ann-params.js';
-import { lanceUri } from './dense-section.js';
+import { lanceUri, type DenseIdsDigest } from './dense-section.js';
 
-export function denseSchema(dim: number): Schema {
-  return new arrow.Schema([
-    new Field('id', new Utf8(), false),
-    new Field('vector', new arrow.FixedSizeList(dim, new Field('item', new Float32(), true)), false),
-  ]);
+/** Schema metadata keys that say which index a table belongs to. */
+export const OWNER_KEY = 'lexcase.owner';
+export const OWNER_INDEX_KEY = 'lexcase.index';
+
+export interface TableOwner {
+  /** The owner id the index recorded in its manifest (dense.owner). */
+  owner: string;
+  /** The index dir that created the table, as it was given then (for messages). */
+  index?: string;
+}
+
+export function denseSchema(dim: number, owner?: TableOwner): Schema {
+  const meta = new Map<string, string>();
+  if (owner) {
+    meta.set(OWNER_KEY, owner.owner);
+    if (owner.index) meta.set(OWNER_INDEX_KEY, owner.index);
+  }
+  return new arrow.Schema(
+    [new Field('id', new Utf8(), false), new Field('vector', new arrow.FixedSizeList(dim, new Field('item', new Float32(), true)), false)],
+    meta,
+  );
+}
+
+/** The owner written in a table's schema metadata, or undefined (a table from before owners, or not lexcase's). */
+export async function tableOwner(t: lancedb.Table): Promise<TableOwner | undefined> {
+  const meta = (await t.schema()).metadata;
+  const owner = meta.get(OWNER_KEY);
+  if (!owner) return undefined;
+  const index = meta.get(OWNER_INDEX_KEY);
+  return index ? { owner, index } : { owner };
+}
+
+/** "index /x/ix-e3 (owner …)" or "another index" for messages. */
+export function ownerText(o: TableOwner | undefined): string {
+  if (!o) return 'another index, or a lexcase from before tables had owners';
+  return o.index ? `index ${o.index} (owner ${o.owner})` : `the index with owner ${o.owner}`;
 }
 
 export async function connectDense(uri: string): Promise<lancedb.Connection> {
@@ -51,16 +82,45 @@ export async function openDenseTable(db: lancedb.Connection, table: string, cont
   return t;
 }
 
-/** Open the table for appending, or create it empty (`fresh` drops an existing one). */
+/** The vector length of a table, or undefined when it has no fixed-size vector column. */
+export async function tableDimension(t: lancedb.Table): Promise<number | undefined> {
+  const field = (await t.schema()).fields.find((f) => f.name === 'vector');
+  return (field?.type as FixedSizeList | undefined)?.listSize;
+}
+
+/** Create the table empty, replacing one of that name (the caller has checked it is this index's own). */
+export async function createDenseTable(db: lancedb.Connection, table: string, dim: number, owner?: TableOwner): Promise<lancedb.Table> {
+  return db.createEmptyTable(table, denseSchema(dim, owner), { mode: 'overwrite' });
+}
+
+/** Open the table for appending, or create it empty (`fresh` drops an existing one). For benches and tests; builds go through add-dense.ts. */
 export async function openOrCreate(db: lancedb.Connection, table: string, dim: number, fresh: boolean): Promise<lancedb.Table> {
   const existing = fresh ? undefined : await tryOpenTable(db, table);
-  if (existing) {
-    const t = existing;
-    const field = (await t.schema()).fields.find((f) => f.name === 'vector');
-    const have = (field?.type as FixedSizeList | undefined)?.listSize;
-    if (have === dim) return t;
+  if (existing && (await tableDimension(existing)) === dim) return existing;
+  return createDenseTable(db, table, dim);
+}
+
+/**
+ * Check an opened table against the manifest's dense section before it is searched: the owner in
+ * its schema metadata (when the manifest records one), then its row count. Throws INDEX_CORRUPT
+ * naming the table and URI, so another index's vectors are never returned as hits.
+ */
+export async function checkDenseTable(t: lancedb.Table, section: { table: string; rows: number; owner?: string }, uri: string, dir: string): Promise<void> {
+  const where = `${uri} (dense table "${section.table}")`;
+  const hint = `the table no longer holds ${dir}'s vectors; rebuild its dense index: lexcase index dense ${dir} --dense-uri NEW_URI (with its embedder flags)`;
+  if (section.owner) {
+    const o = await tableOwner(t);
+    if (o?.owner !== section.owner) throw errors.indexCorrupt(where, `the table belongs to ${ownerText(o)}, not to ${dir} (owner ${section.owner})`, hint);
   }
-  return db.createEmptyTable(table, denseSchema(dim), { mode: 'overwrite' });
+  const rows = await t.countRows();
+  if (rows !== section.rows)
+    throw errors.indexCorrupt(where, `the table has ${rows} rows, the manifest of ${dir} records ${section.rows} (another index may have written it)`, hint);
+}
+
+/** Problem with a loaded table's ids against the manifest's digest, or undefined when they match. */
+export function idsMismatch(got: DenseIdsDigest, want: DenseIdsDigest | undefined): string | undefined {
+  if (!want || (got.sha256 === want.sha256 && got.first === want.first && got.last === want.last)) return undefined;
+  return `its passage ids (${JSON.stringify(got.first)} … ${JSON.stringify(got.last)}, sha256 ${got.sha256.slice(0, 12)}…) are not the ones the manifest records (${JSON.stringify(want.first)} … ${JSON.stringify(want.last)}, sha256 ${want.sha256.slice(0, 12)}…)`;
 }
 
 /** All ids already in the table (for resuming a build). */

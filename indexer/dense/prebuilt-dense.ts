@@ -55,7 +55,7 @@ export async function loadPrebuiltDense(
   indexDir: string,
   say: (l: string) => void,
   signal?: AbortSignal,
-  opts: Pick<AddDenseOptions, 'uri' | 'table' | 'ann' | 'annThreshold'> = {},
+  opts: Pick<AddDenseOptions, 'uri' | 'table' | 'ann' | 'annThreshold' | 'indexDir'> = {},
 ): Promise<string | null> {
   const m = await readManifest(indexDir);
   const prebuilt = await prebuiltEmbedder(indexDir, m.corpus.name, m.corpus.checksum, recordableSpec(PREBUILT_DENSE_SPEC), say);

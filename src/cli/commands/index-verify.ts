@@ -1,6 +1,7 @@
 /**
  * `lexcase index verify DIR`: check an index dir's integrity: the manifest's seal, then the size and
- * sha256 of every data file against the manifest. Lists every damaged file and exits 1 when any is.
+ * sha256 of every data file against the manifest, and a dense index's LanceDB table against the
+ * manifest (owner, rows, ids: indexer/dense/verify-dense.ts). Lists every damaged file and exits 1 when any is.
  * A clean result is recorded (outside the index dir) so later opens need not hash the same files
  * again (indexer/verify-record.ts). Registered under the `index` command created by index-cmd.ts (`index info` runs the same check).
  */
@@ -17,6 +18,11 @@ export async function verifyIndexDir(dir: string): Promise<VerifyReport> {
   ]);
   const m = await readManifest(dir);
   const r = await verifyAndRecord(dir, m);
+  // The dense vectors live in LanceDB (maybe outside the dir): their table must still be this index's.
+  if (m.methods.includes('dense') && m.dense) {
+    const { verifyDenseTable } = await import('../../../indexer/dense/verify-dense.js');
+    r.problems.push(...(await verifyDenseTable(dir, m)));
+  }
   if (r.problems.length) {
     for (const p of r.problems) log.error(`damaged: ${p.file}: ${p.message}`);
     throw reportError(r)!;
