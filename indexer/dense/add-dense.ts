@@ -6,6 +6,9 @@
  * - Resumable: a progress file (<dir>/dense-build.json) names the embedder and target; a rerun with
  *   the same embedder skips ids already in the table and continues after the last completed batch
  *   (an interrupted batch was never committed, so nothing is duplicated). Another embedder starts over.
+ * - One table per index: outside the index dir the table is passages-<owner>, the owner in the
+ *   manifest and the table's schema metadata; an existing table this index did not record (with its
+ *   owner) is never overwritten or resumed into (OUT_DIR_REFUSED naming it and its owning index).
  * - An ANN index (ivf_flat by default, see ann-params.ts) at or above `annThreshold` rows, flat
  *   exact search below.
  * - The manifest is rewritten atomically only at the end, so readers never see a half-built dense index.

@@ -135,9 +135,10 @@ describe('dense index on S3-compatible object storage (s3rver on 127.0.0.1)', ()
     expect(r.stderr).not.toMatch(/error/i);
     expect(r.code).toBe(0);
     const d = (await readManifest(idx())).dense as unknown as DenseSection;
-    expect(d).toMatchObject({ uri, rows: passages.length, table: 'passages' });
+    // outside the index dir the table is the index's own: passages-<owner>
+    expect(d).toMatchObject({ uri, rows: passages.length, table: `passages-${d.owner}` });
     expect(existsSync(join(idx(), 'dense'))).toBe(false);
-    const objects = objectsUnder('indexes/barexam-48/passages.lance');
+    const objects = objectsUnder(`indexes/barexam-48/${d.table}.lance`);
     expect(objects.some((f) => f.includes('_versions'))).toBe(true);
     expect(objects.some((f) => f.includes('data'))).toBe(true);
 
@@ -188,13 +189,15 @@ describe('dense index on S3-compatible object storage (s3rver on 127.0.0.1)', ()
     expect(first.embedded).toBeLessThanOrEqual(24);
     // What the interrupted build committed is in the bucket.
     const db = await connectDense(resumeUri);
-    expect((await existingIds(await openDenseTable(db, 'passages', resumeUri))).size).toBe(16);
+    const { table } = JSON.parse(readFileSync(join(out, 'dense-build.json'), 'utf8')) as { table: string };
+    expect((await existingIds(await openDenseTable(db, table, resumeUri))).size).toBe(16);
     expect(existsSync(join(out, 'dense-build.json'))).toBe(true);
 
     const second = counting(tiny);
     const m = await addDenseIndex(out, { embedder: second, uri: resumeUri, batchSize: 8 });
     expect(second.embedded).toBe(passages.length - 16);
-    const ids = await existingIds(await openDenseTable(await connectDense(resumeUri), 'passages', resumeUri));
+    expect((m.dense as unknown as DenseSection).table).toBe(table);
+    const ids = await existingIds(await openDenseTable(await connectDense(resumeUri), table, resumeUri));
     expect(ids.size).toBe(passages.length);
     expect((m.dense as unknown as DenseSection).rows).toBe(passages.length);
     expect(existsSync(join(out, 'dense-build.json'))).toBe(false);

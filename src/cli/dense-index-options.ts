@@ -30,7 +30,10 @@ export function addDenseBuildOptions(cmd: Command): Command {
     .option('--model <id>', 'dense: embedding model id (transformers: hub id; openai: model name)')
     .option('--model-dir <dir>', 'dense: local copy of a transformers model (config.json, tokenizer.json, onnx/model.onnx); implies offline')
     .option('--dense-uri <uri>', 'dense: LanceDB location (default <out>/dense; an absolute path or s3://bucket/prefix also work)')
-    .option('--dense-table <name>', 'dense: LanceDB table name (default passages)')
+    .option(
+      '--dense-table <name>',
+      "dense: LanceDB table name (default passages inside the index dir, passages-<owner> at a --dense-uri outside it; never another index's table)",
+    )
     .option(
       '--embed-timeout <s>',
       'dense, openai embedder: seconds one embedding request may take (headers and body) before it is retried (default 120, or LEXCASE_EMBED_TIMEOUT_MS)',
