@@ -64,13 +64,23 @@ export function retrievalTrace(t: any): HTMLElement[] {
   ];
 }
 
+/** The query a baseline retrieved with; a long one is shown to 400 characters and says so (the whole in its title). */
+function querySnippet(query: string): HTMLElement {
+  const cut = query.length > 400;
+  return h(
+    'p',
+    { class: 'snippet', ...(cut ? { title: query } : {}) },
+    `query: ${cut ? `${query.slice(0, 400)}… (${query.length.toLocaleString('en-US')} characters; the whole query was searched)` : query}`,
+  );
+}
+
 export function baselineTrace(t: any, gold: Set<string>): HTMLElement[] {
   const r = t.retrieval ?? null;
   const pool = arr(t.pool);
   return [
     h('div', { class: 'muted' }, [t.system, t.mode, t.k !== undefined ? `k=${t.k}` : null].filter(Boolean).join(' · ')),
     r ? h('h3', {}, `Retrieved context (${r.method ?? '?'})`) : null,
-    r ? h('p', { class: 'snippet' }, `query: ${String(r.query ?? '').slice(0, 400)}`) : null,
+    r ? querySnippet(String(r.query ?? '')) : null,
     r ? rankedIds(arr(r.ids).map(String), arr(r.scores), gold, 'context-hits') : null,
     pool.length ? h('h3', {}, `Evidence pool (${pool.length})`) : null,
     pool.length
