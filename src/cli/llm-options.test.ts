@@ -1,5 +1,8 @@
 import { Command } from 'commander';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { llmStats } from '../../core/llm/factory.js';
 import { startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
 import { addLlmOptions, resolveLlm } from './llm-options.js';
@@ -87,5 +90,31 @@ describe('resolveLlm', () => {
       message: expect.stringMatching(/holds no LLM recording/),
     });
     await expect(resolveLlm(parse(['--replay', '/x', '--offline']), { env: {}, cwd: '/' })).rejects.toMatchObject({ code: 'USAGE' });
+  });
+
+  it("--replay says which model and sampling values the user set were ignored for the recording's (they were dropped without a word)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lexcase-replay-settings-'));
+    try {
+      mkdirSync(join(dir, 'llm'));
+      writeFileSync(join(dir, 'llm', 'model.json'), JSON.stringify({ model: 'rec-model', temperature: 0.3, structuredOutput: 'json_schema' }));
+      const said: string[] = [];
+      const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+        said.push(String(chunk));
+        return true;
+      });
+      try {
+        const r = await resolveLlm(parse(['--replay', dir, '--model', 'other-model']), { env: { LEXCASE_LLM_TEMPERATURE: '0.9' }, cwd: '/' });
+        expect(r.config.llm).toMatchObject({ model: 'rec-model', temperature: 0.3 });
+        const quiet = await resolveLlm(parse(['--replay', dir]), { env: {}, cwd: '/' });
+        expect(quiet.config.llm.model).toBe('rec-model');
+      } finally {
+        spy.mockRestore();
+      }
+      const warned = said.filter((l) => l.includes('--replay answers as recorded'));
+      expect(warned).toHaveLength(1);
+      expect(warned[0]).toMatch(/model "other-model" \(recorded "rec-model"\), temperature 0\.9 \(recorded 0\.3\) ignored/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

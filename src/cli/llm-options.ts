@@ -168,6 +168,16 @@ export async function resolveLlm(
     const [{ readModelSettings }, { createChatModel }] = await Promise.all([import('../../eval/llm-exchanges.js'), import('../../core/llm/factory.js')]);
     // the recorded model settings (no endpoint is contacted; the URL only satisfies the schema)
     const { strictTools, ...rec } = await readModelSettings(opts.replay);
+    // a replay answers as recorded: a model or sampling value the user set that differs is said to be ignored, not dropped silently
+    const set = new Set<string>([...(config.explicit ?? []), ...(opts.model !== undefined ? ['model'] : [])]);
+    const given = config.llm as unknown as Record<string, unknown>;
+    const ignored = ['model', 'temperature', 'topP', 'maxTokens', 'seed'].filter(
+      (k) => set.has(k) && given[k] !== undefined && JSON.stringify(given[k]) !== JSON.stringify(rec[k]),
+    );
+    if (ignored.length)
+      log.warn(
+        `--replay answers as recorded in ${opts.replay}: ${ignored.map((k) => `${k} ${JSON.stringify(given[k])} (recorded ${JSON.stringify(rec[k] ?? null)})`).join(', ')} ignored; a replay uses the recording's model and sampling`,
+      );
     config.llm = llmConfigSchema.parse({ ...rec, baseUrl: 'http://replay.invalid/v1', cacheDir: false, maxRetries: 0 });
     const replayFrom = opts.replay;
     const makeModel = (cfg: LlmConfig) => createChatModel(cfg, { usage, replayFrom, strictTools: strictTools === true });
