@@ -441,11 +441,13 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     expect(await page.getByTestId('decision').filter({ hasText: 'VALID_ARGUMENT' }).count()).toBe(3);
     // the run's headline figures are 3-ply's own: pooled hallucination accuracy 1 − ΣnH/ΣnGt over its triples
     const sum = (k: string) => r.results.reduce((a, x) => a + Number(x.metrics?.[k] ?? 0), 0);
+    // over the answered triples: a failed triple is neither an abstention nor a hallucination-free one
+    const answered = r.results.filter((x) => !x.error && typeof x.metrics?.nGt === 'number').length;
     expect(await page.getByTestId('figure-hallucination-accuracy').textContent()).toBe(
-      `${pct(1 - sum('nH') / sum('nGt'))} (n < 10) · pooled over triples (micro average)`,
+      `${pct(1 - sum('nH') / sum('nGt'))} (n < 10) · pooled over the ${answered} answered triple${answered === 1 ? '' : 's'} (micro average)`,
     );
     expect(await page.getByTestId('figure-abstention').textContent()).toBe(
-      `100.0% [${(100 * wilsonCi(1, 1).lo).toFixed(1)}, 100.0] 95% Wilson · over the 1 triple designed for abstention`,
+      `100.0% [${(100 * wilsonCi(1, 1).lo).toFixed(1)}, 100.0] 95% Wilson · over the 1 answered triple designed for abstention`,
     );
     await shot('trace-threeply', 'trace');
     const abstained = r.results.find((x) => x.prediction === 'abstain')!;
