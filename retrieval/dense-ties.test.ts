@@ -9,13 +9,12 @@
  * reversed) with an OpenAI-compatible embedder on 127.0.0.1 that gives every text one of three
  * vectors, then searches both.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBuiltCli } from '../tests/support/run-built-cli.js';
+import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../tests/support/fake-embedding-server.js';
 
 /** Three vectors, picked by the text's character sum: a third of the passages share each. */
 function vectorOf(text: string): number[] {
@@ -35,7 +34,7 @@ const queries = ['contracts and consideration', 'hearsay evidence', 'adverse pos
 
 describe('dense ties go to the lower passage id', () => {
   let tmp: string;
-  let server: Server;
+  let server: FakeEmbeddingServer;
   let env: Record<string, string>;
   /** The top-10 ids per query (one CLI process: a topics batch into a TREC run file). */
   const top = async (dir: string, extra: readonly string[]): Promise<string[][]> => {
@@ -53,29 +52,8 @@ describe('dense ties go to the lower passage id', () => {
 
   beforeAll(async () => {
     tmp = await mkdtemp(join(tmpdir(), 'lexcase-dense-ties-'));
-    server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-      req.on('end', () => {
-        const { input, model } = JSON.parse(body) as { input: string | string[]; model: string };
-        const texts = Array.isArray(input) ? input : [input];
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(
-          JSON.stringify({
-            object: 'list',
-            model,
-            data: texts.map((t, index) => ({ object: 'embedding', index, embedding: vectorOf(t) })),
-            usage: { prompt_tokens: 1, total_tokens: 1 },
-          }),
-        );
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    env = {
-      LEXCASE_EMBED_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-      LEXCASE_EMBED_MODEL: 'three-vectors',
-      LEXCASE_EMBED_API_KEY: 'sk-test',
-    };
+    server = await startFakeEmbeddingServer(vectorOf, 'three-vectors');
+    env = server.env;
     const lines = (ps: typeof passages) => ps.map((p) => JSON.stringify(p)).join('\n') + '\n';
     await writeFile(join(tmp, 'fwd.jsonl'), lines(passages));
     await writeFile(join(tmp, 'rev.jsonl'), lines([...passages].reverse()));
@@ -115,7 +93,7 @@ describe('dense ties go to the lower passage id', () => {
       await build(file, out, ['--ann-threshold', '100', '--ann-partitions', '2']);
   }, 300_000);
   afterAll(async () => {
-    await new Promise((r) => server.close(r));
+    await server.close();
     await rm(tmp, { recursive: true, force: true });
   });
 

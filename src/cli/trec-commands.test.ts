@@ -17,13 +17,12 @@
  * scores 0 there — the numbers of `eval run --complete` on the written file (which has no q4 line) —
  * so every method, dense included (which always has hits), is scored over the same 4 topics.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../tests/support/run-cli.js';
+import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../../tests/support/fake-embedding-server.js';
 
 const cli = (...args: string[]) => runCli(args);
 
@@ -229,7 +228,7 @@ describe('search --topics → eval run (the round trip)', () => {
  * holds for both rows in either order, and it names bm25's topic without hits.
  */
 describe('eval retrieval --topics with several methods: the same topics for every method', () => {
-  let server: Server;
+  let server: FakeEmbeddingServer;
   let denseIndex: string;
   const saved: Record<string, string | undefined> = {};
   const env: Record<string, string> = {};
@@ -241,29 +240,8 @@ describe('eval retrieval --topics with several methods: the same topics for ever
   };
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-      req.on('end', () => {
-        const { input, model } = JSON.parse(body) as { input: string | string[]; model: string };
-        const texts = Array.isArray(input) ? input : [input];
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(
-          JSON.stringify({
-            object: 'list',
-            model,
-            data: texts.map((t, i) => ({ object: 'embedding', index: i, embedding: vectorOf(t) })),
-            usage: { prompt_tokens: 1, total_tokens: 1 },
-          }),
-        );
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    Object.assign(env, {
-      LEXCASE_EMBED_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-      LEXCASE_EMBED_MODEL: 'letters',
-      LEXCASE_EMBED_API_KEY: 'sk-test',
-    });
+    server = await startFakeEmbeddingServer(vectorOf, 'letters');
+    Object.assign(env, server.env);
     for (const [k, v] of Object.entries(env)) {
       saved[k] = process.env[k];
       process.env[k] = v;
@@ -290,7 +268,7 @@ describe('eval retrieval --topics with several methods: the same topics for ever
       if (v === undefined) delete process.env[k];
       else process.env[k] = v;
     }
-    await new Promise((r) => server?.close(r));
+    await server?.close();
   });
   beforeEach(() => {
     Object.assign(process.env, env);
