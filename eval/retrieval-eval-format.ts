@@ -16,7 +16,7 @@ export function reportHeader(r: RetrievalReport): string {
   const skipped = r.results[0]?.skipped ?? 0;
   const evaluated = r.results[0]?.n ?? r.dataset.n;
   const n = skipped
-    ? `n = ${int(evaluated)}: ${int(skipped)} of the split's ${int(r.dataset.n)} questions have no gold passage id and are left out`
+    ? `n = ${int(evaluated)}: ${int(skipped)} of the split's ${int(r.dataset.n)} questions ${skipped === 1 ? 'has' : 'have'} no gold passage id and ${skipped === 1 ? 'is' : 'are'} left out`
     : `n = ${int(r.dataset.n)}`;
   return [
     `Corpus: **${r.corpus.name}** (${int(r.corpus.passages)} passages) · ${r.dataset.file ? `questions from **${r.dataset.file}** (${r.dataset.name} format)` : `dataset **${r.dataset.name}**`}, split **${r.dataset.split}** (${n}, split seed ${r.dataset.splitSeed}; lexcase's seeded split, not the original membership)`,

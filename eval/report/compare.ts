@@ -89,6 +89,17 @@ type Pair = readonly [ResultRecord, ResultRecord];
 type Extract = (r: ResultRecord) => number | null;
 
 /** The measures two runs are compared on, as per-item extractors (null: the item has no value). */
+/** Retrieval measures in the order a comparison takes them: Recall@k by k first, then the others by name and k. */
+function byRetrievalMeasure(x: string, y: string): number {
+  const order = (k: string) => {
+    const [m, at] = k.split('@');
+    return [m === 'recall' ? 0 : 1, m, Number(at ?? 0)] as const;
+  };
+  const [a0, a1, a2] = order(x);
+  const [b0, b1, b2] = order(y);
+  return a0 - b0 || a1.localeCompare(b1) || a2 - b2;
+}
+
 function measuresOf(pairs: readonly Pair[], retrieval: boolean): { id: string; label: string; unit: Unit; value: Extract }[] {
   const keysOf = (pick: (p: Pair) => ResultRecord) => new Set(pairs.flatMap((p) => Object.keys(pick(p).metrics ?? {})));
   const shared = [...keysOf((p) => p[0])].filter((k) => keysOf((p) => p[1]).has(k));
@@ -96,15 +107,7 @@ function measuresOf(pairs: readonly Pair[], retrieval: boolean): { id: string; l
     const numeric = shared.filter(
       (k) => k !== 'firstRank' && k !== 'retrieved' && pairs.some(([x, y]) => num(x.metrics?.[k]) !== null && num(y.metrics?.[k]) !== null),
     );
-    const order = (k: string) => {
-      const [m, at] = k.split('@');
-      return [m === 'recall' ? 0 : 1, m, Number(at ?? 0)] as const;
-    };
-    numeric.sort((x, y) => {
-      const [a0, a1, a2] = order(x);
-      const [b0, b1, b2] = order(y);
-      return a0 - b0 || a1.localeCompare(b1) || a2 - b2;
-    });
+    numeric.sort(byRetrievalMeasure);
     const out = numeric.map((k) => ({ id: k, label: measureLabel(k), unit: 'decimal' as const, value: (r: ResultRecord) => num(r.metrics?.[k]) }));
     if (shared.includes('firstRank')) {
       const rr: Extract = (r) => (r.metrics && 'firstRank' in r.metrics ? (num(r.metrics.firstRank) ? 1 / num(r.metrics.firstRank)! : 0) : null);
@@ -217,10 +220,7 @@ export function compareRunData(A: RunData, B: RunData, opts: { iterations?: numb
  */
 export function itemJudge(run: Pick<RunData, 'config' | 'results'>): { label: string; right: (r: ResultRecord) => boolean } {
   if (!systemSpec(sys(run as RunData)).retrieval) return { label: 'right', right: (r) => correctFlags([r])[0] === 1 };
-  const ks = [...new Set(run.results.flatMap((r) => Object.keys(r.metrics ?? {})))]
-    .filter((k) => /^recall@\d+$/.test(k))
-    .sort((a, b) => Number(a.slice(7)) - Number(b.slice(7)));
-  const k = ks[0];
+  const k = [...new Set(run.results.flatMap((r) => Object.keys(r.metrics ?? {})))].filter((x) => /^recall@\d+$/.test(x)).sort(byRetrievalMeasure)[0];
   if (!k) return { label: 'right', right: (r) => correctFlags([r])[0] === 1 };
   return { label: `hit (${measureLabel(k)} > 0)`, right: (r) => (num(r.metrics?.[k]) ?? 0) > 0 };
 }
