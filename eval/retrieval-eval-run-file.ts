@@ -10,16 +10,28 @@ import { dirname } from 'node:path';
 import { errors } from '../core/errors.js';
 import type { Hit } from '../retrieval/types.js';
 import type { Question } from '../corpora/types.js';
+import { trecOrder } from './trec/order.js';
+import { runDocsOfHits } from './trec/run.js';
 
 function checkId(kind: string, id: string): string {
   if (/\s/.test(id) || id === '') throw errors.invalidInput(kind, `"${id}" is empty or contains whitespace; TREC files are whitespace-separated`);
   return id;
 }
 
+/**
+ * One topic's lines, in the order trec_eval ranks them and with that rank in the rank column: the
+ * scores are written with 6 decimals, rounding can tie two hits the retriever told apart, and
+ * trec_eval breaks a tie by docid (eval/trec/order.ts). Writing the retriever's own rank there gave a
+ * column that disagreed with every figure computed from the file (rank 26 for what `eval run` and the
+ * report count as rank 25); now line i has rank i, as the file is evaluated.
+ */
 export function trecRunLines(qid: string, hits: readonly Hit[], tag: string): string {
   checkId('query id', qid);
   checkId('run tag', tag);
-  return hits.map((h) => `${qid} Q0 ${checkId('passage id', h.id)} ${h.rank} ${Number.isFinite(h.score) ? h.score.toFixed(6) : h.score} ${tag}\n`).join('');
+  for (const h of hits) checkId('passage id', h.id);
+  return trecOrder(runDocsOfHits(hits))
+    .map((d, i) => `${qid} Q0 ${d.docid} ${i + 1} ${Number.isFinite(d.score) ? d.score.toFixed(6) : d.score} ${tag}\n`)
+    .join('');
 }
 
 export function trecQrelsLines(questions: readonly Question[]): string {

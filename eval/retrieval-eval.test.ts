@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,6 +6,8 @@ import type { Question } from '../corpora/types.js';
 import type { Hit, Retriever } from '../retrieval/types.js';
 import { evalRetrieval, parseKs } from './retrieval-eval.js';
 import { TrecRunWriter, trecQrelsLines, trecRunLines } from './retrieval-eval-run-file.js';
+import { trecOrder } from './trec/order.js';
+import { loadTrecRun } from './trec/run.js';
 
 const q = (id: string, prompt: string, question: string, gold: string[]): Question => ({
   id,
@@ -110,6 +112,28 @@ describe('TREC run and qrels files', () => {
     await w.add('b', [{ id: 'y', score: 0.5, rank: 1 }]);
     await w.close();
     expect(await readFile(join(dir, 'sub', 'run.txt'), 'utf8')).toBe('a Q0 x 1 1.000000 tag\nb Q0 y 1 0.500000 tag\n');
+  });
+
+  it("a tie made by the 6-decimal rounding is written in trec_eval's order (docid descending) and the rank column counts lines, so it agrees with eval run", async () => {
+    const hits = [
+      { id: 'a', score: 2.0000001, rank: 1 },
+      { id: 'b', score: 2.0000002, rank: 2 }, // a retriever's own order may differ from the rounded file's
+      { id: 'c', score: 2, rank: 3 },
+      { id: 'z', score: 1.5, rank: 4 },
+    ];
+    const text = trecRunLines('q1', hits, 't');
+    expect(text).toBe('q1 Q0 c 1 2.000000 t\nq1 Q0 b 2 2.000000 t\nq1 Q0 a 3 2.000000 t\nq1 Q0 z 4 1.500000 t\n');
+    // the file's rank column is the rank trec_eval (and `lexcase eval run`) gives each line
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-run-'));
+    await writeFile(join(dir, 'run.txt'), text);
+    const { run } = await loadTrecRun(join(dir, 'run.txt'));
+    expect(trecOrder(run.get('q1')!).map((d) => d.docid)).toEqual(
+      text
+        .trim()
+        .split('\n')
+        .map((l) => l.split(' ')[2]),
+    );
+    await rm(dir, { recursive: true, force: true });
   });
 
   it('TrecRunWriter: a run file path that is a directory, or under a file, rejects with OUT_FILE_REFUSED (no unhandled stream error)', async () => {
