@@ -92,9 +92,23 @@ export function bootstrapStatisticCi(n: number, stat: (indices: Int32Array) => n
   return { estimate, ...interval(samples, o.level), level: o.level, iterations: o.iterations, seed: o.seed, n };
 }
 
-/** Percentile CI of the mean of per-item values (e.g. 0/1 hits for Recall@k, reciprocal ranks for MRR). */
+/**
+ * Per-item values in a canonical order (ascending; one NaN or infinity is a RangeError naming it).
+ * The bootstrap resamples positions, so the same values listed in another order (dataset order in
+ * `eval retrieval`, qid order in `eval run`) drew other resamples and printed another interval for
+ * the same figure; sorted first, the interval depends on the values alone.
+ */
+export function canonicalValues(values: readonly number[], what = 'bootstrap'): Float64Array {
+  for (let i = 0; i < values.length; i++)
+    if (!Number.isFinite(values[i]))
+      throw new RangeError(`${what}: value ${i + 1} of ${values.length} is ${values[i]}; every per-item value must be a finite number`);
+  return Float64Array.from(values).sort();
+}
+
+/** Percentile CI of the mean of per-item values (e.g. 0/1 hits for Recall@k, reciprocal ranks for MRR); the order of the values does not matter. */
 export function bootstrapCi(values: readonly number[], opts: BootstrapOptions = {}): Ci {
-  return bootstrapStatisticCi(values.length, (idx) => meanOf(values, idx), opts);
+  const sorted = canonicalValues(values, 'bootstrapCi');
+  return { ...bootstrapStatisticCi(sorted.length, (idx) => meanOf(sorted, idx), opts), estimate: meanOf(values) };
 }
 
 function pValue(samples: Float64Array): number {
@@ -112,8 +126,12 @@ export function pairedBootstrap(a: readonly number[], b: readonly number[], opts
   if (a.length !== b.length) throw new RangeError(`pairedBootstrap: the two systems have ${a.length} and ${b.length} items; paired needs the same items`);
   const o = resolve(opts);
   const n = a.length;
-  const d = a.map((x, i) => x - b[i]);
-  const estimate = meanOf(d);
+  const estimate = meanOf(a.map((x, i) => x - b[i]));
+  // the items' differences in a canonical order: the interval and p do not depend on the order the items are listed in
+  const d = canonicalValues(
+    a.map((x, i) => x - b[i]),
+    'pairedBootstrap',
+  );
   const rng = createRng(o.seed);
   const samples = new Float64Array(o.iterations);
   const idx = new Int32Array(n);
@@ -125,9 +143,11 @@ export function pairedBootstrap(a: readonly number[], b: readonly number[], opts
 }
 
 /** Unpaired bootstrap of mean(a) − mean(b) for two independent samples. */
-export function unpairedBootstrap(a: readonly number[], b: readonly number[], opts: BootstrapOptions = {}): DiffCi {
+export function unpairedBootstrap(aValues: readonly number[], bValues: readonly number[], opts: BootstrapOptions = {}): DiffCi {
   const o = resolve(opts);
-  const estimate = meanOf(a) - meanOf(b);
+  const estimate = meanOf(aValues) - meanOf(bValues);
+  const a = canonicalValues(aValues, 'unpairedBootstrap');
+  const b = canonicalValues(bValues, 'unpairedBootstrap');
   const rng = createRng(o.seed);
   const samples = new Float64Array(o.iterations);
   const ia = new Int32Array(a.length);

@@ -65,6 +65,9 @@ export interface HeadlineFigure {
   note?: string;
   /** Failed items left out of n (3-ply: a failed triple is in no figure); absent where failures count in n as wrong. */
   failed?: number;
+  /** A bootstrap interval's resamples and seed (what it was computed with); absent for Wilson and for no interval. */
+  iterations?: number;
+  seed?: number;
 }
 
 export interface FigureContext {
@@ -102,6 +105,7 @@ export function figureOf(id: string, label: string, iv: Interval, o: { unit?: Un
     smallN: iv.n < SMALL_N,
     ...(o.note ? { note: o.note } : {}),
     ...(o.failed !== undefined ? { failed: o.failed } : {}),
+    ...(iv.lo !== null && iv.method === 'bootstrap' ? { iterations: iv.iterations, seed: iv.seed } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 /** Human-readable (Markdown) rendering of a retrieval report: a header that states corpus and split, then one row per method. */
 import type { RetrievalReport } from './retrieval-eval-index.js';
-import { figureText, METHODS_NOTE, type Interval } from './stats/index.js';
+import { figureText, methodsNoteFor, type Interval } from './stats/index.js';
 import { MRR_K, NDCG_K } from './retrieval-eval.js';
 import { table } from './report/format.js';
 import { denseQueryLines } from '../retrieval/dense-query.js';
@@ -20,7 +20,7 @@ export function reportHeader(r: RetrievalReport): string {
     : `n = ${int(r.dataset.n)}`;
   return [
     `Corpus: **${r.corpus.name}** (${int(r.corpus.passages)} passages) · ${r.dataset.file ? `questions from **${r.dataset.file}** (${r.dataset.name} format)` : `dataset **${r.dataset.name}**`}, split **${r.dataset.split}** (${n}, split seed ${r.dataset.splitSeed}; lexcase's seeded split, not the original membership)`,
-    `Query: ${r.query}. Cells: mean [95% interval]. ${METHODS_NOTE}${b && (b.iterations !== 2000 || b.seed !== 13) ? ` This run: ${int(b.iterations)} resamples, seed ${b.seed}.` : ''}`,
+    `Query: ${r.query}. Cells: mean [95% interval]. ${methodsNoteFor(b)}`,
     ...scoringLines(r.results),
     ...denseQueryLines(r.results),
     ...(r.note ? [`Note: ${r.note}`] : []),

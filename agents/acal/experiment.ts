@@ -11,6 +11,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { loadLegalBenchTask, LEGALBENCH_TASKS } from '../../corpora/legalbench.js';
 import type { TaskExample } from '../../corpora/types.js';
 import { writeReport } from '../../eval/report/write-report.js';
+import { methodsNoteFor, SEED } from '../../eval/stats/index.js';
 import { table } from '../../eval/report/format.js';
 import { contextFrom, runExperiment } from '../../eval/runner.js';
 import type { AgentSystem, ResultRecord } from '../../eval/types.js';
@@ -141,8 +142,11 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
     label: `${system} ${opts.task}`,
   });
 
-  const metrics = acalMetrics(run.results, { iterations: opts.iterations, seed });
-  const markdown = renderReport({ task: opts.task, system, config, metrics, results: run.results, items, runDir: opts.runDir });
+  // the statistics module's bootstrap seed, not the run's: the interval report.md prints is the one
+  // `lexcase report`, the explorer and /v1 compute from the same results (eval/stats/settings.ts)
+  const bootstrap = { iterations: opts.iterations, seed: SEED };
+  const metrics = acalMetrics(run.results, bootstrap);
+  const markdown = renderReport({ task: opts.task, system, config, metrics, results: run.results, items, runDir: opts.runDir, bootstrap });
   const reportMd = join(opts.runDir, 'acal-report.md');
   const reportJson = join(opts.runDir, 'acal-report.json');
   await writeFile(reportMd, markdown);
@@ -155,7 +159,7 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
     ) + '\n',
   );
   // the generic run report (report.md|json: accuracy, confidence, failures, tokens, tool usage + the ACAL section)
-  await writeReport(opts.runDir, { iterations: opts.iterations, seed });
+  await writeReport(opts.runDir, bootstrap);
   return { runDir: opts.runDir, results: run.results, metrics, reportMd, reportJson, markdown, ran: run.ran, skipped: run.skipped };
 }
 
@@ -190,13 +194,14 @@ function renderReport(a: {
   results: ResultRecord[];
   items: TaskExample[];
   runDir: string;
+  bootstrap: { iterations?: number; seed?: number };
 }): string {
   const d = decisionStats(a.results);
   const slices = sliceAccuracy(a.results, a.items);
   const lines = [
     `# ${a.system.toUpperCase()} on LegalBench ${a.task}`,
     '',
-    `Licence of the task data: ${LEGALBENCH_TASKS[a.task]?.licence ?? 'see the task README'}. Metrics in %, 95% bootstrap CIs (seeded); failed items count as wrong.`,
+    `Licence of the task data: ${LEGALBENCH_TASKS[a.task]?.licence ?? 'see the task README'}. Metrics in %; failed items count as wrong. ${methodsNoteFor(a.bootstrap)}`,
     '',
     metricsTable([{ name: a.system, m: a.metrics }]),
     '',

@@ -2,7 +2,7 @@
  * The interval of one figure, by measure kind (./methods.ts): Wilson for a proportion, a seeded
  * percentile bootstrap for a mean of graded values or any other statistic (none below MIN_N).
  */
-import { bootstrapStatisticCi } from '../bootstrap.js';
+import { bootstrapStatisticCi, canonicalValues } from '../bootstrap.js';
 import { wilsonCi } from '../wilson.js';
 import { INTERVAL_METHOD, type IntervalMethod, type MeasureKind } from './methods.js';
 import { LEVEL, MIN_N, RESAMPLES, SEED, TOO_FEW } from './settings.js';
@@ -56,9 +56,15 @@ const mean = (values: readonly number[]) => (idx: Int32Array) => {
   return s / idx.length;
 };
 
-/** The mean of graded per-item values (MRR, nDCG, graded recall): bootstrap, none below MIN_N. */
+/**
+ * The mean of graded per-item values (MRR, nDCG, graded recall): bootstrap, none below MIN_N. The
+ * values are resampled in a canonical order (canonicalValues): one figure gets one interval whatever
+ * order a surface lists its items in.
+ */
 export function meanInterval(values: readonly number[], o: BootstrapSettings = {}): Interval {
-  return statisticInterval(values.length, mean(values), { ...o, kind: 'mean' });
+  const sorted = Array.from(canonicalValues(values, 'meanInterval'));
+  const all = Int32Array.from({ length: values.length }, (_, i) => i);
+  return { ...statisticInterval(sorted.length, mean(sorted), { ...o, kind: 'mean' }), estimate: mean(values)(all) };
 }
 
 /** True when every value is 0 or 1 (a hit, a boolean flag): the mean is a proportion. */
@@ -70,6 +76,7 @@ export const isBinary = (values: readonly number[]): boolean => values.every((v)
  * passage, graded when it has several.
  */
 export function perItemInterval(values: readonly number[], o: BootstrapSettings = {}): Interval {
+  canonicalValues(values, 'perItemInterval'); // a NaN is a RangeError, never half an interval
   if (values.length && isBinary(values))
     return proportionInterval(
       values.reduce((s, v) => s + v, 0),

@@ -41,6 +41,16 @@ export const TEST_LABEL: Readonly<Record<PairedTest, string>> = {
 /** One sentence naming every method, for a footnote. */
 export const METHODS_NOTE = `Intervals: proportions (0/1 per item) ${METHOD_TEXT.wilson}; means of graded values and other statistics ${METHOD_TEXT.bootstrap}.`;
 
+/**
+ * METHODS_NOTE, and where a surface's bootstrap ran with other settings than the shared ones (`--iterations`,
+ * `--seed`), the ones it used: a footnote never names settings its intervals were not computed with.
+ */
+export function methodsNoteFor(b: { iterations?: number; seed?: number } = {}): string {
+  const iterations = b.iterations ?? RESAMPLES;
+  const seed = b.seed ?? SEED;
+  return iterations === RESAMPLES && seed === SEED ? METHODS_NOTE : `${METHODS_NOTE} This run: ${iterations.toLocaleString('en-US')} resamples, seed ${seed}.`;
+}
+
 /** The comparison footnote: sign, difference interval and tests. */
 export const PAIRED_NOTE =
   `Δ = B − A on the items both runs scored. Interval of Δ: ${pctLevel} paired percentile bootstrap (${RESAMPLES.toLocaleString('en-US')} resamples, seed ${SEED}; none below n = ${MIN_N}). ` +

@@ -17,7 +17,11 @@ export interface SignFlipResult {
 }
 
 export function signFlipTest(diffs: readonly number[], o: { permutations?: number; seed?: number } = {}): SignFlipResult {
-  const d = diffs.filter((x) => x !== 0);
+  for (let i = 0; i < diffs.length; i++)
+    if (!Number.isFinite(diffs[i]))
+      throw new RangeError(`signFlipTest: difference ${i + 1} of ${diffs.length} is ${diffs[i]}; every difference must be a finite number`);
+  // sorted: the seeded flips of the Monte-Carlo path fall on the same differences whatever order the items are listed in
+  const d = diffs.filter((x) => x !== 0).sort((x, y) => x - y);
   const m = d.length;
   if (m === 0) return { p: 1, exact: true, m };
   const observed = Math.abs(d.reduce((s, x) => s + x, 0));

@@ -6,7 +6,8 @@ import { outsideInterval } from './flag.js';
 import { meanInterval, perItemInterval, proportionInterval, statisticInterval } from './interval.js';
 import { mcnemarExact } from './mcnemar.js';
 import { pairedDifference } from './paired.js';
-import { MIN_N } from './settings.js';
+import { METHODS_NOTE, methodsNoteFor } from './methods.js';
+import { MIN_N, RESAMPLES, SEED } from './settings.js';
 import { signFlipTest } from './sign-flip.js';
 
 /** Two-sided binomial(m, ½) tail by brute force: P(|X − m/2| ≥ |k − m/2|). */
@@ -131,5 +132,52 @@ describe('the "outside CI" flag', () => {
     expect(outsideInterval(null, { lo: 1, hi: 2, n: 40 })).toEqual({ outside: null, reason: 'no paper value' });
     expect(outsideInterval(70, { lo: 40, hi: 60, n: 40 })).toEqual({ outside: true });
     expect(outsideInterval(50, { lo: 40, hi: 60, n: 40 })).toEqual({ outside: false });
+  });
+});
+
+describe('one figure, one interval, whatever the order of its items', () => {
+  // reciprocal ranks of 40 topics, as `eval retrieval` lists them (dataset order) and as `eval run` does (sorted by qid)
+  const rr = Array.from({ length: 40 }, (_, i) => ([1, 0.5, 0, 0.25, 0, 0.1, 1, 0, 0.333, 0.2][(i * 7) % 10] * ((i % 3) + 1)) / 3);
+  const shuffled = rr
+    .map((v, i) => ({ v, k: (i * 17) % 41 }))
+    .sort((a, b) => a.k - b.k)
+    .map((x) => x.v);
+
+  it('meanInterval, pairedDifference (graded: bootstrap interval and Monte-Carlo sign-flip p) give the same numbers for the items in another order', () => {
+    expect(shuffled).not.toEqual(rr);
+    const a = meanInterval(rr);
+    const b = meanInterval(shuffled);
+    expect([b.lo, b.hi]).toEqual([a.lo, a.hi]);
+    expect(b.estimate).toBeCloseTo(a.estimate, 15);
+    const other = rr.map((v, i) => (i % 4 === 0 ? v / 2 : Math.min(1, v + 0.1)));
+    const otherShuffled = rr
+      .map((_, i) => i)
+      .map((i) => ({ i, k: (i * 17) % 41 }))
+      .sort((x, y) => x.k - y.k)
+      .map((x) => other[x.i]);
+    const d1 = pairedDifference(rr, other, { iterations: 500 });
+    const d2 = pairedDifference(shuffled, otherShuffled, { iterations: 500 });
+    expect([d2.lo, d2.hi, d2.p]).toEqual([d1.lo, d1.hi, d1.p]);
+    expect(d1.test).toBe('sign-flip-monte-carlo'); // over 20 differing items: the seeded flips, now on a canonical order
+    expect(pairedBootstrap(shuffled, otherShuffled)).toMatchObject({ lo: pairedBootstrap(rr, other).lo, hi: pairedBootstrap(rr, other).hi });
+  });
+
+  it('a NaN per-item value is a RangeError naming it, never "p < 0.001" or half an interval', () => {
+    const withNaN = [...rr.slice(0, 11), Number.NaN];
+    expect(() => perItemInterval(withNaN)).toThrow(/value 12 of 12 is NaN/);
+    expect(() => meanInterval(withNaN)).toThrow(RangeError);
+    expect(() => signFlipTest([Number.NaN, 0.1, -0.1])).toThrow(/difference 1 of 3 is NaN/);
+    expect(() =>
+      pairedDifference(
+        withNaN,
+        withNaN.map(() => 0.5),
+      ),
+    ).toThrow(RangeError);
+  });
+
+  it('the methods footnote names the resamples and seed a surface used when they are not the shared ones', () => {
+    expect(methodsNoteFor()).toBe(METHODS_NOTE);
+    expect(methodsNoteFor({ iterations: RESAMPLES, seed: SEED })).toBe(METHODS_NOTE);
+    expect(methodsNoteFor({ iterations: 500 })).toBe(`${METHODS_NOTE} This run: 500 resamples, seed ${SEED}.`);
   });
 });

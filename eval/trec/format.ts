@@ -2,7 +2,7 @@
 import { table } from '../report/format.js';
 import { denseQueryLines } from '../../retrieval/dense-query.js';
 import { scoringLines } from '../../retrieval/scoring-lines.js';
-import { diffIntervalText, diffText, intervalText, METHODS_NOTE, PAIRED_NOTE, pText, TEST_LABEL, type Interval } from '../stats/index.js';
+import { diffIntervalText, diffText, intervalText, methodsNoteFor, PAIRED_NOTE, pText, TEST_LABEL, type Interval } from '../stats/index.js';
 import type { TrecEvalResult } from './evaluate.js';
 import type { TrecComparison } from './compare.js';
 import type { TopicsRetrievalReport } from './eval-index.js';
@@ -36,9 +36,7 @@ export function topicLines(r: TrecEvalResult): string[] {
       `${plural(t.belowLevel.count, 'topic')} with relevant documents but none of grade ≥ ${r.relevanceLevel} (${eg(t.belowLevel)}) ${t.belowLevel.count === 1 ? 'scores' : 'score'} 0 on recall, P, MRR and MAP at this level, not on nDCG (which takes every grade as its gain); ${t.belowLevel.count === 1 ? 'it is' : 'they are'} in the mean, as in trec_eval -l ${r.relevanceLevel}${t.noRelevant.skipped ? ' (--skip-no-relevant keeps them)' : ''}.`,
     );
   const b = r.bootstrap;
-  lines.push(
-    `Cells: mean [95% interval over topics]. ${METHODS_NOTE}${b.iterations !== 2000 || b.seed !== 13 ? ` This run: ${int(b.iterations)} resamples, seed ${b.seed}.` : ''}`,
-  );
+  lines.push(`Cells: mean [95% interval over topics]. ${methodsNoteFor(b)}`);
   return lines;
 }
 

@@ -66,6 +66,18 @@ describe('docs:figures on a loaded machine', () => {
     expect(log.join('\n')).toMatch(/README\.md:1 demo-wall left as it is \(the 1-minute load average was 3\.20/);
   });
 
+  it("on a loaded machine the demo table gets the run's figures but keeps the docs' latency cells (p50 ms); on a quiet one the latencies are written too", async () => {
+    const oldTable = README.replace('old table', '| method | R@10 | p50 ms |\n|---|---|---|\n| bm25 | 0.4000 | 0.9 |');
+    writeFileSync(join(dir, 'README.md'), oldTable);
+    const loaded = await measureDemo(demo, machine(3.2));
+    writeFigures(dir, ['README.md'], { demoStdout: loaded.demoStdout }, { 'demo-wall': loaded.kept! }, () => undefined);
+    expect(readFileSync(join(dir, 'README.md'), 'utf8')).toContain('| bm25 | 0.4113 | 0.9 |');
+    writeFileSync(join(dir, 'README.md'), oldTable);
+    const quiet = await measureDemo(demo, machine(0.4));
+    writeFigures(dir, ['README.md'], { demoStdout: quiet.demoStdout, demoWall: quiet.demoWall }, {}, () => undefined);
+    expect(readFileSync(join(dir, 'README.md'), 'utf8')).toContain('| bm25 | 0.4113 | 3.1 |');
+  });
+
   it('writes the wall time with the CPU time beside it at a quiet load (1.5 is still quiet)', async () => {
     writeFileSync(join(dir, 'README.md'), README);
     for (const load of [0.42, MAX_LOAD]) {

@@ -97,6 +97,47 @@ export function demoTable(stdout: string): string {
   ].join('\n');
 }
 
+/**
+ * `fresh` with the timing cells (EXAMPLE_COLUMNS) of `old` put back in every table row both have (same
+ * header, same first cell): a run on a loaded machine writes its figures but not its latencies, which
+ * say more about the other work beside it than about lexcase. Rows or tables `old` lacks keep the fresh cells.
+ */
+export function keepTimingCells(old: string, fresh: string): string {
+  const oldCells = new Map<string, string>();
+  let header: string[] | undefined;
+  for (const line of old.split('\n')) {
+    const [cells] = line.trim().startsWith('|') ? tableRows(line) : [];
+    if (!line.trim().startsWith('|')) header = undefined;
+    if (!cells) continue;
+    if (!header) header = cells;
+    else cells.forEach((c, i) => EXAMPLE_COLUMNS.has(header![i]) && oldCells.set(`${header!.join('|')}\0${cells[0]}\0${i}`, c));
+  }
+  header = undefined;
+  return fresh
+    .split('\n')
+    .map((line) => {
+      if (!line.trim().startsWith('|')) {
+        header = undefined;
+        return line;
+      }
+      const [cells] = tableRows(line);
+      if (!cells) return line;
+      if (!header) {
+        header = cells;
+        return line;
+      }
+      const parts = line.split('|'); // parts[i + 1] is cell i, with its padding
+      cells.forEach((c, i) => {
+        const kept = oldCells.get(`${header!.join('|')}\0${cells[0]}\0${i}`);
+        if (kept === undefined || kept === c) return;
+        const width = parts[i + 1].length - 2;
+        parts[i + 1] = ` ${kept.padStart(width)} `;
+      });
+      return parts.join('|');
+    })
+    .join('\n');
+}
+
 /** Compare two region texts: lines equal, except table cells in timing columns. */
 export function compareModuloTimings(doc: string, fresh: string): string[] {
   const d = doc.split('\n').map((l) => l.trimEnd());

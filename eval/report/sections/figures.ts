@@ -6,7 +6,7 @@
  * count beside each figure.
  */
 import { headlineFigures } from '../../systems.js';
-import { METHODS_NOTE } from '../../stats/index.js';
+import { methodsNoteFor } from '../../stats/index.js';
 import { table } from '../format.js';
 import type { SectionBuilder } from '../types.js';
 
@@ -21,7 +21,7 @@ export const figuresSection: SectionBuilder = (run, o) => {
   return {
     id: 'figures',
     title: 'Figures',
-    markdown: table(header, rows) + `\n\n${METHODS_NOTE}`,
+    markdown: table(header, rows) + `\n\n${methodsNoteFor(o)}`,
     json: { figures },
   };
 };

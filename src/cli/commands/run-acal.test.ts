@@ -82,6 +82,49 @@ describe('lexcase run acal', () => {
     expect(readGraph(out, 'hearsay-test-0').result!.effectiveBase[first]).toBe(0.05);
   });
 
+  it('a run with --seed 14 prints the macro-F1 interval `lexcase report` and the explorer compute (the shared bootstrap seed), and its footnote names the resamples it used', async () => {
+    const out = join(dir, 'seed14');
+    const r = await cli(
+      '--json',
+      'run',
+      'acal',
+      '--task',
+      'hearsay',
+      '--system',
+      'sp',
+      '--limit',
+      '12',
+      '--seed',
+      '14',
+      '--iterations',
+      '500',
+      '--run-dir',
+      out,
+      '--no-cache',
+      '-k',
+      '0',
+    );
+    expect(r.code).toBe(0);
+    const figure = (file: string) =>
+      (JSON.parse(readFileSync(file, 'utf8')).sections.figures.figures as { id: string; lo: number; hi: number }[]).find((f) => f.id === 'macro-f1');
+    const asRun = figure(join(out, 'report.json'));
+    expect(asRun).toMatchObject({ interval: 'bootstrap', n: 12, seed: 13, iterations: 500 });
+    // the run's own acal-report.json: the same interval as report.json
+    expect(JSON.parse(readFileSync(join(out, 'acal-report.json'), 'utf8')).metrics.macroF1).toMatchObject({
+      lo: asRun?.lo,
+      hi: asRun?.hi,
+      seed: 13,
+      iterations: 500,
+    });
+    const md = readFileSync(join(out, 'report.md'), 'utf8');
+    expect(md).toMatch(/This run: 500 resamples, seed 13\./);
+    expect(readFileSync(join(out, 'acal-report.md'), 'utf8')).toMatch(/Wilson score interval[\s\S]*This run: 500 resamples, seed 13\./);
+    // `lexcase report --iterations 500` on the same results: the same interval (it printed the run seed's before)
+    const again = await cli('--json', 'report', out, '--iterations', '500');
+    expect(again.code).toBe(0);
+    expect(figure(join(out, 'report.json'))).toEqual(asRun);
+  });
+
   it('refuses learned_hands_courts without --data (not bundled: CC BY-NC-SA)', async () => {
     const saveDir = process.env.LEXCASE_LEGALBENCH_DIR;
     delete process.env.LEXCASE_LEGALBENCH_DIR;
