@@ -47,6 +47,16 @@ describe('caseMetrics', () => {
     expect(m.byConfidence.low).toMatchObject({ n: 2, rate: 0.5 });
     expect(m.byConfidence.tie).toMatchObject({ n: 1, rate: 0 });
   });
+  it("gives the paper's low confidence (Table 4): every item that is not unanimous, the 1–1–1 tie and a failed item included", () => {
+    const failed: ResultRecord = { ...rec('q6', false, 'tie', {}), prediction: null, error: 'no valid juror vote' };
+    delete failed.confidence; // failed before the jury sat: no label
+    const withFailed = caseMetrics([...records, failed], traces);
+    expect(withFailed.notUnanimous).toMatchObject({ n: 4, rate: 0.25 }); // q2 right; q3, q4 (tie), q6 (failed) wrong
+    expect(withFailed.byConfidence.high.n + withFailed.notUnanimous!.n).toBe(withFailed.accuracy.n);
+    expect(caseMetricsMarkdown(withFailed)).toMatch(/\| accuracy, not unanimous \(low \+ tie \+ failed: the paper's low confidence\) +\| 25\.0%/);
+    // an offline run has no jury: no such figure
+    expect(caseMetrics([rec('o1', true, 'offline', {}), rec('o2', false, 'tie', {})], new Map()).notUnanimous).toBeUndefined();
+  });
   it('evidence recall over questions with gold (nulls excluded)', () => {
     expect(m.evidenceRecall.goldInCorrectEvidence).toMatchObject({ n: 4, rate: 0.25 });
     expect(m.evidenceRecall.goldInAnyEvidence.rate).toBe(0.5);

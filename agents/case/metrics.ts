@@ -1,6 +1,7 @@
 /**
  * CASE/baseline report metrics computed from a run's results.jsonl records and traces only:
- * accuracy with its 95% Wilson interval (eval/stats: every figure here is a proportion), confidence-stratified accuracy (high/low/tie/offline), tool
+ * accuracy with its 95% Wilson interval (eval/stats: every figure here is a proportion), confidence-stratified accuracy (high/low/tie/offline)
+ * and, for a jury run, accuracy over every item that is not unanimous (the paper's Table 4 low confidence), tool
  * usage counts (calls per tool, calls per question, distinct passages returned), tokens, and
  * advocate evidence recall (gold in the correct hypothesis's evidence / in any advocate's evidence /
  * ever returned by a tool call) — plus goldInContext for RAG baselines.
@@ -26,6 +27,12 @@ export interface CaseMetrics {
   failed: number;
   accuracy: RateCi;
   byConfidence: Record<string, RateCi>;
+  /**
+   * A jury run's items that are not unanimous — 2–1 (`low`), 1–1–1 broken by evidence score or draw
+   * (`tie`), no valid vote or failed — the paper's Table 4 "low confidence", so that with `high` it
+   * splits every item of the accuracy (recipes/case-table4.json). Absent without jury labels.
+   */
+  notUnanimous?: RateCi;
   evidenceRecall: Record<'goldInCorrectEvidence' | 'goldInAnyEvidence' | 'goldEverReturned' | 'goldInContext', RateCi>;
   tools: { calls: Record<string, number>; callsPerQuestion: number; distinctPassagesPerQuestion: number };
   tokens: { total: number; perQuestion: number; byStage: Record<string, number> };
@@ -92,6 +99,7 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
   const tokenTotal = metered.length ? metered.reduce((s, r) => s + r.tokens!.total, 0) : staged;
   if (metered.length && tokenTotal > staged) byStage.other = tokenTotal - staged;
   const n = records.length;
+  const jury = records.some((r) => r.confidence === 'high' || r.confidence === 'low');
   return {
     ...(label ? { label } : {}),
     n,
@@ -102,6 +110,14 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
         .sort()
         .map(([k, v]) => [k, rate(v, seed)]),
     ),
+    ...(jury
+      ? {
+          notUnanimous: rate(
+            acc.filter((_, i) => records[i].confidence !== 'high'),
+            seed,
+          ),
+        }
+      : {}),
     evidenceRecall: {
       goldInCorrectEvidence: rate(flag('goldInCorrectEvidence'), seed),
       goldInAnyEvidence: rate(flag('goldInAnyEvidence'), seed),
@@ -120,6 +136,7 @@ export function caseMetricsMarkdown(m: CaseMetrics): string {
   const lines = [`### Metrics${m.label ? ` — ${m.label}` : ''}`, ''];
   const rows: (string | number)[][] = [['accuracy', pct(m.accuracy)]];
   for (const [k, v] of Object.entries(m.byConfidence)) rows.push([`accuracy, ${k} confidence`, pct(v)]);
+  if (m.notUnanimous) rows.push(["accuracy, not unanimous (low + tie + failed: the paper's low confidence)", pct(m.notUnanimous)]);
   const er = m.evidenceRecall;
   if (er.goldInCorrectEvidence.n) rows.push([`gold in correct hypothesis's evidence`, pct(er.goldInCorrectEvidence)]);
   if (er.goldInAnyEvidence.n) rows.push([`gold in any advocate's evidence`, pct(er.goldInAnyEvidence)]);

@@ -46,7 +46,8 @@ export const RecipeRun = z.strictObject({
 export const Where = z.strictObject({
   idPrefix: z.string().optional(),
   gold: z.string().optional(),
-  confidence: z.string().optional(),
+  /** A confidence label ("high"), or `{ "not": label }`: every item without it (failed items and items with no label included). */
+  confidence: z.union([z.string(), z.strictObject({ not: z.string() })]).optional(),
 });
 
 /**
@@ -55,7 +56,8 @@ export const Where = z.strictObject({
  *  mean                mean of a per-item metric `key` (booleans as 0/1; null/missing skipped)
  *  ratio               Σ num / Σ den over items (per-item metrics), one-minus-ratio = 1 − that
  *  macro-precision | macro-recall | macro-f1 | micro-f1   over the labels of gold ∪ predictions
- * `where` keeps only some items (id prefix, gold label, confidence label).
+ * `where` keeps only some items (id prefix, gold label, confidence label — or `{ not: label }`, every
+ * other item: CASE Table 4's low confidence is `{ not: "high" }`, so its two columns split Acc.).
  */
 export const Metric = z.strictObject({
   stat: z.enum(['accuracy', 'mean', 'ratio', 'one-minus-ratio', 'macro-precision', 'macro-recall', 'macro-f1', 'micro-f1']),

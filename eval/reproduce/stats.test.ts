@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ResultRecord } from '../types.js';
+import { loadRecipe } from './recipe.js';
+import '../../agents/systems.js'; // the agent systems' list (a recipe names them), handed to eval
 import { cellValue } from './stats.js';
 
 const rec = (id: string, prediction: string | null, gold: string, extra: Partial<ResultRecord> = {}): ResultRecord => ({
@@ -50,5 +52,29 @@ describe('recipe cell statistics', () => {
     expect(cellValue(triples, { stat: 'mean', key: 'abstained', where: { idPrefix: 'non-arguable-' } })).toMatchObject({ estimate: 0, n: 1 });
     // mean skips items without the metric
     expect(cellValue(triples, { stat: 'mean', key: 'abstained' }).n).toBe(1);
+  });
+
+  it("CASE Table 4's High/Low conf. columns split every item of Acc. as the paper's do: a 1–1–1 tie and a failed item are low confidence", () => {
+    // a 3-juror run: 2 unanimous (1 right), 2 split 2–1 (1 right), 3 split 1–1–1 and broken by evidence score (2 right), 1 with no valid vote (failed)
+    const jury = [
+      rec('q1', 'A', 'A', { confidence: 'high' }),
+      rec('q2', 'B', 'A', { confidence: 'high' }),
+      rec('q3', 'C', 'C', { confidence: 'low' }),
+      rec('q4', 'D', 'C', { confidence: 'low' }),
+      rec('q5', 'A', 'A', { confidence: 'tie' }),
+      rec('q6', 'B', 'B', { confidence: 'tie' }),
+      rec('q7', 'C', 'D', { confidence: 'tie' }),
+      rec('q8', null, 'D', { confidence: 'none', error: 'no valid juror vote' }),
+    ];
+    const { recipe } = loadRecipe('case-table4');
+    const row = recipe.rows.find((r) => r.label === 'CASE (BM25, RAG)')!;
+    const cell = (column: string) => cellValue(jury, row.cells.find((c) => c.column === column)!.metric);
+    expect(cell('Acc.')).toMatchObject({ estimate: 4 / 8, n: 8 });
+    expect(cell('High conf.')).toMatchObject({ estimate: 1 / 2, n: 2 });
+    // before: low = the 2–1 items only (n = 2), the three ties and the failed item in neither column
+    expect(cell('Low conf.')).toMatchObject({ estimate: 3 / 6, n: 6 });
+    expect(cell('High conf.').n + cell('Low conf.').n).toBe(cell('Acc.').n);
+    // a plain label still keeps only its items
+    expect(cellValue(jury, { stat: 'accuracy', where: { confidence: 'tie' } })).toMatchObject({ estimate: 2 / 3, n: 3 });
   });
 });

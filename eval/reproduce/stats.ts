@@ -13,13 +13,19 @@ import type { Metric } from './recipe.js';
 
 const num = (v: unknown): number | null => (typeof v === 'boolean' ? (v ? 1 : 0) : typeof v === 'number' && Number.isFinite(v) ? v : null);
 
+/** A label keeps the items with it; `{ not: label }` every other item (failed ones and ones without a label too). */
+function confidenceMatches(r: ResultRecord, want: string | { not: string }): boolean {
+  const label = String(r.confidence ?? '');
+  return typeof want === 'string' ? label === want : label !== want.not;
+}
+
 export function selectRecords(records: readonly ResultRecord[], m: Metric): ResultRecord[] {
   const w = m.where;
   return records.filter(
     (r) =>
       (!w?.idPrefix || r.id.startsWith(w.idPrefix)) &&
       (w?.gold === undefined || r.gold === w.gold) &&
-      (w?.confidence === undefined || String(r.confidence ?? '') === w.confidence) &&
+      (w?.confidence === undefined || confidenceMatches(r, w.confidence)) &&
       (m.stat !== 'mean' || num(r.metrics?.[m.key!]) !== null),
   );
 }

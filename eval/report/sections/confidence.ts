@@ -1,4 +1,8 @@
-/** Accuracy stratified by the system's confidence label (CASE: high = unanimous jury, low = 2–1), each with its 95% Wilson interval (eval/stats). */
+/**
+ * Accuracy stratified by the system's confidence label (CASE: high = unanimous jury, low = 2–1, tie = 1–1–1
+ * broken by evidence score or draw; the paper's Table 4 low = every item not unanimous is in the CASE section), each
+ * with its 95% Wilson interval (eval/stats).
+ */
 import { correctFlags } from '../../metrics/failures.js';
 import { intervalText, methodLabel, proportionInterval, valueText } from '../../stats/index.js';
 import { systemSpec } from '../../systems.js';
