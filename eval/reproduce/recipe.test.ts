@@ -52,6 +52,21 @@ describe('recipes/', () => {
     expect(paperOf('emar-table4', 'CVC · LFPBench', 'Mic.F1')).toBe(50.93);
   });
 
+  it("CASE rows that retrieve from the index are † (the bundled 6,142 passages, not the paper's 856,835); LLM-only and the gold passage stay comparable", () => {
+    const retrieves = (run: { system: string; args: Record<string, unknown> }) =>
+      run.system === 'retrieval' || run.system === 'case' || (run.system === 'baseline' && String(run.args.mode).endsWith('-rag'));
+    for (const id of ['case-table2', 'case-table3', 'case-table4']) {
+      const { recipe } = loadRecipe(id);
+      const rows = recipe.rows.filter((row) => row.cells.some((c) => !recipe.runs.find((r) => r.id === c.run)!.unavailable));
+      for (const row of rows) {
+        const runs = row.cells.map((c) => recipe.runs.find((r) => r.id === c.run)!);
+        expect([id, row.label, row.comparable]).toEqual([id, row.label, !runs.some(retrieves)]);
+      }
+    }
+    const t2 = loadRecipe('case-table2').recipe.rows;
+    expect(t2.filter((r) => r.comparable).map((r) => r.label)).toEqual(['L-MARS', 'LLM-Only', 'Self-RAG', 'Gold passage in the prompt (§5.5, 90/124)']);
+  });
+
   it('rejects a bad recipe naming the file and the field', () => {
     const dir = mkdtempSync(join(tmpdir(), 'recipe-'));
     try {

@@ -1,0 +1,42 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import '../../agents/systems.js'; // the agent systems' list (a recipe names them), handed to eval
+import { loadRecipe } from './recipe.js';
+import { runDirOf } from './reproduction-dir.js';
+import { buildTable, tableMarkdown } from './table.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'repro-table-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A finished baseline run of 12 Bar Exam QA items, `right` of them answered correctly. */
+function writeRun(runId: string, right: number) {
+  const d = runDirOf(dir, runId);
+  mkdirSync(d, { recursive: true });
+  const lines = Array.from({ length: 12 }, (_, i) => {
+    const prediction = i < right ? 'A' : 'B';
+    return JSON.stringify({ id: `mbe_${100 + i}`, prediction, gold: 'A', correct: prediction === 'A', ms: 5 });
+  });
+  writeFileSync(join(d, 'results.jsonl'), `${lines.join('\n')}\n`);
+}
+
+describe('reproduction table: comparable rows', () => {
+  it('case-table2: a RAG row over the bundled index is † and raises no ⚠ however far it is from the paper; LLM-only still does', async () => {
+    const { recipe } = loadRecipe('case-table2');
+    writeRun('bm25-rag-k3', 3);
+    writeRun('llm-only', 3);
+    const runs = ['bm25-rag-k3', 'llm-only'].map((id) => ({ id, system: 'baseline', status: 'done' as const }));
+    const t = await buildTable(dir, recipe, { limit: 12, shard: null, runs });
+    const bm25 = t.rows.find((r) => r.label === 'BM25-RAG')!;
+    // before: comparable true, "paper 65.32 · lexcase 25.00 [8.89, 53.23] n=12 ⚠"
+    expect(bm25.comparable).toBe(false);
+    expect(bm25.cells[0]).toMatchObject({ paper: 65.32, value: 25, n: 12, outsideCi: null });
+    const llmOnly = t.rows.find((r) => r.label === 'LLM-Only')!;
+    expect(llmOnly.comparable).toBe(true);
+    expect(llmOnly.cells[0]).toMatchObject({ paper: 65.32, value: 25, outsideCi: true });
+    const md = tableMarkdown(t);
+    expect(md).toMatch(/\| BM25-RAG † \| paper 65\.32 · lexcase 25\.00 \[8\.89, 53\.23\] 95% Wilson n=12 \|/);
+    expect(md).toMatch(/\| LLM-Only (\| *)+\| paper 65\.32 · lexcase 25\.00 \[8\.89, 53\.23\] 95% Wilson n=12 ⚠ \|/);
+  });
+});
