@@ -3,7 +3,8 @@ import { counting } from './test-support/counting-embedder.js';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { log } from '../../core/log.js';
 import type { Passage } from '../../corpora/types.js';
 import { BAREXAM_PASSAGES, bundledLines } from '../../tests/support/bundled-data.js';
 import { createEmbedder } from '../embed/create-embedder.js';
@@ -29,6 +30,7 @@ async function* stream(ps: Passage[]) {
 
 let tmp: string;
 let tiny: Embedder;
+let tinyShort: Embedder | undefined;
 beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'lexcase-dense-'));
   tiny = await createEmbedder({ provider: 'transformers', modelDir });
@@ -98,6 +100,57 @@ describe('dense index in LanceDB', () => {
     expect([...ids].sort()).toEqual(passages.map((p) => p.id).sort());
     const hits = await (await openDenseRetriever(out)).search(passages[55].text, { k: 1 });
     expect(hits[0].id).toBe(passages[55].id);
+  });
+
+  it('another --max-words over a finished or an interrupted dense index re-embeds every passage (saying so) and records the spec its vectors have', async () => {
+    const out = join(tmp, 'respec');
+    await buildIndex(stream(passages), { out, corpusName: 'barexam-sample', methods: ['bm25'], workers: 0 });
+    const full = { provider: 'transformers' as const, modelDir };
+    const short = { ...full, maxWords: 5 };
+    tinyShort ??= await createEmbedder(short);
+    await addDenseIndex(out, { embedder: counting(tiny), spec: full, batchSize: 16 });
+    // the same settings again: nothing to embed
+    const same = counting(tiny);
+    await addDenseIndex(out, { embedder: same, spec: full, batchSize: 16 });
+    expect(same.embedded).toBe(0);
+
+    const warn = vi.spyOn(log, 'warn');
+    const info = vi.spyOn(log, 'info');
+    try {
+      const five = counting(tinyShort);
+      const m = await addDenseIndex(out, { embedder: five, spec: short, batchSize: 16 });
+      expect(five.embedded).toBe(60);
+      expect(warn.mock.calls.flat().join('\n')).toMatch(/other settings \(maxWords unlimited → 5\); embedding all 60 passages again/);
+      expect(info.mock.calls.flat().join('\n')).not.toMatch(/resuming/);
+      expect((m.dense as unknown as DenseSection).spec).toMatchObject({ maxWords: 5 });
+    } finally {
+      warn.mockRestore();
+      info.mockRestore();
+    }
+    // the vectors are the 5-word ones: a passage's first 5 words find it at cosine 1
+    const p = passages[17];
+    const head = p.text.split(/\s+/).filter(Boolean).slice(0, 5).join(' ');
+    const hits = await (await openDenseRetriever(out, { embedder: tinyShort })).search(head, { k: 1 });
+    expect(hits[0].id).toBe(p.id);
+    expect(hits[0].score).toBeCloseTo(1, 4);
+
+    // interrupted with 5 words, rerun without a limit: none of the 5-word batches is kept
+    const cut = join(tmp, 'respec-interrupted');
+    await buildIndex(stream(passages), { out: cut, corpusName: 'barexam-sample', methods: ['bm25'], workers: 0 });
+    const ac = new AbortController();
+    await expect(
+      addDenseIndex(cut, {
+        embedder: counting(tinyShort),
+        spec: short,
+        batchSize: 10,
+        signal: ac.signal,
+        onProgress: (n) => n >= 30 && ac.abort(new Error('killed midway')),
+      }),
+    ).rejects.toThrow('killed midway');
+    const again = counting(tiny);
+    const m2 = await addDenseIndex(cut, { embedder: again, spec: full, batchSize: 10 });
+    expect(again.embedded).toBe(60);
+    expect((m2.dense as unknown as DenseSection).spec).not.toHaveProperty('maxWords');
   });
 
   it('refuses a query embedder of another dimension or model with a clear error', async () => {

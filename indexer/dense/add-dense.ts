@@ -3,9 +3,12 @@
  * in a LanceDB table, then record the `dense` section in manifest.json.
  *
  * - Batches of `batchSize` passages are embedded and appended; each append is one LanceDB commit.
- * - Resumable: a progress file (<dir>/dense-build.json) names the embedder and target; a rerun with
- *   the same embedder skips ids already in the table and continues after the last completed batch
- *   (an interrupted batch was never committed, so nothing is duplicated). Another embedder starts over.
+ * - Resumable: a progress file (<dir>/dense-build.json) names the embedder, its spec and target; a
+ *   rerun with the same embedder and the same vector settings (embed/vector-spec.ts: word limit,
+ *   prefixes, quantized weights) skips ids already in the table and continues after the last
+ *   completed batch (an interrupted batch was never committed, so nothing is duplicated). Another
+ *   embedder, or other vector settings, start over — also over a finished dense index, saying which
+ *   setting changed — so the manifest never records a spec its vectors were not made with.
  * - One table per index: outside the index dir the table is passages-<owner>, the owner in the
  *   manifest and the table's schema metadata; an existing table this index did not record (with its
  *   owner) is never overwritten or resumed into (OUT_DIR_REFUSED naming it and its owning index).
@@ -22,6 +25,7 @@ import { log } from '../../core/log.js';
 import { createProgress } from '../../core/progress.js';
 import { createEmbedder, recordableSpec } from '../embed/create-embedder.js';
 import type { Embedder, EmbedderSpec } from '../embed/types.js';
+import { vectorSpecChanges } from '../embed/vector-spec.js';
 import { openDocStore } from '../docstore.js';
 import { readManifest, writeManifest, type Manifest } from '../manifest.js';
 import { annParams, DEFAULT_ANN_THRESHOLD, type AnnParams } from './ann-params.js';
@@ -72,6 +76,8 @@ interface BuildState {
   table: string;
   /** The table's owner id (absent in a state file from before owners). */
   owner?: string;
+  /** The recordable embedder spec the vectors are made with (absent in a state file from before it). */
+  spec?: Partial<EmbedderSpec>;
 }
 
 function isEmbedder(x: unknown): x is Embedder {
@@ -127,7 +133,10 @@ export async function addDenseIndex(dir: string, opts: AddDenseOptions = {}): Pr
     }
     const prior = manifest.dense as DenseSection | undefined;
     const mine = [previous, prior].filter((x): x is BuildState | DenseSection => !!x && x.uri === uri && (opts.table === undefined || x.table === opts.table));
-    const resumeFrom = mine.find((x) => x.embedderId === embedder.id && x.dimension === embedder.dimension);
+    // Same embedder, and the same vector settings (a finished table embedded with 256 words is not the vectors of --max-words 5).
+    const sameEmbedder = mine.filter((x) => x.embedderId === embedder.id && x.dimension === embedder.dimension);
+    const resumeFrom = sameEmbedder.find((x) => !vectorSpecChanges(x.spec, spec, embedder).length);
+    const respec = resumeFrom || !sameEmbedder.length ? [] : vectorSpecChanges(sameEmbedder[0].spec, spec, embedder);
     // Inside the index dir the LanceDB database is this index's alone (checkDenseUri keeps others out).
     const inside = !isRemoteUri(uri) && isWithin(realpathLoose(dbUri), realpathLoose(dir));
     const reuse = resumeFrom ?? mine.find((x) => inside || x.owner);
@@ -172,7 +181,16 @@ export async function addDenseIndex(dir: string, opts: AddDenseOptions = {}): Pr
             throw errors.indexCorrupt(where, `the table holds passage "${foreign}", which ${dir} does not have; not resuming into another corpus's vectors`);
         }
       }
-      const state: BuildState = { embedderId: embedder.id, dimension: embedder.dimension, uri, table, ...(owner ? { owner } : {}) };
+      if (!tbl && respec.length)
+        log.warn(`dense: ${where} holds vectors of ${embedder.id} with other settings (${respec.join(', ')}); embedding all ${total} passages again`);
+      const state: BuildState = {
+        embedderId: embedder.id,
+        dimension: embedder.dimension,
+        uri,
+        table,
+        ...(owner ? { owner } : {}),
+        spec: recordableSpec(spec) as Partial<EmbedderSpec>,
+      };
       await writeFile(join(dir, STATE_FILE), JSON.stringify(state, null, 2) + '\n');
       tbl ??= await createDenseTable(db, table, embedder.dimension, owner ? { owner, index: opts.indexDir ?? resolve(dir) } : undefined);
     } catch (e) {

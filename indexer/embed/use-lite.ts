@@ -15,10 +15,10 @@ import { spawnWorker as spawnFrom } from '../../core/worker-url.js';
 import { inBatches, l2normalize, truncateWords } from './batching.js';
 import { loadUseLiteModel, USE_LITE_ENGINES, type UseLiteEngine, type UseLiteModel } from './use-lite-model.js';
 import type { EmbedOptions, Embedder, EmbedderSpec } from './types.js';
+import { USE_LITE_DEFAULT_MAX_WORDS } from './vector-spec.js';
 
 export const USE_LITE_MODEL = 'universal-sentence-encoder-lite';
 export const USE_LITE_DIM = 512;
-export const USE_LITE_DEFAULT_MAX_WORDS = 256;
 
 type Batcher = (texts: string[]) => Promise<Float32Array[]>;
 

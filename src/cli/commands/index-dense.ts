@@ -1,6 +1,7 @@
 /**
  * `lexcase index dense <dir> [--embedder …]`: add a dense (LanceDB) index to an existing index dir,
- * or resume one that was interrupted (same embedder → continues after the last completed batch).
+ * or resume one that was interrupted (same embedder and vector settings → continues after the last
+ * completed batch; other settings re-embed every passage, add-dense.ts).
  * `--prebuilt`: load the bundled corpus's shipped use-lite vectors instead of embedding (what the
  * demo does; refused, saying why, when they do not match the index).
  * Registered under the `index` command created by index-cmd.ts.
