@@ -90,8 +90,10 @@ export async function runIndexBuild(
   await assertBundledNameUnshadowed(corpus);
   const load = corpusLoadOptions(flags);
   // A rebuild of an existing index without --methods keeps the methods it has (index-rebuild-methods.ts).
-  const plan = await rebuildPlan(flags.out, o.methodsGiven === false ? undefined : flags.methods, flags.methods, wantsDense(flags) || !!flags.dense);
+  // … and its analyzer, unless --analyzer is given
+  const plan = await rebuildPlan(flags.out, o.methodsGiven === false ? undefined : flags.methods, flags.methods, wantsDense(flags) || !!flags.dense, analyzer);
   if (plan?.note) log.info(plan.note);
+  if (plan?.analyzerNote) log.info(plan.analyzerNote);
   const asked = plan?.methods ?? flags.methods;
   // --embedder/--model-dir imply the dense method; dense options come from the --embedder… flags.
   const methods = wantsDense(flags) && !asked.includes('dense') ? [...asked, 'dense'] : asked;
@@ -109,7 +111,7 @@ export async function runIndexBuild(
       out: flags.out,
       corpusName: flags.name,
       methods,
-      analyzer,
+      analyzer: plan?.analyzer ?? analyzer,
       workers: flags.workers,
       signal,
       dense,
@@ -186,7 +188,7 @@ export function register(program: Command): void {
         )
         .option(
           '--analyzer <spec>',
-          "analyzer: lucene (Lucene's StandardTokenizer, possessive, lowercase, 33 stopwords, Porter — Anserini's chain) or settings of lexcase's, e.g. stemmer=porter,stopwords=english,lowercase=true,minTokenLength=1 (stemmer: porter|snowball|none; stopwords: english (108 words)|lucene (33)|none)",
+          "analyzer: lucene (Lucene's StandardTokenizer, possessive, lowercase, 33 stopwords, Porter — Anserini's chain) or settings of lexcase's, e.g. stemmer=porter,stopwords=english,lowercase=true,minTokenLength=1 (stemmer: porter|snowball|none; stopwords: english (108 words)|lucene (33)|none); default lexcase's english settings, or for a rebuild of an existing index the analyzer it has",
         )
         .option('--workers <n|auto>', 'build worker threads: a number from 0 (main thread only) to 64, or auto (default): one per usable core', workersOpt)
         .option('--name <name>', 'corpus name recorded in the manifest (default: the bundled name or the file name)'),

@@ -7,11 +7,14 @@
  * dense table outside IX, is refused before anything is written, naming dense and the two commands
  * that say what to do (re-embed with the embedder flags, or drop it with --methods). With
  * `--methods` the user's list stands; a method IX had and the list leaves out is named on stderr.
+ * The analyzer likewise: without `--analyzer` the rebuild keeps IX's (noted on stderr when it is not
+ * the default), and an `--analyzer` that replaces another one is named on stderr.
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { errors } from '../../../core/errors.js';
-import { readManifest, type Manifest } from '../../../indexer/manifest.js';
+import { readManifest, type AnalyzerConfig, type Manifest } from '../../../indexer/manifest.js';
+import { ANALYZER_DEFAULTS, ANALYZER_KEYS } from '../../../indexer/analyzer-config.js';
 import { isRemoteUri, type DenseSection } from '../../../indexer/dense/dense-section.js';
 import { recordableSpec } from '../../../indexer/embed/create-embedder.js';
 import { PREBUILT_DENSE_SPEC } from '../../../indexer/dense/prebuilt-spec.js';
@@ -26,6 +29,10 @@ export interface RebuildPlan {
   densePrebuilt?: boolean;
   /** What happened, for stderr. */
   note?: string;
+  /** The analyzer of the existing index, kept when no --analyzer is given. */
+  analyzer?: AnalyzerConfig;
+  /** What happened to the analyzer, for stderr. */
+  analyzerNote?: string;
 }
 
 async function existingManifest(out: string): Promise<Manifest | undefined> {
@@ -47,14 +54,42 @@ function notOffline(spec: Partial<EmbedderSpec>): string | undefined {
   return `its embedder (${spec.provider}) needs an endpoint`;
 }
 
+/** An analyzer as the `--analyzer` value that gives it: `lucene`, or its settings that differ from the defaults (`default` for none). */
+function analyzerSpec(a: Partial<AnalyzerConfig>): string {
+  if (a.preset) return a.preset;
+  const set = ANALYZER_KEYS.filter((k) => k !== 'preset' && a[k] !== undefined && a[k] !== ANALYZER_DEFAULTS[k]).map((k) => `${k}=${String(a[k])}`);
+  return set.length ? set.join(',') : 'default';
+}
+
 /**
- * The methods (and dense options) of a rebuild of `out`: `given` when --methods was given (with a
- * note naming what it drops), else the union of `defaults` and what the index at `out` has.
- * Undefined when `out` is not an index (a new build: nothing to keep).
+ * What a rebuild of `out` keeps: its methods (rebuildMethods) and its analyzer, unless `analyzer`
+ * (the --analyzer flag, parsed) is given; each change is noted for stderr. Undefined when `out` is
+ * not an index (a new build: nothing to keep).
  */
-export async function rebuildPlan(out: string, given: string[] | undefined, defaults: string[], denseFlags: boolean): Promise<RebuildPlan | undefined> {
+export async function rebuildPlan(
+  out: string,
+  given: string[] | undefined,
+  defaults: string[],
+  denseFlags: boolean,
+  analyzer?: Partial<AnalyzerConfig>,
+): Promise<RebuildPlan | undefined> {
   const m = await existingManifest(out);
   if (!m) return undefined;
+  const plan = rebuildMethods(m, out, given, defaults, denseFlags);
+  const had = analyzerSpec(m.analyzer);
+  if (analyzer && Object.keys(analyzer).length) {
+    const now = analyzerSpec(analyzer);
+    return now === had ? plan : { ...plan, analyzerNote: `${out} had the analyzer ${had}; the rebuilt index has ${now} (--analyzer)` };
+  }
+  if (had === 'default') return plan;
+  return { ...plan, analyzer: m.analyzer, analyzerNote: `rebuilding ${out} with the analyzer it has: ${had} (--analyzer … sets another)` };
+}
+
+/**
+ * The methods (and dense options) of a rebuild of the index `m` at `out`: `given` when --methods was
+ * given (with a note naming what it drops), else the union of `defaults` and what the index has.
+ */
+function rebuildMethods(m: Manifest, out: string, given: string[] | undefined, defaults: string[], denseFlags: boolean): RebuildPlan {
   const had = m.dense && !m.methods.includes('dense') ? [...m.methods, 'dense'] : m.methods;
   if (given) {
     const dropped = had.filter((x) => !given.includes(x) && !(x === 'dense' && denseFlags));
