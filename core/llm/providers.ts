@@ -67,7 +67,7 @@ export function providerOf(cfg: { provider?: LlmProvider; baseUrl?: string; mode
   return 'generic';
 }
 
-/** The settings a preset fills: those of `keys` not set explicitly (config file or environment). */
+/** The settings a preset fills: those not set explicitly (`explicit`: config file, environment or a flag such as --endpoint). */
 export function applyProviderPreset<
   C extends { provider?: LlmProvider; baseUrl?: string; modelFile?: string; structuredOutput?: StructuredOutputMode; timeoutMs?: number; strict?: boolean },
 >(cfg: C, explicit: readonly string[]): C {

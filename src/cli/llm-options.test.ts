@@ -84,6 +84,25 @@ describe('resolveLlm', () => {
     expect(() => parse(['--llm-provider', 'olama'])).toThrow(/Allowed choices are openai, vllm, ollama, llamacpp, generic/);
   });
 
+  it("--endpoint wins over --llm-provider's default endpoint: the preflight and every request go to the server it names", async () => {
+    const named = await startScriptedServer(() => ({ content: 'Answer: B' }), { models: ['m'] });
+    const other = await startScriptedServer(() => ({ content: 'Answer: A' }), { models: ['m'] });
+    try {
+      for (const env of [{}, { LEXCASE_LLM_BASE_URL: other.url }]) {
+        const r = await resolveLlm(parse(['--llm-provider', 'vllm', '--endpoint', named.url, '--model', 'm', '--no-cache']), { env, cwd: '/' });
+        // the preset still sets what no flag, variable or file set
+        expect(r.config.llm).toMatchObject({ provider: 'vllm', baseUrl: named.url, structuredOutput: 'json_schema', timeoutMs: 300_000 });
+        expect(r.publicConfig).toMatchObject({ baseUrl: named.url });
+        expect(((await r.model!.invoke('Which answer?')) as { content: unknown }).content).toBe('Answer: B');
+      }
+      expect(named.modelListings).toBe(2);
+      expect(named.requests.filter((q) => q.path.endsWith('/chat/completions'))).toHaveLength(2);
+      expect(other.requests).toHaveLength(0);
+    } finally {
+      await Promise.all([named.close(), other.close()]);
+    }
+  });
+
   it('--replay needs a recorded run dir and excludes --offline', async () => {
     await expect(resolveLlm(parse(['--replay', '/nonexistent-run']), { env: {}, cwd: '/' })).rejects.toMatchObject({
       code: 'RUN_INVALID',

@@ -110,6 +110,17 @@ export function applyEndpointFlags(llm: LlmConfig, f: EndpointFlags, env: NodeJS
   return out;
 }
 
+/** The config keys the endpoint flags set: they count as set explicitly, so a provider preset never replaces them. */
+export function endpointFlagKeys(f: EndpointFlags): (keyof LlmConfig)[] {
+  const keys: [keyof EndpointFlags, keyof LlmConfig][] = [
+    ['endpoint', 'baseUrl'],
+    ['model', 'model'],
+    ['apiKeyEnv', 'apiKey'],
+    ['modelFile', 'modelFile'],
+  ];
+  return keys.filter(([flag]) => f[flag] !== undefined).map(([, key]) => key);
+}
+
 /**
  * `replay: false` for commands that make no run dir (serve, mcp, evidence): a replay answers the
  * items of a recorded run, so only `run <system>` commands take --replay.
@@ -161,6 +172,8 @@ export async function resolveLlm(
   const { loadConfig, llmConfigured, llmConfigSchema, publicLlmConfig } = await import('../../core/config.js');
   const config = await loadConfig({ file: opts.config, env, cwd: o.cwd });
   config.llm = applyEndpointFlags(config.llm, opts, env);
+  // a flag's value is set explicitly, like the file's and the environment's: --llm-provider's preset fills only what none of them set
+  config.explicit = [...new Set([...(config.explicit ?? []), ...endpointFlagKeys(opts)])];
   if (opts.cache === false) config.llm.cacheDir = false;
   const usage = new UsageMeter();
   if (opts.replay) {
@@ -169,7 +182,7 @@ export async function resolveLlm(
     // the recorded model settings (no endpoint is contacted; the URL only satisfies the schema)
     const { strictTools, ...rec } = await readModelSettings(opts.replay);
     // a replay answers as recorded: a model or sampling value the user set that differs is said to be ignored, not dropped silently
-    const set = new Set<string>([...(config.explicit ?? []), ...(opts.model !== undefined ? ['model'] : [])]);
+    const set = new Set<string>(config.explicit);
     const given = config.llm as unknown as Record<string, unknown>;
     const ignored = ['model', 'temperature', 'topP', 'maxTokens', 'seed'].filter(
       (k) => set.has(k) && given[k] !== undefined && JSON.stringify(given[k]) !== JSON.stringify(rec[k]),
