@@ -8,11 +8,13 @@
  *  - `endpointUrl(baseUrl, path)`: `path` under the endpoint, its query kept (the preflight's requests).
  *  - `endpointIdentity(cfg)`: which server answered — the scheme, host, port and path of the base URL
  *    (lower-cased host, default port and trailing slash dropped), the names of its query
- *    parameters (never their values, nor the userinfo: credentials stay out of the cache) and the
- *    provider. A cached reply is served only to a request for the same endpoint: two servers with
- *    the same model name (a local and a remote "llama3", two fine-tunes served under one name)
- *    never answer for each other.
+ *    parameters with a sha256 digest of their values (never the values themselves, nor the
+ *    userinfo: credentials stay out of the cache key and logs) and the provider. A cached reply is
+ *    served only to a request for the same endpoint: two servers with the same model name (a local
+ *    and a remote "llama3", two fine-tunes served under one name, two deployments of one gateway
+ *    chosen by `?deployment=`) never answer for each other. The parameters' order does not matter.
  */
+import { createHash } from 'node:crypto';
 import { providerOf, type LlmProvider } from './providers.js';
 
 function parse(url: string): URL | undefined {
@@ -44,5 +46,16 @@ export function endpointIdentity(cfg: { baseUrl?: string; provider?: LlmProvider
   const u = cfg.baseUrl ? parse(cfg.baseUrl) : undefined;
   const where = u ? `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}` : (cfg.baseUrl ?? '');
   const params = u ? [...new Set(u.searchParams.keys())].sort() : [];
-  return JSON.stringify({ endpoint: where + (params.length ? `?${params.join('&')}` : ''), provider: providerOf(cfg) });
+  // the values, in a canonical order (by name, then as given for a repeated name), only as a digest
+  const values = params.length
+    ? createHash('sha256')
+        .update(JSON.stringify(params.map((k) => [k, u!.searchParams.getAll(k)])))
+        .digest('hex')
+        .slice(0, 32)
+    : '';
+  return JSON.stringify({
+    endpoint: where + (params.length ? `?${params.join('&')}` : ''),
+    ...(values ? { queryValues: values } : {}),
+    provider: providerOf(cfg),
+  });
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
@@ -10,6 +10,7 @@ import { llmConfigSchema, type LlmConfig } from '../config.js';
 import { LexcaseError } from '../errors.js';
 import { redact, setLogLevel } from '../log.js';
 import { createChatModel, llmStats, requireLlm } from './factory.js';
+import { endpointIdentity } from './endpoint.js';
 import { UsageMeter, withUsageScope } from './usage.js';
 import { tokensSection } from '../../eval/report/sections/tokens.js';
 
@@ -196,6 +197,25 @@ describe('createChatModel against the scripted OpenAI-compatible server (real Ch
     await createChatModel({ ...c, temperature: 0.7 }).bindTools!([search]).invoke(ask);
     await createChatModel(c).invoke(ask);
     expect(srv.requests).toHaveLength(3);
+  });
+
+  it('a reply cached for one endpoint query value (?deployment=a) is not served for another (?deployment=b); the values reach no cache file', async () => {
+    cacheDir = await mkdtemp(join(tmpdir(), 'lexcase-llm-cache-'));
+    srv = await startScriptedServer((req) => ({ content: `Answer from ${new URL(req.path, 'http://x').searchParams.get('deployment')}` }));
+    const ask = [new HumanMessage('Is the statement hearsay?')];
+    const at = (query: string) => createChatModel(cfg(srv!, { cacheDir, baseUrl: `${srv!.url}?${query}` }));
+    expect((await at('deployment=a&api-version=2024-02-01').invoke(ask)).content).toBe('Answer from a');
+    expect((await at('deployment=b&api-version=2024-02-01').invoke(ask)).content).toBe('Answer from b');
+    expect(srv.requests).toHaveLength(2);
+    // the same values in another order are the same endpoint: served from the cache
+    const again = at('api-version=2024-02-01&deployment=a');
+    expect((await again.invoke(ask)).content).toBe('Answer from a');
+    expect(llmStats(again)).toMatchObject({ requests: 0, cacheHits: 1 });
+    expect(srv.requests).toHaveLength(2);
+    const files = (await readdir(cacheDir)).filter((f) => f.endsWith('.json'));
+    expect(files).toHaveLength(2);
+    for (const f of files) expect(await readFile(join(cacheDir, f), 'utf8')).not.toMatch(/2024-02-01|deployment=/);
+    expect(endpointIdentity({ baseUrl: `${srv.url}?key=s3cr3t-value` })).not.toContain('s3cr3t-value');
   });
 
   it('keeps at most `concurrency` requests in flight', async () => {
