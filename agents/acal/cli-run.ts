@@ -40,6 +40,8 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
     throw errors.usage('run acal needs an LLM; it has no offline path', 'drop --offline and configure an endpoint (tests use the scripted server)');
   const { resolveLegalBenchFile } = await import('../../corpora/legalbench.js');
   resolveLegalBenchFile(flags.task, { split: flags.split, dir: flags.data }); // fail on missing data before building an index
+  const { fewShotFile } = await import('./few-shot.js');
+  fewShotFile(flags.task, flags.system, flags.split, flags.data); // sp/cot: not on --split train, and not without the train rows
   if (flags.k < 0) throw errors.usage(`--k must be 0 or more, got ${flags.k}`);
   const { model, config, usage, local } = await ctx.resolveLlm();
   const [{ runAcal }, { ensureDefaultIndex }] = await Promise.all([import('./experiment.js'), import('../../retrieval/default-index.js')]);

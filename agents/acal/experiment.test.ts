@@ -2,7 +2,7 @@
  * The offline path: `runAcal` on real LegalBench hearsay items, a real BM25 index built from
  * bundled legal_corpus passages, and the real ChatOpenAI client talking to the scripted server.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,12 +109,57 @@ describe('runAcal on LegalBench hearsay (scripted server, real index)', () => {
     }
     const sp = srv.requests.filter((q) => userOf(q).startsWith('TASK: answer the legal classification question directly'));
     expect(userOf(sp[0])).toContain('EXAMPLES:'); // few-shot demonstrations from the train split
+    // config.json says which examples sp and cot showed: the five hearsay train rows, by id
+    const train = (await loadLegalBenchTask('hearsay', { split: 'train' })).map((x) => x.id);
+    for (const system of ['sp', 'cot'])
+      expect(JSON.parse(readFileSync(join(dir, `run-${system}`, 'config.json'), 'utf8')).config.fewShot).toEqual({ split: 'train', count: 5, ids: train });
+    expect(JSON.parse(readFileSync(join(dir, 'run-rag', 'config.json'), 'utf8')).config).not.toHaveProperty('fewShot');
     const rag = srv.requests.filter((q) => userOf(q).startsWith('TASK: answer the legal classification question using the retrieved evidence'));
     expect(rag).toHaveLength(4);
     expect(userOf(rag[0])).toMatch(/EVIDENCE:\n\[/);
   });
 
+  it('refuses sp and cot on the train split, where each item would see its own row and gold label among the examples; nothing is asked', async () => {
+    const before = srv.requests.length;
+    for (const system of ['sp', 'cot'] as const) {
+      const runDir = join(dir, `run-${system}-train`);
+      await expect(runAcal({ task: 'hearsay', runDir, llm: llm(), system, split: 'train', iterations: 100 })).rejects.toThrow(
+        new RegExp(`--system ${system} on --split train would show each item its own row and gold label`),
+      );
+      expect(existsSync(join(runDir, 'results.jsonl'))).toBe(false);
+    }
+    expect(srv.requests.length).toBe(before);
+  });
+
   const userDir = join(import.meta.dirname, '../../tests/fixtures/legalbench-user');
+  it('refuses sp/cot without the train rows, and names the file, line and field of a malformed train row (no silent zero-shot run)', async () => {
+    // the layout corpora/data/legalbench/SOURCE.md documents: the test file only
+    const testOnly = join(dir, 'lhc-test-only');
+    mkdirSync(testOnly);
+    copyFileSync(join(userDir, 'learned_hands_courts.test.jsonl'), join(testOnly, 'learned_hands_courts.test.jsonl'));
+    const before = srv.requests.length;
+    const run = (data: string, system: 'sp' | 'cot') =>
+      runAcal({
+        task: 'learned_hands_courts',
+        dataDir: data,
+        runDir: join(dir, `run-${system}-${data.split('/').pop()}`),
+        llm: llm(),
+        system,
+        iterations: 100,
+      });
+    for (const system of ['sp', 'cot'] as const)
+      await expect(run(testOnly, system)).rejects.toThrow(
+        new RegExp(`--system ${system} shows the task's train rows as few-shot examples, but LegalBench learned_hands_courts train data not found`),
+      );
+    const badTrain = join(dir, 'lhc-bad-train');
+    mkdirSync(badTrain);
+    copyFileSync(join(userDir, 'learned_hands_courts.test.jsonl'), join(badTrain, 'learned_hands_courts.test.jsonl'));
+    const trainFile = join(badTrain, 'learned_hands_courts.train.jsonl');
+    writeFileSync(trainFile, `${JSON.stringify({ index: '0', text: 'My landlord kept my deposit.', answer: 'no' })}\n`);
+    await expect(run(badTrain, 'sp')).rejects.toThrow(`${trainFile}:1: field "answer" must be "Yes" or "No", got "no"`);
+    expect(srv.requests.length).toBe(before);
+  });
+
   it('runs learned_hands_courts from a user-supplied data directory (not bundled)', async () => {
     const runDir = join(dir, 'run-lhc');
     const r = await runAcal({ task: 'learned_hands_courts', dataDir: userDir, runDir, llm: llm(), limit: 2, indexDir: index(), iterations: 100 });

@@ -27,6 +27,7 @@ import type { SemanticsName } from './semantics/types.js';
 import { createAcalSystem } from './system.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
 import { ACAL_SYSTEMS, type AcalSystemName } from './system-names.js';
+import { loadFewShot } from './few-shot.js';
 
 export { ACAL_SYSTEMS, type AcalSystemName };
 
@@ -96,7 +97,7 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
     tools = createRetrievalTools({ retrievers: idx.retrievers as Partial<Record<ToolMethod, Retriever>>, docs: idx.docs, defaultK: k });
   }
 
-  const fewShot = system === 'sp' || system === 'cot' ? await loadLegalBenchTask(opts.task, { split: 'train', dir: opts.dataDir }).catch(() => []) : [];
+  const { examples: fewShot, record: fewShotRecord } = await loadFewShot(opts.task, system, split, opts.dataDir);
   const sys: AgentSystem<TaskExample> =
     system === 'acal'
       ? createAcalSystem({
@@ -121,6 +122,7 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
     k,
     index: opts.indexDir ?? null,
     tools: tools.map((t) => t.name),
+    ...(fewShotRecord ? { fewShot: fewShotRecord } : {}), // the examples sp/cot showed every item (train rows, by id)
     ...(system === 'acal'
       ? { semantics: opts.semantics ?? 'quadratic', clashResolution: opts.clashResolution !== false, escalation: opts.escalation !== false }
       : {}),
