@@ -63,9 +63,13 @@ export interface RetrievalReport {
   qrelsFile?: string;
 }
 
+/** Whether the question has gold ids and none of them is in the index's doc store: it can only score 0. */
+export const goldMissingFrom = (docs: Pick<OpenedIndex['docs'], 'indexOf'>, q: Question): boolean =>
+  q.goldPassageIds.length > 0 && q.goldPassageIds.every((g) => docs.indexOf(g) < 0);
+
 /** Questions with gold ids of which none is in the index's doc store (of an opened index). */
 export function countGoldMissing(docs: Pick<OpenedIndex['docs'], 'indexOf'>, questions: readonly Question[]): { questions: number; examples: string[] } {
-  const missing = questions.filter((q) => q.goldPassageIds.length > 0 && q.goldPassageIds.every((g) => docs.indexOf(g) < 0));
+  const missing = questions.filter((q) => goldMissingFrom(docs, q));
   return { questions: missing.length, examples: missing.slice(0, 5).map((q) => q.id) };
 }
 

@@ -4,6 +4,9 @@
  * prediction is the top-ranked passage id, the gold is the first gold passage id, and the metrics
  * are `recall@<k>` (0/1 per k — each Bar Exam QA question has one gold passage) and `firstRank`.
  * The query is the question's prompt + question, as in `lexcase eval retrieval` (eval/retrieval-eval.ts).
+ * A question none of whose gold passages is in the index can only miss: the run warns with their
+ * count (as `eval retrieval` does) and marks each item `goldInIndex` (true/false) in its metrics,
+ * from which the reproduction's table notes count them (table.ts), shards and resumes included.
  */
 import { loadPrebuiltDense } from '../demo/dense-step.js';
 import { retrievalQuery } from '../../corpora/barexam.js';
@@ -16,6 +19,7 @@ import { readManifest } from '../../indexer/manifest.js';
 import { errors } from '../../core/errors.js';
 import { log } from '../../core/log.js';
 import { firstRelevantRank, recallAtK } from '../metrics/index.js';
+import { countGoldMissing, goldMissingFrom } from '../retrieval-eval-index.js';
 import { contextFrom, runExperiment, type RunExperimentResult } from '../runner.js';
 import type { AgentSystem } from '../types.js';
 
@@ -53,10 +57,18 @@ export async function runRetrievalGridRun(o: RetrievalRunOptions): Promise<RunEx
   }
   try {
     const questions = (await loadQuestionsLimited(dataset, split, { seed: o.splitSeed, limit: o.limit })).filter((q) => q.goldPassageIds.length > 0);
+    const missing = countGoldMissing(idx.docs, questions);
+    if (missing.questions)
+      log.warn(
+        `retrieval ${o.method}: ${missing.questions} of ${questions.length} questions have no gold passage in index ${index} (${manifest.corpus.name}, ${manifest.corpus.passages.toLocaleString('en-US')} passages; e.g. ${missing.examples.join(', ')}); they count as misses`,
+      );
     const system: AgentSystem<Question> = async (q) => {
       const hits = await retriever.search(retrievalQuery(q), { k: depth });
       const ranked = hits.map((h) => h.id);
-      const metrics: Record<string, number | null> = { firstRank: firstRelevantRank(ranked, q.goldPassageIds) };
+      const metrics: Record<string, number | boolean | null> = {
+        firstRank: firstRelevantRank(ranked, q.goldPassageIds),
+        goldInIndex: !goldMissingFrom(idx.docs, q),
+      };
       for (const k of ks) metrics[`recall@${k}`] = recallAtK(ranked, q.goldPassageIds, k);
       return {
         prediction: ranked[0] ?? null,

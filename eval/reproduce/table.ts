@@ -16,7 +16,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors } from '../../core/errors.js';
 import { didYouMean } from '../../core/did-you-mean.js';
-import { readResults } from '../run-dir.js';
+import { readConfig, readResults } from '../run-dir.js';
 import { METHOD_LABEL, METHODS_NOTE, MIN_N, outsideInterval, type IntervalMethod } from '../stats/index.js';
 import type { ResultRecord } from '../types.js';
 import type { Recipe } from './recipe.js';
@@ -99,6 +99,7 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
     ...recipe.differences.map((d) => `Difference from the paper: ${d}`),
     ...recipe.notes,
     ...recipe.rows.filter((r) => r.note).map((r) => `${r.label}: ${r.note}`),
+    ...(await indexNotes(dir, recipe, results)),
   ];
   return {
     recipe: recipe.id,
@@ -114,6 +115,33 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
     shard: repro.shard,
     runs: repro.runs,
   };
+}
+
+/**
+ * Per retrieval run: the index it searched (corpus, passages — from its config.json, not the
+ * recipe's text) and how many of its questions have no gold passage there (items with
+ * `goldInIndex: false`, retrieval-run.ts): they can only count as misses.
+ */
+async function indexNotes(dir: string, recipe: Recipe, results: ReadonlyMap<string, ResultRecord[]>): Promise<string[]> {
+  const notes: string[] = [];
+  for (const run of recipe.runs) {
+    const recs = results.get(run.id);
+    if (run.system !== 'retrieval' || !recs?.length) continue;
+    const index = ((await readConfig(runDirOf(dir, run.id)))?.config as { index?: { corpus?: string; passages?: number } } | undefined)?.index;
+    const marked = recs.filter((r) => typeof r.metrics?.goldInIndex === 'boolean');
+    const missing = marked.filter((r) => r.metrics?.goldInIndex === false);
+    const where = index ? `index of corpus "${index.corpus}" (${index.passages?.toLocaleString('en-US')} passages)` : 'its index';
+    const gold = !marked.length
+      ? ''
+      : missing.length
+        ? `; ${missing.length} of ${marked.length} questions${marked.length < recs.length ? ' that record it' : ''} have no gold passage in it (e.g. ${missing
+            .slice(0, 3)
+            .map((r) => r.id)
+            .join(', ')}) and count as misses`
+        : `; every question's gold passage is in it`;
+    notes.push(`Run ${run.id} searched the ${where}${gold}.`);
+  }
+  return notes;
 }
 
 /**

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadPassages, loadQuestions } from '../../../corpora/registry.js';
 import type { Passage } from '../../../corpora/types.js';
 import { buildIndex } from '../../../indexer/build.js';
+import { readManifest } from '../../../indexer/manifest.js';
 import { closeSparseIndexes } from '../../../retrieval/open.js';
 import { runCli } from '../../../tests/support/run-cli.js';
 import { cliChild } from '../../../tests/support/cli-child.js';
@@ -72,7 +73,7 @@ describe('recipe mistakes are errors, not numbers (issue 26, item 11)', () => {
     const a = await cli('reproduce', mean, '--limit', String(LIMIT), '--index', index, '--run-dir', join(dir, 'typo-mean'));
     expect(a.code).toBe(1);
     expect(a.stderr).toMatch(
-      /recipe case-table3: rows\[0\]\.cells\[0\]\.metric\.key: no result of run "bm25" has a metric "recal@10"; did you mean "recall@10"\? its results have: firstRank, recall@10, recall@100, recall@1000/,
+      /recipe case-table3: rows\[0\]\.cells\[0\]\.metric\.key: no result of run "bm25" has a metric "recal@10"; did you mean "recall@10"\? its results have: firstRank, goldInIndex, recall@10, recall@100, recall@1000/,
     );
     // The runs are kept: with the key fixed, the table is written without running anything again.
     const ratio = recipeVariant('typo-ratio', (r) => (r.rows[0].cells[0].metric = { stat: 'ratio', num: 'recall@10', den: 'fristRank' }));
@@ -173,6 +174,33 @@ describe('lexcase reproduce case-table3 (offline)', () => {
       const shardDir = x.shard.index === 1 ? s1 : s2;
       expect(x.resultsSha256).toBe(JSON.parse(readFileSync(join(shardDir, 'checksums.json'), 'utf8'))['runs/bm25/results.jsonl']);
     }
+  }, 60_000);
+
+  it("a retrieval run over an index without some questions' gold passages warns with their count, and the table notes count them and give the passages of the index searched (also merged from shards)", async () => {
+    const passages = (await readManifest(index)).corpus.passages;
+    const val = (await loadQuestions('barexam', 'val')).slice(0, LIMIT);
+    const base = ['reproduce', 'case-table3', '--limit', String(LIMIT), '--index', index, '--only', 'bm25'];
+    const [one, s1, s2, merged] = ['gm-full', 'gm-s1', 'gm-s2', 'gm-merged'].map((d) => join(dir, d));
+    const r = await cli(...base, '--run-dir', one);
+    expect(r.code).toBe(0);
+    // the index holds the gold passages of the first 4 of the 7 questions (beforeAll): 3 can only miss
+    const missing = val.slice(4).map((q) => q.id);
+    expect(r.stderr).toContain(
+      `retrieval bm25: 3 of ${LIMIT} questions have no gold passage in index ${index} (test, ${passages.toLocaleString('en-US')} passages; e.g. `,
+    );
+    expect(
+      records(one, 'bm25')
+        .filter((x) => x.metrics.goldInIndex === false)
+        .map((x) => x.id)
+        .sort(),
+    ).toEqual([...missing].sort());
+    const note = `Run bm25 searched the index of corpus "test" (${passages.toLocaleString('en-US')} passages); 3 of ${LIMIT} questions have no gold passage in it (e.g. `;
+    expect(table(one).notes.find((n: string) => n.startsWith('Run bm25'))).toContain(note);
+    expect(readFileSync(join(one, 'table.md'), 'utf8')).toContain(note);
+    await cli(...base, '--shard', '1/2', '--run-dir', s1);
+    await cli(...base, '--shard', '2/2', '--run-dir', s2);
+    expect((await cli('merge', merged, s1, s2)).code).toBe(0);
+    expect(table(merged).notes).toEqual(table(one).notes);
   }, 60_000);
 
   it('merge: a run no shard was asked to run (--only) is "not run", as unsharded; one a shard was asked to run and could not stays failed', async () => {
