@@ -20,6 +20,7 @@ import { BASELINE_MODES, type BaselineMode } from './baselines/baseline-modes.js
 import { OFFLINE_LABEL, offlineMethods } from './advocate-offline.js';
 import { createCaseOfflineSystem, type EvidenceMode } from './case-offline-system.js';
 import { withGoldGuard } from '../common/gold-guard.js';
+import { assertSelectorHeldOut } from './selector-training.js';
 import { caseMetrics, caseMetricsMarkdown, type CaseMetrics } from './metrics.js';
 import { openCaseIndex } from '../../retrieval/open-index.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
@@ -105,6 +106,8 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
     // Fail before the run starts (not once per item) on settings the index or mode cannot serve.
     if (offline && o.hypotheses === 'exploratory')
       throw errors.usage('--hypotheses exploratory needs an LLM; the offline heuristic uses the options as hypotheses');
+    // the learned selector on its own training questions (another split seed, --split train|all): refused
+    await assertSelectorHeldOut({ ...o, offline, retrievers: idx.retrievers, questions });
     if (offline)
       offlineMethods(
         idx.retrievers,

@@ -35,6 +35,7 @@ import { gatherSelectorEvidence, linearScore, selectBySlots, type SelectorModel 
 import { directHypotheses } from './hypotheses-direct.js';
 import { errors } from '../../core/errors.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
+import { SELECTOR_TRAINING } from './selector-training.js';
 
 export interface TrainingQuestion {
   id: string;
@@ -247,7 +248,7 @@ async function main(argv: string[]) {
   const limit = arg('--limit') ? Number(arg('--limit')) : undefined;
   const out = arg('--out') ?? (withSignals ? 'agents/case/evidence-selector-weights-dense.ts' : 'agents/case/evidence-selector-weights.ts');
   const k = DEFAULT_K;
-  const questions = (await loadQuestions('barexam', 'train', { seed: 13 })).slice(0, limit);
+  const questions = (await loadQuestions(SELECTOR_TRAINING.dataset, SELECTOR_TRAINING.split, { seed: SELECTOR_TRAINING.splitSeed })).slice(0, limit);
   const t0 = performance.now();
   const { set, denseEmbedder: embedder } = await gatherTrainingSet(
     index,
@@ -272,7 +273,7 @@ async function main(argv: string[]) {
       {
         features: QUESTION_FEATURES + (withSignals ? SIGNAL_FEATURES : 0),
         keep,
-        trainedOn: `Bar Exam QA train split (seed 13, n = ${set.length}), default corpus${withSignals ? ' with dense and phrase signals' : ''}; listwise softmax, L2 ${o.l2}, Adam lr ${o.lr}, ${o.iters} iterations; keep by 5-fold CV`,
+        trainedOn: `Bar Exam QA ${SELECTOR_TRAINING.split} split (seed ${SELECTOR_TRAINING.splitSeed}, n = ${set.length}), default corpus${withSignals ? ' with dense and phrase signals' : ''}; listwise softmax, L2 ${o.l2}, Adam lr ${o.lr}, ${o.iters} iterations; keep by 5-fold CV`,
         ...(embedder ? { signals: { embedder, queryWords } } : {}),
         ...model,
       },

@@ -1,0 +1,70 @@
+/**
+ * The learned evidence selector is not evaluated on its own training questions: an offline CASE run
+ * whose questions overlap the selector's training split (Bar Exam QA train, split seed 13) is
+ * refused with the overlap count, before any item runs; `--evidence plan` and the held-out splits
+ * run. On a small real index (gold passages of the first val questions + legal_corpus, bm25 + qld).
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadPassages, loadQuestions } from '../../corpora/registry.js';
+import type { Passage } from '../../corpora/types.js';
+import { buildIndex } from '../../indexer/build.js';
+import { closeSparseIndexes } from '../../retrieval/open.js';
+import { EVIDENCE_SELECTOR_MODEL } from './evidence-selector-weights.js';
+import { EVIDENCE_SELECTOR_MODEL_DENSE } from './evidence-selector-weights-dense.js';
+import { runCaseExperiment } from './experiment.js';
+import { SELECTOR_TRAINING, selectorTrainingOverlap } from './selector-training.js';
+
+let dir: string;
+let index: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'lexcase-selector-training-'));
+  index = join(dir, 'idx');
+  const gold = new Set((await loadQuestions('barexam', 'val')).slice(0, 3).flatMap((q) => q.goldPassageIds));
+  const passages: Passage[] = [];
+  for await (const p of loadPassages('barexam')) if (gold.has(p.id)) passages.push(p);
+  let n = 0;
+  for await (const p of loadPassages('legal_corpus')) if (n++ < 200) passages.push(p);
+  await buildIndex(
+    (async function* () {
+      yield* passages;
+    })(),
+    { out: index, corpusName: 'test', methods: ['bm25', 'qld'], workers: 0 },
+  );
+}, 60_000);
+
+afterAll(async () => {
+  await closeSparseIndexes();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const offline = (runDir: string, o: Partial<Parameters<typeof runCaseExperiment>[0]>) =>
+  runCaseExperiment({ system: 'case', offline: true, dataset: 'barexam', split: 'val', index, runDir: join(dir, runDir), ...o });
+
+describe('the learned evidence selector on its own training questions', () => {
+  it('the committed selectors were trained on the split SELECTOR_TRAINING names', () => {
+    for (const m of [EVIDENCE_SELECTOR_MODEL, EVIDENCE_SELECTOR_MODEL_DENSE])
+      expect(m.trainedOn).toMatch(new RegExp(`^Bar Exam QA ${SELECTOR_TRAINING.split} split \\(seed ${SELECTOR_TRAINING.splitSeed}, n = 954\\)`));
+  });
+
+  it('refuses an offline run on split seed 7 (94 of its 124 val questions are training questions) and on --split train, before any item runs', async () => {
+    const seed7 = await loadQuestions('barexam', 'val', { seed: 7 });
+    expect((await selectorTrainingOverlap(seed7)).length).toBe(94);
+    await expect(offline('seed7', { splitSeed: 7 })).rejects.toThrow(
+      /--evidence learned \(the default\): 94 of the 124 questions of barexam val \(split seed 7\) are questions the learned evidence selector was trained on \(barexam train, split seed 13; e\.g\. /,
+    );
+    await expect(offline('train', { split: 'train' })).rejects.toThrow(/954 of the 954 questions of barexam train \(split seed 13\)/);
+    await expect(offline('all', { split: 'all', limit: 10 })).rejects.toThrow(/ of the 10 questions of barexam all /);
+    for (const d of ['seed7', 'train', 'all']) expect(existsSync(join(dir, d, 'results.jsonl'))).toBe(false);
+  });
+
+  it('runs with --evidence plan on those questions, and with the learned selector on the held-out val split (seed 13)', async () => {
+    const plan = await offline('seed7-plan', { splitSeed: 7, evidence: 'plan', limit: 2 });
+    expect(plan.ran).toBe(2);
+    const held = await offline('val13', { limit: 2 });
+    expect(held.ran).toBe(2);
+  }, 60_000);
+});

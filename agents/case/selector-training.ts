@@ -1,0 +1,42 @@
+/**
+ * The questions the committed learned evidence selectors were trained on (train-evidence-selector.ts:
+ * Bar Exam QA, train split, split seed 13), and the refusal of an offline CASE run that would use
+ * the selector on any of them: its figures would be measured on the selector's own training
+ * questions. Another split seed, --split train or --split all draws such questions (split seed 7's
+ * val holds 94 of them); `--evidence plan` (the query plan, trained on nothing) runs there.
+ */
+import { loadQuestions } from '../../corpora/registry.js';
+import type { Question, Split } from '../../corpora/types.js';
+import { errors } from '../../core/errors.js';
+import type { Retriever } from '../../retrieval/types.js';
+import { learnedApplies, type EvidenceMode } from './case-offline-system.js';
+
+export const SELECTOR_TRAINING = { dataset: 'barexam', split: 'train', splitSeed: 13 } as const satisfies { dataset: string; split: Split; splitSeed: number };
+
+/** Ids of `questions` that are in the selector's training questions. */
+export async function selectorTrainingOverlap(questions: readonly Question[]): Promise<string[]> {
+  const t = SELECTOR_TRAINING;
+  const trained = new Set((await loadQuestions(t.dataset, t.split, { seed: t.splitSeed })).map((q) => q.id));
+  return questions.filter((q) => trained.has(q.id)).map((q) => q.id);
+}
+
+/** Refuses an offline run whose evidence comes from the learned selector on questions it was trained on. */
+export async function assertSelectorHeldOut(o: {
+  offline: boolean;
+  evidence?: EvidenceMode;
+  tools?: string[];
+  retrievers: Partial<Record<string, Retriever>>;
+  questions: readonly Question[];
+  dataset: string;
+  split: Split;
+  splitSeed?: number;
+}): Promise<void> {
+  if (!o.offline || !learnedApplies({ evidence: o.evidence }, o.tools, o.retrievers)) return;
+  const overlap = await selectorTrainingOverlap(o.questions);
+  if (!overlap.length) return;
+  const t = SELECTOR_TRAINING;
+  throw errors.usage(
+    `--evidence learned (the default): ${overlap.length} of the ${o.questions.length} questions of ${o.dataset} ${o.split} (split seed ${o.splitSeed ?? 13}) are questions the learned evidence selector was trained on (${t.dataset} ${t.split}, split seed ${t.splitSeed}; e.g. ${overlap.slice(0, 3).join(', ')}): its figures would be measured on its own training data`,
+    `pass --evidence plan (the query plan, trained on nothing), or evaluate the selector on --split val or test with --split-seed ${t.splitSeed}`,
+  );
+}
