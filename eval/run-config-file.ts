@@ -16,6 +16,8 @@ export interface RunConfigFile {
     changed?: Record<string, { from: unknown; to: unknown }>;
     /** The run grew: item-selecting fields (limit, split) changed, config.json holds the new values (eval/run-grow.ts). */
     grown?: Record<string, { from: unknown; to: unknown }>;
+    /** The run grew: its provenance's item count and dataset checksum before (config.json's provenance now describes the grown run). */
+    provenanceBefore?: { items: number; datasetChecksum: string };
   }[];
   /**
    * The model switched its structured-output mode during the run (core/llm/structured.ts: the

@@ -2,7 +2,8 @@
  * Runs that grow: the config fields that only choose which items a run covers (`limit`, `split`)
  * may change on a resume when the new selection still holds every item the run has recorded — a
  * larger `--limit`, no limit, or a split that contains the old one. Only the new items run; the
- * new values replace the old ones in config.json and the resume records { field: { from, to } }.
+ * new values replace the old ones in config.json and the resume records { field: { from, to } };
+ * the provenance's items and dataset checksum become the grown run's (eval/runner.ts).
  * A selection that drops recorded items (a smaller limit, another split) is refused, and so is any
  * other field that differs.
  */

@@ -22,7 +22,8 @@
  * dropped and that item is redone. An aborted item (signal) is not recorded (nor its trace or LLM
  * exchanges), so it is redone on resume. Stale temp files from a killed run are removed. An error from `makeContext` is a setup error: no more items start, and it is thrown
  * once running items end. A resume may grow the run (eval/run-grow.ts): a larger `limit`, or a
- * `split` that holds every recorded item, runs only the new items and records the change.
+ * `split` that holds every recorded item, runs only the new items and records the change; its provenance
+ * (items, dataset checksum) then describes the grown run.
  *
  * LLM exchanges: every request a factory model answers inside an item is recorded (redacted) in
  * `<runDir>/llm/<item>.jsonl`, and the model's settings in `llm/model.json` (eval/llm-exchanges.ts).
@@ -226,9 +227,15 @@ async function runLocked<Item extends { id: string }>(
     if (diff) throw errors.runInvalid(runDir, `was started with a different config (field "${diff}" differs); use a new run dir`);
     // A larger --limit (or a split that holds the recorded items): the run grows, only the new items run.
     const grown = growChanges(existing.config ?? {}, config);
+    let provenanceBefore: { items: number; datasetChecksum: string } | undefined;
     if (Object.keys(grown).length) {
       assertGrows(runDir, grown, byId.keys(), seen);
       existing.config = { ...existing.config, ...Object.fromEntries(Object.keys(grown).map((k) => [k, config[k] ?? null])) };
+      // the provenance describes the grown run's items, as a fresh run of the same selection records them
+      if (existing.provenance) {
+        provenanceBefore = { items: existing.provenance.items, datasetChecksum: existing.provenance.datasetChecksum };
+        existing.provenance = { ...existing.provenance, items: prov.items, datasetChecksum: prov.datasetChecksum };
+      }
       log.info(`growing ${runDir}: ${describeGrowth(grown)}, ${todo.length} new item${todo.length === 1 ? '' : 's'} to run`);
     }
     const changed = operationalChanges(existing.config ?? {}, config);
@@ -249,6 +256,7 @@ async function runLocked<Item extends { id: string }>(
         ...(retried ? { retried } : {}),
         ...(Object.keys(changed).length ? { changed } : {}),
         ...(Object.keys(grown).length ? { grown } : {}),
+        ...(provenanceBefore ? { provenanceBefore } : {}),
       },
     ];
     await writeJsonAtomic(configPath(runDir), existing);

@@ -1,0 +1,62 @@
+/**
+ * A run that grows (a larger --limit on resume) records the grown run's provenance: the items
+ * planned and the dataset checksum a fresh run of the same limit records, in config.json and in
+ * report.md's Run section; the resume entry keeps what they were before.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadQuestions } from '../corpora/registry.js';
+import type { Question } from '../corpora/types.js';
+import { writeReport } from './report/write-report.js';
+import { contextFrom, runExperiment } from './runner.js';
+import type { AgentSystem } from './types.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'lexcase-grow-prov-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+// answers A: a real split's gold labels make some items right, some wrong
+const system: AgentSystem<Question> = async () => ({ prediction: 'A', trace: {} });
+const run = (runDir: string, items: Question[], limit: number) =>
+  runExperiment({
+    runDir,
+    system,
+    items,
+    gold: (q) => q.answer,
+    makeContext: contextFrom(),
+    config: { system: 'case', dataset: 'barexam', split: 'val', limit },
+    seed: 13,
+  });
+const configOf = (runDir: string) => JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8'));
+
+describe('a grown run', () => {
+  it("records the grown run's items planned and dataset checksum, as a fresh run of the same limit does, and the report prints them", async () => {
+    const val = (await loadQuestions('barexam', 'val')).slice(0, 6);
+    const grown = join(dir, 'grown');
+    await run(grown, val.slice(0, 3), 3);
+    const before = configOf(grown).provenance;
+    expect(before.items).toBe(3);
+    await run(grown, val, 6);
+    const fresh = join(dir, 'fresh');
+    await run(fresh, val, 6);
+
+    const g = configOf(grown);
+    expect(g.provenance).toMatchObject({ items: 6, datasetChecksum: configOf(fresh).provenance.datasetChecksum });
+    expect(g.provenance.datasetChecksum).not.toBe(before.datasetChecksum);
+    expect(g.provenance.createdAt).toBe(before.createdAt); // the run started then
+    expect(g.resumes.at(-1)).toMatchObject({
+      grown: { limit: { from: 3, to: 6 } },
+      provenanceBefore: { items: 3, datasetChecksum: before.datasetChecksum },
+    });
+
+    await writeReport(grown);
+    const md = readFileSync(join(grown, 'report.md'), 'utf8');
+    expect(md).toContain('- **items in results**: 6');
+    expect(md).toContain('- **items planned**: 6');
+    expect(md).toContain(`- **dataset checksum**: ${configOf(fresh).provenance.datasetChecksum}`);
+  });
+});
