@@ -28,6 +28,7 @@ import { exchangeHashes, type Exchange } from '../core/llm/record-replay.js';
 import { redactValue } from '../core/redact-value.js';
 import { readConfig, readResults, readRunFile, traceFileName, writeJsonAtomic } from './run-dir.js';
 import type { ResultRecord } from './types.js';
+import { withUnrecorded } from './resume-unrecorded.js';
 import { withCanonicalSystem } from './systems.js';
 
 export const exchangesDir = (runDir: string) => join(runDir, 'llm');
@@ -161,7 +162,8 @@ export async function replayInfo(dir: string, config: Record<string, unknown>, s
   if (!rec) throw errors.runInvalid(dir, 'has no config.json: not a run dir');
   if (rec.seed !== seed) throw errors.runInvalid(dir, `was recorded with seed ${rec.seed}; replay it with --seed ${rec.seed}`);
   // an old run's system name (`acal-cot`, `baseline` + mode) is the same system as today's (`acal/cot`, `baseline/<mode>`)
-  const a = withCanonicalSystem(rec.config ?? {});
+  // a field the recording's lexcase did not record yet (resume-unrecorded.ts) is not a difference
+  const a = withCanonicalSystem(withUnrecorded(rec.config ?? {}, config).config);
   const b = withCanonicalSystem(config);
   for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
     if (MAY_DIFFER.has(k) || stable(a[k]) === stable(b[k])) continue;

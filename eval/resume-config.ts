@@ -44,3 +44,15 @@ export function operationalChanges(before: Record<string, unknown>, after: Recor
   visit(before, after, '', 0);
   return changes;
 }
+
+/** JSON with object keys sorted: two configs that hold the same values compare equal whatever their key order. */
+export const stableJson = (v: unknown): string =>
+  JSON.stringify(v, (_k, val) =>
+    val && typeof val === 'object' && !Array.isArray(val) ? Object.fromEntries(Object.entries(val).sort(([a], [b]) => a.localeCompare(b))) : val,
+  );
+
+/** The first top-level key whose values differ between two configs (undefined: none). */
+export function firstDifference(a: Record<string, unknown>, b: Record<string, unknown>): string | undefined {
+  for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) if (stableJson(a[k]) !== stableJson(b[k])) return k;
+  return undefined;
+}

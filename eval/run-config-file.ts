@@ -18,6 +18,8 @@ export interface RunConfigFile {
     grown?: Record<string, { from: unknown; to: unknown }>;
     /** The run grew: its provenance's item count and dataset checksum before (config.json's provenance now describes the grown run). */
     provenanceBefore?: { items: number; datasetChecksum: string };
+    /** Fields the config.json being resumed did not record (written by an older lexcase), so not checked; recorded from this resume on (eval/resume-unrecorded.ts). */
+    unchecked?: string[];
   }[];
   /**
    * The model switched its structured-output mode during the run (core/llm/structured.ts: the

@@ -23,7 +23,8 @@
  * exchanges), so it is redone on resume. Stale temp files from a killed run are removed. An error from `makeContext` is a setup error: no more items start, and it is thrown
  * once running items end. A resume may grow the run (eval/run-grow.ts): a larger `limit`, or a
  * `split` that holds every recorded item, runs only the new items and records the change; its provenance
- * (items, dataset checksum) then describes the grown run.
+ * (items, dataset checksum) then describes the grown run. A field an older lexcase did not record (the
+ * index's content, the whole LLM config) is not checked, with a warning (eval/resume-unrecorded.ts).
  *
  * LLM exchanges: every request a factory model answers inside an item is recorded (redacted) in
  * `<runDir>/llm/<item>.jsonl`, and the model's settings in `llm/model.json` (eval/llm-exchanges.ts).
@@ -57,7 +58,8 @@ import { ToolRecorder, withToolRecorder } from '../retrieval/tools/tool-recorder
 import { provenance } from './provenance.js';
 import type { RunConfigFile } from './run-config-file.js';
 import { traceSchemaFor } from './records.js';
-import { operationalChanges, resultConfig } from './resume-config.js';
+import { firstDifference, operationalChanges, resultConfig } from './resume-config.js';
+import { withUnrecorded } from './resume-unrecorded.js';
 import { withCanonicalSystem } from './systems.js';
 import { assertGrows, describeGrowth, growChanges, withoutGrowKeys } from './run-grow.js';
 import { checkRunDirOut, lockRunDir } from './run-dir-guard.js';
@@ -130,16 +132,6 @@ export type ContextParts = Partial<Omit<SystemContext, 'seed'>>;
  */
 export function contextFrom(parts: ContextParts = {}): (item: unknown, info: { seed: number }) => SystemContext {
   return (_item, { seed }) => ({ tools: [], retrievers: {}, getPassage: async () => undefined, options: {}, ...parts, seed });
-}
-
-const stable = (v: unknown): string =>
-  JSON.stringify(v, (_k, val) =>
-    val && typeof val === 'object' && !Array.isArray(val) ? Object.fromEntries(Object.entries(val).sort(([a], [b]) => a.localeCompare(b))) : val,
-  );
-
-function firstDifference(a: Record<string, unknown>, b: Record<string, unknown>): string | undefined {
-  for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) if (stable(a[k]) !== stable(b[k])) return k;
-  return undefined;
 }
 
 function errorText(e: unknown): string {
@@ -219,12 +211,17 @@ async function runLocked<Item extends { id: string }>(
 
   if (existing) {
     if (existing.seed !== seed) throw errors.runInvalid(runDir, `was started with seed ${existing.seed}, not ${seed}; use a new run dir to change the seed`);
+    // Fields an older lexcase did not record (the index's content, the whole LLM config) cannot be checked: see resume-unrecorded.ts.
+    const { config: recorded, unrecorded } = withUnrecorded(existing.config ?? {}, config);
     // Only fields that change results must match; retries, timeouts, concurrency and the cache may change.
-    const diff = firstDifference(
-      withoutGrowKeys(resultConfig(withCanonicalSystem(existing.config ?? {}))),
-      withoutGrowKeys(resultConfig(withCanonicalSystem(config))),
-    );
+    const diff = firstDifference(withoutGrowKeys(resultConfig(withCanonicalSystem(recorded))), withoutGrowKeys(resultConfig(withCanonicalSystem(config))));
     if (diff) throw errors.runInvalid(runDir, `was started with a different config (field "${diff}" differs); use a new run dir`);
+    if (unrecorded.length) {
+      log.warn(
+        `warning: ${runDir}/config.json was written by an older lexcase and does not record ${unrecorded.map((u) => `${u.key} (${u.what})`).join(', ')}: this resume cannot check that the run's earlier items were made with the same; config.json records them from now on (resumes[].unchecked)`,
+      );
+      existing.config = recorded;
+    }
     // A larger --limit (or a split that holds the recorded items): the run grows, only the new items run.
     const grown = growChanges(existing.config ?? {}, config);
     let provenanceBefore: { items: number; datasetChecksum: string } | undefined;
@@ -257,6 +254,7 @@ async function runLocked<Item extends { id: string }>(
         ...(Object.keys(changed).length ? { changed } : {}),
         ...(Object.keys(grown).length ? { grown } : {}),
         ...(provenanceBefore ? { provenanceBefore } : {}),
+        ...(unrecorded.length ? { unchecked: unrecorded.map((u) => u.key) } : {}),
       },
     ];
     await writeJsonAtomic(configPath(runDir), existing);

@@ -79,6 +79,23 @@ function trustedEnvelope(json: unknown): boolean {
   );
 }
 
+/**
+ * What an agent run records of the index it searched (config.json `indexContent`): the corpus it
+ * holds (name, checksum over the passages, count), the analyzer its terms were made with and the
+ * dense model, if it has one. Not the path and not the build time: an index rebuilt from the same
+ * corpus with the same settings is the same index, one rebuilt from another corpus is not — a
+ * resume or `lexcase merge` over it is refused (eval/runner.ts, eval/reproduce/merge.ts).
+ */
+export function indexContent(m: Manifest): Record<string, unknown> {
+  return {
+    corpus: m.corpus.name,
+    checksum: m.corpus.checksum,
+    passages: m.corpus.passages,
+    analyzer: m.analyzer,
+    ...(m.dense ? { dense: { embedder: m.dense.embedder, model: m.dense.model, dimension: m.dense.dimension } } : {}),
+  };
+}
+
 /** sha256 (hex) of a manifest body (everything but `seal`) as compact JSON, in its key order. */
 export function manifestSeal(body: object): string {
   return createHash('sha256').update(JSON.stringify(body)).digest('hex');

@@ -131,6 +131,32 @@ describe('runAcal on LegalBench hearsay (scripted server, real index)', () => {
     expect(srv.requests.length).toBe(before);
   });
 
+  it('records the index content: a resume over the same --index path rebuilt from another corpus is refused (field "indexContent" differs)', async () => {
+    const other = join(dir, 'idx-rebuilt');
+    const build = async (skip: number) => {
+      await closeSparseIndexes();
+      rmSync(other, { recursive: true, force: true });
+      const passages: Passage[] = [];
+      let n = 0;
+      for await (const p of loadPassages('legal_corpus')) if (n++ >= skip && passages.length < 200) passages.push(p);
+      await buildIndex(
+        (async function* () {
+          yield* passages;
+        })(),
+        { out: other, corpusName: 'legal_corpus', methods: ['bm25'], workers: 0 },
+      );
+    };
+    const runDir = join(dir, 'run-rag-rebuilt');
+    const run = (limit: number) => runAcal({ task: 'hearsay', runDir, llm: llm(), system: 'rag', limit, indexDir: other, iterations: 100 });
+    await build(0);
+    await run(2);
+    const cfg = JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8')).config;
+    const manifest = JSON.parse(readFileSync(join(other, 'manifest.json'), 'utf8'));
+    expect(cfg.indexContent).toMatchObject({ corpus: 'legal_corpus', checksum: manifest.corpus.checksum, passages: 200 });
+    await build(1000); // other passages of the corpus, at the same path
+    await expect(run(4)).rejects.toMatchObject({ code: 'RUN_INVALID', message: expect.stringMatching(/field "indexContent" differs/) });
+  });
+
   const userDir = join(import.meta.dirname, '../../tests/fixtures/legalbench-user');
   it('refuses sp/cot without the train rows, and names the file, line and field of a malformed train row (no silent zero-shot run)', async () => {
     // the layout corpora/data/legalbench/SOURCE.md documents: the test file only

@@ -20,6 +20,7 @@ import type { UsageMeter } from '../../core/llm/usage.js';
 import { createRetrievalTools, type ToolMethod } from '../../retrieval/tools/index.js';
 import type { Retriever } from '../../retrieval/types.js';
 import { openCaseIndex, type AgentIndex } from '../../retrieval/open-index.js';
+import { indexContent } from '../../indexer/manifest.js';
 import { createChainOfThoughtSystem, createSingleAgentRagSystem, createStandardPromptingSystem } from './baselines/index.js';
 import { acalDir } from './graph/store.js';
 import { acalMetrics, metricsTable, type AcalMetrics } from './metrics.js';
@@ -121,6 +122,7 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
     limit: opts.limit ?? null,
     k,
     index: opts.indexDir ?? null,
+    ...(idx ? { indexContent: indexContent(idx.manifest) } : {}),
     tools: tools.map((t) => t.name),
     ...(fewShotRecord ? { fewShot: fewShotRecord } : {}), // the examples sp/cot showed every item (train rows, by id)
     ...(system === 'acal'

@@ -23,6 +23,7 @@ import { withGoldGuard } from '../common/gold-guard.js';
 import { assertSelectorHeldOut } from './selector-training.js';
 import { caseMetrics, caseMetricsMarkdown, type CaseMetrics } from './metrics.js';
 import { openCaseIndex } from '../../retrieval/open-index.js';
+import { indexContent } from '../../indexer/manifest.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
 import { AGENT_DEFAULTS } from '../common/defaults.js';
 
@@ -149,6 +150,7 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
       splitSeed: o.splitSeed ?? 13,
       limit: o.limit ?? null,
       index: resolve(o.index),
+      indexContent: indexContent(idx.manifest),
       retrievers: Object.keys(idx.retrievers),
       model: offline ? null : (o.model ?? null),
       ...(o.warnings?.length ? { warnings: o.warnings } : {}),

@@ -15,6 +15,7 @@ import { createRetrievalTools, type ToolMethod } from '../../retrieval/tools/ind
 import { errors } from '../../core/errors.js';
 import type { UsageMeter } from '../../core/llm/usage.js';
 import { openCaseIndex } from '../../retrieval/open-index.js';
+import { indexContent } from '../../indexer/manifest.js';
 import { createMadSystem, MAD_SYSTEMS, type MadSystemName } from './system.js';
 import { madSettings } from './debate.js';
 import { madMetrics, madMetricsMarkdown, predictionsOf, seedConsistency, seedConsistencyMarkdown, type MadMetrics, type SeedConsistency } from './metrics.js';
@@ -94,6 +95,7 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
       splitSeed: o.splitSeed ?? 13,
       limit: o.limit ?? null,
       index: resolve(o.index),
+      indexContent: indexContent(idx.manifest),
       model: o.model ?? null,
       ...(o.warnings?.length ? { warnings: o.warnings } : {}),
     };

@@ -15,6 +15,7 @@ import { checkOutputDir } from '../../core/out-dir-rule.js';
 import { INDEX_DIR } from '../../indexer/out-dir.js';
 import { RUN_DIR } from '../run-dir-guard.js';
 import { datasetChecksum } from '../provenance.js';
+import { firstDifference } from '../resume-config.js';
 import { writeReport } from '../report/write-report.js';
 import { RUN_FILES, readConfig, readResults, writeJsonAtomic } from '../run-dir.js';
 import type { ResultRecord } from '../types.js';
@@ -38,11 +39,6 @@ interface ShardFile {
   allIds: string[];
   keptIds: string[];
 }
-
-const stable = (v: unknown): string =>
-  JSON.stringify(v, (_k, val) =>
-    val && typeof val === 'object' && !Array.isArray(val) ? Object.fromEntries(Object.entries(val).sort(([a], [b]) => a.localeCompare(b))) : val,
-  );
 
 async function readJson<T>(file: string): Promise<T | undefined> {
   if (!existsSync(file)) return undefined;
@@ -133,8 +129,15 @@ async function planMergeRun(runId: string, dirs: string[]): Promise<PlannedRun> 
   for (const s of shards.slice(1)) {
     if (s.shard.allIdsSha256 !== ref.shard.allIdsSha256)
       throw errors.runInvalid(s.dir, `ran a different item list than ${ref.dir} (different data or --limit)`);
-    if (stable(s.config.config) !== stable(ref.config.config) || s.config.seed !== ref.config.seed)
-      throw errors.runInvalid(s.dir, `has a different config.json than ${ref.dir}`);
+    const diff =
+      s.config.seed !== ref.config.seed
+        ? 'seed'
+        : firstDifference((s.config.config ?? {}) as Record<string, unknown>, (ref.config.config ?? {}) as Record<string, unknown>);
+    if (diff)
+      throw errors.runInvalid(
+        s.dir,
+        `has a different config.json than ${ref.dir} (field "${diff}" differs): shards merge only when they ran the same settings over the same index; run the shard again into a new --run-dir`,
+      );
   }
   const byId = new Map<string, { rec: ResultRecord; dir: string }>();
   for (const s of shards) {

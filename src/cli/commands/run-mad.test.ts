@@ -297,6 +297,32 @@ describe('lexcase run mad', () => {
     expect(srv.requests.slice(before).filter((x) => roleOf(x) === 'debater')).toHaveLength(n);
   }, 60_000);
 
+  it('a resume over the same --index path rebuilt from another corpus is refused (field "indexContent" differs): one run never mixes two corpora', async () => {
+    useScriptedLlm();
+    const idx2 = join(dir, 'idx-rebuilt');
+    const build = async (corpus: string, n: number) => {
+      await closeSparseIndexes();
+      rmSync(idx2, { recursive: true, force: true });
+      const passages: Passage[] = [];
+      for await (const p of loadPassages(corpus)) if (passages.length < n) passages.push(p);
+      await buildIndex(
+        (async function* () {
+          yield* passages;
+        })(),
+        { out: idx2, corpusName: corpus, workers: 0 },
+      );
+    };
+    const run = (limit: string) =>
+      cli('--json', 'run', 'mad', '--system', 'single-rag', '--index', idx2, '--limit', limit, '-k', '2', '--run-dir', join(dir, 'rebuilt'), '--no-cache');
+    await build('barexam', 300);
+    expect((await run('1')).code).toBe(0);
+    await build('legal_corpus', 300);
+    const r = await run('2');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/rebuilt: was started with a different config \(field "indexContent" differs\); use a new run dir/);
+    expect(lines(join(dir, 'rebuilt', 'results.jsonl'))).toHaveLength(1);
+  }, 60_000);
+
   it('stops at once without an LLM, and refuses --offline', async () => {
     noLlm();
     const r = await cli('run', 'mad', '--index', index, '--limit', '1', '--run-dir', join(dir, 'none'));

@@ -1,0 +1,75 @@
+/**
+ * `run case` records what its index holds (config.json `indexContent`: corpus checksum, analyzer),
+ * not only its path: a resume over the same path rebuilt from another corpus is refused before any
+ * item runs, so one run's figure never averages two corpora; the same corpus rebuilt resumes.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadPassages } from '../../corpora/registry.js';
+import type { Passage } from '../../corpora/types.js';
+import { buildIndex } from '../../indexer/build.js';
+import { closeSparseIndexes } from '../../retrieval/open.js';
+import { buildSmallBarexamIndex } from '../../tests/support/small-barexam-index.js';
+import { runCaseExperiment } from './experiment.js';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'lexcase-case-index-content-'));
+});
+afterAll(async () => {
+  await closeSparseIndexes();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Rebuild the index at `out` (the old one removed, as `index build` over a used --out leaves it). */
+async function rebuild(out: string, build: () => Promise<void>): Promise<void> {
+  await closeSparseIndexes();
+  rmSync(out, { recursive: true, force: true });
+  await build();
+}
+
+/** 300 legal_corpus passages: another corpus than the small Bar Exam index. */
+async function buildLegalCorpusIndex(out: string): Promise<void> {
+  const passages: Passage[] = [];
+  let n = 0;
+  for await (const p of loadPassages('legal_corpus')) if (n++ < 300) passages.push(p);
+  await buildIndex(
+    (async function* () {
+      yield* passages;
+    })(),
+    { out, corpusName: 'legal_corpus', workers: 0 },
+  );
+}
+
+describe('run case over a rebuilt index', () => {
+  it('a resume over an index rebuilt from another corpus is refused (field "indexContent" differs); the same corpus rebuilt resumes', async () => {
+    const index = join(dir, 'idx');
+    const runDir = join(dir, 'r1');
+    const run = (limit: number) =>
+      runCaseExperiment({ system: 'case', offline: true, evidence: 'plan', dataset: 'barexam', split: 'val', index, limit, runDir });
+    await buildSmallBarexamIndex(index, { items: 6 });
+    expect(await run(2)).toMatchObject({ ran: 2, skipped: 0 });
+    const manifest = JSON.parse(readFileSync(join(index, 'manifest.json'), 'utf8'));
+    expect(JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8')).config.indexContent).toEqual({
+      corpus: 'test',
+      checksum: manifest.corpus.checksum,
+      passages: manifest.corpus.passages,
+      analyzer: manifest.analyzer,
+    });
+
+    // the same passages rebuilt (a new build time): the same index, the run grows
+    await rebuild(index, () => buildSmallBarexamIndex(index, { items: 6 }));
+    expect(await run(3)).toMatchObject({ ran: 1, skipped: 2 });
+
+    // another corpus at the same path: refused, nothing run or written
+    await rebuild(index, () => buildLegalCorpusIndex(index));
+    const results = readFileSync(join(runDir, 'results.jsonl'), 'utf8');
+    await expect(run(6)).rejects.toMatchObject({
+      code: 'RUN_INVALID',
+      message: expect.stringMatching(/r1: was started with a different config \(field "indexContent" differs\); use a new run dir/),
+    });
+    expect(readFileSync(join(runDir, 'results.jsonl'), 'utf8')).toBe(results);
+  }, 120_000);
+});

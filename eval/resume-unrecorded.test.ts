@@ -1,0 +1,85 @@
+/**
+ * Run dirs written before config.json recorded the index's content (`indexContent`) or the whole
+ * public LLM config (`model` as an object, for EMAR, 3-ply and ACAL) still resume: the missing
+ * field is unknown, not a difference — a warning says so, the resume entry lists it as unchecked,
+ * and config.json records it from then on, so the next resume checks it. A field that is recorded
+ * and differs is still refused.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { loadQuestions } from '../corpora/registry.js';
+import type { Question } from '../corpora/types.js';
+import { contextFrom, runExperiment } from './runner.js';
+import type { AgentSystem } from './types.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'lexcase-unrecorded-'));
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const system: AgentSystem<Question> = async () => ({ prediction: 'B', trace: {} });
+const INDEX = {
+  corpus: 'barexam',
+  checksum: 'sha-a',
+  passages: 1017,
+  analyzer: { lowercase: true, stopwords: 'english', stemmer: 'porter', minTokenLength: 1 },
+};
+const MODEL = { provider: 'openai', baseUrl: 'http://127.0.0.1:18123/v1', model: 'm', temperature: 0, structuredOutput: 'json_schema' };
+
+async function resume(items: Question[], config: Record<string, unknown>): Promise<{ stderr: string }> {
+  let stderr = '';
+  const spy = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((stderr += String(s)), true));
+  try {
+    await runExperiment({ runDir: dir, system, items, gold: (q) => q.answer, makeContext: contextFrom(), config, seed: 13 });
+  } finally {
+    spy.mockRestore();
+  }
+  return { stderr };
+}
+const configOf = () => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+
+describe('resuming a run dir an older lexcase wrote', () => {
+  it('old config without indexContent and with the model id only: resumes with a warning, records them as unchecked, and refuses a different index or endpoint afterwards', async () => {
+    const val = (await loadQuestions('barexam', 'val')).slice(0, 4);
+    const base = { system: 'emar', dataset: 'barexam', split: 'val', index: '/data/idx' };
+    await resume(val.slice(0, 2), { ...base, limit: 2, indexContent: INDEX, model: MODEL });
+    // what an older lexcase wrote: the index path only, the model id only
+    const old = configOf();
+    delete old.config.indexContent;
+    old.config.model = 'm';
+    writeFileSync(join(dir, 'config.json'), JSON.stringify(old));
+
+    const { stderr } = await resume(val.slice(0, 3), { ...base, limit: 3, indexContent: INDEX, model: MODEL });
+    expect(stderr).toMatch(/\[warn\] warning: .*config\.json was written by an older lexcase and does not record indexContent .*, model .*cannot check/);
+    const c = configOf();
+    expect(c.resumes.at(-1)).toMatchObject({ unchecked: ['indexContent', 'model'], grown: { limit: { from: 2, to: 3 } } });
+    expect(c.config).toMatchObject({ indexContent: INDEX, model: MODEL, limit: 3 });
+
+    // recorded from now on: another index or another endpoint is refused, results.jsonl untouched
+    const lines = readFileSync(join(dir, 'results.jsonl'), 'utf8');
+    await expect(resume(val, { ...base, limit: 4, indexContent: { ...INDEX, checksum: 'sha-b' }, model: MODEL })).rejects.toMatchObject({
+      code: 'RUN_INVALID',
+      message: expect.stringMatching(/field "indexContent" differs/),
+    });
+    await expect(resume(val, { ...base, limit: 4, indexContent: INDEX, model: { ...MODEL, baseUrl: 'http://127.0.0.1:18124/v1' } })).rejects.toMatchObject({
+      code: 'RUN_INVALID',
+      message: expect.stringMatching(/field "model" differs/),
+    });
+    expect(readFileSync(join(dir, 'results.jsonl'), 'utf8')).toBe(lines);
+  });
+
+  it('an old model id that is not the new model is a difference, not unknown', async () => {
+    const val = (await loadQuestions('barexam', 'val')).slice(0, 3);
+    await resume(val.slice(0, 2), { system: 'threeply', limit: 2, model: 'm' });
+    await expect(resume(val, { system: 'threeply', limit: 3, model: { ...MODEL, model: 'm2' } })).rejects.toMatchObject({
+      code: 'RUN_INVALID',
+      message: expect.stringMatching(/field "model" differs/),
+    });
+  });
+});

@@ -1,0 +1,46 @@
+/**
+ * Config fields that later lexcase versions record and a run dir written before them does not
+ * hold, so a resume (eval/runner.ts) or a replay (eval/llm-exchanges.ts) has nothing to check them
+ * against:
+ *
+ *   indexContent  what the index held (indexer/manifest.ts `indexContent`: corpus checksum, analyzer,
+ *                 dense model); agent runs recorded only its path before
+ *   model         the whole public LLM config (endpoint, provider, sampling, structured-output mode);
+ *                 EMAR, 3-ply and ACAL runs recorded only the model id (a string) before
+ *
+ * Such a field is "unknown", not a difference: the resume goes on, says so in a warning, records
+ * the fields in its `resumes` entry (`unchecked`), and config.json records them from then on, so
+ * the next resume checks them. Any other missing or differing field is still a difference.
+ */
+
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** Each field: whether the old config lacks what the new one records, and what it is, for the warning. */
+const ADDED: { key: string; what: string; lacks(before: unknown, after: unknown): boolean }[] = [
+  {
+    key: 'indexContent',
+    what: "the index's corpus checksum and analyzer",
+    lacks: (before, after) => before === undefined && after !== undefined,
+  },
+  {
+    key: 'model',
+    what: 'the LLM endpoint, provider and sampling',
+    lacks: (before, after) => typeof before === 'string' && isObject(after) && after.model === before,
+  },
+];
+
+/**
+ * `before` (a recorded config) with the fields it does not record taken from `after` (the new
+ * run's), and those fields' keys and descriptions; `before` itself is not changed.
+ */
+export function withUnrecorded(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): { config: Record<string, unknown>; unrecorded: { key: string; what: string }[] } {
+  const unrecorded = ADDED.filter((f) => f.lacks(before[f.key], after[f.key]));
+  if (!unrecorded.length) return { config: before, unrecorded: [] };
+  return {
+    config: { ...before, ...Object.fromEntries(unrecorded.map((f) => [f.key, after[f.key]])) },
+    unrecorded: unrecorded.map(({ key, what }) => ({ key, what })),
+  };
+}
