@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import type { CliRunContext, CliRunResult } from '../../eval/cli-schema.js';
-import { compactLocal } from '../../core/llm/resolved-llm.js';
+import { compactLocal, runModelConfig } from '../../core/llm/resolved-llm.js';
 import { errors } from '../../core/errors.js';
 import { log } from '../../core/log.js';
 import { isSemanticsName, SEMANTICS } from './semantics/names.js';
@@ -43,7 +43,8 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
   const { fewShotFile } = await import('./few-shot.js');
   fewShotFile(flags.task, flags.system, flags.split, flags.data); // sp/cot: not on --split train, and not without the train rows
   if (flags.k < 0) throw errors.usage(`--k must be 0 or more, got ${flags.k}`);
-  const { model, config, usage, local } = await ctx.resolveLlm();
+  const llm = await ctx.resolveLlm();
+  const { model, config, usage, local } = llm;
   const [{ runAcal }, { ensureDefaultIndex }] = await Promise.all([import('./experiment.js'), import('../../retrieval/default-index.js')]);
   const needsIndex = flags.k > 0 && (flags.system === 'acal' || flags.system === 'rag');
   const index = needsIndex ? (flags.index ?? (await ensureDefaultIndex(undefined, (l) => log.info(l)))) : undefined;
@@ -72,7 +73,12 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
       retryFailed: flags.retryFailed,
       iterations: flags.iterations,
       usage,
-      extraConfig: { model: config.llm.model, temperature: config.llm.temperature, ...(local ? { local: compactLocal(local) } : {}) },
+      // the public (redacted) LLM settings, as CASE, MAD and the baselines record them: a resume against another endpoint, model or sampling is refused
+      extraConfig: {
+        model: { ...runModelConfig(llm), ...(local ? { local: compactLocal(local) } : {}) },
+        temperature: config.llm.temperature,
+        ...(local ? { local: compactLocal(local) } : {}),
+      },
       signal: ac.signal,
     });
     return {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { CliRunContext, CliRunResult } from '../../eval/cli-schema.js';
 import type { Split } from '../../corpora/types.js';
 import { errors } from '../../core/errors.js';
+import { runModelConfigFor } from '../../core/llm/resolved-llm.js';
 import type { ConvergenceRule } from './convergence.js';
 import type { EmarItem } from './experiment.js';
 import { EMAR_DATASETS, EMAR_PAPER } from './paper.js';
@@ -92,6 +93,7 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
       usage,
       concurrency: o.concurrency,
       retryFailed: o.retryFailed,
+      modelConfig: runModelConfigFor(llm, llmCfg),
       llm: {
         model: config.llm.model,
         temperature: llmCfg.temperature,

@@ -35,6 +35,8 @@ export interface EmarExperimentOptions {
   concurrency?: number;
   /** On resume, run failed items again (default true). */
   retryFailed?: boolean;
+  /** Recorded in config.json as `model`: the public (redacted) LLM settings the model is made with (resolved-llm.ts `runModelConfigFor`); without it, the model id. */
+  modelConfig?: Record<string, unknown>;
   /** Recorded in config.json: model id and sampling. */
   llm: { model?: string; temperature?: number; topP?: number; maxTokens?: number; local?: Record<string, unknown> };
   /** Recorded in config.json: which sampling settings are the paper's, which were given, and the paper's source. */
@@ -64,7 +66,7 @@ export async function runEmarExperiment(
       dataset: o.dataset,
       split: o.split,
       limit: o.limit ?? null,
-      model: o.llm.model,
+      model: o.modelConfig ?? o.llm.model,
       temperature: o.llm.temperature,
       topP: o.llm.topP,
       maxTokens: o.llm.maxTokens,

@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import type { CliRunContext, CliRunResult } from '../../eval/cli-schema.js';
 import { errors } from '../../core/errors.js';
+import { runModelConfigFor } from '../../core/llm/resolved-llm.js';
 import { THREEPLY_PAPER } from './paper.js';
 import { SCENARIO_MODES, type ScenarioMode } from './scenario-modes.js';
 import type { ScenarioSource } from './scenarios.js';
@@ -68,6 +69,7 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
     usage,
     concurrency: o.concurrency,
     retryFailed: o.retryFailed,
+    modelConfig: runModelConfigFor(llm, llmCfg),
     llm: { model: config.llm.model, evaluatorModel, temperature: llmCfg.temperature, maxTokens: llmCfg.maxTokens, ...(llm.local ? { local: llm.local } : {}) },
   });
   return {

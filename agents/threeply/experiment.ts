@@ -30,6 +30,8 @@ export interface ThreeplyExperimentOptions {
   concurrency?: number;
   /** On resume, run failed items again (default true). */
   retryFailed?: boolean;
+  /** Recorded in config.json as `model`: the public (redacted) LLM settings the model is made with (resolved-llm.ts `runModelConfigFor`); without it, the model id. */
+  modelConfig?: Record<string, unknown>;
   /** Recorded in config.json: model ids and sampling. */
   llm: { model?: string; evaluatorModel?: string; temperature?: number; maxTokens?: number; local?: Record<string, unknown> };
 }
@@ -52,7 +54,7 @@ export async function runThreeplyExperiment(o: ThreeplyExperimentOptions): Promi
       n: o.n,
       ...(o.limit !== undefined ? { limit: o.limit } : {}),
       complexity: o.complexity,
-      model: o.llm.model,
+      model: o.modelConfig ?? o.llm.model,
       evaluatorModel: o.llm.evaluatorModel,
       temperature: o.llm.temperature,
       maxTokens: o.llm.maxTokens,

@@ -33,6 +33,15 @@ export function runModelConfig(r: ResolvedLlm): Record<string, unknown> | undefi
   return { ...r.publicConfig, ...(r.paperDefaults ? { paperDefaults: r.paperDefaults } : {}) };
 }
 
+/**
+ * runModelConfig for a system that makes its model from the command's settings with sampling values
+ * of its own (EMAR, 3-ply: the paper's): `cfg` is what it passes to makeModel.
+ */
+export function runModelConfigFor(r: ResolvedLlm, cfg: Pick<LlmConfig, 'temperature' | 'topP' | 'maxTokens'>): Record<string, unknown> | undefined {
+  const base = runModelConfig(r);
+  return base && { ...base, temperature: cfg.temperature, topP: cfg.topP, maxTokens: cfg.maxTokens };
+}
+
 /** A local model's identity without the chat template's text (its sha256 stays): for a config printed in a report. */
 export function compactLocal(local: Record<string, unknown>): Record<string, unknown> {
   const { chatTemplate: _t, ...gguf } = (local.gguf ?? {}) as Record<string, unknown>;

@@ -125,6 +125,47 @@ describe('lexcase run acal', () => {
     expect(figure(join(out, 'report.json'))).toEqual(asRun);
   });
 
+  it('config.json records the endpoint and sampling: a resume against another server is refused (field "model" differs)', async () => {
+    const other = await startScriptedServer(scriptedArena());
+    try {
+      const out = join(dir, 'endpoint');
+      const args = (limit: string) =>
+        cli(
+          '--json',
+          'run',
+          'acal',
+          '--task',
+          'hearsay',
+          '--system',
+          'cot',
+          '--limit',
+          limit,
+          '--run-dir',
+          out,
+          '--iterations',
+          '100',
+          '--no-cache',
+          '-k',
+          '0',
+        );
+      expect((await args('1')).code).toBe(0);
+      expect(JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')).config.model).toMatchObject({
+        baseUrl: srv.url,
+        model: 'scripted',
+        temperature: 0,
+        structuredOutput: 'json_schema',
+      });
+      process.env.LEXCASE_LLM_BASE_URL = other.url;
+      const r = await args('2');
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/endpoint: was started with a different config \(field "model" differs\); use a new run dir/);
+      expect(other.requests.filter((q) => q.body?.messages)).toHaveLength(0);
+    } finally {
+      process.env.LEXCASE_LLM_BASE_URL = srv.url;
+      await other.close();
+    }
+  });
+
   it('refuses learned_hands_courts without --data (not bundled: CC BY-NC-SA)', async () => {
     const saveDir = process.env.LEXCASE_LEGALBENCH_DIR;
     delete process.env.LEXCASE_LEGALBENCH_DIR;

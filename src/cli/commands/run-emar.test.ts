@@ -103,6 +103,32 @@ describe('lexcase run emar', () => {
     expect(JSON.parse(r.out)).toMatchObject({ ran: 1, n: 1, meanDepth: 3, convergenceRate: 0 });
   });
 
+  it('config.json records the endpoint and sampling: a resume against another server is refused (field "model" differs)', async () => {
+    const other = await startScriptedServer(script);
+    try {
+      const out = join(dir, 'endpoint');
+      const args = (limit: string) =>
+        cli('--json', 'run', 'emar', '--dataset', 'hearsay', '--split', 'train', '--limit', limit, '--run-dir', out, '--no-cache');
+      expect((await args('1')).code).toBe(0);
+      expect(JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')).config.model).toMatchObject({
+        baseUrl: srv.url,
+        model: 'scripted',
+        temperature: 0.1,
+        topP: 0.9,
+        maxTokens: 2048,
+        structuredOutput: 'json_schema',
+      });
+      process.env.LEXCASE_LLM_BASE_URL = other.url;
+      const r = await args('2');
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/endpoint: was started with a different config \(field "model" differs\); use a new run dir/);
+      expect(other.requests.filter((q) => q.body?.messages)).toHaveLength(0);
+    } finally {
+      process.env.LEXCASE_LLM_BASE_URL = srv.url;
+      await other.close();
+    }
+  });
+
   it('rejects a split the dataset does not have', async () => {
     const r = await cli('run', 'emar', '--dataset', 'hearsay', '--split', 'val');
     expect(r.code).toBe(1);
