@@ -250,6 +250,12 @@ async function runGridLocked(o: RunGridOptions): Promise<{ reproduction: Reprodu
         o.dir,
         `holds a reproduction of ${prev.recipe} (limit ${prev.limit ?? 'none'}, shard ${prev.shard ? `${prev.shard.index}/${prev.shard.count}` : 'none'}); use another --run-dir`,
       );
+    // the reproduction is labelled with the model its cells were made with: another one is refused, not relabelled
+    if (prev.model && o.model && prev.model !== o.model)
+      throw errors.runInvalid(
+        o.dir,
+        `holds a reproduction made with model ${prev.model}, not ${o.model}; use another --run-dir for ${o.model} (or --model ${prev.model} to continue this one)`,
+      );
     if (prev.recipeSha256 !== recipeSha256)
       log.warn(`${o.dir}: the recipe changed since this reproduction started; runs whose config changed will refuse to resume`);
   }

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadRecipe } from '../../../eval/reproduce/recipe.js';
 import { scriptedAll } from '../../../tests/support/scripted-all.js';
+import { buildSmallBarexamIndex } from '../../../tests/support/small-barexam-index.js';
 import { closeSparseIndexes } from '../../../retrieval/open.js';
 import { runCli } from '../../../tests/support/run-cli.js';
 import { startScriptedServer, type ScriptedServer } from '../../../tests/support/scripted-openai-server.js';
@@ -65,4 +66,37 @@ describe('lexcase reproduce --replay', () => {
     for (const run of llmRuns)
       expect(readFileSync(join(again, 'runs', run.id, 'results.jsonl')).equals(readFileSync(join(out, 'runs', run.id, 'results.jsonl'))), run.id).toBe(true);
   }, 240_000);
+
+  it('continuing a reproduction with another model is refused before anything is written: reproduction.json keeps the model its cells were made with', async () => {
+    const index = join(dir, 'idx-small');
+    await buildSmallBarexamIndex(index, { items: 2 });
+    const out = join(dir, 'rp-model');
+    const args = (model: string) =>
+      runCli([
+        'reproduce',
+        'mad-rounds',
+        '--only',
+        'single-rag',
+        '--limit',
+        '2',
+        '--index',
+        index,
+        '--endpoint',
+        srv.url,
+        '--model',
+        model,
+        '--no-cache',
+        '--run-dir',
+        out,
+      ]);
+    const r = await args('scripted');
+    expect(r.code, r.stderr).toBe(0);
+    const files = ['reproduction.json', 'table.md', 'table.json'].map((f) => readFileSync(join(out, f), 'utf8'));
+    expect(JSON.parse(files[0])).toMatchObject({ model: 'scripted', runs: [{ id: 'single-rag', status: 'done' }] });
+    vi.stubEnv('LEXCASE_LLM_PREFLIGHT', '0'); // the scripted server lists only "scripted"
+    const again = await args('m2');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/rp-model: holds a reproduction made with model scripted, not m2; use another --run-dir for m2/);
+    expect(['reproduction.json', 'table.md', 'table.json'].map((f) => readFileSync(join(out, f), 'utf8'))).toEqual(files);
+  }, 120_000);
 });
