@@ -13,6 +13,8 @@ import { METHODS, offers } from './methods.js';
 import type { Retriever } from './types.js';
 
 export { INDEX_METHODS } from './methods.js';
+/** What an index holds (corpus, checksum, passages, analyzer, dense model): what an agent run records, so a resume over another index is refused. */
+export { indexContent } from '../indexer/manifest.js';
 
 /** Errors that say the index itself is damaged or unreadable: never swallowed by allRetrievers. */
 const INDEX_FAULTS = new Set<ErrorCode>(['INDEX_CORRUPT', 'INDEX_INCOMPATIBLE', 'INDEX_MISSING']);

@@ -22,8 +22,7 @@ import { createCaseOfflineSystem, type EvidenceMode } from './case-offline-syste
 import { withGoldGuard } from '../common/gold-guard.js';
 import { assertSelectorHeldOut } from './selector-training.js';
 import { caseMetrics, caseMetricsMarkdown, type CaseMetrics } from './metrics.js';
-import { openCaseIndex } from '../../retrieval/open-index.js';
-import { indexContent } from '../../indexer/manifest.js';
+import { indexContent, openCaseIndex } from '../../retrieval/open-index.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
 import { AGENT_DEFAULTS } from '../common/defaults.js';
 

@@ -14,8 +14,7 @@ import { contextFrom, runExperiment, type RunProgress } from '../../eval/runner.
 import { createRetrievalTools, type ToolMethod } from '../../retrieval/tools/index.js';
 import { errors } from '../../core/errors.js';
 import type { UsageMeter } from '../../core/llm/usage.js';
-import { openCaseIndex } from '../../retrieval/open-index.js';
-import { indexContent } from '../../indexer/manifest.js';
+import { indexContent, openCaseIndex } from '../../retrieval/open-index.js';
 import { createMadSystem, MAD_SYSTEMS, type MadSystemName } from './system.js';
 import { madSettings } from './debate.js';
 import { madMetrics, madMetricsMarkdown, predictionsOf, seedConsistency, seedConsistencyMarkdown, type MadMetrics, type SeedConsistency } from './metrics.js';
