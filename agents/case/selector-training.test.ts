@@ -8,10 +8,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadPassages, loadQuestions } from '../../corpora/registry.js';
-import type { Passage } from '../../corpora/types.js';
-import { buildIndex } from '../../indexer/build.js';
+import { loadQuestions } from '../../corpora/registry.js';
 import { closeSparseIndexes } from '../../retrieval/open.js';
+import { buildSmallBarexamIndex } from '../../tests/support/small-barexam-index.js';
 import { EVIDENCE_SELECTOR_MODEL } from './evidence-selector-weights.js';
 import { EVIDENCE_SELECTOR_MODEL_DENSE } from './evidence-selector-weights-dense.js';
 import { runCaseExperiment } from './experiment.js';
@@ -23,17 +22,7 @@ let index: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lexcase-selector-training-'));
   index = join(dir, 'idx');
-  const gold = new Set((await loadQuestions('barexam', 'val')).slice(0, 3).flatMap((q) => q.goldPassageIds));
-  const passages: Passage[] = [];
-  for await (const p of loadPassages('barexam')) if (gold.has(p.id)) passages.push(p);
-  let n = 0;
-  for await (const p of loadPassages('legal_corpus')) if (n++ < 200) passages.push(p);
-  await buildIndex(
-    (async function* () {
-      yield* passages;
-    })(),
-    { out: index, corpusName: 'test', methods: ['bm25', 'qld'], workers: 0 },
-  );
+  await buildSmallBarexamIndex(index, { items: 3 });
 }, 60_000);
 
 afterAll(async () => {
