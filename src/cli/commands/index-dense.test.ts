@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexCorpus } from '../../../indexer/index-corpus.js';
+import { PREBUILT_DENSE_SPEC } from '../../../indexer/dense/prebuilt-spec.js';
 import { readManifest } from '../../../indexer/manifest.js';
 import { closeSparseIndexes } from '../../../retrieval/open.js';
 import { runCli } from '../../../tests/support/run-cli.js';
@@ -36,6 +37,17 @@ describe('lexcase index dense --prebuilt', () => {
     const s = await runCli(['--json', 'search', 'adverse possession of land', '--index', join(dir, 'default'), '--method', 'dense', '-k', '3']);
     expect(s.code, s.stderr).toBe(0);
     expect(JSON.stringify(JSON.parse(s.stdout))).toMatch(/"rank":3/);
+  }, 120_000);
+
+  it('index dense with no flag that sets the vectors keeps the table it has (the prebuilt vectors: use-lite, 128 words), instead of embedding every passage again at the default 256 words', async () => {
+    const before = await readManifest(join(dir, 'default'));
+    const r = await runCli(['--json', 'index', 'dense', join(dir, 'default')]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/again/);
+    const m = await readManifest(join(dir, 'default'));
+    expect((m.dense as any).spec).toEqual(PREBUILT_DENSE_SPEC);
+    expect((m.dense as any).spec).toEqual((before.dense as any).spec);
+    expect((m.dense as any).rows).toBe(m.corpus.passages);
   }, 120_000);
 
   it('refuses another corpus, and flags the vectors were not made with, saying why', async () => {

@@ -8,7 +8,9 @@
  */
 import type { Command } from 'commander';
 import { addDenseBuildOptions, denseBuildOptions, type DenseBuildFlags } from '../dense-index-options.js';
+import type { AddDenseOptions } from '../../../indexer/dense/add-dense.js';
 import type { DenseSection } from '../../../indexer/dense/dense-section.js';
+import type { EmbedderSpec } from '../../../indexer/embed/types.js';
 import { action, output, type GlobalOpts } from '../action.js';
 import { errors } from '../../../core/errors.js';
 
@@ -44,7 +46,9 @@ export function register(program: Command): void {
             `no prebuilt vectors match ${dir}${why ? `: ${why}` : ' (they ship for the bundled default corpus only)'}`,
             'build it with `lexcase index build default`, or drop --prebuilt to embed the passages',
           );
-        const m = prebuilt ? await readManifest(dir) : await addDenseIndex(dir, { ...denseBuildOptions(flags), signal: interrupt.signal });
+        const m = prebuilt
+          ? await readManifest(dir)
+          : await addDenseIndex(dir, { ...(await keepRecordedSpec(dir, flags, denseBuildOptions(flags))), signal: interrupt.signal });
         const d = m.dense as unknown as DenseSection;
         const s = (performance.now() - t0) / 1000;
         output(
@@ -58,4 +62,19 @@ export function register(program: Command): void {
       }
     }),
   );
+}
+
+/**
+ * With no flag that sets the vectors (--embedder, --model, --model-dir, --max-words), a dense table
+ * the index already has is resumed or kept with the settings it was embedded with (its manifest's
+ * spec: the shipped prebuilt vectors are use-lite at 128 words), not the defaults: the defaults
+ * would start it over (add-dense.ts re-embeds on other vector settings).
+ */
+async function keepRecordedSpec(dir: string, flags: DenseBuildFlags, opts: AddDenseOptions): Promise<AddDenseOptions> {
+  if (flags.embedder !== undefined || flags.model !== undefined || flags.modelDir !== undefined || flags.maxWords !== undefined) return opts;
+  const { readManifest } = await import('../../../indexer/manifest.js');
+  const recorded = ((await readManifest(dir)).dense as { spec?: EmbedderSpec } | undefined)?.spec;
+  if (!recorded) return opts;
+  const given = opts.embedder as EmbedderSpec | undefined;
+  return { ...opts, embedder: { ...recorded, ...(given?.timeoutMs !== undefined ? { timeoutMs: given.timeoutMs } : {}) } };
 }
