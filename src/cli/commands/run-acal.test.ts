@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAudit, readGraph } from '../../../agents/acal/graph/store.js';
 import { scriptedArena } from '../../../agents/acal/test-support/scripted-arena.js';
 import { startScriptedServer, type ScriptedServer } from '../../../tests/support/scripted-openai-server.js';
+import { expectResumeOnOtherServerRefused } from '../../../tests/support/resume-other-server.js';
 import { runCli } from '../../../tests/support/run-cli.js';
 
 let dir: string;
@@ -126,44 +127,34 @@ describe('lexcase run acal', () => {
   });
 
   it('config.json records the endpoint and sampling: a resume against another server is refused (field "model" differs)', async () => {
-    const other = await startScriptedServer(scriptedArena());
-    try {
-      const out = join(dir, 'endpoint');
-      const args = (limit: string) =>
-        cli(
-          '--json',
-          'run',
-          'acal',
-          '--task',
-          'hearsay',
-          '--system',
-          'cot',
-          '--limit',
-          limit,
-          '--run-dir',
-          out,
-          '--iterations',
-          '100',
-          '--no-cache',
-          '-k',
-          '0',
-        );
-      expect((await args('1')).code).toBe(0);
-      expect(JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')).config.model).toMatchObject({
-        baseUrl: srv.url,
-        model: 'scripted',
-        temperature: 0,
-        structuredOutput: 'json_schema',
-      });
-      process.env.LEXCASE_LLM_BASE_URL = other.url;
-      const r = await args('2');
-      expect(r.code).toBe(1);
-      expect(r.err).toMatch(/endpoint: was started with a different config \(field "model" differs\); use a new run dir/);
-      expect(other.requests.filter((q) => q.body?.messages)).toHaveLength(0);
-    } finally {
-      process.env.LEXCASE_LLM_BASE_URL = srv.url;
-      await other.close();
-    }
+    const out = join(dir, 'endpoint');
+    await expectResumeOnOtherServerRefused(
+      {
+        other: await startScriptedServer(scriptedArena()),
+        primary: srv.url,
+        out,
+        run: (limit) =>
+          cli(
+            '--json',
+            'run',
+            'acal',
+            '--task',
+            'hearsay',
+            '--system',
+            'cot',
+            '--limit',
+            limit,
+            '--run-dir',
+            out,
+            '--iterations',
+            '100',
+            '--no-cache',
+            '-k',
+            '0',
+          ),
+      },
+      (model) => expect(model).toMatchObject({ temperature: 0 }),
+    );
   });
 
   it('refuses learned_hands_courts without --data (not bundled: CC BY-NC-SA)', async () => {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadLegalBenchTask } from '../../../corpora/legalbench.js';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer, type ScriptReply } from '../../../tests/support/scripted-openai-server.js';
 import { register } from './run-plugins.js';
+import { expectResumeOnOtherServerRefused } from '../../../tests/support/resume-other-server.js';
 import { programWith, runCli } from '../../../tests/support/run-cli.js';
 
 let dir: string;
@@ -104,29 +105,16 @@ describe('lexcase run emar', () => {
   });
 
   it('config.json records the endpoint and sampling: a resume against another server is refused (field "model" differs)', async () => {
-    const other = await startScriptedServer(script);
-    try {
-      const out = join(dir, 'endpoint');
-      const args = (limit: string) =>
-        cli('--json', 'run', 'emar', '--dataset', 'hearsay', '--split', 'train', '--limit', limit, '--run-dir', out, '--no-cache');
-      expect((await args('1')).code).toBe(0);
-      expect(JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')).config.model).toMatchObject({
-        baseUrl: srv.url,
-        model: 'scripted',
-        temperature: 0.1,
-        topP: 0.9,
-        maxTokens: 2048,
-        structuredOutput: 'json_schema',
-      });
-      process.env.LEXCASE_LLM_BASE_URL = other.url;
-      const r = await args('2');
-      expect(r.code).toBe(1);
-      expect(r.err).toMatch(/endpoint: was started with a different config \(field "model" differs\); use a new run dir/);
-      expect(other.requests.filter((q) => q.body?.messages)).toHaveLength(0);
-    } finally {
-      process.env.LEXCASE_LLM_BASE_URL = srv.url;
-      await other.close();
-    }
+    const out = join(dir, 'endpoint');
+    await expectResumeOnOtherServerRefused(
+      {
+        other: await startScriptedServer(script),
+        primary: srv.url,
+        out,
+        run: (limit) => cli('--json', 'run', 'emar', '--dataset', 'hearsay', '--split', 'train', '--limit', limit, '--run-dir', out, '--no-cache'),
+      },
+      (model) => expect(model).toMatchObject({ temperature: 0.1, topP: 0.9, maxTokens: 2048 }),
+    );
   });
 
   it('rejects a split the dataset does not have', async () => {

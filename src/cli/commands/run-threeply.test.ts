@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rulesScript, threeplyRole } from '../../../agents/threeply/test-support/scripted-threeply.js';
 import { startScriptedServer, type ScriptedServer } from '../../../tests/support/scripted-openai-server.js';
 import { register } from './run-plugins.js';
+import { expectResumeOnOtherServerRefused } from '../../../tests/support/resume-other-server.js';
 import { programWith, runCli } from '../../../tests/support/run-cli.js';
 
 let dir: string;
@@ -133,26 +134,21 @@ describe('lexcase run threeply', () => {
   });
 
   it('config.json records the endpoint, provider and sampling: a resume against another server is refused (field "model" differs)', async () => {
-    const other = await startScriptedServer(rulesScript());
-    try {
-      useServer();
-      const out = join(dir, 'endpoint');
-      const args = (limit: string) =>
-        cli('--json', 'run', 'threeply', '--scenarios', 'arguable', '--n', '2', '--limit', limit, '--seed', '5', '--run-dir', out, '--no-cache');
-      expect((await args('1')).code).toBe(0);
-      const cfg = JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')).config;
-      expect(cfg.model).toMatchObject({ baseUrl: srv.url, model: 'scripted', maxTokens: 1000, temperature: 0 });
-      expect(cfg.model.structuredOutput).toBe('json_schema');
-      expect(cfg.model.apiKey).toBeUndefined(); // no key configured; a key would read '***'
-      const before = other.requests.length;
-      process.env.LEXCASE_LLM_BASE_URL = other.url;
-      const r = await args('2');
-      expect(r.code).toBe(1);
-      expect(r.err).toMatch(/endpoint: was started with a different config \(field "model" differs\); use a new run dir/);
-      expect(other.requests.filter((q) => q.body?.messages).length).toBe(before);
-    } finally {
-      await other.close();
-    }
+    useServer();
+    const out = join(dir, 'endpoint');
+    await expectResumeOnOtherServerRefused(
+      {
+        other: await startScriptedServer(rulesScript()),
+        primary: srv.url,
+        out,
+        run: (limit) =>
+          cli('--json', 'run', 'threeply', '--scenarios', 'arguable', '--n', '2', '--limit', limit, '--seed', '5', '--run-dir', out, '--no-cache'),
+      },
+      (model) => {
+        expect(model).toMatchObject({ maxTokens: 1000, temperature: 0 });
+        expect(model.apiKey).toBeUndefined(); // no key configured; a key would read '***'
+      },
+    );
   });
 
   it('runs a baseline as a different system in its own run dir', async () => {
