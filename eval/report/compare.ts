@@ -16,6 +16,7 @@ import { correctFlags } from '../metrics/failures.js';
 import {
   diffIntervalText,
   diffText,
+  disagreementNotes,
   PAIRED_NOTE,
   pairedDifference,
   pText,
@@ -230,6 +231,8 @@ export async function compareRuns(dirA: string, dirB: string, opts: { iterations
   return compareRunData(A, B, opts);
 }
 
+const withBlank = (lines: string[]) => (lines.length ? [...lines, ''] : []);
+
 export function formatComparison(c: Comparison): string {
   const name = (s: RunSide, l: string) => `${l}: ${s.system ?? ''} \`${s.dir}\``.replace(':  ', ': ');
   const rows = c.measures.map((m) => [m.label, m.n, m.text.a, m.text.b, m.text.diff, m.text.interval, m.text.p, m.text.test]);
@@ -252,6 +255,7 @@ export function formatComparison(c: Comparison): string {
     table(['measure', 'n', 'A', 'B', 'B − A', '95% interval of B − A', 'p', 'test'], rows),
     '',
     ...(ag ? [`Both ${what[0]} ${ag.both}, only A ${ag.onlyA}, only B ${ag.onlyB}, neither ${ag.neither}.`, ''] : []),
+    ...withBlank(disagreementNotes(c.measures)),
     c.note,
   ].join('\n');
 }

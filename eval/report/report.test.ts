@@ -215,6 +215,26 @@ describe('compareRuns', () => {
     expect(formatComparison(c)).toContain('config differences: system: strong vs weak');
   });
 
+  it('an interval that excludes 0 beside a test that does not reject is marked ‡ and explained', async () => {
+    const a = await makeRun(
+      'ten',
+      scripted((i) => i < 10),
+    );
+    const b = await makeRun(
+      'fourteen',
+      scripted((i) => i < 14),
+    );
+    const c = await compareRuns(a, b);
+    // 4 discordant pairs, all for B: exact McNemar p = 2 · 0.5⁴ = 0.125, while the bootstrap draws
+    // none of the 4 in only (16/20)^20 ≈ 1.2% of resamples, so its 95% interval starts above 0
+    expect(c.primary).toMatchObject({ p: 0.125, aOnly: 0, bOnly: 4 });
+    expect(c.primary.lo!).toBeGreaterThan(0);
+    const text = formatComparison(c);
+    expect(text).toMatch(/\| accuracy +\| +20 \| +50\.0% \| +70\.0% \| +\+20\.0 pp \| +\[\+5\.0 pp, \+\d+\.\d pp\] ‡ \| +0\.125 \| exact McNemar \|/);
+    expect(text).toContain('‡ accuracy: the 95% interval excludes 0 but the exact test does not reject (p = 0.125 ≥ 0.05; 4 items differ)');
+    expect(c.primary.text.pLine).toContain('; ‡ the 95% interval excludes 0');
+  });
+
   it('a run compared with itself: zero difference, p = 1', async () => {
     const a = await makeRun(
       'same',

@@ -40,10 +40,21 @@ export const diffText = (d: number | null | undefined, unit: Unit): string => {
   return unit === 'percent' ? `${sign}${Math.abs(100 * d).toFixed(1)} pp` : `${sign}${Math.abs(d).toFixed(3)}`;
 };
 
-/** "[−10.0 pp, +30.0 pp]" or "(n < 10)". */
-export const diffIntervalText = (d: Pick<PairedDifference, 'lo' | 'hi' | 'missing'>, unit: Unit): string =>
-  finite(d.lo) && finite(d.hi) ? `[${diffText(d.lo, unit)}, ${diffText(d.hi, unit)}]` : `(${d.missing ?? 'no interval'})`;
+/** Marks an interval that disagrees with its paired test (`PairedDifference.disagreement`). */
+export const DISAGREE_MARK = '‡';
 
-/** "p = 0.125 (exact McNemar)". */
-export const testText = (d: { p: number | null; test: PairedTest }): string =>
-  d.p === null ? 'no test' : `p ${d.p < 0.001 ? '< 0.001' : `= ${d.p.toFixed(3)}`} (${TEST_LABEL[d.test]})`;
+/** "[−10.0 pp, +30.0 pp]", "[+2.9 pp, +14.3 pp] ‡" (it disagrees with the test) or "(n < 10)". */
+export const diffIntervalText = (d: Pick<PairedDifference, 'lo' | 'hi' | 'missing' | 'disagreement'>, unit: Unit): string =>
+  finite(d.lo) && finite(d.hi)
+    ? `[${diffText(d.lo, unit)}, ${diffText(d.hi, unit)}]${d.disagreement ? ` ${DISAGREE_MARK}` : ''}`
+    : `(${d.missing ?? 'no interval'})`;
+
+/** "p = 0.125 (exact McNemar)", with "; ‡ <why>" where the interval disagrees with it. */
+export const testText = (d: { p: number | null; test: PairedTest; disagreement?: string }): string =>
+  d.p === null
+    ? 'no test'
+    : `p ${d.p < 0.001 ? '< 0.001' : `= ${d.p.toFixed(3)}`} (${TEST_LABEL[d.test]})${d.disagreement ? `; ${DISAGREE_MARK} ${d.disagreement}` : ''}`;
+
+/** One footnote line per measure whose interval and test disagree ("‡ accuracy: …"). */
+export const disagreementNotes = (rows: readonly { label: string; disagreement?: string }[]): string[] =>
+  rows.filter((r) => r.disagreement).map((r) => `${DISAGREE_MARK} ${r.label}: ${r.disagreement}.`);

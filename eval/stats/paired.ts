@@ -34,6 +34,28 @@ export interface PairedDifference {
   /** Items where the two differ: A higher (A right only), B higher (B right only). */
   aOnly: number;
   bOnly: number;
+  /**
+   * Set where the interval and the test disagree at the interval's level: the interval excludes 0
+   * while p ≥ 1 − level (few differing items: the percentile bootstrap is too narrow), or p < 1 − level
+   * while the interval holds 0. Every surface prints it beside the figure.
+   */
+  disagreement?: string;
+}
+
+/** Why the interval and the exact test say different things, or undefined where they agree. */
+export function intervalTestDisagreement(d: Pick<PairedDifference, 'lo' | 'hi' | 'p' | 'level' | 'aOnly' | 'bOnly'>): string | undefined {
+  if (d.lo === null || d.hi === null || d.p === null) return undefined;
+  const alpha = 1 - d.level;
+  const excludesZero = d.lo > 0 || d.hi < 0;
+  const rejects = d.p < alpha;
+  if (excludesZero === rejects) return undefined;
+  const pct = `${Math.round(100 * d.level)}%`;
+  const p = d.p < 0.001 ? '< 0.001' : `= ${d.p.toFixed(3)}`;
+  const k = d.aOnly + d.bOnly;
+  const items = `${k} item${k === 1 ? '' : 's'} differ`;
+  return excludesZero
+    ? `the ${pct} interval excludes 0 but the exact test does not reject (p ${p} ≥ ${+alpha.toFixed(3)}; ${items}): a percentile bootstrap over few differing items is too narrow, read the test`
+    : `the exact test rejects (p ${p} < ${+alpha.toFixed(3)}; ${items}) but the ${pct} interval holds 0`;
 }
 
 const meanOf = (v: readonly number[]) => (v.length ? v.reduce((s, x) => s + x, 0) / v.length : 0);
@@ -68,6 +90,7 @@ export function pairedDifference(a: readonly number[], b: readonly number[], o: 
       test = r.exact ? 'sign-flip-exact' : 'sign-flip-monte-carlo';
     }
   }
+  const disagreement = intervalTestDisagreement({ lo, hi, p, level: LEVEL, aOnly, bOnly });
   return {
     outcome: binary ? 'binary' : 'graded',
     n,
@@ -84,5 +107,6 @@ export function pairedDifference(a: readonly number[], b: readonly number[], o: 
     test,
     aOnly,
     bOnly,
+    ...(disagreement ? { disagreement } : {}),
   };
 }

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { pairedBootstrap } from '../bootstrap.js';
 import { wilsonCi } from '../wilson.js';
-import { diffText, figureText, methodLabel, pText, testText } from './format.js';
+import { diffIntervalText, diffText, disagreementNotes, figureText, methodLabel, pText, testText } from './format.js';
 import { outsideInterval } from './flag.js';
 import { meanInterval, perItemInterval, proportionInterval, statisticInterval } from './interval.js';
 import { mcnemarExact } from './mcnemar.js';
-import { pairedDifference } from './paired.js';
+import { intervalTestDisagreement, pairedDifference } from './paired.js';
 import { METHODS_NOTE, methodsNoteFor } from './methods.js';
 import { MIN_N, RESAMPLES, SEED } from './settings.js';
 import { signFlipTest } from './sign-flip.js';
@@ -119,6 +119,33 @@ describe('paired differences', () => {
     expect(ba).toMatchObject({ lo: boot.lo, hi: boot.hi });
     // graded values: the sign-flip test
     expect(pairedDifference([0.2, 0.5, 1], [0.25, 1, 1])).toMatchObject({ outcome: 'graded', test: 'sign-flip-exact', p: 0.5 });
+  });
+});
+
+describe('an interval that disagrees with its exact test', () => {
+  it('is marked on the interval and explained beside the p-value; agreeing ones carry no mark', () => {
+    // 35 items, 4 right in B only: the percentile bootstrap never draws a resample without one of
+    // them often enough to reach 0, while exact McNemar on 4 discordant pairs gives p = 0.125
+    const a = Array.from({ length: 35 }, (_, i) => (i < 20 ? 1 : 0));
+    const b = a.map((x, i) => (i >= 20 && i < 24 ? 1 : x));
+    const d = pairedDifference(a, b);
+    expect(d.p).toBe(0.125);
+    expect(d.lo!).toBeGreaterThan(0);
+    expect(d.disagreement).toMatch(/^the 95% interval excludes 0 but the exact test does not reject \(p = 0\.125 ≥ 0\.05; 4 items differ\)/);
+    expect(diffIntervalText(d, 'percent')).toMatch(/^\[\+2\.9 pp, \+\d+\.\d pp\] ‡$/);
+    expect(testText(d)).toBe(`p = 0.125 (exact McNemar); ‡ ${d.disagreement}`);
+    expect(disagreementNotes([{ label: 'accuracy', ...d }])).toEqual([`‡ accuracy: ${d.disagreement}.`]);
+    // 16 items both ways: interval holds 0, p large — no mark
+    const x = Array.from({ length: 16 }, (_, i) => (i % 10 !== 0 ? 1 : 0));
+    const y = Array.from({ length: 16 }, (_, i) => (i % 2 === 0 ? 1 : 0));
+    const ok = pairedDifference(x, y);
+    expect(ok.disagreement).toBeUndefined();
+    expect(diffIntervalText(ok, 'percent')).not.toContain('‡');
+    // the reverse case: the test rejects while the interval holds 0
+    expect(intervalTestDisagreement({ lo: -0.01, hi: 0.2, p: 0.03, level: 0.95, aOnly: 1, bOnly: 8 })).toBe(
+      'the exact test rejects (p = 0.030 < 0.05; 9 items differ) but the 95% interval holds 0',
+    );
+    expect(intervalTestDisagreement({ lo: 0, hi: 0.2, p: 0.2, level: 0.95, aOnly: 1, bOnly: 4 })).toBeUndefined();
   });
 });
 

@@ -2,7 +2,7 @@
 import { table } from '../report/format.js';
 import { denseQueryLines } from '../../retrieval/dense-query.js';
 import { scoringLines } from '../../retrieval/scoring-lines.js';
-import { diffIntervalText, diffText, intervalText, methodsNoteFor, PAIRED_NOTE, pText, TEST_LABEL, type Interval } from '../stats/index.js';
+import { diffIntervalText, diffText, disagreementNotes, intervalText, methodsNoteFor, PAIRED_NOTE, pText, TEST_LABEL, type Interval } from '../stats/index.js';
 import type { TrecEvalResult } from './evaluate.js';
 import type { TrecComparison } from './compare.js';
 import type { TopicsRetrievalReport } from './eval-index.js';
@@ -87,6 +87,7 @@ export function comparisonTable(c: TrecComparison, labelA: string, labelB: strin
     '',
     table(['metric', 'A', 'B', 'B − A', '95% interval of B − A', 'p', 'test'], rows),
     '',
+    ...Object.entries(c.metrics).flatMap(([m, d]) => disagreementNotes([{ label: m, disagreement: d.disagreement }]).concat('')),
     PAIRED_NOTE,
   ].join('\n');
 }

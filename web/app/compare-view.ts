@@ -434,6 +434,9 @@ async function pairDetail(aId: string, bId: string): Promise<HTMLElement> {
       `On ${c.shared} shared items, ${c.primary.label}: A ${c.primary.text.a} vs B ${c.primary.text.b} · Δ (${c.sign}) `,
       h('strong', {}, c.primary.text.diff),
       ` ${c.primary.text.interval} · ${c.primary.text.pLine}`,
+      (c.measures as any[])
+        .filter((m) => m.disagreement)
+        .map((m) => h('div', { class: 'muted', 'data-testid': 'disagreement' }, `‡ ${m.label}: ${m.disagreement}.`)),
       h('div', { class: 'muted' }, c.note),
       c.onlyA || c.onlyB ? h('div', { class: 'muted' }, `not compared: ${c.onlyA} items only in A, ${c.onlyB} only in B`) : null,
     ),
