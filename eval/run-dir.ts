@@ -124,6 +124,17 @@ export function traceMismatch(trace: Record<string, unknown>, record: ResultReco
   return 'it is from another attempt than its results.jsonl line (a retry stopped between the two writes; resume the run to redo the item)';
 }
 
+/**
+ * An item's trace checked against its results.jsonl line: a trace of another attempt than the line
+ * (`traceMismatch`) is a problem, as `lexcase report` reads it, so every surface shows the same trace
+ * or none with the same reason.
+ */
+export async function readTraceFor(dir: string, record: ResultRecord, schema?: TraceSchema): Promise<TraceRead> {
+  const t = await readTraceChecked(dir, record.id, schema);
+  const problem = t.trace ? traceMismatch(t.trace, record) : undefined;
+  return problem ? { problem } : t;
+}
+
 export async function readTrace(dir: string, id: string, schema?: TraceSchema): Promise<Record<string, unknown> | undefined> {
   return (await readTraceChecked(dir, id, schema)).trace;
 }

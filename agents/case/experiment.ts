@@ -10,7 +10,7 @@ import { loadQuestionsLimited } from '../../corpora/registry.js';
 import type { Question, Split } from '../../corpora/types.js';
 import { writeReport } from '../../eval/report/write-report.js';
 import { traceSchemaFor } from '../../eval/records.js';
-import { readTrace } from '../../eval/run-dir.js';
+import { readTraceFor } from '../../eval/run-dir.js';
 import './trace-schema.js';
 import { contextFrom, runExperiment, type RunProgress } from '../../eval/runner.js';
 import type { AgentSystem, ResultRecord } from '../../eval/types.js';
@@ -183,7 +183,8 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
 export async function caseMetricsOfRun(runDir: string, results: ResultRecord[], seed = 13): Promise<{ metrics: CaseMetrics; markdown: string }> {
   const traces = new Map<string, Record<string, unknown>>();
   for (const rec of results) {
-    const t = await readTrace(runDir, rec.id, traceSchemaFor('case'));
+    // as the report reads them: a trace of another attempt than the item's line is left out
+    const t = (await readTraceFor(runDir, rec, traceSchemaFor('case'))).trace;
     if (t) traces.set(rec.id, t);
   }
   const metrics = caseMetrics(results, traces, seed);

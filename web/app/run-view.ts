@@ -348,6 +348,7 @@ export async function renderTrace(el: HTMLElement, runId: string, item: string, 
           )
         : null,
       r.result.error ? errorBox(`this item failed: ${r.result.error}`) : null,
+      r.traceProblem ? h('p', { class: 'muted', role: 'note', 'data-testid': 'trace-problem' }, `trace not shown: ${r.traceProblem}`) : null,
       kind !== 'mad' && t.error && t.error !== r.result.error ? errorBox(t.error) : null,
       ...body,
       llmCallsPanel(runId, item, !!r.result.error),

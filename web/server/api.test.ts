@@ -367,6 +367,34 @@ describe('explorer server', () => {
     expect((await call(`/api/run/trace?run=${f.caseRunId}&item=nope`)).status).toBe(404);
   });
 
+  it('a trace of another attempt than its results line (a retry stopped between the two writes) is not shown, as lexcase report skips it', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'lexcase-explorer-attempt-'));
+    try {
+      const runs = join(root, 'runs');
+      cpSync(join(f.runs, f.caseRunId), join(runs, 'killed-retry'), { recursive: true });
+      const q = f.questions[0];
+      const traceFile = join(runs, 'killed-retry', 'traces', `${q.id}.json`);
+      const trace = JSON.parse(readFileSync(traceFile, 'utf8'));
+      // the new attempt's trace: another prediction than the line results.jsonl still holds
+      trace.runner = { ...trace.runner, prediction: trace.runner.prediction === 'A' ? 'B' : 'A', ms: 1 };
+      writeFileSync(traceFile, JSON.stringify(trace));
+      const t = await startExplorer({ index: f.index, runs, port: 0 });
+      try {
+        const r = (await (await fetch(`${t.url}/api/run/trace?run=killed-retry&item=${q.id}`)).json()) as any;
+        expect(r.trace).toBeNull();
+        expect(r.traceProblem).toMatch(/another attempt than its results\.jsonl line/);
+        // the other items' traces are still served
+        const other = (await (await fetch(`${t.url}/api/run/trace?run=killed-retry&item=${f.questions[1].id}`)).json()) as any;
+        expect(other.trace.advocates.length).toBeGreaterThan(0);
+        expect(other.traceProblem).toBeNull();
+      } finally {
+        await t.close();
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it("trace of an LLM run: advocates' tool loops, the seeded juror panel with reasoning and votes, and the jury verdict", async () => {
     const q = f.questions[0];
     const r = await call(`/api/run/trace?run=${f.llmRunId}&item=${q.id}`);

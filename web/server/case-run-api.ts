@@ -7,7 +7,7 @@ import { traceKindOf } from '../../eval/systems.js';
 import { z } from 'zod';
 import { loadQuestions } from '../../corpora/registry.js';
 import type { Question } from '../../corpora/types.js';
-import { readConfig, readResults, readTrace, tracePath } from '../../eval/run-dir.js';
+import { readConfig, readResults, readTraceFor, tracePath } from '../../eval/run-dir.js';
 import { notFound } from '../../serve/http/http-util.js';
 import { publicRunConfig } from '../../serve/http/public-json.js';
 import { graphPath, readGraph } from '../../agents/acal/graph/store.js';
@@ -102,7 +102,11 @@ export async function runTrace(run: RunEntry, item: string, passageText: (id: st
   if (!result) throw notFound(`no item "${item}" in run "${run.id}"`);
   // a trace file linked outside the runs root is not served
   if (!servable(run.root, tracePath(run.dir, item))) throw notFound(`no trace for item "${item}" in run "${run.id}"`);
-  const trace = (await readTrace(run.dir, item)) ?? null;
+  // a trace of another attempt than the item's line (a retry stopped between the two writes) is not
+  // shown, as \`lexcase report\` skips it; traceProblem says why
+  const read = await readTraceFor(run.dir, result);
+  const trace = read.trace ?? null;
+  const traceProblem = read.trace || read.problem === 'missing' ? null : read.problem;
   const q = (await datasetQuestions(run))?.get(item);
   const graph = runGraph(run, item);
   const goldIds = q?.goldPassageIds ?? [];
@@ -128,6 +132,7 @@ export async function runTrace(run: RunEntry, item: string, passageText: (id: st
     goldKnown: !!q,
     goldPassages,
     trace,
+    traceProblem,
     factors: trace ? threeplyFactors(trace) : null,
   };
 }

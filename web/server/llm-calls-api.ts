@@ -9,7 +9,7 @@
 import { traceKindOf, type TraceKind } from '../../eval/systems.js';
 import { guessTraceKind } from '../common/trace-kind-guess.js';
 import { exchangesPath, readInspectorCalls, type LlmExchange } from '../../eval/llm-exchanges.js';
-import { readResults, readTrace, tracePath } from '../../eval/run-dir.js';
+import { readResults, readTraceFor, tracePath } from '../../eval/run-dir.js';
 import { notFound } from '../../serve/http/http-util.js';
 import { servable, type RunEntry } from './runs.js';
 
@@ -105,7 +105,7 @@ export async function runCalls(run: RunEntry, item: string) {
   }
   // the runner counted no LLM call for the item (an offline run): its trace's steps are not LLM calls
   if (totals.calls === 0) return { source: 'trace' as const, calls: [] as InspectorCall[], problems: [] as string[], totals };
-  const trace = servable(run.root, tracePath(run.dir, item)) ? await readTrace(run.dir, item).catch(() => undefined) : undefined;
+  const trace = servable(run.root, tracePath(run.dir, item)) ? (await readTraceFor(run.dir, result).catch(() => undefined))?.trace : undefined;
   const calls = callsFromTrace(trace, run.system ? traceKindOf(run.system) : undefined);
   // an item-level error that no step carries goes on the last call (where the item stopped)
   if (result.error && calls.length && !calls.some((c) => c.error)) calls[calls.length - 1].error = result.error;

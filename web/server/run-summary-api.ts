@@ -17,7 +17,7 @@ import { SMALL_N } from '../../eval/headline-metrics.js';
 import { confidenceBins } from '../../eval/plots/confidence-bins.js';
 import { roundAccuracy } from '../../eval/plots/round-accuracy.js';
 import { gridSpec, reliabilitySpec, roundAccuracySpec, runColours, type GridPoint, type PlotSpec } from '../../eval/plots/specs.js';
-import { configPath, readConfig, readResults, readTrace, resultsPath, tracePath } from '../../eval/run-dir.js';
+import { configPath, readConfig, readResults, readTraceFor, resultsPath, tracePath } from '../../eval/run-dir.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { publicRunConfig } from '../../serve/http/public-json.js';
 import { reproProvenance } from './repro-provenance.js';
@@ -116,7 +116,7 @@ export async function madRounds(run: RunEntry, summary: RunSummary, results: Res
   const items = [];
   for (const r of results) {
     if (!servable(run.root, tracePath(run.dir, r.id))) continue;
-    items.push({ gold: r.gold, trace: await readTrace(run.dir, r.id) });
+    items.push({ gold: r.gold, trace: (await readTraceFor(run.dir, r)).trace });
   }
   return roundAccuracy(items, { iterations: 1000 });
 }
