@@ -31,9 +31,20 @@ const passageId = z.string().min(1).max(500).describe('passage id, as search or 
 
 export const listIndexesInput = z.object({});
 
+/**
+ * Longest query the POST surfaces (MCP, /v1) take: a Bar Exam fact pattern with its question runs to
+ * 2,300+ characters (the CLI takes any length), and a query is searched whole, never cut.
+ */
+export const MAX_QUERY_CHARS = 20_000;
+
 export const searchInput = z.object({
   index: indexName,
-  query: z.string().trim().min(1, 'the query is empty').max(2000).describe('free-text query (legal issue, rule, facts)'),
+  query: z
+    .string()
+    .trim()
+    .min(1, 'the query is empty')
+    .max(MAX_QUERY_CHARS)
+    .describe(`free-text query (legal issue, rule, facts; up to ${MAX_QUERY_CHARS.toLocaleString('en-US')} characters)`),
   method,
   k: z.number().int().min(1).max(MAX_SEARCH_K).default(SEARCH_K).describe(`number of hits (1–${MAX_SEARCH_K})`),
   filters: z

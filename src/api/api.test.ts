@@ -16,7 +16,7 @@ import { DEFAULT_INDEX_DIR, ensureDefaultIndex } from '../../retrieval/default-i
 import { runBuiltCli, startServerChild, type ServerChild } from '../mcp/test-support/children.js';
 import { openRetriever } from '../../retrieval/open.js';
 import { openQueryService, type QueryService } from '../../serve/query/query-service.js';
-import type { EvidenceInput } from '../../serve/query/schemas.js';
+import { MAX_QUERY_CHARS, type EvidenceInput } from '../../serve/query/schemas.js';
 import { API_OPERATIONS, openApiDocument } from './openapi.js';
 import { runRetrievalGridRun } from '../../eval/reproduce/retrieval-run.js';
 import { readConfig, readResults } from '../../eval/run-dir.js';
@@ -199,6 +199,19 @@ describe('/v1 routes', () => {
     expect(ev.json).toEqual(await svc.findEvidence(evBody));
     expect(ev.json.stance).toBe('against');
     expect(ev.json.evidence).toHaveLength(3);
+  });
+
+  it('a query longer than 2,000 characters (a fact pattern with its question) is searched whole; one over MAX_QUERY_CHARS is a 400 naming the field', async () => {
+    // the terms that matter come after character 2,000: a cut query would find nothing
+    const query = `${'The defendant, a merchant, was charged. '.repeat(55)}hearsay statement against interest`;
+    expect(query.length).toBeGreaterThan(2200);
+    const s = await call('POST', '/v1/search', { body: { query, k: 5 } });
+    expect(s.status).toBe(200);
+    const lib = await (await openRetriever(idx, 'bm25')).search(query, { k: 5 });
+    expect(s.json.hits.map((h: any) => [h.id, h.score])).toEqual(lib.map((h) => [h.id, h.score]));
+    const long = await call('POST', '/v1/search', { body: { query: 'x'.repeat(MAX_QUERY_CHARS + 1) } });
+    expect(long.status).toBe(400);
+    expect(long.json.error.message).toMatch(/field "query"/);
   });
 
   it("search with rm3: the hits of the library's RM3 retriever, method bm25+rm3 / qld+rm3; bad RM3 parameters are a 400 naming them", async () => {

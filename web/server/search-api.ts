@@ -16,8 +16,14 @@ import type { IndexContext } from './index-context.js';
 /** Longest passage text sent to the browser per hit. */
 export const MAX_PASSAGE_CHARS = 4000;
 
+/**
+ * Longest query GET /api/search takes: it travels in the URL, which Node caps with the headers at
+ * 16 KiB, and percent-encoding can triple it (the POST surfaces take MAX_QUERY_CHARS).
+ */
+export const MAX_GET_QUERY_CHARS = 5000;
+
 export const searchQuerySchema = z.object({
-  q: z.string().trim().min(1, 'the query is empty').max(2000),
+  q: z.string().trim().min(1, 'the query is empty').max(MAX_GET_QUERY_CHARS),
   method: z.string().default('bm25'),
   k: z.coerce.number().int().min(1).max(100).default(SEARCH_K),
 });
