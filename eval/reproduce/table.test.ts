@@ -40,3 +40,54 @@ describe('reproduction table: comparable rows', () => {
     expect(md).toMatch(/\| LLM-Only (\| *)+\| paper 65\.32 · lexcase 25\.00 \[8\.89, 53\.23\] 95% Wilson n=12 ⚠ \|/);
   });
 });
+
+describe('reproduction table: a run that did not finish', () => {
+  /** A finished retrieval run of 10 Bar Exam QA questions: every gold passage in the top 1000, none in the top 100. */
+  function writeRetrievalRun(runId: string) {
+    const d = runDirOf(dir, runId);
+    mkdirSync(d, { recursive: true });
+    const lines = Array.from({ length: 10 }, (_, i) =>
+      JSON.stringify({
+        id: `mbe_${200 + i}`,
+        prediction: null,
+        gold: `p${i}`,
+        correct: false,
+        ms: 3,
+        metrics: { 'recall@10': 0, 'recall@100': 0, 'recall@1000': 1, goldInIndex: true },
+      }),
+    );
+    writeFileSync(join(d, 'results.jsonl'), `${lines.join('\n')}\n`);
+  }
+
+  it("case-table3: a failed run's results from an earlier attempt are not shown as its figures: the cell reads — (failed)", async () => {
+    const { recipe } = loadRecipe('case-table3');
+    writeRetrievalRun('bm25');
+    writeRetrievalRun('qld');
+    const runs = [
+      {
+        id: 'bm25',
+        system: 'retrieval',
+        status: 'failed' as const,
+        error: 'run runs/bm25: was started with a different config (field "ks" differs); use a new run dir',
+      },
+      { id: 'qld', system: 'retrieval', status: 'done' as const },
+    ];
+    const t = await buildTable(dir, recipe, { limit: 10, shard: null, runs });
+    const bm25 = t.rows.find((r) => r.label === 'BM25-RAG')!;
+    // before: value 1, n 10, status "failed" — the earlier attempt's Recall@1000 printed as the current one
+    expect(bm25.cells.map((c) => [c.value, c.n, c.status])).toEqual([
+      [null, 0, 'failed'],
+      [null, 0, 'failed'],
+      [null, 0, 'failed'],
+    ]);
+    expect(t.rows.find((r) => r.label === 'QLM-RAG')!.cells[2]).toMatchObject({ value: 1, n: 10, status: 'done' });
+    const md = tableMarkdown(t);
+    expect(md).toMatch(
+      /\| BM25-RAG † \| paper 0\.0000 · lexcase — \(failed\) \| paper 0\.0323 · lexcase — \(failed\) \| paper 0\.1048 · lexcase — \(failed\) \|/,
+    );
+    expect(md).toMatch(/\| QLM-RAG † \| paper 0\.0000 · lexcase 0\.0000 \[0\.0000, 0\.2775\] 95% Wilson n=10 \|/);
+    // the notes describe the runs whose figures the table shows, not the failed one's old results
+    expect(t.notes.filter((n) => n.startsWith('Run '))).toEqual([expect.stringMatching(/^Run qld searched/)]);
+    expect(md).toContain('`bm25` (retrieval): failed — run runs/bm25: was started with a different config (field "ks" differs)');
+  });
+});

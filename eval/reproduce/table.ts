@@ -4,7 +4,8 @@
  * gets from the statistics module (eval/stats/: Wilson for proportions, percentile bootstrap for
  * the rest, none below n = 10), named in the cell (`method`) and the caption — and `outsideCi`:
  * true when the paper's value lies outside lexcase's interval, null (with `flagNote`) when the row
- * is not comparable, the paper prints no number, n < 10 or the interval is degenerate.
+ * is not comparable, the paper prints no number, n < 10 or the interval is degenerate. Only a run
+ * whose status is "done" has values: a failed, unavailable or not-run cell's value is null.
  *
  * table.json (read by the explorer):
  *   { recipe, title, paper, table, scale, columns, methods,
@@ -71,11 +72,14 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
     comparable: row.comparable,
     ...(row.note ? { note: row.note } : {}),
     cells: row.cells.map((c, j): TableCell => {
-      const recs = results.get(c.run);
-      if (recs) checkMetricKeys(recipe, `rows[${i}].cells[${j}].metric`, c.run, c.metric, recs);
       const status = state.get(c.run)?.status ?? 'not run';
       const none = { column: c.column, paper: c.paper, value: null, ci: null, n: 0, method: null, outsideCi: null, run: c.run, status };
-      if (!recs?.length || status === 'unavailable') return none;
+      // Only a run that finished in this reproduction has figures: the results a failed run (a resume
+      // refused for a changed config, an error midway) left from an earlier attempt are not the
+      // recipe's, and printed as current they read as a reproduced number ("— (failed)" instead).
+      const recs = status === 'done' ? results.get(c.run) : undefined;
+      if (recs) checkMetricKeys(recipe, `rows[${i}].cells[${j}].metric`, c.run, c.metric, recs);
+      if (!recs?.length) return none;
       const iv = cellValue(recs, c.metric);
       if (iv.n === 0) return none;
       const ci: [number, number] | null = iv.lo !== null && iv.hi !== null ? [round(iv.lo, recipe.scale), round(iv.hi, recipe.scale)] : null;
@@ -99,7 +103,7 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
     ...recipe.differences.map((d) => `Difference from the paper: ${d}`),
     ...recipe.notes,
     ...recipe.rows.filter((r) => r.note).map((r) => `${r.label}: ${r.note}`),
-    ...(await indexNotes(dir, recipe, results)),
+    ...(await indexNotes(dir, recipe, results, repro.runs)),
   ];
   return {
     recipe: recipe.id,
@@ -118,15 +122,16 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
 }
 
 /**
- * Per retrieval run: the index it searched (corpus, passages — from its config.json, not the
+ * Per retrieval run that finished: the index it searched (corpus, passages — from its config.json, not the
  * recipe's text) and how many of its questions have no gold passage there (items with
  * `goldInIndex: false`, retrieval-run.ts): they can only count as misses.
  */
-async function indexNotes(dir: string, recipe: Recipe, results: ReadonlyMap<string, ResultRecord[]>): Promise<string[]> {
+async function indexNotes(dir: string, recipe: Recipe, results: ReadonlyMap<string, ResultRecord[]>, runs: readonly RunState[]): Promise<string[]> {
   const notes: string[] = [];
+  const done = new Set(runs.filter((s) => s.status === 'done').map((s) => s.id));
   for (const run of recipe.runs) {
     const recs = results.get(run.id);
-    if (run.system !== 'retrieval' || !recs?.length) continue;
+    if (run.system !== 'retrieval' || !recs?.length || !done.has(run.id)) continue;
     const index = ((await readConfig(runDirOf(dir, run.id)))?.config as { index?: { corpus?: string; passages?: number } } | undefined)?.index;
     const marked = recs.filter((r) => typeof r.metrics?.goldInIndex === 'boolean');
     const missing = marked.filter((r) => r.metrics?.goldInIndex === false);
