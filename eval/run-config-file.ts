@@ -13,6 +13,8 @@ export interface RunConfigFile {
     items: number;
     skipped: number;
     retried?: number;
+    /** Items whose earlier attempt failed, skipped by this resume (retryFailed false / --no-retry-failed): they stay failed. */
+    keptFailed?: number;
     changed?: Record<string, { from: unknown; to: unknown }>;
     /** The run grew: item-selecting fields (limit, split) changed, config.json holds the new values (eval/run-grow.ts). */
     grown?: Record<string, { from: unknown; to: unknown }>;

@@ -113,6 +113,8 @@ export interface RunExperimentResult {
   results: ResultRecord[];
   /** Items skipped because they were already done (succeeded, or failed with retryFailed false). */
   skipped: number;
+  /** Of `skipped`, the items whose earlier attempt failed and stay failed (retryFailed false). */
+  keptFailed: number;
   /** Failed items from an earlier call that this call ran again. */
   retried: number;
   /** Items run (recorded) by this call. */
@@ -207,6 +209,7 @@ async function runLocked<Item extends { id: string }>(
   const skipped = items.length - todo.length;
   state.done = skipped;
   const retried = retryIds.size;
+  const keptFailed = retryFailed ? 0 : items.filter((it) => byId.get(it.id)?.error !== undefined).length;
   const traceSchema = traceSchemaFor(opts.config?.system);
 
   if (existing) {
@@ -251,6 +254,7 @@ async function runLocked<Item extends { id: string }>(
         items: items.length,
         skipped,
         ...(retried ? { retried } : {}),
+        ...(keptFailed ? { keptFailed } : {}),
         ...(Object.keys(changed).length ? { changed } : {}),
         ...(Object.keys(grown).length ? { grown } : {}),
         ...(provenanceBefore ? { provenanceBefore } : {}),
@@ -258,7 +262,10 @@ async function runLocked<Item extends { id: string }>(
       },
     ];
     await writeJsonAtomic(configPath(runDir), existing);
-    if (skipped || retried) log.info(`resuming ${runDir}: ${skipped} of ${items.length} items already done${retried ? `, retrying ${retried} failed` : ''}`);
+    if (skipped || retried)
+      log.info(
+        `resuming ${runDir}: ${skipped} of ${items.length} items already done${keptFailed ? ` (${keptFailed} of them failed and stay failed: --no-retry-failed; without it they run again)` : ''}${retried ? `, retrying ${retried} failed` : ''}`,
+      );
   } else {
     const file: RunConfigFile = { seed, config, provenance: prov };
     await writeJsonAtomic(configPath(runDir), file);
@@ -513,5 +520,5 @@ async function runLocked<Item extends { id: string }>(
     await rewriteResults(runDir, all);
     results.sort((a, b) => byPos(a) - byPos(b));
   }
-  return { results, skipped, retried, ran, failed, aborted };
+  return { results, skipped, keptFailed, retried, ran, failed, aborted };
 }

@@ -82,7 +82,7 @@ export interface PluginRunOptions {
 export interface SystemModule {
   reportSection?: SectionBuilder;
   /** Runs the system into `o.runDir` (results.jsonl, config.json); the command then resolves the model, writes the report and prints a summary. */
-  run?(o: PluginRunOptions): Promise<{ ran: number; skipped: number; failed: number }>;
+  run?(o: PluginRunOptions): Promise<{ ran: number; skipped: number; failed: number; keptFailed?: number }>;
   /** The whole of `lexcase run <id>` after parsing (wins over `run`): checks its flags, resolves the model through `ctx.resolveLlm`, runs, and gives what the command prints. */
   cliRun?(ctx: CliRunContext): Promise<CliRunResult>;
 }

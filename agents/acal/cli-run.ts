@@ -8,6 +8,7 @@ import type { CliRunContext, CliRunResult } from '../../eval/cli-schema.js';
 import { compactLocal, runModelConfig } from '../../core/llm/resolved-llm.js';
 import { errors } from '../../core/errors.js';
 import { log } from '../../core/log.js';
+import { runCountsText } from '../../eval/run-counts.js';
 import { isSemanticsName, SEMANTICS } from './semantics/names.js';
 import { ACAL_SYSTEMS, type AcalSystemName } from './system-names.js';
 
@@ -82,8 +83,17 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
       signal: ac.signal,
     });
     return {
-      json: { runDir, metrics: r.metrics, reportMd: r.reportMd, reportJson: r.reportJson, ran: r.ran, skipped: r.skipped },
-      human: () => `${r.markdown}\nwrote ${r.reportMd}`,
+      json: {
+        runDir,
+        metrics: r.metrics,
+        reportMd: r.reportMd,
+        reportJson: r.reportJson,
+        ran: r.ran,
+        skipped: r.skipped,
+        keptFailed: r.keptFailed,
+        failed: r.failed,
+      },
+      human: () => `${r.markdown}\nrun dir: ${runDir}: ${runCountsText(r)}\nwrote ${r.reportMd}`,
       runDirs: [runDir],
     };
   } finally {

@@ -67,6 +67,10 @@ export interface RunAcalResult {
   markdown: string;
   ran: number;
   skipped: number;
+  /** Of `skipped`, the earlier failures kept as failed (--no-retry-failed). */
+  keptFailed: number;
+  /** Items this call ran that failed. */
+  failed: number;
 }
 
 export async function runAcal(opts: RunAcalOptions): Promise<RunAcalResult> {
@@ -163,7 +167,18 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
   );
   // the generic run report (report.md|json: accuracy, confidence, failures, tokens, tool usage + the ACAL section)
   await writeReport(opts.runDir, bootstrap);
-  return { runDir: opts.runDir, results: run.results, metrics, reportMd, reportJson, markdown, ran: run.ran, skipped: run.skipped };
+  return {
+    runDir: opts.runDir,
+    results: run.results,
+    metrics,
+    reportMd,
+    reportJson,
+    markdown,
+    ran: run.ran,
+    skipped: run.skipped,
+    keptFailed: run.keptFailed,
+    failed: run.failed,
+  };
 }
 
 function decisionStats(results: ResultRecord[]) {

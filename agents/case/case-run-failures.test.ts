@@ -7,7 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { writeReport } from '../../eval/report/write-report.js';
 import { readRun } from '../../eval/report/read-run.js';
 import { resultsPath, tracePath } from '../../eval/run-dir.js';
@@ -24,7 +24,9 @@ import {
   type ScriptReply,
   type ScriptedServer,
 } from '../../tests/support/scripted-openai-server.js';
+import { formatRun } from './cli-run.js';
 import { createCase } from './index.js';
+import { caseMetrics } from './metrics.js';
 import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, searchTool } from './test-support/fixtures.js';
 import '../systems.js'; // the system list hands itself to eval: the report finds each system's section
 
@@ -91,9 +93,19 @@ describe('CASE runs with failed items', () => {
     expect((report1.json.sections as any).failures.count).toBe(5);
     expect((report1.json.sections as any).case).toBeDefined();
 
-    // --no-retry-failed keeps them as they are.
-    const kept = await run(srv.url, { retryFailed: false });
-    expect(kept).toMatchObject({ ran: 0, skipped: 7, retried: 0 });
+    // --no-retry-failed keeps them as they are, and every line that counts the skipped items says so
+    // (before: "7 of 7 items already done" and "skipped 7 (already done), failed 0" above a report of 5 failures).
+    setLogLevel('info');
+    let stderr = '';
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((t: string | Uint8Array) => ((stderr += String(t)), true));
+    const kept = await run(srv.url, { retryFailed: false }).finally(() => spy.mockRestore());
+    setLogLevel('silent');
+    expect(kept).toMatchObject({ ran: 0, skipped: 7, keptFailed: 5, retried: 0 });
+    expect(stderr).toContain(`resuming ${dir}: 7 of 7 items already done (5 of them failed and stay failed: --no-retry-failed; without it they run again)`);
+    expect(formatRun({ runDir: dir, ...kept, metrics: caseMetrics(kept.results, new Map()), markdown: '' }, 'CASE')).toContain(
+      'ran 0, skipped 7 (already done; 5 kept as failed), failed 0',
+    );
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).resumes.at(-1)).toMatchObject({ skipped: 7, keptFailed: 5 });
 
     down = false;
     const second = await run(srv.url);

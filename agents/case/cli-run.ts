@@ -7,6 +7,7 @@
 import type { CliRunContext, CliRunResult } from '../../eval/cli-schema.js';
 import { warnValidity } from '../../core/llm/resolved-llm.js';
 import { errors } from '../../core/errors.js';
+import { runCountsText } from '../../eval/run-counts.js';
 import { degeneracyWarnings } from '../common/degeneracy.js';
 import { runOptions, type RunOptionFlags } from '../common/run-options.js';
 import type { CaseExperimentResult } from './experiment.js';
@@ -22,16 +23,18 @@ interface CaseFlags extends RunOptionFlags {
 
 /** The human text of a CASE-runner run: its title and run dir, the counts, the metrics' markdown. */
 export function formatRun(r: CaseExperimentResult, title: string): string {
-  return [
-    `${title}: ${r.runDir}`,
-    `ran ${r.ran}${r.retried ? ` (${r.retried} failed earlier, retried)` : ''}, skipped ${r.skipped} (already done), failed ${r.failed}`,
-    '',
-    r.markdown,
-  ].join('\n');
+  return [`${title}: ${r.runDir}`, runCountsText(r), '', r.markdown].join('\n');
 }
 
 /** The printed summary of a CASE-runner run (`--json`). */
-export const runSummary = (r: CaseExperimentResult) => ({ runDir: r.runDir, ran: r.ran, skipped: r.skipped, failed: r.failed, metrics: r.metrics });
+export const runSummary = (r: CaseExperimentResult) => ({
+  runDir: r.runDir,
+  ran: r.ran,
+  skipped: r.skipped,
+  keptFailed: r.keptFailed ?? 0,
+  failed: r.failed,
+  metrics: r.metrics,
+});
 
 export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
   const flags = ctx.flags as unknown as CaseFlags;

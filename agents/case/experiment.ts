@@ -66,6 +66,8 @@ export interface CaseExperimentResult {
   skipped: number;
   /** Failed items from an earlier call run again by this one (resume). */
   retried?: number;
+  /** Of `skipped`, the earlier failures kept as failed (--no-retry-failed). */
+  keptFailed?: number;
   failed: number;
   metrics: CaseMetrics;
   markdown: string;
@@ -170,7 +172,7 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
       label: o.system === 'case' ? 'case' : o.mode,
     });
     const { metrics, markdown } = await caseMetricsOfRun(runDir, r.results, seed);
-    return { runDir, ran: r.ran, skipped: r.skipped, retried: r.retried, failed: r.failed, metrics, markdown };
+    return { runDir, ran: r.ran, skipped: r.skipped, retried: r.retried, keptFailed: r.keptFailed, failed: r.failed, metrics, markdown };
   } finally {
     await idx.docs.close?.();
   }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { CliRunContext, CliRunResult } from '../../eval/cli-schema.js';
 import type { Split } from '../../corpora/types.js';
 import { errors } from '../../core/errors.js';
+import { runCountsText, runTokensText, runTokenTotal } from '../../eval/run-counts.js';
 import { runModelConfigFor } from '../../core/llm/resolved-llm.js';
 import type { ConvergenceRule } from './convergence.js';
 import type { EmarItem } from './experiment.js';
@@ -116,8 +117,16 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
       },
     });
     return {
-      json: { runDir, ran: run.ran, skipped: run.skipped, tokens: usage.snapshot(), ...summary },
-      human: () => `${md}\n\nrun dir: ${runDir} (ran ${run.ran}, resumed past ${run.skipped}, failed ${run.failed}); tokens ${usage.snapshot().total}`,
+      json: {
+        runDir,
+        ran: run.ran,
+        skipped: run.skipped,
+        keptFailed: run.keptFailed,
+        runTokens: runTokenTotal(run.results),
+        tokens: usage.snapshot(),
+        ...summary,
+      },
+      human: () => `${md}\n\nrun dir: ${runDir}: ${runCountsText(run)}; ${runTokensText(run.results, usage.snapshot().total)}`,
       runDirs: [runDir],
     };
   } finally {

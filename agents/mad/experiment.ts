@@ -48,6 +48,8 @@ export interface MadExperimentResult {
   runDir: string;
   ran: number;
   skipped: number;
+  /** Of `skipped`, the earlier failures kept as failed (--no-retry-failed). */
+  keptFailed: number;
   failed: number;
   metrics: MadMetrics;
   markdown: string;
@@ -120,7 +122,7 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
     );
     await writeFile(join(runDir, 'mad-metrics.json'), JSON.stringify(metrics, null, 2) + '\n');
     await writeFile(join(runDir, 'mad-metrics.md'), markdown + '\n');
-    return { runDir, ran: r.ran, skipped: r.skipped, failed: r.failed, metrics, markdown, predictions: predictionsOf(r.results) };
+    return { runDir, ran: r.ran, skipped: r.skipped, keptFailed: r.keptFailed, failed: r.failed, metrics, markdown, predictions: predictionsOf(r.results) };
   } finally {
     await idx.docs.close?.();
   }

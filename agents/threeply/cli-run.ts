@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import type { CliRunContext, CliRunResult } from '../../eval/cli-schema.js';
 import { errors } from '../../core/errors.js';
+import { runCountsText, runTokensText, runTokenTotal } from '../../eval/run-counts.js';
 import { runModelConfigFor } from '../../core/llm/resolved-llm.js';
 import { THREEPLY_PAPER } from './paper.js';
 import { SCENARIO_MODES, type ScenarioMode } from './scenario-modes.js';
@@ -73,9 +74,18 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
     llm: { model: config.llm.model, evaluatorModel, temperature: llmCfg.temperature, maxTokens: llmCfg.maxTokens, ...(llm.local ? { local: llm.local } : {}) },
   });
   return {
-    json: { runDir, system: kind, ran: run.ran, skipped: run.skipped, failed: run.failed, tokens: usage.snapshot(), scenarios: summary },
-    human: () =>
-      `${summaryMarkdown(kind, summary)}\n\nrun dir: ${runDir} (ran ${run.ran}, resumed past ${run.skipped}, failed ${run.failed}); tokens ${usage.snapshot().total}`,
+    json: {
+      runDir,
+      system: kind,
+      ran: run.ran,
+      skipped: run.skipped,
+      keptFailed: run.keptFailed,
+      failed: run.failed,
+      runTokens: runTokenTotal(run.results),
+      tokens: usage.snapshot(),
+      scenarios: summary,
+    },
+    human: () => `${summaryMarkdown(kind, summary)}\n\nrun dir: ${runDir}: ${runCountsText(run)}; ${runTokensText(run.results, usage.snapshot().total)}`,
     runDirs: [runDir],
   };
 }

@@ -75,6 +75,22 @@ describe('lexcase run emar', () => {
     expect(cfg.sampling.source).toMatch(/EMAR \(paper 004\).*temperature 0\.1, top-p 0\.9, max_tokens 2048/);
   });
 
+  it("a resumed run's summary prints the whole run's tokens (report.md's total), not this call's 0", async () => {
+    const out = join(dir, 'hearsay');
+    const args = ['run', 'emar', '--dataset', 'hearsay', '--split', 'train', '--run-dir', out, '--no-cache'];
+    const r = await cli(...args);
+    expect(r.code, r.err).toBe(0);
+    const lines = readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n');
+    const total = lines.reduce((s, l) => s + JSON.parse(l).tokens.total, 0);
+    expect(total).toBeGreaterThan(1000);
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toMatch(new RegExp(`\\| total +\\| +${total.toLocaleString('en-US')} \\|`));
+    // before: "run dir: … (ran 0, resumed past N, failed 0); tokens 0"
+    expect(r.out).toContain(
+      `run dir: ${out}: ran 0, skipped ${lines.length} (already done), failed 0; tokens ${total.toLocaleString('en-US')} (whole run; this call 0)`,
+    );
+    expect(JSON.parse((await cli('--json', ...args)).out)).toMatchObject({ runTokens: total, tokens: { total: 0 } });
+  });
+
   it("config.json names a sampling setting given on the command line as given, not the paper's", async () => {
     const out = join(dir, 'hearsay-t');
     const r = await cli(

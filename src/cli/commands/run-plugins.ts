@@ -14,6 +14,7 @@ import type { SystemPlugin } from '../../../eval/systems.js';
 import { flagKey, schemaFlags, type CliFlag, type CliSchema } from '../../../eval/cli-schema.js';
 import { AGENT_SYSTEMS } from '../../../agents/systems.js';
 import { errors } from '../../../core/errors.js';
+import { runCountsText } from '../../../eval/run-counts.js';
 import { action, output, parseListOpt, type GlobalOpts } from '../action.js';
 import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
 import { intOpt, numOpt, type NumericRange } from '../numeric-options.js';
@@ -83,11 +84,7 @@ export function registerPluginCommand(program: Command, p: PluginWithCli): Comma
       const r = await mod.run({ runDir, flags: parsed, model });
       const { writeReport } = await import('../../../eval/report/write-report.js');
       const report = await writeReport(runDir);
-      output(
-        all,
-        { runDir, ...r, sections: report.sections.map((s) => s.id) },
-        () => `run dir: ${runDir} (ran ${r.ran}, resumed past ${r.skipped}, failed ${r.failed}); report: ${runDir}/report.md`,
-      );
+      output(all, { runDir, ...r, sections: report.sections.map((s) => s.id) }, () => `run dir: ${runDir}: ${runCountsText(r)}; report: ${runDir}/report.md`);
       await exitWhenNoItemSucceeded(runDir);
     }),
   );

@@ -108,6 +108,23 @@ describe('lexcase run threeply', () => {
     expect(srv.requests.length).toBe(before);
   });
 
+  it("a resumed run's summary prints the whole run's tokens (report.md's total), not this call's 0", async () => {
+    useServer();
+    const out = join(dir, 'reflective');
+    const args = ['run', 'threeply', '--scenarios', 'arguable,mismatched,non-arguable', '--n', '2', '--seed', '5', '--run-dir', out, '--no-cache'];
+    const r = await cli(...args);
+    expect(r.code, r.err).toBe(0);
+    const total = readFileSync(join(out, 'results.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .reduce((s, l) => s + JSON.parse(l).tokens.total, 0);
+    expect(total).toBeGreaterThan(1000);
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toMatch(new RegExp(`\\| total +\\| +${total.toLocaleString('en-US')} \\|`));
+    // before: "run dir: … (ran 0, resumed past 6, failed 0); tokens 0"
+    expect(r.out).toContain(`run dir: ${out}: ran 0, skipped 6 (already done), failed 0; tokens ${total.toLocaleString('en-US')} (whole run; this call 0)`);
+    expect(JSON.parse((await cli('--json', ...args)).out)).toMatchObject({ runTokens: total, tokens: { total: 0 } });
+  });
+
   it('--limit N runs the first N triples (scenario order), as on the other systems; a larger --limit grows the run', async () => {
     useServer();
     const out = join(dir, 'limited');
