@@ -93,6 +93,8 @@ describe('dense index in LanceDB', () => {
     const m = await addDenseIndex(out, { embedder: second, batchSize: 10 });
     expect(second.embedded).toBe(30);
     expect(m.methods).toContain('dense');
+    // the recorded build time is the resumed call's: the manifest says 30 passages were embedded before it
+    expect(m.dense).toMatchObject({ buildResumedAt: 30 });
     await table.checkoutLatest();
     const ids = await existingIds(table);
     expect(await table.countRows()).toBe(60);
@@ -100,6 +102,28 @@ describe('dense index in LanceDB', () => {
     expect([...ids].sort()).toEqual(passages.map((p) => p.id).sort());
     const hits = await (await openDenseRetriever(out)).search(passages[55].text, { k: 1 });
     expect(hits[0].id).toBe(passages[55].id);
+  });
+
+  it("a rerun that finds every passage embedded keeps the manifest's build time (not the no-op's few ms)", async () => {
+    const out = join(tmp, 'noop');
+    await buildIndex(stream(passages), { out, corpusName: 'barexam-sample', methods: ['bm25'], workers: 0 });
+    // an embedder that takes 40 ms a batch: the build takes ≥ 160 ms, a no-op rerun embeds nothing
+    const slow: Embedder = {
+      id: tiny.id,
+      provider: tiny.provider,
+      model: tiny.model,
+      dimension: tiny.dimension,
+      embed: async (texts, o) => (await new Promise((r) => setTimeout(r, 40)), tiny.embed(texts, o)),
+    };
+    const built = (await addDenseIndex(out, { embedder: slow, batchSize: 16 })).dense as unknown as DenseSection;
+    expect(built.buildMs).toBeGreaterThanOrEqual(160);
+    expect(built).not.toHaveProperty('buildResumedAt');
+    const again = counting(slow);
+    const m = (await addDenseIndex(out, { embedder: again, batchSize: 16 })).dense as unknown as DenseSection;
+    expect(again.embedded).toBe(0);
+    // before: buildMs became the no-op's own time ("resuming, 60 of 60 already embedded")
+    expect(m.buildMs).toBe(built.buildMs);
+    expect(m).not.toHaveProperty('buildResumedAt');
   });
 
   it('another --max-words over a finished or an interrupted dense index re-embeds every passage (saying so) and records the spec its vectors have', async () => {

@@ -108,6 +108,21 @@ function checkDenseUri(dir: string, uri: string): void {
     );
 }
 
+/**
+ * The build time the manifest records: this call's, with how many passages an earlier attempt had
+ * embedded when it resumed one; a rerun that found every passage embedded (a no-op resume of the
+ * finished table) keeps the recorded build's time instead of its own few milliseconds.
+ */
+function buildTime(
+  prior: DenseSection | undefined,
+  now: { uri: string; table: string; owner: string | undefined; rows: number; resumedAt: number; ms: number },
+): Pick<DenseSection, 'buildMs' | 'buildResumedAt'> {
+  const same = prior && prior.uri === now.uri && prior.table === now.table && prior.owner === now.owner && prior.rows === now.rows;
+  if (same && now.resumedAt === now.rows && prior.buildMs !== undefined)
+    return { buildMs: prior.buildMs, ...(prior.buildResumedAt ? { buildResumedAt: prior.buildResumedAt } : {}) };
+  return { buildMs: now.ms, ...(now.resumedAt ? { buildResumedAt: now.resumedAt } : {}) };
+}
+
 export async function addDenseIndex(dir: string, opts: AddDenseOptions = {}): Promise<Manifest> {
   const t0 = Date.now();
   checkDenseUri(dir, opts.uri ?? DEFAULT_DENSE_URI);
@@ -276,7 +291,7 @@ export async function addDenseIndex(dir: string, opts: AddDenseOptions = {}): Pr
       ann,
       annThreshold: threshold,
       spec: recordableSpec(spec) as Partial<EmbedderSpec>,
-      buildMs: Date.now() - t0,
+      ...buildTime(prior, { uri, table, owner, rows, resumedAt: done.size, ms: Date.now() - t0 }),
     };
     // Re-read: the manifest may have been rewritten meanwhile (e.g. another method added).
     const latest = await readManifest(dir);

@@ -44,7 +44,10 @@ export interface DenseSection {
   ann: (AnnParams & { threshold: number }) | null;
   annThreshold: number;
   spec: Partial<EmbedderSpec>;
+  /** How long embedding the table took (the build, not a rerun that found every passage embedded: that keeps this). */
   buildMs?: number;
+  /** Passages an earlier, interrupted attempt had embedded when the build that `buildMs` times resumed (its time is not in `buildMs`). */
+  buildResumedAt?: number;
 }
 
 export interface DenseIdsDigest {
