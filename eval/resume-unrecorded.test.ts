@@ -82,4 +82,39 @@ describe('resuming a run dir an older lexcase wrote', () => {
       message: expect.stringMatching(/field "model" differs/),
     });
   });
+
+  it('an old ACAL run without evidenceQuery: hearsay (same query then) resumes with a warning; learned_hands_courts with retrieval (first 600 characters then) is refused', async () => {
+    const val = (await loadQuestions('barexam', 'val')).slice(0, 3);
+    const query = (task: string) =>
+      task === 'hearsay' ? 'hearsay out-of-court statement truth of the matter asserted {text}' : 'court procedure filing lawsuit hiring a lawyer {text}';
+    const cfg = (task: string, limit: number, k = 5) => ({ system: 'acal/rag', task, split: 'test', limit, k, evidenceQuery: query(task), model: MODEL });
+    const writeOld = () => {
+      const old = configOf();
+      delete old.config.evidenceQuery;
+      writeFileSync(join(dir, 'config.json'), JSON.stringify(old));
+    };
+
+    await resume(val.slice(0, 2), cfg('hearsay', 2));
+    writeOld();
+    const { stderr } = await resume(val, cfg('hearsay', 3));
+    expect(stderr).toMatch(/does not record evidenceQuery \(the evidence search query\)/);
+    expect(configOf().resumes.at(-1)).toMatchObject({ unchecked: ['evidenceQuery'] });
+
+    rmSync(dir, { recursive: true, force: true });
+    await resume(val.slice(0, 2), cfg('learned_hands_courts', 2));
+    writeOld();
+    const lines = readFileSync(join(dir, 'results.jsonl'), 'utf8');
+    await expect(resume(val, cfg('learned_hands_courts', 3))).rejects.toMatchObject({
+      code: 'RUN_INVALID',
+      message: expect.stringMatching(/field "evidenceQuery" differs: .*searched with the first 600 characters of each post only\); use a new run dir/),
+    });
+    expect(readFileSync(join(dir, 'results.jsonl'), 'utf8')).toBe(lines);
+
+    // -k 0 searched nothing: nothing to differ
+    rmSync(dir, { recursive: true, force: true });
+    await resume(val.slice(0, 2), cfg('learned_hands_courts', 2, 0));
+    writeOld();
+    await resume(val, cfg('learned_hands_courts', 3, 0));
+    expect(configOf().resumes.at(-1)).toMatchObject({ unchecked: ['evidenceQuery'] });
+  });
 });

@@ -7,6 +7,10 @@
  *                 dense model); agent runs recorded only its path before
  *   model         the whole public LLM config (endpoint, provider, sampling, structured-output mode);
  *                 EMAR, 3-ply and ACAL runs recorded only the model id (a string) before
+ *   evidenceQuery ACAL's (and its RAG baseline's) evidence search query, the task's terms and the
+ *                 whole item text; unknown only where it was the same before: learned_hands_courts
+ *                 searched with the post's first 600 characters, so its old run dirs (with
+ *                 retrieval) differ and are refused
  *
  * Such a field is "unknown", not a difference: the resume goes on, says so in a warning, records
  * the fields in its `resumes` entry (`unchecked`), and config.json records them from then on, so
@@ -15,8 +19,16 @@
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
-/** Each field: whether the old config lacks what the new one records, and what it is, for the warning. */
-const ADDED: { key: string; what: string; lacks(before: unknown, after: unknown): boolean }[] = [
+/**
+ * Each field: whether the old config (`old`, whole) lacks what the new one records, what it is, for
+ * the warning, and (`differed`) why an old config without it is refused where it is not "unknown".
+ */
+const ADDED: {
+  key: string;
+  what: string;
+  lacks(before: unknown, after: unknown, old: Record<string, unknown>): boolean;
+  differed?: string;
+}[] = [
   {
     key: 'indexContent',
     what: "the index's corpus checksum and analyzer",
@@ -26,6 +38,12 @@ const ADDED: { key: string; what: string; lacks(before: unknown, after: unknown)
     key: 'model',
     what: 'the LLM endpoint, provider and sampling',
     lacks: (before, after) => typeof before === 'string' && isObject(after) && after.model === before,
+  },
+  {
+    key: 'evidenceQuery',
+    what: 'the evidence search query',
+    lacks: (before, after, old) => before === undefined && after !== undefined && (old.task !== 'learned_hands_courts' || old.k === 0),
+    differed: "this run dir's items were retrieved by an older lexcase, which searched with the first 600 characters of each post only",
   },
 ];
 
@@ -37,10 +55,15 @@ export function withUnrecorded(
   before: Record<string, unknown>,
   after: Record<string, unknown>,
 ): { config: Record<string, unknown>; unrecorded: { key: string; what: string }[] } {
-  const unrecorded = ADDED.filter((f) => f.lacks(before[f.key], after[f.key]));
+  const unrecorded = ADDED.filter((f) => f.lacks(before[f.key], after[f.key], before));
   if (!unrecorded.length) return { config: before, unrecorded: [] };
   return {
     config: { ...before, ...Object.fromEntries(unrecorded.map((f) => [f.key, after[f.key]])) },
     unrecorded: unrecorded.map(({ key, what }) => ({ key, what })),
   };
+}
+
+/** Why `key`, which an older lexcase did not record, differs for this old config (the refusal's reason), if known. */
+export function unrecordedDifference(key: string, before: Record<string, unknown>): string | undefined {
+  return before[key] === undefined ? ADDED.find((f) => f.key === key)?.differed : undefined;
 }

@@ -59,7 +59,7 @@ import { provenance } from './provenance.js';
 import type { RunConfigFile } from './run-config-file.js';
 import { traceSchemaFor } from './records.js';
 import { firstDifference, operationalChanges, resultConfig } from './resume-config.js';
-import { withUnrecorded } from './resume-unrecorded.js';
+import { unrecordedDifference, withUnrecorded } from './resume-unrecorded.js';
 import { withCanonicalSystem } from './systems.js';
 import { assertGrows, describeGrowth, growChanges, withoutGrowKeys } from './run-grow.js';
 import { checkRunDirOut, lockRunDir } from './run-dir-guard.js';
@@ -218,7 +218,10 @@ async function runLocked<Item extends { id: string }>(
     const { config: recorded, unrecorded } = withUnrecorded(existing.config ?? {}, config);
     // Only fields that change results must match; retries, timeouts, concurrency and the cache may change.
     const diff = firstDifference(withoutGrowKeys(resultConfig(withCanonicalSystem(recorded))), withoutGrowKeys(resultConfig(withCanonicalSystem(config))));
-    if (diff) throw errors.runInvalid(runDir, `was started with a different config (field "${diff}" differs); use a new run dir`);
+    if (diff) {
+      const why = unrecordedDifference(diff, recorded);
+      throw errors.runInvalid(runDir, `was started with a different config (field "${diff}" differs${why ? `: ${why}` : ''}); use a new run dir`);
+    }
     if (unrecorded.length) {
       log.warn(
         `warning: ${runDir}/config.json was written by an older lexcase and does not record ${unrecorded.map((u) => `${u.key} (${u.what})`).join(', ')}: this resume cannot check that the run's earlier items were made with the same; config.json records them from now on (resumes[].unchecked)`,

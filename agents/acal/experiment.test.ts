@@ -191,6 +191,8 @@ describe('runAcal on LegalBench hearsay (scripted server, real index)', () => {
     const r = await runAcal({ task: 'learned_hands_courts', dataDir: userDir, runDir, llm: llm(), limit: 2, indexDir: index(), iterations: 100 });
     expect(r.results.map((x) => x.id)).toEqual(['learned_hands_courts-test-0', 'learned_hands_courts-test-1']);
     expect(readGraph(runDir, 'learned_hands_courts-test-0').claim.text).toMatch(/logistics of interacting with a lawyer or the court system/);
+    // the query it searched with: the task's terms and the whole post (no cut)
+    expect(JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8')).config.evidenceQuery).toBe('court procedure filing lawsuit hiring a lawyer {text}');
     expect(readFileSync(r.reportMd, 'utf8')).toMatch(/CC BY-NC-SA 4.0/);
   });
 });

@@ -28,6 +28,7 @@ import { createAcalSystem } from './system.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
 import { ACAL_SYSTEMS, type AcalSystemName } from './system-names.js';
 import { loadFewShot } from './few-shot.js';
+import { acalTask } from './tasks.js';
 
 export { ACAL_SYSTEMS, type AcalSystemName };
 
@@ -127,6 +128,8 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
     index: opts.indexDir ?? null,
     ...(idx ? { indexContent: indexContent(idx.manifest) } : {}),
     tools: tools.map((t) => t.name),
+    // what acal and rag search with: the task's terms and the whole item text ({text})
+    ...(system === 'acal' || system === 'rag' ? { evidenceQuery: acalTask(opts.task).query('{text}') } : {}),
     ...(fewShotRecord ? { fewShot: fewShotRecord } : {}), // the examples sp/cot showed every item (train rows, by id)
     ...(system === 'acal'
       ? { semantics: opts.semantics ?? 'quadratic', clashResolution: opts.clashResolution !== false, escalation: opts.escalation !== false }

@@ -10,7 +10,11 @@ export interface AcalTask {
   context: string;
   /** The central claim φ, phrased so that "Yes" (σ(φ) ≥ θ) is the positive label. */
   claim: string;
-  /** Search query template for the evidence retrieval ({text} = the item text). */
+  /**
+   * Search query for the evidence retrieval: the task's terms, then the whole item text (no cut;
+   * config.json records `query('{text}')` as `evidenceQuery`). Until this was recorded
+   * learned_hands_courts searched with the first 600 characters of the post only.
+   */
   query: (text: string) => string;
 }
 
@@ -27,7 +31,7 @@ export const ACAL_TASKS: Record<string, AcalTask> = {
     context:
       'Learned Hands "courts" category: does the post discuss the logistics of how a person can interact with a lawyer or the court system — procedure, court rules, how to file a lawsuit, how to hire a lawyer, how to represent oneself, and other practical matters of dealing with these systems?',
     claim: 'The post discusses the logistics of interacting with a lawyer or the court system (procedure, filing, hiring a lawyer, self-representation).',
-    query: (text) => `court procedure filing lawsuit hiring a lawyer ${text.slice(0, 600)}`,
+    query: (text) => `court procedure filing lawsuit hiring a lawyer ${text}`,
   },
 };
 
