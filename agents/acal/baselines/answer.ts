@@ -6,7 +6,13 @@ import { invokeStructured } from '../../../core/llm/structured.js';
 import { msgs } from '../llm/common.js';
 import type { AcalTask } from '../tasks.js';
 
+/** CoT's and RAG's reply: the reasoning, then the label (a schema-following server writes the keys in this order). */
 export const answerSchema = z.object({ reasoning: z.string().optional(), answer: z.enum(['Yes', 'No']) });
+/**
+ * SP's reply: the label alone, as its prompt asks. The strict request schema makes every property
+ * required, so with `reasoning` in it a schema-following server would reason first, as for CoT.
+ */
+export const labelSchema = z.object({ answer: z.enum(['Yes', 'No']) });
 
 export function fewShotBlock(examples: TaskExample[]): string {
   return examples.length ? `EXAMPLES:\n${examples.map((e) => `Case: ${e.text}\nAnswer: ${e.label}`).join('\n\n')}` : '';
@@ -14,7 +20,12 @@ export function fewShotBlock(examples: TaskExample[]): string {
 
 export const question = (task: AcalTask) => `QUESTION: Is the following claim true for this case? ${task.claim}`;
 
-export async function askYesNo(llm: BaseChatModel, system: string, user: string, what: string, signal?: AbortSignal) {
+/** `withReasoning`: the reply schema is {reasoning, answer} (CoT, RAG), else {answer} (SP). */
+export async function askYesNo(llm: BaseChatModel, system: string, user: string, what: string, signal?: AbortSignal, withReasoning = true) {
+  if (!withReasoning) {
+    const r = await invokeStructured(llm, msgs(system, user), labelSchema, { what, signal });
+    return { answer: r.value.answer, reasoning: '', raw: r.raw };
+  }
   const r = await invokeStructured(llm, msgs(system, user), answerSchema, { what, signal });
   return { answer: r.value.answer, reasoning: r.value.reasoning ?? '', raw: r.raw };
 }

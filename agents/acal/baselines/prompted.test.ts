@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { TaskExample } from '../../../corpora/types.js';
+import { llmConfigSchema } from '../../../core/config.js';
+import { createChatModel } from '../../../core/llm/factory.js';
 import { FakeChatModel } from '../../../tests/support/fake-chat-model.js';
+import { requestedSchema, schemaFollowing, startScriptedServer, type ScriptedServer } from '../../../tests/support/scripted-openai-server.js';
 import { createChainOfThoughtSystem } from './chain-of-thought.js';
 import { createStandardPromptingSystem } from './standard-prompting.js';
 
@@ -43,4 +46,32 @@ describe('ACAL prompting baselines (SP and CoT share one template)', () => {
     expect(sp.out.trace).not.toHaveProperty('reasoning');
     expect(cot.out.trace).toMatchObject({ system: 'cot', reasoning: 'offered for notice, not truth' });
   });
+});
+
+describe('ACAL prompting baselines on the wire (a schema-following server)', () => {
+  let srv: ScriptedServer | undefined;
+  afterEach(async () => {
+    await srv?.close();
+    srv = undefined;
+  });
+
+  for (const mode of ['json_schema', 'tool'] as const)
+    it(`${mode}: SP's request schema is {answer} alone, as its prompt asks; CoT's is {reasoning, answer}, the reasoning first`, async () => {
+      srv = await startScriptedServer(schemaFollowing({ fill: (v) => ({ ...v, answer: 'No' }) }));
+      const llm = createChatModel(
+        llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: false, maxRetries: 0, timeoutMs: 5000, structuredOutput: mode }),
+      );
+      const ctx = { llm } as never;
+      const sp = await createStandardPromptingSystem({ task: 'hearsay', fewShot })(item, ctx);
+      const cot = await createChainOfThoughtSystem({ task: 'hearsay', fewShot })(item, ctx);
+      expect(srv.requests).toHaveLength(2);
+      const [spSchema, cotSchema] = srv.requests.map((r) => requestedSchema(r));
+      if (mode === 'tool') for (const r of srv.requests) expect(r.body.response_format).toBeUndefined();
+      expect(Object.keys(spSchema?.properties ?? {})).toEqual(['answer']);
+      expect(spSchema?.required).toEqual(['answer']);
+      expect(Object.keys(cotSchema?.properties ?? {})).toEqual(['reasoning', 'answer']);
+      expect(sp.prediction).toBe('No');
+      expect(cot.prediction).toBe('No');
+      expect(sp.trace).not.toHaveProperty('reasoning');
+    });
 });

@@ -18,12 +18,14 @@ const STYLES = {
     task: 'TASK: answer the legal classification question directly.',
     steps: [],
     reply: 'Reply with JSON only: {"answer": "Yes" | "No"}',
+    reasoning: false, // the request's schema is {answer} alone (answer.ts labelSchema)
     what: 'standard prompting answer',
   },
   cot: {
     task: 'TASK: answer the legal classification question, reasoning step by step first.',
     steps: ['Think step by step: identify the legal elements, apply each to the facts, then conclude.'],
     reply: 'Reply with JSON only: {"reasoning": "<your step-by-step reasoning>", "answer": "Yes" | "No"}',
+    reasoning: true,
     what: 'chain-of-thought answer',
   },
 } as const;
@@ -36,7 +38,7 @@ export function createPromptedSystem(style: keyof typeof STYLES, opts: PromptedO
     const user = [s.task, `LEGAL TEST: ${task.context}`, fewShotBlock(opts.fewShot ?? []), `Case: ${item.text}`, question(task), ...s.steps, s.reply]
       .filter(Boolean)
       .join('\n\n');
-    const r = await askYesNo(ctx.llm, 'You are a legal expert.', user, s.what, ctx.signal);
+    const r = await askYesNo(ctx.llm, 'You are a legal expert.', user, s.what, ctx.signal, s.reasoning);
     return { prediction: r.answer, trace: style === 'cot' ? { system: 'cot', reasoning: r.reasoning, raw: r.raw } : { system: 'sp', raw: r.raw } };
   };
 }
