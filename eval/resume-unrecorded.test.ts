@@ -117,4 +117,32 @@ describe('resuming a run dir an older lexcase wrote', () => {
     await resume(val, cfg('learned_hands_courts', 3, 0));
     expect(configOf().resumes.at(-1)).toMatchObject({ unchecked: ['evidenceQuery'] });
   });
+
+  it('an old ACAL run without passageChars (700 then): resumes with a warning at 700, and is refused with another length', async () => {
+    const val = (await loadQuestions('barexam', 'val')).slice(0, 3);
+    const cfg = (limit: number, passageChars: number) => ({
+      system: 'acal/acal',
+      task: 'hearsay',
+      limit,
+      k: 5,
+      evidenceQuery: 'hearsay {text}',
+      passageChars,
+      model: MODEL,
+    });
+    await resume(val.slice(0, 1), cfg(1, 700));
+    const old = configOf();
+    delete old.config.passageChars;
+    writeFileSync(join(dir, 'config.json'), JSON.stringify(old));
+    const lines = readFileSync(join(dir, 'results.jsonl'), 'utf8');
+    await expect(resume(val, cfg(3, 1200))).rejects.toMatchObject({
+      code: 'RUN_INVALID',
+      message: expect.stringMatching(
+        /field "passageChars" differs: an older lexcase, which did not record it, showed 700 characters of each passage\); use a new run dir/,
+      ),
+    });
+    expect(readFileSync(join(dir, 'results.jsonl'), 'utf8')).toBe(lines);
+    const { stderr } = await resume(val.slice(0, 2), cfg(2, 700));
+    expect(stderr).toMatch(/does not record passageChars \(the characters of each evidence passage shown\)/);
+    expect(configOf()).toMatchObject({ config: { passageChars: 700 }, resumes: [{ unchecked: ['passageChars'] }] });
+  });
 });

@@ -11,6 +11,9 @@
  *                 whole item text; unknown only where it was the same before: learned_hands_courts
  *                 searched with the post's first 600 characters, so its old run dirs (with
  *                 retrieval) differ and are refused
+ *   passageChars  the characters of each evidence passage ACAL and its RAG baseline show; unknown
+ *                 only when it is 700, what every ACAL run showed before it was recorded (MAD has
+ *                 always recorded its own)
  *
  * Such a field is "unknown", not a difference: the resume goes on, says so in a warning, records
  * the fields in its `resumes` entry (`unchecked`), and config.json records them from then on, so
@@ -44,6 +47,12 @@ const ADDED: {
     what: 'the evidence search query',
     lacks: (before, after, old) => before === undefined && after !== undefined && (old.task !== 'learned_hands_courts' || old.k === 0),
     differed: "this run dir's items were retrieved by an older lexcase, which searched with the first 600 characters of each post only",
+  },
+  {
+    key: 'passageChars',
+    what: 'the characters of each evidence passage shown',
+    lacks: (before, after, old) => before === undefined && after === 700 && String(old.system).startsWith('acal'),
+    differed: 'an older lexcase, which did not record it, showed 700 characters of each passage',
   },
 ];
 

@@ -34,6 +34,8 @@ export interface ArenaOptions {
   maxAgentsPerTeam?: number;
   relationBatchSize?: number;
   relationMinConfidence?: number;
+  /** Characters of each evidence passage the agents are shown (default passage-chars.ts). */
+  passageChars?: number;
   signal?: AbortSignal;
 }
 
@@ -71,7 +73,7 @@ export function runArena(llm: BaseChatModel, input: ArenaInput, opts: ArenaOptio
 async function arena(llm: BaseChatModel, input: ArenaInput, opts: ArenaOptions): Promise<{ graph: AcalGraph; trace: ArenaTrace }> {
   const semantics = opts.semantics ?? 'quadratic';
   const signal = opts.signal;
-  const c = { task: input.task, claim: input.task.claim, caseText: input.caseText, evidence: input.evidence };
+  const c = { task: input.task, claim: input.task.claim, caseText: input.caseText, evidence: input.evidence, passageChars: opts.passageChars };
   const seed = input.seed ?? deriveSeed(13, input.itemId);
   let llmCalls = 0;
 

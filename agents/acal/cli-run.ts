@@ -21,6 +21,7 @@ interface AcalFlags {
   split: string;
   limit?: number;
   k: number;
+  passageChars: number;
   runDir?: string;
   seed: number;
   concurrency: number;
@@ -68,6 +69,7 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
       clashResolution: flags.clash,
       escalation: flags.escalation,
       k: flags.k,
+      passageChars: flags.passageChars,
       indexDir: index,
       seed: flags.seed,
       concurrency: flags.concurrency,

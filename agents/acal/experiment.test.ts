@@ -157,6 +157,46 @@ describe('runAcal on LegalBench hearsay (scripted server, real index)', () => {
     await expect(run(4)).rejects.toMatchObject({ code: 'RUN_INVALID', message: expect.stringMatching(/field "indexContent" differs/) });
   });
 
+  it('--passage-chars: acal and rag show each passage cut at that length, config.json records it, and a resume with another length is refused', async () => {
+    // the passages a request shows (a passage may hold single newlines; sections are split by blank lines)
+    const evidenceLines = (q: { body: { messages: { role: string; content: string }[] } }) => {
+      const block = /\nEVIDENCE[^\n]*:\n([\s\S]*?)(?:\n\n|$)/.exec(userOf(q))?.[1];
+      return block ? block.split(/\n(?=\[P\d+\] )/) : [];
+    };
+    // the default: 700 characters (the paper gives none), recorded
+    const before = srv.requests.length;
+    const rag = join(dir, 'run-rag-chars');
+    await runAcal({ task: 'hearsay', runDir: rag, llm: llm(), system: 'rag', limit: 1, indexDir: index(), iterations: 100 });
+    expect(JSON.parse(readFileSync(join(rag, 'config.json'), 'utf8')).config.passageChars).toBe(700);
+    const shown = srv.requests.slice(before).flatMap(evidenceLines);
+    expect(shown).toHaveLength(5);
+    expect(shown.some((l) => l.endsWith('…'))).toBe(true); // most legal_corpus passages are longer
+    for (const l of shown) expect(l.replace(/^\[P\d+\] /, '').replace(/…$/, '').length).toBeLessThanOrEqual(700);
+
+    // --passage-chars 3000: the whole passages; another length over the same run dir is refused, nothing run
+    const whole = join(dir, 'run-rag-chars-3000');
+    const at = srv.requests.length;
+    await runAcal({ task: 'hearsay', runDir: whole, llm: llm(), system: 'rag', limit: 1, indexDir: index(), iterations: 100, passageChars: 3000 });
+    const long = srv.requests.slice(at).flatMap(evidenceLines);
+    expect(long.some((l) => l.length > 800 && !l.endsWith('…'))).toBe(true);
+    expect(JSON.parse(readFileSync(join(whole, 'config.json'), 'utf8')).config.passageChars).toBe(3000);
+    const n = srv.requests.length;
+    await expect(runAcal({ task: 'hearsay', runDir: whole, llm: llm(), system: 'rag', limit: 2, indexDir: index(), iterations: 100 })).rejects.toMatchObject({
+      code: 'RUN_INVALID',
+      message: expect.stringMatching(/field "passageChars" differs/),
+    });
+    expect(srv.requests.length).toBe(n);
+
+    // the arena: every stage that shows the evidence cuts it at the length asked for
+    const arena = join(dir, 'run-acal-chars');
+    const from = srv.requests.length;
+    await runAcal({ task: 'hearsay', runDir: arena, llm: llm(), limit: 1, indexDir: index(), iterations: 100, passageChars: 120 });
+    const arenaLines = srv.requests.slice(from).flatMap(evidenceLines);
+    expect(arenaLines.length).toBeGreaterThan(5);
+    for (const l of arenaLines) expect(l.replace(/^\[P\d+\] /, '').replace(/…$/, '').length).toBeLessThanOrEqual(120);
+    expect(JSON.parse(readFileSync(join(arena, 'config.json'), 'utf8')).config).toMatchObject({ system: 'acal/acal', passageChars: 120 });
+  });
+
   const userDir = join(import.meta.dirname, '../../tests/fixtures/legalbench-user');
   it('refuses sp/cot without the train rows, and names the file, line and field of a malformed train row (no silent zero-shot run)', async () => {
     // the layout corpora/data/legalbench/SOURCE.md documents: the test file only

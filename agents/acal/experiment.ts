@@ -29,6 +29,7 @@ import { DEFAULT_K } from '../../retrieval/default-k.js';
 import { ACAL_SYSTEMS, type AcalSystemName } from './system-names.js';
 import { loadFewShot } from './few-shot.js';
 import { acalTask } from './tasks.js';
+import { DEFAULT_PASSAGE_CHARS } from './passage-chars.js';
 
 export { ACAL_SYSTEMS, type AcalSystemName };
 
@@ -46,6 +47,8 @@ export interface RunAcalOptions {
   escalation?: boolean;
   /** Evidence passages per item (default 5). */
   k?: number;
+  /** Characters of each evidence passage acal and rag show (default passage-chars.ts). */
+  passageChars?: number;
   indexDir?: string;
   seed?: number;
   concurrency?: number;
@@ -92,6 +95,7 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
   const items = opts.limit !== undefined ? all.slice(0, opts.limit) : all;
   // k's default, once for this route: the tools, the system and config.json get this k.
   const k = opts.k ?? DEFAULT_K;
+  const passageChars = opts.passageChars ?? DEFAULT_PASSAGE_CHARS;
 
   let retrievers: Partial<Record<string, Retriever>> = {};
   let getPassage: (id: string) => Promise<{ id: string; text: string; title?: string } | undefined> = async () => undefined;
@@ -108,6 +112,7 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
       ? createAcalSystem({
           task: opts.task,
           k,
+          passageChars,
           graphDir: opts.runDir,
           semantics: opts.semantics,
           clashResolution: opts.clashResolution,
@@ -117,7 +122,7 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
         ? createStandardPromptingSystem({ task: opts.task, fewShot })
         : system === 'cot'
           ? createChainOfThoughtSystem({ task: opts.task, fewShot })
-          : createSingleAgentRagSystem({ task: opts.task, k });
+          : createSingleAgentRagSystem({ task: opts.task, k, passageChars });
 
   const config = {
     system: `acal/${system}`, // the one naming scheme (`<id>/<variant>`); runs before it recorded `acal` / `acal-<baseline>`
@@ -129,7 +134,8 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
     ...(idx ? { indexContent: indexContent(idx.manifest) } : {}),
     tools: tools.map((t) => t.name),
     // what acal and rag search with: the task's terms and the whole item text ({text})
-    ...(system === 'acal' || system === 'rag' ? { evidenceQuery: acalTask(opts.task).query('{text}') } : {}),
+    // and how much of each passage they show
+    ...(system === 'acal' || system === 'rag' ? { evidenceQuery: acalTask(opts.task).query('{text}'), passageChars } : {}),
     ...(fewShotRecord ? { fewShot: fewShotRecord } : {}), // the examples sp/cot showed every item (train rows, by id)
     ...(system === 'acal'
       ? { semantics: opts.semantics ?? 'quadratic', clashResolution: opts.clashResolution !== false, escalation: opts.escalation !== false }

@@ -9,6 +9,7 @@ import { ACAL_LABELS } from './labels.js';
 import { DEFAULT_INDEX_DIR } from '../../retrieval/default-index-dir.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
 import { SEMANTICS } from './semantics/names.js';
+import { DEFAULT_PASSAGE_CHARS } from './passage-chars.js';
 import { ACAL_SYSTEMS } from './system-names.js';
 
 const variants = ACAL_SYSTEMS.map((v) => `acal/${v}`);
@@ -62,6 +63,14 @@ export const acalPlugin: SystemPlugin = {
       },
       { name: 'limit', arg: 'n', description: 'first N items only', type: 'int', min: 1 },
       { name: 'k', short: 'k', arg: 'n', description: 'evidence passages per item (0: no retrieval)', type: 'int', default: DEFAULT_K },
+      {
+        name: 'passage-chars',
+        arg: 'n',
+        description: 'characters of each evidence passage shown (acal and rag; recorded in config.json)',
+        type: 'int',
+        min: 1,
+        default: DEFAULT_PASSAGE_CHARS,
+      },
       { name: 'seed', arg: 'n', description: 'run seed', type: 'int', default: 13 },
       { name: 'concurrency', arg: 'n', description: 'items at once', type: 'int', min: 1, default: 1 },
       { name: 'retry-failed', description: 'on resume, keep failed items as they are (default: run them again)', type: 'negatable' },

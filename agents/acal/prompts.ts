@@ -8,9 +8,10 @@
 import { passageHandles } from '../common/passage-handles.js';
 import type { AcalGraph } from './graph/types.js';
 import type { CaseInput, EvidencePassage } from './llm/common.js';
+import { DEFAULT_PASSAGE_CHARS } from './passage-chars.js';
 import { describeRole, LEGAL_ROLES, roleByName, type LegalRole } from './roles.js';
 
-export function formatEvidence(evidence: EvidencePassage[], maxChars = 700): string {
+export function formatEvidence(evidence: EvidencePassage[], maxChars = DEFAULT_PASSAGE_CHARS): string {
   if (!evidence.length) return '(no passages retrieved)';
   const h = passageHandles(); // one map for the whole block: outside an item's scope each call would be a fresh map (every passage P1)
   return (
@@ -27,7 +28,7 @@ export function caseHeader(c: CaseInput, withEvidence = true): string {
     `LEGAL TEST: ${c.task.context}`,
     `CASE: ${c.caseText}`,
     `CLAIM: ${c.claim}`,
-    ...(withEvidence ? [`EVIDENCE (retrieved passages; cite by id):\n${formatEvidence(c.evidence)}`] : []),
+    ...(withEvidence ? [`EVIDENCE (retrieved passages; cite by id):\n${formatEvidence(c.evidence, c.passageChars)}`] : []),
   ].join('\n\n');
 }
 

@@ -9,7 +9,8 @@ import { withPassageHandles } from '../../common/passage-handles.js';
 import { askYesNo, question } from './answer.js';
 import { DEFAULT_K } from '../../../retrieval/default-k.js';
 
-export function createSingleAgentRagSystem(opts: { task: string; k?: number }): AgentSystem<TaskExample> {
+/** `passageChars`: characters of each passage shown (default passage-chars.ts). */
+export function createSingleAgentRagSystem(opts: { task: string; k?: number; passageChars?: number }): AgentSystem<TaskExample> {
   const task = acalTask(opts.task);
   const k = opts.k ?? DEFAULT_K; // once, here (runAcal passes the k it resolved)
   return async (item, ctx) => {
@@ -20,7 +21,7 @@ export function createSingleAgentRagSystem(opts: { task: string; k?: number }): 
       const user = [
         'TASK: answer the legal classification question using the retrieved evidence.',
         `LEGAL TEST: ${task.context}`,
-        `EVIDENCE:\n${formatEvidence(ev.passages)}`,
+        `EVIDENCE:\n${formatEvidence(ev.passages, opts.passageChars)}`,
         `Case: ${item.text}`,
         question(task),
         'Reply with JSON only: {"reasoning": "<brief>", "answer": "Yes" | "No"}',

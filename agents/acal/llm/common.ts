@@ -13,6 +13,8 @@ export interface CaseInput {
   claim: string;
   caseText: string;
   evidence: EvidencePassage[];
+  /** Characters of each passage shown (default passage-chars.ts). */
+  passageChars?: number;
 }
 
 export const msgs = (system: string, user: string): BaseMessage[] => [new SystemMessage(system), new HumanMessage(user)];

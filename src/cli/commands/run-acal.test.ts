@@ -49,10 +49,13 @@ describe('lexcase run acal', () => {
       'acal-compat',
       '-k',
       '0',
+      '--passage-chars',
+      '1500',
     );
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out);
     expect(j.metrics.n).toBe(3);
+    expect(JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')).config.passageChars).toBe(1500);
     expect(readFileSync(join(out, 'acal-report.md'), 'utf8')).toMatch(/# ACAL on LegalBench hearsay/);
     const g = readGraph(out, 'hearsay-test-0');
     expect(g.settings.semantics).toBe('acal-compat');
