@@ -1,5 +1,6 @@
 /**
- * Run dirs written before config.json recorded the index's content (`indexContent`) or the whole
+ * Run dirs written before config.json recorded the index's content (`indexContent`, or in it the
+ * settings of the index's dense vectors, `indexContent.dense.vectors`) or the whole
  * public LLM config (`model` as an object, for EMAR, 3-ply and ACAL) still resume: the missing
  * field is unknown, not a difference — a warning says so, the resume entry lists it as unchecked,
  * and config.json records it from then on, so the next resume checks it. A field that is recorded
@@ -72,6 +73,38 @@ describe('resuming a run dir an older lexcase wrote', () => {
       message: expect.stringMatching(/field "model" differs/),
     });
     expect(readFileSync(join(dir, 'results.jsonl'), 'utf8')).toBe(lines);
+  });
+
+  it('old indexContent with a dense part but no vector settings: resumes with a warning, records them as unchecked, and refuses re-embedded vectors afterwards', async () => {
+    const val = (await loadQuestions('barexam', 'val')).slice(0, 4);
+    const dense = { embedder: 'use-lite', model: 'universal-sentence-encoder-lite', dimension: 512 };
+    const vectors = (maxWords: number) => ({ maxWords, queryPrefix: '', passagePrefix: '', quantized: false });
+    const content = (maxWords: number) => ({ ...INDEX, dense: { ...dense, vectors: vectors(maxWords) } });
+    const base = { system: 'baseline', mode: 'dense-rag', dataset: 'barexam', split: 'val', index: '/data/idx-d' };
+    await resume(val.slice(0, 2), { ...base, limit: 2, indexContent: content(5) });
+    // what an older lexcase wrote: the dense model and dimension only
+    const old = configOf();
+    delete old.config.indexContent.dense.vectors;
+    writeFileSync(join(dir, 'config.json'), JSON.stringify(old));
+
+    const { stderr } = await resume(val.slice(0, 3), { ...base, limit: 3, indexContent: content(5) });
+    expect(stderr).toMatch(
+      /\[warn\] warning: .*config\.json was written by an older lexcase and does not record indexContent\.dense\.vectors \(the settings the index's dense vectors were made with\).*cannot check/,
+    );
+    const c = configOf();
+    expect(c.resumes.at(-1)).toMatchObject({ unchecked: ['indexContent.dense.vectors'], grown: { limit: { from: 2, to: 3 } } });
+    expect(c.config.indexContent).toEqual(content(5));
+
+    // recorded from now on: the same table re-embedded with 256 words is refused, results.jsonl untouched
+    const lines = readFileSync(join(dir, 'results.jsonl'), 'utf8');
+    await expect(resume(val, { ...base, limit: 4, indexContent: content(256) })).rejects.toMatchObject({
+      code: 'RUN_INVALID',
+      message: expect.stringMatching(/field "indexContent" differs/),
+    });
+    expect(readFileSync(join(dir, 'results.jsonl'), 'utf8')).toBe(lines);
+    // the same vectors: the run grows
+    await resume(val, { ...base, limit: 4, indexContent: content(5) });
+    expect(configOf().resumes.at(-1)).not.toHaveProperty('unchecked');
   });
 
   it('an old model id that is not the new model is a difference, not unknown', async () => {

@@ -4,7 +4,11 @@
  * against:
  *
  *   indexContent  what the index held (indexer/manifest.ts `indexContent`: corpus checksum, analyzer,
- *                 dense model); agent runs recorded only its path before
+ *                 dense model); agent runs recorded only its path before, `reproduce` retrieval runs
+ *                 only its corpus name, checksum, passage count and methods (config `index`)
+ *   indexContent.dense.vectors
+ *                 the settings the index's dense vectors were made with (word limit, prefixes,
+ *                 quantized); indexContent recorded only their model and dimension before
  *   model         the whole public LLM config (endpoint, provider, sampling, structured-output mode);
  *                 EMAR, 3-ply and ACAL runs recorded only the model id (a string) before
  *   evidenceQuery ACAL's (and its RAG baseline's) evidence search query, the task's terms and the
@@ -23,56 +27,83 @@
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /**
- * Each field: whether the old config (`old`, whole) lacks what the new one records, what it is, for
- * the warning, and (`differed`) why an old config without it is refused where it is not "unknown".
+ * Each field (a path of keys into the config): whether the old config (`old`, whole) lacks what the
+ * new one records, what it is, for the warning, and (`differed`) why an old config without it is
+ * refused where it is not "unknown". A nested field is unknown only where the old config records
+ * its parent (an old `indexContent` with a `dense` part, but no `vectors` in it).
  */
 const ADDED: {
-  key: string;
+  path: string[];
   what: string;
   lacks(before: unknown, after: unknown, old: Record<string, unknown>): boolean;
   differed?: string;
 }[] = [
   {
-    key: 'indexContent',
+    path: ['indexContent'],
     what: "the index's corpus checksum and analyzer",
     lacks: (before, after) => before === undefined && after !== undefined,
   },
   {
-    key: 'model',
+    path: ['indexContent', 'dense', 'vectors'],
+    what: "the settings the index's dense vectors were made with",
+    lacks: (before, after) => before === undefined && after !== undefined,
+  },
+  {
+    path: ['model'],
     what: 'the LLM endpoint, provider and sampling',
     lacks: (before, after) => typeof before === 'string' && isObject(after) && after.model === before,
   },
   {
-    key: 'evidenceQuery',
+    path: ['evidenceQuery'],
     what: 'the evidence search query',
     lacks: (before, after, old) => before === undefined && after !== undefined && (old.task !== 'learned_hands_courts' || old.k === 0),
     differed: "this run dir's items were retrieved by an older lexcase, which searched with the first 600 characters of each post only",
   },
   {
-    key: 'passageChars',
+    path: ['passageChars'],
     what: 'the characters of each evidence passage shown',
     lacks: (before, after, old) => before === undefined && after === 700 && String(old.system).startsWith('acal'),
     differed: 'an older lexcase, which did not record it, showed 700 characters of each passage',
   },
 ];
 
+/** The value at `path` in `config`; `parent`: whether everything above it is an object there. */
+function at(config: Record<string, unknown>, path: string[]): { parent: boolean; value: unknown } {
+  let o: unknown = config;
+  for (const k of path.slice(0, -1)) {
+    if (!isObject(o)) return { parent: false, value: undefined };
+    o = o[k];
+  }
+  return isObject(o) ? { parent: true, value: o[path[path.length - 1]] } : { parent: false, value: undefined };
+}
+
+/** `config` with `value` set at `path` (copies along the path; `config` itself is not changed). */
+function setAt(config: Record<string, unknown>, path: string[], value: unknown): Record<string, unknown> {
+  const [k, ...rest] = path;
+  return { ...config, [k]: rest.length ? setAt(config[k] as Record<string, unknown>, rest, value) : value };
+}
+
 /**
  * `before` (a recorded config) with the fields it does not record taken from `after` (the new
- * run's), and those fields' keys and descriptions; `before` itself is not changed.
+ * run's), and those fields' keys (dotted paths) and descriptions; `before` itself is not changed.
  */
 export function withUnrecorded(
   before: Record<string, unknown>,
   after: Record<string, unknown>,
 ): { config: Record<string, unknown>; unrecorded: { key: string; what: string }[] } {
-  const unrecorded = ADDED.filter((f) => f.lacks(before[f.key], after[f.key], before));
+  const unrecorded = ADDED.filter((f) => {
+    const b = at(before, f.path);
+    const a = at(after, f.path);
+    return b.parent && a.parent && f.lacks(b.value, a.value, before);
+  });
   if (!unrecorded.length) return { config: before, unrecorded: [] };
   return {
-    config: { ...before, ...Object.fromEntries(unrecorded.map((f) => [f.key, after[f.key]])) },
-    unrecorded: unrecorded.map(({ key, what }) => ({ key, what })),
+    config: unrecorded.reduce((c, f) => setAt(c, f.path, at(after, f.path).value), before),
+    unrecorded: unrecorded.map(({ path, what }) => ({ key: path.join('.'), what })),
   };
 }
 
 /** Why `key`, which an older lexcase did not record, differs for this old config (the refusal's reason), if known. */
 export function unrecordedDifference(key: string, before: Record<string, unknown>): string | undefined {
-  return before[key] === undefined ? ADDED.find((f) => f.key === key)?.differed : undefined;
+  return before[key] === undefined ? ADDED.find((f) => f.path.join('.') === key)?.differed : undefined;
 }

@@ -14,6 +14,8 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { errors } from '../core/errors.js';
 import type { Manifest } from './manifest-schema.js';
+import type { EmbedderProvider, EmbedderSpec } from './embed/types.js';
+import { vectorSettings, type VectorSettings } from './embed/vector-spec.js';
 import { MANIFEST_FORMAT, MANIFEST_VERSION } from './manifest-format.js';
 
 export { MANIFEST_FORMAT, MANIFEST_VERSION };
@@ -80,20 +82,29 @@ function trustedEnvelope(json: unknown): boolean {
 }
 
 /**
- * What an agent run records of the index it searched (config.json `indexContent`): the corpus it
- * holds (name, checksum over the passages, count), the analyzer its terms were made with and the
- * dense model, if it has one. Not the path and not the build time: an index rebuilt from the same
- * corpus with the same settings is the same index, one rebuilt from another corpus is not — a
- * resume or `lexcase merge` over it is refused (eval/runner.ts, eval/reproduce/merge.ts).
+ * What an agent run or a `reproduce` retrieval run records of the index it searched (config.json
+ * `indexContent`): the corpus it holds (name, checksum over the passages, count), the analyzer its
+ * terms were made with and, if it has dense vectors, their model and the settings they were made
+ * with (`vectors`: word limit, prefixes, quantized, with the provider's defaults filled in — see
+ * embed/vector-spec.ts). Not the path and not the build time: an index rebuilt from the same corpus
+ * with the same settings is the same index; one rebuilt from another corpus or with another
+ * analyzer, or re-embedded with other vector settings, is not — a resume or `lexcase merge` over it
+ * is refused (eval/runner.ts, eval/reproduce/merge.ts).
  */
 export function indexContent(m: Manifest): Record<string, unknown> {
+  const d = m.dense;
   return {
     corpus: m.corpus.name,
     checksum: m.corpus.checksum,
     passages: m.corpus.passages,
     analyzer: m.analyzer,
-    ...(m.dense ? { dense: { embedder: m.dense.embedder, model: m.dense.model, dimension: m.dense.dimension } } : {}),
+    ...(d ? { dense: { embedder: d.embedder, model: d.model, dimension: d.dimension, vectors: denseVectorSettings(d) } } : {}),
   };
+}
+
+/** The settings an index's dense vectors were made with (its recorded spec; none recorded: the provider's defaults, as add-dense.ts reads it). */
+export function denseVectorSettings(d: NonNullable<Manifest['dense']>): VectorSettings {
+  return vectorSettings((d.spec ?? {}) as Partial<EmbedderSpec>, d.embedder as EmbedderProvider, d.model);
 }
 
 /** sha256 (hex) of a manifest body (everything but `seal`) as compact JSON, in its key order. */

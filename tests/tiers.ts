@@ -92,6 +92,7 @@ export const PROCESS_TESTS: readonly string[] = [
  * grids, fault matrices, and browser tests that start Chromium through a shared helper.
  */
 export const HEAVY_TESTS: readonly string[] = [
+  'agents/case/experiment-index-content.test.ts',
   'bench/embed-scale.test.ts',
   'bench/run.test.ts',
   'eval/demo/dense-step.test.ts',

@@ -1,7 +1,9 @@
 /**
- * `run case` records what its index holds (config.json `indexContent`: corpus checksum, analyzer),
- * not only its path: a resume over the same path rebuilt from another corpus is refused before any
- * item runs, so one run's figure never averages two corpora; the same corpus rebuilt resumes.
+ * `run case` records what its index holds (config.json `indexContent`: corpus checksum, analyzer,
+ * the dense vectors' model and settings), not only its path: a resume over the same path rebuilt
+ * from another corpus, or re-embedded with another word limit, is refused before any item runs, so
+ * one run's figure never averages two corpora or two sets of vectors; the same corpus rebuilt, or
+ * the same vector settings spelled out, resumes.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,9 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPassages } from '../../corpora/registry.js';
 import type { Passage } from '../../corpora/types.js';
 import { buildIndex } from '../../indexer/build.js';
+import { addDenseIndex } from '../../indexer/dense/add-dense.js';
+import type { EmbedderSpec } from '../../indexer/embed/types.js';
 import { closeSparseIndexes } from '../../retrieval/open.js';
 import { buildSmallBarexamIndex } from '../../tests/support/small-barexam-index.js';
 import { runCaseExperiment } from './experiment.js';
+
+const TINY_BERT = join(import.meta.dirname, '../../tests/fixtures/tiny-embedder/tiny-bert');
 
 let dir: string;
 beforeAll(() => {
@@ -69,6 +75,37 @@ describe('run case over a rebuilt index', () => {
     await expect(run(6)).rejects.toMatchObject({
       code: 'RUN_INVALID',
       message: expect.stringMatching(/r1: was started with a different config \(field "indexContent" differs\); use a new run dir/),
+    });
+    expect(readFileSync(join(runDir, 'results.jsonl'), 'utf8')).toBe(results);
+  }, 120_000);
+
+  it('a resume over the index re-embedded with another word limit is refused (field "indexContent" differs); the same settings spelled out resume', async () => {
+    const index = join(dir, 'idx-d');
+    const runDir = join(dir, 'r-d');
+    const run = (limit: number) =>
+      runCaseExperiment({ system: 'case', offline: true, evidence: 'plan', dataset: 'barexam', split: 'val', index, limit, runDir });
+    const embed = (extra: Omit<EmbedderSpec, 'provider'>) =>
+      addDenseIndex(index, { embedder: { provider: 'transformers', modelDir: TINY_BERT, ...extra }, batchSize: 64 });
+    await buildSmallBarexamIndex(index, { items: 6 });
+    await embed({ maxWords: 5 });
+    expect(await run(2)).toMatchObject({ ran: 2, skipped: 0 });
+    expect(JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8')).config.indexContent.dense).toEqual({
+      embedder: 'transformers',
+      model: 'tiny-bert',
+      dimension: 32,
+      vectors: { maxWords: 5, queryPrefix: '', passagePrefix: '', quantized: false },
+    });
+
+    // the same vectors with the model's defaults spelled out (no prefixes, not quantized): the run grows
+    await embed({ maxWords: 5, queryPrefix: '', quantized: false });
+    expect(await run(3)).toMatchObject({ ran: 1, skipped: 2 });
+
+    // every passage embedded again with 256 words: refused, nothing run or written
+    await embed({ maxWords: 256 });
+    const results = readFileSync(join(runDir, 'results.jsonl'), 'utf8');
+    await expect(run(6)).rejects.toMatchObject({
+      code: 'RUN_INVALID',
+      message: expect.stringMatching(/r-d: was started with a different config \(field "indexContent" differs\); use a new run dir/),
     });
     expect(readFileSync(join(runDir, 'results.jsonl'), 'utf8')).toBe(results);
   }, 120_000);

@@ -15,9 +15,14 @@ import type { EmbedderSpec } from './types.js';
 /** use-lite's word limit when the spec sets none (use-lite.ts truncates there). */
 export const USE_LITE_DEFAULT_MAX_WORDS = 256;
 
-type VectorSettings = Record<'maxWords' | 'queryPrefix' | 'passagePrefix' | 'quantized', string | number | boolean>;
+export type VectorSettings = Record<'maxWords' | 'queryPrefix' | 'passagePrefix' | 'quantized', string | number | boolean>;
 
-function vectorSettings(spec: Partial<EmbedderSpec>, provider: EmbedderSpec['provider'], model: string): VectorSettings {
+/**
+ * The settings of `spec` that change the vectors of `provider`/`model`, each with its provider
+ * default filled in (maxWords 0: no limit). What an agent or reproduce run records of an index's
+ * dense vectors (indexer/manifest.ts `indexContent`).
+ */
+export function vectorSettings(spec: Partial<EmbedderSpec>, provider: EmbedderSpec['provider'], model: string): VectorSettings {
   const maxWords = spec.maxWords ?? (provider === 'use-lite' ? USE_LITE_DEFAULT_MAX_WORDS : 0);
   if (provider === 'use-lite') return { maxWords, queryPrefix: '', passagePrefix: '', quantized: false };
   const p = prefixesFor(model);
@@ -30,6 +35,16 @@ function vectorSettings(spec: Partial<EmbedderSpec>, provider: EmbedderSpec['pro
 }
 
 const show = (v: string | number | boolean) => (typeof v === 'string' ? JSON.stringify(v) : v === 0 ? 'unlimited' : String(v));
+
+/** The vector settings in words, for `index info`: "maxWords 5", then any prefix and "quantized" that are set. */
+export function describeVectorSettings(v: VectorSettings): string {
+  return [
+    `maxWords ${show(v.maxWords)}`,
+    ...(v.queryPrefix ? [`queryPrefix ${show(v.queryPrefix)}`] : []),
+    ...(v.passagePrefix ? [`passagePrefix ${show(v.passagePrefix)}`] : []),
+    ...(v.quantized ? ['quantized'] : []),
+  ].join(', ');
+}
 
 /**
  * How the vectors of `after` differ from those of `before` for one embedder (`provider`, `model`),
