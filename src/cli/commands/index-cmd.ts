@@ -6,7 +6,8 @@
 import { join, relative } from 'node:path';
 import { readdir, stat } from 'node:fs/promises';
 import { InvalidArgumentError, type Command } from 'commander';
-import type { Manifest } from '../../../indexer/manifest.js';
+import { denseVectorSettings, type Manifest } from '../../../indexer/manifest.js';
+import { describeVectorSettings } from '../../../indexer/embed/vector-spec.js';
 import type { BuildOptions } from '../../../indexer/build.js';
 import { corpusNames } from '../../../corpora/catalog.js';
 import { log } from '../../../core/log.js';
@@ -157,7 +158,9 @@ export function manifestSummary(dir: string, m: Manifest, sizes: { total: number
       : []),
     `  methods   ${m.methods.join(', ')}`,
     `  analyzer  ${a.preset ? `${a.preset} preset: ` : ''}lowercase=${a.lowercase} stopwords=${a.stopwords} stemmer=${a.stemmer} minTokenLength=${a.minTokenLength}`,
-    ...(m.dense ? [`  dense     ${m.dense.embedder} ${m.dense.model} (dim ${m.dense.dimension})`] : []),
+    ...(m.dense
+      ? [`  dense     ${m.dense.embedder} ${m.dense.model} (dim ${m.dense.dimension}), ${describeVectorSettings(denseVectorSettings(m.dense))}`]
+      : []),
     `  size      ${mb(sizes.total)} (${Object.entries(sizes.parts)
       .map(([k, v]) => `${k} ${mb(v)}`)
       .join(', ')})`,

@@ -50,6 +50,12 @@ describe('lexcase index dense --prebuilt', () => {
     expect((m.dense as any).rows).toBe(m.corpus.passages);
   }, 120_000);
 
+  it('index info shows the settings the dense vectors were made with (the prebuilt ones: 128 words), not only the model', async () => {
+    const r = await runCli(['index', 'info', join(dir, 'default')]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/\n {2}dense {5}use-lite universal-sentence-encoder-lite \(dim 512\), maxWords 128\n/);
+  }, 120_000);
+
   it('refuses another corpus, and flags the vectors were not made with, saying why', async () => {
     const other = await runCli(['index', 'dense', join(dir, 'barexam'), '--prebuilt']);
     expect(other.code).not.toBe(0);
