@@ -97,6 +97,7 @@ export const HEAVY_TESTS: readonly string[] = [
   'bench/run.test.ts',
   'eval/demo/dense-step.test.ts',
   'eval/fusion-sweep.test.ts',
+  'eval/reproduce/reproduce-index-content.test.ts',
   'indexer/embed/use-lite-direct.test.ts',
   'indexer/embed/use-lite-tokenizer.test.ts',
   'src/cli/commands/index-dense.test.ts',

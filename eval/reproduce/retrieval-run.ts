@@ -7,6 +7,8 @@
  * A question none of whose gold passages is in the index can only miss: the run warns with their
  * count (as `eval retrieval` does) and marks each item `goldInIndex` (true/false) in its metrics,
  * from which the reproduction's table notes count them (table.ts), shards and resumes included.
+ * config.json records what the index holds (`indexContent`: corpus checksum, analyzer, dense vector
+ * settings), so a resume or `lexcase merge` over an index rebuilt or re-embedded otherwise is refused.
  */
 import { loadPrebuiltDense } from '../demo/dense-step.js';
 import { retrievalQuery } from '../../corpora/barexam.js';
@@ -14,7 +16,7 @@ import { loadQuestionsLimited } from '../../corpora/registry.js';
 import { parseSplit } from '../../corpora/splits.js';
 import type { Question } from '../../corpora/types.js';
 import { ensureDefaultIndex } from '../../retrieval/default-index.js';
-import { openCaseIndex } from '../../retrieval/open-index.js';
+import { indexContent, openCaseIndex } from '../../retrieval/open-index.js';
 import { readManifest } from '../../indexer/manifest.js';
 import { errors } from '../../core/errors.js';
 import { log } from '../../core/log.js';
@@ -91,6 +93,9 @@ export async function runRetrievalGridRun(o: RetrievalRunOptions): Promise<RunEx
         ks,
         limit: o.limit ?? null,
         index: { corpus: manifest.corpus.name, checksum: manifest.corpus.checksum, passages: manifest.corpus.passages, methods: manifest.methods },
+        // what the index holds, as agent runs record it (analyzer, dense vector settings): a resume or
+        // merge over the same path rebuilt with another analyzer or re-embedded is refused
+        indexContent: indexContent(manifest),
         ...(retriever.config ? { retriever: retriever.config } : {}),
       },
       seed: o.seed ?? 13,

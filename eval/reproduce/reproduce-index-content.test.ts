@@ -1,0 +1,96 @@
+/**
+ * A `reproduce` retrieval run records what its index holds (config.json `indexContent`: corpus
+ * checksum, analyzer, dense vector settings), as agent runs do: a resume over the same --index path
+ * rebuilt with another analyzer is refused instead of reporting the old index's figures as the new
+ * one's, shards over two such indexes do not merge, and a run dir written before the field resumes
+ * with a warning.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadPassages, loadQuestions } from '../../corpora/registry.js';
+import type { Passage } from '../../corpora/types.js';
+import { buildIndex } from '../../indexer/build.js';
+import { closeSparseIndexes } from '../../retrieval/open.js';
+import { runCli } from '../../tests/support/run-cli.js';
+
+const LIMIT = 4;
+let dir: string;
+/** The same passages, indexed with the default analyzer (porter) and with stemmer=none. */
+let porter: string;
+let unstemmed: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'lexcase-reproduce-index-content-'));
+  const gold = new Set((await loadQuestions('barexam', 'val')).slice(0, LIMIT).flatMap((q) => q.goldPassageIds));
+  const passages: Passage[] = [];
+  for await (const p of loadPassages('barexam')) if (gold.has(p.id)) passages.push(p);
+  let n = 0;
+  for await (const p of loadPassages('legal_corpus')) if (n++ < 300) passages.push(p);
+  const build = (out: string, analyzer: { stemmer?: 'none' }) =>
+    buildIndex(
+      (async function* () {
+        yield* passages;
+      })(),
+      { out, corpusName: 'test', workers: 0, analyzer },
+    );
+  porter = join(dir, 'idx');
+  unstemmed = join(dir, 'idx-nostem');
+  await build(porter, {});
+  await build(unstemmed, { stemmer: 'none' });
+}, 60_000);
+
+afterAll(async () => {
+  await closeSparseIndexes();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const reproduce = (index: string, runDir: string, ...more: string[]) =>
+  runCli(['reproduce', 'case-table3', '--limit', String(LIMIT), '--only', 'bm25', '--index', index, '--run-dir', runDir, ...more]);
+const configOf = (runDir: string) => JSON.parse(readFileSync(join(runDir, 'runs', 'bm25', 'config.json'), 'utf8'));
+
+describe('reproduce retrieval runs over an index rebuilt with another analyzer', () => {
+  it('the resume is refused (field "indexContent" differs) and the run keeps its results', async () => {
+    const rp = join(dir, 'rp1');
+    const first = await reproduce(porter, rp);
+    expect(first.code, first.stderr).toBe(0);
+    expect(configOf(rp).config.indexContent).toMatchObject({ corpus: 'test', analyzer: { stemmer: 'porter' } });
+
+    const results = readFileSync(join(rp, 'runs', 'bm25', 'results.jsonl'), 'utf8');
+    const again = await reproduce(unstemmed, rp);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(
+      /run bm25 failed: run .*rp1\/runs\/bm25: was started with a different config \(field "indexContent" differs\); use a new run dir/,
+    );
+    expect(again.stderr).not.toMatch(/already done/);
+    expect(readFileSync(join(rp, 'runs', 'bm25', 'results.jsonl'), 'utf8')).toBe(results);
+  }, 60_000);
+
+  it('a run dir written before indexContent was recorded resumes with a warning, and records it from then on', async () => {
+    const rp = join(dir, 'rp-old');
+    expect((await reproduce(porter, rp)).code).toBe(0);
+    const file = join(rp, 'runs', 'bm25', 'config.json');
+    const old = configOf(rp);
+    delete old.config.indexContent;
+    writeFileSync(file, JSON.stringify(old));
+    const r = await reproduce(porter, rp);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/warning: .*config\.json was written by an older lexcase and does not record indexContent/);
+    expect(r.stderr).toMatch(/resuming .*rp-old\/runs\/bm25: 4 of 4 items already done/);
+    expect(configOf(rp).resumes.at(-1).unchecked).toEqual(['indexContent']);
+    expect(configOf(rp).config.indexContent).toMatchObject({ analyzer: { stemmer: 'porter' } });
+  }, 60_000);
+
+  it('merge refuses shards that searched the two indexes, naming the field', async () => {
+    const [s1, s2, same2] = ['s1', 's2', 's2-same'].map((d) => join(dir, d));
+    expect((await reproduce(porter, s1, '--shard', '1/2')).code).toBe(0);
+    expect((await reproduce(unstemmed, s2, '--shard', '2/2')).code).toBe(0);
+    const m = await runCli(['merge', join(dir, 'merged'), s1, s2]);
+    expect(m.code).toBe(1);
+    expect(m.stderr).toMatch(/s2\/runs\/bm25: has a different config\.json than .*s1\/runs\/bm25 \(field "indexContent" differs\)/);
+    // shard 2/2 over the same index as shard 1/2: merged
+    expect((await reproduce(porter, same2, '--shard', '2/2')).code).toBe(0);
+    expect((await runCli(['merge', join(dir, 'merged-ok'), s1, same2])).code).toBe(0);
+  }, 60_000);
+});
