@@ -331,8 +331,8 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     expect(await page.getByTestId('prov-checksums').locator('li').allTextContents()).toEqual(Object.entries(sums).map(([k, v]) => `${k} ${v}`));
     expect((await page.getByTestId('prov-commands').textContent())!.split('\n')).toEqual([
       'lexcase reproduce case-table3 --limit 4',
-      'lexcase reproduce case-table3 --only bm25 --limit 4',
-      'lexcase reproduce case-table3 --only qld --limit 4',
+      `lexcase reproduce case-table3 --only bm25 --index ${f.index} --run-dir ${join(f.runs, id)} --limit 4`,
+      `lexcase reproduce case-table3 --only qld --index ${f.index} --run-dir ${join(f.runs, id)} --limit 4`,
     ]);
     // the grid's metric against its configuration: one line per row of table.json, its columns on x
     await page.locator('[data-testid=plot-grid][data-rendered=true] svg').waitFor();

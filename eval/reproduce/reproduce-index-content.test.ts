@@ -3,7 +3,7 @@
  * checksum, analyzer, dense vector settings), as agent runs do: a resume over the same --index path
  * rebuilt with another analyzer is refused instead of reporting the old index's figures as the new
  * one's, shards over two such indexes do not merge, and a run dir written before the field resumes
- * with a warning.
+ * with a warning. The command table.md prints to rerun a cell keeps the --index and the run dir.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -92,5 +92,19 @@ describe('reproduce retrieval runs over an index rebuilt with another analyzer',
     // shard 2/2 over the same index as shard 1/2: merged
     expect((await reproduce(porter, same2, '--shard', '2/2')).code).toBe(0);
     expect((await runCli(['merge', join(dir, 'merged-ok'), s1, same2])).code).toBe(0);
+  }, 60_000);
+});
+
+describe('the command table.md prints to rerun a retrieval cell', () => {
+  it('names the --index it searched, the reproduction dir and the shard, not only the recipe (which would search the bundled index)', async () => {
+    const [rp, shard] = ['rp-cmd', 'rp-cmd-s2'].map((d) => join(dir, d));
+    expect((await reproduce(unstemmed, rp)).code).toBe(0);
+    expect(readFileSync(join(rp, 'table.md'), 'utf8')).toContain(
+      `\`lexcase reproduce case-table3 --only bm25 --index ${unstemmed} --run-dir ${rp} --limit ${LIMIT}\``,
+    );
+    expect((await reproduce(unstemmed, shard, '--shard', '2/2')).code).toBe(0);
+    expect(readFileSync(join(shard, 'table.md'), 'utf8')).toContain(
+      `\`lexcase reproduce case-table3 --only bm25 --index ${unstemmed} --run-dir ${shard} --shard 2/2 --limit ${LIMIT}\``,
+    );
   }, 60_000);
 });

@@ -90,6 +90,27 @@ function lastError(stderr: string): string {
     .replace(/^\[error\]\s*/, '');
 }
 
+const flagOf = (flag: string, value: string | undefined): string[] => (value ? [flag, value] : []);
+
+/**
+ * The command that reruns one retrieval or TREC cell by hand (table.md prints it): `lexcase
+ * reproduce <recipe> --only <id>` with what this grid was given that the cell depends on — `inputs`
+ * (the --index it searched, the --data it indexed), the reproduction dir, the shard and --limit.
+ */
+function reproduceArgv(run: RecipeRun, o: RunGridOptions, inputs: string[]): string[] {
+  return [
+    'reproduce',
+    o.recipe.id,
+    '--only',
+    run.id,
+    ...inputs,
+    '--run-dir',
+    o.dir,
+    ...(o.shard ? ['--shard', `${o.shard.index}/${o.shard.count}`] : []),
+    ...(o.limit !== undefined ? ['--limit', String(o.limit)] : []),
+  ];
+}
+
 async function runOne(run: RecipeRun, o: RunGridOptions): Promise<RunState> {
   if (run.unavailable) return { id: run.id, system: run.system, status: 'unavailable', error: run.unavailable };
   const runDir = runDirOf(o.dir, run.id);
@@ -108,12 +129,7 @@ async function runOne(run: RecipeRun, o: RunGridOptions): Promise<RunState> {
         limit: o.limit,
         seed: typeof a.seed === 'number' ? a.seed : undefined,
       });
-      return {
-        id: run.id,
-        system: run.system,
-        status: 'done',
-        argv: ['reproduce', o.recipe.id, '--only', run.id, ...(o.limit !== undefined ? ['--limit', String(o.limit)] : [])],
-      };
+      return { id: run.id, system: run.system, status: 'done', argv: reproduceArgv(run, o, typeof a.index === 'string' ? [] : flagOf('--index', o.index)) };
     } catch (e) {
       if (!isLexcaseError(e)) throw e;
       return { id: run.id, system: run.system, status: 'failed', error: e.message };
@@ -123,19 +139,7 @@ async function runOne(run: RecipeRun, o: RunGridOptions): Promise<RunState> {
     try {
       const { runTrecGridRun } = await import('./trec-run.js');
       await runTrecGridRun(trecRunOptions(run, runDir, o));
-      return {
-        id: run.id,
-        system: run.system,
-        status: 'done',
-        argv: [
-          'reproduce',
-          o.recipe.id,
-          '--only',
-          run.id,
-          ...(o.data ? ['--data', o.data] : []),
-          ...(o.limit !== undefined ? ['--limit', String(o.limit)] : []),
-        ],
-      };
+      return { id: run.id, system: run.system, status: 'done', argv: reproduceArgv(run, o, flagOf('--data', o.data)) };
     } catch (e) {
       if (!isLexcaseError(e)) throw e;
       return { id: run.id, system: run.system, status: 'failed', error: e.message };
