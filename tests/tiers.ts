@@ -95,6 +95,7 @@ export const HEAVY_TESTS: readonly string[] = [
   'agents/case/experiment-index-content.test.ts',
   'bench/embed-scale.test.ts',
   'bench/run.test.ts',
+  'eval/demo/build-index-step.test.ts',
   'eval/demo/dense-step.test.ts',
   'eval/fusion-sweep.test.ts',
   'eval/reproduce/reproduce-index-content.test.ts',

@@ -8,7 +8,7 @@
 import { openDocStore } from '../docstore.js';
 import { readManifest } from '../manifest.js';
 import { recordableSpec } from '../embed/create-embedder.js';
-import { prebuiltMismatch, prebuiltPassageEmbedder, readPrebuiltManifest, readPrebuiltVectors } from '../embed/prebuilt.js';
+import { prebuiltMismatch, prebuiltPassageEmbedder, prebuiltVectorsName, readPrebuiltManifest, readPrebuiltVectors } from '../embed/prebuilt.js';
 import type { Embedder } from '../embed/types.js';
 import { PREBUILT_DENSE_SPEC } from './prebuilt-spec.js';
 import { addDenseIndex, passageEmbedText, type AddDenseOptions } from './add-dense.js';
@@ -23,7 +23,7 @@ export async function prebuiltEmbedder(
   spec: Record<string, unknown>,
   say: (l: string) => void,
 ): Promise<{ name: string; embedder: Embedder } | null> {
-  const name = `${corpus}-use-lite`;
+  const name = prebuiltVectorsName(corpus);
   const manifest = await readPrebuiltManifest(name);
   if (!manifest) return null;
   const why = await prebuiltMismatch(manifest, checksum, spec);

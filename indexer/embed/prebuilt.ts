@@ -25,6 +25,9 @@ import type { EmbedOptions, Embedder, EmbedderProvider } from './types.js';
 
 export const PREBUILT_DIR = join(DATA_DIR, 'prebuilt');
 
+/** The name of the shipped prebuilt vectors of a bundled corpus (<PREBUILT_DIR>/<name>). */
+export const prebuiltVectorsName = (corpus: string): string => `${corpus}-use-lite`;
+
 export interface PrebuiltManifest {
   kind: 'lexcase-prebuilt-dense';
   corpus: { name: string; passages: number; indexChecksum: string; dataChecksum: string };
