@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexCorpus } from '../indexer/index-corpus.js';
 import { loadPrebuiltDense } from '../indexer/dense/prebuilt-dense.js';
+import { createEmbedder } from '../indexer/embed/create-embedder.js';
 import type { Embedder } from '../indexer/embed/types.js';
+import { sharedUseLiteTokenizer, USE_LITE_MAX_TOKENS } from '../indexer/embed/use-lite-tokenizer.js';
 import { runRetrievalGridRun } from '../eval/reproduce/retrieval-run.js';
 import { runCli } from '../tests/support/run-cli.js';
 import { closeSparseIndexes } from './open.js';
@@ -41,7 +43,8 @@ function fake(provider: Embedder['provider']): Embedder & { asked: string[][] } 
 
 // A Bar Exam-like query: a fact pattern, one sentence of 150 words, then the question.
 const facts = 'A landowner fenced a strip of land in 1990. The neighbor never objected to the fence.';
-const long = Array.from({ length: 150 }, (_, i) => `w${i}`).join(' ') + '.';
+const fence = 'the neighbor who lived on the other side of the fence never said a word about it and'.split(' ');
+const long = Array.from({ length: 150 }, (_, i) => fence[i % fence.length]).join(' ') + '.';
 const question = 'Who owns the strip?';
 const query = `${facts}\n${long} ${question}`;
 
@@ -81,6 +84,39 @@ describe('dense query windows', () => {
     expect(tail.asked).toEqual([[words(query).slice(-24).join(' ')]]);
     expect(denseQueryRule(0)).toEqual(WHOLE_QUERY);
     expect(denseQueryRule(undefined)).toEqual(WHOLE_QUERY);
+  });
+});
+
+describe('use-lite windows fit the model', () => {
+  // One sentence of 61 words, 52 of them statute sections (≈ 500 tokens), then what the claim concerns.
+  const cites = Array.from({ length: 52 }, (_, i) => `§${1000 + i * 7}(b)(${(i % 9) + 1})`).join(' ');
+  const land = `The claim rests on ${cites} concerning adverse possession of land.`;
+  const hearsay = `The claim rests on ${cites} concerning hearsay statements at trial.`;
+
+  it('a window of 64 words or fewer but more than 128 tokens is split into runs that fit, every word kept in order', () => {
+    const tokenizer = sharedUseLiteTokenizer();
+    expect(tokenizer.encode(land).length).toBeGreaterThan(3 * USE_LITE_MAX_TOKENS);
+    const w = queryWindows(land, 'use-lite');
+    expect(w.length).toBeGreaterThan(3);
+    expect(w.flatMap(words)).toEqual(words(land));
+    for (const x of w) expect(tokenizer.encode(x).length).toBeLessThanOrEqual(USE_LITE_MAX_TOKENS);
+    expect(w.join(' ')).toBe(land);
+    // a word longer than the limit by itself is cut into runs of its characters
+    const blob = 'x'.repeat(3000);
+    const b = queryWindows(`Read ${blob} now.`, 'use-lite');
+    expect(b.join('')).toBe(`Read${blob}now.`);
+    for (const x of b) expect(tokenizer.encode(x).length).toBeLessThanOrEqual(USE_LITE_MAX_TOKENS);
+  });
+
+  it('the real embedder tells two such queries apart by their last words', { timeout: 60_000 }, async () => {
+    const e = await createEmbedder({ provider: 'use-lite', workers: 0 });
+    try {
+      const [a, b] = [await embedDenseQuery(e, land, WHOLE_QUERY), await embedDenseQuery(e, hearsay, WHOLE_QUERY)];
+      const diff = Math.max(...Array.from(a, (x, i) => Math.abs(x - b[i])));
+      expect(diff).toBeGreaterThan(1e-3);
+    } finally {
+      await e.close?.();
+    }
   });
 });
 

@@ -9,7 +9,10 @@
  *   on val) does not fit one pass: its windows are the query's sentences, a sentence of more than
  *   USE_LITE_WINDOW_WORDS words in pieces of that many (≈ 100 tokens). Chosen on the Bar Exam QA
  *   train split among whole-query rules (token windows of 128, word windows of 64/128, sentences;
- *   docs/dense.md "Dense queries").
+ *   docs/dense.md "Dense queries"). A window the model would cut (more than USE_LITE_MAX_TOKENS
+ *   tokens by use-lite's own tokenizer: dense runs of citations, numbers, foreign words) is split
+ *   further into the longest runs of its words that fit (a word too long by itself: of its
+ *   characters); no Bar Exam QA window needs it, so their windows are as chosen.
  * - other embedders read 512 tokens or more: the query is one window, or, when the index's
  *   embedder spec truncates at `maxWords`, windows of whole sentences up to that many words.
  *
@@ -20,6 +23,7 @@
 import { errors } from '../core/errors.js';
 import { l2normalize, lastWords } from '../indexer/embed/batching.js';
 import type { Embedder } from '../indexer/embed/types.js';
+import { sharedUseLiteTokenizer, USE_LITE_MAX_TOKENS } from '../indexer/embed/use-lite-tokenizer.js';
 
 export type DenseQueryRule = { kind: 'whole' } | { kind: 'last-words'; words: number };
 
@@ -43,6 +47,31 @@ const sentences = (s: string) =>
     .map((x) => x.trim())
     .filter(Boolean);
 
+/** Runs of `units` in order, each the longest whose text (the units joined by `sep`) fits; a unit that does not fit by itself, alone. */
+function longestRuns(units: readonly string[], sep: string, fits: (text: string) => boolean): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < units.length; ) {
+    let lo = i + 1;
+    let hi = units.length;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (fits(units.slice(i, mid).join(sep))) lo = mid;
+      else hi = mid - 1;
+    }
+    out.push(units.slice(i, lo).join(sep));
+    i = lo;
+  }
+  return out;
+}
+
+/** A use-lite window as windows the model reads whole: itself when it fits its token limit, else runs of its words (of a word's characters) that do. */
+function fitUseLite(window: string): string[] {
+  const tokenizer = sharedUseLiteTokenizer();
+  const fits = (text: string) => tokenizer.encode(text).length <= USE_LITE_MAX_TOKENS;
+  if (fits(window)) return [window];
+  return longestRuns(words(window), ' ', fits).flatMap((run) => (fits(run) ? [run] : longestRuns(Array.from(run), '', fits)));
+}
+
 /** The windows of a query under `whole` for this embedder (`maxWords`: the index spec's per-text limit). */
 export function queryWindows(query: string, provider: string, maxWords?: number): string[] {
   const limit = provider === 'use-lite' ? USE_LITE_WINDOW_WORDS : maxWords && maxWords > 0 ? maxWords : 0;
@@ -52,7 +81,7 @@ export function queryWindows(query: string, provider: string, maxWords?: number)
     const w = words(s);
     for (let i = 0; i < w.length; i += limit) pieces.push(w.slice(i, i + limit));
   }
-  if (provider === 'use-lite') return pieces.map((p) => p.join(' '));
+  if (provider === 'use-lite') return pieces.flatMap((p) => fitUseLite(p.join(' ')));
   // other embedders: pack whole sentences into windows of at most `limit` words
   const out: string[][] = [];
   for (const p of pieces) {
@@ -83,7 +112,7 @@ export function denseQueryConfig(rule: DenseQueryRule, provider: string, maxWord
     return { rule: 'last-words', words: rule.words, text: `only the last ${rule.words} words of each query are embedded (--dense-query-words ${rule.words})` };
   const windows =
     provider === 'use-lite'
-      ? `sentences (a longer one in pieces of ${USE_LITE_WINDOW_WORDS} words), mean-pooled weighted by words`
+      ? `sentences (a longer one in pieces of ${USE_LITE_WINDOW_WORDS} words; a piece of more than ${USE_LITE_MAX_TOKENS} tokens in runs of words that fit), mean-pooled weighted by words`
       : maxWords && maxWords > 0
         ? `whole sentences packed into windows of at most ${maxWords} words, mean-pooled weighted by words`
         : 'one window (the embedder reads up to its own maximum length)';
@@ -111,5 +140,5 @@ export function denseQueryLines(results: readonly { method: string; config?: Rec
 /** The --help line of --dense-query-words. */
 export const DENSE_QUERY_WORDS_HELP =
   "dense (also hybrid's dense): embed only the last N words of each query (the use-lite rule before issue 36 was 24); " +
-  `default 0 = the whole query: use-lite embeds each sentence (pieces of ${USE_LITE_WINDOW_WORDS} words) and averages the vectors weighted by words, ` +
+  `default 0 = the whole query: use-lite embeds each sentence (pieces of ${USE_LITE_WINDOW_WORDS} words, or fewer where ${USE_LITE_WINDOW_WORDS} words pass its ${USE_LITE_MAX_TOKENS}-token limit) and averages the vectors weighted by words, ` +
   "other embedders the query in one window (windows of the index's max words when it sets one); recorded in the run's config";

@@ -11,7 +11,8 @@ import { retrievalQuery } from '../../corpora/barexam.js';
 import { loadPassages, loadQuestions } from '../../corpora/registry.js';
 import { passageEmbedText } from '../dense/add-dense.js';
 import { truncateWords } from './batching.js';
-import { UseLiteTokenizer } from './use-lite-tokenizer.js';
+import { loadUseLiteDirect } from './use-lite-direct.js';
+import { sharedUseLiteTokenizer, USE_LITE_MAX_TOKENS, UseLiteTokenizer } from './use-lite-tokenizer.js';
 import { readUseLiteFiles } from './use-lite-weights.js';
 
 describe('use-lite tokenizer port', () => {
@@ -61,5 +62,11 @@ describe('use-lite tokenizer port', () => {
     expect(port.encode('')).toEqual([]);
     const unknownRun = port.encode('中文');
     expect(unknownRun.filter((id) => id === 0)).toHaveLength(1);
+  });
+
+  it("the shared tokenizer is the port on the bundled vocabulary, and USE_LITE_MAX_TOKENS is the graph's length limit", async () => {
+    const text = 'The claim rests on §1000(b)(1) concerning adverse possession of land.';
+    expect(sharedUseLiteTokenizer().encode(text)).toEqual(port.encode(text));
+    expect((await loadUseLiteDirect()).maxTokens).toBe(USE_LITE_MAX_TOKENS);
   });
 });

@@ -9,6 +9,10 @@
  * whole default corpus and every Bar Exam QA question against the package's tokenizer.
  */
 
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { useLiteModelDir } from './use-lite-weights.js';
+
 const SEPARATOR = '\u2581';
 const RESERVED_SYMBOLS = 6;
 
@@ -78,4 +82,15 @@ export class UseLiteTokenizer {
     }
     return merged.reverse();
   }
+}
+
+/** Tokens the model reads of one text: its graph's ClipToMaxLength drops the rest (use-lite-direct.ts reads it from the graph; use-lite-direct.test.ts checks the two agree). */
+export const USE_LITE_MAX_TOKENS = 128;
+
+let shared: UseLiteTokenizer | undefined;
+
+/** The tokenizer of the bundled model's vocabulary (vocab.json, read once per process). */
+export function sharedUseLiteTokenizer(): UseLiteTokenizer {
+  shared ??= new UseLiteTokenizer(JSON.parse(readFileSync(join(useLiteModelDir(), 'vocab.json'), 'utf8')) as Array<[string, number]>);
+  return shared;
 }
