@@ -15,9 +15,13 @@
  *                 whole item text; unknown only where it was the same before: learned_hands_courts
  *                 searched with the post's first 600 characters, so its old run dirs (with
  *                 retrieval) differ and are refused
- *   passageChars  the characters of each evidence passage ACAL and its RAG baseline show; unknown
- *                 only when it is 700, what every ACAL run showed before it was recorded (MAD has
- *                 always recorded its own)
+ *   passageChars  the characters of each evidence passage a prompt shows: ACAL and its RAG baseline
+ *                 (unknown only when it is 700, what every ACAL run showed before it was recorded),
+ *                 CASE's jurors and its baselines (agents/common/defaults.ts CASE_PROMPT_LIMITS,
+ *                 never changed); MAD has always recorded its own
+ *   advocateNoteChars, compileCandidates, compileSnippetChars
+ *                 how much of each text CASE's advocate prompts show (CASE_PROMPT_LIMITS; the values
+ *                 never changed, runs before them recorded none)
  *
  * Such a field is "unknown", not a difference: the resume goes on, says so in a warning, records
  * the fields in its `resumes` entry (`unchecked`), and config.json records them from then on, so
@@ -25,6 +29,9 @@
  */
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** A field the old config does not hold and the new one does. */
+const absent = (before: unknown, after: unknown) => before === undefined && after !== undefined;
 
 /**
  * Each field (a path of keys into the config): whether the old config (`old`, whole) lacks what the
@@ -41,12 +48,15 @@ const ADDED: {
   {
     path: ['indexContent'],
     what: "the index's corpus checksum and analyzer",
-    lacks: (before, after) => before === undefined && after !== undefined,
+    lacks: absent,
   },
+  { path: ['advocateNoteChars'], what: "the characters of each advocate's note", lacks: absent },
+  { path: ['compileCandidates'], what: "the candidates an advocate's compile prompt lists", lacks: absent },
+  { path: ['compileSnippetChars'], what: "the characters of each candidate in an advocate's compile prompt", lacks: absent },
   {
     path: ['indexContent', 'dense', 'vectors'],
     what: "the settings the index's dense vectors were made with",
-    lacks: (before, after) => before === undefined && after !== undefined,
+    lacks: absent,
   },
   {
     path: ['model'],
@@ -61,8 +71,9 @@ const ADDED: {
   },
   {
     path: ['passageChars'],
-    what: 'the characters of each evidence passage shown',
-    lacks: (before, after, old) => before === undefined && after === 700 && String(old.system).startsWith('acal'),
+    what: 'the characters of each evidence passage a prompt shows',
+    // CASE's limits never changed; ACAL showed 700 before it had --passage-chars
+    lacks: (before, after, old) => absent(before, after) && (!String(old.system).startsWith('acal') || after === 700),
     differed: 'an older lexcase, which did not record it, showed 700 characters of each passage',
   },
 ];

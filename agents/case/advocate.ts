@@ -33,7 +33,7 @@ import { rejectReply } from '../../core/llm/cache-validation.js';
 import { withCall } from '../../core/llm/record-replay.js';
 import { advocateCompilePrompt, advocateSystemPrompt, advocateTask } from './prompts.js';
 import { truncate } from '../common/question-text.js';
-import { AGENT_DEFAULTS } from '../common/defaults.js';
+import { AGENT_DEFAULTS, CASE_PROMPT_LIMITS } from '../common/defaults.js';
 import { countingModel } from './token-tally.js';
 import { extractToolTrace, spentTokensOf, tokensOf, type Candidate } from './tool-trace.js';
 import type { AdvocateResult, EvidenceItem, Hypothesis } from './types.js';
@@ -95,7 +95,7 @@ function selectEvidence(
       continue;
     }
     if (evidence.some((e) => e.id === p.id)) continue;
-    evidence.push({ id: p.id, score: c.score, justification: truncate(p.justification.replace(/\s+/g, ' ').trim(), 300) });
+    evidence.push({ id: p.id, score: c.score, justification: truncate(p.justification.replace(/\s+/g, ' ').trim(), CASE_PROMPT_LIMITS.advocateNoteChars) });
     if (evidence.length >= k) break;
   }
   return { evidence, rejected };
@@ -149,13 +149,17 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
     }
   }
   if ((!picked || selectEvidence(picked, candidates, o.k).evidence.length === 0) && candidates.size > 0) {
-    const shown = [...candidates.values()].sort((a, b) => b.score - a.score).slice(0, 30);
-    const list = shown.map((c) => `${handles.handle(c.id)}: ${truncate(c.snippet.replace(/\s+/g, ' '), 300)}`).join('\n');
+    const { compileCandidates, compileSnippetChars } = CASE_PROMPT_LIMITS;
+    const shown = [...candidates.values()].sort((a, b) => b.score - a.score).slice(0, compileCandidates);
+    const list = shown.map((c) => `${handles.handle(c.id)}: ${truncate(c.snippet.replace(/\s+/g, ' '), compileSnippetChars)}`).join('\n');
     const tally = { tokens: 0 };
     try {
       const r = await invokeStructured(
         countingModel(o.llm, tally),
-        [new SystemMessage('You are an Advocate compiling evidence.'), new HumanMessage(advocateCompilePrompt(o.k, o.hypothesis.text, stance, list))],
+        [
+          new SystemMessage('You are an Advocate compiling evidence.'),
+          new HumanMessage(advocateCompilePrompt(o.k, o.hypothesis.text, stance, list, { shown: shown.length, of: candidates.size })),
+        ],
         evidenceSelectionSchema(shown.map((c) => handles.handle(c.id))),
         { what: `advocate ${o.hypothesis.key} evidence selection`, signal: o.signal },
       );

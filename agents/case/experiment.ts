@@ -24,7 +24,7 @@ import { assertSelectorHeldOut } from './selector-training.js';
 import { caseMetrics, caseMetricsMarkdown, type CaseMetrics } from './metrics.js';
 import { indexContent, openCaseIndex } from '../../retrieval/open-index.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
-import { AGENT_DEFAULTS } from '../common/defaults.js';
+import { AGENT_DEFAULTS, CASE_PROMPT_LIMITS, casePromptLimitsConfig } from '../common/defaults.js';
 
 export interface CaseExperimentOptions {
   system: 'case' | 'baseline';
@@ -143,8 +143,10 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
             ...(offline ? { evidence: o.evidence ?? 'learned' } : {}),
             maxSteps: o.maxSteps ?? AGENT_DEFAULTS.maxSteps,
             maxTokens: o.maxTokens ?? AGENT_DEFAULTS.maxTokens,
+            // how much of each passage, note and candidate the prompts show (the offline heuristic has no prompts)
+            ...(offline ? {} : casePromptLimitsConfig()),
           }
-        : { mode: o.mode }),
+        : { mode: o.mode, ...(o.mode === 'llm-only' ? {} : { passageChars: CASE_PROMPT_LIMITS.baselinePassageChars }) }),
       k: o.system === 'baseline' && o.mode === 'llm-only' ? 0 : k,
       dataset: o.dataset,
       split: o.split,

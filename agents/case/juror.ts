@@ -17,6 +17,7 @@ import { invokeStructured, structuredFailure } from '../../core/llm/structured.j
 import type { Persona } from './personas.js';
 import { jurorSystemPrompt } from './prompts.js';
 import { factsOf, optionsBlock, truncate } from '../common/question-text.js';
+import { CASE_PROMPT_LIMITS } from '../common/defaults.js';
 import { countingModel } from './token-tally.js';
 import type { AdvocateResult, JurorRecord } from './types.js';
 
@@ -27,7 +28,11 @@ export function voteSchema(letters: string[]) {
   });
 }
 
-export function jurorCaseFile(q: Pick<Question, 'prompt' | 'question' | 'choices'>, advocates: AdvocateResult[], passageChars = 1200): string {
+export function jurorCaseFile(
+  q: Pick<Question, 'prompt' | 'question' | 'choices'>,
+  advocates: AdvocateResult[],
+  passageChars: number = CASE_PROMPT_LIMITS.jurorPassageChars,
+): string {
   const handles = passageHandles(); // the item's map: the same P-handles the advocates saw
   const parts = ['Question:', factsOf(q), '', 'Options:', optionsBlock(q), ''];
   for (const a of advocates) {

@@ -34,13 +34,27 @@ export function advocateTask(facts: string, hypothesis: string, stance: 'for' | 
   return ['Facts and question:', facts, '', `Hypothesis to ${stance === 'for' ? 'support' : 'challenge'}:`, hypothesis].join('\n');
 }
 
-/** Used when the loop ended without a parseable selection (step/token limit or malformed reply). */
-export function advocateCompilePrompt(k: number, hypothesis: string, stance: 'for' | 'against', candidates: string): string {
+/**
+ * Used when the loop ended without a parseable selection (step/token limit or malformed reply).
+ * `count`: how many candidates `candidates` lists of how many the searches returned; when it lists
+ * fewer (CASE_PROMPT_LIMITS.compileCandidates), the heading says it shows the top ones.
+ */
+export function advocateCompilePrompt(
+  k: number,
+  hypothesis: string,
+  stance: 'for' | 'against',
+  candidates: string,
+  count?: { shown: number; of: number },
+): string {
+  const heading =
+    count && count.shown < count.of
+      ? `The top ${count.shown} of the ${count.of} passages your searches returned, ranked by how high and how often they came back (id: snippet):`
+      : 'Passages your searches returned (id: snippet):';
   return [
     `You searched a legal corpus to ${stance === 'for' ? 'support' : 'challenge'} this hypothesis:`,
     hypothesis,
     '',
-    'Passages your searches returned (id: snippet):',
+    heading,
     candidates,
     '',
     `Select the ${k} most compelling passages, strongest first. Reply with only a JSON object:`,

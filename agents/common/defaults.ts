@@ -15,3 +15,33 @@ export const AGENT_DEFAULTS = {
   /** MAD: debate rounds (1–3). */
   rounds: 2,
 } as const;
+
+/**
+ * How much of each text CASE's prompts show: a longer text is cut to this many characters, ending in
+ * "…" (agents/common/question-text.ts `truncate`). Not flags; config.json records them for each run
+ * that uses them (`run case` with an LLM: all but `baselinePassageChars`; `run baseline` with
+ * passages: `passageChars`), and docs/case.md says them.
+ */
+export const CASE_PROMPT_LIMITS = {
+  /** A juror's case file: characters of each evidence passage (config.json `passageChars`). */
+  jurorPassageChars: 1200,
+  /** An advocate's one-line justification of each evidence item, as the jurors read it (config.json `advocateNoteChars`). */
+  advocateNoteChars: 300,
+  /** The advocate's fallback compile call lists only its top candidates by evidence score (config.json `compileCandidates`)… */
+  compileCandidates: 30,
+  /** …each as a snippet of this many characters (config.json `compileSnippetChars`). */
+  compileSnippetChars: 300,
+  /** The baselines' multiple-choice prompt (RAG and oracle): characters of each passage (config.json `passageChars`). */
+  baselinePassageChars: 2000,
+} as const;
+
+/** What config.json records of CASE_PROMPT_LIMITS for an LLM CASE run. */
+export function casePromptLimitsConfig(): Record<string, number> {
+  const l = CASE_PROMPT_LIMITS;
+  return {
+    passageChars: l.jurorPassageChars,
+    advocateNoteChars: l.advocateNoteChars,
+    compileCandidates: l.compileCandidates,
+    compileSnippetChars: l.compileSnippetChars,
+  };
+}

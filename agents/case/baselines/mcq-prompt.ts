@@ -8,6 +8,7 @@ import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { z } from 'zod';
 import type { Question } from '../../../corpora/types.js';
 import { invokeStructured } from '../../../core/llm/structured.js';
+import { CASE_PROMPT_LIMITS } from '../../common/defaults.js';
 import { optionLetterSchema } from '../../common/option-letter.js';
 import { factsOf, optionLetters, optionsBlock, truncate } from '../../common/question-text.js';
 
@@ -19,7 +20,11 @@ export interface ContextPassage {
 export const MCQ_SYSTEM = 'You are an expert on United States law answering a multiple-choice bar exam question.';
 
 /** Passages are numbered [1]..[k] per prompt, never shown with their ids (issue 15: ids like mbe_N cue gold). */
-export function mcqPrompt(q: Pick<Question, 'prompt' | 'question' | 'choices'>, passages: ContextPassage[], passageChars = 2000): string {
+export function mcqPrompt(
+  q: Pick<Question, 'prompt' | 'question' | 'choices'>,
+  passages: ContextPassage[],
+  passageChars: number = CASE_PROMPT_LIMITS.baselinePassageChars,
+): string {
   const parts: string[] = [];
   if (passages.length) {
     parts.push('Legal passages that may be relevant:');
