@@ -11,7 +11,13 @@ import { createRetrievalTools } from '../../retrieval/tools/index.js';
 import { llmConfigSchema } from '../../core/config.js';
 import { createChatModel } from '../../core/llm/factory.js';
 import { deriveSeed } from '../../core/rng.js';
-import { startScriptedServer, type RecordedRequest, type ScriptReply, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
+import {
+  requestedSchema,
+  startScriptedServer,
+  type RecordedRequest,
+  type ScriptReply,
+  type ScriptedServer,
+} from '../../tests/support/scripted-openai-server.js';
 import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, without } from '../case/test-support/fixtures.js';
 import { createMad } from './debate.js';
 import { briefReply, debaterLetter, humanText, judgeReply, msgs, roleOf, roundOf } from './test-support/script.js';
@@ -97,6 +103,14 @@ describe('multi-agent debate against the scripted OpenAI-compatible server', () 
     expect(JSON.parse(toolMsg.content).results).toHaveLength(1);
     // the opening offered no tools
     expect(debaterReqs(srv, 'A', 1)[0].body.tools).toBeUndefined();
+    // each round's schema asks for what its prompt asks for: an opening has no rebuttal to write
+    const opening = requestedSchema(debaterReqs(srv, 'A', 1)[0])!;
+    expect(humanText(debaterReqs(srv, 'A', 1)[0])).not.toContain('"rebuttal"');
+    expect(Object.keys(opening.properties)).toEqual(['argument', 'claims']);
+    expect(opening.required).toEqual(['argument', 'claims']);
+    const rebuttal = requestedSchema(bReqs[1])!; // B's brief after its snippet request
+    expect(humanText(bReqs[1])).toContain('"rebuttal"');
+    expect(rebuttal.required).toEqual(['rebuttal', 'argument', 'claims']);
     // judgment
     expect(t.judge!.rationale).toHaveLength(3);
     expect(t.judge!.checklist).toEqual({

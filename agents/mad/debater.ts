@@ -135,12 +135,12 @@ async function turn(o: DebaterTurnOptions): Promise<DebaterTurn> {
         // the brief itself: tools still declared (the conversation has tool calls) but not callable
         model = o.llm.bindTools(o.tools, { tool_choice: 'none' }) as BaseChatModel;
       } else {
-        const parsed = briefSchema(shown()).safeParse(tryJson(messageText(first)));
+        const parsed = briefSchema(shown(), opening ? 'opening' : 'rebuttal').safeParse(tryJson(messageText(first)));
         if (parsed.success) r = { value: parsed.data, raw: [messageText(first)], attempts: 1 };
         else rejectReply(first); // never served from the cache again
       }
     }
-    r ??= await invokeStructured(model, messages, briefSchema(shown()), { what, signal: o.signal });
+    r ??= await invokeStructured(model, messages, briefSchema(shown(), opening ? 'opening' : 'rebuttal'), { what, signal: o.signal });
     const seenIds = new Set([...evidence, ...added].map((p) => p.id));
     const citations = await checkCitations(r.value.claims, seenIds, o.getPassage);
     return {

@@ -25,17 +25,16 @@ export function claimSchema(handles: readonly string[]) {
 }
 
 /**
- * A debater's brief: opening (argument + claims) or rebuttal (rebuttal + revised argument + claims);
- * `handles`: the passages the debater was shown. An opening's rebuttal is not used.
+ * A debater's brief, as its round's prompt asks for it: an opening is argument + claims, a rebuttal
+ * (or closing) rebuttal + revised argument + claims; `handles`: the passages the debater was shown.
+ * Each is its own schema: strict mode sends every property as required, so one schema with an
+ * optional rebuttal made openings write a rebuttal their prompt never asked for.
  */
-export function briefSchema(handles: readonly string[]) {
-  return z.object({
-    rebuttal: z.string().optional(),
-    argument: z.string(),
-    claims: z.array(claimSchema(handles)).default([]),
-  });
+export function briefSchema(handles: readonly string[], kind: 'opening' | 'rebuttal') {
+  const brief = { argument: z.string(), claims: z.array(claimSchema(handles)).default([]) };
+  return kind === 'opening' ? z.object(brief) : z.object({ rebuttal: z.string().optional(), ...brief });
 }
-export type BriefReply = z.infer<ReturnType<typeof briefSchema>>;
+export type BriefReply = z.infer<ReturnType<typeof briefSchema>> & { rebuttal?: string };
 
 /** One option letter among `letters` (agents/common/option-letter.ts). */
 export const letterSchema = optionLetterSchema;
