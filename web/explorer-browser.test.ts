@@ -391,6 +391,14 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     expect(await page.getByTestId('trace-kind').textContent()).toBe('mad');
     const t = JSON.parse(readFileSync(join(f.runs, id, 'traces', `${q.id}.json`), 'utf8'));
     expect(await page.getByTestId('mad-round').count()).toBe(t.rounds.length);
+    // the pool's queries: a long one (the issue query: facts + question) shows 120 characters and "…", the whole in its title
+    const poolQueries = page.getByTestId('pool-query');
+    expect(await poolQueries.count()).toBe(t.pool.length);
+    const longAt = t.pool.findIndex((p: { query: string }) => p.query.length > 120);
+    expect(longAt).toBeGreaterThanOrEqual(0);
+    const long = poolQueries.nth(longAt);
+    expect(await long.textContent()).toBe(` ← ${t.pool[longAt].query.slice(0, 120)}…`);
+    expect(await long.getAttribute('title')).toBe(t.pool[longAt].query);
     expect(await page.getByTestId('brief').count()).toBe(t.rounds.reduce((n: number, r: { briefs: unknown[] }) => n + r.briefs.length, 0));
     const cites = t.rounds.flatMap((r: { briefs: { citations: { supportive: boolean }[] }[] }) => r.briefs.flatMap((b) => b.citations));
     expect(await page.locator('[data-testid=citation][data-supportive=true]').count()).toBe(cites.filter((c: { supportive: boolean }) => c.supportive).length);

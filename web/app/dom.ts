@@ -9,6 +9,11 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = 
   return el;
 }
 
+/** A text shown to `max` characters: a longer one is cut, ends in "…", and `attrs` puts the whole in the element's title (a tooltip). */
+export function clipped(text: string, max: number): { text: string; cut: boolean; attrs: Attrs } {
+  return text.length > max ? { text: `${text.slice(0, max)}…`, cut: true, attrs: { title: text } } : { text, cut: false, attrs: {} };
+}
+
 const SVG_NS = 'http://www.w3.org/2000/svg';
 export function s(tag: string, attrs: Attrs = {}, ...children: (Child | Child[])[]): SVGElement {
   const el = document.createElementNS(SVG_NS, tag);

@@ -4,7 +4,7 @@
  * exists / seen / supportive flags, the snippet requested), the cross-examination, the verdict after
  * each round, and the judge (verdict, rationale, checklist, citations it calls unsupported).
  */
-import { h, pidLink } from './dom.js';
+import { clipped, h, pidLink } from './dom.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const flag = (ok: boolean, yes: string, no: string) => h('span', { class: ok ? 'flag ok' : 'flag bad' }, ok ? `✓ ${yes}` : `✗ ${no}`);
@@ -71,7 +71,11 @@ export function madTrace(t: any, gold: Set<string>, answer: string | undefined):
       h(
         'ul',
         {},
-        pool.map((p) => h('li', {}, pidLink(p.id, { gold: gold.has(p.id) }), h('span', { class: 'muted' }, ` ← ${String(p.query).slice(0, 120)}`))),
+        pool.map((p) => {
+          // a long query (the issue query is the whole fact pattern) is shown to 120 characters and says so; the whole in its title
+          const q = clipped(String(p.query), 120);
+          return h('li', {}, pidLink(p.id, { gold: gold.has(p.id) }), h('span', { class: 'muted', 'data-testid': 'pool-query', ...q.attrs }, ` ← ${q.text}`));
+        }),
       ),
     ),
     ...arr(t.rounds).map((r) =>

@@ -3,7 +3,7 @@
  * a baseline's retrieved context and answer, and any other trace as a key/value table (nested
  * values as indented JSON on demand) — never a wall of raw JSON.
  */
-import { h, pidLink, round, scrollBox } from './dom.js';
+import { clipped, h, pidLink, round, scrollBox } from './dom.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const arr = (v: unknown): any[] => (Array.isArray(v) ? v : []);
@@ -66,11 +66,11 @@ export function retrievalTrace(t: any): HTMLElement[] {
 
 /** The query a baseline retrieved with; a long one is shown to 400 characters and says so (the whole in its title). */
 function querySnippet(query: string): HTMLElement {
-  const cut = query.length > 400;
+  const q = clipped(query, 400);
   return h(
     'p',
-    { class: 'snippet', ...(cut ? { title: query } : {}) },
-    `query: ${cut ? `${query.slice(0, 400)}… (${query.length.toLocaleString('en-US')} characters; the whole query was searched)` : query}`,
+    { class: 'snippet', ...q.attrs },
+    `query: ${q.text}${q.cut ? ` (${query.length.toLocaleString('en-US')} characters; the whole query was searched)` : ''}`,
   );
 }
 
