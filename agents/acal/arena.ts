@@ -53,6 +53,8 @@ export interface ArenaTrace {
   /** Roles the selector named twice for a team (each makes the team one agent smaller); 0 normally. */
   teamRolesRepeated: number;
   droppedCitations: { argument: string; ids: string[] }[];
+  /** Arguments a writer gave with empty text, dropped (an agent left with none is not scored); 0 normally. */
+  emptyArgumentsDropped: number;
   relationCalls: number;
   pairJudgements: { pair: string; relation: string; confidence: number; kept: string }[];
   clashes: number;
@@ -111,8 +113,10 @@ async function arena(llm: BaseChatModel, input: ArenaInput, opts: ArenaOptions):
     byAgent.push(mine);
   });
 
-  const scored = await Promise.all(byAgent.map((mine) => scoreArguments(llm, c, mine, { signal })));
-  llmCalls += byAgent.length;
+  const emptyArgumentsDropped = drafts.reduce((n, d) => n + d.emptyDropped, 0);
+  const toScore = byAgent.filter((mine) => mine.length > 0);
+  const scored = await Promise.all(toScore.map((mine) => scoreArguments(llm, c, mine, { signal })));
+  llmCalls += toScore.length;
   for (const s of scored)
     for (const [id, v] of Object.entries(s.scores)) {
       const a = args.find((x) => x.id === id)!;
@@ -180,6 +184,7 @@ async function arena(llm: BaseChatModel, input: ArenaInput, opts: ArenaOptions):
       teams: { support: sup.team, attack: att.team },
       teamRolesRepeated: sup.repeated + att.repeated,
       droppedCitations,
+      emptyArgumentsDropped,
       relationCalls: rel.calls,
       pairJudgements: rel.judgements.map(({ pair, relation, confidence, kept }) => ({ pair, relation, confidence, kept })),
       clashes,

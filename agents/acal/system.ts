@@ -36,6 +36,8 @@ export function createAcalSystem(opts: AcalSystemOptions): AgentSystem<TaskExamp
     return {
       prediction: r.verdict,
       confidence: r.decidedBy === 'judge' ? 'judge' : r.inBand ? 'low' : 'high',
+      // arguments written with empty text were dropped: counted as failed steps (results.jsonl, report.md)
+      ...(trace.emptyArgumentsDropped ? { stepFailures: { 'argument with empty text': trace.emptyArgumentsDropped } } : {}),
       trace: {
         system: 'acal',
         semantics: r.semantics,

@@ -130,6 +130,13 @@ export function acalTrace(t: any, runId: string, item: string, graph: string | n
     t.teamRolesRepeated
       ? h('p', { class: 'muted' }, `${t.teamRolesRepeated} role(s) named twice by the selector (each makes its team one agent smaller)`)
       : null,
+    t.emptyArgumentsDropped
+      ? h(
+          'p',
+          { class: 'muted', 'data-testid': 'acal-empty-arguments' },
+          `${t.emptyArgumentsDropped} argument(s) written with empty text, dropped (counted as failed steps)`,
+        )
+      : null,
     dropped.length
       ? h(
           'details',

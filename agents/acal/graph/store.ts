@@ -40,9 +40,11 @@ export function readGraph(runDir: string, itemId: string): AcalGraph {
   return parseGraph(json, file);
 }
 
+/** Save an item's graph; one its own reader would refuse (parseGraph) is refused here (RUN_INVALID naming the field) and nothing is written. */
 export function writeGraph(runDir: string, graph: AcalGraph): string {
-  mkdirSync(acalDir(runDir), { recursive: true });
   const file = graphPath(runDir, graph.itemId);
+  parseGraph(graph, file);
+  mkdirSync(acalDir(runDir), { recursive: true });
   const tmp = `${file}.tmp-${process.pid}`;
   writeFileSync(tmp, JSON.stringify(graph, null, 2) + '\n');
   renameSync(tmp, file);

@@ -1,7 +1,9 @@
 /**
  * Multi-agent argument generation (ACAL eq. 3.2): each selected agent writes 2–5 arguments for
  * its side, grounded in the retrieved evidence, citing passage ids. Citations of ids that were
- * not retrieved are dropped (and reported).
+ * not retrieved are dropped (and reported). An argument with empty (or blank) text is dropped and
+ * counted (`emptyDropped`): the strict schema subset sent to the model cannot require text
+ * (no minLength), and the saved graph's schema refuses an argument without it.
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { z } from 'zod';
@@ -38,7 +40,7 @@ export async function generateArguments(
   role: string,
   side: 'support' | 'attack',
   opts: { signal?: AbortSignal } = {},
-): Promise<{ arguments: DraftArgument[]; raw: string[] }> {
+): Promise<{ arguments: DraftArgument[]; emptyDropped: number; raw: string[] }> {
   const r = await invokeStructured(
     llm,
     msgs(generateArgumentsSystem(role), generateArgumentsPrompt(c, role, side)),
@@ -50,11 +52,13 @@ export async function generateArguments(
   );
   const known = new Set(c.evidence.map((p) => p.id));
   const handles = passageHandles(); // the model cites handles (P1..); map them back to real ids
+  const written = r.value.arguments.filter((a) => a.text.trim() !== '');
   return {
-    arguments: r.value.arguments.map((a) => {
+    arguments: written.map((a) => {
       const cited = a.citedPassageIds.map((x) => handles.resolve(x));
       return { text: a.text, citedPassageIds: [...new Set(cited.filter((id) => known.has(id)))], droppedCitations: cited.filter((id) => !known.has(id)) };
     }),
+    emptyDropped: r.value.arguments.length - written.length,
     raw: r.raw,
   };
 }
