@@ -189,6 +189,8 @@ export interface LlmExchange {
   tokens?: { input?: number; output?: number; total?: number };
   cached?: boolean;
   at?: string;
+  /** Still in flight when its item ended: cut off, no reply (record-replay.ts `abandoned`). */
+  abandoned?: true;
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -245,6 +247,7 @@ export function inspectorCall(x: Exchange): LlmExchange {
     ...(x.cached ? { tokens: { input: 0, output: 0, total: 0 } } : total !== undefined ? { tokens: { input, output, total } } : {}),
     ...(x.cached ? { cached: true } : {}),
     ...(x.at ? { at: x.at } : {}),
+    ...(x.abandoned ? { abandoned: true as const } : {}),
   };
 }
 
@@ -258,11 +261,11 @@ export function parseInspectorCalls(body: string): { exchanges: LlmExchange[]; p
     try {
       o = JSON.parse(line);
     } catch (e) {
-      problems.push(`line ${i + 1}: not JSON (${(e as Error).message})`);
+      problems.push(`unreadable exchange line ${i + 1}: not JSON (${(e as Error).message})`);
       return;
     }
     if (!o || typeof o !== 'object' || Array.isArray(o) || !('request' in o)) {
-      problems.push(`line ${i + 1}: not a recorded exchange (no "request")`);
+      problems.push(`unreadable exchange line ${i + 1}: not a recorded exchange (no "request")`);
       return;
     }
     exchanges.push(inspectorCall(o as Exchange));

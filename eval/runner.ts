@@ -28,6 +28,9 @@
  *
  * LLM exchanges: every request a factory model answers inside an item is recorded (redacted) in
  * `<runDir>/llm/<item>.jsonl`, and the model's settings in `llm/model.json` (eval/llm-exchanges.ts).
+ * Once an item's outcome is known its calls still in flight are cut off (recorded `abandoned`) and
+ * waited for; its exchanges and its tokens are then taken together, so the one holds every call the
+ * other counts.
  * When the items' model replays a recorded run (`createChatModel(cfg, { replayFrom })`), each item
  * is served from its recorded exchanges, its `ms` is the recorded one (a replay's own time says
  * nothing), results.jsonl keeps the recorded order, and a seed or config that differs from the
@@ -47,8 +50,8 @@ import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import pLimit from 'p-limit';
 import { errorMessage, errors, isLexcaseError, withoutTroubleshootingUrl } from '../core/errors.js';
-import { UsageMeter, withUsageScope } from '../core/llm/usage.js';
-import { ExchangeLog, withExchangeLog } from '../core/llm/record-replay.js';
+import { UsageMeter, withUsageScope, type TokenUsage } from '../core/llm/usage.js';
+import { ExchangeLog, ItemEndedError, withExchangeLog, type Exchange } from '../core/llm/record-replay.js';
 import { RepairTally, withRepairTally } from '../core/llm/bound-repair.js';
 import { readExchanges, replayInfo, writeExchanges, writeModelSettings, type ReplayInfo } from './llm-exchanges.js';
 import { log } from '../core/log.js';
@@ -378,12 +381,14 @@ async function runLocked<Item extends { id: string }>(
       fail(e);
       return;
     }
+    // ends the item's calls still in flight once its outcome is known (a sibling call failed it)
+    const itemEnd = new AbortController();
+    const signal = AbortSignal.any([itemSignal(ctx.signal), itemEnd.signal]);
+    setMaxListeners(0, signal);
     try {
       outcome = await withExchangeLog(xlog, () =>
         withUsageScope(meter, () =>
-          withToolRecorder(recorder, () =>
-            withRepairTally(tally, () => opts.system(item, { ...ctx, seed: ctx.seed ?? itemSeed, signal: itemSignal(ctx.signal) })),
-          ),
+          withToolRecorder(recorder, () => withRepairTally(tally, () => opts.system(item, { ...ctx, seed: ctx.seed ?? itemSeed, signal }))),
         ),
       );
     } catch (e) {
@@ -397,6 +402,13 @@ async function runLocked<Item extends { id: string }>(
       }
       outcome = { prediction: null, trace: {}, error: errorText(e) };
     }
+    // One cut of what the item's calls spent: those still in flight are cut off (recorded `abandoned`)
+    // and waited for, then the exchanges and the tokens are taken together, so llm/<item>.jsonl holds
+    // every call the totals count (before: calls finishing while the exchanges were written were
+    // counted but not written, later ones counted nowhere).
+    itemEnd.abort(new ItemEndedError(item.id));
+    await xlog.settled();
+    const cut = { exchanges: [...xlog.recorded], tokens: meter.snapshot() };
     if (xlog.mismatch) {
       fail(xlog.mismatch);
       return;
@@ -408,7 +420,7 @@ async function runLocked<Item extends { id: string }>(
     if (writeError) return; // the run dir cannot be written: record nothing more
     try {
       if (ctx.llm) await noteModeSwitch(ctx.llm, item.id);
-      await recordItem(item, outcome, xlog, replay, meter, recorder, tally, gold, itemSeed, t0);
+      await recordItem(item, outcome, cut, replay, recorder, tally, gold, itemSeed, t0);
     } catch (e) {
       failWrite(e);
     }
@@ -417,9 +429,8 @@ async function runLocked<Item extends { id: string }>(
   const recordItem = async (
     item: Item,
     outcome: SystemOutcome,
-    xlog: ExchangeLog,
+    cut: { exchanges: Exchange[]; tokens: TokenUsage },
     replay: ReplayInfo | undefined,
-    meter: UsageMeter,
     recorder: ToolRecorder,
     tally: RepairTally,
     gold: string,
@@ -427,8 +438,8 @@ async function runLocked<Item extends { id: string }>(
     t0: number,
   ): Promise<void> => {
     const ms = replay?.recorded.get(item.id)?.ms ?? Math.round(performance.now() - t0);
-    if (xlog.recorded.length) await writeExchanges(runDir, item.id, xlog.recorded);
-    const tokens = meter.snapshot();
+    const { tokens } = cut;
+    if (cut.exchanges.length) await writeExchanges(runDir, item.id, cut.exchanges);
     const error = outcome.error ? withoutTroubleshootingUrl(outcome.error) : undefined;
     const prediction = outcome.error ? (outcome.prediction ?? null) : outcome.prediction;
     const stepFailures = outcome.stepFailures && Object.keys(outcome.stepFailures).length ? outcome.stepFailures : undefined;

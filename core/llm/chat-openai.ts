@@ -33,7 +33,7 @@ import type { DiskCache } from './disk-cache.js';
 import { rememberCacheEntry } from './cache-validation.js';
 import { readCompletion } from './completion-reply.js';
 import { withDeadline } from './deadline.js';
-import { currentExchangeLog, exchangeKey, restoreError, storeError } from './record-replay.js';
+import { currentExchangeLog, exchangeKey, isItemEnded, restoreError, storeError, type ExchangeLog } from './record-replay.js';
 import { restoreReply, storeReply } from './stored-reply.js';
 import { distinctReplyIds } from './reply-ids.js';
 import { withRetries } from './retry.js';
@@ -155,10 +155,21 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
     return distinctReplyIds(messages, result);
   }
 
-  private async generateOnce(messages: BaseMessage[], options: this['ParsedCallOptions'], runManager?: CallbackManagerForLLMRun): Promise<ChatResult> {
-    const s = this.lexcase;
+  private generateOnce(messages: BaseMessage[], options: this['ParsedCallOptions'], runManager?: CallbackManagerForLLMRun): Promise<ChatResult> {
     const xlog = currentExchangeLog();
-    if (!s.replayFrom && !xlog) return this.answer(messages, options, runManager);
+    if (!this.lexcase.replayFrom && !xlog) return this.answer(messages, options, runManager);
+    // in flight until it settles: the runner waits for the item's calls before it records the item
+    return xlog ? xlog.track(() => this.exchange(xlog, messages, options, runManager)) : this.exchange(undefined, messages, options, runManager);
+  }
+
+  /** One request recorded in the item's exchange log (`xlog`), or served from the recording (replay). */
+  private async exchange(
+    xlog: ExchangeLog | undefined,
+    messages: BaseMessage[],
+    options: this['ParsedCallOptions'],
+    runManager?: CallbackManagerForLLMRun,
+  ): Promise<ChatResult> {
+    const s = this.lexcase;
     const key = this.cacheKey(messages, options);
     const xkey = exchangeKey(key.prompt, key.llmKey);
     if (s.replayFrom) {
@@ -171,7 +182,10 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
         ...(x.error ? { error: x.error } : {}),
         ...(x.ms !== undefined ? { ms: x.ms } : {}),
         ...(x.at ? { at: x.at } : {}),
+        ...(x.abandoned ? { abandoned: true as const } : {}),
       });
+      // cut off when its item ended in the recording: no reply until the item ends here too
+      if (x.abandoned) await untilAborted(options.signal);
       if (x.error) throw restoreError(x.error);
       const result = restoreReply(x.reply!);
       if (x.cached) {
@@ -190,7 +204,10 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
       xlog!.record({ key: xkey, request, ...(result.llmOutput?.cached === true ? { cached: true } : {}), reply: storeReply(result), ms: ms(), at });
       return result;
     } catch (e) {
+      const reason: unknown = options.signal?.aborted ? options.signal.reason : undefined;
       if (!options.signal?.aborted) xlog!.record({ key: xkey, request, error: storeError(e), ms: ms(), at });
+      // its item ended while it was in flight (record-replay.ts ItemEndedError): recorded as cut off
+      else if (isItemEnded(reason)) xlog!.record({ key: xkey, request, error: storeError(reason), abandoned: true, ms: ms(), at });
       throw e;
     }
   }
@@ -241,6 +258,14 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
     }
     return result;
   }
+}
+
+/** Rejects with the signal's reason once it aborts (at once when it has; without a signal, at once). */
+function untilAborted(signal: AbortSignal | undefined): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    if (!signal || signal.aborted) return reject(signal?.reason ?? new Error('a request cut off in the recording'));
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
 }
 
 /** Outside any item (no exchange log) a replay model holds no recording to answer from. */

@@ -42,6 +42,12 @@ export interface Exchange {
   reply?: { generations: StoredGeneration[]; llmOutput?: Record<string, unknown> };
   /** The request's final failure (after the retries). */
   error?: { code?: string; message: string };
+  /**
+   * The request was still in flight when its item ended (a sibling call failed the item) and was cut
+   * off: no reply, no tokens counted (what the endpoint spent on it, if anything, is in no total). A
+   * replay serves it as it happened: no reply until the item ends.
+   */
+  abandoned?: true;
   /** The step that made the request (withCall), when it named itself. */
   stage?: string;
   /** Why the reply was refused by its reader (parse or schema validation), when it was. */
@@ -70,7 +76,7 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 export function exchangeHashes(x: Exchange): { request: string; reply: string } {
   return {
     request: sha256(canonicalJson({ key: x.key, request: x.request })),
-    reply: sha256(canonicalJson({ cached: x.cached === true, reply: x.reply ?? null, error: x.error ?? null })),
+    reply: sha256(canonicalJson({ cached: x.cached === true, reply: x.reply ?? null, error: x.error ?? null, ...(x.abandoned ? { abandoned: true } : {}) })),
   };
 }
 
@@ -96,12 +102,24 @@ export function exchangeKey(prompt: string, llmKey: string): string {
   return createHash('sha256').update(prompt).update('\0').update(JSON.stringify(params)).digest('hex');
 }
 
+/** The abort reason the runner ends an item's calls still in flight with (its outcome is known): such a call is recorded `abandoned`. */
+export class ItemEndedError extends Error {
+  override readonly name = 'AbortError';
+  constructor(readonly itemId: string) {
+    super(`item ${itemId} ended while this request was in flight: cut off, no reply, its tokens (if any) are in no total`);
+  }
+}
+
+export const isItemEnded = (reason: unknown): reason is ItemEndedError => reason instanceof ItemEndedError;
+
 /** One item's exchanges: those recorded while it runs, and (replaying) the recorded ones it is served from. */
 export class ExchangeLog {
   readonly recorded: Exchange[] = [];
   /** The first request the recording did not hold (a system may catch the error; the runner must not). */
   mismatch?: Error;
   private readonly queue = new Map<string, Exchange[]>();
+  private inFlight = 0;
+  private idle: (() => void)[] = [];
 
   constructor(
     readonly itemId: string,
@@ -121,6 +139,21 @@ export class ExchangeLog {
     this.recorded.push(e);
     if (call) call.exchange = e;
     return e;
+  }
+
+  /** Run one request (`run`) as in flight until it settles: `settled()` waits for every such request. */
+  async track<T>(run: () => Promise<T>): Promise<T> {
+    this.inFlight++;
+    try {
+      return await run();
+    } finally {
+      if (--this.inFlight === 0) for (const f of this.idle.splice(0)) f();
+    }
+  }
+
+  /** Resolves when no request of the item is in flight (at once when none is). */
+  settled(): Promise<void> {
+    return this.inFlight === 0 ? Promise.resolve() : new Promise((resolve) => this.idle.push(resolve));
   }
 
   /** The next recorded exchange of this request; throws LLM_REPLAY_MISMATCH when there is none. */

@@ -193,7 +193,7 @@ export function llmCallsPanel(runId: string, item: string, failed: boolean): HTM
               : `${r.calls.length} steps as the trace records them: this run recorded no LLM exchanges, so prompts, per-call latency and tokens are not available.`,
           ` Item totals: ${t.calls ?? '–'} calls, ${t.tokens?.toLocaleString('en-US') ?? '–'} tokens, ${t.ms ?? '–'} ms.`,
         ),
-        r.problems.length ? errorBox(`unreadable exchange lines: ${r.problems.join('; ')}`) : null,
+        r.problems.length ? errorBox(r.problems.join('; ')) : null,
         r.calls.length ? h('h4', {}, 'Timeline: agent → step → call') : null,
         r.calls.length ? callTimeline(r.calls) : null,
         r.calls.length

@@ -94,6 +94,36 @@ export function callsFromTrace(t: any, kind: TraceKind = guessTraceKind(t)): Ins
   return out;
 }
 
+const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+/**
+ * Where an item's recorded calls and its totals (results.jsonl `tokens`) disagree, and the calls cut
+ * off when the item ended (their tokens, if any, are in no total), as sentences; [] when they agree.
+ * The totals count each reply (endpoint or cache) once, with its tokens; a request that failed has none.
+ */
+export function totalsProblems(calls: LlmExchange[], totals: { calls: number | null; tokens: number | null }): string[] {
+  const out: string[] = [];
+  const cut = calls.filter((c) => c.abandoned).length;
+  if (cut)
+    out.push(
+      `${plural(cut, 'call was', 'calls were')} still in flight when the item ended and cut off: no reply, and what the endpoint spent on ${cut === 1 ? 'it' : 'them'} (if anything) is in no total`,
+    );
+  const replies = calls.filter((c) => c.reply !== null && !c.abandoned);
+  const tokens = replies.reduce(
+    (n, c) => n + (c.tokens?.input !== undefined && c.tokens.output !== undefined ? c.tokens.input + c.tokens.output : (c.tokens?.total ?? 0)),
+    0,
+  );
+  const callsDiffer = totals.calls !== null && totals.calls !== replies.length;
+  if (callsDiffer || (totals.tokens !== null && totals.tokens !== tokens))
+    out.push(
+      `the recorded calls do not add up to the item's totals: ${plural(replies.length, 'reply', 'replies')} recorded (${plural(tokens, 'token', 'tokens')}), the totals count ${plural(totals.calls ?? 0, 'call', 'calls')} (${plural(totals.tokens ?? 0, 'token', 'tokens')})` +
+        (totals.calls !== null && totals.calls > replies.length
+          ? `: ${plural(totals.calls - replies.length, 'call is', 'calls are')} missing here (a run by an older lexcase wrote an item's calls before those still in flight had finished)`
+          : ''),
+    );
+  return out;
+}
+
 export async function runCalls(run: RunEntry, item: string) {
   const parsed = await readResults(run.dir);
   const result = parsed.records.filter((r) => r.id === item).pop();
@@ -101,7 +131,7 @@ export async function runCalls(run: RunEntry, item: string) {
   const totals = { calls: result.tokens?.calls ?? null, tokens: result.tokens?.total ?? null, ms: result.ms ?? null, error: result.error ?? null };
   if (servable(run.root, exchangesPath(run.dir, item))) {
     const rec = await readInspectorCalls(run.dir, item).catch(() => undefined);
-    if (rec) return { source: 'recorded' as const, calls: rec.exchanges, problems: rec.problems, totals };
+    if (rec) return { source: 'recorded' as const, calls: rec.exchanges, problems: [...rec.problems, ...totalsProblems(rec.exchanges, totals)], totals };
   }
   // the runner counted no LLM call for the item (an offline run): its trace's steps are not LLM calls
   if (totals.calls === 0) return { source: 'trace' as const, calls: [] as InspectorCall[], problems: [] as string[], totals };

@@ -287,7 +287,7 @@ describe('compare N runs, LLM calls, passage page', () => {
       expect(r.json.calls[1]).toMatchObject({ reply: 'not json', error: 'reply refused: reply is not valid JSON', ms: 95, tokens: { total: 903 } });
       expect(r.json.calls[1].messages[0]).toEqual({ role: 'user', content: 'You are a juror on a panel' });
       expect(r.json.calls[2]).toMatchObject({ reply: null, error: 'LLM_TIMEOUT: LLM request timed out after 20000 ms' });
-      expect(r.json.problems).toEqual([expect.stringMatching(/^line 4: not JSON/)]);
+      expect(r.json.problems).toContainEqual(expect.stringMatching(/^unreadable exchange line 4: not JSON/));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
