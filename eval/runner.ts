@@ -18,7 +18,8 @@
  * Failed items are retried by default (`retryFailed: false` keeps them): a failed item's line stays
  * until its new record replaces it (results.jsonl rewritten atomically, the new line last), so the
  * file always holds one line per item and a retry interrupted, crashed or killed at any point leaves
- * each item its failed record or its new one, never neither. A truncated last line from a crash is
+ * each item its failed record or its new one, never neither. The new record keeps how many failed
+ * attempts it replaced and the tokens they spent (`replacedAttempts`; report.md's Tokens section). A truncated last line from a crash is
  * dropped and that item is redone. An aborted item (signal) is not recorded (nor its trace or LLM
  * exchanges), so it is redone on resume. Stale temp files from a killed run are removed. An error from `makeContext` is a setup error: no more items start, and it is thrown
  * once running items end. A resume may grow the run (eval/run-grow.ts): a larger `limit`, or a
@@ -50,7 +51,7 @@ import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import pLimit from 'p-limit';
 import { errorMessage, errors, isLexcaseError, withoutTroubleshootingUrl } from '../core/errors.js';
-import { UsageMeter, withUsageScope, type TokenUsage } from '../core/llm/usage.js';
+import { addUsage, emptyUsage, UsageMeter, withUsageScope, type TokenUsage } from '../core/llm/usage.js';
 import { ExchangeLog, ItemEndedError, withExchangeLog, type Exchange } from '../core/llm/record-replay.js';
 import { RepairTally, withRepairTally } from '../core/llm/bound-repair.js';
 import { readExchanges, replayInfo, writeExchanges, writeModelSettings, type ReplayInfo } from './llm-exchanges.js';
@@ -426,6 +427,14 @@ async function runLocked<Item extends { id: string }>(
     }
   };
 
+  /** The failed attempts a retry of `id` replaces (its line and those it replaced), so their tokens stay in the run. */
+  const replacedBy = (id: string): ResultRecord['replacedAttempts'] => {
+    const failed = retryIds.has(id) ? byId.get(id) : undefined;
+    if (!failed) return undefined;
+    const before = failed.replacedAttempts;
+    return { attempts: (before?.attempts ?? 0) + 1, tokens: addUsage(before?.tokens ?? emptyUsage(), failed.tokens ?? emptyUsage()) };
+  };
+
   const recordItem = async (
     item: Item,
     outcome: SystemOutcome,
@@ -444,6 +453,7 @@ async function runLocked<Item extends { id: string }>(
     const prediction = outcome.error ? (outcome.prediction ?? null) : outcome.prediction;
     const stepFailures = outcome.stepFailures && Object.keys(outcome.stepFailures).length ? outcome.stepFailures : undefined;
     const repairs = tally.toRecord();
+    const replacedAttempts = replay ? replay.recorded.get(item.id)?.replacedAttempts : replacedBy(item.id);
     if (repairs) for (const [field, n] of Object.entries(repairs)) repairedTotal.set(field, (repairedTotal.get(field) ?? 0) + n);
     const record: ResultRecord = {
       id: item.id,
@@ -457,6 +467,7 @@ async function runLocked<Item extends { id: string }>(
       ...(error ? { error } : {}),
       ...(stepFailures ? { stepFailures } : {}),
       ...(repairs ? { repairs } : {}),
+      ...(replacedAttempts ? { replacedAttempts } : {}),
     };
     const trace = {
       ...(outcome.trace ?? {}),

@@ -62,4 +62,9 @@ export interface ResultRecord {
   stepFailures?: Record<string, number>;
   /** Numbers of structured replies clamped into their schema's bounds, by "<step>: <field>" (core/llm/bound-repair.ts). */
   repairs?: Record<string, number>;
+  /**
+   * Failed attempts of this item that a retry replaced (their lines are gone from results.jsonl):
+   * how many, and the tokens they spent — not in `tokens`, which is this attempt's.
+   */
+  replacedAttempts?: { attempts: number; tokens: TokenUsage };
 }

@@ -13,6 +13,8 @@ import { sortableTable, td, type Column, type SortState } from './sortable.js';
 import type { Figure, ReproProvenance as Provenance, RunSummary } from '../common/run-summary-types.js';
 import { systemLabel } from '../common/labels.js';
 
+/** What the tokens figure leaves out: failed attempts a retry replaced (results.jsonl `replacedAttempts`). */
+const retriedNote = (n: number) => `${n.toLocaleString('en-US')} tokens more were spent on attempts a retry replaced`;
 const day = (d: string | null) => (d ? d.replace('T', ' ').slice(0, 16) : '–');
 
 /** A run's figures, one per line: "Recall@10 10.0% [2.8, 30.1]". */
@@ -131,7 +133,14 @@ export async function renderRunsTable(root: HTMLElement, params: URLSearchParams
       label: 'tokens',
       num: true,
       sort: (r) => r.tokens,
-      cell: (r) => td(r.tokens.toLocaleString('en-US'), { class: 'num', 'data-testid': 'run-tokens' }),
+      cell: (r) =>
+        td(
+          [
+            r.tokens.toLocaleString('en-US'),
+            r.retriedTokens ? h('span', { class: 'ci', title: retriedNote(r.retriedTokens) }, ` (+${r.retriedTokens.toLocaleString('en-US')})`) : null,
+          ],
+          { class: 'num', 'data-testid': 'run-tokens' },
+        ),
     },
     { key: 'date', label: 'date', sort: (r) => r.date ?? null, cell: (r) => td(day(r.date), { class: 'date-cell' }) },
   ];
@@ -539,7 +548,17 @@ export async function runSummaryHeader(el: HTMLElement, runId: string): Promise<
               ),
             ),
             h('div', {}, h('dt', {}, 'failures'), h('dd', { 'data-testid': 'summary-failures' }, String(s.failures))),
-            h('div', {}, h('dt', {}, 'tokens'), h('dd', {}, s.tokens.toLocaleString('en-US'))),
+            h(
+              'div',
+              {},
+              h('dt', {}, 'tokens'),
+              h(
+                'dd',
+                { 'data-testid': 'summary-tokens' },
+                s.tokens.toLocaleString('en-US'),
+                s.retriedTokens ? h('span', { class: 'ci' }, ` · ${retriedNote(s.retriedTokens)}`) : null,
+              ),
+            ),
             h('div', {}, h('dt', {}, 'date'), h('dd', {}, day(s.date))),
             s.smallN ? h('div', {}, h('dt', {}, 'note'), h('dd', {}, smallNWarning(s.n))) : null,
           ),

@@ -62,7 +62,10 @@ export interface RunSummary {
   figures: Figure[];
   smallN: boolean;
   failures: number;
+  /** Tokens of the items' recorded attempts (results.jsonl `tokens`). */
   tokens: number;
+  /** Tokens more, spent on failed attempts a retry replaced (results.jsonl `replacedAttempts`); 0 when none or not recorded. */
+  retriedTokens: number;
   date: string | null;
   hasTable: boolean;
   /** The reproduction dir this run belongs to (its grid's run), else null. */

@@ -93,6 +93,7 @@ async function computeSummary(run: RunEntry): Promise<RunSummary> {
     smallN: results.length > 0 && results.length < SMALL_N,
     failures: results.filter((r) => r.error).length,
     tokens: results.reduce((s, r) => s + (typeof r.tokens?.total === 'number' ? r.tokens.total : 0), 0),
+    retriedTokens: results.reduce((s, r) => s + (r.replacedAttempts?.tokens.total ?? 0), 0),
     date: str(prov.createdAt),
     hasTable: existsSync(join(run.dir, TABLE_FILE)) && servable(run.root, join(run.dir, TABLE_FILE)),
     parent: run.parent ?? null,

@@ -22,7 +22,26 @@ export const tokensSection: SectionBuilder = (run) => {
   // calls whose tokens are not in the figures above, and replies that may be truncated: said, never left as a silent 0
   if (t.unreported) rows.push(['calls without usage (endpoint reported none)', num(t.unreported), num(t.unreported / n, 2)]);
   if (t.cutShort) rows.push(['replies cut short (finish_reason "length")', num(t.cutShort), num(t.cutShort / n, 2)]);
+  // failed attempts a retry replaced: their lines are gone, their tokens are kept on the new line
+  const replaced = withTokens.reduce(
+    (a, r) =>
+      r.replacedAttempts
+        ? {
+            items: a.items + 1,
+            attempts: a.attempts + r.replacedAttempts.attempts,
+            total: a.total + r.replacedAttempts.tokens.total,
+            calls: a.calls + r.replacedAttempts.tokens.calls,
+          }
+        : a,
+    { items: 0, attempts: 0, total: 0, calls: 0 },
+  );
+  if (replaced.attempts) rows.push(['spent on attempts a retry replaced (not above)', num(replaced.total), '']);
   const notes = [
+    ...(replaced.attempts
+      ? [
+          `**${num(replaced.total)} tokens more (${num(replaced.calls)} LLM calls) were spent on ${num(replaced.attempts)} failed ${replaced.attempts === 1 ? 'attempt' : 'attempts'} that a retry replaced** (${num(replaced.items)} ${replaced.items === 1 ? 'item' : 'items'}; not in the figures above, which are each item's recorded attempt): ${num(t.total + replaced.total)} tokens were spent in all.`,
+        ]
+      : []),
     ...(t.unreported
       ? [
           `**The endpoint reported no token usage for ${num(t.unreported)} of ${num(t.calls)} calls**: their tokens are not in input/output/total, so these undercount what was spent, and token budgets (CASE advocates' --max-tokens) could not count them.`,
@@ -38,6 +57,12 @@ export const tokensSection: SectionBuilder = (run) => {
     id: 'tokens',
     title: 'Tokens',
     markdown: `${table(['', 'total', 'per item'], rows)}\n\nWall time per item: ${(ms / n / 1000).toFixed(2)} s (mean).${notes.map((x) => `\n\n${x}`).join('')}`,
-    json: { ...counted, items: n, perItem: t.total / n, msPerItem: ms / n },
+    json: {
+      ...counted,
+      items: n,
+      perItem: t.total / n,
+      msPerItem: ms / n,
+      ...(replaced.attempts ? { replacedAttempts: { items: replaced.items, attempts: replaced.attempts, total: replaced.total, calls: replaced.calls } } : {}),
+    },
   };
 };

@@ -1,0 +1,84 @@
+/**
+ * What failed attempts spent stays in the run after a retry replaces them (audit: 8 MAD items, 4
+ * failed; the retry replaced their lines, and report.md, the explorer and /v1 said 343,562 tokens
+ * while 501,409 were spent — 157,847 on the failed attempts vanished from every total, config.json
+ * said only `retried: 4`). The new line keeps how many attempts it replaced and their tokens
+ * (`replacedAttempts`, not in its own `tokens`); report.md's Tokens section and the explorer's run
+ * summary say how many tokens more were spent on them.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HumanMessage } from '@langchain/core/messages';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FakeChatModel } from '../tests/support/fake-chat-model.js';
+import { runSummary } from '../web/server/run-summary-api.js';
+import { readRun } from './report/read-run.js';
+import { tokensSection } from './report/sections/tokens.js';
+import { readResults } from './run-dir.js';
+import { contextFrom, runExperiment } from './runner.js';
+import type { AgentSystem } from './types.js';
+
+interface Q {
+  id: string;
+  answer: string;
+}
+const ITEMS: Q[] = ['mbe_137', 'mbe_581', 'mbe_682', 'mbe_866'].map((id, i) => ({ id, answer: 'ABCD'[i] }));
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'lexcase-retried-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Two debate turns per item (1,000 in + 100 out each); the items in `down` then fail. */
+function debate(down: string[]): AgentSystem<Q> {
+  return async (item, ctx) => {
+    for (const turn of [1, 2]) await ctx.llm!.invoke([new HumanMessage(`[${item.id}] turn ${turn}`)]);
+    return down.includes(item.id) ? { prediction: null, trace: {}, error: 'LLM_REQUEST_FAILED: HTTP 400 bad request' } : { prediction: item.answer, trace: {} };
+  };
+}
+
+const llm = new FakeChatModel(() => ({ content: 'argued', usage: { input: 1000, output: 100 } }));
+const run = (down: string[]) =>
+  runExperiment({
+    runDir: dir,
+    system: debate(down),
+    items: ITEMS,
+    gold: (q) => q.answer,
+    makeContext: contextFrom({ llm }),
+    config: { system: 'debate' },
+    seed: 1,
+  });
+
+describe('tokens of failed attempts a retry replaced', () => {
+  it('stay on the new line, in report.md and in the explorer summary; each item keeps its own tokens', async () => {
+    expect(await run(['mbe_581', 'mbe_682'])).toMatchObject({ failed: 2 });
+    expect(await run(['mbe_682'])).toMatchObject({ retried: 2, failed: 1 }); // mbe_682 fails again
+    expect(await run([])).toMatchObject({ retried: 1, failed: 0 });
+
+    const byId = new Map((await readResults(dir)).records.map((r) => [r.id, r]));
+    for (const r of byId.values()) expect(r.tokens).toMatchObject({ calls: 2, total: 2200 }); // the recorded attempt's own
+    expect(byId.get('mbe_137')!.replacedAttempts).toBeUndefined();
+    expect(byId.get('mbe_581')!.replacedAttempts).toMatchObject({ attempts: 1, tokens: { calls: 2, total: 2200 } });
+    expect(byId.get('mbe_682')!.replacedAttempts).toMatchObject({ attempts: 2, tokens: { calls: 4, total: 4400 } });
+
+    // before: the Tokens section said 8,800 and nothing else, while 15,400 were spent
+    const section = (await tokensSection(await readRun(dir), {} as never))!;
+    expect(section.json).toMatchObject({ total: 8800, replacedAttempts: { items: 2, attempts: 3, total: 6600, calls: 6 } });
+    expect(section.markdown).toContain(
+      "**6,600 tokens more (6 LLM calls) were spent on 3 failed attempts that a retry replaced** (2 items; not in the figures above, which are each item's recorded attempt): 15,400 tokens were spent in all.",
+    );
+
+    const summary = await runSummary({ id: 'r', dir, root: dir, kind: 'run', items: 4, correct: 4, graphs: 0 });
+    expect(summary).toMatchObject({ tokens: 8800, retriedTokens: 6600 });
+  });
+
+  it('a run without retries, or one written before the field existed, shows nothing more', async () => {
+    await run([]);
+    const section = (await tokensSection(await readRun(dir), {} as never))!;
+    expect(section.json).not.toHaveProperty('replacedAttempts');
+    expect(section.markdown).not.toMatch(/retry replaced/);
+    expect(await runSummary({ id: 'r', dir, root: dir, kind: 'run', items: 4, correct: 4, graphs: 0 })).toMatchObject({ retriedTokens: 0 });
+  });
+});
