@@ -175,7 +175,7 @@ describe('resuming a run dir an older lexcase wrote', () => {
     });
     expect(readFileSync(join(dir, 'results.jsonl'), 'utf8')).toBe(lines);
     const { stderr } = await resume(val.slice(0, 2), cfg(2, 700));
-    expect(stderr).toMatch(/does not record passageChars \(the characters of each evidence passage shown\)/);
+    expect(stderr).toMatch(/does not record passageChars \(the characters of each evidence passage a prompt shows\)/);
     expect(configOf()).toMatchObject({ config: { passageChars: 700 }, resumes: [{ unchecked: ['passageChars'] }] });
   });
 });
