@@ -23,8 +23,8 @@ import {
   type MeasureKind,
   type Unit,
 } from './stats/index.js';
-import { classificationReport } from './metrics/classification.js';
-import { correctFlags, isFailed, scoredPrediction } from './metrics/failures.js';
+import { correctFlags, isFailed } from './metrics/failures.js';
+import { macroScores } from './metrics/macro.js';
 import type { ResultRecord } from './types.js';
 
 /** A finite number, else null. */
@@ -74,6 +74,8 @@ export interface FigureContext {
   config: Record<string, unknown>;
   /** Bootstrap seed and resamples; default the statistics module's (13, 2,000) — the same on every surface. */
   seed?: number;
+  /** The task's label set macro figures average over (`headlineFigures` takes it from the system's `labels`); absent: the labels of the whole sample. */
+  labels?: readonly string[];
   iterations?: number;
 }
 
@@ -154,29 +156,20 @@ export function rate(id: string, label: string, key: string, filter: (r: ResultR
   };
 }
 
-export const macroF1 = (labels?: readonly string[]): HeadlineMetric => ({
+/**
+ * Macro-F1 under the one rule of eval/metrics/macro.ts: over the task's label set (`ctx.labels`,
+ * which `headlineFigures` takes from the system's `labels`), else over the labels of the whole
+ * sample, fixed across resamples.
+ */
+export const macroF1: HeadlineMetric = {
   id: 'macro-f1',
   label: 'macro-F1',
   compute: (records, ctx) => {
     if (!records.length) return [];
-    const preds = records.map(scoredPrediction);
-    const golds = records.map((r) => r.gold);
-    return [
-      bootstrapped(
-        'macro-f1',
-        'macro-F1',
-        records.length,
-        (idx) =>
-          classificationReport(
-            [...idx].map((i) => preds[i]),
-            [...idx].map((i) => golds[i]),
-            labels,
-          ).macroF1,
-        ctx,
-      ),
-    ];
+    const m = macroScores(records, { labels: ctx.labels, seed: ctx.seed, iterations: ctx.iterations });
+    return [figureOf('macro-f1', 'macro-F1', m.f1, { note: `mean F1 over the labels ${m.labels.join(', ')}` })];
   },
-});
+};
 
 /** The ks a retrieval run recorded (config.ks, else every recall@k key of its records). */
 function recallKs(records: readonly ResultRecord[], config: Record<string, unknown>): number[] {

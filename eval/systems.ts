@@ -54,6 +54,12 @@ export interface SystemSpec {
   /** The k (passages per search) a run used, for the runs list (a list of ks for retrieval runs). */
   k(config: Record<string, unknown>): string | null;
   headline: readonly HeadlineMetric[];
+  /**
+   * The task's label set a run's macro figures average over (eval/metrics/macro.ts), from its
+   * config: EMAR's dataset (hearsay Yes/No, Bar Exam A–D), ACAL's Yes/No. Absent or undefined: the
+   * labels seen in the run's gold answers and predictions.
+   */
+  labels?(config: Record<string, unknown>): readonly string[] | undefined;
   /** A retrieval run: judged by retrieval measures (Recall@k, MRR, MAP…), never by "accuracy" (gold at rank 1); report and compare follow `headline`. */
   retrieval?: boolean;
 }
@@ -273,7 +279,13 @@ export function systemSpec(configSystem: string | null | undefined): SystemSpec 
   return (configSystem ? SYSTEMS.find((s) => s.matches(configSystem)) : undefined) ?? GENERIC_SYSTEM;
 }
 
-/** A run's headline figures, as its system declares them (pass the latest record per item). */
+/** The task's label set of a run (its system's `labels` over its config), undefined where the system does not know it. */
+export function taskLabels(configSystem: string | null | undefined, config: Record<string, unknown>): readonly string[] | undefined {
+  return systemSpec(configSystem).labels?.(config);
+}
+
+/** A run's headline figures, as its system declares them (pass the latest record per item); macro figures over the task's label set (`taskLabels`). */
 export function headlineFigures(configSystem: string | null | undefined, records: readonly ResultRecord[], ctx: FigureContext): HeadlineFigure[] {
-  return systemSpec(configSystem).headline.flatMap((m) => m.compute(records, ctx));
+  const c = { ...ctx, labels: ctx.labels ?? taskLabels(configSystem, ctx.config) };
+  return systemSpec(configSystem).headline.flatMap((m) => m.compute(records, c));
 }

@@ -7,7 +7,7 @@ describe('acalMetrics', () => {
     const golds = ['Yes', 'Yes', 'Yes', 'No', 'No', 'No', 'No', 'No', 'Yes', 'Yes', 'Yes', 'No', 'No', 'No', 'No', 'No'];
     const preds = ['Yes', 'Yes', 'No', 'No', 'No', 'No', 'Yes', null, 'Yes', 'Yes', 'No', 'No', 'No', 'No', 'Yes', null];
     const m = acalMetrics(
-      preds.map((p, i) => ({ prediction: p, gold: golds[i] })),
+      preds.map((p, i) => ({ id: `h${String(i).padStart(2, '0')}`, prediction: p, gold: golds[i] })),
       { iterations: 500, seed: 1 },
     );
     // Yes: tp 2 fp 1 fn 1 → P 2/3 R 2/3; No: tp 3 fp 1 fn 2 → P 3/4 R 3/5
@@ -26,12 +26,12 @@ describe('acalMetrics', () => {
       expect(c.level).toBe(0.95);
     }
     // below n = 10 the macro figures get no interval (and say so), accuracy keeps its Wilson interval
-    const small = acalMetrics(preds.slice(0, 8).map((p, i) => ({ prediction: p, gold: golds[i] })));
+    const small = acalMetrics(preds.slice(0, 8).map((p, i) => ({ id: `h${String(i).padStart(2, '0')}`, prediction: p, gold: golds[i] })));
     expect(small.macroF1).toMatchObject({ lo: null, hi: null, missing: 'n < 10' });
     expect(small.accuracy.lo).not.toBeNull();
     expect(
       acalMetrics(
-        preds.map((p, i) => ({ prediction: p, gold: golds[i] })),
+        preds.map((p, i) => ({ id: `h${String(i).padStart(2, '0')}`, prediction: p, gold: golds[i] })),
         { iterations: 500, seed: 1 },
       ),
     ).toEqual(m);

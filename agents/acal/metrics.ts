@@ -2,13 +2,12 @@
  * The ACAL paper's evaluation (§4.2): accuracy, macro precision, macro recall and macro-F1 over
  * the labels Yes/No, each with its 95% interval from eval/stats: accuracy is a proportion (Wilson),
  * the macro figures statistics of the whole sample (seeded percentile bootstrap over items, none
- * below n = 10). Uses eval/metrics (classificationReport); failed items (prediction null) count as
- * wrong.
+ * below n = 10, records resampled in a canonical order). The macro figures follow the one rule of
+ * eval/metrics/macro.ts; failed items (prediction null) count as wrong.
  */
-import { failedCount, scoredPrediction } from '../../eval/metrics/failures.js';
-import { correctFlags } from '../../eval/metrics/failures.js';
-import { figureText, METHOD_LABEL, proportionInterval, statisticInterval, type Interval } from '../../eval/stats/index.js';
-import { classificationReport } from '../../eval/metrics/classification.js';
+import { correctFlags, failedCount } from '../../eval/metrics/failures.js';
+import { macroScores } from '../../eval/metrics/macro.js';
+import { figureText, METHOD_LABEL, proportionInterval, type Interval } from '../../eval/stats/index.js';
 import { table } from '../../eval/report/format.js';
 import { ACAL_LABELS } from './labels.js';
 
@@ -24,21 +23,11 @@ export interface AcalMetrics {
 }
 
 export function acalMetrics(
-  records: { prediction: string | null; gold: string; error?: string }[],
+  records: { id: string; prediction: string | null; gold: string; error?: string }[],
   opts: { iterations?: number; seed?: number } = {},
 ): AcalMetrics {
-  const preds = records.map(scoredPrediction);
-  const golds = records.map((r) => r.gold);
-  const stat = (key: 'accuracy' | 'macroPrecision' | 'macroRecall' | 'macroF1') => (idx: Int32Array) => {
-    const p: (string | null)[] = [];
-    const g: string[] = [];
-    for (const i of idx) {
-      p.push(preds[i]);
-      g.push(golds[i]);
-    }
-    return classificationReport(p, g, ACAL_LABELS)[key];
-  };
-  const o = { iterations: opts.iterations, seed: opts.seed };
+  // the macro figures under the one rule of eval/metrics/macro.ts, over ACAL's labels, as the headline figure
+  const macro = macroScores(records, { labels: ACAL_LABELS, iterations: opts.iterations, seed: opts.seed });
   return {
     n: records.length,
     failures: failedCount(records),
@@ -46,9 +35,9 @@ export function acalMetrics(
       correctFlags(records).reduce((a, b) => a + b, 0),
       records.length,
     ),
-    precision: statisticInterval(records.length, stat('macroPrecision'), o),
-    recall: statisticInterval(records.length, stat('macroRecall'), o),
-    macroF1: statisticInterval(records.length, stat('macroF1'), o),
+    precision: macro.precision,
+    recall: macro.recall,
+    macroF1: macro.f1,
   };
 }
 

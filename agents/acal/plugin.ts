@@ -26,7 +26,8 @@ export const acalPlugin: SystemPlugin = {
   reportSection: 'acal',
   method: (c) => str(c.semantics) ?? defaultMethod(c),
   k: defaultK,
-  headline: [macroF1(ACAL_LABELS), accuracy, rate('convergence', 'convergence', 'converged')],
+  labels: () => ACAL_LABELS,
+  headline: [macroF1, accuracy, rate('convergence', 'convergence', 'converged')],
   paper: { acal: { source: 'ACAL (paper 001) publishes no sampling settings (Gemini 2.5 defaults): the LLM layer default (temperature 0) is kept' } },
   cli: {
     description: 'ACAL argument arena (or a baseline) on a LegalBench task; saves a contestable argument graph per item',

@@ -29,6 +29,19 @@ export const TASK_FRAMINGS: Record<string, TaskFraming> = {
   },
 };
 
+/** Bar Exam QA's questions have four options (corpora/barexam.ts): their letters are the labels. */
+const BAREXAM_LABELS = LETTERS.slice(0, 4);
+
+/**
+ * The label set of an EMAR dataset, which its macro-F1 averages over on every surface
+ * (eval/metrics/macro.ts): Bar Exam the option letters A–D, a LegalBench task its framing's labels
+ * (hearsay Yes/No); undefined for another dataset (then the labels of the whole sample).
+ */
+export function emarLabels(dataset: unknown): readonly string[] | undefined {
+  if (dataset === 'barexam') return BAREXAM_LABELS;
+  return typeof dataset === 'string' && Object.hasOwn(TASK_FRAMINGS, dataset) ? TASK_FRAMINGS[dataset].labels : undefined;
+}
+
 export function taskExampleToCase(ex: TaskExample, framing: TaskFraming): EmarCase {
   return { id: ex.id, evidence: ex.text, question: framing.question, choices: framing.labels };
 }

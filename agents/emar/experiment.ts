@@ -10,7 +10,7 @@ import { writeReport } from '../../eval/report/write-report.js';
 import { contextFrom, runExperiment, type RunExperimentResult } from '../../eval/runner.js';
 import type { AgentSystem } from '../../eval/types.js';
 import type { UsageMeter } from '../../core/llm/usage.js';
-import { letterToLabel, questionToCase, TASK_FRAMINGS, taskExampleToCase } from './cases.js';
+import { emarLabels, letterToLabel, questionToCase, TASK_FRAMINGS, taskExampleToCase } from './cases.js';
 import type { ConvergenceRule } from './convergence.js';
 import { emarSummaryMarkdown, summarizeEmarRun } from './metrics.js';
 import { createEmarSystem } from './system.js';
@@ -83,7 +83,7 @@ export async function runEmarExperiment(
     retryFailed: o.retryFailed,
     label: `emar ${o.dataset}`,
   });
-  const summary = summarizeEmarRun(run.results, { labels: o.dataset === 'hearsay' ? framing.labels : undefined, seed: o.seed });
+  const summary = summarizeEmarRun(run.results, { labels: emarLabels(o.dataset), seed: o.seed });
   // report.md / report.json in the common format, with the EMAR section (report-section.ts)
   await writeReport(o.runDir);
   return { run, summary, markdown: emarSummaryMarkdown(`${o.dataset}/${o.split}`, summary) };

@@ -4,9 +4,9 @@
  * recursion's behaviour: mean depth, convergence rate, how often the parties ended in agreement.
  * Failed items count as wrong (prediction null) in accuracy and F1.
  */
-import { correctFlags, failedCount, isFailed, scoredPrediction } from '../../eval/metrics/failures.js';
+import { correctFlags, failedCount, isFailed } from '../../eval/metrics/failures.js';
 import { figureText, methodLabel, proportionInterval, type Interval } from '../../eval/stats/index.js';
-import { classificationReport } from '../../eval/metrics/index.js';
+import { macroReport } from '../../eval/metrics/macro.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { table } from '../../eval/report/format.js';
 
@@ -25,11 +25,8 @@ export interface EmarSummary {
 export function summarizeEmarRun(records: readonly ResultRecord[], opts: { labels?: readonly string[]; seed?: number; iterations?: number } = {}): EmarSummary {
   const ok = records.filter((r) => !isFailed(r) && r.metrics);
   const share = (f: (r: ResultRecord) => boolean) => (ok.length ? ok.filter(f).length / ok.length : 0);
-  const report = classificationReport(
-    records.map(scoredPrediction),
-    records.map((r) => r.gold),
-    opts.labels,
-  );
+  // macro-F1 under the one rule of eval/metrics/macro.ts (over the dataset's labels: emarLabels), as the headline figure
+  const report = macroReport(records, opts.labels);
   return {
     n: records.length,
     failed: failedCount(records),

@@ -2,6 +2,7 @@
 import { accuracy, macroF1, rate } from '../../eval/headline-metrics.js';
 import { cli, matchesNames, str, type SystemPlugin } from '../../eval/systems.js';
 import { isFailed } from '../../eval/metrics/failures.js';
+import { emarLabels } from './cases.js';
 import { CONVERGENCE_RULES, DEFAULT_CONVERGENCE, DEFAULT_EPSILON, DEFAULT_MAX_DEPTH } from './convergence.js';
 import { EMAR_DATASETS, EMAR_PAPER } from './paper.js';
 
@@ -16,7 +17,8 @@ export const emarPlugin: SystemPlugin = {
   reportSection: 'emar',
   method: (c) => str(c.convergence) ?? str(c.embedder),
   k: () => null,
-  headline: [macroF1(), accuracy, rate('convergence', 'convergence', 'converged', (r) => !isFailed(r))],
+  labels: (c) => emarLabels(c.dataset),
+  headline: [macroF1, accuracy, rate('convergence', 'convergence', 'converged', (r) => !isFailed(r))],
   paper: { emar: EMAR_PAPER },
   cli: {
     description: 'EMAR evidential multi-agent argumentation (proponent/opponent recursion to convergence, judge) on Bar Exam QA or LegalBench hearsay',

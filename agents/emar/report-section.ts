@@ -3,14 +3,13 @@
  * macro-F1 and micro-F1, and how the recursion ended (depth, convergence, agreement).
  */
 import type { SectionBuilder } from '../../eval/report/types.js';
-import { TASK_FRAMINGS } from './cases.js';
+import { emarLabels } from './cases.js';
 import { emarSummaryMarkdown, summarizeEmarRun } from './metrics.js';
 
 export const emarSection: SectionBuilder = (run, o) => {
   if (!run.results.length) return null;
   const dataset = String(run.config.config.dataset ?? '');
-  const labels = TASK_FRAMINGS[dataset]?.labels;
-  const s = summarizeEmarRun(run.results, { labels, seed: o.seed, iterations: o.iterations });
+  const s = summarizeEmarRun(run.results, { labels: emarLabels(dataset), seed: o.seed, iterations: o.iterations });
   return {
     id: 'emar',
     title: 'EMAR: accuracy, F1 and recursion',

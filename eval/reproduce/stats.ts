@@ -3,11 +3,12 @@
  * (recipe.ts `Metric`) with the interval its measure kind gets from the statistics module
  * (eval/stats/): accuracy and micro-F1 (= accuracy) and a mean of 0/1 values (a hit, a boolean
  * flag) are proportions — Wilson; a mean of graded values, a pooled ratio and macro
- * precision/recall/F1 a seeded percentile bootstrap, none below n = 10.
+ * precision/recall/F1 a seeded percentile bootstrap, none below n = 10. The macro figures follow the run's headline rule
+ * (eval/metrics/macro.ts: over the task's label set, a failed item scored as no prediction).
  */
 import { correctFlags } from '../metrics/failures.js';
-import { classificationReport } from '../metrics/index.js';
-import { perItemInterval, proportionInterval, statisticInterval, type Interval } from '../stats/index.js';
+import { macroScores } from '../metrics/macro.js';
+import { perItemInterval, proportionInterval, statisticInterval, type BootstrapSettings, type Interval } from '../stats/index.js';
 import type { ResultRecord } from '../types.js';
 import type { Metric } from './recipe.js';
 
@@ -30,43 +31,30 @@ export function selectRecords(records: readonly ResultRecord[], m: Metric): Resu
   );
 }
 
-/** The statistic over the records at `idx` (indices into `rs`, with repeats for a resample). */
-function statistic(rs: readonly ResultRecord[], m: Metric): (idx: Int32Array) => number {
-  switch (m.stat) {
-    case 'mean':
-      return (idx) => (idx.length ? [...idx].reduce((s, i) => s + num(rs[i].metrics?.[m.key!])!, 0) / idx.length : 0);
-    case 'ratio':
-    case 'one-minus-ratio': {
-      const sign = m.stat === 'ratio' ? 1 : -1;
-      return (idx) => {
-        let a = 0,
-          b = 0;
-        for (const i of idx) (a += num(rs[i].metrics?.[m.num!]) ?? 0), (b += num(rs[i].metrics?.[m.den!]) ?? 0);
-        const r = b === 0 ? 0 : a / b;
-        return sign === 1 ? r : 1 - r;
-      };
-    }
-    default: {
-      const labels = [...new Set([...rs.map((r) => r.gold), ...rs.flatMap((r) => (r.prediction === null ? [] : [r.prediction]))])].sort();
-      return (idx) => {
-        const pick = [...idx].map((i) => rs[i]);
-        const rep = classificationReport(
-          pick.map((r) => r.prediction),
-          pick.map((r) => r.gold),
-          labels,
-        );
-        if (m.stat === 'macro-precision') return rep.macroPrecision;
-        if (m.stat === 'macro-recall') return rep.macroRecall;
-        if (m.stat === 'macro-f1') return rep.macroF1;
-        return rep.accuracy; // micro-F1 of single-label classification over all labels = accuracy
-      };
-    }
-  }
+/** A pooled ratio Σnum / Σden (or 1 − it) over the records at `idx` (indices into `rs`, with repeats for a resample). */
+function pooledRatio(rs: readonly ResultRecord[], m: Metric): (idx: Int32Array) => number {
+  const sign = m.stat === 'ratio' ? 1 : -1;
+  return (idx) => {
+    let a = 0,
+      b = 0;
+    for (const i of idx) (a += num(rs[i].metrics?.[m.num!]) ?? 0), (b += num(rs[i].metrics?.[m.den!]) ?? 0);
+    const r = b === 0 ? 0 : a / b;
+    return sign === 1 ? r : 1 - r;
+  };
 }
 
-export function cellValue(records: readonly ResultRecord[], m: Metric, o: { seed?: number; iterations?: number } = {}): Interval {
+const MACRO = { 'macro-precision': 'precision', 'macro-recall': 'recall', 'macro-f1': 'f1' } as const;
+
+/**
+ * A cell's value. `labels`: the task's label set of the cell's run (eval/systems.ts `taskLabels`
+ * over its config.json), which the macro figures average over as the run's headline does
+ * (eval/metrics/macro.ts); without it, the labels of the cell's whole sample.
+ */
+export function cellValue(records: readonly ResultRecord[], m: Metric, o: BootstrapSettings & { labels?: readonly string[] } = {}): Interval {
   const rs = selectRecords(records, m);
+  const bo = { seed: o.seed, iterations: o.iterations };
   if (m.stat === 'accuracy' || m.stat === 'micro-f1')
+    // micro-F1 of single-label classification over all labels = accuracy
     return proportionInterval(
       correctFlags(rs).reduce((a, b) => a + b, 0),
       rs.length,
@@ -74,7 +62,8 @@ export function cellValue(records: readonly ResultRecord[], m: Metric, o: { seed
   if (m.stat === 'mean')
     return perItemInterval(
       rs.map((r) => num(r.metrics?.[m.key!])!),
-      o,
+      bo,
     );
-  return statisticInterval(rs.length, statistic(rs, m), o);
+  if (m.stat in MACRO) return macroScores(rs, { ...bo, labels: o.labels })[MACRO[m.stat as keyof typeof MACRO]];
+  return statisticInterval(rs.length, pooledRatio(rs, m), bo); // ratio | one-minus-ratio
 }

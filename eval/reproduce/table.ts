@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { errors } from '../../core/errors.js';
 import { didYouMean } from '../../core/did-you-mean.js';
 import { readConfig, readResults } from '../run-dir.js';
+import { taskLabels } from '../systems.js';
 import { METHOD_LABEL, METHODS_NOTE, MIN_N, outsideInterval, type IntervalMethod } from '../stats/index.js';
 import type { ResultRecord } from '../types.js';
 import type { Recipe } from './recipe.js';
@@ -62,9 +63,14 @@ const round = (x: number, scale: number) => Number((x * scale).toFixed(scale ===
 
 export async function buildTable(dir: string, recipe: Recipe, repro: Pick<ReproductionFile, 'limit' | 'shard' | 'runs'>): Promise<TableJson> {
   const results = new Map<string, ResultRecord[]>();
+  const labels = new Map<string, readonly string[] | undefined>();
   for (const run of recipe.runs) {
     const d = runDirOf(dir, run.id);
-    if (existsSync(join(d, 'results.jsonl'))) results.set(run.id, [...new Map((await readResults(d)).records.map((r) => [r.id, r])).values()]); // the last line of an id wins, as in every reader
+    if (!existsSync(join(d, 'results.jsonl'))) continue;
+    results.set(run.id, [...new Map((await readResults(d)).records.map((r) => [r.id, r])).values()]); // the last line of an id wins, as in every reader
+    // the task's label set from the run's config.json: its macro figures as its headline has them
+    const cfg = ((await readConfig(d))?.config ?? {}) as Record<string, unknown>;
+    labels.set(run.id, taskLabels(typeof cfg.system === 'string' ? cfg.system : run.system, cfg));
   }
   const state = new Map(repro.runs.map((s) => [s.id, s]));
   const rows = recipe.rows.map((row, i) => ({
@@ -80,7 +86,7 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
       const recs = status === 'done' ? results.get(c.run) : undefined;
       if (recs) checkMetricKeys(recipe, `rows[${i}].cells[${j}].metric`, c.run, c.metric, recs);
       if (!recs?.length) return none;
-      const iv = cellValue(recs, c.metric);
+      const iv = cellValue(recs, c.metric, { labels: labels.get(c.run) });
       if (iv.n === 0) return none;
       const ci: [number, number] | null = iv.lo !== null && iv.hi !== null ? [round(iv.lo, recipe.scale), round(iv.hi, recipe.scale)] : null;
       const flag = row.comparable && c.paper !== null ? outsideInterval(c.paper, { lo: ci?.[0] ?? null, hi: ci?.[1] ?? null, n: iv.n }) : { outside: null };

@@ -2,7 +2,7 @@
  * The run's headline figures — the same ones, computed by the same code (eval/systems.ts over
  * eval/stats/), as the explorer's run page and the /v1 API: Recall@k and MRR for a retrieval run,
  * accuracy (and the system's own rates) for the rest, each with its 95% interval and the interval's
- * method named beside it; where a system leaves failed items out of its figures (3-ply), their
+ * method named beside it, and what a figure is over (its note: macro-F1's labels); where a system leaves failed items out of its figures (3-ply), their
  * count beside each figure.
  */
 import { headlineFigures } from '../../systems.js';
@@ -18,10 +18,12 @@ export const figuresSection: SectionBuilder = (run, o) => {
   const leftOut = figures.some((f) => f.failed !== undefined);
   const rows = figures.map((f) => [f.label, f.n, ...(leftOut ? [f.failed ?? 0] : []), f.text, f.method]);
   const header = ['measure', 'n', ...(leftOut ? ['failed (left out of n)'] : []), 'value [95% interval]', 'interval'];
+  // what a figure is over, as the explorer shows it beside the figure (macro-F1's labels, 3-ply's pool)
+  const notes = figures.filter((f) => f.note).map((f) => `${f.label}: ${f.note}.`);
   return {
     id: 'figures',
     title: 'Figures',
-    markdown: table(header, rows) + `\n\n${methodsNoteFor(o)}`,
+    markdown: table(header, rows) + (notes.length ? `\n\n${notes.join(' ')}` : '') + `\n\n${methodsNoteFor(o)}`,
     json: { figures },
   };
 };

@@ -1,0 +1,111 @@
+/**
+ * One macro-F1 per run, on every surface: the headline figure (report.md "Figures", the explorer,
+ * the /v1 API all print `headlineFigures`), the system's own run table and report section (EMAR,
+ * ACAL) and the reproduction table (`reproduce … table.md`), all over the task's label set fixed
+ * before resampling (eval/metrics/macro.ts). Before, three rules gave one run two values: EMAR's
+ * headline took the labels seen in each resample (hearsay, 1 item: 100.0%) while its run table and
+ * report section took Yes/No (50.00); the reproduction tables took the labels of the sample (ACAL,
+ * 1 item: 100.00 beside 50.0% in report.md); at n = 12 the intervals differed (21.97 [5.56, 35.90]
+ * vs 22.0% [5.6, 37.0]).
+ *
+ * Expected values recomputed with scikit-learn 1.2.1 (python3):
+ *   f1_score(['Yes'], ['Yes'], average='macro', labels=['Yes', 'No'], zero_division=0)   → 0.5
+ *   g = 'C B C C C C C D C B C B'.split(); p = 'D B D C C A A B B A C A'.split()
+ *   f1_score(g, p, average='macro', labels=list('ABCD'), zero_division=0)                 → 0.21969696969696967
+ *   the 9 of them with no D in gold or prediction (mbe_137, mbe_222, mbe_855 left out):
+ *   f1_score(g9, p9, average='macro', labels=list('ABCD'), zero_division=0)               → 0.26666666666666666
+ *   f1_score(g9, p9, average='macro', zero_division=0)  (labels seen: A, B, C)             → 0.35555555555555557
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import './systems.js'; // the agent systems' list, handed to eval
+import { buildReport } from '../eval/report/write-report.js';
+import { readRun } from '../eval/report/read-run.js';
+import { loadRecipe } from '../eval/reproduce/recipe.js';
+import { runDirOf } from '../eval/reproduce/reproduction-dir.js';
+import { buildTable } from '../eval/reproduce/table.js';
+import { headlineFigures } from '../eval/systems.js';
+import type { ResultRecord } from '../eval/types.js';
+import { acalMetrics } from './acal/metrics.js';
+import { emarLabels } from './emar/cases.js';
+import { summarizeEmarRun } from './emar/metrics.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'macro-f1-surfaces-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const rec = (id: string, prediction: string | null, gold: string): ResultRecord => ({ id, prediction, gold, correct: prediction === gold, ms: 5 });
+
+/** A run dir as `lexcase run` leaves it: config.json and results.jsonl. */
+function writeRun(d: string, config: Record<string, unknown>, records: ResultRecord[]) {
+  mkdirSync(d, { recursive: true });
+  writeFileSync(join(d, 'config.json'), JSON.stringify({ seed: 13, config, provenance: { createdAt: '2026-01-01T00:00:00.000Z' } }));
+  writeFileSync(join(d, 'results.jsonl'), records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+}
+
+/** Every surface's macro-F1 of one run (the reproduction table's cell in the paper's scale /100). */
+async function surfaces(recipeId: string, runId: string, system: string, config: Record<string, unknown>, records: ResultRecord[]) {
+  const reproDir = join(dir, `${recipeId}-${runId}`);
+  const runDir = runDirOf(reproDir, runId);
+  writeRun(runDir, config, records);
+  const { recipe } = loadRecipe(recipeId);
+  const table = await buildTable(reproDir, recipe, { limit: records.length, shard: null, runs: [{ id: runId, system, status: 'done' }] });
+  const cell = table.rows.flatMap((r) => r.cells).find((c) => c.run === runId && /F1/.test(c.column))!;
+  const report = await buildReport(await readRun(runDir));
+  const figures = (report.json.sections.figures as { figures: { id: string; estimate: number; lo: number | null; hi: number | null; text: string }[] }).figures;
+  const headline = figures.find((f) => f.id === 'macro-f1')!;
+  return { cell, headline, sections: report.json.sections, markdown: report.markdown };
+}
+
+describe('macro-F1: one rule on every surface', () => {
+  it('EMAR hearsay, 1 item answered Yes correctly: 50% (F1 of Yes 1, of No 0) in the headline, run table, EMAR section and reproduction table', async () => {
+    const records = [rec('hearsay_test_0', 'Yes', 'Yes')];
+    const config = { system: 'emar', dataset: 'hearsay', split: 'test' };
+    const s = await surfaces('emar-table4', 'emar-hearsay', 'emar', config, records);
+    expect(s.headline.estimate).toBeCloseTo(0.5, 12); // before: 1 (report.md Figures, explorer, /v1: 100.0%)
+    expect(s.headline.text).toBe('50.0% (n < 10)');
+    expect((s.sections.emar as { macroF1: number }).macroF1).toBeCloseTo(0.5, 12);
+    expect(summarizeEmarRun(records, { labels: emarLabels('hearsay') }).macroF1).toBeCloseTo(0.5, 12); // the run table
+    expect(s.cell.value).toBe(50); // before: 100.00
+    expect(headlineFigures('emar', records, { config }).find((f) => f.id === 'macro-f1')!.note).toBe('mean F1 over the labels Yes, No');
+  });
+
+  it('ACAL, 1 item answered correctly: 50% in the headline, acal section (acal-report.md) and reproduction table', async () => {
+    const records = [rec('hearsay_test_0', 'Yes', 'Yes')];
+    const s = await surfaces('acal-table4', 'acal-cr1-uae1', 'acal', { system: 'acal/acal', task: 'hearsay', semantics: 'quadratic' }, records);
+    expect(s.headline.estimate).toBeCloseTo(0.5, 12);
+    expect((s.sections.acal as { macroF1: { estimate: number } }).macroF1.estimate).toBeCloseTo(0.5, 12);
+    expect(acalMetrics(records).macroF1.estimate).toBeCloseTo(0.5, 12);
+    expect(s.cell.value).toBe(50); // before: 100.00 (and Prec/Rec 100.00)
+    const prec = (await buildTable(join(dir, 'acal-table4-acal-cr1-uae1'), loadRecipe('acal-table4').recipe, { limit: 1, shard: null, runs: [] })).rows
+      .flatMap((r) => r.cells)
+      .find((c) => c.run === 'acal-cr1-uae1' && c.column === 'Prec')!;
+    expect(prec.value).toBe(50); // Yes: P 1; No: 0/0 → 0
+  });
+
+  // the audit's 12 Bar Exam val items (reproduce emar-table4 --limit 12 --only emar-barexam)
+  const golds = 'C B C C C C C D C B C B'.split(' ');
+  const preds = 'D B D C C A A B B A C A'.split(' ');
+  const ids = ['mbe_137', 'mbe_581', 'mbe_222', 'mbe_682', 'mbe_847', 'mbe_1030', 'mbe_866', 'mbe_855', 'mbe_1177', 'mbe_973', 'mbe_157', 'mbe_224'];
+  const barexam = ids.map((id, i) => rec(id, preds[i], golds[i]));
+  const config = { system: 'emar', dataset: 'barexam', split: 'val' };
+
+  it('EMAR Bar Exam, 12 items: the headline and the reproduction table give the same estimate and the same interval', async () => {
+    const s = await surfaces('emar-table4', 'emar-barexam', 'emar', config, barexam);
+    expect(s.headline.estimate).toBeCloseTo(0.21969696969696967, 12);
+    expect(s.cell.value).toBe(21.97);
+    // one interval: the table's (2 decimals) is the headline's (before: [5.56, 35.90] vs [5.6, 37.0])
+    expect(s.cell.ci).toEqual([Number((s.headline.lo! * 100).toFixed(2)), Number((s.headline.hi! * 100).toFixed(2))]);
+    expect((s.sections.emar as { macroF1: number }).macroF1).toBeCloseTo(0.21969696969696967, 12);
+    expect(s.markdown).toContain('macro-F1: mean F1 over the labels A, B, C, D');
+  });
+
+  it('EMAR Bar Exam with no D in the sample: every surface averages over A–D (sklearn labels=ABCD), not the 3 letters seen', async () => {
+    const nine = barexam.filter((r) => !['mbe_137', 'mbe_222', 'mbe_855'].includes(r.id));
+    const s = await surfaces('emar-table4', 'emar-barexam', 'emar', config, nine);
+    expect(s.headline.estimate).toBeCloseTo(0.26666666666666666, 12); // over A, B, C only: 0.356
+    expect((s.sections.emar as { macroF1: number }).macroF1).toBeCloseTo(0.26666666666666666, 12);
+    expect(s.cell.value).toBe(26.67);
+  });
+});

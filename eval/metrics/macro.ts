@@ -1,0 +1,74 @@
+/**
+ * The one rule for macro-averaged precision, recall and F1 over a run's items, read by every
+ * surface that prints them (the headline figure in report.md, the explorer and the /v1 API; EMAR's
+ * and ACAL's run tables and report sections; the reproduction tables):
+ *
+ * - Labels: the task's label set (a system's `labels`, eval/systems.ts: hearsay Yes/No, Bar Exam
+ *   the option letters A–D, ACAL's tasks Yes/No); where the task's set is not known, the labels seen
+ *   in the gold answers and scored predictions of the whole sample. Either way the set is fixed
+ *   before resampling: a resample that lacks a label still averages over it.
+ * - Per label: scikit-learn's scores (`f1_score(average='macro', labels=…, zero_division=0)`): a
+ *   0/0 precision, recall or F1 is 0, so a label with no gold item and no prediction has F1 0 and
+ *   counts in the mean (hearsay, one item answered "Yes" correctly: macro-F1 = (1 + 0) / 2 = 50%).
+ * - A failed item (eval/metrics/failures.ts) is scored as no prediction: a false negative of its
+ *   gold label, a false positive of none.
+ */
+import { statisticInterval, type BootstrapSettings, type Interval } from '../stats/index.js';
+import { classificationReport, type ClassificationReport } from './classification.js';
+import { scoredPrediction } from './failures.js';
+import type { ResultRecord } from '../types.js';
+
+type MacroRecord = Pick<ResultRecord, 'id' | 'gold' | 'prediction' | 'error'>;
+
+/** The label set the macro figures average over: the task's when known, else every label of the whole sample's gold and scored predictions (sorted). */
+export function macroLabels(records: readonly MacroRecord[], taskLabels?: readonly string[]): string[] {
+  if (taskLabels?.length) return [...taskLabels];
+  const seen = new Set<string>();
+  for (const r of records) {
+    seen.add(r.gold);
+    const p = scoredPrediction(r);
+    if (p !== null) seen.add(p);
+  }
+  return [...seen].sort();
+}
+
+/** The classification report of the whole sample under the rule above (no interval). */
+export function macroReport(records: readonly MacroRecord[], taskLabels?: readonly string[]): ClassificationReport {
+  return classificationReport(
+    records.map(scoredPrediction),
+    records.map((r) => r.gold),
+    macroLabels(records, taskLabels),
+  );
+}
+
+export interface MacroScores {
+  /** The labels averaged over. */
+  labels: string[];
+  precision: Interval;
+  recall: Interval;
+  f1: Interval;
+}
+
+/** Macro precision, recall and F1 with their intervals (seeded percentile bootstrap over items, none below n = 10). */
+export function macroScores(records: readonly MacroRecord[], o: BootstrapSettings & { labels?: readonly string[] } = {}): MacroScores {
+  const rs = records;
+  const labels = macroLabels(rs, o.labels);
+  const preds = rs.map(scoredPrediction);
+  const golds = rs.map((r) => r.gold);
+  const stat = (key: 'macroPrecision' | 'macroRecall' | 'macroF1') => (idx: Int32Array) => {
+    const p: (string | null)[] = [];
+    const g: string[] = [];
+    for (const i of idx) {
+      p.push(preds[i]);
+      g.push(golds[i]);
+    }
+    return classificationReport(p, g, labels)[key];
+  };
+  const bo = { seed: o.seed, iterations: o.iterations };
+  return {
+    labels,
+    precision: statisticInterval(rs.length, stat('macroPrecision'), bo),
+    recall: statisticInterval(rs.length, stat('macroRecall'), bo),
+    f1: statisticInterval(rs.length, stat('macroF1'), bo),
+  };
+}
