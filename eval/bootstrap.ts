@@ -105,6 +105,16 @@ export function canonicalValues(values: readonly number[], what = 'bootstrap'): 
   return Float64Array.from(values).sort();
 }
 
+/**
+ * Items (records) in a canonical order: by id, in code-unit order (no locale). A statistic of the
+ * whole sample (macro-F1, a pooled ratio) is bootstrapped over item positions, so the same records
+ * listed in another order (a retry rewrites results.jsonl's order; a merge of shards) drew other
+ * resamples and printed another interval; sorted first, the interval depends on the records alone.
+ */
+export function canonicalById<T extends { id: string }>(items: readonly T[]): T[] {
+  return [...items].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
 /** Percentile CI of the mean of per-item values (e.g. 0/1 hits for Recall@k, reciprocal ranks for MRR); the order of the values does not matter. */
 export function bootstrapCi(values: readonly number[], opts: BootstrapOptions = {}): Ci {
   const sorted = canonicalValues(values, 'bootstrapCi');

@@ -23,6 +23,7 @@ import {
   type MeasureKind,
   type Unit,
 } from './stats/index.js';
+import { canonicalById } from './bootstrap.js';
 import { correctFlags, isFailed } from './metrics/failures.js';
 import { macroScores } from './metrics/macro.js';
 import type { ResultRecord } from './types.js';
@@ -159,7 +160,7 @@ export function rate(id: string, label: string, key: string, filter: (r: ResultR
 /**
  * Macro-F1 under the one rule of eval/metrics/macro.ts: over the task's label set (`ctx.labels`,
  * which `headlineFigures` takes from the system's `labels`), else over the labels of the whole
- * sample, fixed across resamples.
+ * sample, fixed across resamples; the records resampled in a canonical order.
  */
 export const macroF1: HeadlineMetric = {
   id: 'macro-f1',
@@ -256,7 +257,10 @@ export function pooled(
     label,
     compute: (records, ctx) => {
       const failed = records.filter(isFailed).length;
-      const ms = records.filter((r) => !isFailed(r) && r.metrics && typeof r.metrics.nGt === 'number').map((r) => r.metrics as Record<string, unknown>);
+      // resampled in a canonical order (by id): the interval does not depend on the order of results.jsonl
+      const ms = canonicalById(records)
+        .filter((r) => !isFailed(r) && r.metrics && typeof r.metrics.nGt === 'number')
+        .map((r) => r.metrics as Record<string, unknown>);
       if (!ms.length && !failed) return [];
       const stat = (idx: Int32Array) => {
         let a = 0;

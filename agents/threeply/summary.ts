@@ -5,6 +5,7 @@
  * interval from eval/stats — and a markdown table in the paper's layout. Failed items are left out
  * of n and of every figure, and counted per scenario beside them (ScenarioReport).
  */
+import { canonicalById } from '../../eval/bootstrap.js';
 import { isFailed } from '../../eval/metrics/failures.js';
 import { figureText, METHOD_LABEL, proportionInterval, statisticInterval, type Interval } from '../../eval/stats/index.js';
 import { table } from '../../eval/report/format.js';
@@ -29,11 +30,15 @@ export interface ScenarioReport extends Omit<ScenarioSummary, 'hallucinationAccu
   errors: number;
 }
 
-/** The answered triples, scored, and the failed records apart (never scored). */
+/**
+ * The answered triples, scored, and the failed records apart (never scored), in a canonical order
+ * (by id): the pooled figures' bootstrap resamples positions, so its interval does not depend on
+ * the order of results.jsonl (a retry rewrites it).
+ */
 export function scoredFromRecords(records: readonly ResultRecord[]): { scored: ScoredTriple[]; failed: ResultRecord[] } {
   const scored: ScoredTriple[] = [];
   const failed: ResultRecord[] = [];
-  for (const r of records) {
+  for (const r of canonicalById(records)) {
     const mode = modeOfId(r.id);
     const m = r.metrics ?? {};
     if (isFailed(r)) failed.push(r);

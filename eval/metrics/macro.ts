@@ -12,7 +12,10 @@
  *   counts in the mean (hearsay, one item answered "Yes" correctly: macro-F1 = (1 + 0) / 2 = 50%).
  * - A failed item (eval/metrics/failures.ts) is scored as no prediction: a false negative of its
  *   gold label, a false positive of none.
+ * - The bootstrap resamples the records in a canonical order (by id: eval/bootstrap.ts
+ *   `canonicalById`), so the interval does not depend on the order of results.jsonl.
  */
+import { canonicalById } from '../bootstrap.js';
 import { statisticInterval, type BootstrapSettings, type Interval } from '../stats/index.js';
 import { classificationReport, type ClassificationReport } from './classification.js';
 import { scoredPrediction } from './failures.js';
@@ -51,7 +54,7 @@ export interface MacroScores {
 
 /** Macro precision, recall and F1 with their intervals (seeded percentile bootstrap over items, none below n = 10). */
 export function macroScores(records: readonly MacroRecord[], o: BootstrapSettings & { labels?: readonly string[] } = {}): MacroScores {
-  const rs = records;
+  const rs = canonicalById(records);
   const labels = macroLabels(rs, o.labels);
   const preds = rs.map(scoredPrediction);
   const golds = rs.map((r) => r.gold);

@@ -3,9 +3,11 @@
  * (recipe.ts `Metric`) with the interval its measure kind gets from the statistics module
  * (eval/stats/): accuracy and micro-F1 (= accuracy) and a mean of 0/1 values (a hit, a boolean
  * flag) are proportions — Wilson; a mean of graded values, a pooled ratio and macro
- * precision/recall/F1 a seeded percentile bootstrap, none below n = 10. The macro figures follow the run's headline rule
+ * precision/recall/F1 a seeded percentile bootstrap, none below n = 10, over the records in a
+ * canonical order (by id). The macro figures follow the run's headline rule
  * (eval/metrics/macro.ts: over the task's label set, a failed item scored as no prediction).
  */
+import { canonicalById } from '../bootstrap.js';
 import { correctFlags } from '../metrics/failures.js';
 import { macroScores } from '../metrics/macro.js';
 import { perItemInterval, proportionInterval, statisticInterval, type BootstrapSettings, type Interval } from '../stats/index.js';
@@ -51,7 +53,8 @@ const MACRO = { 'macro-precision': 'precision', 'macro-recall': 'recall', 'macro
  * (eval/metrics/macro.ts); without it, the labels of the cell's whole sample.
  */
 export function cellValue(records: readonly ResultRecord[], m: Metric, o: BootstrapSettings & { labels?: readonly string[] } = {}): Interval {
-  const rs = selectRecords(records, m);
+  // a canonical order (by id): a resampled statistic does not depend on the order of results.jsonl
+  const rs = canonicalById(selectRecords(records, m));
   const bo = { seed: o.seed, iterations: o.iterations };
   if (m.stat === 'accuracy' || m.stat === 'micro-f1')
     // micro-F1 of single-label classification over all labels = accuracy
