@@ -14,6 +14,7 @@ import { readRegularFile } from '../../core/read-regular.js';
 import { join } from 'node:path';
 import { headlineFigures, modelOf, systemSpec } from '../../eval/systems.js';
 import { SMALL_N } from '../../eval/headline-metrics.js';
+import { failedCount } from '../../eval/metrics/failures.js';
 import { confidenceBins } from '../../eval/plots/confidence-bins.js';
 import { roundAccuracy } from '../../eval/plots/round-accuracy.js';
 import { gridSpec, reliabilitySpec, roundAccuracySpec, runColours, type GridPoint, type PlotSpec } from '../../eval/plots/specs.js';
@@ -91,7 +92,7 @@ async function computeSummary(run: RunEntry): Promise<RunSummary> {
     // the statistics module's seed and resamples (eval/stats), not the run's seed: the same intervals as report.md
     figures: headlineFigures(system, results, { config: cfg }),
     smallN: results.length > 0 && results.length < SMALL_N,
-    failures: results.filter((r) => r.error).length,
+    failures: failedCount(results), // the report's rule (eval/metrics/failures.ts): an error or no prediction
     tokens: results.reduce((s, r) => s + (typeof r.tokens?.total === 'number' ? r.tokens.total : 0), 0),
     retriedTokens: results.reduce((s, r) => s + (r.replacedAttempts?.tokens.total ?? 0), 0),
     date: str(prov.createdAt),

@@ -1,9 +1,10 @@
 /**
  * Accuracy stratified by the system's confidence label (CASE: high = unanimous jury, low = 2–1, tie = 1–1–1
  * broken by evidence score or draw; the paper's Table 4 low = every item not unanimous is in the CASE section), each
- * with its 95% Wilson interval (eval/stats).
+ * with its 95% Wilson interval (eval/stats). Items without a label get a row too — failed ones
+ * ("failed (no confidence)", wrong) and any others ("no confidence") — so the shares add up to 100%.
  */
-import { correctFlags } from '../../metrics/failures.js';
+import { correctFlags, isFailed } from '../../metrics/failures.js';
 import { intervalText, methodLabel, proportionInterval, valueText } from '../../stats/index.js';
 import { systemSpec } from '../../systems.js';
 import { table } from '../format.js';
@@ -11,12 +12,24 @@ import type { SectionBuilder } from '../types.js';
 import { confidenceBins } from '../../plots/confidence-bins.js';
 import { reliabilitySpec } from '../../plots/specs.js';
 
+/** The rows for items without a confidence label: failed ones (eval/metrics/failures.ts) and any others. */
+const FAILED = 'failed (no confidence)';
+const UNLABELLED = 'no confidence';
+
 export const confidenceSection: SectionBuilder = (run, o) => {
   if (systemSpec(typeof run.config.config.system === 'string' ? run.config.config.system : null).retrieval) return null;
   const groups = new Map<string, number[]>();
+  const rest = new Map<string, number[]>([
+    [FAILED, []],
+    [UNLABELLED, []],
+  ]);
   const flags = correctFlags(run.results);
   run.results.forEach((r, i) => {
-    if (r.confidence === undefined || r.confidence === null) return;
+    if (r.confidence === undefined || r.confidence === null) {
+      // every item has a row: the shares add up to the run's items, as the CLI's table with its failed bucket
+      rest.get(isFailed(r) ? FAILED : UNLABELLED)!.push(flags[i]);
+      return;
+    }
     const k = String(r.confidence);
     if (!groups.has(k)) groups.set(k, []);
     groups.get(k)!.push(flags[i]);
@@ -24,7 +37,8 @@ export const confidenceSection: SectionBuilder = (run, o) => {
   if (groups.size === 0) return null;
   const json: Record<string, unknown> = {};
   const rows: (string | number)[][] = [];
-  for (const [k, v] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {
+  const ordered = [...groups].sort(([a], [b]) => a.localeCompare(b));
+  for (const [k, v] of [...ordered, ...[...rest].filter(([, v]) => v.length)]) {
     const ci = proportionInterval(
       v.reduce((a, b) => a + b, 0),
       v.length,
@@ -44,7 +58,7 @@ export const confidenceSection: SectionBuilder = (run, o) => {
   return {
     id: 'byConfidence',
     title: 'Accuracy by confidence',
-    markdown: table(['confidence', 'n', 'share', 'accuracy', '95% interval', 'interval'], rows),
+    markdown: table(['confidence', 'n', 'share', 'accuracy', '95% interval', 'interval'], rows) + '\n\nFailed items count as wrong.',
     json,
     plots: [
       {

@@ -1,16 +1,21 @@
 /**
- * Failed items (system error or unparseable output), grouped by error code, and failed steps
+ * Failed items (eval/metrics/failures.ts: an error, or no prediction — code NO_PREDICTION), grouped by error code, and failed steps
  * inside items (an unparseable vote, judgement or argument: `stepFailures` of each result), by step.
  */
+import { isFailed } from '../../metrics/failures.js';
 import { table } from '../format.js';
 import type { SectionBuilder } from '../types.js';
 import { tallyPerKey } from './tally.js';
 
+/** What a failed item's line says: its error, else that it has no prediction. */
+const reason = (r: { error?: string }) => r.error ?? 'no prediction (no error recorded)';
+
 export const failuresSection: SectionBuilder = (run) => {
-  const failed = run.results.filter((r) => r.error);
+  // the one rule (eval/metrics/failures.ts): an error or no prediction — as accuracy and the explorer count them
+  const failed = run.results.filter(isFailed);
   const byCode = new Map<string, number>();
   for (const r of failed) {
-    const code = /^([A-Z][A-Z_]+):/.exec(r.error!)?.[1] ?? 'OTHER';
+    const code = r.error === undefined ? 'NO_PREDICTION' : (/^([A-Z][A-Z_]+):/.exec(r.error)?.[1] ?? 'OTHER');
     byCode.set(code, (byCode.get(code) ?? 0) + 1);
   }
   const steps = tallyPerKey(run.results, (r) => r.stepFailures).map(([k, t]) => [k, { failures: t.total, items: t.items }] as const);
@@ -23,7 +28,7 @@ export const failuresSection: SectionBuilder = (run) => {
       )}`
     : '';
   if (failed.length === 0) return { id: 'failures', title: 'Failures', markdown: `None.${stepMd}`, json };
-  const list = failed.slice(0, 20).map((r) => `- \`${r.id}\`: ${r.error!.split('\n')[0].slice(0, 200)}`);
+  const list = failed.slice(0, 20).map((r) => `- \`${r.id}\`: ${reason(r).split('\n')[0].slice(0, 200)}`);
   const more = failed.length > 20 ? `\n- … ${failed.length - 20} more in report.json` : '';
   return {
     id: 'failures',
