@@ -4,8 +4,9 @@
  * (reading 'message')"). Proxies, captive portals, a base URL without `/v1` or an overloaded
  * gateway answer `200` with an empty body, an HTML page or some other JSON; `readCompletion`
  * names what came back and throws MalformedReplyError, which retry.ts retries like a malformed
- * body (`malformed response`).
+ * body (`malformed response`). The completion's usage is read as numbers here (reply-usage.ts).
  */
+import { normaliseUsage } from './reply-usage.js';
 
 /** A `200` whose body is not a chat completion. */
 export class MalformedReplyError extends Error {
@@ -47,5 +48,6 @@ export async function readCompletion<T>(response: Response): Promise<T> {
   }
   const problem = completionProblem(body);
   if (problem) throw new MalformedReplyError(`the endpoint answered HTTP ${response.status} with ${problem} ${HINT}`);
+  normaliseUsage(body);
   return body as T;
 }
