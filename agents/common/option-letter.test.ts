@@ -9,10 +9,17 @@ describe('optionLetterSchema: the one option-letter field of CASE jurors, the MC
     ['B)', 'B'],
     [' C. The deed was void for lack of delivery.', 'C'],
     ['D: because the easement was never recorded', 'D'],
+    ['d.', 'D'],
+    ['B:', 'B'],
+    ['(C) The deed was void.', 'C'],
   ])('reads %j as %s', (raw, letter) => {
     expect(optionLetterSchema(letters).parse(raw)).toBe(letter);
   });
   it.each(['E', 'Both A and B', '', 'none'])('refuses %j (not one of the question’s letters)', (raw) => {
+    expect(optionLetterSchema(letters).safeParse(raw).success).toBe(false);
+  });
+  // before: each read as its first letter (A, C, B), a vote the reply never cast
+  it.each(['A or D', 'C is wrong; D', 'B\nbecause D is better', 'D (No) B'])('refuses %j: free text after a bare letter names no option', (raw) => {
     expect(optionLetterSchema(letters).safeParse(raw).success).toBe(false);
   });
 });

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { LETTERS } from '../../corpora/types.js';
+import { optionLetterSchema } from '../common/option-letter.js';
 
 const str = z.preprocess((v) => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v)), z.string());
 const list = z.preprocess((v) => (typeof v === 'string' ? [v] : (v ?? [])), z.array(str));
@@ -15,12 +16,9 @@ export function caseLetters(choices: string[]): string[] {
   return letters.length ? letters : LETTERS.slice(0, choices.length);
 }
 
-/** One option letter among `letters` ("b", "(B)", "B. text" → "B"); sent as an enum of `letters`. */
+/** One option letter among `letters` ("b", "(B)", "B. text" → "B"; agents/common/option-letter.ts); sent as an enum of `letters`. */
 export function letterSchema(letters: string[]) {
-  return z
-    .string()
-    .transform((v) => (/^\(?([A-J])\)?(?:[.:)\s]|$)/i.exec(v.trim())?.[1] ?? v.trim()).toUpperCase())
-    .pipe(z.enum(letters as [string, ...string[]], { message: `expected one of ${letters.join(', ')}` }));
+  return optionLetterSchema(letters, `expected one of ${letters.join(', ')}`);
 }
 
 export const factsSchema = z.object({ facts: list });
