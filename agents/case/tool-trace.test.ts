@@ -64,3 +64,47 @@ describe('tool trace extraction', () => {
     expect(t.candidates.get('b')!.bestRank).toBe(1);
   });
 });
+
+describe('tool-call arguments sent as a JSON object (not a JSON string)', () => {
+  it('are kept as text in the trace, and the evidence command prints them', async () => {
+    const { startScriptedServer } = await import('../../tests/support/scripted-openai-server.js');
+    const { createChatModel } = await import('../../core/llm/factory.js');
+    const { llmConfigSchema } = await import('../../core/config.js');
+    const { formatEvidence } = await import('../../src/cli/commands/evidence.js');
+    const args = { query: 'negligence duty of care breach', k: 3 };
+    const srv = await startScriptedServer([
+      {
+        raw: JSON.stringify({
+          id: 'chatcmpl-0',
+          object: 'chat.completion',
+          created: 1_700_000_000,
+          model: 'm',
+          choices: [
+            {
+              index: 0,
+              message: {
+                role: 'assistant',
+                content: null,
+                tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'bm25_search', arguments: args } }],
+              },
+              finish_reason: 'tool_calls',
+            },
+          ],
+          usage: { prompt_tokens: 90, completion_tokens: 12, total_tokens: 102 },
+        }),
+      },
+    ]);
+    try {
+      const model = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'm', apiKey: 'k', maxRetries: 0, cacheDir: false }));
+      const reply = await model.invoke([new HumanMessage('task')]);
+      const t = extractToolTrace([new HumanMessage('task'), reply]);
+      // before: query was the object itself, and the evidence command crashed ("(s ?? "").replace is not a function")
+      expect(t.calls).toHaveLength(1);
+      expect(t.calls[0].query).toBe(JSON.stringify(args));
+      const text = formatEvidence({ hypothesis: 'h', facts: '', stance: 'for', mode: 'llm', evidence: [], toolCalls: t.calls, stop: 'final' } as never);
+      expect(text).toContain(`bm25_search [step 1]: "${JSON.stringify(args)}"`);
+    } finally {
+      await srv.close();
+    }
+  });
+});

@@ -85,11 +85,11 @@ export function extractToolTrace(
         if (tc.id) pending.set(tc.id, rec);
       }
       // Tool calls whose arguments were not valid JSON never ran; they are kept with the raw arguments.
-      const bad = (m as unknown as { invalid_tool_calls?: { name?: string; args?: string; error?: string }[] }).invalid_tool_calls ?? [];
+      const bad = (m as unknown as { invalid_tool_calls?: { name?: string; args?: unknown; error?: string }[] }).invalid_tool_calls ?? [];
       for (const tc of bad)
         calls.push({
           tool: tc.name ?? '(unknown)',
-          query: tc.args ?? '',
+          query: tc.args === undefined ? '' : typeof tc.args === 'string' ? tc.args : JSON.stringify(tc.args), // a server may send an object
           ids: [],
           step: steps,
           error: `malformed tool-call arguments: ${tc.error ?? 'not valid JSON'}`,
