@@ -1,0 +1,40 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findEvidence } from '../../../agents/case/find-evidence.js';
+import { PASSAGES } from '../../../agents/case/test-support/fixtures.js';
+import { buildIndex } from '../../../indexer/build.js';
+import { closeSparseIndexes } from '../../../retrieval/open.js';
+import { FakeChatModel, type FakeReply } from '../../../tests/support/fake-chat-model.js';
+import { formatEvidence } from './evidence.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'evidence-cmd-'));
+  const passages = Object.entries(PASSAGES).map(([id, text]) => ({ id, text }));
+  await buildIndex(
+    (async function* () {
+      yield* passages;
+    })(),
+    { out: join(dir, 'idx'), corpusName: 'fre', methods: ['bm25'], workers: 0 },
+  );
+});
+afterAll(async () => {
+  await closeSparseIndexes();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const evidenceText = async (script: FakeReply[]) =>
+  formatEvidence(
+    await findEvidence({ hypothesis: 'Paul cannot impeach his own witness', index: join(dir, 'idx'), llm: new FakeChatModel(script), use: ['bm25'], k: 3 }),
+  );
+
+describe('lexcase evidence (text output) says why it found nothing', () => {
+  it('a search the tool refused shows its error, not "0 ids"', async () => {
+    const text = await evidenceText([{ toolCalls: [{ name: 'bm25_search', args: { query: 'impeach own witness', k: 5000 } }] }, 'no passages came back']);
+    // before: bm25_search [step 1]: "impeach own witness" → 0 ids
+    expect(text).toMatch(/bm25_search \[step 1\]: "impeach own witness" → error: .*50/);
+    expect(text).not.toContain('→ 0 ids');
+  });
+});
