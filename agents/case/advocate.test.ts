@@ -88,4 +88,31 @@ describe('LLM advocate (createAgent tool loop)', () => {
     expect(a.evidence[0].justification).toMatch(/no parseable selection/);
     expect(a.evidence.map((e) => e.id).every((id) => a.toolCalls[0].ids.includes(id))).toBe(true);
   });
+
+  // before: stop "final", no error, no evidence — read as an advocate that searched and found nothing
+  it.each([
+    [
+      'a tool call written as text (wrong tool parser)',
+      '<tool_call>\n{"name": "bm25_search", "arguments": {"query": "impeach own witness", "k": 3}}\n</tool_call>',
+      /written as text/,
+    ],
+    ['an empty reply', '', /the reply was empty/],
+    ['prose', 'The voucher rule no longer applies under Rule 607.', /no tool returned passages$/],
+  ])('a final reply with no parseable selection and no passages from any tool (%s) is an error with the reply kept', async (_, reply, why) => {
+    const model = new FakeChatModel([reply]);
+    const a = await runAdvocate({ llm: model, tools, facts: factsOf(QUESTION), hypothesis: hyp, k: 2 });
+    expect(a.stop).toBe('final');
+    expect(a.toolCalls).toEqual([]);
+    expect(a.evidence).toEqual([]);
+    expect(a.error).toMatch(/^final reply has no parseable selection and no tool returned passages/);
+    expect(a.error).toMatch(why);
+    expect(a.raw).toBe(reply);
+    expect(model.calls).toHaveLength(1); // nothing to compile from: no extra call
+  });
+
+  it('keeps a long unparseable final reply cut, with a mark saying so', async () => {
+    const reply = `<tool_call>${'x'.repeat(5000)}`;
+    const a = await runAdvocate({ llm: new FakeChatModel([reply]), tools, facts: factsOf(QUESTION), hypothesis: hyp, k: 2 });
+    expect(a.raw).toBe(`${reply.slice(0, 2000)}… [cut: 5011 characters]`);
+  });
 });

@@ -11,6 +11,9 @@
  * loop ends without a parseable selection, one compile call (invokeStructured: one retry, then
  * LLM_OUTPUT_INVALID) asks the model to choose from the passages its searches returned; if that
  * fails too, the advocate falls back to its top passages by evidence score and records the error.
+ * A final reply without a parseable selection when no tool returned a passage (a tool call written
+ * as text, an empty reply) leaves nothing to compile from: the advocate records the error and the
+ * reply's text (`raw`, cut), counted as a failed step like a failed compile call.
  *
  * The model sees passages under neutral handles (P1, P2, …; agents/common/passage-handles.ts), never
  * real ids: the tools are wrapped here, the handles the model picks are mapped back to ids.
@@ -174,9 +177,44 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
     }
     tokens += tally.tokens;
   }
+  let raw: string | undefined;
+  if (stop === 'final' && !picked && candidates.size === 0) {
+    // nothing to compile from: without this the advocate read as one that searched and found nothing
+    error = noSelectionError(lastText);
+    raw = cutRaw(lastText);
+  }
   const { evidence, rejected } = selectEvidence(picked ?? [], candidates, o.k);
   if (o.getPassage) {
     for (const e of evidence) e.text = (await o.getPassage(e.id))?.text ?? candidates.get(e.id)?.snippet;
   } else for (const e of evidence) e.text = candidates.get(e.id)?.snippet;
-  return { hypothesis: o.hypothesis, stance, evidence, toolCalls: calls, rejectedIds: rejected, steps, stop, tokens, analysis, error };
+  return {
+    hypothesis: o.hypothesis,
+    stance,
+    evidence,
+    toolCalls: calls,
+    rejectedIds: rejected,
+    steps,
+    stop,
+    tokens,
+    analysis,
+    error,
+    ...(raw !== undefined ? { raw } : {}),
+  };
+}
+
+const RAW_MAX = 2000;
+
+/** The error of an advocate whose final reply selects nothing and whose tools returned no passage. */
+function noSelectionError(text: string): string {
+  const why = !text.trim()
+    ? ' (the reply was empty)'
+    : /<tool_call>|"name"\s*:\s*"[^"]+"\s*,\s*"arguments"/.test(text)
+      ? " (it looks like a tool call written as text: check the server's tool-call parsing, e.g. vLLM's --tool-call-parser, llama.cpp's --jinja)"
+      : '';
+  return `final reply has no parseable selection and no tool returned passages${why}`;
+}
+
+/** A reply's text for the trace, cut at RAW_MAX characters with a mark saying so. */
+function cutRaw(text: string): string {
+  return text.length <= RAW_MAX ? text : `${text.slice(0, RAW_MAX)}… [cut: ${text.length} characters]`;
 }

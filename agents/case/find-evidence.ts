@@ -46,6 +46,8 @@ export interface EvidenceResult {
   stop: string;
   tokens: number;
   error?: string;
+  /** The advocate's final reply, cut, when it had no parseable selection and no tool returned a passage. */
+  raw?: string;
 }
 
 export async function findEvidence(opts: FindEvidenceOptions): Promise<EvidenceResult> {
@@ -106,5 +108,6 @@ async function findEvidenceWith(o: FindEvidenceOptions, k: number): Promise<Evid
     stop: r.stop,
     tokens: r.tokens,
     ...(r.error ? { error: r.error } : {}),
+    ...(r.raw !== undefined ? { raw: r.raw } : {}),
   };
 }

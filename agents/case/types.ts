@@ -46,6 +46,8 @@ export interface AdvocateResult {
   /** Offline only: per retrieval method, the mean raw score of its top-k hits for this advocate's query. */
   retrievalScores?: Record<string, number>;
   error?: string;
+  /** The final reply's text (cut at 2,000 characters, marked) when it had no parseable selection and no tool returned a passage. */
+  raw?: string;
 }
 
 export type Vote = string; // "A".."D"

@@ -37,4 +37,12 @@ describe('lexcase evidence (text output) says why it found nothing', () => {
     expect(text).toMatch(/bm25_search \[step 1\]: "impeach own witness" → error: .*50/);
     expect(text).not.toContain('→ 0 ids');
   });
+
+  it('a tool call written as text (no retrieval ran) is named in place of a bare "No passages found."', async () => {
+    const text = await evidenceText(['<tool_call>\n{"name": "bm25_search", "arguments": {"query": "impeach own witness"}}\n</tool_call>']);
+    expect(text).toContain(
+      'No passages found: final reply has no parseable selection and no tool returned passages (it looks like a tool call written as text',
+    );
+    expect(text).toContain('Tool calls (0):');
+  });
 });

@@ -35,7 +35,7 @@ export function formatEvidence(r: EvidenceResult): string {
     '',
   ];
   if (r.analysis) lines.push(`Analysis: ${r.analysis}`, '');
-  if (r.evidence.length === 0) lines.push('No passages found.');
+  if (r.evidence.length === 0) lines.push(r.error ? `No passages found: ${r.error}` : 'No passages found.');
   r.evidence.forEach((e, i) => {
     lines.push(`${String(i + 1).padStart(2)}. ${e.id}  score ${e.score.toFixed(4)}`);
     lines.push(`    ${e.justification}`);
@@ -46,7 +46,7 @@ export function formatEvidence(r: EvidenceResult): string {
     lines.push(
       `  ${c.tool}${c.step ? ` [step ${c.step}]` : ''}: "${flat(c.query, 90)}" → ${c.error ? `error: ${flat(c.error, 160)}` : c.output ? `"${flat(c.output, 60)}"` : `${c.ids.length} ids${c.ids.length ? ` (${c.ids.slice(0, 3).join(', ')}${c.ids.length > 3 ? ', …' : ''})` : ''}`}`,
     );
-  if (r.error) lines.push('', `note: ${r.error}`);
+  if (r.error && r.evidence.length) lines.push('', `note: ${r.error}`);
   return lines.join('\n');
 }
 
