@@ -30,6 +30,7 @@ import { z } from 'zod';
 import { isLexcaseError } from '../../core/errors.js';
 import { distinctIdsGuard } from '../common/message-id-guard.js';
 import { passageHandles } from '../common/passage-handles.js';
+import { TEXT_TOOL_CALL_HINT, textToolCall } from '../common/text-tool-call.js';
 import { sendAs } from '../../core/llm/json-schema.js';
 import { invokeStructured, messageText, parseStructured } from '../../core/llm/structured.js';
 import { rejectReply } from '../../core/llm/cache-validation.js';
@@ -206,11 +207,7 @@ const RAW_MAX = 2000;
 
 /** The error of an advocate whose final reply selects nothing and whose tools returned no passage. */
 function noSelectionError(text: string): string {
-  const why = !text.trim()
-    ? ' (the reply was empty)'
-    : /<tool_call>|"name"\s*:\s*"[^"]+"\s*,\s*"arguments"/.test(text)
-      ? " (it looks like a tool call written as text: check the server's tool-call parsing, e.g. vLLM's --tool-call-parser, llama.cpp's --jinja)"
-      : '';
+  const why = !text.trim() ? ' (the reply was empty)' : textToolCall(text) ? ` (it looks like ${TEXT_TOOL_CALL_HINT})` : '';
   return `final reply has no parseable selection and no tool returned passages${why}`;
 }
 

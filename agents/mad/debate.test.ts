@@ -141,6 +141,35 @@ describe('multi-agent debate against the scripted OpenAI-compatible server', () 
     for (const r of srv.requests) expect(r.text).not.toContain(PASSAGES.gold0.slice(0, 40));
   }, 30_000);
 
+  it('refused snippet requests are recorded in the brief with the reason: an extra call, a tool not offered, a tool call written as text', async () => {
+    srv = await startScriptedServer(
+      defaultScript((req) => {
+        if (roleOf(req) !== 'debater' || roundOf(req) < 2 || !req.body.tools?.length || msgs(req).some((x) => x.role === 'tool')) return undefined;
+        const letter = debaterLetter(req);
+        if (letter === 'B')
+          return {
+            toolCalls: [
+              { name: 'bm25_search', args: { query: 'party impeach own witness credibility' } },
+              { name: 'bm25_search', args: { query: 'voucher rule' } },
+            ],
+          };
+        if (letter === 'C') return { toolCalls: [{ name: 'web_search', args: { query: 'impeachment' } }] };
+        if (letter === 'D') return { content: '<tool_call>\n{"name": "bm25_search", "arguments": {"query": "relevance"}}\n</tool_call>' };
+        return undefined;
+      }),
+    );
+    const out = await createMad({ rounds: 2, topology: 'full', k: 2 })(QUESTION, ctx(srv.url));
+    const [a2, b2, c2, d2] = (out.trace as DebateTrace).rounds[1].briefs;
+    // before: request null and invalidToolCalls null for C and D, and nothing said B's second call was refused
+    expect(a2.refused).toBeUndefined();
+    expect(b2.request).toMatchObject({ tool: 'bm25_search', query: 'party impeach own witness credibility' });
+    expect(b2.refused).toEqual([{ name: 'bm25_search', reason: 'one snippet per round' }]);
+    expect(c2.request).toBeUndefined();
+    expect(c2.refused).toEqual([{ name: 'web_search', reason: 'not a tool offered this round' }]);
+    expect(d2.request).toBeUndefined();
+    expect(d2.refused).toEqual([{ name: 'bm25_search', reason: expect.stringMatching(/^a tool call written as text/) }]);
+  }, 30_000);
+
   it('full topology: in a rebuttal each debater sees every opponent; sparse: only the preceding one in the ring', async () => {
     srv = await startScriptedServer(defaultScript());
     await createMad({ rounds: 2, topology: 'full', k: 2 })(QUESTION, ctx(srv.url));

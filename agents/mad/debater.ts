@@ -2,7 +2,8 @@
  * One debater's turn. Round 1 (opening): argue for its option from the shared pool. Round r > 1
  * (rebuttal/closing): sees its own previous brief and the opponents' the topology allows, may request
  * ONE new snippet by calling a search tool once (the tool call is executed with k = 1; further calls
- * in the same turn are refused), then writes the revised brief. Citations are checked (exists in the
+ * in the same turn are refused, and recorded in the brief's `refused` with the reason, as are a call to
+ * a tool not offered and a tool call written as text), then writes the revised brief. Citations are checked (exists in the
  * index, seen by the debater, lexical support). The brief is a structured call (the endpoint's
  * structured output, see core/llm/structured.ts); a reply unparseable twice forfeits the round: the
  * brief is recorded empty with the error, the raw replies and any malformed tool-call arguments,
@@ -15,6 +16,7 @@ import type { Question } from '../../corpora/types.js';
 import { isLexcaseError } from '../../core/errors.js';
 import { truncate } from '../common/question-text.js';
 import { passageHandles } from '../common/passage-handles.js';
+import { TEXT_TOOL_CALL_HINT, textToolCall } from '../common/text-tool-call.js';
 import { checkCitations } from './citation-check.js';
 import { searchWith } from './evidence-pool.js';
 import { extractJson, invokeStructured, messageText, structuredFailure, type StructuredResult } from '../../core/llm/structured.js';
@@ -61,9 +63,10 @@ export interface DebaterTurn {
 async function requestSnippet(
   first: AIMessage,
   o: DebaterTurnOptions,
-): Promise<{ toolMessages: ToolMessage[]; request?: Brief['request']; added: PoolPassage[] }> {
+): Promise<{ toolMessages: ToolMessage[]; request?: Brief['request']; added: PoolPassage[]; refused: NonNullable<Brief['refused']> }> {
   const calls = first.tool_calls ?? [];
   const toolMessages: ToolMessage[] = [];
+  const refused: NonNullable<Brief['refused']> = [];
   let request: Brief['request'];
   const added: PoolPassage[] = [];
   for (const [i, call] of calls.entries()) {
@@ -71,6 +74,8 @@ async function requestSnippet(
     const tool = o.tools.find((t) => t.name === call.name);
     const query = typeof call.args?.query === 'string' ? call.args.query : '';
     if (i > 0 || !tool || !query) {
+      const reason = i > 0 ? 'one snippet per round' : !tool ? 'not a tool offered this round' : 'empty query';
+      refused.push({ name: call.name, reason });
       toolMessages.push(
         new ToolMessage({ tool_call_id: id, content: i > 0 ? 'Refused: one snippet per round.' : `Refused: unknown tool or empty query (${call.name}).` }),
       );
@@ -87,7 +92,7 @@ async function requestSnippet(
     request = { tool: call.name, query, ids: hits.map((h) => h.id) };
     toolMessages.push(new ToolMessage({ tool_call_id: id, content: JSON.stringify({ results }) }));
   }
-  return { toolMessages, request, added };
+  return { toolMessages, request, added, refused };
 }
 
 export async function debaterTurn(o: DebaterTurnOptions): Promise<DebaterTurn> {
@@ -131,10 +136,13 @@ async function turn(o: DebaterTurnOptions): Promise<DebaterTurn> {
         o.order?.done();
         added = req.added;
         base.request = req.request;
+        if (req.refused.length) base.refused = req.refused;
         messages = [...messages, first, ...req.toolMessages];
         // the brief itself: tools still declared (the conversation has tool calls) but not callable
         model = o.llm.bindTools(o.tools, { tool_choice: 'none' }) as BaseChatModel;
       } else {
+        const asText = textToolCall(messageText(first));
+        if (asText) base.refused = [{ name: asText, reason: TEXT_TOOL_CALL_HINT }];
         const parsed = briefSchema(shown(), opening ? 'opening' : 'rebuttal').safeParse(tryJson(messageText(first)));
         if (parsed.success) r = { value: parsed.data, raw: [messageText(first)], attempts: 1 };
         else rejectReply(first); // never served from the cache again

@@ -48,6 +48,8 @@ export interface Brief {
   raw?: string[];
   /** Tool calls whose arguments were not valid JSON (structuredOutput "tool"). */
   invalidToolCalls?: { name?: string; args?: string; error?: string }[];
+  /** Snippet requests this turn that were refused and never ran (another tool, extra calls, a tool call written as text). */
+  refused?: { name: string; reason: string }[];
 }
 
 export interface CrossExamination {
