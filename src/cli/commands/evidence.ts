@@ -44,7 +44,7 @@ export function formatEvidence(r: EvidenceResult): string {
   lines.push('', `Tool calls (${r.toolCalls.length}):`);
   for (const c of r.toolCalls)
     lines.push(
-      `  ${c.tool}${c.step ? ` [step ${c.step}]` : ''}: "${flat(c.query, 90)}" → ${c.error ? `error: ${flat(c.error, 160)}` : c.output ? `"${flat(c.output, 60)}"` : `${c.ids.length} ids${c.ids.length ? ` (${c.ids.slice(0, 3).join(', ')}${c.ids.length > 3 ? ', …' : ''})` : ''}`}`,
+      `  ${c.tool}${c.step ? ` [step ${c.step}]` : ''}: "${flat(c.query, 90)}" → ${c.error ? `error: ${flat(c.error, 300)}` : c.output ? `"${flat(c.output, 60)}"` : `${c.ids.length} ids${c.ids.length ? ` (${c.ids.slice(0, 3).join(', ')}${c.ids.length > 3 ? ', …' : ''})` : ''}`}`,
     );
   if (r.error && r.evidence.length) lines.push('', `note: ${r.error}`);
   return lines.join('\n');
