@@ -78,7 +78,13 @@ describe('macro-F1: one rule on every surface', () => {
     expect((s.sections.acal as { macroF1: { estimate: number } }).macroF1.estimate).toBeCloseTo(0.5, 12);
     expect(acalMetrics(records).macroF1.estimate).toBeCloseTo(0.5, 12);
     expect(s.cell.value).toBe(50); // before: 100.00 (and Prec/Rec 100.00)
-    const prec = (await buildTable(join(dir, 'acal-table4-acal-cr1-uae1'), loadRecipe('acal-table4').recipe, { limit: 1, shard: null, runs: [] })).rows
+    const prec = (
+      await buildTable(join(dir, 'acal-table4-acal-cr1-uae1'), loadRecipe('acal-table4').recipe, {
+        limit: 1,
+        shard: null,
+        runs: [{ id: 'acal-cr1-uae1', system: 'acal', status: 'done' }],
+      })
+    ).rows
       .flatMap((r) => r.cells)
       .find((c) => c.run === 'acal-cr1-uae1' && c.column === 'Prec')!;
     expect(prec.value).toBe(50); // Yes: P 1; No: 0/0 → 0
