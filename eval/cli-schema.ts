@@ -93,8 +93,11 @@ export interface CliRunContext {
   flags: Readonly<Record<string, unknown>>;
   /** Whether a flag was given on the command line (not its default): `given('temperature')`. */
   given(name: string): boolean;
-  /** The chat model from the LLM flags, config file and environment (src/cli/llm-options.ts); `paper`: use that system's published sampling settings where unset. */
-  resolveLlm(o?: { paper?: string }): Promise<ResolvedLlm>;
+  /**
+   * The chat model from the LLM flags, config file and environment (src/cli/llm-options.ts); `paper`: use that system's
+   * published sampling settings where unset; `sampling`: values the system's own flags gave (they win over file and env).
+   */
+  resolveLlm(o?: { paper?: string; sampling?: { temperature?: number; topP?: number; maxTokens?: number } }): Promise<ResolvedLlm>;
 }
 
 /** What a system's `cliRun` gives the command to print: the `--json` object, the human text, and the run dirs whose exit status it reports (exit 1 when no item of one succeeded). */

@@ -17,7 +17,7 @@ import { EMAR_DATASETS, EMAR_PAPER } from './paper.js';
 
 /** The paper's sampling settings (paper.ts: EMAR, paper 004, "Baselines": temperature 0.1, top-p 0.9, max_tokens 2048). */
 const PAPER = EMAR_PAPER;
-export const EMAR_SAMPLING = { temperature: PAPER.temperature!, topP: PAPER.topP!, maxTokens: PAPER.maxTokens! };
+const SAMPLING_KEYS = ['temperature', 'topP', 'maxTokens'];
 
 interface EmarFlags {
   dataset: string;
@@ -30,7 +30,8 @@ interface EmarFlags {
   embedder: string;
   embedModel?: string;
   embedModelDir?: string;
-  temperature: number;
+  /** Undefined unless given: then llm.temperature, else the paper's. */
+  temperature?: number;
   runDir?: string;
   concurrency: number;
   retryFailed?: boolean;
@@ -55,21 +56,19 @@ async function loadItems(o: EmarFlags): Promise<EmarItem[]> {
 
 export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
   const o = ctx.flags as unknown as EmarFlags;
-  const temperatureGiven = ctx.given('temperature');
   if (o.offline) throw errors.usage('run emar needs an LLM; it has no offline path', 'drop --offline and configure an endpoint');
   if (o.limit !== undefined && o.limit < 1) throw errors.usage(`--limit must be a positive integer, got ${o.limit}`);
   if (!(o.epsilon > -1 && o.epsilon <= 1)) throw errors.usage(`--epsilon must be a cosine similarity in (-1, 1], got ${o.epsilon}`);
   if (!(o.maxDepth >= 1)) throw errors.usage(`--max-depth must be at least 1, got ${o.maxDepth}`);
   const items = await loadItems(o);
-  const llm = await ctx.resolveLlm();
+  // the paper's sampling where neither --temperature nor the config file or environment sets a value (docs/llm.md)
+  const temperatureGiven = ctx.given('temperature');
+  const llm = await ctx.resolveLlm({ paper: 'emar', sampling: temperatureGiven ? { temperature: o.temperature } : {} });
   const { config, usage } = llm;
   const [{ runEmarExperiment }, { createEmbedder, parseEmbedderSpec }] = await Promise.all([import('./experiment.js'), import('../../retrieval/embedder.js')]);
-  const llmCfg = {
-    ...config.llm,
-    temperature: o.temperature,
-    topP: config.llm.topP ?? EMAR_SAMPLING.topP,
-    maxTokens: config.llm.maxTokens ?? EMAR_SAMPLING.maxTokens,
-  };
+  const llmCfg = config.llm;
+  const fromPaper = llm.paperDefaults?.fromPaper ?? [];
+  const givenBy = (k: string) => (k === 'temperature' && temperatureGiven ? '--temperature' : llm.replayFrom ? 'the replayed run' : `llm.${k}`);
   const model = llm.makeModel(llmCfg);
 
   const embedder = await createEmbedder(parseEmbedderSpec(o.embedder, { model: o.embedModel, modelDir: o.embedModelDir }));
@@ -103,16 +102,8 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
         ...(llm.local ? { local: llm.local } : {}),
       },
       sampling: {
-        fromPaper: [
-          ...(temperatureGiven ? [] : ['temperature']),
-          ...(config.llm.topP === undefined ? ['topP'] : []),
-          ...(config.llm.maxTokens === undefined ? ['maxTokens'] : []),
-        ],
-        given: [
-          ...(temperatureGiven ? ['temperature (--temperature)'] : []),
-          ...(config.llm.topP !== undefined ? ['topP (llm.topP)'] : []),
-          ...(config.llm.maxTokens !== undefined ? ['maxTokens (llm.maxTokens)'] : []),
-        ],
+        fromPaper,
+        given: SAMPLING_KEYS.filter((k) => !fromPaper.includes(k)).map((k) => `${k} (${givenBy(k)})`),
         source: PAPER.source,
       },
     });

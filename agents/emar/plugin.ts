@@ -59,11 +59,11 @@ export const emarPlugin: SystemPlugin = {
       {
         name: 'temperature',
         arg: 't',
-        description: "sampling temperature (the paper: 0.1; top-p 0.9 and max_tokens 2048 are also the paper's)",
+        description:
+          "sampling temperature (default: llm.temperature or LEXCASE_LLM_TEMPERATURE if set, else the paper's 0.1; top-p 0.9 and max_tokens 2048 are also the paper's where unset)",
         type: 'number',
         min: 0,
         max: 2,
-        default: EMAR_PAPER.temperature,
       },
       { name: 'concurrency', arg: 'n', description: 'items run at once', type: 'int', min: 1, default: 1 },
       { name: 'retry-failed', description: 'on resume, keep failed items as they are (default: run them again)', type: 'negatable' },

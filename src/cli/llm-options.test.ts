@@ -43,6 +43,21 @@ describe('resolveLlm', () => {
     expect(srv.modelListings).toBe(before + 1);
   });
 
+  it("a system's sampling flag wins over env and the paper's value, and is not listed as the paper's", async () => {
+    const env = {
+      LEXCASE_LLM_BASE_URL: srv.url,
+      LEXCASE_LLM_MODEL: 'm',
+      LEXCASE_LLM_API_KEY: 'sk-flag',
+      LEXCASE_LLM_TEMPERATURE: '0.5',
+      LEXCASE_LLM_PREFLIGHT: '0',
+    };
+    const flag = await resolveLlm(parse([]), { env, cwd: '/', paper: 'emar', sampling: { temperature: 0.2 } });
+    expect(flag.config.llm).toMatchObject({ temperature: 0.2, topP: 0.9, maxTokens: 2048 });
+    expect(flag.paperDefaults?.fromPaper).toEqual(['topP', 'maxTokens']);
+    const envOnly = await resolveLlm(parse([]), { env, cwd: '/', paper: 'emar' });
+    expect(envOnly.config.llm.temperature).toBe(0.5);
+  });
+
   it('--endpoint / --model / --api-key-env win over env; the key comes from the named variable', async () => {
     const env = { LEXCASE_LLM_BASE_URL: 'http://127.0.0.1:9/v1', LEXCASE_LLM_MODEL: 'other', LEXCASE_LLM_API_KEY: 'sk-env', MY_KEY: 'sk-flag' };
     const r = await resolveLlm(parse(['--endpoint', srv.url, '--model', 'flag-model', '--api-key-env', 'MY_KEY']), { env, cwd: '/' });

@@ -23,7 +23,7 @@
  */
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import type { LlmConfig } from '../../core/config.js';
+import type { LexcaseConfig, LlmConfig } from '../../core/config.js';
 import { errors } from '../../core/errors.js';
 import { LLM_PROVIDERS, type LlmProvider } from '../../core/llm/providers.js';
 import { UsageMeter } from '../../core/llm/usage.js';
@@ -149,6 +149,16 @@ export function addLlmOptions(cmd: Command, o: { offline?: boolean; replay?: boo
 export type { ResolvedLlm } from '../../core/llm/resolved-llm.js';
 export { compactLocal, runModelConfig, warnValidity } from '../../core/llm/resolved-llm.js';
 
+/** Sampling values a command's flags may set (over the config file and environment). */
+export type SamplingFlags = Partial<Pick<LlmConfig, 'temperature' | 'topP' | 'maxTokens'>>;
+
+/** Set the defined `flags` on `config.llm` and count them as set explicitly: a paper's default then never replaces them. */
+function applySamplingFlags(config: LexcaseConfig, flags: SamplingFlags = {}): void {
+  const keys = (Object.keys(flags) as (keyof SamplingFlags)[]).filter((k) => flags[k] !== undefined);
+  for (const k of keys) config.llm[k] = flags[k]!;
+  config.explicit = [...new Set([...(config.explicit ?? []), ...keys])];
+}
+
 /** makeModel where no LLM is configured (--offline, or optional and unset). */
 const noModel = (): never => {
   throw errors.llmNotConfigured();
@@ -163,6 +173,8 @@ export async function resolveLlm(
     optional?: boolean;
     /** use this system's published sampling settings where config/env leave them unset */
     paper?: PaperSystem;
+    /** sampling values the command's own flags gave (e.g. run emar --temperature): they win over config and env, like --model, and count as set */
+    sampling?: SamplingFlags;
     /** the preflight request (default true; 'warn': log its error and go on, for `serve`) */
     preflight?: boolean | 'warn';
   } = {},
@@ -174,6 +186,7 @@ export async function resolveLlm(
   config.llm = applyEndpointFlags(config.llm, opts, env);
   // a flag's value is set explicitly, like the file's and the environment's: --llm-provider's preset fills only what none of them set
   config.explicit = [...new Set([...(config.explicit ?? []), ...endpointFlagKeys(opts)])];
+  applySamplingFlags(config, o.sampling);
   if (opts.cache === false) config.llm.cacheDir = false;
   const usage = new UsageMeter();
   if (opts.replay) {

@@ -2,7 +2,7 @@
  * `lexcase run emar` end to end in-process: real ChatOpenAI client configured through the
  * environment against the scripted server, and the real offline use-lite embedder for convergence.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -112,6 +112,34 @@ describe('lexcase run emar', () => {
     expect(r.code, r.err).toBe(0);
     const cfg = JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')).config;
     expect(cfg.sampling).toMatchObject({ fromPaper: ['topP', 'maxTokens'], given: ['temperature (--temperature)'] });
+  });
+
+  it("a temperature set in the config file or environment wins over the paper's 0.1 (even 0), and config.json says so", async () => {
+    const cfgFile = join(dir, 'lexcase.config.json');
+    writeFileSync(cfgFile, JSON.stringify({ llm: { temperature: 0.6 } }));
+    const run = async (name: string, ...extra: string[]) => {
+      const out = join(dir, name);
+      const from = srv.requests.length;
+      const r = await cli('--json', 'run', 'emar', '--dataset', 'hearsay', '--split', 'train', '--limit', '1', '--run-dir', out, '--no-cache', ...extra);
+      expect(r.code, r.err).toBe(0);
+      return { sent: new Set(srv.requests.slice(from).map((q) => q.body.temperature)), cfg: JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')).config };
+    };
+    const file = await run('t-file', '--config', cfgFile);
+    expect(file.sent).toEqual(new Set([0.6]));
+    expect(file.cfg).toMatchObject({ temperature: 0.6, sampling: { fromPaper: ['topP', 'maxTokens'], given: ['temperature (llm.temperature)'] } });
+    expect(file.cfg.model).toMatchObject({ temperature: 0.6, paperDefaults: { system: 'emar', fromPaper: ['topP', 'maxTokens'] } });
+    process.env.LEXCASE_LLM_TEMPERATURE = '0';
+    try {
+      const env = await run('t-env');
+      expect(env.sent).toEqual(new Set([0]));
+      expect(env.cfg).toMatchObject({ temperature: 0, sampling: { given: ['temperature (llm.temperature)'] } });
+      // the flag wins over both
+      const flag = await run('t-flag', '--config', cfgFile, '--temperature', '0.2');
+      expect(flag.sent).toEqual(new Set([0.2]));
+      expect(flag.cfg).toMatchObject({ temperature: 0.2, sampling: { given: ['temperature (--temperature)'] } });
+    } finally {
+      delete process.env.LEXCASE_LLM_TEMPERATURE;
+    }
   });
 
   it('runs Bar Exam QA val with --limit: parties that never converge stop at depth 3', async () => {
