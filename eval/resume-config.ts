@@ -17,6 +17,8 @@ export const OPERATIONAL_KEYS: ReadonlySet<string> = new Set([
   'concurrency',
   'cacheDir',
   'apiKey',
+  // the bootstrap of the run's own report (run acal --iterations): recorded for the other surfaces, no result depends on it (eval/report/recorded-bootstrap.ts)
+  'bootstrap',
 ]);
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);

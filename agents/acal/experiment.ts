@@ -11,7 +11,8 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { loadLegalBenchTask, LEGALBENCH_TASKS } from '../../corpora/legalbench.js';
 import type { TaskExample } from '../../corpora/types.js';
 import { writeReport } from '../../eval/report/write-report.js';
-import { methodsNoteFor, SEED } from '../../eval/stats/index.js';
+import { methodsNoteFor, RESAMPLES, SEED } from '../../eval/stats/index.js';
+import { BOOTSTRAP_KEY, recordBootstrap } from '../../eval/report/recorded-bootstrap.js';
 import { table } from '../../eval/report/format.js';
 import { contextFrom, runExperiment } from '../../eval/runner.js';
 import type { AgentSystem, ResultRecord } from '../../eval/types.js';
@@ -141,6 +142,8 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
       ? { semantics: opts.semantics ?? 'quadratic', clashResolution: opts.clashResolution !== false, escalation: opts.escalation !== false }
       : {}),
     ...(opts.extraConfig ?? {}),
+    // the resamples of the run's own reports, for `lexcase report`, the explorer and /v1 (eval/report/recorded-bootstrap.ts)
+    [BOOTSTRAP_KEY]: { iterations: opts.iterations ?? RESAMPLES },
   };
   const seed = opts.seed ?? 13;
   const run = await runExperiment({
@@ -160,7 +163,8 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
 
   // the statistics module's bootstrap seed, not the run's: the interval report.md prints is the one
   // `lexcase report`, the explorer and /v1 compute from the same results (eval/stats/settings.ts)
-  const bootstrap = { iterations: opts.iterations, seed: SEED };
+  const bootstrap = { iterations: opts.iterations ?? RESAMPLES, seed: SEED };
+  await recordBootstrap(opts.runDir, config[BOOTSTRAP_KEY]); // a resume with another --iterations: config.json says the new one
   const metrics = acalMetrics(run.results, bootstrap);
   const markdown = renderReport({ task: opts.task, system, config, metrics, results: run.results, items, runDir: opts.runDir, bootstrap });
   const reportMd = join(opts.runDir, 'acal-report.md');

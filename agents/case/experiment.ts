@@ -9,6 +9,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { loadQuestionsLimited } from '../../corpora/registry.js';
 import type { Question, Split } from '../../corpora/types.js';
 import { writeReport } from '../../eval/report/write-report.js';
+import { SEED } from '../../eval/stats/settings.js';
 import { traceSchemaFor } from '../../eval/records.js';
 import { readTraceFor } from '../../eval/run-dir.js';
 import './trace-schema.js';
@@ -173,7 +174,7 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
       signal: o.signal,
       label: o.system === 'case' ? 'case' : o.mode,
     });
-    const { metrics, markdown } = await caseMetricsOfRun(runDir, r.results, seed);
+    const { metrics, markdown } = await caseMetricsOfRun(runDir, r.results);
     return { runDir, ran: r.ran, skipped: r.skipped, retried: r.retried, keptFailed: r.keptFailed, failed: r.failed, metrics, markdown };
   } finally {
     await idx.docs.close?.();
@@ -182,16 +183,17 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
 
 /**
  * CASE metrics of a run (for the command's own output) and the run's full report
- * (report.md + report.json via eval/report: generic sections + the CASE section).
+ * (report.md + report.json via eval/report: generic sections + the CASE section), with the statistics
+ * module's bootstrap seed, not the run's: the intervals `lexcase report`, the explorer and /v1 compute.
  */
-export async function caseMetricsOfRun(runDir: string, results: ResultRecord[], seed = 13): Promise<{ metrics: CaseMetrics; markdown: string }> {
+export async function caseMetricsOfRun(runDir: string, results: ResultRecord[]): Promise<{ metrics: CaseMetrics; markdown: string }> {
   const traces = new Map<string, Record<string, unknown>>();
   for (const rec of results) {
     // as the report reads them: a trace of another attempt than the item's line is left out
     const t = (await readTraceFor(runDir, rec, traceSchemaFor('case'))).trace;
     if (t) traces.set(rec.id, t);
   }
-  const metrics = caseMetrics(results, traces, seed);
-  await writeReport(runDir, { seed });
+  const metrics = caseMetrics(results, traces, SEED);
+  await writeReport(runDir);
   return { metrics, markdown: caseMetricsMarkdown(metrics) };
 }

@@ -14,9 +14,9 @@ export interface RunData {
 }
 
 export interface ReportOptions {
-  /** Bootstrap resamples (default eval/stats RESAMPLES, 2,000 — as every surface). */
+  /** Bootstrap resamples (default: the run's recorded `config.bootstrap`, else eval/stats RESAMPLES, 2,000 — as every surface). */
   iterations?: number;
-  /** Bootstrap seed (default eval/stats SEED, 13 — as every surface). */
+  /** Bootstrap seed (default: the run's recorded `config.bootstrap`, else eval/stats SEED, 13 — as every surface). */
   seed?: number;
 }
 

@@ -14,6 +14,7 @@ import { RUN_FILES, writeJsonAtomic } from '../run-dir.js';
 import { renderSvg } from '../plots/render-svg.js';
 import { RESAMPLES, SEED } from '../stats/index.js';
 import { readRun } from './read-run.js';
+import { recordedBootstrap } from './recorded-bootstrap.js';
 import { registeredSections } from './registry.js';
 import { accuracySection } from './sections/accuracy.js';
 import { confidenceSection } from './sections/confidence.js';
@@ -47,7 +48,9 @@ export interface Report {
 }
 
 export async function buildReport(run: RunData, opts: ReportOptions & { extraSections?: SectionBuilder[] } = {}): Promise<Report> {
-  const o = { iterations: opts.iterations ?? RESAMPLES, seed: opts.seed ?? SEED };
+  // given settings, else those the run's own report was written with (recorded in config.json), else the shared ones
+  const rec = recordedBootstrap(run.config.config, `${run.dir}/config.json`);
+  const o = { iterations: opts.iterations ?? rec.iterations ?? RESAMPLES, seed: opts.seed ?? rec.seed ?? SEED };
   const builders = [...GENERIC_SECTIONS, ...(await registeredSections(run)), ...(opts.extraSections ?? [])];
   const sections: ReportSection[] = [];
   for (const b of builders) {

@@ -21,6 +21,7 @@ import { gridSpec, reliabilitySpec, roundAccuracySpec, runColours, type GridPoin
 import { configPath, readConfig, readResults, readTraceFor, resultsPath, tracePath } from '../../eval/run-dir.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { publicRunConfig } from '../../serve/http/public-json.js';
+import { recordedBootstrap } from '../../eval/report/recorded-bootstrap.js';
 import { reproProvenance } from './repro-provenance.js';
 import type { RunSummary } from '../common/run-summary-types.js';
 import { servable, type RunEntry } from './runs.js';
@@ -89,8 +90,9 @@ async function computeSummary(run: RunEntry): Promise<RunSummary> {
     k: spec.k(cfg),
     n: results.length,
     correct: results.filter((r) => r.correct).length,
-    // the statistics module's seed and resamples (eval/stats), not the run's seed: the same intervals as report.md
-    figures: headlineFigures(system, results, { config: cfg }),
+    // the statistics module's seed and resamples (eval/stats), not the run's seed — or the resamples the run's own
+    // report recorded (run acal --iterations): the same intervals as report.md
+    figures: headlineFigures(system, results, { config: cfg, ...recordedBootstrap(cfg, `${run.dir}/config.json`) }),
     smallN: results.length > 0 && results.length < SMALL_N,
     failures: failedCount(results), // the report's rule (eval/metrics/failures.ts): an error or no prediction
     tokens: results.reduce((s, r) => s + (typeof r.tokens?.total === 'number' ? r.tokens.total : 0), 0),

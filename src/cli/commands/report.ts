@@ -1,6 +1,7 @@
 /**
  * `lexcase report <runDir> [--json] [--iterations N] [--seed N]` — read a run directory, write
- * report.md and report.json into it, print the Markdown (or the JSON with --json).
+ * report.md and report.json into it, print the Markdown (or the JSON with --json). Without
+ * --iterations/--seed: the bootstrap the run recorded (eval/report/recorded-bootstrap.ts), else the shared one.
  */
 import type { Command } from 'commander';
 import { log } from '../../../core/log.js';
@@ -19,8 +20,12 @@ export function register(program: Command): void {
       'write report.md + report.json for a run dir: the headline figures (Recall@k/MRR for retrieval runs, accuracy for the rest) with named 95% intervals, by confidence, per-item metrics, tool usage, tokens, failures',
     )
     .argument('<runDir>', 'run directory (config.json, results.jsonl, traces/)')
-    .option('--iterations <n>', 'bootstrap resamples (bootstrap intervals only; Wilson intervals take none)', parseIntOpt('iterations', { min: 1 }), RESAMPLES)
-    .option('--seed <n>', `bootstrap seed (default ${SEED}, as the explorer and every other surface)`, parseIntOpt('seed'), SEED)
+    .option(
+      '--iterations <n>',
+      `bootstrap resamples (bootstrap intervals only; Wilson intervals take none; default: the run's recorded ones, e.g. run acal --iterations, else ${RESAMPLES})`,
+      parseIntOpt('iterations', { min: 1 }),
+    )
+    .option('--seed <n>', `bootstrap seed (default: the run's recorded one, else ${SEED}, as the explorer and every other surface)`, parseIntOpt('seed'))
     .action(
       action(async (runDir: string, flags: ReportFlags, cmd: Command) => {
         const opts = cmd.optsWithGlobals() as GlobalOpts;

@@ -12,6 +12,7 @@ import { scriptedArena } from '../../../agents/acal/test-support/scripted-arena.
 import { startScriptedServer, type ScriptedServer } from '../../../tests/support/scripted-openai-server.js';
 import { expectResumeOnOtherServerRefused } from '../../../tests/support/resume-other-server.js';
 import { runCli } from '../../../tests/support/run-cli.js';
+import { runSummary } from '../../../web/server/run-summary-api.js';
 
 let dir: string;
 let srv: ScriptedServer;
@@ -127,6 +128,53 @@ describe('lexcase run acal', () => {
     const again = await cli('--json', 'report', out, '--iterations', '500');
     expect(again.code).toBe(0);
     expect(figure(join(out, 'report.json'))).toEqual(asRun);
+  });
+
+  it('run acal --iterations is recorded in config.json: lexcase report and the explorer/v1 summary compute the interval the run printed; a resume may change it', async () => {
+    const out = join(dir, 'iter200');
+    const run = (iterations: string, limit = '12') =>
+      cli(
+        '--json',
+        'run',
+        'acal',
+        '--task',
+        'hearsay',
+        '--system',
+        'sp',
+        '--limit',
+        limit,
+        '--iterations',
+        iterations,
+        '--run-dir',
+        out,
+        '--no-cache',
+        '-k',
+        '0',
+      );
+    expect((await run('200')).code).toBe(0);
+    const config = () => JSON.parse(readFileSync(join(out, 'config.json'), 'utf8'));
+    expect(config().config.bootstrap).toEqual({ iterations: 200 });
+    const macroF1 = (figures: { id: string; lo?: number | null; hi?: number | null }[]) => figures.find((f) => f.id === 'macro-f1');
+    const reportFigure = () => macroF1(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')).sections.figures.figures);
+    const asRun = reportFigure();
+    expect(asRun).toMatchObject({ interval: 'bootstrap', iterations: 200 });
+    // `lexcase report` without --iterations: the run's 200, and its footnote says so (it recomputed with 2,000 before)
+    const rep = await cli('report', out);
+    expect(rep.code, rep.err).toBe(0);
+    expect(reportFigure()).toEqual(asRun);
+    expect(rep.out).toMatch(/This run: 200 resamples, seed 13\./);
+    // the explorer's /api/run/summary and /v1/run (both runSummary)
+    const entry = { id: 'iter200', dir: out, root: dir, kind: 'run' as const, items: 12, correct: 0, graphs: 0 };
+    expect(macroF1((await runSummary(entry)).figures)).toMatchObject({ lo: asRun?.lo, hi: asRun?.hi, iterations: 200 });
+    // an explicit --iterations still wins
+    await cli('report', out, '--iterations', '2000');
+    expect(reportFigure()).toMatchObject({ iterations: 2000 });
+    // a resume with another --iterations: its report and config.json say the new value, the resume entry the change
+    const resumed = await run('300', '13');
+    expect(resumed.code, resumed.err).toBe(0);
+    expect(config().config.bootstrap).toEqual({ iterations: 300 });
+    expect(config().resumes.at(-1).changed).toEqual({ bootstrap: { from: { iterations: 200 }, to: { iterations: 300 } } });
+    expect(reportFigure()).toMatchObject({ iterations: 300 });
   });
 
   it('config.json records the endpoint and sampling: a resume against another server is refused (field "model" differs)', async () => {

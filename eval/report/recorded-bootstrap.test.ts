@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { recordedBootstrap } from './recorded-bootstrap.js';
+
+describe('recordedBootstrap', () => {
+  it('reads config.bootstrap, {} when none is recorded', () => {
+    expect(recordedBootstrap({ system: 'acal/sp', bootstrap: { iterations: 200 } })).toEqual({ iterations: 200 });
+    expect(recordedBootstrap({ system: 'mad' })).toEqual({});
+  });
+
+  it('refuses a malformed record naming the file and field', () => {
+    expect(() => recordedBootstrap({ bootstrap: { iterations: 0 } }, 'runs/a/config.json')).toThrow(
+      expect.objectContaining({ code: 'CONFIG_INVALID', message: expect.stringMatching(/runs\/a\/config\.json.*config\.bootstrap\.iterations.*got 0/) }),
+    );
+    expect(() => recordedBootstrap({ bootstrap: 200 })).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
+  });
+});
