@@ -141,9 +141,10 @@ export interface ReplayInfo {
 /**
  * Config fields a replay may differ in: the model, a local model's identity (`local`: a replay needs
  * no model file), where the sampling settings came from (a replay takes all three from the
- * recording), and the index path.
+ * recording), the index path, and the resamples of the run's own report (`bootstrap`, run acal
+ * --iterations: no result depends on them; a run recorded before had none).
  */
-const MAY_DIFFER = new Set(['model', 'local', 'index', 'sampling']);
+const MAY_DIFFER = new Set(['model', 'local', 'index', 'sampling', 'bootstrap']);
 
 const stable = (v: unknown): string =>
   JSON.stringify(v, (_k, val) =>
