@@ -30,6 +30,17 @@ export const HYBRID_DEFAULTS: { methods: string[]; fusion: FusionMethod; rrfK: n
 };
 export const DEFAULT_HYBRID_METHODS = HYBRID_DEFAULTS.methods;
 
+/**
+ * The weights a hybrid gets when the caller gives none: HYBRID_DEFAULTS' whenever its methods (in any
+ * order) and fusion are the defaults' — given or not: naming the default values changes nothing —
+ * else undefined (equal weights: the defaults' were tuned for that setting only).
+ */
+export function defaultHybridWeights(methods: readonly string[], fusion: FusionMethod): Record<string, number> | undefined {
+  const d = HYBRID_DEFAULTS;
+  const same = methods.length === d.methods.length && d.methods.every((m) => methods.includes(m));
+  return same && fusion === d.fusion ? d.weights : undefined;
+}
+
 /** One line saying what `hybrid` means by default (for reports). */
 export function hybridDefaultsNote(): string {
   const d = HYBRID_DEFAULTS;

@@ -78,6 +78,20 @@ describe('openRetriever: dense, hybrid and lancedb-fts', () => {
     expect((await two.explain!(query, got[0].id)).detail).toMatchObject({ methods: ['bm25', 'qld'], depth: 1000 });
   });
 
+  it('naming the default methods (any order) and fusion changes nothing: the same weights and hits; other methods or fusion get equal weights', async () => {
+    const cfg = async (o?: Record<string, unknown>) => (await openRetriever(dir, 'hybrid', o)).config;
+    const hits = async (o?: Record<string, unknown>) => (await (await openRetriever(dir, 'hybrid', o)).search(query, { k: 10 })).map((h) => h.id);
+    const defaults = { bm25: 0.5, qld: 1.5, dense: 1 };
+    expect(await cfg()).toMatchObject({ weights: defaults });
+    for (const named of [{ methods: 'bm25,qld,dense' }, { hybridMethods: 'dense,bm25,qld' }, { methods: 'bm25,qld,dense', fusion: 'rrf' }, { fusion: 'rrf' }]) {
+      expect(await cfg(named)).toMatchObject({ weights: defaults });
+      expect(await hits(named)).toEqual(await hits());
+    }
+    expect(await cfg({ methods: 'bm25,dense' })).toMatchObject({ weights: {} });
+    expect(await cfg({ fusion: 'weighted' })).toMatchObject({ weights: {} });
+    expect(await cfg({ methods: 'bm25,qld,dense', weights: 'bm25=1' })).toMatchObject({ weights: { bm25: 1 } });
+  });
+
   it('lancedb-fts is not built by a search; once added it is recorded in the manifest and finds passages sharing the query terms', async () => {
     await expect(openRetriever(dir, 'lancedb-fts')).rejects.toThrow(/lexcase index lancedb-fts/);
     expect((await readManifest(dir)).methods).not.toContain('lancedb-fts');

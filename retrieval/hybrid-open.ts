@@ -3,13 +3,13 @@
  *
  *   methods   any subset of the fusable methods (retrieval/methods.ts); default HYBRID_DEFAULTS (hybrid.ts, tuned on train)
  *   fusion    'rrf' | 'weighted' (min-max-normalised scores); default HYBRID_DEFAULTS
- *   weights   { bm25: 0.3, dense: 0.7 } or 'bm25=0.3,dense=0.7'; default HYBRID_DEFAULTS' weights when methods and fusion are the defaults, else equal
+ *   weights   { bm25: 0.3, dense: 0.7 } or 'bm25=0.3,dense=0.7'; default HYBRID_DEFAULTS' weights when methods (any order) and fusion equal the defaults, given or not, else equal
  *   rrfK, depth (hits fetched per component); defaults HYBRID_DEFAULTS
  * Component-specific options (k1, b, mu, embedder, nprobes, …) are passed to every component.
  */
 import { errors } from '../core/errors.js';
 import { readManifest } from '../indexer/manifest.js';
-import { createHybridRetriever, DEFAULT_HYBRID_METHODS, HYBRID_DEFAULTS } from './hybrid.js';
+import { createHybridRetriever, DEFAULT_HYBRID_METHODS, defaultHybridWeights, HYBRID_DEFAULTS } from './hybrid.js';
 import type { FusionMethod } from './fusion.js';
 import type { Retriever } from './types.js';
 import { textStoreFor } from './hit-text.js';
@@ -56,8 +56,7 @@ export async function openHybridRetriever(dir: string, opts: Record<string, unkn
   const components = await Promise.all(methods.map((m) => open(dir, m, rest)));
   const rrfK = opts.rrfK !== undefined ? Number(opts.rrfK) : HYBRID_DEFAULTS.rrfK;
   const depth = opts.depth !== undefined ? Number(opts.depth) : HYBRID_DEFAULTS.depth;
-  // The defaults' weights belong to the default methods and fusion: a caller who names either gets equal weights.
-  const givenMethods = (opts.methods ?? opts.hybridMethods) !== undefined;
-  const weights = parseWeights(opts.weights) ?? (!givenMethods && fusion === HYBRID_DEFAULTS.fusion ? HYBRID_DEFAULTS.weights : undefined);
+  // The defaults' weights belong to the default methods and fusion, given or not: other methods or another fusion get equal weights.
+  const weights = parseWeights(opts.weights) ?? defaultHybridWeights(methods, fusion);
   return createHybridRetriever(components, { fusion, weights, rrfK, depth, docs: () => textStoreFor(dir) });
 }

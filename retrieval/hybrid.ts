@@ -23,7 +23,7 @@ export interface HybridOptions {
   docs?: TextSource;
 }
 
-export { DEFAULT_HYBRID_METHODS, HYBRID_DEFAULTS, hybridDefaultsNote } from './hybrid-defaults.js';
+export { DEFAULT_HYBRID_METHODS, defaultHybridWeights, HYBRID_DEFAULTS, hybridDefaultsNote } from './hybrid-defaults.js';
 
 export function createHybridRetriever(
   components: Retriever[],

@@ -1,10 +1,24 @@
 /**
  * The scoring parameters of sparse retrievers as report headers print them (their `config`: bm25
- * k1/b, qld μ/variant, the lucene scorer, RM3's expansion; a hybrid's sparse components), so a
- * table made at k1 1.2 does not read as one made at the defaults. The JSON reports carry the
- * configs themselves.
+ * k1/b, qld μ/variant, the lucene scorer, RM3's expansion; a hybrid's fusion, weights and depth and
+ * its sparse components), so a table made at k1 1.2 or with equal hybrid weights does not read as
+ * one made at the defaults. The JSON reports carry the configs themselves.
  */
 type Config = Record<string, unknown>;
+
+const num = (x: number) => String(Number(x.toFixed(3)));
+
+/** "rrf k 100 of bm25 0.5 + qld 1.5 + dense 1, 1000 hits each" — a hybrid's fusion as fused (retrieval/fusion.ts: an unnamed method weighs 1 in RRF, 1/n in weighted). */
+function fusionParams(c: Config): string | undefined {
+  if (c.fusion !== 'rrf' && c.fusion !== 'weighted') return undefined;
+  const methods = Array.isArray(c.methods) ? c.methods.map(String) : [];
+  const given = (c.weights ?? {}) as Record<string, number>;
+  const dflt = c.fusion === 'rrf' ? 1 : 1 / (methods.length || 1);
+  const equal = methods.every((m) => (given[m] ?? dflt) === dflt);
+  const fusion = c.fusion === 'rrf' ? `rrf k ${c.rrfK}` : 'weighted min-max';
+  const of = equal ? `${methods.join(' + ')} (equal weights)` : methods.map((m) => `${m} ${num(given[m] ?? dflt)}`).join(' + ');
+  return `${fusion} of ${of}${typeof c.depth === 'number' ? `, ${c.depth} hits each` : ''}`;
+}
 
 function sparseParams(c: Config): string | undefined {
   const parts: string[] = [];
@@ -19,12 +33,12 @@ function sparseParams(c: Config): string | undefined {
   return parts.length ? parts.join(', ') : undefined;
 }
 
-/** "Scoring: bm25 k1 0.9, b 0.4 · qld μ 2000 (textbook)" — empty when no result has sparse parameters. */
+/** "Scoring: bm25 k1 0.9, b 0.4 · qld μ 2000 (textbook) · hybrid rrf k 100 of …" — empty when no result has sparse or fusion parameters. */
 export function scoringLines(results: readonly { method: string; config?: Config }[]): string[] {
   const parts: string[] = [];
   for (const r of results) {
     if (!r.config) continue;
-    const own = sparseParams(r.config);
+    const own = sparseParams(r.config) ?? fusionParams(r.config);
     if (own) parts.push(`${r.method} ${own}`);
     const comps = r.config.components as Record<string, Config> | undefined;
     if (comps && typeof comps === 'object')
