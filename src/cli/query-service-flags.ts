@@ -9,7 +9,7 @@ import { log } from '../../core/log.js';
 import type { IndexSpec } from '../../serve/query/index-specs.js';
 import type { QueryService } from '../../serve/query/query-service.js';
 import { apiToken, type TokenFlags } from './api-token.js';
-import { resolveLlm, type LlmCliOpts } from './llm-options.js';
+import { EVIDENCE_PAPER, resolveLlm, type LlmCliOpts } from './llm-options.js';
 
 export interface ServiceFlags extends LlmCliOpts, TokenFlags {
   index?: string[];
@@ -35,10 +35,17 @@ export async function openServiceFromFlags(flags: ServiceFlags, http: { host: st
     const { ensureDefaultIndex } = await import('../../retrieval/default-index.js');
     specs = [{ name: 'default', dir: await ensureDefaultIndex(undefined, (line) => log.info(line)) }];
   }
-  const llm = await resolveLlm(flags, { optional: true, preflight: 'warn' }); // a server starts; an unreachable LLM is a warning
+  const llm = await resolveServerLlm(flags);
   const { openQueryService } = await import('../../serve/query/query-service.js');
   return { svc: await openQueryService({ indexes: specs, llm: llm.model }), specs, llm: llm.model, token };
 }
+
+/**
+ * The LLM of a server (serve, serve --api, mcp): optional, and an unreachable one is a warning (the
+ * server starts). Its one use is the CASE advocate (find_evidence), run at CASE's sampling as `run case`
+ * and `lexcase evidence` run it (temperature 0.3 unless llm.temperature is set).
+ */
+export const resolveServerLlm = (flags: LlmCliOpts) => resolveLlm(flags, { optional: true, preflight: 'warn', paper: EVIDENCE_PAPER });
 
 /** commander collector for a repeatable --index. */
 export const collectIndex = (value: string, previous: string[] = []): string[] => [...previous, value];

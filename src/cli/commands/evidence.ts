@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import type { EvidenceResult } from '../../../agents/case/find-evidence.js';
 import { errors } from '../../../core/errors.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
-import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
+import { addLlmOptions, EVIDENCE_PAPER, resolveLlm, type LlmCliOpts } from '../llm-options.js';
 import { DEFAULT_K } from '../../../retrieval/default-k.js';
 import { AGENT_DEFAULTS } from '../../../agents/common/defaults.js';
 
@@ -77,7 +77,7 @@ export function register(program: Command): void {
         if (!q) throw errors.notFound(`question in dataset ${flags.dataset}`, flags.question);
         facts = factsOf(q);
       }
-      const llm = await resolveLlm(flags);
+      const llm = await resolveLlm(flags, { paper: EVIDENCE_PAPER }); // the CASE advocate at run case's sampling
       if (flags.against && !llm.model && !facts.trim())
         throw errors.usage('offline counter-evidence needs the facts of the case', 'pass --facts TEXT or --question ID (or configure an LLM)');
       const { findEvidence } = await import('../../../agents/case/find-evidence.js');
@@ -91,7 +91,7 @@ export function register(program: Command): void {
         use: flags.tools,
         maxSteps: flags.maxSteps,
       });
-      output(g, { ...r, usage: llm.usage.snapshot() }, () => formatEvidence(r));
+      output(g, { ...r, ...(llm.model ? { temperature: llm.config.llm.temperature } : {}), usage: llm.usage.snapshot() }, () => formatEvidence(r));
     }),
   );
 }

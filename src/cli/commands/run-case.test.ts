@@ -215,6 +215,15 @@ describe('lexcase run case|baseline with an LLM (scripted OpenAI-compatible serv
       expect(r.stdout).toMatch(/qld_search \[step 1\]: "exception to the rule" → \d+ ids/);
       expect(JSON.stringify(srv.requests[0].body.messages)).toContain('AGAINST the hypothesis');
       expect(srv.requests[0].body.tools.map((t: any) => t.function.name)).toEqual(['bm25_search', 'qld_search', 'rewrite_query']);
+      // the advocate at run case's sampling (CASE's temperature 0.3), and --json says it; a temperature set in the environment wins
+      expect(srv.requests.map((q) => q.body.temperature)).toEqual(srv.requests.map(() => 0.3));
+      const j = await cli('--json', 'evidence', q.choices[0], '--question', q.id, '--index', index, '-k', '2', '--no-cache');
+      expect(JSON.parse(j.stdout)).toMatchObject({ temperature: 0.3 });
+      vi.stubEnv('LEXCASE_LLM_TEMPERATURE', '0');
+      const before = srv.requests.length;
+      const z = await cli('--json', 'evidence', q.choices[0], '--question', q.id, '--index', index, '-k', '2', '--no-cache');
+      expect(JSON.parse(z.stdout)).toMatchObject({ temperature: 0 });
+      expect(srv.requests[before].body.temperature).toBe(0);
     } finally {
       await srv.close();
     }

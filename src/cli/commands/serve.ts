@@ -13,8 +13,8 @@ import type { Command } from 'commander';
 import { errors } from '../../../core/errors.js';
 import { log } from '../../../core/log.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
-import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
-import { collectIndex, openServiceFromFlags } from '../query-service-flags.js';
+import { addLlmOptions, type LlmCliOpts } from '../llm-options.js';
+import { collectIndex, openServiceFromFlags, resolveServerLlm } from '../query-service-flags.js';
 import { addTokenOptions, type TokenFlags } from '../api-token.js';
 import { untilStopped } from '../until-stopped.js';
 
@@ -72,7 +72,7 @@ export function register(program: Command): void {
           `--host ${flags.host}: requests are answered only when their Host names 127.0.0.1, localhost, [::1] or ${flags.host}; to serve other machines, give --host this machine's address`,
         );
       if (!!flags.topics !== !!flags.qrels) throw errors.usage('--topics and --qrels go together', 'give both files, or neither');
-      const llm = await resolveLlm(flags, { optional: true, preflight: 'warn' });
+      const llm = await resolveServerLlm(flags);
       const { startExplorer } = await import('../../../web/server/server.js');
       const s = await startExplorer({
         index,
