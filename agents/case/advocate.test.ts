@@ -56,6 +56,7 @@ describe('LLM advocate (createAgent tool loop)', () => {
     );
     const a = await runAdvocate({ llm: model, tools, facts: factsOf(QUESTION), hypothesis: hyp, k: 3, maxSteps: 2 });
     expect(a.stop).toBe('step-limit');
+    expect(a.steps).toBe(2); // the loop's 2 model calls, not the limit's note (it said 3)
     expect(a.toolCalls).toHaveLength(2);
     expect(a.evidence.map((e) => e.id)).toEqual(['fre607']);
     expect(model.calls).toHaveLength(3);
@@ -73,6 +74,7 @@ describe('LLM advocate (createAgent tool loop)', () => {
     const a = await runAdvocate({ llm: model, tools, facts: factsOf(QUESTION), hypothesis: hyp, k: 3, maxSteps: 10, maxTokens: 1000 });
     expect(a.stop).toBe('token-limit');
     expect(a.toolCalls).toHaveLength(2); // 610 < 1000 after one step, 1220 ≥ 1000 after two
+    expect(a.steps).toBe(2);
   });
 
   it('a malformed final reply gets the compile call; two more failures fall back to evidence scores with the error recorded', async () => {

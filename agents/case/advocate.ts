@@ -39,7 +39,7 @@ import { advocateCompilePrompt, advocateSystemPrompt, advocateTask } from './pro
 import { truncate } from '../common/question-text.js';
 import { AGENT_DEFAULTS, CASE_PROMPT_LIMITS } from '../common/defaults.js';
 import { countingModel } from './token-tally.js';
-import { extractToolTrace, spentTokensOf, tokensOf, type Candidate } from './tool-trace.js';
+import { extractToolTrace, spentTokensOf, TOKEN_LIMIT_NOTE, tokensOf, type Candidate } from './tool-trace.js';
 import type { AdvocateResult, EvidenceItem, Hypothesis } from './types.js';
 
 export const EvidenceSelection = z.object({
@@ -69,8 +69,6 @@ export interface AdvocateOptions {
   getPassage?: (id: string) => Promise<{ id: string; text: string } | undefined>;
   signal?: AbortSignal;
 }
-
-const TOKEN_LIMIT_NOTE = '[lexcase: advocate token limit reached]';
 
 function tokenLimitMiddleware(maxTokens: number) {
   return createMiddleware({

@@ -1,6 +1,6 @@
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
-import { extractToolTrace, parseToolOutput } from './tool-trace.js';
+import { extractToolTrace, parseToolOutput, TOKEN_LIMIT_NOTE } from './tool-trace.js';
 
 describe('tool trace extraction', () => {
   it('search output (which echoes its query) gives ids and no rewritten query', () => {
@@ -62,6 +62,14 @@ describe('tool trace extraction', () => {
     expect(t.candidates.get('a')!.score).toBeCloseTo(1 / 61);
     expect(t.candidates.get('b')!.score).toBeCloseTo(1 / 62 + 1 / 61);
     expect(t.candidates.get('b')!.bestRank).toBe(1);
+  });
+  it('counts model replies as steps, not the note a limit appends when it ends the loop (--max-steps 2: 2 model calls, 2 steps)', () => {
+    const call = (id: string) => new AIMessage({ content: '', tool_calls: [{ id, name: 'bm25_search', args: { query: 'hearsay' } }] });
+    const result = (id: string) => new ToolMessage({ tool_call_id: id, content: JSON.stringify({ results: [{ id: 'a', rank: 1 }] }) });
+    const loop = [new HumanMessage('task'), call('t1'), result('t1'), call('t2'), result('t2')];
+    expect(extractToolTrace([...loop, new AIMessage('Model call limits exceeded: run limit (2/2)')]).steps).toBe(2);
+    expect(extractToolTrace([...loop, new AIMessage(TOKEN_LIMIT_NOTE)]).steps).toBe(2);
+    expect(extractToolTrace([...loop, new AIMessage('{"evidence":[]}')]).steps).toBe(3);
   });
 });
 

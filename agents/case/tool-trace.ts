@@ -24,6 +24,19 @@ export interface Candidate {
 
 export const RRF_K = 60;
 
+/** The message lexcase's token limit appends when it ends the advocate's loop (advocate.ts). */
+export const TOKEN_LIMIT_NOTE = '[lexcase: advocate token limit reached]';
+
+/**
+ * An AI message a limit middleware appends when it ends the loop — langchain's model-call limit
+ * ("Model call limits exceeded: …"), lexcase's token limit — rather than a model's reply: no model call.
+ */
+export function isLimitNote(m: BaseMessage): boolean {
+  if (m.getType() !== 'ai' || ((m as unknown as { tool_calls?: unknown[] }).tool_calls ?? []).length) return false;
+  const text = messageText(m);
+  return text === TOKEN_LIMIT_NOTE || /^Model call limits exceeded/.test(text);
+}
+
 interface ParsedHit {
   id: string;
   rank: number;
@@ -77,6 +90,7 @@ export function extractToolTrace(
   for (const m of messages) {
     const type = m.getType();
     if (type === 'ai') {
+      if (isLimitNote(m)) continue; // the loop's end, not a model call: `steps` counts the model's replies
       steps++;
       const tcs = (m as unknown as { tool_calls?: { id?: string; name: string; args: Record<string, unknown> }[] }).tool_calls ?? [];
       for (const tc of tcs) {

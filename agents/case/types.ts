@@ -37,6 +37,7 @@ export interface AdvocateResult {
   toolCalls: ToolCallRecord[];
   /** Ids the advocate named that no tool ever returned to it (dropped: evidence must come from tools). */
   rejectedIds: string[];
+  /** Model calls of the tool loop (not the note a limit appends when it ends it, nor the compile call after a limit). */
   steps: number;
   /** Why the loop stopped: "final" answer, "step-limit", "token-limit", or "offline". */
   stop: 'final' | 'step-limit' | 'token-limit' | 'offline';
