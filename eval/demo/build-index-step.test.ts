@@ -14,21 +14,10 @@ import { buildIndexStep, staleReason } from './build-index-step.js';
 import type { DemoContext } from './types.js';
 
 const base = mkdtempSync(join(tmpdir(), 'lexcase-demo-out-'));
-afterAll(async () => {
-  await closeSparseIndexes();
-  rmSync(base, { recursive: true, force: true });
-});
 
-it('refuses a <dir>/index that is not a lexcase index, with OUT_DIR_REFUSED, and keeps its files', async () => {
-  const indexDir = join(base, 'index');
-  mkdirSync(indexDir);
-  writeFileSync(join(indexDir, 'thesis.txt'), 'keep me');
-  const ctx = {
-    dir: base,
-    indexDir,
-    corpus: 'barexam',
-    indexMethods: ['bm25'],
-    evalMethods: ['bm25'],
+/** A demo context over the Bar Exam val split (what the step reads), with `o` for the index. */
+const demoContext = (o: Pick<DemoContext, 'dir' | 'indexDir' | 'corpus' | 'indexMethods' | 'evalMethods'> & { say?: (l: string) => void }): DemoContext =>
+  ({
     dataset: 'barexam',
     split: 'val',
     splitSeed: 13,
@@ -38,7 +27,18 @@ it('refuses a <dir>/index that is not a lexcase index, with OUT_DIR_REFUSED, and
     say: () => undefined,
     sections: [],
     data: {},
-  } as DemoContext;
+    ...o,
+  }) as DemoContext;
+afterAll(async () => {
+  await closeSparseIndexes();
+  rmSync(base, { recursive: true, force: true });
+});
+
+it('refuses a <dir>/index that is not a lexcase index, with OUT_DIR_REFUSED, and keeps its files', async () => {
+  const indexDir = join(base, 'index');
+  mkdirSync(indexDir);
+  writeFileSync(join(indexDir, 'thesis.txt'), 'keep me');
+  const ctx = demoContext({ dir: base, indexDir, corpus: 'barexam', indexMethods: ['bm25'], evalMethods: ['bm25'] });
   await expect(buildIndexStep.run(ctx)).rejects.toMatchObject({
     code: 'OUT_DIR_REFUSED',
     message: expect.stringMatching(/index: it is a non-empty directory that is not a lexcase index/),
@@ -51,22 +51,7 @@ describe('reusing <dir>/index: only an index a fresh demo build would make', () 
   const dm = join(base, 'dm');
   const indexDir = join(dm, 'index');
   const ctxOf = (said: string[]) =>
-    ({
-      dir: dm,
-      indexDir,
-      corpus: 'default',
-      indexMethods: ['bm25', 'qld'],
-      evalMethods: ['bm25', 'qld'],
-      dataset: 'barexam',
-      split: 'val',
-      splitSeed: 13,
-      seed: 1,
-      iterations: 10,
-      rebuild: false,
-      say: (l: string) => said.push(l),
-      sections: [],
-      data: {},
-    }) as DemoContext;
+    demoContext({ dir: dm, indexDir, corpus: 'default', indexMethods: ['bm25', 'qld'], evalMethods: ['bm25', 'qld'], say: (l: string) => said.push(l) });
 
   it("an index of the demo's corpus built with another analyzer is rebuilt, saying why; the rebuilt one is reused", async () => {
     await indexCorpus('default', { out: indexDir, methods: ['bm25', 'qld'], analyzer: { stemmer: 'none', stopwords: 'none' }, workers: 0 });
