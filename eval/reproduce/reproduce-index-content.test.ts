@@ -5,17 +5,21 @@
  * one's, shards over two such indexes do not merge, and a run dir written before the field resumes
  * with a warning. The command table.md prints to rerun a cell keeps the --index and the run dir.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPassages, loadQuestions } from '../../corpora/registry.js';
 import type { Passage } from '../../corpora/types.js';
 import { buildIndex } from '../../indexer/build.js';
+import { addDenseIndex } from '../../indexer/dense/add-dense.js';
+import { readManifest } from '../../indexer/manifest.js';
+import { recordedIndex } from './retrieval-run.js';
 import { closeSparseIndexes } from '../../retrieval/open.js';
 import { runCli } from '../../tests/support/run-cli.js';
 
 const LIMIT = 4;
+const TINY_BERT = join(import.meta.dirname, '../../tests/fixtures/tiny-embedder/tiny-bert');
 let dir: string;
 /** The same passages, indexed with the default analyzer (porter) and with stemmer=none. */
 let porter: string;
@@ -93,6 +97,28 @@ describe('reproduce retrieval runs over an index rebuilt with another analyzer',
     expect((await reproduce(porter, same2, '--shard', '2/2')).code).toBe(0);
     expect((await runCli(['merge', join(dir, 'merged-ok'), s1, same2])).code).toBe(0);
   }, 60_000);
+});
+
+describe('vectors added to the index after a sparse run', () => {
+  it("a rerun resumes the bm25 run (it never reads the vectors: the bundled index gains them when a reproduction's dense run loads the prebuilt ones); a dense run records them", async () => {
+    const idx = join(dir, 'idx-gains-dense');
+    cpSync(porter, idx, { recursive: true });
+    const rp = join(dir, 'rp-dense-later');
+    const first = await reproduce(idx, rp);
+    expect(first.code, first.stderr).toBe(0);
+    const before = configOf(rp).config;
+    expect(before.index.methods).toEqual(['bm25', 'qld']);
+    await addDenseIndex(idx, { embedder: { provider: 'transformers', modelDir: TINY_BERT }, batchSize: 64 });
+    const again = await reproduce(idx, rp);
+    expect(again.code, again.stderr).toBe(0); // before: "run bm25 failed: … (field "index" differs)", its cells "— (failed)"
+    expect(again.stderr).toMatch(/already done/);
+    expect(configOf(rp).config.index).toEqual(before.index);
+    expect(configOf(rp).config.indexContent.dense).toBeUndefined();
+    // what a dense run reads is recorded: its record names the vectors
+    const { index, indexContent } = recordedIndex(await readManifest(idx), 'dense');
+    expect(index.methods).toEqual(['bm25', 'qld', 'dense']);
+    expect(indexContent.dense).toMatchObject({ embedder: 'transformers' });
+  }, 120_000);
 });
 
 describe('the command table.md prints to rerun a retrieval cell', () => {

@@ -17,8 +17,9 @@ import { parseSplit } from '../../corpora/splits.js';
 import type { Question } from '../../corpora/types.js';
 import { ensureDefaultIndex } from '../../retrieval/default-index.js';
 import { indexContent, openCaseIndex } from '../../retrieval/open-index.js';
-import { readManifest } from '../../indexer/manifest.js';
+import { readManifest, type Manifest } from '../../indexer/manifest.js';
 import { errors } from '../../core/errors.js';
+import { methodSpec } from '../../retrieval/methods.js';
 import { log } from '../../core/log.js';
 import { firstRelevantRank, recallAtK } from '../metrics/index.js';
 import { countGoldMissing, goldMissingFrom } from '../retrieval-eval-index.js';
@@ -35,6 +36,28 @@ export interface RetrievalRunOptions {
   ks?: number[];
   limit?: number;
   seed?: number;
+}
+
+/**
+ * What a retrieval run records of its index: the corpus and methods (\`index\`) and what the index
+ * holds (\`indexContent\`, as agent runs record it: analyzer, dense vector settings), so a resume or a
+ * merge over the same path rebuilt with another analyzer or re-embedded is refused. A sparse
+ * method's run leaves the dense part out, which it never reads: loading the bundled index's prebuilt
+ * vectors for a later dense run adds "dense" to that index, and a plain rerun of the reproduction
+ * refused its own bm25 and qld runs ("field "index" differs").
+ */
+export function recordedIndex(manifest: Manifest, method: string): { index: Record<string, unknown>; indexContent: Record<string, unknown> } {
+  const sparse = methodSpec(method)?.sparse === true;
+  const { dense: _dense, ...withoutDense } = indexContent(manifest);
+  return {
+    index: {
+      corpus: manifest.corpus.name,
+      checksum: manifest.corpus.checksum,
+      passages: manifest.corpus.passages,
+      methods: sparse ? manifest.methods.filter((m) => m !== 'dense') : manifest.methods,
+    },
+    indexContent: sparse ? withoutDense : indexContent(manifest),
+  };
 }
 
 export async function runRetrievalGridRun(o: RetrievalRunOptions): Promise<RunExperimentResult> {
@@ -92,10 +115,7 @@ export async function runRetrievalGridRun(o: RetrievalRunOptions): Promise<RunEx
         splitSeed: o.splitSeed ?? null,
         ks,
         limit: o.limit ?? null,
-        index: { corpus: manifest.corpus.name, checksum: manifest.corpus.checksum, passages: manifest.corpus.passages, methods: manifest.methods },
-        // what the index holds, as agent runs record it (analyzer, dense vector settings): a resume or
-        // merge over the same path rebuilt with another analyzer or re-embedded is refused
-        indexContent: indexContent(manifest),
+        ...recordedIndex(manifest, o.method),
         ...(retriever.config ? { retriever: retriever.config } : {}),
       },
       seed: o.seed ?? 13,
