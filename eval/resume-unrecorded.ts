@@ -11,6 +11,9 @@
  *                 quantized); indexContent recorded only their model and dimension before
  *   model         the whole public LLM config (endpoint, provider, sampling, structured-output mode);
  *                 EMAR, 3-ply and ACAL runs recorded only the model id (a string) before
+ *   index.methods a reproduce bm25/qld run's index methods: without dense (which it never reads)
+ *                 since eval/reproduce/retrieval-run.ts recordedIndex; an older lexcase listed dense
+ *                 too where the index had it
  *   evidenceQuery ACAL's (and its RAG baseline's) evidence search query, the task's terms and the
  *                 whole item text; unknown only where it was the same before: learned_hands_courts
  *                 searched with the post's first 600 characters, so its old run dirs (with
@@ -62,6 +65,18 @@ const ADDED: {
     path: ['model'],
     what: 'the LLM endpoint, provider and sampling',
     lacks: (before, after) => typeof before === 'string' && isObject(after) && after.model === before,
+  },
+  {
+    // a reproduce bm25/qld run records the index's methods without dense (which it never reads); an
+    // older lexcase listed dense too where the index had it
+    path: ['index', 'methods'],
+    what: 'the methods of the index a bm25 or qld run reads (an older lexcase listed dense too)',
+    lacks: (before, after, old) =>
+      old.system === 'retrieval' &&
+      Array.isArray(before) &&
+      Array.isArray(after) &&
+      before.includes('dense') &&
+      JSON.stringify(before.filter((m) => m !== 'dense')) === JSON.stringify(after),
   },
   {
     path: ['evidenceQuery'],

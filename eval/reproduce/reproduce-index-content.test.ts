@@ -114,6 +114,17 @@ describe('vectors added to the index after a sparse run', () => {
     expect(again.stderr).toMatch(/already done/);
     expect(configOf(rp).config.index).toEqual(before.index);
     expect(configOf(rp).config.indexContent.dense).toBeUndefined();
+    // a run dir an older lexcase wrote over the index with vectors listed dense among its methods:
+    // it resumes (with the warning that says what it cannot check)
+    const old = join(dir, 'rp-old-methods');
+    cpSync(rp, old, { recursive: true });
+    const cfgFile = join(old, 'runs', 'bm25', 'config.json');
+    const cfg = JSON.parse(readFileSync(cfgFile, 'utf8'));
+    cfg.config.index.methods = ['bm25', 'qld', 'dense'];
+    writeFileSync(cfgFile, JSON.stringify(cfg));
+    const oldAgain = await reproduce(idx, old);
+    expect(oldAgain.code, oldAgain.stderr).toBe(0);
+    expect(oldAgain.stderr).toMatch(/does not record index\.methods \(the methods of the index a bm25 or qld run reads/);
     // what a dense run reads is recorded: its record names the vectors
     const { index, indexContent } = recordedIndex(await readManifest(idx), 'dense');
     expect(index.methods).toEqual(['bm25', 'qld', 'dense']);
