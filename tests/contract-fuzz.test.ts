@@ -40,7 +40,7 @@ import { PACKAGE_ROOT } from '../core/version.js';
 import { runBuiltCli } from '../src/mcp/test-support/children.js';
 import { planGeneration, type WireRequest } from '../core/llm/local/chat-request.js';
 import { cpuLlama } from '../core/llm/local/runtime.js';
-import { localModelUnavailable } from './support/local-model.js';
+import { localModelUnavailable, SCHEMA_VALID_FAILURES } from './support/local-model.js';
 import {
   schemaConstrained,
   startScriptedServer,
@@ -123,7 +123,11 @@ describe('the five systems against the contract-fuzzing server', () => {
         expect(r.results).toHaveLength(items);
         for (const rec of r.results) {
           if (rec.error) expect(rec.prediction, `${rec.id}: a failed item has no prediction`).toBeNull(), expect(rec.correct).toBe(false);
-          expect(rec.stepFailures, `${rec.id}: ${JSON.stringify(rec.stepFailures)}`).toBeUndefined();
+          // no failed structured step; what a schema-valid random reply legitimately is, and is now recorded
+          // as a failed step: an advocate's final reply with no selection while no tool returned a passage,
+          // an ACAL argument with empty text (the strict schema cannot ask for minLength)
+          const { [SCHEMA_VALID_FAILURES[0]]: _a, [SCHEMA_VALID_FAILURES[1]]: _b, ...structured } = rec.stepFailures ?? {};
+          expect(structured, `${rec.id}: ${JSON.stringify(rec.stepFailures)}`).toEqual({});
         }
         expect(repairs(srv.requests).map((q) => JSON.stringify(q.body.messages).slice(-300))).toEqual([]);
         for (const q of srv.requests)

@@ -8,7 +8,7 @@
  * installed. (Widths and accessibility: explorer-layout-*.test.ts.)
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnalyzer } from '../indexer/analyzer.js';
@@ -331,8 +331,9 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     expect(await page.getByTestId('prov-checksums').locator('li').allTextContents()).toEqual(Object.entries(sums).map(([k, v]) => `${k} ${v}`));
     expect((await page.getByTestId('prov-commands').textContent())!.split('\n')).toEqual([
       'lexcase reproduce case-table3 --limit 4',
-      `lexcase reproduce case-table3 --only bm25 --index ${f.index} --run-dir ${join(f.runs, id)} --limit 4`,
-      `lexcase reproduce case-table3 --only qld --index ${f.index} --run-dir ${join(f.runs, id)} --limit 4`,
+      // paths as the server sends them: relative to the fixture root (no absolute path leaves it)
+      `lexcase reproduce case-table3 --only bm25 --index ${relative(f.root, f.index)} --run-dir ${relative(f.root, join(f.runs, id))} --limit 4`,
+      `lexcase reproduce case-table3 --only qld --index ${relative(f.root, f.index)} --run-dir ${relative(f.root, join(f.runs, id))} --limit 4`,
     ]);
     // the grid's metric against its configuration: one line per row of table.json, its columns on x
     await page.locator('[data-testid=plot-grid][data-rendered=true] svg').waitFor();

@@ -102,7 +102,7 @@ describe('--help says what hybrid does by default (from HYBRID_DEFAULTS, the val
     expect(help).toContain(
       `(default ${Object.entries(d.weights ?? {})
         .map(([m, w]) => `${m}=${w}`)
-        .join(',')} with the default methods and fusion, else equal)`,
+        .join(',')} whenever the methods and fusion are the defaults, named or not; else equal)`,
     );
     expect(help).toContain(`hits fetched from each method before fusion (default ${d.depth})`);
     expect(help).not.toMatch(/k = 60|default 60\)|default bm25,dense\)/);

@@ -26,3 +26,11 @@ export function localModelOn(file: string, o: { usage?: UsageMeter; extra?: Reco
   const cfg = llmConfigSchema.parse({ provider: 'local', modelFile: file, threads: 1, cacheDir: false, maxRetries: 0, ...o.extra });
   return createChatModel(cfg, { usage: o.usage });
 }
+
+/**
+ * Failed steps a schema-valid reply can legitimately cause, which a run records (not a structured
+ * output failure): a CASE advocate's final reply with no selection while no tool returned a passage,
+ * and an ACAL argument with empty text (the strict schema subset has no minLength). The contract-fuzz
+ * and local-model tests allow these and no other failed step.
+ */
+export const SCHEMA_VALID_FAILURES = ['advocate evidence selection', 'argument with empty text'] as const;
