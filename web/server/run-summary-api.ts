@@ -9,6 +9,7 @@
  * `lexcase reproduce` recipes). Files are read defensively: a missing or malformed config, trace or
  * table is reported as absent, never as a failure of the page.
  */
+import { runTokenTotal } from '../../eval/run-counts.js';
 import { existsSync, statSync } from 'node:fs';
 import { readRegularFile } from '../../core/read-regular.js';
 import { join } from 'node:path';
@@ -95,7 +96,7 @@ async function computeSummary(run: RunEntry): Promise<RunSummary> {
     figures: headlineFigures(system, results, { config: cfg, ...recordedBootstrap(cfg, `${run.dir}/config.json`) }),
     smallN: results.length > 0 && results.length < SMALL_N,
     failures: failedCount(results), // the report's rule (eval/metrics/failures.ts): an error or no prediction
-    tokens: results.reduce((s, r) => s + (typeof r.tokens?.total === 'number' ? r.tokens.total : 0), 0),
+    tokens: runTokenTotal(results),
     retriedTokens: results.reduce((s, r) => s + (r.replacedAttempts?.tokens.total ?? 0), 0),
     date: str(prov.createdAt),
     hasTable: existsSync(join(run.dir, TABLE_FILE)) && servable(run.root, join(run.dir, TABLE_FILE)),
