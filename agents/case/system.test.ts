@@ -95,6 +95,22 @@ describe('CASE LLM pipeline (fake chat model)', () => {
     expect(out.metrics?.abstentions).toBe(1);
   });
 
+  it("an advocate whose reply is a tool call written as text keeps its error and the reply (raw) in the item's trace", async () => {
+    const asText = '<tool_call>\n{"name": "bm25_search", "arguments": {"query": "impeach own witness"}}\n</tool_call>';
+    const base = pipelineScript(() => '{"reasoning":"r","vote":"B"}');
+    const model = new FakeChatModel((call) =>
+      call.tools.length && call.text.endsWith(`Hypothesis to support:\n${QUESTION.choices[0].trim()}`) ? asText : base(call),
+    );
+    const out = await createCase()(QUESTION, ctxFor(model, PASSAGES));
+    const a = (out.trace as any).advocates[0];
+    expect(a).toMatchObject({ key: 'A', stop: 'final', evidence: [], toolCalls: [] });
+    expect(a.error).toMatch(/^final reply has no parseable selection and no tool returned passages \(it looks like a tool call written as text/);
+    // before: the trace had the error but not the reply, so nothing showed what the server sent
+    expect(a.raw).toBe(asText);
+    expect((out.trace as any).advocates.slice(1).every((x: any) => x.raw === undefined && x.error === undefined)).toBe(true);
+    expect(out.stepFailures).toEqual({ 'advocate evidence selection': 1 });
+  });
+
   it('an LLM request failure fails the item with the error and the partial trace (no throw)', async () => {
     const model = new FakeChatModel((call) =>
       /juror on a panel/.test(call.text) ? { error: errors.llmRequestFailed('HTTP 500 after 3 retries') } : pipelineScript(() => '')(call),

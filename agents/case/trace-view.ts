@@ -22,6 +22,8 @@ export function advocateTrace(a: AdvocateResult) {
     ...(a.rejectedIds.length ? { rejectedIds: a.rejectedIds } : {}),
     ...(a.retrievalScores ? { retrievalScores: a.retrievalScores } : {}),
     ...(a.error ? { error: a.error } : {}),
+    // the reply the advocate could not use (a tool call written as text, an empty reply), cut: the reason beside its error
+    ...(a.raw !== undefined ? { raw: a.raw } : {}),
   };
 }
 

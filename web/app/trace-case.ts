@@ -1,7 +1,8 @@
 /**
  * CASE trace: question and options (gold and prediction marked), gold passages, each hypothesis's
  * advocate — tool calls collapsed to one line each (tool, query, k, rank of the first gold passage)
- * with the returned ids on demand — evidence (gold marked), jurors and verdict.
+ * with the returned ids on demand — evidence (gold marked; "no evidence" said), an advocate's error with the
+ * reply it could not use, jurors and verdict.
  */
 import { expandable, fmt, h, pidLink, round, scrollBox } from './dom.js';
 import { idList } from './search-view.js';
@@ -67,6 +68,27 @@ export function toolCallsSummary(calls: ToolCall[], gold: Set<string>, label = '
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
+/**
+ * Why an advocate has no usable selection: its error, and the reply it could not use (`raw`, cut at
+ * 2,000 characters by the advocate: a tool call written as text, an empty reply), shown as text.
+ */
+export function advocateFailure(a: { error?: unknown; raw?: unknown }): (HTMLElement | null)[] {
+  const raw = typeof a.raw === 'string' ? a.raw : undefined;
+  return [
+    a.error ? h('div', { class: 'error', role: 'note', 'data-testid': 'advocate-error' }, String(a.error)) : null,
+    raw === undefined
+      ? null
+      : raw
+        ? h(
+            'details',
+            { class: 'raw-reply', 'data-testid': 'advocate-raw' },
+            h('summary', {}, `the reply it could not use (${raw.length.toLocaleString('en-US')} characters)`),
+            h('pre', { class: 'detail', tabindex: 0 }, raw),
+          )
+        : h('p', { class: 'muted', 'data-testid': 'advocate-raw' }, 'its reply was empty'),
+  ];
+}
+
 export function caseTrace(t: any, gold: Set<string>, answer: string | undefined): (HTMLElement | null)[] {
   const advocates: any[] = Array.isArray(t.advocates) ? t.advocates : [];
   const jurors: any[] = Array.isArray(t.jurors) ? t.jurors : [];
@@ -87,8 +109,9 @@ export function caseTrace(t: any, gold: Set<string>, answer: string | undefined)
           h('span', { class: 'muted' }, ` · ${a.stance} · stop ${a.stop} · ${a.steps} steps${a.tokens ? ` · ${a.tokens} tokens` : ''}`),
         ),
         a.analysis ? h('p', { class: 'analysis' }, a.analysis) : null,
-        a.error ? h('div', { class: 'error' }, a.error) : null,
+        ...advocateFailure(a),
         toolCallsSummary(a.toolCalls ?? [], gold, `tool calls of advocate ${a.key}`),
+        (a.evidence ?? []).length ? null : h('p', { class: 'muted', 'data-testid': 'no-evidence' }, 'no evidence'),
         h(
           'ol',
           { class: 'evidence' },

@@ -1,8 +1,9 @@
 /**
  * MAD trace: settings (topology, rounds, cross-examiner), the Round-0 evidence pool, each round's
  * debaters side by side (who they saw, argument, rebuttal, claims with their citations and the
- * exists / seen / supportive flags, the snippet requested), the cross-examination, the verdict after
- * each round, and the judge (verdict, rationale, checklist, citations it calls unsupported).
+ * exists / seen / supportive flags, the snippet requested, the requests refused with the reason), the
+ * cross-examination, the verdict after each round, and the judge (verdict, rationale, checklist,
+ * citations it calls unsupported).
  */
 import { clipped, h, pidLink } from './dom.js';
 
@@ -50,7 +51,23 @@ function brief(b: any, gold: Set<string>, answer: string | undefined): HTMLEleme
         )
       : null,
     b.request ? h('div', { class: 'muted' }, `requested: ${b.request.tool} "${b.request.query}" → ${arr(b.request.ids).join(', ') || 'nothing'}`) : null,
+    neverRan(b),
   );
+}
+
+/** The snippet requests of a turn that never ran: refused ones with the reason, and tool calls with malformed arguments. */
+function neverRan(b: any): HTMLElement | null {
+  const items = [
+    ...arr(b.refused).map((r) => `refused request: ${r.name ?? '?'} — ${r.reason ?? 'no reason recorded'}`),
+    ...arr(b.invalidToolCalls).map((c) => `malformed tool call, never run: ${c.name ?? '?'}${c.error ? ` — ${c.error}` : ''}`),
+  ];
+  return items.length
+    ? h(
+        'ul',
+        { class: 'refused error-text', 'data-testid': 'refused', 'aria-label': `snippet requests of debater ${b.letter} that never ran` },
+        items.map((x) => h('li', { 'data-testid': 'refused-request' }, x)),
+      )
+    : null;
 }
 
 export function madTrace(t: any, gold: Set<string>, answer: string | undefined): (HTMLElement | null)[] {

@@ -37,7 +37,10 @@ export function callsFromTrace(t: any, kind: TraceKind = guessTraceKind(t)): Ins
       out.push(
         call(
           `advocate ${a.key ?? '?'}${a.letter && a.letter !== a.key ? ` (option ${a.letter})` : ''}`,
-          a.analysis ?? (arr(a.evidence).length ? { evidence: arr(a.evidence).map((e) => ({ id: e.id, justification: e.justification })) } : null),
+          // the reply the advocate could not use (raw) is the reply it got
+          typeof a.raw === 'string'
+            ? a.raw
+            : (a.analysis ?? (arr(a.evidence).length ? { evidence: arr(a.evidence).map((e) => ({ id: e.id, justification: e.justification })) } : null)),
           a.error,
           tools,
         ),
@@ -59,7 +62,11 @@ export function callsFromTrace(t: any, kind: TraceKind = guessTraceKind(t)): Ins
             `debater ${b.letter} · round ${b.round ?? r.round}`,
             b.argument ? { argument: b.argument, rebuttal: b.rebuttal, claims: b.claims } : null,
             b.error,
-            b.request ? [{ name: String(b.request.tool), args: { query: b.request.query } }] : undefined,
+            [
+              ...(b.request ? [{ name: String(b.request.tool), args: { query: b.request.query } }] : []),
+              // requests the turn refused never ran: the model still made them
+              ...arr(b.refused).map((x) => ({ name: String(x.name ?? '?'), args: { refused: x.reason } })),
+            ],
           ),
         );
     if (t.crossExamination) {
