@@ -1,31 +1,63 @@
 /**
- * Reliability bins: accuracy (with its 95% Wilson interval, eval/stats) and item count per confidence bin. Numeric
- * confidences (numbers, or numeric strings, in [0, 1]) fall into `bins` equal-width bins with their
+ * Reliability bins: accuracy (with its 95% Wilson interval, eval/stats) and item count per confidence bin, scored
+ * as every figure is (eval/metrics/failures.ts: a failed item — an error or no prediction — counts as wrong).
+ * Numeric confidences (numbers, or numeric strings, in [0, 1]) fall into `bins` equal-width bins with their
  * mean confidence; labels ("high", "low", "judge") are one bin each, ordered low → high where the
- * label is known. Items without a confidence are left out (and counted in `missing`). A bin's
- * interval is Wilson's (a proportion: honest for the few items a bin often holds).
+ * label is known. Items without a confidence are in `unlabelled`, as report.md's "Accuracy by confidence"
+ * has them: failed ones ("failed (no confidence)") and any others ("no confidence"), so the bins and
+ * those rows add up to the run's items. A bin's interval is Wilson's (a proportion: honest for the
+ * few items a bin often holds).
  */
+import { correctFlags, isFailed } from '../metrics/failures.js';
 import { proportionInterval } from '../stats/index.js';
 import type { ResultRecord } from '../types.js';
 import type { ConfidenceBin } from './specs.js';
 
 const LABEL_ORDER = ['very low', 'low', 'medium', 'judge', 'high', 'very high'];
 
+/** The rows of items without a confidence label (the report's table and the plots): failed ones, and any others. */
+export const FAILED_NO_CONFIDENCE = 'failed (no confidence)';
+export const NO_CONFIDENCE = 'no confidence';
+
+type Scored = Pick<ResultRecord, 'confidence' | 'error' | 'prediction' | 'gold'>;
+
+/** Whether an item carries a confidence label (an empty one is none). */
+export const hasConfidence = (r: Pick<ResultRecord, 'confidence'>): boolean => r.confidence !== undefined && r.confidence !== null && r.confidence !== '';
+
+/** The row of an item without a confidence label: FAILED_NO_CONFIDENCE or NO_CONFIDENCE. */
+export const unlabelledRow = (r: Scored): string => (isFailed(r) ? FAILED_NO_CONFIDENCE : NO_CONFIDENCE);
+
 const numeric = (c: unknown): number | undefined => {
   const x = typeof c === 'number' ? c : typeof c === 'string' && /^\s*-?\d*\.?\d+\s*$/.test(c) ? Number(c) : NaN;
   return Number.isFinite(x) && x >= 0 && x <= 1 ? x : undefined;
 };
 
+const bin = (label: string, order: number, v: number[], c?: number[]): ConfidenceBin => {
+  const ci = proportionInterval(
+    v.reduce((a, b) => a + b, 0),
+    v.length,
+  );
+  return {
+    bin: label,
+    order,
+    n: v.length,
+    accuracy: ci.estimate,
+    lo: ci.lo ?? 0,
+    hi: ci.hi ?? 1,
+    ...(c ? { meanConfidence: c.reduce((s, x) => s + x, 0) / c.length } : {}),
+  };
+};
+
 export function confidenceBins(
-  results: readonly Pick<ResultRecord, 'confidence' | 'correct'>[],
+  results: readonly Scored[],
   opts: { bins?: number; iterations?: number; seed?: number } = {},
-): { bins: ConfidenceBin[]; missing: number; numeric: boolean } {
-  const withConf = results.filter((r) => r.confidence !== undefined && r.confidence !== null && r.confidence !== '');
-  const missing = results.length - withConf.length;
-  const allNumeric = withConf.length > 0 && withConf.every((r) => numeric(r.confidence) !== undefined);
+): { bins: ConfidenceBin[]; unlabelled: ConfidenceBin[]; missing: number; numeric: boolean; n: number } {
+  const flags = correctFlags(results);
+  const withConf = results.flatMap((r, i) => (hasConfidence(r) ? [{ r, ok: flags[i] }] : []));
+  const allNumeric = withConf.length > 0 && withConf.every(({ r }) => numeric(r.confidence) !== undefined);
   const groups = new Map<string, { order: number; v: number[]; c: number[] }>();
   const nb = opts.bins ?? 5;
-  for (const r of withConf) {
+  for (const { r, ok } of withConf) {
     let key: string;
     let order: number;
     if (allNumeric) {
@@ -40,25 +72,26 @@ export function confidenceBins(
     }
     if (!groups.has(key)) groups.set(key, { order, v: [], c: [] });
     const g = groups.get(key)!;
-    g.v.push(r.correct ? 1 : 0);
+    g.v.push(ok);
     if (allNumeric) g.c.push(numeric(r.confidence)!);
   }
   const bins = [...groups]
     .sort(([a, x], [b, y]) => x.order - y.order || a.localeCompare(b))
-    .map(([bin, g], i) => {
-      const ci = proportionInterval(
-        g.v.reduce((a, b) => a + b, 0),
-        g.v.length,
-      );
-      return {
-        bin,
-        order: i,
-        n: g.v.length,
-        accuracy: ci.estimate,
-        lo: ci.lo ?? 0,
-        hi: ci.hi ?? 1,
-        ...(allNumeric ? { meanConfidence: g.c.reduce((s, x) => s + x, 0) / g.c.length } : {}),
-      };
-    });
-  return { bins, missing, numeric: allNumeric };
+    .map(([label, g], i) => bin(label, i, g.v, allNumeric ? g.c : undefined));
+  const rest = new Map<string, number[]>([
+    [FAILED_NO_CONFIDENCE, []],
+    [NO_CONFIDENCE, []],
+  ]);
+  results.forEach((r, i) => {
+    if (!hasConfidence(r)) rest.get(unlabelledRow(r))!.push(flags[i]);
+  });
+  const unlabelled = [...rest].filter(([, v]) => v.length).map(([label, v], i) => bin(label, bins.length + i, v));
+  return { bins, unlabelled, missing: results.length - withConf.length, numeric: allNumeric, n: results.length };
+}
+
+/** What a reliability plot's caption says of its items: how many, and the ones without a label (shown as their own bars, or not placed on a probability axis). */
+export function unlabelledNote(rel: { unlabelled: ConfidenceBin[]; numeric: boolean; n: number }): string {
+  const parts = rel.unlabelled.map((b) => `${b.n} ${b.bin === FAILED_NO_CONFIDENCE ? 'failed (no confidence, counted as wrong)' : 'without a confidence'}`);
+  if (!parts.length) return `${rel.n} items`;
+  return `${rel.n} items, ${parts.join(' and ')}${rel.numeric ? ': not on the confidence axis' : ''}`;
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runExperiment } from '../runner.js';
 import { writeReport } from '../report/write-report.js';
-import { confidenceBins, queryRecallAt, recallCurve, recallCurveSpec, reliabilitySpec, renderSvg, roundAccuracy } from './index.js';
+import { confidenceBins, unlabelledNote, queryRecallAt, recallCurve, recallCurveSpec, reliabilitySpec, renderSvg, roundAccuracy } from './index.js';
 
 const root = mkdtempSync(join(tmpdir(), 'lexcase-plots-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -42,8 +42,8 @@ describe('Recall@k curve', () => {
 
 describe('reliability bins', () => {
   it('labels are one bin each, ordered low → high, with counts and accuracy', () => {
-    const rs = [...Array(6)].map((_, i) => ({ confidence: i < 4 ? 'high' : 'low', correct: i !== 3 && i !== 5 }));
-    const { bins, missing, numeric } = confidenceBins([...rs, { correct: true }], { iterations: 200 });
+    const rs = [...Array(6)].map((_, i) => ({ confidence: i < 4 ? 'high' : 'low', prediction: i !== 3 && i !== 5 ? 'B' : 'C', gold: 'B' }));
+    const { bins, missing, numeric } = confidenceBins([...rs, { prediction: 'B', gold: 'B' }], { iterations: 200 });
     expect(numeric).toBe(false);
     expect(missing).toBe(1);
     expect(bins.map((b) => [b.bin, b.n, b.accuracy])).toEqual([
@@ -54,8 +54,32 @@ describe('reliability bins', () => {
     expect([bins[0].lo, bins[0].hi].map((x) => Number(x.toFixed(3)))).toEqual([0.095, 0.905]);
   });
 
+  it('a failed item counts as wrong (a prediction left on it is not scored) and items without a label have their rows, as in the report', () => {
+    const records = [
+      { confidence: 'high', prediction: 'B', gold: 'B', correct: true },
+      // a failed item an older version recorded with its prediction and correct: true
+      { confidence: 'high', prediction: 'B', gold: 'B', correct: true, error: 'juror vote: LLM_OUTPUT_INVALID' },
+      { prediction: null, gold: 'B', correct: false, error: 'LLM request failed: HTTP 400' },
+      { prediction: 'C', gold: 'B', correct: false },
+    ];
+    const rel = confidenceBins(records, { iterations: 200 });
+    expect(rel.bins.map((b) => [b.bin, b.n, b.accuracy])).toEqual([['high', 2, 0.5]]); // before: 1 (scored by `correct`)
+    expect(rel.unlabelled.map((b) => [b.bin, b.n, b.accuracy, b.order])).toEqual([
+      ['failed (no confidence)', 1, 0, 1],
+      ['no confidence', 1, 0, 2],
+    ]);
+    expect(unlabelledNote(rel)).toBe('4 items, 1 failed (no confidence, counted as wrong) and 1 without a confidence');
+    // a numeric diagram cannot place them: its caption says so
+    const numeric = confidenceBins([
+      { confidence: '0.9', prediction: 'A', gold: 'A' },
+      { prediction: null, gold: 'A' },
+    ]);
+    expect(unlabelledNote(numeric)).toBe('2 items, 1 failed (no confidence, counted as wrong): not on the confidence axis');
+    expect((reliabilitySpec(numeric.bins, 't', numeric.unlabelled) as { layer: { data: { values: unknown[] } }[] }).layer[1].data.values).toHaveLength(1);
+  });
+
   it('numeric confidences fall into equal-width bins with their mean confidence, and the diagram shows the counts', async () => {
-    const rs = [0.1, 0.15, 0.55, 0.9, 0.95, 1].map((c, i) => ({ confidence: String(c), correct: i >= 3 }));
+    const rs = [0.1, 0.15, 0.55, 0.9, 0.95, 1].map((c, i) => ({ confidence: String(c), prediction: i >= 3 ? 'A' : 'D', gold: 'A' }));
     const { bins, numeric } = confidenceBins(rs, { iterations: 200 });
     expect(numeric).toBe(true);
     expect(bins.map((b) => [b.bin, b.n, b.accuracy])).toEqual([

@@ -8,7 +8,7 @@
  * - reliabilitySpec: numeric confidences → a reliability diagram on a probability scale (accuracy
  *   [95% CI] at each bin's mean confidence, the diagonal of perfect calibration, n per bin);
  *   confidence labels ("high", "low") → accuracy per label, titled as such (no diagonal: a label is
- *   not a probability).
+ *   not a probability), items without a label ("failed (no confidence)") as bars after them.
  * - roundAccuracySpec: MAD's accuracy of the verdict after each debate round, 95% CI as error bars
  *   with caps (not thin rules that read as grid lines), one line per series when comparing runs.
  * - figuresSpec: several runs' headline figures side by side, each with its 95% interval.
@@ -164,8 +164,10 @@ export function recallCurveSpec(points: CurvePoint[], title = 'Recall@k', colour
   };
 }
 
-export function reliabilitySpec(bins: ConfidenceBin[], title = 'Accuracy by confidence'): PlotSpec {
-  const numeric = bins.length > 0 && bins.every((b) => b.meanConfidence !== undefined);
+export function reliabilitySpec(labelled: ConfidenceBin[], title = 'Accuracy by confidence', unlabelled: ConfidenceBin[] = []): PlotSpec {
+  const numeric = labelled.length > 0 && labelled.every((b) => b.meanConfidence !== undefined);
+  // items without a label have no place on a probability axis (the caller's title counts them); beside labels they are bars of their own
+  const bins = numeric ? labelled : [...labelled, ...unlabelled.map((b, i) => ({ ...b, order: labelled.length + i }))];
   const values = bins.map((b) => ({ ...b, label: `n=${b.n}` }));
   if (numeric) {
     const x = { field: 'meanConfidence', type: 'quantitative', title: 'mean confidence in the bin', scale: { domain: [0, 1] } };
@@ -215,13 +217,18 @@ export function reliabilitySpec(bins: ConfidenceBin[], title = 'Accuracy by conf
     type: 'ordinal',
     title: ['confidence label', '(not a probability: no diagonal)'],
     sort: [...bins].sort((a, b) => a.order - b.order).map((b) => b.bin),
-    axis: { labelAngle: 0 },
+    // "failed (no confidence)" on two lines, so it does not run into its neighbour's label
+    axis: {
+      labelAngle: 0,
+      labelExpr:
+        "indexof(datum.label, ' (') > 0 ? [slice(datum.label, 0, indexof(datum.label, ' (')), slice(datum.label, indexof(datum.label, ' (') + 1)] : datum.label",
+    },
   };
   const top = axisTop(Math.max(0, ...bins.map((b) => b.hi)));
   return {
     ...BASE,
     title: `${title} — by confidence label (95% CI)`,
-    width: Math.max(200, 70 * bins.length),
+    width: Math.max(200, 80 * bins.length),
     height: 180,
     data: { values },
     layer: [

@@ -4,7 +4,8 @@
  * Bar Exam items (one failed on an HTTP 400, with no confidence label), plus an item an older
  * version recorded with no prediction and no error. Before: the confidence table's shares added up
  * to 5 of 7 (71.4%) with no word about the rest, and the explorer and /v1 counted 1 failure (the
- * error only) where report.md's accuracy counted 2 as failed.
+ * error only) where report.md's accuracy counted 2 as failed, and the explorer's reliability plot
+ * left the 2 out.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runFigures } from '../../src/api/runs.js';
 import { readRun } from '../../eval/report/read-run.js';
 import { buildReport } from '../../eval/report/write-report.js';
-import { runSummary } from './run-summary-api.js';
+import { runPage, runSummary } from './run-summary-api.js';
 import { findRun } from './runs.js';
 
 const root = mkdtempSync(join(tmpdir(), 'lexcase-failed-items-'));
@@ -58,5 +59,19 @@ describe('failed items: one count, and a row in the confidence table', () => {
     const run = (await findRun(root, 'caseL'))!;
     expect((await runSummary(run)).failures).toBe(2); // before: 1
     expect((await runFigures(root, { run: 'caseL' })).failures).toBe(2);
+  });
+
+  it("the run page's reliability plot has report.md's rows and counts: a bar for the failed items, scored as the table scores", async () => {
+    const report = await buildReport(await readRun(dir));
+    const table = report.json.sections.byConfidence as Record<string, { n: number; accuracy: number }>;
+    const page = await runPage((await findRun(root, 'caseL'))!);
+    const rel = page.plots.find((p) => p.id === 'reliability')!;
+    const bars = (rel.spec.data as { values: { bin: string; n: number; accuracy: number }[] }).values;
+    // before: tie 3, low 1, high 1 — 5 of 7 items, the failed pair left out with no word about them
+    expect(Object.fromEntries(bars.map((b) => [b.bin, { n: b.n, accuracy: b.accuracy }]))).toEqual(
+      Object.fromEntries(Object.entries(table).map(([k, v]) => [k, { n: v.n, accuracy: v.accuracy }])),
+    );
+    expect(bars.map((b) => b.bin)).toEqual(['low', 'high', 'tie', 'failed (no confidence)']);
+    expect(rel.title).toBe('Accuracy by confidence (reliability; 7 items, 2 failed (no confidence, counted as wrong))');
   });
 });

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { headlineFigures, modelOf, systemSpec } from '../../eval/systems.js';
 import { SMALL_N } from '../../eval/headline-metrics.js';
 import { failedCount } from '../../eval/metrics/failures.js';
-import { confidenceBins } from '../../eval/plots/confidence-bins.js';
+import { confidenceBins, unlabelledNote } from '../../eval/plots/confidence-bins.js';
 import { roundAccuracy } from '../../eval/plots/round-accuracy.js';
 import { gridSpec, reliabilitySpec, roundAccuracySpec, runColours, type GridPoint, type PlotSpec } from '../../eval/plots/specs.js';
 import { configPath, readConfig, readResults, readTraceFor, resultsPath, tracePath } from '../../eval/run-dir.js';
@@ -130,12 +130,13 @@ export async function runPage(run: RunEntry) {
   const summary = await runSummary(run);
   const results = await latestResults(run);
   const plots: { id: string; title: string; spec: PlotSpec }[] = [];
+  // every item, as report.md's "Accuracy by confidence": failed items count as wrong, items without a label have their bar
   const rel = confidenceBins(results, { iterations: 1000 });
   if (rel.bins.length)
     plots.push({
       id: 'reliability',
-      title: 'Accuracy by confidence (reliability)',
-      spec: reliabilitySpec(rel.bins, `Accuracy by confidence (n per bin, 95% CI)`),
+      title: `Accuracy by confidence (reliability; ${unlabelledNote(rel)})`,
+      spec: reliabilitySpec(rel.bins, `Accuracy by confidence (n per bin, 95% CI)`, rel.unlabelled),
     });
   const rounds = await madRounds(run, summary, results);
   if (rounds.length) plots.push({ id: 'mad-rounds', title: 'Accuracy of the verdict after each round', spec: roundAccuracySpec(rounds) });

@@ -3,31 +3,29 @@
  * broken by evidence score or draw; the paper's Table 4 low = every item not unanimous is in the CASE section), each
  * with its 95% Wilson interval (eval/stats). Items without a label get a row too — failed ones
  * ("failed (no confidence)", wrong) and any others ("no confidence") — so the shares add up to 100%.
+ * The reliability plot (here and on the explorer's run page) has the same rows and counts: confidenceBins
+ * (eval/plots/confidence-bins.ts) groups and scores items by the same rule.
  */
-import { correctFlags, isFailed } from '../../metrics/failures.js';
+import { correctFlags } from '../../metrics/failures.js';
 import { intervalText, methodLabel, proportionInterval, valueText } from '../../stats/index.js';
 import { systemSpec } from '../../systems.js';
 import { table } from '../format.js';
 import type { SectionBuilder } from '../types.js';
-import { confidenceBins } from '../../plots/confidence-bins.js';
+import { confidenceBins, FAILED_NO_CONFIDENCE, hasConfidence, NO_CONFIDENCE, unlabelledNote, unlabelledRow } from '../../plots/confidence-bins.js';
 import { reliabilitySpec } from '../../plots/specs.js';
-
-/** The rows for items without a confidence label: failed ones (eval/metrics/failures.ts) and any others. */
-const FAILED = 'failed (no confidence)';
-const UNLABELLED = 'no confidence';
 
 export const confidenceSection: SectionBuilder = (run, o) => {
   if (systemSpec(typeof run.config.config.system === 'string' ? run.config.config.system : null).retrieval) return null;
   const groups = new Map<string, number[]>();
   const rest = new Map<string, number[]>([
-    [FAILED, []],
-    [UNLABELLED, []],
+    [FAILED_NO_CONFIDENCE, []],
+    [NO_CONFIDENCE, []],
   ]);
   const flags = correctFlags(run.results);
   run.results.forEach((r, i) => {
-    if (r.confidence === undefined || r.confidence === null) {
+    if (!hasConfidence(r)) {
       // every item has a row: the shares add up to the run's items, as the CLI's table with its failed bucket
-      rest.get(isFailed(r) ? FAILED : UNLABELLED)!.push(flags[i]);
+      rest.get(unlabelledRow(r))!.push(flags[i]);
       return;
     }
     const k = String(r.confidence);
@@ -64,7 +62,8 @@ export const confidenceSection: SectionBuilder = (run, o) => {
       {
         file: 'reliability.svg',
         title: 'Reliability diagram: accuracy by confidence bin, with counts',
-        spec: reliabilitySpec(rel.bins, `Accuracy by confidence${system} (n per bin, 95% Wilson)`),
+        // the plot's bars and counts are the table's rows (confidenceBins scores and groups as above)
+        spec: reliabilitySpec(rel.bins, `Accuracy by confidence${system} (n per bin, 95% Wilson; ${unlabelledNote(rel)})`, rel.unlabelled),
       },
     ],
   };
