@@ -97,12 +97,12 @@ Your tasks:
 (3) Give feedback on inaccuracies, strength and factor utilization.
 (4) If revision is needed, give the Argument Developer clear instructions, focused on better factor utilization.
 (5) Polish the segment for clarity, coherence and persuasive force in legal style. Keep every claim strictly grounded in the factors the Factor Analyst approved and apply the points of its report; do not add new factual claims or change the factual basis.
-Reply with only this JSON object:
-{"argument_segment_type": "Plaintiff's Argument" | "Defendant's Counterargument" | "Plaintiff's Rebuttal",
+Reply with only this JSON object, your feedback first and the assessments after it:
+{"feedback_summary": "...",
+ "argument_segment_type": "Plaintiff's Argument" | "Defendant's Counterargument" | "Plaintiff's Rebuttal",
  "accuracy_assessment": "Accurate" | "Minor Inaccuracies" | "Major Inaccuracies",
  "strength_assessment": "Strong" | "Moderate" | "Weak",
  "factor_utilization_assessment": "Excellent" | "Good" | "Fair" | "Poor",
- "feedback_summary": "...",
  "revision_needed": true | false,
  "instructions_for_developer": "what to correct or add if revision_needed, else empty",
  "polished_argument": "the polished text of the segment"}`;

@@ -114,14 +114,19 @@ function listed(values: readonly string[]) {
   );
 }
 
+/**
+ * The Argument Polisher's report, the appendix's fields with its feedback first: a schema-following
+ * server writes keys in schema order, so `feedback_summary` comes before the four graded
+ * assessments and `revision_needed` (the appendix's prompt lists the grades first).
+ */
 export const polisherReportSchema = z
   .object({
+    feedback_summary: text,
     // optional for a prompt-mode reply that leaves one out; when given, it must be a listed value
     argument_segment_type: listed(SEGMENT_TYPES).optional(),
     accuracy_assessment: listed(ACCURACY).optional(),
     strength_assessment: listed(STRENGTH).optional(),
     factor_utilization_assessment: listed(UTILIZATION).optional(),
-    feedback_summary: text,
     revision_needed: bool.default(false),
     instructions_for_developer: text,
     polished_argument: text,

@@ -12,7 +12,28 @@ describe('decisionBeforeReasoning', () => {
     const nested = obj({ scores: obj({ s1: obj({ score: { type: 'number' }, note: str }) }) });
     expect(decisionBeforeReasoning(nested)).toEqual(['(root).scores.s1: decision key "score" before reasoning key "note"']);
     expect(decisionBeforeReasoning(obj({ x: { anyOf: [obj({ answer: str, argument: str }), { type: 'null' }] } }))).toHaveLength(1);
-    expect(decisionBeforeReasoning(obj({ revision_needed: { type: 'boolean' }, strength_assessment: str }))).toHaveLength(1);
+    expect(decisionBeforeReasoning(obj({ revision_needed: { type: 'boolean' }, feedback_summary: str }))).toHaveLength(1);
+  });
+  it("names the 3-ply Polisher's grades written before its feedback (the appendix's order): a grade is a decision, not reasoning", () => {
+    const grade = { type: 'string', enum: ['Strong', 'Moderate', 'Weak'] };
+    const appendixOrder = obj({
+      argument_segment_type: str,
+      accuracy_assessment: grade,
+      strength_assessment: grade,
+      factor_utilization_assessment: grade,
+      feedback_summary: str,
+      revision_needed: { type: 'boolean' },
+      instructions_for_developer: str,
+      polished_argument: str,
+    });
+    expect(decisionBeforeReasoning(appendixOrder)).toEqual([
+      '(root): decision key "accuracy_assessment" before reasoning key "feedback_summary"',
+      '(root): decision key "strength_assessment" before reasoning key "feedback_summary"',
+      '(root): decision key "factor_utilization_assessment" before reasoning key "feedback_summary"',
+    ]);
+  });
+  it('classes a key as reasoning by its exact name only, never by a suffix', () => {
+    expect(decisionBeforeReasoning(obj({ verdict: str, risk_assessment: str, case_summary: str }))).toEqual([]);
   });
   it('accepts reasoning first, a decision without reasoning, and a picked item with its justification', () => {
     expect(decisionBeforeReasoning(obj({ rationale: str, verdict: str, checklist: obj({ a: { type: 'boolean' } }) }))).toEqual([]);

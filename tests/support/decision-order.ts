@@ -5,9 +5,12 @@
  * sent JSON Schema and names every object whose decision key comes before one of its reasoning keys.
  *
  * Keys are classed by name, the convention of every lexcase reply schema:
- *  - decision: verdict, decision, winner, answer, vote, analysis_outcome, score, relation, revision_needed;
- *  - reasoning: reasoning, rationale, reason, note, summary, analysis, argument, justification,
- *    explanation, established_facts, feedback_summary and any *_assessment.
+ *  - decision: verdict, decision, winner, answer, vote, analysis_outcome, score, relation,
+ *    revision_needed, and the 3-ply Polisher's grades accuracy_assessment, strength_assessment,
+ *    factor_utilization_assessment (enums the model picks: a judgement, not its reasoning);
+ *  - reasoning: exactly reasoning, rationale, reason, note, summary, analysis, argument,
+ *    justification, explanation, established_facts, feedback_summary (a key is reasoning only by
+ *    name, never by a suffix).
  * An object with no reasoning key (ACAL relations: relation + confidence) has nothing to order; a
  * picked item and its justification ({role, reason}, {id, justification}) name no verdict.
  *
@@ -25,11 +28,25 @@ export const DECISION_KEYS: ReadonlySet<string> = new Set([
   'score',
   'relation',
   'revision_needed',
+  'accuracy_assessment',
+  'strength_assessment',
+  'factor_utilization_assessment',
 ]);
-const REASONING =
-  /^(reasoning|rationale|reason|note|summary|analysis|argument|justification|explanation|established_facts|feedback_summary|[a-z_]+_assessment)$/;
+export const REASONING_KEYS: ReadonlySet<string> = new Set([
+  'reasoning',
+  'rationale',
+  'reason',
+  'note',
+  'summary',
+  'analysis',
+  'argument',
+  'justification',
+  'explanation',
+  'established_facts',
+  'feedback_summary',
+]);
 
-export const isReasoningKey = (k: string): boolean => REASONING.test(k);
+export const isReasoningKey = (k: string): boolean => REASONING_KEYS.has(k);
 
 const isObj = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
 
