@@ -8,7 +8,7 @@ import type { CliRunContext, CliRunResult } from '../../eval/cli-schema.js';
 import { compactLocal, runModelConfig } from '../../core/llm/resolved-llm.js';
 import { errors } from '../../core/errors.js';
 import { log } from '../../core/log.js';
-import { runCountsText } from '../../eval/run-counts.js';
+import { runCountsText, runTokensText, runTokenTotal } from '../../eval/run-counts.js';
 import { isSemanticsName, SEMANTICS } from './semantics/names.js';
 import { ACAL_SYSTEMS, type AcalSystemName } from './system-names.js';
 
@@ -94,8 +94,10 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
         skipped: r.skipped,
         keptFailed: r.keptFailed,
         failed: r.failed,
+        runTokens: runTokenTotal(r.results),
+        tokens: usage.snapshot(),
       },
-      human: () => `${r.markdown}\nrun dir: ${runDir}: ${runCountsText(r)}\nwrote ${r.reportMd}`,
+      human: () => `${r.markdown}\nrun dir: ${runDir}: ${runCountsText(r)}; ${runTokensText(r.results, usage.snapshot().total)}\nwrote ${r.reportMd}`,
       runDirs: [runDir],
     };
   } finally {

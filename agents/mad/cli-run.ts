@@ -9,7 +9,7 @@
 import type { CliRunContext, CliRunResult } from '../../eval/cli-schema.js';
 import { warnValidity } from '../../core/llm/resolved-llm.js';
 import { errors } from '../../core/errors.js';
-import { runCountsText } from '../../eval/run-counts.js';
+import { runCountsText, runTokensText, runTokenTotal } from '../../eval/run-counts.js';
 import { degeneracyWarnings } from '../common/degeneracy.js';
 import { runOptions, type RunOptionFlags } from '../common/run-options.js';
 import type { MadExperimentOptions, MadExperimentResult } from './experiment.js';
@@ -29,11 +29,20 @@ interface MadFlags extends RunOptionFlags {
 }
 
 function summary(r: MadExperimentResult) {
-  return { runDir: r.runDir, ran: r.ran, skipped: r.skipped, keptFailed: r.keptFailed, failed: r.failed, metrics: r.metrics };
+  return {
+    runDir: r.runDir,
+    ran: r.ran,
+    skipped: r.skipped,
+    keptFailed: r.keptFailed,
+    failed: r.failed,
+    runTokens: runTokenTotal(r.results),
+    tokens: r.tokens,
+    metrics: r.metrics,
+  };
 }
 
 function human(r: MadExperimentResult): string {
-  return [`${r.runDir}: ${runCountsText(r)}`, '', r.markdown].join('\n');
+  return [`${r.runDir}: ${runCountsText(r)}; ${runTokensText(r.results, r.tokens.total)}`, '', r.markdown].join('\n');
 }
 
 export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {

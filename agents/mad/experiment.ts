@@ -13,7 +13,8 @@ import { writeJsonAtomic } from '../../eval/run-dir.js';
 import { contextFrom, runExperiment, type RunProgress } from '../../eval/runner.js';
 import { createRetrievalTools, type ToolMethod } from '../../retrieval/tools/index.js';
 import { errors } from '../../core/errors.js';
-import type { UsageMeter } from '../../core/llm/usage.js';
+import { UsageMeter, type TokenUsage } from '../../core/llm/usage.js';
+import type { ResultRecord } from '../../eval/types.js';
 import { indexContent, openCaseIndex } from '../../retrieval/open-index.js';
 import { createMadSystem, MAD_SYSTEMS, type MadSystemName } from './system.js';
 import { madSettings } from './debate.js';
@@ -54,6 +55,10 @@ export interface MadExperimentResult {
   metrics: MadMetrics;
   markdown: string;
   predictions: Map<string, string | null>;
+  /** Every record in results.jsonl after this call (the whole run's tokens are summed from them). */
+  results: ResultRecord[];
+  /** The tokens this call spent on this run (0 after a full resume). */
+  tokens: TokenUsage;
 }
 
 export function madRunName(o: Pick<MadExperimentOptions, 'system' | 'samples' | 'dataset' | 'split' | 'seed'> & MadSettings): string {
@@ -100,6 +105,8 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
       model: o.model ?? null,
       ...(o.warnings?.length ? { warnings: o.warnings } : {}),
     };
+    // this run's own meter (a fork reaches o.usage too): with --seeds each run reports its own tokens
+    const meter = o.usage ? o.usage.fork() : new UsageMeter();
     const r = await runExperiment({
       runDir,
       system: createMadSystem(system, { ...s, samples: o.samples }),
@@ -108,7 +115,7 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
       makeContext: contextFrom({ tools, retrievers: idx.retrievers, llm: o.llm, getPassage: idx.getPassage }),
       config,
       seed,
-      usage: o.usage,
+      usage: meter,
       concurrency: o.concurrency,
       retryFailed: o.retryFailed,
       onProgress: o.onProgress,
@@ -122,7 +129,18 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
     );
     await writeFile(join(runDir, 'mad-metrics.json'), JSON.stringify(metrics, null, 2) + '\n');
     await writeFile(join(runDir, 'mad-metrics.md'), markdown + '\n');
-    return { runDir, ran: r.ran, skipped: r.skipped, keptFailed: r.keptFailed, failed: r.failed, metrics, markdown, predictions: predictionsOf(r.results) };
+    return {
+      runDir,
+      ran: r.ran,
+      skipped: r.skipped,
+      keptFailed: r.keptFailed,
+      failed: r.failed,
+      metrics,
+      markdown,
+      predictions: predictionsOf(r.results),
+      results: r.results,
+      tokens: meter.snapshot(),
+    };
   } finally {
     await idx.docs.close?.();
   }

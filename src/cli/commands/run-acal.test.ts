@@ -87,6 +87,24 @@ describe('lexcase run acal', () => {
     expect(readGraph(out, 'hearsay-test-0').result!.effectiveBase[first]).toBe(0.05);
   });
 
+  it("the summary prints the whole run's tokens (summed from results.jsonl), and after a resume with this call's 0", async () => {
+    const out = join(dir, 'tokens');
+    const args = ['run', 'acal', '--task', 'hearsay', '--limit', '3', '--run-dir', out, '--iterations', '100', '--no-cache', '-k', '0'];
+    const first = await cli(...args);
+    expect(first.code, first.err).toBe(0);
+    const total = readFileSync(join(out, 'results.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .reduce((s, l) => s + JSON.parse(l).tokens.total, 0);
+    expect(total).toBeGreaterThan(1000);
+    // before: "run dir: …: ran 3, skipped 0 (already done), failed 0" and no token figure
+    expect(first.out).toContain(`run dir: ${out}: ran 3, skipped 0 (already done), failed 0; tokens ${total.toLocaleString('en-US')}\n`);
+    const again = await cli(...args);
+    expect(again.code, again.err).toBe(0);
+    expect(again.out).toContain(`run dir: ${out}: ran 0, skipped 3 (already done), failed 0; tokens ${total.toLocaleString('en-US')} (whole run; this call 0)`);
+    expect(JSON.parse((await cli('--json', ...args)).out)).toMatchObject({ runTokens: total, tokens: { total: 0 } });
+  });
+
   it('a run with --seed 14 prints the macro-F1 interval `lexcase report` and the explorer compute (the shared bootstrap seed), and its footnote names the resamples it used', async () => {
     const out = join(dir, 'seed14');
     const r = await cli(

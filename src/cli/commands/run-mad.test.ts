@@ -269,6 +269,30 @@ describe('lexcase run mad', () => {
     expect(JSON.parse(readFileSync(join(dir, 'seeds-s1', 'consistency.json'), 'utf8')).seeds).toEqual([1, 2]);
   }, 60_000);
 
+  it("each run's summary prints the whole run's tokens, per seed (its own, not the whole call's), and after a resume with this call's 0", async () => {
+    useScriptedLlm();
+    const base = join(dir, 'tokens');
+    const args = ['run', 'mad', '--system', 'single-rag', '--seeds', '1,2', '--index', index, '--limit', '2', '-k', '2', '--run-dir', base, '--no-cache'];
+    const total = (seed: number) => lines(join(`${base}-s${seed}`, 'results.jsonl')).reduce((s, l) => s + JSON.parse(l).tokens.total, 0);
+    const first = await cli(...args);
+    expect(first.code, first.stderr).toBe(0);
+    expect(total(1)).toBeGreaterThan(100);
+    // before: "…-s1: ran 2, skipped 0 (already done), failed 0" and no token figure
+    for (const seed of [1, 2])
+      expect(first.stdout).toContain(`${base}-s${seed}: ran 2, skipped 0 (already done), failed 0; tokens ${total(seed).toLocaleString('en-US')}\n`);
+    const again = await cli(...args);
+    expect(again.code, again.stderr).toBe(0);
+    for (const seed of [1, 2])
+      expect(again.stdout).toContain(
+        `${base}-s${seed}: ran 0, skipped 2 (already done), failed 0; tokens ${total(seed).toLocaleString('en-US')} (whole run; this call 0)`,
+      );
+    const j = JSON.parse((await cli('--json', ...args)).stdout);
+    expect(j.runs.map((r: { runTokens: number; tokens: { total: number } }) => [r.runTokens, r.tokens.total])).toEqual([
+      [total(1), 0],
+      [total(2), 0],
+    ]);
+  }, 60_000);
+
   it('MMLU-Pro law: one debater per option (up to 10)', async () => {
     useScriptedLlm();
     const q = (await loadQuestions('mmlu_pro_law', 'val'))[0];
