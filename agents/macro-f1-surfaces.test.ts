@@ -30,7 +30,7 @@ import { headlineFigures } from '../eval/systems.js';
 import type { ResultRecord } from '../eval/types.js';
 import { acalMetrics } from './acal/metrics.js';
 import { emarLabels } from './emar/cases.js';
-import { summarizeEmarRun } from './emar/metrics.js';
+import { emarSummaryMarkdown, summarizeEmarRun } from './emar/metrics.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'macro-f1-surfaces-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -105,6 +105,22 @@ describe('macro-F1: one rule on every surface', () => {
     expect(s.cell.ci).toEqual([Number((s.headline.lo! * 100).toFixed(2)), Number((s.headline.hi! * 100).toFixed(2))]);
     expect((s.sections.emar as { macroF1: number }).macroF1).toBeCloseTo(0.21969696969696967, 12);
     expect(s.markdown).toContain('macro-F1: mean F1 over the labels A, B, C, D');
+  });
+
+  it("EMAR Bar Exam, 12 items: the run table and report.md's EMAR section print macro-F1 as the headline does (22.0%; before 21.97 beside 22.0%)", async () => {
+    const s = await surfaces('emar-table4', 'emar-barexam-text', 'emar', config, barexam);
+    const value = s.headline.text.split(' ')[0];
+    expect(value).toBe('22.0%');
+    const runTable = emarSummaryMarkdown('barexam/val', summarizeEmarRun(barexam, { labels: emarLabels('barexam') }));
+    // the row: dataset, n, accuracy [Wilson], macro-F1, micro-F1 (= accuracy), mean depth, converged, parties agree, failed
+    const row = (md: string) => md.split('\n').find((l) => l.startsWith('| barexam/val'))!;
+    for (const md of [runTable, s.markdown])
+      expect(
+        row(md)
+          .split('|')
+          .map((c) => c.trim())[4],
+      ).toBe(value);
+    expect(row(runTable)).toMatch(/^\| barexam\/val +\| +12 \| +33\.3% \[13\.8, 60\.9\] \| +22\.0% +\| +33\.3% +\|/);
   });
 
   it('EMAR Bar Exam with no D in the sample: every surface averages over A–D (sklearn labels=ABCD), not the 3 letters seen', async () => {

@@ -34,4 +34,9 @@ describe('EMAR run summary', () => {
     expect(emarSummaryMarkdown('hearsay', s)).toMatch(/accuracy \[95% Wilson\]/);
     expect(emarSummaryMarkdown('hearsay', s)).toMatch(/\| hearsay +\| +4 \| +50\.0% \[15\.0, 85\.0\] \|/);
   });
+
+  it('prints every rate of its table as the headline prints a proportion (one decimal and %: macro-F1 58.3%, not 58.33)', () => {
+    const s = summarizeEmarRun(records, { labels: ['Yes', 'No'] });
+    expect(emarSummaryMarkdown('hearsay', s)).toMatch(/\| +58\.3% \| +50\.0% \| +2\.00 \| +66\.7% \| +66\.7% \| +1 \|$/m);
+  });
 });

@@ -5,7 +5,7 @@
  * Failed items count as wrong (prediction null) in accuracy and F1.
  */
 import { correctFlags, failedCount, isFailed } from '../../eval/metrics/failures.js';
-import { figureText, methodLabel, proportionInterval, type Interval } from '../../eval/stats/index.js';
+import { figureText, methodLabel, proportionInterval, valueText, type Interval } from '../../eval/stats/index.js';
 import { macroReport } from '../../eval/metrics/macro.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { table } from '../../eval/report/format.js';
@@ -43,11 +43,12 @@ export function summarizeEmarRun(records: readonly ResultRecord[], opts: { label
   };
 }
 
-const pct = (x: number) => (100 * x).toFixed(2);
+/** A rate as every surface prints a proportion ("21.5%", eval/stats/format.ts): the headline's macro-F1 is the same text. */
+const pct = (x: number) => valueText(x, 'percent');
 
 export function emarSummaryMarkdown(dataset: string, s: EmarSummary): string {
   return table(
-    ['dataset', 'n', `accuracy [${methodLabel(s.accuracyCi)}]`, 'macro-F1 %', 'micro-F1 %', 'mean depth', 'converged %', 'parties agree %', 'failed'],
+    ['dataset', 'n', `accuracy [${methodLabel(s.accuracyCi)}]`, 'macro-F1', 'micro-F1', 'mean depth', 'converged', 'parties agree', 'failed'],
     [
       [
         dataset,
