@@ -126,11 +126,20 @@ const ENV: EnvSpec[] = [
   { key: 'contextSize', vars: ['LEXCASE_LLM_CONTEXT_SIZE'], kind: 'int' },
 ];
 
+/** The variable of `spec` that `env` sets (non-empty), the first in its list. */
+const setVar = (spec: EnvSpec, env: NodeJS.ProcessEnv): string | undefined => spec.vars.find((v) => env[v] !== undefined && env[v] !== '');
+
+/** The environment variable that sets `key` of the LLM config in `env` ("LEXCASE_LLM_TEMPERATURE"), if one does. */
+export function llmEnvVar(key: keyof LlmConfig, env: NodeJS.ProcessEnv): string | undefined {
+  const spec = ENV.find((s) => s.key === key);
+  return spec && setVar(spec, env);
+}
+
 /** Env values as a partial llm config; names the variable when a value is not a number. */
 export function llmConfigFromEnv(env: NodeJS.ProcessEnv): Partial<LlmConfig> {
   const out: Record<string, unknown> = {};
   for (const spec of ENV) {
-    const name = spec.vars.find((v) => env[v] !== undefined && env[v] !== '');
+    const name = setVar(spec, env);
     if (!name) continue;
     const raw = env[name]!.trim();
     if (spec.kind === 'string') out[spec.key] = raw;
@@ -209,7 +218,7 @@ export async function loadConfig(opts: { file?: string; env?: NodeJS.ProcessEnv;
     const spec = ENV.find((s) => s.key === key);
     const fromEnv = key in envLlm && spec;
     if (fromEnv) {
-      const name = spec.vars.find((v) => env[v] !== undefined && env[v] !== '')!;
+      const name = setVar(spec, env)!;
       throw errors.configInvalid(undefined, name, issue.message);
     }
     throw zodIssueToError(file, 'llm', issue);

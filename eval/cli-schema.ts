@@ -95,9 +95,14 @@ export interface CliRunContext {
   given(name: string): boolean;
   /**
    * The chat model from the LLM flags, config file and environment (src/cli/llm-options.ts); `paper`: use that system's
-   * published sampling settings where unset; `sampling`: values the system's own flags gave (they win over file and env).
+   * published sampling settings where unset; `sampling`: values the system's own flags gave (they win over file and env);
+   * `samplingFlags`: the sampling keys the system has a flag for, given or not (named in the logged paper-values line).
    */
-  resolveLlm(o?: { paper?: string; sampling?: { temperature?: number; topP?: number; maxTokens?: number } }): Promise<ResolvedLlm>;
+  resolveLlm(o?: {
+    paper?: string;
+    sampling?: { temperature?: number; topP?: number; maxTokens?: number };
+    samplingFlags?: readonly ('temperature' | 'topP' | 'maxTokens')[];
+  }): Promise<ResolvedLlm>;
 }
 
 /** What a system's `cliRun` gives the command to print: the `--json` object, the human text, and the run dirs whose exit status it reports (exit 1 when no item of one succeeded). */

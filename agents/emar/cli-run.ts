@@ -63,7 +63,7 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
   const items = await loadItems(o);
   // the paper's sampling where neither --temperature nor the config file or environment sets a value (docs/llm.md)
   const temperatureGiven = ctx.given('temperature');
-  const llm = await ctx.resolveLlm({ paper: 'emar', sampling: temperatureGiven ? { temperature: o.temperature } : {} });
+  const llm = await ctx.resolveLlm({ paper: 'emar', sampling: temperatureGiven ? { temperature: o.temperature } : {}, samplingFlags: ['temperature'] });
   const { config, usage } = llm;
   const [{ runEmarExperiment }, { createEmbedder, parseEmbedderSpec }] = await Promise.all([import('./experiment.js'), import('../../retrieval/embedder.js')]);
   const llmCfg = config.llm;

@@ -178,6 +178,8 @@ export async function resolveLlm(
     paper?: PaperSystem;
     /** sampling values the command's own flags gave (e.g. run emar --temperature): they win over config and env, like --model, and count as set */
     sampling?: SamplingFlags;
+    /** the sampling keys the command has a flag for, given or not (run emar: temperature): the paper-values line names them */
+    samplingFlags?: readonly (keyof SamplingFlags)[];
     /** the preflight request (default true; 'warn': log its error and go on, for `serve`) */
     preflight?: boolean | 'warn';
   } = {},
@@ -237,10 +239,15 @@ export async function resolveLlm(
     const p = applyPaperSampling(o.paper, config.llm, config.explicit ?? Object.keys(config.llm));
     config.llm = p.llm;
     paperDefaults = { system: o.paper, fromPaper: p.fromPaper, source: PAPER_SAMPLING[o.paper].source };
-    if (p.fromPaper.length)
-      log.info(
-        `${o.paper}: ${p.fromPaper.map((k) => `${k} ${config.llm[k as 'temperature']}`).join(', ')} (the paper's; set llm.${p.fromPaper[0]} to override)`,
-      );
+    const { paperSamplingLine } = await import('./paper-sampling-line.js');
+    const line = paperSamplingLine(o.paper, PAPER_SAMPLING[o.paper] ?? { source: p.source }, config.llm, p.fromPaper, {
+      given: Object.keys(o.sampling ?? {}).filter((k) => o.sampling?.[k as keyof SamplingFlags] !== undefined),
+      flags: o.samplingFlags ?? [],
+      env,
+      file: config.file,
+      cwd: o.cwd ?? process.cwd(),
+    });
+    if (line) log.info(line);
   }
   const preflight = o.preflight ?? true;
   let localInfo: Record<string, unknown> | undefined;

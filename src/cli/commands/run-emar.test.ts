@@ -142,6 +142,28 @@ describe('lexcase run emar', () => {
     }
   });
 
+  it('the logged paper-values line says where the temperature came from and its value: --temperature, the environment, the config file, or the paper', async () => {
+    const cfgFile = join(dir, 'lexcase.config.json');
+    writeFileSync(cfgFile, JSON.stringify({ llm: { temperature: 0.6 } }));
+    const line = async (name: string, ...extra: string[]) => {
+      const r = await cli('run', 'emar', '--dataset', 'hearsay', '--split', 'train', '--limit', '1', '--run-dir', join(dir, name), '--no-cache', ...extra);
+      expect(r.code, r.err).toBe(0);
+      return r.err.split('\n').find((l) => l.startsWith('emar: '));
+    };
+    const rest = "topP 0.9, maxTokens 2048 (the paper's; set llm.topP to override)";
+    // before: "emar: topP 0.9, maxTokens 2048 (the paper's; set llm.topP to override)", the temperature sent unsaid
+    expect(await line('line-flag', '--config', cfgFile, '--temperature', '0.2')).toBe(`emar: temperature 0.2 (--temperature; the paper's 0.1); ${rest}`);
+    expect(await line('line-file', '--config', cfgFile)).toBe(`emar: temperature 0.6 (llm.temperature in ${cfgFile}; the paper's 0.1); ${rest}`);
+    process.env.LEXCASE_LLM_TEMPERATURE = '0';
+    try {
+      expect(await line('line-env', '--config', cfgFile)).toBe(`emar: temperature 0 (LEXCASE_LLM_TEMPERATURE; the paper's 0.1); ${rest}`);
+    } finally {
+      delete process.env.LEXCASE_LLM_TEMPERATURE;
+    }
+    // before: "… (the paper's; set llm.temperature to override)", the flag unnamed
+    expect(await line('line-paper')).toBe("emar: temperature 0.1, topP 0.9, maxTokens 2048 (the paper's; set --temperature or llm.temperature to override)");
+  });
+
   it('runs Bar Exam QA val with --limit: parties that never converge stop at depth 3', async () => {
     const r = await cli('--json', 'run', 'emar', '--dataset', 'barexam', '--split', 'val', '--limit', '1', '--run-dir', join(dir, 'bar'), '--no-cache');
     expect(r.code, r.err).toBe(0);
