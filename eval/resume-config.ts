@@ -58,3 +58,37 @@ export function firstDifference(a: Record<string, unknown>, b: Record<string, un
   for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) if (stableJson(a[k]) !== stableJson(b[k])) return k;
   return undefined;
 }
+
+/** The deepest paths (dotted) where two values differ, with both values (undefined: not set there); arrays compare whole. */
+export function deepDifferences(a: unknown, b: unknown, path = ''): { path: string; before: unknown; after: unknown }[] {
+  if (stableJson(a) === stableJson(b)) return [];
+  if (!isObject(a) || !isObject(b)) return [{ path, before: a, after: b }];
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].flatMap((k) => deepDifferences(a[k], b[k], path ? `${path}.${k}` : k));
+}
+
+/** A value in a refusal: its JSON when short ("(unset)" when absent), else nothing. */
+const shortValue = (v: unknown): string | undefined => {
+  if (v === undefined) return '(unset)';
+  const s = stableJson(v);
+  return s.length <= 60 ? s : undefined;
+};
+
+/**
+ * What differs in top-level field `key` between the recorded config (`before`) and the new one
+ * (`after`), for a refusal: the deepest differing paths and, when short, both values, e.g.
+ * `indexContent.dense.vectors.maxWords 512 recorded, 256 now` (at most 3 paths, then how many more);
+ * `labels` name the two sides (a merge: the other shard's "there", this one's "here").
+ */
+export function describeDifference(
+  key: string,
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  labels: readonly [string, string] = ['recorded', 'now'],
+): string {
+  const diffs = deepDifferences(before[key], after[key], key);
+  const shown = diffs.slice(0, 3).map((d) => {
+    const [was, now] = [shortValue(d.before), shortValue(d.after)];
+    return `${d.path}${was !== undefined && now !== undefined ? ` ${was} ${labels[0]}, ${now} ${labels[1]}` : ''}`;
+  });
+  return `${shown.join('; ')}${diffs.length > 3 ? `; and ${diffs.length - 3} more` : ''}`;
+}

@@ -62,7 +62,7 @@ import { ToolRecorder, withToolRecorder } from '../retrieval/tools/tool-recorder
 import { provenance } from './provenance.js';
 import type { RunConfigFile } from './run-config-file.js';
 import { traceSchemaFor } from './records.js';
-import { firstDifference, operationalChanges, resultConfig } from './resume-config.js';
+import { describeDifference, firstDifference, operationalChanges, resultConfig } from './resume-config.js';
 import { unrecordedDifference, withUnrecorded } from './resume-unrecorded.js';
 import { withCanonicalSystem } from './systems.js';
 import { assertGrows, describeGrowth, growChanges, withoutGrowKeys } from './run-grow.js';
@@ -221,10 +221,14 @@ async function runLocked<Item extends { id: string }>(
     // Fields an older lexcase did not record (the index's content, the whole LLM config) cannot be checked: see resume-unrecorded.ts.
     const { config: recorded, unrecorded } = withUnrecorded(existing.config ?? {}, config);
     // Only fields that change results must match; retries, timeouts, concurrency and the cache may change.
-    const diff = firstDifference(withoutGrowKeys(resultConfig(withCanonicalSystem(recorded))), withoutGrowKeys(resultConfig(withCanonicalSystem(config))));
+    const [was, now] = [recorded, config].map((c) => withoutGrowKeys(resultConfig(withCanonicalSystem(c))));
+    const diff = firstDifference(was, now);
     if (diff) {
       const why = unrecordedDifference(diff, recorded);
-      throw errors.runInvalid(runDir, `was started with a different config (field "${diff}" differs${why ? `: ${why}` : ''}); use a new run dir`);
+      throw errors.runInvalid(
+        runDir,
+        `was started with a different config (field "${diff}" differs: ${describeDifference(diff, was, now)}${why ? `; ${why}` : ''}); use a new run dir`,
+      );
     }
     if (unrecorded.length) {
       log.warn(

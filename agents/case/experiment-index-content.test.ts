@@ -74,12 +74,15 @@ describe('run case over a rebuilt index', () => {
     const results = readFileSync(join(runDir, 'results.jsonl'), 'utf8');
     await expect(run(6)).rejects.toMatchObject({
       code: 'RUN_INVALID',
-      message: expect.stringMatching(/r1: was started with a different config \(field "indexContent" differs\); use a new run dir/),
+      // the deepest fields that differ, with both values
+      message: expect.stringMatching(
+        /r1: was started with a different config \(field "indexContent" differs: indexContent\.corpus "test" recorded, "legal_corpus" now; indexContent\.checksum; indexContent\.passages \d+ recorded, 300 now\); use a new run dir/,
+      ),
     });
     expect(readFileSync(join(runDir, 'results.jsonl'), 'utf8')).toBe(results);
   }, 120_000);
 
-  it('a resume over the index re-embedded with another word limit is refused (field "indexContent" differs); the same settings spelled out resume', async () => {
+  it('a resume over the index re-embedded with another word limit is refused, naming indexContent.dense.vectors.maxWords and both values; the same settings spelled out resume', async () => {
     const index = join(dir, 'idx-d');
     const runDir = join(dir, 'r-d');
     const run = (limit: number) =>
@@ -105,7 +108,10 @@ describe('run case over a rebuilt index', () => {
     const results = readFileSync(join(runDir, 'results.jsonl'), 'utf8');
     await expect(run(6)).rejects.toMatchObject({
       code: 'RUN_INVALID',
-      message: expect.stringMatching(/r-d: was started with a different config \(field "indexContent" differs\); use a new run dir/),
+      // the field that differs is named down to the word limit, with both values
+      message: expect.stringMatching(
+        /r-d: was started with a different config \(field "indexContent" differs: indexContent\.dense\.vectors\.maxWords 5 recorded, 256 now\); use a new run dir/,
+      ),
     });
     expect(readFileSync(join(runDir, 'results.jsonl'), 'utf8')).toBe(results);
   }, 120_000);

@@ -15,7 +15,7 @@ import { checkOutputDir } from '../../core/out-dir-rule.js';
 import { INDEX_DIR } from '../../indexer/out-dir.js';
 import { RUN_DIR } from '../run-dir-guard.js';
 import { datasetChecksum } from '../provenance.js';
-import { firstDifference } from '../resume-config.js';
+import { describeDifference, firstDifference } from '../resume-config.js';
 import { writeReport } from '../report/write-report.js';
 import { RUN_FILES, readConfig, readResults, writeJsonAtomic } from '../run-dir.js';
 import type { ResultRecord } from '../types.js';
@@ -129,14 +129,13 @@ async function planMergeRun(runId: string, dirs: string[]): Promise<PlannedRun> 
   for (const s of shards.slice(1)) {
     if (s.shard.allIdsSha256 !== ref.shard.allIdsSha256)
       throw errors.runInvalid(s.dir, `ran a different item list than ${ref.dir} (different data or --limit)`);
-    const diff =
-      s.config.seed !== ref.config.seed
-        ? 'seed'
-        : firstDifference((s.config.config ?? {}) as Record<string, unknown>, (ref.config.config ?? {}) as Record<string, unknown>);
+    // a shard's config against the first one's
+    const [was, now] = [ref, s].map((x) => ({ seed: x.config.seed, ...((x.config.config ?? {}) as Record<string, unknown>) }));
+    const diff = was.seed !== now.seed ? 'seed' : firstDifference(now, was);
     if (diff)
       throw errors.runInvalid(
         s.dir,
-        `has a different config.json than ${ref.dir} (field "${diff}" differs): shards merge only when they ran the same settings over the same index; run the shard again into a new --run-dir`,
+        `has a different config.json than ${ref.dir} (field "${diff}" differs: ${describeDifference(diff, was, now, ['there', 'here'])}): shards merge only when they ran the same settings over the same index; run the shard again into a new --run-dir`,
       );
   }
   const byId = new Map<string, { rec: ResultRecord; dir: string }>();

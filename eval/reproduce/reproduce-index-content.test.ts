@@ -65,7 +65,7 @@ describe('reproduce retrieval runs over an index rebuilt with another analyzer',
     const again = await reproduce(unstemmed, rp);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(
-      /run bm25 failed: run .*rp1\/runs\/bm25: was started with a different config \(field "indexContent" differs\); use a new run dir/,
+      /run bm25 failed: run .*rp1\/runs\/bm25: was started with a different config \(field "indexContent" differs: indexContent\.analyzer\.stemmer "porter" recorded, "none" now\); use a new run dir/,
     );
     expect(again.stderr).not.toMatch(/already done/);
     expect(readFileSync(join(rp, 'runs', 'bm25', 'results.jsonl'), 'utf8')).toBe(results);
@@ -92,7 +92,9 @@ describe('reproduce retrieval runs over an index rebuilt with another analyzer',
     expect((await reproduce(unstemmed, s2, '--shard', '2/2')).code).toBe(0);
     const m = await runCli(['merge', join(dir, 'merged'), s1, s2]);
     expect(m.code).toBe(1);
-    expect(m.stderr).toMatch(/s2\/runs\/bm25: has a different config\.json than .*s1\/runs\/bm25 \(field "indexContent" differs\)/);
+    expect(m.stderr).toMatch(
+      /s2\/runs\/bm25: has a different config\.json than .*s1\/runs\/bm25 \(field "indexContent" differs: indexContent\.analyzer\.stemmer "porter" there, "none" here\)/,
+    );
     // shard 2/2 over the same index as shard 1/2: merged
     expect((await reproduce(porter, same2, '--shard', '2/2')).code).toBe(0);
     expect((await runCli(['merge', join(dir, 'merged-ok'), s1, same2])).code).toBe(0);

@@ -343,7 +343,9 @@ describe('lexcase run mad', () => {
     await build('legal_corpus', 300);
     const r = await run('2');
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/rebuilt: was started with a different config \(field "indexContent" differs\); use a new run dir/);
+    expect(r.stderr).toMatch(
+      /rebuilt: was started with a different config \(field "indexContent" differs: indexContent\.corpus "barexam" recorded, "legal_corpus" now; indexContent\.checksum\); use a new run dir/,
+    );
     expect(lines(join(dir, 'rebuilt', 'results.jsonl'))).toHaveLength(1);
   }, 60_000);
 
