@@ -330,8 +330,9 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     expect(await page.getByTestId('prov-model').textContent()).toBe('none (no LLM) — bm25, qld');
     expect(await page.getByTestId('prov-checksums').locator('li').allTextContents()).toEqual(Object.entries(sums).map(([k, v]) => `${k} ${v}`));
     expect((await page.getByTestId('prov-commands').textContent())!.split('\n')).toEqual([
-      'lexcase reproduce case-table3 --limit 4',
       // paths as the server sends them: relative to the fixture root (no absolute path leaves it)
+      // the whole grid's command keeps the --index it searched and its run dir, as each run's does
+      `lexcase reproduce case-table3 --index ${relative(f.root, f.index)} --run-dir ${relative(f.root, join(f.runs, id))} --limit 4`,
       `lexcase reproduce case-table3 --only bm25 --index ${relative(f.root, f.index)} --run-dir ${relative(f.root, join(f.runs, id))} --limit 4`,
       `lexcase reproduce case-table3 --only qld --index ${relative(f.root, f.index)} --run-dir ${relative(f.root, join(f.runs, id))} --limit 4`,
     ]);

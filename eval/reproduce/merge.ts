@@ -21,6 +21,7 @@ import { RUN_FILES, readConfig, readResults, writeJsonAtomic } from '../run-dir.
 import type { ResultRecord } from '../types.js';
 import type { Recipe } from './recipe.js';
 import {
+  gridArgvFor,
   lockReproductionDir,
   REPRODUCTION_LOCK,
   readReproduction,
@@ -248,7 +249,8 @@ export async function mergeShards(out: string, dirs: string[], recipe: Recipe): 
       summary.push({ id: run.id, status: 'done', items });
     }
     const now = new Date().toISOString();
-    const repro: ReproductionFile = { ...repros[0], shard: null, createdAt: now, updatedAt: now, runs };
+    const argv = repros[0].argv ? { argv: gridArgvFor(repros[0].argv, out) } : {};
+    const repro: ReproductionFile = { ...repros[0], shard: null, ...argv, createdAt: now, updatedAt: now, runs };
     await writeJsonAtomic(reproductionPath(out), { ...repro, mergedFrom: dirs });
     await writeChecksums(
       out,

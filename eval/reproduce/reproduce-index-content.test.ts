@@ -3,7 +3,8 @@
  * checksum, analyzer, dense vector settings), as agent runs do: a resume over the same --index path
  * rebuilt with another analyzer is refused instead of reporting the old index's figures as the new
  * one's, shards over two such indexes do not merge, and a run dir written before the field resumes
- * with a warning. The command table.md prints to rerun a cell keeps the --index and the run dir.
+ * with a warning. The command table.md prints to rerun a cell, and the whole grid's command
+ * (reproduction.json `argv`), keep the --index and the run dir.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -145,5 +146,15 @@ describe('the command table.md prints to rerun a retrieval cell', () => {
     expect(readFileSync(join(shard, 'table.md'), 'utf8')).toContain(
       `\`lexcase reproduce case-table3 --only bm25 --index ${unstemmed} --run-dir ${shard} --shard 2/2 --limit ${LIMIT}\``,
     );
+  }, 60_000);
+
+  it("the whole grid's command (reproduction.json argv, the explorer's first command) keeps --index, the run dir, the shard and --limit; a merge's is the unsharded one into the merged dir", async () => {
+    const argvOf = (rp: string) => JSON.parse(readFileSync(join(rp, 'reproduction.json'), 'utf8')).argv;
+    const [s1, s2, merged] = ['rp-whole-s1', 'rp-whole-s2', 'rp-whole-merged'].map((d) => join(dir, d));
+    expect((await reproduce(unstemmed, s1, '--shard', '1/2')).code).toBe(0);
+    expect(argvOf(s1)).toEqual(['reproduce', 'case-table3', '--index', unstemmed, '--run-dir', s1, '--shard', '1/2', '--limit', String(LIMIT)]);
+    expect((await reproduce(unstemmed, s2, '--shard', '2/2')).code).toBe(0);
+    expect((await runCli(['merge', merged, s1, s2])).code).toBe(0);
+    expect(argvOf(merged)).toEqual(['reproduce', 'case-table3', '--index', unstemmed, '--run-dir', merged, '--limit', String(LIMIT)]);
   }, 60_000);
 });

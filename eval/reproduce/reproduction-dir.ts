@@ -27,9 +27,26 @@ export interface ReproductionFile {
   limit: number | null;
   shard: Shard | null;
   model: string | null;
+  /**
+   * The command that reruns the whole grid (`reproduce <recipe>` without `lexcase`): what the grid
+   * was given that its cells depend on — --index, --data, --run-dir, --shard, --limit, --model —
+   * as each cell's argv keeps them; absent in a reproduction.json an older lexcase wrote.
+   */
+  argv?: string[];
   createdAt: string;
   updatedAt: string;
   runs: RunState[];
+}
+
+/** A grid's whole command (`argv`) for another dir: the unsharded one a merge writes into `dir`. */
+export function gridArgvFor(argv: string[], dir: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--shard') i++;
+    else if (argv[i] === '--run-dir') out.push('--run-dir', dir), i++;
+    else out.push(argv[i]);
+  }
+  return out;
 }
 
 export const sha256 = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');

@@ -1,7 +1,7 @@
 /**
  * Run a recipe's grid into a reproduction dir, then write its table:
  *
- *   <dir>/reproduction.json     recipe id + sha256, limit, shard, model, per-run status and argv
+ *   <dir>/reproduction.json     recipe id + sha256, limit, shard, model, the whole grid's argv, per-run status and argv
  *   <dir>/runs/<runId>/         an ordinary run dir (config.json, results.jsonl, traces/) — resumable
  *   <dir>/runs/<runId>/shard.json   with --shard: every item id of the run and the ids this shard ran
  *   <dir>/logs/<runId>.log      what the run's command printed
@@ -98,17 +98,20 @@ const flagOf = (flag: string, value: string | undefined): string[] => (value ? [
  * (the --index it searched, the --data it indexed), the reproduction dir, the shard and --limit.
  */
 function reproduceArgv(run: RecipeRun, o: RunGridOptions, inputs: string[]): string[] {
-  return [
-    'reproduce',
-    o.recipe.id,
-    '--only',
-    run.id,
-    ...inputs,
-    '--run-dir',
-    o.dir,
-    ...(o.shard ? ['--shard', `${o.shard.index}/${o.shard.count}`] : []),
-    ...(o.limit !== undefined ? ['--limit', String(o.limit)] : []),
-  ];
+  return ['reproduce', o.recipe.id, '--only', run.id, ...inputs, ...gridOptions(o)];
+}
+
+/** What every rerun command keeps: the reproduction dir, the shard and --limit. */
+const gridOptions = (o: RunGridOptions): string[] => [
+  '--run-dir',
+  o.dir,
+  ...(o.shard ? ['--shard', `${o.shard.index}/${o.shard.count}`] : []),
+  ...(o.limit !== undefined ? ['--limit', String(o.limit)] : []),
+];
+
+/** The command that reruns the whole grid (reproduction.json `argv`): the inputs (--index, --data) and the options each cell's command keeps, and the model. */
+function gridArgv(o: RunGridOptions, model: string | null): string[] {
+  return ['reproduce', o.recipe.id, ...flagOf('--index', o.index), ...flagOf('--data', o.data), ...gridOptions(o), ...flagOf('--model', model ?? undefined)];
 }
 
 async function runOne(run: RecipeRun, o: RunGridOptions): Promise<RunState> {
@@ -265,12 +268,14 @@ async function runGridLocked(o: RunGridOptions): Promise<{ reproduction: Reprodu
   }
   await mkdir(join(o.dir, 'runs'), { recursive: true });
   const now = new Date().toISOString();
+  const model = o.model ?? prev?.model ?? null;
   const repro: ReproductionFile = {
     recipe: o.recipe.id,
     recipeSha256,
     limit: o.limit ?? null,
     shard: o.shard ?? null,
-    model: o.model ?? prev?.model ?? null,
+    model,
+    argv: gridArgv(o, model),
     createdAt: prev?.createdAt ?? now,
     updatedAt: now,
     runs: prev?.runs ?? [],

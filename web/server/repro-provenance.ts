@@ -63,18 +63,21 @@ export async function reproProvenance(run: RunEntry): Promise<ReproProvenance> {
       });
   }
   const recipe = str(r.recipe);
-  const whole = recipe
-    ? [
-        'lexcase',
-        'reproduce',
-        recipe,
-        ...(typeof r.limit === 'number' ? ['--limit', String(r.limit)] : []),
-        ...(str(r.model) ? ['--model', r.model as string] : []),
-      ]
-    : null;
-  const perRun = runs
-    .filter((x) => Array.isArray(x.argv) && (x.argv as unknown[]).every((a) => typeof a === 'string'))
-    .map((x) => ['lexcase', ...(x.argv as string[])]);
+  const isArgv = (v: unknown): v is string[] => Array.isArray(v) && v.every((a) => typeof a === 'string');
+  // the whole grid's command as the grid recorded it (with its --index, --data, --run-dir, --shard);
+  // a reproduction.json an older lexcase wrote has none: its recipe, --limit and --model
+  const whole = isArgv(r.argv)
+    ? ['lexcase', ...r.argv]
+    : recipe
+      ? [
+          'lexcase',
+          'reproduce',
+          recipe,
+          ...(typeof r.limit === 'number' ? ['--limit', String(r.limit)] : []),
+          ...(str(r.model) ? ['--model', r.model as string] : []),
+        ]
+      : null;
+  const perRun = runs.flatMap((x) => (isArgv(x.argv) ? [['lexcase', ...x.argv]] : []));
   return {
     recipe,
     recipeSha256: str(r.recipeSha256),
