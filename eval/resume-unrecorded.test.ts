@@ -170,7 +170,7 @@ describe('resuming a run dir an older lexcase wrote', () => {
     await expect(resume(val, cfg(3, 1200))).rejects.toMatchObject({
       code: 'RUN_INVALID',
       message: expect.stringMatching(
-        /field "passageChars" differs: an older lexcase, which did not record it, showed 700 characters of each passage\); use a new run dir/,
+        /field "passageChars" differs: passageChars \(unset\) recorded, 1200 now; an older lexcase, which did not record it, showed 700 characters of each passage\); use a new run dir/,
       ),
     });
     expect(readFileSync(join(dir, 'results.jsonl'), 'utf8')).toBe(lines);
