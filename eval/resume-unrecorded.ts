@@ -22,6 +22,10 @@
  *                 (unknown only when it is 700, what every ACAL run showed before it was recorded),
  *                 CASE's jurors and its baselines (agents/common/defaults.ts CASE_PROMPT_LIMITS,
  *                 never changed); MAD has always recorded its own
+ *   prompts       what the system sends that decides its results: its prompt templates, reply schemas
+ *                 and tool definitions, as a fingerprint (eval/request-fingerprint.ts); runs before it
+ *                 recorded none, so a run dir an older lexcase started may have sent other prompts
+ *                 (its `resumes[].gitSha` says which lexcase); a recorded one that differs is refused
  *   advocateNoteChars, compileCandidates, compileSnippetChars
  *                 how much of each text CASE's advocate prompts show (CASE_PROMPT_LIMITS; the values
  *                 never changed, runs before them recorded none)
@@ -53,6 +57,7 @@ const ADDED: {
     what: "the index's corpus checksum and analyzer",
     lacks: absent,
   },
+  { path: ['prompts'], what: 'the prompts, reply schemas and tools it sends (a fingerprint)', lacks: absent },
   { path: ['advocateNoteChars'], what: "the characters of each advocate's note", lacks: absent },
   { path: ['compileCandidates'], what: "the candidates an advocate's compile prompt lists", lacks: absent },
   { path: ['compileSnippetChars'], what: "the characters of each candidate in an advocate's compile prompt", lacks: absent },

@@ -31,6 +31,8 @@ import { ACAL_SYSTEMS, type AcalSystemName } from './system-names.js';
 import { loadFewShot } from './few-shot.js';
 import { acalTask } from './tasks.js';
 import { DEFAULT_PASSAGE_CHARS } from './passage-chars.js';
+import { requestFingerprint } from '../../eval/request-fingerprint.js';
+import { acalRequests } from './requests.js';
 
 export { ACAL_SYSTEMS, type AcalSystemName };
 
@@ -142,6 +144,8 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
       ? { semantics: opts.semantics ?? 'quadratic', clashResolution: opts.clashResolution !== false, escalation: opts.escalation !== false }
       : {}),
     ...(opts.extraConfig ?? {}),
+    // what the system sends that decides its results: its prompts and reply schemas (requests.ts)
+    prompts: requestFingerprint(acalRequests(system, { task: opts.task, passageChars })),
     // the resamples of the run's own reports, for `lexcase report`, the explorer and /v1 (eval/report/recorded-bootstrap.ts)
     [BOOTSTRAP_KEY]: { iterations: opts.iterations ?? RESAMPLES },
   };

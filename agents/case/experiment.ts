@@ -13,6 +13,7 @@ import { SEED } from '../../eval/stats/settings.js';
 import { traceSchemaFor } from '../../eval/records.js';
 import { readTraceFor } from '../../eval/run-dir.js';
 import './trace-schema.js';
+import { requestFingerprint } from '../../eval/request-fingerprint.js';
 import { contextFrom, runExperiment, type RunProgress } from '../../eval/runner.js';
 import type { AgentSystem, ResultRecord } from '../../eval/types.js';
 import { errors } from '../../core/errors.js';
@@ -132,6 +133,11 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
           })
         : baselines!.createBaseline(o.mode!, { k });
     const runDir = o.runDir ?? defaultRunDir({ ...o, k, seed });
+    // what the roles send that decides the results: their prompts, reply schemas and tools (requests.ts; the offline CASE sends nothing)
+    const requests = offline ? undefined : await import('./requests.js');
+    const prompts = requests
+      ? requestFingerprint(o.system === 'case' ? requests.caseRequests({ k, tools, hypotheses: o.hypotheses ?? 'direct' }) : requests.baselineRequests(o.mode!))
+      : undefined;
     const config: Record<string, unknown> = {
       // the one naming scheme: a baseline is a variant (`baseline/<mode>`; runs before it recorded `baseline`), `mode` kept for readers
       system: o.system === 'case' ? 'case' : `baseline/${o.mode}`,
@@ -157,6 +163,7 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
       indexContent: indexContent(idx.manifest),
       retrievers: Object.keys(idx.retrievers),
       model: offline ? null : (o.model ?? null),
+      ...(prompts ? { prompts } : {}),
       ...(o.warnings?.length ? { warnings: o.warnings } : {}),
     };
     const r = await runExperiment({

@@ -14,6 +14,8 @@ import { emarLabels, letterToLabel, questionToCase, TASK_FRAMINGS, taskExampleTo
 import type { ConvergenceRule } from './convergence.js';
 import { emarSummaryMarkdown, summarizeEmarRun } from './metrics.js';
 import { createEmarSystem } from './system.js';
+import { requestFingerprint } from '../../eval/request-fingerprint.js';
+import { emarRequests } from './requests.js';
 import type { ClaimEmbedder } from './types.js';
 
 /** A Bar Exam QA question or a LegalBench hearsay example. */
@@ -76,6 +78,8 @@ export async function runEmarExperiment(
       maxDepth: o.maxDepth,
       convergence: o.convergence,
       embedder: o.embedder.id,
+      // what the roles send that decides the results: their prompts and reply schemas (requests.ts)
+      prompts: requestFingerprint(emarRequests()),
     },
     seed: o.seed,
     usage: o.usage,

@@ -17,6 +17,8 @@ import { UsageMeter, type TokenUsage } from '../../core/llm/usage.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { indexContent, openCaseIndex } from '../../retrieval/open-index.js';
 import { createMadSystem, MAD_SYSTEMS, type MadSystemName } from './system.js';
+import { requestFingerprint } from '../../eval/request-fingerprint.js';
+import { madRequests } from './requests.js';
 import { madSettings } from './debate.js';
 import { madMetrics, madMetricsMarkdown, predictionsOf, seedConsistency, seedConsistencyMarkdown, type MadMetrics, type SeedConsistency } from './metrics.js';
 import type { MadSettings } from './types.js';
@@ -103,6 +105,8 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
       index: resolve(o.index),
       indexContent: indexContent(idx.manifest),
       model: o.model ?? null,
+      // what the roles send that decides the results: their prompts, reply schemas and tools (requests.ts)
+      prompts: requestFingerprint(madRequests(system, { passageChars: s.passageChars, tools })),
       ...(o.warnings?.length ? { warnings: o.warnings } : {}),
     };
     // this run's own meter (a fork reaches o.usage too): with --seeds each run reports its own tokens

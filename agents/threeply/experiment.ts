@@ -10,6 +10,8 @@ import { contextFrom, runExperiment, type RunExperimentResult } from '../../eval
 import type { UsageMeter } from '../../core/llm/usage.js';
 import { buildScenarios, expectedBehaviour, type CaseTriple, type ScenarioMode, type ScenarioSource } from './scenarios.js';
 import { summarizeRun } from './summary.js';
+import { requestFingerprint } from '../../eval/request-fingerprint.js';
+import { threeplyRequests } from './requests.js';
 import { createThreePlySystem } from './system.js';
 import type { ThreePlySystemKind } from './types.js';
 
@@ -59,6 +61,8 @@ export async function runThreeplyExperiment(o: ThreeplyExperimentOptions): Promi
       temperature: o.llm.temperature,
       maxTokens: o.llm.maxTokens,
       ...(o.llm.local ? { local: o.llm.local } : {}),
+      // what the roles send that decides the results: their prompts and reply schemas (requests.ts)
+      prompts: requestFingerprint(threeplyRequests(o.kind, factors)),
     },
     seed: o.seed,
     usage: o.usage,

@@ -100,6 +100,25 @@ describe('reproduce retrieval runs over an index rebuilt with another analyzer',
     expect((await reproduce(porter, same2, '--shard', '2/2')).code).toBe(0);
     expect((await runCli(['merge', join(dir, 'merged-ok'), s1, same2])).code).toBe(0);
   }, 60_000);
+
+  it('merge refuses shards that sent other prompts (config.json `prompts`), naming the part', async () => {
+    const [s1, same2] = ['s1', 's2-same'].map((d) => join(dir, d));
+    const other = join(dir, 's2-prompts');
+    cpSync(same2, other, { recursive: true });
+    const set = (shard: string, answer: string) => {
+      const file = join(shard, 'runs', 'bm25', 'config.json');
+      const cfg = JSON.parse(readFileSync(file, 'utf8'));
+      cfg.config.prompts = { sha256: answer.repeat(64), parts: { answer: answer.repeat(16) } };
+      writeFileSync(file, JSON.stringify(cfg));
+    };
+    set(s1, 'a');
+    set(other, 'b');
+    const m = await runCli(['merge', join(dir, 'merged-prompts'), s1, other]);
+    expect(m.code).toBe(1);
+    expect(m.stderr).toMatch(
+      /s2-prompts\/runs\/bm25: has a different config\.json than .*s1\/runs\/bm25 \(field "prompts" differs: prompts\.sha256; prompts\.parts\.answer "a{16}" there, "b{16}" here\)/,
+    );
+  }, 60_000);
 });
 
 describe('vectors added to the index after a sparse run', () => {

@@ -5,8 +5,8 @@
 import type { TaskExample } from '../../../corpora/types.js';
 import type { AgentSystem } from '../../../eval/types.js';
 import { errors } from '../../../core/errors.js';
-import { acalTask } from '../tasks.js';
-import { askYesNo, fewShotBlock, question } from './answer.js';
+import { acalTask, type AcalTask } from '../tasks.js';
+import { answerSchema, askYesNo, fewShotBlock, labelSchema, question } from './answer.js';
 
 export interface PromptedOptions {
   task: string;
@@ -30,15 +30,26 @@ const STYLES = {
   },
 } as const;
 
-export function createPromptedSystem(style: keyof typeof STYLES, opts: PromptedOptions): AgentSystem<TaskExample> {
+export type PromptedStyle = keyof typeof STYLES;
+
+export const PROMPTED_SYSTEM = 'You are a legal expert.';
+
+/** The user message of `style` for the case `text`. */
+export function promptedUser(style: PromptedStyle, task: AcalTask, fewShot: TaskExample[], text: string): string {
+  const s = STYLES[style];
+  return [s.task, `LEGAL TEST: ${task.context}`, fewShotBlock(fewShot), `Case: ${text}`, question(task), ...s.steps, s.reply].filter(Boolean).join('\n\n');
+}
+
+/** The reply schema `style` asks for: SP {answer}, CoT {reasoning, answer}. */
+export const promptedSchema = (style: PromptedStyle) => (STYLES[style].reasoning ? answerSchema : labelSchema);
+
+export function createPromptedSystem(style: PromptedStyle, opts: PromptedOptions): AgentSystem<TaskExample> {
   const task = acalTask(opts.task);
   const s = STYLES[style];
   return async (item, ctx) => {
     if (!ctx.llm) throw errors.llmNotConfigured();
-    const user = [s.task, `LEGAL TEST: ${task.context}`, fewShotBlock(opts.fewShot ?? []), `Case: ${item.text}`, question(task), ...s.steps, s.reply]
-      .filter(Boolean)
-      .join('\n\n');
-    const r = await askYesNo(ctx.llm, 'You are a legal expert.', user, s.what, ctx.signal, s.reasoning);
+    const user = promptedUser(style, task, opts.fewShot ?? [], item.text);
+    const r = await askYesNo(ctx.llm, PROMPTED_SYSTEM, user, s.what, ctx.signal, s.reasoning);
     return { prediction: r.answer, trace: style === 'cot' ? { system: 'cot', reasoning: r.reasoning, raw: r.raw } : { system: 'sp', raw: r.raw } };
   };
 }

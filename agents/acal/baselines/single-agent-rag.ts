@@ -4,10 +4,25 @@ import type { AgentSystem } from '../../../eval/types.js';
 import { errors } from '../../../core/errors.js';
 import { gatherEvidence } from '../evidence.js';
 import { formatEvidence } from '../prompts.js';
-import { acalTask } from '../tasks.js';
+import { acalTask, type AcalTask } from '../tasks.js';
+import type { EvidencePassage } from '../llm/common.js';
 import { withPassageHandles } from '../../common/passage-handles.js';
 import { askYesNo, question } from './answer.js';
 import { DEFAULT_K } from '../../../retrieval/default-k.js';
+
+export const RAG_SYSTEM = 'You are a legal expert.';
+
+/** The user message for the case `text` with its retrieved `passages` (inside an item's passage-handle scope). */
+export function ragUser(task: AcalTask, passages: EvidencePassage[], text: string, passageChars?: number): string {
+  return [
+    'TASK: answer the legal classification question using the retrieved evidence.',
+    `LEGAL TEST: ${task.context}`,
+    `EVIDENCE:\n${formatEvidence(passages, passageChars)}`,
+    `Case: ${text}`,
+    question(task),
+    'Reply with JSON only: {"reasoning": "<brief>", "answer": "Yes" | "No"}',
+  ].join('\n\n');
+}
 
 /** `passageChars`: characters of each passage shown (default passage-chars.ts). */
 export function createSingleAgentRagSystem(opts: { task: string; k?: number; passageChars?: number }): AgentSystem<TaskExample> {
@@ -18,15 +33,8 @@ export function createSingleAgentRagSystem(opts: { task: string; k?: number; pas
     const ev = await gatherEvidence(ctx, task.query(item.text), k);
     // one handle map for the item: the passages are [P1]..[Pk] in retrieval order
     return withPassageHandles(async () => {
-      const user = [
-        'TASK: answer the legal classification question using the retrieved evidence.',
-        `LEGAL TEST: ${task.context}`,
-        `EVIDENCE:\n${formatEvidence(ev.passages, opts.passageChars)}`,
-        `Case: ${item.text}`,
-        question(task),
-        'Reply with JSON only: {"reasoning": "<brief>", "answer": "Yes" | "No"}',
-      ].join('\n\n');
-      const r = await askYesNo(ctx.llm!, 'You are a legal expert.', user, 'RAG answer', ctx.signal);
+      const user = ragUser(task, ev.passages, item.text, opts.passageChars);
+      const r = await askYesNo(ctx.llm!, RAG_SYSTEM, user, 'RAG answer', ctx.signal); // reply schema: answer.ts answerSchema
       return { prediction: r.answer, trace: { system: 'rag', evidenceTool: ev.tool, evidenceIds: ev.passages.map((p) => p.id), raw: r.raw } };
     });
   };
