@@ -49,10 +49,11 @@ describe('bootstrap confidence intervals', () => {
         macroF1(
           Array.from(idx, (i) => preds[i]),
           Array.from(idx, (i) => golds[i]),
+          ['a', 'b', 'c'],
         ),
       { iterations: 300 },
     );
-    expect(ci.estimate).toBeCloseTo(macroF1(preds, golds), 12);
+    expect(ci.estimate).toBeCloseTo(macroF1(preds, golds, ['a', 'b', 'c']), 12);
     expect(ci.lo).toBeLessThanOrEqual(ci.estimate);
     expect(ci.hi).toBeGreaterThanOrEqual(ci.estimate);
     expect(ci.hi).toBeLessThanOrEqual(1);

@@ -11,7 +11,7 @@ describe('classification metrics against hand-computed values', () => {
   });
 
   it('per-class precision, recall, F1 and macro-F1', () => {
-    const r = classificationReport(preds, golds);
+    const r = classificationReport(preds, golds, ['a', 'b', 'c']);
     // a: tp 2, fp 0, fn 1 → P 1, R 2/3, F1 0.8
     expect(r.perClass.a).toMatchObject({ tp: 2, fp: 0, fn: 1, support: 3, precision: 1 });
     expect(r.perClass.a.recall).toBeCloseTo(2 / 3, 12);
@@ -23,11 +23,21 @@ describe('classification metrics against hand-computed values', () => {
     expect(r.macroF1).toBeCloseTo((0.8 + 0.5 + 0) / 3, 12);
     expect(r.macroPrecision).toBeCloseTo(0.5, 12);
     expect(r.accuracy).toBe(0.5);
-    expect(macroF1(preds, golds)).toBeCloseTo(0.4333333, 6);
+    expect(macroF1(preds, golds, ['a', 'b', 'c'])).toBeCloseTo(0.4333333, 6);
   });
 
   it('explicit labels include a class that never occurs (F1 0) in the macro average', () => {
     expect(macroF1(['x', 'y'], ['x', 'y'], ['x', 'y', 'z'])).toBeCloseTo(2 / 3, 12);
+  });
+
+  it("refuses a macro figure without the task's labels rather than averaging over the labels the sample happens to hold", () => {
+    // hearsay, one item answered "Yes" correctly: over the task's labels Yes/No macro-F1 is 50%;
+    // the labels seen in the data alone would have made it 100%
+    expect(macroF1(['Yes'], ['Yes'], ['Yes', 'No'])).toBeCloseTo(0.5, 12);
+    const noLabels = undefined as unknown as string[];
+    expect(() => macroF1(['Yes'], ['Yes'], noLabels)).toThrow(/invalid labels: .*task's label set.*macroLabels/);
+    expect(() => classificationReport(['Yes'], ['Yes'], noLabels)).toThrow(/invalid labels/);
+    expect(() => classificationReport(['Yes'], ['Yes'], [])).toThrow(/invalid labels/);
   });
 
   it('mean of an empty list is 0', () => {

@@ -1,9 +1,12 @@
 /**
- * Per-class precision / recall / F1 and macro-F1 for single-label classification.
- * Labels default to the union of gold and predicted labels (sorted), as scikit-learn does; a 0/0
- * precision or recall counts as 0. A null prediction (system failure) is a false negative for the
+ * Per-class precision / recall / F1 and macro-F1 for single-label classification, over the label
+ * set the caller gives: which labels to average over is the one rule of ./macro.ts (the task's set,
+ * fixed before resampling), so there is no default here. A 0/0 precision, recall or F1 counts as 0
+ * (scikit-learn's zero_division=0). A null prediction (system failure) is a false negative for the
  * gold class and a false positive for no class.
  */
+import { errors } from '../../core/errors.js';
+
 export interface ClassScores {
   precision: number;
   recall: number;
@@ -26,9 +29,14 @@ export interface ClassificationReport {
 
 const div = (a: number, b: number) => (b === 0 ? 0 : a / b);
 
-export function classificationReport(predictions: readonly (string | null)[], golds: readonly string[], labels?: readonly string[]): ClassificationReport {
+export function classificationReport(predictions: readonly (string | null)[], golds: readonly string[], labels: readonly string[]): ClassificationReport {
   if (predictions.length !== golds.length) throw new RangeError(`classificationReport: ${predictions.length} predictions for ${golds.length} golds`);
-  const labelSet = labels ? [...labels] : [...new Set([...golds, ...predictions.filter((p): p is string => p !== null)])].sort();
+  if (!labels?.length)
+    throw errors.invalidInput(
+      'labels',
+      "a macro figure needs the task's label set (e.g. ['Yes', 'No']); where it is not known, macroLabels (eval/metrics/macro.ts) gives the labels seen in the sample",
+    );
+  const labelSet = [...labels];
   const perClass: Record<string, ClassScores> = {};
   let correct = 0;
   for (const l of labelSet) {
@@ -53,8 +61,4 @@ export function classificationReport(predictions: readonly (string | null)[], go
       labelSet.length,
     );
   return { perClass, macroPrecision: avg('precision'), macroRecall: avg('recall'), macroF1: avg('f1'), accuracy: div(correct, golds.length), n: golds.length };
-}
-
-export function macroF1(predictions: readonly (string | null)[], golds: readonly string[], labels?: readonly string[]): number {
-  return classificationReport(predictions, golds, labels).macroF1;
 }

@@ -3,5 +3,6 @@ export { recallAtK, hitAtK } from './recall.js';
 export { reciprocalRank, firstRelevantRank } from './reciprocal-rank.js';
 export { ndcgAtK } from './ndcg.js';
 export { accuracy, mean } from './accuracy.js';
-export { classificationReport, macroF1, type ClassScores, type ClassificationReport } from './classification.js';
+export { classificationReport, type ClassScores, type ClassificationReport } from './classification.js';
+export { macroF1, macroLabels } from './macro.js';
 export { isFailed, failedCount, scoredPrediction, correctFlags } from './failures.js';

@@ -35,6 +35,11 @@ export function macroLabels(records: readonly MacroRecord[], taskLabels?: readon
   return [...seen].sort();
 }
 
+/** Macro-F1 of predictions against golds over `labels` (the task's set, or `macroLabels` of the sample where it is not known). */
+export function macroF1(predictions: readonly (string | null)[], golds: readonly string[], labels: readonly string[]): number {
+  return classificationReport(predictions, golds, labels).macroF1;
+}
+
 /** The classification report of the whole sample under the rule above (no interval). */
 export function macroReport(records: readonly MacroRecord[], taskLabels?: readonly string[]): ClassificationReport {
   return classificationReport(
