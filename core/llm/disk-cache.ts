@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { BaseCache } from '@langchain/core/caches';
 import { AIMessage, isAIMessage, type BaseMessage } from '@langchain/core/messages';
 import type { ChatGeneration, Generation } from '@langchain/core/outputs';
+import { storedCounts } from './reply-usage.js';
 
 export interface StoredGeneration {
   text: string;
@@ -65,7 +66,7 @@ export function restoreGeneration(s: StoredGeneration): Generation {
     invalid_tool_calls: (m.invalid_tool_calls ?? []) as AIMessage['invalid_tool_calls'],
     additional_kwargs: m.additional_kwargs ?? {},
     response_metadata: m.response_metadata ?? {},
-    usage_metadata: m.usage_metadata as AIMessage['usage_metadata'],
+    usage_metadata: storedCounts(m.usage_metadata, 'usage_metadata') as AIMessage['usage_metadata'],
     id: m.id,
   });
   return { text: s.text, generationInfo: s.generationInfo, message } as ChatGeneration;

@@ -1,9 +1,13 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
 import { tokensOf } from '../../agents/case/tool-trace.js';
 import { llmConfigSchema } from '../config.js';
 import { createChatModel } from './factory.js';
+import { ExchangeLog, withExchangeLog, type Exchange } from './record-replay.js';
 import { spentTokens } from './spent-tokens.js';
 import { UsageMeter } from './usage.js';
 
@@ -49,5 +53,46 @@ describe('token usage of a completion is read as numbers', () => {
     const warned = stderr.filter((l) => /token usage that is not a number/.test(l));
     expect(warned).toHaveLength(1);
     expect(warned[0]).toContain('prompt_tokens: "449"');
+  });
+});
+
+/** The counts a reply stored by a lexcase before reply-usage.ts kept for a server sending strings: LangChain's 0 + "449". */
+const OLD_STRING_COUNTS = { input_tokens: '0449', output_tokens: '010', total_tokens: '0459' };
+
+describe('token usage of a reply read back from a recording or the response cache is read as numbers', () => {
+  it('a recording and a cache entry written before counts were read as numbers give 459 tokens in the meter, the per-step tally and the budget, not "0459"', async () => {
+    srv = await startScriptedServer([{ raw: completion(1, { prompt_tokens: 449, completion_tokens: 10, total_tokens: 459 }) }]);
+    const dir = mkdtempSync(join(tmpdir(), 'lexcase-stored-usage-'));
+    try {
+      const cfg = (baseUrl: string) => llmConfigSchema.parse({ baseUrl, model: 'm', apiKey: 'k', maxRetries: 0, cacheDir: join(dir, 'cache') });
+      const q = () => [new HumanMessage('Is the statement hearsay?')];
+      const recording = new ExchangeLog('q1');
+      await withExchangeLog(recording, () => createChatModel(cfg(srv!.url), {}).invoke(q()));
+      // what the recording and the cache entry held when a lexcase before reply-usage.ts met a server sending string counts
+      const x = structuredClone(recording.recorded[0]) as Exchange;
+      x.reply!.llmOutput = { ...x.reply!.llmOutput, tokenUsage: { promptTokens: '0449', completionTokens: '010', totalTokens: '0459' } };
+      x.reply!.generations[0].message!.usage_metadata = OLD_STRING_COUNTS;
+      const [entryFile] = readdirSync(join(dir, 'cache'));
+      const entry = JSON.parse(readFileSync(join(dir, 'cache', entryFile), 'utf8'));
+      entry.generations[0].message.usage_metadata = OLD_STRING_COUNTS;
+      writeFileSync(join(dir, 'cache', entryFile), JSON.stringify(entry));
+
+      const replayMeter = new UsageMeter();
+      const replay = createChatModel(cfg('http://127.0.0.1:9/v1'), { usage: replayMeter, replayFrom: dir });
+      const replayed = (await withExchangeLog(new ExchangeLog('q1', { dir, exchanges: [x] }), () => replay.invoke(q()))) as AIMessage;
+      expect(replayMeter.snapshot()).toMatchObject({ input: 449, output: 10, total: 459, calls: 1 });
+      expect(spentTokens(replayed)).toBe(459);
+      expect(tokensOf([replayed])).toBe(459);
+
+      const cacheMeter = new UsageMeter();
+      const cached = (await createChatModel(cfg(srv.url), { usage: cacheMeter }).invoke(q())) as AIMessage;
+      expect(cacheMeter.snapshot()).toMatchObject({ input: 0, output: 0, calls: 1, cached: 1 });
+      // a cached reply spent nothing, but the advocate's budget counts the conversation's size
+      expect(spentTokens(cached)).toBe(0);
+      expect(tokensOf([cached])).toBe(459);
+      expect(cached.usage_metadata).toMatchObject({ input_tokens: 449, output_tokens: 10, total_tokens: 459 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -6,6 +6,12 @@
  * `--max-tokens` budget never fires. Here a numeric string becomes its number, a value that is no
  * number at all is dropped (the reply counts as without usage), and a missing total is
  * prompt + completion; a value that was not a number says so once per process on stderr.
+ *
+ * A reply read back — from the response cache (disk-cache.ts) or a recorded run (stored-reply.ts) —
+ * gets the same reading of its stored counts (`storedCounts`): an entry written before this module
+ * existed holds what LangChain made of string counts ("0449" in usage_metadata and
+ * llmOutput.tokenUsage). So every count that reaches a usage meter, a per-step tally or a token
+ * budget is a number, and core/llm/usage.ts adds them as they are.
  */
 import { log } from '../log.js';
 
@@ -20,19 +26,39 @@ function count(v: unknown): number | undefined {
   return undefined;
 }
 
-/** Rewrites `body.usage` in place: counts as numbers, `total_tokens` = prompt + completion when missing. */
-export function normaliseUsage(body: unknown): void {
-  const usage = (body as { usage?: unknown } | null)?.usage;
-  if (!usage || typeof usage !== 'object') return;
-  const u = usage as Record<string, unknown>;
+/** Rewrites `fields` of `u` in place as counts (a field that is no count is deleted); returns the fields that were not numbers. */
+function countFields(u: Record<string, unknown>, fields: readonly string[]): string[] {
   const bad: string[] = [];
-  for (const k of FIELDS) {
+  for (const k of fields) {
     if (u[k] === undefined || u[k] === null) continue;
     const n = count(u[k]);
     if (typeof u[k] !== 'number' || n === undefined) bad.push(`${k}: ${JSON.stringify(u[k])}`);
     if (n === undefined) delete u[k];
     else u[k] = n;
   }
+  return bad;
+}
+
+/** Where a stored reply keeps its counts: a message's usage_metadata, a result's llmOutput.tokenUsage. */
+const STORED_FIELDS = {
+  usage_metadata: ['input_tokens', 'output_tokens', 'total_tokens'],
+  tokenUsage: ['promptTokens', 'completionTokens', 'totalTokens'],
+} as const;
+
+/** A copy of a stored reply's counts (`kind`: where they were kept) as numbers, read as `normaliseUsage` reads a reply's; undefined stays undefined. */
+export function storedCounts<T>(counts: T, kind: keyof typeof STORED_FIELDS): T {
+  if (!counts || typeof counts !== 'object') return counts;
+  const u = { ...(counts as Record<string, unknown>) };
+  countFields(u, STORED_FIELDS[kind]);
+  return u as T;
+}
+
+/** Rewrites `body.usage` in place: counts as numbers, `total_tokens` = prompt + completion when missing. */
+export function normaliseUsage(body: unknown): void {
+  const usage = (body as { usage?: unknown } | null)?.usage;
+  if (!usage || typeof usage !== 'object') return;
+  const u = usage as Record<string, unknown>;
+  const bad = countFields(u, FIELDS);
   const { prompt_tokens: p, completion_tokens: c } = u as { prompt_tokens?: number; completion_tokens?: number };
   if (u.total_tokens === undefined && (p !== undefined || c !== undefined)) u.total_tokens = (p ?? 0) + (c ?? 0);
   if (bad.length && !warnedNotNumber) {

@@ -6,11 +6,16 @@
 import type { ChatGeneration, ChatResult } from '@langchain/core/outputs';
 import { restoreGeneration, storeGeneration } from './disk-cache.js';
 import type { Exchange } from './record-replay.js';
+import { storedCounts } from './reply-usage.js';
 
 export function storeReply(result: ChatResult): Exchange['reply'] {
   return { generations: result.generations.map(storeGeneration), ...(result.llmOutput ? { llmOutput: result.llmOutput } : {}) };
 }
 
 export function restoreReply(reply: NonNullable<Exchange['reply']>): ChatResult {
-  return { generations: reply.generations.map(restoreGeneration) as ChatGeneration[], ...(reply.llmOutput ? { llmOutput: reply.llmOutput } : {}) };
+  const llmOutput = reply.llmOutput && {
+    ...reply.llmOutput,
+    ...('tokenUsage' in reply.llmOutput ? { tokenUsage: storedCounts(reply.llmOutput.tokenUsage, 'tokenUsage') } : {}),
+  };
+  return { generations: reply.generations.map(restoreGeneration) as ChatGeneration[], ...(llmOutput ? { llmOutput } : {}) };
 }

@@ -63,11 +63,10 @@ export class UsageMeter {
         m.u.cached += 1;
         continue;
       }
-      const input = Math.max(0, Math.round(d.input || 0));
-      const output = Math.max(0, Math.round(d.output || 0));
-      m.u.input += input;
-      m.u.output += output;
-      m.u.total += input + output;
+      // counts are numbers where a reply is read or read back (reply-usage.ts)
+      m.u.input += d.input;
+      m.u.output += d.output;
+      m.u.total += d.input + d.output;
     }
   }
 
