@@ -17,10 +17,20 @@ export interface RunCounts {
   keptFailed?: number;
 }
 
-/** "ran 0, skipped 8 (already done; 6 kept as failed), failed 0". */
+/** "6 failed earlier, kept as failed by --no-retry-failed": the one wording of kept failures (this line and the runner's "resuming …" line). */
+export function keptFailedText(n: number): string {
+  return `${n} failed earlier, kept as failed by --no-retry-failed`;
+}
+
+/** "5 failed earlier, run again": the one wording of retried failures (this line and the runner's "resuming …" line). */
+export function retriedText(n: number): string {
+  return `${n} failed earlier, run again`;
+}
+
+/** "ran 0, skipped 8 (already done; 6 failed earlier, kept as failed by --no-retry-failed), failed 0". */
 export function runCountsText(r: RunCounts): string {
-  const retried = r.retried ? ` (${r.retried} failed earlier, retried)` : '';
-  const kept = r.keptFailed ? `; ${r.keptFailed} kept as failed` : '';
+  const retried = r.retried ? ` (${retriedText(r.retried)})` : '';
+  const kept = r.keptFailed ? `; ${keptFailedText(r.keptFailed)}` : '';
   return `ran ${r.ran}${retried}, skipped ${r.skipped} (already done${kept}), failed ${r.failed}`;
 }
 

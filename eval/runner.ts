@@ -79,6 +79,7 @@ import {
   writeTrace,
 } from './run-dir.js';
 import { makeRunDir, noteRunDir, removeCreatedDirs, undoRunStart } from './run-start-undo.js';
+import { keptFailedText, retriedText } from './run-counts.js';
 import { selectShardItems } from './reproduce/shard.js';
 import type { AgentSystem, ResultRecord, SystemContext, SystemOutcome } from './types.js';
 
@@ -275,7 +276,7 @@ async function runLocked<Item extends { id: string }>(
     await writeJsonAtomic(configPath(runDir), existing);
     if (skipped || retried)
       log.info(
-        `resuming ${runDir}: ${skipped} of ${items.length} items already done${keptFailed ? ` (${keptFailed} of them failed and stay failed: --no-retry-failed; without it they run again)` : ''}${retried ? `, retrying ${retried} failed` : ''}`,
+        `resuming ${runDir}: ${skipped} of ${items.length} items already done${keptFailed ? ` (${keptFailedText(keptFailed)}; without it they run again)` : ''}${retried ? `; ${retriedText(retried)}` : ''}`,
       );
   } else {
     const file: RunConfigFile = { seed, config, provenance: prov };

@@ -101,15 +101,26 @@ describe('CASE runs with failed items', () => {
     const kept = await run(srv.url, { retryFailed: false }).finally(() => spy.mockRestore());
     setLogLevel('silent');
     expect(kept).toMatchObject({ ran: 0, skipped: 7, keptFailed: 5, retried: 0 });
-    expect(stderr).toContain(`resuming ${dir}: 7 of 7 items already done (5 of them failed and stay failed: --no-retry-failed; without it they run again)`);
+    // the "resuming …" line and the run's counts line word the kept failures with one phrase
+    const keptPhrase = '5 failed earlier, kept as failed by --no-retry-failed';
+    expect(stderr).toContain(`resuming ${dir}: 7 of 7 items already done (${keptPhrase}; without it they run again)`);
     expect(formatRun({ runDir: dir, ...kept, metrics: caseMetrics(kept.results, new Map()), markdown: '' }, 'CASE')).toContain(
-      'ran 0, skipped 7 (already done; 5 kept as failed), failed 0',
+      `ran 0, skipped 7 (already done; ${keptPhrase}), failed 0`,
     );
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).resumes.at(-1)).toMatchObject({ skipped: 7, keptFailed: 5 });
 
     down = false;
-    const second = await run(srv.url);
+    setLogLevel('info');
+    stderr = '';
+    const spy2 = vi.spyOn(process.stderr, 'write').mockImplementation((t: string | Uint8Array) => ((stderr += String(t)), true));
+    const second = await run(srv.url).finally(() => spy2.mockRestore());
+    setLogLevel('silent');
     expect(second).toMatchObject({ ran: 5, skipped: 2, retried: 5, failed: 0 });
+    // and the retried ones with one phrase too (before: "retrying 5 failed" beside "5 failed earlier, retried")
+    expect(stderr).toContain(`resuming ${dir}: 2 of 7 items already done; 5 failed earlier, run again`);
+    expect(formatRun({ runDir: dir, ...second, metrics: caseMetrics(second.results, new Map()), markdown: '' }, 'CASE')).toContain(
+      'ran 5 (5 failed earlier, run again), skipped 2 (already done), failed 0',
+    );
     expect(second.results.filter((r) => r.correct)).toHaveLength(7);
     const lines = readFileSync(resultsPath(dir), 'utf8')
       .trim()
