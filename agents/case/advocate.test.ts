@@ -86,6 +86,7 @@ describe('LLM advocate (createAgent tool loop)', () => {
     ]);
     const a = await runAdvocate({ llm: model, tools, facts: factsOf(QUESTION), hypothesis: hyp, k: 2 });
     expect(a.error).toMatch(/could not be parsed/);
+    expect(a.failedStep).toBe('compile');
     expect(a.evidence).toHaveLength(2);
     expect(a.evidence[0].justification).toMatch(/no parseable selection/);
     expect(a.evidence.map((e) => e.id).every((id) => a.toolCalls[0].ids.includes(id))).toBe(true);
@@ -109,6 +110,7 @@ describe('LLM advocate (createAgent tool loop)', () => {
     expect(a.error).toMatch(/^final reply has no parseable selection and no tool returned passages/);
     expect(a.error).toMatch(why);
     expect(a.raw).toBe(reply);
+    expect(a.failedStep).toBe('no passages');
     expect(model.calls).toHaveLength(1); // nothing to compile from: no extra call
   });
 

@@ -13,7 +13,8 @@
  * fails too, the advocate falls back to its top passages by evidence score and records the error.
  * A final reply without a parseable selection when no tool returned a passage (a tool call written
  * as text, an empty reply) leaves nothing to compile from: the advocate records the error and the
- * reply's text (`raw`, cut), counted as a failed step like a failed compile call.
+ * reply's text (`raw`, cut), counted as a failed step of its own (`failedStep` "no passages"), apart
+ * from a failed compile call ("compile"): ADVOCATE_STEP_FAILURES (types.ts) names each.
  *
  * The model sees passages under neutral handles (P1, P2, …; agents/common/passage-handles.ts), never
  * real ids: the tools are wrapped here, the handles the model picks are mapped back to ids.
@@ -141,6 +142,7 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
   let analysis: string | undefined;
   let picked: { id: string; justification: string }[] | undefined;
   let error: string | undefined;
+  let failedStep: AdvocateResult['failedStep'];
   if (stop === 'final') {
     try {
       const sel = parseStructured(lastText, EvidenceSelection);
@@ -170,6 +172,7 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
     } catch (e) {
       if (!isLexcaseError(e)) throw e;
       error = e.message;
+      failedStep = 'compile';
       picked = [...candidates.values()]
         .sort((a, b) => b.score - a.score)
         .map((c) => ({ id: c.id, justification: '(no parseable selection; ranked by evidence score)' }));
@@ -180,6 +183,7 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
   if (stop === 'final' && !picked && candidates.size === 0) {
     // nothing to compile from: without this the advocate read as one that searched and found nothing
     error = noSelectionError(lastText);
+    failedStep = 'no passages';
     raw = cutRaw(lastText);
   }
   const { evidence, rejected } = selectEvidence(picked ?? [], candidates, o.k);
@@ -197,6 +201,7 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
     tokens,
     analysis,
     error,
+    ...(failedStep ? { failedStep } : {}),
     ...(raw !== undefined ? { raw } : {}),
   };
 }

@@ -3,6 +3,7 @@ import type { SystemContext } from '../../eval/types.js';
 import { errors } from '../../core/errors.js';
 import { deriveSeed } from '../../core/rng.js';
 import { FakeChatModel, type FakeCall, type FakeReply } from '../../tests/support/fake-chat-model.js';
+import { SCHEMA_VALID_FAILURES } from '../../tests/support/local-model.js';
 import { createCase } from './index.js';
 import { panelFor } from './jury-panel.js';
 import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, searchTool, without } from './test-support/fixtures.js';
@@ -119,6 +120,27 @@ describe('CASE LLM pipeline (fake chat model)', () => {
     expect(out.prediction).toBeNull();
     expect(out.error).toMatch(/HTTP 500/);
     expect((out.trace as any).advocates).toHaveLength(4);
+  });
+
+  it('records an advocate that found no passage apart from one whose compile call failed (the contract tests allow only the former)', async () => {
+    // advocates A and B answer in prose without searching: nothing to compile from; C and D search,
+    // then neither their final reply nor the compile call (twice) holds a selection
+    const model = new FakeChatModel((call) => {
+      if (/juror on a panel/.test(call.text)) return JSON.stringify({ reasoning: 'Relevant evidence is admissible.', vote: 'B' });
+      if (call.tools.length === 0) return 'still no json';
+      const hyp = call.text.split(/Hypothesis to (?:support|challenge):\n/)[1] ?? '';
+      if (QUESTION.choices.slice(0, 2).some((c) => hyp.startsWith(c))) return 'The rule plainly decides it.';
+      if (call.messages[call.messages.length - 1].getType() === 'human') return { toolCalls: [{ name: 'bm25_search', args: { query: `witness ${hyp}` } }] };
+      return 'I think the voucher rule applies.';
+    });
+    const out = await createCase()(QUESTION, ctxFor(model, PASSAGES));
+    expect(out.error).toBeUndefined();
+    // before: { 'advocate evidence selection': 4 } for both kinds
+    expect(out.stepFailures).toEqual({ 'advocate reply without selection or passages': 2, 'advocate evidence selection': 2 });
+    expect((out.trace as any).advocates.map((a: any) => a.failedStep)).toEqual(['no passages', 'no passages', 'compile', 'compile']);
+    // a failed compile call is not one of the failed steps a schema-valid reply may cause
+    expect(SCHEMA_VALID_FAILURES).toContain('advocate reply without selection or passages');
+    expect(SCHEMA_VALID_FAILURES).not.toContain('advocate evidence selection');
   });
 
   it('exploratory mode: hypotheses come from the facts alone and are mapped back to options', async () => {

@@ -20,7 +20,7 @@ import { factsOf, optionLetters } from '../common/question-text.js';
 import { selectTools } from './select-tools.js';
 import { countingModel } from './token-tally.js';
 import { advocateTrace, evidenceScoreByLetter } from './trace-view.js';
-import type { AdvocateResult, Hypothesis, JurorRecord } from './types.js';
+import { ADVOCATE_STEP_FAILURES, type AdvocateResult, type Hypothesis, type JurorRecord } from './types.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
 import { AGENT_DEFAULTS } from '../common/defaults.js';
 
@@ -139,13 +139,19 @@ async function caseItem(defaults: CaseOptions & { k: number }, q: Question, ctx:
   }
 }
 
-/** Failed steps of one item: unparseable juror votes, advocates without a parseable evidence selection. */
+/**
+ * Failed steps of one item: unparseable juror votes; advocates whose compile call failed, and apart
+ * from them advocates whose final reply selected nothing while no tool returned a passage.
+ */
 function caseStepFailures(advocates: AdvocateResult[], jurors: JurorRecord[]): Record<string, number> | undefined {
   const out: Record<string, number> = {};
   const abstained = jurors.filter((j) => j.abstained).length;
   if (abstained) out['juror vote'] = abstained;
-  const noSelection = advocates.filter((a) => a.error).length;
-  if (noSelection) out['advocate evidence selection'] = noSelection;
+  for (const a of advocates) {
+    if (!a.error) continue;
+    const label = ADVOCATE_STEP_FAILURES[a.failedStep ?? 'compile'];
+    out[label] = (out[label] ?? 0) + 1;
+  }
   return Object.keys(out).length ? out : undefined;
 }
 

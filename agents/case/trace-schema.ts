@@ -26,7 +26,16 @@ export const caseTraceSchema = baseTraceSchema.extend({
   jurorCount: z.number().int().nonnegative().optional(),
   jurors: z.array(jurorRecordSchema).optional(),
   panel: z.array(z.string()).optional(),
-  advocates: z.array(z.looseObject({ toolCalls: z.array(toolCall).optional(), error: z.string().optional(), raw: z.string().optional() })).optional(),
+  advocates: z
+    .array(
+      z.looseObject({
+        toolCalls: z.array(toolCall).optional(),
+        error: z.string().optional(),
+        raw: z.string().optional(),
+        failedStep: z.enum(['compile', 'no passages']).optional(),
+      }),
+    )
+    .optional(),
   tokens: z.record(z.string(), z.number()).optional(),
   verdict: z.looseObject({ answer: z.string().nullable(), confidence: z.string(), tally: z.record(z.string(), z.number()) }).optional(),
   error: z.string().optional(),

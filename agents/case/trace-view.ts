@@ -24,6 +24,7 @@ export function advocateTrace(a: AdvocateResult) {
     ...(a.error ? { error: a.error } : {}),
     // the reply the advocate could not use (a tool call written as text, an empty reply), cut: the reason beside its error
     ...(a.raw !== undefined ? { raw: a.raw } : {}),
+    ...(a.failedStep ? { failedStep: a.failedStep } : {}),
   };
 }
 

@@ -47,9 +47,21 @@ export interface AdvocateResult {
   /** Offline only: per retrieval method, the mean raw score of its top-k hits for this advocate's query. */
   retrievalScores?: Record<string, number>;
   error?: string;
+  /**
+   * Which step `error` is of (ADVOCATE_STEP_FAILURES): "compile", the compile call failed after its
+   * retry (a structured-output failure; the evidence fell back to scores); "no passages", the final
+   * reply selected nothing while no tool returned a passage (nothing to compile from).
+   */
+  failedStep?: keyof typeof ADVOCATE_STEP_FAILURES;
   /** The final reply's text (cut at 2,000 characters, marked) when it had no parseable selection and no tool returned a passage. */
   raw?: string;
 }
+
+/** The `stepFailures` label of each failed step an advocate records (results.jsonl, the report's failed steps). */
+export const ADVOCATE_STEP_FAILURES = {
+  compile: 'advocate evidence selection',
+  'no passages': 'advocate reply without selection or passages',
+} as const;
 
 export type Vote = string; // "A".."D"
 

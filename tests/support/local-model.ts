@@ -10,6 +10,7 @@ import { llmConfigSchema } from '../../core/config.js';
 import { createChatModel } from '../../core/llm/factory.js';
 import { cpuLlama } from '../../core/llm/local/runtime.js';
 import type { UsageMeter } from '../../core/llm/usage.js';
+import { ADVOCATE_STEP_FAILURES } from '../../agents/case/types.js';
 
 /** Why the local provider cannot run on this machine (the LLM_UNAVAILABLE message), or undefined. */
 export async function localModelUnavailable(): Promise<string | undefined> {
@@ -29,8 +30,9 @@ export function localModelOn(file: string, o: { usage?: UsageMeter; extra?: Reco
 
 /**
  * Failed steps a schema-valid reply can legitimately cause, which a run records (not a structured
- * output failure): a CASE advocate's final reply with no selection while no tool returned a passage,
- * and an ACAL argument with empty text (the strict schema subset has no minLength). The contract-fuzz
- * and local-model tests allow these and no other failed step.
+ * output failure): a CASE advocate's final reply with no selection while no tool returned a passage
+ * (not its failed compile call, "advocate evidence selection", which is one), and an ACAL argument
+ * with empty text (the strict schema subset has no minLength). The contract-fuzz and local-model
+ * tests allow these and no other failed step.
  */
-export const SCHEMA_VALID_FAILURES = ['advocate evidence selection', 'argument with empty text'] as const;
+export const SCHEMA_VALID_FAILURES = [ADVOCATE_STEP_FAILURES['no passages'], 'argument with empty text'] as const;
