@@ -41,6 +41,39 @@ describe('reproduction table: comparable rows', () => {
   });
 });
 
+describe('reproduction table: the index the runs used', () => {
+  it('case-table2 and case-table4 state the passage count of the index the runs used (its config.json), not a count typed into the recipe', async () => {
+    const sub = join(dir, 'own-index');
+    const writeAgentRun = (runId: string) => {
+      const d = runDirOf(sub, runId);
+      mkdirSync(d, { recursive: true });
+      writeFileSync(
+        join(d, 'results.jsonl'),
+        `${Array.from({ length: 12 }, (_, i) => JSON.stringify({ id: `mbe_${300 + i}`, prediction: 'A', gold: 'A', correct: true, ms: 5 })).join('\n')}\n`,
+      );
+      // what a CASE / baseline run records of its index (agents/case/experiment.ts indexContent)
+      const indexContent = { corpus: 'my-pool', checksum: 'c0ffee', passages: 48213, analyzer: 'english' };
+      writeFileSync(join(d, 'config.json'), JSON.stringify({ seed: 13, config: { system: 'baseline', indexContent } }));
+    };
+    for (const [id, runIds] of [
+      ['case-table2', ['llm-only', 'bm25-rag-k3']],
+      ['case-table4', ['case-bm25-qld']],
+    ] as const) {
+      const { recipe } = loadRecipe(id);
+      const ids = runIds.filter((r) => recipe.runs.some((x) => x.id === r));
+      expect(ids.length, `${id} runs`).toBeGreaterThan(0);
+      for (const r of ids) writeAgentRun(r);
+      const t = await buildTable(sub, recipe, { limit: 12, shard: null, runs: ids.map((r) => ({ id: r, system: 'baseline', status: 'done' as const })) });
+      const text = t.notes.join('\n');
+      // before: only "the bundled corpus has 6,142 passages", whatever index the runs used
+      expect(text).not.toContain('6,142');
+      expect(text).toContain(
+        `${ids.length === 1 ? 'Run' : 'Runs'} ${ids.join(', ')} ${ids.length === 1 ? 'was' : 'were'} given the index of corpus "my-pool" (48,213 passages).`,
+      );
+    }
+  });
+});
+
 describe('reproduction table: a run that did not finish', () => {
   /** A finished retrieval run of 10 Bar Exam QA questions: every gold passage in the top 1000, none in the top 100. */
   function writeRetrievalRun(runId: string) {

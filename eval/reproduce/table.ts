@@ -127,21 +127,37 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
   };
 }
 
+type IndexRecord = { corpus?: string; passages?: number };
+
+/** "index of corpus "default" (6,142 passages)": an index as a run's config.json records it. */
+const indexText = (index: IndexRecord) => `index of corpus "${index.corpus}" (${index.passages?.toLocaleString('en-US')} passages)`;
+
 /**
  * Per retrieval run that finished: the index it searched (corpus, passages — from its config.json, not the
  * recipe's text) and how many of its questions have no gold passage there (items with
- * `goldInIndex: false`, retrieval-run.ts): they can only count as misses.
+ * `goldInIndex: false`, retrieval-run.ts): they can only count as misses. Per index the finished
+ * agent runs (CASE, its baselines, …) were given (config.json `indexContent`; a baseline without
+ * retrieval is given one too and does not read it): that index and the runs, so a recipe's text
+ * never has to state a passage count.
  */
 async function indexNotes(dir: string, recipe: Recipe, results: ReadonlyMap<string, ResultRecord[]>, runs: readonly RunState[]): Promise<string[]> {
   const notes: string[] = [];
+  const agentRuns = new Map<string, string[]>();
   const done = new Set(runs.filter((s) => s.status === 'done').map((s) => s.id));
   for (const run of recipe.runs) {
     const recs = results.get(run.id);
-    if (run.system !== 'retrieval' || !recs?.length || !done.has(run.id)) continue;
-    const index = ((await readConfig(runDirOf(dir, run.id)))?.config as { index?: { corpus?: string; passages?: number } } | undefined)?.index;
+    if (!recs?.length || !done.has(run.id)) continue;
+    const config = (await readConfig(runDirOf(dir, run.id)))?.config as { index?: IndexRecord; indexContent?: IndexRecord } | undefined;
+    if (run.system !== 'retrieval') {
+      if (config?.indexContent?.passages === undefined) continue;
+      const where = indexText(config.indexContent);
+      agentRuns.set(where, [...(agentRuns.get(where) ?? []), run.id]);
+      continue;
+    }
+    const index = config?.index;
     const marked = recs.filter((r) => typeof r.metrics?.goldInIndex === 'boolean');
     const missing = marked.filter((r) => r.metrics?.goldInIndex === false);
-    const where = index ? `index of corpus "${index.corpus}" (${index.passages?.toLocaleString('en-US')} passages)` : 'its index';
+    const where = index ? indexText(index) : 'its index';
     const gold = !marked.length
       ? ''
       : missing.length
@@ -152,6 +168,8 @@ async function indexNotes(dir: string, recipe: Recipe, results: ReadonlyMap<stri
         : `; every question's gold passage is in it`;
     notes.push(`Run ${run.id} searched the ${where}${gold}.`);
   }
+  for (const [where, ids] of agentRuns)
+    notes.push(`${ids.length === 1 ? 'Run' : 'Runs'} ${ids.join(', ')} ${ids.length === 1 ? 'was' : 'were'} given the ${where}.`);
   return notes;
 }
 
