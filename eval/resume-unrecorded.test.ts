@@ -107,6 +107,30 @@ describe('resuming a run dir an older lexcase wrote', () => {
     expect(configOf().resumes.at(-1)).not.toHaveProperty('unchecked');
   });
 
+  it('old dense vectors without their source (endpoint / model files): resumes with a warning, and refuses vectors from another endpoint afterwards', async () => {
+    const val = (await loadQuestions('barexam', 'val')).slice(0, 4);
+    const vectors = { maxWords: 0, queryPrefix: 'query: ', passagePrefix: 'passage: ', quantized: false };
+    const content = (source: string) => ({ ...INDEX, dense: { embedder: 'openai', model: 'e5-small', dimension: 384, vectors: { ...vectors, source } } });
+    const base = { system: 'baseline', mode: 'dense-rag', dataset: 'barexam', split: 'val', index: '/data/idx-e5' };
+    await resume(val.slice(0, 2), { ...base, limit: 2, indexContent: content('endpoint http://gpu-a.lab:8080/v1') });
+    // what an older lexcase wrote: the vector settings without their source
+    const old = configOf();
+    delete old.config.indexContent.dense.vectors.source;
+    writeFileSync(join(dir, 'config.json'), JSON.stringify(old));
+
+    // before: refused as a difference ("field indexContent differs") although only unrecorded
+    const { stderr } = await resume(val.slice(0, 3), { ...base, limit: 3, indexContent: content('endpoint http://gpu-a.lab:8080/v1') });
+    expect(stderr).toMatch(
+      /does not record indexContent\.dense\.vectors\.source \(the embedding endpoint or model files the index's dense vectors came from\).*cannot check/,
+    );
+    expect(configOf().resumes.at(-1)).toMatchObject({ unchecked: ['indexContent.dense.vectors.source'] });
+    // recorded from now on: the same model name served by another endpoint is refused
+    await expect(resume(val, { ...base, limit: 4, indexContent: content('endpoint http://gpu-b.lab:8080/v1') })).rejects.toMatchObject({
+      code: 'RUN_INVALID',
+      message: expect.stringMatching(/field "indexContent" differs/),
+    });
+  });
+
   it('an old model id that is not the new model is a difference, not unknown', async () => {
     const val = (await loadQuestions('barexam', 'val')).slice(0, 3);
     await resume(val.slice(0, 2), { system: 'threeply', limit: 2, model: 'm' });

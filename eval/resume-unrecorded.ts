@@ -9,6 +9,10 @@
  *   indexContent.dense.vectors
  *                 the settings the index's dense vectors were made with (word limit, prefixes,
  *                 quantized); indexContent recorded only their model and dimension before
+ *   indexContent.dense.vectors.source
+ *                 where those vectors came from (the embedding endpoint, redacted, or a digest of a
+ *                 local model folder's files; indexer/embed/vector-source.ts); not recorded before,
+ *                 and not by an index built before it (then the new config has none either)
  *   model         the whole public LLM config (endpoint, provider, sampling, structured-output mode);
  *                 EMAR, 3-ply and ACAL runs recorded only the model id (a string) before
  *   index.methods a reproduce bm25/qld run's index methods: without dense (which it never reads)
@@ -64,6 +68,11 @@ const ADDED: {
   {
     path: ['indexContent', 'dense', 'vectors'],
     what: "the settings the index's dense vectors were made with",
+    lacks: absent,
+  },
+  {
+    path: ['indexContent', 'dense', 'vectors', 'source'],
+    what: "the embedding endpoint or model files the index's dense vectors came from",
     lacks: absent,
   },
   {

@@ -86,7 +86,8 @@ function trustedEnvelope(json: unknown): boolean {
  * `indexContent`): the corpus it holds (name, checksum over the passages, count), the analyzer its
  * terms were made with and, if it has dense vectors, their model and the settings they were made
  * with (`vectors`: word limit, prefixes, quantized, with the provider's defaults filled in — see
- * embed/vector-spec.ts). Not the path and not the build time: an index rebuilt from the same corpus
+ * embed/vector-spec.ts — and their `source`, the embedding endpoint or a digest of a local model
+ * folder's files, embed/vector-source.ts, where the index records it). Not the path and not the build time: an index rebuilt from the same corpus
  * with the same settings is the same index; one rebuilt from another corpus or with another
  * analyzer, or re-embedded with other vector settings, is not — a resume or `lexcase merge` over it
  * is refused (eval/runner.ts, eval/reproduce/merge.ts).
@@ -98,8 +99,14 @@ export function indexContent(m: Manifest): Record<string, unknown> {
     checksum: m.corpus.checksum,
     passages: m.corpus.passages,
     analyzer: m.analyzer,
-    ...(d ? { dense: { embedder: d.embedder, model: d.model, dimension: d.dimension, vectors: denseVectorSettings(d) } } : {}),
+    ...(d ? { dense: { embedder: d.embedder, model: d.model, dimension: d.dimension, vectors: denseVectors(d) } } : {}),
   };
+}
+
+/** What a run records of an index's dense vectors: their settings and, where the manifest records it, their source (embed/vector-source.ts; an older index has none). */
+function denseVectors(d: NonNullable<Manifest['dense']>): Record<string, unknown> {
+  const source = (d as { source?: unknown }).source;
+  return { ...denseVectorSettings(d), ...(typeof source === 'string' ? { source } : {}) };
 }
 
 /** The settings an index's dense vectors were made with (its recorded spec; none recorded: the provider's defaults, as add-dense.ts reads it). */

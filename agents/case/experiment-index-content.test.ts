@@ -96,7 +96,8 @@ describe('run case over a rebuilt index', () => {
       embedder: 'transformers',
       model: 'tiny-bert',
       dimension: 32,
-      vectors: { maxWords: 5, queryPrefix: '', passagePrefix: '', quantized: false },
+      // and where they came from: a digest of the model folder's files, not its path
+      vectors: { maxWords: 5, queryPrefix: '', passagePrefix: '', quantized: false, source: expect.stringMatching(/^model files sha256 [0-9a-f]{64}$/) },
     });
 
     // the same vectors with the model's defaults spelled out (no prefixes, not quantized): the run grows

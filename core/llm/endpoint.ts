@@ -42,9 +42,10 @@ export function endpointUrl(baseUrl: string, path: string): string {
   return u.toString();
 }
 
-export function endpointIdentity(cfg: { baseUrl?: string; provider?: LlmProvider }): string {
-  const u = cfg.baseUrl ? parse(cfg.baseUrl) : undefined;
-  const where = u ? `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}` : (cfg.baseUrl ?? '');
+/** A base URL without credentials: scheme, host, port and path, its query parameters' names, and a digest of their values (see endpointIdentity). */
+export function redactedEndpoint(baseUrl: string | undefined): { endpoint: string; queryValues?: string } {
+  const u = baseUrl ? parse(baseUrl) : undefined;
+  const where = u ? `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}` : (baseUrl ?? '');
   const params = u ? [...new Set(u.searchParams.keys())].sort() : [];
   // the values, in a canonical order (by name, then as given for a repeated name), only as a digest
   const values = params.length
@@ -53,9 +54,9 @@ export function endpointIdentity(cfg: { baseUrl?: string; provider?: LlmProvider
         .digest('hex')
         .slice(0, 32)
     : '';
-  return JSON.stringify({
-    endpoint: where + (params.length ? `?${params.join('&')}` : ''),
-    ...(values ? { queryValues: values } : {}),
-    provider: providerOf(cfg),
-  });
+  return { endpoint: where + (params.length ? `?${params.join('&')}` : ''), ...(values ? { queryValues: values } : {}) };
+}
+
+export function endpointIdentity(cfg: { baseUrl?: string; provider?: LlmProvider }): string {
+  return JSON.stringify({ ...redactedEndpoint(cfg.baseUrl), provider: providerOf(cfg) });
 }

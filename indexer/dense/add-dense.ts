@@ -26,6 +26,7 @@ import { createProgress } from '../../core/progress.js';
 import { createEmbedder, recordableSpec } from '../embed/create-embedder.js';
 import type { Embedder, EmbedderSpec } from '../embed/types.js';
 import { vectorSpecChanges } from '../embed/vector-spec.js';
+import { vectorSource } from '../embed/vector-source.js';
 import { openDocStore } from '../docstore.js';
 import { readManifest, writeManifest, type Manifest } from '../manifest.js';
 import { annParams, DEFAULT_ANN_THRESHOLD, type AnnParams } from './ann-params.js';
@@ -277,6 +278,7 @@ export async function addDenseIndex(dir: string, opts: AddDenseOptions = {}): Pr
       await dropVectorIndexes(tbl);
     }
 
+    const source = await vectorSource(spec);
     const dense: DenseSection = {
       embedder: embedder.provider,
       embedderId: embedder.id,
@@ -291,6 +293,7 @@ export async function addDenseIndex(dir: string, opts: AddDenseOptions = {}): Pr
       ann,
       annThreshold: threshold,
       spec: recordableSpec(spec) as Partial<EmbedderSpec>,
+      ...(source ? { source } : {}),
       ...buildTime(prior, { uri, table, owner, rows, resumedAt: done.size, ms: Date.now() - t0 }),
     };
     // Re-read: the manifest may have been rewritten meanwhile (e.g. another method added).

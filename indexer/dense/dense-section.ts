@@ -17,6 +17,8 @@
  *   rows       vectors in the table (= corpus passages)
  *   ann        null (flat, exact search) or the IVF-PQ parameters, incl. query-time nprobes/refineFactor
  *   spec       the embedder options needed to rebuild the same query embedder (never an API key)
+ *   source     where the vectors came from beyond the model id: the embedding endpoint (redacted) or
+ *              a digest of a local model folder's files (embed/vector-source.ts); absent before it
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -44,6 +46,8 @@ export interface DenseSection {
   ann: (AnnParams & { threshold: number }) | null;
   annThreshold: number;
   spec: Partial<EmbedderSpec>;
+  /** Where the vectors came from beyond the model id (embed/vector-source.ts); absent in older manifests and where the model id says it all. */
+  source?: string;
   /** How long embedding the table took (the build, not a rerun that found every passage embedded: that keeps this). */
   buildMs?: number;
   /** Passages an earlier, interrupted attempt had embedded when the build that `buildMs` times resumed (its time is not in `buildMs`). */
