@@ -3,8 +3,10 @@
  * `clusters` random centroids (Gaussian noise, per-cluster spread), so nearest neighbours are
  * structured like real text embeddings rather than uniform noise (where ANN is meaningless).
  * Queries are fresh draws around a random centroid (not copies of data points).
+ * Sub-seeds are the bare FNV-1a hash (core/rng.ts fnv1aSeed), as when docs/scale.md's figures were
+ * measured, so the same seed still gives the same vectors.
  */
-import { createRng, deriveSeed } from '../core/rng.js';
+import { createRng, fnv1aSeed } from '../core/rng.js';
 
 /** Fast seeded normal generator (xorshift128 + Box–Muller); bulk floats would be slow via pure-rand. */
 function gaussian(seed: number): () => number {
@@ -56,8 +58,8 @@ export interface ClusteredVectors {
 export function clusteredVectors(opts: { n: number; dim: number; queries: number; seed: number; clusters?: number }): ClusteredVectors {
   const { n, dim, seed } = opts;
   const clusters = opts.clusters ?? Math.max(4, Math.round(Math.sqrt(n) / 2));
-  const rng = createRng(deriveSeed(seed, 'clusters'));
-  const g = gaussian(deriveSeed(seed, 'noise'));
+  const rng = createRng(fnv1aSeed(seed, 'clusters'));
+  const g = gaussian(fnv1aSeed(seed, 'noise'));
   const centroids = new Float32Array(clusters * dim);
   for (let i = 0; i < centroids.length; i++) centroids[i] = g();
   for (let c = 0; c < clusters; c++) normalizeInPlace(centroids, c * dim, dim);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import '../agents/systems.js'; // the system list: old and new system names are read as one
 import type { Exchange } from '../core/llm/record-replay.js';
+import { SEED_DERIVATION } from '../core/rng.js';
 import { exchangesPath, modelSettingsPath, readExchanges, replayInfo, verifyExchanges, writeExchanges } from './llm-exchanges.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lexcase-xhash-'));
@@ -110,5 +111,24 @@ describe('a replay is compared with the recorded config', () => {
     await expect(replayInfo(run, { system: 'acal/cot', task: 'hearsay' }, 13)).rejects.toThrow(
       /was recorded with system = "acal\/acal", this replay has "acal\/cot"/,
     );
+  });
+
+  it("a recording whose items' seeds were derived otherwise (an older lexcase, which did not record it) is refused: its orders and tie-breaks would differ", async () => {
+    const { run } = await recorded('seed-derivation');
+    writeFileSync(modelSettingsPath(run), JSON.stringify({ model: 'm' }));
+    writeFileSync(join(run, 'results.jsonl'), '');
+    const cfg = { system: 'case', dataset: 'barexam', split: 'val', model: 'm' };
+    const now = { ...cfg, seedDerivation: SEED_DERIVATION };
+    writeFileSync(join(run, 'config.json'), JSON.stringify({ seed: 13, config: cfg }));
+    await expect(replayInfo(run, now, 13)).rejects.toMatchObject({
+      code: 'RUN_INVALID',
+      message: expect.stringMatching(
+        /was recorded with seed derivation FNV-1a alone \(an older lexcase's, unrecorded\), this lexcase draws with fnv1a-fmix32: .*replay it with the lexcase version that recorded it/,
+      ),
+    });
+    writeFileSync(join(run, 'config.json'), JSON.stringify({ seed: 13, config: { ...cfg, seedDerivation: 'fnv1a-v0' } }));
+    await expect(replayInfo(run, now, 13)).rejects.toThrow(/was recorded with seed derivation fnv1a-v0, this lexcase draws with fnv1a-fmix32/);
+    writeFileSync(join(run, 'config.json'), JSON.stringify({ seed: 13, config: now }));
+    await expect(replayInfo(run, now, 13)).resolves.toMatchObject({ dir: run });
   });
 });

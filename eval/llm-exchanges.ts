@@ -153,7 +153,8 @@ const stable = (v: unknown): string =>
 
 /**
  * What a replay of `dir` needs; throws RUN_INVALID when the run being made differs from the
- * recorded one in seed or config (other than the model and the index path), and
+ * recorded one in seed, seed derivation (even where the recording's lexcase did not record it) or
+ * config (other than the model and the index path), and
  * LLM_RECORDING_ALTERED when a recorded exchange was edited (`verifyExchanges`).
  */
 export async function replayInfo(dir: string, config: Record<string, unknown>, seed: number): Promise<ReplayInfo> {
@@ -162,6 +163,12 @@ export async function replayInfo(dir: string, config: Record<string, unknown>, s
   const rec = (await readConfig(dir)) as { seed?: number; config?: Record<string, unknown> } | undefined;
   if (!rec) throw errors.runInvalid(dir, 'has no config.json: not a run dir');
   if (rec.seed !== seed) throw errors.runInvalid(dir, `was recorded with seed ${rec.seed}; replay it with --seed ${rec.seed}`);
+  // an older lexcase drew the items' orders and tie-breaks otherwise from the same seed: a replay would not reproduce them
+  if (rec.config?.seedDerivation !== config.seedDerivation)
+    throw errors.runInvalid(
+      dir,
+      `was recorded with seed derivation ${String(rec.config?.seedDerivation ?? "FNV-1a alone (an older lexcase's, unrecorded)")}, this lexcase draws with ${String(config.seedDerivation)}: its presentation orders and tie-breaks differ for the same seed, so a replay would not reproduce the run; replay it with the lexcase version that recorded it (config.json provenance.gitSha)`,
+    );
   // an old run's system name (`acal-cot`, `baseline` + mode) is the same system as today's (`acal/cot`, `baseline/<mode>`)
   // a field the recording's lexcase did not record yet (resume-unrecorded.ts) is not a difference
   const a = withCanonicalSystem(withUnrecorded(rec.config ?? {}, config).config);

@@ -1,7 +1,8 @@
 /**
  * Run dirs written before config.json recorded the index's content (`indexContent`, or in it the
  * settings of the index's dense vectors, `indexContent.dense.vectors`) or the whole
- * public LLM config (`model` as an object, for EMAR, 3-ply and ACAL) still resume: the missing
+ * public LLM config (`model` as an object, for EMAR, 3-ply and ACAL) or how the items' seeds are
+ * derived (`seedDerivation`) still resume: the missing
  * field is unknown, not a difference — a warning says so, the resume entry lists it as unchecked,
  * and config.json records it from then on, so the next resume checks it. A field that is recorded
  * and differs is still refused.
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadQuestions } from '../corpora/registry.js';
 import type { Question } from '../corpora/types.js';
+import { SEED_DERIVATION } from '../core/rng.js';
 import { contextFrom, runExperiment } from './runner.js';
 import type { AgentSystem } from './types.js';
 
@@ -201,5 +203,32 @@ describe('resuming a run dir an older lexcase wrote', () => {
     const { stderr } = await resume(val.slice(0, 2), cfg(2, 700));
     expect(stderr).toMatch(/does not record passageChars \(the characters of each evidence passage a prompt shows\)/);
     expect(configOf()).toMatchObject({ config: { passageChars: 700 }, resumes: [{ unchecked: ['passageChars'] }] });
+  });
+
+  it('an old run dir without seedDerivation (its draws depended only on the seed being odd or even): resumes with a warning naming it and records it; another recorded derivation is refused', async () => {
+    const val = (await loadQuestions('barexam', 'val')).slice(0, 4);
+    const cfg = (limit: number) => ({ system: 'emar', dataset: 'barexam', split: 'val', limit, model: MODEL });
+    await resume(val.slice(0, 2), cfg(2));
+    expect(configOf().config.seedDerivation).toBe(SEED_DERIVATION);
+    const old = configOf();
+    delete old.config.seedDerivation;
+    writeFileSync(join(dir, 'config.json'), JSON.stringify(old));
+
+    const { stderr } = await resume(val.slice(0, 3), cfg(3));
+    expect(stderr).toMatch(
+      /\[warn\] warning: .*config\.json was written by an older lexcase and does not record seedDerivation \(how the items' seeded draws follow from the seed: an older lexcase drew them with FNV-1a alone .*drawn otherwise than the earlier ones\)/,
+    );
+    expect(configOf()).toMatchObject({ config: { seedDerivation: SEED_DERIVATION }, resumes: [{ unchecked: ['seedDerivation'] }] });
+
+    // a run dir that recorded another derivation: refused, results.jsonl untouched
+    const other = configOf();
+    other.config.seedDerivation = 'fnv1a-v0';
+    writeFileSync(join(dir, 'config.json'), JSON.stringify(other));
+    const lines = readFileSync(join(dir, 'results.jsonl'), 'utf8');
+    await expect(resume(val, cfg(4))).rejects.toMatchObject({
+      code: 'RUN_INVALID',
+      message: expect.stringMatching(/field "seedDerivation" differs\); use a new run dir/),
+    });
+    expect(readFileSync(join(dir, 'results.jsonl'), 'utf8')).toBe(lines);
   });
 });

@@ -33,6 +33,12 @@
  *   advocateNoteChars, compileCandidates, compileSnippetChars
  *                 how much of each text CASE's advocate prompts show (CASE_PROMPT_LIMITS; the values
  *                 never changed, runs before them recorded none)
+ *   seedDerivation how each item's seeded draws (presentation orders, tie-breaks, jury panels) follow
+ *                 from the run seed (core/rng.ts SEED_DERIVATION); an older lexcase drew them with
+ *                 FNV-1a alone, so the items a resume runs are drawn otherwise than its earlier ones:
+ *                 the warning says so. A run dir that records another derivation is refused; a
+ *                 replay (eval/llm-exchanges.ts) and a merge (eval/reproduce/merge.ts) refuse an
+ *                 unrecorded one too
  *
  * Such a field is "unknown", not a difference: the resume goes on, says so in a warning, records
  * the fields in its `resumes` entry (`unchecked`), and config.json records them from then on, so
@@ -97,6 +103,11 @@ const ADDED: {
     what: 'the evidence search query',
     lacks: (before, after, old) => before === undefined && after !== undefined && (old.task !== 'learned_hands_courts' || old.k === 0),
     differed: "this run dir's items were retrieved by an older lexcase, which searched with the first 600 characters of each post only",
+  },
+  {
+    path: ['seedDerivation'],
+    what: "how the items' seeded draws follow from the seed: an older lexcase drew them with FNV-1a alone (they depended only on whether the seed was odd or even), so the items this resume runs are drawn otherwise than the earlier ones",
+    lacks: absent,
   },
   {
     path: ['passageChars'],

@@ -57,7 +57,7 @@ import { RepairTally, withRepairTally } from '../core/llm/bound-repair.js';
 import { readExchanges, replayInfo, writeExchanges, writeModelSettings, type ReplayInfo } from './llm-exchanges.js';
 import { log } from '../core/log.js';
 import { createProgress } from '../core/progress.js';
-import { deriveSeed } from '../core/rng.js';
+import { deriveSeed, SEED_DERIVATION } from '../core/rng.js';
 import { ToolRecorder, withToolRecorder } from '../retrieval/tools/tool-recorder.js';
 import { provenance } from './provenance.js';
 import type { RunConfigFile } from './run-config-file.js';
@@ -98,7 +98,7 @@ export interface RunExperimentOptions<Item extends { id: string }> {
   gold: (item: Item) => string;
   /** Build the system context for one item; `seed` is derived from the run seed and the item id. */
   makeContext: (item: Item, info: { seed: number }) => Promise<SystemContext> | SystemContext;
-  /** Resolved config (system, dataset, split, k, tools, model, index...); written to config.json. */
+  /** Resolved config (system, dataset, split, k, tools, model, index...); written to config.json, with `seedDerivation` (core/rng.ts SEED_DERIVATION). */
   config: Record<string, unknown>;
   seed: number;
   /** Items run at once (default 1). */
@@ -199,8 +199,9 @@ async function runLocked<Item extends { id: string }>(
   const { runDir, seed } = opts;
   const stale = await removeStaleTemps(runDir);
   if (stale) log.info(`${runDir}: removed ${stale} temp file(s) left by an interrupted run`);
-  // JSON round-trip so the comparison sees what config.json holds (no undefined, no functions).
-  const config = JSON.parse(JSON.stringify(opts.config ?? {})) as Record<string, unknown>;
+  // JSON round-trip so the comparison sees what config.json holds (no undefined, no functions); with
+  // how the items' seeds follow from the run seed, which every seeded draw depends on (core/rng.ts).
+  const config = JSON.parse(JSON.stringify({ ...opts.config, seedDerivation: SEED_DERIVATION })) as Record<string, unknown>;
   const prov = provenance(items, opts.gold as (item: never) => string);
 
   const existing = (await readConfig(runDir)) as RunConfigFile | undefined;

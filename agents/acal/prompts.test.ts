@@ -107,7 +107,7 @@ describe('ACAL reply schemas as sent', () => {
 });
 
 describe('ACAL prompts', () => {
-  it('select-team sends the team-selection prompt, the roles in the seeded order (seed 4: Judge, Compliance Officer, Prosecutor, …)', async () => {
+  it('select-team sends the team-selection prompt, the roles in the seeded order (seed 4: IP Attorney, Paralegal, Law Clerk / Judicial Clerk, …)', async () => {
     const got = await sent('{"selected":[{"role":"Prosecutor"},{"role":"Judge"}]}', (m) => selectTeam(m, c, 'support', { maxAgents: 3, seed: 4 }));
     expect(got).toEqual(SELECT_TEAM);
   });
@@ -123,13 +123,13 @@ describe('ACAL prompts', () => {
     const got = await sent('{"relations":[{"pair":"s1~a1","relation":"attack","confidence":0.9}]}', (m) => identifyRelations(m, c.task.context, args));
     expect(got).toEqual(RELATIONS);
   });
-  it('resolve-clashes sends the clash prompt, the sides in the seeded order (seed 4: the supporting argument as A)', async () => {
-    const got = await sent('{"winner":"A"}', (m) => resolveClashes(m, c, [{ support: 's1', attack: 'a1' }], args, { seed: 4 }));
+  it('resolve-clashes sends the clash prompt, the sides in the seeded order (seed 1: the supporting argument as A)', async () => {
+    const got = await sent('{"winner":"A"}', (m) => resolveClashes(m, c, [{ support: 's1', attack: 'a1' }], args, { seed: 1 }));
     expect(got).toEqual(CLASH);
   });
-  it('resolve-clashes with seed 1 shows the attacking argument as A, and "A" wins for the attacker', async () => {
+  it('resolve-clashes with seed 4 shows the attacking argument as A, and "A" wins for the attacker', async () => {
     const model = new FakeChatModel(['{"reason":"r","winner":"A"}']);
-    const r = await withPassageHandles(() => resolveClashes(model, c, [{ support: 's1', attack: 'a1' }], args, { seed: 1 }));
+    const r = await withPassageHandles(() => resolveClashes(model, c, [{ support: 's1', attack: 'a1' }], args, { seed: 4 }));
     expect(String(model.calls[0].messages[1].content)).toContain(
       `ARGUMENT A (attacks the claim): ${args[1].text}\n\nARGUMENT B (supports the claim): ${args[0].text}`,
     );
@@ -172,16 +172,16 @@ const SELECT_TEAM: [string, string] = [
     ...CASE_LINES,
     '',
     'AVAILABLE AGENTS:',
-    '- Judge (Adjudication). Expertise: statutory interpretation; rules of evidence and procedure; precedent. Priorities: correct application of the law; impartiality; fair process. Style: neutral and principled; reasons from the governing rule to the facts.',
+    '- IP Attorney (Advisory & Transactional). Expertise: copyright, patent and trademark law; licensing; IP litigation. Priorities: protecting IP rights; lawful use. Style: technical-legal and specialised.',
+    '- Paralegal (Research & Support). Expertise: case files; court filings and deadlines; document preparation. Priorities: accuracy of facts; procedural completeness. Style: detail-focused; checks what the record actually says.',
+    '- Law Clerk / Judicial Clerk (Adjudication). Expertise: legal research; bench memos; rule and precedent analysis. Priorities: accurate analysis; clarity; grounding every step in authority. Style: analytical and precise; element-by-element application of the rule.',
     '- Compliance Officer (Advisory & Transactional). Expertise: regulatory law; internal policies; audits. Priorities: following rules and regulations; preventing violations. Style: policy-oriented and checklist-driven.',
+    '- Corporate Counsel (Advisory & Transactional). Expertise: contracts; corporate governance; risk management. Priorities: minimising legal risk; compliance; commercial sense. Style: preventive and business-oriented.',
+    '- Judge (Adjudication). Expertise: statutory interpretation; rules of evidence and procedure; precedent. Priorities: correct application of the law; impartiality; fair process. Style: neutral and principled; reasons from the governing rule to the facts.',
+    '- Legal Analyst (Research & Support). Expertise: legal research; statute and case-law review; classification of legal issues. Priorities: objective analysis; clear categorisation; risk forecasting. Style: research-oriented and objective.',
     '- Prosecutor (Litigation & Advocacy). Expertise: criminal law; evidence; case building. Priorities: admissible proof; due process; public interest. Style: fact-centred and adversarial within the bounds of duty.',
     "- Private Practice Lawyer (Litigation & Advocacy). Expertise: civil litigation; trial advocacy; client counselling. Priorities: the client's position; practical outcomes; procedural strategy. Style: persuasive and pragmatic; builds the strongest case from the facts.",
-    '- Corporate Counsel (Advisory & Transactional). Expertise: contracts; corporate governance; risk management. Priorities: minimising legal risk; compliance; commercial sense. Style: preventive and business-oriented.',
     "- Public Defender (Litigation & Advocacy). Expertise: criminal defence; constitutional rights; evidentiary objections. Priorities: the accused's rights; fair trial; access to justice. Style: rights-centred advocacy; probes every weakness in the other side's proof.",
-    '- IP Attorney (Advisory & Transactional). Expertise: copyright, patent and trademark law; licensing; IP litigation. Priorities: protecting IP rights; lawful use. Style: technical-legal and specialised.',
-    '- Legal Analyst (Research & Support). Expertise: legal research; statute and case-law review; classification of legal issues. Priorities: objective analysis; clear categorisation; risk forecasting. Style: research-oriented and objective.',
-    '- Law Clerk / Judicial Clerk (Adjudication). Expertise: legal research; bench memos; rule and precedent analysis. Priorities: accurate analysis; clarity; grounding every step in authority. Style: analytical and precise; element-by-element application of the rule.',
-    '- Paralegal (Research & Support). Expertise: case files; court filings and deadlines; document preparation. Priorities: accuracy of facts; procedural completeness. Style: detail-focused; checks what the record actually says.',
     '',
     'Choose 2 to 3 different agents whose expertise fits the legal issues of this case. Use the role names exactly as listed.',
     '',

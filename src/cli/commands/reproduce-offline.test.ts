@@ -1,7 +1,8 @@
 /**
  * `lexcase reproduce case-table3` offline (retrieval grid on a small real index: gold passages of
  * the first val questions + legal_corpus), resume, and `--shard` + `lexcase merge` equal to the
- * unsharded run item for item; merge refuses missing shards, duplicates and damaged copies.
+ * unsharded run item for item; merge refuses missing shards, duplicates, damaged copies and a shard
+ * whose seeds were derived otherwise (an older lexcase's).
  */
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -243,6 +244,17 @@ describe('lexcase reproduce case-table3 (offline)', () => {
     const r2 = await cli('merge', join(dir, 'm4'), s1, bad);
     expect(r2.stderr).toContain(`item "${dropped}" has no result (missing item)`);
     expect(r2.stderr).toContain('--shard 2/2');
+    // a shard an older lexcase ran (no seedDerivation: its items' seeds were derived otherwise): refused, like any other config difference
+    const old = join(dir, 's2-old');
+    cpSync(s2, old, { recursive: true });
+    const cfgFile = join(old, 'runs', 'bm25', 'config.json');
+    const cfg = JSON.parse(readFileSync(cfgFile, 'utf8'));
+    expect(cfg.config.seedDerivation).toBe('fnv1a-fmix32');
+    delete cfg.config.seedDerivation;
+    writeFileSync(cfgFile, JSON.stringify(cfg));
+    const r3 = await cli('merge', join(dir, 'm5'), s1, old);
+    expect(r3.code).toBe(1);
+    expect(r3.stderr).toMatch(/has a different config\.json than .* \(field "seedDerivation" differs\): .*run the shard again into a new --run-dir/);
   }, 60_000);
 
   it('a reproduction dir is locked while a reproduce writes it: a second reproduce gets LOCKED and writes nothing; two started at once never double-write (child processes)', async () => {
