@@ -74,6 +74,37 @@ describe('reproduction table: the index the runs used', () => {
   });
 });
 
+describe('reproduction table: failed items', () => {
+  it('case-table2: a cell counts its failed items (HTTP errors, no prediction) in table.json and table.md, and its ⚠ says it may come from them', async () => {
+    const { recipe } = loadRecipe('case-table2');
+    const d = runDirOf(dir, 'llm-only');
+    mkdirSync(d, { recursive: true });
+    // 10 Bar Exam QA items: 4 failed with an HTTP 400 (no prediction), 1 right, 5 wrong
+    const lines = Array.from({ length: 10 }, (_, i) =>
+      JSON.stringify(
+        i < 4
+          ? { id: `mbe_${300 + i}`, prediction: null, gold: 'A', correct: false, ms: 5, error: 'LLM_HTTP: 400 audit: bad request' }
+          : { id: `mbe_${300 + i}`, prediction: i === 4 ? 'A' : 'B', gold: 'A', correct: i === 4, ms: 5 },
+      ),
+    );
+    writeFileSync(join(d, 'results.jsonl'), `${lines.join('\n')}\n`);
+    const t = await buildTable(dir, recipe, { limit: 10, shard: null, runs: [{ id: 'llm-only', system: 'baseline', status: 'done' }] });
+    const cell = t.rows.find((r) => r.label === 'LLM-Only')!.cells[0];
+    // before: { value: 10, n: 10, outsideCi: true } and no word of the 4 failures
+    expect(cell).toMatchObject({
+      value: 10,
+      n: 10,
+      failed: 4,
+      failedNote: 'counted as wrong',
+      outsideCi: true,
+      flagNote: 'may come from the 4 failed items (counted as wrong)',
+    });
+    expect(tableMarkdown(t)).toContain(
+      'paper 65.32 · lexcase 10.00 [1.79, 40.42] 95% Wilson n=10 (4 failed, counted as wrong) ⚠ (may come from the failed items)',
+    );
+  });
+});
+
 describe('reproduction table: a run that did not finish', () => {
   /** A finished retrieval run of 10 Bar Exam QA questions: every gold passage in the top 1000, none in the top 100. */
   function writeRetrievalRun(runId: string) {
@@ -113,7 +144,8 @@ describe('reproduction table: a run that did not finish', () => {
       [null, 0, 'failed'],
       [null, 0, 'failed'],
     ]);
-    expect(t.rows.find((r) => r.label === 'QLM-RAG')!.cells[2]).toMatchObject({ value: 1, n: 10, status: 'done' });
+    // a retrieval item's prediction is null when nothing ranks: a miss, not a failure
+    expect(t.rows.find((r) => r.label === 'QLM-RAG')!.cells[2]).toMatchObject({ value: 1, n: 10, failed: 0, status: 'done' });
     const md = tableMarkdown(t);
     expect(md).toMatch(
       /\| BM25-RAG † \| paper 0\.0000 · lexcase — \(failed\) \| paper 0\.0323 · lexcase — \(failed\) \| paper 0\.1048 · lexcase — \(failed\) \|/,

@@ -6,10 +6,14 @@
  * true when the paper's value lies outside lexcase's interval, null (with `flagNote`) when the row
  * is not comparable, the paper prints no number, n < 10 or the interval is degenerate. Only a run
  * whose status is "done" has values: a failed, unavailable or not-run cell's value is null.
+ * `failed` counts the cell's failed items (eval/metrics/failures.ts: an error, or no prediction from a
+ * system that answers; a retrieval or trec item fails only with an error) and `failedNote` says how
+ * the value treats them (accuracy and the F1 figures count them as wrong): a cell whose failures sit
+ * beside a ⚠ says (`flagNote`) that the flag may come from them, as its text does in table.md.
  *
  * table.json (read by the explorer):
  *   { recipe, title, paper, table, scale, columns, methods,
- *     rows: [{ label, comparable, cells: [{ column, paper, value, ci: [lo, hi] | null, n, method, ciNote?, outsideCi, flagNote?, run, status }] }],
+ *     rows: [{ label, comparable, cells: [{ column, paper, value, ci: [lo, hi] | null, n, failed, failedNote?, method, ciNote?, outsideCi, flagNote?, run, status }] }],
  *     notes, limit, shard, runs: [{ id, system, status, error?, argv? }] }
  */
 import { existsSync } from 'node:fs';
@@ -19,11 +23,12 @@ import { errors } from '../../core/errors.js';
 import { didYouMean } from '../../core/did-you-mean.js';
 import { readConfig, readResults } from '../run-dir.js';
 import { taskLabels } from '../systems.js';
+import { isFailed } from '../metrics/failures.js';
 import { METHOD_LABEL, METHODS_NOTE, MIN_N, outsideInterval, type IntervalMethod } from '../stats/index.js';
 import type { ResultRecord } from '../types.js';
-import type { Recipe } from './recipe.js';
+import { OFFLINE_SYSTEMS, type Metric, type Recipe } from './recipe.js';
 import { runDirOf, type ReproductionFile, type RunState } from './reproduction-dir.js';
-import { cellValue } from './stats.js';
+import { cellValue, selectRecords } from './stats.js';
 
 export interface TableCell {
   column: string;
@@ -31,6 +36,10 @@ export interface TableCell {
   value: number | null;
   ci: [number, number] | null;
   n: number;
+  /** Failed items of the cell (its run's items the cell's `where` keeps): 0 where none failed. */
+  failed: number;
+  /** How the value treats the failed items ("counted as wrong", "left out of n"); only where failed > 0. */
+  failedNote?: string;
   /** The interval's method (eval/stats): "95% Wilson" or "95% bootstrap"; null without a value. */
   method: string | null;
   /** Why `ci` is null although there is a value ("n < 10"). */
@@ -59,6 +68,22 @@ export interface TableJson {
   runs: RunState[];
 }
 
+/** Stats whose n holds every item of the cell, a failed one scored as no prediction (wrong). */
+const COUNTS_AS_WRONG = new Set<Metric['stat']>(['accuracy', 'micro-f1', 'macro-precision', 'macro-recall', 'macro-f1']);
+
+/**
+ * The cell's failed items and how its value treats them. A retrieval or trec item's prediction is the
+ * top-ranked id (null when nothing was retrieved: a miss, not a failure), so there only an error fails.
+ */
+function cellFailures(recs: readonly ResultRecord[], m: Metric, offline: boolean): { failed: number; failedNote?: string } {
+  const failedOf = (r: ResultRecord) => (offline ? r.error !== undefined : isFailed(r));
+  const failed = selectRecords(recs, { ...m, stat: 'accuracy' }).filter(failedOf).length; // the items `where` keeps
+  if (!failed) return { failed };
+  if (COUNTS_AS_WRONG.has(m.stat)) return { failed, failedNote: 'counted as wrong' };
+  const inN = selectRecords(recs, m).filter(failedOf).length;
+  return { failed, failedNote: inN === 0 ? 'left out of n' : inN === failed ? 'in n with what they recorded' : `${inN} of them in n with what they recorded` };
+}
+
 const round = (x: number, scale: number) => Number((x * scale).toFixed(scale === 100 ? 2 : 4));
 
 export async function buildTable(dir: string, recipe: Recipe, repro: Pick<ReproductionFile, 'limit' | 'shard' | 'runs'>): Promise<TableJson> {
@@ -73,13 +98,14 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
     labels.set(run.id, taskLabels(typeof cfg.system === 'string' ? cfg.system : run.system, cfg));
   }
   const state = new Map(repro.runs.map((s) => [s.id, s]));
+  const offline = new Set(recipe.runs.filter((r) => OFFLINE_SYSTEMS.includes(r.system)).map((r) => r.id));
   const rows = recipe.rows.map((row, i) => ({
     label: row.label,
     comparable: row.comparable,
     ...(row.note ? { note: row.note } : {}),
     cells: row.cells.map((c, j): TableCell => {
       const status = state.get(c.run)?.status ?? 'not run';
-      const none = { column: c.column, paper: c.paper, value: null, ci: null, n: 0, method: null, outsideCi: null, run: c.run, status };
+      const none = { column: c.column, paper: c.paper, value: null, ci: null, n: 0, failed: 0, method: null, outsideCi: null, run: c.run, status };
       // Only a run that finished in this reproduction has figures: the results a failed run (a resume
       // refused for a changed config, an error midway) left from an earlier attempt are not the
       // recipe's, and printed as current they read as a reproduced number ("— (failed)" instead).
@@ -90,16 +116,21 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
       if (iv.n === 0) return none;
       const ci: [number, number] | null = iv.lo !== null && iv.hi !== null ? [round(iv.lo, recipe.scale), round(iv.hi, recipe.scale)] : null;
       const flag = row.comparable && c.paper !== null ? outsideInterval(c.paper, { lo: ci?.[0] ?? null, hi: ci?.[1] ?? null, n: iv.n }) : { outside: null };
+      const fails = cellFailures(recs, c.metric, offline.has(c.run));
+      // a ⚠ beside failed items may be theirs (counted as wrong, or a smaller, selected n): the cell says so
+      const reason =
+        flag.outside && fails.failed ? `may come from the ${fails.failed} failed item${fails.failed === 1 ? '' : 's'} (${fails.failedNote})` : flag.reason;
       return {
         column: c.column,
         paper: c.paper,
         value: round(iv.estimate, recipe.scale),
         ci,
         n: iv.n,
+        ...fails,
         method: METHOD_LABEL[iv.method as IntervalMethod],
         ...(ci ? {} : { ciNote: iv.missing }),
         outsideCi: flag.outside,
-        ...(flag.reason ? { flagNote: flag.reason } : {}),
+        ...(reason ? { flagNote: reason } : {}),
         run: c.run,
         status,
       };
@@ -211,7 +242,8 @@ function cellText(c: TableCell | undefined, scale: number): string {
   const paper = `paper ${fmt(c.paper, scale)}`;
   if (c.value === null) return `${paper} · lexcase — (${c.status === 'done' ? 'no items' : c.status})`;
   const ci = c.ci ? `[${fmt(c.ci[0], scale)}, ${fmt(c.ci[1], scale)}] ${c.method}` : `(${c.ciNote ?? 'no interval'})`;
-  return `${paper} · lexcase ${fmt(c.value, scale)} ${ci} n=${c.n}${c.outsideCi ? ' ⚠' : ''}`;
+  const failed = c.failed ? ` (${c.failed} failed, ${c.failedNote})` : '';
+  return `${paper} · lexcase ${fmt(c.value, scale)} ${ci} n=${c.n}${failed}${c.outsideCi ? ` ⚠${c.failed ? ' (may come from the failed items)' : ''}` : ''}`;
 }
 
 export function tableMarkdown(t: TableJson): string {
@@ -241,7 +273,7 @@ export function tableMarkdown(t: TableJson): string {
     sep,
     ...body,
     '',
-    `⚠ the paper's value lies outside lexcase's 95% interval (raised only at n ≥ ${MIN_N} on a non-degenerate interval). † not comparable (different data or setting): no flag is raised.`,
+    `⚠ the paper's value lies outside lexcase's 95% interval (raised only at n ≥ ${MIN_N} on a non-degenerate interval; beside failed items it may come from them: rerun the command to retry them). † not comparable (different data or setting): no flag is raised.`,
     '',
     ...(t.notes.length ? ['## Notes', '', ...t.notes.map((n) => `- ${n}`), ''] : []),
     '## Runs',

@@ -10,6 +10,7 @@ import { exportControl } from './export.js';
 import { go } from './route.js';
 import { plot } from './plot.js';
 import { sortableTable, td, type Column, type SortState } from './sortable.js';
+import { reproFlagText, reproNText } from './repro-cell.js';
 import type { Figure, ReproProvenance as Provenance, RunSummary } from '../common/run-summary-types.js';
 import { systemLabel } from '../common/labels.js';
 
@@ -204,6 +205,9 @@ type ReproCell = {
   value: number | null;
   ci: [number, number] | null;
   n: number;
+  /** Failed items of the cell and how the value treats them (absent in a table.json from before). */
+  failed?: number;
+  failedNote?: string;
   method?: string | null;
   ciNote?: string;
   outsideCi: boolean | null;
@@ -235,8 +239,8 @@ const isRepro = (t: unknown): t is ReproTable => {
 /**
  * A reproduction's table.json: per row and column the paper's value and lexcase's value with its
  * 95% interval and method (as table.json gives them: eval/stats) in separate columns, n, and the
- * flag (⚑ the paper outside lexcase's interval; no flag below n = 10 or on a degenerate interval,
- * with the reason; † not comparable); each
+ * flag (⚑ the paper outside lexcase's interval — beside failed items, that it may come from them; no
+ * flag below n = 10 or on a degenerate interval, with the reason; † not comparable), the failed items beside n; each
  * lexcase cell links to the run that made it; the recipe's notes; every run of the grid.
  */
 export function reproTable(t: ReproTable, reproId: string): HTMLElement {
@@ -279,15 +283,7 @@ export function reproTable(t: ReproTable, reproId: string): HTMLElement {
           c.value === null
             ? `– (${c.status ?? 'not run'})`
             : `${fmt(c.value)}${c.ci ? ` [${fmt(c.ci[0])}, ${fmt(c.ci[1])}]${c.method ? ` ${c.method}` : ''}` : c.ciNote ? ` (${c.ciNote})` : ''}`;
-        const flag = c.outsideCi
-          ? '⚑ outside CI'
-          : !r.comparable
-            ? '† not comparable'
-            : c.outsideCi === false
-              ? 'within CI'
-              : c.flagNote && c.value !== null
-                ? `no flag: ${c.flagNote}`
-                : '';
+        const flag = reproFlagText(c, r.comparable);
         return [
           td(fmt(c.paper), { class: 'num', 'data-testid': 'repro-paper' }),
           // the value, then its interval and method on the next line (one nowrap line made the table 1,641 px wide at 1280)
@@ -304,7 +300,7 @@ export function reproTable(t: ReproTable, reproId: string): HTMLElement {
             ),
             { class: 'num wrap', 'data-export': val },
           ),
-          td(String(c.n), { class: 'num', 'data-testid': 'repro-n' }),
+          td(reproNText(c), { class: c.failed ? 'num error-text' : 'num', 'data-testid': 'repro-n' }),
           td(flag, { class: `flag-cell${c.outsideCi ? ' outside' : !r.comparable ? ' not-comparable' : ''}`, 'data-testid': 'repro-flag' }),
         ];
       }),
@@ -330,7 +326,7 @@ export function reproTable(t: ReproTable, reproId: string): HTMLElement {
     h(
       'p',
       { class: 'muted', 'data-testid': 'repro-methods' },
-      `${t.methods ? `${t.methods} ` : ''}⚑ the paper's value lies outside lexcase's 95% interval (raised only at n ≥ 10 on a non-degenerate interval). † not comparable (different data or setting): no flag is raised.`,
+      `${t.methods ? `${t.methods} ` : ''}⚑ the paper's value lies outside lexcase's 95% interval (raised only at n ≥ 10 on a non-degenerate interval; beside failed items it may come from them). † not comparable (different data or setting): no flag is raised.`,
     ),
     t.notes.length
       ? h(
