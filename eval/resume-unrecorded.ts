@@ -39,6 +39,9 @@
  *                 the warning says so. A run dir that records another derivation is refused; a
  *                 replay (eval/llm-exchanges.ts) and a merge (eval/reproduce/merge.ts) refuse an
  *                 unrecorded one too
+ *   ranking       the order a reproduce retrieval run ranks hits in ("trec_eval": ties by docid
+ *                 descending, as `eval retrieval`); an older lexcase kept the retriever's order on ties,
+ *                 so its run dirs (ranks made the other way) are refused, never "unknown"
  *
  * Such a field is "unknown", not a difference: the resume goes on, says so in a warning, records
  * the fields in its `resumes` entry (`unchecked`), and config.json records them from then on, so
@@ -97,6 +100,13 @@ const ADDED: {
       Array.isArray(after) &&
       before.includes('dense') &&
       JSON.stringify(before.filter((m) => m !== 'dense')) === JSON.stringify(after),
+  },
+  {
+    path: ['ranking'],
+    what: 'the order hits are ranked in',
+    lacks: () => false,
+    differed:
+      "this run dir's ranks were made by an older lexcase, which kept the retriever's order on score ties (now trec_eval's: ties by docid descending, as `lexcase eval retrieval`)",
   },
   {
     path: ['evidenceQuery'],

@@ -3,7 +3,11 @@
  * experiment runner (resumable run dir, one trace per question, sharding). Per question the
  * prediction is the top-ranked passage id, the gold is the first gold passage id, and the metrics
  * are `recall@<k>` (0/1 per k — each Bar Exam QA question has one gold passage) and `firstRank`.
- * The query is the question's prompt + question, as in `lexcase eval retrieval` (eval/retrieval-eval.ts).
+ * The query is the question's prompt + question and the hits are ranked as trec_eval ranks their run
+ * file (eval/trec/order.ts `trecRankedIds`: ties by docid descending), both as in `lexcase eval retrieval`
+ * (eval/retrieval-eval.ts), so a question's firstRank and recall@k equal its figures there. config.json
+ * records that order (`ranking: "trec_eval"`): a run dir an older lexcase wrote kept the retriever's
+ * order on ties, and resuming it is refused (its items would mix the two orders).
  * A question none of whose gold passages is in the index can only miss: the run warns with their
  * count (as `eval retrieval` does) and marks each item `goldInIndex` (true/false) in its metrics,
  * from which the reproduction's table notes count them (table.ts), shards and resumes included.
@@ -22,6 +26,7 @@ import { errors } from '../../core/errors.js';
 import { methodSpec } from '../../retrieval/methods.js';
 import { log } from '../../core/log.js';
 import { firstRelevantRank, recallAtK } from '../metrics/index.js';
+import { trecRankedIds } from '../trec/order.js';
 import { countGoldMissing, goldMissingFrom } from '../retrieval-eval-index.js';
 import { contextFrom, runExperiment, type RunExperimentResult } from '../runner.js';
 import type { AgentSystem } from '../types.js';
@@ -60,6 +65,9 @@ export function recordedIndex(manifest: Manifest, method: string): { index: Reco
   };
 }
 
+/** The order a retrieval run ranks hits in, recorded in its config.json (a run dir without it kept the retriever's order on ties). */
+export const RETRIEVAL_RANKING = 'trec_eval';
+
 export async function runRetrievalGridRun(o: RetrievalRunOptions): Promise<RunExperimentResult> {
   const ks = [...new Set(o.ks ?? [10, 100, 1000])].sort((a, b) => a - b);
   if (!ks.length || ks.some((k) => !Number.isInteger(k) || k < 1)) throw errors.invalidInput('ks', `expected positive integers, got ${JSON.stringify(o.ks)}`);
@@ -89,7 +97,8 @@ export async function runRetrievalGridRun(o: RetrievalRunOptions): Promise<RunEx
       );
     const system: AgentSystem<Question> = async (q) => {
       const hits = await retriever.search(retrievalQuery(q), { k: depth });
-      const ranked = hits.map((h) => h.id);
+      const ranked = trecRankedIds(hits);
+      const scores = new Map(hits.map((h) => [h.id, h.score]));
       const metrics: Record<string, number | boolean | null> = {
         firstRank: firstRelevantRank(ranked, q.goldPassageIds),
         goldInIndex: !goldMissingFrom(idx.docs, q),
@@ -98,7 +107,7 @@ export async function runRetrievalGridRun(o: RetrievalRunOptions): Promise<RunEx
       return {
         prediction: ranked[0] ?? null,
         metrics,
-        trace: { query: retrievalQuery(q), goldIds: q.goldPassageIds, top10: hits.slice(0, 10).map((h) => ({ id: h.id, score: h.score })) },
+        trace: { query: retrievalQuery(q), goldIds: q.goldPassageIds, top10: ranked.slice(0, 10).map((id) => ({ id, score: scores.get(id) })) },
       };
     };
     return await runExperiment({
@@ -114,6 +123,7 @@ export async function runRetrievalGridRun(o: RetrievalRunOptions): Promise<RunEx
         split,
         splitSeed: o.splitSeed ?? null,
         ks,
+        ranking: RETRIEVAL_RANKING,
         limit: o.limit ?? null,
         ...recordedIndex(manifest, o.method),
         ...(retriever.config ? { retriever: retriever.config } : {}),
