@@ -80,7 +80,7 @@ import {
 } from './run-dir.js';
 import { makeRunDir, noteRunDir, removeCreatedDirs, undoRunStart } from './run-start-undo.js';
 import { keptFailedText, retriedText } from './run-counts.js';
-import { selectShardItems } from './reproduce/shard.js';
+import { checkShardResume, currentShard, selectShardItems } from './reproduce/shard.js';
 import type { AgentSystem, ResultRecord, SystemContext, SystemOutcome } from './types.js';
 
 export interface RunProgress {
@@ -201,7 +201,9 @@ async function runLocked<Item extends { id: string }>(
   if (stale) log.info(`${runDir}: removed ${stale} temp file(s) left by an interrupted run`);
   // JSON round-trip so the comparison sees what config.json holds (no undefined, no functions); with
   // how the items' seeds follow from the run seed, which every seeded draw depends on (core/rng.ts).
-  const config = JSON.parse(JSON.stringify({ ...opts.config, seedDerivation: SEED_DERIVATION })) as Record<string, unknown>;
+  // A shard's run dir records its shard (reproduce --shard): resumed outside it, it would take other shards' items.
+  const shard = currentShard();
+  const config = JSON.parse(JSON.stringify({ ...opts.config, seedDerivation: SEED_DERIVATION, ...(shard ? { shard } : {}) })) as Record<string, unknown>;
   const prov = provenance(items, opts.gold as (item: never) => string);
 
   const existing = (await readConfig(runDir)) as RunConfigFile | undefined;
@@ -219,6 +221,9 @@ async function runLocked<Item extends { id: string }>(
   const traceSchema = traceSchemaFor(opts.config?.system);
 
   if (existing) {
+    checkShardResume(runDir, existing.config ?? {}, shard);
+    // a shard dir written before config.json recorded its shard (its shard.json says the same one)
+    if (shard && existing.config && existing.config.shard === undefined) existing.config = { ...existing.config, shard };
     if (existing.seed !== seed) throw errors.runInvalid(runDir, `was started with seed ${existing.seed}, not ${seed}; use a new run dir to change the seed`);
     // Fields an older lexcase did not record (the index's content, the whole LLM config) cannot be checked: see resume-unrecorded.ts.
     const { config: recorded, unrecorded } = withUnrecorded(existing.config ?? {}, config);

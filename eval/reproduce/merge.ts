@@ -116,6 +116,28 @@ interface PlannedRun {
   allIds: string[];
 }
 
+/** A shard run's config without the shard it records (each shard's own: eval/reproduce/shard.ts). */
+function unsharded(config: unknown): Record<string, unknown> {
+  const { shard: _shard, ...rest } = (config ?? {}) as Record<string, unknown>;
+  return rest;
+}
+
+/**
+ * The command that reruns a merged run: shard 1's, pointed at the merged dir and without --shard
+ * (`lexcase reproduce … --run-dir OUT`, `lexcase run … --run-dir OUT/runs/<id>`). Before: shard 1's
+ * own command, which resumed shard 1's run dir with every other shard's items.
+ */
+function mergedArgv(argv: readonly string[], out: string, runId: string): string[] {
+  const to = argv[0] === 'reproduce' ? out : runDirOf(out, runId);
+  const res: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--shard') i++;
+    else if (argv[i] === '--run-dir' && i + 1 < argv.length) res.push(argv[i], to), i++;
+    else res.push(argv[i]);
+  }
+  return res;
+}
+
 /** Read and check one run across the shards (nothing is written). */
 async function planMergeRun(runId: string, dirs: string[]): Promise<PlannedRun> {
   const shards: PlannedRun['shards'] = [];
@@ -130,8 +152,8 @@ async function planMergeRun(runId: string, dirs: string[]): Promise<PlannedRun> 
   for (const s of shards.slice(1)) {
     if (s.shard.allIdsSha256 !== ref.shard.allIdsSha256)
       throw errors.runInvalid(s.dir, `ran a different item list than ${ref.dir} (different data or --limit)`);
-    // a shard's config against the first one's
-    const [was, now] = [ref, s].map((x) => ({ seed: x.config.seed, ...((x.config.config ?? {}) as Record<string, unknown>) }));
+    // a shard's config against the first one's (each records its own shard)
+    const [was, now] = [ref, s].map((x) => ({ seed: x.config.seed, ...unsharded(x.config.config) }));
     const diff = was.seed !== now.seed ? 'seed' : firstDifference(now, was);
     if (diff)
       throw errors.runInvalid(
@@ -184,6 +206,7 @@ async function writeMergedRun(p: PlannedRun, out: string): Promise<{ items: numb
   }
   await writeJsonAtomic(join(to, RUN_FILES.config), {
     ...ref.config,
+    config: unsharded(ref.config.config),
     ...(prov ? { provenance: { ...prov, items: merged.length, datasetChecksum: datasetChecksum(merged, (r: ResultRecord) => r.gold) } } : {}),
     mergedItems: merged.length,
     mergedFrom,
@@ -245,7 +268,8 @@ export async function mergeShards(out: string, dirs: string[], recipe: Recipe): 
         continue;
       }
       const { items } = await writeMergedRun(plan, out);
-      runs.push({ id: run.id, system: run.system, status: 'done', ...(states[0]?.argv ? { argv: states[0].argv } : {}) });
+      const argv = states.find((x) => x?.argv)?.argv;
+      runs.push({ id: run.id, system: run.system, status: 'done', ...(argv ? { argv: mergedArgv(argv, out, run.id) } : {}) });
       summary.push({ id: run.id, status: 'done', items });
     }
     const now = new Date().toISOString();

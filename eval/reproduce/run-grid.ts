@@ -93,7 +93,7 @@ function lastError(stderr: string): string {
 const flagOf = (flag: string, value: string | undefined): string[] => (value ? [flag, value] : []);
 
 /**
- * The command that reruns one retrieval or TREC cell by hand (table.md prints it): `lexcase
+ * The command that reruns one retrieval or TREC cell, or any cell of a shard, by hand (table.md prints it): `lexcase
  * reproduce <recipe> --only <id>` with what this grid was given that the cell depends on — `inputs`
  * (the --index it searched, the --data it indexed), the reproduction dir, the shard and --limit.
  */
@@ -161,9 +161,22 @@ async function runOne(run: RecipeRun, o: RunGridOptions): Promise<RunState> {
   const r = await o.runCommand(['--json', ...argv]);
   await mkdir(join(o.dir, 'logs'), { recursive: true });
   await writeFile(join(o.dir, 'logs', `${run.id}.log`), `$ lexcase ${argv.join(' ')}\n${r.stdout}\n${r.stderr}`);
-  if (r.code !== 0) return { id: run.id, system: run.system, status: 'failed', argv, error: lastError(r.stderr) };
-  return { id: run.id, system: run.system, status: 'done', argv };
+  // a shard's run reruns only as that shard: `lexcase run` has no --shard, and run alone on this run
+  // dir it would take every other shard's items (refused now: shard.ts checkShardResume)
+  const rerun = o.shard ? reproduceArgv(run, o, shardRerunInputs(o)) : argv;
+  if (r.code !== 0) return { id: run.id, system: run.system, status: 'failed', argv: rerun, error: lastError(r.stderr) };
+  return { id: run.id, system: run.system, status: 'done', argv: rerun };
 }
+
+/** The `reproduce` flags an LLM run's shard depends on (the endpoint and model: as the grid was given them). */
+const shardRerunInputs = (o: RunGridOptions): string[] => [
+  ...flagOf('--index', o.index),
+  ...flagOf('--data', o.data),
+  ...flagOf('--config', o.config),
+  ...(o.cache === false ? ['--no-cache'] : []),
+  ...flagOf('--llm-provider', o.llmProvider),
+  ...flagOf('--replay', o.replay),
+];
 
 /** A `trec` recipe run's args → trec-run.ts options. */
 function trecRunOptions(run: RecipeRun, runDir: string, o: RunGridOptions): TrecRunOptions {

@@ -2,9 +2,14 @@
  * `--shard i/n`: split a grid's items across machines. Inside `withShard({ index, count }, fn)` every
  * `runExperiment` keeps only the items at positions p with p mod n = i − 1 (of the item list it was
  * given, after --limit), and records, per run dir, every item id and the ids it kept — so
- * `lexcase merge` can prove the shards together hold each item exactly once.
+ * `lexcase merge` can prove the shards together hold each item exactly once. A shard's run dir
+ * records its shard (config.json `shard`; shard.json for dirs written before): resuming it outside
+ * that shard — `lexcase run … --run-dir` without it, or another --shard — is refused, since it would
+ * run the other shards' items into it.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { errors } from '../../core/errors.js';
 
 export interface Shard {
@@ -39,6 +44,35 @@ export const shardLabel = (s: Shard) => `${s.index}/${s.count}`;
 /** Items of shard `s` (1-based) from a list: positions p with p mod count = index − 1. */
 export function shardItems<T>(items: readonly T[], s: Shard): T[] {
   return items.filter((_, p) => p % s.count === s.index - 1);
+}
+
+/** The shard in force (`reproduce --shard`), if any. */
+export const currentShard = (): Shard | undefined => scope.getStore()?.shard;
+
+/**
+ * The shard a run dir being resumed belongs to: config.json's `shard`, else (a dir written before it
+ * was recorded) its shard.json's. Refuses a resume under another shard or none (`shard`: the one in
+ * force now), naming the reproduce command that resumes it.
+ */
+export function checkShardResume(runDir: string, recorded: Record<string, unknown>, shard: Shard | undefined): void {
+  const fromFile = (): Shard | undefined => {
+    const f = join(runDir, 'shard.json');
+    if (!existsSync(f)) return undefined;
+    try {
+      return (JSON.parse(readFileSync(f, 'utf8')) as { shard?: Shard }).shard;
+    } catch {
+      return undefined;
+    }
+  };
+  const was = (recorded.shard as Shard | undefined) ?? fromFile();
+  if ((was ? shardLabel(was) : null) === (shard ? shardLabel(shard) : null)) return;
+  const repro = dirname(dirname(runDir));
+  throw errors.runInvalid(
+    runDir,
+    was
+      ? `holds shard ${shardLabel(was)} of a reproduction's items${shard ? `, not shard ${shardLabel(shard)}` : ''}: resuming it ${shard ? 'as another shard' : 'without --shard'} would run other shards' items into it; resume it with \`lexcase reproduce <recipe> --run-dir ${repro} --shard ${shardLabel(was)}\`, or use a new run dir`
+      : `was run without --shard, not as shard ${shardLabel(shard!)}; use a new --run-dir for the shard`,
+  );
 }
 
 /** Run `fn` with a shard in force; returns its result and what each run dir kept. */

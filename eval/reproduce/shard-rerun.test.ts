@@ -1,0 +1,78 @@
+/**
+ * A shard's LLM run prints the command that reruns it as that shard (`lexcase reproduce … --shard i/n`),
+ * a merged reproduction the unsharded one (the merged dir, no --shard), and a shard's run dir is not
+ * resumed outside its shard (before: `lexcase run … --run-dir <shard 1>/runs/llm-only` ran shard 2's
+ * items into shard 1: "items in results 5, items planned 3").
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import '../../agents/systems.js'; // the agent systems' list (a recipe names them), handed to eval
+import { loadQuestions } from '../../corpora/registry.js';
+import type { Question } from '../../corpora/types.js';
+import { contextFrom, runExperiment } from '../runner.js';
+import { readResults } from '../run-dir.js';
+import { mergeShards } from './merge.js';
+import { loadRecipe } from './recipe.js';
+import { runDirOf } from './reproduction-dir.js';
+import { runGrid, type CommandRunner } from './run-grid.js';
+
+const LIMIT = 5;
+let dir: string;
+let questions: Question[];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'lexcase-shard-rerun-'));
+  questions = (await loadQuestions('barexam', 'val')).slice(0, LIMIT);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** `lexcase run baseline … --run-dir D` as the grid runs it in process (inside the shard), answering "A" to every item. */
+const runBaseline = (runDir: string) =>
+  runExperiment({
+    runDir,
+    system: async () => ({ prediction: 'A', trace: {} }),
+    items: questions,
+    gold: (q) => q.answer,
+    makeContext: contextFrom(),
+    config: { system: 'baseline', mode: 'llm-only', dataset: 'barexam', split: 'val', limit: LIMIT },
+    seed: 13,
+  });
+const fakeRun: CommandRunner = async (argv) => {
+  await runBaseline(argv[argv.indexOf('--run-dir') + 1]);
+  return { code: 0, stdout: '', stderr: '' };
+};
+
+describe('case-table2 llm-only in two shards', () => {
+  it('prints each shard run with --shard, the merged run without it, and refuses a shard run dir resumed without its shard', async () => {
+    const { recipe, text } = loadRecipe('case-table2');
+    const [s1, s2, merged] = ['s1', 's2', 'merged'].map((d) => join(dir, d));
+    for (const [i, d] of [s1, s2].entries()) {
+      const r = await runGrid({ recipe, recipeText: text, dir: d, limit: LIMIT, shard: { index: i + 1, count: 2 }, only: ['llm-only'], runCommand: fakeRun });
+      // before: ['run', 'baseline', …, '--run-dir', '<s1>/runs/llm-only', '--limit', '5'] — no shard
+      expect(r.reproduction.runs[0].argv).toEqual(['reproduce', 'case-table2', '--only', 'llm-only', '--run-dir', d, '--shard', `${i + 1}/2`, '--limit', '5']);
+      expect(r.tableMd).toContain(`\`lexcase reproduce case-table2 --only llm-only --run-dir ${d} --shard ${i + 1}/2 --limit 5\``);
+    }
+    expect((await readResults(runDirOf(s1, 'llm-only'))).records).toHaveLength(3);
+
+    const m = await mergeShards(merged, [s1, s2], recipe);
+    // before: shard 1's command (its run dir)
+    expect(m.table.runs[0].argv).toEqual(['reproduce', 'case-table2', '--only', 'llm-only', '--run-dir', merged, '--limit', '5']);
+    expect(JSON.parse(readFileSync(join(runDirOf(merged, 'llm-only'), 'config.json'), 'utf8')).config.shard).toBeUndefined();
+
+    // shard 1's run dir resumed as a plain run: refused, nothing added (before: it ran shard 2's 2 items into it)
+    await expect(runBaseline(runDirOf(s1, 'llm-only'))).rejects.toThrow(
+      /holds shard 1\/2 of a reproduction's items: resuming it without --shard would run other shards' items into it; resume it with `lexcase reproduce <recipe> --run-dir .*s1 --shard 1\/2`, or use a new run dir/,
+    );
+    expect((await readResults(runDirOf(s1, 'llm-only'))).records).toHaveLength(3);
+    // a shard run dir an older lexcase wrote (no shard in config.json): its shard.json says which shard
+    const cfgFile = join(runDirOf(s2, 'llm-only'), 'config.json');
+    const cfg = JSON.parse(readFileSync(cfgFile, 'utf8'));
+    delete cfg.config.shard;
+    writeFileSync(cfgFile, JSON.stringify(cfg));
+    await expect(runBaseline(runDirOf(s2, 'llm-only'))).rejects.toThrow(/holds shard 2\/2 of a reproduction's items/);
+    // the merged run dir resumes unsharded: every item already done
+    expect((await runBaseline(runDirOf(merged, 'llm-only'))).skipped).toBe(LIMIT);
+  }, 60_000);
+});
