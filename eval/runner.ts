@@ -47,6 +47,7 @@
  * error) leaves the run dir as it found it (`undoRunStart`): what it created is removed, a
  * config.json it rewrote is put back, so the corrected command is not refused for its leftovers.
  */
+import { existsSync } from 'node:fs';
 import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import pLimit from 'p-limit';
@@ -74,13 +75,14 @@ import {
   readConfig,
   removeStaleTemps,
   repairResults,
+  resultsPath,
   rewriteResults,
   writeJsonAtomic,
   writeTrace,
 } from './run-dir.js';
 import { makeRunDir, noteRunDir, removeCreatedDirs, undoRunStart } from './run-start-undo.js';
 import { keptFailedText, retriedText } from './run-counts.js';
-import { checkShardResume, currentShard, selectShardItems } from './reproduce/shard.js';
+import { checkShardResume, currentShard, selectShardItems, shardLabel } from './reproduce/shard.js';
 import type { AgentSystem, ResultRecord, SystemContext, SystemOutcome } from './types.js';
 
 export interface RunProgress {
@@ -152,6 +154,12 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
     throw errors.nothingToEvaluate(`no items to run in ${runDir} (the dataset split is empty)`, 'use a split or --limit that selects at least one item');
   // Under `lexcase reproduce --shard i/n` only this shard's items run (eval/reproduce/shard.ts).
   const items = selectShardItems(runDir, opts.items);
+  // a shard past the items (--shard 3/3 of 2 items): an empty run, recorded with an empty results.jsonl that merge joins
+  const shardNow = currentShard();
+  if (!items.length && shardNow)
+    log.warn(
+      `warning: ${opts.label ?? runDir}: shard ${shardLabel(shardNow)} has no items (${opts.items.length} item${opts.items.length === 1 ? '' : 's'}, ${shardNow.count} shards); ${runDir} records an empty run`,
+    );
   const seen = new Set<string>();
   for (const it of items) {
     if (seen.has(it.id)) throw errors.invalidInput('items', `duplicate item id "${it.id}"`);
@@ -292,6 +300,7 @@ async function runLocked<Item extends { id: string }>(
   // older version). The failed lines of items about to be retried stay until each one's new line
   // replaces it (ResultsWriter), so an interrupted retry leaves every item its old or its new record.
   if (byId.size !== repaired.length) await rewriteResults(runDir, [...byId.values()]);
+  else if (!items.length && !existsSync(resultsPath(runDir))) await rewriteResults(runDir, []); // an empty shard's run
   const resultsFile = new ResultsWriter(runDir, [...byId.values()]);
 
   // in results.jsonl's order: a retried item's new record replaces its failed one (and goes last)

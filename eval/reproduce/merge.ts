@@ -5,10 +5,12 @@
  * --limit, every results.jsonl still has the checksum its shard recorded, each run's config and
  * seed agree across shards, every item of a run is in exactly one shard (no duplicate, no missing
  * item: a shard that stopped early must be resumed first). Results are written in the unsharded
- * item order; traces and per-item files are copied; report.md and the table are rebuilt.
+ * item order; traces and per-item files are copied; report.md and the table are rebuilt. A shard
+ * that ran no item of a run (more shards than items) adds none; a merge that fails midway removes
+ * what it wrote.
  */
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors } from '../../core/errors.js';
 import { checkOutputDir } from '../../core/out-dir-rule.js';
@@ -111,7 +113,7 @@ async function copyItemFiles(from: string, to: string): Promise<void> {
 
 interface PlannedRun {
   runId: string;
-  shards: { dir: string; shard: ShardFile; results: ResultRecord[]; config: Record<string, unknown> }[];
+  shards: { dir: string; shard: ShardFile; results: ResultRecord[]; config: Record<string, unknown>; resultsSha256: string }[];
   byId: Map<string, { rec: ResultRecord; dir: string }>;
   allIds: string[];
 }
@@ -146,7 +148,13 @@ async function planMergeRun(runId: string, dirs: string[]): Promise<PlannedRun> 
     const shard = await readJson<ShardFile>(join(rd, 'shard.json'));
     if (!shard) throw errors.runInvalid(rd, 'has no shard.json: this shard never started the run (resume it with the same --shard)');
     const config = (await readConfig(rd)) ?? {};
-    shards.push({ dir: rd, shard, results: (await readResults(rd)).records, config });
+    // a shard past the items (--shard 3/3 of 2 items) ran none: an older lexcase wrote no results.jsonl for it
+    const file = join(rd, RUN_FILES.results);
+    const have = existsSync(file);
+    if (!have && shard.keptIds.length)
+      throw errors.runInvalid(rd, `has no ${RUN_FILES.results} for its ${shard.keptIds.length} items: resume that shard with the same --shard first`);
+    const resultsSha256 = sha256(have ? await readFile(file) : '');
+    shards.push({ dir: rd, shard, results: (await readResults(rd)).records, config, resultsSha256 });
   }
   const ref = shards[0];
   for (const s of shards.slice(1)) {
@@ -201,7 +209,7 @@ async function writeMergedRun(p: PlannedRun, out: string): Promise<{ items: numb
       shard: s.shard.shard,
       items: s.results.length,
       datasetChecksum: sp?.datasetChecksum ?? null,
-      resultsSha256: sha256(await readFile(join(s.dir, RUN_FILES.results))),
+      resultsSha256: s.resultsSha256,
     });
   }
   await writeJsonAtomic(join(to, RUN_FILES.config), {
@@ -213,6 +221,12 @@ async function writeMergedRun(p: PlannedRun, out: string): Promise<{ items: numb
   });
   await writeReport(to);
   return { items: p.allIds.length };
+}
+
+/** Put OUT back as merge found it: removed when merge made it, emptied when it was an empty dir. */
+async function undoMerge(out: string, existed: boolean): Promise<void> {
+  if (!existed) return rm(out, { recursive: true, force: true });
+  for (const e of await readdir(out)) await rm(join(out, e), { recursive: true, force: true });
 }
 
 export interface MergeResult {
@@ -238,8 +252,10 @@ export async function mergeShards(out: string, dirs: string[], recipe: Recipe): 
     const started = dirs.some((d) => existsSync(join(runDirOf(d, run.id), 'shard.json')));
     plans.push({ run, states, ...(started ? { plan: await planMergeRun(run.id, dirs) } : {}) });
   }
+  const existed = existsSync(out);
   await mkdir(join(out, 'runs'), { recursive: true });
   const lock = lockReproductionDir(out, 'merge');
+  let done = false;
   try {
     checkOutputDir(
       out,
@@ -281,8 +297,11 @@ export async function mergeShards(out: string, dirs: string[], recipe: Recipe): 
       recipe.runs.map((r) => r.id),
     );
     const { table, markdown } = await writeTable(out, recipe, repro);
+    done = true;
     return { out, shards: dirs.length, runs: summary, table, tableMd: markdown };
   } finally {
     lock.release();
+    // a merge that stopped midway leaves OUT as it found it (new or empty), so the retry is not refused for its half
+    if (!done) await undoMerge(out, existed).catch(() => undefined);
   }
 }

@@ -4,10 +4,11 @@
  * resumed outside its shard (before: `lexcase run … --run-dir <shard 1>/runs/llm-only` ran shard 2's
  * items into shard 1: "items in results 5, items planned 3").
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { log } from '../../core/log.js';
 import '../../agents/systems.js'; // the agent systems' list (a recipe names them), handed to eval
 import { loadQuestions } from '../../corpora/registry.js';
 import type { Question } from '../../corpora/types.js';
@@ -29,18 +30,18 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** `lexcase run baseline … --run-dir D` as the grid runs it in process (inside the shard), answering "A" to every item. */
-const runBaseline = (runDir: string) =>
+const runBaseline = (runDir: string, limit = LIMIT) =>
   runExperiment({
     runDir,
     system: async () => ({ prediction: 'A', trace: {} }),
-    items: questions,
+    items: questions.slice(0, limit),
     gold: (q) => q.answer,
     makeContext: contextFrom(),
-    config: { system: 'baseline', mode: 'llm-only', dataset: 'barexam', split: 'val', limit: LIMIT },
+    config: { system: 'baseline', mode: 'llm-only', dataset: 'barexam', split: 'val', limit },
     seed: 13,
   });
 const fakeRun: CommandRunner = async (argv) => {
-  await runBaseline(argv[argv.indexOf('--run-dir') + 1]);
+  await runBaseline(argv[argv.indexOf('--run-dir') + 1], Number(argv[argv.indexOf('--limit') + 1]));
   return { code: 0, stdout: '', stderr: '' };
 };
 
@@ -74,5 +75,34 @@ describe('case-table2 llm-only in two shards', () => {
     await expect(runBaseline(runDirOf(s2, 'llm-only'))).rejects.toThrow(/holds shard 2\/2 of a reproduction's items/);
     // the merged run dir resumes unsharded: every item already done
     expect((await runBaseline(runDirOf(merged, 'llm-only'))).skipped).toBe(LIMIT);
+  }, 60_000);
+});
+
+describe('more shards than items (--limit 2, three shards)', () => {
+  it('the empty shard says so and records an empty run; merge joins the three (before: ENOENT, and a half-written OUT that refused the retry)', async () => {
+    const { recipe, text } = loadRecipe('case-table2');
+    const shards = [1, 2, 3].map((i) => join(dir, `e-s${i}`));
+    const warn = vi.spyOn(log, 'warn');
+    for (const [i, d] of shards.entries())
+      await runGrid({ recipe, recipeText: text, dir: d, limit: 2, shard: { index: i + 1, count: 3 }, only: ['llm-only'], runCommand: fakeRun });
+    expect(warn.mock.calls.map((c) => String(c[0])).join('\n')).toMatch(/shard 3\/3 has no items \(2 items, 3 shards\)/);
+    warn.mockRestore();
+    expect(readFileSync(join(runDirOf(shards[2], 'llm-only'), 'results.jsonl'), 'utf8')).toBe('');
+
+    const m = await mergeShards(join(dir, 'e-merged'), shards, recipe);
+    expect(m.runs[0]).toEqual({ id: 'llm-only', status: 'done', items: 2 });
+    expect((await readResults(runDirOf(join(dir, 'e-merged'), 'llm-only'))).records.map((r) => r.id)).toEqual(questions.slice(0, 2).map((q) => q.id));
+
+    // an empty shard an older lexcase wrote (no results.jsonl, so none in checksums.json) merges too
+    const forget = (shard: string) => {
+      rmSync(join(runDirOf(shard, 'llm-only'), 'results.jsonl'));
+      writeFileSync(join(shard, 'checksums.json'), '{}');
+    };
+    forget(shards[2]);
+    expect((await mergeShards(join(dir, 'e-merged-old'), shards, recipe)).runs[0]).toMatchObject({ status: 'done', items: 2 });
+    // a shard with items and no results.jsonl is refused before OUT is written
+    forget(shards[1]);
+    await expect(mergeShards(join(dir, 'e-merged-bad'), shards, recipe)).rejects.toThrow(/e-s2\/runs\/llm-only: has no results\.jsonl for its 1 items/);
+    expect(existsSync(join(dir, 'e-merged-bad'))).toBe(false);
   }, 60_000);
 });
