@@ -21,7 +21,7 @@ export function register(program: Command, ctx: CliContext): void {
       .description("run a paper table's grid from its recipe and print the paper's numbers beside lexcase's (no recipe: list them)")
       .argument('[recipe]', 'recipe name (e.g. case-table3) or path to a recipe .json'),
   )
-    .option('--limit <n>', 'smoke run: the first N items of every run', parseIntOpt('limit'))
+    .option('--limit <n>', 'smoke run: the first N items of every run (3-ply recipes: N triples per scenario)', parseIntOpt('limit'))
     .option('--shard <i/n>', "run only shard i of n of every run's items (join the shards with `lexcase merge`)")
     .option('--run-dir <dir>', 'reproduction dir (default runs/reproduce-<recipe>[-n<limit>][-shard<i>of<n>])')
     .option('--index <dir>', 'index for the retrieval and RAG runs (default: the bundled index, built if absent)')
