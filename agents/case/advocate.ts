@@ -11,6 +11,9 @@
  * loop ends without a parseable selection, one compile call (invokeStructured: one retry, then
  * LLM_OUTPUT_INVALID) asks the model to choose from the passages its searches returned; if that
  * fails too, the advocate falls back to its top passages by evidence score and records the error.
+ * Such a final reply is dropped from the response cache only when the step fails (the compile call
+ * failed too, or there was nothing to compile from): one the compile call recovered stays cached, so
+ * a rerun is answered from the cache as this run was.
  * A final reply without a parseable selection when no tool returned a passage (a tool call written
  * as text, an empty reply) leaves nothing to compile from: the advocate records the error and the
  * reply's text (`raw`, cut), counted as a failed step of its own (`failedStep` "no passages"), apart
@@ -143,13 +146,14 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
   let picked: { id: string; justification: string }[] | undefined;
   let error: string | undefined;
   let failedStep: AdvocateResult['failedStep'];
+  let unparsed = false;
   if (stop === 'final') {
     try {
       const sel = parseStructured(lastText, EvidenceSelection);
       picked = sel.evidence.map((e) => ({ ...e, id: handles.resolve(e.id) }));
       analysis = sel.analysis;
     } catch {
-      rejectReply(last); // never served from the cache again; fall through to the compile call
+      unparsed = true; // fall through to the compile call
     }
   }
   if ((!picked || selectEvidence(picked, candidates, o.k).evidence.length === 0) && candidates.size > 0) {
@@ -186,6 +190,9 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
     failedStep = 'no passages';
     raw = cutRaw(lastText);
   }
+  // The unparseable final reply leaves the cache only when the step failed (a rerun asks again); one the
+  // compile call recovered stays, so a rerun repeats this run instead of arguing again from that point.
+  if (unparsed && error !== undefined) rejectReply(last);
   const { evidence, rejected } = selectEvidence(picked ?? [], candidates, o.k);
   if (o.getPassage) {
     for (const e of evidence) e.text = (await o.getPassage(e.id))?.text ?? candidates.get(e.id)?.snippet;

@@ -99,6 +99,48 @@ describe('CASE against the scripted OpenAI-compatible server', () => {
     }
   });
 
+  it('a rerun against a server whose final advocate reply was unparseable once is answered wholly from the cache and repeats the run', async () => {
+    // each advocate's first final reply is prose (its compile call recovers the step); asked again, the
+    // server would pick other passages: before, that reply was dropped from the cache, so the rerun
+    // re-sent it (and everything after it) and got a different selection, silently
+    const askedFinal = new Set<string>();
+    srv = await startScriptedServer((req) => {
+      if (isJuror(req)) return { content: JSON.stringify({ reasoning: 'Step 1: relevance.', vote: 'B' }) };
+      if (/You searched a legal corpus/.test(text(req))) {
+        const handles: string[] = requestedSchema(req)?.properties.evidence.items.properties.id.enum ?? [];
+        return { json: { analysis: 'compiled', evidence: handles.slice(0, 2).map((id) => ({ id, justification: `compiled: ${id}` })) } };
+      }
+      const r = advocateReply(req);
+      if (!r.content) return r;
+      const hyp = /Hypothesis to support:\\n([^"]*)/.exec(text(req))?.[1] ?? '';
+      if (!askedFinal.has(hyp)) {
+        askedFinal.add(hyp);
+        return { content: 'I have gathered the passages above; they support the hypothesis.' };
+      }
+      const { evidence } = JSON.parse(r.content);
+      return { content: JSON.stringify({ analysis: 'asked again', evidence: evidence.reverse().slice(0, 1) }) };
+    });
+    const cacheDir = await mkdtemp(join(tmpdir(), 'lexcase-case-cache-'));
+    try {
+      const run = async () => {
+        const usage = new UsageMeter();
+        const out = await createCase()(QUESTION, ctx(srv!.url, QUESTION.id, { cacheDir, usage }));
+        return { out, t: out.trace as any, usage: usage.snapshot() };
+      };
+      const live = await run();
+      expect(live.t.advocates.map((a: any) => a.analysis)).toEqual(['compiled', 'compiled', 'compiled', 'compiled']);
+      expect(live.out.stepFailures).toBeUndefined();
+      const sent = srv.requests.length;
+      const again = await run();
+      expect(srv.requests.length, 'the rerun sent no request').toBe(sent);
+      expect(again.usage).toMatchObject({ total: 0, cached: again.usage.calls });
+      expect(again.t.advocates.map((a: any) => [a.analysis, a.evidence])).toEqual(live.t.advocates.map((a: any) => [a.analysis, a.evidence]));
+      expect(again.out.prediction).toBe(live.out.prediction);
+    } finally {
+      await rm(cacheDir, { recursive: true, force: true });
+    }
+  });
+
   it('runs multi-step advocate loops, retries a 429, records a twice-malformed juror as abstaining, and votes', async () => {
     let jurorReqs = 0;
     srv = await startScriptedServer((req) => {

@@ -4,6 +4,9 @@
  * Bar Exam passages. Replies are chosen per request (role from the system prompt), so the tests do
  * not depend on call order.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Question } from '../../corpora/types.js';
 import type { SystemContext } from '../../eval/types.js';
@@ -31,9 +34,9 @@ afterEach(async () => {
 
 const corpus = without(PASSAGES, ['gold0']);
 
-function ctx(url: string, q: Question = QUESTION): SystemContext {
+function ctx(url: string, q: Question = QUESTION, cacheDir: string | false = false): SystemContext {
   const llm = createChatModel(
-    llmConfigSchema.parse({ baseUrl: url, model: 'scripted', cacheDir: false, maxRetries: 1, retryBaseMs: 1, retryMaxMs: 5, timeoutMs: 5000 }),
+    llmConfigSchema.parse({ baseUrl: url, model: 'scripted', cacheDir, maxRetries: 1, retryBaseMs: 1, retryMaxMs: 5, timeoutMs: 5000 }),
   );
   const bm25 = keywordRetriever('bm25', corpus);
   const docs = { size: Object.keys(corpus).length, get: getPassageFrom(corpus) };
@@ -332,6 +335,37 @@ describe('multi-agent debate against the scripted OpenAI-compatible server', () 
     // only the final judge saw the cross-examination
     const judgeReqs = srv.requests.filter((r) => roleOf(r) === 'judge');
     expect(judgeReqs.filter((r) => humanText(r).includes('Cross-examination:'))).toHaveLength(1);
+  }, 30_000);
+
+  it('a rerun against a server whose rebuttal reply was no brief once is answered wholly from the cache and repeats the debate', async () => {
+    // A's rebuttal turn first answers the free tool choice with prose; the structured call then writes
+    // its brief. Before, that prose was dropped from the cache: the rerun re-sent it and, the server now
+    // answering with a brief, recorded another argument (and judged again), silently
+    let prose = true;
+    srv = await startScriptedServer(
+      defaultScript((req) => {
+        if (roleOf(req) !== 'debater' || debaterLetter(req) !== 'A' || roundOf(req) !== 2 || !req.body.tools?.length || requestedSchema(req)) return undefined;
+        if (prose) {
+          prose = false;
+          return { content: 'My position stands; nothing to add.' };
+        }
+        return { content: JSON.stringify({ rebuttal: 'asked again', argument: 'ARG-A-again', claims: [] }) };
+      }),
+    );
+    const cacheDir = mkdtempSync(join(tmpdir(), 'lexcase-mad-cache-'));
+    try {
+      const run = async () => (await createMad({ rounds: 2, topology: 'full', k: 2 })(QUESTION, ctx(srv!.url, QUESTION, cacheDir))).trace as DebateTrace;
+      const live = await run();
+      expect(live.rounds[1].briefs[0]).toMatchObject({ argument: 'ARG-A-r2: option A is right' });
+      expect(live.rounds[1].briefs[0].error).toBeUndefined();
+      const sent = srv.requests.length;
+      const again = await run();
+      expect(srv.requests.length, 'the rerun sent no request').toBe(sent);
+      expect(again.rounds).toEqual(live.rounds);
+      expect(again.judge).toEqual(live.judge);
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
   }, 30_000);
 
   it('a debater unparseable twice forfeits its round; the debate and verdict go on', async () => {

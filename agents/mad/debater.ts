@@ -7,7 +7,8 @@
  * index, seen by the debater, lexical support). The brief is a structured call (the endpoint's
  * structured output, see core/llm/structured.ts); a reply unparseable twice forfeits the round: the
  * brief is recorded empty with the error, the raw replies and any malformed tool-call arguments,
- * it is counted in the item's stepFailures, and the debate goes on.
+ * it is counted in the item's stepFailures, and the debate goes on. Only a forfeited round's replies
+ * leave the response cache; a turn the structured call recovered is answered from the cache on a rerun.
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { HumanMessage, SystemMessage, ToolMessage, type AIMessage, type BaseMessage } from '@langchain/core/messages';
@@ -121,6 +122,8 @@ async function turn(o: DebaterTurnOptions): Promise<DebaterTurn> {
   let added: PoolPassage[] = [];
   // the closed set of citable passages: the handles of what this debater was shown
   const shown = () => [...evidence, ...added].map((p) => passageHandles().handle(p.id));
+  // a first reply that is no brief stays cached when the structured call recovers the turn (a rerun repeats it)
+  let unparsed: AIMessage | undefined;
   try {
     let r: StructuredResult<BriefReply> | undefined;
     let model: BaseChatModel = o.llm;
@@ -145,7 +148,7 @@ async function turn(o: DebaterTurnOptions): Promise<DebaterTurn> {
         if (asText) base.refused = [{ name: asText, reason: TEXT_TOOL_CALL_HINT }];
         const parsed = briefSchema(shown(), opening ? 'opening' : 'rebuttal').safeParse(tryJson(messageText(first)));
         if (parsed.success) r = { value: parsed.data, raw: [messageText(first)], attempts: 1 };
-        else rejectReply(first); // never served from the cache again
+        else unparsed = first; // the structured call below writes the brief
       }
     }
     r ??= await invokeStructured(model, messages, briefSchema(shown(), opening ? 'opening' : 'rebuttal'), { what, signal: o.signal });
@@ -165,6 +168,7 @@ async function turn(o: DebaterTurnOptions): Promise<DebaterTurn> {
     };
   } catch (e) {
     if (!isLexcaseError(e) || e.code !== 'LLM_OUTPUT_INVALID') throw e;
+    rejectReply(unparsed); // the round is forfeited: a rerun asks again
     const f = structuredFailure(e);
     return {
       brief: {

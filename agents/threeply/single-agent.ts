@@ -7,6 +7,7 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import { errors } from '../../core/errors.js';
+import { rejectReply } from '../../core/llm/cache-validation.js';
 import { structuredRequest } from '../../core/llm/structured.js';
 import { isTerminate, PLIES, PLY_LABEL, type PlyKey } from './format.js';
 import { ENHANCED_SINGLE_AGENT_SYSTEM, SINGLE_AGENT_SYSTEM } from './prompts.js';
@@ -22,8 +23,11 @@ export async function runSingleAgent(model: BaseChatModel, triple: string, opts:
   // The endpoint's structured output (core/llm/structured.ts); TERMINATE may come as plain text
   // (prompt mode) or inside a ply (structured modes), both read as an abstention.
   const req = structuredRequest(model, threePlySchema, role, opts.signal);
+  const replies: BaseMessage[] = [];
   for (let attempt = 1; attempt <= 2; attempt++) {
-    const got = req.read(await model.invoke(convo, req.options as never));
+    const reply = await model.invoke(convo, req.options as never);
+    const got = req.read(reply);
+    replies.push(reply);
     const text = got.text;
     steps.push({ role, round: attempt - 1, output: text });
     const parsed: Record<string, unknown> | undefined = got.value;
@@ -52,5 +56,8 @@ export async function runSingleAgent(model: BaseChatModel, triple: string, opts:
       new HumanMessage(`Your reply could not be parsed (${lastError}). Reply again with only the JSON object with the three keys, or TERMINATE.`),
     ];
   }
+  // the step failed: its replies leave the response cache (a rerun asks again); a reply read as an
+  // abstention, or one a retry recovered, stays cached so a rerun repeats this run
+  for (const r of replies) rejectReply(r);
   throw errors.llmOutputInvalid(role, lastError);
 }

@@ -3,7 +3,8 @@
  * structured request answered twice with malformed output fails, and neither reply stays in the
  * disk cache; once the server answers properly, the same request goes to it and succeeds (it used
  * to be served the cached malformed reply, with 0 requests, and fail the same way). Valid replies
- * are still served from the cache.
+ * are still served from the cache, and so is a malformed reply the repair retry recovered (a rerun
+ * repeats the run).
  */
 import { HumanMessage } from '@langchain/core/messages';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { startScriptedServer, type ScriptedServer } from '../../tests/support/sc
 import { llmConfigSchema } from '../config.js';
 import { setLogLevel } from '../log.js';
 import { createChatModel, llmStats } from './factory.js';
+import { rejectReply } from './cache-validation.js';
 import { invokeStructured, structuredRequest } from './structured.js';
 
 let srv: ScriptedServer | undefined;
@@ -55,13 +57,30 @@ describe('the response cache and replies that fail validation', () => {
     expect(llmStats(again)).toMatchObject({ cacheHits: 1, requests: 0 });
   });
 
-  it('a reply a caller reads with structuredRequest and finds malformed is dropped too', async () => {
+  it('a malformed reply the repair retry recovered stays cached: a rerun is answered wholly from the cache with the same value', async () => {
+    // the server answers prose first, then a vote; asked again it would vote otherwise. Before, the
+    // recovered prose was dropped: the rerun re-sent it, got a vote at once, and returned A instead of B
+    let asked = 0;
+    srv = await startScriptedServer(() => (++asked === 1 ? { content: 'I would rather not say.' } : { json: { vote: asked === 2 ? 'B' : 'A' } }));
+    const live = model(srv.url);
+    const r = await invokeStructured(live, [new HumanMessage('vote A or B')], Vote, { what: 'juror vote' });
+    expect(r).toMatchObject({ value: { vote: 'B' }, attempts: 2 });
+    const again = model(srv.url);
+    const r2 = await invokeStructured(again, [new HumanMessage('vote A or B')], Vote, { what: 'juror vote' });
+    expect(r2).toMatchObject({ value: { vote: 'B' }, attempts: 2, raw: r.raw });
+    expect(srv.requests).toHaveLength(2);
+    expect(llmStats(again)).toMatchObject({ cacheHits: 2, requests: 0 });
+  });
+
+  it('a reply a caller reads with structuredRequest stays cached until the caller drops it (its step failed)', async () => {
     let broken = true;
     srv = await startScriptedServer(() => (broken ? { content: '{"vote": "maybe"}' } : { json: { vote: 'A' } }));
     const m = model(srv.url);
     const req = structuredRequest(m, Vote, 'juror vote');
     const reply = await m.invoke([new HumanMessage('vote')], req.options as never);
     expect(req.read(reply).error).toMatch(/field "vote"/);
+    expect(entries()).toHaveLength(1); // the caller may read it as an answer (a 3-ply TERMINATE)
+    rejectReply(reply);
     expect(entries()).toEqual([]);
     broken = false;
     expect(req.read(await m.invoke([new HumanMessage('vote')], req.options as never)).value).toEqual({ vote: 'A' });

@@ -6,6 +6,12 @@
  * failed the same way. The model remembers, per reply message it returns, how to drop the entry it
  * came from (`rememberCacheEntry`); `rejectReply(message)` drops it, so the next identical request
  * goes to the endpoint.
+ *
+ * Callers drop a malformed reply only when its step fails (structured.ts after the repair retry, an
+ * advocate whose compile call failed, a forfeited debate round). A reply whose failure a fallback
+ * recovered (the repair retry, an advocate's compile call, a debater's structured brief) stays cached:
+ * dropping it made a rerun with a full cache ask again from that point and, against a sampling model,
+ * silently change its predictions.
  */
 import type { BaseMessage } from '@langchain/core/messages';
 import { rmSync } from 'node:fs';

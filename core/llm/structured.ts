@@ -266,7 +266,8 @@ function readValue<S extends z.ZodType>(
 /**
  * One structured request without the repair loop, for callers with their own reply handling (e.g.
  * a reply that may be a TERMINATE abstention): the call options for `model`'s mode, and a reader
- * that returns the parsed, validated value or the raw text and the parse error.
+ * that returns the parsed, validated value or the raw text and the parse error. The reader leaves
+ * the reply in the response cache; a caller whose step fails drops its replies (rejectReply).
  */
 export function structuredRequest<S extends z.ZodType>(model: BaseChatModel, schema: S, what: string, signal?: AbortSignal) {
   const mode = structuredOutputMode(model);
@@ -281,7 +282,8 @@ export function structuredRequest<S extends z.ZodType>(model: BaseChatModel, sch
         const { value, repairs } = readValue(got, schema, what);
         return { value, text: got.text, ...(repairs.length ? { repaired: repairs.map(describeRepair) } : {}) };
       } catch (e) {
-        rejectReply(reply); // a malformed reply is never served from the cache again
+        // not dropped from the cache here: the caller may read it as an answer (e.g. TERMINATE); it calls
+        // rejectReply on the replies of a step that failed
         return { text: got.text, error: (e as Error).message, ...(got.invalid ? { invalid: got.invalid } : {}) };
       }
     },
@@ -317,6 +319,7 @@ export async function invokeStructured<S extends z.ZodType>(
 ): Promise<StructuredResult<z.infer<S>>> {
   const raw: string[] = [];
   const invalidToolCalls: InvalidToolCall[] = [];
+  const refused: Reply[] = [];
   const name = schemaName(opts.what);
   let convo = messages;
   let lastError = '';
@@ -352,7 +355,7 @@ export async function invokeStructured<S extends z.ZodType>(
       if (repaired.length && sent.call?.exchange) sent.call.exchange.repaired = repaired;
       return { value, raw, attempts: attempt, mode, ...(invalidToolCalls.length ? { invalidToolCalls } : {}), ...(repaired.length ? { repaired } : {}) };
     } catch (e) {
-      rejectReply(reply); // a malformed reply is never served from the cache again
+      refused.push(reply);
       lastError = (e as Error).message;
       if (sent.call?.exchange) sent.call.exchange.invalid = lastError;
       convo = [
@@ -362,6 +365,9 @@ export async function invokeStructured<S extends z.ZodType>(
       ];
     }
   }
+  // the call failed: its malformed replies are never served from the cache again (a resume asks again);
+  // one the repair retry recovered stays cached, so a rerun repeats this run
+  for (const r of refused) rejectReply(r);
   const err = errors.llmOutputInvalid(opts.what, lastError);
   throw Object.assign(err, { structured: { raw, invalidToolCalls, mode } satisfies StructuredFailure });
 }
