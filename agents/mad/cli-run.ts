@@ -14,6 +14,7 @@ import { degeneracyWarnings } from '../common/degeneracy.js';
 import { runOptions, type RunOptionFlags } from '../common/run-options.js';
 import type { MadExperimentOptions, MadExperimentResult } from './experiment.js';
 import { MAD_SYSTEMS, type MadSystemName } from './system-names.js';
+import { checkSeeds } from './metrics.js';
 import { parseTopology } from './topology.js';
 
 interface MadFlags extends RunOptionFlags {
@@ -60,6 +61,7 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
     if (!Number.isInteger(n)) throw errors.invalidInput('--seeds', `"${s}" is not an integer`);
     return n;
   });
+  if (seeds) checkSeeds(seeds, '--seeds', flags.seeds);
   const llm = await ctx.resolveLlm({ paper: flags.system });
   const warnings = warnValidity(
     degeneracyWarnings(flags.system as MadSystemName, { temperature: llm.config.llm.temperature, samples: flags.samples, rounds: flags.rounds }),

@@ -20,7 +20,16 @@ import { createMadSystem, MAD_SYSTEMS, type MadSystemName } from './system.js';
 import { requestFingerprint } from '../../eval/request-fingerprint.js';
 import { madRequests } from './requests.js';
 import { madSettings } from './debate.js';
-import { madMetrics, madMetricsMarkdown, predictionsOf, seedConsistency, seedConsistencyMarkdown, type MadMetrics, type SeedConsistency } from './metrics.js';
+import {
+  checkSeeds,
+  madMetrics,
+  madMetricsMarkdown,
+  predictionsOf,
+  seedConsistency,
+  seedConsistencyMarkdown,
+  type MadMetrics,
+  type SeedConsistency,
+} from './metrics.js';
 import type { MadSettings } from './types.js';
 
 export interface MadExperimentOptions extends Partial<MadSettings> {
@@ -158,7 +167,7 @@ export interface MadSeedsResult {
 
 /** The same run for each seed (run dirs <base>-s<seed>), plus consistency across seeds (written into each run dir). */
 export async function runMadSeeds(o: MadExperimentOptions, seeds: number[]): Promise<MadSeedsResult> {
-  if (seeds.length < 2) throw errors.invalidInput('seeds', `need at least two seeds for consistency, got ${seeds.length}`);
+  checkSeeds(seeds);
   const runs: MadExperimentResult[] = [];
   for (const seed of seeds) runs.push(await runMadExperiment({ ...o, seed, runDir: o.runDir ? `${o.runDir}-s${seed}` : undefined }));
   const consistency = seedConsistency(runs.map((r) => r.predictions));

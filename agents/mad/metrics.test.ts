@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { ResultRecord } from '../../eval/types.js';
 import { checkCitations, lexicallySupports } from './citation-check.js';
 import { itemCitationMetrics } from './citation-summary.js';
-import { madMetrics, seedConsistency } from './metrics.js';
+import { runMadSeeds, type MadExperimentOptions } from './experiment.js';
+import { checkSeeds, madMetrics, seedConsistency } from './metrics.js';
 import { visibleOpponents } from './topology.js';
 
 const FRE402 =
@@ -125,6 +126,18 @@ describe('run metrics', () => {
     expect(c.unanimous).toBeCloseTo(1 / 3, 10);
     expect(seedConsistency([r1])).toMatchObject({ pairwiseAgreement: null });
     expect(seedConsistency([r1, r1]).pairwiseAgreement).toBe(1);
+  });
+
+  it('seeds for consistency must be distinct: 13,13 and 13,013 are refused naming the seed, before any run (it read 100% agreement)', async () => {
+    expect(() => checkSeeds([13, 13], '--seeds', ['13', '13'])).toThrow(/invalid --seeds: 13 is given twice: .*give distinct seeds/);
+    expect(() => checkSeeds([13, 14, 13], '--seeds', ['13', '14', '013'])).toThrow(/invalid --seeds: "13" and "013" are both seed 13/);
+    expect(() => checkSeeds([13])).toThrow(/need at least two seeds/);
+    expect(() => checkSeeds([13, 14, 15])).not.toThrow();
+    // the library refuses too, before it opens an index or sends a request (the options are never read)
+    await expect(runMadSeeds({} as MadExperimentOptions, [13, 13])).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/13 is given twice/),
+    });
   });
 
   it('topology: full sees n−1 opponents, sparse the ring predecessor, two debaters coincide', () => {

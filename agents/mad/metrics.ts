@@ -10,6 +10,7 @@
  *   of run pairs with the same prediction, and the share of items where all runs agree.
  * Paired comparisons between runs are `lexcase compare` (eval/report/compare.ts).
  */
+import { errors } from '../../core/errors.js';
 import { correctFlags, failedCount } from '../../eval/metrics/failures.js';
 import { figureText, methodLabel, proportionInterval, type Interval } from '../../eval/stats/index.js';
 import type { ResultRecord } from '../../eval/types.js';
@@ -96,6 +97,27 @@ export interface SeedConsistency {
   pairwiseAgreement: number | null;
   /** Share of items where every run gave the same prediction. */
   unanimous: number | null;
+}
+
+/**
+ * Seeds of a consistency run: at least two, all distinct. A repeated seed (`13,13`, or `13,013`) is
+ * no second run: its run dir is the first one's, resumed, and its agreement with itself read 100%.
+ * `given` is the seeds as written (named in the error); `field` the flag or option.
+ */
+export function checkSeeds(seeds: readonly number[], field = 'seeds', given: readonly string[] = seeds.map(String)): void {
+  if (seeds.length < 2) throw errors.invalidInput(field, `need at least two seeds for consistency, got ${seeds.length}`);
+  const first = new Map<number, number>();
+  const repeats: string[] = [];
+  for (const [i, seed] of seeds.entries()) {
+    const j = first.get(seed);
+    if (j === undefined) first.set(seed, i);
+    else repeats.push(given[j] === given[i] ? `${seed} is given twice` : `"${given[j]}" and "${given[i]}" are both seed ${seed}`);
+  }
+  if (repeats.length)
+    throw errors.invalidInput(
+      field,
+      `${repeats.join('; ')}: each seed is one run (run dir <run-dir>-s<seed>), so a repeated seed only resumes that run and agrees with it 100%; give distinct seeds`,
+    );
 }
 
 /** Agreement of predictions across runs (one map id → prediction per seed). */
