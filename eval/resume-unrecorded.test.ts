@@ -14,6 +14,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadQuestions } from '../corpora/registry.js';
 import type { Question } from '../corpora/types.js';
 import { SEED_DERIVATION } from '../core/rng.js';
+import { REQUEST_SEEDS } from '../agents/mad/llm-call.js';
 import { contextFrom, runExperiment } from './runner.js';
 import type { AgentSystem } from './types.js';
 
@@ -131,6 +132,16 @@ describe('resuming a run dir an older lexcase wrote', () => {
       code: 'RUN_INVALID',
       message: expect.stringMatching(/field "indexContent" differs/),
     });
+  });
+
+  it('an old MAD run without requestSeeds (its seeds were always derived per role) resumes with a warning and records it from then on', async () => {
+    const val = (await loadQuestions('barexam', 'val')).slice(0, 3);
+    const old = { system: 'mad/mad', rounds: 2, k: 5, model: MODEL };
+    await resume(val.slice(0, 2), old);
+    const r = await resume(val, { ...old, requestSeeds: REQUEST_SEEDS });
+    expect(r.stderr).toMatch(/does not record requestSeeds \(how MAD's requests' seeds are made\)/);
+    expect(configOf().config.requestSeeds).toBe(REQUEST_SEEDS);
+    expect(configOf().resumes.at(-1).unchecked).toEqual(['requestSeeds']);
   });
 
   it('an old model id that is not the new model is a difference, not unknown', async () => {

@@ -30,6 +30,8 @@
  *                 and tool definitions, as a fingerprint (eval/request-fingerprint.ts); runs before it
  *                 recorded none, so a run dir an older lexcase started may have sent other prompts
  *                 (its `resumes[].gitSha` says which lexcase); a recorded one that differs is refused
+ *   requestSeeds  MAD's note that each request's seed is derived from the run seed per role and call
+ *                 (agents/mad/llm-call.ts; always so, runs before it recorded no note)
  *   advocateNoteChars, compileCandidates, compileSnippetChars
  *                 how much of each text CASE's advocate prompts show (CASE_PROMPT_LIMITS; the values
  *                 never changed, runs before them recorded none)
@@ -74,6 +76,8 @@ const ADDED: {
   { path: ['advocateNoteChars'], what: "the characters of each advocate's note", lacks: absent },
   { path: ['compileCandidates'], what: "the candidates an advocate's compile prompt lists", lacks: absent },
   { path: ['compileSnippetChars'], what: "the characters of each candidate in an advocate's compile prompt", lacks: absent },
+  // MAD has always derived its requests' seeds from the run seed; runs before it recorded no note saying so
+  { path: ['requestSeeds'], what: "how MAD's requests' seeds are made", lacks: absent },
   {
     path: ['indexContent', 'dense', 'vectors'],
     what: "the settings the index's dense vectors were made with",

@@ -13,6 +13,7 @@ import { writeJsonAtomic } from '../../eval/run-dir.js';
 import { contextFrom, runExperiment, type RunProgress } from '../../eval/runner.js';
 import { createRetrievalTools, type ToolMethod } from '../../retrieval/tools/index.js';
 import { errors } from '../../core/errors.js';
+import { log } from '../../core/log.js';
 import { UsageMeter, type TokenUsage } from '../../core/llm/usage.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { indexContent, openCaseIndex } from '../../retrieval/open-index.js';
@@ -20,6 +21,7 @@ import { createMadSystem, MAD_SYSTEMS, type MadSystemName } from './system.js';
 import { requestFingerprint } from '../../eval/request-fingerprint.js';
 import { madRequests } from './requests.js';
 import { madSettings } from './debate.js';
+import { llmSeedIgnored, REQUEST_SEEDS } from './llm-call.js';
 import {
   checkSeeds,
   madMetrics,
@@ -100,6 +102,9 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
       defaultK: s.k,
     });
     const runDir = o.runDir ?? join('runs', madRunName({ ...o, ...s, system, seed }));
+    const seedWarning = llmSeedIgnored(o.model, seed);
+    if (seedWarning) log.warn(`warning: ${seedWarning}`);
+    const warnings = [...(o.warnings ?? []), ...(seedWarning ? [seedWarning] : [])];
     const config: Record<string, unknown> = {
       system: `mad/${system}`,
       ...(system === 'mad' ? { rounds: s.rounds, topology: s.topology, crossExaminer: s.crossExaminer, judgeEachRound: s.judgeEachRound } : {}),
@@ -116,7 +121,8 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
       model: o.model ?? null,
       // what the roles send that decides the results: their prompts, reply schemas and tools (requests.ts)
       prompts: requestFingerprint(madRequests(system, { passageChars: s.passageChars, tools })),
-      ...(o.warnings?.length ? { warnings: o.warnings } : {}),
+      requestSeeds: REQUEST_SEEDS,
+      ...(warnings.length ? { warnings } : {}),
     };
     // this run's own meter (a fork reaches o.usage too): with --seeds each run reports its own tokens
     const meter = o.usage ? o.usage.fork() : new UsageMeter();

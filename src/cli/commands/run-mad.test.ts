@@ -349,6 +349,34 @@ describe('lexcase run mad', () => {
     expect(lines(join(dir, 'rebuilt', 'results.jsonl'))).toHaveLength(1);
   }, 60_000);
 
+  it('llm.seed is not what MAD sends: config.json records the per-role derived seeds and a warning (before it read only model.seed 7)', async () => {
+    useScriptedLlm();
+    vi.stubEnv('LEXCASE_LLM_SEED', '7');
+    const runDir = join(dir, 'mad-llm-seed');
+    const before = srv.requests.length;
+    const r = await cli('run', 'mad', '--index', index, '--limit', '1', '--rounds', '1', '-k', '2', '--run-dir', runDir, '--no-cache');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/warning: llm\.seed \(7, from the config file or LEXCASE_LLM_SEED\) is not sent by MAD: .*--seed 13/);
+    const sent = srv.requests.slice(before).map((x) => x.body.seed);
+    expect(sent).toHaveLength(5); // 4 openings + the judge
+    expect(sent).not.toContain(7);
+    expect(new Set(sent).size).toBe(5);
+    const config = JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8')).config;
+    expect(config.model.seed).toBe(7);
+    expect(config.requestSeeds).toMatch(/derived per item, role and call from the run seed.*llm\.seed is never sent/);
+    expect(config.warnings).toContainEqual(expect.stringMatching(/^llm\.seed \(7, .*is not sent by MAD/));
+  }, 60_000);
+
+  it('--seeds with a repeated seed (13,013) is refused naming it, before any request', async () => {
+    useScriptedLlm();
+    const before = srv.requests.length;
+    const r = await cli('run', 'mad', '--index', index, '--limit', '1', '--seeds', '13,14,013', '--run-dir', join(dir, 'mad-dup-seeds'));
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/invalid --seeds: "13" and "013" are both seed 13: .*give distinct seeds/);
+    expect(srv.requests.length).toBe(before);
+    expect(existsSync(join(dir, 'mad-dup-seeds-s13'))).toBe(false);
+  });
+
   it('stops at once without an LLM, and refuses --offline', async () => {
     noLlm();
     const r = await cli('run', 'mad', '--index', index, '--limit', '1', '--run-dir', join(dir, 'none'));
