@@ -144,6 +144,18 @@ describe('resuming a run dir an older lexcase wrote', () => {
     expect(configOf().resumes.at(-1).unchecked).toEqual(['requestSeeds']);
   });
 
+  it("an old 3-ply run without evaluatorTemperature (the Factor Distiller's, always 0) resumes with a warning; another value is refused", async () => {
+    const val = (await loadQuestions('barexam', 'val')).slice(0, 3);
+    const old = { system: 'threeply', model: MODEL, temperature: 0.9 };
+    await resume(val.slice(0, 2), old);
+    await expect(resume(val, { ...old, evaluatorTemperature: 0.5 })).rejects.toMatchObject({
+      message: expect.stringMatching(/field "evaluatorTemperature" differs/),
+    });
+    const r = await resume(val, { ...old, evaluatorTemperature: 0 });
+    expect(r.stderr).toMatch(/does not record evaluatorTemperature \(the 3-ply Factor Distiller's temperature\)/);
+    expect(configOf().config.evaluatorTemperature).toBe(0);
+  });
+
   it('an old model id that is not the new model is a difference, not unknown', async () => {
     const val = (await loadQuestions('barexam', 'val')).slice(0, 3);
     await resume(val.slice(0, 2), { system: 'threeply', limit: 2, model: 'm' });

@@ -30,6 +30,9 @@
  *                 and tool definitions, as a fingerprint (eval/request-fingerprint.ts); runs before it
  *                 recorded none, so a run dir an older lexcase started may have sent other prompts
  *                 (its `resumes[].gitSha` says which lexcase); a recorded one that differs is refused
+ *   evaluatorTemperature
+ *                 the temperature of 3-ply's Factor Distiller (always 0; runs before it recorded only
+ *                 the argument agents' `temperature`)
  *   requestSeeds  MAD's note that each request's seed is derived from the run seed per role and call
  *                 (agents/mad/llm-call.ts; always so, runs before it recorded no note)
  *   advocateNoteChars, compileCandidates, compileSnippetChars
@@ -78,6 +81,8 @@ const ADDED: {
   { path: ['compileSnippetChars'], what: "the characters of each candidate in an advocate's compile prompt", lacks: absent },
   // MAD has always derived its requests' seeds from the run seed; runs before it recorded no note saying so
   { path: ['requestSeeds'], what: "how MAD's requests' seeds are made", lacks: absent },
+  // 3-ply's Factor Distiller has always run at temperature 0; runs before it recorded only the agents' temperature
+  { path: ['evaluatorTemperature'], what: "the 3-ply Factor Distiller's temperature", lacks: (before, after) => before === undefined && after === 0 },
   {
     path: ['indexContent', 'dense', 'vectors'],
     what: "the settings the index's dense vectors were made with",

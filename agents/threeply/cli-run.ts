@@ -9,7 +9,7 @@ import type { CliRunContext, CliRunResult } from '../../eval/cli-schema.js';
 import { errors } from '../../core/errors.js';
 import { runCountsText, runTokensText, runTokenTotal } from '../../eval/run-counts.js';
 import { runModelConfigFor } from '../../core/llm/resolved-llm.js';
-import { THREEPLY_PAPER } from './paper.js';
+import { EVALUATOR_TEMPERATURE, THREEPLY_PAPER } from './paper.js';
 import { SCENARIO_MODES, type ScenarioMode } from './scenario-modes.js';
 import type { ScenarioSource } from './scenarios.js';
 import { THREEPLY_SYSTEMS, type ThreePlySystemKind } from './types.js';
@@ -53,7 +53,7 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
   const model = llm.makeModel(llmCfg);
   // The paper's evaluator ran at temperature 0; it may be another model on the same endpoint.
   const evaluatorModel = o.evaluatorModel ?? config.llm.model!;
-  const evaluator = llm.makeModel({ ...llmCfg, model: evaluatorModel, temperature: 0 });
+  const evaluator = llm.makeModel({ ...llmCfg, model: evaluatorModel, temperature: EVALUATOR_TEMPERATURE });
 
   const runDir = o.runDir ?? join('runs', `threeply-${kind}-${source}-s${o.seed}`);
   const { run, summary } = await runThreeplyExperiment({
@@ -71,7 +71,14 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
     concurrency: o.concurrency,
     retryFailed: o.retryFailed,
     modelConfig: runModelConfigFor(llm, llmCfg),
-    llm: { model: config.llm.model, evaluatorModel, temperature: llmCfg.temperature, maxTokens: llmCfg.maxTokens, ...(llm.local ? { local: llm.local } : {}) },
+    llm: {
+      model: config.llm.model,
+      evaluatorModel,
+      temperature: llmCfg.temperature,
+      evaluatorTemperature: EVALUATOR_TEMPERATURE,
+      maxTokens: llmCfg.maxTokens,
+      ...(llm.local ? { local: llm.local } : {}),
+    },
   });
   return {
     json: {

@@ -34,8 +34,11 @@ export interface ThreeplyExperimentOptions {
   retryFailed?: boolean;
   /** Recorded in config.json as `model`: the public (redacted) LLM settings the model is made with (resolved-llm.ts `runModelConfigFor`); without it, the model id. */
   modelConfig?: Record<string, unknown>;
-  /** Recorded in config.json: model ids and sampling. */
-  llm: { model?: string; evaluatorModel?: string; temperature?: number; maxTokens?: number; local?: Record<string, unknown> };
+  /**
+   * Recorded in config.json: model ids and sampling, per role: `temperature` is the argument agents'
+   * (the model's), `evaluatorTemperature` the Factor Distiller's (the evaluator's requests).
+   */
+  llm: { model?: string; evaluatorModel?: string; temperature?: number; evaluatorTemperature?: number; maxTokens?: number; local?: Record<string, unknown> };
 }
 
 export async function runThreeplyExperiment(o: ThreeplyExperimentOptions): Promise<{ run: RunExperimentResult; summary: ReturnType<typeof summarizeRun> }> {
@@ -59,6 +62,7 @@ export async function runThreeplyExperiment(o: ThreeplyExperimentOptions): Promi
       model: o.modelConfig ?? o.llm.model,
       evaluatorModel: o.llm.evaluatorModel,
       temperature: o.llm.temperature,
+      ...(o.llm.evaluatorTemperature !== undefined ? { evaluatorTemperature: o.llm.evaluatorTemperature } : {}),
       maxTokens: o.llm.maxTokens,
       ...(o.llm.local ? { local: o.llm.local } : {}),
       // what the roles send that decides the results: their prompts and reply schemas (requests.ts)

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { llmStats } from '../../core/llm/factory.js';
+import { runModelConfig } from '../../core/llm/resolved-llm.js';
 import { startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
 import { addLlmOptions, resolveLlm } from './llm-options.js';
 
@@ -147,6 +148,23 @@ describe('resolveLlm', () => {
       const warned = said.filter((l) => l.includes('--replay answers as recorded'));
       expect(warned).toHaveLength(1);
       expect(warned[0]).toMatch(/model "other-model" \(recorded "rec-model"\), temperature 0\.9 \(recorded 0\.3\) ignored/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it("--replay keeps the recording's paper defaults (config.json model.paperDefaults was dropped from a replay's)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lexcase-replay-paper-'));
+    try {
+      mkdirSync(join(dir, 'llm'));
+      writeFileSync(join(dir, 'llm', 'model.json'), JSON.stringify({ model: 'rec-model', temperature: 0.3, structuredOutput: 'json_schema' }));
+      const paperDefaults = { system: 'case', fromPaper: ['temperature'], source: 'CASE (paper 003): 0.3' };
+      const model = { baseUrl: 'http://127.0.0.1:1/v1', model: 'rec-model', temperature: 0.3, paperDefaults };
+      writeFileSync(join(dir, 'config.json'), JSON.stringify({ seed: 13, config: { system: 'case', model } }));
+      const r = await resolveLlm(parse(['--replay', dir]), { env: {}, cwd: '/', paper: 'case' });
+      expect(r.paperDefaults).toEqual(paperDefaults);
+      expect(runModelConfig(r)).toMatchObject({ model: 'rec-model', temperature: 0.3, paperDefaults });
+      // another system's replay of it takes none (it would name the wrong paper)
+      expect((await resolveLlm(parse(['--replay', dir]), { env: {}, cwd: '/', paper: 'emar' })).paperDefaults).toBeUndefined();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -163,6 +163,17 @@ function applySamplingFlags(config: LexcaseConfig, flags: SamplingFlags = {}): v
 export const EVIDENCE_PAPER: PaperSystem = 'case';
 
 /** makeModel where no LLM is configured (--offline, or optional and unset). */
+/**
+ * A replay's paper defaults: the recording's (its config.json `model.paperDefaults`), so the replay's
+ * config.json says which sampling values were the paper's as the recording's does (a replay takes
+ * the sampling from the recording); none when the recording was made for another system or holds none.
+ */
+function recordedPaperDefaults(rec: Record<string, unknown> | undefined, paper: string): ResolvedLlm['paperDefaults'] {
+  const model = (rec?.config as { model?: unknown } | undefined)?.model;
+  const p = model && typeof model === 'object' ? (model as { paperDefaults?: ResolvedLlm['paperDefaults'] }).paperDefaults : undefined;
+  return p && typeof p === 'object' && p.system === paper && Array.isArray(p.fromPaper) && typeof p.source === 'string' ? p : undefined;
+}
+
 const noModel = (): never => {
   throw errors.llmNotConfigured();
 };
@@ -196,7 +207,11 @@ export async function resolveLlm(
   const usage = new UsageMeter();
   if (opts.replay) {
     if (opts.offline) throw errors.usage('--replay and --offline exclude each other', 'a replay answers from the recorded LLM exchanges; drop --offline');
-    const [{ readModelSettings }, { createChatModel }] = await Promise.all([import('../../eval/llm-exchanges.js'), import('../../core/llm/factory.js')]);
+    const [{ readModelSettings }, { createChatModel }, { readConfig }] = await Promise.all([
+      import('../../eval/llm-exchanges.js'),
+      import('../../core/llm/factory.js'),
+      import('../../eval/run-dir.js'),
+    ]);
     // the recorded model settings (no endpoint is contacted; the URL only satisfies the schema)
     const { strictTools, ...rec } = await readModelSettings(opts.replay);
     // a replay answers as recorded: a model or sampling value the user set that differs is said to be ignored, not dropped silently
@@ -213,7 +228,17 @@ export async function resolveLlm(
     const replayFrom = opts.replay;
     const makeModel = (cfg: LlmConfig) => createChatModel(cfg, { usage, replayFrom, strictTools: strictTools === true });
     log.info(`replaying the LLM exchanges recorded in ${replayFrom} (no endpoint)`);
-    return { model: makeModel(config.llm), config, usage, offline: false, replayFrom, makeModel, publicConfig: publicLlmConfig(config.llm) };
+    const paperDefaults = o.paper ? recordedPaperDefaults(await readConfig(replayFrom), o.paper) : undefined;
+    return {
+      model: makeModel(config.llm),
+      config,
+      usage,
+      offline: false,
+      replayFrom,
+      makeModel,
+      publicConfig: publicLlmConfig(config.llm),
+      ...(paperDefaults ? { paperDefaults } : {}),
+    };
   }
   if (opts.modelFile && opts.llmProvider && opts.llmProvider !== 'local')
     throw errors.usage(`--model-file runs a model in-process: it goes with --llm-provider local, not ${opts.llmProvider}`);

@@ -168,6 +168,26 @@ describe('lexcase run threeply', () => {
     );
   });
 
+  it("config.json records the temperature each role sends: the agents' (llm.temperature 0.9) and the Factor Distiller's (0)", async () => {
+    useServer();
+    process.env.LEXCASE_LLM_TEMPERATURE = '0.9';
+    const out = join(dir, 'role-temperatures');
+    const before = srv.requests.length;
+    try {
+      const r = await cli('--json', 'run', 'threeply', '--scenarios', 'arguable', '--n', '1', '--seed', '5', '--run-dir', out, '--no-cache');
+      expect(r.code, r.err).toBe(0);
+    } finally {
+      delete process.env.LEXCASE_LLM_TEMPERATURE;
+    }
+    const sent = srv.requests.slice(before);
+    const wire = (distiller: boolean) => [...new Set(sent.filter((x) => (threeplyRole(x) === 'distiller') === distiller).map((x) => x.body.temperature))];
+    const config = JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')).config;
+    expect(wire(true)).toEqual([config.evaluatorTemperature]);
+    expect(config.evaluatorTemperature).toBe(0);
+    expect(wire(false)).toEqual([config.temperature]);
+    expect(config.temperature).toBe(0.9);
+  });
+
   it('runs a baseline as a different system in its own run dir', async () => {
     useServer();
     const r = await cli(
