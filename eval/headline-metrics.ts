@@ -27,6 +27,7 @@ import { canonicalById } from './bootstrap.js';
 import { correctFlags, isFailed } from './metrics/failures.js';
 import { macroScores } from './metrics/macro.js';
 import type { ResultRecord } from './types.js';
+import { goldAbsentFor, goldCoverage, goldCoverageNote, NO_GOLD_IN_INDEX } from './gold-in-index.js';
 
 /** A finite number, else null. */
 export const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -153,6 +154,29 @@ export function rate(id: string, label: string, key: string, filter: (r: ResultR
     compute: (records) => {
       const xs = records.filter((r) => filter(r) && typeof r.metrics?.[key] === 'boolean');
       return xs.length ? [proportion(id, label, xs.filter((r) => r.metrics![key] === true).length, xs.length)] : [];
+    },
+  };
+}
+
+/**
+ * A gold-evidence rate (`rate` over the boolean metric `key`): over items none of which has its gold
+ * passage in the index (`goldInIndex: false`, eval/gold-in-index.ts) it is not given
+ * ("— (no gold passage in this index)", never 0%); over items some of which have none, its note says
+ * how many count as misses.
+ */
+export function goldRate(id: string, label: string, key: string): HeadlineMetric {
+  const base = rate(id, label, key);
+  return {
+    id,
+    label,
+    compute: (records, ctx) => {
+      const counted = records.filter((r) => typeof r.metrics?.[key] === 'boolean');
+      return base.compute(records, ctx).map((f) => {
+        if (goldAbsentFor(counted, key))
+          return { ...f, estimate: null, lo: null, hi: null, interval: 'none', method: 'no interval: no gold passage in this index', text: NO_GOLD_IN_INDEX };
+        const note = goldCoverageNote(goldCoverage(counted));
+        return note ? { ...f, note } : f;
+      });
     },
   };
 }

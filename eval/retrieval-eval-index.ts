@@ -16,6 +16,7 @@ import { TrecRunWriter, trecQrelsLines } from './retrieval-eval-run-file.js';
 import { runFileFor } from './retrieval-eval-run-file-name.js';
 import { checkOutputs, runFileOutputs } from './output-files.js';
 import type { Hit } from '../retrieval/types.js';
+import { countGoldMissing } from './gold-in-index.js';
 
 export const PAPER_POOL_NOTE =
   "The Bar Exam QA paper (and CASE, Table 3) retrieves from the full 856,835-passage pool; this corpus is smaller, so these figures are not comparable with the paper's.";
@@ -61,16 +62,6 @@ export interface RetrievalReport {
   results: RetrievalEvalResult[];
   runFiles?: Record<string, string>;
   qrelsFile?: string;
-}
-
-/** Whether the question has gold ids and none of them is in the index's doc store: it can only score 0. */
-export const goldMissingFrom = (docs: Pick<OpenedIndex['docs'], 'indexOf'>, q: Question): boolean =>
-  q.goldPassageIds.length > 0 && q.goldPassageIds.every((g) => docs.indexOf(g) < 0);
-
-/** Questions with gold ids of which none is in the index's doc store (of an opened index). */
-export function countGoldMissing(docs: Pick<OpenedIndex['docs'], 'indexOf'>, questions: readonly Question[]): { questions: number; examples: string[] } {
-  const missing = questions.filter((q) => goldMissingFrom(docs, q));
-  return { questions: missing.length, examples: missing.slice(0, 5).map((q) => q.id) };
 }
 
 export { runFileFor };

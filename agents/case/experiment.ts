@@ -22,6 +22,7 @@ import { BASELINE_MODES, type BaselineMode } from './baselines/baseline-modes.js
 import { OFFLINE_LABEL, offlineMethods } from './advocate-offline.js';
 import { createCaseOfflineSystem, type EvidenceMode } from './case-offline-system.js';
 import { withGoldGuard } from '../common/gold-guard.js';
+import { warnGoldMissing, withGoldInIndex } from '../common/gold-in-index.js';
 import { assertSelectorHeldOut } from './selector-training.js';
 import { caseMetrics, caseMetricsMarkdown, type CaseMetrics } from './metrics.js';
 import { indexContent, openCaseIndex } from '../../retrieval/open-index.js';
@@ -166,9 +167,12 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
       ...(prompts ? { prompts } : {}),
       ...(o.warnings?.length ? { warnings: o.warnings } : {}),
     };
+    // CASE and the RAG baselines report gold-evidence figures: say which questions can only miss them
+    const goldFigures = o.system === 'case' || !!rag;
+    if (goldFigures) warnGoldMissing(idx.docs, questions, o.index, idx.manifest.corpus.name);
     const r = await runExperiment({
       runDir,
-      system,
+      system: goldFigures ? withGoldInIndex(system, idx.docs) : system,
       items: questions,
       gold: (q) => q.answer,
       makeContext: contextFrom({ tools, retrievers: idx.retrievers, llm: offline ? undefined : o.llm, getPassage: idx.getPassage }),

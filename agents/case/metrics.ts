@@ -6,12 +6,16 @@
  * advocate evidence recall (gold in the correct hypothesis's evidence / in any advocate's evidence /
  * ever returned by a tool call) — plus goldInContext for RAG baselines.
  * Failed items (prediction null) count as wrong; they are listed separately.
+ * Items whose question has no gold passage in the index (`goldInIndex: false`, eval/gold-in-index.ts)
+ * count as misses of the gold figures, said under the table; a gold figure over none but such items
+ * is not given ("— (no gold passage in this index)", rate null), never 0%.
  */
 import { correctFlags, failedCount } from '../../eval/metrics/failures.js';
 import { figureText, methodLabel, proportionInterval } from '../../eval/stats/index.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { table } from '../../eval/report/format.js';
 import { toolCallsOf } from '../../eval/report/sections/tool-usage.js';
+import { goldAbsentFor, goldCoverage, goldCoverageNote, NO_GOLD_IN_INDEX, type GoldCoverage } from '../../eval/gold-in-index.js';
 
 export interface RateCi {
   n: number;
@@ -34,6 +38,8 @@ export interface CaseMetrics {
    */
   notUnanimous?: RateCi;
   evidenceRecall: Record<'goldInCorrectEvidence' | 'goldInAnyEvidence' | 'goldEverReturned' | 'goldInContext', RateCi>;
+  /** Items that record whether their gold passage is in the index, and how many have none there (absent for runs that do not record it). */
+  goldInIndex?: GoldCoverage;
   tools: { calls: Record<string, number>; callsPerQuestion: number; distinctPassagesPerQuestion: number };
   tokens: { total: number; perQuestion: number; byStage: Record<string, number> };
   abstentions: number;
@@ -67,6 +73,12 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
       const v = r.metrics?.[key];
       return typeof v === 'boolean' ? [v ? 1 : 0] : [];
     });
+  // a gold figure over items none of which has its gold passage in the index: not given, never 0%
+  const goldRate = (key: string): RateCi => {
+    const values = flag(key);
+    return goldAbsentFor(records, key) ? { n: values.length, rate: null, text: NO_GOLD_IN_INDEX } : rate(values, seed);
+  };
+  const coverage = goldCoverage(records);
   const calls: Record<string, number> = {};
   let callTotal = 0;
   let distinct = 0;
@@ -119,18 +131,19 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
         }
       : {}),
     evidenceRecall: {
-      goldInCorrectEvidence: rate(flag('goldInCorrectEvidence'), seed),
-      goldInAnyEvidence: rate(flag('goldInAnyEvidence'), seed),
-      goldEverReturned: rate(flag('goldEverReturned'), seed),
-      goldInContext: rate(flag('goldInContext'), seed),
+      goldInCorrectEvidence: goldRate('goldInCorrectEvidence'),
+      goldInAnyEvidence: goldRate('goldInAnyEvidence'),
+      goldEverReturned: goldRate('goldEverReturned'),
+      goldInContext: goldRate('goldInContext'),
     },
+    ...(coverage ? { goldInIndex: coverage } : {}),
     tools: { calls, callsPerQuestion: n ? callTotal / n : 0, distinctPassagesPerQuestion: n ? distinct / n : 0 },
     tokens: { total: tokenTotal, perQuestion: n ? tokenTotal / n : 0, byStage },
     abstentions,
   };
 }
 
-const pct = (r: RateCi) => (r.rate === null ? '–' : `${r.text ?? `${(100 * r.rate).toFixed(1)}%`} (n=${r.n})`);
+const pct = (r: RateCi) => (r.rate === null ? (r.text ?? '–') : `${r.text ?? `${(100 * r.rate).toFixed(1)}%`} (n=${r.n})`);
 
 export function caseMetricsMarkdown(m: CaseMetrics): string {
   const lines = [`### Metrics${m.label ? ` — ${m.label}` : ''}`, ''];
@@ -146,6 +159,8 @@ export function caseMetricsMarkdown(m: CaseMetrics): string {
   if (m.abstentions) rows.push(['juror abstentions', m.abstentions]);
   lines.push(table(['metric', 'value [95% interval] method'], rows, ['l', 'l']));
   lines.push('');
+  const gold = Object.values(er).some((r) => r.n) ? goldCoverageNote(m.goldInIndex) : undefined;
+  if (gold) lines.push(`**Warning:** ${gold}.`, '');
   const tools = Object.entries(m.tools.calls).sort((a, b) => b[1] - a[1]);
   if (tools.length) {
     lines.push(

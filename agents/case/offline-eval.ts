@@ -8,6 +8,7 @@ import { deriveSeed } from '../../core/rng.js';
 import { createCase } from './index.js';
 import { caseMetrics, type CaseMetrics } from './metrics.js';
 import { openCaseIndex } from '../../retrieval/open-index.js';
+import { withGoldInIndex } from '../common/gold-in-index.js';
 import type { QueryPlan } from './advocate-offline.js';
 import type { EvidenceMode } from './case-offline-system.js';
 import type { SelectorModel } from './evidence-selector.js';
@@ -38,7 +39,11 @@ export async function evalCaseOffline(opts: {
 }): Promise<OfflineEvalResult> {
   const idx = await openCaseIndex(opts.index);
   const seed = opts.seed ?? 13;
-  const system = createCase({ offline: true, k: opts.k, tools: opts.methods, plan: opts.plan, evidence: opts.evidence, selector: opts.selector });
+  // goldInIndex per item: a question whose gold passage is not in the index is said, not a silent miss (caseMetrics)
+  const system = withGoldInIndex(
+    createCase({ offline: true, k: opts.k, tools: opts.methods, plan: opts.plan, evidence: opts.evidence, selector: opts.selector }),
+    idx.docs,
+  );
   const records: ResultRecord[] = [];
   const traces = new Map<string, Record<string, unknown>>();
   let methods: string[] = [];

@@ -1,5 +1,5 @@
 /** CASE as one value of the system list (agents/systems.ts): its metadata, and its report section loaded when asked. */
-import { accuracy, rate } from '../../eval/headline-metrics.js';
+import { accuracy, goldRate } from '../../eval/headline-metrics.js';
 import { cli, defaultK, matchesNames, str, type SystemPlugin } from '../../eval/systems.js';
 import { AGENT_DEFAULTS } from '../common/defaults.js';
 
@@ -14,7 +14,7 @@ export const casePlugin: SystemPlugin = {
   reportSection: 'case',
   method: (c) => (Array.isArray(c.methods) ? c.methods.join('+') : str(c.method)),
   k: defaultK,
-  headline: [accuracy, rate('gold-in-evidence', 'gold passage in evidence', 'goldInAnyEvidence')],
+  headline: [accuracy, goldRate('gold-in-evidence', 'gold passage in evidence', 'goldInAnyEvidence')],
   paper: {
     case: {
       temperature: 0.3,

@@ -33,6 +33,7 @@ import {
   type SeedConsistency,
 } from './metrics.js';
 import type { MadSettings } from './types.js';
+import { warnGoldMissing, withGoldInIndex } from '../common/gold-in-index.js';
 
 export interface MadExperimentOptions extends Partial<MadSettings> {
   system?: MadSystemName;
@@ -126,9 +127,10 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
     };
     // this run's own meter (a fork reaches o.usage too): with --seeds each run reports its own tokens
     const meter = o.usage ? o.usage.fork() : new UsageMeter();
+    warnGoldMissing(idx.docs, questions, o.index, idx.manifest.corpus.name);
     const r = await runExperiment({
       runDir,
-      system: createMadSystem(system, { ...s, samples: o.samples }),
+      system: withGoldInIndex(createMadSystem(system, { ...s, samples: o.samples }), idx.docs),
       items: questions,
       gold: (q) => q.answer,
       makeContext: contextFrom({ tools, retrievers: idx.retrievers, llm: o.llm, getPassage: idx.getPassage }),

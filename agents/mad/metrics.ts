@@ -4,7 +4,9 @@
  * - citation quality, over the citations backing each answer (citation-summary.ts): share that
  *   exist in the index, share the lexical support check accepts, share the judge did not flag
  *   (MAD), share the author had been shown, and gold coverage (a gold passage cited / in the pool);
- *   each is the mean over the items where it is defined, with its item count;
+ *   each is the mean over the items where it is defined, with its item count; items whose question
+ *   has no gold passage in the index (`goldInIndex: false`, eval/gold-in-index.ts) count as gold
+ *   misses, said under the table, and a gold row over none but such items is "— (no gold passage in this index)";
  * - the judge's checklist (mean items ticked, of 5) and debater forfeits;
  * - consistency across seeds (seedConsistency): over the items every run answered, the mean share
  *   of run pairs with the same prediction, and the share of items where all runs agree.
@@ -15,10 +17,13 @@ import { correctFlags, failedCount } from '../../eval/metrics/failures.js';
 import { figureText, methodLabel, proportionInterval, type Interval } from '../../eval/stats/index.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { table } from '../../eval/report/format.js';
+import { goldAbsentFor, goldCoverage, goldCoverageNote, NO_GOLD_IN_INDEX, type GoldCoverage } from '../../eval/gold-in-index.js';
 
 export interface MeanOf {
   mean: number | null;
   n: number;
+  /** Why there is no mean over n items: NO_GOLD_IN_INDEX for a gold row over items none of which has its gold passage in the index. */
+  text?: string;
 }
 
 export interface MadMetrics {
@@ -34,6 +39,8 @@ export interface MadMetrics {
     goldCited: MeanOf;
     goldInPool: MeanOf;
   };
+  /** Items that record whether their gold passage is in the index, and how many have none there (absent for runs that do not record it). */
+  goldInIndex?: GoldCoverage;
   checklist: MeanOf;
   forfeits: MeanOf;
   /** With --judge-each-round: accuracy of the judge's verdict after each round, with 95% Wilson intervals. */
@@ -50,7 +57,14 @@ export function meanOfMetric(results: readonly ResultRecord[], key: string): Mea
   return { mean: vals.length ? vals.reduce((a, b) => a + b, 0) / vals.length : null, n: vals.length };
 }
 
+/** A gold row: not given (NO_GOLD_IN_INDEX) over items none of which has its gold passage in the index, never 0%. */
+function goldMean(results: readonly ResultRecord[], key: string): MeanOf {
+  const m = meanOfMetric(results, key);
+  return goldAbsentFor(results, key) ? { mean: null, n: m.n, text: NO_GOLD_IN_INDEX } : m;
+}
+
 export function madMetrics(results: readonly ResultRecord[], _seed = 13): MadMetrics {
+  const coverage = goldCoverage(results);
   return {
     items: results.length,
     failed: failedCount(results),
@@ -64,9 +78,10 @@ export function madMetrics(results: readonly ResultRecord[], _seed = 13): MadMet
       supportive: meanOfMetric(results, 'citationsSupportive'),
       judgeSupportive: meanOfMetric(results, 'citationsJudgeSupportive'),
       seen: meanOfMetric(results, 'citationsSeen'),
-      goldCited: meanOfMetric(results, 'goldCited'),
-      goldInPool: meanOfMetric(results, 'goldInPool'),
+      goldCited: goldMean(results, 'goldCited'),
+      goldInPool: goldMean(results, 'goldInPool'),
     },
+    ...(coverage ? { goldInIndex: coverage } : {}),
     checklist: meanOfMetric(results, 'checklist'),
     forfeits: meanOfMetric(results, 'forfeits'),
     byRound: roundAccuracy(results),
@@ -147,7 +162,13 @@ export function predictionsOf(results: readonly ResultRecord[]): Map<string, str
 }
 
 const pct = (v: number | null) => (v === null ? '–' : `${(100 * v).toFixed(1)}%`);
-const row = (label: string, m: MeanOf, fmt = pct) => [label, fmt(m.mean), m.n];
+const row = (label: string, m: MeanOf, fmt = pct) => [label, m.text ?? fmt(m.mean), m.n];
+
+/** The line under the table when some items have no gold passage in the index (and a gold row is shown). */
+function goldWarning(m: MadMetrics): string[] {
+  const note = m.citations.goldCited.n || m.citations.goldInPool.n ? goldCoverageNote(m.goldInIndex) : undefined;
+  return note ? ['', `**Warning:** ${note}.`] : [];
+}
 
 export function madMetricsMarkdown(m: MadMetrics, title = 'MAD metrics'): string {
   const a = m.accuracy;
@@ -170,6 +191,7 @@ export function madMetricsMarkdown(m: MadMetrics, title = 'MAD metrics'): string
         row('debater forfeits per item', m.forfeits, (v) => (v === null ? '–' : v.toFixed(2))),
       ],
     ),
+    ...goldWarning(m),
     ...(m.byRound.length
       ? [
           '',

@@ -27,7 +27,7 @@ import { methodSpec } from '../../retrieval/methods.js';
 import { log } from '../../core/log.js';
 import { firstRelevantRank, recallAtK } from '../metrics/index.js';
 import { trecRankedIds } from '../trec/order.js';
-import { countGoldMissing, goldMissingFrom } from '../retrieval-eval-index.js';
+import { countGoldMissing, goldInIndexMetric } from '../gold-in-index.js';
 import { contextFrom, runExperiment, type RunExperimentResult } from '../runner.js';
 import type { AgentSystem } from '../types.js';
 
@@ -101,7 +101,7 @@ export async function runRetrievalGridRun(o: RetrievalRunOptions): Promise<RunEx
       const scores = new Map(hits.map((h) => [h.id, h.score]));
       const metrics: Record<string, number | boolean | null> = {
         firstRank: firstRelevantRank(ranked, q.goldPassageIds),
-        goldInIndex: !goldMissingFrom(idx.docs, q),
+        ...goldInIndexMetric(idx.docs, q),
       };
       for (const k of ks) metrics[`recall@${k}`] = recallAtK(ranked, q.goldPassageIds, k);
       return {

@@ -26,6 +26,7 @@ import { taskLabels } from '../systems.js';
 import { isFailed } from '../metrics/failures.js';
 import { METHOD_LABEL, METHODS_NOTE, MIN_N, outsideInterval, type IntervalMethod } from '../stats/index.js';
 import type { ResultRecord } from '../types.js';
+import { goldCoverage } from '../gold-in-index.js';
 import { OFFLINE_SYSTEMS, type Metric, type Recipe } from './recipe.js';
 import { runDirOf, type ReproductionFile, type RunState } from './reproduction-dir.js';
 import { cellValue, selectRecords } from './stats.js';
@@ -186,16 +187,12 @@ async function indexNotes(dir: string, recipe: Recipe, results: ReadonlyMap<stri
       continue;
     }
     const index = config?.index;
-    const marked = recs.filter((r) => typeof r.metrics?.goldInIndex === 'boolean');
-    const missing = marked.filter((r) => r.metrics?.goldInIndex === false);
+    const c = goldCoverage(recs);
     const where = index ? indexText(index) : 'its index';
-    const gold = !marked.length
+    const gold = !c
       ? ''
-      : missing.length
-        ? `; ${missing.length} of ${marked.length} questions${marked.length < recs.length ? ' that record it' : ''} have no gold passage in it (e.g. ${missing
-            .slice(0, 3)
-            .map((r) => r.id)
-            .join(', ')}) and count as misses`
+      : c.missing
+        ? `; ${c.missing} of ${c.items} questions${c.items < recs.length ? ' that record it' : ''} have no gold passage in it (e.g. ${c.examples.slice(0, 3).join(', ')}) and count as misses`
         : `; every question's gold passage is in it`;
     notes.push(`Run ${run.id} searched the ${where}${gold}.`);
   }

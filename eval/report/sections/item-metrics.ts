@@ -3,12 +3,15 @@
  * Wilson), numbers as means (a graded mean: bootstrap, none below n = 10) —
  * eval/stats — over the items that have the metric (null = not applicable, skipped). CASE's
  * advocate evidence-recall flags land here. Not for retrieval runs: their per-query hits and ranks
- * are the Figures section's Recall@k and MRR.
+ * are the Figures section's Recall@k and MRR. A gold flag (`gold…`) over items none of which has its
+ * gold passage in the index (`goldInIndex: false`, eval/gold-in-index.ts) is not given, never 0%; when
+ * some items have none, a line under the table says how many count as misses.
  */
 import { figureText, meanInterval, methodLabel, proportionInterval } from '../../stats/index.js';
 import { systemSpec } from '../../systems.js';
 import { table } from '../format.js';
 import type { SectionBuilder } from '../types.js';
+import { GOLD_IN_INDEX, goldAbsentFor, goldCoverage, goldCoverageNote, NO_GOLD_IN_INDEX } from '../../gold-in-index.js';
 
 export const itemMetricsSection: SectionBuilder = (run, o) => {
   if (systemSpec(typeof run.config.config.system === 'string' ? run.config.config.system : null).retrieval) return null;
@@ -27,6 +30,11 @@ export const itemMetricsSection: SectionBuilder = (run, o) => {
   const json: Record<string, unknown> = {};
   const rows: (string | number)[][] = [];
   for (const [k, { kind, values }] of [...keys].sort(([a], [b]) => a.localeCompare(b))) {
+    if (kind === 'rate' && k.startsWith('gold') && k !== GOLD_IN_INDEX && goldAbsentFor(run.results, k)) {
+      json[k] = { kind, n: values.length, value: null, note: NO_GOLD_IN_INDEX };
+      rows.push([k, values.length, NO_GOLD_IN_INDEX, '–']);
+      continue;
+    }
     const ci =
       kind === 'rate'
         ? proportionInterval(
@@ -37,5 +45,11 @@ export const itemMetricsSection: SectionBuilder = (run, o) => {
     json[k] = { kind, n: values.length, value: ci.estimate, ci: { lo: ci.lo, hi: ci.hi, method: ci.method } };
     rows.push([k, values.length, figureText(ci, kind === 'rate' ? 'percent' : 'decimal'), methodLabel(ci)]);
   }
-  return { id: 'itemMetrics', title: 'Per-item metrics', markdown: table(['metric', 'n', 'rate / mean [95% interval]', 'interval'], rows), json };
+  const gold = goldCoverageNote(goldCoverage(run.results));
+  return {
+    id: 'itemMetrics',
+    title: 'Per-item metrics',
+    markdown: table(['metric', 'n', 'rate / mean [95% interval]', 'interval'], rows) + (gold ? `\n\n**Warning:** ${gold}.` : ''),
+    json,
+  };
 };

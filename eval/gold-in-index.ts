@@ -1,0 +1,77 @@
+/**
+ * Whether a question's gold passages are in the index a run reads. A question none of whose gold
+ * passages is in the index can only miss every gold figure (Recall@k, gold in an advocate's
+ * evidence, gold cited): `eval retrieval` refuses an index that holds none of them, and the runs
+ * mark each item `goldInIndex` (true/false) in its metrics — the retrieval grid runs
+ * (reproduce/retrieval-run.ts) and the agent runs that report gold-evidence figures (CASE, its
+ * baselines, MAD: agents/common/gold-in-index.ts). From those flags every surface that prints a
+ * gold figure (the runs' own output, report.md, `lexcase report`, the explorer) says how many items
+ * count as misses for that reason, and prints a figure over items none of which has its gold
+ * passage in the index as NO_GOLD_IN_INDEX, never as 0%.
+ */
+import type { Question } from '../corpora/types.js';
+import type { ResultRecord } from './types.js';
+
+/** What the checks read of an index's doc store. */
+export type DocIds = { indexOf(id: string): number };
+
+/** The per-item metric: the question has gold ids and at least one of them is in the index. */
+export const GOLD_IN_INDEX = 'goldInIndex';
+
+/** How a gold figure over items none of which has its gold passage in the index is printed. */
+export const NO_GOLD_IN_INDEX = '— (no gold passage in this index)';
+
+/** Whether the question has gold ids and none of them is in the index's doc store: it can only score 0. */
+export const goldMissingFrom = (docs: DocIds, q: Question): boolean => q.goldPassageIds.length > 0 && q.goldPassageIds.every((g) => docs.indexOf(g) < 0);
+
+/** Questions with gold ids of which none is in the index's doc store (of an opened index). */
+export function countGoldMissing(docs: DocIds, questions: readonly Question[]): { questions: number; examples: string[] } {
+  const missing = questions.filter((q) => goldMissingFrom(docs, q));
+  return { questions: missing.length, examples: missing.slice(0, 5).map((q) => q.id) };
+}
+
+/** The metric for a question (none for a question without gold ids). */
+export const goldInIndexMetric = (docs: DocIds, q: Question): Record<string, boolean> =>
+  q.goldPassageIds.length ? { [GOLD_IN_INDEX]: !goldMissingFrom(docs, q) } : {};
+
+export interface GoldCoverage {
+  /** Items that record `goldInIndex`. */
+  items: number;
+  /** Of them, those with no gold passage in the index. */
+  missing: number;
+  /** Up to 5 of their ids. */
+  examples: string[];
+}
+
+/** The run's items that record `goldInIndex` and how many of them have no gold passage in the index; undefined when none records it (older runs). */
+export function goldCoverage(records: readonly ResultRecord[]): GoldCoverage | undefined {
+  const marked = records.filter((r) => typeof r.metrics?.[GOLD_IN_INDEX] === 'boolean');
+  if (!marked.length) return undefined;
+  const missing = marked.filter((r) => r.metrics?.[GOLD_IN_INDEX] === false);
+  return { items: marked.length, missing: missing.length, examples: missing.slice(0, 5).map((r) => r.id) };
+}
+
+/** Whether every item a gold figure over the boolean metric `key` counts has no gold passage in the index (the figure is 0 by construction). */
+export function goldAbsentFor(records: readonly ResultRecord[], key: string): boolean {
+  const counted = records.filter((r) => typeof r.metrics?.[key] === 'boolean');
+  return counted.length > 0 && counted.every((r) => r.metrics?.[GOLD_IN_INDEX] === false);
+}
+
+/** The line beside a run's gold figures when some of its items have no gold passage in the index; undefined when all have. */
+export function goldCoverageNote(c: GoldCoverage | undefined): string | undefined {
+  if (!c?.missing) return undefined;
+  if (c.missing === c.items) return `none of the ${c.items} items has its gold passage in this index: the gold figures are not given (accuracy is unaffected)`;
+  return `${c.missing} of ${c.items} items have no gold passage in this index (e.g. ${c.examples.join(', ')}): the gold figures count them as misses`;
+}
+
+/** The warning a run prints at its start when some of its questions have no gold passage in the index; undefined when all have. */
+export function goldMissingWarning(docs: DocIds, questions: readonly Question[], where: string): string | undefined {
+  const withGold = questions.filter((q) => q.goldPassageIds.length > 0).length;
+  const missing = countGoldMissing(docs, questions);
+  if (!missing.questions) return undefined;
+  const what =
+    missing.questions === withGold
+      ? `none of the ${withGold} questions has its gold passage in ${where} (e.g. ${missing.examples.join(', ')}): the gold figures are not given (accuracy is unaffected)`
+      : `${missing.questions} of ${withGold} questions have no gold passage in ${where} (e.g. ${missing.examples.join(', ')}): the gold figures count them as misses`;
+  return `${what}; index a corpus that contains the gold passages (e.g. "default" or "barexam")`;
+}
