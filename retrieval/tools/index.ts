@@ -7,7 +7,9 @@
  * One search tool per retriever given whose method has one (retrieval/methods.ts: bm25_search, qld_search, dense_search, hybrid_search), plus
  * rewrite_query when an llm is given. Search tools take {query, k?} and return JSON text
  * {method, query, results: [{id, score, rank, snippet}]} (never a title) and, as the artifact, the
- * same hits with the doc store's title where it has one (search-tool.ts).
+ * same hits with the doc store's title where it has one (search-tool.ts). The text carries real
+ * passage ids: lexcase's agents show it to a model only through PassageHandles.wrapTools
+ * (agents/common/passage-handles.ts).
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { StructuredToolInterface } from '@langchain/core/tools';
