@@ -250,7 +250,7 @@ describe('resuming a run dir an older lexcase wrote', () => {
     const lines = readFileSync(join(dir, 'results.jsonl'), 'utf8');
     await expect(resume(val, cfg(4))).rejects.toMatchObject({
       code: 'RUN_INVALID',
-      message: expect.stringMatching(/field "seedDerivation" differs\); use a new run dir/),
+      message: expect.stringMatching(/field "seedDerivation" differs: seedDerivation "fnv1a-v0" recorded, "fnv1a-fmix32" now\); use a new run dir/),
     });
     expect(readFileSync(join(dir, 'results.jsonl'), 'utf8')).toBe(lines);
   });

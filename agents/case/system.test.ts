@@ -109,7 +109,7 @@ describe('CASE LLM pipeline (fake chat model)', () => {
     // before: the trace had the error but not the reply, so nothing showed what the server sent
     expect(a.raw).toBe(asText);
     expect((out.trace as any).advocates.slice(1).every((x: any) => x.raw === undefined && x.error === undefined)).toBe(true);
-    expect(out.stepFailures).toEqual({ 'advocate evidence selection': 1 });
+    expect(out.stepFailures).toEqual({ 'advocate reply without selection or passages': 1 });
   });
 
   it('an LLM request failure fails the item with the error and the partial trace (no throw)', async () => {

@@ -25,7 +25,7 @@ export async function expectResumeOnOtherServerRefused(
     process.env.LEXCASE_LLM_BASE_URL = o.other.url;
     const r = await o.run('2');
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/endpoint: was started with a different config \(field "model" differs\); use a new run dir/);
+    expect(r.err).toMatch(/endpoint: was started with a different config \(field "model" differs: model\.[^)]*\); use a new run dir/);
     expect(o.other.requests.filter((q) => q.body?.messages)).toHaveLength(before);
   } finally {
     process.env.LEXCASE_LLM_BASE_URL = o.primary;
