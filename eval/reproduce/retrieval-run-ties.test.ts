@@ -72,7 +72,7 @@ describe('reproduce retrieval runs on score ties', () => {
     delete cfg.config.ranking;
     writeFileSync(file, JSON.stringify(cfg));
     await expect(runRetrievalGridRun({ runDir, method: 'bm25', index, limit: LIMIT, ks: [10, 100] })).rejects.toThrow(
-      /was started with a different config \(field "ranking" differs: this run dir's ranks were made by an older lexcase, which kept the retriever's order on score ties .*\); use a new run dir/,
+      /was started with a different config \(field "ranking" differs: ranking \(unset\) recorded, "trec_eval" now; this run dir's ranks were made by an older lexcase, which kept the retriever's order on score ties .*\); use a new run dir/,
     );
     expect((await readResults(runDir)).records).toHaveLength(2);
   }, 60_000);

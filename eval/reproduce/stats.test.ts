@@ -3,6 +3,7 @@ import type { ResultRecord } from '../types.js';
 import { loadRecipe } from './recipe.js';
 import '../../agents/systems.js'; // the agent systems' list (a recipe names them), handed to eval
 import { cellValue } from './stats.js';
+import { summarizeRun } from '../../agents/threeply/summary.js';
 
 const rec = (id: string, prediction: string | null, gold: string, extra: Partial<ResultRecord> = {}): ResultRecord => ({
   id,
@@ -52,6 +53,26 @@ describe('recipe cell statistics', () => {
     expect(cellValue(triples, { stat: 'mean', key: 'abstained', where: { idPrefix: 'non-arguable-' } })).toMatchObject({ estimate: 0, n: 1 });
     // mean skips items without the metric
     expect(cellValue(triples, { stat: 'mean', key: 'abstained' }).n).toBe(1);
+  });
+
+  it("a pooled ratio leaves failed triples out of n as 3-ply's own report does: one n and one interval for the figure", () => {
+    // 12 answered arguable triples and 2 that failed (no metrics): before, the cell counted 14 (zero in both sums) and resampled them
+    const answered = Array.from({ length: 12 }, (_, i) =>
+      rec(`arguable-${String(i + 1).padStart(3, '0')}`, 'argue', 'argue', { metrics: { nH: i % 3, nGt: 6 + (i % 4), nUtil: 4 + (i % 3) } }),
+    );
+    const failed = [13, 14].map((i) => rec(`arguable-0${i}`, null, 'argue', { error: 'LLM_HTTP: 500' }));
+    const records = [...answered, ...failed];
+    const report = summarizeRun(records).find((s) => s.mode === 'arguable')!;
+    expect(report.errors).toBe(2);
+    const acc = cellValue(records, { stat: 'one-minus-ratio', num: 'nH', den: 'nGt', where: { idPrefix: 'arguable-' } });
+    expect(acc).toMatchObject({
+      n: report.n,
+      estimate: report.hallucinationAccuracy,
+      lo: report.ci.hallucinationAccuracy.lo,
+      hi: report.ci.hallucinationAccuracy.hi,
+    });
+    const util = cellValue(records, { stat: 'ratio', num: 'nUtil', den: 'nGt', where: { idPrefix: 'arguable-' } });
+    expect(util).toMatchObject({ n: 12, lo: report.ci.factorUtilizationRecall.lo, hi: report.ci.factorUtilizationRecall.hi });
   });
 
   it("CASE Table 4's High/Low conf. columns split every item of Acc. as the paper's do: a 1–1–1 tie and a failed item are low confidence", () => {

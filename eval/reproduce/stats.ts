@@ -8,7 +8,7 @@
  * (eval/metrics/macro.ts: over the task's label set, a failed item scored as no prediction).
  */
 import { canonicalById } from '../bootstrap.js';
-import { correctFlags } from '../metrics/failures.js';
+import { correctFlags, isFailed } from '../metrics/failures.js';
 import { macroScores } from '../metrics/macro.js';
 import { perItemInterval, proportionInterval, statisticInterval, type BootstrapSettings, type Interval } from '../stats/index.js';
 import type { ResultRecord } from '../types.js';
@@ -29,9 +29,14 @@ export function selectRecords(records: readonly ResultRecord[], m: Metric): Resu
       (!w?.idPrefix || r.id.startsWith(w.idPrefix)) &&
       (w?.gold === undefined || r.gold === w.gold) &&
       (w?.confidence === undefined || confidenceMatches(r, w.confidence)) &&
-      (m.stat !== 'mean' || num(r.metrics?.[m.key!]) !== null),
+      (m.stat !== 'mean' || num(r.metrics?.[m.key!]) !== null) &&
+      // a pooled ratio over the answered items, as the run's own report pools it (3-ply's summary:
+      // a failed triple is left out of n and of the sums), so both give one n and one interval
+      (!POOLED.has(m.stat) || (!isFailed(r) && num(r.metrics?.[m.den!]) !== null)),
   );
 }
+
+const POOLED = new Set<Metric['stat']>(['ratio', 'one-minus-ratio']);
 
 /** A pooled ratio Σnum / Σden (or 1 − it) over the records at `idx` (indices into `rs`, with repeats for a resample). */
 function pooledRatio(rs: readonly ResultRecord[], m: Metric): (idx: Int32Array) => number {
