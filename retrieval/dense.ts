@@ -19,6 +19,7 @@ import type { DenseSection } from '../indexer/dense/dense-section.js';
 import { denseIdsDigest, resolveDenseUri } from '../indexer/dense/dense-section.js';
 import { applyAnnKnobs, checkDenseTable, connectDense, idsMismatch, openDenseTable } from '../indexer/dense/lance-table.js';
 import { createEmbedder } from '../indexer/embed/create-embedder.js';
+import { overRecorded } from '../indexer/embed/base-url.js';
 import { denseQueryConfig, denseQueryRule, embedDenseQuery, type DenseQueryRule } from './dense-query.js';
 import { embedderSpecKey, memoQueryVector } from './dense-query-memo.js';
 import { FLAT_MEMORY_MAX_ROWS, flatRanks, flatSearch, loadFlatMatrix, type FlatMatrix } from './dense-flat-memory.js';
@@ -91,7 +92,8 @@ export async function openDenseRetriever(dir: string, opts: DenseOptions = {}): 
   if (!section || !manifest.methods.includes('dense')) throw errors.methodUnavailable('dense', dir, manifest.methods);
   // Queries come one at a time: use-lite embeds them in this thread (no worker hop: ~2–3 ms less per query).
   const inThread = section.embedder === 'use-lite' ? { workers: 0 } : {};
-  const spec: EmbedderSpec = { ...(section.spec as EmbedderSpec), provider: section.embedder, model: section.model, ...inThread, ...opts.embedderOverrides };
+  // a base URL recorded redacted is given again (the baseURL override or LEXCASE_EMBED_BASE_URL; embed/base-url.ts)
+  const spec = overRecorded(section.spec ?? {}, { provider: section.embedder, model: section.model, ...inThread, ...opts.embedderOverrides }) as EmbedderSpec;
   const embedder = opts.embedder ?? (await createEmbedder(spec));
   checkEmbedderMatches(section, embedder, dir);
   const uri = resolveDenseUri(dir, section.uri);

@@ -3,6 +3,7 @@
  * the others (onnxruntime, tfjs wasm and the OpenAI client are each heavy).
  */
 import { errors } from '../../core/errors.js';
+import { recordedBaseURL } from './base-url.js';
 import { EMBEDDER_PROVIDERS, type Embedder, type EmbedderProvider, type EmbedderSpec } from './types.js';
 
 export function isEmbedderProvider(x: string): x is EmbedderProvider {
@@ -30,10 +31,22 @@ export function parseEmbedderSpec(provider: string, extra: Omit<EmbedderSpec, 'p
 }
 
 /**
- * The part of a spec that is safe to record in a manifest (never apiKey; not use-lite's engine, nor
- * openai's timeout and reply cap: none of them changes the vectors).
+ * The part of a spec that is safe to record in a manifest (never apiKey, nor the base URL's userinfo
+ * and query values: base-url.ts; not use-lite's engine, nor openai's timeout and reply cap: none of
+ * them changes the vectors).
  */
 export function recordableSpec(spec: EmbedderSpec): Record<string, unknown> {
-  const { apiKey: _k, signal: _s, engine: _e, timeoutMs: _t, maxReplyBytes: _m, ...rest } = spec as EmbedderSpec & { signal?: unknown };
-  return JSON.parse(JSON.stringify(rest));
+  const {
+    apiKey: _k,
+    signal: _s,
+    engine: _e,
+    timeoutMs: _t,
+    maxReplyBytes: _m,
+    baseURL: _b,
+    baseURLRedacted: _r,
+    ...rest
+  } = spec as EmbedderSpec & {
+    signal?: unknown;
+  };
+  return JSON.parse(JSON.stringify({ ...rest, ...recordedBaseURL(spec) }));
 }

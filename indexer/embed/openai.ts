@@ -11,7 +11,10 @@
  * aborts (Ctrl-C, SIGTERM).
  */
 import { errors } from '../../core/errors.js';
+import { endpointUrl } from '../../core/llm/endpoint.js';
+import { redactUrl, registerUrlSecrets } from '../../core/url-credentials.js';
 import { registerSecret } from '../../core/log.js';
+import { embedBaseURL } from './base-url.js';
 import { inBatches, l2normalize, truncateWords } from './batching.js';
 import { DEFAULT_EMBED_MAX_REPLY_BYTES, EMBED_REPLY_SETTING, requestEmbeddings, type EncodingFormat } from './openai-http.js';
 import { prefixesFor, withPrefix } from './prefixes.js';
@@ -29,9 +32,10 @@ function setting(value: number | undefined, name: string, fallback: number): num
 
 /** `signal` aborts the dimension probe (the one request made here). */
 export async function createOpenAIEmbedder(spec: EmbedderSpec, signal?: AbortSignal): Promise<Embedder> {
-  const baseURL = spec.baseURL ?? process.env.LEXCASE_EMBED_BASE_URL;
+  const base = embedBaseURL(spec);
+  const named = !!(spec.baseURL || spec.baseURLRedacted || process.env.LEXCASE_EMBED_BASE_URL);
   const model = spec.model ?? process.env.LEXCASE_EMBED_MODEL;
-  const apiKey = spec.apiKey ?? process.env.LEXCASE_EMBED_API_KEY ?? (baseURL ? 'not-needed' : undefined);
+  const apiKey = spec.apiKey ?? process.env.LEXCASE_EMBED_API_KEY ?? (named ? 'not-needed' : undefined);
   if (!model) {
     throw errors.embedderUnavailable(
       'the openai embedder needs a model',
@@ -49,7 +53,16 @@ export async function createOpenAIEmbedder(spec: EmbedderSpec, signal?: AbortSig
   const maxReplyBytes = setting(spec.maxReplyBytes, EMBED_REPLY_SETTING, DEFAULT_EMBED_MAX_REPLY_BYTES);
   const batchSize = spec.batchSize ?? 64;
   const concurrency = Math.max(1, spec.concurrency ?? 4);
-  const url = `${(baseURL ?? 'https://api.openai.com/v1').replace(/\/+$/, '')}/embeddings`;
+  // a key may be in the userinfo or the query: masked wherever it would appear, and in the errors here
+  registerUrlSecrets(base);
+  const where = named ? redactUrl(base) : 'api.openai.com';
+  if (URL.canParse(base) && (new URL(base).username || new URL(base).password))
+    throw errors.embedderUnavailable(
+      `the embedding base URL ${where} carries a user name or password, which a request cannot send in its URL`,
+      'give the base URL without them; an API key goes in LEXCASE_EMBED_API_KEY (sent as Authorization: Bearer …)',
+    );
+  // the path under the base URL, its query kept (`…/v1?api-version=…` → `…/v1/embeddings?api-version=…`)
+  const url = endpointUrl(base, '/embeddings');
   // base64 unless the server rejected it once (then float for the rest of this embedder's life).
   const format: { value: EncodingFormat } = { value: 'base64' };
   const prefixes = {
@@ -68,9 +81,7 @@ export async function createOpenAIEmbedder(spec: EmbedderSpec, signal?: AbortSig
       );
     } catch (e) {
       if (signal?.aborted) throw e;
-      throw errors.embedderUnavailable(
-        `embedding request to ${baseURL ?? 'api.openai.com'} failed: ${(e as Error).message.replace(/^LLM request failed: /, '')}`,
-      );
+      throw errors.embedderUnavailable(`embedding request to ${where} failed: ${(e as Error).message.replace(/^LLM request failed: /, '')}`);
     }
     for (const v of vecs) {
       if (!dimension) dimension = v.length;

@@ -40,8 +40,10 @@ export interface EmbedderSpec {
   quantized?: boolean;
   /** transformers: where downloaded models are cached. */
   cacheDir?: string;
-  /** openai: endpoint (default env LEXCASE_EMBED_BASE_URL). */
+  /** openai: endpoint (default env LEXCASE_EMBED_BASE_URL); a manifest records it with userinfo and query values masked (base-url.ts). */
   baseURL?: string;
+  /** openai, in a recorded spec: `baseURL` was recorded with its userinfo or query values masked, so it must be given again (base-url.ts). */
+  baseURLRedacted?: boolean;
   /** openai: API key (default env LEXCASE_EMBED_API_KEY); never recorded or logged. */
   apiKey?: string;
   /** openai: retries per request on connection errors / 429 / 5xx (default 2). */

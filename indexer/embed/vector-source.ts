@@ -17,10 +17,8 @@ import { createReadStream } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { redactedEndpoint } from '../../core/llm/endpoint.js';
+import { embedBaseURL } from './base-url.js';
 import type { EmbedderSpec } from './types.js';
-
-/** The OpenAI-compatible embedder's base URL when the spec names none (openai.ts). */
-const OPENAI_DEFAULT_BASE = 'https://api.openai.com/v1';
 
 async function fileSha256(file: string): Promise<string> {
   const h = createHash('sha256');
@@ -40,7 +38,7 @@ export async function modelFilesDigest(modelDir: string, quantized = false): Pro
 /** The source of the vectors `spec` makes, or undefined where the model id says it all. */
 export async function vectorSource(spec: Partial<EmbedderSpec>): Promise<string | undefined> {
   if (spec.provider === 'openai') {
-    const e = redactedEndpoint(spec.baseURL ?? process.env.LEXCASE_EMBED_BASE_URL ?? OPENAI_DEFAULT_BASE);
+    const e = redactedEndpoint(embedBaseURL(spec)); // where the requests go (a base URL recorded redacted: the one given again)
     return `endpoint ${e.endpoint}${e.queryValues ? ` (query values sha256 ${e.queryValues})` : ''}`;
   }
   if (spec.provider === 'transformers' && spec.modelDir) return `model files sha256 ${await modelFilesDigest(resolve(spec.modelDir), spec.quantized ?? false)}`;
