@@ -9,6 +9,8 @@
  *   completed batch (an interrupted batch was never committed, so nothing is duplicated). Another
  *   embedder, or other vector settings, start over — also over a finished dense index, saying which
  *   setting changed — so the manifest never records a spec its vectors were not made with.
+ *   Vectors from another source under the same model (another endpoint or model folder, embed/
+ *   vector-source.ts) are refused, the table kept (resume-source.ts).
  * - One table per index: outside the index dir the table is passages-<owner>, the owner in the
  *   manifest and the table's schema metadata; an existing table this index did not record (with its
  *   owner) is never overwritten or resumed into (OUT_DIR_REFUSED naming it and its owning index).
@@ -27,6 +29,7 @@ import { createEmbedder, recordableSpec } from '../embed/create-embedder.js';
 import type { Embedder, EmbedderSpec } from '../embed/types.js';
 import { vectorSpecChanges } from '../embed/vector-spec.js';
 import { vectorSource } from '../embed/vector-source.js';
+import { checkResumeSource } from './resume-source.js';
 import { openDocStore } from '../docstore.js';
 import { readManifest, writeManifest, type Manifest } from '../manifest.js';
 import { annParams, DEFAULT_ANN_THRESHOLD, type AnnParams } from './ann-params.js';
@@ -79,6 +82,8 @@ interface BuildState {
   owner?: string;
   /** The recordable embedder spec the vectors are made with (absent in a state file from before it). */
   spec?: Partial<EmbedderSpec>;
+  /** Where the vectors come from (embed/vector-source.ts; null: nothing beyond the model id; absent in a state file from before it). */
+  source?: string | null;
 }
 
 function isEmbedder(x: unknown): x is Embedder {
@@ -139,6 +144,7 @@ export async function addDenseIndex(dir: string, opts: AddDenseOptions = {}): Pr
   const dbUri = resolveDenseUri(dir, uri);
 
   try {
+    const source = await vectorSource(spec);
     // Which table is this index's own: the one its dense-build.json (an interrupted build) or its
     // manifest (a finished one) records at this URI. Resume only into that one, with the same embedder.
     let previous: BuildState | undefined;
@@ -188,6 +194,8 @@ export async function addDenseIndex(dir: string, opts: AddDenseOptions = {}): Pr
             'dense vectors',
           );
         if (resumeFrom && resumeFrom.owner === theirs?.owner && (await tableDimension(existing)) === embedder.dimension) {
+          // the same model and settings; from another endpoint or model folder is other vectors (refused)
+          checkResumeSource(resumeFrom, source, { where, embedderId: embedder.id, stateFile: join(dir, STATE_FILE) });
           tbl = existing;
           owner = resumeFrom.owner;
           done = ids ?? (await existingIds(existing));
@@ -206,6 +214,7 @@ export async function addDenseIndex(dir: string, opts: AddDenseOptions = {}): Pr
         table,
         ...(owner ? { owner } : {}),
         spec: recordableSpec(spec) as Partial<EmbedderSpec>,
+        source: source ?? null,
       };
       await writeFile(join(dir, STATE_FILE), JSON.stringify(state, null, 2) + '\n');
       tbl ??= await createDenseTable(db, table, embedder.dimension, owner ? { owner, index: opts.indexDir ?? resolve(dir) } : undefined);
@@ -278,7 +287,6 @@ export async function addDenseIndex(dir: string, opts: AddDenseOptions = {}): Pr
       await dropVectorIndexes(tbl);
     }
 
-    const source = await vectorSource(spec);
     const dense: DenseSection = {
       embedder: embedder.provider,
       embedderId: embedder.id,
