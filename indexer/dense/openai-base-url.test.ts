@@ -90,7 +90,7 @@ describe('the openai embedder base URL in an index manifest', () => {
     vi.stubEnv('LEXCASE_EMBED_BASE_URL', '');
     await expect(openDenseRetriever(out)).rejects.toMatchObject({
       code: 'EMBEDDER_UNAVAILABLE',
-      message: expect.stringContaining(`with its userinfo and query values masked (${base}?api-key=***)`),
+      message: expect.stringContaining(`with its userinfo and query values masked, and lexcase sends no request to it as recorded: ${base}?api-key=***`),
       details: { hint: expect.stringContaining('set LEXCASE_EMBED_BASE_URL to the whole base URL') },
     });
     expect(requests.length).toBe(sent);

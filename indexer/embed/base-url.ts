@@ -23,7 +23,7 @@ export function embedBaseURL(spec: Pick<EmbedderSpec, 'baseURL' | 'baseURLRedact
   if (!spec.baseURLRedacted) return spec.baseURL ?? env ?? OPENAI_DEFAULT_BASE;
   if (env) return env;
   throw errors.embedderUnavailable(
-    `the index records its embedding endpoint with its userinfo and query values masked (${spec.baseURL}); lexcase sends no request to it as recorded`,
+    `the index records its embedding endpoint with its userinfo and query values masked, and lexcase sends no request to it as recorded: ${spec.baseURL}`,
     'set LEXCASE_EMBED_BASE_URL to the whole base URL the index was built with (library: the baseURL option of the retriever or embedder spec)',
   );
 }
