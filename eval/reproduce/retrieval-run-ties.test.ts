@@ -9,13 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { retrievalQuery } from '../../corpora/barexam.js';
-import { loadPassages, loadQuestions } from '../../corpora/registry.js';
-import type { Passage, Question } from '../../corpora/types.js';
-import { buildIndex } from '../../indexer/build.js';
+import { loadQuestions } from '../../corpora/registry.js';
+import type { Question } from '../../corpora/types.js';
 import { closeSparseIndexes, openRetriever } from '../../retrieval/open.js';
 import { readResults } from '../run-dir.js';
 import { evalRetrieval } from '../retrieval-eval.js';
 import { runRetrievalGridRun } from './retrieval-run.js';
+import { buildSmallBarexamIndex } from '../../tests/support/small-barexam-index.js';
 
 const LIMIT = 3;
 let dir: string;
@@ -25,21 +25,10 @@ let questions: Question[];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lexcase-retrieval-ties-'));
   questions = (await loadQuestions('barexam', 'val')).filter((q) => q.goldPassageIds.length > 0).slice(0, LIMIT);
-  const gold = new Set(questions.flatMap((q) => q.goldPassageIds));
-  const passages: Passage[] = [];
-  for await (const p of loadPassages('barexam')) if (gold.has(p.id)) passages.push(p);
+  index = join(dir, 'idx');
   // each gold passage's exact copy, indexed after it: the same score for every query, and an id
   // trec_eval ranks first ("<id>~copy" > "<id>" in byte order) where the retriever returns the gold first
-  passages.push(...passages.map((p) => ({ ...p, id: `${p.id}~copy` })));
-  let n = 0;
-  for await (const p of loadPassages('legal_corpus')) if (n++ < 200) passages.push(p);
-  index = join(dir, 'idx');
-  await buildIndex(
-    (async function* () {
-      yield* passages;
-    })(),
-    { out: index, corpusName: 'test', workers: 0 },
-  );
+  await buildSmallBarexamIndex(index, { items: LIMIT, corpus: 200, afterGold: (gold) => gold.map((p) => ({ ...p, id: `${p.id}~copy` })) });
 }, 60_000);
 
 afterAll(async () => {
