@@ -254,7 +254,9 @@ describe('lexcase reproduce case-table3 (offline)', () => {
     writeFileSync(cfgFile, JSON.stringify(cfg));
     const r3 = await cli('merge', join(dir, 'm5'), s1, old);
     expect(r3.code).toBe(1);
-    expect(r3.stderr).toMatch(/has a different config\.json than .* \(field "seedDerivation" differs\): .*run the shard again into a new --run-dir/);
+    expect(r3.stderr).toMatch(
+      /has a different config\.json than .* \(field "seedDerivation" differs: seedDerivation "fnv1a-fmix32" there, \(unset\) here\): .*run the shard again into a new --run-dir/,
+    );
   }, 60_000);
 
   it('a reproduction dir is locked while a reproduce writes it: a second reproduce gets LOCKED and writes nothing; two started at once never double-write (child processes)', async () => {
