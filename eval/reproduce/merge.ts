@@ -130,14 +130,7 @@ function unsharded(config: unknown): Record<string, unknown> {
  * own command, which resumed shard 1's run dir with every other shard's items.
  */
 function mergedArgv(argv: readonly string[], out: string, runId: string): string[] {
-  const to = argv[0] === 'reproduce' ? out : runDirOf(out, runId);
-  const res: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--shard') i++;
-    else if (argv[i] === '--run-dir' && i + 1 < argv.length) res.push(argv[i], to), i++;
-    else res.push(argv[i]);
-  }
-  return res;
+  return gridArgvFor([...argv], argv[0] === 'reproduce' ? out : runDirOf(out, runId));
 }
 
 /** Read and check one run across the shards (nothing is written). */

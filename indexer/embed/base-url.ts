@@ -11,11 +11,12 @@
  * without either is recorded as given and used as recorded.
  */
 import { errors } from '../../core/errors.js';
+import { PROVIDER_PRESETS } from '../../core/llm/providers.js';
 import { redactUrl } from '../../core/url-credentials.js';
 import type { EmbedderSpec } from './types.js';
 
 /** Where the openai embedder sends requests when neither the spec nor LEXCASE_EMBED_BASE_URL names a base URL. */
-export const OPENAI_DEFAULT_BASE = 'https://api.openai.com/v1';
+export const OPENAI_DEFAULT_BASE = PROVIDER_PRESETS.openai.baseUrl as string; // the openai preset always names one
 
 /** The base URL requests go to: the spec's (unless recorded redacted), else LEXCASE_EMBED_BASE_URL, else the default. */
 export function embedBaseURL(spec: Pick<EmbedderSpec, 'baseURL' | 'baseURLRedacted'>): string {
