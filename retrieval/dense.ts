@@ -22,6 +22,7 @@ import { createEmbedder } from '../indexer/embed/create-embedder.js';
 import { overRecorded } from '../indexer/embed/base-url.js';
 import { denseQueryConfig, denseQueryRule, embedDenseQuery, type DenseQueryRule } from './dense-query.js';
 import { embedderSpecKey, memoQueryVector } from './dense-query-memo.js';
+import { differingQuerySource } from './dense-query-source.js';
 import { FLAT_MEMORY_MAX_ROWS, flatRanks, flatSearch, loadFlatMatrix, type FlatMatrix } from './dense-flat-memory.js';
 import type { Embedder, EmbedderSpec } from '../indexer/embed/types.js';
 import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
@@ -59,7 +60,7 @@ export const LEGACY_USE_LITE_QUERY_WORDS = 24;
 export interface DenseRetriever extends Retriever {
   readonly embedder: Embedder;
   /** How a query becomes a vector (dense-query.ts), as runs record it. */
-  readonly config: { embedder: string; query: ReturnType<typeof denseQueryConfig> };
+  readonly config: { embedder: string; query: ReturnType<typeof denseQueryConfig>; querySource?: string };
   /** The query's vector under that rule. */
   embedQuery(query: string): Promise<Float32Array>;
   /** Search by a ready query vector (must be unit length, index dimension). */
@@ -96,6 +97,8 @@ export async function openDenseRetriever(dir: string, opts: DenseOptions = {}): 
   const spec = overRecorded(section.spec ?? {}, { provider: section.embedder, model: section.model, ...inThread, ...opts.embedderOverrides }) as EmbedderSpec;
   const embedder = opts.embedder ?? (await createEmbedder(spec));
   checkEmbedderMatches(section, embedder, dir);
+  // queries embedded by another endpoint or model folder than the passages: warned, recorded in config (dense-query-source.ts)
+  const querySource = opts.embedder ? undefined : await differingQuerySource(section.source, spec, dir);
   const uri = resolveDenseUri(dir, section.uri);
   const db = await connectDense(uri);
   const table = await openDenseTable(db, section.table, uri);
@@ -106,7 +109,7 @@ export async function openDenseRetriever(dir: string, opts: DenseOptions = {}): 
   const memo = built ? { queryMemoKey: built } : {};
   return createDenseRetriever(
     table,
-    { ...section, maxWords, where: `${uri} (dense table "${section.table}")` },
+    { ...section, maxWords, where: `${uri} (dense table "${section.table}")`, ...(querySource ? { querySource } : {}) },
     embedder,
     { docs: () => textStoreFor(dir), ...opts, ...memo },
     () => (opts.embedder ? Promise.resolve() : (embedder.close?.() ?? Promise.resolve())),
@@ -131,7 +134,7 @@ async function lanceTopK(
 
 export function createDenseRetriever(
   table: lancedb.Table,
-  section: Pick<DenseSection, 'rows' | 'ann' | 'dimension' | 'ids'> & { maxWords?: number; where?: string },
+  section: Pick<DenseSection, 'rows' | 'ann' | 'dimension' | 'ids'> & { maxWords?: number; where?: string; querySource?: string },
   embedder: Embedder,
   opts: DenseOptions = {},
   onClose: () => Promise<void> = async () => {},
@@ -205,7 +208,7 @@ export function createDenseRetriever(
   return {
     method: 'dense',
     embedder,
-    config: { embedder: embedder.id, query: queryConfig },
+    config: { embedder: embedder.id, query: queryConfig, ...(section.querySource ? { querySource: section.querySource } : {}) },
     embedQuery,
     searchVector,
     async search(query: string, sopts?: SearchOptions): Promise<Hit[]> {

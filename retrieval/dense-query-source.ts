@@ -1,0 +1,25 @@
+/**
+ * Queries embedded by another source than the index's passages. An index records where its dense
+ * vectors came from beyond the model id (manifest `dense.source`: the embedding endpoint, redacted,
+ * or a digest of a local model folder's files; indexer/embed/vector-source.ts). A search embeds its
+ * queries with the spec it opens the index with — the recorded base URL, LEXCASE_EMBED_BASE_URL where
+ * none is recorded or it is recorded redacted, a caller's override — so the two can differ under
+ * the same model name (another server, another folder): cosines between vectors of two sources.
+ * The search goes on (a server may have moved without changing its model), with a warning and the
+ * query side's source in the retriever's config, which eval runs record.
+ */
+import { log } from '../core/log.js';
+import { vectorSource } from '../indexer/embed/vector-source.js';
+import type { EmbedderSpec } from '../indexer/embed/types.js';
+
+/** This process's query-vector source where it differs from the index's recorded one (warned), else undefined. */
+export async function differingQuerySource(recorded: string | undefined, spec: Partial<EmbedderSpec>, dir: string): Promise<string | undefined> {
+  if (recorded === undefined) return undefined; // an older index, or one whose model id says it all
+  const now = (await vectorSource(spec)) ?? 'the model id alone';
+  if (now === recorded) return undefined;
+  log.warn(
+    `dense index ${dir}: its passage vectors came from ${recorded}, this search embeds queries by ${now}; scores between vectors of two sources mean little. ` +
+      'Give the endpoint or model folder the index was built with (LEXCASE_EMBED_BASE_URL, --model-dir; `lexcase index info` shows it), or rebuild the dense index.',
+  );
+  return now;
+}
