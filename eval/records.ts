@@ -21,6 +21,8 @@ export const tokenUsageSchema = z.object({
   unreported: z.number().optional(),
   /** Calls the endpoint cut short at its token limit (finish_reason "length"); absent when 0. */
   cutShort: z.number().optional(),
+  /** Requests cut off when their item ended (recorded `abandoned`; their usage is in no total); absent when 0. */
+  abandoned: z.number().optional(),
 });
 
 export const resultRecordSchema = z.object({

@@ -3,7 +3,8 @@
  * EMAr, 3-ply, a plugin's `run`): what this call ran and failed, what it skipped as already done —
  * saying how many of those are failures kept from an earlier attempt (--no-retry-failed), so the line
  * agrees with the report's failed items printed with it — and the whole run's tokens, summed from
- * results.jsonl as report.md sums them (not only what this call spent: 0 after a full resume).
+ * results.jsonl as report.md sums them (not only what this call spent: 0 after a full resume), and
+ * the requests cut off when their item ended, whose usage is in no total.
  */
 import type { ResultRecord } from './types.js';
 
@@ -39,8 +40,22 @@ export function runTokenTotal(results: readonly ResultRecord[]): number {
   return results.reduce((s, r) => s + (typeof r.tokens?.total === 'number' ? r.tokens.total : 0), 0);
 }
 
-/** "tokens 10,886 (whole run; this call 0)": the run's total, and this call's when it differs. */
+/**
+ * Requests of the whole run cut off when their item ended (results.jsonl `tokens.abandoned`, and
+ * that of the failed attempts a retry replaced): what they spent is in no token total.
+ */
+export function runCutOffCount(results: readonly ResultRecord[]): number {
+  return results.reduce((s, r) => s + (r.tokens?.abandoned ?? 0) + (r.replacedAttempts?.tokens.abandoned ?? 0), 0);
+}
+
+/** "5 requests cut off when their item ended (their usage is in no total)": the one wording (the counts line, report.md). */
+export function cutOffText(n: number): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? 'request' : 'requests'} cut off when ${n === 1 ? 'its' : 'their'} item ended (${n === 1 ? 'its' : 'their'} usage is in no total)`;
+}
+
+/** "tokens 10,886 (whole run; this call 0)": the run's total, and this call's when it differs; then the requests cut off, if any. */
 export function runTokensText(results: readonly ResultRecord[], thisCall: number): string {
   const total = runTokenTotal(results);
-  return `tokens ${total.toLocaleString('en-US')}${thisCall === total ? '' : ` (whole run; this call ${thisCall.toLocaleString('en-US')})`}`;
+  const cutOff = runCutOffCount(results);
+  return `tokens ${total.toLocaleString('en-US')}${thisCall === total ? '' : ` (whole run; this call ${thisCall.toLocaleString('en-US')})`}${cutOff ? `; ${cutOffText(cutOff)}` : ''}`;
 }

@@ -18,7 +18,11 @@ import { llmConfigSchema } from '../core/config.js';
 import { createChatModel } from '../core/llm/factory.js';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer } from '../tests/support/scripted-openai-server.js';
 import { totalsProblems } from '../web/server/llm-calls-api.js';
+import { runSummary } from '../web/server/run-summary-api.js';
 import { exchangesPath, parseInspectorCalls } from './llm-exchanges.js';
+import { readRun } from './report/read-run.js';
+import { tokensSection } from './report/sections/tokens.js';
+import { runTokensText } from './run-counts.js';
 import { readResults, resultsPath } from './run-dir.js';
 import { contextFrom, runExperiment } from './runner.js';
 import type { AgentSystem } from './types.js';
@@ -106,6 +110,38 @@ describe('an item that fails with sibling calls in flight', () => {
     const replayed = join(dir, 'replay');
     await run(replayed, createChatModel(cfg('http://127.0.0.1:9/v1'), { replayFrom: recorded }));
     expect(readFileSync(resultsPath(replayed), 'utf8')).toBe(readFileSync(resultsPath(recorded), 'utf8'));
+  });
+
+  it("counts the cut-off requests on the item's line, in report.md, the counts line and the explorer; a retry keeps them in its replaced attempts (before: in no count)", async () => {
+    srv = await startScriptedServer(script);
+    const runDir = join(dir, 'rec');
+    const first = await run(runDir, createChatModel(cfg(srv.url)));
+    const failed = (await readResults(runDir)).records.find((x) => x.id === 'mbe_581')!;
+    // before: tokens {calls: 0, total: 0} and nothing else, though B's turn 1 had been sent
+    expect(failed.tokens).toEqual({ input: 0, output: 0, total: 0, calls: 0, cached: 0, abandoned: 1 });
+    const section = (await tokensSection(await readRun(runDir), {} as never))!;
+    expect(section.json).toMatchObject({ calls: 3, abandoned: 1 });
+    expect(section.markdown).toContain('| requests cut off when their item ended (usage in no total) |');
+    expect(section.markdown).toContain('**1 request cut off when its item ended (its usage is in no total)**');
+    expect(runTokensText(first.results, 3150)).toBe('tokens 3,150; 1 request cut off when its item ended (its usage is in no total)');
+    const entry = { id: 'r', dir: runDir, root: dir, kind: 'run' as const, items: 2, correct: 1, graphs: 0 };
+    expect(await runSummary(entry)).toMatchObject({ tokens: 3150, cutOff: 1 });
+
+    // the retry answers everything: the failed attempt's cut-off request stays counted, the sentence is a lower bound
+    await srv.close();
+    srv = await startScriptedServer(() => ({ content: 'argued', usage: { prompt_tokens: 1000, completion_tokens: 50 }, delayMs: 5 }));
+    await run(runDir, createChatModel(cfg(srv.url)));
+    const retried = (await readResults(runDir)).records.find((x) => x.id === 'mbe_581')!;
+    expect(retried.tokens).toMatchObject({ calls: 3, total: 3150 });
+    expect(retried.tokens).not.toHaveProperty('abandoned');
+    expect(retried.replacedAttempts).toEqual({ attempts: 1, tokens: { input: 0, output: 0, total: 0, calls: 0, cached: 0, abandoned: 1 } });
+    const after = (await tokensSection(await readRun(runDir), {} as never))!;
+    // before: "**0 tokens more (0 LLM calls) were spent on 1 failed attempt that a retry replaced**"
+    expect(after.markdown).toContain(
+      "**At least 0 tokens more (0 LLM calls; and 1 request cut off when its item ended (its usage is in no total)) were spent on 1 failed attempt that a retry replaced** (1 item; not in the figures above, which are each item's recorded attempt): at least 6,300 tokens were spent in all.",
+    );
+    expect(after.json).toMatchObject({ replacedAttempts: { attempts: 1, calls: 0, abandoned: 1 } });
+    expect(await runSummary(entry)).toMatchObject({ tokens: 6300, cutOff: 1 });
   });
 
   it('the inspector flags recorded calls that do not add up to the totals (a run by an older lexcase)', () => {

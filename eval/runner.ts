@@ -429,7 +429,10 @@ async function runLocked<Item extends { id: string }>(
     // counted but not written, later ones counted nowhere).
     itemEnd.abort(new ItemEndedError(item.id));
     await xlog.settled();
-    const cut = { exchanges: [...xlog.recorded], tokens: meter.snapshot() };
+    // the requests cut off are counted beside the tokens (their usage, if a reply was on its way, is in no total)
+    const exchanges = [...xlog.recorded];
+    const abandoned = exchanges.filter((x) => x.abandoned).length;
+    const cut = { exchanges, tokens: { ...meter.snapshot(), ...(abandoned ? { abandoned } : {}) } };
     if (xlog.mismatch) {
       fail(xlog.mismatch);
       return;

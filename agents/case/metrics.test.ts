@@ -90,6 +90,14 @@ describe('caseMetrics', () => {
       ).tokens.total,
     ).toBe(500);
   });
+  it('the Tokens line says how many requests were cut off when their item ended (a failed advocate cut its siblings off; before: in no count)', () => {
+    const cut = records.map((r, i) => (i === 0 ? { ...r, correct: false, error: 'LLM request failed: HTTP 400', tokens: { ...r.tokens!, abandoned: 2 } } : r));
+    expect(caseMetrics(cut, traces).tokens).toMatchObject({ total: 500, cutOff: 2 });
+    expect(caseMetricsMarkdown(caseMetrics(cut, traces))).toMatch(
+      /^Tokens: 500 total, 100 per question \(.*\); 2 requests cut off when their item ended \(their usage is in no total\)\.$/m,
+    );
+    expect(caseMetrics(records, traces).tokens).not.toHaveProperty('cutOff');
+  });
   it("tool calls are the runner's record of each item, as the report's Tool usage section counts them (a failed item's advocates and the query-rewrite tool included)", async () => {
     const runnerCalls = [
       { tool: 'bm25_search', ids: ['p1', 'p2'] },

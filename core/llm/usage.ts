@@ -23,6 +23,12 @@ export interface TokenUsage {
   unreported?: number;
   /** Calls whose reply the endpoint cut short at its token limit (finish_reason "length"). */
   cutShort?: number;
+  /**
+   * Requests still in flight when their item ended (a sibling call failed it), cut off: recorded
+   * `abandoned` in llm/<item>.jsonl, not in `calls`, and what the endpoint spent on them is in no
+   * total (the runner counts them from the item's exchanges).
+   */
+  abandoned?: number;
 }
 
 export interface UsageDelta {
@@ -35,8 +41,10 @@ export interface UsageDelta {
   cutShort?: boolean;
 }
 
-/** The optional counters of TokenUsage, summed; absent when 0. */
+/** The optional counters of TokenUsage a reply adds to; absent when 0. */
 const COUNTERS = ['unreported', 'cutShort'] as const;
+/** The optional counters addUsage sums: those and the requests cut off (counted by the runner, not by a reply). */
+const SUMMED = [...COUNTERS, 'abandoned'] as const;
 
 export const emptyUsage = (): TokenUsage => ({ input: 0, output: 0, total: 0, calls: 0, cached: 0 });
 
@@ -47,7 +55,7 @@ export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
     total: a.total + b.total,
     calls: a.calls + b.calls,
     cached: a.cached + b.cached,
-    ...Object.fromEntries(COUNTERS.map((k) => [k, (a[k] ?? 0) + (b[k] ?? 0)]).filter(([, v]) => v)),
+    ...Object.fromEntries(SUMMED.map((k) => [k, (a[k] ?? 0) + (b[k] ?? 0)]).filter(([, v]) => v)),
   };
 }
 

@@ -16,6 +16,8 @@ import { systemLabel } from '../common/labels.js';
 
 /** What the tokens figure leaves out: failed attempts a retry replaced (results.jsonl `replacedAttempts`). */
 const retriedNote = (n: number) => `${n.toLocaleString('en-US')} tokens more were spent on attempts a retry replaced`;
+/** What no token figure holds: requests cut off when their item ended (results.jsonl `tokens.abandoned`; eval/run-counts.ts cutOffText). */
+const cutOffNote = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'request' : 'requests'} cut off when their item ended (their usage is in no total)`;
 const day = (d: string | null) => (d ? d.replace('T', ' ').slice(0, 16) : '–');
 
 /** A run's figures, one per line: "Recall@10 10.0% [2.8, 30.1]". */
@@ -139,6 +141,7 @@ export async function renderRunsTable(root: HTMLElement, params: URLSearchParams
           [
             r.tokens.toLocaleString('en-US'),
             r.retriedTokens ? h('span', { class: 'ci', title: retriedNote(r.retriedTokens) }, ` (+${r.retriedTokens.toLocaleString('en-US')})`) : null,
+            r.cutOff ? h('span', { class: 'ci', title: cutOffNote(r.cutOff) }, ` (${r.cutOff.toLocaleString('en-US')} cut off)`) : null,
           ],
           { class: 'num', 'data-testid': 'run-tokens' },
         ),
@@ -553,6 +556,7 @@ export async function runSummaryHeader(el: HTMLElement, runId: string): Promise<
                 { 'data-testid': 'summary-tokens' },
                 s.tokens.toLocaleString('en-US'),
                 s.retriedTokens ? h('span', { class: 'ci' }, ` · ${retriedNote(s.retriedTokens)}`) : null,
+                s.cutOff ? h('span', { class: 'ci', 'data-testid': 'summary-cut-off' }, ` · ${cutOffNote(s.cutOff)}`) : null,
               ),
             ),
             h('div', {}, h('dt', {}, 'date'), h('dd', {}, day(s.date))),

@@ -66,6 +66,8 @@ export interface RunSummary {
   tokens: number;
   /** Tokens more, spent on failed attempts a retry replaced (results.jsonl `replacedAttempts`); 0 when none or not recorded. */
   retriedTokens: number;
+  /** Requests of the run cut off when their item ended (results.jsonl `tokens.abandoned`, replaced attempts' included): in neither token figure; 0 when none. */
+  cutOff: number;
   date: string | null;
   hasTable: boolean;
   /** The reproduction dir this run belongs to (its grid's run), else null. */

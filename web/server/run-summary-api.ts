@@ -9,7 +9,7 @@
  * `lexcase reproduce` recipes). Files are read defensively: a missing or malformed config, trace or
  * table is reported as absent, never as a failure of the page.
  */
-import { runTokenTotal } from '../../eval/run-counts.js';
+import { runCutOffCount, runTokenTotal } from '../../eval/run-counts.js';
 import { existsSync, statSync } from 'node:fs';
 import { readRegularFile } from '../../core/read-regular.js';
 import { join } from 'node:path';
@@ -98,6 +98,7 @@ async function computeSummary(run: RunEntry): Promise<RunSummary> {
     failures: failedCount(results), // the report's rule (eval/metrics/failures.ts): an error or no prediction
     tokens: runTokenTotal(results),
     retriedTokens: results.reduce((s, r) => s + (r.replacedAttempts?.tokens.total ?? 0), 0),
+    cutOff: runCutOffCount(results),
     date: str(prov.createdAt),
     hasTable: existsSync(join(run.dir, TABLE_FILE)) && servable(run.root, join(run.dir, TABLE_FILE)),
     parent: run.parent ?? null,
