@@ -35,6 +35,12 @@ export const runFiguresOutput = z.object({
   system: z.string().nullable().describe("config.json's system"),
   systemName: z.string(),
   n: z.number().int(),
+  planned: z
+    .number()
+    .int()
+    .nullable()
+    .describe("items the run planned (config.json provenance.items: after --limit and a shard's share); null where not recorded"),
+  partial: z.boolean().describe('true when the run holds fewer items than it planned (killed or interrupted): its figures are over the n items it finished'),
   failures: z.number().int(),
   figures: z.array(figure),
 });
@@ -51,7 +57,7 @@ type RunFigures = z.output<typeof runFiguresOutput>;
 
 const pick = async (run: Parameters<typeof runSummary>[0]): Promise<RunFigures> => {
   const s = await runSummary(run);
-  return { id: s.id, system: s.system, systemName: s.systemName, n: s.n, failures: s.failures, figures: s.figures };
+  return { id: s.id, system: s.system, systemName: s.systemName, n: s.n, planned: s.planned, partial: s.partial, failures: s.failures, figures: s.figures };
 };
 
 function rootOf(root: string | undefined): string {

@@ -18,6 +18,13 @@ import { systemLabel } from '../common/labels.js';
 const retriedNote = (n: number) => `${n.toLocaleString('en-US')} tokens more were spent on attempts a retry replaced`;
 /** What no token figure holds: requests cut off when their item ended (results.jsonl `tokens.abandoned`; eval/run-counts.ts cutOffText). */
 const cutOffNote = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'request' : 'requests'} cut off when their item ended (their usage is in no total)`;
+/** A killed or interrupted run (fewer results than config.json planned): its figures are over the items it finished (eval/run-planned.ts). */
+const partialNote = (s: RunSummary) =>
+  h(
+    'span',
+    { class: 'error-text', role: 'note', 'data-testid': 'run-partial' },
+    `⚠ partial: ${s.n} of ${s.planned} planned items (the run stopped before the rest); the figures are over these ${s.n} only — resume it by running the same command again with its --run-dir`,
+  );
 const day = (d: string | null) => (d ? d.replace('T', ' ').slice(0, 16) : '–');
 
 /** A run's figures, one per line: "Recall@10 10.0% [2.8, 30.1]". */
@@ -115,7 +122,21 @@ export async function renderRunsTable(root: HTMLElement, params: URLSearchParams
       label: 'n',
       num: true,
       sort: (r) => r.n,
-      cell: (r) => td([String(r.n), r.smallN ? h('div', {}, smallNWarning(r.n)) : null], { class: 'num', 'data-testid': 'run-n', 'data-export': String(r.n) }),
+      cell: (r) =>
+        td(
+          [
+            String(r.n),
+            r.partial
+              ? h(
+                  'div',
+                  { class: 'error-text', 'data-testid': 'run-partial', title: 'the run stopped before the rest: its figures are over these items only' },
+                  `⚠ partial: of ${r.planned} planned`,
+                )
+              : null,
+            r.smallN ? h('div', {}, smallNWarning(r.n)) : null,
+          ],
+          { class: 'num', 'data-testid': 'run-n', 'data-export': r.partial ? `${r.n} of ${r.planned} planned (partial)` : String(r.n) },
+        ),
     },
     {
       key: 'figures',
@@ -560,6 +581,7 @@ export async function runSummaryHeader(el: HTMLElement, runId: string): Promise<
               ),
             ),
             h('div', {}, h('dt', {}, 'date'), h('dd', {}, day(s.date))),
+            s.partial ? h('div', {}, h('dt', {}, 'partial'), h('dd', {}, partialNote(s))) : null,
             s.smallN ? h('div', {}, h('dt', {}, 'note'), h('dd', {}, smallNWarning(s.n))) : null,
           ),
       plotsBox || tableBox ? h('div', { class: 'header-row' }, plotsBox, tableBox) : null,

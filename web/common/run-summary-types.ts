@@ -57,6 +57,10 @@ export interface RunSummary {
   method: string | null;
   k: string | null;
   n: number;
+  /** Items the run planned (config.json provenance.items: after --limit and a shard's share); null when not recorded. */
+  planned: number | null;
+  /** Fewer results than planned (the run was killed or interrupted): the figures are over the `n` items it finished. */
+  partial: boolean;
   correct: number;
   /** The system's headline figures (the registry decides which). */
   figures: Figure[];

@@ -25,6 +25,7 @@ import { publicRunConfig } from '../../serve/http/public-json.js';
 import { recordedBootstrap } from '../../eval/report/recorded-bootstrap.js';
 import { reproProvenance } from './repro-provenance.js';
 import type { RunSummary } from '../common/run-summary-types.js';
+import { plannedItems } from '../../eval/run-planned.js';
 import { servable, type RunEntry } from './runs.js';
 
 export const TABLE_FILE = 'table.json';
@@ -90,6 +91,8 @@ async function computeSummary(run: RunEntry): Promise<RunSummary> {
     method: spec.method(cfg),
     k: spec.k(cfg),
     n: results.length,
+    // fewer results than config.json planned (a killed or interrupted run): its figures are over those only
+    ...plannedItems(file, results.length),
     correct: results.filter((r) => r.correct).length,
     // the statistics module's seed and resamples (eval/stats), not the run's seed — or the resamples the run's own
     // report recorded (run acal --iterations): the same intervals as report.md

@@ -6,6 +6,7 @@
  * followed only while they resolve inside the root (realpath): a linked directory, run file or
  * graph file that resolves outside it is neither listed nor served.
  */
+import { plannedItems } from '../../eval/run-planned.js';
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { readRegularFileSync } from '../../core/read-regular.js';
 import { join, relative, resolve, sep } from 'node:path';
@@ -29,6 +30,10 @@ export interface RunEntry {
   mode?: string;
   dataset?: string;
   items: number;
+  /** Items config.json planned (provenance.items); absent when not recorded (eval/run-planned.ts). */
+  planned?: number;
+  /** Fewer items than planned: a killed or interrupted run. */
+  partial?: boolean;
   correct: number;
   graphs: number;
   /** The id of the reproduction dir whose grid this run belongs to. */
@@ -99,7 +104,8 @@ async function describe(root: string, dir: string): Promise<RunEntry | undefined
       graphs: 0,
     };
   }
-  const cfg = (readJson(join(dir, 'config.json'))?.config ?? {}) as Record<string, unknown>;
+  const file = readJson(join(dir, 'config.json'));
+  const cfg = (file?.config ?? {}) as Record<string, unknown>;
   let items = 0;
   let correct = 0;
   try {
@@ -121,9 +127,16 @@ async function describe(root: string, dir: string): Promise<RunEntry | undefined
     mode: typeof cfg.mode === 'string' ? cfg.mode : undefined,
     dataset: typeof cfg.dataset === 'string' ? cfg.dataset : typeof cfg.task === 'string' ? cfg.task : undefined,
     items,
+    ...planned(file, items),
     correct,
     graphs,
   };
+}
+
+/** `planned` and `partial` when config.json records the planned count. */
+function planned(file: unknown, items: number): Pick<RunEntry, 'planned' | 'partial'> {
+  const p = plannedItems(file, items);
+  return p.planned === null ? {} : { planned: p.planned, partial: p.partial };
 }
 
 /** The most runs a listing holds (the explorer's runs list, /v1/runs); `listRunsWithin` says when there are more. */

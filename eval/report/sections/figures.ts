@@ -3,10 +3,12 @@
  * eval/stats/), as the explorer's run page and the /v1 API: Recall@k and MRR for a retrieval run,
  * accuracy (and the system's own rates) for the rest, each with its 95% interval and the interval's
  * method named beside it, and what a figure is over (its note: macro-F1's labels); where a system leaves failed items out of its figures (3-ply), their
- * count beside each figure.
+ * count beside each figure. A run with fewer results than it planned (killed or interrupted) says so
+ * under the table: its figures are over the items it finished.
  */
 import { headlineFigures } from '../../systems.js';
 import { methodsNoteFor } from '../../stats/index.js';
+import { partialText, plannedItems } from '../../run-planned.js';
 import { table } from '../format.js';
 import type { SectionBuilder } from '../types.js';
 
@@ -20,10 +22,12 @@ export const figuresSection: SectionBuilder = (run, o) => {
   const header = ['measure', 'n', ...(leftOut ? ['failed (left out of n)'] : []), 'value [95% interval]', 'interval'];
   // what a figure is over, as the explorer shows it beside the figure (macro-F1's labels, 3-ply's pool)
   const notes = figures.filter((f) => f.note).map((f) => `${f.label}: ${f.note}.`);
+  const { planned, partial } = plannedItems(run.config, run.results.length);
+  const warning = partial ? `\n\n**Warning: ${partialText(run.results.length, planned!, run.dir)}.**` : '';
   return {
     id: 'figures',
     title: 'Figures',
-    markdown: table(header, rows) + (notes.length ? `\n\n${notes.join(' ')}` : '') + `\n\n${methodsNoteFor(o)}`,
-    json: { figures },
+    markdown: table(header, rows) + warning + (notes.length ? `\n\n${notes.join(' ')}` : '') + `\n\n${methodsNoteFor(o)}`,
+    json: { figures, planned, partial },
   };
 };

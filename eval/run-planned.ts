@@ -1,0 +1,27 @@
+/**
+ * How many items a run planned and whether its results hold fewer: a run killed (SIGKILL, a crash,
+ * a lost machine) or interrupted before its last item has figures over the items it finished, which
+ * read like a whole run unless every surface says so. The planned count is config.json's
+ * `provenance.items` — the items of the selection after --limit and a shard's share (a grown run's
+ * provenance describes the grown selection; a merged run's, the merged items) — so a run with
+ * --limit or a shard is not partial once its own items are done.
+ */
+
+/** `planned`: config.json's provenance.items (null when the run dir records none); `partial`: fewer results than planned. */
+export interface PlannedItems {
+  planned: number | null;
+  partial: boolean;
+}
+
+/** The planned count of a run's config.json (parsed, any shape) and whether `results` items fall short of it. */
+export function plannedItems(configFile: unknown, results: number): PlannedItems {
+  const prov = configFile && typeof configFile === 'object' ? (configFile as { provenance?: unknown }).provenance : undefined;
+  const items = prov && typeof prov === 'object' ? (prov as { items?: unknown }).items : undefined;
+  const planned = typeof items === 'number' && Number.isInteger(items) && items >= 0 ? items : null;
+  return { planned, partial: planned !== null && results < planned };
+}
+
+/** "partial: 3 of 8 planned items; resume with the same command and --run-dir runs/x": the one wording (report.md, the explorer's run page). */
+export function partialText(results: number, planned: number, runDir: string): string {
+  return `partial: ${results} of ${planned} planned items (the run stopped before the rest); its figures are over these ${results} only. Resume it by running the same command again with --run-dir ${runDir}`;
+}
