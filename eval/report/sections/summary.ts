@@ -1,4 +1,5 @@
-/** Run header: what was run, on what, with which seed/code/data. */
+/** Run header: what was run, on what (the LLM settings included: llm-fields.ts), with which seed/code/data. */
+import { llmFields } from '../llm-fields.js';
 import type { SectionBuilder } from '../types.js';
 
 export const summarySection: SectionBuilder = (run) => {
@@ -6,6 +7,8 @@ export const summarySection: SectionBuilder = (run) => {
   const p = run.config.provenance;
   const fields: [string, unknown][] = [
     ...Object.entries(c).filter(([, v]) => v !== undefined && (typeof v !== 'object' || Array.isArray(v))),
+    // the model and prompts are objects in config.json: their few identifying settings, the endpoint masked
+    ...llmFields(c),
     ['seed', run.config.seed],
     ['items in results', run.results.length],
     ['items planned', p.items],

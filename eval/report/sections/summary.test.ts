@@ -1,0 +1,80 @@
+/**
+ * report.md's Run section printed only config values that are not objects, so an LLM run's report
+ * (audit: runs/caseK, runs/madE) never named its model, endpoint, temperature, structured-output
+ * mode or prompts hash — they sit in config.json's `model` and `prompts` objects. Now it names them,
+ * the endpoint without credentials or query values.
+ */
+import { describe, expect, it } from 'vitest';
+import type { RunConfigFile } from '../../run-config-file.js';
+import type { RunData } from '../types.js';
+import { summarySection } from './summary.js';
+
+const provenance = {
+  lexcaseVersion: '0.1.0',
+  gitSha: 'b72e47bc16507a03c91c176470cdb10c1fc8d572',
+  node: 'v20.20.2',
+  datasetChecksum: 'sha256:33e1d0197dfa805f5d9b40cf763ac50eb3de8d1b7740d6193e19408ab2fc8956',
+  items: 8,
+  createdAt: '2026-11-30T10:18:32.129Z',
+};
+/** runs/caseK's config.json, with an endpoint that carries credentials and a key in its query. */
+const caseK: Record<string, unknown> = {
+  system: 'case',
+  mode: 'llm',
+  jurors: 3,
+  k: 5,
+  dataset: 'barexam',
+  split: 'val',
+  limit: 8,
+  indexContent: { corpus: 'barexam', checksum: 'cdf8edb5ced9c196', passages: 1149 },
+  retrievers: ['bm25', 'qld'],
+  model: {
+    temperature: 0.3,
+    timeoutMs: 120000,
+    structuredOutput: 'json_schema',
+    maxRetries: 4,
+    concurrency: 4,
+    baseUrl: 'https://alice:s3cret@llm.example.org:8443/v1?api-key=k-123456',
+    cacheDir: false,
+    model: 'llama-3.3-70b-instruct',
+    apiKey: '***',
+  },
+  prompts: { sha256: 'e6102e81dac220c82716ff0afc065e10d7fd8cc9e048551cde3c729ec6e554a3', parts: { advocate: '404986dea0a57739' } },
+  seedDerivation: 'fnv1a-fmix32',
+};
+const runOf = (config: Record<string, unknown>): RunData => ({
+  dir: 'runs/caseK',
+  config: { seed: 21, config, provenance } as RunConfigFile,
+  results: [],
+  traces: new Map(),
+  droppedTail: false,
+});
+
+describe("report.md's Run section", () => {
+  it('names an LLM run’s model, provider, endpoint (masked), temperature, structured-output mode and prompts hash (before: none of them)', async () => {
+    const md = (await summarySection(runOf(caseK), {} as never))!.markdown;
+    for (const line of [
+      '- **model**: llama-3.3-70b-instruct',
+      '- **provider**: generic',
+      '- **endpoint**: https://llm.example.org:8443/v1?api-key',
+      '- **temperature**: 0.3',
+      '- **structured output**: json_schema',
+      '- **prompts sha256**: e6102e81dac2…',
+    ])
+      expect(md).toContain(line);
+    expect(md).not.toMatch(/s3cret|alice|k-123456/);
+    expect(md).toContain('- **retrievers**: bm25, qld'); // the other fields as before
+  });
+
+  it('a local model names its file, not its path; an offline run has no LLM lines', async () => {
+    const local = (await summarySection(
+      runOf({ ...caseK, model: { provider: 'local', modelFile: '/models/qwen2.5-0.5b-q4.gguf', temperature: 0 } }),
+      {} as never,
+    ))!;
+    expect(local.markdown).toContain('- **provider**: local');
+    expect(local.markdown).toContain('- **model file**: qwen2.5-0.5b-q4.gguf');
+    expect(local.markdown).not.toContain('/models/');
+    const offline = (await summarySection(runOf({ system: 'case', mode: 'offline' }), {} as never))!;
+    expect(offline.markdown).not.toMatch(/provider|endpoint|temperature|prompts/);
+  });
+});
