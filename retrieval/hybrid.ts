@@ -39,8 +39,10 @@ export function createHybridRetriever(
     if (!Number.isFinite(w) || w < 0) throw errors.invalidInput('weights', `weight for ${m} must be a non-negative number, got ${w}`);
   }
 
+  /** Each component's list depth for a search of k: the fused ranking is these lists' and no deeper. */
+  const rankingDepth = (k: number): number => Math.max(opts.depth ?? 100, k);
   const lists = async (query: string, k: number, withText = false): Promise<RankedList[]> => {
-    const depth = Math.max(opts.depth ?? 100, k);
+    const depth = rankingDepth(k);
     return Promise.all(components.map(async (c) => ({ method: String(c.method), hits: await c.search(query, { k: depth, withText }) })));
   };
   const fusedSearch = async (query: string, sopts?: SearchOptions): Promise<FusedHit[]> => {
@@ -61,6 +63,7 @@ export function createHybridRetriever(
       ...(Object.keys(componentConfigs).length ? { components: componentConfigs } : {}),
     },
     fusedSearch,
+    rankingDepth,
     async search(query: string, sopts?: SearchOptions): Promise<Hit[]> {
       const { k, withText } = resolveSearch(sopts, 'hybrid');
       if (!withText) return (await fusedSearch(query, { k })).map(({ id, score, rank }) => ({ id, score, rank }));

@@ -18,11 +18,13 @@ import { BaseRetriever, type BaseRetrieverInput } from '@langchain/core/retrieve
 import { Document, type DocumentInterface } from '@langchain/core/documents';
 import type { CallbackManagerForRetrieverRun } from '@langchain/core/callbacks/manager';
 import { errors } from '../core/errors.js';
+import { log } from '../core/log.js';
 import type { OpenedDocStore } from '../indexer/docstore.js';
 import { buildIndex, type BuildOptions } from '../indexer/build.js';
 import { openRetriever, openSparseIndex } from './open.js';
 import type { Hit, MethodName, Retriever } from './types.js';
 import { searchK } from './search-options.js';
+import { searchFiltered } from './filtered-search.js';
 import { documentsToPassages } from './langchain-documents.js';
 import { compileFilter, metadataView, sourceOnly, type LexcaseMetadataFilter, type PassageMetadataView } from './langchain-filter.js';
 
@@ -174,15 +176,14 @@ export class LexcaseRetriever extends BaseRetriever<LexcaseDocumentMetadata> {
   }
 
   /**
-   * The top k hits the filter keeps: the ranking is fetched as deep as the kept share of the index
-   * says k kept passages should need (a source-only filter counts them from the doc store's source
-   * column; other filters start at 4k), ×4 each further round until k are kept or the ranking ends.
+   * The top k hits the filter keeps (retrieval/filtered-search.ts: the same for an object filter and
+   * a function, and the same as filtering the unfiltered ranking by hand). A source-only object
+   * filter is answered from the doc store's source column; other filters read each hit's fields once.
+   * Fewer than k kept within the ranking a filtered search looks at (hybrid: its depth): a warning.
    */
   private async filtered(r: Retriever, docs: OpenedDocStore, query: string): Promise<Hit[]> {
-    const N = docs.size;
     const sources = sourceOnly(this.filter!);
     const mask = sources ? docs.sourceMask(sources) : undefined;
-    if (mask && mask.count === 0) return [];
     if (this.verdictsOf !== docs) {
       // A rebuilt index reopens its doc store: passage positions may mean other passages now.
       this.verdicts = new Map();
@@ -194,17 +195,8 @@ export class LexcaseRetriever extends BaseRetriever<LexcaseDocumentMetadata> {
       if (v === undefined) this.verdicts.set(i, (v = this.keep!(metadataView(await docs.fieldsAt(i)))));
       return v;
     };
-    let depth = Math.min(N, mask ? Math.max(this.k, Math.ceil((2 * this.k * N) / mask.count)) : 4 * this.k);
-    for (;;) {
-      const hits = await r.search(query, { k: depth });
-      const kept: Hit[] = [];
-      for (const h of hits) {
-        if (!(await keeps(docs.indexOf(h.id)))) continue;
-        kept.push(h);
-        if (kept.length === this.k) break;
-      }
-      if (kept.length >= this.k || hits.length < depth || depth >= N) return kept;
-      depth = Math.min(depth * 4, N);
-    }
+    const { hits, note } = await searchFiltered(r, query, this.k, { size: docs.size, kept: mask?.count, indexOf: docs.indexOf, keeps });
+    if (note) log.warn(`LexcaseRetriever (${this.index}): ${note}`);
+    return hits;
   }
 }

@@ -75,6 +75,14 @@ export interface Retriever {
    */
   readonly config?: Record<string, unknown>;
   search(query: string, opts?: SearchOptions): Promise<Hit[]>;
+  /**
+   * How deep the ranking a search of `k` cuts its top k from goes: a search of any k' from k to
+   * rankingDepth(k) returns the first k' of that one ranking, every passage scored as a search of k
+   * scores it. Absent: the whole index (each passage is scored alone: bm25, qld, dense). Hybrid:
+   * max(depth, k), the component lists it fuses; a deeper search fuses deeper lists, other scores.
+   * A filtered search (retrieval/filtered-search.ts) looks no deeper than this.
+   */
+  rankingDepth?(k: number): number;
   explain?(query: string, id: string): Promise<Explanation>;
   /** explain() for many passages, the query analysed once (same results). */
   explainMany?(query: string, ids: readonly string[]): Promise<Explanation[]>;

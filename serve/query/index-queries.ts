@@ -8,6 +8,7 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { findEvidence, type EvidenceResult } from '../../agents/case/find-evidence.js';
 import { LexcaseError } from '../../core/errors.js';
+import { searchFiltered } from '../../retrieval/filtered-search.js';
 import type { OpenedIndex } from '../../retrieval/open-index.js';
 import type { Explanation, Hit } from '../../retrieval/types.js';
 
@@ -40,14 +41,14 @@ export interface PassageSearch {
 
 /**
  * The top `k` passages for a query with their stored title, source and text. With `sources`, the
- * top k among passages of those sources: the filter is first resolved to the passages it keeps (a
- * mask from the doc store's in-memory source column); a filter that keeps none answers at once with
- * no hits and nothing scored. Otherwise the ranking is fetched as deep as the filter's share of the
- * index says k kept passages should need (×4 each further round, until k are found or the ranking
- * is exhausted), hits are kept by the mask without reading any text, and only the k kept passages
- * are read. The scores are the unfiltered ones and the ranks run 1…k over the kept passages.
+ * top k among passages of those sources (retrieval/filtered-search.ts): the first k the filter keeps
+ * of the ranking an unfiltered search of k cuts its hits from, with their unfiltered scores and ranks
+ * 1…k — for hybrid that ranking is the fusion of each component's top max(depth, k), and when fewer
+ * than k kept passages are in it the hits are those, with `note` saying so. The filter is resolved to
+ * the passages it keeps (a mask from the doc store's in-memory source column), hits are kept by the mask without
+ * reading any text, and only the k kept passages are read.
  */
-export async function searchPassages(ix: OpenedIndex, q: PassageSearch): Promise<{ method: string; hits: PassageHit[] }> {
+export async function searchPassages(ix: OpenedIndex, q: PassageSearch): Promise<{ method: string; hits: PassageHit[]; note?: string }> {
   checkMethod(ix, q.method);
   const retriever = await ix.retriever(q.method, q.rm3 ? { rm3: q.rm3 } : undefined);
   const read = q.maxTextChars !== undefined ? { maxTextBytes: 4 * (q.maxTextChars + 1) } : undefined;
@@ -61,21 +62,8 @@ export async function searchPassages(ix: OpenedIndex, q: PassageSearch): Promise
   };
   if (!q.sources?.length) return { method: retriever.method, hits: await withText(await retriever.search(q.query, { k: q.k })) };
   const { mask, count } = ix.docs.sourceMask(q.sources);
-  if (count === 0 || q.k === 0) return { method: retriever.method, hits: [] };
-  const N = ix.docs.size;
-  // Enough of the ranking to hold k kept passages if they were spread evenly, twice over.
-  let depth = Math.min(N, Math.max(q.k, Math.ceil((2 * q.k * N) / count)));
-  for (;;) {
-    const hits = await retriever.search(q.query, { k: depth });
-    const kept: Hit[] = [];
-    for (const h of hits) {
-      if (!mask[ix.docs.indexOf(h.id)]) continue;
-      kept.push(h);
-      if (kept.length === q.k) break;
-    }
-    if (kept.length >= q.k || hits.length < depth || depth >= N) return { method: retriever.method, hits: await withText(kept) };
-    depth = Math.min(depth * 4, N);
-  }
+  const r = await searchFiltered(retriever, q.query, q.k, { size: ix.docs.size, kept: count, indexOf: ix.docs.indexOf, keeps: (i) => mask[i] === 1 });
+  return { method: retriever.method, hits: await withText(r.hits), ...(r.note ? { note: r.note } : {}) };
 }
 
 /** One passage's per-term explanation of its score for a query. */

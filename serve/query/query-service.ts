@@ -156,6 +156,7 @@ export async function openQueryService(o: QueryServiceOptions): Promise<QuerySer
           ...clip(h.text),
           uri: passageUri(en.name, h.id),
         })),
+        ...(r.note ? { note: r.note } : {}),
       };
     },
 

@@ -57,7 +57,9 @@ export const searchInput = z.object({
         .describe('keep only passages whose source is one of these (e.g. "fre", "barexam_qa"; each hit shows its source)'),
     })
     .optional()
-    .describe('restrict the ranking to matching passages (the top k among them, scored exactly as without the filter)'),
+    .describe(
+      'restrict the ranking to matching passages: the top k among them, scored exactly as without the filter (hybrid: among the fused ranking an unfiltered search of k gives, its hybrid depth deep; fewer hits and a note when fewer are there)',
+    ),
   rm3: z
     .union([
       z.boolean(),
@@ -142,6 +144,7 @@ export const searchOutput = z.object({
   k: z.number().int(),
   filters: searchInput.shape.filters.unwrap().optional(),
   hits: z.array(searchHit),
+  note: z.string().optional().describe('why fewer than k hits came back (a filter keeping fewer passages in the ranking a filtered search looks at)'),
 });
 
 export const termScore = z.object({
