@@ -186,6 +186,15 @@ export const errors = {
       hint: `${didYouMean(method, known)}known methods: ${known.join(', ')}`,
     }),
 
+  /** A source filter naming sources the index does not hold (it would keep nothing of them, and say nothing). */
+  unknownSources: (field: string, unknown: readonly string[], held: readonly string[], listMax = 30) =>
+    new LexcaseError(
+      'INVALID_INPUT',
+      `invalid ${field}: ${unknown.map((n) => `"${n}"`).join(', ')} ${unknown.length > 1 ? 'are not sources' : 'is not a source'} of this index; ` +
+        `${didYouMean(unknown[0], held)}its sources: ${held.length > listMax ? `${held.slice(0, listMax).join(', ')}, … (${held.length} in all)` : held.join(', ')}`,
+      { field },
+    ),
+
   /** An evaluation or run that would cover no items at all. */
   nothingToEvaluate: (message: string, hint?: string) => new LexcaseError('INVALID_INPUT', message, { hint }),
 

@@ -45,6 +45,8 @@ export type OpenedDocStore = DocStore & {
    * match nothing (count 0) without a pass over the passages.
    */
   sourceMask(names: readonly string[]): { mask: Uint8Array; count: number };
+  /** The source names the index holds (each passage's source is one of them). */
+  sources(): string[];
   close(): Promise<void>;
 };
 
@@ -245,6 +247,7 @@ export async function openDocStore(dir: string, checked?: Manifest): Promise<Ope
     fieldsAt,
     indexOf,
     sourceMask,
+    sources: () => [...sources],
     at,
     async get(id: string, opts?: { maxTextBytes?: number }) {
       const i = indexOf(id);

@@ -7,7 +7,7 @@
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { findEvidence, type EvidenceResult } from '../../agents/case/find-evidence.js';
-import { LexcaseError } from '../../core/errors.js';
+import { errors, LexcaseError } from '../../core/errors.js';
 import { searchFiltered } from '../../retrieval/filtered-search.js';
 import type { OpenedIndex } from '../../retrieval/open-index.js';
 import type { Explanation, Hit } from '../../retrieval/types.js';
@@ -44,12 +44,14 @@ export interface PassageSearch {
  * top k among passages of those sources (retrieval/filtered-search.ts): the first k the filter keeps
  * of the ranking an unfiltered search of k cuts its hits from, with their unfiltered scores and ranks
  * 1…k — for hybrid that ranking is the fusion of each component's top max(depth, k), and when fewer
- * than k kept passages are in it the hits are those, with `note` saying so. The filter is resolved to
- * the passages it keeps (a mask from the doc store's in-memory source column), hits are kept by the mask without
+ * than k kept passages are in it the hits are those, with `note` saying so. A name that is not one of
+ * the index's sources is refused (INVALID_INPUT naming them). The filter is resolved to the passages
+ * it keeps (a mask from the doc store's in-memory source column), hits are kept by the mask without
  * reading any text, and only the k kept passages are read.
  */
 export async function searchPassages(ix: OpenedIndex, q: PassageSearch): Promise<{ method: string; hits: PassageHit[]; note?: string }> {
   checkMethod(ix, q.method);
+  if (q.sources?.length) checkSources(ix, q.sources);
   const retriever = await ix.retriever(q.method, q.rm3 ? { rm3: q.rm3 } : undefined);
   const read = q.maxTextChars !== undefined ? { maxTextBytes: 4 * (q.maxTextChars + 1) } : undefined;
   const withText = async (hits: Hit[]): Promise<PassageHit[]> => {
@@ -64,6 +66,13 @@ export async function searchPassages(ix: OpenedIndex, q: PassageSearch): Promise
   const { mask, count } = ix.docs.sourceMask(q.sources);
   const r = await searchFiltered(retriever, q.query, q.k, { size: ix.docs.size, kept: count, indexOf: ix.docs.indexOf, keeps: (i) => mask[i] === 1 });
   return { method: retriever.method, hits: await withText(r.hits), ...(r.note ? { note: r.note } : {}) };
+}
+
+/** Every name must be a source of the index: a misspelt one would keep nothing, and say nothing. */
+function checkSources(ix: OpenedIndex, names: readonly string[]): void {
+  const held = ix.docs.sources();
+  const unknown = names.filter((n) => !held.includes(n));
+  if (unknown.length) throw errors.unknownSources('filters.sources', unknown, held);
 }
 
 /** One passage's per-term explanation of its score for a query. */

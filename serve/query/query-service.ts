@@ -98,6 +98,7 @@ export async function openQueryService(o: QueryServiceOptions): Promise<QuerySer
         name: s.name,
         corpus: ix.manifest.corpus.name,
         passages: ix.docs.size,
+        sources: ix.docs.sources(),
         methods,
         explainable: methods.filter((m) => typeof rs[m]?.explain === 'function'),
         default: i === 0,
@@ -124,7 +125,12 @@ export async function openQueryService(o: QueryServiceOptions): Promise<QuerySer
   return {
     indexNames: [...entries.keys()],
     listIndexes: () => ({
-      indexes: [...entries.values()].map((e) => ({ ...e.info, methods: [...e.info.methods], explainable: [...e.info.explainable] })),
+      indexes: [...entries.values()].map((e) => ({
+        ...e.info,
+        sources: [...e.info.sources],
+        methods: [...e.info.methods],
+        explainable: [...e.info.explainable],
+      })),
       llm: !!o.llm,
     }),
 

@@ -54,7 +54,9 @@ export const searchInput = z.object({
         .min(1)
         .max(50)
         .optional()
-        .describe('keep only passages whose source is one of these (e.g. "fre", "barexam_qa"; each hit shows its source)'),
+        .describe(
+          'keep only passages whose source is one of these (e.g. "fre", "barexam_qa"; list_indexes gives each index\'s sources, each hit shows its source; a name the index does not hold is an error)',
+        ),
     })
     .optional()
     .describe(
@@ -116,6 +118,7 @@ export const indexInfo = z.object({
   name: z.string().describe('index name to pass as "index"'),
   corpus: z.string().describe('corpus the index was built from'),
   passages: z.number().int().describe('number of passages'),
+  sources: z.array(z.string()).describe('the source names its passages have: what filters.sources of search takes'),
   methods: z.array(z.string()).describe('retrieval methods this index offers'),
   explainable: z.array(z.string()).describe('methods whose scores explain gives per term'),
   default: z.boolean().describe('true for the index used when "index" is left out'),

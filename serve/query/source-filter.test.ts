@@ -3,7 +3,8 @@
  * matched nothing fetched the ranking deeper and deeper (×4 a round, up to every passage) and read
  * every hit's text from the doc store to learn its source: 91–114 s per API call on a 200K index,
  * longer than an MCP client waits. Now the filter is resolved to the passages it keeps first (the
- * doc store's in-memory source column): none kept → no hits, nothing scored or read; else the
+ * doc store's in-memory source column): none kept → no hits, nothing scored or read (a name the
+ * index does not hold is now refused, naming its sources, also without reading any); else the
  * ranking is fetched as deep as the filter's share says, hits are kept without reading text, and
  * only the k kept passages are read.
  *
@@ -62,21 +63,26 @@ describe('serve --api: /v1/search with a source filter', () => {
   afterAll(async () => {
     await srv?.stop();
   });
-  const search = async (body: object) => {
+  const post = async (body: object, status: number) => {
     const pid = srv.child.pid;
     const before = rchar(pid);
     const res = await fetch(`${srv.info.url}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const json = (await res.json()) as { hits: Array<{ id: string; score: number; source: string; rank: number }> };
-    expect(res.status, JSON.stringify(json)).toBe(200);
+    const json = (await res.json()) as { hits: Array<{ id: string; score: number; source: string; rank: number }>; error?: { code: string; message: string } };
+    expect(res.status, JSON.stringify(json)).toBe(status);
     const after = rchar(pid);
-    return { hits: json.hits, read: before === undefined || after === undefined ? undefined : after - before };
+    return { json, read: before === undefined || after === undefined ? undefined : after - before };
+  };
+  const search = async (body: object) => {
+    const { json, read } = await post(body, 200);
+    return { hits: json.hits, read };
   };
 
-  it.each(['bm25', 'qld'])('%s: a filter that keeps no passage answers no hits and reads no passage text', async (method) => {
-    const r = await search({ query: QUERY, method, k: 10, filters: { sources: ['no-such-source'] } });
-    expect(r.hits).toEqual([]);
-    console.log(`serve --api ${method}, filter keeping none: ${r.read} bytes read`);
-    // before: every passage of the ranking was read, round after round (qld ranks all 5,002: ~MBs)
+  it.each(['bm25', 'qld'])('%s: a filter naming no source of the index is refused (400, naming its sources) and reads no passage text', async (method) => {
+    const r = await post({ query: QUERY, method, k: 10, filters: { sources: ['no-such-source'] } }, 400);
+    expect(r.json.error?.code).toBe('INVALID_INPUT');
+    expect(r.json.error?.message).toMatch(/"no-such-source" is not a source of this index; its sources: .*us_constitution/);
+    console.log(`serve --api ${method}, filter naming no source: ${r.read} bytes read`);
+    // before issue 37 item 12: every passage of the ranking was read, round after round (qld ranks all 5,002: ~MBs)
     if (procIo) expect(r.read).toBeLessThan(64 * 1024);
   });
 
@@ -105,12 +111,12 @@ describe('mcp: the search tool with a source filter', () => {
     await m?.close();
   });
 
-  it('a filter that keeps no passage answers no hits at once, reading no passage text', async () => {
+  it('a filter naming no source of the index is a tool error naming its sources, at once, reading no passage text', async () => {
     const before = rchar(m.pid);
     const r = await m.client.callTool({ name: 'search', arguments: { query: QUERY, method: 'qld', k: 10, filters: { sources: ['no-such-source'] } } });
     const after = rchar(m.pid);
-    expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
-    expect((r.structuredContent as { hits: unknown[] }).hits).toEqual([]);
+    expect(r.isError).toBe(true);
+    expect((r.content as Array<{ text: string }>)[0].text).toMatch(/"no-such-source" is not a source of this index; its sources: .*us_constitution/);
     if (procIo) expect(after! - before!).toBeLessThan(64 * 1024);
   });
 });

@@ -170,7 +170,9 @@ describe('lexcase mcp over stdio (the built CLI, no --index: the bundled default
     for (const h of all) if ((await ix.docs.get(h.id))?.source === 'fre' && fre.length < 4) fre.push(h);
     expect(r.hits.map((h: any) => [h.id, h.score, h.source])).toEqual(fre.map((h) => [h.id, h.score, 'fre']));
     expect(r.hits.map((h: any) => h.rank)).toEqual([1, 2, 3, 4]);
-    expect((await call(m.client, 'search', { query: QUERIES[0], k: 4, filters: { sources: ['no-such-source'] } })).hits).toEqual([]);
+    expect(await callError(m.client, 'search', { query: QUERIES[0], k: 4, filters: { sources: ['no-such-source'] } })).toMatch(
+      /"no-such-source" is not a source of this index; its sources: .*\bfre\b/,
+    );
   });
 
   it('bad arguments get MCP tool errors naming the field, not a crash', async () => {

@@ -85,7 +85,7 @@ export function createMcpServer(svc: QueryService): McpServer {
     {
       title: 'List indexes',
       description:
-        'The indexes this server searches: name, corpus, passages, retrieval methods, which methods explain scores; and whether find_evidence can use an LLM.',
+        "The indexes this server searches: name, corpus, passages, source names (what search's filters.sources takes), retrieval methods, which methods explain scores; and whether find_evidence can use an LLM.",
       inputSchema: listIndexesInput,
       outputSchema: listIndexesOutput,
       annotations: READ_ONLY,
