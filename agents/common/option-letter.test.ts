@@ -22,4 +22,21 @@ describe('optionLetterSchema: the one option-letter field of CASE jurors, the MC
   it.each(['A or D', 'C is wrong; D', 'B\nbecause D is better', 'D (No) B'])('refuses %j: free text after a bare letter names no option', (raw) => {
     expect(optionLetterSchema(letters).safeParse(raw).success).toBe(false);
   });
+  // before: each read as its first letter (A, A, A, A, B, B), a vote the reply never cast
+  it.each(['(A) or (D)', 'A. or D.', 'A) or D)', 'A: or D', 'B)\nC)', 'B.\nC.', 'B. Not B; the answer is C'])(
+    'refuses %j: text after a marked letter that names another option',
+    (raw) => {
+      expect(optionLetterSchema(letters).safeParse(raw).success).toBe(false);
+    },
+  );
+  it.each([
+    ['B. Under Rule 12(b)(6) and U.S. law, the claim fails.', 'B'],
+    ['(C) The buyer, not a lender or a bank, holds title.', 'C'],
+    ['D) Not B; the answer is D', 'D'],
+    ['A. Option E: is not offered here', 'A'],
+    ['C. The recording act protects B.', 'C'],
+    ['B. A: the grantor; C: the grantee.', 'B'],
+  ])('reads %j as %s: no other of the question’s letters is named as an option', (raw, letter) => {
+    expect(optionLetterSchema(letters).parse(raw)).toBe(letter);
+  });
 });

@@ -5,15 +5,37 @@ import { z } from 'zod';
 const MARKED = /^(?:\(([A-Za-z])\)|([A-Za-z])([).:])?)(\s[\s\S]*)?$/;
 
 /**
+ * An upper-case letter the text after a marked letter names as an option: "(D)" or "D)" standing
+ * alone (not "12(b)"), "D." or "D:" opening a later line (mid-sentence it is a party: "protects B."),
+ * after "or" ("or D", "or (D)"), or as the answer ("answer is D", "answer: D").
+ */
+const OTHER_LETTER =
+  /(?<![\p{L}\p{N})])\(([A-Z])\)|(?<![\p{L}\p{N}.(])([A-Z])\)|\n[^\S\n]*([A-Z])[.:](?=\s|$)|\b[Oo][Rr]\s+\(?([A-Z])(?![\p{L}\p{N}'’])|\b[Aa]nswer(?:\s+is|:)\s*\(?([A-Z])(?![\p{L}\p{N}'’])/gu;
+
+/** Whether `rest` names an option letter other than `letter` (one of `letters` when given). */
+function namesAnotherLetter(rest: string, letter: string, letters?: readonly string[]): boolean {
+  for (const m of rest.matchAll(OTHER_LETTER)) {
+    const named = m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5];
+    if (named && named !== letter && (!letters || letters.includes(named))) return true;
+  }
+  return false;
+}
+
+/**
  * The option letter a reply names, upper-cased: "b", "(B)", "B)", "B.", "B:", and the same followed
  * by text after a delimiter ("B. text", "B) text", "B: text", "(B) text"). Free text after a bare
- * letter ("A or D", "C is wrong; D") names no letter: undefined.
+ * letter ("A or D", "C is wrong; D") names no letter: undefined; so does text after a marked letter
+ * that names another option ("(A) or (D)", "A. or D.", "B)\nC)", "B. Not B; the answer is C") —
+ * another of `letters` when given, any upper-case letter otherwise.
  */
-export function optionLetterOf(text: string): string | undefined {
+export function optionLetterOf(text: string, letters?: readonly string[]): string | undefined {
   const m = MARKED.exec(text.trim());
   if (!m) return undefined;
-  if (m[2] !== undefined && !m[3] && m[4] !== undefined) return undefined;
-  return (m[1] ?? m[2]).toUpperCase();
+  const rest = m[4];
+  if (m[2] !== undefined && !m[3] && rest !== undefined) return undefined;
+  const letter = (m[1] ?? m[2]).toUpperCase();
+  if (rest !== undefined && namesAnotherLetter(rest, letter, letters)) return undefined;
+  return letter;
 }
 
 /**
@@ -23,6 +45,6 @@ export function optionLetterOf(text: string): string | undefined {
 export function optionLetterSchema(letters: string[], message?: string) {
   return z
     .string()
-    .transform((v) => optionLetterOf(v) ?? v.trim())
+    .transform((v) => optionLetterOf(v, letters) ?? v.trim())
     .pipe(z.enum(letters as [string, ...string[]], message ? { message } : undefined));
 }
