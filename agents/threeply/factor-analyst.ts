@@ -5,19 +5,35 @@
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
-import { invokeStructured } from '../../core/llm/structured.js';
+import { extractJson, invokeStructured } from '../../core/llm/structured.js';
 import type { PlyKey } from './format.js';
 import { analystRequest, FACTOR_ANALYST_SYSTEM } from './prompts.js';
 import { analystReportSchema, type AnalystReport } from './schemas.js';
 
+/**
+ * The Analyst's report; when the outcome was written otherwise than its canonical form ("requires
+ * correction"), the report keeps the text as written in `analysis_outcome_as_written` (for the trace).
+ */
 export async function analyzePly(model: BaseChatModel, ply: PlyKey, triple: string, segment: string, signal?: AbortSignal): Promise<AnalystReport> {
-  const { value } = await invokeStructured(
+  const { value, raw } = await invokeStructured(
     model,
     [new SystemMessage(FACTOR_ANALYST_SYSTEM), new HumanMessage(analystRequest(ply, triple, segment))],
     analystReportSchema,
     { what: `Factor Analyst (${ply})`, signal },
   );
-  return value;
+  const written = writtenOutcome(raw.at(-1));
+  return written !== undefined && written !== value.analysis_outcome ? { ...value, analysis_outcome_as_written: written } : value;
+}
+
+function writtenOutcome(reply: string | undefined): string | undefined {
+  let json: unknown;
+  try {
+    json = reply === undefined ? undefined : extractJson(reply);
+  } catch {
+    return undefined;
+  }
+  const outcome = json && typeof json === 'object' ? (json as Record<string, unknown>).analysis_outcome : undefined;
+  return typeof outcome === 'string' ? outcome : undefined;
 }
 
 /** The report as the Polisher and the Developer read it. */

@@ -154,6 +154,13 @@ describe('reflective 3-ply system (scripted server, real ChatOpenAI client)', ()
     // the revision request carries the analyst's correction
     const revise = srv!.requests.find((r) => role(r) === 'revise')!;
     expect(user(revise)).toContain('F9 (claimed for c3)');
+    // the trace keeps the outcome as the Analyst wrote it beside the normalised one
+    const steps = out.trace.steps as { role: string; decision?: string; output: Record<string, unknown> }[];
+    expect(steps.find((s) => s.role === 'analyst' && s.decision === 'REQUIRES_CORRECTION')?.output).toMatchObject({
+      analysis_outcome: 'REQUIRES_CORRECTION',
+      analysis_outcome_as_written: 'REQUIRES CORRECTION',
+    });
+    expect(steps.find((s) => s.role === 'analyst' && s.decision === 'VALID_ARGUMENT')?.output).not.toHaveProperty('analysis_outcome_as_written');
     // later plies see the earlier (polished) ones
     const rebuttalDraft = srv!.requests.filter((r) => role(r) === 'developer')[2];
     expect(user(rebuttalDraft)).toContain("POLISHED REVISED Defendant's Counterargument");

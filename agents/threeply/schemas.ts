@@ -4,21 +4,28 @@ import { sendAs } from '../../core/llm/json-schema.js';
 
 export type AnalysisOutcome = 'REQUIRES_ABSTENTION' | 'REQUIRES_CORRECTION' | 'VALID_ARGUMENT';
 
-/** "requires correction", "REQUIRES-CORRECTION", "TERMINATE" … → the three canonical outcomes. */
+const OUTCOMES = ['REQUIRES_ABSTENTION', 'REQUIRES_CORRECTION', 'VALID_ARGUMENT'] as const;
+
+/**
+ * One of the three outcomes, case, spaces, dashes, underscores and end punctuation forgiven
+ * ("requires correction", "REQUIRES-CORRECTION", "Valid argument."); "TERMINATE" alone, or before or
+ * after REQUIRES_ABSTENTION, is an abstention. Anything else is undefined — "INVALID_ARGUMENT",
+ * "NOT VALID", "NO_ABSTENTION_REQUIRED", "No correction required" name no outcome (they once read as
+ * the outcome they negate).
+ */
 export function normalizeOutcome(s: string): AnalysisOutcome | undefined {
   const k = s
-    .trim()
     .toUpperCase()
-    .replace(/[\s-]+/g, '_');
-  if (k.includes('ABSTAIN') || k.includes('ABSTENTION') || k.startsWith('TERMINATE')) return 'REQUIRES_ABSTENTION';
-  if (k.includes('CORRECT')) return 'REQUIRES_CORRECTION';
-  if (k.includes('VALID')) return 'VALID_ARGUMENT';
-  return undefined;
+    .replace(/[^A-Z]+/g, '_')
+    .replace(/^_|_$/g, '');
+  if (k === 'TERMINATE') return 'REQUIRES_ABSTENTION';
+  const outcome = k.replace(/^TERMINATE_|_TERMINATE$/, '');
+  if (outcome !== k && outcome !== 'REQUIRES_ABSTENTION') return undefined;
+  return OUTCOMES.find((o) => o === outcome);
 }
 
 const text = z.preprocess((v) => (v === null || v === undefined ? undefined : typeof v === 'string' ? v : JSON.stringify(v)), z.string().optional());
 
-const OUTCOMES = ['REQUIRES_ABSTENTION', 'REQUIRES_CORRECTION', 'VALID_ARGUMENT'] as const;
 const nullableText = { anyOf: [{ type: 'string' }, { type: 'null' }] };
 
 /**
@@ -80,7 +87,16 @@ export const analystReportSchema = z
   .loose();
 export type AnalystReport = z.infer<typeof analystReportSchema>;
 
-const bool = z.preprocess((v) => (typeof v === 'string' ? /^(true|yes)$/i.test(v.trim()) : v), z.boolean());
+const YES_NO: Record<string, boolean> = { true: true, yes: true, '1': true, false: false, no: false, '0': false };
+
+/**
+ * A yes/no flag: a boolean, 1 or 0, or one of true/false, yes/no, 1/0 (case, spaces and a trailing
+ * period forgiven); anything else ("Yes, revise", "maybe") is refused rather than read as false.
+ */
+const bool = z.preprocess(
+  (v) => (typeof v === 'string' ? (YES_NO[v.trim().toLowerCase().replace(/\.$/, '')] ?? v) : v === 1 || v === 0 ? v === 1 : v),
+  z.boolean({ message: 'expected true or false (yes/no, 1/0)' }),
+);
 
 /** The values the paper's Polisher prompt lists for each assessment (appendix A). */
 export const SEGMENT_TYPES = ["Plaintiff's Argument", "Defendant's Counterargument", "Plaintiff's Rebuttal"] as const;
