@@ -1,5 +1,12 @@
 /** MAD baselines (single-agent RAG, self-consistency) through the real client against the scripted server. */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { writeReport } from '../../eval/report/write-report.js';
+import { resultsPath } from '../../eval/run-dir.js';
+import { runExperiment } from '../../eval/runner.js';
+import { setLogLevel } from '../../core/log.js';
 import type { SystemContext } from '../../eval/types.js';
 import { createRetrievalTools } from '../../retrieval/tools/index.js';
 import { llmConfigSchema } from '../../core/config.js';
@@ -78,5 +85,38 @@ describe('MAD baselines', () => {
     expect(new Set(srv.requests.map((r) => r.body.seed)).size).toBe(4);
     expect(srv.requests).toHaveLength(5); // 4 samples + 1 retry of the malformed one
     expect(t.answer.answer).toBe('B');
+    // before: no stepFailures — the vote over 3 of 4 samples looked like a vote over 4
+    expect(out.stepFailures).toEqual({ 'self-consistency sample': 1 });
+  });
+
+  it('self-consistency: unparseable samples are failed steps in results.jsonl and report.md (not "Failures — None.")', async () => {
+    const bad = new Set([deriveSeed(SEED, 'sample-1'), deriveSeed(SEED, 'sample-3')]);
+    srv = await startScriptedServer((req: RecordedRequest) => ({ content: bad.has(req.body.seed as number) ? 'B or C' : answer('B') }));
+    const c = ctx(srv.url);
+    const dir = mkdtempSync(join(tmpdir(), 'lexcase-mad-sc-'));
+    setLogLevel('silent');
+    try {
+      const r = await runExperiment({
+        runDir: dir,
+        system: createSelfConsistency({ k: 2, samples: 5 }),
+        items: [QUESTION],
+        gold: (q) => q.answer,
+        makeContext: () => c,
+        config: { system: 'mad', mode: 'self-consistency', samples: 5 },
+        seed: 7,
+      });
+      expect(r).toMatchObject({ ran: 1, failed: 0 });
+      const [line] = readFileSync(resultsPath(dir), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(line).toMatchObject({ prediction: 'B', stepFailures: { 'self-consistency sample': 2 } });
+      const report = await writeReport(dir);
+      expect((report.json.sections as any).failures.stepFailures).toEqual({ 'self-consistency sample': { failures: 2, items: 1 } });
+      expect(report.markdown).toMatch(/\| self-consistency sample \|\s+2 \|\s+1 \|/);
+    } finally {
+      setLogLevel('info');
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -3,8 +3,9 @@
  * - single-rag: one agent, one cited answer;
  * - self-consistency: m samples of the same agent (each request carries its own seed, derived from
  *   the item seed and the sample number; set a temperature > 0 in the config so samples differ),
- *   majority vote; ties broken by a seeded draw among the tied letters. Unparseable samples abstain;
- *   if all abstain the item fails. The cited answer reported is the first sample that voted for the
+ *   majority vote; ties broken by a seeded draw among the tied letters. Unparseable samples abstain
+ *   and are counted in the item's stepFailures ("self-consistency sample"); if all abstain the item
+ *   fails. The cited answer reported is the first sample that voted for the
  *   winner.
  */
 import type { Question } from '../../corpora/types.js';
@@ -34,7 +35,15 @@ export function majority(votes: (string | null)[], seed: number): { winner: stri
   return { winner: top.length === 1 ? top[0] : top[createRng(seed).int(0, top.length - 1)], counts, tie: top.length > 1 };
 }
 
-type Sampler = (q: Question, ctx: SystemContext, s: MadSettings, letters: string[], trace: Record<string, unknown>) => Promise<CitedAnswer>;
+/** One item's answer; failed steps inside it are counted in `stepFailures` (step name → count). */
+type Sampler = (
+  q: Question,
+  ctx: SystemContext,
+  s: MadSettings,
+  letters: string[],
+  trace: Record<string, unknown>,
+  stepFailures: Record<string, number>,
+) => Promise<CitedAnswer>;
 
 function baseline(name: 'single-rag' | 'self-consistency', s: MadSettings, sample: Sampler): AgentSystem<Question> {
   return async (item, ctx): Promise<SystemOutcome> => {
@@ -44,8 +53,9 @@ function baseline(name: 'single-rag' | 'self-consistency', s: MadSettings, sampl
     const trace: Record<string, unknown> = { system: name, settings: s, letters };
     let out: CitedAnswer | undefined;
     let error: string | undefined;
+    const stepFailures: Record<string, number> = {};
     try {
-      out = await withPassageHandles(() => sample(q, ctx, s, letters, trace));
+      out = await withPassageHandles(() => sample(q, ctx, s, letters, trace, stepFailures));
       trace.answer = out;
     } catch (e) {
       if (!isLexcaseError(e)) throw e;
@@ -57,7 +67,13 @@ function baseline(name: 'single-rag' | 'self-consistency', s: MadSettings, sampl
       item.goldPassageIds,
       pool.map((p) => p.id),
     );
-    return { prediction: out?.answer ?? null, trace, metrics, ...(error ? { error } : {}) };
+    return {
+      prediction: out?.answer ?? null,
+      trace,
+      metrics,
+      ...(Object.keys(stepFailures).length ? { stepFailures } : {}),
+      ...(error ? { error } : {}),
+    };
   };
 }
 
@@ -89,7 +105,7 @@ export function createSelfConsistency(opts: Partial<MadSettings> & { samples?: n
   const s = madSettings(opts);
   const m = opts.samples ?? 5;
   if (!Number.isInteger(m) || m < 1) throw errors.invalidInput('samples', `must be a positive integer, got ${opts.samples}`);
-  return baseline('self-consistency', s, async (q, ctx, st, letters, trace) => {
+  return baseline('self-consistency', s, async (q, ctx, st, letters, trace, stepFailures) => {
     if (!ctx.llm) throw errors.llmNotConfigured();
     const llm = ctx.llm;
     const pool = await poolFor(q, ctx, st, trace);
@@ -107,6 +123,8 @@ export function createSelfConsistency(opts: Partial<MadSettings> & { samples?: n
         }
       }),
     );
+    const unparsed = samples.filter((x) => 'error' in x).length;
+    if (unparsed) stepFailures['self-consistency sample'] = unparsed;
     const votes = samples.map((x) => ('answer' in x ? x.answer : null));
     const vote = majority(votes, deriveSeed(ctx.seed, 'self-consistency-tie'));
     trace.samples = samples.map((x) => ('answer' in x ? { seed: x.seed, answer: x.answer, reasoning: x.reasoning } : { seed: x.seed, error: x.error }));
