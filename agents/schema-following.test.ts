@@ -147,7 +147,7 @@ describe('agent systems against a schema-following server', () => {
     const { llm } = await serve(caseScript, 'prompt');
     const out = await systems.case.run(llm);
     expect(out.prediction).toBeNull();
-    expect(out.error).toMatch(/no valid juror vote/);
+    expect(out.error).toMatch(/^LLM_OUTPUT_INVALID: .*no valid juror vote/);
     expect(out.stepFailures).toMatchObject({ 'juror vote': 3 });
     expect((out.trace as { verdict?: { confidence: string } }).verdict?.confidence).toBe('none');
   }, 60_000);

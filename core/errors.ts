@@ -69,6 +69,14 @@ export function errorMessage(e: unknown): string {
   return withoutTroubleshootingUrl((e as Error)?.message ?? String(e));
 }
 
+/**
+ * A failure as an item's `error` records it: "CODE: message" for a lexcase error (the report groups
+ * failed items by that code), the message alone otherwise. The one rule for the runner and every system.
+ */
+export function errorText(e: unknown): string {
+  return isLexcaseError(e) ? `${e.code}: ${errorMessage(e)}` : errorMessage(e);
+}
+
 /** `text` without LangChain's "Troubleshooting URL: …" paragraph (see `errorMessage`). */
 export function withoutTroubleshootingUrl(text: string): string {
   if (!text.includes('Troubleshooting URL:')) return text;

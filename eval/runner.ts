@@ -51,7 +51,7 @@ import { existsSync } from 'node:fs';
 import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import pLimit from 'p-limit';
-import { errorMessage, errors, isLexcaseError, withoutTroubleshootingUrl } from '../core/errors.js';
+import { errors, errorText, isLexcaseError, withoutTroubleshootingUrl } from '../core/errors.js';
 import { addUsage, emptyUsage, UsageMeter, withUsageScope, type TokenUsage } from '../core/llm/usage.js';
 import { ExchangeLog, ItemEndedError, withExchangeLog, type Exchange } from '../core/llm/record-replay.js';
 import { RepairTally, withRepairTally } from '../core/llm/bound-repair.js';
@@ -141,11 +141,6 @@ export type ContextParts = Partial<Omit<SystemContext, 'seed'>>;
  */
 export function contextFrom(parts: ContextParts = {}): (item: unknown, info: { seed: number }) => SystemContext {
   return (_item, { seed }) => ({ tools: [], retrievers: {}, getPassage: async () => undefined, options: {}, ...parts, seed });
-}
-
-function errorText(e: unknown): string {
-  if (isLexcaseError(e)) return `${e.code}: ${errorMessage(e)}`;
-  return errorMessage(e);
 }
 
 export async function runExperiment<Item extends { id: string }>(opts: RunExperimentOptions<Item>): Promise<RunExperimentResult> {

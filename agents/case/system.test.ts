@@ -118,7 +118,7 @@ describe('CASE LLM pipeline (fake chat model)', () => {
     );
     const out = await createCase()(QUESTION, ctxFor(model, PASSAGES));
     expect(out.prediction).toBeNull();
-    expect(out.error).toMatch(/HTTP 500/);
+    expect(out.error).toMatch(/^LLM_REQUEST_FAILED: .*HTTP 500/);
     expect((out.trace as any).advocates).toHaveLength(4);
   });
 

@@ -7,7 +7,7 @@
  */
 import type { Question } from '../../corpora/types.js';
 import type { AgentSystem, SystemContext, SystemOutcome } from '../../eval/types.js';
-import { errors, isLexcaseError } from '../../core/errors.js';
+import { errors, errorText, isLexcaseError } from '../../core/errors.js';
 import { withPassageHandles } from '../common/passage-handles.js';
 import { seededOrder, type PresentationRecord } from '../common/presentation-order.js';
 import { runAdvocate } from './advocate.js';
@@ -127,14 +127,16 @@ async function caseItem(defaults: CaseOptions & { k: number }, q: Question, ctx:
         trace,
         metrics: { abstentions: jurors.filter((j) => j.abstained).length },
         ...(stepFailures ? { stepFailures } : {}),
-        ...(verdict.answer === null ? { error: `no valid juror vote: all ${jurors.length} juror(s) abstained (unparseable output)` } : {}),
+        ...(verdict.answer === null
+          ? { error: errorText(errors.llmOutputInvalid('the jury', `no valid juror vote: all ${jurors.length} juror(s) abstained (unparseable output)`)) }
+          : {}),
       };
     } catch (e) {
       if (!isLexcaseError(e)) throw e;
       tokens.total = tokens.hypotheses + tokens.advocates + tokens.jury;
-      trace.error = e.message;
+      const error = (trace.error = errorText(e));
       const stepFailures = caseStepFailures(advocates, jurors);
-      return { prediction: null, trace, error: e.message, ...(stepFailures ? { stepFailures } : {}) };
+      return { prediction: null, trace, error, ...(stepFailures ? { stepFailures } : {}) };
     }
   }
 }

@@ -89,6 +89,33 @@ describe('MAD baselines', () => {
     expect(out.stepFailures).toEqual({ 'self-consistency sample': 1 });
   });
 
+  it('a failed item keeps its error code, so the report groups it as LLM_OUTPUT_INVALID (not OTHER)', async () => {
+    srv = await startScriptedServer(() => ({ content: 'B or C' }));
+    const c = ctx(srv.url);
+    const single = await createSingleRag({ k: 2 })(QUESTION, c);
+    expect(single.prediction).toBeNull();
+    expect(single.error).toMatch(/^LLM_OUTPUT_INVALID: LLM output for single-agent answer could not be parsed/);
+    const dir = mkdtempSync(join(tmpdir(), 'lexcase-mad-code-'));
+    setLogLevel('silent');
+    try {
+      await runExperiment({
+        runDir: dir,
+        system: createSelfConsistency({ k: 2, samples: 2 }),
+        items: [QUESTION],
+        gold: (q) => q.answer,
+        makeContext: () => c,
+        config: { system: 'mad', mode: 'self-consistency', samples: 2 },
+        seed: 7,
+      });
+      const report = await writeReport(dir);
+      expect((report.json.sections as any).failures.byCode).toEqual({ LLM_OUTPUT_INVALID: 1 });
+      expect(report.markdown).toMatch(/\| LLM_OUTPUT_INVALID \|\s+1 \|/);
+    } finally {
+      setLogLevel('info');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('self-consistency: unparseable samples are failed steps in results.jsonl and report.md (not "Failures — None.")', async () => {
     const bad = new Set([deriveSeed(SEED, 'sample-1'), deriveSeed(SEED, 'sample-3')]);
     srv = await startScriptedServer((req: RecordedRequest) => ({ content: bad.has(req.body.seed as number) ? 'B or C' : answer('B') }));

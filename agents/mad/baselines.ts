@@ -10,7 +10,7 @@
  */
 import type { Question } from '../../corpora/types.js';
 import type { AgentSystem, SystemContext, SystemOutcome } from '../../eval/types.js';
-import { errors, isLexcaseError } from '../../core/errors.js';
+import { errors, errorText, isLexcaseError } from '../../core/errors.js';
 import { createRng, deriveSeed } from '../../core/rng.js';
 import { blindQuestion } from '../common/gold-guard.js';
 import { withPassageHandles } from '../common/passage-handles.js';
@@ -59,7 +59,7 @@ function baseline(name: 'single-rag' | 'self-consistency', s: MadSettings, sampl
       trace.answer = out;
     } catch (e) {
       if (!isLexcaseError(e)) throw e;
-      error = trace.error = e.message;
+      error = trace.error = errorText(e);
     }
     const pool = (trace.pool as { id: string }[] | undefined) ?? [];
     const metrics = itemCitationMetrics(

@@ -303,7 +303,7 @@ describe('multi-agent debate against the scripted OpenAI-compatible server', () 
     const bad = await createMad({ rounds: 1, k: 2 })({ ...QUESTION, id: 'mbe_bad' }, ctx(srv.url));
     const t = bad.trace as DebateTrace;
     expect(bad.prediction).toBeNull();
-    expect(bad.error).toMatch(/judge could not be parsed/);
+    expect(bad.error).toMatch(/^LLM_OUTPUT_INVALID: LLM output for judge could not be parsed/);
     expect(t.judgeRaw).toHaveLength(2);
     expect(t.rounds[0].briefs).toHaveLength(4);
     expect(bad.metrics).toMatchObject({ citations: 0, checklist: null });

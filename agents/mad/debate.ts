@@ -12,7 +12,7 @@
  */
 import type { Question } from '../../corpora/types.js';
 import type { AgentSystem, SystemContext, SystemOutcome } from '../../eval/types.js';
-import { errors, isLexcaseError } from '../../core/errors.js';
+import { errors, errorText, isLexcaseError } from '../../core/errors.js';
 import { deriveSeed } from '../../core/rng.js';
 import { structuredFailure } from '../../core/llm/structured.js';
 import { blindQuestion } from '../common/gold-guard.js';
@@ -187,7 +187,7 @@ export function createMad(opts: Partial<MadSettings> = {}): AgentSystem<Question
       prediction = (await withPassageHandles(() => debate(q, ctx, s, trace))).verdict;
     } catch (e) {
       if (!isLexcaseError(e)) throw e;
-      error = trace.error = e.message;
+      error = trace.error = errorText(e);
       const raw = structuredFailure(e).raw.length ? structuredFailure(e).raw : (e as { raw?: string[] }).raw;
       if (raw?.length) trace.judgeRaw = raw;
     }

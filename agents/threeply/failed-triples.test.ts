@@ -118,6 +118,8 @@ describe('failed 3-ply triples are left out of every figure, on every surface', 
     const byMode = (m: string) => out.records.filter((r) => r.id.startsWith(`${m}-`));
     expect(out.records.filter(failed).map((r) => r.id)).toEqual(['arguable-002', 'mismatched-001', 'non-arguable-001', 'non-arguable-002']);
     expect(byMode('mismatched').map((r) => r.prediction)).toEqual([null, 'abstain', 'argue']);
+    // every failure keeps its code (before: the message alone, grouped as OTHER)
+    expect(out.report.sections.failures.byCode).toEqual({ LLM_REQUEST_FAILED: 3, LLM_OUTPUT_INVALID: 1 });
 
     // per scenario: the run's own table (--json), report.json's 3-ply section, report.md's rows
     const table = JSON.parse(out.r.out).scenarios;

@@ -5,7 +5,7 @@
  * prediction is "argue" or "abstain"; gold is "abstain" for mismatched and non-arguable triples.
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { errors } from '../../core/errors.js';
+import { errors, errorText } from '../../core/errors.js';
 import type { TradeSecretModel } from '../../corpora/trade-secret.js';
 import type { AgentSystem, SystemOutcome } from '../../eval/types.js';
 import { distillFactors } from './factor-distiller.js';
@@ -56,7 +56,7 @@ export function createThreePlySystem(opts: ThreePlySystemOptions): AgentSystem<C
       // N_util or N_gt), so it enters no figure; summaries count it as failed (eval/metrics/failures.ts).
       return {
         prediction: null,
-        error: e instanceof Error ? e.message : String(e),
+        error: errorText(e),
         trace: { system: opts.kind, mode: triple.mode, triple: { c1: triple.c1, c2: triple.c2, c3: triple.c3 } },
       } as SystemOutcome;
     }

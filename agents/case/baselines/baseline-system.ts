@@ -10,7 +10,7 @@
  */
 import type { Question } from '../../../corpora/types.js';
 import type { AgentSystem, SystemContext, SystemOutcome } from '../../../eval/types.js';
-import { errors, isLexcaseError } from '../../../core/errors.js';
+import { errors, errorText, isLexcaseError } from '../../../core/errors.js';
 import { blindQuestion } from '../../common/gold-guard.js';
 import { factsOf } from '../../common/question-text.js';
 import { answerMcq, type ContextPassage } from './mcq-prompt.js';
@@ -67,8 +67,8 @@ function innerBaseline(mode: BaselineMode, defaultK: number): AgentSystem<Questi
       return { prediction: r.value.answer, trace };
     } catch (e) {
       if (!isLexcaseError(e)) throw e;
-      trace.error = e.message;
-      return { prediction: null, trace, error: e.message };
+      const error = (trace.error = errorText(e));
+      return { prediction: null, trace, error };
     }
   };
 }
