@@ -112,7 +112,7 @@ describe('macro-F1: one rule on every surface', () => {
     const value = s.headline.text.split(' ')[0];
     expect(value).toBe('22.0%');
     const runTable = emarSummaryMarkdown('barexam/val', summarizeEmarRun(barexam, { labels: emarLabels('barexam') }));
-    // the row: dataset, n, accuracy [Wilson], macro-F1, micro-F1 (= accuracy), mean depth, converged, parties agree, failed
+    // the row: dataset, n, accuracy [Wilson], macro-F1, micro-F1 (= accuracy: no item failed), mean depth, converged, parties agree, failed
     const row = (md: string) => md.split('\n').find((l) => l.startsWith('| barexam/val'))!;
     for (const md of [runTable, s.markdown])
       expect(

@@ -26,6 +26,15 @@ describe('classification metrics against hand-computed values', () => {
     expect(macroF1(preds, golds, ['a', 'b', 'c'])).toBeCloseTo(0.4333333, 6);
   });
 
+  it('micro-F1 pools TP/FP/FN over the labels: a failed item is a false negative only, so micro-F1 is above accuracy', () => {
+    // ΣTP 3, ΣFP 0+1+1 = 2, ΣFN 1+1+1 = 3 (the null prediction: an FN of c, an FP of nothing) → 6 / (6 + 2 + 3)
+    expect(classificationReport(preds, golds, ['a', 'b', 'c']).microF1).toBeCloseTo(6 / 11, 12);
+    // every item answered: micro-F1 = accuracy
+    const answered = ['a', 'a', 'b', 'b', 'c', 'a'];
+    const r = classificationReport(answered, golds, ['a', 'b', 'c']);
+    expect(r.microF1).toBeCloseTo(r.accuracy, 12);
+  });
+
   it('explicit labels include a class that never occurs (F1 0) in the macro average', () => {
     expect(macroF1(['x', 'y'], ['x', 'y'], ['x', 'y', 'z'])).toBeCloseTo(2 / 3, 12);
   });

@@ -3,7 +3,9 @@
  * set the caller gives: which labels to average over is the one rule of ./macro.ts (the task's set,
  * fixed before resampling), so there is no default here. A 0/0 precision, recall or F1 counts as 0
  * (scikit-learn's zero_division=0). A null prediction (system failure) is a false negative for the
- * gold class and a false positive for no class.
+ * gold class and a false positive for no class. Micro-F1 pools the counts over the labels,
+ * 2·ΣTP / (2·ΣTP + ΣFP + ΣFN) (scikit-learn's average='micro'): accuracy when every item has a
+ * prediction, above it when some failed (a failure is a false negative with no false positive).
  */
 import { errors } from '../../core/errors.js';
 
@@ -23,6 +25,8 @@ export interface ClassificationReport {
   macroPrecision: number;
   macroRecall: number;
   macroF1: number;
+  /** 2·ΣTP / (2·ΣTP + ΣFP + ΣFN) over the labels. */
+  microF1: number;
   accuracy: number;
   n: number;
 }
@@ -60,5 +64,15 @@ export function classificationReport(predictions: readonly (string | null)[], go
       labelSet.reduce((s, l) => s + perClass[l][key], 0),
       labelSet.length,
     );
-  return { perClass, macroPrecision: avg('precision'), macroRecall: avg('recall'), macroF1: avg('f1'), accuracy: div(correct, golds.length), n: golds.length };
+  const sum = (key: 'tp' | 'fp' | 'fn') => labelSet.reduce((s, l) => s + perClass[l][key], 0);
+  const microF1 = div(2 * sum('tp'), 2 * sum('tp') + sum('fp') + sum('fn'));
+  return {
+    perClass,
+    macroPrecision: avg('precision'),
+    macroRecall: avg('recall'),
+    macroF1: avg('f1'),
+    microF1,
+    accuracy: div(correct, golds.length),
+    n: golds.length,
+  };
 }

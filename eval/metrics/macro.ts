@@ -12,6 +12,8 @@
  *   counts in the mean (hearsay, one item answered "Yes" correctly: macro-F1 = (1 + 0) / 2 = 50%).
  * - A failed item (eval/metrics/failures.ts) is scored as no prediction: a false negative of its
  *   gold label, a false positive of none.
+ * - Micro-F1 pools the same counts over the same labels (2·ΣTP / (2·ΣTP + ΣFP + ΣFN)): accuracy
+ *   when no item failed, above accuracy when some did (a failure adds a false negative only).
  * - The bootstrap resamples the records in a canonical order (by id: eval/bootstrap.ts
  *   `canonicalById`), so the interval does not depend on the order of results.jsonl.
  */
@@ -55,15 +57,17 @@ export interface MacroScores {
   precision: Interval;
   recall: Interval;
   f1: Interval;
+  /** Micro-F1 over the same labels (classification.ts), bootstrapped as the macro figures. */
+  microF1: Interval;
 }
 
-/** Macro precision, recall and F1 with their intervals (seeded percentile bootstrap over items, none below n = 10). */
+/** Macro precision, recall and F1 and micro-F1 with their intervals (seeded percentile bootstrap over items, none below n = 10). */
 export function macroScores(records: readonly MacroRecord[], o: BootstrapSettings & { labels?: readonly string[] } = {}): MacroScores {
   const rs = canonicalById(records);
   const labels = macroLabels(rs, o.labels);
   const preds = rs.map(scoredPrediction);
   const golds = rs.map((r) => r.gold);
-  const stat = (key: 'macroPrecision' | 'macroRecall' | 'macroF1') => (idx: Int32Array) => {
+  const stat = (key: 'macroPrecision' | 'macroRecall' | 'macroF1' | 'microF1') => (idx: Int32Array) => {
     const p: (string | null)[] = [];
     const g: string[] = [];
     for (const i of idx) {
@@ -78,5 +82,6 @@ export function macroScores(records: readonly MacroRecord[], o: BootstrapSetting
     precision: statisticInterval(rs.length, stat('macroPrecision'), bo),
     recall: statisticInterval(rs.length, stat('macroRecall'), bo),
     f1: statisticInterval(rs.length, stat('macroF1'), bo),
+    microF1: statisticInterval(rs.length, stat('microF1'), bo),
   };
 }

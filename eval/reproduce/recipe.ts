@@ -55,7 +55,7 @@ export const Where = z.strictObject({
  *  accuracy            share of items with correct = true (failed items count as wrong)
  *  mean                mean of a per-item metric `key` (booleans as 0/1; null/missing skipped)
  *  ratio               Σ num / Σ den over items (per-item metrics), one-minus-ratio = 1 − that
- *  macro-precision | macro-recall | macro-f1 | micro-f1   over the labels of gold ∪ predictions
+ *  macro-precision | macro-recall | macro-f1 | micro-f1   over the task's labels (eval/metrics/macro.ts)
  * `where` keeps only some items (id prefix, gold label, confidence label — or `{ not: label }`, every
  * other item: CASE Table 4's low confidence is `{ not: "high" }`, so its two columns split Acc.).
  */

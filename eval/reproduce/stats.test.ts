@@ -40,6 +40,15 @@ describe('recipe cell statistics', () => {
     expect(acc.hi!).toBeGreaterThan(acc.estimate);
   });
 
+  it("micro-F1 pools the labels' counts as macro-F1 scores them: the failed item is a false negative only (before: accuracy, 4/6)", () => {
+    // ΣTP 4, ΣFP 0 + 1, ΣFN 1 + 1 (h3's Yes, h6's No) → 8 / (8 + 1 + 2)
+    expect(cellValue(hearsay, { stat: 'micro-f1' })).toMatchObject({ n: 6, kind: 'statistic', method: 'bootstrap', missing: 'n < 10' });
+    expect(cellValue(hearsay, { stat: 'micro-f1' }).estimate).toBeCloseTo(8 / 11, 10);
+    // with no failed item it is accuracy
+    const answered = hearsay.map((r) => (r.prediction === null ? rec(r.id, 'Yes', r.gold) : r));
+    expect(cellValue(answered, { stat: 'micro-f1' }).estimate).toBeCloseTo(cellValue(answered, { stat: 'accuracy' }).estimate, 10);
+  });
+
   it('filters by confidence and pools ratios over the kept items (3-ply hallucination accuracy by scenario)', () => {
     const jury = [rec('a', 'A', 'A', { confidence: 'high' }), rec('b', 'B', 'A', { confidence: 'low' }), rec('c', 'C', 'C', { confidence: 'low' })];
     expect(cellValue(jury, { stat: 'accuracy', where: { confidence: 'low' } })).toMatchObject({ estimate: 0.5, n: 2 });

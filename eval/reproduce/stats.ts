@@ -50,7 +50,8 @@ function pooledRatio(rs: readonly ResultRecord[], m: Metric): (idx: Int32Array) 
   };
 }
 
-const MACRO = { 'macro-precision': 'precision', 'macro-recall': 'recall', 'macro-f1': 'f1' } as const;
+/** The whole-sample classification figures (eval/metrics/macro.ts): micro-F1 is not accuracy once an item failed. */
+const MACRO = { 'macro-precision': 'precision', 'macro-recall': 'recall', 'macro-f1': 'f1', 'micro-f1': 'microF1' } as const;
 
 /**
  * A cell's value. `labels`: the task's label set of the cell's run (eval/systems.ts `taskLabels`
@@ -61,8 +62,7 @@ export function cellValue(records: readonly ResultRecord[], m: Metric, o: Bootst
   // a canonical order (by id): a resampled statistic does not depend on the order of results.jsonl
   const rs = canonicalById(selectRecords(records, m));
   const bo = { seed: o.seed, iterations: o.iterations };
-  if (m.stat === 'accuracy' || m.stat === 'micro-f1')
-    // micro-F1 of single-label classification over all labels = accuracy
+  if (m.stat === 'accuracy')
     return proportionInterval(
       correctFlags(rs).reduce((a, b) => a + b, 0),
       rs.length,
