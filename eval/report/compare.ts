@@ -10,14 +10,19 @@
  * never by "accuracy" (gold at rank 1); every other run by accuracy and each boolean per-item
  * metric both report (e.g. CASE evidence recall). The first measure is the primary one: the 2×2
  * agreement table counts its items when it is 0/1.
+ *
+ * Every surface (text, --json, the explorer) says how many of the shared items each run failed (an
+ * error or no prediction; eval/metrics/failures.ts) and how they count: in accuracy as wrong, so a
+ * run that failed most items shows it beside its difference; a retrieval run's failed item has no
+ * measure and is left out of each n.
  */
 import { errors } from '../../core/errors.js';
-import { correctFlags } from '../metrics/failures.js';
+import { correctFlags, isFailed } from '../metrics/failures.js';
 import {
   diffIntervalText,
   diffText,
   disagreementNotes,
-  PAIRED_NOTE,
+  PAIRED_METHODS_NOTE,
   pairedDifference,
   pText,
   RESAMPLES,
@@ -40,6 +45,8 @@ export interface RunSide {
   system?: string;
   /** Items in the run. */
   n: number;
+  /** Of the shared items, those this run failed (an error or no prediction; a retrieval run: an error). */
+  failed: number;
 }
 
 /** One compared measure: the paired difference B − A and the text every surface prints for it. */
@@ -67,6 +74,8 @@ export interface Comparison {
   agreement: { both: number; onlyA: number; onlyB: number; neither: number } | null;
   /** Config fields whose values differ between the runs: field → [A, B]. */
   configDiff: Record<string, [unknown, unknown]>;
+  /** "failed among the shared items: A 0, B 11 (counted as wrong in accuracy)": the line every surface prints. */
+  failedLine: string;
   /** Interval and test methods, in words. */
   note: string;
 }
@@ -147,6 +156,22 @@ function paired(id: string, label: string, unit: Unit, a: number[], b: number[],
   };
 }
 
+/** What a comparison does with a failed item, by what it judges. */
+const FAILED_COUNTS: Record<Comparison['judgedBy'], string> = {
+  accuracy: 'counted as wrong in accuracy',
+  'retrieval measures': 'left out of every measure: no ranking recorded',
+};
+
+/** The first sentence of a comparison's note: which items Δ is over, and how a failed one counts. */
+const SIGN_NOTE: Record<Comparison['judgedBy'], string> = {
+  accuracy:
+    'Δ = B − A on the items both runs hold, failed ones included: an item a run failed (an error or no prediction) counts as wrong in its accuracy; every other measure is over the items both runs scored (its n).',
+  'retrieval measures': 'Δ = B − A on the items both runs scored (a failed item has no measure).',
+};
+
+/** The comparison note (sign, failed items, methods) for comparisons judged by `judgedBy`. */
+export const comparisonNote = (judgedBy: Comparison['judgedBy']): string => `${SIGN_NOTE[judgedBy]} ${PAIRED_METHODS_NOTE}`;
+
 export function compareRunData(A: RunData, B: RunData, opts: { iterations?: number; seed?: number } = {}): Comparison {
   const bById = new Map(B.results.map((r) => [r.id, r]));
   const pairs: Pair[] = A.results.filter((r) => bById.has(r.id)).map((r) => [r, bById.get(r.id)!] as const);
@@ -190,14 +215,18 @@ export function compareRunData(A: RunData, B: RunData, opts: { iterations?: numb
       else agreement.neither++;
     }
   }
+  const judgedBy: Comparison['judgedBy'] = retrieval ? 'retrieval measures' : 'accuracy';
+  const failed = (r: ResultRecord) => (retrieval ? r.error !== undefined : isFailed(r));
+  const failedA = pairs.filter(([x]) => failed(x)).length;
+  const failedB = pairs.filter(([, y]) => failed(y)).length;
   return {
-    a: { dir: A.dir, system: sys(A), n: A.results.length },
-    b: { dir: B.dir, system: sys(B), n: B.results.length },
+    a: { dir: A.dir, system: sys(A), n: A.results.length, failed: failedA },
+    b: { dir: B.dir, system: sys(B), n: B.results.length, failed: failedB },
     sign: 'B − A',
     shared: pairs.length,
     onlyA: A.results.length - pairs.length,
     onlyB: B.results.length - pairs.length,
-    judgedBy: retrieval ? 'retrieval measures' : 'accuracy',
+    judgedBy,
     measures,
     primary,
     agreement,
@@ -205,8 +234,9 @@ export function compareRunData(A: RunData, B: RunData, opts: { iterations?: numb
       ...configDiff(A.config.config, B.config.config),
       ...(A.config.seed !== B.config.seed ? { seed: [A.config.seed, B.config.seed] as [unknown, unknown] } : {}),
     },
+    failedLine: `failed among the shared items: A ${failedA}, B ${failedB} (${FAILED_COUNTS[judgedBy]})`,
     note:
-      PAIRED_NOTE +
+      comparisonNote(judgedBy) +
       (primary.iterations !== RESAMPLES || primary.seed !== SEED
         ? ` This comparison: ${primary.iterations.toLocaleString('en-US')} resamples, seed ${primary.seed}.`
         : ''),
@@ -250,6 +280,7 @@ export function formatComparison(c: Comparison): string {
             .join('; ')}`,
         ]
       : []),
+    `- ${c.failedLine}`,
     ...(c.onlyA || c.onlyB ? [`- not compared: ${c.onlyA} items only in A, ${c.onlyB} only in B`] : []),
     '',
     table(['measure', 'n', 'A', 'B', 'B − A', '95% interval of B − A', 'p', 'test'], rows),

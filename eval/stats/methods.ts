@@ -51,7 +51,10 @@ export function methodsNoteFor(b: { iterations?: number; seed?: number } = {}): 
   return iterations === RESAMPLES && seed === SEED ? METHODS_NOTE : `${METHODS_NOTE} This run: ${iterations.toLocaleString('en-US')} resamples, seed ${seed}.`;
 }
 
-/** The comparison footnote: sign, difference interval and tests. */
-export const PAIRED_NOTE =
-  `Δ = B − A on the items both runs scored. Interval of Δ: ${pctLevel} paired percentile bootstrap (${RESAMPLES.toLocaleString('en-US')} resamples, seed ${SEED}; none below n = ${MIN_N}). ` +
+/** The methods of a paired comparison: difference interval and tests. */
+export const PAIRED_METHODS_NOTE =
+  `Interval of Δ: ${pctLevel} paired percentile bootstrap (${RESAMPLES.toLocaleString('en-US')} resamples, seed ${SEED}; none below n = ${MIN_N}). ` +
   `p: two-sided exact McNemar test for 0/1 outcomes, paired sign-flip permutation test for graded values (exact up to ${EXACT_FLIP_MAX} differing items, else ${PERMUTATIONS.toLocaleString('en-US')} seeded flips).`;
+
+/** The comparison footnote: sign, difference interval and tests. */
+export const PAIRED_NOTE = `Δ = B − A on the items both runs scored. ${PAIRED_METHODS_NOTE}`;

@@ -3,7 +3,8 @@
  * system registry's), overlaid curves (Recall@k of retrieval runs, MAD's accuracy per round) and
  * the figures side by side, a key-by-key config diff, the paired difference (this run − the
  * first: B − A, the one sign of every comparison) of the primary measure of every run against the
- * first; for two runs also the agreement matrix, every compared measure and the items where they
+ * first, with how many of the shared items each run failed (counted as wrong in accuracy); for
+ * two runs also the agreement matrix, every compared measure and the items where they
  * differ (each opens its trace). Every figure, difference, interval and p is the text the server
  * sends (eval/stats): this app computes none and flips no sign. Every table exports as CSV,
  * Markdown or LaTeX.
@@ -155,7 +156,18 @@ interface Many {
   runs: RunSummary[];
   configDiff: { key: string; values: unknown[] }[];
   plots: { id: string; title: string; spec: unknown }[];
-  pairs: { a: string; b: string; shared: number; measure?: string; text?: PairedText; agreement?: Record<string, number> | null; error?: string }[];
+  pairs: {
+    a: string;
+    b: string;
+    shared: number;
+    measure?: string;
+    text?: PairedText;
+    agreement?: Record<string, number> | null;
+    /** Of the shared items, those the reference (a) and this run (b) failed. */
+    failed?: { a: number; b: number };
+    failedLine?: string;
+    error?: string;
+  }[];
 }
 
 export async function renderCompareView(root: HTMLElement, params: URLSearchParams): Promise<void> {
@@ -284,6 +296,7 @@ export async function renderCompareView(root: HTMLElement, params: URLSearchPara
           [
             'run',
             `vs ${m.runs[0].id}: shared items`,
+            'failed among them (ref. / this)',
             'measure',
             `Δ = ${m.sign} [95% interval]`,
             'p (exact test)',
@@ -301,6 +314,11 @@ export async function renderCompareView(root: HTMLElement, params: URLSearchPara
             { 'data-testid': 'compare-pair', 'data-run': p.b },
             h('td', {}, p.b),
             h('td', { class: 'num' }, String(p.shared)),
+            h(
+              'td',
+              { class: p.failed && (p.failed.a || p.failed.b) ? 'num error-text' : 'num', 'data-testid': 'pair-failed', title: p.failedLine ?? '' },
+              p.failed ? `${p.failed.a} / ${p.failed.b}` : '–',
+            ),
             h('td', {}, p.measure ?? '–'),
             h(
               'td',
@@ -437,6 +455,7 @@ async function pairDetail(aId: string, bId: string): Promise<HTMLElement> {
       (c.measures as any[])
         .filter((m) => m.disagreement)
         .map((m) => h('div', { class: 'muted', 'data-testid': 'disagreement' }, `‡ ${m.label}: ${m.disagreement}.`)),
+      h('div', { class: c.failed.a || c.failed.b ? 'error-text' : 'muted', 'data-testid': 'compare-failed' }, c.failedLine),
       h('div', { class: 'muted' }, c.note),
       c.onlyA || c.onlyB ? h('div', { class: 'muted' }, `not compared: ${c.onlyA} items only in A, ${c.onlyB} only in B`) : null,
     ),

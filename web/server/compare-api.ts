@@ -2,7 +2,7 @@
  * Compare two runs (`/api/compare?a=&b=`): eval/report's comparison over the shared items (every
  * measure's difference B − A with its 95% paired-bootstrap interval and exact-test p, and the text
  * the page prints for each, from eval/stats — the browser computes nothing), the 2×2 agreement
- * matrix of the primary measure, how often the two predictions are the same, and the items where
+ * matrix of the primary measure, how many shared items each run failed, how often the two predictions are the same, and the items where
  * the runs differ.
  */
 import { z } from 'zod';
@@ -54,6 +54,9 @@ export async function compareRunsView(A: RunEntry, B: RunEntry) {
     primary: c.primary,
     measures: c.measures,
     agreement: c.agreement,
+    /** Of the shared items, those each run failed, and the line saying how they count. */
+    failed: { a: c.a.failed, b: c.b.failed },
+    failedLine: c.failedLine,
     note: c.note,
     samePrediction: shared.filter((r) => r.prediction === bById.get(r.id)!.prediction).length,
     configDiff: publicRunConfig(c.configDiff),

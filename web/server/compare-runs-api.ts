@@ -4,13 +4,12 @@
  * every run's value), overlaid curves — Recall@k of retrieval runs, MAD's accuracy per round —
  * and the runs' headline figures side by side, plus the paired difference (this run − the first,
  * B − A) of the primary measure — accuracy, or a retrieval run's first Recall@k — of every run
- * against the first on their shared items (eval/report/compare.ts over eval/stats, with the text
+ * against the first on their shared items, with how many of them each of the two failed (eval/report/compare.ts over eval/stats, with the text
  * the page prints).
  */
 import { z } from 'zod';
-import { compareRunData, itemJudge } from '../../eval/report/compare.js';
+import { compareRunData, comparisonNote, itemJudge } from '../../eval/report/compare.js';
 import type { ResultRecord } from '../../eval/types.js';
-import { PAIRED_NOTE } from '../../eval/stats/index.js';
 import {
   figuresSpec,
   recallCurveSpec,
@@ -158,6 +157,9 @@ export async function compareManyRuns(runs: RunEntry[]) {
         test: m.test,
         text: m.text,
         agreement: c.agreement,
+        judgedBy: c.judgedBy,
+        failed: { a: c.a.failed, b: c.b.failed },
+        failedLine: c.failedLine,
       };
     } catch (e) {
       return { a: runs[0].id, b: runs[i + 1].id, shared: 0, error: (e as Error).message };
@@ -170,7 +172,7 @@ export async function compareManyRuns(runs: RunEntry[]) {
       data.map(itemJudge),
     ),
     sign: 'B − A' as const,
-    note: PAIRED_NOTE,
+    note: comparisonNote(pairs.find((p) => 'judgedBy' in p)?.judgedBy ?? 'accuracy'),
     runs: summaries,
     configDiff: configDiff(data.map((d) => publicRunConfig({ seed: d.config.seed, ...d.config.config }))),
     plots,
