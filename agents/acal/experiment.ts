@@ -23,6 +23,7 @@ import type { Retriever } from '../../retrieval/types.js';
 import { indexContent, openCaseIndex, type AgentIndex } from '../../retrieval/open-index.js';
 import { createChainOfThoughtSystem, createSingleAgentRagSystem, createStandardPromptingSystem } from './baselines/index.js';
 import { acalDir } from './graph/store.js';
+import { decisionsLine, decisionStats } from './decision-stats.js';
 import { acalMetrics, metricsTable, type AcalMetrics } from './metrics.js';
 import type { SemanticsName } from './semantics/types.js';
 import { createAcalSystem } from './system.js';
@@ -198,16 +199,6 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
   };
 }
 
-function decisionStats(results: ResultRecord[]) {
-  const m = results.map((r) => r.metrics ?? {});
-  return {
-    judged: m.filter((x) => x.judged === true).length,
-    notConverged: m.filter((x) => x.converged === false).length,
-    meanClashes: m.length ? m.reduce((s, x) => s + (typeof x.clashes === 'number' ? x.clashes : 0), 0) / m.length : 0,
-    meanArguments: m.length ? m.reduce((s, x) => s + (typeof x.arguments === 'number' ? x.arguments : 0), 0) / m.length : 0,
-  };
-}
-
 function sliceAccuracy(results: ResultRecord[], items: TaskExample[]) {
   const slice = new Map(items.map((i) => [i.id, typeof i.meta?.slice === 'string' ? (i.meta.slice as string) : undefined]));
   const out: Record<string, { n: number; correct: number }> = {};
@@ -245,8 +236,7 @@ function renderReport(a: {
   if (a.system === 'acal')
     lines.push(
       '',
-      `Decisions: ${d.judged} of ${a.results.length} escalated to the judge (σ(claim) in the uncertainty band); ${d.notConverged} not converged; ` +
-        `mean ${d.meanArguments.toFixed(1)} arguments and ${d.meanClashes.toFixed(1)} clashes per item.`,
+      decisionsLine(d),
       `Argument graphs: \`${acalDir(a.runDir)}/<itemId>.graph.json\` — contest with \`lexcase acal contest ${a.runDir} --item <id> --action …\`.`,
     );
   if (Object.keys(slices).length)

@@ -1,11 +1,13 @@
 /**
  * The ACAL section of `lexcase report` (runs whose config.system is acal/acal, acal/sp, acal/cot or
  * acal/rag, or an older run's acal, acal-sp, acal-cot or acal-rag): accuracy (95% Wilson), macro precision, macro recall and macro-F1 (95% bootstrap, eval/stats), and for
- * ACAL itself how decisions were reached (judge escalations, clashes, convergence).
+ * ACAL itself how decisions were reached (judge escalations, clashes, convergence) over the answered
+ * items, the failed ones counted beside (decision-stats.ts).
  */
 import type { SectionBuilder } from '../../eval/report/types.js';
 import { ACAL_SYSTEMS } from './system-names.js';
 import { acalMetrics, metricsTable } from './metrics.js';
+import { answeredText, decisionStats } from './decision-stats.js';
 
 const SEMANTICS_LABEL: Record<string, string> = {
   quadratic: "Potyka's quadratic energy, the paper's; continuous model on cyclic graphs",
@@ -23,24 +25,20 @@ export const acalSection: SectionBuilder = (run, o) => {
   if (!run.results.length) return null;
   const m = acalMetrics(run.results, { iterations: o.iterations, seed: o.seed });
   const name = String(run.config.config.system ?? 'acal');
-  const per = run.results.map((r) => r.metrics ?? {});
-  const judged = per.filter((x) => x.judged === true).length;
-  const notConverged = per.filter((x) => x.converged === false).length;
-  const clashes = per.reduce((s, x) => s + (typeof x.clashes === 'number' ? x.clashes : 0), 0);
-  const inBand = per.filter((x) => x.inBand === true).length;
-  // teams below the paper's 2 agents (a role named twice counts once); issue 36, item 5
-  const smallTeams = per.filter((x) => typeof x.teamSize === 'number' && x.teamSize < 2).length;
+  // over the answered items: a failed one reached no decision (counted beside)
+  const d = decisionStats(run.results);
+  const { answered, failed, judged, notConverged, clashes, inBand, smallTeams } = d;
   const own = name === 'acal/acal' || name === 'acal'; // ACAL itself (an older run recorded `acal`), not one of its baselines
   const semantics = own ? String(run.config.config.semantics ?? 'quadratic') : undefined;
   const decisions = own
     ? `\n\nSemantics: ${semantics} (${SEMANTICS_LABEL[semantics!] ?? semantics}). ` +
-      `Decisions: ${inBand} of ${run.results.length} claim strengths in the judge band, ${judged} escalated to the judge; ${notConverged} not converged; ${clashes} clashes resolved in all.` +
+      `Decisions ${answeredText(d)}: ${inBand} of ${answered} claim strengths in the judge band, ${judged} escalated to the judge; ${notConverged} not converged; ${clashes} clashes resolved in all.` +
       (smallTeams ? ` ${smallTeams} item(s) had a team of fewer than 2 agents (a role named twice).` : '')
     : '';
   return {
     id: 'acal',
     title: semantics ? `ACAL metrics (LegalBench, labels Yes/No; semantics ${semantics})` : 'ACAL metrics (LegalBench, labels Yes/No)',
     markdown: metricsTable([{ name, m }]) + decisions,
-    json: { ...m, ...(semantics ? { semantics } : {}), inBand, judged, notConverged, clashes, smallTeams },
+    json: { ...m, ...(semantics ? { semantics } : {}), answered, failed, inBand, judged, notConverged, clashes, smallTeams },
   };
 };

@@ -16,7 +16,7 @@ import { blindQuestion } from '../common/gold-guard.js';
 import { withPassageHandles } from '../common/passage-handles.js';
 import { optionLetters } from '../common/question-text.js';
 import { citedAnswer, type CitedAnswer } from './cited-answer.js';
-import { itemCitationMetrics } from './citation-summary.js';
+import { itemCitationMetrics, unansweredCitationMetrics } from './citation-summary.js';
 import { checkOptionCount, madSettings } from './debate.js';
 import { buildEvidencePool } from './evidence-pool.js';
 import { seededModel } from './llm-call.js';
@@ -62,11 +62,13 @@ function baseline(name: 'single-rag' | 'self-consistency', s: MadSettings, sampl
       error = trace.error = errorText(e);
     }
     const pool = (trace.pool as { id: string }[] | undefined) ?? [];
-    const metrics = itemCitationMetrics(
+    const cited = itemCitationMetrics(
       out?.citations ?? [],
       item.goldPassageIds,
       pool.map((p) => p.id),
     );
+    // a failed item has no answer: no answer citations to count (null, never 0)
+    const metrics = out?.answer ? cited : unansweredCitationMetrics(cited);
     return {
       prediction: out?.answer ?? null,
       trace,

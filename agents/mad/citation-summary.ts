@@ -37,3 +37,12 @@ export function itemCitationMetrics(cites: CheckedCitation[], gold: string[], ev
     goldInPool: gold.length ? evidenceIds.some((id) => gold.includes(id)) : null,
   };
 }
+
+/**
+ * The figures of an item with no answer (a failed item): its answer has no citations to measure,
+ * so each answer-citation figure is null (not applicable — left out of every mean, never 0); the
+ * evidence pool's gold coverage stays, the pool existing without a verdict.
+ */
+export function unansweredCitationMetrics(m: ItemCitationMetrics): Record<string, number | boolean | null> {
+  return { ...m, citations: null, citationsExist: null, citationsSupportive: null, citationsJudgeSupportive: null, citationsSeen: null, goldCited: null };
+}

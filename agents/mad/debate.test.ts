@@ -281,7 +281,7 @@ describe('multi-agent debate against the scripted OpenAI-compatible server', () 
     expect(second.prediction).toBe('B');
   }, 30_000);
 
-  it('judge output: malformed once → retried and parsed; malformed twice → item failure recorded with raw replies, debate kept', async () => {
+  it('judge output: malformed once → retried and parsed; malformed twice → item failure recorded with raw replies, debate kept, no answer citations (null, not 0)', async () => {
     let judgeCalls = 0;
     srv = await startScriptedServer(
       defaultScript((req) => {
@@ -306,7 +306,9 @@ describe('multi-agent debate against the scripted OpenAI-compatible server', () 
     expect(bad.error).toMatch(/^LLM_OUTPUT_INVALID: LLM output for judge could not be parsed/);
     expect(t.judgeRaw).toHaveLength(2);
     expect(t.rounds[0].briefs).toHaveLength(4);
-    expect(bad.metrics).toMatchObject({ citations: 0, checklist: null });
+    // no answer, so no answer citations: null (left out of "citations per answer"), not 0; the pool's gold coverage stays
+    expect(bad.metrics).toMatchObject({ citations: null, citationsExist: null, goldCited: null, checklist: null });
+    expect(typeof bad.metrics!.goldInPool).toBe('boolean');
   }, 30_000);
 
   it('judge each round: an interim verdict after rounds 1 and 2 (no cross-examination), the final after 3; per-round correctness flags', async () => {

@@ -19,7 +19,7 @@ import { blindQuestion } from '../common/gold-guard.js';
 import { passageHandles, withPassageHandles } from '../common/passage-handles.js';
 import { seededOrder, type PresentationRecord } from '../common/presentation-order.js';
 import { optionLetters } from '../common/question-text.js';
-import { itemCitationMetrics } from './citation-summary.js';
+import { itemCitationMetrics, unansweredCitationMetrics } from './citation-summary.js';
 import { crossExamine } from './cross-examiner.js';
 import { debaterTurn } from './debater.js';
 import { inTurnOrder } from './turn-order.js';
@@ -193,8 +193,10 @@ export function createMad(opts: Partial<MadSettings> = {}): AgentSystem<Question
     }
     const last = trace.rounds[trace.rounds.length - 1]?.briefs ?? [];
     const winner = prediction ? last.find((b) => b.letter === prediction) : undefined;
+    const cited = itemCitationMetrics(winner?.citations ?? [], item.goldPassageIds, allEvidenceIds(trace), trace.judge ? trace.judge.unsupported : undefined);
     const metrics: Record<string, number | boolean | null> = {
-      ...itemCitationMetrics(winner?.citations ?? [], item.goldPassageIds, allEvidenceIds(trace), trace.judge ? trace.judge.unsupported : undefined),
+      // a failed item has no answer: no answer citations to count (null, never 0)
+      ...(prediction === null ? unansweredCitationMetrics(cited) : cited),
       debateCitations: trace.rounds.reduce((n, r) => n + r.briefs.reduce((m, b) => m + b.citations.length, 0), 0),
       forfeits: trace.rounds.reduce((n, r) => n + r.briefs.filter((b) => b.error).length, 0),
       checklist: trace.judge ? CHECKLIST_ITEMS.filter((k) => trace.judge!.checklist[k]).length : null,

@@ -4,7 +4,7 @@ import type { ResultRecord } from '../../eval/types.js';
 import { checkCitations, lexicallySupports } from './citation-check.js';
 import { itemCitationMetrics } from './citation-summary.js';
 import { runMadSeeds, type MadExperimentOptions } from './experiment.js';
-import { checkSeeds, madMetrics, seedConsistency } from './metrics.js';
+import { checkSeeds, madMetrics, madMetricsMarkdown, seedConsistency } from './metrics.js';
 import { visibleOpponents } from './topology.js';
 
 const FRE402 =
@@ -83,6 +83,42 @@ describe('run metrics', () => {
     expect(m.citations.perAnswer).toEqual({ mean: 1, n: 3 });
     expect(m.checklist).toEqual({ mean: 4, n: 3 });
     expect(m.citations.judgeSupportive).toEqual({ mean: null, n: 0 });
+  });
+
+  it('answer citations are over the answered items: a failed item recorded with 0 citations is left out and the table says of how many', () => {
+    // the audit's MAD run: 6 items, 2 failed with HTTP 400 (recorded, by older runs, with citations 0)
+    const none = { citationsExist: null, citationsSupportive: null, citationsJudgeSupportive: null, citationsSeen: null, goldInIndex: true };
+    const failed = (id: string, gold: string, goldInPool: boolean) => ({
+      ...rec(id, null, gold, { citations: 0, ...none, goldCited: false, goldInPool, checklist: null, forfeits: 0 }),
+      error: 'LLM_REQUEST_FAILED: LLM request failed: HTTP 400: 400 bad request',
+    });
+    const rs = [
+      failed('mbe_137', 'C', false),
+      failed('mbe_581', 'B', true),
+      rec('mbe_222', 'A', 'C', { citations: 0, ...none, goldCited: false, goldInPool: true, checklist: 1, forfeits: 0 }),
+      rec('mbe_682', 'C', 'C', {
+        citations: 2,
+        citationsExist: 1,
+        citationsSupportive: 0,
+        citationsJudgeSupportive: 0.5,
+        citationsSeen: 1,
+        goldCited: false,
+        goldInPool: false,
+        goldInIndex: true,
+        checklist: 2,
+        forfeits: 0,
+      }),
+      rec('mbe_847', 'D', 'C', { citations: 0, ...none, goldCited: false, goldInPool: true, checklist: 4, forfeits: 0 }),
+      rec('mbe_1030', 'D', 'C', { citations: 0, ...none, goldCited: false, goldInPool: true, checklist: 3, forfeits: 0 }),
+    ];
+    const m = madMetrics(rs);
+    expect(m).toMatchObject({ items: 6, failed: 2, answered: 4 });
+    expect(m.citations.perAnswer).toEqual({ mean: 0.5, n: 4 });
+    expect(m.citations.goldCited).toEqual({ mean: 0, n: 4 });
+    expect(m.citations.goldInPool).toEqual({ mean: 4 / 6, n: 6 });
+    const md = madMetricsMarkdown(m);
+    expect(md).toMatch(/\| citations per answer \(of 4 answered\) +\| +0\.50 \| +4 \|/);
+    expect(md).toContain('Answer citations are over the 4 answered of 6 items (the 2 failed have no answer)');
   });
 
   it('accuracy per round from the correctAfterRound flags (items without flags skipped)', () => {

@@ -4,7 +4,10 @@
  * - citation quality, over the citations backing each answer (citation-summary.ts): share that
  *   exist in the index, share the lexical support check accepts, share the judge did not flag
  *   (MAD), share the author had been shown, and gold coverage (a gold passage cited / in the pool);
- *   each is the mean over the items where it is defined, with its item count; items whose question
+ *   each is the mean over the answered items where it is defined, with its item count (a failed item
+ *   has no answer and so no answer citations: left out, not 0 — before, 2 failed of 6 items read
+ *   "citations per answer 0.33, items 6"); "gold passage in the evidence" is over every item that
+ *   records it (the debate's pool exists without a verdict); items whose question
  *   has no gold passage in the index (`goldInIndex: false`, eval/gold-in-index.ts) count as gold
  *   misses, said under the table, and a gold row over none but such items is "— (no gold passage in this index)";
  * - the judge's checklist (mean items ticked, of 5) and debater forfeits;
@@ -13,7 +16,7 @@
  * Paired comparisons between runs are `lexcase compare` (eval/report/compare.ts).
  */
 import { errors } from '../../core/errors.js';
-import { correctFlags, failedCount } from '../../eval/metrics/failures.js';
+import { correctFlags, failedCount, isFailed } from '../../eval/metrics/failures.js';
 import { figureText, methodLabel, proportionInterval, type Interval } from '../../eval/stats/index.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { table } from '../../eval/report/format.js';
@@ -29,6 +32,8 @@ export interface MeanOf {
 export interface MadMetrics {
   items: number;
   failed: number;
+  /** Items with an answer: the answer-citation rows are over these. */
+  answered: number;
   accuracy: Interval;
   citations: {
     perAnswer: MeanOf;
@@ -65,20 +70,22 @@ function goldMean(results: readonly ResultRecord[], key: string): MeanOf {
 
 export function madMetrics(results: readonly ResultRecord[], _seed = 13): MadMetrics {
   const coverage = goldCoverage(results);
+  const answered = results.filter((r) => !isFailed(r));
   return {
     items: results.length,
     failed: failedCount(results),
+    answered: answered.length,
     accuracy: proportionInterval(
       correctFlags(results).reduce((a, b) => a + b, 0),
       results.length,
     ),
     citations: {
-      perAnswer: meanOfMetric(results, 'citations'),
-      exist: meanOfMetric(results, 'citationsExist'),
-      supportive: meanOfMetric(results, 'citationsSupportive'),
-      judgeSupportive: meanOfMetric(results, 'citationsJudgeSupportive'),
-      seen: meanOfMetric(results, 'citationsSeen'),
-      goldCited: goldMean(results, 'goldCited'),
+      perAnswer: meanOfMetric(answered, 'citations'),
+      exist: meanOfMetric(answered, 'citationsExist'),
+      supportive: meanOfMetric(answered, 'citationsSupportive'),
+      judgeSupportive: meanOfMetric(answered, 'citationsJudgeSupportive'),
+      seen: meanOfMetric(answered, 'citationsSeen'),
+      goldCited: goldMean(answered, 'goldCited'),
       goldInPool: goldMean(results, 'goldInPool'),
     },
     ...(coverage ? { goldInIndex: coverage } : {}),
@@ -177,10 +184,16 @@ export function madMetricsMarkdown(m: MadMetrics, title = 'MAD metrics'): string
     '',
     `Accuracy: ${figureText(a, 'percent')} ${methodLabel(a)}, n = ${m.items}, failed ${m.failed}`,
     '',
+    ...(m.failed
+      ? [
+          `Answer citations are over the ${m.answered} answered of ${m.items} items (the ${m.failed} failed have no answer); gold passage in the evidence, checklist and forfeits over every item that records them.`,
+          '',
+        ]
+      : []),
     table(
       ['citation quality (answer citations)', 'value', 'items'],
       [
-        row('citations per answer', m.citations.perAnswer, (v) => (v === null ? '–' : v.toFixed(2))),
+        row(`citations per answer (of ${m.answered} answered)`, m.citations.perAnswer, (v) => (v === null ? '–' : v.toFixed(2))),
         row('cited ids that exist in the index', m.citations.exist),
         row('supportive (lexical check)', m.citations.supportive),
         row('supportive (judge)', m.citations.judgeSupportive),
