@@ -61,7 +61,7 @@ describe('system registry', () => {
     expect(SMALL_N).toBeGreaterThan(2);
   });
 
-  it('3-ply: hallucination accuracy and factor-utilisation recall pooled over triples, abstention over the triples designed for it', () => {
+  it('3-ply: hallucination accuracy and factor utilization recall pooled over triples, abstention over the triples designed for it', () => {
     const ms = [
       { nH: 1, nGt: 14, nUtil: 6, abstained: false },
       { nH: 0, nGt: 17, nUtil: 0, abstained: true },
@@ -77,7 +77,7 @@ describe('system registry', () => {
     const tot = { nH: all.reduce((s, m) => s + m.nH, 0), nGt: all.reduce((s, m) => s + m.nGt, 0), nUtil: all.reduce((s, m) => s + m.nUtil, 0) };
     const f = byId(headlineFigures('threeply', rs, { config: {}, seed: 13 }));
     expect(f['hallucination-accuracy'].estimate).toBeCloseTo(hallucinationAccuracy(tot), 12);
-    expect(f['factor-utilisation-recall'].estimate).toBeCloseTo(utilizationRecall(tot), 12);
+    expect(f['factor-utilization-recall'].estimate).toBeCloseTo(utilizationRecall(tot), 12);
     expect(f.abstention).toMatchObject({ estimate: 0.5, n: 2, interval: 'wilson' });
     // 4 triples: no bootstrap interval, said so
     expect(f['hallucination-accuracy']).toMatchObject({ lo: null, hi: null, interval: 'none' });

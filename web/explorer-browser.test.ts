@@ -272,7 +272,7 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     ]);
     expect(await page.locator(`[data-run="${threeplyRunId}"] [data-figure]`).evaluateAll((xs) => xs.map((x) => x.getAttribute('data-figure')))).toEqual([
       'hallucination-accuracy',
-      'factor-utilisation-recall',
+      'factor-utilization-recall',
       'abstention',
     ]);
     const bm25 = `${f.reproRunId}/runs/bm25`;

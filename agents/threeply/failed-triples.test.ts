@@ -178,7 +178,7 @@ describe('failed 3-ply triples are left out of every figure, on every surface', 
       ['non-arguable', 0, 3, null, null, null],
     ]);
     const figures = out.report.sections.figures.figures;
-    expect(figures.map((f: { id: string }) => f.id)).toEqual(['hallucination-accuracy', 'factor-utilisation-recall', 'abstention']);
+    expect(figures.map((f: { id: string }) => f.id)).toEqual(['hallucination-accuracy', 'factor-utilization-recall', 'abstention']);
     for (const f of figures) expect(f).toMatchObject({ n: 0, estimate: null, text: '– (no items)' });
     expect(figures.map((f: { failed: number }) => f.failed)).toEqual([9, 9, 6]);
     expect(out.explorer.figures).toEqual(figures);

@@ -1,6 +1,7 @@
 /** Reflective 3-ply as one value of the system list (variants `threeply/<kind>`: reflective, single, …). */
 import { n0, pooled, threeplyAbstention } from '../../eval/headline-metrics.js';
 import { cli, matchesNames, str, type SystemPlugin } from '../../eval/systems.js';
+import { FACTOR_UTILIZATION_RECALL, HALLUCINATION_ACCURACY } from './measure-names.js';
 import { THREEPLY_PAPER } from './paper.js';
 import { SCENARIO_MODES } from './scenario-modes.js';
 import { THREEPLY_SYSTEMS } from './types.js';
@@ -21,14 +22,14 @@ export const threeplyPlugin: SystemPlugin = {
   headline: [
     pooled(
       'hallucination-accuracy',
-      'hallucination accuracy',
+      HALLUCINATION_ACCURACY,
       (m) => n0(m.nH),
       (m) => n0(m.nGt),
       (r) => 1 - r,
     ),
     pooled(
-      'factor-utilisation-recall',
-      'factor-utilisation recall',
+      'factor-utilization-recall',
+      FACTOR_UTILIZATION_RECALL,
       (m) => n0(m.nUtil),
       (m) => n0(m.nGt),
       (r) => r,
@@ -39,7 +40,7 @@ export const threeplyPlugin: SystemPlugin = {
     threeply: THREEPLY_PAPER,
   },
   cli: {
-    description: 'reflective 3-ply legal arguments on CATO trade-secret case triples (hallucination accuracy, factor utilization recall, abstention)',
+    description: `reflective 3-ply legal arguments on CATO trade-secret case triples (${HALLUCINATION_ACCURACY}, ${FACTOR_UTILIZATION_RECALL}, abstention)`,
     defaultRunDir: 'runs/threeply-<system>-<source>-s<seed>',
     llm: true,
     flags: [

@@ -11,6 +11,7 @@ import { figureText, METHOD_LABEL, proportionInterval, statisticInterval, type I
 import { table } from '../../eval/report/format.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { hallucinationAccuracy, summarizeByScenario, utilizationRecall, type ScenarioSummary, type ScoredTriple } from './metrics.js';
+import { FACTOR_UTILIZATION_RECALL, HALLUCINATION_ACCURACY } from './measure-names.js';
 import { expectedBehaviour, modeOfId, SCENARIO_MODES } from './scenarios.js';
 
 /**
@@ -119,8 +120,8 @@ export function summaryMarkdown(system: string, rows: readonly ScenarioReport[])
     'system',
     'scenario',
     'n',
-    `hallucination accuracy [${METHOD_LABEL.bootstrap}]`,
-    `factor utilization recall [${METHOD_LABEL.bootstrap}]`,
+    `${HALLUCINATION_ACCURACY} [${METHOD_LABEL.bootstrap}]`,
+    `${FACTOR_UTILIZATION_RECALL} [${METHOD_LABEL.bootstrap}]`,
     `abstention [${METHOD_LABEL.wilson}]`,
     'failed (left out of n)',
   ];

@@ -63,7 +63,7 @@ describe('runs summary and run page', () => {
       case: ['accuracy', 'gold-in-evidence'],
       'mad/mad': ['accuracy'],
       emar: ['macro-f1', 'accuracy', 'convergence'],
-      threeply: ['hallucination-accuracy', 'factor-utilisation-recall', 'abstention'],
+      threeply: ['hallucination-accuracy', 'factor-utilization-recall', 'abstention'],
       // new runs record a variant as `<id>/<variant>` (issue 39)
       'acal/acal': ['macro-f1', 'accuracy', 'convergence'],
       'baseline/bm25-rag': ['accuracy'],
