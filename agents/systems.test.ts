@@ -3,6 +3,7 @@
  * metrics module computes (3-ply's pooled Acc_H / Rec_U, EMAR's macro-F1 and convergence rate,
  * ACAL's macro-F1), with Wilson intervals on 0/1 figures that stay honest at n = 2.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ResultRecord } from '../eval/types.js';
 import { wilsonCi } from '../eval/wilson.js';
@@ -82,6 +83,15 @@ describe('system registry', () => {
     // 4 triples: no bootstrap interval, said so
     expect(f['hallucination-accuracy']).toMatchObject({ lo: null, hi: null, interval: 'none' });
     expect(4).toBeLessThan(MIN_BOOTSTRAP_N);
+  });
+
+  it("docs/explorer.md names each agent system's headline figures as the list has them: gold passage in evidence for CASE only", () => {
+    const labels = (system: string) => systemSpec(system).headline.map((m) => m.label);
+    expect(labels('case')).toEqual(['accuracy', 'gold passage in evidence']);
+    expect(labels('baseline')).toEqual(['accuracy']);
+    expect(labels('mad/mad')).toEqual(['accuracy']);
+    const doc = readFileSync(new URL('../docs/explorer.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    expect(doc).toContain('accuracy and gold passage in evidence for CASE; accuracy for the baselines and MAD');
   });
 
   it('EMAR and ACAL: macro-F1 and convergence as their own metrics modules compute them', () => {
