@@ -263,11 +263,17 @@ export const trecMeasures: HeadlineMetric = {
 
 const triples = (n: number, what = '') => `${n} ${what}triple${n === 1 ? '' : 's'}`;
 
+/** "; 1 abstained, counted with N_h = N_util = 0 and its N_gt (the paper's formula)": how many of a pooled figure's triples abstained. */
+const abstainedNote = (n: number) => (n ? `; ${n} abstained, counted with N_h = N_util = 0 and its N_gt (the paper's formula)` : '');
+
 /**
  * 3-ply: pooled Σ over triples (the paper's micro average), bootstrapped over triples. A failed
  * triple (no argument was produced or scored: eval/metrics/failures.ts) adds nothing to either sum
  * and is left out of n; the figure carries the failed count. With every triple failed the figure
- * is over no item: "– (no items)".
+ * is over no item: "– (no items)". An abstained triple is in both sums, as the paper's formulas
+ * have it (§4.4: N_gt over every triple; "For successful abstentions, Rec_U is 0"): N_h = N_util = 0
+ * with its N_gt — so abstentions alone read 100% hallucination accuracy; the note says how many
+ * of the triples abstained.
  */
 export function pooled(
   id: string,
@@ -297,7 +303,7 @@ export function pooled(
       };
       return [
         bootstrapped(id, label, ms.length, stat, ctx, {
-          note: `pooled over the ${triples(ms.length, 'answered ')} (micro average)`,
+          note: `pooled over the ${triples(ms.length, 'answered ')} (micro average)${abstainedNote(ms.filter((m) => m.abstained === true).length)}`,
           failed,
         }),
       ];

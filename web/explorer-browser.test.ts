@@ -453,8 +453,11 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     const sum = (k: string) => r.results.reduce((a, x) => a + Number(x.metrics?.[k] ?? 0), 0);
     // over the answered triples: a failed triple is neither an abstention nor a hallucination-free one
     const answered = r.results.filter((x) => !x.error && typeof x.metrics?.nGt === 'number').length;
+    // an abstention is in the sums as the paper's formula has it, and the note says how many abstained
+    const abstentions = r.results.filter((x) => !x.error && x.metrics?.abstained === true).length;
     expect(await page.getByTestId('figure-hallucination-accuracy').textContent()).toBe(
-      `${pct(1 - sum('nH') / sum('nGt'))} (n < 10) · pooled over the ${answered} answered triple${answered === 1 ? '' : 's'} (micro average)`,
+      `${pct(1 - sum('nH') / sum('nGt'))} (n < 10) · pooled over the ${answered} answered triple${answered === 1 ? '' : 's'} (micro average)` +
+        (abstentions ? `; ${abstentions} abstained, counted with N_h = N_util = 0 and its N_gt (the paper's formula)` : ''),
     );
     expect(await page.getByTestId('figure-abstention').textContent()).toBe(
       `100.0% [${(100 * wilsonCi(1, 1).lo).toFixed(1)}, 100.0] 95% Wilson · over the 1 answered triple designed for abstention`,
