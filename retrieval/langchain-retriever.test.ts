@@ -60,6 +60,15 @@ describe('LexcaseRetriever (LangChain BaseRetriever)', () => {
     expect(docs[0].pageContent.toLowerCase()).toMatch(/hearsay|truth of the matter/);
   });
 
+  it.each([['bm25'], ['qld']] as const)(
+    '%s with the rm3 option: metadata.method is "<method>+rm3", as openRetriever and the CLI label that ranking',
+    async (method) => {
+      const docs = await new LexcaseRetriever({ index: dir, method, k: 3, options: { rm3: true } }).invoke(question);
+      const want = await (await openRetriever(dir, method, { rm3: true })).search(question, { k: 3 });
+      expect(docs.map((d) => [d.metadata.id, d.metadata.method])).toEqual(want.map((h) => [h.id, `${method}+rm3`]));
+    },
+  );
+
   it('fires LangChain retriever callbacks with the documents it returns', async () => {
     const seen: { query?: string; docs?: Document[] } = {};
     const retriever = new LexcaseRetriever({ index: dir, method: 'qld', k: 2 });

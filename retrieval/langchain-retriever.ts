@@ -152,11 +152,8 @@ export class LexcaseRetriever extends BaseRetriever<LexcaseDocumentMetadata> {
       const hits = await r.search(query, { k: this.k, withText: true });
       return hits.map((h) => {
         if (h.text === undefined)
-          throw errors.usage(
-            `the ${this.method} retriever returned passage ${h.id} without its text`,
-            'implement `withText` in the Retriever passed as `index`',
-          );
-        const metadata: LexcaseDocumentMetadata = { id: h.id, score: h.score, rank: h.rank, method: this.method };
+          throw errors.usage(`the ${r.method} retriever returned passage ${h.id} without its text`, 'implement `withText` in the Retriever passed as `index`');
+        const metadata: LexcaseDocumentMetadata = { id: h.id, score: h.score, rank: h.rank, method: String(r.method) };
         if (h.title) metadata.title = h.title;
         return new Document({ pageContent: h.text, metadata, id: h.id });
       });
@@ -166,10 +163,11 @@ export class LexcaseRetriever extends BaseRetriever<LexcaseDocumentMetadata> {
     const out: Document<LexcaseDocumentMetadata>[] = [];
     for (const h of hits) {
       const i = docs.indexOf(h.id);
-      if (i < 0) throw errors.indexCorrupt(this.index, `passage "${h.id}" of the ${this.method} ranking is not in the doc store`);
+      if (i < 0) throw errors.indexCorrupt(this.index, `passage "${h.id}" of the ${r.method} ranking is not in the doc store`);
       const p = await docs.at(i);
       // Kept JSON fields first; the passage's and the search's own fields win on a clash.
-      const metadata: LexcaseDocumentMetadata = { ...metadataView(p), score: h.score, rank: out.length + 1, method: this.method };
+      // the opened retriever's label: "bm25+rm3" with the rm3 option, as the CLI, the service and openRetriever say
+      const metadata: LexcaseDocumentMetadata = { ...metadataView(p), score: h.score, rank: out.length + 1, method: String(r.method) };
       out.push(new Document({ pageContent: p.text, metadata, id: h.id }));
     }
     return out;
