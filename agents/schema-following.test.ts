@@ -103,8 +103,7 @@ const systems: Record<string, { script: Script; run: (llm: NonNullable<SystemCon
   case: { script: caseScript, run: (llm) => createCase({ k: 2 })(QUESTION, ctx(llm, [searchTool('bm25_search', bm25, PASSAGES)])) },
   mad: {
     script: madScript,
-    run: (llm) =>
-      createMad({ rounds: 1 })(QUESTION, ctx(llm, createRetrievalTools({ retrievers: { bm25 }, docs: { size: 7, get: getPassageFrom(PASSAGES) } }))),
+    run: (llm) => createMad({ rounds: 1 })(QUESTION, ctx(llm, createRetrievalTools({ retrievers: { bm25 }, docs: { get: getPassageFrom(PASSAGES) } }))),
   },
   emar: {
     script: emarScript,

@@ -85,6 +85,33 @@ describe('findEvidence', () => {
     }
   });
 
+  it('LLM with retrievers and no tools: the advocate gets search tools made from them (not none), as `lexcase evidence` does', async () => {
+    const model = new FakeChatModel([
+      { toolCalls: [{ name: 'qld_search', args: { query: 'impeach own witness credibility' } }] },
+      '{"analysis":"FRE 607","evidence":[{"id":"fre607","justification":"any party may attack credibility"}]}',
+    ]);
+    const r = await findEvidence({ hypothesis: 'Paul may impeach his own witness', llm: model, retrievers, getPassage: getPassageFrom(PASSAGES), k: 2 });
+    expect(model.calls[0].tools.map((t) => t.function.name)).toEqual(['bm25_search', 'qld_search', 'rewrite_query']);
+    expect(r.mode).toBe('llm');
+    expect(r.error).toBeUndefined();
+    expect(r.toolCalls[0]).toMatchObject({ tool: 'qld_search', query: 'impeach own witness credibility' });
+    expect(r.toolCalls[0].ids).toHaveLength(2);
+    expect(r.evidence).toEqual([{ id: 'fre607', score: expect.any(Number), justification: 'any party may attack credibility', text: PASSAGES.fre607 }]);
+  });
+
+  it('LLM with nothing to search with, or retrievers without passage texts: one clear USAGE error before any model call', async () => {
+    const model = new FakeChatModel([]);
+    await expect(findEvidence({ hypothesis: 'Paul may impeach his own witness', llm: model })).rejects.toMatchObject({
+      code: 'USAGE',
+      message: expect.stringMatching(/nothing to search with/),
+    });
+    await expect(findEvidence({ hypothesis: 'Paul may impeach his own witness', llm: model, retrievers })).rejects.toMatchObject({
+      code: 'USAGE',
+      message: expect.stringMatching(/need the passage texts/),
+    });
+    expect(model.calls).toHaveLength(0);
+  });
+
   it('rejects an empty hypothesis and a bad k', async () => {
     await expect(findEvidence({ hypothesis: '  ', retrievers })).rejects.toThrow(/invalid hypothesis/);
     await expect(findEvidence({ hypothesis: 'x', k: 0, retrievers })).rejects.toThrow(/invalid k/);

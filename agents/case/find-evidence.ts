@@ -1,12 +1,16 @@
 /**
  * findEvidence: the everyday use of an Advocate — "what in this corpus supports (or, with
- * `against`, undermines) this hypothesis?". One advocate runs: the LLM tool-calling advocate when a
- * chat model and tools are given, else the offline heuristic (labelled "offline heuristic, no LLM").
- * Returns the strongest passages with scores, one-line justifications and the tool calls made.
+ * `against`, undermines) this hypothesis?". One advocate runs: with a chat model (`llm`), the LLM
+ * tool-calling advocate — its tools are `tools` when given, else the search tools (and
+ * rewrite_query) made from the index's or the given `retrievers`, as `lexcase evidence` makes them;
+ * a model with neither is refused — and without one the offline heuristic (labelled "offline
+ * heuristic, no LLM"). Returns the strongest passages with scores, one-line justifications and the
+ * tool calls made.
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { StructuredToolInterface } from '@langchain/core/tools';
-import type { Retriever } from '../../retrieval/types.js';
+import type { DocStore, Retriever } from '../../retrieval/types.js';
+import type { createRetrievalTools } from '../../retrieval/tools/index.js';
 import { errors } from '../../core/errors.js';
 import { OFFLINE_LABEL, runOfflineAdvocate } from './advocate-offline.js';
 import { openCaseIndex } from '../../retrieval/open-index.js';
@@ -21,10 +25,11 @@ export interface FindEvidenceOptions {
   facts?: string;
   against?: boolean;
   k?: number;
-  /** Offline: retrievers to fuse. LLM: used only through `tools`. */
+  /** Offline: retrievers to fuse. LLM: the search tools are made from them unless `tools` are given. */
   retrievers?: Partial<Record<string, Retriever>>;
+  /** The passage texts (the evidence's, and the snippets of the search tools made from `retrievers`). */
   getPassage?: (id: string) => Promise<{ id: string; text: string } | undefined>;
-  /** LLM mode: the chat model and the retrieval tools (retrieval/tools createRetrievalTools). */
+  /** LLM mode: the chat model and its tools (default: made from `retrievers` or `index` with retrieval/tools createRetrievalTools). */
   llm?: BaseChatModel;
   tools?: StructuredToolInterface[];
   /** Restrict to these tools / methods (bm25, qld, dense, hybrid, rewrite). */
@@ -57,16 +62,14 @@ export async function findEvidence(opts: FindEvidenceOptions): Promise<EvidenceR
   if (!opts.index || opts.retrievers) return findEvidenceWith(opts, k);
   const idx = await openCaseIndex(opts.index);
   try {
-    const tools =
-      opts.tools ??
-      (opts.llm ? (await import('./llm-case.js')).createRetrievalTools({ retrievers: idx.retrievers, docs: idx.docs, llm: opts.llm, defaultK: k }) : []);
-    return await findEvidenceWith({ ...opts, retrievers: idx.retrievers, getPassage: opts.getPassage ?? idx.getPassage, tools }, k);
+    return await findEvidenceWith({ ...opts, retrievers: idx.retrievers, getPassage: opts.getPassage ?? idx.getPassage }, k, idx.docs);
   } finally {
     await idx.docs.close?.();
   }
 }
 
-async function findEvidenceWith(o: FindEvidenceOptions, k: number): Promise<EvidenceResult> {
+/** `docs`: the index's doc store, for the snippets of the search tools made here (else `o.getPassage`). */
+async function findEvidenceWith(o: FindEvidenceOptions, k: number, docs?: Pick<DocStore, 'get'>): Promise<EvidenceResult> {
   const hypothesisText = o.hypothesis.trim();
   if (!hypothesisText) throw errors.invalidInput('hypothesis', 'must not be empty');
   const facts = (o.facts ?? '').trim();
@@ -77,7 +80,7 @@ async function findEvidenceWith(o: FindEvidenceOptions, k: number): Promise<Evid
   const r = llmCase
     ? await llmCase.runAdvocate({
         llm: o.llm!,
-        tools: llmCase.selectTools(o.tools ?? [], o.use),
+        tools: llmCase.selectTools(o.tools ?? advocateTools(llmCase.createRetrievalTools, o, k, docs), o.use),
         facts,
         hypothesis,
         k,
@@ -110,4 +113,26 @@ async function findEvidenceWith(o: FindEvidenceOptions, k: number): Promise<Evid
     ...(r.error ? { error: r.error } : {}),
     ...(r.raw !== undefined ? { raw: r.raw } : {}),
   };
+}
+
+/** The LLM advocate's default tools: a search tool per retriever and rewrite_query, as `lexcase evidence` gives it. */
+function advocateTools(
+  create: typeof createRetrievalTools,
+  o: FindEvidenceOptions,
+  k: number,
+  docs: Pick<DocStore, 'get'> | undefined,
+): StructuredToolInterface[] {
+  const retrievers = o.retrievers ?? {};
+  if (!Object.values(retrievers).some(Boolean))
+    throw errors.usage(
+      'findEvidence: the LLM advocate has nothing to search with',
+      "give `index` (an index dir), `retrievers` with `getPassage`, or the advocate's `tools`",
+    );
+  const get = docs?.get.bind(docs) ?? o.getPassage;
+  if (!get)
+    throw errors.usage(
+      "findEvidence: the LLM advocate's search tools need the passage texts for their snippets",
+      "give `getPassage` with `retrievers` (or `index`, or the advocate's `tools`)",
+    );
+  return create({ retrievers, docs: { get }, llm: o.llm, defaultK: k });
 }

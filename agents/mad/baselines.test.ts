@@ -33,7 +33,7 @@ function ctx(url: string): SystemContext {
   const bm25 = keywordRetriever('bm25', corpus);
   return {
     seed: SEED,
-    tools: createRetrievalTools({ retrievers: { bm25 }, docs: { size: 6, get: getPassageFrom(corpus) } }),
+    tools: createRetrievalTools({ retrievers: { bm25 }, docs: { get: getPassageFrom(corpus) } }),
     retrievers: { bm25 },
     llm,
     getPassage: getPassageFrom(corpus),

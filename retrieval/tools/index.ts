@@ -24,7 +24,8 @@ export type ToolMethod = string;
 
 export interface RetrievalToolsOptions {
   retrievers: Partial<Record<ToolMethod, Retriever>>;
-  docs: DocStore;
+  /** Where the hits' titles and texts (snippets) are read. */
+  docs: Pick<DocStore, 'get'>;
   llm?: BaseChatModel;
   recorder?: ToolRecorder;
   /** Snippet length in characters (default 600). */

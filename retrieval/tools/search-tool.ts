@@ -52,7 +52,8 @@ export interface SearchToolOptions {
   name: string;
   description: string;
   retriever: Retriever;
-  docs: DocStore;
+  /** Where the hits' titles and texts (snippets) are read. */
+  docs: Pick<DocStore, 'get'>;
   recorder?: ToolRecorder;
   snippetChars?: number;
   defaultK?: number;
