@@ -20,6 +20,8 @@ import type { AdvocateResult, EvidenceItem, Hypothesis, ToolCallRecord } from '.
 
 export const OFFLINE_LABEL = 'offline heuristic, no LLM';
 export const OFFLINE_METHODS = ['bm25', 'qld', 'dense'] as const;
+/** Hits each search fetches before fusion (OfflineAdvocateOptions.depth's default). */
+export const OFFLINE_DEPTH = 100;
 
 /** How a `for` advocate queries and fuses (weights per query kind; RRF constant; default methods in preference order). */
 export interface QueryPlan {
@@ -50,7 +52,7 @@ export interface OfflineAdvocateOptions {
   hypothesis: Hypothesis;
   k: number;
   stance?: 'for' | 'against';
-  /** Hits per retriever before fusion (default 100). */
+  /** Hits per retriever before fusion (default OFFLINE_DEPTH, 100). */
   depth?: number;
   getPassage?: (id: string) => Promise<{ id: string; text: string } | undefined>;
   /** Query plan of a `for` advocate (default DEFAULT_QUERY_PLAN). */
@@ -89,7 +91,7 @@ async function searchAll(retrievers: Partial<Record<string, Retriever>>, methods
 
 export async function runOfflineAdvocate(o: OfflineAdvocateOptions): Promise<AdvocateResult> {
   const stance = o.stance ?? 'for';
-  const depth = o.depth ?? 100;
+  const depth = o.depth ?? OFFLINE_DEPTH;
   const methods = offlineMethods(o.retrievers, o.methods);
   if (stance === 'against' && !o.facts.trim())
     throw errors.usage('offline counter-evidence needs the facts of the case', 'give the facts (or configure an LLM)');

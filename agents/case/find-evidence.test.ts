@@ -27,6 +27,19 @@ describe('findEvidence', () => {
     ]);
   });
 
+  it('offline with k past what its searches return: every passage they hold, and a shortfall saying why', async () => {
+    const r = await findEvidence({ hypothesis: 'any party may attack the credibility of a witness', k: 50, retrievers, getPassage: getPassageFrom(PASSAGES) });
+    const held = new Set(r.toolCalls.flatMap((c) => c.ids));
+    expect(r.evidence).toHaveLength(held.size);
+    expect(r.shortfall).toEqual({
+      k: 50,
+      returned: held.size,
+      reason: `${held.size} of the 50 passages asked for: the offline advocate ranks only the passages its 2 searches returned (the top 100 hits of each), and they held ${held.size}`,
+    });
+    const three = await findEvidence({ hypothesis: 'any party may attack the credibility of a witness', k: 3, retrievers });
+    expect(three.shortfall).toBeUndefined();
+  });
+
   it('offline --against ranks case-relevant passages the hypothesis does not pull up', async () => {
     const r = await findEvidence({ hypothesis: 'Paul cannot impeach his own witness', facts: factsOf(QUESTION), against: true, k: 2, retrievers });
     expect(r.stance).toBe('against');

@@ -12,7 +12,7 @@ import type { StructuredToolInterface } from '@langchain/core/tools';
 import type { DocStore, Retriever } from '../../retrieval/types.js';
 import type { createRetrievalTools } from '../../retrieval/tools/index.js';
 import { errors } from '../../core/errors.js';
-import { OFFLINE_LABEL, runOfflineAdvocate } from './advocate-offline.js';
+import { OFFLINE_DEPTH, OFFLINE_LABEL, runOfflineAdvocate } from './advocate-offline.js';
 import { openCaseIndex } from '../../retrieval/open-index.js';
 import type { EvidenceItem, ToolCallRecord } from './types.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
@@ -53,6 +53,8 @@ export interface EvidenceResult {
   error?: string;
   /** The advocate's final reply, cut, when it had no parseable selection and no tool returned a passage. */
   raw?: string;
+  /** Offline: fewer passages than `k` were returned, and why. */
+  shortfall?: { k: number; returned: number; reason: string };
 }
 
 export async function findEvidence(opts: FindEvidenceOptions): Promise<EvidenceResult> {
@@ -112,6 +114,16 @@ async function findEvidenceWith(o: FindEvidenceOptions, k: number, docs?: Pick<D
     tokens: r.tokens,
     ...(r.error ? { error: r.error } : {}),
     ...(r.raw !== undefined ? { raw: r.raw } : {}),
+    ...(!o.llm && r.evidence.length < k ? { shortfall: offlineShortfall(k, r.evidence.length, r.toolCalls.length) } : {}),
+  };
+}
+
+/** Why the offline advocate returned fewer than k passages: it ranks only what its searches fetched. */
+function offlineShortfall(k: number, returned: number, searches: number): NonNullable<EvidenceResult['shortfall']> {
+  return {
+    k,
+    returned,
+    reason: `${returned} of the ${k} passages asked for: the offline advocate ranks only the passages its ${searches} searches returned (the top ${OFFLINE_DEPTH} hits of each), and they held ${returned}`,
   };
 }
 

@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import type { EvidenceResult } from '../../../agents/case/find-evidence.js';
 import { errors } from '../../../core/errors.js';
+import { log } from '../../../core/log.js';
 import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
 import { addLlmOptions, EVIDENCE_PAPER, resolveLlm, type LlmCliOpts } from '../llm-options.js';
 import { DEFAULT_K } from '../../../retrieval/default-k.js';
@@ -91,6 +92,7 @@ export function register(program: Command): void {
         use: flags.tools,
         maxSteps: flags.maxSteps,
       });
+      if (r.shortfall) log.warn(`warning: ${r.shortfall.reason}`);
       output(g, { ...r, ...(llm.model ? { temperature: llm.config.llm.temperature } : {}), usage: llm.usage.snapshot() }, () => formatEvidence(r));
     }),
   );

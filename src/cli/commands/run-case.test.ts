@@ -115,7 +115,7 @@ describe('lexcase run case --offline', () => {
     expect(existsSync(runDir)).toBe(false);
   });
 
-  it('lexcase evidence --offline prints passages, justifications and tool calls', async () => {
+  it('lexcase evidence --offline prints passages, justifications and tool calls, and says when it returns fewer than k', async () => {
     noLlm();
     const q = val[0];
     const r = await cli('evidence', q.choices[0], '--question', q.id, '--index', index, '--offline', '-k', '3');
@@ -124,6 +124,18 @@ describe('lexcase run case --offline', () => {
     expect(r.stdout).toContain('(offline heuristic, no LLM)');
     expect(r.stdout.match(/^ {1,2}\d\. \S+ {2}score /gm)).toHaveLength(3);
     expect(r.stdout).toMatch(/Tool calls \(3\):\n {2}bm25_search: /);
+    // fewer passages than -k: said on stderr and in --json, with the reason (each search fetches 100 hits)
+    const many = await cli('--json', 'evidence', q.choices[0], '--question', q.id, '--index', index, '--offline', '-k', '300');
+    expect(many.code).toBe(0);
+    const j = JSON.parse(many.stdout);
+    expect(j.evidence.length).toBeLessThan(300);
+    expect(j.shortfall).toEqual({ k: 300, returned: j.evidence.length, reason: expect.stringMatching(/the top 100 hits of each/) });
+    expect(many.stderr).toContain(
+      `warning: ${j.evidence.length} of the 300 passages asked for: the offline advocate ranks only the passages its 3 searches returned`,
+    );
+    const enough = await cli('--json', 'evidence', q.choices[0], '--question', q.id, '--index', index, '--offline', '-k', '3');
+    expect(JSON.parse(enough.stdout).shortfall).toBeUndefined();
+    expect(enough.stderr).not.toMatch(/warning/);
     const bad = await cli('evidence', 'x', '--facts', 'a', '--question', q.id, '--index', index, '--offline');
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/--facts or --question, not both/);
