@@ -26,6 +26,8 @@ export interface MethodSpec {
   readonly fusable: boolean;
   /** Takes RM3 query expansion (`rm3` in its options: retrieval/rm3.ts, rm3-params.ts). */
   readonly rm3?: boolean;
+  /** The keys of openRetriever's `opts` it reads (hybrid also passes every key on to its components). */
+  readonly options: readonly string[];
   /** Whether an index with these manifest methods offers it (default: the manifest lists its build step). */
   offeredBy?(manifestMethods: readonly string[]): boolean;
   /**
@@ -42,6 +44,7 @@ export const METHODS: readonly MethodSpec[] = [
   {
     name: 'bm25',
     summary: 'Lucene BM25 over the sparse index (k1, b)',
+    options: ['k1', 'b', 'threads', 'scorer', 'cacheMib', 'rm3'],
     buildStep: 'bm25',
     sparse: true,
     fusable: true,
@@ -56,6 +59,7 @@ export const METHODS: readonly MethodSpec[] = [
   {
     name: 'qld',
     summary: 'query likelihood, Dirichlet smoothing (mu; variant textbook | lucene)',
+    options: ['mu', 'variant', 'threads', 'scorer', 'cacheMib', 'rm3'],
     buildStep: 'qld',
     sparse: true,
     fusable: true,
@@ -70,6 +74,7 @@ export const METHODS: readonly MethodSpec[] = [
   {
     name: 'wink',
     summary: 'wink-bm25-text-search over the doc store, in memory (a reference peer)',
+    options: ['k1', 'b'],
     buildStep: null,
     sparse: false,
     fusable: false,
@@ -78,6 +83,7 @@ export const METHODS: readonly MethodSpec[] = [
   {
     name: 'dense',
     summary: 'LanceDB vectors of the index embedder',
+    options: ['embedder', 'model', 'modelDir', 'baseURL', 'apiKey', 'cacheDir', 'offline', 'nprobes', 'refineFactor', 'ef', 'exact', 'queryWords'],
     buildStep: 'dense',
     sparse: false,
     fusable: true,
@@ -91,6 +97,7 @@ export const METHODS: readonly MethodSpec[] = [
   {
     name: 'hybrid',
     summary: 'fusion of fusable methods (methods, fusion, weights)',
+    options: ['methods', 'hybridMethods', 'fusion', 'weights', 'rrfK', 'depth'],
     buildStep: null,
     sparse: false,
     fusable: false,
@@ -105,6 +112,7 @@ export const METHODS: readonly MethodSpec[] = [
   {
     name: 'lancedb-fts',
     summary: "LanceDB's own full-text index",
+    options: [],
     buildStep: 'lancedb-fts',
     sparse: false,
     fusable: true,
@@ -129,6 +137,16 @@ export const INDEX_METHODS: readonly string[] = METHODS.filter((m) => m.agents).
 /** Whether an index whose manifest lists `manifestMethods` offers `m`. */
 export const offers = (m: MethodSpec, manifestMethods: readonly string[]): boolean =>
   m.offeredBy ? m.offeredBy(manifestMethods) : m.buildStep === null || manifestMethods.includes(m.buildStep);
+
+/** The option keys `method` takes: its own, and for hybrid those of every method it may fuse (it passes them on). */
+export function methodOptionKeys(method: string): readonly string[] {
+  const spec = byName.get(method);
+  if (!spec) return [];
+  return spec.name === 'hybrid' ? [...new Set([...spec.options, ...METHODS.filter((m) => m.fusable).flatMap((m) => m.options)])] : spec.options;
+}
+
+/** Every option key some method takes: openRetriever refuses any other. */
+export const RETRIEVER_OPTION_KEYS: readonly string[] = [...new Set(METHODS.flatMap((m) => m.options))];
 
 /** Methods that take RM3 (`rm3` in their options). */
 export const RM3_METHODS: readonly string[] = METHODS.filter((m) => m.rm3).map((m) => m.name);

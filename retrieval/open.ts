@@ -6,7 +6,8 @@
 import { errors } from '../core/errors.js';
 import { readManifest } from '../indexer/manifest.js';
 import type { Retriever } from './types.js';
-import { METHODS, METHOD_NAMES, RM3_METHODS, methodSpec } from './methods.js';
+import { didYouMean } from '../core/did-you-mean.js';
+import { METHODS, METHOD_NAMES, RETRIEVER_OPTION_KEYS, RM3_METHODS, methodSpec } from './methods.js';
 import { rm3Params } from './rm3-params.js';
 
 export { openSparseIndex, closeSparseIndexes, QUERY_THREADS_MIN_DOCS } from './open-sparse.js';
@@ -17,6 +18,14 @@ export const SPARSE_METHODS: readonly string[] = METHODS.filter((m) => m.sparse)
 export async function openRetriever(dir: string, method: string, opts: Record<string, unknown> = {}): Promise<Retriever> {
   const spec = methodSpec(method);
   if (!spec) throw errors.methodUnknown(method, RETRIEVAL_METHODS);
+  // a key no method reads (a typo, another library's name) is refused, not ignored; a key of another method
+  // is let through, so one options object serves several methods (eval retrieval --method bm25,qld --k1 …)
+  const unknown = Object.keys(opts).find((k) => !RETRIEVER_OPTION_KEYS.includes(k));
+  if (unknown !== undefined)
+    throw errors.invalidInput(
+      `option "${unknown}"`,
+      `no retrieval method takes it; ${didYouMean(unknown, RETRIEVER_OPTION_KEYS)}the options are ${RETRIEVER_OPTION_KEYS.join(', ')}`,
+    );
   if (!spec.rm3 && rm3Params(opts)) throw errors.invalidInput('rm3', `method "${method}" takes no RM3 expansion (${RM3_METHODS.join(' and ')} do)`);
   return spec.open(dir, await readManifest(dir), opts, openRetriever);
 }

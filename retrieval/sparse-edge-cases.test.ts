@@ -169,6 +169,18 @@ describe('bad input', () => {
     expect(await code(openRetriever(dir, 'bm25', { b: 2 }))).toMatch(/INVALID_INPUT: invalid b/);
     expect(await code(openRetriever(dir, 'qld', { variant: 'jm' }))).toMatch(/INVALID_INPUT: invalid variant/);
   });
+
+  it('an option key no method reads is INVALID_INPUT naming it (with the likely one), not ignored', async () => {
+    expect(await code(openRetriever(dir, 'bm25', { K1: 1.2 }))).toMatch(
+      /^INVALID_INPUT: invalid option "K1": no retrieval method takes it; did you mean "k1"\? the options are k1, b, /,
+    );
+    expect(await code(openRetriever(dir, 'qld', { rrf_k: 60 }))).toMatch(/^INVALID_INPUT: invalid option "rrf_k": .*did you mean "rrfK"\?/);
+    await expect(openRetriever(dir, 'bm25', { topK: 5 })).rejects.toMatchObject({ code: 'INVALID_INPUT', details: { field: 'option "topK"' } });
+    // a key of another method passes (one options object serves several methods: eval retrieval --method bm25,qld --k1 …)
+    const plain = await (await openRetriever(dir, 'qld')).search('trespass to chattels', { k: 3 });
+    expect(plain.length).toBeGreaterThan(0);
+    expect(await (await openRetriever(dir, 'qld', { k1: 3 })).search('trespass to chattels', { k: 3 })).toEqual(plain);
+  });
 });
 
 describe('degenerate corpora and crash leftovers', () => {

@@ -142,7 +142,7 @@ export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<v
     qrelsFile: flags.qrels,
     depth: flags.hits,
     runFile: flags.runFile,
-    retrieverOptions: retrieverOptions(flags),
+    retrieverOptions: retrieverOptions(flags, flags.method),
     onRun: (method, run, e) => {
       if (flags.plot)
         curves.push(

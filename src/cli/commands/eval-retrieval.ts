@@ -105,7 +105,8 @@ export function register(program: Command): void {
           splitSeed: flags.splitSeed,
           datasetFile: flags.datasetFile,
           ks: cmd.getOptionValueSource('k') === 'cli' ? ks : undefined,
-          retrieverOptions: retrieverOptions(flags),
+          // the sweep fuses its components as hybrid does: hybrid's options are theirs
+          retrieverOptions: retrieverOptions(flags, ['hybrid']),
         });
         return output(g, sweep, () => formatFusionSweep(sweep));
       }
@@ -129,7 +130,7 @@ export function register(program: Command): void {
         iterations: flags.iterations,
         runFile: flags.runFile,
         qrelsFile: flags.qrelsFile,
-        retrieverOptions: retrieverOptions(flags),
+        retrieverOptions: retrieverOptions(flags, flags.method),
         onProgress: (method, done, total) => {
           if (method !== barMethod) {
             bar?.stop();

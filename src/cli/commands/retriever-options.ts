@@ -1,6 +1,8 @@
 /** Scorer parameters shared by `search` and `eval retrieval`: --k1, --b, --mu, --variant, --scorer, --rm3 … → openRetriever opts. */
 import type { Command } from 'commander';
 import { errors } from '../../../core/errors.js';
+import { log } from '../../../core/log.js';
+import { METHODS, methodOptionKeys } from '../../../retrieval/methods.js';
 import { intOpt, numOpt } from '../numeric-options.js';
 import { RM3_DEFAULTS } from '../../../retrieval/rm3-params.js';
 import { addDenseSearchOptions, denseSearchOptions, type DenseSearchFlags } from '../dense-search-options.js';
@@ -64,8 +66,21 @@ function rm3Option(flags: RetrieverFlags): true | Record<string, number> | undef
   return given.length ? Object.fromEntries(given.map((k) => [k, flags[k]!])) : true;
 }
 
-/** Only the options the user set, so each retriever keeps its own defaults. */
-export function retrieverOptions(flags: RetrieverFlags): Record<string, unknown> {
+/** The flag that sets an option key (--k1, --hybrid-methods, --dense-query-words, …). */
+const FLAG_OF: Record<string, string> = { methods: 'hybrid-methods', queryWords: 'dense-query-words' };
+const flagOf = (key: string) => `--${FLAG_OF[key] ?? key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
+/** Warn (stderr) about each flag set that none of `methods` reads: it changes nothing, and is not dropped silently. */
+function warnUnused(o: Record<string, unknown>, methods: readonly string[]): void {
+  for (const key of Object.keys(o)) {
+    if (methods.some((m) => methodOptionKeys(m).includes(key))) continue;
+    const takers = METHODS.filter((m) => m.options.includes(key)).map((m) => m.name);
+    log.warn(`warning: ${flagOf(key)} is ignored: it applies to ${takers.join(', ')}, not to ${methods.join(', ')}`);
+  }
+}
+
+/** Only the options the user set, so each retriever keeps its own defaults; a flag none of `methods` reads is warned about. */
+export function retrieverOptions(flags: RetrieverFlags, methods: readonly string[]): Record<string, unknown> {
   const o: Record<string, unknown> = denseSearchOptions(flags);
   if (flags.k1 !== undefined) o.k1 = flags.k1;
   if (flags.b !== undefined) o.b = flags.b;
@@ -75,5 +90,6 @@ export function retrieverOptions(flags: RetrieverFlags): Record<string, unknown>
   if (flags.cacheMib !== undefined) o.cacheMib = flags.cacheMib;
   const rm3 = rm3Option(flags);
   if (rm3 !== undefined) o.rm3 = rm3;
+  warnUnused(o, methods);
   return o;
 }

@@ -75,7 +75,7 @@ export async function runBatchSearch(query: string | undefined, flags: BatchSear
     format: flags.topicsFormat ? parseTopicsFormat(flags.topicsFormat) : undefined,
     ...(flags.topicField ? { fields: parseTopicFields(flags.topicField) } : {}),
   });
-  const options = retrieverOptions(flags);
+  const options = retrieverOptions(flags, [flags.method]);
   const retriever = await openRetriever(flags.index, flags.method, options);
   const threads = flags.threads ?? defaultBatchThreads(topics.length);
   const agg = await aggregationFromFlags(flags, flags.index, k);

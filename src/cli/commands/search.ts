@@ -79,7 +79,7 @@ export function register(program: Command): void {
       const idx = await openIndex(flags.index);
       const docs = idx.docs;
       try {
-        const retriever = await idx.retriever(flags.method, retrieverOptions(flags));
+        const retriever = await idx.retriever(flags.method, retrieverOptions(flags, [flags.method]));
         const t0 = performance.now();
         const hits = await retriever.search(query, { k: flags.k, ...(approx ? { approx } : {}) });
         const ms = performance.now() - t0;
