@@ -229,8 +229,20 @@ export async function loadConfig(opts: { file?: string; env?: NodeJS.ProcessEnv;
   if (llm.modelFile) llm.modelFile = resolve(opts.cwd ?? process.cwd(), llm.modelFile);
   registerSecret(llm.apiKey);
   registerUrlSecrets(llm.baseUrl);
-  return { llm, file, extra, explicit: Object.keys(merged) as (keyof LlmConfig)[] };
+  const explicit = Object.keys(merged) as (keyof LlmConfig)[];
+  explicitKeys.set(llm, explicit);
+  return { llm, file, extra, explicit };
 }
+
+/** The keys the config file or environment set, for each `llm` loadConfig returned (not for a copy). */
+const explicitKeys = new WeakMap<LlmConfig, readonly (keyof LlmConfig)[]>();
+
+/**
+ * The keys of `llm` set explicitly, when it is the very object loadConfig returned (a caller's copy
+ * or hand-made config: undefined, nothing known). createChatModel keeps it, so a library caller's
+ * model can take a paper's sampling where the user set none (core/llm/factory.ts withPaperDefaults).
+ */
+export const explicitLlmKeys = (llm: LlmConfig): readonly (keyof LlmConfig)[] | undefined => explicitKeys.get(llm);
 
 /** True when an endpoint and a model are configured (for the local provider: a model file). */
 export function llmConfigured(cfg: LlmConfig): boolean {

@@ -61,6 +61,8 @@ export async function findEvidence(opts: FindEvidenceOptions): Promise<EvidenceR
   // k's default, once for this route: the advocate and the search tools made here get this k
   const k = opts.k ?? DEFAULT_K;
   if (!Number.isInteger(k) || k < 1) throw errors.invalidInput('k', `must be a positive integer, got ${opts.k}`);
+  // a model from createChatModel(loadConfig().llm) with no sampling set runs at run case's, as `lexcase evidence` does
+  if (opts.llm) opts = { ...opts, llm: (await import('./evidence-sampling.js')).atEvidenceSampling(opts.llm) };
   if (!opts.index || opts.retrievers) return findEvidenceWith(opts, k);
   const idx = await openCaseIndex(opts.index);
   try {

@@ -14,6 +14,9 @@ export type PaperSystem = string;
 /** Every system's paper settings, gathered from the system list (each plugin's `paper`, beside its system). */
 export const PAPER_SAMPLING: Readonly<Record<string, PaperSampling>> = Object.assign({}, ...AGENT_SYSTEMS.map((p) => p.paper));
 
+/** The paper whose sampling the evidence surfaces use (`lexcase evidence`, serve, mcp, findEvidence, the query service: the CASE advocate, as in run case). */
+export const EVIDENCE_PAPER: PaperSystem = 'case';
+
 type Sampling = { temperature: number; topP?: number; maxTokens?: number };
 
 /**

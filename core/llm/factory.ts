@@ -10,7 +10,7 @@
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import pLimit from 'p-limit';
-import { llmConfigured, type LlmConfig } from '../config.js';
+import { explicitLlmKeys, llmConfigured, type LlmConfig } from '../config.js';
 import { errors } from '../errors.js';
 import { registerSecret } from '../log.js';
 import { registerUrlSecrets } from '../url-credentials.js';
@@ -41,7 +41,31 @@ export interface CreateChatModelOptions {
   strictTools?: boolean;
 }
 
+/** Factory models made from loadConfig's own `llm` object: that config, how the model was made and the keys the user set. */
+const madeFromLoaded = new WeakMap<object, { cfg: LlmConfig; opts: CreateChatModelOptions; explicit: readonly string[] }>();
+
+/**
+ * `model` with a system's published sampling where the user set none: when `model` came from
+ * createChatModel(llm) with the `llm` loadConfig returned, `paper(llm, explicit)` gives the config to
+ * use (agents/common/paper-settings.ts applyPaperSampling) and an equal model is made from it with the
+ * same options; any other model (a CLI-resolved one, which already has the paper's values, a copy's,
+ * a model from elsewhere) is returned as given.
+ */
+export function withPaperDefaults(model: BaseChatModel, paper: (llm: LlmConfig, explicit: readonly string[]) => LlmConfig): BaseChatModel {
+  const made = madeFromLoaded.get(model);
+  if (!made) return model;
+  const llm = paper(made.cfg, made.explicit);
+  return JSON.stringify(llm) === JSON.stringify(made.cfg) ? model : createChatModel({ ...llm }, made.opts);
+}
+
 export function createChatModel(cfg: LlmConfig, opts: CreateChatModelOptions = {}): BaseChatModel {
+  const made = createModel(cfg, opts);
+  const explicit = explicitLlmKeys(cfg);
+  if (explicit) madeFromLoaded.set(made, { cfg: { ...cfg }, opts, explicit });
+  return made;
+}
+
+function createModel(cfg: LlmConfig, opts: CreateChatModelOptions): BaseChatModel {
   requireLlm(cfg);
   // a replay of a local run answers from its recording: no model file is needed
   const local = providerOf(cfg) === 'local' && !opts.replayFrom;

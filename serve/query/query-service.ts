@@ -38,7 +38,10 @@ export type { IndexSpec };
 
 export interface QueryServiceOptions {
   indexes: IndexSpec[];
-  /** Chat model for find_evidence's LLM advocate; none = offline only. */
+  /**
+   * Chat model for find_evidence's LLM advocate; none = offline only. One made with
+   * createChatModel(loadConfig().llm) where no temperature is set runs at CASE's 0.3, as the CLI's.
+   */
   llm?: BaseChatModel;
 }
 
@@ -75,8 +78,11 @@ interface Entry {
   info: IndexInfo;
 }
 
-export async function openQueryService(o: QueryServiceOptions): Promise<QueryService> {
-  if (o.indexes.length === 0) throw errors.usage('the query service needs at least one index');
+export async function openQueryService(opts: QueryServiceOptions): Promise<QueryService> {
+  if (opts.indexes.length === 0) throw errors.usage('the query service needs at least one index');
+  // find_evidence at run case's sampling on every surface: a library caller's createChatModel(loadConfig().llm)
+  // with no temperature set runs at CASE's 0.3, as the CLI's model does (agents/case/evidence-sampling.ts)
+  const o = opts.llm ? { ...opts, llm: (await import('../../agents/case/evidence-sampling.js')).atEvidenceSampling(opts.llm) } : opts;
   const seen = new Set<string>();
   for (const s of o.indexes) {
     if (!INDEX_NAME.test(s.name))

@@ -159,8 +159,7 @@ function applySamplingFlags(config: LexcaseConfig, flags: SamplingFlags = {}): v
   config.explicit = [...new Set([...(config.explicit ?? []), ...keys])];
 }
 
-/** The paper whose sampling the evidence surfaces use (evidence, serve, mcp: their one LLM use is the CASE advocate, as in run case). */
-export const EVIDENCE_PAPER: PaperSystem = 'case';
+export { EVIDENCE_PAPER } from '../../agents/common/paper-settings.js';
 
 /** makeModel where no LLM is configured (--offline, or optional and unset). */
 /**
