@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../core/version.js';
+import { loadPassages } from '../../corpora/registry.js';
 import { buildProgram } from '../cli/program.js';
 import { evidenceInput, explainInput, passageInput, searchInput } from '../../serve/query/schemas.js';
 import { MCP_TOOLS } from './server.js';
@@ -45,5 +46,13 @@ describe('docs/mcp.md', () => {
       Object.keys(evidenceInput.shape),
     ]);
     expect(ex).toMatch(/"isError": true/);
+  });
+
+  it("the example exchange's passage counts (list_indexes, explain's N) are the bundled default corpus's: regenerate it when the corpus changes", async () => {
+    let n = 0;
+    for await (const _ of loadPassages('default')) n++;
+    const counts = [...section('mcp-exchange').matchAll(/"(?:passages|N)": ?(\d+)/g)].map((m) => Number(m[1]));
+    expect(counts.length).toBeGreaterThanOrEqual(2);
+    expect(counts, 'run `npm run build && node scripts/mcp-example.mjs`').toEqual(counts.map(() => n));
   });
 });
