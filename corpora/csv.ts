@@ -7,7 +7,7 @@ import { basename } from 'node:path';
 import { parse } from 'csv-parse';
 import { errors } from '../core/errors.js';
 import { defaultMaxLineBytes, readTextChunks } from './read-lines.js';
-import { chooseIdField, toPassage, type ChosenField } from './field-map.js';
+import { FileFields, toPassage } from './field-map.js';
 import type { PassageLoadOptions } from './jsonl.js';
 import type { Passage } from './types.js';
 
@@ -104,7 +104,7 @@ export async function* loadCsvPassages(file: string, opts: PassageLoadOptions & 
   const defaultSource = opts.source ?? basename(file);
   const fields = opts.fields ?? {};
   let checked = false;
-  let idField: ChosenField | undefined;
+  let chosen: FileFields | undefined;
   for await (const { line, row } of readCsvRows(file, opts)) {
     if (!checked) {
       checked = true;
@@ -118,9 +118,9 @@ export async function* loadCsvPassages(file: string, opts: PassageLoadOptions & 
       for (const col of fields.keep ?? []) {
         if (!header.includes(col)) throw errors.corpusField(file, col, `no such column (--keep-fields); header: ${header.join(', ')}`);
       }
-      // One id column for the whole file, from the header.
-      idField = chooseIdField(fields, header, 'the header');
+      // One column per field for the whole file, from the header.
+      chosen = FileFields.fromColumns(fields, header, 'the header');
     }
-    yield toPassage(row, fields, { file, line, defaultSource, idField });
+    yield toPassage(row, fields, { file, line, defaultSource, fields: chosen });
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Maps a raw record (a JSON object, a CSV row, a Parquet row) onto the one Passage model. Field
- * names are configurable (`--id-field`, `--text-field`, ...); by default the first present of a
- * few common names is used (id/idx/_id/docid/pid, text/contents/passage/body, ...).
+ * names are configurable (`--id-field`, `--text-field`, ...); by default the first of a few common
+ * names (id/idx/_id/docid/pid, text/contents/passage/body, ...) that the file has, chosen once per
+ * file (FileFields) so that every row is read from the same fields.
  */
 import { errors } from '../core/errors.js';
 import type { Passage } from './types.js';
@@ -37,37 +38,76 @@ export interface MapContext {
   /** The source text of a field's value (JSONL: `1.0` where the parsed value is the number 1). */
   rawText?: (field: string) => string | undefined;
   /**
-   * The id field chosen once for the file (chooseIdField): every row is read from it, and a row
-   * without it is "missing passage id" — never indexed under another candidate's value.
+   * The file's fields, each chosen once (FileFields): every row is read from them, and a row
+   * without the id or text field is an error — never read from another candidate name.
    */
-  idField?: ChosenField;
+  fields?: FileFields;
+  /** Where `fields` chooses from when this row fixes a field ("the header", "the first record (line 1)"). */
+  from?: string;
 }
 
 /** A field fixed for a whole file: given (`--id-field`) or the first default name the file has. */
 export interface ChosenField {
   field: string;
-  /** Where it was chosen from, for messages ("the first row (line 1)", "the header"); undefined when given. */
+  /** Where it was chosen from, for messages ("the first record (line 1)", "the header"); undefined when given. */
   from?: string;
 }
 
+type FieldKey = Exclude<keyof FieldMapping, 'keep'>;
+const FLAG: Record<FieldKey, string> = { id: 'id', text: 'text', title: 'title', docId: 'doc-id', source: 'source' };
+
 /**
- * The id field of a file, chosen once: the explicit one, else the first of DEFAULT_FIELDS.id among
- * `columns` (the CSV header, the Parquet schema, the keys of the first JSONL record), else the first
- * default name (every row is then missing its id, and the error lists the columns).
+ * The fields of one file, each chosen once: the explicit one (`--text-field`), else the first of
+ * DEFAULT_FIELDS[key] among the columns (the CSV header, the Parquet schema, the keys of a JSONL
+ * record). The id and text fields are fixed by the first row (if it has no default name, the first
+ * default name: every row then misses it, and the error lists the columns); title, doc id and
+ * source by the first row that has one of their names.
  */
-export function chooseIdField(map: FieldMapping, columns: readonly string[], from: string): ChosenField {
-  if (map.id) return { field: map.id };
-  const present = new Set(columns);
-  return { field: DEFAULT_FIELDS.id.find((c) => present.has(c)) ?? DEFAULT_FIELDS.id[0], from };
+export class FileFields {
+  private readonly chosen: Partial<Record<FieldKey, ChosenField>> = {};
+  constructor(private readonly map: FieldMapping) {}
+
+  /** Fields fixed from a file's columns up front (the CSV/TSV header, the Parquet schema). */
+  static fromColumns(map: FieldMapping, columns: readonly string[], from: string): FileFields {
+    const f = new FileFields(map);
+    for (const key of Object.keys(FLAG) as FieldKey[]) f.of(key, columns, from);
+    return f;
+  }
+
+  of(key: FieldKey, columns: readonly string[], from: string | undefined): ChosenField {
+    const fixed = this.chosen[key];
+    if (fixed) return fixed;
+    const explicit = this.map[key];
+    if (explicit) return (this.chosen[key] = { field: explicit });
+    const found = DEFAULT_FIELDS[key].find((c) => columns.includes(c));
+    if (found === undefined && key !== 'id' && key !== 'text') return { field: DEFAULT_FIELDS[key][0] };
+    return (this.chosen[key] = { field: found ?? DEFAULT_FIELDS[key][0], from });
+  }
 }
 
 /** Parquet BYTE_ARRAY columns without a UTF8 annotation come back as bytes: read them as UTF-8. */
 const decoded = (v: unknown): unknown => (v instanceof Uint8Array ? Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('utf8') : v);
 
-function pick(rec: Record<string, unknown>, explicit: string | undefined, candidates: string[]): { field: string; value: unknown } {
-  if (explicit) return { field: explicit, value: decoded(rec[explicit]) };
-  for (const f of candidates) if (rec[f] !== undefined && rec[f] !== null) return { field: f, value: decoded(rec[f]) };
-  return { field: candidates[0], value: undefined };
+const present = (rec: Record<string, unknown>, f: string): boolean => rec[f] !== undefined && rec[f] !== null;
+
+/**
+ * The value of `key` in this row, read from the file's chosen field. An optional field (title, doc
+ * id, source) whose chosen name the row lacks while it has another default name is refused: its
+ * value would otherwise be dropped with no word.
+ */
+function pick(r: Record<string, unknown>, key: FieldKey, ctx: MapContext & { fields: FileFields }): ChosenField & { value: unknown } {
+  const chosen = ctx.fields.of(key, Object.keys(r), ctx.from);
+  if (key !== 'id' && key !== 'text' && !present(r, chosen.field) && chosen.from) {
+    const other = DEFAULT_FIELDS[key].find((c) => c !== chosen.field && present(r, c));
+    if (other) {
+      throw errors.corpusParse(
+        ctx.file,
+        ctx.line,
+        `field "${other}" is not read: the ${FLAG[key]} field of this file is "${chosen.field}" (chosen from ${chosen.from}); use one name per file or set --${FLAG[key]}-field`,
+      );
+    }
+  }
+  return { ...chosen, value: decoded(r[chosen.field]) };
 }
 
 function asString(v: unknown): string | undefined {
@@ -87,8 +127,8 @@ export function toPassage(rec: unknown, map: FieldMapping, ctx: MapContext): Pas
     throw errors.corpusParse(ctx.file, ctx.line, 'expected an object per line/row');
   }
   const r = rec as Record<string, unknown>;
-  const chosen = ctx.idField ?? chooseIdField(map, Object.keys(r), 'this row');
-  const id = pick(r, chosen.field, DEFAULT_FIELDS.id);
+  const c = { ...ctx, fields: ctx.fields ?? new FileFields(map), from: ctx.from ?? 'this row' };
+  const id = pick(r, 'id', c);
   if (id.value !== undefined && id.value !== null && typeof id.value === 'object') {
     throw errors.corpusParse(ctx.file, ctx.line, `passage id (field "${id.field}") must be a string or a number, got ${describeType(id.value)}`);
   }
@@ -104,26 +144,26 @@ export function toPassage(rec: unknown, map: FieldMapping, ctx: MapContext): Pas
     throw errors.corpusParse(
       ctx.file,
       ctx.line,
-      `missing passage id (field "${id.field}")${chosen.from ? ` (the id field, chosen from ${chosen.from}); set --id-field to one of: ${Object.keys(r).join(', ')}` : ''}`,
+      `missing passage id (field "${id.field}")${id.from ? ` (the id field, chosen from ${id.from}); set --id-field to one of: ${Object.keys(r).join(', ')}` : ''}`,
     );
   }
   const bad = idProblem(idStr);
   if (bad) throw errors.corpusParse(ctx.file, ctx.line, `passage id ${quoteId(idStr)} (field "${id.field}") ${bad}`);
-  const t = pick(r, map.text, DEFAULT_FIELDS.text);
+  const t = pick(r, 'text', c);
   if (t.value === undefined || t.value === null) {
     throw errors.corpusParse(
       ctx.file,
       ctx.line,
-      `passage "${idStr}" has no text (field "${t.field}")${map.text ? '' : `; set --text-field to one of: ${Object.keys(r).join(', ')}`}`,
+      `passage "${idStr}" has no text (field "${t.field}")${t.from ? ` (the text field, chosen from ${t.from}); set --text-field to one of: ${Object.keys(r).join(', ')}` : ''}`,
     );
   }
   if (typeof t.value !== 'string') {
     throw errors.corpusParse(ctx.file, ctx.line, `passage "${idStr}": text (field "${t.field}") must be a string, got ${describeType(t.value)}`);
   }
-  const p: Passage = { id: idStr, text: t.value, source: asString(pick(r, map.source, DEFAULT_FIELDS.source).value) || ctx.defaultSource };
-  const title = asString(pick(r, map.title, DEFAULT_FIELDS.title).value);
+  const p: Passage = { id: idStr, text: t.value, source: asString(pick(r, 'source', c).value) || ctx.defaultSource };
+  const title = asString(pick(r, 'title', c).value);
   if (title) p.title = title;
-  const docId = asString(pick(r, map.docId, DEFAULT_FIELDS.docId).value);
+  const docId = asString(pick(r, 'docId', c).value);
   if (docId && docId !== idStr) p.docId = docId;
   else if (docId && map.docId) p.docId = docId;
   if (map.keep?.length) {

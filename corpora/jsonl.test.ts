@@ -16,7 +16,7 @@ describe('JSONL passage loader', () => {
   it('streams passages with default field names, skipping blank lines and accepting CRLF', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'lexcase-jsonl-'));
     const f = join(dir, 'p.jsonl');
-    await writeFile(f, '{"id":"a","text":"Alpha text","title":"T"}\r\n\n{"id":7,"contents":"seven","doc_id":"d1"}\n');
+    await writeFile(f, '{"id":"a","contents":"Alpha text","title":"T"}\r\n\n{"id":7,"contents":"seven","doc_id":"d1"}\n');
     expect(await collect(loadJsonlPassages(f))).toEqual([
       { id: 'a', text: 'Alpha text', title: 'T', source: 'p.jsonl' },
       { id: '7', text: 'seven', docId: 'd1', source: 'p.jsonl' },
@@ -73,6 +73,41 @@ describe('JSONL passage loader', () => {
         /a\.jsonl:2: missing passage id \(field "id"\) \(the id field, chosen from the first record \(line 1\)\); set --id-field to one of: doc_id, text/,
       ),
     });
+  });
+
+  it('reads every record from the text field of the first record: a second text-like field is not read, a record without it is refused', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-jsonl-'));
+    // mix.jsonl of the audit: line 2 has "contents" (the file's text field) and "text".
+    const mix = join(dir, 'mix.jsonl');
+    await writeFile(mix, '{"id":"p1","contents":"firstcontents"}\n{"id":"p2","contents":"secondcontents","text":"secondtext"}\n');
+    expect((await collect(loadJsonlPassages(mix))).map((p) => p.text)).toEqual(['firstcontents', 'secondcontents']);
+    const lacking = join(dir, 'lacking.jsonl');
+    await writeFile(lacking, '{"id":"p1","contents":"firstcontents"}\n{"id":"p2","text":"secondtext"}\n');
+    await expect(collect(loadJsonlPassages(lacking))).rejects.toMatchObject({
+      code: 'CORPUS_PARSE',
+      message: expect.stringMatching(
+        /lacking\.jsonl:2: passage "p2" has no text \(field "contents"\) \(the text field, chosen from the first record \(line 1\)\); set --text-field to one of: id, text/,
+      ),
+    });
+  });
+
+  it('reads the doc id from the first name a record has for it: a later record with only another doc-id name is refused, not left without one', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-jsonl-'));
+    const f = join(dir, 'd.jsonl');
+    await writeFile(
+      f,
+      '{"id":"p1","text":"a"}\n{"id":"p2","text":"b","docId":"D1"}\n{"id":"p3","text":"c","docId":"D1","doc_id":"X"}\n{"id":"p4","text":"d"}\n',
+    );
+    expect((await collect(loadJsonlPassages(f))).map((p) => p.docId)).toEqual([undefined, 'D1', 'D1', undefined]);
+    const g = join(dir, 'g.jsonl');
+    await writeFile(g, '{"id":"p1","text":"a","docId":"D1"}\n{"id":"p2","text":"b","document_id":"D2"}\n');
+    await expect(collect(loadJsonlPassages(g))).rejects.toMatchObject({
+      code: 'CORPUS_PARSE',
+      message: expect.stringMatching(
+        /g\.jsonl:2: field "document_id" is not read: the doc-id field of this file is "docId" \(chosen from the first record \(line 1\)\); use one name per file or set --doc-id-field/,
+      ),
+    });
+    expect((await collect(loadJsonlPassages(g, { fields: { docId: 'document_id' } }))).map((p) => p.docId)).toEqual([undefined, 'D2']);
   });
 
   it('decodes invalid UTF-8 bytes as replacement characters instead of failing', async () => {

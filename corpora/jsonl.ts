@@ -2,7 +2,7 @@
 import { basename } from 'node:path';
 import { errors } from '../core/errors.js';
 import { readLines, type ReadLinesOptions } from './read-lines.js';
-import { chooseIdField, toPassage, type ChosenField, type FieldMapping } from './field-map.js';
+import { FileFields, toPassage, type FieldMapping } from './field-map.js';
 import { jsonMemberText } from './json-member-text.js';
 import type { Passage } from './types.js';
 
@@ -36,10 +36,12 @@ export interface PassageLoadOptions extends ReadLinesOptions {
 export async function* loadJsonlPassages(file: string, opts: PassageLoadOptions = {}): AsyncGenerator<Passage> {
   const defaultSource = opts.source ?? basename(file);
   const fields = opts.fields ?? {};
-  // The id field is chosen once, from the first record: a later record without it is an error, not indexed under another field.
-  let idField: ChosenField | undefined;
+  // Each field is chosen once (id and text from the first record): a later record without it is an error, not read from another name.
+  const chosen = new FileFields(fields);
+  let first = true;
   for await (const { line, value, text } of readJsonl(file, opts)) {
-    idField ??= chooseIdField(fields, value && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : [], `the first record (line ${line})`);
-    yield toPassage(value, fields, { file, line, defaultSource, idField, rawText: (field) => jsonMemberText(text, field) });
+    const from = first ? `the first record (line ${line})` : `line ${line}`;
+    first = false;
+    yield toPassage(value, fields, { file, line, defaultSource, fields: chosen, from, rawText: (field) => jsonMemberText(text, field) });
   }
 }

@@ -7,7 +7,7 @@ import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetS
 import { compressors } from 'hyparquet-compressors';
 import { errors } from '../core/errors.js';
 import { assertReadableFile } from './read-lines.js';
-import { chooseIdField, DEFAULT_FIELDS, toPassage } from './field-map.js';
+import { DEFAULT_FIELDS, FileFields, toPassage } from './field-map.js';
 import type { PassageLoadOptions } from './jsonl.js';
 import type { Passage } from './types.js';
 
@@ -71,9 +71,9 @@ export async function* loadParquetPassages(file: string, opts: PassageLoadOption
       `no text column (looked for ${DEFAULT_FIELDS.text.join(', ')}); set --text-field to one of: ${available.join(', ')}`,
     );
   }
-  // One id column for the whole file (from the schema): a row whose id is null is an error, not indexed under another column.
-  const idField = chooseIdField(f, available, 'the Parquet schema');
+  // One column per field for the whole file (from the schema): a row whose id or text is null is an error, not read from another column.
+  const chosen = FileFields.fromColumns(f, available, 'the Parquet schema');
   for await (const { row, value } of readParquetRows(file, [...wanted])) {
-    yield toPassage(value, f, { file, line: row, defaultSource, idField });
+    yield toPassage(value, f, { file, line: row, defaultSource, fields: chosen });
   }
 }

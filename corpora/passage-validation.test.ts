@@ -38,8 +38,11 @@ describe('text must be a string that is there', () => {
     const cases: Array<[unknown, RegExp]> = [
       [{ id: 'p9', text: 12345 }, /bad\.jsonl:2: passage "p9": text \(field "text"\) must be a string, got a number/],
       [{ id: 'p9', text: { en: 'x' } }, /bad\.jsonl:2: passage "p9": text \(field "text"\) must be a string, got an object/],
-      [{ id: 'p9', contents: ['a', 'b'] }, /bad\.jsonl:2: passage "p9": text \(field "contents"\) must be a string, got an array/],
-      [{ id: 'p9', body_text: 'x' }, /bad\.jsonl:2: passage "p9" has no text \(field "text"\); set --text-field to one of: id, body_text/],
+      [{ id: 'p9', text: ['a', 'b'] }, /bad\.jsonl:2: passage "p9": text \(field "text"\) must be a string, got an array/],
+      [
+        { id: 'p9', body_text: 'x' },
+        /bad\.jsonl:2: passage "p9" has no text \(field "text"\) \(the text field, chosen from the first record \(line 1\)\); set --text-field to one of: id, body_text/,
+      ],
       [{ id: 'p9', text: null }, /bad\.jsonl:2: passage "p9" has no text/],
     ];
     for (const [rec, msg] of cases) {
@@ -52,7 +55,9 @@ describe('text must be a string that is there', () => {
 
   it('CSV/TSV without a text column is refused at its first row', async () => {
     const f = await file('p.csv', 'id,summary\np1,An easement\n');
-    await expect(collect(loadPassageFile(f))).rejects.toThrow(/p\.csv:2: passage "p1" has no text \(field "text"\); set --text-field to one of: id, summary/);
+    await expect(collect(loadPassageFile(f))).rejects.toThrow(
+      /p\.csv:2: passage "p1" has no text \(field "text"\) \(the text field, chosen from the header\); set --text-field to one of: id, summary/,
+    );
     const t = await file('p.tsv', 'id\ttext\np1\tAn easement\n');
     await expect(collect(loadPassageFile(t))).resolves.toEqual([{ id: 'p1', text: 'An easement', source: 'p.tsv' }]);
   });
