@@ -35,6 +35,31 @@ describe('loadTopics', () => {
     expect(await loadTopics(await file('t.jsonl.gz', gzipSync(body)))).toHaveLength(2);
   });
 
+  it('JSONL: a numeric qid whose text would change (1.0, 1e1, beyond 2^53) is refused naming file:line, not read as another qid', async () => {
+    // tnum.jsonl of the audit: read as "1", "10" and "12345678901234567000" before.
+    const cases: Array<[string, RegExp]> = [
+      [
+        '{"id":1.0,"text":"adverse possession"}',
+        /n\.jsonl:2: qid \(field "id"\) is the JSON number 1\.0, which is read as 1: .*write it as a string, e\.g\. "1\.0"/,
+      ],
+      ['{"id":1e1,"text":"hearsay"}', /n\.jsonl:2: qid \(field "id"\) is the JSON number 1e1, which is read as 10/],
+      [
+        '{"qid": 12345678901234567890, "query":"contract"}',
+        /n\.jsonl:2: qid \(field "qid"\) is the JSON number 12345678901234567890, which is read as 12345678901234567000/,
+      ],
+    ];
+    for (const [rec, msg] of cases) {
+      await expect(loadTopics(await file('n.jsonl', `{"id":"q0","text":"easement"}\n${rec}\n`))).rejects.toMatchObject({
+        code: 'FILE_PARSE',
+        message: expect.stringMatching(msg),
+      });
+    }
+    expect(await loadTopics(await file('ok.jsonl', '{"id":42,"text":"easement"}\n{"qid":-3,"query":"x"}\n'))).toEqual([
+      { id: '42', text: 'easement' },
+      { id: '-3', text: 'x' },
+    ]);
+  });
+
   it('names file and line for malformed input', async () => {
     await expect(loadTopics(await file('a.tsv', 'q1\tok\nq2\ta\tb\n'))).rejects.toThrow(/a\.tsv:2: expected 2 tab-separated columns \(qid, text\), found 3/);
     await expect(loadTopics(await file('b.tsv', 'q 1\ttext\n'))).rejects.toThrow(/b\.tsv:1: qid "q 1" contains whitespace/);

@@ -10,10 +10,13 @@
  *              ignored), else from the first non-blank line: `<top` → trec, `{` → jsonl, a tab → tsv.
  * Blank lines are skipped. Every malformed line is an error that names file:line: a missing tab, an
  * empty text, a duplicate qid, a qid containing whitespace (TREC run files are whitespace-separated,
- * so such a qid could never be evaluated), a non-numeric MS MARCO qid, a broken TREC topic.
+ * so such a qid could never be evaluated), a JSONL qid that is a JSON number whose text would change
+ * (`1.0`, `1e1`, a number beyond 2^53), a non-numeric MS MARCO qid, a broken TREC topic.
  */
 import { errors } from '../core/errors.js';
+import { jsonMemberText } from './json-member-text.js';
 import { readNamedLines } from './named-lines.js';
+import { rawNumberIdProblem } from './passage-rules.js';
 import type { Line } from './read-lines.js';
 import { parseTrecTopics, type TopicField } from './topics-trec.js';
 
@@ -91,9 +94,14 @@ function jsonlTopic(file: string, line: number, text: string): Topic {
   }
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw errors.fileParse(file, line, 'expected a JSON object {"id": …, "text": …}');
   const o = v as Record<string, unknown>;
-  const id = o.id ?? o.qid;
+  const idField = o.id !== undefined && o.id !== null ? 'id' : 'qid';
+  const id = o[idField];
   const body = o.text ?? o.query;
   if (typeof id !== 'string' && typeof id !== 'number') throw errors.fileParse(file, line, 'field "id": expected a string or number');
+  // A numeric qid keeps the text the file holds (1.0 is not qid "1"), as a passage id does.
+  const raw = typeof id === 'number' ? jsonMemberText(text, idField) : undefined;
+  const bad = raw === undefined ? undefined : rawNumberIdProblem(id as number, raw);
+  if (bad) throw errors.fileParse(file, line, `qid (field "${idField}") ${bad}`);
   if (typeof body !== 'string') throw errors.fileParse(file, line, `field "text": expected a string, got ${body === undefined ? 'nothing' : typeof body}`);
   return { id: String(id).trim(), text: body.trim() };
 }
