@@ -52,7 +52,7 @@ export const denseStep: DemoStep = {
     if (!ready && !loaded) {
       ctx.say(
         spec === DEMO_DENSE_SPEC
-          ? `embedding ${m.corpus.passages.toLocaleString('en-US')} passages with use-lite (bundled Universal Sentence Encoder lite; first 128 words each) — a few minutes on 2 cores, once; an interrupted run resumes…`
+          ? `embedding ${m.corpus.passages.toLocaleString('en-US')} passages with use-lite (bundled Universal Sentence Encoder lite; each passage's first 128 words, read up to the model's 128-token limit) — a few minutes on 2 cores, once; an interrupted run resumes…`
           : `embedding ${m.corpus.passages.toLocaleString('en-US')} passages with ${spec.provider}…`,
       );
       // progress: addDenseIndex's own (a bar on a TTY, plain lines otherwise)

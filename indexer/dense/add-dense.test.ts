@@ -11,7 +11,9 @@ import { createEmbedder } from '../embed/create-embedder.js';
 import type { Embedder } from '../embed/types.js';
 import { openDenseRetriever } from '../../retrieval/dense.js';
 import { buildIndex } from '../build.js';
-import { readManifest } from '../manifest.js';
+import { indexContent, readManifest } from '../manifest.js';
+import { sharedUseLiteTokenizer } from '../embed/use-lite-tokenizer.js';
+import { manifestSummary } from '../../src/cli/commands/index-cmd.js';
 import { addDenseIndex } from './add-dense.js';
 import type { DenseSection } from './dense-section.js';
 import { connectDense, existingIds, openDenseTable } from './lance-table.js';
@@ -175,6 +177,56 @@ describe('dense index in LanceDB', () => {
     const m2 = await addDenseIndex(cut, { embedder: again, spec: full, batchSize: 10 });
     expect(again.embedded).toBe(60);
     expect((m2.dense as unknown as DenseSection).spec).not.toHaveProperty('maxWords');
+  });
+
+  it("use-lite: says how many passages pass the model's 128 tokens (embedded from their first 128), and records the limit and the count outside the vector settings", {
+    timeout: 120_000,
+  }, async () => {
+    const out = join(tmp, 'use-lite-limit');
+    const some = passages.slice(0, 16);
+    await buildIndex(stream(some), { out, corpusName: 'barexam-sample', methods: ['bm25'], workers: 0 });
+    const tokenizer = sharedUseLiteTokenizer();
+    const words = (t: string) => t.split(/\s+/).filter(Boolean);
+    // Independently: the passages whose first 256 words (the default word limit) are more than 128 tokens.
+    const longer = some.filter((p) => tokenizer.encode(words(p.text).slice(0, 256).join(' ')).length > 128);
+    expect(longer.length).toBeGreaterThan(0);
+    expect(longer.length).toBeLessThan(some.length);
+    const useLite = await createEmbedder({ provider: 'use-lite', workers: 0 });
+    const warn = vi.spyOn(log, 'warn');
+    let m: Awaited<ReturnType<typeof addDenseIndex>>;
+    try {
+      m = await addDenseIndex(out, { embedder: useLite, batchSize: 8 });
+      expect(warn.mock.calls.flat().join('\n')).toContain(
+        `dense: ${longer.length} of ${some.length} passages longer than use-lite's 128 tokens: embedded from their first 128 tokens`,
+      );
+    } finally {
+      warn.mockRestore();
+    }
+    const d = m.dense as unknown as DenseSection;
+    expect(d).toMatchObject({ modelMaxTokens: 128, passagesOverModelMaxTokens: longer.length });
+    expect(manifestSummary(out, m, { total: 0, parts: {} })).toContain(
+      `maxWords 256, modelMaxTokens 128 (${longer.length} passages longer: embedded from their first 128 tokens)`,
+    );
+    // Informational: a run's indexContent (what resumes and merges compare) is what it was without them.
+    const { modelMaxTokens: _limit, passagesOverModelMaxTokens: _count, ...before } = d;
+    expect(indexContent({ ...m, dense: before as unknown as typeof m.dense })).toEqual(indexContent(m));
+    // What the warning says is so: a longer passage's vector (of up to 256 words) is that of its first k + 1 words, the
+    // fewest that pass 128 tokens (the same first 128 tokens), and not that of fewer words.
+    const p = longer[0];
+    const w = words(p.text);
+    let k = 1;
+    while (tokenizer.encode(w.slice(0, k + 1).join(' ')).length <= 128) k++;
+    expect(k).toBeLessThan(110); // far short of the 256 words the default word limit keeps
+    const [head, cut] = await useLite.embed([w.slice(0, k + 1).join(' '), w.slice(0, k - 8).join(' ')], { kind: 'passage' });
+    await useLite.close?.();
+    const table = await openDenseTable(await connectDense(join(out, 'dense')), 'passages', out);
+    const [row] = (await table.query().select(['id', 'vector']).limit(some.length).toArray()).filter((r: { id: string }) => r.id === p.id) as Array<{
+      vector: { toArray(): Float32Array };
+    }>;
+    const stored = row.vector.toArray();
+    const cos = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0);
+    expect(cos(stored, head)).toBeGreaterThan(0.99999);
+    expect(cos(stored, cut)).toBeLessThan(0.9999);
   });
 
   it('refuses a query embedder of another dimension or model with a clear error', async () => {

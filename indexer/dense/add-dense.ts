@@ -16,6 +16,9 @@
  *   owner) is never overwritten or resumed into (OUT_DIR_REFUSED naming it and its owning index).
  * - An ANN index (ivf_flat by default, see ann-params.ts) at or above `annThreshold` rows, flat
  *   exact search below.
+ * - A passage longer than the model reads (use-lite: 128 tokens, embed/model-token-limit.ts) is
+ *   embedded from its first tokens: the build says how many of them there are and records the limit
+ *   and the count in the dense section (modelMaxTokens, passagesOverModelMaxTokens).
  * - The manifest is rewritten atomically only at the end, so readers never see a half-built dense index.
  */
 import { readFile, rm, writeFile } from 'node:fs/promises';
@@ -29,6 +32,7 @@ import { createEmbedder, recordableSpec } from '../embed/create-embedder.js';
 import type { Embedder, EmbedderSpec } from '../embed/types.js';
 import { vectorSpecChanges } from '../embed/vector-spec.js';
 import { vectorSource } from '../embed/vector-source.js';
+import { modelMaxTokens, overModelMaxTokens } from '../embed/model-token-limit.js';
 import { checkResumeSource } from './resume-source.js';
 import { openDocStore } from '../docstore.js';
 import { readManifest, writeManifest, type Manifest } from '../manifest.js';
@@ -255,12 +259,17 @@ export async function addDenseIndex(dir: string, opts: AddDenseOptions = {}): Pr
       appending.catch(() => undefined);
     };
     const seen: string[] = [];
+    // Passages the model reads only in part (use-lite: past 128 tokens), counted over all of them (also those a resume skips).
+    const clipped = overModelMaxTokens(spec, embedder.provider, embedder.model);
+    let over = 0;
     try {
       for await (const p of opts.passages ?? store!.entries()) {
         seen.push(p.id);
+        const text = passageEmbedText(p);
+        if (clipped?.(text)) over++;
         if (done.has(p.id)) continue;
         ids.push(p.id);
-        texts.push(passageEmbedText(p));
+        texts.push(text);
         if (ids.length >= batchSize) await flush();
       }
       await flush();
@@ -286,6 +295,11 @@ export async function addDenseIndex(dir: string, opts: AddDenseOptions = {}): Pr
     } else {
       await dropVectorIndexes(tbl);
     }
+    const maxTokens = modelMaxTokens(embedder.provider);
+    if (maxTokens !== undefined && over)
+      log.warn(
+        `dense: ${over.toLocaleString('en-US')} of ${rows.toLocaleString('en-US')} passages longer than ${embedder.provider}'s ${maxTokens} tokens: embedded from their first ${maxTokens} tokens`,
+      );
 
     const dense: DenseSection = {
       embedder: embedder.provider,
@@ -302,6 +316,7 @@ export async function addDenseIndex(dir: string, opts: AddDenseOptions = {}): Pr
       annThreshold: threshold,
       spec: recordableSpec(spec) as Partial<EmbedderSpec>,
       ...(source ? { source } : {}),
+      ...(maxTokens !== undefined ? { modelMaxTokens: maxTokens, passagesOverModelMaxTokens: over } : {}),
       ...buildTime(prior, { uri, table, owner, rows, resumedAt: done.size, ms: Date.now() - t0 }),
     };
     // Re-read: the manifest may have been rewritten meanwhile (e.g. another method added).

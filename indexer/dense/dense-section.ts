@@ -19,6 +19,11 @@
  *   spec       the embedder options needed to rebuild the same query embedder (never an API key)
  *   source     where the vectors came from beyond the model id: the embedding endpoint (redacted) or
  *              a digest of a local model folder's files (embed/vector-source.ts); absent before it
+ *   modelMaxTokens, passagesOverModelMaxTokens
+ *              the most tokens the model reads of a passage (use-lite: 128; embed/model-token-limit.ts)
+ *              and how many passages are longer (embedded from their first modelMaxTokens tokens);
+ *              absent for other providers and in manifests from before it. Informational: not part of
+ *              the vector settings (embed/vector-spec.ts) nor of a run's indexContent
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -48,6 +53,10 @@ export interface DenseSection {
   spec: Partial<EmbedderSpec>;
   /** Where the vectors came from beyond the model id (embed/vector-source.ts); absent in older manifests and where the model id says it all. */
   source?: string;
+  /** The most tokens the model reads of a passage (use-lite: 128); absent for other providers and in older manifests. */
+  modelMaxTokens?: number;
+  /** Passages longer than modelMaxTokens (after the word limit): embedded from their first modelMaxTokens tokens. */
+  passagesOverModelMaxTokens?: number;
   /** How long embedding the table took (the build, not a rerun that found every passage embedded: that keeps this). */
   buildMs?: number;
   /** Passages an earlier, interrupted attempt had embedded when the build that `buildMs` times resumed (its time is not in `buildMs`). */

@@ -5,8 +5,8 @@
  * use-lite-direct.ts; ~40 CPU ms per 128-word passage) or as the package's tfjs graph (engine
  * 'tfjs', the reference; ~90 ms). Neither gains from batching, so passages are spread over worker
  * threads (default min(2, cores); core/worker-url.ts spawnWorker), and long texts are truncated
- * (default 256 words; USE lite was trained on sentences/short paragraphs, and reads at most 128
- * tokens).
+ * (default 256 words; USE lite was trained on sentences/short paragraphs, and its graph reads at
+ * most 128 tokens, ~75–100 words: embed/model-token-limit.ts, which add-dense.ts counts against).
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';

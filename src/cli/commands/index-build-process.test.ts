@@ -26,7 +26,14 @@ describe('lexcase index build default --methods bm25,qld,dense (README step 1)',
     });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/methods bm25, qld, dense \(dense from the shipped vectors default-use-lite\)/);
-    expect(r.stderr).toContain('dense: loaded the shipped use-lite vectors default-use-lite (first 128 words) instead of embedding');
+    expect(r.stderr).toContain(
+      'dense: loaded the shipped use-lite vectors default-use-lite (title + text cut at 128 words, of which use-lite reads the first 128 tokens) instead of embedding',
+    );
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `dense: \\d,\\d{3} of ${CORPORA.default.passages.toLocaleString('en-US')} passages longer than use-lite's 128 tokens: embedded from their first 128 tokens`,
+      ),
+    );
     const lines = r.stderr.split('\n');
     const n = CORPORA.default.passages.toLocaleString('en-US');
     const sparseDone = lines.findIndex((l) => l.startsWith(`[index default] ${n}/${n} passages (100%) `) && /done in \d+s$/.test(l));

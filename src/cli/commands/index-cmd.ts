@@ -8,6 +8,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { InvalidArgumentError, type Command } from 'commander';
 import { denseVectorSettings, type Manifest } from '../../../indexer/manifest.js';
 import { describeVectorSettings } from '../../../indexer/embed/vector-spec.js';
+import { modelMaxTokens } from '../../../indexer/embed/model-token-limit.js';
 import type { BuildOptions } from '../../../indexer/build.js';
 import { corpusNames } from '../../../corpora/catalog.js';
 import { log } from '../../../core/log.js';
@@ -120,7 +121,7 @@ export async function runIndexBuild(
       onDensePrebuilt: (name) => {
         densePrebuilt = name;
         log.info(
-          `dense: loaded the shipped use-lite vectors ${name} (first ${PREBUILT_DENSE_SPEC.maxWords} words) instead of embedding; --max-words N or --embedder … embeds instead`,
+          `dense: loaded the shipped use-lite vectors ${name} (title + text cut at ${PREBUILT_DENSE_SPEC.maxWords} words, of which use-lite reads the first ${modelMaxTokens('use-lite')} tokens) instead of embedding; --max-words N or --embedder … embeds instead`,
         );
       },
       // the passages' count ends with the sparse index; the dense step shows its own progress
@@ -144,6 +145,15 @@ export async function runIndexBuild(
   }
 }
 
+/** ", modelMaxTokens 128 (5,415 passages longer: embedded from their first 128 tokens)"; the limit alone for an index from before the count; "" where unknown. */
+function tokenLimitNote(d: NonNullable<Manifest['dense']>): string {
+  const recorded = d as { modelMaxTokens?: number; passagesOverModelMaxTokens?: number };
+  const limit = recorded.modelMaxTokens ?? modelMaxTokens(d.embedder);
+  if (limit === undefined) return '';
+  const over = recorded.passagesOverModelMaxTokens;
+  return `, modelMaxTokens ${limit}${over ? ` (${over.toLocaleString('en-US')} passages longer: embedded from their first ${limit} tokens)` : ''}`;
+}
+
 export function manifestSummary(dir: string, m: Manifest, sizes: { total: number; parts: Record<string, number> }): string {
   const a = m.analyzer;
   return [
@@ -159,7 +169,9 @@ export function manifestSummary(dir: string, m: Manifest, sizes: { total: number
     `  methods   ${m.methods.join(', ')}`,
     `  analyzer  ${a.preset ? `${a.preset} preset: ` : ''}lowercase=${a.lowercase} stopwords=${a.stopwords} stemmer=${a.stemmer} minTokenLength=${a.minTokenLength}`,
     ...(m.dense
-      ? [`  dense     ${m.dense.embedder} ${m.dense.model} (dim ${m.dense.dimension}), ${describeVectorSettings(denseVectorSettings(m.dense))}`]
+      ? [
+          `  dense     ${m.dense.embedder} ${m.dense.model} (dim ${m.dense.dimension}), ${describeVectorSettings(denseVectorSettings(m.dense))}${tokenLimitNote(m.dense)}`,
+        ]
       : []),
     `  size      ${mb(sizes.total)} (${Object.entries(sizes.parts)
       .map(([k, v]) => `${k} ${mb(v)}`)

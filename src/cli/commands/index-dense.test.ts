@@ -53,7 +53,9 @@ describe('lexcase index dense --prebuilt', () => {
   it('index info shows the settings the dense vectors were made with (the prebuilt ones: 128 words), not only the model', async () => {
     const r = await runCli(['index', 'info', join(dir, 'default')]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/\n {2}dense {5}use-lite universal-sentence-encoder-lite \(dim 512\), maxWords 128\n/);
+    expect(r.stdout).toMatch(
+      /\n {2}dense {5}use-lite universal-sentence-encoder-lite \(dim 512\), maxWords 128, modelMaxTokens 128 \(\d,\d{3} passages longer: embedded from their first 128 tokens\)\n/,
+    );
   }, 120_000);
 
   it('refuses another corpus, and flags the vectors were not made with, saying why', async () => {
