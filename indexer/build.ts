@@ -30,6 +30,7 @@ import { BLOCKS_FILE, writeBlockChecksums } from './block-checksums.js';
 import type { AddDenseOptions } from './dense/add-dense.js';
 import { checkPassagesInput, defaultCorpusName, withSource, type PassageInput, type PassagesInput } from './passage-input.js';
 import { checkOutDir } from './out-dir.js';
+import { CorpusNotes } from './corpus-notes.js';
 import { acquireLock } from '../core/dir-lock.js';
 import { clearOwnTempName, createMarkedDir, removeStaleBuildDirs, removeTempDir, swapIntoPlace } from './build-dirs.js';
 import { describeType, idKey, idProblem, quoteId } from '../corpora/passage-rules.js';
@@ -312,6 +313,7 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
     const compressDocs = opts.compressDocs ?? true;
     const docs = new DocStoreWriter(tmp, compressDocs);
     const seen = new Map<string, number>();
+    const notes = new CorpusNotes();
     /** Ids whose NFC form differs from the id as read (keyed by the NFC form), for the message naming both. */
     const twins = new Map<string, string>();
     let batch: string[] = [];
@@ -347,6 +349,7 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
       seen.set(key, n + 1);
       if (key !== p.id) twins.set(key, p.id);
       docs.add(withSource(p, corpusName));
+      notes.add(p);
       batch.push(p.text);
       batchChars += p.text.length;
       n++;
@@ -356,6 +359,7 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
     seen.clear();
     twins.clear();
     if (n === 0) throw errors.corpusEmpty(corpusName);
+    for (const w of notes.warnings(corpusName, n)) log.warn(w);
     const segments = await sinkNow.finish();
     if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('build aborted');
     const sources = await docs.close(checksums);
@@ -413,7 +417,7 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
       version: MANIFEST_VERSION,
       lexcaseVersion: VERSION,
       createdAt: new Date().toISOString(),
-      corpus: { name: corpusName, checksum: corpusHash.digest('hex'), passages: n, sources },
+      corpus: { name: corpusName, checksum: corpusHash.digest('hex'), passages: n, sources, ...notes.counts() },
       analyzer,
       methods: methods.filter((m) => SPARSE_METHODS.has(m)),
       checksums: Object.fromEntries(Object.entries(checksums).sort(([a], [b]) => (a < b ? -1 : 1))),

@@ -30,6 +30,10 @@ export const manifestSchema = z.object({
     checksum: z.string(),
     passages: z.number().int(),
     sources: z.record(z.string(), z.number()).optional(),
+    /** Passages with no text (empty or whitespace only), when any (corpus-notes.ts); absent in older dirs. */
+    emptyPassages: z.number().int().optional(),
+    /** Passages whose text or title holds U+FFFD (invalid UTF-8 read as replacement characters), when any; absent in older dirs. */
+    replacementPassages: z.number().int().optional(),
   }),
   analyzer: analyzerConfigSchema,
   methods: z.array(z.string()),

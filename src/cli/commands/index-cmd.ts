@@ -145,6 +145,15 @@ export async function runIndexBuild(
   }
 }
 
+/** "2 with no text, 1 with U+FFFD replacement characters" (indexer/corpus-notes.ts); "" when the build noted none. */
+function corpusNotes(m: Manifest): string {
+  const { emptyPassages: empty, replacementPassages: replaced } = m.corpus;
+  return [
+    ...(empty ? [`${empty.toLocaleString('en-US')} with no text`] : []),
+    ...(replaced ? [`${replaced.toLocaleString('en-US')} with U+FFFD replacement characters`] : []),
+  ].join(', ');
+}
+
 /** ", modelMaxTokens 128 (5,415 passages longer: embedded from their first 128 tokens)"; the limit alone for an index from before the count; "" where unknown. */
 function tokenLimitNote(d: NonNullable<Manifest['dense']>): string {
   const recorded = d as { modelMaxTokens?: number; passagesOverModelMaxTokens?: number };
@@ -166,6 +175,7 @@ export function manifestSummary(dir: string, m: Manifest, sizes: { total: number
             .join(', ')}`,
         ]
       : []),
+    ...(corpusNotes(m) ? [`  notes     ${corpusNotes(m)}`] : []),
     `  methods   ${m.methods.join(', ')}`,
     `  analyzer  ${a.preset ? `${a.preset} preset: ` : ''}lowercase=${a.lowercase} stopwords=${a.stopwords} stemmer=${a.stemmer} minTokenLength=${a.minTokenLength}`,
     ...(m.dense
@@ -222,7 +232,7 @@ export function register(program: Command): void {
           g,
           { out: flags.out, seconds, bytes, manifest, ...(densePrebuilt ? { densePrebuilt } : {}) },
           () =>
-            `built ${flags.out} from ${manifest.corpus.name}: ${manifest.corpus.passages.toLocaleString('en-US')} passages, methods ${manifest.methods.join(', ')}${densePrebuilt ? ` (dense from the shipped vectors ${densePrebuilt})` : ''}, ${mb(bytes)}, ${seconds.toFixed(1)} s`,
+            `built ${flags.out} from ${manifest.corpus.name}: ${manifest.corpus.passages.toLocaleString('en-US')} passages${corpusNotes(manifest) ? ` (${corpusNotes(manifest)})` : ''}, methods ${manifest.methods.join(', ')}${densePrebuilt ? ` (dense from the shipped vectors ${densePrebuilt})` : ''}, ${mb(bytes)}, ${seconds.toFixed(1)} s`,
         );
       } finally {
         interrupt.dispose();
