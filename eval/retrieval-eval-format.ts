@@ -24,6 +24,7 @@ export function reportHeader(r: RetrievalReport): string {
     ...scoringLines(r.results),
     ...denseQueryLines(r.results),
     ...(r.note ? [`Note: ${r.note}`] : []),
+    ...r.results.flatMap((res) => (res.warnings ?? []).map((w) => `**Warning:** ${res.method}: ${w}.`)),
     ...(r.goldMissing?.questions
       ? [
           `**Warning:** ${int(r.goldMissing.questions)} of ${int(evaluated)} questions have no gold passage in this index (e.g. ${r.goldMissing.examples.join(', ')}); they count as misses. Index a corpus that contains the gold passages${r.dataset.file ? '' : ' (e.g. "default" or "barexam")'}.`,

@@ -23,6 +23,8 @@ import { firstRelevantRank, ndcgAtK, recallAtK, reciprocalRank } from './metrics
 import { percentile } from './bootstrap.js';
 import { DEFAULT_KS } from './retrieval-ks.js';
 import { trecRankedIds } from './trec/order.js';
+import { cutoffsBeyondDepthWarning } from '../retrieval/ranking-depth.js';
+import { log } from '../core/log.js';
 
 export { DEFAULT_KS };
 export const MRR_K = 10;
@@ -70,6 +72,8 @@ export interface RetrievalEvalResult {
   bootstrap: { iterations: number; seed: number; level: number };
   /** The retriever's recorded config (Retriever.config: dense's query rule, hybrid's fusion), when it has one. */
   config?: Record<string, unknown>;
+  /** What a reader must know to read the figures right (a cutoff beyond hybrid's depth); also logged as a warning. */
+  warnings?: string[];
 }
 
 export function parseKs(s: string | number[]): number[] {
@@ -90,6 +94,8 @@ export async function evalRetrieval(opts: RetrievalEvalOptions): Promise<Retriev
   const ks = parseKs(opts.ks ?? DEFAULT_KS);
   if (ks.length === 0) throw new RangeError('at least one k is needed');
   const depth = Math.max(...ks, MRR_K, NDCG_K);
+  const beyond = cutoffsBeyondDepthWarning(opts.retriever, ks);
+  if (beyond) log.warn(`eval retrieval ${opts.retriever.method}: ${beyond}`);
   const queryOf = opts.queryOf ?? retrievalQuery;
   const perQuery: QueryResult[] = [];
   let skipped = 0;
@@ -162,5 +168,6 @@ export async function evalRetrieval(opts: RetrievalEvalOptions): Promise<Retriev
     perQuery,
     bootstrap: b,
     ...(opts.retriever.config ? { config: opts.retriever.config } : {}),
+    ...(beyond ? { warnings: [beyond] } : {}),
   };
 }

@@ -6,9 +6,9 @@
  *
  * The ranking is fetched as deep as the kept share of the index says k kept passages should need
  * (twice over; 4k when the share is not known), ×4 each further round, until k are kept or the
- * ranking ends — and never deeper than the retriever's rankingDepth(k) (retrieval/types.ts): a hybrid
- * search fused from deeper component lists would give other scores and another order. When the
- * filter keeps fewer than k of that ranking, the hits are those, with a note saying why.
+ * ranking ends — and never deeper than the retriever's rankingDepth (retrieval/types.ts; hybrid: its
+ * depth, each component's top `depth` hits fused). When the filter keeps fewer than k of that
+ * ranking, the hits are those, with a note saying why.
  */
 import type { Hit, Retriever } from './types.js';
 
@@ -32,7 +32,7 @@ export interface FilteredHits {
 export async function searchFiltered(r: Retriever, query: string, k: number, f: FilterScope): Promise<FilteredHits> {
   if (k === 0 || f.kept === 0) return { hits: [] };
   const N = f.size;
-  const limit = Math.min(N, r.rankingDepth ? r.rankingDepth(k) : N);
+  const limit = Math.min(N, r.rankingDepth ?? N);
   // Enough of the ranking to hold k kept passages if they were spread evenly, twice over.
   let depth = Math.min(limit, f.kept !== undefined ? Math.max(k, Math.ceil((2 * k * N) / f.kept)) : 4 * k);
   for (;;) {
@@ -49,7 +49,7 @@ export async function searchFiltered(r: Retriever, query: string, k: number, f: 
         hits: kept,
         note:
           `${kept.length} of the ${k} hits asked for: the filter keeps ${kept.length} of the top ${limit} of the ${r.method} ranking, ` +
-          `and a filtered ${r.method} search looks no deeper than an unfiltered search of ${limit} hits (a deeper ${r.method} search scores passages otherwise)`,
+          `and the ${r.method} ranking goes no deeper than its depth, ${limit} (each component's top ${limit} hits, fused)`,
       };
     depth = Math.min(depth * 4, limit);
   }

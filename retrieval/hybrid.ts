@@ -1,8 +1,10 @@
 /**
  * HybridRetriever: runs component retrievers (any subset of bm25 / qld / dense, or any Retriever)
- * for the same query, each to `depth` hits (default max(k, 100) here; openRetriever applies
- * HYBRID_DEFAULTS), and fuses the lists with reciprocal-rank fusion (k = 60) or weighted min-max
- * fusion (see fusion.ts). `explain` reports,
+ * for the same query, each to exactly `depth` hits whatever k is (default 100 here; openRetriever
+ * applies HYBRID_DEFAULTS), and fuses the lists with reciprocal-rank fusion (k = 60) or weighted
+ * min-max fusion (see fusion.ts). The ranking is defined by the depth alone: a search of any k
+ * returns the first k of it (the top 10 is the same for k = 10 and k = 5,000), and a search of more
+ * hits than the fused lists hold returns fewer (retrieval/ranking-depth.ts says so). `explain` reports,
  * for one passage, each component's rank, raw score, normalised score and contribution.
  */
 import { errors } from '../core/errors.js';
@@ -17,7 +19,7 @@ export interface HybridOptions {
   weights?: Record<string, number>;
   /** RRF constant (default 60). */
   rrfK?: number;
-  /** Hits fetched from each component (default max(k, 100)). */
+  /** Hits fetched from each component, whatever k is (default 100). */
   depth?: number;
   /** Where `withText` reads passage texts; without it the components are asked for their hits' texts. */
   docs?: TextSource;
@@ -39,16 +41,15 @@ export function createHybridRetriever(
     if (!Number.isFinite(w) || w < 0) throw errors.invalidInput('weights', `weight for ${m} must be a non-negative number, got ${w}`);
   }
 
-  /** Each component's list depth for a search of k: the fused ranking is these lists' and no deeper. */
-  const rankingDepth = (k: number): number => Math.max(opts.depth ?? 100, k);
-  const lists = async (query: string, k: number, withText = false): Promise<RankedList[]> => {
-    const depth = rankingDepth(k);
-    return Promise.all(components.map(async (c) => ({ method: String(c.method), hits: await c.search(query, { k: depth, withText }) })));
-  };
+  const depth = opts.depth ?? 100;
+  if (!Number.isInteger(depth) || depth < 1) throw errors.invalidInput('depth', `expected a positive integer, got ${depth}`);
+  /** Each component's top `depth`, for any k: the fused ranking is these lists' and no other. */
+  const lists = async (query: string, withText = false): Promise<RankedList[]> =>
+    Promise.all(components.map(async (c) => ({ method: String(c.method), hits: await c.search(query, { k: depth, withText }) })));
   const fusedSearch = async (query: string, sopts?: SearchOptions): Promise<FusedHit[]> => {
     const k = searchK(sopts?.k);
     if (k === 0) return [];
-    return fuse(fusion, await lists(query, k), { k, rrfK: opts.rrfK, weights: opts.weights });
+    return fuse(fusion, await lists(query), { k, rrfK: opts.rrfK, weights: opts.weights });
   };
 
   const componentConfigs = Object.fromEntries(components.filter((c) => c.config).map((c) => [String(c.method), c.config!]));
@@ -57,13 +58,13 @@ export function createHybridRetriever(
     config: {
       fusion,
       methods,
-      depth: opts.depth ?? 100,
+      depth,
       ...(fusion === 'rrf' ? { rrfK: opts.rrfK ?? 60 } : {}),
       weights: opts.weights ?? {},
       ...(Object.keys(componentConfigs).length ? { components: componentConfigs } : {}),
     },
     fusedSearch,
-    rankingDepth,
+    rankingDepth: depth,
     async search(query: string, sopts?: SearchOptions): Promise<Hit[]> {
       const { k, withText } = resolveSearch(sopts, 'hybrid');
       if (!withText) return (await fusedSearch(query, { k })).map(({ id, score, rank }) => ({ id, score, rank }));
@@ -75,7 +76,7 @@ export function createHybridRetriever(
         );
       // No doc store: take each fused hit's text from the component hits it came from.
       if (k === 0) return [];
-      const ls = await lists(query, k, true);
+      const ls = await lists(query, true);
       const byId = new Map(ls.flatMap((l) => l.hits.map((h) => [h.id, h] as const)));
       return fuse(fusion, ls, { k, rrfK: opts.rrfK, weights: opts.weights }).map(({ id, score, rank }) => {
         const h = byId.get(id);
@@ -85,8 +86,7 @@ export function createHybridRetriever(
       });
     },
     async explain(query: string, id: string): Promise<Explanation> {
-      const depth = Math.max(opts.depth ?? 100, 10);
-      const all = fuse(fusion, await lists(query, depth), { rrfK: opts.rrfK, weights: opts.weights });
+      const all = fuse(fusion, await lists(query), { rrfK: opts.rrfK, weights: opts.weights });
       const hit = all.find((h) => h.id === id);
       return {
         id,

@@ -76,13 +76,14 @@ export interface Retriever {
   readonly config?: Record<string, unknown>;
   search(query: string, opts?: SearchOptions): Promise<Hit[]>;
   /**
-   * How deep the ranking a search of `k` cuts its top k from goes: a search of any k' from k to
-   * rankingDepth(k) returns the first k' of that one ranking, every passage scored as a search of k
-   * scores it. Absent: the whole index (each passage is scored alone: bm25, qld, dense). Hybrid:
-   * max(depth, k), the component lists it fuses; a deeper search fuses deeper lists, other scores.
-   * A filtered search (retrieval/filtered-search.ts) looks no deeper than this.
+   * How deep the retriever ranks, the same for every k: a search of any k returns the first k of
+   * one ranking, every passage scored alike. Absent: the whole index (each passage is scored alone:
+   * bm25, qld, dense). Hybrid: its depth — it fuses each component's top `depth` hits, so a search of
+   * more hits gets at most the fused union of those lists, without the passages a component ranks
+   * below depth (retrieval/ranking-depth.ts: the note saying so). A filtered search
+   * (retrieval/filtered-search.ts) looks no deeper than this.
    */
-  rankingDepth?(k: number): number;
+  readonly rankingDepth?: number;
   explain?(query: string, id: string): Promise<Explanation>;
   /** explain() for many passages, the query analysed once (same results). */
   explainMany?(query: string, ids: readonly string[]): Promise<Explanation[]>;

@@ -91,7 +91,7 @@ describe('a source filter keeps passages of the unfiltered ranking, scored as wi
     expect(r.hits.map((h) => [h.id, h.score])).toEqual(want);
     expect(r.note).toBe(
       `${want.length} of the 10 hits asked for: the filter keeps ${want.length} of the top ${DEPTH} of the hybrid ranking, ` +
-        `and a filtered hybrid search looks no deeper than an unfiltered search of ${DEPTH} hits (a deeper hybrid search scores passages otherwise)`,
+        `and the hybrid ranking goes no deeper than its depth, ${DEPTH} (each component's top ${DEPTH} hits, fused)`,
     );
   });
 });

@@ -42,8 +42,8 @@ export interface PassageSearch {
 /**
  * The top `k` passages for a query with their stored title, source and text. With `sources`, the
  * top k among passages of those sources (retrieval/filtered-search.ts): the first k the filter keeps
- * of the ranking an unfiltered search of k cuts its hits from, with their unfiltered scores and ranks
- * 1…k — for hybrid that ranking is the fusion of each component's top max(depth, k), and when fewer
+ * of the ranking an unfiltered search cuts its hits from, with their unfiltered scores and ranks
+ * 1…k — for hybrid that ranking is the fusion of each component's top `depth`, and when fewer
  * than k kept passages are in it the hits are those, with `note` saying so. A name that is not one of
  * the index's sources is refused (INVALID_INPUT naming them). The filter is resolved to the passages
  * it keeps (a mask from the doc store's in-memory source column), hits are kept by the mask without

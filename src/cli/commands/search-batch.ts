@@ -18,6 +18,8 @@ import { assertOutFiles } from '../out-file.js';
 import { retrieverOptions, type RetrieverFlags } from './retriever-options.js';
 import type { Rm3Retriever } from '../../../retrieval/rm3.js';
 import { approxFromFlags, approxTag, checkApproxMethod, describeApprox, type ApproxFlags } from './approx-options.js';
+import { beyondDepthNote } from '../../../retrieval/ranking-depth.js';
+import { log } from '../../../core/log.js';
 import { addAggregateOptions, aggregationFromFlags, checkAggregateFlags, type AggregateFlags } from './aggregate-options.js';
 
 export const BATCH_DEFAULT_K = 1000;
@@ -79,6 +81,9 @@ export async function runBatchSearch(query: string | undefined, flags: BatchSear
   const retriever = await openRetriever(flags.index, flags.method, options);
   const threads = flags.threads ?? defaultBatchThreads(topics.length);
   const agg = await aggregationFromFlags(flags, flags.index, k);
+  // Hits a topic beyond what the method ranks (hybrid: its depth): said before the run, and in the summary.
+  const note = beyondDepthNote(retriever, agg?.passageHits ?? k, agg?.passageHits ?? k);
+  if (note) log.warn(note);
   const bar = createProgress(`search ${retriever.method}`);
   bar.start(topics.length);
   let r;
@@ -119,6 +124,7 @@ export async function runBatchSearch(query: string | undefined, flags: BatchSear
     emptyTopics: r.empty.length,
     threads: r.threads,
     latency: r.latency,
+    ...(note ? { note } : {}),
   };
   output(g, summary, () =>
     [

@@ -15,6 +15,8 @@ import { addBatchSearchOptions, runBatchSearch, type BatchSearchFlags } from './
 import { addApproxOptions, approxFromFlags, checkApproxMethod, describeApprox } from './approx-options.js';
 import { SEARCH_K } from '../../../retrieval/default-k.js';
 import { methodsHelp } from '../../../retrieval/methods.js';
+import { beyondDepthNote } from '../../../retrieval/ranking-depth.js';
+import { log } from '../../../core/log.js';
 
 interface SearchFlags extends RetrieverFlags, BatchSearchFlags {
   index: string;
@@ -83,6 +85,9 @@ export function register(program: Command): void {
         const t0 = performance.now();
         const hits = await retriever.search(query, { k: flags.k, ...(approx ? { approx } : {}) });
         const ms = performance.now() - t0;
+        // k beyond what the method ranks (hybrid: its depth): fewer hits, or hits past the depth ranked by part of the lists.
+        const note = beyondDepthNote(retriever, flags.k, hits.length);
+        if (note) log.warn(note);
         // RM3: the expanded query the hits were ranked by (its first stage is searched again; deterministic).
         const expansion: Rm3Term[] | undefined = 'expand' in retriever ? (await (retriever as Rm3Retriever).expand(query)).terms : undefined;
         if (flags.explain && !retriever.explain) throw errors.usage(`method "${flags.method}" has no --explain`);
@@ -102,6 +107,7 @@ export function register(program: Command): void {
             ...(approx ? { approximate: approx } : {}),
             ...(expansion ? { expansion } : {}),
             ms,
+            ...(note ? { note } : {}),
             hits: rows.map(({ text, ...r }) => ({ ...r, snippet: snippet(text, flags.snippet) })),
           },
           () => {
