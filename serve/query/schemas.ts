@@ -37,47 +37,51 @@ export const listIndexesInput = z.object({});
  */
 export const MAX_QUERY_CHARS = 20_000;
 
-export const searchInput = z.object({
-  index: indexName,
-  query: z
-    .string()
-    .trim()
-    .min(1, 'the query is empty')
-    .max(MAX_QUERY_CHARS)
-    .describe(`free-text query (legal issue, rule, facts; up to ${MAX_QUERY_CHARS.toLocaleString('en-US')} characters)`),
-  method,
-  k: z.number().int().min(1).max(MAX_SEARCH_K).default(SEARCH_K).describe(`number of hits (1–${MAX_SEARCH_K})`),
-  filters: z
-    .object({
-      sources: z
-        .array(z.string().min(1).max(200))
-        .min(1)
-        .max(50)
-        .optional()
-        .describe(
-          'keep only passages whose source is one of these (e.g. "fre", "barexam_qa"; list_indexes gives each index\'s sources, each hit shows its source; a name the index does not hold is an error)',
-        ),
-    })
-    .optional()
-    .describe(
-      'restrict the ranking to matching passages: the top k among them, scored exactly as without the filter (hybrid: among the fused ranking an unfiltered search of k gives, its hybrid depth deep; fewer hits and a note when fewer are there)',
-    ),
-  rm3: z
-    .union([
-      z.boolean(),
-      z
-        .object({
-          fbDocs: z.number().int().min(1).max(1000).optional().describe(`feedback documents (default ${RM3_DEFAULTS.fbDocs})`),
-          fbTerms: z.number().int().min(1).max(1000).optional().describe(`feedback terms (default ${RM3_DEFAULTS.fbTerms})`),
-          originalQueryWeight: z.number().min(0).max(1).optional().describe(`weight of the original query (default ${RM3_DEFAULTS.originalQueryWeight})`),
-        })
-        .strict(),
-    ])
-    .optional()
-    .describe(
-      `${RM3_METHODS.join(' / ')} only: RM3 query expansion (pseudo-relevance feedback, as Anserini's -rm3) — true for the defaults, or its parameters`,
-    ),
-});
+/** Strict: an unknown field (a typo like `filters.source` or `kk`) is refused, never ignored. */
+export const searchInput = z
+  .object({
+    index: indexName,
+    query: z
+      .string()
+      .trim()
+      .min(1, 'the query is empty')
+      .max(MAX_QUERY_CHARS)
+      .describe(`free-text query (legal issue, rule, facts; up to ${MAX_QUERY_CHARS.toLocaleString('en-US')} characters)`),
+    method,
+    k: z.number().int().min(1).max(MAX_SEARCH_K).default(SEARCH_K).describe(`number of hits (1–${MAX_SEARCH_K})`),
+    filters: z
+      .object({
+        sources: z
+          .array(z.string().min(1).max(200))
+          .min(1)
+          .max(50)
+          .optional()
+          .describe(
+            'keep only passages whose source is one of these (e.g. "fre", "barexam_qa"; list_indexes gives each index\'s sources, each hit shows its source; a name the index does not hold is an error)',
+          ),
+      })
+      .strict()
+      .optional()
+      .describe(
+        'restrict the ranking to matching passages: the top k among them, scored exactly as without the filter (hybrid: among the top `depth` of its fused ranking, each component list cut at `depth`, then fused; fewer hits and a note when fewer are there)',
+      ),
+    rm3: z
+      .union([
+        z.boolean(),
+        z
+          .object({
+            fbDocs: z.number().int().min(1).max(1000).optional().describe(`feedback documents (default ${RM3_DEFAULTS.fbDocs})`),
+            fbTerms: z.number().int().min(1).max(1000).optional().describe(`feedback terms (default ${RM3_DEFAULTS.fbTerms})`),
+            originalQueryWeight: z.number().min(0).max(1).optional().describe(`weight of the original query (default ${RM3_DEFAULTS.originalQueryWeight})`),
+          })
+          .strict(),
+      ])
+      .optional()
+      .describe(
+        `${RM3_METHODS.join(' / ')} only: RM3 query expansion (pseudo-relevance feedback, as Anserini's -rm3) — true for the defaults, or its parameters`,
+      ),
+  })
+  .strict();
 
 export const explainInput = z.object({
   index: indexName,
