@@ -18,6 +18,7 @@ import type { Hit } from '../retrieval/types.js';
 import { retrievalQuery } from '../corpora/barexam.js';
 import { recallAtK } from './metrics/index.js';
 import { trecRankedIds } from './trec/order.js';
+import { searchTopK } from './trec/cut.js';
 import { MRR_K, NDCG_K } from './retrieval-eval.js';
 
 export interface FusionSetting {
@@ -107,21 +108,30 @@ export async function sweepFusion(opts: {
     (q) => q.goldPassageIds.length > 0,
   );
   const maxDepth = Math.max(...ks, ...grid.map((g) => g.depth));
+  // Hits ranked as `eval retrieval` ranks them (trec_eval's order of the run file's scores), at its depth.
+  const evalDepth = Math.max(...ks, MRR_K, NDCG_K);
+  // Each component's own ranking (what the hybrid retriever fuses) and, for its single row, its top
+  // evalDepth as `eval retrieval` cuts it (past ties at the cut: trec/cut.ts; a retriever's top d is
+  // the first d of its deeper ranking, so only a tie reaching past maxDepth searches again).
   const runs: Record<string, Hit[][]> = {};
+  const tops: Record<string, Hit[][]> = {};
   for (const m of components) {
     const r = await openRetriever(opts.index, m, opts.retrieverOptions);
     runs[m] = [];
+    tops[m] = [];
     for (const q of questions) {
-      runs[m].push(await r.search(retrievalQuery(q), { k: maxDepth }));
+      const hits = await r.search(retrievalQuery(q), { k: maxDepth });
+      runs[m].push(hits);
+      tops[m].push(
+        await searchTopK(async (d) => (d <= maxDepth ? hits.slice(0, d) : r.search(retrievalQuery(q), { k: d })), evalDepth, undefined, r.rankingDepth),
+      );
       opts.onProgress?.(m, runs[m].length, questions.length);
     }
   }
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
   const recallOf = (ranked: (i: number) => string[]) =>
     Object.fromEntries(ks.map((k) => [k, mean(questions.map((q, i) => recallAtK(ranked(i), q.goldPassageIds, k)))]));
-  // Hits ranked as `eval retrieval` ranks them (trec_eval's order of the run file's scores), at its depth.
-  const evalDepth = Math.max(...ks, MRR_K, NDCG_K);
-  const singles: SweepRow[] = components.map((m) => ({ label: m, recall: recallOf((i) => trecRankedIds(runs[m][i].slice(0, evalDepth))), margin: 0 }));
+  const singles: SweepRow[] = components.map((m) => ({ label: m, recall: recallOf((i) => trecRankedIds(tops[m][i])), margin: 0 }));
   const bestSingle = Object.fromEntries(ks.map((k) => [k, Math.max(...singles.map((s) => s.recall[k]))]));
   const marginOf = (rec: Record<number, number>) => Math.min(...ks.map((k) => rec[k] - bestSingle[k]));
   for (const s of singles) s.margin = marginOf(s.recall);

@@ -44,9 +44,10 @@
  *                 the warning says so. A run dir that records another derivation is refused; a
  *                 replay (eval/llm-exchanges.ts) and a merge (eval/reproduce/merge.ts) refuse an
  *                 unrecorded one too
- *   ranking       the order a reproduce retrieval run ranks hits in ("trec_eval": ties by docid
- *                 descending, as `eval retrieval`); an older lexcase kept the retriever's order on ties,
- *                 so its run dirs (ranks made the other way) are refused, never "unknown"
+ *   ranking       the order a reproduce retrieval or trec run ranks hits in ("trec_eval, top k past
+ *                 ties": ties by docid descending, the top k searched past ties at the cut, as `eval
+ *                 retrieval`); an older lexcase kept the retriever's order on ties (or, "trec_eval", at
+ *                 the depth's cut), so its run dirs (ranks made the other way) are refused, never "unknown"
  *
  * Such a field is "unknown", not a difference: the resume goes on, says so in a warning, records
  * the fields in its `resumes` entry (`unchecked`), and config.json records them from then on, so
@@ -69,6 +70,8 @@ const ADDED: {
   what: string;
   lacks(before: unknown, after: unknown, old: Record<string, unknown>): boolean;
   differed?: string;
+  /** Why an old config recording one of these older values differs (the refusal's reason). */
+  older?: Record<string, string>;
 }[] = [
   {
     path: ['indexContent'],
@@ -116,6 +119,10 @@ const ADDED: {
     lacks: () => false,
     differed:
       "this run dir's ranks were made by an older lexcase, which kept the retriever's order on score ties (now trec_eval's: ties by docid descending, as `lexcase eval retrieval`)",
+    older: {
+      trec_eval:
+        "this run dir's ranks were made by an older lexcase, which kept the retriever's order on score ties at the depth's cut (now the top k searched past such ties, in trec_eval's order, as `lexcase eval retrieval`)",
+    },
   },
   {
     path: ['evidenceQuery'],
@@ -173,7 +180,8 @@ export function withUnrecorded(
   };
 }
 
-/** Why `key`, which an older lexcase did not record, differs for this old config (the refusal's reason), if known. */
+/** Why `key`, which an older lexcase did not record (or recorded with an older value), differs for this old config (the refusal's reason), if known. */
 export function unrecordedDifference(key: string, before: Record<string, unknown>): string | undefined {
-  return before[key] === undefined ? ADDED.find((f) => f.path.join('.') === key)?.differed : undefined;
+  const f = ADDED.find((x) => x.path.join('.') === key);
+  return before[key] === undefined ? f?.differed : f?.older?.[String(before[key])];
 }

@@ -25,6 +25,7 @@ import { DEFAULT_KS } from './retrieval-ks.js';
 import { trecRankedIds } from './trec/order.js';
 import { cutoffsBeyondDepthWarning } from '../retrieval/ranking-depth.js';
 import { log } from '../core/log.js';
+import { searchTopK } from './trec/cut.js';
 
 export { DEFAULT_KS };
 export const MRR_K = 10;
@@ -110,7 +111,8 @@ export async function evalRetrieval(opts: RetrievalEvalOptions): Promise<Retriev
       continue;
     }
     const t0 = performance.now();
-    const hits = await opts.retriever.search(queryOf(q), { k: depth });
+    // The top `depth` as trec_eval ranks them, the first `depth` of any deeper run (trec/cut.ts).
+    const hits = await searchTopK((d) => opts.retriever.search(queryOf(q), { k: d }), depth, undefined, opts.retriever.rankingDepth);
     const ms = performance.now() - t0;
     // Ranked exactly as the run file of these hits is evaluated (trec_eval, `lexcase eval run`, the
     // --topics path): scores rounded to the run file's decimals, ties by docid descending.

@@ -14,7 +14,7 @@ import type { Question } from '../../corpora/types.js';
 import { closeSparseIndexes, openRetriever } from '../../retrieval/open.js';
 import { readResults } from '../run-dir.js';
 import { evalRetrieval } from '../retrieval-eval.js';
-import { runRetrievalGridRun } from './retrieval-run.js';
+import { RETRIEVAL_RANKING, runRetrievalGridRun } from './retrieval-run.js';
 import { buildSmallBarexamIndex } from '../../tests/support/small-barexam-index.js';
 
 const LIMIT = 3;
@@ -50,7 +50,7 @@ describe('reproduce retrieval runs on score ties', () => {
     const hits = await (await openRetriever(index, 'bm25')).search(retrievalQuery(q), { k: 100 });
     const score = (id: string) => hits.find((h) => h.id === id)?.score;
     expect(score(`${q.goldPassageIds[0]}~copy`)).toBe(score(q.goldPassageIds[0]));
-    expect(JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8')).config.ranking).toBe('trec_eval');
+    expect(JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8')).config.ranking).toBe(RETRIEVAL_RANKING);
   }, 60_000);
 
   it('refuse to resume a run dir an older lexcase wrote (ranks in the retriever order on ties), saying why and to use a new run dir', async () => {
@@ -61,7 +61,20 @@ describe('reproduce retrieval runs on score ties', () => {
     delete cfg.config.ranking;
     writeFileSync(file, JSON.stringify(cfg));
     await expect(runRetrievalGridRun({ runDir, method: 'bm25', index, limit: LIMIT, ks: [10, 100] })).rejects.toThrow(
-      /was started with a different config \(field "ranking" differs: ranking \(unset\) recorded, "trec_eval" now; this run dir's ranks were made by an older lexcase, which kept the retriever's order on score ties .*\); use a new run dir/,
+      /was started with a different config \(field "ranking" differs: ranking \(unset\) recorded, "trec_eval, top k past ties" now; this run dir's ranks were made by an older lexcase, which kept the retriever's order on score ties .*\); use a new run dir/,
+    );
+    expect((await readResults(runDir)).records).toHaveLength(2);
+  }, 60_000);
+
+  it('refuse to resume a run dir that cut each ranking at its depth before ordering ties ("trec_eval"), saying why', async () => {
+    const runDir = join(dir, 'bm25-cut-first');
+    await runRetrievalGridRun({ runDir, method: 'bm25', index, limit: 2, ks: [10, 100] });
+    const file = join(runDir, 'config.json');
+    const cfg = JSON.parse(readFileSync(file, 'utf8'));
+    cfg.config.ranking = 'trec_eval';
+    writeFileSync(file, JSON.stringify(cfg));
+    await expect(runRetrievalGridRun({ runDir, method: 'bm25', index, limit: LIMIT, ks: [10, 100] })).rejects.toThrow(
+      /field "ranking" differs: ranking "trec_eval" recorded, "trec_eval, top k past ties" now; this run dir's ranks were made by an older lexcase, which kept the retriever's order on score ties at the depth's cut .*; use a new run dir/,
     );
     expect((await readResults(runDir)).records).toHaveLength(2);
   }, 60_000);

@@ -6,8 +6,9 @@
  * The query is the question's prompt + question and the hits are ranked as trec_eval ranks their run
  * file (eval/trec/order.ts `trecRankedIds`: ties by docid descending), both as in `lexcase eval retrieval`
  * (eval/retrieval-eval.ts), so a question's firstRank and recall@k equal its figures there. config.json
- * records that order (`ranking: "trec_eval"`): a run dir an older lexcase wrote kept the retriever's
- * order on ties, and resuming it is refused (its items would mix the two orders).
+ * records that order (`ranking: "trec_eval, top k past ties"`): a run dir an older lexcase wrote kept
+ * the retriever's order on ties (or at the depth's cut), and resuming it is refused (its items would
+ * mix the two orders).
  * A question none of whose gold passages is in the index can only miss: the run warns with their
  * count (as `eval retrieval` does) and marks each item `goldInIndex` (true/false) in its metrics,
  * from which the reproduction's table notes count them (table.ts), shards and resumes included.
@@ -27,6 +28,7 @@ import { methodSpec } from '../../retrieval/methods.js';
 import { log } from '../../core/log.js';
 import { firstRelevantRank, recallAtK } from '../metrics/index.js';
 import { trecRankedIds } from '../trec/order.js';
+import { searchTopK } from '../trec/cut.js';
 import { countGoldMissing, goldInIndexMetric } from '../gold-in-index.js';
 import { contextFrom, runExperiment, type RunExperimentResult } from '../runner.js';
 import type { AgentSystem } from '../types.js';
@@ -65,8 +67,13 @@ export function recordedIndex(manifest: Manifest, method: string): { index: Reco
   };
 }
 
-/** The order a retrieval run ranks hits in, recorded in its config.json (a run dir without it kept the retriever's order on ties). */
-export const RETRIEVAL_RANKING = 'trec_eval';
+/**
+ * The order a retrieval (and trec) run ranks hits in, recorded in its config.json: trec_eval's, the
+ * top k searched past ties at the cut (eval/trec/cut.ts). A run dir without it kept the retriever's
+ * order on ties; one with "trec_eval" ordered ties but cut at the depth first (a tie at the cut kept
+ * the retriever's passages): both are refused on resume.
+ */
+export const RETRIEVAL_RANKING = 'trec_eval, top k past ties';
 
 export async function runRetrievalGridRun(o: RetrievalRunOptions): Promise<RunExperimentResult> {
   const ks = [...new Set(o.ks ?? [10, 100, 1000])].sort((a, b) => a - b);
@@ -96,7 +103,7 @@ export async function runRetrievalGridRun(o: RetrievalRunOptions): Promise<RunEx
         `retrieval ${o.method}: ${missing.questions} of ${questions.length} questions have no gold passage in index ${index} (${manifest.corpus.name}, ${manifest.corpus.passages.toLocaleString('en-US')} passages; e.g. ${missing.examples.join(', ')}); they count as misses`,
       );
     const system: AgentSystem<Question> = async (q) => {
-      const hits = await retriever.search(retrievalQuery(q), { k: depth });
+      const hits = await searchTopK((d) => retriever.search(retrievalQuery(q), { k: d }), depth, undefined, retriever.rankingDepth);
       const ranked = trecRankedIds(hits);
       const scores = new Map(hits.map((h) => [h.id, h.score]));
       const metrics: Record<string, number | boolean | null> = {

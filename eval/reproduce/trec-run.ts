@@ -30,6 +30,8 @@ import { rm3Params } from '../../retrieval/rm3-params.js';
 import { applyTies, type TieMode } from '../trec/anserini-ties.js';
 import { measureValue, parseMeasures } from '../trec/measures.js';
 import { trecOrder } from '../trec/order.js';
+import { searchTopK } from '../trec/cut.js';
+import { RETRIEVAL_RANKING } from './retrieval-run.js';
 import { runDocsOfHits } from '../trec/run.js';
 import { TrecRunWriter } from '../retrieval-eval-run-file.js';
 import { contextFrom, runExperiment, type RunExperimentResult } from '../runner.js';
@@ -124,7 +126,7 @@ export async function runTrecGridRun(o: TrecRunOptions): Promise<RunExperimentRe
   const items = o.limit !== undefined ? topics.slice(0, o.limit) : topics;
   const index = await collectionIndex(o, c, files, checksums, analyzer);
   const retriever = await openRetriever(index, o.method, o.retrieverOptions);
-  const search = async (t: Topic) => applyTies(await retriever.search(t.text, { k: hits }), ties);
+  const search = async (t: Topic) => applyTies(await searchTopK((depth) => retriever.search(t.text, { k: depth }), hits, ties, retriever.rankingDepth), ties);
   const system: AgentSystem<Topic> = async (t) => {
     const res = await search(t);
     const judged = qrels.get(t.id)!;
@@ -151,6 +153,8 @@ export async function runTrecGridRun(o: TrecRunOptions): Promise<RunExperimentRe
       retriever: rm3Params(o.retrieverOptions) ? { ...o.retrieverOptions, rm3: rm3Params(o.retrieverOptions) } : o.retrieverOptions,
       hits,
       ties,
+      // the top `hits` searched past ties at the cut (trec/cut.ts): a run dir that cut first is refused on resume
+      ranking: RETRIEVAL_RANKING,
       metrics: measures.map((m) => m.name),
       limit: o.limit ?? null,
     },

@@ -14,6 +14,7 @@ import { percentile } from '../bootstrap.js';
 import { runDocsOfHits, type TrecRun } from './run.js';
 import { applyTies, type TieMode } from './anserini-ties.js';
 import { searchOnWorkers, type SearchSource } from './search-workers.js';
+import { searchTopK } from './cut.js';
 
 export interface BatchSearchOptions {
   k: number;
@@ -75,14 +76,20 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
   };
   try {
     if (threads > 1)
-      await searchOnWorkers(opts.source!, topics, { threads, k: opts.k, approx: opts.approx, signal: opts.signal }, (i, found, ms) =>
+      await searchOnWorkers(opts.source!, topics, { threads, k: opts.k, approx: opts.approx, ties: opts.ties, signal: opts.signal }, (i, found, ms) =>
         take(topics[i], found, ms),
       );
     else
       for (const t of topics) {
         opts.signal?.throwIfAborted();
         const t0 = performance.now();
-        const found = await retriever.search(t.text, { k: opts.k, ...(opts.approx ? { approx: opts.approx } : {}) });
+        // The top k as trec_eval ranks them, the first k of any deeper run (cut.ts).
+        const found = await searchTopK(
+          (depth) => retriever.search(t.text, { k: depth, ...(opts.approx ? { approx: opts.approx } : {}) }),
+          opts.k,
+          opts.ties,
+          retriever.rankingDepth,
+        );
         await take(t, found, performance.now() - t0);
       }
   } finally {

@@ -2,16 +2,19 @@
  * A batch-search worker (search-workers.ts): opens the index read-only (openRetriever) once, then
  * answers one topic at a time.
  *   → {type:'open', index, method, options}          ← {type:'ready', method} | {type:'error', …}
- *   → {type:'search', i, text, k, approx?}            ← {type:'hits', i, hits, ms} | {type:'error', i, …}
+ *   → {type:'search', i, text, k, ties?, approx?}     ← {type:'hits', i, hits, ms} | {type:'error', i, …}
+ * The k hits are the top k as trec_eval ranks them (cut.ts searchTopK), as on the calling thread.
  */
 import { parentPort } from 'node:worker_threads';
 import { isLexcaseError } from '../../core/errors.js';
 import { openRetriever } from '../../retrieval/open.js';
 import type { ApproxOptions, Retriever } from '../../retrieval/types.js';
+import type { TieMode } from './anserini-ties.js';
+import { searchTopK } from './cut.js';
 
 type In =
   | { type: 'open'; index: string; method: string; options: Record<string, unknown> }
-  | { type: 'search'; i: number; text: string; k: number; approx?: ApproxOptions };
+  | { type: 'search'; i: number; text: string; k: number; ties?: TieMode; approx?: ApproxOptions };
 
 let opened: Promise<Retriever> | undefined;
 
@@ -31,7 +34,7 @@ parentPort!.on('message', (m: In) => {
   }
   const t0 = performance.now();
   opened!
-    .then((r) => r.search(m.text, { k: m.k, ...(m.approx ? { approx: m.approx } : {}) }))
+    .then((r) => searchTopK((depth) => r.search(m.text, { k: depth, ...(m.approx ? { approx: m.approx } : {}) }), m.k, m.ties, r.rankingDepth))
     .then(
       (hits) =>
         parentPort!.postMessage({ type: 'hits', i: m.i, hits: hits.map((h) => ({ id: h.id, score: h.score, rank: h.rank })), ms: performance.now() - t0 }),

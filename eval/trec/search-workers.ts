@@ -12,6 +12,7 @@ import { spawnWorker } from '../../core/worker-url.js';
 import { LexcaseError, type ErrorCode } from '../../core/errors.js';
 import type { Topic } from '../../corpora/topics.js';
 import type { ApproxOptions, Hit } from '../../retrieval/types.js';
+import type { TieMode } from './anserini-ties.js';
 
 /** What each worker opens: the index dir, the method and its options (as openRetriever takes them). */
 export interface SearchSource {
@@ -36,7 +37,7 @@ const toError = (m: Extract<Out, { type: 'error' }>): Error =>
 export async function searchOnWorkers(
   source: SearchSource,
   topics: readonly Topic[],
-  o: { threads: number; k: number; approx?: ApproxOptions; signal?: AbortSignal },
+  o: { threads: number; k: number; approx?: ApproxOptions; ties?: TieMode; signal?: AbortSignal },
   onTopic: (i: number, hits: Hit[], ms: number) => Promise<void> | void,
 ): Promise<void> {
   const n = Math.max(1, Math.min(o.threads, topics.length));
@@ -60,7 +61,7 @@ export async function searchOnWorkers(
         if (o.signal?.aborted) return fail(o.signal.reason instanceof Error ? o.signal.reason : new Error('batch search aborted'));
         if (next >= topics.length) return;
         const i = next++;
-        w.postMessage({ type: 'search', i, text: topics[i].text, k: o.k, ...(o.approx ? { approx: o.approx } : {}) });
+        w.postMessage({ type: 'search', i, text: topics[i].text, k: o.k, ties: o.ties, ...(o.approx ? { approx: o.approx } : {}) });
       };
       // Hand results on in topic order, one at a time (onTopic may write to a file).
       const emit = async () => {
