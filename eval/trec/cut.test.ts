@@ -16,6 +16,8 @@ import { openRetriever } from '../../retrieval/open.js';
 import { evalRetrieval } from '../retrieval-eval.js';
 import { runCli } from '../../tests/support/run-cli.js';
 import { searchTopK } from './cut.js';
+import { openIndex } from '../../retrieval/open-index.js';
+import { searchPassages } from '../../serve/query/index-queries.js';
 
 const GROUPS = [
   'hearsay statement offered to prove the truth of the matter asserted',
@@ -129,5 +131,30 @@ describe('the top k at a tied cut-off', () => {
     ]);
     // 3, 6, 12: all tied; 24: thirteen hits, fewer than asked, so every hit there is
     expect(depths).toEqual([3, 6, 12, 24]);
+  });
+});
+
+describe('interactive search lists tied hits as search --topics and eval rank them', () => {
+  const trecTop3 = ['g0-12', 'g0-11', 'g0-10'];
+
+  it('lexcase search -k 3: the ranks are those of the run file (ties by docid descending), the scores unchanged', async () => {
+    const r = await runCli(['--json', 'search', 'hearsay truth matter', '--index', index, '-k', '3']);
+    expect(r.code).toBe(0);
+    const hits = JSON.parse(r.stdout).hits as { id: string; rank: number; score: number }[];
+    expect(hits.map((h) => [h.id, h.rank])).toEqual(trecTop3.map((id, i) => [id, i + 1]));
+    const raw = await (await openRetriever(index, 'bm25')).search('hearsay truth matter', { k: 1 });
+    expect(hits.map((h) => h.score)).toEqual([raw[0].score, raw[0].score, raw[0].score]);
+  });
+
+  it('the query service (/v1/search, MCP, the explorer): the same order, with and without a source filter', async () => {
+    const ix = await openIndex(index);
+    try {
+      const plain = await searchPassages(ix, { query: 'hearsay truth matter', method: 'bm25', k: 3 });
+      expect(plain.hits.map((h) => h.id)).toEqual(trecTop3);
+      const filtered = await searchPassages(ix, { query: 'hearsay truth matter', method: 'bm25', k: 3, sources: ['syn'] });
+      expect(filtered.hits.map((h) => h.id)).toEqual(trecTop3);
+    } finally {
+      await ix.close();
+    }
   });
 });

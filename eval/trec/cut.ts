@@ -8,8 +8,10 @@
  * run file's rounding), orders the hits as trec_eval does and only then cuts at k — so the top k of
  * any depth is the first k of a deeper run. Every place that writes or evaluates a cut ranking
  * (batch search and its workers, `eval retrieval --dataset`, the explorer, reproduce runs, the
- * fusion sweep) searches through it. A hybrid ranks no deeper than its depth (Retriever.rankingDepth:
- * it fuses each component's top `depth`), so there it looks past k only up to that depth.
+ * fusion sweep, interactive search and the query service, so a rank the search view shows is the
+ * rank the evaluation counts) searches through it. A hybrid ranks no deeper than its depth
+ * (Retriever.rankingDepth: it fuses each component's top `depth`), so there it looks past k only up
+ * to that depth.
  *
  * With `ties: 'anserini'` the order is Anserini's (raw score, then docid ascending: anserini-ties.ts),
  * tied on the raw score, as Anserini cuts its Lucene top k.

@@ -83,7 +83,14 @@ export function register(program: Command): void {
       try {
         const retriever = await idx.retriever(flags.method, retrieverOptions(flags, [flags.method]));
         const t0 = performance.now();
-        const hits = await retriever.search(query, { k: flags.k, ...(approx ? { approx } : {}) });
+        // Tied hits in the order of `search --topics` and eval (eval/trec/cut.ts): the rank printed is the rank evaluated.
+        const { searchTopK } = await import('../../../eval/trec/cut.js');
+        const hits = await searchTopK(
+          (depth) => retriever.search(query, { k: depth, ...(approx ? { approx } : {}) }),
+          flags.k,
+          undefined,
+          retriever.rankingDepth,
+        );
         const ms = performance.now() - t0;
         // k beyond what the method ranks (hybrid: its depth): fewer hits, or hits past the depth ranked by part of the lists.
         const note = beyondDepthNote(retriever, flags.k, hits.length);
