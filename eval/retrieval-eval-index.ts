@@ -12,7 +12,7 @@ import { VERSION } from '../core/version.js';
 import { gitSha } from './provenance.js';
 import type { Question, Split } from '../corpora/types.js';
 import { evalRetrieval, DEFAULT_KS, type QueryResult, type RetrievalEvalResult } from './retrieval-eval.js';
-import { TrecRunWriter, trecQrelsLines } from './retrieval-eval-run-file.js';
+import { TrecRunWriter, trecQrelsLines, writeTrecFile } from './retrieval-eval-run-file.js';
 import { runFileFor } from './retrieval-eval-run-file-name.js';
 import { checkOutputs, runFileOutputs } from './output-files.js';
 import type { Hit } from '../retrieval/types.js';
@@ -129,12 +129,7 @@ async function evalOnOpened(idx: OpenedIndex, opts: IndexEvalOptions): Promise<R
     await writer?.close();
     results.push(r);
   }
-  if (opts.qrelsFile) {
-    const { writeFile, mkdir } = await import('node:fs/promises');
-    const { dirname } = await import('node:path');
-    await mkdir(dirname(opts.qrelsFile), { recursive: true });
-    await writeFile(opts.qrelsFile, trecQrelsLines(questions));
-  }
+  if (opts.qrelsFile) await writeTrecFile(opts.qrelsFile, trecQrelsLines(questions));
   return {
     kind: 'retrieval-eval',
     lexcaseVersion: VERSION,

@@ -4,9 +4,11 @@
  *   qrels: <qid> 0 <docid> 1
  * Ids must not contain whitespace (the format is whitespace-separated).
  */
-import type { WriteStream } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
+import type { Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import { mkdir, open, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { createGzip, gzipSync } from 'node:zlib';
 import { errors } from '../core/errors.js';
 import type { Hit } from '../retrieval/types.js';
 import type { Question } from '../corpora/types.js';
@@ -38,14 +40,25 @@ export function trecQrelsLines(questions: readonly Question[]): string {
   return questions.flatMap((q) => q.goldPassageIds.map((g) => `${checkId('query id', q.id)} 0 ${checkId('passage id', g)} 1\n`)).join('');
 }
 
+/** A TREC file named `*.gz` is written gzipped, as every reader here (and trec_eval users' tools) reads it. */
+export const isGzName = (file: string): boolean => file.endsWith('.gz');
+
+/** Write a whole TREC file (the qrels), gzipped when its name ends in .gz. */
+export async function writeTrecFile(file: string, text: string): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, isGzName(file) ? gzipSync(text) : text);
+}
+
 /**
  * A streaming run-file writer: `add(qid, hits)` per query, then `close()`. The file is opened with
  * fs/promises, so a path that cannot be written (a directory, a file in the way) rejects the first
  * `add` / `close` with OUT_FILE_REFUSED instead of an unhandled stream 'error' event; a later write
- * error rejects the next call.
+ * error rejects the next call. A name ending in .gz is written gzipped (before, it was plain text
+ * under a .gz name, which `eval run` then failed to read: "incorrect header check").
  */
 export class TrecRunWriter {
-  private out?: WriteStream;
+  private out?: Writable;
+  private file$?: Writable;
   private failed?: Error;
   constructor(
     readonly file: string,
@@ -53,13 +66,20 @@ export class TrecRunWriter {
   ) {
     checkId('run tag', tag);
   }
-  private async stream(): Promise<WriteStream> {
+  private async stream(): Promise<Writable> {
     if (this.failed) throw this.failed;
     if (this.out) return this.out;
     try {
       await mkdir(dirname(this.file), { recursive: true });
       const handle = await open(this.file, 'w');
-      this.out = handle.createWriteStream();
+      this.file$ = handle.createWriteStream();
+      this.out = this.file$;
+      if (isGzName(this.file)) {
+        const gz = createGzip();
+        gz.pipe(this.file$);
+        gz.on('error', (e) => (this.failed = e));
+        this.out = gz;
+      }
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
       const why =
@@ -70,8 +90,8 @@ export class TrecRunWriter {
             : err.message;
       throw (this.failed = errors.outFileRefused('run file', this.file, why));
     }
-    this.out.on('error', (e) => (this.failed = e));
-    return this.out;
+    this.file$!.on('error', (e) => (this.failed = e));
+    return this.out!;
   }
   async add(qid: string, hits: readonly Hit[]): Promise<void> {
     const out = await this.stream();
@@ -81,6 +101,8 @@ export class TrecRunWriter {
   async close(): Promise<void> {
     const out = await this.stream();
     await new Promise<void>((res, rej) => out.end((e?: Error | null) => (e ? rej(e) : res())));
+    // gzipped: the file is complete when the gzip stream's last bytes are flushed into it
+    if (this.file$ !== out) await finished(this.file$!).catch((e: Error) => (this.failed ??= e));
     if (this.failed) throw this.failed;
   }
 }
