@@ -5,6 +5,7 @@ import { MRR_K, NDCG_K } from './retrieval-eval.js';
 import { table } from './report/format.js';
 import { denseQueryLines } from '../retrieval/dense-query.js';
 import { scoringLines } from '../retrieval/scoring-lines.js';
+import { noHitsLine } from './trec/format.js';
 
 /** "0.073 [0.039, 0.132]" — retrieval measures are decimals (eval/stats format). */
 export const fmtCi = (c: Interval): string => figureText(c, 'decimal');
@@ -25,6 +26,8 @@ export function reportHeader(r: RetrievalReport): string {
     ...denseQueryLines(r.results),
     ...(r.note ? [`Note: ${r.note}`] : []),
     ...r.results.flatMap((res) => (res.warnings ?? []).map((w) => `**Warning:** ${res.method}: ${w}.`)),
+    // a question without hits scores 0 here; a run file has no line for it, so `eval run` equals these figures only with --complete
+    ...r.results.filter((x) => x.noHits?.count).map((x) => noHitsLine(x.method, x.noHits, r.runFiles?.[x.method], 'question')),
     ...(r.goldMissing?.questions
       ? [
           `**Warning:** ${int(r.goldMissing.questions)} of ${int(evaluated)} questions have no gold passage in this index (e.g. ${r.goldMissing.examples.join(', ')}); they count as misses. Index a corpus that contains the gold passages${r.dataset.file ? '' : ' (e.g. "default" or "barexam")'}.`,

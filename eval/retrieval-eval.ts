@@ -75,6 +75,11 @@ export interface RetrievalEvalResult {
   config?: Record<string, unknown>;
   /** What a reader must know to read the figures right (a cutoff beyond hybrid's depth); also logged as a warning. */
   warnings?: string[];
+  /**
+   * Questions (with gold ids) the search got no hit for: they score 0 and are in the mean, while a
+   * run file of these hits has no line for them (`eval run` counts them only with --complete).
+   */
+  noHits: { count: number; examples: string[] };
 }
 
 export function parseKs(s: string | number[]): number[] {
@@ -99,6 +104,7 @@ export async function evalRetrieval(opts: RetrievalEvalOptions): Promise<Retriev
   if (beyond) log.warn(`eval retrieval ${opts.retriever.method}: ${beyond}`);
   const queryOf = opts.queryOf ?? retrievalQuery;
   const perQuery: QueryResult[] = [];
+  const noHits: string[] = [];
   let skipped = 0;
   const total = opts.questions.length;
   let done = 0;
@@ -114,6 +120,7 @@ export async function evalRetrieval(opts: RetrievalEvalOptions): Promise<Retriev
     // The top `depth` as trec_eval ranks them, the first `depth` of any deeper run (trec/cut.ts).
     const hits = await searchTopK((d) => opts.retriever.search(queryOf(q), { k: d }), depth, undefined, opts.retriever.rankingDepth);
     const ms = performance.now() - t0;
+    if (hits.length === 0) noHits.push(q.id);
     // Ranked exactly as the run file of these hits is evaluated (trec_eval, `lexcase eval run`, the
     // --topics path): scores rounded to the run file's decimals, ties by docid descending.
     const ranked = trecRankedIds(hits);
@@ -171,5 +178,6 @@ export async function evalRetrieval(opts: RetrievalEvalOptions): Promise<Retriev
     bootstrap: b,
     ...(opts.retriever.config ? { config: opts.retriever.config } : {}),
     ...(beyond ? { warnings: [beyond] } : {}),
+    noHits: { count: noHits.length, examples: noHits.slice(0, 10) },
   };
 }

@@ -93,20 +93,24 @@ export function comparisonTable(c: TrecComparison, labelA: string, labelB: strin
 }
 
 /**
+ * One method's line for the topics (or questions) it searched and got no hit for: they score 0 and
+ * are in the mean, while its TREC run file has no line for them (`eval run` needs --complete).
+ */
+export function noHitsLine(method: string, noHits: { count: number; examples: string[] }, runFile: string | undefined, unit = 'topic'): string {
+  const one = noHits.count === 1;
+  const them = one ? 'it' : 'them';
+  const file = runFile
+    ? `its run file ${runFile} has no line for ${them} (TREC format), so \`eval run\` of that file needs --complete to count ${them}`
+    : `a TREC run file of it (--run-file) would have no line for ${them}, so \`eval run\` of that file needs --complete to count ${them}`;
+  return `${method} returned no hits for ${plural(noHits.count, unit)} (${eg(noHits)}): ${one ? 'it scores' : 'they score'} 0 there and ${one ? 'is' : 'are'} in the mean; ${file}.`;
+}
+
+/**
  * `eval retrieval --topics`: every method is scored over the same topics (eval-index.ts), so one
  * topic accounting holds for all; a topic a method got no hit for scores 0 there, named per method.
  */
 function noHitLines(r: TopicsRetrievalReport): string[] {
-  return r.results
-    .filter((x) => x.noHits.count > 0)
-    .map((x) => {
-      const one = x.noHits.count === 1;
-      const them = one ? 'it' : 'them';
-      const file = x.runFile
-        ? `its run file ${x.runFile} has no line for ${them} (TREC format), so \`eval run\` of that file needs --complete to count ${them}`
-        : `a TREC run file of it (--run-file) would have no line for ${them}, so \`eval run\` of that file needs --complete to count ${them}`;
-      return `${x.method} returned no hits for ${plural(x.noHits.count, 'topic')} (${eg(x.noHits)}): ${one ? 'it scores' : 'they score'} 0 there and ${one ? 'is' : 'are'} in the mean; ${file}.`;
-    });
+  return r.results.filter((x) => x.noHits.count > 0).map((x) => noHitsLine(x.method, x.noHits, x.runFile));
 }
 
 /** The report of `eval retrieval --topics … --qrels …`: corpus, topics, qrels, one row per method. */
