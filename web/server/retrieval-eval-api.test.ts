@@ -48,7 +48,16 @@ beforeAll(async () => {
   await writeFile(topics, `${topicsTsv}\n`);
   await writeFile(qrels, `${qrelsTxt}\n`);
   expect((await runCli(['index', 'build', join(dir, 'mine.jsonl'), '--out', index, '--workers', '0', '--json'])).code).toBe(0);
-  s = await startExplorer({ index, port: 0, evalSets: [{ topics, qrels, name: 'mine' }] });
+  await writeFile(join(dir, 'nohit.tsv'), 'q1\thearsay statement\nq3\tzygote xylophone\n');
+  await writeFile(join(dir, 'nohit.qrels'), 'q1 0 p-hear1 1\nq3 0 p-tax 1\n');
+  s = await startExplorer({
+    index,
+    port: 0,
+    evalSets: [
+      { topics, qrels, name: 'mine' },
+      { topics: join(dir, 'nohit.tsv'), qrels: join(dir, 'nohit.qrels'), name: 'nohit' },
+    ],
+  });
 }, 120_000);
 
 afterEach(() => {
@@ -114,6 +123,16 @@ describe('explorer retrieval evaluation of a topics+qrels set', () => {
     expect(row('tie')).toMatchObject({ queryTruncated: false, firstRank: { bm25: 3, qld: 3 } });
     expect(row('norel')).toMatchObject({ relevant: 0, firstRank: { bm25: null } });
   }, 60_000);
+
+  it('a topic the search got no hit for: the note says it scores 0 and is in the mean (it said nothing, and the docs said skipped)', async () => {
+    const res = await fetch(`${s.url}/api/eval/retrieval?set=user:2&methods=bm25`);
+    expect(res.status).toBe(200);
+    const api = (await res.json()) as { skipped: number; skippedNote: string; results: { n: number; metrics: Record<string, { estimate: number }> }[] };
+    expect(api.results[0].n).toBe(2);
+    expect(api.skipped).toBe(0);
+    expect(api.results[0].metrics['recall@1'].estimate).toBe(0.5);
+    expect(api.skippedNote).toContain('bm25 returned no hits for 1 topic (q3): it scores 0 there and is in the mean');
+  });
 
   it('a topic with more than 50 relevant passages: every one reaches the search view (it counted "50 of the topic\'s 50" for 80)', async () => {
     const many = await mkdtemp(join(tmpdir(), 'lexcase-explorer-many-rel-'));

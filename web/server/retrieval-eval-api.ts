@@ -38,6 +38,7 @@ import { evalTopicsWith } from '../../eval/trec/eval-index.js';
 import { DEFAULT_DEPTH } from '../../eval/trec/depth.js';
 import { parseMeasures } from '../../eval/trec/measures.js';
 import { trecOrder } from '../../eval/trec/order.js';
+import { noHitsLine } from '../../eval/trec/format.js';
 import { rankedTopics } from '../../eval/trec/ranked-topics.js';
 import type { TrecEvalResult } from '../../eval/trec/evaluate.js';
 import type { Qrels } from '../../corpora/qrels.js';
@@ -103,7 +104,12 @@ async function evalDataset(ix: IndexContext, method: string, topics: EvalTopic[]
     method: r.method,
     n: r.n,
     skipped: r.skipped,
-    skippedNote: `${plural(r.skipped, 'topic', 'topics')} without relevant passages skipped`,
+    skippedNote: [
+      `${plural(r.skipped, 'topic', 'topics')} without relevant passages skipped`,
+      r.noHits.count ? noHitsLine(r.method, r.noHits, undefined, 'topic') : '',
+    ]
+      .filter(Boolean)
+      .join('; '),
     depth: r.depth,
     metrics: r.metrics,
     latency: r.latency,
@@ -121,7 +127,7 @@ async function evalDataset(ix: IndexContext, method: string, topics: EvalTopic[]
 async function evalUserTopics(ix: IndexContext, method: string, topics: EvalTopic[], onProgress: (done: number, total: number) => void): Promise<MethodEval> {
   const qrels: Qrels = new Map(topics.flatMap((t) => (t.judged ? [[t.id, new Map(t.judged)] as const] : [])));
   const level = 1;
-  const { batch, result } = await evalTopicsWith(
+  const { batch, result, noHits } = await evalTopicsWith(
     await ix.retriever(method),
     topics.map((t) => ({ id: t.id, text: t.query })),
     qrels,
@@ -131,18 +137,17 @@ async function evalUserTopics(ix: IndexContext, method: string, topics: EvalTopi
   const byQid = new Map(result.perTopic.map((t, i) => [t.qid, { t, ranked: ranked[i] }]));
   const order = topics.filter((t) => byQid.has(t.id)); // the topics file's order
   const skipped = topics.length - result.n;
-  const why = [
-    result.topics.notInQrels.count ? `${result.topics.notInQrels.count} not in the qrels` : '',
-    result.topics.missingFromRun.count ? `${result.topics.missingFromRun.count} with no hit` : '',
-  ].filter(Boolean);
+  const notInQrels = result.topics.notInQrels.count;
   const noRel = result.topics.noRelevant.count;
   return {
     method: batch.method,
     n: result.n,
     skipped,
     skippedNote: [
-      skipped ? `${plural(skipped, 'topic', 'topics')} skipped${why.length ? ` (${why.join(', ')})` : ''}` : '',
+      skipped ? `${plural(skipped, 'topic', 'topics')} skipped${notInQrels ? ` (${notInQrels} not in the qrels)` : ''}` : '',
       noRel ? `${plural(noRel, 'judged topic', 'judged topics')} without a relevant document scored 0 and in the mean (trec_eval)` : '',
+      // searched with no hit: scored 0 and in the mean (eval-index.ts), as the CLI says
+      noHits.count ? noHitsLine(batch.method, noHits, undefined) : '',
     ]
       .filter(Boolean)
       .join('; '),
