@@ -162,7 +162,8 @@ export async function runTrecGridRun(o: TrecRunOptions): Promise<RunExperimentRe
     label: `${o.collection} ${o.method}`,
   });
   // The whole run as a TREC run file (searched again: deterministic, and complete after a resume).
-  const writer = new TrecRunWriter(join(o.runDir, 'run.txt'), `lexcase-${o.method}`);
+  // the tag rule of `search --topics` (batch-search.ts): the retriever's method, bm25+rm3 for RM3
+  const writer = new TrecRunWriter(join(o.runDir, 'run.txt'), `lexcase-${retriever.method}`);
   try {
     for (const t of items) await writer.add(t.id, await search(t));
   } finally {

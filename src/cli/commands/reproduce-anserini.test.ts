@@ -119,8 +119,10 @@ describe('lexcase reproduce anserini-cacm', () => {
     for (const [method, extra, run] of [
       ['bm25', [] as string[], 'bm25'],
       ['qld', ['--mu', '1000'], 'ql'],
+      // tag lexcase-bm25+rm3 in both (the reproduce run tagged it lexcase-bm25, as the plain run)
+      ['bm25', ['--rm3'], 'bm25-rm3'],
     ] as const) {
-      const file = join(dir, `${method}.txt`);
+      const file = join(dir, `${run}.txt`);
       const r = await cli(
         'search',
         '--topics',
