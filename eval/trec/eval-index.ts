@@ -21,6 +21,9 @@ import { runFileFor } from '../retrieval-eval-run-file-name.js';
 import { checkOutputs, runFileOutputs } from '../output-files.js';
 import { batchSearch, type BatchSearchOptions, type BatchSearchResult } from './batch-search.js';
 import type { Retriever } from '../../retrieval/types.js';
+import { cutoffsBeyondDepthWarning } from '../../retrieval/ranking-depth.js';
+import { log } from '../../core/log.js';
+import type { Measure } from './measures.js';
 import { evaluateRun, type TopicSet, type TrecEvalOptions, type TrecEvalResult } from './evaluate.js';
 import type { TrecRun } from './run.js';
 import { DEFAULT_DEPTH } from './depth.js';
@@ -77,6 +80,8 @@ export interface TopicsRetrievalReport {
   topics: { file: string; n: number; evaluated: number };
   qrels: { file: string; topics: number; judgements: number };
   depth: number;
+  /** What a reader must know to read a figure right: a metric cut deeper than the hits retrieved, a hybrid depth below them (also logged as warnings). */
+  warnings?: string[];
   /** Present when the runs are per document: the strategy, the document id rule, documents and passages a topic. */
   aggregate?: ReturnType<typeof describeAggregation>;
   results: TopicsMethodResult[];
@@ -121,6 +126,8 @@ export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<T
   // Open all retrievers first, so a missing method fails before any work.
   const retrievers = [];
   for (const m of opts.methods) retrievers.push(await openRetriever(opts.index, m, opts.retrieverOptions));
+  const warnings = depthWarnings(opts.measures, depth, retrievers, !!strategy);
+  for (const w of warnings) log.warn(`eval retrieval: ${w}`);
   const docs = strategy ? await openDocStore(opts.index) : undefined;
   const results: TopicsMethodResult[] = [];
   let aggregation: Aggregation | undefined;
@@ -171,7 +178,30 @@ export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<T
     topics: { file: opts.topicsFile, n: opts.topics.length, evaluated: results[0]?.n ?? 0 },
     qrels: { file: opts.qrelsFile, topics: opts.qrels.size, judgements },
     depth,
+    ...(warnings.length ? { warnings } : {}),
     ...(aggregation ? { aggregate: describeAggregation(aggregation, passageHits) } : {}),
     results,
   };
+}
+
+/**
+ * A metric cut deeper than the hits retrieved counts only those (recall@2000 over 1,000 hits is
+ * recall@1000, as trec_eval would compute it on this run); a hybrid ranks no deeper than its depth
+ * (retrieval/ranking-depth.ts). Both are said, not silently computed.
+ */
+function depthWarnings(measures: readonly Measure[], depth: number, retrievers: readonly Retriever[], perDocument: boolean): string[] {
+  const unit = perDocument ? 'documents' : 'hits';
+  const over = measures.filter((m) => m.k !== undefined && m.k > depth);
+  const out: string[] = [];
+  if (over.length) {
+    const most = Math.max(...over.map((m) => m.k!));
+    out.push(
+      `${over.map((m) => m.name).join(', ')} ${over.length === 1 ? 'is' : 'are'} cut deeper than the ${depth} ${unit} retrieved a topic (--hits ${depth}): ${over.length === 1 ? 'it counts' : 'they count'} only those ${depth}; give --hits ${most} to rank ${most}`,
+    );
+  }
+  for (const r of retrievers) {
+    const w = cutoffsBeyondDepthWarning(r, [depth]);
+    if (w) out.push(`--hits ${depth}: ${w}`);
+  }
+  return out;
 }

@@ -130,6 +130,7 @@ export function formatTopicsReport(r: TopicsRetrievalReport, opts: { perTopic?: 
     ...topics.slice(0, -1),
     ...(r.results.length > 1 && sameN ? [`Every method is scored over the same ${plural(first!.n, 'topic')} (n).`] : []),
     ...noHitLines(r),
+    ...(r.warnings ?? []).map((w) => `**Warning:** ${w}.`),
     ...topics.slice(-1),
     ...scoringLines(r.results),
     ...denseQueryLines(r.results),

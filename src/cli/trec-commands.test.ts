@@ -199,6 +199,52 @@ describe('search --topics → eval run (the round trip)', () => {
     expect(human.stdout).not.toMatch(/barexam|856,835|dataset/i);
   });
 
+  it('says when a metric is cut deeper than the hits retrieved (recall@5 over 2 hits is recall@2), on stderr, in --json and in the report', async () => {
+    const args = [
+      'eval',
+      'retrieval',
+      '--topics',
+      topics,
+      '--qrels',
+      qrels,
+      '--index',
+      index,
+      '--hits',
+      '2',
+      '--metrics',
+      'recall@2,recall@5,p@5',
+      '--iterations',
+      '100',
+    ];
+    const j = await cli('--json', ...args);
+    expect(j.code, j.stderr).toBe(0);
+    const rep = JSON.parse(j.stdout);
+    const said = 'recall@5, p@5 are cut deeper than the 2 hits retrieved a topic (--hits 2): they count only those 2; give --hits 5 to rank 5';
+    expect(rep.warnings).toEqual([said]);
+    expect(j.stderr).toContain(said);
+    // the figure is what trec_eval computes on the 2-hit run: recall@5 = recall@2
+    expect(rep.results[0].means['recall@5'].estimate).toBe(rep.results[0].means['recall@2'].estimate);
+    const human = await cli(...args);
+    expect(human.stdout).toContain(`**Warning:** ${said}.`);
+    const deep = await cli(
+      '--json',
+      'eval',
+      'retrieval',
+      '--topics',
+      topics,
+      '--qrels',
+      qrels,
+      '--index',
+      index,
+      '--metrics',
+      'recall@5',
+      '--iterations',
+      '100',
+    );
+    expect(JSON.parse(deep.stdout).warnings).toBeUndefined();
+    expect(deep.stderr).toBe('');
+  });
+
   it('paired comparison of two runs (bm25 vs a run file edited to be worse)', async () => {
     const a = join(dir, 'runs', 'bm25.txt');
     const text = await readFile(a, 'utf8');
