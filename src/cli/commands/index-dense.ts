@@ -23,7 +23,7 @@ export function register(program: Command): void {
       .argument('<dir>', 'index directory (from `lexcase index build`)')
       .option(
         '--prebuilt',
-        'load the shipped use-lite vectors of the bundled corpus (default corpus: ~1 s instead of minutes of embedding; use-lite: passages cut at 128 words, which the model reads up to its 128-token limit) instead of embedding; refused when they do not match the index',
+        'load the shipped use-lite vectors of the bundled corpus (default corpus: seconds instead of minutes of embedding; use-lite: passages cut at 128 words, which the model reads up to its 128-token limit) instead of embedding; refused when they do not match the index',
       ),
   ).action(
     action(async (dir: string, flags: DenseBuildFlags & { prebuilt?: boolean }, cmd: Command) => {
