@@ -157,7 +157,7 @@ describe('a run in which no item succeeded (item 17)', () => {
     const r = await runBaseline(runDir, c.url, { LEXCASE_LLM_API_KEY: KEY, LEXCASE_CACHE_DIR: join(dir, 'cache-401') });
     expect(r.code).toBe(1);
     expect(r.stderr.match(/\[error\].*/g)).toEqual([
-      '[error] no item succeeded: 2 of 2 failed (first error: LLM request failed: HTTP 401: 401 Incorrect API key provided: ***. You can find your API key at https://platform.openai.com/account/api-keys.)',
+      '[error] no item succeeded: 2 of 2 failed (first error: LLM_REQUEST_FAILED: LLM request failed: HTTP 401: 401 Incorrect API key provided: ***. You can find your API key at https://platform.openai.com/account/api-keys.)',
     ]);
     expect(JSON.parse(r.stdout)).toMatchObject({ ran: 2, failed: 2 });
     expect(existsSync(join(runDir, 'report.md'))).toBe(true);

@@ -131,7 +131,7 @@ describe('a server that sends 200 headers and then nothing (item 5)', () => {
       const r = await cliChild(runCase(runDir), { env: llmEnv(srv.url, { LEXCASE_LLM_TIMEOUT_MS: '2000', LEXCASE_LLM_MAX_RETRIES: '1' }), timeoutMs: 150_000 });
       expect(r.signal).toBeNull();
       expect(r.code).toBe(1); // no item succeeded (issue 37 item 17)
-      expect(r.stderr).toMatch(/no item succeeded: 1 of 1 failed \(first error: LLM request failed: timeout after 2 attempts/);
+      expect(r.stderr).toMatch(/no item succeeded: 1 of 1 failed \(first error: LLM_REQUEST_FAILED: LLM request failed: timeout after 2 attempts/);
       expect(JSON.parse(r.stdout)).toMatchObject({ ran: 1, failed: 1 });
       expect(results(runDir)[0].error).toMatch(/LLM request failed: timeout after 2 attempts: no complete reply within 2000 ms/);
       expect(srv.requests).toBe(2);

@@ -86,7 +86,7 @@ describe('an LLM reply over llm.maxReplyBytes', () => {
         .split('\n')
         .map((l) => (JSON.parse(l) as { error?: string }).error ?? null);
     const TOO_LARGE =
-      'LLM request failed: reply too large: the reply is larger than 1 MiB (llm.maxReplyBytes / LEXCASE_LLM_MAX_REPLY_BYTES; decompressed bytes count): it was not read';
+      'LLM_REQUEST_FAILED: LLM request failed: reply too large: the reply is larger than 1 MiB (llm.maxReplyBytes / LEXCASE_LLM_MAX_REPLY_BYTES; decompressed bytes count): it was not read';
 
     const r = await lexcase(args, { cwd: dir, env, timeoutMs: 120_000 });
     expect(r.signal, r.stderr).toBeNull();
