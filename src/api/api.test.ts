@@ -143,7 +143,9 @@ describe('/v1/runs and /v1/run (serve --api --runs)', () => {
       const expected = headlineFigures('retrieval', results, { config: ((await readConfig(run)) as any).config });
       expect(expected.map((f) => f.id)).toEqual(['recall@10', 'recall@100', 'mrr']);
       const list = await call('GET', '/v1/runs', { base });
-      expect(list.json.runs).toEqual([{ id: 'bm25-val', system: 'retrieval', systemName: 'retrieval', n: 12, planned: 12, partial: false, failures: 0, figures: expected }]);
+      expect(list.json.runs).toEqual([
+        { id: 'bm25-val', system: 'retrieval', systemName: 'retrieval', n: 12, planned: 12, partial: false, failures: 0, figures: expected },
+      ]);
       const one = await call('GET', '/v1/run?run=bm25-val', { base });
       expect(one.json).toEqual(list.json.runs[0]);
       // Recall@k is a 0/1 hit per query: Wilson; MRR by the same rule as every per-item mean — a
