@@ -158,43 +158,13 @@ describe('lexcase search', () => {
     const bm25 = await cli('--json', 'search', 'fee simple', '--index', index, '--method', 'bm25', '--mu', '50', '--k1', '3');
     expect(bm25.stderr).toContain('warning: --mu is ignored: it applies to qld, not to bm25');
     expect(bm25.stderr).not.toMatch(/--k1/);
-    const ev = await cli(
-      '--json',
-      'eval',
-      'retrieval',
-      '--index',
-      index,
-      '--dataset-file',
-      qa,
-      '--split',
-      'all',
-      '--iterations',
-      '20',
-      '--method',
-      'bm25',
-      '--mu',
-      '50',
-    );
+    const evalAll = (...flags: string[]) =>
+      cli('--json', 'eval', 'retrieval', '--index', index, '--dataset-file', qa, '--split', 'all', '--iterations', '20', ...flags);
+    const ev = await evalAll('--method', 'bm25', '--mu', '50');
     expect(ev.code).toBe(0);
     expect(ev.stderr).toContain('warning: --mu is ignored: it applies to qld, not to bm25');
     // --k1 reads for bm25 among the methods evaluated: no warning
-    const both = await cli(
-      '--json',
-      'eval',
-      'retrieval',
-      '--index',
-      index,
-      '--dataset-file',
-      qa,
-      '--split',
-      'all',
-      '--iterations',
-      '20',
-      '--method',
-      'bm25,qld',
-      '--k1',
-      '1.5',
-    );
+    const both = await evalAll('--method', 'bm25,qld', '--k1', '1.5');
     expect(both.stderr).not.toMatch(/ignored/);
   });
 
