@@ -64,7 +64,6 @@ export function passageUri(index: string, id: string): string {
 
 const clip = (text: string) => (text.length > SNIPPET_CHARS ? { snippet: text.slice(0, SNIPPET_CHARS), truncated: true } : { snippet: text, truncated: false });
 
-/** Parse with zod; the first issue becomes one INVALID_INPUT error naming the field. */
 /** The field names of the object schema at `path` (optional / default wrappers unwrapped), [] when it is none. */
 function objectKeys(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
   let s: unknown = schema;
@@ -80,10 +79,12 @@ function objectKeys(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
   return shape ? Object.keys(shape) : [];
 }
 
+/** Parse with zod; an unknown field, else the first issue, becomes one INVALID_INPUT error naming the field. */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
-  const issue = r.error.issues[0];
+  // an unknown field first: a typo ("quey") also leaves its field missing, and the typo is what to name
+  const issue = r.error.issues.find((i) => i.code === 'unrecognized_keys') ?? r.error.issues[0];
   if (issue.code === 'unrecognized_keys') {
     // A typo must not be ignored (filters.source for filters.sources would drop the filter): name it and what is taken.
     const field = [...issue.path, issue.keys[0]].join('.');

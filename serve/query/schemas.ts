@@ -29,7 +29,11 @@ const passageId = z.string().min(1).max(500).describe('passage id, as search or 
 
 // ---- inputs -------------------------------------------------------------------------------------
 
-export const listIndexesInput = z.object({});
+/**
+ * Every input is strict (one way, zod's `.strict()`): an unknown field (a typo like `filters.source`,
+ * `kk` or `quey`) is refused naming it (parseInput in ./query-service.ts), never ignored.
+ */
+export const listIndexesInput = z.object({}).strict();
 
 /**
  * Longest query the POST surfaces (MCP, /v1) take: a Bar Exam fact pattern with its question runs to
@@ -37,7 +41,6 @@ export const listIndexesInput = z.object({});
  */
 export const MAX_QUERY_CHARS = 20_000;
 
-/** Strict: an unknown field (a typo like `filters.source` or `kk`) is refused, never ignored. */
 export const searchInput = z
   .object({
     index: indexName,
@@ -83,31 +86,37 @@ export const searchInput = z
   })
   .strict();
 
-export const explainInput = z.object({
-  index: indexName,
-  query: searchInput.shape.query,
-  method,
-  id: passageId,
-});
+export const explainInput = z
+  .object({
+    index: indexName,
+    query: searchInput.shape.query,
+    method,
+    id: passageId,
+  })
+  .strict();
 
-export const passageInput = z.object({
-  index: indexName,
-  id: passageId,
-});
+export const passageInput = z
+  .object({
+    index: indexName,
+    id: passageId,
+  })
+  .strict();
 
-export const evidenceInput = z.object({
-  index: indexName,
-  hypothesis: z.string().trim().min(1, 'the hypothesis is empty').max(4000).describe('the claim to find evidence for (or, with stance "against", against)'),
-  facts: z.string().max(20000).default('').describe('facts of the case, given to the advocate with the hypothesis (offline counter-evidence needs them)'),
-  stance: z.enum(['for', 'against']).default('for').describe('"for": supporting passages; "against": counter-evidence'),
-  k: z.number().int().min(1).max(MAX_EVIDENCE_K).default(DEFAULT_K).describe(`number of passages (1–${MAX_EVIDENCE_K})`),
-  mode: z
-    .enum(['auto', 'offline', 'llm'])
-    .default('auto')
-    .describe(
-      '"llm": the LLM advocate (needs a server started with an LLM configured); "offline": the heuristic advocate, no LLM; "auto": llm when configured, else offline',
-    ),
-});
+export const evidenceInput = z
+  .object({
+    index: indexName,
+    hypothesis: z.string().trim().min(1, 'the hypothesis is empty').max(4000).describe('the claim to find evidence for (or, with stance "against", against)'),
+    facts: z.string().max(20000).default('').describe('facts of the case, given to the advocate with the hypothesis (offline counter-evidence needs them)'),
+    stance: z.enum(['for', 'against']).default('for').describe('"for": supporting passages; "against": counter-evidence'),
+    k: z.number().int().min(1).max(MAX_EVIDENCE_K).default(DEFAULT_K).describe(`number of passages (1–${MAX_EVIDENCE_K})`),
+    mode: z
+      .enum(['auto', 'offline', 'llm'])
+      .default('auto')
+      .describe(
+        '"llm": the LLM advocate (needs a server started with an LLM configured); "offline": the heuristic advocate, no LLM; "auto": llm when configured, else offline',
+      ),
+  })
+  .strict();
 
 export type SearchInput = z.input<typeof searchInput>;
 export type ExplainInput = z.input<typeof explainInput>;
