@@ -53,6 +53,8 @@ export interface EvidenceResult {
   error?: string;
   /** The advocate's final reply, cut, when it had no parseable selection and no tool returned a passage. */
   raw?: string;
+  /** LLM mode: the temperature the advocate's model sampled at (absent offline, or for a model that holds none). */
+  temperature?: number;
   /** Offline: fewer passages than `k` were returned, and why. */
   shortfall?: { k: number; returned: number; reason: string };
 }
@@ -81,6 +83,7 @@ async function findEvidenceWith(o: FindEvidenceOptions, k: number, docs?: Pick<D
   const hypothesis = { key: 'H', text: hypothesisText, letter: null };
   // the LLM advocate and its tools (LangChain) only with a model: `lexcase evidence --offline` starts without them
   const llmCase = o.llm ? await import('./llm-case.js') : undefined;
+  const temperature = o.llm ? (await import('../../core/llm/factory.js')).modelTemperature(o.llm) : undefined;
   const r = llmCase
     ? await llmCase.runAdvocate({
         llm: o.llm!,
@@ -108,6 +111,7 @@ async function findEvidenceWith(o: FindEvidenceOptions, k: number, docs?: Pick<D
     facts,
     stance,
     mode: o.llm ? 'llm' : OFFLINE_LABEL,
+    ...(temperature !== undefined ? { temperature } : {}),
     evidence: r.evidence,
     toolCalls: r.toolCalls,
     ...(r.analysis ? { analysis: r.analysis } : {}),

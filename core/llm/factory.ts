@@ -131,6 +131,16 @@ export function recordedModelSettings(model: unknown): Record<string, unknown> |
   ) as Record<string, unknown>;
 }
 
+/**
+ * The temperature a chat model samples at, as the model holds it (a factory model, also through a
+ * bound copy such as its `withConfig({ seed })`; any model with a numeric `temperature`), else undefined.
+ */
+export function modelTemperature(model: unknown): number | undefined {
+  for (let m = model as { temperature?: unknown; bound?: unknown } | undefined, i = 0; m && i < 5; m = m.bound as typeof m, i++)
+    if (typeof m.temperature === 'number') return m.temperature;
+  return undefined;
+}
+
 /** Request/retry/cache counters of a factory-made model (undefined for other models). */
 export function llmStats(model: unknown): LlmStats | undefined {
   return model instanceof LexcaseChatOpenAI ? { ...model.lexcase.stats } : undefined;

@@ -251,6 +251,7 @@ export async function openQueryService(opts: QueryServiceOptions): Promise<Query
         facts: r.facts,
         stance: r.stance,
         mode: r.mode,
+        ...(r.temperature !== undefined ? { temperature: r.temperature } : {}),
         evidence: r.evidence.map((e, i) => ({
           rank: i + 1,
           id: e.id,
@@ -272,6 +273,7 @@ export async function openQueryService(opts: QueryServiceOptions): Promise<Query
         stop: r.stop,
         tokens: r.tokens,
         ...(r.error ? { error: r.error } : {}),
+        ...(r.shortfall ? { shortfall: r.shortfall } : {}),
       };
     },
 

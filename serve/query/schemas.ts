@@ -216,6 +216,7 @@ export const evidenceOutput = z.object({
   facts: z.string(),
   stance: z.enum(['for', 'against']),
   mode: z.string().describe('"llm", or "offline heuristic, no LLM"'),
+  temperature: z.number().optional().describe("mode llm: the temperature the advocate sampled at (CASE's 0.3 unless llm.temperature is set)"),
   evidence: z.array(evidenceItem),
   toolCalls: z.array(evidenceToolCall).describe('the searches the advocate ran'),
   analysis: z.string().optional().describe("the LLM advocate's analysis"),
@@ -223,6 +224,10 @@ export const evidenceOutput = z.object({
   stop: z.string().describe('why the advocate stopped (final, offline, max-steps, …)'),
   tokens: z.number().int().describe('LLM tokens used (0 offline)'),
   error: z.string().optional(),
+  shortfall: z
+    .object({ k: z.number().int(), returned: z.number().int(), reason: z.string() })
+    .optional()
+    .describe('fewer passages than k came back, and why (offline: the advocate ranks only the passages its searches returned)'),
 });
 
 export type IndexInfo = z.output<typeof indexInfo>;

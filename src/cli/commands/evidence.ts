@@ -93,7 +93,7 @@ export function register(program: Command): void {
         maxSteps: flags.maxSteps,
       });
       if (r.shortfall) log.warn(`warning: ${r.shortfall.reason}`);
-      output(g, { ...r, ...(llm.model ? { temperature: llm.config.llm.temperature } : {}), usage: llm.usage.snapshot() }, () => formatEvidence(r));
+      output(g, { ...r, usage: llm.usage.snapshot() }, () => formatEvidence(r));
     }),
   );
 }
