@@ -18,7 +18,7 @@ import type { Hit } from '../retrieval/types.js';
 import { retrievalQuery } from '../corpora/barexam.js';
 import { recallAtK } from './metrics/index.js';
 import { trecRankedIds } from './trec/order.js';
-import { searchTopK } from './trec/cut.js';
+import { searchTopK } from '../retrieval/top-k.js';
 import { MRR_K, NDCG_K } from './retrieval-eval.js';
 
 export interface FusionSetting {
@@ -111,7 +111,7 @@ export async function sweepFusion(opts: {
   // Hits ranked as `eval retrieval` ranks them (trec_eval's order of the run file's scores), at its depth.
   const evalDepth = Math.max(...ks, MRR_K, NDCG_K);
   // Each component's own ranking (what the hybrid retriever fuses) and, for its single row, its top
-  // evalDepth as `eval retrieval` cuts it (past ties at the cut: trec/cut.ts; a retriever's top d is
+  // evalDepth as `eval retrieval` cuts it (past ties at the cut: retrieval/top-k.ts; a retriever's top d is
   // the first d of its deeper ranking, so only a tie reaching past maxDepth searches again).
   const runs: Record<string, Hit[][]> = {};
   const tops: Record<string, Hit[][]> = {};

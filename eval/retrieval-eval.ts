@@ -25,7 +25,7 @@ import { DEFAULT_KS } from './retrieval-ks.js';
 import { trecRankedIds } from './trec/order.js';
 import { cutoffsBeyondDepthWarning } from '../retrieval/ranking-depth.js';
 import { log } from '../core/log.js';
-import { searchTopK } from './trec/cut.js';
+import { searchTopK } from '../retrieval/top-k.js';
 
 export { DEFAULT_KS };
 export const MRR_K = 10;
@@ -117,7 +117,7 @@ export async function evalRetrieval(opts: RetrievalEvalOptions): Promise<Retriev
       continue;
     }
     const t0 = performance.now();
-    // The top `depth` as trec_eval ranks them, the first `depth` of any deeper run (trec/cut.ts).
+    // The top `depth` as trec_eval ranks them, the first `depth` of any deeper run (retrieval/top-k.ts).
     const hits = await searchTopK((d) => opts.retriever.search(queryOf(q), { k: d }), depth, undefined, opts.retriever.rankingDepth);
     const ms = performance.now() - t0;
     if (hits.length === 0) noHits.push(q.id);

@@ -4,7 +4,7 @@
  * or returned first — so the same passages in another order, or a resumed build, ranked another
  * top-10. Ties now go to the lower passage id, in memory and through LanceDB (flat, `--exact`, and
  * an IVF index probed in full), so both builds give one ranking; a batch search then cuts it as
- * trec_eval ranks it (searched past the tie, docid descending: eval/trec/cut.ts), so the run file's
+ * trec_eval ranks it (searched past the tie, docid descending: retrieval/top-k.ts), so the run file's
  * top 10 are the first ten lines of a deeper run.
  *
  * Run as a user runs it: the built CLI builds each index twice (the passages in file order and
@@ -111,7 +111,7 @@ describe('dense ties go to the lower passage id', () => {
       expect(b).toEqual(a);
       queries.forEach((q, qi) => {
         // every hit ties (one of three vectors): a batch search cuts a tied ranking as trec_eval ranks
-        // it (docid descending, eval/trec/cut.ts), so the top 10 are the ten highest ids of the query's
+        // it (docid descending, retrieval/top-k.ts), so the top 10 are the ten highest ids of the query's
         // group — the first ten lines of a deeper run
         const group = passages.filter((p) => vectorOf(p.text).join() === vectorOf(q).join()).map((p) => p.id);
         expect(a[qi]).toEqual(group.slice(-10).reverse());

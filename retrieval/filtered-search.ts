@@ -8,8 +8,11 @@
  * (twice over; 4k when the share is not known), ×4 each further round, until k are kept or the
  * ranking ends — and never deeper than the retriever's rankingDepth (retrieval/types.ts; hybrid: its
  * depth, each component's top `depth` hits fused). When the filter keeps fewer than k of that
- * ranking, the hits are those, with a note saying why.
+ * ranking, the hits are those, with a note saying why. The ranking is the one every search shows
+ * and evaluates (./top-k.ts: tied hits in trec_eval's order, searched past a tie at each depth's
+ * cut), so a filtered search keeps, in order, what filtering an unfiltered search by hand keeps.
  */
+import { searchTopK } from './top-k.js';
 import type { Hit, Retriever } from './types.js';
 
 export interface FilterScope {
@@ -36,7 +39,7 @@ export async function searchFiltered(r: Retriever, query: string, k: number, f: 
   // Enough of the ranking to hold k kept passages if they were spread evenly, twice over.
   let depth = Math.min(limit, f.kept !== undefined ? Math.max(k, Math.ceil((2 * k * N) / f.kept)) : 4 * k);
   for (;;) {
-    const hits = await r.search(query, { k: depth });
+    const hits = await searchTopK((d) => r.search(query, { k: d }), depth, undefined, r.rankingDepth);
     const kept: Hit[] = [];
     for (const h of hits) {
       if (!(await f.keeps(f.indexOf(h.id)))) continue;

@@ -10,7 +10,8 @@
  * build (the Documents' other metadata, with fromDocuments). `index` is an index dir (opened on
  * first use with openRetriever and `options`, e.g. { k1, b } or { methods: 'bm25,dense', fusion:
  * 'rrf' }) or a ready lexcase Retriever. `filter` (an index dir only) keeps the passages whose
- * metadata matches (retrieval/langchain-filter.ts): the top k among them.
+ * metadata matches (retrieval/langchain-filter.ts): the top k among them. Tied hits come in the
+ * order `lexcase search`, /v1 and the evaluation give them (retrieval/top-k.ts), filter or not.
  *
  *   const r = await LexcaseRetriever.fromDocuments(docs, { out: 'my-index', filter: { source: 'fre' } });
  */
@@ -25,6 +26,7 @@ import { openRetriever, openSparseIndex } from './open.js';
 import type { Hit, MethodName, Retriever } from './types.js';
 import { searchK } from './search-options.js';
 import { searchFiltered } from './filtered-search.js';
+import { searchTopK } from './top-k.js';
 import { documentsToPassages } from './langchain-documents.js';
 import { compileFilter, metadataView, sourceOnly, type LexcaseMetadataFilter, type PassageMetadataView } from './langchain-filter.js';
 
@@ -149,7 +151,7 @@ export class LexcaseRetriever extends BaseRetriever<LexcaseDocumentMetadata> {
   override async _getRelevantDocuments(query: string, _runManager?: CallbackManagerForRetrieverRun): Promise<Document<LexcaseDocumentMetadata>[]> {
     const r = await this.retriever();
     if (typeof this.index !== 'string') {
-      const hits = await r.search(query, { k: this.k, withText: true });
+      const hits = await searchTopK((d) => r.search(query, { k: d, withText: true }), this.k, undefined, r.rankingDepth);
       return hits.map((h) => {
         if (h.text === undefined)
           throw errors.usage(`the ${r.method} retriever returned passage ${h.id} without its text`, 'implement `withText` in the Retriever passed as `index`');
@@ -159,7 +161,7 @@ export class LexcaseRetriever extends BaseRetriever<LexcaseDocumentMetadata> {
       });
     }
     const docs = (await openSparseIndex(this.index)).docs;
-    const hits = this.keep ? await this.filtered(r, docs, query) : await r.search(query, { k: this.k });
+    const hits = this.keep ? await this.filtered(r, docs, query) : await searchTopK((d) => r.search(query, { k: d }), this.k, undefined, r.rankingDepth);
     const out: Document<LexcaseDocumentMetadata>[] = [];
     for (const h of hits) {
       const i = docs.indexOf(h.id);

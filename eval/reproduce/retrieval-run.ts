@@ -28,7 +28,7 @@ import { methodSpec } from '../../retrieval/methods.js';
 import { log } from '../../core/log.js';
 import { firstRelevantRank, recallAtK } from '../metrics/index.js';
 import { trecRankedIds } from '../trec/order.js';
-import { searchTopK } from '../trec/cut.js';
+import { searchTopK } from '../../retrieval/top-k.js';
 import { countGoldMissing, goldInIndexMetric } from '../gold-in-index.js';
 import { contextFrom, runExperiment, type RunExperimentResult } from '../runner.js';
 import type { AgentSystem } from '../types.js';
@@ -69,7 +69,7 @@ export function recordedIndex(manifest: Manifest, method: string): { index: Reco
 
 /**
  * The order a retrieval (and trec) run ranks hits in, recorded in its config.json: trec_eval's, the
- * top k searched past ties at the cut (eval/trec/cut.ts). A run dir without it kept the retriever's
+ * top k searched past ties at the cut (retrieval/top-k.ts). A run dir without it kept the retriever's
  * order on ties; one with "trec_eval" ordered ties but cut at the depth first (a tie at the cut kept
  * the retriever's passages): both are refused on resume.
  */

@@ -30,7 +30,7 @@ import { rm3Params } from '../../retrieval/rm3-params.js';
 import { applyTies, type TieMode } from '../trec/anserini-ties.js';
 import { measureValue, parseMeasures } from '../trec/measures.js';
 import { trecOrder } from '../trec/order.js';
-import { searchTopK } from '../trec/cut.js';
+import { searchTopK } from '../../retrieval/top-k.js';
 import { RETRIEVAL_RANKING } from './retrieval-run.js';
 import { runDocsOfHits } from '../trec/run.js';
 import { TrecRunWriter } from '../retrieval-eval-run-file.js';
@@ -153,7 +153,7 @@ export async function runTrecGridRun(o: TrecRunOptions): Promise<RunExperimentRe
       retriever: rm3Params(o.retrieverOptions) ? { ...o.retrieverOptions, rm3: rm3Params(o.retrieverOptions) } : o.retrieverOptions,
       hits,
       ties,
-      // the top `hits` searched past ties at the cut (trec/cut.ts): a run dir that cut first is refused on resume
+      // the top `hits` searched past ties at the cut (retrieval/top-k.ts): a run dir that cut first is refused on resume
       ranking: RETRIEVAL_RANKING,
       metrics: measures.map((m) => m.name),
       limit: o.limit ?? null,

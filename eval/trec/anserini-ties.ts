@@ -14,9 +14,9 @@
  */
 import type { Hit } from '../../retrieval/types.js';
 import { errors } from '../../core/errors.js';
+import { TIE_MODES, type TieMode } from '../../retrieval/top-k.js';
 
-export const TIE_MODES = ['none', 'anserini'] as const;
-export type TieMode = (typeof TIE_MODES)[number];
+export { TIE_MODES, type TieMode };
 
 const f = Math.fround;
 const EPS4 = f(1e-4);

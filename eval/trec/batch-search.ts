@@ -14,7 +14,7 @@ import { percentile } from '../bootstrap.js';
 import { runDocsOfHits, type TrecRun } from './run.js';
 import { applyTies, type TieMode } from './anserini-ties.js';
 import { searchOnWorkers, type SearchSource } from './search-workers.js';
-import { searchTopK } from './cut.js';
+import { searchTopK } from '../../retrieval/top-k.js';
 
 export interface BatchSearchOptions {
   k: number;
@@ -83,7 +83,7 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
       for (const t of topics) {
         opts.signal?.throwIfAborted();
         const t0 = performance.now();
-        // The top k as trec_eval ranks them, the first k of any deeper run (cut.ts).
+        // The top k as trec_eval ranks them, the first k of any deeper run (retrieval/top-k.ts).
         const found = await searchTopK(
           (depth) => retriever.search(t.text, { k: depth, ...(opts.approx ? { approx: opts.approx } : {}) }),
           opts.k,

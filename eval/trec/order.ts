@@ -9,16 +9,11 @@
  * and "b" above "a". Byte order = UTF-8 order, hence Buffer.compare rather than JS string order.
  */
 import type { Hit } from '../../retrieval/types.js';
+import { trecCompare } from '../../retrieval/top-k.js';
 import { runDocsOfHits, type RunDoc } from './run.js';
 
-const bytes = (s: string) => Buffer.from(s, 'utf8');
-
-export function trecCompare(a: RunDoc, b: RunDoc): number {
-  if (a.score > b.score) return -1;
-  if (a.score < b.score) return 1;
-  if (a.docid === b.docid) return 0;
-  return Buffer.compare(bytes(b.docid), bytes(a.docid));
-}
+/** The comparison (in retrieval/top-k.ts, where the cut of a search reads it too). */
+export { trecCompare };
 
 /** A new array in trec_eval's order. */
 export const trecOrder = (docs: readonly RunDoc[]): RunDoc[] => docs.slice().sort(trecCompare);

@@ -10,6 +10,7 @@
 import { errors } from '../../core/errors.js';
 import { isSkippable, readNamedLines } from '../../corpora/named-lines.js';
 import type { Hit } from '../../retrieval/types.js';
+import { writtenScore } from '../../retrieval/top-k.js';
 
 export interface RunDoc {
   docid: string;
@@ -77,12 +78,8 @@ export async function loadTrecRun(file: string): Promise<LoadedRun> {
   return { file, tags: [...tags], run, lines };
 }
 
-/**
- * The score exactly as TrecRunWriter writes it (6 decimals), so an evaluation of in-memory hits
- * gives the same numbers as trec_eval (or `lexcase eval run`) on the written file: rounding can
- * create ties, and ties are broken by docid.
- */
-export const writtenScore = (score: number): number => (Number.isFinite(score) ? Number(score.toFixed(6)) : score);
+/** The score exactly as TrecRunWriter writes it (6 decimals; retrieval/top-k.ts, where the cut reads it too). */
+export { writtenScore };
 
 /** Hits of one topic as run documents, scores rounded as in the run file. */
 export const runDocsOfHits = (hits: readonly Hit[]): RunDoc[] => hits.map((h) => ({ docid: h.id, score: writtenScore(h.score) }));

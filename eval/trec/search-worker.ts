@@ -3,14 +3,14 @@
  * answers one topic at a time.
  *   → {type:'open', index, method, options}          ← {type:'ready', method} | {type:'error', …}
  *   → {type:'search', i, text, k, ties?, approx?}     ← {type:'hits', i, hits, ms} | {type:'error', i, …}
- * The k hits are the top k as trec_eval ranks them (cut.ts searchTopK), as on the calling thread.
+ * The k hits are the top k as trec_eval ranks them (retrieval/top-k.ts searchTopK), as on the calling thread.
  */
 import { parentPort } from 'node:worker_threads';
 import { isLexcaseError } from '../../core/errors.js';
 import { openRetriever } from '../../retrieval/open.js';
 import type { ApproxOptions, Retriever } from '../../retrieval/types.js';
 import type { TieMode } from './anserini-ties.js';
-import { searchTopK } from './cut.js';
+import { searchTopK } from '../../retrieval/top-k.js';
 
 type In =
   | { type: 'open'; index: string; method: string; options: Record<string, unknown> }

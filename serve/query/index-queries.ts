@@ -10,8 +10,8 @@ import { findEvidence, type EvidenceResult } from '../../agents/case/find-eviden
 import { errors, LexcaseError } from '../../core/errors.js';
 import { searchFiltered } from '../../retrieval/filtered-search.js';
 import type { OpenedIndex } from '../../retrieval/open-index.js';
-import type { Explanation, Hit, Retriever } from '../../retrieval/types.js';
-import { searchTopK } from '../../eval/trec/cut.js';
+import type { Explanation, Hit } from '../../retrieval/types.js';
+import { searchTopK } from '../../retrieval/top-k.js';
 
 export interface PassageHit extends Hit {
   title?: string;
@@ -63,13 +63,14 @@ export async function searchPassages(ix: OpenedIndex, q: PassageSearch): Promise
     }
     return out;
   };
-  // Tied hits in the order of `search --topics` and eval (trec_eval's: eval/trec/cut.ts), the top k of any deeper search.
-  const search = (query: string, depth: number) => searchTopK((d) => retriever.search(query, { k: d }), depth, undefined, retriever.rankingDepth);
-  if (!q.sources?.length) return { method: retriever.method, hits: await withText(await search(q.query, q.k)) };
-  // the filtered search reads the same ordered ranking
-  const ordered: Retriever = { method: retriever.method, rankingDepth: retriever.rankingDepth, search: (query, o) => search(query, o?.k ?? q.k) };
+  // Tied hits in the order of `search --topics` and eval (trec_eval's: retrieval/top-k.ts), the top k of any deeper search; the filtered search reads the same ranking.
+  if (!q.sources?.length)
+    return {
+      method: retriever.method,
+      hits: await withText(await searchTopK((d) => retriever.search(q.query, { k: d }), q.k, undefined, retriever.rankingDepth)),
+    };
   const { mask, count } = ix.docs.sourceMask(q.sources);
-  const r = await searchFiltered(ordered, q.query, q.k, { size: ix.docs.size, kept: count, indexOf: ix.docs.indexOf, keeps: (i) => mask[i] === 1 });
+  const r = await searchFiltered(retriever, q.query, q.k, { size: ix.docs.size, kept: count, indexOf: ix.docs.indexOf, keeps: (i) => mask[i] === 1 });
   return { method: retriever.method, hits: await withText(r.hits), ...(r.note ? { note: r.note } : {}) };
 }
 

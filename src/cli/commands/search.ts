@@ -83,8 +83,8 @@ export function register(program: Command): void {
       try {
         const retriever = await idx.retriever(flags.method, retrieverOptions(flags, [flags.method]));
         const t0 = performance.now();
-        // Tied hits in the order of `search --topics` and eval (eval/trec/cut.ts): the rank printed is the rank evaluated.
-        const { searchTopK } = await import('../../../eval/trec/cut.js');
+        // Tied hits in the order of `search --topics` and eval (retrieval/top-k.ts): the rank printed is the rank evaluated.
+        const { searchTopK } = await import('../../../retrieval/top-k.js');
         const hits = await searchTopK(
           (depth) => retriever.search(query, { k: depth, ...(approx ? { approx } : {}) }),
           flags.k,

@@ -10,14 +10,15 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildIndex } from '../../indexer/build.js';
-import type { Passage } from '../../corpora/types.js';
-import { openRetriever } from '../../retrieval/open.js';
-import { evalRetrieval } from '../retrieval-eval.js';
-import { runCli } from '../../tests/support/run-cli.js';
-import { searchTopK } from './cut.js';
-import { openIndex } from '../../retrieval/open-index.js';
-import { searchPassages } from '../../serve/query/index-queries.js';
+import { buildIndex } from '../indexer/build.js';
+import type { Passage } from '../corpora/types.js';
+import { openRetriever } from './open.js';
+import { evalRetrieval } from '../eval/retrieval-eval.js';
+import { runCli } from '../tests/support/run-cli.js';
+import { searchTopK } from './top-k.js';
+import { LexcaseRetriever, type LexcaseRetrieverInput } from './langchain-retriever.js';
+import { openIndex } from './open-index.js';
+import { searchPassages } from '../serve/query/index-queries.js';
 
 const GROUPS = [
   'hearsay statement offered to prove the truth of the matter asserted',
@@ -134,7 +135,7 @@ describe('the top k at a tied cut-off', () => {
   });
 });
 
-describe('interactive search lists tied hits as search --topics and eval rank them', () => {
+describe('interactive search, the query service and LangChain list tied hits as search --topics and eval rank them', () => {
   const trecTop3 = ['g0-12', 'g0-11', 'g0-10'];
 
   it('lexcase search -k 3: the ranks are those of the run file (ties by docid descending), the scores unchanged', async () => {
@@ -156,5 +157,14 @@ describe('interactive search lists tied hits as search --topics and eval rank th
     } finally {
       await ix.close();
     }
+  });
+
+  it('the LangChain retriever: the same order from an index dir or an opened retriever, with an object or a function filter or none (was: the doc order)', async () => {
+    const ids = async (o: Partial<LexcaseRetrieverInput>) =>
+      (await new LexcaseRetriever({ index, k: 3, ...o }).invoke('hearsay truth matter')).map((d) => d.metadata.id);
+    expect(await ids({})).toEqual(trecTop3);
+    expect(await ids({ index: await openRetriever(index, 'bm25') })).toEqual(trecTop3);
+    expect(await ids({ filter: { source: 'syn' } })).toEqual(trecTop3);
+    expect(await ids({ filter: (md) => md.source === 'syn' })).toEqual(trecTop3);
   });
 });

@@ -1,0 +1,90 @@
+/**
+ * The top k of a ranking whatever depth is searched: a retriever keeps its k best hits, tied scores
+ * by its internal doc order, while the run file written from them is ranked by trec_eval (scores
+ * rounded to the run file's 6 decimals, ties by docid descending: `trecCompare` below). Cutting at k
+ * first and ordering after made an @k figure depend on the depth searched (--hits / -k) when hits
+ * tied at the cut: of six tied passages the retriever kept five by doc index, and trec_eval on a
+ * deeper run ranked another five first. `searchTopK` searches past k while the hit after the k-th
+ * ties with it (in the run file's rounding), orders the hits as trec_eval does and only then cuts at
+ * k — so the top k of any depth is the first k of a deeper run. Every place that writes, evaluates
+ * or shows a cut ranking searches through it: batch search and its workers, `eval retrieval
+ * --dataset`, the explorer, reproduce runs, the fusion sweep, interactive search, the query service
+ * and the filtered search (./filtered-search.ts: /v1, MCP, the LangChain filter), so a rank a search
+ * view shows is the rank the evaluation counts. A hybrid ranks no deeper than its depth
+ * (Retriever.rankingDepth: it fuses each component's top `depth`), so there it looks past k only up
+ * to that depth.
+ *
+ * With `ties: 'anserini'` the order is Anserini's (raw score, then docid ascending:
+ * eval/trec/anserini-ties.ts), tied on the raw score, as Anserini cuts its Lucene top k.
+ * Here, below eval/, so that retrieval/ reaches it; eval/trec re-exports its run-file parts.
+ */
+import type { Hit } from './types.js';
+
+/** `--ties`: none (trec_eval's order) or Anserini's (eval/trec/anserini-ties.ts applies its scores). */
+export const TIE_MODES = ['none', 'anserini'] as const;
+export type TieMode = (typeof TIE_MODES)[number];
+
+/**
+ * The score exactly as TrecRunWriter writes it (6 decimals), so an evaluation of in-memory hits
+ * gives the same numbers as trec_eval (or `lexcase eval run`) on the written file: rounding can
+ * create ties, and ties are broken by docid.
+ */
+export const writtenScore = (score: number): number => (Number.isFinite(score) ? Number(score.toFixed(6)) : score);
+
+const bytes = (s: string) => Buffer.from(s, 'utf8');
+
+/**
+ * trec_eval's order of two run documents (eval/trec/order.ts): score descending, ties by docid in
+ * DESCENDING byte (UTF-8) order.
+ */
+export function trecCompare(a: { docid: string; score: number }, b: { docid: string; score: number }): number {
+  if (a.score > b.score) return -1;
+  if (a.score < b.score) return 1;
+  if (a.docid === b.docid) return 0;
+  return Buffer.compare(bytes(b.docid), bytes(a.docid));
+}
+
+interface CutOrder {
+  /** The score as the order compares it. */
+  key: (score: number) => number;
+  compare: (a: Hit, b: Hit) => number;
+}
+
+const TREC: CutOrder = {
+  key: writtenScore,
+  compare: (a, b) => trecCompare({ docid: a.id, score: writtenScore(a.score) }, { docid: b.id, score: writtenScore(b.score) }),
+};
+
+const ANSERINI: CutOrder = {
+  key: (s) => s,
+  compare: (a, b) => (b.score !== a.score ? (b.score > a.score ? 1 : -1) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+};
+
+const orderOf = (ties: TieMode | undefined): CutOrder => (ties === 'anserini' ? ANSERINI : TREC);
+
+/** Hits in the cut's order (trec_eval's, or Anserini's with ties 'anserini'), ranks renumbered. */
+export function rankedHits(hits: readonly Hit[], ties?: TieMode): Hit[] {
+  return hits
+    .slice()
+    .sort(orderOf(ties).compare)
+    .map((h, i) => (h.rank === i + 1 ? h : { ...h, rank: i + 1 }));
+}
+
+/**
+ * The k best hits of `search` (called with a depth, it returns that many best hits or all there
+ * are), the same k whatever depth a caller might have asked for: searched past k while hit k+1 ties
+ * with hit k, ordered (rankedHits), then cut at k. `rankingDepth` (Retriever.rankingDepth: a hybrid's
+ * depth) bounds how far past k it searches; at or beyond it the hits of `search(k)` are ordered and
+ * kept as they are.
+ */
+export async function searchTopK(search: (depth: number) => Promise<Hit[]>, k: number, ties?: TieMode, rankingDepth = Infinity): Promise<Hit[]> {
+  if (k < 1) return [];
+  const { key } = orderOf(ties);
+  const limit = Math.max(k, rankingDepth);
+  for (let want = k + 1; ; want *= 2) {
+    const depth = Math.min(want, limit);
+    const ranked = rankedHits(await search(depth), ties);
+    // Fewer than asked: every hit there is. Else every unsearched hit scores at most the last one.
+    if (depth === limit || ranked.length < depth || key(ranked[ranked.length - 1].score) !== key(ranked[k - 1].score)) return ranked.slice(0, k);
+  }
+}
