@@ -23,6 +23,8 @@ export const tokenUsageSchema = z.object({
   cutShort: z.number().optional(),
   /** Requests cut off when their item ended (recorded `abandoned`; their usage is in no total); absent when 0. */
   abandoned: z.number().optional(),
+  /** Requests answered with an error after their retries (recorded with `error`; in no call count or total); absent when 0. */
+  refused: z.number().optional(),
 });
 
 export const resultRecordSchema = z.object({

@@ -4,7 +4,8 @@
  * saying how many of those are failures kept from an earlier attempt (--no-retry-failed), so the line
  * agrees with the report's failed items printed with it — and the whole run's tokens, summed from
  * results.jsonl as report.md sums them (not only what this call spent: 0 after a full resume), and
- * the requests cut off when their item ended, whose usage is in no total.
+ * the requests counted apart from the calls: cut off when their item ended, or refused (an error
+ * after their retries), whose usage is in no total.
  */
 import type { ResultRecord } from './types.js';
 
@@ -40,22 +41,45 @@ export function runTokenTotal(results: readonly ResultRecord[]): number {
   return results.reduce((s, r) => s + (typeof r.tokens?.total === 'number' ? r.tokens.total : 0), 0);
 }
 
+/** The requests results.jsonl counts apart from `calls`: cut off when their item ended, or refused (an error after their retries). */
+type UncountedRequests = 'abandoned' | 'refused';
+
+/** Requests of the whole run of that kind: each item's and those of the failed attempts a retry replaced. */
+function runRequestCount(results: readonly ResultRecord[], key: UncountedRequests): number {
+  return results.reduce((s, r) => s + (r.tokens?.[key] ?? 0) + (r.replacedAttempts?.tokens[key] ?? 0), 0);
+}
+
 /**
  * Requests of the whole run cut off when their item ended (results.jsonl `tokens.abandoned`, and
  * that of the failed attempts a retry replaced): what they spent is in no token total.
  */
-export function runCutOffCount(results: readonly ResultRecord[]): number {
-  return results.reduce((s, r) => s + (r.tokens?.abandoned ?? 0) + (r.replacedAttempts?.tokens.abandoned ?? 0), 0);
-}
+export const runCutOffCount = (results: readonly ResultRecord[]): number => runRequestCount(results, 'abandoned');
+
+/**
+ * Requests of the whole run answered with an error after their retries (results.jsonl
+ * `tokens.refused`, replaced attempts' included): sent, yet in no call count or token total.
+ */
+export const runRefusedCount = (results: readonly ResultRecord[]): number => runRequestCount(results, 'refused');
+
+const requests = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'request' : 'requests'}`;
 
 /** "5 requests cut off when their item ended (their usage is in no total)": the one wording (the counts line, report.md). */
 export function cutOffText(n: number): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? 'request' : 'requests'} cut off when ${n === 1 ? 'its' : 'their'} item ended (${n === 1 ? 'its' : 'their'} usage is in no total)`;
+  return `${requests(n)} cut off when ${n === 1 ? 'its' : 'their'} item ended (${n === 1 ? 'its' : 'their'} usage is in no total)`;
 }
 
-/** "tokens 10,886 (whole run; this call 0)": the run's total, and this call's when it differs; then the requests cut off, if any. */
+/** "3 requests refused (an error instead of a reply after retries, e.g. HTTP 400; not in LLM calls)": the one wording (the counts line, report.md, CASE's Tokens line). */
+export function refusedText(n: number): string {
+  return `${requests(n)} refused (an error instead of a reply after retries, e.g. HTTP 400; not in LLM calls)`;
+}
+
+/** "; 2 requests cut off …; 3 requests refused …": the run's requests counted apart from its calls, '' when none. */
+export function uncountedRequestsText(cutOff: number, refused: number): string {
+  return `${cutOff ? `; ${cutOffText(cutOff)}` : ''}${refused ? `; ${refusedText(refused)}` : ''}`;
+}
+
+/** "tokens 10,886 (whole run; this call 0)": the run's total, and this call's when it differs; then the requests cut off or refused, if any. */
 export function runTokensText(results: readonly ResultRecord[], thisCall: number): string {
   const total = runTokenTotal(results);
-  const cutOff = runCutOffCount(results);
-  return `tokens ${total.toLocaleString('en-US')}${thisCall === total ? '' : ` (whole run; this call ${thisCall.toLocaleString('en-US')})`}${cutOff ? `; ${cutOffText(cutOff)}` : ''}`;
+  return `tokens ${total.toLocaleString('en-US')}${thisCall === total ? '' : ` (whole run; this call ${thisCall.toLocaleString('en-US')})`}${uncountedRequestsText(runCutOffCount(results), runRefusedCount(results))}`;
 }

@@ -117,13 +117,15 @@ describe('an item that fails with sibling calls in flight', () => {
     const runDir = join(dir, 'rec');
     const first = await run(runDir, createChatModel(cfg(srv.url)));
     const failed = (await readResults(runDir)).records.find((x) => x.id === 'mbe_581')!;
-    // before: tokens {calls: 0, total: 0} and nothing else, though B's turn 1 had been sent
-    expect(failed.tokens).toEqual({ input: 0, output: 0, total: 0, calls: 0, cached: 0, abandoned: 1 });
+    // before: tokens {calls: 0, total: 0} and nothing else, though B's turn 1 had been sent (and A's, refused: eval/runner-refused-calls.test.ts)
+    expect(failed.tokens).toEqual({ input: 0, output: 0, total: 0, calls: 0, cached: 0, abandoned: 1, refused: 1 });
     const section = (await tokensSection(await readRun(runDir), {} as never))!;
     expect(section.json).toMatchObject({ calls: 3, abandoned: 1 });
-    expect(section.markdown).toContain('| requests cut off when their item ended (usage in no total) |');
+    expect(section.markdown).toContain('| requests cut off when their item ended (usage in no total)');
     expect(section.markdown).toContain('**1 request cut off when its item ended (its usage is in no total)**');
-    expect(runTokensText(first.results, 3150)).toBe('tokens 3,150; 1 request cut off when its item ended (its usage is in no total)');
+    expect(runTokensText(first.results, 3150)).toBe(
+      'tokens 3,150; 1 request cut off when its item ended (its usage is in no total); 1 request refused (an error instead of a reply after retries, e.g. HTTP 400; not in LLM calls)',
+    );
     const entry = { id: 'r', dir: runDir, root: dir, kind: 'run' as const, items: 2, correct: 1, graphs: 0 };
     expect(await runSummary(entry)).toMatchObject({ tokens: 3150, cutOff: 1 });
 
@@ -134,11 +136,11 @@ describe('an item that fails with sibling calls in flight', () => {
     const retried = (await readResults(runDir)).records.find((x) => x.id === 'mbe_581')!;
     expect(retried.tokens).toMatchObject({ calls: 3, total: 3150 });
     expect(retried.tokens).not.toHaveProperty('abandoned');
-    expect(retried.replacedAttempts).toEqual({ attempts: 1, tokens: { input: 0, output: 0, total: 0, calls: 0, cached: 0, abandoned: 1 } });
+    expect(retried.replacedAttempts).toEqual({ attempts: 1, tokens: { input: 0, output: 0, total: 0, calls: 0, cached: 0, abandoned: 1, refused: 1 } });
     const after = (await tokensSection(await readRun(runDir), {} as never))!;
     // before: "**0 tokens more (0 LLM calls) were spent on 1 failed attempt that a retry replaced**"
     expect(after.markdown).toContain(
-      "**At least 0 tokens more (0 LLM calls; and 1 request cut off when its item ended (its usage is in no total)) were spent on 1 failed attempt that a retry replaced** (1 item; not in the figures above, which are each item's recorded attempt): at least 6,300 tokens were spent in all.",
+      "**At least 0 tokens more (0 LLM calls; and 1 request cut off when its item ended (its usage is in no total); and 1 request refused (an error instead of a reply after retries, e.g. HTTP 400; not in LLM calls)) were spent on 1 failed attempt that a retry replaced** (1 item; not in the figures above, which are each item's recorded attempt): at least 6,300 tokens were spent in all.",
     );
     expect(after.json).toMatchObject({ replacedAttempts: { attempts: 1, calls: 0, abandoned: 1 } });
     expect(await runSummary(entry)).toMatchObject({ tokens: 6300, cutOff: 1 });

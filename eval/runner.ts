@@ -424,10 +424,12 @@ async function runLocked<Item extends { id: string }>(
     // counted but not written, later ones counted nowhere).
     itemEnd.abort(new ItemEndedError(item.id));
     await xlog.settled();
-    // the requests cut off are counted beside the tokens (their usage, if a reply was on its way, is in no total)
+    // the requests cut off, and those answered with an error after their retries (HTTP 400, …), are
+    // counted beside the tokens: neither is in `calls`, and what they spent is in no total
     const exchanges = [...xlog.recorded];
     const abandoned = exchanges.filter((x) => x.abandoned).length;
-    const cut = { exchanges, tokens: { ...meter.snapshot(), ...(abandoned ? { abandoned } : {}) } };
+    const refused = exchanges.filter((x) => x.error && !x.abandoned).length;
+    const cut = { exchanges, tokens: { ...meter.snapshot(), ...(abandoned ? { abandoned } : {}), ...(refused ? { refused } : {}) } };
     if (xlog.mismatch) {
       fail(xlog.mismatch);
       return;

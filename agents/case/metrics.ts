@@ -14,7 +14,7 @@ import { correctFlags, failedCount } from '../../eval/metrics/failures.js';
 import { figureText, methodLabel, proportionInterval } from '../../eval/stats/index.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { table } from '../../eval/report/format.js';
-import { cutOffText, runCutOffCount } from '../../eval/run-counts.js';
+import { runCutOffCount, runRefusedCount, uncountedRequestsText } from '../../eval/run-counts.js';
 import { toolCallsOf } from '../../eval/report/sections/tool-usage.js';
 import { goldAbsentFor, goldCoverage, goldCoverageNote, NO_GOLD_IN_INDEX, type GoldCoverage } from '../../eval/gold-in-index.js';
 
@@ -42,8 +42,11 @@ export interface CaseMetrics {
   /** Items that record whether their gold passage is in the index, and how many have none there (absent for runs that do not record it). */
   goldInIndex?: GoldCoverage;
   tools: { calls: Record<string, number>; callsPerQuestion: number; distinctPassagesPerQuestion: number };
-  /** `cutOff`: requests cut off when their item ended (eval/run-counts.ts): in no total; absent when none. */
-  tokens: { total: number; perQuestion: number; byStage: Record<string, number>; cutOff?: number };
+  /**
+   * `cutOff`: requests cut off when their item ended; `refused`: requests answered with an error after
+   * their retries (eval/run-counts.ts): in no call count or total; each absent when none.
+   */
+  tokens: { total: number; perQuestion: number; byStage: Record<string, number>; cutOff?: number; refused?: number };
   abstentions: number;
 }
 
@@ -114,6 +117,7 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
   if (metered.length && tokenTotal > staged) byStage.other = tokenTotal - staged;
   const n = records.length;
   const cutOff = runCutOffCount(records);
+  const refused = runRefusedCount(records);
   const jury = records.some((r) => r.confidence === 'high' || r.confidence === 'low');
   return {
     ...(label ? { label } : {}),
@@ -141,7 +145,7 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
     },
     ...(coverage ? { goldInIndex: coverage } : {}),
     tools: { calls, callsPerQuestion: n ? callTotal / n : 0, distinctPassagesPerQuestion: n ? distinct / n : 0 },
-    tokens: { total: tokenTotal, perQuestion: n ? tokenTotal / n : 0, byStage, ...(cutOff ? { cutOff } : {}) },
+    tokens: { total: tokenTotal, perQuestion: n ? tokenTotal / n : 0, byStage, ...(cutOff ? { cutOff } : {}), ...(refused ? { refused } : {}) },
     abstentions,
   };
 }
@@ -170,7 +174,7 @@ export function caseMetricsMarkdown(m: CaseMetrics): string {
       `Tool calls: ${tools.map(([t, c]) => `${t} ${c}`).join(', ')} (${m.tools.callsPerQuestion.toFixed(1)} per question, ${m.tools.distinctPassagesPerQuestion.toFixed(1)} distinct passages returned per question).`,
     );
   }
-  if (m.tokens.total > 0 || m.tokens.cutOff)
+  if (m.tokens.total > 0 || m.tokens.cutOff || m.tokens.refused)
     lines.push(
       `Tokens: ${m.tokens.total} total, ${m.tokens.perQuestion.toFixed(0)} per question${
         Object.keys(m.tokens.byStage).length
@@ -178,7 +182,7 @@ export function caseMetricsMarkdown(m: CaseMetrics): string {
               .map(([k, v]) => `${k} ${v}`)
               .join(', ')})`
           : ''
-      }${m.tokens.cutOff ? `; ${cutOffText(m.tokens.cutOff)}` : ''}.`,
+      }${uncountedRequestsText(m.tokens.cutOff ?? 0, m.tokens.refused ?? 0)}.`,
     );
   return lines.join('\n');
 }

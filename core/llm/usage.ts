@@ -29,6 +29,12 @@ export interface TokenUsage {
    * total (the runner counts them from the item's exchanges).
    */
   abandoned?: number;
+  /**
+   * Requests answered with an error instead of a reply after their retries (HTTP 400, a timeout, …):
+   * recorded with `error` in llm/<item>.jsonl, not in `calls`, and what the endpoint spent on them
+   * is in no total (the runner counts them from the item's exchanges, as `abandoned`).
+   */
+  refused?: number;
 }
 
 export interface UsageDelta {
@@ -43,8 +49,8 @@ export interface UsageDelta {
 
 /** The optional counters of TokenUsage a reply adds to; absent when 0. */
 const COUNTERS = ['unreported', 'cutShort'] as const;
-/** The optional counters addUsage sums: those and the requests cut off (counted by the runner, not by a reply). */
-const SUMMED = [...COUNTERS, 'abandoned'] as const;
+/** The optional counters addUsage sums: those and the requests cut off or refused (counted by the runner, not by a reply). */
+const SUMMED = [...COUNTERS, 'abandoned', 'refused'] as const;
 
 export const emptyUsage = (): TokenUsage => ({ input: 0, output: 0, total: 0, calls: 0, cached: 0 });
 

@@ -18,6 +18,9 @@ import { systemLabel } from '../common/labels.js';
 const retriedNote = (n: number) => `${n.toLocaleString('en-US')} tokens more were spent on attempts a retry replaced`;
 /** What no token figure holds: requests cut off when their item ended (results.jsonl `tokens.abandoned`; eval/run-counts.ts cutOffText). */
 const cutOffNote = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'request' : 'requests'} cut off when their item ended (their usage is in no total)`;
+/** Sent but in no call count: requests answered with an error after their retries (results.jsonl `tokens.refused`; eval/run-counts.ts refusedText). */
+const refusedNote = (n: number) =>
+  `${n.toLocaleString('en-US')} ${n === 1 ? 'request' : 'requests'} refused (an error instead of a reply after retries, e.g. HTTP 400; not in LLM calls)`;
 /** A killed or interrupted run (fewer results than config.json planned): its figures are over the items it finished (eval/run-planned.ts). */
 const partialNote = (s: RunSummary) =>
   h(
@@ -163,6 +166,7 @@ export async function renderRunsTable(root: HTMLElement, params: URLSearchParams
             r.tokens.toLocaleString('en-US'),
             r.retriedTokens ? h('span', { class: 'ci', title: retriedNote(r.retriedTokens) }, ` (+${r.retriedTokens.toLocaleString('en-US')})`) : null,
             r.cutOff ? h('span', { class: 'ci', title: cutOffNote(r.cutOff) }, ` (${r.cutOff.toLocaleString('en-US')} cut off)`) : null,
+            r.refused ? h('span', { class: 'ci', title: refusedNote(r.refused) }, ` (${r.refused.toLocaleString('en-US')} refused)`) : null,
           ],
           { class: 'num', 'data-testid': 'run-tokens' },
         ),
@@ -578,6 +582,7 @@ export async function runSummaryHeader(el: HTMLElement, runId: string): Promise<
                 s.tokens.toLocaleString('en-US'),
                 s.retriedTokens ? h('span', { class: 'ci' }, ` · ${retriedNote(s.retriedTokens)}`) : null,
                 s.cutOff ? h('span', { class: 'ci', 'data-testid': 'summary-cut-off' }, ` · ${cutOffNote(s.cutOff)}`) : null,
+                s.refused ? h('span', { class: 'ci', 'data-testid': 'summary-refused' }, ` · ${refusedNote(s.refused)}`) : null,
               ),
             ),
             h('div', {}, h('dt', {}, 'date'), h('dd', {}, day(s.date))),

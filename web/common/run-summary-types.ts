@@ -72,6 +72,8 @@ export interface RunSummary {
   retriedTokens: number;
   /** Requests of the run cut off when their item ended (results.jsonl `tokens.abandoned`, replaced attempts' included): in neither token figure; 0 when none. */
   cutOff: number;
+  /** Requests of the run answered with an error after their retries (results.jsonl `tokens.refused`, replaced attempts' included): in no call count or token figure; 0 when none. */
+  refused: number;
   date: string | null;
   hasTable: boolean;
   /** The reproduction dir this run belongs to (its grid's run), else null. */

@@ -9,7 +9,7 @@
  * `lexcase reproduce` recipes). Files are read defensively: a missing or malformed config, trace or
  * table is reported as absent, never as a failure of the page.
  */
-import { runCutOffCount, runTokenTotal } from '../../eval/run-counts.js';
+import { runCutOffCount, runRefusedCount, runTokenTotal } from '../../eval/run-counts.js';
 import { existsSync, statSync } from 'node:fs';
 import { readRegularFile } from '../../core/read-regular.js';
 import { join } from 'node:path';
@@ -102,6 +102,7 @@ async function computeSummary(run: RunEntry): Promise<RunSummary> {
     tokens: runTokenTotal(results),
     retriedTokens: results.reduce((s, r) => s + (r.replacedAttempts?.tokens.total ?? 0), 0),
     cutOff: runCutOffCount(results),
+    refused: runRefusedCount(results),
     date: str(prov.createdAt),
     hasTable: existsSync(join(run.dir, TABLE_FILE)) && servable(run.root, join(run.dir, TABLE_FILE)),
     parent: run.parent ?? null,

@@ -1,16 +1,24 @@
 /** Token usage summed from results (input/output tokens actually sent to the endpoint; cache hits counted apart). */
-import { cutOffText } from '../../run-counts.js';
+import { cutOffText, refusedText } from '../../run-counts.js';
 import { num, table } from '../format.js';
 import type { SectionBuilder } from '../types.js';
 
 export const tokensSection: SectionBuilder = (run) => {
   const withTokens = run.results.filter((r) => r.tokens);
   if (withTokens.length === 0) return null;
-  const t = { input: 0, output: 0, total: 0, calls: 0, cached: 0, unreported: 0, cutShort: 0, abandoned: 0 };
+  const t = { input: 0, output: 0, total: 0, calls: 0, cached: 0, unreported: 0, cutShort: 0, abandoned: 0, refused: 0 };
   for (const r of withTokens) for (const k of Object.keys(t) as (keyof typeof t)[]) t[k] += r.tokens![k] ?? 0;
-  const { unreported, cutShort, abandoned, ...sums } = t;
-  const counted = { ...sums, ...(unreported ? { unreported } : {}), ...(cutShort ? { cutShort } : {}), ...(abandoned ? { abandoned } : {}) };
-  if (t.calls === 0 && !t.abandoned) return { id: 'tokens', title: 'Tokens', markdown: 'No LLM calls (offline run).', json: { ...counted, perItem: 0 } };
+  const { unreported, cutShort, abandoned, refused, ...sums } = t;
+  const counted = {
+    ...sums,
+    ...(unreported ? { unreported } : {}),
+    ...(cutShort ? { cutShort } : {}),
+    ...(abandoned ? { abandoned } : {}),
+    ...(refused ? { refused } : {}),
+  };
+  // requests were sent when any was cut off or refused, though no call was answered
+  if (t.calls === 0 && !t.abandoned && !t.refused)
+    return { id: 'tokens', title: 'Tokens', markdown: 'No LLM calls (offline run).', json: { ...counted, perItem: 0 } };
   const n = withTokens.length;
   const ms = run.results.reduce((a, r) => a + (r.ms ?? 0), 0);
   const rows = [
@@ -24,6 +32,7 @@ export const tokensSection: SectionBuilder = (run) => {
   if (t.unreported) rows.push(['calls without usage (endpoint reported none)', num(t.unreported), num(t.unreported / n, 2)]);
   if (t.cutShort) rows.push(['replies cut short (finish_reason "length")', num(t.cutShort), num(t.cutShort / n, 2)]);
   if (t.abandoned) rows.push(['requests cut off when their item ended (usage in no total)', num(t.abandoned), num(t.abandoned / n, 2)]);
+  if (t.refused) rows.push(['requests refused (an error after retries; not in LLM calls)', num(t.refused), num(t.refused / n, 2)]);
   // failed attempts a retry replaced: their lines are gone, their tokens are kept on the new line
   const replaced = withTokens.reduce(
     (a, r) =>
@@ -34,22 +43,28 @@ export const tokensSection: SectionBuilder = (run) => {
             total: a.total + r.replacedAttempts.tokens.total,
             calls: a.calls + r.replacedAttempts.tokens.calls,
             abandoned: a.abandoned + (r.replacedAttempts.tokens.abandoned ?? 0),
+            refused: a.refused + (r.replacedAttempts.tokens.refused ?? 0),
           }
         : a,
-    { items: 0, attempts: 0, total: 0, calls: 0, abandoned: 0 },
+    { items: 0, attempts: 0, total: 0, calls: 0, abandoned: 0, refused: 0 },
   );
-  // requests of those attempts cut off when their item ended: what they spent is not in `total`, so it is a lower bound
-  const atLeast = replaced.abandoned ? 'at least ' : '';
+  // requests of those attempts cut off when their item ended or refused: what they spent is not in `total`, so it is a lower bound
+  const atLeast = replaced.abandoned || replaced.refused ? 'at least ' : '';
   if (replaced.attempts) rows.push(['spent on attempts a retry replaced (not above)', num(replaced.total), '']);
   const notes = [
     ...(replaced.attempts
       ? [
-          `**${replaced.abandoned ? 'At least ' : ''}${num(replaced.total)} tokens more (${num(replaced.calls)} LLM calls${replaced.abandoned ? `; and ${cutOffText(replaced.abandoned)}` : ''}) were spent on ${num(replaced.attempts)} failed ${replaced.attempts === 1 ? 'attempt' : 'attempts'} that a retry replaced** (${num(replaced.items)} ${replaced.items === 1 ? 'item' : 'items'}; not in the figures above, which are each item's recorded attempt): ${atLeast}${num(t.total + replaced.total)} tokens were spent in all.`,
+          `**${atLeast ? 'At least ' : ''}${num(replaced.total)} tokens more (${num(replaced.calls)} LLM calls${replaced.abandoned ? `; and ${cutOffText(replaced.abandoned)}` : ''}${replaced.refused ? `; and ${refusedText(replaced.refused)}` : ''}) were spent on ${num(replaced.attempts)} failed ${replaced.attempts === 1 ? 'attempt' : 'attempts'} that a retry replaced** (${num(replaced.items)} ${replaced.items === 1 ? 'item' : 'items'}; not in the figures above, which are each item's recorded attempt): ${atLeast}${num(t.total + replaced.total)} tokens were spent in all.`,
         ]
       : []),
     ...(t.abandoned
       ? [
           `**${cutOffText(t.abandoned)}**: a sibling call failed the item while they were in flight (recorded \`abandoned\` in llm/<item>.jsonl); they are not in LLM calls, and what the endpoint spent on them is not in input/output/total, so these may undercount what was spent.`,
+        ]
+      : []),
+    ...(t.refused
+      ? [
+          `**${refusedText(t.refused)}**: they were sent and answered with an error after the retries (recorded with their \`error\` in llm/<item>.jsonl); they are not in LLM calls, and what the endpoint spent on them (if anything) is not in input/output/total.`,
         ]
       : []),
     ...(t.unreported
@@ -80,6 +95,7 @@ export const tokensSection: SectionBuilder = (run) => {
               total: replaced.total,
               calls: replaced.calls,
               ...(replaced.abandoned ? { abandoned: replaced.abandoned } : {}),
+              ...(replaced.refused ? { refused: replaced.refused } : {}),
             },
           }
         : {}),
