@@ -13,6 +13,7 @@ import { loadQuestions } from '../corpora/registry.js';
 import { DEFAULT_SPLIT_SEED } from '../corpora/splits.js';
 import type { Split } from '../corpora/types.js';
 import { fuse, type FusionMethod } from '../retrieval/fusion.js';
+import { shareOptions } from '../retrieval/methods.js';
 import { openRetriever } from '../retrieval/open.js';
 import type { Hit } from '../retrieval/types.js';
 import { retrievalQuery } from '../corpora/barexam.js';
@@ -115,8 +116,9 @@ export async function sweepFusion(opts: {
   // the first d of its deeper ranking, so only a tie reaching past maxDepth searches again).
   const runs: Record<string, Hit[][]> = {};
   const tops: Record<string, Hit[][]> = {};
+  const optionsOf = shareOptions(opts.retrieverOptions, components, 'fusion sweep');
   for (const m of components) {
-    const r = await openRetriever(opts.index, m, opts.retrieverOptions);
+    const r = await openRetriever(opts.index, m, optionsOf(m));
     runs[m] = [];
     tops[m] = [];
     for (const q of questions) {

@@ -4,6 +4,7 @@
  * report that always states the corpus (name, passage count, checksum) and the dataset split, so a
  * figure on the small bundled corpus is never mistaken for one on the paper's 856,835-passage pool.
  */
+import { shareOptions } from '../retrieval/methods.js';
 import { openIndex, type OpenedIndex } from '../retrieval/open-index.js';
 import { DATASETS, datasetChecksum, loadQuestions } from '../corpora/registry.js';
 import { errors } from '../core/errors.js';
@@ -106,7 +107,8 @@ async function evalOnOpened(idx: OpenedIndex, opts: IndexEvalOptions): Promise<R
   }
   // Open all retrievers first, so a missing method fails before any work.
   const retrievers = [];
-  for (const m of opts.methods) retrievers.push(await idx.retriever(m, opts.retrieverOptions));
+  const optionsOf = shareOptions(opts.retrieverOptions, opts.methods, 'eval retrieval');
+  for (const m of opts.methods) retrievers.push(await idx.retriever(m, optionsOf(m)));
   const results: RetrievalEvalResult[] = [];
   const runFiles: Record<string, string> = {};
   for (const retriever of retrievers) {

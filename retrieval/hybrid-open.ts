@@ -5,7 +5,8 @@
  *   fusion    'rrf' | 'weighted' (min-max-normalised scores); default HYBRID_DEFAULTS
  *   weights   { bm25: 0.3, dense: 0.7 } or 'bm25=0.3,dense=0.7'; default HYBRID_DEFAULTS' weights when methods (any order) and fusion equal the defaults, given or not, else equal
  *   rrfK, depth (hits fetched per component); defaults HYBRID_DEFAULTS
- * Component-specific options (k1, b, mu, embedder, nprobes, …) are passed to every component.
+ * Component-specific options (k1, b, mu, embedder, nprobes, …) are passed to the components that read
+ * them; one none of the fused methods reads (k1 when bm25 is not among them) is warned about (methods.ts shareOptions).
  */
 import { errors } from '../core/errors.js';
 import { readManifest } from '../indexer/manifest.js';
@@ -13,6 +14,7 @@ import { createHybridRetriever, DEFAULT_HYBRID_METHODS, defaultHybridWeights, HY
 import type { FusionMethod } from './fusion.js';
 import type { Retriever } from './types.js';
 import { textStoreFor } from './hit-text.js';
+import { shareOptions } from './methods.js';
 
 type Open = (dir: string, method: string, opts?: Record<string, unknown>) => Promise<Retriever>;
 
@@ -53,7 +55,8 @@ export async function openHybridRetriever(dir: string, opts: Record<string, unkn
   for (const m of methods) if (!manifest.methods.includes(m)) throw errors.methodUnavailable(m, dir, manifest.methods, 'hybrid');
   const fusion = (opts.fusion ?? HYBRID_DEFAULTS.fusion) as FusionMethod;
   const { methods: _m, hybridMethods: _h, fusion: _f, weights: _w, rrfK: _r, depth: _d, ...rest } = opts;
-  const components = await Promise.all(methods.map((m) => open(dir, m, rest)));
+  const optionsOf = shareOptions(rest, methods, 'hybrid');
+  const components = await Promise.all(methods.map((m) => open(dir, m, optionsOf(m))));
   const rrfK = opts.rrfK !== undefined ? Number(opts.rrfK) : HYBRID_DEFAULTS.rrfK;
   const depth = opts.depth !== undefined ? Number(opts.depth) : HYBRID_DEFAULTS.depth;
   // The defaults' weights belong to the default methods and fusion, given or not: other methods or another fusion get equal weights.

@@ -6,6 +6,7 @@
  * sparse methods' shared index. A new method is one entry here plus its own files; see
  * docs/architecture.md, "Add a retrieval method". A method's code is imported when it is opened.
  */
+import { log } from '../core/log.js';
 import type { Manifest } from '../indexer/manifest.js';
 import type { Retriever } from './types.js';
 
@@ -148,8 +149,46 @@ export function methodOptionKeys(method: string): readonly string[] {
 /** Every option key some method takes: openRetriever refuses any other. */
 export const RETRIEVER_OPTION_KEYS: readonly string[] = [...new Set(METHODS.flatMap((m) => m.options))];
 
+/** The methods that read option `key` (their own `options`), in registry order. */
+export const methodsReading = (key: string): string[] => METHODS.filter((m) => m.options.includes(key)).map((m) => m.name);
+
+/** The keys of `opts` some method reads but none of `methods` does: they would change nothing (keys no method reads are openRetriever's to refuse). */
+export function unreadOptions(opts: Record<string, unknown>, methods: readonly string[]): string[] {
+  return Object.keys(opts).filter((k) => RETRIEVER_OPTION_KEYS.includes(k) && !methods.some((m) => methodOptionKeys(m).includes(k)));
+}
+
+/**
+ * `opts` without the keys none of `methods` reads though another method does (they would change
+ * nothing), except `rm3`, which a method without RM3 refuses (open.ts) rather than ignores.
+ */
+export function withoutUnreadOptions(opts: Record<string, unknown>, methods: readonly string[]): Record<string, unknown> {
+  const unread = new Set(unreadOptions(opts, methods).filter((k) => k !== 'rm3'));
+  return Object.fromEntries(Object.entries(opts).filter(([k]) => !unread.has(k)));
+}
+
+/**
+ * What `method` gets of one options object shared over several (eval retrieval --method bm25,qld
+ * --k1 …, hybrid's components): the keys it reads, so openRetriever warns only about a key the
+ * caller meant for that one method.
+ */
+export const optionsFor = (method: string, opts: Record<string, unknown>): Record<string, unknown> => withoutUnreadOptions(opts, [method]);
+
+/** "option "k1" is ignored by qld: only bm25, wink read it": the one wording of a key a method does not read. */
+export const unreadOptionText = (key: string, methods: readonly string[]): string =>
+  `option "${key}" is ignored by ${methods.join(', ')}: only ${methodsReading(key).join(', ')} ${methodsReading(key).length === 1 ? 'reads' : 'read'} it`;
+
 /** Methods that take RM3 (`rm3` in their options). */
 export const RM3_METHODS: readonly string[] = METHODS.filter((m) => m.rm3).map((m) => m.name);
 
 /** "bm25 | qld | …" with each method's summary, for --help. */
 export const methodsHelp = (): string => METHODS.map((m) => `${m.name} (${m.summary})`).join('; ');
+
+/**
+ * One options object shared over `methods` (eval retrieval --method bm25,qld --k1 …): warns once
+ * about each key none of them reads (`who` names the caller), and gives each method the keys it reads,
+ * so openRetriever does not warn about a key meant for another of them.
+ */
+export function shareOptions(opts: Record<string, unknown> = {}, methods: readonly string[], who: string): (method: string) => Record<string, unknown> {
+  for (const key of unreadOptions(opts, methods)) log.warn(`${who}: ${unreadOptionText(key, methods)}`);
+  return (method) => optionsFor(method, opts);
+}

@@ -4,10 +4,11 @@
  * per dir (open-sparse.ts).
  */
 import { errors } from '../core/errors.js';
+import { log } from '../core/log.js';
 import { readManifest } from '../indexer/manifest.js';
 import type { Retriever } from './types.js';
 import { didYouMean } from '../core/did-you-mean.js';
-import { METHODS, METHOD_NAMES, RETRIEVER_OPTION_KEYS, RM3_METHODS, methodSpec } from './methods.js';
+import { METHODS, METHOD_NAMES, RETRIEVER_OPTION_KEYS, RM3_METHODS, methodSpec, unreadOptions, unreadOptionText } from './methods.js';
 import { rm3Params } from './rm3-params.js';
 
 export { openSparseIndex, closeSparseIndexes, QUERY_THREADS_MIN_DOCS } from './open-sparse.js';
@@ -19,7 +20,8 @@ export async function openRetriever(dir: string, method: string, opts: Record<st
   const spec = methodSpec(method);
   if (!spec) throw errors.methodUnknown(method, RETRIEVAL_METHODS);
   // a key no method reads (a typo, another library's name) is refused, not ignored; a key of another method
-  // is let through, so one options object serves several methods (eval retrieval --method bm25,qld --k1 …)
+  // is let through with a warning (it changes nothing here), so one options object still serves several
+  // methods (docs/library.md; callers that share one give each method its own keys: `shareOptions`)
   const unknown = Object.keys(opts).find((k) => !RETRIEVER_OPTION_KEYS.includes(k));
   if (unknown !== undefined)
     throw errors.invalidInput(
@@ -27,6 +29,7 @@ export async function openRetriever(dir: string, method: string, opts: Record<st
       `no retrieval method takes it; ${didYouMean(unknown, RETRIEVER_OPTION_KEYS)}the options are ${RETRIEVER_OPTION_KEYS.join(', ')}`,
     );
   if (!spec.rm3 && rm3Params(opts)) throw errors.invalidInput('rm3', `method "${method}" takes no RM3 expansion (${RM3_METHODS.join(' and ')} do)`);
+  for (const key of unreadOptions(opts, [method])) log.warn(`openRetriever: ${unreadOptionText(key, [method])}`);
   return spec.open(dir, await readManifest(dir), opts, openRetriever);
 }
 

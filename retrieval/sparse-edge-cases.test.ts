@@ -1,12 +1,14 @@
 /** Edge cases and bad input for the sparse engine, end to end through buildIndex + openRetriever. */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LexcaseError } from '../core/errors.js';
+import { log } from '../core/log.js';
 import { buildIndex } from '../indexer/build.js';
 import { writeManifest } from '../indexer/manifest.js';
 import { fromArray, tempDir, texts } from '../indexer/build-test-helpers.js';
 import type { Passage } from '../corpora/types.js';
+import { shareOptions } from './methods.js';
 import { closeSparseIndexes, openRetriever, openSparseIndex } from './open.js';
 import { SPARSE_SCORERS } from './sparse/test-support/sparse-scorers.js';
 
@@ -176,10 +178,36 @@ describe('bad input', () => {
     );
     expect(await code(openRetriever(dir, 'qld', { rrf_k: 60 }))).toMatch(/^INVALID_INPUT: invalid option "rrf_k": .*did you mean "rrfK"\?/);
     await expect(openRetriever(dir, 'bm25', { topK: 5 })).rejects.toMatchObject({ code: 'INVALID_INPUT', details: { field: 'option "topK"' } });
-    // a key of another method passes (one options object serves several methods: eval retrieval --method bm25,qld --k1 …)
-    const plain = await (await openRetriever(dir, 'qld')).search('trespass to chattels', { k: 3 });
-    expect(plain.length).toBeGreaterThan(0);
-    expect(await (await openRetriever(dir, 'qld', { k1: 3 })).search('trespass to chattels', { k: 3 })).toEqual(plain);
+  });
+
+  it('a key the chosen method does not read (qld with k1) is warned about naming the methods that read it, not accepted without a word', async () => {
+    const warn = vi.spyOn(log, 'warn');
+    try {
+      // let through (docs/library.md: one options object may serve several methods), but said: k1 = 3 did not apply
+      const plain = await (await openRetriever(dir, 'qld')).search('trespass to chattels', { k: 3 });
+      expect(plain.length).toBeGreaterThan(0);
+      expect(warn).not.toHaveBeenCalled();
+      expect(await (await openRetriever(dir, 'qld', { k1: 3 })).search('trespass to chattels', { k: 3 })).toEqual(plain);
+      expect(warn.mock.calls).toEqual([['openRetriever: option "k1" is ignored by qld: only bm25, wink read it']]);
+      warn.mockClear();
+      await openRetriever(dir, 'bm25', { k1: 3, mu: 50 });
+      expect(warn.mock.calls).toEqual([['openRetriever: option "mu" is ignored by bm25: only qld reads it']]);
+      // hybrid gives each component the keys it reads, and says which none of its components reads
+      warn.mockClear();
+      await openRetriever(dir, 'hybrid', { methods: 'bm25,qld', k1: 3, mu: 50 });
+      expect(warn).not.toHaveBeenCalled();
+      await openRetriever(dir, 'hybrid', { methods: 'qld', k1: 3 });
+      expect(warn.mock.calls).toEqual([['hybrid: option "k1" is ignored by qld: only bm25, wink read it']]);
+      // one options object over several methods (eval retrieval --method bm25,qld --k1 …): each gets its own, one warning for a key none reads
+      warn.mockClear();
+      const optionsOf = shareOptions({ k1: 1.5, mu: 50 }, ['bm25', 'qld'], 'eval retrieval');
+      expect([optionsOf('bm25'), optionsOf('qld')]).toEqual([{ k1: 1.5 }, { mu: 50 }]);
+      expect(warn).not.toHaveBeenCalled();
+      shareOptions({ mu: 50 }, ['bm25', 'wink'], 'eval retrieval');
+      expect(warn.mock.calls).toEqual([['eval retrieval: option "mu" is ignored by bm25, wink: only qld reads it']]);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
 

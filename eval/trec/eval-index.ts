@@ -12,6 +12,7 @@
  * passages a topic are retrieved and the best `depth` documents kept, for document-level qrels.
  */
 import { readManifest } from '../../indexer/manifest.js';
+import { shareOptions } from '../../retrieval/methods.js';
 import { openRetriever } from '../../retrieval/open.js';
 import { VERSION } from '../../core/version.js';
 import { gitSha } from '../provenance.js';
@@ -125,7 +126,8 @@ export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<T
   const strategy = opts.aggregate ? parseAggregate(opts.aggregate.strategy) : undefined;
   // Open all retrievers first, so a missing method fails before any work.
   const retrievers = [];
-  for (const m of opts.methods) retrievers.push(await openRetriever(opts.index, m, opts.retrieverOptions));
+  const optionsOf = shareOptions(opts.retrieverOptions, opts.methods, 'eval retrieval');
+  for (const m of opts.methods) retrievers.push(await openRetriever(opts.index, m, optionsOf(m)));
   const warnings = depthWarnings(opts.measures, depth, retrievers, !!strategy);
   for (const w of warnings) log.warn(`eval retrieval: ${w}`);
   const docs = strategy ? await openDocStore(opts.index) : undefined;
@@ -137,7 +139,7 @@ export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<T
     for (const [i, retriever] of retrievers.entries()) {
       const method = String(retriever.method);
       const runFile = opts.runFile ? runFileFor(opts.runFile, method, opts.methods.length > 1) : undefined;
-      const source = { index: opts.index, method: opts.methods[i], retrieverOptions: opts.retrieverOptions };
+      const source = { index: opts.index, method: opts.methods[i], retrieverOptions: optionsOf(opts.methods[i]) };
       const {
         batch: b,
         run,

@@ -12,6 +12,7 @@ import { spawnWorker } from '../../core/worker-url.js';
 import { LexcaseError, type ErrorCode } from '../../core/errors.js';
 import type { Topic } from '../../corpora/topics.js';
 import type { ApproxOptions, Hit } from '../../retrieval/types.js';
+import { methodOptionKeys } from '../../retrieval/methods.js';
 import type { TieMode } from './anserini-ties.js';
 
 /** What each worker opens: the index dir, the method and its options (as openRetriever takes them). */
@@ -42,7 +43,8 @@ export async function searchOnWorkers(
 ): Promise<void> {
   const n = Math.max(1, Math.min(o.threads, topics.length));
   const options = { ...(source.retrieverOptions ?? {}) };
-  if (options.threads === undefined) options.threads = 0;
+  // one query thread a worker (the workers are the parallelism), for a method that has query threads
+  if (options.threads === undefined && methodOptionKeys(source.method).includes('threads')) options.threads = 0;
   const workers: Worker[] = [];
   const done = new Map<number, { hits: Hit[]; ms: number }>();
   let next = 0;

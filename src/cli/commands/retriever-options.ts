@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { errors } from '../../../core/errors.js';
 import { log } from '../../../core/log.js';
-import { METHODS, methodOptionKeys } from '../../../retrieval/methods.js';
+import { methodsReading, unreadOptions, withoutUnreadOptions } from '../../../retrieval/methods.js';
 import { intOpt, numOpt } from '../numeric-options.js';
 import { RM3_DEFAULTS } from '../../../retrieval/rm3-params.js';
 import { addDenseSearchOptions, denseSearchOptions, type DenseSearchFlags } from '../dense-search-options.js';
@@ -72,14 +72,14 @@ const flagOf = (key: string) => `--${FLAG_OF[key] ?? key.replace(/[A-Z]/g, (c) =
 
 /** Warn (stderr) about each flag set that none of `methods` reads: it changes nothing, and is not dropped silently. */
 function warnUnused(o: Record<string, unknown>, methods: readonly string[]): void {
-  for (const key of Object.keys(o)) {
-    if (methods.some((m) => methodOptionKeys(m).includes(key))) continue;
-    const takers = METHODS.filter((m) => m.options.includes(key)).map((m) => m.name);
-    log.warn(`warning: ${flagOf(key)} is ignored: it applies to ${takers.join(', ')}, not to ${methods.join(', ')}`);
-  }
+  for (const key of unreadOptions(o, methods))
+    log.warn(`warning: ${flagOf(key)} is ignored: it applies to ${methodsReading(key).join(', ')}, not to ${methods.join(', ')}`);
 }
 
-/** Only the options the user set, so each retriever keeps its own defaults; a flag none of `methods` reads is warned about. */
+/**
+ * Only the options the user set, so each retriever keeps its own defaults; a flag none of `methods`
+ * reads is warned about here, by its flag, and left out (openRetriever would warn again by its key).
+ */
 export function retrieverOptions(flags: RetrieverFlags, methods: readonly string[]): Record<string, unknown> {
   const o: Record<string, unknown> = denseSearchOptions(flags);
   if (flags.k1 !== undefined) o.k1 = flags.k1;
@@ -91,5 +91,5 @@ export function retrieverOptions(flags: RetrieverFlags, methods: readonly string
   const rm3 = rm3Option(flags);
   if (rm3 !== undefined) o.rm3 = rm3;
   warnUnused(o, methods);
-  return o;
+  return withoutUnreadOptions(o, methods);
 }
