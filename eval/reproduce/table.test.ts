@@ -156,3 +156,32 @@ describe('reproduction table: a run that did not finish', () => {
     expect(md).toContain('`bm25` (retrieval): failed — run runs/bm25: was started with a different config (field "ks" differs)');
   });
 });
+
+describe('reproduction table: trec topics without hits', () => {
+  it('anserini-cacm: a topic a run got no hit for is named beside the cell n it is left out of, in table.json, table.md and the notes (before: n=11 of 12 topics with no word)', async () => {
+    const { recipe } = loadRecipe('anserini-cacm');
+    const sub = join(dir, 'cacm');
+    const d = runDirOf(sub, 'bm25');
+    mkdirSync(d, { recursive: true });
+    // what trec-run.ts records: per topic its hits and trec_eval's measures; a topic with no hit has no run line, measures null
+    const lines = Array.from({ length: 12 }, (_, i) => {
+      const id = String(i + 1);
+      const none = id === '7';
+      const metrics = none ? { retrieved: 0, map: null, 'p@30': null } : { retrieved: 1000, map: 0.25 + i / 100, 'p@30': 0.2 };
+      return JSON.stringify({ id, prediction: none ? null : `CACM-${1000 + i}`, gold: '', correct: false, metrics, ms: 2 });
+    });
+    writeFileSync(join(d, 'results.jsonl'), `${lines.join('\n')}\n`);
+    const t = await buildTable(sub, recipe, { limit: null, shard: null, runs: [{ id: 'bm25', system: 'trec', status: 'done' as const }] });
+    const bm25 = t.rows.find((r) => r.label === 'BM25')!;
+    expect(bm25.cells.map((c) => [c.column, c.n, c.noHits])).toEqual([
+      ['MAP', 11, { count: 1, examples: ['7'] }],
+      ['P30', 11, { count: 1, examples: ['7'] }],
+    ]);
+    const note =
+      "Run bm25 returned no hits for 1 topic (7): it is left out of its cells' n and mean, as trec_eval skips a topic with no line in the run file (`eval run --complete` of its run.txt would score it 0).";
+    expect(t.notes).toContain(note);
+    const md = tableMarkdown(t);
+    expect(md).toContain(`- ${note}`);
+    expect(md).toMatch(/\| BM25 \| paper 0\.3123 · lexcase 0\.3045 \[[\d.]+, [\d.]+\] 95% bootstrap n=11 \(1 without hits left out\) \|/);
+  });
+});

@@ -13,7 +13,7 @@
  *
  * table.json (read by the explorer):
  *   { recipe, title, paper, table, scale, columns, methods,
- *     rows: [{ label, comparable, cells: [{ column, paper, value, ci: [lo, hi] | null, n, failed, failedNote?, method, ciNote?, outsideCi, flagNote?, run, status }] }],
+ *     rows: [{ label, comparable, cells: [{ column, paper, value, ci: [lo, hi] | null, n, failed, failedNote?, noHits?, method, ciNote?, outsideCi, flagNote?, run, status }] }],
  *     notes, limit, shard, runs: [{ id, system, status, error?, argv? }] }
  */
 import { existsSync } from 'node:fs';
@@ -30,6 +30,7 @@ import { goldCoverage } from '../gold-in-index.js';
 import { OFFLINE_SYSTEMS, type Metric, type Recipe } from './recipe.js';
 import { runDirOf, type ReproductionFile, type RunState } from './reproduction-dir.js';
 import { cellValue, selectRecords } from './stats.js';
+import { noHitsLeftOutLine } from '../trec/format.js';
 
 export interface TableCell {
   column: string;
@@ -41,6 +42,11 @@ export interface TableCell {
   failed: number;
   /** How the value treats the failed items ("counted as wrong", "left out of n"); only where failed > 0. */
   failedNote?: string;
+  /**
+   * A trec run's topics of the cell that got no hit (trec-run.ts: `retrieved` 0, measures null): trec_eval
+   * skips them, so they are not in `n` (n + count = the topics searched); only where there are any.
+   */
+  noHits?: { count: number; examples: string[] };
   /** The interval's method (eval/stats): "95% Wilson" or "95% bootstrap"; null without a value. */
   method: string | null;
   /** Why `ci` is null although there is a value ("n < 10"). */
@@ -83,6 +89,17 @@ function cellFailures(recs: readonly ResultRecord[], m: Metric, offline: boolean
   if (COUNTS_AS_WRONG.has(m.stat)) return { failed, failedNote: 'counted as wrong' };
   const inN = selectRecords(recs, m).filter(failedOf).length;
   return { failed, failedNote: inN === 0 ? 'left out of n' : inN === failed ? 'in n with what they recorded' : `${inN} of them in n with what they recorded` };
+}
+
+/** A trec run's topics with no hit (trec-run.ts records `retrieved` 0 and null measures for them). */
+const noHitIds = (recs: readonly ResultRecord[]): string[] => recs.filter((r) => r.metrics?.retrieved === 0).map((r) => r.id);
+const topicSet = (ids: readonly string[]) => ({ count: ids.length, examples: ids.slice(0, 10) });
+
+/** The cell's topics that got no hit and so are not in its n (a mean over a measure they have none of). */
+function cellNoHits(recs: readonly ResultRecord[], m: Metric): { noHits?: { count: number; examples: string[] } } {
+  const inN = new Set(selectRecords(recs, m).map((r) => r.id));
+  const out = noHitIds(selectRecords(recs, { ...m, stat: 'accuracy' })).filter((id) => !inN.has(id)); // the items `where` keeps
+  return out.length ? { noHits: topicSet(out) } : {};
 }
 
 const round = (x: number, scale: number) => Number((x * scale).toFixed(scale === 100 ? 2 : 4));
@@ -128,6 +145,7 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
         ci,
         n: iv.n,
         ...fails,
+        ...cellNoHits(recs, c.metric),
         method: METHOD_LABEL[iv.method as IntervalMethod],
         ...(ci ? {} : { ciNote: iv.missing }),
         outsideCi: flag.outside,
@@ -142,6 +160,11 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
     ...recipe.notes,
     ...recipe.rows.filter((r) => r.note).map((r) => `${r.label}: ${r.note}`),
     ...(await indexNotes(dir, recipe, results, repro.runs)),
+    // the topics a trec run got no hit for, which its cells' n leaves out (as `eval retrieval` names its no-hit topics)
+    ...recipe.runs.flatMap((run) => {
+      const ids = state.get(run.id)?.status === 'done' ? noHitIds(results.get(run.id) ?? []) : [];
+      return ids.length ? [noHitsLeftOutLine(run.id, topicSet(ids))] : [];
+    }),
   ];
   return {
     recipe: recipe.id,
@@ -240,7 +263,8 @@ function cellText(c: TableCell | undefined, scale: number): string {
   if (c.value === null) return `${paper} · lexcase — (${c.status === 'done' ? 'no items' : c.status})`;
   const ci = c.ci ? `[${fmt(c.ci[0], scale)}, ${fmt(c.ci[1], scale)}] ${c.method}` : `(${c.ciNote ?? 'no interval'})`;
   const failed = c.failed ? ` (${c.failed} failed, ${c.failedNote})` : '';
-  return `${paper} · lexcase ${fmt(c.value, scale)} ${ci} n=${c.n}${failed}${c.outsideCi ? ` ⚠${c.failed ? ' (may come from the failed items)' : ''}` : ''}`;
+  const noHits = c.noHits ? ` (${c.noHits.count} without hits left out)` : '';
+  return `${paper} · lexcase ${fmt(c.value, scale)} ${ci} n=${c.n}${noHits}${failed}${c.outsideCi ? ` ⚠${c.failed ? ' (may come from the failed items)' : ''}` : ''}`;
 }
 
 export function tableMarkdown(t: TableJson): string {

@@ -3,7 +3,8 @@
  * once into the reproduction dir, every judged topic searched by one retriever, and per topic the
  * trec_eval measures of its ranking (eval/trec/measures.ts) — so a recipe cell `mean` of `map` is
  * trec_eval's MAP over the topics trec_eval averages (those with judgements and a result; a topic
- * without any hit is skipped, as trec_eval skips it without -c).
+ * without any hit is skipped, as trec_eval skips it without -c; table.ts names such topics beside the
+ * cell's n and in the table's notes).
  *
  *   <repro dir>/collections/<collection>-<analyzer>/   the index (reused while the data's checksums match,
  *                                                      recorded beside it in <collection>-<analyzer>.data.json)

@@ -106,6 +106,16 @@ export function noHitsLine(method: string, noHits: { count: number; examples: st
 }
 
 /**
+ * A reproduction's trec run line for the topics it searched and got no hit for: trec_eval (without -c)
+ * skips a topic with no line in the run, so they are left out of n and of the mean (reproduce/trec-run.ts),
+ * where `eval retrieval` scores them 0 (`noHitsLine`).
+ */
+export function noHitsLeftOutLine(run: string, noHits: { count: number; examples: string[] }, unit = 'topic'): string {
+  const one = noHits.count === 1;
+  return `Run ${run} returned no hits for ${plural(noHits.count, unit)} (${eg(noHits)}): ${one ? 'it is' : 'they are'} left out of its cells' n and mean, as trec_eval skips a topic with no line in the run file (\`eval run --complete\` of its run.txt would score ${one ? 'it' : 'them'} 0).`;
+}
+
+/**
  * `eval retrieval --topics`: every method is scored over the same topics (eval-index.ts), so one
  * topic accounting holds for all; a topic a method got no hit for scores 0 there, named per method.
  */

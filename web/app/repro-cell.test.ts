@@ -15,6 +15,10 @@ describe("the explorer's reproduction cell", () => {
     expect(reproNText(failedCell)).toBe('10 (4 failed, counted as wrong)');
     expect(reproFlagText(failedCell, true)).toBe('⚑ outside CI — may come from the 4 failed items (counted as wrong)');
   });
+  it('shows the topics without hits a trec cell leaves out of n, as table.md does (before: "51" of 52 topics)', () => {
+    // anserini-cacm's BM25 MAP cell of a run that got no hit for topic 7
+    expect(reproNText({ value: 0.3045, n: 51, noHits: { count: 1 }, outsideCi: false })).toBe('51 (1 without hits left out)');
+  });
   it('keeps a cell without failures as it was (a table.json from before `failed` included)', () => {
     const c = { value: 25, n: 12, outsideCi: true };
     expect(reproNText(c)).toBe('12');

@@ -1,18 +1,21 @@
 /**
  * The texts of a reproduction cell in the explorer (table.json, eval/reproduce/table.ts): its n with
- * the failed items beside it, and its flag — a ⚑ beside failed items says it may come from them.
+ * the topics without hits it leaves out and the failed items beside it, and its flag — a ⚑ beside failed items says it may come from them.
  */
 export interface ReproCellFlags {
   value: number | null;
   n: number;
   failed?: number;
   failedNote?: string;
+  /** A trec run's topics of the cell with no hit, not in n (absent when none, and in a table.json from before). */
+  noHits?: { count: number };
   outsideCi: boolean | null;
   flagNote?: string;
 }
 
-/** "10", or "10 (4 failed, counted as wrong)". */
-export const reproNText = (c: ReproCellFlags): string => (c.failed ? `${c.n} (${c.failed} failed, ${c.failedNote ?? 'see the run'})` : String(c.n));
+/** "10", "10 (4 failed, counted as wrong)" or "51 (1 without hits left out)" (table.md's wording). */
+export const reproNText = (c: ReproCellFlags): string =>
+  `${c.n}${c.noHits?.count ? ` (${c.noHits.count} without hits left out)` : ''}${c.failed ? ` (${c.failed} failed, ${c.failedNote ?? 'see the run'})` : ''}`;
 
 export function reproFlagText(c: ReproCellFlags, comparable: boolean): string {
   if (c.outsideCi) return c.failed ? `⚑ outside CI — ${c.flagNote ?? 'may come from the failed items'}` : '⚑ outside CI';

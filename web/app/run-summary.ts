@@ -236,6 +236,8 @@ type ReproCell = {
   /** Failed items of the cell and how the value treats them (absent in a table.json from before). */
   failed?: number;
   failedNote?: string;
+  /** Topics of a trec run's cell with no hit, left out of n (absent when none). */
+  noHits?: { count: number; examples: string[] };
   method?: string | null;
   ciNote?: string;
   outsideCi: boolean | null;
