@@ -110,6 +110,25 @@ describe('invokeStructured through the factory (scripted OpenAI-compatible serve
     expect(srv.requests.map((r) => !!r.body.response_format)).toEqual([true, false, false]);
   });
 
+  it('concurrent requests the endpoint rejects for structured output print the fallback warning once', async () => {
+    srv = await startScriptedServer((req) =>
+      req.body.response_format ? { status: 400, error: 'response_format json_schema is not supported' } : { content: '{"vote": "D"}' },
+    );
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const model = createChatModel(cfg(srv));
+      // four requests sent before any refusal came back (MAD's debaters of a round), all refused
+      const rs = await Promise.all([1, 2, 3, 4].map(() => invokeStructured(model, ask, vote, { what: 'vote' })));
+      expect(rs.map((r) => r.value.vote)).toEqual(['D', 'D', 'D', 'D']);
+      expect(srv.requests.filter((r) => r.body.response_format)).toHaveLength(4);
+      const warnings = err.mock.calls.map((c) => String(c[0])).filter((t) => t.includes('rejected structured output'));
+      // before: one warning per refused request (4)
+      expect(warnings).toHaveLength(1);
+    } finally {
+      err.mockRestore();
+    }
+  });
+
   it('a 400 that is not about structured output (a context-length overflow, a bad message) fails the step and leaves the mode as it was', async () => {
     const refusals = [
       "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, 1000 in the completion).",

@@ -339,9 +339,11 @@ export async function invokeStructured<S extends z.ZodType>(
     } catch (e) {
       if (mode === 'prompt' || !rejectsStructuredOutput(e)) throw e;
       const setting = settingOf(model);
-      log.warn(
-        `the endpoint rejected structured output (${mode}): ${(e as Error).message.slice(0, 200)}; using prompt-only JSON from now on (set llm.structuredOutput to "tool" or "prompt")`,
-      );
+      // concurrent requests sent before the switch are each refused: only the first to switch warns
+      if (setting?.structuredOutput !== 'prompt')
+        log.warn(
+          `the endpoint rejected structured output (${mode}): ${(e as Error).message.slice(0, 200)}; using prompt-only JSON from now on (set llm.structuredOutput to "tool" or "prompt")`,
+        );
       if (setting) setting.structuredOutput = 'prompt';
       mode = 'prompt';
       reply = await send(mode, false);
