@@ -15,7 +15,7 @@ import { deriveSeed } from '../../core/rng.js';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
 import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, without } from '../case/test-support/fixtures.js';
 import { createSelfConsistency, createSingleRag, majority } from './baselines.js';
-import { roleOf } from './test-support/script.js';
+import { roleOf, shownHandle } from './test-support/script.js';
 
 let srv: ScriptedServer | undefined;
 afterEach(async () => {
@@ -58,12 +58,15 @@ describe('MAD baselines', () => {
   });
 
   it('single-agent RAG: one cited answer over the shared pool; citations checked', async () => {
-    srv = await startScriptedServer((req) => (roleOf(req) === 'analyst' ? { content: answer('B') } : { status: 500, error: 'unexpected' }));
+    srv = await startScriptedServer((req) =>
+      roleOf(req) === 'analyst' ? { content: answer('B', shownHandle(req, 'Rule 402.')) } : { status: 500, error: 'unexpected' },
+    );
     const out = await createSingleRag({ k: 2 })(QUESTION, ctx(srv.url));
     expect(out.prediction).toBe('B');
     expect(srv.requests).toHaveLength(1);
-    // the pool is shown under handles: FRE 402 is P2 (pool order), never "[fre402]"; the citation maps back
-    expect(srv.requests[0].text).toContain('[P2] Rule 402.');
+    // the pool is shown under handles: FRE 402 is P<its place in the pool>, never "[fre402]"; the citation maps back
+    const at = (out.trace as { pool: { id: string }[] }).pool.findIndex((p) => p.id === 'fre402');
+    expect(srv.requests[0].text).toContain(`[P${at + 1}] Rule 402.`);
     expect(srv.requests[0].text).not.toContain('fre402');
     expect((out.trace as any).answer.citations.map((c: any) => c.id)).toEqual(['fre402']);
     expect(out.metrics).toMatchObject({ citations: 1, citationsExist: 1, citationsSupportive: 1, citationsJudgeSupportive: null, goldCited: false });

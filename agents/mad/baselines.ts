@@ -80,8 +80,9 @@ function baseline(name: 'single-rag' | 'self-consistency', s: MadSettings, sampl
 }
 
 async function poolFor(q: Question, ctx: SystemContext, s: MadSettings, trace: Record<string, unknown>) {
-  const pool = await buildEvidencePool(q, ctx, s.method, s.k);
+  const { pool, order } = await buildEvidencePool(q, ctx, s.method, s.k);
   trace.pool = pool.map((p) => ({ id: p.id, query: p.query }));
+  trace.presentation = [order];
   return pool;
 }
 
@@ -137,6 +138,7 @@ export function createSelfConsistency(opts: Partial<MadSettings> & { samples?: n
         .filter((l) => vote.counts[l] === vote.counts[vote.winner!])
         .sort();
       trace.presentation = [
+        ...((trace.presentation as PresentationRecord[] | undefined) ?? []),
         {
           kind: 'tie-break',
           order: [vote.winner, ...tied.filter((l) => l !== vote.winner)],

@@ -12,7 +12,7 @@ export interface ItemCitationMetrics {
   citationsExist: number | null;
   /** Share of citations the lexical support check accepts. */
   citationsSupportive: number | null;
-  /** Share the judge did not list as unsupported (MAD only; null otherwise). */
+  /** Share the judge was shown the text of and did not list as unsupported (MAD only; null otherwise). */
   citationsJudgeSupportive: number | null;
   /** Share of cited ids the author had been shown (pool or own request). */
   citationsSeen: number | null;
@@ -24,14 +24,25 @@ export interface ItemCitationMetrics {
 
 const share = (n: number, d: number): number | null => (d === 0 ? null : n / d);
 
-export function itemCitationMetrics(cites: CheckedCitation[], gold: string[], evidenceIds: string[], judgeUnsupported?: string[]): ItemCitationMetrics {
+/**
+ * `judge` (MAD): the ids the judge listed as unsupported, and the ids of every passage whose text it
+ * was shown; a citation of a passage it was not shown (a bare handle, an id not in the index) is
+ * never counted as judge-supported — the judge could not check it.
+ */
+export function itemCitationMetrics(
+  cites: CheckedCitation[],
+  gold: string[],
+  evidenceIds: string[],
+  judge?: { unsupported: readonly string[]; shown: readonly string[] },
+): ItemCitationMetrics {
   const n = cites.length;
-  const unsupported = new Set(judgeUnsupported ?? []);
+  const unsupported = new Set(judge?.unsupported ?? []);
+  const shown = new Set(judge?.shown ?? []);
   return {
     citations: n,
     citationsExist: share(cites.filter((c) => c.exists).length, n),
     citationsSupportive: share(cites.filter((c) => c.supportive).length, n),
-    citationsJudgeSupportive: judgeUnsupported ? share(cites.filter((c) => !unsupported.has(c.id)).length, n) : null,
+    citationsJudgeSupportive: judge ? share(cites.filter((c) => shown.has(c.id) && !unsupported.has(c.id)).length, n) : null,
     citationsSeen: share(cites.filter((c) => c.seen).length, n),
     goldCited: gold.length ? cites.some((c) => gold.includes(c.id)) : null,
     goldInPool: gold.length ? evidenceIds.some((id) => gold.includes(id)) : null,

@@ -144,6 +144,55 @@ describe('multi-agent debate against the scripted OpenAI-compatible server', () 
     for (const r of srv.requests) expect(r.text).not.toContain(PASSAGES.gold0.slice(0, 40));
   }, 30_000);
 
+  it('the judge and the cross-examiner are shown the text of a requested snippet the final briefs cite; a cited handle the judge never saw is outside its enum and never counts as judge-supported', async () => {
+    let snippet: { handle: string; text: string } | undefined;
+    srv = await startScriptedServer(
+      defaultScript((req) => {
+        if (roleOf(req) === 'judge') return judgeReply('B', []); // the judge flags nothing
+        if (roleOf(req) !== 'debater' || debaterLetter(req) !== 'B' || roundOf(req) < 2) return undefined;
+        const tool = msgs(req).find((m) => m.role === 'tool');
+        if (!tool)
+          return { toolCalls: [{ name: 'bm25_search', args: { query: "a witness's character for truthfulness: extrinsic evidence of specific instances" } }] };
+        // B's closing cites the snippet it requested (by the handle its tool result showed) and an id no index holds
+        const r = JSON.parse(String(tool.content)).results[0];
+        snippet = { handle: r.id, text: r.text };
+        const claims = [
+          { text: 'A party may impeach the credibility of its own witness', cites: [r.id] },
+          { text: 'Hearsay within hearsay is excluded', cites: ['made_up_1'] },
+        ];
+        return { content: JSON.stringify({ rebuttal: 'REB-B-r2', argument: 'ARG-B-r2: option B is right', claims }) };
+      }),
+    );
+    const out = await createMad({ rounds: 2, topology: 'full', crossExaminer: true, k: 1 })(QUESTION, ctx(srv.url));
+    const t = out.trace as DebateTrace;
+    expect(out.prediction).toBe('B');
+    const requested = t.rounds[1].briefs[1].request!.ids[0];
+    expect(t.pool.map((p) => p.id)).not.toContain(requested); // only B was ever shown it
+    expect(t.judge!.snippets).toEqual([requested]);
+    const judgeReq = srv.requests.find((r) => roleOf(r) === 'judge')!;
+    // before: the judge's Authorities block showed the pool only, and the final brief cited the snippet's bare handle
+    expect(humanText(judgeReq)).toContain(`[${snippet!.handle}] ${snippet!.text.slice(0, 80)}`);
+    expect(humanText(srv.requests.find((r) => roleOf(r) === 'cross-examiner')!)).toContain(`[${snippet!.handle}] ${snippet!.text.slice(0, 80)}`);
+    // the handles the judge may list as unsupported are exactly those whose text its prompt shows
+    const shown = [...humanText(judgeReq).matchAll(/^\[(P\d+)\] /gm)].map((m) => m[1]);
+    const offered = requestedSchema(judgeReq)!.properties.unsupported_citations.items.enum as string[];
+    expect([...offered].sort()).toEqual([...shown].sort());
+    expect(offered).toContain(snippet!.handle);
+    // made_up_1 was shown to the judge as a bare handle only: not vouched for although the judge flagged nothing
+    expect(out.metrics).toMatchObject({ citations: 2, citationsExist: 0.5, citationsJudgeSupportive: 0.5 });
+  }, 30_000);
+
+  it("each debater answers the cross-examiner under its own seed (debater-<letter>-cross), not the cross-examiner's", async () => {
+    srv = await startScriptedServer(defaultScript());
+    const c = ctx(srv.url);
+    await createMad({ rounds: 1, crossExaminer: true, k: 2 })(QUESTION, c);
+    expect(srv.requests.filter((r) => roleOf(r) === 'cross-examiner').map((r) => r.body.seed)).toEqual([deriveSeed(c.seed, 'cross-examiner')]);
+    for (const l of ['A', 'B', 'C', 'D'])
+      expect(srv.requests.filter((r) => roleOf(r) === 'cross-answer' && debaterLetter(r) === l).map((r) => r.body.seed)).toEqual([
+        deriveSeed(c.seed, `debater-${l}-cross`),
+      ]);
+  }, 30_000);
+
   it('refused snippet requests are recorded in the brief with the reason: an extra call, a tool not offered, a tool call written as text', async () => {
     srv = await startScriptedServer(
       defaultScript((req) => {

@@ -2,7 +2,7 @@
  * The multi-agent debate system (paper 002 §3): Round 0 shared evidence pool → Round 1 openings (one
  * debater per answer option, 2 to 10 options) → rounds 2..R rebuttal/closing under the full or
  * sparse topology (topology.ts), each rebuttal allowed one retriever request → optional
- * cross-examination → the Judge's verdict, 3-bullet rationale and 5-item checklist. Debaters of a
+ * cross-examination → the Judge's verdict (it is shown the text of every passage the briefs cite), 3-bullet rationale and 5-item checklist. Debaters of a
  * round run concurrently (the LLM factory's limit applies). The system sees a blind copy of the
  * question (no answer, no gold ids); gold ids are used only afterwards, for the item's metrics.
  *
@@ -20,6 +20,7 @@ import { passageHandles, withPassageHandles } from '../common/passage-handles.js
 import { seededOrder, type PresentationRecord } from '../common/presentation-order.js';
 import { optionLetters } from '../common/question-text.js';
 import { itemCitationMetrics, unansweredCitationMetrics } from './citation-summary.js';
+import { citedPassages } from './cited-evidence.js';
 import { crossExamine } from './cross-examiner.js';
 import { debaterTurn } from './debater.js';
 import { inTurnOrder } from './turn-order.js';
@@ -76,13 +77,15 @@ async function debate(q: Question, ctx: SystemContext, s: MadSettings, trace: De
   const llm = ctx.llm;
   const letters = trace.letters;
   const searchTool = findSearchTool(ctx.tools, s.method);
-  const pool: PoolPassage[] = await buildEvidencePool(q, ctx, s.method, s.k);
+  const { pool, order: poolOrder } = await buildEvidencePool(q, ctx, s.method, s.k);
   trace.pool = pool.map((p) => ({ id: p.id, query: p.query }));
   for (const p of pool) passageHandles().handle(p.id); // pool order fixes P1..Pn before concurrent turns
+  const poolIds = new Set(pool.map((p) => p.id));
   const extra = new Map<string, PoolPassage[]>(letters.map((l) => [l, []]));
-  // the paper does not say in which order a debater, the cross-examiner or the judge reads the briefs:
-  // each reads them in a seeded order (the item's seed and the reader), recorded in the trace
-  const presentation: PresentationRecord[] = (trace.presentation = []);
+  // the paper does not say in which order the options' queries fill the pool, or in which order a
+  // debater, the cross-examiner or the judge reads the briefs: each is drawn from the item's seed
+  // (and the reader), recorded in the trace
+  const presentation: PresentationRecord[] = (trace.presentation = [poolOrder]);
   const inOrder = (briefs: Brief[], kind: string, at?: string) => {
     if (briefs.length < 2) return briefs;
     const o = seededOrder(briefs, (b) => b.letter, { seed: ctx.seed, kind, at });
@@ -131,6 +134,7 @@ async function debate(q: Question, ctx: SystemContext, s: MadSettings, trace: De
           q,
           letters,
           pool,
+          await citedPassages(prev, ctx.getPassage, poolIds),
           inOrder(prev, 'judge briefs', `round ${round}`),
           undefined,
           s.passageChars,
@@ -144,19 +148,24 @@ async function debate(q: Question, ctx: SystemContext, s: MadSettings, trace: De
     }
   }
   if (s.crossExaminer) {
-    trace.crossExamination = await crossExamine(
-      seededModel(llm, deriveSeed(ctx.seed, 'cross-examiner')),
+    trace.crossExamination = await crossExamine({
+      examiner: seededModel(llm, deriveSeed(ctx.seed, 'cross-examiner')),
+      // each debater answers under its own seed, as in its rounds
+      answerer: (letter) => seededModel(llm, deriveSeed(ctx.seed, `debater-${letter}-cross`)),
       q,
       letters,
-      inOrder(prev, 'cross-examiner briefs'),
-      ctx.signal,
-    );
+      briefs: inOrder(prev, 'cross-examiner briefs'),
+      cited: await citedPassages(prev, ctx.getPassage),
+      passageChars: s.passageChars,
+      signal: ctx.signal,
+    });
   }
   const j = await judge(
     seededModel(llm, deriveSeed(ctx.seed, 'judge')),
     q,
     letters,
     pool,
+    await citedPassages(prev, ctx.getPassage, poolIds),
     inOrder(prev, 'judge briefs', 'final'),
     trace.crossExamination,
     s.passageChars,
@@ -193,7 +202,9 @@ export function createMad(opts: Partial<MadSettings> = {}): AgentSystem<Question
     }
     const last = trace.rounds[trace.rounds.length - 1]?.briefs ?? [];
     const winner = prediction ? last.find((b) => b.letter === prediction) : undefined;
-    const cited = itemCitationMetrics(winner?.citations ?? [], item.goldPassageIds, allEvidenceIds(trace), trace.judge ? trace.judge.unsupported : undefined);
+    // the judge vouches only for citations of passages it was shown (the pool and the snippets the briefs cite)
+    const judged = trace.judge && { unsupported: trace.judge.unsupported, shown: [...trace.pool.map((p) => p.id), ...trace.judge.snippets] };
+    const cited = itemCitationMetrics(winner?.citations ?? [], item.goldPassageIds, allEvidenceIds(trace), judged);
     const metrics: Record<string, number | boolean | null> = {
       // a failed item has no answer: no answer citations to count (null, never 0)
       ...(prediction === null ? unansweredCitationMetrics(cited) : cited),

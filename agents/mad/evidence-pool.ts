@@ -3,7 +3,7 @@
  * through the retrieval tools (`<method>_search`) for one issue query (facts + question) and one
  * query per option (the option's text; the question stem is prepended when the option has fewer
  * than 3 content terms, e.g. "Yes."), pooled, deduplicated and interleaved by rank so no query's
- * results crowd out another's. Every debater (and the judge) sees the same pool; the baselines get
+ * results crowd out another's; the options' queries take their turns in a seeded order (below). Every debater (and the judge) sees the same pool; the baselines get
  * the same pool, so a MAD–baseline difference is the debate's, not the evidence's. Passage text
  * comes from the index doc store (ctx.getPassage), never from the dataset, so gold passages reach a
  * prompt only if the retriever returned them.
@@ -13,12 +13,13 @@
  * option-text queries (this) for 39.5% (pool of 20.3 passages); see docs/mad.md.
  */
 import type { StructuredToolInterface } from '@langchain/core/tools';
-import type { Question } from '../../corpora/types.js';
+import { LETTERS, type Question } from '../../corpora/types.js';
 import type { SystemContext } from '../../eval/types.js';
 import { errors } from '../../core/errors.js';
 import { createAnalyzer } from '../../retrieval/analyzer.js';
 import { searchHits } from '../../retrieval/tools/search-hits.js';
 import { factsOf } from '../common/question-text.js';
+import { seededOrder, type PresentationRecord } from '../common/presentation-order.js';
 import type { PoolPassage } from './types.js';
 
 export interface ToolHit {
@@ -48,9 +49,25 @@ export function optionQuery(q: Pick<Question, 'question'>, choice: string): stri
   return analyzer.tokens(choice).length < 3 ? `${q.question}\n${choice}` : choice;
 }
 
-export async function buildEvidencePool(q: Question, ctx: SystemContext, method: string, k: number): Promise<PoolPassage[]> {
+/** How the pool is ordered, as the run's request fingerprint records it (requests.ts): a run of the fixed order is not resumed. */
+export const POOL_ORDER = "issue query, then the options' queries in a seeded order (pool options), interleaved by rank";
+
+/**
+ * The shared pool and the seeded order of the options' queries in its interleave (issue query
+ * first, then the options in `order.order`): within a rank the earlier query's hit gets the lower
+ * handle and is credited with a passage two queries share, so a fixed A, B, C, D order favoured
+ * option A on every item. Drawn from the item seed (kind `pool options`), recorded in the trace.
+ */
+export async function buildEvidencePool(
+  q: Question,
+  ctx: SystemContext,
+  method: string,
+  k: number,
+): Promise<{ pool: PoolPassage[]; order: PresentationRecord }> {
   const tool = findSearchTool(ctx.tools, method);
-  const queries = [factsOf(q), ...q.choices.filter((c) => c.trim()).map((c) => optionQuery(q, c))];
+  const options = q.choices.flatMap((c, i) => (c.trim() ? [{ letter: LETTERS[i], query: optionQuery(q, c) }] : []));
+  const drawn = seededOrder(options, (o) => o.letter, { seed: ctx.seed, kind: 'pool options' });
+  const queries = [factsOf(q), ...drawn.items.map((o) => o.query)];
   const results: { query: string; hits: ToolHit[] }[] = [];
   for (const query of queries) results.push({ query, hits: await searchWith(tool, query, k, ctx.signal) });
   const pool: PoolPassage[] = [];
@@ -64,5 +81,5 @@ export async function buildEvidencePool(q: Question, ctx: SystemContext, method:
       pool.push({ id: h.id, text: p?.text ?? h.snippet ?? '', query: o.query });
     }
   }
-  return pool;
+  return { pool, order: drawn.record };
 }

@@ -1,6 +1,7 @@
 /**
- * The Judge: reads the question, the shared pool, every debater's final brief (it sees all, in every
- * topology) and the cross-examination, and returns a verdict letter, a 3-bullet rationale, the
+ * The Judge: reads the question, the shared pool, the text of every further passage the briefs cite
+ * (snippets debaters requested), every debater's final brief (it sees all, in every topology) and
+ * the cross-examination, and returns a verdict letter, a 3-bullet rationale, the
  * paper's 5-item checklist for the winning brief and the winning brief's unsupported citation ids
  * (zod-parsed). Malformed twice → LLM_OUTPUT_INVALID (with the raw replies), which fails the item.
  */
@@ -11,6 +12,7 @@ import { invokeStructured } from '../../core/llm/structured.js';
 import { JUDGE_SYSTEM, judgePrompt } from './prompts.js';
 import { judgeSchema } from './schemas.js';
 import { passageHandles } from '../common/passage-handles.js';
+import type { ShownPassage } from './cited-evidence.js';
 import type { Brief, CrossExamination, Judgment, PoolPassage } from './types.js';
 
 export async function judge(
@@ -18,16 +20,17 @@ export async function judge(
   q: Question,
   letters: string[],
   pool: PoolPassage[],
+  cited: ShownPassage[],
   briefs: Brief[],
   cross: CrossExamination | undefined,
   passageChars: number,
   signal?: AbortSignal,
 ): Promise<Judgment> {
-  const messages = [new SystemMessage(JUDGE_SYSTEM), new HumanMessage(judgePrompt(q, pool, briefs, cross, passageChars))];
-  // the closed set of citable passages: every handle the judge's prompt shows (pool and briefs)
-  const handles = passageHandles()
-    .entries()
-    .map((e) => e.handle);
+  const messages = [new SystemMessage(JUDGE_SYSTEM), new HumanMessage(judgePrompt(q, pool, cited, briefs, cross, passageChars))];
+  // the closed set of citable passages: those whose text the judge's prompt shows (the pool and the
+  // further passages the briefs cite), never a handle it saw only as a bare citation
+  const h = passageHandles();
+  const handles = [...pool, ...cited].map((p) => h.handle(p.id));
   const r = await invokeStructured(llm, messages, judgeSchema(letters, handles), { what: 'judge', signal });
   const v = r.value;
   return {
@@ -35,6 +38,7 @@ export async function judge(
     rationale: [v.rationale[0], v.rationale[1], v.rationale[2]],
     checklist: v.checklist,
     unsupported: v.unsupported_citations,
+    snippets: cited.map((p) => p.id),
     ...(r.attempts > 1 ? { raw: r.raw } : {}),
   };
 }

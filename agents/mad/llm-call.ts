@@ -15,7 +15,7 @@ export function seededModel(llm: BaseChatModel, seed: number): BaseChatModel {
 
 /** What config.json records (`requestSeeds`) about the seed each MAD request carries: every call goes through seededModel. */
 export const REQUEST_SEEDS =
-  'derived per item, role and call from the run seed (deriveSeed(item seed, role): debater-B-r2, judge, cross-examiner, single-rag, sample-3, …); llm.seed is never sent';
+  'derived per item, role and call from the run seed (deriveSeed(item seed, role): debater-B-r2, judge, cross-examiner, debater-B-cross, single-rag, sample-3, …); llm.seed is never sent';
 
 /** The warning for a run whose LLM settings (`model`, config.json's) set a seed MAD does not send; undefined when none is set. */
 export function llmSeedIgnored(model: Record<string, unknown> | undefined, runSeed: number): string | undefined {

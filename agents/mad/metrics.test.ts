@@ -44,15 +44,21 @@ describe('citation checks', () => {
       { id: 'c', claim: '', exists: false, seen: false, supportive: false, overlap: 0 },
       { id: 'g', claim: '', exists: true, seen: true, supportive: true, overlap: 0.5 },
     ];
-    expect(itemCitationMetrics(cites, ['g'], ['a', 'g'], ['b'])).toEqual({
+    // the judge was shown a, b and g; c is no passage of the index (a hallucinated id)
+    expect(itemCitationMetrics(cites, ['g'], ['a', 'g'], { unsupported: ['b'], shown: ['a', 'b', 'g'] })).toEqual({
       citations: 4,
       citationsExist: 0.75,
       citationsSupportive: 0.5,
-      citationsJudgeSupportive: 0.75,
+      citationsJudgeSupportive: 0.5,
       citationsSeen: 0.5,
       goldCited: true,
       goldInPool: true,
     });
+    // a citation of a passage whose text the judge was never shown cannot count as judge-supported,
+    // whether or not the judge listed it (before: every cited id the judge did not list counted)
+    const requested = [{ id: 'snippet_13', claim: 'the rule', exists: true, seen: true, supportive: true, overlap: 1 }];
+    expect(itemCitationMetrics(requested, [], ['a'], { unsupported: [], shown: ['a'] }).citationsJudgeSupportive).toBe(0);
+    expect(itemCitationMetrics(requested, [], ['a'], { unsupported: [], shown: ['a', 'snippet_13'] }).citationsJudgeSupportive).toBe(1);
     expect(itemCitationMetrics([], [], [])).toMatchObject({
       citations: 0,
       citationsExist: null,

@@ -6,17 +6,25 @@
 import type { Question } from '../../corpora/types.js';
 import { factsOf, optionsBlock, truncate } from '../common/question-text.js';
 import { passageHandles } from '../common/passage-handles.js';
+import type { ShownPassage } from './cited-evidence.js';
 import type { Brief, CrossExamination, PoolPassage } from './types.js';
 
 const CLAIMS_FORMAT = '"claims": [{"text": "<one legal claim>", "cites": ["<passage id>", ...]}, ...]';
 
-export function evidenceBlock(pool: PoolPassage[], chars: number): string {
+/** One line per passage: its handle (the item's map: models see P1.., never real ids) and its text, truncated. */
+function passageLines(passages: ShownPassage[], chars: number): string[] {
+  const h = passageHandles();
+  return passages.map((p) => `[${h.handle(p.id)}] ${truncate(p.text.replace(/\s+/g, ' '), chars)}`);
+}
+
+export function evidenceBlock(pool: ShownPassage[], chars: number): string {
   if (pool.length === 0) return 'Authorities: (the retriever returned none)';
-  const h = passageHandles(); // the item's map: models see P1.., never real ids
-  return [
-    'Authorities (shared evidence pool; cite them by id in square brackets):',
-    ...pool.map((p) => `[${h.handle(p.id)}] ${truncate(p.text.replace(/\s+/g, ' '), chars)}`),
-  ].join('\n');
+  return ['Authorities (shared evidence pool; cite them by id in square brackets):', ...passageLines(pool, chars)].join('\n');
+}
+
+/** The passages the briefs cite beyond what the reader was shown (requested snippets); nothing when there are none. */
+function citedBlock(cited: ShownPassage[], chars: number, heading: string): string[] {
+  return cited.length ? ['', heading, ...passageLines(cited, chars)] : [];
 }
 
 export function questionBlock(q: Pick<Question, 'prompt' | 'question' | 'choices'>): string {
@@ -84,10 +92,20 @@ export function rebuttalPrompt(
 
 export const CROSS_EXAMINER_SYSTEM = 'You are the Cross-Examiner in a structured legal debate. You probe gaps and shared misconceptions before the judgment.';
 
-/** `to`: the debaters to question (those that filed a final brief), one question each. */
-export function crossExamPrompt(q: Question, briefs: Brief[], to: string[] = briefs.filter((b) => !b.error).map((b) => b.letter)): string {
+/**
+ * `to`: the debaters to question (those that filed a final brief), one question each; `cited`: the
+ * text of every passage the briefs cite (so a question about a misapplied authority can rest on it).
+ */
+export function crossExamPrompt(
+  q: Question,
+  briefs: Brief[],
+  to: string[] = briefs.filter((b) => !b.error).map((b) => b.letter),
+  cited: ShownPassage[] = [],
+  chars = 600,
+): string {
   return [
     questionBlock(q),
+    ...citedBlock(cited, chars, 'Authorities the briefs cite:'),
     '',
     'Final briefs:',
     ...briefs.map(briefText),
@@ -115,8 +133,24 @@ export const JUDGE_SYSTEM = [
   'Each debater defended one option. Decide which option is legally correct on the merits — not which debater argued more — checking (i) doctrinal relevance, (ii) citation correctness against the authorities shown, (iii) whether the application to the facts is sufficient.',
 ].join(' ');
 
-export function judgePrompt(q: Question, pool: PoolPassage[], briefs: Brief[], cross: CrossExamination | undefined, chars: number): string {
-  const parts = [questionBlock(q), '', evidenceBlock(pool, chars), '', 'Final briefs (one per option):', ...briefs.map(briefText)];
+/** `cited`: the passages outside the pool that the briefs cite (snippets debaters requested), shown after the pool. */
+export function judgePrompt(
+  q: Question,
+  pool: ShownPassage[],
+  cited: ShownPassage[],
+  briefs: Brief[],
+  cross: CrossExamination | undefined,
+  chars: number,
+): string {
+  const parts = [
+    questionBlock(q),
+    '',
+    evidenceBlock(pool, chars),
+    ...citedBlock(cited, chars, 'Further authorities the briefs cite (snippets a debater requested from the retriever):'),
+    '',
+    'Final briefs (one per option):',
+    ...briefs.map(briefText),
+  ];
   if (cross && cross.questions.length) {
     parts.push('', 'Cross-examination:');
     const at = (l: string) => briefs.findIndex((b) => b.letter === l); // in the order the briefs are shown

@@ -7,6 +7,7 @@
 import { withPassageHandles } from '../common/passage-handles.js';
 import { PROBE_LETTERS, PROBE_PASSAGE, PROBE_QUESTION } from '../common/request-probe.js';
 import type { RequestParts } from '../../eval/request-fingerprint.js';
+import { POOL_ORDER } from './evidence-pool.js';
 import * as P from './prompts.js';
 import { briefSchema, citedAnswerSchema, crossAnswerSchema, crossExamSchema, judgeSchema } from './schemas.js';
 import type { MadSystemName } from './system-names.js';
@@ -17,8 +18,13 @@ export function madRequests(system: MadSystemName, o: { passageChars: number; to
   const q = PROBE_QUESTION;
   const pool: PoolPassage[] = [{ ...PROBE_PASSAGE, query: '{query}' }];
   const handles = ['P1'];
+  // a snippet a debater requested, cited in a final brief: the judge and the cross-examiner are shown its text
+  const snippet = { id: '{snippet}', text: '{requested snippet text}' };
   return withPassageHandles(() => {
-    if (system !== 'mad') return { answer: [P.ANALYST_SYSTEM, P.citedAnswerPrompt(q, pool, o.passageChars), citedAnswerSchema(PROBE_LETTERS, handles)] };
+    // the order of the Round-0 pool every system is shown (evidence-pool.ts); it was the options' fixed order before
+    const poolOrder = POOL_ORDER;
+    if (system !== 'mad')
+      return { answer: [P.ANALYST_SYSTEM, P.citedAnswerPrompt(q, pool, o.passageChars), citedAnswerSchema(PROBE_LETTERS, handles)], poolOrder };
     const brief = (letter: string): Brief => ({
       letter,
       round: 1,
@@ -41,15 +47,16 @@ export function madRequests(system: MadSystemName, o: { passageChars: number; to
       tools: [...o.tools],
       crossExaminer: [
         P.CROSS_EXAMINER_SYSTEM,
-        P.crossExamPrompt(q, [a, b]),
+        P.crossExamPrompt(q, [a, b], ['A', 'B'], [PROBE_PASSAGE, snippet], o.passageChars),
         crossExamSchema(['A', 'B']),
         P.crossAnswerPrompt(q, a, '{question}'),
         crossAnswerSchema,
       ],
+      poolOrder,
       judge: [
         P.JUDGE_SYSTEM,
-        P.judgePrompt(q, pool, [a, b], { questions: [{ letter: 'A', question: '{question}', answer: '{answer}' }] }, o.passageChars),
-        judgeSchema(PROBE_LETTERS, handles),
+        P.judgePrompt(q, pool, [snippet], [a, b], { questions: [{ letter: 'A', question: '{question}', answer: '{answer}' }] }, o.passageChars),
+        judgeSchema(PROBE_LETTERS, [...handles, 'P2']),
       ],
     };
   });

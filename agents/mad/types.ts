@@ -66,6 +66,12 @@ export interface Judgment {
   checklist: Record<ChecklistItem, boolean>;
   /** Ids cited by the winning brief that the judge says do not support its claims. */
   unsupported: string[];
+  /**
+   * Passages outside the pool whose text the judge was shown: those the briefs it read cite (snippets
+   * debaters requested). A cited passage neither here nor in the pool was never shown to the judge:
+   * it is not counted as judge-supported.
+   */
+  snippets: string[];
   raw?: string[];
 }
 

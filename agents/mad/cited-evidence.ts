@@ -1,0 +1,33 @@
+/**
+ * The passages a reader of briefs needs to check their citations (the judge, the cross-examiner):
+ * every passage the briefs cite that is in the index, outside `exclude` (the pool the reader is
+ * already shown). A brief can cite a snippet its debater requested in a rebuttal, which no other
+ * prompt shows; without its text the judge was asked to rule on citations it never read (and its
+ * enum of citable handles offered them), and `citationsJudgeSupportive` counted them as supported.
+ * Listed in handle order (P13, P14, …), so the prompt is the same whatever order the briefs are read in.
+ */
+import { passageHandles } from '../common/passage-handles.js';
+import type { Brief } from './types.js';
+
+export interface ShownPassage {
+  id: string;
+  text: string;
+}
+
+export async function citedPassages(
+  briefs: readonly Brief[],
+  getPassage: (id: string) => Promise<{ text: string } | undefined>,
+  exclude: ReadonlySet<string> = new Set(),
+): Promise<ShownPassage[]> {
+  const h = passageHandles();
+  const ids = new Set<string>();
+  for (const b of [...briefs].sort((x, y) => x.letter.localeCompare(y.letter))) for (const c of b.citations) if (c.exists && !exclude.has(c.id)) ids.add(c.id);
+  const out: ShownPassage[] = [];
+  for (const id of ids) {
+    h.handle(id); // an id first cited now gets its handle in letter order
+    const p = await getPassage(id);
+    if (p) out.push({ id, text: p.text });
+  }
+  const n = (id: string) => Number(h.handle(id).slice(1));
+  return out.sort((a, b) => n(a.id) - n(b.id));
+}

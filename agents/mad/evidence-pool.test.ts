@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import type { Question } from '../../corpora/types.js';
+import type { SystemContext } from '../../eval/types.js';
+import { deriveSeed } from '../../core/rng.js';
+import { createRetrievalTools } from '../../retrieval/tools/index.js';
+import { getPassageFrom, keywordRetriever } from '../case/test-support/fixtures.js';
+import { buildEvidencePool } from './evidence-pool.js';
+
+// every option's query ranks the same passage first ("hearsay"), then its own
+const CORPUS: Record<string, string> = {
+  issue: 'Dana sued Ellis for negligence; which ruling should the judge make?',
+  hearsay: 'A hearsay statement is admissible only under an exception to the rule against it.',
+  own_a: 'Excited utterance.',
+  own_b: 'Sense impression.',
+  own_c: 'Party admission.',
+  own_d: 'Dying declaration.',
+};
+const Q: Question = {
+  id: 'mbe_pool',
+  prompt: 'Dana sued Ellis for negligence.',
+  question: 'Which ruling should the judge make?',
+  choices: [
+    'Admissible hearsay statement: excited utterance',
+    'Admissible hearsay statement: present sense impression',
+    'Admissible hearsay statement: party admission opposing',
+    'Admissible hearsay statement: dying declaration imminent',
+  ],
+  answer: 'C',
+  goldPassageIds: [],
+};
+
+function ctx(seed: number): SystemContext {
+  const bm25 = keywordRetriever('bm25', CORPUS);
+  const getPassage = getPassageFrom(CORPUS);
+  return { seed, tools: createRetrievalTools({ retrievers: { bm25 }, docs: { get: getPassage } }), retrievers: { bm25 }, getPassage, options: {} };
+}
+
+describe('the shared evidence pool', () => {
+  it("interleaves the options' queries in an order seeded per item (recorded), so a passage two options share is not always credited to A", async () => {
+    const firsts = new Set<string>();
+    for (let i = 0; i < 12; i++) {
+      const seed = deriveSeed(13, `mbe_${i}`);
+      const { pool, order } = await buildEvidencePool(Q, ctx(seed), 'bm25', 2);
+      expect(order).toMatchObject({ kind: 'pool options', seed: deriveSeed(seed, 'pool options:') });
+      expect([...order.order].sort()).toEqual(['A', 'B', 'C', 'D']);
+      // the shared passage goes to the first option drawn, and each option's own passage follows in the drawn order
+      const query = (l: string) => Q.choices['ABCD'.indexOf(l)];
+      expect(pool.find((p) => p.id === 'hearsay')!.query).toBe(query(order.order[0]));
+      expect(pool.filter((p) => p.id.startsWith('own_')).map((p) => p.id)).toEqual(order.order.map((l) => `own_${l.toLowerCase()}`));
+      // the same seed draws the same pool
+      expect((await buildEvidencePool(Q, ctx(seed), 'bm25', 2)).pool).toEqual(pool);
+      firsts.add(order.order[0]);
+    }
+    // before: the order was always A, B, C, D — option A's hits got the lower handles on every item
+    expect(firsts.size).toBeGreaterThan(1);
+  });
+});
