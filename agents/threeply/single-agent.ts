@@ -25,7 +25,7 @@ export async function runSingleAgent(model: BaseChatModel, triple: string, opts:
   const req = structuredRequest(model, threePlySchema, role, opts.signal);
   const replies: BaseMessage[] = [];
   for (let attempt = 1; attempt <= 2; attempt++) {
-    const reply = await model.invoke(convo, req.options as never);
+    const reply = await req.invoke(convo);
     const got = req.read(reply);
     replies.push(reply);
     const text = got.text;

@@ -265,17 +265,35 @@ function readValue<S extends z.ZodType>(
 
 /**
  * One structured request without the repair loop, for callers with their own reply handling (e.g.
- * a reply that may be a TERMINATE abstention): the call options for `model`'s mode, and a reader
- * that returns the parsed, validated value or the raw text and the parse error. The reader leaves
+ * a reply that may be a TERMINATE abstention): `invoke` sends it in `model`'s mode (an endpoint that
+ * refuses structured output switches the model to prompt mode, as invokeStructured does), and
+ * `read` returns the parsed, validated value or the raw text and the parse error. The reader leaves
  * the reply in the response cache; a caller whose step fails drops its replies (rejectReply).
  */
 export function structuredRequest<S extends z.ZodType>(model: BaseChatModel, schema: S, what: string, signal?: AbortSignal) {
-  const mode = structuredOutputMode(model);
+  let mode = structuredOutputMode(model);
   const name = schemaName(what);
   notifySent(what, name, mode, schema);
+  const options = () => requestOptions(mode, name, schema, signal, strictOf(model), strictToolsOf(model));
   return {
-    mode,
-    options: requestOptions(mode, name, schema, signal, strictOf(model), strictToolsOf(model)),
+    /** The mode the next request is sent in (prompt after the endpoint refused structured output). */
+    get mode(): StructuredOutputMode {
+      return mode;
+    },
+    /** The call options of the next request. */
+    get options(): Record<string, unknown> {
+      return options();
+    },
+    /** Send `messages`; a refusal of the structured-output mode (rejectsStructuredOutput) is sent again in prompt mode. */
+    async invoke(messages: BaseMessage[]): Promise<BaseMessage> {
+      try {
+        return await model.invoke(messages, options() as never);
+      } catch (e) {
+        if (!switchedToPrompt(model, mode, e)) throw e;
+        mode = 'prompt';
+        return model.invoke(messages, options() as never);
+      }
+    },
     read(reply: BaseMessage): { value?: z.infer<S>; text: string; error?: string; invalid?: InvalidToolCall; repaired?: string[] } {
       const got = readReply(reply as Reply, mode, name);
       try {
@@ -304,6 +322,23 @@ export function rejectsStructuredOutput(e: unknown): boolean {
   if (!isLexcaseError(e) || e.code !== 'LLM_REQUEST_FAILED') return false;
   const refusal = /^LLM request failed: HTTP (400|422)\b([\s\S]*)$/.exec(e.message)?.[2];
   return refusal !== undefined && NAMES_STRUCTURED_OUTPUT.test(refusal) && !NAMES_REQUEST_SIZE.test(refusal);
+}
+
+/**
+ * Whether `e`, thrown by a request in `mode`, is the endpoint refusing structured output; if so,
+ * `model` (and every copy sharing its setting) uses prompt mode from now on, with one warning (a run
+ * records the switch in config.json: eval/runner.ts).
+ */
+function switchedToPrompt(model: unknown, mode: StructuredOutputMode, e: unknown): boolean {
+  if (mode === 'prompt' || !rejectsStructuredOutput(e)) return false;
+  const setting = settingOf(model);
+  // concurrent requests sent before the switch are each refused: only the first to switch warns
+  if (setting?.structuredOutput !== 'prompt')
+    log.warn(
+      `the endpoint rejected structured output (${mode}): ${(e as Error).message.slice(0, 200)}; using prompt-only JSON from now on (set llm.structuredOutput to "tool" or "prompt")`,
+    );
+  if (setting) setting.structuredOutput = 'prompt';
+  return true;
 }
 
 /**
@@ -337,14 +372,7 @@ export async function invokeStructured<S extends z.ZodType>(
     try {
       reply = await send(mode, strictOf(model));
     } catch (e) {
-      if (mode === 'prompt' || !rejectsStructuredOutput(e)) throw e;
-      const setting = settingOf(model);
-      // concurrent requests sent before the switch are each refused: only the first to switch warns
-      if (setting?.structuredOutput !== 'prompt')
-        log.warn(
-          `the endpoint rejected structured output (${mode}): ${(e as Error).message.slice(0, 200)}; using prompt-only JSON from now on (set llm.structuredOutput to "tool" or "prompt")`,
-        );
-      if (setting) setting.structuredOutput = 'prompt';
+      if (!switchedToPrompt(model, mode, e)) throw e;
       mode = 'prompt';
       reply = await send(mode, false);
     }

@@ -3,7 +3,8 @@
  * request — which agent (system prompt), which ply, and the factor lists in the prompt — so tests
  * do not depend on call order. `rulesScript()` plays a well-behaved team: developers cite exactly
  * the shared factors, the Factor Analyst applies its abstention rule to the real lists, the Polisher
- * accepts, and the Distiller reads the "cN has F.." statements back.
+ * accepts, the single agents (SA, SA-EP) argue the same way (SA-EP abstains as its prompt says), and
+ * the Distiller reads the "cN has F.." statements back.
  */
 import type { RecordedRequest, ScriptReply } from '../../../tests/support/scripted-openai-server.js';
 
@@ -61,12 +62,42 @@ export function analystVerdict(r: RecordedRequest): 'REQUIRES_ABSTENTION' | 'VAL
 
 export const jsonReply = (o: unknown): ScriptReply => ({ content: JSON.stringify(o) });
 
-/** A developer's ply that states the shared factors as "c1 has …; cN has …". */
-function honestPly(r: RecordedRequest): string {
-  const t = parseTripleFromPrompt(userText(r));
-  const other = plyOf(r) === "Defendant's Counterargument" ? 'c3' : 'c2';
+type Triple = ReturnType<typeof parseTripleFromPrompt>;
+
+/** The factors c1 shares with `other`, stated as "c1 has …; cN has …". */
+function sharedStatement(t: Triple, other: 'c2' | 'c3'): string {
   const shared = t[other].ids.filter((f) => t.c1.ids.includes(f));
   return shared.length ? `c1 has ${shared.join(', ')}; ${other} has ${shared.join(', ')}.` : `c1 shares nothing with ${other}.`;
+}
+
+/** A developer's ply that states the shared factors as "c1 has …; cN has …". */
+function honestPly(r: RecordedRequest): string {
+  return sharedStatement(parseTripleFromPrompt(userText(r)), plyOf(r) === "Defendant's Counterargument" ? 'c3' : 'c2');
+}
+
+/**
+ * A single agent that follows its prompt: the three plies state the shared factors. SA-EP writes
+ * its steps in "reasoning" first and, when a precedent's outcome or a missing overlap rules the
+ * argument out, "TERMINATE: <reason>" as the Plaintiff's Argument with the other plies empty.
+ */
+function singleAgentReply(r: RecordedRequest, enhanced: boolean): ScriptReply {
+  const t = parseTripleFromPrompt(userText(r));
+  const plies = {
+    "Plaintiff's Argument": sharedStatement(t, 'c2'),
+    "Defendant's Counterargument": sharedStatement(t, 'c3'),
+    "Plaintiff's Rebuttal": 'c3 is distinguishable.',
+  };
+  if (!enhanced) return jsonReply(plies);
+  const shares = (c: 'c2' | 'c3') => t[c].ids.some((f) => t.c1.ids.includes(f));
+  const grounded = shares('c2') && shares('c3') && t.c2.outcome === 'Plaintiff' && t.c3.outcome === 'Defendant';
+  const reasoning = `Step 1: c1's factors are ${t.c1.ids.join(', ')}. Step 2: c2's outcome is ${t.c2.outcome}, c3's is ${t.c3.outcome}: ${grounded ? 'a grounded argument is possible' : 'no grounded argument'}.`;
+  if (grounded) return jsonReply({ reasoning, ...plies });
+  return jsonReply({
+    reasoning,
+    "Plaintiff's Argument": 'TERMINATE: a precedent cannot be cited by its side.',
+    "Defendant's Counterargument": '',
+    "Plaintiff's Rebuttal": '',
+  });
 }
 
 /** Reads "cN has F1, F2" statements out of the argument JSON. */
@@ -90,6 +121,9 @@ export function rulesScript(): (r: RecordedRequest) => ScriptReply {
         return jsonReply({ revision_needed: false, feedback_summary: 'fine' });
       case 'distiller':
         return jsonReply(distill(r));
+      case 'single':
+      case 'single-enhanced':
+        return singleAgentReply(r, threeplyRole(r) === 'single-enhanced');
       default:
         return { status: 500, error: `rulesScript: no reply for ${threeplyRole(r)}` };
     }
