@@ -15,14 +15,18 @@ const THREE_PLY_STEPS = `Construct a 3-ply argument:
 (2) Defendant's Counterargument: distinguish c2. Then cite a counterexample, c3 (which should have an outcome favourable to the Defendant), draw an analogy to c1 and point out the factors c1 and c3 share.
 (3) Plaintiff's Rebuttal: answer the counterexample by distinguishing c3, and reinforce the Plaintiff's original argument (for instance by stressing again the factors c1 shares with c2, or by further differences between c1 and c3).`;
 
-const EXAMPLE = `Example input:
+const EXAMPLE_INPUT = `Example input:
 c1: F1 Disclosure-in-negotiations (D); F4 Agreed-not-to-disclose (P); F6 Security-measures (P)
 c2, outcome Plaintiff: F4 Agreed-not-to-disclose (P); F6 Security-measures (P); F7 Brought-tools (P)
-c3, outcome Defendant: F1 Disclosure-in-negotiations (D); F5 Agreement-not-specific (D)
-Example output:
-{"Plaintiff's Argument": "c1 and c2 (outcome Plaintiff) both have F4 Agreed-not-to-disclose (P) and F6 Security-measures (P), which supports the Plaintiff.",
+c3, outcome Defendant: F1 Disclosure-in-negotiations (D); F5 Agreement-not-specific (D)`;
+
+const EXAMPLE_PLIES = `"Plaintiff's Argument": "c1 and c2 (outcome Plaintiff) both have F4 Agreed-not-to-disclose (P) and F6 Security-measures (P), which supports the Plaintiff.",
  "Defendant's Counterargument": "c2 is distinguishable: it had F7 Brought-tools (P), which c1 lacks, and c1 has F1 Disclosure-in-negotiations (D). c3 (outcome Defendant) is the closer case: c1 and c3 share F1 Disclosure-in-negotiations (D).",
  "Plaintiff's Rebuttal": "c3 is distinguishable: c1 does not have F5 Agreement-not-specific (D), and c1 has strong pro-plaintiff factors, F4 and F6, that c3 lacks."}`;
+
+const EXAMPLE = `${EXAMPLE_INPUT}
+Example output:
+{${EXAMPLE_PLIES}`;
 
 /** Single agent (SA): the paper's core prompt, one turn. */
 export const SINGLE_AGENT_SYSTEM = `You are an AI assistant that formulates legal arguments for trade secret misappropriation claims. ${FACTOR_NOTE}
@@ -31,15 +35,30 @@ Base every argument on the factors provided and keep the argument logically cons
 ${EXAMPLE}
 If you cannot make a valid argument for a step (for example, there is no suitable precedent), say so clearly in that part of the argument.`;
 
-/** Single agent with enhanced (chain-of-thought) prompting (SA-EP). */
+/**
+ * Single agent with enhanced (chain-of-thought) prompting (SA-EP). Its reply (enhancedThreePlySchema)
+ * starts with a "reasoning" field for the steps, so a schema-following server lets the model work
+ * step by step; an abstention is "TERMINATE: <reason>" as the Plaintiff's Argument with the other
+ * plies empty (single-agent.ts reads it as TERMINATE at the first ply). The reasoning is kept in the
+ * trace only: it is no ply, and the Factor Distiller never sees it.
+ */
 export const ENHANCED_SINGLE_AGENT_SYSTEM = `You are an AI assistant that formulates legal arguments for trade secret misappropriation claims. ${FACTOR_NOTE}
 ${THREE_PLY_STEPS}
-Work step by step before you write anything:
+Work step by step before you write the argument, and write Steps 1 to 3 in the "reasoning" field of your reply:
 Step 1 (grounding). List c1's factors. List the factors c1 actually shares with c2 and those it actually shares with c3, comparing the lists id by id. Use only factors that appear in the lists given; never attribute to a case a factor that is not in its list.
-Step 2 (abstention). Check each precedent's outcome: the Plaintiff can only rely on c2 if c2's outcome is Plaintiff, and the Defendant can only rely on c3 if c3's outcome is Defendant. If a precedent's outcome is unfavourable to the side that must cite it, or if c1 shares no factor with c2 or no factor with c3, a grounded 3-ply argument is impossible: then your final line must be "TERMINATE: <reason>" and you must not write the argument.
+Step 2 (abstention). Check each precedent's outcome: the Plaintiff can only rely on c2 if c2's outcome is Plaintiff, and the Defendant can only rely on c3 if c3's outcome is Defendant. If a precedent's outcome is unfavourable to the side that must cite it, or if c1 shares no factor with c2 or no factor with c3, a grounded 3-ply argument is impossible: then write "TERMINATE: <reason>" as the "Plaintiff's Argument", leave "Defendant's Counterargument" and "Plaintiff's Rebuttal" empty (""), and do not write the argument.
 Step 3 (utilization). Otherwise use every relevant factor: all shared factors favouring the arguing side, and the distinguishing factors (in the precedent but not in c1, and in c1 but not in the precedent) when distinguishing a case.
-Step 4. Write the argument as one JSON object whose keys are "Plaintiff's Argument", "Defendant's Counterargument" and "Plaintiff's Rebuttal".
-${EXAMPLE}`;
+Step 4. Write the argument in the three plies.
+Reply with one JSON object whose keys are, in this order, "reasoning" (your Steps 1 to 3), "Plaintiff's Argument", "Defendant's Counterargument" and "Plaintiff's Rebuttal".
+${EXAMPLE_INPUT}
+Example output:
+{"reasoning": "Step 1: c1 has F1 (D), F4 (P), F6 (P). c1 and c2 share F4 and F6; c1 and c3 share F1. Step 2: c2's outcome is Plaintiff and c3's is Defendant, and c1 shares factors with both: a grounded argument is possible. Step 3: the Plaintiff uses F4 and F6 and distinguishes c3 by F5; the Defendant distinguishes c2 by F7 and F1 and uses F1.",
+ ${EXAMPLE_PLIES}
+Example output if c2's outcome were Defendant (an abstention):
+{"reasoning": "Step 1: c1 and c2 share F4 and F6; c1 and c3 share F1. Step 2: c2's outcome is Defendant, so the Plaintiff cannot rely on it: no grounded argument.",
+ "Plaintiff's Argument": "TERMINATE: c2's outcome is Defendant, unfavourable to the Plaintiff who must cite it.",
+ "Defendant's Counterargument": "",
+ "Plaintiff's Rebuttal": ""}`;
 
 const PLY_TASK: Record<PlyKey, string> = {
   plaintiff: "Write the Plaintiff's Argument: cite c2, which should have an outcome favourable to the Plaintiff, and point out the factors c1 and c2 share.",

@@ -8,7 +8,7 @@ import { formatFactor } from '../../corpora/trade-secret.js';
 import type { RequestParts } from '../../eval/request-fingerprint.js';
 import { PLIES } from './format.js';
 import * as P from './prompts.js';
-import { analystReportSchema, distilledSchema, polisherReportSchema, threePlySchema } from './schemas.js';
+import { analystReportSchema, distilledSchema, enhancedThreePlySchema, polisherReportSchema, threePlySchema } from './schemas.js';
 import type { ThreePlySystemKind } from './types.js';
 
 const [triple, earlier, segment] = ['{triple}', '{earlier plies}', '{segment}'];
@@ -17,7 +17,7 @@ export function threeplyRequests(kind: ThreePlySystemKind, factors: TradeSecretM
   const developer = (role: 'developer' | 'plaintiff' | 'defendant') => [P.developerSystem(role), ...PLIES.map((p) => P.plyRequest(p, triple, earlier))];
   const argument: RequestParts =
     kind === 'single' || kind === 'single-enhanced'
-      ? { argument: [kind === 'single' ? P.SINGLE_AGENT_SYSTEM : P.ENHANCED_SINGLE_AGENT_SYSTEM, threePlySchema] }
+      ? { argument: kind === 'single' ? [P.SINGLE_AGENT_SYSTEM, threePlySchema] : [P.ENHANCED_SINGLE_AGENT_SYSTEM, enhancedThreePlySchema] }
       : kind === 'multi-no-reflection'
         ? { plaintiff: developer('plaintiff'), defendant: developer('defendant') }
         : {

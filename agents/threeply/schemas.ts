@@ -150,6 +150,7 @@ export const polisherReportSchema = z
   .loose();
 export type PolisherReport = z.infer<typeof polisherReportSchema>;
 
+/** The single agent's (SA) 3-ply argument: the paper's three keys. */
 export const threePlySchema = z
   .object({
     "Plaintiff's Argument": text,
@@ -157,6 +158,13 @@ export const threePlySchema = z
     "Plaintiff's Rebuttal": text,
   })
   .loose();
+
+/**
+ * SA-EP's reply: its step-by-step `reasoning` first (the prompt's Steps 1–3; a schema-following
+ * server writes keys in schema order), then the three plies. An abstention is "TERMINATE: <reason>"
+ * as the Plaintiff's Argument with the other plies empty (prompts.ts ENHANCED_SINGLE_AGENT_SYSTEM).
+ */
+export const enhancedThreePlySchema = z.object({ reasoning: text, ...threePlySchema.shape }).loose();
 
 /**
  * The Factor Distiller's lists. `labels` (the factor model's "F4 Agreed-not-to-disclose (P)" strings)

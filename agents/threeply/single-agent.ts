@@ -1,8 +1,9 @@
 /**
  * Single-agent baselines (§3.4.1–2): one model writes the whole 3-ply argument in one turn, with
  * the paper's core prompt (SA) or with chain-of-thought instructions on grounding, abstention and
- * factor utilization (SA-EP). The reply is an abstention when it (or one of its plies) is TERMINATE;
- * the plies it argued stay in the result (the paper's TERMINATE is per ply).
+ * factor utilization (SA-EP, whose reply carries its steps in a `reasoning` field before the plies:
+ * kept in the trace, never a ply, so never distilled). The reply is an abstention when it (or one
+ * of its plies) is TERMINATE; the plies it argued stay in the result (the paper's TERMINATE is per ply).
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
@@ -11,7 +12,7 @@ import { rejectReply } from '../../core/llm/cache-validation.js';
 import { structuredRequest } from '../../core/llm/structured.js';
 import { isTerminate, PLIES, PLY_LABEL, type PlyKey } from './format.js';
 import { ENHANCED_SINGLE_AGENT_SYSTEM, SINGLE_AGENT_SYSTEM } from './prompts.js';
-import { threePlySchema } from './schemas.js';
+import { enhancedThreePlySchema, threePlySchema } from './schemas.js';
 import type { ArgumentResult, TraceStep } from './types.js';
 
 export async function runSingleAgent(model: BaseChatModel, triple: string, opts: { enhanced: boolean; signal?: AbortSignal }): Promise<ArgumentResult> {
@@ -22,7 +23,10 @@ export async function runSingleAgent(model: BaseChatModel, triple: string, opts:
   let lastError = '';
   // The endpoint's structured output (core/llm/structured.ts); TERMINATE may come as plain text
   // (prompt mode) or inside a ply (structured modes), both read as an abstention.
-  const req = structuredRequest(model, threePlySchema, role, opts.signal);
+  const schema = opts.enhanced ? enhancedThreePlySchema : threePlySchema;
+  const req = structuredRequest(model, schema, role, opts.signal);
+  // SA's re-ask is as it was; SA-EP's names its reasoning key too
+  const keys = opts.enhanced ? 'the key "reasoning" and the three ply keys' : 'the three keys';
   const replies: BaseMessage[] = [];
   for (let attempt = 1; attempt <= 2; attempt++) {
     const reply = await req.invoke(convo);
@@ -53,7 +57,7 @@ export async function runSingleAgent(model: BaseChatModel, triple: string, opts:
     convo = [
       ...messages,
       new AIMessage(text),
-      new HumanMessage(`Your reply could not be parsed (${lastError}). Reply again with only the JSON object with the three keys, or TERMINATE.`),
+      new HumanMessage(`Your reply could not be parsed (${lastError}). Reply again with only the JSON object with ${keys}, or TERMINATE.`),
     ];
   }
   // the step failed: its replies leave the response cache (a rerun asks again); a reply read as an
