@@ -24,7 +24,9 @@
  * exchanges), so it is redone on resume. Stale temp files from a killed run are removed. An error from `makeContext` is a setup error: no more items start, and it is thrown
  * once running items end. A resume may grow the run (eval/run-grow.ts): a larger `limit`, or a
  * `split` that holds every recorded item, runs only the new items and records the change; its provenance
- * (items, dataset checksum) then describes the grown run. A field an older lexcase did not record (the
+ * (items, dataset checksum) then describes the grown run. A resume whose items are not those
+ * recorded (a recorded item it does not select, or one whose gold label differs now: another data
+ * copy under the same config) is refused (eval/resume-items.ts). A field an older lexcase did not record (the
  * index's content, the whole LLM config) is not checked, with a warning (eval/resume-unrecorded.ts).
  *
  * LLM exchanges: every request a factory model answers inside an item is recorded (redacted) in
@@ -65,6 +67,7 @@ import type { RunConfigFile } from './run-config-file.js';
 import { traceSchemaFor } from './records.js';
 import { describeDifference, firstDifference, operationalChanges, resultConfig } from './resume-config.js';
 import { unrecordedDifference, withUnrecorded } from './resume-unrecorded.js';
+import { assertSameItems } from './resume-items.js';
 import { withCanonicalSystem } from './systems.js';
 import { assertGrows, describeGrowth, growChanges, withoutGrowKeys } from './run-grow.js';
 import { checkRunDirOut, lockRunDir } from './run-dir-guard.js';
@@ -248,9 +251,11 @@ async function runLocked<Item extends { id: string }>(
     }
     // A larger --limit (or a split that holds the recorded items): the run grows, only the new items run.
     const grown = growChanges(existing.config ?? {}, config);
+    if (Object.keys(grown).length) assertGrows(runDir, grown, byId.keys(), seen);
+    // the same config over other items (another data copy, reordered or relabelled rows): refused
+    assertSameItems(runDir, byId.values(), new Map(items.map((it) => [it.id, opts.gold(it)])));
     let provenanceBefore: { items: number; datasetChecksum: string } | undefined;
     if (Object.keys(grown).length) {
-      assertGrows(runDir, grown, byId.keys(), seen);
       existing.config = { ...existing.config, ...Object.fromEntries(Object.keys(grown).map((k) => [k, config[k] ?? null])) };
       // the provenance describes the grown run's items, as a fresh run of the same selection records them
       if (existing.provenance) {

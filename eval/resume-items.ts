@@ -1,0 +1,34 @@
+/**
+ * A resume continues the same items: every item results.jsonl records must be one the command
+ * selects now, with the gold label it was recorded with. Another data copy (`--data`,
+ * LEXCASE_LEGALBENCH_DIR), a dataset whose rows were reordered or relabelled, keeps the config as it
+ * was, so only the items can tell: before, such a resume ran the new items beside the old ones (the
+ * report counting both) or scored the new ones against other gold labels, and exited 0. It is
+ * refused with one RUN_INVALID naming a few items (eval/runner.ts). A grow (eval/run-grow.ts) keeps
+ * every recorded item and its gold, so it passes.
+ */
+import { errors } from '../core/errors.js';
+
+const items = (n: number) => `${n} recorded item${n === 1 ? '' : 's'}`;
+const HOW = 'the items (dataset, --data, split or limit) are not those the run recorded; resume with the same data, or use a new run dir';
+
+/**
+ * Refuses a resume whose items are not those recorded: `recorded` are results.jsonl's records
+ * (id, gold), `gold` the current selection's gold label by item id.
+ */
+export function assertSameItems(runDir: string, recorded: Iterable<{ id: string; gold: string }>, gold: ReadonlyMap<string, string>): void {
+  const outside: string[] = [];
+  const relabelled: string[] = [];
+  for (const r of recorded) {
+    const now = gold.get(r.id);
+    if (now === undefined) outside.push(r.id);
+    else if (now !== r.gold) relabelled.push(`${r.id}: "${r.gold}" recorded, "${now}" now`);
+  }
+  if (outside.length)
+    throw errors.runInvalid(runDir, `holds ${items(outside.length)} the command does not select (e.g. ${outside.slice(0, 3).join(', ')}): ${HOW}`);
+  if (relabelled.length)
+    throw errors.runInvalid(
+      runDir,
+      `${items(relabelled.length)} ${relabelled.length === 1 ? 'has' : 'have'} another gold label now (e.g. ${relabelled.slice(0, 3).join('; ')}): ${HOW}`,
+    );
+}
