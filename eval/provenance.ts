@@ -1,7 +1,8 @@
 /**
  * Provenance written into every run's config.json: lexcase version, git sha of lexcase's own checkout
  * (or 'unknown' — never fails), a checksum of the items run (ids and gold labels, so two runs can
- * be told apart when the split changed), Node version and timestamps.
+ * be told apart when the split changed; with each item's content checksum where the system records
+ * one: `itemChecksum`), Node version and timestamps.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -32,13 +33,24 @@ export function gitSha(root: string = PACKAGE_ROOT): string {
   }
 }
 
-/** sha256 over the items' ids and gold labels, in order. */
-export function datasetChecksum(items: { id: string }[], gold?: (item: never) => string): string {
+/**
+ * The checksum of what one item holds beyond its id and gold, for items whose id does not name their
+ * content (3-ply's generated triples, `<mode>-NNN`): sha256 of its JSON. Recorded per result
+ * (`itemChecksum`), so a comparison does not pair two different items that share an id.
+ */
+export function itemChecksum(content: unknown): string {
+  return `sha256:${createHash('sha256').update(JSON.stringify(content)).digest('hex')}`;
+}
+
+/** sha256 over the items' ids and gold labels (and content checksums, where given), in order. */
+export function datasetChecksum(items: { id: string }[], gold?: (item: never) => string, content?: (item: never) => string | undefined): string {
   const h = createHash('sha256');
   for (const it of items) {
     h.update(it.id);
     h.update('\t');
     if (gold) h.update(String(gold(it as never)));
+    const c = content?.(it as never);
+    if (c !== undefined) h.update(`\t${c}`);
     h.update('\n');
   }
   return `sha256:${h.digest('hex')}`;
@@ -53,12 +65,12 @@ export interface Provenance {
   createdAt: string;
 }
 
-export function provenance(items: { id: string }[], gold?: (item: never) => string): Provenance {
+export function provenance(items: { id: string }[], gold?: (item: never) => string, content?: (item: never) => string | undefined): Provenance {
   return {
     lexcaseVersion: VERSION,
     gitSha: gitSha(),
     node: process.version,
-    datasetChecksum: datasetChecksum(items, gold),
+    datasetChecksum: datasetChecksum(items, gold, content),
     items: items.length,
     createdAt: new Date().toISOString(),
   };

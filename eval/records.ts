@@ -31,6 +31,8 @@ export const resultRecordSchema = z.object({
   id: z.string(),
   prediction: z.string().nullable(),
   gold: z.string(),
+  /** The item's content checksum, where its id does not name its content (3-ply's triples). */
+  itemChecksum: z.string().optional(),
   correct: z.boolean(),
   confidence: z.string().optional(),
   metrics: z.record(z.string(), z.union([z.number(), z.boolean(), z.null()])).optional(),

@@ -21,12 +21,13 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 // answers "No" to every item: the bundled hearsay rows make some right, some wrong
 const system: AgentSystem<TaskExample> = async () => ({ prediction: 'No', trace: {} });
-const run = (items: TaskExample[], limit: number, gold: (x: TaskExample) => string = (x) => x.label) =>
+const run = (items: TaskExample[], limit: number, gold: (x: TaskExample) => string = (x) => x.label, itemContent?: (x: TaskExample) => unknown) =>
   runExperiment({
     runDir: dir,
     system,
     items: items.slice(0, limit),
     gold,
+    itemContent,
     makeContext: contextFrom(),
     config: { system: 'acal/sp', task: 'hearsay', split: 'test', limit },
     seed: 13,
@@ -63,5 +64,18 @@ describe('a resume over other items than the run recorded', () => {
     expect(await run(hearsay, 8)).toMatchObject({ skipped: 4, ran: 4 });
     const records = (await readResults(dir)).records;
     expect(records.map((r) => [r.id, r.gold])).toEqual(hearsay.slice(0, 8).map((x) => [x.id, x.label]));
+  });
+
+  it('is refused when a recorded item holds other content under the same id and gold (its itemChecksum differs)', async () => {
+    const hearsay = await loadLegalBenchTask('hearsay', { split: 'test' });
+    await run(hearsay, 4, undefined, (x) => x.text);
+    const before = files();
+    const edited = (x: TaskExample) => (x.id === hearsay[1].id ? `${x.text} (edited)` : x.text);
+    await expect(run(hearsay, 4, undefined, edited)).rejects.toMatchObject({
+      code: 'RUN_INVALID',
+      message: expect.stringContaining(`1 recorded item has other content now under the same id (e.g. ${hearsay[1].id}; its itemChecksum differs)`),
+    });
+    expect(files()).toEqual(before);
+    expect(await run(hearsay, 4, undefined, (x) => x.text)).toMatchObject({ skipped: 4, ran: 0 });
   });
 });

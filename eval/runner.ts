@@ -62,7 +62,7 @@ import { log } from '../core/log.js';
 import { createProgress } from '../core/progress.js';
 import { deriveSeed, SEED_DERIVATION } from '../core/rng.js';
 import { ToolRecorder, withToolRecorder } from '../retrieval/tools/tool-recorder.js';
-import { provenance } from './provenance.js';
+import { itemChecksum, provenance } from './provenance.js';
 import type { RunConfigFile } from './run-config-file.js';
 import { traceSchemaFor } from './records.js';
 import { describeDifference, firstDifference, operationalChanges, resultConfig } from './resume-config.js';
@@ -101,6 +101,12 @@ export interface RunExperimentOptions<Item extends { id: string }> {
   system: AgentSystem<Item>;
   items: Item[];
   gold: (item: Item) => string;
+  /**
+   * What an item holds beyond its id and gold, when its id does not name its content (3-ply's
+   * generated triples, `<mode>-NNN`): its checksum is recorded with each result (`itemChecksum`) and
+   * in the dataset checksum, so a resume or a comparison does not take another item under the same id for it.
+   */
+  itemContent?: (item: Item) => unknown;
   /** Build the system context for one item; `seed` is derived from the run seed and the item id. */
   makeContext: (item: Item, info: { seed: number }) => Promise<SystemContext> | SystemContext;
   /** Resolved config (system, dataset, split, k, tools, model, index...); written to config.json, with `seedDerivation` (core/rng.ts SEED_DERIVATION). */
@@ -210,7 +216,9 @@ async function runLocked<Item extends { id: string }>(
   // A shard's run dir records its shard (reproduce --shard): resumed outside it, it would take other shards' items.
   const shard = currentShard();
   const config = JSON.parse(JSON.stringify({ ...opts.config, seedDerivation: SEED_DERIVATION, ...(shard ? { shard } : {}) })) as Record<string, unknown>;
-  const prov = provenance(items, opts.gold as (item: never) => string);
+  const contentOf = opts.itemContent;
+  const checksumOf = contentOf ? (item: Item) => itemChecksum(contentOf(item)) : undefined;
+  const prov = provenance(items, opts.gold as (item: never) => string, checksumOf as ((item: never) => string) | undefined);
 
   const existing = (await readConfig(runDir)) as RunConfigFile | undefined;
   const retryFailed = opts.retryFailed ?? true;
@@ -253,7 +261,7 @@ async function runLocked<Item extends { id: string }>(
     const grown = growChanges(existing.config ?? {}, config);
     if (Object.keys(grown).length) assertGrows(runDir, grown, byId.keys(), seen);
     // the same config over other items (another data copy, reordered or relabelled rows): refused
-    assertSameItems(runDir, byId.values(), new Map(items.map((it) => [it.id, opts.gold(it)])));
+    assertSameItems(runDir, byId.values(), new Map(items.map((it) => [it.id, { gold: opts.gold(it), itemChecksum: checksumOf?.(it) }])));
     let provenanceBefore: { items: number; datasetChecksum: string } | undefined;
     if (Object.keys(grown).length) {
       existing.config = { ...existing.config, ...Object.fromEntries(Object.keys(grown).map((k) => [k, config[k] ?? null])) };
@@ -480,10 +488,12 @@ async function runLocked<Item extends { id: string }>(
     const repairs = tally.toRecord();
     const replacedAttempts = replay ? replay.recorded.get(item.id)?.replacedAttempts : replacedBy(item.id);
     if (repairs) for (const [field, n] of Object.entries(repairs)) repairedTotal.set(field, (repairedTotal.get(field) ?? 0) + n);
+    const checksum = checksumOf?.(item);
     const record: ResultRecord = {
       id: item.id,
       prediction,
       gold,
+      ...(checksum ? { itemChecksum: checksum } : {}),
       correct: !outcome.error && prediction !== null && prediction === gold, // the one rule (eval/metrics/failures.ts): failed = wrong
       ...(outcome.confidence !== undefined ? { confidence: outcome.confidence } : {}),
       ...(outcome.metrics ? { metrics: outcome.metrics } : {}),

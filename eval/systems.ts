@@ -60,6 +60,12 @@ export interface SystemSpec {
    * labels seen in the run's gold answers and predictions.
    */
   labels?(config: Record<string, unknown>): readonly string[] | undefined;
+  /**
+   * Its item ids do not name the items' content (3-ply's `<mode>-NNN`: a place in a seeded draw): its
+   * results record each item's content checksum (`itemChecksum`), and a comparison warns for a run
+   * without it (an older lexcase), whose items it can pair by id and gold label only.
+   */
+  itemChecksum?: boolean;
   /** A retrieval run: judged by retrieval measures (Recall@k, MRR, MAP…), never by "accuracy" (gold at rank 1); report and compare follow `headline`. */
   retrieval?: boolean;
 }

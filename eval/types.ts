@@ -52,6 +52,8 @@ export interface ResultRecord {
   id: string;
   prediction: string | null;
   gold: string;
+  /** The item's content checksum, for items whose id does not name their content (3-ply's triples; eval/provenance.ts `itemChecksum`). */
+  itemChecksum?: string;
   correct: boolean;
   confidence?: string;
   metrics?: Record<string, number | boolean | null>;

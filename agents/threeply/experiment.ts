@@ -50,6 +50,8 @@ export async function runThreeplyExperiment(o: ThreeplyExperimentOptions): Promi
     system: createThreePlySystem({ kind: o.kind, factors, evaluator: o.evaluator }),
     items,
     gold: (t) => expectedBehaviour(t.mode),
+    // "<mode>-NNN" names a place in the seeded draw, not a triple: each result records its triple's checksum
+    itemContent: (t) => ({ mode: t.mode, c1: t.c1, c2: t.c2, c3: t.c3 }),
     makeContext: contextFrom({ llm: o.model }),
     config: {
       system: 'threeply',

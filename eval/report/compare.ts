@@ -11,6 +11,10 @@
  * metric both report (e.g. CASE evidence recall). The first measure is the primary one: the 2×2
  * agreement table counts its items when it is 0/1.
  *
+ * Items are paired by id where both runs recorded the same item (the same gold label and, where
+ * recorded, content checksum: compare-pairs.ts); an id the runs hold for different items is left
+ * out and counted in `pairingLines`, which every surface prints.
+ *
  * Every surface (text, --json, the explorer) says how many of the shared items each run failed (an
  * error or no prediction; eval/metrics/failures.ts) and how they count: in accuracy as wrong, so a
  * run that failed most items shows it beside its difference; a retrieval run's failed item has no
@@ -37,6 +41,7 @@ import { measureLabel } from '../headline-metrics.js';
 import { systemSpec } from '../systems.js';
 import type { ResultRecord } from '../types.js';
 import { table } from './format.js';
+import { pairRecords, type Pair } from './compare-pairs.js';
 import { readRun } from './read-run.js';
 import type { RunData } from './types.js';
 
@@ -62,9 +67,16 @@ export interface Comparison {
   b: RunSide;
   /** The sign of every difference: second run minus first. */
   sign: 'B − A';
+  /** Items compared: ids both runs hold for the same item (eval/report/compare-pairs.ts). */
   shared: number;
   onlyA: number;
   onlyB: number;
+  /** Ids both runs hold for different items (another gold label or content): left out of every figure. */
+  different: number;
+  /** Compared items whose content is not checked (a run by an older lexcase records no item checksum). */
+  unchecked: number;
+  /** What `different` and `unchecked` mean here, one line each, as every surface prints them (none when both are 0). */
+  pairingLines: string[];
   /** Retrieval runs are compared by retrieval measures, the rest by accuracy and boolean per-item metrics. */
   judgedBy: 'retrieval measures' | 'accuracy';
   /** Every compared measure, the primary one first. */
@@ -95,7 +107,6 @@ export function configDiff(a: Record<string, unknown>, b: Record<string, unknown
 const sys = (r: RunData) => (typeof r.config.config.system === 'string' ? r.config.config.system : undefined);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
-type Pair = readonly [ResultRecord, ResultRecord];
 type Extract = (r: ResultRecord) => number | null;
 
 /** The measures two runs are compared on, as per-item extractors (null: the item has no value). */
@@ -173,11 +184,13 @@ const SIGN_NOTE: Record<Comparison['judgedBy'], string> = {
 export const comparisonNote = (judgedBy: Comparison['judgedBy']): string => `${SIGN_NOTE[judgedBy]} ${PAIRED_METHODS_NOTE}`;
 
 export function compareRunData(A: RunData, B: RunData, opts: { iterations?: number; seed?: number } = {}): Comparison {
-  const bById = new Map(B.results.map((r) => [r.id, r]));
-  const pairs: Pair[] = A.results.filter((r) => bById.has(r.id)).map((r) => [r, bById.get(r.id)!] as const);
-  if (pairs.length === 0) throw errors.runInvalid(`${A.dir} vs ${B.dir}`, 'the two runs share no item ids; nothing to compare');
   const specA = systemSpec(sys(A));
   const specB = systemSpec(sys(B));
+  // one id, one item: ids the runs hold for different items (gold or content) are left out, and said so
+  const pairing = pairRecords(A.results, B.results, !!(specA.itemChecksum || specB.itemChecksum));
+  const { pairs } = pairing;
+  if (pairing.sharedIds === 0) throw errors.runInvalid(`${A.dir} vs ${B.dir}`, 'the two runs share no item ids; nothing to compare');
+  if (pairs.length === 0) throw errors.runInvalid(`${A.dir} vs ${B.dir}`, `${pairing.differentText}: nothing to compare; compare runs of the same items`);
   if (!!specA.retrieval !== !!specB.retrieval)
     throw errors.runInvalid(
       `${A.dir} vs ${B.dir}`,
@@ -224,8 +237,11 @@ export function compareRunData(A: RunData, B: RunData, opts: { iterations?: numb
     b: { dir: B.dir, system: sys(B), n: B.results.length, failed: failedB },
     sign: 'B − A',
     shared: pairs.length,
-    onlyA: A.results.length - pairs.length,
-    onlyB: B.results.length - pairs.length,
+    onlyA: A.results.length - pairing.sharedIds,
+    onlyB: B.results.length - pairing.sharedIds,
+    different: pairing.different,
+    unchecked: pairing.unchecked,
+    pairingLines: pairing.lines,
     judgedBy,
     measures,
     primary,
@@ -281,6 +297,7 @@ export function formatComparison(c: Comparison): string {
         ]
       : []),
     `- ${c.failedLine}`,
+    ...c.pairingLines.map((l) => `- ${l}`),
     ...(c.onlyA || c.onlyB ? [`- not compared: ${c.onlyA} items only in A, ${c.onlyB} only in B`] : []),
     '',
     table(['measure', 'n', 'A', 'B', 'B − A', '95% interval of B − A', 'p', 'test'], rows),

@@ -208,7 +208,19 @@ async function writeMergedRun(p: PlannedRun, out: string): Promise<{ items: numb
   await writeJsonAtomic(join(to, RUN_FILES.config), {
     ...ref.config,
     config: unsharded(ref.config.config),
-    ...(prov ? { provenance: { ...prov, items: merged.length, datasetChecksum: datasetChecksum(merged, (r: ResultRecord) => r.gold) } } : {}),
+    ...(prov
+      ? {
+          provenance: {
+            ...prov,
+            items: merged.length,
+            datasetChecksum: datasetChecksum(
+              merged,
+              (r: ResultRecord) => r.gold,
+              (r: ResultRecord) => r.itemChecksum,
+            ),
+          },
+        }
+      : {}),
     mergedItems: merged.length,
     mergedFrom,
   });

@@ -166,6 +166,8 @@ interface Many {
     /** Of the shared items, those the reference (a) and this run (b) failed. */
     failed?: { a: number; b: number };
     failedLine?: string;
+    /** Ids held for different items (left out) and unchecked content, one line each (eval/report/compare-pairs.ts). */
+    pairingLines?: string[];
     error?: string;
   }[];
 }
@@ -313,7 +315,11 @@ export async function renderCompareView(root: HTMLElement, params: URLSearchPara
             'tr',
             { 'data-testid': 'compare-pair', 'data-run': p.b },
             h('td', {}, p.b),
-            h('td', { class: 'num' }, String(p.shared)),
+            h(
+              'td',
+              { class: p.pairingLines?.length ? 'num error-text' : 'num', 'data-testid': 'pair-shared', title: p.pairingLines?.join('\n') ?? '' },
+              p.pairingLines?.length ? `${p.shared} ⚠` : String(p.shared),
+            ),
             h(
               'td',
               { class: p.failed && (p.failed.a || p.failed.b) ? 'num error-text' : 'num', 'data-testid': 'pair-failed', title: p.failedLine ?? '' },
@@ -456,6 +462,7 @@ async function pairDetail(aId: string, bId: string): Promise<HTMLElement> {
         .filter((m) => m.disagreement)
         .map((m) => h('div', { class: 'muted', 'data-testid': 'disagreement' }, `‡ ${m.label}: ${m.disagreement}.`)),
       h('div', { class: c.failed.a || c.failed.b ? 'error-text' : 'muted', 'data-testid': 'compare-failed' }, c.failedLine),
+      ((c.pairingLines ?? []) as string[]).map((l) => h('div', { class: 'error-text', 'data-testid': 'compare-pairing' }, l)),
       h('div', { class: 'muted' }, c.note),
       c.onlyA || c.onlyB ? h('div', { class: 'muted' }, `not compared: ${c.onlyA} items only in A, ${c.onlyB} only in B`) : null,
     ),

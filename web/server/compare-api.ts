@@ -2,11 +2,13 @@
  * Compare two runs (`/api/compare?a=&b=`): eval/report's comparison over the shared items (every
  * measure's difference B − A with its 95% paired-bootstrap interval and exact-test p, and the text
  * the page prints for each, from eval/stats — the browser computes nothing), the 2×2 agreement
- * matrix of the primary measure, how many shared items each run failed, how often the two predictions are the same, and the items where
+ * matrix of the primary measure, how many shared items each run failed, the ids both runs hold for
+ * different items (left out, with the line saying so: eval/report/compare-pairs.ts), how often the two predictions are the same, and the items where
  * the runs differ.
  */
 import { z } from 'zod';
 import { compareRunData, itemJudge } from '../../eval/report/compare.js';
+import { pairRecords } from '../../eval/report/compare-pairs.js';
 import type { RunConfigFile } from '../../eval/runner.js';
 import { readConfig } from '../../eval/run-dir.js';
 import { publicRunConfig } from '../../serve/http/public-json.js';
@@ -34,13 +36,13 @@ export async function compareRunsView(A: RunEntry, B: RunEntry) {
   } catch (e) {
     throw badRequest((e as Error).message);
   }
-  const bById = new Map(b.results.map((r) => [r.id, r]));
-  const shared = a.results.filter((r) => bById.has(r.id));
+  // the items compared: ids both runs hold for the same item (an id held for different items is left out)
+  const { pairs } = pairRecords(a.results, b.results);
   // right or wrong as the comparison judges the runs (a retrieval run: a hit at its first Recall@k, not gold at rank 1)
   const ja = itemJudge(a);
   const jb = itemJudge(b);
-  const differ = shared
-    .map((r) => ({ x: r, y: bById.get(r.id)!, xr: ja.right(r), yr: jb.right(bById.get(r.id)!) }))
+  const differ = pairs
+    .map(([x, y]) => ({ x, y, xr: ja.right(x), yr: jb.right(y) }))
     .filter(({ x, y, xr, yr }) => x.prediction !== y.prediction || xr !== yr)
     .map(({ x, y, xr, yr }) => ({ id: x.id, gold: x.gold, a: x.prediction, b: y.prediction, aCorrect: xr, bCorrect: yr }));
   return {
@@ -57,8 +59,12 @@ export async function compareRunsView(A: RunEntry, B: RunEntry) {
     /** Of the shared items, those each run failed, and the line saying how they count. */
     failed: { a: c.a.failed, b: c.b.failed },
     failedLine: c.failedLine,
+    /** Ids both runs hold for different items (left out), compared items whose content is unchecked, and the lines saying so. */
+    different: c.different,
+    unchecked: c.unchecked,
+    pairingLines: c.pairingLines,
     note: c.note,
-    samePrediction: shared.filter((r) => r.prediction === bById.get(r.id)!.prediction).length,
+    samePrediction: pairs.filter(([x, y]) => x.prediction === y.prediction).length,
     configDiff: publicRunConfig(c.configDiff),
     differ,
     rightMeans: ja.label,

@@ -160,6 +160,7 @@ export async function compareManyRuns(runs: RunEntry[]) {
         judgedBy: c.judgedBy,
         failed: { a: c.a.failed, b: c.b.failed },
         failedLine: c.failedLine,
+        pairingLines: c.pairingLines,
       };
     } catch (e) {
       return { a: runs[0].id, b: runs[i + 1].id, shared: 0, error: (e as Error).message };
