@@ -127,17 +127,17 @@ describe('run metrics', () => {
     expect(md).toContain('Answer citations are over the 4 answered of 6 items (the 2 failed have no answer)');
   });
 
-  it('accuracy per round from the correctAfterRound flags (items without flags skipped)', () => {
+  it('accuracy per round from the correctAfterRound flags over every item (an item that failed before a judgment counts wrong)', () => {
     const rs = [
       rec('1', 'A', 'A', { correctAfterRound1: false, correctAfterRound2: true }),
       rec('2', 'B', 'B', { correctAfterRound1: true, correctAfterRound2: true }),
       rec('3', 'C', 'A', { correctAfterRound1: false, correctAfterRound2: false }),
-      rec('4', 'C', 'C', {}),
+      rec('4', null, 'C', {}),
     ];
     const m = madMetrics(rs, 13);
     expect(m.byRound.map((r) => [r.round, r.accuracy.estimate, r.accuracy.n])).toEqual([
-      [1, 1 / 3, 3],
-      [2, 2 / 3, 3],
+      [1, 1 / 4, 4],
+      [2, 2 / 4, 4],
     ]);
     expect(madMetrics([rec('1', 'A', 'A')]).byRound).toEqual([]);
   });

@@ -19,6 +19,7 @@ import { errors } from '../../core/errors.js';
 import { correctFlags, failedCount, isFailed } from '../../eval/metrics/failures.js';
 import { figureText, methodLabel, proportionInterval, type Interval } from '../../eval/stats/index.js';
 import type { ResultRecord } from '../../eval/types.js';
+import { roundIntervals } from '../../eval/plots/round-accuracy.js';
 import { table } from '../../eval/report/format.js';
 import { goldAbsentFor, goldCoverage, goldCoverageNote, NO_GOLD_IN_INDEX, type GoldCoverage } from '../../eval/gold-in-index.js';
 
@@ -91,24 +92,8 @@ export function madMetrics(results: readonly ResultRecord[], _seed = 13): MadMet
     ...(coverage ? { goldInIndex: coverage } : {}),
     checklist: meanOfMetric(results, 'checklist'),
     forfeits: meanOfMetric(results, 'forfeits'),
-    byRound: roundAccuracy(results),
+    byRound: roundIntervals(results),
   };
-}
-
-/** Accuracy after each round from the per-item `correctAfterRound<r>` flags (items without a flag skipped). */
-export function roundAccuracy(results: readonly ResultRecord[], _seed = 13): { round: number; accuracy: Interval }[] {
-  const rounds = new Set<number>();
-  for (const r of results)
-    for (const k of Object.keys(r.metrics ?? {})) {
-      const m = /^correctAfterRound(\d+)$/.exec(k);
-      if (m) rounds.add(Number(m[1]));
-    }
-  return [...rounds]
-    .sort((a, b) => a - b)
-    .map((round) => {
-      const vals = results.map((r) => r.metrics?.[`correctAfterRound${round}`]).filter((v): v is boolean => typeof v === 'boolean');
-      return { round, accuracy: proportionInterval(vals.filter(Boolean).length, vals.length) };
-    });
 }
 
 export interface SeedConsistency {

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SectionBuilder } from '../../eval/report/types.js';
 import { table } from '../../eval/report/format.js';
-import { roundAccuracy } from '../../eval/plots/round-accuracy.js';
+import { madFinalRound, roundAccuracy } from '../../eval/plots/round-accuracy.js';
 import { roundAccuracySpec } from '../../eval/plots/specs.js';
 import { madMetrics, madMetricsMarkdown, seedConsistencyMarkdown, type SeedConsistency } from './metrics.js';
 import { CHECKLIST_ITEMS, type Brief, type Judgment } from './types.js';
@@ -71,10 +71,8 @@ export const madSection: SectionBuilder = async (run, o) => {
   } catch {
     /* a single-seed run */
   }
-  const perRound = roundAccuracy(
-    run.results.map((r) => ({ gold: r.gold, trace: run.traces.get(r.id) })),
-    { iterations: o.iterations, seed: o.seed },
-  );
+  // the table's rule (madMetrics' byRound) over every item, failed ones wrong; without per-round flags, the final verdict
+  const perRound = roundAccuracy(run.results, madFinalRound(run.config.config));
   const plots = perRound.length ? [{ file: 'mad-rounds.svg', title: 'MAD: accuracy of the verdict after each round', spec: roundAccuracySpec(perRound) }] : [];
   return {
     id: 'mad',

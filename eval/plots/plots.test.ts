@@ -94,33 +94,24 @@ describe('reliability bins', () => {
 });
 
 describe('MAD accuracy per round', () => {
-  it("scores each round's verdict against gold, skipping malformed traces", () => {
+  const rec = (correct: boolean, metrics: Record<string, boolean> = {}, error?: string) => ({ correct, metrics, ...(error ? { error } : {}) });
+  it('counts every item of the run, an item that failed before a judgment as wrong (the headline rule), not only the judged ones', () => {
     const items = [
-      {
-        gold: 'B',
-        trace: {
-          roundVerdicts: [
-            { round: 1, verdict: 'A' },
-            { round: 2, verdict: 'B' },
-          ],
-        },
-      },
-      {
-        gold: 'C',
-        trace: {
-          roundVerdicts: [
-            { round: 1, verdict: 'C' },
-            { round: 2, verdict: 'C' },
-          ],
-        },
-      },
-      { gold: 'A', trace: { roundVerdicts: 'garbage' } },
-      { gold: 'D', trace: { settings: { rounds: 2 }, judge: { verdict: 'A' } } },
+      rec(true, { correctAfterRound1: false, correctAfterRound2: true }),
+      rec(true, { correctAfterRound1: true, correctAfterRound2: true }),
+      rec(false, { correctAfterRound1: true, correctAfterRound2: false }),
+      rec(false, {}, 'LLM_REQUEST_FAILED: HTTP 500'),
     ];
-    expect(roundAccuracy(items, { iterations: 100 }).map((r) => [r.round, r.n, r.accuracy])).toEqual([
-      [1, 2, 0.5],
-      [2, 3, 2 / 3],
+    expect(roundAccuracy(items, 2).map((r) => [r.round, r.n, r.accuracy])).toEqual([
+      [1, 4, 0.5],
+      [2, 4, 0.5],
     ]);
+  });
+  it('without per-round flags, one point: the final verdict over every item at the last round; no round known, no point', () => {
+    const items = [rec(true), rec(false, {}, 'LLM_OUTPUT_INVALID: x'), rec(false), rec(true)];
+    expect(roundAccuracy(items, 3).map((r) => [r.round, r.n, r.accuracy])).toEqual([[3, 4, 0.5]]);
+    expect(roundAccuracy(items)).toEqual([]);
+    expect(roundAccuracy([], 3)).toEqual([]);
   });
 });
 

@@ -1,33 +1,49 @@
 /**
- * MAD: accuracy of the judge's verdict after each debate round, from traces that carry
- * `roundVerdicts` (runs with judgeEachRound) — or, failing that, the final judge only (one point
- * at the last round). Traces are read defensively: anything not shaped like a verdict is skipped.
- * The interval is Wilson's (eval/stats: a proportion; honest at the small n of a debate run).
+ * MAD: accuracy of the judge's verdict after each debate round, over every item of the run — the
+ * rule of the headline accuracy and of report.md's "judged after round" table (agents/mad/metrics.ts
+ * reads `roundIntervals` too): from the per-item `correctAfterRound<r>` flags (runs with
+ * judgeEachRound), an item without a round's flag (it failed before that judgment) counted as wrong;
+ * a run without flags gets one point, the final verdict (`correct`, a failed item wrong) at its last
+ * round. The interval is Wilson's (eval/stats: a proportion; honest at the small n of a debate run).
  */
-import { proportionInterval } from '../stats/index.js';
+import { proportionInterval, type Interval } from '../stats/index.js';
+import type { ResultRecord } from '../types.js';
 import type { RoundAccuracy } from './specs.js';
 
-export function roundAccuracy(items: { gold: string; trace: unknown }[], _opts: { iterations?: number; seed?: number } = {}): RoundAccuracy[] {
-  const byRound = new Map<number, number[]>();
-  for (const { gold, trace } of items) {
-    const t = (trace ?? {}) as { roundVerdicts?: unknown; judge?: { verdict?: unknown }; settings?: { rounds?: unknown } };
-    const rv = Array.isArray(t.roundVerdicts) ? t.roundVerdicts : [];
-    const rows: { round: number; verdict: unknown }[] = rv.filter(
-      (x): x is { round: number; verdict: unknown } => !!x && typeof (x as { round?: unknown }).round === 'number',
-    );
-    if (rows.length === 0 && t.judge && typeof t.settings?.rounds === 'number') rows.push({ round: t.settings.rounds, verdict: t.judge.verdict });
-    for (const r of rows) {
-      if (!byRound.has(r.round)) byRound.set(r.round, []);
-      byRound.get(r.round)!.push(r.verdict === gold ? 1 : 0);
+type Scored = Pick<ResultRecord, 'correct' | 'metrics'>;
+
+const FLAG = /^correctAfterRound(\d+)$/;
+
+/** Rounds judged in the run (from any item's flags), ascending. */
+function flaggedRounds(results: readonly Scored[]): number[] {
+  const rounds = new Set<number>();
+  for (const r of results)
+    for (const k of Object.keys(r.metrics ?? {})) {
+      const m = FLAG.exec(k);
+      if (m) rounds.add(Number(m[1]));
     }
-  }
-  return [...byRound]
-    .sort(([a], [b]) => a - b)
-    .map(([round, v]) => {
-      const ci = proportionInterval(
-        v.reduce((a, b) => a + b, 0),
-        v.length,
-      );
-      return { round, n: v.length, accuracy: ci.estimate, lo: ci.lo ?? 0, hi: ci.hi ?? 1 };
-    });
+  return [...rounds].sort((a, b) => a - b);
+}
+
+/** Accuracy after each judged round over every item (a missing flag counts wrong); `finalRound` adds the final verdict when no round was flagged. */
+export function roundIntervals(results: readonly Scored[], finalRound?: number): { round: number; accuracy: Interval }[] {
+  if (results.length === 0) return [];
+  const rounds = flaggedRounds(results);
+  if (rounds.length === 0)
+    return finalRound === undefined ? [] : [{ round: finalRound, accuracy: proportionInterval(results.filter((r) => r.correct).length, results.length) }];
+  return rounds.map((round) => ({
+    round,
+    accuracy: proportionInterval(results.filter((r) => r.metrics?.[`correctAfterRound${round}`] === true).length, results.length),
+  }));
+}
+
+/** The plot's rows (eval/plots/specs.ts roundAccuracySpec) of `roundIntervals`. */
+export function roundAccuracy(results: readonly Scored[], finalRound?: number): RoundAccuracy[] {
+  return roundIntervals(results, finalRound).map(({ round, accuracy: ci }) => ({ round, n: ci.n, accuracy: ci.estimate, lo: ci.lo ?? 0, hi: ci.hi ?? 1 }));
+}
+
+/** A MAD run's last debate round, from its config (`rounds`, recorded by MAD's own system), else undefined. */
+export function madFinalRound(config: Record<string, unknown> | undefined): number | undefined {
+  const r = config?.rounds;
+  return typeof r === 'number' && Number.isInteger(r) && r > 0 ? r : undefined;
 }

@@ -17,9 +17,9 @@ import { headlineFigures, modelOf, systemSpec } from '../../eval/systems.js';
 import { SMALL_N } from '../../eval/headline-metrics.js';
 import { failedCount } from '../../eval/metrics/failures.js';
 import { confidenceBins, unlabelledNote } from '../../eval/plots/confidence-bins.js';
-import { roundAccuracy } from '../../eval/plots/round-accuracy.js';
+import { madFinalRound, roundAccuracy } from '../../eval/plots/round-accuracy.js';
 import { gridSpec, reliabilitySpec, roundAccuracySpec, runColours, type GridPoint, type PlotSpec } from '../../eval/plots/specs.js';
-import { configPath, readConfig, readResults, readTraceFor, resultsPath, tracePath } from '../../eval/run-dir.js';
+import { configPath, readConfig, readResults, resultsPath } from '../../eval/run-dir.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { publicRunConfig } from '../../serve/http/public-json.js';
 import { recordedBootstrap } from '../../eval/report/recorded-bootstrap.js';
@@ -120,15 +120,10 @@ export async function runTable(run: RunEntry): Promise<unknown> {
   }
 }
 
-/** A MAD run's accuracy of the verdict after each round (from its traces), else []. */
+/** A MAD run's accuracy of the verdict after each round over every item (report.md's rule), else []. */
 export async function madRounds(run: RunEntry, summary: RunSummary, results: ResultRecord[]) {
   if (!summary.system?.startsWith('mad')) return [];
-  const items = [];
-  for (const r of results) {
-    if (!servable(run.root, tracePath(run.dir, r.id))) continue;
-    items.push({ gold: r.gold, trace: (await readTraceFor(run.dir, r)).trace });
-  }
-  return roundAccuracy(items, { iterations: 1000 });
+  return roundAccuracy(results, madFinalRound((await configOf(run)).config as Record<string, unknown> | undefined));
 }
 
 export async function runPage(run: RunEntry) {

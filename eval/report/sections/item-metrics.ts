@@ -1,13 +1,15 @@
 /**
  * Per-item metrics the system put in results (`metrics`): booleans as rates (a proportion:
- * Wilson), numbers as means (a graded mean: bootstrap, none below n = 10) —
- * eval/stats — over the items that have the metric (null = not applicable, skipped). CASE's
+ * Wilson), numbers as means — with the interval of the values' rule (eval/stats perItemInterval,
+ * docs/eval.md: 0 or 1 on every item is a proportion, Wilson; else a graded mean, bootstrap, none
+ * below n = 10), so a figure has the interval a reproduction table gives it — over the items that
+ * have the metric (null = not applicable, skipped). CASE's
  * advocate evidence-recall flags land here. Not for retrieval runs: their per-query hits and ranks
  * are the Figures section's Recall@k and MRR. A gold flag (`gold…`) over items none of which has its
  * gold passage in the index (`goldInIndex: false`, eval/gold-in-index.ts) is not given, never 0%; when
  * some items have none, a line under the table says how many count as misses.
  */
-import { figureText, meanInterval, methodLabel, proportionInterval } from '../../stats/index.js';
+import { figureText, methodLabel, perItemInterval, proportionInterval } from '../../stats/index.js';
 import { systemSpec } from '../../systems.js';
 import { table } from '../format.js';
 import type { SectionBuilder } from '../types.js';
@@ -15,8 +17,8 @@ import { GOLD_IN_INDEX, goldAbsentFor, goldCoverage, goldCoverageNote, NO_GOLD_I
 
 export const itemMetricsSection: SectionBuilder = (run, o) => {
   if (systemSpec(typeof run.config.config.system === 'string' ? run.config.config.system : null).retrieval) return null;
-  // a boolean per item is a proportion (Wilson); a number a graded mean (bootstrap, none below n = 10) —
-  // by the values' type, not by what they happen to be (0 juror abstentions on every item is still a count)
+  // a boolean per item is a rate (printed as a percent); a number a mean (printed as a decimal: 0 juror
+  // abstentions on every item is still a count) — its interval by the values' rule, as every surface
   const keys = new Map<string, { kind: 'rate' | 'mean'; values: number[] }>();
   for (const r of run.results)
     for (const [k, v] of Object.entries(r.metrics ?? {})) {
@@ -41,7 +43,7 @@ export const itemMetricsSection: SectionBuilder = (run, o) => {
             values.reduce((a, b) => a + b, 0),
             values.length,
           )
-        : meanInterval(values, o);
+        : perItemInterval(values, o);
     json[k] = { kind, n: values.length, value: ci.estimate, ci: { lo: ci.lo, hi: ci.hi, method: ci.method } };
     rows.push([k, values.length, figureText(ci, kind === 'rate' ? 'percent' : 'decimal'), methodLabel(ci)]);
   }
