@@ -134,6 +134,30 @@ describe('resuming a run dir an older lexcase wrote', () => {
     });
   });
 
+  it('old dense vectors without the checksum of the titles and texts they were embedded from: resumes with a warning, and refuses vectors of other titles afterwards', async () => {
+    const val = (await loadQuestions('barexam', 'val')).slice(0, 4);
+    const vectors = { maxWords: 128, queryPrefix: '', passagePrefix: '', quantized: false };
+    const content = (embeddedTextChecksum: string) => ({
+      ...INDEX,
+      dense: { embedder: 'use-lite', model: 'universal-sentence-encoder-lite', dimension: 512, vectors, embeddedTextChecksum },
+    });
+    const base = { system: 'baseline', mode: 'dense-rag', dataset: 'barexam', split: 'val', index: '/data/idx-use-lite' };
+    await resume(val.slice(0, 2), { ...base, limit: 2, indexContent: content('5dcb376ffc99'.padEnd(64, '0')) });
+    // what an older lexcase wrote: the dense part without the embedded-text checksum
+    const old = configOf();
+    delete old.config.indexContent.dense.embeddedTextChecksum;
+    writeFileSync(join(dir, 'config.json'), JSON.stringify(old));
+
+    const { stderr } = await resume(val.slice(0, 3), { ...base, limit: 3, indexContent: content('5dcb376ffc99'.padEnd(64, '0')) });
+    expect(stderr).toMatch(/does not record indexContent\.dense\.embeddedTextChecksum \(the checksum of the passages' titles and texts .*\).*cannot check/);
+    expect(configOf().resumes.at(-1)).toMatchObject({ unchecked: ['indexContent.dense.embeddedTextChecksum'] });
+    // recorded from now on: the same corpus checksum, vectors embedded from other titles, is refused
+    await expect(resume(val, { ...base, limit: 4, indexContent: content('9a1e'.padEnd(64, '0')) })).rejects.toMatchObject({
+      code: 'RUN_INVALID',
+      message: expect.stringMatching(/field "indexContent" differs/),
+    });
+  });
+
   it('an old MAD run without requestSeeds (its seeds were always derived per role) resumes with a warning and records it from then on', async () => {
     const val = (await loadQuestions('barexam', 'val')).slice(0, 3);
     const old = { system: 'mad/mad', rounds: 2, k: 5, model: MODEL };

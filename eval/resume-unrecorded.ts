@@ -13,6 +13,10 @@
  *                 where those vectors came from (the embedding endpoint, redacted, or a digest of a
  *                 local model folder's files; indexer/embed/vector-source.ts); not recorded before,
  *                 and not by an index built before it (then the new config has none either)
+ *   indexContent.dense.embeddedTextChecksum
+ *                 the checksum of the ids and title + text the dense vectors were embedded from
+ *                 (indexer/dense/embedded-text.ts; the corpus checksum covers no titles); not recorded
+ *                 before, and not by an index built before it
  *   model         the whole public LLM config (endpoint, provider, sampling, structured-output mode);
  *                 EMAR, 3-ply and ACAL runs recorded only the model id (a string) before
  *   index.methods a reproduce bm25/qld run's index methods: without dense (which it never reads)
@@ -94,6 +98,11 @@ const ADDED: {
   {
     path: ['indexContent', 'dense', 'vectors', 'source'],
     what: "the embedding endpoint or model files the index's dense vectors came from",
+    lacks: absent,
+  },
+  {
+    path: ['indexContent', 'dense', 'embeddedTextChecksum'],
+    what: "the checksum of the passages' titles and texts the index's dense vectors were embedded from",
     lacks: absent,
   },
   {

@@ -43,6 +43,15 @@ describe('indexContent of an index with dense vectors', () => {
     expect(indexContent(withDense(undefined))).toEqual(plain);
   });
 
+  it('a table embedded from other titles (the corpus checksum the same: it covers texts only) is another index content', () => {
+    const withText = (c: string) => {
+      const m = withDense({ provider: 'use-lite' });
+      return indexContent({ ...m, dense: { ...m.dense!, embeddedTextChecksum: c } } as Manifest);
+    };
+    expect(withText('1'.repeat(64))).not.toEqual(withText('2'.repeat(64)));
+    expect((withText('1'.repeat(64)).dense as { embeddedTextChecksum: string }).embeddedTextChecksum).toBe('1'.repeat(64));
+  });
+
   it('a table re-embedded with another word limit is another index content', () => {
     const five = indexContent(withDense({ provider: 'use-lite', maxWords: 5 }));
     expect(five).not.toEqual(indexContent(withDense({ provider: 'use-lite', maxWords: 256 })));

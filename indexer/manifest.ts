@@ -87,7 +87,8 @@ function trustedEnvelope(json: unknown): boolean {
  * terms were made with and, if it has dense vectors, their model and the settings they were made
  * with (`vectors`: word limit, prefixes, quantized, with the provider's defaults filled in — see
  * embed/vector-spec.ts — and their `source`, the embedding endpoint or a digest of a local model
- * folder's files, embed/vector-source.ts, where the index records it). Not the path and not the build time: an index rebuilt from the same corpus
+ * folder's files, embed/vector-source.ts, where the index records it) and the checksum of the texts
+ * (titles included) they were embedded from (`embeddedTextChecksum`, where recorded). Not the path and not the build time: an index rebuilt from the same corpus
  * with the same settings is the same index; one rebuilt from another corpus or with another
  * analyzer, or re-embedded with other vector settings, is not — a resume or `lexcase merge` over it
  * is refused (eval/runner.ts, eval/reproduce/merge.ts).
@@ -99,8 +100,18 @@ export function indexContent(m: Manifest): Record<string, unknown> {
     checksum: m.corpus.checksum,
     passages: m.corpus.passages,
     analyzer: m.analyzer,
-    ...(d ? { dense: { embedder: d.embedder, model: d.model, dimension: d.dimension, vectors: denseVectors(d) } } : {}),
+    ...(d ? { dense: { embedder: d.embedder, model: d.model, dimension: d.dimension, vectors: denseVectors(d), ...embeddedText(d) } } : {}),
   };
+}
+
+/**
+ * The checksum of what the dense vectors were made from (ids and title + text, dense/embedded-text.ts),
+ * where the manifest records it: an index re-embedded after a title-only change keeps its corpus
+ * checksum (texts only) but not this, so a resume over it is refused.
+ */
+function embeddedText(d: NonNullable<Manifest['dense']>): Record<string, unknown> {
+  const c = (d as { embeddedTextChecksum?: unknown }).embeddedTextChecksum;
+  return typeof c === 'string' ? { embeddedTextChecksum: c } : {};
 }
 
 /** What a run records of an index's dense vectors: their settings and, where the manifest records it, their source (embed/vector-source.ts; an older index has none). */

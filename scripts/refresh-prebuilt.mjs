@@ -7,7 +7,11 @@
  *     passages no longer bundled, and embeds only new ids (use-lite, first 128 words, as the demo);
  *  3. re-embeds a seeded sample of kept rows and refuses to write if any differs by more than 1e-5
  *     (a kept id whose text changed would show here; indexer/embed/prebuilt.test.ts checks again);
- *  4. writes ids, vectors and manifest.json (checksums of the new corpus and files) in doc-store order.
+ *  4. writes ids, vectors and manifest.json (checksums of the new corpus and files) in doc-store order,
+ *     with the embedded-text checksum (ids and title + text, indexer/dense/embedded-text.ts) and the
+ *     count of passages longer than use-lite's 128 tokens, counted on those texts (loading the
+ *     vectors then tokenizes nothing). Where the ids are unchanged and the old manifest records an
+ *     embedded-text checksum, a different one (a changed title or text) is refused: rebuild all.
  *
  *   npm run build && node scripts/refresh-prebuilt.mjs      # rewrites corpora/data/prebuilt/default-use-lite
  *
@@ -26,7 +30,8 @@ const [
   { readManifest },
   { datasetChecksum },
   prebuilt,
-  { passageEmbedText },
+  { passageEmbedText, EmbeddedTextHash },
+  { modelMaxTokens, overModelMaxTokens },
   { createEmbedder },
   { PREBUILT_DENSE_SPEC },
   { createRng },
@@ -36,7 +41,8 @@ const [
   dist('indexer/manifest.js'),
   dist('corpora/registry.js'),
   dist('indexer/embed/prebuilt.js'),
-  dist('indexer/dense/add-dense.js'),
+  dist('indexer/dense/embedded-text.js'),
+  dist('indexer/embed/model-token-limit.js'),
   dist('indexer/embed/create-embedder.js'),
   dist('indexer/dense/prebuilt-spec.js'),
   dist('core/rng.js'),
@@ -83,13 +89,33 @@ try {
     const vectors = passages.map((p) => (oldRow.has(p.id) ? Float32Array.from(old.row(oldRow.get(p.id))) : byId.get(p.id)));
     const dropped = old.ids.filter((id) => !passages.some((p) => p.id === id));
     const m = old.manifest;
+    const hash = new EmbeddedTextHash();
+    for (const p of passages) hash.add(p.id, p.text);
+    const embeddedTextChecksum = hash.digest();
+    const sameIds = !fresh.length && !dropped.length;
+    if (sameIds && m.corpus.embeddedTextChecksum && m.corpus.embeddedTextChecksum !== embeddedTextChecksum)
+      throw new Error(
+        `the passages' embedded text (title + text) has checksum ${embeddedTextChecksum.slice(0, 12)}…, the vectors were embedded from ${m.corpus.embeddedTextChecksum.slice(0, 12)}…: a title or text changed; rebuild all vectors instead`,
+      );
+    const clipped = overModelMaxTokens(PREBUILT_DENSE_SPEC, embedder.provider, embedder.model);
+    const over = passages.filter((p) => clipped(p.text)).length;
     const written = await prebuilt.writePrebuiltVectors(
       join(prebuilt.PREBUILT_DIR, NAME),
       {
-        corpus: { name: 'default', passages: passages.length, indexChecksum: manifest.corpus.checksum, dataChecksum: await datasetChecksum('default') },
+        corpus: {
+          name: 'default',
+          passages: passages.length,
+          indexChecksum: manifest.corpus.checksum,
+          dataChecksum: await datasetChecksum('default'),
+          embeddedTextChecksum,
+        },
         embedder: m.embedder,
         dimension: m.dimension,
-        createdWith: `${m.createdWith.split('; refreshed by')[0]}; refreshed by scripts/refresh-prebuilt.mjs after a corpus change (${kept.length} rows kept, ${fresh.length} embedded, ${dropped.length} dropped)`,
+        createdWith: sameIds
+          ? m.createdWith
+          : `${m.createdWith.split('; refreshed by')[0]}; refreshed by scripts/refresh-prebuilt.mjs after a corpus change (${kept.length} rows kept, ${fresh.length} embedded, ${dropped.length} dropped)`,
+        modelMaxTokens: modelMaxTokens(embedder.provider),
+        passagesOverModelMaxTokens: over,
       },
       passages.map((p) => p.id),
       vectors,

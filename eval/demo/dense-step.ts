@@ -6,7 +6,8 @@
  * The dense index is added to the existing index dir with addDenseIndex, so it is built once and
  * reused. For the default corpus the passage vectors ship with the package (corpora/data/prebuilt/
  * default-use-lite, indexer/embed/prebuilt.ts): when their manifest matches the index's corpus
- * checksum, the embedder spec and the installed model files, they are loaded in seconds; otherwise
+ * checksum, the embedded-text checksum (titles included), the embedder spec and the installed model
+ * files, they are loaded in seconds; otherwise
  * (another corpus, another model version) every passage is embedded — USE lite costs ~60–90 ms per
  * passage per core, several minutes on 2 cores — and an interrupted run resumes where it stopped.
  * Queries are always embedded by the real model. LEXCASE_DEMO_DENSE=0 skips the dense rows.
@@ -42,7 +43,14 @@ export const denseStep: DemoStep = {
       const t0 = performance.now();
       const prebuilt = await prebuiltEmbedder(ctx.indexDir, m.corpus.name, m.corpus.checksum, recordableSpec(spec), ctx.say);
       if (prebuilt) {
-        await addDenseIndex(ctx.indexDir, { ...ctx.denseOptions, embedder: prebuilt.embedder, spec, signal: ctx.signal, batchSize: 2048 });
+        await addDenseIndex(ctx.indexDir, {
+          ...ctx.denseOptions,
+          embedder: prebuilt.embedder,
+          spec,
+          signal: ctx.signal,
+          batchSize: 2048,
+          recordedTexts: prebuilt.recordedTexts,
+        });
         seconds = (performance.now() - t0) / 1000;
         source = `prebuilt (${prebuilt.name})`;
         ctx.say(`  dense index loaded from the prebuilt use-lite vectors (${prebuilt.name}) in ${seconds.toFixed(1)} s`);

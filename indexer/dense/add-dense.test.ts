@@ -16,6 +16,7 @@ import { sharedUseLiteTokenizer } from '../embed/use-lite-tokenizer.js';
 import { manifestSummary } from '../../src/cli/commands/index-cmd.js';
 import { addDenseIndex } from './add-dense.js';
 import type { DenseSection } from './dense-section.js';
+import { EmbeddedTextHash } from './embedded-text.js';
 import { connectDense, existingIds, openDenseTable } from './lance-table.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -227,6 +228,27 @@ describe('dense index in LanceDB', () => {
     const cos = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0);
     expect(cos(stored, head)).toBeGreaterThan(0.99999);
     expect(cos(stored, cut)).toBeLessThan(0.9999);
+  });
+
+  it('records the checksum of the titles and texts it embedded, and refuses to keep a finished table for passages of other titles', async () => {
+    const out = join(tmp, 'titles');
+    const titled = passages.slice(0, 12).map((p, i) => ({ ...p, title: `Case ${i}` }));
+    await buildIndex(stream(titled), { out, corpusName: 'barexam-sample', methods: ['bm25'], workers: 0 });
+    const m = await addDenseIndex(out, { embedder: tiny, batchSize: 16 });
+    const hash = new EmbeddedTextHash();
+    for (const p of titled) hash.add(p.id, `${p.title}\n${p.text}`);
+    const embeddedTextChecksum = hash.digest();
+    expect(m.dense).toMatchObject({ embeddedTextChecksum });
+    expect(indexContent(m).dense).toMatchObject({ embeddedTextChecksum });
+    // the same ids and texts (the corpus checksum), one title changed
+    const retitled = titled.map((p, i) => (i === 5 ? { ...p, title: 'Case 5 (retitled)' } : p));
+    await expect(addDenseIndex(out, { embedder: tiny, batchSize: 16, passages: stream(retitled) })).rejects.toMatchObject({
+      code: 'OUT_DIR_REFUSED',
+      message: expect.stringMatching(
+        /embedded text \(title \+ text\) has checksum [0-9a-f]{12}…, the vectors were embedded from text with checksum [0-9a-f]{12}…/,
+      ),
+    });
+    expect((await readManifest(out)).dense).toEqual(m.dense);
   });
 
   it('refuses a query embedder of another dimension or model with a clear error', async () => {

@@ -19,6 +19,9 @@
  * - A passage longer than the model reads (use-lite: 128 tokens, embed/model-token-limit.ts) is
  *   embedded from its first tokens: the build says how many of them there are and records the limit
  *   and the count in the dense section (modelMaxTokens, passagesOverModelMaxTokens).
+ * - The embedded-text checksum (embedded-text.ts: ids and title + text, what the model reads; the
+ *   corpus checksum covers no titles) is recorded as `embeddedTextChecksum`; a kept or resumed
+ *   finished table whose recorded one differs is refused.
  * - The manifest is rewritten atomically only at the end, so readers never see a half-built dense index.
  */
 import { readFile, rm, writeFile } from 'node:fs/promises';
@@ -34,6 +37,7 @@ import { vectorSpecChanges } from '../embed/vector-spec.js';
 import { vectorSource } from '../embed/vector-source.js';
 import { modelMaxTokens, overModelMaxTokens } from '../embed/model-token-limit.js';
 import { checkResumeSource } from './resume-source.js';
+import { EmbeddedTextHash, embeddedTextDiffers, passageEmbedText } from './embedded-text.js';
 import { openDocStore } from '../docstore.js';
 import { readManifest, writeManifest, type Manifest } from '../manifest.js';
 import { annParams, DEFAULT_ANN_THRESHOLD, type AnnParams } from './ann-params.js';
@@ -73,6 +77,14 @@ export interface AddDenseOptions {
   spec?: EmbedderSpec;
   /** The index dir named in the table's owner metadata (default `dir`; a build passes its --out, not its temp dir). */
   indexDir?: string;
+  /**
+   * What the source of already-made vectors (the shipped prebuilt ones, prebuilt-dense.ts) records
+   * of the texts they were embedded from: their embedded-text checksum (embedded-text.ts; absent in
+   * an older record: the dense section then records none, the texts unchecked) and the passages
+   * longer than the model reads, counted on those texts. With both, no passage is tokenized to count
+   * them; the passages' own checksum must be the recorded one (else INDEX_CORRUPT, nothing recorded).
+   */
+  recordedTexts?: { embeddedTextChecksum?: string; passagesOverModelMaxTokens?: number };
 }
 
 const STATE_FILE = 'dense-build.json';
@@ -94,10 +106,7 @@ function isEmbedder(x: unknown): x is Embedder {
   return !!x && typeof (x as Embedder).embed === 'function';
 }
 
-/** The text a passage is embedded as: title (when present) and body. */
-export function passageEmbedText(p: Passage): string {
-  return p.title ? `${p.title}\n${p.text}` : p.text;
-}
+export { passageEmbedText };
 
 /**
  * The output-path rule for `--dense-uri` (core/out-dir-rule.ts): a local location outside the index
@@ -259,13 +268,18 @@ export async function addDenseIndex(dir: string, opts: AddDenseOptions = {}): Pr
       appending.catch(() => undefined);
     };
     const seen: string[] = [];
-    // Passages the model reads only in part (use-lite: past 128 tokens), counted over all of them (also those a resume skips).
-    const clipped = overModelMaxTokens(spec, embedder.provider, embedder.model);
-    let over = 0;
+    const textHash = new EmbeddedTextHash();
+    // Passages the model reads only in part (use-lite: past 128 tokens), counted over all of them
+    // (also those a resume skips) — unless the vectors' record counted them on these texts.
+    const known = opts.recordedTexts;
+    const countKnown = known?.embeddedTextChecksum !== undefined && known.passagesOverModelMaxTokens !== undefined;
+    const clipped = countKnown ? undefined : overModelMaxTokens(spec, embedder.provider, embedder.model);
+    let over = countKnown ? known.passagesOverModelMaxTokens! : 0;
     try {
       for await (const p of opts.passages ?? store!.entries()) {
         seen.push(p.id);
         const text = passageEmbedText(p);
+        textHash.add(p.id, text);
         if (clipped?.(text)) over++;
         if (done.has(p.id)) continue;
         ids.push(p.id);
@@ -279,6 +293,18 @@ export async function addDenseIndex(dir: string, opts: AddDenseOptions = {}): Pr
       await store?.close();
     }
 
+    const embeddedTextChecksum = textHash.digest();
+    // Vectors recorded as made from other texts (titles) than these passages' are not theirs.
+    const recordedText = known ? known.embeddedTextChecksum : done.size ? (resumeFrom as Partial<DenseSection> | undefined)?.embeddedTextChecksum : undefined;
+    const textDiffers = recordedText === undefined ? null : embeddedTextDiffers(recordedText, embeddedTextChecksum);
+    if (textDiffers && known) throw errors.indexCorrupt(where, `${textDiffers}; not recording them as this index's dense vectors`);
+    if (textDiffers)
+      throw errors.outDirRefused(
+        where,
+        `${textDiffers}; keeping them would record them as these passages' vectors (the dense index is kept)`,
+        'build the index again into a new dir (lexcase index build … --out NEW) and embed its passages there',
+        'dense vectors',
+      );
     const rows = await tbl.countRows();
     if (rows !== total) throw errors.indexCorrupt(where, `the table has ${rows} rows for ${total} passages`);
     const idsDigest = denseIdsDigest(await existingIds(tbl));
@@ -316,6 +342,8 @@ export async function addDenseIndex(dir: string, opts: AddDenseOptions = {}): Pr
       annThreshold: threshold,
       spec: recordableSpec(spec) as Partial<EmbedderSpec>,
       ...(source ? { source } : {}),
+      // unknown where older prebuilt vectors' record has none (their texts were not checked)
+      ...(known && known.embeddedTextChecksum === undefined ? {} : { embeddedTextChecksum }),
       ...(maxTokens !== undefined ? { modelMaxTokens: maxTokens, passagesOverModelMaxTokens: over } : {}),
       ...buildTime(prior, { uri, table, owner, rows, resumedAt: done.size, ms: Date.now() - t0 }),
     };

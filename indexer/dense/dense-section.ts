@@ -19,6 +19,10 @@
  *   spec       the embedder options needed to rebuild the same query embedder (never an API key)
  *   source     where the vectors came from beyond the model id: the embedding endpoint (redacted) or
  *              a digest of a local model folder's files (embed/vector-source.ts); absent before it
+ *   embeddedTextChecksum
+ *              sha256 of what the model read: each passage's id and title + text (embedded-text.ts);
+ *              the corpus checksum covers no titles. Part of a run's indexContent; absent in manifests
+ *              from before it (and where older prebuilt vectors recorded none)
  *   modelMaxTokens, passagesOverModelMaxTokens
  *              the most tokens the model reads of a passage (use-lite: 128; embed/model-token-limit.ts)
  *              and how many passages are longer (embedded from their first modelMaxTokens tokens);
@@ -53,6 +57,8 @@ export interface DenseSection {
   spec: Partial<EmbedderSpec>;
   /** Where the vectors came from beyond the model id (embed/vector-source.ts); absent in older manifests and where the model id says it all. */
   source?: string;
+  /** sha256 of the passages' ids and embed texts (title + text) the vectors were made from (embedded-text.ts); absent in older manifests. */
+  embeddedTextChecksum?: string;
   /** The most tokens the model reads of a passage (use-lite: 128); absent for other providers and in older manifests. */
   modelMaxTokens?: number;
   /** Passages longer than modelMaxTokens (after the word limit): embedded from their first modelMaxTokens tokens. */

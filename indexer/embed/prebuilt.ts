@@ -4,13 +4,17 @@
  *
  * Layout: corpora/data/prebuilt/<name>/
  *   manifest.json   what the vectors are: corpus (name, passages, index corpus checksum, bundled data
- *                   checksum), embedder (id, recorded spec, model checksum), dimension, dtype, and the
- *                   sha256 of each file below
+ *                   checksum, embedded-text checksum), embedder (id, recorded spec, model checksum),
+ *                   dimension, dtype, the sha256 of each file below, and modelMaxTokens /
+ *                   passagesOverModelMaxTokens: the passages longer than use-lite reads, counted on
+ *                   the texts the embedded-text checksum names (so loading them tokenizes nothing)
  *   ids.txt.gz      passage ids, one a line, in row order
  *   vectors.f32.gz  rows × dimension float32 little-endian, unit length, row-major
  *
  * The vectors are used only when the manifest matches: same index corpus checksum (the doc store's
- * ids and texts), same embedder spec, and the same installed model files (modelChecksum). A test
+ * ids and texts), same embedder spec, and the same installed model files (modelChecksum), and
+ * (indexer/dense/prebuilt-dense.ts) the same embedded-text checksum (ids and title + text, what the
+ * model read; dense/embedded-text.ts), since the corpus checksum covers no titles. A test
  * re-embeds a sample of passages and requires agreement within 1e-5 (prebuilt.test.ts).
  */
 import { createHash } from 'node:crypto';
@@ -30,13 +34,17 @@ export const prebuiltVectorsName = (corpus: string): string => `${corpus}-use-li
 
 export interface PrebuiltManifest {
   kind: 'lexcase-prebuilt-dense';
-  corpus: { name: string; passages: number; indexChecksum: string; dataChecksum: string };
+  /** embeddedTextChecksum: of the ids and title + text the vectors were embedded from (dense/embedded-text.ts); absent in older manifests. */
+  corpus: { name: string; passages: number; indexChecksum: string; dataChecksum: string; embeddedTextChecksum?: string };
   embedder: { id: string; spec: Record<string, unknown>; modelChecksum: string };
   dimension: number;
   dtype: 'float32-le';
   rows: number;
   files: Record<'ids' | 'vectors', { name: string; sha256: string }>;
   createdWith: string;
+  /** The most tokens the model reads of a passage, and how many of the embedded texts are longer (counted on corpus.embeddedTextChecksum's texts); absent in older manifests. */
+  modelMaxTokens?: number;
+  passagesOverModelMaxTokens?: number;
 }
 
 export interface PrebuiltVectors {

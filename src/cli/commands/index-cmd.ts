@@ -163,6 +163,12 @@ function tokenLimitNote(d: NonNullable<Manifest['dense']>): string {
   return `, modelMaxTokens ${limit}${over ? ` (${over.toLocaleString('en-US')} passages longer: embedded from their first ${limit} tokens)` : ''}`;
 }
 
+/** "ids, titles and texts sha256 0123456789ab…": the checksum of what the dense vectors were made from (the corpus checksum covers no titles). */
+function embeddedTextNote(d: NonNullable<Manifest['dense']>): string {
+  const c = (d as { embeddedTextChecksum?: string }).embeddedTextChecksum;
+  return `ids, titles and texts sha256 ${c ? `${c.slice(0, 12)}…` : 'not recorded (dense vectors from before it, or older prebuilt ones)'}`;
+}
+
 export function manifestSummary(dir: string, m: Manifest, sizes: { total: number; parts: Record<string, number> }): string {
   const a = m.analyzer;
   return [
@@ -181,6 +187,7 @@ export function manifestSummary(dir: string, m: Manifest, sizes: { total: number
     ...(m.dense
       ? [
           `  dense     ${m.dense.embedder} ${m.dense.model} (dim ${m.dense.dimension}), ${describeVectorSettings(denseVectorSettings(m.dense))}${tokenLimitNote(m.dense)}`,
+          `  embedded  ${embeddedTextNote(m.dense)}`,
         ]
       : []),
     `  size      ${mb(sizes.total)} (${Object.entries(sizes.parts)

@@ -3,7 +3,8 @@
  * or resume one that was interrupted (same embedder and vector settings → continues after the last
  * completed batch; other settings re-embed every passage, add-dense.ts).
  * `--prebuilt`: load the bundled corpus's shipped use-lite vectors instead of embedding (what the
- * demo does; refused, saying why, when they do not match the index).
+ * demo does; refused, saying why, when they do not match the index: corpus checksum, embedded-text
+ * checksum — titles included — embedder spec, model files).
  * Registered under the `index` command created by index-cmd.ts.
  */
 import type { Command } from 'commander';
@@ -23,7 +24,7 @@ export function register(program: Command): void {
       .argument('<dir>', 'index directory (from `lexcase index build`)')
       .option(
         '--prebuilt',
-        'load the shipped use-lite vectors of the bundled corpus (default corpus: seconds instead of minutes of embedding; use-lite: passages cut at 128 words, which the model reads up to its 128-token limit) instead of embedding; refused when they do not match the index',
+        'load the shipped use-lite vectors of the bundled corpus (default corpus: seconds instead of minutes of embedding; use-lite: passages cut at 128 words, which the model reads up to its 128-token limit) instead of embedding; refused, saying why, when they do not match the index (its corpus checksum, the checksum of its titles and texts as embedded, the model files)',
       ),
   ).action(
     action(async (dir: string, flags: DenseBuildFlags & { prebuilt?: boolean }, cmd: Command) => {
