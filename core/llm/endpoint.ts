@@ -13,6 +13,8 @@
  *    served only to a request for the same endpoint: two servers with the same model name (a local
  *    and a remote "llama3", two fine-tunes served under one name, two deployments of one gateway
  *    chosen by `?deployment=`) never answer for each other. The parameters' order does not matter.
+ *    A local model (provider "local") adds its runtime settings (`local`: threads, batch and context
+ *    size, node-llama-cpp version; local/settings.ts `localRuntimeIdentity`), which change its replies.
  */
 import { createHash } from 'node:crypto';
 import { providerOf, type LlmProvider } from './providers.js';
@@ -57,6 +59,6 @@ export function redactedEndpoint(baseUrl: string | undefined): { endpoint: strin
   return { endpoint: where + (params.length ? `?${params.join('&')}` : ''), ...(values ? { queryValues: values } : {}) };
 }
 
-export function endpointIdentity(cfg: { baseUrl?: string; provider?: LlmProvider }): string {
-  return JSON.stringify({ ...redactedEndpoint(cfg.baseUrl), provider: providerOf(cfg) });
+export function endpointIdentity(cfg: { baseUrl?: string; provider?: LlmProvider }, local?: Record<string, unknown>): string {
+  return JSON.stringify({ ...redactedEndpoint(cfg.baseUrl), provider: providerOf(cfg), ...(local ? { local } : {}) });
 }

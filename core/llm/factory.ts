@@ -20,7 +20,7 @@ import { DiskCache } from './disk-cache.js';
 import { clientEndpoint, endpointIdentity } from './endpoint.js';
 import { providerOf, strictFor } from './providers.js';
 import { LocalCompletions } from './local/completions.js';
-import { localSettings, withLocalModel } from './local/settings.js';
+import { localRuntimeIdentity, localSettings, withLocalModel } from './local/settings.js';
 import type { UsageMeter } from './usage.js';
 
 /** Throw LLM_NOT_CONFIGURED (with how to configure one) unless an endpoint and model are set. */
@@ -94,7 +94,7 @@ function createModel(cfg: LlmConfig, opts: CreateChatModelOptions): BaseChatMode
     {
       usage: opts.usage,
       cache: cfg.cacheDir && !opts.replayFrom ? new DiskCache(cfg.cacheDir) : undefined,
-      endpoint: endpointIdentity(cfg),
+      endpoint: endpointIdentity(cfg, local ? localRuntimeIdentity(localSettings(cfg)) : undefined),
       limit: pLimit(cfg.concurrency),
       retry: { maxRetries: cfg.maxRetries, baseMs: cfg.retryBaseMs, maxMs: cfg.retryMaxMs },
       stats,

@@ -20,7 +20,7 @@ import { addLlmOptions, resolveLlm } from '../../../src/cli/llm-options.js';
 import { localModelOn, localModelUnavailable } from '../../../tests/support/local-model.js';
 import { writeTinyGguf } from '../../../tests/support/tiny-gguf.js';
 import { llmConfigSchema } from '../../config.js';
-import { createChatModel } from '../factory.js';
+import { createChatModel, llmStats } from '../factory.js';
 import { invokeStructured } from '../structured.js';
 import { UsageMeter } from '../usage.js';
 import { prepareLocalModel } from './prepare.js';
@@ -83,6 +83,23 @@ describe.skipIf(!!unavailable)(`the local provider on a tiny GGUF model${needs}`
     const free = (await model.bindTools!([search, rewrite]).invoke(ask)) as AIMessage;
     if (free.tool_calls?.length) for (const c of free.tool_calls) expect(['bm25_search', 'rewrite_query']).toContain(c.name);
     else expect(typeof free.content).toBe('string');
+  }, 120_000);
+
+  it('the response cache keys a reply by the runtime settings: one cached with a 512-token context is not served to a 1,024-token one, but is to the same settings', async () => {
+    const cacheDir = join(dir, 'llm-cache');
+    const at = (contextSize: number) => localModelOn(file, { extra: { temperature: 0, maxTokens: 20, contextSize, cacheDir } });
+    const first = at(512);
+    const a = await first.invoke(ask);
+    expect(llmStats(first)).toMatchObject({ requests: 1, cacheHits: 0 });
+    const other = at(1024);
+    const b = await other.invoke(ask);
+    // answered by the model run with the other context, not by the first one's cached reply
+    expect(llmStats(other)).toMatchObject({ requests: 1, cacheHits: 0 });
+    expect(b.response_metadata?.cached).not.toBe(true);
+    const same = at(512);
+    const c = await same.invoke(ask);
+    expect(llmStats(same)).toMatchObject({ requests: 0, cacheHits: 1 });
+    expect(c.content).toEqual(a.content);
   }, 120_000);
 
   it("the run config's identity: the file's sha256 and size, its GGUF metadata and chat template, the runtime and the seed", async () => {

@@ -9,6 +9,7 @@ import { basename, resolve } from 'node:path';
 import type { LlmConfig } from '../../config.js';
 import { errors } from '../../errors.js';
 import { modelFileHash } from './model-hash.js';
+import { LOCAL_PACKAGE, nodeLlamaCppVersion } from './runtime.js';
 
 export interface LocalSettings {
   /** The GGUF file (absolute). */
@@ -39,6 +40,18 @@ export function localSettings(cfg: LlmConfig): LocalSettings {
     ...(cfg.contextSize ? { contextSize: cfg.contextSize } : {}),
     seed: cfg.seed ?? 0,
   };
+}
+
+/**
+ * What a local model's reply depends on besides the request and the model file (whose sha256 the
+ * model id names): the runtime settings the engine holds fixed (threads, batch size, context size —
+ * a smaller context also cuts the tokens a reply may have, or refuses a long prompt) and the
+ * node-llama-cpp version (which pins its prebuilt llama.cpp). Part of the response cache's key
+ * (endpoint.ts `endpointIdentity`): a reply cached under one context size is never served to a run
+ * with another.
+ */
+export function localRuntimeIdentity(s: LocalSettings): Record<string, unknown> {
+  return { threads: s.threads, batchSize: s.batchSize, contextSize: s.contextSize ?? null, runtime: `${LOCAL_PACKAGE}@${nodeLlamaCppVersion() ?? '?'}` };
 }
 
 /** "<file name>@sha256:<first 16 hex digits>": the model as the cache and the recordings name it. */
