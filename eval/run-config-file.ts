@@ -1,5 +1,6 @@
 /** The shape of a run's config.json (a module of its own: the report reads it without importing the runner). */
 import type { Provenance } from './provenance.js';
+import type { ShardProvenance } from './reproduce/merge-config.js';
 
 /** The config.json of a run. */
 export interface RunConfigFile {
@@ -30,4 +31,8 @@ export interface RunConfigFile {
    * keeps the mode the run started with (a replay switches at the same recorded refusal).
    */
   structuredOutputSwitches?: { from: string; to: string; item: string; at: string }[];
+  /** A run `lexcase merge` joined from shards: each shard's dir, items, checksums, code and resumes (eval/reproduce/merge-config.ts). */
+  mergedFrom?: ({ dir: string; shard: { index: number; count: number }; items: number } & Partial<ShardProvenance>)[];
+  /** What the merge warned about (the shards ran different code). */
+  mergeWarnings?: string[];
 }

@@ -17,10 +17,12 @@ import { checkOutputDir } from '../../core/out-dir-rule.js';
 import { INDEX_DIR } from '../../indexer/out-dir.js';
 import { RUN_DIR } from '../run-dir-guard.js';
 import { datasetChecksum } from '../provenance.js';
+import { log } from '../../core/log.js';
 import { describeDifference, firstDifference } from '../resume-config.js';
 import { writeReport } from '../report/write-report.js';
 import { RUN_FILES, readConfig, readResults, writeJsonAtomic } from '../run-dir.js';
 import type { ResultRecord } from '../types.js';
+import { mergeComparable, mixedCodeWarning, shardProvenance, unsharded } from './merge-config.js';
 import type { Recipe } from './recipe.js';
 import {
   gridArgvFor,
@@ -118,12 +120,6 @@ interface PlannedRun {
   allIds: string[];
 }
 
-/** A shard run's config without the shard it records (each shard's own: eval/reproduce/shard.ts). */
-function unsharded(config: unknown): Record<string, unknown> {
-  const { shard: _shard, ...rest } = (config ?? {}) as Record<string, unknown>;
-  return rest;
-}
-
 /**
  * The command that reruns a merged run: shard 1's, pointed at the merged dir and without --shard
  * (`lexcase reproduce … --run-dir OUT`, `lexcase run … --run-dir OUT/runs/<id>`). Before: shard 1's
@@ -149,12 +145,14 @@ async function planMergeRun(runId: string, dirs: string[]): Promise<PlannedRun> 
     const resultsSha256 = sha256(have ? await readFile(file) : '');
     shards.push({ dir: rd, shard, results: (await readResults(rd)).records, config, resultsSha256 });
   }
+  // shard 1 first, whatever the order of the dirs given: the merged config and provenance are its own
+  shards.sort((a, b) => a.shard.shard.index - b.shard.shard.index);
   const ref = shards[0];
   for (const s of shards.slice(1)) {
     if (s.shard.allIdsSha256 !== ref.shard.allIdsSha256)
       throw errors.runInvalid(s.dir, `ran a different item list than ${ref.dir} (different data or --limit)`);
-    // a shard's config against the first one's (each records its own shard)
-    const [was, now] = [ref, s].map((x) => ({ seed: x.config.seed, ...unsharded(x.config.config) }));
+    // a shard's config against the first one's, as a resume compares it, the index by its content (merge-config.ts)
+    const [was, now] = [ref, s].map((x) => ({ seed: x.config.seed, ...mergeComparable(x.config.config) }));
     const diff = was.seed !== now.seed ? 'seed' : firstDifference(now, was);
     if (diff)
       throw errors.runInvalid(
@@ -184,7 +182,7 @@ async function planMergeRun(runId: string, dirs: string[]): Promise<PlannedRun> 
   return { runId, shards, byId, allIds: ref.shard.allIds };
 }
 
-async function writeMergedRun(p: PlannedRun, out: string): Promise<{ items: number }> {
+async function writeMergedRun(p: PlannedRun, out: string): Promise<{ items: number; warning?: string }> {
   const ref = p.shards[0];
   const to = runDirOf(out, p.runId);
   await mkdir(join(to, RUN_FILES.traces), { recursive: true });
@@ -194,20 +192,23 @@ async function writeMergedRun(p: PlannedRun, out: string): Promise<{ items: numb
   // and each shard's own count, dataset checksum and results.jsonl checksum
   const merged = p.allIds.map((id) => p.byId.get(id)!.rec);
   const prov = ref.config.provenance as Record<string, unknown> | undefined;
-  const mergedFrom = [];
-  for (const s of p.shards) {
+  const config = unsharded(ref.config.config);
+  // each shard's code, start and resumes (the merged provenance and resumes are shard 1's)
+  const mergedFrom = p.shards.map((s) => {
     const sp = s.config.provenance as { datasetChecksum?: string } | undefined;
-    mergedFrom.push({
+    return {
       dir: s.dir,
       shard: s.shard.shard,
       items: s.results.length,
       datasetChecksum: sp?.datasetChecksum ?? null,
       resultsSha256: s.resultsSha256,
-    });
-  }
+      ...shardProvenance(s.config, config),
+    };
+  });
+  const warning = mixedCodeWarning(p.runId, mergedFrom);
   await writeJsonAtomic(join(to, RUN_FILES.config), {
     ...ref.config,
-    config: unsharded(ref.config.config),
+    config,
     ...(prov
       ? {
           provenance: {
@@ -223,9 +224,10 @@ async function writeMergedRun(p: PlannedRun, out: string): Promise<{ items: numb
       : {}),
     mergedItems: merged.length,
     mergedFrom,
+    ...(warning ? { mergeWarnings: [warning] } : {}),
   });
   await writeReport(to);
-  return { items: p.allIds.length };
+  return { items: p.allIds.length, ...(warning ? { warning } : {}) };
 }
 
 /** Put OUT back as merge found it: removed when merge made it, emptied when it was an empty dir. */
@@ -240,6 +242,8 @@ export interface MergeResult {
   runs: { id: string; status: string; items?: number }[];
   table: TableJson;
   tableMd: string;
+  /** The shards of a run ran different code (merge-config.ts mixedCodeWarning); also on stderr and in the run's config.json and report.md. */
+  warnings?: string[];
 }
 
 /**
@@ -273,6 +277,7 @@ export async function mergeShards(out: string, dirs: string[], recipe: Recipe): 
     );
     const runs: RunState[] = [];
     const summary: MergeResult['runs'] = [];
+    const warnings: string[] = [];
     for (const { run, plan, states } of plans) {
       if (!plan) {
         const s = states.find((x) => x);
@@ -288,7 +293,11 @@ export async function mergeShards(out: string, dirs: string[], recipe: Recipe): 
         summary.push({ id: run.id, status: runs[runs.length - 1].status });
         continue;
       }
-      const { items } = await writeMergedRun(plan, out);
+      const { items, warning } = await writeMergedRun(plan, out);
+      if (warning) {
+        log.warn(`warning: merge: ${warning}`);
+        warnings.push(warning);
+      }
       const argv = states.find((x) => x?.argv)?.argv;
       runs.push({ id: run.id, system: run.system, status: 'done', ...(argv ? { argv: mergedArgv(argv, out, run.id) } : {}) });
       summary.push({ id: run.id, status: 'done', items });
@@ -303,7 +312,7 @@ export async function mergeShards(out: string, dirs: string[], recipe: Recipe): 
     );
     const { table, markdown } = await writeTable(out, recipe, repro);
     done = true;
-    return { out, shards: dirs.length, runs: summary, table, tableMd: markdown };
+    return { out, shards: dirs.length, runs: summary, table, tableMd: markdown, ...(warnings.length ? { warnings } : {}) };
   } finally {
     lock.release();
     // a merge that stopped midway leaves OUT as it found it (new or empty), so the retry is not refused for its half

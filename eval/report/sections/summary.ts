@@ -1,6 +1,16 @@
 /** Run header: what was run, on what (the LLM settings included: llm-fields.ts), with which seed/code/data. */
 import { llmFields } from '../llm-fields.js';
-import type { SectionBuilder } from '../types.js';
+import type { RunData, SectionBuilder } from '../types.js';
+
+/** The shards a merged run came from: each one's items, code and resumes. */
+function mergedText(from: NonNullable<RunData['config']['mergedFrom']>): string {
+  return `${from.length} shards: ${from
+    .map((s) => {
+      const resumed = s.resumes?.length ? `, resumed ${s.resumes.length}×` : '';
+      return `${s.shard.index}/${s.shard.count} (${s.items} items, git sha ${s.gitSha?.slice(0, 12) ?? '?'}${s.lexcaseVersion ? `, lexcase ${s.lexcaseVersion}` : ''}${resumed})`;
+    })
+    .join('; ')}`;
+}
 
 export const summarySection: SectionBuilder = (run) => {
   const c = run.config.config;
@@ -17,6 +27,8 @@ export const summarySection: SectionBuilder = (run) => {
     ['lexcase version', p.lexcaseVersion],
     ['created', p.createdAt],
     ...(run.config.resumes?.length ? [['resumed', `${run.config.resumes.length}×`] as [string, unknown]] : []),
+    ...(run.config.mergedFrom?.length ? [['merged from', mergedText(run.config.mergedFrom)] as [string, unknown]] : []),
+    ...(run.config.mergeWarnings ?? []).map((w) => ['warning', w] as [string, unknown]),
     ...(run.config.structuredOutputSwitches ?? []).map(
       (x) =>
         [
@@ -36,6 +48,8 @@ export const summarySection: SectionBuilder = (run) => {
       provenance: p,
       resumes: run.config.resumes ?? [],
       ...(run.config.structuredOutputSwitches ? { structuredOutputSwitches: run.config.structuredOutputSwitches } : {}),
+      ...(run.config.mergedFrom ? { mergedFrom: run.config.mergedFrom } : {}),
+      ...(run.config.mergeWarnings ? { mergeWarnings: run.config.mergeWarnings } : {}),
     },
   };
 };

@@ -29,7 +29,7 @@ export function register(program: Command): void {
         const r = await mergeShards(out, shards, recipe);
         output(
           g,
-          { out: r.out, shards: r.shards, runs: r.runs, table: r.table },
+          { out: r.out, shards: r.shards, runs: r.runs, table: r.table, ...(r.warnings ? { warnings: r.warnings } : {}) },
           () => `${r.tableMd}\nmerged ${r.shards} shards into ${r.out}; wrote ${join(r.out, 'table.md')}`,
         );
       }),
