@@ -47,6 +47,33 @@ export function operationalChanges(before: Record<string, unknown>, after: Recor
   return changes;
 }
 
+/**
+ * The log line's list of the operational values a resume changes (`changed`, against the values
+ * recorded at the start), each with the value the latest attempt ran with (the last earlier resume
+ * that changed it, else the start's): `model.cacheDir false (was "/c3")`, or, when an earlier resume
+ * already switched it, `model.cacheDir false (as the last resume; recorded at the start: "/c3")`.
+ */
+export function describeOperationalChanges(
+  changed: Record<string, { from: unknown; to: unknown }>,
+  resumes: readonly { changed?: Record<string, { from: unknown; to: unknown }> }[] = [],
+): string {
+  const latest = (k: string, start: unknown): unknown => {
+    for (let i = resumes.length - 1; i >= 0; i--) {
+      const c = resumes[i].changed;
+      if (c && k in c) return c[k].to;
+    }
+    return start;
+  };
+  return Object.entries(changed)
+    .map(([k, v]) => {
+      const last = latest(k, v.from);
+      const [to, from, was] = [v.to, v.from, last].map((x) => JSON.stringify(x ?? null));
+      if (was === to) return `${k} ${to} (as the last resume; recorded at the start: ${from})`;
+      return `${k} ${to} (was ${was}${was !== from ? `; recorded at the start: ${from}` : ''})`;
+    })
+    .join(', ');
+}
+
 /** JSON with object keys sorted: two configs that hold the same values compare equal whatever their key order. */
 export const stableJson = (v: unknown): string =>
   JSON.stringify(v, (_k, val) =>

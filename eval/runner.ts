@@ -65,7 +65,7 @@ import { ToolRecorder, withToolRecorder } from '../retrieval/tools/tool-recorder
 import { itemChecksum, provenance } from './provenance.js';
 import type { RunConfigFile } from './run-config-file.js';
 import { traceSchemaFor } from './records.js';
-import { describeDifference, firstDifference, operationalChanges, resultConfig } from './resume-config.js';
+import { describeDifference, describeOperationalChanges, firstDifference, operationalChanges, resultConfig } from './resume-config.js';
 import { unrecordedDifference, withUnrecorded } from './resume-unrecorded.js';
 import { assertSameItems } from './resume-items.js';
 import { withCanonicalSystem } from './systems.js';
@@ -273,12 +273,7 @@ async function runLocked<Item extends { id: string }>(
       log.info(`growing ${runDir}: ${describeGrowth(grown)}, ${todo.length} new item${todo.length === 1 ? '' : 's'} to run`);
     }
     const changed = operationalChanges(existing.config ?? {}, config);
-    if (Object.keys(changed).length)
-      log.info(
-        `resuming ${runDir} with ${Object.entries(changed)
-          .map(([k, v]) => `${k} ${JSON.stringify(v.to)} (was ${JSON.stringify(v.from)})`)
-          .join(', ')}`,
-      );
+    if (Object.keys(changed).length) log.info(`resuming ${runDir} with ${describeOperationalChanges(changed, existing.resumes)}`);
     existing.resumes = [
       ...(existing.resumes ?? []),
       {
