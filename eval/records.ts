@@ -25,6 +25,8 @@ export const tokenUsageSchema = z.object({
   abandoned: z.number().optional(),
   /** Requests answered with an error after their retries (recorded with `error`; in no call count or total); absent when 0. */
   refused: z.number().optional(),
+  /** Tokens of cache hits an earlier (killed) attempt of this run paid for (core/llm/usage.ts); not in total; absent when 0. */
+  earlierAttempts: z.number().optional(),
 });
 
 export const resultRecordSchema = z.object({

@@ -78,8 +78,27 @@ export function uncountedRequestsText(cutOff: number, refused: number): string {
   return `${cutOff ? `; ${cutOffText(cutOff)}` : ''}${refused ? `; ${refusedText(refused)}` : ''}`;
 }
 
-/** "tokens 10,886 (whole run; this call 0)": the run's total, and this call's when it differs; then the requests cut off or refused, if any. */
+/**
+ * The run's cache hits (results.jsonl `tokens.cached`) and the tokens an earlier, killed attempt of
+ * this run paid for those replies (`tokens.earlierAttempts`, core/llm/usage.ts): neither is in the
+ * token total, which counts what the endpoint processed for the recorded attempts.
+ */
+export function runCacheCounts(results: readonly ResultRecord[]): { hits: number; earlierAttempts: number } {
+  return results.reduce((s, r) => ({ hits: s.hits + (r.tokens?.cached ?? 0), earlierAttempts: s.earlierAttempts + (r.tokens?.earlierAttempts ?? 0) }), {
+    hits: 0,
+    earlierAttempts: 0,
+  });
+}
+
+/** "6 cache hits (no tokens; 25,371 tokens of them paid by an earlier attempt of this run, not in the total)": the one wording (the summaries, report.md, the explorer). */
+export function cacheHitsText(hits: number, earlierAttempts = 0): string {
+  const earlier = earlierAttempts ? `; ${earlierAttempts.toLocaleString('en-US')} tokens of them paid by an earlier attempt of this run, not in the total` : '';
+  return `${hits.toLocaleString('en-US')} ${hits === 1 ? 'cache hit' : 'cache hits'} (no tokens${earlier})`;
+}
+
+/** "tokens 10,886 (whole run; this call 0)": the run's total, and this call's when it differs; then the cache hits and the requests cut off or refused, if any. */
 export function runTokensText(results: readonly ResultRecord[], thisCall: number): string {
   const total = runTokenTotal(results);
-  return `tokens ${total.toLocaleString('en-US')}${thisCall === total ? '' : ` (whole run; this call ${thisCall.toLocaleString('en-US')})`}${uncountedRequestsText(runCutOffCount(results), runRefusedCount(results))}`;
+  const cache = runCacheCounts(results);
+  return `tokens ${total.toLocaleString('en-US')}${thisCall === total ? '' : ` (whole run; this call ${thisCall.toLocaleString('en-US')})`}${cache.hits ? `; ${cacheHitsText(cache.hits, cache.earlierAttempts)}` : ''}${uncountedRequestsText(runCutOffCount(results), runRefusedCount(results))}`;
 }

@@ -221,6 +221,8 @@ async function runLocked<Item extends { id: string }>(
   const prov = provenance(items, opts.gold as (item: never) => string, checksumOf as ((item: never) => string) | undefined);
 
   const existing = (await readConfig(runDir)) as RunConfigFile | undefined;
+  // cache hits on replies written since the run started and before this attempt: an earlier (killed) attempt paid for them
+  const attemptWindow = { runStart: existing?.provenance?.createdAt ?? prov.createdAt, attemptStart: prov.createdAt };
   const retryFailed = opts.retryFailed ?? true;
   const repaired = await repairResults(runDir);
   // One final record per item: a later line supersedes an earlier one (files from older versions).
@@ -383,6 +385,7 @@ async function runLocked<Item extends { id: string }>(
     }
     const itemSeed = deriveSeed(seed, item.id);
     const meter = opts.usage ? opts.usage.fork() : new UsageMeter();
+    meter.window = attemptWindow;
     const recorder = new ToolRecorder();
     const tally = new RepairTally();
     const gold = opts.gold(item);

@@ -78,7 +78,8 @@ describe('caseMetrics', () => {
     const cached = records.map((r) => ({ ...r, tokens: { input: 0, output: 0, total: 0, calls: 5, cached: 5 } }));
     // before: a total of 0 fell back to the traces' stages (500 tokens printed for a run that spent none)
     expect(caseMetrics(cached, traces).tokens.total).toBe(0);
-    expect(caseMetricsMarkdown(caseMetrics(cached, traces))).not.toMatch(/Tokens:/);
+    // and the Tokens line says why (before: no Tokens line at all)
+    expect(caseMetricsMarkdown(caseMetrics(cached, traces))).toContain('Tokens: 0 total, 0 per question; 25 cache hits (no tokens).');
     // the query-rewrite tool's calls are in the runner's count but in no stage: 120 a question here
     const more = records.map((r) => ({ ...r, tokens: { ...r.tokens!, total: 220 } }));
     expect(caseMetrics(more, traces).tokens).toMatchObject({ total: 1100, byStage: { advocates: 300, jury: 200, other: 600 } });

@@ -14,7 +14,7 @@ import { correctFlags, failedCount } from '../../eval/metrics/failures.js';
 import { figureText, methodLabel, proportionInterval } from '../../eval/stats/index.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { table } from '../../eval/report/format.js';
-import { runCutOffCount, runRefusedCount, uncountedRequestsText } from '../../eval/run-counts.js';
+import { cacheHitsText, runCacheCounts, runCutOffCount, runRefusedCount, uncountedRequestsText } from '../../eval/run-counts.js';
 import { toolCallsOf } from '../../eval/report/sections/tool-usage.js';
 import { goldAbsentFor, goldCoverage, goldCoverageNote, NO_GOLD_IN_INDEX, type GoldCoverage } from '../../eval/gold-in-index.js';
 
@@ -44,9 +44,18 @@ export interface CaseMetrics {
   tools: { calls: Record<string, number>; callsPerQuestion: number; distinctPassagesPerQuestion: number };
   /**
    * `cutOff`: requests cut off when their item ended; `refused`: requests answered with an error after
-   * their retries (eval/run-counts.ts): in no call count or total; each absent when none.
+   * their retries (eval/run-counts.ts): in no call count or total; `cacheHits` and the tokens an earlier
+   * attempt of the run paid for them (`earlierAttempts`): not in the total; each absent when none.
    */
-  tokens: { total: number; perQuestion: number; byStage: Record<string, number>; cutOff?: number; refused?: number };
+  tokens: {
+    total: number;
+    perQuestion: number;
+    byStage: Record<string, number>;
+    cutOff?: number;
+    refused?: number;
+    cacheHits?: number;
+    earlierAttempts?: number;
+  };
   abstentions: number;
 }
 
@@ -118,6 +127,7 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
   const n = records.length;
   const cutOff = runCutOffCount(records);
   const refused = runRefusedCount(records);
+  const cache = runCacheCounts(records);
   const jury = records.some((r) => r.confidence === 'high' || r.confidence === 'low');
   return {
     ...(label ? { label } : {}),
@@ -145,7 +155,15 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
     },
     ...(coverage ? { goldInIndex: coverage } : {}),
     tools: { calls, callsPerQuestion: n ? callTotal / n : 0, distinctPassagesPerQuestion: n ? distinct / n : 0 },
-    tokens: { total: tokenTotal, perQuestion: n ? tokenTotal / n : 0, byStage, ...(cutOff ? { cutOff } : {}), ...(refused ? { refused } : {}) },
+    tokens: {
+      total: tokenTotal,
+      perQuestion: n ? tokenTotal / n : 0,
+      byStage,
+      ...(cutOff ? { cutOff } : {}),
+      ...(refused ? { refused } : {}),
+      ...(cache.hits ? { cacheHits: cache.hits } : {}),
+      ...(cache.earlierAttempts ? { earlierAttempts: cache.earlierAttempts } : {}),
+    },
     abstentions,
   };
 }
@@ -174,15 +192,16 @@ export function caseMetricsMarkdown(m: CaseMetrics): string {
       `Tool calls: ${tools.map(([t, c]) => `${t} ${c}`).join(', ')} (${m.tools.callsPerQuestion.toFixed(1)} per question, ${m.tools.distinctPassagesPerQuestion.toFixed(1)} distinct passages returned per question).`,
     );
   }
-  if (m.tokens.total > 0 || m.tokens.cutOff || m.tokens.refused)
+  if (m.tokens.total > 0 || m.tokens.cutOff || m.tokens.refused || m.tokens.cacheHits)
     lines.push(
       `Tokens: ${m.tokens.total} total, ${m.tokens.perQuestion.toFixed(0)} per question${
-        Object.keys(m.tokens.byStage).length
+        // a run the cache answered spent nothing: the traces' stage figures are not this run's
+        m.tokens.total > 0 && Object.keys(m.tokens.byStage).length
           ? ` (${Object.entries(m.tokens.byStage)
               .map(([k, v]) => `${k} ${v}`)
               .join(', ')})`
           : ''
-      }${uncountedRequestsText(m.tokens.cutOff ?? 0, m.tokens.refused ?? 0)}.`,
+      }${m.tokens.cacheHits ? `; ${cacheHitsText(m.tokens.cacheHits, m.tokens.earlierAttempts)}` : ''}${uncountedRequestsText(m.tokens.cutOff ?? 0, m.tokens.refused ?? 0)}.`,
     );
   return lines.join('\n');
 }

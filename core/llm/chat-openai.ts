@@ -39,7 +39,7 @@ import { distinctReplyIds } from './reply-ids.js';
 import { withRetries } from './retry.js';
 import type { StructuredOutputSetting } from './structured.js';
 import { CACHED_MARK } from './spent-tokens.js';
-import { recordUsage, type UsageMeter } from './usage.js';
+import { currentUsageScope, recordUsage, type UsageMeter } from './usage.js';
 
 export interface LlmStats {
   /** HTTP requests sent (attempts, including retries). */
@@ -217,10 +217,15 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
     const s = this.lexcase;
     const key = s.cache ? this.responseCacheKey(messages, options) : undefined;
     if (s.cache && key) {
-      const hit = await s.cache.lookup(key.prompt, key.llmKey);
+      const entry = await s.cache.lookupEntry(key.prompt, key.llmKey);
+      const hit = entry?.generations;
       if (hit?.length) {
         s.stats.cacheHits++;
-        recordUsage({ input: 0, output: 0, cached: true, ...cutShortOf({ generations: hit as ChatGeneration[] }) }, s.usage);
+        const paid = paidByEarlierAttempt(entry!.createdAt, { generations: hit as ChatGeneration[] }, s.usage);
+        recordUsage(
+          { input: 0, output: 0, cached: true, ...cutShortOf({ generations: hit as ChatGeneration[] }), ...(paid ? { earlierAttempt: paid } : {}) },
+          s.usage,
+        );
         for (const g of hit as ChatGeneration[]) rememberCacheEntry(g.message, s.cache.path(key.prompt, key.llmKey));
         return { generations: hit as ChatGeneration[], llmOutput: { cached: true } };
       }
@@ -308,6 +313,18 @@ let warnedCutShort = false;
  * as 0 tokens spent, and a reply cut short at the token limit as `cutShort`; each says so once per
  * process on stderr, as neither is visible in the answer itself.
  */
+/**
+ * The tokens a cache hit's reply cost when an earlier attempt of this run wrote it (between the
+ * run's start and this attempt's: the item meter's window, eval/runner.ts), else 0: a run killed and
+ * resumed with the same cache dir paid for those replies, and its token total would drop them.
+ */
+function paidByEarlierAttempt(createdAt: string | undefined, result: ChatResult, own?: UsageMeter): number {
+  const w = (currentUsageScope() ?? own)?.attemptWindow();
+  if (!w || !createdAt || createdAt < w.runStart || createdAt >= w.attemptStart) return 0;
+  const d = usageDelta(result);
+  return d.input + d.output;
+}
+
 function usageDelta(result: ChatResult): { input: number; output: number; unreported?: true; cutShort?: true } {
   const { input, output } = tokensOf(result);
   const unreported = input === 0 && output === 0;

@@ -82,12 +82,17 @@ export class DiskCache extends BaseCache<Generation[]> {
   }
 
   async lookup(prompt: string, llmKey: string): Promise<Generation[] | null> {
+    return (await this.lookupEntry(prompt, llmKey))?.generations ?? null;
+  }
+
+  /** The entry's generations and when it was written (undefined: a miss). */
+  async lookupEntry(prompt: string, llmKey: string): Promise<{ generations: Generation[]; createdAt?: string } | undefined> {
     try {
       const entry = JSON.parse(await readFile(this.path(prompt, llmKey), 'utf8')) as Entry;
-      if (entry.v !== 1 || !Array.isArray(entry.generations)) return null;
-      return entry.generations.map(restoreGeneration);
+      if (entry.v !== 1 || !Array.isArray(entry.generations)) return undefined;
+      return { generations: entry.generations.map(restoreGeneration), ...(typeof entry.createdAt === 'string' ? { createdAt: entry.createdAt } : {}) };
     } catch {
-      return null;
+      return undefined;
     }
   }
 

@@ -35,6 +35,18 @@ export interface TokenUsage {
    * is in no total (the runner counts them from the item's exchanges, as `abandoned`).
    */
   refused?: number;
+  /**
+   * Tokens of cache hits whose reply an earlier attempt of this run paid for (a run killed and
+   * resumed with the same cache dir): the stored usage of entries written after the run started
+   * and before this attempt did. Not in input/output/total (this attempt spent none on them).
+   */
+  earlierAttempts?: number;
+}
+
+/** A run's start and this attempt's (ISO times): a cache entry written between them was paid for by an earlier attempt of the run. */
+export interface AttemptWindow {
+  runStart: string;
+  attemptStart: string;
 }
 
 export interface UsageDelta {
@@ -45,12 +57,14 @@ export interface UsageDelta {
   unreported?: boolean;
   /** The endpoint stopped this reply at its token limit. */
   cutShort?: boolean;
+  /** A cache hit an earlier attempt of this run paid for: the tokens it then spent. */
+  earlierAttempt?: number;
 }
 
 /** The optional counters of TokenUsage a reply adds to; absent when 0. */
 const COUNTERS = ['unreported', 'cutShort'] as const;
 /** The optional counters addUsage sums: those and the requests cut off or refused (counted by the runner, not by a reply). */
-const SUMMED = [...COUNTERS, 'abandoned', 'refused'] as const;
+const SUMMED = [...COUNTERS, 'abandoned', 'refused', 'earlierAttempts'] as const;
 
 export const emptyUsage = (): TokenUsage => ({ input: 0, output: 0, total: 0, calls: 0, cached: 0 });
 
@@ -67,7 +81,15 @@ export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
 
 export class UsageMeter {
   private u: TokenUsage = emptyUsage();
+  /** Set on a run's item meters (eval/runner.ts): which cache hits an earlier attempt of the run paid for. */
+  window?: AttemptWindow;
   constructor(readonly parent?: UsageMeter) {}
+
+  /** The attempt window of this meter or its nearest ancestor that has one. */
+  attemptWindow(): AttemptWindow | undefined {
+    for (let m: UsageMeter | undefined = this; m; m = m.parent) if (m.window) return m.window;
+    return undefined;
+  }
 
   add(d: UsageDelta): void {
     for (let m: UsageMeter | undefined = this; m; m = m.parent) {
@@ -75,6 +97,7 @@ export class UsageMeter {
       for (const k of COUNTERS) if (d[k]) m.u[k] = (m.u[k] ?? 0) + 1;
       if (d.cached) {
         m.u.cached += 1;
+        if (d.earlierAttempt) m.u.earlierAttempts = (m.u.earlierAttempts ?? 0) + d.earlierAttempt;
         continue;
       }
       // counts are numbers where a reply is read or read back (reply-usage.ts)

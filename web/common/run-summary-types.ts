@@ -74,6 +74,10 @@ export interface RunSummary {
   cutOff: number;
   /** Requests of the run answered with an error after their retries (results.jsonl `tokens.refused`, replaced attempts' included): in no call count or token figure; 0 when none. */
   refused: number;
+  /** Calls answered from the response cache (results.jsonl `tokens.cached`: no tokens); 0 when none. */
+  cacheHits: number;
+  /** "6 cache hits (no tokens; …)" (eval/run-counts.ts cacheHitsText, with the tokens an earlier attempt of the run paid for them); null when none. */
+  cacheNote: string | null;
   date: string | null;
   hasTable: boolean;
   /** The reproduction dir this run belongs to (its grid's run), else null. */

@@ -9,7 +9,7 @@
  * `lexcase reproduce` recipes). Files are read defensively: a missing or malformed config, trace or
  * table is reported as absent, never as a failure of the page.
  */
-import { runCutOffCount, runRefusedCount, runTokenTotal } from '../../eval/run-counts.js';
+import { cacheHitsText, runCacheCounts, runCutOffCount, runRefusedCount, runTokenTotal } from '../../eval/run-counts.js';
 import { existsSync, statSync } from 'node:fs';
 import { readRegularFile } from '../../core/read-regular.js';
 import { join } from 'node:path';
@@ -103,6 +103,7 @@ async function computeSummary(run: RunEntry): Promise<RunSummary> {
     retriedTokens: results.reduce((s, r) => s + (r.replacedAttempts?.tokens.total ?? 0), 0),
     cutOff: runCutOffCount(results),
     refused: runRefusedCount(results),
+    ...cacheFigures(results),
     date: str(prov.createdAt),
     hasTable: existsSync(join(run.dir, TABLE_FILE)) && servable(run.root, join(run.dir, TABLE_FILE)),
     parent: run.parent ?? null,
@@ -178,4 +179,10 @@ export function gridPlot(t: unknown): { id: string; title: string; spec: PlotSpe
     title,
     spec: gridSpec(points, columns, o.scale === 100 ? 'lexcase and paper (%)' : 'lexcase and paper (fraction)', title, runColours(rows)),
   };
+}
+
+/** The run's cache hits and the one wording of them (a fully cached run's 0 tokens is not left unexplained). */
+function cacheFigures(results: Parameters<typeof runCacheCounts>[0]): { cacheHits: number; cacheNote: string | null } {
+  const c = runCacheCounts(results);
+  return { cacheHits: c.hits, cacheNote: c.hits ? cacheHitsText(c.hits, c.earlierAttempts) : null };
 }

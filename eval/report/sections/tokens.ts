@@ -1,20 +1,21 @@
 /** Token usage summed from results (input/output tokens actually sent to the endpoint; cache hits counted apart). */
-import { cutOffText, refusedText } from '../../run-counts.js';
+import { cacheHitsText, cutOffText, refusedText } from '../../run-counts.js';
 import { num, table } from '../format.js';
 import type { SectionBuilder } from '../types.js';
 
 export const tokensSection: SectionBuilder = (run) => {
   const withTokens = run.results.filter((r) => r.tokens);
   if (withTokens.length === 0) return null;
-  const t = { input: 0, output: 0, total: 0, calls: 0, cached: 0, unreported: 0, cutShort: 0, abandoned: 0, refused: 0 };
+  const t = { input: 0, output: 0, total: 0, calls: 0, cached: 0, unreported: 0, cutShort: 0, abandoned: 0, refused: 0, earlierAttempts: 0 };
   for (const r of withTokens) for (const k of Object.keys(t) as (keyof typeof t)[]) t[k] += r.tokens![k] ?? 0;
-  const { unreported, cutShort, abandoned, refused, ...sums } = t;
+  const { unreported, cutShort, abandoned, refused, earlierAttempts, ...sums } = t;
   const counted = {
     ...sums,
     ...(unreported ? { unreported } : {}),
     ...(cutShort ? { cutShort } : {}),
     ...(abandoned ? { abandoned } : {}),
     ...(refused ? { refused } : {}),
+    ...(earlierAttempts ? { earlierAttempts } : {}),
   };
   // requests were sent when any was cut off or refused, though no call was answered
   if (t.calls === 0 && !t.abandoned && !t.refused)
@@ -33,6 +34,8 @@ export const tokensSection: SectionBuilder = (run) => {
   if (t.cutShort) rows.push(['replies cut short (finish_reason "length")', num(t.cutShort), num(t.cutShort / n, 2)]);
   if (t.abandoned) rows.push(['requests cut off when their item ended (usage in no total)', num(t.abandoned), num(t.abandoned / n, 2)]);
   if (t.refused) rows.push(['requests refused (an error after retries; not in LLM calls)', num(t.refused), num(t.refused / n, 2)]);
+  if (t.earlierAttempts)
+    rows.push(['paid by an earlier attempt of this run (cache hits; not in total)', num(t.earlierAttempts), num(t.earlierAttempts / n, 1)]);
   // failed attempts a retry replaced: their lines are gone, their tokens are kept on the new line
   const replaced = withTokens.reduce(
     (a, r) =>
@@ -65,6 +68,11 @@ export const tokensSection: SectionBuilder = (run) => {
     ...(t.refused
       ? [
           `**${refusedText(t.refused)}**: they were sent and answered with an error after the retries (recorded with their \`error\` in llm/<item>.jsonl); they are not in LLM calls, and what the endpoint spent on them (if anything) is not in input/output/total.`,
+        ]
+      : []),
+    ...(t.earlierAttempts
+      ? [
+          `**${cacheHitsText(t.cached, t.earlierAttempts)}**: an attempt of this run that was stopped (killed) wrote those replies to the cache before this one started, and this attempt was answered from it; at least ${num(t.total + t.earlierAttempts)} tokens were spent on the run in all. Requests that attempt had in flight when it stopped are in neither figure (no reply was recorded).`,
         ]
       : []),
     ...(t.unreported

@@ -1,0 +1,96 @@
+/**
+ * A run killed and resumed with the same cache dir: the resumed attempt is answered from the cache
+ * for the replies the killed attempt paid for but did not record. Before, those hits counted 0
+ * tokens and nothing else, so the run's token total dropped what it had spent (audit: 86,845 tokens
+ * for a full MAD run, 61,474 after a kill and resume, "cache hits 6"). Now results.jsonl's
+ * `tokens.earlierAttempts` holds their stored usage, and report.md and the summaries say so; hits on
+ * entries an earlier, other run wrote add nothing to it.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HumanMessage } from '@langchain/core/messages';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { llmConfigSchema } from '../core/config.js';
+import { createChatModel } from '../core/llm/factory.js';
+import { loadQuestions } from '../corpora/registry.js';
+import type { Question } from '../corpora/types.js';
+import { startScriptedServer, type ScriptedServer } from '../tests/support/scripted-openai-server.js';
+import { writeReport } from './report/write-report.js';
+import { readResults } from './run-dir.js';
+import { caseMetrics, caseMetricsMarkdown } from '../agents/case/metrics.js';
+import { runSummary } from '../web/server/run-summary-api.js';
+import { runTokensText } from './run-counts.js';
+import { contextFrom, runExperiment } from './runner.js';
+
+let dir: string;
+let srv: ScriptedServer;
+let questions: Question[];
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'lexcase-earlier-attempt-'));
+  srv = await startScriptedServer(() => ({ content: 'A', usage: { prompt_tokens: 900, completion_tokens: 100 } }));
+  questions = (await loadQuestions('barexam', 'val')).slice(0, 3);
+});
+afterAll(async () => {
+  await srv.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** `run baseline --mode llm-only` on the scripted server with cache dir `cache`: one call per item. */
+const run = (runDir: string, cache: string) => {
+  const model = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: cache, maxRetries: 0 }));
+  return runExperiment({
+    runDir,
+    system: async (q) => ({ prediction: String((await model.invoke([new HumanMessage(q.question)])).content), trace: {} }),
+    items: questions,
+    gold: (q) => q.answer,
+    makeContext: contextFrom(),
+    config: { system: 'baseline', mode: 'llm-only', dataset: 'barexam', split: 'val', limit: 3 },
+    seed: 13,
+  });
+};
+const tokensOf = async (rd: string) => (await readResults(rd)).records.map((r) => r.tokens);
+
+describe('tokens of a run killed and resumed with the same cache dir', () => {
+  it('the cache hits the killed attempt paid for count in tokens.earlierAttempts, said in report.md and the summary; another run’s entries do not', async () => {
+    const rd = join(dir, 'r1');
+    const cache = join(dir, 'cache');
+    await run(rd, cache);
+    expect(srv.requests).toHaveLength(3);
+    // killed after the 3 replies were cached but before items 2 and 3 were recorded
+    const file = join(rd, 'results.jsonl');
+    writeFileSync(file, `${readFileSync(file, 'utf8').split('\n')[0]}\n`);
+    await run(rd, cache);
+    expect(srv.requests).toHaveLength(3); // answered from the cache
+    const t = await tokensOf(rd);
+    expect(t[0]).toMatchObject({ total: 1000, cached: 0 });
+    expect(t[0]?.earlierAttempts).toBeUndefined();
+    // before: { total: 0, cached: 1 } and nothing else: the run's total said 1,000 of the 3,000 spent
+    for (const x of t.slice(1)) expect(x).toMatchObject({ total: 0, calls: 1, cached: 1, earlierAttempts: 1000 });
+    const { records } = await readResults(rd);
+    expect(runTokensText(records, 0)).toBe(
+      'tokens 1,000 (whole run; this call 0); 2 cache hits (no tokens; 2,000 tokens of them paid by an earlier attempt of this run, not in the total)',
+    );
+    await writeReport(rd);
+    const md = readFileSync(join(rd, 'report.md'), 'utf8');
+    expect(md).toMatch(/\| paid by an earlier attempt of this run \(cache hits; not in total\) \| 2,000 \| +666.7 \|/);
+    expect(md).toContain('at least 3,000 tokens were spent on the run in all');
+
+    // a new run over the same cache: its hits were paid for by another run, not by an earlier attempt of this one
+    const other = join(dir, 'r2');
+    await run(other, cache);
+    for (const x of await tokensOf(other)) {
+      expect(x).toMatchObject({ total: 0, cached: 1 });
+      expect(x?.earlierAttempts).toBeUndefined();
+    }
+  }, 60_000);
+
+  it('a fully cached run says its 0 tokens are 3 cache hits: the CLI summaries and the explorer (before: no Tokens line, `tokens 0`, tokens 0 with no note)', async () => {
+    const rd = join(dir, 'r2');
+    const { records } = await readResults(rd);
+    expect(runTokensText(records, 0)).toBe('tokens 0; 3 cache hits (no tokens)');
+    expect(caseMetricsMarkdown(caseMetrics(records, new Map()))).toContain('Tokens: 0 total, 0 per question; 3 cache hits (no tokens).');
+    const s = await runSummary({ id: 'r2', dir: rd, root: dir, kind: 'case', items: 3, correct: 0, graphs: 0 });
+    expect(s).toMatchObject({ tokens: 0, cacheHits: 3, cacheNote: '3 cache hits (no tokens)' });
+  });
+});
