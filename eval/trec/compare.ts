@@ -18,6 +18,8 @@ export interface TrecComparison {
   onlyA: number;
   onlyB: number;
   metrics: Record<string, PairedDifference>;
+  /** The resamples and seed of the paired intervals (and of a sampled sign-flip test). */
+  bootstrap: { iterations: number; seed: number };
 }
 
 export function compareTrecEvals(A: TrecEvalResult, B: TrecEvalResult, opts: Omit<BootstrapOptions, 'level'> = {}): TrecComparison {
@@ -32,5 +34,5 @@ export function compareTrecEvals(A: TrecEvalResult, B: TrecEvalResult, opts: Omi
       pairs.map(([, y]) => y.values[name]),
       bo,
     );
-  return { sign: 'B − A', shared: pairs.length, onlyA: A.perTopic.length - pairs.length, onlyB: B.perTopic.length - pairs.length, metrics };
+  return { sign: 'B − A', shared: pairs.length, onlyA: A.perTopic.length - pairs.length, onlyB: B.perTopic.length - pairs.length, metrics, bootstrap: bo };
 }

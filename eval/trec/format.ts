@@ -2,7 +2,19 @@
 import { table } from '../report/format.js';
 import { denseQueryLines } from '../../retrieval/dense-query.js';
 import { scoringLines } from '../../retrieval/scoring-lines.js';
-import { diffIntervalText, diffText, disagreementNotes, intervalText, methodsNoteFor, PAIRED_NOTE, pText, TEST_LABEL, type Interval } from '../stats/index.js';
+import {
+  diffIntervalText,
+  diffText,
+  disagreementNotes,
+  intervalText,
+  methodsNoteFor,
+  PAIRED_NOTE,
+  pText,
+  RESAMPLES,
+  SEED,
+  TEST_LABEL,
+  type Interval,
+} from '../stats/index.js';
 import type { TrecEvalResult } from './evaluate.js';
 import type { TrecComparison } from './compare.js';
 import type { TopicsRetrievalReport } from './eval-index.js';
@@ -72,6 +84,11 @@ export function perTopicTable(r: TrecEvalResult): string {
   );
 }
 
+/** " This comparison: 500 resamples, seed 7." when the paired figures were not computed with the defaults PAIRED_NOTE names (as `lexcase compare` says it). */
+function settingsNote(b: TrecComparison['bootstrap'] | undefined): string {
+  return b && (b.iterations !== RESAMPLES || b.seed !== SEED) ? ` This comparison: ${b.iterations.toLocaleString('en-US')} resamples, seed ${b.seed}.` : '';
+}
+
 export function comparisonTable(c: TrecComparison, labelA: string, labelB: string): string {
   const rows = Object.entries(c.metrics).map(([m, d]) => [
     m,
@@ -88,7 +105,7 @@ export function comparisonTable(c: TrecComparison, labelA: string, labelB: strin
     table(['metric', 'A', 'B', 'B − A', '95% interval of B − A', 'p', 'test'], rows),
     '',
     ...Object.entries(c.metrics).flatMap(([m, d]) => disagreementNotes([{ label: m, disagreement: d.disagreement }]).concat('')),
-    PAIRED_NOTE,
+    PAIRED_NOTE + settingsNote(c.bootstrap),
   ].join('\n');
 }
 

@@ -222,6 +222,13 @@ describe('paired comparison', () => {
     expect(c.metrics['ndcg@5']).toMatchObject({ outcome: 'graded', test: 'sign-flip-exact', p: 0.5, lo: null, hi: null, missing: 'n < 10' });
     expect(comparisonTable(c, 'run-a', 'run-b')).toMatch(/\| ndcg@5 +\| +0\.4038 \| +0\.6667 \| +\+0\.263 \| +\(n < 10\) \| +0\.500 \| +exact sign-flip \|/);
   });
+
+  it('the footnote names the resamples and seed the paired figures used when they are not the defaults it states', () => {
+    const A = evaluateRun(runA, qrels, { measures, iterations: 500, seed: 7 });
+    const B = evaluateRun(runB, qrels, { measures, iterations: 500, seed: 7 });
+    expect(comparisonTable(compareTrecEvals(A, B), 'a', 'b')).toMatch(/This comparison: 500 resamples, seed 7\.$/);
+    expect(comparisonTable(compareTrecEvals(A, B, { iterations: 2000, seed: 13 }), 'a', 'b')).not.toContain('This comparison');
+  });
 });
 
 describe('parsing', () => {
