@@ -263,8 +263,24 @@ export const trecMeasures: HeadlineMetric = {
 
 const triples = (n: number, what = '') => `${n} ${what}triple${n === 1 ? '' : 's'}`;
 
-/** "; 1 abstained, counted with N_h = N_util = 0 and its N_gt (the paper's formula)": how many of a pooled figure's triples abstained. */
-const abstainedNote = (n: number) => (n ? `; ${n} abstained, counted with N_h = N_util = 0 and its N_gt (the paper's formula)` : '');
+/**
+ * "; 6 abstained without arguing, counted with N_h = N_util = 0 and their N_gt (the paper's formula); 1
+ * abstained after arguing, its argued plies scored": how a pooled figure's abstained triples count — one that
+ * wrote plies before its TERMINATE adds their N_h and N_util (docs/threeply.md).
+ */
+function abstainedNote(ms: readonly Record<string, unknown>[]): string {
+  const abstained = ms.filter((m) => m.abstained === true);
+  const argued = abstained.filter((m) => n0(m.nH) > 0 || n0(m.nUtil) > 0).length;
+  const bare = abstained.length - argued;
+  return (
+    (bare
+      ? `; ${bare} abstained${argued ? ' without arguing' : ''}, counted with N_h = N_util = 0 and ${bare === 1 ? 'its' : 'their'} N_gt (the paper's formula)`
+      : '') +
+    (argued
+      ? `; ${argued} abstained after arguing, ${argued === 1 ? 'its' : 'their'} argued plies scored (N_h, N_util) with ${argued === 1 ? 'its' : 'their'} N_gt`
+      : '')
+  );
+}
 
 /**
  * 3-ply: pooled Σ over triples (the paper's micro average), bootstrapped over triples. A failed
@@ -303,7 +319,7 @@ export function pooled(
       };
       return [
         bootstrapped(id, label, ms.length, stat, ctx, {
-          note: `pooled over the ${triples(ms.length, 'answered ')} (micro average)${abstainedNote(ms.filter((m) => m.abstained === true).length)}`,
+          note: `pooled over the ${triples(ms.length, 'answered ')} (micro average)${abstainedNote(ms)}`,
           failed,
         }),
       ];

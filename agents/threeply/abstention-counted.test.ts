@@ -39,6 +39,19 @@ describe('3-ply: abstentions in the pooled figures', () => {
     expect(f['factor-utilization-recall'].note).toContain('1 abstained, counted with N_h = N_util = 0');
   });
 
+  it('an abstention after argued plies is named apart: its plies are scored, not counted with N_h = N_util = 0', () => {
+    const rs: ResultRecord[] = [
+      { id: 'mismatched-001', prediction: 'abstain', gold: 'abstain', correct: true, ms: 1, metrics: { nH: 0, nGt: 17, nUtil: 0, abstained: true } },
+      { id: 'mismatched-002', prediction: 'abstain', gold: 'abstain', correct: true, ms: 1, metrics: { nH: 9, nGt: 33, nUtil: 3, abstained: true } },
+      { id: 'arguable-001', prediction: 'argue', gold: 'argue', correct: true, ms: 1, metrics: { nH: 2, nGt: 20, nUtil: 5, abstained: false } },
+    ];
+    const f = Object.fromEntries(headlineFigures('threeply/reflective', rs, { config: {}, seed: 13 }).map((x) => [x.id, x]));
+    expect(f['hallucination-accuracy'].estimate).toBeCloseTo(1 - 11 / 70, 12);
+    expect(f['hallucination-accuracy'].note).toBe(
+      "pooled over the 3 answered triples (micro average); 1 abstained without arguing, counted with N_h = N_util = 0 and its N_gt (the paper's formula); 1 abstained after arguing, its argued plies scored (N_h, N_util) with its N_gt",
+    );
+  });
+
   it("report.md's 3-ply section says how an abstention counts in both pooled figures", async () => {
     const run = {
       dir: 'runs/tpE',
