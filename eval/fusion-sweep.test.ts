@@ -2,14 +2,16 @@
  * The fusion sweep scores settings from cached component runs; the figure it reports for a setting
  * must equal what the live hybrid retriever with that setting gets (same questions, same cutoffs).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexCorpus } from '../indexer/index-corpus.js';
-import { loadQuestions } from '../corpora/registry.js';
+import { loadPassages, loadQuestions } from '../corpora/registry.js';
 import { closeSparseIndexes, openRetriever } from '../retrieval/open.js';
 import { evalRetrieval } from './retrieval-eval.js';
+import { batchSearch } from './trec/batch-search.js';
+import { retrievalQuery } from '../corpora/barexam.js';
 import { formatFusionSweep, sweepFusion } from './fusion-sweep.js';
 
 let dir: string;
@@ -41,5 +43,41 @@ describe('sweepFusion', () => {
     expect(live.metrics['recall@10'].estimate).toBeCloseTo(r.best.recall[10], 10);
     expect(live.metrics['recall@100'].estimate).toBeCloseTo(r.best.recall[100], 10);
     expect(formatFusionSweep(r)).toContain(`| **${r.best.label}** |`);
+  });
+});
+
+describe('sweepFusion fuses the component runs as printed', () => {
+  it("a tie at the depth cut keeps the passage the component's run file ranks first (trec_eval: higher id), as the live hybrid does", {
+    timeout: 120_000,
+  }, async () => {
+    // The bundled passages' duplicated texts (mbe_126 = mbe_2644, …): bm25 and qld score both copies
+    // equally. Each question is one such text; its gold passage is the copy trec_eval ranks first. At
+    // depth 1 each component list holds one passage: the sweep kept the first in the index (its
+    // internal tie order), not the first line of the component's run, and its Recall@1 was 0.1.
+    const byText = new Map<string, string[]>();
+    for await (const p of loadPassages('barexam')) byText.set(p.text, [...(byText.get(p.text) ?? []), p.id]);
+    const dups = [...byText].filter(([, ids]) => ids.length === 2);
+    expect(dups.length).toBeGreaterThanOrEqual(10);
+    const file = join(dir, 'dups.jsonl');
+    const gold = dups.map(([, ids]) => ids.slice().sort((a, b) => Buffer.compare(Buffer.from(b), Buffer.from(a)))[0]);
+    const line = ([text]: [string, string[]], i: number) =>
+      JSON.stringify({ id: `dup_${i}`, prompt: '', question: text, choices: ['a', 'b', 'c', 'd'], answer: 'A', gold_idx: gold[i] });
+    await writeFile(file, dups.map(line).join('\n'));
+    const setting = { methods: ['bm25', 'qld'], fusion: 'rrf' as const, rrfK: 60, depth: 1 };
+    const r = await sweepFusion({ index: join(dir, 'idx'), components: ['bm25', 'qld'], datasetFile: file, split: 'all', ks: [1], grid: [setting] });
+    expect(r.n).toBe(dups.length);
+    // RRF of the first line of each component's run file (`search --topics -k 1`), ranked as its run
+    // file is (trec_eval): equal fused scores → the higher id
+    const questions = await loadQuestions('barexam', 'all', { file });
+    const topics = questions.map((q) => ({ id: q.id, text: retrievalQuery(q) }));
+    const first = async (m: string) => (await batchSearch(await openRetriever(join(dir, 'idx'), m), topics, { k: 1 })).run;
+    const [bm25, qld] = [await first('bm25'), await first('qld')];
+    const fusedTop = topics.map((t) => [bm25.get(t.id)![0].docid, qld.get(t.id)![0].docid].sort()[1]);
+    const expected = fusedTop.filter((id, i) => id === questions[i].goldPassageIds[0]).length / topics.length;
+    expect(expected).toBeGreaterThanOrEqual(0.7);
+    expect(r.settings[0].recall[1]).toBeCloseTo(expected, 12);
+    const hybrid = await openRetriever(join(dir, 'idx'), 'hybrid', { methods: 'bm25,qld', fusion: 'rrf', rrfK: 60, depth: 1 });
+    const live = await evalRetrieval({ retriever: hybrid, questions, ks: [1], iterations: 10 });
+    expect(live.metrics['recall@1'].estimate).toBeCloseTo(r.settings[0].recall[1], 12);
   });
 });

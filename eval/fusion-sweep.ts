@@ -111,29 +111,29 @@ export async function sweepFusion(opts: {
   const maxDepth = Math.max(...ks, ...grid.map((g) => g.depth));
   // Hits ranked as `eval retrieval` ranks them (trec_eval's order of the run file's scores), at its depth.
   const evalDepth = Math.max(...ks, MRR_K, NDCG_K);
-  // Each component's own ranking (what the hybrid retriever fuses) and, for its single row, its top
-  // evalDepth as `eval retrieval` cuts it (past ties at the cut: retrieval/top-k.ts; a retriever's top d is
-  // the first d of its deeper ranking, so only a tie reaching past maxDepth searches again).
-  const runs: Record<string, Hit[][]> = {};
-  const tops: Record<string, Hit[][]> = {};
+  // Each component's top d for every grid depth d, as the hybrid retriever fuses it (its printed run:
+  // trec_eval's order, ties at the cut as everywhere, retrieval/top-k.ts), and, for its single row, its top
+  // evalDepth as `eval retrieval` cuts it. A retriever's top d is the first d of its deeper ranking,
+  // so each is cut from one search to maxDepth; only a tie reaching past maxDepth searches again.
+  const depths = [...new Set([evalDepth, ...grid.map((g) => g.depth)])];
+  const runs: Record<string, Map<number, Hit[]>[]> = {};
   const optionsOf = shareOptions(opts.retrieverOptions, components, 'fusion sweep');
   for (const m of components) {
     const r = await openRetriever(opts.index, m, optionsOf(m));
     runs[m] = [];
-    tops[m] = [];
     for (const q of questions) {
       const hits = await r.search(retrievalQuery(q), { k: maxDepth });
-      runs[m].push(hits);
-      tops[m].push(
-        await searchTopK(async (d) => (d <= maxDepth ? hits.slice(0, d) : r.search(retrievalQuery(q), { k: d })), evalDepth, undefined, r.rankingDepth),
-      );
+      const cut = (depth: number) =>
+        searchTopK(async (d) => (d <= maxDepth ? hits.slice(0, d) : r.search(retrievalQuery(q), { k: d })), depth, undefined, r.rankingDepth);
+      runs[m].push(new Map(await Promise.all(depths.map(async (d) => [d, await cut(d)] as const))));
       opts.onProgress?.(m, runs[m].length, questions.length);
     }
   }
+  const top = (m: string, i: number, depth: number) => runs[m][i].get(depth)!;
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
   const recallOf = (ranked: (i: number) => string[]) =>
     Object.fromEntries(ks.map((k) => [k, mean(questions.map((q, i) => recallAtK(ranked(i), q.goldPassageIds, k)))]));
-  const singles: SweepRow[] = components.map((m) => ({ label: m, recall: recallOf((i) => trecRankedIds(tops[m][i])), margin: 0 }));
+  const singles: SweepRow[] = components.map((m) => ({ label: m, recall: recallOf((i) => trecRankedIds(top(m, i, evalDepth))), margin: 0 }));
   const bestSingle = Object.fromEntries(ks.map((k) => [k, Math.max(...singles.map((s) => s.recall[k]))]));
   const marginOf = (rec: Record<number, number>) => Math.min(...ks.map((k) => rec[k] - bestSingle[k]));
   for (const s of singles) s.margin = marginOf(s.recall);
@@ -142,7 +142,7 @@ export async function sweepFusion(opts: {
       trecRankedIds(
         fuse(
           g.fusion,
-          g.methods.map((m) => ({ method: m, hits: runs[m][i].slice(0, g.depth) })),
+          g.methods.map((m) => ({ method: m, hits: top(m, i, g.depth) })),
           { k: evalDepth, rrfK: g.rrfK, weights: g.weights },
         ),
       ),

@@ -1,17 +1,19 @@
 /**
  * HybridRetriever: runs component retrievers (any subset of bm25 / qld / dense, or any Retriever)
  * for the same query, each to exactly `depth` hits whatever k is (default 100 here; openRetriever
- * applies HYBRID_DEFAULTS), and fuses the lists with reciprocal-rank fusion (k = 60) or weighted
- * min-max fusion (see fusion.ts). The ranking is defined by the depth alone: a search of any k
- * returns the first k of it (the top 10 is the same for k = 10 and k = 5,000), and a search of more
- * hits than the fused lists hold returns fewer (retrieval/ranking-depth.ts says so). `explain` reports,
- * for one passage, each component's rank, raw score, normalised score and contribution.
+ * applies HYBRID_DEFAULTS), each list ranked as the component's printed run ranks it (top-k.ts:
+ * trec_eval's order), and fuses the lists with reciprocal-rank fusion (k = 60) or weighted min-max
+ * fusion (see fusion.ts). The ranking is defined by the depth alone: a search of any k returns the
+ * first k of it (the top 10 is the same for k = 10 and k = 5,000), and a search of more hits than
+ * the fused lists hold returns fewer (retrieval/ranking-depth.ts says so). `explain` reports, for one
+ * passage, each component's rank, raw score, normalised score and contribution.
  */
 import { errors } from '../core/errors.js';
 import { fuse, type FusedHit, type FusionMethod, type RankedList } from './fusion.js';
 import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
 import { attachTexts, type TextSource } from './hit-text.js';
 import { resolveSearch, searchK } from './search-options.js';
+import { searchTopK } from './top-k.js';
 
 export interface HybridOptions {
   fusion?: FusionMethod;
@@ -43,9 +45,18 @@ export function createHybridRetriever(
 
   const depth = opts.depth ?? 100;
   if (!Number.isInteger(depth) || depth < 1) throw errors.invalidInput('depth', `expected a positive integer, got ${depth}`);
-  /** Each component's top `depth`, for any k: the fused ranking is these lists' and no other. */
+  /**
+   * Each component's top `depth`, for any k: the fused ranking is these lists' and no other. Each is
+   * the component's run as printed (top-k.ts: trec_eval's order, ties at the depth cut as everywhere),
+   * not its internal tie order, so the ranks fused are the ranks `search --method <component>` shows.
+   */
   const lists = async (query: string, withText = false): Promise<RankedList[]> =>
-    Promise.all(components.map(async (c) => ({ method: String(c.method), hits: await c.search(query, { k: depth, withText }) })));
+    Promise.all(
+      components.map(async (c) => ({
+        method: String(c.method),
+        hits: await searchTopK((d) => c.search(query, { k: d, withText }), depth, undefined, c.rankingDepth),
+      })),
+    );
   const fusedSearch = async (query: string, sopts?: SearchOptions): Promise<FusedHit[]> => {
     const k = searchK(sopts?.k);
     if (k === 0) return [];
