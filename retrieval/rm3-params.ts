@@ -5,6 +5,7 @@
  * and the registry read it without loading RM3 itself.
  */
 import { errors } from '../core/errors.js';
+import { TIE_MODES, type TieMode } from './top-k.js';
 
 export interface Rm3Params {
   /** Feedback documents: the first-stage ranking's top fbDocs (default 10). */
@@ -18,9 +19,15 @@ export interface Rm3Params {
    * are expansion candidates. false keeps any term of 2–20 characters (non-ASCII corpora).
    */
   filterTerms: boolean;
+  /**
+   * Which of equal first-stage scores are the feedback documents: the first fbDocs of the run as
+   * printed (retrieval/top-k.ts) — 'none' (default): trec_eval's order, the higher docid first;
+   * 'anserini': Anserini's, the lower docid first (`--ties anserini` sets it).
+   */
+  ties: TieMode;
 }
 
-export const RM3_DEFAULTS: Readonly<Rm3Params> = { fbDocs: 10, fbTerms: 10, originalQueryWeight: 0.5, filterTerms: true };
+export const RM3_DEFAULTS: Readonly<Rm3Params> = { fbDocs: 10, fbTerms: 10, originalQueryWeight: 0.5, filterTerms: true, ties: 'none' };
 
 /** A term in more than this share of the documents is never a feedback term (Anserini's stopword rule). */
 export const RM3_MAX_DF_SHARE = 0.1;
@@ -39,7 +46,7 @@ export function rm3Params(opts: Record<string, unknown> | undefined): Rm3Params 
   if (v === undefined || v === null || v === false) return undefined;
   if (v === true) return { ...RM3_DEFAULTS };
   if (typeof v !== 'object' || Array.isArray(v))
-    throw errors.invalidInput('rm3', `expected true or { fbDocs, fbTerms, originalQueryWeight, filterTerms }, got ${JSON.stringify(v)}`);
+    throw errors.invalidInput('rm3', `expected true or { fbDocs, fbTerms, originalQueryWeight, filterTerms, ties }, got ${JSON.stringify(v)}`);
   const o = v as Record<string, unknown>;
   const unknown = Object.keys(o).filter((k) => !(k in RM3_DEFAULTS));
   if (unknown.length)
@@ -57,10 +64,23 @@ export function rm3Params(opts: Record<string, unknown> | undefined): Rm3Params 
     throw errors.invalidInput('rm3.originalQueryWeight', `expected a number in [0, 1], got ${JSON.stringify(o.originalQueryWeight)}`);
   if (o.filterTerms !== undefined && typeof o.filterTerms !== 'boolean')
     throw errors.invalidInput('rm3.filterTerms', `expected true or false, got ${JSON.stringify(o.filterTerms)}`);
+  if (o.ties !== undefined && !(TIE_MODES as readonly unknown[]).includes(o.ties))
+    throw errors.invalidInput('rm3.ties', `expected one of ${TIE_MODES.join(', ')}, got ${JSON.stringify(o.ties)}`);
   return {
     fbDocs: int('fbDocs', o.fbDocs, RM3_DEFAULTS.fbDocs),
     fbTerms: int('fbTerms', o.fbTerms, RM3_DEFAULTS.fbTerms),
     originalQueryWeight: w,
     filterTerms: o.filterTerms ?? RM3_DEFAULTS.filterTerms,
+    ties: (o.ties as TieMode | undefined) ?? RM3_DEFAULTS.ties,
   };
+}
+
+/**
+ * Retriever options whose RM3 (if any) picks its feedback documents in the run's tie order
+ * (`--ties`): what `search --topics`, `eval retrieval --topics` and reproduce runs open, so a run
+ * with `--ties anserini` expands from the documents Anserini would.
+ */
+export function withRm3Ties<T extends Record<string, unknown> | undefined>(opts: T, ties: TieMode | undefined): T {
+  const rm3 = rm3Params(opts);
+  return rm3 && ties ? ({ ...opts, rm3: { ...rm3, ties } } as T) : opts;
 }

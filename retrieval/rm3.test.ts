@@ -13,6 +13,8 @@ import { fromArray, tempDir } from '../indexer/build-test-helpers.js';
 import { BAREXAM_PASSAGES, BAREXAM_QA, bundledLines } from '../tests/support/bundled-data.js';
 import { closeSparseIndexes, openRetriever, openSparseIndex } from './open.js';
 import { feedbackVector, type Rm3Retriever } from './rm3.js';
+import { withRm3Ties } from './rm3-params.js';
+import { batchSearch } from '../eval/trec/batch-search.js';
 import type { SparseRetriever } from './sparse-retriever.js';
 
 const tmp = tempDir('lexcase-rm3-');
@@ -73,7 +75,7 @@ describe('RM3 expanded queries', () => {
     let newTerms = 0;
     for (const q of queries) {
       const e = await r.expand(q);
-      expect(e.feedback.map((d) => d.id)).toEqual((await base.search(q, { k: 10 })).map((h) => h.id));
+      expect(e.feedback.map((d) => d.id)).toEqual((await batchSearch(base, [{ id: 'q', text: q }], { k: 10 })).run.get('q')!.map((d) => d.docid));
       expect(e.feedback.every((d) => d.weight === Math.fround(d.score))).toBe(true);
       const sum = e.terms.reduce((s, t) => s + t.weight, 0);
       expect(Math.abs(sum - 1)).toBeLessThan(1e-5);
@@ -150,8 +152,46 @@ describe('RM3 refuses', () => {
     await expect(openRetriever(dir, 'bm25', { rm3: { fbDocs: 0 } })).rejects.toThrow(/rm3\.fbDocs.*expected an integer in \[1, 10000\], got 0/);
     await expect(openRetriever(dir, 'bm25', { rm3: { originalQueryWeight: 1.5 } })).rejects.toThrow(/rm3\.originalQueryWeight.*\[0, 1\], got 1\.5/);
     await expect(openRetriever(dir, 'qld', { rm3: { fbdocs: 5 } })).rejects.toThrow(
-      /unknown field "fbdocs" \(known: fbDocs, fbTerms, originalQueryWeight, filterTerms\)/,
+      /unknown field "fbdocs" \(known: fbDocs, fbTerms, originalQueryWeight, filterTerms, ties\)/,
     );
     await expect((await rm3('bm25')).search(queries[0], { approx: { postingShare: 0.5 } })).rejects.toThrow(/method "bm25\+rm3" has no approximate mode/);
+  });
+});
+
+describe('RM3 feedback documents of tied first-stage scores', () => {
+  // Three passages that score alike for "alpha", in the index in the order b, a, c (and filler so
+  // "alpha" is in under 10 % of the documents). The feedback documents were the first in the index (b),
+  // whatever the run printed: c first (trec_eval: docid descending), or a with --ties anserini.
+  const tied = [
+    { id: 'b', text: 'alpha bee bee bee' },
+    { id: 'a', text: 'alpha ant ant ant' },
+    { id: 'c', text: 'alpha cat cat cat' },
+    ...Array.from({ length: 30 }, (_, i) => ({ id: `f${String(i).padStart(2, '0')}`, text: `filler${i} common words here` })),
+  ];
+  const tdir = `${tmp.dir}/tied`;
+  const topics = [{ id: 'q1', text: 'alpha' }];
+  beforeAll(async () => {
+    await buildIndex(fromArray(tied.map((p) => ({ ...p, source: 'toy' }))), { out: tdir, workers: 0 });
+  }, 60_000);
+
+  it.each([
+    ['none', 'c'],
+    ['anserini', 'a'],
+  ] as const)('with ties %s they are the first lines of the plain run as printed (%s), and the expansion is theirs', async (ties, first) => {
+    const plain = await batchSearch(await openRetriever(tdir, 'bm25'), topics, { k: 3, ties });
+    expect(plain.run.get('q1')![0].docid).toBe(first);
+    const r = (await openRetriever(tdir, 'bm25', withRm3Ties({ rm3: { fbDocs: 1 } }, ties))) as Rm3Retriever;
+    expect(r.params.ties).toBe(ties);
+    expect(r.config?.rm3).toMatchObject({ fbDocs: 1, ties });
+    const e = await r.expand('alpha');
+    expect(e.feedback.map((d) => d.id)).toEqual([first]);
+    const name = { a: 'ant', b: 'bee', c: 'cat' }[first];
+    expect(e.terms.map((t) => t.term)).toContain(name);
+    // the expanded run ranks the feedback document first
+    expect((await batchSearch(r, topics, { k: 3, ties })).run.get('q1')![0].docid).toBe(first);
+  });
+
+  it('rm3.ties other than none | anserini is refused, naming the field', async () => {
+    await expect(openRetriever(tdir, 'bm25', { rm3: { ties: 'lucene' } })).rejects.toThrow(/rm3\.ties.*expected one of none, anserini, got "lucene"/);
   });
 });

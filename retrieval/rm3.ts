@@ -4,7 +4,9 @@
  * published `-bm25 -rm3` / `-qld -rm3` figures; read, not copied):
  *
  * 1. First stage: the base retriever's ranking of the query; its top fbDocs hits are the feedback
- *    documents (ties by index order, as the base ranking has them).
+ *    documents, cut as the run is printed (top-k.ts): of equal scores, those trec_eval ranks first
+ *    (the higher docids), or with `ties: 'anserini'` those Anserini's Lucene search keeps (the
+ *    lower docids: it sorts by score, then docid).
  * 2. Each feedback document's vector: its analysed terms (the doc store's text through the index's
  *    analyzer — the terms the index holds for it) with their counts, keeping only candidate terms:
  *    2–20 characters, of [a-z0-9]+ (filterTerms), and in at most 10 % of the documents (df / N as
@@ -33,6 +35,7 @@ import type { SparseRetriever } from './sparse-retriever.js';
 import type { QueryTerms } from './sparse/query-terms.js';
 import { refuseApprox } from './sparse/approx.js';
 import { RM3_MAX_DF_SHARE, type Rm3Params } from './rm3-params.js';
+import { searchTopK } from './top-k.js';
 
 const f = Math.fround;
 const MAX_DF_SHARE = f(RM3_MAX_DF_SHARE);
@@ -145,7 +148,7 @@ export function createRm3Retriever(base: SparseRetriever, params: Rm3Params): Rm
   };
 
   const expand = async (query: string): Promise<Rm3Expansion> => {
-    const first = await base.search(query, { k: params.fbDocs });
+    const first = await searchTopK((d) => base.search(query, { k: d }), params.fbDocs, params.ties);
     const weights = feedbackWeights(first, base.scoreKind);
     const vectors = await Promise.all(first.map((h) => docVector(index.docs.indexOf(h.id))));
     const rm = relevanceModel(vectors, weights, params.fbTerms);

@@ -28,7 +28,7 @@ function sparseParams(c: Config): string | undefined {
   const rm3 = c.rm3 as Config | undefined;
   if (rm3 && typeof rm3 === 'object')
     parts.push(
-      `RM3 ${rm3.fbDocs} feedback docs × ${rm3.fbTerms} terms, original query weight ${rm3.originalQueryWeight}${rm3.filterTerms === false ? ', unfiltered terms' : ''}`,
+      `RM3 ${rm3.fbDocs} feedback docs × ${rm3.fbTerms} terms, original query weight ${rm3.originalQueryWeight}${rm3.filterTerms === false ? ', unfiltered terms' : ''}${rm3.ties === 'anserini' ? ", feedback docs in Anserini's tie order" : ''}`,
     );
   return parts.length ? parts.join(', ') : undefined;
 }

@@ -27,7 +27,7 @@ import { resolveAnalyzerConfig } from '../../indexer/analyzer.js';
 import { buildIndex } from '../../indexer/build.js';
 import type { AnalyzerConfig } from '../../indexer/manifest.js';
 import { openRetriever } from '../../retrieval/open.js';
-import { rm3Params } from '../../retrieval/rm3-params.js';
+import { rm3Params, withRm3Ties } from '../../retrieval/rm3-params.js';
 import { applyTies, type TieMode } from '../trec/anserini-ties.js';
 import { measureValue, parseMeasures } from '../trec/measures.js';
 import { trecOrder } from '../trec/order.js';
@@ -126,7 +126,9 @@ export async function runTrecGridRun(o: TrecRunOptions): Promise<RunExperimentRe
   const topics = c.topics(files).filter((t) => qrels.has(t.id));
   const items = o.limit !== undefined ? topics.slice(0, o.limit) : topics;
   const index = await collectionIndex(o, c, files, checksums, analyzer);
-  const retriever = await openRetriever(index, o.method, o.retrieverOptions);
+  // RM3's feedback documents in the run's tie order (ties 'anserini': Anserini's), recorded in the config.
+  const retrieverOptions = withRm3Ties(o.retrieverOptions, ties);
+  const retriever = await openRetriever(index, o.method, retrieverOptions);
   const search = async (t: Topic) => applyTies(await searchTopK((depth) => retriever.search(t.text, { k: depth }), hits, ties, retriever.rankingDepth), ties);
   const system: AgentSystem<Topic> = async (t) => {
     const res = await search(t);
@@ -151,7 +153,7 @@ export async function runTrecGridRun(o: TrecRunOptions): Promise<RunExperimentRe
       method: o.method,
       analyzer,
       // RM3 recorded with every parameter (its defaults may change; the run's may not).
-      retriever: rm3Params(o.retrieverOptions) ? { ...o.retrieverOptions, rm3: rm3Params(o.retrieverOptions) } : o.retrieverOptions,
+      retriever: rm3Params(retrieverOptions) ? { ...retrieverOptions, rm3: rm3Params(retrieverOptions) } : retrieverOptions,
       hits,
       ties,
       // the top `hits` searched past ties at the cut (retrieval/top-k.ts): a run dir that cut first is refused on resume

@@ -11,6 +11,7 @@
  * With `aggregate` the runs are per document (aggregate/: MaxP, FirstP, SumP): `passageHits`
  * passages a topic are retrieved and the best `depth` documents kept, for document-level qrels.
  */
+import { withRm3Ties } from '../../retrieval/rm3-params.js';
 import { readManifest } from '../../indexer/manifest.js';
 import { shareOptions } from '../../retrieval/methods.js';
 import { openRetriever } from '../../retrieval/open.js';
@@ -124,9 +125,11 @@ export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<T
   const manifest = await readManifest(opts.index);
   const depth = opts.depth ?? DEFAULT_DEPTH;
   const strategy = opts.aggregate ? parseAggregate(opts.aggregate.strategy) : undefined;
+  // RM3's feedback documents in the run's tie order (ties 'anserini': Anserini's).
+  const retrieverOptions = withRm3Ties(opts.retrieverOptions, opts.ties);
   // Open all retrievers first, so a missing method fails before any work.
   const retrievers = [];
-  const optionsOf = shareOptions(opts.retrieverOptions, opts.methods, 'eval retrieval');
+  const optionsOf = shareOptions(retrieverOptions, opts.methods, 'eval retrieval');
   for (const m of opts.methods) retrievers.push(await openRetriever(opts.index, m, optionsOf(m)));
   const warnings = depthWarnings(opts.measures, depth, retrievers, !!strategy);
   for (const w of warnings) log.warn(`eval retrieval: ${w}`);

@@ -17,6 +17,7 @@ import { output, type GlobalOpts } from '../action.js';
 import { assertOutFiles } from '../out-file.js';
 import { retrieverOptions, type RetrieverFlags } from './retriever-options.js';
 import type { Rm3Retriever } from '../../../retrieval/rm3.js';
+import { withRm3Ties } from '../../../retrieval/rm3-params.js';
 import { approxFromFlags, approxTag, checkApproxMethod, describeApprox, type ApproxFlags } from './approx-options.js';
 import { beyondDepthNote } from '../../../retrieval/ranking-depth.js';
 import { log } from '../../../core/log.js';
@@ -77,7 +78,8 @@ export async function runBatchSearch(query: string | undefined, flags: BatchSear
     format: flags.topicsFormat ? parseTopicsFormat(flags.topicsFormat) : undefined,
     ...(flags.topicField ? { fields: parseTopicFields(flags.topicField) } : {}),
   });
-  const options = retrieverOptions(flags, [flags.method]);
+  // RM3's feedback documents in the run's tie order (--ties anserini: Anserini's).
+  const options = withRm3Ties(retrieverOptions(flags, [flags.method]), flags.ties);
   const retriever = await openRetriever(flags.index, flags.method, options);
   const threads = flags.threads ?? defaultBatchThreads(topics.length);
   const agg = await aggregationFromFlags(flags, flags.index, k);
