@@ -99,4 +99,8 @@ describe('hybrid fuses the component runs as printed', () => {
       expect((e.detail as { components: Record<string, { rank: number }> }).components.bm25.rank).toBe(rank(id));
     }
   });
+
+  it('records how the component lists were ranked in its config, so a run dir of the older fusion is not resumed into a mix', () => {
+    expect(hybrid.config).toMatchObject({ methods: ['bm25', 'qld'], depth: DEPTH, componentRanking: 'trec_eval, depth past ties' });
+  });
 });

@@ -29,6 +29,13 @@ export interface HybridOptions {
 
 export { DEFAULT_HYBRID_METHODS, defaultHybridWeights, HYBRID_DEFAULTS, hybridDefaultsNote } from './hybrid-defaults.js';
 
+/**
+ * How the component lists are ranked before fusion, recorded in the hybrid's config (and so in a run
+ * dir's config.json): an older lexcase fused each component's internal tie order, so a resume of a
+ * run dir it wrote (no such field) is refused as a config difference instead of mixing the two.
+ */
+export const HYBRID_COMPONENT_RANKING = 'trec_eval, depth past ties';
+
 export function createHybridRetriever(
   components: Retriever[],
   opts: HybridOptions = {},
@@ -70,6 +77,7 @@ export function createHybridRetriever(
       fusion,
       methods,
       depth,
+      componentRanking: HYBRID_COMPONENT_RANKING,
       ...(fusion === 'rrf' ? { rrfK: opts.rrfK ?? 60 } : {}),
       weights: opts.weights ?? {},
       ...(Object.keys(componentConfigs).length ? { components: componentConfigs } : {}),
