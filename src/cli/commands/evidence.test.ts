@@ -7,7 +7,7 @@ import { PASSAGES } from '../../../agents/case/test-support/fixtures.js';
 import { buildIndex } from '../../../indexer/build.js';
 import { closeSparseIndexes } from '../../../retrieval/open.js';
 import { FakeChatModel, type FakeReply } from '../../../tests/support/fake-chat-model.js';
-import { formatEvidence } from './evidence.js';
+import { EVIDENCE_TOOLS_HELP, formatEvidence } from './evidence.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -44,5 +44,28 @@ describe('lexcase evidence (text output) says why it found nothing', () => {
       'No passages found: final reply has no parseable selection and no tool returned passages (it looks like a tool call written as text',
     );
     expect(text).toContain('Tool calls (0):');
+  });
+});
+
+describe('lexcase evidence --tools help says what runs without it', () => {
+  it('offline, the supporting advocate searches bm25 alone and --against every one of bm25, qld the index has, as the help says (it said "all the index has")', async () => {
+    const idx = join(dir, 'idx2');
+    const passages = Object.entries(PASSAGES).map(([id, text]) => ({ id, text }));
+    await buildIndex(
+      (async function* () {
+        yield* passages;
+      })(),
+      { out: idx, corpusName: 'fre', methods: ['bm25', 'qld'], workers: 0 },
+    );
+    const facts = 'Paul called Wes, who testified that the light was green; Paul then called Vic to say it was red.';
+    const tools = async (against: boolean) =>
+      [
+        ...new Set((await findEvidence({ hypothesis: 'Paul cannot impeach his own witness', facts, index: idx, against, k: 3 })).toolCalls.map((c) => c.tool)),
+      ].sort();
+    expect(await tools(false)).toEqual(['bm25_search']);
+    expect(await tools(true)).toEqual(['bm25_search', 'qld_search']);
+    expect(EVIDENCE_TOOLS_HELP).not.toContain('all the index has');
+    expect(EVIDENCE_TOOLS_HELP).toContain('offline: bm25');
+    expect(EVIDENCE_TOOLS_HELP).toContain('with --against every one of bm25, qld, dense the index has, else hybrid');
   });
 });

@@ -29,6 +29,10 @@ const flat = (s: string, n: number) => {
   return t.length <= n ? t : `${t.slice(0, n - 1).trimEnd()}…`;
 };
 
+/** What --tools does, and what is used without it: the LLM advocate's tools and the offline advocate's methods differ. */
+export const EVIDENCE_TOOLS_HELP =
+  'tools/methods to use: bm25,qld,dense,hybrid,rewrite (default with an LLM: every tool the index has; offline: bm25 — else the first of qld, dense, hybrid the index has — and with --against every one of bm25, qld, dense the index has, else hybrid)';
+
 export function formatEvidence(r: EvidenceResult): string {
   const lines = [
     `${r.stance === 'for' ? 'Evidence for' : 'Counter-evidence to'}: ${r.hypothesis}`,
@@ -63,7 +67,7 @@ export function register(program: Command): void {
       .option('--dataset <name>', 'dataset for --question', 'barexam')
       .option('--against', 'find counter-evidence instead of support')
       .option('-k, --k <n>', 'number of passages', parseIntOpt('k', { min: 1 }), DEFAULT_K)
-      .option('--tools <list>', 'tools/methods to use: bm25,qld,dense,hybrid,rewrite (default: all the index has)', parseListOpt)
+      .option('--tools <list>', EVIDENCE_TOOLS_HELP, parseListOpt)
       .option('--max-steps <n>', 'advocate model-call limit (LLM mode)', parseIntOpt('max-steps', { min: 1 }), AGENT_DEFAULTS.maxSteps),
     { replay: false },
   ).action(
