@@ -100,10 +100,9 @@ export async function runOfflineAdvocate(o: OfflineAdvocateOptions): Promise<Adv
   const query = `${o.facts}\n${o.hypothesis.text}`;
   const runs = await searchAll(o.retrievers, methods, query, depth, calls);
   const fused = reciprocalRankFusion(Object.entries(runs).map(([method, hits]) => ({ method, hits })));
-  const rankIn = (m: string, id: string) => runs[m].find((h) => h.id === id)?.rank;
   let chosen: { id: string; score: number }[];
+  const factRuns = await searchAll(o.retrievers, methods, o.facts, depth, calls);
   {
-    const factRuns = await searchAll(o.retrievers, methods, o.facts, depth, calls);
     const factsFused = reciprocalRankFusion(Object.entries(factRuns).map(([method, hits]) => ({ method, hits })));
     const hypScore = new Map(fused.map((h) => [h.id, h.score]));
     chosen = factsFused
@@ -113,12 +112,13 @@ export async function runOfflineAdvocate(o: OfflineAdvocateOptions): Promise<Adv
   }
   const evidence: EvidenceItem[] = [];
   for (const c of chosen) {
-    const ranks = methods.map((m) => `${m} #${rankIn(m, c.id) ?? '-'}`).join(', ');
+    // the ranks the contrast came from: the facts-alone runs' (which put the passage there) and the facts + hypothesis runs'
+    const ranks = (rs: Record<string, Hit[]>) => methods.map((m) => `${m} #${rs[m].find((h) => h.id === c.id)?.rank ?? '-'}`).join(', ');
     const text = o.getPassage ? (await o.getPassage(c.id))?.text : undefined;
     evidence.push({
       id: c.id,
       score: c.score,
-      justification: `${OFFLINE_LABEL}: contrast from ${ranks} for facts + question`,
+      justification: `${OFFLINE_LABEL}: contrast of facts alone (${ranks(factRuns)}) vs facts + hypothesis (${ranks(runs)})`,
       ...(text !== undefined ? { text } : {}),
     });
   }
