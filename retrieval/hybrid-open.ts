@@ -4,6 +4,7 @@
  *   methods   any subset of the fusable methods (retrieval/methods.ts); default HYBRID_DEFAULTS (hybrid.ts, tuned on train)
  *   fusion    'rrf' | 'weighted' (min-max-normalised scores); default HYBRID_DEFAULTS
  *   weights   { bm25: 0.3, dense: 0.7 } or 'bm25=0.3,dense=0.7'; default HYBRID_DEFAULTS' weights when methods (any order) and fusion equal the defaults, given or not, else equal
+ *             (given weights replace the defaults whole: an unnamed method gets 1 for rrf, 1/n for weighted)
  *   rrfK, depth (hits fetched per component); defaults HYBRID_DEFAULTS
  * Component-specific options (k1, b, mu, embedder, nprobes, …) are passed to the components that read
  * them; one none of the fused methods reads (k1 when bm25 is not among them) is warned about (methods.ts shareOptions).

@@ -103,4 +103,22 @@ describe('hybrid fuses the component runs as printed', () => {
   it('records how the component lists were ranked in its config, so a run dir of the older fusion is not resumed into a mix', () => {
     expect(hybrid.config).toMatchObject({ methods: ['bm25', 'qld'], depth: DEPTH, componentRanking: 'trec_eval, depth past ties' });
   });
+
+  it('records the weights it fuses with, named or not: --weights bm25=0.3 leaves qld at 1 (RRF), weighted fusion without weights 1/2 each', async () => {
+    const cases = [
+      [{ weights: 'bm25=0.3' }, { bm25: 0.3, qld: 1 }],
+      [{ fusion: 'weighted' }, { bm25: 0.5, qld: 0.5 }],
+    ] as const;
+    const query = topics[0].text;
+    for (const [opts, weights] of cases) {
+      const h = await openRetriever(dir, 'hybrid', { methods: 'bm25,qld', depth: DEPTH, ...opts });
+      expect(h.config?.weights).toEqual(weights);
+      const top = (await h.search(query, { k: 1 }))[0];
+      const e = await h.explain!(query, top.id);
+      expect((e.detail as { weights: unknown }).weights).toEqual(weights);
+      // the recorded weights are the ones the score was made with
+      const comps = (e.detail as { components: Record<string, { contribution: number; rank: number; normalized?: number }> }).components;
+      for (const [m, c] of Object.entries(comps)) expect(c.contribution).toBeCloseTo(weights[m as 'bm25' | 'qld'] * (c.normalized ?? 1 / (100 + c.rank)), 12);
+    }
+  });
 });

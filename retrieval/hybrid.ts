@@ -50,6 +50,9 @@ export function createHybridRetriever(
     if (!Number.isFinite(w) || w < 0) throw errors.invalidInput('weights', `weight for ${m} must be a non-negative number, got ${w}`);
   }
 
+  // The weight each method is fused with: the given one, else fusion.ts's default (RRF 1, weighted 1/n),
+  // recorded as such (config, explain) so a report shows the weights used, not only those named.
+  const weights: Record<string, number> = Object.fromEntries(methods.map((m) => [m, opts.weights?.[m] ?? (fusion === 'rrf' ? 1 : 1 / methods.length)]));
   const depth = opts.depth ?? 100;
   if (!Number.isInteger(depth) || depth < 1) throw errors.invalidInput('depth', `expected a positive integer, got ${depth}`);
   /**
@@ -67,7 +70,7 @@ export function createHybridRetriever(
   const fusedSearch = async (query: string, sopts?: SearchOptions): Promise<FusedHit[]> => {
     const k = searchK(sopts?.k);
     if (k === 0) return [];
-    return fuse(fusion, await lists(query), { k, rrfK: opts.rrfK, weights: opts.weights });
+    return fuse(fusion, await lists(query), { k, rrfK: opts.rrfK, weights });
   };
 
   const componentConfigs = Object.fromEntries(components.filter((c) => c.config).map((c) => [String(c.method), c.config!]));
@@ -79,7 +82,7 @@ export function createHybridRetriever(
       depth,
       componentRanking: HYBRID_COMPONENT_RANKING,
       ...(fusion === 'rrf' ? { rrfK: opts.rrfK ?? 60 } : {}),
-      weights: opts.weights ?? {},
+      weights,
       ...(Object.keys(componentConfigs).length ? { components: componentConfigs } : {}),
     },
     fusedSearch,
@@ -97,7 +100,7 @@ export function createHybridRetriever(
       if (k === 0) return [];
       const ls = await lists(query, true);
       const byId = new Map(ls.flatMap((l) => l.hits.map((h) => [h.id, h] as const)));
-      return fuse(fusion, ls, { k, rrfK: opts.rrfK, weights: opts.weights }).map(({ id, score, rank }) => {
+      return fuse(fusion, ls, { k, rrfK: opts.rrfK, weights }).map(({ id, score, rank }) => {
         const h = byId.get(id);
         if (h?.text === undefined)
           throw errors.usage(`hybrid component did not return the text of passage ${id}`, 'pass a doc store as the `docs` option of createHybridRetriever');
@@ -105,7 +108,7 @@ export function createHybridRetriever(
       });
     },
     async explain(query: string, id: string): Promise<Explanation> {
-      const all = fuse(fusion, await lists(query), { rrfK: opts.rrfK, weights: opts.weights });
+      const all = fuse(fusion, await lists(query), { rrfK: opts.rrfK, weights });
       const hit = all.find((h) => h.id === id);
       return {
         id,
@@ -117,7 +120,7 @@ export function createHybridRetriever(
           methods,
           depth,
           ...(fusion === 'rrf' ? { rrfK: opts.rrfK ?? 60 } : {}),
-          weights: opts.weights ?? {},
+          weights,
           fusedRank: hit?.rank ?? null,
           components: hit?.components ?? {},
           note: hit ? undefined : `not in the top ${depth} of any component`,
