@@ -77,6 +77,8 @@ export interface PaperSampling {
   temperature?: number;
   topP?: number;
   maxTokens?: number;
+  /** The keys above whose value is lexcase's own default because the paper gives none (run logs and config.json say so; not in `fromPaper`). */
+  lexcaseDefault?: readonly ('temperature' | 'topP' | 'maxTokens')[];
   /** Where the values come from (recorded in config.json). */
   source: string;
 }

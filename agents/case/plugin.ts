@@ -18,6 +18,7 @@ export const casePlugin: SystemPlugin = {
   paper: {
     case: {
       temperature: 0.3,
+      lexcaseDefault: ['temperature'],
       source:
         "CASE (paper 003) gives no temperature for the agents (LLaMA 3 70B via DSPy, §5.3); 0.3 is its baselines' (§4.1, §5.3: llama-3.3-70b-instruct at sampling temperature 0.3), used for the agents too so agents and baselines run at one temperature",
     },

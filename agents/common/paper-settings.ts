@@ -20,23 +20,25 @@ export const EVIDENCE_PAPER: PaperSystem = 'case';
 type Sampling = { temperature: number; topP?: number; maxTokens?: number };
 
 /**
- * `llm` with the paper's values for every key the user did not set (`explicit`: the keys the config
- * file or environment gave). Returns the effective settings and the keys taken from the paper.
+ * `llm` with the system's values for every key the user did not set (`explicit`: the keys the config
+ * file or environment gave). Returns the effective settings, the keys taken from the paper and the
+ * keys given lexcase's own default where the paper gives none (`PaperSampling.lexcaseDefault`).
  */
 export function applyPaperSampling<T extends Sampling>(
   system: PaperSystem,
   llm: T,
   explicit: readonly string[],
-): { llm: T; fromPaper: string[]; source: string } {
+): { llm: T; fromPaper: string[]; lexcaseDefaults: string[]; source: string } {
   const p = PAPER_SAMPLING[system] ?? { source: `no paper settings for ${system}: the LLM layer default is kept` };
   const out = { ...llm };
   const fromPaper: string[] = [];
+  const lexcaseDefaults: string[] = [];
   for (const key of ['temperature', 'topP', 'maxTokens'] as const) {
     if (p[key] === undefined || explicit.includes(key)) continue;
     (out as Sampling)[key] = p[key]!;
-    fromPaper.push(key);
+    (p.lexcaseDefault?.includes(key) ? lexcaseDefaults : fromPaper).push(key);
   }
-  return { llm: out, fromPaper, source: p.source };
+  return { llm: out, fromPaper, lexcaseDefaults, source: p.source };
 }
 
 export { degeneracyWarnings, type MethodSettings } from './degeneracy.js';

@@ -27,6 +27,7 @@ export const madPlugin: SystemPlugin = {
     'single-rag': { source: NO_SETTINGS },
     'self-consistency': {
       temperature: 0.7,
+      lexcaseDefault: ['temperature'],
       source: 'MAD (paper 002) §3.6 votes among m sampled answers but gives no temperature; 0.7 is the usual self-consistency setting (Wang et al. 2023)',
     },
   },

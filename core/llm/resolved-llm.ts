@@ -16,7 +16,7 @@ export interface ResolvedLlm {
   usage: UsageMeter;
   offline: boolean;
   /** With `paper`: the sampling keys taken from the system's paper (unset in config/env) and their source. */
-  paperDefaults?: { system: string; fromPaper: string[]; source: string };
+  paperDefaults?: { system: string; fromPaper: string[]; lexcaseDefaults?: string[]; source: string };
   /** The effective LLM settings with the key masked (set with a model). */
   publicConfig?: Record<string, unknown>;
   /** With --replay: the recorded run dir every request is answered from. */

@@ -262,9 +262,14 @@ export async function resolveLlm(
   if (o.paper) {
     const p = applyPaperSampling(o.paper, config.llm, config.explicit ?? Object.keys(config.llm));
     config.llm = p.llm;
-    paperDefaults = { system: o.paper, fromPaper: p.fromPaper, source: PAPER_SAMPLING[o.paper].source };
+    paperDefaults = {
+      system: o.paper,
+      fromPaper: p.fromPaper,
+      ...(p.lexcaseDefaults.length ? { lexcaseDefaults: p.lexcaseDefaults } : {}),
+      source: PAPER_SAMPLING[o.paper].source,
+    };
     const { paperSamplingLine } = await import('./paper-sampling-line.js');
-    const line = paperSamplingLine(o.paper, PAPER_SAMPLING[o.paper] ?? { source: p.source }, config.llm, p.fromPaper, {
+    const line = paperSamplingLine(o.paper, PAPER_SAMPLING[o.paper] ?? { source: p.source }, config.llm, [...p.fromPaper, ...p.lexcaseDefaults], {
       given: Object.keys(o.sampling ?? {}).filter((k) => o.sampling?.[k as keyof SamplingFlags] !== undefined),
       flags: o.samplingFlags ?? [],
       env,

@@ -2,10 +2,12 @@
  * The line `lexcase run <system>` logs about its paper's sampling (agents/common/paper-settings.ts):
  * every value the paper gives, each either taken from the paper or set by the user — then with
  * where it was set (the command's flag, an environment variable, the config file) and the paper's
- * value it replaced — and how to override the paper's:
+ * value it replaced — and how to override the paper's. A value lexcase sets where the paper gives
+ * none (`PaperSampling.lexcaseDefault`) is labelled as such, never as the paper's:
  *
  *   emar: temperature 0.5 (--temperature; the paper's 0.1); topP 0.9, maxTokens 2048 (the paper's; set llm.topP to override)
  *   emar: temperature 0.1, topP 0.9, maxTokens 2048 (the paper's; set --temperature or llm.temperature to override)
+ *   self-consistency: temperature 0.7 (lexcase default; the paper gives none; set llm.temperature to override)
  */
 import { isAbsolute, relative } from 'node:path';
 import { llmEnvVar } from '../../core/config.js';
@@ -38,19 +40,27 @@ function sourceOf(k: SamplingKey, o: SamplingSources): string {
   return `llm.${k} in ${rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : o.file}`;
 }
 
-/** The line, or undefined when the paper gives no sampling value. */
+/** The line, or undefined when the paper gives no sampling value (and lexcase sets none in its place). */
 export function paperSamplingLine(
   system: string,
   paper: PaperSampling,
   llm: Partial<Record<SamplingKey, number>>,
-  fromPaper: readonly string[],
+  applied: readonly string[],
   o: SamplingSources,
 ): string | undefined {
   const keys = KEYS.filter((k) => paper[k] !== undefined);
   if (!keys.length) return undefined;
-  const set = keys.filter((k) => !fromPaper.includes(k)).map((k) => `${k} ${llm[k]} (${sourceOf(k, o)}; the paper's ${paper[k]})`);
-  const own = keys.filter((k) => fromPaper.includes(k));
-  const how = own.length ? `${o.flags.includes(own[0]) ? `${flagOf(own[0])} or ` : ''}llm.${own[0]}` : '';
-  const papers = own.length ? [`${own.map((k) => `${k} ${llm[k]}`).join(', ')} (the paper's; set ${how} to override)`] : [];
-  return `${system}: ${[...set, ...papers].join('; ')}`;
+  const ours = (k: SamplingKey) => paper.lexcaseDefault?.includes(k) ?? false;
+  const whose = (k: SamplingKey) => (ours(k) ? 'lexcase default' : "the paper's");
+  const set = keys.filter((k) => !applied.includes(k)).map((k) => `${k} ${llm[k]} (${sourceOf(k, o)}; ${whose(k)} ${paper[k]})`);
+  const how = (k: SamplingKey) => `${o.flags.includes(k) ? `${flagOf(k)} or ` : ''}llm.${k}`;
+  const group = (own: SamplingKey[], label: string) =>
+    own.length ? [`${own.map((k) => `${k} ${llm[k]}`).join(', ')} (${label}; set ${how(own[0])} to override)`] : [];
+  const own = keys.filter((k) => applied.includes(k));
+  const papers = group(
+    own.filter((k) => !ours(k)),
+    "the paper's",
+  );
+  const defaults = group(own.filter(ours), 'lexcase default; the paper gives none');
+  return `${system}: ${[...set, ...papers, ...defaults].join('; ')}`;
 }

@@ -16,10 +16,10 @@ afterEach(() => vi.unstubAllEnvs());
 describe('resolveServerLlm', () => {
   const flags = () => ({ endpoint: srv.url, model: 'm', cache: false });
 
-  it("sends CASE's temperature 0.3 where config and environment set none, and names it as the paper's", async () => {
+  it("sends CASE's temperature 0.3 where config and environment set none, and names it as lexcase's default (the paper gives the agents none)", async () => {
     vi.stubEnv('LEXCASE_LLM_TEMPERATURE', undefined as unknown as string);
     const llm = await resolveServerLlm(flags());
-    expect(llm.paperDefaults).toMatchObject({ system: 'case', fromPaper: ['temperature'] });
+    expect(llm.paperDefaults).toMatchObject({ system: 'case', fromPaper: [], lexcaseDefaults: ['temperature'] });
     await llm.model!.invoke('hello');
     expect(srv.requests.at(-1)!.body.temperature).toBe(0.3);
   });

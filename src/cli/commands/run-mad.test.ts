@@ -206,7 +206,7 @@ describe('lexcase run mad', () => {
     // self-consistency samples at temperature 0.7 unless configured (at 0 the samples would be identical)
     for (const r of srv.requests.slice(before)) expect(r.body.temperature).toBe(0.7);
     const scConfig = JSON.parse(readFileSync(join(sc, 'config.json'), 'utf8')).config;
-    expect(scConfig.model).toMatchObject({ temperature: 0.7, paperDefaults: { system: 'self-consistency', fromPaper: ['temperature'] } });
+    expect(scConfig.model).toMatchObject({ temperature: 0.7, paperDefaults: { system: 'self-consistency', fromPaper: [], lexcaseDefaults: ['temperature'] } });
     expect(scConfig.warnings).toBeUndefined();
     // a configured temperature 0 wins, and the degenerate vote is warned about on stderr and in config.json
     vi.stubEnv('LEXCASE_LLM_TEMPERATURE', '0');
