@@ -16,6 +16,7 @@ import { decisionBeforeReasoning } from '../../tests/support/decision-order.js';
 import { clashSchema, resolveClashes } from './llm/resolve-clashes.js';
 import { scoreArguments, scoresSchema } from './llm/score-arguments.js';
 import { selectTeam, teamSchema } from './llm/select-team.js';
+import { selectTeamPrompt } from './prompts.js';
 import { ACAL_TASKS } from './tasks.js';
 
 const c: CaseInput = {
@@ -99,6 +100,12 @@ describe('ACAL reply schemas as sent', () => {
     for (const schema of [judgeSchema, clashSchema, scoresSchema(['s1', 'a1']), teamSchema(3)])
       expect(decisionBeforeReasoning(jsonSchemaFor(schema))).toEqual([]);
     expect(Object.keys((jsonSchemaFor(judgeSchema) as { properties: object }).properties)).toEqual(['reasoning', 'decision']);
+  });
+  it("select the team reason first ({reason, role}), in the schema and in the prompt's JSON template alike", () => {
+    const item = (jsonSchemaFor(teamSchema(3)) as { properties: { selected: { items: { properties: object } } } }).properties.selected.items;
+    expect(Object.keys(item.properties)).toEqual(['reason', 'role']);
+    const template = selectTeamPrompt(c, 'support', 3).split('\n').at(-1)!;
+    expect([...template.matchAll(/"(\w+)": "</g)].map((m) => m[1])).toEqual(['reason', 'role']);
   });
   it('hold a team to 2–3 agents', () => {
     expect((jsonSchemaFor(teamSchema(3)) as { properties: { selected: object } }).properties.selected).toMatchObject({ minItems: 2, maxItems: 3 });
@@ -185,7 +192,7 @@ const SELECT_TEAM: [string, string] = [
     '',
     'Choose 2 to 3 different agents whose expertise fits the legal issues of this case. Use the role names exactly as listed.',
     '',
-    'Reply with JSON only: {"selected": [{"role": "<role name>", "reason": "<why this expert>"}]}',
+    'Reply with JSON only, each reason first: {"selected": [{"reason": "<why this expert>", "role": "<role name>"}]}',
   ].join('\n'),
 ];
 

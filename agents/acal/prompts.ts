@@ -44,7 +44,7 @@ export function selectTeamPrompt(c: CaseInput, side: 'support' | 'attack', maxAg
     caseHeader(c, false),
     `AVAILABLE AGENTS:\n${roles.map((r) => `- ${describeRole(r)}`).join('\n')}`,
     `Choose ${maxAgents < 2 ? maxAgents : `2 to ${maxAgents}`} different agents whose expertise fits the legal issues of this case. Use the role names exactly as listed.`,
-    'Reply with JSON only: {"selected": [{"role": "<role name>", "reason": "<why this expert>"}]}',
+    'Reply with JSON only, each reason first: {"selected": [{"reason": "<why this expert>", "role": "<role name>"}]}',
   ].join('\n\n');
 }
 

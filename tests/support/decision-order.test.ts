@@ -35,9 +35,14 @@ describe('decisionBeforeReasoning', () => {
   it('classes a key as reasoning by its exact name only, never by a suffix', () => {
     expect(decisionBeforeReasoning(obj({ verdict: str, risk_assessment: str, case_summary: str }))).toEqual([]);
   });
+  it("names ACAL's team pick written before its reason (the role chosen is the decision), and accepts {reason, role}", () => {
+    const pick = (o: Record<string, unknown>) => obj({ selected: { type: 'array', items: obj(o) } });
+    expect(decisionBeforeReasoning(pick({ role: str, reason: str }))).toEqual(['(root).selected[]: decision key "role" before reasoning key "reason"']);
+    expect(decisionBeforeReasoning(pick({ reason: str, role: str }))).toEqual([]);
+  });
   it('accepts reasoning first, a decision without reasoning, and a picked item with its justification', () => {
     expect(decisionBeforeReasoning(obj({ rationale: str, verdict: str, checklist: obj({ a: { type: 'boolean' } }) }))).toEqual([]);
     expect(decisionBeforeReasoning(obj({ relation: str, confidence: { type: 'number' } }))).toEqual([]);
-    expect(decisionBeforeReasoning(obj({ selected: { type: 'array', items: obj({ role: str, reason: str }) } }))).toEqual([]);
+    expect(decisionBeforeReasoning(obj({ picked: { type: 'array', items: obj({ id: str, justification: str }) } }))).toEqual([]);
   });
 });

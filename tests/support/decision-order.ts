@@ -5,14 +5,15 @@
  * sent JSON Schema and names every object whose decision key comes before one of its reasoning keys.
  *
  * Keys are classed by name, the convention of every lexcase reply schema:
- *  - decision: verdict, decision, winner, answer, vote, analysis_outcome, score, relation,
- *    revision_needed, and the 3-ply Polisher's grades accuracy_assessment, strength_assessment,
+ *  - decision: verdict, decision, winner, answer, vote, analysis_outcome, score, relation, role
+ *    (ACAL's team pick), revision_needed, and the 3-ply Polisher's grades accuracy_assessment, strength_assessment,
  *    factor_utilization_assessment (enums the model picks: a judgement, not its reasoning);
  *  - reasoning: exactly reasoning, rationale, reason, note, summary, analysis, argument,
  *    justification, explanation, established_facts, feedback_summary (a key is reasoning only by
  *    name, never by a suffix).
  * An object with no reasoning key (ACAL relations: relation + confidence) has nothing to order; a
- * picked item and its justification ({role, reason}, {id, justification}) name no verdict.
+ * picked item and its justification ({id, justification}) names no verdict, but ACAL's team pick
+ * does (the role chosen: {reason, role}).
  *
  *   expect(decisionBeforeReasoning(schema)).toEqual([]);
  */
@@ -27,6 +28,7 @@ export const DECISION_KEYS: ReadonlySet<string> = new Set([
   'analysis_outcome',
   'score',
   'relation',
+  'role',
   'revision_needed',
   'accuracy_assessment',
   'strength_assessment',

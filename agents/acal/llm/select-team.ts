@@ -4,6 +4,7 @@
  * schema holds it to that size (minItems/maxItems; a reply outside it is refused and re-asked
  * once). The paper does not order the pool: each side's list of roles is shown in a seeded order
  * (the item's seed and the side; a "team roles" presentation record), so no role is always first.
+ * Each pick writes its reason before its role (reasoning before the decision, docs/acal.md).
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { z } from 'zod';
@@ -26,7 +27,7 @@ export function teamSchema(max: number) {
   const min = Math.min(MIN_TEAM, max);
   return z.object({
     selected: z
-      .array(z.object({ role: z.enum(ROLE_NAMES), reason: z.string().default('') }))
+      .array(z.object({ reason: z.string().default(''), role: z.enum(ROLE_NAMES) }))
       .min(min)
       .max(max),
   });
