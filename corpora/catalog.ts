@@ -88,6 +88,8 @@ export const DATASETS: Record<string, DatasetInfo> = {
 
 export const corpusNames = (): string[] => Object.keys(CORPORA);
 export const datasetNames = (): string[] => Object.keys(DATASETS);
+/** The bundled datasets whose questions name gold passages (of their `corpus`): the ones retrieval can be evaluated on. */
+export const datasetsWithGold = (): string[] => datasetNames().filter((n) => DATASETS[n].corpus);
 
 /** Is `name` a bundled corpus name (as opposed to a path)? */
 export const isBundledCorpus = (name: string): boolean => Object.hasOwn(CORPORA, name);

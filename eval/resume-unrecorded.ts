@@ -34,6 +34,8 @@
  *                 and tool definitions, as a fingerprint (eval/request-fingerprint.ts); runs before it
  *                 recorded none, so a run dir an older lexcase started may have sent other prompts
  *                 (its `resumes[].gitSha` says which lexcase); a recorded one that differs is refused
+ *   splitSeed     EMAR's Bar Exam QA split seed (always 13 before `run emar --split-seed`; runs before it
+ *                 recorded none)
  *   evaluatorTemperature
  *                 the temperature of 3-ply's Factor Distiller (always 0; runs before it recorded only
  *                 the argument agents' `temperature`)
@@ -88,6 +90,8 @@ const ADDED: {
   { path: ['compileSnippetChars'], what: "the characters of each candidate in an advocate's compile prompt", lacks: absent },
   // MAD has always derived its requests' seeds from the run seed; runs before it recorded no note saying so
   { path: ['requestSeeds'], what: "how MAD's requests' seeds are made", lacks: absent },
+  // EMAR's Bar Exam QA split was always drawn with seed 13 (no --split-seed before it); runs before it recorded none
+  { path: ['splitSeed'], what: "the Bar Exam QA split's seed", lacks: (before, after, old) => before === undefined && after === 13 && old.system === 'emar' },
   // 3-ply's Factor Distiller has always run at temperature 0; runs before it recorded only the agents' temperature
   { path: ['evaluatorTemperature'], what: "the 3-ply Factor Distiller's temperature", lacks: (before, after) => before === undefined && after === 0 },
   {

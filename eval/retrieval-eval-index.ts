@@ -6,7 +6,8 @@
  */
 import { shareOptions } from '../retrieval/methods.js';
 import { openIndex, type OpenedIndex } from '../retrieval/open-index.js';
-import { DATASETS, datasetChecksum, loadQuestions } from '../corpora/registry.js';
+import { datasetChecksum, loadQuestions } from '../corpora/registry.js';
+import { datasetsWithGold } from '../corpora/catalog.js';
 import { errors } from '../core/errors.js';
 import { DEFAULT_SPLIT_SEED } from '../corpora/splits.js';
 import { VERSION } from '../core/version.js';
@@ -88,12 +89,9 @@ async function evalOnOpened(idx: OpenedIndex, opts: IndexEvalOptions): Promise<R
   const splitSeed = opts.splitSeed ?? DEFAULT_SPLIT_SEED;
   const questions = await loadQuestions(dataset, split, { seed: splitSeed, file: opts.datasetFile });
   if (!questions.some((q) => q.goldPassageIds.length > 0)) {
-    const withGold = Object.values(DATASETS)
-      .filter((d) => d.corpus)
-      .map((d) => d.name);
     throw errors.nothingToEvaluate(
       `dataset "${dataset}"${opts.datasetFile ? ` (${opts.datasetFile})` : ''} has no gold passages: none of the ${questions.length} questions of split "${split}" names a gold passage id, so there is nothing to evaluate retrieval against`,
-      `datasets with gold passages: ${withGold.join(', ')}`,
+      `datasets with gold passages: ${datasetsWithGold().join(', ')}`,
     );
   }
   const checksum = await datasetChecksum(opts.datasetFile ?? dataset);

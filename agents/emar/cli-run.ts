@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import type { CliRunContext, CliRunResult } from '../../eval/cli-schema.js';
 import type { Split } from '../../corpora/types.js';
+import { parseSplit } from '../../corpora/split-spec.js';
 import { errors } from '../../core/errors.js';
 import { runCountsText, runTokensText, runTokenTotal } from '../../eval/run-counts.js';
 import { runModelConfigFor } from '../../core/llm/resolved-llm.js';
@@ -22,6 +23,8 @@ const SAMPLING_KEYS = ['temperature', 'topP', 'maxTokens'];
 interface EmarFlags {
   dataset: string;
   split: string;
+  /** Bar Exam QA's split seed (hearsay: LegalBench's fixed split, none). */
+  splitSeed: number;
   limit?: number;
   seed: number;
   epsilon: number;
@@ -38,18 +41,17 @@ interface EmarFlags {
   offline?: boolean;
 }
 
-async function loadItems(o: EmarFlags): Promise<EmarItem[]> {
+/** The items of the split (`dev` / `validation` read as val, as everywhere: corpora/split-spec.ts); Bar Exam QA's split is drawn with --split-seed, hearsay's is LegalBench's own. */
+async function loadItems(o: EmarFlags, split: Split): Promise<EmarItem[]> {
   let items: EmarItem[];
   if (o.dataset === 'barexam') {
-    if (!['train', 'val', 'test', 'all'].includes(o.split)) throw errors.usage(`--split for barexam must be train, val, test or all, got "${o.split}"`);
     const { loadQuestions } = await import('../../corpora/registry.js');
-    items = (await loadQuestions('barexam', o.split as Split)).map((q) => ({ ...q, kind: 'question' as const }));
+    items = (await loadQuestions('barexam', split, { seed: o.splitSeed })).map((q) => ({ ...q, kind: 'question' as const }));
   } else if (o.dataset === 'hearsay') {
     // LegalBench ships hearsay as train (5) and test (94); there is no val split.
-    if (o.split !== 'train' && o.split !== 'test')
-      throw errors.usage(`--split for hearsay must be train or test (LegalBench has no val split), got "${o.split}"`);
+    if (split !== 'train' && split !== 'test') throw errors.usage(`--split for hearsay must be train or test (LegalBench has no val split), got "${o.split}"`);
     const { loadLegalBenchTask } = await import('../../corpora/legalbench.js');
-    items = (await loadLegalBenchTask('hearsay', { split: o.split })).map((t) => ({ ...t, kind: 'task' as const }));
+    items = (await loadLegalBenchTask('hearsay', { split })).map((t) => ({ ...t, kind: 'task' as const }));
   } else throw errors.datasetUnknown(o.dataset, [...EMAR_DATASETS]);
   return o.limit !== undefined ? items.slice(0, o.limit) : items;
 }
@@ -60,7 +62,10 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
   if (o.limit !== undefined && o.limit < 1) throw errors.usage(`--limit must be a positive integer, got ${o.limit}`);
   if (!(o.epsilon > -1 && o.epsilon <= 1)) throw errors.usage(`--epsilon must be a cosine similarity in (-1, 1], got ${o.epsilon}`);
   if (!(o.maxDepth >= 1)) throw errors.usage(`--max-depth must be at least 1, got ${o.maxDepth}`);
-  const items = await loadItems(o);
+  const split = parseSplit(o.split);
+  if (o.dataset === 'hearsay' && ctx.given('split-seed'))
+    throw errors.usage('--split-seed applies to barexam only: LegalBench hearsay has its own fixed train/test split', 'drop --split-seed');
+  const items = await loadItems(o, split);
   // the paper's sampling where neither --temperature nor the config file or environment sets a value (docs/llm.md)
   const temperatureGiven = ctx.given('temperature');
   const llm = await ctx.resolveLlm({ paper: 'emar', sampling: temperatureGiven ? { temperature: o.temperature } : {}, samplingFlags: ['temperature'] });
@@ -72,7 +77,7 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
   const model = llm.makeModel(llmCfg);
 
   const embedder = await createEmbedder(parseEmbedderSpec(o.embedder, { model: o.embedModel, modelDir: o.embedModelDir }));
-  const runDir = o.runDir ?? join('runs', `emar-${o.dataset}-${o.split}-s${o.seed}`);
+  const runDir = o.runDir ?? join('runs', `emar-${o.dataset}-${split}-s${o.seed}`);
   try {
     const {
       run,
@@ -81,7 +86,8 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
     } = await runEmarExperiment({
       runDir,
       dataset: o.dataset,
-      split: o.split,
+      split,
+      ...(o.dataset === 'barexam' ? { splitSeed: o.splitSeed } : {}),
       limit: o.limit,
       items,
       model,

@@ -25,6 +25,8 @@ export interface EmarExperimentOptions {
   runDir: string;
   dataset: string;
   split: string;
+  /** Bar Exam QA's split seed, recorded in config.json (hearsay: LegalBench's fixed split, none). */
+  splitSeed?: number;
   limit?: number;
   items: EmarItem[];
   model: BaseChatModel;
@@ -67,6 +69,7 @@ export async function runEmarExperiment(
       system: 'emar',
       dataset: o.dataset,
       split: o.split,
+      ...(o.splitSeed !== undefined ? { splitSeed: o.splitSeed } : {}),
       limit: o.limit ?? null,
       model: o.modelConfig ?? o.llm.model,
       temperature: o.llm.temperature,

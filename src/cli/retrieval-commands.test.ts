@@ -215,6 +215,12 @@ describe('lexcase search', () => {
 });
 
 describe('lexcase eval retrieval', () => {
+  it('--help lists only the datasets with gold passages under --dataset, and names mmlu_pro_law as having none', async () => {
+    const r = await cli('eval', 'retrieval', '--help');
+    const help = r.out.replace(/\s+/g, ' ');
+    // before: "question dataset with gold passages (barexam, mmlu_pro_law)", though mmlu_pro_law is refused
+    expect(help).toContain('--dataset <name> question dataset with gold passages: barexam (mmlu_pro_law: none, refused)');
+  });
   it('--sweep-fusion scores the fusion grid over the named components and marks the chosen setting', async () => {
     const r = await cli('eval', 'retrieval', '--index', index, '--dataset-file', qa, '--split', 'all', '--method', 'bm25,qld', '--k', '1,3', '--sweep-fusion');
     expect(r.code).toBe(0);

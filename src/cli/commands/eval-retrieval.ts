@@ -6,7 +6,7 @@
 import { writeFile, mkdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import type { Command } from 'commander';
-import { datasetNames } from '../../../corpora/catalog.js';
+import { datasetNames, datasetsWithGold } from '../../../corpora/catalog.js';
 import { BAREXAM_SPLIT_SIZES, DEFAULT_SPLIT_SEED, parseSplit } from '../../../corpora/split-spec.js';
 import { DEFAULT_KS } from '../../../eval/retrieval-ks.js';
 import type { Progress } from '../../../core/progress.js';
@@ -42,6 +42,11 @@ export function evalCommand(program: Command): Command {
 
 export const SPLIT_HELP = `split: train | val | test | all. Seeded splits with the original Bar Exam QA sizes (train ${BAREXAM_SPLIT_SIZES.train} / val ${BAREXAM_SPLIT_SIZES.val} / test ${BAREXAM_SPLIT_SIZES.test}); the original membership is not available, so lexcase draws its own (seed ${DEFAULT_SPLIT_SEED} by default, --split-seed to change)`;
 
+/** The --dataset help: the bundled datasets with gold passages (the others, e.g. mmlu_pro_law, are refused: nothing to evaluate against). */
+const withGold = datasetsWithGold();
+const noGold = datasetNames().filter((n) => !withGold.includes(n));
+const DATASET_HELP = `question dataset with gold passages: ${withGold.join(', ')}${noGold.length ? ` (${noGold.join(', ')}: none, refused)` : ''}`;
+
 export function register(program: Command): void {
   addRetrieverOptions(
     addTopicsOptions(
@@ -51,7 +56,7 @@ export function register(program: Command): void {
           'Recall@k, MRR@10 and nDCG@10 (95% intervals: Wilson where every value is 0 or 1, bootstrap for graded means) of retrieval methods on a dataset split; query = prompt + "\\n" + question',
         )
         .requiredOption('--index <dir>', 'index directory')
-        .option('--dataset <name>', `question dataset with gold passages (${datasetNames().join(', ')})`, 'barexam')
+        .option('--dataset <name>', DATASET_HELP, 'barexam')
         .option('--split <split>', SPLIT_HELP, 'val')
         .option('--method <list>', 'comma list of methods, e.g. bm25,qld', parseListOpt, ['bm25'])
         .option('--k <list>', 'comma list of cutoffs for Recall@k', DEFAULT_KS.join(','))

@@ -183,6 +183,23 @@ describe('lexcase run emar', () => {
     );
   });
 
+  it('reads --split dev as val (as every other command) and records the Bar Exam QA split seed in config.json; --split-seed draws another split', async () => {
+    const out = join(dir, 'bar-dev');
+    // before: "--split for barexam must be train, val, test or all, got \"dev\"", and config.json held no splitSeed
+    const r = await cli('--json', 'run', 'emar', '--dataset', 'barexam', '--split', 'dev', '--limit', '1', '--run-dir', out, '--no-cache');
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')).config).toMatchObject({ dataset: 'barexam', split: 'val', splitSeed: 13 });
+    const other = join(dir, 'bar-seed7');
+    expect((await cli('--json', 'run', 'emar', '--split', 'val', '--split-seed', '7', '--limit', '1', '--run-dir', other, '--no-cache')).code).toBe(0);
+    const cfg = JSON.parse(readFileSync(join(other, 'config.json'), 'utf8')).config;
+    expect(cfg.splitSeed).toBe(7);
+    const first = (d: string) => JSON.parse(readFileSync(join(d, 'results.jsonl'), 'utf8').split('\n')[0]).id;
+    expect(first(other)).not.toBe(first(out));
+    const h = await cli('run', 'emar', '--dataset', 'hearsay', '--split', 'train', '--split-seed', '7');
+    expect(h.code).toBe(1);
+    expect(h.err).toMatch(/--split-seed applies to barexam only/);
+  });
+
   it('rejects a split the dataset does not have', async () => {
     const r = await cli('run', 'emar', '--dataset', 'hearsay', '--split', 'val');
     expect(r.code).toBe(1);
