@@ -8,6 +8,8 @@ import { shareOptions } from '../retrieval/methods.js';
 import { openIndex, type OpenedIndex } from '../retrieval/open-index.js';
 import { datasetChecksum, loadQuestions } from '../corpora/registry.js';
 import { datasetsWithGold } from '../corpora/catalog.js';
+import { log } from '../core/log.js';
+import { hybridTuningOverlapWarning } from './hybrid-tuning-overlap.js';
 import { errors } from '../core/errors.js';
 import { DEFAULT_SPLIT_SEED } from '../corpora/splits.js';
 import { VERSION } from '../core/version.js';
@@ -127,6 +129,11 @@ async function evalOnOpened(idx: OpenedIndex, opts: IndexEvalOptions): Promise<R
       onQuery: writer ? (q: QueryResult, hits: Hit[]) => writer!.add(q.id, hits) : undefined,
     });
     await writer?.close();
+    const tuned = await hybridTuningOverlapWarning(retriever, questions);
+    if (tuned) {
+      log.warn(`eval retrieval ${method}: ${tuned}`);
+      r.warnings = [...(r.warnings ?? []), tuned];
+    }
     results.push(r);
   }
   if (opts.qrelsFile) await writeTrecFile(opts.qrelsFile, trecQrelsLines(questions));

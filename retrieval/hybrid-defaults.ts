@@ -30,6 +30,19 @@ export const HYBRID_DEFAULTS: { methods: string[]; fusion: FusionMethod; rrfK: n
 };
 export const DEFAULT_HYBRID_METHODS = HYBRID_DEFAULTS.methods;
 
+/** The questions HYBRID_DEFAULTS were tuned on: figures of a default hybrid on any of them are measured on its tuning data. */
+export const HYBRID_TUNED_ON = { dataset: 'barexam', split: 'train', splitSeed: 13 } as const;
+
+/** Whether a hybrid retriever's recorded config (retrieval/hybrid.ts `config`) is HYBRID_DEFAULTS' setting: methods (any order), fusion, rrfK, depth and weights. */
+export function isDefaultHybrid(config: Record<string, unknown> | undefined): boolean {
+  const d = HYBRID_DEFAULTS;
+  if (!config || !Array.isArray(config.methods)) return false;
+  const methods = config.methods as string[];
+  const weights = (config.weights ?? {}) as Record<string, number>;
+  const sameWeights = methods.every((m) => (weights[m] ?? 1) === (d.weights?.[m] ?? 1));
+  return defaultHybridWeights(methods, config.fusion as FusionMethod) !== undefined && config.rrfK === d.rrfK && config.depth === d.depth && sameWeights;
+}
+
 /**
  * The weights a hybrid gets when the caller gives none: HYBRID_DEFAULTS' whenever its methods (in any
  * order) and fusion are the defaults' — given or not: naming the default values changes nothing —
