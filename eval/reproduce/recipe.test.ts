@@ -38,6 +38,15 @@ describe('recipes/', () => {
       }
   });
 
+  it("a CASE recipe whose runs narrow --tools without rewrite says in its differences that the advocates run without run case's rewrite_query", () => {
+    for (const f of files) {
+      const { recipe } = loadRecipe(join(recipesDir(), f));
+      const narrowed = recipe.runs.filter((r) => r.system === 'case' && typeof r.args.tools === 'string' && !r.args.tools.split(',').includes('rewrite'));
+      // before: case-table4 ran every row with --tools bm25,dense[,qld] and its differences named no rewrite tool
+      if (narrowed.length) expect(recipe.differences.join('\n'), f).toMatch(/rewrite_query/);
+    }
+  });
+
   it("carries the paper's printed numbers (spot checks against the papers)", () => {
     const paperOf = (id: string, row: string, col: string) =>
       loadRecipe(id)
