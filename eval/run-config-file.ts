@@ -1,6 +1,5 @@
 /** The shape of a run's config.json (a module of its own: the report reads it without importing the runner). */
 import type { Provenance } from './provenance.js';
-import type { ShardProvenance } from './reproduce/merge-config.js';
 
 /** The config.json of a run. */
 export interface RunConfigFile {
@@ -35,4 +34,14 @@ export interface RunConfigFile {
   mergedFrom?: ({ dir: string; shard: { index: number; count: number }; items: number } & Partial<ShardProvenance>)[];
   /** What the merge warned about (the shards ran different code). */
   mergeWarnings?: string[];
+}
+
+/** A merged shard's own provenance (eval/reproduce/merge-config.ts shardProvenance), recorded in `mergedFrom`. */
+export interface ShardProvenance {
+  gitSha: string | null;
+  lexcaseVersion: string | null;
+  createdAt: string | null;
+  resumes: NonNullable<RunConfigFile['resumes']>;
+  /** This shard's values where they differ from the merged config's (shard 1's): settings that change no result, and the index path. */
+  settings?: Record<string, unknown>;
 }

@@ -108,7 +108,8 @@ export const METHODS: readonly MethodSpec[] = [
       description:
         'Hybrid search: keyword and semantic rankings fused into one list. A good default when unsure which search to use. Returns passage ids, scores and snippets.',
     },
-    open: async (dir, _manifest, opts, openRetriever) => (await import('./hybrid-open.js')).openHybridRetriever(dir, opts, openRetriever, FUSABLE),
+    open: async (dir, _manifest, opts, openRetriever) =>
+      (await import('./hybrid-open.js')).openHybridRetriever(dir, opts, openRetriever, FUSABLE, shareOptions),
   },
   {
     name: 'lancedb-fts',

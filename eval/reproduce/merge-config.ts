@@ -13,7 +13,9 @@
  *    they differ from the merged config's (`settings`: the operational ones and the index path).
  *  - `mixedCodeWarning(runId, entries)`: the warning when the shards ran different code (git shas).
  */
-import type { RunConfigFile } from '../run-config-file.js';
+import type { RunConfigFile, ShardProvenance } from '../run-config-file.js';
+
+export type { ShardProvenance };
 import { operationalChanges, resultConfig, stableJson } from '../resume-config.js';
 import { withCanonicalSystem } from '../systems.js';
 
@@ -27,15 +29,6 @@ export function mergeComparable(config: unknown): Record<string, unknown> {
   const c = resultConfig(withCanonicalSystem(unsharded(config)));
   if (c.indexContent !== undefined && typeof c.index === 'string') delete c.index;
   return c;
-}
-
-export interface ShardProvenance {
-  gitSha: string | null;
-  lexcaseVersion: string | null;
-  createdAt: string | null;
-  resumes: NonNullable<RunConfigFile['resumes']>;
-  /** This shard's values where they differ from the merged config's (shard 1's): settings that change no result, and the index path. */
-  settings?: Record<string, unknown>;
 }
 
 export function shardProvenance(file: Partial<RunConfigFile>, merged: Record<string, unknown>): ShardProvenance {
