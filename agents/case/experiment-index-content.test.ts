@@ -98,6 +98,8 @@ describe('run case over a rebuilt index', () => {
       dimension: 32,
       // and where they came from: a digest of the model folder's files, not its path
       vectors: { maxWords: 5, queryPrefix: '', passagePrefix: '', quantized: false, source: expect.stringMatching(/^model files sha256 [0-9a-f]{64}$/) },
+      // and the text they were embedded from (ids, titles and texts: indexer/dense/embedded-text.ts)
+      embeddedTextChecksum: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
 
     // the same vectors with the model's defaults spelled out (no prefixes, not quantized): the run grows
