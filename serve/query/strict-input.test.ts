@@ -14,31 +14,21 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadPassages } from '../../corpora/registry.js';
-import type { Passage } from '../../corpora/types.js';
-import { buildIndex } from '../../indexer/build.js';
 import { tempDir } from '../../indexer/build-test-helpers.js';
 import { closeSparseIndexes } from '../../retrieval/open.js';
 import { startApiServer, type ApiServer } from '../../src/api/server.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { openQueryService, type QueryService } from './query-service.js';
+import { buildLegal120 } from './test-support/legal-120.js';
 
 const tmp = tempDir('lexcase-strict-search-');
 const dir = join(tmp.dir, 'legal-120');
-const SOURCES = ['cap_arkansas_sample', 'fre', 'us_constitution'];
 let svc: QueryService;
 let api: ApiServer;
 let mcp: Client;
 
 beforeAll(async () => {
-  const passages: Passage[] = [];
-  const per = new Map<string, number>();
-  for await (const p of loadPassages('legal_corpus')) {
-    if (!SOURCES.includes(p.source) || (per.get(p.source) ?? 0) >= 40) continue;
-    per.set(p.source, (per.get(p.source) ?? 0) + 1);
-    passages.push(p);
-  }
-  await buildIndex(passages, { out: dir, methods: ['bm25'], workers: 0 });
+  await buildLegal120(dir, ['bm25']);
   svc = await openQueryService({ indexes: [{ name: 'legal', dir }] });
   api = await startApiServer(svc, { port: 0, indexes: [{ name: 'legal', dir }] });
   const [client, server] = InMemoryTransport.createLinkedPair();

@@ -10,27 +10,17 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadPassages } from '../../corpora/registry.js';
-import type { Passage } from '../../corpora/types.js';
-import { buildIndex } from '../../indexer/build.js';
 import { tempDir } from '../../indexer/build-test-helpers.js';
 import { closeSparseIndexes } from '../../retrieval/open.js';
 import { openQueryService, type QueryService } from './query-service.js';
+import { buildLegal120, LEGAL_120_SOURCES as SOURCES } from './test-support/legal-120.js';
 
 const tmp = tempDir('lexcase-unknown-source-');
 const dir = join(tmp.dir, 'legal-120');
-const SOURCES = ['cap_arkansas_sample', 'fre', 'us_constitution'];
 let svc: QueryService;
 
 beforeAll(async () => {
-  const passages: Passage[] = [];
-  const per = new Map<string, number>();
-  for await (const p of loadPassages('legal_corpus')) {
-    if (!SOURCES.includes(p.source) || (per.get(p.source) ?? 0) >= 40) continue;
-    per.set(p.source, (per.get(p.source) ?? 0) + 1);
-    passages.push(p);
-  }
-  await buildIndex(passages, { out: dir, methods: ['bm25', 'qld'], workers: 0 });
+  await buildLegal120(dir, ['bm25', 'qld']);
   svc = await openQueryService({ indexes: [{ name: 'legal', dir }] });
 }, 60_000);
 afterAll(async () => {

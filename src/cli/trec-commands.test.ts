@@ -158,25 +158,12 @@ describe('search --topics → eval run (the round trip)', () => {
     expect(human.stdout).not.toMatch(/barexam|856,835/i);
   });
 
+  /** `eval retrieval` over this file's topics, qrels and index, then `extra`. */
+  const evalTopics = (...extra: string[]) => ['eval', 'retrieval', '--topics', topics, '--qrels', qrels, '--index', index, ...extra];
+
   it('eval retrieval --topics --qrels gives the numbers of eval run --complete on the written file (q4, searched with no hit, scores 0)', async () => {
     const runFile = join(dir, 'runs2', 'r.txt');
-    const r = await cli(
-      '--json',
-      'eval',
-      'retrieval',
-      '--topics',
-      topics,
-      '--qrels',
-      qrels,
-      '--index',
-      index,
-      '--method',
-      'bm25,qld',
-      '--run-file',
-      runFile,
-      '--iterations',
-      '300',
-    );
+    const r = await cli('--json', ...evalTopics('--method', 'bm25,qld', '--run-file', runFile, '--iterations', '300'));
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const rep = JSON.parse(r.stdout);
@@ -193,29 +180,14 @@ describe('search --topics → eval run (the round trip)', () => {
     expect(bm25.noHits).toEqual({ count: 1, examples: ['q4'] });
     expect(bm25.means['ndcg@10'].estimate).toBeCloseTo((1 + 1 / Math.log2(3)) / 4, 12);
 
-    const human = await cli('eval', 'retrieval', '--topics', topics, '--qrels', qrels, '--index', index, '--iterations', '100');
+    const human = await cli(...evalTopics('--iterations', '100'));
     expect(human.code).toBe(0);
     expect(human.stdout).toContain('Corpus: **mine.jsonl** (6 passages)');
     expect(human.stdout).not.toMatch(/barexam|856,835|dataset/i);
   });
 
   it('says when a metric is cut deeper than the hits retrieved (recall@5 over 2 hits is recall@2), on stderr, in --json and in the report', async () => {
-    const args = [
-      'eval',
-      'retrieval',
-      '--topics',
-      topics,
-      '--qrels',
-      qrels,
-      '--index',
-      index,
-      '--hits',
-      '2',
-      '--metrics',
-      'recall@2,recall@5,p@5',
-      '--iterations',
-      '100',
-    ];
+    const args = evalTopics('--hits', '2', '--metrics', 'recall@2,recall@5,p@5', '--iterations', '100');
     const j = await cli('--json', ...args);
     expect(j.code, j.stderr).toBe(0);
     const rep = JSON.parse(j.stdout);
@@ -226,21 +198,7 @@ describe('search --topics → eval run (the round trip)', () => {
     expect(rep.results[0].means['recall@5'].estimate).toBe(rep.results[0].means['recall@2'].estimate);
     const human = await cli(...args);
     expect(human.stdout).toContain(`**Warning:** ${said}.`);
-    const deep = await cli(
-      '--json',
-      'eval',
-      'retrieval',
-      '--topics',
-      topics,
-      '--qrels',
-      qrels,
-      '--index',
-      index,
-      '--metrics',
-      'recall@5',
-      '--iterations',
-      '100',
-    );
+    const deep = await cli('--json', ...evalTopics('--metrics', 'recall@5', '--iterations', '100'));
     expect(JSON.parse(deep.stdout).warnings).toBeUndefined();
     expect(deep.stderr).toBe('');
   });
