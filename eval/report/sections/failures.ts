@@ -12,7 +12,8 @@ const reason = (r: { error?: string }) => r.error ?? 'no prediction (no error re
 
 export const failuresSection: SectionBuilder = (run) => {
   // the one rule (eval/metrics/failures.ts): an error or no prediction — as accuracy and the explorer count them
-  const failed = run.results.filter(isFailed);
+  // in id order (numeric parts as numbers), not the order items finished: a run at --concurrency 4 lists the same items the same way
+  const failed = run.results.filter(isFailed).sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
   const byCode = new Map<string, number>();
   for (const r of failed) {
     const code = r.error === undefined ? 'NO_PREDICTION' : (/^([A-Z][A-Z_]+):/.exec(r.error)?.[1] ?? 'OTHER');
@@ -33,7 +34,10 @@ export const failuresSection: SectionBuilder = (run) => {
   return {
     id: 'failures',
     title: 'Failures',
-    markdown: `${failed.length} of ${run.results.length} items failed (counted as wrong).\n\n${table(['error', 'items'], [...byCode])}\n\n${list.join('\n')}${more}${stepMd}`,
+    markdown: `${failed.length} of ${run.results.length} items failed (counted as wrong).\n\n${table(
+      ['error', 'items'],
+      [...byCode].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])),
+    )}\n\n${list.join('\n')}${more}${stepMd}`,
     json,
   };
 };

@@ -28,6 +28,14 @@ describe('the repairs and failures report sections (one per-key tally over resul
     });
     expect(Object.keys((s!.json as { stepFailures: object }).stepFailures)).toEqual(['judge', 'vote']);
   });
+  it('failures: the same items in another completion order (a run at --concurrency 4) give the same section, listed in id order', async () => {
+    const failed = [2, 10, 1, 21, 3].map((n) => ({ id: `mbe_${n}`, error: n % 2 ? 'LLM_HTTP: 500' : 'LLM_TIMEOUT: no reply in 30 s' }));
+    const a = await failuresSection(run(failed), opts);
+    const b = await failuresSection(run([...failed].reverse()), opts);
+    expect(b).toEqual(a);
+    expect(a!.markdown.match(/`mbe_\d+`/g)).toEqual(['`mbe_1`', '`mbe_2`', '`mbe_3`', '`mbe_10`', '`mbe_21`']);
+    expect(a!.markdown).toMatch(/\| LLM_HTTP +\| +3 \|[^]*\| LLM_TIMEOUT +\| +2 \|/);
+  });
   it('a run with nothing repaired has no repairs section; with no failures the section says None', async () => {
     expect(await repairsSection(run([{ id: 'q1' }]), opts)).toBeNull();
     expect((await failuresSection(run([{ id: 'q1' }]), opts))!.markdown).toBe('None.');
