@@ -27,9 +27,11 @@ export interface RunConfigFile {
    * The model switched its structured-output mode during the run (core/llm/structured.ts: the
    * endpoint refused the mode it started with): from which mode to which, at which item. Items
    * before it were asked in `from`, it and later ones (in that process) in `to`; llm/model.json
-   * keeps the mode the run started with (a replay switches at the same recorded refusal).
+   * keeps the mode the run started with (a replay switches at the same recorded refusal). `model`:
+   * the role of a model the system calls beside the run's model (3-ply's "Factor Distiller"); absent
+   * for the run's model.
    */
-  structuredOutputSwitches?: { from: string; to: string; item: string; at: string }[];
+  structuredOutputSwitches?: { from: string; to: string; item: string; at: string; model?: string }[];
   /** A run `lexcase merge` joined from shards: each shard's dir, items, checksums, code and resumes (eval/reproduce/merge-config.ts). */
   mergedFrom?: ({ dir: string; shard: { index: number; count: number }; items: number } & Partial<ShardProvenance>)[];
   /** What the merge warned about (the shards ran different code). */

@@ -122,6 +122,11 @@ export interface RunExperimentOptions<Item extends { id: string }> {
   label?: string;
   /** On resume, run again the items whose earlier attempt failed (default true). */
   retryFailed?: boolean;
+  /**
+   * The models a system calls beside the item context's `llm`, by role (3-ply's Factor Distiller):
+   * a switch of their structured-output mode is recorded in config.json too, naming the role.
+   */
+  roleModels?: Record<string, unknown>;
 }
 
 export interface RunExperimentResult {
@@ -346,16 +351,25 @@ async function runLocked<Item extends { id: string }>(
   };
   // set up once, from the first item's model: the settings file of a recording, or the replay's checks
   let llmInit: Promise<ReplayInfo | undefined> | undefined;
-  // the model's structured-output mode when the run started, and the factory that reads it (LLM runs only)
-  let modeAtStart: { mode: unknown; read: (llm: unknown) => unknown } | undefined;
-  let modeSwitch: Promise<void> | undefined;
+  // the structured-output mode each model (the context's, then opts.roleModels) started with, and the factory that reads it (LLM runs only)
+  let readMode: ((llm: unknown) => unknown) | undefined;
+  // role undefined: the item context's model (read from each item's context)
+  const modeAtStart: { mode: unknown; role?: string; model?: unknown; switched?: boolean }[] = [];
+  // config.json's switches are written one after another (two models can switch in one item)
+  let modeSwitch: Promise<void> = Promise.resolve();
   const initLlm = (llm: unknown): Promise<ReplayInfo | undefined> =>
     (llmInit ??= (async () => {
       // the factory (and LangChain's OpenAI client) only for a run with a model: an offline run starts without it
       const factory = llm ? await import('../core/llm/factory.js') : undefined;
       const from = factory?.replaySourceOf(llm);
       const settings = factory?.recordedModelSettings(llm);
-      if (factory && settings) modeAtStart = { mode: settings.structuredOutput, read: (m) => factory.recordedModelSettings(m)?.structuredOutput };
+      if (factory && settings) {
+        const read = (m: unknown) => factory.recordedModelSettings(m)?.structuredOutput;
+        readMode = read;
+        modeAtStart.push({ mode: settings.structuredOutput });
+        for (const [role, m] of Object.entries(opts.roleModels ?? {}))
+          if (m !== llm && read(m) !== undefined) modeAtStart.push({ mode: read(m), role, model: m });
+      }
       if (from && resolve(from) === resolve(runDir)) throw errors.runInvalid(runDir, 'is the run being replayed; give the replay a new --run-dir');
       // a replay is checked against its recording before anything of it is written
       const info = from ? await replayInfo(from, config, seed) : undefined;
@@ -365,16 +379,23 @@ async function runLocked<Item extends { id: string }>(
       if (cfgFile) await writeJsonAtomic(configPath(runDir), { ...cfgFile, replayOf: from });
       return info;
     })());
-  /** A switch of the structured-output mode (the endpoint refused it) is recorded in config.json, once per process. */
-  const noteModeSwitch = (llm: unknown, itemId: string): Promise<void> | undefined => {
-    if (modeSwitch || !modeAtStart) return modeSwitch;
-    const now = modeAtStart.read(llm);
-    if (now === undefined || now === modeAtStart.mode) return undefined;
-    const entry = { from: String(modeAtStart.mode), to: String(now), item: itemId, at: new Date().toISOString() };
-    modeSwitch = (async () => {
-      const cfgFile = (await readConfig(runDir)) as RunConfigFile | undefined;
-      if (cfgFile) await writeJsonAtomic(configPath(runDir), { ...cfgFile, structuredOutputSwitches: [...(cfgFile.structuredOutputSwitches ?? []), entry] });
-    })();
+  /**
+   * A switch of a model's structured-output mode (the endpoint refused it) is recorded in config.json,
+   * once per model and process; a role model's (opts.roleModels) names its role.
+   */
+  const noteModeSwitches = (llm: unknown, itemId: string): Promise<void> => {
+    if (!readMode) return modeSwitch;
+    for (const start of modeAtStart) {
+      if (start.switched) continue;
+      const now = readMode(start.role ? start.model : llm);
+      if (now === undefined || now === start.mode) continue;
+      start.switched = true;
+      const entry = { from: String(start.mode), to: String(now), item: itemId, at: new Date().toISOString(), ...(start.role ? { model: start.role } : {}) };
+      modeSwitch = modeSwitch.then(async () => {
+        const cfgFile = (await readConfig(runDir)) as RunConfigFile | undefined;
+        if (cfgFile) await writeJsonAtomic(configPath(runDir), { ...cfgFile, structuredOutputSwitches: [...(cfgFile.structuredOutputSwitches ?? []), entry] });
+      });
+    }
     return modeSwitch;
   };
   const runOne = async (item: Item): Promise<void> => {
@@ -451,7 +472,7 @@ async function runLocked<Item extends { id: string }>(
     }
     if (writeError) return; // the run dir cannot be written: record nothing more
     try {
-      if (ctx.llm) await noteModeSwitch(ctx.llm, item.id);
+      if (ctx.llm) await noteModeSwitches(ctx.llm, item.id);
       await recordItem(item, outcome, cut, replay, recorder, tally, gold, itemSeed, t0);
     } catch (e) {
       failWrite(e);

@@ -53,6 +53,8 @@ export async function runThreeplyExperiment(o: ThreeplyExperimentOptions): Promi
     // "<mode>-NNN" names a place in the seeded draw, not a triple: each result records its triple's checksum
     itemContent: (t) => ({ mode: t.mode, c1: t.c1, c2: t.c2, c3: t.c3 }),
     makeContext: contextFrom({ llm: o.model }),
+    // the distiller's own model: its switch to prompt-only JSON is recorded beside the agents' (config.json, report.md)
+    roleModels: { 'Factor Distiller': o.evaluator },
     config: {
       system: 'threeply',
       variant: o.kind,

@@ -4,6 +4,10 @@
  * structured request does (core/llm/structured.ts), and the run records the switch in config.json.
  * Before, they sent response_format on every request, so every triple failed with
  * LLM_REQUEST_FAILED … HTTP 400 while CASE and MAD switched.
+ * The Factor Distiller's own model switches too, and the run records and reports that switch by its
+ * role: before, only the run model's switch was recorded, so a run whose distiller alone switched
+ * (--evaluator-model on a model that refuses json_schema) read in config.json and report.md as one
+ * that never switched.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,6 +56,44 @@ describe('3-ply single agents on an endpoint that refuses structured output', ()
       'Factor_Distiller',
     ]);
     const config = JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8'));
-    expect(config.structuredOutputSwitches).toEqual([{ from: 'json_schema', to: 'prompt', item: 'arguable-001', at: expect.any(String) }]);
+    expect(config.structuredOutputSwitches).toEqual([
+      { from: 'json_schema', to: 'prompt', item: 'arguable-001', at: expect.any(String) },
+      { from: 'json_schema', to: 'prompt', item: 'arguable-001', at: expect.any(String), model: 'Factor Distiller' },
+    ]);
+  });
+
+  it("records and reports the Factor Distiller's switch when only the evaluator model refuses json_schema", async () => {
+    const rules = rulesScript();
+    // the run model takes json_schema; the evaluator model (--evaluator-model) refuses it
+    srv = await startScriptedServer((r) => (r.body.model === 'distiller-model' && r.body.response_format ? { status: 400, error: REFUSAL } : rules(r)));
+    Object.assign(process.env, { LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'scripted', LEXCASE_LLM_MAX_RETRIES: '0' });
+    const runDir = join(dir, 'distiller-only');
+    const args = [
+      '--scenarios',
+      'arguable',
+      '--n',
+      '2',
+      '--seed',
+      '5',
+      '--system',
+      'single',
+      '--evaluator-model',
+      'distiller-model',
+      '--run-dir',
+      runDir,
+      '--no-cache',
+    ];
+    const r = await runCli(['--json', 'run', 'threeply', ...args], programWith(register));
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ ran: 2, failed: 0 });
+    expect(r.err.match(/the endpoint rejected structured output \(json_schema\)/g)).toHaveLength(1);
+    // the agent kept json_schema: every single-agent request carried it
+    expect(srv.requests.filter((q) => q.body.model === 'scripted').every((q) => q.body.response_format?.json_schema)).toBe(true);
+    const config = JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8'));
+    expect(config.structuredOutputSwitches).toEqual([
+      { from: 'json_schema', to: 'prompt', item: 'arguable-001', at: expect.any(String), model: 'Factor Distiller' },
+    ]);
+    const report = readFileSync(join(runDir, 'report.md'), 'utf8');
+    expect(report).toContain('- **structured output switched (Factor Distiller)**: json_schema → prompt from item arguable-001 on');
   });
 });

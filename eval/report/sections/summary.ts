@@ -32,7 +32,7 @@ export const summarySection: SectionBuilder = (run) => {
     ...(run.config.structuredOutputSwitches ?? []).map(
       (x) =>
         [
-          'structured output switched',
+          x.model ? `structured output switched (${x.model})` : 'structured output switched',
           `${x.from} → ${x.to} from item ${x.item} on (the endpoint refused ${x.from}; earlier items were asked in ${x.from})`,
         ] as [string, unknown],
     ),
