@@ -1,9 +1,11 @@
 /**
- * The passages a reader of briefs needs to check their citations (the judge, the cross-examiner):
- * every passage the briefs cite that is in the index, outside `exclude` (the pool the reader is
- * already shown). A brief can cite a snippet its debater requested in a rebuttal, which no other
- * prompt shows; without its text the judge was asked to rule on citations it never read (and its
- * enum of citable handles offered them), and `citationsJudgeSupportive` counted them as supported.
+ * The passages a reader of briefs needs to check their citations (the judge, the cross-examiner, a
+ * rebutting debater): every passage the briefs cite that is in the index, outside `exclude` (what the
+ * reader is already shown: the pool, a debater's own requested snippets). A brief can cite a snippet
+ * its debater requested in a rebuttal, which no other prompt shows; without its text the judge was
+ * asked to rule on citations it never read (and its enum of citable handles offered them),
+ * `citationsJudgeSupportive` counted them as supported, and an opponent was asked to rebut a bare
+ * handle ("[P13]") it could not read.
  * Listed in handle order (P13, P14, …), so the prompt is the same whatever order the briefs are read in.
  */
 import { passageHandles } from '../common/passage-handles.js';

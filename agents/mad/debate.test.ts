@@ -182,6 +182,48 @@ describe('multi-agent debate against the scripted OpenAI-compatible server', () 
     expect(out.metrics).toMatchObject({ citations: 2, citationsExist: 0.5, citationsJudgeSupportive: 0.5 });
   }, 30_000);
 
+  it("a rebutting debater is shown, once and after the pool, the text of an opponent's requested snippet the briefs it reads cite, and may cite it", async () => {
+    let snippet: { handle: string; text: string } | undefined;
+    srv = await startScriptedServer(
+      defaultScript((req) => {
+        if (roleOf(req) === 'debater' && debaterLetter(req) === 'A' && roundOf(req) === 3 && snippet) {
+          // A's closing answers B's snippet, citing it by its handle
+          const claims = [{ text: 'Extrinsic evidence of specific instances is not admissible to attack credibility', cites: [snippet.handle] }];
+          return { content: JSON.stringify({ rebuttal: 'REB-A-r3', argument: 'ARG-A-r3: option A is right', claims }) };
+        }
+        if (roleOf(req) !== 'debater' || debaterLetter(req) !== 'B' || roundOf(req) !== 2) return undefined;
+        const tool = msgs(req).find((m) => m.role === 'tool');
+        if (!tool)
+          return { toolCalls: [{ name: 'bm25_search', args: { query: "a witness's character for truthfulness: extrinsic evidence of specific instances" } }] };
+        // B's rebuttal cites the snippet it requested, by the handle its tool result showed, in two claims
+        const r = JSON.parse(String(tool.content)).results[0];
+        snippet = { handle: r.id, text: r.text };
+        const claims = [
+          { text: 'A party may impeach the credibility of its own witness', cites: [r.id] },
+          { text: "Specific instances of a witness's conduct are not proved by extrinsic evidence", cites: [r.id] },
+        ];
+        return { content: JSON.stringify({ rebuttal: 'REB-B-r2', argument: 'ARG-B-r2: option B is right', claims }) };
+      }),
+    );
+    const out = await createMad({ rounds: 3, topology: 'full', k: 1 })(QUESTION, ctx(srv.url));
+    const t = out.trace as DebateTrace;
+    expect(out.error).toBeUndefined();
+    const requested = t.rounds[1].briefs[1].request!.ids[0];
+    expect(t.pool.map((p) => p.id)).not.toContain(requested); // only B was shown it, in its tool result
+    const shownLine = `[${snippet!.handle}] ${snippet!.text.slice(0, 80)}`;
+    // A's closing request (round 3, after the snippet round): before, B's brief showed "[P..]" with no text anywhere in it
+    const aClosing = debaterReqs(srv, 'A', 3)[0];
+    expect(humanText(aClosing)).toContain(`- A party may impeach the credibility of its own witness [${snippet!.handle}]`);
+    expect(humanText(aClosing)).toContain(`Further authorities the briefs cite (snippets a debater requested from the retriever):\n${shownLine}`);
+    expect(humanText(aClosing).split(snippet!.text.slice(0, 80))).toHaveLength(2); // once, though two claims cite it
+    // A, shown its text, may cite it
+    expect(t.rounds[2].briefs[0].citations).toEqual([expect.objectContaining({ id: requested, exists: true, seen: true })]);
+    // B keeps its own snippet as evidence (tool result, then its evidence block): never listed a second time
+    const bClosing = debaterReqs(srv, 'B', 3)[0];
+    expect(humanText(bClosing)).not.toContain('Further authorities');
+    expect(humanText(bClosing)).toContain(shownLine);
+  }, 30_000);
+
   it("each debater answers the cross-examiner under its own seed (debater-<letter>-cross), not the cross-examiner's", async () => {
     srv = await startScriptedServer(defaultScript());
     const c = ctx(srv.url);

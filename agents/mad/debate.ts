@@ -1,7 +1,8 @@
 /**
  * The multi-agent debate system (paper 002 §3): Round 0 shared evidence pool → Round 1 openings (one
  * debater per answer option, 2 to 10 options) → rounds 2..R rebuttal/closing under the full or
- * sparse topology (topology.ts), each rebuttal allowed one retriever request → optional
+ * sparse topology (topology.ts), each rebuttal allowed one retriever request (a rebutting debater is
+ * shown the text of every snippet the briefs it reads cite, once, after the pool) → optional
  * cross-examination → the Judge's verdict (it is shown the text of every passage the briefs cite), 3-bullet rationale and 5-item checklist. Debaters of a
  * round run concurrently (the LLM factory's limit applies). The system sees a blind copy of the
  * question (no answer, no gold ids); gold ids are used only afterwards, for the item's metrics.
@@ -20,7 +21,7 @@ import { passageHandles, withPassageHandles } from '../common/passage-handles.js
 import { seededOrder, type PresentationRecord } from '../common/presentation-order.js';
 import { optionLetters } from '../common/question-text.js';
 import { itemCitationMetrics, unansweredCitationMetrics } from './citation-summary.js';
-import { citedPassages } from './cited-evidence.js';
+import { citedPassages, type ShownPassage } from './cited-evidence.js';
 import { crossExamine } from './cross-examiner.js';
 import { debaterTurn } from './debater.js';
 import { inTurnOrder } from './turn-order.js';
@@ -94,6 +95,20 @@ async function debate(q: Question, ctx: SystemContext, s: MadSettings, trace: De
   };
   let prev: Brief[] = [];
   for (let round = 1; round <= s.rounds; round++) {
+    // each debater's view of the previous round (seeded order), and the text of the snippets those
+    // briefs cite that it was not shown, collected in letter order before the concurrent turns
+    const seen: Brief[][] = letters.map((letter, i) =>
+      round === 1
+        ? []
+        : inOrder(
+            visibleOpponents(s.topology, i, letters.length).map((j) => prev[j]),
+            'opponent briefs',
+            `${letter} round ${round}`,
+          ),
+    );
+    const cited: ShownPassage[][] = [];
+    for (const [i, letter] of letters.entries())
+      cited.push(round === 1 ? [] : await citedPassages([prev[i], ...seen[i]], ctx.getPassage, new Set([...pool, ...extra.get(letter)!].map((p) => p.id))));
     const order = inTurnOrder(letters.length); // snippets get their handles in letter order
     const turns = await Promise.all(
       letters.map((letter, i) =>
@@ -106,14 +121,8 @@ async function debate(q: Question, ctx: SystemContext, s: MadSettings, trace: De
           pool,
           extra: extra.get(letter)!,
           own: prev[i],
-          seen:
-            round === 1
-              ? []
-              : inOrder(
-                  visibleOpponents(s.topology, i, letters.length).map((j) => prev[j]),
-                  'opponent briefs',
-                  `${letter} round ${round}`,
-                ),
+          seen: seen[i],
+          cited: cited[i],
           tools: [searchTool],
           passageChars: s.passageChars,
           getPassage: ctx.getPassage,

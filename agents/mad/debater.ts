@@ -24,6 +24,7 @@ import { extractJson, invokeStructured, messageText, structuredFailure, type Str
 import { rejectReply } from '../../core/llm/cache-validation.js';
 import { debaterSystem, openingPrompt, rebuttalPrompt } from './prompts.js';
 import { briefSchema, type BriefReply } from './schemas.js';
+import type { ShownPassage } from './cited-evidence.js';
 import type { Brief, PoolPassage } from './types.js';
 import type { TurnGate } from './turn-order.js';
 
@@ -46,6 +47,11 @@ export interface DebaterTurnOptions {
   extra: PoolPassage[];
   own?: Brief;
   seen: Brief[];
+  /**
+   * The text of every passage outside the pool and `extra` that `own` and `seen` cite (an opponent's
+   * requested snippet: cited-evidence.ts), shown after the pool and citable like it.
+   */
+  cited?: ShownPassage[];
   /** Search tools a rebuttal may call once; empty = no requests. */
   tools: StructuredToolInterface[];
   passageChars: number;
@@ -107,10 +113,11 @@ export async function debaterTurn(o: DebaterTurnOptions): Promise<DebaterTurn> {
 async function turn(o: DebaterTurnOptions): Promise<DebaterTurn> {
   const opening = o.round === 1 || !o.own;
   const evidence = [...o.pool, ...o.extra];
+  const cited = opening ? [] : (o.cited ?? []);
   const canRequest = !opening && o.tools.length > 0;
   const prompt = opening
     ? openingPrompt(o.q, o.letter, evidence, o.passageChars)
-    : rebuttalPrompt(o.q, o.letter, o.round, o.rounds, evidence, o.own!, o.seen, o.passageChars, canRequest);
+    : rebuttalPrompt(o.q, o.letter, o.round, o.rounds, evidence, o.own!, o.seen, o.passageChars, canRequest, cited);
   let messages: BaseMessage[] = [new SystemMessage(debaterSystem(o.letter)), new HumanMessage(prompt)];
   const base: Omit<Brief, 'argument' | 'claims' | 'citations'> = {
     letter: o.letter,
@@ -121,7 +128,7 @@ async function turn(o: DebaterTurnOptions): Promise<DebaterTurn> {
   const what = `debater ${o.letter} round ${o.round}`;
   let added: PoolPassage[] = [];
   // the closed set of citable passages: the handles of what this debater was shown
-  const shown = () => [...evidence, ...added].map((p) => passageHandles().handle(p.id));
+  const shown = () => [...evidence, ...cited, ...added].map((p) => passageHandles().handle(p.id));
   // a first reply that is no brief stays cached when the structured call recovers the turn (a rerun repeats it)
   let unparsed: AIMessage | undefined;
   try {
@@ -152,7 +159,7 @@ async function turn(o: DebaterTurnOptions): Promise<DebaterTurn> {
       }
     }
     r ??= await invokeStructured(model, messages, briefSchema(shown(), opening ? 'opening' : 'rebuttal'), { what, signal: o.signal });
-    const seenIds = new Set([...evidence, ...added].map((p) => p.id));
+    const seenIds = new Set([...evidence, ...cited, ...added].map((p) => p.id));
     const citations = await checkCitations(r.value.claims, seenIds, o.getPassage);
     return {
       brief: {

@@ -22,6 +22,9 @@ export function evidenceBlock(pool: ShownPassage[], chars: number): string {
   return ['Authorities (shared evidence pool; cite them by id in square brackets):', ...passageLines(pool, chars)].join('\n');
 }
 
+/** The heading of the requested snippets the briefs cite, shown after the pool (the judge's, a rebutting debater's). */
+const FURTHER_AUTHORITIES = 'Further authorities the briefs cite (snippets a debater requested from the retriever):';
+
 /** The passages the briefs cite beyond what the reader was shown (requested snippets); nothing when there are none. */
 function citedBlock(cited: ShownPassage[], chars: number, heading: string): string[] {
   return cited.length ? ['', heading, ...passageLines(cited, chars)] : [];
@@ -60,6 +63,10 @@ export function briefText(b: Pick<Brief, 'letter' | 'argument' | 'rebuttal' | 'c
   return lines.join('\n');
 }
 
+/**
+ * `cited`: the passages outside `pool` (the debater's own evidence) that the briefs shown cite — its
+ * opponents' requested snippets — with their text, after the pool as the judge is shown them.
+ */
 export function rebuttalPrompt(
   q: Question,
   letter: string,
@@ -70,12 +77,14 @@ export function rebuttalPrompt(
   seen: Brief[],
   chars: number,
   canRequest: boolean,
+  cited: ShownPassage[] = [],
 ): string {
   const closing = round === rounds;
   return [
     questionBlock(q),
     '',
     evidenceBlock(pool, chars),
+    ...citedBlock(cited, chars, FURTHER_AUTHORITIES),
     '',
     'Your previous brief:',
     briefText(own),
@@ -146,7 +155,7 @@ export function judgePrompt(
     questionBlock(q),
     '',
     evidenceBlock(pool, chars),
-    ...citedBlock(cited, chars, 'Further authorities the briefs cite (snippets a debater requested from the retriever):'),
+    ...citedBlock(cited, chars, FURTHER_AUTHORITIES),
     '',
     'Final briefs (one per option):',
     ...briefs.map(briefText),

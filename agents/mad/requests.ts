@@ -18,7 +18,7 @@ export function madRequests(system: MadSystemName, o: { passageChars: number; to
   const q = PROBE_QUESTION;
   const pool: PoolPassage[] = [{ ...PROBE_PASSAGE, query: '{query}' }];
   const handles = ['P1'];
-  // a snippet a debater requested, cited in a final brief: the judge and the cross-examiner are shown its text
+  // a snippet a debater requested, cited in a brief: the judge, the cross-examiner and the rebutting debaters are shown its text
   const snippet = { id: '{snippet}', text: '{requested snippet text}' };
   return withPassageHandles(() => {
     // the order of the Round-0 pool every system is shown (evidence-pool.ts); it was the options' fixed order before
@@ -39,8 +39,8 @@ export function madRequests(system: MadSystemName, o: { passageChars: number; to
       debater: [
         ...PROBE_LETTERS.map(P.debaterSystem),
         P.openingPrompt(q, 'A', pool, o.passageChars),
-        P.rebuttalPrompt(q, 'A', 2, 3, pool, a, [b], o.passageChars, true),
-        P.rebuttalPrompt(q, 'A', 3, 3, pool, a, [b], o.passageChars, false),
+        P.rebuttalPrompt(q, 'A', 2, 3, pool, a, [b], o.passageChars, true, [snippet]),
+        P.rebuttalPrompt(q, 'A', 3, 3, pool, a, [b], o.passageChars, false, [snippet]),
         briefSchema(handles, 'opening'),
         briefSchema(handles, 'rebuttal'),
       ],
