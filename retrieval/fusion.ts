@@ -37,6 +37,12 @@ function finish(acc: Map<string, { score: number; components: Record<string, Fus
   return all.slice(0, k ?? all.length).map((h, i) => ({ ...h, rank: i + 1 }));
 }
 
+/**
+ * The weight a list is fused with when `weights` names no weight for it: 1 for RRF, 1/n for weighted
+ * fusion of n lists (1 when there are none). The hybrid records its effective weights by this rule.
+ */
+export const defaultFusionWeight = (fusion: FusionMethod, lists: number): number => (fusion === 'rrf' || lists === 0 ? 1 : 1 / lists);
+
 function weightOf(weights: Record<string, number> | undefined, method: string, dflt: number): number {
   const w = weights?.[method];
   return w === undefined ? dflt : w;
@@ -46,7 +52,7 @@ export function reciprocalRankFusion(lists: RankedList[], opts: { k?: number; rr
   const c = opts.rrfK ?? RRF_K;
   const acc = new Map<string, { score: number; components: Record<string, FusedComponent> }>();
   for (const { method, hits } of lists) {
-    const w = weightOf(opts.weights, method, 1);
+    const w = weightOf(opts.weights, method, defaultFusionWeight('rrf', lists.length));
     for (const h of hits) {
       const contribution = w / (c + h.rank);
       const e = acc.get(h.id) ?? { score: 0, components: {} };
@@ -73,7 +79,7 @@ export function minMaxNormalize(hits: Hit[]): Map<string, number> {
 }
 
 export function weightedFusion(lists: RankedList[], opts: { k?: number; weights?: Record<string, number> } = {}): FusedHit[] {
-  const dflt = lists.length ? 1 / lists.length : 1;
+  const dflt = defaultFusionWeight('weighted', lists.length);
   const acc = new Map<string, { score: number; components: Record<string, FusedComponent> }>();
   for (const { method, hits } of lists) {
     const w = weightOf(opts.weights, method, dflt);

@@ -9,7 +9,7 @@
  * passage, each component's rank, raw score, normalised score and contribution.
  */
 import { errors } from '../core/errors.js';
-import { fuse, type FusedHit, type FusionMethod, type RankedList } from './fusion.js';
+import { defaultFusionWeight, fuse, type FusedHit, type FusionMethod, type RankedList } from './fusion.js';
 import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
 import { attachTexts, type TextSource } from './hit-text.js';
 import { resolveSearch, searchK } from './search-options.js';
@@ -50,9 +50,9 @@ export function createHybridRetriever(
     if (!Number.isFinite(w) || w < 0) throw errors.invalidInput('weights', `weight for ${m} must be a non-negative number, got ${w}`);
   }
 
-  // The weight each method is fused with: the given one, else fusion.ts's default (RRF 1, weighted 1/n),
+  // The weight each method is fused with: the given one, else fusion.ts's default (defaultFusionWeight),
   // recorded as such (config, explain) so a report shows the weights used, not only those named.
-  const weights: Record<string, number> = Object.fromEntries(methods.map((m) => [m, opts.weights?.[m] ?? (fusion === 'rrf' ? 1 : 1 / methods.length)]));
+  const weights: Record<string, number> = Object.fromEntries(methods.map((m) => [m, opts.weights?.[m] ?? defaultFusionWeight(fusion, methods.length)]));
   const depth = opts.depth ?? 100;
   if (!Number.isInteger(depth) || depth < 1) throw errors.invalidInput('depth', `expected a positive integer, got ${depth}`);
   /**
