@@ -22,6 +22,10 @@
  *   index.methods a reproduce bm25/qld run's index methods: without dense (which it never reads)
  *                 since eval/reproduce/retrieval-run.ts recordedIndex; an older lexcase listed dense
  *                 too where the index had it
+ *   componentRanking
+ *                 how a CASE offline run ranks the retriever runs its advocates fuse ("trec_eval, depth
+ *                 past ties": each run as printed, retrieval/top-k.ts printedRun); an older lexcase fused
+ *                 each retriever's internal tie order, so its offline run dirs are refused, never "unknown"
  *   evidenceQuery ACAL's (and its RAG baseline's) evidence search query, the task's terms and the
  *                 whole item text; unknown only where it was the same before: learned_hands_courts
  *                 searched with the post's first 600 characters, so its old run dirs (with
@@ -136,6 +140,13 @@ const ADDED: {
       trec_eval:
         "this run dir's ranks were made by an older lexcase, which kept the retriever's order on score ties at the depth's cut (now the top k searched past such ties, in trec_eval's order, as `lexcase eval retrieval`)",
     },
+  },
+  {
+    path: ['componentRanking'],
+    what: 'how the runs the offline CASE advocates fuse are ranked',
+    lacks: () => false,
+    differed:
+      "this run dir's evidence was fused by an older lexcase from each retriever's internal tie order (now each run as printed: trec_eval's order, ties by docid descending, as `lexcase search` shows it), so its items and new ones would not be comparable",
   },
   {
     path: ['evidenceQuery'],

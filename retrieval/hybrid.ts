@@ -13,7 +13,7 @@ import { defaultFusionWeight, fuse, type FusedHit, type FusionMethod, type Ranke
 import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
 import { attachTexts, type TextSource } from './hit-text.js';
 import { resolveSearch, searchK } from './search-options.js';
-import { searchTopK } from './top-k.js';
+import { PRINTED_RUN_RANKING, printedRun } from './top-k.js';
 
 export interface HybridOptions {
   fusion?: FusionMethod;
@@ -34,7 +34,7 @@ export { DEFAULT_HYBRID_METHODS, defaultHybridWeights, HYBRID_DEFAULTS, hybridDe
  * dir's config.json): an older lexcase fused each component's internal tie order, so a resume of a
  * run dir it wrote (no such field) is refused as a config difference instead of mixing the two.
  */
-export const HYBRID_COMPONENT_RANKING = 'trec_eval, depth past ties';
+export const HYBRID_COMPONENT_RANKING = PRINTED_RUN_RANKING;
 
 export function createHybridRetriever(
   components: Retriever[],
@@ -64,7 +64,7 @@ export function createHybridRetriever(
     Promise.all(
       components.map(async (c) => ({
         method: String(c.method),
-        hits: await searchTopK((d) => c.search(query, { k: d, withText }), depth, undefined, c.rankingDepth),
+        hits: await printedRun(c, query, depth, withText),
       })),
     );
   const fusedSearch = async (query: string, sopts?: SearchOptions): Promise<FusedHit[]> => {

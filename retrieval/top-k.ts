@@ -18,7 +18,7 @@
  * eval/trec/anserini-ties.ts), tied on the raw score, as Anserini cuts its Lucene top k.
  * Here, below eval/, so that retrieval/ reaches it; eval/trec re-exports its run-file parts.
  */
-import type { Hit } from './types.js';
+import type { Hit, Retriever } from './types.js';
 
 /** `--ties`: none (trec_eval's order) or Anserini's (eval/trec/anserini-ties.ts applies its scores). */
 export const TIE_MODES = ['none', 'anserini'] as const;
@@ -87,4 +87,18 @@ export async function searchTopK(search: (depth: number) => Promise<Hit[]>, k: n
     // Fewer than asked: every hit there is. Else every unsearched hit scores at most the last one.
     if (depth === limit || ranked.length < depth || key(ranked[ranked.length - 1].score) !== key(ranked[k - 1].score)) return ranked.slice(0, k);
   }
+}
+
+/**
+ * How a list fused from retriever runs is ranked: each is the run as printed (`searchTopK` at the
+ * list's depth: trec_eval's order, a tie across the depth cut searched past as at any cut), not the
+ * retriever's internal tie order. Recorded as `componentRanking` in the config of what fuses such
+ * lists (the hybrid retriever, CASE offline runs), so a run dir an older lexcase fused otherwise is
+ * refused on resume.
+ */
+export const PRINTED_RUN_RANKING = 'trec_eval, depth past ties';
+
+/** `r`'s top `depth` hits for `query` as its printed run ranks them (searchTopK, `r.rankingDepth` bounding the search). */
+export function printedRun(r: Pick<Retriever, 'search' | 'rankingDepth'>, query: string, depth: number, withText?: boolean): Promise<Hit[]> {
+  return searchTopK((d) => r.search(query, withText === undefined ? { k: d } : { k: d, withText }), depth, undefined, r.rankingDepth);
 }

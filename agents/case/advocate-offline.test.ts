@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { factsOf } from '../common/question-text.js';
+import { printedRun } from '../../retrieval/top-k.js';
 import { runOfflineAdvocate } from './advocate-offline.js';
 import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION } from './test-support/fixtures.js';
 
@@ -17,7 +18,8 @@ describe('offline counter-evidence justifications', () => {
     const hypothesis = { key: 'C', text: QUESTION.choices[2], letter: 'C' };
     const r = await runOfflineAdvocate({ retrievers, facts, hypothesis, k: 3, stance: 'against', getPassage: getPassageFrom(PASSAGES) });
     expect(r.evidence.length).toBeGreaterThan(0);
-    const rank = async (m: 'bm25' | 'qld', query: string, id: string) => (await retrievers[m].search(query, { k: 100 })).find((h) => h.id === id)?.rank ?? '-';
+    // the ranks as each run is printed (trec_eval's order: equal scores by docid descending), the ranks the advocate fuses
+    const rank = async (m: 'bm25' | 'qld', query: string, id: string) => (await printedRun(retrievers[m], query, 100)).find((h) => h.id === id)?.rank ?? '-';
     for (const e of r.evidence) {
       const alone = `bm25 #${await rank('bm25', facts, e.id)}, qld #${await rank('qld', facts, e.id)}`;
       const withHyp = `bm25 #${await rank('bm25', `${facts}\n${hypothesis.text}`, e.id)}, qld #${await rank('qld', `${facts}\n${hypothesis.text}`, e.id)}`;

@@ -4,7 +4,10 @@
  * legal terms, and the facts + question + hypothesis — each sent through the plan's retrievers
  * (default bm25; else the first of qld, dense, hybrid the index has; `methods` overrides), and the
  * runs fused by weighted reciprocal-rank fusion, score(d) = Σ_runs w_query / (rrfK + rank), which
- * de-duplicates the union. Evidence = the top k fused passages; each passage's score is its fused
+ * de-duplicates the union. Each run is the retriever's top `depth` as its printed run ranks it
+ * (retrieval/top-k.ts printedRun: trec_eval's order, ties by docid descending, a tie across the depth
+ * cut searched past), not its internal tie order, so the ranks fused are the ranks `search --method
+ * <m>` prints (the run config records this as `componentRanking`). Evidence = the top k fused passages; each passage's score is its fused
  * score, its "justification" names the query and rank that put it there.
  *
  * For `stance: 'against'` (used by `lexcase evidence --against`), a second fused run for the facts
@@ -16,6 +19,7 @@ import type { Hit, Retriever } from '../../retrieval/types.js';
 import { errors } from '../../core/errors.js';
 import { advocateQueries, type QueryKind } from './advocate-queries.js';
 import { reciprocalRankFusion } from '../../retrieval/fusion.js';
+import { printedRun } from '../../retrieval/top-k.js';
 import type { AdvocateResult, EvidenceItem, Hypothesis, ToolCallRecord } from './types.js';
 
 export const OFFLINE_LABEL = 'offline heuristic, no LLM';
@@ -82,7 +86,7 @@ export function offlineMethods(retrievers: Partial<Record<string, Retriever>>, w
 async function searchAll(retrievers: Partial<Record<string, Retriever>>, methods: string[], query: string, depth: number, calls: ToolCallRecord[]) {
   const runs: Record<string, Hit[]> = {};
   for (const m of methods) {
-    const hits = await retrievers[m]!.search(query, { k: depth });
+    const hits = await printedRun(retrievers[m]!, query, depth);
     runs[m] = hits;
     calls.push({ tool: `${m}_search`, query, ids: hits.map((h) => h.id), step: 0 });
   }
@@ -144,7 +148,7 @@ async function runForAdvocate(o: OfflineAdvocateOptions, depth: number, calls: T
   const labels: Record<string, { method: string; what: string }> = {};
   for (const q of queries) {
     for (const m of methods) {
-      const hits = await o.retrievers[m]!.search(q.text, { k: depth });
+      const hits = await printedRun(o.retrievers[m]!, q.text, depth);
       calls.push({ tool: `${m}_search`, query: q.text, ids: hits.map((h) => h.id), step: 0 });
       if (q.kind === 'facts+hypothesis') {
         const top = hits.slice(0, o.k);

@@ -5,7 +5,8 @@
  * Per option o (the hypothesis): the plan's queries (advocate-queries.ts: hypothesis, key terms,
  * facts + hypothesis) and "question sentence + option", each through bm25 and qld, `depth` hits.
  * Per question: the facts (fact pattern + question) and the "joint key terms" query (the key terms
- * of all options together), through bm25 and qld.
+ * of all options together), through bm25 and qld. Every run is the retriever's top `depth` as its
+ * printed run ranks it (retrieval/top-k.ts printedRun: trec_eval's order), not its internal tie order.
  * Candidates = the union of the top `candidateDepth` of every run (and each option's plan top k).
  * For every candidate p: BM25(query, p) / BM25(query, query) (the query's self-score, as in the IR
  * solver) and the idf-weighted share of the query's terms that p contains, for each option's
@@ -14,6 +15,7 @@
  */
 import type { Hit, Retriever } from '../../retrieval/types.js';
 import { bm25Idf } from '../../retrieval/sparse/score-core.js';
+import { printedRun } from '../../retrieval/top-k.js';
 import { advocateQueries, keyTerms, type QueryKind } from './advocate-queries.js';
 import { bm25SelfScore } from './ir-solver.js';
 import type { Hypothesis, ToolCallRecord } from './types.js';
@@ -75,8 +77,9 @@ const EMPTY: RunPair = { text: '', bm25: [], qld: [], self: 0 };
 
 async function runPair(bm25: Retriever, qld: Retriever, text: string, depth: number, calls: ToolCallRecord[]): Promise<RunPair> {
   if (!text.trim()) return { ...EMPTY, text };
-  const b = await bm25.search(text, { k: depth });
-  const l = await qld.search(text, { k: depth });
+  // each run as printed (retrieval/top-k.ts): the ranks the features and the plan's fusion read are the ranks `search` shows
+  const b = await printedRun(bm25, text, depth);
+  const l = await printedRun(qld, text, depth);
   calls.push({ tool: 'bm25_search', query: text, ids: b.map((h) => h.id), step: 0 }, { tool: 'qld_search', query: text, ids: l.map((h) => h.id), step: 0 });
   const self = b.length ? bm25SelfScore(await bm25.explain!(text, b[0].id)) : 0;
   return { text, bm25: b, qld: l, self };

@@ -27,6 +27,7 @@ import { assertSelectorHeldOut } from './selector-training.js';
 import { caseMetrics, caseMetricsMarkdown, type CaseMetrics } from './metrics.js';
 import { indexContent, openCaseIndex } from '../../retrieval/open-index.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
+import { PRINTED_RUN_RANKING } from '../../retrieval/top-k.js';
 import { AGENT_DEFAULTS, CASE_PROMPT_LIMITS, casePromptLimitsConfig } from '../common/defaults.js';
 
 export interface CaseExperimentOptions {
@@ -148,7 +149,8 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
             hypotheses: o.hypotheses ?? 'direct',
             jurors: offline ? 0 : (o.jurors ?? AGENT_DEFAULTS.jurors),
             tools: o.tools ?? 'all',
-            ...(offline ? { evidence: o.evidence ?? 'learned' } : {}),
+            // the offline advocates fuse each retriever's printed run (an older lexcase: its internal tie order; resume-unrecorded.ts refuses its run dirs)
+            ...(offline ? { evidence: o.evidence ?? 'learned', componentRanking: PRINTED_RUN_RANKING } : {}),
             maxSteps: o.maxSteps ?? AGENT_DEFAULTS.maxSteps,
             maxTokens: o.maxTokens ?? AGENT_DEFAULTS.maxTokens,
             // how much of each passage, note and candidate the prompts show (the offline heuristic has no prompts)
