@@ -107,10 +107,13 @@ describe('macro-F1: one rule on every surface', () => {
     expect(s.markdown).toContain('macro-F1: mean F1 over the labels A, B, C, D');
   });
 
-  it("EMAR Bar Exam, 12 items: the run table and report.md's EMAR section print macro-F1 as the headline does (22.0%; before 21.97 beside 22.0%)", async () => {
+  it("EMAR Bar Exam, 12 items: the run table and report.md's EMAR section print macro-F1 as the headline does (22.0% [5.6, 35.9]; before 21.97 beside 22.0%, then 22.0% with no interval)", async () => {
     const s = await surfaces('emar-table4', 'emar-barexam-text', 'emar', config, barexam);
     const value = s.headline.text.split(' ')[0];
     expect(value).toBe('22.0%');
+    // with the headline's bootstrap interval (seed 13, 2,000 resamples), as it prints it
+    const withCi = `${value} [${(100 * s.headline.lo!).toFixed(1)}, ${(100 * s.headline.hi!).toFixed(1)}]`;
+    expect(withCi).toBe('22.0% [5.6, 35.9]');
     const runTable = emarSummaryMarkdown('barexam/val', summarizeEmarRun(barexam, { labels: emarLabels('barexam') }));
     // the row: dataset, n, accuracy [Wilson], macro-F1, micro-F1 (= accuracy: no item failed), mean depth, converged, parties agree, failed
     const row = (md: string) => md.split('\n').find((l) => l.startsWith('| barexam/val'))!;
@@ -119,8 +122,8 @@ describe('macro-F1: one rule on every surface', () => {
         row(md)
           .split('|')
           .map((c) => c.trim())[4],
-      ).toBe(value);
-    expect(row(runTable)).toMatch(/^\| barexam\/val +\| +12 \| +33\.3% \[13\.8, 60\.9\] \| +22\.0% +\| +33\.3% +\|/);
+      ).toBe(withCi);
+    expect(row(runTable)).toMatch(/^\| barexam\/val +\| +12 \| +33\.3% \[13\.8, 60\.9\] \| +22\.0% \[5\.6, 35\.9\] +\| +33\.3% +\|/);
   });
 
   it('EMAR Bar Exam with no D in the sample: every surface averages over A–D (sklearn labels=ABCD), not the 3 letters seen', async () => {

@@ -7,6 +7,7 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { Question, TaskExample } from '../../corpora/types.js';
 import { writeReport } from '../../eval/report/write-report.js';
+import { RESAMPLES, SEED } from '../../eval/stats/index.js';
 import { contextFrom, runExperiment, type RunExperimentResult } from '../../eval/runner.js';
 import type { AgentSystem } from '../../eval/types.js';
 import type { UsageMeter } from '../../core/llm/usage.js';
@@ -90,7 +91,9 @@ export async function runEmarExperiment(
     retryFailed: o.retryFailed,
     label: `emar ${o.dataset}`,
   });
-  const summary = summarizeEmarRun(run.results, { labels: emarLabels(o.dataset), seed: o.seed });
+  // the statistics module's bootstrap seed and resamples, not the run's seed: the macro-F1 interval this
+  // summary prints is the one report.md, `lexcase report`, the explorer and /v1 compute (eval/stats/settings.ts)
+  const summary = summarizeEmarRun(run.results, { labels: emarLabels(o.dataset), seed: SEED, iterations: RESAMPLES });
   // report.md / report.json in the common format, with the EMAR section (report-section.ts)
   await writeReport(o.runDir);
   return { run, summary, markdown: emarSummaryMarkdown(`${o.dataset}/${o.split}`, summary) };

@@ -40,6 +40,9 @@ describe('EMAR run summary', () => {
 
   it('prints every rate of its table as the headline prints a proportion (one decimal and %: macro-F1 58.3%, not 58.33)', () => {
     const s = summarizeEmarRun(records, { labels: ['Yes', 'No'] });
-    expect(emarSummaryMarkdown('hearsay', s)).toMatch(/\| +58\.3% \| +57\.1% \| +2\.00 \| +66\.7% \| +66\.7% \| +1 \|$/m);
+    // macro-F1 as the headline prints it: below n = 10 no bootstrap interval, and the header says why
+    expect(emarSummaryMarkdown('hearsay', s)).toMatch(/\| +58\.3% \(n < 10\) \| +57\.1% \| +2\.00 \| +66\.7% \| +66\.7% \| +1 \|$/m);
+    expect(emarSummaryMarkdown('hearsay', s)).toMatch(/\| macro-F1 \[no interval: n < 10\] +\|/);
+    expect(s.macroF1Ci).toMatchObject({ estimate: s.macroF1, lo: null, hi: null, missing: 'n < 10' });
   });
 });

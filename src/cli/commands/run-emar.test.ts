@@ -2,6 +2,7 @@
  * `lexcase run emar` end to end in-process: real ChatOpenAI client configured through the
  * environment against the scripted server, and the real offline use-lite embedder for convergence.
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,42 @@ import { startScriptedServer, type RecordedRequest, type ScriptedServer, type Sc
 import { register } from './run-plugins.js';
 import { expectResumeOnOtherServerRefused } from '../../../tests/support/resume-other-server.js';
 import { programWith, runCli } from '../../../tests/support/run-cli.js';
+import { createRng } from '../../../core/rng.js';
+import { headlineFigures } from '../../../eval/systems.js';
+import '../../../agents/systems.js'; // the agent systems' list, handed to eval (the explorer's figures)
+
+/**
+ * macro-F1's 95% percentile bootstrap interval, recomputed here from its definition and not through
+ * eval/: the records in id order, B resamples of n indices drawn with core/rng (seed 13), each
+ * resample's mean over the labels of F1 = 2·TP / (2·TP + FP + FN) (0 where that is 0/0), the
+ * resamples sorted, the 2.5th and 97.5th percentiles with linear interpolation between ranks.
+ */
+function bootstrapMacroF1(records: { id: string; prediction: string | null; gold: string }[], labels: string[], iterations = 2000, seed = 13) {
+  const rs = [...records].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const f1 = (idx: number[]) =>
+    labels.reduce((sum, l) => {
+      let tp = 0;
+      let fp = 0;
+      let fn = 0;
+      for (const i of idx) {
+        const { prediction: p, gold: g } = rs[i];
+        if (p === l && g === l) tp++;
+        else if (p === l) fp++;
+        else if (g === l) fn++;
+      }
+      return sum + (tp ? (2 * tp) / (2 * tp + fp + fn) : 0);
+    }, 0) / labels.length;
+  const rng = createRng(seed);
+  const samples: number[] = [];
+  for (let b = 0; b < iterations; b++) samples.push(f1(rs.map(() => rng.int(0, rs.length - 1))));
+  samples.sort((a, b) => a - b);
+  const at = (q: number) => {
+    const pos = (samples.length - 1) * q;
+    const lo = Math.floor(pos);
+    return samples[lo] + (samples[Math.ceil(pos)] - samples[lo]) * (pos - lo);
+  };
+  return { estimate: f1(rs.map((_, i) => i)), lo: at(0.025), hi: at(0.975) };
+}
 
 let dir: string;
 let srv: ScriptedServer;
@@ -18,6 +55,17 @@ let srv: ScriptedServer;
 const sys = (r: RecordedRequest): string => r.body.messages[0].content;
 const json = (o: unknown): ScriptReply => ({ content: JSON.stringify(o) });
 const AGREED = 'The statement is not hearsay because it is not offered for the truth of the matter asserted.';
+
+/** While set, the judge answers A (Yes) or B (No) by the case it is shown, fixed by its text: some right, some wrong. */
+let judgeByCase = false;
+const judgeLetter = (r: RecordedRequest) =>
+  createHash('sha256')
+    .update(JSON.stringify(r.body.messages.slice(1)))
+    .digest()[0] %
+    3 ===
+  0
+    ? 'A'
+    : 'B';
 
 // Parties agree on hearsay items (convergence); on bar-exam items they never do (depth 3).
 function script(r: RecordedRequest): ScriptReply {
@@ -29,7 +77,7 @@ function script(r: RecordedRequest): ScriptReply {
     return hearsay
       ? json({ answer: 'B', claim: AGREED, argument: 'agreed', evidence: [] })
       : json({ answer: 'C', claim: 'Weather patterns in the valley made the crop fail before the contract was signed.', argument: 'x', evidence: [] });
-  if (s.startsWith('You are a neutral Judge')) return json({ established_facts: ['x'], answer: 'B', rationale: 'r' });
+  if (s.startsWith('You are a neutral Judge')) return json({ established_facts: ['x'], answer: judgeByCase ? judgeLetter(r) : 'B', rationale: 'r' });
   return { status: 500 };
 }
 
@@ -73,6 +121,49 @@ describe('lexcase run emar', () => {
     const cfg = JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')).config;
     expect(cfg).toMatchObject({ temperature: 0.1, topP: 0.9, maxTokens: 2048, sampling: { fromPaper: ['temperature', 'topP', 'maxTokens'], given: [] } });
     expect(cfg.sampling.source).toMatch(/EMAR \(paper 004\).*temperature 0\.1, top-p 0\.9, max_tokens 2048/);
+  });
+
+  it('macro-F1 has its 95% bootstrap interval (seed 13, 2,000 resamples, not the run seed) in the CLI summary, --json, report.md, report.json and the explorer', async () => {
+    const out = join(dir, 'hearsay-ci');
+    const args = ['run', 'emar', '--dataset', 'hearsay', '--split', 'test', '--limit', '12', '--seed', '7', '--run-dir', out, '--no-cache'];
+    judgeByCase = true;
+    try {
+      const r = await cli(...args);
+      expect(r.code, r.err).toBe(0);
+      const results = readFileSync(join(out, 'results.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(new Set(results.map((x) => x.prediction))).toEqual(new Set(['Yes', 'No']));
+      const want = bootstrapMacroF1(results, ['Yes', 'No']);
+      expect(want.lo).toBeLessThan(want.estimate);
+      expect(want.hi).toBeGreaterThan(want.estimate);
+      const text = `${(100 * want.estimate).toFixed(1)}% [${(100 * want.lo).toFixed(1)}, ${(100 * want.hi).toFixed(1)}]`;
+      // the run table: the CLI summary and report.md's EMAR section (before: "| 12 | … | 58.3% |", no interval)
+      const row = (md: string) => md.split('\n').find((l) => l.startsWith('| hearsay/test'))!;
+      const header = (md: string) => md.split('\n').find((l) => l.startsWith('| dataset'))!;
+      for (const md of [r.out, readFileSync(join(out, 'report.md'), 'utf8')]) {
+        expect(header(md)).toMatch(/\| macro-F1 \[95% bootstrap\] +\|/);
+        expect(row(md).split('|')[4].trim()).toBe(text);
+      }
+      // --json and report.json's EMAR section: the interval with its resamples and seed
+      const ci = { estimate: want.estimate, lo: want.lo, hi: want.hi, method: 'bootstrap', iterations: 2000, seed: 13, n: 12 };
+      const close = (x: { estimate: number; lo: number; hi: number }) => [x.estimate, x.lo, x.hi].map((v) => v.toFixed(12));
+      const json = JSON.parse((await cli('--json', ...args)).out);
+      const section = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')).sections.emar;
+      for (const got of [json.macroF1Ci, section.macroF1Ci]) {
+        expect(got).toMatchObject({ method: ci.method, iterations: ci.iterations, seed: ci.seed, n: ci.n });
+        expect(close(got)).toEqual(close(ci));
+      }
+      // the explorer's and /v1's headline figure (web/server/run-summary-api.ts): the same interval
+      const figure = headlineFigures('emar', results, { config: JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')).config }).find(
+        (f) => f.id === 'macro-f1',
+      )!;
+      expect(close(figure as { estimate: number; lo: number; hi: number })).toEqual(close(ci));
+      expect(figure.text).toBe(text);
+    } finally {
+      judgeByCase = false;
+    }
   });
 
   it("a resumed run's summary prints the whole run's tokens (report.md's total), not this call's 0", async () => {
