@@ -19,6 +19,7 @@ import { baseTraceSchema, firstIssue, resultRecordSchema, type TraceSchema } fro
 import type { ResultRecord } from './types.js';
 import { processAlive } from '../core/owned-dir.js';
 import { RUN_FILES } from './run-files.js';
+import { noteResultsDir, resultsWrite } from './results-writes.js';
 
 export { RUN_FILES };
 
@@ -242,26 +243,30 @@ export class ResultsWriter {
     records: readonly ResultRecord[],
   ) {
     this.lines = new Map(records.map((r) => [r.id, resultLine(r)]));
+    noteResultsDir(dir);
   }
 
-  async write(record: ResultRecord): Promise<void> {
-    const line = resultLine(record);
-    if (!this.lines.has(record.id)) {
-      await appendFile(resultsPath(this.dir), line);
-      this.lines.set(record.id, line);
-      return;
-    }
-    const next = new Map(this.lines);
-    next.delete(record.id);
-    next.set(record.id, line);
-    await writeAtomic(resultsPath(this.dir), [...next.values()].join(''));
-    this.lines = next;
+  /** One line for the record: appended, or (an item already recorded) the file rewritten atomically. A signal's hold (results-writes.ts) lets it finish, or keeps it from starting. */
+  write(record: ResultRecord): Promise<void> {
+    return resultsWrite(async () => {
+      const line = resultLine(record);
+      if (!this.lines.has(record.id)) {
+        await appendFile(resultsPath(this.dir), line);
+        this.lines.set(record.id, line);
+        return;
+      }
+      const next = new Map(this.lines);
+      next.delete(record.id);
+      next.set(record.id, line);
+      await writeAtomic(resultsPath(this.dir), [...next.values()].join(''));
+      this.lines = next;
+    });
   }
 }
 
 /** Replace results.jsonl with `records` (one line each) atomically: temp file + rename. */
-export async function rewriteResults(dir: string, records: ResultRecord[]): Promise<void> {
-  await writeAtomic(resultsPath(dir), records.map(resultLine).join(''));
+export function rewriteResults(dir: string, records: ResultRecord[]): Promise<void> {
+  return resultsWrite(() => writeAtomic(resultsPath(dir), records.map(resultLine).join('')));
 }
 
 export async function ensureRunDir(dir: string): Promise<void> {

@@ -19,6 +19,7 @@ import { action, output, parseListOpt, type GlobalOpts } from '../action.js';
 import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
 import { intOpt, numOpt, type NumericRange } from '../numeric-options.js';
 import { addRunDirOption, exitWhenNoItemSucceeded, runCommand, runDirFlag } from '../run-command.js';
+import { reportRunInterrupt } from '../run-interrupt.js';
 
 type PluginWithCli = SystemPlugin & { cli: CliSchema };
 
@@ -58,36 +59,47 @@ export function registerPluginCommand(program: Command, p: PluginWithCli): Comma
   return cmd.action(
     action(async (opts: GlobalOpts & LlmCliOpts & Record<string, unknown>, c: Command) => {
       const all = { ...c.optsWithGlobals(), ...opts } as GlobalOpts & LlmCliOpts & Record<string, unknown>;
-      const mod = await p.load();
-      if (mod.cliRun) {
-        const r = await mod.cliRun({
-          flags: all,
-          given: (name) => {
-            const source = c.getOptionValueSource(flagKey(name));
-            return source !== undefined && source !== 'default';
-          },
-          resolveLlm: (o) => resolveLlm(all, o),
-        });
-        output(all, r.json, r.human);
-        for (const dir of r.runDirs) await exitWhenNoItemSucceeded(dir);
-        return;
+      // Ctrl-C / SIGTERM: what is saved, the run dir and the command that resumes; exit 130 / 143 (run-interrupt.ts)
+      const interrupt = reportRunInterrupt(process.argv.slice(2));
+      try {
+        await runPlugin(p, flags, all, c);
+      } finally {
+        interrupt.dispose();
       }
-      if (!mod.run) throw errors.usage(`run ${p.id}: the system's plugin has no run`, 'its plugin.ts load() must give cliRun() or run()');
-      const runDir = runDirFlag(all as { runDir?: string }) ?? p.cli.defaultRunDir;
-      let model: unknown;
-      if (p.cli.llm) {
-        if (all.offline && p.cli.llm !== 'optional')
-          throw errors.usage(`run ${p.id} needs an LLM; it has no offline path`, 'drop --offline and configure an endpoint');
-        model = (await resolveLlm(all, { paper: p.id in p.paper ? p.id : undefined })).model;
-      }
-      const parsed = Object.fromEntries([...flags.map((f) => flagKey(f.name)), 'limit', 'index'].filter((k) => all[k] !== undefined).map((k) => [k, all[k]]));
-      const r = await mod.run({ runDir, flags: parsed, model });
-      const { writeReport } = await import('../../../eval/report/write-report.js');
-      const report = await writeReport(runDir);
-      output(all, { runDir, ...r, sections: report.sections.map((s) => s.id) }, () => `run dir: ${runDir}: ${runCountsText(r)}; report: ${runDir}/report.md`);
-      await exitWhenNoItemSucceeded(runDir);
     }),
   );
+}
+
+/** The action of `lexcase run <p.id>`: the plugin's cliRun, or the generic run of its run(). */
+async function runPlugin(p: PluginWithCli, flags: CliFlag[], all: GlobalOpts & LlmCliOpts & Record<string, unknown>, c: Command): Promise<void> {
+  const mod = await p.load();
+  if (mod.cliRun) {
+    const r = await mod.cliRun({
+      flags: all,
+      given: (name) => {
+        const source = c.getOptionValueSource(flagKey(name));
+        return source !== undefined && source !== 'default';
+      },
+      resolveLlm: (o) => resolveLlm(all, o),
+    });
+    output(all, r.json, r.human);
+    for (const dir of r.runDirs) await exitWhenNoItemSucceeded(dir);
+    return;
+  }
+  if (!mod.run) throw errors.usage(`run ${p.id}: the system's plugin has no run`, 'its plugin.ts load() must give cliRun() or run()');
+  const runDir = runDirFlag(all as { runDir?: string }) ?? p.cli.defaultRunDir;
+  let model: unknown;
+  if (p.cli.llm) {
+    if (all.offline && p.cli.llm !== 'optional')
+      throw errors.usage(`run ${p.id} needs an LLM; it has no offline path`, 'drop --offline and configure an endpoint');
+    model = (await resolveLlm(all, { paper: p.id in p.paper ? p.id : undefined })).model;
+  }
+  const parsed = Object.fromEntries([...flags.map((f) => flagKey(f.name)), 'limit', 'index'].filter((k) => all[k] !== undefined).map((k) => [k, all[k]]));
+  const r = await mod.run({ runDir, flags: parsed, model });
+  const { writeReport } = await import('../../../eval/report/write-report.js');
+  const report = await writeReport(runDir);
+  output(all, { runDir, ...r, sections: report.sections.map((s) => s.id) }, () => `run dir: ${runDir}: ${runCountsText(r)}; report: ${runDir}/report.md`);
+  await exitWhenNoItemSucceeded(runDir);
 }
 
 /** `lexcase run <id>` for every listed system with a schema, in id order. */
