@@ -58,3 +58,17 @@ export const PAIRED_METHODS_NOTE =
 
 /** The comparison footnote: sign, difference interval and tests. */
 export const PAIRED_NOTE = `Δ = B − A on the items both runs scored. ${PAIRED_METHODS_NOTE}`;
+
+/**
+ * PAIRED_NOTE, and where the comparison's bootstrap ran with other settings than the shared ones
+ * (`eval run --compare --iterations --seed`, the explorer's `iterations` / `seed`), the ones it used:
+ * " This comparison: 500 resamples, seed 7." — a footnote never names settings its figures were not
+ * computed with.
+ */
+export function pairedNoteFor(b: { iterations?: number; seed?: number } = {}): string {
+  const iterations = b.iterations ?? RESAMPLES;
+  const seed = b.seed ?? SEED;
+  return iterations === RESAMPLES && seed === SEED
+    ? PAIRED_NOTE
+    : `${PAIRED_NOTE} This comparison: ${iterations.toLocaleString('en-US')} resamples, seed ${seed}.`;
+}

@@ -8,10 +8,8 @@ import {
   disagreementNotes,
   intervalText,
   methodsNoteFor,
-  PAIRED_NOTE,
+  pairedNoteFor,
   pText,
-  RESAMPLES,
-  SEED,
   TEST_LABEL,
   type Interval,
 } from '../stats/index.js';
@@ -84,11 +82,6 @@ export function perTopicTable(r: TrecEvalResult): string {
   );
 }
 
-/** " This comparison: 500 resamples, seed 7." when the paired figures were not computed with the defaults PAIRED_NOTE names (as `lexcase compare` says it). */
-function settingsNote(b: TrecComparison['bootstrap'] | undefined): string {
-  return b && (b.iterations !== RESAMPLES || b.seed !== SEED) ? ` This comparison: ${b.iterations.toLocaleString('en-US')} resamples, seed ${b.seed}.` : '';
-}
-
 export function comparisonTable(c: TrecComparison, labelA: string, labelB: string): string {
   const rows = Object.entries(c.metrics).map(([m, d]) => [
     m,
@@ -105,7 +98,7 @@ export function comparisonTable(c: TrecComparison, labelA: string, labelB: strin
     table(['metric', 'A', 'B', 'B − A', '95% interval of B − A', 'p', 'test'], rows),
     '',
     ...Object.entries(c.metrics).flatMap(([m, d]) => disagreementNotes([{ label: m, disagreement: d.disagreement }]).concat('')),
-    PAIRED_NOTE + settingsNote(c.bootstrap),
+    pairedNoteFor(c.bootstrap),
   ].join('\n');
 }
 

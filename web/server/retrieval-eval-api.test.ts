@@ -124,6 +124,46 @@ describe('explorer retrieval evaluation of a topics+qrels set', () => {
     expect(row('norel')).toMatchObject({ relevant: 0, firstRank: { bm25: null } });
   }, 60_000);
 
+  it('the paired footnote names the bootstrap settings the comparison used, word for word as `eval run --compare` (it always named 2,000 resamples, seed 13)', async () => {
+    const runFile = join(dir, 'cmp.txt');
+    const wrote = await runCli(['eval', 'retrieval', '--topics', topics, '--qrels', qrels, '--index', index, '--method', 'bm25,qld', '--run-file', runFile]);
+    expect(wrote.code, wrote.stderr).toBe(0);
+    /** The footnote `eval run A --compare B` prints (its last line that starts "Δ = B − A"). */
+    const cliNote = async (...settings: string[]) => {
+      const r = await runCli([
+        'eval',
+        'run',
+        join(dir, 'cmp.bm25.txt'),
+        '--qrels',
+        qrels,
+        '--compare',
+        join(dir, 'cmp.qld.txt'),
+        '--metrics',
+        'ndcg@10',
+        ...settings,
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      return r.stdout
+        .split('\n')
+        .filter((l) => l.startsWith('Δ = B − A'))
+        .at(-1)!;
+    };
+    const explorer = async (settings: string) => {
+      const res = await fetch(`${s.url}/api/eval/retrieval?set=user:1&methods=bm25,qld&a=bm25&b=qld&metric=ndcg@10${settings}`);
+      expect(res.status).toBe(200);
+      return (await res.json()) as { pairedNote: string; paired: { bootstrap: { iterations: number; seed: number } } };
+    };
+    const other = await explorer('&iterations=500&seed=7');
+    expect(other.paired.bootstrap).toEqual({ iterations: 500, seed: 7 });
+    expect(other.pairedNote).toMatch(/ This comparison: 500 resamples, seed 7\.$/);
+    expect(other.pairedNote).toBe(await cliNote('--iterations', '500', '--seed', '7'));
+    const shared = await explorer('');
+    expect(shared.paired.bootstrap).toEqual({ iterations: 2000, seed: 13 });
+    expect(shared.pairedNote).not.toMatch(/This comparison/);
+    expect(shared.pairedNote).toBe(await cliNote());
+    expect((await fetch(`${s.url}/api/eval/retrieval?set=user:1&methods=bm25,qld&iterations=0`)).status).toBe(400);
+  }, 60_000);
+
   it('a topic the search got no hit for: the note says it scores 0 and is in the mean (it said nothing, and the docs said skipped)', async () => {
     const res = await fetch(`${s.url}/api/eval/retrieval?set=user:2&methods=bm25`);
     expect(res.status).toBe(200);

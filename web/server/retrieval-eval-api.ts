@@ -25,8 +25,10 @@ import {
   intervalText,
   methodLabel,
   METHODS_NOTE,
-  PAIRED_NOTE,
   pairedDifference,
+  pairedNoteFor,
+  RESAMPLES,
+  SEED,
   testText,
   valueText,
 } from '../../eval/stats/index.js';
@@ -55,6 +57,14 @@ export const retrievalEvalQuerySchema = z.object({
   a: z.string().max(20).optional(),
   b: z.string().max(20).optional(),
   metric: z.enum(PAIRED_METRICS).default('recall@10'),
+  /** The paired comparison's bootstrap resamples and seed (default the statistics module's: 2,000, 13), as `eval run --compare --iterations --seed`. */
+  iterations: z.coerce.number().int().min(1).max(100_000).default(RESAMPLES),
+  seed: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .default(SEED),
 });
 
 /** Characters of a query shown (and put in the search view's link); the evaluation always uses the whole query. */
@@ -249,6 +259,8 @@ export function createRetrievalEval(ix: IndexContext, sets: EvalSet[]) {
         };
       });
       let paired = null;
+      // the settings the paired figures are computed with, and the footnote names (pairedNoteFor: as `eval run --compare`)
+      const bootstrap = { iterations: q.iterations, seed: q.seed };
       const a = q.a ?? methods[0];
       const b = q.b ?? methods[1];
       if (a && b && a !== b) {
@@ -261,6 +273,7 @@ export function createRetrievalEval(ix: IndexContext, sets: EvalSet[]) {
         const d = pairedDifference(
           shared.map((x) => x.values[q.metric] ?? 0),
           shared.map((x) => mb.get(x.id)!.values[q.metric] ?? 0),
+          bootstrap,
         );
         paired = {
           a,
@@ -273,6 +286,7 @@ export function createRetrievalEval(ix: IndexContext, sets: EvalSet[]) {
           hi: d.hi,
           p: d.p,
           test: d.test,
+          bootstrap,
           text: { diff: diffText(d.estimate, 'decimal'), interval: diffIntervalText(d, 'decimal'), pLine: testText(d) },
         };
       }
@@ -286,7 +300,7 @@ export function createRetrievalEval(ix: IndexContext, sets: EvalSet[]) {
         ks: EVAL_KS,
         methods,
         methodsNote: METHODS_NOTE,
-        pairedNote: PAIRED_NOTE,
+        pairedNote: pairedNoteFor(bootstrap),
         results: res.map((r) => ({
           method: r.method,
           n: r.n,
