@@ -30,7 +30,8 @@ import { evaluateRun, type TopicSet, type TrecEvalOptions, type TrecEvalResult }
 import type { TrecRun } from './run.js';
 import { DEFAULT_DEPTH } from './depth.js';
 import type { TieMode } from './anserini-ties.js';
-import { openDocStore } from '../../indexer/docstore.js';
+import { openDocStore, type OpenedDocStore } from '../../indexer/docstore.js';
+import { judgementsNotInIndex, type JudgedIds } from './qrels-in-index.js';
 import { aggregateHits, describeAggregation, docMapOf, parseAggregate, PASSAGE_HITS_PER_DOC, type Aggregation } from './aggregate/index.js';
 
 export interface TopicsIndexEvalOptions extends TrecEvalOptions {
@@ -82,7 +83,7 @@ export interface TopicsRetrievalReport {
   topics: { file: string; n: number; evaluated: number };
   qrels: { file: string; topics: number; judgements: number };
   depth: number;
-  /** What a reader must know to read a figure right: a metric cut deeper than the hits retrieved, a hybrid depth below them (also logged as warnings). */
+  /** What a reader must know to read a figure right: a metric cut deeper than the hits retrieved, a hybrid depth below them, relevant judgements naming ids not in the index (also logged as warnings). */
   warnings?: string[];
   /** Present when the runs are per document: the strategy, the document id rule, documents and passages a topic. */
   aggregate?: ReturnType<typeof describeAggregation>;
@@ -133,12 +134,23 @@ export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<T
   for (const m of opts.methods) retrievers.push(await openRetriever(opts.index, m, optionsOf(m)));
   const warnings = depthWarnings(opts.measures, depth, retrievers, !!strategy);
   for (const w of warnings) log.warn(`eval retrieval: ${w}`);
-  const docs = strategy ? await openDocStore(opts.index) : undefined;
+  const docs = await openDocStore(opts.index);
   const results: TopicsMethodResult[] = [];
   let aggregation: Aggregation | undefined;
   const passageHits = opts.aggregate ? (opts.aggregate.passageHits ?? PASSAGE_HITS_PER_DOC * depth) : undefined;
   try {
     if (strategy) aggregation = { strategy, map: await docMapOf({ docs, pattern: opts.aggregate!.docIdPattern, index: opts.index }), k: depth };
+    const unjudgeable = await judgementsNotInIndex(
+      opts.qrels,
+      opts.topics.map((t) => t.id),
+      opts.relevanceLevel ?? 1,
+      await judgedIdsOf(docs, aggregation),
+      opts.index,
+    );
+    if (unjudgeable) {
+      warnings.push(unjudgeable);
+      log.warn(`eval retrieval: ${unjudgeable}`);
+    }
     for (const [i, retriever] of retrievers.entries()) {
       const method = String(retriever.method);
       const runFile = opts.runFile ? runFileFor(opts.runFile, method, opts.methods.length > 1) : undefined;
@@ -169,7 +181,7 @@ export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<T
       });
     }
   } finally {
-    await docs?.close();
+    await docs.close();
   }
   let judgements = 0;
   for (const j of opts.qrels.values()) judgements += j.size;
@@ -186,6 +198,22 @@ export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<T
     ...(warnings.length ? { warnings } : {}),
     ...(aggregation ? { aggregate: describeAggregation(aggregation, passageHits) } : {}),
     results,
+  };
+}
+
+/** The ids a run over `docs` can hold: passage ids, or with an aggregation its documents' ids. */
+async function judgedIdsOf(docs: OpenedDocStore, aggregation: Aggregation | undefined): Promise<JudgedIds> {
+  if (aggregation) {
+    const documents = new Set<string>();
+    for (let i = 0; i < docs.size; i++) documents.add(aggregation.map.docOf(docs.idAt(i)));
+    return { unit: 'documents', has: (id) => documents.has(id) };
+  }
+  const forms = (id: string) => [id.normalize('NFC'), id.normalize('NFD')].filter((f) => f !== id);
+  return {
+    unit: 'passages',
+    has: (id) => docs.indexOf(id) >= 0,
+    otherForm: (id) => forms(id).find((f) => docs.indexOf(f) >= 0),
+    documentIds: async () => new Set((await docs.docIds()).filter((d) => d !== '')),
   };
 }
 
