@@ -7,6 +7,7 @@
 import { errors } from '../core/errors.js';
 import type { Passage } from './types.js';
 import { describeType, idProblem, idValueProblem, quoteId, rawNumberIdProblem } from './passage-rules.js';
+import { setPassageOrigin } from './passage-origin.js';
 
 export interface FieldMapping {
   id?: string;
@@ -175,5 +176,6 @@ export function toPassage(rec: unknown, map: FieldMapping, ctx: MapContext): Pas
     }
     if (Object.keys(meta).length) p.meta = meta;
   }
+  setPassageOrigin(p, { file: ctx.file, line: ctx.line });
   return p;
 }

@@ -125,7 +125,7 @@ describe('unsafe ids are refused with file:line', () => {
       ['zwsp', /zwsp\.jsonl:2: passage id "p\\u200b1" \(field "id"\) contains an invisible format character/],
       ['rlo', /rlo\.jsonl:2: passage id "\\u202e1p" \(field "id"\) contains an invisible format character/],
       ['one-point-oh', /one-point-oh\.jsonl:2: passage id \(field "id"\) is the JSON number 1\.0/],
-      ['nfc', /nfc\.jsonl:3: passage id "cafe\\u0301" \(field "id"\) is passage #2's id "caf\\u00e9" in another Unicode form/],
+      ['nfc', /nfc\.jsonl:3: passage id "cafe\\u0301" \(field "id"\) is the id "caf\\u00e9" of the passage on line 2 in another Unicode form/],
     ] as const) {
       const r = await cliChild(['index', 'build', join(dir, `${name}.jsonl`), '--out', join(dir, `${name}-idx`), '--workers', '0']);
       expect(r.code).toBe(1);

@@ -34,6 +34,7 @@ import { CorpusNotes } from './corpus-notes.js';
 import { acquireLock } from '../core/dir-lock.js';
 import { clearOwnTempName, createMarkedDir, removeStaleBuildDirs, removeTempDir, swapIntoPlace } from './build-dirs.js';
 import { describeType, idKey, idProblem, quoteId } from '../corpora/passage-rules.js';
+import { passageOrigin, type PassageOrigin } from '../corpora/passage-origin.js';
 
 export interface BuildOptions {
   /** Index directory to write (replaced atomically if it exists). */
@@ -230,6 +231,32 @@ function workerError(i: number, message: string, cause?: unknown): Error {
 /** An id quoted with every non-ASCII character escaped (\u00e9 vs e\u0301: twins that print alike). */
 const asciiId = (id: string): string => JSON.stringify(id).replace(/[^\u0020-\u007e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
+/** Each passage's line (by ordinal, 4 bytes a passage) and the ordinals where a new file starts: where the first of two duplicate ids was read. */
+class PassageOrigins {
+  private lines = new Uint32Array(1 << 12);
+  private files: { from: number; file: string }[] = [];
+  add(ordinal: number, origin: PassageOrigin | undefined): void {
+    if (!origin) return;
+    if (ordinal >= this.lines.length) {
+      const grown = new Uint32Array(Math.max(this.lines.length * 2, ordinal + 1));
+      grown.set(this.lines);
+      this.lines = grown;
+    }
+    this.lines[ordinal] = origin.line;
+    if (this.files.at(-1)?.file !== origin.file) this.files.push({ from: ordinal, file: origin.file });
+  }
+  of(ordinal: number): PassageOrigin | undefined {
+    const line = ordinal < this.lines.length ? this.lines[ordinal] : 0;
+    if (!line) return undefined;
+    for (let i = this.files.length - 1; i >= 0; i--) if (this.files[i].from <= ordinal) return { file: this.files[i].file, line };
+    return undefined;
+  }
+  clear(): void {
+    this.lines = new Uint32Array(0);
+    this.files = [];
+  }
+}
+
 function checkPassage(p: PassageInput, position: number, corpusName: string): void {
   if (!p || typeof p !== 'object') throw errors.corpusParse(corpusName, position, 'passage is not an object');
   if (typeof p.id !== 'string' || p.id.length === 0) throw errors.corpusParse(corpusName, position, 'passage field "id" must be a non-empty string');
@@ -313,6 +340,7 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
     const compressDocs = opts.compressDocs ?? true;
     const docs = new DocStoreWriter(tmp, compressDocs);
     const seen = new Map<string, number>();
+    const origins = new PassageOrigins();
     const notes = new CorpusNotes();
     /** Ids whose NFC form differs from the id as read (keyed by the NFC form), for the message naming both. */
     const twins = new Map<string, string>();
@@ -337,16 +365,28 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
       // Ids are compared in Unicode NFC: "café" written precomposed and decomposed are one id.
       const key = idKey(p.id);
       const first = seen.get(key);
+      // A file loader's passage is named by its file and line (a CSV header, blank lines and
+      // multi-line records make the line differ from the passage's ordinal); a passage built in code by its ordinal.
+      const origin = passageOrigin(p);
       if (first !== undefined) {
         const firstId = twins.get(key) ?? key;
-        const e = errors.duplicateId(p.id, corpusName, n + 1);
+        const file = origin?.file ?? corpusName;
+        const line = origin?.line ?? n + 1;
+        const firstOrigin = origins.of(first);
+        const firstAt = firstOrigin
+          ? firstOrigin.file === file
+            ? `line ${firstOrigin.line}`
+            : `${firstOrigin.file}:${firstOrigin.line}`
+          : `passage #${first}`;
+        const e = errors.duplicateId(p.id, file, line);
         e.message =
           firstId !== p.id
-            ? `${corpusName}:${n + 1}: passage id ${asciiId(p.id)} (field "id") is passage #${first}'s id ${asciiId(firstId)} in another Unicode form (the same after NFC normalisation): any tool that normalises text makes them one id; give them distinct ids`
-            : `${e.message} (first seen as passage #${first})`;
+            ? `${file}:${line}: passage id ${asciiId(p.id)} (field "id") is the id ${asciiId(firstId)} of the passage ${firstOrigin ? `on ${firstAt}` : firstAt} in another Unicode form (the same after NFC normalisation): any tool that normalises text makes them one id; give them distinct ids`
+            : `${e.message} (first seen ${firstOrigin ? 'on' : 'as'} ${firstAt})`;
         throw e;
       }
       seen.set(key, n + 1);
+      origins.add(n + 1, origin);
       if (key !== p.id) twins.set(key, p.id);
       docs.add(withSource(p, corpusName));
       notes.add(p);
@@ -358,6 +398,7 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
     await flush();
     seen.clear();
     twins.clear();
+    origins.clear();
     if (n === 0) throw errors.corpusEmpty(corpusName);
     for (const w of notes.warnings(corpusName, n)) log.warn(w);
     const segments = await sinkNow.finish();
