@@ -7,7 +7,7 @@
  * workers (or analyses them itself with workers: 0); each worker keeps an in-memory segment and
  * spills it to disk every `segmentPostings` postings; at the end the segments are merged.
  */
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -231,6 +231,26 @@ function workerError(i: number, message: string, cause?: unknown): Error {
 /** An id quoted with every non-ASCII character escaped (\u00e9 vs e\u0301: twins that print alike). */
 const asciiId = (id: string): string => JSON.stringify(id).replace(/[^\u0020-\u007e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
+/** The id of passage `i` (build order) from a doc store's ids column on disk (docs/ids.off: Float64 offsets into docs/ids.bin). */
+function readIdAt(dir: string, i: number): string {
+  const off = Buffer.alloc(16);
+  const fo = openSync(join(dir, 'docs/ids.off'), 'r');
+  try {
+    readSync(fo, off, 0, 16, i * 8);
+  } finally {
+    closeSync(fo);
+  }
+  const start = off.readDoubleLE(0);
+  const bytes = Buffer.alloc(off.readDoubleLE(8) - start);
+  const fb = openSync(join(dir, 'docs/ids.bin'), 'r');
+  try {
+    readSync(fb, bytes, 0, bytes.length, start);
+  } finally {
+    closeSync(fb);
+  }
+  return bytes.toString('utf8');
+}
+
 /** Each passage's line (by ordinal, 4 bytes a passage) and the ordinals where a new file starts: where the first of two duplicate ids was read. */
 class PassageOrigins {
   private lines = new Uint32Array(1 << 12);
@@ -400,13 +420,15 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
     twins.clear();
     origins.clear();
     if (n === 0) throw errors.corpusEmpty(corpusName);
-    for (const w of notes.warnings(corpusName, n)) log.warn(w);
     const segments = await sinkNow.finish();
     if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('build aborted');
     const sources = await docs.close(checksums);
 
     // Doc lengths, their sum, and doc order by (length, index) via a counting sort.
     const dl = lengths.a.subarray(0, n);
+    // Passages with text but no index term (stopwords, punctuation), named by their id in the ids column just written.
+    notes.addLengths(dl, (i) => readIdAt(tmp, i));
+    for (const w of notes.warnings(corpusName, n)) log.warn(w);
     let total = 0;
     let maxLen = 0;
     for (let i = 0; i < n; i++) {

@@ -56,4 +56,32 @@ describe('index build notes empty passages and replacement characters', () => {
     expect(m.corpus).not.toHaveProperty('emptyPassages');
     expect(m.corpus).not.toHaveProperty('replacementPassages');
   });
+
+  it('counts passages with text but no index term (only stopwords, punctuation or symbols) apart from the empty ones, and names the first', async () => {
+    // "(a) It is." and "§§ — ;" have text, but every token is a stopword or no token at all: like an
+    // empty passage they have no term (bm25 never returns them, textbook qld ranks them by length
+    // alone). Before, the build said "41 passages (1 with no text)" and nothing of these two.
+    const f = join(tmp.dir, 'termless.jsonl');
+    const extra = [
+      { id: 's1', text: '(a) It is.' },
+      { id: 'e1', text: '   ' },
+      { id: 's2', text: '§§ — ;' },
+    ];
+    await writeFile(f, `${real.slice(0, 38).join('\n')}\n${extra.map((p) => JSON.stringify(p)).join('\n')}\n`);
+    const out = join(tmp.dir, 'termless-idx');
+    const r = await runCli(['index', 'build', f, '--out', out, '--workers', '1']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('termless.jsonl: 1 of 41 passages have no text (empty or whitespace only; the first: "e1")');
+    expect(r.stderr).toContain(
+      'termless.jsonl: 2 of 41 passages have text but no index term under this analyzer (only stopwords, punctuation or symbols; the first: "s1")',
+    );
+    expect(r.stdout).toContain('41 passages (1 with no text, 2 with no index term)');
+    const m = await readManifest(out);
+    expect(m.corpus).toMatchObject({ passages: 41, emptyPassages: 1, termlessPassages: 2 });
+    expect((m.sparse as { totalTokens: number }).totalTokens).toBeGreaterThan(0);
+    const info = await runCli(['index', 'info', out]);
+    expect(info.stdout).toContain('\n  notes     1 with no text, 2 with no index term\n');
+    // the clean file of the test above: nothing recorded
+    expect((await readManifest(join(tmp.dir, 'clean'))).corpus).not.toHaveProperty('termlessPassages');
+  });
 });

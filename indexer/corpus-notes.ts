@@ -3,9 +3,13 @@
  * may think (counted while the build reads them; indexer/build.ts warns and records the counts in
  * the manifest's `corpus` section):
  *
- *   emptyPassages        passages whose text is empty or whitespace only: no terms, so the sparse
- *                        methods rank them only by length (textbook QLD above real ones), and a
- *                        dense index embeds them (their title, or nothing) like any other
+ *   emptyPassages        passages whose text is empty or whitespace only: no terms, so bm25 never
+ *                        returns them and textbook QLD ranks them by length alone (above longer
+ *                        passages that match), and a dense index embeds them (their title, or
+ *                        nothing) like any other
+ *   termlessPassages     passages with text but no index term under the index's analyzer (only
+ *                        stopwords, punctuation or symbols: "(a) It is.", "§§"): searched like the
+ *                        empty ones; counted from the document lengths once the build has them
  *   replacementPassages  passages whose text or title holds U+FFFD, the replacement character:
  *                        what the loaders read invalid UTF-8 bytes as (a Latin-1 file's "é"), so
  *                        those words are neither searched nor shown as the file wrote them
@@ -18,6 +22,7 @@ const REPLACEMENT = '\uFFFD';
 
 export interface CorpusNoteCounts {
   emptyPassages?: number;
+  termlessPassages?: number;
   replacementPassages?: number;
 }
 
@@ -26,18 +31,47 @@ export class CorpusNotes {
   private firstEmpty = '';
   private replaced = 0;
   private firstReplaced = '';
+  /** Bit per passage (build order): its text is empty or whitespace only. */
+  private emptyBits = new Uint8Array(1 << 10);
+  private added = 0;
+  private termless = 0;
+  private firstTermless = '';
 
   add(p: PassageInput): void {
+    const i = this.added++;
     if (!p.text.trim()) {
       if (!this.empty++) this.firstEmpty = p.id;
+      if (i >> 3 >= this.emptyBits.length) {
+        const grown = new Uint8Array(Math.max(this.emptyBits.length * 2, (i >> 3) + 1));
+        grown.set(this.emptyBits);
+        this.emptyBits = grown;
+      }
+      this.emptyBits[i >> 3] |= 1 << (i & 7);
     }
     if (p.text.includes(REPLACEMENT) || p.title?.includes(REPLACEMENT)) {
       if (!this.replaced++) this.firstReplaced = p.id;
     }
   }
 
+  /**
+   * Count the passages with text but no index term, from the document lengths in index terms (build
+   * order); `idAt` names the first of them.
+   */
+  addLengths(lengths: ArrayLike<number>, idAt: (i: number) => string): void {
+    let first = -1;
+    for (let i = 0; i < lengths.length; i++) {
+      if (lengths[i] !== 0 || (i >> 3 < this.emptyBits.length && this.emptyBits[i >> 3] & (1 << (i & 7)))) continue;
+      if (!this.termless++) first = i;
+    }
+    if (first >= 0) this.firstTermless = idAt(first);
+  }
+
   counts(): CorpusNoteCounts {
-    return { ...(this.empty ? { emptyPassages: this.empty } : {}), ...(this.replaced ? { replacementPassages: this.replaced } : {}) };
+    return {
+      ...(this.empty ? { emptyPassages: this.empty } : {}),
+      ...(this.termless ? { termlessPassages: this.termless } : {}),
+      ...(this.replaced ? { replacementPassages: this.replaced } : {}),
+    };
   }
 
   /** One warning per kind noted, naming the count and the first passage. */
@@ -46,7 +80,12 @@ export class CorpusNotes {
     return [
       ...(this.empty
         ? [
-            `${corpusName}: ${of(this.empty)} have no text (empty or whitespace only; the first: "${this.firstEmpty}"): indexed with no terms, they rank by length alone in bm25/qld and get a vector in dense`,
+            `${corpusName}: ${of(this.empty)} have no text (empty or whitespace only; the first: "${this.firstEmpty}"): indexed with no terms, bm25 never returns them, textbook qld ranks them by length alone (above longer passages that match), and dense gives them a vector`,
+          ]
+        : []),
+      ...(this.termless
+        ? [
+            `${corpusName}: ${of(this.termless)} have text but no index term under this analyzer (only stopwords, punctuation or symbols; the first: "${this.firstTermless}"): searched as passages with no text — bm25 never returns them, textbook qld ranks them by length alone (above longer passages that match)`,
           ]
         : []),
       ...(this.replaced

@@ -32,6 +32,8 @@ export const manifestSchema = z.object({
     sources: z.record(z.string(), z.number()).optional(),
     /** Passages with no text (empty or whitespace only), when any (corpus-notes.ts); absent in older dirs. */
     emptyPassages: z.number().int().optional(),
+    /** Passages with text but no index term under the analyzer (only stopwords, punctuation or symbols), when any (corpus-notes.ts); absent in older dirs. */
+    termlessPassages: z.number().int().optional(),
     /** Passages whose text or title holds U+FFFD (invalid UTF-8 read as replacement characters), when any; absent in older dirs. */
     replacementPassages: z.number().int().optional(),
   }),

@@ -145,11 +145,12 @@ export async function runIndexBuild(
   }
 }
 
-/** "2 with no text, 1 with U+FFFD replacement characters" (indexer/corpus-notes.ts); "" when the build noted none. */
+/** "2 with no text, 1 with no index term, 1 with U+FFFD replacement characters" (indexer/corpus-notes.ts); "" when the build noted none. */
 function corpusNotes(m: Manifest): string {
-  const { emptyPassages: empty, replacementPassages: replaced } = m.corpus;
+  const { emptyPassages: empty, termlessPassages: termless, replacementPassages: replaced } = m.corpus;
   return [
     ...(empty ? [`${empty.toLocaleString('en-US')} with no text`] : []),
+    ...(termless ? [`${termless.toLocaleString('en-US')} with no index term`] : []),
     ...(replaced ? [`${replaced.toLocaleString('en-US')} with U+FFFD replacement characters`] : []),
   ].join(', ');
 }
