@@ -11,6 +11,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import '../agents/systems.js'; // the system list: old and new system names are read as one
 import type { Exchange } from '../core/llm/record-replay.js';
 import { SEED_DERIVATION } from '../core/rng.js';
+import { madRequests } from '../agents/mad/requests.js';
+import { requestFingerprint } from './request-fingerprint.js';
 import { exchangesPath, modelSettingsPath, readExchanges, replayInfo, verifyExchanges, writeExchanges } from './llm-exchanges.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lexcase-xhash-'));
@@ -111,6 +113,34 @@ describe('a replay is compared with the recorded config', () => {
     await expect(replayInfo(run, { system: 'acal/cot', task: 'hearsay' }, 13)).rejects.toThrow(
       /was recorded with system = "acal\/acal", this replay has "acal\/cot"/,
     );
+  });
+
+  it('a MAD run recorded with older prompts is refused as such — not replayable by this version, re-run with `lexcase run mad …` — not with advice to use the recorded flags', async () => {
+    const { run } = await recorded('older-prompts');
+    writeFileSync(modelSettingsPath(run), JSON.stringify({ model: 'm' }));
+    writeFileSync(join(run, 'results.jsonl'), '');
+    const parts = madRequests('mad', { passageChars: 700, tools: [] });
+    const judge = Object.keys(parts).find((k) => /judge/i.test(k)) ?? Object.keys(parts)[0];
+    // the run as the lexcase before the last change to the judge's template recorded it
+    const older = requestFingerprint({ ...parts, [judge]: 'You are the judge of an older lexcase. Pick A, B, C or D.' });
+    const cfg = { system: 'mad/mad', rounds: 2, topology: 'all-to-all', dataset: 'barexam', split: 'val', k: 5, seedDerivation: SEED_DERIVATION };
+    writeFileSync(
+      join(run, 'config.json'),
+      JSON.stringify({ seed: 13, config: { ...cfg, prompts: older }, provenance: { gitSha: 'a1b2c3d4e5f60718293a', lexcaseVersion: '0.0.9' } }),
+    );
+    const e = (await replayInfo(run, { ...cfg, prompts: requestFingerprint(parts) }, 13).catch((x: unknown) => x)) as Error & { code: string };
+    expect(e.code).toBe('RUN_INVALID');
+    expect(e.message).toContain(
+      `was recorded with an older prompt version of mad/mad (prompts ${older.sha256.slice(0, 12)}, recorded by lexcase 0.0.9, git sha a1b2c3d4e5f6;`,
+    );
+    expect(e.message).toContain(`part ${judge} changed`);
+    expect(e.message).toContain(
+      'it cannot be replayed with this version; re-run with `lexcase run mad …` (the recorded command, without --replay) into a new run dir to get a fresh run',
+    );
+    expect(e.message).not.toMatch(/recorded run's flags/);
+    // the same prompts: replayed
+    writeFileSync(join(run, 'config.json'), JSON.stringify({ seed: 13, config: { ...cfg, prompts: requestFingerprint(parts) } }));
+    await expect(replayInfo(run, { ...cfg, prompts: requestFingerprint(parts) }, 13)).resolves.toMatchObject({ dir: run });
   });
 
   it("a recording whose items' seeds were derived otherwise (an older lexcase, which did not record it) is refused: its orders and tie-breaks would differ", async () => {

@@ -160,7 +160,9 @@ const stable = (v: unknown): string =>
 export async function replayInfo(dir: string, config: Record<string, unknown>, seed: number): Promise<ReplayInfo> {
   await readModelSettings(dir);
   await verifyExchanges(dir);
-  const rec = (await readConfig(dir)) as { seed?: number; config?: Record<string, unknown> } | undefined;
+  const rec = (await readConfig(dir)) as
+    | { seed?: number; config?: Record<string, unknown>; provenance?: { gitSha?: string; lexcaseVersion?: string } }
+    | undefined;
   if (!rec) throw errors.runInvalid(dir, 'has no config.json: not a run dir');
   if (rec.seed !== seed) throw errors.runInvalid(dir, `was recorded with seed ${rec.seed}; replay it with --seed ${rec.seed}`);
   // an older lexcase drew the items' orders and tie-breaks otherwise from the same seed: a replay would not reproduce them
@@ -175,6 +177,7 @@ export async function replayInfo(dir: string, config: Record<string, unknown>, s
   const b = withCanonicalSystem(config);
   for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
     if (MAY_DIFFER.has(k) || stable(a[k]) === stable(b[k])) continue;
+    if (k === 'prompts') throw olderPrompts(dir, a, b, rec.provenance);
     throw errors.runInvalid(
       dir,
       `was recorded with ${k} = ${stable(a[k]) ?? '(unset)'}, this replay has ${stable(b[k]) ?? '(unset)'}; replay it with the recorded run's flags`,
@@ -183,6 +186,34 @@ export async function replayInfo(dir: string, config: Record<string, unknown>, s
   const { records } = await readResults(dir);
   const recorded = new Map(records.map((r) => [r.id, r]));
   return { dir, recorded, order: records.map((r) => r.id) };
+}
+
+/**
+ * The refusal of a replay whose recorded prompts (config.json `prompts`, eval/request-fingerprint.ts)
+ * are not this lexcase's: the recorded replies answer other prompts, so no flag makes them replay —
+ * the run was recorded with an older prompt version of its system; a fresh run (`lexcase run …`, the
+ * command that made it, without --replay) is what this version can make. Before, the refusal said
+ * "replay it with the recorded run's flags", which the run already had.
+ */
+function olderPrompts(
+  dir: string,
+  recorded: Record<string, unknown>,
+  now: Record<string, unknown>,
+  prov: { gitSha?: string; lexcaseVersion?: string } | undefined,
+): Error {
+  const system = typeof now.system === 'string' ? now.system : typeof recorded.system === 'string' ? recorded.system : 'this system';
+  const fp = (v: unknown) => (v && typeof v === 'object' ? (v as { sha256?: unknown; parts?: Record<string, unknown> }) : {});
+  const [was, is] = [fp(recorded.prompts), fp(now.prompts)];
+  const parts = [...new Set([...Object.keys(was.parts ?? {}), ...Object.keys(is.parts ?? {})])].filter((p) => was.parts?.[p] !== is.parts?.[p]).sort();
+  const short = (v: unknown) => (typeof v === 'string' ? v.slice(0, 12) : '(unset)');
+  const by = [prov?.lexcaseVersion ? `lexcase ${prov.lexcaseVersion}` : undefined, prov?.gitSha ? `git sha ${prov.gitSha.slice(0, 12)}` : undefined].filter(
+    Boolean,
+  );
+  const command = `lexcase run ${system.split('/')[0]} …`;
+  return errors.runInvalid(
+    dir,
+    `was recorded with an older prompt version of ${system} (prompts ${short(was.sha256)}${by.length ? `, recorded by ${by.join(', ')}` : ''}; this lexcase's are ${short(is.sha256)}${parts.length ? `, ${parts.length === 1 ? 'part' : 'parts'} ${parts.join(', ')} changed` : ''}): its recorded replies answer other prompts, so it cannot be replayed with this version; re-run with \`${command}\` (the recorded command, without --replay) into a new run dir to get a fresh run`,
+  );
 }
 
 /** One LLM call as the explorer's inspector shows it (derived from a recorded Exchange). */
