@@ -58,7 +58,13 @@ export function datasetChecksum(items: { id: string }[], gold?: (item: never) =>
 
 export interface Provenance {
   lexcaseVersion: string;
+  /** lexcase's commit; of a merged run whose shards ran different code, shard 1's (all of them: `gitShas`). */
   gitSha: string;
+  /**
+   * A merged run whose shards ran different code (eval/reproduce/merge-config.ts mergedGitShas):
+   * each git sha with the shards that ran it and their items, in shard order. Absent otherwise.
+   */
+  gitShas?: { gitSha: string; shards: number[]; items: number }[];
   node: string;
   datasetChecksum: string;
   items: number;

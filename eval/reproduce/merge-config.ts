@@ -11,8 +11,11 @@
  *  - `shardProvenance(file, merged)`: one shard's entry of the merged config.json's `mergedFrom` —
  *    its code (git sha, lexcase version), when it started, its resumes, and its own settings where
  *    they differ from the merged config's (`settings`: the operational ones and the index path).
+ *  - `mergedGitShas(entries)`: the git shas the shards ran, each with its shards and items (the
+ *    merged provenance's `gitShas` when there are several; report.md's "git sha: mixed: …").
  *  - `mixedCodeWarning(runId, entries)`: the warning when the shards ran different code (git shas).
  */
+import type { Provenance } from '../provenance.js';
 import type { RunConfigFile, ShardProvenance } from '../run-config-file.js';
 
 export type { ShardProvenance };
@@ -44,14 +47,29 @@ export function shardProvenance(file: Partial<RunConfigFile>, merged: Record<str
   };
 }
 
-/** The warning when the shards of run `runId` ran different code (undefined: one git sha). */
-export function mixedCodeWarning(runId: string, entries: readonly (ShardProvenance & { shard: { index: number; count: number } })[]): string | undefined {
-  const shas = new Map<string, number[]>();
-  for (const e of entries) {
+type ShardEntry = ShardProvenance & { shard: { index: number; count: number }; items: number };
+
+/**
+ * The code each part of a merged run ran: one entry per git sha, with its shards and their items,
+ * in shard order (the merged provenance's `gitShas`, written only when there are two or more: the
+ * top-level `gitSha`, shard 1's, then names only part of the run).
+ */
+export function mergedGitShas(entries: readonly ShardEntry[]): NonNullable<Provenance['gitShas']> {
+  const shas = new Map<string, { gitSha: string; shards: number[]; items: number }>();
+  for (const e of [...entries].sort((a, b) => a.shard.index - b.shard.index)) {
     const sha = e.gitSha ?? 'unknown';
-    shas.set(sha, [...(shas.get(sha) ?? []), e.shard.index]);
+    const g = shas.get(sha) ?? { gitSha: sha, shards: [], items: 0 };
+    g.shards.push(e.shard.index);
+    g.items += e.items;
+    shas.set(sha, g);
   }
-  if (shas.size < 2) return undefined;
-  const which = [...shas].map(([sha, idx]) => `${sha.slice(0, 12)} (shard${idx.length > 1 ? 's' : ''} ${idx.join(', ')})`).join(', ');
-  return `run ${runId}: the shards ran different code (git sha ${which}); the merged provenance names shard 1's, each shard's is in config.json mergedFrom`;
+  return [...shas.values()];
+}
+
+/** The warning when the shards of run `runId` ran different code (undefined: one git sha). */
+export function mixedCodeWarning(runId: string, entries: readonly ShardEntry[]): string | undefined {
+  const shas = mergedGitShas(entries);
+  if (shas.length < 2) return undefined;
+  const which = shas.map((g) => `${g.gitSha.slice(0, 12)} (shard${g.shards.length > 1 ? 's' : ''} ${g.shards.join(', ')})`).join(', ');
+  return `run ${runId}: the shards ran different code (git sha ${which}); the merged provenance names each (provenance.gitShas; gitSha is shard 1's), each shard's is in config.json mergedFrom`;
 }

@@ -87,6 +87,9 @@ describe('merge of shards run on two hosts', () => {
       index: join(dir, 'h2', '.lexcase', 'demo', 'index'),
     });
     expect(mc.mergedFrom[0].settings).toBeUndefined();
+    // the shards ran the same code: one sha, no gitShas
+    expect(mc.provenance.gitShas).toBeUndefined();
+    expect(readFileSync(join(runDirOf(join(dir, 'mh'), 'llm-only'), 'report.md'), 'utf8')).toContain(`- **git sha**: ${mc.provenance.gitSha}\n`);
 
     // the second host's index was built with another analyzer: refused, naming what differs
     await shardOn('h3', 2, { indexContent: { ...indexContent, analyzer: { stemmer: 'none' } } });
@@ -95,7 +98,7 @@ describe('merge of shards run on two hosts', () => {
     );
   }, 60_000);
 
-  it("records every shard's git sha, lexcase version and resumes whatever the order given, and warns when the shards ran different code", async () => {
+  it("records every shard's git sha, lexcase version and resumes whatever the order given, and warns when the shards ran different code; the merged provenance names every sha with its shards and items", async () => {
     const [s1, s2] = ['h1', 'h2'].map((h) => join(dir, h, 's'));
     // shard 2 ran on a host with other code, and was resumed there once
     const file = join(runDirOf(s2, 'llm-only'), 'config.json');
@@ -115,7 +118,12 @@ describe('merge of shards run on two hosts', () => {
       [2, c2.provenance.gitSha],
     ]);
     expect(mc.mergedFrom[1]).toMatchObject({ lexcaseVersion: c2.provenance.lexcaseVersion, resumes: c2.resumes });
-    const warning = `run llm-only: the shards ran different code (git sha ${sha1.slice(0, 12)} (shard 1), ffffeeeedddd (shard 2)); the merged provenance names shard 1's, each shard's is in config.json mergedFrom`;
+    // the top-level sha stays a string (shard 1's); gitShas names what made each part of the run
+    expect(mc.provenance.gitShas).toEqual([
+      { gitSha: sha1, shards: [1], items: 2 },
+      { gitSha: c2.provenance.gitSha, shards: [2], items: 2 },
+    ]);
+    const warning = `run llm-only: the shards ran different code (git sha ${sha1.slice(0, 12)} (shard 1), ffffeeeedddd (shard 2)); the merged provenance names each (provenance.gitShas; gitSha is shard 1's), each shard's is in config.json mergedFrom`;
     expect(m.warnings).toEqual([warning]);
     expect(warn).toHaveBeenCalledWith(`warning: merge: ${warning}`);
     warn.mockRestore();
@@ -125,5 +133,9 @@ describe('merge of shards run on two hosts', () => {
     expect(report).toContain(`- **merged from**: 2 shards: 1/2 (2 items, git sha ${sha1.slice(0, 12)}`);
     expect(report).toContain('2/2 (2 items, git sha ffffeeeedddd, lexcase ');
     expect(report).toContain(', resumed 1×)');
+    // report.md's provenance line names both shas, not shard 1's alone; report.json (report --json) carries them
+    expect(report).toContain(`- **git sha**: mixed: ${sha1.slice(0, 12)} (shard 1: 2 items), ffffeeeedddd (shard 2: 2 items)\n`);
+    const rj = JSON.parse(readFileSync(join(runDirOf(out, 'llm-only'), 'report.json'), 'utf8'));
+    expect(rj.sections.summary.provenance).toMatchObject({ gitSha: sha1, gitShas: mc.provenance.gitShas });
   }, 60_000);
 });

@@ -22,7 +22,7 @@ import { describeDifference, firstDifference } from '../resume-config.js';
 import { writeReport } from '../report/write-report.js';
 import { RUN_FILES, readConfig, readResults, writeJsonAtomic } from '../run-dir.js';
 import type { ResultRecord } from '../types.js';
-import { mergeComparable, mixedCodeWarning, shardProvenance, unsharded } from './merge-config.js';
+import { mergeComparable, mergedGitShas, mixedCodeWarning, shardProvenance, unsharded } from './merge-config.js';
 import type { Recipe } from './recipe.js';
 import {
   gridArgvFor,
@@ -193,7 +193,7 @@ async function writeMergedRun(p: PlannedRun, out: string): Promise<{ items: numb
   const merged = p.allIds.map((id) => p.byId.get(id)!.rec);
   const prov = ref.config.provenance as Record<string, unknown> | undefined;
   const config = unsharded(ref.config.config);
-  // each shard's code, start and resumes (the merged provenance and resumes are shard 1's)
+  // each shard's code, start and resumes (the merged provenance and resumes are shard 1's, with every shard's git sha where they differ)
   const mergedFrom = p.shards.map((s) => {
     const sp = s.config.provenance as { datasetChecksum?: string } | undefined;
     return {
@@ -206,6 +206,8 @@ async function writeMergedRun(p: PlannedRun, out: string): Promise<{ items: numb
     };
   });
   const warning = mixedCodeWarning(p.runId, mergedFrom);
+  // shards that ran different code: the provenance names every sha with its shards and items (gitSha stays shard 1's, a string)
+  const gitShas = mergedGitShas(mergedFrom);
   await writeJsonAtomic(join(to, RUN_FILES.config), {
     ...ref.config,
     config,
@@ -213,6 +215,7 @@ async function writeMergedRun(p: PlannedRun, out: string): Promise<{ items: numb
       ? {
           provenance: {
             ...prov,
+            ...(gitShas.length > 1 ? { gitShas } : {}),
             items: merged.length,
             datasetChecksum: datasetChecksum(
               merged,

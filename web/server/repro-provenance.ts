@@ -53,6 +53,8 @@ export async function reproProvenance(run: RunEntry): Promise<ReproProvenance> {
     models.set(model, [...(models.get(model) ?? []), id]);
     if (str(prov.lexcaseVersion)) versions.add(prov.lexcaseVersion as string);
     if (str(prov.gitSha)) commits.add(prov.gitSha as string);
+    // a merged run whose shards ran different code names each (eval/reproduce/merge-config.ts mergedGitShas)
+    if (Array.isArray(prov.gitShas)) for (const g of prov.gitShas as { gitSha?: unknown }[]) if (str(g?.gitSha)) commits.add(g.gitSha as string);
     if (str(prov.node)) nodes.add(prov.node as string);
     const idx = cfg.index as Record<string, unknown> | string | undefined;
     if (idx && typeof idx === 'object' && str(idx.checksum))

@@ -12,6 +12,18 @@ function mergedText(from: NonNullable<RunData['config']['mergedFrom']>): string 
     .join('; ')}`;
 }
 
+/**
+ * The run's code: its git sha, or, for a merged run whose shards ran different code, every one with
+ * the shards and items it made — "mixed: a1b2c3d4e5f6 (shard 1: 45 items), d4e5f6a7b8c9 (shard 2: 44 items)".
+ */
+function gitShaText(p: RunData['config']['provenance']): string {
+  if (!p.gitShas || p.gitShas.length < 2) return String(p.gitSha);
+  const each = p.gitShas.map(
+    (g) => `${g.gitSha.slice(0, 12)} (shard${g.shards.length > 1 ? 's' : ''} ${g.shards.join(', ')}: ${g.items} item${g.items === 1 ? '' : 's'})`,
+  );
+  return `mixed: ${each.join(', ')}`;
+}
+
 export const summarySection: SectionBuilder = (run) => {
   const c = run.config.config;
   const p = run.config.provenance;
@@ -23,7 +35,7 @@ export const summarySection: SectionBuilder = (run) => {
     ['items in results', run.results.length],
     ['items planned', p.items],
     ['dataset checksum', p.datasetChecksum],
-    ['git sha', p.gitSha],
+    ['git sha', gitShaText(p)],
     ['lexcase version', p.lexcaseVersion],
     ['created', p.createdAt],
     ...(run.config.resumes?.length ? [['resumed', `${run.config.resumes.length}×`] as [string, unknown]] : []),
