@@ -4,10 +4,12 @@
  *
  * A directory may hold `<task>.<split>.jsonl` (lexcase layout, fields {index, text, answer, ...})
  * or `<task>/<split>.tsv` / `<task>/<split>.jsonl` (LegalBench repository layout).
- * Lookup order: opts.dir, $LEXCASE_LEGALBENCH_DIR, the bundled copy (hearsay only).
+ * Lookup order: opts.dir, $LEXCASE_LEGALBENCH_DIR, the bundled copy (hearsay only); a run records
+ * which file it read and its sha256 (`legalBenchFileRecord`, config.json `dataFiles`).
  */
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { readFile } from 'node:fs/promises';
 import { errors } from '../core/errors.js';
@@ -39,19 +41,56 @@ function candidates(dir: string, task: string, split: string): string[] {
   return [join(dir, `${task}.${split}.jsonl`), join(dir, task, `${split}.jsonl`), join(dir, task, `${split}.tsv`)];
 }
 
-/** The file a task/split would be read from, or a clear error saying where to get it. */
-export function resolveLegalBenchFile(task: string, opts: LoadLegalBenchOptions = {}): string {
+/** Where a task's file was found: the --data dir, $LEXCASE_LEGALBENCH_DIR, or lexcase's bundled copy. */
+export type LegalBenchSource = '--data' | 'LEXCASE_LEGALBENCH_DIR' | 'bundled';
+
+/**
+ * The LegalBench file a run read, as config.json records it (`dataFiles.<split>`): where it was
+ * found, its path (relative to lexcase's package for the bundled copy, absolute otherwise) and the
+ * sha256 (hex) of its bytes. $LEXCASE_LEGALBENCH_DIR is looked in before the bundled copy, so two
+ * runs of the same command can read different files: this says which.
+ */
+export interface LegalBenchFileRecord {
+  task: string;
+  split: string;
+  source: LegalBenchSource;
+  file: string;
+  sha256: string;
+}
+
+/** The file a task/split would be read from and where it was found, or a clear error saying where to get it. */
+export function locateLegalBenchFile(task: string, opts: LoadLegalBenchOptions = {}): { file: string; source: LegalBenchSource } {
   const info = LEGALBENCH_TASKS[task];
   if (!info) throw errors.datasetUnknown(task, Object.keys(LEGALBENCH_TASKS));
   const split = opts.split ?? 'test';
   const env = opts.env ?? process.env;
-  const dirs = [opts.dir, env.LEXCASE_LEGALBENCH_DIR, info.bundled ? BUNDLED_LEGALBENCH_DIR : undefined].filter((d): d is string => !!d);
-  for (const d of dirs) for (const f of candidates(d, task, split)) if (existsSync(f)) return f;
-  const looked = dirs.flatMap((d) => candidates(d, task, split));
+  const dirs = (
+    [
+      [opts.dir, '--data'],
+      [env.LEXCASE_LEGALBENCH_DIR, 'LEXCASE_LEGALBENCH_DIR'],
+      [info.bundled ? BUNDLED_LEGALBENCH_DIR : undefined, 'bundled'],
+    ] as const
+  ).filter((d): d is readonly [string, LegalBenchSource] => !!d[0]);
+  for (const [d, source] of dirs) for (const file of candidates(d, task, split)) if (existsSync(file)) return { file, source };
+  const looked = dirs.flatMap(([d]) => candidates(d, task, split));
   throw errors.usage(
     `LegalBench ${task} ${split} data not found${looked.length ? ` (looked for ${looked.join(', ')})` : ''}`,
     info.bundled ? undefined : `${task} is licensed ${info.licence} and is not bundled; pass --data DIR (or set LEXCASE_LEGALBENCH_DIR) pointing at your copy`,
   );
+}
+
+/** The file a task/split would be read from, or a clear error saying where to get it. */
+export function resolveLegalBenchFile(task: string, opts: LoadLegalBenchOptions = {}): string {
+  return locateLegalBenchFile(task, opts).file;
+}
+
+/** The record of the file a task/split is read from (config.json `dataFiles`): its source, path and sha256. */
+export async function legalBenchFileRecord(task: string, opts: LoadLegalBenchOptions = {}): Promise<LegalBenchFileRecord> {
+  const { file, source } = locateLegalBenchFile(task, opts);
+  const sha256 = createHash('sha256')
+    .update(await readFile(file))
+    .digest('hex');
+  return { task, split: opts.split ?? 'test', source, file: source === 'bundled' ? relative(PACKAGE_ROOT, file).split(sep).join('/') : resolve(file), sha256 };
 }
 
 function toExample(task: string, split: string, row: Record<string, unknown>, file: string, line: number): TaskExample {

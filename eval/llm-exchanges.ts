@@ -28,6 +28,7 @@ import { exchangeHashes, type Exchange } from '../core/llm/record-replay.js';
 import { redactValue } from '../core/redact-value.js';
 import { readConfig, readResults, readRunFile, traceFileName, writeJsonAtomic } from './run-dir.js';
 import type { ResultRecord } from './types.js';
+import { dataFilesComparable } from './resume-config.js';
 import { withUnrecorded } from './resume-unrecorded.js';
 import { withCanonicalSystem } from './systems.js';
 
@@ -177,6 +178,8 @@ export async function replayInfo(dir: string, config: Record<string, unknown>, s
   const b = withCanonicalSystem(config);
   for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
     if (MAY_DIFFER.has(k) || stable(a[k]) === stable(b[k])) continue;
+    // the data files read compare by their bytes' sha256, not where they were found (resume-config.ts dataFilesComparable)
+    if (k === 'dataFiles' && stable(dataFilesComparable(a[k])) === stable(dataFilesComparable(b[k]))) continue;
     if (k === 'prompts') throw olderPrompts(dir, a, b, rec.provenance);
     throw errors.runInvalid(
       dir,

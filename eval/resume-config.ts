@@ -23,11 +23,29 @@ export const OPERATIONAL_KEYS: ReadonlySet<string> = new Set([
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
-/** `config` without its operational keys (top level and one section deep). */
+/**
+ * A run's `dataFiles` — the data files it read, by split, each with where it was found, its path and
+ * the sha256 of its bytes (corpora/legalbench.ts LegalBenchFileRecord) — as a resume, a merge and a
+ * replay compare it: by each file's task, split and sha256. The same bytes read from another place
+ * (the bundled copy, a copy in $LEXCASE_LEGALBENCH_DIR, a shard host's own --data) change no result;
+ * other bytes do (eval/resume-items.ts assertSameDataFiles names both files).
+ */
+export function dataFilesComparable(v: unknown): unknown {
+  if (!isObject(v)) return v;
+  return Object.fromEntries(
+    Object.entries(v).map(([k, f]) => [k, isObject(f) ? Object.fromEntries(Object.entries(f).filter(([kk]) => kk !== 'source' && kk !== 'file')) : f]),
+  );
+}
+
+/** `config` without its operational keys (top level and one section deep), its `dataFiles` by checksum (dataFilesComparable). */
 export function resultConfig(config: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(config)) {
     if (OPERATIONAL_KEYS.has(k)) continue;
+    if (k === 'dataFiles') {
+      out[k] = dataFilesComparable(v);
+      continue;
+    }
     out[k] = isObject(v) ? Object.fromEntries(Object.entries(v).filter(([kk]) => !OPERATIONAL_KEYS.has(kk))) : v;
   }
   return out;

@@ -7,6 +7,13 @@
  * report counting both) or scored the new ones against other gold labels, and exited 0. It is
  * refused with one RUN_INVALID naming a few items (eval/runner.ts). A grow (eval/run-grow.ts) keeps
  * every recorded item and its gold, so it passes.
+ *
+ * The items check sees only the items already recorded: a copy whose texts differ under the same ids
+ * and labels, or whose rows not yet run differ, passes it. A run that records the data files it read
+ * (config.json `dataFiles`: LegalBench, corpora/legalbench.ts) is checked by their checksums first
+ * (`assertSameDataFiles`): a resume reading other bytes is refused naming both files — where each
+ * was found (bundled, --data, $LEXCASE_LEGALBENCH_DIR), its path and sha256 —; the same bytes read
+ * from another place pass, the resume's `changed` records where they were read from.
  */
 import { errors } from '../core/errors.js';
 
@@ -42,4 +49,29 @@ export function assertSameItems(runDir: string, recorded: Iterable<{ id: string 
       runDir,
       `${items(changed.length)} ${have(changed.length)} other content now under the same id (e.g. ${changed.slice(0, 3).join(', ')}; ${changed.length === 1 ? 'its' : 'their'} itemChecksum differs): ${HOW}`,
     );
+}
+
+type DataFile = { task?: string; split?: string; source?: string; file?: string; sha256?: string };
+const isDataFiles = (v: unknown): v is Record<string, DataFile> => !!v && typeof v === 'object' && !Array.isArray(v);
+const where = (f: DataFile | undefined) => (f ? `${f.source ?? '?'} ${f.file ?? '?'} (sha256 ${f.sha256?.slice(0, 16) ?? '?'}…)` : 'no file');
+
+/**
+ * Refuses a resume that reads other data files than the run recorded (config.json `dataFiles`, by
+ * split: another sha256, or a file the run did not read): names each, recorded and now. Returns the
+ * files read from another place with the same bytes (`dataFiles.<split>`: from/to "<source> <file>"),
+ * for the resume's `changed`. A run that records no `dataFiles` has nothing to check here.
+ */
+export function assertSameDataFiles(runDir: string, recorded: unknown, current: unknown): Record<string, { from: unknown; to: unknown }> {
+  const moved: Record<string, { from: unknown; to: unknown }> = {};
+  if (!isDataFiles(recorded) || !isDataFiles(current)) return moved;
+  for (const k of new Set([...Object.keys(recorded), ...Object.keys(current)])) {
+    const [was, now] = [recorded[k], current[k]];
+    if (was?.sha256 !== now?.sha256) {
+      const what = `${(was ?? now)?.task ?? ''} ${k}`.trim();
+      throw errors.runInvalid(runDir, `read ${what} from ${where(was)}, the command now reads ${where(now)}: another data file (its sha256 differs); ${HOW}`);
+    }
+    if (was && now && (was.source !== now.source || was.file !== now.file))
+      moved[`dataFiles.${k}`] = { from: `${was.source} ${was.file}`, to: `${now.source} ${now.file}` };
+  }
+  return moved;
 }

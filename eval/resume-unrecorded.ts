@@ -54,6 +54,9 @@
  *                 the warning says so. A run dir that records another derivation is refused; a
  *                 replay (eval/llm-exchanges.ts) and a merge (eval/reproduce/merge.ts) refuse an
  *                 unrecorded one too
+ *   dataFiles     the LegalBench files a run read, by split: where each was found (--data,
+ *                 $LEXCASE_LEGALBENCH_DIR, bundled), its path and sha256 (corpora/legalbench.ts); runs
+ *                 before it recorded none, so which copy their earlier items read is unknown
  *   ranking       the order a reproduce retrieval or trec run ranks hits in ("trec_eval, top k past
  *                 ties": ties by docid descending, the top k searched past ties at the cut, as `eval
  *                 retrieval`); an older lexcase kept the retriever's order on ties (or, "trec_eval", at
@@ -89,6 +92,8 @@ const ADDED: {
     lacks: absent,
   },
   { path: ['prompts'], what: 'the prompts, reply schemas and tools it sends (a fingerprint)', lacks: absent },
+  // LegalBench runs (ACAL, EMAR on hearsay): the file each split was read from and its sha256 (corpora/legalbench.ts)
+  { path: ['dataFiles'], what: 'the data files it read (where, and their sha256)', lacks: absent },
   { path: ['advocateNoteChars'], what: "the characters of each advocate's note", lacks: absent },
   { path: ['compileCandidates'], what: "the candidates an advocate's compile prompt lists", lacks: absent },
   { path: ['compileSnippetChars'], what: "the characters of each candidate in an advocate's compile prompt", lacks: absent },

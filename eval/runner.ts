@@ -67,7 +67,7 @@ import type { RunConfigFile } from './run-config-file.js';
 import { traceSchemaFor } from './records.js';
 import { describeDifference, describeOperationalChanges, firstDifference, operationalChanges, resultConfig } from './resume-config.js';
 import { unrecordedDifference, withUnrecorded } from './resume-unrecorded.js';
-import { assertSameItems } from './resume-items.js';
+import { assertSameDataFiles, assertSameItems } from './resume-items.js';
 import { withCanonicalSystem } from './systems.js';
 import { assertGrows, describeGrowth, growChanges, withoutGrowKeys } from './run-grow.js';
 import { checkRunDirOut, lockRunDir } from './run-dir-guard.js';
@@ -248,6 +248,8 @@ async function runLocked<Item extends { id: string }>(
     if (existing.seed !== seed) throw errors.runInvalid(runDir, `was started with seed ${existing.seed}, not ${seed}; use a new run dir to change the seed`);
     // Fields an older lexcase did not record (the index's content, the whole LLM config) cannot be checked: see resume-unrecorded.ts.
     const { config: recorded, unrecorded } = withUnrecorded(existing.config ?? {}, config);
+    // the data files read (LegalBench's: the bundled copy or $LEXCASE_LEGALBENCH_DIR's), by checksum, naming both files (resume-items.ts)
+    const movedData = assertSameDataFiles(runDir, recorded.dataFiles, config.dataFiles);
     // Only fields that change results must match; retries, timeouts, concurrency and the cache may change.
     const [was, now] = [recorded, config].map((c) => withoutGrowKeys(resultConfig(withCanonicalSystem(c))));
     const diff = firstDifference(was, now);
@@ -279,7 +281,7 @@ async function runLocked<Item extends { id: string }>(
       }
       log.info(`growing ${runDir}: ${describeGrowth(grown)}, ${todo.length} new item${todo.length === 1 ? '' : 's'} to run`);
     }
-    const changed = operationalChanges(existing.config ?? {}, config);
+    const changed = { ...operationalChanges(existing.config ?? {}, config), ...movedData };
     if (Object.keys(changed).length) log.info(`resuming ${runDir} with ${describeOperationalChanges(changed, existing.resumes)}`);
     existing.resumes = [
       ...(existing.resumes ?? []),

@@ -8,7 +8,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { loadLegalBenchTask, LEGALBENCH_TASKS } from '../../corpora/legalbench.js';
+import { legalBenchFileRecord, loadLegalBenchTask, LEGALBENCH_TASKS, type LegalBenchFileRecord } from '../../corpora/legalbench.js';
 import type { TaskExample } from '../../corpora/types.js';
 import { writeReport } from '../../eval/report/write-report.js';
 import { methodsNoteFor, RESAMPLES, SEED } from '../../eval/stats/index.js';
@@ -95,6 +95,8 @@ export async function runAcal(opts: RunAcalOptions): Promise<RunAcalResult> {
 
 async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: AgentIndex | undefined): Promise<RunAcalResult> {
   const split = opts.split ?? 'test';
+  // the files read, by split (--data, else $LEXCASE_LEGALBENCH_DIR, else the bundled copy): where, and their sha256, for config.json
+  const dataFiles: Record<string, LegalBenchFileRecord> = { [split]: await legalBenchFileRecord(opts.task, { split, dir: opts.dataDir }) };
   const all = await loadLegalBenchTask(opts.task, { split, dir: opts.dataDir });
   const items = opts.limit !== undefined ? all.slice(0, opts.limit) : all;
   // k's default, once for this route: the tools, the system and config.json get this k.
@@ -111,6 +113,7 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
   }
 
   const { examples: fewShot, record: fewShotRecord } = await loadFewShot(opts.task, system, split, opts.dataDir);
+  if (fewShotRecord) dataFiles.train = await legalBenchFileRecord(opts.task, { split: 'train', dir: opts.dataDir }); // sp/cot's examples
   const sys: AgentSystem<TaskExample> =
     system === 'acal'
       ? createAcalSystem({
@@ -133,6 +136,7 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
     task: opts.task,
     split,
     limit: opts.limit ?? null,
+    dataFiles,
     k,
     index: opts.indexDir ?? null,
     ...(idx ? { indexContent: indexContent(idx.manifest) } : {}),

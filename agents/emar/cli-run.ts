@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import type { CliRunContext, CliRunResult } from '../../eval/cli-schema.js';
+import type { LegalBenchFileRecord } from '../../corpora/legalbench.js';
 import type { Split } from '../../corpora/types.js';
 import { parseSplit } from '../../corpora/split-spec.js';
 import { errors } from '../../core/errors.js';
@@ -42,18 +43,21 @@ interface EmarFlags {
 }
 
 /** The items of the split (`dev` / `validation` read as val, as everywhere: corpora/split-spec.ts); Bar Exam QA's split is drawn with --split-seed, hearsay's is LegalBench's own. */
-async function loadItems(o: EmarFlags, split: Split): Promise<EmarItem[]> {
+async function loadItems(o: EmarFlags, split: Split): Promise<{ items: EmarItem[]; dataFiles?: Record<string, LegalBenchFileRecord> }> {
   let items: EmarItem[];
+  let dataFiles: Record<string, LegalBenchFileRecord> | undefined;
   if (o.dataset === 'barexam') {
     const { loadQuestions } = await import('../../corpora/registry.js');
     items = (await loadQuestions('barexam', split, { seed: o.splitSeed })).map((q) => ({ ...q, kind: 'question' as const }));
   } else if (o.dataset === 'hearsay') {
     // LegalBench ships hearsay as train (5) and test (94); there is no val split.
     if (split !== 'train' && split !== 'test') throw errors.usage(`--split for hearsay must be train or test (LegalBench has no val split), got "${o.split}"`);
-    const { loadLegalBenchTask } = await import('../../corpora/legalbench.js');
+    const { legalBenchFileRecord, loadLegalBenchTask } = await import('../../corpora/legalbench.js');
+    // which copy was read ($LEXCASE_LEGALBENCH_DIR before the bundled one) and its sha256, for config.json
+    dataFiles = { [split]: await legalBenchFileRecord('hearsay', { split }) };
     items = (await loadLegalBenchTask('hearsay', { split })).map((t) => ({ ...t, kind: 'task' as const }));
   } else throw errors.datasetUnknown(o.dataset, [...EMAR_DATASETS]);
-  return o.limit !== undefined ? items.slice(0, o.limit) : items;
+  return { items: o.limit !== undefined ? items.slice(0, o.limit) : items, dataFiles };
 }
 
 export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
@@ -65,7 +69,7 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
   const split = parseSplit(o.split);
   if (o.dataset === 'hearsay' && ctx.given('split-seed'))
     throw errors.usage('--split-seed applies to barexam only: LegalBench hearsay has its own fixed train/test split', 'drop --split-seed');
-  const items = await loadItems(o, split);
+  const { items, dataFiles } = await loadItems(o, split);
   // the paper's sampling where neither --temperature nor the config file or environment sets a value (docs/llm.md)
   const temperatureGiven = ctx.given('temperature');
   const llm = await ctx.resolveLlm({ paper: 'emar', sampling: temperatureGiven ? { temperature: o.temperature } : {}, samplingFlags: ['temperature'] });
@@ -90,6 +94,7 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
       ...(o.dataset === 'barexam' ? { splitSeed: o.splitSeed } : {}),
       limit: o.limit,
       items,
+      ...(dataFiles ? { dataFiles } : {}),
       model,
       embedder,
       epsilon: o.epsilon,

@@ -5,6 +5,7 @@
  * calls this.
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import type { LegalBenchFileRecord } from '../../corpora/legalbench.js';
 import type { Question, TaskExample } from '../../corpora/types.js';
 import { writeReport } from '../../eval/report/write-report.js';
 import { RESAMPLES, SEED } from '../../eval/stats/index.js';
@@ -46,6 +47,8 @@ export interface EmarExperimentOptions {
   llm: { model?: string; temperature?: number; topP?: number; maxTokens?: number; local?: Record<string, unknown> };
   /** Recorded in config.json: which sampling settings are the paper's, which were given, and the paper's source. */
   sampling?: { fromPaper: string[]; given: string[]; source: string };
+  /** Recorded in config.json: the LegalBench files the items were read from (hearsay; corpora/legalbench.ts legalBenchFileRecord), by split. */
+  dataFiles?: Record<string, LegalBenchFileRecord>;
 }
 
 export async function runEmarExperiment(
@@ -72,6 +75,7 @@ export async function runEmarExperiment(
       split: o.split,
       ...(o.splitSeed !== undefined ? { splitSeed: o.splitSeed } : {}),
       limit: o.limit ?? null,
+      ...(o.dataFiles ? { dataFiles: o.dataFiles } : {}),
       model: o.modelConfig ?? o.llm.model,
       temperature: o.llm.temperature,
       topP: o.llm.topP,

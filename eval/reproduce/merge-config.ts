@@ -38,6 +38,8 @@ export function shardProvenance(file: Partial<RunConfigFile>, merged: Record<str
   const own = unsharded(file.config);
   const differs: Record<string, unknown> = Object.fromEntries(Object.entries(operationalChanges(merged, own)).map(([k, v]) => [k, v.to]));
   if (stableJson(own.index) !== stableJson(merged.index)) differs.index = own.index ?? null;
+  // the same data files (by sha256: mergeComparable) read from another place on this shard's host
+  if (stableJson(own.dataFiles) !== stableJson(merged.dataFiles)) differs.dataFiles = own.dataFiles ?? null;
   return {
     gitSha: file.provenance?.gitSha ?? null,
     lexcaseVersion: file.provenance?.lexcaseVersion ?? null,

@@ -24,6 +24,19 @@ function gitShaText(p: RunData['config']['provenance']): string {
   return `mixed: ${each.join(', ')}`;
 }
 
+/**
+ * The data files the run read (config.json `dataFiles`, by split: LegalBench's, corpora/legalbench.ts):
+ * "data file (test)": "hearsay test: bundled corpora/data/legalbench/hearsay.test.jsonl, sha256 …" —
+ * $LEXCASE_LEGALBENCH_DIR is read before the bundled copy, so this says which one the items came from.
+ */
+function dataFileFields(files: unknown): [string, unknown][] {
+  if (!files || typeof files !== 'object' || Array.isArray(files)) return [];
+  return Object.entries(files as Record<string, { task?: string; split?: string; source?: string; file?: string; sha256?: string }>).map(([split, f]) => [
+    `data file (${split})`,
+    `${f?.task ? `${f.task} ${f.split ?? split}: ` : ''}${f?.source ?? '?'} ${f?.file ?? '?'}, sha256 ${f?.sha256 ?? '?'}`,
+  ]);
+}
+
 export const summarySection: SectionBuilder = (run) => {
   const c = run.config.config;
   const p = run.config.provenance;
@@ -35,6 +48,7 @@ export const summarySection: SectionBuilder = (run) => {
     ['items in results', run.results.length],
     ['items planned', p.items],
     ['dataset checksum', p.datasetChecksum],
+    ...dataFileFields(c.dataFiles),
     ['git sha', gitShaText(p)],
     ['lexcase version', p.lexcaseVersion],
     ['created', p.createdAt],

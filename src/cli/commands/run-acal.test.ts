@@ -3,10 +3,12 @@
  * environment, as a user would) against the scripted server; then `lexcase acal contest` on a
  * saved graph.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../../core/version.js';
 import { readAudit, readGraph } from '../../../agents/acal/graph/store.js';
 import { scriptedArena } from '../../../agents/acal/test-support/scripted-arena.js';
 import { startScriptedServer, type ScriptedServer } from '../../../tests/support/scripted-openai-server.js';
@@ -224,6 +226,73 @@ describe('lexcase run acal', () => {
       },
       (model) => expect(model).toMatchObject({ temperature: 0 }),
     );
+  });
+
+  it('records which LegalBench file it read (bundled or $LEXCASE_LEGALBENCH_DIR) and its sha256, shows it in report.md, and refuses a resume reading a copy with one label flipped', async () => {
+    const bundled = join(PACKAGE_ROOT, 'corpora', 'data', 'legalbench', 'hearsay', 'test.jsonl');
+    const bytes = readFileSync(bundled);
+    // a user's copy with the third row's label flipped (an item past --limit 2: the recorded items' check cannot see it)
+    const rows = bytes.toString('utf8').split('\n');
+    const third = JSON.parse(rows[2]);
+    rows[2] = JSON.stringify({ ...third, answer: third.answer === 'Yes' ? 'No' : 'Yes' });
+    const flipped = join(dir, 'lb-flipped');
+    const same = join(dir, 'lb-same');
+    mkdirSync(join(flipped, 'hearsay'), { recursive: true });
+    mkdirSync(join(same, 'hearsay'), { recursive: true });
+    writeFileSync(join(flipped, 'hearsay', 'test.jsonl'), rows.join('\n'));
+    writeFileSync(join(same, 'hearsay', 'test.jsonl'), bytes);
+    const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
+    const saveDir = process.env.LEXCASE_LEGALBENCH_DIR;
+    const run = (out: string, limit: string, env?: string) => {
+      if (env) process.env.LEXCASE_LEGALBENCH_DIR = env;
+      else delete process.env.LEXCASE_LEGALBENCH_DIR;
+      return cli('--json', 'run', 'acal', '--task', 'hearsay', '--limit', limit, '--run-dir', out, '--iterations', '100', '--no-cache', '-k', '0');
+    };
+    const configOf = (out: string) => JSON.parse(readFileSync(join(out, 'config.json'), 'utf8'));
+    try {
+      const a = join(dir, 'lb-bundled');
+      const b = join(dir, 'lb-env');
+      expect((await run(a, '2')).code).toBe(0);
+      expect((await run(b, '2', flipped)).code).toBe(0);
+      const [ra, rb] = [configOf(a).config.dataFiles.test, configOf(b).config.dataFiles.test];
+      expect(ra).toEqual({ task: 'hearsay', split: 'test', source: 'bundled', file: 'corpora/data/legalbench/hearsay/test.jsonl', sha256: sha(bytes) });
+      expect(rb).toEqual({
+        task: 'hearsay',
+        split: 'test',
+        source: 'LEXCASE_LEGALBENCH_DIR',
+        file: join(flipped, 'hearsay', 'test.jsonl'),
+        sha256: sha(rows.join('\n')),
+      });
+      expect(rb.sha256).not.toBe(ra.sha256);
+      // the same two items, the same gold labels: only the file's record tells the runs apart
+      expect(configOf(b).provenance.datasetChecksum).toBe(configOf(a).provenance.datasetChecksum);
+      expect(readFileSync(join(a, 'report.md'), 'utf8')).toContain(
+        `- **data file (test)**: hearsay test: bundled corpora/data/legalbench/hearsay/test.jsonl, sha256 ${sha(bytes)}\n`,
+      );
+      expect(readFileSync(join(b, 'report.md'), 'utf8')).toContain(
+        `- **data file (test)**: hearsay test: LEXCASE_LEGALBENCH_DIR ${rb.file}, sha256 ${rb.sha256}`,
+      );
+
+      // the bundled run resumed (and grown to the flipped item) over the user's copy: refused, naming both files
+      const before = readFileSync(join(a, 'results.jsonl'), 'utf8');
+      const r = await run(a, '3', flipped);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain(
+        `run ${a}: read hearsay test from bundled corpora/data/legalbench/hearsay/test.jsonl (sha256 ${sha(bytes).slice(0, 16)}…), the command now reads LEXCASE_LEGALBENCH_DIR ${rb.file} (sha256 ${rb.sha256.slice(0, 16)}…): another data file (its sha256 differs)`,
+      );
+      expect(readFileSync(join(a, 'results.jsonl'), 'utf8')).toBe(before);
+
+      // the same bytes from another place: resumed, the resume records where they were read from
+      expect((await run(a, '3', same)).code).toBe(0);
+      const ca = configOf(a);
+      expect(ca.config.dataFiles.test).toEqual(ra);
+      expect(ca.resumes.at(-1).changed).toEqual({
+        'dataFiles.test': { from: 'bundled corpora/data/legalbench/hearsay/test.jsonl', to: `LEXCASE_LEGALBENCH_DIR ${join(same, 'hearsay', 'test.jsonl')}` },
+      });
+    } finally {
+      if (saveDir) process.env.LEXCASE_LEGALBENCH_DIR = saveDir;
+      else delete process.env.LEXCASE_LEGALBENCH_DIR;
+    }
   });
 
   it('refuses learned_hands_courts without --data (not bundled: CC BY-NC-SA)', async () => {

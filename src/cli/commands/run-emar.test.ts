@@ -5,9 +5,10 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadLegalBenchTask } from '../../../corpora/legalbench.js';
+import { loadLegalBenchTask, resolveLegalBenchFile } from '../../../corpora/legalbench.js';
+import { PACKAGE_ROOT } from '../../../core/version.js';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer, type ScriptReply } from '../../../tests/support/scripted-openai-server.js';
 import { register } from './run-plugins.js';
 import { expectResumeOnOtherServerRefused } from '../../../tests/support/resume-other-server.js';
@@ -121,6 +122,20 @@ describe('lexcase run emar', () => {
     const cfg = JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')).config;
     expect(cfg).toMatchObject({ temperature: 0.1, topP: 0.9, maxTokens: 2048, sampling: { fromPaper: ['temperature', 'topP', 'maxTokens'], given: [] } });
     expect(cfg.sampling.source).toMatch(/EMAR \(paper 004\).*temperature 0\.1, top-p 0\.9, max_tokens 2048/);
+    // …and which LegalBench file the items came from ($LEXCASE_LEGALBENCH_DIR is read before the bundled copy), with its sha256
+    const env = process.env.LEXCASE_LEGALBENCH_DIR;
+    const file = env ? resolve(resolveLegalBenchFile('hearsay', { split: 'train' })) : 'corpora/data/legalbench/hearsay/train.jsonl';
+    expect(cfg.dataFiles).toEqual({
+      train: {
+        task: 'hearsay',
+        split: 'train',
+        source: env ? 'LEXCASE_LEGALBENCH_DIR' : 'bundled',
+        file,
+        sha256: createHash('sha256')
+          .update(readFileSync(env ? file : join(PACKAGE_ROOT, file)))
+          .digest('hex'),
+      },
+    });
   });
 
   it('macro-F1 has its 95% bootstrap interval (seed 13, 2,000 resamples, not the run seed) in the CLI summary, --json, report.md, report.json and the explorer', async () => {
