@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import { isLexcaseError } from '../../core/errors.js';
 import { log, redact } from '../../core/log.js';
+import { parseInput } from '../../core/parse-input.js';
 
 export class HttpError extends Error {
   constructor(
@@ -89,15 +90,16 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-/** Validate with zod; the first issue becomes a 400 naming the field. */
+/**
+ * Validate with zod (core/parse-input.ts): a 400 naming the field — an unknown one first (the
+ * schemas are strict: a misspelt field is refused, never ignored), with the fields taken.
+ */
 export function validate<S extends z.ZodType>(schema: S, value: unknown, where: string): z.infer<S> {
-  const r = schema.safeParse(value);
-  if (!r.success) {
-    const issue = r.error.issues[0];
-    const field = issue.path.length ? issue.path.join('.') : '(root)';
-    throw badRequest(`${where}: field "${field}": ${issue.message}`);
+  try {
+    return parseInput(schema, value, where);
+  } catch (e) {
+    throw isLexcaseError(e) ? badRequest(e.message) : e;
   }
-  return r.data;
 }
 
 /** Query-string parameters as a plain object (last value wins). */

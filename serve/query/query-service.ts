@@ -11,9 +11,8 @@
  */
 import { resolve } from 'node:path';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import type { z } from 'zod';
 import { errors, LexcaseError } from '../../core/errors.js';
-import { didYouMean } from '../../core/did-you-mean.js';
+import { parseInput } from '../../core/parse-input.js';
 import { openIndex, type OpenedIndex } from '../../retrieval/open-index.js';
 import { INDEX_NAME, type IndexSpec } from './index-specs.js';
 import { evidenceFor, evidenceModel, explainPassage, searchPassages } from './index-queries.js';
@@ -36,6 +35,7 @@ import {
 } from './schemas.js';
 
 export type { IndexSpec };
+export { parseInput };
 
 export interface QueryServiceOptions {
   indexes: IndexSpec[];
@@ -63,40 +63,6 @@ export function passageUri(index: string, id: string): string {
 }
 
 const clip = (text: string) => (text.length > SNIPPET_CHARS ? { snippet: text.slice(0, SNIPPET_CHARS), truncated: true } : { snippet: text, truncated: false });
-
-/** The field names of the object schema at `path` (optional / default wrappers unwrapped), [] when it is none. */
-function objectKeys(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
-  let s: unknown = schema;
-  const unwrap = () => {
-    while ((s as { def?: { innerType?: unknown } }).def?.innerType) s = (s as { def: { innerType: unknown } }).def.innerType;
-  };
-  unwrap();
-  for (const p of path) {
-    s = (s as { shape?: Record<PropertyKey, unknown> }).shape?.[p];
-    unwrap();
-  }
-  const shape = (s as { shape?: Record<string, unknown> } | undefined)?.shape;
-  return shape ? Object.keys(shape) : [];
-}
-
-/** Parse with zod; an unknown field, else the first issue, becomes one INVALID_INPUT error naming the field. */
-export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
-  const r = schema.safeParse(value);
-  if (r.success) return r.data;
-  // an unknown field first: a typo ("quey") also leaves its field missing, and the typo is what to name
-  const issue = r.error.issues.find((i) => i.code === 'unrecognized_keys') ?? r.error.issues[0];
-  if (issue.code === 'unrecognized_keys') {
-    // A typo must not be ignored (filters.source for filters.sources would drop the filter): name it and what is taken.
-    const field = [...issue.path, issue.keys[0]].join('.');
-    const known = objectKeys(schema, issue.path);
-    const hint = known.length
-      ? `; ${didYouMean(issue.keys[0], known)}${where} takes ${issue.path.length ? `${issue.path.join('.')}.` : ''}{${known.join(', ')}}`
-      : '';
-    throw new LexcaseError('INVALID_INPUT', `${where}: unknown field "${field}"${hint}`, { field });
-  }
-  const field = issue.path.length ? issue.path.join('.') : '(root)';
-  throw new LexcaseError('INVALID_INPUT', `${where}: field "${field}": ${issue.message}`, { field });
-}
 
 interface Entry {
   name: string;

@@ -172,6 +172,32 @@ describe('/v1/runs and /v1/run (serve --api --runs)', () => {
     expect(none.status).toBe(404);
     expect(none.json.error.message).toMatch(/started without --runs/);
   }, 120_000);
+
+  it('an unknown query parameter is a 400 naming it, not ignored: /v1/run?run=ID&limt=5 (was: 200, the whole run), /v1/runs?limt=5, /v1/indexes?verbose=1', async () => {
+    const runs = join(root, 'runs-strict');
+    await runRetrievalGridRun({ runDir: join(runs, 'bm25-val'), method: 'bm25', index: idx, limit: 4, ks: [10] });
+    const withRuns = await startApiServer(svc, { port: 0, runs, indexes: [{ name: 'default', dir: idx }] });
+    try {
+      const base = withRuns.url;
+      for (const [path, message] of [
+        ['/v1/run?run=bm25-val&limt=5', 'run: unknown field "limt"; run takes {run}'],
+        ['/v1/run?rnu=bm25-val', 'run: unknown field "rnu"; did you mean "run"? run takes {run}'],
+        ['/v1/runs?limt=5', 'listRuns: unknown field "limt"'],
+        ['/v1/indexes?verbose=1', 'listIndexes: unknown field "verbose"'],
+      ] as const) {
+        const r = await call('GET', path, { base });
+        expect(r.status, path).toBe(400);
+        expect(r.json.error).toEqual({ code: 'INVALID_INPUT', message });
+      }
+      const ok = await call('GET', '/v1/run?run=bm25-val', { base });
+      expect(ok.status).toBe(200);
+      expect(ok.json).toMatchObject({ id: 'bm25-val', n: 4 });
+      expect((await call('GET', '/v1/runs', { base })).status).toBe(200);
+      expect((await call('GET', '/v1/indexes', { base })).status).toBe(200);
+    } finally {
+      await withRuns.close();
+    }
+  }, 120_000);
 });
 
 describe('/v1 routes', () => {

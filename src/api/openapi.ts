@@ -54,7 +54,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     operationId: 'listIndexes',
     summary: 'The indexes this server searches, their methods, and whether evidence can use an LLM',
     output: listIndexesOutput,
-    errors: COMMON_ERRORS,
+    errors: [400, ...COMMON_ERRORS],
   },
   {
     path: '/v1/search',
@@ -99,7 +99,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     summary:
       'Runs under --runs, each with its headline figures: 95% interval, its method and printed text (eval/stats; the same figures as report.md and the explorer)',
     output: listRunsOutput,
-    errors: [404, ...COMMON_ERRORS],
+    errors: [400, 404, ...COMMON_ERRORS],
   },
   {
     path: '/v1/run',

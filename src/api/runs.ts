@@ -7,10 +7,14 @@
  */
 import { z } from 'zod';
 import { errors } from '../../core/errors.js';
+import { parseInput } from '../../core/parse-input.js';
 import { runSummary } from '../../web/server/run-summary-api.js';
 import { findRun, listRunsWithin, RUNS_LISTED } from '../../web/server/runs.js';
 
-export const runInput = z.object({ run: z.string().min(1).max(500).describe('run id: its directory relative to the runs root, as GET /v1/runs lists it') });
+/** Strict: an unknown query parameter (`?run=ID&limt=5`) is a 400 naming it, never ignored. */
+export const runInput = z
+  .object({ run: z.string().min(1).max(500).describe('run id: its directory relative to the runs root, as GET /v1/runs lists it') })
+  .strict();
 
 const figure = z.object({
   id: z.string().describe('figure id: accuracy, recall@10, mrr, macro-f1, …'),
@@ -72,9 +76,8 @@ export async function listRunFigures(root: string | undefined): Promise<z.output
 }
 
 export async function runFigures(root: string | undefined, input: unknown): Promise<RunFigures> {
-  const parsed = runInput.safeParse(input);
-  if (!parsed.success) throw errors.invalidInput('run', parsed.error.issues.map((i) => i.message).join('; '));
-  const run = await findRun(rootOf(root), parsed.data.run).catch(() => undefined);
-  if (!run) throw errors.notFound('run', `"${parsed.data.run}" under the runs directory`);
+  const q = parseInput(runInput, input, 'run');
+  const run = await findRun(rootOf(root), q.run).catch(() => undefined);
+  if (!run) throw errors.notFound('run', `"${q.run}" under the runs directory`);
   return pick(run);
 }

@@ -8,7 +8,9 @@
  * lists; messages carry no server path (the index directories show as their names).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { z } from 'zod';
 import { isLexcaseError } from '../../core/errors.js';
+import { parseInput } from '../../core/parse-input.js';
 import { log, redact } from '../../core/log.js';
 import { allowedHostNames, refuseReason } from '../../serve/http/host-guard.js';
 import { HttpError, queryParams, readJsonBody, sendJson } from '../../serve/http/http-util.js';
@@ -70,6 +72,8 @@ class ApiFailure extends Error {
   }
 }
 
+const NO_INPUT = z.object({}).strict();
+
 type Handler = (svc: QueryService, input: unknown, o: ApiServerOptions, signal: AbortSignal) => Promise<unknown> | unknown;
 const HANDLERS: Record<ApiOperation['operationId'], Handler | undefined> = {
   listIndexes: (svc) => svc.listIndexes(),
@@ -121,6 +125,8 @@ export async function startApiServer(svc: QueryService, o: ApiServerOptions = {}
         'www-authenticate': 'Bearer realm="lexcase"',
       });
     const input = op.method === 'post' ? await readJsonBody(req) : queryParams(url);
+    // a GET route that takes no parameter refuses one (`/v1/runs?limt=5`) as the others refuse an unknown field
+    if (!op.input) parseInput(NO_INPUT, input, op.operationId);
     sendJson(res, 200, await HANDLERS[op.operationId]!(svc, input, o, signal));
   };
 

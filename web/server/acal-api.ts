@@ -21,20 +21,22 @@ export const graphQuerySchema = z.object({
   item: z.string().min(1).max(500),
 });
 
-export const contestBodySchema = z.object({
-  run: z.string().min(1).max(500),
-  item: z.string().min(1).max(500),
-  action: contestActionSchema,
-  who: z
-    .string()
-    .trim()
-    .min(1)
-    .max(80)
-    .regex(/^[^\u0000-\u001f]+$/, 'no control characters')
-    .optional(),
-  /** Apply only to this revision of the graph (the one the client shows): 409 REVISION_CONFLICT otherwise. */
-  expectRevision: z.number().int().min(0).optional(),
-});
+export const contestBodySchema = z
+  .object({
+    run: z.string().min(1).max(500),
+    item: z.string().min(1).max(500),
+    action: contestActionSchema,
+    who: z
+      .string()
+      .trim()
+      .min(1)
+      .max(80)
+      .regex(/^[^\u0000-\u001f]+$/, 'no control characters')
+      .optional(),
+    /** Apply only to this revision of the graph (the one the client shows): 409 REVISION_CONFLICT otherwise. */
+    expectRevision: z.number().int().min(0).optional(),
+  })
+  .strict();
 
 export function listGraphs(run: RunEntry) {
   const dir = acalDir(run.dir);

@@ -69,13 +69,15 @@ export async function explainHit(
   return { query: input.q, method: r.method, id: input.id, explanation: r.explanation };
 }
 
-export const evidenceBodySchema = z.object({
-  hypothesis: z.string().trim().min(1, 'the hypothesis is empty').max(4000),
-  facts: z.string().max(20000).default(''),
-  against: z.boolean().default(false),
-  k: z.number().int().min(1).max(20).default(DEFAULT_K),
-  mode: z.enum(['offline', 'llm']).default('offline'),
-});
+export const evidenceBodySchema = z
+  .object({
+    hypothesis: z.string().trim().min(1, 'the hypothesis is empty').max(4000),
+    facts: z.string().max(20000).default(''),
+    against: z.boolean().default(false),
+    k: z.number().int().min(1).max(20).default(DEFAULT_K),
+    mode: z.enum(['offline', 'llm']).default('offline'),
+  })
+  .strict();
 
 export async function evidence(ix: IndexContext, input: z.infer<typeof evidenceBodySchema>, llm: BaseChatModel | undefined) {
   const r = await evidenceFor(ix, {

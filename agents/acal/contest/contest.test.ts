@@ -102,4 +102,24 @@ describe('contest(): human contestation with an audit log', () => {
     expect(readFileSync(graphPath(runDir, 'hearsay-train-1'), 'utf8')).toBe(g0);
     expect(readAudit(runDir)).toEqual([]);
   });
+
+  it('refuses a field the action does not take, naming it, instead of applying the action without it (bidirectonal: the relation was removed both ways)', () => {
+    const g0 = readFileSync(graphPath(runDir, 'hearsay-train-1'), 'utf8');
+    expect(() => contest(runDir, 'hearsay-train-1', { type: 'set-relation', from: 's1', to: 'a2', kind: 'none', bidirectonal: false })).toThrow(
+      'action: unknown field "bidirectonal"; did you mean "bidirectional"? action takes {type, from, to, kind, bidirectional}',
+    );
+    expect(() =>
+      contest(runDir, 'hearsay-train-1', {
+        type: 'add',
+        side: 'attack',
+        text: 'Offered for notice.',
+        base: 0.5,
+        relations: [{ to: 's2', kind: 'attack', both: true }],
+      }),
+    ).toThrow('action: unknown field "relations.0.both"; action takes relations.0.{to, kind}');
+    expect(readFileSync(graphPath(runDir, 'hearsay-train-1'), 'utf8')).toBe(g0);
+    expect(readAudit(runDir)).toEqual([]);
+    // spelt right, it applies
+    expect(contest(runDir, 'hearsay-train-1', { type: 'set-relation', from: 's1', to: 'a2', kind: 'none', bidirectional: false }).graph.revision).toBe(1);
+  });
 });
