@@ -10,6 +10,7 @@ import { findEvidence, type EvidenceResult } from '../../agents/case/find-eviden
 import { errors, LexcaseError } from '../../core/errors.js';
 import { searchFiltered } from '../../retrieval/filtered-search.js';
 import type { OpenedIndex } from '../../retrieval/open-index.js';
+import type { Rm3Term } from '../../retrieval/rm3.js';
 import type { Explanation, Hit } from '../../retrieval/types.js';
 import { searchTopK } from '../../retrieval/top-k.js';
 
@@ -81,13 +82,23 @@ function checkSources(ix: OpenedIndex, names: readonly string[]): void {
   if (unknown.length) throw errors.unknownSources('filters.sources', unknown, held);
 }
 
-/** One passage's per-term explanation of its score for a query. */
-export async function explainPassage(ix: OpenedIndex, q: { query: string; method: string; id: string }): Promise<{ method: string; explanation: Explanation }> {
+/**
+ * One passage's per-term explanation of its score for a query. With `rm3` (bm25, qld), of its score
+ * under RM3 expansion — the retriever `search --rm3` and searchPassages open — with the expanded query
+ * (`expansion`) whose terms, weighted, are the explanation's terms.
+ */
+export async function explainPassage(
+  ix: OpenedIndex,
+  q: { query: string; method: string; id: string; rm3?: PassageSearch['rm3'] },
+): Promise<{ method: string; explanation: Explanation; expansion?: Rm3Term[] }> {
   checkMethod(ix, q.method);
-  const retriever = await ix.retriever(q.method);
+  const retriever = await ix.retriever(q.method, q.rm3 ? { rm3: q.rm3 } : undefined);
   if (!retriever.explain) throw new LexcaseError('INVALID_INPUT', `method "${q.method}" gives no score explanations`, { field: 'method' });
   if (ix.docs.indexOf(q.id) < 0) throw new LexcaseError('NOT_FOUND', `no passage "${q.id}" in this index`, { field: 'id' });
-  return { method: retriever.method, explanation: await retriever.explain(q.query, q.id) };
+  const explanation = await retriever.explain(q.query, q.id);
+  // RM3: the expanded query the explanation scored (detail.rm3 records it with the parameters and feedback passages)
+  const expansion = (explanation.detail?.rm3 as { terms?: Rm3Term[] } | undefined)?.terms;
+  return { method: retriever.method, explanation, ...(expansion ? { expansion } : {}) };
 }
 
 export interface EvidenceQuery {

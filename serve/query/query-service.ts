@@ -168,7 +168,16 @@ export async function openQueryService(opts: QueryServiceOptions): Promise<Query
       const q = parseInput(explainInput, input, 'explain');
       const en = pick(q.index);
       requireMethod(en, q.method);
-      const { method, explanation: e } = await explainPassage(en.ix, { query: q.query, method: q.method, id: q.id });
+      const {
+        method,
+        explanation: e,
+        expansion,
+      } = await explainPassage(en.ix, {
+        query: q.query,
+        method: q.method,
+        id: q.id,
+        ...(q.rm3 ? { rm3: q.rm3 } : {}),
+      });
       return {
         index: en.name,
         query: q.query,
@@ -177,6 +186,7 @@ export async function openQueryService(opts: QueryServiceOptions): Promise<Query
         score: e.score,
         ...(e.base !== undefined ? { base: e.base } : {}),
         terms: e.terms.map((t) => ({ term: t.term, qtf: t.qtf, tf: t.tf, df: t.df, score: t.score })),
+        ...(expansion ? { expansion: expansion.map((t) => ({ term: t.term, weight: t.weight })) } : {}),
         ...(e.detail ? { detail: e.detail } : {}),
       };
     },

@@ -41,6 +41,20 @@ export const listIndexesInput = z.object({}).strict();
  */
 export const MAX_QUERY_CHARS = 20_000;
 
+/** RM3's options on search and explain: `true` (the defaults, retrieval/rm3-params.ts) or any of its parameters. */
+const rm3Option = z
+  .union([
+    z.boolean(),
+    z
+      .object({
+        fbDocs: z.number().int().min(1).max(1000).optional().describe(`feedback documents (default ${RM3_DEFAULTS.fbDocs})`),
+        fbTerms: z.number().int().min(1).max(1000).optional().describe(`feedback terms (default ${RM3_DEFAULTS.fbTerms})`),
+        originalQueryWeight: z.number().min(0).max(1).optional().describe(`weight of the original query (default ${RM3_DEFAULTS.originalQueryWeight})`),
+      })
+      .strict(),
+  ])
+  .optional();
+
 export const searchInput = z
   .object({
     index: indexName,
@@ -68,21 +82,9 @@ export const searchInput = z
       .describe(
         'restrict the ranking to matching passages: the top k among them, scored exactly as without the filter (hybrid: among the top `depth` of its fused ranking, each component list cut at `depth`, then fused; fewer hits and a note when fewer are there)',
       ),
-    rm3: z
-      .union([
-        z.boolean(),
-        z
-          .object({
-            fbDocs: z.number().int().min(1).max(1000).optional().describe(`feedback documents (default ${RM3_DEFAULTS.fbDocs})`),
-            fbTerms: z.number().int().min(1).max(1000).optional().describe(`feedback terms (default ${RM3_DEFAULTS.fbTerms})`),
-            originalQueryWeight: z.number().min(0).max(1).optional().describe(`weight of the original query (default ${RM3_DEFAULTS.originalQueryWeight})`),
-          })
-          .strict(),
-      ])
-      .optional()
-      .describe(
-        `${RM3_METHODS.join(' / ')} only: RM3 query expansion (pseudo-relevance feedback, as Anserini's -rm3) — true for the defaults, or its parameters`,
-      ),
+    rm3: rm3Option.describe(
+      `${RM3_METHODS.join(' / ')} only: RM3 query expansion (pseudo-relevance feedback, as Anserini's -rm3) — true for the defaults, or its parameters`,
+    ),
   })
   .strict();
 
@@ -92,6 +94,9 @@ export const explainInput = z
     query: searchInput.shape.query,
     method,
     id: passageId,
+    rm3: rm3Option.describe(
+      `${RM3_METHODS.join(' / ')} only: explain the passage's score under RM3 query expansion, as search with the same rm3 ranked it — true for the defaults, or its parameters`,
+    ),
   })
   .strict();
 
@@ -165,7 +170,7 @@ export const searchOutput = z.object({
 
 export const termScore = z.object({
   term: z.string().describe('analysed query term'),
-  qtf: z.number().int().describe('occurrences in the query'),
+  qtf: z.number().describe("occurrences in the query (an integer); with rm3, the term's weight in the expanded query"),
   tf: z.number().int().describe('occurrences in the passage (0: unmatched)'),
   df: z.number().int().describe('passages containing the term'),
   score: z.number().describe("the term's contribution to the score"),
@@ -178,7 +183,13 @@ export const explainOutput = z.object({
   id: z.string(),
   score: z.number().describe('the passage score: the sum of the term scores plus base'),
   base: z.number().optional().describe('score part shared by every passage (QLD length and unmatched-term mass)'),
-  terms: z.array(termScore),
+  terms: z.array(termScore).describe('per analysed query term (with rm3: per term of the expanded query the index holds, qtf its weight)'),
+  expansion: z
+    .array(z.object({ term: z.string(), weight: z.number() }))
+    .optional()
+    .describe(
+      "with rm3: the expanded query, heaviest first (as `lexcase search --rm3 --json`'s expansion); detail.rm3 gives its parameters and feedback passages",
+    ),
   detail: z.record(z.string(), z.unknown()).optional().describe('method-specific notes (fusion components)'),
 });
 

@@ -105,7 +105,7 @@ describe('explain, passage and evidence refuse an unknown field instead of answe
     id = (await svc.search({ query: Q, k: 1 })).hits[0].id;
   });
   const EXPLAIN = () => ({ quey: Q, id });
-  const EXPLAIN_MSG = 'explain: unknown field "quey"; did you mean "query"? explain takes {index, query, method, id}';
+  const EXPLAIN_MSG = 'explain: unknown field "quey"; did you mean "query"? explain takes {index, query, method, id, rm3}';
   const EVIDENCE = { hypothesis: 'a statement against interest is admissible hearsay', kk: 3 };
   const EVIDENCE_MSG = 'find_evidence: unknown field "kk"; did you mean "k"? find_evidence takes {index, hypothesis, facts, stance, k, mode}';
   const PASSAGE_MSG = 'get_passage: unknown field "indx"; did you mean "index"? get_passage takes {index, id}';

@@ -114,7 +114,8 @@ export function createMcpServer(svc: QueryService): McpServer {
     'explain',
     {
       title: 'Explain a score',
-      description: "Why a passage scored what it did for a query: each analysed query term's tf, df and contribution (the sum plus base is the score).",
+      description:
+        "Why a passage scored what it did for a query: each analysed query term's tf, df and contribution (the sum plus base is the score). With rm3 (as search's), its score under RM3 expansion: the expanded query's terms, each weighted, and their contributions.",
       inputSchema: explainInput,
       outputSchema: explainOutput,
       annotations: READ_ONLY,
