@@ -53,7 +53,20 @@ export const PRUNE_MAX_K = 100;
  * way); `compactCandidates` also leaves compact lists to the candidates (galloped per candidate):
  * exact, and 2–4.5× slower on the agent shape (docs/notes/2026-11-29-compact-candidates.md), so off.
  */
-export const blockedPruning = { enabled: true, compactCandidates: false };
+export const blockedPruning = { enabled: true, compactCandidates: false, sparseCandidates: false };
+
+/**
+ * `blockedPruning.sparseCandidates` (opt-in; BM25, k ≤ PRUNE_MAX_K): MaxScore without the
+ * per-document floor. Per block, once θ is known, J is the first term whose suffix bound R[J]
+ * cannot lift an untouched doc to θ (compact lists included); the essential terms [0, J) are
+ * walked in the kernel, each posting also marking its doc in a bitmap of the block
+ * (walk.wat bm25MarkLists); the candidates are the marked docs whose partial score + R[J]
+ * reaches θ (gatherTouched: no scan over every doc of the block); the terms from J on are added to
+ * them in plan order — compact lists by galloping in the kernel (bm25Lookup), dense ones by index —
+ * dropping a candidate as soon as its partial + R[j + 1] falls short of θ (keepCandidates). Each doc
+ * kept gets the same additions in the same order as the exhaustive walk: bit-identical. A block
+ * whose essential terms would include a dense list takes the usual path.
+ */
 
 /** Postings of the largest chunks of the lists the WebAssembly walks take per query (3 bytes each). */
 export const KERNEL_MAX_POSTINGS = 8 << 20;
@@ -162,6 +175,9 @@ interface Scratch {
   outOff: number;
   lowOff: number;
   tfOff: number;
+  /** The touched bitmap (i64 words) and the candidates (i32) of sparseCandidates, else 0. */
+  bitsOff: number;
+  candOff: number;
 }
 
 /**
@@ -170,7 +186,16 @@ interface Scratch {
  * descriptors, copies of dense rows not resident, block log-lengths (QLD, unless resident), the
  * kernel's selection output, then the current chunk of each copied list: low bits (u16) and tfs (u8).
  */
-function layoutScratch(vm: ViewMemory, view: ScoringView, inp: MaxScoreInput, marked: boolean, copyRows: number, maxChunk: number, blockDocs: number): Scratch {
+function layoutScratch(
+  vm: ViewMemory,
+  view: ScoringView,
+  inp: MaxScoreInput,
+  marked: boolean,
+  copyRows: number,
+  maxChunk: number,
+  blockDocs: number,
+  sparse: boolean,
+): Scratch {
   const { arr, qld } = inp;
   const f = modeFacts(inp.mode);
   const T = inp.plan.length;
@@ -190,8 +215,11 @@ function layoutScratch(vm: ViewMemory, view: ScoringView, inp: MaxScoreInput, ma
   const outOff = lnlOff + (qld && lnlHeld < 0 ? blockDocs * 8 : 0);
   const lowOff = outOff + (marked ? 0 : blockDocs * 16);
   const tfOff = lowOff + maxChunk * 2;
-  vm.ensure(tfOff + maxChunk);
-  return { normHeld, lnlHeld, scoresOff, normOff, tablesOff, dP1Off, rowsOff, descOff, dTfOff, lnlOff, outOff, lowOff, tfOff };
+  const bitsOff = sparse ? (tfOff + maxChunk + 7) & ~7 : 0;
+  const candOff = sparse ? bitsOff + (((blockDocs + 63) >>> 6) + 1) * 8 : 0;
+  vm.ensure(sparse ? candOff + blockDocs * 4 : tfOff + maxChunk);
+  if (sparse) new Uint8Array(vm.kernel.memory.buffer, bitsOff, candOff - bitsOff).fill(0);
+  return { normHeld, lnlHeld, scoresOff, normOff, tablesOff, dP1Off, rowsOff, descOff, dTfOff, lnlOff, outOff, lowOff, tfOff, bitsOff, candOff };
 }
 
 /**
@@ -255,10 +283,14 @@ interface Walk {
   cands: Int32Array;
   /** The chunk whose postings are loaded in the descriptors and the copies. */
   loadedChunk: number;
+  /** sparseCandidates is on for this query (blockedPruning.sparseCandidates and every compact list in the kernel). */
+  sparse: boolean;
+  /** The candidates of sparseCandidates, in the kernel's memory. */
+  kCands: Int32Array;
 }
 
 /** The walk's state over `view` for one query: lists planned, scratch laid out, tables and descriptors filled. */
-function prepareWalk(view: ScoringView, inp: MaxScoreInput, blockDocs: number, marked: boolean, prune: boolean): Walk {
+function prepareWalk(view: ScoringView, inp: MaxScoreInput, blockDocs: number, marked: boolean, prune: boolean, sparse: boolean): Walk {
   const { mode, plan, qld } = inp;
   const T = plan.length;
   // A 256-entry table by tf with table[0] = 0 (QLD), so absent docs add +0 and scores stay
@@ -273,7 +305,9 @@ function prepareWalk(view: ScoringView, inp: MaxScoreInput, blockDocs: number, m
   // arrays in the scratch (the bytes in place when resident, else a copy there).
   const { runs, copyRows } = fusedRuns(dense, branchFree);
   const vm = viewMemory(view);
-  const sc = layoutScratch(vm, view, inp, marked, copyRows, maxChunk, blockDocs);
+  // sparseCandidates needs every compact list in the kernel (BM25, no tf escape, within the budget).
+  const sparseOk = sparse && mode === Mode.Bm25 && branchFree && dense.every((d, j) => d !== null || inKernel[j]);
+  const sc = layoutScratch(vm, view, inp, marked, copyRows, maxChunk, blockDocs, sparseOk);
   const kern = vm.kernel;
   const mem = kern.memory.buffer;
   // Typed arrays over the lists and dense rows, taken now that the memory no longer grows.
@@ -351,6 +385,8 @@ function prepareWalk(view: ScoringView, inp: MaxScoreInput, blockDocs: number, m
     mark: marked ? new Uint8Array(blockDocs) : undefined,
     cands: prune ? new Int32Array(blockDocs) : new Int32Array(0),
     loadedChunk: -1,
+    sparse: sparseOk,
+    kCands: new Int32Array(mem, sc.candOff, sparseOk ? blockDocs : 0),
   };
 }
 
@@ -368,7 +404,15 @@ function pruneBounds(w: Walk, view: ScoringView, inp: MaxScoreInput, prune: bool
   const R = new Float64Array(T + 1);
   let offset = 0;
   if (prune) {
-    for (let j = T - 1; j >= 0; j--) R[j] = R[j + 1] + termBound(dense[j], lists[j], mode, plan[j], arr, view.lo, view.hi);
+    // sparseCandidates takes each list's tightest bound (its largest weight in the range, cached
+    // with the list): its candidates are the docs whose partial + R[J] reaches θ, so R sets their number.
+    const key = `${inp.paramKey}:${view.lo}:${view.hi}`;
+    for (let j = T - 1; j >= 0; j--)
+      R[j] =
+        R[j + 1] +
+        (w.sparse
+          ? tightBm25Bound(dense[j], lists[j], plan[j], arr!, view.lo, view.hi, key)
+          : termBound(dense[j], lists[j], mode, plan[j], arr, view.lo, view.hi));
     if (qld) {
       const order = view.byLenRange;
       offset = order.length ? qld.base - qld.qlen * qld.lnl[order[0]] : 0;
@@ -386,7 +430,7 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   const f = modeFacts(mode);
   const marked = f.marks;
   const prune = blockedPruning.enabled && k <= PRUNE_MAX_K && f.kernel && !inp.exhaustive;
-  const w = prepareWalk(view, inp, blockDocs, marked, prune);
+  const w = prepareWalk(view, inp, blockDocs, marked, prune, prune && blockedPruning.sparseCandidates);
   const { T, sc, kern, dense, runs, copyAt, rowPtr, bs } = w;
   const mem = kern.memory.buffer;
   const bn = new Float64Array(mem, sc.normOff, f.bm25Norm && sc.normHeld < 0 ? blockDocs : 0);
@@ -413,6 +457,20 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     if (qld && sc.lnlHeld < 0) bl.set(qld.lnl.subarray(b0, b1));
     // Resident dense rows: the address of the block's first doc's tf byte.
     for (const r of runs) for (let j = r.j; j < r.e; j++) if (copyAt[j] < 0) rowPtr[j] = dense[j]!.off + (b0 - lo);
+    if (w.sparse) {
+      // MaxScore without the per-document floor: J over every list, compact ones included.
+      let Js = T;
+      if (thr > -Infinity) {
+        Js = 0;
+        while (Js < T && R[Js] >= thr) Js++;
+      }
+      if (Js <= firstDense) {
+        const count = sparseBlock(w, b0, b1, Js, R, thr, nOff);
+        top.pushCandidates(outF, outI, count, b0);
+        thr = top.threshold;
+        continue;
+      }
+    }
     let J = T;
     if (prune && thr > -Infinity) {
       // Only the lists walked densely are left to candidates (a look-up per candidate by doc
@@ -433,6 +491,51 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     } else thr = selectMarked(w, top, thr, b0, n, f.f32);
   }
   return top;
+}
+
+/**
+ * One block by sparseCandidates (blockedPruning): per chunk piece, the essential terms [0, J)
+ * walked in the kernel marking the docs they touch, the marked docs whose partial + R[J] reaches θ
+ * taken as candidates, the terms from J on added to them in plan order (dropping those that fall
+ * short of θ), and the survivors written for selection. Returns how many were written (at outOff).
+ */
+function sparseBlock(w: Walk, b0: number, b1: number, J: number, R: Float64Array, thr: number, nOff: number): number {
+  const { T, sc, kern, dTfs, kIdx, plan, arr, lo, bs, kCands } = w;
+  let count = 0;
+  for (let s0 = b0; s0 < b1; ) {
+    const chunk = s0 >>> CHUNK_BITS;
+    const base = chunk * CHUNK_DOCS;
+    const s1 = Math.min(b1, base + CHUNK_DOCS);
+    const lim = s1 - base;
+    const ci = chunk - w.c0;
+    if (ci !== w.loadedChunk) loadChunk(w, ci);
+    const dOff = base - b0;
+    // Essential lists are all compact (J ≤ the first dense list) and in the kernel: kIdx[j] = j.
+    if (J > 0) kern.bm25MarkLists(sc.descOff, J, lim, dOff, nOff, sc.scoresOff, sc.bitsOff);
+    const i0 = s0 - b0;
+    const i1 = s1 - b0;
+    let m = kern.gatherTouched(sc.bitsOff, i0 >>> 6, (i1 + 63) >>> 6, sc.scoresOff, R[J], thr, sc.candOff);
+    blockedStats.candidates += m;
+    for (let j = J; j < T; j++) {
+      const tfd = dTfs[j];
+      if (tfd) {
+        const p1 = plan[j].p1;
+        const norm = arr!;
+        for (let c = 0; c < m; c++) {
+          const i = kCands[c];
+          const d = b0 + i;
+          const tf = tfd[d - lo];
+          // (+0 for an absent doc in the fused walk: skipping it leaves the same bits.)
+          if (tf !== 0) bs[i] = bs[i] + (p1 * tf) / (tf + norm[d]);
+        }
+      } else kern.bm25Lookup(sc.descOff + kIdx[j] * 24, lim, dOff, nOff, sc.scoresOff, sc.candOff, m);
+      if (m > 0 && j + 1 < T) m = kern.keepCandidates(sc.candOff, m, sc.scoresOff, R[j + 1], thr);
+    }
+    count = kern.emitCandidates(sc.candOff, m, sc.scoresOff, thr, sc.outOff, count);
+    s0 = s1;
+  }
+  if (J < T) blockedStats.prunedBlocks++;
+  return count;
 }
 
 /**
@@ -710,6 +813,45 @@ function addToCandidates(w: Walk, b0: number, b1: number, J: number, nc: number)
     if (kd >= 0) descI[kd] = p;
     else pos[j] = p;
   }
+}
+
+const tightBounds = new WeakMap<object, Map<string, number>>();
+/**
+ * BM25's tightest bound of a list over [lo, hi) (sparseCandidates): p1 times its largest
+ * tf / (tf + norm) over its postings, derived in one pass on first use and cached with the list
+ * (per k1/b and range); padded against rounding, never below a weight actually added.
+ */
+function tightBm25Bound(dense: DenseList | null, list: CompactList | null, t: TermPlan, norm: Float64Array, lo: number, hi: number, key: string): number {
+  const owner: object = dense ?? list!;
+  let m = tightBounds.get(owner);
+  if (!m) tightBounds.set(owner, (m = new Map()));
+  let v = m.get(key);
+  if (v === undefined) {
+    v = 0;
+    if (dense) {
+      const tfs = dense.tfs;
+      for (let d = lo; d < hi; d++) {
+        const tf = tfs[d - lo];
+        if (tf === 0) continue;
+        const x = tf / (tf + norm[d]);
+        if (x > v) v = x;
+      }
+    } else {
+      const { low, tfs, chunkEnd, c0 } = list!;
+      let p = 0;
+      for (let ci = 0; ci < chunkEnd.length; ci++) {
+        const base = (c0 + ci) * CHUNK_DOCS;
+        for (const end = chunkEnd[ci]; p < end; p++) {
+          let tf = tfs[p];
+          if (tf === TF8_ESCAPE) tf = list!.bigTf!.get(p)!;
+          const x = tf / (tf + norm[base + low[p]]);
+          if (x > v) v = x;
+        }
+      }
+    }
+    m.set(key, v);
+  }
+  return t.p1 * v * (1 + 1e-12);
 }
 
 const smallest = new WeakMap<Float64Array, Map<string, number>>();

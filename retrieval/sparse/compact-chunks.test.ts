@@ -15,11 +15,11 @@ import { createRng } from '../../core/rng.js';
 import { closeSparseIndexes, openSparseIndex } from '../open.js';
 import { CHUNK_DOCS, compactPostings, decodedPostings } from './decoded-postings.js';
 import { scoreTopK, type ScoreRequest } from './score-core.js';
-import { scoringView } from '../../indexer/sparse/scoring-view.js';
+import { scoringView, type ScoringView } from '../../indexer/sparse/scoring-view.js';
 import { loadSparseIndex, type SparseIndex } from '../../indexer/sparse/sparse-index.js';
 import { termFrequency } from './term-frequency.js';
 import { queryTerms } from './query-terms.js';
-import { blockedStats } from './blocked-taat.js';
+import { blockedPruning, blockedStats } from './blocked-taat.js';
 import { scoreStats } from './max-score.js';
 import { viewMemory } from './kernel/view-memory.js';
 
@@ -57,8 +57,19 @@ function request(q: string, k: number): Omit<ScoreRequest, 'method'> & { ids: nu
   return { ids, counts, k };
 }
 
-it('blocked TAAT, block-max and MaxScore over 16-bit chunk offsets equal plain TAAT bit for bit on ranges that cut chunks', () => {
+/** Blocked TAAT with blockedPruning.sparseCandidates on (opt-in). */
+function sparseScore(view: ScoringView, req: ScoreRequest, blockDocs?: number): ReturnType<typeof scoreTopK> {
+  blockedPruning.sparseCandidates = true;
+  try {
+    return scoreTopK(view, req, 'blocked', blockDocs);
+  } finally {
+    blockedPruning.sparseCandidates = false;
+  }
+}
+
+it('blocked TAAT (also with sparseCandidates), block-max and MaxScore over 16-bit chunk offsets equal plain TAAT bit for bit on ranges that cut chunks', () => {
   let switched = 0;
+  let sparsePruned = 0;
   const views = [index.view, scoringView(index, 0, N >> 1), scoringView(index, N >> 1, N), scoringView(index, CHUNK_DOCS - 5, CHUNK_DOCS + 5)];
   for (const q of ['alpha bravo charlie delta echo foxtrot golf hotel india', 'lima kilo zulu alpha alpha', 'juliet zulu']) {
     for (const k of [1, 10, 1000]) {
@@ -75,6 +86,14 @@ it('blocked TAAT, block-max and MaxScore over 16-bit chunk offsets equal plain T
             const blocked = scoreTopK(view, req, 'blocked', blockDocs);
             expect(blocked.docs).toEqual(full.docs);
             expect(blocked.scores).toEqual(full.scores);
+            // MaxScore without the per-document floor (BM25): bitmap candidates and kernel gallops
+            // over pieces cut by the chunk boundary.
+            if (req.method === 'bm25') {
+              const sparse = sparseScore(view, req, blockDocs);
+              if (blockedStats.prunedBlocks > 0) sparsePruned++;
+              expect(sparse.docs).toEqual(full.docs);
+              expect(sparse.scores).toEqual(full.scores);
+            }
           }
           // Block-max MaxScore (BM25, textbook QLD): windows of 8 docs to a whole chunk.
           if (req.method === 'bm25' || req.variant === 'textbook')
@@ -94,6 +113,7 @@ it('blocked TAAT, block-max and MaxScore over 16-bit chunk offsets equal plain T
   }
   // Pruning reached its candidates-only phase on some of these requests (else the check is idle).
   expect(switched).toBeGreaterThan(0);
+  expect(sparsePruned).toBeGreaterThan(0);
 });
 
 it('matches brute-force BM25 across the chunk boundary, and keeps tf ≥ 255 exact', () => {
@@ -170,6 +190,12 @@ it('lists walked in place in the view memory rank exactly as lists copied per qu
       const b = scoreTopK(refused, req, 'blocked');
       expect(blockedStats.residentLists).toBe(0);
       expect(blockedStats.kernelLists).toBeGreaterThan(0);
+      if (req.method === 'bm25') {
+        // sparseCandidates gallops in place (held) and in the scratch's copies (refused).
+        const sh = sparseScore(held, { ...req, k: 10 });
+        expect(sparseScore(refused, { ...req, k: 10 })).toEqual(sh);
+        expect(sh).toEqual(scoreTopK(held, { ...req, k: 10 }, 'exhaustive'));
+      }
       const c = scoreTopK(held, { ...req, k: 10 }, 'blockmax');
       const d = scoreTopK(refused, { ...req, k: 10 }, 'blockmax');
       expect(c).toEqual(scoreTopK(held, { ...req, k: 10 }, 'exhaustive'));

@@ -5,7 +5,8 @@
  * and the lucene scorer (float32 BM25 and LMDirichlet on 1-byte norms), k small and
  * large, on the whole range and on the doc ranges query workers use; blocked TAAT includes its
  * dense walk (one tf byte per doc) of the lists present in most documents, its pruning across blocks
- * (MaxScore: terms past the bound added to candidates only), and its WebAssembly walks
+ * (MaxScore: terms past the bound added to candidates only; and, opt-in, sparseCandidates: candidates
+ * from the essential lists' postings, the rest galloped in the kernel), and its WebAssembly walks
  * over lists held in the view's kernel memory and over lists copied into its scratch; and
  * block-max MaxScore over doc windows (block-max.ts: whole windows skipped on their summed bounds).
  */
@@ -37,6 +38,8 @@ let residentWalks = 0;
 let copiedWalks = 0;
 let prunedBlocked = 0;
 let prunedCompact = 0;
+let sparseRuns = 0;
+let prunedSparse = 0;
 let fallbackBlocked = 0;
 let switched = 0;
 let compared = 0;
@@ -106,6 +109,21 @@ it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook 
                   expect(compact.docs).toEqual(full.docs);
                   expect(compact.scores).toEqual(full.scores);
                 }
+                // ... and by MaxScore without the per-document floor (sparseCandidates: BM25,
+                // candidates from the essential lists' postings, the rest galloped in the kernel).
+                if (req.method === 'bm25' && req.scorer !== 'lucene') {
+                  blockedPruning.sparseCandidates = true;
+                  let sparse: ReturnType<typeof scoreTopK>;
+                  try {
+                    sparse = scoreTopK(view, req, 'blocked', 1 + (seed % 37));
+                  } finally {
+                    blockedPruning.sparseCandidates = false;
+                  }
+                  sparseRuns++;
+                  if (blockedStats.prunedBlocks > 0) prunedSparse++;
+                  expect(sparse.docs).toEqual(full.docs);
+                  expect(sparse.scores).toEqual(full.scores);
+                }
                 // Block-max MaxScore over doc windows (BM25 and textbook QLD): tiny windows (2–16
                 // docs, many skipped) and the default ones.
                 if (req.scorer !== 'lucene' && (req.method === 'bm25' || req.variant === 'textbook')) {
@@ -144,6 +162,8 @@ it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook 
   // ... also with compact lists left to the candidates.
   expect(prunedCompact).toBeGreaterThan(prunedBlocked / 6);
   expect(fallbackBlocked).toBeGreaterThan(0);
+  // ... and MaxScore without the per-document floor left terms to its candidates on many requests.
+  expect(prunedSparse).toBeGreaterThan(sparseRuns / 10);
   // ... and the lucene scorer's requests were pruned too.
   expect(luceneSwitched).toBeGreaterThan(0);
   // ... and block-max MaxScore skipped whole windows and added terms to candidates only.

@@ -29,6 +29,16 @@ export interface WalkKernel {
   selectQld(scoresOff: number, lnlOff: number, base: number, qlen: number, thr: number, n: number, outOff: number): number;
   /** Block top-k candidates of touched docs (score ≠ 0): see walk.wat. */
   selectTouched(scoresOff: number, thr: number, n: number, outOff: number): number;
+  /** bm25Lists that also sets bit i of the block's touched bitmap (i64 words at bitsOff) per posting: see walk.wat. */
+  bm25MarkLists(descOff: number, nLists: number, lim: number, dOff: number, normOff: number, scoresOff: number, bitsOff: number): void;
+  /** The touched docs of bitmap words [w0, nWords) in ascending order: those with score + rest ≥ thr written (i32) at candOff, the others cleared; returns their count. */
+  gatherTouched(bitsOff: number, w0: number, nWords: number, scoresOff: number, rest: number, thr: number, candOff: number): number;
+  /** One compact list (a bm25Lists descriptor) added to the piece's candidates by galloping, its cursor moved to the piece's end. */
+  bm25Lookup(desc: number, lim: number, dOff: number, normOff: number, scoresOff: number, candOff: number, nc: number): void;
+  /** The candidates whose score + rest reaches thr kept in order, the others' scores cleared; returns how many are kept. */
+  keepCandidates(candOff: number, nc: number, scoresOff: number, rest: number, thr: number): number;
+  /** Candidates at or above thr written as selectTouched writes them from entry `at`, all cleared; returns at + their count. */
+  emitCandidates(candOff: number, nc: number, scoresOff: number, thr: number, outOff: number, at: number): number;
   memory: WasmMemory;
 }
 

@@ -315,4 +315,203 @@
                 (i32.store offset=8 (local.get $o) (local.get $i))
                 (local.set $c (i32.add (local.get $c) (i32.const 1)))))))))
     (local.get $c))
+;; ---- MaxScore without the per-document floor (blocked-taat.ts, blockedPruning.sparseCandidates; BM25) ----
+  ;; The essential lists walked as by "bm25Lists" (the same additions in the same order), each
+  ;; posting also setting bit i of the block's touched bitmap (i64 words at bitsOff), so the block's
+  ;; candidates come from the bitmap, not from a scan over every doc.
+  (func $bm25m (param $lowOff i32) (param $tfOff i32) (param $p i32) (param $end i32)
+        (param $lim i32) (param $dOff i32) (param $normOff i32) (param $scoresOff i32) (param $p1 f64)
+        (param $bitsOff i32) (result i32)
+    (local $l i32) (local $i i32) (local $j i32) (local $i8 i32) (local $tf f64) (local $a i32)
+    (local $lp i32) (local $j8 i32) (local $t v128) (local $w v128) (local $pv v128)
+    (local.set $pv (f64x2.splat (local.get $p1)))
+    (block $pairsDone
+      (loop $pairs
+        (br_if $pairsDone (i32.gt_u (i32.add (local.get $p) (i32.const 2)) (local.get $end)))
+        (local.set $lp (i32.add (local.get $lowOff) (i32.shl (local.get $p) (i32.const 1))))
+        (local.set $l (i32.load16_u offset=2 (local.get $lp)))
+        (br_if $pairsDone (i32.ge_u (local.get $l) (local.get $lim)))
+        (local.set $j (i32.add (local.get $l) (local.get $dOff)))
+        (local.set $i (i32.add (i32.load16_u (local.get $lp)) (local.get $dOff)))
+        (local.set $j8 (i32.shl (local.get $j) (i32.const 3)))
+        (local.set $i8 (i32.shl (local.get $i) (i32.const 3)))
+        (local.set $t (f64x2.convert_low_i32x4_u (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u
+          (v128.load16_splat (i32.add (local.get $tfOff) (local.get $p)))))))
+        (local.set $w (f64x2.div (f64x2.mul (local.get $pv) (local.get $t))
+          (f64x2.add (local.get $t)
+            (v128.load64_lane 1 (i32.add (local.get $normOff) (local.get $j8))
+              (v128.load64_zero (i32.add (local.get $normOff) (local.get $i8)))))))
+        (local.set $a (i32.add (local.get $scoresOff) (local.get $i8)))
+        (f64.store (local.get $a) (f64.add (f64.load (local.get $a)) (f64x2.extract_lane 0 (local.get $w))))
+        (local.set $a (i32.add (local.get $scoresOff) (local.get $j8)))
+        (f64.store (local.get $a) (f64.add (f64.load (local.get $a)) (f64x2.extract_lane 1 (local.get $w))))
+        (local.set $a (i32.add (local.get $bitsOff) (i32.shl (i32.shr_u (local.get $i) (i32.const 6)) (i32.const 3))))
+        (i64.store (local.get $a) (i64.or (i64.load (local.get $a)) (i64.shl (i64.const 1) (i64.extend_i32_u (local.get $i)))))
+        (local.set $a (i32.add (local.get $bitsOff) (i32.shl (i32.shr_u (local.get $j) (i32.const 6)) (i32.const 3))))
+        (i64.store (local.get $a) (i64.or (i64.load (local.get $a)) (i64.shl (i64.const 1) (i64.extend_i32_u (local.get $j)))))
+        (local.set $p (i32.add (local.get $p) (i32.const 2)))
+        (br $pairs)))
+    (block $out
+      (loop $top
+        (br_if $out (i32.ge_u (local.get $p) (local.get $end)))
+        (local.set $l (i32.load16_u (i32.add (local.get $lowOff) (i32.shl (local.get $p) (i32.const 1)))))
+        (br_if $out (i32.ge_u (local.get $l) (local.get $lim)))
+        (local.set $i (i32.add (local.get $l) (local.get $dOff)))
+        (local.set $i8 (i32.shl (local.get $i) (i32.const 3)))
+        (local.set $tf (f64.convert_i32_u (i32.load8_u (i32.add (local.get $tfOff) (local.get $p)))))
+        (local.set $a (i32.add (local.get $scoresOff) (local.get $i8)))
+        (f64.store (local.get $a)
+          (f64.add (f64.load (local.get $a))
+            (f64.div (f64.mul (local.get $p1) (local.get $tf))
+                     (f64.add (local.get $tf) (f64.load (i32.add (local.get $normOff) (local.get $i8)))))))
+        (local.set $a (i32.add (local.get $bitsOff) (i32.shl (i32.shr_u (local.get $i) (i32.const 6)) (i32.const 3))))
+        (i64.store (local.get $a) (i64.or (i64.load (local.get $a)) (i64.shl (i64.const 1) (i64.extend_i32_u (local.get $i)))))
+        (local.set $p (i32.add (local.get $p) (i32.const 1)))
+        (br $top)))
+    (local.get $p))
+  ;; Descriptors as bm25Lists's, each list walked by $bm25m (p stored back).
+  (func (export "bm25MarkLists") (param $descOff i32) (param $nLists i32) (param $lim i32) (param $dOff i32)
+        (param $normOff i32) (param $scoresOff i32) (param $bitsOff i32)
+    (local $d i32) (local $dEnd i32)
+    (local.set $d (local.get $descOff))
+    (local.set $dEnd (i32.add (local.get $descOff) (i32.mul (local.get $nLists) (i32.const 24))))
+    (block $done
+      (loop $lists
+        (br_if $done (i32.ge_u (local.get $d) (local.get $dEnd)))
+        (i32.store offset=8 (local.get $d)
+          (call $bm25m (i32.load (local.get $d)) (i32.load offset=4 (local.get $d)) (i32.load offset=8 (local.get $d))
+                       (i32.load offset=12 (local.get $d)) (local.get $lim) (local.get $dOff) (local.get $normOff)
+                       (local.get $scoresOff) (f64.load offset=16 (local.get $d)) (local.get $bitsOff)))
+        (local.set $d (i32.add (local.get $d) (i32.const 24)))
+        (br $lists))))
+  ;; The touched docs of the bitmap's words [w0, nWords), in ascending order: those whose score + rest
+  ;; reaches thr are written (i32 block index) at candOff, the others' scores cleared; the words are
+  ;; cleared. Returns the candidates' count.
+  (func (export "gatherTouched") (param $bitsOff i32) (param $w0 i32) (param $nWords i32) (param $scoresOff i32) (param $rest f64)
+        (param $thr f64) (param $candOff i32) (result i32)
+    (local $wi i32) (local $x i64) (local $i i32) (local $a i32) (local $c i32)
+    (local.set $wi (local.get $w0))
+    (block $done
+      (loop $words
+        (br_if $done (i32.ge_u (local.get $wi) (local.get $nWords)))
+        (local.set $a (i32.add (local.get $bitsOff) (i32.shl (local.get $wi) (i32.const 3))))
+        (local.set $x (i64.load (local.get $a)))
+        (if (i64.ne (local.get $x) (i64.const 0))
+          (then
+            (i64.store (local.get $a) (i64.const 0))
+            (block $bitsDone
+              (loop $bits
+                (br_if $bitsDone (i64.eqz (local.get $x)))
+                (local.set $i (i32.add (i32.shl (local.get $wi) (i32.const 6)) (i32.wrap_i64 (i64.ctz (local.get $x)))))
+                (local.set $a (i32.add (local.get $scoresOff) (i32.shl (local.get $i) (i32.const 3))))
+                (if (f64.ge (f64.add (f64.load (local.get $a)) (local.get $rest)) (local.get $thr))
+                  (then
+                    (i32.store (i32.add (local.get $candOff) (i32.shl (local.get $c) (i32.const 2))) (local.get $i))
+                    (local.set $c (i32.add (local.get $c) (i32.const 1))))
+                  (else (f64.store (local.get $a) (f64.const 0))))
+                (local.set $x (i64.and (local.get $x) (i64.sub (local.get $x) (i64.const 1))))
+                (br $bits)))))
+        (local.set $wi (i32.add (local.get $wi) (i32.const 1)))
+        (br $words)))
+    (local.get $c))
+  ;; One compact list (a descriptor as bm25Lists's) added to the nc candidates at candOff (ascending
+  ;; block indexes of this piece: chunk-local low = i - dOff), each found by galloping from the list's
+  ;; cursor: scores[i] += (p1 * tf) / (tf + norm[i]), the walk's expression. Then the cursor moves to
+  ;; the piece's end (the first posting with low >= lim) and is stored back.
+  (func (export "bm25Lookup") (param $desc i32) (param $lim i32) (param $dOff i32) (param $normOff i32)
+        (param $scoresOff i32) (param $candOff i32) (param $nc i32)
+    (local $lowOff i32) (local $p i32) (local $end i32) (local $c i32) (local $i i32) (local $x i32)
+    (local $step i32) (local $hi i32) (local $m i32) (local $tf f64) (local $a i32) (local $p1 f64)
+    (local.set $lowOff (i32.load (local.get $desc)))
+    (local.set $p (i32.load offset=8 (local.get $desc)))
+    (local.set $end (i32.load offset=12 (local.get $desc)))
+    (local.set $p1 (f64.load offset=16 (local.get $desc)))
+    ;; c = nc stands for the piece's end (x = lim).
+    (block $done
+      (loop $cands
+        (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+        (if (i32.lt_u (local.get $c) (local.get $nc))
+          (then
+            (local.set $i (i32.load (i32.add (local.get $candOff) (i32.shl (local.get $c) (i32.const 2)))))
+            (local.set $x (i32.sub (local.get $i) (local.get $dOff))))
+          (else (local.set $x (local.get $lim))))
+        ;; The first posting at or after p with low >= x: gallop, then halve.
+        (if (i32.lt_u (i32.load16_u (i32.add (local.get $lowOff) (i32.shl (local.get $p) (i32.const 1)))) (local.get $x))
+          (then
+            (local.set $step (i32.const 1))
+            (local.set $hi (i32.add (local.get $p) (i32.const 1)))
+            (block $gDone
+              (loop $gallop
+                (br_if $gDone (i32.ge_u (local.get $hi) (local.get $end)))
+                (br_if $gDone (i32.ge_u (i32.load16_u (i32.add (local.get $lowOff) (i32.shl (local.get $hi) (i32.const 1)))) (local.get $x)))
+                (local.set $p (local.get $hi))
+                (local.set $step (i32.shl (local.get $step) (i32.const 1)))
+                (local.set $hi (i32.add (local.get $p) (local.get $step)))
+                (br $gallop)))
+            (if (i32.gt_u (local.get $hi) (local.get $end)) (then (local.set $hi (local.get $end))))
+            ;; low[p] < x, and hi = end or low[hi] >= x.
+            (block $bDone
+              (loop $bisect
+                (br_if $bDone (i32.le_u (i32.sub (local.get $hi) (local.get $p)) (i32.const 1)))
+                (local.set $m (i32.shr_u (i32.add (local.get $p) (local.get $hi)) (i32.const 1)))
+                (if (i32.lt_u (i32.load16_u (i32.add (local.get $lowOff) (i32.shl (local.get $m) (i32.const 1)))) (local.get $x))
+                  (then (local.set $p (local.get $m)))
+                  (else (local.set $hi (local.get $m))))
+                (br $bisect)))
+            (local.set $p (local.get $hi))))
+        (br_if $done (i32.ge_u (local.get $c) (local.get $nc)))
+        (if (i32.lt_u (local.get $p) (local.get $end))
+          (then
+            (if (i32.eq (i32.load16_u (i32.add (local.get $lowOff) (i32.shl (local.get $p) (i32.const 1)))) (local.get $x))
+              (then
+                (local.set $tf (f64.convert_i32_u (i32.load8_u (i32.add (i32.load offset=4 (local.get $desc)) (local.get $p)))))
+                (local.set $a (i32.add (local.get $scoresOff) (i32.shl (local.get $i) (i32.const 3))))
+                (f64.store (local.get $a)
+                  (f64.add (f64.load (local.get $a))
+                    (f64.div (f64.mul (local.get $p1) (local.get $tf))
+                             (f64.add (local.get $tf) (f64.load (i32.add (local.get $normOff) (i32.shl (local.get $i) (i32.const 3))))))))
+                (local.set $p (i32.add (local.get $p) (i32.const 1)))))))
+        (local.set $c (i32.add (local.get $c) (i32.const 1)))
+        (br $cands)))
+    (i32.store offset=8 (local.get $desc) (local.get $p)))
+  ;; MaxScore's early exit per doc: keep the nc candidates at candOff whose score + rest reaches thr
+  ;; (in order, compacted in place), clear the others' scores. Returns how many are kept.
+  (func (export "keepCandidates") (param $candOff i32) (param $nc i32) (param $scoresOff i32) (param $rest f64)
+        (param $thr f64) (result i32)
+    (local $c i32) (local $k i32) (local $i i32) (local $a i32)
+    (block $done
+      (loop $cands
+        (br_if $done (i32.ge_u (local.get $c) (local.get $nc)))
+        (local.set $i (i32.load (i32.add (local.get $candOff) (i32.shl (local.get $c) (i32.const 2)))))
+        (local.set $a (i32.add (local.get $scoresOff) (i32.shl (local.get $i) (i32.const 3))))
+        (if (f64.ge (f64.add (f64.load (local.get $a)) (local.get $rest)) (local.get $thr))
+          (then
+            (i32.store (i32.add (local.get $candOff) (i32.shl (local.get $k) (i32.const 2))) (local.get $i))
+            (local.set $k (i32.add (local.get $k) (i32.const 1))))
+          (else (f64.store (local.get $a) (f64.const 0))))
+        (local.set $c (i32.add (local.get $c) (i32.const 1)))
+        (br $cands)))
+    (local.get $k))
+  ;; The candidates' final scores: those at or above thr written as selectTouched writes (f64 score,
+  ;; i32 index at +8, 16 bytes each) from outOff + 16·at; every candidate's score cleared. Returns
+  ;; at + how many were written.
+  (func (export "emitCandidates") (param $candOff i32) (param $nc i32) (param $scoresOff i32) (param $thr f64)
+        (param $outOff i32) (param $at i32) (result i32)
+    (local $c i32) (local $i i32) (local $a i32) (local $f f64) (local $o i32)
+    (block $done
+      (loop $cands
+        (br_if $done (i32.ge_u (local.get $c) (local.get $nc)))
+        (local.set $i (i32.load (i32.add (local.get $candOff) (i32.shl (local.get $c) (i32.const 2)))))
+        (local.set $a (i32.add (local.get $scoresOff) (i32.shl (local.get $i) (i32.const 3))))
+        (local.set $f (f64.load (local.get $a)))
+        (f64.store (local.get $a) (f64.const 0))
+        (if (f64.ge (local.get $f) (local.get $thr))
+          (then
+            (local.set $o (i32.add (local.get $outOff) (i32.shl (local.get $at) (i32.const 4))))
+            (f64.store (local.get $o) (local.get $f))
+            (i32.store offset=8 (local.get $o) (local.get $i))
+            (local.set $at (i32.add (local.get $at) (i32.const 1)))))
+        (local.set $c (i32.add (local.get $c) (i32.const 1)))
+        (br $cands)))
+    (local.get $at))
 )
