@@ -34,7 +34,7 @@ describe('the repairs and failures report sections (one per-key tally over resul
     const b = await failuresSection(run([...failed].reverse()), opts);
     expect(b).toEqual(a);
     expect(a!.markdown.match(/`mbe_\d+`/g)).toEqual(['`mbe_1`', '`mbe_2`', '`mbe_3`', '`mbe_10`', '`mbe_21`']);
-    expect(a!.markdown).toMatch(/\| LLM_HTTP +\| +3 \|[^]*\| LLM_TIMEOUT +\| +2 \|/);
+    expect(a!.markdown).toMatch(/\| LLM_HTTP +\| +3 \|[\s\S]*\| LLM_TIMEOUT +\| +2 \|/);
   });
   it('a run with nothing repaired has no repairs section; with no failures the section says None', async () => {
     expect(await repairsSection(run([{ id: 'q1' }]), opts)).toBeNull();
