@@ -12,10 +12,14 @@
  * withDeadline: `timeoutMs` covers connecting, the headers and the whole body; an attempt past it
  * fails with a RequestDeadlineError, which the retry counts as a timeout). The reply's body is
  * read under a cap on its (decompressed) bytes, `maxReplyBytes` (core/llm/bounded-reply.ts).
+ * Vectors are matched to inputs by `index` (in order where a reply has none, warned once per
+ * endpoint); a null/NaN/infinite component or an all-zero vector is refused (vectorOf).
  */
 import { readBoundedText, ReplyTooLargeError } from '../../core/llm/bounded-reply.js';
 import { withDeadline } from '../../core/llm/deadline.js';
 import { withRetries } from '../../core/llm/retry.js';
+import { log } from '../../core/log.js';
+import { redactUrl } from '../../core/url-credentials.js';
 
 export type EncodingFormat = 'base64' | 'float';
 
@@ -55,11 +59,36 @@ export function decodeBase64Floats(b64: string): Float32Array {
   return out;
 }
 
-function vectorOf(e: unknown, i: number): Float32Array {
-  if (typeof e === 'string') return decodeBase64Floats(e);
-  if (Array.isArray(e)) return Float32Array.from(e as number[]);
-  throw new Error(`malformed response: data[${i}].embedding is neither a float array nor a base64 string`);
+/**
+ * data[i]'s vector, refused unless every component is a finite number and one is not 0: a null
+ * (which Float32Array.from makes 0), NaN or ±Infinity component, or an all-zero vector (no direction:
+ * its cosine with any other is undefined, and lexcase's would be 0 or NaN) is not a vector to rank
+ * passages by. `input` is the text it stands for, named in the error.
+ */
+function vectorOf(e: unknown, i: number, input: string | undefined): Float32Array {
+  let v: Float32Array;
+  if (typeof e === 'string') v = decodeBase64Floats(e);
+  else if (Array.isArray(e)) {
+    const bad = e.findIndex((x) => typeof x !== 'number');
+    if (bad >= 0) throw new Error(`malformed response: data[${i}].embedding[${bad}] is ${JSON.stringify(e[bad])}, not a number${inputText(input)}`);
+    v = Float32Array.from(e as number[]);
+  } else throw new Error(`malformed response: data[${i}].embedding is neither a float array nor a base64 string`);
+  const bad = v.findIndex((x) => !Number.isFinite(x));
+  if (bad >= 0) throw new Error(`malformed response: data[${i}].embedding[${bad}] is ${v[bad]}${inputText(input)}`);
+  if (v.length && v.every((x) => x === 0))
+    throw new Error(`malformed response: data[${i}].embedding is all zeros (no direction to rank by)${inputText(input)}`);
+  return v;
 }
+
+/** ` (input "first words…")`: which text a bad vector stands for. */
+function inputText(input: string | undefined): string {
+  if (input === undefined) return '';
+  const t = input.replace(/\s+/g, ' ').trim();
+  return ` (input ${JSON.stringify(t.length > 60 ? `${t.slice(0, 60)}…` : t)})`;
+}
+
+/** Endpoints already warned about replies without `index` fields (once per URL per process). */
+const warnedNoIndex = new Set<string>();
 
 /** One attempt; `signal` is the attempt's own (the caller's, plus the deadline). */
 async function once(r: EmbeddingsRequest, format: EncodingFormat, signal: AbortSignal): Promise<Float32Array[]> {
@@ -90,8 +119,16 @@ async function once(r: EmbeddingsRequest, format: EncodingFormat, signal: AbortS
   data.forEach((d, k) => {
     const i = typeof d.index === 'number' ? d.index : k;
     if (i < 0 || i >= out.length || out[i]) throw new Error(`malformed response: data[${k}].index ${i} is out of range or repeated`);
-    out[i] = vectorOf(d.embedding, k);
+    out[i] = vectorOf(d.embedding, k, r.input[i]);
   });
+  // Without `index` the vectors can only be taken in the order they came: a server that reorders
+  // them (and omits the field) gives passages each other's vectors, which nothing here can see.
+  if (data.length > 1 && data.some((d) => typeof d.index !== 'number') && !warnedNoIndex.has(r.url)) {
+    warnedNoIndex.add(r.url);
+    log.warn(
+      `embedding endpoint ${redactUrl(r.url)}: its reply has no "index" field on each vector; vectors are taken in the order they came (a server that reorders them would give passages each other's vectors)`,
+    );
+  }
   return out;
 }
 

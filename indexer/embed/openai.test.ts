@@ -169,3 +169,93 @@ describe('openai-compatible embedder against a local server', () => {
     }
   });
 });
+
+/**
+ * A server answering each input with `reply(texts)`'s data (its own vectors, order and fields), the
+ * dimension probe (input "dimension") with a plain vector.
+ */
+async function quirkServer(reply: (texts: string[]) => unknown[]): Promise<{ url: string; close(): Promise<void> }> {
+  const srv = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (d) => (raw += d));
+    req.on('end', () => {
+      const input: string[] = JSON.parse(raw).input;
+      const data = input.length === 1 && input[0] === 'dimension' ? [{ index: 0, embedding: [1, 2, 3] }] : reply(input);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data }));
+    });
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}/v1`,
+    close: () => new Promise<void>((r) => srv.close(() => r())),
+  };
+}
+
+describe('openai embedder: vectors a server gets wrong', () => {
+  const texts = ['hearsay is an out-of-court statement', 'an easement runs with the land', 'consideration is a bargained-for exchange'];
+  const good = (t: string) => [t.length, 1, 2];
+
+  it('refuses a null, NaN or infinite component and an all-zero vector, naming the input, instead of ranking by it', async () => {
+    const cases: Array<[string, (texts: string[]) => unknown[], RegExp]> = [
+      // JSON floats: null became 0 (Float32Array.from), a silently different vector
+      [
+        'null',
+        (ts) => ts.map((t, index) => ({ index, embedding: index === 1 ? [null, 1, 2] : good(t) })),
+        /data\[1\]\.embedding\[0\] is null, not a number \(input "an easement runs with the land"\)/,
+      ],
+      // base64 float32: NaN reached the ranking (every score NaN: recall by chance)
+      [
+        'NaN',
+        (ts) =>
+          ts.map((t, index) => ({ index, embedding: Buffer.from(Float32Array.from(index === 2 ? [1, Number.NaN, 2] : good(t)).buffer).toString('base64') })),
+        /data\[2\]\.embedding\[1\] is NaN \(input "consideration is a bargained-for exchange"\)/,
+      ],
+      [
+        'Infinity',
+        (ts) =>
+          ts.map((t, index) => ({ index, embedding: Buffer.from(Float32Array.from(index === 0 ? [Infinity, 0, 0] : good(t)).buffer).toString('base64') })),
+        /data\[0\]\.embedding\[0\] is Infinity/,
+      ],
+      // all zeros: cosine 0 with every query, ranked among the real scores
+      [
+        'zero',
+        (ts) => ts.map((t, index) => ({ index, embedding: index === 1 ? [0, 0, 0] : good(t) })),
+        /data\[1\]\.embedding is all zeros \(no direction to rank by\) \(input "an easement runs with the land"\)/,
+      ],
+    ];
+    for (const [name, reply, message] of cases) {
+      const srv = await quirkServer(reply);
+      try {
+        const emb = await createEmbedder({ provider: 'openai', baseURL: srv.url, model: 'm', apiKey: 'k-0000', maxRetries: 0 });
+        await expect(emb.embed(texts, { kind: 'passage' }), name).rejects.toMatchObject({
+          code: 'EMBEDDER_UNAVAILABLE',
+          message: expect.stringMatching(message),
+        });
+      } finally {
+        await srv.close();
+      }
+    }
+  });
+
+  it('matches vectors to inputs by their index field, and warns once when a reply has none (vectors then taken in order)', async () => {
+    const { log } = await import('../../core/log.js');
+    const warn = vi.spyOn(log, 'warn').mockImplementation(() => undefined);
+    const reversed = await quirkServer((ts) => ts.map((t, index) => ({ index, embedding: good(t) })).reverse());
+    const unindexed = await quirkServer((ts) => ts.map((t) => ({ embedding: good(t) })));
+    try {
+      const byIndex = await createEmbedder({ provider: 'openai', baseURL: reversed.url, model: 'm', apiKey: 'k-0000' });
+      const v = await byIndex.embed(texts, { kind: 'passage' });
+      v.forEach((x, i) => expect(x[0] / x[1]).toBeCloseTo(texts[i].length, 4));
+      expect(warn).not.toHaveBeenCalled();
+      const inOrder = await createEmbedder({ provider: 'openai', baseURL: unindexed.url, model: 'm', apiKey: 'k-0000' });
+      const w = await inOrder.embed([...texts, ...texts], { kind: 'passage' });
+      w.forEach((x, i) => expect(x[0] / x[1]).toBeCloseTo(texts[i % 3].length, 4));
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0][0])).toMatch(/its reply has no "index" field on each vector; vectors are taken in the order they came/);
+    } finally {
+      warn.mockRestore();
+      await reversed.close();
+      await unindexed.close();
+    }
+  });
+});
