@@ -89,6 +89,8 @@ function inputText(input: string | undefined): string {
 
 /** Endpoints already warned about replies without `index` fields (once per URL per process). */
 const warnedNoIndex = new Set<string>();
+/** (endpoint, model asked, model named) triples already warned about. */
+const warnedOtherModel = new Set<string>();
 
 /** One attempt; `signal` is the attempt's own (the caller's, plus the deadline). */
 async function once(r: EmbeddingsRequest, format: EncodingFormat, signal: AbortSignal): Promise<Float32Array[]> {
@@ -111,7 +113,7 @@ async function once(r: EmbeddingsRequest, format: EncodingFormat, signal: AbortS
     throw Object.assign(new Error(`${(e as Error).message}: ${c.code ?? c.message}`, { cause: c }), { name: (e as Error).name });
   }
   if (!res.ok) throw new HttpError(res.status, res.headers, text);
-  const json = JSON.parse(text) as { data?: Array<{ index?: number; embedding?: unknown }> };
+  const json = JSON.parse(text) as { model?: unknown; data?: Array<{ index?: number; embedding?: unknown }> };
   const data = json.data;
   if (!Array.isArray(data)) throw new Error('malformed response: no "data" array');
   if (data.length !== r.input.length) throw new Error(`malformed response: ${data.length} embeddings for ${r.input.length} inputs`);
@@ -127,6 +129,16 @@ async function once(r: EmbeddingsRequest, format: EncodingFormat, signal: AbortS
     warnedNoIndex.add(r.url);
     log.warn(
       `embedding endpoint ${redactUrl(r.url)}: its reply has no "index" field on each vector; vectors are taken in the order they came (a server that reorders them would give passages each other's vectors)`,
+    );
+  }
+  // A server that embeds with the model it has loaded (LM Studio, a proxy) names it in the reply;
+  // the index records the model asked for, so another one is said once per endpoint and model.
+  const served = typeof json.model === 'string' ? json.model.trim() : '';
+  const pair = `${r.url}\u0000${r.model}\u0000${served}`;
+  if (served && served !== r.model && !warnedOtherModel.has(pair)) {
+    warnedOtherModel.add(pair);
+    log.warn(
+      `embedding endpoint ${redactUrl(r.url)}: asked for model "${r.model}", its reply names "${served}"; lexcase records "${r.model}" (if the server embeds with another model than the one asked for, give that one's name: --model / LEXCASE_EMBED_MODEL)`,
     );
   }
   return out;

@@ -259,3 +259,33 @@ describe('openai embedder: vectors a server gets wrong', () => {
     }
   });
 });
+
+describe('openai embedder: the model a server says it used', () => {
+  it('warns once when the reply names another model than the one asked for (the index records the one asked for)', async () => {
+    const { log } = await import('../../core/log.js');
+    const warn = vi.spyOn(log, 'warn').mockImplementation(() => undefined);
+    const srv = createServer((req, res) => {
+      let raw = '';
+      req.on('data', (d) => (raw += d));
+      req.on('end', () => {
+        const input: string[] = JSON.parse(raw).input;
+        // LM Studio-like: answers with the model it has loaded, whatever was asked
+        const data = input.map((t, index) => ({ index, embedding: [t.length, 1, 2] }));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', model: 'nomic-embed-text-v1.5', data }));
+      });
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/v1`;
+      const emb = await createEmbedder({ provider: 'openai', baseURL: url, model: 'bge-m3', apiKey: 'k-0000' });
+      await emb.embed(['hearsay', 'easement'], { kind: 'passage' });
+      await emb.embed(['mens rea'], { kind: 'query' });
+      expect(emb.id).toBe('openai:bge-m3');
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0][0])).toMatch(/asked for model "bge-m3", its reply names "nomic-embed-text-v1\.5"; lexcase records "bge-m3"/);
+    } finally {
+      warn.mockRestore();
+      await new Promise<void>((r) => srv.close(() => r()));
+    }
+  });
+});
