@@ -75,8 +75,8 @@ function vectorOf(e: unknown, i: number, input: string | undefined): Float32Arra
   } else throw new Error(`malformed response: data[${i}].embedding is neither a float array nor a base64 string`);
   const bad = v.findIndex((x) => !Number.isFinite(x));
   if (bad >= 0) throw new Error(`malformed response: data[${i}].embedding[${bad}] is ${v[bad]}${inputText(input)}`);
-  if (v.length && v.every((x) => x === 0))
-    throw new Error(`malformed response: data[${i}].embedding is all zeros (no direction to rank by)${inputText(input)}`);
+  if (!v.length) throw new Error(`malformed response: data[${i}].embedding is empty${inputText(input)}`);
+  if (v.every((x) => x === 0)) throw new Error(`malformed response: data[${i}].embedding is all zeros (no direction to rank by)${inputText(input)}`);
   return v;
 }
 

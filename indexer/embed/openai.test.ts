@@ -216,6 +216,12 @@ describe('openai embedder: vectors a server gets wrong', () => {
           ts.map((t, index) => ({ index, embedding: Buffer.from(Float32Array.from(index === 0 ? [Infinity, 0, 0] : good(t)).buffer).toString('base64') })),
         /data\[0\]\.embedding\[0\] is Infinity/,
       ],
+      // an empty vector: LanceDB's raw schema error before, naming no input
+      [
+        'empty',
+        (ts) => ts.map((t, index) => ({ index, embedding: index === 2 ? [] : good(t) })),
+        /data\[2\]\.embedding is empty \(input "consideration is a bargained-for exchange"\)/,
+      ],
       // all zeros: cosine 0 with every query, ranked among the real scores
       [
         'zero',
