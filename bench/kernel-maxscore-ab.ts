@@ -1,16 +1,18 @@
 /**
  * MaxScore without the per-document floor (blocked-taat.ts `blockedPruning.sparseCandidates`)
- * against today's 'auto', on the agent shape (8–30 words, k = 10), on one `--scale --keep` index:
+ * forced, and 'auto' with its gate (`blockedPruning.sparseGate`), against 'auto' without the gate,
+ * on the agent shape (8–30 words, k = 10), on one `--scale --keep` index:
  *
- *   node dist/bench/kernel-maxscore-ab.js INDEX_DIR PROFILE [QUERIES] [PASSES] [METHOD]
+ *   node dist/bench/kernel-maxscore-ab.js INDEX_DIR PROFILE [QUERIES] [PASSES] [METHOD] [FIRST]
  *
- * The scale bench's agent queries (seed 42) scored on the calling thread over the whole doc range:
- * one untimed pass (every list decoded, both arms' rankings checked equal), then PASSES timed
- * passes, each query scored by both arms, which goes first alternating per query and per pass
+ * The scale bench's agent queries (seed 42; from the FIRST-th, default 0: the gate was fitted on 0–99 and checked on 100–199) scored on the calling thread over the whole doc range:
+ * one untimed pass (every list decoded, the arms' rankings checked equal), then PASSES timed
+ * passes, each query scored by the three arms, the first arm rotating per query and per pass
  * (same process, same warm lists). CPU time (process.cpuUsage) is the figure: on a shared machine
  * wall time measures the other work. Prints per-arm CPU and wall p50/p95 over every timed query,
- * the CPU ratio sparse ÷ auto, the sparse arm's blocks pruned and candidates, and the 1-minute
- * load at the start and end, as JSON. Findings: docs/notes/2026-11-30-kernel-maxscore.md.
+ * the CPU ratios to 'auto', the sparse arm's blocks pruned and candidates, per query each arm's
+ * CPU per pass and the gate's inputs (the fit's data: bench/kernel-maxscore-fit.ts), and the
+ * 1-minute load at the start and end, as JSON. Findings: docs/notes/2026-11-30-kernel-maxscore.md.
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,22 +21,26 @@ import { performance } from 'node:perf_hooks';
 import { openSparseIndex } from '../retrieval/open.js';
 import { queryTerms } from '../retrieval/sparse/query-terms.js';
 import { scoreTopK, type ScoreRequest } from '../retrieval/sparse/score-core.js';
-import { blockedPruning, blockedStats } from '../retrieval/sparse/blocked-taat.js';
+import { blockedPruning, blockedStats, sparseGateModel } from '../retrieval/sparse/blocked-taat.js';
 import { latencyStats } from './measure.js';
 import { syntheticQueries, type CorpusProfile } from './synthetic.js';
 
-type Arm = 'auto' | 'sparse';
+/** 'auto' as it was (no gate), 'gated' ('auto' with blockedPruning.sparseGate), sparseCandidates forced. */
+type Arm = 'auto' | 'gated' | 'sparse';
+const ARMS: Arm[] = ['auto', 'gated', 'sparse'];
 
-export async function kernelMaxScoreAb(dir: string, profile: CorpusProfile, count: number, passes: number, method: 'bm25' | 'qld') {
+export async function kernelMaxScoreAb(dir: string, profile: CorpusProfile, count: number, passes: number, method: 'bm25' | 'qld', first = 0) {
   const loadAvgAtStart = loadavg();
   const index = await openSparseIndex(dir);
-  const qs = syntheticQueries({ count, seed: 42, profile, shape: 'agent' });
+  const qs = syntheticQueries({ count: first + count, seed: 42, profile, shape: 'agent' }).slice(first);
   const reqs: ScoreRequest[] = qs.map((q) => {
     const { ids, counts } = queryTerms(index, q);
     return method === 'bm25' ? { method, k1: 0.9, b: 0.4, ids, counts, k: 10 } : { method, variant: 'textbook', mu: 2000, ids, counts, k: 10 };
   });
   const run = (arm: Arm, req: ScoreRequest) => {
+    const gateBefore = blockedPruning.sparseGate;
     blockedPruning.sparseCandidates = arm === 'sparse';
+    blockedPruning.sparseGate = arm === 'gated';
     try {
       const c = process.cpuUsage();
       const t0 = performance.now();
@@ -44,34 +50,56 @@ export async function kernelMaxScoreAb(dir: string, profile: CorpusProfile, coun
       return { r, cpu: (d.user + d.system) / 1000, wall };
     } finally {
       blockedPruning.sparseCandidates = false;
+      blockedPruning.sparseGate = gateBefore;
     }
   };
   // Warm pass: every list decoded, the arms checked equal.
   reqs.forEach((req, i) => {
     const a = run('auto', req);
+    const g = run('gated', req);
     const s = run('sparse', req);
     if (JSON.stringify(a.r) !== JSON.stringify(s.r)) throw new Error(`query ${i}: sparseCandidates ranks differently from 'auto'`);
+    if (JSON.stringify(a.r) !== JSON.stringify(g.r)) throw new Error(`query ${i}: the gated 'auto' ranks differently from 'auto'`);
   });
-  const cpu: Record<Arm, number[]> = { auto: [], sparse: [] };
-  const wall: Record<Arm, number[]> = { auto: [], sparse: [] };
+  const cpu: Record<Arm, number[]> = { auto: [], gated: [], sparse: [] };
+  const wall: Record<Arm, number[]> = { auto: [], gated: [], sparse: [] };
   const pruned: number[] = [];
   const cands: number[] = [];
   const pairRatio: number[] = [];
+  const gatedPairRatio: number[] = [];
+  // Per query: each arm's CPU per pass, the gate's inputs (from the forced arm, which asks it
+  // without following it) and whether the gated arm took sparseCandidates — the fit's data.
+  const perQuery = reqs.map((req, i) => ({
+    i,
+    terms: req.ids.length,
+    cpu: { auto: [] as number[], gated: [] as number[], sparse: [] as number[] },
+    gate: { ...blockedStats.gate },
+    gatedTaken: -1,
+    candidates: 0,
+  }));
   for (let p = 0; p < passes; p++)
     reqs.forEach((req, i) => {
-      const order: Arm[] = (i + p) % 2 === 0 ? ['auto', 'sparse'] : ['sparse', 'auto'];
+      // Rotated: pass p, query i starts at arm (i + p) mod 3.
+      const order = ARMS.map((_, q) => ARMS[(i + p + q) % ARMS.length]);
       const got: Partial<Record<Arm, number>> = {};
       for (const arm of order) {
         const x = run(arm, req);
         cpu[arm].push(x.cpu);
         wall[arm].push(x.wall);
         got[arm] = x.cpu;
+        perQuery[i].cpu[arm].push(x.cpu);
         if (arm === 'sparse') {
           pruned.push(blockedStats.prunedBlocks);
           cands.push(blockedStats.candidates);
+          perQuery[i].gate = { ...blockedStats.gate };
+          perQuery[i].candidates = blockedStats.candidates;
         }
+        if (arm === 'gated') perQuery[i].gatedTaken = blockedStats.gate.taken;
       }
-      if (got.auto! > 0) pairRatio.push(got.sparse! / got.auto!);
+      if (got.auto! > 0) {
+        pairRatio.push(got.sparse! / got.auto!);
+        gatedPairRatio.push(got.gated! / got.auto!);
+      }
     });
   const stats = (a: number[]) => {
     const s = latencyStats(a);
@@ -80,17 +108,26 @@ export async function kernelMaxScoreAb(dir: string, profile: CorpusProfile, coun
   const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
   const ca = stats(cpu.auto);
   const cs = stats(cpu.sparse);
+  const cg = stats(cpu.gated);
+  const r2 = (x: number) => Math.round(x * 100) / 100;
   return {
     dir,
     profile,
+    firstQuery: first,
     N: index.N,
     method,
     queries: count,
     passes,
     auto: { cpu: ca, wall: stats(wall.auto) },
+    gated: { cpu: cg, wall: stats(wall.gated) },
     sparse: { cpu: cs, wall: stats(wall.sparse) },
-    cpuRatioSparseToAuto: { p50: Math.round((cs.p50Ms / ca.p50Ms) * 100) / 100, p95: Math.round((cs.p95Ms / ca.p95Ms) * 100) / 100 },
-    medianPairCpuRatio: Math.round(median(pairRatio) * 100) / 100,
+    cpuRatioSparseToAuto: { p50: r2(cs.p50Ms / ca.p50Ms), p95: r2(cs.p95Ms / ca.p95Ms) },
+    cpuRatioGatedToAuto: { p50: r2(cg.p50Ms / ca.p50Ms), p95: r2(cg.p95Ms / ca.p95Ms) },
+    medianPairCpuRatio: r2(median(pairRatio)),
+    medianPairCpuRatioGated: r2(median(gatedPairRatio)),
+    gateModel: { ...sparseGateModel },
+    gatedTakenQueries: perQuery.filter((q) => q.gatedTaken === 1).length,
+    perQuery,
     sparseMedianPrunedBlocks: median(pruned),
     sparseMedianCandidates: median(cands),
     blocks: Math.ceil(index.N / 16384),
@@ -100,8 +137,15 @@ export async function kernelMaxScoreAb(dir: string, profile: CorpusProfile, coun
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
-  const [dir, profile, n, passes, method] = process.argv.slice(2);
-  kernelMaxScoreAb(resolve(dir), (profile ?? 'bench') as CorpusProfile, Number(n ?? 100), Number(passes ?? 3), method === 'qld' ? 'qld' : 'bm25')
+  const [dir, profile, n, passes, method, first] = process.argv.slice(2);
+  kernelMaxScoreAb(
+    resolve(dir),
+    (profile ?? 'bench') as CorpusProfile,
+    Number(n ?? 100),
+    Number(passes ?? 3),
+    method === 'qld' ? 'qld' : 'bm25',
+    Number(first ?? 0),
+  )
     .then((r) => {
       process.stdout.write(JSON.stringify(r, null, 2) + '\n');
       process.exit(0);

@@ -32,7 +32,17 @@ const TABLE = 256;
 export const DENSE_MIN_SHARE = DENSE_ONLY_SHARE;
 
 /** What the last blockedTopK call on this thread did: lists walked densely, fused, in the kernel (tests, profiling). */
-export const blockedStats = { denseLists: 0, longestFusedRun: 0, kernelLists: 0, residentLists: 0, prunedBlocks: 0, fallbackBlocks: 0, candidates: 0 };
+export const blockedStats = {
+  denseLists: 0,
+  longestFusedRun: 0,
+  kernelLists: 0,
+  residentLists: 0,
+  prunedBlocks: 0,
+  fallbackBlocks: 0,
+  candidates: 0,
+  /** sparseCandidates' gate (sparseGate) on the last query: its inputs, and 1 taken / 0 not / −1 not asked. */
+  gate: { docs: 0, essential: 0, compactPostings: 0, lookupLists: 0, J: 0, eligible: 0, taken: -1 },
+};
 
 /**
  * A block prunes (terms from J on added to candidates only) when its candidates are at most this
@@ -53,7 +63,23 @@ export const PRUNE_MAX_K = 100;
  * way); `compactCandidates` also leaves compact lists to the candidates (galloped per candidate):
  * exact, and 2–4.5× slower on the agent shape (docs/notes/2026-11-29-compact-candidates.md), so off.
  */
-export const blockedPruning = { enabled: true, compactCandidates: false, sparseCandidates: false };
+export const blockedPruning = { enabled: true, compactCandidates: false, sparseCandidates: false, sparseGate: false };
+
+/**
+ * `blockedPruning.sparseGate` (off: on held-out agent queries it kept 0.71× 'auto''s CPU p50 on
+ * Zipf but cost 1.08–1.10× its p95 on the English-like bench corpus, the note's rule being ≤ 1.05):
+ * blocked TAAT takes sparseCandidates for the rest of a query's range when,
+ * once the first block has set θ, the cost model below says it is cheaper than the blocked walk
+ * (deterministic: from the lists' posting counts, never from timings). Costs in ns, fitted on
+ * per-query CPU of both arms on the 856,835-passage Zipf and bench corpora
+ * (docs/notes/2026-11-30-kernel-maxscore.md, "The gate"):
+ *   sparse ≈ sparsePerDoc·docs + perEssential·E + perLookup·E·L
+ *   blocked ≈ autoPerDoc·docs + perWalked·P
+ * with docs the range left, E the postings left of the essential lists (terms before J at θ),
+ * L the compact lists from J on (each candidate's gallops) and P the postings left of every
+ * compact list (what the blocked walk adds).
+ */
+export const sparseGateModel = { sparsePerDoc: 1.499, perEssential: 0.1061, perLookup: 3.053, autoPerDoc: 1.251, perWalked: 2.864 };
 
 /**
  * `blockedPruning.sparseCandidates` (opt-in; BM25, k ≤ PRUNE_MAX_K): MaxScore without the
@@ -398,7 +424,7 @@ function prepareWalk(view: ScoringView, inp: MaxScoreInput, blockDocs: number, m
  * R[J] reaches θ (the others cannot enter the top k). Each doc gets the same additions in the same
  * order as without pruning, so kept docs' scores are bit-identical. R and the QLD offset, padded.
  */
-function pruneBounds(w: Walk, view: ScoringView, inp: MaxScoreInput, prune: boolean): { R: Float64Array; offset: number } {
+function pruneBounds(w: Walk, view: ScoringView, inp: MaxScoreInput, prune: boolean, tight: boolean): { R: Float64Array; offset: number } {
   const { T, mode, plan, dense, lists } = w;
   const { arr, qld } = inp;
   const R = new Float64Array(T + 1);
@@ -410,7 +436,7 @@ function pruneBounds(w: Walk, view: ScoringView, inp: MaxScoreInput, prune: bool
     for (let j = T - 1; j >= 0; j--)
       R[j] =
         R[j + 1] +
-        (w.sparse
+        (tight
           ? tightBm25Bound(dense[j], lists[j], plan[j], arr!, view.lo, view.hi, key)
           : termBound(dense[j], lists[j], mode, plan[j], arr, view.lo, view.hi));
     if (qld) {
@@ -430,7 +456,9 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   const f = modeFacts(mode);
   const marked = f.marks;
   const prune = blockedPruning.enabled && k <= PRUNE_MAX_K && f.kernel && !inp.exhaustive;
-  const w = prepareWalk(view, inp, blockDocs, marked, prune, prune && blockedPruning.sparseCandidates);
+  // sparseCandidates forced on every block it can take, or left to the gate (sparseGate).
+  const forced = blockedPruning.sparseCandidates;
+  const w = prepareWalk(view, inp, blockDocs, marked, prune, prune && (forced || blockedPruning.sparseGate));
   const { T, sc, kern, dense, runs, copyAt, rowPtr, bs } = w;
   const mem = kern.memory.buffer;
   const bn = new Float64Array(mem, sc.normOff, f.bm25Norm && sc.normHeld < 0 ? blockDocs : 0);
@@ -438,7 +466,13 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   // The kernel's candidates: score (f64) at outF[2c], block index (i32) at outI[4c + 2].
   const outF = new Float64Array(mem, sc.outOff, marked ? 0 : blockDocs * 2);
   const outI = new Int32Array(mem, sc.outOff, marked ? 0 : blockDocs * 4);
-  const { R, offset } = pruneBounds(w, view, inp, prune);
+  // Forced, every pruned block takes the tight bounds; gated, the blocked walk keeps today's.
+  const { R, offset } = pruneBounds(w, view, inp, prune, w.sparse && forced);
+  const Rs = w.sparse && !forced ? pruneBounds(w, view, inp, prune, true).R : R;
+  let useSparse = w.sparse && forced;
+  // Forced, the gate is still asked (its inputs recorded for the bench's fit) but not followed.
+  let gatePending = w.sparse;
+  blockedStats.gate.taken = -1;
   let firstDense = 0;
   while (firstDense < T && !dense[firstDense]) firstDense++;
   blockedStats.prunedBlocks = 0;
@@ -457,15 +491,20 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     if (qld && sc.lnlHeld < 0) bl.set(qld.lnl.subarray(b0, b1));
     // Resident dense rows: the address of the block's first doc's tf byte.
     for (const r of runs) for (let j = r.j; j < r.e; j++) if (copyAt[j] < 0) rowPtr[j] = dense[j]!.off + (b0 - lo);
-    if (w.sparse) {
+    if (gatePending && thr > -Infinity) {
+      gatePending = false;
+      const taken = sparseGate(w, Rs, thr, b0, view.hi);
+      if (!forced) useSparse = taken;
+    }
+    if (useSparse) {
       // MaxScore without the per-document floor: J over every list, compact ones included.
       let Js = T;
       if (thr > -Infinity) {
         Js = 0;
-        while (Js < T && R[Js] >= thr) Js++;
+        while (Js < T && Rs[Js] >= thr) Js++;
       }
       if (Js <= firstDense) {
-        const count = sparseBlock(w, b0, b1, Js, R, thr, nOff);
+        const count = sparseBlock(w, b0, b1, Js, Rs, thr, nOff);
         top.pushCandidates(outF, outI, count, b0);
         thr = top.threshold;
         continue;
@@ -491,6 +530,49 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     } else thr = selectMarked(w, top, thr, b0, n, f.f32);
   }
   return top;
+}
+
+/**
+ * sparseGate: whether the docs [b0, hi) left of the range are cheaper by sparseCandidates than by
+ * the blocked walk, by sparseGateModel, at θ = thr (J and E only shrink as θ rises, so this is the
+ * dearest the sparse side gets). Records its inputs in blockedStats.gate.
+ */
+function sparseGate(w: Walk, R: Float64Array, thr: number, b0: number, hi: number): boolean {
+  const { T, dense, lists } = w;
+  let J = 0;
+  while (J < T && R[J] >= thr) J++;
+  let firstDense = 0;
+  while (firstDense < T && !dense[firstDense]) firstDense++;
+  // Postings of a compact list in the range's chunks, prorated to the docs left.
+  const frac = (hi - b0) / Math.max(1, hi - w.lo);
+  const left = (j: number) => {
+    const ce = lists[j]!.chunkEnd;
+    return ce.length ? ce[ce.length - 1] * frac : 0;
+  };
+  let essential = 0;
+  let compactPostings = 0;
+  let lookupLists = 0;
+  for (let j = 0; j < T; j++) {
+    if (dense[j]) continue;
+    const n = left(j);
+    compactPostings += n;
+    if (j < J) essential += n;
+    else lookupLists++;
+  }
+  const docs = hi - b0;
+  const m = sparseGateModel;
+  const taken =
+    J <= firstDense &&
+    m.sparsePerDoc * docs + m.perEssential * essential + m.perLookup * essential * lookupLists < m.autoPerDoc * docs + m.perWalked * compactPostings;
+  const g = blockedStats.gate;
+  g.docs = docs;
+  g.essential = Math.round(essential);
+  g.compactPostings = Math.round(compactPostings);
+  g.lookupLists = lookupLists;
+  g.J = J;
+  g.eligible = J <= firstDense ? 1 : 0;
+  g.taken = taken ? 1 : 0;
+  return taken;
 }
 
 /**

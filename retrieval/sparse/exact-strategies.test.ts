@@ -6,7 +6,8 @@
  * large, on the whole range and on the doc ranges query workers use; blocked TAAT includes its
  * dense walk (one tf byte per doc) of the lists present in most documents, its pruning across blocks
  * (MaxScore: terms past the bound added to candidates only; and, opt-in, sparseCandidates: candidates
- * from the essential lists' postings, the rest galloped in the kernel), and its WebAssembly walks
+ * from the essential lists' postings, the rest galloped in the kernel, forced or chosen per query by
+ * 'auto''s gate), and its WebAssembly walks
  * over lists held in the view's kernel memory and over lists copied into its scratch; and
  * block-max MaxScore over doc windows (block-max.ts: whole windows skipped on their summed bounds).
  */
@@ -19,7 +20,7 @@ import { queryTerms } from './query-terms.js';
 import { createRng } from '../../core/rng.js';
 import { closeSparseIndexes, openSparseIndex } from '../open.js';
 import { scoreStats } from './max-score.js';
-import { blockedPruning, blockedStats } from './blocked-taat.js';
+import { blockedPruning, blockedStats, sparseGateModel } from './blocked-taat.js';
 import { blockMaxStats } from './block-max.js';
 import { scoreTopK, type ScoreRequest } from './score-core.js';
 import { scoringView } from '../../indexer/sparse/scoring-view.js';
@@ -40,6 +41,9 @@ let prunedBlocked = 0;
 let prunedCompact = 0;
 let sparseRuns = 0;
 let prunedSparse = 0;
+let gateTaken = 0;
+let gateDeclined = 0;
+let prunedGated = 0;
 let fallbackBlocked = 0;
 let switched = 0;
 let compared = 0;
@@ -123,6 +127,30 @@ it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook 
                   if (blockedStats.prunedBlocks > 0) prunedSparse++;
                   expect(sparse.docs).toEqual(full.docs);
                   expect(sparse.scores).toEqual(full.scores);
+                  // ... and by 'auto' with sparseCandidates' gate (sparseGate; tiny blocks, so the gate
+                  // is asked after the first): with the fitted model, and with one that takes
+                  // sparseCandidates when the essential lists hold under half the compact postings left
+                  // (so both branches run on these corpora).
+                  for (const model of [undefined, { sparsePerDoc: 0, perEssential: 2, perLookup: 0, autoPerDoc: 0, perWalked: 1 }]) {
+                    const savedModel = { ...sparseGateModel };
+                    const savedGate = blockedPruning.sparseGate;
+                    blockedPruning.sparseGate = true;
+                    if (model) Object.assign(sparseGateModel, model);
+                    blockedStats.gate.taken = -1;
+                    let gated: ReturnType<typeof scoreTopK>;
+                    try {
+                      gated = scoreTopK(view, req, 'auto', 1 + (seed % 37));
+                    } finally {
+                      blockedPruning.sparseGate = savedGate;
+                      Object.assign(sparseGateModel, savedModel);
+                    }
+                    if (blockedStats.gate.taken === 1) {
+                      gateTaken++;
+                      if (blockedStats.prunedBlocks > 0) prunedGated++;
+                    } else if (blockedStats.gate.taken === 0) gateDeclined++;
+                    expect(gated.docs).toEqual(full.docs);
+                    expect(gated.scores).toEqual(full.scores);
+                  }
                 }
                 // Block-max MaxScore over doc windows (BM25 and textbook QLD): tiny windows (2–16
                 // docs, many skipped) and the default ones.
@@ -164,6 +192,11 @@ it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook 
   expect(fallbackBlocked).toBeGreaterThan(0);
   // ... and MaxScore without the per-document floor left terms to its candidates on many requests.
   expect(prunedSparse).toBeGreaterThan(sparseRuns / 10);
+  // ... and 'auto' with the gate took sparseCandidates on some queries (pruning blocks) and the
+  // blocked walk on others.
+  expect(gateTaken).toBeGreaterThan(0);
+  expect(prunedGated).toBeGreaterThan(0);
+  expect(gateDeclined).toBeGreaterThan(0);
   // ... and the lucene scorer's requests were pruned too.
   expect(luceneSwitched).toBeGreaterThan(0);
   // ... and block-max MaxScore skipped whole windows and added terms to candidates only.
