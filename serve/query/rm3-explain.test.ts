@@ -11,36 +11,26 @@
  */
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../indexer/build-test-helpers.js';
-import { closeSparseIndexes } from '../../retrieval/open.js';
-import { startApiServer, type ApiServer } from '../../src/api/server.js';
-import { createMcpServer } from '../../src/mcp/server.js';
+import type { ApiServer } from '../../src/api/server.js';
+import { type Legal120Surfaces, startLegal120Surfaces } from '../../src/mcp/test-support/legal-120-surfaces.js';
 import { runBuiltCli } from '../../src/mcp/test-support/children.js';
-import { openQueryService, type QueryService } from './query-service.js';
-import { buildLegal120 } from './test-support/legal-120.js';
+import type { QueryService } from './query-service.js';
 
 const tmp = tempDir('lexcase-rm3-explain-');
 const dir = join(tmp.dir, 'legal-120');
 let svc: QueryService;
 let api: ApiServer;
 let mcp: Client;
+let surfaces: Legal120Surfaces | undefined;
 
 beforeAll(async () => {
-  await buildLegal120(dir, ['bm25', 'qld']);
-  svc = await openQueryService({ indexes: [{ name: 'legal', dir }] });
-  api = await startApiServer(svc, { port: 0, indexes: [{ name: 'legal', dir }] });
-  const [client, server] = InMemoryTransport.createLinkedPair();
-  await createMcpServer(svc).connect(server);
-  mcp = new Client({ name: 'rm3-explain-test', version: '1' });
-  await mcp.connect(client);
+  surfaces = await startLegal120Surfaces(dir, ['bm25', 'qld'], 'rm3-explain-test');
+  ({ svc, api, mcp } = surfaces);
 }, 60_000);
 afterAll(async () => {
-  await mcp?.close();
-  await api?.close();
-  await svc?.close();
-  await closeSparseIndexes();
+  await surfaces?.close();
   tmp.cleanup();
 });
 
