@@ -6,7 +6,11 @@
  * User files are read by the same loaders as `search --topics` and `eval run --qrels`
  * (corpora/topics.ts: TSV `id<TAB>text` or JSONL; corpora/qrels.ts: TREC `qid iter docid rel`,
  * grade ≥ 1 relevant, every grade kept for graded nDCG). Errors name the file (by its base name) and line.
+ * A user set is read again when its topics or qrels file changed on disk (size, mtime or inode)
+ * since it was last read, so figures always come from the files as they are now: an explorer left
+ * open while the qrels were corrected showed the figures of the qrels it read first.
  */
+import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { retrievalQuery } from '../../corpora/barexam.js';
 import { loadQrels } from '../../corpora/qrels.js';
@@ -72,17 +76,32 @@ export const readTopicsQrels: TopicsQrelsLoader = async (topicsFile, qrelsFile) 
 
 const BUNDLED_SPLITS = ['val', 'test'] as const;
 
+/** What a file on disk is now (size, mtime, inode; '-' when it cannot be read): a change means it must be read again. */
+function fileStamp(file: string): string {
+  try {
+    const st = statSync(file);
+    return `${st.size}:${st.mtimeMs}:${st.ino}`;
+  } catch {
+    return '-';
+  }
+}
+
 export function evalSets(user: UserEvalSet[] = [], loader: TopicsQrelsLoader = readTopicsQrels): EvalSet[] {
-  const cache = new Map<string, Promise<EvalTopic[]>>();
-  const cached = (id: string, f: () => Promise<EvalTopic[]>) => () => {
-    let p = cache.get(id);
-    if (!p) {
-      p = f();
-      cache.set(id, p);
-      p.catch(() => cache.delete(id));
-    }
-    return p;
-  };
+  const cache = new Map<string, { stamp: string; topics: Promise<EvalTopic[]> }>();
+  /** `f`'s topics, read once while `stamp()` stays the same; a new stamp reads them again (a new array: retrieval-eval-api.ts evaluates it afresh). */
+  const cached =
+    (id: string, f: () => Promise<EvalTopic[]>, stamp: () => string = () => '') =>
+    () => {
+      const now = stamp();
+      const hit = cache.get(id);
+      if (hit && hit.stamp === now) return hit.topics;
+      const entry = { stamp: now, topics: f() };
+      cache.set(id, entry);
+      entry.topics.catch(() => {
+        if (cache.get(id) === entry) cache.delete(id);
+      });
+      return entry.topics;
+    };
   const sets: EvalSet[] = BUNDLED_SPLITS.map((split) => ({
     id: `barexam:${split}`,
     kind: 'dataset' as const,
@@ -93,7 +112,16 @@ export function evalSets(user: UserEvalSet[] = [], loader: TopicsQrelsLoader = r
   }));
   user.forEach((u, i) => {
     const id = `user:${i + 1}`;
-    sets.push({ id, label: u.name ?? basename(u.topics), kind: 'topics', load: cached(id, () => loader(u.topics, u.qrels)) });
+    sets.push({
+      id,
+      label: u.name ?? basename(u.topics),
+      kind: 'topics',
+      load: cached(
+        id,
+        () => loader(u.topics, u.qrels),
+        () => `${fileStamp(u.topics)}|${fileStamp(u.qrels)}`,
+      ),
+    });
   });
   return sets;
 }

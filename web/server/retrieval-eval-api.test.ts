@@ -50,12 +50,15 @@ beforeAll(async () => {
   expect((await runCli(['index', 'build', join(dir, 'mine.jsonl'), '--out', index, '--workers', '0', '--json'])).code).toBe(0);
   await writeFile(join(dir, 'nohit.tsv'), 'q1\thearsay statement\nq3\tzygote xylophone\n');
   await writeFile(join(dir, 'nohit.qrels'), 'q1 0 p-hear1 1\nq3 0 p-tax 1\n');
+  await writeFile(join(dir, 'edited.tsv'), 'e1\thearsay excited utterance\n');
+  await writeFile(join(dir, 'edited.qrels'), 'e1 0 p-hear2 1\n');
   s = await startExplorer({
     index,
     port: 0,
     evalSets: [
       { topics, qrels, name: 'mine' },
       { topics: join(dir, 'nohit.tsv'), qrels: join(dir, 'nohit.qrels'), name: 'nohit' },
+      { topics: join(dir, 'edited.tsv'), qrels: join(dir, 'edited.qrels'), name: 'edited' },
     ],
   });
 }, 120_000);
@@ -173,6 +176,32 @@ describe('explorer retrieval evaluation of a topics+qrels set', () => {
     expect(api.results[0].metrics['recall@1'].estimate).toBe(0.5);
     expect(api.skippedNote).toContain('bm25 returned no hits for 1 topic (q3): it scores 0 there and is in the mean');
   });
+
+  it('qrels edited while the explorer is open: the next evaluation is of the file as it is now, as eval retrieval gives it (it kept the first figures)', async () => {
+    type Api = { results: { metrics: Record<string, { estimate: number }> }[] };
+    const mrr = async () => ((await (await fetch(`${s.url}/api/eval/retrieval?set=user:3&methods=bm25`)).json()) as Api).results[0].metrics;
+    // "hearsay excited utterance": p-hear2 first, p-hear1 second
+    expect((await mrr())['mrr@10'].estimate).toBe(1);
+    await writeFile(join(dir, 'edited.qrels'), 'e1 0 p-hear1 1\ne1 0 p-tax 0\n');
+    const now = await mrr();
+    expect(now['mrr@10'].estimate).toBe(0.5);
+    expect(now['recall@1'].estimate).toBe(0);
+    const cli = await runCli([
+      'eval',
+      'retrieval',
+      '--index',
+      index,
+      '--method',
+      'bm25',
+      '--topics',
+      join(dir, 'edited.tsv'),
+      '--qrels',
+      join(dir, 'edited.qrels'),
+      '--json',
+    ]);
+    expect(cli.code).toBe(0);
+    expect(cli.stdout).toMatch(/"mrr@10":\s*\{[^}]*"estimate":\s*0\.5/);
+  }, 60_000);
 
   it('a topic with more than 50 relevant passages: every one reaches the search view (it counted "50 of the topic\'s 50" for 80)', async () => {
     const many = await mkdtemp(join(tmpdir(), 'lexcase-explorer-many-rel-'));

@@ -182,21 +182,26 @@ const flat = (s: string, n: number) => {
 export const evalProgressQuerySchema = z.object({ set: z.string().min(1).max(100), methods: z.string().min(1).max(100) });
 
 export function createRetrievalEval(ix: IndexContext, sets: EvalSet[]) {
-  const results = new Map<string, Promise<MethodEval>>();
+  // per set and method, the evaluation of the topics it was made from: a set read again (its files
+  // changed on disk, eval-sets.ts) is a new topics array, evaluated afresh, never the old figures
+  const results = new Map<string, { topics: EvalTopic[]; p: Promise<MethodEval> }>();
   const progress = new Map<string, { done: number; total: number; finished: boolean }>();
   const keyOf = (setId: string, method: string) => `${setId}\u0000${method}`;
   const run = (set: EvalSet, method: string, topics: EvalTopic[]) => {
     const key = keyOf(set.id, method);
-    let p = results.get(key);
+    const hit = results.get(key);
+    let p = hit && hit.topics === topics ? hit.p : undefined;
     if (!p) {
       const st = { done: 0, total: topics.length, finished: false };
       progress.set(key, st);
       const onProgress = (done: number, total: number) => Object.assign(st, { done, total });
       p = set.kind === 'topics' ? evalUserTopics(ix, method, topics, onProgress) : evalDataset(ix, method, topics, onProgress);
-      results.set(key, p);
+      const entry = { topics, p };
+      results.set(key, entry);
       p.then(
         () => (st.finished = true),
         () => {
+          if (results.get(key) !== entry) return;
           results.delete(key);
           progress.delete(key);
         },
