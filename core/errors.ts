@@ -172,6 +172,14 @@ export const errors = {
       hint: 'rebuild it with this version of lexcase',
     }),
 
+  /** An opened index whose manifest.json was rewritten since (rebuilt in place, a method added): what was opened is no longer what is on disk. */
+  indexReplaced: (dir: string) =>
+    new LexcaseError(
+      'INDEX_INCOMPATIBLE',
+      `the index at ${dir} changed on disk after this process opened it (its manifest.json was rewritten: rebuilt, or a method added); answering from the index as it was would give figures of an index that is no longer there`,
+      { file: dir, hint: 'restart the server (or open the index again) to search the index as it is now' },
+    ),
+
   indexCorrupt: (
     file: string,
     message: string,

@@ -4,7 +4,9 @@
  * CLI, the explorer (web/server/index-context.ts), retrieval evaluation and the agents all open an
  * index through here; agents take the eager view `openCaseIndex` (every method that opens).
  */
-import { isLexcaseError, type ErrorCode } from '../core/errors.js';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { errors, isLexcaseError, type ErrorCode } from '../core/errors.js';
 import { createAnalyzer, type Analyzer } from '../indexer/analyzer.js';
 import { openDocStore, type OpenedDocStore } from '../indexer/docstore.js';
 import { readManifest, type Manifest } from '../indexer/manifest.js';
@@ -31,10 +33,29 @@ export interface OpenedIndex {
   /** Every listed method's retriever that opens (among `wanted`, if given). */
   allRetrievers(wanted?: readonly string[]): Promise<Partial<Record<string, Retriever>>>;
   getPassage(id: string): Promise<{ id: string; text: string; title?: string; source?: string } | undefined>;
+  /**
+   * Throws (INDEX_INCOMPATIBLE, errors.indexReplaced) when the dir's manifest.json is no longer the
+   * one opened (mtime, inode, size): the index was rebuilt in place or a method added, and this
+   * object (its manifest, analyzer, doc store, retrievers) is the index as it was. Long-lived
+   * holders (the explorer, `serve --api`, MCP) call it before answering.
+   */
+  assertCurrent(): void;
   close(): Promise<void>;
 }
 
+/** The manifest file as it is now (mtime, inode, size), '-' when it cannot be read. */
+function manifestStamp(dir: string): string {
+  try {
+    const s = statSync(join(dir, 'manifest.json'));
+    return `${s.mtimeMs}:${s.ino}:${s.size}`;
+  } catch {
+    return '-';
+  }
+}
+
 export async function openIndex(dir: string): Promise<OpenedIndex> {
+  // taken before the manifest is read: a rebuild in between is refused later, never missed
+  const stamp = manifestStamp(dir);
   const manifest = await readManifest(dir);
   const docs = await openDocStore(dir);
   const methods: string[] = METHODS.filter((m) => m.agents && offers(m, manifest.methods)).map((m) => m.name);
@@ -72,6 +93,9 @@ export async function openIndex(dir: string): Promise<OpenedIndex> {
       return out;
     },
     getPassage: async (id) => (await docs.get(id)) ?? undefined,
+    assertCurrent() {
+      if (manifestStamp(dir) !== stamp) throw errors.indexReplaced(dir);
+    },
     async close() {
       await docs.close();
       await closeSparseIndexes(dir);

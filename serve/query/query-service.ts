@@ -111,6 +111,8 @@ export async function openQueryService(opts: QueryServiceOptions): Promise<Query
   const pick = (name: string | undefined): Entry => {
     const en = entries.get(name ?? first);
     if (!en) throw new LexcaseError('NOT_FOUND', `no index named "${name}" (this server has: ${[...entries.keys()].join(', ')})`, { field: 'index' });
+    // an index rebuilt on disk since it was opened is refused (restart), never answered from as it was
+    en.ix.assertCurrent();
     return en;
   };
   const requireMethod = (en: Entry, method: string) => {

@@ -47,6 +47,8 @@ const CODE_STATUS: Partial<Record<string, number>> = {
   LLM_NOT_CONFIGURED: 400,
   NOT_FOUND: 404,
   INDEX_CORRUPT: 500,
+  // the index was rebuilt on disk after the server opened it (retrieval/open-index.ts assertCurrent): say so, not "internal error"
+  INDEX_INCOMPATIBLE: 500,
   LLM_OUTPUT_INVALID: 502,
   LLM_REQUEST_FAILED: 502,
 };

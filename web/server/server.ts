@@ -85,11 +85,13 @@ export async function startExplorer(opts: ExplorerOptions = {}): Promise<Explore
   const host = opts.host ?? '127.0.0.1';
   const ix: IndexContext | undefined = opts.index ? await openIndexContext(opts.index) : undefined;
   const assets: Assets = await loadAssets();
+  // every answer from the index is of the index on disk: one rebuilt since the server opened it is refused (restart), not served as it was
   const needIndex = (): IndexContext => {
     if (!ix) throw notFound('this server was started without --index');
+    ix.assertCurrent();
     return ix;
   };
-  const passageText = async (id: string) => (ix ? (await ix.docs.get(id))?.text : undefined);
+  const passageText = async (id: string) => (ix ? (ix.assertCurrent(), await ix.docs.get(id))?.text : undefined);
   const indexName = ix ? basename(ix.dir) : undefined;
   const scrub = createScrubber([
     [opts.runs, 'runs'],
@@ -99,6 +101,7 @@ export async function startExplorer(opts: ExplorerOptions = {}): Promise<Explore
   const retrievalEval = ix ? createRetrievalEval(ix, evalSets(opts.evalSets, opts.topicsLoader)) : undefined;
   const needEval = () => {
     if (!retrievalEval) throw notFound('this server was started without --index');
+    ix?.assertCurrent();
     return retrievalEval;
   };
   type Handler = (req: IncomingMessage, url: URL) => Promise<unknown>;
@@ -154,7 +157,7 @@ export async function startExplorer(opts: ExplorerOptions = {}): Promise<Explore
         const q = validate(traceQuerySchema, queryParams(url), 'calls');
         return runCalls(await findRun(opts.runs, q.run), q.item);
       },
-      '/api/passage': async (_req, url) => passagePage(ix, opts.runs, validate(passageQuerySchema, queryParams(url), 'passage').id),
+      '/api/passage': async (_req, url) => passagePage(ix && needIndex(), opts.runs, validate(passageQuerySchema, queryParams(url), 'passage').id),
       '/api/eval/progress': async (_req, url) => needEval().progress(validate(evalProgressQuerySchema, queryParams(url), 'eval progress')),
       '/api/eval/sets': async () => needEval().sets(),
       '/api/eval/retrieval': async (_req, url) => needEval().evaluate(validate(retrievalEvalQuerySchema, queryParams(url), 'retrieval eval')),
