@@ -72,6 +72,29 @@ export async function writeChecksums(dir: string, runIds: string[]): Promise<Rec
   return sums;
 }
 
+/**
+ * The results files of `dir` that checksums.json (written when a reproduce of it last finished)
+ * lists and that differ from it now: `rel`, the sha256 now ('missing' when gone) and the recorded one.
+ */
+export async function changedSinceChecksums(dir: string): Promise<{ rel: string; got: string; want: string }[]> {
+  const file = join(dir, 'checksums.json');
+  if (!existsSync(file)) return [];
+  let sums: Record<string, unknown>;
+  try {
+    sums = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+  } catch {
+    return [];
+  }
+  const out: { rel: string; got: string; want: string }[] = [];
+  for (const [rel, want] of Object.entries(sums ?? {})) {
+    if (typeof want !== 'string') continue;
+    const f = join(dir, rel);
+    const got = existsSync(f) ? sha256(await readFile(f)) : 'missing';
+    if (got !== want) out.push({ rel, got, want });
+  }
+  return out;
+}
+
 export const REPRODUCTION_LOCK = 'reproduce.lock';
 
 /** Take `dir/reproduce.lock` for `what` (reproduce, merge): LOCKED when another live process holds it. */

@@ -30,6 +30,7 @@ import { runArgv } from './run-argv.js';
 import { withShard, type Shard, type ShardRecord } from './shard.js';
 import { writeTable, type TableJson } from './table.js';
 import {
+  changedSinceChecksums,
   lockReproductionDir,
   REPRODUCTION_LOCK,
   readReproduction,
@@ -278,6 +279,12 @@ async function runGridLocked(o: RunGridOptions): Promise<{ reproduction: Reprodu
       );
     if (prev.recipeSha256 !== recipeSha256)
       log.warn(`${o.dir}: the recipe changed since this reproduction started; runs whose config changed will refuse to resume`);
+    // a done run's results are not run again: one changed since the last reproduce finished (by hand, or by a
+    // run of it stopped before the end) makes the table as it is now — said here, before checksums.json records it
+    for (const c of await changedSinceChecksums(o.dir))
+      log.warn(
+        `${o.dir}: ${c.rel} does not match checksums.json (sha256 ${c.got.slice(0, 12)}, recorded ${c.want.slice(0, 12)}): it changed after this reproduction last finished (edited, or a run of it stopped before the end); its items count as done and the table is made from it as it is now, and checksums.json will record it`,
+      );
   }
   await mkdir(join(o.dir, 'runs'), { recursive: true });
   const now = new Date().toISOString();

@@ -147,6 +147,25 @@ describe('lexcase reproduce case-table3 (offline)', () => {
     expect(again.code).toBe(0);
     expect(JSON.parse(again.stdout).table.rows).toEqual(t.rows);
     expect(records(out, 'bm25')).toHaveLength(LIMIT);
+    expect(again.stderr).not.toContain('does not match checksums.json');
+  }, 60_000);
+
+  it('a done run whose results.jsonl was edited after the reproduction finished: the rerun says so before its table counts the edit (it said only "already done")', async () => {
+    const out = join(dir, 'edited');
+    expect((await cli('reproduce', 'case-table3', '--limit', String(LIMIT), '--index', index, '--run-dir', out, '--only', 'bm25')).code).toBe(0);
+    const before = table(out).rows[0].cells[0].value as number;
+    const f = join(out, 'runs', 'bm25', 'results.jsonl');
+    const lines = readFileSync(f, 'utf8').split('\n').filter(Boolean);
+    const i = lines.findIndex((l) => JSON.parse(l).metrics['recall@10'] === 0);
+    expect(i).toBeGreaterThanOrEqual(0);
+    lines[i] = lines[i].replace('"recall@10":0', '"recall@10":1');
+    writeFileSync(f, `${lines.join('\n')}\n`);
+    const r = await cli('reproduce', 'case-table3', '--limit', String(LIMIT), '--index', index, '--run-dir', out, '--only', 'bm25');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(
+      /runs\/bm25\/results\.jsonl does not match checksums\.json \(sha256 [0-9a-f]{12}, recorded [0-9a-f]{12}\): it changed after this reproduction last finished/,
+    );
+    expect(table(out).rows[0].cells[0].value).toBeCloseTo(before + 1 / LIMIT, 4);
   }, 60_000);
 
   it('shard 1/2 + shard 2/2, merged, equal the unsharded run item for item', async () => {
