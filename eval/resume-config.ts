@@ -37,7 +37,25 @@ export function dataFilesComparable(v: unknown): unknown {
   );
 }
 
-/** `config` without its operational keys (top level and one section deep), its `dataFiles` by checksum (dataFilesComparable). */
+/**
+ * Where a run's sampling values came from, not what they are: `model.paperDefaults`' `fromPaper` and
+ * `lexcaseDefaults` (CASE, MAD, self-consistency, the baselines: src/cli/llm-options.ts) and EMAR's
+ * top-level `sampling` (which keys were the paper's, which were given and by what). The values sent
+ * to the model are recorded beside them (`model.temperature`, EMAR's `temperature`) and compared
+ * there, so a resume that gives explicitly the value a default gave the first time (run case with
+ * LEXCASE_LLM_TEMPERATURE=0.3, its default) resumes, and one that gives another value is refused
+ * naming both (`model.temperature 0.3 recorded, 0.5 now`).
+ */
+function withoutSamplingProvenance(k: string, v: Record<string, unknown>): Record<string, unknown> {
+  if (k !== 'model' || !isObject(v.paperDefaults)) return v;
+  const { fromPaper: _p, lexcaseDefaults: _l, ...paper } = v.paperDefaults;
+  return { ...v, paperDefaults: paper };
+}
+
+/**
+ * `config` without its operational keys (top level and one section deep), its `dataFiles` by checksum
+ * (dataFilesComparable), and without where its sampling values came from (withoutSamplingProvenance).
+ */
 export function resultConfig(config: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(config)) {
@@ -46,7 +64,9 @@ export function resultConfig(config: Record<string, unknown>): Record<string, un
       out[k] = dataFilesComparable(v);
       continue;
     }
-    out[k] = isObject(v) ? Object.fromEntries(Object.entries(v).filter(([kk]) => !OPERATIONAL_KEYS.has(kk))) : v;
+    // EMAR's record of which sampling keys were the paper's and which were given (its values: `temperature`, `topP`, `maxTokens`)
+    if (k === 'sampling' && config.system === 'emar') continue;
+    out[k] = isObject(v) ? withoutSamplingProvenance(k, Object.fromEntries(Object.entries(v).filter(([kk]) => !OPERATIONAL_KEYS.has(kk)))) : v;
   }
   return out;
 }

@@ -208,6 +208,42 @@ describe('lexcase run case|baseline with an LLM (scripted OpenAI-compatible serv
     }
   }, 60_000);
 
+  it('a resume that sets LEXCASE_LLM_TEMPERATURE to the 0.3 run case used by default resumes; 0.5 is refused naming 0.3 and 0.5', async () => {
+    const srv = await startScriptedServer((req): ScriptReply => {
+      if (/juror on a panel/.test(body(req))) return { content: JSON.stringify({ reasoning: 'step by step', vote: 'A' }) };
+      const toolMsgs = (req.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'tool');
+      if (toolMsgs.length === 0) return { toolCalls: [{ name: 'bm25_search', args: { query: 'negligence duty of care' } }] };
+      const ids = toolMsgs.flatMap((m) => JSON.parse(m.content).results.map((x: { id: string }) => x.id));
+      return { content: JSON.stringify({ evidence: ids.slice(0, 2).map((id: string) => ({ id, justification: 'relevant rule' })) }) };
+    });
+    try {
+      useScriptedLlm(srv.url);
+      vi.stubEnv('LEXCASE_LLM_TEMPERATURE', undefined as unknown as string);
+      const runDir = join(dir, 'run-llm-temperature');
+      const args = ['--json', 'run', 'case', '--index', index, '--limit', '1', '--tools', 'bm25', '--run-dir', runDir, '--no-cache'];
+      const first = await cli(...args);
+      expect(first.code, first.stderr).toBe(0);
+      const sent = srv.requests.map((q) => q.body.temperature);
+      expect(new Set(sent)).toEqual(new Set([0.3]));
+      const recorded = JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8')).config.model;
+      expect(recorded).toMatchObject({ temperature: 0.3, paperDefaults: { system: 'case', lexcaseDefaults: ['temperature'] } });
+      // the same temperature given explicitly: nothing a model receives changes, so the run resumes (it was refused: "model.paperDefaults.lexcaseDefaults")
+      vi.stubEnv('LEXCASE_LLM_TEMPERATURE', '0.3');
+      const same = await cli(...args);
+      expect(same.code, same.stderr).toBe(0);
+      expect(JSON.parse(same.stdout)).toMatchObject({ ran: 0, skipped: 1 });
+      expect(srv.requests.length).toBe(sent.length);
+      // another temperature would change the answers: refused, naming both values
+      vi.stubEnv('LEXCASE_LLM_TEMPERATURE', '0.5');
+      const other = await cli(...args);
+      expect(other.code).not.toBe(0);
+      expect(other.stderr).toContain('model.temperature 0.3 recorded, 0.5 now');
+      expect(srv.requests.length).toBe(sent.length);
+    } finally {
+      await srv.close();
+    }
+  }, 60_000);
+
   it('lexcase evidence --against with an LLM: the advocate is told to challenge, uses the index tools, prints its picks', async () => {
     const srv = await startScriptedServer((req): ScriptReply => {
       const toolMsgs = (req.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'tool');

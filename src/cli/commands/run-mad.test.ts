@@ -208,6 +208,34 @@ describe('lexcase run mad', () => {
     const scConfig = JSON.parse(readFileSync(join(sc, 'config.json'), 'utf8')).config;
     expect(scConfig.model).toMatchObject({ temperature: 0.7, paperDefaults: { system: 'self-consistency', fromPaper: [], lexcaseDefaults: ['temperature'] } });
     expect(scConfig.warnings).toBeUndefined();
+    // the 0.7 given explicitly on a resume is what was sent: it resumes (it was refused on model.paperDefaults.lexcaseDefaults); 0.5 is refused naming both
+    const scArgs = [
+      '--json',
+      'run',
+      'mad',
+      '--system',
+      'self-consistency',
+      '--samples',
+      '3',
+      '--index',
+      index,
+      '--limit',
+      '2',
+      '-k',
+      '2',
+      '--run-dir',
+      sc,
+      '--no-cache',
+    ];
+    vi.stubEnv('LEXCASE_LLM_TEMPERATURE', '0.7');
+    const again = await cli(...scArgs);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ ran: 0, skipped: 2 });
+    vi.stubEnv('LEXCASE_LLM_TEMPERATURE', '0.5');
+    const other = await cli(...scArgs);
+    expect(other.code).not.toBe(0);
+    expect(other.stderr).toContain('model.temperature 0.7 recorded, 0.5 now');
+    expect(srv.requests.length - before).toBe(6);
     // a configured temperature 0 wins, and the degenerate vote is warned about on stderr and in config.json
     vi.stubEnv('LEXCASE_LLM_TEMPERATURE', '0');
     const sc0 = join(dir, 'sc0');
