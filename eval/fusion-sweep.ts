@@ -123,8 +123,7 @@ export async function sweepFusion(opts: {
     runs[m] = [];
     for (const q of questions) {
       const hits = await r.search(retrievalQuery(q), { k: maxDepth });
-      const cut = (depth: number) =>
-        searchTopK(async (d) => (d <= maxDepth ? hits.slice(0, d) : r.search(retrievalQuery(q), { k: d })), depth, undefined, r.rankingDepth);
+      const cut = (depth: number) => searchTopK(async (d) => (d <= maxDepth ? hits.slice(0, d) : r.search(retrievalQuery(q), { k: d })), depth);
       runs[m].push(new Map(await Promise.all(depths.map(async (d) => [d, await cut(d)] as const))));
       opts.onProgress?.(m, runs[m].length, questions.length);
     }
@@ -137,18 +136,21 @@ export async function sweepFusion(opts: {
   const bestSingle = Object.fromEntries(ks.map((k) => [k, Math.max(...singles.map((s) => s.recall[k]))]));
   const marginOf = (rec: Record<number, number>) => Math.min(...ks.map((k) => rec[k] - bestSingle[k]));
   for (const s of singles) s.margin = marginOf(s.recall);
-  const settings: SweepRow[] = grid.map((g) => {
-    const recall = recallOf((i) =>
-      trecRankedIds(
+  // Each setting's fused ranking cut at evalDepth as the live hybrid's is (searchTopK: past a tie at the cut, past its depth too)
+  const settings: SweepRow[] = [];
+  for (const g of grid) {
+    const fused = (i: number) => (d: number) =>
+      Promise.resolve(
         fuse(
           g.fusion,
           g.methods.map((m) => ({ method: m, hits: top(m, i, g.depth) })),
-          { k: evalDepth, rrfK: g.rrfK, weights: g.weights },
+          { k: d, rrfK: g.rrfK, weights: g.weights },
         ),
-      ),
-    );
-    return { label: settingLabel(g), setting: g, recall, margin: marginOf(recall) };
-  });
+      );
+    const ranked = await Promise.all(questions.map(async (_, i) => trecRankedIds(await searchTopK(fused(i), evalDepth))));
+    const recall = recallOf((i) => ranked[i]);
+    settings.push({ label: settingLabel(g), setting: g, recall, margin: marginOf(recall) });
+  }
   const avg = (r: SweepRow) => mean(ks.map((k) => r.recall[k]));
   const best = settings.reduce((a, b) => (b.margin > a.margin + 1e-12 || (Math.abs(b.margin - a.margin) <= 1e-12 && avg(b) > avg(a) + 1e-12) ? b : a));
   return { split, n: questions.length, ks, singles, settings, best };

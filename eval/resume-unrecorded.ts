@@ -60,7 +60,9 @@
  *   ranking       the order a reproduce retrieval or trec run ranks hits in ("trec_eval, top k past
  *                 ties": ties by docid descending, the top k searched past ties at the cut, as `eval
  *                 retrieval`); an older lexcase kept the retriever's order on ties (or, "trec_eval", at
- *                 the depth's cut), so its run dirs (ranks made the other way) are refused, never "unknown"
+ *                 the depth's cut), so its run dirs (ranks made the other way) are refused, never "unknown";
+ *                 a hybrid run cut at its depth records "trec_eval, top k past ties and past the depth",
+ *                 and one an older lexcase cut there (a fused tie at the cut in the fused order) is refused
  *
  * Such a field is "unknown", not a difference: the resume goes on, says so in a warning, records
  * the fields in its `resumes` entry (`unchecked`), and config.json records them from then on, so
@@ -144,6 +146,9 @@ const ADDED: {
     older: {
       trec_eval:
         "this run dir's ranks were made by an older lexcase, which kept the retriever's order on score ties at the depth's cut (now the top k searched past such ties, in trec_eval's order, as `lexcase eval retrieval`)",
+      // recorded by a hybrid run whose deepest cutoff reached its depth (eval/reproduce/retrieval-run.ts HYBRID_PAST_DEPTH_RANKING)
+      'trec_eval, top k past ties':
+        "this run dir's hybrid ranks were cut by an older lexcase at the hybrid's depth, a tie in the fused scores at the cut kept in the fused order (now searched past the depth in trec_eval's order: the first k of a deeper run)",
     },
   },
   {

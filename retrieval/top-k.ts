@@ -10,9 +10,10 @@
  * or shows a cut ranking searches through it: batch search and its workers, `eval retrieval
  * --dataset`, the explorer, reproduce runs, the fusion sweep, interactive search, the query service
  * and the filtered search (./filtered-search.ts: /v1, MCP, the LangChain filter), so a rank a search
- * view shows is the rank the evaluation counts. A hybrid ranks no deeper than its depth
- * (Retriever.rankingDepth: it fuses each component's top `depth`), so there it looks past k only up
- * to that depth.
+ * view shows is the rank the evaluation counts. A hybrid is no exception: it fuses each component's
+ * top `depth` (Retriever.rankingDepth) into one ranking, the same for every k, so at a k at or past
+ * its depth the search past a tie reads further down that same fused ranking (to its end at most) and
+ * its top k is the first k of a deeper run too.
  *
  * With `ties: 'anserini'` the order is Anserini's (raw score, then docid ascending:
  * eval/trec/anserini-ties.ts), tied on the raw score, as Anserini cuts its Lucene top k.
@@ -73,19 +74,15 @@ export function rankedHits(hits: readonly Hit[], ties?: TieMode): Hit[] {
 /**
  * The k best hits of `search` (called with a depth, it returns that many best hits or all there
  * are), the same k whatever depth a caller might have asked for: searched past k while hit k+1 ties
- * with hit k, ordered (rankedHits), then cut at k. `rankingDepth` (Retriever.rankingDepth: a hybrid's
- * depth) bounds how far past k it searches; at or beyond it the hits of `search(k)` are ordered and
- * kept as they are.
+ * with hit k, ordered (rankedHits), then cut at k.
  */
-export async function searchTopK(search: (depth: number) => Promise<Hit[]>, k: number, ties?: TieMode, rankingDepth = Infinity): Promise<Hit[]> {
+export async function searchTopK(search: (depth: number) => Promise<Hit[]>, k: number, ties?: TieMode): Promise<Hit[]> {
   if (k < 1) return [];
   const { key } = orderOf(ties);
-  const limit = Math.max(k, rankingDepth);
-  for (let want = k + 1; ; want *= 2) {
-    const depth = Math.min(want, limit);
+  for (let depth = k + 1; ; depth *= 2) {
     const ranked = rankedHits(await search(depth), ties);
     // Fewer than asked: every hit there is. Else every unsearched hit scores at most the last one.
-    if (depth === limit || ranked.length < depth || key(ranked[ranked.length - 1].score) !== key(ranked[k - 1].score)) return ranked.slice(0, k);
+    if (ranked.length < depth || key(ranked[ranked.length - 1].score) !== key(ranked[k - 1].score)) return ranked.slice(0, k);
   }
 }
 
@@ -98,7 +95,7 @@ export async function searchTopK(search: (depth: number) => Promise<Hit[]>, k: n
  */
 export const PRINTED_RUN_RANKING = 'trec_eval, depth past ties';
 
-/** `r`'s top `depth` hits for `query` as its printed run ranks them (searchTopK, `r.rankingDepth` bounding the search). */
-export function printedRun(r: Pick<Retriever, 'search' | 'rankingDepth'>, query: string, depth: number, withText?: boolean): Promise<Hit[]> {
-  return searchTopK((d) => r.search(query, withText === undefined ? { k: d } : { k: d, withText }), depth, undefined, r.rankingDepth);
+/** `r`'s top `depth` hits for `query` as its printed run ranks them (searchTopK). */
+export function printedRun(r: Pick<Retriever, 'search'>, query: string, depth: number, withText?: boolean): Promise<Hit[]> {
+  return searchTopK((d) => r.search(query, withText === undefined ? { k: d } : { k: d, withText }), depth);
 }

@@ -81,8 +81,8 @@ export interface Retriever {
    * bm25, qld, dense). Hybrid: its depth — it fuses each component's top `depth` hits, so a search of
    * more hits gets at most the fused union of those lists, without the passages a component ranks
    * below depth (retrieval/ranking-depth.ts: the note saying so). A filtered search
-   * (retrieval/filtered-search.ts) looks no deeper than this, and retrieval/top-k.ts searches past a
-   * tie at the cut only within it.
+   * (retrieval/filtered-search.ts) looks no deeper than this; retrieval/top-k.ts searches past a tie
+   * at any cut, past this too (the fused ranking is the same for every k).
    */
   readonly rankingDepth?: number;
   explain?(query: string, id: string): Promise<Explanation>;

@@ -6,15 +6,17 @@
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { retrievalQuery } from '../../corpora/barexam.js';
-import { loadQuestions } from '../../corpora/registry.js';
-import type { Question } from '../../corpora/types.js';
+import { loadPassages, loadQuestions } from '../../corpora/registry.js';
+import type { Passage, Question } from '../../corpora/types.js';
+import { buildIndex } from '../../indexer/build.js';
 import { closeSparseIndexes, openRetriever } from '../../retrieval/open.js';
 import { readResults } from '../run-dir.js';
 import { evalRetrieval } from '../retrieval-eval.js';
-import { RETRIEVAL_RANKING, runRetrievalGridRun } from './retrieval-run.js';
+import { HYBRID_PAST_DEPTH_RANKING, RETRIEVAL_RANKING, runRetrievalGridRun } from './retrieval-run.js';
 import { buildSmallBarexamIndex } from '../../tests/support/small-barexam-index.js';
 
 const LIMIT = 3;
@@ -78,4 +80,40 @@ describe('reproduce retrieval runs on score ties', () => {
     );
     expect((await readResults(runDir)).records).toHaveLength(2);
   }, 60_000);
+});
+
+describe('reproduce hybrid runs cut at the hybrid depth', () => {
+  it('record that the top k is searched past the depth on a tie, and refuse a run dir an older lexcase cut at the depth', async () => {
+    // the first val questions' gold passages and 100 legal-corpus passages, bm25 + qld + dense (the tiny BERT fixture)
+    const hybridIndex = join(dir, 'hybrid-idx');
+    const gold = new Set(questions.flatMap((q) => q.goldPassageIds));
+    const passages: Passage[] = [];
+    for await (const p of loadPassages('barexam')) if (gold.has(p.id)) passages.push(p);
+    let n = 0;
+    for await (const p of loadPassages('legal_corpus')) if (n++ < 100) passages.push(p);
+    const modelDir = join(resolve(dirname(fileURLToPath(import.meta.url)), '../..'), 'tests/fixtures/tiny-embedder/tiny-bert');
+    await buildIndex(passages, {
+      out: hybridIndex,
+      methods: ['bm25', 'qld', 'dense'],
+      workers: 0,
+      dense: { embedder: { provider: 'transformers', modelDir } },
+    });
+    const runDir = join(dir, 'hybrid-old');
+    // ks up to 1000, the hybrid's default depth
+    await runRetrievalGridRun({ runDir, method: 'hybrid', index: hybridIndex, limit: 2, ks: [10, 1000] });
+    const file = join(runDir, 'config.json');
+    const cfg = JSON.parse(readFileSync(file, 'utf8'));
+    expect(cfg.config.ranking).toBe(HYBRID_PAST_DEPTH_RANKING);
+    // what an older lexcase recorded for the same run (it cut the fused ranking at the depth)
+    cfg.config.ranking = RETRIEVAL_RANKING;
+    writeFileSync(file, JSON.stringify(cfg));
+    await expect(runRetrievalGridRun({ runDir, method: 'hybrid', index: hybridIndex, limit: LIMIT, ks: [10, 1000] })).rejects.toThrow(
+      /field "ranking" differs: ranking "trec_eval, top k past ties" recorded, "trec_eval, top k past ties and past the depth" now; this run dir's hybrid ranks were cut by an older lexcase at the hybrid's depth.*; use a new run dir/,
+    );
+    expect((await readResults(runDir)).records).toHaveLength(2);
+    // a cutoff below the depth was never cut there: the run records the plain order
+    const shallow = join(dir, 'hybrid-shallow');
+    await runRetrievalGridRun({ runDir: shallow, method: 'hybrid', index: hybridIndex, limit: 1, ks: [10, 100] });
+    expect(JSON.parse(readFileSync(join(shallow, 'config.json'), 'utf8')).config.ranking).toBe(RETRIEVAL_RANKING);
+  }, 120_000);
 });

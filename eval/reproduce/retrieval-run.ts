@@ -75,6 +75,14 @@ export function recordedIndex(manifest: Manifest, method: string): { index: Reco
  */
 export const RETRIEVAL_RANKING = 'trec_eval, top k past ties';
 
+/**
+ * A hybrid run's order where its deepest cutoff reaches the hybrid's depth: the same, the search past
+ * a tie at the cut going past the depth too (the fused ranking is the same for every k). A run dir
+ * that recorded RETRIEVAL_RANKING there was cut at the depth, a tie at the cut kept in the fused
+ * order (barexam val: 12 of 124 queries' 1000th hit), so it is refused on resume.
+ */
+export const HYBRID_PAST_DEPTH_RANKING = 'trec_eval, top k past ties and past the depth';
+
 export async function runRetrievalGridRun(o: RetrievalRunOptions): Promise<RunExperimentResult> {
   const ks = [...new Set(o.ks ?? [10, 100, 1000])].sort((a, b) => a - b);
   if (!ks.length || ks.some((k) => !Number.isInteger(k) || k < 1)) throw errors.invalidInput('ks', `expected positive integers, got ${JSON.stringify(o.ks)}`);
@@ -103,7 +111,7 @@ export async function runRetrievalGridRun(o: RetrievalRunOptions): Promise<RunEx
         `retrieval ${o.method}: ${missing.questions} of ${questions.length} questions have no gold passage in index ${index} (${manifest.corpus.name}, ${manifest.corpus.passages.toLocaleString('en-US')} passages; e.g. ${missing.examples.join(', ')}); they count as misses`,
       );
     const system: AgentSystem<Question> = async (q) => {
-      const hits = await searchTopK((d) => retriever.search(retrievalQuery(q), { k: d }), depth, undefined, retriever.rankingDepth);
+      const hits = await searchTopK((d) => retriever.search(retrievalQuery(q), { k: d }), depth);
       const ranked = trecRankedIds(hits);
       const scores = new Map(hits.map((h) => [h.id, h.score]));
       const metrics: Record<string, number | boolean | null> = {
@@ -130,7 +138,7 @@ export async function runRetrievalGridRun(o: RetrievalRunOptions): Promise<RunEx
         split,
         splitSeed: o.splitSeed ?? null,
         ks,
-        ranking: RETRIEVAL_RANKING,
+        ranking: retriever.rankingDepth !== undefined && depth >= retriever.rankingDepth ? HYBRID_PAST_DEPTH_RANKING : RETRIEVAL_RANKING,
         limit: o.limit ?? null,
         ...recordedIndex(manifest, o.method),
         ...(retriever.config ? { retriever: retriever.config } : {}),

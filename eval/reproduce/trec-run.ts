@@ -129,7 +129,7 @@ export async function runTrecGridRun(o: TrecRunOptions): Promise<RunExperimentRe
   // RM3's feedback documents in the run's tie order (ties 'anserini': Anserini's), recorded in the config.
   const retrieverOptions = withRm3Ties(o.retrieverOptions, ties);
   const retriever = await openRetriever(index, o.method, retrieverOptions);
-  const search = async (t: Topic) => applyTies(await searchTopK((depth) => retriever.search(t.text, { k: depth }), hits, ties, retriever.rankingDepth), ties);
+  const search = async (t: Topic) => applyTies(await searchTopK((depth) => retriever.search(t.text, { k: depth }), hits, ties), ties);
   const system: AgentSystem<Topic> = async (t) => {
     const res = await search(t);
     const judged = qrels.get(t.id)!;

@@ -84,12 +84,7 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
         opts.signal?.throwIfAborted();
         const t0 = performance.now();
         // The top k as trec_eval ranks them, the first k of any deeper run (retrieval/top-k.ts).
-        const found = await searchTopK(
-          (depth) => retriever.search(t.text, { k: depth, ...(opts.approx ? { approx: opts.approx } : {}) }),
-          opts.k,
-          opts.ties,
-          retriever.rankingDepth,
-        );
+        const found = await searchTopK((depth) => retriever.search(t.text, { k: depth, ...(opts.approx ? { approx: opts.approx } : {}) }), opts.k, opts.ties);
         await take(t, found, performance.now() - t0);
       }
   } finally {
