@@ -13,7 +13,7 @@ import { loadQuestions } from '../corpora/registry.js';
 import { DEFAULT_SPLIT_SEED } from '../corpora/splits.js';
 import type { Split } from '../corpora/types.js';
 import { fuse, type FusionMethod } from '../retrieval/fusion.js';
-import { shareOptions } from '../retrieval/methods.js';
+import { shareOptions } from '../retrieval/method-options.js';
 import { openRetriever } from '../retrieval/open.js';
 import type { Hit } from '../retrieval/types.js';
 import { retrievalQuery } from '../corpora/barexam.js';

@@ -4,7 +4,7 @@
  * report that always states the corpus (name, passage count, checksum) and the dataset split, so a
  * figure on the small bundled corpus is never mistaken for one on the paper's 856,835-passage pool.
  */
-import { shareOptions } from '../retrieval/methods.js';
+import { shareOptions } from '../retrieval/method-options.js';
 import { openIndex, type OpenedIndex } from '../retrieval/open-index.js';
 import { datasetChecksum, loadQuestions } from '../corpora/registry.js';
 import { datasetsWithGold } from '../corpora/catalog.js';

@@ -15,7 +15,7 @@ import { buildIndex } from '../indexer/build.js';
 import type { DenseRetriever } from './dense.js';
 import { clearQueryMemo } from './dense-query-memo.js';
 import { openHybridRetriever } from './hybrid-open.js';
-import { FUSABLE, shareOptions } from './methods.js';
+import { FUSABLE } from './methods.js';
 import { closeSparseIndexes, openRetriever } from './open.js';
 import type { Retriever } from './types.js';
 import { BAREXAM_PASSAGES, bundledLines } from '../tests/support/bundled-data.js';
@@ -37,7 +37,7 @@ async function open(dir: string, method: string, opts: Record<string, unknown> =
   return r;
 }
 /** Hybrid opened as openRetriever opens it (hybrid-open.ts), its dense component counted. */
-const openHybrid = (dir: string) => openHybridRetriever(dir, { methods: 'bm25,dense' }, open, FUSABLE, shareOptions);
+const openHybrid = (dir: string) => openHybridRetriever(dir, { methods: 'bm25,dense' }, open, FUSABLE);
 
 const passages: Passage[] = bundledLines(BAREXAM_PASSAGES)
   .filter(Boolean)

@@ -7,7 +7,7 @@
  *             (given weights replace the defaults whole: an unnamed method gets 1 for rrf, 1/n for weighted)
  *   rrfK, depth (hits fetched per component); defaults HYBRID_DEFAULTS
  * Component-specific options (k1, b, mu, embedder, nprobes, …) are passed to the components that read
- * them; one none of the fused methods reads (k1 when bm25 is not among them) is warned about (methods.ts shareOptions, passed in).
+ * them; one none of the fused methods reads (k1 when bm25 is not among them) is warned about (method-options.ts shareOptions).
  */
 import { errors } from '../core/errors.js';
 import { readManifest } from '../indexer/manifest.js';
@@ -15,6 +15,7 @@ import { createHybridRetriever, DEFAULT_HYBRID_METHODS, defaultHybridWeights, HY
 import type { FusionMethod } from './fusion.js';
 import type { Retriever } from './types.js';
 import { textStoreFor } from './hit-text.js';
+import { shareOptions } from './method-options.js';
 
 type Open = (dir: string, method: string, opts?: Record<string, unknown>) => Promise<Retriever>;
 
@@ -49,16 +50,7 @@ export function parseMethods(v: unknown, fusable: readonly string[]): string[] {
   return list;
 }
 
-/** methods.ts shareOptions, handed in by the registry (which imports this module lazily: no import circle). */
-export type ShareOptions = (opts: Record<string, unknown>, methods: readonly string[], who: string) => (method: string) => Record<string, unknown>;
-
-export async function openHybridRetriever(
-  dir: string,
-  opts: Record<string, unknown>,
-  open: Open,
-  fusable: readonly string[],
-  shareOptions: ShareOptions,
-): Promise<Retriever> {
+export async function openHybridRetriever(dir: string, opts: Record<string, unknown>, open: Open, fusable: readonly string[]): Promise<Retriever> {
   const methods = parseMethods(opts.methods ?? opts.hybridMethods, fusable);
   const manifest = await readManifest(dir);
   for (const m of methods) if (!manifest.methods.includes(m)) throw errors.methodUnavailable(m, dir, manifest.methods, 'hybrid');

@@ -8,7 +8,8 @@ import { log } from '../core/log.js';
 import { readManifest } from '../indexer/manifest.js';
 import type { Retriever } from './types.js';
 import { didYouMean } from '../core/did-you-mean.js';
-import { METHODS, METHOD_NAMES, RETRIEVER_OPTION_KEYS, RM3_METHODS, methodSpec, unreadOptions, unreadOptionText } from './methods.js';
+import { RETRIEVER_OPTION_KEYS, unreadOptions, unreadOptionText } from './method-options.js';
+import { METHODS, METHOD_NAMES, RM3_METHODS, methodSpec } from './methods.js';
 import { rm3Params } from './rm3-params.js';
 
 export { openSparseIndex, closeSparseIndexes, QUERY_THREADS_MIN_DOCS } from './open-sparse.js';

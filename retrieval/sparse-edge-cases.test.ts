@@ -8,7 +8,7 @@ import { buildIndex } from '../indexer/build.js';
 import { writeManifest } from '../indexer/manifest.js';
 import { fromArray, tempDir, texts } from '../indexer/build-test-helpers.js';
 import type { Passage } from '../corpora/types.js';
-import { shareOptions } from './methods.js';
+import { shareOptions } from './method-options.js';
 import { closeSparseIndexes, openRetriever, openSparseIndex } from './open.js';
 import { SPARSE_SCORERS } from './sparse/test-support/sparse-scorers.js';
 

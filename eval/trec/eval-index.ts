@@ -13,7 +13,7 @@
  */
 import { withRm3Ties } from '../../retrieval/rm3-params.js';
 import { readManifest } from '../../indexer/manifest.js';
-import { shareOptions } from '../../retrieval/methods.js';
+import { shareOptions } from '../../retrieval/method-options.js';
 import { openRetriever } from '../../retrieval/open.js';
 import { VERSION } from '../../core/version.js';
 import { gitSha } from '../provenance.js';

@@ -12,7 +12,7 @@ import { spawnWorker } from '../../core/worker-url.js';
 import { LexcaseError, type ErrorCode } from '../../core/errors.js';
 import type { Topic } from '../../corpora/topics.js';
 import type { ApproxOptions, Hit } from '../../retrieval/types.js';
-import { methodOptionKeys } from '../../retrieval/methods.js';
+import { methodOptionKeys } from '../../retrieval/method-options.js';
 import type { TieMode } from './anserini-ties.js';
 
 /** What each worker opens: the index dir, the method and its options (as openRetriever takes them). */

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { errors } from '../../../core/errors.js';
 import { log } from '../../../core/log.js';
-import { methodsReading, unreadOptions, withoutUnreadOptions } from '../../../retrieval/methods.js';
+import { methodsReading, unreadOptions, withoutUnreadOptions } from '../../../retrieval/method-options.js';
 import { intOpt, numOpt } from '../numeric-options.js';
 import { RM3_DEFAULTS } from '../../../retrieval/rm3-params.js';
 import { addDenseSearchOptions, denseSearchOptions, type DenseSearchFlags } from '../dense-search-options.js';
