@@ -57,6 +57,9 @@
  *   dataFiles     the LegalBench files a run read, by split: where each was found (--data,
  *                 $LEXCASE_LEGALBENCH_DIR, bundled), its path and sha256 (corpora/legalbench.ts); runs
  *                 before it recorded none, so which copy their earlier items read is unknown
+ *   replyReading  how an LLM run reads replies (core/llm/structured.ts REPLY_READING): a reasoning
+ *                 model's `<think>` block is dropped before the answer is parsed; an older lexcase
+ *                 parsed a draft object inside it as the answer, so its earlier items may differ
  *   ranking       the order a reproduce retrieval or trec run ranks hits in ("trec_eval, top k past
  *                 ties": ties by docid descending, the top k searched past ties at the cut, as `eval
  *                 retrieval`); an older lexcase kept the retriever's order on ties (or, "trec_eval", at
@@ -163,6 +166,11 @@ const ADDED: {
     what: 'the evidence search query',
     lacks: (before, after, old) => before === undefined && after !== undefined && (old.task !== 'learned_hands_courts' || old.k === 0),
     differed: "this run dir's items were retrieved by an older lexcase, which searched with the first 600 characters of each post only",
+  },
+  {
+    path: ['replyReading'],
+    what: "how replies are read: an older lexcase took a JSON object inside a reasoning model's <think> block for the answer, so items it ran with such a model may have been scored on a draft",
+    lacks: absent,
   },
   {
     path: ['seedDerivation'],

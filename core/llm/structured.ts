@@ -37,10 +37,39 @@ export function messageText(msg: BaseMessage): string {
 }
 
 /**
+ * A reply's text without the reasoning a reasoning model writes before its answer (DeepSeek-R1,
+ * Qwen3, QwQ served without a reasoning parser): leading `<think>…</think>` blocks, and the
+ * reasoning before a lone `</think>` (chat templates that open the block in the prompt). A block
+ * never closed — the reply was cut off while the model was still reasoning — leaves nothing: a
+ * draft answer inside it is not the model's answer.
+ */
+export function withoutReasoning(text: string): string {
+  let t = text;
+  for (let m = LEADING_THINK.exec(t); m; m = LEADING_THINK.exec(t)) t = t.slice(m[0].length);
+  if (/^\s*<think>/i.test(t)) return '';
+  const close = t.search(/<\/think>/i);
+  if (close >= 0 && !/<think>/i.test(t.slice(0, close)) && !/^\s*[[{]/.test(t)) t = t.slice(close + '</think>'.length);
+  return t;
+}
+const LEADING_THINK = /^\s*<think>[\s\S]*?<\/think>/i;
+
+/**
+ * How replies are read, recorded in every LLM run's config.json (`replyReading`, eval/runner.ts): an
+ * older lexcase read a reasoning model's `<think>` block as part of the answer (a draft object in it
+ * was taken for the answer), so a resume of a run dir it started warns (eval/resume-unrecorded.ts).
+ */
+export const REPLY_READING = 'think-blocks-dropped';
+
+/**
  * Pull the first JSON object or array out of a reply: the whole text, a fenced block, or the first
  * balanced {...}. The whole text comes first: a reply that is JSON may hold a fence inside a string.
+ * A reasoning model's `<think>` block is no part of the answer (withoutReasoning): a draft object
+ * inside it would otherwise be taken for the answer.
  */
-export function extractJson(text: string): unknown {
+export function extractJson(reply: string): unknown {
+  const text = withoutReasoning(reply);
+  if (!text.trim() && reply.trim())
+    throw new Error('no JSON object found in the reply (only a <think> reasoning block that was never closed: cut off at the token limit?)');
   try {
     return JSON.parse(text.trim());
   } catch {
