@@ -45,6 +45,8 @@ export const resultRecordSchema = z.object({
   stepFailures: z.record(z.string(), z.number().int().nonnegative()).optional(),
   /** Numbers clamped into their schema's bounds, by "<step>: <field>" (core/llm/bound-repair.ts). */
   repairs: z.record(z.string(), z.number().int().nonnegative()).optional(),
+  /** Replies that named a model other than the one asked, by that name (eval/reply-models.ts). */
+  replyModels: z.record(z.string(), z.number().int().nonnegative()).optional(),
   /** Failed attempts a retry replaced, and the tokens they spent (not in `tokens`). */
   replacedAttempts: z.object({ attempts: z.number().int().positive(), tokens: tokenUsageSchema }).optional(),
 });

@@ -58,6 +58,7 @@ import { addUsage, emptyUsage, UsageMeter, withUsageScope, type TokenUsage } fro
 import { ExchangeLog, ItemEndedError, withExchangeLog, type Exchange } from '../core/llm/record-replay.js';
 import { RepairTally, withRepairTally } from '../core/llm/bound-repair.js';
 import { REPLY_READING } from '../core/llm/structured.js';
+import { replyModels } from './reply-models.js';
 import { readExchanges, replayInfo, writeExchanges, writeModelSettings, type ReplayInfo } from './llm-exchanges.js';
 import { log } from '../core/log.js';
 import { createProgress } from '../core/progress.js';
@@ -336,6 +337,8 @@ async function runLocked<Item extends { id: string }>(
   let setupError: unknown;
   // values clamped into their schema's bounds, by step and field, over the items this call ran
   const repairedTotal = new Map<string, number>();
+  // replies this attempt's items got that named a model other than the one asked (eval/reply-models.ts)
+  const replyModelTotal = new Map<string, number>();
   // The first write of the run dir that failed: the run stops (no item starts after it; items in flight are aborted).
   let writeError: unknown;
   // Stops the run from inside (a setup error, a failed write); items get it with the caller's signal.
@@ -516,6 +519,8 @@ async function runLocked<Item extends { id: string }>(
     const replacedAttempts = replay ? replay.recorded.get(item.id)?.replacedAttempts : replacedBy(item.id);
     if (repairs) for (const [field, n] of Object.entries(repairs)) repairedTotal.set(field, (repairedTotal.get(field) ?? 0) + n);
     const checksum = checksumOf?.(item);
+    const answeredBy = replyModels(cut.exchanges);
+    if (answeredBy) for (const [m, n] of Object.entries(answeredBy)) replyModelTotal.set(m, (replyModelTotal.get(m) ?? 0) + n);
     const record: ResultRecord = {
       id: item.id,
       prediction,
@@ -529,6 +534,7 @@ async function runLocked<Item extends { id: string }>(
       ...(error ? { error } : {}),
       ...(stepFailures ? { stepFailures } : {}),
       ...(repairs ? { repairs } : {}),
+      ...(answeredBy ? { replyModels: answeredBy } : {}),
       ...(replacedAttempts ? { replacedAttempts } : {}),
     };
     const trace = {
@@ -587,6 +593,17 @@ async function runLocked<Item extends { id: string }>(
   }
   if (writeError) throw errors.runWriteFailed(runDir, writeError, state.done, items.length);
   if (setupError) throw setupError;
+  if (replyModelTotal.size)
+    log.warn(
+      `replies named a model other than the one asked (${String((config.model as { model?: unknown } | undefined)?.model ?? config.model)}): ${[
+        ...replyModelTotal,
+      ]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([m, n]) => `${m} ×${n}`)
+        .join(
+          ', ',
+        )} — a proxy or router answered with another model (or the provider named its snapshot); counted in results.jsonl ("replyModels") and report.md`,
+    );
   if (repairedTotal.size) {
     const n = [...repairedTotal.values()].reduce((a, b) => a + b, 0);
     log.warn(

@@ -64,6 +64,8 @@ export interface ResultRecord {
   stepFailures?: Record<string, number>;
   /** Numbers of structured replies clamped into their schema's bounds, by "<step>: <field>" (core/llm/bound-repair.ts). */
   repairs?: Record<string, number>;
+  /** Replies that named a model other than the one asked, by that name (eval/reply-models.ts); absent when none. */
+  replyModels?: Record<string, number>;
   /**
    * Failed attempts of this item that a retry replaced (their lines are gone from results.jsonl):
    * how many, and the tokens they spent — not in `tokens`, which is this attempt's.

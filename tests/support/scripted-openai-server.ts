@@ -56,6 +56,8 @@ export interface ScriptReply {
   completionId?: string;
   /** The id of the forced tool call a `json` or `rawToolArgs` reply is sent as (default `call_<n>`, n counting up). */
   forcedCallId?: string;
+  /** The `model` the completion names (default: the model asked, as a server that serves it does; a proxy routing elsewhere names another). */
+  replyModel?: string;
 }
 
 export type ScriptStep = ScriptReply;
@@ -235,7 +237,7 @@ function completionBody(req: RecordedRequest, reply: ScriptReply) {
       id: reply.completionId ?? `chatcmpl-scripted-${req.index}`,
       object: 'chat.completion',
       created: 1_700_000_000,
-      model: req.body?.model ?? 'scripted',
+      model: reply.replyModel ?? req.body?.model ?? 'scripted',
       choices: [
         {
           index: 0,

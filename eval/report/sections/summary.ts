@@ -1,6 +1,7 @@
 /** Run header: what was run, on what (the LLM settings included: llm-fields.ts), with which seed/code/data. */
 import { llmFields } from '../llm-fields.js';
 import type { RunData, SectionBuilder } from '../types.js';
+import { replyModelsText } from '../../reply-models.js';
 
 /** The shards a merged run came from: each one's items, code and resumes. */
 function mergedText(from: NonNullable<RunData['config']['mergedFrom']>): string {
@@ -44,6 +45,8 @@ export const summarySection: SectionBuilder = (run) => {
     ...Object.entries(c).filter(([, v]) => v !== undefined && (typeof v !== 'object' || Array.isArray(v))),
     // the model and prompts are objects in config.json: their few identifying settings, the endpoint masked
     ...llmFields(c),
+    // the model asked is the config's; replies that named another (a proxy routing elsewhere) are said beside it
+    ...(replyModelsText(run.results) ? [['replies named another model', replyModelsText(run.results)] as [string, unknown]] : []),
     ['seed', run.config.seed],
     ['items in results', run.results.length],
     ['items planned', p.items],

@@ -1,0 +1,38 @@
+/**
+ * The model each reply named, where it is not the model the request asked for: a proxy or router
+ * (LiteLLM, OpenRouter, a gateway's fallback) that answers with another model, or a provider that
+ * names the snapshot it served ("gpt-4o" asked, "gpt-4o-2024-08-06" answered). config.json records
+ * the model asked; without this, a run whose replies came from another model read as that model's.
+ * Read from the item's exchanges (llm/<item>.jsonl keeps the reply as sent, `response_metadata.model_name`)
+ * and recorded on its results.jsonl line (`replyModels`: name → replies), so resumes, merges and
+ * replays keep it; report.md's Run section and the run's last warning sum it.
+ */
+import type { Exchange } from '../core/llm/record-replay.js';
+import type { ResultRecord } from './types.js';
+
+/** Replies of `exchanges` that named a model other than the one asked, by that name; undefined when none did. */
+export function replyModels(exchanges: readonly Exchange[]): Record<string, number> | undefined {
+  const out: Record<string, number> = {};
+  for (const x of exchanges) {
+    const asked = x.request.params?.model;
+    // the generation the caller read: the first (a server that ignores n = 1 may send more)
+    const named = x.reply?.generations[0]?.message?.response_metadata?.model_name;
+    if (typeof named !== 'string' || !named || named === asked) continue;
+    out[named] = (out[named] ?? 0) + 1;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+/** The replies of `results` that named another model, by name, and how many LLM calls they are of. */
+export function replyModelsOf(results: readonly Pick<ResultRecord, 'replyModels' | 'tokens'>[]): { models: [string, number][]; calls: number } {
+  const sum = new Map<string, number>();
+  for (const r of results) for (const [m, n] of Object.entries(r.replyModels ?? {})) sum.set(m, (sum.get(m) ?? 0) + n);
+  const calls = results.reduce((a, r) => a + (r.tokens?.calls ?? 0), 0);
+  return { models: [...sum].sort(([a], [b]) => a.localeCompare(b)), calls };
+}
+
+/** "routed-7b (3 of 3 LLM calls)", one entry per model named; '' when none. */
+export function replyModelsText(results: readonly Pick<ResultRecord, 'replyModels' | 'tokens'>[]): string {
+  const { models, calls } = replyModelsOf(results);
+  return models.map(([m, n]) => `${m} (${n} of ${calls} LLM calls)`).join(', ');
+}
