@@ -76,7 +76,7 @@ describe('replies that name a model other than the one asked', () => {
       ['mbe_581', { 'llama-3.1-8b-instruct': 1 }],
       ['mbe_222', { 'llama-3.1-8b-instruct': 1 }],
     ]);
-    const summary = summarySection(await readRun(runDir), {} as never)!;
+    const summary = (await summarySection(await readRun(runDir), {} as never))!;
     expect(summary.markdown).toContain('- **replies named another model**: llama-3.1-8b-instruct (2 of 3 LLM calls)');
     expect(warn.mock.calls.map((c) => String(c[0])).join('\n')).toMatch(
       /replies named a model other than the one asked \(llama-3\.1-70b-instruct\): llama-3\.1-8b-instruct ×2/,
@@ -88,6 +88,6 @@ describe('replies that name a model other than the one asked', () => {
     const runDir = join(dir, 'run');
     await run(runDir, srv.url);
     expect((await readResults(runDir)).records.every((r) => r.replyModels === undefined)).toBe(true);
-    expect(summarySection(await readRun(runDir), {} as never)!.markdown).not.toContain('another model');
+    expect((await summarySection(await readRun(runDir), {} as never))!.markdown).not.toContain('another model');
   });
 });
