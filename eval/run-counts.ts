@@ -96,9 +96,46 @@ export function cacheHitsText(hits: number, earlierAttempts = 0): string {
   return `${hits.toLocaleString('en-US')} ${hits === 1 ? 'cache hit' : 'cache hits'} (no tokens${earlier})`;
 }
 
-/** "tokens 10,886 (whole run; this call 0)": the run's total, and this call's when it differs; then the cache hits and the requests cut off or refused, if any. */
+/** What replies of the whole run (each item's and the failed attempts a retry replaced) said beside their content: LLM calls, those without usage, those cut short. */
+export interface RunReplyFlags {
+  calls: number;
+  /** Calls whose endpoint reported no token usage (results.jsonl `tokens.unreported`): their tokens are in no total. */
+  unreported: number;
+  /** Replies the endpoint cut short at its token limit (`tokens.cutShort`, finish_reason "length"). */
+  cutShort: number;
+}
+
+export function runReplyFlags(results: readonly ResultRecord[]): RunReplyFlags {
+  const f = { calls: 0, unreported: 0, cutShort: 0 };
+  for (const r of results)
+    for (const t of [r.tokens, r.replacedAttempts?.tokens]) {
+      if (!t) continue;
+      f.calls += t.calls ?? 0;
+      f.unreported += t.unreported ?? 0;
+      f.cutShort += t.cutShort ?? 0;
+    }
+  return f;
+}
+
+/**
+ * "; 3 of 3 LLM calls reported no token usage (not in the total); 2 replies cut short at the token
+ * limit (finish_reason "length")": the one wording of the summaries, '' when neither. Without it a
+ * run against a server that sends no `usage` printed "tokens 0", as if it had cost nothing.
+ */
+export function replyFlagsText(f: RunReplyFlags): string {
+  const calls = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'LLM call' : 'LLM calls'}`;
+  const unreported = f.unreported
+    ? `; ${f.unreported.toLocaleString('en-US')} of ${calls(f.calls)} reported no token usage (the endpoint sent none; not in the total)`
+    : '';
+  const cut = f.cutShort
+    ? `; ${f.cutShort.toLocaleString('en-US')} ${f.cutShort === 1 ? 'reply' : 'replies'} cut short at the token limit (finish_reason "length")`
+    : '';
+  return unreported + cut;
+}
+
+/** "tokens 10,886 (whole run; this call 0)": the run's total, and this call's when it differs; then the cache hits, the requests cut off or refused, and the calls without usage or cut short, if any. */
 export function runTokensText(results: readonly ResultRecord[], thisCall: number): string {
   const total = runTokenTotal(results);
   const cache = runCacheCounts(results);
-  return `tokens ${total.toLocaleString('en-US')}${thisCall === total ? '' : ` (whole run; this call ${thisCall.toLocaleString('en-US')})`}${cache.hits ? `; ${cacheHitsText(cache.hits, cache.earlierAttempts)}` : ''}${uncountedRequestsText(runCutOffCount(results), runRefusedCount(results))}`;
+  return `tokens ${total.toLocaleString('en-US')}${thisCall === total ? '' : ` (whole run; this call ${thisCall.toLocaleString('en-US')})`}${cache.hits ? `; ${cacheHitsText(cache.hits, cache.earlierAttempts)}` : ''}${uncountedRequestsText(runCutOffCount(results), runRefusedCount(results))}${replyFlagsText(runReplyFlags(results))}`;
 }

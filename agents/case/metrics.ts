@@ -14,7 +14,16 @@ import { correctFlags, failedCount } from '../../eval/metrics/failures.js';
 import { figureText, methodLabel, proportionInterval } from '../../eval/stats/index.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { table } from '../../eval/report/format.js';
-import { cacheHitsText, runCacheCounts, runCutOffCount, runRefusedCount, uncountedRequestsText } from '../../eval/run-counts.js';
+import {
+  cacheHitsText,
+  replyFlagsText,
+  runCacheCounts,
+  runCutOffCount,
+  runRefusedCount,
+  runReplyFlags,
+  uncountedRequestsText,
+  type RunReplyFlags,
+} from '../../eval/run-counts.js';
 import { toolCallsOf } from '../../eval/report/sections/tool-usage.js';
 import { goldAbsentFor, goldCoverage, goldCoverageNote, NO_GOLD_IN_INDEX, type GoldCoverage } from '../../eval/gold-in-index.js';
 
@@ -55,6 +64,8 @@ export interface CaseMetrics {
     refused?: number;
     cacheHits?: number;
     earlierAttempts?: number;
+    /** LLM calls, those whose endpoint reported no usage and replies cut short (eval/run-counts.ts runReplyFlags); absent when neither. */
+    replies?: RunReplyFlags;
   };
   abstentions: number;
 }
@@ -128,6 +139,7 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
   const cutOff = runCutOffCount(records);
   const refused = runRefusedCount(records);
   const cache = runCacheCounts(records);
+  const replies = runReplyFlags(records);
   const jury = records.some((r) => r.confidence === 'high' || r.confidence === 'low');
   return {
     ...(label ? { label } : {}),
@@ -163,6 +175,7 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
       ...(refused ? { refused } : {}),
       ...(cache.hits ? { cacheHits: cache.hits } : {}),
       ...(cache.earlierAttempts ? { earlierAttempts: cache.earlierAttempts } : {}),
+      ...(replies.unreported || replies.cutShort ? { replies } : {}),
     },
     abstentions,
   };
@@ -192,7 +205,7 @@ export function caseMetricsMarkdown(m: CaseMetrics): string {
       `Tool calls: ${tools.map(([t, c]) => `${t} ${c}`).join(', ')} (${m.tools.callsPerQuestion.toFixed(1)} per question, ${m.tools.distinctPassagesPerQuestion.toFixed(1)} distinct passages returned per question).`,
     );
   }
-  if (m.tokens.total > 0 || m.tokens.cutOff || m.tokens.refused || m.tokens.cacheHits)
+  if (m.tokens.total > 0 || m.tokens.cutOff || m.tokens.refused || m.tokens.cacheHits || m.tokens.replies)
     lines.push(
       `Tokens: ${m.tokens.total} total, ${m.tokens.perQuestion.toFixed(0)} per question${
         // a run the cache answered spent nothing: the traces' stage figures are not this run's
@@ -201,7 +214,7 @@ export function caseMetricsMarkdown(m: CaseMetrics): string {
               .map(([k, v]) => `${k} ${v}`)
               .join(', ')})`
           : ''
-      }${m.tokens.cacheHits ? `; ${cacheHitsText(m.tokens.cacheHits, m.tokens.earlierAttempts)}` : ''}${uncountedRequestsText(m.tokens.cutOff ?? 0, m.tokens.refused ?? 0)}.`,
+      }${m.tokens.cacheHits ? `; ${cacheHitsText(m.tokens.cacheHits, m.tokens.earlierAttempts)}` : ''}${uncountedRequestsText(m.tokens.cutOff ?? 0, m.tokens.refused ?? 0)}${m.tokens.replies ? replyFlagsText(m.tokens.replies) : ''}.`,
     );
   return lines.join('\n');
 }

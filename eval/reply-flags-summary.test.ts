@@ -1,0 +1,94 @@
+/**
+ * A server that sends no `usage` (older llama.cpp builds, some proxies) or cuts replies at max_tokens:
+ * results.jsonl counted such calls (`tokens.unreported`, `tokens.cutShort`) and report.md said so,
+ * but the line every `lexcase run` prints at the end said "tokens 0" (3-ply, EMAR, MAD, ACAL) or
+ * printed no Tokens line at all (CASE and the baselines), as if the run had cost nothing and every
+ * answer were whole. Now both say how many calls reported no usage and how many replies were cut
+ * short. Driven through the factory's real client against a scripted server on 127.0.0.1.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HumanMessage } from '@langchain/core/messages';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { caseMetrics, caseMetricsMarkdown } from '../agents/case/metrics.js';
+import { llmConfigSchema } from '../core/config.js';
+import { createChatModel } from '../core/llm/factory.js';
+import { setLogLevel } from '../core/log.js';
+import { startScriptedServer, type RecordedRequest, type ScriptedServer } from '../tests/support/scripted-openai-server.js';
+import { runTokensText } from './run-counts.js';
+import { readResults } from './run-dir.js';
+import { contextFrom, runExperiment } from './runner.js';
+import type { AgentSystem } from './types.js';
+
+interface Q {
+  id: string;
+  answer: string;
+}
+const ITEMS: Q[] = [
+  { id: 'mbe_137', answer: 'C' },
+  { id: 'mbe_581', answer: 'B' },
+  { id: 'mbe_222', answer: 'C' },
+];
+const answer: AgentSystem<Q> = async (item, ctx) => {
+  const reply = await ctx.llm!.invoke([new HumanMessage(`[${item.id}] Answer with one letter.`)], { signal: ctx.signal });
+  return { prediction: String(reply.content).trim(), trace: {} };
+};
+
+let dir: string;
+let srv: ScriptedServer | undefined;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'lexcase-reply-flags-'));
+  setLogLevel('error');
+});
+afterEach(async () => {
+  await srv?.close();
+  srv = undefined;
+  setLogLevel('info');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const run = async (script: (r: RecordedRequest) => object) => {
+  srv = await startScriptedServer(script);
+  const runDir = join(dir, 'run');
+  const llm = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: false, maxRetries: 0 }));
+  await runExperiment({
+    runDir,
+    system: answer,
+    items: ITEMS,
+    gold: (q) => q.answer,
+    makeContext: contextFrom({ llm }),
+    config: { system: 'baseline' },
+    seed: 1,
+  });
+  const records = (await readResults(runDir)).records;
+  return {
+    records,
+    line: runTokensText(
+      records,
+      records.reduce((a, r) => a + (r.tokens?.total ?? 0), 0),
+    ),
+    caseLine: caseMetricsMarkdown(caseMetrics(records, new Map()))
+      .split('\n')
+      .find((l) => l.startsWith('Tokens:')),
+  };
+};
+
+describe('the summary lines of a run whose server sent no usage or cut replies short', () => {
+  it('no usage: "tokens 0; 3 of 3 LLM calls reported no token usage" (before: "tokens 0", and no Tokens line for CASE and the baselines)', async () => {
+    const { records, line, caseLine } = await run(() => ({ content: 'C', usage: null }));
+    expect(records.map((r) => r.tokens?.unreported)).toEqual([1, 1, 1]);
+    expect(line).toBe('tokens 0; 3 of 3 LLM calls reported no token usage (the endpoint sent none; not in the total)');
+    expect(caseLine).toBe('Tokens: 0 total, 0 per question; 3 of 3 LLM calls reported no token usage (the endpoint sent none; not in the total).');
+  });
+
+  it('cut short at max_tokens: the count of such replies beside the total (before: nothing in either line)', async () => {
+    const { line, caseLine } = await run((r) => ({
+      content: 'C',
+      usage: { prompt_tokens: 100, completion_tokens: 16 },
+      ...(JSON.stringify(r.body.messages).includes('[mbe_581]') ? {} : { finishReason: 'length' }),
+    }));
+    expect(line).toBe('tokens 348; 2 replies cut short at the token limit (finish_reason "length")');
+    expect(caseLine).toMatch(/^Tokens: 348 total, 116 per question.*; 2 replies cut short at the token limit \(finish_reason "length"\)\.$/);
+  });
+});
