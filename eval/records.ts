@@ -21,6 +21,8 @@ export const tokenUsageSchema = z.object({
   unreported: z.number().optional(),
   /** Calls the endpoint cut short at its token limit (finish_reason "length"); absent when 0. */
   cutShort: z.number().optional(),
+  /** Calls the endpoint's content filter stopped (finish_reason "content_filter"); absent when 0. */
+  filtered: z.number().optional(),
   /** Requests cut off when their item ended (recorded `abandoned`; their usage is in no total); absent when 0. */
   abandoned: z.number().optional(),
   /** Requests answered with an error after their retries (recorded with `error`; in no call count or total); absent when 0. */

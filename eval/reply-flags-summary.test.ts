@@ -16,6 +16,8 @@ import { llmConfigSchema } from '../core/config.js';
 import { createChatModel } from '../core/llm/factory.js';
 import { setLogLevel } from '../core/log.js';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer } from '../tests/support/scripted-openai-server.js';
+import { readRun } from './report/read-run.js';
+import { tokensSection } from './report/sections/tokens.js';
 import { runTokensText } from './run-counts.js';
 import { readResults } from './run-dir.js';
 import { contextFrom, runExperiment } from './runner.js';
@@ -63,6 +65,7 @@ const run = async (script: (r: RecordedRequest) => object) => {
   });
   const records = (await readResults(runDir)).records;
   return {
+    runDir,
     records,
     line: runTokensText(
       records,
@@ -90,5 +93,18 @@ describe('the summary lines of a run whose server sent no usage or cut replies s
     }));
     expect(line).toBe('tokens 348; 2 replies cut short at the token limit (finish_reason "length")');
     expect(caseLine).toMatch(/^Tokens: 348 total, 116 per question.*; 2 replies cut short at the token limit \(finish_reason "length"\)\.$/);
+  });
+  it('stopped by the content filter: counted on the item, in report.md and both lines (before: in no count; the answer read as whole)', async () => {
+    const { records, line, caseLine, runDir } = await run((r) => ({
+      content: 'C',
+      usage: { prompt_tokens: 100, completion_tokens: 16 },
+      ...(JSON.stringify(r.body.messages).includes('[mbe_222]') ? { finishReason: 'content_filter' } : {}),
+    }));
+    expect(records.map((r) => r.tokens?.filtered)).toEqual([undefined, undefined, 1]);
+    expect(line).toBe('tokens 348; 1 reply stopped by the content filter (finish_reason "content_filter")');
+    expect(caseLine).toMatch(/; 1 reply stopped by the content filter \(finish_reason "content_filter"\)\.$/);
+    const t = (await tokensSection(await readRun(runDir), {} as never))!;
+    expect(t.json).toMatchObject({ calls: 3, filtered: 1 });
+    expect(t.markdown).toContain('| replies stopped by the content filter (finish_reason "content_filter") |');
   });
 });

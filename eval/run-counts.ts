@@ -103,16 +103,19 @@ export interface RunReplyFlags {
   unreported: number;
   /** Replies the endpoint cut short at its token limit (`tokens.cutShort`, finish_reason "length"). */
   cutShort: number;
+  /** Replies the endpoint's content filter stopped (`tokens.filtered`, finish_reason "content_filter"). */
+  filtered: number;
 }
 
 export function runReplyFlags(results: readonly ResultRecord[]): RunReplyFlags {
-  const f = { calls: 0, unreported: 0, cutShort: 0 };
+  const f = { calls: 0, unreported: 0, cutShort: 0, filtered: 0 };
   for (const r of results)
     for (const t of [r.tokens, r.replacedAttempts?.tokens]) {
       if (!t) continue;
       f.calls += t.calls ?? 0;
       f.unreported += t.unreported ?? 0;
       f.cutShort += t.cutShort ?? 0;
+      f.filtered += t.filtered ?? 0;
     }
   return f;
 }
@@ -130,7 +133,10 @@ export function replyFlagsText(f: RunReplyFlags): string {
   const cut = f.cutShort
     ? `; ${f.cutShort.toLocaleString('en-US')} ${f.cutShort === 1 ? 'reply' : 'replies'} cut short at the token limit (finish_reason "length")`
     : '';
-  return unreported + cut;
+  const filtered = f.filtered
+    ? `; ${f.filtered.toLocaleString('en-US')} ${f.filtered === 1 ? 'reply' : 'replies'} stopped by the content filter (finish_reason "content_filter")`
+    : '';
+  return unreported + cut + filtered;
 }
 
 /** "tokens 10,886 (whole run; this call 0)": the run's total, and this call's when it differs; then the cache hits, the requests cut off or refused, and the calls without usage or cut short, if any. */

@@ -296,16 +296,19 @@ export function tokensOf(result: ChatResult): { input: number; output: number } 
 }
 
 /** Whether the endpoint stopped a reply at its token limit (OpenAI's finish_reason "length"). */
-export function cutShortOf(result: Pick<ChatResult, 'generations'>): { cutShort?: true } {
-  const cut = result.generations.some((g) => {
-    const meta = (g.message as { response_metadata?: { finish_reason?: unknown } } | undefined)?.response_metadata;
-    return g.generationInfo?.finish_reason === 'length' || meta?.finish_reason === 'length';
-  });
-  return cut ? { cutShort: true } : {};
+export function cutShortOf(result: Pick<ChatResult, 'generations'>): { cutShort?: true; filtered?: true } {
+  const stoppedFor = (reason: string) =>
+    result.generations.some((g) => {
+      const meta = (g.message as { response_metadata?: { finish_reason?: unknown } } | undefined)?.response_metadata;
+      return g.generationInfo?.finish_reason === reason || meta?.finish_reason === reason;
+    });
+  // the content filter (OpenAI, Azure, some gateways) stops a reply as the token limit does: its content may be cut or empty
+  return { ...(stoppedFor('length') ? { cutShort: true as const } : {}), ...(stoppedFor('content_filter') ? { filtered: true as const } : {}) };
 }
 
 let warnedUnreported = false;
 let warnedCutShort = false;
+let warnedFiltered = false;
 
 /**
  * What one reply from the endpoint adds to the meters. A reply without usage — none sent, or 0
@@ -325,7 +328,7 @@ function paidByEarlierAttempt(createdAt: string | undefined, result: ChatResult,
   return d.input + d.output;
 }
 
-function usageDelta(result: ChatResult): { input: number; output: number; unreported?: true; cutShort?: true } {
+function usageDelta(result: ChatResult): { input: number; output: number; unreported?: true; cutShort?: true; filtered?: true } {
   const { input, output } = tokensOf(result);
   const unreported = input === 0 && output === 0;
   const cut = cutShortOf(result);
@@ -339,6 +342,12 @@ function usageDelta(result: ChatResult): { input: number; output: number; unrepo
     warnedCutShort = true;
     log.warn(
       'the LLM endpoint cut a reply short at its token limit (finish_reason "length"): such calls are counted as "cutShort" (tokens.cutShort in results.jsonl); raise llm.maxTokens (LEXCASE_LLM_MAX_TOKENS) if answers are truncated',
+    );
+  }
+  if (cut.filtered && !warnedFiltered) {
+    warnedFiltered = true;
+    log.warn(
+      'the LLM endpoint\'s content filter stopped a reply (finish_reason "content_filter"): its content may be cut or empty; such calls are counted as "filtered" (tokens.filtered in results.jsonl) and in report.md',
     );
   }
   return { input, output, ...(unreported ? { unreported: true } : {}), ...cut };

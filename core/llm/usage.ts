@@ -9,7 +9,8 @@
  * spent on the endpoint. A reply whose endpoint reported no usage (none, or 0 tokens in and out)
  * adds no tokens either and is counted as `unreported`, and a reply the endpoint cut short at its
  * token limit (finish_reason "length") as `cutShort`, so that a 0 or a truncated answer never reads
- * as measured and complete; both fields are present only when non-zero.
+ * as measured and complete, and one its content filter stopped (finish_reason "content_filter": the
+ * content may be cut or empty) as `filtered`; these fields are present only when non-zero.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 /** Tokens one call, item or run spent (also the `tokens` field of results.jsonl). */
@@ -23,6 +24,8 @@ export interface TokenUsage {
   unreported?: number;
   /** Calls whose reply the endpoint cut short at its token limit (finish_reason "length"). */
   cutShort?: number;
+  /** Calls whose reply the endpoint's content filter stopped (finish_reason "content_filter"). */
+  filtered?: number;
   /**
    * Requests still in flight when their item ended (a sibling call failed it), cut off: recorded
    * `abandoned` in llm/<item>.jsonl, not in `calls`, and what the endpoint spent on them is in no
@@ -57,12 +60,14 @@ export interface UsageDelta {
   unreported?: boolean;
   /** The endpoint stopped this reply at its token limit. */
   cutShort?: boolean;
+  /** The endpoint's content filter stopped this reply. */
+  filtered?: boolean;
   /** A cache hit an earlier attempt of this run paid for: the tokens it then spent. */
   earlierAttempt?: number;
 }
 
 /** The optional counters of TokenUsage a reply adds to; absent when 0. */
-const COUNTERS = ['unreported', 'cutShort'] as const;
+const COUNTERS = ['unreported', 'cutShort', 'filtered'] as const;
 /** The optional counters addUsage sums: those and the requests cut off or refused (counted by the runner, not by a reply). */
 const SUMMED = [...COUNTERS, 'abandoned', 'refused', 'earlierAttempts'] as const;
 

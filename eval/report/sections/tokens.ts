@@ -6,13 +6,14 @@ import type { SectionBuilder } from '../types.js';
 export const tokensSection: SectionBuilder = (run) => {
   const withTokens = run.results.filter((r) => r.tokens);
   if (withTokens.length === 0) return null;
-  const t = { input: 0, output: 0, total: 0, calls: 0, cached: 0, unreported: 0, cutShort: 0, abandoned: 0, refused: 0, earlierAttempts: 0 };
+  const t = { input: 0, output: 0, total: 0, calls: 0, cached: 0, unreported: 0, cutShort: 0, filtered: 0, abandoned: 0, refused: 0, earlierAttempts: 0 };
   for (const r of withTokens) for (const k of Object.keys(t) as (keyof typeof t)[]) t[k] += r.tokens![k] ?? 0;
-  const { unreported, cutShort, abandoned, refused, earlierAttempts, ...sums } = t;
+  const { unreported, cutShort, filtered, abandoned, refused, earlierAttempts, ...sums } = t;
   const counted = {
     ...sums,
     ...(unreported ? { unreported } : {}),
     ...(cutShort ? { cutShort } : {}),
+    ...(filtered ? { filtered } : {}),
     ...(abandoned ? { abandoned } : {}),
     ...(refused ? { refused } : {}),
     ...(earlierAttempts ? { earlierAttempts } : {}),
@@ -32,6 +33,7 @@ export const tokensSection: SectionBuilder = (run) => {
   // calls whose tokens are not in the figures above, and replies that may be truncated: said, never left as a silent 0
   if (t.unreported) rows.push(['calls without usage (endpoint reported none)', num(t.unreported), num(t.unreported / n, 2)]);
   if (t.cutShort) rows.push(['replies cut short (finish_reason "length")', num(t.cutShort), num(t.cutShort / n, 2)]);
+  if (t.filtered) rows.push(['replies stopped by the content filter (finish_reason "content_filter")', num(t.filtered), num(t.filtered / n, 2)]);
   if (t.abandoned) rows.push(['requests cut off when their item ended (usage in no total)', num(t.abandoned), num(t.abandoned / n, 2)]);
   if (t.refused) rows.push(['requests refused (an error after retries; not in LLM calls)', num(t.refused), num(t.refused / n, 2)]);
   if (t.earlierAttempts)
@@ -83,6 +85,11 @@ export const tokensSection: SectionBuilder = (run) => {
     ...(t.cutShort
       ? [
           `**${num(t.cutShort)} ${t.cutShort === 1 ? 'reply was' : 'replies were'} cut short at the token limit** (finish_reason "length"): their answers may be truncated; raise llm.maxTokens (LEXCASE_LLM_MAX_TOKENS) and rerun.`,
+        ]
+      : []),
+    ...(t.filtered
+      ? [
+          `**${num(t.filtered)} ${t.filtered === 1 ? 'reply was' : 'replies were'} stopped by the endpoint's content filter** (finish_reason "content_filter"): their content may be cut or empty, and what was read from it is in the results as any answer.`,
         ]
       : []),
   ];
