@@ -4,7 +4,8 @@
  * (reading 'message')"). Proxies, captive portals, a base URL without `/v1` or an overloaded
  * gateway answer `200` with an empty body, an HTML page or some other JSON; `readCompletion`
  * names what came back and throws MalformedReplyError, which retry.ts retries like a malformed
- * body (`malformed response`). The completion's usage is read as numbers here (reply-usage.ts).
+ * body (`malformed response`); a stream (server-sent events), which every attempt would get again,
+ * throws StreamedReplyError, not retried. The completion's usage is read as numbers here (reply-usage.ts).
  */
 import { normaliseUsage } from './reply-usage.js';
 
@@ -36,10 +37,23 @@ export function completionProblem(body: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * A `200` that streams (server-sent events) though lexcase asked for one reply (it never sends
+ * `stream: true`): a server or proxy that streams every reply. Not retried — every attempt would
+ * stream again (before: retried as a malformed body, five attempts, with a hint about the base URL).
+ */
+export class StreamedReplyError extends Error {
+  override readonly name = 'StreamedReplyError';
+}
+
 /** The chat completion in a `2xx` response; MalformedReplyError naming what came back otherwise. */
 export async function readCompletion<T>(response: Response): Promise<T> {
   const contentType = response.headers.get('content-type') ?? '';
   const text = await response.text();
+  if (/text\/event-stream/i.test(contentType) || /^\s*data:\s*[{[]/.test(text))
+    throw new StreamedReplyError(
+      `the endpoint answered HTTP ${response.status} with a stream (server-sent events, ${contentType.split(';')[0] || 'no content type'}) though lexcase asked for one reply: lexcase never streams (no "stream" in its requests); the server or a proxy in between streams every reply — point llm.baseUrl at an endpoint that answers non-streaming chat completions`,
+    );
   let body: unknown;
   try {
     body = JSON.parse(text);

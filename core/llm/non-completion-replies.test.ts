@@ -57,3 +57,24 @@ describe('a 200 that is not a chat completion', () => {
     expect(llmStats(m)).toMatchObject({ requests: 2, retries: 1 });
   });
 });
+
+describe('a 200 that streams though no stream was asked for', () => {
+  it('fails at once (1 request, not retried) with LLM_REQUEST_FAILED saying the server streams and lexcase does not (before: 3 requests, "malformed response … check the base URL")', async () => {
+    srv = await startFaultyServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(
+        `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta: { role: 'assistant', content: 'B' }, finish_reason: null }] })}\n\n`,
+      );
+      res.end('data: [DONE]\n\n');
+    });
+    const m = model(srv.url);
+    const err = await m.invoke([new HumanMessage('hello?')]).then(
+      () => new Error('answered'),
+      (e: Error) => e,
+    );
+    expect((err as { code?: string }).code).toBe('LLM_REQUEST_FAILED');
+    expect(err.message).toMatch(/a stream \(server-sent events, text\/event-stream\) though lexcase asked for one reply: lexcase never streams/);
+    expect(err.message).not.toMatch(/check the base URL/);
+    expect(srv.requests).toBe(1);
+  });
+});
