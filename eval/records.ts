@@ -23,6 +23,8 @@ export const tokenUsageSchema = z.object({
   cutShort: z.number().optional(),
   /** Calls the endpoint's content filter stopped (finish_reason "content_filter"); absent when 0. */
   filtered: z.number().optional(),
+  /** Calls whose endpoint reported only total_tokens (their tokens are in total, not input/output); absent when 0. */
+  totalOnly: z.number().optional(),
   /** Requests cut off when their item ended (recorded `abandoned`; their usage is in no total); absent when 0. */
   abandoned: z.number().optional(),
   /** Requests answered with an error after their retries (recorded with `error`; in no call count or total); absent when 0. */

@@ -107,4 +107,16 @@ describe('the summary lines of a run whose server sent no usage or cut replies s
     expect(t.json).toMatchObject({ calls: 3, filtered: 1 });
     expect(t.markdown).toContain('| replies stopped by the content filter (finish_reason "content_filter") |');
   });
+  it('only total_tokens: the total counts, said to have no input/output split (before: "tokens 0", "reported no token usage")', async () => {
+    const { records, line, caseLine, runDir } = await run(() => ({ content: 'C', rawUsage: { total_tokens: 116 } }));
+    expect(records.map((r) => [r.tokens?.total, r.tokens?.input, r.tokens?.totalOnly, r.tokens?.unreported])).toEqual([
+      [116, 0, 1, undefined],
+      [116, 0, 1, undefined],
+      [116, 0, 1, undefined],
+    ]);
+    expect(line).toBe('tokens 348; 3 of 3 LLM calls reported only a total (no input/output split)');
+    expect(caseLine).toMatch(/^Tokens: 348 total, 116 per question.*; 3 of 3 LLM calls reported only a total \(no input\/output split\)\.$/);
+    const t = (await tokensSection(await readRun(runDir), {} as never))!;
+    expect(t.json).toMatchObject({ total: 348, calls: 3, totalOnly: 3 });
+  });
 });

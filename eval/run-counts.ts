@@ -105,10 +105,12 @@ export interface RunReplyFlags {
   cutShort: number;
   /** Replies the endpoint's content filter stopped (`tokens.filtered`, finish_reason "content_filter"). */
   filtered: number;
+  /** Calls whose endpoint reported only total_tokens (`tokens.totalOnly`): in the total, not in input/output. */
+  totalOnly: number;
 }
 
 export function runReplyFlags(results: readonly ResultRecord[]): RunReplyFlags {
-  const f = { calls: 0, unreported: 0, cutShort: 0, filtered: 0 };
+  const f = { calls: 0, unreported: 0, cutShort: 0, filtered: 0, totalOnly: 0 };
   for (const r of results)
     for (const t of [r.tokens, r.replacedAttempts?.tokens]) {
       if (!t) continue;
@@ -116,6 +118,7 @@ export function runReplyFlags(results: readonly ResultRecord[]): RunReplyFlags {
       f.unreported += t.unreported ?? 0;
       f.cutShort += t.cutShort ?? 0;
       f.filtered += t.filtered ?? 0;
+      f.totalOnly += t.totalOnly ?? 0;
     }
   return f;
 }
@@ -136,7 +139,8 @@ export function replyFlagsText(f: RunReplyFlags): string {
   const filtered = f.filtered
     ? `; ${f.filtered.toLocaleString('en-US')} ${f.filtered === 1 ? 'reply' : 'replies'} stopped by the content filter (finish_reason "content_filter")`
     : '';
-  return unreported + cut + filtered;
+  const totalOnly = f.totalOnly ? `; ${f.totalOnly.toLocaleString('en-US')} of ${calls(f.calls)} reported only a total (no input/output split)` : '';
+  return unreported + totalOnly + cut + filtered;
 }
 
 /** "tokens 10,886 (whole run; this call 0)": the run's total, and this call's when it differs; then the cache hits, the requests cut off or refused, and the calls without usage or cut short, if any. */

@@ -309,6 +309,15 @@ export function cutShortOf(result: Pick<ChatResult, 'generations'>): { cutShort?
 let warnedUnreported = false;
 let warnedCutShort = false;
 let warnedFiltered = false;
+let warnedTotalOnly = false;
+
+/** The total_tokens a reply reported (llmOutput.tokenUsage, else the first message's usage_metadata), 0 when none. */
+function totalOf(result: ChatResult): number {
+  const tu = (result.llmOutput?.tokenUsage as { totalTokens?: unknown } | undefined)?.totalTokens;
+  const um = (result.generations[0]?.message as { usage_metadata?: { total_tokens?: unknown } } | undefined)?.usage_metadata?.total_tokens;
+  const t = typeof tu === 'number' ? tu : typeof um === 'number' ? um : 0;
+  return Number.isFinite(t) && t > 0 ? t : 0;
+}
 
 /**
  * What one reply from the endpoint adds to the meters. A reply without usage — none sent, or 0
@@ -325,12 +334,14 @@ function paidByEarlierAttempt(createdAt: string | undefined, result: ChatResult,
   const w = (currentUsageScope() ?? own)?.attemptWindow();
   if (!w || !createdAt || createdAt < w.runStart || createdAt >= w.attemptStart) return 0;
   const d = usageDelta(result);
-  return d.input + d.output;
+  return d.input + d.output + (d.totalOnly ?? 0);
 }
 
-function usageDelta(result: ChatResult): { input: number; output: number; unreported?: true; cutShort?: true; filtered?: true } {
+function usageDelta(result: ChatResult): { input: number; output: number; unreported?: true; cutShort?: true; filtered?: true; totalOnly?: number } {
   const { input, output } = tokensOf(result);
-  const unreported = input === 0 && output === 0;
+  // a server that sends only total_tokens (some proxies): its total counts, without an input/output split
+  const total = input === 0 && output === 0 ? totalOf(result) : 0;
+  const unreported = input === 0 && output === 0 && total === 0;
   const cut = cutShortOf(result);
   if (unreported && !warnedUnreported) {
     warnedUnreported = true;
@@ -350,7 +361,13 @@ function usageDelta(result: ChatResult): { input: number; output: number; unrepo
       'the LLM endpoint\'s content filter stopped a reply (finish_reason "content_filter"): its content may be cut or empty; such calls are counted as "filtered" (tokens.filtered in results.jsonl) and in report.md',
     );
   }
-  return { input, output, ...(unreported ? { unreported: true } : {}), ...cut };
+  if (total && !warnedTotalOnly) {
+    warnedTotalOnly = true;
+    log.warn(
+      'the LLM endpoint reported only total_tokens for a reply (no prompt/completion counts): its total is counted, without an input/output split (tokens.totalOnly in results.jsonl)',
+    );
+  }
+  return { input, output, ...(unreported ? { unreported: true } : {}), ...(total ? { totalOnly: total } : {}), ...cut };
 }
 
 /**

@@ -10,7 +10,8 @@
  * adds no tokens either and is counted as `unreported`, and a reply the endpoint cut short at its
  * token limit (finish_reason "length") as `cutShort`, so that a 0 or a truncated answer never reads
  * as measured and complete, and one its content filter stopped (finish_reason "content_filter": the
- * content may be cut or empty) as `filtered`; these fields are present only when non-zero.
+ * content may be cut or empty) as `filtered`; a reply with only a total (no prompt/completion split)
+ * adds that total to `total` alone and counts as `totalOnly`. These fields are present only when non-zero.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 /** Tokens one call, item or run spent (also the `tokens` field of results.jsonl). */
@@ -26,6 +27,8 @@ export interface TokenUsage {
   cutShort?: number;
   /** Calls whose reply the endpoint's content filter stopped (finish_reason "content_filter"). */
   filtered?: number;
+  /** Calls whose endpoint reported only `total_tokens` (no prompt/completion split): their tokens are in `total`, not in input/output. */
+  totalOnly?: number;
   /**
    * Requests still in flight when their item ended (a sibling call failed it), cut off: recorded
    * `abandoned` in llm/<item>.jsonl, not in `calls`, and what the endpoint spent on them is in no
@@ -62,12 +65,14 @@ export interface UsageDelta {
   cutShort?: boolean;
   /** The endpoint's content filter stopped this reply. */
   filtered?: boolean;
+  /** The endpoint reported only this total for the reply (no prompt/completion split). */
+  totalOnly?: number;
   /** A cache hit an earlier attempt of this run paid for: the tokens it then spent. */
   earlierAttempt?: number;
 }
 
 /** The optional counters of TokenUsage a reply adds to; absent when 0. */
-const COUNTERS = ['unreported', 'cutShort', 'filtered'] as const;
+const COUNTERS = ['unreported', 'cutShort', 'filtered', 'totalOnly'] as const;
 /** The optional counters addUsage sums: those and the requests cut off or refused (counted by the runner, not by a reply). */
 const SUMMED = [...COUNTERS, 'abandoned', 'refused', 'earlierAttempts'] as const;
 
@@ -108,7 +113,7 @@ export class UsageMeter {
       // counts are numbers where a reply is read or read back (reply-usage.ts)
       m.u.input += d.input;
       m.u.output += d.output;
-      m.u.total += d.input + d.output;
+      m.u.total += d.input + d.output + (d.totalOnly ?? 0);
     }
   }
 

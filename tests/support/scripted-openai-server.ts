@@ -45,6 +45,8 @@ export interface ScriptReply {
   raw?: string;
   /** Token usage to report (default: rough counts); null sends no `usage` field, as some servers do. */
   usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+  /** Send this `usage` object verbatim (e.g. `{ total_tokens: 116 }` alone, as some proxies do), instead of `usage`. */
+  rawUsage?: Record<string, unknown>;
   finishReason?: string;
   /** A structured reply: a forced tool call's arguments when the request forces one, else the content (JSON). */
   json?: unknown;
@@ -246,9 +248,11 @@ function completionBody(req: RecordedRequest, reply: ScriptReply) {
           logprobs: null,
         },
       ],
-      ...(reply.usage === null
-        ? {}
-        : { usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens } }),
+      ...(reply.rawUsage
+        ? { usage: reply.rawUsage }
+        : reply.usage === null
+          ? {}
+          : { usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens } }),
     },
   };
 }

@@ -6,14 +6,28 @@ import type { SectionBuilder } from '../types.js';
 export const tokensSection: SectionBuilder = (run) => {
   const withTokens = run.results.filter((r) => r.tokens);
   if (withTokens.length === 0) return null;
-  const t = { input: 0, output: 0, total: 0, calls: 0, cached: 0, unreported: 0, cutShort: 0, filtered: 0, abandoned: 0, refused: 0, earlierAttempts: 0 };
+  const t = {
+    input: 0,
+    output: 0,
+    total: 0,
+    calls: 0,
+    cached: 0,
+    unreported: 0,
+    cutShort: 0,
+    filtered: 0,
+    totalOnly: 0,
+    abandoned: 0,
+    refused: 0,
+    earlierAttempts: 0,
+  };
   for (const r of withTokens) for (const k of Object.keys(t) as (keyof typeof t)[]) t[k] += r.tokens![k] ?? 0;
-  const { unreported, cutShort, filtered, abandoned, refused, earlierAttempts, ...sums } = t;
+  const { unreported, cutShort, filtered, totalOnly, abandoned, refused, earlierAttempts, ...sums } = t;
   const counted = {
     ...sums,
     ...(unreported ? { unreported } : {}),
     ...(cutShort ? { cutShort } : {}),
     ...(filtered ? { filtered } : {}),
+    ...(totalOnly ? { totalOnly } : {}),
     ...(abandoned ? { abandoned } : {}),
     ...(refused ? { refused } : {}),
     ...(earlierAttempts ? { earlierAttempts } : {}),
@@ -33,6 +47,7 @@ export const tokensSection: SectionBuilder = (run) => {
   // calls whose tokens are not in the figures above, and replies that may be truncated: said, never left as a silent 0
   if (t.unreported) rows.push(['calls without usage (endpoint reported none)', num(t.unreported), num(t.unreported / n, 2)]);
   if (t.cutShort) rows.push(['replies cut short (finish_reason "length")', num(t.cutShort), num(t.cutShort / n, 2)]);
+  if (t.totalOnly) rows.push(['calls with only a total (no input/output split; in total)', num(t.totalOnly), num(t.totalOnly / n, 2)]);
   if (t.filtered) rows.push(['replies stopped by the content filter (finish_reason "content_filter")', num(t.filtered), num(t.filtered / n, 2)]);
   if (t.abandoned) rows.push(['requests cut off when their item ended (usage in no total)', num(t.abandoned), num(t.abandoned / n, 2)]);
   if (t.refused) rows.push(['requests refused (an error after retries; not in LLM calls)', num(t.refused), num(t.refused / n, 2)]);
