@@ -9,7 +9,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HumanMessage } from '@langchain/core/messages';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { caseMetrics, caseMetricsMarkdown } from '../agents/case/metrics.js';
 import { llmConfigSchema } from '../core/config.js';
@@ -21,21 +20,10 @@ import { tokensSection } from './report/sections/tokens.js';
 import { runTokensText } from './run-counts.js';
 import { readResults } from './run-dir.js';
 import { contextFrom, runExperiment } from './runner.js';
-import type { AgentSystem } from './types.js';
+import { answerOneLetter, ONE_LETTER_ITEMS } from './test-support/one-letter-system.js';
 
-interface Q {
-  id: string;
-  answer: string;
-}
-const ITEMS: Q[] = [
-  { id: 'mbe_137', answer: 'C' },
-  { id: 'mbe_581', answer: 'B' },
-  { id: 'mbe_222', answer: 'C' },
-];
-const answer: AgentSystem<Q> = async (item, ctx) => {
-  const reply = await ctx.llm!.invoke([new HumanMessage(`[${item.id}] Answer with one letter.`)], { signal: ctx.signal });
-  return { prediction: String(reply.content).trim(), trace: {} };
-};
+const ITEMS = ONE_LETTER_ITEMS;
+const answer = answerOneLetter;
 
 let dir: string;
 let srv: ScriptedServer | undefined;

@@ -8,7 +8,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HumanMessage } from '@langchain/core/messages';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { llmConfigSchema } from '../core/config.js';
 import { createChatModel } from '../core/llm/factory.js';
@@ -18,21 +17,10 @@ import { readRun } from './report/read-run.js';
 import { summarySection } from './report/sections/summary.js';
 import { readResults } from './run-dir.js';
 import { contextFrom, runExperiment } from './runner.js';
-import type { AgentSystem } from './types.js';
+import { answerOneLetter, ONE_LETTER_ITEMS } from './test-support/one-letter-system.js';
 
-interface Q {
-  id: string;
-  answer: string;
-}
-const ITEMS: Q[] = [
-  { id: 'mbe_137', answer: 'C' },
-  { id: 'mbe_581', answer: 'B' },
-  { id: 'mbe_222', answer: 'C' },
-];
-const answer: AgentSystem<Q> = async (item, ctx) => {
-  const reply = await ctx.llm!.invoke([new HumanMessage(`[${item.id}] Answer with one letter.`)], { signal: ctx.signal });
-  return { prediction: String(reply.content).trim(), trace: {} };
-};
+const ITEMS = ONE_LETTER_ITEMS;
+const answer = answerOneLetter;
 /** The router sends mbe_581 and mbe_222 to a smaller model; mbe_137 is answered by the model asked. */
 const routes = (r: RecordedRequest) => ({
   content: 'C',

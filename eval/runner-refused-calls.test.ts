@@ -25,23 +25,11 @@ import { tokensSection } from './report/sections/tokens.js';
 import { runTokensText } from './run-counts.js';
 import { readResults, resultsPath } from './run-dir.js';
 import { contextFrom, runExperiment } from './runner.js';
+import { answerOneLetter, ONE_LETTER_ITEMS, type OneLetterItem as Q } from './test-support/one-letter-system.js';
 import type { AgentSystem } from './types.js';
 
-interface Q {
-  id: string;
-  answer: string;
-}
-const ITEMS: Q[] = [
-  { id: 'mbe_137', answer: 'C' },
-  { id: 'mbe_581', answer: 'B' },
-  { id: 'mbe_222', answer: 'C' },
-];
-
-/** A baseline's one answer per question. */
-const answer: AgentSystem<Q> = async (item, ctx) => {
-  const reply = await ctx.llm!.invoke([new HumanMessage(`[${item.id}] Answer with one letter.`)], { signal: ctx.signal });
-  return { prediction: String(reply.content).trim(), trace: {} };
-};
+const ITEMS = ONE_LETTER_ITEMS;
+const answer = answerOneLetter;
 
 const textOf = (r: RecordedRequest) => JSON.stringify(r.body.messages);
 const ok = { content: 'C', usage: { prompt_tokens: 400, completion_tokens: 10 } };

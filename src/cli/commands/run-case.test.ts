@@ -150,6 +150,14 @@ function useScriptedLlm(url: string) {
 }
 
 const body = (req: RecordedRequest) => JSON.stringify(req.body.messages);
+/** Jurors vote A; an advocate searches bm25 once, then cites the first two passages it got. */
+const oneSearchThenEvidence = (req: RecordedRequest): ScriptReply => {
+  if (/juror on a panel/.test(body(req))) return { content: JSON.stringify({ reasoning: 'step by step', vote: 'A' }) };
+  const toolMsgs = (req.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'tool');
+  if (toolMsgs.length === 0) return { toolCalls: [{ name: 'bm25_search', args: { query: 'negligence duty of care' } }] };
+  const ids = toolMsgs.flatMap((m) => JSON.parse(m.content).results.map((x: { id: string }) => x.id));
+  return { content: JSON.stringify({ evidence: ids.slice(0, 2).map((id: string) => ({ id, justification: 'relevant rule' })) }) };
+};
 
 describe('lexcase run case|baseline with an LLM (scripted OpenAI-compatible server)', () => {
   it('run case: advocates call the index tools, three jurors vote, tool calls and tokens land in the run', async () => {
@@ -187,13 +195,7 @@ describe('lexcase run case|baseline with an LLM (scripted OpenAI-compatible serv
   }, 60_000);
 
   it("run case --k 3: a search call that names no k returns the run's 3 passages (the CLI k reaches the tools)", async () => {
-    const srv = await startScriptedServer((req): ScriptReply => {
-      if (/juror on a panel/.test(body(req))) return { content: JSON.stringify({ reasoning: 'step by step', vote: 'A' }) };
-      const toolMsgs = (req.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'tool');
-      if (toolMsgs.length === 0) return { toolCalls: [{ name: 'bm25_search', args: { query: 'negligence duty of care' } }] };
-      const ids = toolMsgs.flatMap((m) => JSON.parse(m.content).results.map((x: { id: string }) => x.id));
-      return { content: JSON.stringify({ evidence: ids.slice(0, 2).map((id: string) => ({ id, justification: 'relevant rule' })) }) };
-    });
+    const srv = await startScriptedServer(oneSearchThenEvidence);
     try {
       useScriptedLlm(srv.url);
       const runDir = join(dir, 'run-llm-k3');
@@ -209,13 +211,7 @@ describe('lexcase run case|baseline with an LLM (scripted OpenAI-compatible serv
   }, 60_000);
 
   it('a resume that sets LEXCASE_LLM_TEMPERATURE to the 0.3 run case used by default resumes; 0.5 is refused naming 0.3 and 0.5', async () => {
-    const srv = await startScriptedServer((req): ScriptReply => {
-      if (/juror on a panel/.test(body(req))) return { content: JSON.stringify({ reasoning: 'step by step', vote: 'A' }) };
-      const toolMsgs = (req.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'tool');
-      if (toolMsgs.length === 0) return { toolCalls: [{ name: 'bm25_search', args: { query: 'negligence duty of care' } }] };
-      const ids = toolMsgs.flatMap((m) => JSON.parse(m.content).results.map((x: { id: string }) => x.id));
-      return { content: JSON.stringify({ evidence: ids.slice(0, 2).map((id: string) => ({ id, justification: 'relevant rule' })) }) };
-    });
+    const srv = await startScriptedServer(oneSearchThenEvidence);
     try {
       useScriptedLlm(srv.url);
       vi.stubEnv('LEXCASE_LLM_TEMPERATURE', undefined as unknown as string);

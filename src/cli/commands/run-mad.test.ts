@@ -183,32 +183,6 @@ describe('lexcase run mad', () => {
     expect(js.metrics.citations.exist).toEqual({ mean: 0, n: 2 }); // the analyst cites an id the index does not have
     const sc = join(dir, 'sc');
     const before = srv.requests.length;
-    const rsc = await cli(
-      '--json',
-      'run',
-      'mad',
-      '--system',
-      'self-consistency',
-      '--samples',
-      '3',
-      '--index',
-      index,
-      '--limit',
-      '2',
-      '-k',
-      '2',
-      '--run-dir',
-      sc,
-      '--no-cache',
-    );
-    expect(rsc.code).toBe(0);
-    expect(srv.requests.length - before).toBe(6);
-    // self-consistency samples at temperature 0.7 unless configured (at 0 the samples would be identical)
-    for (const r of srv.requests.slice(before)) expect(r.body.temperature).toBe(0.7);
-    const scConfig = JSON.parse(readFileSync(join(sc, 'config.json'), 'utf8')).config;
-    expect(scConfig.model).toMatchObject({ temperature: 0.7, paperDefaults: { system: 'self-consistency', fromPaper: [], lexcaseDefaults: ['temperature'] } });
-    expect(scConfig.warnings).toBeUndefined();
-    // the 0.7 given explicitly on a resume is what was sent: it resumes (it was refused on model.paperDefaults.lexcaseDefaults); 0.5 is refused naming both
     const scArgs = [
       '--json',
       'run',
@@ -227,6 +201,15 @@ describe('lexcase run mad', () => {
       sc,
       '--no-cache',
     ];
+    const rsc = await cli(...scArgs);
+    expect(rsc.code).toBe(0);
+    expect(srv.requests.length - before).toBe(6);
+    // self-consistency samples at temperature 0.7 unless configured (at 0 the samples would be identical)
+    for (const r of srv.requests.slice(before)) expect(r.body.temperature).toBe(0.7);
+    const scConfig = JSON.parse(readFileSync(join(sc, 'config.json'), 'utf8')).config;
+    expect(scConfig.model).toMatchObject({ temperature: 0.7, paperDefaults: { system: 'self-consistency', fromPaper: [], lexcaseDefaults: ['temperature'] } });
+    expect(scConfig.warnings).toBeUndefined();
+    // the 0.7 given explicitly on a resume is what was sent: it resumes (it was refused on model.paperDefaults.lexcaseDefaults); 0.5 is refused naming both
     vi.stubEnv('LEXCASE_LLM_TEMPERATURE', '0.7');
     const again = await cli(...scArgs);
     expect(again.code, again.stderr).toBe(0);
