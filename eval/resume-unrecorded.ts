@@ -57,7 +57,7 @@
  *   dataFiles     the LegalBench files a run read, by split: where each was found (--data,
  *                 $LEXCASE_LEGALBENCH_DIR, bundled), its path and sha256 (corpora/legalbench.ts); runs
  *                 before it recorded none, so which copy their earlier items read is unknown
- *   replyReading  how an LLM run reads replies (core/llm/structured.ts REPLY_READING): a reasoning
+ *   replyReading  how an LLM run reads replies (core/llm/reply-reading.ts): a reasoning
  *                 model's `<think>` block is dropped before the answer is parsed; an older lexcase
  *                 parsed a draft object inside it as the answer, so its earlier items may differ
  *   ranking       the order a reproduce retrieval or trec run ranks hits in ("trec_eval, top k past

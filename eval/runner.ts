@@ -57,7 +57,7 @@ import { errors, errorText, isLexcaseError, withoutTroubleshootingUrl } from '..
 import { addUsage, emptyUsage, UsageMeter, withUsageScope, type TokenUsage } from '../core/llm/usage.js';
 import { ExchangeLog, ItemEndedError, withExchangeLog, type Exchange } from '../core/llm/record-replay.js';
 import { RepairTally, withRepairTally } from '../core/llm/bound-repair.js';
-import { REPLY_READING } from '../core/llm/structured.js';
+import { REPLY_READING } from '../core/llm/reply-reading.js';
 import { replyModels } from './reply-models.js';
 import { readExchanges, replayInfo, writeExchanges, writeModelSettings, type ReplayInfo } from './llm-exchanges.js';
 import { log } from '../core/log.js';
@@ -222,7 +222,7 @@ async function runLocked<Item extends { id: string }>(
   // how the items' seeds follow from the run seed, which every seeded draw depends on (core/rng.ts).
   // A shard's run dir records its shard (reproduce --shard): resumed outside it, it would take other shards' items.
   const shard = currentShard();
-  // An LLM run (one with a model) records how its replies are read (core/llm/structured.ts REPLY_READING).
+  // An LLM run (one with a model) records how its replies are read (core/llm/reply-reading.ts).
   const replyReading = opts.config.model !== undefined && opts.config.model !== null ? { replyReading: REPLY_READING } : {};
   const config = JSON.parse(JSON.stringify({ ...opts.config, seedDerivation: SEED_DERIVATION, ...replyReading, ...(shard ? { shard } : {}) })) as Record<
     string,

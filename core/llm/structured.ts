@@ -54,13 +54,6 @@ export function withoutReasoning(text: string): string {
 const LEADING_THINK = /^\s*<think>[\s\S]*?<\/think>/i;
 
 /**
- * How replies are read, recorded in every LLM run's config.json (`replyReading`, eval/runner.ts): an
- * older lexcase read a reasoning model's `<think>` block as part of the answer (a draft object in it
- * was taken for the answer), so a resume of a run dir it started warns (eval/resume-unrecorded.ts).
- */
-export const REPLY_READING = 'think-blocks-dropped';
-
-/**
  * Pull the first JSON object or array out of a reply: the whole text, a fenced block, or the first
  * balanced {...}. The whole text comes first: a reply that is JSON may hold a fence inside a string.
  * A reasoning model's `<think>` block is no part of the answer (withoutReasoning): a draft object
