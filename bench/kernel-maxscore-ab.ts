@@ -25,9 +25,13 @@ import { blockedPruning, blockedStats, sparseGateModel } from '../retrieval/spar
 import { latencyStats } from './measure.js';
 import { syntheticQueries, type CorpusProfile } from './synthetic.js';
 
-/** 'auto' as it was (no gate), 'gated' ('auto' with blockedPruning.sparseGate), sparseCandidates forced. */
-type Arm = 'auto' | 'gated' | 'sparse';
-const ARMS: Arm[] = ['auto', 'gated', 'sparse'];
+/**
+ * 'auto' as it was (no gate), 'gated' ('auto' with blockedPruning.sparseGate), sparseCandidates
+ * forced, and sparseCandidates forced with its split per block from the index's stored block
+ * bounds ('bounded': blockedPruning.blockBounds; the same as 'sparse' on an index built without them).
+ */
+type Arm = 'auto' | 'gated' | 'sparse' | 'bounded';
+const ARMS: Arm[] = ['auto', 'gated', 'sparse', 'bounded'];
 
 export async function kernelMaxScoreAb(dir: string, profile: CorpusProfile, count: number, passes: number, method: 'bm25' | 'qld', first = 0) {
   const loadAvgAtStart = loadavg();
@@ -39,7 +43,8 @@ export async function kernelMaxScoreAb(dir: string, profile: CorpusProfile, coun
   });
   const run = (arm: Arm, req: ScoreRequest) => {
     const gateBefore = blockedPruning.sparseGate;
-    blockedPruning.sparseCandidates = arm === 'sparse';
+    blockedPruning.sparseCandidates = arm === 'sparse' || arm === 'bounded';
+    blockedPruning.blockBounds = arm === 'bounded';
     blockedPruning.sparseGate = arm === 'gated';
     try {
       const c = process.cpuUsage();
@@ -50,6 +55,7 @@ export async function kernelMaxScoreAb(dir: string, profile: CorpusProfile, coun
       return { r, cpu: (d.user + d.system) / 1000, wall };
     } finally {
       blockedPruning.sparseCandidates = false;
+      blockedPruning.blockBounds = false;
       blockedPruning.sparseGate = gateBefore;
     }
   };
@@ -58,11 +64,19 @@ export async function kernelMaxScoreAb(dir: string, profile: CorpusProfile, coun
     const a = run('auto', req);
     const g = run('gated', req);
     const s = run('sparse', req);
+    const bd = run('bounded', req);
     if (JSON.stringify(a.r) !== JSON.stringify(s.r)) throw new Error(`query ${i}: sparseCandidates ranks differently from 'auto'`);
+    if (JSON.stringify(a.r) !== JSON.stringify(bd.r)) throw new Error(`query ${i}: sparseCandidates on block bounds ranks differently from 'auto'`);
     if (JSON.stringify(a.r) !== JSON.stringify(g.r)) throw new Error(`query ${i}: the gated 'auto' ranks differently from 'auto'`);
   });
-  const cpu: Record<Arm, number[]> = { auto: [], gated: [], sparse: [] };
-  const wall: Record<Arm, number[]> = { auto: [], gated: [], sparse: [] };
+  const cpu: Record<Arm, number[]> = { auto: [], gated: [], sparse: [], bounded: [] };
+  const wall: Record<Arm, number[]> = { auto: [], gated: [], sparse: [], bounded: [] };
+  const bCands: number[] = [];
+  const bBounded: number[] = [];
+  const bSkipped: number[] = [];
+  const bPruned: number[] = [];
+  const boundedPairRatio: number[] = [];
+  const boundedToSparsePairRatio: number[] = [];
   const pruned: number[] = [];
   const cands: number[] = [];
   const pairRatio: number[] = [];
@@ -72,14 +86,16 @@ export async function kernelMaxScoreAb(dir: string, profile: CorpusProfile, coun
   const perQuery = reqs.map((req, i) => ({
     i,
     terms: req.ids.length,
-    cpu: { auto: [] as number[], gated: [] as number[], sparse: [] as number[] },
+    cpu: { auto: [] as number[], gated: [] as number[], sparse: [] as number[], bounded: [] as number[] },
     gate: { ...blockedStats.gate },
     gatedTaken: -1,
     candidates: 0,
+    boundedCandidates: 0,
+    skippedBlocks: 0,
   }));
   for (let p = 0; p < passes; p++)
     reqs.forEach((req, i) => {
-      // Rotated: pass p, query i starts at arm (i + p) mod 3.
+      // Rotated: pass p, query i starts at arm (i + p) mod 4.
       const order = ARMS.map((_, q) => ARMS[(i + p + q) % ARMS.length]);
       const got: Partial<Record<Arm, number>> = {};
       for (const arm of order) {
@@ -95,11 +111,21 @@ export async function kernelMaxScoreAb(dir: string, profile: CorpusProfile, coun
           perQuery[i].candidates = blockedStats.candidates;
         }
         if (arm === 'gated') perQuery[i].gatedTaken = blockedStats.gate.taken;
+        if (arm === 'bounded') {
+          bCands.push(blockedStats.candidates);
+          bBounded.push(blockedStats.boundedBlocks);
+          bSkipped.push(blockedStats.skippedBlocks);
+          bPruned.push(blockedStats.prunedBlocks);
+          perQuery[i].boundedCandidates = blockedStats.candidates;
+          perQuery[i].skippedBlocks = blockedStats.skippedBlocks;
+        }
       }
       if (got.auto! > 0) {
         pairRatio.push(got.sparse! / got.auto!);
         gatedPairRatio.push(got.gated! / got.auto!);
+        boundedPairRatio.push(got.bounded! / got.auto!);
       }
+      if (got.sparse! > 0) boundedToSparsePairRatio.push(got.bounded! / got.sparse!);
     });
   const stats = (a: number[]) => {
     const s = latencyStats(a);
@@ -109,6 +135,7 @@ export async function kernelMaxScoreAb(dir: string, profile: CorpusProfile, coun
   const ca = stats(cpu.auto);
   const cs = stats(cpu.sparse);
   const cg = stats(cpu.gated);
+  const cb = stats(cpu.bounded);
   const r2 = (x: number) => Math.round(x * 100) / 100;
   return {
     dir,
@@ -121,6 +148,16 @@ export async function kernelMaxScoreAb(dir: string, profile: CorpusProfile, coun
     auto: { cpu: ca, wall: stats(wall.auto) },
     gated: { cpu: cg, wall: stats(wall.gated) },
     sparse: { cpu: cs, wall: stats(wall.sparse) },
+    bounded: { cpu: cb, wall: stats(wall.bounded) },
+    cpuRatioBoundedToAuto: { p50: r2(cb.p50Ms / ca.p50Ms), p95: r2(cb.p95Ms / ca.p95Ms) },
+    cpuRatioBoundedToSparse: { p50: r2(cb.p50Ms / cs.p50Ms), p95: r2(cb.p95Ms / cs.p95Ms) },
+    medianPairCpuRatioBounded: r2(median(boundedPairRatio)),
+    medianPairCpuRatioBoundedToSparse: r2(median(boundedToSparsePairRatio)),
+    boundedMedianCandidates: median(bCands),
+    boundedMedianPrunedBlocks: median(bPruned),
+    boundedMedianBoundedBlocks: median(bBounded),
+    boundedMedianSkippedBlocks: median(bSkipped),
+    blockBounds: index.manifest.sparse?.blockBounds ?? null,
     cpuRatioSparseToAuto: { p50: r2(cs.p50Ms / ca.p50Ms), p95: r2(cs.p95Ms / ca.p95Ms) },
     cpuRatioGatedToAuto: { p50: r2(cg.p50Ms / ca.p50Ms), p95: r2(cg.p95Ms / ca.p95Ms) },
     medianPairCpuRatio: r2(median(pairRatio)),

@@ -7,7 +7,7 @@
  * workers (or analyses them itself with workers: 0); each worker keeps an in-memory segment and
  * spills it to disk every `segmentPostings` postings; at the end the segments are merged.
  */
-import { closeSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -26,6 +26,7 @@ import { mergeSegments, type MergeResult } from './sparse/merge-segments.js';
 import { joinRanges, planSplit, type RangeOutput } from './sparse/merge-ranges.js';
 import { SegmentSpiller, type SegmentInfo } from './sparse/segment-spiller.js';
 import { HashingFile } from './sparse/hashing-file.js';
+import { writeBlockBounds, type BlockBoundsOptions } from './sparse/block-bounds.js';
 import { BLOCKS_FILE, writeBlockChecksums } from './block-checksums.js';
 import type { AddDenseOptions } from './dense/add-dense.js';
 import { checkPassagesInput, defaultCorpusName, withSource, type PassageInput, type PassagesInput } from './passage-input.js';
@@ -68,6 +69,8 @@ export interface BuildOptions {
   compressDocs?: boolean;
   /** Paths the passages are read from: `out` may be neither one of them nor contain one (see out-dir.ts). */
   inputs?: string[];
+  /** Per-term block bounds (sparse/block-bounds.ts): block size and the shortest list that gets them, or false for none (as indexes built before them). */
+  blockBounds?: BlockBoundsOptions | false;
 }
 
 const SPARSE_METHODS = new Set(['bm25', 'qld']);
@@ -452,6 +455,14 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
     const merged = await sinkNow.merge(segments, tmp, segDir);
     Object.assign(checksums, merged.checksums);
     removeTempDir(segDir, tmp, token);
+    // Per term and block the largest tf and smallest doc length (block-bounds.ts), from the merged postings.
+    let blockBounds: ReturnType<typeof writeBlockBounds> | undefined;
+    if (opts.blockBounds !== false) {
+      const df = new Uint32Array(new Uint8Array(readFileSync(join(tmp, SPARSE_FILES.df))).buffer);
+      const offsets = new Float64Array(new Uint8Array(readFileSync(join(tmp, SPARSE_FILES.offsets))).buffer);
+      blockBounds = writeBlockBounds(tmp, SPARSE_FILES.postings, df, offsets, dl, opts.blockBounds);
+      checksums[blockBounds.section.file] = blockBounds.sha256;
+    }
 
     const corpusHash = createHash('sha256');
     // Over the uncompressed texts, so the corpus checksum does not depend on the doc store layout.
@@ -468,8 +479,9 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
       maxDocLength: maxLen,
       segments: segments.length,
       bytes: 0,
+      ...(blockBounds ? { blockBounds: blockBounds.section } : {}),
     };
-    for (const f of Object.values(SPARSE_FILES)) sparse.bytes += (await stat(join(tmp, f))).size;
+    for (const f of [...Object.values(SPARSE_FILES), ...(blockBounds ? [blockBounds.section.file] : [])]) sparse.bytes += (await stat(join(tmp, f))).size;
     // Block checksums of every data file, which readers check as queries read them (block-checksums.ts).
     const blocks = writeBlockChecksums(tmp, Object.keys(checksums));
     checksums[BLOCKS_FILE] = blocks.sha256;

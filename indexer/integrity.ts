@@ -22,6 +22,7 @@ import { log } from '../core/log.js';
 import { DOCSTORE_FILES } from './docstore-writer.js';
 import type { Manifest } from './manifest.js';
 import { SPARSE_FILES } from './sparse/format.js';
+import { BLOCK_BOUNDS_FILE } from './sparse/block-bounds.js';
 import { fingerprint, hasVerifiedRecord, manifestKey, statFiles, writeVerifiedRecord } from './verify-record.js';
 
 /** The data files an index dir must hold, from its manifest (relative paths). */
@@ -31,6 +32,8 @@ export function expectedFiles(m: Manifest): string[] {
   const files = [`${d.ids}.bin`, `${d.ids}.off`, ...text, `${d.title}.bin`, `${d.title}.off`, `${d.docId}.bin`, `${d.docId}.off`, d.source, d.sources];
   if (m.docstore?.meta) files.push(`${d.meta}.bin`, `${d.meta}.off`);
   if (m.sparse) files.push(...Object.values(SPARSE_FILES));
+  // Block bounds (sparse/block-bounds.ts), when the build wrote them.
+  if ((m.sparse?.blockBounds as { file?: unknown } | undefined)?.file === BLOCK_BOUNDS_FILE) files.push(BLOCK_BOUNDS_FILE);
   if (m.blocks) files.push(m.blocks.file);
   return files;
 }

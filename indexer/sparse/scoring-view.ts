@@ -4,6 +4,7 @@
  * range [lo, hi) that one scorer (the main thread, or one query worker) is responsible for.
  */
 import type { FileBlocks } from '../block-checksums.js';
+import type { BlockBounds } from './block-bounds.js';
 export interface ScoringData {
   N: number;
   totalTokens: number;
@@ -20,6 +21,8 @@ export interface ScoringData {
   postingsBlocks?: FileBlocks;
   doclen: Uint32Array;
   byLen: Uint32Array;
+  /** Per term and block the largest tf and smallest doc length (absent for indexes built without them): block-bounds.ts. */
+  blockBounds?: BlockBounds;
 }
 
 export interface ScoringView extends ScoringData {
@@ -39,6 +42,6 @@ export function scoringView(data: ScoringData, lo = 0, hi = data.N): ScoringView
       if (d >= lo && d < hi) byLenRange[j++] = d;
     }
   }
-  const { N, totalTokens, avgdl, df, cf, offsets, postings, postingsFd, postingsFile, postingsBlocks, doclen, byLen } = data;
-  return { N, totalTokens, avgdl, df, cf, offsets, postings, postingsFd, postingsFile, postingsBlocks, doclen, byLen, lo, hi, byLenRange };
+  const { N, totalTokens, avgdl, df, cf, offsets, postings, postingsFd, postingsFile, postingsBlocks, doclen, byLen, blockBounds } = data;
+  return { N, totalTokens, avgdl, df, cf, offsets, postings, postingsFd, postingsFile, postingsBlocks, doclen, byLen, blockBounds, lo, hi, byLenRange };
 }

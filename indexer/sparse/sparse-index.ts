@@ -15,6 +15,7 @@ import { checkIndexFiles, verifyOnFirstOpen } from '../integrity.js';
 import { checkWholeFile, openIndexBlocks, type IndexBlocks } from '../block-checksums.js';
 import { checkOffsets } from '../offsets.js';
 import { scoringView, type ScoringData, type ScoringView } from './scoring-view.js';
+import { loadBlockBounds } from './block-bounds.js';
 
 export interface SparseIndex extends ScoringData {
   dir: string;
@@ -155,6 +156,7 @@ export async function loadSparseIndex(dir: string, opts: LoadSparseOptions = {})
     }
   }
   checkCounts(dir, section, df, doclen, byLen);
+  const blockBounds = loadBlockBounds(dir, section.blockBounds, V, N, blocks);
   const docs = await openDocStore(dir, manifest); // its files checked and verified above
   if (docs.size !== N) throw errors.indexCorrupt(dir, `doc store holds ${docs.size} passages, sparse index ${N}`);
 
@@ -186,6 +188,7 @@ export async function loadSparseIndex(dir: string, opts: LoadSparseOptions = {})
     postingsBlocks,
     doclen,
     byLen,
+    blockBounds,
   };
   let fdOpen = postingsFd !== undefined;
   return {
@@ -208,6 +211,7 @@ export async function loadSparseIndex(dir: string, opts: LoadSparseOptions = {})
     postingsBlocks,
     doclen,
     byLen,
+    blockBounds,
     termId,
     closePostings() {
       if (fdOpen) closeSync(postingsFd!);

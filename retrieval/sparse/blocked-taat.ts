@@ -19,6 +19,8 @@ import { TopK } from './top-k.js';
 import { gallop16 } from './gallop.js';
 import { viewMemory, type ViewMemory } from './kernel/view-memory.js';
 import { luceneBm25Weight, luceneLmdTf, luceneLmdWeight } from './lucene-scorer.js';
+import { bm25Norm } from './doc-arrays.js';
+import type { BlockBounds } from '../../indexer/sparse/block-bounds.js';
 
 export const BLOCK_DOCS = 16384;
 /** QLD weights are tabulated for tf < TABLE (every tf a compact list stores; larger ones from its escape map are computed). */
@@ -40,6 +42,9 @@ export const blockedStats = {
   prunedBlocks: 0,
   fallbackBlocks: 0,
   candidates: 0,
+  /** Blocks sparseCandidates took with the index's stored block bounds (blockBounds), and those skipped whole (summed bounds below θ). */
+  boundedBlocks: 0,
+  skippedBlocks: 0,
   /** sparseCandidates' gate (sparseGate) on the last query: its inputs, and 1 taken / 0 not / −1 not asked. */
   gate: { docs: 0, essential: 0, compactPostings: 0, lookupLists: 0, J: 0, eligible: 0, taken: -1 },
 };
@@ -63,7 +68,7 @@ export const PRUNE_MAX_K = 100;
  * way); `compactCandidates` also leaves compact lists to the candidates (galloped per candidate):
  * exact, and 2–4.5× slower on the agent shape (docs/notes/2026-11-29-compact-candidates.md), so off.
  */
-export const blockedPruning = { enabled: true, compactCandidates: false, sparseCandidates: false, sparseGate: false };
+export const blockedPruning = { enabled: true, compactCandidates: false, sparseCandidates: false, sparseGate: false, blockBounds: false };
 
 /**
  * `blockedPruning.sparseGate` (off: on held-out agent queries it kept 0.71× 'auto''s CPU p50 on
@@ -470,6 +475,10 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   const { R, offset } = pruneBounds(w, view, inp, prune, w.sparse && forced);
   const Rs = w.sparse && !forced ? pruneBounds(w, view, inp, prune, true).R : R;
   let useSparse = w.sparse && forced;
+  // blockBounds: sparseCandidates' split per block from the index's stored bounds (block-bounds.ts), each no looser than the range-wide one.
+  const bb = blockedPruning.blockBounds && w.sparse && inp.bm25 ? view.blockBounds : undefined;
+  const tb = bb ? termBounds(w, view, inp) : undefined;
+  const Rb = new Float64Array(T + 1);
   // Forced, the gate is still asked (its inputs recorded for the bench's fit) but not followed.
   let gatePending = w.sparse;
   blockedStats.gate.taken = -1;
@@ -478,6 +487,8 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   blockedStats.prunedBlocks = 0;
   blockedStats.fallbackBlocks = 0;
   blockedStats.candidates = 0;
+  blockedStats.boundedBlocks = 0;
+  blockedStats.skippedBlocks = 0;
 
   const top = new TopK(k);
   let thr = -Infinity;
@@ -498,13 +509,16 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     }
     if (useSparse) {
       // MaxScore without the per-document floor: J over every list, compact ones included.
+      const Rx = bb && thr > -Infinity ? blockR(w, bb, tb!, inp.bm25!, view.avgdl, b0, b1, Rb) : Rs;
       let Js = T;
       if (thr > -Infinity) {
         Js = 0;
-        while (Js < T && Rs[Js] >= thr) Js++;
+        while (Js < T && Rx[Js] >= thr) Js++;
       }
       if (Js <= firstDense) {
-        const count = sparseBlock(w, b0, b1, Js, Rs, thr, nOff);
+        if (Rx === Rb) blockedStats.boundedBlocks++;
+        if (Js === 0) blockedStats.skippedBlocks++;
+        const count = sparseBlock(w, b0, b1, Js, Rx, thr, nOff);
         top.pushCandidates(outF, outI, count, b0);
         thr = top.threshold;
         continue;
@@ -895,6 +909,56 @@ function addToCandidates(w: Walk, b0: number, b1: number, J: number, nc: number)
     if (kd >= 0) descI[kd] = p;
     else pos[j] = p;
   }
+}
+
+/** Each plan term's tightest range-wide BM25 bound (padded, as pruneBounds takes them). */
+function termBounds(w: Walk, view: ScoringView, inp: MaxScoreInput): Float64Array {
+  const key = `${inp.paramKey}:${view.lo}:${view.hi}`;
+  return Float64Array.from(w.plan, (t, j) => tightBm25Bound(w.dense[j], w.lists[j], t, inp.arr!, view.lo, view.hi, key));
+}
+
+/**
+ * The suffix bounds R of the block [b0, b1) into R (returned): per term the smaller of its
+ * range-wide bound tb[j] and, where the index stores block bounds for it, p1 × maxTf / (maxTf +
+ * norm(minDl)) over the stored blocks [b0, b1) overlaps (0 where the term has no posting there;
+ * maxTf 255 = unbounded tf: p1). norm(minDl) is the norm expression of doc-arrays.ts at the
+ * smallest length, never above a holder's norm (rounding is monotone), so no weight added in the
+ * block exceeds it; padded as pruneBounds pads.
+ */
+function blockR(
+  w: Walk,
+  bb: BlockBounds,
+  tb: Float64Array,
+  p: { k1: number; b: number },
+  avgdl: number,
+  b0: number,
+  b1: number,
+  R: Float64Array,
+): Float64Array {
+  const { T, plan } = w;
+  const B = bb.blocks;
+  const s = Math.floor(b0 / bb.blockDocs);
+  const e = Math.floor((b1 - 1) / bb.blockDocs);
+  R[T] = 0;
+  for (let j = T - 1; j >= 0; j--) {
+    let v = tb[j];
+    const r = bb.row[plan[j].id];
+    if (r >= 0) {
+      let tf = 0;
+      let dl = 0xffff;
+      for (let q = r * B + s, qe = r * B + e; q <= qe; q++) {
+        if (bb.maxTf[q] > tf) tf = bb.maxTf[q];
+        if (bb.minDl[q] < dl) dl = bb.minDl[q];
+      }
+      const x = tf === 0 ? 0 : tf === 255 ? 1 : tf / (tf + bm25Norm(p.k1, p.b, dl, avgdl));
+      const u = plan[j].p1 * x * (1 + 1e-12);
+      if (u < v) v = u;
+    }
+    R[j] = R[j + 1] + v;
+  }
+  const eps = 1e-9 * (R[0] + 1);
+  for (let j = 0; j <= T; j++) R[j] += eps;
+  return R;
 }
 
 const tightBounds = new WeakMap<object, Map<string, number>>();

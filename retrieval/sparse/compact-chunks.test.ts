@@ -57,19 +57,24 @@ function request(q: string, k: number): Omit<ScoreRequest, 'method'> & { ids: nu
   return { ids, counts, k };
 }
 
-/** Blocked TAAT with blockedPruning.sparseCandidates on (opt-in). */
-function sparseScore(view: ScoringView, req: ScoreRequest, blockDocs?: number): ReturnType<typeof scoreTopK> {
+/** Blocked TAAT with blockedPruning.sparseCandidates on (opt-in), and with its split per block from the index's stored block bounds (`bounds`). */
+function sparseScore(view: ScoringView, req: ScoreRequest, blockDocs?: number, bounds = false): ReturnType<typeof scoreTopK> {
   blockedPruning.sparseCandidates = true;
+  blockedPruning.blockBounds = bounds;
   try {
     return scoreTopK(view, req, 'blocked', blockDocs);
   } finally {
     blockedPruning.sparseCandidates = false;
+    blockedPruning.blockBounds = false;
   }
 }
 
 it('blocked TAAT (also with sparseCandidates), block-max and MaxScore over 16-bit chunk offsets equal plain TAAT bit for bit on ranges that cut chunks', () => {
   let switched = 0;
   let sparsePruned = 0;
+  let boundedBlocks = 0;
+  // The default build stores block bounds for the lists of ≥ 1,024 postings (every VOCAB word).
+  expect(index.blockBounds?.blocks).toBe(Math.ceil(N / 16384));
   const views = [index.view, scoringView(index, 0, N >> 1), scoringView(index, N >> 1, N), scoringView(index, CHUNK_DOCS - 5, CHUNK_DOCS + 5)];
   for (const q of ['alpha bravo charlie delta echo foxtrot golf hotel india', 'lima kilo zulu alpha alpha', 'juliet zulu']) {
     for (const k of [1, 10, 1000]) {
@@ -93,6 +98,12 @@ it('blocked TAAT (also with sparseCandidates), block-max and MaxScore over 16-bi
               if (blockedStats.prunedBlocks > 0) sparsePruned++;
               expect(sparse.docs).toEqual(full.docs);
               expect(sparse.scores).toEqual(full.scores);
+              // ... split per block on the stored bounds (16,384-doc blocks from doc 0: walk blocks of 7 or
+              // 65,539 docs from a range's start take one or several of them).
+              const bounded = sparseScore(view, req, blockDocs, true);
+              boundedBlocks += blockedStats.boundedBlocks;
+              expect(bounded.docs).toEqual(full.docs);
+              expect(bounded.scores).toEqual(full.scores);
             }
           }
           // Block-max MaxScore (BM25, textbook QLD): windows of 8 docs to a whole chunk.
@@ -114,6 +125,7 @@ it('blocked TAAT (also with sparseCandidates), block-max and MaxScore over 16-bi
   // Pruning reached its candidates-only phase on some of these requests (else the check is idle).
   expect(switched).toBeGreaterThan(0);
   expect(sparsePruned).toBeGreaterThan(0);
+  expect(boundedBlocks).toBeGreaterThan(0);
 });
 
 it('matches brute-force BM25 across the chunk boundary, and keeps tf ≥ 255 exact', () => {
@@ -194,6 +206,8 @@ it('lists walked in place in the view memory rank exactly as lists copied per qu
         // sparseCandidates gallops in place (held) and in the scratch's copies (refused).
         const sh = sparseScore(held, { ...req, k: 10 });
         expect(sparseScore(refused, { ...req, k: 10 })).toEqual(sh);
+        expect(sparseScore(held, { ...req, k: 10 }, undefined, true)).toEqual(sh);
+        expect(sparseScore(refused, { ...req, k: 10 }, undefined, true)).toEqual(sh);
         expect(sh).toEqual(scoreTopK(held, { ...req, k: 10 }, 'exhaustive'));
       }
       const c = scoreTopK(held, { ...req, k: 10 }, 'blockmax');

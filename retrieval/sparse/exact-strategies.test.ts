@@ -41,6 +41,10 @@ let prunedBlocked = 0;
 let prunedCompact = 0;
 let sparseRuns = 0;
 let prunedSparse = 0;
+let boundedRuns = 0;
+let boundedBlocks = 0;
+let skippedBlocks = 0;
+let fewerCandidates = 0;
 let gateTaken = 0;
 let gateDeclined = 0;
 let prunedGated = 0;
@@ -65,7 +69,9 @@ it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook 
         const rng = createRng(seed);
         const ts = Array.from({ length: n }, () => zipfText(rng, vocab, rng.int(1, 80)));
         const dir = `${tmp.dir}/i${run++}`;
-        await buildIndex(fromArray(texts(ts)), { out: dir, corpusName: 'maxscore', workers: 0 });
+        // Block bounds stored per 1–11 docs (so a walk block overlaps several), for lists of ≥ 1–3 postings.
+        const blockBounds = { blockDocs: 1 + (seed % 11), minPostings: 1 + (seed % 3) };
+        await buildIndex(fromArray(texts(ts)), { out: dir, corpusName: 'maxscore', workers: 0, blockBounds });
         const index = await openSparseIndex(dir);
         const halves = [index.view, scoringView(index, 0, n >> 1), scoringView(index, n >> 1, n)];
         for (let qi = 0; qi < 3; qi++) {
@@ -124,9 +130,26 @@ it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook 
                     blockedPruning.sparseCandidates = false;
                   }
                   sparseRuns++;
+                  const sparseCandidates = blockedStats.candidates;
                   if (blockedStats.prunedBlocks > 0) prunedSparse++;
                   expect(sparse.docs).toEqual(full.docs);
                   expect(sparse.scores).toEqual(full.scores);
+                  // ... and with the split per block from the index's stored block bounds (blockBounds).
+                  blockedPruning.sparseCandidates = true;
+                  blockedPruning.blockBounds = true;
+                  let bounded: ReturnType<typeof scoreTopK>;
+                  try {
+                    bounded = scoreTopK(view, req, 'blocked', 1 + (seed % 37));
+                  } finally {
+                    blockedPruning.sparseCandidates = false;
+                    blockedPruning.blockBounds = false;
+                  }
+                  boundedRuns++;
+                  boundedBlocks += blockedStats.boundedBlocks;
+                  skippedBlocks += blockedStats.skippedBlocks;
+                  if (blockedStats.candidates < sparseCandidates) fewerCandidates++;
+                  expect(bounded.docs).toEqual(full.docs);
+                  expect(bounded.scores).toEqual(full.scores);
                   // ... and by 'auto' with sparseCandidates' gate (sparseGate; tiny blocks, so the gate
                   // is asked after the first): with the fitted model, and with one that takes
                   // sparseCandidates when the essential lists hold under half the compact postings left
@@ -192,6 +215,11 @@ it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook 
   expect(fallbackBlocked).toBeGreaterThan(0);
   // ... and MaxScore without the per-document floor left terms to its candidates on many requests.
   expect(prunedSparse).toBeGreaterThan(sparseRuns / 10);
+  // ... and with the stored block bounds it split per block on them, skipped whole blocks, and had
+  // fewer candidates than with range-wide bounds on many requests.
+  expect(boundedBlocks).toBeGreaterThan(boundedRuns);
+  expect(skippedBlocks).toBeGreaterThan(boundedRuns / 10);
+  expect(fewerCandidates).toBeGreaterThan(boundedRuns / 10);
   // ... and 'auto' with the gate took sparseCandidates on some queries (pruning blocks) and the
   // blocked walk on others.
   expect(gateTaken).toBeGreaterThan(0);

@@ -76,6 +76,8 @@ export interface MaxScoreInput {
   paramKey: string;
   /** BM25 with k1 > 0 and b < 1: every doc's norm is > 0 (blocked-taat.ts may add +0 for absent docs). */
   bm25Positive?: boolean;
+  /** BM25's k1 and b (blocked-taat.ts: a block's bound from its stored largest tf and smallest length). */
+  bm25?: { k1: number; b: number };
   /** Textbook QLD: score = base − qlen·lnl[d] + sparse part; all docs are ranked. */
   qld?: { base: number; qlen: number; lnl: Float64Array };
   /** Disable pruning (the exhaustive reference path; same operations otherwise). */

@@ -39,6 +39,7 @@ export function createQueryPool(data: ScoringData, threads: number, cacheBytes?:
     postingsBlocks: data.postingsBlocks,
     doclen: data.doclen,
     byLen: data.byLen,
+    blockBounds: data.blockBounds,
   };
   const pending = new Map<number, { parts: Ranked[]; left: number; k: number; resolve(r: Ranked): void; reject(e: Error): void }>();
   let nextId = 0;

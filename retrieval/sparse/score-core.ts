@@ -142,7 +142,16 @@ export function scoreTopK(view: ScoringView, req: ScoreRequest, strategy: Strate
   }
   if (req.method === 'bm25') {
     const arr = bm25Norms(view, req.k1, req.b);
-    return run({ mode: Mode.Bm25, plan, k, arr, paramKey: `bm25:${req.k1}:${req.b}`, exhaustive, bm25Positive: req.k1 > 0 && req.b < 1 });
+    return run({
+      mode: Mode.Bm25,
+      plan,
+      k,
+      arr,
+      paramKey: `bm25:${req.k1}:${req.b}`,
+      exhaustive,
+      bm25Positive: req.k1 > 0 && req.b < 1,
+      bm25: { k1: req.k1, b: req.b },
+    });
   }
   if (req.variant === 'lucene') {
     const arr = logRatios(view, req.mu);
