@@ -2,18 +2,19 @@
  * TREC qrels: `qid iter docid rel` one judgement a line, whitespace-separated (trec_eval's
  * get_qrels.c): the second column is ignored (0 or Q0 alike), rel is an integer grade — ≥ 1 (or
  * ≥ the relevance level) is relevant, 0 judged non-relevant, negative "in the pool but unjudged"
- * (counted as neither, as trec_eval does). Blank and `#` lines are skipped. A line with other than
- * four fields, a non-integer grade, or a second judgement of the same (qid, docid) is an error
- * naming file:line (trec_eval refuses duplicate judgements too).
+ * (counted as neither, as trec_eval does). Fields are split on ASCII whitespace, as trec_eval splits
+ * them (named-lines.ts, trecFields). Blank and `#` lines are skipped. A line with other than four
+ * fields, a non-integer grade, or a second judgement of the same (qid, docid) is an error naming
+ * file:line (trec_eval refuses duplicate judgements too).
  */
 import { errors } from '../core/errors.js';
-import { isSkippable, readNamedLines } from './named-lines.js';
+import { isSkippable, readNamedLines, trecFields } from './named-lines.js';
 
 /** qid → docid → graded relevance. */
 export type Qrels = Map<string, Map<string, number>>;
 
 export function parseQrelsLine(file: string, line: number, text: string): { qid: string; docid: string; rel: number } {
-  const f = text.trim().split(/\s+/);
+  const f = trecFields(text);
   if (f.length !== 4) throw errors.fileParse(file, line, `expected 4 whitespace-separated fields "qid 0 docid rel", found ${f.length}`);
   const [qid, , docid, relText] = f;
   if (!/^[+-]?\d+$/.test(relText)) throw errors.fileParse(file, line, `relevance "${relText}" is not an integer grade (0 = non-relevant, 1, 2, … = relevant)`);

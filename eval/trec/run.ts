@@ -1,14 +1,14 @@
 /**
  * TREC run files (`qid Q0 docid rank score tag`, whitespace-separated) as trec_eval reads them
- * (get_trec_results.c): the second and fourth columns are ignored — trec_eval re-ranks every topic
- * by score (see order.ts), so a run's own rank column never matters; the tag is kept for reports;
- * fields after the sixth are ignored. A docid listed twice for one topic is an error (trec_eval
+ * (get_trec_results.c), split on ASCII whitespace as trec_eval splits (trecFields): the second and
+ * fourth columns are ignored — trec_eval re-ranks every topic by score (see order.ts), so a run's own
+ * rank column never matters; the tag is kept for reports; fields after the sixth are ignored. A docid listed twice for one topic is an error (trec_eval
  * stops with "duplicate docs" too). Blank and `#` lines are skipped.
  *
  * The writer is eval/retrieval-eval-run-file.ts (TrecRunWriter, scores with 6 decimals).
  */
 import { errors } from '../../core/errors.js';
-import { isSkippable, readNamedLines } from '../../corpora/named-lines.js';
+import { isSkippable, readNamedLines, trecFields } from '../../corpora/named-lines.js';
 import type { Hit } from '../../retrieval/types.js';
 import { writtenScore } from '../../retrieval/top-k.js';
 
@@ -39,7 +39,7 @@ export async function loadTrecRun(file: string): Promise<LoadedRun> {
   let seen = new Map<string, number>();
   for await (const { line, text } of readNamedLines('run file', file)) {
     if (isSkippable(text)) continue;
-    const f = text.trim().split(/\s+/);
+    const f = trecFields(text);
     if (f.length < 6)
       throw errors.fileParse(
         file,

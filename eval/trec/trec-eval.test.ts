@@ -260,4 +260,27 @@ describe('parsing', () => {
     await expect(loadTrecRun(run)).rejects.toThrow(`${run}:1: score "high" is not a finite number`);
     await expect(loadTrecRun(join(dir, 'nope.txt'))).rejects.toThrow(/run file not found: .*nope\.txt/);
   });
+
+  it('a docid with a no-break space is one field, as trec_eval splits (ASCII whitespace only): the rank column is not read as its score', async () => {
+    // trec_eval (C isspace) reads "d\u00a0x" as one docid with score 9.0, so d2 ranks 3rd: MRR = MAP = 1/3.
+    // Split on JavaScript's \s, the line became docid "d", score "2" (the rank column): d2 ranked 2nd, 0.5.
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-trec-'));
+    const run = join(dir, 'run.txt');
+    const judged = join(dir, 'qrels.txt');
+    await writeFile(run, 'q1 Q0 d1 1 9.5 t\nq1 Q0 d\u00a0x 2 9.0 t\nq1 Q0 d2 3 8.0 t\nq1 Q0 d3 4 7.0 t\n');
+    await writeFile(judged, 'q1 0 d2 1\nq1 0 d\u00a0y 0\n');
+    const loaded = await loadTrecRun(run);
+    expect(loaded.run.get('q1')!.map((d) => [d.docid, d.score])).toEqual([
+      ['d1', 9.5],
+      ['d\u00a0x', 9],
+      ['d2', 8],
+      ['d3', 7],
+    ]);
+    expect(loaded.tags).toEqual(['t']);
+    const q = await loadQrels(judged);
+    expect([...q.get('q1')!.keys()]).toEqual(['d2', 'd\u00a0y']);
+    const r = evaluateRun(loaded.run, q, { measures: parseMeasures(['mrr', 'map']), iterations: 10 });
+    expect(r.means.mrr.estimate).toBeCloseTo(1 / 3, 10);
+    expect(r.means.map.estimate).toBeCloseTo(1 / 3, 10);
+  });
 });
