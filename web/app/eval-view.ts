@@ -8,6 +8,7 @@
  * server evaluates, the view polls /api/eval/progress and shows topics done per method.
  */
 import { api, qs, type Info } from './api.js';
+import { relevantParam } from './relevant-param.js';
 import { clear, errorBox, h, scrollBox, viewHeading } from './dom.js';
 import { exportControl } from './export.js';
 import { go } from './route.js';
@@ -181,7 +182,7 @@ export async function renderEvalView(root: HTMLElement, info: Info, params: URLS
               [
                 h(
                   'a',
-                  { href: `#/search?${qs({ q: q.query, method: r.methods[0], rel: (q.relevantIds ?? []).join(',') })}`, 'data-testid': 'eval-query-link' },
+                  { href: `#/search?${qs({ q: q.query, method: r.methods[0], rel: relevantParam(q.relevantIds ?? []) })}`, 'data-testid': 'eval-query-link' },
                   q.short,
                 ),
                 q.queryTruncated

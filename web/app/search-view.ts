@@ -1,5 +1,6 @@
 /** Search view: query an index (bm25 / qld / dense / hybrid), see matched terms and the per-term score explanation; or run one advocate for a typed hypothesis. */
 import { api, qs, type Info } from './api.js';
+import { relevantIds, relevantParam } from './relevant-param.js';
 import { clear, errorBox, expandable, fmt, h, pidLink, round, scrollBox, viewHeading } from './dom.js';
 
 type Segment = [string, string | null];
@@ -308,7 +309,7 @@ export async function renderSearchView(root: HTMLElement, info: Info, params: UR
     'aria-label': 'facts of the case (optional)',
   });
   // arriving from a retrieval-evaluation row: that topic's relevant passages are marked among the hits
-  const relevant = new Set((params.get('rel') ?? '').split(',').filter(Boolean));
+  const relevant = new Set(relevantIds(params));
   facts.value = params.get('facts') ?? '';
   const against = h('input', { type: 'checkbox', id: 'against' });
   const advocate = h(
@@ -350,11 +351,7 @@ export async function renderSearchView(root: HTMLElement, info: Info, params: UR
         announce.textContent = `${r.hits.length} hits for "${q.value}" (${r.method})`;
         const sameQuery = q.value === (params.get('q') ?? '');
         if (!sameQuery) relevant.clear(); // the marks belong to the eval row's query only
-        history.replaceState(
-          null,
-          '',
-          `#/search?${qs({ q: q.value, method: method.value, k: k.value, rel: relevant.size ? [...relevant].join(',') : undefined })}`,
-        );
+        history.replaceState(null, '', `#/search?${qs({ q: q.value, method: method.value, k: k.value, rel: relevantParam(relevant) })}`);
         const relHits = (r.hits as Hit[]).filter((x) => relevant.has(x.id)).length;
         clear(
           results,

@@ -128,7 +128,7 @@ async function views(): Promise<View[]> {
   return [
     {
       name: 'search',
-      hash: `#/search?${new URLSearchParams({ q: 'hearsay statement offered to prove the truth', method: 'bm25', k: '10', rel: q.goldPassageIds.join(',') })}`,
+      hash: `#/search?${new URLSearchParams({ q: 'hearsay statement offered to prove the truth', method: 'bm25', k: '10', rel: q.goldPassageIds.join(' ') })}`,
       ready: '[data-testid=hit]',
     },
     { name: 'evidence', hash: '#/search?mode=evidence', ready: '[data-testid=search-view]' },
