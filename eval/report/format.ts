@@ -12,11 +12,23 @@ export const num = (x: number, digits = 0): string => (Number.isInteger(x) && di
 export type Align = 'l' | 'r' | 'c';
 
 /**
+ * One cell of a GitHub (GFM) pipe table: a `|` escaped as `\|` so it cannot end the cell, the
+ * backslashes right before a `|` doubled (a cell's own `\|` would otherwise read as an escaped
+ * backslash and then a cell border), and every line break — \n, \r\n and a lone \r, which
+ * CommonMark also ends a line at — a space, so the row stays one line. Without it a label "BM25 | RM3"
+ * was two cells and every figure of its row stood one column to the right of its header.
+ */
+export const mdCell = (c: string | number): string =>
+  String(c)
+    .replace(/(\\+)(?=\|)/g, '$1$1')
+    .replace(/\|/g, '\\|')
+    .replace(/\r\n?|\n/g, ' ');
+
+/**
  * A Markdown table whose columns are padded to one width (markdown-table), so it reads aligned in
- * a terminal and renders as a table in report.md. Cells are escaped for pipes; by default the first
+ * a terminal and renders as a table in report.md. Cells are escaped (mdCell); by default the first
  * column is left-aligned and the others (numbers) right-aligned.
  */
 export function table(header: string[], rows: (string | number)[][], align?: Align[]): string {
-  const esc = (c: string | number) => String(c).replace(/\|/g, '\\|').replace(/\n/g, ' ');
-  return markdownTable([header.map(esc), ...rows.map((r) => r.map(esc))], { align: align ?? header.map((_, i) => (i === 0 ? 'l' : 'r')) });
+  return markdownTable([header.map(mdCell), ...rows.map((r) => r.map(mdCell))], { align: align ?? header.map((_, i) => (i === 0 ? 'l' : 'r')) });
 }

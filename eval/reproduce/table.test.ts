@@ -185,3 +185,69 @@ describe('reproduction table: trec topics without hits', () => {
     expect(md).toMatch(/\| BM25 \| paper 0\.3123 · lexcase 0\.3045 \[[\d.]+, [\d.]+\] 95% bootstrap n=11 \(1 without hits left out\) \|/);
   });
 });
+
+/** The cells of a GFM pipe-table row, split where GitHub splits them: at a `|` not escaped by a backslash. */
+function gfmCells(row: string): string[] {
+  const cells: string[] = [];
+  let cell = '';
+  const body = row.trim().replace(/^\|/, '');
+  for (let i = 0; i < body.length; i++) {
+    if (body[i] === '\\' && i + 1 < body.length) cell += body[i] + body[++i];
+    else if (body[i] === '|') {
+      cells.push(cell.trim());
+      cell = '';
+    } else cell += body[i];
+  }
+  if (cell.trim()) cells.push(cell.trim());
+  return cells;
+}
+
+describe('reproduction table: a recipe of your own whose names hold a "|"', () => {
+  it('a row label "BM25 | Lucene" and a column "R@10 | val" stay one cell each: every figure stays under its header', async () => {
+    const own = mkdtempSync(join(dir, 'own-'));
+    for (const runId of ['bm25', 'qld']) {
+      const d = runDirOf(own, runId);
+      mkdirSync(d, { recursive: true });
+      const lines = Array.from({ length: 10 }, (_, i) =>
+        JSON.stringify({
+          id: `mbe_${300 + i}`,
+          prediction: null,
+          gold: `p${i}`,
+          correct: false,
+          ms: 3,
+          metrics: { 'recall@10': i < 2 ? 1 : 0, 'recall@100': i < 5 ? 1 : 0, 'recall@1000': 1, goldInIndex: true },
+        }),
+      );
+      writeFileSync(join(d, 'results.jsonl'), `${lines.join('\n')}\n`);
+    }
+    const base = loadRecipe('case-table3').recipe;
+    const file = join(own, 'my-table.json');
+    const rename = (c: string) => (c === 'Recall@10' ? 'R@10 | val' : c);
+    writeFileSync(
+      file,
+      JSON.stringify({
+        ...base,
+        id: 'my-table',
+        runs: base.runs.filter((r) => r.id !== 'dense'),
+        columns: base.columns.map(rename),
+        rows: base.rows
+          .filter((r) => r.cells.every((c) => c.run !== 'dense'))
+          .map((r, i) => ({ ...r, label: i === 0 ? 'BM25 | Lucene' : r.label, cells: r.cells.map((c) => ({ ...c, column: rename(c.column) })) })),
+      }),
+    );
+    const { recipe } = loadRecipe(file);
+    const runs = ['bm25', 'qld'].map((id) => ({ id, system: 'retrieval', status: 'done' as const }));
+    const t = await buildTable(own, recipe, { limit: 10, shard: null, runs });
+    const rows = tableMarkdown(t)
+      .split('\n')
+      .filter((l) => l.startsWith('|'));
+    const [head, , ...body] = rows.map(gfmCells);
+    // before: the header had 5 cells over 4 columns and the BM25 row 5, so its Recall@100 figure stood under "R@10"'s neighbour
+    expect(head).toEqual(['Table 3', 'R@10 \\| val', 'Recall@100', 'Recall@1000']);
+    expect(body.map((r) => r.length)).toEqual([4, 4]);
+    expect(body[0][0]).toBe('BM25 \\| Lucene †');
+    expect(body[0][1]).toMatch(/^paper 0\.0000 · lexcase 0\.2000 /);
+    expect(body[0][2]).toMatch(/^paper 0\.0323 · lexcase 0\.5000 /);
+    expect(body[0][3]).toMatch(/^paper 0\.1048 · lexcase 1\.0000 /);
+  });
+});

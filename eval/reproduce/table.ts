@@ -31,6 +31,7 @@ import { OFFLINE_SYSTEMS, type Metric, type Recipe } from './recipe.js';
 import { runDirOf, type ReproductionFile, type RunState } from './reproduction-dir.js';
 import { cellValue, selectRecords } from './stats.js';
 import { noHitsLeftOutLine } from '../trec/format.js';
+import { mdCell } from '../report/format.js';
 
 export interface TableCell {
   column: string;
@@ -268,15 +269,18 @@ function cellText(c: TableCell | undefined, scale: number): string {
 }
 
 export function tableMarkdown(t: TableJson): string {
-  const head = `| ${t.table} | ${t.columns.join(' | ')} |`;
+  // the recipe's names and labels are the user's text: a `|` in one must not end its cell (mdCell)
+  const head = `| ${mdCell(t.table)} | ${t.columns.map(mdCell).join(' | ')} |`;
   const sep = `|${' --- |'.repeat(t.columns.length + 1)}`;
   const body = t.rows.map(
     (r) =>
-      `| ${r.label}${r.comparable ? '' : ' †'} | ${t.columns
+      `| ${mdCell(r.label)}${r.comparable ? '' : ' †'} | ${t.columns
         .map((col) =>
-          cellText(
-            r.cells.find((c) => c.column === col),
-            t.scale,
+          mdCell(
+            cellText(
+              r.cells.find((c) => c.column === col),
+              t.scale,
+            ),
           ),
         )
         .join(' | ')} |`,
