@@ -60,6 +60,17 @@ describe('loadTopics', () => {
     ]);
   });
 
+  it('a qid starting with "#" is refused naming file:line: its run and qrels lines would be comments, its judgements dropped', async () => {
+    // before: topic "#1" was searched and written to the run, while its qrels line "#1 0 d10 1" was
+    // skipped as a comment: `eval retrieval` said "Skipped: 1 run topic without judgements (#1)"
+    await expect(loadTopics(await file('hash.tsv', 'q1\tcontract breach\n#1\tcontract breach damages\n'))).rejects.toThrow(
+      /hash\.tsv:2: qid "#1" starts with "#": a TREC run or qrels line that starts with # is a comment/,
+    );
+    await expect(loadTopics(await file('hash.jsonl', '{"id": "#7", "text": "x"}\n'))).rejects.toThrow(/hash\.jsonl:1: qid "#7" starts with "#"/);
+    // a "#" further in is an ordinary character
+    expect(await loadTopics(await file('mid.tsv', 'q#1\tcontract\n'))).toEqual([{ id: 'q#1', text: 'contract' }]);
+  });
+
   it('names file and line for malformed input', async () => {
     await expect(loadTopics(await file('a.tsv', 'q1\tok\nq2\ta\tb\n'))).rejects.toThrow(/a\.tsv:2: expected 2 tab-separated columns \(qid, text\), found 3/);
     await expect(loadTopics(await file('b.tsv', 'q 1\ttext\n'))).rejects.toThrow(/b\.tsv:1: qid "q 1" contains whitespace/);

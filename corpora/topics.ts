@@ -10,7 +10,7 @@
  *              ignored), else from the first non-blank line: `<top` → trec, `{` → jsonl, a tab → tsv.
  * Blank lines are skipped. Every malformed line is an error that names file:line: a missing tab, an
  * empty text, a duplicate qid, a qid containing whitespace (TREC run files are whitespace-separated,
- * so such a qid could never be evaluated), a JSONL qid that is a JSON number whose text would change
+ * so such a qid could never be evaluated) or starting with "#" (its run lines would read as comments), a JSONL qid that is a JSON number whose text would change
  * (`1.0`, `1e1`, a number beyond 2^53), a non-numeric MS MARCO qid, a broken TREC topic.
  */
 import { errors } from '../core/errors.js';
@@ -19,6 +19,14 @@ import { readNamedLines } from './named-lines.js';
 import { rawNumberIdProblem } from './passage-rules.js';
 import type { Line } from './read-lines.js';
 import { parseTrecTopics, type TopicField } from './topics-trec.js';
+
+/**
+ * Why a qid may not start with "#": its run and qrels lines would start with "#", which lexcase's
+ * `eval run` and trec_eval 10 skip as comments (named-lines.ts) and trec_eval 9.0.8 reads — the
+ * topic's judgements were dropped ("1 run topic without judgements") while other tools scored it.
+ */
+export const COMMENT_QID =
+  "a TREC run or qrels line that starts with # is a comment to lexcase and trec_eval 10 (9.0.8 reads it), so the topic's results and judgements would be dropped or kept depending on the tool";
 
 export interface Topic {
   id: string;
@@ -156,6 +164,7 @@ export async function loadTopics(file: string, opts: LoadTopicsOptions = {}): Pr
   for await (const { line, ...t } of topicLines(file, format, opts.fields)) {
     if (t.id === '') throw errors.fileParse(file, line, 'empty qid');
     if (/\s/.test(t.id)) throw errors.fileParse(file, line, `qid "${t.id}" contains whitespace; TREC run files are whitespace-separated`);
+    if (t.id.startsWith('#')) throw errors.fileParse(file, line, `qid "${t.id}" starts with "#": ${COMMENT_QID}`, 'rename the topic (and its qrels lines)');
     if (t.text === '') throw errors.fileParse(file, line, `topic "${t.id}" has an empty text`);
     const first = seen.get(t.id);
     if (first !== undefined) throw errors.fileParse(file, line, `duplicate qid "${t.id}" (first on line ${first})`);

@@ -10,6 +10,7 @@ import { mkdir, open, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createGzip, gzipSync } from 'node:zlib';
 import { errors } from '../core/errors.js';
+import { COMMENT_QID } from '../corpora/topics.js';
 import type { Hit } from '../retrieval/types.js';
 import type { Question } from '../corpora/types.js';
 import { trecOrder } from './trec/order.js';
@@ -17,6 +18,13 @@ import { runDocsOfHits } from './trec/run.js';
 
 function checkId(kind: string, id: string): string {
   if (/\s/.test(id) || id === '') throw errors.invalidInput(kind, `"${id}" is empty or contains whitespace; TREC files are whitespace-separated`);
+  return id;
+}
+
+/** A qid begins its run and qrels lines: one starting with "#" would make them comments (corpora/topics.ts). */
+function checkQid(id: string): string {
+  checkId('query id', id);
+  if (id.startsWith('#')) throw errors.invalidInput('query id', `"${id}" starts with "#": ${COMMENT_QID}`);
   return id;
 }
 
@@ -28,7 +36,7 @@ function checkId(kind: string, id: string): string {
  * report count as rank 25); now line i has rank i, as the file is evaluated.
  */
 export function trecRunLines(qid: string, hits: readonly Hit[], tag: string): string {
-  checkId('query id', qid);
+  checkQid(qid);
   checkId('run tag', tag);
   for (const h of hits) checkId('passage id', h.id);
   return trecOrder(runDocsOfHits(hits))
@@ -37,7 +45,7 @@ export function trecRunLines(qid: string, hits: readonly Hit[], tag: string): st
 }
 
 export function trecQrelsLines(questions: readonly Question[]): string {
-  return questions.flatMap((q) => q.goldPassageIds.map((g) => `${checkId('query id', q.id)} 0 ${checkId('passage id', g)} 1\n`)).join('');
+  return questions.flatMap((q) => q.goldPassageIds.map((g) => `${checkQid(q.id)} 0 ${checkId('passage id', g)} 1\n`)).join('');
 }
 
 /** A TREC file named `*.gz` is written gzipped, as every reader here (and trec_eval users' tools) reads it. */

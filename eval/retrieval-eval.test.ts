@@ -106,6 +106,9 @@ describe('TREC run and qrels files', () => {
     ).toBe('q1 Q0 d1 1 2.500000 lexcase-bm25\nq1 Q0 d2 2 -1.000000 lexcase-bm25\n');
     expect(trecQrelsLines([q('q1', '', 'Q', ['g1', 'g2'])])).toBe('q1 0 g1 1\nq1 0 g2 1\n');
     expect(() => trecRunLines('q 1', [], 't')).toThrow(/whitespace/);
+    // a line starting with "#" is a comment to `eval run` and trec_eval 10: the topic's lines would vanish
+    expect(() => trecRunLines('#1', [{ id: 'd1', score: 1, rank: 1 }], 't')).toThrow(/query id: "#1" starts with "#"/);
+    expect(() => trecQrelsLines([q('#1', '', 'Q', ['g1'])])).toThrow(/query id: "#1" starts with "#"/);
     const dir = await mkdtemp(join(tmpdir(), 'lexcase-run-'));
     const w = new TrecRunWriter(join(dir, 'sub', 'run.txt'), 'tag');
     await w.add('a', [{ id: 'x', score: 1, rank: 1 }]);
