@@ -27,6 +27,9 @@ describe('table export', () => {
 
   it('LaTeX: escapes specials, one \\\\ row per table row, booktabs rules', () => {
     expect(latexEscape('a_b & 5% $x$ #1 {y} ~ ^')).toBe('a\\_b \\& 5\\% \\$x\\$ \\#1 \\{y\\} \\textasciitilde{} \\textasciicircum{}');
+    // a p-value "< 0.001" and an id "d|1": OT1 (pdflatex's default encoding) prints < > | as ¡ ¿ —
+    expect(latexEscape('< 0.001')).toBe('\\textless{} 0.001');
+    expect(latexEscape('d|1 > d2')).toBe('d\\textbar{}1 \\textgreater{} d2');
     const tex = toLatex(t, 'Runs');
     expect(tex).toContain('\\caption{Runs}');
     expect(tex).toContain('\\begin{tabular}{llrl}'); // the CI column is numeric: right-aligned

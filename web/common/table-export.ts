@@ -34,9 +34,13 @@ const LATEX_SPECIAL: Record<string, string> = {
   '}': '\\}',
   '~': '\\textasciitilde{}',
   '^': '\\textasciicircum{}',
+  // in LaTeX's default OT1 font encoding these print as ¡ ¿ —: "p < 0.001" read "p ¡ 0.001"
+  '<': '\\textless{}',
+  '>': '\\textgreater{}',
+  '|': '\\textbar{}',
 };
 
-export const latexEscape = (s: string): string => s.replace(/[\\&%$#_{}~^]/g, (c) => LATEX_SPECIAL[c]).replace(/\r?\n/g, ' ');
+export const latexEscape = (s: string): string => s.replace(/[\\&%$#_{}~^<>|]/g, (c) => LATEX_SPECIAL[c]).replace(/\r?\n/g, ' ');
 
 /** A booktabs tabular; numeric-looking columns right-aligned. */
 export function toLatex(t: PlainTable, caption?: string): string {
