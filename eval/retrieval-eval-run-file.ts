@@ -16,8 +16,10 @@ import type { Question } from '../corpora/types.js';
 import { trecOrder } from './trec/order.js';
 import { runDocsOfHits } from './trec/run.js';
 
-function checkId(kind: string, id: string): string {
-  if (/\s/.test(id) || id === '') throw errors.invalidInput(kind, `"${id}" is empty or contains whitespace; TREC files are whitespace-separated`);
+/** `where`: the topic and file the id was to be written to, so the error names them. */
+function checkId(kind: string, id: string, where = ''): string {
+  if (/\s/.test(id) || id === '')
+    throw errors.invalidInput(kind, `"${id}"${where} is empty or contains whitespace; TREC files are whitespace-separated, so it would read as other fields`);
   return id;
 }
 
@@ -35,10 +37,11 @@ function checkQid(id: string): string {
  * column that disagreed with every figure computed from the file (rank 26 for what `eval run` and the
  * report count as rank 25); now line i has rank i, as the file is evaluated.
  */
-export function trecRunLines(qid: string, hits: readonly Hit[], tag: string): string {
+export function trecRunLines(qid: string, hits: readonly Hit[], tag: string, file?: string): string {
   checkQid(qid);
   checkId('run tag', tag);
-  for (const h of hits) checkId('passage id', h.id);
+  // a passage id, or with --aggregate a document id (the index's doc_id field or --doc-id-pattern)
+  for (const h of hits) checkId('docid', h.id, ` (topic "${qid}"${file ? `, run file ${file}` : ''})`);
   return trecOrder(runDocsOfHits(hits))
     .map((d, i) => `${qid} Q0 ${d.docid} ${i + 1} ${Number.isFinite(d.score) ? d.score.toFixed(6) : d.score} ${tag}\n`)
     .join('');
@@ -68,6 +71,8 @@ export class TrecRunWriter {
   private out?: Writable;
   private file$?: Writable;
   private failed?: Error;
+  /** The id `add` refused (trecRunLines); with nothing written yet, `close` makes no file and rejects with it. */
+  private refused?: Error;
   constructor(
     readonly file: string,
     readonly tag: string,
@@ -102,11 +107,19 @@ export class TrecRunWriter {
     return this.out!;
   }
   async add(qid: string, hits: readonly Hit[]): Promise<void> {
+    // the lines first: an id the format cannot hold is refused before the file is created
+    let text: string;
+    try {
+      text = trecRunLines(qid, hits, this.tag, this.file);
+    } catch (e) {
+      throw (this.refused ??= e as Error);
+    }
     const out = await this.stream();
-    const text = trecRunLines(qid, hits, this.tag);
     if (!out.write(text)) await new Promise<void>((r) => out.once('drain', () => r()));
   }
   async close(): Promise<void> {
+    // refused before a line was written: no empty run file is left to be evaluated
+    if (this.refused && !this.out) throw this.refused;
     const out = await this.stream();
     await new Promise<void>((res, rej) => out.end((e?: Error | null) => (e ? rej(e) : res())));
     // gzipped: the file is complete when the gzip stream's last bytes are flushed into it

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { stat, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -93,6 +93,22 @@ describe('evalRetrieval', () => {
 });
 
 describe('TREC run and qrels files', () => {
+  it('a docid with a space (a document id "Smith v. Jones" under --aggregate) is refused naming it, its topic and the run file, before the file is made', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-run-'));
+    const file = join(dir, 'dc.run');
+    const w = new TrecRunWriter(file, 'lexcase-bm25-maxp');
+    // before: "invalid passage id: "Smith v. Jones" is empty or contains whitespace" — no topic, no file, and an empty dc.run left behind
+    await expect(
+      w.add('t1', [
+        { id: 'Roe,Doe', score: 2, rank: 1 },
+        { id: 'Smith v. Jones', score: 1, rank: 2 },
+      ]),
+    ).rejects.toThrow(`invalid docid: "Smith v. Jones" (topic "t1", run file ${file}) is empty or contains whitespace`);
+    // closing (batch search closes in a finally) rejects with the same error and leaves no empty run file
+    await expect(w.close()).rejects.toThrow('invalid docid: "Smith v. Jones"');
+    await expect(stat(file)).rejects.toThrow(/ENOENT/);
+  });
+
   it('writes "<qid> Q0 <docid> <rank> <score> <tag>" lines and qrels', async () => {
     expect(
       trecRunLines(
