@@ -2,7 +2,8 @@
  * TREC run files (`qid Q0 docid rank score tag`, whitespace-separated) as trec_eval reads them
  * (get_trec_results.c), split on ASCII whitespace as trec_eval splits (trecFields): the second and
  * fourth columns are ignored — trec_eval re-ranks every topic by score (see order.ts), so a run's own
- * rank column never matters; the tag is kept for reports; fields after the sixth are ignored. A docid listed twice for one topic is an error (trec_eval
+ * rank column never matters; the tag is kept for reports; fields after the sixth are ignored (a CR
+ * inside a line, from lines ended by CR alone, is an error rather than a run of ignored fields). A docid listed twice for one topic is an error (trec_eval
  * stops with "duplicate docs" too). Blank and `#` lines are skipped.
  *
  * The writer is eval/retrieval-eval-run-file.ts (TrecRunWriter, scores with 6 decimals).
@@ -48,6 +49,15 @@ export async function loadTrecRun(file: string): Promise<LoadedRun> {
         f.length === 3
           ? 'this looks like an MS MARCO-format run (qid docid rank); convert it to TREC format first (Pyserini: python -m pyserini.eval.convert_msmarco_run_to_trec_run)'
           : undefined,
+      );
+    // Lines ended by CR alone (classic Mac) arrive as one line: its first six fields were read as the
+    // topic's only result and the rest ignored as extra fields (trec_eval does the same), silently.
+    if (/\r\s*\S/.test(text))
+      throw errors.fileParse(
+        file,
+        line,
+        "a carriage return (CR) inside the line: the file's lines end in CR alone, so they would read as one line whose fields after the sixth are ignored",
+        'convert the line ends to LF (e.g. tr "\\r" "\\n" < run > run.lf)',
       );
     const [qid, , docid, , scoreText, tag] = f;
     const score = Number(scoreText);

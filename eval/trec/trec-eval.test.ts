@@ -261,6 +261,18 @@ describe('parsing', () => {
     await expect(loadTrecRun(join(dir, 'nope.txt'))).rejects.toThrow(/run file not found: .*nope\.txt/);
   });
 
+  it('a run whose lines end in CR alone is refused naming file:line, not read as one result per topic', async () => {
+    // before: one line of 18 fields; its first six were topic q1's only result (d1), the rest ignored:
+    // MRR 0 where the file's three results put the relevant d2 at rank 2 (0.5), exit 0
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-trec-'));
+    const run = join(dir, 'cr.run');
+    await writeFile(run, 'q1 Q0 d1 1 9.5 t\rq1 Q0 d2 2 8.0 t\rq1 Q0 d3 3 7.0 t\r');
+    await expect(loadTrecRun(run)).rejects.toThrow(`${run}:1: a carriage return (CR) inside the line`);
+    // CRLF line ends, and a CR at a line's end, stay fine
+    await writeFile(run, 'q1 Q0 d1 1 9.5 t\r\nq1 Q0 d2 2 8.0 t\r\r\n');
+    expect((await loadTrecRun(run)).run.get('q1')!.map((d) => d.docid)).toEqual(['d1', 'd2']);
+  });
+
   it('a docid with a no-break space is one field, as trec_eval splits (ASCII whitespace only): the rank column is not read as its score', async () => {
     // trec_eval (C isspace) reads "d\u00a0x" as one docid with score 9.0, so d2 ranks 3rd: MRR = MAP = 1/3.
     // Split on JavaScript's \s, the line became docid "d", score "2" (the rank column): d2 ranked 2nd, 0.5.
