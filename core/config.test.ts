@@ -106,9 +106,49 @@ describe('loadConfig', () => {
     });
   });
 
-  it('keeps other top-level sections for the areas that own them', async () => {
-    await write('lexcase.config.json', { llm: {}, index: { dir: 'idx' } });
-    const c = await loadConfig({ env: {}, cwd: dir });
-    expect(c.extra).toEqual({ index: { dir: 'idx' } });
+  it('refuses a top-level key other than llm (no area reads one: a misspelt "LLM" section was dropped, and the run took the defaults)', async () => {
+    const f = await write('lexcase.config.json', { LLM: { temperature: 0.9 } });
+    await expect(loadConfig({ env: {}, cwd: dir })).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      message: `${f}: config field "LLM": unknown key(s) "LLM" — did you mean "llm"? (known: $schema, llm)`,
+    });
+    await write('lexcase.config.json', { llm: {}, temperature: 0.9 });
+    await expect(loadConfig({ env: {}, cwd: dir })).rejects.toMatchObject({ message: expect.stringMatching(/config field "temperature": unknown key/) });
+    expect((await loadConfig({ env: {}, cwd: dir, file: await write('ok.json', { $schema: 'x', llm: { temperature: 0.9 } }) })).llm.temperature).toBe(0.9);
+  });
+
+  it('names the closest key for a typo in the llm section', async () => {
+    const f = await write('typo.json', { llm: { temprature: 0.9 } });
+    await expect(loadConfig({ file: f, env: {}, cwd: dir })).rejects.toMatchObject({
+      message: expect.stringMatching(/"llm\.temprature": unknown key\(s\) "temprature" — did you mean "temperature"\?/),
+    });
+  });
+
+  it('refuses a LEXCASE_LLM_* variable lexcase does not read, naming the closest (a typo left the default temperature in force)', async () => {
+    await expect(loadConfig({ env: { LEXCASE_LLM_TEMPRATURE: '0.9' }, cwd: dir })).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      message: expect.stringMatching(/config field "LEXCASE_LLM_TEMPRATURE": lexcase reads no such variable — did you mean LEXCASE_LLM_TEMPERATURE\?/),
+    });
+    await expect(loadConfig({ env: { LEXCASE_LLM_RETRY_MAX_MS: '5000' }, cwd: dir })).rejects.toMatchObject({
+      message: expect.stringMatching(/LEXCASE_LLM_RETRY_MAX_MS/),
+    });
+    // the preflight switch is read elsewhere and passes
+    expect((await loadConfig({ env: { LEXCASE_LLM_PREFLIGHT: '0' }, cwd: dir })).llm.temperature).toBe(0);
+  });
+
+  it('reads env numbers in decimal only: a blank value, hex or binary is refused, not run as 0 or 16', async () => {
+    for (const [name, raw] of [
+      ['LEXCASE_LLM_TEMPERATURE', ' '],
+      ['LEXCASE_LLM_SEED', '  '],
+      ['LEXCASE_LLM_CONCURRENCY', '0x10'],
+      ['LEXCASE_LLM_TOP_P', '0b1'],
+      ['LEXCASE_LLM_TIMEOUT_MS', '1e5'],
+    ])
+      await expect(loadConfig({ env: { [name]: raw }, cwd: dir }), `${name}=${raw}`).rejects.toMatchObject({
+        code: 'CONFIG_INVALID',
+        message: expect.stringContaining(`config field "${name}": expected`),
+      });
+    const c = await loadConfig({ env: { LEXCASE_LLM_TEMPERATURE: ' 0.7 ', LEXCASE_LLM_TOP_P: '.9', LEXCASE_LLM_SEED: '+7' }, cwd: dir });
+    expect(c.llm).toMatchObject({ temperature: 0.7, topP: 0.9, seed: 7 });
   });
 });

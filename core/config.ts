@@ -4,6 +4,9 @@
  * naming the file (or the env variable) and the field.
  *
  * Precedence, lowest first: built-in defaults < config file < environment.
+ * Nothing is ignored silently: an unknown key at the top of the file or in `llm`, and an unknown
+ * `LEXCASE_LLM_*` variable (a typo such as LEXCASE_LLM_TEMPRATURE), stop with CONFIG_INVALID naming it
+ * and the closest known name; a number must be written in decimal (`0x10` or a blank value is refused).
  *
  * ```json
  * { "llm": { "baseUrl": "http://localhost:8000/v1", "model": "meta-llama/Llama-3.3-70B-Instruct",
@@ -20,6 +23,8 @@ import { registerSecret } from './log.js';
 import { redactUrl, registerUrlSecrets } from './url-credentials.js';
 import { applyProviderPreset, LLM_PROVIDERS, providerOf } from './llm/providers.js';
 import { DEFAULT_MAX_REPLY_BYTES } from './llm/bounded-reply.js';
+import { closestName } from './did-you-mean.js';
+import { parseDecimal, parseDecimalInt } from './decimal-number.js';
 
 export const CONFIG_FILE_NAME = 'lexcase.config.json';
 
@@ -85,13 +90,14 @@ export const configFileSchema = z
     $schema: z.string().optional(),
     llm: llmConfigSchema.partial().strict().optional(),
   })
-  .loose();
+  // no area reads another top-level section: a misspelt `"LLM": {…}` or a key put beside `llm` was dropped silently
+  .strict();
 
 export interface LexcaseConfig {
   llm: LlmConfig;
   /** The config file that was read, if any. */
   file?: string;
-  /** Other top-level sections of the config file, unvalidated (owned by the areas that read them). */
+  /** Always empty: a top-level key other than `llm` and `$schema` is refused (kept for callers that read it). */
   extra: Record<string, unknown>;
   /** The llm keys the config file or the environment set (the rest are defaults a system may replace with its paper's). */
   explicit?: (keyof LlmConfig)[];
@@ -126,6 +132,12 @@ const ENV: EnvSpec[] = [
   { key: 'contextSize', vars: ['LEXCASE_LLM_CONTEXT_SIZE'], kind: 'int' },
 ];
 
+/** LEXCASE_LLM_* variables read elsewhere (LEXCASE_LLM_PREFLIGHT=0: src/cli/llm-options.ts and reproduce skip the preflight). */
+const OTHER_LLM_VARS = ['LEXCASE_LLM_PREFLIGHT'];
+
+/** Every LEXCASE_LLM_* variable lexcase reads. */
+export const LLM_ENV_VARS: readonly string[] = [...ENV.flatMap((s) => s.vars.filter((v) => v.startsWith('LEXCASE_LLM_'))), ...OTHER_LLM_VARS];
+
 /** The variable of `spec` that `env` sets (non-empty), the first in its list. */
 const setVar = (spec: EnvSpec, env: NodeJS.ProcessEnv): string | undefined => spec.vars.find((v) => env[v] !== undefined && env[v] !== '');
 
@@ -135,8 +147,23 @@ export function llmEnvVar(key: keyof LlmConfig, env: NodeJS.ProcessEnv): string 
   return spec && setVar(spec, env);
 }
 
-/** Env values as a partial llm config; names the variable when a value is not a number. */
+/**
+ * Env values as a partial llm config; names the variable when a value is not a number (decimal: a
+ * blank value read as 0, `0x10` as 16), and refuses a LEXCASE_LLM_* variable lexcase does not read
+ * (a misspelt LEXCASE_LLM_TEMPRATURE left the run at the default temperature, exit 0).
+ */
 export function llmConfigFromEnv(env: NodeJS.ProcessEnv): Partial<LlmConfig> {
+  const unknown = Object.keys(env)
+    .filter((v) => v.startsWith('LEXCASE_LLM_') && env[v] !== undefined && !LLM_ENV_VARS.includes(v))
+    .sort();
+  if (unknown.length) {
+    const near = closestName(unknown[0], LLM_ENV_VARS);
+    throw errors.configInvalid(
+      undefined,
+      unknown[0],
+      `lexcase reads no such variable${near ? ` — did you mean ${near}?` : ''} (known: ${LLM_ENV_VARS.join(', ')}); unset it`,
+    );
+  }
   const out: Record<string, unknown> = {};
   for (const spec of ENV) {
     const name = setVar(spec, env);
@@ -145,18 +172,25 @@ export function llmConfigFromEnv(env: NodeJS.ProcessEnv): Partial<LlmConfig> {
     if (spec.kind === 'string') out[spec.key] = raw;
     else if (spec.kind === 'cache') out[spec.key] = /^(off|false|0|none|no)$/i.test(raw) ? false : raw;
     else {
-      const n = Number(raw);
-      if (!Number.isFinite(n) || (spec.kind === 'int' && !Number.isInteger(n)))
-        throw errors.configInvalid(undefined, name, `expected ${spec.kind === 'int' ? 'an integer' : 'a number'}, got "${raw}"`);
+      const n = spec.kind === 'int' ? parseDecimalInt(raw) : parseDecimal(raw);
+      if (!Number.isFinite(n)) throw errors.configInvalid(undefined, name, `expected ${spec.kind === 'int' ? 'an integer' : 'a number'}, got "${raw}"`);
       out[spec.key] = n;
     }
   }
   return out as Partial<LlmConfig>;
 }
 
+/** The keys an object of the config file takes: the llm section's, or the top level's. */
+const knownKeys = (path: readonly string[]): string[] => (path[0] === 'llm' ? Object.keys(llmConfigSchema.shape) : Object.keys(configFileSchema.shape));
+
 function zodIssueToError(file: string | undefined, prefix: string, issue: z.core.$ZodIssue): Error {
-  const field = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || '(root)';
-  const message = issue.code === 'unrecognized_keys' ? `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}` : issue.message;
+  const path = [prefix, ...issue.path.map(String)].filter(Boolean);
+  const field = path.join('.') || '(root)';
+  const near = issue.code === 'unrecognized_keys' ? closestName(issue.keys[0], knownKeys(path)) : undefined;
+  const message =
+    issue.code === 'unrecognized_keys'
+      ? `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}${near ? ` — did you mean "${near}"?` : ''} (known: ${knownKeys(path).join(', ')})`
+      : issue.message;
   const fieldName = issue.code === 'unrecognized_keys' ? [field, issue.keys[0]].filter((s) => s !== '(root)').join('.') : field;
   return errors.configInvalid(file, fieldName, message);
 }
