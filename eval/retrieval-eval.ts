@@ -25,6 +25,7 @@ import { DEFAULT_KS } from './retrieval-ks.js';
 import { trecRankedIds } from './trec/order.js';
 import { cutoffsBeyondDepthWarning } from '../retrieval/ranking-depth.js';
 import { log } from '../core/log.js';
+import { parseDecimalInt } from '../core/decimal-number.js';
 import { searchTopK } from '../retrieval/top-k.js';
 
 export { DEFAULT_KS };
@@ -83,16 +84,16 @@ export interface RetrievalEvalResult {
 }
 
 export function parseKs(s: string | number[]): number[] {
-  const ks = (
-    Array.isArray(s)
-      ? s
-      : s
-          .split(',')
-          .map((x) => x.trim())
-          .filter(Boolean)
-          .map(Number)
-  ).slice();
-  for (const k of ks) if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be a positive integer, got "${k}"`);
+  // each cutoff in decimal digits, named as typed: `--k 0x10` ran as Recall@16 and `--k 10abc` said got "NaN"
+  const given = Array.isArray(s)
+    ? s.map((k) => ({ text: String(k), k }))
+    : s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)
+        .map((text) => ({ text, k: parseDecimalInt(text) }));
+  for (const { text, k } of given) if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be a positive integer, got "${text}"`);
+  const ks = given.map((g) => g.k);
   return [...new Set(ks)].sort((a, b) => a - b);
 }
 

@@ -16,6 +16,7 @@ import type { MadExperimentOptions, MadExperimentResult } from './experiment.js'
 import { MAD_SYSTEMS, type MadSystemName } from './system-names.js';
 import { checkSeeds } from './metrics.js';
 import { parseTopology } from './topology.js';
+import { parseDecimalInt } from '../../core/decimal-number.js';
 
 interface MadFlags extends RunOptionFlags {
   rounds: number;
@@ -57,7 +58,7 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
     );
   const topology = parseTopology(flags.topology);
   const seeds = flags.seeds?.map((s) => {
-    const n = Number(s);
+    const n = parseDecimalInt(s); // decimal digits: `0x10` ran as seed 16
     if (!Number.isInteger(n)) throw errors.invalidInput('--seeds', `"${s}" is not an integer`);
     return n;
   });

@@ -46,7 +46,7 @@ for (const { path, cmd } of commands(buildProgram())) {
 
 /** Values just outside the range (when it has bounds) plus ones that are not numbers at all. */
 function badValues(s: NumericSpec): string[] {
-  const v = ['abc', '', '1.5x'];
+  const v = ['abc', '', '1.5x', '0x1']; // hex: `--rrf-k 0x3c` ran at 60
   if (s.integer) v.push('2.5');
   if (s.gt !== undefined) v.push(String(s.gt));
   else if (s.min !== undefined) v.push(String(s.min - 1));
@@ -95,6 +95,27 @@ describe('numeric options: one validated parser for every command', () => {
     expect(port.stderr).toMatch(/expected an integer from 0 to 65535/);
     const rounds = await cli('run', 'mad', '--rounds', '4');
     expect(rounds.stderr).toMatch(/--rounds <n>' argument '4' is invalid\. expected an integer from 1 to 3/);
+  });
+});
+
+describe('a value parser that fails, and repeatable options', () => {
+  it('a parser throwing a lexcase error gives one line naming the option, not a stack trace (search --ties X)', async () => {
+    const r = await cli('search', 'q', '--index', 'nowhere', '--ties', 'X');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: option '--ties <mode>' argument 'X' is invalid\. expected one of none, anserini, got "X"$/m);
+    expect(r.stderr).not.toMatch(STACK);
+  });
+
+  it('an option that collects its values still repeats (serve --index A --index B)', async () => {
+    const r = await cli('serve', '--index', 'a=idx1', '--index', 'b=idx2', '--help');
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toMatch(/given twice/);
+  });
+
+  it('run mad --seeds reads decimal integers only (0x10 ran as seed 16)', async () => {
+    const r = await cli('run', 'mad', '--seeds', '1,0x10');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/invalid --seeds: "0x10" is not an integer/);
   });
 });
 
@@ -222,6 +243,38 @@ describe('search and eval on a real index', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/p-adverse/);
   }, 60_000);
+
+  it('an option given twice stops naming both values, where the last silently won (search -k 2 -k 3 printed 3 hits)', async () => {
+    const k = await cli('search', 'hearsay', '--index', sparse, '-k', '2', '-k', '3');
+    expect(k.code).toBe(1);
+    expect(k.stderr).toMatch(/^error: option '-k, --k <n>' given twice \(2, then 3\): give it once$/m);
+    expect(k.stdout).toBe('');
+    // eval retrieval --method bm25 --method qld evaluated qld alone; --k 5 --k 50 reported Recall@50 alone
+    const method = await cli('eval', 'retrieval', '--index', sparse, '--method', 'bm25', '--method', 'qld');
+    expect(method.code).toBe(1);
+    expect(method.stderr).toContain(`option '--method <list>' given twice (bm25, then qld)`);
+    const ks = await cli('eval', 'retrieval', '--index', sparse, '--k=5', '--k', '50');
+    expect(ks.stderr).toContain(`option '--k <list>' given twice (5, then 50)`);
+    // once is fine, in either spelling
+    expect((await cli('search', 'requires consideration', '--index', sparse, '--k=2')).stdout).toMatch(/^2 hits/);
+  });
+
+  it('a single-query search refuses the batch-only flags, where it printed hits and wrote no --run-file (exit 0)', async () => {
+    const runFile = join(tmp, 'never-run.txt');
+    const r = await cli('search', 'hearsay', '--index', sparse, '--run-file', runFile, '--threads', '2');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/--run-file, --threads work with --topics FILE \(batch mode\), not with a single query/);
+    expect(r.stdout).toBe('');
+    expect(existsSync(runFile)).toBe(false);
+    const agg = await cli('search', 'hearsay', '--index', sparse, '--aggregate', 'maxp');
+    expect(agg.code).toBe(1);
+    expect(agg.stderr).toMatch(/--aggregate works with --topics FILE/);
+  });
+
+  it('eval retrieval --k reads decimal cutoffs only and names a bad one as typed (0x10 ran as Recall@16; 10abc said "NaN")', async () => {
+    for (const bad of ['0x10', '10abc', '1e1'])
+      expect((await cli('eval', 'retrieval', '--index', sparse, '--k', `5,${bad}`)).stderr, bad).toContain(`k must be a positive integer, got "${bad}"`);
+  });
 
   it('a mistyped method gets "did you mean"', async () => {
     const r = await cli('search', 'hearsay', '--index', sparse, '--method', 'bm52');

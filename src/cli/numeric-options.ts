@@ -12,6 +12,7 @@
  * numeric option of every command.
  */
 import { InvalidArgumentError } from 'commander';
+import { parseDecimal, parseDecimalInt } from '../../core/decimal-number.js';
 
 export interface NumericRange {
   /** Smallest allowed value (inclusive). */
@@ -50,8 +51,8 @@ export function describeRange(s: Omit<NumericSpec, 'name'>): string {
 function make(name: string, integer: boolean, range: NumericRange): NumericParser {
   const spec: NumericSpec = { name, integer, ...range };
   const parse = (value: string): number => {
-    const v = value.trim();
-    const n = integer ? (/^[+-]?\d+$/.test(v) ? Number(v) : NaN) : v === '' ? NaN : Number(v);
+    // decimal notation only: `--rrf-k 0x3c` ran at 60, `--b 0b1` at 1
+    const n = integer ? parseDecimalInt(value) : parseDecimal(value);
     const ok =
       Number.isFinite(n) &&
       (range.min === undefined || n >= range.min) &&

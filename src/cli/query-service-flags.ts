@@ -10,6 +10,7 @@ import type { IndexSpec } from '../../serve/query/index-specs.js';
 import type { QueryService } from '../../serve/query/query-service.js';
 import { apiToken, type TokenFlags } from './api-token.js';
 import { EVIDENCE_PAPER, resolveLlm, type LlmCliOpts } from './llm-options.js';
+import { collecting } from './lexcase-command.js';
 
 export interface ServiceFlags extends LlmCliOpts, TokenFlags {
   index?: string[];
@@ -48,4 +49,4 @@ export async function openServiceFromFlags(flags: ServiceFlags, http: { host: st
 export const resolveServerLlm = (flags: LlmCliOpts) => resolveLlm(flags, { optional: true, preflight: 'warn', paper: EVIDENCE_PAPER });
 
 /** commander collector for a repeatable --index. */
-export const collectIndex = (value: string, previous: string[] = []): string[] => [...previous, value];
+export const collectIndex = collecting((value: string, previous: string[] = []): string[] => [...previous, value]);

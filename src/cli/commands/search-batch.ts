@@ -56,6 +56,32 @@ export function addBatchSearchOptions(cmd: Command): Command {
     .option('--ties <mode>', `batch mode: ${TIES_HELP}`, parseTieMode);
 }
 
+/** The options that only a batch (--topics) reads, as their attribute name → flag. */
+const BATCH_ONLY: Readonly<Record<string, string>> = {
+  topicsFormat: '--topics-format',
+  topicField: '--topic-field',
+  runFile: '--run-file',
+  runTag: '--run-tag',
+  threads: '--threads',
+  ties: '--ties',
+  aggregate: '--aggregate',
+  docIdPattern: '--doc-id-pattern',
+  passageHits: '--passage-hits',
+};
+
+/**
+ * A single-query search refuses the batch-only flags the user gave (rather than print passage
+ * hits and write no --run-file, with exit 0, as it did).
+ */
+export function refuseBatchOnlyFlags(cmd: Command): void {
+  const given = Object.keys(BATCH_ONLY).filter((k) => cmd.getOptionValueSource(k) === 'cli');
+  if (given.length)
+    throw errors.usage(
+      `${given.map((k) => BATCH_ONLY[k]).join(', ')} ${given.length === 1 ? 'works' : 'work'} with --topics FILE (batch mode), not with a single query`,
+      'give --topics FILE --run-file OUT for a batch, or leave the flag out',
+    );
+}
+
 export async function runBatchSearch(query: string | undefined, flags: BatchSearchFlags, cmd: Command): Promise<void> {
   const g = cmd.optsWithGlobals() as GlobalOpts;
   if (query !== undefined) throw errors.usage('give either a query or --topics FILE, not both');

@@ -11,7 +11,7 @@ import type { Rm3Retriever, Rm3Term } from '../../../retrieval/rm3.js';
 import { errors } from '../../../core/errors.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
 import { addRetrieverOptions, retrieverOptions, type RetrieverFlags } from './retriever-options.js';
-import { addBatchSearchOptions, runBatchSearch, type BatchSearchFlags } from './search-batch.js';
+import { addBatchSearchOptions, refuseBatchOnlyFlags, runBatchSearch, type BatchSearchFlags } from './search-batch.js';
 import { addApproxOptions, approxFromFlags, checkApproxMethod, describeApprox } from './approx-options.js';
 import { SEARCH_K } from '../../../retrieval/default-k.js';
 import { methodsHelp } from '../../../retrieval/methods.js';
@@ -70,6 +70,7 @@ export function register(program: Command): void {
     action(async (query: string | undefined, flags: SearchFlags, cmd: Command) => {
       if (flags.topics !== undefined) return runBatchSearch(query, flags, cmd);
       if (query === undefined) throw errors.usage('give a query (quoted) or --topics FILE --run-file OUT');
+      refuseBatchOnlyFlags(cmd);
       if (!query.trim()) throw errors.usage('the query is empty', 'give a query with at least one word (quoted), as /v1/search and MCP search require');
       const g = cmd.optsWithGlobals() as GlobalOpts;
       if (flags.k < 1) throw errors.invalidInput('-k', `expected a positive integer, got ${flags.k}`);
