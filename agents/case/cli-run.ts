@@ -42,6 +42,20 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
   if (flags.hypotheses !== 'direct' && flags.hypotheses !== 'exploratory')
     throw errors.invalidInput('--hypotheses', `"${flags.hypotheses}"; expected direct or exploratory`);
   const llm = await ctx.resolveLlm({ paper: 'case' });
+  // the offline heuristic has no jury and makes no model call: these flags were ignored with exit 0,
+  // and config.json recorded the --max-steps / --max-tokens typed as if they had bounded the run
+  const unused = (
+    [
+      ['jurors', '--jurors'],
+      ['maxSteps', '--max-steps'],
+      ['maxTokens', '--max-tokens'],
+    ] as const
+  ).filter(([k]) => ctx.given(k));
+  if (llm.offline && unused.length)
+    throw errors.usage(
+      `${unused.map(([, f]) => f).join(', ')}: the offline heuristic (--offline) has no jury and makes no model call, so ${unused.length === 1 ? 'it does' : 'they do'} nothing there`,
+      'leave it out with --offline, or run with an LLM (--endpoint URL --model ID)',
+    );
   const warnings = llm.offline ? [] : warnValidity(degeneracyWarnings('case', { temperature: llm.config.llm.temperature, jurors: flags.jurors }));
   const [{ runCaseExperiment }, { OFFLINE_LABEL }] = await Promise.all([import('./experiment.js'), import('./advocate-offline.js')]);
   const r = await runCaseExperiment({

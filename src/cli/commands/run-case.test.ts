@@ -115,6 +115,15 @@ describe('lexcase run case --offline', () => {
     expect(existsSync(runDir)).toBe(false);
   });
 
+  it('run case --offline refuses --jurors / --max-steps / --max-tokens, which it ignored (config.json recorded the typed --max-tokens as in force)', async () => {
+    noLlm();
+    const runDir = join(dir, 'never-offline-llm-flags');
+    const r = await cli('run', 'case', '--offline', '--jurors', '2', '--max-tokens', '50', '--limit', '1', '--index', index, '--run-dir', runDir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/--jurors, --max-tokens: the offline heuristic \(--offline\) has no jury and makes no model call/);
+    expect(existsSync(runDir)).toBe(false);
+  });
+
   it('lexcase evidence --offline prints passages, justifications and tool calls, and says when it returns fewer than k', async () => {
     noLlm();
     const q = val[0];
