@@ -294,6 +294,9 @@ describe('lexcase run case|baseline with an LLM (scripted OpenAI-compatible serv
         const runDir = join(dir, `base-${mode}`);
         const r = await cli('--json', 'run', 'baseline', '--mode', mode, '--k', '3', '--index', index, '--limit', '1', '--run-dir', runDir, '--no-cache');
         expect(r.code).toBe(0);
+        // llm-only retrieves nothing: the -k given is said to be ignored (it was dropped without a word)
+        if (mode === 'llm-only') expect(r.stderr).toContain('warning: -k 3 is ignored: --mode llm-only retrieves no passage (config.json records k 0)');
+        else expect(r.stderr).not.toMatch(/is ignored/);
         expect(srv.requests.length).toBe(before + 1);
         prompts[mode] = JSON.stringify(srv.requests[before].body.messages);
         // the CASE paper's sampling temperature (0.3) is the default, on the wire and in config.json
