@@ -378,6 +378,39 @@ describe('lexcase run mad', () => {
     expect(config.warnings).toContainEqual(expect.stringMatching(/^llm\.seed \(7, .*is not sent by MAD/));
   }, 60_000);
 
+  it('a flag of another MAD system is said to be ignored (single-rag --rounds 3 --topology full ran one pass without a word)', async () => {
+    useScriptedLlm();
+    const runDir = join(dir, 'single-with-mad-flags');
+    const r = await cli(
+      'run',
+      'mad',
+      '--system',
+      'single-rag',
+      '--rounds',
+      '3',
+      '--topology',
+      'full',
+      '--samples',
+      '4',
+      '--index',
+      index,
+      '--limit',
+      '1',
+      '-k',
+      '2',
+      '--run-dir',
+      runDir,
+      '--no-cache',
+    );
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('warning: --rounds is ignored: it applies to --system mad, not single-rag');
+    expect(r.stderr).toContain('warning: --topology is ignored: it applies to --system mad, not single-rag');
+    expect(r.stderr).toContain('warning: --samples is ignored: it applies to --system self-consistency, not single-rag');
+    const config = JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8')).config;
+    expect(config.rounds).toBeUndefined();
+    expect(config.samples).toBeUndefined();
+  });
+
   it('--seeds with a repeated seed (13,013) is refused naming it, before any request', async () => {
     useScriptedLlm();
     const before = srv.requests.length;
