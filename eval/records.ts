@@ -25,6 +25,10 @@ export const tokenUsageSchema = z.object({
   filtered: z.number().optional(),
   /** Calls whose endpoint reported only total_tokens (their tokens are in total, not input/output); absent when 0. */
   totalOnly: z.number().optional(),
+  /** Replies that carried more than one choice (a server that ignores `n`; the first was read); absent when 0. */
+  multiChoice: z.number().optional(),
+  /** The choices those `multiChoice` replies carried in all; absent when 0. */
+  choicesCarried: z.number().optional(),
   /** Requests cut off when their item ended (recorded `abandoned`; their usage is in no total); absent when 0. */
   abandoned: z.number().optional(),
   /** Requests answered with an error after their retries (recorded with `error`; in no call count or total); absent when 0. */

@@ -107,4 +107,18 @@ describe('the summary lines of a run whose server sent no usage or cut replies s
     const t = (await tokensSection(await readRun(runDir), {} as never))!;
     expect(t.json).toMatchObject({ total: 348, calls: 3, totalOnly: 3 });
   });
+  it('several choices per reply (a server that ignores n): counted once, said in both lines and report.md (before: nothing said; the first choice read silently)', async () => {
+    const { records, line, caseLine, runDir } = await run(() => ({ content: 'C', choices: 2, usage: { prompt_tokens: 100, completion_tokens: 16 } }));
+    expect(records.map((r) => [r.prediction, r.tokens?.total, r.tokens?.multiChoice, r.tokens?.choicesCarried])).toEqual([
+      ['C', 116, 1, 2],
+      ['C', 116, 1, 2],
+      ['C', 116, 1, 2],
+    ]);
+    expect(line).toBe('tokens 348; 3 replies carried 6 choices; the first of each was used');
+    expect(caseLine).toMatch(/; 3 replies carried 6 choices; the first of each was used\.$/);
+    const t = (await tokensSection(await readRun(runDir), {} as never))!;
+    expect(t.json).toMatchObject({ total: 348, calls: 3, multiChoice: 3, choicesCarried: 6 });
+    expect(t.markdown).toMatch(/\| replies with more than one choice \(the first used\) \| +3 \|/);
+    expect(t.markdown).toContain('**3 replies carried 6 choices; the first of each was used**');
+  });
 });

@@ -36,9 +36,9 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** `run baseline --mode llm-only` on the scripted server with cache dir `cache`: one call per item. */
-const run = (runDir: string, cache: string) => {
-  const model = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: cache, maxRetries: 0 }));
+/** `run baseline --mode llm-only` on the scripted server (`server`, default `srv`) with cache dir `cache`: one call per item. */
+const run = (runDir: string, cache: string, server: ScriptedServer = srv) => {
+  const model = createChatModel(llmConfigSchema.parse({ baseUrl: server.url, model: 'scripted', cacheDir: cache, maxRetries: 0 }));
   return runExperiment({
     runDir,
     system: async (q) => ({ prediction: String((await model.invoke([new HumanMessage(q.question)])).content), trace: {} }),
@@ -93,4 +93,26 @@ describe('tokens of a run killed and resumed with the same cache dir', () => {
     const s = await runSummary({ id: 'r2', dir: rd, root: dir, kind: 'case', items: 3, correct: 0, graphs: 0 });
     expect(s).toMatchObject({ tokens: 0, cacheHits: 3, cacheNote: '3 cache hits (no tokens)' });
   });
+
+  it('a server that sends 3 choices per reply: the resume counts each cached reply once, 1,000 tokens, and says the replies carried 3 choices (before: 3,000 each, its usage summed over the choices)', async () => {
+    const three = await startScriptedServer(() => ({ content: 'A', choices: 3, usage: { prompt_tokens: 900, completion_tokens: 100 } }));
+    try {
+      const rd = join(dir, 'r3');
+      const cache = join(dir, 'cache3');
+      await run(rd, cache, three);
+      const file = join(rd, 'results.jsonl');
+      writeFileSync(file, `${readFileSync(file, 'utf8').split('\n')[0]}\n`);
+      await run(rd, cache, three);
+      expect(three.requests).toHaveLength(3);
+      const t = await tokensOf(rd);
+      expect(t[0]).toMatchObject({ total: 1000, multiChoice: 1, choicesCarried: 3 });
+      for (const x of t.slice(1)) expect(x).toMatchObject({ total: 0, cached: 1, earlierAttempts: 1000, multiChoice: 1, choicesCarried: 3 });
+      const { records } = await readResults(rd);
+      expect(runTokensText(records, 0)).toBe(
+        'tokens 1,000 (whole run; this call 0); 2 cache hits (no tokens; 2,000 tokens of them paid by an earlier attempt of this run, not in the total); 3 replies carried 9 choices; the first of each was used',
+      );
+    } finally {
+      await three.close();
+    }
+  }, 60_000);
 });

@@ -107,10 +107,14 @@ export interface RunReplyFlags {
   filtered: number;
   /** Calls whose endpoint reported only total_tokens (`tokens.totalOnly`): in the total, not in input/output. */
   totalOnly: number;
+  /** Replies that carried more than one choice (`tokens.multiChoice`; a server that ignores `n`): the first was read. */
+  multiChoice: number;
+  /** The choices those replies carried in all (`tokens.choicesCarried`). */
+  choicesCarried: number;
 }
 
 export function runReplyFlags(results: readonly ResultRecord[]): RunReplyFlags {
-  const f = { calls: 0, unreported: 0, cutShort: 0, filtered: 0, totalOnly: 0 };
+  const f = { calls: 0, unreported: 0, cutShort: 0, filtered: 0, totalOnly: 0, multiChoice: 0, choicesCarried: 0 };
   for (const r of results)
     for (const t of [r.tokens, r.replacedAttempts?.tokens]) {
       if (!t) continue;
@@ -119,6 +123,8 @@ export function runReplyFlags(results: readonly ResultRecord[]): RunReplyFlags {
       f.cutShort += t.cutShort ?? 0;
       f.filtered += t.filtered ?? 0;
       f.totalOnly += t.totalOnly ?? 0;
+      f.multiChoice += t.multiChoice ?? 0;
+      f.choicesCarried += t.choicesCarried ?? 0;
     }
   return f;
 }
@@ -140,7 +146,12 @@ export function replyFlagsText(f: RunReplyFlags): string {
     ? `; ${f.filtered.toLocaleString('en-US')} ${f.filtered === 1 ? 'reply' : 'replies'} stopped by the content filter (finish_reason "content_filter")`
     : '';
   const totalOnly = f.totalOnly ? `; ${f.totalOnly.toLocaleString('en-US')} of ${calls(f.calls)} reported only a total (no input/output split)` : '';
-  return unreported + totalOnly + cut + filtered;
+  return unreported + totalOnly + cut + filtered + (f.multiChoice ? `; ${multiChoiceText(f.multiChoice, f.choicesCarried)}` : '');
+}
+
+/** "2 replies carried 6 choices; the first was used": replies of a server that ignores `n` (lexcase asks for one choice). */
+export function multiChoiceText(replies: number, choices: number): string {
+  return `${replies.toLocaleString('en-US')} ${replies === 1 ? 'reply' : 'replies'} carried ${choices.toLocaleString('en-US')} choices; the first ${replies === 1 ? 'was' : 'of each was'} used`;
 }
 
 /** "tokens 10,886 (whole run; this call 0)": the run's total, and this call's when it differs; then the cache hits, the requests cut off or refused, and the calls without usage or cut short, if any. */

@@ -175,7 +175,7 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
       ...(refused ? { refused } : {}),
       ...(cache.hits ? { cacheHits: cache.hits } : {}),
       ...(cache.earlierAttempts ? { earlierAttempts: cache.earlierAttempts } : {}),
-      ...(replies.unreported || replies.cutShort || replies.filtered || replies.totalOnly ? { replies } : {}),
+      ...(replies.unreported || replies.cutShort || replies.filtered || replies.totalOnly || replies.multiChoice ? { replies } : {}),
     },
     abstentions,
   };

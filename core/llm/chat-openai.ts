@@ -190,7 +190,7 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
       const result = restoreReply(x.reply!);
       if (x.cached) {
         s.stats.cacheHits++;
-        recordUsage({ input: 0, output: 0, cached: true, ...cutShortOf(result) }, s.usage);
+        recordUsage({ input: 0, output: 0, cached: true, ...cutShortOf(result), ...choicesOf(result) }, s.usage);
         result.llmOutput = { ...result.llmOutput, cached: true };
       } else recordUsage(usageDelta(result), s.usage);
       return result;
@@ -223,7 +223,14 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
         s.stats.cacheHits++;
         const paid = paidByEarlierAttempt(entry!.createdAt, { generations: hit as ChatGeneration[] }, s.usage);
         recordUsage(
-          { input: 0, output: 0, cached: true, ...cutShortOf({ generations: hit as ChatGeneration[] }), ...(paid ? { earlierAttempt: paid } : {}) },
+          {
+            input: 0,
+            output: 0,
+            cached: true,
+            ...cutShortOf({ generations: hit as ChatGeneration[] }),
+            ...choicesOf({ generations: hit as ChatGeneration[] }),
+            ...(paid ? { earlierAttempt: paid } : {}),
+          },
           s.usage,
         );
         for (const g of hit as ChatGeneration[]) rememberCacheEntry(g.message, s.cache.path(key.prompt, key.llmKey));
@@ -281,29 +288,41 @@ class ExchangeLogOutsideItems {
   }
 }
 
-/** Tokens of one chat result: llmOutput.tokenUsage, else the message's usage_metadata. */
+/** Tokens of one chat result: llmOutput.tokenUsage, else the first message's usage_metadata (a reply with several choices gives each the same usage; before, a cache hit's were summed). */
 export function tokensOf(result: ChatResult): { input: number; output: number } {
   const tu = result.llmOutput?.tokenUsage as { promptTokens?: number; completionTokens?: number } | undefined;
   if (tu && (tu.promptTokens !== undefined || tu.completionTokens !== undefined)) return { input: tu.promptTokens ?? 0, output: tu.completionTokens ?? 0 };
-  let input = 0;
-  let output = 0;
-  for (const g of result.generations) {
-    const um = (g.message as { usage_metadata?: { input_tokens?: number; output_tokens?: number } }).usage_metadata;
-    input += um?.input_tokens ?? 0;
-    output += um?.output_tokens ?? 0;
-  }
-  return { input, output };
+  // the reply's usage, which LangChain copies onto every choice's message: counted once, however many choices came
+  const um = (result.generations[0]?.message as { usage_metadata?: { input_tokens?: number; output_tokens?: number } } | undefined)?.usage_metadata;
+  return { input: um?.input_tokens ?? 0, output: um?.output_tokens ?? 0 };
 }
 
-/** Whether the endpoint stopped a reply at its token limit (OpenAI's finish_reason "length"). */
+/** Whether the endpoint stopped a reply at its token limit (OpenAI's finish_reason "length"), or its content filter did: of the first choice, the one read. */
 export function cutShortOf(result: Pick<ChatResult, 'generations'>): { cutShort?: true; filtered?: true } {
-  const stoppedFor = (reason: string) =>
-    result.generations.some((g) => {
-      const meta = (g.message as { response_metadata?: { finish_reason?: unknown } } | undefined)?.response_metadata;
-      return g.generationInfo?.finish_reason === reason || meta?.finish_reason === reason;
-    });
+  const g = result.generations[0];
+  const meta = (g?.message as { response_metadata?: { finish_reason?: unknown } } | undefined)?.response_metadata;
+  const stoppedFor = (reason: string) => !!g && (g.generationInfo?.finish_reason === reason || meta?.finish_reason === reason);
   // the content filter (OpenAI, Azure, some gateways) stops a reply as the token limit does: its content may be cut or empty
   return { ...(stoppedFor('length') ? { cutShort: true as const } : {}), ...(stoppedFor('content_filter') ? { filtered: true as const } : {}) };
+}
+
+let warnedMultiChoice = false;
+
+/**
+ * The choices a reply carried when more than one: a server that ignores `n` (or sends several
+ * when n = 1 was asked). LangChain reads the first; said once per process on stderr and counted
+ * (`tokens.multiChoice`), so such a server is visible in the run's summaries.
+ */
+export function choicesOf(result: Pick<ChatResult, 'generations'>): { choices?: number } {
+  const n = result.generations.length;
+  if (n <= 1) return {};
+  if (!warnedMultiChoice) {
+    warnedMultiChoice = true;
+    log.warn(
+      `the LLM endpoint sent a reply with ${n} choices though lexcase asks for one: the first was used; such replies are counted (tokens.multiChoice in results.jsonl) and said in report.md`,
+    );
+  }
+  return { choices: n };
 }
 
 let warnedUnreported = false;
@@ -337,7 +356,15 @@ function paidByEarlierAttempt(createdAt: string | undefined, result: ChatResult,
   return d.input + d.output + (d.totalOnly ?? 0);
 }
 
-function usageDelta(result: ChatResult): { input: number; output: number; unreported?: true; cutShort?: true; filtered?: true; totalOnly?: number } {
+function usageDelta(result: ChatResult): {
+  input: number;
+  output: number;
+  unreported?: true;
+  cutShort?: true;
+  filtered?: true;
+  totalOnly?: number;
+  choices?: number;
+} {
   const { input, output } = tokensOf(result);
   // a server that sends only total_tokens (some proxies): its total counts, without an input/output split
   const total = input === 0 && output === 0 ? totalOf(result) : 0;
@@ -367,7 +394,7 @@ function usageDelta(result: ChatResult): { input: number; output: number; unrepo
       'the LLM endpoint reported only total_tokens for a reply (no prompt/completion counts): its total is counted, without an input/output split (tokens.totalOnly in results.jsonl)',
     );
   }
-  return { input, output, ...(unreported ? { unreported: true } : {}), ...(total ? { totalOnly: total } : {}), ...cut };
+  return { input, output, ...(unreported ? { unreported: true } : {}), ...(total ? { totalOnly: total } : {}), ...cut, ...choicesOf(result) };
 }
 
 /**

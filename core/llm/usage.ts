@@ -11,7 +11,9 @@
  * token limit (finish_reason "length") as `cutShort`, so that a 0 or a truncated answer never reads
  * as measured and complete, and one its content filter stopped (finish_reason "content_filter": the
  * content may be cut or empty) as `filtered`; a reply with only a total (no prompt/completion split)
- * adds that total to `total` alone and counts as `totalOnly`. These fields are present only when non-zero.
+ * adds that total to `total` alone and counts as `totalOnly`. A reply that carried several choices
+ * (a server that ignores `n`) counts as `multiChoice`, its choices in `choicesCarried`: the first
+ * was read, and its usage, which covers the whole reply, is counted once. These fields are present only when non-zero.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 /** Tokens one call, item or run spent (also the `tokens` field of results.jsonl). */
@@ -29,6 +31,13 @@ export interface TokenUsage {
   filtered?: number;
   /** Calls whose endpoint reported only `total_tokens` (no prompt/completion split): their tokens are in `total`, not in input/output. */
   totalOnly?: number;
+  /**
+   * Replies that carried more than one choice (a server that ignores `n`, or sends several when
+   * n = 1 was asked): the first choice was read, the others were not. Cache hits included.
+   */
+  multiChoice?: number;
+  /** The choices those replies carried in all (`multiChoice` replies, each with two or more). */
+  choicesCarried?: number;
   /**
    * Requests still in flight when their item ended (a sibling call failed it), cut off: recorded
    * `abandoned` in llm/<item>.jsonl, not in `calls`, and what the endpoint spent on them is in no
@@ -67,6 +76,8 @@ export interface UsageDelta {
   filtered?: boolean;
   /** The endpoint reported only this total for the reply (no prompt/completion split). */
   totalOnly?: number;
+  /** The choices the reply carried, when more than one (only the first was read). */
+  choices?: number;
   /** A cache hit an earlier attempt of this run paid for: the tokens it then spent. */
   earlierAttempt?: number;
 }
@@ -74,7 +85,7 @@ export interface UsageDelta {
 /** The optional counters of TokenUsage a reply adds to; absent when 0. */
 const COUNTERS = ['unreported', 'cutShort', 'filtered', 'totalOnly'] as const;
 /** The optional counters addUsage sums: those and the requests cut off or refused (counted by the runner, not by a reply). */
-const SUMMED = [...COUNTERS, 'abandoned', 'refused', 'earlierAttempts'] as const;
+const SUMMED = [...COUNTERS, 'multiChoice', 'choicesCarried', 'abandoned', 'refused', 'earlierAttempts'] as const;
 
 export const emptyUsage = (): TokenUsage => ({ input: 0, output: 0, total: 0, calls: 0, cached: 0 });
 
@@ -105,6 +116,10 @@ export class UsageMeter {
     for (let m: UsageMeter | undefined = this; m; m = m.parent) {
       m.u.calls += 1;
       for (const k of COUNTERS) if (d[k]) m.u[k] = (m.u[k] ?? 0) + 1;
+      if (d.choices && d.choices > 1) {
+        m.u.multiChoice = (m.u.multiChoice ?? 0) + 1;
+        m.u.choicesCarried = (m.u.choicesCarried ?? 0) + d.choices;
+      }
       if (d.cached) {
         m.u.cached += 1;
         if (d.earlierAttempt) m.u.earlierAttempts = (m.u.earlierAttempts ?? 0) + d.earlierAttempt;

@@ -60,6 +60,10 @@ export interface ScriptReply {
   forcedCallId?: string;
   /** The `model` the completion names (default: the model asked, as a server that serves it does; a proxy routing elsewhere names another). */
   replyModel?: string;
+  /** Send this many choices (a server that ignores `n`): the first as scripted, each other with its content followed by ` (choice <i>)`. */
+  choices?: number;
+  /** The completion's `system_fingerprint` (default: none, as many servers send). */
+  systemFingerprint?: string;
 }
 
 export type ScriptStep = ScriptReply;
@@ -240,14 +244,17 @@ function completionBody(req: RecordedRequest, reply: ScriptReply) {
       object: 'chat.completion',
       created: 1_700_000_000,
       model: reply.replyModel ?? req.body?.model ?? 'scripted',
-      choices: [
-        {
-          index: 0,
-          message: { role: 'assistant', content, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
-          finish_reason: reply.finishReason ?? (toolCalls.length ? 'tool_calls' : 'stop'),
-          logprobs: null,
+      ...(reply.systemFingerprint ? { system_fingerprint: reply.systemFingerprint } : {}),
+      choices: Array.from({ length: Math.max(1, reply.choices ?? 1) }, (_, i) => ({
+        index: i,
+        message: {
+          role: 'assistant',
+          content: i && content !== null ? `${content} (choice ${i})` : content,
+          ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
         },
-      ],
+        finish_reason: reply.finishReason ?? (toolCalls.length ? 'tool_calls' : 'stop'),
+        logprobs: null,
+      })),
       ...(reply.rawUsage
         ? { usage: reply.rawUsage }
         : reply.usage === null

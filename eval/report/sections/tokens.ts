@@ -1,5 +1,5 @@
 /** Token usage summed from results (input/output tokens actually sent to the endpoint; cache hits counted apart). */
-import { cacheHitsText, cutOffText, refusedText } from '../../run-counts.js';
+import { cacheHitsText, cutOffText, multiChoiceText, refusedText } from '../../run-counts.js';
 import { num, table } from '../format.js';
 import type { SectionBuilder } from '../types.js';
 
@@ -16,18 +16,21 @@ export const tokensSection: SectionBuilder = (run) => {
     cutShort: 0,
     filtered: 0,
     totalOnly: 0,
+    multiChoice: 0,
+    choicesCarried: 0,
     abandoned: 0,
     refused: 0,
     earlierAttempts: 0,
   };
   for (const r of withTokens) for (const k of Object.keys(t) as (keyof typeof t)[]) t[k] += r.tokens![k] ?? 0;
-  const { unreported, cutShort, filtered, totalOnly, abandoned, refused, earlierAttempts, ...sums } = t;
+  const { unreported, cutShort, filtered, totalOnly, multiChoice, choicesCarried, abandoned, refused, earlierAttempts, ...sums } = t;
   const counted = {
     ...sums,
     ...(unreported ? { unreported } : {}),
     ...(cutShort ? { cutShort } : {}),
     ...(filtered ? { filtered } : {}),
     ...(totalOnly ? { totalOnly } : {}),
+    ...(multiChoice ? { multiChoice, choicesCarried } : {}),
     ...(abandoned ? { abandoned } : {}),
     ...(refused ? { refused } : {}),
     ...(earlierAttempts ? { earlierAttempts } : {}),
@@ -49,6 +52,7 @@ export const tokensSection: SectionBuilder = (run) => {
   if (t.cutShort) rows.push(['replies cut short (finish_reason "length")', num(t.cutShort), num(t.cutShort / n, 2)]);
   if (t.totalOnly) rows.push(['calls with only a total (no input/output split; in total)', num(t.totalOnly), num(t.totalOnly / n, 2)]);
   if (t.filtered) rows.push(['replies stopped by the content filter (finish_reason "content_filter")', num(t.filtered), num(t.filtered / n, 2)]);
+  if (t.multiChoice) rows.push(['replies with more than one choice (the first used)', num(t.multiChoice), num(t.multiChoice / n, 2)]);
   if (t.abandoned) rows.push(['requests cut off when their item ended (usage in no total)', num(t.abandoned), num(t.abandoned / n, 2)]);
   if (t.refused) rows.push(['requests refused (an error after retries; not in LLM calls)', num(t.refused), num(t.refused / n, 2)]);
   if (t.earlierAttempts)
@@ -100,6 +104,11 @@ export const tokensSection: SectionBuilder = (run) => {
     ...(t.cutShort
       ? [
           `**${num(t.cutShort)} ${t.cutShort === 1 ? 'reply was' : 'replies were'} cut short at the token limit** (finish_reason "length"): their answers may be truncated; raise llm.maxTokens (LEXCASE_LLM_MAX_TOKENS) and rerun.`,
+        ]
+      : []),
+    ...(t.multiChoice
+      ? [
+          `**${multiChoiceText(t.multiChoice, t.choicesCarried)}**: the endpoint ignored \`n\` (lexcase asks for one choice) and sent several; each reply's usage, which covers all its choices, is counted once.`,
         ]
       : []),
     ...(t.filtered
