@@ -55,6 +55,8 @@ export const resultRecordSchema = z.object({
   repairs: z.record(z.string(), z.number().int().nonnegative()).optional(),
   /** Replies that named a model other than the one asked, by that name (eval/reply-models.ts). */
   replyModels: z.record(z.string(), z.number().int().nonnegative()).optional(),
+  /** Replies by the system_fingerprint they carried (eval/reply-fingerprints.ts). */
+  replyFingerprints: z.record(z.string(), z.number().int().nonnegative()).optional(),
   /** Failed attempts a retry replaced, and the tokens they spent (not in `tokens`). */
   replacedAttempts: z.object({ attempts: z.number().int().positive(), tokens: tokenUsageSchema }).optional(),
 });

@@ -58,6 +58,7 @@ import { addUsage, emptyUsage, UsageMeter, withUsageScope, type TokenUsage } fro
 import { ExchangeLog, ItemEndedError, withExchangeLog, type Exchange } from '../core/llm/record-replay.js';
 import { RepairTally, withRepairTally } from '../core/llm/bound-repair.js';
 import { REPLY_READING } from '../core/llm/reply-reading.js';
+import { replyFingerprints } from './reply-fingerprints.js';
 import { replyModels } from './reply-models.js';
 import { readExchanges, replayInfo, writeExchanges, writeModelSettings, type ReplayInfo } from './llm-exchanges.js';
 import { log } from '../core/log.js';
@@ -339,6 +340,7 @@ async function runLocked<Item extends { id: string }>(
   const repairedTotal = new Map<string, number>();
   // replies this attempt's items got that named a model other than the one asked (eval/reply-models.ts)
   const replyModelTotal = new Map<string, number>();
+  const fingerprintTotal = new Map<string, number>();
   // The first write of the run dir that failed: the run stops (no item starts after it; items in flight are aborted).
   let writeError: unknown;
   // Stops the run from inside (a setup error, a failed write); items get it with the caller's signal.
@@ -521,6 +523,8 @@ async function runLocked<Item extends { id: string }>(
     const checksum = checksumOf?.(item);
     const answeredBy = replyModels(cut.exchanges);
     if (answeredBy) for (const [m, n] of Object.entries(answeredBy)) replyModelTotal.set(m, (replyModelTotal.get(m) ?? 0) + n);
+    const fingerprints = replyFingerprints(cut.exchanges);
+    if (fingerprints) for (const [f, n] of Object.entries(fingerprints)) fingerprintTotal.set(f, (fingerprintTotal.get(f) ?? 0) + n);
     const record: ResultRecord = {
       id: item.id,
       prediction,
@@ -535,6 +539,7 @@ async function runLocked<Item extends { id: string }>(
       ...(stepFailures ? { stepFailures } : {}),
       ...(repairs ? { repairs } : {}),
       ...(answeredBy ? { replyModels: answeredBy } : {}),
+      ...(fingerprints ? { replyFingerprints: fingerprints } : {}),
       ...(replacedAttempts ? { replacedAttempts } : {}),
     };
     const trace = {
@@ -603,6 +608,15 @@ async function runLocked<Item extends { id: string }>(
         .join(
           ', ',
         )} — a proxy or router answered with another model (or the provider named its snapshot); counted in results.jsonl ("replyModels") and report.md`,
+    );
+  if (fingerprintTotal.size > 1)
+    log.warn(
+      `replies carried ${fingerprintTotal.size} system_fingerprints: ${[...fingerprintTotal]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([f, n]) => `${f} ×${n}`)
+        .join(
+          ', ',
+        )} — the endpoint's backend configuration changed during the run (a seed may not reproduce its replies); counted in results.jsonl ("replyFingerprints") and report.md`,
     );
   if (repairedTotal.size) {
     const n = [...repairedTotal.values()].reduce((a, b) => a + b, 0);

@@ -66,6 +66,8 @@ export interface ResultRecord {
   repairs?: Record<string, number>;
   /** Replies that named a model other than the one asked, by that name (eval/reply-models.ts); absent when none. */
   replyModels?: Record<string, number>;
+  /** Replies by the system_fingerprint they carried (eval/reply-fingerprints.ts); absent when none carried one. */
+  replyFingerprints?: Record<string, number>;
   /**
    * Failed attempts of this item that a retry replaced (their lines are gone from results.jsonl):
    * how many, and the tokens they spent — not in `tokens`, which is this attempt's.

@@ -1,6 +1,7 @@
 /** Run header: what was run, on what (the LLM settings included: llm-fields.ts), with which seed/code/data. */
 import { llmFields } from '../llm-fields.js';
 import type { RunData, SectionBuilder } from '../types.js';
+import { replyFingerprintsOf, replyFingerprintsText } from '../../reply-fingerprints.js';
 import { replyModelsText } from '../../reply-models.js';
 
 /** The shards a merged run came from: each one's items, code and resumes. */
@@ -47,6 +48,15 @@ export const summarySection: SectionBuilder = (run) => {
     ...llmFields(c),
     // the model asked is the config's; replies that named another (a proxy routing elsewhere) are said beside it
     ...(replyModelsText(run.results) ? [['replies named another model', replyModelsText(run.results)] as [string, unknown]] : []),
+    // a system_fingerprint that changed during the run: the backend's configuration changed under it
+    ...(replyFingerprintsText(run.results)
+      ? [
+          [
+            `replies carried ${replyFingerprintsOf(run.results).fingerprints.length} system_fingerprints`,
+            `${replyFingerprintsText(run.results)} — the endpoint's backend configuration changed during the run`,
+          ] as [string, unknown],
+        ]
+      : []),
     ['seed', run.config.seed],
     ['items in results', run.results.length],
     ['items planned', p.items],
@@ -66,6 +76,7 @@ export const summarySection: SectionBuilder = (run) => {
         ] as [string, unknown],
     ),
   ];
+  const fingerprints = replyFingerprintsOf(run.results).fingerprints;
   const markdown = fields.map(([k, v]) => `- **${k}**: ${Array.isArray(v) ? v.join(', ') : String(v)}`).join('\n');
   return {
     id: 'summary',
@@ -76,6 +87,7 @@ export const summarySection: SectionBuilder = (run) => {
       seed: run.config.seed,
       provenance: p,
       resumes: run.config.resumes ?? [],
+      ...(fingerprints.length ? { systemFingerprints: Object.fromEntries(fingerprints) } : {}),
       ...(run.config.structuredOutputSwitches ? { structuredOutputSwitches: run.config.structuredOutputSwitches } : {}),
       ...(run.config.mergedFrom ? { mergedFrom: run.config.mergedFrom } : {}),
       ...(run.config.mergeWarnings ? { mergeWarnings: run.config.mergeWarnings } : {}),
