@@ -13,6 +13,9 @@
  * - the judge's checklist (mean items ticked, of 5) and debater forfeits;
  * - consistency across seeds (seedConsistency): over the items every run answered, the mean share
  *   of run pairs with the same prediction, and the share of items where all runs agree.
+ * - the replies that named a model other than the one asked (eval/reply-models.ts) and, when the
+ *   replies carried more than one, their system_fingerprints (eval/reply-fingerprints.ts), as
+ *   report.md's Run section says them (before, mad-metrics.md said neither).
  * Paired comparisons between runs are `lexcase compare` (eval/report/compare.ts).
  */
 import { errors } from '../../core/errors.js';
@@ -21,6 +24,8 @@ import { figureText, methodLabel, proportionInterval, type Interval } from '../.
 import type { ResultRecord } from '../../eval/types.js';
 import { roundIntervals } from '../../eval/plots/round-accuracy.js';
 import { table } from '../../eval/report/format.js';
+import { replyFingerprintsOf, replyFingerprintsText } from '../../eval/reply-fingerprints.js';
+import { replyModelsOf, replyModelsText } from '../../eval/reply-models.js';
 import { goldAbsentFor, goldCoverage, goldCoverageNote, NO_GOLD_IN_INDEX, type GoldCoverage } from '../../eval/gold-in-index.js';
 
 export interface MeanOf {
@@ -51,6 +56,10 @@ export interface MadMetrics {
   forfeits: MeanOf;
   /** With --judge-each-round: accuracy of the judge's verdict after each round, with 95% Wilson intervals. */
   byRound: { round: number; accuracy: Interval }[];
+  /** Replies that named a model other than the one asked, by name, and the LLM calls they are of (absent when none did). */
+  replyModels?: { models: Record<string, number>; calls: number; text: string };
+  /** Replies by system_fingerprint, when they carried more than one (absent otherwise). */
+  systemFingerprints?: { fingerprints: Record<string, number>; calls: number; text: string };
 }
 
 export function meanOfMetric(results: readonly ResultRecord[], key: string): MeanOf {
@@ -93,6 +102,18 @@ export function madMetrics(results: readonly ResultRecord[], _seed = 13): MadMet
     checklist: meanOfMetric(results, 'checklist'),
     forfeits: meanOfMetric(results, 'forfeits'),
     byRound: roundIntervals(results),
+    ...replyFields(results),
+  };
+}
+
+/** The replyModels / systemFingerprints fields of MadMetrics: present only when there is something to say. */
+function replyFields(results: readonly ResultRecord[]): Pick<MadMetrics, 'replyModels' | 'systemFingerprints'> {
+  const models = replyModelsOf(results);
+  const fps = replyFingerprintsOf(results);
+  const fpText = replyFingerprintsText(results);
+  return {
+    ...(models.models.length ? { replyModels: { models: Object.fromEntries(models.models), calls: models.calls, text: replyModelsText(results) } } : {}),
+    ...(fpText ? { systemFingerprints: { fingerprints: Object.fromEntries(fps.fingerprints), calls: fps.calls, text: fpText } } : {}),
   };
 }
 
@@ -169,6 +190,13 @@ export function madMetricsMarkdown(m: MadMetrics, title = 'MAD metrics'): string
     '',
     `Accuracy: ${figureText(a, 'percent')} ${methodLabel(a)}, n = ${m.items}, failed ${m.failed}`,
     '',
+    ...(m.replyModels ? [`Replies named another model: ${m.replyModels.text}`, ''] : []),
+    ...(m.systemFingerprints
+      ? [
+          `Replies carried ${Object.keys(m.systemFingerprints.fingerprints).length} system_fingerprints: ${m.systemFingerprints.text} — the endpoint's backend configuration changed during the run`,
+          '',
+        ]
+      : []),
     ...(m.failed
       ? [
           `Answer citations are over the ${m.answered} answered of ${m.items} items (the ${m.failed} failed have no answer); gold passage in the evidence, checklist and forfeits over every item that records them.`,

@@ -304,6 +304,33 @@ describe('lexcase run mad', () => {
     ]);
   }, 60_000);
 
+  it('mad-metrics.md says which replies named another model and that the system_fingerprint changed, as report.md does (before: neither line)', async () => {
+    // a router that answers with a smaller model, whose backend is reconfigured after the first request
+    const routed = await startScriptedServer((req, i) => ({
+      ...script(req),
+      replyModel: 'llama-3.1-8b-instruct',
+      systemFingerprint: i === 0 ? 'fp_44709d6fcb' : 'fp_b28b39ffa8',
+    }));
+    try {
+      noLlm();
+      vi.stubEnv('LEXCASE_LLM_BASE_URL', routed.url);
+      vi.stubEnv('LEXCASE_LLM_MODEL', 'scripted');
+      const runDir = join(dir, 'routed');
+      const r = await cli('run', 'mad', '--system', 'single-rag', '--index', index, '--limit', '2', '-k', '2', '--run-dir', runDir, '--no-cache');
+      expect(r.code, r.stderr).toBe(0);
+      const md = readFileSync(join(runDir, 'mad-metrics.md'), 'utf8');
+      expect(md).toContain('Replies named another model: llama-3.1-8b-instruct (2 of 2 LLM calls)');
+      expect(md).toContain(
+        "Replies carried 2 system_fingerprints: fp_44709d6fcb (1 of 2 LLM calls), fp_b28b39ffa8 (1 of 2 LLM calls) — the endpoint's backend configuration changed during the run",
+      );
+      const json = JSON.parse(readFileSync(join(runDir, 'mad-metrics.json'), 'utf8'));
+      expect(json.replyModels).toMatchObject({ models: { 'llama-3.1-8b-instruct': 2 }, calls: 2 });
+      expect(json.systemFingerprints).toMatchObject({ fingerprints: { fp_44709d6fcb: 1, fp_b28b39ffa8: 1 }, calls: 2 });
+    } finally {
+      await routed.close();
+    }
+  }, 60_000);
+
   it('MMLU-Pro law: one debater per option (up to 10)', async () => {
     useScriptedLlm();
     const q = (await loadQuestions('mmlu_pro_law', 'val'))[0];
