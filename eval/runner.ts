@@ -38,7 +38,9 @@
  * is served from its recorded exchanges, its `ms` is the recorded one (a replay's own time says
  * nothing), results.jsonl keeps the recorded order, and a seed or config that differs from the
  * recording's, or a request it does not hold, stops the run: a replay reproduces results.jsonl
- * byte for byte or fails.
+ * byte for byte or fails — except token counts the recording's lexcase read otherwise (a server
+ * reporting only total_tokens, a content filter), which are this version's and warned about
+ * (eval/replay-token-diff.ts).
  *
  * A write of the run dir that fails (a full disk: ENOSPC; EDQUOT, EROFS, EIO, EFBIG) stops the run:
  * no item starts after it, items in flight are aborted and not recorded (no LLM request is made
@@ -59,6 +61,7 @@ import { ExchangeLog, ItemEndedError, withExchangeLog, type Exchange } from '../
 import { RepairTally, withRepairTally } from '../core/llm/bound-repair.js';
 import { REPLY_READING } from '../core/llm/reply-reading.js';
 import { replyFingerprints } from './reply-fingerprints.js';
+import { replayTokenDiffText, tokenDiff } from './replay-token-diff.js';
 import { replyModels } from './reply-models.js';
 import { readExchanges, replayInfo, writeExchanges, writeModelSettings, type ReplayInfo } from './llm-exchanges.js';
 import { log } from '../core/log.js';
@@ -341,6 +344,9 @@ async function runLocked<Item extends { id: string }>(
   // replies this attempt's items got that named a model other than the one asked (eval/reply-models.ts)
   const replyModelTotal = new Map<string, number>();
   const fingerprintTotal = new Map<string, number>();
+  // a replay: the items whose token counts differ from the recording's (eval/replay-token-diff.ts), and how many were replayed
+  const replayTokenDiffs = new Map<string, string>();
+  let replayedItems = 0;
   // The first write of the run dir that failed: the run stops (no item starts after it; items in flight are aborted).
   let writeError: unknown;
   // Stops the run from inside (a setup error, a failed write); items get it with the caller's signal.
@@ -513,6 +519,11 @@ async function runLocked<Item extends { id: string }>(
   ): Promise<void> => {
     const ms = replay?.recorded.get(item.id)?.ms ?? Math.round(performance.now() - t0);
     const { tokens } = cut;
+    if (replay?.recorded.has(item.id)) {
+      replayedItems++;
+      const diff = tokenDiff(replay.recorded.get(item.id)?.tokens, tokens);
+      if (diff) replayTokenDiffs.set(item.id, diff);
+    }
     if (cut.exchanges.length) await writeExchanges(runDir, item.id, cut.exchanges);
     const error = outcome.error ? withoutTroubleshootingUrl(outcome.error) : undefined;
     const prediction = outcome.error ? (outcome.prediction ?? null) : outcome.prediction;
@@ -630,6 +641,7 @@ async function runLocked<Item extends { id: string }>(
     );
   }
   const replayed = llmInit ? await llmInit : undefined;
+  if (replayed && replayTokenDiffs.size) log.warn(replayTokenDiffText(replayTokenDiffs, replayedItems, replayed.dir));
   if (replayed) {
     // the recorded order (items run concurrently finish in any order)
     const pos = new Map(replayed.order.map((id, i) => [id, i]));
