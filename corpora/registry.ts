@@ -9,8 +9,9 @@
  */
 import { createHash } from 'node:crypto';
 import { lstat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { errors } from '../core/errors.js';
+import { PACKAGE_ROOT } from '../core/version.js';
 import { openBytes, assertReadableFile } from './read-lines.js';
 import { loadJsonlPassages, readJsonl } from './jsonl.js';
 import { loadPassageFile, noPassageFile, resolvePassageFile, type FileLoadOptions } from './load-passages.js';
@@ -139,4 +140,32 @@ export async function datasetChecksum(nameOrFile: string): Promise<string> {
   const h = createHash('sha256');
   files.forEach((f, i) => h.update(`${sums[i]}  ${f.slice(DATA_DIR.length + 1)}\n`));
   return h.digest('hex');
+}
+
+/**
+ * The file a dataset's questions were read from, as config.json's `dataFiles.<split>` records it
+ * (the pattern of corpora/legalbench.ts `legalBenchFileRecord`): the dataset and split, where it was
+ * found (`bundled`, or `file` for LoadQuestionsOptions.file), its path (relative to the package for
+ * the bundled copy) and the sha256 of its content, decompressed when .gz (corpora/data/SHA256SUMS's).
+ * CASE and MAD runs recorded the Bar Exam QA questions only by their item checksums before.
+ */
+export interface DatasetFileRecord {
+  dataset: string;
+  split: string;
+  source: 'bundled' | 'file';
+  file: string;
+  sha256: string;
+}
+
+export async function datasetFileRecord(dataset: string, split: Split, opts: Pick<LoadQuestionsOptions, 'file'> = {}): Promise<DatasetFileRecord> {
+  const info = datasetInfo(dataset);
+  const file = opts.file ?? join(DATA_DIR, info.file);
+  const source = opts.file ? 'file' : 'bundled';
+  return {
+    dataset,
+    split,
+    source,
+    file: source === 'bundled' ? relative(PACKAGE_ROOT, file).split(sep).join('/') : resolve(file),
+    sha256: await fileChecksum(file),
+  };
 }

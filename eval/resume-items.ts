@@ -51,7 +51,7 @@ export function assertSameItems(runDir: string, recorded: Iterable<{ id: string 
     );
 }
 
-type DataFile = { task?: string; split?: string; source?: string; file?: string; sha256?: string };
+type DataFile = { task?: string; dataset?: string; split?: string; source?: string; file?: string; sha256?: string };
 const isDataFiles = (v: unknown): v is Record<string, DataFile> => !!v && typeof v === 'object' && !Array.isArray(v);
 const where = (f: DataFile | undefined) => (f ? `${f.source ?? '?'} ${f.file ?? '?'} (sha256 ${f.sha256?.slice(0, 16) ?? '?'}…)` : 'no file');
 
@@ -67,7 +67,7 @@ export function assertSameDataFiles(runDir: string, recorded: unknown, current: 
   for (const k of new Set([...Object.keys(recorded), ...Object.keys(current)])) {
     const [was, now] = [recorded[k], current[k]];
     if (was?.sha256 !== now?.sha256) {
-      const what = `${(was ?? now)?.task ?? ''} ${k}`.trim();
+      const what = `${(was ?? now)?.task ?? (was ?? now)?.dataset ?? ''} ${k}`.trim();
       throw errors.runInvalid(runDir, `read ${what} from ${where(was)}, the command now reads ${where(now)}: another data file (its sha256 differs); ${HOW}`);
     }
     if (was && now && (was.source !== now.source || was.file !== now.file))

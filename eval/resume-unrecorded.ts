@@ -55,8 +55,9 @@
  *                 replay (eval/llm-exchanges.ts) and a merge (eval/reproduce/merge.ts) refuse an
  *                 unrecorded one too
  *   dataFiles     the LegalBench files a run read, by split: where each was found (--data,
- *                 $LEXCASE_LEGALBENCH_DIR, bundled), its path and sha256 (corpora/legalbench.ts); runs
- *                 before it recorded none, so which copy their earlier items read is unknown
+ *                 $LEXCASE_LEGALBENCH_DIR, bundled), its path and sha256 (corpora/legalbench.ts), and
+ *                 CASE's and MAD's dataset file (corpora/registry.ts datasetFileRecord); runs before
+ *                 it recorded none, so which copy their earlier items read is unknown
  *   replyReading  how an LLM run reads replies (core/llm/reply-reading.ts): a reasoning
  *                 model's `<think>` block is dropped before the answer is parsed; an older lexcase
  *                 parsed a draft object inside it as the answer, so its earlier items may differ

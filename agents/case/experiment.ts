@@ -6,7 +6,7 @@
  */
 import { join, resolve } from 'node:path';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { loadQuestionsLimited } from '../../corpora/registry.js';
+import { datasetFileRecord, loadQuestionsLimited } from '../../corpora/registry.js';
 import type { Question, Split } from '../../corpora/types.js';
 import { writeReport } from '../../eval/report/write-report.js';
 import { SEED } from '../../eval/stats/settings.js';
@@ -162,6 +162,8 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
       split: o.split,
       splitSeed: o.splitSeed ?? 13,
       limit: o.limit ?? null,
+      // the questions' file and its sha256, as LegalBench runs record theirs (eval/resume-items.ts checks it on resume)
+      dataFiles: { [o.split]: await datasetFileRecord(o.dataset, o.split) },
       index: resolve(o.index),
       indexContent: indexContent(idx.manifest),
       retrievers: Object.keys(idx.retrievers),

@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { loadQuestionsLimited } from '../../corpora/registry.js';
+import { datasetFileRecord, loadQuestionsLimited } from '../../corpora/registry.js';
 import type { Question, Split } from '../../corpora/types.js';
 import { writeJsonAtomic } from '../../eval/run-dir.js';
 import { contextFrom, runExperiment, type RunProgress } from '../../eval/runner.js';
@@ -117,6 +117,8 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
       split: o.split,
       splitSeed: o.splitSeed ?? 13,
       limit: o.limit ?? null,
+      // the questions' file and its sha256, as LegalBench runs record theirs (eval/resume-items.ts checks it on resume)
+      dataFiles: { [o.split]: await datasetFileRecord(o.dataset, o.split) },
       index: resolve(o.index),
       indexContent: indexContent(idx.manifest),
       model: o.model ?? null,

@@ -27,16 +27,20 @@ function gitShaText(p: RunData['config']['provenance']): string {
 }
 
 /**
- * The data files the run read (config.json `dataFiles`, by split: LegalBench's, corpora/legalbench.ts):
+ * The data files the run read (config.json `dataFiles`, by split: LegalBench's, corpora/legalbench.ts;
+ * CASE's and MAD's dataset file, corpora/registry.ts datasetFileRecord):
  * "data file (test)": "hearsay test: bundled corpora/data/legalbench/hearsay.test.jsonl, sha256 …" —
  * $LEXCASE_LEGALBENCH_DIR is read before the bundled copy, so this says which one the items came from.
  */
 function dataFileFields(files: unknown): [string, unknown][] {
   if (!files || typeof files !== 'object' || Array.isArray(files)) return [];
-  return Object.entries(files as Record<string, { task?: string; split?: string; source?: string; file?: string; sha256?: string }>).map(([split, f]) => [
-    `data file (${split})`,
-    `${f?.task ? `${f.task} ${f.split ?? split}: ` : ''}${f?.source ?? '?'} ${f?.file ?? '?'}, sha256 ${f?.sha256 ?? '?'}`,
-  ]);
+  return Object.entries(files as Record<string, { task?: string; dataset?: string; split?: string; source?: string; file?: string; sha256?: string }>).map(
+    ([split, f]) => {
+      // a LegalBench task's file, or a dataset's (CASE, MAD: corpora/registry.ts datasetFileRecord)
+      const name = f?.task ?? f?.dataset;
+      return [`data file (${split})`, `${name ? `${name} ${f.split ?? split}: ` : ''}${f?.source ?? '?'} ${f?.file ?? '?'}, sha256 ${f?.sha256 ?? '?'}`];
+    },
+  );
 }
 
 export const summarySection: SectionBuilder = (run) => {

@@ -14,6 +14,7 @@ import { buildIndex } from '../../../indexer/build.js';
 import { closeSparseIndexes } from '../../../retrieval/open.js';
 import { startScriptedServer, type RecordedRequest, type ScriptReply } from '../../../tests/support/scripted-openai-server.js';
 import { runCli } from '../../../tests/support/run-cli.js';
+import { PACKAGE_ROOT } from '../../../core/version.js';
 
 const cli = (...args: string[]) => runCli(args);
 
@@ -86,6 +87,30 @@ describe('lexcase run case --offline', () => {
     const after = lines(join(runDir, 'results.jsonl')).map((l) => JSON.parse(l));
     expect(after.map((x) => x.id).sort()).toEqual(val.map((q) => q.id).sort());
     expect(after.find((x) => x.id === val[0].id)).toEqual(JSON.parse(kept[0])); // kept as it was, not rerun
+  }, 60_000);
+
+  it("records the Bar Exam QA file's path and sha256 in config.json (as LegalBench runs do), said in report.md and checked on resume (before: item checksums only)", async () => {
+    noLlm();
+    const runDir = join(dir, 'run-offline-datafile');
+    const args = ['run', 'case', '--offline', '--index', index, '--limit', '1', '--run-dir', runDir];
+    expect((await cli(...args)).code).toBe(0);
+    // the sha256 corpora/data/SHA256SUMS lists for the file (of its decompressed content)
+    const sums = readFileSync(join(PACKAGE_ROOT, 'corpora', 'data', 'SHA256SUMS'), 'utf8');
+    const sha256 = /^([0-9a-f]{64}) {2}barexam\/qa\.jsonl\.gz$/m.exec(sums)![1];
+    const cfgFile = join(runDir, 'config.json');
+    const cfg = JSON.parse(readFileSync(cfgFile, 'utf8'));
+    expect(cfg.config.dataFiles).toEqual({ val: { dataset: 'barexam', split: 'val', source: 'bundled', file: 'corpora/data/barexam/qa.jsonl.gz', sha256 } });
+    expect(readFileSync(join(runDir, 'report.md'), 'utf8')).toContain(
+      `- **data file (val)**: barexam val: bundled corpora/data/barexam/qa.jsonl.gz, sha256 ${sha256}`,
+    );
+    // a run dir that read another file (its sha256 differs) is refused on resume, naming both
+    cfg.config.dataFiles.val.sha256 = '0'.repeat(64);
+    writeFileSync(cfgFile, JSON.stringify(cfg));
+    const refused = await cli(...args, '--limit', '2');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `read barexam val from bundled corpora/data/barexam/qa.jsonl.gz (sha256 0000000000000000…), the command now reads bundled corpora/data/barexam/qa.jsonl.gz (sha256 ${sha256.slice(0, 16)}…)`,
+    );
   }, 60_000);
 
   it('without an LLM and without --offline, LLM modes stop at once with how to configure one', async () => {

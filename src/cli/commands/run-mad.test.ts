@@ -15,6 +15,7 @@ import { closeSparseIndexes } from '../../../retrieval/open.js';
 import { briefReply, debaterLetter, humanText, judgeReply, roleOf, roundOf } from '../../../agents/mad/test-support/script.js';
 import { startScriptedServer, type RecordedRequest, type ScriptReply, type ScriptedServer } from '../../../tests/support/scripted-openai-server.js';
 import { runCli } from '../../../tests/support/run-cli.js';
+import { PACKAGE_ROOT } from '../../../core/version.js';
 
 const cli = (...args: string[]) => runCli(args);
 
@@ -329,6 +330,18 @@ describe('lexcase run mad', () => {
     } finally {
       await routed.close();
     }
+  }, 60_000);
+
+  it("records the Bar Exam QA file's path and sha256 in config.json, as LegalBench runs do (before: item checksums only)", async () => {
+    useScriptedLlm();
+    const runDir = join(dir, 'datafile');
+    const r = await cli('run', 'mad', '--system', 'single-rag', '--index', index, '--limit', '1', '-k', '2', '--run-dir', runDir, '--no-cache');
+    expect(r.code, r.stderr).toBe(0);
+    const files = JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8')).config.dataFiles;
+    expect(files).toEqual({
+      val: { dataset: 'barexam', split: 'val', source: 'bundled', file: 'corpora/data/barexam/qa.jsonl.gz', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    });
+    expect(readFileSync(join(PACKAGE_ROOT, 'corpora', 'data', 'SHA256SUMS'), 'utf8')).toContain(`${files.val.sha256}  barexam/qa.jsonl.gz`);
   }, 60_000);
 
   it('MMLU-Pro law: one debater per option (up to 10)', async () => {
