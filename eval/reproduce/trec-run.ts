@@ -6,8 +6,10 @@
  * without any hit is skipped, as trec_eval skips it without -c; table.ts names such topics beside the
  * cell's n and in the table's notes).
  *
- *   <repro dir>/collections/<collection>-<analyzer>/   the index (reused while the data's checksums match,
- *                                                      recorded beside it in <collection>-<analyzer>.data.json)
+ *   <repro dir>/collections/<collection>-<analyzer>/   the index (reused while the data's checksums, the
+ *                                                      analyzer, the index format and the lexcase version
+ *                                                      that built it match, recorded beside it in
+ *                                                      <collection>-<analyzer>.data.json; else rebuilt, saying why)
  *   <run dir>/run.txt                                  the TREC run, for trec_eval
  *
  * Collections: `cacm` (corpora/cacm.ts). Run args: collection, method (bm25 | qld), analyzer
@@ -26,6 +28,8 @@ import { log } from '../../core/log.js';
 import { resolveAnalyzerConfig } from '../../indexer/analyzer.js';
 import { buildIndex } from '../../indexer/build.js';
 import type { AnalyzerConfig } from '../../indexer/manifest.js';
+import { MANIFEST_FORMAT, MANIFEST_VERSION } from '../../indexer/manifest-format.js';
+import { VERSION } from '../../core/version.js';
 import { openRetriever } from '../../retrieval/open.js';
 import { rm3Params, withRm3Ties } from '../../retrieval/rm3-params.js';
 import { applyTies, type TieMode } from '../trec/anserini-ties.js';
@@ -97,8 +101,12 @@ async function collectionIndex(
   const name = `${o.collection}-${analyzer.preset ?? 'lexcase'}`;
   const dir = join(o.reproDir, 'collections', name);
   const stamp = `${dir}.data.json`;
-  const want = JSON.stringify({ checksums, analyzer });
-  if (existsSync(join(dir, 'manifest.json')) && existsSync(stamp) && (await readFile(stamp, 'utf8')) === want) return dir;
+  // the data, the analyzer, and the index format and lexcase that build it: an index an older lexcase built is rebuilt, not reused
+  const index = { format: MANIFEST_FORMAT, version: MANIFEST_VERSION, lexcaseVersion: VERSION };
+  const want = JSON.stringify({ checksums, analyzer, index });
+  const stale = await staleIndex(dir, stamp, want, index);
+  if (!stale) return dir;
+  if (stale !== 'absent') log.info(`${o.collection}: rebuilding ${dir}: ${stale}`);
   const docs = c.documents(files);
   log.info(`${o.collection}: indexing ${docs.length.toLocaleString('en-US')} documents (analyzer ${analyzer.preset ?? 'lexcase'}) into ${dir}`);
   await rm(dir, { recursive: true, force: true });
@@ -110,6 +118,42 @@ async function collectionIndex(
   await buildIndex(passages(), { out: dir, corpusName: o.collection, workers: 0, analyzer, methods: ['bm25', 'qld'] });
   await writeFile(stamp, want);
   return dir;
+}
+
+/**
+ * Why the collection's index in `dir` cannot be reused: 'absent' (none yet), what differs (its stamp
+ * records other data or another analyzer; it was built by another lexcase or index format: its stamp
+ * or its manifest.json says so — before, a stamp of the data and analyzer alone let an index an older
+ * lexcase built be reused), or undefined when it can.
+ */
+async function staleIndex(
+  dir: string,
+  stamp: string,
+  want: string,
+  index: { format: string; version: number; lexcaseVersion: string },
+): Promise<string | undefined> {
+  if (!existsSync(join(dir, 'manifest.json')) || !existsSync(stamp)) return 'absent';
+  let m: { format?: unknown; version?: unknown; lexcaseVersion?: unknown } = {};
+  try {
+    m = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+  } catch {
+    return 'its manifest.json is not JSON';
+  }
+  const built = `built by lexcase ${String(m.lexcaseVersion ?? '?')} (${String(m.format ?? '?')} v${String(m.version ?? '?')})`;
+  const now = `this is lexcase ${index.lexcaseVersion} (${index.format} v${index.version})`;
+  if (m.format !== index.format || m.version !== index.version || m.lexcaseVersion !== index.lexcaseVersion) return `it was ${built}; ${now}`;
+  const had = await readFile(stamp, 'utf8');
+  if (had === want) return undefined;
+  const recorded = (() => {
+    try {
+      return JSON.parse(had) as { index?: unknown };
+    } catch {
+      return {};
+    }
+  })();
+  return recorded.index === undefined
+    ? `its stamp records the data and analyzer but not the lexcase and index format that built it (an older lexcase stamped it); ${now}`
+    : 'its stamp records other data, another analyzer or another lexcase';
 }
 
 export async function runTrecGridRun(o: TrecRunOptions): Promise<RunExperimentResult> {

@@ -96,6 +96,29 @@ describe('lexcase reproduce anserini-cacm', () => {
     expect(JSON.parse(readFileSync(join(out, 'table.json'), 'utf8')).rows).toEqual(table.rows);
   }, 120_000);
 
+  it('an index another lexcase built (its stamp or manifest naming no or another lexcase and index format) is rebuilt, saying why, not reused (before: reused while the data and analyzer matched)', async () => {
+    const out = join(dir, 'repro-stale');
+    expect((await cli('reproduce', 'anserini-cacm', '--data', data, '--run-dir', out)).code).toBe(0);
+    const manifestFile = join(out, 'collections', 'cacm-lucene', 'manifest.json');
+    const stampFile = join(out, 'collections', 'cacm-lucene.data.json');
+    const stamp = JSON.parse(readFileSync(stampFile, 'utf8'));
+    expect(stamp.index).toMatchObject({ format: 'lexcase-index', version: expect.any(Number), lexcaseVersion: expect.any(String) });
+    // the stamp an older lexcase wrote: the data's checksums and the analyzer only
+    writeFileSync(stampFile, JSON.stringify({ checksums: stamp.checksums, analyzer: stamp.analyzer }));
+    const built = JSON.parse(readFileSync(manifestFile, 'utf8')).createdAt;
+    const again = await cli('reproduce', 'anserini-cacm', '--data', data, '--run-dir', out);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/cacm: rebuilding .*cacm-lucene: its stamp records the data and analyzer but not the lexcase and index format that built it/);
+    expect(JSON.parse(readFileSync(manifestFile, 'utf8')).createdAt).not.toBe(built);
+    // an index whose manifest names another lexcase (an older one's build) is rebuilt too
+    const m = JSON.parse(readFileSync(manifestFile, 'utf8'));
+    writeFileSync(manifestFile, JSON.stringify({ ...m, lexcaseVersion: '0.0.9' }));
+    const third = await cli('reproduce', 'anserini-cacm', '--data', data, '--run-dir', out);
+    expect(third.code, third.stderr).toBe(0);
+    expect(third.stderr).toMatch(/cacm: rebuilding .*cacm-lucene: it was built by lexcase 0\.0\.9 \(lexcase-index v\d+\); this is lexcase /);
+    expect(JSON.parse(readFileSync(manifestFile, 'utf8')).lexcaseVersion).not.toBe('0.0.9');
+  }, 120_000);
+
   it('its run files are what index build --analyzer lucene + search --topics --scorer lucene --ties anserini write', async () => {
     const docs = join(dir, 'docs.jsonl');
     const { readCacmDocuments, readCacmTopics } = await import('../../../corpora/cacm.js');
