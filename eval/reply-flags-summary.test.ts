@@ -106,6 +106,10 @@ describe('the summary lines of a run whose server sent no usage or cut replies s
     expect(caseLine).toMatch(/^Tokens: 348 total, 116 per question.*; 3 of 3 LLM calls reported only a total \(no input\/output split\)\.$/);
     const t = (await tokensSection(await readRun(runDir), {} as never))!;
     expect(t.json).toMatchObject({ total: 348, calls: 3, totalOnly: 3 });
+    // report.md says what the budget counted (before: a row, and no word on the budget)
+    expect(t.markdown).toContain(
+      "**The endpoint reported only a total for 3 of 3 calls** (total_tokens, no prompt/completion split): their tokens are in total, not in input/output; token budgets (CASE advocates' --max-tokens) counted those totals",
+    );
   });
   it('several choices per reply (a server that ignores n): counted once, said in both lines and report.md (before: nothing said; the first choice read silently)', async () => {
     const { records, line, caseLine, runDir } = await run(() => ({ content: 'C', choices: 2, usage: { prompt_tokens: 100, completion_tokens: 16 } }));

@@ -64,6 +64,31 @@ function advocateReply(req: RecordedRequest): ScriptReply {
 }
 
 describe('CASE against the scripted OpenAI-compatible server', () => {
+  it("a server that reports only total_tokens: the advocates' --max-tokens budget counts each reply's total and stops them where it stops them on a server that splits it (and the trace's stage tallies match)", async () => {
+    /** Three searches then a pick; every reply reports 500 tokens, split 450 + 50 or as a total alone. */
+    const script =
+      (usage: Partial<ScriptReply>) =>
+      (req: RecordedRequest): ScriptReply => {
+        if (isJuror(req)) return { content: JSON.stringify({ reasoning: 'r', vote: 'B' }), ...usage };
+        if (/You searched a legal corpus/.test(text(req))) return { json: instanceOf(requestedSchema(req)), ...usage };
+        const searched = (req.body.messages as { role: string }[]).filter((m) => m.role === 'tool').length;
+        if (searched < 3) return { toolCalls: [{ name: 'bm25_search', args: { query: `witness ${searched}` } }], ...usage };
+        return { content: JSON.stringify({ analysis: 'done', evidence: [{ id: 'p1', justification: 'x' }] }), ...usage };
+      };
+    const advocates = async (usage: Partial<ScriptReply>) => {
+      srv = await startScriptedServer(script(usage));
+      const t = (await createCase()(QUESTION, ctx(srv.url, QUESTION.id, { maxTokens: 800 }))).trace as any;
+      await srv.close();
+      srv = undefined;
+      return { stops: t.advocates.map((a: any) => [a.stop, a.steps, a.tokens]), tokens: t.tokens };
+    };
+    const split = await advocates({ usage: { prompt_tokens: 450, completion_tokens: 50 } });
+    const totalOnly = await advocates({ rawUsage: { total_tokens: 500 } });
+    // 500 + 500 ≥ 800: each advocate stops after its second reply, whichever way the server reports it
+    expect(split.stops.every(([stop, steps]: [string, number]) => stop === 'token-limit' && steps === 2)).toBe(true);
+    expect(totalOnly).toEqual(split);
+  });
+
   it('a rerun answered wholly from the response cache spent 0 tokens in every stage, as the run meter says; its advocates stop where the live run stopped (the token budget counts the conversation)', async () => {
     srv = await startScriptedServer((req) => {
       if (isJuror(req)) return { content: JSON.stringify({ reasoning: 'Step 1: relevance.', vote: 'B' }) };

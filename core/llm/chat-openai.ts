@@ -391,7 +391,7 @@ function usageDelta(result: ChatResult): {
   if (total && !warnedTotalOnly) {
     warnedTotalOnly = true;
     log.warn(
-      'the LLM endpoint reported only total_tokens for a reply (no prompt/completion counts): its total is counted, without an input/output split (tokens.totalOnly in results.jsonl)',
+      "the LLM endpoint reported only total_tokens for a reply (no prompt/completion counts): its total is counted, without an input/output split (tokens.totalOnly in results.jsonl); token budgets (CASE advocates' --max-tokens) count that total",
     );
   }
   return { input, output, ...(unreported ? { unreported: true } : {}), ...(total ? { totalOnly: total } : {}), ...cut, ...choicesOf(result) };

@@ -101,6 +101,11 @@ export const tokensSection: SectionBuilder = (run) => {
           `**The endpoint reported no token usage for ${num(t.unreported)} of ${num(t.calls)} calls**: their tokens are not in input/output/total, so these undercount what was spent, and token budgets (CASE advocates' --max-tokens) could not count them.`,
         ]
       : []),
+    ...(t.totalOnly
+      ? [
+          `**The endpoint reported only a total for ${num(t.totalOnly)} of ${num(t.calls)} calls** (total_tokens, no prompt/completion split): their tokens are in total, not in input/output; token budgets (CASE advocates' --max-tokens) counted those totals, as they count prompt + completion for the other calls.`,
+        ]
+      : []),
     ...(t.cutShort
       ? [
           `**${num(t.cutShort)} ${t.cutShort === 1 ? 'reply was' : 'replies were'} cut short at the token limit** (finish_reason "length"): their answers may be truncated; raise llm.maxTokens (LEXCASE_LLM_MAX_TOKENS) and rerun.`,
