@@ -108,7 +108,7 @@ describe('system registry', () => {
     const s = summarizeEmarRun(emar, { seed: 13 });
     const e = byId(headlineFigures('emar', emar, { config: {}, seed: 13 }));
     expect(e['macro-f1'].estimate).toBeCloseTo(s.macroF1, 12);
-    expect(e.convergence.estimate).toBeCloseTo(s.convergenceRate, 12);
+    expect(e.convergence.estimate).toBeCloseTo(s.convergenceRate!, 12);
     expect(e['macro-f1'].interval).toBe('bootstrap');
     const acal = [...Array(16)].map((_, i) => rec(`a${i}`, i % 4 === 0 ? 'No' : 'Yes', i % 3 === 0 ? 'No' : 'Yes', { converged: i !== 5 }));
     const a = byId(headlineFigures('acal', acal, { config: {}, seed: 13 }));

@@ -41,8 +41,19 @@ describe('EMAR run summary', () => {
   it('prints every rate of its table as the headline prints a proportion (one decimal and %: macro-F1 58.3%, not 58.33)', () => {
     const s = summarizeEmarRun(records, { labels: ['Yes', 'No'] });
     // macro-F1 as the headline prints it: below n = 10 no bootstrap interval, and the header says why
-    expect(emarSummaryMarkdown('hearsay', s)).toMatch(/\| +58\.3% \(n < 10\) \| +57\.1% \| +2\.00 \| +66\.7% \| +66\.7% \| +1 \|$/m);
+    expect(emarSummaryMarkdown('hearsay', s)).toMatch(/\| +58\.3% \(n < 10\) \| +57\.1% \| +3 \| +2\.00 \| +66\.7% \| +66\.7% \| +1 \|$/m);
     expect(emarSummaryMarkdown('hearsay', s)).toMatch(/\| macro-F1 \[no interval: n < 10\] +\|/);
     expect(s.macroF1Ci).toMatchObject({ estimate: s.macroF1, lo: null, hi: null, missing: 'n < 10' });
+  });
+
+  it('gives no recursion figure when every item failed: "– (no answered item)", not a mean depth 0.00 and 0.0% converged', () => {
+    // lexcase run emar against a server that answers every structured request with HTTP 500: 3 of 3 failed
+    const failed = ['0', '1', '2'].map((i) => rec(`hearsay-test-${i}`, null, 'No', undefined, 'LLM_REQUEST_FAILED: HTTP 500'));
+    const s = summarizeEmarRun(failed, { labels: ['Yes', 'No'] });
+    expect(s).toMatchObject({ n: 3, failed: 3, answered: 0, meanDepth: null, convergenceRate: null, partiesAgreeRate: null });
+    const md = emarSummaryMarkdown('hearsay/test', s);
+    // before: "| 0.0% | 0.00 | 0.0% | 0.0% | 3 |" — figures over no item, printed as measured
+    expect(md).toMatch(/\| +0 \| +– \(no answered item\) \| +– \(no answered item\) \| +– \(no answered item\) \| +3 \|$/m);
+    expect(md).toMatch(/\| answered \| mean depth \(answered\) \| converged \(answered\) \| parties agree \(answered\) \|/);
   });
 });

@@ -4,7 +4,10 @@
  * paper's 51.22% / 51.61%) with the 95% Wilson interval of accuracy and the 95% percentile bootstrap
  * interval of macro-F1 (eval/stats: seed 13, 2,000 resamples unless the report is asked for others;
  * none below n = 10), the interval the headline figure prints, plus the recursion's behaviour: mean depth, convergence rate, how often the parties ended in agreement.
- * Failed items count as wrong (prediction null) in accuracy and F1.
+ * Failed items count as wrong (prediction null) in accuracy and F1. The recursion figures are over
+ * the answered items only (a failed item has no recursion to read), `answered` of them: over none
+ * (every item failed) they are null and print "– (no answered item)", as the headline's convergence
+ * figure is "– (no items)", never the 0.00 / 0.0% of an empty set.
  */
 import { correctFlags, failedCount, isFailed } from '../../eval/metrics/failures.js';
 import { figureText, methodLabel, proportionInterval, valueText, type Interval } from '../../eval/stats/index.js';
@@ -21,14 +24,17 @@ export interface EmarSummary {
   /** macro-F1's 95% percentile bootstrap interval over items (eval/metrics/macro.ts `macroScores`; lo/hi null below n = 10). */
   macroF1Ci: Interval;
   microF1: number;
-  meanDepth: number;
-  convergenceRate: number;
-  partiesAgreeRate: number;
+  /** Items that did not fail: the recursion figures below are over these. */
+  answered: number;
+  /** null when no item was answered (every item failed). */
+  meanDepth: number | null;
+  convergenceRate: number | null;
+  partiesAgreeRate: number | null;
 }
 
 export function summarizeEmarRun(records: readonly ResultRecord[], opts: { labels?: readonly string[]; seed?: number; iterations?: number } = {}): EmarSummary {
   const ok = records.filter((r) => !isFailed(r) && r.metrics);
-  const share = (f: (r: ResultRecord) => boolean) => (ok.length ? ok.filter(f).length / ok.length : 0);
+  const share = (f: (r: ResultRecord) => boolean) => (ok.length ? ok.filter(f).length / ok.length : null);
   // macro-F1 under the one rule of eval/metrics/macro.ts (over the dataset's labels: emarLabels), as the headline figure
   const report = macroReport(records, opts.labels);
   // its interval: the headline's bootstrap (records in id order, the given or shared seed and resamples)
@@ -44,7 +50,8 @@ export function summarizeEmarRun(records: readonly ResultRecord[], opts: { label
     macroF1: report.macroF1,
     macroF1Ci,
     microF1: report.microF1,
-    meanDepth: ok.length ? ok.reduce((a, r) => a + Number(r.metrics!.depth ?? 0), 0) / ok.length : 0,
+    answered: ok.length,
+    meanDepth: ok.length ? ok.reduce((a, r) => a + Number(r.metrics!.depth ?? 0), 0) / ok.length : null,
     convergenceRate: share((r) => r.metrics!.converged === true),
     partiesAgreeRate: share((r) => r.metrics!.partiesAgree === true),
   };
@@ -52,6 +59,10 @@ export function summarizeEmarRun(records: readonly ResultRecord[], opts: { label
 
 /** A rate as every surface prints a proportion ("21.5%", eval/stats/format.ts): the headline's macro-F1 is the same text. */
 const pct = (x: number) => valueText(x, 'percent');
+
+/** A recursion figure over the answered items: "–" where there is none. */
+const NO_ANSWERED = '– (no answered item)';
+const recursion = (x: number | null, text: (x: number) => string) => (x === null ? NO_ANSWERED : text(x));
 
 export function emarSummaryMarkdown(dataset: string, s: EmarSummary): string {
   return table(
@@ -61,9 +72,10 @@ export function emarSummaryMarkdown(dataset: string, s: EmarSummary): string {
       `accuracy [${methodLabel(s.accuracyCi)}]`,
       `macro-F1 [${methodLabel(s.macroF1Ci)}]`,
       'micro-F1',
-      'mean depth',
-      'converged',
-      'parties agree',
+      'answered',
+      'mean depth (answered)',
+      'converged (answered)',
+      'parties agree (answered)',
       'failed',
     ],
     [
@@ -73,9 +85,10 @@ export function emarSummaryMarkdown(dataset: string, s: EmarSummary): string {
         figureText(s.accuracyCi, 'percent'),
         figureText(s.macroF1Ci, 'percent'),
         pct(s.microF1),
-        s.meanDepth.toFixed(2),
-        pct(s.convergenceRate),
-        pct(s.partiesAgreeRate),
+        s.answered,
+        recursion(s.meanDepth, (x) => x.toFixed(2)),
+        recursion(s.convergenceRate, pct),
+        recursion(s.partiesAgreeRate, pct),
         s.failed,
       ],
     ],
