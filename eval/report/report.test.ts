@@ -235,13 +235,15 @@ describe('compareRuns', () => {
     expect(c.primary.text.pLine).toContain('; ‡ the 95% interval excludes 0');
   });
 
-  it('a run compared with itself: zero difference, p = 1', async () => {
+  it('a run compared with itself: zero difference, p = 1, and no interval ("no item differs"), not a certain-looking [0.0 pp, 0.0 pp]', async () => {
     const a = await makeRun(
       'same',
       scripted((i) => i % 3 !== 0),
     );
     const c = await compareRuns(a, a, { iterations: 500 });
-    expect(c.primary).toMatchObject({ estimate: 0, lo: 0, hi: 0, p: 1 });
+    // before: lo 0, hi 0 — printed "[0.0 pp, 0.0 pp]" as a 95% interval from 0 discordant pairs
+    expect(c.primary).toMatchObject({ estimate: 0, lo: null, hi: null, missing: 'no item differs', p: 1, aOnly: 0, bOnly: 0 });
+    expect(formatComparison(c)).toMatch(/\| accuracy +\| +20 \| +65\.0% \| +65\.0% \| +0\.0 pp \| +\(no item differs\) \| +1\.000 \| exact McNemar \|/);
   });
 });
 

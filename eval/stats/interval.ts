@@ -5,14 +5,14 @@
 import { bootstrapStatisticCi, canonicalValues } from '../bootstrap.js';
 import { wilsonCi } from '../wilson.js';
 import { INTERVAL_METHOD, type IntervalMethod, type MeasureKind } from './methods.js';
-import { LEVEL, MIN_N, RESAMPLES, SEED, TOO_FEW } from './settings.js';
+import { LEVEL, MIN_N, NO_SPREAD, noSpread, RESAMPLES, SEED, TOO_FEW } from './settings.js';
 
 export interface Interval {
   kind: MeasureKind;
   method: IntervalMethod;
   /** The figure on the whole sample. */
   estimate: number;
-  /** null: no interval (n = 0, or a bootstrap figure below MIN_N: see `missing`). */
+  /** null: no interval (n = 0, a bootstrap figure below MIN_N, or a bootstrap with no spread: see `missing`). */
   lo: number | null;
   hi: number | null;
   /** Items the figure is computed over. */
@@ -21,7 +21,7 @@ export interface Interval {
   /** Bootstrap resamples and seed (bootstrap figures only). */
   iterations?: number;
   seed?: number;
-  /** Why lo/hi are null ("n < 10", "no items"). */
+  /** Why lo/hi are null ("n < 10", "no items", settings.ts NO_SPREAD). */
   missing?: string;
 }
 
@@ -37,7 +37,7 @@ export function proportionInterval(successes: number, n: number): Interval {
   return { kind: 'proportion', method: INTERVAL_METHOD.proportion, estimate: w.estimate, lo: w.lo, hi: w.hi, n, level: LEVEL };
 }
 
-/** Any statistic of n items, given as stat(indices); seeded percentile bootstrap, none below MIN_N. */
+/** Any statistic of n items, given as stat(indices); seeded percentile bootstrap, none below MIN_N nor where every resample gives one value (NO_SPREAD). */
 export function statisticInterval(n: number, stat: (idx: Int32Array) => number, o: BootstrapSettings & { kind?: 'mean' | 'statistic' } = {}): Interval {
   const kind = o.kind ?? 'statistic';
   const iterations = o.iterations ?? RESAMPLES;
@@ -46,6 +46,8 @@ export function statisticInterval(n: number, stat: (idx: Int32Array) => number, 
   const identity = Int32Array.from({ length: n }, (_, i) => i);
   if (n < MIN_N) return { ...base, estimate: stat(identity), lo: null, hi: null, missing: n === 0 ? 'no items' : TOO_FEW };
   const ci = bootstrapStatisticCi(n, stat, { iterations, seed, level: LEVEL });
+  // every resample the same value (lo = hi): a zero-width interval would read as certainty
+  if (noSpread(ci.lo, ci.hi)) return { ...base, estimate: ci.estimate, lo: null, hi: null, missing: NO_SPREAD };
   return { ...base, estimate: ci.estimate, lo: ci.lo, hi: ci.hi };
 }
 

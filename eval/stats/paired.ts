@@ -8,7 +8,7 @@ import { pairedBootstrap } from '../bootstrap.js';
 import { mcnemarExact } from './mcnemar.js';
 import { isBinary } from './interval.js';
 import type { PairedTest } from './methods.js';
-import { LEVEL, MIN_N, RESAMPLES, SEED, TOO_FEW } from './settings.js';
+import { LEVEL, MIN_N, NO_ITEM_DIFFERS, NO_SPREAD, noSpread, RESAMPLES, SEED, TOO_FEW } from './settings.js';
 import { signFlipTest } from './sign-flip.js';
 
 export interface PairedDifference {
@@ -21,7 +21,7 @@ export interface PairedDifference {
   b: number;
   /** mean(B) − mean(A). */
   estimate: number;
-  /** Paired percentile bootstrap interval of the difference; null below MIN_N (see `missing`). */
+  /** Paired percentile bootstrap interval of the difference; null below MIN_N and where every resample gives one difference (see `missing`). */
   lo: number | null;
   hi: number | null;
   level: number;
@@ -72,10 +72,15 @@ export function pairedDifference(a: readonly number[], b: readonly number[], o: 
   const estimate = meanOf(b) - meanOf(a);
   let lo: number | null = null;
   let hi: number | null = null;
+  let missing: string | undefined = n < MIN_N ? (n === 0 ? 'no items' : TOO_FEW) : undefined;
   if (n >= MIN_N) {
     const ci = pairedBootstrap(b, a, { iterations, seed, level: LEVEL });
-    lo = ci.lo;
-    hi = ci.hi;
+    // a zero-width interval ([0.0 pp, 0.0 pp] from runs that agree on every item) reads as certainty: none is given
+    if (noSpread(ci.lo, ci.hi)) missing = aOnly + bOnly === 0 ? NO_ITEM_DIFFERS : NO_SPREAD;
+    else {
+      lo = ci.lo;
+      hi = ci.hi;
+    }
   }
   let p: number | null = null;
   let test: PairedTest = binary ? 'mcnemar-exact' : 'sign-flip-exact';
@@ -102,7 +107,7 @@ export function pairedDifference(a: readonly number[], b: readonly number[], o: 
     level: LEVEL,
     iterations,
     seed,
-    ...(n < MIN_N ? { missing: n === 0 ? 'no items' : TOO_FEW } : {}),
+    ...(missing ? { missing } : {}),
     p,
     test,
     aOnly,

@@ -30,3 +30,13 @@ export const EXACT_FLIP_MAX = 20;
 export const MIN_N = 10;
 /** What is printed where MIN_N withholds a figure. */
 export const TOO_FEW = `n < ${MIN_N}`;
+/**
+ * What is printed where a percentile bootstrap has no spread (every resample gives the same value:
+ * a macro-F1 of 0 when every item failed, a mean of equal values): "[0.0, 0.0]" would read as
+ * certainty, so no interval is given.
+ */
+export const NO_SPREAD = 'no spread: all resamples equal';
+/** True when a bootstrap interval has no width (equal up to float rounding of the resample means). */
+export const noSpread = (lo: number, hi: number): boolean => Math.abs(hi - lo) <= 1e-12 * Math.max(1, Math.abs(lo), Math.abs(hi));
+/** The paired form: two runs that agree on every item (no discordant pair) give a difference of 0 on every resample. */
+export const NO_ITEM_DIFFERS = 'no item differs';

@@ -7,7 +7,8 @@ import { meanInterval, perItemInterval, proportionInterval, statisticInterval } 
 import { mcnemarExact } from './mcnemar.js';
 import { intervalTestDisagreement, pairedDifference } from './paired.js';
 import { METHODS_NOTE, methodsNoteFor } from './methods.js';
-import { MIN_N, RESAMPLES, SEED } from './settings.js';
+import { MIN_N, NO_ITEM_DIFFERS, NO_SPREAD, RESAMPLES, SEED } from './settings.js';
+import { macroScores } from '../metrics/macro.js';
 import { signFlipTest } from './sign-flip.js';
 
 /** Two-sided binomial(m, ½) tail by brute force: P(|X − m/2| ≥ |k − m/2|). */
@@ -119,6 +120,37 @@ describe('paired differences', () => {
     expect(ba).toMatchObject({ lo: boot.lo, hi: boot.hi });
     // graded values: the sign-flip test
     expect(pairedDifference([0.2, 0.5, 1], [0.25, 1, 1])).toMatchObject({ outcome: 'graded', test: 'sign-flip-exact', p: 0.5 });
+  });
+});
+
+describe('a bootstrap with no spread', () => {
+  it('gives no interval, with why, where every resample gives one value: a [0.0, 0.0] reads as certainty', () => {
+    // an EMAR hearsay run of 12 items that all failed: macro-F1 is 0 on every resample
+    const failed = Array.from({ length: 12 }, (_, i) => ({ id: `h${i}`, gold: i % 2 ? 'Yes' : 'No', prediction: null, error: 'LLM_REQUEST_FAILED' }));
+    const f1 = macroScores(failed, { labels: ['Yes', 'No'] }).f1;
+    // before: { lo: 0, hi: 0 }, printed "0.0% [0.0, 0.0]" beside accuracy's Wilson "0.0% [0.0, 24.2]"
+    expect(f1).toMatchObject({ estimate: 0, lo: null, hi: null, missing: NO_SPREAD, n: 12 });
+    expect(figureText(f1, 'percent')).toBe('0.0% (no spread: all resamples equal)');
+    expect(methodLabel(f1)).toBe('no interval: no spread: all resamples equal');
+    // graded values that are all equal: the same
+    expect(meanInterval(Array(20).fill(0.5))).toMatchObject({ estimate: 0.5, lo: null, hi: null, missing: NO_SPREAD });
+    // one differing value is spread: an interval again
+    expect(meanInterval([...Array(19).fill(0.5), 0.25]).lo).not.toBeNull();
+  });
+
+  it('two runs that agree on every item (0 discordant pairs): no interval of the difference, "no item differs", p = 1', () => {
+    const a = Array.from({ length: 60 }, (_, i) => (i % 4 === 0 ? 1 : 0));
+    const d = pairedDifference(a, a.slice());
+    // before: lo 0, hi 0 — "[0.0 pp, 0.0 pp]" as a 95% interval
+    expect(d).toMatchObject({ estimate: 0, lo: null, hi: null, missing: NO_ITEM_DIFFERS, p: 1, aOnly: 0, bOnly: 0 });
+    expect(diffIntervalText(d, 'percent')).toBe('(no item differs)');
+    // every item differs the same way (B right where A is wrong, on all 12): no spread either
+    const all = pairedDifference(Array(12).fill(0), Array(12).fill(1));
+    expect(all).toMatchObject({ estimate: 1, lo: null, hi: null, missing: NO_SPREAD, bOnly: 12 });
+    // one discordant pair of 60: an interval
+    const b = a.slice();
+    b[1] = 1;
+    expect(pairedDifference(a, b).lo).not.toBeNull();
   });
 });
 
