@@ -13,7 +13,7 @@ export interface BaselineRate {
   rate: number;
   /** null below n = 10 for the (bootstrapped) chance row. */
   ci: { lo: number | null; hi: number | null };
-  /** "25.0% [25.0, 25.0]" and its method ("95% bootstrap", "95% Wilson"). */
+  /** "30.6% [23.2, 39.2]" and its method ("95% Wilson"); chance over questions that all have 4 options is 25% on every resample: "25.0% (no spread: all resamples equal)", no interval. */
   text: string;
   method: string;
 }
