@@ -33,7 +33,7 @@ describe('ACAL decisions over the answered items', () => {
     const d = decisionStats(results);
     expect(d).toMatchObject({ answered: 1, failed: 11, inBand: 1, judged: 0, clashes: 3, smallTeams: 1, meanArguments: 11, meanClashes: 3 });
     expect(decisionsLine(d)).toBe(
-      'Decisions over the 1 answered item (11 failed, no decision): 0 of 1 escalated to the judge (σ(claim) in the uncertainty band); 0 not converged; mean 11.0 arguments and 3.0 clashes per answered item.',
+      'Decisions over the 1 answered item (11 failed, no decision): 1 of 1 claim strengths in the judge band, 0 escalated to the judge; 0 not converged; mean 11.0 arguments and 3.0 clashes per answered item.',
     );
   });
 
@@ -52,5 +52,42 @@ describe('ACAL decisions over the answered items', () => {
 
   it('no answered item: no mean ("–"), not 0', () => {
     expect(decisionsLine(decisionStats([failed(0), failed(1)]))).toContain('mean – arguments and – clashes per answered item');
+  });
+
+  it('counts the decisions at σ(claim) = θ exactly, which the rule σ ≥ θ decides "Yes", and says the in-band items were not escalated', () => {
+    // `lexcase run acal --task hearsay --limit 6 --no-escalation` against a server answering the first
+    // schema value: two supports and two attacks of one score each, σ(claim) = 0.5 = θ on every item
+    const tie = (i: number): ResultRecord => ({
+      id: `hearsay-test-${i}`,
+      prediction: 'Yes',
+      gold: 'No',
+      correct: false,
+      ms: 200,
+      confidence: 'low',
+      metrics: { claimStrength: 0.5, judged: false, clashes: 0, arguments: 4, relations: 0, llmCalls: 7, teamSize: 1, converged: true, inBand: true },
+    });
+    const judgedTie: ResultRecord = { ...tie(6), prediction: 'No', correct: true, metrics: { ...tie(6).metrics!, judged: true } };
+    const d = decisionStats([...[0, 1, 2, 3, 4, 5].map(tie), judgedTie, answered]);
+    expect(d).toMatchObject({ answered: 8, inBand: 8, judged: 1, thresholdTies: 6, threshold: 0.5 });
+    // before: "0 of 6 escalated to the judge (σ(claim) in the uncertainty band)" — read as none in the band, and the 6 ties decided "Yes" unsaid
+    expect(decisionsLine(d)).toBe(
+      'Decisions over the 8 answered items: 8 of 8 claim strengths in the judge band, 1 escalated to the judge; 6 decided at σ(claim) = θ = 0.5 exactly: "Yes" by the rule σ ≥ θ (eq. 3.7), a tie; 0 not converged; mean 4.9 arguments and 0.4 clashes per answered item.',
+    );
+  });
+
+  it("report.md's ACAL section counts the ties at θ too", async () => {
+    const tie: ResultRecord = { ...answered, id: 'hearsay-test-0', prediction: 'Yes', correct: false, metrics: { ...answered.metrics!, claimStrength: 0.5 } };
+    const run = {
+      dir: 'runs/acalT',
+      config: { seed: 13, config: { system: 'acal/acal' } },
+      results: [tie, answered],
+      traces: new Map(),
+      droppedTail: false,
+    } as unknown as RunData;
+    const s = (await acalSection(run, { iterations: 200, seed: 13 } as never))!;
+    expect(s.markdown).toContain(
+      '2 of 2 claim strengths in the judge band, 0 escalated to the judge; 1 decided at σ(claim) = θ = 0.5 exactly: "Yes" by the rule σ ≥ θ (eq. 3.7), a tie;',
+    );
+    expect(s.json).toMatchObject({ thresholdTies: 1 });
   });
 });

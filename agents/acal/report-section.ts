@@ -7,7 +7,7 @@
 import type { SectionBuilder } from '../../eval/report/types.js';
 import { ACAL_SYSTEMS } from './system-names.js';
 import { acalMetrics, metricsTable } from './metrics.js';
-import { answeredText, decisionStats } from './decision-stats.js';
+import { answeredText, decisionStats, thresholdTiesText } from './decision-stats.js';
 
 const SEMANTICS_LABEL: Record<string, string> = {
   quadratic: "Potyka's quadratic energy, the paper's; continuous model on cyclic graphs",
@@ -27,18 +27,18 @@ export const acalSection: SectionBuilder = (run, o) => {
   const name = String(run.config.config.system ?? 'acal');
   // over the answered items: a failed one reached no decision (counted beside)
   const d = decisionStats(run.results);
-  const { answered, failed, judged, notConverged, clashes, inBand, smallTeams } = d;
+  const { answered, failed, judged, notConverged, clashes, inBand, smallTeams, thresholdTies } = d;
   const own = name === 'acal/acal' || name === 'acal'; // ACAL itself (an older run recorded `acal`), not one of its baselines
   const semantics = own ? String(run.config.config.semantics ?? 'quadratic') : undefined;
   const decisions = own
     ? `\n\nSemantics: ${semantics} (${SEMANTICS_LABEL[semantics!] ?? semantics}). ` +
-      `Decisions ${answeredText(d)}: ${inBand} of ${answered} claim strengths in the judge band, ${judged} escalated to the judge; ${notConverged} not converged; ${clashes} clashes resolved in all.` +
+      `Decisions ${answeredText(d)}: ${inBand} of ${answered} claim strengths in the judge band, ${judged} escalated to the judge${thresholdTiesText(d)}; ${notConverged} not converged; ${clashes} clashes resolved in all.` +
       (smallTeams ? ` ${smallTeams} item(s) had a team of fewer than 2 agents (a role named twice).` : '')
     : '';
   return {
     id: 'acal',
     title: semantics ? `ACAL metrics (LegalBench, labels Yes/No; semantics ${semantics})` : 'ACAL metrics (LegalBench, labels Yes/No)',
     markdown: metricsTable([{ name, m }]) + decisions,
-    json: { ...m, ...(semantics ? { semantics } : {}), answered, failed, inBand, judged, notConverged, clashes, smallTeams },
+    json: { ...m, ...(semantics ? { semantics } : {}), answered, failed, inBand, judged, thresholdTies, notConverged, clashes, smallTeams },
   };
 };
