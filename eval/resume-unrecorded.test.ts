@@ -224,6 +224,30 @@ describe('resuming a run dir an older lexcase wrote', () => {
     expect(configOf().resumes.at(-1)).toMatchObject({ unchecked: ['evidenceQuery'] });
   });
 
+  it('an old CASE exploratory run without hypothesisMapping (a tie mapped to the lowest letter then) is refused, saying why; a direct run records none', async () => {
+    const val = (await loadQuestions('barexam', 'val')).slice(0, 3);
+    const cfg = (limit: number) => ({
+      system: 'case',
+      mode: 'llm',
+      hypotheses: 'exploratory',
+      hypothesisMapping: 'jaccard of content words, a tie maps to no option',
+      limit,
+      model: 'm',
+    });
+    await resume(val.slice(0, 2), cfg(2));
+    const old = configOf();
+    delete old.config.hypothesisMapping;
+    writeFileSync(join(dir, 'config.json'), JSON.stringify(old));
+    const lines = readFileSync(join(dir, 'results.jsonl'), 'utf8');
+    await expect(resume(val, cfg(3))).rejects.toMatchObject({
+      code: 'RUN_INVALID',
+      message: expect.stringMatching(
+        /field "hypothesisMapping" differs: .*gave a hypothesis equally close to several options the lowest letter \(towards option A; now none\).*\); use a new run dir/,
+      ),
+    });
+    expect(readFileSync(join(dir, 'results.jsonl'), 'utf8')).toBe(lines);
+  });
+
   it('an old ACAL run without passageChars (700 then): resumes with a warning at 700, and is refused with another length', async () => {
     const val = (await loadQuestions('barexam', 'val')).slice(0, 3);
     const cfg = (limit: number, passageChars: number) => ({

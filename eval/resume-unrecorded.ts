@@ -26,6 +26,9 @@
  *                 how a CASE offline run ranks the retriever runs its advocates fuse ("trec_eval, depth
  *                 past ties": each run as printed, retrieval/top-k.ts printedRun); an older lexcase fused
  *                 each retriever's internal tie order, so its offline run dirs are refused, never "unknown"
+ *   hypothesisMapping
+ *                 how CASE's exploratory hypotheses are mapped to options (agents/case/map-hypotheses.ts):
+ *                 an older lexcase gave a tie the lowest letter, so its exploratory run dirs are refused
  *   evidenceQuery ACAL's (and its RAG baseline's) evidence search query, the task's terms and the
  *                 whole item text; unknown only where it was the same before: learned_hands_courts
  *                 searched with the post's first 600 characters, so its old run dirs (with
@@ -161,6 +164,14 @@ const ADDED: {
     lacks: () => false,
     differed:
       "this run dir's evidence was fused by an older lexcase from each retriever's internal tie order (now each run as printed: trec_eval's order, ties by docid descending, as `lexcase search` shows it), so its items and new ones would not be comparable",
+  },
+  {
+    path: ['hypothesisMapping'],
+    what: "how CASE's exploratory hypotheses are mapped to options",
+    // only exploratory runs record it (a direct run has none before or after): an older one is refused, never "unknown"
+    lacks: () => false,
+    differed:
+      "this run dir's exploratory hypotheses were mapped by an older lexcase, which gave a hypothesis equally close to several options the lowest letter (towards option A; now none), so its items and new ones would not be comparable",
   },
   {
     path: ['evidenceQuery'],

@@ -28,6 +28,7 @@ import { caseMetrics, caseMetricsMarkdown, type CaseMetrics } from './metrics.js
 import { indexContent, openCaseIndex } from '../../retrieval/open-index.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
 import { PRINTED_RUN_RANKING } from '../../retrieval/top-k.js';
+import { HYPOTHESIS_MAPPING } from './map-hypotheses.js';
 import { AGENT_DEFAULTS, CASE_PROMPT_LIMITS, casePromptLimitsConfig } from '../common/defaults.js';
 
 export interface CaseExperimentOptions {
@@ -147,6 +148,8 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
         ? {
             mode: offline ? OFFLINE_LABEL : 'llm',
             hypotheses: o.hypotheses ?? 'direct',
+            // exploratory hypotheses → options: a tie maps to none (an older lexcase gave it the lowest letter; resume-unrecorded.ts refuses its run dirs)
+            ...(!offline && o.hypotheses === 'exploratory' ? { hypothesisMapping: HYPOTHESIS_MAPPING } : {}),
             jurors: offline ? 0 : (o.jurors ?? AGENT_DEFAULTS.jurors),
             tools: o.tools ?? 'all',
             // the offline advocates fuse each retriever's printed run (an older lexcase: its internal tie order; resume-unrecorded.ts refuses its run dirs)

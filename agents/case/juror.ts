@@ -37,7 +37,13 @@ export function jurorCaseFile(
   const parts = ['Question:', factsOf(q), '', 'Options:', optionsBlock(q), ''];
   for (const a of advocates) {
     const h = a.hypothesis;
-    parts.push(`Hypothesis ${h.key}${h.letter && h.letter !== h.key ? ` (closest to option ${h.letter})` : ''}: ${h.text}`);
+    const closest =
+      h.letter && h.letter !== h.key
+        ? ` (closest to option ${h.letter})`
+        : h.tiedLetters?.length
+          ? ` (equally close to options ${h.tiedLetters.join(', ')})`
+          : '';
+    parts.push(`Hypothesis ${h.key}${closest}: ${h.text}`);
     if (a.evidence.length === 0) parts.push('  Evidence: (the advocate found none)');
     a.evidence.forEach((e, i) => {
       parts.push(`  Evidence ${i + 1} [${handles.handle(e.id)}]: ${truncate((e.text ?? '').replace(/\s+/g, ' '), passageChars)}`);

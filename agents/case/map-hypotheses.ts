@@ -3,7 +3,11 @@
  * hypotheses "based solely on the prompt and legal context" and leaves the mapping to the jury; the
  * jury here still votes on option letters, and each hypothesis is also tied to the option it is
  * lexically closest to (Jaccard overlap of content words, ≥ 1 shared word; else null), which the tie
- * rule uses to credit evidence scores to letters.
+ * rule uses to credit evidence scores to letters and the juror's case file names ("closest to
+ * option B"). Options equally close (a tie for the highest overlap) give no letter: the hypothesis is
+ * credited to none and the case file says "equally close to options A, B" (`tiedLetters`). Before,
+ * the first of them won — always the lowest letter, so a tie leaned towards option A. A run records
+ * this rule as `hypothesisMapping` (HYPOTHESIS_MAPPING); an older exploratory run dir is refused on resume.
  */
 import { LETTERS } from '../../corpora/types.js';
 import type { Hypothesis } from './types.js';
@@ -30,20 +34,25 @@ function jaccard(a: Set<string>, b: Set<string>): number {
   return union === 0 ? 0 : inter / union;
 }
 
+/** How exploratory hypotheses are mapped to options, as config.json records it (eval/resume-unrecorded.ts). */
+export const HYPOTHESIS_MAPPING = 'jaccard of content words, a tie maps to no option';
+
 export function mapToOptions(texts: string[], choices: string[]): Hypothesis[] {
   const opts = choices.map((c) => contentWords(c));
   return texts.map((text, i) => {
     const words = contentWords(text);
-    let best = -1;
+    let best: number[] = [];
     let bestScore = 0;
     opts.forEach((o, j) => {
       if (!choices[j].trim()) return;
       const s = jaccard(words, o);
       if (s > bestScore) {
         bestScore = s;
-        best = j;
-      }
+        best = [j];
+      } else if (s === bestScore && s > 0) best.push(j);
     });
-    return { key: `H${i + 1}`, text, letter: best >= 0 ? LETTERS[best] : null };
+    const key = `H${i + 1}`;
+    if (best.length > 1) return { key, text, letter: null, tiedLetters: best.map((j) => LETTERS[j]) };
+    return { key, text, letter: best.length ? LETTERS[best[0]] : null };
   });
 }

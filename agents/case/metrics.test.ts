@@ -116,3 +116,36 @@ describe('caseMetrics', () => {
     expect(cm.tools.distinctPassagesPerQuestion).toBe(usage.distinctPassagesPerItem);
   });
 });
+
+describe('caseMetrics: exploratory hypotheses mapped to no option', () => {
+  it('counts the hypotheses equally close to several options (credited to none) and prints the count; direct runs get no row', () => {
+    const records = [rec('q1', true, 'tie', {}), rec('q2', false, 'low', {})];
+    const traces = new Map<string, Record<string, unknown>>([
+      [
+        'q1',
+        {
+          ...trace([]),
+          hypotheses: [
+            { key: 'H1', letter: null, tiedLetters: ['C', 'D'] },
+            { key: 'H2', letter: 'B' },
+          ],
+        },
+      ],
+      [
+        'q2',
+        {
+          ...trace([]),
+          hypotheses: [
+            { key: 'H1', letter: 'A' },
+            { key: 'H2', letter: null },
+          ],
+        },
+      ],
+    ]);
+    const m = caseMetrics(records, traces);
+    expect(m.tiedHypotheses).toEqual({ tied: 1, of: 4 });
+    expect(caseMetricsMarkdown(m)).toMatch(/\| exploratory hypotheses equally close to several options \(credited to none\) \| 1 of 4 +\|/);
+    const direct = new Map<string, Record<string, unknown>>([['q1', { ...trace([]), hypotheses: [{ key: 'A', letter: 'A' }] }]]);
+    expect(caseMetrics([records[0]], direct).tiedHypotheses).toBeUndefined();
+  });
+});

@@ -68,6 +68,8 @@ export interface CaseMetrics {
     replies?: RunReplyFlags;
   };
   abstentions: number;
+  /** Exploratory hypotheses equally close to several options, so credited to none (map-hypotheses.ts), of `of`; absent without exploratory hypotheses. */
+  tiedHypotheses?: { tied: number; of: number };
 }
 
 /** A share of 0/1 values: a proportion, Wilson interval (the `seed` of the callers is for no interval here). */
@@ -85,6 +87,7 @@ type AnyTrace = Record<string, unknown> & {
   advocates?: { toolCalls?: { tool: string; ids: string[] }[] }[];
   tokens?: Record<string, number>;
   jurors?: { abstained?: boolean }[];
+  hypotheses?: { key?: string; tiedLetters?: string[] }[];
 };
 
 export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<string, unknown>>, seed = 13): CaseMetrics {
@@ -109,6 +112,8 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
   let distinct = 0;
   const byStage: Record<string, number> = {};
   let abstentions = 0;
+  let exploratory = 0;
+  let tiedHyps = 0;
   let label: string | undefined;
   for (const r of records) {
     const t = traces.get(r.id) as AnyTrace | undefined;
@@ -126,6 +131,11 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
     for (const [k, v] of Object.entries(t.tokens ?? {})) if (k !== 'total' && typeof v === 'number') byStage[k] = (byStage[k] ?? 0) + v;
     // an item that failed before its jury keeps the panel size (a number) under `jurors`
     abstentions += (Array.isArray(t.jurors) ? t.jurors : []).filter((j) => j.abstained).length;
+    for (const h of Array.isArray(t.hypotheses) ? t.hypotheses : [])
+      if (typeof h.key === 'string' && h.key.startsWith('H')) {
+        exploratory++;
+        if (h.tiedLetters?.length) tiedHyps++;
+      }
   }
   // What the run spent: the runner's count per item (the LLM factory's meter: cache hits and
   // calls without reported usage add 0); the traces' stages only for records without it (older runs).
@@ -178,6 +188,7 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
       ...(replies.unreported || replies.cutShort || replies.filtered || replies.totalOnly || replies.multiChoice ? { replies } : {}),
     },
     abstentions,
+    ...(exploratory ? { tiedHypotheses: { tied: tiedHyps, of: exploratory } } : {}),
   };
 }
 
@@ -195,6 +206,8 @@ export function caseMetricsMarkdown(m: CaseMetrics): string {
   if (er.goldInContext.n) rows.push(['gold in the prompt context (RAG)', pct(er.goldInContext)]);
   rows.push(['failed items', m.failed]);
   if (m.abstentions) rows.push(['juror abstentions', m.abstentions]);
+  if (m.tiedHypotheses)
+    rows.push(['exploratory hypotheses equally close to several options (credited to none)', `${m.tiedHypotheses.tied} of ${m.tiedHypotheses.of}`]);
   lines.push(table(['metric', 'value [95% interval] method'], rows, ['l', 'l']));
   lines.push('');
   const gold = Object.values(er).some((r) => r.n) ? goldCoverageNote(m.goldInIndex) : undefined;

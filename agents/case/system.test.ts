@@ -164,6 +164,26 @@ describe('CASE LLM pipeline (fake chat model)', () => {
     expect(t.tokens.hypotheses).toBeGreaterThan(0);
   });
 
+  it('exploratory mode: a hypothesis equally close to two options maps to neither, and the juror reads "equally close to options C, D", not "closest to option C"', async () => {
+    // {inadmissible, paul, own, witness}: Jaccard 4/6 with option C and 4/6 with option D
+    const model = new FakeChatModel((call) => {
+      if (/propose between 2 and/.test(call.text))
+        return JSON.stringify({ hypotheses: ['Inadmissible: Paul and his own witness', 'Vic testimony admissible because relevant to material issues'] });
+      return pipelineScript(() => '{"reasoning":"r","vote":"B"}')(call);
+    });
+    const out = await createCase({ hypotheses: 'exploratory' })(QUESTION, ctxFor(model, PASSAGES));
+    const t = out.trace as any;
+    // before: ['H1', 'C'] — the first of the tied options, always the lowest letter
+    expect(t.hypotheses.map((h: any) => [h.key, h.letter, h.tiedLetters])).toEqual([
+      ['H1', null, ['C', 'D']],
+      ['H2', 'B', undefined],
+    ]);
+    const juror = model.calls.find((c) => /juror on a panel/.test(c.text))!;
+    expect(juror.text).toContain('Hypothesis H1 (equally close to options C, D): Inadmissible: Paul and his own witness');
+    expect(juror.text).not.toContain('closest to option C');
+    expect(juror.text).toContain('Hypothesis H2 (closest to option B):');
+  });
+
   it('with no LLM the pipeline stops with the not-configured error', async () => {
     await expect(createCase()(QUESTION, ctxFor(undefined, PASSAGES))).rejects.toThrow(/no endpoint is configured/);
   });

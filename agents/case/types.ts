@@ -7,6 +7,8 @@ export interface Hypothesis {
   key: string;
   text: string;
   letter: string | null;
+  /** Exploratory: the options it is equally close to (a tie, map-hypotheses.ts), so `letter` is null. */
+  tiedLetters?: string[];
 }
 
 /** One tool call an advocate made: which tool, the query it sent, and the passage ids it got back. */
