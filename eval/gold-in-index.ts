@@ -75,3 +75,7 @@ export function goldMissingWarning(docs: DocIds, questions: readonly Question[],
       : `${missing.questions} of ${withGold} questions have no gold passage in ${where} (e.g. ${missing.examples.join(', ')}): the gold figures count them as misses`;
   return `${what}; index a corpus that contains the gold passages (e.g. "default" or "barexam")`;
 }
+
+/** "3 failed items count as misses": the note of a gold figure over failed items (their flags are what they found before failing, nothing when they failed first). */
+export const failedMissesNote = (failed: number): string =>
+  `${failed} failed item${failed === 1 ? '' : 's'} count${failed === 1 ? 's' : ''} as ${failed === 1 ? 'a miss' : 'misses'}`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mrr, recall } from './headline-metrics.js';
+import { goldRate, mrr, recall } from './headline-metrics.js';
 import { meanInterval, proportionInterval } from './stats/index.js';
 import type { ResultRecord } from './types.js';
 
@@ -22,5 +22,29 @@ describe('a retrieval run’s MRR figure', () => {
     const [m] = mrr.compute(records(ranks), { config: {} });
     const b = meanInterval(ranks.map((r) => (r ? 1 / r : 0)));
     expect(m).toMatchObject({ estimate: b.estimate, lo: b.lo, hi: b.hi, interval: 'bootstrap', method: '95% bootstrap' });
+  });
+});
+
+describe('a gold-evidence figure over failed items', () => {
+  it('says that the failed items count as misses (an all-failed CASE run: 0.0% [0.0, 24.2] reads as measured otherwise)', () => {
+    // `lexcase run case --limit 12` against a server answering HTTP 500: every item failed before any tool call
+    const failed = Array.from({ length: 12 }, (_, i) => ({
+      id: `mbe_${i}`,
+      prediction: null,
+      gold: 'C',
+      correct: false,
+      ms: 1,
+      error: 'LLM_REQUEST_FAILED: HTTP 500',
+      metrics: { goldInCorrectEvidence: false, goldInAnyEvidence: false, goldEverReturned: false, goldInIndex: true },
+    })) as ResultRecord[];
+    const [f] = goldRate('gold-in-evidence', 'gold passage in evidence', 'goldInAnyEvidence').compute(failed, { config: {} });
+    // before: no note
+    expect(f).toMatchObject({ estimate: 0, n: 12, note: '12 failed items count as misses' });
+    // one answered, one failed: "1 failed item counts as a miss"
+    const [g] = goldRate('g', 'g', 'goldInAnyEvidence').compute(
+      [{ ...failed[0], prediction: 'C', correct: true, error: undefined, metrics: { ...failed[0].metrics, goldInAnyEvidence: true } }, failed[1]],
+      { config: {} },
+    );
+    expect(g).toMatchObject({ estimate: 0.5, note: '1 failed item counts as a miss' });
   });
 });

@@ -27,7 +27,7 @@ import { canonicalById } from './bootstrap.js';
 import { correctFlags, isFailed } from './metrics/failures.js';
 import { macroScores } from './metrics/macro.js';
 import type { ResultRecord } from './types.js';
-import { goldAbsentFor, goldCoverage, goldCoverageNote, NO_GOLD_IN_INDEX } from './gold-in-index.js';
+import { failedMissesNote, goldAbsentFor, goldCoverage, goldCoverageNote, NO_GOLD_IN_INDEX } from './gold-in-index.js';
 
 /** A finite number, else null. */
 export const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -162,7 +162,7 @@ export function rate(id: string, label: string, key: string, filter: (r: ResultR
  * A gold-evidence rate (`rate` over the boolean metric `key`): over items none of which has its gold
  * passage in the index (`goldInIndex: false`, eval/gold-in-index.ts) it is not given
  * ("— (no gold passage in this index)", never 0%); over items some of which have none, its note says
- * how many count as misses.
+ * how many count as misses, and so it does for failed items.
  */
 export function goldRate(id: string, label: string, key: string): HeadlineMetric {
   const base = rate(id, label, key);
@@ -174,7 +174,10 @@ export function goldRate(id: string, label: string, key: string): HeadlineMetric
       return base.compute(records, ctx).map((f) => {
         if (goldAbsentFor(counted, key))
           return { ...f, estimate: null, lo: null, hi: null, interval: 'none', method: 'no interval: no gold passage in this index', text: NO_GOLD_IN_INDEX };
-        const note = goldCoverageNote(goldCoverage(counted));
+        // a failed item records the gold flags of what its advocates found before it failed (nothing, when it
+        // failed first): it counts as a miss, as accuracy counts it as wrong — said, so an all-failed 0% is read so
+        const failed = counted.filter(isFailed).length;
+        const note = [goldCoverageNote(goldCoverage(counted)), failed ? failedMissesNote(failed) : undefined].filter(Boolean).join('; ');
         return note ? { ...f, note } : f;
       });
     },

@@ -149,3 +149,19 @@ describe('caseMetrics: exploratory hypotheses mapped to no option', () => {
     expect(caseMetrics([records[0]], direct).tiedHypotheses).toBeUndefined();
   });
 });
+
+describe('caseMetrics: the gold rows over failed items', () => {
+  it('say the failed items count as misses (12 items failed before any tool call: 0.0% would read as measured)', () => {
+    const failed: ResultRecord[] = Array.from({ length: 12 }, (_, i) => ({
+      id: `mbe_${i}`,
+      prediction: null,
+      gold: 'C',
+      correct: false,
+      ms: 1,
+      error: 'LLM_REQUEST_FAILED: HTTP 500',
+      metrics: { goldInCorrectEvidence: false, goldInAnyEvidence: false, goldEverReturned: false, goldInIndex: true },
+    }));
+    // before: the rows "0.0% [0.0, 24.2] 95% Wilson (n=12)" with nothing saying the 12 never searched
+    expect(caseMetricsMarkdown(caseMetrics(failed, new Map()))).toContain('Gold rows: 12 failed items count as misses, as accuracy counts them as wrong.');
+  });
+});

@@ -25,7 +25,7 @@ import {
   type RunReplyFlags,
 } from '../../eval/run-counts.js';
 import { toolCallsOf } from '../../eval/report/sections/tool-usage.js';
-import { goldAbsentFor, goldCoverage, goldCoverageNote, NO_GOLD_IN_INDEX, type GoldCoverage } from '../../eval/gold-in-index.js';
+import { failedMissesNote, goldAbsentFor, goldCoverage, goldCoverageNote, NO_GOLD_IN_INDEX, type GoldCoverage } from '../../eval/gold-in-index.js';
 
 export interface RateCi {
   n: number;
@@ -210,8 +210,11 @@ export function caseMetricsMarkdown(m: CaseMetrics): string {
     rows.push(['exploratory hypotheses equally close to several options (credited to none)', `${m.tiedHypotheses.tied} of ${m.tiedHypotheses.of}`]);
   lines.push(table(['metric', 'value [95% interval] method'], rows, ['l', 'l']));
   lines.push('');
-  const gold = Object.values(er).some((r) => r.n) ? goldCoverageNote(m.goldInIndex) : undefined;
+  const goldRows = Object.values(er).some((r) => r.n);
+  const gold = goldRows ? goldCoverageNote(m.goldInIndex) : undefined;
   if (gold) lines.push(`**Warning:** ${gold}.`, '');
+  // a failed item's gold flags are what its advocates found before it failed (nothing, when it failed first)
+  if (goldRows && m.failed) lines.push(`Gold rows: ${failedMissesNote(m.failed)}, as accuracy counts them as wrong.`, '');
   const tools = Object.entries(m.tools.calls).sort((a, b) => b[1] - a[1]);
   if (tools.length) {
     lines.push(
