@@ -12,11 +12,13 @@ export type Unit = 'percent' | 'decimal';
 
 const finite = (x: number | null | undefined): x is number => typeof x === 'number' && Number.isFinite(x);
 
-/** "50.0%" or "0.073". */
-export const valueText = (x: number | null | undefined, unit: Unit): string =>
-  !finite(x) ? '–' : unit === 'percent' ? `${(100 * x).toFixed(1)}%` : x.toFixed(3);
+/** A value that rounds to zero prints unsigned: "0.0", never "-0.0" (a tiny negative, or −0). */
+const unsigned0 = (t: string) => (/^-0\.0+$/.test(t) ? t.slice(1) : t);
 
-const bare = (x: number, unit: Unit) => (unit === 'percent' ? (100 * x).toFixed(1) : x.toFixed(3));
+const bare = (x: number, unit: Unit) => unsigned0(unit === 'percent' ? (100 * x).toFixed(1) : x.toFixed(3));
+
+/** "50.0%" or "0.073". */
+export const valueText = (x: number | null | undefined, unit: Unit): string => (!finite(x) ? '–' : unit === 'percent' ? `${bare(x, unit)}%` : bare(x, unit));
 
 /** "[15.0, 85.0]" / "[0.039, 0.132]", or "(n < 10)" where no interval is given. */
 export const intervalText = (iv: Pick<Interval, 'lo' | 'hi' | 'missing'>, unit: Unit): string =>
@@ -36,8 +38,10 @@ export const pText = (p: number | null | undefined): string => (!finite(p) ? '�
 /** A difference: "+50.0 pp" (proportions) or "+0.030" (graded means). */
 export const diffText = (d: number | null | undefined, unit: Unit): string => {
   if (!finite(d)) return '–';
-  const sign = d > 0 ? '+' : d < 0 ? '−' : '';
-  return unit === 'percent' ? `${sign}${Math.abs(100 * d).toFixed(1)} pp` : `${sign}${Math.abs(d).toFixed(3)}`;
+  const mag = unit === 'percent' ? Math.abs(100 * d).toFixed(1) : Math.abs(d).toFixed(3);
+  // a difference that rounds to zero is unsigned: "0.000", not "−0.000"
+  const sign = Number(mag) === 0 ? '' : d > 0 ? '+' : '−';
+  return unit === 'percent' ? `${sign}${mag} pp` : `${sign}${mag}`;
 };
 
 /** Marks an interval that disagrees with its paired test (`PairedDifference.disagreement`). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pairedBootstrap } from '../bootstrap.js';
 import { wilsonCi } from '../wilson.js';
-import { diffIntervalText, diffText, disagreementNotes, figureText, methodLabel, pText, testText } from './format.js';
+import { diffIntervalText, diffText, disagreementNotes, figureText, methodLabel, pText, testText, valueText } from './format.js';
 import { outsideInterval } from './flag.js';
 import { meanInterval, perItemInterval, proportionInterval, statisticInterval } from './interval.js';
 import { mcnemarExact } from './mcnemar.js';
@@ -120,6 +120,19 @@ describe('paired differences', () => {
     expect(ba).toMatchObject({ lo: boot.lo, hi: boot.hi });
     // graded values: the sign-flip test
     expect(pairedDifference([0.2, 0.5, 1], [0.25, 1, 1])).toMatchObject({ outcome: 'graded', test: 'sign-flip-exact', p: 0.5 });
+  });
+});
+
+describe('a figure that rounds to zero', () => {
+  it('prints unsigned: "0.0%", "0.000", "0.0 pp" — never "-0.0%" or "−0.000" from a tiny negative', () => {
+    // before: "-0.0%", "-0.000", "−0.000", "−0.0 pp"
+    expect(valueText(-0.00004, 'percent')).toBe('0.0%');
+    expect(valueText(-0.0004, 'decimal')).toBe('0.000');
+    expect(figureText({ estimate: -0.0004, lo: -0.0004, hi: 0.2, missing: undefined }, 'decimal')).toBe('0.000 [0.000, 0.200]');
+    expect(diffText(-0.0003, 'decimal')).toBe('0.000');
+    expect(diffText(-0.0003, 'percent')).toBe('0.0 pp');
+    expect(diffText(-0.0006, 'percent')).toBe('−0.1 pp');
+    expect(diffText(0.0006, 'decimal')).toBe('+0.001');
   });
 });
 
