@@ -17,14 +17,14 @@ describe('answerBaselines', () => {
     expect(chance).toMatchObject({ ci: { lo: null, hi: null }, method: 'no interval: n < 10' });
   });
 
-  it('chance over questions that all have four options is 25% on every resample: no interval ("no spread"), not the [25.0, 25.0] the demo printed', () => {
+  it('chance over questions that all have four options is an exact 25%: no interval, not the [25.0, 25.0] the demo printed', () => {
     const qs = Array.from({ length: 124 }, (_, i) => q(String(i), ['a', 'bb', 'ccc', 'd'], 'ABCD'[i % 4]));
     const [chance] = answerBaselines(qs);
     expect(chance).toMatchObject({
       rate: 0.25,
       ci: { lo: null, hi: null },
-      text: '25.0% (no spread: all resamples equal)',
-      method: 'no interval: no spread: all resamples equal',
+      text: '25.0% (exact: 1 of 4 options on every question)',
+      method: 'exact expectation: no interval',
     });
   });
 });

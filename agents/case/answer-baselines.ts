@@ -13,7 +13,7 @@ export interface BaselineRate {
   rate: number;
   /** null below n = 10 for the (bootstrapped) chance row. */
   ci: { lo: number | null; hi: number | null };
-  /** "30.6% [23.2, 39.2]" and its method ("95% Wilson"); chance over questions that all have 4 options is 25% on every resample: "25.0% (no spread: all resamples equal)", no interval. */
+  /** "30.6% [23.2, 39.2]" and its method ("95% Wilson"); chance over questions that all have 4 options is exactly 25% on every question: "25.0% (exact: 1 of 4 options on every question)", no interval. */
   text: string;
   method: string;
 }
@@ -33,7 +33,19 @@ export function answerBaselines(questions: readonly Question[], seed = 13): Base
     const c = perItemInterval(v, { seed });
     return { name, rate: c.estimate, ci: { lo: c.lo, hi: c.hi }, text: figureText(c, 'percent'), method: methodLabel(c) };
   };
-  return [row('chance (uniform guess)', chance), row('always A', alwaysA), row('longest option', longest)];
+  // Every question with the same number of options: chance is that one value on every question, an
+  // exact expectation, not an estimate with a spread to put an interval on.
+  const exact = chance.length > 0 && chance.every((v) => v === chance[0]) && chance[0] > 0;
+  const chanceRow: BaselineRate = exact
+    ? {
+        name: 'chance (uniform guess)',
+        rate: chance[0],
+        ci: { lo: null, hi: null },
+        text: `${(100 * chance[0]).toFixed(1)}% (exact: 1 of ${Math.round(1 / chance[0])} options on every question)`,
+        method: 'exact expectation: no interval',
+      }
+    : row('chance (uniform guess)', chance);
+  return [chanceRow, row('always A', alwaysA), row('longest option', longest)];
 }
 
 export function answerBaselinesMarkdown(rows: BaselineRate[]): string {
