@@ -249,40 +249,33 @@ export interface EmbedScaleResult {
     | { error: string };
 }
 
-/** A run on a machine busier than this (1-minute load) claims no speed target: it says what it shows. */
-export const IDLE_LOAD = 1.5;
-
-function embedScale(dense: BenchResults['dense']): TargetCheck[] {
-  const emb = dense.find((d) => d.scenario === 'embed' && d.status === 'ok')?.result as EmbedScaleResult | undefined;
+/**
+ * The embed scenario's issue-31 targets. Both are timing figures, so they follow the quiet rule of
+ * every other timing target (quiet() below: the embed child started at a 1-min load ≤ the claim
+ * limit and had ≤ OTHERS_MAX_CORES of other work beside it). Before, each was judged on the load the
+ * measurement read itself (the openai client's at its end) against a fixed 1.5, whatever the usable
+ * cores, with no look at other work: a figure taken beside a busy core passed.
+ */
+function embedScale(dense: BenchResults['dense'], limit: number): TargetCheck[] {
+  const run = dense.find((d) => d.scenario === 'embed' && d.status === 'ok');
+  const emb = run?.result as EmbedScaleResult | undefined;
   const out: TargetCheck[] = [];
   const o = emb?.openaiLocal && !('error' in emb.openaiLocal) ? emb.openaiLocal : undefined;
   const e2e = o?.rows.find((x) => x.what.startsWith('addDenseIndex'));
   const what = 'openai embedder client throughput, addDenseIndex end to end against an instant local server (issue 31)';
   if (o && e2e) {
-    const load = Math.max(...o.loadAvg.slice(0, 1));
     const best = o.rows.find((x) => x.what === 'embedder' && x.server === 'base64' && x.concurrency === 4);
-    const measured = `${fmt(e2e.passagesPerS, 0)} passages/s (${fmt(e2e.clientCpuUsPerPassage, 1)} µs client CPU each; embedder alone ${fmt(best?.passagesPerS, 0)}); load ${fmt(load, 1)}`;
-    out.push({
-      id: 'embed-openai-client',
-      description: what,
-      target: '≥ 3,000 passages/s',
-      measured: load > IDLE_LOAD ? `${measured} — loaded machine, not claimed` : measured,
-      pass: load > IDLE_LOAD ? null : e2e.passagesPerS >= 3000,
-    });
+    const measured = `${fmt(e2e.passagesPerS, 0)} passages/s (${fmt(e2e.clientCpuUsPerPassage, 1)} µs client CPU each; embedder alone ${fmt(best?.passagesPerS, 0)}); load ${fmt(o.loadAvg[0], 1)} at its end`;
+    out.push(
+      quiet({ id: 'embed-openai-client', description: what, target: '≥ 3,000 passages/s', measured, pass: e2e.passagesPerS >= 3000 }, [phase(run)], limit),
+    );
   } else
     out.push({ id: 'embed-openai-client', description: what, target: '≥ 3,000 passages/s', measured: o ? 'no end-to-end row' : 'not measured', pass: null });
   const u = emb?.useLiteBound && !('error' in emb.useLiteBound) ? emb.useLiteBound : undefined;
   const uw = 'use-lite passages/s (128-word passages, both cores) ÷ compute bound (kernel MAC/s ÷ MACs per passage) (issue 31)';
   if (u) {
-    const load = Math.max(...u.loadAvg);
-    const measured = `${fmt(u.percentOfBound, 1)}% (${fmt(u.passagesPerS, 1)} of ${fmt(u.boundPassagesPerS, 1)} passages/s; per CPU second ${fmt(u.perCpuSecond.percentOfBound, 1)}%); load ${fmt(load, 1)}`;
-    out.push({
-      id: 'use-lite-bound',
-      description: uw,
-      target: '≥ 70%',
-      measured: load > IDLE_LOAD ? `${measured} — loaded machine, not claimed` : measured,
-      pass: load > IDLE_LOAD ? null : u.percentOfBound >= 70,
-    });
+    const measured = `${fmt(u.percentOfBound, 1)}% (${fmt(u.passagesPerS, 1)} of ${fmt(u.boundPassagesPerS, 1)} passages/s; per CPU second ${fmt(u.perCpuSecond.percentOfBound, 1)}%); load ${fmt(u.loadAvg[0], 1)} → ${fmt(u.loadAvg[1], 1)}`;
+    out.push(quiet({ id: 'use-lite-bound', description: uw, target: '≥ 70%', measured, pass: u.percentOfBound >= 70 }, [phase(run)], limit));
   } else out.push({ id: 'use-lite-bound', description: uw, target: '≥ 70%', measured: 'not measured', pass: null });
   return out;
 }
@@ -481,7 +474,7 @@ export function checkTargets(
     na('ann-recall', 'ANN recall@10 vs flat at 856K', '≥ 0.95');
   }
   // Issue 31 target 4: the openai client against an instant local server, use-lite beside its compute bound.
-  for (const t of embedScale(res.dense)) out.push(t);
+  for (const t of embedScale(res.dense, limit)) out.push(t);
   // Issue 25: start-up CPU of whole CLI processes.
   const st = res.startup?.status === 'ok' ? res.startup : undefined;
   for (const [id, cmd, limit, what] of [
