@@ -228,6 +228,8 @@ export interface LlmExchange {
   /** The request's failure, or why its reply was refused (parse or schema validation). */
   error?: string;
   ms?: number;
+  /** Wait for a concurrency slot before the first attempt (not in `ms`; record-replay.ts). */
+  queuedMs?: number;
   tokens?: { input?: number; output?: number; total?: number };
   cached?: boolean;
   at?: string;
@@ -286,6 +288,7 @@ export function inspectorCall(x: Exchange): LlmExchange {
     ...(toolCalls ? { toolCalls } : {}),
     ...(error ? { error } : {}),
     ...(num(x.ms) !== undefined ? { ms: x.ms } : {}),
+    ...(num(x.queuedMs) !== undefined ? { queuedMs: x.queuedMs } : {}),
     ...(x.cached ? { tokens: { input: 0, output: 0, total: 0 } } : total !== undefined ? { tokens: { input, output, total } } : {}),
     ...(x.cached ? { cached: true } : {}),
     ...(x.at ? { at: x.at } : {}),

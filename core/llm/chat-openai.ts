@@ -62,6 +62,13 @@ export interface LexcaseModelShared extends StructuredOutputSetting {
   replayFrom?: string;
   /** Which server answers (endpoint.ts `endpointIdentity`): part of the response cache's key, not of a recording's. */
   endpoint?: string;
+  /** Clock in ms for the recorded `ms` / `queuedMs` (tests; default performance.now). */
+  now?: () => number;
+}
+
+/** When a request's first attempt got its concurrency slot (set by `answer`; unset for a cache hit, which waits for none). */
+interface Sent {
+  at?: number;
 }
 
 // Call options that do not change the reply and must not split the cache.
@@ -181,6 +188,7 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
         ...(x.reply ? { reply: x.reply } : {}),
         ...(x.error ? { error: x.error } : {}),
         ...(x.ms !== undefined ? { ms: x.ms } : {}),
+        ...(x.queuedMs !== undefined ? { queuedMs: x.queuedMs } : {}),
         ...(x.at ? { at: x.at } : {}),
         ...(x.abandoned ? { abandoned: true as const } : {}),
       });
@@ -197,23 +205,33 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
     }
     const request = { messages: JSON.parse(key.prompt) as unknown, params: JSON.parse(key.llmKey) as Record<string, unknown> };
     const at = new Date().toISOString();
-    const t0 = performance.now();
-    const ms = () => Math.round(performance.now() - t0);
+    const now = s.now ?? (() => performance.now());
+    const t0 = now();
+    // `ms` runs from the first attempt's send (its concurrency slot) to the reply, retries and their
+    // backoff included; the wait for the slot before it is `queuedMs` apart. Before, `ms` ran from
+    // the ask and counted the queue as latency: 4 items against a 1,000 ms endpoint at
+    // llm.concurrency 1 recorded 1,032-4,069 ms.
+    const sent: Sent = {};
+    const timing = () => {
+      const first = sent.at ?? t0;
+      const queued = Math.round(first - t0);
+      return { ms: Math.round(now() - first), ...(queued > 0 ? { queuedMs: queued } : {}) };
+    };
     try {
-      const result = await this.answer(messages, options, runManager);
-      xlog!.record({ key: xkey, request, ...(result.llmOutput?.cached === true ? { cached: true } : {}), reply: storeReply(result), ms: ms(), at });
+      const result = await this.answer(messages, options, runManager, sent);
+      xlog!.record({ key: xkey, request, ...(result.llmOutput?.cached === true ? { cached: true } : {}), reply: storeReply(result), ...timing(), at });
       return result;
     } catch (e) {
       const reason: unknown = options.signal?.aborted ? options.signal.reason : undefined;
-      if (!options.signal?.aborted) xlog!.record({ key: xkey, request, error: storeError(e), ms: ms(), at });
+      if (!options.signal?.aborted) xlog!.record({ key: xkey, request, error: storeError(e), ...timing(), at });
       // its item ended while it was in flight (record-replay.ts ItemEndedError): recorded as cut off
-      else if (isItemEnded(reason)) xlog!.record({ key: xkey, request, error: storeError(reason), abandoned: true, ms: ms(), at });
+      else if (isItemEnded(reason)) xlog!.record({ key: xkey, request, error: storeError(reason), abandoned: true, ...timing(), at });
       throw e;
     }
   }
 
   /** The reply from the response cache or the endpoint (with retries), with its usage recorded. */
-  private async answer(messages: BaseMessage[], options: this['ParsedCallOptions'], runManager?: CallbackManagerForLLMRun): Promise<ChatResult> {
+  private async answer(messages: BaseMessage[], options: this['ParsedCallOptions'], runManager?: CallbackManagerForLLMRun, sent?: Sent): Promise<ChatResult> {
     const s = this.lexcase;
     const key = s.cache ? this.responseCacheKey(messages, options) : undefined;
     if (s.cache && key) {
@@ -240,6 +258,7 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
     const result = await withRetries(
       () =>
         s.limit(async () => {
+          if (sent && sent.at === undefined) sent.at = (s.now ?? (() => performance.now()))();
           s.stats.requests++;
           s.stats.inFlight++;
           s.stats.maxInFlight = Math.max(s.stats.maxInFlight, s.stats.inFlight);

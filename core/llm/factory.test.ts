@@ -10,7 +10,9 @@ import { llmConfigSchema, type LlmConfig } from '../config.js';
 import { LexcaseError } from '../errors.js';
 import { redact, setLogLevel } from '../log.js';
 import { createChatModel, llmStats, requireLlm } from './factory.js';
+import type { LexcaseChatOpenAI } from './chat-openai.js';
 import { endpointIdentity } from './endpoint.js';
+import { ExchangeLog, withExchangeLog } from './record-replay.js';
 import { UsageMeter, withUsageScope } from './usage.js';
 import { tokensSection } from '../../eval/report/sections/tokens.js';
 
@@ -225,6 +227,25 @@ describe('createChatModel against the scripted OpenAI-compatible server (real Ch
     expect(replies).toHaveLength(6);
     expect(srv.maxInFlight).toBe(2);
     expect(llmStats(model)?.maxInFlight).toBe(2);
+  });
+
+  it("records a call's latency from its send, and its wait for a concurrency slot apart as queuedMs (not as latency)", async () => {
+    // an injected clock: each request takes exactly the time its server handler advances it by
+    let clock = 0;
+    srv = await startScriptedServer((req) => {
+      clock += req.index === 0 ? 1000 : 500;
+      return { content: `reply ${req.index}` };
+    });
+    const model = createChatModel(cfg(srv, { concurrency: 1 })) as unknown as LexcaseChatOpenAI;
+    model.lexcase.now = () => clock;
+    const log = new ExchangeLog('q1');
+    await withExchangeLog(log, () => Promise.all([model.invoke('first'), model.invoke('second')]));
+    const byReply = Object.fromEntries(log.recorded.map((x) => [x.reply!.generations[0].text, x]));
+    // the first was sent at once and answered in 1,000 ms; the second waited those 1,000 ms for the
+    // only slot, then took 500 (before: recorded as 1,500 ms of latency, no wait said)
+    expect(byReply['reply 0']).toMatchObject({ ms: 1000 });
+    expect(byReply['reply 0'].queuedMs).toBeUndefined();
+    expect(byReply['reply 1']).toMatchObject({ ms: 500, queuedMs: 1000 });
   });
 
   it('shares the concurrency limit with bound copies of the model', async () => {

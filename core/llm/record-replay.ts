@@ -54,8 +54,14 @@ export interface Exchange {
   invalid?: string;
   /** Numbers of the reply its reader clamped into the schema's bounds (bound-repair.ts), when any. */
   repaired?: string[];
-  /** Latency of the request in ms (endpoint or cache, retries included) and when it started. */
+  /**
+   * Latency of the request in ms, from its first attempt's send to the reply (endpoint or cache,
+   * retries and their backoff included), and when it was asked (`at`). Lines written before
+   * 2026-11-30 counted the wait for a concurrency slot in `ms` too.
+   */
   ms?: number;
+  /** How long it waited for a concurrency slot (llm.concurrency) before its first attempt was sent; absent when it waited none. */
+  queuedMs?: number;
   at?: string;
   /** sha256 of the request and of the reply as written (`exchangeHashes`); a replay refuses a line that does not match. */
   hash?: { request: string; reply: string };

@@ -14,9 +14,13 @@ interface Call {
   toolCalls?: { name: string; args: unknown }[];
   error?: string;
   ms?: number;
+  /** Wait for a concurrency slot before the first attempt (not in `ms`). */
+  queuedMs?: number;
   tokens?: { input?: number; output?: number; total?: number };
   cached?: boolean;
 }
+/** `1002 ms`, with `(+ 3049 ms queued)` when the call waited for a concurrency slot first. */
+const latencyText = (c: Call): string => (c.ms === undefined ? '–' : `${Math.round(c.ms)} ms${c.queuedMs ? ` (+ ${Math.round(c.queuedMs)} ms queued)` : ''}`);
 interface Calls {
   source: 'recorded' | 'trace';
   calls: Call[];
@@ -115,7 +119,7 @@ export function callTimeline(calls: Call[]): HTMLElement {
                     { 'data-testid': 'tl-call', class: c.error ? 'error-text' : '' },
                     `call ${n}: `,
                     c.ms !== undefined ? h('meter', { min: 0, max: maxMs, value: c.ms, 'aria-label': `latency of call ${n}` }) : null,
-                    ` ${c.ms === undefined ? '–' : `${Math.round(c.ms)} ms`} · ${c.tokens?.total !== undefined ? `${c.tokens.total} tokens` : 'tokens –'}`,
+                    ` ${latencyText(c)} · ${c.tokens?.total !== undefined ? `${c.tokens.total} tokens` : 'tokens –'}`,
                     c.toolCalls?.length ? ` · tools: ${c.toolCalls.map((t) => t.name).join(', ')}` : '',
                     c.cached ? ' · cached' : '',
                     c.error ? ` · ✗ ${short(c.error, 80)}` : '',
@@ -156,7 +160,7 @@ export function llmCallsPanel(runId: string, item: string, failed: boolean): HTM
               {},
               c.error ? h('span', { class: 'error-text' }, `✗ ${short(c.error, 120)}`) : h('span', { class: 'ok-text' }, c.reply === null ? '–' : '✓'),
             ),
-            h('td', { class: 'num' }, c.ms === undefined ? '–' : `${Math.round(c.ms)} ms`),
+            h('td', { class: 'num' }, latencyText(c)),
             h(
               'td',
               { class: 'num' },
