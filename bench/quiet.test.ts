@@ -475,6 +475,16 @@ describe('npm run bench targets (bench/report.ts) beside other work', () => {
     });
   });
 
+  it('does not judge the build targets of a --reuse run, which built nothing: not measured, never MISS', () => {
+    // bench/run.ts records a reused index's build as its start load only (the child's result is { reused: true })
+    const reused = res(0.3, 1.0, 0);
+    for (const r of reused.runs) r.build = { loadAvgAtStart: 0.3 } as unknown as EngineRun['build'];
+    const t = checkTargets(reused, 856_835, 100_000, 1.5);
+    for (const id of ['build-time', 'build-rss', 'index-size']) expect(t.find((x) => x.id === id)).toMatchObject({ pass: null, measured: 'not measured' });
+    // the query targets of the reused index stand
+    expect(t.find((x) => x.id === 'p50-bm25')?.pass).toBe(true);
+  });
+
   // The embed scenario's two timing targets (issue 31) were judged on the load each measurement read
   // itself (the openai client's at its end, under a fixed 1.5) and never on other work: taken beside
   // a test suite, or in a child that started at load 2.0, they still said PASS.
