@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MAX_LOAD, measureDemo, parseTimes, writeFigures, type DemoRun, type Machine } from './figures-run.js';
+import { MAX_LOAD, measureDemo, parseTimes, thisMachine, writeFigures, type DemoRun, type Machine } from './figures-run.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lexcase-figures-run-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -51,6 +51,17 @@ const machine = (load: number): Machine => ({ load: () => load, cpu: 'Test CPU',
 const demo = async (): Promise<DemoRun> => ({ code: 0, stdout: DEMO_STDOUT, seconds: 24.71, cpuSeconds: 31.24 });
 
 describe('docs:figures on a loaded machine', () => {
+  it('stamps no wall time on Windows, whose os.loadavg() is always [0, 0, 0] (before: read as load 0, a quiet machine)', async () => {
+    const win = { ...thisMachine('win32', () => 0), cpu: 'Test CPU', cores: 2, today: '2026-11-28' };
+    const d = await measureDemo(demo, win);
+    expect(d.demoWall).toBeUndefined();
+    expect(d.kept).toMatch(/no 1-minute load average .*24\.7 s wall, 31\.2 s CPU/);
+    // where the load average exists, a quiet reading still stamps it
+    expect((await measureDemo(demo, { ...thisMachine('linux', () => 0.4), cpu: 'Test CPU', cores: 2, today: '2026-11-28' })).demoWall).toMatchObject({
+      load: 0.4,
+    });
+  });
+
   it(`keeps the old wall time at a 1-minute load over ${MAX_LOAD} and says why; the demo table is still written`, async () => {
     writeFileSync(join(dir, 'README.md'), README);
     const d = await measureDemo(demo, machine(3.2));
