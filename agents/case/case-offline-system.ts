@@ -31,10 +31,10 @@ import { EVIDENCE_SELECTOR_MODEL } from './evidence-selector-weights.js';
 import { EVIDENCE_SELECTOR_MODEL_DENSE } from './evidence-selector-weights-dense.js';
 import type { GatherOptions } from './evidence-candidates.js';
 import { exactDense, type SignalSource } from './evidence-signals.js';
+import { LEARNED_SELECTOR_LABEL, SIGNALS_SUFFIX } from './evidence-selection-label.js';
 
 export type EvidenceMode = 'learned' | 'plan';
-export const LEARNED_SELECTOR_LABEL = 'learned evidence selector (trained on the train split)';
-export const SIGNALS_SUFFIX = ', with dense and phrase signals';
+export { LEARNED_SELECTOR_LABEL, SIGNALS_SUFFIX } from './evidence-selection-label.js';
 
 /** The index's dense retriever when `model` reads dense signals and it was built with the same embedder (and ranks exactly). */
 function signalDense(retrievers: Partial<Record<string, Retriever>>, model: SelectorModel): SignalSource['dense'] | undefined {

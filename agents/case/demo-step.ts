@@ -39,7 +39,10 @@ export const caseOfflineStep: DemoStep = {
       `The answer comes from the ${IR_SOLVER_LABEL}: each option's question + option query is scored by BM25 against the top ${IR_SOLVER_DEPTH} passages for the facts + question, ` +
       `divided by the query's self-score (mean of the best ${IR_SOLVER_TOP}). It measures lexical support, not legal correctness — read it against the baselines below.`;
     const base = `| baseline | accuracy [95% interval] | interval |\n|---|---|---|\n${answerBaselinesMarkdown(baselines)}`;
-    ctx.sections.push({ title: `CASE: ${OFFLINE_LABEL} — ${ctx.dataset} ${ctx.split} split`, markdown: `${intro}\n\n${caseMetricsMarkdown(m)}\n\n${base}` });
+    ctx.sections.push({
+      title: `CASE: ${OFFLINE_LABEL} — ${ctx.dataset} ${ctx.split} split`,
+      markdown: `${intro}\n\n${caseMetricsMarkdown(m, { evidence: false })}\n\n${base}`,
+    });
     ctx.data.caseOffline = {
       label: OFFLINE_LABEL,
       solver: IR_SOLVER_LABEL,

@@ -26,6 +26,7 @@ import {
 } from '../../eval/run-counts.js';
 import { toolCallsOf } from '../../eval/report/sections/tool-usage.js';
 import { failedMissesNote, goldAbsentFor, goldCoverage, goldCoverageNote, NO_GOLD_IN_INDEX, type GoldCoverage } from '../../eval/gold-in-index.js';
+import { LEARNED_SELECTOR_LABEL, NO_SIGNALS_NOTE } from './evidence-selection-label.js';
 
 export interface RateCi {
   n: number;
@@ -37,6 +38,13 @@ export interface RateCi {
 
 export interface CaseMetrics {
   label?: string;
+  /**
+   * How the offline advocates' evidence was selected (traces' `evidenceSelection`): the learned
+   * selector with or without the dense and phrase signals, or the query plan — which one follows from
+   * the index and the flags, and the figures differ; items that differ are each named with their
+   * count. Absent for runs whose traces do not record it (LLM runs).
+   */
+  evidenceSelection?: string;
   n: number;
   failed: number;
   accuracy: RateCi;
@@ -115,10 +123,12 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
   let exploratory = 0;
   let tiedHyps = 0;
   let label: string | undefined;
+  const selections = new Map<string, number>();
   for (const r of records) {
     const t = traces.get(r.id) as AnyTrace | undefined;
     if (!t) continue;
     if (typeof t.mode === 'string') label ??= t.mode;
+    if (typeof t.evidenceSelection === 'string') selections.set(t.evidenceSelection, (selections.get(t.evidenceSelection) ?? 0) + 1);
     // the runner's record of the item's tool calls, as the report's Tool usage section counts them
     // (failed items' advocates included); the advocates' own lists for traces without it
     const seen = new Set<string>();
@@ -151,8 +161,11 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
   const cache = runCacheCounts(records);
   const replies = runReplyFlags(records);
   const jury = records.some((r) => r.confidence === 'high' || r.confidence === 'low');
+  const evidenceSelection =
+    selections.size > 1 ? [...selections].map(([s, c]) => `${s} (${c} items)`).join('; ') : selections.size === 1 ? [...selections.keys()][0] : undefined;
   return {
     ...(label ? { label } : {}),
+    ...(evidenceSelection ? { evidenceSelection } : {}),
     n,
     failed: failedCount(records),
     accuracy: rate(acc, seed),
@@ -194,7 +207,13 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
 
 const pct = (r: RateCi) => (r.rate === null ? (r.text ?? '–') : `${r.text ?? `${(100 * r.rate).toFixed(1)}%`} (n=${r.n})`);
 
-export function caseMetricsMarkdown(m: CaseMetrics): string {
+/** The line naming how the evidence was selected, with why a learned selection read no dense and phrase signals. */
+export function evidenceSelectionLine(selection: string): string {
+  return `Evidence: ${selection}${selection === LEARNED_SELECTOR_LABEL ? ` — ${NO_SIGNALS_NOTE}` : ''}.`;
+}
+
+/** The metrics as markdown; `evidence: false` leaves out the evidence-selection line (the demo says it in its own text). */
+export function caseMetricsMarkdown(m: CaseMetrics, o: { evidence?: boolean } = {}): string {
   const lines = [`### Metrics${m.label ? ` — ${m.label}` : ''}`, ''];
   const rows: (string | number)[][] = [['accuracy', pct(m.accuracy)]];
   for (const [k, v] of Object.entries(m.byConfidence)) rows.push([`accuracy, ${k} confidence`, pct(v)]);
@@ -210,6 +229,7 @@ export function caseMetricsMarkdown(m: CaseMetrics): string {
     rows.push(['exploratory hypotheses equally close to several options (credited to none)', `${m.tiedHypotheses.tied} of ${m.tiedHypotheses.of}`]);
   lines.push(table(['metric', 'value [95% interval] method'], rows, ['l', 'l']));
   lines.push('');
+  if (m.evidenceSelection && o.evidence !== false) lines.push(evidenceSelectionLine(m.evidenceSelection), '');
   const goldRows = Object.values(er).some((r) => r.n);
   const gold = goldRows ? goldCoverageNote(m.goldInIndex) : undefined;
   if (gold) lines.push(`**Warning:** ${gold}.`, '');

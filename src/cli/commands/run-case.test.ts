@@ -113,6 +113,26 @@ describe('lexcase run case --offline', () => {
     );
   }, 60_000);
 
+  it('the printed metrics and the report name the evidence selection the run used: an index without a dense part gets the selector without dense signals, and says why', async () => {
+    // Which selector model runs follows from the index (the default one is the cwd's
+    // .lexcase/demo/index, which gains a dense part when `lexcase demo` runs there), and the two
+    // models' figures differ: the summary a user reads must say which one made them.
+    noLlm();
+    const runDir = join(dir, 'run-offline-selection');
+    const r = await cli('run', 'case', '--offline', '--index', index, '--limit', '2', '--run-dir', runDir);
+    expect(r.code, r.stderr).toBe(0);
+    const line =
+      'Evidence: learned evidence selector (trained on the train split) — without the dense and phrase signals: the index has no exact use-lite dense part';
+    expect(r.stdout).toContain(line);
+    expect(readFileSync(join(runDir, 'report.md'), 'utf8')).toContain(line);
+    const j = JSON.parse((await cli('--json', 'run', 'case', '--offline', '--index', index, '--limit', '2', '--run-dir', runDir)).stdout);
+    expect(j.metrics.evidenceSelection).toBe('learned evidence selector (trained on the train split)');
+    // --tools leaves the learned selector out (it needs bm25 + qld and no --tools): the query plan, said so
+    const tools = await cli('run', 'case', '--offline', '--tools', 'bm25', '--index', index, '--limit', '1', '--run-dir', join(dir, 'run-offline-tools'));
+    expect(tools.code, tools.stderr).toBe(0);
+    expect(tools.stdout).toContain('Evidence: query plan.');
+  }, 60_000);
+
   it('without an LLM and without --offline, LLM modes stop at once with how to configure one', async () => {
     noLlm();
     for (const args of [
