@@ -1,13 +1,16 @@
 /**
- * Provenance written into every run's config.json: lexcase version, git sha of lexcase's own checkout
- * (or 'unknown' — never fails), a checksum of the items run (ids and gold labels, so two runs can
+ * Provenance written into every run's config.json: lexcase version, git sha of the code that runs
+ * (runGitSha: lexcase's own checkout, or the commit its dist/ was built from; 'unknown' when neither
+ * is known — never fails), a checksum of the items run (ids and gold labels, so two runs can
  * be told apart when the split changed; with each item's content checksum where the system records
  * one: `itemChecksum`), Node version and timestamps.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
+import { log } from '../core/log.js';
 import { PACKAGE_ROOT, VERSION } from '../core/version.js';
+import { readBuildStamp, RUNNING_BUILT_CODE, type BuildStamp } from './build-stamp.js';
 
 /**
  * The git commit of lexcase's own checkout at `root` (with `-dirty` when tracked files differ), or
@@ -31,6 +34,31 @@ export function gitSha(root: string = PACKAGE_ROOT): string {
   } catch {
     return 'unknown';
   }
+}
+
+let warnedStale = false;
+
+/**
+ * lexcase's commit for the code that runs now (what a run records as `gitSha`). From the sources
+ * (tsx, vitest): the checkout's (gitSha). Built code (dist/, which git does not track) with a build
+ * stamp (eval/build-stamp.ts): the commit it was built from — an installed package has no checkout
+ * of its own (gitSha 'unknown'), and a checkout moved to another commit after its build runs the
+ * build's code: then `checkoutGitSha` is the checkout's commit, and (for a build of a clean
+ * checkout) a warning says to rebuild.
+ * Without a stamp (a dist/ built before stamps existed): the checkout's, as before.
+ */
+export function runGitSha(o: { checkout?: string; stamp?: BuildStamp } = {}): { gitSha: string; checkoutGitSha?: string } {
+  const checkout = o.checkout ?? gitSha();
+  const stamp = 'stamp' in o ? o.stamp : RUNNING_BUILT_CODE ? readBuildStamp() : undefined;
+  if (!stamp || stamp.gitSha === checkout) return { gitSha: checkout };
+  if (checkout === 'unknown') return { gitSha: stamp.gitSha };
+  // a build of uncommitted changes ('-dirty') may well be the commit made of them since: no warning then
+  if (!warnedStale && !stamp.gitSha.endsWith('-dirty'))
+    log.warn(
+      `lexcase's dist/ was built at commit ${stamp.gitSha} (${stamp.builtAt}); the checkout is at ${checkout}: the run records the build's commit, the code that runs (\`npm run build\` to run the checkout's)`,
+    );
+  warnedStale = true;
+  return { gitSha: stamp.gitSha, checkoutGitSha: checkout };
 }
 
 /**
@@ -65,6 +93,8 @@ export interface Provenance {
    * each git sha with the shards that ran it and their items, in shard order. Absent otherwise.
    */
   gitShas?: { gitSha: string; shards: number[]; items: number }[];
+  /** The checkout's commit where it differs from the build's the run recorded as `gitSha` (runGitSha: dist/ built at another commit). */
+  checkoutGitSha?: string;
   node: string;
   datasetChecksum: string;
   items: number;
@@ -74,7 +104,7 @@ export interface Provenance {
 export function provenance(items: { id: string }[], gold?: (item: never) => string, content?: (item: never) => string | undefined): Provenance {
   return {
     lexcaseVersion: VERSION,
-    gitSha: gitSha(),
+    ...runGitSha(),
     node: process.version,
     datasetChecksum: datasetChecksum(items, gold, content),
     items: items.length,

@@ -13,7 +13,7 @@ import { hybridTuningOverlapWarning } from './hybrid-tuning-overlap.js';
 import { errors } from '../core/errors.js';
 import { DEFAULT_SPLIT_SEED } from '../corpora/splits.js';
 import { VERSION } from '../core/version.js';
-import { gitSha } from './provenance.js';
+import { runGitSha } from './provenance.js';
 import type { Question, Split } from '../corpora/types.js';
 import { evalRetrieval, DEFAULT_KS, type QueryResult, type RetrievalEvalResult } from './retrieval-eval.js';
 import { TrecRunWriter, trecQrelsLines, writeTrecFile } from './retrieval-eval-run-file.js';
@@ -51,7 +51,7 @@ export interface IndexEvalOptions {
 export interface RetrievalReport {
   kind: 'retrieval-eval';
   lexcaseVersion: string;
-  /** lexcase's commit (eval/provenance.ts gitSha: '<sha>[-dirty]' in lexcase's own checkout, else 'unknown'). */
+  /** lexcase's commit (eval/provenance.ts runGitSha: '<sha>[-dirty]' of lexcase's own checkout or of the build of dist/ that runs, else 'unknown'). */
   gitSha: string;
   createdAt: string;
   index: string;
@@ -140,7 +140,7 @@ async function evalOnOpened(idx: OpenedIndex, opts: IndexEvalOptions): Promise<R
   return {
     kind: 'retrieval-eval',
     lexcaseVersion: VERSION,
-    gitSha: gitSha(),
+    gitSha: runGitSha().gitSha,
     createdAt: new Date().toISOString(),
     index: opts.index,
     corpus: { name: manifest.corpus.name, passages: manifest.corpus.passages, checksum: manifest.corpus.checksum },

@@ -6,10 +6,12 @@
  * (tests/support/tiny-gguf.ts, its smallest size: the systems' long prompts cost its attention) with `--model-file`, node-llama-cpp resolved from the user's
  * project (where it cannot load here, those tests skip and say why in their names).
  */
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLink, relativeLinks } from './docs/links.js';
 import { bundledLines, LEGAL_CORPUS_PASSAGES } from './support/bundled-data.js';
@@ -208,7 +210,7 @@ describe('the installed package', () => {
     expect(verify.code, verify.stderr + verify.stdout).toBe(0);
   });
 
-  it('a run grows: a larger --limit in the same run dir runs only the new items and records the change; a smaller one is refused; lexcase’s commit is recorded as unknown, not the commit of the user’s repository around it', async () => {
+  it('a run grows: a larger --limit in the same run dir runs only the new items and records the change; a smaller one is refused; lexcase’s commit is the one its dist/ was built from, not the commit of the user’s repository around it', async () => {
     const runDir = join(work, 'case-run');
     const run = (limit: number) => lexcase(['--json', 'run', 'case', '--offline', '--index', index, '--limit', String(limit), '--run-dir', runDir]);
     const first = await run(2);
@@ -219,9 +221,14 @@ describe('the installed package', () => {
     const cfg = JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8'));
     expect(cfg.config.limit).toBe(3);
     expect(cfg.resumes.at(-1)).toMatchObject({ items: 3, skipped: 2, grown: { limit: { from: 2, to: 3 } } });
-    // the project around the package is a git repository (installPackedPackage): its commit is not lexcase's
-    expect(cfg.provenance.gitSha).toBe('unknown');
-    expect(cfg.resumes.at(-1).gitSha).toBe('unknown');
+    // the project around the package is a git repository (installPackedPackage): its commit is not
+    // lexcase's; the package records the commit its dist/ was built from (dist/build-stamp.json), not 'unknown'
+    const built = JSON.parse(readFileSync(join(pkg.dir, 'dist', 'build-stamp.json'), 'utf8')).gitSha;
+    expect(built).toMatch(/^[0-9a-f]{40}(-dirty)?$/);
+    const userSha = (await promisify(execFile)('git', ['rev-parse', 'HEAD'], { cwd: pkg.proj })).stdout.trim();
+    expect(built).not.toContain(userSha);
+    expect(cfg.provenance.gitSha).toBe(built);
+    expect(cfg.resumes.at(-1).gitSha).toBe(built);
     expect(readFileSync(join(runDir, 'results.jsonl'), 'utf8').trim().split('\n')).toHaveLength(3);
     const shrunk = await run(1);
     expect(shrunk.code).toBe(1);

@@ -25,7 +25,9 @@ describe('the package', () => {
       rmSync(own, { recursive: true, force: true });
     }
     expect(recipes.length).toBeGreaterThan(5);
-    expect(files).toEqual(expect.arrayContaining([...recipes.map((r) => `recipes/${r}`), 'dist/src/cli/main.js', 'corpora/data/barexam/qa.jsonl.gz']));
+    expect(files).toEqual(
+      expect.arrayContaining([...recipes.map((r) => `recipes/${r}`), 'dist/src/cli/main.js', 'dist/build-stamp.json', 'corpora/data/barexam/qa.jsonl.gz']),
+    );
     expect(files.filter((f) => /(^|\/)tests\/|\.test\.|\/test-support\/|\/fixtures\//.test(f))).toEqual([]);
   }, 120_000);
 

@@ -16,7 +16,7 @@ import { readManifest } from '../../indexer/manifest.js';
 import { shareOptions } from '../../retrieval/method-options.js';
 import { openRetriever } from '../../retrieval/open.js';
 import { VERSION } from '../../core/version.js';
-import { gitSha } from '../provenance.js';
+import { runGitSha } from '../provenance.js';
 import type { Topic } from '../../corpora/topics.js';
 import type { Qrels } from '../../corpora/qrels.js';
 import { runFileFor } from '../retrieval-eval-run-file-name.js';
@@ -74,7 +74,7 @@ export interface TopicsMethodResult extends TrecEvalResult {
 export interface TopicsRetrievalReport {
   kind: 'trec-retrieval-eval';
   lexcaseVersion: string;
-  /** lexcase's commit (eval/provenance.ts gitSha: '<sha>[-dirty]' in lexcase's own checkout, else 'unknown'). */
+  /** lexcase's commit (eval/provenance.ts runGitSha: '<sha>[-dirty]' of lexcase's own checkout or of the build of dist/ that runs, else 'unknown'). */
   gitSha: string;
   createdAt: string;
   index: string;
@@ -188,7 +188,7 @@ export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<T
   return {
     kind: 'trec-retrieval-eval',
     lexcaseVersion: VERSION,
-    gitSha: gitSha(),
+    gitSha: runGitSha().gitSha,
     createdAt: new Date().toISOString(),
     index: opts.index,
     corpus: { name: manifest.corpus.name, passages: manifest.corpus.passages, checksum: manifest.corpus.checksum },
