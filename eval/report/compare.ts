@@ -84,7 +84,7 @@ export interface Comparison {
   primary: PairedMeasure;
   /** Items with the primary 0/1 outcome in both / only A / only B / neither (null for a graded primary). */
   agreement: { both: number; onlyA: number; onlyB: number; neither: number } | null;
-  /** Config fields whose values differ between the runs: field → [A, B]. */
+  /** Config fields whose values differ between the runs: field → [A, B]; with the lexcase version and commits where they differ (codeDiff). */
   configDiff: Record<string, [unknown, unknown]>;
   /** "failed among the shared items: A 0, B 11 (counted as wrong in accuracy)": the line every surface prints. */
   failedLine: string;
@@ -101,6 +101,25 @@ export function configDiff(a: Record<string, unknown>, b: Record<string, unknown
     if (/^(runDir|run-dir|out)$/i.test(k)) continue;
     if (JSON.stringify(a[k]) !== JSON.stringify(b[k])) out[k] = [a[k], b[k]];
   }
+  return out;
+}
+
+/** The lexcase commits a run's items ran under: its provenance's (a merged run's every shard's) and each resume's. */
+const commitsOf = (f: RunData['config']): string => {
+  const p = f.provenance;
+  const shas = [...(p.gitShas?.map((g) => g.gitSha) ?? [p.gitSha]), ...(f.resumes ?? []).map((r) => r.gitSha)];
+  return [...new Set(shas.filter((x): x is string => typeof x === 'string'))].join(', ');
+};
+
+/**
+ * The lexcase version and commits that differ between two runs (config.json provenance): figures can
+ * differ because the code did, which no config field shows — a run of the installed package beside
+ * one of a checkout, or of two commits. Said beside the config differences.
+ */
+export function codeDiff(a: RunData['config'], b: RunData['config']): Record<string, [unknown, unknown]> {
+  const out: Record<string, [unknown, unknown]> = {};
+  if (a.provenance.lexcaseVersion !== b.provenance.lexcaseVersion) out['lexcase version'] = [a.provenance.lexcaseVersion, b.provenance.lexcaseVersion];
+  if (commitsOf(a) !== commitsOf(b)) out['lexcase commit'] = [commitsOf(a), commitsOf(b)];
   return out;
 }
 
@@ -249,6 +268,7 @@ export function compareRunData(A: RunData, B: RunData, opts: { iterations?: numb
     configDiff: {
       ...configDiff(A.config.config, B.config.config),
       ...(A.config.seed !== B.config.seed ? { seed: [A.config.seed, B.config.seed] as [unknown, unknown] } : {}),
+      ...codeDiff(A.config, B.config),
     },
     failedLine: `failed among the shared items: A ${failedA}, B ${failedB} (${FAILED_COUNTS[judgedBy]})`,
     note:

@@ -215,6 +215,32 @@ describe('compareRuns', () => {
     expect(formatComparison(c)).toContain('config differences: system: strong vs weak');
   });
 
+  it('runs of different lexcase code (the installed package beside a checkout, two commits) say so beside the config differences', async () => {
+    const a = await makeRun(
+      'code-a',
+      scripted((i) => i % 2 === 0),
+      ITEMS,
+      { system: 'same' },
+    );
+    const b = await makeRun(
+      'code-b',
+      scripted((i) => i % 3 === 0),
+      ITEMS,
+      { system: 'same' },
+    );
+    expect((await compareRuns(a, b, { iterations: 200, seed: 1 })).configDiff).toEqual({});
+    // B ran under the package built at another commit, and was resumed under a third
+    const file = join(b, 'config.json');
+    const cfg = JSON.parse(readFileSync(file, 'utf8'));
+    const own = cfg.provenance.gitSha;
+    cfg.provenance.gitSha = 'b'.repeat(40);
+    cfg.resumes = [{ at: cfg.provenance.createdAt, gitSha: 'c'.repeat(40), datasetChecksum: cfg.provenance.datasetChecksum, items: 20, skipped: 10 }];
+    writeFileSync(file, JSON.stringify(cfg));
+    const c = await compareRuns(a, b, { iterations: 200, seed: 1 });
+    expect(c.configDiff).toEqual({ 'lexcase commit': [own, `${'b'.repeat(40)}, ${'c'.repeat(40)}`] });
+    expect(formatComparison(c)).toContain(`config differences: lexcase commit: ${own} vs ${'b'.repeat(40)}, ${'c'.repeat(40)}`);
+  });
+
   it('an interval that excludes 0 beside a test that does not reject is marked ‡ and explained', async () => {
     const a = await makeRun(
       'ten',
