@@ -23,8 +23,8 @@ describe('answerBaselines', () => {
     expect(chance).toMatchObject({
       rate: 0.25,
       ci: { lo: null, hi: null },
-      text: '25.0% (exact: 1 of 4 options on every question)',
-      method: 'exact expectation: no interval',
+      text: '25.0% (exact)',
+      method: 'exact: 1 of 4 options on every question',
     });
   });
 });

@@ -13,7 +13,7 @@ export interface BaselineRate {
   rate: number;
   /** null below n = 10 for the (bootstrapped) chance row. */
   ci: { lo: number | null; hi: number | null };
-  /** "30.6% [23.2, 39.2]" and its method ("95% Wilson"); chance over questions that all have 4 options is exactly 25% on every question: "25.0% (exact: 1 of 4 options on every question)", no interval. */
+  /** "30.6% [23.2, 39.2]" and its method ("95% Wilson"); chance over questions that all have 4 options is exactly 25% on every question: "25.0% (exact)", method "exact: 1 of 4 options on every question", no interval. */
   text: string;
   method: string;
 }
@@ -41,8 +41,8 @@ export function answerBaselines(questions: readonly Question[], seed = 13): Base
         name: 'chance (uniform guess)',
         rate: chance[0],
         ci: { lo: null, hi: null },
-        text: `${(100 * chance[0]).toFixed(1)}% (exact: 1 of ${Math.round(1 / chance[0])} options on every question)`,
-        method: 'exact expectation: no interval',
+        text: `${(100 * chance[0]).toFixed(1)}% (exact)`,
+        method: `exact: 1 of ${Math.round(1 / chance[0])} options on every question`,
       }
     : row('chance (uniform guess)', chance);
   return [chanceRow, row('always A', alwaysA), row('longest option', longest)];

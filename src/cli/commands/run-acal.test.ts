@@ -107,6 +107,8 @@ describe('lexcase run acal', () => {
     expect(JSON.parse((await cli('--json', ...args)).out)).toMatchObject({ runTokens: total, tokens: { total: 0 } });
   });
 
+  // --limit 40: hearsay's first 33 test items are all "No", where macro-F1 over {Yes, No} is 50 % on
+  // every resample (no spread, no interval); items 34-40 hold "Yes" ones, so the interval has a width.
   it('a run with --seed 14 prints the macro-F1 interval `lexcase report` and the explorer compute (the shared bootstrap seed), and its footnote names the resamples it used', async () => {
     const out = join(dir, 'seed14');
     const r = await cli(
@@ -118,7 +120,7 @@ describe('lexcase run acal', () => {
       '--system',
       'sp',
       '--limit',
-      '12',
+      '40',
       '--seed',
       '14',
       '--iterations',
@@ -133,7 +135,7 @@ describe('lexcase run acal', () => {
     const figure = (file: string) =>
       (JSON.parse(readFileSync(file, 'utf8')).sections.figures.figures as { id: string; lo: number; hi: number }[]).find((f) => f.id === 'macro-f1');
     const asRun = figure(join(out, 'report.json'));
-    expect(asRun).toMatchObject({ interval: 'bootstrap', n: 12, seed: 13, iterations: 500 });
+    expect(asRun).toMatchObject({ interval: 'bootstrap', n: 40, seed: 13, iterations: 500 });
     // the run's own acal-report.json: the same interval as report.json
     expect(JSON.parse(readFileSync(join(out, 'acal-report.json'), 'utf8')).metrics.macroF1).toMatchObject({
       lo: asRun?.lo,
@@ -152,7 +154,7 @@ describe('lexcase run acal', () => {
 
   it('run acal --iterations is recorded in config.json: lexcase report and the explorer/v1 summary compute the interval the run printed; a resume may change it', async () => {
     const out = join(dir, 'iter200');
-    const run = (iterations: string, limit = '12') =>
+    const run = (iterations: string, limit = '40') =>
       cli(
         '--json',
         'run',
@@ -184,13 +186,13 @@ describe('lexcase run acal', () => {
     expect(reportFigure()).toEqual(asRun);
     expect(rep.out).toMatch(/This run: 200 resamples, seed 13\./);
     // the explorer's /api/run/summary and /v1/run (both runSummary)
-    const entry = { id: 'iter200', dir: out, root: dir, kind: 'run' as const, items: 12, correct: 0, graphs: 0 };
+    const entry = { id: 'iter200', dir: out, root: dir, kind: 'run' as const, items: 40, correct: 0, graphs: 0 };
     expect(macroF1((await runSummary(entry)).figures)).toMatchObject({ lo: asRun?.lo, hi: asRun?.hi, iterations: 200 });
     // an explicit --iterations still wins
     await cli('report', out, '--iterations', '2000');
     expect(reportFigure()).toMatchObject({ iterations: 2000 });
     // a resume with another --iterations: its report and config.json say the new value, the resume entry the change
-    const resumed = await run('300', '13');
+    const resumed = await run('300', '41');
     expect(resumed.code, resumed.err).toBe(0);
     expect(config().config.bootstrap).toEqual({ iterations: 300 });
     expect(config().resumes.at(-1).changed).toEqual({ bootstrap: { from: { iterations: 200 }, to: { iterations: 300 } } });
