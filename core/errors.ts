@@ -180,6 +180,14 @@ export const errors = {
       { file: dir, hint: 'restart the server (or open the index again) to search the index as it is now' },
     ),
 
+  /** An index replaced (rebuilt, a method added) while this process was opening it: its parts would come from two indexes. */
+  indexReplacedWhileOpening: (dir: string) =>
+    new LexcaseError(
+      'INDEX_INCOMPATIBLE',
+      `the index at ${dir} was replaced while this process opened it (a build or \`index dense\` rewrote its manifest.json meanwhile); its parts would come from two different indexes, so nothing was read from it`,
+      { file: dir, hint: 'run the command again (once the build has finished) to use the index as it is now' },
+    ),
+
   indexCorrupt: (
     file: string,
     message: string,

@@ -53,18 +53,59 @@ function manifestStamp(dir: string): string {
   }
 }
 
+/** Opens of an index that a build keeps replacing meanwhile before INDEX_INCOMPATIBLE (indexReplacedWhileOpening). */
+const OPEN_ATTEMPTS = 3;
+
+/**
+ * The manifest and doc store of `dir` from one and the same index: a build swaps a new index into
+ * place (indexer/build-dirs.ts) between reads, so the manifest's stamp is taken before and checked
+ * after; an open that straddled a swap (or failed because of one: the dir missing between the two
+ * renames, files of the other index) is tried again.
+ */
+async function openConsistent(dir: string): Promise<{ stamp: string; manifest: Manifest; docs: OpenedDocStore }> {
+  for (let attempt = 1; ; attempt++) {
+    // taken before the manifest is read: a rebuild in between is refused later, never missed
+    const stamp = manifestStamp(dir);
+    let manifest: Manifest;
+    let docs: OpenedDocStore;
+    try {
+      manifest = await readManifest(dir);
+      docs = await openDocStore(dir);
+    } catch (e) {
+      if (manifestStamp(dir) === stamp) throw e;
+      if (attempt >= OPEN_ATTEMPTS) throw errors.indexReplacedWhileOpening(dir);
+      continue;
+    }
+    if (manifestStamp(dir) === stamp) return { stamp, manifest, docs };
+    await docs.close();
+    if (attempt >= OPEN_ATTEMPTS) throw errors.indexReplacedWhileOpening(dir);
+  }
+}
+
 export async function openIndex(dir: string): Promise<OpenedIndex> {
-  // taken before the manifest is read: a rebuild in between is refused later, never missed
-  const stamp = manifestStamp(dir);
-  const manifest = await readManifest(dir);
-  const docs = await openDocStore(dir);
+  const { stamp, manifest, docs } = await openConsistent(dir);
   const methods: string[] = METHODS.filter((m) => m.agents && offers(m, manifest.methods)).map((m) => m.name);
   const cache = new Map<string, Promise<Retriever>>();
+  // A retriever opens its own files (the sparse index reads the manifest again): one opened after
+  // the index was replaced would rank another index's passages than `manifest` and `docs` describe
+  // (`search` printed the new index's ids with no text, exit 0). Checked once it is open; an open
+  // that failed because of the swap (files of two indexes: "index file is corrupt") says so.
+  const sameIndex = (p: Promise<Retriever>): Promise<Retriever> =>
+    p.then(
+      (r) => {
+        if (manifestStamp(dir) !== stamp) throw errors.indexReplacedWhileOpening(dir);
+        return r;
+      },
+      (e: unknown) => {
+        if (manifestStamp(dir) !== stamp) throw errors.indexReplacedWhileOpening(dir);
+        throw e;
+      },
+    );
   const retriever = (method: string, opts?: Record<string, unknown>): Promise<Retriever> => {
-    if (opts && Object.keys(opts).length) return openRetriever(dir, method, opts);
+    if (opts && Object.keys(opts).length) return sameIndex(openRetriever(dir, method, opts));
     let r = cache.get(method);
     if (!r) {
-      r = openRetriever(dir, method);
+      r = sameIndex(openRetriever(dir, method));
       cache.set(method, r);
       r.catch(() => cache.delete(method));
     }
