@@ -22,6 +22,8 @@ export interface RunConfigFile {
     provenanceBefore?: { items: number; datasetChecksum: string };
     /** Fields the config.json being resumed did not record (written by an older lexcase), so not checked; recorded from this resume on (eval/resume-unrecorded.ts). */
     unchecked?: string[];
+    /** results.jsonl ended in a truncated line (a write stopped midway: kill -9, full disk), cut off by this resume: its size and item (eval/run-dir.ts repairResults). */
+    cutTail?: { bytes: number; id?: string };
   }[];
   /**
    * The model switched its structured-output mode during the run (core/llm/structured.ts: the

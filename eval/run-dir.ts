@@ -202,18 +202,44 @@ export async function readResults(dir: string): Promise<ParsedResults> {
   return parseResults(await readRunFile(dir, file), file);
 }
 
+/** A truncated last line of results.jsonl that `repairResults` cut off: its size and, when its start shows it, the item. */
+export interface CutTail {
+  bytes: number;
+  /** The item id the line starts with (a record line begins `{"id":…`), when that much was written. */
+  id?: string;
+}
+
+/** "a truncated last line (212 bytes, item "mbe_12")": the one wording of a cut tail. */
+export const describeCutTail = (t: CutTail): string => `a truncated last line (${t.bytes} bytes${t.id !== undefined ? `, item ${JSON.stringify(t.id)}` : ''})`;
+
+function cutTailOf(tail: string): CutTail {
+  const m = /^\{"id":("(?:[^"\\]|\\.)*")/.exec(tail);
+  let id: string | undefined;
+  try {
+    id = m ? (JSON.parse(m[1]) as string) : undefined;
+  } catch {
+    id = undefined;
+  }
+  return { bytes: Buffer.byteLength(tail), ...(id !== undefined ? { id } : {}) };
+}
+
 /**
- * Make results.jsonl safe to append to: drop a truncated last line, and add the newline a
- * complete last line may lack. Returns the records kept.
+ * Make results.jsonl safe to append to: drop a truncated last line (a write a kill, a full disk or
+ * a file-size limit stopped midway), and add the newline a complete last line may lack. Returns
+ * the records kept and, when a line was cut, what it was (`cut`), for the caller to say.
  */
-export async function repairResults(dir: string): Promise<ResultRecord[]> {
+export async function repairResults(dir: string): Promise<{ records: ResultRecord[]; cut?: CutTail }> {
   const file = resultsPath(dir);
-  if (!existsSync(file)) return [];
+  if (!existsSync(file)) return { records: [] };
   const text = await readRunFile(dir, file);
   const parsed = parseResults(text, file);
-  if (parsed.droppedTail) await truncate(file, parsed.validBytes);
-  else if (text.length > 0 && !text.endsWith('\n')) await appendFile(file, '\n');
-  return parsed.records;
+  if (parsed.droppedTail) {
+    const cut = cutTailOf(Buffer.from(text).subarray(parsed.validBytes).toString('utf8'));
+    await truncate(file, parsed.validBytes);
+    return { records: parsed.records, cut };
+  }
+  if (text.length > 0 && !text.endsWith('\n')) await appendFile(file, '\n');
+  return { records: parsed.records };
 }
 
 function resultLine(record: ResultRecord): string {

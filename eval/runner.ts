@@ -84,6 +84,7 @@ import {
   readConfig,
   removeStaleTemps,
   repairResults,
+  describeCutTail,
   resultsPath,
   rewriteResults,
   writeJsonAtomic,
@@ -240,7 +241,12 @@ async function runLocked<Item extends { id: string }>(
   // cache hits on replies written since the run started and before this attempt: an earlier (killed) attempt paid for them
   const attemptWindow = { runStart: existing?.provenance?.createdAt ?? prov.createdAt, attemptStart: prov.createdAt };
   const retryFailed = opts.retryFailed ?? true;
-  const repaired = await repairResults(runDir);
+  const { records: repaired, cut } = await repairResults(runDir);
+  // a write stopped midway (kill -9, full disk, file-size limit): the item is not done, and the resume says so
+  if (cut)
+    log.warn(
+      `warning: ${runDir}/results.jsonl ended in ${describeCutTail(cut)}: a write stopped midway (the process killed, the disk or a file-size limit reached); cut off, the item is not counted as done and runs again`,
+    );
   // One final record per item: a later line supersedes an earlier one (files from older versions).
   const byId = new Map(repaired.map((r) => [r.id, r]));
   const retryIds = new Set(retryFailed ? [...byId.values()].filter((r) => r.error !== undefined && seen.has(r.id)).map((r) => r.id) : []);
@@ -308,6 +314,7 @@ async function runLocked<Item extends { id: string }>(
         ...(Object.keys(grown).length ? { grown } : {}),
         ...(provenanceBefore ? { provenanceBefore } : {}),
         ...(unrecorded.length ? { unchecked: unrecorded.map((u) => u.key) } : {}),
+        ...(cut ? { cutTail: cut } : {}),
       },
     ];
     await writeJsonAtomic(configPath(runDir), existing);
@@ -646,7 +653,7 @@ async function runLocked<Item extends { id: string }>(
     // the recorded order (items run concurrently finish in any order)
     const pos = new Map(replayed.order.map((id, i) => [id, i]));
     const byPos = (r: ResultRecord) => pos.get(r.id) ?? Number.MAX_SAFE_INTEGER;
-    const all = (await repairResults(runDir)).sort((a, b) => byPos(a) - byPos(b));
+    const all = (await repairResults(runDir)).records.sort((a, b) => byPos(a) - byPos(b));
     await rewriteResults(runDir, all);
     results.sort((a, b) => byPos(a) - byPos(b));
   }
