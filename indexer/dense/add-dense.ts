@@ -28,6 +28,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type * as lancedb from '@lancedb/lancedb';
 import type { Passage } from '../../corpora/types.js';
+import { acquireLock } from '../../core/dir-lock.js';
 import { errors } from '../../core/errors.js';
 import { log } from '../../core/log.js';
 import { createProgress } from '../../core/progress.js';
@@ -142,7 +143,24 @@ function buildTime(
   return { buildMs: now.ms, ...(now.resumedAt ? { buildResumedAt: now.resumedAt } : {}) };
 }
 
+/**
+ * One writer per index dir: `addDenseIndex` takes the lock an index build of the dir holds
+ * (`<dir>.lock`, indexer/build.ts), so a second `index dense` of it, or a build into it, gets LOCKED
+ * at once naming the first (before: two `index dense` of one dir both embedded every passage into
+ * the one table, then both failed "the table has 480 rows for 240 passages"). A build's own dense
+ * step (its temp dir, `indexDir` its --out) runs under the build's lock.
+ */
 export async function addDenseIndex(dir: string, opts: AddDenseOptions = {}): Promise<Manifest> {
+  const buildStep = opts.indexDir !== undefined && resolve(opts.indexDir) !== resolve(dir);
+  const lock = buildStep ? undefined : acquireLock(`${realpathLoose(dir)}.lock`, dir, 'index dense');
+  try {
+    return await addDenseLocked(dir, opts);
+  } finally {
+    lock?.release();
+  }
+}
+
+async function addDenseLocked(dir: string, opts: AddDenseOptions): Promise<Manifest> {
   const t0 = Date.now();
   checkDenseUri(dir, opts.uri ?? DEFAULT_DENSE_URI);
   const manifest = await readManifest(dir);
