@@ -127,6 +127,10 @@ async function evalOnOpened(idx: OpenedIndex, opts: IndexEvalOptions): Promise<R
       signal: opts.signal,
       onProgress: (d, t) => opts.onProgress?.(method, d, t),
       onQuery: writer ? (q: QueryResult, hits: Hit[]) => writer!.add(q.id, hits) : undefined,
+    }).catch(async (e: unknown) => {
+      // stopped (an error, Ctrl-C): no run file of part of the questions; an earlier one at that path stays
+      await writer?.discard();
+      throw e;
     });
     await writer?.close();
     const tuned = await hybridTuningOverlapWarning(retriever, questions);

@@ -6,8 +6,9 @@
  */
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { mkdir, open, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { processAlive } from '../core/owned-dir.js';
 import { createGzip, gzipSync } from 'node:zlib';
 import { errors } from '../core/errors.js';
 import { COMMENT_QID } from '../corpora/topics.js';
@@ -54,10 +55,31 @@ export function trecQrelsLines(questions: readonly Question[]): string {
 /** A TREC file named `*.gz` is written gzipped, as every reader here (and trec_eval users' tools) reads it. */
 export const isGzName = (file: string): boolean => file.endsWith('.gz');
 
-/** Write a whole TREC file (the qrels), gzipped when its name ends in .gz. */
+/** The temp name a TREC file is written under before it is renamed into place. */
+const tempName = (file: string): string => `${file}.tmp-${process.pid}`;
+
+/** Remove `<file>.tmp-<pid>` files a killed writer of `file` left (its process gone). */
+async function removeStaleTemps(file: string): Promise<void> {
+  const prefix = `${basename(file)}.tmp-`;
+  const names = await readdir(dirname(file)).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = name.startsWith(prefix) ? Number(name.slice(prefix.length)) : NaN;
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !processAlive(pid)) await rm(join(dirname(file), name), { force: true });
+  }
+}
+
+/** Write a whole TREC file (the qrels), gzipped when its name ends in .gz: a temp file renamed into place, so a reader never sees part of it. */
 export async function writeTrecFile(file: string, text: string): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, isGzName(file) ? gzipSync(text) : text);
+  await removeStaleTemps(file);
+  const tmp = tempName(file);
+  try {
+    await writeFile(tmp, isGzName(file) ? gzipSync(text) : text);
+    await rename(tmp, file);
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw e;
+  }
 }
 
 /**
@@ -66,9 +88,17 @@ export async function writeTrecFile(file: string, text: string): Promise<void> {
  * `add` / `close` with OUT_FILE_REFUSED instead of an unhandled stream 'error' event; a later write
  * error rejects the next call. A name ending in .gz is written gzipped (before, it was plain text
  * under a .gz name, which `eval run` then failed to read: "incorrect header check").
+ *
+ * The lines go to `<file>.tmp-<pid>`, renamed to `file` by `close()` once every topic is written;
+ * `discard()` (a search stopped by an error or a signal) removes it, and the next writer of `file`
+ * removes one a killed process left. Before, the file was written in
+ * place: `eval retrieval --run-file F` killed midway left F with the topics searched so far (990 of
+ * 1,195, ending on a whole line), which `eval run F` and trec_eval evaluate as a run of those
+ * topics, exit 0, and an earlier complete F was gone.
  */
 export class TrecRunWriter {
   private out?: Writable;
+  private readonly tmp: string;
   private file$?: Writable;
   private failed?: Error;
   /** The id `add` refused (trecRunLines); with nothing written yet, `close` makes no file and rejects with it. */
@@ -78,13 +108,16 @@ export class TrecRunWriter {
     readonly tag: string,
   ) {
     checkId('run tag', tag);
+    this.tmp = tempName(file);
   }
   private async stream(): Promise<Writable> {
     if (this.failed) throw this.failed;
     if (this.out) return this.out;
     try {
       await mkdir(dirname(this.file), { recursive: true });
-      const handle = await open(this.file, 'w');
+      if ((await stat(this.file).catch(() => undefined))?.isDirectory()) throw Object.assign(new Error(`${this.file} is a directory`), { code: 'EISDIR' });
+      await removeStaleTemps(this.file);
+      const handle = await open(this.tmp, 'w');
       this.file$ = handle.createWriteStream();
       this.out = this.file$;
       if (isGzName(this.file)) {
@@ -117,13 +150,27 @@ export class TrecRunWriter {
     const out = await this.stream();
     if (!out.write(text)) await new Promise<void>((r) => out.once('drain', () => r()));
   }
+  /** Finish the file: every line written, then renamed from its temp name into place (a failed write removes the temp file). */
   async close(): Promise<void> {
     // refused before a line was written: no empty run file is left to be evaluated
     if (this.refused && !this.out) throw this.refused;
     const out = await this.stream();
+    await this.end(out).catch((e: Error) => (this.failed ??= e));
+    if (this.failed) {
+      await rm(this.tmp, { force: true });
+      throw this.failed;
+    }
+    await rename(this.tmp, this.file);
+  }
+  /** Stop without a file: the temp file is removed and `file` (an earlier run file there) is left as it was. */
+  async discard(): Promise<void> {
+    if (this.out) await this.end(this.out).catch(() => undefined);
+    this.failed ??= new Error('run file discarded');
+    await rm(this.tmp, { force: true });
+  }
+  private async end(out: Writable): Promise<void> {
     await new Promise<void>((res, rej) => out.end((e?: Error | null) => (e ? rej(e) : res())));
     // gzipped: the file is complete when the gzip stream's last bytes are flushed into it
-    if (this.file$ !== out) await finished(this.file$!).catch((e: Error) => (this.failed ??= e));
-    if (this.failed) throw this.failed;
+    if (this.file$ !== out) await finished(this.file$!);
   }
 }

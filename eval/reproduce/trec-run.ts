@@ -213,8 +213,10 @@ export async function runTrecGridRun(o: TrecRunOptions): Promise<RunExperimentRe
   const writer = new TrecRunWriter(join(o.runDir, 'run.txt'), `lexcase-${retriever.method}`);
   try {
     for (const t of items) await writer.add(t.id, await search(t));
-  } finally {
-    await writer.close();
+  } catch (e) {
+    await writer.discard();
+    throw e;
   }
+  await writer.close();
   return result;
 }

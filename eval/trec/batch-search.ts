@@ -87,9 +87,12 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
         const found = await searchTopK((depth) => retriever.search(t.text, { k: depth, ...(opts.approx ? { approx: opts.approx } : {}) }), opts.k, opts.ties);
         await take(t, found, performance.now() - t0);
       }
-  } finally {
-    await writer?.close();
+  } catch (e) {
+    // stopped (an error, Ctrl-C): no run file of part of the topics; an earlier one at that path stays
+    await writer?.discard();
+    throw e;
   }
+  await writer?.close();
   const sorted = times.slice().sort((a, b) => a - b);
   const totalMs = times.reduce((s, x) => s + x, 0);
   return {
