@@ -194,6 +194,15 @@ export function acquireLock(lockPath: string, dir: string, what: string, opts: A
   throw errors.locked(dir, `could not take ${lockPath} (it keeps changing)`, 'another process is taking it; try again');
 }
 
+/**
+ * The live process holding the lock at `lockPath` (a reader's question: is a writer at work on
+ * this dir?), or undefined: no lock, a stale one, or a file that is not a lexcase lock.
+ */
+export function liveHolder(lockPath: string): LockInfo | undefined {
+  const cur = readLock(lockPath);
+  return cur && cur !== 'foreign' && cur.pid !== -1 && !stale(cur) ? cur : undefined;
+}
+
 function releaseIfOwn(path: string, token: string): void {
   held.delete(path);
   const cur = readLock(path);

@@ -188,6 +188,13 @@ export const errors = {
       { file: dir, hint: 'run the command again (once the build has finished) to use the index as it is now' },
     ),
 
+  /** A part of an index read while a writer (`index dense`, a build) holds its lock and rewrites it: not damage, a writer at work. */
+  indexBeingWritten: (dir: string, where: string, writer: string, problem: string) =>
+    new LexcaseError('INDEX_INCOMPATIBLE', `${where}: ${dir} is being written by ${writer} now (${problem}); nothing was searched in it`, {
+      file: dir,
+      hint: 'wait for that command to finish, then run this again',
+    }),
+
   indexCorrupt: (
     file: string,
     message: string,

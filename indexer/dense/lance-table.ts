@@ -9,6 +9,8 @@ import type { FixedSizeList, Schema, Table as ArrowTable } from 'apache-arrow';
 const arrow = createRequire(import.meta.url)('apache-arrow') as typeof import('apache-arrow');
 const { Field, Float32, makeData, RecordBatch, Struct, Utf8, vectorFromArray } = arrow;
 import { errors } from '../../core/errors.js';
+import { liveHolder } from '../../core/dir-lock.js';
+import { realpathLoose } from '../../core/out-dir-rule.js';
 import type { AnnParams } from './ann-params.js';
 import { lanceUri, type DenseIdsDigest } from './dense-section.js';
 
@@ -108,13 +110,20 @@ export async function openOrCreate(db: lancedb.Connection, table: string, dim: n
 export async function checkDenseTable(t: lancedb.Table, section: { table: string; rows: number; owner?: string }, uri: string, dir: string): Promise<void> {
   const where = `${uri} (dense table "${section.table}")`;
   const hint = `the table no longer holds ${dir}'s vectors; rebuild its dense index: lexcase index dense ${dir} --dense-uri NEW_URI (with its embedder flags)`;
+  let problem: string | undefined;
   if (section.owner) {
     const o = await tableOwner(t);
-    if (o?.owner !== section.owner) throw errors.indexCorrupt(where, `the table belongs to ${ownerText(o)}, not to ${dir} (owner ${section.owner})`, hint);
+    if (o?.owner !== section.owner) problem = `the table belongs to ${ownerText(o)}, not to ${dir} (owner ${section.owner})`;
   }
-  const rows = await t.countRows();
-  if (rows !== section.rows)
-    throw errors.indexCorrupt(where, `the table has ${rows} rows, the manifest of ${dir} records ${section.rows} (another index may have written it)`, hint);
+  if (!problem) {
+    const rows = await t.countRows();
+    if (rows !== section.rows) problem = `the table has ${rows} rows, the manifest of ${dir} records ${section.rows} (another index may have written it)`;
+  }
+  if (!problem) return;
+  // `index dense` re-embedding this index in place (another embedder or vector settings) holds its lock: not damage, a writer at work
+  const writer = liveHolder(`${realpathLoose(dir)}.lock`);
+  if (writer) throw errors.indexBeingWritten(dir, where, `${writer.what} (pid ${writer.pid}, since ${writer.since})`, problem);
+  throw errors.indexCorrupt(where, problem, hint);
 }
 
 /** Problem with a loaded table's ids against the manifest's digest, or undefined when they match. */
