@@ -38,7 +38,19 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const lines = (f: string) => readFileSync(f, 'utf8').split('\n').filter(Boolean);
-const runCase = (runDir: string, extra: string[] = []) => ['run', 'case', '--offline', '--index', index, '--limit', '60', '--run-dir', runDir, ...extra];
+// an option given twice is refused (src/cli/lexcase-command.ts): `limit` replaces the default 60
+const runCase = (runDir: string, extra: string[] = [], limit = '60') => [
+  'run',
+  'case',
+  '--offline',
+  '--index',
+  index,
+  '--limit',
+  limit,
+  '--run-dir',
+  runDir,
+  ...extra,
+];
 
 describe('two runs of one run dir at once (item 8)', () => {
   it('the second gets LOCKED naming the first; results.jsonl holds one line per item; a later resume skips all 60', async () => {
@@ -69,10 +81,10 @@ describe('what --run-dir may be (item 3: the shared output-dir rule)', () => {
     const work = join(dir, 'work');
     mkdirSync(work);
     writeFileSync(join(work, 'thesis.txt'), 'mine\n');
-    const dot = await cliChild(runCase('.', ['--limit', '2']), { cwd: work, env: NO_LLM });
+    const dot = await cliChild(runCase('.', [], '2'), { cwd: work, env: NO_LLM });
     expect(dot.code).toBe(1);
     expect(dot.stderr).toMatch(/refusing to write a run to \.: it is the working directory/);
-    const user = await cliChild(runCase(work, ['--limit', '2']), { cwd: dir, env: NO_LLM });
+    const user = await cliChild(runCase(work, [], '2'), { cwd: dir, env: NO_LLM });
     expect(user.code).toBe(1);
     expect(user.stderr).toMatch(
       /refusing to write a run to .*work: it is a non-empty directory that is not a lexcase run \(no config\.json; it holds thesis\.txt\)/,

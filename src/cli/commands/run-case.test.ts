@@ -92,8 +92,8 @@ describe('lexcase run case --offline', () => {
   it("records the Bar Exam QA file's path and sha256 in config.json (as LegalBench runs do), said in report.md and checked on resume (before: item checksums only)", async () => {
     noLlm();
     const runDir = join(dir, 'run-offline-datafile');
-    const args = ['run', 'case', '--offline', '--index', index, '--limit', '1', '--run-dir', runDir];
-    expect((await cli(...args)).code).toBe(0);
+    const args = ['run', 'case', '--offline', '--index', index, '--run-dir', runDir];
+    expect((await cli(...args, '--limit', '1')).code).toBe(0);
     // the sha256 corpora/data/SHA256SUMS lists for the file (of its decompressed content)
     const sums = readFileSync(join(PACKAGE_ROOT, 'corpora', 'data', 'SHA256SUMS'), 'utf8');
     const sha256 = /^([0-9a-f]{64}) {2}barexam\/qa\.jsonl\.gz$/m.exec(sums)![1];
