@@ -26,6 +26,9 @@
  *                 how a CASE offline run ranks the retriever runs its advocates fuse ("trec_eval, depth
  *                 past ties": each run as printed, retrieval/top-k.ts printedRun); an older lexcase fused
  *                 each retriever's internal tie order, so its offline run dirs are refused, never "unknown"
+ *   evidence      the evidence selection an offline CASE run ran ("learned" or "plan"): an older lexcase
+ *                 recorded "learned" (the default asked for) also where the query plan ran (--tools given, or
+ *                 an index without bm25 and qld); such a record is taken as unknown, and corrected from then on
  *   hypothesisMapping
  *                 how CASE's exploratory hypotheses are mapped to options (agents/case/map-hypotheses.ts):
  *                 an older lexcase gave a tie the lowest letter, so its exploratory run dirs are refused
@@ -164,6 +167,18 @@ const ADDED: {
     lacks: () => false,
     differed:
       "this run dir's evidence was fused by an older lexcase from each retriever's internal tie order (now each run as printed: trec_eval's order, ties by docid descending, as `lexcase search` shows it), so its items and new ones would not be comparable",
+  },
+  {
+    // an offline CASE run records the evidence selection that ran; an older lexcase recorded "learned" (the default asked
+    // for) also where the query plan ran: --tools given, or an index without bm25 and qld (agents/case/case-offline-system.ts learnedApplies)
+    path: ['evidence'],
+    what: 'the evidence selection that ran: an older lexcase recorded "learned" where the query plan ran (--tools given, or no bm25 and qld in the index)',
+    lacks: (before, after, old) =>
+      before === 'learned' &&
+      after === 'plan' &&
+      old.system === 'case' &&
+      old.mode === 'offline heuristic, no LLM' &&
+      (Array.isArray(old.tools) || (Array.isArray(old.retrievers) && !(old.retrievers.includes('bm25') && old.retrievers.includes('qld')))),
   },
   {
     path: ['hypothesisMapping'],

@@ -20,7 +20,7 @@ import { errors } from '../../core/errors.js';
 import type { UsageMeter } from '../../core/llm/usage.js';
 import { BASELINE_MODES, type BaselineMode } from './baselines/baseline-modes.js';
 import { OFFLINE_LABEL, offlineMethods } from './advocate-offline.js';
-import { createCaseOfflineSystem, type EvidenceMode } from './case-offline-system.js';
+import { createCaseOfflineSystem, learnedApplies, type EvidenceMode } from './case-offline-system.js';
 import { withGoldGuard } from '../common/gold-guard.js';
 import { warnGoldMissing, withGoldInIndex } from '../common/gold-in-index.js';
 import { assertSelectorHeldOut } from './selector-training.js';
@@ -153,7 +153,11 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
             jurors: offline ? 0 : (o.jurors ?? AGENT_DEFAULTS.jurors),
             tools: o.tools ?? 'all',
             // the offline advocates fuse each retriever's printed run (an older lexcase: its internal tie order; resume-unrecorded.ts refuses its run dirs)
-            ...(offline ? { evidence: o.evidence ?? 'learned', componentRanking: PRINTED_RUN_RANKING } : {}),
+            // the evidence selection that runs: the learned selector only where it applies (no --tools, bm25 and qld in the
+            // index), else the query plan (an older lexcase recorded "learned" there; resume-unrecorded.ts takes its word back)
+            ...(offline
+              ? { evidence: learnedApplies({ evidence: o.evidence }, o.tools, idx.retrievers) ? 'learned' : 'plan', componentRanking: PRINTED_RUN_RANKING }
+              : {}),
             maxSteps: o.maxSteps ?? AGENT_DEFAULTS.maxSteps,
             maxTokens: o.maxTokens ?? AGENT_DEFAULTS.maxTokens,
             // how much of each passage, note and candidate the prompts show (the offline heuristic has no prompts)

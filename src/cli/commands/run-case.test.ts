@@ -133,6 +133,30 @@ describe('lexcase run case --offline', () => {
     expect(tools.stdout).toContain('Evidence: query plan.');
   }, 60_000);
 
+  it('config.json records the evidence selection that ran: --tools runs the query plan and records "plan" (was "learned"); an older run dir that recorded "learned" resumes with a warning', async () => {
+    noLlm();
+    const learned = join(dir, 'run-offline-evidence-learned');
+    expect((await cli('run', 'case', '--offline', '--index', index, '--limit', '1', '--run-dir', learned)).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(learned, 'config.json'), 'utf8')).config.evidence).toBe('learned');
+    const runDir = join(dir, 'run-offline-evidence-plan');
+    const args = ['run', 'case', '--offline', '--tools', 'bm25', '--index', index, '--run-dir', runDir];
+    const r = await cli(...args, '--limit', '1');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Evidence: query plan.');
+    const cfgFile = join(runDir, 'config.json');
+    const cfg = JSON.parse(readFileSync(cfgFile, 'utf8'));
+    expect(cfg.config.evidence).toBe('plan');
+    // a run dir an older lexcase wrote recorded "learned" while the query plan ran: its resume goes on, saying so
+    cfg.config.evidence = 'learned';
+    writeFileSync(cfgFile, JSON.stringify(cfg));
+    const resumed = await cli(...args, '--limit', '2');
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain('does not record evidence (the evidence selection that ran: an older lexcase recorded "learned" where the query plan ran');
+    const after = JSON.parse(readFileSync(cfgFile, 'utf8'));
+    expect(after.config.evidence).toBe('plan');
+    expect(after.resumes.at(-1).unchecked).toEqual(['evidence']);
+  }, 60_000);
+
   it('without an LLM and without --offline, LLM modes stop at once with how to configure one', async () => {
     noLlm();
     for (const args of [
