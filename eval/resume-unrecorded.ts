@@ -62,7 +62,7 @@
  *                 unrecorded one too
  *   dataFiles     the LegalBench files a run read, by split: where each was found (--data,
  *                 $LEXCASE_LEGALBENCH_DIR, bundled), its path and sha256 (corpora/legalbench.ts), and
- *                 CASE's and MAD's dataset file (corpora/registry.ts datasetFileRecord); runs before
+ *                 CASE's, MAD's and EMAR's Bar Exam QA file (corpora/registry.ts datasetFileRecord); runs before
  *                 it recorded none, so which copy their earlier items read is unknown
  *   replyReading  how an LLM run reads replies (core/llm/reply-reading.ts): a reasoning
  *                 model's `<think>` block is dropped before the answer is parsed; an older lexcase

@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import type { CliRunContext, CliRunResult } from '../../eval/cli-schema.js';
 import type { LegalBenchFileRecord } from '../../corpora/legalbench.js';
+import type { DatasetFileRecord } from '../../corpora/registry.js';
 import type { Split } from '../../corpora/types.js';
 import { parseSplit } from '../../corpora/split-spec.js';
 import { errors } from '../../core/errors.js';
@@ -43,11 +44,13 @@ interface EmarFlags {
 }
 
 /** The items of the split (`dev` / `validation` read as val, as everywhere: corpora/split-spec.ts); Bar Exam QA's split is drawn with --split-seed, hearsay's is LegalBench's own. */
-async function loadItems(o: EmarFlags, split: Split): Promise<{ items: EmarItem[]; dataFiles?: Record<string, LegalBenchFileRecord> }> {
+async function loadItems(o: EmarFlags, split: Split): Promise<{ items: EmarItem[]; dataFiles?: Record<string, LegalBenchFileRecord | DatasetFileRecord> }> {
   let items: EmarItem[];
-  let dataFiles: Record<string, LegalBenchFileRecord> | undefined;
+  let dataFiles: Record<string, LegalBenchFileRecord | DatasetFileRecord> | undefined;
   if (o.dataset === 'barexam') {
-    const { loadQuestions } = await import('../../corpora/registry.js');
+    const { datasetFileRecord, loadQuestions } = await import('../../corpora/registry.js');
+    // the questions' file and its sha256, as CASE and MAD record theirs (eval/resume-items.ts checks it on resume)
+    dataFiles = { [split]: await datasetFileRecord('barexam', split) };
     items = (await loadQuestions('barexam', split, { seed: o.splitSeed })).map((q) => ({ ...q, kind: 'question' as const }));
   } else if (o.dataset === 'hearsay') {
     // LegalBench ships hearsay as train (5) and test (94); there is no val split.

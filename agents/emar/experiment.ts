@@ -6,6 +6,7 @@
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { LegalBenchFileRecord } from '../../corpora/legalbench.js';
+import type { DatasetFileRecord } from '../../corpora/registry.js';
 import type { Question, TaskExample } from '../../corpora/types.js';
 import { writeReport } from '../../eval/report/write-report.js';
 import { RESAMPLES, SEED } from '../../eval/stats/index.js';
@@ -47,8 +48,11 @@ export interface EmarExperimentOptions {
   llm: { model?: string; temperature?: number; topP?: number; maxTokens?: number; local?: Record<string, unknown> };
   /** Recorded in config.json: which sampling settings are the paper's, which were given, and the paper's source. */
   sampling?: { fromPaper: string[]; given: string[]; source: string };
-  /** Recorded in config.json: the LegalBench files the items were read from (hearsay; corpora/legalbench.ts legalBenchFileRecord), by split. */
-  dataFiles?: Record<string, LegalBenchFileRecord>;
+  /**
+   * Recorded in config.json: the files the items were read from, by split: hearsay's LegalBench file
+   * (corpora/legalbench.ts legalBenchFileRecord), Bar Exam QA's (corpora/registry.ts datasetFileRecord).
+   */
+  dataFiles?: Record<string, LegalBenchFileRecord | DatasetFileRecord>;
 }
 
 export async function runEmarExperiment(

@@ -276,6 +276,30 @@ describe('lexcase run emar', () => {
     expect(JSON.parse(r.out)).toMatchObject({ ran: 1, n: 1, meanDepth: 3, convergenceRate: 0 });
   });
 
+  it("records the Bar Exam QA file's path and sha256 in config.json dataFiles (as CASE, MAD and hearsay runs do), said in report.md and checked on resume (before: none)", async () => {
+    const out = join(dir, 'bar-datafile');
+    const args = ['--json', 'run', 'emar', '--dataset', 'barexam', '--split', 'val', '--run-dir', out, '--no-cache'];
+    const r = await cli(...args, '--limit', '1');
+    expect(r.code, r.err).toBe(0);
+    // the sha256 corpora/data/SHA256SUMS lists for the file (of its decompressed content)
+    const sums = readFileSync(join(PACKAGE_ROOT, 'corpora', 'data', 'SHA256SUMS'), 'utf8');
+    const sha256 = /^([0-9a-f]{64}) {2}barexam\/qa\.jsonl\.gz$/m.exec(sums)![1];
+    const cfgFile = join(out, 'config.json');
+    const cfg = JSON.parse(readFileSync(cfgFile, 'utf8'));
+    expect(cfg.config.dataFiles).toEqual({ val: { dataset: 'barexam', split: 'val', source: 'bundled', file: 'corpora/data/barexam/qa.jsonl.gz', sha256 } });
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain(
+      `- **data file (val)**: barexam val: bundled corpora/data/barexam/qa.jsonl.gz, sha256 ${sha256}`,
+    );
+    // a run dir that read another file (its sha256 differs) is refused on resume, naming both
+    cfg.config.dataFiles.val.sha256 = '0'.repeat(64);
+    writeFileSync(cfgFile, JSON.stringify(cfg));
+    const refused = await cli(...args, '--limit', '2');
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain(
+      `read barexam val from bundled corpora/data/barexam/qa.jsonl.gz (sha256 0000000000000000…), the command now reads bundled corpora/data/barexam/qa.jsonl.gz (sha256 ${sha256.slice(0, 16)}…)`,
+    );
+  });
+
   it('config.json records the endpoint and sampling: a resume against another server is refused (field "model" differs)', async () => {
     const out = join(dir, 'endpoint');
     await expectResumeOnOtherServerRefused(
