@@ -45,7 +45,8 @@
  *                 recorded none, so a run dir an older lexcase started may have sent other prompts
  *                 (its `resumes[].gitSha` says which lexcase); a recorded one that differs is refused
  *   splitSeed     EMAR's Bar Exam QA split seed (always 13 before `run emar --split-seed`; runs before it
- *                 recorded none)
+ *                 recorded none); a `reproduce` retrieval run's split seed where it was the default 13
+ *                 (an older lexcase recorded null there)
  *   evaluatorTemperature
  *                 the temperature of 3-ply's Factor Distiller (always 0; runs before it recorded only
  *                 the argument agents' `temperature`)
@@ -111,8 +112,13 @@ const ADDED: {
   { path: ['compileSnippetChars'], what: "the characters of each candidate in an advocate's compile prompt", lacks: absent },
   // MAD has always derived its requests' seeds from the run seed; runs before it recorded no note saying so
   { path: ['requestSeeds'], what: "how MAD's requests' seeds are made", lacks: absent },
-  // EMAR's Bar Exam QA split was always drawn with seed 13 (no --split-seed before it); runs before it recorded none
-  { path: ['splitSeed'], what: "the Bar Exam QA split's seed", lacks: (before, after, old) => before === undefined && after === 13 && old.system === 'emar' },
+  // EMAR's Bar Exam QA split was always drawn with seed 13 (no --split-seed before it); runs before it recorded none.
+  // A reproduce retrieval run drawn with the default seed 13 recorded null before it recorded the seed it used.
+  {
+    path: ['splitSeed'],
+    what: "the Bar Exam QA split's seed",
+    lacks: (before, after, old) => after === 13 && ((before === undefined && old.system === 'emar') || (before === null && old.system === 'retrieval')),
+  },
   // 3-ply's Factor Distiller has always run at temperature 0; runs before it recorded only the agents' temperature
   { path: ['evaluatorTemperature'], what: "the 3-ply Factor Distiller's temperature", lacks: (before, after) => before === undefined && after === 0 },
   {

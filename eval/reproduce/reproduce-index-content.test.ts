@@ -177,3 +177,22 @@ describe('the command table.md prints to rerun a retrieval cell', () => {
     expect(argvOf(merged)).toEqual(['reproduce', 'case-table3', '--index', unstemmed, '--run-dir', merged, '--limit', String(LIMIT)]);
   }, 60_000);
 });
+
+describe('reproduce retrieval runs record the split seed they drew with', () => {
+  it('the default seed is recorded as 13, as `run case` records it (was null); a run dir that recorded null resumes with a warning and records 13 from then on', async () => {
+    const rp = join(dir, 'rp-split-seed');
+    expect((await reproduce(porter, rp)).code).toBe(0);
+    const file = join(rp, 'runs', 'bm25', 'config.json');
+    const old = configOf(rp);
+    expect(old.config.splitSeed).toBe(13);
+    // an older lexcase recorded null for the default seed: its run dir resumes, saying the seed was not recorded
+    old.config.splitSeed = null;
+    writeFileSync(file, JSON.stringify(old));
+    const r = await reproduce(porter, rp);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/warning: .*config\.json was written by an older lexcase and does not record splitSeed/);
+    expect(r.stderr).toMatch(/resuming .*rp-split-seed\/runs\/bm25: 4 of 4 items already done/);
+    expect(configOf(rp).resumes.at(-1).unchecked).toEqual(['splitSeed']);
+    expect(configOf(rp).config.splitSeed).toBe(13);
+  }, 60_000);
+});

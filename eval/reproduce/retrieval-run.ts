@@ -18,7 +18,7 @@
 import { loadPrebuiltDense } from '../demo/dense-step.js';
 import { retrievalQuery } from '../../corpora/barexam.js';
 import { loadQuestionsLimited } from '../../corpora/registry.js';
-import { parseSplit } from '../../corpora/splits.js';
+import { DEFAULT_SPLIT_SEED, parseSplit } from '../../corpora/splits.js';
 import type { Question } from '../../corpora/types.js';
 import { ensureDefaultIndex } from '../../retrieval/default-index.js';
 import { indexContent, openCaseIndex } from '../../retrieval/open-index.js';
@@ -136,7 +136,8 @@ export async function runRetrievalGridRun(o: RetrievalRunOptions): Promise<RunEx
         method: o.method,
         dataset,
         split,
-        splitSeed: o.splitSeed ?? null,
+        // the seed the split was drawn with, as `run case` records it (an older lexcase recorded null for the default 13; resume-unrecorded.ts)
+        splitSeed: o.splitSeed ?? DEFAULT_SPLIT_SEED,
         ks,
         ranking: retriever.rankingDepth !== undefined && depth >= retriever.rankingDepth ? HYBRID_PAST_DEPTH_RANKING : RETRIEVAL_RANKING,
         limit: o.limit ?? null,
