@@ -65,6 +65,8 @@
  *                 $LEXCASE_LEGALBENCH_DIR, bundled), its path and sha256 (corpora/legalbench.ts), and
  *                 CASE's, MAD's and EMAR's Bar Exam QA file (corpora/registry.ts datasetFileRecord); runs before
  *                 it recorded none, so which copy their earlier items read is unknown
+ *   indexBuild    a `reproduce anserini-cacm` run's index format, its version and the lexcase version that
+ *                 built the collection's index (its manifest.json); runs before it recorded none
  *   replyReading  how an LLM run reads replies (core/llm/reply-reading.ts): a reasoning
  *                 model's `<think>` block is dropped before the answer is parsed; an older lexcase
  *                 parsed a draft object inside it as the answer, so its earlier items may differ
@@ -107,6 +109,8 @@ const ADDED: {
   { path: ['prompts'], what: 'the prompts, reply schemas and tools it sends (a fingerprint)', lacks: absent },
   // LegalBench runs (ACAL, EMAR on hearsay): the file each split was read from and its sha256 (corpora/legalbench.ts)
   { path: ['dataFiles'], what: 'the data files it read (where, and their sha256)', lacks: absent },
+  // a CACM (trec) run's index: the index format and lexcase that built it (eval/reproduce/trec-run.ts); runs before it recorded none
+  { path: ['indexBuild'], what: 'the index format and lexcase version that built the index it searched', lacks: absent },
   { path: ['advocateNoteChars'], what: "the characters of each advocate's note", lacks: absent },
   { path: ['compileCandidates'], what: "the candidates an advocate's compile prompt lists", lacks: absent },
   { path: ['compileSnippetChars'], what: "the characters of each candidate in an advocate's compile prompt", lacks: absent },

@@ -27,7 +27,7 @@ import { errors } from '../../core/errors.js';
 import { log } from '../../core/log.js';
 import { resolveAnalyzerConfig } from '../../indexer/analyzer.js';
 import { buildIndex } from '../../indexer/build.js';
-import type { AnalyzerConfig } from '../../indexer/manifest.js';
+import { readManifest, type AnalyzerConfig } from '../../indexer/manifest.js';
 import { MANIFEST_FORMAT, MANIFEST_VERSION } from '../../indexer/manifest-format.js';
 import { VERSION } from '../../core/version.js';
 import { openRetriever } from '../../retrieval/open.js';
@@ -170,6 +170,9 @@ export async function runTrecGridRun(o: TrecRunOptions): Promise<RunExperimentRe
   const topics = c.topics(files).filter((t) => qrels.has(t.id));
   const items = o.limit !== undefined ? topics.slice(0, o.limit) : topics;
   const index = await collectionIndex(o, c, files, checksums, analyzer);
+  // the index format and the lexcase that built the collection's index (its manifest.json, as its stamp records them)
+  const manifest = await readManifest(index);
+  const indexBuild = { format: manifest.format, version: manifest.version, lexcaseVersion: manifest.lexcaseVersion };
   // RM3's feedback documents in the run's tie order (ties 'anserini': Anserini's), recorded in the config.
   const retrieverOptions = withRm3Ties(o.retrieverOptions, ties);
   const retriever = await openRetriever(index, o.method, retrieverOptions);
@@ -196,6 +199,8 @@ export async function runTrecGridRun(o: TrecRunOptions): Promise<RunExperimentRe
       dataChecksums: checksums,
       method: o.method,
       analyzer,
+      // which index format and lexcase built the index it searched (an older lexcase recorded none; resume-unrecorded.ts)
+      indexBuild,
       // RM3 recorded with every parameter (its defaults may change; the run's may not).
       retriever: rm3Params(retrieverOptions) ? { ...retrieverOptions, rm3: rm3Params(retrieverOptions) } : retrieverOptions,
       hits,

@@ -119,6 +119,31 @@ describe('lexcase reproduce anserini-cacm', () => {
     expect(JSON.parse(readFileSync(manifestFile, 'utf8')).lexcaseVersion).not.toBe('0.0.9');
   }, 120_000);
 
+  it("each run's config.json records the index format and lexcase that built the collection's index (before: none); a run dir without it resumes with a warning", async () => {
+    const out = join(dir, 'repro-index-build');
+    expect((await cli('reproduce', 'anserini-cacm', '--data', data, '--run-dir', out)).code).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(out, 'collections', 'cacm-lucene', 'manifest.json'), 'utf8'));
+    const cfgFile = join(out, 'runs', 'bm25', 'config.json');
+    const cfg = JSON.parse(readFileSync(cfgFile, 'utf8'));
+    expect(cfg.config.indexBuild).toEqual({ format: 'lexcase-index', version: manifest.version, lexcaseVersion: manifest.lexcaseVersion });
+    // a run dir an older lexcase wrote records no indexBuild: its resume goes on, saying so, and records it from then on
+    delete cfg.config.indexBuild;
+    writeFileSync(cfgFile, JSON.stringify(cfg));
+    const again = await cli('reproduce', 'anserini-cacm', '--data', data, '--run-dir', out);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/warning: .*runs\/bm25\/config\.json was written by an older lexcase and does not record indexBuild/);
+    const after = JSON.parse(readFileSync(cfgFile, 'utf8'));
+    expect(after.config.indexBuild).toEqual({ format: 'lexcase-index', version: manifest.version, lexcaseVersion: manifest.lexcaseVersion });
+    expect(after.resumes.at(-1).unchecked).toEqual(['indexBuild']);
+    // a run whose index another lexcase built is told apart: its recorded indexBuild differs, and the resume is refused naming the field
+    after.config.indexBuild = { ...after.config.indexBuild, lexcaseVersion: '0.0.9' };
+    writeFileSync(cfgFile, JSON.stringify(after));
+    const refused = await cli('reproduce', 'anserini-cacm', '--data', data, '--run-dir', out);
+    expect(refused.stderr).toContain(
+      `run bm25 failed: run ${join(out, 'runs', 'bm25')}: was started with a different config (field "indexBuild" differs: indexBuild.lexcaseVersion "0.0.9" recorded, "${manifest.lexcaseVersion}" now)`,
+    );
+  }, 120_000);
+
   it('its run files are what index build --analyzer lucene + search --topics --scorer lucene --ties anserini write', async () => {
     const docs = join(dir, 'docs.jsonl');
     const { readCacmDocuments, readCacmTopics } = await import('../../../corpora/cacm.js');
