@@ -2,13 +2,26 @@
  * Minimal leveled logger to stderr (stdout stays clean for --json). Every message passes through
  * `redact`, so API keys and bearer tokens never reach logs, traces or reports.
  */
+import { envChoice } from './env-number.js';
 import { maskSecrets } from './secrets.js';
 import { redactUrlsInText } from './url-credentials.js';
 
 export type Level = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 const order: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
-let current: Level = (process.env.LEXCASE_LOG_LEVEL as Level) in order ? (process.env.LEXCASE_LOG_LEVEL as Level) : 'info';
+/** LEXCASE_LOG_LEVEL (debug, info, warn, error or silent, any case), if set; CONFIG_INVALID naming it and its value otherwise. */
+export function logLevelFromEnv(env: NodeJS.ProcessEnv = process.env): Level | undefined {
+  return envChoice('LEXCASE_LOG_LEVEL', Object.keys(order) as Level[], env);
+}
+
+/** At load a bad value leaves `info` (so the refusal itself can be logged); every CLI command refuses it (src/cli/action.ts). */
+let current: Level = (() => {
+  try {
+    return logLevelFromEnv() ?? 'info';
+  } catch {
+    return 'info';
+  }
+})();
 
 export function setLogLevel(level: Level): void {
   current = level;

@@ -11,6 +11,14 @@
  */
 import { createRequire } from 'node:module';
 import type * as CliProgress from 'cli-progress';
+import { envChoice, envNumber } from './env-number.js';
+
+/** LEXCASE_PROGRESS (bar, lines or off, any case), if set; CONFIG_INVALID naming it and its value otherwise. */
+export const progressModeFromEnv = (env: NodeJS.ProcessEnv = process.env) => envChoice('LEXCASE_PROGRESS', ['bar', 'lines', 'off'] as const, env);
+
+/** LEXCASE_PROGRESS_INTERVAL (seconds between plain lines, > 0), if set; CONFIG_INVALID naming it and its value otherwise. */
+export const progressIntervalFromEnv = (env: NodeJS.ProcessEnv = process.env) =>
+  envNumber('LEXCASE_PROGRESS_INTERVAL', { min: 0, aboveMin: true, unit: 'seconds' }, env);
 
 /** cli-progress (CommonJS), loaded on the first bar only: the plain-line and off modes never pay for it. */
 const loadCliProgress = (): typeof CliProgress => createRequire(import.meta.url)('cli-progress') as typeof CliProgress;
@@ -61,8 +69,8 @@ export function formatDuration(seconds: number): string {
 
 function chooseMode(o: ProgressOptions, tty: boolean): 'bar' | 'lines' | 'off' {
   if (o.mode) return o.mode;
-  const env = process.env.LEXCASE_PROGRESS;
-  if (env === 'bar' || env === 'lines' || env === 'off') return env;
+  const env = progressModeFromEnv();
+  if (env) return env;
   return tty && !process.env.CI ? 'bar' : 'lines';
 }
 
@@ -72,8 +80,7 @@ export function createProgress(label: string, o: ProgressOptions = {}): Progress
   const mode = chooseMode(o, !!stream().isTTY);
   if (mode === 'off') return noop;
   if (mode === 'bar') return barProgress(label, o);
-  const envInterval = Number(process.env.LEXCASE_PROGRESS_INTERVAL);
-  const intervalMs = o.intervalMs ?? (Number.isFinite(envInterval) && envInterval > 0 ? envInterval * 1000 : 5000);
+  const intervalMs = o.intervalMs ?? (progressIntervalFromEnv() ?? 5) * 1000;
   return lineProgress(label, { unit: o.unit ?? 'items', write: (s) => stream().write(s), intervalMs, now: o.now, schedule: o.schedule });
 }
 

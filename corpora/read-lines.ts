@@ -9,6 +9,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
 import type { Readable } from 'node:stream';
+import { envNumber } from '../core/env-number.js';
 import { errors, LexcaseError } from '../core/errors.js';
 
 export interface Line {
@@ -54,10 +55,7 @@ export async function* readTextChunks(file: string): AsyncGenerator<string> {
 
 /** Default longest line (bytes): LEXCASE_MAX_LINE_MB (MiB) when set, else 64 MiB. */
 export function defaultMaxLineBytes(): number {
-  const env = process.env.LEXCASE_MAX_LINE_MB;
-  if (env === undefined || env === '') return 64 * 1024 * 1024;
-  const mb = Number(env);
-  if (!Number.isFinite(mb) || mb <= 0) throw errors.invalidInput('LEXCASE_MAX_LINE_MB', `expected a positive number of MiB, got "${env}"`);
+  const mb = envNumber('LEXCASE_MAX_LINE_MB', { min: 0, aboveMin: true, unit: 'MiB' }) ?? 64;
   return Math.floor(mb * 1024 * 1024);
 }
 

@@ -18,6 +18,7 @@ import { realpath } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { errors, type LexcaseError } from '../core/errors.js';
+import { envNumber } from '../core/env-number.js';
 import { log } from '../core/log.js';
 import { DOCSTORE_FILES } from './docstore-writer.js';
 import type { Manifest } from './manifest.js';
@@ -130,9 +131,7 @@ export function reportError(r: VerifyReport): LexcaseError | undefined {
 
 /** Bytes up to which an index is checksum-verified on its first open in a process. */
 export function verifyOnOpenMaxBytes(): number {
-  const env = process.env.LEXCASE_VERIFY_MAX_MB;
-  const mb = env === undefined || env === '' ? 1024 : Number(env);
-  if (!Number.isFinite(mb) || mb < 0) throw errors.invalidInput('LEXCASE_VERIFY_MAX_MB', `expected a number of MiB >= 0, got "${env}"`);
+  const mb = envNumber('LEXCASE_VERIFY_MAX_MB', { min: 0, unit: 'MiB' }) ?? 1024;
   return mb * 1024 * 1024;
 }
 

@@ -10,6 +10,7 @@
  * the index manifest. Every request, the dimension probe included, ends when the caller's signal
  * aborts (Ctrl-C, SIGTERM).
  */
+import { envNumber } from '../../core/env-number.js';
 import { errors } from '../../core/errors.js';
 import { endpointUrl } from '../../core/llm/endpoint.js';
 import { redactUrl, registerUrlSecrets } from '../../core/url-credentials.js';
@@ -23,11 +24,7 @@ import type { EmbedOptions, Embedder, EmbedderSpec } from './types.js';
 /** A positive integer from the spec, else from the environment variable `name`, else `fallback`. */
 function setting(value: number | undefined, name: string, fallback: number): number {
   if (value !== undefined) return value;
-  const raw = process.env[name]?.trim();
-  if (!raw) return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw errors.configInvalid(undefined, name, `expected a positive integer, got "${raw}"`);
-  return n;
+  return envNumber(name, { integer: true, min: 0, aboveMin: true }) ?? fallback;
 }
 
 /** `signal` aborts the dimension probe (the one request made here). */

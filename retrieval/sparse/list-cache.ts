@@ -9,6 +9,7 @@
  * is simply not cached (decoded into arrays of its own for this query, as short lists always are).
  * Lists are decoded from the same bytes whenever they come back, so scores are bit-identical.
  */
+import { envNumber } from '../../core/env-number.js';
 import { errors } from '../../core/errors.js';
 
 /** Default budget of the decoded-list cache, in MiB, for a whole index (split over its query threads). */
@@ -16,13 +17,8 @@ export const DEFAULT_CACHE_MIB = 1024;
 
 /** The budget for an index: `cacheMib` when given, else LEXCASE_CACHE_MIB, else DEFAULT_CACHE_MIB; in bytes. */
 export function cacheBudgetBytes(cacheMib?: number, env: NodeJS.ProcessEnv = process.env): number {
-  const fromEnv = env.LEXCASE_CACHE_MIB !== undefined && env.LEXCASE_CACHE_MIB !== '' ? Number(env.LEXCASE_CACHE_MIB) : undefined;
-  const mib = cacheMib ?? fromEnv ?? DEFAULT_CACHE_MIB;
-  if (!Number.isFinite(mib) || mib < 0)
-    throw errors.invalidInput(
-      cacheMib !== undefined ? 'cacheMib' : 'LEXCASE_CACHE_MIB',
-      `expected a number of MiB ≥ 0, got ${JSON.stringify(cacheMib ?? env.LEXCASE_CACHE_MIB)}`,
-    );
+  const mib = cacheMib ?? envNumber('LEXCASE_CACHE_MIB', { min: 0, unit: 'MiB' }, env) ?? DEFAULT_CACHE_MIB;
+  if (!Number.isFinite(mib) || mib < 0) throw errors.invalidInput('cacheMib', `expected a number of MiB ≥ 0, got ${JSON.stringify(cacheMib)}`);
   return Math.floor(mib * 2 ** 20);
 }
 

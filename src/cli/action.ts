@@ -5,8 +5,8 @@
  * several commands in one process (the library, an in-process test) gets each with its own flags.
  */
 import { errorMessage, isLexcaseError } from '../../core/errors.js';
-import { getLogLevel, log, redact, setLogLevel } from '../../core/log.js';
-import { isProgressEnabled, setProgressEnabled } from '../../core/progress.js';
+import { getLogLevel, log, logLevelFromEnv, redact, setLogLevel } from '../../core/log.js';
+import { isProgressEnabled, progressIntervalFromEnv, progressModeFromEnv, setProgressEnabled } from '../../core/progress.js';
 import { intOpt, type NumericParser, type NumericRange } from './numeric-options.js';
 
 export interface GlobalOpts {
@@ -33,6 +33,13 @@ export function parseListOpt(v: string): string[] {
     .filter(Boolean);
 }
 
+/** Refuse a bad LEXCASE_LOG_LEVEL / LEXCASE_PROGRESS / LEXCASE_PROGRESS_INTERVAL before the command starts (it used to fall back to the default without a word). */
+function checkEnvSettings(): void {
+  logLevelFromEnv();
+  progressModeFromEnv();
+  progressIntervalFromEnv();
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function action<A extends any[]>(fn: (...args: A) => Promise<void> | void) {
   return async (...args: A): Promise<void> => {
@@ -44,6 +51,7 @@ export function action<A extends any[]>(fn: (...args: A) => Promise<void> | void
     else if (opts.quiet || opts.json) setLogLevel('warn');
     if (opts.json || opts.quiet) setProgressEnabled(false);
     try {
+      checkEnvSettings();
       await fn(...args);
     } catch (e) {
       if (isLexcaseError(e)) {
