@@ -6,6 +6,7 @@
 import { accuracy, macroF1, rate } from '../../eval/headline-metrics.js';
 import { cli, defaultK, defaultMethod, matchesNames, str, type SystemPlugin } from '../../eval/systems.js';
 import { ACAL_LABELS } from './labels.js';
+import { MAX_RESAMPLES, MIN_RESAMPLES, RESAMPLES } from '../../eval/stats/settings.js';
 import { DEFAULT_INDEX_DIR } from '../../retrieval/default-index-dir.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
 import { SEMANTICS } from './semantics/names.js';
@@ -80,8 +81,9 @@ export const acalPlugin: SystemPlugin = {
         arg: 'n',
         description: 'bootstrap resamples for the CIs (recorded in config.json: lexcase report, the explorer and /v1 use them too)',
         type: 'int',
-        min: 1,
-        default: 2000,
+        min: MIN_RESAMPLES,
+        max: MAX_RESAMPLES,
+        default: RESAMPLES,
       },
       { name: 'clash', description: 'ablation: no clash resolution', type: 'negatable' },
       { name: 'escalation', description: 'ablation: no uncertainty-aware escalation to the judge', type: 'negatable' },

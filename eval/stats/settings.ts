@@ -22,6 +22,14 @@ export const LEVEL = 0.95;
 export const SEED = 13;
 /** Bootstrap resamples B. */
 export const RESAMPLES = 2000;
+/**
+ * Fewest and most resamples a user may ask for (`--iterations`, the explorer's `iterations`). A 95%
+ * percentile interval is read off the 2.5th and 97.5th percentiles of the resamples: at B = 1 both
+ * are the one resample (a collapsed "interval"), below 40 they are the smallest and largest; 100
+ * leaves at least two resamples in each tail. The cap bounds the work one request may ask for.
+ */
+export const MIN_RESAMPLES = 100;
+export const MAX_RESAMPLES = 100_000;
 /** Random sign flips of the paired permutation test when it is not enumerated exactly. */
 export const PERMUTATIONS = 10000;
 /** The paired sign-flip test enumerates every sign vector up to this many non-zero differences (2^20). */

@@ -87,6 +87,18 @@ describe('numeric options: one validated parser for every command', () => {
     }
   });
 
+  it('--iterations: every command that runs a bootstrap refuses fewer than 100 resamples (compare --iterations 1 printed a collapsed "95% interval")', async () => {
+    const iterations = numericOptions.filter((c) => c.flag === '--iterations');
+    expect(iterations.map((c) => c.command.join(' ')).sort()).toEqual(['compare', 'demo', 'eval retrieval', 'eval run', 'report', 'run acal']);
+    for (const c of iterations) {
+      const r = await cli(...c.command, '--iterations', '99');
+      expect(r.code, c.command.join(' ')).toBe(1);
+      expect(r.stderr).toContain(`option '--iterations <n>' argument '99' is invalid. expected an integer from 100 to 100000.`);
+    }
+    const one = await cli('compare', 'runA', 'runB', '--iterations', '1');
+    expect(one.stderr).toMatch(/--iterations <n>' argument '1' is invalid\. expected an integer from 100 to 100000/);
+  });
+
   it('the ranges users hit first: -k ≥ 1, --port 0..65535, --rounds 1..3', async () => {
     const k = await cli('search', 'q', '--index', 'nowhere', '-k', '0');
     expect(k.code).toBe(1);
@@ -344,7 +356,7 @@ describe('search and eval on a real index', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`${qa}: split "val" of dataset "barexam" is empty (2 questions: train 2 / val 0 / test 0)`);
     expect(r.stderr).toMatch(/--split all/);
-    const all = await cli('--json', 'eval', 'retrieval', '--index', sparse, '--dataset-file', qa, '--split', 'all', '--iterations', '10');
+    const all = await cli('--json', 'eval', 'retrieval', '--index', sparse, '--dataset-file', qa, '--split', 'all', '--iterations', '100');
     expect(all.code).toBe(0);
     expect(JSON.parse(all.stdout).dataset.n).toBe(2);
   });

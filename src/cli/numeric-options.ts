@@ -12,6 +12,7 @@
  * numeric option of every command.
  */
 import { InvalidArgumentError } from 'commander';
+import { MAX_RESAMPLES, MIN_RESAMPLES } from '../../eval/stats/settings.js';
 import { parseDecimal, parseDecimalInt } from '../../core/decimal-number.js';
 
 export interface NumericRange {
@@ -67,6 +68,11 @@ function make(name: string, integer: boolean, range: NumericRange): NumericParse
 /** Parser for an integer option; by default non-negative. */
 export function intOpt(name: string, range: NumericRange = { min: 0 }): NumericParser {
   return make(name, true, range);
+}
+
+/** `--iterations` of every command that runs a bootstrap: MIN_RESAMPLES..MAX_RESAMPLES (eval/stats/settings.ts; 1 resample printed a collapsed "95% interval"). */
+export function resamplesOpt(): NumericParser {
+  return make('iterations', true, { min: MIN_RESAMPLES, max: MAX_RESAMPLES });
 }
 
 /** Parser for a (finite, possibly fractional) number option; by default non-negative. */

@@ -68,16 +68,16 @@ describe('outputs of search and eval retrieval never land in an index or run dir
       /--out qrels\.txt: it is qrels\.txt, which this command reads/,
     ],
     [
-      ['eval', 'retrieval', '--index', 'idx', '--split', 'val', '--iterations', '20', '--out', 'idx/manifest.json'],
+      ['eval', 'retrieval', '--index', 'idx', '--split', 'val', '--iterations', '100', '--out', 'idx/manifest.json'],
       /--out idx\/manifest\.json: it lies inside idx, which this command reads/,
     ],
     // an index the command does not read, a run dir
     [
-      ['eval', 'retrieval', '--index', 'idx', '--split', 'val', '--iterations', '20', '--plot', 'other/docs/recall.svg'],
+      ['eval', 'retrieval', '--index', 'idx', '--split', 'val', '--iterations', '100', '--plot', 'other/docs/recall.svg'],
       /--plot other\/docs\/recall\.svg: it lies inside a lexcase index \(.*other\); lexcase never writes into one/,
     ],
     [
-      ['eval', 'retrieval', '--index', 'idx', '--split', 'val', '--iterations', '20', '--qrels-file', 'runs/r1/results.jsonl'],
+      ['eval', 'retrieval', '--index', 'idx', '--split', 'val', '--iterations', '100', '--qrels-file', 'runs/r1/results.jsonl'],
       /--qrels-file runs\/r1\/results\.jsonl: it lies inside a lexcase run dir \(.*r1\)/,
     ],
     // dense vectors of one index written into another
@@ -87,7 +87,7 @@ describe('outputs of search and eval retrieval never land in an index or run dir
     ],
     // two outputs of one command naming one file
     [
-      ['eval', 'retrieval', '--index', 'idx', '--split', 'val', '--iterations', '20', '--out', 'same.out', '--plot', 'same.out'],
+      ['eval', 'retrieval', '--index', 'idx', '--split', 'val', '--iterations', '100', '--out', 'same.out', '--plot', 'same.out'],
       /--plot same\.out: --out same\.out names the same file/,
     ],
   ])('%j', async (args, message) => {

@@ -159,7 +159,7 @@ describe('lexcase search', () => {
     expect(bm25.stderr).toContain('warning: --mu is ignored: it applies to qld, not to bm25');
     expect(bm25.stderr).not.toMatch(/--k1/);
     const evalAll = (...flags: string[]) =>
-      cli('--json', 'eval', 'retrieval', '--index', index, '--dataset-file', qa, '--split', 'all', '--iterations', '20', ...flags);
+      cli('--json', 'eval', 'retrieval', '--index', index, '--dataset-file', qa, '--split', 'all', '--iterations', '100', ...flags);
     const ev = await evalAll('--method', 'bm25', '--mu', '50');
     expect(ev.code).toBe(0);
     expect(ev.stderr).toContain('warning: --mu is ignored: it applies to qld, not to bm25');
@@ -301,7 +301,7 @@ describe('lexcase eval retrieval', () => {
       '--k',
       '1,3',
       '--iterations',
-      '50',
+      '100',
       '--plot',
       svgFile,
     );
@@ -312,7 +312,7 @@ describe('lexcase eval retrieval', () => {
   });
 
   it('prints a Markdown table that states the corpus and its size', async () => {
-    const r = await cli('eval', 'retrieval', '--index', index, '--dataset-file', qa, '--split', 'all', '--k', '1', '--iterations', '50');
+    const r = await cli('eval', 'retrieval', '--index', index, '--dataset-file', qa, '--split', 'all', '--k', '1', '--iterations', '100');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Corpus: **tiny.jsonl** (5 passages)');
     expect(r.stdout).toMatch(/\| method +\| +Recall@1 \| +MRR@10 \| +nDCG@10 \| p50 ms \|/);
@@ -329,7 +329,7 @@ describe('lexcase eval retrieval', () => {
   });
 
   it('records and prints the scoring parameters and lexcase’s commit: a table at k1 1.5, b 0.3, μ 500 does not read as one at the defaults', async () => {
-    const args = ['eval', 'retrieval', '--index', index, '--dataset-file', qa, '--split', 'all', '--k', '1', '--iterations', '20', '--method', 'bm25,qld'];
+    const args = ['eval', 'retrieval', '--index', index, '--dataset-file', qa, '--split', 'all', '--k', '1', '--iterations', '100', '--method', 'bm25,qld'];
     const r = await cli(...args, '--k1', '1.5', '--b', '0.3', '--mu', '500');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Scoring: bm25 k1 1.5, b 0.3 · qld μ 500 (textbook).');
@@ -344,7 +344,7 @@ describe('lexcase eval retrieval', () => {
   });
 
   it('refuses an index without any gold passage (barexam questions on another corpus) and warns when some are missing', async () => {
-    const r = await cli('eval', 'retrieval', '--index', index, '--split', 'val', '--k', '10', '--iterations', '20');
+    const r = await cli('eval', 'retrieval', '--index', index, '--split', 'val', '--k', '10', '--iterations', '100');
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(
@@ -353,10 +353,10 @@ describe('lexcase eval retrieval', () => {
     expect(r.stderr).toMatch(/every metric would be 0\n  hint: index a corpus that contains the gold passages/);
     const partial = join(dir, 'qa-partial.jsonl');
     await writeFile(partial, [...questions, { ...questions[0], id: 'q4', gold_idx: 'p-not-indexed' }].map((q) => JSON.stringify(q)).join('\n') + '\n');
-    const some = await cli('eval', 'retrieval', '--index', index, '--dataset-file', partial, '--split', 'all', '--k', '1', '--iterations', '20');
+    const some = await cli('eval', 'retrieval', '--index', index, '--dataset-file', partial, '--split', 'all', '--k', '1', '--iterations', '100');
     expect(some.code).toBe(0);
     expect(some.stdout).toContain('**Warning:** 1 of 4 questions have no gold passage in this index (e.g. q4)');
-    const ok = await cli('--json', 'eval', 'retrieval', '--index', index, '--dataset-file', qa, '--split', 'all', '--k', '1', '--iterations', '20');
+    const ok = await cli('--json', 'eval', 'retrieval', '--index', index, '--dataset-file', qa, '--split', 'all', '--k', '1', '--iterations', '100');
     expect(JSON.parse(ok.stdout).goldMissing).toEqual({ questions: 0, examples: [] });
   });
 
@@ -364,11 +364,11 @@ describe('lexcase eval retrieval', () => {
     const file = join(dir, 'qa-no-gold.jsonl');
     const rows = [...questions, { ...questions[0], id: 'q4', gold_idx: '' }, { ...questions[1], id: 'q5', gold_idx: '' }];
     await writeFile(file, rows.map((q) => JSON.stringify(q)).join('\n') + '\n');
-    const r = await cli('eval', 'retrieval', '--index', index, '--dataset-file', file, '--split', 'all', '--k', '1', '--iterations', '20', '--json');
+    const r = await cli('eval', 'retrieval', '--index', index, '--dataset-file', file, '--split', 'all', '--k', '1', '--iterations', '100', '--json');
     expect(r.code, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout);
     expect([j.dataset.n, j.results[0].n, j.results[0].skipped]).toEqual([5, 3, 2]);
-    const md = await cli('eval', 'retrieval', '--index', index, '--dataset-file', file, '--split', 'all', '--k', '1', '--iterations', '20');
+    const md = await cli('eval', 'retrieval', '--index', index, '--dataset-file', file, '--split', 'all', '--k', '1', '--iterations', '100');
     // before: "(n = 5, split seed …)" over figures of 3 questions, the 2 left out said nowhere in the text
     expect(md.stdout).toContain("(n = 3: 2 of the split's 5 questions have no gold passage id and are left out, split seed");
   });

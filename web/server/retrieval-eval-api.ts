@@ -27,6 +27,8 @@ import {
   METHODS_NOTE,
   pairedDifference,
   pairedNoteFor,
+  MAX_RESAMPLES,
+  MIN_RESAMPLES,
   RESAMPLES,
   SEED,
   testText,
@@ -58,7 +60,7 @@ export const retrievalEvalQuerySchema = z.object({
   b: z.string().max(20).optional(),
   metric: z.enum(PAIRED_METRICS).default('recall@10'),
   /** The paired comparison's bootstrap resamples and seed (default the statistics module's: 2,000, 13), as `eval run --compare --iterations --seed`. */
-  iterations: z.coerce.number().int().min(1).max(100_000).default(RESAMPLES),
+  iterations: z.coerce.number().int().min(MIN_RESAMPLES).max(MAX_RESAMPLES).default(RESAMPLES),
   seed: z.coerce
     .number()
     .int()

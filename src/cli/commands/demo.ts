@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { log } from '../../../core/log.js';
 import { CORPORA } from '../../../corpora/catalog.js';
+import { resamplesOpt } from '../numeric-options.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
 
 interface DemoFlags {
@@ -24,7 +25,7 @@ export function register(program: Command): void {
     )
     .option('--dir <dir>', 'demo directory (index in <dir>/index)', '.lexcase/demo')
     .option('--rebuild', 'rebuild the index even if a matching one exists')
-    .option('--iterations <n>', 'bootstrap resamples', parseIntOpt('iterations', { min: 1 }), 2000)
+    .option('--iterations <n>', 'bootstrap resamples', resamplesOpt(), 2000)
     .action(
       action(async (flags: DemoFlags, cmd: Command) => {
         const g = cmd.optsWithGlobals() as GlobalOpts;

@@ -9,6 +9,7 @@
  */
 import type { Command } from 'commander';
 import type { LoadedRun } from '../../../eval/trec/run.js';
+import { resamplesOpt } from '../numeric-options.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
 import { evalCommand } from './eval-retrieval.js';
 import { addTrecEvalOptions, trecEvalOptions, type TrecEvalFlags } from './trec-eval-options.js';
@@ -34,7 +35,7 @@ export function register(program: Command): void {
     { qrelsRequired: true },
   )
     .option('--compare <run2>', 'a second run on the same topics: B − A (run2 minus RUN) per metric, 95% paired-bootstrap interval, exact paired test')
-    .option('--iterations <n>', 'bootstrap resamples', parseIntOpt('iterations'), 2000)
+    .option('--iterations <n>', 'bootstrap resamples', resamplesOpt(), 2000)
     .option('--seed <n>', 'bootstrap seed', parseIntOpt('seed'), 13)
     .action(
       action(async (runFile: string, flags: EvalRunFlags, cmd: Command) => {

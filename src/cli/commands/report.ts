@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import { log } from '../../../core/log.js';
+import { resamplesOpt } from '../numeric-options.js';
 import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
 import { RESAMPLES, SEED } from '../../../eval/stats/settings.js';
 
@@ -23,7 +24,7 @@ export function register(program: Command): void {
     .option(
       '--iterations <n>',
       `bootstrap resamples (bootstrap intervals only; Wilson intervals take none; default: the run's recorded ones, e.g. run acal --iterations, else ${RESAMPLES})`,
-      parseIntOpt('iterations', { min: 1 }),
+      resamplesOpt(),
     )
     .option('--seed <n>', `bootstrap seed (default: the run's recorded one, else ${SEED}, as the explorer and every other surface)`, parseIntOpt('seed'))
     .action(
