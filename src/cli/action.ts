@@ -4,6 +4,7 @@
  * progress switch those flags set are put back when the command ends, so a program that runs
  * several commands in one process (the library, an in-process test) gets each with its own flags.
  */
+import { InvalidArgumentError } from 'commander';
 import { errorMessage, isLexcaseError } from '../../core/errors.js';
 import { getLogLevel, log, logLevelFromEnv, redact, setLogLevel } from '../../core/log.js';
 import { isProgressEnabled, progressIntervalFromEnv, progressModeFromEnv, setProgressEnabled } from '../../core/progress.js';
@@ -38,6 +39,19 @@ function checkEnvSettings(): void {
   logLevelFromEnv();
   progressModeFromEnv();
   progressIntervalFromEnv();
+}
+
+/**
+ * A comma list whose items must differ (`--method bm25,qld`): a repeated one is refused naming it
+ * (`--method bm25,bm25` printed the same row twice).
+ */
+export function parseUniqueListOpt(what: string): (v: string) => string[] {
+  return (v: string) => {
+    const list = parseListOpt(v);
+    const again = list.find((x, i) => list.indexOf(x) !== i);
+    if (again !== undefined) throw new InvalidArgumentError(`${what} "${again}" is listed twice: list each ${what} once.`);
+    return list;
+  };
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -288,6 +288,40 @@ describe('search and eval on a real index', () => {
       expect((await cli('eval', 'retrieval', '--index', sparse, '--k', `5,${bad}`)).stderr, bad).toContain(`k must be a positive integer, got "${bad}"`);
   });
 
+  it('a method listed twice is refused naming it (eval retrieval --method bm25,bm25 printed the same row twice; index build --methods bm25,bm25 recorded it twice)', async () => {
+    const qa = join(tmp, 'qa-twice.jsonl');
+    const ask = (id: string, question: string) => ({ id, prompt: '', question, choices: ['yes', 'no'], answer: 'A', gold_idx: id.slice(2) });
+    await writeFile(
+      qa,
+      [ask('q-p-hearsay', 'Is an out-of-court statement hearsay?'), ask('q-p-deed', 'Must a deed be delivered?')].map((q) => JSON.stringify(q)).join('\n') +
+        '\n',
+    );
+    const r = await cli(
+      'eval',
+      'retrieval',
+      '--index',
+      sparse,
+      '--dataset-file',
+      qa,
+      '--split',
+      'all',
+      '--k',
+      '1',
+      '--iterations',
+      '100',
+      '--method',
+      'bm25,qld,bm25',
+    );
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`option '--method <list>' argument 'bm25,qld,bm25' is invalid. method "bm25" is listed twice: list each method once.`);
+    const out = join(tmp, 'twice');
+    const b = await cli('index', 'build', join(tmp, 'tiny.jsonl'), '--out', out, '--methods', 'bm25, bm25', '--workers', '0');
+    expect(b.code).toBe(1);
+    expect(b.stderr).toContain(`method "bm25" is listed twice`);
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('a mistyped method gets "did you mean"', async () => {
     const r = await cli('search', 'hearsay', '--index', sparse, '--method', 'bm52');
     expect(r.code).toBe(1);

@@ -13,7 +13,7 @@ import type { Progress } from '../../../core/progress.js';
 import { errors } from '../../../core/errors.js';
 import { assertOutFiles, runFileOutputs } from '../out-file.js';
 import { resamplesOpt } from '../numeric-options.js';
-import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
+import { action, output, parseIntOpt, parseListOpt, parseUniqueListOpt, type GlobalOpts } from '../action.js';
 import { addRetrieverOptions, retrieverOptions, type RetrieverFlags } from './retriever-options.js';
 import { addTopicsOptions, assertNoTopicsOptions, runTopicsEval, type TopicsFlags } from './eval-retrieval-topics.js';
 
@@ -59,7 +59,7 @@ export function register(program: Command): void {
         .requiredOption('--index <dir>', 'index directory')
         .option('--dataset <name>', DATASET_HELP, 'barexam')
         .option('--split <split>', SPLIT_HELP, 'val')
-        .option('--method <list>', 'comma list of methods, e.g. bm25,qld', parseListOpt, ['bm25'])
+        .option('--method <list>', 'comma list of methods, e.g. bm25,qld', parseUniqueListOpt('method'), ['bm25'])
         .option('--k <list>', 'comma list of cutoffs for Recall@k', DEFAULT_KS.join(','))
         .option('--seed <n>', 'bootstrap seed', parseIntOpt('seed'), 13)
         .option('--split-seed <n>', 'split seed', parseIntOpt('split-seed'), DEFAULT_SPLIT_SEED)

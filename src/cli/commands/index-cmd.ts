@@ -13,7 +13,7 @@ import type { BuildOptions } from '../../../indexer/build.js';
 import { corpusNames } from '../../../corpora/catalog.js';
 import { log } from '../../../core/log.js';
 import { verifyIndexDir, verifySummary } from './index-verify.js';
-import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../action.js';
+import { action, output, parseIntOpt, parseListOpt, parseUniqueListOpt, type GlobalOpts } from '../action.js';
 import { addCorpusOptions, corpusLoadOptions, parseAnalyzerSpec, type CorpusFlags } from './cli-corpus-options.js';
 import { addDenseBuildOptions, denseBuildOptions, wantsDense, type DenseBuildFlags } from '../dense-index-options.js';
 import { PREBUILT_DENSE_SPEC } from '../../../indexer/dense/prebuilt-spec.js';
@@ -216,7 +216,7 @@ export function register(program: Command): void {
         .option(
           '--methods <list>',
           'comma list of methods to build (bm25, qld, dense, lancedb-fts; default bm25,qld, or for a rebuild of an existing index the methods it has)',
-          parseListOpt,
+          parseUniqueListOpt('method'),
           ['bm25', 'qld'],
         )
         .option(
