@@ -112,6 +112,28 @@ describe('lexcase index', () => {
     expect(JSON.parse(s.stdout).hits.map((h: { id: string }) => h.id)).toEqual(['2']);
   });
 
+  it('refuses corpus flags it would ignore: field flags on a bundled corpus, --delimiter on JSONL, a delimiter of two characters', async () => {
+    const bundled = await cli('index', 'build', 'barexam', '--out', join(dir, 'idx-bundled'), '--text-field', 'body', '--keep-fields', 'court');
+    expect(bundled.code).toBe(1);
+    expect(bundled.stderr).toContain('--text-field, --keep-fields apply to a passage file, not to the bundled corpus "barexam" (its fields are fixed)');
+    expect(existsSync(join(dir, 'idx-bundled'))).toBe(false);
+    const idField = await cli('index', 'build', 'barexam', '--out', join(dir, 'idx-bundled'), '--id-field', 'pid');
+    expect(idField.stderr).toContain('--id-field applies to a passage file, not to the bundled corpus "barexam"');
+    const jsonl = await cli('index', 'build', corpus, '--out', join(dir, 'idx-delim'), '--delimiter', ';');
+    expect(jsonl.code).toBe(1);
+    expect(jsonl.stderr).toContain(`--delimiter applies to CSV and TSV files; ${corpus} is JSONL`);
+    expect(existsSync(join(dir, 'idx-delim'))).toBe(false);
+    const semi = join(dir, 'semi.csv');
+    await writeFile(semi, 'id;text\nx;The court held the contract void\ny;A tenant may withhold rent\n');
+    const two = await cli('index', 'build', semi, '--out', join(dir, 'idx-semi'), '--delimiter', ';;', '--workers', '0');
+    expect(two.code).toBe(1);
+    expect(two.stderr).toContain('invalid --delimiter: ";;"; expected one character');
+    expect(two.stderr).not.toContain('missing passage id');
+    const one = await cli('--json', 'index', 'build', semi, '--out', join(dir, 'idx-semi'), '--delimiter', ';', '--methods', 'bm25', '--workers', '0');
+    expect(one.code).toBe(0);
+    expect(JSON.parse(one.stdout).manifest.corpus.passages).toBe(2);
+  });
+
   it('rejects a bad --analyzer key naming the accepted keys', async () => {
     const r = await cli('index', 'build', corpus, '--out', join(dir, 'x'), '--analyzer', 'stemer=porter');
     expect(r.code).toBe(1);

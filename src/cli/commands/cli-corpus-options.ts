@@ -7,6 +7,8 @@ import { ANALYZER_KEYS, resolveAnalyzerConfig, type AnalyzerConfig } from '../..
 import { errors } from '../../../core/errors.js';
 import type { FieldMapping } from '../../../corpora/field-map.js';
 import { PASSAGE_FORMATS, type PassageFormat } from '../../../corpora/passage-formats.js';
+import { isBundledCorpus } from '../../../corpora/catalog.js';
+import { formatFromPath, resolvePassageFile } from '../../../corpora/load-passages.js';
 
 /**
  * "stemmer=porter,stopwords=english,lowercase=true,minTokenLength=2" → Partial<AnalyzerConfig>
@@ -83,5 +85,39 @@ export function corpusLoadOptions(flags: CorpusFlags): { format?: PassageFormat;
     fields.keep = keep;
   }
   const delimiter = flags.delimiter === '\\t' || flags.delimiter === 'tab' ? '\t' : flags.delimiter;
+  // a longer one split no header ("id;text" stayed one column) and the loader said "missing passage id"
+  if (delimiter !== undefined && [...delimiter].length !== 1)
+    throw errors.invalidInput('--delimiter', `${JSON.stringify(flags.delimiter)}; expected one character (e.g. ";" or "|", or tab)`);
   return { format: flags.format as PassageFormat | undefined, fields, delimiter };
+}
+
+/** The corpus flags as typed, for messages, in the order --help lists them. */
+const FLAG_NAMES: readonly [keyof CorpusFlags, string][] = [
+  ['format', '--format'],
+  ['idField', '--id-field'],
+  ['textField', '--text-field'],
+  ['titleField', '--title-field'],
+  ['docIdField', '--doc-id-field'],
+  ['sourceField', '--source-field'],
+  ['keepFields', '--keep-fields'],
+  ['delimiter', '--delimiter'],
+];
+
+/**
+ * Refuse corpus flags that would be ignored: any of them with a bundled corpus (its files and fields
+ * are fixed), --delimiter with a JSONL or Parquet file. Both were dropped without a word, so
+ * `index build barexam --text-field body` built the usual index, exit 0.
+ */
+export async function assertCorpusFlagsApply(corpus: string, flags: CorpusFlags): Promise<void> {
+  const given = FLAG_NAMES.filter(([key]) => flags[key] !== undefined).map(([, flag]) => flag);
+  if (isBundledCorpus(corpus) && given.length)
+    throw errors.usage(
+      `${given.join(', ')} ${given.length > 1 ? 'apply' : 'applies'} to a passage file, not to the bundled corpus "${corpus}" (its fields are fixed)`,
+      `drop ${given.length > 1 ? 'them' : 'it'}, or give the path of a passage file (JSONL, CSV, TSV or Parquet)`,
+    );
+  if (flags.delimiter === undefined) return;
+  const file = await resolvePassageFile(corpus);
+  const format = flags.format ?? (file ? formatFromPath(file) : undefined);
+  if (format === 'jsonl' || format === 'parquet')
+    throw errors.usage(`--delimiter applies to CSV and TSV files; ${file ?? corpus} is ${format === 'jsonl' ? 'JSONL' : 'Parquet'}`, 'drop --delimiter');
 }

@@ -14,7 +14,7 @@ import { corpusNames } from '../../../corpora/catalog.js';
 import { log } from '../../../core/log.js';
 import { verifyIndexDir, verifySummary } from './index-verify.js';
 import { action, output, parseIntOpt, parseListOpt, parseUniqueListOpt, type GlobalOpts } from '../action.js';
-import { addCorpusOptions, corpusLoadOptions, parseAnalyzerSpec, type CorpusFlags } from './cli-corpus-options.js';
+import { addCorpusOptions, assertCorpusFlagsApply, corpusLoadOptions, parseAnalyzerSpec, type CorpusFlags } from './cli-corpus-options.js';
 import { addDenseBuildOptions, denseBuildOptions, wantsDense, type DenseBuildFlags } from '../dense-index-options.js';
 import { PREBUILT_DENSE_SPEC } from '../../../indexer/dense/prebuilt-spec.js';
 
@@ -91,6 +91,7 @@ export async function runIndexBuild(
   // `barexam` with a ./barexam here: refused before anything is read or written, not the bundled corpus silently
   await assertBundledNameUnshadowed(corpus);
   const load = corpusLoadOptions(flags);
+  await assertCorpusFlagsApply(corpus, flags);
   // A rebuild of an existing index without --methods keeps the methods it has (index-rebuild-methods.ts).
   // … and its analyzer, unless --analyzer is given
   const plan = await rebuildPlan(flags.out, o.methodsGiven === false ? undefined : flags.methods, flags.methods, wantsDense(flags) || !!flags.dense, analyzer);
