@@ -14,6 +14,7 @@
 import type { Question } from '../../corpora/types.js';
 import type { AgentSystem, SystemContext, SystemOutcome } from '../../eval/types.js';
 import { errors, errorText, isLexcaseError } from '../../core/errors.js';
+import { INDEX_METHODS } from '../../retrieval/methods.js';
 import { deriveSeed } from '../../core/rng.js';
 import { structuredFailure } from '../../core/llm/structured.js';
 import { blindQuestion } from '../common/gold-guard.js';
@@ -49,6 +50,8 @@ export function madSettings(o: Partial<MadSettings> = {}): MadSettings {
   if (!Number.isInteger(s.rounds) || s.rounds < 1 || s.rounds > 3) throw errors.invalidInput('rounds', `must be 1, 2 or 3, got ${s.rounds}`);
   if (s.topology !== 'full' && s.topology !== 'sparse') throw errors.invalidInput('topology', `"${s.topology}"; expected full or sparse`);
   if (!Number.isInteger(s.k) || s.k < 1) throw errors.invalidInput('k', `must be a positive integer, got ${s.k}`);
+  // a name lexcase does not know (BM25) gets the closest one, not "rebuild with --methods BM25" once the index is open
+  if (!INDEX_METHODS.includes(s.method)) throw errors.methodUnknown(s.method, INDEX_METHODS);
   return s;
 }
 

@@ -89,6 +89,19 @@ function useScriptedLlm() {
 const lines = (f: string) => readFileSync(f, 'utf8').split('\n').filter(Boolean);
 
 describe('lexcase run mad', () => {
+  it('--method BM25 names the closest method ("bm25"), not "rebuild with --methods BM25", and sends no request', async () => {
+    useScriptedLlm();
+    const before = srv.requests.length;
+    const runDir = join(dir, 'mad-bad-method');
+    const r = await cli('run', 'mad', '--index', index, '--limit', '1', '--method', 'BM25', '--run-dir', runDir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('method "BM25" is not a lexcase retrieval method');
+    expect(r.stderr).toContain('did you mean "bm25"?');
+    expect(r.stderr).not.toContain('--methods BM25');
+    expect(srv.requests.length).toBe(before);
+    expect(existsSync(runDir)).toBe(false);
+  });
+
   it('debates each question, writes results, transcript traces and metrics, and resumes without new requests', async () => {
     useScriptedLlm();
     const runDir = join(dir, 'mad');
