@@ -46,7 +46,7 @@ afterEach(() => {
   process.exitCode = 0;
 });
 
-const common = ['--iterations', '50', '--seed', '3'];
+const common = ['--iterations', '100', '--seed', '3'];
 /** `eval retrieval --dataset` of the two questions, writing its run and qrels to the files named. */
 const evalDataset = (run: string, qrels: string) =>
   cli(

@@ -182,7 +182,7 @@ describe('seeded, recorded presentation orders and tie draws (item 4)', () => {
       return base(req);
     });
     const runDir = join(dir, 'runs/acal-clash');
-    await run(srv, ['run', 'acal', '--task', 'hearsay', '--index', idx, '--limit', '2', '-k', '2', '--iterations', '50'], runDir);
+    await run(srv, ['run', 'acal', '--task', 'hearsay', '--index', idx, '--limit', '2', '-k', '2', '--iterations', '100'], runDir);
     const ts = traces(runDir);
     for (const t of ts) {
       expect(t.teams.support.length).toBeGreaterThanOrEqual(2);
@@ -275,7 +275,7 @@ describe('ACAL RAG passage handles (item 6)', () => {
   it('run acal --system rag: the five passages are [P1]..[P5] (before: all five [P1])', async () => {
     const srv = await serve('acal-rag', minimal());
     const runDir = join(dir, 'runs/acal-rag');
-    await run(srv, ['run', 'acal', '--task', 'hearsay', '--system', 'rag', '--index', idx, '--limit', '2', '--iterations', '50'], runDir);
+    await run(srv, ['run', 'acal', '--task', 'hearsay', '--system', 'rag', '--index', idx, '--limit', '2', '--iterations', '100'], runDir);
     const asked = srv.requests.filter((r) => user(r).startsWith('TASK: answer the legal classification question using the retrieved evidence'));
     expect(asked).toHaveLength(2);
     for (const r of asked) {
