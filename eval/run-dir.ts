@@ -42,7 +42,8 @@ export const tracePath = (dir: string, id: string) => join(tracesDir(dir), trace
 
 const TMP_SUFFIX = /\.tmp-(\d+)$/;
 
-async function writeAtomic(file: string, text: string): Promise<void> {
+/** Write a whole file as a temp file renamed into place: a reader sees the old file or the new one, never part of one. */
+export async function writeAtomic(file: string, text: string): Promise<void> {
   const tmp = `${file}.tmp-${process.pid}`;
   try {
     await writeFile(tmp, text);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -83,6 +83,28 @@ describe('writeReport', () => {
     expect(md).toContain('goldEverReturned');
     expect(md).toContain('git sha');
     expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')).sections.accuracy.accuracy).toBe(0.75);
+  });
+
+  it('rewrites report.md, report.json and its plots by rename, so a reader holding the earlier file keeps it whole', async () => {
+    const dir = await makeRun(
+      'case',
+      scripted((i) => i % 2 === 0),
+    );
+    const first = await writeReport(dir, { iterations: 50 });
+    const files = ['report.md', 'report.json', ...first.sections.flatMap((s) => (s.plots ?? []).map((p) => p.file))];
+    expect(files).toContain('reliability.svg');
+    // a hard link stands for a reader that opened the earlier file: an in-place rewrite (truncate, write) changes what it holds
+    for (const f of files) {
+      linkSync(join(dir, f), join(root, `held-${f}`));
+      writeFileSync(join(root, `held-${f}`), `earlier ${f}`);
+    }
+    await writeReport(dir, { iterations: 50 });
+    for (const f of files) {
+      expect(readFileSync(join(root, `held-${f}`), 'utf8')).toBe(`earlier ${f}`);
+      expect(statSync(join(dir, f)).ino).not.toBe(statSync(join(root, `held-${f}`)).ino);
+      expect(readFileSync(join(dir, f), 'utf8')).not.toBe(`earlier ${f}`);
+    }
+    expect(readdirSync(dir).filter((n) => n.includes('.tmp-'))).toEqual([]);
   });
 
   it('falls back to {tool, ids} objects in the system trace when the runner recorded no tool calls', async () => {

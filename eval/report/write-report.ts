@@ -5,12 +5,12 @@
  * not for retrieval runs), tool usage, tokens, failures, values repaired (when any), presentation
  * orders, then sections registered by agent systems. Everything written passes through redactValue.
  * Sections may carry plots (Vega-Lite specs): writeReport renders
- * each to an SVG file beside report.md (e.g. reliability.svg), and report.md embeds it.
+ * each to an SVG file beside report.md (e.g. reliability.svg), and report.md embeds it. Every file is
+ * written atomically (temp file + rename): a reader (the explorer, `lexcase report`) sees the old file or the new one.
  */
 import { join } from 'node:path';
-import { writeFile } from 'node:fs/promises';
 import { redact, redactValue } from '../../core/log.js';
-import { RUN_FILES, writeJsonAtomic } from '../run-dir.js';
+import { RUN_FILES, writeAtomic, writeJsonAtomic } from '../run-dir.js';
 import { renderSvg } from '../plots/render-svg.js';
 import { RESAMPLES, SEED } from '../stats/index.js';
 import { readRun } from './read-run.js';
@@ -70,8 +70,8 @@ export async function buildReport(run: RunData, opts: ReportOptions & { extraSec
 export async function writeReport(dir: string, opts: ReportOptions & { extraSections?: SectionBuilder[] } = {}): Promise<Report> {
   const run = await readRun(dir);
   const report = await buildReport(run, opts);
-  for (const s of report.sections) for (const p of s.plots ?? []) await writeFile(join(dir, p.file), await renderSvg(p.spec));
-  await writeFile(join(dir, RUN_FILES.reportMd), report.markdown);
+  for (const s of report.sections) for (const p of s.plots ?? []) await writeAtomic(join(dir, p.file), await renderSvg(p.spec));
+  await writeAtomic(join(dir, RUN_FILES.reportMd), report.markdown);
   await writeJsonAtomic(join(dir, RUN_FILES.reportJson), report.json);
   return report;
 }
