@@ -1,6 +1,7 @@
 /** Token usage summed from results (input/output tokens actually sent to the endpoint; cache hits counted apart). */
 import { cacheHitsText, cutOffText, multiChoiceText, refusedText } from '../../run-counts.js';
 import { num, table } from '../format.js';
+import type { ResultRecord } from '../../types.js';
 import type { SectionBuilder } from '../types.js';
 
 export const tokensSection: SectionBuilder = (run) => {
@@ -39,7 +40,6 @@ export const tokensSection: SectionBuilder = (run) => {
   if (t.calls === 0 && !t.abandoned && !t.refused)
     return { id: 'tokens', title: 'Tokens', markdown: 'No LLM calls (offline run).', json: { ...counted, perItem: 0 } };
   const n = withTokens.length;
-  const ms = run.results.reduce((a, r) => a + (r.ms ?? 0), 0);
   const rows = [
     ['input', num(t.input), num(t.input / n, 1)],
     ['output', num(t.output), num(t.output / n, 1)],
@@ -122,15 +122,18 @@ export const tokensSection: SectionBuilder = (run) => {
         ]
       : []),
   ];
+  const wall = wallTime(run.results, replaced.attempts);
   return {
     id: 'tokens',
     title: 'Tokens',
-    markdown: `${table(['', 'total', 'per item'], rows)}\n\nWall time per item: ${(ms / n / 1000).toFixed(2)} s (mean).${notes.map((x) => `\n\n${x}`).join('')}`,
+    markdown: `${table(['', 'total', 'per item'], rows)}\n\n${wall.text}${notes.map((x) => `\n\n${x}`).join('')}`,
     json: {
       ...counted,
       items: n,
       perItem: t.total / n,
-      msPerItem: ms / n,
+      msPerItem: wall.msPerItem,
+      msItems: wall.items,
+      ...(wall.fromCache ? { msFromCacheItems: wall.fromCache } : {}),
       ...(replaced.attempts
         ? {
             replacedAttempts: {
@@ -146,3 +149,36 @@ export const tokensSection: SectionBuilder = (run) => {
     },
   };
 };
+
+/** An item every LLM call of which was a cache hit: its wall time is the cache's, not the endpoint's. */
+const answeredFromCache = (r: ResultRecord) => !!r.tokens && r.tokens.calls > 0 && r.tokens.cached >= r.tokens.calls;
+
+/**
+ * The mean wall time of the items timed: every result line (older lines without tokens too), less
+ * those answered wholly from the response cache (near 0 s; counted apart, or alone when all are);
+ * failed attempts a retry replaced recorded no time, and the line says so.
+ */
+function wallTime(results: ResultRecord[], replacedAttempts: number): { text: string; msPerItem: number; items: number; fromCache: number } {
+  const cached = results.filter(answeredFromCache);
+  const live = results.filter((r) => !answeredFromCache(r));
+  const mean = (rs: ResultRecord[]) => rs.reduce((a, r) => a + r.ms, 0) / rs.length;
+  const s = (rs: ResultRecord[]) => `${(mean(rs) / 1000).toFixed(2)} s`;
+  const items = (k: number) => `${num(k)} ${k === 1 ? 'item' : 'items'}`;
+  const notTimed = replacedAttempts
+    ? `; ${num(replacedAttempts)} failed ${replacedAttempts === 1 ? 'attempt' : 'attempts'} a retry replaced ${replacedAttempts === 1 ? 'is' : 'are'} not timed`
+    : '';
+  if (!live.length)
+    return {
+      text: `Wall time per item: ${s(cached)} (mean of ${items(cached.length)}, all answered from the response cache${notTimed}).`,
+      msPerItem: mean(cached),
+      items: cached.length,
+      fromCache: cached.length,
+    };
+  const apart = cached.length ? `; ${items(cached.length)} answered wholly from the response cache left out, ${s(cached)} mean` : '';
+  return {
+    text: `Wall time per item: ${s(live)} (mean of ${items(live.length)}${apart}${notTimed}).`,
+    msPerItem: mean(live),
+    items: live.length,
+    fromCache: cached.length,
+  };
+}
