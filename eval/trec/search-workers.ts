@@ -5,7 +5,9 @@
  * which come out here in topic order. A retriever's ranking depends only on the index, the method,
  * its options and the query, so the hits (and the run file written from them) are those of one
  * thread, whatever the number of workers. Query-time threads (bm25/qld over a large index) are off
- * inside the workers unless the options set them: the workers are the parallelism.
+ * inside the workers unless the options set them: the workers are the parallelism. No topic is
+ * handed out until every worker has opened the index (`onStarted` then), so a caller can time the
+ * search apart from starting the threads.
  */
 import type { Worker } from 'node:worker_threads';
 import { spawnWorker } from '../../core/worker-url.js';
@@ -38,7 +40,7 @@ const toError = (m: Extract<Out, { type: 'error' }>): Error =>
 export async function searchOnWorkers(
   source: SearchSource,
   topics: readonly Topic[],
-  o: { threads: number; k: number; approx?: ApproxOptions; ties?: TieMode; signal?: AbortSignal },
+  o: { threads: number; k: number; approx?: ApproxOptions; ties?: TieMode; signal?: AbortSignal; onStarted?: () => void },
   onTopic: (i: number, hits: Hit[], ms: number) => Promise<void> | void,
 ): Promise<void> {
   const n = Math.max(1, Math.min(o.threads, topics.length));
@@ -49,6 +51,7 @@ export async function searchOnWorkers(
   const done = new Map<number, { hits: Hit[]; ms: number }>();
   let next = 0;
   let emitted = 0;
+  let ready = 0;
   try {
     await new Promise<void>((resolve, reject) => {
       let failed = false;
@@ -89,7 +92,13 @@ export async function searchOnWorkers(
         workers.push(w);
         w.on('message', (m: Out) => {
           if (m.type === 'error') return fail(toError(m));
-          if (m.type === 'ready') return give(w);
+          // every worker has opened the index: the search starts
+          if (m.type === 'ready') {
+            if (++ready < n) return;
+            o.onStarted?.();
+            for (const x of workers) give(x);
+            return;
+          }
           done.set(m.i, { hits: m.hits, ms: m.ms });
           give(w);
           void emit();

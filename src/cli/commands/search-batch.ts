@@ -157,7 +157,7 @@ export async function runBatchSearch(query: string | undefined, flags: BatchSear
   output(g, summary, () =>
     [
       `${r.topics} topics · ${r.method}${approx ? ` · ${describeApprox(approx)}` : ''}${aggregate ? ` · ${aggregate.strategy} over ${aggregate.passageHits} passages a topic (documents by ${aggregate.docIds})` : ''} · k ${k} → ${r.hits} run lines in ${flags.runFile} (tag ${r.tag})`,
-      `search time ${(r.latency.wallMs / 1000).toFixed(2)} s on ${r.threads} ${r.threads === 1 ? 'thread' : 'threads'} (p50 ${r.latency.p50Ms.toFixed(1)} ms, p95 ${r.latency.p95Ms.toFixed(1)} ms a topic)`,
+      `search time ${(r.latency.wallMs / 1000).toFixed(2)} s on ${r.threads} ${r.threads === 1 ? 'thread' : 'threads'} (p50 ${r.latency.p50Ms.toFixed(1)} ms, p95 ${r.latency.p95Ms.toFixed(1)} ms a topic; the index open on every thread${r.threads > 1 ? `, after ${(r.latency.startMs / 1000).toFixed(2)} s starting the threads and opening it in each` : ''})`,
       ...(r.empty.length
         ? [
             `${r.empty.length} ${r.empty.length === 1 ? 'topic' : 'topics'} got no hit (e.g. ${r.empty.slice(0, 5).join(', ')}): all terms unknown or stopwords; such a topic has no run line, so trec_eval skips it unless -c (lexcase: --complete)`,
