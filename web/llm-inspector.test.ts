@@ -143,7 +143,9 @@ describe('a run made by the built CLI shows its LLM calls in the inspector', () 
           const mine = rec.filter((c) => c.stage.split(' · ')[0] === a);
           const tokens = mine.reduce((x, c) => x + (c.tokens?.total ?? 0), 0);
           expect(await page.locator(`[data-testid=tl-agent][data-agent="${a}"] > [data-testid=tl-agent-cost]`).textContent()).toMatch(
-            new RegExp(`^${mine.length} calls? · ${tokens.toLocaleString('en-US')} tokens`),
+            new RegExp(
+              `^${mine.length} calls? · ${tokens.toLocaleString('en-US')} tokens.* ms${mine.length > 1 ? ' summed call time \\(calls may overlap: not elapsed time\\)' : ''}$`,
+            ),
           );
         }
         const bad = page.locator('[data-testid=llm-call].failed');

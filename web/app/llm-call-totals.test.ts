@@ -5,15 +5,20 @@ type Calls = Parameters<typeof costLine>[0];
 const call = (c: Partial<Calls[number]>) => ({ stage: 'advocate A', ...c }) as Calls[number];
 
 describe("the call timeline's level totals", () => {
-  it('sum the calls when every call recorded them', () => {
+  it('sum the calls when every call recorded them, the latency labelled a sum of call times, not elapsed time (jurors run in parallel)', () => {
     expect(costLine([call({ ms: 10.4, tokens: { total: 30, input: 20, output: 10 } }), call({ ms: 5, tokens: { total: 7, input: 5, output: 2 } })])).toBe(
-      '2 calls · 37 tokens (25 in / 12 out) · 15 ms',
+      '2 calls · 37 tokens (25 in / 12 out) · 15 ms summed call time (calls may overlap: not elapsed time)',
     );
   });
   it('say "–" when no call recorded them (a run without exchanges), never 0 (before: "1 call · 0 tokens (0 in / 0 out) · 0 ms" beside "Item totals: 11 calls, 15,457 tokens")', () => {
     expect(costLine([call({})])).toBe('1 call · – tokens (– in / – out) · – ms');
   });
+  it('one call: its own latency, no sum to label', () => {
+    expect(costLine([call({ ms: 812, tokens: { total: 9, input: 6, output: 3 } })])).toBe('1 call · 9 tokens (6 in / 3 out) · 812 ms');
+  });
   it('give a partly recorded figure as a lower bound', () => {
-    expect(costLine([call({ ms: 4, tokens: { total: 9 } }), call({})])).toBe('2 calls · ≥ 9 tokens (– in / – out) · ≥ 4 ms');
+    expect(costLine([call({ ms: 4, tokens: { total: 9 } }), call({})])).toBe(
+      '2 calls · ≥ 9 tokens (– in / – out) · ≥ 4 ms summed call time (calls may overlap: not elapsed time)',
+    );
   });
 });

@@ -72,8 +72,12 @@ const total = (cs: Call[], f: (c: Call) => number | undefined, round = false): s
   const text = (round ? Math.round(s) : s).toLocaleString('en-US');
   return known.length === cs.length ? text : `≥ ${text}`;
 };
+/**
+ * A level's calls, tokens and latency. Over several calls the latency is the sum of the calls'
+ * times, not the elapsed time (jurors, debaters and advocates run in parallel), and says so.
+ */
 export const costLine = (cs: Call[]) =>
-  `${cs.length} call${cs.length === 1 ? '' : 's'} · ${total(cs, (c) => c.tokens?.total)} tokens (${total(cs, (c) => c.tokens?.input)} in / ${total(cs, (c) => c.tokens?.output)} out) · ${total(cs, (c) => c.ms, true)} ms`;
+  `${cs.length} call${cs.length === 1 ? '' : 's'} · ${total(cs, (c) => c.tokens?.total)} tokens (${total(cs, (c) => c.tokens?.input)} in / ${total(cs, (c) => c.tokens?.output)} out) · ${total(cs, (c) => c.ms, true)} ms${cs.length > 1 ? ' summed call time (calls may overlap: not elapsed time)' : ''}`;
 
 /**
  * The item's calls as a nested timeline, in call order: agent → step → call, each level with its
