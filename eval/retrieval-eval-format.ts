@@ -39,7 +39,11 @@ export function reportHeader(r: RetrievalReport): string {
 export function retrievalTable(r: RetrievalReport): string {
   const cols = [...r.ks.map((k) => `recall@${k}`), `mrr@${MRR_K}`, `ndcg@${NDCG_K}`];
   const title = (c: string) => c.replace('recall', 'Recall').replace('mrr', 'MRR').replace('ndcg', 'nDCG');
-  const rows = r.results.map((res) => [res.method, ...cols.map((c) => (res.metrics[c] ? fmtCi(res.metrics[c]) : '–')), res.latency.p50Ms.toFixed(1)]);
+  const rows = r.results.map((res) => [
+    res.method,
+    ...cols.map((c) => (res.metrics[c] ? fmtCi(res.metrics[c]) : '–')),
+    res.latency.p50Ms === null ? '–' : res.latency.p50Ms.toFixed(1),
+  ]);
   return table(['method', ...cols.map(title), 'p50 ms'], rows);
 }
 

@@ -69,7 +69,8 @@ export interface RetrievalEvalResult {
   depth: number;
   /** "recall@1", …, "mrr@10", "ndcg@10" → mean with its 95% interval (eval/stats: Wilson or bootstrap). */
   metrics: Record<string, Interval>;
-  latency: { meanMs: number; p50Ms: number; p95Ms: number };
+  /** Per-question search times; null with no scored question (no search timed: "–", never "0.0 ms"). */
+  latency: { meanMs: number | null; p50Ms: number | null; p95Ms: number | null };
   perQuery: QueryResult[];
   bootstrap: { iterations: number; seed: number; level: number };
   /** The retriever's recorded config (Retriever.config: dense's query rule, hybrid's fusion), when it has one. */
@@ -163,9 +164,9 @@ export async function evalRetrieval(opts: RetrievalEvalOptions): Promise<Retriev
   );
   const times = perQuery.map((r) => r.ms).sort((x, y) => x - y);
   const latency = {
-    meanMs: times.length ? times.reduce((s, t) => s + t, 0) / times.length : 0,
-    p50Ms: times.length ? percentile(times, 0.5) : 0,
-    p95Ms: times.length ? percentile(times, 0.95) : 0,
+    meanMs: times.length ? times.reduce((s, t) => s + t, 0) / times.length : null,
+    p50Ms: times.length ? percentile(times, 0.5) : null,
+    p95Ms: times.length ? percentile(times, 0.95) : null,
   };
   return {
     method: opts.retriever.method,

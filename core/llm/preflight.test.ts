@@ -50,6 +50,23 @@ describe('preflightLlm', () => {
     expect(performance.now() - t0).toBeLessThan(3000);
   });
 
+  it('a timeout under a second is said in ms, not "0 s"; others in seconds', async () => {
+    // a server that takes the request and never answers it
+    const srv = createServer(() => undefined);
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    servers.push({ close: () => new Promise<void>((r) => (srv.closeAllConnections(), srv.close(() => r()))) });
+    const { port } = srv.address() as AddressInfo;
+    const baseUrl = `http://127.0.0.1:${port}/v1`;
+    // before: "did not answer GET /models within 0 s"
+    await expect(preflightLlm(cfg({ baseUrl, model: 'm' }), { timeoutMs: 300 })).rejects.toMatchObject({
+      code: 'LLM_UNAVAILABLE',
+      message: expect.stringMatching(new RegExp(`^the LLM endpoint ${baseUrl} did not answer GET /models within 300 ms; nothing was run`)),
+    });
+    await expect(preflightLlm(cfg({ baseUrl, model: 'm' }), { timeoutMs: 1500 })).rejects.toMatchObject({
+      message: expect.stringMatching(/did not answer GET \/models within 1\.5 s; nothing was run/),
+    });
+  });
+
   it('401: the key was refused, and the message says where the key comes from (never the key)', async () => {
     const s = await serve([], { apiKey: 'sk-right' });
     const e = await preflightLlm(cfg({ baseUrl: s.url, model: 'scripted', apiKey: 'sk-wrong-secret' })).catch((x) => x);

@@ -105,7 +105,7 @@ export async function preflightLlm(cfg: LlmConfig, o: PreflightOptions = {}): Pr
       if (e instanceof ReplyTooLargeError) throw errors.llmUnavailable(`${where}, ${method} ${path}: ${e.message}`, endpointHint);
       const why = causeOf(e);
       throw errors.llmUnavailable(
-        why === 'timeout' ? `${where} did not answer ${method} ${path} within ${(timeoutMs / 1000).toFixed(0)} s` : `${where} is not reachable (${why})`,
+        why === 'timeout' ? `${where} did not answer ${method} ${path} within ${waitText(timeoutMs)}` : `${where} is not reachable (${why})`,
         endpointHint,
       );
     }
@@ -160,3 +160,6 @@ export async function preflightLlm(cfg: LlmConfig, o: PreflightOptions = {}): Pr
   if (chat.status >= 500) throw errors.llmUnavailable(`${where} answered a 1-token request with HTTP ${chat.status} (${msg})`, endpointHint);
   return { via: 'completion', ...(models ? { models } : {}), ms: performance.now() - t0 };
 }
+
+/** A timeout as a person reads it: "200 ms" under a second (not "0 s"), else seconds ("20 s", "2.5 s"). */
+const waitText = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : `${Number((ms / 1000).toFixed(1))} s`);

@@ -233,7 +233,7 @@ export async function renderEvalView(root: HTMLElement, info: Info, params: URLS
                 m.metrics[c] ? h('div', { class: 'ci' }, m.metrics[c].interval) : null,
               ),
             ),
-            h('td', { class: 'num' }, m.latency.p50Ms.toFixed(1)),
+            h('td', { class: 'num' }, m.latency.p50Ms === null ? '–' : m.latency.p50Ms.toFixed(1)),
           ),
         ),
       ),

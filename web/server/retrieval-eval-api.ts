@@ -87,7 +87,8 @@ export interface MethodEval {
   /** Hits retrieved per topic. */
   depth: number;
   metrics: Record<string, Interval>;
-  latency: { meanMs: number; p50Ms: number; p95Ms: number };
+  /** null with no scored question (nothing timed). */
+  latency: { meanMs: number | null; p50Ms: number | null; p95Ms: number | null };
   perQuery: {
     id: string;
     /** Relevant documents of the topic (grade ≥ 1). */
