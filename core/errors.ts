@@ -36,7 +36,8 @@ export type ErrorCode =
   | 'INTERRUPTED'
   | 'LOCKED'
   | 'REVISION_CONFLICT'
-  | 'RUN_WRITE_FAILED';
+  | 'RUN_WRITE_FAILED'
+  | 'INDEX_WRITE_FAILED';
 
 export interface ErrorDetails {
   file?: string;
@@ -321,6 +322,14 @@ export const errors = {
       'RUN_WRITE_FAILED',
       `cannot write the run dir ${dir}: ${String((cause as Error)?.message ?? cause).split('\n')[0]}; the run stopped after ${done} of ${total} items (free space or fix the disk, then run the same command again to resume)`,
       { file: dir, cause },
+    ),
+
+  /** A write of an index build failed (full disk, file-size limit, quota, read-only, I/O error): nothing was swapped in. */
+  indexWriteFailed: (dir: string, cause: unknown, hadIndex: boolean) =>
+    new LexcaseError(
+      'INDEX_WRITE_FAILED',
+      `cannot build the index ${dir}: ${String((cause as Error)?.message ?? cause).split('\n')[0]}; ${hadIndex ? `the index already at ${dir} is intact (the new one was built beside it and not swapped in)` : `no index was written at ${dir}`}`,
+      { file: dir, cause, hint: 'free space or raise the file-size limit (ulimit -f), or build with --out on another disk, then run the same command again' },
     ),
 
   /** A read-modify-write found the record at another revision than the one it read or was told (compare-and-set). */

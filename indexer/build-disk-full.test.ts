@@ -82,7 +82,9 @@ describe.skipIf(!canMount)('a real disk that fills up (12 MiB tmpfs, `lexcase in
       expect(r.signal).toBeNull(); // not killed by the timeout: it ended by itself
       expect(r.ms).toBeLessThan(60_000);
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/\[error\] (build worker \d failed: )?ENOSPC: no space left on device/);
+      expect(r.stderr).toMatch(
+        /\[error\] cannot build the index \S+: (build worker \d failed: )?ENOSPC: no space left on device.*; the index already at \S+ is intact/,
+      );
       expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
       expect(readdirSync(mnt).sort()).toEqual(['filler', 'idx']);
       await expectOldIndex(idx);
@@ -92,7 +94,7 @@ describe.skipIf(!canMount)('a real disk that fills up (12 MiB tmpfs, `lexcase in
 });
 
 describe.skipIf(!existsSync('/dev/full'))('a worker whose segment spill fails with ENOSPC (segment files linked to /dev/full)', () => {
-  it('the build rejects with the worker ENOSPC error instead of waiting forever; the previous index is untouched', async () => {
+  it('the build rejects with the worker ENOSPC error, naming the index dir and saying the previous one is intact, instead of waiting forever; it is untouched', async () => {
     const out = join(tmp.dir, 'devfull-idx');
     await buildIndex(fromArray(OLD), { out, corpusName: 'old', workers: 0 });
     const tmpDir = `${out}.tmp-${process.pid}`;
@@ -122,8 +124,13 @@ describe.skipIf(!existsSync('/dev/full'))('a worker whose segment spill fails wi
       new Promise<string>((r) => setTimeout(() => r('still waiting after 30 s'), 30_000)),
     ]);
     expect(outcome).toBeInstanceOf(Error);
-    expect((outcome as Error).message).toMatch(/^build worker \d failed: ENOSPC: no space left on device/);
-    expect((outcome as NodeJS.ErrnoException).code).toBe('ENOSPC');
+    // the index dir named, and that the previous index is intact (before: only "build worker 0 failed: ENOSPC: …")
+    expect((outcome as Error).message).toMatch(
+      new RegExp(
+        `^cannot build the index ${out}: build worker \\d failed: ENOSPC: no space left on device, write; the index already at ${out} is intact \\(the new one was built beside it and not swapped in\\)`,
+      ),
+    );
+    expect((outcome as NodeJS.ErrnoException).code).toBe('INDEX_WRITE_FAILED');
     await expectOldIndex(out);
     // Everything the build made is gone; the two links it did not make are kept.
     expect(readdirSync(join(tmpDir, 'segments')).sort()).toEqual(['w0-0000.seg', 'w1-0000.seg']);

@@ -7,12 +7,12 @@
  * workers (or analyses them itself with workers: 0); each worker keeps an in-memory segment and
  * spills it to disk every `segmentPostings` postings; at the end the segments are merged.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
-import { errors } from '../core/errors.js';
+import { errors, isLexcaseError } from '../core/errors.js';
 import { spawnWorker } from '../core/worker-url.js';
 import { log } from '../core/log.js';
 import { VERSION } from '../core/version.js';
@@ -341,6 +341,9 @@ interface Resolved {
   batchPassages: number;
 }
 
+/** System errors of a write that the build cannot go on after. */
+const WRITE_FAILURES = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO', 'EFBIG']);
+
 async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, opts: BuildOptions, r: Resolved): Promise<Manifest> {
   const { out, corpusName, methods, analyzer, workers, threshold, batchPassages } = r;
   // Temp and old dirs of builds whose process is gone: removed (or put back) only when their marker proves them a build's.
@@ -520,6 +523,10 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
   } catch (e) {
     await sink?.close().catch(() => undefined);
     if (token) removeTempDir(tmp, tmp, token);
+    // a full disk or file-size limit: say which index, and that the one already there was not touched
+    // (only swapIntoPlace writes `out`, and it puts the old index back if it fails)
+    if (!isLexcaseError(e) && WRITE_FAILURES.has((e as NodeJS.ErrnoException)?.code ?? ''))
+      throw errors.indexWriteFailed(opts.out, e, existsSync(join(out, 'manifest.json')));
     throw e;
   }
   // The checksums were just computed from the bytes written: the next opens need not hash them again.
