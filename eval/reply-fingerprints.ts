@@ -8,6 +8,7 @@
  * carried more than one, as it does for replies that named another model (reply-models.ts).
  */
 import type { Exchange } from '../core/llm/record-replay.js';
+import { countsOverResults } from './reply-models.js';
 import type { ResultRecord } from './types.js';
 
 /** Replies of `exchanges` by the system_fingerprint they carried; undefined when none carried one. */
@@ -27,10 +28,8 @@ export function replyFingerprintsOf(results: readonly Pick<ResultRecord, 'replyF
   fingerprints: [string, number][];
   calls: number;
 } {
-  const sum = new Map<string, number>();
-  for (const r of results) for (const [f, n] of Object.entries(r.replyFingerprints ?? {})) sum.set(f, (sum.get(f) ?? 0) + n);
-  const calls = results.reduce((a, r) => a + (r.tokens?.calls ?? 0), 0);
-  return { fingerprints: [...sum].sort(([a], [b]) => a.localeCompare(b)), calls };
+  const { counts, calls } = countsOverResults(results, (r) => r.replyFingerprints);
+  return { fingerprints: counts, calls };
 }
 
 /** "fp_a1 (2 of 3 LLM calls), fp_b2 (1 of 3 LLM calls)" when the run's replies carried more than one system_fingerprint; '' otherwise. */

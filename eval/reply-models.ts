@@ -25,10 +25,22 @@ export function replyModels(exchanges: readonly Exchange[]): Record<string, numb
 
 /** The replies of `results` that named another model, by name, and how many LLM calls they are of. */
 export function replyModelsOf(results: readonly Pick<ResultRecord, 'replyModels' | 'tokens'>[]): { models: [string, number][]; calls: number } {
+  const { counts, calls } = countsOverResults(results, (r) => r.replyModels);
+  return { models: counts, calls };
+}
+
+/**
+ * A per-result count map (`replyModels`, `replyFingerprints`) summed over `results`, sorted by name,
+ * with the LLM calls of those results (the "of N LLM calls" the report quotes).
+ */
+export function countsOverResults<R extends Pick<ResultRecord, 'tokens'>>(
+  results: readonly R[],
+  counts: (r: R) => Record<string, number> | undefined,
+): { counts: [string, number][]; calls: number } {
   const sum = new Map<string, number>();
-  for (const r of results) for (const [m, n] of Object.entries(r.replyModels ?? {})) sum.set(m, (sum.get(m) ?? 0) + n);
+  for (const r of results) for (const [k, n] of Object.entries(counts(r) ?? {})) sum.set(k, (sum.get(k) ?? 0) + n);
   const calls = results.reduce((a, r) => a + (r.tokens?.calls ?? 0), 0);
-  return { models: [...sum].sort(([a], [b]) => a.localeCompare(b)), calls };
+  return { counts: [...sum].sort(([a], [b]) => a.localeCompare(b)), calls };
 }
 
 /** "routed-7b (3 of 3 LLM calls)", one entry per model named; '' when none. */
