@@ -209,6 +209,21 @@ const HELP = `npm run bench -- [options]
 
 const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 
+/** A dense scenario's record from its child: status, the loads at its start and end and its CPU (they decide whether its timing targets are claimed), then its result. */
+function denseRun(scenario: DenseRun['scenario'], args: DenseRun['args'], d: Awaited<ReturnType<typeof runChild>>): DenseRun {
+  const run: DenseRun = {
+    scenario,
+    args,
+    status: d.ok ? 'ok' : 'failed',
+    reason: d.error,
+    loadAvgAtStart: d.loadAvgAtStart,
+    loadAvgAtEnd: d.loadAvgAtEnd,
+    ...(d.cpu ? { cpu: d.cpu } : {}),
+  };
+  if (d.ok) Object.assign(run, d.result);
+  return run;
+}
+
 export async function runBench(opts: BenchOptions): Promise<BenchResults> {
   const startedAt = new Date().toISOString();
   const log = opts.log;
@@ -426,16 +441,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
         const args = { n, dim: opts.dim, queries: opts.denseQueries, seed: opts.seed, workDir: join(opts.workDir, `dense-${n}`) };
         log(`dense ANN ${n} × ${opts.dim}`);
         const d = await runChild({ kind: 'dense-ann', args, resultFile }, opts.childTimeoutS);
-        const run: DenseRun = {
-          scenario: 'dense-ann',
-          args,
-          status: d.ok ? 'ok' : 'failed',
-          reason: d.error,
-          loadAvgAtStart: d.loadAvgAtStart,
-          loadAvgAtEnd: d.loadAvgAtEnd,
-          ...(d.cpu ? { cpu: d.cpu } : {}),
-        };
-        if (d.ok) Object.assign(run, d.result);
+        const run = denseRun('dense-ann', args, d);
         results.dense.push(run);
         log(`dense ANN ${n}: ${d.ok ? JSON.stringify(run.result).slice(0, 200) : `FAILED ${d.error}`}`);
         if (!opts.keep) await rm(args.workDir, { recursive: true, force: true });
@@ -450,16 +456,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
       log('embedding throughput');
       const d = await runChild({ kind: 'embed', args, resultFile }, opts.childTimeoutS);
       // its load at start and CPU decide whether its timing targets are claimed (bench/report.ts embedScale), as for dense-ann
-      const run: DenseRun = {
-        scenario: 'embed',
-        args,
-        status: d.ok ? 'ok' : 'failed',
-        reason: d.error,
-        loadAvgAtStart: d.loadAvgAtStart,
-        loadAvgAtEnd: d.loadAvgAtEnd,
-        ...(d.cpu ? { cpu: d.cpu } : {}),
-      };
-      if (d.ok) Object.assign(run, d.result);
+      const run = denseRun('embed', args, d);
       results.dense.push(run);
     }
   }
