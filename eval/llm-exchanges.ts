@@ -20,13 +20,13 @@
  * runs anything.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import { readRegularFile } from '../core/read-regular.js';
 import { join } from 'node:path';
 import { errors } from '../core/errors.js';
 import { exchangeHashes, type Exchange } from '../core/llm/record-replay.js';
 import { redactValue } from '../core/redact-value.js';
-import { readConfig, readResults, readRunFile, traceFileName, writeJsonAtomic } from './run-dir.js';
+import { readConfig, readResults, readRunFile, traceFileName, writeAtomic, writeJsonAtomic } from './run-dir.js';
 import type { ResultRecord } from './types.js';
 import { dataFilesComparable } from './resume-config.js';
 import { withUnrecorded } from './resume-unrecorded.js';
@@ -39,14 +39,8 @@ export const modelSettingsPath = (runDir: string) => join(exchangesDir(runDir), 
 export async function writeExchanges(runDir: string, id: string, exchanges: Exchange[]): Promise<void> {
   await mkdir(exchangesDir(runDir), { recursive: true });
   const file = exchangesPath(runDir, id);
-  const tmp = `${file}.tmp-${process.pid}`;
-  try {
-    await writeFile(tmp, exchanges.map((x) => JSON.stringify(withHashes(x)) + '\n').join(''));
-    await rename(tmp, file);
-  } catch (e) {
-    await rm(tmp, { force: true }); // a full disk leaves no empty temp file
-    throw e;
-  }
+  // a temp file renamed into place (a full disk leaves no empty temp file)
+  await writeAtomic(file, exchanges.map((x) => JSON.stringify(withHashes(x)) + '\n').join(''));
 }
 
 /** The exchange as written: redacted, with the hashes of what the line holds. */

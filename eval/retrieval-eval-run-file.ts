@@ -6,7 +6,7 @@
  */
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { processAlive } from '../core/owned-dir.js';
 import { createGzip, gzipSync } from 'node:zlib';
@@ -14,6 +14,7 @@ import { errors } from '../core/errors.js';
 import { COMMENT_QID } from '../corpora/topics.js';
 import type { Hit } from '../retrieval/types.js';
 import type { Question } from '../corpora/types.js';
+import { writeAtomic } from './run-dir.js';
 import { trecOrder } from './trec/order.js';
 import { runDocsOfHits } from './trec/run.js';
 
@@ -72,14 +73,7 @@ async function removeStaleTemps(file: string): Promise<void> {
 export async function writeTrecFile(file: string, text: string): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
   await removeStaleTemps(file);
-  const tmp = tempName(file);
-  try {
-    await writeFile(tmp, isGzName(file) ? gzipSync(text) : text);
-    await rename(tmp, file);
-  } catch (e) {
-    await rm(tmp, { force: true });
-    throw e;
-  }
+  await writeAtomic(file, isGzName(file) ? gzipSync(text) : text);
 }
 
 /**

@@ -43,7 +43,7 @@ export const tracePath = (dir: string, id: string) => join(tracesDir(dir), trace
 const TMP_SUFFIX = /\.tmp-(\d+)$/;
 
 /** Write a whole file as a temp file renamed into place: a reader sees the old file or the new one, never part of one. */
-export async function writeAtomic(file: string, text: string): Promise<void> {
+export async function writeAtomic(file: string, text: string | Uint8Array): Promise<void> {
   const tmp = `${file}.tmp-${process.pid}`;
   try {
     await writeFile(tmp, text);
