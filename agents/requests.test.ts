@@ -3,6 +3,9 @@
  * made by the one helper from what the system sends: the same settings give the same value, each
  * system and variant its own, and a changed template or schema changes it.
  */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadTradeSecretModel } from '../corpora/trade-secret.js';
@@ -54,4 +57,36 @@ describe('the request fingerprint of every agent system', () => {
     expect(schema.parts.judge).not.toBe(before.parts.judge);
     expect(requestFingerprint({ ...parts, tools: tools.slice(0, 0) }).parts.tools).not.toBe(before.parts.tools);
   });
+
+  it('is the same on a machine whose locale collates otherwise (LANG=haw_US.UTF-8 sorts vowels first, uz_UZ puts "ch" after "z")', async () => {
+    // config.json records it, and a resume or a merge of shards refuses a different one: a run started
+    // under LANG=C and resumed under LANG=haw_US.UTF-8 was refused ("field prompts differs") with
+    // nothing changed, as the keys of the schemas were sorted in the machine's locale
+    const script = `
+      const { requestFingerprint } = await import('./eval/request-fingerprint.ts');
+      const { acalRequests } = await import('./agents/acal/requests.ts');
+      const { madRequests } = await import('./agents/mad/requests.ts');
+      const { emarRequests } = await import('./agents/emar/requests.ts');
+      const { threeplyRequests } = await import('./agents/threeply/requests.ts');
+      const { loadTradeSecretModel } = await import('./corpora/trade-secret.ts');
+      console.log(JSON.stringify([
+        requestFingerprint(acalRequests('acal', { task: 'hearsay', passageChars: 700 })),
+        requestFingerprint(madRequests('mad', { passageChars: 500, tools: [] })),
+        requestFingerprint(emarRequests()),
+        requestFingerprint(threeplyRequests('reflective', loadTradeSecretModel())),
+      ]));`;
+    const here = [
+      requestFingerprint(acalRequests('acal', { task: 'hearsay', passageChars: 700 })),
+      requestFingerprint(madRequests('mad', { passageChars: 500, tools: [] })),
+      requestFingerprint(emarRequests()),
+      requestFingerprint(threeplyRequests('reflective', factors)),
+    ];
+    for (const lang of ['haw_US.UTF-8', 'uz_UZ.UTF-8', 'C']) {
+      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        cwd: join(import.meta.dirname, '..'),
+        env: { ...process.env, LANG: lang, LC_ALL: lang },
+      });
+      expect({ lang, fingerprints: JSON.parse(stdout.trim().split('\n').pop()!) }).toEqual({ lang, fingerprints: here });
+    }
+  }, 60_000);
 });

@@ -143,7 +143,7 @@ const MAY_DIFFER = new Set(['model', 'local', 'index', 'sampling', 'bootstrap'])
 
 const stable = (v: unknown): string =>
   JSON.stringify(v, (_k, val) =>
-    val && typeof val === 'object' && !Array.isArray(val) ? Object.fromEntries(Object.entries(val).sort(([a], [b]) => a.localeCompare(b))) : val,
+    val && typeof val === 'object' && !Array.isArray(val) ? Object.fromEntries(Object.entries(val).sort(([a], [b]) => a.localeCompare(b, 'en'))) : val,
   );
 
 /**

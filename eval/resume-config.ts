@@ -112,10 +112,14 @@ export function describeOperationalChanges(
     .join(', ');
 }
 
-/** JSON with object keys sorted: two configs that hold the same values compare equal whatever their key order. */
+/**
+ * JSON with object keys sorted: two configs that hold the same values compare equal whatever their key order.
+ * The order is English collation, named, not the machine's locale (the request fingerprint config.json
+ * records hashes this text: under LANG=haw_US.UTF-8 it once differed and a resume was refused).
+ */
 export const stableJson = (v: unknown): string =>
   JSON.stringify(v, (_k, val) =>
-    val && typeof val === 'object' && !Array.isArray(val) ? Object.fromEntries(Object.entries(val).sort(([a], [b]) => a.localeCompare(b))) : val,
+    val && typeof val === 'object' && !Array.isArray(val) ? Object.fromEntries(Object.entries(val).sort(([a], [b]) => a.localeCompare(b, 'en'))) : val,
   );
 
 /** The first top-level key whose values differ between two configs (undefined: none). */

@@ -23,7 +23,8 @@ export async function citedPassages(
 ): Promise<ShownPassage[]> {
   const h = passageHandles();
   const ids = new Set<string>();
-  for (const b of [...briefs].sort((x, y) => x.letter.localeCompare(y.letter))) for (const c of b.citations) if (c.exists && !exclude.has(c.id)) ids.add(c.id);
+  for (const b of [...briefs].sort((x, y) => x.letter.localeCompare(y.letter, 'en')))
+    for (const c of b.citations) if (c.exists && !exclude.has(c.id)) ids.add(c.id);
   const out: ShownPassage[] = [];
   for (const id of ids) {
     h.handle(id); // an id first cited now gets its handle in letter order

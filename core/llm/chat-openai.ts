@@ -139,7 +139,7 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
     const params = Object.fromEntries(
       Object.entries(this.invocationParams(options) as Record<string, unknown>)
         .filter(([k, v]) => !VOLATILE_PARAMS.has(k) && v !== undefined)
-        .sort(([a], [b]) => a.localeCompare(b)),
+        .sort(([a], [b]) => a.localeCompare(b, 'en')),
     );
     return { prompt: JSON.stringify(wire), llmKey: JSON.stringify({ model: this.model, ...params }) };
   }
