@@ -61,7 +61,7 @@ export function mergeRuns(all: ScaleResults[]): ScaleRun[] {
       if (!had || rank >= had.rank) byKey.set(key, { run, rank });
     }
   }
-  return [...byKey.values()].map((x) => x.run).sort((a, b) => a.size - b.size || a.profile.localeCompare(b.profile));
+  return [...byKey.values()].map((x) => x.run).sort((a, b) => a.size - b.size || a.profile.localeCompare(b.profile, 'en'));
 }
 
 export function curvePoints(runs: ScaleRun[]): CurvePoint[] {

@@ -40,7 +40,7 @@ export function countsOverResults<R extends Pick<ResultRecord, 'tokens'>>(
   const sum = new Map<string, number>();
   for (const r of results) for (const [k, n] of Object.entries(counts(r) ?? {})) sum.set(k, (sum.get(k) ?? 0) + n);
   const calls = results.reduce((a, r) => a + (r.tokens?.calls ?? 0), 0);
-  return { counts: [...sum].sort(([a], [b]) => a.localeCompare(b)), calls };
+  return { counts: [...sum].sort(([a], [b]) => a.localeCompare(b, 'en')), calls };
 }
 
 /** "routed-7b (3 of 3 LLM calls)", one entry per model named; '' when none. */

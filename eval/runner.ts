@@ -621,7 +621,7 @@ async function runLocked<Item extends { id: string }>(
       `replies named a model other than the one asked (${String((config.model as { model?: unknown } | undefined)?.model ?? config.model)}): ${[
         ...replyModelTotal,
       ]
-        .sort(([a], [b]) => a.localeCompare(b))
+        .sort(([a], [b]) => a.localeCompare(b, 'en'))
         .map(([m, n]) => `${m} ×${n}`)
         .join(
           ', ',
@@ -630,7 +630,7 @@ async function runLocked<Item extends { id: string }>(
   if (fingerprintTotal.size > 1)
     log.warn(
       `replies carried ${fingerprintTotal.size} system_fingerprints: ${[...fingerprintTotal]
-        .sort(([a], [b]) => a.localeCompare(b))
+        .sort(([a], [b]) => a.localeCompare(b, 'en'))
         .map(([f, n]) => `${f} ×${n}`)
         .join(
           ', ',
@@ -640,7 +640,7 @@ async function runLocked<Item extends { id: string }>(
     const n = [...repairedTotal.values()].reduce((a, b) => a + b, 0);
     log.warn(
       `values repaired: ${n} (${[...repairedTotal]
-        .sort(([a], [b]) => a.localeCompare(b))
+        .sort(([a], [b]) => a.localeCompare(b, 'en'))
         .map(([f, c]) => `${f}: ${c}`)
         .join(
           ', ',

@@ -83,7 +83,7 @@ export class RepairTally {
   /** The tally as a plain object (sorted by field), or undefined when nothing was repaired. */
   toRecord(): Record<string, number> | undefined {
     if (this.byField.size === 0) return undefined;
-    return Object.fromEntries([...this.byField].sort(([a], [b]) => a.localeCompare(b)));
+    return Object.fromEntries([...this.byField].sort(([a], [b]) => a.localeCompare(b, 'en')));
   }
 }
 

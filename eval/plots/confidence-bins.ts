@@ -76,7 +76,7 @@ export function confidenceBins(
     if (allNumeric) g.c.push(numeric(r.confidence)!);
   }
   const bins = [...groups]
-    .sort(([a, x], [b, y]) => x.order - y.order || a.localeCompare(b))
+    .sort(([a, x], [b, y]) => x.order - y.order || a.localeCompare(b, 'en'))
     .map(([label, g], i) => bin(label, i, g.v, allNumeric ? g.c : undefined));
   const rest = new Map<string, number[]>([
     [FAILED_NO_CONFIDENCE, []],

@@ -137,7 +137,7 @@ function byRetrievalMeasure(x: string, y: string): number {
   };
   const [a0, a1, a2] = order(x);
   const [b0, b1, b2] = order(y);
-  return a0 - b0 || a1.localeCompare(b1) || a2 - b2;
+  return a0 - b0 || a1.localeCompare(b1, 'en') || a2 - b2;
 }
 
 function measuresOf(pairs: readonly Pair[], retrieval: boolean): { id: string; label: string; unit: Unit; value: Extract }[] {

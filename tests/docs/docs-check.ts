@@ -52,7 +52,7 @@ const STACK = /^\s+at (?:async )?(?:\S+ \()?(?:file:|node:|\/|[A-Za-z]:\\)\S*:\d
 export function docFiles(root = ROOT): string[] {
   const out: string[] = [];
   const walk = (d: string) => {
-    for (const e of readdirSync(join(root, d), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const e of readdirSync(join(root, d), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name, 'en'))) {
       const p = `${d}/${e.name}`;
       if (e.isDirectory()) walk(p);
       else if (e.name.endsWith('.md')) out.push(p);

@@ -113,7 +113,7 @@ export function importCircles(files: Map<string, string>): string[][] {
     }
   };
   for (const v of graph.keys()) if (!index.has(v)) strong(v);
-  return out.sort((a, b) => a[0].localeCompare(b[0]));
+  return out.sort((a, b) => a[0].localeCompare(b[0], 'en'));
 }
 
 /** The agents/<system> folder of a file ('agents/mad/debate.ts' → 'mad'); undefined outside agents/<folder>/. */

@@ -49,7 +49,7 @@ async function render(): Promise<void> {
     info ??= await api<Info>('/api/info');
     const status = document.getElementById('status')!;
     status.textContent = [
-      info.index ? `${info.index.corpus} · ${info.index.passages.toLocaleString()} passages` : 'no index',
+      info.index ? `${info.index.corpus} · ${info.index.passages.toLocaleString('en-US')} passages` : 'no index',
       info.llm.available ? `LLM: ${info.llm.label}` : 'offline advocate',
     ].join(' · ');
     if (route.view === 'search') await renderSearchView(root, info, route.params);

@@ -72,7 +72,7 @@ export function sortableTable<T>(o: {
       const x = values.get(a)![i];
       const y = values.get(b)![i];
       if (x === null || x === '' || y === null || y === '') return (x === null || x === '' ? 1 : 0) - (y === null || y === '' ? 1 : 0);
-      const c = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y), undefined, { numeric: true });
+      const c = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y), 'en', { numeric: true });
       return sign * c;
     });
     tbody.append(...sorted);

@@ -44,5 +44,5 @@ export async function resolveClashes(
       return { support: p.support, attack: p.attack, winner: (r.value.winner === 'A' ? a : b).id, reason: r.value.reason };
     }),
   );
-  return { outcomes, raw, presentation: presentation.sort((x, y) => String(x.at).localeCompare(String(y.at))) };
+  return { outcomes, raw, presentation: presentation.sort((x, y) => String(x.at).localeCompare(String(y.at), 'en')) };
 }

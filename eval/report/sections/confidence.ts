@@ -35,7 +35,7 @@ export const confidenceSection: SectionBuilder = (run, o) => {
   if (groups.size === 0) return null;
   const json: Record<string, unknown> = {};
   const rows: (string | number)[][] = [];
-  const ordered = [...groups].sort(([a], [b]) => a.localeCompare(b));
+  const ordered = [...groups].sort(([a], [b]) => a.localeCompare(b, 'en'));
   for (const [k, v] of [...ordered, ...[...rest].filter(([, v]) => v.length)]) {
     const ci = proportionInterval(
       v.reduce((a, b) => a + b, 0),

@@ -36,7 +36,7 @@ export const failuresSection: SectionBuilder = (run) => {
     title: 'Failures',
     markdown: `${failed.length} of ${run.results.length} items failed (counted as wrong).\n\n${table(
       ['error', 'items'],
-      [...byCode].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])),
+      [...byCode].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0], 'en')),
     )}\n\n${list.join('\n')}${more}${stepMd}`,
     json,
   };

@@ -31,7 +31,7 @@ export const itemMetricsSection: SectionBuilder = (run, o) => {
   if (keys.size === 0) return null;
   const json: Record<string, unknown> = {};
   const rows: (string | number)[][] = [];
-  for (const [k, { kind, values }] of [...keys].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [k, { kind, values }] of [...keys].sort(([a], [b]) => a.localeCompare(b, 'en'))) {
     if (kind === 'rate' && k.startsWith('gold') && k !== GOLD_IN_INDEX && goldAbsentFor(run.results, k)) {
       json[k] = { kind, n: values.length, value: null, note: NO_GOLD_IN_INDEX };
       rows.push([k, values.length, NO_GOLD_IN_INDEX, '–']);

@@ -35,10 +35,10 @@ export const presentationSection: SectionBuilder = (run) => {
       byKind.set(d.kind, m);
     }
   if (byKind.size === 0) return null;
-  const kinds = [...byKind].sort(([a], [b]) => a.localeCompare(b));
+  const kinds = [...byKind].sort(([a], [b]) => a.localeCompare(b, 'en'));
   const rows = kinds.map(([kind, m]) => {
     const n = [...m.values()].reduce((a, b) => a + b, 0);
-    const firsts = [...m].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([label, c]) => `${label} ${c}`);
+    const firsts = [...m].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0], 'en')).map(([label, c]) => `${label} ${c}`);
     return [kind, n, firsts.length > 6 ? `${firsts.slice(0, 6).join(', ')}, … (${firsts.length} labels)` : firsts.join(', ')];
   });
   const json = Object.fromEntries(kinds.map(([kind, m]) => [kind, { draws: [...m.values()].reduce((a, b) => a + b, 0), first: Object.fromEntries(m) }]));

@@ -17,5 +17,5 @@ export function tallyPerKey(
       t.items++;
       keys.set(key, t);
     }
-  return [...keys].sort(([a], [b]) => a.localeCompare(b));
+  return [...keys].sort(([a], [b]) => a.localeCompare(b, 'en'));
 }

@@ -58,7 +58,7 @@ export const toolUsageSection: SectionBuilder = (run) => {
   }
   if (total === 0) return { id: 'toolUsage', title: 'Tool usage', markdown: 'No tool calls in the traces.', json: { totalCalls: 0, tools: {} } };
   const n = run.traces.size;
-  const rows = [...perTool].sort(([a], [b]) => a.localeCompare(b)).map(([t, e]) => [t, e.calls, (e.calls / n).toFixed(2), e.items, e.errors]);
+  const rows = [...perTool].sort(([a], [b]) => a.localeCompare(b, 'en')).map(([t, e]) => [t, e.calls, (e.calls / n).toFixed(2), e.items, e.errors]);
   const json = {
     totalCalls: total,
     items: n,

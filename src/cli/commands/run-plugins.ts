@@ -105,5 +105,5 @@ async function runPlugin(p: PluginWithCli, flags: CliFlag[], all: GlobalOpts & L
 /** `lexcase run <id>` for every listed system with a schema, in id order. */
 export function register(program: Command): void {
   const withCli = AGENT_SYSTEMS.filter((p): p is PluginWithCli => p.cli !== undefined);
-  for (const p of [...withCli].sort((a, b) => a.id.localeCompare(b.id))) registerPluginCommand(program, p);
+  for (const p of [...withCli].sort((a, b) => a.id.localeCompare(b.id, 'en'))) registerPluginCommand(program, p);
 }
