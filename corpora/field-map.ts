@@ -111,6 +111,16 @@ function pick(r: Record<string, unknown>, key: FieldKey, ctx: MapContext & { fie
   return { ...chosen, value: decoded(r[chosen.field]) };
 }
 
+/**
+ * Why a JSON-number document id cannot be read as the id the file holds, or undefined: the same rule
+ * as a passage id's text (1.0, 1e2 and numbers beyond 2^53 would become another id, and documents
+ * that differ only beyond 2^53 one document under `--aggregate`), but any exact number is kept.
+ */
+function docIdNumberProblem(v: number, raw: string | undefined): string | undefined {
+  if (raw !== undefined) return rawNumberIdProblem(v, raw);
+  return Number.isInteger(v) && !Number.isSafeInteger(v) ? idValueProblem(v) : undefined;
+}
+
 function asString(v: unknown): string | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v === 'string') return v;
@@ -164,7 +174,12 @@ export function toPassage(rec: unknown, map: FieldMapping, ctx: MapContext): Pas
   const p: Passage = { id: idStr, text: t.value, source: asString(pick(r, 'source', c).value) || ctx.defaultSource };
   const title = asString(pick(r, 'title', c).value);
   if (title) p.title = title;
-  const docId = asString(pick(r, 'docId', c).value);
+  const docIdField = pick(r, 'docId', c);
+  if (typeof docIdField.value === 'number') {
+    const badDocId = docIdNumberProblem(docIdField.value, ctx.rawText?.(docIdField.field));
+    if (badDocId) throw errors.corpusParse(ctx.file, ctx.line, `passage "${idStr}": document id (field "${docIdField.field}") ${badDocId}`);
+  }
+  const docId = asString(docIdField.value);
   if (docId && docId !== idStr) p.docId = docId;
   else if (docId && map.docId) p.docId = docId;
   if (map.keep?.length) {

@@ -95,6 +95,36 @@ describe('unsafe ids are refused with file:line', () => {
     expect(ids).toEqual(['p1', '9007199254740991', 'doc-1.2:§3', 'Müller_v_Oregon']);
   });
 
+  it('a JSON-number doc id whose text would change (beyond 2^53, 1e2, 1.0) is refused with file:line; exact numbers are kept as their text', async () => {
+    // Two documents that differ only past 2^53 were read as one doc id "12345678901234567000", so
+    // `search --aggregate maxp` wrote one run line for both, under a docid no qrels line names.
+    for (const [name, line, message] of [
+      [
+        'docid-bignum',
+        '{"id":"a#1","doc_id":12345678901234567890,"text":"t"}',
+        /docid-bignum\.jsonl:2: passage "a#1": document id \(field "doc_id"\) is the JSON number 12345678901234567890, which is read as 12345678901234567000/,
+      ],
+      [
+        'docid-exponent',
+        '{"id":"b#1","doc_id":1e2,"text":"t"}',
+        /docid-exponent\.jsonl:2: passage "b#1": document id \(field "doc_id"\) is the JSON number 1e2, which is read as 100/,
+      ],
+      [
+        'docid-point-oh',
+        '{"id":"c#1","text":"t","docId":1.0}',
+        /docid-point-oh\.jsonl:2: passage "c#1": document id \(field "docId"\) is the JSON number 1\.0/,
+      ],
+    ] as const)
+      expect(await loadError(corpus(name, line))).toMatch(message);
+    const f = corpus(
+      'docid-fine',
+      ['{"id":"d#1","doc_id":9007199254740991,"text":"t"}', '{"id":"e#1","doc_id":-7,"text":"t"}', '{"id":"f#1","doc_id":"D2","text":"t"}'].join('\n'),
+    );
+    const docIds: (string | undefined)[] = [];
+    for await (const p of loadPassageFile(f)) docIds.push(p.docId);
+    expect(docIds).toEqual([undefined, '9007199254740991', '-7', 'D2']);
+  });
+
   it('a numeric id keeps its text: the raw token of the top-level "id" member is read, not a nested or quoted look-alike', async () => {
     const f = corpus('raw-token', ['{"meta":{"id":1.0},"text":"say \\"id\\": 2.0","id":-7}', '{"id":1.0,"text":"t","id":42}'].join('\n'));
     const ids: string[] = [];
