@@ -38,4 +38,21 @@ describe('Bar Exam QA question format', () => {
     await writeFile(f, `${row}\n${row}\n`);
     await expect(loadQuestions('barexam', 'all', { file: f })).rejects.toThrow(/qa\.jsonl:2: duplicate question id "q1" \(first on line 1\)/);
   });
+
+  it('a gold or question id written as a JSON number keeps the text the file holds, or the file is refused naming file:line and field', async () => {
+    // "gold_idx": 12345678901234567801 was read as "12345678901234567000": its passage (indexed under the
+    // exact string id) was never found, and `eval retrieval` counted the question as a miss, "not in this index".
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-bq-'));
+    const f = join(dir, 'qa.jsonl');
+    const row = (id: string, gold: string) => `{"id": ${id}, "prompt": "", "question": "Q", "choices": ["a", "b"], "answer": "A", "gold_idx": ${gold}}`;
+    await writeFile(f, `${row('"q0"', '"12345678901234567800"')}\n${row('"q1"', '12345678901234567801')}\n`);
+    await expect(loadQuestions('barexam', 'all', { file: f })).rejects.toThrow(
+      /qa\.jsonl:2: field "gold_idx" is the JSON number 12345678901234567801, which is read as 12345678901234567000/,
+    );
+    await writeFile(f, `${row('1.0', '"p"')}\n`);
+    await expect(loadQuestions('barexam', 'all', { file: f })).rejects.toThrow(/qa\.jsonl:1: field "id" is the JSON number 1\.0, which is read as 1/);
+    await writeFile(f, `${row('7', '42')}\n`);
+    const [q] = await loadQuestions('barexam', 'all', { file: f });
+    expect([q.id, q.goldPassageIds]).toEqual(['7', ['42']]);
+  });
 });

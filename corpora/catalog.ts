@@ -64,6 +64,8 @@ export interface DatasetInfo {
   /** Corpus whose passage ids the gold ids refer to (if any). */
   corpus?: string;
   parse: (rec: unknown, file: string, line: number) => Question;
+  /** Fields of a record read as ids (question id, gold passage id): a JSON number there must keep the text the file holds (registry.ts). */
+  idFields: readonly string[];
 }
 
 export const DATASETS: Record<string, DatasetInfo> = {
@@ -75,6 +77,7 @@ export const DATASETS: Record<string, DatasetInfo> = {
     licence: 'CC BY-SA 4.0',
     corpus: 'barexam',
     parse: barexamQuestion,
+    idFields: ['id', 'idx', 'gold_idx'],
   },
   mmlu_pro_law: {
     name: 'mmlu_pro_law',
@@ -83,6 +86,7 @@ export const DATASETS: Record<string, DatasetInfo> = {
     questions: 1101,
     licence: 'MIT',
     parse: mmluProQuestion,
+    idFields: ['question_id', 'id'],
   },
 };
 

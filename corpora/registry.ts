@@ -18,6 +18,8 @@ import { loadPassageFile, noPassageFile, resolvePassageFile, type FileLoadOption
 import { CORPORA, DATA_DIR, DATASETS, corpusNames, datasetNames, isBundledCorpus, type DatasetInfo } from './catalog.js';
 import { DEFAULT_SPLIT_SEED, selectSplit, splitSizes } from './splits.js';
 import { formatFromPath } from './load-passages.js';
+import { jsonMemberText } from './json-member-text.js';
+import { rawNumberIdProblem } from './passage-rules.js';
 import type { Passage, Question, Split } from './types.js';
 
 export { CORPORA, DATA_DIR, DATASETS, corpusNames, datasetNames, isBundledCorpus, type CorpusInfo, type DatasetInfo } from './catalog.js';
@@ -71,11 +73,27 @@ function datasetInfo(name: string): DatasetInfo {
   return DATASETS[name];
 }
 
-async function* readRecords(file: string): AsyncGenerator<{ line: number; value: unknown }> {
+async function* readRecords(file: string): AsyncGenerator<{ line: number; value: unknown; text?: string }> {
   const fmt = formatFromPath(file);
   if (fmt === 'csv' || fmt === 'tsv') {
     for await (const { line, row } of (await import('./csv.js')).readCsvRows(file)) yield { line, value: row };
   } else yield* readJsonl(file);
+}
+
+/**
+ * A JSONL record's id fields that are JSON numbers must keep the text the file holds, as a passage id
+ * and a qid must (passage-rules.ts): `"gold_idx": 12345678901234567890` read as 12345678901234567000
+ * named no passage, and the question counted as a miss "not in this index".
+ */
+function numericIdCheck(info: DatasetInfo, value: unknown, file: string, line: number, text: string): void {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return;
+  for (const field of info.idFields) {
+    const v = (value as Record<string, unknown>)[field];
+    if (typeof v !== 'number') continue;
+    const raw = jsonMemberText(text, field);
+    const bad = raw === undefined ? undefined : rawNumberIdProblem(v, raw);
+    if (bad) throw errors.corpusParse(file, line, `field "${field}" ${bad}`);
+  }
 }
 
 /** Questions of a dataset split (seeded; see corpora/splits.ts). */
@@ -85,7 +103,8 @@ export async function loadQuestions(dataset: string, split: Split = 'all', opts:
   await assertReadableFile(file);
   const all: Question[] = [];
   const seen = new Map<string, number>();
-  for await (const { line, value } of readRecords(file)) {
+  for await (const { line, value, text } of readRecords(file)) {
+    if (text !== undefined) numericIdCheck(info, value, file, line, text);
     const q = info.parse(value, file, line);
     if (seen.has(q.id)) throw errors.corpusParse(file, line, `duplicate question id "${q.id}" (first on line ${seen.get(q.id)})`);
     seen.set(q.id, line);
