@@ -1,5 +1,5 @@
 /**
- * MaxScore without the per-document floor (blocked-taat.ts `blockedPruning.sparseCandidates`)
+ * MaxScore without the per-document floor (sparse-candidates.ts, `blockedPruning.sparseCandidates`)
  * forced, and 'auto' with its gate (`blockedPruning.sparseGate`), against 'auto' without the gate,
  * on the agent shape (8–30 words, k = 10), on one `--scale --keep` index:
  *

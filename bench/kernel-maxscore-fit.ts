@@ -1,5 +1,5 @@
 /**
- * The gate of sparseCandidates (blocked-taat.ts `sparseGateModel`), fitted on the per-query CPU
+ * The gate of sparseCandidates (sparse-gate.ts `sparseGateModel`, re-exported by blocked-taat.ts), fitted on the per-query CPU
  * that bench/kernel-maxscore-ab.ts records, and the note's table printed from its JSON files:
  *
  *   node dist/bench/kernel-maxscore-fit.js fit FILE.json...     # least squares → the model's constants

@@ -4,7 +4,7 @@
  * an upper bound of the term's BM25 weight in the block for any k1/b (tf/(tf + norm) grows with tf
  * and falls with length). Written at build time for the terms with at least `minPostings` postings
  * (shorter lists are walked in full anyway; their range-wide bound is their largest weight), read
- * at open, used by blocked TAAT's sparseCandidates walk (retrieval/sparse/blocked-taat.ts) when
+ * at open, used by blocked TAAT's sparseCandidates walk (retrieval/sparse/block-bounds-split.ts) when
  * `blockedPruning.blockBounds` is on.
  *
  * `sparse/blockmax.bin`, little-endian, M terms with bounds and B = ceil(N / blockDocs) blocks:

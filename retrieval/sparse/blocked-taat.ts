@@ -19,8 +19,14 @@ import { TopK } from './top-k.js';
 import { gallop16 } from './gallop.js';
 import { viewMemory, type ViewMemory } from './kernel/view-memory.js';
 import { luceneBm25Weight, luceneLmdTf, luceneLmdWeight } from './lucene-scorer.js';
-import { bm25Norm } from './doc-arrays.js';
-import type { BlockBounds } from '../../indexer/sparse/block-bounds.js';
+import { blockedStats, loadChunk, type Scratch, type Walk } from './blocked-walk.js';
+import { sparseBlock, tightBm25Bound } from './sparse-candidates.js';
+import { sparseGate } from './sparse-gate.js';
+import { blockR, termBounds } from './block-bounds-split.js';
+
+/** What the last blockedTopK call did (blocked-walk.ts); the gate's cost model (sparse-gate.ts). */
+export { blockedStats } from './blocked-walk.js';
+export { sparseGateModel } from './sparse-gate.js';
 
 export const BLOCK_DOCS = 16384;
 /** QLD weights are tabulated for tf < TABLE (every tf a compact list stores; larger ones from its escape map are computed). */
@@ -32,22 +38,6 @@ const TABLE = 256;
  * (0.8 for BM25 before the fused walk; 0.5 and 0.34 measured against it: docs/index-format.md.)
  */
 export const DENSE_MIN_SHARE = DENSE_ONLY_SHARE;
-
-/** What the last blockedTopK call on this thread did: lists walked densely, fused, in the kernel (tests, profiling). */
-export const blockedStats = {
-  denseLists: 0,
-  longestFusedRun: 0,
-  kernelLists: 0,
-  residentLists: 0,
-  prunedBlocks: 0,
-  fallbackBlocks: 0,
-  candidates: 0,
-  /** Blocks sparseCandidates took with the index's stored block bounds (blockBounds), and those skipped whole (summed bounds below θ). */
-  boundedBlocks: 0,
-  skippedBlocks: 0,
-  /** sparseCandidates' gate (sparseGate) on the last query: its inputs, and 1 taken / 0 not / −1 not asked. */
-  gate: { docs: 0, essential: 0, compactPostings: 0, lookupLists: 0, J: 0, eligible: 0, taken: -1 },
-};
 
 /**
  * A block prunes (terms from J on added to candidates only) when its candidates are at most this
@@ -67,43 +57,10 @@ export const PRUNE_MAX_K = 100;
  * Pruning across blocks on (default) or off (the bench's A/B of what it buys; same results either
  * way); `compactCandidates` also leaves compact lists to the candidates (galloped per candidate):
  * exact, and 2–4.5× slower on the agent shape (docs/notes/2026-11-29-compact-candidates.md), so off.
- */
-/*
- * `blockBounds` (off) gives sparseCandidates its essential split per block from the index's stored
- * block bounds (indexer/sparse/block-bounds.ts): exact, but those bounds are only ~5 % below the
- * range-wide ones it takes otherwise, and at 856,835 passages it cost the same CPU or 2–6 % more
- * (docs/notes/2026-11-30-build-time-block-bounds.md).
+ * The other switches turn on opt-in strategies, each in its own file: `sparseCandidates`
+ * (sparse-candidates.ts), `sparseGate` (sparse-gate.ts) and `blockBounds` (block-bounds-split.ts).
  */
 export const blockedPruning = { enabled: true, compactCandidates: false, sparseCandidates: false, sparseGate: false, blockBounds: false };
-
-/**
- * `blockedPruning.sparseGate` (off: on held-out agent queries it kept 0.71× 'auto''s CPU p50 on
- * Zipf but cost 1.08–1.10× its p95 on the English-like bench corpus, the note's rule being ≤ 1.05):
- * blocked TAAT takes sparseCandidates for the rest of a query's range when,
- * once the first block has set θ, the cost model below says it is cheaper than the blocked walk
- * (deterministic: from the lists' posting counts, never from timings). Costs in ns, fitted on
- * per-query CPU of both arms on the 856,835-passage Zipf and bench corpora
- * (docs/notes/2026-11-30-kernel-maxscore.md, "The gate"):
- *   sparse ≈ sparsePerDoc·docs + perEssential·E + perLookup·E·L
- *   blocked ≈ autoPerDoc·docs + perWalked·P
- * with docs the range left, E the postings left of the essential lists (terms before J at θ),
- * L the compact lists from J on (each candidate's gallops) and P the postings left of every
- * compact list (what the blocked walk adds).
- */
-export const sparseGateModel = { sparsePerDoc: 1.499, perEssential: 0.1061, perLookup: 3.053, autoPerDoc: 1.251, perWalked: 2.864 };
-
-/**
- * `blockedPruning.sparseCandidates` (opt-in; BM25, k ≤ PRUNE_MAX_K): MaxScore without the
- * per-document floor. Per block, once θ is known, J is the first term whose suffix bound R[J]
- * cannot lift an untouched doc to θ (compact lists included); the essential terms [0, J) are
- * walked in the kernel, each posting also marking its doc in a bitmap of the block
- * (walk.wat bm25MarkLists); the candidates are the marked docs whose partial score + R[J]
- * reaches θ (gatherTouched: no scan over every doc of the block); the terms from J on are added to
- * them in plan order — compact lists by galloping in the kernel (bm25Lookup), dense ones by index —
- * dropping a candidate as soon as its partial + R[j + 1] falls short of θ (keepCandidates). Each doc
- * kept gets the same additions in the same order as the exhaustive walk: bit-identical. A block
- * whose essential terms would include a dense list takes the usual path.
- */
 
 /** Postings of the largest chunks of the lists the WebAssembly walks take per query (3 bytes each). */
 export const KERNEL_MAX_POSTINGS = 8 << 20;
@@ -197,26 +154,6 @@ function fusedRuns(dense: (DenseList | null)[], branchFree: boolean): { runs: { 
   return { runs, copyRows };
 }
 
-/** Byte offsets of the query's scratch in the view's kernel memory (and of the ranges held there). */
-interface Scratch {
-  normHeld: number;
-  lnlHeld: number;
-  scoresOff: number;
-  normOff: number;
-  tablesOff: number;
-  dP1Off: number;
-  rowsOff: number;
-  descOff: number;
-  dTfOff: number;
-  lnlOff: number;
-  outOff: number;
-  lowOff: number;
-  tfOff: number;
-  /** The touched bitmap (i64 words) and the candidates (i32) of sparseCandidates, else 0. */
-  bitsOff: number;
-  candOff: number;
-}
-
 /**
  * The scratch, above the resident data: block scores (f64), block norms (f64, BM25; unless the
  * range's are resident), 256-entry tables (QLD), p1 and a tf-row pointer per list, kernel list
@@ -277,53 +214,6 @@ function weightTables(mode: Mode, plan: TermPlan[], topTf: number[], kTables: Fl
     else for (let tf = 1; tf <= top; tf++) a[tf] = Math.log1p(tf / t.p2);
     return a;
   });
-}
-
-/** Everything one blocked walk reads and moves: the lists, the scratch's typed arrays, the cursors. */
-interface Walk {
-  mode: Mode;
-  plan: TermPlan[];
-  T: number;
-  arr: Float64Array | undefined;
-  lo: number;
-  c0: number;
-  branchFree: boolean;
-  kern: ViewMemory['kernel'];
-  sc: Scratch;
-  dense: (DenseList | null)[];
-  lists: (CompactList | null)[];
-  inKernel: boolean[];
-  copied: boolean[];
-  /** Each dense list's tf bytes (undefined for compact lists). */
-  dTfs: (Uint8Array | undefined)[];
-  /** Each compact list's cursor (lists the kernel walks keep theirs in their descriptor). */
-  pos: Int32Array;
-  tables: Float64Array[];
-  /** Block scores. */
-  bs: Float64Array;
-  kLow: Uint16Array;
-  kTf: Uint8Array;
-  /** Copies of the block's piece of dense rows not resident. */
-  dTf: Uint8Array;
-  rowPtr: Int32Array;
-  /** List j's copy slot in the scratch (dense lists not resident), else −1. */
-  copyAt: Int32Array;
-  descI: Int32Array;
-  /** List j's index among the kernel lists, else −1. */
-  kIdx: Int32Array;
-  /** End (exclusive) of the fused dense run and of the kernel run each term is in. */
-  denseEnd: Int32Array;
-  kEnd: Int32Array;
-  runs: { j: number; e: number }[];
-  /** The docs the JavaScript walks touched (modes whose weights can be 0), else undefined. */
-  mark: Uint8Array | undefined;
-  cands: Int32Array;
-  /** The chunk whose postings are loaded in the descriptors and the copies. */
-  loadedChunk: number;
-  /** sparseCandidates is on for this query (blockedPruning.sparseCandidates and every compact list in the kernel). */
-  sparse: boolean;
-  /** The candidates of sparseCandidates, in the kernel's memory. */
-  kCands: Int32Array;
 }
 
 /** The walk's state over `view` for one query: lists planned, scratch laid out, tables and descriptors filled. */
@@ -553,94 +443,6 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
 }
 
 /**
- * sparseGate: whether the docs [b0, hi) left of the range are cheaper by sparseCandidates than by
- * the blocked walk, by sparseGateModel, at θ = thr (J and E only shrink as θ rises, so this is the
- * dearest the sparse side gets). Records its inputs in blockedStats.gate.
- */
-function sparseGate(w: Walk, R: Float64Array, thr: number, b0: number, hi: number): boolean {
-  const { T, dense, lists } = w;
-  let J = 0;
-  while (J < T && R[J] >= thr) J++;
-  let firstDense = 0;
-  while (firstDense < T && !dense[firstDense]) firstDense++;
-  // Postings of a compact list in the range's chunks, prorated to the docs left.
-  const frac = (hi - b0) / Math.max(1, hi - w.lo);
-  const left = (j: number) => {
-    const ce = lists[j]!.chunkEnd;
-    return ce.length ? ce[ce.length - 1] * frac : 0;
-  };
-  let essential = 0;
-  let compactPostings = 0;
-  let lookupLists = 0;
-  for (let j = 0; j < T; j++) {
-    if (dense[j]) continue;
-    const n = left(j);
-    compactPostings += n;
-    if (j < J) essential += n;
-    else lookupLists++;
-  }
-  const docs = hi - b0;
-  const m = sparseGateModel;
-  const taken =
-    J <= firstDense &&
-    m.sparsePerDoc * docs + m.perEssential * essential + m.perLookup * essential * lookupLists < m.autoPerDoc * docs + m.perWalked * compactPostings;
-  const g = blockedStats.gate;
-  g.docs = docs;
-  g.essential = Math.round(essential);
-  g.compactPostings = Math.round(compactPostings);
-  g.lookupLists = lookupLists;
-  g.J = J;
-  g.eligible = J <= firstDense ? 1 : 0;
-  g.taken = taken ? 1 : 0;
-  return taken;
-}
-
-/**
- * One block by sparseCandidates (blockedPruning): per chunk piece, the essential terms [0, J)
- * walked in the kernel marking the docs they touch, the marked docs whose partial + R[J] reaches θ
- * taken as candidates, the terms from J on added to them in plan order (dropping those that fall
- * short of θ), and the survivors written for selection. Returns how many were written (at outOff).
- */
-function sparseBlock(w: Walk, b0: number, b1: number, J: number, R: Float64Array, thr: number, nOff: number): number {
-  const { T, sc, kern, dTfs, kIdx, plan, arr, lo, bs, kCands } = w;
-  let count = 0;
-  for (let s0 = b0; s0 < b1; ) {
-    const chunk = s0 >>> CHUNK_BITS;
-    const base = chunk * CHUNK_DOCS;
-    const s1 = Math.min(b1, base + CHUNK_DOCS);
-    const lim = s1 - base;
-    const ci = chunk - w.c0;
-    if (ci !== w.loadedChunk) loadChunk(w, ci);
-    const dOff = base - b0;
-    // Essential lists are all compact (J ≤ the first dense list) and in the kernel: kIdx[j] = j.
-    if (J > 0) kern.bm25MarkLists(sc.descOff, J, lim, dOff, nOff, sc.scoresOff, sc.bitsOff);
-    const i0 = s0 - b0;
-    const i1 = s1 - b0;
-    let m = kern.gatherTouched(sc.bitsOff, i0 >>> 6, (i1 + 63) >>> 6, sc.scoresOff, R[J], thr, sc.candOff);
-    blockedStats.candidates += m;
-    for (let j = J; j < T; j++) {
-      const tfd = dTfs[j];
-      if (tfd) {
-        const p1 = plan[j].p1;
-        const norm = arr!;
-        for (let c = 0; c < m; c++) {
-          const i = kCands[c];
-          const d = b0 + i;
-          const tf = tfd[d - lo];
-          // (+0 for an absent doc in the fused walk: skipping it leaves the same bits.)
-          if (tf !== 0) bs[i] = bs[i] + (p1 * tf) / (tf + norm[d]);
-        }
-      } else kern.bm25Lookup(sc.descOff + kIdx[j] * 24, lim, dOff, nOff, sc.scoresOff, sc.candOff, m);
-      if (m > 0 && j + 1 < T) m = kern.keepCandidates(sc.candOff, m, sc.scoresOff, R[j + 1], thr);
-    }
-    count = kern.emitCandidates(sc.candOff, m, sc.scoresOff, thr, sc.outOff, count);
-    s0 = s1;
-  }
-  if (J < T) blockedStats.prunedBlocks++;
-  return count;
-}
-
-/**
  * The terms from J on of a pruned block: the candidates are the docs whose partial score + R[J]
  * reaches θ; too many of them and the block walks the rest of its terms as usual.
  */
@@ -678,27 +480,6 @@ function selectMarked(w: Walk, top: TopK, thr: number, b0: number, n: number, f3
     }
   }
   return thr;
-}
-
-/** Each kernel list's end in chunk ci; the chunk's postings of lists not resident copied into the scratch. */
-function loadChunk(w: Walk, ci: number): void {
-  const { T, inKernel, lists, kIdx, descI, copied, kLow, kTf, sc } = w;
-  let at = 0;
-  for (let j = 0; j < T; j++) {
-    if (!inKernel[j]) continue;
-    const list = lists[j]!;
-    const to = list.chunkEnd[ci];
-    const d = kIdx[j] * 6;
-    descI[d + 3] = to;
-    if (!copied[j]) continue;
-    const from = ci > 0 ? list.chunkEnd[ci - 1] : 0;
-    kLow.set(list.low.subarray(from, to), at);
-    kTf.set(list.tfs.subarray(from, to), at);
-    descI[d] = sc.lowOff + (at - from) * 2;
-    descI[d + 1] = sc.tfOff + at - from;
-    at += to - from;
-  }
-  w.loadedChunk = ci;
 }
 
 /** Terms [jFrom, jTo) of the plan added to every doc of the block [b0, b1), chunk piece by chunk piece. */
@@ -915,95 +696,6 @@ function addToCandidates(w: Walk, b0: number, b1: number, J: number, nc: number)
     if (kd >= 0) descI[kd] = p;
     else pos[j] = p;
   }
-}
-
-/** Each plan term's tightest range-wide BM25 bound (padded, as pruneBounds takes them). */
-function termBounds(w: Walk, view: ScoringView, inp: MaxScoreInput): Float64Array {
-  const key = `${inp.paramKey}:${view.lo}:${view.hi}`;
-  return Float64Array.from(w.plan, (t, j) => tightBm25Bound(w.dense[j], w.lists[j], t, inp.arr!, view.lo, view.hi, key));
-}
-
-/**
- * The suffix bounds R of the block [b0, b1) into R (returned): per term the smaller of its
- * range-wide bound tb[j] and, where the index stores block bounds for it, p1 × maxTf / (maxTf +
- * norm(minDl)) over the stored blocks [b0, b1) overlaps (0 where the term has no posting there;
- * maxTf 255 = unbounded tf: p1). norm(minDl) is the norm expression of doc-arrays.ts at the
- * smallest length, never above a holder's norm (rounding is monotone), so no weight added in the
- * block exceeds it; padded as pruneBounds pads.
- */
-function blockR(
-  w: Walk,
-  bb: BlockBounds,
-  tb: Float64Array,
-  p: { k1: number; b: number },
-  avgdl: number,
-  b0: number,
-  b1: number,
-  R: Float64Array,
-): Float64Array {
-  const { T, plan } = w;
-  const B = bb.blocks;
-  const s = Math.floor(b0 / bb.blockDocs);
-  const e = Math.floor((b1 - 1) / bb.blockDocs);
-  R[T] = 0;
-  for (let j = T - 1; j >= 0; j--) {
-    let v = tb[j];
-    const r = bb.row[plan[j].id];
-    if (r >= 0) {
-      let tf = 0;
-      let dl = 0xffff;
-      for (let q = r * B + s, qe = r * B + e; q <= qe; q++) {
-        if (bb.maxTf[q] > tf) tf = bb.maxTf[q];
-        if (bb.minDl[q] < dl) dl = bb.minDl[q];
-      }
-      const x = tf === 0 ? 0 : tf === 255 ? 1 : tf / (tf + bm25Norm(p.k1, p.b, dl, avgdl));
-      const u = plan[j].p1 * x * (1 + 1e-12);
-      if (u < v) v = u;
-    }
-    R[j] = R[j + 1] + v;
-  }
-  const eps = 1e-9 * (R[0] + 1);
-  for (let j = 0; j <= T; j++) R[j] += eps;
-  return R;
-}
-
-const tightBounds = new WeakMap<object, Map<string, number>>();
-/**
- * BM25's tightest bound of a list over [lo, hi) (sparseCandidates): p1 times its largest
- * tf / (tf + norm) over its postings, derived in one pass on first use and cached with the list
- * (per k1/b and range); padded against rounding, never below a weight actually added.
- */
-function tightBm25Bound(dense: DenseList | null, list: CompactList | null, t: TermPlan, norm: Float64Array, lo: number, hi: number, key: string): number {
-  const owner: object = dense ?? list!;
-  let m = tightBounds.get(owner);
-  if (!m) tightBounds.set(owner, (m = new Map()));
-  let v = m.get(key);
-  if (v === undefined) {
-    v = 0;
-    if (dense) {
-      const tfs = dense.tfs;
-      for (let d = lo; d < hi; d++) {
-        const tf = tfs[d - lo];
-        if (tf === 0) continue;
-        const x = tf / (tf + norm[d]);
-        if (x > v) v = x;
-      }
-    } else {
-      const { low, tfs, chunkEnd, c0 } = list!;
-      let p = 0;
-      for (let ci = 0; ci < chunkEnd.length; ci++) {
-        const base = (c0 + ci) * CHUNK_DOCS;
-        for (const end = chunkEnd[ci]; p < end; p++) {
-          let tf = tfs[p];
-          if (tf === TF8_ESCAPE) tf = list!.bigTf!.get(p)!;
-          const x = tf / (tf + norm[base + low[p]]);
-          if (x > v) v = x;
-        }
-      }
-    }
-    m.set(key, v);
-  }
-  return t.p1 * v * (1 + 1e-12);
 }
 
 const smallest = new WeakMap<Float64Array, Map<string, number>>();

@@ -1,0 +1,115 @@
+/**
+ * The state blocked TAAT (blocked-taat.ts) shares with its opt-in strategies (sparse-candidates.ts,
+ * sparse-gate.ts, block-bounds-split.ts): the per-thread statistics of the last query, the
+ * layout of a query's scratch in the view's kernel memory, the walk's state, and the chunk loader
+ * the core walk and sparseCandidates both call. A module of its own so that the strategies import
+ * it without importing blocked-taat.ts back (no import cycle); it adds no strategy.
+ */
+import type { Mode } from './accumulator.js';
+import type { TermPlan } from './max-score.js';
+import type { CompactList, DenseList } from './decoded-postings.js';
+import type { ViewMemory } from './kernel/view-memory.js';
+
+/** What the last blockedTopK call on this thread did: lists walked densely, fused, in the kernel (tests, profiling). */
+export const blockedStats = {
+  denseLists: 0,
+  longestFusedRun: 0,
+  kernelLists: 0,
+  residentLists: 0,
+  prunedBlocks: 0,
+  fallbackBlocks: 0,
+  candidates: 0,
+  /** Blocks sparseCandidates took with the index's stored block bounds (blockBounds), and those skipped whole (summed bounds below θ). */
+  boundedBlocks: 0,
+  skippedBlocks: 0,
+  /** sparseCandidates' gate (sparseGate) on the last query: its inputs, and 1 taken / 0 not / −1 not asked. */
+  gate: { docs: 0, essential: 0, compactPostings: 0, lookupLists: 0, J: 0, eligible: 0, taken: -1 },
+};
+
+/** Byte offsets of the query's scratch in the view's kernel memory (and of the ranges held there). */
+export interface Scratch {
+  normHeld: number;
+  lnlHeld: number;
+  scoresOff: number;
+  normOff: number;
+  tablesOff: number;
+  dP1Off: number;
+  rowsOff: number;
+  descOff: number;
+  dTfOff: number;
+  lnlOff: number;
+  outOff: number;
+  lowOff: number;
+  tfOff: number;
+  /** The touched bitmap (i64 words) and the candidates (i32) of sparseCandidates, else 0. */
+  bitsOff: number;
+  candOff: number;
+}
+
+/** Everything one blocked walk reads and moves: the lists, the scratch's typed arrays, the cursors. */
+export interface Walk {
+  mode: Mode;
+  plan: TermPlan[];
+  T: number;
+  arr: Float64Array | undefined;
+  lo: number;
+  c0: number;
+  branchFree: boolean;
+  kern: ViewMemory['kernel'];
+  sc: Scratch;
+  dense: (DenseList | null)[];
+  lists: (CompactList | null)[];
+  inKernel: boolean[];
+  copied: boolean[];
+  /** Each dense list's tf bytes (undefined for compact lists). */
+  dTfs: (Uint8Array | undefined)[];
+  /** Each compact list's cursor (lists the kernel walks keep theirs in their descriptor). */
+  pos: Int32Array;
+  tables: Float64Array[];
+  /** Block scores. */
+  bs: Float64Array;
+  kLow: Uint16Array;
+  kTf: Uint8Array;
+  /** Copies of the block's piece of dense rows not resident. */
+  dTf: Uint8Array;
+  rowPtr: Int32Array;
+  /** List j's copy slot in the scratch (dense lists not resident), else −1. */
+  copyAt: Int32Array;
+  descI: Int32Array;
+  /** List j's index among the kernel lists, else −1. */
+  kIdx: Int32Array;
+  /** End (exclusive) of the fused dense run and of the kernel run each term is in. */
+  denseEnd: Int32Array;
+  kEnd: Int32Array;
+  runs: { j: number; e: number }[];
+  /** The docs the JavaScript walks touched (modes whose weights can be 0), else undefined. */
+  mark: Uint8Array | undefined;
+  cands: Int32Array;
+  /** The chunk whose postings are loaded in the descriptors and the copies. */
+  loadedChunk: number;
+  /** sparseCandidates is on for this query (blockedPruning.sparseCandidates and every compact list in the kernel). */
+  sparse: boolean;
+  /** The candidates of sparseCandidates, in the kernel's memory. */
+  kCands: Int32Array;
+}
+
+/** Each kernel list's end in chunk ci; the chunk's postings of lists not resident copied into the scratch. */
+export function loadChunk(w: Walk, ci: number): void {
+  const { T, inKernel, lists, kIdx, descI, copied, kLow, kTf, sc } = w;
+  let at = 0;
+  for (let j = 0; j < T; j++) {
+    if (!inKernel[j]) continue;
+    const list = lists[j]!;
+    const to = list.chunkEnd[ci];
+    const d = kIdx[j] * 6;
+    descI[d + 3] = to;
+    if (!copied[j]) continue;
+    const from = ci > 0 ? list.chunkEnd[ci - 1] : 0;
+    kLow.set(list.low.subarray(from, to), at);
+    kTf.set(list.tfs.subarray(from, to), at);
+    descI[d] = sc.lowOff + (at - from) * 2;
+    descI[d + 1] = sc.tfOff + at - from;
+    at += to - from;
+  }
+  w.loadedChunk = ci;
+}
