@@ -5,7 +5,7 @@
  *   npm run docs:figures [-- --tarball TGZ] [--skip-demo]
  *
  * - pack-size: `npm pack` of this checkout (or --tarball), its size;
- * - demo-wall, demo-table: `npm run demo -- --dir <empty temp dir>` in this checkout (as on a fresh
+ * - demo-wall, demo-table, default-passages: `npm run demo -- --dir <empty temp dir>` in this checkout (as on a fresh
  *   clone: nothing built beforehand in the demo dir), its wall and CPU time, the machine (cores, CPU
  *   model, load average at the start) and its printed tables. The wall time is written only when the
  *   1-minute load average at the start was ≤ 1.5; otherwise the docs keep the old one and the

@@ -14,6 +14,8 @@
  *   checked exactly except the latency column (`p50 ms`), which is an example.
  * - `case-table3` — `lexcase reproduce case-table3` on the bundled default index with its prebuilt
  *   use-lite vectors: each row's Recall@10/100/1000 with its CI and n; checked exactly.
+ * - `default-passages` — the bundled default corpus's passage count ("6,142"), as the demo's
+ *   "Corpus: **default** (N passages)" line prints it (the index manifest's count); checked exactly.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -176,6 +178,13 @@ export function compareModuloTimings(doc: string, fresh: string): string[] {
   return problems;
 }
 
+/** "6,142": the passage count of the demo's `Corpus: **default** (6,142 passages)` line. */
+export function defaultPassages(stdout: string): string {
+  const m = /^Corpus: \*\*default\*\* \(([\d,]+) passages\)/m.exec(stdout);
+  if (!m) throw new Error('the demo printed no "Corpus: **default** (N passages)" line');
+  return m[1];
+}
+
 const f4 = (x: number) => x.toFixed(4);
 
 /**
@@ -235,6 +244,12 @@ export const REGIONS: Record<string, RegionSpec> = {
     needs: ['caseTable3'],
     render: (f) => reproRows(f.caseTable3!),
     check: (doc, fresh) => (doc.trim() === fresh.trim() ? [] : [`the docs say ${JSON.stringify(doc.trim())}, the run printed ${JSON.stringify(fresh.trim())}`]),
+  },
+  'default-passages': {
+    needs: ['demoStdout'],
+    render: (f) => defaultPassages(f.demoStdout!),
+    check: (doc, fresh) =>
+      doc.trim() === fresh ? [] : [`the docs say the default corpus has ${doc.trim()} passages, the demo printed ${fresh} (run npm run docs:figures)`],
   },
   'demo-table': {
     needs: ['demoStdout'],

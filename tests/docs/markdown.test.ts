@@ -211,6 +211,16 @@ describe('figure regions', () => {
     expect(compareModuloTimings(fresh.replace(header + '\n', ''), fresh).length).toBeGreaterThan(0);
   });
 
+  it("the default corpus's passage count is the one the demo's Corpus line prints; another count in the docs fails", () => {
+    const f = { demoStdout: demoOut };
+    expect(REGIONS['default-passages'].render(f)).toBe('6,151');
+    expect(REGIONS['default-passages'].check(' 6,151 ', '6,151', f)).toEqual([]);
+    expect(REGIONS['default-passages'].check('6,142', '6,151', f)).toEqual([
+      expect.stringMatching(/the docs say the default corpus has 6,142 passages, the demo printed 6,151/),
+    ]);
+    expect(() => REGIONS['default-passages'].render({ demoStdout: '## Retrieval\n' })).toThrow(/no "Corpus: \*\*default\*\* \(N passages\)" line/);
+  });
+
   it('the package size holds within 5 %', () => {
     const f = { packBytes: 15_057_968 };
     expect(REGIONS['pack-size'].render(f)).toBe('15.1 MB');
