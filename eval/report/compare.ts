@@ -40,7 +40,7 @@ import {
 import { measureLabel } from '../headline-metrics.js';
 import { systemSpec } from '../systems.js';
 import type { ResultRecord } from '../types.js';
-import { table } from './format.js';
+import { codeSpan, table } from './format.js';
 import { pairRecords, type Pair } from './compare-pairs.js';
 import { readRun } from './read-run.js';
 import type { RunData } from './types.js';
@@ -300,7 +300,7 @@ export async function compareRuns(dirA: string, dirB: string, opts: { iterations
 const withBlank = (lines: string[]) => (lines.length ? [...lines, ''] : []);
 
 export function formatComparison(c: Comparison): string {
-  const name = (s: RunSide, l: string) => `${l}: ${s.system ?? ''} \`${s.dir}\``.replace(':  ', ': ');
+  const name = (s: RunSide, l: string) => `${l}: ${s.system ?? ''} ${codeSpan(s.dir)}`.replace(':  ', ': ');
   const rows = c.measures.map((m) => [m.label, m.n, m.text.a, m.text.b, m.text.diff, m.text.interval, m.text.p, m.text.test]);
   const ag = c.agreement;
   const what = c.judgedBy === 'accuracy' ? ['right', 'right'] : [`hit (${c.primary.label})`, 'hit'];

@@ -9,6 +9,18 @@ export const ciText = (ci: { lo: number; hi: number } | undefined, asPct = true,
 
 export const num = (x: number, digits = 0): string => (Number.isInteger(x) && digits === 0 ? x.toLocaleString('en-US') : x.toFixed(digits));
 
+/**
+ * A Markdown code span holding `s` as it is (CommonMark 6.1): fenced by one backtick more than its
+ * longest run of backticks, with a space inside each fence when `s` starts or ends with a backtick
+ * (or with a space at both ends, which CommonMark would strip). Before, an id was wrapped in single
+ * backticks: `q`1` ended the span after "q" and left "1`" as stray text.
+ */
+export function codeSpan(s: string): string {
+  const fence = '`'.repeat(Math.max(0, ...(s.match(/`+/g) ?? []).map((r) => r.length)) + 1);
+  const pad = s.startsWith('`') || s.endsWith('`') || (s.startsWith(' ') && s.endsWith(' ') && /[^ ]/.test(s)) ? ' ' : '';
+  return `${fence}${pad}${s}${pad}${fence}`;
+}
+
 export type Align = 'l' | 'r' | 'c';
 
 /**

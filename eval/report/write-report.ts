@@ -13,6 +13,7 @@ import { redact, redactValue } from '../../core/log.js';
 import { RUN_FILES, writeAtomic, writeJsonAtomic } from '../run-dir.js';
 import { renderSvg } from '../plots/render-svg.js';
 import { RESAMPLES, SEED } from '../stats/index.js';
+import { codeSpan } from './format.js';
 import { readRun } from './read-run.js';
 import { recordedBootstrap } from './recorded-bootstrap.js';
 import { registeredSections } from './registry.js';
@@ -60,7 +61,7 @@ export async function buildReport(run: RunData, opts: ReportOptions & { extraSec
   const system = typeof run.config.config.system === 'string' ? ` — ${run.config.config.system}` : '';
   const embed = (s: ReportSection) => (s.plots ?? []).flatMap((p) => ['', `![${p.title}](${p.file})`]);
   const markdown = redact(
-    [`# Run report${system}`, '', `\`${run.dir}\``, '', ...sections.flatMap((s) => [`## ${s.title}`, '', s.markdown, ...embed(s), ''])].join('\n'),
+    [`# Run report${system}`, '', codeSpan(run.dir), '', ...sections.flatMap((s) => [`## ${s.title}`, '', s.markdown, ...embed(s), ''])].join('\n'),
   );
   const json = redactValue({ run: run.dir, generatedAt: new Date().toISOString(), sections: Object.fromEntries(sections.map((s) => [s.id, s.json])) });
   return { markdown, json, sections };

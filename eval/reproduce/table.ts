@@ -31,7 +31,7 @@ import { OFFLINE_SYSTEMS, type Metric, type Recipe } from './recipe.js';
 import { runDirOf, type ReproductionFile, type RunState } from './reproduction-dir.js';
 import { cellValue, selectRecords } from './stats.js';
 import { noHitsLeftOutLine } from '../trec/format.js';
-import { mdCell } from '../report/format.js';
+import { codeSpan, mdCell } from '../report/format.js';
 
 export interface TableCell {
   column: string;
@@ -286,7 +286,7 @@ export function tableMarkdown(t: TableJson): string {
         .join(' | ')} |`,
   );
   const runs = t.runs.map(
-    (s) => `- \`${s.id}\` (${s.system}): ${s.status}${s.error ? ` — ${s.error}` : ''}${s.argv ? `\n  \`lexcase ${s.argv.join(' ')}\`` : ''}`,
+    (s) => `- ${codeSpan(s.id)} (${s.system}): ${s.status}${s.error ? ` — ${s.error}` : ''}${s.argv ? `\n  \`lexcase ${s.argv.join(' ')}\`` : ''}`,
   );
   return [
     `# ${t.title}`,

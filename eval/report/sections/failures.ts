@@ -3,7 +3,7 @@
  * inside items (an unparseable vote, judgement or argument: `stepFailures` of each result), by step.
  */
 import { isFailed } from '../../metrics/failures.js';
-import { table } from '../format.js';
+import { codeSpan, table } from '../format.js';
 import type { SectionBuilder } from '../types.js';
 import { tallyPerKey } from './tally.js';
 
@@ -29,7 +29,7 @@ export const failuresSection: SectionBuilder = (run) => {
       )}`
     : '';
   if (failed.length === 0) return { id: 'failures', title: 'Failures', markdown: `None.${stepMd}`, json };
-  const list = failed.slice(0, 20).map((r) => `- \`${r.id}\`: ${reason(r).split('\n')[0].slice(0, 200)}`);
+  const list = failed.slice(0, 20).map((r) => `- ${codeSpan(r.id)}: ${reason(r).split('\n')[0].slice(0, 200)}`);
   const more = failed.length > 20 ? `\n- … ${failed.length - 20} more in report.json` : '';
   return {
     id: 'failures',

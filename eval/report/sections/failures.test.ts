@@ -1,0 +1,92 @@
+/**
+ * report.md names each failed item (and the run dir) in a Markdown code span: an id holding
+ * backticks must come out of a CommonMark reader as the id, whole, with the rest of the line as text.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runExperiment } from '../../runner.js';
+import type { SystemContext } from '../../types.js';
+import { writeReport } from '../write-report.js';
+
+/**
+ * The code spans of one line as CommonMark 6.1 reads them: a run of n backticks opens a span that
+ * the next run of exactly n backticks closes; the content's line ends become spaces and one space is
+ * stripped from each end when both ends have one and the content is not all spaces.
+ */
+function codeSpans(line: string): { spans: string[]; rest: string } {
+  const spans: string[] = [];
+  let rest = '';
+  let i = 0;
+  while (i < line.length) {
+    if (line[i] !== '`') {
+      rest += line[i++];
+      continue;
+    }
+    let n = 0;
+    while (line[i + n] === '`') n++;
+    let j = i + n;
+    let close = -1;
+    while (j < line.length) {
+      if (line[j] !== '`') {
+        j++;
+        continue;
+      }
+      let m = 0;
+      while (line[j + m] === '`') m++;
+      if (m === n) {
+        close = j;
+        break;
+      }
+      j += m;
+    }
+    if (close < 0) {
+      rest += line.slice(i, i + n);
+      i += n;
+      continue;
+    }
+    let c = line.slice(i + n, close);
+    if (c.startsWith(' ') && c.endsWith(' ') && /[^ ]/.test(c)) c = c.slice(1, -1);
+    spans.push(c);
+    i = close + n;
+  }
+  return { spans, rest };
+}
+
+const ctx = (): SystemContext => ({ seed: 0, tools: [], retrievers: {}, getPassage: async () => undefined, options: {} });
+
+let root: string;
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'lexcase-failures-'));
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe('Failures in report.md', () => {
+  it('an item id holding backticks (one, a run of two, one at either end) reads back from its code span whole, and so does a run dir holding one', async () => {
+    const ids = ['mbe`0412', 'q``2``', '`lead', 'trail`', ' spaced ', 'plain-07'];
+    const items = [...ids.map((id) => ({ id, answer: 'A' })), { id: 'ok-1', answer: 'A' }];
+    const dir = join(root, 'run`bm25');
+    await runExperiment({
+      runDir: dir,
+      system: async (item) => {
+        if (item.id !== 'ok-1') throw new Error('model returned no answer letter');
+        return { prediction: 'A', trace: {} };
+      },
+      items,
+      gold: (q) => q.answer,
+      makeContext: ctx,
+      config: { system: 'case' },
+      seed: 1,
+    });
+    await writeReport(dir, { iterations: 50 });
+    const md = readFileSync(join(dir, 'report.md'), 'utf8').split('\n');
+    expect(codeSpans(md[2])).toEqual({ spans: [dir], rest: '' });
+    const list = md.slice(md.indexOf('## Failures')).filter((l) => l.startsWith('- '));
+    expect(list).toHaveLength(ids.length);
+    const read = list.map((l) => codeSpans(l));
+    // each line: one code span holding the id exactly, then the error as plain text
+    expect(read.map((r) => r.spans).sort()).toEqual(ids.map((id) => [id]).sort());
+    for (const r of read) expect(r.rest).toBe('- : model returned no answer letter');
+  });
+});
