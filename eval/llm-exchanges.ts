@@ -24,6 +24,7 @@ import { mkdir, readdir } from 'node:fs/promises';
 import { readRegularFile } from '../core/read-regular.js';
 import { join } from 'node:path';
 import { errors } from '../core/errors.js';
+import { jsonLine } from '../core/jsonl.js';
 import { exchangeHashes, type Exchange } from '../core/llm/record-replay.js';
 import { redactValue } from '../core/redact-value.js';
 import { readConfig, readResults, readRunFile, traceFileName, writeAtomic, writeJsonAtomic } from './run-dir.js';
@@ -40,7 +41,7 @@ export async function writeExchanges(runDir: string, id: string, exchanges: Exch
   await mkdir(exchangesDir(runDir), { recursive: true });
   const file = exchangesPath(runDir, id);
   // a temp file renamed into place (a full disk leaves no empty temp file)
-  await writeAtomic(file, exchanges.map((x) => JSON.stringify(withHashes(x)) + '\n').join(''));
+  await writeAtomic(file, exchanges.map((x) => jsonLine(withHashes(x))).join(''));
 }
 
 /** The exchange as written: redacted, with the hashes of what the line holds. */

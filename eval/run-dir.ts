@@ -13,6 +13,7 @@ import { existsSync } from 'node:fs';
 import { appendFile, mkdir, readdir, rename, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors } from '../core/errors.js';
+import { jsonLine } from '../core/jsonl.js';
 import { readRegularFile } from '../core/read-regular.js';
 import { redactValue } from '../core/log.js';
 import { baseTraceSchema, firstIssue, resultRecordSchema, type TraceSchema } from './records.js';
@@ -247,7 +248,7 @@ function resultLine(record: ResultRecord): string {
   const value = redactValue(record);
   const r = resultRecordSchema.safeParse(value);
   if (!r.success) throw errors.runInvalid(RUN_FILES.results, `result of item "${record.id}" does not match the record schema: ${firstIssue(r.error)}`);
-  return JSON.stringify(value) + '\n';
+  return jsonLine(value);
 }
 
 export async function appendResult(dir: string, record: ResultRecord): Promise<void> {

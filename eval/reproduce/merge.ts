@@ -13,6 +13,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors } from '../../core/errors.js';
+import { jsonLine } from '../../core/jsonl.js';
 import { checkOutputDir } from '../../core/out-dir-rule.js';
 import { INDEX_DIR } from '../../indexer/out-dir.js';
 import { RUN_DIR } from '../run-dir-guard.js';
@@ -187,7 +188,7 @@ async function writeMergedRun(p: PlannedRun, out: string): Promise<{ items: numb
   const to = runDirOf(out, p.runId);
   await mkdir(join(to, RUN_FILES.traces), { recursive: true });
   for (const s of p.shards) await copyItemFiles(s.dir, to);
-  await writeFile(join(to, RUN_FILES.results), p.allIds.map((id) => JSON.stringify(p.byId.get(id)!.rec) + '\n').join(''));
+  await writeFile(join(to, RUN_FILES.results), p.allIds.map((id) => jsonLine(p.byId.get(id)!.rec)).join(''));
   // config.json: the merged run's item count and dataset checksum (as the unsharded run records them),
   // and each shard's own count, dataset checksum and results.jsonl checksum
   const merged = p.allIds.map((id) => p.byId.get(id)!.rec);

@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, renameSync, rmSync, statSync, truncateSync, writ
 import { appendRegularFileSync, readRegularFileSync } from '../../../core/read-regular.js';
 import { join } from 'node:path';
 import { errors } from '../../../core/errors.js';
+import { jsonLine } from '../../../core/jsonl.js';
 import { graphSchema, type AcalGraph } from './types.js';
 
 export const safeItemId = (id: string) => id.replace(/[^A-Za-z0-9._-]/g, '_');
@@ -69,7 +70,7 @@ export function commitContest(runDir: string, graph: AcalGraph, entry: unknown):
   try {
     writeFileSync(tmp, JSON.stringify(graph, null, 2) + '\n');
     auditTouched = true;
-    appendRegularFileSync(audit, JSON.stringify(entry) + '\n');
+    appendRegularFileSync(audit, jsonLine(entry));
     renameSync(tmp, file);
   } catch (e) {
     rmSync(tmp, { force: true });
@@ -87,7 +88,7 @@ export function commitContest(runDir: string, graph: AcalGraph, entry: unknown):
 
 export function appendAudit(runDir: string, entry: unknown): void {
   mkdirSync(acalDir(runDir), { recursive: true });
-  appendRegularFileSync(auditPath(runDir), JSON.stringify(entry) + '\n');
+  appendRegularFileSync(auditPath(runDir), jsonLine(entry));
 }
 
 export function readAudit(runDir: string, itemId?: string): AuditEntryLike[] {
