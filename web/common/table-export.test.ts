@@ -45,6 +45,25 @@ describe('table export', () => {
     for (const l of md) expect(l.replace(/\\\|/g, '').split('|').length).toBe(t.columns.length + 2);
   });
 
+  it('LaTeX: a table of signed differences, intervals and accented or Greek labels comes out ASCII only, each sign as the LaTeX command for it', () => {
+    const compare = {
+      columns: ['measure', 'Δ (B − A)', '95% CI', 'p', 'note'],
+      rows: [
+        ['MRR', '−0.012 ± 0.004', '[−0.020, −0.004]', '≤ 0.05', 'bm25 × rm3 → hybrid'],
+        ['Recall@10', '+0.030', '[−0.010, 0.070]', '≥ 0.5', 'café “Société Générale” – naïve σ, τ, θ…'],
+        ['accuracy', '½', '–', '0.8', 'Curaçao ✓ Ødegaard ✗ straße ⚠'],
+      ],
+    };
+    const tex = toLatex(compare, 'Paired comparison (B − A), Δ MRR');
+    expect(tex).toMatch(/^[\x00-\x7f]*$/);
+    expect(tex).toContain('\\caption{Paired comparison (B $-$ A), $\\Delta$ MRR}');
+    expect(tex).toContain('MRR & $-$0.012 $\\pm$ 0.004 & [$-$0.020, $-$0.004] & $\\leq$ 0.05 & bm25 $\\times$ rm3 $\\rightarrow$ hybrid \\\\');
+    expect(tex).toContain("caf\\'{e} ``Soci\\'{e}t\\'{e} G\\'{e}n\\'{e}rale'' -- na\\\"{\\i}ve $\\sigma$, $\\tau$, $\\theta$\\ldots{}");
+    expect(tex).toContain('$\\geq$ 0.5');
+    // a letter with no accent command, a check mark, and a sign base LaTeX cannot print (its code point instead)
+    expect(tex).toContain('Cura\\c{c}ao $\\surd$ \\O{}degaard $\\times$ stra\\ss{}e U+26A0');
+  });
+
   it('LaTeX: escapes specials, one \\\\ row per table row, booktabs rules', () => {
     expect(latexEscape('a_b & 5% $x$ #1 {y} ~ ^')).toBe('a\\_b \\& 5\\% \\$x\\$ \\#1 \\{y\\} \\textasciitilde{} \\textasciicircum{}');
     // a p-value "< 0.001" and an id "d|1": OT1 (pdflatex's default encoding) prints < > | as ¡ ¿ —

@@ -1,9 +1,11 @@
 /**
  * Export of any explorer table as CSV (RFC 4180; a text cell a spreadsheet would run as a formula or
- * read as a number gets a leading `'`), Markdown (GitHub pipe table) or LaTeX (tabular):
+ * read as a number gets a leading `'`), Markdown (GitHub pipe table) or LaTeX (tabular; ASCII only, latex-text.ts):
  * pure functions of a header row and body rows of cell texts, used by the browser app (the export
  * control under each table) and tested in Node.
  */
+import { latexEscape } from './latex-text.js';
+
 export interface PlainTable {
   columns: string[];
   rows: string[][];
@@ -35,24 +37,7 @@ export function toMarkdown(t: PlainTable): string {
   return [line(t.columns), `|${t.columns.map(() => ' --- |').join('')}`, ...t.rows.map(line)].join('\n') + '\n';
 }
 
-const LATEX_SPECIAL: Record<string, string> = {
-  '\\': '\\textbackslash{}',
-  '&': '\\&',
-  '%': '\\%',
-  $: '\\$',
-  '#': '\\#',
-  _: '\\_',
-  '{': '\\{',
-  '}': '\\}',
-  '~': '\\textasciitilde{}',
-  '^': '\\textasciicircum{}',
-  // in LaTeX's default OT1 font encoding these print as ¡ ¿ —: "p < 0.001" read "p ¡ 0.001"
-  '<': '\\textless{}',
-  '>': '\\textgreater{}',
-  '|': '\\textbar{}',
-};
-
-export const latexEscape = (s: string): string => s.replace(/[\\&%$#_{}~^<>|]/g, (c) => LATEX_SPECIAL[c]).replace(/\r?\n/g, ' ');
+export { latexEscape };
 
 /** A booktabs tabular; numeric-looking columns right-aligned. */
 export function toLatex(t: PlainTable, caption?: string): string {
