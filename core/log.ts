@@ -14,14 +14,11 @@ export function logLevelFromEnv(env: NodeJS.ProcessEnv = process.env): Level | u
   return envChoice('LEXCASE_LOG_LEVEL', Object.keys(order) as Level[], env);
 }
 
-/** At load a bad value leaves `info` (so the refusal itself can be logged); every CLI command refuses it (src/cli/action.ts). */
-let current: Level = (() => {
-  try {
-    return logLevelFromEnv() ?? 'info';
-  } catch {
-    return 'info';
-  }
-})();
+/** Set on globalThis by the CLI's entry (src/cli/main.ts) before it loads a command: the CLI refuses a bad LEXCASE_LOG_LEVEL itself. */
+export const CLI_ENTRY = Symbol.for('lexcase.cli-entry');
+
+/** The level at load (levelAtLoad, at the end of this module); `info` until then. */
+let current: Level = 'info';
 
 export function setLogLevel(level: Level): void {
   current = level;
@@ -59,3 +56,22 @@ export const log = {
   warn: (...a: unknown[]) => emit('warn', a),
   error: (...a: unknown[]) => emit('error', a),
 };
+
+/**
+ * The level at load. A bad LEXCASE_LOG_LEVEL leaves `info` (so the refusal itself can be logged):
+ * every CLI command then refuses it (src/cli/action.ts); a library caller — `import … from
+ * 'lexcase'` or a subpath, which load this module — gets one warning on stderr naming the variable,
+ * its value and the accepted levels. It is a warning, not CONFIG_INVALID, because this runs while
+ * the module is imported: a throw there fails the program's static `import` itself, before any of
+ * its code can catch it, for a setting that only chooses how much is logged. Before, the library
+ * logged at `info` without a word.
+ */
+function levelAtLoad(): Level {
+  try {
+    return logLevelFromEnv() ?? 'info';
+  } catch (e) {
+    if (!(globalThis as Record<symbol, unknown>)[CLI_ENTRY]) process.stderr.write(redact(`[warn] ${(e as Error).message}; logging at info`) + '\n');
+    return 'info';
+  }
+}
+current = levelAtLoad();

@@ -58,6 +58,7 @@ export const PROCESS_TESTS: readonly string[] = [
   'src/cli/reply-size-process.test.ts',
   'src/cli/run-interrupt-process.test.ts',
   'src/cli/search-large-passage.test.ts',
+  'src/library-log-level.test.ts',
   'src/mcp/mcp.test.ts',
   'src/mcp/stdio-long-message.test.ts',
   'tests/cli/demo.test.ts',

@@ -34,6 +34,8 @@ function invokedDirectly(): boolean {
 const versionOnly = (args: readonly string[]) => args.length === 1 && (args[0] === '--version' || args[0] === '-V');
 
 if (invokedDirectly()) {
+  // core/log.ts CLI_ENTRY (not imported here: that would load the logger first): the commands refuse a bad LEXCASE_LOG_LEVEL, so the library's warning is not printed as well
+  (globalThis as Record<symbol, unknown>)[Symbol.for('lexcase.cli-entry')] = true;
   const args = process.argv.slice(2);
   if (versionOnly(args)) process.stdout.write(`${(await import('../../core/version.js')).VERSION}\n`);
   else await (await programFor(args)).parseAsync(process.argv);
