@@ -66,6 +66,9 @@ export interface LexcaseModelShared extends StructuredOutputSetting {
   now?: () => number;
 }
 
+/** The clock of the recorded `ms` / `queuedMs`: the shared settings' `now` (tests), else performance.now. */
+const clockMs = (s: LexcaseModelShared): number => (s.now ? s.now() : performance.now());
+
 /** When a request's first attempt got its concurrency slot (set by `answer`; unset for a cache hit, which waits for none). */
 interface Sent {
   at?: number;
@@ -205,8 +208,7 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
     }
     const request = { messages: JSON.parse(key.prompt) as unknown, params: JSON.parse(key.llmKey) as Record<string, unknown> };
     const at = new Date().toISOString();
-    const now = s.now ?? (() => performance.now());
-    const t0 = now();
+    const t0 = clockMs(s);
     // `ms` runs from the first attempt's send (its concurrency slot) to the reply, retries and their
     // backoff included; the wait for the slot before it is `queuedMs` apart. Before, `ms` ran from
     // the ask and counted the queue as latency: 4 items against a 1,000 ms endpoint at
@@ -215,7 +217,7 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
     const timing = () => {
       const first = sent.at ?? t0;
       const queued = Math.round(first - t0);
-      return { ms: Math.round(now() - first), ...(queued > 0 ? { queuedMs: queued } : {}) };
+      return { ms: Math.round(clockMs(s) - first), ...(queued > 0 ? { queuedMs: queued } : {}) };
     };
     try {
       const result = await this.answer(messages, options, runManager, sent);
@@ -258,7 +260,7 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
     const result = await withRetries(
       () =>
         s.limit(async () => {
-          if (sent && sent.at === undefined) sent.at = (s.now ?? (() => performance.now()))();
+          if (sent && sent.at === undefined) sent.at = clockMs(s);
           s.stats.requests++;
           s.stats.inFlight++;
           s.stats.maxInFlight = Math.max(s.stats.maxInFlight, s.stats.inFlight);
