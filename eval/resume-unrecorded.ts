@@ -79,7 +79,9 @@
  *
  * Such a field is "unknown", not a difference: the resume goes on, says so in a warning, records
  * the fields in its `resumes` entry (`unchecked`), and config.json records them from then on, so
- * the next resume checks them. Any other missing or differing field is still a difference.
+ * the next resume checks them. Any other missing or differing field is still a difference. A merge
+ * (eval/reproduce/merge.ts) compares two shards through the same function (eval/resume-compare.ts),
+ * the older shard as the recorded one, and warns the same way (config.json `mergeWarnings`).
  */
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);

@@ -71,8 +71,8 @@ import { ToolRecorder, withToolRecorder } from '../retrieval/tools/tool-recorder
 import { itemChecksum, provenance } from './provenance.js';
 import type { RunConfigFile } from './run-config-file.js';
 import { traceSchemaFor } from './records.js';
-import { describeDifference, describeOperationalChanges, firstDifference, operationalChanges, resultConfig } from './resume-config.js';
-import { unrecordedDifference, withUnrecorded } from './resume-unrecorded.js';
+import { describeOperationalChanges, operationalChanges, resultConfig } from './resume-config.js';
+import { compareRecordedConfig } from './resume-compare.js';
 import { assertSameDataFiles, assertSameItems } from './resume-items.js';
 import { withCanonicalSystem } from './systems.js';
 import { assertGrows, describeGrowth, growChanges, withoutGrowKeys } from './run-grow.js';
@@ -264,19 +264,13 @@ async function runLocked<Item extends { id: string }>(
     if (shard && existing.config && existing.config.shard === undefined) existing.config = { ...existing.config, shard };
     if (existing.seed !== seed) throw errors.runInvalid(runDir, `was started with seed ${existing.seed}, not ${seed}; use a new run dir to change the seed`);
     // Fields an older lexcase did not record (the index's content, the whole LLM config) cannot be checked: see resume-unrecorded.ts.
-    const { config: recorded, unrecorded } = withUnrecorded(existing.config ?? {}, config);
+    // Only fields that change results must match; retries, timeouts, concurrency and the cache may change (the comparison a merge makes too).
+    const { recorded, unrecorded, difference } = compareRecordedConfig(existing.config ?? {}, config, (c) =>
+      withoutGrowKeys(resultConfig(withCanonicalSystem(c))),
+    );
     // the data files read (LegalBench's: the bundled copy or $LEXCASE_LEGALBENCH_DIR's), by checksum, naming both files (resume-items.ts)
     const movedData = assertSameDataFiles(runDir, recorded.dataFiles, config.dataFiles);
-    // Only fields that change results must match; retries, timeouts, concurrency and the cache may change.
-    const [was, now] = [recorded, config].map((c) => withoutGrowKeys(resultConfig(withCanonicalSystem(c))));
-    const diff = firstDifference(was, now);
-    if (diff) {
-      const why = unrecordedDifference(diff, recorded);
-      throw errors.runInvalid(
-        runDir,
-        `was started with a different config (field "${diff}" differs: ${describeDifference(diff, was, now)}${why ? `; ${why}` : ''}); use a new run dir`,
-      );
-    }
+    if (difference) throw errors.runInvalid(runDir, `was started with a different config (${difference}); use a new run dir`);
     if (unrecorded.length) {
       log.warn(
         `warning: ${runDir}/config.json was written by an older lexcase and does not record ${unrecorded.map((u) => `${u.key} (${u.what})`).join(', ')}: this resume cannot check that the run's earlier items were made with the same; config.json records them from now on (resumes[].unchecked)`,

@@ -3,7 +3,8 @@
  * into one reproduction dir, as if the grid had run on one machine. Refuses, naming the shard and
  * the item, unless: every shard 1..n is there once, all come from the same recipe (sha256) and
  * --limit, every results.jsonl still has the checksum its shard recorded, each run's config and
- * seed agree across shards, every item of a run is in exactly one shard (no duplicate, no missing
+ * seed agree across shards (compared as a resume compares them: eval/resume-compare.ts, a field an
+ * older shard did not record being unknown, with a warning), every item of a run is in exactly one shard (no duplicate, no missing
  * item: a shard that stopped early must be resumed first). Results are written in the unsharded
  * item order; traces and per-item files are copied; report.md and the table are rebuilt. A shard
  * that ran no item of a run (more shards than items) adds none; a merge that fails midway removes
@@ -19,7 +20,8 @@ import { INDEX_DIR } from '../../indexer/out-dir.js';
 import { RUN_DIR } from '../run-dir-guard.js';
 import { datasetChecksum } from '../provenance.js';
 import { log } from '../../core/log.js';
-import { describeDifference, firstDifference } from '../resume-config.js';
+import { compareRecordedConfig, type RecordedComparison } from '../resume-compare.js';
+import { describeDifference, stableJson } from '../resume-config.js';
 import { writeReport } from '../report/write-report.js';
 import { RUN_FILES, readConfig, readResults, writeJsonAtomic } from '../run-dir.js';
 import type { ResultRecord } from '../types.js';
@@ -119,6 +121,23 @@ interface PlannedRun {
   shards: { dir: string; shard: ShardFile; results: ResultRecord[]; config: Record<string, unknown>; resultsSha256: string }[];
   byId: Map<string, { rec: ResultRecord; dir: string }>;
   allIds: string[];
+  /** Fields an older shard's lexcase did not record (resume-unrecorded.ts): the merge's warnings. */
+  unchecked: string[];
+}
+
+/**
+ * Two shards' configs (`there`: shard 1's, `here`: another's) compared as a resume compares a run dir's
+ * config with the command's (compareRecordedConfig), the older shard as the recorded one: either may be
+ * the older (shard 1 run before a field was recorded, or resumed after), so the other way round is
+ * tried when the first way differs. Where both ways differ, the way that took unrecorded fields names
+ * the difference (the roles it gave fit the shards), else the first.
+ */
+function compareShards(there: Record<string, unknown>, here: Record<string, unknown>): { older: 'there' | 'here'; compared: RecordedComparison } {
+  const first = compareRecordedConfig(there, here, mergeComparable, ['there', 'here']);
+  if (!first.difference) return { older: 'there', compared: first };
+  const back = compareRecordedConfig(here, there, mergeComparable, ['here', 'there']);
+  if (!back.difference || (back.unrecorded.length && !first.unrecorded.length)) return { older: 'here', compared: back };
+  return { older: 'there', compared: first };
 }
 
 /**
@@ -149,17 +168,33 @@ async function planMergeRun(runId: string, dirs: string[]): Promise<PlannedRun> 
   // shard 1 first, whatever the order of the dirs given: the merged config and provenance are its own
   shards.sort((a, b) => a.shard.shard.index - b.shard.shard.index);
   const ref = shards[0];
+  const unchecked: string[] = [];
   for (const s of shards.slice(1)) {
     if (s.shard.allIdsSha256 !== ref.shard.allIdsSha256)
       throw errors.runInvalid(s.dir, `ran a different item list than ${ref.dir} (different data or --limit)`);
-    // a shard's config against the first one's, as a resume compares it, the index by its content (merge-config.ts)
-    const [was, now] = [ref, s].map((x) => ({ seed: x.config.seed, ...mergeComparable(x.config.config) }));
-    const diff = was.seed !== now.seed ? 'seed' : firstDifference(now, was);
-    if (diff)
+    // a shard's config against the first one's with the comparison a resume makes (resume-compare.ts), the index by its
+    // content (merge-config.ts): a field the older shard's lexcase did not record is "unknown", not a difference
+    const whole = (x: typeof ref): Record<string, unknown> => ({ seed: x.config.seed, ...unsharded(x.config.config) });
+    const [there, here] = [whole(ref), whole(s)];
+    // a shard whose lexcase drew its items' seeds otherwise (no `seedDerivation`: FNV-1a alone) is not part of one run
+    // with the other: refused, as a replay refuses it, where a resume only warns that its new items are drawn otherwise
+    if (stableJson(there.seedDerivation) !== stableJson(here.seedDerivation))
       throw errors.runInvalid(
         s.dir,
-        `has a different config.json than ${ref.dir} (field "${diff}" differs: ${describeDifference(diff, was, now, ['there', 'here'])}): shards merge only when they ran the same settings over the same index; run the shard again into a new --run-dir`,
+        `has a different config.json than ${ref.dir} (field "seedDerivation" differs: ${describeDifference('seedDerivation', there, here, ['there', 'here'])}): shards merge only when they ran the same settings over the same index; run the shard again into a new --run-dir`,
       );
+    const { older, compared } = compareShards(there, here);
+    if (compared.difference)
+      throw errors.runInvalid(
+        s.dir,
+        `has a different config.json than ${ref.dir} (${compared.difference}): shards merge only when they ran the same settings over the same index; run the shard again into a new --run-dir`,
+      );
+    if (compared.unrecorded.length) {
+      const [old, other] = older === 'here' ? [s.dir, ref.dir] : [ref.dir, s.dir];
+      unchecked.push(
+        `${old}/config.json was written by an older lexcase and does not record ${compared.unrecorded.map((u) => `${u.key} (${u.what})`).join(', ')}: the merge cannot check that its items were made with the same as ${other}'s`,
+      );
+    }
   }
   const byId = new Map<string, { rec: ResultRecord; dir: string }>();
   for (const s of shards) {
@@ -180,10 +215,10 @@ async function planMergeRun(runId: string, dirs: string[]): Promise<PlannedRun> 
       );
     }
   }
-  return { runId, shards, byId, allIds: ref.shard.allIds };
+  return { runId, shards, byId, allIds: ref.shard.allIds, unchecked };
 }
 
-async function writeMergedRun(p: PlannedRun, out: string): Promise<{ items: number; warning?: string }> {
+async function writeMergedRun(p: PlannedRun, out: string): Promise<{ items: number; warnings: string[] }> {
   const ref = p.shards[0];
   const to = runDirOf(out, p.runId);
   await mkdir(join(to, RUN_FILES.traces), { recursive: true });
@@ -206,7 +241,9 @@ async function writeMergedRun(p: PlannedRun, out: string): Promise<{ items: numb
       ...shardProvenance(s.config, config),
     };
   });
-  const warning = mixedCodeWarning(p.runId, mergedFrom);
+  const mixed = mixedCodeWarning(p.runId, mergedFrom);
+  // what the merge could not check (a field an older shard did not record), then the shards' code
+  const warnings = [...p.unchecked.map((u) => `run ${p.runId}: ${u}`), ...(mixed ? [mixed] : [])];
   // shards that ran different code: the provenance names every sha with its shards and items (gitSha stays shard 1's, a string)
   const gitShas = mergedGitShas(mergedFrom);
   await writeJsonAtomic(join(to, RUN_FILES.config), {
@@ -228,10 +265,10 @@ async function writeMergedRun(p: PlannedRun, out: string): Promise<{ items: numb
       : {}),
     mergedItems: merged.length,
     mergedFrom,
-    ...(warning ? { mergeWarnings: [warning] } : {}),
+    ...(warnings.length ? { mergeWarnings: warnings } : {}),
   });
   await writeReport(to);
-  return { items: p.allIds.length, ...(warning ? { warning } : {}) };
+  return { items: p.allIds.length, warnings };
 }
 
 /** Put OUT back as merge found it: removed when merge made it, emptied when it was an empty dir. */
@@ -246,7 +283,7 @@ export interface MergeResult {
   runs: { id: string; status: string; items?: number }[];
   table: TableJson;
   tableMd: string;
-  /** The shards of a run ran different code (merge-config.ts mixedCodeWarning); also on stderr and in the run's config.json and report.md. */
+  /** A field an older shard did not record (resume-unrecorded.ts), the shards of a run ran different code (merge-config.ts mixedCodeWarning); also on stderr and in the run's config.json and report.md. */
   warnings?: string[];
 }
 
@@ -297,11 +334,12 @@ export async function mergeShards(out: string, dirs: string[], recipe: Recipe): 
         summary.push({ id: run.id, status: runs[runs.length - 1].status });
         continue;
       }
-      const { items, warning } = await writeMergedRun(plan, out);
-      if (warning) {
+      const written = await writeMergedRun(plan, out);
+      for (const warning of written.warnings) {
         log.warn(`warning: merge: ${warning}`);
         warnings.push(warning);
       }
+      const { items } = written;
       const argv = states.find((x) => x?.argv)?.argv;
       runs.push({ id: run.id, system: run.system, status: 'done', ...(argv ? { argv: mergedArgv(argv, out, run.id) } : {}) });
       summary.push({ id: run.id, status: 'done', items });

@@ -195,4 +195,45 @@ describe('reproduce retrieval runs record the split seed they drew with', () => 
     expect(configOf(rp).resumes.at(-1).unchecked).toEqual(['splitSeed']);
     expect(configOf(rp).config.splitSeed).toBe(13);
   }, 60_000);
+
+  it('shards a resume would accept together merge (one recorded null for the default seed, the other 13), either older, with a warning; a shard drawn with another seed is refused naming splitSeed', async () => {
+    const [s1, s2] = ['ss-s1', 'ss-s2'].map((d) => join(dir, d));
+    expect((await reproduce(porter, s1, '--shard', '1/2')).code).toBe(0);
+    expect((await reproduce(porter, s2, '--shard', '2/2')).code).toBe(0);
+    const setSeed = (shard: string, seed: number | null) => {
+      const file = join(shard, 'runs', 'bm25', 'config.json');
+      const cfg = JSON.parse(readFileSync(file, 'utf8'));
+      cfg.config.splitSeed = seed;
+      writeFileSync(file, JSON.stringify(cfg));
+    };
+    // shard 1 written by an older lexcase (null), then shard 2 older instead: before, RUN_INVALID … (field "splitSeed" differs: splitSeed null there, 13 here)
+    for (const [old, now, out] of [
+      [s1, s2, 'ss-merged-1'],
+      [s2, s1, 'ss-merged-2'],
+    ]) {
+      setSeed(old, null);
+      setSeed(now, 13);
+      const m = await runCli(['merge', join(dir, out), s1, s2]);
+      expect(m.code, m.stderr).toBe(0);
+      expect(m.stderr).toContain(
+        `warning: merge: run bm25: ${old}/runs/bm25/config.json was written by an older lexcase and does not record splitSeed (the Bar Exam QA split's seed): the merge cannot check that its items were made with the same as ${now}/runs/bm25's`,
+      );
+      expect(configOf(join(dir, out)).mergeWarnings).toHaveLength(1);
+      expect(
+        readFileSync(join(dir, out, 'runs', 'bm25', 'results.jsonl'), 'utf8')
+          .trim()
+          .split('\n'),
+      ).toHaveLength(LIMIT);
+    }
+    // another seed is a difference, whichever shard is older
+    setSeed(s1, 13);
+    setSeed(s2, 7);
+    const m = await runCli(['merge', join(dir, 'ss-merged-7'), s1, s2]);
+    expect(m.code).toBe(1);
+    expect(m.stderr).toMatch(
+      /ss-s2\/runs\/bm25: has a different config\.json than .*ss-s1\/runs\/bm25 \(field "splitSeed" differs: splitSeed 13 there, 7 here\)/,
+    );
+    setSeed(s1, null);
+    expect((await runCli(['merge', join(dir, 'ss-merged-null-7'), s1, s2])).stderr).toMatch(/field "splitSeed" differs: splitSeed null there, 7 here/);
+  }, 60_000);
 });
