@@ -130,6 +130,13 @@ export interface RunExperimentOptions<Item extends { id: string }> {
   /** On resume, run again the items whose earlier attempt failed (default true). */
   retryFailed?: boolean;
   /**
+   * What the caller writes into the run dir once the items have run (report.md / report.json, a
+   * system's own report), done before the run dir's lock is released: a resume waiting for the lock
+   * then sees this run's report, never the one before it. Before, callers wrote the report after
+   * runExperiment returned, the lock already released. The lock is released also when it throws.
+   */
+  whileLocked?: (result: RunExperimentResult) => Promise<void>;
+  /**
    * The models a system calls beside the item context's `llm`, by role (3-ply's Factor Distiller):
    * a switch of their structured-output mode is recorded in config.json too, naming the role.
    */
@@ -194,16 +201,22 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
   const state = { recorded: 0, done: 0, total: items.length };
   let undo = false;
   try {
-    noteRunDir(before);
-    await ensureRunDir(runDir);
-    return await runLocked(opts, items, seen, state);
-  } catch (e) {
-    // Refused or stopped before any item was recorded (a replay with other flags, a setup error):
-    // put the dir back as it was, so the corrected command is not refused for what this one wrote.
-    undo = state.recorded === 0;
-    if (undo) await undoRunStart(before).catch(() => undefined);
-    // A write of the run dir that failed (full disk, quota, read-only, I/O error): one line saying so.
-    throw isWriteFailure(e) ? errors.runWriteFailed(runDir, e, state.done, state.total) : e;
+    let result: RunExperimentResult;
+    try {
+      noteRunDir(before);
+      await ensureRunDir(runDir);
+      result = await runLocked(opts, items, seen, state);
+    } catch (e) {
+      // Refused or stopped before any item was recorded (a replay with other flags, a setup error):
+      // put the dir back as it was, so the corrected command is not refused for what this one wrote.
+      undo = state.recorded === 0;
+      if (undo) await undoRunStart(before).catch(() => undefined);
+      // A write of the run dir that failed (full disk, quota, read-only, I/O error): one line saying so.
+      throw isWriteFailure(e) ? errors.runWriteFailed(runDir, e, state.done, state.total) : e;
+    }
+    // the caller's report, still under the lock (a failed report leaves the recorded items as they are)
+    await opts.whileLocked?.(result);
+    return result;
   } finally {
     lock.release();
     if (undo) removeCreatedDirs(before);

@@ -155,6 +155,27 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
     [BOOTSTRAP_KEY]: { iterations: opts.iterations ?? RESAMPLES },
   };
   const seed = opts.seed ?? 13;
+  // the statistics module's bootstrap seed, not the run's: the interval report.md prints is the one
+  // `lexcase report`, the explorer and /v1 compute from the same results (eval/stats/settings.ts)
+  const bootstrap = { iterations: opts.iterations ?? RESAMPLES, seed: SEED };
+  const reportMd = join(opts.runDir, 'acal-report.md');
+  const reportJson = join(opts.runDir, 'acal-report.json');
+  /** The run's reports, written before the run dir is unlocked (a resume waiting for it sees these, not the earlier ones). */
+  const writeReports = async (results: ResultRecord[]) => {
+    await recordBootstrap(opts.runDir, config[BOOTSTRAP_KEY]); // a resume with another --iterations: config.json says the new one
+    const metrics = acalMetrics(results, bootstrap);
+    const markdown = renderReport({ task: opts.task, system, config, metrics, results, items, runDir: opts.runDir, bootstrap });
+    await writeFile(reportMd, markdown);
+    await writeFile(
+      reportJson,
+      JSON.stringify({ task: opts.task, system, config, seed, metrics, decisions: decisionStats(results), slices: sliceAccuracy(results, items) }, null, 2) +
+        '\n',
+    );
+    // the generic run report (report.md|json: accuracy, confidence, failures, tokens, tool usage + the ACAL section)
+    await writeReport(opts.runDir, bootstrap);
+    return { metrics, markdown };
+  };
+  let reports: { metrics: ReturnType<typeof acalMetrics>; markdown: string } | undefined;
   const run = await runExperiment({
     runDir: opts.runDir,
     system: sys,
@@ -168,27 +189,11 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
     usage: opts.usage,
     signal: opts.signal,
     label: `${system} ${opts.task}`,
+    whileLocked: async (r) => {
+      reports = await writeReports(r.results);
+    },
   });
-
-  // the statistics module's bootstrap seed, not the run's: the interval report.md prints is the one
-  // `lexcase report`, the explorer and /v1 compute from the same results (eval/stats/settings.ts)
-  const bootstrap = { iterations: opts.iterations ?? RESAMPLES, seed: SEED };
-  await recordBootstrap(opts.runDir, config[BOOTSTRAP_KEY]); // a resume with another --iterations: config.json says the new one
-  const metrics = acalMetrics(run.results, bootstrap);
-  const markdown = renderReport({ task: opts.task, system, config, metrics, results: run.results, items, runDir: opts.runDir, bootstrap });
-  const reportMd = join(opts.runDir, 'acal-report.md');
-  const reportJson = join(opts.runDir, 'acal-report.json');
-  await writeFile(reportMd, markdown);
-  await writeFile(
-    reportJson,
-    JSON.stringify(
-      { task: opts.task, system, config, seed, metrics, decisions: decisionStats(run.results), slices: sliceAccuracy(run.results, items) },
-      null,
-      2,
-    ) + '\n',
-  );
-  // the generic run report (report.md|json: accuracy, confidence, failures, tokens, tool usage + the ACAL section)
-  await writeReport(opts.runDir, bootstrap);
+  const { metrics, markdown } = reports!;
   return {
     runDir: opts.runDir,
     results: run.results,

@@ -181,6 +181,7 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
     // CASE and the RAG baselines report gold-evidence figures: say which questions can only miss them
     const goldFigures = o.system === 'case' || !!rag;
     if (goldFigures) warnGoldMissing(idx.docs, questions, o.index, idx.manifest.corpus.name);
+    let reported: Awaited<ReturnType<typeof caseMetricsOfRun>> | undefined;
     const r = await runExperiment({
       runDir,
       system: goldFigures ? withGoldInIndex(system, idx.docs) : system,
@@ -195,8 +196,12 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
       onProgress: o.onProgress,
       signal: o.signal,
       label: o.system === 'case' ? 'case' : o.mode,
+      // the metrics and report.md, before the run dir is unlocked (a resume waiting for it sees this report, not the earlier one)
+      whileLocked: async (done) => {
+        reported = await caseMetricsOfRun(runDir, done.results);
+      },
     });
-    const { metrics, markdown } = await caseMetricsOfRun(runDir, r.results);
+    const { metrics, markdown } = reported!;
     return { runDir, ran: r.ran, skipped: r.skipped, retried: r.retried, keptFailed: r.keptFailed, failed: r.failed, metrics, markdown };
   } finally {
     await idx.docs.close?.();

@@ -98,11 +98,13 @@ export async function runEmarExperiment(
     concurrency: o.concurrency,
     retryFailed: o.retryFailed,
     label: `emar ${o.dataset}`,
+    // report.md / report.json in the common format, with the EMAR section (report-section.ts), before the run dir is unlocked
+    whileLocked: async () => {
+      await writeReport(o.runDir);
+    },
   });
   // the statistics module's bootstrap seed and resamples, not the run's seed: the macro-F1 interval this
   // summary prints is the one report.md, `lexcase report`, the explorer and /v1 compute (eval/stats/settings.ts)
   const summary = summarizeEmarRun(run.results, { labels: emarLabels(o.dataset), seed: SEED, iterations: RESAMPLES });
-  // report.md / report.json in the common format, with the EMAR section (report-section.ts)
-  await writeReport(o.runDir);
   return { run, summary, markdown: emarSummaryMarkdown(`${o.dataset}/${o.split}`, summary) };
 }

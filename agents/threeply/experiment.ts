@@ -77,9 +77,11 @@ export async function runThreeplyExperiment(o: ThreeplyExperimentOptions): Promi
     concurrency: o.concurrency,
     retryFailed: o.retryFailed,
     label: `threeply ${o.kind}`,
+    // report.md / report.json in the common format, with the 3-ply section (report-section.ts), before the run dir is unlocked
+    whileLocked: async () => {
+      await writeReport(o.runDir);
+    },
   });
-  // report.md / report.json in the common format, with the 3-ply section (report-section.ts)
-  await writeReport(o.runDir);
   // the statistics module's seed and resamples, as report.md and the explorer: one interval per figure on every surface
   return { run, summary: summarizeRun(run.results) };
 }

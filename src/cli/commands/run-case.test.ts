@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadPassages, loadQuestions } from '../../../corpora/registry.js';
 import type { Passage, Question } from '../../../corpora/types.js';
@@ -14,6 +14,8 @@ import { buildIndex } from '../../../indexer/build.js';
 import { closeSparseIndexes } from '../../../retrieval/open.js';
 import { startScriptedServer, type RecordedRequest, type ScriptReply } from '../../../tests/support/scripted-openai-server.js';
 import { runCli } from '../../../tests/support/run-cli.js';
+import { registerReportSection } from '../../../eval/report/registry.js';
+import { lockRunDir } from '../../../eval/run-dir-guard.js';
 import { PACKAGE_ROOT } from '../../../core/version.js';
 
 const cli = (...args: string[]) => runCli(args);
@@ -155,6 +157,52 @@ describe('lexcase run case --offline', () => {
     const after = JSON.parse(readFileSync(cfgFile, 'utf8'));
     expect(after.config.evidence).toBe('plan');
     expect(after.resumes.at(-1).unchecked).toEqual(['evidence']);
+  }, 60_000);
+
+  it("writes report.md before it unlocks the run dir: a resume waiting for the lock sees this run's report, not the one before it", async () => {
+    noLlm();
+    const runDir = join(dir, 'run-offline-report-locked');
+    // what a resume finds while report.md is being built: before, the lock was already released (its lockRunDir succeeded)
+    const found: string[] = [];
+    registerReportSection(
+      'test-lock-probe',
+      (run) => {
+        if (resolve(run.dir) !== resolve(runDir)) return null;
+        try {
+          lockRunDir(run.dir, 'a resume').release();
+          found.push('unlocked');
+        } catch (e) {
+          found.push((e as Error).message.includes('run case') ? 'locked by run case' : String(e));
+        }
+        return null;
+      },
+      { systems: ['case'] },
+    );
+    for (const limit of ['1', '2']) {
+      const r = await cli('run', 'case', '--offline', '--index', index, '--limit', limit, '--run-dir', runDir);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    expect(found).toEqual(['locked by run case', 'locked by run case']);
+    expect(readFileSync(join(runDir, 'report.md'), 'utf8')).toContain('- **items in results**: 2');
+    expect(existsSync(join(runDir, 'run.lock'))).toBe(false);
+    // a report that fails still unlocks the run dir (the items kept): the next resume is not refused as locked
+    registerReportSection(
+      'test-lock-probe',
+      (run) => {
+        if (resolve(run.dir) === resolve(runDir)) throw new Error('the report section failed');
+        return null;
+      },
+      { systems: ['case'] },
+    );
+    const bad = await cli('run', 'case', '--offline', '--index', index, '--limit', '3', '--run-dir', runDir);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('the report section failed');
+    expect(existsSync(join(runDir, 'run.lock'))).toBe(false);
+    expect(lines(join(runDir, 'results.jsonl'))).toHaveLength(3);
+    registerReportSection('test-lock-probe', () => null, { systems: ['case'] });
+    const again = await cli('run', 'case', '--offline', '--index', index, '--limit', '3', '--run-dir', runDir);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('3 of 3 items already done');
   }, 60_000);
 
   it('without an LLM and without --offline, LLM modes stop at once with how to configure one', async () => {
