@@ -40,14 +40,24 @@ export const EMBED_REPLY_SETTING = 'LEXCASE_EMBED_MAX_REPLY_BYTES';
 /** 128 MiB: a batch of 64 vectors of 3,072 floats is ~4 MB as JSON decimals. */
 export const DEFAULT_EMBED_MAX_REPLY_BYTES = 128 * 1024 * 1024;
 
+/**
+ * A reply with an error status. Its message is the reply's body alone: the retry's failure names the
+ * status (core/llm/retry.ts, "HTTP 413: <body>"), which the message repeated before ("HTTP 413: HTTP 413: …").
+ */
 class HttpError extends Error {
   constructor(
     readonly status: number,
     readonly headers: Headers,
     body: string,
   ) {
-    super(`HTTP ${status}${body ? `: ${body.slice(0, 300)}` : ''}`);
+    super(body ? body.slice(0, 300) : '(empty body)');
   }
+}
+
+/** The HTTP status an embeddings request failed with (the reply's, through the retry's error), if one. */
+export function httpStatusOf(e: unknown): number | undefined {
+  for (let c: unknown = e; c; c = (c as { cause?: unknown }).cause) if (c instanceof HttpError) return c.status;
+  return undefined;
 }
 
 /** A little-endian float32 vector from base64 (the OpenAI API's `encoding_format: "base64"`). */

@@ -133,6 +133,58 @@ describe('openai-compatible embedder against a local server', () => {
     expect(seen.filter((s) => s.startsWith('reject:'))).toEqual(['reject:base64', 'reject:float', 'reject:float', 'reject:float', 'reject:float']);
   });
 
+  it('a 413 (Payload Too Large) names the status once and hints a smaller --embed-batch (half the refused request), or --max-words for one text', async () => {
+    // a server whose request size limit admits 8 passages (as text-embeddings-inference's --max-client-batch-size or a proxy's body limit)
+    const sizes: number[] = [];
+    const srv = createServer((req, res) => {
+      let raw = '';
+      req.on('data', (d) => (raw += d));
+      req.on('end', () => {
+        const input: string[] = JSON.parse(raw).input;
+        sizes.push(input.length);
+        if (input.length > 8) res.writeHead(413, { 'content-type': 'application/json' }).end('{"error":{"message":"Request Entity Too Large"}}');
+        else
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ data: input.map((t, index) => ({ index, embedding: vectorFor(t) })) }));
+      });
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/v1`;
+      const emb = await createEmbedder({ provider: 'openai', baseURL: url, model: 'm', apiKey: 'k-0000', maxRetries: 2 });
+      const texts = Array.from({ length: 40 }, (_, i) => `passage ${i} on the parol evidence rule`);
+      const err = await emb.embed(texts, { kind: 'passage' }).then(
+        () => undefined,
+        (e: Error & { code?: string; details?: { hint?: string } }) => e,
+      );
+      // before: "failed: HTTP 413: HTTP 413: {…}" and no hint
+      expect(err?.code).toBe('EMBEDDER_UNAVAILABLE');
+      expect(err?.message.match(/HTTP 413/g)).toHaveLength(1);
+      expect(err?.message.split('\n')[0]).toMatch(
+        /^embedding request to http:\/\/127\.0\.0\.1:\d+\/v1 failed: HTTP 413: \{"error":\{"message":"Request Entity Too Large"\}\}$/,
+      );
+      expect(err?.details?.hint).toBe(
+        'the endpoint refused a request of 40 passages as too large: pass a smaller --embed-batch, e.g. --embed-batch 20 (a request holds at most --embed-batch and 64 passages), or fewer words of each with --max-words',
+      );
+      // not retried: the same request would be refused again
+      expect(sizes).toEqual([1, 40]);
+      // one text too large for the endpoint: --max-words
+      const one = await createEmbedder({ provider: 'openai', baseURL: url, model: 'm', apiKey: 'k-0000', batchSize: 1, dimensions: 8 });
+      srv.removeAllListeners('request');
+      srv.on('request', (req, res) => {
+        req.resume();
+        req.on('end', () => res.writeHead(413).end());
+      });
+      await expect(one.embed(['a very long passage'], { kind: 'passage' })).rejects.toMatchObject({
+        message: expect.stringMatching(/failed: HTTP 413: \(empty body\)\n/),
+        details: { hint: expect.stringContaining('--max-words') },
+      });
+    } finally {
+      await new Promise<void>((r) => srv.close(() => r()));
+    }
+  });
+
   it('fails with one clear error naming the server and its status after retries, and on a malformed reply', async () => {
     let hits = 0;
     let mode: 'error' | 'short' = 'error';
@@ -153,9 +205,7 @@ describe('openai-compatible embedder against a local server', () => {
         ),
       ).rejects.toMatchObject({
         code: 'EMBEDDER_UNAVAILABLE',
-        message: expect.stringMatching(
-          /embedding request to http:\/\/127\.0\.0\.1:\d+\/v1 failed: HTTP 503 after 2 attempts: HTTP 503: \{"error":"overloaded"\}/,
-        ),
+        message: expect.stringMatching(/embedding request to http:\/\/127\.0\.0\.1:\d+\/v1 failed: HTTP 503 after 2 attempts: \{"error":"overloaded"\}$/),
       });
       expect(hits).toBe(2);
       mode = 'short';

@@ -17,7 +17,7 @@ import { redactUrl, registerUrlSecrets } from '../../core/url-credentials.js';
 import { registerSecret } from '../../core/log.js';
 import { embedBaseURL } from './base-url.js';
 import { inBatches, l2normalize, truncateWords } from './batching.js';
-import { DEFAULT_EMBED_MAX_REPLY_BYTES, EMBED_REPLY_SETTING, requestEmbeddings, type EncodingFormat } from './openai-http.js';
+import { DEFAULT_EMBED_MAX_REPLY_BYTES, EMBED_REPLY_SETTING, httpStatusOf, requestEmbeddings, type EncodingFormat } from './openai-http.js';
 import { prefixesFor, withPrefix } from './prefixes.js';
 import type { EmbedOptions, Embedder, EmbedderSpec } from './types.js';
 
@@ -25,6 +25,18 @@ import type { EmbedOptions, Embedder, EmbedderSpec } from './types.js';
 function setting(value: number | undefined, name: string, fallback: number): number {
   if (value !== undefined) return value;
   return envNumber(name, { integer: true, min: 0, aboveMin: true }) ?? fallback;
+}
+
+/**
+ * The hint on a 413 (Payload Too Large): the endpoint refused a request of `n` passages. A request holds
+ * at most --embed-batch passages (and `requestBatch`, the embedder's own cap): half as many; a single
+ * passage too large for it: fewer words of each (--max-words).
+ */
+function tooLargeHint(status: number | undefined, n: number, requestBatch: number): string | undefined {
+  if (status !== 413) return undefined;
+  if (n > 1)
+    return `the endpoint refused a request of ${n} passages as too large: pass a smaller --embed-batch, e.g. --embed-batch ${Math.floor(n / 2)} (a request holds at most --embed-batch and ${requestBatch} passages), or fewer words of each with --max-words`;
+  return 'the endpoint refused one text as too large: embed fewer words of each passage with --max-words, or raise the request size limit of the server';
 }
 
 /** `signal` aborts the dimension probe (the one request made here). */
@@ -78,7 +90,10 @@ export async function createOpenAIEmbedder(spec: EmbedderSpec, signal?: AbortSig
       );
     } catch (e) {
       if (signal?.aborted) throw e;
-      throw errors.embedderUnavailable(`embedding request to ${where} failed: ${(e as Error).message.replace(/^LLM request failed: /, '')}`);
+      throw errors.embedderUnavailable(
+        `embedding request to ${where} failed: ${(e as Error).message.replace(/^LLM request failed: /, '')}`,
+        tooLargeHint(httpStatusOf(e), batch.length, batchSize),
+      );
     }
     for (const v of vecs) {
       if (!dimension) dimension = v.length;

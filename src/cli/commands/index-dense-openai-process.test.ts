@@ -66,9 +66,7 @@ describe('lexcase index dense --embedder openai (built CLI, local OpenAI-compati
     const r1 = await runBuiltCli(['index', 'dense', 'idx', '--embedder', 'openai', '--embed-batch', '100'], { cwd: dir, env, timeoutMs: 60_000 });
     expect(r1.code).not.toBe(0);
     expect(r1.stderr).toMatch(
-      new RegExp(
-        `embedding request to ${baseURL.replace(/[.:/]/g, '\\$&')} failed: HTTP 500 after 3 attempts: HTTP 500: \\{"error":\\{"message":"GPU fell over"\\}\\}`,
-      ),
+      new RegExp(`embedding request to ${baseURL.replace(/[.:/]/g, '\\$&')} failed: HTTP 500 after 3 attempts: \\{"error":\\{"message":"GPU fell over"\\}\\}`),
     );
     expect(r1.stderr.match(/failed: HTTP 500/g)).toHaveLength(1);
     expect(existsSync(join(dir, 'idx', 'dense-build.json'))).toBe(true);
