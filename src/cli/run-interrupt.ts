@@ -5,6 +5,11 @@
  * saved in results.jsonl, the run dir and the command that resumes the run (the same command line:
  * a run resumes in its run dir, docs/runner.md), and exits 130 (SIGINT) or 143 (SIGTERM), the
  * shell's 128 + signal number. A second signal ends the process at once (the default action).
+ *
+ * A command with nothing to save (`eval run`: it reads its files and prints its figures at the end,
+ * writing no file) takes the signals with `exitOnInterrupt`: one message saying nothing was written
+ * and the command that starts it again, exit 130 / 143, as a run; before, Node's default ended it
+ * without a word.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -56,6 +61,27 @@ export function interruptMessage(signal: NodeJS.Signals, args: readonly string[]
   }
   lines.push(`to resume: ${resumeCommand(args, dirs.length === 1 ? dirs[0] : undefined)}`);
   return lines.join('\n') + '\n';
+}
+
+/**
+ * Take SIGINT and SIGTERM for a command that writes no file (`what`: its name, e.g. "eval run"; `args`:
+ * its command line without node and the script): on the first, say so and exit 130 / 143 at once.
+ * Call dispose() when the command ends (after its output).
+ */
+export function exitOnInterrupt(what: string, args: readonly string[]): { dispose(): void } {
+  const onSignal = (signal: 'SIGINT' | 'SIGTERM') => () => {
+    dispose();
+    process.stderr.write(
+      `interrupted (${signal}): ${what} stopped before it printed its figures; it writes no file, so nothing is half-written.\nto start again: ${resumeCommand(args, undefined)}\n`,
+    );
+    process.exit(EXIT_CODE[signal]);
+  };
+  const handlers = (['SIGINT', 'SIGTERM'] as const).map((s) => [s, onSignal(s)] as const);
+  for (const [s, h] of handlers) process.once(s, h);
+  function dispose(): void {
+    for (const [s, h] of handlers) process.off(s, h);
+  }
+  return { dispose };
 }
 
 /**

@@ -15,6 +15,7 @@ import { evalCommand } from './eval-retrieval.js';
 import { addTrecEvalOptions, trecEvalOptions, type TrecEvalFlags } from './trec-eval-options.js';
 import { addAggregateOptions, aggregationFromFlags, checkAggregateFlags, type AggregateFlags } from './aggregate-options.js';
 import { errors } from '../../../core/errors.js';
+import { exitOnInterrupt } from '../run-interrupt.js';
 
 interface EvalRunFlags extends TrecEvalFlags, AggregateFlags {
   compare?: string;
@@ -40,55 +41,63 @@ export function register(program: Command): void {
     .action(
       action(async (runFile: string, flags: EvalRunFlags, cmd: Command) => {
         const g = cmd.optsWithGlobals() as GlobalOpts;
-        checkAggregateFlags(flags);
-        if (flags.index !== undefined && flags.aggregate === undefined)
-          throw errors.usage('--index works with --aggregate (it gives the passage → document rule)');
-        const opts = trecEvalOptions(flags);
-        const [{ loadQrels }, { loadTrecRun }, { evaluateRun }, { compareTrecEvals }, { comparisonTable, perTopicTable, topicLines, trecTable }] =
-          await Promise.all([
-            import('../../../corpora/qrels.js'),
-            import('../../../eval/trec/run.js'),
-            import('../../../eval/trec/evaluate.js'),
-            import('../../../eval/trec/compare.js'),
-            import('../../../eval/trec/format.js'),
-          ]);
-        const qrels = await loadQrels(flags.qrels);
-        const A = await loadTrecRun(runFile);
-        const B = flags.compare ? await loadTrecRun(flags.compare) : undefined;
-        // Per document: each passage run aggregated by the same strategy and rule.
-        const agg = await aggregationFromFlags(flags, flags.index, undefined);
-        let aggregate: ReturnType<typeof import('../../../eval/trec/aggregate/index.js').describeAggregation> | undefined;
+        // Ctrl-C / SIGTERM: one message (nothing is written) and exit 130 / 143, as `run <system>` (run-interrupt.ts)
+        const interrupt = exitOnInterrupt('eval run', process.argv.slice(2));
         try {
-          if (agg) {
-            const { aggregateRun, describeAggregation } = await import('../../../eval/trec/aggregate/index.js');
-            A.run = aggregateRun(A.run, agg.aggregation);
-            if (B) B.run = aggregateRun(B.run, agg.aggregation);
-            aggregate = describeAggregation(agg.aggregation);
-          }
+          await evalRun(runFile, flags, g);
         } finally {
-          await agg?.close();
+          interrupt.dispose();
         }
-        const a = evaluateRun(A.run, qrels, opts);
-        const b = B ? evaluateRun(B.run, qrels, opts) : undefined;
-        const comparison = b ? compareTrecEvals(a, b) : undefined;
-        const json = {
-          kind: 'trec-eval',
-          qrels: flags.qrels,
-          ...(aggregate ? { aggregate } : {}),
-          run: { file: A.file, tags: A.tags, ...a },
-          ...(B && b ? { compare: { file: B.file, tags: B.tags, ...b }, comparison } : {}),
-        };
-        output(g, json, () =>
-          [
-            `Qrels: ${flags.qrels}`,
-            ...(aggregate ? [`Per document: ${aggregate.strategy} of the run's passages, documents by ${aggregate.docIds}; the qrels judge documents.`] : []),
-            ...(B && b ? [`Run A, ${label(A)}:`, ...topicLines(a).slice(0, -1), `Run B, ${label(B)}:`, ...topicLines(b)] : topicLines(a)),
-            '',
-            trecTable([{ label: label(A), result: a }, ...(B && b ? [{ label: label(B), result: b }] : [])]),
-            ...(flags.perTopic ? ['', perTopicTable(a), ...(b ? ['', perTopicTable(b)] : [])] : []),
-            ...(comparison ? ['', comparisonTable(comparison, label(A), label(B!))] : []),
-          ].join('\n'),
-        );
       }),
     );
+}
+
+async function evalRun(runFile: string, flags: EvalRunFlags, g: GlobalOpts): Promise<void> {
+  checkAggregateFlags(flags);
+  if (flags.index !== undefined && flags.aggregate === undefined) throw errors.usage('--index works with --aggregate (it gives the passage → document rule)');
+  const opts = trecEvalOptions(flags);
+  const [{ loadQrels }, { loadTrecRun }, { evaluateRun }, { compareTrecEvals }, { comparisonTable, perTopicTable, topicLines, trecTable }] = await Promise.all([
+    import('../../../corpora/qrels.js'),
+    import('../../../eval/trec/run.js'),
+    import('../../../eval/trec/evaluate.js'),
+    import('../../../eval/trec/compare.js'),
+    import('../../../eval/trec/format.js'),
+  ]);
+  const qrels = await loadQrels(flags.qrels);
+  const A = await loadTrecRun(runFile);
+  const B = flags.compare ? await loadTrecRun(flags.compare) : undefined;
+  // Per document: each passage run aggregated by the same strategy and rule.
+  const agg = await aggregationFromFlags(flags, flags.index, undefined);
+  let aggregate: ReturnType<typeof import('../../../eval/trec/aggregate/index.js').describeAggregation> | undefined;
+  try {
+    if (agg) {
+      const { aggregateRun, describeAggregation } = await import('../../../eval/trec/aggregate/index.js');
+      A.run = aggregateRun(A.run, agg.aggregation);
+      if (B) B.run = aggregateRun(B.run, agg.aggregation);
+      aggregate = describeAggregation(agg.aggregation);
+    }
+  } finally {
+    await agg?.close();
+  }
+  const a = evaluateRun(A.run, qrels, opts);
+  const b = B ? evaluateRun(B.run, qrels, opts) : undefined;
+  const comparison = b ? compareTrecEvals(a, b) : undefined;
+  const json = {
+    kind: 'trec-eval',
+    qrels: flags.qrels,
+    ...(aggregate ? { aggregate } : {}),
+    run: { file: A.file, tags: A.tags, ...a },
+    ...(B && b ? { compare: { file: B.file, tags: B.tags, ...b }, comparison } : {}),
+  };
+  output(g, json, () =>
+    [
+      `Qrels: ${flags.qrels}`,
+      ...(aggregate ? [`Per document: ${aggregate.strategy} of the run's passages, documents by ${aggregate.docIds}; the qrels judge documents.`] : []),
+      ...(B && b ? [`Run A, ${label(A)}:`, ...topicLines(a).slice(0, -1), `Run B, ${label(B)}:`, ...topicLines(b)] : topicLines(a)),
+      '',
+      trecTable([{ label: label(A), result: a }, ...(B && b ? [{ label: label(B), result: b }] : [])]),
+      ...(flags.perTopic ? ['', perTopicTable(a), ...(b ? ['', perTopicTable(b)] : [])] : []),
+      ...(comparison ? ['', comparisonTable(comparison, label(A), label(B!))] : []),
+    ].join('\n'),
+  );
 }
