@@ -320,7 +320,7 @@ async function addDenseLocked(dir: string, opts: AddDenseOptions): Promise<Manif
       throw errors.outDirRefused(
         where,
         `${textDiffers}; keeping them would record them as these passages' vectors (the dense index is kept)`,
-        'build the index again into a new dir (lexcase index build … --out NEW) and embed its passages there',
+        'rerun with --rebuild to embed these passages again (the new dense part replaces this one once it is complete)',
         'dense vectors',
       );
     const rows = await tbl.countRows();

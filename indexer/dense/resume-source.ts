@@ -40,7 +40,7 @@ export function checkResumeSource(
     : errors.outDirRefused(
         ctx.where,
         `${differs}; keeping them would record them as this source's (the dense index is kept)`,
-        'rerun with the endpoint or model folder they came from; to embed with this one, build the index again into a new dir (lexcase index build … --out NEW)',
+        'rerun with the endpoint or model folder they came from; to embed with this one, rerun with --rebuild (the new dense part replaces this one once it is complete)',
         'dense vectors',
       );
 }

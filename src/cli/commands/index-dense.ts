@@ -5,6 +5,10 @@
  * `--prebuilt`: load the bundled corpus's shipped use-lite vectors instead of embedding (what the
  * demo does; refused, saying why, when they do not match the index: corpus checksum, embedded-text
  * checksum — titles included — embedder spec, model files).
+ * `--rebuild`: embed every passage again into a new dense part built beside the old one, which it
+ * replaces only once complete (indexer/dense/rebuild-dense.ts): the way past vectors `index dense`
+ * refuses to keep or resume (another endpoint or model folder under the same model name), without
+ * deleting anything by hand; the old part stays as it was if the rebuild fails or is interrupted.
  * Registered under the `index` command created by index-cmd.ts.
  */
 import type { Command } from 'commander';
@@ -25,21 +29,29 @@ export function register(program: Command): void {
       .option(
         '--prebuilt',
         'load the shipped use-lite vectors of the bundled corpus (default corpus: seconds instead of minutes of embedding; use-lite: passages cut at 128 words, which the model reads up to its 128-token limit) instead of embedding; refused, saying why, when they do not match the index (its corpus checksum, the checksum of its titles and texts as embedded, the model files)',
+      )
+      .option(
+        '--rebuild',
+        'embed every passage again into a new dense part, built beside the current one and swapped in only once complete (the current one is kept if it fails or is interrupted): e.g. after changing the embedding model, endpoint or model folder',
       ),
   ).action(
-    action(async (dir: string, flags: DenseBuildFlags & { prebuilt?: boolean }, cmd: Command) => {
+    action(async (dir: string, flags: DenseBuildFlags & { prebuilt?: boolean; rebuild?: boolean }, cmd: Command) => {
       const g = cmd.optsWithGlobals() as GlobalOpts;
-      const [{ abortOnSignals }, { readManifest }, { addDenseIndex }, { loadPrebuiltDense }] = await Promise.all([
+      const [{ abortOnSignals }, { readManifest }, { addDenseIndex }, { loadPrebuiltDense }, { rebuildDenseIndex }] = await Promise.all([
         import('../../../core/interrupt.js'),
         import('../../../indexer/manifest.js'),
         import('../../../indexer/dense/add-dense.js'),
         import('../../../indexer/dense/prebuilt-dense.js'),
+        import('../../../indexer/dense/rebuild-dense.js'),
       ]);
-      const interrupt = abortOnSignals('dense build', { note: 'rerun the same command to resume' });
+      const interrupt = abortOnSignals(flags.rebuild ? 'dense rebuild' : 'dense build', {
+        note: flags.rebuild ? 'the dense part the index had is kept as it was' : 'rerun the same command to resume',
+      });
       const t0 = performance.now();
       try {
         if (flags.prebuilt && (flags.embedder !== undefined || flags.model !== undefined || flags.modelDir !== undefined || flags.maxWords !== undefined))
           throw errors.usage('--prebuilt loads use-lite vectors made with fixed settings; it takes no --embedder, --model, --model-dir or --max-words');
+        if (flags.prebuilt && flags.rebuild) throw errors.usage('--prebuilt and --rebuild do not go together: --rebuild embeds the passages again');
         let why = '';
         const prebuilt = flags.prebuilt ? await loadPrebuiltDense(dir, (l) => (why = l.trim()), interrupt.signal) : undefined;
         if (flags.prebuilt && !prebuilt)
@@ -47,9 +59,8 @@ export function register(program: Command): void {
             `no prebuilt vectors match ${dir}${why ? `: ${why}` : ' (they ship for the bundled default corpus only)'}`,
             'build it with `lexcase index build default`, or drop --prebuilt to embed the passages',
           );
-        const m = prebuilt
-          ? await readManifest(dir)
-          : await addDenseIndex(dir, { ...(await keepRecordedSpec(dir, flags, denseBuildOptions(flags))), signal: interrupt.signal });
+        const build = { ...(await keepRecordedSpec(dir, flags, denseBuildOptions(flags))), signal: interrupt.signal };
+        const m = prebuilt ? await readManifest(dir) : flags.rebuild ? await rebuildDenseIndex(dir, build) : await addDenseIndex(dir, build);
         const d = m.dense as unknown as DenseSection;
         const s = (performance.now() - t0) / 1000;
         output(
