@@ -11,7 +11,9 @@
 
 /** Files that start a child process or a browser (checked by tests/tiers.test.ts). */
 export const PROCESS_TESTS: readonly string[] = [
+  'agents/mad/cited-evidence.test.ts',
   'agents/mad/snippet-handle-order.test.ts',
+  'agents/requests.test.ts',
   'bench/peak-rss.test.ts',
   'bench/scale.test.ts',
   'bench/startup.test.ts',
@@ -43,6 +45,7 @@ export const PROCESS_TESTS: readonly string[] = [
   'src/cli/api-token-process.test.ts',
   'src/cli/cli-process.test.ts',
   'src/cli/commands/acal-contest-concurrent.test.ts',
+  'src/cli/commands/eval-run-interrupt-process.test.ts',
   'src/cli/commands/index-build-process.test.ts',
   'src/cli/commands/index-dense-openai-process.test.ts',
   'src/cli/commands/index-dense-two-process.test.ts',
