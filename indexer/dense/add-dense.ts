@@ -307,6 +307,9 @@ async function addDenseLocked(dir: string, opts: AddDenseOptions): Promise<Manif
       await flush();
       await appending;
     } finally {
+      // An embedding failure leaves the previous batch's append in flight: it is waited for, so no
+      // LanceDB write lands after this returns (a caller's clean-up of the table's dir then races it).
+      await appending.catch(() => undefined);
       bar.stop();
       await store?.close();
     }

@@ -18,6 +18,7 @@ import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { acquireLock } from '../../core/dir-lock.js';
 import { errors } from '../../core/errors.js';
+import { log } from '../../core/log.js';
 import { realpathLoose } from '../../core/out-dir-rule.js';
 import { openDocStore } from '../docstore.js';
 import { readManifest, writeManifest, type Manifest } from '../manifest.js';
@@ -57,7 +58,8 @@ export async function rebuildDenseIndex(dir: string, opts: Omit<AddDenseOptions,
         await store.close();
       }
     } catch (e) {
-      await rm(stage, { recursive: true, force: true });
+      // the build's own error is what the user reads; a stage that cannot be removed is said, and the next --rebuild removes it
+      await rm(stage, { recursive: true, force: true, maxRetries: 3 }).catch((r: Error) => log.warn(`warning: could not remove ${stage}: ${r.message}`));
       throw e;
     }
     // the swap: the old part aside, the new one in its place, then the manifest; a failure puts the old one back
