@@ -28,6 +28,12 @@ const partialNote = (s: RunSummary) =>
     { class: 'error-text', role: 'note', 'data-testid': 'run-partial' },
     `⚠ partial: ${s.n} of ${s.planned} planned items (the run stopped before the rest); the figures are over these ${s.n} only — resume it by running the same command again with its --run-dir`,
   );
+/** results.jsonl could not be read (a malformed line before the last): the error `lexcase report` stops with, not an empty run. */
+const problemNote = (problem: string) =>
+  h('span', { class: 'error-text', role: 'note', 'data-testid': 'run-results-problem' }, `⚠ results.jsonl unreadable: ${problem}`);
+/** A truncated last line of results.jsonl, left out of every figure (`lexcase report` warns the same). */
+const TORN_NOTE =
+  'results.jsonl ends in a truncated last line (a write the process was stopped in), left out of every figure — resume the run to redo that item';
 const day = (d: string | null) => (d ? d.replace('T', ' ').slice(0, 16) : '–');
 
 /** A run's figures, one per line: "Recall@10 10.0% [2.8, 30.1]". */
@@ -129,6 +135,10 @@ export async function renderRunsTable(root: HTMLElement, params: URLSearchParams
         td(
           [
             String(r.n),
+            r.resultsProblem
+              ? h('div', { class: 'error-text', 'data-testid': 'run-results-problem', title: r.resultsProblem }, '⚠ results.jsonl unreadable')
+              : null,
+            r.droppedTail ? h('div', { class: 'error-text', 'data-testid': 'run-dropped-tail', title: TORN_NOTE }, '⚠ truncated last line left out') : null,
             r.partial
               ? h(
                   'div',
@@ -138,7 +148,15 @@ export async function renderRunsTable(root: HTMLElement, params: URLSearchParams
               : null,
             r.smallN ? h('div', {}, smallNWarning(r.n)) : null,
           ],
-          { class: 'num', 'data-testid': 'run-n', 'data-export': r.partial ? `${r.n} of ${r.planned} planned (partial)` : String(r.n) },
+          {
+            class: 'num',
+            'data-testid': 'run-n',
+            'data-export': r.resultsProblem
+              ? `results.jsonl unreadable: ${r.resultsProblem}`
+              : r.partial
+                ? `${r.n} of ${r.planned} planned (partial)`
+                : String(r.n),
+          },
         ),
     },
     {
@@ -590,6 +608,8 @@ export async function runSummaryHeader(el: HTMLElement, runId: string): Promise<
               ),
             ),
             h('div', {}, h('dt', {}, 'date'), h('dd', {}, day(s.date))),
+            s.resultsProblem ? h('div', {}, h('dt', {}, 'results'), h('dd', {}, problemNote(s.resultsProblem))) : null,
+            s.droppedTail ? h('div', {}, h('dt', {}, 'results'), h('dd', { class: 'error-text', 'data-testid': 'run-dropped-tail' }, `⚠ ${TORN_NOTE}`)) : null,
             s.partial ? h('div', {}, h('dt', {}, 'partial'), h('dd', {}, partialNote(s))) : null,
             s.smallN ? h('div', {}, h('dt', {}, 'note'), h('dd', {}, smallNWarning(s.n))) : null,
           ),

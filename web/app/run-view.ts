@@ -29,6 +29,8 @@ interface RunInfo {
   correct: number;
   graphs: number;
   parent?: string;
+  /** results.jsonl could not be read (web/server/runs.ts). */
+  resultsProblem?: string;
 }
 interface Row {
   id: string;
@@ -61,7 +63,7 @@ export function runList(runs: RunInfo[], current: string | null, view: 'runs' | 
               r.system ?? r.kind,
               r.mode && !r.system?.endsWith(`/${r.mode}`) ? r.mode : null,
               r.dataset,
-              r.items ? `${r.items} items` : null,
+              r.resultsProblem ? '⚠ results.jsonl unreadable' : r.items ? `${r.items} items` : null,
               r.graphs ? `${r.graphs} graph${r.graphs === 1 ? '' : 's'}` : null,
             ]
               .filter(Boolean)

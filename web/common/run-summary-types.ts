@@ -61,6 +61,10 @@ export interface RunSummary {
   planned: number | null;
   /** Fewer results than planned (the run was killed or interrupted): the figures are over the `n` items it finished. */
   partial: boolean;
+  /** Why results.jsonl could not be read (a malformed line before the last: the RUN_INVALID message `lexcase report` stops with); null when it was read. Its figures are then over no item. */
+  resultsProblem: string | null;
+  /** results.jsonl ended in a truncated last line (a write a kill stopped), left out of every figure, as `lexcase report` warns. */
+  droppedTail: boolean;
   correct: number;
   /** The system's headline figures (the registry decides which). */
   figures: Figure[];

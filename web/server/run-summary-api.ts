@@ -32,12 +32,26 @@ export const TABLE_FILE = 'table.json';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : null);
 
+/**
+ * The run's results, the last line of an id winning (as `lexcase report`). A results.jsonl that
+ * cannot be read (a malformed line before the last) is the RUN_INVALID error `lexcase report` and
+ * `lexcase compare` stop with, naming the line: never an empty run.
+ */
 export async function latestResults(run: RunEntry): Promise<ResultRecord[]> {
+  return [...new Map((await readResults(run.dir)).records.map((r) => [r.id, r])).values()];
+}
+
+/**
+ * The results a summary is over, and what the file said about them: `problem`, the error that
+ * makes results.jsonl unreadable (its figures are then over no item, and the summary says why);
+ * `droppedTail`, a truncated last line left out (as `lexcase report` warns).
+ */
+async function summaryResults(run: RunEntry): Promise<{ results: ResultRecord[]; problem: string | null; droppedTail: boolean }> {
   try {
     const parsed = await readResults(run.dir);
-    return [...new Map(parsed.records.map((r) => [r.id, r])).values()];
-  } catch {
-    return [];
+    return { results: [...new Map(parsed.records.map((r) => [r.id, r])).values()], problem: null, droppedTail: parsed.droppedTail };
+  } catch (e) {
+    return { results: [], problem: (e as Error).message, droppedTail: false };
   }
 }
 
@@ -73,7 +87,7 @@ export function runSummary(run: RunEntry): Promise<RunSummary> {
 async function computeSummary(run: RunEntry): Promise<RunSummary> {
   const file = await configOf(run);
   const cfg = (file.config ?? {}) as Record<string, unknown>;
-  const results = await latestResults(run);
+  const { results, problem, droppedTail } = await summaryResults(run);
   const prov = (file.provenance ?? {}) as Record<string, unknown>;
   const system = str(cfg.system) ?? (run.system === 'reproduce' ? 'reproduce' : null);
   const spec = systemSpec(system);
@@ -92,7 +106,10 @@ async function computeSummary(run: RunEntry): Promise<RunSummary> {
     k: spec.k(cfg),
     n: results.length,
     // fewer results than config.json planned (a killed or interrupted run): its figures are over those only
-    ...plannedItems(file, results.length),
+    // an unreadable results.jsonl is not a run that stopped early: the problem says what it is
+    ...(problem ? { planned: plannedItems(file, 0).planned, partial: false } : plannedItems(file, results.length)),
+    resultsProblem: problem,
+    droppedTail,
     correct: results.filter((r) => r.correct).length,
     // the statistics module's seed and resamples (eval/stats), not the run's seed — or the resamples the run's own
     // report recorded (run acal --iterations): the same intervals as report.md
@@ -129,7 +146,7 @@ export async function madRounds(run: RunEntry, summary: RunSummary, results: Res
 
 export async function runPage(run: RunEntry) {
   const summary = await runSummary(run);
-  const results = await latestResults(run);
+  const { results } = await summaryResults(run);
   const plots: { id: string; title: string; spec: PlotSpec }[] = [];
   // every item, as report.md's "Accuracy by confidence": failed items count as wrong, items without a label have their bar
   const rel = confidenceBins(results, { iterations: 1000 });

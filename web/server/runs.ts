@@ -34,6 +34,8 @@ export interface RunEntry {
   planned?: number;
   /** Fewer items than planned: a killed or interrupted run. */
   partial?: boolean;
+  /** Why results.jsonl could not be read (a malformed line before the last, as `lexcase report` says it); absent when it was read. */
+  resultsProblem?: string;
   correct: number;
   graphs: number;
   /** The id of the reproduction dir whose grid this run belongs to. */
@@ -108,13 +110,15 @@ async function describe(root: string, dir: string): Promise<RunEntry | undefined
   const cfg = (file?.config ?? {}) as Record<string, unknown>;
   let items = 0;
   let correct = 0;
+  let resultsProblem: string | undefined;
   try {
     const r = await readResults(dir);
     const byId = new Map(r.records.map((x) => [x.id, x]));
     items = byId.size;
     for (const x of byId.values()) if (x.correct) correct++;
-  } catch {
-    /* unreadable results: listed with 0 items */
+  } catch (e) {
+    // unreadable results: listed with 0 items and the reason (never as a run that merely stopped early)
+    resultsProblem = (e as Error).message;
   }
   const system = typeof cfg.system === 'string' ? cfg.system : undefined;
   const rel = relative(root, dir).split(sep).join('/') || '.';
@@ -127,7 +131,7 @@ async function describe(root: string, dir: string): Promise<RunEntry | undefined
     mode: typeof cfg.mode === 'string' ? cfg.mode : undefined,
     dataset: typeof cfg.dataset === 'string' ? cfg.dataset : typeof cfg.task === 'string' ? cfg.task : undefined,
     items,
-    ...planned(file, items),
+    ...(resultsProblem ? { resultsProblem } : planned(file, items)),
     correct,
     graphs,
   };
