@@ -12,7 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { acquireLock, type DirLock } from '../core/dir-lock.js';
+import { acquireLock, liveHolder, type DirLock, type LockInfo } from '../core/dir-lock.js';
 import { checkOutputDir, listed, type ProtectedDir } from '../core/out-dir-rule.js';
 import { INDEX_DIR } from '../indexer/out-dir.js';
 import { RUN_FILES } from './run-files.js';
@@ -57,4 +57,9 @@ export function checkRunDirOut(dir: string): void {
 /** Take `dir/run.lock` for `what` (e.g. "run case"); LOCKED when another live process holds it. */
 export function lockRunDir(dir: string, what: string): DirLock {
   return acquireLock(join(dir, RUN_LOCK), dir, what);
+}
+
+/** The live process writing `dir` (holding its run.lock), or undefined: no run is writing it (done, stopped or killed). */
+export function runWriter(dir: string): LockInfo | undefined {
+  return liveHolder(join(dir, RUN_LOCK));
 }

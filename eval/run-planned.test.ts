@@ -90,3 +90,53 @@ describe('a run with fewer results than it planned', () => {
     expect((await listRuns(root)).find((r) => r.id === 'old')).not.toHaveProperty('partial');
   });
 });
+
+describe('a run that is still running', () => {
+  it('is "in progress", not "stopped … resume it", on the explorer and in report.md while it holds run.lock; partial once it is gone', async () => {
+    // the run stops at its fourth item until released: three results written, run.lock held by this (live) process
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    let atFourth!: () => void;
+    const fourth = new Promise<void>((r) => {
+      atFourth = r;
+    });
+    const slow: AgentSystem<Q> = async (item, ctx) => {
+      if (ITEMS.indexOf(item) === 3) {
+        atFourth();
+        await gate;
+      }
+      return system(item, ctx);
+    };
+    const dir = join(root, 'live');
+    const running = runExperiment({
+      runDir: dir,
+      system: slow,
+      items: ITEMS,
+      gold: (q) => q.answer,
+      makeContext: contextFrom(),
+      config: { system: 'case', mode: 'offline', limit: ITEMS.length },
+      seed: 21,
+    });
+    await fourth;
+    expect(readFileSync(resultsPath(dir), 'utf8').split('\n').filter(Boolean)).toHaveLength(3);
+    const live = await runSummary(await findRun(root, 'live'));
+    expect(live).toMatchObject({ n: 3, planned: 8, partial: true, inProgress: true }); // before: no inProgress; the page said "the run stopped before the rest … resume it"
+    const report = await writeReport(dir);
+    expect(report.sections.find((s) => s.id === 'figures')!.json).toMatchObject({ planned: 8, partial: true, inProgress: true });
+    expect(report.markdown).toMatch(
+      /\*\*Warning: in progress: 3 of 8 planned items so far \(run case, pid \d+, since .+, is still writing this run dir\); its figures are over these 3 only\.\*\*/,
+    );
+    expect(report.markdown).not.toContain('Resume it');
+    release();
+    await running;
+    expect(await runSummary(await findRun(root, 'live'))).toMatchObject({ n: 8, partial: false, inProgress: false });
+
+    // killed after its third item: results cut to 3 lines and no live writer — partial, resume it (not in progress)
+    const lines = readFileSync(resultsPath(dir), 'utf8').split('\n').filter(Boolean);
+    writeFileSync(resultsPath(dir), `${lines.slice(0, 3).join('\n')}\n`);
+    expect(await runSummary(await findRun(root, 'live'))).toMatchObject({ n: 3, partial: true, inProgress: false });
+    expect((await writeReport(dir)).markdown).toContain('**Warning: partial: 3 of 8 planned items (the run stopped before the rest)');
+  });
+});

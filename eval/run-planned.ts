@@ -25,3 +25,15 @@ export function plannedItems(configFile: unknown, results: number): PlannedItems
 export function partialText(results: number, planned: number, runDir: string): string {
   return `partial: ${results} of ${planned} planned items (the run stopped before the rest); its figures are over these ${results} only. Resume it by running the same command again with --run-dir ${runDir}`;
 }
+
+/** Who is writing a run dir (its run.lock's live holder, eval/run-dir-guard.ts runWriter). */
+export interface RunWriter {
+  what: string;
+  pid: number;
+  since: string;
+}
+
+/** "in progress: 9 of 60 planned items so far (run baseline/bm25-rag, pid 23396, since …)": a run still writing its dir, not one that stopped (nothing to resume). */
+export function inProgressText(results: number, planned: number, writer: RunWriter): string {
+  return `in progress: ${results} of ${planned} planned items so far (${writer.what}, pid ${writer.pid}, since ${writer.since}, is still writing this run dir); its figures are over these ${results} only`;
+}

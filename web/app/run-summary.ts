@@ -26,7 +26,9 @@ const partialNote = (s: RunSummary) =>
   h(
     'span',
     { class: 'error-text', role: 'note', 'data-testid': 'run-partial' },
-    `⚠ partial: ${s.n} of ${s.planned} planned items (the run stopped before the rest); the figures are over these ${s.n} only — resume it by running the same command again with its --run-dir`,
+    s.inProgress
+      ? `⏳ in progress: ${s.n} of ${s.planned} planned items so far (a lexcase run is still writing this run dir); the figures are over these ${s.n} only`
+      : `⚠ partial: ${s.n} of ${s.planned} planned items (the run stopped before the rest); the figures are over these ${s.n} only — resume it by running the same command again with its --run-dir`,
   );
 /** results.jsonl could not be read (a malformed line before the last): the error `lexcase report` stops with, not an empty run. */
 const problemNote = (problem: string) =>
@@ -142,8 +144,14 @@ export async function renderRunsTable(root: HTMLElement, params: URLSearchParams
             r.partial
               ? h(
                   'div',
-                  { class: 'error-text', 'data-testid': 'run-partial', title: 'the run stopped before the rest: its figures are over these items only' },
-                  `⚠ partial: of ${r.planned} planned`,
+                  {
+                    class: 'error-text',
+                    'data-testid': 'run-partial',
+                    title: r.inProgress
+                      ? 'a lexcase run is still writing this run dir: its figures are over the items done so far'
+                      : 'the run stopped before the rest: its figures are over these items only',
+                  },
+                  r.inProgress ? `⏳ in progress: of ${r.planned} planned` : `⚠ partial: of ${r.planned} planned`,
                 )
               : null,
             r.smallN ? h('div', {}, smallNWarning(r.n)) : null,
@@ -154,7 +162,7 @@ export async function renderRunsTable(root: HTMLElement, params: URLSearchParams
             'data-export': r.resultsProblem
               ? `results.jsonl unreadable: ${r.resultsProblem}`
               : r.partial
-                ? `${r.n} of ${r.planned} planned (partial)`
+                ? `${r.n} of ${r.planned} planned (${r.inProgress ? 'in progress' : 'partial'})`
                 : String(r.n),
           },
         ),

@@ -61,6 +61,8 @@ export interface RunSummary {
   planned: number | null;
   /** Fewer results than planned (the run was killed or interrupted): the figures are over the `n` items it finished. */
   partial: boolean;
+  /** A partial run that a live process is still writing (it holds the dir's run.lock): in progress, not stopped — nothing to resume. */
+  inProgress: boolean;
   /** Why results.jsonl could not be read (a malformed line before the last: the RUN_INVALID message `lexcase report` stops with); null when it was read. Its figures are then over no item. */
   resultsProblem: string | null;
   /** results.jsonl ended in a truncated last line (a write a kill stopped), left out of every figure, as `lexcase report` warns. */

@@ -26,6 +26,7 @@ import { recordedBootstrap } from '../../eval/report/recorded-bootstrap.js';
 import { reproProvenance } from './repro-provenance.js';
 import type { RunSummary } from '../common/run-summary-types.js';
 import { plannedItems } from '../../eval/run-planned.js';
+import { runWriter } from '../../eval/run-dir-guard.js';
 import { servable, type RunEntry } from './runs.js';
 
 export const TABLE_FILE = 'table.json';
@@ -64,7 +65,7 @@ async function configOf(run: RunEntry): Promise<Record<string, unknown>> {
 }
 
 /** Summaries by run dir, reused while results.jsonl and config.json are unchanged (size and mtime). */
-const cache = new Map<string, { key: string; summary: Promise<RunSummary> }>();
+const cache = new Map<string, { key: string; summary: Promise<Omit<RunSummary, 'inProgress'>> }>();
 const fileKey = (f: string) => {
   try {
     const st = statSync(f);
@@ -74,17 +75,22 @@ const fileKey = (f: string) => {
   }
 };
 
-export function runSummary(run: RunEntry): Promise<RunSummary> {
+export async function runSummary(run: RunEntry): Promise<RunSummary> {
   const key = [run.id, fileKey(resultsPath(run.dir)), fileKey(configPath(run.dir)), fileKey(join(run.dir, TABLE_FILE))].join('|');
   const hit = cache.get(run.dir);
-  if (hit && hit.key === key) return hit.summary;
-  const summary = computeSummary(run);
-  cache.set(run.dir, { key, summary });
-  summary.catch(() => cache.delete(run.dir));
-  return summary;
+  let summary = hit && hit.key === key ? hit.summary : undefined;
+  if (!summary) {
+    summary = computeSummary(run);
+    const mine = summary;
+    cache.set(run.dir, { key, summary: mine });
+    mine.catch(() => cache.delete(run.dir));
+  }
+  const s = await summary;
+  // asked on every request, never cached: a run that ends (or is killed) leaves its results as they are
+  return { ...s, inProgress: s.partial && runWriter(run.dir) !== undefined };
 }
 
-async function computeSummary(run: RunEntry): Promise<RunSummary> {
+async function computeSummary(run: RunEntry): Promise<Omit<RunSummary, 'inProgress'>> {
   const file = await configOf(run);
   const cfg = (file.config ?? {}) as Record<string, unknown>;
   const { results, problem, droppedTail } = await summaryResults(run);

@@ -8,7 +8,8 @@
  */
 import { headlineFigures } from '../../systems.js';
 import { methodsNoteFor } from '../../stats/index.js';
-import { partialText, plannedItems } from '../../run-planned.js';
+import { inProgressText, partialText, plannedItems } from '../../run-planned.js';
+import { runWriter } from '../../run-dir-guard.js';
 import { table } from '../format.js';
 import type { SectionBuilder } from '../types.js';
 
@@ -23,11 +24,15 @@ export const figuresSection: SectionBuilder = (run, o) => {
   // what a figure is over, as the explorer shows it beside the figure (macro-F1's labels, 3-ply's pool)
   const notes = figures.filter((f) => f.note).map((f) => `${f.label}: ${f.note}.`);
   const { planned, partial } = plannedItems(run.config, run.results.length);
-  const warning = partial ? `\n\n**Warning: ${partialText(run.results.length, planned!, run.dir)}.**` : '';
+  // a run still writing the dir (its run.lock held by a live process) has not stopped: no "resume it"
+  const writer = partial ? runWriter(run.dir) : undefined;
+  const warning = partial
+    ? `\n\n**Warning: ${writer ? inProgressText(run.results.length, planned!, writer) : partialText(run.results.length, planned!, run.dir)}.**`
+    : '';
   return {
     id: 'figures',
     title: 'Figures',
     markdown: table(header, rows) + warning + (notes.length ? `\n\n${notes.join(' ')}` : '') + `\n\n${methodsNoteFor(o)}`,
-    json: { figures, planned, partial },
+    json: { figures, planned, partial, ...(writer ? { inProgress: true } : {}) },
   };
 };
