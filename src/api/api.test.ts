@@ -144,7 +144,18 @@ describe('/v1/runs and /v1/run (serve --api --runs)', () => {
       expect(expected.map((f) => f.id)).toEqual(['recall@10', 'recall@100', 'mrr']);
       const list = await call('GET', '/v1/runs', { base });
       expect(list.json.runs).toEqual([
-        { id: 'bm25-val', system: 'retrieval', systemName: 'retrieval', n: 12, planned: 12, partial: false, failures: 0, figures: expected },
+        {
+          id: 'bm25-val',
+          system: 'retrieval',
+          systemName: 'retrieval',
+          n: 12,
+          planned: 12,
+          partial: false,
+          inProgress: false,
+          resultsProblem: null,
+          failures: 0,
+          figures: expected,
+        },
       ]);
       const one = await call('GET', '/v1/run?run=bm25-val', { base });
       expect(one.json).toEqual(list.json.runs[0]);

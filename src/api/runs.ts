@@ -45,6 +45,13 @@ export const runFiguresOutput = z.object({
     .nullable()
     .describe("items the run planned (config.json provenance.items: after --limit and a shard's share); null where not recorded"),
   partial: z.boolean().describe('true when the run holds fewer items than it planned (killed or interrupted): its figures are over the n items it finished'),
+  inProgress: z.boolean().describe("true when the run is partial because a live lexcase process is still writing it (it holds the run dir's run.lock)"),
+  resultsProblem: z
+    .string()
+    .nullable()
+    .describe(
+      'why results.jsonl cannot be read (a malformed line before the last: the error `lexcase report` stops with); its figures are then over no item. null when it was read',
+    ),
   failures: z.number().int(),
   figures: z.array(figure),
 });
@@ -61,7 +68,19 @@ type RunFigures = z.output<typeof runFiguresOutput>;
 
 const pick = async (run: Parameters<typeof runSummary>[0]): Promise<RunFigures> => {
   const s = await runSummary(run);
-  return { id: s.id, system: s.system, systemName: s.systemName, n: s.n, planned: s.planned, partial: s.partial, failures: s.failures, figures: s.figures };
+  return {
+    id: s.id,
+    system: s.system,
+    systemName: s.systemName,
+    n: s.n,
+    planned: s.planned,
+    partial: s.partial,
+    inProgress: s.inProgress,
+    // the runs root named as the explorer names it ("runs/…"): no absolute path in a reply
+    resultsProblem: s.resultsProblem === null ? null : s.resultsProblem.split(run.root).join('runs'),
+    failures: s.failures,
+    figures: s.figures,
+  };
 };
 
 function rootOf(root: string | undefined): string {
@@ -71,7 +90,8 @@ function rootOf(root: string | undefined): string {
 
 export async function listRunFigures(root: string | undefined): Promise<z.output<typeof listRunsOutput>> {
   const listed = await listRunsWithin(rootOf(root));
-  const runs = listed.runs.filter((r) => r.items > 0);
+  // runs with results, and those whose results.jsonl cannot be read (listed with the reason, never dropped)
+  const runs = listed.runs.filter((r) => r.items > 0 || r.resultsProblem !== undefined);
   return { runs: await Promise.all(runs.map(pick)), ...(listed.truncated ? { truncated: { limit: RUNS_LISTED } } : {}) };
 }
 

@@ -10,10 +10,11 @@
  * with "line 3 is not a valid result record"; caseTorn's figures were over 7 items with no word of
  * the line left out, which `lexcase report` warns about.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listRunFigures, runFigures } from '../../src/api/runs.js';
 import { readRun } from '../../eval/report/read-run.js';
 import { buildReport } from '../../eval/report/write-report.js';
 import type { RunSummary } from '../common/run-summary-types.js';
@@ -87,6 +88,18 @@ describe('explorer: a results.jsonl that cannot be read', () => {
       expect(c.status).toBe(422);
       expect(c.body.error).toBe(why);
     }
+  });
+
+  it('/v1/runs lists it with the reason (before: left out), /v1/run gives the same', async () => {
+    const why = (await readRun(bad).then(
+      () => 'read',
+      (e: Error) => e.message,
+    )) as string;
+    const listed = (await listRunFigures(root)).runs.find((r) => r.id === 'caseBad');
+    expect(listed).toMatchObject({ n: 0, figures: [], partial: false, resultsProblem: why.replace(realpathSync(root), 'runs') });
+    expect(listed?.resultsProblem).toMatch(/^run runs\/caseBad\/results\.jsonl: line 3 /); // no absolute path
+    expect(await runFigures(root, { run: 'caseBad' })).toEqual(listed);
+    expect((await listRunFigures(root)).runs.find((r) => r.id === 'caseA')).toMatchObject({ n: 8, resultsProblem: null, inProgress: false });
   });
 
   it('a run that reads whole says nothing of it', async () => {
