@@ -10,7 +10,7 @@
  * with "line 3 is not a valid result record"; caseTorn's figures were over 7 items with no word of
  * the line left out, which `lexcase report` warns about.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ import { listRunFigures, runFigures } from '../../src/api/runs.js';
 import { readRun } from '../../eval/report/read-run.js';
 import { buildReport } from '../../eval/report/write-report.js';
 import type { RunSummary } from '../common/run-summary-types.js';
+import { writeRunStateDirs } from '../test-support/run-state-dirs.js';
 import { startExplorer, type ExplorerServer } from './server.js';
 
 const root = mkdtempSync(join(tmpdir(), 'lexcase-unreadable-results-'));
@@ -27,35 +28,7 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-// the first 8 items of an offline CASE run on the bundled index (ids, gold and predictions as it wrote them)
-const ITEMS: [string, string, string][] = [
-  ['mbe_137', 'C', 'C'],
-  ['mbe_581', 'B', 'A'],
-  ['mbe_222', 'C', 'C'],
-  ['mbe_682', 'C', 'B'],
-  ['mbe_847', 'C', 'A'],
-  ['mbe_1030', 'C', 'C'],
-  ['mbe_866', 'C', 'D'],
-  ['mbe_855', 'D', 'D'],
-];
-const lines = ITEMS.map(([id, gold, prediction]) =>
-  JSON.stringify({ id, prediction, gold, correct: prediction === gold, confidence: 'offline', ms: 40, metrics: { goldInAnyEvidence: prediction === gold } }),
-);
-const config = JSON.stringify({
-  seed: 13,
-  config: { system: 'case', mode: 'offline heuristic, no LLM', dataset: 'barexam', split: 'val', k: 5, limit: 8 },
-  provenance: { createdAt: '2026-11-30T21:57:43.885Z', items: 8 },
-});
-function run(name: string, results: string): string {
-  const dir = join(root, name);
-  mkdirSync(dir);
-  writeFileSync(join(dir, 'config.json'), config);
-  writeFileSync(join(dir, 'results.jsonl'), results);
-  return dir;
-}
-run('caseA', lines.join('\n') + '\n');
-const bad = run('caseBad', lines.map((l, i) => (i === 2 ? l.slice(0, 50) : l)).join('\n') + '\n');
-const torn = run('caseTorn', lines.join('\n').slice(0, -40));
+const { bad, torn } = writeRunStateDirs(root);
 
 const get = async (path: string) => {
   const r = await fetch(`${s.url}${path}`);
