@@ -29,7 +29,11 @@ describe('Recall@k curve', () => {
     expect(at(1).recall).toBeCloseTo(1 / 4);
     expect(at(10).recall).toBeCloseTo((1 + 1 + 0.5) / 4);
     expect(at(50).recall).toBeCloseTo(3 / 4);
-    expect(pts.every((p) => p.lo <= p.recall && p.recall <= p.hi)).toBe(true);
+    // 0/1 recall (k = 1, 2: one query found its only gold passage) gets Wilson at n = 4; graded recall
+    // (k ≥ 3, where the 2-gold query has half) gets no bootstrap interval below n = 10
+    expect(pts.filter((p) => p.lo !== null).every((p) => p.lo! <= p.recall && p.recall <= p.hi!)).toBe(true);
+    expect(at(1).lo).not.toBeNull();
+    expect(at(10)).toMatchObject({ lo: null, hi: null, missing: 'n < 10' });
     expect(pts.map((p) => p.k)).not.toContain(200); // beyond the retrieved depth
     const svg = await renderSvg(recallCurveSpec([...pts, ...recallCurve('qld', qs.slice(0, 2), 100, { iterations: 100 })], 'Recall@k test'));
     expect(svg.startsWith('<svg')).toBe(true);
@@ -37,6 +41,47 @@ describe('Recall@k curve', () => {
     expect(svg).toContain('>bm25<');
     expect(svg).toContain('>qld<');
     expect(svg).toContain('k (log scale)');
+  });
+
+  it('a point with no interval (graded Recall@k over 8 topics: "n < 10" in the table) has no band and its tooltip says so, not a zero-width CI', async () => {
+    // 8 topics with 3 relevant documents each, as `eval retrieval --topics --plot` draws them
+    const ranks = [
+      [1, 8, 41],
+      [2, 26, 56],
+      [1, 8, 41],
+      [3, 26, 56],
+      [2, 8, 41],
+      [1, 26, 56],
+      [1, 8, 41],
+      [2, 26, 56],
+    ];
+    const pts = recallCurve(
+      'bm25',
+      ranks.map((r) => ({ gold: 3, ranks: r })),
+      1000,
+      { ks: [1, 10, 100] },
+    );
+    // k = 100: every relevant document found on every topic — 1 on every topic, a proportion (Wilson)
+    expect(pts.map((p) => [p.k, +p.recall.toFixed(3), p.lo === null ? null : +p.lo.toFixed(3), p.missing])).toEqual([
+      [1, 0.167, null, 'n < 10'],
+      [10, 0.5, null, 'n < 10'],
+      [100, 1, 0.676, undefined],
+    ]);
+    const svg = await renderSvg(recallCurveSpec(pts, 'Recall@k'));
+    // before: "CI lo: 0.167; CI hi: 0.167" — a 95% interval of zero width where the table says "(n < 10)"
+    expect(svg).toContain('recall: 0.167; 95% CI: none (n &lt; 10)'); // the SVG's aria-label, escaped
+    expect(svg).not.toMatch(/CI lo|CI hi/);
+    // one query with one relevant document: Wilson at any n, printed as the interval
+    const one = recallCurve(
+      'bm25',
+      [
+        { gold: 1, ranks: [1] },
+        { gold: 1, ranks: [] },
+      ],
+      10,
+      { ks: [1, 10] },
+    );
+    expect(await renderSvg(recallCurveSpec(one))).toContain('recall: 0.500; 95% CI: [0.095, 0.905]');
   });
 });
 

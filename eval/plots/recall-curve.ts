@@ -1,7 +1,7 @@
 /**
  * Recall@k curve points with their 95% intervals (eval/stats: Wilson where every query's recall is
- * 0/1, else a seeded percentile bootstrap; below n = 10 the band collapses to the point, as no
- * bootstrap interval is given) from per-query gold ranks (eval/retrieval-eval.ts
+ * 0/1, else a seeded percentile bootstrap; below n = 10 a point has no band and its tooltip says
+ * "none (n < 10)", as no bootstrap interval is given) from per-query gold ranks (eval/retrieval-eval.ts
  * keeps, per query, the 1-based rank of every gold passage found within the retrieved depth).
  * A query's Recall@k is |gold ranks ≤ k| / |gold ids|, averaged over queries; k runs over a
  * log-spaced grid up to the retrieved depth.
@@ -35,6 +35,6 @@ export function recallCurve(
       queries.map((q) => queryRecallAt(q, k)),
       { iterations: opts.iterations, seed: opts.seed },
     );
-    return { method, k, recall: ci.estimate, lo: ci.lo ?? ci.estimate, hi: ci.hi ?? ci.estimate };
+    return { method, k, recall: ci.estimate, lo: ci.lo, hi: ci.hi, ...(ci.missing ? { missing: ci.missing } : {}) };
   });
 }

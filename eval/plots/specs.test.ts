@@ -89,8 +89,8 @@ describe('plot specs', () => {
       { run: 'b', figure: 'macro-F1', estimate: 1, lo: null, hi: null, n: 2 },
     ]);
     // an interval bar only where there is an interval
-    expect(spec.data.values.filter((v: { ci: boolean }) => v.ci)).toHaveLength(2);
-    expect(spec.spec.layer[0].transform).toEqual([{ filter: 'datum.ci' }]);
+    expect(spec.data.values.filter((v: { hasCi: boolean }) => v.hasCi)).toHaveLength(2);
+    expect(spec.spec.layer[0].transform).toEqual([{ filter: 'datum.hasCi' }]);
     const t = texts(await renderSvg(spec));
     expect(t).toEqual(expect.arrayContaining(['accuracy', 'macro-F1', 'a', 'b']));
     // one panel per figure, each with its own y axis (never Recall and MRR on one axis called "value")

@@ -22,9 +22,19 @@ export interface CurvePoint {
   method: string;
   k: number;
   recall: number;
-  lo: number;
-  hi: number;
+  /** null where no interval is given (a bootstrap below n = 10, no spread): no band there, and the tooltip says why. */
+  lo: number | null;
+  hi: number | null;
+  /** Why lo/hi are null ("n < 10"). */
+  missing?: string;
 }
+
+/**
+ * A point's interval as its tooltip prints it: "[0.675, 1.000]", or "none (n < 10)" where none is
+ * given — never lo = hi = the estimate, which reads as a 95% interval of zero width.
+ */
+export const ciTooltip = (lo: number | null, hi: number | null, missing?: string): string =>
+  lo !== null && hi !== null ? `[${lo.toFixed(3)}, ${hi.toFixed(3)}]` : `none (${missing ?? 'no interval'})`;
 
 export interface ConfidenceBin {
   /** Bin label ("high", "0.6–0.8"). */
@@ -121,16 +131,18 @@ export function recallCurveSpec(points: CurvePoint[], title = 'Recall@k', colour
     scale: { type: 'log', domain: ks.length ? [ks[0], ks[ks.length - 1]] : undefined },
     axis: { values: logTicks(ks), labelOverlap: false, labelFlush: true },
   };
-  const top = axisTop(Math.max(0, ...points.map((p) => p.hi)));
+  const top = axisTop(Math.max(0, ...points.map((p) => p.hi ?? p.recall)));
   return {
     ...BASE,
     title,
     width: 460,
     height: 260,
-    data: { values: points },
+    data: { values: points.map((p) => ({ ...p, ci: ciTooltip(p.lo, p.hi, p.missing) })) },
     layer: [
       // the band shares the colour scale; the legend's swatches are drawn at full opacity (symbolOpacity), not the band's 0.18
       {
+        // no band where no interval is given
+        transform: [{ filter: 'datum.lo !== null && datum.hi !== null' }],
         mark: { type: 'area', opacity: 0.18 },
         encoding: {
           x,
@@ -151,13 +163,7 @@ export function recallCurveSpec(points: CurvePoint[], title = 'Recall@k', colour
             ...scale,
             legend: { symbolOpacity: 1, symbolType: 'stroke', symbolStrokeWidth: 3 },
           },
-          tooltip: [
-            { field: 'method' },
-            { field: 'k' },
-            { field: 'recall', format: '.3f' },
-            { field: 'lo', format: '.3f', title: 'CI lo' },
-            { field: 'hi', format: '.3f', title: 'CI hi' },
-          ],
+          tooltip: [{ field: 'method' }, { field: 'k' }, { field: 'recall', format: '.3f' }, { field: 'ci', title: '95% CI' }],
         },
       },
     ],
@@ -310,6 +316,8 @@ export interface FigurePoint {
   lo: number | null;
   hi: number | null;
   n: number;
+  /** Why lo/hi are null ("n < 10"). */
+  missing?: string;
 }
 
 /**
@@ -324,7 +332,14 @@ export function figuresSpec(points: FigurePoint[], title = 'Headline figures (95
   const top = axisTop(Math.max(0, ...points.map((p) => p.hi ?? p.estimate)));
   const x = { field: 'run', type: 'nominal', title: null, sort: colours?.domain ?? runs, axis: null };
   const color = { field: 'run', type: 'nominal', title: 'run', sort: colours?.domain ?? runs, ...(colours ? { scale: colours } : {}) };
-  const values = points.map((p) => ({ ...p, lo: p.lo ?? p.estimate, hi: p.hi ?? p.estimate, ci: p.lo !== null && p.hi !== null }));
+  // lo/hi stay the estimate only for the errorbar layer's scale; it draws no bar where `hasCi` is false, and the tooltip prints `ci`
+  const values = points.map((p) => ({
+    ...p,
+    lo: p.lo ?? p.estimate,
+    hi: p.hi ?? p.estimate,
+    hasCi: p.lo !== null && p.hi !== null,
+    ci: ciTooltip(p.lo, p.hi, p.missing),
+  }));
   return {
     ...BASE,
     title,
@@ -337,7 +352,7 @@ export function figuresSpec(points: FigurePoint[], title = 'Headline figures (95
       height: 180,
       layer: [
         {
-          transform: [{ filter: 'datum.ci' }],
+          transform: [{ filter: 'datum.hasCi' }],
           mark: { type: 'errorbar', ticks: true },
           encoding: { x, y: { field: 'lo', type: 'quantitative', title: 'estimate [95% CI]', scale: { domain: [0, top] } }, y2: { field: 'hi' }, color },
         },
@@ -347,14 +362,7 @@ export function figuresSpec(points: FigurePoint[], title = 'Headline figures (95
             x,
             y: { field: 'estimate', type: 'quantitative', title: 'estimate [95% CI]' },
             color,
-            tooltip: [
-              { field: 'run' },
-              { field: 'figure' },
-              { field: 'estimate', format: '.3f' },
-              { field: 'lo', format: '.3f' },
-              { field: 'hi', format: '.3f' },
-              { field: 'n' },
-            ],
+            tooltip: [{ field: 'run' }, { field: 'figure' }, { field: 'estimate', format: '.3f' }, { field: 'ci', title: '95% CI' }, { field: 'n' }],
           },
         },
       ],

@@ -108,6 +108,9 @@ export function itemMatrix(
   };
 }
 
+/** A figure's reason for no interval ("no interval: n < 10" → "n < 10"), for a plot's tooltip. */
+const noInterval = (method: string) => method.replace(/^no interval: /, '');
+
 export async function compareManyRuns(runs: RunEntry[]) {
   const data = await Promise.all(runs.map(runData));
   const summaries = await Promise.all(runs.map(runSummary));
@@ -120,7 +123,7 @@ export async function compareManyRuns(runs: RunEntry[]) {
   const curve: CurvePoint[] = summaries.flatMap((s) =>
     s.figures
       .filter((f): f is typeof f & { estimate: number } => /^recall@\d+$/.test(f.id) && f.estimate !== null)
-      .map((f) => ({ method: label(s.id), k: Number(f.id.slice(7)), recall: f.estimate, lo: f.lo ?? f.estimate, hi: f.hi ?? f.estimate })),
+      .map((f) => ({ method: label(s.id), k: Number(f.id.slice(7)), recall: f.estimate, lo: f.lo, hi: f.hi, missing: noInterval(f.method) })),
   );
   if (new Set(curve.map((p) => p.method)).size >= 1 && new Set(curve.map((p) => p.k)).size >= 2)
     plots.push({ id: 'recall-curves', title: 'Recall@k per run (95% CI bands)', spec: recallCurveSpec(curve, 'Recall@k per run (95% CI bands)', colours) });
@@ -137,7 +140,7 @@ export async function compareManyRuns(runs: RunEntry[]) {
     s.figures
       // a figure over no item (every item failed) has no point to plot
       .filter((f): f is typeof f & { estimate: number } => f.unit === 'percent' && f.estimate !== null)
-      .map((f) => ({ run: label(s.id), figure: f.label, estimate: f.estimate, lo: f.lo, hi: f.hi, n: f.n })),
+      .map((f) => ({ run: label(s.id), figure: f.label, estimate: f.estimate, lo: f.lo, hi: f.hi, n: f.n, missing: noInterval(f.method) })),
   );
   if (points.length)
     plots.push({ id: 'figures', title: 'Headline figures per run (95% CI)', spec: figuresSpec(points, 'Headline figures per run (95% CI)', colours) });
