@@ -2,7 +2,7 @@
  * The offline path: `runAcal` on real LegalBench hearsay items, a real BM25 index built from
  * bundled legal_corpus passages, and the real ChatOpenAI client talking to the scripted server.
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,9 +83,18 @@ describe('runAcal on LegalBench hearsay (scripted server, real index)', () => {
     // no prompt ever carries the gold label field
     for (const q of srv.requests.slice(before)) expect(userOf(q)).not.toMatch(/"answer":\s*"(Yes|No)"|gold/i);
 
+    // a reader holding the first acal-report.md|json (a hard link) keeps it whole while the resume rewrites it:
+    // the reports are replaced by rename, never truncated and written in place (a kill mid-write left a torn report)
+    const held = { md: join(dir, 'held-acal-report.md'), json: join(dir, 'held-acal-report.json') };
+    linkSync(r.reportMd, held.md);
+    linkSync(r.reportJson, held.json);
     const again = await runAcal({ task: 'hearsay', runDir, llm: llm(), limit: 8, indexDir: index(), iterations: 200 });
     expect(again.skipped).toBe(8);
     expect(again.ran).toBe(0);
+    expect(statSync(again.reportMd).ino).not.toBe(statSync(held.md).ino);
+    expect(statSync(again.reportJson).ino).not.toBe(statSync(held.json).ino);
+    expect(readFileSync(held.md, 'utf8')).toBe(md);
+    expect(readdirSync(runDir).filter((n) => n.includes('.tmp-'))).toEqual([]);
 
     // contest the saved graph of a run item: the verdict recomputes and the audit log records it
     const id = items[0].id;

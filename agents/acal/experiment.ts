@@ -5,12 +5,12 @@
  * <runDir>/acal/, and writes <runDir>/acal-report.md|json with accuracy, macro precision, macro
  * recall and macro-F1 with 95% bootstrap CIs (plus the generic report.md|json of eval/report).
  */
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { legalBenchFileRecord, loadLegalBenchTask, LEGALBENCH_TASKS, type LegalBenchFileRecord } from '../../corpora/legalbench.js';
 import type { TaskExample } from '../../corpora/types.js';
 import { writeReport } from '../../eval/report/write-report.js';
+import { writeAtomic } from '../../eval/run-dir.js';
 import { methodsNoteFor, RESAMPLES, SEED } from '../../eval/stats/index.js';
 import { BOOTSTRAP_KEY, recordBootstrap } from '../../eval/report/recorded-bootstrap.js';
 import { table } from '../../eval/report/format.js';
@@ -165,8 +165,9 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
     await recordBootstrap(opts.runDir, config[BOOTSTRAP_KEY]); // a resume with another --iterations: config.json says the new one
     const metrics = acalMetrics(results, bootstrap);
     const markdown = renderReport({ task: opts.task, system, config, metrics, results, items, runDir: opts.runDir, bootstrap });
-    await writeFile(reportMd, markdown);
-    await writeFile(
+    // replaced whole (temp file + rename): a kill mid-write leaves the earlier report, never part of one
+    await writeAtomic(reportMd, markdown);
+    await writeAtomic(
       reportJson,
       JSON.stringify({ task: opts.task, system, config, seed, metrics, decisions: decisionStats(results), slices: sliceAccuracy(results, items) }, null, 2) +
         '\n',

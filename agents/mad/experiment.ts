@@ -4,12 +4,11 @@
  * mad-metrics.json / mad-metrics.md. runMadSeeds repeats a run for several seeds (one run dir per
  * seed) and adds consistency across seeds (consistency.json). `lexcase run mad` is these functions.
  */
-import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { datasetFileRecord, loadQuestionsLimited } from '../../corpora/registry.js';
 import type { Question, Split } from '../../corpora/types.js';
-import { writeJsonAtomic } from '../../eval/run-dir.js';
+import { writeAtomic, writeJsonAtomic } from '../../eval/run-dir.js';
 import { contextFrom, runExperiment, type RunProgress } from '../../eval/runner.js';
 import { createRetrievalTools, type ToolMethod } from '../../retrieval/tools/index.js';
 import { errors } from '../../core/errors.js';
@@ -150,8 +149,8 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
       metrics,
       `${system === 'mad' ? `MAD (${s.topology}, ${s.rounds} round${s.rounds > 1 ? 's' : ''}${s.crossExaminer ? ', cross-examiner' : ''})` : system} — ${o.dataset} ${o.split}`,
     );
-    await writeFile(join(runDir, 'mad-metrics.json'), JSON.stringify(metrics, null, 2) + '\n');
-    await writeFile(join(runDir, 'mad-metrics.md'), markdown + '\n');
+    await writeAtomic(join(runDir, 'mad-metrics.json'), JSON.stringify(metrics, null, 2) + '\n');
+    await writeAtomic(join(runDir, 'mad-metrics.md'), markdown + '\n');
     return {
       runDir,
       ran: r.ran,

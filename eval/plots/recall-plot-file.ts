@@ -2,11 +2,11 @@
  * Write a retrieval report's Recall@k curves (one per method, 95% CI bands) as an SVG beside a
  * report.md, and return the Markdown that embeds it.
  */
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RetrievalEvalResult } from '../retrieval-eval.js';
 import { recallCurve } from './recall-curve.js';
 import { renderSvg } from './render-svg.js';
+import { writeAtomic } from '../run-dir.js';
 import { recallCurveSpec, type CurvePoint } from './specs.js';
 
 export const RECALL_PLOT_FILE = 'recall-at-k.svg';
@@ -25,7 +25,7 @@ export function reportCurves(results: readonly RetrievalEvalResult[], opts: { it
 
 /** Write Recall@k curve points as an SVG file (its folder must exist). */
 export async function writeCurvePlot(file: string, points: CurvePoint[], title?: string): Promise<void> {
-  await writeFile(file, await renderSvg(recallCurveSpec(points, title)));
+  await writeAtomic(file, await renderSvg(recallCurveSpec(points, title)));
 }
 
 export async function writeRecallPlot(

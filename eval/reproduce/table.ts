@@ -17,11 +17,10 @@
  *     notes, limit, shard, runs: [{ id, system, status, error?, argv? }] }
  */
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors } from '../../core/errors.js';
 import { didYouMean } from '../../core/did-you-mean.js';
-import { readConfig, readResults } from '../run-dir.js';
+import { readConfig, readResults, writeAtomic } from '../run-dir.js';
 import { taskLabels } from '../systems.js';
 import { isFailed } from '../metrics/failures.js';
 import { METHOD_LABEL, METHODS_NOTE, MIN_N, outsideInterval, type IntervalMethod } from '../stats/index.js';
@@ -315,7 +314,7 @@ export async function writeTable(
 ): Promise<{ table: TableJson; markdown: string }> {
   const table = await buildTable(dir, recipe, repro);
   const markdown = tableMarkdown(table);
-  await writeFile(join(dir, 'table.json'), JSON.stringify(table, null, 2) + '\n');
-  await writeFile(join(dir, 'table.md'), markdown);
+  await writeAtomic(join(dir, 'table.json'), JSON.stringify(table, null, 2) + '\n');
+  await writeAtomic(join(dir, 'table.md'), markdown);
   return { table, markdown };
 }

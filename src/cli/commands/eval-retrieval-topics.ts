@@ -3,7 +3,8 @@
  * the user's own topics and graded qrels evaluated straight from an index (eval/trec/eval-index.ts),
  * the same numbers as `search --topics … --run-file` followed by `eval run`.
  */
-import { writeFile, mkdir } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
+import { writeAtomic } from '../../../eval/run-dir.js';
 import { basename, dirname } from 'node:path';
 import type { Command } from 'commander';
 import { DEFAULT_DEPTH } from '../../../eval/trec/depth.js';
@@ -168,7 +169,7 @@ export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<v
   bar?.stop();
   if (flags.out) {
     await mkdir(dirname(flags.out), { recursive: true });
-    await writeFile(flags.out, JSON.stringify(report, null, 2) + '\n');
+    await writeAtomic(flags.out, JSON.stringify(report, null, 2) + '\n');
   }
   if (flags.plot) {
     await mkdir(dirname(flags.plot), { recursive: true });

@@ -3,7 +3,8 @@
  * or, on the user's own collection, `--topics FILE --qrels FILE` (eval-retrieval-topics.ts).
  * Registers `retrieval` under the shared `eval` command (created here if no other module has).
  */
-import { writeFile, mkdir } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
+import { writeAtomic } from '../../../eval/run-dir.js';
 import { basename, dirname } from 'node:path';
 import type { Command } from 'commander';
 import { datasetNames, datasetsWithGold } from '../../../corpora/catalog.js';
@@ -149,7 +150,7 @@ export function register(program: Command): void {
       }).finally(() => bar?.stop());
       if (flags.out) {
         await mkdir(dirname(flags.out), { recursive: true });
-        await writeFile(flags.out, JSON.stringify(report, null, 2) + '\n');
+        await writeAtomic(flags.out, JSON.stringify(report, null, 2) + '\n');
       }
       if (flags.plot) {
         await mkdir(dirname(flags.plot), { recursive: true });
