@@ -45,6 +45,8 @@ export interface ErrorDetails {
   field?: string;
   hint?: string;
   cause?: unknown;
+  /** INTERRUPTED: the signal that stopped the step (the CLI exits 128 + its number: SIGINT 130, SIGTERM 143). */
+  signal?: NodeJS.Signals;
 }
 
 export class LexcaseError extends Error {
@@ -348,5 +350,6 @@ export const errors = {
       hint: 'split the record, or raise the limit (LEXCASE_MAX_LINE_MB or the maxLineBytes option)',
     }),
 
-  interrupted: (what: string, signal: string, note = 'nothing was changed') => new LexcaseError('INTERRUPTED', `${what} interrupted by ${signal}; ${note}`),
+  interrupted: (what: string, signal: NodeJS.Signals, note = 'nothing was changed') =>
+    new LexcaseError('INTERRUPTED', `${what} interrupted by ${signal}; ${note}`, { signal }),
 };

@@ -1,7 +1,8 @@
 /**
  * abortOnSignals(what): an AbortSignal that fires on SIGINT or SIGTERM with an INTERRUPTED error,
  * for long steps that clean up after themselves when aborted (an index build removes its temp dir
- * and terminates its workers, then the CLI exits 1). While it is installed the default "die at once"
+ * and terminates its workers, then the CLI prints its one line and exits 130 for SIGINT, 143 for
+ * SIGTERM, src/cli/action.ts). While it is installed the default "die at once"
  * is replaced for the first signal only: a second one ends the process as usual.
  */
 import { errors } from './errors.js';
@@ -10,6 +11,11 @@ export interface Interrupt {
   signal: AbortSignal;
   /** The signal received, if any. */
   received(): NodeJS.Signals | undefined;
+  /**
+   * The error to report for `e`, thrown while this was installed: once a signal came, the INTERRUPTED
+   * error (what was kept), whatever the step threw on its way out.
+   */
+  reason(e: unknown): unknown;
   /** Remove the handlers (call in a finally). */
   dispose(): void;
 }
@@ -30,5 +36,5 @@ export function abortOnSignals(what: string, opts: { note?: string; signals?: No
   function dispose(): void {
     for (const [s, h] of handlers) process.off(s, h);
   }
-  return { signal: ac.signal, received: () => got, dispose };
+  return { signal: ac.signal, received: () => got, reason: (e) => (ac.signal.aborted ? ac.signal.reason : e), dispose };
 }

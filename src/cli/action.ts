@@ -4,6 +4,7 @@
  * progress switch those flags set are put back when the command ends, so a program that runs
  * several commands in one process (the library, an in-process test) gets each with its own flags.
  */
+import { constants } from 'node:os';
 import { InvalidArgumentError } from 'commander';
 import { errorMessage, isLexcaseError } from '../../core/errors.js';
 import { getLogLevel, log, logLevelFromEnv, redact, setLogLevel } from '../../core/log.js';
@@ -54,6 +55,15 @@ export function parseUniqueListOpt(what: string): (v: string) => string[] {
   };
 }
 
+/**
+ * The exit status of a failed command: 1, or for a step stopped by Ctrl-C / SIGTERM (INTERRUPTED) the
+ * shell's 128 + signal number (130, 143), as `run <system>` and `eval run` exit (run-interrupt.ts).
+ */
+export function exitCodeOf(e: unknown): number {
+  const signal = isLexcaseError(e) && e.code === 'INTERRUPTED' ? e.details.signal : undefined;
+  return signal ? 128 + constants.signals[signal] : 1;
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function action<A extends any[]>(fn: (...args: A) => Promise<void> | void) {
   return async (...args: A): Promise<void> => {
@@ -77,7 +87,7 @@ export function action<A extends any[]>(fn: (...args: A) => Promise<void> | void
         if (opts.debug && err?.stack) process.stderr.write(redact(err.stack) + '\n');
         else process.stderr.write('(run with --debug for a stack trace)\n');
       }
-      process.exitCode = 1;
+      process.exitCode = exitCodeOf(e);
     } finally {
       setLogLevel(before.level);
       setProgressEnabled(before.progress);

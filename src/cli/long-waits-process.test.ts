@@ -91,7 +91,7 @@ afterAll(() => {
 });
 
 describe('index dense --embedder openai against an endpoint that never answers', () => {
-  it('SIGTERM while the first request stalls: exit 1 with the interrupted line (before: ignored for 357 s)', async () => {
+  it('SIGTERM while the first request stalls: exit 143 with the interrupted line (before: ignored for 357 s; then exit 1)', async () => {
     const srv = await silentServer();
     const env = isolatedEnv({ LEXCASE_EMBED_BASE_URL: srv.url, LEXCASE_EMBED_MODEL: 'e' });
     const c = startLexcase(['index', 'dense', 'ix', '--embedder', 'openai'], { cwd: dir, env });
@@ -100,7 +100,7 @@ describe('index dense --embedder openai against an endpoint that never answers',
     // stop() sends SIGTERM and SIGKILLs after 10 s: an ignored SIGTERM shows as signal SIGKILL
     const r = await c.stop('SIGTERM');
     expect(r.signal, r.stderr).toBeNull();
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(143); // 128 + SIGTERM, as `run <system>` and `eval run` exit
     expect(r.stderr).toMatch(/^\[error\] dense build interrupted by SIGTERM; rerun the same command to resume$/m);
     expect(r.stderr).not.toMatch(STACK_TRACE);
     await req.closed; // the stalled request was dropped, not left open

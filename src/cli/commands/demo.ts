@@ -34,6 +34,8 @@ export function register(program: Command): void {
         try {
           const r = await runDemo({ dir: flags.dir, rebuild: flags.rebuild, iterations: flags.iterations, signal: interrupt.signal, say: (l) => log.info(l) });
           output(g, { ...r.json, reportMd: r.reportMd, reportJson: r.reportJson }, () => `${r.markdown}\nwrote ${r.reportMd} and ${r.reportJson}`);
+        } catch (e) {
+          throw interrupt.reason(e); // Ctrl-C / SIGTERM: the interrupted line, exit 130 / 143
         } finally {
           interrupt.dispose();
         }

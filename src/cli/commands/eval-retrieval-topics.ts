@@ -5,6 +5,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { writeAtomic } from '../../../eval/run-dir.js';
+import { abortOnSignals } from '../../../core/interrupt.js';
 import { basename, dirname } from 'node:path';
 import type { Command } from 'commander';
 import { DEFAULT_DEPTH } from '../../../eval/trec/depth.js';
@@ -84,6 +85,10 @@ export function assertNoTopicsOptions(cmd: Command): void {
     );
 }
 
+/** What Ctrl-C / SIGTERM during `eval retrieval --topics` keeps (one line, then exit 130 / 143). */
+const TOPICS_INTERRUPTED_NOTE =
+  'no report written (--out and --plot are written at the end) and no run file of part of the topics left (an earlier file at that path is as it was)';
+
 export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<void> {
   const g = cmd.optsWithGlobals() as GlobalOpts;
   if (!flags.topics) throw errors.usage('--qrels needs --topics FILE (your own topics); the bundled datasets carry their own gold passages');
@@ -133,51 +138,62 @@ export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<v
   let bar: Progress | undefined;
   let barMethod = '';
   const curves: CurvePoint[] = [];
-  const report = await evalTopicsOnIndex({
-    ...evalOpts,
-    index: flags.index,
-    methods: flags.method,
-    topics,
-    topicsFile: flags.topics,
-    qrels,
-    qrelsFile: flags.qrels,
-    depth: flags.hits,
-    runFile: flags.runFile,
-    retrieverOptions: retrieverOptions(flags, flags.method),
-    onRun: (method, run, e) => {
-      if (flags.plot)
-        curves.push(
-          ...recallCurve(method, rankedTopics(run, qrels, e.perTopic, e.relevanceLevel), flags.hits, {
-            seed: flags.seed,
-            iterations: flags.iterations, // the table's resamples: a band at k is the interval the table prints for Recall@k
-          }),
-        );
-    },
-    ties: flags.ties,
-    threads: flags.threads ?? defaultBatchThreads(topics.length),
-    ...(flags.aggregate !== undefined ? { aggregate: { strategy: flags.aggregate, docIdPattern: flags.docIdPattern, passageHits: flags.passageHits } } : {}),
-    onProgress: (method, done, total) => {
-      if (method !== barMethod) {
-        bar?.stop();
-        barMethod = method;
-        bar = createProgress(`eval ${method}`);
-        bar.start(total);
-      }
-      bar!.update(done);
-    },
-  });
-  bar?.stop();
-  if (flags.out) {
-    await mkdir(dirname(flags.out), { recursive: true });
-    await writeAtomic(flags.out, JSON.stringify(report, null, 2) + '\n');
-  }
-  if (flags.plot) {
-    await mkdir(dirname(flags.plot), { recursive: true });
-    await writeCurvePlot(
-      flags.plot,
-      curves,
-      `Recall@k — ${basename(flags.topics)} (${report.results[0]?.n ?? 0} topics, relevant: grade ≥ ${flags.relevanceLevel}), 95% CI bands`,
-    );
+  // Ctrl-C / SIGTERM: the search stops, a partial run file is removed, one line says what was kept, exit 130 / 143
+  const interrupt = abortOnSignals('eval retrieval', { note: TOPICS_INTERRUPTED_NOTE });
+  let report: Awaited<ReturnType<typeof evalTopicsOnIndex>>;
+  try {
+    report = await evalTopicsOnIndex({
+      ...evalOpts,
+      index: flags.index,
+      methods: flags.method,
+      topics,
+      topicsFile: flags.topics,
+      qrels,
+      qrelsFile: flags.qrels,
+      depth: flags.hits,
+      runFile: flags.runFile,
+      retrieverOptions: retrieverOptions(flags, flags.method),
+      signal: interrupt.signal,
+      onRun: (method, run, e) => {
+        if (flags.plot)
+          curves.push(
+            ...recallCurve(method, rankedTopics(run, qrels, e.perTopic, e.relevanceLevel), flags.hits, {
+              seed: flags.seed,
+              iterations: flags.iterations, // the table's resamples: a band at k is the interval the table prints for Recall@k
+            }),
+          );
+      },
+      ties: flags.ties,
+      threads: flags.threads ?? defaultBatchThreads(topics.length),
+      ...(flags.aggregate !== undefined ? { aggregate: { strategy: flags.aggregate, docIdPattern: flags.docIdPattern, passageHits: flags.passageHits } } : {}),
+      onProgress: (method, done, total) => {
+        if (method !== barMethod) {
+          bar?.stop();
+          interrupt.signal.throwIfAborted();
+          barMethod = method;
+          bar = createProgress(`eval ${method}`);
+          bar.start(total);
+        }
+        bar!.update(done);
+      },
+    });
+    bar?.stop();
+    if (flags.out) {
+      await mkdir(dirname(flags.out), { recursive: true });
+      await writeAtomic(flags.out, JSON.stringify(report, null, 2) + '\n');
+    }
+    if (flags.plot) {
+      await mkdir(dirname(flags.plot), { recursive: true });
+      await writeCurvePlot(
+        flags.plot,
+        curves,
+        `Recall@k — ${basename(flags.topics)} (${report.results[0]?.n ?? 0} topics, relevant: grade ≥ ${flags.relevanceLevel}), 95% CI bands`,
+      );
+    }
+  } catch (e) {
+    throw interrupt.reason(e);
+  } finally {
+    interrupt.dispose();
   }
   output(g, report, () => formatTopicsReport(report, { perTopic: flags.perTopic }));
 }

@@ -5,6 +5,8 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { writeAtomic } from '../../../eval/run-dir.js';
+import { abortOnSignals } from '../../../core/interrupt.js';
+import { exitOnInterrupt } from '../run-interrupt.js';
 import { basename, dirname } from 'node:path';
 import type { Command } from 'commander';
 import { datasetNames, datasetsWithGold } from '../../../corpora/catalog.js';
@@ -48,6 +50,14 @@ export const SPLIT_HELP = `split: train | val | test | all. Seeded splits with t
 const withGold = datasetsWithGold();
 const noGold = datasetNames().filter((n) => !withGold.includes(n));
 const DATASET_HELP = `question dataset with gold passages: ${withGold.join(', ')}${noGold.length ? ` (${noGold.join(', ')}: none, refused)` : ''}`;
+
+/**
+ * What Ctrl-C / SIGTERM during `eval retrieval` keeps (one line, then exit 130 / 143): the report files
+ * are written only at the end, a run file only once all its questions are searched (the partial temp
+ * file is removed, eval/retrieval-eval-run-file.ts).
+ */
+export const EVAL_RETRIEVAL_INTERRUPTED_NOTE =
+  'no report written (--out, --plot, --qrels-file are written at the end) and no run file of part of the questions left (an earlier file at that path is as it was)';
 
 export function register(program: Command): void {
   addRetrieverOptions(
@@ -104,6 +114,8 @@ export function register(program: Command): void {
       if (flags.sweepFusion) {
         const { sweepFusion, formatFusionSweep } = await import('../../../eval/fusion-sweep.js');
         const explicit = cmd.getOptionValueSource('method') === 'cli';
+        // the sweep writes no file: Ctrl-C / SIGTERM says so and exits 130 / 143, as `eval run`
+        const stop = exitOnInterrupt('eval retrieval --sweep-fusion', process.argv.slice(2));
         const sweep = await sweepFusion({
           index: flags.index,
           components: explicit ? flags.method : undefined,
@@ -114,7 +126,7 @@ export function register(program: Command): void {
           ks: cmd.getOptionValueSource('k') === 'cli' ? ks : undefined,
           // the sweep fuses its components as hybrid does: hybrid's options are theirs
           retrieverOptions: retrieverOptions(flags, ['hybrid']),
-        });
+        }).finally(() => stop.dispose());
         return output(g, sweep, () => formatFusionSweep(sweep));
       }
       const [{ evalRetrievalOnIndex }, { formatRetrievalReport }, { writeRecallPlot }, { createProgress }] = await Promise.all([
@@ -123,43 +135,54 @@ export function register(program: Command): void {
         import('../../../eval/plots/recall-plot-file.js'),
         import('../../../core/progress.js'),
       ]);
-      let bar: Progress | undefined;
-      let barMethod = '';
-      const report = await evalRetrievalOnIndex({
-        index: flags.index,
-        methods: flags.method,
-        dataset: flags.dataset,
-        split: parseSplit(flags.split),
-        splitSeed: flags.splitSeed,
-        datasetFile: flags.datasetFile,
-        ks,
-        seed: flags.seed,
-        iterations: flags.iterations,
-        runFile: flags.runFile,
-        qrelsFile: flags.qrelsFile,
-        retrieverOptions: retrieverOptions(flags, flags.method),
-        onProgress: (method, done, total) => {
-          if (method !== barMethod) {
-            bar?.stop();
-            barMethod = method;
-            bar = createProgress(`eval ${method}`, { unit: 'queries' });
-            bar.start(total);
-          }
-          bar!.update(done);
-        },
-      }).finally(() => bar?.stop());
-      if (flags.out) {
-        await mkdir(dirname(flags.out), { recursive: true });
-        await writeAtomic(flags.out, JSON.stringify(report, null, 2) + '\n');
-      }
-      if (flags.plot) {
-        await mkdir(dirname(flags.plot), { recursive: true });
-        await writeRecallPlot(dirname(flags.plot), report, {
+      // Ctrl-C / SIGTERM: the search stops, a partial run file is removed, one line says what was kept, exit 130 / 143
+      const interrupt = abortOnSignals('eval retrieval', { note: EVAL_RETRIEVAL_INTERRUPTED_NOTE });
+      let report: Awaited<ReturnType<typeof evalRetrievalOnIndex>>;
+      try {
+        let bar: Progress | undefined;
+        let barMethod = '';
+        report = await evalRetrievalOnIndex({
+          index: flags.index,
+          methods: flags.method,
+          dataset: flags.dataset,
+          split: parseSplit(flags.split),
+          splitSeed: flags.splitSeed,
+          datasetFile: flags.datasetFile,
+          ks,
           seed: flags.seed,
           iterations: flags.iterations,
-          file: basename(flags.plot),
-          title: `Recall@k — ${report.dataset.name} ${report.dataset.split} (n = ${report.dataset.n}), 95% interval bands`,
-        });
+          runFile: flags.runFile,
+          qrelsFile: flags.qrelsFile,
+          retrieverOptions: retrieverOptions(flags, flags.method),
+          signal: interrupt.signal,
+          onProgress: (method, done, total) => {
+            if (method !== barMethod) {
+              bar?.stop();
+              barMethod = method;
+              bar = createProgress(`eval ${method}`, { unit: 'queries' });
+              bar.start(total);
+            }
+            bar!.update(done);
+          },
+        }).finally(() => bar?.stop());
+        interrupt.signal.throwIfAborted();
+        if (flags.out) {
+          await mkdir(dirname(flags.out), { recursive: true });
+          await writeAtomic(flags.out, JSON.stringify(report, null, 2) + '\n');
+        }
+        if (flags.plot) {
+          await mkdir(dirname(flags.plot), { recursive: true });
+          await writeRecallPlot(dirname(flags.plot), report, {
+            seed: flags.seed,
+            iterations: flags.iterations,
+            file: basename(flags.plot),
+            title: `Recall@k — ${report.dataset.name} ${report.dataset.split} (n = ${report.dataset.n}), 95% interval bands`,
+          });
+        }
+      } catch (e) {
+        throw interrupt.reason(e);
+      } finally {
+        interrupt.dispose();
       }
       const compact = {
         ...report,

@@ -3,6 +3,7 @@
  * --methods takes any comma list and passes it to buildIndex (bm25, qld; dense when the dense
  * indexer is present — unknown methods are rejected there with the known list).
  */
+import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { readdir, stat } from 'node:fs/promises';
 import { InvalidArgumentError, type Command } from 'commander';
@@ -230,9 +231,14 @@ export function register(program: Command): void {
   ).action(
     action(async (corpus: string, flags: IndexBuildFlags, cmd: Command) => {
       const g = cmd.optsWithGlobals() as GlobalOpts;
-      // SIGINT/SIGTERM: the build removes its temp dir and stops its workers; the previous index stays.
+      // SIGINT/SIGTERM: the build removes its temp dir and stops its workers; the previous index stays;
+      // one line says so and the command exits 130 / 143 (action.ts exitCodeOf)
       const { abortOnSignals } = await import('../../../core/interrupt.js');
-      const interrupt = abortOnSignals('index build');
+      const interrupt = abortOnSignals('index build', {
+        note: existsSync(flags.out)
+          ? `${flags.out} is as it was (the partial build was removed)`
+          : `nothing was written (${flags.out} was not created; the partial build was removed)`,
+      });
       try {
         const { manifest, seconds, bytes, densePrebuilt } = await runIndexBuild(corpus, flags, interrupt.signal, {
           methodsGiven: cmd.getOptionValueSource('methods') === 'cli',
@@ -243,6 +249,8 @@ export function register(program: Command): void {
           () =>
             `built ${flags.out} from ${manifest.corpus.name}: ${manifest.corpus.passages.toLocaleString('en-US')} passages${corpusNotes(manifest) ? ` (${corpusNotes(manifest)})` : ''}, methods ${manifest.methods.join(', ')}${densePrebuilt ? ` (dense from the shipped vectors ${densePrebuilt})` : ''}, ${mb(bytes)}, ${seconds.toFixed(1)} s`,
         );
+      } catch (e) {
+        throw interrupt.reason(e);
       } finally {
         interrupt.dispose();
       }

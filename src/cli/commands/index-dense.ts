@@ -69,6 +69,8 @@ export function register(program: Command): void {
           () =>
             `dense index in ${dir}: ${d.rows.toLocaleString('en-US')} vectors, ${d.embedderId} (dim ${d.dimension}), ${d.ann ? `${d.ann.type ?? 'ivf_pq'} ${d.ann.numPartitions} partitions, nprobes ${d.ann.nprobes}` : 'flat search'}${prebuilt ? `, from the prebuilt vectors ${prebuilt}` : ''}, ${s.toFixed(1)} s`,
         );
+      } catch (e) {
+        throw interrupt.reason(e); // Ctrl-C / SIGTERM: one line saying what was kept, exit 130 / 143
       } finally {
         interrupt.dispose();
       }
