@@ -69,19 +69,12 @@ export function interruptMessage(signal: NodeJS.Signals, args: readonly string[]
  * Call dispose() when the command ends (after its output).
  */
 export function exitOnInterrupt(what: string, args: readonly string[]): { dispose(): void } {
-  const onSignal = (signal: 'SIGINT' | 'SIGTERM') => () => {
-    dispose();
+  return onceOnSignals((signal) => {
     process.stderr.write(
       `interrupted (${signal}): ${what} stopped before it printed its figures; it writes no file, so nothing is half-written.\nto start again: ${resumeCommand(args, undefined)}\n`,
     );
     process.exit(EXIT_CODE[signal]);
-  };
-  const handlers = (['SIGINT', 'SIGTERM'] as const).map((s) => [s, onSignal(s)] as const);
-  for (const [s, h] of handlers) process.once(s, h);
-  function dispose(): void {
-    for (const [s, h] of handlers) process.off(s, h);
-  }
-  return { dispose };
+  });
 }
 
 /**
@@ -89,14 +82,26 @@ export function exitOnInterrupt(what: string, args: readonly string[]): { dispos
  * Call dispose() when the command ends.
  */
 export function reportRunInterrupt(args: readonly string[]): { dispose(): void } {
-  const onSignal = (signal: 'SIGINT' | 'SIGTERM') => () => {
-    dispose();
+  return onceOnSignals((signal) => {
     void holdResultWrites().then(() => {
       process.stderr.write(interruptMessage(signal, args, resultsDirs()));
       process.exit(EXIT_CODE[signal]);
     });
-  };
-  const handlers = (['SIGINT', 'SIGTERM'] as const).map((s) => [s, onSignal(s)] as const);
+  });
+}
+
+/** `then(signal)` on the first SIGINT or SIGTERM, both handlers removed first; dispose() removes them unused. */
+function onceOnSignals(then: (signal: 'SIGINT' | 'SIGTERM') => void): { dispose(): void } {
+  const handlers = (['SIGINT', 'SIGTERM'] as const).map(
+    (s) =>
+      [
+        s,
+        () => {
+          dispose();
+          then(s);
+        },
+      ] as const,
+  );
   for (const [s, h] of handlers) process.once(s, h);
   function dispose(): void {
     for (const [s, h] of handlers) process.off(s, h);
