@@ -18,10 +18,42 @@ export const caseSection: SectionBuilder = (run, o) => {
         .map(([k, v]) => `${k} ${v}`)
         .join(', ')}.`
     : '';
+  const cut = contextCuts(run.traces, (run.config.config as { passageChars?: unknown } | undefined)?.passageChars);
   return {
     id: 'case',
     title: `CASE metrics${m.label ? ` (${m.label})` : ''}`,
-    markdown: caseMetricsMarkdown(m).split('\n').slice(2).join('\n') + extra,
-    json: { ...m, advocateStops: stops },
+    markdown: caseMetricsMarkdown(m).split('\n').slice(2).join('\n') + extra + (cut ? `\n\n${cut.line}` : ''),
+    json: { ...m, advocateStops: stops, ...(cut ? { contextCut: cut.json } : {}) },
   };
 };
+
+/**
+ * A baseline's prompt context passages cut to config.json `passageChars` (traces' `context[].cutFrom`):
+ * "3 of 40 prompt context passages (2 of 10 items; gold passages in an oracle run) were cut to their
+ * first 2,000 characters …", so an accuracy is never read as measured on whole passages when it was not.
+ * Undefined when no trace lists a context (CASE runs, llm-only, traces from before the count).
+ */
+function contextCuts(traces: Map<string, Record<string, unknown>>, passageChars: unknown) {
+  let passages = 0;
+  let cut = 0;
+  let items = 0;
+  let cutItems = 0;
+  let gold = true;
+  for (const t of traces.values()) {
+    const ctx = t.context as { source?: string; cutFrom?: number }[] | undefined;
+    if (!Array.isArray(ctx) || !ctx.length) continue;
+    items++;
+    passages += ctx.length;
+    const n = ctx.filter((c) => typeof c.cutFrom === 'number').length;
+    cut += n;
+    if (n) cutItems++;
+    if (ctx.some((c) => c.source !== 'gold')) gold = false;
+  }
+  if (!passages) return undefined;
+  const limit = typeof passageChars === 'number' ? `${passageChars.toLocaleString('en-US')} characters` : 'config.json passageChars';
+  const what = gold ? 'gold passages' : 'prompt context passages';
+  const line = cut
+    ? `**${cut} of ${passages} ${what}** (in ${cutItems} of ${items} items) **were cut to their first ${limit}** for the prompt (config.json \`passageChars\`; the items' traces mark each as \`cutFrom\`, its length): the model read only their start.`
+    : `All ${passages} ${what} of ${items} items were shown whole (none longer than ${limit}).`;
+  return { line, json: { passages, cut, items, cutItems, passageChars: typeof passageChars === 'number' ? passageChars : null } };
+}

@@ -18,6 +18,16 @@ export function optionLetters(q: Pick<Question, 'choices'>): string[] {
   return q.choices.map((c, i) => (c.trim() ? LETTERS[i] : '')).filter(Boolean);
 }
 
+/**
+ * The length of `text` with its whitespace collapsed (as the prompts show it) when that is over
+ * `max` and `truncate` would cut it; undefined when it is shown whole. Traces record it so a report
+ * can count the passages a model saw only the start of.
+ */
+export function cutFrom(text: string, max: number): number | undefined {
+  const n = text.replace(/\s+/g, ' ').length;
+  return n > max ? n : undefined;
+}
+
 export function truncate(text: string, max: number): string {
   return text.length <= max ? text : text.slice(0, max - 1).trimEnd() + '…';
 }

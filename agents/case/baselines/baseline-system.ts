@@ -12,7 +12,8 @@ import type { Question } from '../../../corpora/types.js';
 import type { AgentSystem, SystemContext, SystemOutcome } from '../../../eval/types.js';
 import { errors, errorText, isLexcaseError } from '../../../core/errors.js';
 import { blindQuestion } from '../../common/gold-guard.js';
-import { factsOf } from '../../common/question-text.js';
+import { CASE_PROMPT_LIMITS } from '../../common/defaults.js';
+import { cutFrom, factsOf } from '../../common/question-text.js';
 import { answerMcq, type ContextPassage } from './mcq-prompt.js';
 import { DEFAULT_K } from '../../../retrieval/default-k.js';
 import { BASELINE_MODES, type BaselineMode } from './baseline-modes.js';
@@ -21,6 +22,14 @@ export { BASELINE_MODES, type BaselineMode };
 
 export function ragMethod(mode: BaselineMode): string | undefined {
   return mode.endsWith('-rag') ? mode.slice(0, -'-rag'.length) : undefined;
+}
+
+/** The trace's context list: each passage's id and source, and `cutFrom` (its length) when the prompt shows only its first `passageChars` characters. */
+function contextTrace(out: ContextPassage[], source: string) {
+  return out.map((p) => {
+    const n = cutFrom(p.text, CASE_PROMPT_LIMITS.baselinePassageChars);
+    return { id: p.id, source, ...(n !== undefined ? { cutFrom: n } : {}) };
+  });
 }
 
 async function contextFor(mode: BaselineMode, q: Question, ctx: SystemContext, k: number, trace: Record<string, unknown>): Promise<ContextPassage[]> {
@@ -32,7 +41,7 @@ async function contextFor(mode: BaselineMode, q: Question, ctx: SystemContext, k
       if (!p) throw errors.notFound('gold passage in the index doc store (oracle mode needs the gold passages indexed)', id);
       out.push({ id, text: p.text });
     }
-    trace.context = out.map((p) => ({ id: p.id, source: 'gold' }));
+    trace.context = contextTrace(out, 'gold');
     return out;
   }
   const method = ragMethod(mode)!;
@@ -50,7 +59,7 @@ async function contextFor(mode: BaselineMode, q: Question, ctx: SystemContext, k
     const p = await ctx.getPassage(h.id);
     if (p) out.push({ id: h.id, text: p.text });
   }
-  trace.context = out.map((p) => ({ id: p.id, source: method }));
+  trace.context = contextTrace(out, method);
   return out;
 }
 
