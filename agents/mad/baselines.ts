@@ -18,7 +18,7 @@ import { optionLetters } from '../common/question-text.js';
 import { citedAnswer, type CitedAnswer } from './cited-answer.js';
 import { itemCitationMetrics, unansweredCitationMetrics } from './citation-summary.js';
 import { checkOptionCount, madSettings } from './debate.js';
-import { buildEvidencePool } from './evidence-pool.js';
+import { buildEvidencePool, poolTrace } from './evidence-pool.js';
 import { seededModel } from './llm-call.js';
 import type { MadSettings } from './types.js';
 import type { PresentationRecord } from '../common/presentation-order.js';
@@ -81,7 +81,7 @@ function baseline(name: 'single-rag' | 'self-consistency', s: MadSettings, sampl
 
 async function poolFor(q: Question, ctx: SystemContext, s: MadSettings, trace: Record<string, unknown>) {
   const { pool, order } = await buildEvidencePool(q, ctx, s.method, s.k);
-  trace.pool = pool.map((p) => ({ id: p.id, query: p.query }));
+  trace.pool = poolTrace(pool, s.passageChars);
   trace.presentation = [order];
   return pool;
 }

@@ -26,7 +26,7 @@ import { citedPassages, type ShownPassage } from './cited-evidence.js';
 import { crossExamine } from './cross-examiner.js';
 import { debaterTurn } from './debater.js';
 import { inTurnOrder } from './turn-order.js';
-import { buildEvidencePool, findSearchTool } from './evidence-pool.js';
+import { buildEvidencePool, findSearchTool, poolTrace } from './evidence-pool.js';
 import { judge } from './judge.js';
 import { seededModel } from './llm-call.js';
 import { visibleOpponents } from './topology.js';
@@ -65,7 +65,8 @@ export interface DebateTrace {
   system: 'mad';
   settings: MadSettings;
   letters: string[];
-  pool: { id: string; query: string }[];
+  /** `cutFrom`: the passage's length when the prompts show only its first `settings.passageChars` characters. */
+  pool: { id: string; query: string; cutFrom?: number }[];
   rounds: { round: number; briefs: Brief[] }[];
   crossExamination?: CrossExamination;
   judge?: Judgment;
@@ -82,7 +83,7 @@ async function debate(q: Question, ctx: SystemContext, s: MadSettings, trace: De
   const letters = trace.letters;
   const searchTool = findSearchTool(ctx.tools, s.method);
   const { pool, order: poolOrder } = await buildEvidencePool(q, ctx, s.method, s.k);
-  trace.pool = pool.map((p) => ({ id: p.id, query: p.query }));
+  trace.pool = poolTrace(pool, s.passageChars);
   for (const p of pool) passageHandles().handle(p.id); // pool order fixes P1..Pn before concurrent turns
   const poolIds = new Set(pool.map((p) => p.id));
   const extra = new Map<string, PoolPassage[]>(letters.map((l) => [l, []]));

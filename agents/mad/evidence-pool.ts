@@ -18,7 +18,7 @@ import type { SystemContext } from '../../eval/types.js';
 import { errors } from '../../core/errors.js';
 import { createAnalyzer } from '../../retrieval/analyzer.js';
 import { searchHits } from '../../retrieval/tools/search-hits.js';
-import { factsOf } from '../common/question-text.js';
+import { cutFrom, factsOf } from '../common/question-text.js';
 import { seededOrder, type PresentationRecord } from '../common/presentation-order.js';
 import type { PoolPassage } from './types.js';
 
@@ -58,6 +58,17 @@ export const POOL_ORDER = "issue query, then the options' queries in a seeded or
  * handle and is credited with a passage two queries share, so a fixed A, B, C, D order favoured
  * option A on every item. Drawn from the item seed (kind `pool options`), recorded in the trace.
  */
+/** The trace's pool: each passage's id and query, and `cutFrom` (its length) when the prompts show only its first `passageChars` characters. */
+export function poolTrace(
+  pool: readonly { id: string; text: string; query: string }[],
+  passageChars: number,
+): { id: string; query: string; cutFrom?: number }[] {
+  return pool.map((p) => {
+    const n = cutFrom(p.text, passageChars);
+    return { id: p.id, query: p.query, ...(n !== undefined ? { cutFrom: n } : {}) };
+  });
+}
+
 export async function buildEvidencePool(
   q: Question,
   ctx: SystemContext,

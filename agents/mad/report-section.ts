@@ -47,6 +47,33 @@ export function checklistRates(traces: Iterable<Record<string, unknown>>): Recor
   return Object.fromEntries(CHECKLIST_ITEMS.map((k) => [k, judged.length ? judged.filter((j) => j.checklist[k]).length / judged.length : null]));
 }
 
+/**
+ * The Round-0 pool passages the prompts cut to config.json `passageChars` (traces' `pool[].cutFrom`):
+ * "**412 of 1040 pool passages** (in 50 of 52 items) **were cut to their first 600 characters** …".
+ * Undefined when no trace records a pool.
+ */
+export function poolCuts(traces: Iterable<Record<string, unknown>>, passageChars: unknown) {
+  let passages = 0;
+  let cut = 0;
+  let items = 0;
+  let cutItems = 0;
+  for (const t of traces) {
+    const pool = t.pool as { cutFrom?: number }[] | undefined;
+    if (!Array.isArray(pool) || !pool.length) continue;
+    items++;
+    passages += pool.length;
+    const n = pool.filter((p) => typeof p.cutFrom === 'number').length;
+    cut += n;
+    if (n) cutItems++;
+  }
+  if (!passages) return undefined;
+  const limit = typeof passageChars === 'number' ? `${passageChars.toLocaleString('en-US')} characters` : 'config.json passageChars';
+  const line = cut
+    ? `**${cut} of ${passages} pool passages** (in ${cutItems} of ${items} items) **were cut to their first ${limit}** for the prompts (\`--passage-chars\`, config.json \`passageChars\`; the items' traces mark each as \`cutFrom\`, its length): the models read only their start.`
+    : `All ${passages} pool passages of ${items} items were shown whole (none longer than ${limit}).`;
+  return { line, json: { passages, cut, items, cutItems, passageChars: typeof passageChars === 'number' ? passageChars : null } };
+}
+
 const pct = (v: number | null) => (v === null ? '–' : `${(100 * v).toFixed(1)}%`);
 
 export const madSection: SectionBuilder = async (run, o) => {
@@ -64,6 +91,8 @@ export const madSection: SectionBuilder = async (run, o) => {
     );
     parts.push('', `Judge checklist (share of judged items): ${CHECKLIST_ITEMS.map((k) => `${k} ${pct(checklist[k])}`).join(', ')}.`);
   }
+  const cut = poolCuts(run.traces.values(), (run.config.config as { passageChars?: unknown } | undefined)?.passageChars);
+  if (cut) parts.push('', cut.line);
   let consistency: SeedConsistency | undefined;
   try {
     consistency = JSON.parse(await readFile(join(run.dir, 'consistency.json'), 'utf8')) as SeedConsistency;
@@ -78,7 +107,7 @@ export const madSection: SectionBuilder = async (run, o) => {
     id: 'mad',
     title: 'MAD metrics',
     markdown: parts.join('\n'),
-    json: { ...m, rounds, checklist, consistency: consistency ?? null, perRoundAccuracy: perRound },
+    json: { ...m, rounds, checklist, consistency: consistency ?? null, perRoundAccuracy: perRound, ...(cut ? { poolCut: cut.json } : {}) },
     plots,
   };
 };
