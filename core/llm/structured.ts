@@ -363,6 +363,15 @@ function switchedToPrompt(model: unknown, mode: StructuredOutputMode, e: unknown
   return true;
 }
 
+/** The wording an unparsable reply's error starts with when the endpoint cut it at its token limit. */
+export const CUT_SHORT = 'the reply was cut short at the token limit (finish_reason "length"; raise llm.maxTokens, LEXCASE_LLM_MAX_TOKENS)';
+
+/** Whether the endpoint stopped this reply at its token limit (OpenAI's finish_reason "length"). */
+function stoppedAtTokenLimit(reply: BaseMessage): boolean {
+  const meta = (reply as { response_metadata?: { finish_reason?: unknown } }).response_metadata;
+  return meta?.finish_reason === 'length';
+}
+
 /**
  * Invoke `model` for a `schema`-shaped object (see the module doc for the modes); retry once with
  * the parse error appended. Throws LexcaseError LLM_OUTPUT_INVALID (naming `what`) after the
@@ -408,12 +417,14 @@ export async function invokeStructured<S extends z.ZodType>(
       return { value, raw, attempts: attempt, mode, ...(invalidToolCalls.length ? { invalidToolCalls } : {}), ...(repaired.length ? { repaired } : {}) };
     } catch (e) {
       refused.push(reply);
-      lastError = (e as Error).message;
+      const parseError = (e as Error).message;
+      // a reply the endpoint stopped at its token limit failed because it was cut: the item's error says so first
+      lastError = stoppedAtTokenLimit(reply) ? `${CUT_SHORT}: ${parseError}` : parseError;
       if (sent.call?.exchange) sent.call.exchange.invalid = lastError;
       convo = [
         ...messages,
         new AIMessage(got.text),
-        new HumanMessage(`Your reply could not be parsed (${lastError}). Reply again with only the JSON object, exactly in the requested format.`),
+        new HumanMessage(`Your reply could not be parsed (${parseError}). Reply again with only the JSON object, exactly in the requested format.`),
       ];
     }
   }
