@@ -6,6 +6,7 @@
  * also in the generic sections; this one reads the same run files.
  */
 import type { SectionBuilder } from '../../eval/report/types.js';
+import { notCounted } from '../common/prompt-cuts.js';
 import { caseMetrics, caseMetricsMarkdown } from './metrics.js';
 
 export const caseSection: SectionBuilder = (run, o) => {
@@ -18,7 +19,8 @@ export const caseSection: SectionBuilder = (run, o) => {
         .map(([k, v]) => `${k} ${v}`)
         .join(', ')}.`
     : '';
-  const cut = contextCuts(run.traces, (run.config.config as { passageChars?: unknown } | undefined)?.passageChars);
+  const passageChars = (run.config.config as { passageChars?: unknown } | undefined)?.passageChars;
+  const cut = contextCuts(run.traces, passageChars) ?? evidenceCuts(run.traces, passageChars);
   return {
     id: 'case',
     title: `CASE metrics${m.label ? ` (${m.label})` : ''}`,
@@ -39,9 +41,14 @@ function contextCuts(traces: Map<string, Record<string, unknown>>, passageChars:
   let items = 0;
   let cutItems = 0;
   let gold = true;
+  let uncounted = 0;
   for (const t of traces.values()) {
     const ctx = t.context as { source?: string; cutFrom?: number }[] | undefined;
     if (!Array.isArray(ctx) || !ctx.length) continue;
+    if (typeof t.passageChars !== 'number') {
+      uncounted++; // a trace written before the count: its cuts are unknown
+      continue;
+    }
     items++;
     passages += ctx.length;
     const n = ctx.filter((c) => typeof c.cutFrom === 'number').length;
@@ -49,11 +56,50 @@ function contextCuts(traces: Map<string, Record<string, unknown>>, passageChars:
     if (n) cutItems++;
     if (ctx.some((c) => c.source !== 'gold')) gold = false;
   }
-  if (!passages) return undefined;
+  if (!passages) return uncounted ? { line: notCounted(uncounted), json: { uncounted } } : undefined;
   const limit = typeof passageChars === 'number' ? `${passageChars.toLocaleString('en-US')} characters` : 'config.json passageChars';
   const what = gold ? 'gold passages' : 'prompt context passages';
   const line = cut
     ? `**${cut} of ${passages} ${what}** (in ${cutItems} of ${items} items) **were cut to their first ${limit}** for the prompt (config.json \`passageChars\`; the items' traces mark each as \`cutFrom\`, its length): the model read only their start.`
-    : `All ${passages} ${what} of ${items} items were shown whole (none longer than ${limit}).`;
-  return { line, json: { passages, cut, items, cutItems, passageChars: typeof passageChars === 'number' ? passageChars : null } };
+    : `All ${passages} ${what} of ${items} item${items === 1 ? '' : 's'} were shown whole (none longer than ${limit}).`;
+  return {
+    line: line + (uncounted ? ` ${notCounted(uncounted)}` : ''),
+    json: { passages, cut, items, cutItems, passageChars: typeof passageChars === 'number' ? passageChars : null, ...(uncounted ? { uncounted } : {}) },
+  };
+}
+
+/**
+ * LLM CASE: the advocates' evidence passages the jurors' case file cut to config.json `passageChars`
+ * (traces' `advocates[].evidence[].cutFrom`). Undefined for an offline run (no juror reads a prompt,
+ * config.json records no passageChars) and when no advocate found evidence.
+ */
+function evidenceCuts(traces: Map<string, Record<string, unknown>>, passageChars: unknown) {
+  if (typeof passageChars !== 'number') return undefined;
+  let passages = 0;
+  let cut = 0;
+  let items = 0;
+  let cutItems = 0;
+  let uncounted = 0;
+  for (const t of traces.values()) {
+    const ev = ((t.advocates as { evidence?: { cutFrom?: number }[] }[] | undefined) ?? []).flatMap((a) => a.evidence ?? []);
+    if (!ev.length) continue;
+    if (typeof t.passageChars !== 'number') {
+      uncounted++; // a trace written before the count: its cuts are unknown
+      continue;
+    }
+    items++;
+    passages += ev.length;
+    const n = ev.filter((e) => typeof e.cutFrom === 'number').length;
+    cut += n;
+    if (n) cutItems++;
+  }
+  if (!passages) return uncounted ? { line: notCounted(uncounted), json: { uncounted } } : undefined;
+  const limit = `${passageChars.toLocaleString('en-US')} characters`;
+  const line = cut
+    ? `**${cut} of ${passages} evidence passages** (in ${cutItems} of ${items} items) **were cut to their first ${limit}** in the jurors' case file (config.json \`passageChars\`; the items' traces mark each as \`cutFrom\`, its length): the jurors read only their start.`
+    : `All ${passages} evidence passages of ${items} item${items === 1 ? '' : 's'} were shown whole to the jurors (none longer than ${limit}).`;
+  return {
+    line: line + (uncounted ? ` ${notCounted(uncounted)}` : ''),
+    json: { passages, cut, items, cutItems, passageChars, ...(uncounted ? { uncounted } : {}) },
+  };
 }

@@ -22,7 +22,7 @@ import { countingModel } from './token-tally.js';
 import { advocateTrace, evidenceScoreByLetter } from './trace-view.js';
 import { ADVOCATE_STEP_FAILURES, type AdvocateResult, type Hypothesis, type JurorRecord } from './types.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
-import { AGENT_DEFAULTS } from '../common/defaults.js';
+import { AGENT_DEFAULTS, CASE_PROMPT_LIMITS } from '../common/defaults.js';
 
 export interface CaseOptions {
   k?: number;
@@ -83,6 +83,7 @@ async function caseItem(defaults: CaseOptions & { k: number }, q: Question, ctx:
       }
       trace.hypotheses = hypotheses;
       trace.advocates = [];
+      trace.passageChars = CASE_PROMPT_LIMITS.jurorPassageChars; // the juror's cut: evidence[].cutFrom counts what it cut
       for (const h of hypotheses) {
         const a = await runAdvocate({
           llm,
@@ -96,7 +97,7 @@ async function caseItem(defaults: CaseOptions & { k: number }, q: Question, ctx:
           signal: ctx.signal,
         });
         advocates.push(a);
-        (trace.advocates as unknown[]).push(advocateTrace(a));
+        (trace.advocates as unknown[]).push(advocateTrace(a, CASE_PROMPT_LIMITS.jurorPassageChars));
         tokens.advocates += a.tokens;
       }
       const panel = samplePanel(ctx.seed, o.jurors ?? AGENT_DEFAULTS.jurors);

@@ -1,8 +1,9 @@
 /** Compact, JSON-able views of stage results for the per-question trace. */
-import { truncate } from '../common/question-text.js';
+import { cutFrom, truncate } from '../common/question-text.js';
 import type { AdvocateResult } from './types.js';
 
-export function advocateTrace(a: AdvocateResult) {
+/** `passageChars`: the characters of each evidence passage the jurors read (LLM CASE); an evidence item longer than that is marked `cutFrom`, its length. */
+export function advocateTrace(a: AdvocateResult, passageChars?: number) {
   return {
     key: a.hypothesis.key,
     letter: a.hypothesis.letter,
@@ -18,6 +19,7 @@ export function advocateTrace(a: AdvocateResult) {
       score: e.score,
       justification: e.justification,
       snippet: truncate((e.text ?? '').replace(/\s+/g, ' '), 240),
+      ...withCut(e.text ?? '', passageChars),
     })),
     ...(a.rejectedIds.length ? { rejectedIds: a.rejectedIds } : {}),
     ...(a.retrievalScores ? { retrievalScores: a.retrievalScores } : {}),
@@ -26,6 +28,11 @@ export function advocateTrace(a: AdvocateResult) {
     ...(a.raw !== undefined ? { raw: a.raw } : {}),
     ...(a.failedStep ? { failedStep: a.failedStep } : {}),
   };
+}
+
+function withCut(text: string, passageChars: number | undefined): { cutFrom?: number } {
+  const n = passageChars === undefined ? undefined : cutFrom(text, passageChars);
+  return n !== undefined ? { cutFrom: n } : {};
 }
 
 /** Summed evidence score per option letter (tie-break input). */

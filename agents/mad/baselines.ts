@@ -82,6 +82,7 @@ function baseline(name: 'single-rag' | 'self-consistency', s: MadSettings, sampl
 async function poolFor(q: Question, ctx: SystemContext, s: MadSettings, trace: Record<string, unknown>) {
   const { pool, order } = await buildEvidencePool(q, ctx, s.method, s.k);
   trace.pool = poolTrace(pool, s.passageChars);
+  trace.passageChars = s.passageChars;
   trace.presentation = [order];
   return pool;
 }

@@ -84,6 +84,7 @@ async function debate(q: Question, ctx: SystemContext, s: MadSettings, trace: De
   const searchTool = findSearchTool(ctx.tools, s.method);
   const { pool, order: poolOrder } = await buildEvidencePool(q, ctx, s.method, s.k);
   trace.pool = poolTrace(pool, s.passageChars);
+  trace.passageChars = s.passageChars;
   for (const p of pool) passageHandles().handle(p.id); // pool order fixes P1..Pn before concurrent turns
   const poolIds = new Set(pool.map((p) => p.id));
   const extra = new Map<string, PoolPassage[]>(letters.map((l) => [l, []]));

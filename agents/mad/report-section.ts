@@ -10,6 +10,7 @@ import type { SectionBuilder } from '../../eval/report/types.js';
 import { table } from '../../eval/report/format.js';
 import { madFinalRound, roundAccuracy } from '../../eval/plots/round-accuracy.js';
 import { roundAccuracySpec } from '../../eval/plots/specs.js';
+import { notCounted } from '../common/prompt-cuts.js';
 import { madMetrics, madMetricsMarkdown, seedConsistencyMarkdown, type SeedConsistency } from './metrics.js';
 import { CHECKLIST_ITEMS, type Brief, type Judgment } from './types.js';
 
@@ -57,21 +58,29 @@ export function poolCuts(traces: Iterable<Record<string, unknown>>, passageChars
   let cut = 0;
   let items = 0;
   let cutItems = 0;
+  let uncounted = 0;
   for (const t of traces) {
     const pool = t.pool as { cutFrom?: number }[] | undefined;
     if (!Array.isArray(pool) || !pool.length) continue;
+    if (typeof t.passageChars !== 'number') {
+      uncounted++; // a trace written before the count: its cuts are unknown
+      continue;
+    }
     items++;
     passages += pool.length;
     const n = pool.filter((p) => typeof p.cutFrom === 'number').length;
     cut += n;
     if (n) cutItems++;
   }
-  if (!passages) return undefined;
+  if (!passages) return uncounted ? { line: notCounted(uncounted), json: { uncounted } } : undefined;
   const limit = typeof passageChars === 'number' ? `${passageChars.toLocaleString('en-US')} characters` : 'config.json passageChars';
   const line = cut
     ? `**${cut} of ${passages} pool passages** (in ${cutItems} of ${items} items) **were cut to their first ${limit}** for the prompts (\`--passage-chars\`, config.json \`passageChars\`; the items' traces mark each as \`cutFrom\`, its length): the models read only their start.`
-    : `All ${passages} pool passages of ${items} items were shown whole (none longer than ${limit}).`;
-  return { line, json: { passages, cut, items, cutItems, passageChars: typeof passageChars === 'number' ? passageChars : null } };
+    : `All ${passages} pool passages of ${items} item${items === 1 ? '' : 's'} were shown whole (none longer than ${limit}).`;
+  return {
+    line: line + (uncounted ? ` ${notCounted(uncounted)}` : ''),
+    json: { passages, cut, items, cutItems, passageChars: typeof passageChars === 'number' ? passageChars : null, ...(uncounted ? { uncounted } : {}) },
+  };
 }
 
 const pct = (v: number | null) => (v === null ? '–' : `${(100 * v).toFixed(1)}%`);

@@ -5,7 +5,7 @@
  * says how many were cut. Driven through the CLI and the real OpenAI client against a scripted
  * server on 127.0.0.1, on Bar Exam questions and their real gold passages.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -99,6 +99,23 @@ describe('run baseline: passages cut for the prompt are counted', () => {
       );
       const json = JSON.parse(readFileSync(join(runDir, 'report.json'), 'utf8'));
       expect(JSON.stringify(json)).toContain(`"contextCut":{"passages":${n},"cut":${cut},"items":${items.length},"cutItems":${cut},"passageChars":2000}`);
+
+      // a trace written before the count (no passageChars, no cutFrom) is said to be uncounted, never counted as shown whole
+      const old = join(runDir, 'traces', `${items[items.length - 1].id}.json`);
+      const t = JSON.parse(readFileSync(old, 'utf8'));
+      delete t.passageChars;
+      for (const c of t.context) delete c.cutFrom;
+      writeFileSync(old, JSON.stringify(t));
+      expect((await runCli(['report', runDir])).code).toBe(0);
+      const again = readFileSync(join(runDir, 'report.md'), 'utf8');
+      const lastCut = items[items.length - 1].goldPassageIds.filter((id) => flat(text.get(id)!).length > LIMIT).length;
+      const counted = n - items[items.length - 1].goldPassageIds.length;
+      expect(again).toContain(
+        cut - lastCut
+          ? `**${cut - lastCut} of ${counted} gold passages**`
+          : `All ${counted} gold passages of ${items.length - 1} item${items.length - 1 === 1 ? '' : 's'} were shown whole`,
+      );
+      expect(again).toContain("1 item's trace is from before lexcase counted passages cut for the prompt: not in this count (their cuts are unknown).");
     } finally {
       await srv.close();
     }

@@ -42,6 +42,7 @@ async function contextFor(mode: BaselineMode, q: Question, ctx: SystemContext, k
       out.push({ id, text: p.text });
     }
     trace.context = contextTrace(out, 'gold');
+    trace.passageChars = CASE_PROMPT_LIMITS.baselinePassageChars;
     return out;
   }
   const method = ragMethod(mode)!;
@@ -60,6 +61,7 @@ async function contextFor(mode: BaselineMode, q: Question, ctx: SystemContext, k
     if (p) out.push({ id: h.id, text: p.text });
   }
   trace.context = contextTrace(out, method);
+  trace.passageChars = CASE_PROMPT_LIMITS.baselinePassageChars;
   return out;
 }
 

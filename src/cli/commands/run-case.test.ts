@@ -25,6 +25,8 @@ let dir: string;
 let index: string;
 let val: Question[];
 let goldText: Map<string, string>;
+/** Every indexed passage's text by id. */
+const indexedText = new Map<string, string>();
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lexcase-run-case-'));
@@ -42,6 +44,7 @@ beforeAll(async () => {
     })(),
     { out: index, corpusName: 'test', workers: 0 },
   );
+  for (const p of passages) indexedText.set(p.id, p.text);
 }, 60_000);
 
 afterAll(async () => {
@@ -315,6 +318,21 @@ describe('lexcase run case|baseline with an LLM (scripted OpenAI-compatible serv
       expect(srv.requests[0].body.tools.map((t: any) => t.function.name)).toEqual(['bm25_search', 'qld_search']);
       const config = JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8'));
       expect(config.config).toMatchObject({ system: 'case', mode: 'llm', jurors: 3, k: 5 });
+      // the jurors read each evidence passage to 1,200 characters: each one cut is marked, and report.md counts them
+      const evidence = (trace.advocates as { evidence: { id: string; cutFrom?: number }[] }[]).flatMap((a) => a.evidence);
+      expect(evidence.length).toBeGreaterThan(0);
+      const length = (id: string) => indexedText.get(id)!.replace(/\s+/g, ' ').length;
+      for (const e of evidence) expect([e.id, e.cutFrom]).toEqual([e.id, length(e.id) > 1200 ? length(e.id) : undefined]);
+      const jurorPrompt = JSON.stringify(srv.requests.find((q) => /juror on a panel/.test(body(q)))!.body.messages);
+      for (const e of evidence)
+        expect([e.id, jurorPrompt.includes(JSON.stringify(indexedText.get(e.id)!.replace(/\s+/g, ' ')).slice(1, -1))]).toEqual([e.id, e.cutFrom === undefined]);
+      const cut = evidence.filter((e) => e.cutFrom !== undefined).length;
+      const report = readFileSync(join(runDir, 'report.md'), 'utf8');
+      expect(report).toContain(
+        cut
+          ? `**${cut} of ${evidence.length} evidence passages** (in 1 of 1 items) **were cut to their first 1,200 characters** in the jurors' case file`
+          : `All ${evidence.length} evidence passages of 1 item were shown whole to the jurors (none longer than 1,200 characters).`,
+      );
     } finally {
       await srv.close();
     }
