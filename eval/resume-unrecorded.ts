@@ -52,7 +52,7 @@
  *                 the argument agents' `temperature`)
  *   requestSeeds  MAD's note that each request's seed is derived from the run seed per role and call
  *                 (agents/mad/llm-call.ts; always so, runs before it recorded no note)
- *   advocateNoteChars, compileCandidates, compileSnippetChars
+ *   advocateNoteChars, compileCandidates, compileSnippetChars, searchSnippetChars
  *                 how much of each text CASE's advocate prompts show (CASE_PROMPT_LIMITS; the values
  *                 never changed, runs before them recorded none)
  *   seedDerivation how each item's seeded draws (presentation orders, tie-breaks, jury panels) follow
@@ -116,6 +116,8 @@ const ADDED: {
   { path: ['advocateNoteChars'], what: "the characters of each advocate's note", lacks: absent },
   { path: ['compileCandidates'], what: "the candidates an advocate's compile prompt lists", lacks: absent },
   { path: ['compileSnippetChars'], what: "the characters of each candidate in an advocate's compile prompt", lacks: absent },
+  // CASE's advocates always read 600-character search snippets (retrieval/tools/search-tool.ts); runs before it recorded none
+  { path: ['searchSnippetChars'], what: 'the characters of each search snippet an advocate reads', lacks: absent },
   // MAD has always derived its requests' seeds from the run seed; runs before it recorded no note saying so
   { path: ['requestSeeds'], what: "how MAD's requests' seeds are made", lacks: absent },
   // EMAR's Bar Exam QA split was always drawn with seed 13 (no --split-seed before it); runs before it recorded none.

@@ -109,7 +109,15 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
     const llmCase = !offline && o.system === 'case' ? await import('./llm-case.js') : undefined;
     const rag = baselines?.ragMethod(o.mode!);
     if (rag && !idx.retrievers[rag]) throw errors.methodUnavailable(rag, o.index, Object.keys(idx.retrievers));
-    const tools = llmCase ? llmCase.createRetrievalTools({ retrievers: idx.retrievers, docs: idx.docs, llm: o.llm, defaultK: k }) : [];
+    const tools = llmCase
+      ? llmCase.createRetrievalTools({
+          retrievers: idx.retrievers,
+          docs: idx.docs,
+          llm: o.llm,
+          defaultK: k,
+          snippetChars: CASE_PROMPT_LIMITS.searchSnippetChars,
+        })
+      : [];
     // Fail before the run starts (not once per item) on settings the index or mode cannot serve.
     if (offline && o.hypotheses === 'exploratory')
       throw errors.usage('--hypotheses exploratory needs an LLM; the offline heuristic uses the options as hypotheses');

@@ -65,7 +65,7 @@ describe('CASE prompt limits', () => {
     });
     expect(r).toMatchObject({ ran: 1, failed: 0 });
     const config = configOf(runDir);
-    expect(config).toMatchObject({ passageChars: 1200, advocateNoteChars: 300, compileCandidates: 30, compileSnippetChars: 300 });
+    expect(config).toMatchObject({ passageChars: 1200, advocateNoteChars: 300, compileCandidates: 30, compileSnippetChars: 300, searchSnippetChars: 600 });
 
     const compile = model.calls.find((c) => !c.tools.length && !/juror on a panel/.test(c.text))!;
     const listed = compile.text.split('\n').filter((l) => /^P\d+: /.test(l));
@@ -85,6 +85,41 @@ describe('CASE prompt limits', () => {
     expect(notes.length).toBeGreaterThanOrEqual(2);
     for (const n of notes) expect(n.length).toBeLessThanOrEqual(config.advocateNoteChars);
     expect(notes[0].endsWith('…')).toBe(true);
+
+    // the advocate's search results: each snippet at most the recorded searchSnippetChars
+    const snippets = model.calls.flatMap((c) => [...c.text.matchAll(/"snippet":"((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`) as string));
+    expect(snippets.length).toBeGreaterThan(0);
+    // (a window inside a longer passage is marked "… " before and " …" after, retrieval/tools/snippet.ts)
+    for (const sn of snippets) expect(sn.replace(/^… /, '').replace(/ …$/, '').length).toBeLessThanOrEqual(config.searchSnippetChars);
+
+    // what an older lexcase wrote: no searchSnippetChars; the resume goes on and says so
+    const file = join(runDir, 'config.json');
+    const old = JSON.parse(readFileSync(file, 'utf8'));
+    delete old.config.searchSnippetChars;
+    writeFileSync(file, JSON.stringify(old));
+    let stderr = '';
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((stderr += String(s)), true));
+    try {
+      expect(
+        await runCaseExperiment({
+          system: 'case',
+          llm: model,
+          dataset: 'barexam',
+          split: 'val',
+          index,
+          limit: 2,
+          runDir,
+          jurors: 1,
+          maxSteps: 2,
+          k: 2,
+          tools: ['bm25'],
+        }),
+      ).toMatchObject({ ran: 1, skipped: 1 });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(stderr).toMatch(/does not record searchSnippetChars/);
+    expect(configOf(runDir).searchSnippetChars).toBe(600);
   }, 120_000);
 
   it('run baseline records passageChars (none for llm-only) and cuts each passage there; a run dir written before the field resumes with a warning', async () => {

@@ -31,6 +31,12 @@ export const CASE_PROMPT_LIMITS = {
   compileCandidates: 30,
   /** …each as a snippet of this many characters (config.json `compileSnippetChars`). */
   compileSnippetChars: 300,
+  /**
+   * An advocate's search tool returns each hit as a query-aware snippet of this many characters
+   * (retrieval/tools/snippet.ts; config.json `searchSnippetChars`): the advocate picks its evidence
+   * from these; the jurors then read the passages themselves (jurorPassageChars).
+   */
+  searchSnippetChars: 600,
   /** The baselines' multiple-choice prompt (RAG and oracle): characters of each passage (config.json `passageChars`). */
   baselinePassageChars: 2000,
 } as const;
@@ -43,5 +49,6 @@ export function casePromptLimitsConfig(): Record<string, number> {
     advocateNoteChars: l.advocateNoteChars,
     compileCandidates: l.compileCandidates,
     compileSnippetChars: l.compileSnippetChars,
+    searchSnippetChars: l.searchSnippetChars,
   };
 }
