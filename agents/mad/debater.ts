@@ -15,7 +15,7 @@ import { HumanMessage, SystemMessage, ToolMessage, type AIMessage, type BaseMess
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import type { Question } from '../../corpora/types.js';
 import { isLexcaseError } from '../../core/errors.js';
-import { truncate } from '../common/question-text.js';
+import { cutFrom, truncate } from '../common/question-text.js';
 import { passageHandles } from '../common/passage-handles.js';
 import { TEXT_TOOL_CALL_HINT, textToolCall } from '../common/text-tool-call.js';
 import { checkCitations } from './citation-check.js';
@@ -90,13 +90,15 @@ async function requestSnippet(
     }
     const hits = await searchWith(tool, query, 1, o.signal);
     const results = [];
+    let cut: number | undefined;
     for (const h of hits) {
       const p = await o.getPassage(h.id);
       const text = p?.text ?? h.snippet ?? '';
       added.push({ id: h.id, text, query });
+      cut ??= cutFrom(text, o.passageChars); // counted in report.md's MAD section (report-section.ts poolCuts)
       results.push({ id: passageHandles().handle(h.id), text: truncate(text.replace(/\s+/g, ' '), o.passageChars) });
     }
-    request = { tool: call.name, query, ids: hits.map((h) => h.id) };
+    request = { tool: call.name, query, ids: hits.map((h) => h.id), passageChars: o.passageChars, ...(cut !== undefined ? { cutFrom: cut } : {}) };
     toolMessages.push(new ToolMessage({ tool_call_id: id, content: JSON.stringify({ results }) }));
   }
   return { toolMessages, request, added, refused };

@@ -50,7 +50,9 @@ export function checklistRates(traces: Iterable<Record<string, unknown>>): Recor
 
 /**
  * The Round-0 pool passages the prompts cut to config.json `passageChars` (traces' `pool[].cutFrom`):
- * "**412 of 1040 pool passages** (in 50 of 52 items) **were cut to their first 600 characters** …".
+ * "**412 of 1040 pool passages** (in 50 of 52 items) **were cut to their first 600 characters** …",
+ * then the snippets the debaters requested in rebuttals, cut to the same length in the tool result
+ * (traces' `rounds[].briefs[].request.cutFrom`): "**9 of 14 requested snippets** (in 6 of 7 items) were cut too."
  * Undefined when no trace records a pool.
  */
 export function poolCuts(traces: Iterable<Record<string, unknown>>, passageChars: unknown) {
@@ -59,6 +61,7 @@ export function poolCuts(traces: Iterable<Record<string, unknown>>, passageChars
   let items = 0;
   let cutItems = 0;
   let uncounted = 0;
+  const snip = { snippets: 0, cut: 0, items: 0, cutItems: 0, uncounted: 0 };
   for (const t of traces) {
     const pool = t.pool as { cutFrom?: number }[] | undefined;
     if (!Array.isArray(pool) || !pool.length) continue;
@@ -71,15 +74,52 @@ export function poolCuts(traces: Iterable<Record<string, unknown>>, passageChars
     const n = pool.filter((p) => typeof p.cutFrom === 'number').length;
     cut += n;
     if (n) cutItems++;
+    const requests = ((t.rounds as { briefs?: Brief[] }[] | undefined) ?? [])
+      .flatMap((r) => r.briefs ?? [])
+      .flatMap((b) => (b.request?.ids.length ? [b.request] : []));
+    if (!requests.length) continue;
+    if (requests.some((r) => typeof r.passageChars !== 'number')) {
+      snip.uncounted++; // requested before lexcase counted the snippets' cuts
+      continue;
+    }
+    snip.items++;
+    snip.snippets += requests.length;
+    const s = requests.filter((r) => typeof r.cutFrom === 'number').length;
+    snip.cut += s;
+    if (s) snip.cutItems++;
   }
   if (!passages) return uncounted ? { line: notCounted(uncounted), json: { uncounted } } : undefined;
   const limit = typeof passageChars === 'number' ? `${passageChars.toLocaleString('en-US')} characters` : 'config.json passageChars';
   const line = cut
     ? `**${cut} of ${passages} pool passages** (in ${cutItems} of ${items} items) **were cut to their first ${limit}** for the prompts (\`--passage-chars\`, config.json \`passageChars\`; the items' traces mark each as \`cutFrom\`, its length): the models read only their start.`
     : `All ${passages} pool passages of ${items} item${items === 1 ? '' : 's'} were shown whole (none longer than ${limit}).`;
+  const snippets = snip.snippets
+    ? snip.cut
+      ? ` **${snip.cut} of ${snip.snippets} snippets the debaters requested** (in ${snip.cutItems} of ${snip.items} items) **were cut to the same ${limit}** in the tool result (each brief's \`request.cutFrom\`).`
+      : ` All ${snip.snippets} snippets the debaters requested were shown whole.`
+    : '';
+  const snippetsUncounted = snip.uncounted
+    ? ` ${snip.uncounted} item${snip.uncounted === 1 ? "'s" : "s'"} requested snippets are from before lexcase counted their cuts: not in this count.`
+    : '';
   return {
-    line: line + (uncounted ? ` ${notCounted(uncounted)}` : ''),
-    json: { passages, cut, items, cutItems, passageChars: typeof passageChars === 'number' ? passageChars : null, ...(uncounted ? { uncounted } : {}) },
+    line: line + snippets + snippetsUncounted + (uncounted ? ` ${notCounted(uncounted)}` : ''),
+    json: {
+      passages,
+      cut,
+      items,
+      cutItems,
+      passageChars: typeof passageChars === 'number' ? passageChars : null,
+      ...(uncounted ? { uncounted } : {}),
+      ...(snip.snippets || snip.uncounted
+        ? {
+            snippets: snip.snippets,
+            snippetsCut: snip.cut,
+            snippetItems: snip.items,
+            snippetCutItems: snip.cutItems,
+            ...(snip.uncounted ? { snippetsUncounted: snip.uncounted } : {}),
+          }
+        : {}),
+    },
   };
 }
 

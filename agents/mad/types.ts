@@ -41,8 +41,12 @@ export interface Brief {
   rebuttal?: string;
   claims: Claim[];
   citations: CheckedCitation[];
-  /** The one new snippet requested from the retriever this round, if any. */
-  request?: { tool: string; query: string; ids: string[] };
+  /**
+   * The one new snippet requested from the retriever this round, if any. `passageChars`: the
+   * characters of it the tool result showed (absent in traces written before lexcase counted the
+   * cut); `cutFrom`: the snippet's whitespace-collapsed length when it was longer (requests return one passage).
+   */
+  request?: { tool: string; query: string; ids: string[]; passageChars?: number; cutFrom?: number };
   /** Set when the debater's reply was unparseable twice: it forfeits this round (empty brief). */
   error?: string;
   raw?: string[];
