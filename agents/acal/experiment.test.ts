@@ -13,6 +13,7 @@ import { buildIndex } from '../../indexer/build.js';
 import { closeSparseIndexes } from '../../retrieval/open.js';
 import { llmConfigSchema } from '../../core/config.js';
 import { createChatModel } from '../../core/llm/factory.js';
+import { runCli } from '../../tests/support/run-cli.js';
 import { startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
 import { contest } from './contest/contest.js';
 import { readGraph } from './graph/store.js';
@@ -204,6 +205,64 @@ describe('runAcal on LegalBench hearsay (scripted server, real index)', () => {
     expect(arenaLines.length).toBeGreaterThan(5);
     for (const l of arenaLines) expect(l.replace(/^\[P\d+\] /, '').replace(/…$/, '').length).toBeLessThanOrEqual(120);
     expect(JSON.parse(readFileSync(join(arena, 'config.json'), 'utf8')).config).toMatchObject({ system: 'acal/acal', passageChars: 120 });
+  });
+
+  it('rag and acal traces mark each evidence passage the prompts cut at --passage-chars (evidenceCut, cutFrom) and report.md counts them', async () => {
+    const evidenceLines = (q: { body: { messages: { role: string; content: string }[] } }) => {
+      const block = /\nEVIDENCE[^\n]*:\n([\s\S]*?)(?:\n\n|$)/.exec(userOf(q))?.[1];
+      return block ? block.split(/\n(?=\[P\d+\] )/) : [];
+    };
+    for (const [system, passageChars] of [
+      ['rag', 700],
+      ['acal', 120],
+    ] as const) {
+      const runDir = join(dir, `run-${system}-evidence-cut`);
+      const before = srv.requests.length;
+      await runAcal({ task: 'hearsay', runDir, llm: llm(), system, limit: 2, indexDir: index(), iterations: 100, passageChars });
+      const shown = srv.requests.slice(before).map((q) => userOf(q));
+      const results = readFileSync(join(runDir, 'results.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
+      const traces = results.map(({ id }) => JSON.parse(readFileSync(join(runDir, 'traces', `${id}.json`), 'utf8')));
+      const ids = new Set(traces.flatMap((t) => t.evidenceIds as string[]));
+      const text = new Map<string, string>();
+      for await (const p of loadPassages('legal_corpus')) if (ids.has(p.id)) text.set(p.id, p.text);
+      let passages = 0;
+      let cut = 0;
+      let cutItems = 0;
+      for (const t of traces) {
+        expect(t.passageChars).toBe(passageChars);
+        const marked = new Map((t.evidenceCut as { id: string; cutFrom: number }[]).map((e) => [e.id, e.cutFrom]));
+        for (const id of t.evidenceIds as string[]) {
+          // what the model received, against the source passage
+          const whole = text.get(id)!;
+          expect([id, shown.some((u) => u.includes(whole))]).toEqual([id, whole.length <= passageChars]);
+          expect([id, marked.get(id)]).toEqual([id, whole.length > passageChars ? whole.length : undefined]);
+        }
+        passages += t.evidenceIds.length;
+        cut += marked.size;
+        if (marked.size) cutItems++;
+      }
+      expect(cut).toBeGreaterThan(0);
+      expect(shown.flatMap((u) => evidenceLines({ body: { messages: [{ role: 'user', content: u }] } })).length).toBeGreaterThan(0);
+      expect(readFileSync(join(runDir, 'report.md'), 'utf8')).toContain(
+        `**${cut} of ${passages} evidence passages** (in ${cutItems} of ${results.length} items) **were cut to their first ${passageChars} characters** for the prompts`,
+      );
+      expect(JSON.stringify(JSON.parse(readFileSync(join(runDir, 'report.json'), 'utf8')))).toContain(
+        `"evidenceCut":{"passages":${passages},"cut":${cut},"items":${results.length},"cutItems":${cutItems},"passageChars":${passageChars}}`,
+      );
+      // a trace written before the count (no passageChars, no evidenceCut) is said to be uncounted, never counted as shown whole
+      const file = join(runDir, 'traces', `${results[1].id}.json`);
+      const t = JSON.parse(readFileSync(file, 'utf8'));
+      delete t.passageChars;
+      delete t.evidenceCut;
+      writeFileSync(file, JSON.stringify(t));
+      expect((await runCli(['report', runDir])).code).toBe(0);
+      expect(readFileSync(join(runDir, 'report.md'), 'utf8')).toContain(
+        "1 item's trace is from before lexcase counted passages cut for the prompt: not in this count (their cuts are unknown).",
+      );
+    }
   });
 
   const userDir = join(import.meta.dirname, '../../tests/fixtures/legalbench-user');

@@ -6,6 +6,7 @@
  * which the scripted responders in test-support/ match on.
  */
 import { passageHandles } from '../common/passage-handles.js';
+import { cutFrom } from '../common/question-text.js';
 import type { AcalGraph } from './graph/types.js';
 import type { CaseInput, EvidencePassage } from './llm/common.js';
 import { DEFAULT_PASSAGE_CHARS } from './passage-chars.js';
@@ -20,6 +21,18 @@ export function formatEvidence(evidence: EvidencePassage[], maxChars = DEFAULT_P
       .map((p) => `[${h.handle(p.id)}] ${p.text.length > maxChars ? p.text.slice(0, maxChars) + '…' : p.text}`)
       .join('\n')
   );
+}
+
+/**
+ * What the trace records of `formatEvidence`'s cut: `passageChars`, and each passage longer than it
+ * with `cutFrom`, its length (report.md's ACAL section counts them: report-section.ts).
+ */
+export function evidenceCutTrace(evidence: EvidencePassage[], maxChars = DEFAULT_PASSAGE_CHARS) {
+  const evidenceCut = evidence.flatMap((p) => {
+    const n = cutFrom(p.text, maxChars, false); // formatEvidence cuts the raw text
+    return n !== undefined ? [{ id: p.id, cutFrom: n }] : [];
+  });
+  return { passageChars: maxChars, evidenceCut };
 }
 
 /** The legal test, the case, the claim and (by default) the retrieved evidence. */

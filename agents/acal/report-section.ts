@@ -8,6 +8,42 @@ import type { SectionBuilder } from '../../eval/report/types.js';
 import { ACAL_SYSTEMS } from './system-names.js';
 import { acalMetrics, metricsTable } from './metrics.js';
 import { answeredText, decisionStats, thresholdTiesText } from './decision-stats.js';
+import { notCounted } from '../common/prompt-cuts.js';
+
+/**
+ * The evidence passages the prompts cut to config.json `passageChars` (traces' `evidenceCut[]`, each
+ * with `cutFrom`, its length): "**N of M evidence passages** (in … items) **were cut to their first
+ * 700 characters** …". Undefined for a system shown no evidence (sp, cot).
+ */
+export function acalEvidenceCuts(traces: Iterable<Record<string, unknown>>, passageChars: unknown) {
+  let passages = 0;
+  let cut = 0;
+  let items = 0;
+  let cutItems = 0;
+  let uncounted = 0;
+  for (const t of traces) {
+    const ids = t.evidenceIds as unknown[] | undefined;
+    if (!Array.isArray(ids) || !ids.length) continue;
+    if (typeof t.passageChars !== 'number') {
+      uncounted++; // a trace written before the count: its cuts are unknown
+      continue;
+    }
+    items++;
+    passages += ids.length;
+    const n = ((t.evidenceCut as unknown[] | undefined) ?? []).length;
+    cut += n;
+    if (n) cutItems++;
+  }
+  if (!passages) return uncounted ? { line: notCounted(uncounted), json: { uncounted } } : undefined;
+  const limit = typeof passageChars === 'number' ? `${passageChars.toLocaleString('en-US')} characters` : 'config.json passageChars';
+  const line = cut
+    ? `**${cut} of ${passages} evidence passages** (in ${cutItems} of ${items} items) **were cut to their first ${limit}** for the prompts (\`--passage-chars\`, config.json \`passageChars\`; the items' traces list each in \`evidenceCut\` with \`cutFrom\`, its length): the models read only their start.`
+    : `All ${passages} evidence passages of ${items} item${items === 1 ? '' : 's'} were shown whole (none longer than ${limit}).`;
+  return {
+    line: line + (uncounted ? ` ${notCounted(uncounted)}` : ''),
+    json: { passages, cut, items, cutItems, passageChars: typeof passageChars === 'number' ? passageChars : null, ...(uncounted ? { uncounted } : {}) },
+  };
+}
 
 const SEMANTICS_LABEL: Record<string, string> = {
   quadratic: "Potyka's quadratic energy, the paper's; continuous model on cyclic graphs",
@@ -35,10 +71,23 @@ export const acalSection: SectionBuilder = (run, o) => {
       `Decisions ${answeredText(d)}: ${inBand} of ${answered} claim strengths in the judge band, ${judged} escalated to the judge${thresholdTiesText(d)}; ${notConverged} not converged; ${clashes} clashes resolved in all.` +
       (smallTeams ? ` ${smallTeams} item(s) had a team of fewer than 2 agents (a role named twice).` : '')
     : '';
+  const cut = acalEvidenceCuts(run.traces.values(), run.config.config.passageChars);
   return {
     id: 'acal',
     title: semantics ? `ACAL metrics (LegalBench, labels Yes/No; semantics ${semantics})` : 'ACAL metrics (LegalBench, labels Yes/No)',
-    markdown: metricsTable([{ name, m }]) + decisions,
-    json: { ...m, ...(semantics ? { semantics } : {}), answered, failed, inBand, judged, thresholdTies, notConverged, clashes, smallTeams },
+    markdown: metricsTable([{ name, m }]) + decisions + (cut ? `\n\n${cut.line}` : ''),
+    json: {
+      ...m,
+      ...(semantics ? { semantics } : {}),
+      answered,
+      failed,
+      inBand,
+      judged,
+      thresholdTies,
+      notConverged,
+      clashes,
+      smallTeams,
+      ...(cut ? { evidenceCut: cut.json } : {}),
+    },
   };
 };

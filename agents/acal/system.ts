@@ -8,6 +8,7 @@ import type { AgentSystem } from '../../eval/types.js';
 import { errors } from '../../core/errors.js';
 import { runArena, type ArenaOptions } from './arena.js';
 import { gatherEvidence } from './evidence.js';
+import { evidenceCutTrace } from './prompts.js';
 import { writeGraph } from './graph/store.js';
 import { acalTask } from './tasks.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
@@ -45,6 +46,7 @@ export function createAcalSystem(opts: AcalSystemOptions): AgentSystem<TaskExamp
         decidedBy: r.decidedBy,
         evidenceTool: ev.tool,
         evidenceIds: ev.passages.map((p) => p.id),
+        ...evidenceCutTrace(ev.passages, opts.passageChars),
         ...(graphFile ? { graphFile } : { graph }),
         ...trace,
       },

@@ -21,10 +21,11 @@ export function optionLetters(q: Pick<Question, 'choices'>): string[] {
 /**
  * The length of `text` with its whitespace collapsed (as the prompts show it) when that is over
  * `max` and `truncate` would cut it; undefined when it is shown whole. Traces record it so a report
- * can count the passages a model saw only the start of.
+ * can count the passages a model saw only the start of. `collapse` false: a prompt that shows the
+ * text as it is (ACAL's evidence) and cuts its raw length.
  */
-export function cutFrom(text: string, max: number): number | undefined {
-  const n = text.replace(/\s+/g, ' ').length;
+export function cutFrom(text: string, max: number, collapse = true): number | undefined {
+  const n = (collapse ? text.replace(/\s+/g, ' ') : text).length;
   return n > max ? n : undefined;
 }
 

@@ -3,7 +3,7 @@ import type { TaskExample } from '../../../corpora/types.js';
 import type { AgentSystem } from '../../../eval/types.js';
 import { errors } from '../../../core/errors.js';
 import { gatherEvidence } from '../evidence.js';
-import { formatEvidence } from '../prompts.js';
+import { evidenceCutTrace, formatEvidence } from '../prompts.js';
 import { acalTask, type AcalTask } from '../tasks.js';
 import type { EvidencePassage } from '../llm/common.js';
 import { withPassageHandles } from '../../common/passage-handles.js';
@@ -35,7 +35,16 @@ export function createSingleAgentRagSystem(opts: { task: string; k?: number; pas
     return withPassageHandles(async () => {
       const user = ragUser(task, ev.passages, item.text, opts.passageChars);
       const r = await askYesNo(ctx.llm!, RAG_SYSTEM, user, 'RAG answer', ctx.signal); // reply schema: answer.ts answerSchema
-      return { prediction: r.answer, trace: { system: 'rag', evidenceTool: ev.tool, evidenceIds: ev.passages.map((p) => p.id), raw: r.raw } };
+      return {
+        prediction: r.answer,
+        trace: {
+          system: 'rag',
+          evidenceTool: ev.tool,
+          evidenceIds: ev.passages.map((p) => p.id),
+          ...evidenceCutTrace(ev.passages, opts.passageChars),
+          raw: r.raw,
+        },
+      };
     });
   };
 }
