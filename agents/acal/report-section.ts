@@ -8,7 +8,7 @@ import type { SectionBuilder } from '../../eval/report/types.js';
 import { ACAL_SYSTEMS } from './system-names.js';
 import { acalMetrics, metricsTable } from './metrics.js';
 import { answeredText, decisionStats, thresholdTiesText } from './decision-stats.js';
-import { notCounted } from '../common/prompt-cuts.js';
+import { cutReport, tallyCuts } from '../common/prompt-cuts.js';
 
 /**
  * The evidence passages the prompts cut to config.json `passageChars` (traces' `evidenceCut[]`, each
@@ -16,33 +16,16 @@ import { notCounted } from '../common/prompt-cuts.js';
  * 700 characters** …". Undefined for a system shown no evidence (sp, cot).
  */
 export function acalEvidenceCuts(traces: Iterable<Record<string, unknown>>, passageChars: unknown) {
-  let passages = 0;
-  let cut = 0;
-  let items = 0;
-  let cutItems = 0;
-  let uncounted = 0;
-  for (const t of traces) {
-    const ids = t.evidenceIds as unknown[] | undefined;
-    if (!Array.isArray(ids) || !ids.length) continue;
-    if (typeof t.passageChars !== 'number') {
-      uncounted++; // a trace written before the count: its cuts are unknown
-      continue;
-    }
-    items++;
-    passages += ids.length;
-    const n = ((t.evidenceCut as unknown[] | undefined) ?? []).length;
-    cut += n;
-    if (n) cutItems++;
-  }
-  if (!passages) return uncounted ? { line: notCounted(uncounted), json: { uncounted } } : undefined;
-  const limit = typeof passageChars === 'number' ? `${passageChars.toLocaleString('en-US')} characters` : 'config.json passageChars';
-  const line = cut
-    ? `**${cut} of ${passages} evidence passages** (in ${cutItems} of ${items} items) **were cut to their first ${limit}** for the prompts (\`--passage-chars\`, config.json \`passageChars\`; the items' traces list each in \`evidenceCut\` with \`cutFrom\`, its length): the models read only their start.`
-    : `All ${passages} evidence passages of ${items} item${items === 1 ? '' : 's'} were shown whole (none longer than ${limit}).`;
-  return {
-    line: line + (uncounted ? ` ${notCounted(uncounted)}` : ''),
-    json: { passages, cut, items, cutItems, passageChars: typeof passageChars === 'number' ? passageChars : null, ...(uncounted ? { uncounted } : {}) },
-  };
+  const t = tallyCuts(traces, (tr) => {
+    const ids = tr.evidenceIds as unknown[] | undefined;
+    if (!Array.isArray(ids)) return undefined;
+    return { total: ids.length, cut: ((tr.evidenceCut as unknown[] | undefined) ?? []).length, counted: typeof tr.passageChars === 'number' };
+  });
+  return cutReport(t, passageChars, {
+    cut: (limit) =>
+      `**${t.cut} of ${t.passages} evidence passages** (in ${t.cutItems} of ${t.items} items) **were cut to their first ${limit}** for the prompts (\`--passage-chars\`, config.json \`passageChars\`; the items' traces list each in \`evidenceCut\` with \`cutFrom\`, its length): the models read only their start.`,
+    whole: (limit) => `All ${t.passages} evidence passages of ${t.items} item${t.items === 1 ? '' : 's'} were shown whole (none longer than ${limit}).`,
+  });
 }
 
 const SEMANTICS_LABEL: Record<string, string> = {

@@ -6,7 +6,7 @@
  * also in the generic sections; this one reads the same run files.
  */
 import type { SectionBuilder } from '../../eval/report/types.js';
-import { notCounted } from '../common/prompt-cuts.js';
+import { cutReport, tallyCuts } from '../common/prompt-cuts.js';
 import { caseMetrics, caseMetricsMarkdown } from './metrics.js';
 
 export const caseSection: SectionBuilder = (run, o) => {
@@ -36,36 +36,20 @@ export const caseSection: SectionBuilder = (run, o) => {
  * Undefined when no trace lists a context (CASE runs, llm-only, traces from before the count).
  */
 function contextCuts(traces: Map<string, Record<string, unknown>>, passageChars: unknown) {
-  let passages = 0;
-  let cut = 0;
-  let items = 0;
-  let cutItems = 0;
   let gold = true;
-  let uncounted = 0;
-  for (const t of traces.values()) {
-    const ctx = t.context as { source?: string; cutFrom?: number }[] | undefined;
-    if (!Array.isArray(ctx) || !ctx.length) continue;
-    if (typeof t.passageChars !== 'number') {
-      uncounted++; // a trace written before the count: its cuts are unknown
-      continue;
-    }
-    items++;
-    passages += ctx.length;
-    const n = ctx.filter((c) => typeof c.cutFrom === 'number').length;
-    cut += n;
-    if (n) cutItems++;
-    if (ctx.some((c) => c.source !== 'gold')) gold = false;
-  }
-  if (!passages) return uncounted ? { line: notCounted(uncounted), json: { uncounted } } : undefined;
-  const limit = typeof passageChars === 'number' ? `${passageChars.toLocaleString('en-US')} characters` : 'config.json passageChars';
+  const t = tallyCuts(traces.values(), (tr) => {
+    const ctx = tr.context as { source?: string; cutFrom?: number }[] | undefined;
+    if (!Array.isArray(ctx)) return undefined;
+    const counted = typeof tr.passageChars === 'number';
+    if (counted && ctx.some((c) => c.source !== 'gold')) gold = false;
+    return { total: ctx.length, cut: ctx.filter((c) => typeof c.cutFrom === 'number').length, counted };
+  });
   const what = gold ? 'gold passages' : 'prompt context passages';
-  const line = cut
-    ? `**${cut} of ${passages} ${what}** (in ${cutItems} of ${items} items) **were cut to their first ${limit}** for the prompt (config.json \`passageChars\`; the items' traces mark each as \`cutFrom\`, its length): the model read only their start.`
-    : `All ${passages} ${what} of ${items} item${items === 1 ? '' : 's'} were shown whole (none longer than ${limit}).`;
-  return {
-    line: line + (uncounted ? ` ${notCounted(uncounted)}` : ''),
-    json: { passages, cut, items, cutItems, passageChars: typeof passageChars === 'number' ? passageChars : null, ...(uncounted ? { uncounted } : {}) },
-  };
+  return cutReport(t, passageChars, {
+    cut: (limit) =>
+      `**${t.cut} of ${t.passages} ${what}** (in ${t.cutItems} of ${t.items} items) **were cut to their first ${limit}** for the prompt (config.json \`passageChars\`; the items' traces mark each as \`cutFrom\`, its length): the model read only their start.`,
+    whole: (limit) => `All ${t.passages} ${what} of ${t.items} item${t.items === 1 ? '' : 's'} were shown whole (none longer than ${limit}).`,
+  });
 }
 
 /**
@@ -75,31 +59,14 @@ function contextCuts(traces: Map<string, Record<string, unknown>>, passageChars:
  */
 function evidenceCuts(traces: Map<string, Record<string, unknown>>, passageChars: unknown) {
   if (typeof passageChars !== 'number') return undefined;
-  let passages = 0;
-  let cut = 0;
-  let items = 0;
-  let cutItems = 0;
-  let uncounted = 0;
-  for (const t of traces.values()) {
-    const ev = ((t.advocates as { evidence?: { cutFrom?: number }[] }[] | undefined) ?? []).flatMap((a) => a.evidence ?? []);
-    if (!ev.length) continue;
-    if (typeof t.passageChars !== 'number') {
-      uncounted++; // a trace written before the count: its cuts are unknown
-      continue;
-    }
-    items++;
-    passages += ev.length;
-    const n = ev.filter((e) => typeof e.cutFrom === 'number').length;
-    cut += n;
-    if (n) cutItems++;
-  }
-  if (!passages) return uncounted ? { line: notCounted(uncounted), json: { uncounted } } : undefined;
-  const limit = `${passageChars.toLocaleString('en-US')} characters`;
-  const line = cut
-    ? `**${cut} of ${passages} evidence passages** (in ${cutItems} of ${items} items) **were cut to their first ${limit}** in the jurors' case file (config.json \`passageChars\`; the items' traces mark each as \`cutFrom\`, its length): the jurors read only their start.`
-    : `All ${passages} evidence passages of ${items} item${items === 1 ? '' : 's'} were shown whole to the jurors (none longer than ${limit}).`;
-  return {
-    line: line + (uncounted ? ` ${notCounted(uncounted)}` : ''),
-    json: { passages, cut, items, cutItems, passageChars, ...(uncounted ? { uncounted } : {}) },
-  };
+  const t = tallyCuts(traces.values(), (tr) => {
+    const ev = ((tr.advocates as { evidence?: { cutFrom?: number }[] }[] | undefined) ?? []).flatMap((a) => a.evidence ?? []);
+    return { total: ev.length, cut: ev.filter((e) => typeof e.cutFrom === 'number').length, counted: typeof tr.passageChars === 'number' };
+  });
+  return cutReport(t, passageChars, {
+    cut: (limit) =>
+      `**${t.cut} of ${t.passages} evidence passages** (in ${t.cutItems} of ${t.items} items) **were cut to their first ${limit}** in the jurors' case file (config.json \`passageChars\`; the items' traces mark each as \`cutFrom\`, its length): the jurors read only their start.`,
+    whole: (limit) =>
+      `All ${t.passages} evidence passages of ${t.items} item${t.items === 1 ? '' : 's'} were shown whole to the jurors (none longer than ${limit}).`,
+  });
 }

@@ -10,7 +10,7 @@ import type { SectionBuilder } from '../../eval/report/types.js';
 import { table } from '../../eval/report/format.js';
 import { madFinalRound, roundAccuracy } from '../../eval/plots/round-accuracy.js';
 import { roundAccuracySpec } from '../../eval/plots/specs.js';
-import { notCounted } from '../common/prompt-cuts.js';
+import { cutReport, tallyCuts } from '../common/prompt-cuts.js';
 import { madMetrics, madMetricsMarkdown, seedConsistencyMarkdown, type SeedConsistency } from './metrics.js';
 import { CHECKLIST_ITEMS, type Brief, type Judgment } from './types.js';
 
@@ -56,63 +56,47 @@ export function checklistRates(traces: Iterable<Record<string, unknown>>): Recor
  * Undefined when no trace records a pool.
  */
 export function poolCuts(traces: Iterable<Record<string, unknown>>, passageChars: unknown) {
-  let passages = 0;
-  let cut = 0;
-  let items = 0;
-  let cutItems = 0;
-  let uncounted = 0;
-  const snip = { snippets: 0, cut: 0, items: 0, cutItems: 0, uncounted: 0 };
-  for (const t of traces) {
-    const pool = t.pool as { cutFrom?: number }[] | undefined;
-    if (!Array.isArray(pool) || !pool.length) continue;
-    if (typeof t.passageChars !== 'number') {
-      uncounted++; // a trace written before the count: its cuts are unknown
-      continue;
-    }
-    items++;
-    passages += pool.length;
-    const n = pool.filter((p) => typeof p.cutFrom === 'number').length;
-    cut += n;
-    if (n) cutItems++;
-    const requests = ((t.rounds as { briefs?: Brief[] }[] | undefined) ?? [])
+  const all = [...traces];
+  const t = tallyCuts(all, (tr) => {
+    const pool = tr.pool as { cutFrom?: number }[] | undefined;
+    if (!Array.isArray(pool)) return undefined;
+    return { total: pool.length, cut: pool.filter((p) => typeof p.cutFrom === 'number').length, counted: typeof tr.passageChars === 'number' };
+  });
+  // the snippets the debaters requested, in the items whose pool was counted
+  const snip = tallyCuts(all, (tr) => {
+    const pool = tr.pool as unknown[] | undefined;
+    if (!Array.isArray(pool) || !pool.length || typeof tr.passageChars !== 'number') return undefined;
+    const requests = ((tr.rounds as { briefs?: Brief[] }[] | undefined) ?? [])
       .flatMap((r) => r.briefs ?? [])
       .flatMap((b) => (b.request?.ids.length ? [b.request] : []));
-    if (!requests.length) continue;
-    if (requests.some((r) => typeof r.passageChars !== 'number')) {
-      snip.uncounted++; // requested before lexcase counted the snippets' cuts
-      continue;
-    }
-    snip.items++;
-    snip.snippets += requests.length;
-    const s = requests.filter((r) => typeof r.cutFrom === 'number').length;
-    snip.cut += s;
-    if (s) snip.cutItems++;
-  }
-  if (!passages) return uncounted ? { line: notCounted(uncounted), json: { uncounted } } : undefined;
-  const limit = typeof passageChars === 'number' ? `${passageChars.toLocaleString('en-US')} characters` : 'config.json passageChars';
-  const line = cut
-    ? `**${cut} of ${passages} pool passages** (in ${cutItems} of ${items} items) **were cut to their first ${limit}** for the prompts (\`--passage-chars\`, config.json \`passageChars\`; the items' traces mark each as \`cutFrom\`, its length): the models read only their start.`
-    : `All ${passages} pool passages of ${items} item${items === 1 ? '' : 's'} were shown whole (none longer than ${limit}).`;
-  const snippets = snip.snippets
-    ? snip.cut
-      ? ` **${snip.cut} of ${snip.snippets} snippets the debaters requested** (in ${snip.cutItems} of ${snip.items} items) **were cut to the same ${limit}** in the tool result (each brief's \`request.cutFrom\`).`
-      : ` All ${snip.snippets} snippets the debaters requested were shown whole.`
-    : '';
-  const snippetsUncounted = snip.uncounted
-    ? ` ${snip.uncounted} item${snip.uncounted === 1 ? "'s" : "s'"} requested snippets are from before lexcase counted their cuts: not in this count.`
-    : '';
+    return {
+      total: requests.length,
+      cut: requests.filter((r) => typeof r.cutFrom === 'number').length,
+      counted: requests.every((r) => typeof r.passageChars === 'number'), // else requested before lexcase counted the snippets' cuts
+    };
+  });
+  const r = cutReport(t, passageChars, {
+    cut: (limit) =>
+      `**${t.cut} of ${t.passages} pool passages** (in ${t.cutItems} of ${t.items} items) **were cut to their first ${limit}** for the prompts (\`--passage-chars\`, config.json \`passageChars\`; the items' traces mark each as \`cutFrom\`, its length): the models read only their start.`,
+    whole: (limit) => `All ${t.passages} pool passages of ${t.items} item${t.items === 1 ? '' : 's'} were shown whole (none longer than ${limit}).`,
+    then: (limit) =>
+      (snip.passages
+        ? snip.cut
+          ? ` **${snip.cut} of ${snip.passages} snippets the debaters requested** (in ${snip.cutItems} of ${snip.items} items) **were cut to the same ${limit}** in the tool result (each brief's \`request.cutFrom\`).`
+          : ` All ${snip.passages} snippets the debaters requested were shown whole.`
+        : '') +
+      (snip.uncounted
+        ? ` ${snip.uncounted} item${snip.uncounted === 1 ? "'s" : "s'"} requested snippets are from before lexcase counted their cuts: not in this count.`
+        : ''),
+  });
+  if (!r || !t.passages) return r;
   return {
-    line: line + snippets + snippetsUncounted + (uncounted ? ` ${notCounted(uncounted)}` : ''),
+    line: r.line,
     json: {
-      passages,
-      cut,
-      items,
-      cutItems,
-      passageChars: typeof passageChars === 'number' ? passageChars : null,
-      ...(uncounted ? { uncounted } : {}),
-      ...(snip.snippets || snip.uncounted
+      ...r.json,
+      ...(snip.passages || snip.uncounted
         ? {
-            snippets: snip.snippets,
+            snippets: snip.passages,
             snippetsCut: snip.cut,
             snippetItems: snip.items,
             snippetCutItems: snip.cutItems,
