@@ -37,17 +37,17 @@ export function tallyCuts<T>(traces: Iterable<T>, read: (trace: T) => { total: n
 
 /**
  * A report line and report.json object for a tally: `cut(limit)` the line when some were cut,
- * `whole(limit)` when none was, `then(limit)` after either; the uncounted items said last. Undefined when nothing was counted or uncounted.
+ * `whole(limit)` when none was, `after(limit)` after either; the uncounted items said last. Undefined when nothing was counted or uncounted.
  */
 export function cutReport(
   t: CutTally,
   passageChars: unknown,
-  words: { cut: (limit: string) => string; whole: (limit: string) => string; then?: (limit: string) => string },
+  words: { cut: (limit: string) => string; whole: (limit: string) => string; after?: (limit: string) => string },
 ): { line: string; json: Record<string, unknown> } | undefined {
   if (!t.passages) return t.uncounted ? { line: notCounted(t.uncounted), json: { uncounted: t.uncounted } } : undefined;
   const limit = typeof passageChars === 'number' ? `${passageChars.toLocaleString('en-US')} characters` : 'config.json passageChars';
   return {
-    line: (t.cut ? words.cut(limit) : words.whole(limit)) + (words.then?.(limit) ?? '') + (t.uncounted ? ` ${notCounted(t.uncounted)}` : ''),
+    line: (t.cut ? words.cut(limit) : words.whole(limit)) + (words.after?.(limit) ?? '') + (t.uncounted ? ` ${notCounted(t.uncounted)}` : ''),
     json: {
       passages: t.passages,
       cut: t.cut,

@@ -79,7 +79,7 @@ export function poolCuts(traces: Iterable<Record<string, unknown>>, passageChars
     cut: (limit) =>
       `**${t.cut} of ${t.passages} pool passages** (in ${t.cutItems} of ${t.items} items) **were cut to their first ${limit}** for the prompts (\`--passage-chars\`, config.json \`passageChars\`; the items' traces mark each as \`cutFrom\`, its length): the models read only their start.`,
     whole: (limit) => `All ${t.passages} pool passages of ${t.items} item${t.items === 1 ? '' : 's'} were shown whole (none longer than ${limit}).`,
-    then: (limit) =>
+    after: (limit) =>
       (snip.passages
         ? snip.cut
           ? ` **${snip.cut} of ${snip.passages} snippets the debaters requested** (in ${snip.cutItems} of ${snip.items} items) **were cut to the same ${limit}** in the tool result (each brief's \`request.cutFrom\`).`
